@@ -1,0 +1,97 @@
+# warplab: one non-recursive Makefile.
+#
+#   make          build bin/warplab
+#   make check    set-up (install script when something is missing), build, unit suites, end-to-end
+#   make demo     the main job
+#   make bench    emulator throughput figures
+#   make asan     the unit and end-to-end suites under AddressSanitizer + UBSan
+#
+# Every layer under harness/ is compiled into one static library; the command-line front
+# (harness/cli) and the test runner link against it.
+
+CC      ?= cc
+BUILD   ?= build
+WERROR  ?= $(if $(CI),-Werror,)
+OPT     ?= -O2
+CFLAGS_BASE := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Wshadow -Wno-unused-parameter \
+               -Wno-sign-conversion -ffp-contract=off $(WERROR) -g $(OPT) -pthread -Iharness
+PKG_CFLAGS := $(shell pkg-config --cflags jansson 2>/dev/null)
+PKG_LIBS   := $(shell pkg-config --libs jansson 2>/dev/null)
+CHECK_CFLAGS := $(shell pkg-config --cflags check 2>/dev/null)
+CHECK_LIBS   := $(shell pkg-config --libs check 2>/dev/null)
+CFLAGS  += $(CFLAGS_BASE) $(PKG_CFLAGS)
+LDLIBS  += $(PKG_LIBS) -lm -ldl -pthread
+
+LIB_DIRS := harness/ptx harness/sim harness/metrics harness/timing harness/backend harness/run
+LIB_SRC  := $(foreach d,$(LIB_DIRS),$(wildcard $(d)/*.c))
+LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
+CLI_SRC  := $(wildcard harness/cli/*.c)
+CLI_OBJ  := $(CLI_SRC:%.c=$(BUILD)/%.o)
+TEST_SRC := $(wildcard tests/unit/*.c)
+TEST_OBJ := $(TEST_SRC:%.c=$(BUILD)/%.o)
+E2E_SRC  := $(wildcard tests/e2e/*.c)
+E2E_OBJ  := $(E2E_SRC:%.c=$(BUILD)/%.o)
+DEPS     := $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(E2E_OBJ:.o=.d)
+
+LIB      := $(BUILD)/libwarplab.a
+BIN      := bin/warplab
+CHECKBIN := $(BUILD)/check_warplab
+E2EBIN   := $(BUILD)/check_e2e
+WARPLAB  ?= $(BIN)
+
+.PHONY: all check unit e2e demo bench asan setup clean
+all: $(BIN)
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -MMD -MP -c $< -o $@
+
+$(BUILD)/tests/%.o: tests/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(CHECK_CFLAGS) -MMD -MP -c $< -o $@
+
+$(LIB): $(LIB_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(BIN): $(CLI_OBJ) $(LIB)
+	@mkdir -p bin
+	$(CC) $(CFLAGS) -o $@ $(CLI_OBJ) $(LIB) $(LDLIBS)
+
+$(CHECKBIN): $(TEST_OBJ) $(LIB)
+	$(CC) $(CFLAGS) -o $@ $(TEST_OBJ) $(LIB) $(CHECK_LIBS) $(LDLIBS)
+
+$(E2EBIN): $(E2E_OBJ) $(LIB)
+	$(CC) $(CFLAGS) -o $@ $(E2E_OBJ) $(LIB) $(CHECK_LIBS) $(LDLIBS)
+
+# set-up: run the install script only when something the build needs is missing
+setup:
+	@bash docker/install-deps.sh --if-missing
+
+unit: $(CHECKBIN)
+	$(CHECKBIN)
+
+e2e: $(BIN) $(E2EBIN)
+	WARPLAB=$(WARPLAB) $(E2EBIN)
+
+check: setup
+	@$(MAKE) --no-print-directory $(BIN) $(CHECKBIN) $(E2EBIN)
+	@$(MAKE) --no-print-directory unit e2e
+
+demo: setup
+	@$(MAKE) --no-print-directory $(BIN)
+	bash tests/e2e/demo.sh
+
+bench: $(BIN)
+	bash bench/emu_bench.sh
+
+asan:
+	@$(MAKE) --no-print-directory BUILD=build-asan OPT="-O1 -fsanitize=address,undefined -fno-omit-frame-pointer" \
+	  BIN=build-asan/warplab build-asan/warplab build-asan/check_warplab build-asan/check_e2e
+	ASAN_OPTIONS=detect_leaks=1 build-asan/check_warplab
+	WARPLAB=build-asan/warplab build-asan/check_e2e
+
+clean:
+	rm -rf $(BUILD) build-asan bin
+
+-include $(DEPS)

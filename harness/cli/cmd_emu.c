@@ -1,0 +1,480 @@
+/* cmd_emu.c: `warplab emu`: run any kernel on the emulator, for instructors and tests.
+ *
+ * Build (a .cu through nvcc) -> parse -> check the arguments against the kernel's parameters
+ * -> allocate and fill buffers -> run -> dump buffers -> report. Exit codes: see
+ * exit_codes.def.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli/emu_args.h"
+#include "cli/emu_report.h"
+#include "cli/warplab.h"
+#include "ptx/ptx.h"
+#include "run/run_build.h"
+#include "sim/sim.h"
+
+#define MAX_ARGS 64
+#define MAX_DUMPS 32
+
+static void emu_usage(FILE *f)
+{
+  fputs("usage: warplab emu FILE.cu|FILE.ptx --kernel NAME --grid X[,Y[,Z]] --block X[,Y[,Z]]\n"
+        "         [--smem BYTES] [--sched its|stack] [--arch sm_90] [--json] [--dump N=PATH]...\n"
+        "         [--threads N] [--max-insts N] [--warp-size 32|64] [--keep-ptx PATH]\n"
+        "         --arg SPEC ...   (one per kernel parameter, in order)\n"
+        "\n"
+        "SPEC: TYPEbuf:COUNT:INIT   a buffer; TYPE u8 i32 u32 i64 u64 f32 f64;\n"
+        "                           INIT rand[:SEED] | zero | fill=V | iota | file=PATH\n"
+        "      TYPE:V               a scalar; TYPE i32 u32 i64 u64 f32 f64\n"
+        "--dump N=PATH writes argument N's buffer (0-based), raw, after the run.\n"
+        "--sched its (default): independent thread scheduling, Volta and later;\n"
+        "        stack: pre-Volta reconvergence stack (the SIMT spin lock deadlocks).\n"
+        "--threads N: host threads running blocks (0 = all cores, the default).\n", f);
+  wl_print_exit_codes();
+}
+
+static int parse_dim3(const char *s, uint32_t v[3])
+{
+  v[0] = v[1] = v[2] = 1;
+  const char *p = s;
+  for (int i = 0; i < 3; i++) {
+    char *end;
+    errno = 0;
+    if (*p < '0' || *p > '9')
+      return -1;
+    unsigned long x = strtoul(p, &end, 10);
+    if (errno || x == 0 || x > 0xffffffffUL)
+      return -1;
+    v[i] = (uint32_t)x;
+    if (*end == 0)
+      return 0;
+    if (*end != ',')
+      return -1;
+    p = end + 1;
+  }
+  return -1;
+}
+
+static int parse_u64_opt(const char *s, uint64_t *v)
+{
+  char *end;
+  errno = 0;
+  if (*s < '0' || *s > '9')
+    return -1;
+  unsigned long long x = strtoull(s, &end, 10);
+  if (errno || *end)
+    return -1;
+  *v = x;
+  return 0;
+}
+
+static char *read_file(const char *path, size_t *len)
+{
+  FILE *f = fopen(path, "rb");
+  if (!f)
+    return NULL;
+  size_t cap = 1 << 16, n = 0;
+  char *buf = malloc(cap + 1);
+  while (buf) {
+    size_t r = fread(buf + n, 1, cap - n, f);
+    n += r;
+    if (n < cap)
+      break;
+    char *nb = realloc(buf, cap * 2 + 1);
+    if (!nb) {
+      free(buf);
+      buf = NULL;
+      break;
+    }
+    buf = nb;
+    cap *= 2;
+  }
+  fclose(f);
+  if (buf) {
+    buf[n] = 0;
+    *len = n;
+  }
+  return buf;
+}
+
+static int ends_with(const char *s, const char *suffix)
+{
+  size_t a = strlen(s), b = strlen(suffix);
+  return a >= b && !strcmp(s + a - b, suffix);
+}
+
+struct dump {
+  uint32_t arg;
+  const char *path;
+};
+
+struct emu_opts {
+  const char *file, *kernel, *arch, *keep_ptx;
+  uint32_t grid[3], block[3];
+  int have_grid, have_block, json;
+  struct sim_launch cfg;
+  const char *argspec[MAX_ARGS];
+  uint32_t nargs;
+  struct dump dumps[MAX_DUMPS];
+  uint32_t ndumps;
+};
+
+static int parse_opts(int argc, char **argv, struct emu_opts *o)
+{
+  static const struct option longopts[] = {
+    {"kernel", required_argument, 0, 'k'}, {"grid", required_argument, 0, 'g'},
+    {"block", required_argument, 0, 'b'}, {"smem", required_argument, 0, 's'},
+    {"sched", required_argument, 0, 'S'}, {"arch", required_argument, 0, 'a'},
+    {"json", no_argument, 0, 'j'}, {"dump", required_argument, 0, 'd'},
+    {"arg", required_argument, 0, 'A'}, {"threads", required_argument, 0, 't'},
+    {"max-insts", required_argument, 0, 'm'}, {"warp-size", required_argument, 0, 'w'},
+    {"keep-ptx", required_argument, 0, 'K'}, {"help", no_argument, 0, 'h'}, {0, 0, 0, 0},
+  };
+  memset(o, 0, sizeof *o);
+  o->arch = "sm_90";
+  o->cfg.warp_size = 32;
+  optind = 1;
+  opterr = 0;
+  int c;
+  uint64_t v;
+  while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+    switch (c) {
+    case 'k': o->kernel = optarg; break;
+    case 'g':
+      if (parse_dim3(optarg, o->cfg.grid)) {
+        wl_error("--grid '%s': expected X[,Y[,Z]] with positive integers", optarg);
+        return -1;
+      }
+      o->have_grid = 1;
+      break;
+    case 'b':
+      if (parse_dim3(optarg, o->cfg.block)) {
+        wl_error("--block '%s': expected X[,Y[,Z]] with positive integers", optarg);
+        return -1;
+      }
+      o->have_block = 1;
+      break;
+    case 's':
+      if (parse_u64_opt(optarg, &v) || v > 0xffffffffu) {
+        wl_error("--smem '%s': expected a number of bytes", optarg);
+        return -1;
+      }
+      o->cfg.dyn_smem = (uint32_t)v;
+      break;
+    case 'S':
+      if (!strcmp(optarg, "its"))
+        o->cfg.sched = SIM_SCHED_ITS;
+      else if (!strcmp(optarg, "stack"))
+        o->cfg.sched = SIM_SCHED_STACK;
+      else {
+        wl_error("--sched '%s': expected its or stack", optarg);
+        return -1;
+      }
+      break;
+    case 'a':
+      if (strncmp(optarg, "sm_", 3) || strlen(optarg) < 5 || strlen(optarg) > 8) {
+        wl_error("--arch '%s': expected sm_XX, e.g. sm_90", optarg);
+        return -1;
+      }
+      o->arch = optarg;
+      break;
+    case 'j': o->json = 1; break;
+    case 'd': {
+      const char *eq = strchr(optarg, '=');
+      if (!eq || eq == optarg || !eq[1] || o->ndumps == MAX_DUMPS) {
+        wl_error("--dump '%s': expected N=PATH", optarg);
+        return -1;
+      }
+      char num[16];
+      size_t nl = (size_t)(eq - optarg);
+      if (nl >= sizeof num) {
+        wl_error("--dump '%s': expected N=PATH", optarg);
+        return -1;
+      }
+      memcpy(num, optarg, nl);
+      num[nl] = 0;
+      if (parse_u64_opt(num, &v) || v >= MAX_ARGS) {
+        wl_error("--dump '%s': N must be an argument index", optarg);
+        return -1;
+      }
+      o->dumps[o->ndumps].arg = (uint32_t)v;
+      o->dumps[o->ndumps].path = eq + 1;
+      o->ndumps++;
+      break;
+    }
+    case 'A':
+      if (o->nargs == MAX_ARGS) {
+        wl_error("at most %d --arg", MAX_ARGS);
+        return -1;
+      }
+      o->argspec[o->nargs++] = optarg;
+      break;
+    case 't':
+      if (parse_u64_opt(optarg, &v) || v > 1024) {
+        wl_error("--threads '%s': expected 0 (all cores) to 1024", optarg);
+        return -1;
+      }
+      o->cfg.workers = (uint32_t)v;
+      break;
+    case 'm':
+      if (parse_u64_opt(optarg, &v) || v == 0) {
+        wl_error("--max-insts '%s': expected a positive number", optarg);
+        return -1;
+      }
+      o->cfg.max_warp_insts = v;
+      break;
+    case 'w':
+      if (strcmp(optarg, "32") && strcmp(optarg, "64")) {
+        wl_error("--warp-size '%s': expected 32 or 64", optarg);
+        return -1;
+      }
+      o->cfg.warp_size = (uint32_t)strtoul(optarg, NULL, 10);
+      break;
+    case 'K': o->keep_ptx = optarg; break;
+    case 'h': emu_usage(stdout); return 1;
+    default:
+      wl_error("emu: unknown or incomplete option '%s' (see warplab emu --help)", argv[optind - 1]);
+      return -1;
+    }
+  }
+  if (optind < argc)
+    o->file = argv[optind++];
+  if (optind < argc) {
+    wl_error("emu: unexpected argument '%s'", argv[optind]);
+    return -1;
+  }
+  if (!o->file || !o->kernel || !o->have_grid || !o->have_block) {
+    wl_error("emu: %s is required (see warplab emu --help)",
+             !o->file ? "a .cu or .ptx file" : !o->kernel ? "--kernel" : !o->have_grid ? "--grid" : "--block");
+    return -1;
+  }
+  return 0;
+}
+
+static void list_kernels(const struct ptx_module *m)
+{
+  fprintf(stderr, "warplab: kernels in this module:");
+  int any = 0;
+  for (uint32_t i = 0; i < m->nfuncs; i++)
+    if (m->funcs[i].is_entry) {
+      fprintf(stderr, " %s", m->funcs[i].name);
+      any = 1;
+    }
+  fprintf(stderr, "%s\n", any ? "" : " (none)");
+}
+
+/* Build or read the PTX. Returns an exit code, WL_EXIT_OK on success. */
+static int get_ptx(const struct emu_opts *o, char *tmpdir, char **text, size_t *len,
+                   char *ptx_path, size_t plen)
+{
+  struct stat st;
+  if (stat(o->file, &st) != 0 || !S_ISREG(st.st_mode)) {
+    wl_error("cannot read %s: %s", o->file, stat(o->file, &st) ? strerror(errno) : "not a file");
+    return WL_EXIT_USAGE;
+  }
+  if (ends_with(o->file, ".cu")) {
+    if (o->keep_ptx) {
+      snprintf(ptx_path, plen, "%s", o->keep_ptx);
+    } else {
+      const char *tmp = getenv("TMPDIR");
+      snprintf(tmpdir, 4096, "%s/warplab-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+      if (!mkdtemp(tmpdir)) {
+        wl_error("cannot make a temporary folder: %s", strerror(errno));
+        tmpdir[0] = 0;
+        return WL_EXIT_USAGE;
+      }
+      snprintf(ptx_path, plen, "%s/kernel.ptx", tmpdir);
+    }
+    char log[16384];
+    enum run_build_status bs = run_build_ptx(o->file, o->arch, ptx_path, log, sizeof log);
+    if (bs != RUN_BUILD_OK) {
+      fprintf(stderr, "%s", log);
+      wl_error("%s did not build", o->file);
+      return WL_EXIT_BUILD;
+    }
+    if (log[0] && !o->json)
+      fprintf(stderr, "%s", log);
+  } else {
+    snprintf(ptx_path, plen, "%s", o->file);
+  }
+  *text = read_file(ptx_path, len);
+  if (!*text) {
+    wl_error("cannot read %s: %s", ptx_path, strerror(errno));
+    return WL_EXIT_USAGE;
+  }
+  return WL_EXIT_OK;
+}
+
+/* Check the arguments against the kernel's parameters and pack them. */
+static int pack_params(const struct ptx_module *m, int f, struct emu_arg *args, uint32_t nargs,
+                       struct sim_device *dev, uint8_t **buf, uint32_t *size)
+{
+  uint32_t off[MAX_ARGS], sz[MAX_ARGS], total = 0;
+  int n = sim_param_layout(m, f, off, sz, MAX_ARGS, &total);
+  if (n < 0 || n > MAX_ARGS) {
+    wl_error("kernel %s has too many parameters", m->funcs[f].name);
+    return WL_EXIT_USAGE;
+  }
+  if ((uint32_t)n != nargs) {
+    wl_error("kernel %s takes %d parameter%s, %u --arg given", m->funcs[f].name, n,
+             n == 1 ? "" : "s", nargs);
+    return WL_EXIT_USAGE;
+  }
+  *buf = calloc(total ? total : 1, 1);
+  if (!*buf) {
+    wl_error("out of host memory");
+    return WL_EXIT_USAGE;
+  }
+  *size = total;
+  for (uint32_t i = 0; i < nargs; i++) {
+    const struct ptx_var *pv = &m->vars[m->func_params[m->funcs[f].first_param + i]];
+    uint32_t want = args[i].is_buffer ? 8 : emu_elem_size(args[i].elem);
+    if (sz[i] != want) {
+      wl_error("--arg %u '%s' is %u bytes but parameter %u of %s (%s) is %u bytes%s", i,
+               args[i].spec, want, i, m->funcs[f].name, pv->name, sz[i],
+               sz[i] == 8 && !args[i].is_buffer ? " (a pointer? give a TYPEbuf:COUNT:INIT buffer)" : "");
+      return WL_EXIT_USAGE;
+    }
+    uint64_t bits = args[i].scalar;
+    if (args[i].is_buffer) {
+      char name[64];
+      snprintf(name, sizeof name, "argument %u (%s)", i, args[i].spec);
+      uint64_t bytes = args[i].count * emu_elem_size(args[i].elem);
+      if (sim_malloc(dev, bytes, name, &args[i].dev_addr) != SIM_OK ||
+          sim_write(dev, args[i].dev_addr, args[i].data, bytes) != SIM_OK) {
+        wl_error("out of host memory for argument %u", i);
+        return WL_EXIT_USAGE;
+      }
+      bits = args[i].dev_addr;
+    }
+    memcpy(*buf + off[i], &bits, want);
+  }
+  return WL_EXIT_OK;
+}
+
+static int write_dumps(const struct emu_opts *o, struct emu_arg *args, uint32_t nargs,
+                       struct sim_device *dev)
+{
+  for (uint32_t i = 0; i < o->ndumps; i++) {
+    const struct dump *d = &o->dumps[i];
+    if (d->arg >= nargs || !args[d->arg].is_buffer) {
+      wl_error("--dump %u=%s: argument %u is not a buffer", d->arg, d->path, d->arg);
+      return WL_EXIT_USAGE;
+    }
+    struct emu_arg *a = &args[d->arg];
+    uint64_t bytes = a->count * emu_elem_size(a->elem);
+    if (sim_read(dev, a->dev_addr, a->data, bytes) != SIM_OK) {
+      wl_error("--dump %u: cannot read the buffer back", d->arg);
+      return WL_EXIT_USAGE;
+    }
+    FILE *f = fopen(d->path, "wb");
+    if (!f || fwrite(a->data, 1, bytes, f) != bytes) {
+      wl_error("--dump %u: cannot write %s: %s", d->arg, d->path, strerror(errno));
+      if (f)
+        fclose(f);
+      return WL_EXIT_USAGE;
+    }
+    if (fclose(f) != 0) {
+      wl_error("--dump %u: cannot write %s: %s", d->arg, d->path, strerror(errno));
+      return WL_EXIT_USAGE;
+    }
+  }
+  return WL_EXIT_OK;
+}
+
+int wl_cmd_emu(int argc, char **argv)
+{
+  struct emu_opts o;
+  int rc = parse_opts(argc, argv, &o);
+  if (rc)
+    return rc > 0 ? WL_EXIT_OK : WL_EXIT_USAGE;
+
+  struct emu_arg args[MAX_ARGS];
+  memset(args, 0, sizeof args);
+  char err[512], tmpdir[4096] = "", ptx_path[4096] = "";
+  char *text = NULL;
+  size_t len = 0;
+  uint8_t *params = NULL;
+  uint32_t psize = 0;
+  struct ptx_module mod;
+  memset(&mod, 0, sizeof mod);
+  struct sim_device *dev = NULL;
+
+  for (uint32_t i = 0; i < o.nargs; i++)
+    if (emu_arg_parse(o.argspec[i], &args[i], err, sizeof err)) {
+      wl_error("%s", err);
+      rc = WL_EXIT_USAGE;
+      goto out;
+    }
+  rc = get_ptx(&o, tmpdir, &text, &len, ptx_path, sizeof ptx_path);
+  if (rc != WL_EXIT_OK)
+    goto out;
+  struct ptx_error perr;
+  if (ptx_parse(text, len, &mod, &perr) != PTX_OK) {
+    wl_error("%s:%u: %s", ptx_path, perr.line, perr.msg);
+    rc = WL_EXIT_USAGE;
+    goto out;
+  }
+  int f = ptx_find_func(&mod, o.kernel);
+  if (f < 0 || !mod.funcs[f].is_entry) {
+    wl_error("no kernel named '%s' in %s (kernels are looked up by their PTX name: declare "
+             "them extern \"C\" to keep the C name)", o.kernel, o.file);
+    list_kernels(&mod);
+    rc = WL_EXIT_USAGE;
+    goto out;
+  }
+  dev = sim_device_new();
+  if (!dev) {
+    wl_error("out of host memory");
+    rc = WL_EXIT_USAGE;
+    goto out;
+  }
+  rc = pack_params(&mod, f, args, o.nargs, dev, &params, &psize);
+  if (rc != WL_EXIT_OK)
+    goto out;
+
+  struct emu_run run = {
+    .kernel = o.kernel, .source = o.file, .ptx_path = o.keep_ptx ? o.keep_ptx :
+      (ends_with(o.file, ".ptx") ? o.file : NULL),
+    .ptx_text = text, .ptx_len = len, .mod = &mod, .cfg = &o.cfg, .arch = o.arch,
+  };
+  enum sim_status st = sim_run(dev, &mod, o.kernel, params, psize, &o.cfg, &run.res, err,
+                               sizeof err);
+  if (st != SIM_OK) {
+    wl_error("%s", err);
+    rc = WL_EXIT_USAGE;
+    goto out;
+  }
+  rc = write_dumps(&o, args, o.nargs, dev);
+  if (rc != WL_EXIT_OK)
+    goto out;
+  if (o.json) {
+    if (emu_report_json(stdout, &run)) {
+      wl_error("out of memory writing JSON");
+      rc = WL_EXIT_USAGE;
+      goto out;
+    }
+  } else {
+    emu_report_text(stdout, &run);
+  }
+  rc = run.res.outcome == SIM_RAN_OK ? WL_EXIT_OK : WL_EXIT_FAULT;
+out:
+  for (uint32_t i = 0; i < o.nargs; i++)
+    emu_arg_free(&args[i]);
+  free(params);
+  free(text);
+  ptx_module_free(&mod);
+  sim_device_free(dev);
+  if (tmpdir[0]) {
+    unlink(ptx_path);
+    rmdir(tmpdir);
+  }
+  return rc;
+}

@@ -1,0 +1,270 @@
+/* emu_args.c: parse --arg specs and make their data (see emu_args.h). */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/emu_args.h"
+
+#define MAX_BUFFER_BYTES (4ull << 30)
+
+static const struct {
+  const char *name;
+  enum emu_elem elem;
+} elems[] = {
+  {"u8", EMU_U8}, {"i32", EMU_I32}, {"u32", EMU_U32}, {"i64", EMU_I64},
+  {"u64", EMU_U64}, {"f32", EMU_F32}, {"f64", EMU_F64},
+};
+
+unsigned emu_elem_size(enum emu_elem e)
+{
+  switch (e) {
+  case EMU_U8: return 1;
+  case EMU_I32: case EMU_U32: case EMU_F32: return 4;
+  default: return 8;
+  }
+}
+
+const char *emu_elem_name(enum emu_elem e)
+{
+  for (size_t i = 0; i < sizeof elems / sizeof *elems; i++)
+    if (elems[i].elem == e)
+      return elems[i].name;
+  return "?";
+}
+
+uint64_t emu_splitmix64(uint64_t *s)
+{
+  uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return z ^ (z >> 31);
+}
+
+static int parse_u64(const char *s, uint64_t *v)
+{
+  char *end;
+  errno = 0;
+  if (!*s || *s == '-')
+    return -1;
+  unsigned long long x = strtoull(s, &end, 0);
+  if (errno || *end)
+    return -1;
+  *v = x;
+  return 0;
+}
+
+/* A value of type e written as text, as raw bits. */
+static int parse_value(enum emu_elem e, const char *s, uint64_t *bits)
+{
+  char *end;
+  errno = 0;
+  if (e == EMU_F32 || e == EMU_F64) {
+    double d = strtod(s, &end);
+    if (errno || *end || !*s)
+      return -1;
+    if (e == EMU_F32) {
+      float f = (float)d;
+      uint32_t u;
+      memcpy(&u, &f, 4);
+      *bits = u;
+    } else {
+      memcpy(bits, &d, 8);
+    }
+    return 0;
+  }
+  if (e == EMU_I32 || e == EMU_I64) {
+    long long x = strtoll(s, &end, 0);
+    if (errno || *end || !*s)
+      return -1;
+    if (e == EMU_I32 && (x < INT32_MIN || x > INT32_MAX))
+      return -1;
+    *bits = e == EMU_I32 ? (uint64_t)(uint32_t)(int32_t)x : (uint64_t)x;
+    return 0;
+  }
+  uint64_t x;
+  if (parse_u64(s, &x))
+    return -1;
+  if ((e == EMU_U32 && x > UINT32_MAX) || (e == EMU_U8 && x > 255))
+    return -1;
+  *bits = x;
+  return 0;
+}
+
+static void put(uint8_t *p, enum emu_elem e, uint64_t bits)
+{
+  memcpy(p, &bits, emu_elem_size(e));
+}
+
+static uint64_t rand_bits(enum emu_elem e, uint64_t x)
+{
+  switch (e) {
+  case EMU_F32: {
+    float f = (float)((double)(x >> 40) * 0x1.0p-24) * 2.0f - 1.0f;
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    return u;
+  }
+  case EMU_F64: {
+    double d = (double)(x >> 11) * 0x1.0p-53 * 2.0 - 1.0;
+    uint64_t u;
+    memcpy(&u, &d, 8);
+    return u;
+  }
+  case EMU_I32:
+  case EMU_U32: return x >> 32;
+  case EMU_U8: return x >> 56;
+  default: return x;
+  }
+}
+
+static uint64_t iota_bits(enum emu_elem e, uint64_t i)
+{
+  if (e == EMU_F32) {
+    float f = (float)i;
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    return u;
+  }
+  if (e == EMU_F64) {
+    double d = (double)i;
+    uint64_t u;
+    memcpy(&u, &d, 8);
+    return u;
+  }
+  return i;
+}
+
+static int fill_from_file(const char *path, struct emu_arg *a, size_t bytes, char *err, size_t n)
+{
+  FILE *f = fopen(path, "rb");
+  if (!f) {
+    snprintf(err, n, "--arg '%s': cannot open %s: %s", a->spec, path, strerror(errno));
+    return -1;
+  }
+  size_t got = fread(a->data, 1, bytes, f);
+  int extra = fgetc(f) != EOF;
+  fclose(f);
+  if (got != bytes || extra) {
+    snprintf(err, n, "--arg '%s': %s must hold exactly %" PRIu64 " %s elements (%zu bytes)%s",
+             a->spec, path, a->count, emu_elem_name(a->elem), bytes,
+             got != bytes ? ", it is shorter" : ", it is longer");
+    return -1;
+  }
+  return 0;
+}
+
+int emu_arg_parse(const char *spec, struct emu_arg *a, char *err, size_t errlen)
+{
+  memset(a, 0, sizeof *a);
+  snprintf(a->spec, sizeof a->spec, "%s", spec);
+  const char *colon = strchr(spec, ':');
+  if (!colon) {
+    snprintf(err, errlen, "--arg '%s': expected TYPE:VALUE or TYPEbuf:COUNT:INIT", spec);
+    return -1;
+  }
+  char type[16];
+  size_t tl = (size_t)(colon - spec);
+  if (tl >= sizeof type) {
+    snprintf(err, errlen, "--arg '%s': unknown type", spec);
+    return -1;
+  }
+  memcpy(type, spec, tl);
+  type[tl] = 0;
+  if (tl > 3 && !strcmp(type + tl - 3, "buf")) {
+    a->is_buffer = 1;
+    type[tl - 3] = 0;
+  }
+  int found = 0;
+  for (size_t i = 0; i < sizeof elems / sizeof *elems; i++)
+    if (!strcmp(type, elems[i].name)) {
+      a->elem = elems[i].elem;
+      found = 1;
+    }
+  if (!found) {
+    snprintf(err, errlen, "--arg '%s': unknown type '%s' (use u8 i32 u32 i64 u64 f32 f64, "
+             "with 'buf' for a buffer)", spec, type);
+    return -1;
+  }
+  const char *rest = colon + 1;
+  if (!a->is_buffer) {
+    if (a->elem == EMU_U8) {
+      snprintf(err, errlen, "--arg '%s': u8 is a buffer type only", spec);
+      return -1;
+    }
+    if (parse_value(a->elem, rest, &a->scalar)) {
+      snprintf(err, errlen, "--arg '%s': '%s' is not a valid %s", spec, rest, type);
+      return -1;
+    }
+    return 0;
+  }
+  const char *c2 = strchr(rest, ':');
+  char num[32];
+  size_t nl = c2 ? (size_t)(c2 - rest) : strlen(rest);
+  if (!c2 || nl == 0 || nl >= sizeof num) {
+    snprintf(err, errlen, "--arg '%s': expected %sbuf:COUNT:INIT (INIT: rand[:SEED], zero, "
+             "fill=V, iota, file=PATH)", spec, type);
+    return -1;
+  }
+  memcpy(num, rest, nl);
+  num[nl] = 0;
+  if (parse_u64(num, &a->count) || a->count == 0) {
+    snprintf(err, errlen, "--arg '%s': COUNT must be a positive integer, not '%s'", spec, num);
+    return -1;
+  }
+  unsigned es = emu_elem_size(a->elem);
+  if (a->count > MAX_BUFFER_BYTES / es) {
+    snprintf(err, errlen, "--arg '%s': %" PRIu64 " elements is more than the emulator's 4 GiB "
+             "per buffer", spec, a->count);
+    return -1;
+  }
+  size_t bytes = (size_t)(a->count * es);
+  a->data = malloc(bytes);
+  if (!a->data) {
+    snprintf(err, errlen, "--arg '%s': out of host memory", spec);
+    return -1;
+  }
+  const char *init = c2 + 1;
+  if (!strcmp(init, "zero")) {
+    memset(a->data, 0, bytes);
+  } else if (!strncmp(init, "rand", 4) && (init[4] == 0 || init[4] == ':')) {
+    uint64_t seed = 1;
+    if (init[4] == ':' && parse_u64(init + 5, &seed)) {
+      snprintf(err, errlen, "--arg '%s': SEED must be a non-negative integer", spec);
+      goto fail;
+    }
+    uint64_t st = seed;
+    for (uint64_t i = 0; i < a->count; i++)
+      put(a->data + i * es, a->elem, rand_bits(a->elem, emu_splitmix64(&st)));
+  } else if (!strcmp(init, "iota")) {
+    for (uint64_t i = 0; i < a->count; i++)
+      put(a->data + i * es, a->elem, iota_bits(a->elem, i));
+  } else if (!strncmp(init, "fill=", 5)) {
+    uint64_t v;
+    if (parse_value(a->elem, init + 5, &v)) {
+      snprintf(err, errlen, "--arg '%s': '%s' is not a valid %s", spec, init + 5, type);
+      goto fail;
+    }
+    for (uint64_t i = 0; i < a->count; i++)
+      put(a->data + i * es, a->elem, v);
+  } else if (!strncmp(init, "file=", 5)) {
+    if (fill_from_file(init + 5, a, bytes, err, errlen))
+      goto fail;
+  } else {
+    snprintf(err, errlen, "--arg '%s': unknown initialiser '%s' (rand[:SEED], zero, fill=V, "
+             "iota, file=PATH)", spec, init);
+    goto fail;
+  }
+  return 0;
+fail:
+  free(a->data);
+  a->data = NULL;
+  return -1;
+}
+
+void emu_arg_free(struct emu_arg *a)
+{
+  free(a->data);
+  a->data = NULL;
+}

@@ -1,0 +1,239 @@
+/* emu_report.c: the human report and the JSON object of `warplab emu` (see emu_report.h). */
+#include <inttypes.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/emu_report.h"
+
+/* The text of 1-based line n of text (without its newline), into buf. */
+static void text_line(const char *text, size_t len, uint32_t n, char *buf, size_t bl)
+{
+  buf[0] = 0;
+  if (!text || !n)
+    return;
+  const char *p = text, *end = text + len;
+  for (uint32_t i = 1; i < n && p < end; i++) {
+    const char *nl = memchr(p, '\n', (size_t)(end - p));
+    if (!nl)
+      return;
+    p = nl + 1;
+  }
+  if (p >= end)
+    return;
+  const char *nl = memchr(p, '\n', (size_t)(end - p));
+  size_t l = nl ? (size_t)(nl - p) : (size_t)(end - p);
+  while (l && (*p == ' ' || *p == '\t')) {
+    p++;
+    l--;
+  }
+  while (l && (p[l - 1] == '\r' || p[l - 1] == ' ' || p[l - 1] == '\t' || p[l - 1] == ';'))
+    l--;
+  if (l >= bl)
+    l = bl - 1;
+  memcpy(buf, p, l);
+  buf[l] = 0;
+}
+
+/* Line n of the file at path, or "" when it cannot be read. */
+static void file_line(const char *path, uint32_t n, char *buf, size_t bl)
+{
+  buf[0] = 0;
+  FILE *f = path ? fopen(path, "r") : NULL;
+  if (!f)
+    return;
+  char line[1024];
+  for (uint32_t i = 1; fgets(line, sizeof line, f); i++)
+    if (i == n) {
+      char *s = line;
+      while (*s == ' ' || *s == '\t')
+        s++;
+      s[strcspn(s, "\r\n")] = 0;
+      snprintf(buf, bl, "%s", s);
+      break;
+    }
+  fclose(f);
+}
+
+static const struct ptx_inst *inst_of(const struct emu_run *r, uint32_t mi)
+{
+  return mi < r->mod->ninsts ? &r->mod->insts[mi] : NULL;
+}
+
+static const char *src_path(const struct emu_run *r, const struct ptx_inst *in)
+{
+  return in && in->uline ? ptx_file_path(r->mod, in->ufile) : NULL;
+}
+
+static void lanes_text(uint64_t m, char *buf, size_t n)
+{
+  size_t k = 0;
+  buf[0] = 0;
+  for (unsigned l = 0; l < 64 && k < n;) {
+    if (!(m >> l & 1)) {
+      l++;
+      continue;
+    }
+    unsigned e = l;
+    while (e + 1 < 64 && (m >> (e + 1) & 1))
+      e++;
+    int w = e == l ? snprintf(buf + k, n - k, "%s%u", k ? "," : "", l)
+                   : snprintf(buf + k, n - k, "%s%u-%u", k ? "," : "", l, e);
+    if (w < 0)
+      break;
+    k += (size_t)w;
+    l = e + 1;
+  }
+}
+
+void emu_report_text(FILE *f, const struct emu_run *r)
+{
+  const struct sim_launch *c = r->cfg;
+  fprintf(f, "warplab emu: %s  grid (%u,%u,%u)  block (%u,%u,%u)", r->kernel, c->grid[0],
+          c->grid[1], c->grid[2], c->block[0], c->block[1], c->block[2]);
+  if (c->dyn_smem)
+    fprintf(f, "  dynamic shared %u B", c->dyn_smem);
+  fprintf(f, "  sched %s  %s  warp %u\n", c->sched == SIM_SCHED_STACK ? "stack" : "its", r->arch,
+          c->warp_size ? c->warp_size : 32);
+  const struct sim_result *s = &r->res;
+  fprintf(f, "  %" PRIu64 " warp-instructions, %" PRIu64 " thread-instructions (%.1f active "
+          "lanes per instruction); shared memory %u B static; local memory %u B per thread\n",
+          s->counters.warp_insts, s->counters.thread_insts,
+          s->counters.warp_insts ? (double)s->counters.thread_insts / (double)s->counters.warp_insts : 0.0,
+          s->static_smem, s->local_bytes);
+  if (s->outcome == SIM_RAN_OK) {
+    fprintf(f, "  ran cleanly\n");
+    return;
+  }
+  const struct sim_fault *ft = &s->fault;
+  fprintf(f, "\n  %s: %s\n", sim_fault_kind_name(ft->kind), ft->message);
+  char buf[512];
+  const struct ptx_inst *in = inst_of(r, ft->inst);
+  const char *path = src_path(r, in);
+  if (path && ft->kind != SIM_FK_DEADLOCK) {
+    file_line(path, in->uline, buf, sizeof buf);
+    fprintf(f, "    at %s:%u%s%s\n", path, in->uline, buf[0] ? "    " : "", buf);
+  }
+  if (in && ft->kind != SIM_FK_DEADLOCK) {
+    text_line(r->ptx_text, r->ptx_len, in->ptx_line, buf, sizeof buf);
+    fprintf(f, "    PTX line %u: %s\n", in->ptx_line, buf);
+  }
+  for (uint32_t i = 0; i < ft->nwaiters; i++) {
+    const struct sim_waiter *w = &ft->waiters[i];
+    char lanes[128], line[512] = "";
+    lanes_text(w->lanes, lanes, sizeof lanes);
+    const struct ptx_inst *wi = inst_of(r, w->inst);
+    const char *wp = src_path(r, wi);
+    if (wp)
+      file_line(wp, wi->uline, line, sizeof line);
+    fprintf(f, "    block (%u,%u,%u) warp %u lanes %-8s %-13s at %s:%u%s%s\n", w->block[0],
+            w->block[1], w->block[2], w->warp, lanes, w->reason, wp ? wp : "PTX line",
+            wp ? wi->uline : (wi ? wi->ptx_line : 0), line[0] ? "    " : "", line);
+  }
+}
+
+static json_t *dim3(const uint32_t v[3])
+{
+  return json_pack("[I,I,I]", (json_int_t)v[0], (json_int_t)v[1], (json_int_t)v[2]);
+}
+
+static json_t *hex(uint64_t v)
+{
+  char b[32];
+  snprintf(b, sizeof b, "0x%" PRIx64, v);
+  return json_string(b);
+}
+
+static json_t *source_obj(const struct emu_run *r, const struct ptx_inst *in)
+{
+  const char *p = src_path(r, in);
+  if (!p)
+    return json_null();
+  return json_pack("{s:s,s:I}", "file", p, "line", (json_int_t)in->uline);
+}
+
+static json_t *fault_obj(const struct emu_run *r)
+{
+  const struct sim_fault *ft = &r->res.fault;
+  const struct ptx_inst *in = inst_of(r, ft->inst);
+  char text[512] = "";
+  if (in)
+    text_line(r->ptx_text, r->ptx_len, in->ptx_line, text, sizeof text);
+  json_t *o = json_object();
+  json_object_set_new(o, "kind", json_string(sim_fault_kind_name(ft->kind)));
+  json_object_set_new(o, "message", json_string(ft->message));
+  int mem = ft->kind == SIM_FK_OUT_OF_BOUNDS || ft->kind == SIM_FK_MISALIGNED ||
+            ft->kind == SIM_FK_READ_ONLY || ft->kind == SIM_FK_INVALID_SPACE;
+  if (mem) {
+    json_object_set_new(o, "space", json_string(ptx_space_name(ft->space)));
+    json_object_set_new(o, "address", hex(ft->addr));
+    json_object_set_new(o, "size", json_integer(ft->size));
+    json_object_set_new(o, "access", json_string(ft->access == SIM_ACC_WRITE ? "write" :
+                                                 ft->access == SIM_ACC_ATOMIC ? "atomic" : "read"));
+  }
+  json_object_set_new(o, "block", dim3(ft->block));
+  json_object_set_new(o, "thread", dim3(ft->thread));
+  json_object_set_new(o, "warp", json_integer(ft->warp));
+  json_object_set_new(o, "lane", json_integer(ft->lane));
+  json_object_set_new(o, "source", source_obj(r, in));
+  json_object_set_new(o, "ptx_line", in ? json_integer(in->ptx_line) : json_null());
+  json_object_set_new(o, "instruction", in ? json_string(text) : json_null());
+  if (ft->has_alloc)
+    json_object_set_new(o, "allocation",
+                        json_pack("{s:s,s:o,s:I,s:I}", "name", ft->alloc_name, "base",
+                                  hex(ft->alloc_base), "size", (json_int_t)ft->alloc_size,
+                                  "offset", (json_int_t)ft->alloc_offset));
+  else
+    json_object_set_new(o, "allocation", json_null());
+  json_t *ws = json_array();
+  for (uint32_t i = 0; i < ft->nwaiters; i++) {
+    const struct sim_waiter *w = &ft->waiters[i];
+    char lanes[128];
+    lanes_text(w->lanes, lanes, sizeof lanes);
+    const struct ptx_inst *wi = inst_of(r, w->inst);
+    json_array_append_new(ws, json_pack("{s:o,s:I,s:s,s:o,s:I,s:s}", "block", dim3(w->block),
+                                        "warp", (json_int_t)w->warp, "lanes", lanes, "source",
+                                        source_obj(r, wi), "ptx_line",
+                                        (json_int_t)(wi ? wi->ptx_line : 0), "reason", w->reason));
+  }
+  json_object_set_new(o, "waiting", ws);
+  return o;
+}
+
+static json_t *metric(uint64_t v, const char *kind)
+{
+  return json_pack("{s:I,s:s}", "value", (json_int_t)v, "kind", kind);
+}
+
+int emu_report_json(FILE *f, const struct emu_run *r)
+{
+  const struct sim_launch *c = r->cfg;
+  const struct sim_result *s = &r->res;
+  json_t *o = json_object();
+  if (!o)
+    return -1;
+  json_object_set_new(o, "kernel", json_string(r->kernel));
+  json_object_set_new(o, "source", json_string(r->source));
+  json_object_set_new(o, "ptx", r->ptx_path ? json_string(r->ptx_path) : json_null());
+  json_object_set_new(o, "launch",
+                      json_pack("{s:o,s:o,s:I,s:s,s:s,s:I,s:I}", "grid", dim3(c->grid), "block",
+                                dim3(c->block), "dynamic_smem", (json_int_t)c->dyn_smem, "sched",
+                                c->sched == SIM_SCHED_STACK ? "stack" : "its", "arch", r->arch,
+                                "warp_size", (json_int_t)(c->warp_size ? c->warp_size : 32),
+                                "threads", (json_int_t)s->workers_used));
+  json_object_set_new(o, "resources", json_pack("{s:I,s:I}", "static_smem_bytes",
+                                                (json_int_t)s->static_smem, "local_bytes_per_thread",
+                                                (json_int_t)s->local_bytes));
+  json_object_set_new(o, "outcome", json_string(sim_outcome_name(s->outcome)));
+  json_object_set_new(o, "fault", s->outcome == SIM_RAN_OK ? json_null() : fault_obj(r));
+  json_t *m = json_object();
+  json_object_set_new(m, "smsp__inst_executed.sum", metric(s->counters.warp_insts, "ptx-level"));
+  json_object_set_new(m, "smsp__thread_inst_executed.sum",
+                      metric(s->counters.thread_insts, "ptx-level"));
+  json_object_set_new(o, "metrics", m);
+  int rc = json_dumpf(o, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+  fputc('\n', f);
+  json_decref(o);
+  return rc;
+}

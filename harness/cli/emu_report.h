@@ -1,0 +1,26 @@
+/* emu_report.h: what `warplab emu` prints about a run: a report for people, or one JSON
+ * object for tools. Reads the run's result structures only. */
+#ifndef WARPLAB_EMU_REPORT_H
+#define WARPLAB_EMU_REPORT_H
+
+#include <stdio.h>
+
+#include "sim/sim.h"
+
+struct emu_run {
+  const char *kernel;
+  const char *source;          /* the file given (.cu or .ptx) */
+  const char *ptx_path;        /* kept PTX file, or NULL */
+  const char *ptx_text;        /* the PTX, for quoting instructions */
+  size_t ptx_len;
+  const struct ptx_module *mod;
+  const struct sim_launch *cfg;
+  const char *arch;
+  struct sim_result res;
+};
+
+void emu_report_text(FILE *f, const struct emu_run *r);
+/* Returns 0, or -1 when JSON could not be made (out of memory). */
+int emu_report_json(FILE *f, const struct emu_run *r);
+
+#endif

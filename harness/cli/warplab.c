@@ -1,0 +1,58 @@
+/* warplab.c: the command-line front: dispatch to a subcommand. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/warplab.h"
+
+void wl_error(const char *fmt, ...)
+{
+  va_list ap;
+  va_start(ap, fmt);
+  fputs("warplab: ", stderr);
+  vfprintf(stderr, fmt, ap);
+  fputc('\n', stderr);
+  va_end(ap);
+}
+
+void wl_print_exit_codes(void)
+{
+  fputs("Exit codes:\n", stdout);
+#define X(name, value, meaning) printf("  %d  %s\n", value, meaning);
+#include "cli/exit_codes.def"
+#undef X
+}
+
+static void usage(FILE *f)
+{
+  fputs("usage: warplab COMMAND [ARGS]\n"
+        "\n"
+        "Commands:\n"
+        "  emu FILE.cu|FILE.ptx --kernel NAME ...   run one kernel on the SIMT emulator\n"
+        "  help                                     this text\n"
+        "  version                                  the version\n"
+        "\n"
+        "'warplab emu --help' describes the emulator's options.\n", f);
+}
+
+int main(int argc, char **argv)
+{
+  if (argc < 2) {
+    usage(stderr);
+    return WL_EXIT_USAGE;
+  }
+  const char *cmd = argv[1];
+  if (!strcmp(cmd, "emu"))
+    return wl_cmd_emu(argc - 1, argv + 1);
+  if (!strcmp(cmd, "help") || !strcmp(cmd, "--help") || !strcmp(cmd, "-h")) {
+    usage(stdout);
+    wl_print_exit_codes();
+    return WL_EXIT_OK;
+  }
+  if (!strcmp(cmd, "version") || !strcmp(cmd, "--version")) {
+    printf("warplab %s\n", WARPLAB_VERSION);
+    return WL_EXIT_OK;
+  }
+  wl_error("unknown command '%s' (try 'warplab help')", cmd);
+  return WL_EXIT_USAGE;
+}

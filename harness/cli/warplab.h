@@ -1,0 +1,22 @@
+/* warplab.h: what the command-line front shares between its subcommands. */
+#ifndef WARPLAB_CLI_H
+#define WARPLAB_CLI_H
+
+enum wl_exit {
+#define X(name, value, meaning) WL_EXIT_##name = value,
+#include "exit_codes.def"
+#undef X
+};
+
+#define WARPLAB_VERSION "0.1.0"
+
+/* Print "warplab: " and the formatted message to stderr. */
+void wl_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Subcommands: each returns an exit code. */
+int wl_cmd_emu(int argc, char **argv);
+
+/* The exit-code table for --help texts. */
+void wl_print_exit_codes(void);
+
+#endif

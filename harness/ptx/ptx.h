@@ -1,0 +1,294 @@
+/* ptx.h: the decoded form of a PTX module, and the parser that produces it.
+ *
+ * This is the contract between harness/ptx (text -> decoded module) and
+ * harness/sim (execution). The parser turns the text nvcc emits into flat
+ * arrays once; nothing downstream ever looks at PTX text again. Every
+ * instruction keeps its PTX line and its CUDA source location (.loc) so
+ * faults can be explained in the student's own terms.
+ *
+ * Naming: every exported name carries the ptx_ / PTX_ prefix.
+ */
+#ifndef WARPLAB_PTX_H
+#define WARPLAB_PTX_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* ---- opcodes: one source of truth in ptx_ops.def ---- */
+enum ptx_op {
+#define X(e, s) PTX_OP_##e,
+#include "ptx_ops.def"
+#undef X
+  PTX_OP_COUNT
+};
+
+/* Mnemonic of an opcode ("add"), or "?" if out of range. */
+const char *ptx_op_name(enum ptx_op op);
+
+/* ---- types ---- */
+enum ptx_type {
+  PTX_T_NONE = 0,
+  PTX_T_B8, PTX_T_B16, PTX_T_B32, PTX_T_B64, PTX_T_B128,
+  PTX_T_U8, PTX_T_U16, PTX_T_U32, PTX_T_U64,
+  PTX_T_S8, PTX_T_S16, PTX_T_S32, PTX_T_S64,
+  PTX_T_F16, PTX_T_F16X2, PTX_T_BF16, PTX_T_BF16X2, PTX_T_TF32,
+  PTX_T_F32, PTX_T_F64,
+  PTX_T_PRED,
+  PTX_T_COUNT
+};
+
+/* Size in bytes of a type (pred: 1, none: 0). */
+unsigned ptx_type_size(enum ptx_type t);
+/* Nonzero for s8..s64. */
+int ptx_type_is_signed(enum ptx_type t);
+/* Nonzero for f16, bf16, f32, f64 (and their x2/tf32 forms). */
+int ptx_type_is_float(enum ptx_type t);
+/* Suffix text without the dot ("u32"). */
+const char *ptx_type_name(enum ptx_type t);
+
+/* ---- state spaces ---- */
+enum ptx_space {
+  PTX_SP_NONE = 0, /* no space written: generic addressing for ld/st/atom */
+  PTX_SP_GLOBAL,
+  PTX_SP_SHARED,   /* .shared and .shared::cta */
+  PTX_SP_LOCAL,
+  PTX_SP_CONST,
+  PTX_SP_PARAM,
+  PTX_SP_REG,      /* only for .reg declarations */
+  PTX_SP_COUNT
+};
+const char *ptx_space_name(enum ptx_space s);
+
+/* ---- modifiers ---- */
+enum ptx_rnd {
+  PTX_RND_NONE = 0,
+  PTX_RND_RN, PTX_RND_RZ, PTX_RND_RM, PTX_RND_RP, PTX_RND_RNA,
+  PTX_RND_RNI, PTX_RND_RZI, PTX_RND_RMI, PTX_RND_RPI /* integer rounding (cvt) */
+};
+
+enum ptx_cmp {
+  PTX_CMP_NONE = 0,
+  PTX_CMP_EQ, PTX_CMP_NE, PTX_CMP_LT, PTX_CMP_LE, PTX_CMP_GT, PTX_CMP_GE,
+  PTX_CMP_LO, PTX_CMP_LS, PTX_CMP_HI, PTX_CMP_HS,
+  PTX_CMP_EQU, PTX_CMP_NEU, PTX_CMP_LTU, PTX_CMP_LEU, PTX_CMP_GTU, PTX_CMP_GEU,
+  PTX_CMP_NUM, PTX_CMP_NAN
+};
+
+/* Combining boolean op of setp/set (setp.lt.and.s32 p, a, b, c) and bar.red. */
+enum ptx_boolop { PTX_BOOL_NONE = 0, PTX_BOOL_AND, PTX_BOOL_OR, PTX_BOOL_XOR, PTX_BOOL_POPC };
+
+/* The inst.sub field, whose meaning depends on the opcode: */
+enum ptx_atomop {  /* atom, red, redux */
+  PTX_ATOM_NONE = 0, PTX_ATOM_ADD, PTX_ATOM_MIN, PTX_ATOM_MAX, PTX_ATOM_INC, PTX_ATOM_DEC,
+  PTX_ATOM_CAS, PTX_ATOM_EXCH, PTX_ATOM_AND, PTX_ATOM_OR, PTX_ATOM_XOR
+};
+enum ptx_shflmode { PTX_SHFL_NONE = 0, PTX_SHFL_UP, PTX_SHFL_DOWN, PTX_SHFL_BFLY, PTX_SHFL_IDX };
+enum ptx_votemode { PTX_VOTE_NONE = 0, PTX_VOTE_ALL, PTX_VOTE_ANY, PTX_VOTE_UNI, PTX_VOTE_BALLOT };
+enum ptx_matchmode { PTX_MATCH_NONE = 0, PTX_MATCH_ANY, PTX_MATCH_ALL };
+enum ptx_barmode {   /* bar / barrier */
+  PTX_BAR_SYNC = 0,  /* bar.sync, bar.cta.sync, barrier.sync[.aligned] */
+  PTX_BAR_ARRIVE,    /* bar.arrive */
+  PTX_BAR_RED,       /* bar.red.{popc,and,or}: boolop holds the reduction */
+  PTX_BAR_WARP_SYNC  /* bar.warp.sync mask */
+};
+enum ptx_shfmode { PTX_SHF_L_WRAP = 0, PTX_SHF_L_CLAMP, PTX_SHF_R_WRAP, PTX_SHF_R_CLAMP };
+enum ptx_prmtmode { PTX_PRMT_DEFAULT = 0, PTX_PRMT_F4E, PTX_PRMT_B4E, PTX_PRMT_RC8,
+                    PTX_PRMT_ECL, PTX_PRMT_ECR, PTX_PRMT_RC16 };
+enum ptx_testpmode { PTX_TESTP_FINITE = 0, PTX_TESTP_INFINITE, PTX_TESTP_NUMBER,
+                     PTX_TESTP_NOTANUMBER, PTX_TESTP_NORMAL, PTX_TESTP_SUBNORMAL };
+
+/* inst.flags bits */
+#define PTX_F_FTZ      (1u << 0)
+#define PTX_F_SAT      (1u << 1)
+#define PTX_F_APPROX   (1u << 2)
+#define PTX_F_FULL     (1u << 3)
+#define PTX_F_HI       (1u << 4)   /* mul.hi, mad.hi, mul24.hi */
+#define PTX_F_LO       (1u << 5)
+#define PTX_F_WIDE     (1u << 6)
+#define PTX_F_VOLATILE (1u << 7)
+#define PTX_F_NC       (1u << 8)   /* ld.global.nc */
+#define PTX_F_UNI      (1u << 9)   /* bra.uni, call.uni */
+#define PTX_F_CC       (1u << 10)  /* add.cc, sub.cc, mad.cc: writes the carry flag */
+#define PTX_F_TO       (1u << 11)  /* cvta.to.SPACE */
+#define PTX_F_ALIGNED  (1u << 12)  /* barrier.sync.aligned */
+#define PTX_F_SHIFTAMT (1u << 13)  /* bfind.shiftamt */
+#define PTX_F_RELU     (1u << 14)  /* min/max/fma .relu */
+#define PTX_F_NAN      (1u << 15)  /* min/max .NaN */
+#define PTX_F_ABS      (1u << 16)  /* fns? unused; reserved */
+
+/* ---- special registers ---- */
+enum ptx_sreg {
+  PTX_SR_TID_X = 0, PTX_SR_TID_Y, PTX_SR_TID_Z,
+  PTX_SR_NTID_X, PTX_SR_NTID_Y, PTX_SR_NTID_Z,
+  PTX_SR_CTAID_X, PTX_SR_CTAID_Y, PTX_SR_CTAID_Z,
+  PTX_SR_NCTAID_X, PTX_SR_NCTAID_Y, PTX_SR_NCTAID_Z,
+  PTX_SR_LANEID, PTX_SR_WARPID, PTX_SR_NWARPID, PTX_SR_SMID, PTX_SR_NSMID, PTX_SR_GRIDID,
+  PTX_SR_LANEMASK_EQ, PTX_SR_LANEMASK_LE, PTX_SR_LANEMASK_LT, PTX_SR_LANEMASK_GE, PTX_SR_LANEMASK_GT,
+  PTX_SR_CLOCK, PTX_SR_CLOCK_HI, PTX_SR_CLOCK64, PTX_SR_GLOBALTIMER, PTX_SR_GLOBALTIMER_LO,
+  PTX_SR_GLOBALTIMER_HI, PTX_SR_DYNAMIC_SMEM_SIZE, PTX_SR_TOTAL_SMEM_SIZE,
+  PTX_SR_WARP_SZ, /* the WARP_SZ constant: a special register so a 64-lane profile can change it */
+  PTX_SR_COUNT
+};
+/* Name as written in PTX ("%tid.x", "WARP_SZ"). */
+const char *ptx_sreg_name(enum ptx_sreg r);
+
+/* ---- operands ---- */
+#define PTX_NOREG UINT32_MAX   /* no register; also the sink '_' in vectors and pairs */
+#define PTX_MAX_OPD 6
+
+enum ptx_opd_kind {
+  PTX_OPD_NONE = 0,
+  PTX_OPD_REG,    /* reg; pair = second destination of "%r|%p" or PTX_NOREG */
+  PTX_OPD_IMM,    /* imm holds the bits, already converted to the instruction's type when
+                     that type is a float type (0f/0d/decimal literals); integers sign-extended */
+  PTX_OPD_SREG,   /* reg = enum ptx_sreg */
+  PTX_OPD_SYM,    /* address of variable `sym` plus imm ("mov.u32 %r1, smem;") */
+  PTX_OPD_ADDR,   /* [base + imm]: base is reg (when reg != PTX_NOREG), else symbol `sym`
+                     (when sym != PTX_NOREG), else the absolute address imm */
+  PTX_OPD_VEC,    /* {a, b, c, d}: nvec registers in vreg[] (PTX_NOREG for '_') */
+  PTX_OPD_LABEL,  /* branch target: reg = instruction index (module-wide) */
+  PTX_OPD_FUNC    /* call target: reg = function index */
+};
+
+struct ptx_operand {
+  uint8_t kind;        /* enum ptx_opd_kind */
+  uint8_t neg;         /* '!' before a predicate operand */
+  uint8_t nvec;        /* PTX_OPD_VEC: number of elements (1..4) */
+  uint8_t pad_;
+  uint32_t reg;
+  uint32_t pair;
+  uint32_t sym;
+  int64_t imm;
+  uint32_t vreg[4];
+};
+
+/* ---- instructions ---- */
+struct ptx_inst {
+  uint16_t op;         /* enum ptx_op (BARRIER is decoded as BAR) */
+  uint8_t type;        /* enum ptx_type: the instruction type; for cvt the destination type */
+  uint8_t type2;       /* cvt: source type; set: destination type; slct: selector type;
+                          dp4a/dp2a: b type; else NONE */
+  uint8_t space;       /* enum ptx_space for ld/ldu/st/atom/red/cvta/isspacep/prefetch */
+  uint8_t vec;         /* vector width of ld/st: 1, 2 or 4 */
+  uint8_t rnd;         /* enum ptx_rnd */
+  uint8_t cmp;         /* enum ptx_cmp (setp, set, slct uses sign only) */
+  uint8_t boolop;      /* enum ptx_boolop */
+  uint8_t sub;         /* opcode-specific: atomop, shflmode, votemode, matchmode, barmode,
+                          shfmode, prmtmode, testpmode */
+  uint8_t nopd;        /* operands used in opd[] */
+  uint8_t guard_neg;   /* "@!%p" */
+  uint32_t guard;      /* guard predicate register, or PTX_NOREG */
+  uint32_t flags;      /* PTX_F_* */
+  uint32_t func;       /* index of the function this instruction belongs to */
+  uint32_t reconv;     /* bra: reconvergence point (immediate post-dominator), an instruction
+                          index, or PTX_NOREG when the branch's paths only meet at exit;
+                          filled by ptx_cfg_analyse() */
+  uint32_t ptx_line;   /* line in the PTX text, 1-based */
+  uint32_t file, line; /* .loc of this instruction (0, 0 when none) */
+  uint32_t ufile, uline; /* the outermost location: the inlined_at chain's root, i.e. the
+                          student's own line; equal to file/line when not inlined */
+  struct ptx_operand opd[PTX_MAX_OPD];
+};
+
+/* A call site's parameters. call (r0, ...), f, (a0, ...) keeps its symbols in module->call_syms:
+   inst.opd[0] is FUNC; inst.opd[1].imm indexes module->calls. */
+struct ptx_call {
+  uint32_t func;
+  uint32_t nret, nargs;
+  uint32_t first;      /* call_syms[first .. first+nret) are return symbols, then the nargs args */
+};
+
+/* ---- variables (every named piece of memory) ---- */
+struct ptx_var {
+  const char *name;
+  uint8_t space;       /* enum ptx_space: GLOBAL, CONST, SHARED, LOCAL, PARAM */
+  uint8_t elem_type;   /* enum ptx_type as declared (.b8, .u32, .f32 ...) */
+  uint8_t is_extern;   /* extern .shared with [] : dynamic shared memory */
+  uint8_t is_kparam;   /* parameter of an .entry (kernel parameter) */
+  uint8_t is_fparam;   /* formal parameter or return value of a .func */
+  uint8_t is_retval;   /* .func return parameter */
+  uint8_t is_ptr;      /* .param .u64 .ptr ... declared as a pointer */
+  uint32_t align;      /* bytes (declared or natural) */
+  uint64_t size;       /* bytes; 0 for extern unsized arrays */
+  int32_t func;        /* owning function index, or -1 for module scope */
+  uint32_t param_index;/* kernel/func parameter position */
+  uint64_t init_off;   /* offset into module->init when has_init */
+  uint8_t has_init;
+};
+
+/* ---- registers ---- */
+struct ptx_reg {
+  const char *name;    /* "%r1", "%p3" ... */
+  uint8_t type;        /* declared type */
+};
+
+/* ---- functions ---- */
+struct ptx_func {
+  const char *name;
+  uint8_t is_entry;
+  uint8_t is_extern;   /* declared, no body */
+  uint32_t first_inst, ninst;  /* module->insts[first_inst .. first_inst+ninst) */
+  uint32_t first_reg, nregs;   /* module->regs[first_reg .. +nregs): registers are numbered
+                                  0..nregs-1 inside the function's own instructions */
+  uint32_t nparams;            /* parameters, in order: module->vars[param_vars[..]] */
+  uint32_t first_param;        /* index into module->func_params */
+  uint32_t nrets;              /* .func return parameters (0 or 1 in practice) */
+  uint32_t first_ret;          /* index into module->func_params */
+  uint32_t ptx_line;           /* line of the .entry/.func keyword */
+  uint32_t maxntid[3], reqntid[3], minnctapersm, maxnreg; /* performance directives, 0 if absent */
+};
+
+struct ptx_file {
+  uint32_t index;      /* the number in ".file N" */
+  const char *path;
+};
+
+/* ---- the module ---- */
+struct ptx_module {
+  uint32_t version_major, version_minor; /* .version */
+  uint32_t target_sm;                    /* .target sm_XX -> XX */
+  uint32_t address_size;                 /* 64 (32 accepted) */
+
+  struct ptx_inst *insts;   uint32_t ninsts;
+  struct ptx_func *funcs;   uint32_t nfuncs;
+  struct ptx_var *vars;     uint32_t nvars;
+  struct ptx_reg *regs;     uint32_t nregs;     /* all functions' registers, see ptx_func */
+  uint32_t *func_params;    uint32_t nfunc_params; /* var indices of params and returns */
+  struct ptx_call *calls;   uint32_t ncalls;
+  uint32_t *call_syms;      uint32_t ncall_syms;
+  struct ptx_file *files;   uint32_t nfiles;
+  uint8_t *init;            uint64_t ninit;     /* initialiser bytes of variables */
+
+  char *arena;              /* owner of all strings; internal */
+  size_t arena_used, arena_cap;
+};
+
+/* ---- errors ---- */
+struct ptx_error {
+  uint32_t line;     /* PTX line, 1-based; 0 when not about a line */
+  uint32_t col;
+  char msg[256];     /* "unsupported instruction 'tex' (tex.2d.v4.f32.f32)" etc. */
+};
+
+enum ptx_status { PTX_OK = 0, PTX_ERR_SYNTAX, PTX_ERR_UNSUPPORTED, PTX_ERR_SEMANTIC, PTX_ERR_NOMEM };
+
+/* Parse PTX text (len bytes, need not be NUL-terminated) into *out. On failure returns a
+   status other than PTX_OK, fills *err, and leaves *out empty (nothing to free). */
+enum ptx_status ptx_parse(const char *text, size_t len, struct ptx_module *out,
+                          struct ptx_error *err);
+/* Read a file and parse it; a missing file is PTX_ERR_SEMANTIC with a message naming it. */
+enum ptx_status ptx_parse_file(const char *path, struct ptx_module *out, struct ptx_error *err);
+/* Free everything a successful parse allocated. Safe on a zeroed module. */
+void ptx_module_free(struct ptx_module *m);
+
+/* Index of the function called name, or -1. */
+int ptx_find_func(const struct ptx_module *m, const char *name);
+/* Path of .file N, or NULL. */
+const char *ptx_file_path(const struct ptx_module *m, uint32_t index);
+
+/* Control-flow analysis (ptx_cfg.c): fills inst.reconv of every bra with the immediate
+   post-dominator of the branch within its function. Called by ptx_parse. Returns PTX_OK, or
+   PTX_ERR_SEMANTIC (with err) for a call graph with recursion, which warplab does not run. */
+enum ptx_status ptx_cfg_analyse(struct ptx_module *m, struct ptx_error *err);
+
+#endif

@@ -1,0 +1,26 @@
+/* run_build.h: compiling a student's .cu file to PTX with nvcc.
+ *
+ * nvcc is found on PATH or in /usr/local/cuda/bin. Its diagnostics are rewritten to the
+ * editor-friendly "file:line: error: ..." form and returned to the caller verbatim otherwise.
+ */
+#ifndef WARPLAB_RUN_BUILD_H
+#define WARPLAB_RUN_BUILD_H
+
+#include <stddef.h>
+
+enum run_build_status {
+  RUN_BUILD_OK = 0,
+  RUN_BUILD_NO_NVCC,     /* nvcc not found: log says where we looked and what to do */
+  RUN_BUILD_FAILED,      /* nvcc reported errors: log holds them */
+  RUN_BUILD_SYSTEM       /* could not run it (fork, pipe...) */
+};
+
+/* Path of tool `name` (PATH, then /usr/local/cuda/bin) written to out; 0 when found. */
+int run_find_tool(const char *name, char *out, size_t outlen);
+
+/* Compile cu to PTX at ptx_out for arch ("sm_90") with -lineinfo. On return, log holds
+   nvcc's messages (warnings too), with "f.cu(12): error" rewritten as "f.cu:12: error". */
+enum run_build_status run_build_ptx(const char *cu, const char *arch, const char *ptx_out,
+                                    char *log, size_t loglen);
+
+#endif

@@ -1,0 +1,144 @@
+/* sim.h: SIMT execution of a decoded PTX module (the emulator's public face).
+ *
+ * A sim_device owns "global memory": named allocations at GPU-like virtual addresses, every
+ * access bounds-checked. sim_run() launches one kernel of a decoded module over a grid of
+ * blocks; warps of 32 (or, for the wide-wave teaching profile, 64) lanes execute in SIMT
+ * fashion with active masks. Anything the student's kernel does wrong (out-of-bounds access,
+ * deadlock, barrier divergence, runaway loop) is a *result* in struct sim_result, never an
+ * error of ours: sim_run returns SIM_OK for a faulting kernel.
+ */
+#ifndef WARPLAB_SIM_H
+#define WARPLAB_SIM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ptx/ptx.h"
+
+enum sim_status {
+  SIM_OK = 0,
+  SIM_ERR_NOMEM,       /* host memory exhausted */
+  SIM_ERR_BADARG,      /* bad launch configuration or arguments (message says which) */
+  SIM_ERR_NOKERNEL,    /* no .entry of that name */
+  SIM_ERR_UNSUPPORTED  /* the module uses something the emulator cannot run (message says what) */
+};
+
+/* Scheduling model of divergent warps. */
+enum sim_sched {
+  SIM_SCHED_ITS = 0,   /* Volta and later: independent thread scheduling, forward progress */
+  SIM_SCHED_STACK      /* pre-Volta: reconvergence stack at the immediate post-dominator */
+};
+
+/* What happened to the kernel. */
+enum sim_outcome {
+  SIM_RAN_OK = 0,
+  SIM_FAULT,              /* a memory fault or trap; see fault.kind */
+  SIM_DEADLOCK,           /* no thread can make progress */
+  SIM_BARRIER_DIVERGENCE, /* a barrier reached by only part of a warp */
+  SIM_BUDGET              /* ran past the warp-instruction budget */
+};
+
+enum sim_fault_kind {
+  SIM_FK_NONE = 0,
+  SIM_FK_OUT_OF_BOUNDS,
+  SIM_FK_MISALIGNED,
+  SIM_FK_READ_ONLY,
+  SIM_FK_INVALID_SPACE,   /* e.g. a generic address that is in no window */
+  SIM_FK_DEADLOCK,
+  SIM_FK_BARRIER_DIVERGENCE,
+  SIM_FK_BUDGET,
+  SIM_FK_TRAP,
+  SIM_FK_CALL_DEPTH
+};
+/* "out_of_bounds", "misaligned", ... as used in JSON. */
+const char *sim_fault_kind_name(enum sim_fault_kind k);
+const char *sim_outcome_name(enum sim_outcome o);
+
+enum sim_access { SIM_ACC_READ = 0, SIM_ACC_WRITE, SIM_ACC_ATOMIC };
+
+/* A group of waiting threads, for deadlock reports. */
+struct sim_waiter {
+  uint32_t block[3];
+  uint32_t warp;
+  uint64_t lanes;          /* bit mask of lanes in the warp */
+  uint32_t inst;           /* module instruction index where they wait */
+  const char *reason;      /* "barrier", "spinning", "reconvergence", "warp-sync" */
+};
+#define SIM_MAX_WAITERS 16
+
+struct sim_fault {
+  enum sim_fault_kind kind;
+  enum ptx_space space;    /* memory faults */
+  enum sim_access access;
+  uint64_t addr;
+  uint32_t size;
+  uint32_t block[3], thread[3];
+  uint32_t warp, lane;
+  uint32_t inst;           /* module instruction index (PTX_NOREG when not about one) */
+  int has_alloc;           /* nearest allocation, for global faults */
+  char alloc_name[64];
+  uint64_t alloc_base, alloc_size;
+  int64_t alloc_offset;    /* addr - alloc_base (negative: before it) */
+  uint32_t nwaiters;
+  struct sim_waiter waiters[SIM_MAX_WAITERS];
+  char message[512];       /* the explanation, in words a student reads */
+};
+
+/* Counters every launch produces (the metrics layer derives ncu metrics from them). */
+struct sim_counters {
+  uint64_t warp_insts;     /* warp-level instructions executed (any active lane) */
+  uint64_t thread_insts;   /* sum of active lanes over them (predicated-off lanes excluded) */
+};
+
+struct sim_launch {
+  uint32_t grid[3], block[3];
+  uint32_t dyn_smem;       /* dynamic shared memory bytes */
+  enum sim_sched sched;
+  uint32_t warp_size;      /* 32, or 64 for the wide-wave profile; 0 means 32 */
+  uint32_t workers;        /* host threads running blocks; 0 = one per core */
+  uint64_t max_warp_insts; /* budget for the launch; 0 = SIM_DEFAULT_BUDGET */
+  uint32_t max_smem;       /* per-block shared memory limit of the profile; 0 = 227 KiB */
+};
+#define SIM_DEFAULT_BUDGET 2000000000ull
+
+struct sim_result {
+  enum sim_outcome outcome;
+  struct sim_fault fault;          /* valid unless outcome == SIM_RAN_OK */
+  struct sim_counters counters;
+  uint32_t static_smem;            /* bytes of static shared memory the kernel uses */
+  uint32_t local_bytes;            /* per-thread local memory (stack frame) bytes */
+  uint32_t workers_used;
+};
+
+struct sim_device;
+
+/* A new empty device, or NULL when out of memory. */
+struct sim_device *sim_device_new(void);
+void sim_device_free(struct sim_device *d);
+
+/* Allocate size bytes (zero-filled) named name ("argument 2"); *addr receives the device
+   address. Allocations are 256-byte aligned and separated by unmapped gaps, so an
+   overrun is always detected. */
+enum sim_status sim_malloc(struct sim_device *d, uint64_t size, const char *name, uint64_t *addr);
+/* Copy to/from device memory; SIM_ERR_BADARG when the range is not inside one allocation. */
+enum sim_status sim_write(struct sim_device *d, uint64_t addr, const void *src, uint64_t n);
+enum sim_status sim_read(const struct sim_device *d, uint64_t addr, void *dst, uint64_t n);
+
+/* Kernel parameter layout of entry `func`: offsets and sizes of each parameter in the
+   parameter buffer (natural alignment), and the buffer's total size. Returns the number of
+   parameters, or -1 if func is not an entry. At most max entries are written. */
+int sim_param_layout(const struct ptx_module *m, int func, uint32_t *offset, uint32_t *size,
+                     uint32_t max, uint32_t *total);
+
+/* Run kernel `kernel` of module m on device d. params/params_size: the packed parameter
+   buffer (see sim_param_layout). Module-scope .global/.const variables are allocated on d
+   (with their initialisers) at the first launch of m on d. On SIM_OK, *res says what the
+   kernel did; on another status, err holds a message and *res is not meaningful. */
+enum sim_status sim_run(struct sim_device *d, const struct ptx_module *m, const char *kernel,
+                        const void *params, size_t params_size, const struct sim_launch *cfg,
+                        struct sim_result *res, char *err, size_t errlen);
+
+/* Host cores, for "all cores" worker counts. */
+uint32_t sim_host_cores(void);
+
+#endif

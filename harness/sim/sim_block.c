@@ -1,0 +1,324 @@
+/* sim_block.c: the warps of one thread block, their barriers, and the progress watch.
+ *
+ * Warps take turns (a quantum of instructions each). When no warp can run, the block either
+ * releases a barrier every live thread has reached, or is stuck: then it reports barrier
+ * divergence (a barrier reached by part of a warp, in the words of compute-sanitizer's
+ * synccheck) or a deadlock listing which threads wait where.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "sim/sim_int.h"
+
+#define REG(w, r) ((w)->regs + (size_t)(r) * b->W)
+#define QUANTUM 256u
+#define BUDGET_CHUNK 65536u
+
+/* "0-15,17" for the set bits of m. */
+static void lanes_text(uint64_t m, char *buf, size_t n)
+{
+  size_t k = 0;
+  buf[0] = 0;
+  for (unsigned l = 0; l < 64 && k < n;) {
+    if (!(m >> l & 1)) {
+      l++;
+      continue;
+    }
+    unsigned e = l;
+    while (e + 1 < 64 && (m >> (e + 1) & 1))
+      e++;
+    int w = e == l ? snprintf(buf + k, n - k, "%s%u", k ? "," : "", l)
+                   : snprintf(buf + k, n - k, "%s%u-%u", k ? "," : "", l, e);
+    if (w < 0)
+      break;
+    k += (size_t)w;
+    l = e + 1;
+  }
+}
+
+static void where(const struct sim_block *b, uint32_t pc, char *buf, size_t n)
+{
+  const struct ptx_module *m = b->prog->mod;
+  uint32_t mi = pc < b->prog->ncode ? b->prog->orig[pc] : PTX_NOREG;
+  const struct ptx_inst *in = mi < m->ninsts ? &m->insts[mi] : NULL;
+  const char *path = in && in->uline ? ptx_file_path(m, in->ufile) : NULL;
+  if (path) {
+    const char *base = strrchr(path, '/');
+    snprintf(buf, n, "%s:%u", base ? base + 1 : path, in->uline);
+  } else {
+    snprintf(buf, n, "PTX line %u", in ? in->ptx_line : 0);
+  }
+}
+
+static void add_waiters(struct sim_block *b, struct sim_warp *w, uint64_t m, const char *reason,
+                        struct sim_fault *f)
+{
+  while (m && f->nwaiters < SIM_MAX_WAITERS) {
+    unsigned l0 = sim_ctz64(m);
+    uint32_t pc = w->pc[l0];
+    uint64_t same = 0;
+    for (uint64_t mm = m; mm; mm &= mm - 1) {
+      unsigned l = sim_ctz64(mm);
+      if (w->pc[l] == pc)
+        same |= 1ull << l;
+    }
+    struct sim_waiter *x = &f->waiters[f->nwaiters++];
+    memcpy(x->block, b->ctaid, sizeof x->block);
+    x->warp = w->id;
+    x->lanes = same;
+    x->inst = b->prog->orig[pc];
+    x->reason = reason;
+    m &= ~same;
+  }
+}
+
+/* Running lanes of a spinning warp (their pcs are written back first). */
+static uint64_t spinners(struct sim_warp *w)
+{
+  if (w->have_group) {
+    for (uint64_t m = w->gmask; m; m &= m - 1)
+      w->pc[sim_ctz64(m)] = w->gpc;
+    w->have_group = 0;
+  }
+  return w->live & ~w->barwait & ~w->syncwait & ~w->cwait;
+}
+
+static void report_stuck(struct sim_block *b, int divergence, struct sim_warp *dw, uint64_t at_bar)
+{
+  if (b->faulted)
+    return;
+  char msg[512], a[64], c[64], wa[64], wc[64];
+  if (divergence) {
+    uint64_t others = dw->live & ~at_bar;
+    lanes_text(at_bar, a, sizeof a);
+    lanes_text(others, c, sizeof c);
+    where(b, dw->pc[sim_ctz64(at_bar)], wa, sizeof wa);
+    where(b, dw->pc[sim_ctz64(others)], wc, sizeof wc);
+    snprintf(msg, sizeof msg,
+             "Barrier error detected. Divergent thread(s) in warp: lanes %s of warp %u in block "
+             "(%u,%u,%u) wait at the barrier at %s while lanes %s of the same warp are at %s. "
+             "__syncthreads() must be reached by every thread of the block, or by none.",
+             a, dw->id, b->ctaid[0], b->ctaid[1], b->ctaid[2], wa, c, wc);
+    sim_fault_other(b, dw, dw->pc[sim_ctz64(at_bar)], sim_ctz64(at_bar),
+                    SIM_FK_BARRIER_DIVERGENCE, msg);
+  } else {
+    struct sim_warp *first = NULL;
+    for (uint32_t i = 0; i < b->nwarps && !first; i++)
+      if (b->warps[i].live)
+        first = &b->warps[i];
+    if (!first)
+      return;
+    snprintf(msg, sizeof msg, "deadlock in block (%u,%u,%u): no thread can make progress",
+             b->ctaid[0], b->ctaid[1], b->ctaid[2]);
+    uint64_t fl = first->live;
+    sim_fault_other(b, first, first->have_group ? first->gpc : first->pc[sim_ctz64(fl)],
+                    sim_ctz64(fl), SIM_FK_DEADLOCK, msg);
+  }
+  struct sim_fault *f = &b->res->fault;
+  f->nwaiters = 0;
+  int spin = 0, reconv = 0;
+  for (uint32_t i = 0; i < b->nwarps; i++) {
+    struct sim_warp *w = &b->warps[i];
+    if (!w->live)
+      continue;
+    uint64_t s = spinners(w);
+    if (s)
+      spin = 1;
+    if (w->cwait)
+      reconv = 1;
+    add_waiters(b, w, s, "spinning", f);
+    add_waiters(b, w, w->barwait & w->live, "barrier", f);
+    add_waiters(b, w, w->cwait & w->live, "reconvergence", f);
+    add_waiters(b, w, w->syncwait & w->live, "warp-sync", f);
+  }
+  if (!divergence && f->nwaiters) {
+    size_t k = strlen(f->message);
+    for (uint32_t i = 0; i < f->nwaiters && i < 4; i++) {
+      struct sim_waiter *x = &f->waiters[i];
+      lanes_text(x->lanes, wa, sizeof wa);
+      const struct ptx_module *m = b->prog->mod;
+      const struct ptx_inst *in = &m->insts[x->inst];
+      const char *path = in->uline ? ptx_file_path(m, in->ufile) : NULL;
+      const char *base = path && strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+      if (base)
+        snprintf(wc, sizeof wc, "%s:%u", base, in->uline);
+      else
+        snprintf(wc, sizeof wc, "PTX line %u", in->ptx_line);
+      const char *r = !strcmp(x->reason, "spinning") ? "keep looping at" :
+                      !strcmp(x->reason, "barrier") ? "wait at the barrier at" :
+                      !strcmp(x->reason, "reconvergence") ? "wait to reconverge at" :
+                      "wait for the rest of the warp at";
+      int n = snprintf(f->message + k, sizeof f->message - k, "; lanes %s of warp %u %s %s",
+                       wa, x->warp, r, wc);
+      if (n < 0 || (size_t)n >= sizeof f->message - k)
+        break;
+      k += (size_t)n;
+    }
+    if (spin && reconv && b->cfg->sched == SIM_SCHED_STACK)
+      snprintf(f->message + k, sizeof f->message - k,
+               ". SIMT deadlock: under stack-based reconvergence (pre-Volta) the lanes that left "
+               "the loop wait for the whole warp, and the looping lanes wait for them; "
+               "independent thread scheduling (--sched its, Volta and later) lets them progress");
+    else if (spin)
+      snprintf(f->message + k, sizeof f->message - k,
+               ". The looping lanes wait for a value no running thread will write");
+  }
+}
+
+/* Release every barrier all its threads have reached. Returns 1 when one was released, 0 when
+   none could be, -1 after reporting barrier divergence. */
+static int release_barriers(struct sim_block *b)
+{
+  uint32_t live = 0;
+  for (uint32_t i = 0; i < b->nwarps; i++)
+    live += sim_popc64(b->warps[i].live);
+  int released = 0;
+  for (uint32_t id = 0; id < 16; id++) {
+    uint32_t arrived = 0, expected = live;
+    int counted = 0;
+    for (uint32_t i = 0; i < b->nwarps; i++) {
+      struct sim_warp *w = &b->warps[i];
+      for (uint64_t m = w->barwait & w->live; m; m &= m - 1) {
+        unsigned l = sim_ctz64(m);
+        if (w->barid[l] != id)
+          continue;
+        arrived++;
+        const struct ptx_inst *in = &b->prog->code[w->pc[l]];
+        int has_count = in->sub == PTX_BAR_RED ? in->nopd >= 4 : in->nopd >= 2;
+        if (has_count && !counted) {
+          expected = (uint32_t)REG(w, in->opd[in->sub == PTX_BAR_RED ? 2 : 1].reg)[l];
+          counted = 1;
+        }
+      }
+    }
+    if (!arrived || arrived + b->bar_arrived[id] < expected)
+      continue;
+    /* every thread is here: all lanes of a warp must be at the same barrier instruction */
+    uint32_t popc = 0;
+    for (uint32_t i = 0; i < b->nwarps; i++) {
+      struct sim_warp *w = &b->warps[i];
+      uint64_t at = 0;
+      for (uint64_t m = w->barwait & w->live; m; m &= m - 1) {
+        unsigned l = sim_ctz64(m);
+        if (w->barid[l] == id)
+          at |= 1ull << l;
+      }
+      if (!at)
+        continue;
+      uint32_t pc0 = w->pc[sim_ctz64(at)];
+      for (uint64_t m = at; m; m &= m - 1)
+        if (w->pc[sim_ctz64(m)] != pc0 && !counted) {
+          uint64_t same = 0;
+          for (uint64_t mm = at; mm; mm &= mm - 1)
+            if (w->pc[sim_ctz64(mm)] == pc0)
+              same |= 1ull << sim_ctz64(mm);
+          uint64_t live_save = w->live;
+          w->live = at;                     /* name the lanes at the other barrier */
+          report_stuck(b, 1, w, same);
+          w->live = live_save;
+          return -1;
+        }
+      for (uint64_t m = at; m; m &= m - 1) {
+        unsigned l = sim_ctz64(m);
+        popc += w->barpred[l];
+      }
+    }
+    for (uint32_t i = 0; i < b->nwarps; i++) {
+      struct sim_warp *w = &b->warps[i];
+      uint64_t at = 0;
+      for (uint64_t m = w->barwait & w->live; m; m &= m - 1) {
+        unsigned l = sim_ctz64(m);
+        if (w->barid[l] != id)
+          continue;
+        at |= 1ull << l;
+        const struct ptx_inst *in = &b->prog->code[w->pc[l]];
+        if (in->sub == PTX_BAR_RED) {
+          uint64_t v = in->boolop == PTX_BOOL_POPC ? popc
+                     : in->boolop == PTX_BOOL_AND ? (popc == arrived) : (popc != 0);
+          REG(w, in->opd[0].reg)[l] = v;
+        }
+        w->pc[l]++;
+      }
+      w->barwait &= ~at;
+      if (at && w->state == SIM_W_BLOCKED)
+        w->state = SIM_W_RUN;
+    }
+    b->bar_arrived[id] = 0;
+    released = 1;
+  }
+  return released;
+}
+
+/* Account n instructions against the launch budget; 1 when it is spent. */
+static int spend(struct sim_block *b, uint64_t n)
+{
+  b->chunk += n;
+  if (b->chunk < BUDGET_CHUNK)
+    return 0;
+  uint64_t used = __atomic_add_fetch(b->budget_used, b->chunk, __ATOMIC_RELAXED);
+  b->chunk = 0;
+  return used > b->budget;
+}
+
+enum sim_status sim_block_run(struct sim_block *b)
+{
+  for (uint32_t i = 0; i < b->nwarps; i++)
+    sim_warp_init(b, &b->warps[i]);
+  memset(b->bar_arrived, 0, sizeof b->bar_arrived);
+  for (;;) {
+    int runnable = 0, alive = 0;
+    for (uint32_t i = 0; i < b->nwarps; i++) {
+      struct sim_warp *w = &b->warps[i];
+      if (w->state == SIM_W_DONE)
+        continue;
+      if (w->state == SIM_W_RUN || w->have_group) {
+        uint64_t n = sim_warp_run(b, w, QUANTUM);
+        if (b->faulted)
+          return SIM_OK;
+        if (spend(b, n)) {
+          char msg[256], loc[64];
+          where(b, w->have_group ? w->gpc : w->pc[sim_ctz64(w->live | 1)], loc, sizeof loc);
+          snprintf(msg, sizeof msg,
+                   "the kernel ran past its budget of %" PRIu64 " warp-instructions (an endless "
+                   "loop?); warp %u of block (%u,%u,%u) was at %s",
+                   b->budget, w->id, b->ctaid[0], b->ctaid[1], b->ctaid[2], loc);
+          sim_fault_other(b, w, w->have_group ? w->gpc : w->pc[sim_ctz64(w->live | 1)],
+                          sim_ctz64(w->live | 1), SIM_FK_BUDGET, msg);
+          return SIM_OK;
+        }
+      }
+      if (w->state != SIM_W_DONE)
+        alive = 1;
+      if (w->state == SIM_W_RUN && !w->spinning)
+        runnable = 1;
+    }
+    if (!alive)
+      break;
+    if (b->linear > *b->stop_after)
+      return SIM_OK;
+    if (runnable)
+      continue;
+    int r = release_barriers(b);
+    if (r < 0)
+      return SIM_OK;
+    if (r > 0)
+      continue;
+    /* stuck: a barrier reached by part of a warp, or a deadlock */
+    for (uint32_t i = 0; i < b->nwarps; i++) {
+      struct sim_warp *w = &b->warps[i];
+      uint64_t at = w->barwait & w->live;
+      if (at && (w->live & ~at)) {
+        spinners(w);
+        report_stuck(b, 1, w, at);
+        return SIM_OK;
+      }
+    }
+    report_stuck(b, 0, NULL, 0);
+    return SIM_OK;
+  }
+  if (b->chunk)
+    __atomic_add_fetch(b->budget_used, b->chunk, __ATOMIC_RELAXED);
+  b->chunk = 0;
+  return SIM_OK;
+}

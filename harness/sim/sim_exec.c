@@ -1,0 +1,737 @@
+/* sim_exec.c: execute one data instruction for one group of lanes of a warp.
+ *
+ * The warp layer (sim_warp.c) decides which lanes run and handles control flow (bra, call,
+ * ret, exit, barriers, waiting at .sync collectives); everything else comes here: one switch
+ * over the opcode, the lanes in an inner loop, registers as raw 64-bit bits laid out
+ * register-major (regs[reg * W + lane]) so an instruction walks contiguous memory. Scalar
+ * semantics live in sim_alu; memory accesses are checked here against their space.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "sim/sim_alu.h"
+#include "sim/sim_int.h"
+
+#define REG(r) (w->regs + (size_t)(r) * W)
+#define FOR_LANES(mask) for (unsigned l = lo; l < hi; l++) if ((mask) >> l & 1)
+
+static uint64_t lane_sreg(const struct sim_block *b, const struct sim_warp *w, unsigned sr,
+                          unsigned l)
+{
+  switch (sr) {
+  case PTX_SR_TID_X: return w->tid[l][0];
+  case PTX_SR_TID_Y: return w->tid[l][1];
+  case PTX_SR_TID_Z: return w->tid[l][2];
+  case PTX_SR_NTID_X: return b->cfg->block[0];
+  case PTX_SR_NTID_Y: return b->cfg->block[1];
+  case PTX_SR_NTID_Z: return b->cfg->block[2];
+  case PTX_SR_CTAID_X: return b->ctaid[0];
+  case PTX_SR_CTAID_Y: return b->ctaid[1];
+  case PTX_SR_CTAID_Z: return b->ctaid[2];
+  case PTX_SR_NCTAID_X: return b->cfg->grid[0];
+  case PTX_SR_NCTAID_Y: return b->cfg->grid[1];
+  case PTX_SR_NCTAID_Z: return b->cfg->grid[2];
+  case PTX_SR_LANEID: return l;
+  case PTX_SR_WARPID: return w->id;
+  case PTX_SR_NWARPID: return b->nwarps;
+  case PTX_SR_SMID: return 0;
+  case PTX_SR_NSMID: return 1;
+  case PTX_SR_GRIDID: return 1;
+  case PTX_SR_LANEMASK_EQ: return 1ull << l;
+  case PTX_SR_LANEMASK_LE: return l >= 63 ? ~0ull : (2ull << l) - 1;
+  case PTX_SR_LANEMASK_LT: return (1ull << l) - 1;
+  case PTX_SR_LANEMASK_GE: return ~((1ull << l) - 1) & (b->W == 64 ? ~0ull : 0xffffffffull);
+  case PTX_SR_LANEMASK_GT: return ~(l >= 63 ? ~0ull : (2ull << l) - 1) & (b->W == 64 ? ~0ull : 0xffffffffull);
+  case PTX_SR_CLOCK:
+  case PTX_SR_CLOCK64:
+  case PTX_SR_CLOCK_HI:
+    /* the block's own instruction count stands in for its clock: monotonic, deterministic */
+    return sr == PTX_SR_CLOCK_HI ? (b->ctr.warp_insts >> 32) : sr == PTX_SR_CLOCK ?
+           (uint32_t)b->ctr.warp_insts : b->ctr.warp_insts;
+  case PTX_SR_GLOBALTIMER:
+  case PTX_SR_GLOBALTIMER_LO:
+  case PTX_SR_GLOBALTIMER_HI: {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    uint64_t ns = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+    return sr == PTX_SR_GLOBALTIMER_LO ? (uint32_t)ns : sr == PTX_SR_GLOBALTIMER_HI ? ns >> 32 : ns;
+  }
+  case PTX_SR_DYNAMIC_SMEM_SIZE: return b->cfg->dyn_smem;
+  case PTX_SR_TOTAL_SMEM_SIZE: return b->smem_size;
+  case PTX_SR_WARP_SZ: return b->W;
+  default: return 0;
+  }
+}
+
+/* Host pointer for an access of size bytes at addr in space sp by lane l, or NULL after
+   reporting the fault. `align` is the alignment the access needs. */
+static uint8_t *mem_at(struct sim_block *b, struct sim_warp *w, uint32_t pc, unsigned l,
+                       enum ptx_space sp, uint64_t addr, uint32_t size, uint32_t align,
+                       enum sim_access acc)
+{
+  enum ptx_space real = sp;
+  uint64_t a = addr;
+  if (sp == PTX_SP_NONE) {                       /* generic: decode the window */
+    if (addr - SIM_SHARED_WIN < SIM_WIN_SIZE) {
+      real = PTX_SP_SHARED;
+      a = addr - SIM_SHARED_WIN;
+    } else if (addr - SIM_LOCAL_WIN < SIM_WIN_SIZE) {
+      real = PTX_SP_LOCAL;
+      a = addr - SIM_LOCAL_WIN;
+    } else {
+      real = PTX_SP_GLOBAL;
+    }
+  }
+  if (align > 1 && (addr & (align - 1))) {
+    sim_fault_mem(b, w, pc, l, SIM_FK_MISALIGNED, real, acc, addr, size);
+    return NULL;
+  }
+  switch (real) {
+  case PTX_SP_GLOBAL:
+  case PTX_SP_CONST: {
+    const struct sim_alloc *al = sim_mem_find(b->dev, a, size);
+    if (!al) {
+      sim_fault_mem(b, w, pc, l, SIM_FK_OUT_OF_BOUNDS, real, acc, addr, size);
+      return NULL;
+    }
+    if (acc != SIM_ACC_READ && al->read_only) {
+      sim_fault_mem(b, w, pc, l, SIM_FK_READ_ONLY, real, acc, addr, size);
+      return NULL;
+    }
+    return al->data + (a - al->base);
+  }
+  case PTX_SP_SHARED:
+    if (a > b->smem_size || size > b->smem_size - a) {
+      sim_fault_mem(b, w, pc, l, SIM_FK_OUT_OF_BOUNDS, real, acc, addr, size);
+      return NULL;
+    }
+    return b->smem + a;
+  case PTX_SP_LOCAL: {
+    uint32_t ls = b->prog->local_size;
+    if (a > ls || size > ls - a) {
+      sim_fault_mem(b, w, pc, l, SIM_FK_OUT_OF_BOUNDS, real, acc, addr, size);
+      return NULL;
+    }
+    return w->local + (size_t)l * ls + a;
+  }
+  case PTX_SP_PARAM:
+    if (a >= SIM_PFRAME_BASE) {
+      uint64_t o = a - SIM_PFRAME_BASE, fs = b->prog->pframe_size;
+      if (o > fs || size > fs - o) {
+        sim_fault_mem(b, w, pc, l, SIM_FK_OUT_OF_BOUNDS, real, acc, addr, size);
+        return NULL;
+      }
+      return w->pframe + (size_t)l * fs + o;
+    }
+    if (acc != SIM_ACC_READ) {
+      sim_fault_mem(b, w, pc, l, SIM_FK_READ_ONLY, real, acc, addr, size);
+      return NULL;
+    }
+    if (a > b->kparam_size || size > b->kparam_size - a) {
+      sim_fault_mem(b, w, pc, l, SIM_FK_OUT_OF_BOUNDS, real, acc, addr, size);
+      return NULL;
+    }
+    return (uint8_t *)b->kparams + a;
+  default:
+    sim_fault_mem(b, w, pc, l, SIM_FK_INVALID_SPACE, real, acc, addr, size);
+    return NULL;
+  }
+}
+
+static inline uint64_t load_bits(const uint8_t *p, unsigned size)
+{
+  uint64_t v = 0;
+  memcpy(&v, p, size);      /* little-endian host, as the GPU */
+  return v;
+}
+
+static inline void store_bits(uint8_t *p, unsigned size, uint64_t v)
+{
+  memcpy(p, &v, size);
+}
+
+/* Widen a loaded value of type t into a register: sign-extend signed types. */
+static inline uint64_t widen(enum ptx_type t, uint64_t v)
+{
+  return ptx_type_is_signed(t) ? sim_alu_sext(t, v) : v;
+}
+
+static int is_global_space(enum ptx_space sp, uint64_t addr)
+{
+  if (sp == PTX_SP_GLOBAL)
+    return 1;
+  if (sp != PTX_SP_NONE)
+    return 0;
+  return !(addr - SIM_SHARED_WIN < SIM_WIN_SIZE) && !(addr - SIM_LOCAL_WIN < SIM_WIN_SIZE);
+}
+
+/* One atomic read-modify-write on a value of type t at p; returns the old value. `shared`
+   accesses belong to one block, which one host thread runs; global ones use host atomics. */
+static uint64_t atomic_rmw(uint8_t *p, int host_atomic, const struct ptx_inst *in,
+                           uint64_t bval, uint64_t cval)
+{
+  enum ptx_type t = (enum ptx_type)in->type;
+  unsigned size = ptx_type_size(t);
+  for (;;) {
+    uint64_t old = load_bits(p, size), nv = old;
+    if (host_atomic) {
+      if (size == 4)
+        old = __atomic_load_n((uint32_t *)p, __ATOMIC_RELAXED);
+      else if (size == 8)
+        old = __atomic_load_n((uint64_t *)p, __ATOMIC_RELAXED);
+    }
+    switch (in->sub) {
+    case PTX_ATOM_ADD:
+      nv = ptx_type_is_float(t) ? sim_alu_fbin(PTX_OP_ADD, t, PTX_RND_RN, 0, old, bval)
+                                : sim_alu_ibin(PTX_OP_ADD, t, 0, old, bval);
+      break;
+    case PTX_ATOM_MIN:
+    case PTX_ATOM_MAX: {
+      enum ptx_op op = in->sub == PTX_ATOM_MIN ? PTX_OP_MIN : PTX_OP_MAX;
+      nv = ptx_type_is_float(t) ? sim_alu_fbin(op, t, PTX_RND_NONE, 0, old, bval)
+                                : sim_alu_ibin(op, t, 0, old, bval);
+      break;
+    }
+    case PTX_ATOM_INC: /* ((old >= b) ? 0 : old + 1), unsigned 32 */
+      nv = ((uint32_t)old >= (uint32_t)bval) ? 0 : (uint32_t)old + 1;
+      break;
+    case PTX_ATOM_DEC: /* (old == 0 || old > b) ? b : old - 1 */
+      nv = ((uint32_t)old == 0 || (uint32_t)old > (uint32_t)bval) ? (uint32_t)bval : (uint32_t)old - 1;
+      break;
+    case PTX_ATOM_CAS: nv = old == (bval & sim_alu_mask(t)) ? cval : old; break;
+    case PTX_ATOM_EXCH: nv = bval; break;
+    case PTX_ATOM_AND: nv = old & bval; break;
+    case PTX_ATOM_OR: nv = old | bval; break;
+    case PTX_ATOM_XOR: nv = old ^ bval; break;
+    default: break;
+    }
+    nv &= sim_alu_mask(t);
+    if (!host_atomic || (size != 4 && size != 8)) {
+      store_bits(p, size, nv);
+      return old;
+    }
+    if (size == 4) {
+      uint32_t expect = (uint32_t)old;
+      if (__atomic_compare_exchange_n((uint32_t *)p, &expect, (uint32_t)nv, 0, __ATOMIC_SEQ_CST,
+                                      __ATOMIC_RELAXED))
+        return old;
+    } else {
+      uint64_t expect = old;
+      if (__atomic_compare_exchange_n((uint64_t *)p, &expect, nv, 0, __ATOMIC_SEQ_CST,
+                                      __ATOMIC_RELAXED))
+        return old;
+    }
+  }
+}
+
+/* Source operand o of the instruction for lane l: registers only, after linking. */
+#define SRC(o, l) (REG(in->opd[o].reg)[l])
+
+static void write_dst(struct sim_warp *w, const struct ptx_operand *d, unsigned W, unsigned l,
+                      uint64_t v)
+{
+  if (d->kind == PTX_OPD_REG && d->reg != PTX_NOREG)
+    REG(d->reg)[l] = v;
+}
+
+uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t m)
+{
+  const struct ptx_inst *in = &b->prog->code[pc];
+  const unsigned W = b->W;
+  enum ptx_type t = (enum ptx_type)in->type;
+  uint64_t e = m;                                  /* lanes whose guard holds */
+  if (in->guard != PTX_NOREG) {
+    const uint64_t *g = REG(in->guard);
+    e = 0;
+    for (uint64_t mm = m; mm; mm &= mm - 1) {
+      unsigned l = sim_ctz64(mm);
+      if ((g[l] & 1) != in->guard_neg)
+        e |= 1ull << l;
+    }
+  }
+  b->ctr.warp_insts++;
+  b->ctr.thread_insts += sim_popc64(m);
+  if (!e)
+    return pc + 1;
+  const unsigned lo = sim_ctz64(e), hi = 64 - (unsigned)__builtin_clzll(e);
+  const struct ptx_operand *d = &in->opd[0];
+
+  switch ((enum ptx_op)in->op) {
+  case PTX_OP_MOV:
+    if (in->opd[1].kind == PTX_OPD_SREG) {
+      FOR_LANES(e) REG(d->reg)[l] = lane_sreg(b, w, in->opd[1].reg, l) & sim_alu_mask(t);
+    } else if (d->kind == PTX_OPD_VEC) {          /* unpack: mov.b64 {a, b}, x */
+      unsigned n = d->nvec, bits = sim_alu_type_bits(t) / n;
+      uint64_t pm = bits >= 64 ? ~0ull : (1ull << bits) - 1;
+      FOR_LANES(e) {
+        uint64_t v = SRC(1, l);
+        for (unsigned k = 0; k < n; k++)
+          if (d->vreg[k] != PTX_NOREG)
+            REG(d->vreg[k])[l] = (v >> (k * bits)) & pm;
+      }
+    } else if (in->opd[1].kind == PTX_OPD_VEC) {  /* pack: mov.b64 x, {a, b} */
+      const struct ptx_operand *s = &in->opd[1];
+      unsigned n = s->nvec, bits = sim_alu_type_bits(t) / n;
+      uint64_t pm = bits >= 64 ? ~0ull : (1ull << bits) - 1;
+      FOR_LANES(e) {
+        uint64_t v = 0;
+        for (unsigned k = 0; k < n; k++)
+          if (s->vreg[k] != PTX_NOREG)
+            v |= (REG(s->vreg[k])[l] & pm) << (k * bits);
+        REG(d->reg)[l] = v;
+      }
+    } else {
+      uint64_t mk = t == PTX_T_PRED ? 1 : sim_alu_mask(t);
+      const uint64_t *s = REG(in->opd[1].reg);
+      uint64_t *dd = REG(d->reg);
+      FOR_LANES(e) dd[l] = s[l] & mk;
+    }
+    break;
+
+  case PTX_OP_ADD:
+  case PTX_OP_SUB:
+  case PTX_OP_MUL:
+  case PTX_OP_DIV:
+  case PTX_OP_REM:
+  case PTX_OP_MIN:
+  case PTX_OP_MAX:
+  case PTX_OP_AND:
+  case PTX_OP_OR:
+  case PTX_OP_XOR:
+  case PTX_OP_SHL:
+  case PTX_OP_SHR:
+  case PTX_OP_MUL24:
+  case PTX_OP_COPYSIGN: {
+    const uint64_t *a = REG(in->opd[1].reg), *bb = REG(in->opd[2].reg);
+    uint64_t *dd = REG(d->reg);
+    enum ptx_op op = (enum ptx_op)in->op;
+    if (in->flags & PTX_F_CC) {
+      FOR_LANES(e) {
+        unsigned co = 0;
+        dd[l] = op == PTX_OP_ADD ? sim_alu_addc(t, a[l], bb[l], 0, &co)
+                                 : sim_alu_subc(t, a[l], bb[l], 0, &co);
+        w->carry[l] = (uint8_t)co;
+      }
+    } else if (t == PTX_T_F32 && in->rnd <= PTX_RND_RN && !(in->flags & (PTX_F_FTZ | PTX_F_SAT)) &&
+               (op == PTX_OP_ADD || op == PTX_OP_MUL || op == PTX_OP_SUB)) {
+      if (op == PTX_OP_ADD) {
+        FOR_LANES(e) dd[l] = sim_alu_add_f32_rn(a[l], bb[l]);
+      } else if (op == PTX_OP_MUL) {
+        FOR_LANES(e) dd[l] = sim_alu_mul_f32_rn(a[l], bb[l]);
+      } else {
+        FOR_LANES(e) dd[l] = sim_alu_sub_f32_rn(a[l], bb[l]);
+      }
+    } else if (ptx_type_is_float(t)) {
+      FOR_LANES(e) dd[l] = sim_alu_fbin(op, t, (enum ptx_rnd)in->rnd, in->flags, a[l], bb[l]);
+    } else if (op == PTX_OP_ADD && (t == PTX_T_S32 || t == PTX_T_U32 || t == PTX_T_B32) &&
+               !(in->flags & PTX_F_SAT)) {
+      FOR_LANES(e) dd[l] = sim_alu_add_b32(a[l], bb[l]);
+    } else if (op == PTX_OP_ADD && (t == PTX_T_S64 || t == PTX_T_U64 || t == PTX_T_B64)) {
+      FOR_LANES(e) dd[l] = a[l] + bb[l];
+    } else if (op == PTX_OP_MUL && (in->flags & PTX_F_WIDE) && t == PTX_T_S32) {
+      FOR_LANES(e) dd[l] = sim_alu_mul_wide_s32(a[l], bb[l]);
+    } else if (op == PTX_OP_MUL && (in->flags & PTX_F_WIDE) && t == PTX_T_U32) {
+      FOR_LANES(e) dd[l] = sim_alu_mul_wide_u32(a[l], bb[l]);
+    } else {
+      FOR_LANES(e) dd[l] = sim_alu_ibin(op, t, in->flags, a[l], bb[l]);
+    }
+    break;
+  }
+
+  case PTX_OP_ADDC:
+  case PTX_OP_SUBC: {
+    const uint64_t *a = REG(in->opd[1].reg), *bb = REG(in->opd[2].reg);
+    FOR_LANES(e) {
+      unsigned co = 0;
+      uint64_t v = in->op == PTX_OP_ADDC ? sim_alu_addc(t, a[l], bb[l], w->carry[l], &co)
+                                         : sim_alu_subc(t, a[l], bb[l], w->carry[l], &co);
+      REG(d->reg)[l] = v;
+      if (in->flags & PTX_F_CC)
+        w->carry[l] = (uint8_t)co;
+    }
+    break;
+  }
+
+  case PTX_OP_MAD:
+  case PTX_OP_FMA:
+  case PTX_OP_MAD24:
+  case PTX_OP_SAD:
+  case PTX_OP_MADC: {
+    const uint64_t *a = REG(in->opd[1].reg), *bb = REG(in->opd[2].reg), *c = REG(in->opd[3].reg);
+    uint64_t *dd = REG(d->reg);
+    if (ptx_type_is_float(t)) {
+      if (t == PTX_T_F32 && in->rnd <= PTX_RND_RN && !(in->flags & (PTX_F_FTZ | PTX_F_SAT))) {
+        FOR_LANES(e) dd[l] = sim_alu_fma_f32_rn(a[l], bb[l], c[l]);
+      } else {
+        FOR_LANES(e) dd[l] = sim_alu_ffma(t, (enum ptx_rnd)in->rnd, in->flags, a[l], bb[l], c[l]);
+      }
+    } else if (in->op == PTX_OP_MADC || (in->flags & PTX_F_CC)) {
+      FOR_LANES(e) {
+        unsigned co = 0;
+        dd[l] = sim_alu_madc(t, in->flags, a[l], bb[l], c[l],
+                             in->op == PTX_OP_MADC ? w->carry[l] : 0, &co);
+        if (in->flags & PTX_F_CC)
+          w->carry[l] = (uint8_t)co;
+      }
+    } else if (in->op == PTX_OP_MAD && (in->flags & PTX_F_LO) &&
+               (t == PTX_T_S32 || t == PTX_T_U32)) {
+      FOR_LANES(e) dd[l] = sim_alu_mad_lo_b32(a[l], bb[l], c[l]);
+    } else {
+      FOR_LANES(e) dd[l] = sim_alu_imad((enum ptx_op)in->op, t, in->flags, a[l], bb[l], c[l]);
+    }
+    break;
+  }
+
+  case PTX_OP_ABS:
+  case PTX_OP_NEG:
+  case PTX_OP_NOT:
+  case PTX_OP_CNOT:
+  case PTX_OP_POPC:
+  case PTX_OP_CLZ:
+  case PTX_OP_BFIND:
+  case PTX_OP_BREV:
+  case PTX_OP_RCP:
+  case PTX_OP_SQRT:
+  case PTX_OP_RSQRT:
+  case PTX_OP_SIN:
+  case PTX_OP_COS:
+  case PTX_OP_LG2:
+  case PTX_OP_EX2:
+  case PTX_OP_TANH: {
+    const uint64_t *a = REG(in->opd[1].reg);
+    uint64_t *dd = REG(d->reg);
+    enum ptx_op op = (enum ptx_op)in->op;
+    if (ptx_type_is_float(t)) {
+      FOR_LANES(e) dd[l] = sim_alu_fun(op, t, (enum ptx_rnd)in->rnd, in->flags, a[l]);
+    } else if (t == PTX_T_PRED && (op == PTX_OP_NOT || op == PTX_OP_CNOT)) {
+      FOR_LANES(e) dd[l] = !(a[l] & 1);
+    } else {
+      FOR_LANES(e) dd[l] = sim_alu_iun(op, t, in->flags, a[l]);
+    }
+    break;
+  }
+
+  case PTX_OP_SETP: {
+    const uint64_t *a = REG(in->opd[1].reg), *bb = REG(in->opd[2].reg);
+    const uint64_t *c = in->boolop ? REG(in->opd[3].reg) : NULL;
+    int cneg = in->boolop ? in->opd[3].neg : 0;
+    int isf = ptx_type_is_float(t);
+    FOR_LANES(e) {
+      unsigned r = isf ? sim_alu_fcmp((enum ptx_cmp)in->cmp, t, in->flags, a[l], bb[l])
+                       : sim_alu_icmp((enum ptx_cmp)in->cmp, t, a[l], bb[l]);
+      unsigned r2 = !r;
+      if (c) {
+        unsigned cv = (unsigned)(c[l] & 1) ^ (unsigned)cneg;
+        switch (in->boolop) {
+        case PTX_BOOL_AND: r2 = (!r) & cv; r = r & cv; break;
+        case PTX_BOOL_OR: r2 = (!r) | cv; r = r | cv; break;
+        case PTX_BOOL_XOR: r2 = (!r) ^ cv; r = r ^ cv; break;
+        default: break;
+        }
+      }
+      REG(d->reg)[l] = r;
+      if (d->pair != PTX_NOREG)
+        REG(d->pair)[l] = r2;
+    }
+    break;
+  }
+
+  case PTX_OP_SET: {
+    /* set.cmp.dtype.stype: d = all ones (or 1.0f) when true */
+    enum ptx_type dt = (enum ptx_type)in->type2, st = t;
+    const uint64_t *a = REG(in->opd[1].reg), *bb = REG(in->opd[2].reg);
+    const uint64_t *c = in->boolop ? REG(in->opd[3].reg) : NULL;
+    FOR_LANES(e) {
+      unsigned r = ptx_type_is_float(st) ? sim_alu_fcmp((enum ptx_cmp)in->cmp, st, in->flags, a[l], bb[l])
+                                         : sim_alu_icmp((enum ptx_cmp)in->cmp, st, a[l], bb[l]);
+      if (c) {
+        unsigned cv = (unsigned)(c[l] & 1) ^ in->opd[3].neg;
+        r = in->boolop == PTX_BOOL_AND ? (r & cv) : in->boolop == PTX_BOOL_OR ? (r | cv) : (r ^ cv);
+      }
+      REG(d->reg)[l] = dt == PTX_T_F32 ? (r ? 0x3f800000u : 0) : (r ? sim_alu_mask(dt) : 0);
+    }
+    break;
+  }
+
+  case PTX_OP_SELP: {
+    const uint64_t *a = REG(in->opd[1].reg), *bb = REG(in->opd[2].reg), *c = REG(in->opd[3].reg);
+    int cneg = in->opd[3].neg;
+    FOR_LANES(e) REG(d->reg)[l] = ((c[l] & 1) ^ (unsigned)cneg) ? a[l] : bb[l];
+    break;
+  }
+
+  case PTX_OP_SLCT: {
+    const uint64_t *a = REG(in->opd[1].reg), *bb = REG(in->opd[2].reg), *c = REG(in->opd[3].reg);
+    FOR_LANES(e) REG(d->reg)[l] = sim_alu_slct((enum ptx_type)in->type2, in->flags, a[l], bb[l], c[l]);
+    break;
+  }
+
+  case PTX_OP_TESTP: {
+    const uint64_t *a = REG(in->opd[1].reg);
+    FOR_LANES(e) REG(d->reg)[l] = sim_alu_testp((enum ptx_testpmode)in->sub, t, a[l]);
+    break;
+  }
+
+  case PTX_OP_CVT: {
+    enum ptx_type st = (enum ptx_type)in->type2;
+    if ((t == PTX_T_F16X2 || t == PTX_T_BF16X2) && in->nopd >= 3) {
+      const uint64_t *a = REG(in->opd[1].reg), *bb = REG(in->opd[2].reg);
+      FOR_LANES(e) REG(d->reg)[l] = sim_alu_cvt_pack(t, (enum ptx_rnd)in->rnd, in->flags, a[l], bb[l]);
+    } else {
+      const uint64_t *a = REG(in->opd[1].reg);
+      FOR_LANES(e) REG(d->reg)[l] = widen(t, sim_alu_cvt(t, st, (enum ptx_rnd)in->rnd, in->flags, a[l]));
+    }
+    break;
+  }
+
+  case PTX_OP_CVTA: {
+    const uint64_t *a = REG(in->opd[1].reg);
+    uint64_t win = in->space == PTX_SP_SHARED ? SIM_SHARED_WIN
+                 : in->space == PTX_SP_LOCAL ? SIM_LOCAL_WIN : 0;
+    int to = (in->flags & PTX_F_TO) != 0;
+    uint64_t mk = sim_alu_mask(t);
+    FOR_LANES(e) REG(d->reg)[l] = (to ? a[l] - win : (a[l] & mk) + win) & mk;
+    break;
+  }
+
+  case PTX_OP_ISSPACEP: {
+    const uint64_t *a = REG(in->opd[1].reg);
+    FOR_LANES(e) {
+      uint64_t v = a[l];
+      int sh = v - SIM_SHARED_WIN < SIM_WIN_SIZE, lc = v - SIM_LOCAL_WIN < SIM_WIN_SIZE;
+      REG(d->reg)[l] = in->space == PTX_SP_SHARED ? sh : in->space == PTX_SP_LOCAL ? lc
+                     : in->space == PTX_SP_GLOBAL ? (!sh && !lc) : 0;
+    }
+    break;
+  }
+
+  case PTX_OP_BFE: {
+    const uint64_t *a = REG(in->opd[1].reg), *bb = REG(in->opd[2].reg), *c = REG(in->opd[3].reg);
+    FOR_LANES(e) REG(d->reg)[l] = sim_alu_bfe(t, a[l], (uint32_t)bb[l], (uint32_t)c[l]);
+    break;
+  }
+  case PTX_OP_BFI: {
+    const uint64_t *a = REG(in->opd[1].reg), *bb = REG(in->opd[2].reg), *c = REG(in->opd[3].reg),
+                   *dl = REG(in->opd[4].reg);
+    FOR_LANES(e) REG(d->reg)[l] = sim_alu_bfi(t, a[l], bb[l], (uint32_t)c[l], (uint32_t)dl[l]);
+    break;
+  }
+  case PTX_OP_PRMT: {
+    const uint64_t *a = REG(in->opd[1].reg), *bb = REG(in->opd[2].reg), *c = REG(in->opd[3].reg);
+    FOR_LANES(e) REG(d->reg)[l] = sim_alu_prmt((enum ptx_prmtmode)in->sub, (uint32_t)a[l],
+                                               (uint32_t)bb[l], (uint32_t)c[l]);
+    break;
+  }
+  case PTX_OP_SHF: {
+    const uint64_t *a = REG(in->opd[1].reg), *bb = REG(in->opd[2].reg), *c = REG(in->opd[3].reg);
+    FOR_LANES(e) REG(d->reg)[l] = sim_alu_shf((enum ptx_shfmode)in->sub, (uint32_t)a[l],
+                                              (uint32_t)bb[l], (uint32_t)c[l]);
+    break;
+  }
+  case PTX_OP_LOP3: {
+    const uint64_t *a = REG(in->opd[1].reg), *bb = REG(in->opd[2].reg), *c = REG(in->opd[3].reg),
+                   *lut = REG(in->opd[4].reg);
+    FOR_LANES(e) REG(d->reg)[l] = sim_alu_lop3((uint32_t)a[l], (uint32_t)bb[l], (uint32_t)c[l],
+                                               (uint32_t)lut[l]);
+    break;
+  }
+  case PTX_OP_DP4A:
+  case PTX_OP_DP2A: {
+    const uint64_t *a = REG(in->opd[1].reg), *bb = REG(in->opd[2].reg), *c = REG(in->opd[3].reg);
+    FOR_LANES(e) REG(d->reg)[l] = in->op == PTX_OP_DP4A
+        ? sim_alu_dp4a(t, (enum ptx_type)in->type2, (uint32_t)a[l], (uint32_t)bb[l], (uint32_t)c[l])
+        : sim_alu_dp2a(t, (enum ptx_type)in->type2, in->flags, (uint32_t)a[l], (uint32_t)bb[l],
+                       (uint32_t)c[l]);
+    break;
+  }
+
+  case PTX_OP_LD:
+  case PTX_OP_LDU: {
+    const struct ptx_operand *ad = &in->opd[1];
+    unsigned size = ptx_type_size(t), n = in->vec ? in->vec : 1;
+    const uint64_t *base = ad->reg != PTX_NOREG ? REG(ad->reg) : NULL;
+    enum ptx_space sp = (enum ptx_space)in->space;
+    FOR_LANES(e) {
+      uint64_t addr = (base ? base[l] : 0) + (uint64_t)ad->imm;
+      uint8_t *p = mem_at(b, w, pc, l, sp, addr, size * n, size * n, SIM_ACC_READ);
+      if (!p)
+        return pc;
+      if (d->kind == PTX_OPD_VEC) {
+        for (unsigned k = 0; k < n; k++)
+          if (d->vreg[k] != PTX_NOREG)
+            REG(d->vreg[k])[l] = widen(t, load_bits(p + k * size, size));
+      } else {
+        REG(d->reg)[l] = widen(t, load_bits(p, size));
+      }
+    }
+    break;
+  }
+
+  case PTX_OP_ST: {
+    const struct ptx_operand *ad = &in->opd[0], *s = &in->opd[1];
+    unsigned size = ptx_type_size(t), n = in->vec ? in->vec : 1;
+    const uint64_t *base = ad->reg != PTX_NOREG ? REG(ad->reg) : NULL;
+    enum ptx_space sp = (enum ptx_space)in->space;
+    int global = 0;
+    FOR_LANES(e) {
+      uint64_t addr = (base ? base[l] : 0) + (uint64_t)ad->imm;
+      uint8_t *p = mem_at(b, w, pc, l, sp, addr, size * n, size * n, SIM_ACC_WRITE);
+      if (!p)
+        return pc;
+      if (s->kind == PTX_OPD_VEC) {
+        for (unsigned k = 0; k < n; k++)
+          store_bits(p + k * size, size, s->vreg[k] != PTX_NOREG ? REG(s->vreg[k])[l] : 0);
+      } else {
+        store_bits(p, size, REG(s->reg)[l]);
+      }
+      global |= is_global_space(sp, addr);
+    }
+    if (global)
+      b->worker->global_writes++;
+    b->writes++;
+    break;
+  }
+
+  case PTX_OP_ATOM:
+  case PTX_OP_RED: {
+    int is_atom = in->op == PTX_OP_ATOM;
+    const struct ptx_operand *ad = &in->opd[is_atom ? 1 : 0];
+    unsigned size = ptx_type_size(t);
+    const uint64_t *base = ad->reg != PTX_NOREG ? REG(ad->reg) : NULL;
+    const uint64_t *bv = REG(in->opd[is_atom ? 2 : 1].reg);
+    const uint64_t *cv = (is_atom && in->sub == PTX_ATOM_CAS) ? REG(in->opd[3].reg) : NULL;
+    enum ptx_space sp = (enum ptx_space)in->space;
+    FOR_LANES(e) {
+      uint64_t addr = (base ? base[l] : 0) + (uint64_t)ad->imm;
+      uint8_t *p = mem_at(b, w, pc, l, sp, addr, size, size, SIM_ACC_ATOMIC);
+      if (!p)
+        return pc;
+      int global = is_global_space(sp, addr);
+      uint64_t old = atomic_rmw(p, global, in, bv[l], cv ? cv[l] : 0);
+      if (is_atom)
+        write_dst(w, d, W, l, widen(t, old));
+      if (global)
+        b->worker->global_writes++;
+    }
+    b->writes++;
+    break;
+  }
+
+  case PTX_OP_SHFL: {
+    /* shfl.sync.mode.b32 d[|p], a, b, c, membermask */
+    const uint64_t *a = REG(in->opd[1].reg), *bb = REG(in->opd[2].reg), *c = REG(in->opd[3].reg);
+    uint64_t vals[SIM_MAX_WARP];
+    unsigned bitsm = W == 64 ? 0x3f : 0x1f;
+    for (unsigned l = 0; l < W; l++)
+      vals[l] = a[l];
+    FOR_LANES(e) {
+      unsigned bval = (unsigned)bb[l] & bitsm, cval = (unsigned)c[l] & bitsm;
+      unsigned segm = (unsigned)(c[l] >> 8) & bitsm;
+      if (W == 64 && cval == 31 && segm == 0)
+        cval = 63;                                    /* a full-warp clamp means the whole wave */
+      unsigned maxl = (l & segm) | (cval & ~segm), minl = l & segm, j = l;
+      int ok = 0;
+      switch (in->sub) {
+      case PTX_SHFL_UP: j = l - bval; ok = (int)j >= (int)maxl; break;
+      case PTX_SHFL_DOWN: j = l + bval; ok = j <= maxl; break;
+      case PTX_SHFL_BFLY: j = l ^ bval; ok = j <= maxl; break;
+      case PTX_SHFL_IDX: j = minl | (bval & ~segm); ok = j <= maxl; break;
+      default: break;
+      }
+      if (!ok || j >= W)
+        j = l;
+      REG(d->reg)[l] = vals[j] & 0xffffffffu;
+      if (d->pair != PTX_NOREG)
+        REG(d->pair)[l] = (unsigned)ok;
+    }
+    break;
+  }
+
+  case PTX_OP_VOTE: {
+    /* vote.sync.mode.pred d, {!}a, membermask; vote.sync.ballot.b32 d, {!}a, membermask */
+    const uint64_t *a = REG(in->opd[1].reg);
+    int neg = in->opd[1].neg;
+    uint64_t ballot = 0;
+    FOR_LANES(e) if ((a[l] & 1) ^ (unsigned)neg) ballot |= 1ull << l;
+    FOR_LANES(e) {
+      uint64_t r = 0;
+      switch (in->sub) {
+      case PTX_VOTE_ALL: r = ballot == e; break;
+      case PTX_VOTE_ANY: r = ballot != 0; break;
+      case PTX_VOTE_UNI: r = ballot == 0 || ballot == e; break;
+      case PTX_VOTE_BALLOT: r = ballot & (W == 64 ? ~0ull : 0xffffffffull); break;
+      default: break;
+      }
+      REG(d->reg)[l] = r;
+    }
+    break;
+  }
+
+  case PTX_OP_MATCH: {
+    const uint64_t *a = REG(in->opd[1].reg);
+    uint64_t mk = sim_alu_mask(t);
+    FOR_LANES(e) {
+      uint64_t same = 0;
+      for (unsigned k = lo; k < hi; k++)
+        if ((e >> k & 1) && (a[k] & mk) == (a[l] & mk))
+          same |= 1ull << k;
+      if (in->sub == PTX_MATCH_ALL) {
+        REG(d->reg)[l] = same == e ? e : 0;
+        if (d->pair != PTX_NOREG)
+          REG(d->pair)[l] = same == e;
+      } else {
+        REG(d->reg)[l] = same;
+      }
+    }
+    break;
+  }
+
+  case PTX_OP_REDUX: {
+    const uint64_t *a = REG(in->opd[1].reg);
+    uint64_t acc = 0;
+    int first = 1;
+    FOR_LANES(e) {
+      uint64_t v = a[l] & 0xffffffffu;
+      if (first) {
+        acc = v;
+        first = 0;
+        continue;
+      }
+      switch (in->sub) {
+      case PTX_ATOM_ADD: acc = (uint32_t)(acc + v); break;
+      case PTX_ATOM_AND: acc &= v; break;
+      case PTX_ATOM_OR: acc |= v; break;
+      case PTX_ATOM_XOR: acc ^= v; break;
+      case PTX_ATOM_MIN: acc = sim_alu_ibin(PTX_OP_MIN, t, 0, acc, v); break;
+      case PTX_ATOM_MAX: acc = sim_alu_ibin(PTX_OP_MAX, t, 0, acc, v); break;
+      default: break;
+      }
+    }
+    FOR_LANES(e) REG(d->reg)[l] = acc;
+    break;
+  }
+
+  case PTX_OP_ACTIVEMASK:
+    FOR_LANES(e) REG(d->reg)[l] = m & (W == 64 ? ~0ull : 0xffffffffull);
+    break;
+
+  case PTX_OP_MEMBAR:
+  case PTX_OP_FENCE:
+  case PTX_OP_PREFETCH:
+  case PTX_OP_PREFETCHU:
+  case PTX_OP_NANOSLEEP:
+  case PTX_OP_PMEVENT:
+  case PTX_OP_BRKPT:
+    break;
+
+  default: {
+    char msg[160];
+    snprintf(msg, sizeof msg, "the emulator cannot execute '%s' here", ptx_op_name((enum ptx_op)in->op));
+    sim_fault_other(b, w, pc, lo, SIM_FK_TRAP, msg);
+    return pc;
+  }
+  }
+  return pc + 1;
+}

@@ -1,0 +1,142 @@
+/* sim_fault.c: turn what went wrong in a student's kernel into a report they can act on.
+ *
+ * Every report names the thread (block and thread index, warp and lane), the CUDA source
+ * line (from .loc, following inlining back to the student's own line), the PTX line and
+ * instruction, and for memory faults the address, the access and the nearest allocation
+ * with the offset into or past it.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "sim/sim_int.h"
+
+static const char *const fault_names[] = {
+  "none", "out_of_bounds", "misaligned", "read_only", "invalid_address_space", "deadlock",
+  "barrier_divergence", "budget_exceeded", "trap", "call_depth"
+};
+
+const char *sim_fault_kind_name(enum sim_fault_kind k)
+{
+  return (unsigned)k < sizeof fault_names / sizeof *fault_names ? fault_names[k] : "?";
+}
+
+const char *sim_outcome_name(enum sim_outcome o)
+{
+  switch (o) {
+  case SIM_RAN_OK: return "ok";
+  case SIM_FAULT: return "fault";
+  case SIM_DEADLOCK: return "deadlock";
+  case SIM_BARRIER_DIVERGENCE: return "barrier_divergence";
+  case SIM_BUDGET: return "budget";
+  }
+  return "?";
+}
+
+static void fill_thread(struct sim_block *b, struct sim_warp *w, uint32_t pc, unsigned lane,
+                        struct sim_fault *f)
+{
+  memcpy(f->block, b->ctaid, sizeof f->block);
+  f->thread[0] = w->tid[lane][0];
+  f->thread[1] = w->tid[lane][1];
+  f->thread[2] = w->tid[lane][2];
+  f->warp = w->id;
+  f->lane = lane;
+  f->inst = pc < b->prog->ncode ? b->prog->orig[pc] : PTX_NOREG;
+}
+
+/* "k.cu:12" for module instruction mi, or "PTX line N" when there is no .loc. */
+static void where(const struct ptx_module *m, uint32_t mi, char *buf, size_t n)
+{
+  if (mi >= m->ninsts) {
+    snprintf(buf, n, "an unknown place");
+    return;
+  }
+  const struct ptx_inst *in = &m->insts[mi];
+  const char *path = in->uline ? ptx_file_path(m, in->ufile) : NULL;
+  if (path) {
+    const char *base = strrchr(path, '/');
+    snprintf(buf, n, "%s:%u", base ? base + 1 : path, in->uline);
+  } else {
+    snprintf(buf, n, "PTX line %u", in->ptx_line);
+  }
+}
+
+static int claim(struct sim_block *b)
+{
+  if (b->faulted)
+    return 0;
+  b->faulted = 1;
+  memset(&b->res->fault, 0, sizeof b->res->fault);
+  return 1;
+}
+
+void sim_fault_mem(struct sim_block *b, struct sim_warp *w, uint32_t pc, unsigned lane,
+                   enum sim_fault_kind kind, enum ptx_space sp, enum sim_access acc,
+                   uint64_t addr, uint32_t size)
+{
+  if (!claim(b))
+    return;
+  struct sim_fault *f = &b->res->fault;
+  b->res->outcome = SIM_FAULT;
+  f->kind = kind;
+  f->space = sp;
+  f->access = acc;
+  f->addr = addr;
+  f->size = size;
+  fill_thread(b, w, pc, lane, f);
+  const char *verb = acc == SIM_ACC_WRITE ? "write" : acc == SIM_ACC_ATOMIC ? "atomic" : "read";
+  char loc[256], extra[256] = "";
+  where(b->prog->mod, f->inst, loc, sizeof loc);
+  if (sp == PTX_SP_GLOBAL || sp == PTX_SP_CONST) {
+    const struct sim_alloc *a = sim_mem_nearest(b->dev, addr);
+    if (a) {
+      f->has_alloc = 1;
+      snprintf(f->alloc_name, sizeof f->alloc_name, "%s", a->name);
+      f->alloc_base = a->base;
+      f->alloc_size = a->size;
+      f->alloc_offset = (int64_t)(addr - a->base);
+      if (addr >= a->base + a->size)
+        snprintf(extra, sizeof extra, ": %" PRIu64 " bytes past the end of %s (%" PRIu64 " bytes)",
+                 addr - (a->base + a->size), a->name, a->size);
+      else if (addr < a->base)
+        snprintf(extra, sizeof extra, ": %" PRIu64 " bytes before the start of %s",
+                 a->base - addr, a->name);
+      else
+        snprintf(extra, sizeof extra, ": at offset %" PRIu64 " of %s (%" PRIu64 " bytes)",
+                 addr - a->base, a->name, a->size);
+    }
+  } else if (sp == PTX_SP_SHARED) {
+    snprintf(extra, sizeof extra, ": the block has %u bytes of shared memory", b->smem_size);
+  } else if (sp == PTX_SP_LOCAL) {
+    snprintf(extra, sizeof extra, ": the thread has %u bytes of local memory", b->prog->local_size);
+  }
+  const char *what = kind == SIM_FK_MISALIGNED ? "misaligned" :
+                     kind == SIM_FK_READ_ONLY ? "read-only-memory" :
+                     kind == SIM_FK_INVALID_SPACE ? "invalid-address-space" : "out-of-bounds";
+  snprintf(f->message, sizeof f->message,
+           "%s %s %s of %u bytes at 0x%" PRIx64 " by thread (%u,%u,%u) of block (%u,%u,%u) at %s%s",
+           what, ptx_space_name(sp), verb, size, addr, f->thread[0], f->thread[1], f->thread[2],
+           f->block[0], f->block[1], f->block[2], loc, extra);
+}
+
+void sim_fault_other(struct sim_block *b, struct sim_warp *w, uint32_t pc, unsigned lane,
+                     enum sim_fault_kind kind, const char *msg)
+{
+  if (!claim(b))
+    return;
+  struct sim_fault *f = &b->res->fault;
+  b->res->outcome = kind == SIM_FK_DEADLOCK ? SIM_DEADLOCK :
+                    kind == SIM_FK_BARRIER_DIVERGENCE ? SIM_BARRIER_DIVERGENCE :
+                    kind == SIM_FK_BUDGET ? SIM_BUDGET : SIM_FAULT;
+  f->kind = kind;
+  fill_thread(b, w, pc, lane, f);
+  char loc[256];
+  where(b->prog->mod, f->inst, loc, sizeof loc);
+  if (kind == SIM_FK_DEADLOCK || kind == SIM_FK_BARRIER_DIVERGENCE || kind == SIM_FK_BUDGET)
+    snprintf(f->message, sizeof f->message, "%s", msg);
+  else
+    snprintf(f->message, sizeof f->message, "%s, in thread (%u,%u,%u) of block (%u,%u,%u) at %s",
+             msg, f->thread[0], f->thread[1], f->thread[2], f->block[0], f->block[1], f->block[2],
+             loc);
+}

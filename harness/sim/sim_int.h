@@ -1,0 +1,206 @@
+/* sim_int.h: the emulator's internal structures, shared by the files of harness/sim only.
+ *
+ * Layers inside sim: sim_mem (device memory and address windows) -> sim_link (a launchable
+ * program: symbols resolved, registers laid out) -> sim_exec (one warp-instruction for one
+ * group of lanes) -> sim_warp (which lanes run next: divergence, reconvergence, progress)
+ * -> sim_block (warps of a block, barriers, deadlock) -> sim_launch (the grid, workers).
+ */
+#ifndef WARPLAB_SIM_INT_H
+#define WARPLAB_SIM_INT_H
+
+#include <pthread.h>
+#include <stdint.h>
+
+#include "sim/sim.h"
+
+/* ---- address windows of generic addressing ---- */
+#define SIM_GLOBAL_BASE   0x00007f0000000000ull  /* first device allocation */
+#define SIM_SHARED_WIN    0x0000100000000000ull  /* generic address of shared offset 0 */
+#define SIM_LOCAL_WIN     0x0000200000000000ull  /* generic address of local offset 0 */
+#define SIM_WIN_SIZE      0x0000000100000000ull
+#define SIM_PFRAME_BASE   0x01000000u            /* param-space offset of the per-thread frame */
+#define SIM_MAX_WARP      64
+
+/* ---- device memory ---- */
+struct sim_alloc {
+  uint64_t base, size;
+  uint8_t *data;
+  int read_only;
+  char name[64];
+};
+
+struct sim_modvars {             /* where a module's global/const variables live on a device */
+  const struct ptx_module *mod;
+  uint64_t *addr;                /* per module var: device address, or 0 */
+};
+
+struct sim_device {
+  struct sim_alloc *allocs;      /* sorted by base */
+  uint32_t nallocs, cap;
+  uint64_t next_base;
+  struct sim_modvars *mods;
+  uint32_t nmods;
+};
+
+/* Device allocation holding [addr, addr+size), or NULL. */
+const struct sim_alloc *sim_mem_find(const struct sim_device *d, uint64_t addr, uint64_t size);
+/* The allocation nearest to addr (for fault reports), or NULL when there are none. */
+const struct sim_alloc *sim_mem_nearest(const struct sim_device *d, uint64_t addr);
+/* Allocate like sim_malloc, marking read-only allocations (constant memory). */
+enum sim_status sim_mem_alloc(struct sim_device *d, uint64_t size, const char *name,
+                              int read_only, uint64_t *addr);
+
+/* ---- a linked program ---- */
+struct sim_copy { uint32_t dst, src, size; };   /* param-frame offsets */
+struct sim_callinfo {
+  uint32_t target;               /* code index of the callee's first instruction */
+  uint32_t first_in, nin;        /* copies caller args -> callee params (into prog->copies) */
+  uint32_t first_out, nout;      /* copies callee return -> caller retval */
+};
+
+struct sim_prog {
+  const struct ptx_module *mod;
+  struct ptx_inst *code;         /* reachable functions, operands resolved (see sim_link.c) */
+  uint32_t *orig;                /* code index -> module instruction index */
+  uint32_t ncode;
+  uint32_t entry;                /* code index of the kernel's first instruction */
+  int entry_func;
+  uint32_t nregs;                /* registers per thread: functions' + constant registers */
+  uint32_t nconst;               /* constant registers: the last nconst registers */
+  uint64_t *consts;              /* their values */
+  uint32_t static_smem;          /* bytes */
+  uint32_t dyn_base;             /* shared offset where dynamic shared memory starts */
+  uint32_t local_size;           /* per-thread local bytes */
+  uint32_t pframe_size;          /* per-thread param frame bytes */
+  uint32_t kparam_size;
+  struct sim_callinfo *calls;    /* indexed by the call instruction's opd[1].imm */
+  uint32_t ncalls;
+  struct sim_copy *copies;
+  uint32_t ncopies;
+};
+
+/* Link entry `func` of m for a launch on d: allocate module variables on d if needed,
+   resolve symbols, lay out shared/local/param memory. */
+enum sim_status sim_link(struct sim_device *d, const struct ptx_module *m, int func,
+                         struct sim_prog *p, char *err, size_t errlen);
+void sim_prog_free(struct sim_prog *p);
+
+/* ---- warps ---- */
+struct sim_cbar {                /* a convergence barrier: lanes meet again at pc */
+  uint32_t pc;
+  uint64_t expect;               /* lanes that are to arrive */
+};
+
+#define SIM_CSTACK 96            /* nesting depth of divergence per lane */
+#define SIM_CALLDEPTH 32
+#define SIM_NCBAR 512
+
+enum sim_wstate { SIM_W_RUN = 0, SIM_W_BLOCKED, SIM_W_DONE };
+
+struct sim_warp {
+  uint32_t id;                   /* warp index in the block */
+  uint32_t nlanes;               /* W */
+  uint64_t exists;               /* lanes that are threads of the block */
+  uint64_t live;                 /* not exited */
+  uint64_t barwait;              /* waiting at bar.sync */
+  uint64_t syncwait;             /* waiting at a .sync collective or bar.warp.sync */
+  uint64_t prefer;               /* ITS: lanes let past a convergence barrier, run them first */
+  uint64_t cwait;                /* waiting at their top convergence barrier */
+  uint8_t barpred[SIM_MAX_WARP]; /* bar.red: each waiting lane's predicate */
+  uint32_t barid[SIM_MAX_WARP];  /* barrier each barwait lane waits at */
+  uint32_t pc[SIM_MAX_WARP];     /* per-lane pc, valid for lanes outside the current group */
+  uint32_t tid[SIM_MAX_WARP][3];
+
+  /* the current group: lanes at one pc that run together until a control event */
+  uint64_t gmask;
+  uint32_t gpc;
+  int32_t gtop;                  /* their top convergence barrier, or -1 */
+  int have_group;
+
+  /* convergence barriers */
+  struct sim_cbar cbar[SIM_NCBAR];
+  uint32_t ncbar;                /* high-water mark; free slots have expect == 0 */
+  int16_t cstack[SIM_MAX_WARP][SIM_CSTACK];
+  uint8_t csp[SIM_MAX_WARP];
+
+  /* calls */
+  uint32_t ret_pc[SIM_MAX_WARP][SIM_CALLDEPTH];
+  uint32_t ret_call[SIM_MAX_WARP][SIM_CALLDEPTH];
+  uint8_t depth[SIM_MAX_WARP];
+
+  uint64_t *regs;                /* nregs * W */
+  uint8_t *local;                /* local_size * W */
+  uint8_t *pframe;               /* pframe_size * W */
+  uint8_t carry[SIM_MAX_WARP];   /* add.cc carry flag */
+
+  enum sim_wstate state;
+  uint64_t spin;                 /* consecutive backward branches taken while lanes wait */
+  uint64_t backs;                /* backward branches taken, for the livelock check */
+  uint64_t snap_hash, snap_writes;
+  int snap_valid, spinning;
+};
+
+/* ---- blocks ---- */
+struct sim_worker;
+
+struct sim_block {
+  const struct sim_prog *prog;
+  struct sim_device *dev;
+  const struct sim_launch *cfg;
+  struct sim_worker *worker;
+  uint32_t ctaid[3];
+  uint32_t linear;               /* linear block index */
+  uint32_t nthreads, nwarps, W;
+  uint8_t *smem;
+  uint32_t smem_size;
+  const uint8_t *kparams;
+  uint32_t kparam_size;
+  struct sim_warp *warps;
+  uint64_t writes;               /* stores and atomics by this block (progress watch) */
+  uint32_t bar_arrived[16];      /* bar.arrive counts per barrier */
+  int faulted;
+  struct sim_result *res;        /* where the fault goes */
+  struct sim_counters ctr;
+  volatile uint32_t *stop_after; /* blocks past this linear index stop (a lower one faulted) */
+  const struct sim_worker *all_workers;
+  uint32_t nworkers;
+  uint64_t *budget_used;         /* shared counter, updated in chunks */
+  uint64_t budget;
+  uint64_t chunk;                /* instructions not yet added to budget_used */
+};
+
+struct sim_worker {
+  uint64_t global_writes;        /* this worker's stores/atomics to global memory */
+  char pad[56];
+};
+
+/* Sum of every worker's global writes (monotonic; racy reads are fine). */
+uint64_t sim_launch_global_writes(const struct sim_block *b);
+
+/* ---- execution ---- */
+/* Run one block to completion, fault or deadlock. Returns SIM_OK (fault goes to b->res). */
+enum sim_status sim_block_run(struct sim_block *b);
+
+/* Run warp w of block b for up to quantum instructions. Returns the number executed; sets
+   w->state. A fault marks b->faulted. */
+uint64_t sim_warp_run(struct sim_block *b, struct sim_warp *w, uint64_t quantum);
+/* Set up warp w's lanes at the entry point. */
+void sim_warp_init(struct sim_block *b, struct sim_warp *w);
+
+/* Execute instruction `in` (code index pc) for lanes `m` of warp w. Returns the next pc for
+   non-control instructions; control instructions are handled by sim_warp. On a fault,
+   fills b->res and sets b->faulted. */
+uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t m);
+
+/* Fill a memory fault report for lane `lane` of warp w at code index pc. */
+void sim_fault_mem(struct sim_block *b, struct sim_warp *w, uint32_t pc, unsigned lane,
+                   enum sim_fault_kind kind, enum ptx_space sp, enum sim_access acc,
+                   uint64_t addr, uint32_t size);
+/* Fill a fault report of another kind with a message. */
+void sim_fault_other(struct sim_block *b, struct sim_warp *w, uint32_t pc, unsigned lane,
+                     enum sim_fault_kind kind, const char *msg);
+
+static inline unsigned sim_ctz64(uint64_t x) { return (unsigned)__builtin_ctzll(x); }
+static inline unsigned sim_popc64(uint64_t x) { return (unsigned)__builtin_popcountll(x); }
+
+#endif

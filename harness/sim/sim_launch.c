@@ -1,0 +1,269 @@
+/* sim_launch.c: a kernel launch: check the configuration, link, and run the grid's blocks on
+ * worker threads.
+ *
+ * Blocks are independent, so workers take them in index order from a shared counter. The
+ * result is the same as a serial run: when blocks fault, the report is the one of the
+ * lowest-numbered faulting block (blocks after it are not started, or stop early), and the
+ * counters are sums. Global-memory atomics are host atomics; everything else a block touches
+ * is its own.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "sim/sim_int.h"
+
+#define MAX_THREADS_PER_BLOCK 1024u
+#define DEFAULT_MAX_SMEM (227u * 1024u)
+
+struct launch {
+  struct sim_device *d;
+  const struct sim_prog *prog;
+  const struct sim_launch *cfg;
+  const uint8_t *kparams;
+  uint32_t nblocks, nwarps, W, threads_per_block;
+  uint32_t next;                    /* next block to start (atomic) */
+  volatile uint32_t stop_after;     /* lowest faulting block so far */
+  uint64_t budget_used;
+  struct sim_worker *workers;
+  uint32_t nworkers;
+};
+
+struct worker_out {
+  struct launch *L;
+  uint32_t index;
+  struct sim_result res;            /* the fault of fault_block */
+  uint32_t fault_block;
+  struct sim_counters ctr;
+  enum sim_status st;
+};
+
+uint32_t sim_host_cores(void)
+{
+  long n = sysconf(_SC_NPROCESSORS_ONLN);
+  return n > 0 ? (uint32_t)n : 1;
+}
+
+uint64_t sim_launch_global_writes(const struct sim_block *b)
+{
+  uint64_t s = 0;
+  for (uint32_t i = 0; i < b->nworkers; i++)
+    s += __atomic_load_n(&b->all_workers[i].global_writes, __ATOMIC_RELAXED);
+  return s;
+}
+
+static void lower_stop(struct launch *L, uint32_t idx)
+{
+  uint32_t cur = __atomic_load_n(&L->stop_after, __ATOMIC_RELAXED);
+  while (idx < cur &&
+         !__atomic_compare_exchange_n(&L->stop_after, &cur, idx, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+    ;
+}
+
+static void *worker_main(void *arg)
+{
+  struct worker_out *out = arg;
+  struct launch *L = out->L;
+  const struct sim_prog *p = L->prog;
+  const struct sim_launch *cfg = L->cfg;
+  uint32_t W = L->W, nw = L->nwarps;
+  struct sim_warp *warps = calloc(nw, sizeof *warps);
+  uint64_t *regs = calloc((size_t)p->nregs * W * nw + 1, sizeof *regs);
+  uint8_t *local = calloc((size_t)p->local_size * W * nw + 1, 1);
+  uint8_t *pframe = calloc((size_t)p->pframe_size * W * nw + 1, 1);
+  uint32_t smem_size = p->dyn_base + cfg->dyn_smem;
+  if (!cfg->dyn_smem)
+    smem_size = p->static_smem;
+  uint8_t *smem = calloc(smem_size + 1, 1);
+  if (!warps || !regs || !local || !pframe || !smem) {
+    out->st = SIM_ERR_NOMEM;
+    goto done;
+  }
+  for (uint32_t i = 0; i < nw; i++) {
+    struct sim_warp *w = &warps[i];
+    w->id = i;
+    w->nlanes = W;
+    w->regs = regs + (size_t)p->nregs * W * i;
+    w->local = local + (size_t)p->local_size * W * i;
+    w->pframe = pframe + (size_t)p->pframe_size * W * i;
+    w->exists = 0;
+    for (uint32_t l = 0; l < W; l++) {
+      uint32_t t = i * W + l;
+      if (t >= L->threads_per_block)
+        continue;
+      w->exists |= 1ull << l;
+      w->tid[l][0] = t % cfg->block[0];
+      w->tid[l][1] = (t / cfg->block[0]) % cfg->block[1];
+      w->tid[l][2] = t / (cfg->block[0] * cfg->block[1]);
+    }
+  }
+  uint64_t budget = cfg->max_warp_insts ? cfg->max_warp_insts : SIM_DEFAULT_BUDGET;
+  for (;;) {
+    uint32_t idx = __atomic_fetch_add(&L->next, 1, __ATOMIC_RELAXED);
+    if (idx >= L->nblocks || idx > __atomic_load_n(&L->stop_after, __ATOMIC_RELAXED))
+      break;
+    struct sim_result r;
+    memset(&r, 0, sizeof r);
+    struct sim_block b = {
+      .prog = p, .dev = L->d, .cfg = cfg, .worker = &L->workers[out->index],
+      .linear = idx, .nthreads = L->threads_per_block, .nwarps = nw, .W = W,
+      .smem = smem, .smem_size = smem_size, .kparams = L->kparams,
+      .kparam_size = p->kparam_size, .warps = warps, .res = &r,
+      .stop_after = &L->stop_after, .all_workers = L->workers, .nworkers = L->nworkers,
+      .budget_used = &L->budget_used, .budget = budget,
+    };
+    b.ctaid[0] = idx % cfg->grid[0];
+    b.ctaid[1] = (idx / cfg->grid[0]) % cfg->grid[1];
+    b.ctaid[2] = idx / (cfg->grid[0] * cfg->grid[1]);
+    memset(smem, 0, smem_size);
+    enum sim_status st = sim_block_run(&b);
+    out->ctr.warp_insts += b.ctr.warp_insts;
+    out->ctr.thread_insts += b.ctr.thread_insts;
+    if (st != SIM_OK) {
+      out->st = st;
+      lower_stop(L, 0);
+      break;
+    }
+    if (b.faulted) {
+      if (idx < out->fault_block) {
+        out->fault_block = idx;
+        out->res = r;
+      }
+      lower_stop(L, r.outcome == SIM_BUDGET ? 0 : idx);
+    }
+  }
+done:
+  free(warps);
+  free(regs);
+  free(local);
+  free(pframe);
+  free(smem);
+  return NULL;
+}
+
+static enum sim_status check_cfg(const struct sim_launch *c, uint32_t W, char *err, size_t n)
+{
+  uint64_t threads = (uint64_t)c->block[0] * c->block[1] * c->block[2];
+  if (!c->grid[0] || !c->grid[1] || !c->grid[2] || !c->block[0] || !c->block[1] || !c->block[2]) {
+    snprintf(err, n, "grid and block dimensions must be at least 1");
+    return SIM_ERR_BADARG;
+  }
+  if (threads > MAX_THREADS_PER_BLOCK || c->block[0] > 1024 || c->block[1] > 1024 || c->block[2] > 64) {
+    snprintf(err, n, "block (%u,%u,%u) has %" PRIu64 " threads; CUDA allows at most 1024 per block "
+             "(x, y <= 1024, z <= 64)", c->block[0], c->block[1], c->block[2], threads);
+    return SIM_ERR_BADARG;
+  }
+  if (c->grid[1] > 65535 || c->grid[2] > 65535 || c->grid[0] > 0x7fffffffu) {
+    snprintf(err, n, "grid (%u,%u,%u) is too large: x <= 2^31-1, y and z <= 65535",
+             c->grid[0], c->grid[1], c->grid[2]);
+    return SIM_ERR_BADARG;
+  }
+  if ((uint64_t)c->grid[0] * c->grid[1] * c->grid[2] > 0xffffffffull) {
+    snprintf(err, n, "the grid has more than 2^32 blocks");
+    return SIM_ERR_BADARG;
+  }
+  if (W != 32 && W != 64) {
+    snprintf(err, n, "warp size %u: the emulator runs warps of 32 or 64 lanes", W);
+    return SIM_ERR_BADARG;
+  }
+  return SIM_OK;
+}
+
+enum sim_status sim_run(struct sim_device *d, const struct ptx_module *m, const char *kernel,
+                        const void *params, size_t params_size, const struct sim_launch *cfg,
+                        struct sim_result *res, char *err, size_t errlen)
+{
+  memset(res, 0, sizeof *res);
+  uint32_t W = cfg->warp_size ? cfg->warp_size : 32;
+  enum sim_status st = check_cfg(cfg, W, err, errlen);
+  if (st != SIM_OK)
+    return st;
+  int f = ptx_find_func(m, kernel);
+  if (f < 0 || !m->funcs[f].is_entry) {
+    snprintf(err, errlen, "no kernel (.entry) named %s in the module", kernel);
+    return SIM_ERR_NOKERNEL;
+  }
+  struct sim_prog prog;
+  st = sim_link(d, m, f, &prog, err, errlen);
+  if (st != SIM_OK)
+    return st;
+  if (params_size != prog.kparam_size) {
+    snprintf(err, errlen, "kernel %s takes %u bytes of parameters, %zu were given", kernel,
+             prog.kparam_size, params_size);
+    sim_prog_free(&prog);
+    return SIM_ERR_BADARG;
+  }
+  uint32_t max_smem = cfg->max_smem ? cfg->max_smem : DEFAULT_MAX_SMEM;
+  if ((uint64_t)prog.dyn_base + cfg->dyn_smem > max_smem || prog.static_smem > max_smem) {
+    snprintf(err, errlen, "the kernel needs %u bytes of static and %u bytes of dynamic shared "
+             "memory per block; at most %u are available", prog.static_smem, cfg->dyn_smem, max_smem);
+    sim_prog_free(&prog);
+    return SIM_ERR_BADARG;
+  }
+  struct launch L = {
+    .d = d, .prog = &prog, .cfg = cfg, .kparams = params, .W = W,
+    .threads_per_block = cfg->block[0] * cfg->block[1] * cfg->block[2],
+    .stop_after = UINT32_MAX,
+  };
+  L.nblocks = cfg->grid[0] * cfg->grid[1] * cfg->grid[2];
+  L.nwarps = (L.threads_per_block + W - 1) / W;
+  uint32_t nwk = cfg->workers ? cfg->workers : sim_host_cores();
+  if (nwk > L.nblocks)
+    nwk = L.nblocks;
+  if (nwk < 1)
+    nwk = 1;
+  if (nwk > 256)
+    nwk = 256;
+  L.nworkers = nwk;
+  L.workers = calloc(nwk, sizeof *L.workers);
+  struct worker_out *outs = calloc(nwk, sizeof *outs);
+  pthread_t *th = calloc(nwk, sizeof *th);
+  if (!L.workers || !outs || !th) {
+    free(L.workers);
+    free(outs);
+    free(th);
+    sim_prog_free(&prog);
+    snprintf(err, errlen, "out of host memory");
+    return SIM_ERR_NOMEM;
+  }
+  for (uint32_t i = 0; i < nwk; i++) {
+    outs[i].L = &L;
+    outs[i].index = i;
+    outs[i].fault_block = UINT32_MAX;
+  }
+  uint32_t started = 0;
+  for (uint32_t i = 1; i < nwk; i++) {
+    if (pthread_create(&th[i], NULL, worker_main, &outs[i]) != 0)
+      break;
+    started = i;
+  }
+  worker_main(&outs[0]);
+  for (uint32_t i = 1; i <= started; i++)
+    pthread_join(th[i], NULL);
+
+  st = SIM_OK;
+  uint32_t best = UINT32_MAX;
+  for (uint32_t i = 0; i < nwk; i++) {
+    res->counters.warp_insts += outs[i].ctr.warp_insts;
+    res->counters.thread_insts += outs[i].ctr.thread_insts;
+    if (outs[i].st != SIM_OK)
+      st = outs[i].st;
+    if (outs[i].fault_block < best) {
+      best = outs[i].fault_block;
+      res->outcome = outs[i].res.outcome;
+      res->fault = outs[i].res.fault;
+    }
+  }
+  if (st != SIM_OK)
+    snprintf(err, errlen, "out of host memory while running the kernel");
+  res->static_smem = prog.static_smem;
+  res->local_bytes = prog.local_size;
+  res->workers_used = started + 1;
+  free(L.workers);
+  free(outs);
+  free(th);
+  sim_prog_free(&prog);
+  return st;
+}

@@ -1,0 +1,481 @@
+/* sim_link.c: turn one kernel of a decoded module into a launchable program.
+ *
+ * Linking happens once per launch, before any thread runs, so that the execution loop never
+ * looks anything up by name:
+ *  - the entry and every function it can call are copied into one code array;
+ *  - registers of each function get their own range of the per-thread register file
+ *    (recursion is rejected by ptx_cfg, so one frame per function is enough);
+ *  - every immediate source operand becomes a "constant register" filled once per warp,
+ *    so instructions read all their sources the same way;
+ *  - symbols become addresses: module .global/.const variables are allocated on the device
+ *    (with initialisers), .shared variables get offsets in the block's shared memory, .local
+ *    variables offsets in the thread's local frame, .param variables of calls offsets in the
+ *    thread's parameter frame, kernel parameters offsets in the parameter buffer.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim/sim_int.h"
+
+static uint64_t align_up(uint64_t v, uint64_t a)
+{
+  if (a < 1)
+    a = 1;
+  return (v + a - 1) / a * a;
+}
+
+int sim_param_layout(const struct ptx_module *m, int func, uint32_t *offset, uint32_t *size,
+                     uint32_t max, uint32_t *total)
+{
+  if (func < 0 || (uint32_t)func >= m->nfuncs || !m->funcs[func].is_entry)
+    return -1;
+  const struct ptx_func *f = &m->funcs[func];
+  uint64_t off = 0;
+  for (uint32_t i = 0; i < f->nparams; i++) {
+    const struct ptx_var *v = &m->vars[m->func_params[f->first_param + i]];
+    uint64_t al = v->align ? v->align : (v->size >= 8 ? 8 : v->size ? v->size : 1);
+    off = align_up(off, al);
+    if (i < max) {
+      offset[i] = (uint32_t)off;
+      size[i] = (uint32_t)v->size;
+    }
+    off += v->size;
+  }
+  if (total)
+    *total = (uint32_t)off;
+  return (int)f->nparams;
+}
+
+/* The device addresses of m's module-scope global/const variables on d, allocating them
+   (with initialisers) the first time. */
+static enum sim_status module_vars(struct sim_device *d, const struct ptx_module *m,
+                                   uint64_t **out, char *err, size_t errlen)
+{
+  for (uint32_t i = 0; i < d->nmods; i++)
+    if (d->mods[i].mod == m) {
+      *out = d->mods[i].addr;
+      return SIM_OK;
+    }
+  struct sim_modvars *mv = realloc(d->mods, (d->nmods + 1) * sizeof *mv);
+  if (!mv)
+    return SIM_ERR_NOMEM;
+  d->mods = mv;
+  uint64_t *addr = calloc(m->nvars ? m->nvars : 1, sizeof *addr);
+  if (!addr)
+    return SIM_ERR_NOMEM;
+  for (uint32_t i = 0; i < m->nvars; i++) {
+    const struct ptx_var *v = &m->vars[i];
+    if (v->space != PTX_SP_GLOBAL && v->space != PTX_SP_CONST)
+      continue;
+    char name[64];
+    snprintf(name, sizeof name, "%s %s", v->space == PTX_SP_CONST ? "__constant__" : "__device__",
+             v->name);
+    enum sim_status st = sim_mem_alloc(d, v->size, name, v->space == PTX_SP_CONST, &addr[i]);
+    if (st != SIM_OK) {
+      free(addr);
+      snprintf(err, errlen, "cannot allocate %s (%llu bytes)", name, (unsigned long long)v->size);
+      return st;
+    }
+    if (v->has_init) {
+      const struct sim_alloc *a = sim_mem_find(d, addr[i], v->size);
+      if (a && v->init_off + v->size <= m->ninit)
+        memcpy(a->data, m->init + v->init_off, v->size);
+    }
+  }
+  d->mods[d->nmods].mod = m;
+  d->mods[d->nmods].addr = addr;
+  d->nmods++;
+  *out = addr;
+  return SIM_OK;
+}
+
+struct linker {
+  const struct ptx_module *m;
+  struct sim_prog *p;
+  uint8_t *reach;            /* per function */
+  uint32_t *order;           /* reachable functions in code order */
+  uint32_t norder;
+  uint32_t *func_code;       /* per function: code index of first instruction */
+  uint32_t *func_reg;        /* per function: register base */
+  uint64_t *sym_addr;        /* per var: resolved address */
+  uint8_t *sym_ok;
+  uint64_t *consts;
+  uint32_t nconst, cap_const;
+  char *err;
+  size_t errlen;
+};
+
+static enum sim_status reach_funcs(struct linker *L, uint32_t f)
+{
+  if (L->reach[f])
+    return SIM_OK;
+  L->reach[f] = 1;
+  L->order[L->norder++] = f;
+  const struct ptx_func *fn = &L->m->funcs[f];
+  if (fn->is_extern || (!fn->ninst && !fn->is_entry)) {
+    snprintf(L->err, L->errlen, "function %s is declared but has no body in this module", fn->name);
+    return SIM_ERR_UNSUPPORTED;
+  }
+  for (uint32_t i = 0; i < fn->ninst; i++) {
+    const struct ptx_inst *in = &L->m->insts[fn->first_inst + i];
+    if (in->op == PTX_OP_CALL) {
+      enum sim_status st = reach_funcs(L, in->opd[0].reg);
+      if (st != SIM_OK)
+        return st;
+    }
+  }
+  return SIM_OK;
+}
+
+/* Register holding constant v (bits), added on first use. */
+static enum sim_status const_reg(struct linker *L, uint64_t v, uint32_t *reg)
+{
+  for (uint32_t i = 0; i < L->nconst; i++)
+    if (L->consts[i] == v) {
+      *reg = i;
+      return SIM_OK;
+    }
+  if (L->nconst == L->cap_const) {
+    uint32_t cap = L->cap_const ? L->cap_const * 2 : 32;
+    uint64_t *c = realloc(L->consts, cap * sizeof *c);
+    if (!c)
+      return SIM_ERR_NOMEM;
+    L->consts = c;
+    L->cap_const = cap;
+  }
+  L->consts[L->nconst] = v;
+  *reg = L->nconst++;
+  return SIM_OK;
+}
+
+/* Lay out variables of the spaces a launch owns. */
+static enum sim_status layout(struct linker *L, const uint64_t *modaddr)
+{
+  const struct ptx_module *m = L->m;
+  struct sim_prog *p = L->p;
+  uint64_t shared = 0, local = 0, pframe = 0, dyn_align = 16;
+  uint8_t *used_shared = calloc(m->nvars ? m->nvars : 1, 1);
+  if (!used_shared)
+    return SIM_ERR_NOMEM;
+  /* shared variables referenced by reachable code, in declaration order */
+  for (uint32_t k = 0; k < L->norder; k++) {
+    const struct ptx_func *fn = &m->funcs[L->order[k]];
+    for (uint32_t i = 0; i < fn->ninst; i++) {
+      const struct ptx_inst *in = &m->insts[fn->first_inst + i];
+      for (uint32_t o = 0; o < in->nopd; o++) {
+        const struct ptx_operand *op = &in->opd[o];
+        if ((op->kind == PTX_OPD_SYM || op->kind == PTX_OPD_ADDR) && op->sym != PTX_NOREG &&
+            op->sym < m->nvars && m->vars[op->sym].space == PTX_SP_SHARED)
+          used_shared[op->sym] = 1;
+      }
+    }
+  }
+  for (uint32_t i = 0; i < m->nvars; i++) {
+    const struct ptx_var *v = &m->vars[i];
+    int in_reach = v->func < 0 || L->reach[v->func];
+    switch (v->space) {
+    case PTX_SP_GLOBAL:
+    case PTX_SP_CONST:
+      L->sym_addr[i] = modaddr[i];
+      L->sym_ok[i] = 1;
+      break;
+    case PTX_SP_SHARED:
+      if (!used_shared[i] || v->is_extern)
+        break;
+      shared = align_up(shared, v->align);
+      L->sym_addr[i] = shared;
+      L->sym_ok[i] = 1;
+      shared += v->size;
+      break;
+    case PTX_SP_LOCAL:
+      if (!in_reach)
+        break;
+      local = align_up(local, v->align);
+      L->sym_addr[i] = local;
+      L->sym_ok[i] = 1;
+      local += v->size;
+      break;
+    case PTX_SP_PARAM:
+      if (v->is_kparam)
+        break;                           /* below */
+      if (!in_reach)
+        break;
+      pframe = align_up(pframe, v->align ? v->align : 8);
+      L->sym_addr[i] = SIM_PFRAME_BASE + pframe;
+      L->sym_ok[i] = 1;
+      pframe += v->size;
+      break;
+    default:
+      break;
+    }
+  }
+  for (uint32_t i = 0; i < m->nvars; i++) {
+    const struct ptx_var *v = &m->vars[i];
+    if (v->space == PTX_SP_SHARED && v->is_extern && used_shared[i] && v->align > dyn_align)
+      dyn_align = v->align;
+  }
+  p->static_smem = (uint32_t)shared;
+  p->dyn_base = (uint32_t)align_up(shared, dyn_align);
+  for (uint32_t i = 0; i < m->nvars; i++) {
+    const struct ptx_var *v = &m->vars[i];
+    if (v->space == PTX_SP_SHARED && v->is_extern && used_shared[i]) {
+      L->sym_addr[i] = p->dyn_base;
+      L->sym_ok[i] = 1;
+    }
+  }
+  free(used_shared);
+  p->local_size = (uint32_t)align_up(local, 16);
+  p->pframe_size = (uint32_t)align_up(pframe, 16);
+
+  /* kernel parameters of the entry */
+  const struct ptx_func *e = &m->funcs[p->entry_func];
+  uint32_t off[256], sz[256], total = 0;
+  int n = sim_param_layout(m, p->entry_func, off, sz, 256, &total);
+  if (n > 256) {
+    snprintf(L->err, L->errlen, "kernel %s has %d parameters; at most 256 are supported", e->name, n);
+    return SIM_ERR_UNSUPPORTED;
+  }
+  for (int i = 0; i < n; i++) {
+    uint32_t vi = m->func_params[e->first_param + (uint32_t)i];
+    L->sym_addr[vi] = off[i];
+    L->sym_ok[vi] = 1;
+  }
+  p->kparam_size = total;
+  return SIM_OK;
+}
+
+static enum sim_status sym_address(struct linker *L, uint32_t sym, uint64_t *addr)
+{
+  if (sym >= L->m->nvars || !L->sym_ok[sym]) {
+    snprintf(L->err, L->errlen, "symbol %s cannot be addressed here",
+             sym < L->m->nvars ? L->m->vars[sym].name : "?");
+    return SIM_ERR_UNSUPPORTED;
+  }
+  *addr = L->sym_addr[sym];
+  return SIM_OK;
+}
+
+static int is_source_imm_ok(const struct ptx_inst *in, uint32_t o)
+{
+  /* operands that stay immediate: the call's table index */
+  return in->op == PTX_OP_CALL && o == 1;
+}
+
+static enum sim_status rewrite(struct linker *L)
+{
+  const struct ptx_module *m = L->m;
+  struct sim_prog *p = L->p;
+  for (uint32_t k = 0; k < L->norder; k++) {
+    uint32_t f = L->order[k];
+    const struct ptx_func *fn = &m->funcs[f];
+    uint32_t rb = L->func_reg[f];
+    for (uint32_t i = 0; i < fn->ninst; i++) {
+      uint32_t ci = L->func_code[f] + i;
+      struct ptx_inst *in = &p->code[ci];
+      *in = m->insts[fn->first_inst + i];
+      p->orig[ci] = fn->first_inst + i;
+      if (in->guard != PTX_NOREG)
+        in->guard += rb;
+      if (in->op == PTX_OP_BRA) {
+        if (in->reconv != PTX_NOREG)
+          in->reconv = in->reconv - fn->first_inst + L->func_code[f];
+      } else {
+        in->reconv = PTX_NOREG;
+      }
+      for (uint32_t o = 0; o < in->nopd; o++) {
+        struct ptx_operand *op = &in->opd[o];
+        uint64_t a;
+        enum sim_status st;
+        switch (op->kind) {
+        case PTX_OPD_REG:
+          op->reg += rb;
+          if (op->pair != PTX_NOREG)
+            op->pair += rb;
+          break;
+        case PTX_OPD_VEC:
+          for (uint32_t v = 0; v < op->nvec && v < 4; v++)
+            if (op->vreg[v] != PTX_NOREG)
+              op->vreg[v] += rb;
+          break;
+        case PTX_OPD_LABEL:
+          op->reg = op->reg - fn->first_inst + L->func_code[f];
+          break;
+        case PTX_OPD_SYM:
+          st = sym_address(L, op->sym, &a);
+          if (st != SIM_OK)
+            return st;
+          op->kind = PTX_OPD_IMM;
+          op->imm = (int64_t)(a + (uint64_t)op->imm);
+          op->sym = PTX_NOREG;
+          break;
+        case PTX_OPD_ADDR:
+          if (op->reg != PTX_NOREG) {
+            op->reg += rb;
+          } else if (op->sym != PTX_NOREG) {
+            st = sym_address(L, op->sym, &a);
+            if (st != SIM_OK)
+              return st;
+            op->imm = (int64_t)(a + (uint64_t)op->imm);
+            op->sym = PTX_NOREG;
+          }
+          break;
+        default:
+          break;
+        }
+        if (op->kind == PTX_OPD_IMM && !is_source_imm_ok(in, o)) {
+          uint32_t r;
+          st = const_reg(L, (uint64_t)op->imm, &r);
+          if (st != SIM_OK)
+            return st;
+          op->kind = PTX_OPD_REG;
+          op->reg = r;                  /* a constant register: fixed up below, once the */
+          op->pad_ = 1;                 /* register count is known */
+          op->pair = PTX_NOREG;
+        }
+      }
+    }
+  }
+  /* constant registers go after all functions' registers */
+  uint32_t base = p->nregs;
+  for (uint32_t ci = 0; ci < p->ncode; ci++) {
+    struct ptx_inst *in = &p->code[ci];
+    for (uint32_t o = 0; o < in->nopd; o++) {
+      struct ptx_operand *op = &in->opd[o];
+      if (op->kind == PTX_OPD_REG && op->pad_) {
+        op->reg += base;
+        op->pad_ = 0;
+      }
+    }
+  }
+  p->nregs += L->nconst;
+  p->nconst = L->nconst;
+  p->consts = L->consts;
+  L->consts = NULL;
+  return SIM_OK;
+}
+
+static enum sim_status link_calls(struct linker *L)
+{
+  const struct ptx_module *m = L->m;
+  struct sim_prog *p = L->p;
+  p->ncalls = m->ncalls;
+  p->calls = calloc(m->ncalls ? m->ncalls : 1, sizeof *p->calls);
+  p->copies = calloc(m->ncall_syms ? m->ncall_syms : 1, sizeof *p->copies);
+  if (!p->calls || !p->copies)
+    return SIM_ERR_NOMEM;
+  for (uint32_t c = 0; c < m->ncalls; c++) {
+    const struct ptx_call *call = &m->calls[c];
+    if (!L->reach[call->func])
+      continue;
+    const struct ptx_func *callee = &m->funcs[call->func];
+    struct sim_callinfo *ci = &p->calls[c];
+    ci->target = L->func_code[call->func];
+    if (call->nargs != callee->nparams || call->nret > callee->nrets) {
+      snprintf(L->err, L->errlen, "call of %s passes %u arguments, the function takes %u",
+               callee->name, call->nargs, callee->nparams);
+      return SIM_ERR_UNSUPPORTED;
+    }
+    ci->first_in = p->ncopies;
+    for (uint32_t a = 0; a < call->nargs; a++) {
+      uint32_t src = m->call_syms[call->first + call->nret + a];
+      uint32_t dst = m->func_params[callee->first_param + a];
+      uint64_t sa, da;
+      enum sim_status st = sym_address(L, src, &sa);
+      if (st == SIM_OK)
+        st = sym_address(L, dst, &da);
+      if (st != SIM_OK)
+        return st;
+      uint64_t sz = m->vars[dst].size < m->vars[src].size ? m->vars[dst].size : m->vars[src].size;
+      p->copies[p->ncopies++] = (struct sim_copy){(uint32_t)(da - SIM_PFRAME_BASE),
+                                                  (uint32_t)(sa - SIM_PFRAME_BASE), (uint32_t)sz};
+    }
+    ci->nin = p->ncopies - ci->first_in;
+    ci->first_out = p->ncopies;
+    for (uint32_t r = 0; r < call->nret; r++) {
+      uint32_t dst = m->call_syms[call->first + r];
+      uint32_t src = m->func_params[callee->first_ret + r];
+      uint64_t sa, da;
+      enum sim_status st = sym_address(L, src, &sa);
+      if (st == SIM_OK)
+        st = sym_address(L, dst, &da);
+      if (st != SIM_OK)
+        return st;
+      uint64_t sz = m->vars[dst].size < m->vars[src].size ? m->vars[dst].size : m->vars[src].size;
+      p->copies[p->ncopies++] = (struct sim_copy){(uint32_t)(da - SIM_PFRAME_BASE),
+                                                  (uint32_t)(sa - SIM_PFRAME_BASE), (uint32_t)sz};
+    }
+    ci->nout = p->ncopies - ci->first_out;
+  }
+  return SIM_OK;
+}
+
+enum sim_status sim_link(struct sim_device *d, const struct ptx_module *m, int func,
+                         struct sim_prog *p, char *err, size_t errlen)
+{
+  memset(p, 0, sizeof *p);
+  p->mod = m;
+  p->entry_func = func;
+  uint64_t *modaddr;
+  enum sim_status st = module_vars(d, m, &modaddr, err, errlen);
+  if (st != SIM_OK)
+    return st;
+  struct linker L = {.m = m, .p = p, .err = err, .errlen = errlen};
+  uint32_t nf = m->nfuncs ? m->nfuncs : 1, nv = m->nvars ? m->nvars : 1;
+  L.reach = calloc(nf, 1);
+  L.order = calloc(nf, sizeof *L.order);
+  L.func_code = calloc(nf, sizeof *L.func_code);
+  L.func_reg = calloc(nf, sizeof *L.func_reg);
+  L.sym_addr = calloc(nv, sizeof *L.sym_addr);
+  L.sym_ok = calloc(nv, 1);
+  if (!L.reach || !L.order || !L.func_code || !L.func_reg || !L.sym_addr || !L.sym_ok) {
+    st = SIM_ERR_NOMEM;
+    goto out;
+  }
+  st = reach_funcs(&L, (uint32_t)func);
+  if (st != SIM_OK)
+    goto out;
+  for (uint32_t k = 0; k < L.norder; k++) {
+    const struct ptx_func *fn = &m->funcs[L.order[k]];
+    L.func_code[L.order[k]] = p->ncode;
+    L.func_reg[L.order[k]] = p->nregs;
+    p->ncode += fn->ninst;
+    p->nregs += fn->nregs;
+  }
+  p->entry = 0;
+  p->code = calloc(p->ncode ? p->ncode : 1, sizeof *p->code);
+  p->orig = calloc(p->ncode ? p->ncode : 1, sizeof *p->orig);
+  if (!p->code || !p->orig) {
+    st = SIM_ERR_NOMEM;
+    goto out;
+  }
+  st = layout(&L, modaddr);
+  if (st == SIM_OK)
+    st = rewrite(&L);
+  if (st == SIM_OK)
+    st = link_calls(&L);
+out:
+  free(L.reach);
+  free(L.order);
+  free(L.func_code);
+  free(L.func_reg);
+  free(L.sym_addr);
+  free(L.sym_ok);
+  free(L.consts);
+  if (st != SIM_OK) {
+    if (st == SIM_ERR_NOMEM)
+      snprintf(err, errlen, "out of host memory while linking the kernel");
+    sim_prog_free(p);
+  }
+  return st;
+}
+
+void sim_prog_free(struct sim_prog *p)
+{
+  free(p->code);
+  free(p->orig);
+  free(p->consts);
+  free(p->calls);
+  free(p->copies);
+  memset(p, 0, sizeof *p);
+}

@@ -1,0 +1,528 @@
+/* sim_warp.c: which lanes of a warp run next, and control flow.
+ *
+ * Every lane has its own pc. Lanes at the same pc run together as a *group* until a control
+ * event (a branch that splits them, a call or return, a barrier, arriving where they must
+ * wait); straight-line code never re-examines the warp. When a group splits at a divergent
+ * branch, its lanes take a *convergence barrier* at the branch's immediate post-dominator
+ * (computed by ptx_cfg): a lane reaching that point waits until every lane that took part in
+ * the branch (and has not exited) is there too, then they continue as one group. This is the
+ * SIMT reconvergence stack of pre-Volta GPUs, and it is the whole of the `stack` model.
+ *
+ * The `its` model (Volta and later, the default) adds forward progress: when a group keeps
+ * taking backward branches (spinning) while other lanes of its warp wait at a convergence
+ * barrier, those lanes are let past it and run first, so the classic spin lock
+ * `while (s != tid); s++;` completes, as it does on real Volta-and-later GPUs.
+ *
+ * Which group runs: the one with the lowest pc (lanes behind catch up with lanes ahead and
+ * merge), preferring lanes just let past a barrier. A warp whose lanes all wait is blocked
+ * until the block layer releases a barrier.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "sim/sim_int.h"
+
+#define REG(r) (w->regs + (size_t)(r) * b->W)
+#define SPIN_LIMIT 2048u     /* ITS: backward branches before waiting lanes are let past */
+#define CHECK_EVERY 4096u    /* backward branches between livelock checkpoints */
+
+static inline int lane_top(const struct sim_warp *w, unsigned l)
+{
+  return w->csp[l] ? w->cstack[l][w->csp[l] - 1] : -1;
+}
+
+void sim_warp_init(struct sim_block *b, struct sim_warp *w)
+{
+  const struct sim_prog *p = b->prog;
+  unsigned W = b->W;
+  w->live = w->exists;
+  w->barwait = w->syncwait = w->prefer = w->cwait = 0;
+  for (unsigned l = 0; l < W; l++) {
+    w->pc[l] = p->entry;
+    w->csp[l] = 0;
+    w->depth[l] = 0;
+    w->carry[l] = 0;
+  }
+  w->ncbar = 0;
+  w->gmask = w->live;
+  w->gpc = p->entry;
+  w->gtop = -1;
+  w->have_group = w->live != 0;
+  w->state = w->live ? SIM_W_RUN : SIM_W_DONE;
+  w->spin = w->backs = 0;
+  w->snap_valid = w->spinning = 0;
+  memset(w->regs, 0, (size_t)p->nregs * W * sizeof *w->regs);
+  for (uint32_t c = 0; c < p->nconst; c++) {
+    uint64_t *r = w->regs + (size_t)(p->nregs - p->nconst + c) * W;
+    for (unsigned l = 0; l < W; l++)
+      r[l] = p->consts[c];
+  }
+  if (p->local_size)
+    memset(w->local, 0, (size_t)p->local_size * W);
+  if (p->pframe_size)
+    memset(w->pframe, 0, (size_t)p->pframe_size * W);
+}
+
+/* Write the current group's pc back to its lanes and forget the group. */
+static void dissolve(struct sim_warp *w)
+{
+  if (!w->have_group)
+    return;
+  for (uint64_t m = w->gmask; m; m &= m - 1)
+    w->pc[sim_ctz64(m)] = w->gpc;
+  w->have_group = 0;
+}
+
+static void try_release(struct sim_block *b, struct sim_warp *w, int t);
+
+/* Lanes in m whose pc is their top convergence barrier's pc start waiting there. */
+static void arrive(struct sim_block *b, struct sim_warp *w, uint64_t m)
+{
+  for (uint64_t mm = m & w->live; mm; mm &= mm - 1) {
+    unsigned l = sim_ctz64(mm);
+    int t = lane_top(w, l);
+    if (t >= 0 && w->pc[l] == w->cbar[t].pc && !(w->cwait >> l & 1)) {
+      w->cwait |= 1ull << l;
+      try_release(b, w, t);
+    }
+  }
+}
+
+/* Release convergence barrier t when every live lane it expects waits at it. */
+static void try_release(struct sim_block *b, struct sim_warp *w, int t)
+{
+  struct sim_cbar *cb = &w->cbar[t];
+  uint64_t exp = cb->expect & w->live;
+  if (!cb->expect)
+    return;
+  for (uint64_t mm = exp; mm; mm &= mm - 1) {
+    unsigned l = sim_ctz64(mm);
+    if (!(w->cwait >> l & 1) || lane_top(w, l) != t)
+      return;
+  }
+  cb->expect = 0;
+  w->cwait &= ~exp;
+  for (uint64_t mm = exp; mm; mm &= mm - 1)
+    w->csp[sim_ctz64(mm)]--;
+  w->spin = 0;
+  arrive(b, w, exp);         /* an enclosing barrier at the same point */
+}
+
+/* Exited lanes no longer count: release any barrier now complete. */
+static void recheck_all(struct sim_block *b, struct sim_warp *w)
+{
+  for (uint32_t t = 0; t < w->ncbar; t++)
+    if (w->cbar[t].expect)
+      try_release(b, w, (int)t);
+}
+
+/* A new convergence barrier at pc for the lanes of m (or the group's own, when it already
+   waits for them at that pc). Returns 0 when the nesting is too deep. */
+static int push_cbar(struct sim_warp *w, uint64_t m, uint32_t pc)
+{
+  if (w->gtop >= 0 && w->cbar[w->gtop].pc == pc && w->cbar[w->gtop].expect)
+    return 1;
+  uint32_t t = 0;
+  while (t < w->ncbar && w->cbar[t].expect)
+    t++;
+  if (t == SIM_NCBAR)
+    return 0;
+  for (uint64_t mm = m; mm; mm &= mm - 1)
+    if (w->csp[sim_ctz64(mm)] >= SIM_CSTACK)
+      return 0;
+  if (t == w->ncbar)
+    w->ncbar++;
+  w->cbar[t].pc = pc;
+  w->cbar[t].expect = m;
+  for (uint64_t mm = m; mm; mm &= mm - 1) {
+    unsigned l = sim_ctz64(mm);
+    w->cstack[l][w->csp[l]++] = (int16_t)t;
+  }
+  return 1;
+}
+
+/* Choose the next group; 0 when no lane can run. */
+static int select_group(struct sim_warp *w)
+{
+  uint64_t sel = w->live & ~w->barwait & ~w->syncwait & ~w->cwait;
+  if (!sel)
+    return 0;
+  w->prefer &= sel;
+  uint64_t cand = w->prefer ? w->prefer : sel;
+  uint32_t minpc = UINT32_MAX;
+  for (uint64_t m = cand; m; m &= m - 1) {
+    unsigned l = sim_ctz64(m);
+    if (w->pc[l] < minpc)
+      minpc = w->pc[l];
+  }
+  uint64_t g = 0;
+  int top = -2;
+  for (uint64_t m = cand; m; m &= m - 1) {
+    unsigned l = sim_ctz64(m);
+    if (w->pc[l] != minpc)
+      continue;
+    int t = lane_top(w, l);
+    if (top == -2)
+      top = t;
+    if (t == top)
+      g |= 1ull << l;
+  }
+  w->gmask = g;
+  w->gpc = minpc;
+  w->gtop = top;
+  w->have_group = 1;
+  return 1;
+}
+
+/* Lanes of m for which the instruction's guard holds. */
+static uint64_t guard_lanes(const struct sim_block *b, const struct sim_warp *w,
+                            const struct ptx_inst *in, uint64_t m)
+{
+  if (in->guard == PTX_NOREG)
+    return m;
+  const uint64_t *g = REG(in->guard);
+  uint64_t e = 0;
+  for (uint64_t mm = m; mm; mm &= mm - 1) {
+    unsigned l = sim_ctz64(mm);
+    if ((g[l] & 1) != in->guard_neg)
+      e |= 1ull << l;
+  }
+  return e;
+}
+
+static uint64_t hash_state(const struct sim_block *b, const struct sim_warp *w)
+{
+  uint64_t h = 1469598103934665603ull;
+  size_t n = (size_t)b->prog->nregs * b->W;
+  for (size_t i = 0; i < n; i++)
+    h = (h ^ w->regs[i]) * 1099511628211ull;
+  for (unsigned l = 0; l < b->W; l++)
+    h = (h ^ (w->have_group && (w->gmask >> l & 1) ? w->gpc : w->pc[l])) * 1099511628211ull;
+  h = (h ^ w->live ^ (w->cwait << 1) ^ (w->gmask << 2)) * 1099511628211ull;
+  return h;
+}
+
+/* The group took a backward branch: count it toward ITS's escape and the livelock watch. */
+static void backward(struct sim_block *b, struct sim_warp *w)
+{
+  w->backs++;
+  uint64_t waiting = w->live & w->cwait & ~w->gmask;
+  if (waiting)
+    w->spin++;
+  if (b->cfg->sched == SIM_SCHED_ITS && waiting && w->spin >= SPIN_LIMIT) {
+    /* let the waiting lanes past their barrier, so they can make progress */
+    dissolve(w);
+    for (uint64_t mm = waiting; mm; mm &= mm - 1) {
+      unsigned l = sim_ctz64(mm);
+      int t = lane_top(w, l);
+      if (t < 0)
+        continue;
+      w->cbar[t].expect &= ~(1ull << l);
+      w->csp[l]--;
+      w->cwait &= ~(1ull << l);
+      w->prefer |= 1ull << l;
+    }
+    recheck_all(b, w);
+    w->spin = 0;
+  }
+  if (w->backs % CHECK_EVERY == 0) {
+    uint64_t h = hash_state(b, w);
+    uint64_t wr = b->writes + sim_launch_global_writes(b);
+    w->spinning = w->snap_valid && h == w->snap_hash && wr == w->snap_writes;
+    w->snap_hash = h;
+    w->snap_writes = wr;
+    w->snap_valid = 1;
+  }
+}
+
+static void count(struct sim_block *b, uint64_t m)
+{
+  b->ctr.warp_insts++;
+  b->ctr.thread_insts += sim_popc64(m);
+}
+
+/* Mask of lanes a .sync collective needs: its membermask operand, within the live lanes. */
+static uint64_t sync_need(const struct sim_block *b, const struct sim_warp *w,
+                          const struct ptx_inst *in, unsigned l)
+{
+  int idx = in->op == PTX_OP_SHFL ? 4 : 2;
+  if (in->nopd <= idx)
+    return 0;                                   /* old non-.sync form */
+  uint64_t mask = REG(in->opd[idx].reg)[l] & 0xffffffffu;
+  if (b->W == 64 && mask == 0xffffffffu)
+    mask = ~0ull;                               /* a full mask means the whole wave */
+  return mask & w->live;
+}
+
+/* Control instructions and .sync collectives. Returns 0 to go on, 1 when the warp must stop
+   (fault). */
+static int control(struct sim_block *b, struct sim_warp *w, const struct ptx_inst *in)
+{
+  const struct sim_prog *p = b->prog;
+  uint32_t pc = w->gpc;
+  uint64_t g = w->gmask;
+  uint64_t e = guard_lanes(b, w, in, g);
+
+  switch ((enum ptx_op)in->op) {
+  case PTX_OP_BRA: {
+    count(b, g);
+    uint32_t target = in->opd[0].reg;
+    if (e == g) {
+      w->gpc = target;
+      if (target <= pc)
+        backward(b, w);
+      if (w->have_group && w->gtop >= 0 && w->gpc == w->cbar[w->gtop].pc) {
+        dissolve(w);
+        arrive(b, w, g);
+      }
+      return 0;
+    }
+    if (!e) {
+      w->gpc = pc + 1;
+      if (w->gtop >= 0 && w->gpc == w->cbar[w->gtop].pc) {
+        dissolve(w);
+        arrive(b, w, g);
+      }
+      return 0;
+    }
+    /* divergent */
+    if (in->reconv != PTX_NOREG && !push_cbar(w, g, in->reconv)) {
+      sim_fault_other(b, w, pc, sim_ctz64(g), SIM_FK_TRAP,
+                      "divergent branches nested too deeply for the emulator");
+      return 1;
+    }
+    w->have_group = 0;
+    for (uint64_t mm = g; mm; mm &= mm - 1) {
+      unsigned l = sim_ctz64(mm);
+      w->pc[l] = (e >> l & 1) ? target : pc + 1;
+    }
+    if (target <= pc) {
+      w->gmask = e;                                 /* the looping lanes, for backward() */
+      backward(b, w);
+      w->have_group = 0;
+    }
+    arrive(b, w, g);
+    return 0;
+  }
+
+  case PTX_OP_CALL: {
+    count(b, g);
+    const struct sim_callinfo *ci = &p->calls[in->opd[1].imm];
+    size_t fs = p->pframe_size;
+    for (uint64_t mm = e; mm; mm &= mm - 1) {
+      unsigned l = sim_ctz64(mm);
+      if (w->depth[l] >= SIM_CALLDEPTH) {
+        sim_fault_other(b, w, pc, l, SIM_FK_CALL_DEPTH, "device-function calls nested too deeply");
+        return 1;
+      }
+      uint8_t *fr = w->pframe + l * fs;
+      for (uint32_t k = 0; k < ci->nin; k++) {
+        const struct sim_copy *c = &p->copies[ci->first_in + k];
+        memmove(fr + c->dst, fr + c->src, c->size);
+      }
+      w->ret_pc[l][w->depth[l]] = pc + 1;
+      w->ret_call[l][w->depth[l]] = (uint32_t)in->opd[1].imm;
+      w->depth[l]++;
+    }
+    if (e == g) {
+      w->gpc = ci->target;
+    } else {
+      w->have_group = 0;
+      for (uint64_t mm = g; mm; mm &= mm - 1) {
+        unsigned l = sim_ctz64(mm);
+        w->pc[l] = (e >> l & 1) ? ci->target : pc + 1;
+      }
+      arrive(b, w, g);
+    }
+    return 0;
+  }
+
+  case PTX_OP_RET:
+  case PTX_OP_EXIT: {
+    count(b, g);
+    uint64_t exiting = 0;
+    dissolve(w);
+    for (uint64_t mm = e; mm; mm &= mm - 1) {
+      unsigned l = sim_ctz64(mm);
+      if (in->op == PTX_OP_RET && w->depth[l]) {
+        unsigned dd = --w->depth[l];
+        const struct sim_callinfo *ci = &p->calls[w->ret_call[l][dd]];
+        uint8_t *fr = w->pframe + (size_t)l * p->pframe_size;
+        for (uint32_t k = 0; k < ci->nout; k++) {
+          const struct sim_copy *c = &p->copies[ci->first_out + k];
+          memmove(fr + c->dst, fr + c->src, c->size);
+        }
+        w->pc[l] = w->ret_pc[l][dd];
+      } else {
+        exiting |= 1ull << l;
+      }
+    }
+    for (uint64_t mm = g & ~e; mm; mm &= mm - 1)
+      w->pc[sim_ctz64(mm)] = pc + 1;
+    if (exiting) {
+      w->live &= ~exiting;
+      w->cwait &= ~exiting;
+      for (uint64_t mm = exiting; mm; mm &= mm - 1)
+        w->csp[sim_ctz64(mm)] = 0;
+      recheck_all(b, w);
+    }
+    arrive(b, w, g & ~exiting);
+    return 0;
+  }
+
+  case PTX_OP_BAR: {
+    count(b, g);
+    dissolve(w);
+    if (in->sub == PTX_BAR_WARP_SYNC) {
+      for (uint64_t mm = g & ~e; mm; mm &= mm - 1)
+        w->pc[sim_ctz64(mm)] = pc + 1;
+      if (!e)
+        return 0;
+      uint64_t need = REG(in->opd[0].reg)[sim_ctz64(e)] & 0xffffffffu;
+      if (b->W == 64 && need == 0xffffffffu)
+        need = ~0ull;
+      need &= w->live;
+      w->syncwait |= e;
+      if ((w->syncwait & need) == need) {
+        /* everyone arrived (at this or another bar.warp.sync): go on past it */
+        uint64_t rel = w->syncwait & (need | e);
+        for (uint64_t mm = rel; mm; mm &= mm - 1) {
+          unsigned l = sim_ctz64(mm);
+          if (p->code[w->pc[l]].op == PTX_OP_BAR && p->code[w->pc[l]].sub == PTX_BAR_WARP_SYNC)
+            w->pc[l]++;
+        }
+        w->syncwait &= ~rel;
+        arrive(b, w, rel);
+      }
+      return 0;
+    }
+    if (in->sub == PTX_BAR_ARRIVE) {
+      uint32_t id = (uint32_t)REG(in->opd[0].reg)[sim_ctz64(g)] & 15;
+      b->bar_arrived[id] += sim_popc64(e);
+      for (uint64_t mm = g; mm; mm &= mm - 1)
+        w->pc[sim_ctz64(mm)] = pc + 1;
+      arrive(b, w, g);
+      return 0;
+    }
+    /* bar.sync / bar.red: wait for the block layer to release the barrier */
+    for (uint64_t mm = g; mm; mm &= mm - 1) {
+      unsigned l = sim_ctz64(mm);
+      if (e >> l & 1) {
+        w->barid[l] = (uint32_t)REG(in->opd[0].reg)[l] & 15;
+        if (in->sub == PTX_BAR_RED) {
+          const struct ptx_operand *po = &in->opd[in->nopd - 1];
+          w->barpred[l] = (uint8_t)((REG(po->reg)[l] & 1) ^ po->neg);
+        }
+      } else {
+        w->pc[l] = pc + 1;
+      }
+    }
+    w->barwait |= e;
+    arrive(b, w, g & ~e);
+    return 0;
+  }
+
+  case PTX_OP_TRAP:
+    count(b, g);
+    if (!e) {
+      w->gpc = pc + 1;
+      return 0;
+    }
+    sim_fault_other(b, w, pc, sim_ctz64(e), SIM_FK_TRAP,
+                    "the kernel executed a trap instruction (for example a failed assert())");
+    return 1;
+
+  case PTX_OP_SHFL:
+  case PTX_OP_VOTE:
+  case PTX_OP_MATCH:
+  case PTX_OP_REDUX: {
+    uint64_t need = g ? sync_need(b, w, in, sim_ctz64(g)) : 0;
+    uint64_t waiting_here = 0;
+    for (uint64_t mm = w->syncwait; mm; mm &= mm - 1) {
+      unsigned l = sim_ctz64(mm);
+      if (w->pc[l] == pc)
+        waiting_here |= 1ull << l;
+    }
+    uint64_t all = g | waiting_here;
+    if ((need & ~all) != 0) {                  /* wait for the rest of the mask */
+      dissolve(w);
+      w->syncwait |= g;
+      return 0;
+    }
+    w->syncwait &= ~waiting_here;
+    uint32_t npc = sim_exec(b, w, pc, all);
+    if (b->faulted)
+      return 1;
+    if (waiting_here) {
+      dissolve(w);
+      for (uint64_t mm = all; mm; mm &= mm - 1)
+        w->pc[sim_ctz64(mm)] = npc;
+      arrive(b, w, all);
+    } else {
+      w->gpc = npc;
+      if (w->gtop >= 0 && w->gpc == w->cbar[w->gtop].pc) {
+        dissolve(w);
+        arrive(b, w, g);
+      }
+    }
+    return 0;
+  }
+
+  default:
+    return 0;
+  }
+}
+
+static int is_control(enum ptx_op op)
+{
+  switch (op) {
+  case PTX_OP_BRA:
+  case PTX_OP_CALL:
+  case PTX_OP_RET:
+  case PTX_OP_EXIT:
+  case PTX_OP_BAR:
+  case PTX_OP_TRAP:
+  case PTX_OP_SHFL:
+  case PTX_OP_VOTE:
+  case PTX_OP_MATCH:
+  case PTX_OP_REDUX:
+    return 1;
+  default:
+    return 0;
+  }
+}
+
+uint64_t sim_warp_run(struct sim_block *b, struct sim_warp *w, uint64_t quantum)
+{
+  const struct sim_prog *p = b->prog;
+  uint64_t start = b->ctr.warp_insts;
+  while (b->ctr.warp_insts - start < quantum) {
+    if (!w->have_group && !select_group(w)) {
+      w->state = w->live ? SIM_W_BLOCKED : SIM_W_DONE;
+      return b->ctr.warp_insts - start;
+    }
+    uint32_t pc = w->gpc;
+    if (pc >= p->ncode) {
+      sim_fault_other(b, w, p->ncode ? p->ncode - 1 : 0, sim_ctz64(w->gmask), SIM_FK_TRAP,
+                      "control fell off the end of the function (missing ret)");
+      return b->ctr.warp_insts - start;
+    }
+    const struct ptx_inst *in = &p->code[pc];
+    if (is_control((enum ptx_op)in->op)) {
+      if (control(b, w, in))
+        return b->ctr.warp_insts - start;
+      continue;
+    }
+    uint32_t npc = sim_exec(b, w, pc, w->gmask);
+    if (b->faulted)
+      return b->ctr.warp_insts - start;
+    w->gpc = npc;
+    if (w->gtop >= 0 && npc == w->cbar[w->gtop].pc) {
+      uint64_t g = w->gmask;
+      dissolve(w);
+      arrive(b, w, g);
+    }
+  }
+  w->state = w->live ? SIM_W_RUN : SIM_W_DONE;
+  return b->ctr.warp_insts - start;
+}

@@ -19,7 +19,8 @@ PKG_CFLAGS := $(shell pkg-config --cflags jansson 2>/dev/null)
 PKG_LIBS   := $(shell pkg-config --libs jansson 2>/dev/null)
 CHECK_CFLAGS := $(shell pkg-config --cflags check 2>/dev/null)
 CHECK_LIBS   := $(shell pkg-config --libs check 2>/dev/null)
-CFLAGS  += $(CFLAGS_BASE) $(PKG_CFLAGS)
+ARCHFLAGS := $(if $(filter x86_64,$(shell uname -m)),-mpopcnt,)
+CFLAGS  += $(CFLAGS_BASE) $(ARCHFLAGS) $(PKG_CFLAGS)
 LDLIBS  += $(PKG_LIBS) -lm -ldl -pthread
 
 LIB_DIRS := harness/ptx harness/sim harness/metrics harness/timing harness/backend harness/run

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cli/emu_args.h"
@@ -18,6 +19,7 @@
 #include "cli/warplab.h"
 #include "ptx/ptx.h"
 #include "run/run_build.h"
+#include "backend/be.h"
 #include "sim/sim.h"
 
 #define MAX_ARGS 64
@@ -28,6 +30,7 @@ static void emu_usage(FILE *f)
   fputs("usage: warplab emu FILE.cu|FILE.ptx --kernel NAME --grid X[,Y[,Z]] --block X[,Y[,Z]]\n"
         "         [--smem BYTES] [--sched its|stack] [--arch sm_90] [--json] [--dump N=PATH]...\n"
         "         [--threads N] [--max-insts N] [--warp-size 32|64] [--keep-ptx PATH]\n"
+        "         [--backend emu|gpu]\n"
         "         --arg SPEC ...   (one per kernel parameter, in order)\n"
         "\n"
         "SPEC: TYPEbuf:COUNT:INIT   a buffer; TYPE u8 i32 u32 i64 u64 f32 f64;\n"
@@ -36,7 +39,9 @@ static void emu_usage(FILE *f)
         "--dump N=PATH writes argument N's buffer (0-based), raw, after the run.\n"
         "--sched its (default): independent thread scheduling, Volta and later;\n"
         "        stack: pre-Volta reconvergence stack (the SIMT spin lock deadlocks).\n"
-        "--threads N: host threads running blocks (0 = all cores, the default).\n", f);
+        "--threads N: host threads running blocks (0 = all cores, the default).\n"
+        "--backend gpu runs the same PTX on the GPU through the CUDA driver (no metrics or\n"
+        "        fault lines there; a faulting kernel is named by its CUDA error).\n", f);
   wl_print_exit_codes();
 }
 
@@ -120,6 +125,7 @@ struct emu_opts {
   uint32_t grid[3], block[3];
   int have_grid, have_block, json;
   struct sim_launch cfg;
+  enum be_kind backend;
   const char *argspec[MAX_ARGS];
   uint32_t nargs;
   struct dump dumps[MAX_DUMPS];
@@ -135,7 +141,8 @@ static int parse_opts(int argc, char **argv, struct emu_opts *o)
     {"json", no_argument, 0, 'j'}, {"dump", required_argument, 0, 'd'},
     {"arg", required_argument, 0, 'A'}, {"threads", required_argument, 0, 't'},
     {"max-insts", required_argument, 0, 'm'}, {"warp-size", required_argument, 0, 'w'},
-    {"keep-ptx", required_argument, 0, 'K'}, {"help", no_argument, 0, 'h'}, {0, 0, 0, 0},
+    {"keep-ptx", required_argument, 0, 'K'}, {"backend", required_argument, 0, 'B'},
+    {"help", no_argument, 0, 'h'}, {0, 0, 0, 0},
   };
   memset(o, 0, sizeof *o);
   o->arch = "sm_90";
@@ -238,6 +245,16 @@ static int parse_opts(int argc, char **argv, struct emu_opts *o)
       o->cfg.warp_size = (uint32_t)strtoul(optarg, NULL, 10);
       break;
     case 'K': o->keep_ptx = optarg; break;
+    case 'B':
+      if (!strcmp(optarg, "emu"))
+        o->backend = BE_EMU;
+      else if (!strcmp(optarg, "gpu"))
+        o->backend = BE_GPU;
+      else {
+        wl_error("--backend '%s': expected emu or gpu", optarg);
+        return -1;
+      }
+      break;
     case 'h': emu_usage(stdout); return 1;
     default:
       wl_error("emu: unknown or incomplete option '%s' (see warplab emu --help)", argv[optind - 1]);
@@ -314,7 +331,7 @@ static int get_ptx(const struct emu_opts *o, char *tmpdir, char **text, size_t *
 
 /* Check the arguments against the kernel's parameters and pack them. */
 static int pack_params(const struct ptx_module *m, int f, struct emu_arg *args, uint32_t nargs,
-                       struct sim_device *dev, uint8_t **buf, uint32_t *size)
+                       struct be *dev, uint8_t **buf, uint32_t *size)
 {
   uint32_t off[MAX_ARGS], sz[MAX_ARGS], total = 0;
   int n = sim_param_layout(m, f, off, sz, MAX_ARGS, &total);
@@ -347,9 +364,9 @@ static int pack_params(const struct ptx_module *m, int f, struct emu_arg *args, 
       char name[64];
       snprintf(name, sizeof name, "argument %u (%s)", i, args[i].spec);
       uint64_t bytes = args[i].count * emu_elem_size(args[i].elem);
-      if (sim_malloc(dev, bytes, name, &args[i].dev_addr) != SIM_OK ||
-          sim_write(dev, args[i].dev_addr, args[i].data, bytes) != SIM_OK) {
-        wl_error("out of host memory for argument %u", i);
+      if (be_alloc(dev, bytes, name, &args[i].dev_addr) != BE_OK ||
+          be_write(dev, args[i].dev_addr, args[i].data, bytes) != BE_OK) {
+        wl_error("out of device memory for argument %u", i);
         return WL_EXIT_USAGE;
       }
       bits = args[i].dev_addr;
@@ -360,7 +377,7 @@ static int pack_params(const struct ptx_module *m, int f, struct emu_arg *args, 
 }
 
 static int write_dumps(const struct emu_opts *o, struct emu_arg *args, uint32_t nargs,
-                       struct sim_device *dev)
+                       struct be *dev)
 {
   for (uint32_t i = 0; i < o->ndumps; i++) {
     const struct dump *d = &o->dumps[i];
@@ -370,7 +387,7 @@ static int write_dumps(const struct emu_opts *o, struct emu_arg *args, uint32_t 
     }
     struct emu_arg *a = &args[d->arg];
     uint64_t bytes = a->count * emu_elem_size(a->elem);
-    if (sim_read(dev, a->dev_addr, a->data, bytes) != SIM_OK) {
+    if (be_read(dev, a->dev_addr, a->data, bytes) != BE_OK) {
       wl_error("--dump %u: cannot read the buffer back", d->arg);
       return WL_EXIT_USAGE;
     }
@@ -405,7 +422,7 @@ int wl_cmd_emu(int argc, char **argv)
   uint32_t psize = 0;
   struct ptx_module mod;
   memset(&mod, 0, sizeof mod);
-  struct sim_device *dev = NULL;
+  struct be *dev = NULL;
 
   for (uint32_t i = 0; i < o.nargs; i++)
     if (emu_arg_parse(o.argspec[i], &args[i], err, sizeof err)) {
@@ -430,9 +447,13 @@ int wl_cmd_emu(int argc, char **argv)
     rc = WL_EXIT_USAGE;
     goto out;
   }
-  dev = sim_device_new();
-  if (!dev) {
-    wl_error("out of host memory");
+  if (be_open(o.backend, &dev, err, sizeof err) != BE_OK) {
+    wl_error("%s", err);
+    rc = WL_EXIT_USAGE;
+    goto out;
+  }
+  if (be_load(dev, text, len, &mod, err, sizeof err) != BE_OK) {
+    wl_error("%s", err);
     rc = WL_EXIT_USAGE;
     goto out;
   }
@@ -445,13 +466,29 @@ int wl_cmd_emu(int argc, char **argv)
       (ends_with(o.file, ".ptx") ? o.file : NULL),
     .ptx_text = text, .ptx_len = len, .mod = &mod, .cfg = &o.cfg, .arch = o.arch,
   };
-  enum sim_status st = sim_run(dev, &mod, o.kernel, params, psize, &o.cfg, &run.res, err,
-                               sizeof err);
-  if (st != SIM_OK) {
+  struct be_launch bl = {
+    .dyn_smem = o.cfg.dyn_smem, .sched = o.cfg.sched, .warp_size = o.cfg.warp_size,
+    .workers = o.cfg.workers, .max_warp_insts = o.cfg.max_warp_insts,
+  };
+  memcpy(bl.grid, o.cfg.grid, sizeof bl.grid);
+  memcpy(bl.block, o.cfg.block, sizeof bl.block);
+  struct be_result br;
+  struct timespec t0, t1;
+  clock_gettime(CLOCK_MONOTONIC, &t0);
+  enum be_status st = be_launch(dev, o.kernel, params, psize, &bl, &br, err, sizeof err);
+  clock_gettime(CLOCK_MONOTONIC, &t1);
+  run.run_seconds = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
+  if (st != BE_OK) {
     wl_error("%s", err);
     rc = WL_EXIT_USAGE;
     goto out;
   }
+  run.res = br.emu;
+  run.backend = o.backend;
+  run.device = be_describe(dev);
+  run.gpu_ms = br.gpu_ms;
+  run.gpu_error = br.gpu_error;
+  run.ran_ok = br.ran_ok;
   rc = write_dumps(&o, args, o.nargs, dev);
   if (rc != WL_EXIT_OK)
     goto out;
@@ -464,14 +501,14 @@ int wl_cmd_emu(int argc, char **argv)
   } else {
     emu_report_text(stdout, &run);
   }
-  rc = run.res.outcome == SIM_RAN_OK ? WL_EXIT_OK : WL_EXIT_FAULT;
+  rc = run.ran_ok ? WL_EXIT_OK : WL_EXIT_FAULT;
 out:
   for (uint32_t i = 0; i < o.nargs; i++)
     emu_arg_free(&args[i]);
   free(params);
   free(text);
   ptx_module_free(&mod);
-  sim_device_free(dev);
+  be_close(dev);
   if (tmpdir[0]) {
     unlink(ptx_path);
     rmdir(tmpdir);

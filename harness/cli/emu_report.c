@@ -50,7 +50,11 @@ static void file_line(const char *path, uint32_t n, char *buf, size_t bl)
       while (*s == ' ' || *s == '\t')
         s++;
       s[strcspn(s, "\r\n")] = 0;
-      snprintf(buf, bl, "%s", s);
+      size_t len = strlen(s);
+      if (len >= bl)
+        len = bl - 1;
+      memcpy(buf, s, len);
+      buf[len] = 0;
       break;
     }
   fclose(f);
@@ -97,6 +101,14 @@ void emu_report_text(FILE *f, const struct emu_run *r)
   fprintf(f, "  sched %s  %s  warp %u\n", c->sched == SIM_SCHED_STACK ? "stack" : "its", r->arch,
           c->warp_size ? c->warp_size : 32);
   const struct sim_result *s = &r->res;
+  if (r->backend == BE_GPU) {
+    fprintf(f, "  on %s\n", r->device);
+    if (r->ran_ok)
+      fprintf(f, "  ran cleanly in %.3f ms (one launch, CUDA events)\n", r->gpu_ms);
+    else
+      fprintf(f, "\n  gpu_error: %s\n", r->gpu_error);
+    return;
+  }
   fprintf(f, "  %" PRIu64 " warp-instructions, %" PRIu64 " thread-instructions (%.1f active "
           "lanes per instruction); shared memory %u B static; local memory %u B per thread\n",
           s->counters.warp_insts, s->counters.thread_insts,
@@ -216,6 +228,8 @@ int emu_report_json(FILE *f, const struct emu_run *r)
   json_object_set_new(o, "kernel", json_string(r->kernel));
   json_object_set_new(o, "source", json_string(r->source));
   json_object_set_new(o, "ptx", r->ptx_path ? json_string(r->ptx_path) : json_null());
+  json_object_set_new(o, "backend", json_string(r->backend == BE_GPU ? "gpu" : "emu"));
+  json_object_set_new(o, "device", json_string(r->device ? r->device : ""));
   json_object_set_new(o, "launch",
                       json_pack("{s:o,s:o,s:I,s:s,s:s,s:I,s:I}", "grid", dim3(c->grid), "block",
                                 dim3(c->block), "dynamic_smem", (json_int_t)c->dyn_smem, "sched",
@@ -225,13 +239,25 @@ int emu_report_json(FILE *f, const struct emu_run *r)
   json_object_set_new(o, "resources", json_pack("{s:I,s:I}", "static_smem_bytes",
                                                 (json_int_t)s->static_smem, "local_bytes_per_thread",
                                                 (json_int_t)s->local_bytes));
-  json_object_set_new(o, "outcome", json_string(sim_outcome_name(s->outcome)));
-  json_object_set_new(o, "fault", s->outcome == SIM_RAN_OK ? json_null() : fault_obj(r));
-  json_t *m = json_object();
-  json_object_set_new(m, "smsp__inst_executed.sum", metric(s->counters.warp_insts, "ptx-level"));
-  json_object_set_new(m, "smsp__thread_inst_executed.sum",
-                      metric(s->counters.thread_insts, "ptx-level"));
-  json_object_set_new(o, "metrics", m);
+  if (r->backend == BE_GPU) {
+    json_object_set_new(o, "outcome", json_string(r->ran_ok ? "ok" : "gpu_error"));
+    json_object_set_new(o, "fault", r->ran_ok ? json_null()
+                        : json_pack("{s:s,s:s}", "kind", "gpu_error", "message", r->gpu_error));
+    json_object_set_new(o, "metrics", json_object());
+    json_object_set_new(o, "gpu", json_pack("{s:f}", "kernel_ms", r->gpu_ms));
+  } else {
+    json_object_set_new(o, "outcome", json_string(sim_outcome_name(s->outcome)));
+    json_object_set_new(o, "fault", s->outcome == SIM_RAN_OK ? json_null() : fault_obj(r));
+    json_t *m = json_object();
+    json_object_set_new(m, "smsp__inst_executed.sum", metric(s->counters.warp_insts, "ptx-level"));
+    json_object_set_new(m, "smsp__thread_inst_executed.sum",
+                        metric(s->counters.thread_insts, "ptx-level"));
+    json_object_set_new(o, "metrics", m);
+    json_object_set_new(o, "emulator",
+                        json_pack("{s:f,s:f}", "run_seconds", r->run_seconds,
+                                  "warp_insts_per_second",
+                                  r->run_seconds > 0 ? (double)s->counters.warp_insts / r->run_seconds : 0.0));
+  }
   int rc = json_dumpf(o, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
   fputc('\n', f);
   json_decref(o);

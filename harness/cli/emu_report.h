@@ -5,6 +5,7 @@
 
 #include <stdio.h>
 
+#include "backend/be.h"
 #include "sim/sim.h"
 
 struct emu_run {
@@ -16,7 +17,13 @@ struct emu_run {
   const struct ptx_module *mod;
   const struct sim_launch *cfg;
   const char *arch;
-  struct sim_result res;
+  struct sim_result res;       /* emulator results */
+  enum be_kind backend;
+  const char *device;          /* the backend's description */
+  int ran_ok;
+  double gpu_ms;               /* gpu: kernel time from CUDA events */
+  const char *gpu_error;       /* gpu: what the driver said of a failed kernel */
+  double run_seconds;          /* wall time of the emulated launch itself */
 };
 
 void emu_report_text(FILE *f, const struct emu_run *r);

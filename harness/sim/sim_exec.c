@@ -91,7 +91,9 @@ static uint8_t *mem_at(struct sim_block *b, struct sim_warp *w, uint32_t pc, uns
   switch (real) {
   case PTX_SP_GLOBAL:
   case PTX_SP_CONST: {
-    const struct sim_alloc *al = sim_mem_find(b->dev, a, size);
+    const struct sim_alloc *al = b->last_alloc;
+    if (!al || a - al->base > al->size || size > al->size - (a - al->base))
+      al = sim_mem_find(b->dev, a, size);
     if (!al) {
       sim_fault_mem(b, w, pc, l, SIM_FK_OUT_OF_BOUNDS, real, acc, addr, size);
       return NULL;
@@ -100,6 +102,7 @@ static uint8_t *mem_at(struct sim_block *b, struct sim_warp *w, uint32_t pc, uns
       sim_fault_mem(b, w, pc, l, SIM_FK_READ_ONLY, real, acc, addr, size);
       return NULL;
     }
+    b->last_alloc = al;
     return al->data + (a - al->base);
   }
   case PTX_SP_SHARED:
@@ -142,14 +145,50 @@ static uint8_t *mem_at(struct sim_block *b, struct sim_warp *w, uint32_t pc, uns
 
 static inline uint64_t load_bits(const uint8_t *p, unsigned size)
 {
-  uint64_t v = 0;
-  memcpy(&v, p, size);      /* little-endian host, as the GPU */
-  return v;
+  /* little-endian host, as the GPU; fixed-size copies compile to single moves */
+  switch (size) {
+  case 4: { uint32_t v; memcpy(&v, p, 4); return v; }
+  case 8: { uint64_t v; memcpy(&v, p, 8); return v; }
+  case 1: return *p;
+  case 2: { uint16_t v; memcpy(&v, p, 2); return v; }
+  default: { uint64_t v = 0; memcpy(&v, p, size > 8 ? 8 : size); return v; }
+  }
 }
 
 static inline void store_bits(uint8_t *p, unsigned size, uint64_t v)
 {
-  memcpy(p, &v, size);
+  switch (size) {
+  case 4: { uint32_t x = (uint32_t)v; memcpy(p, &x, 4); return; }
+  case 8: memcpy(p, &v, 8); return;
+  case 1: *p = (uint8_t)v; return;
+  case 2: { uint16_t x = (uint16_t)v; memcpy(p, &x, 2); return; }
+  default: memcpy(p, &v, size > 8 ? 8 : size); return;
+  }
+}
+
+/* Integer compare of 32-bit values, the setp forms loops are made of. */
+static inline unsigned icmp32(enum ptx_cmp c, int sgn, uint64_t a, uint64_t b)
+{
+  if (sgn) {
+    int32_t x = (int32_t)a, y = (int32_t)b;
+    switch (c) {
+    case PTX_CMP_LT: return x < y;
+    case PTX_CMP_LE: return x <= y;
+    case PTX_CMP_GT: return x > y;
+    case PTX_CMP_GE: return x >= y;
+    case PTX_CMP_EQ: return x == y;
+    default: return x != y;
+    }
+  }
+  uint32_t x = (uint32_t)a, y = (uint32_t)b;
+  switch (c) {
+  case PTX_CMP_LT: case PTX_CMP_LO: return x < y;
+  case PTX_CMP_LE: case PTX_CMP_LS: return x <= y;
+  case PTX_CMP_GT: case PTX_CMP_HI: return x > y;
+  case PTX_CMP_GE: case PTX_CMP_HS: return x >= y;
+  case PTX_CMP_EQ: return x == y;
+  default: return x != y;
+  }
 }
 
 /* Widen a loaded value of type t into a register: sign-extend signed types. */
@@ -325,9 +364,32 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
       }
     } else if (ptx_type_is_float(t)) {
       FOR_LANES(e) dd[l] = sim_alu_fbin(op, t, (enum ptx_rnd)in->rnd, in->flags, a[l], bb[l]);
-    } else if (op == PTX_OP_ADD && (t == PTX_T_S32 || t == PTX_T_U32 || t == PTX_T_B32) &&
-               !(in->flags & PTX_F_SAT)) {
-      FOR_LANES(e) dd[l] = sim_alu_add_b32(a[l], bb[l]);
+    } else if ((t == PTX_T_S32 || t == PTX_T_U32 || t == PTX_T_B32) &&
+               !(in->flags & ~PTX_F_LO) && op != PTX_OP_DIV && op != PTX_OP_REM &&
+               op != PTX_OP_MIN && op != PTX_OP_MAX && op != PTX_OP_MUL24) {
+      /* 32-bit integer arithmetic, inline: the index math of every kernel */
+      switch (op) {
+      case PTX_OP_ADD: FOR_LANES(e) dd[l] = (uint32_t)(a[l] + bb[l]); break;
+      case PTX_OP_SUB: FOR_LANES(e) dd[l] = (uint32_t)(a[l] - bb[l]); break;
+      case PTX_OP_MUL: FOR_LANES(e) dd[l] = (uint32_t)a[l] * (uint32_t)bb[l]; break;
+      case PTX_OP_AND: FOR_LANES(e) dd[l] = (uint32_t)(a[l] & bb[l]); break;
+      case PTX_OP_OR: FOR_LANES(e) dd[l] = (uint32_t)(a[l] | bb[l]); break;
+      case PTX_OP_XOR: FOR_LANES(e) dd[l] = (uint32_t)(a[l] ^ bb[l]); break;
+      case PTX_OP_SHL:
+        FOR_LANES(e) dd[l] = (uint32_t)bb[l] > 31 ? 0 : (uint32_t)((uint32_t)a[l] << (uint32_t)bb[l]);
+        break;
+      case PTX_OP_SHR:
+        if (t == PTX_T_S32) {
+          FOR_LANES(e) {
+            uint32_t sh = (uint32_t)bb[l] > 31 ? 31 : (uint32_t)bb[l];
+            dd[l] = (uint32_t)((int32_t)(uint32_t)a[l] >> sh);
+          }
+        } else {
+          FOR_LANES(e) dd[l] = (uint32_t)bb[l] > 31 ? 0 : (uint32_t)a[l] >> (uint32_t)bb[l];
+        }
+        break;
+      default: FOR_LANES(e) dd[l] = sim_alu_ibin(op, t, in->flags, a[l], bb[l]); break;
+      }
     } else if (op == PTX_OP_ADD && (t == PTX_T_S64 || t == PTX_T_U64 || t == PTX_T_B64)) {
       FOR_LANES(e) dd[l] = a[l] + bb[l];
     } else if (op == PTX_OP_MUL && (in->flags & PTX_F_WIDE) && t == PTX_T_S32) {
@@ -418,6 +480,14 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
     const uint64_t *c = in->boolop ? REG(in->opd[3].reg) : NULL;
     int cneg = in->boolop ? in->opd[3].neg : 0;
     int isf = ptx_type_is_float(t);
+    if (!c && d->pair == PTX_NOREG && !isf && ptx_type_size(t) == 4 && in->cmp >= PTX_CMP_EQ &&
+        in->cmp <= PTX_CMP_HS) {
+      uint64_t *dd = REG(d->reg);
+      int sgn = ptx_type_is_signed(t);
+      enum ptx_cmp cm = (enum ptx_cmp)in->cmp;
+      FOR_LANES(e) dd[l] = icmp32(cm, sgn, a[l], bb[l]);
+      break;
+    }
     FOR_LANES(e) {
       unsigned r = isf ? sim_alu_fcmp((enum ptx_cmp)in->cmp, t, in->flags, a[l], bb[l])
                        : sim_alu_icmp((enum ptx_cmp)in->cmp, t, a[l], bb[l]);
@@ -430,6 +500,10 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
         case PTX_BOOL_XOR: r2 = (!r) ^ cv; r = r ^ cv; break;
         default: break;
         }
+      }
+      if (t == PTX_T_F16X2 || t == PTX_T_BF16X2) {   /* setp.f16x2 p|q: low halves to p */
+        r2 = r >> 1 & 1;
+        r &= 1;
       }
       REG(d->reg)[l] = r;
       if (d->pair != PTX_NOREG)
@@ -553,6 +627,23 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
     unsigned size = ptx_type_size(t), n = in->vec ? in->vec : 1;
     const uint64_t *base = ad->reg != PTX_NOREG ? REG(ad->reg) : NULL;
     enum ptx_space sp = (enum ptx_space)in->space;
+    if (n == 1 && d->kind == PTX_OPD_REG && (sp == PTX_SP_GLOBAL || sp == PTX_SP_CONST) && base) {
+      /* the common case: scalar loads from one allocation */
+      uint64_t *dd = REG(d->reg);
+      int sgn = ptx_type_is_signed(t);
+      FOR_LANES(e) {
+        uint64_t addr = base[l] + (uint64_t)ad->imm;
+        const struct sim_alloc *al = b->last_alloc;
+        uint8_t *p;
+        if (al && addr - al->base <= al->size - size && al->size >= size && !(addr & (size - 1)))
+          p = al->data + (addr - al->base);
+        else if (!(p = mem_at(b, w, pc, l, sp, addr, size, size, SIM_ACC_READ)))
+          return pc;
+        uint64_t v = load_bits(p, size);
+        dd[l] = sgn ? sim_alu_sext(t, v) : v;
+      }
+      break;
+    }
     FOR_LANES(e) {
       uint64_t addr = (base ? base[l] : 0) + (uint64_t)ad->imm;
       uint8_t *p = mem_at(b, w, pc, l, sp, addr, size * n, size * n, SIM_ACC_READ);
@@ -575,6 +666,23 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
     const uint64_t *base = ad->reg != PTX_NOREG ? REG(ad->reg) : NULL;
     enum ptx_space sp = (enum ptx_space)in->space;
     int global = 0;
+    if (n == 1 && s->kind == PTX_OPD_REG && sp == PTX_SP_GLOBAL && base) {
+      const uint64_t *sv = REG(s->reg);
+      FOR_LANES(e) {
+        uint64_t addr = base[l] + (uint64_t)ad->imm;
+        const struct sim_alloc *al = b->last_alloc;
+        uint8_t *p;
+        if (al && !al->read_only && addr - al->base <= al->size - size && al->size >= size &&
+            !(addr & (size - 1)))
+          p = al->data + (addr - al->base);
+        else if (!(p = mem_at(b, w, pc, l, sp, addr, size, size, SIM_ACC_WRITE)))
+          return pc;
+        store_bits(p, size, sv[l]);
+      }
+      b->worker->global_writes++;
+      b->writes++;
+      break;
+    }
     FOR_LANES(e) {
       uint64_t addr = (base ? base[l] : 0) + (uint64_t)ad->imm;
       uint8_t *p = mem_at(b, w, pc, l, sp, addr, size * n, size * n, SIM_ACC_WRITE);

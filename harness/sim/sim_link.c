@@ -278,6 +278,12 @@ static enum sim_status rewrite(struct linker *L)
       if (in->guard != PTX_NOREG)
         in->guard += rb;
       if (in->op == PTX_OP_BRA) {
+        const struct ptx_inst *rv = in->reconv < m->ninsts ? &m->insts[in->reconv] : NULL;
+        /* in a kernel, paths that meet only at an unconditional exit need not wait for each
+           other there: those lanes simply end (the early-return idiom before a barrier) */
+        if (rv && fn->is_entry && rv->guard == PTX_NOREG &&
+            (rv->op == PTX_OP_RET || rv->op == PTX_OP_EXIT))
+          in->reconv = PTX_NOREG;
         if (in->reconv != PTX_NOREG)
           in->reconv = in->reconv - fn->first_inst + L->func_code[f];
       } else {

@@ -1,0 +1,70 @@
+/* be.c: the backend interface: pick an implementation and forward to it (see be.h). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "backend/be.h"
+
+struct be {
+  const struct be_ops *ops;
+  void *impl;
+  char desc[256];
+};
+
+enum be_status be_open(enum be_kind kind, struct be **out, char *err, size_t errlen)
+{
+  *out = NULL;
+  struct be *b = calloc(1, sizeof *b);
+  if (!b) {
+    snprintf(err, errlen, "out of host memory");
+    return BE_ERR_NOMEM;
+  }
+  b->ops = kind == BE_GPU ? &be_cuda_ops : &be_emu_ops;
+  enum be_status st = b->ops->open(&b->impl, b->desc, sizeof b->desc, err, errlen);
+  if (st != BE_OK) {
+    free(b);
+    return st;
+  }
+  *out = b;
+  return BE_OK;
+}
+
+const char *be_describe(const struct be *b) { return b->desc; }
+enum be_kind be_kind_of(const struct be *b) { return b->ops->kind; }
+
+enum be_status be_load(struct be *b, const char *ptx, size_t len, const struct ptx_module *m,
+                       char *err, size_t errlen)
+{
+  return b->ops->load(b->impl, ptx, len, m, err, errlen);
+}
+
+enum be_status be_alloc(struct be *b, uint64_t size, const char *name, uint64_t *addr)
+{
+  return b->ops->alloc(b->impl, size, name, addr);
+}
+
+enum be_status be_write(struct be *b, uint64_t addr, const void *src, uint64_t n)
+{
+  return b->ops->write(b->impl, addr, src, n);
+}
+
+enum be_status be_read(struct be *b, uint64_t addr, void *dst, uint64_t n)
+{
+  return b->ops->read(b->impl, addr, dst, n);
+}
+
+enum be_status be_launch(struct be *b, const char *kernel, const void *params, size_t psize,
+                         const struct be_launch *l, struct be_result *res, char *err,
+                         size_t errlen)
+{
+  memset(res, 0, sizeof *res);
+  return b->ops->launch(b->impl, kernel, params, psize, l, res, err, errlen);
+}
+
+void be_close(struct be *b)
+{
+  if (!b)
+    return;
+  b->ops->close(b->impl);
+  free(b);
+}

@@ -1,0 +1,83 @@
+/* be.h: where a kernel runs: one interface, two implementations.
+ *
+ *   emu  warplab's SIMT emulator (harness/sim): always there; faults come back with lines.
+ *   gpu  a real NVIDIA GPU through the CUDA driver API, loaded at run time with dlopen
+ *        ("libcuda.so.1"), so one binary runs on machines with or without a driver.
+ *
+ * Both take the same PTX text, the same packed parameter buffer and the same launch shape,
+ * so a lab runs unchanged on either.
+ */
+#ifndef WARPLAB_BE_H
+#define WARPLAB_BE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ptx/ptx.h"
+#include "sim/sim.h"
+
+enum be_kind { BE_EMU = 0, BE_GPU };
+
+enum be_status {
+  BE_OK = 0,
+  BE_ERR_UNAVAILABLE, /* no driver or no device (gpu) */
+  BE_ERR_LOAD,        /* the PTX did not load (JIT log in the message) */
+  BE_ERR_BADARG,      /* bad launch shape, arguments, unknown kernel */
+  BE_ERR_DEVICE,      /* a device call failed (message names it and the CUDA error) */
+  BE_ERR_NOMEM
+};
+
+struct be_launch {
+  uint32_t grid[3], block[3];
+  uint32_t dyn_smem;
+  enum sim_sched sched;       /* emu only */
+  uint32_t warp_size;         /* emu only: 32 or 64 */
+  uint32_t workers;           /* emu only: host threads, 0 = all cores */
+  uint64_t max_warp_insts;    /* emu only */
+};
+
+struct be_result {
+  int ran_ok;                 /* the kernel completed and nothing was reported */
+  struct sim_result emu;      /* emu: counters, and the fault when !ran_ok */
+  char gpu_error[512];        /* gpu: the CUDA error of a kernel that failed, in words */
+  double gpu_ms;              /* gpu: kernel time from CUDA events */
+};
+
+struct be;
+
+/* Open a backend. GPU: BE_ERR_UNAVAILABLE with a clear message when there is no driver or
+   device. */
+enum be_status be_open(enum be_kind kind, struct be **out, char *err, size_t errlen);
+/* "warplab emulator" or "NVIDIA H100 80GB HBM3 (sm_90, 132 SMs), driver 13.0". */
+const char *be_describe(const struct be *b);
+enum be_kind be_kind_of(const struct be *b);
+/* Load a module: its PTX text and decoded form. */
+enum be_status be_load(struct be *b, const char *ptx, size_t len, const struct ptx_module *m,
+                       char *err, size_t errlen);
+enum be_status be_alloc(struct be *b, uint64_t size, const char *name, uint64_t *addr);
+enum be_status be_write(struct be *b, uint64_t addr, const void *src, uint64_t n);
+enum be_status be_read(struct be *b, uint64_t addr, void *dst, uint64_t n);
+/* Launch kernel with the packed parameter buffer (see sim_param_layout) and wait for it. */
+enum be_status be_launch(struct be *b, const char *kernel, const void *params, size_t psize,
+                         const struct be_launch *l, struct be_result *res, char *err,
+                         size_t errlen);
+void be_close(struct be *b);
+
+/* The implementations' operations (be.c dispatches to them). */
+struct be_ops {
+  enum be_kind kind;
+  enum be_status (*open)(void **impl, char *desc, size_t desclen, char *err, size_t errlen);
+  enum be_status (*load)(void *impl, const char *ptx, size_t len, const struct ptx_module *m,
+                         char *err, size_t errlen);
+  enum be_status (*alloc)(void *impl, uint64_t size, const char *name, uint64_t *addr);
+  enum be_status (*write)(void *impl, uint64_t addr, const void *src, uint64_t n);
+  enum be_status (*read)(void *impl, uint64_t addr, void *dst, uint64_t n);
+  enum be_status (*launch)(void *impl, const char *kernel, const void *params, size_t psize,
+                           const struct be_launch *l, struct be_result *res, char *err,
+                           size_t errlen);
+  void (*close)(void *impl);
+};
+extern const struct be_ops be_emu_ops;
+extern const struct be_ops be_cuda_ops;
+
+#endif

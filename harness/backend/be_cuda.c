@@ -1,0 +1,307 @@
+/* be_cuda.c: the GPU backend: the CUDA driver API, loaded at run time.
+ *
+ * libcuda.so.1 is opened with dlopen, so warplab builds and runs without a driver and uses
+ * one when it is there. The PTX is JIT-compiled by the driver (cuModuleLoadDataEx, with the
+ * JIT's error log); parameters go in as the same packed buffer the emulator takes
+ * (CU_LAUNCH_PARAM_BUFFER_POINTER). A kernel that faults leaves the context unusable: the
+ * error comes back as a result, in words, with the advice to rerun on the emulator, which
+ * names the line.
+ */
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "backend/be.h"
+
+typedef int cu_result;
+typedef int cu_device;
+typedef void *cu_context;
+typedef void *cu_module;
+typedef void *cu_function;
+typedef void *cu_event;
+typedef unsigned long long cu_ptr;
+
+#define CU_JIT_ERROR_LOG_BUFFER 5
+#define CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES 6
+#define CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES 8
+#define CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT 16
+#define CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR 75
+#define CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR 76
+#define CU_LAUNCH_PARAM_END ((void *)0)
+#define CU_LAUNCH_PARAM_BUFFER_POINTER ((void *)1)
+#define CU_LAUNCH_PARAM_BUFFER_SIZE ((void *)2)
+
+struct cu_api {
+  void *lib;
+  cu_result (*Init)(unsigned);
+  cu_result (*DriverGetVersion)(int *);
+  cu_result (*DeviceGetCount)(int *);
+  cu_result (*DeviceGet)(cu_device *, int);
+  cu_result (*DeviceGetName)(char *, int, cu_device);
+  cu_result (*DeviceGetAttribute)(int *, int, cu_device);
+  cu_result (*DevicePrimaryCtxRetain)(cu_context *, cu_device);
+  cu_result (*DevicePrimaryCtxRelease)(cu_device);
+  cu_result (*CtxSetCurrent)(cu_context);
+  cu_result (*CtxSynchronize)(void);
+  cu_result (*ModuleLoadDataEx)(cu_module *, const void *, unsigned, int *, void **);
+  cu_result (*ModuleUnload)(cu_module);
+  cu_result (*ModuleGetFunction)(cu_function *, cu_module, const char *);
+  cu_result (*FuncSetAttribute)(cu_function, int, int);
+  cu_result (*MemAlloc)(cu_ptr *, size_t);
+  cu_result (*MemFree)(cu_ptr);
+  cu_result (*MemcpyHtoD)(cu_ptr, const void *, size_t);
+  cu_result (*MemcpyDtoH)(void *, cu_ptr, size_t);
+  cu_result (*LaunchKernel)(cu_function, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,
+                            unsigned, void *, void **, void **);
+  cu_result (*EventCreate)(cu_event *, unsigned);
+  cu_result (*EventRecord)(cu_event, void *);
+  cu_result (*EventSynchronize)(cu_event);
+  cu_result (*EventElapsedTime)(float *, cu_event, cu_event);
+  cu_result (*EventDestroy)(cu_event);
+  cu_result (*GetErrorName)(cu_result, const char **);
+  cu_result (*GetErrorString)(cu_result, const char **);
+};
+
+struct gpu {
+  struct cu_api api;
+  cu_device dev;
+  cu_context ctx;
+  cu_module mod;
+  cu_ptr *allocs;
+  uint32_t nallocs, cap;
+  int broken;          /* a kernel fault left the context unusable */
+};
+
+static void *sym(void *lib, const char *a, const char *b)
+{
+  void *p = dlsym(lib, a);
+  return p || !b ? p : dlsym(lib, b);
+}
+
+static int load_api(struct cu_api *c, char *err, size_t n)
+{
+  c->lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+  if (!c->lib) {
+    snprintf(err, n, "no NVIDIA driver: libcuda.so.1 could not be loaded (%s); use the emulator "
+             "(--backend emu)", dlerror());
+    return -1;
+  }
+#define LOAD(field, name, alt) \
+  if (!(*(void **)&c->field = sym(c->lib, name, alt))) { \
+    snprintf(err, n, "the NVIDIA driver lacks %s; it is too old for warplab", name); \
+    return -1; \
+  }
+  LOAD(Init, "cuInit", NULL)
+  LOAD(DriverGetVersion, "cuDriverGetVersion", NULL)
+  LOAD(DeviceGetCount, "cuDeviceGetCount", NULL)
+  LOAD(DeviceGet, "cuDeviceGet", NULL)
+  LOAD(DeviceGetName, "cuDeviceGetName", NULL)
+  LOAD(DeviceGetAttribute, "cuDeviceGetAttribute", NULL)
+  LOAD(DevicePrimaryCtxRetain, "cuDevicePrimaryCtxRetain", NULL)
+  LOAD(DevicePrimaryCtxRelease, "cuDevicePrimaryCtxRelease_v2", "cuDevicePrimaryCtxRelease")
+  LOAD(CtxSetCurrent, "cuCtxSetCurrent", NULL)
+  LOAD(CtxSynchronize, "cuCtxSynchronize", NULL)
+  LOAD(ModuleLoadDataEx, "cuModuleLoadDataEx", NULL)
+  LOAD(ModuleUnload, "cuModuleUnload", NULL)
+  LOAD(ModuleGetFunction, "cuModuleGetFunction", NULL)
+  LOAD(FuncSetAttribute, "cuFuncSetAttribute", NULL)
+  LOAD(MemAlloc, "cuMemAlloc_v2", NULL)
+  LOAD(MemFree, "cuMemFree_v2", NULL)
+  LOAD(MemcpyHtoD, "cuMemcpyHtoD_v2", NULL)
+  LOAD(MemcpyDtoH, "cuMemcpyDtoH_v2", NULL)
+  LOAD(LaunchKernel, "cuLaunchKernel", NULL)
+  LOAD(EventCreate, "cuEventCreate", NULL)
+  LOAD(EventRecord, "cuEventRecord", NULL)
+  LOAD(EventSynchronize, "cuEventSynchronize", NULL)
+  LOAD(EventElapsedTime, "cuEventElapsedTime_v2", "cuEventElapsedTime")
+  LOAD(EventDestroy, "cuEventDestroy_v2", "cuEventDestroy")
+  LOAD(GetErrorName, "cuGetErrorName", NULL)
+  LOAD(GetErrorString, "cuGetErrorString", NULL)
+#undef LOAD
+  return 0;
+}
+
+/* "cuMemAlloc: CUDA_ERROR_OUT_OF_MEMORY (out of memory)" */
+static void cu_msg(const struct cu_api *c, const char *what, cu_result r, char *err, size_t n)
+{
+  const char *name = "CUDA_ERROR_UNKNOWN", *text = "unknown error";
+  if (c->GetErrorName)
+    c->GetErrorName(r, &name);
+  if (c->GetErrorString)
+    c->GetErrorString(r, &text);
+  snprintf(err, n, "%s: %s (%s)", what, name ? name : "?", text ? text : "?");
+}
+
+static enum be_status gpu_open(void **impl, char *desc, size_t desclen, char *err, size_t errlen)
+{
+  struct gpu *g = calloc(1, sizeof *g);
+  if (!g) {
+    snprintf(err, errlen, "out of host memory");
+    return BE_ERR_NOMEM;
+  }
+  struct cu_api *c = &g->api;
+  if (load_api(c, err, errlen))
+    goto unavailable;
+  cu_result r;
+  int count = 0, ver = 0;
+  if ((r = c->Init(0)) != 0) {
+    cu_msg(c, "cuInit", r, err, errlen);
+    goto unavailable;
+  }
+  if ((r = c->DeviceGetCount(&count)) != 0 || count == 0) {
+    snprintf(err, errlen, "the NVIDIA driver sees no GPU; use the emulator (--backend emu)");
+    goto unavailable;
+  }
+  if ((r = c->DeviceGet(&g->dev, 0)) != 0 || (r = c->DevicePrimaryCtxRetain(&g->ctx, g->dev)) != 0 ||
+      (r = c->CtxSetCurrent(g->ctx)) != 0) {
+    cu_msg(c, "opening the GPU", r, err, errlen);
+    goto unavailable;
+  }
+  char name[128] = "?";
+  int maj = 0, min = 0, sms = 0;
+  c->DeviceGetName(name, sizeof name, g->dev);
+  c->DeviceGetAttribute(&maj, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, g->dev);
+  c->DeviceGetAttribute(&min, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, g->dev);
+  c->DeviceGetAttribute(&sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, g->dev);
+  c->DriverGetVersion(&ver);
+  snprintf(desc, desclen, "%s (sm_%d%d, %d SMs), CUDA driver %d.%d", name, maj, min, sms,
+           ver / 1000, ver % 1000 / 10);
+  *impl = g;
+  return BE_OK;
+unavailable:
+  if (c->lib)
+    dlclose(c->lib);
+  free(g);
+  return BE_ERR_UNAVAILABLE;
+}
+
+static enum be_status gpu_load(void *impl, const char *ptx, size_t len, const struct ptx_module *m,
+                               char *err, size_t errlen)
+{
+  struct gpu *g = impl;
+  char *text = malloc(len + 1), log[8192] = "";
+  if (!text)
+    return BE_ERR_NOMEM;
+  memcpy(text, ptx, len);
+  text[len] = 0;
+  int opts[] = {CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
+  void *vals[] = {log, (void *)(uintptr_t)sizeof log};
+  cu_result r = g->api.ModuleLoadDataEx(&g->mod, text, 2, opts, vals);
+  free(text);
+  if (r != 0) {
+    char m2[256];
+    cu_msg(&g->api, "loading the PTX", r, m2, sizeof m2);
+    snprintf(err, errlen, "%s%s%s", m2, log[0] ? ": " : "", log);
+    return BE_ERR_LOAD;
+  }
+  return BE_OK;
+}
+
+static enum be_status gpu_alloc(void *impl, uint64_t size, const char *name, uint64_t *addr)
+{
+  struct gpu *g = impl;
+  if (g->nallocs == g->cap) {
+    uint32_t cap = g->cap ? g->cap * 2 : 16;
+    cu_ptr *a = realloc(g->allocs, cap * sizeof *a);
+    if (!a)
+      return BE_ERR_NOMEM;
+    g->allocs = a;
+    g->cap = cap;
+  }
+  cu_ptr p = 0;
+  if (g->api.MemAlloc(&p, size ? size : 1) != 0)
+    return BE_ERR_DEVICE;
+  g->allocs[g->nallocs++] = p;
+  *addr = p;
+  return BE_OK;
+}
+
+static enum be_status gpu_write(void *impl, uint64_t addr, const void *src, uint64_t n)
+{
+  struct gpu *g = impl;
+  return g->api.MemcpyHtoD(addr, src, n) == 0 ? BE_OK : BE_ERR_DEVICE;
+}
+
+static enum be_status gpu_read(void *impl, uint64_t addr, void *dst, uint64_t n)
+{
+  struct gpu *g = impl;
+  return g->api.MemcpyDtoH(dst, addr, n) == 0 ? BE_OK : BE_ERR_DEVICE;
+}
+
+static enum be_status gpu_launch(void *impl, const char *kernel, const void *params, size_t psize,
+                                 const struct be_launch *l, struct be_result *res, char *err,
+                                 size_t errlen)
+{
+  struct gpu *g = impl;
+  struct cu_api *c = &g->api;
+  cu_function f;
+  cu_result r;
+  if (g->broken) {
+    snprintf(err, errlen, "the GPU context is unusable after an earlier kernel fault");
+    return BE_ERR_DEVICE;
+  }
+  if ((r = c->ModuleGetFunction(&f, g->mod, kernel)) != 0) {
+    cu_msg(c, "finding the kernel", r, err, errlen);
+    return BE_ERR_BADARG;
+  }
+  if (l->dyn_smem > 48 * 1024 &&
+      (r = c->FuncSetAttribute(f, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, (int)l->dyn_smem)) != 0) {
+    cu_msg(c, "allowing the dynamic shared memory", r, err, errlen);
+    return BE_ERR_BADARG;
+  }
+  size_t sz = psize;
+  void *extra[] = {CU_LAUNCH_PARAM_BUFFER_POINTER, (void *)params, CU_LAUNCH_PARAM_BUFFER_SIZE,
+                   &sz, CU_LAUNCH_PARAM_END};
+  cu_event e0 = NULL, e1 = NULL;
+  c->EventCreate(&e0, 0);
+  c->EventCreate(&e1, 0);
+  c->EventRecord(e0, NULL);
+  r = c->LaunchKernel(f, l->grid[0], l->grid[1], l->grid[2], l->block[0], l->block[1], l->block[2],
+                      l->dyn_smem, NULL, NULL, extra);
+  if (r != 0) {
+    cu_msg(c, "launching the kernel", r, err, errlen);
+    c->EventDestroy(e0);
+    c->EventDestroy(e1);
+    return BE_ERR_BADARG;
+  }
+  c->EventRecord(e1, NULL);
+  r = c->CtxSynchronize();
+  if (r != 0) {
+    cu_msg(c, "the kernel failed", r, res->gpu_error, sizeof res->gpu_error);
+    size_t k = strlen(res->gpu_error);
+    snprintf(res->gpu_error + k, sizeof res->gpu_error - k,
+             "; rerun it on the emulator (--backend emu) to see the thread and source line");
+    g->broken = 1;
+    res->ran_ok = 0;
+    return BE_OK;
+  }
+  float ms = 0;
+  if (c->EventSynchronize(e1) == 0 && c->EventElapsedTime(&ms, e0, e1) == 0)
+    res->gpu_ms = ms;
+  c->EventDestroy(e0);
+  c->EventDestroy(e1);
+  res->ran_ok = 1;
+  return BE_OK;
+}
+
+static void gpu_close(void *impl)
+{
+  struct gpu *g = impl;
+  if (!g)
+    return;
+  if (!g->broken) {
+    for (uint32_t i = 0; i < g->nallocs; i++)
+      g->api.MemFree(g->allocs[i]);
+    if (g->mod)
+      g->api.ModuleUnload(g->mod);
+  }
+  g->api.DevicePrimaryCtxRelease(g->dev);
+  free(g->allocs);
+  free(g);
+}
+
+const struct be_ops be_cuda_ops = {
+  .kind = BE_GPU, .open = gpu_open, .load = gpu_load, .alloc = gpu_alloc, .write = gpu_write,
+  .read = gpu_read, .launch = gpu_launch, .close = gpu_close,
+};

@@ -1,0 +1,83 @@
+/* be_emu.c: the emulator backend: warplab's SIMT emulator behind the backend interface. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "backend/be.h"
+
+struct emu {
+  struct sim_device *dev;
+  const struct ptx_module *mod;
+};
+
+static enum be_status emu_open(void **impl, char *desc, size_t desclen, char *err, size_t errlen)
+{
+  struct emu *e = calloc(1, sizeof *e);
+  if (!e || !(e->dev = sim_device_new())) {
+    free(e);
+    snprintf(err, errlen, "out of host memory");
+    return BE_ERR_NOMEM;
+  }
+  snprintf(desc, desclen, "warplab emulator (%u host cores)", sim_host_cores());
+  *impl = e;
+  return BE_OK;
+}
+
+static enum be_status emu_load(void *impl, const char *ptx, size_t len, const struct ptx_module *m,
+                               char *err, size_t errlen)
+{
+  struct emu *e = impl;
+  e->mod = m;
+  return BE_OK;
+}
+
+static enum be_status emu_alloc(void *impl, uint64_t size, const char *name, uint64_t *addr)
+{
+  struct emu *e = impl;
+  return sim_malloc(e->dev, size, name, addr) == SIM_OK ? BE_OK : BE_ERR_NOMEM;
+}
+
+static enum be_status emu_write(void *impl, uint64_t addr, const void *src, uint64_t n)
+{
+  struct emu *e = impl;
+  return sim_write(e->dev, addr, src, n) == SIM_OK ? BE_OK : BE_ERR_BADARG;
+}
+
+static enum be_status emu_read(void *impl, uint64_t addr, void *dst, uint64_t n)
+{
+  struct emu *e = impl;
+  return sim_read(e->dev, addr, dst, n) == SIM_OK ? BE_OK : BE_ERR_BADARG;
+}
+
+static enum be_status emu_launch(void *impl, const char *kernel, const void *params, size_t psize,
+                                 const struct be_launch *l, struct be_result *res, char *err,
+                                 size_t errlen)
+{
+  struct emu *e = impl;
+  struct sim_launch c = {
+    .dyn_smem = l->dyn_smem, .sched = l->sched, .warp_size = l->warp_size,
+    .workers = l->workers, .max_warp_insts = l->max_warp_insts,
+  };
+  memcpy(c.grid, l->grid, sizeof c.grid);
+  memcpy(c.block, l->block, sizeof c.block);
+  enum sim_status st = sim_run(e->dev, e->mod, kernel, params, psize, &c, &res->emu, err, errlen);
+  if (st == SIM_ERR_NOMEM)
+    return BE_ERR_NOMEM;
+  if (st != SIM_OK)
+    return BE_ERR_BADARG;
+  res->ran_ok = res->emu.outcome == SIM_RAN_OK;
+  return BE_OK;
+}
+
+static void emu_close(void *impl)
+{
+  struct emu *e = impl;
+  if (e)
+    sim_device_free(e->dev);
+  free(e);
+}
+
+const struct be_ops be_emu_ops = {
+  .kind = BE_EMU, .open = emu_open, .load = emu_load, .alloc = emu_alloc, .write = emu_write,
+  .read = emu_read, .launch = emu_launch, .close = emu_close,
+};

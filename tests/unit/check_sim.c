@@ -1,0 +1,556 @@
+/* check_sim.c: the SIMT core on hand-written PTX: memory faults with their reports,
+ * reconvergence (counted exactly), the spin lock under both scheduling models, barriers and
+ * barrier divergence, the instruction budget, calls, 64-lane warps, and parallel runs that
+ * must equal serial ones. Needs no nvcc. */
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ptx/ptx.h"
+#include "sim/sim.h"
+#include "suites.h"
+
+#define HDR ".version 9.0\n.target sm_90\n.address_size 64\n"
+
+struct fx {
+  struct ptx_module m;
+  struct sim_device *d;
+  struct sim_result r;
+  char err[512];
+};
+
+static void load(struct fx *f, const char *src)
+{
+  struct ptx_error e;
+  memset(f, 0, sizeof *f);
+  enum ptx_status st = ptx_parse(src, strlen(src), &f->m, &e);
+  ck_assert_msg(st == PTX_OK, "parse failed at line %u: %s", e.line, e.msg);
+  f->d = sim_device_new();
+  ck_assert_ptr_nonnull(f->d);
+}
+
+static void done(struct fx *f)
+{
+  sim_device_free(f->d);
+  ptx_module_free(&f->m);
+}
+
+/* Launch kernel k with 1-D grid/block and n 8-byte parameters. */
+static enum sim_status launch(struct fx *f, const char *k, uint32_t grid, uint32_t block,
+                              const uint64_t *params, size_t n, enum sim_sched sched,
+                              uint32_t workers, uint64_t budget)
+{
+  struct sim_launch c = {.grid = {grid, 1, 1}, .block = {block, 1, 1}, .sched = sched,
+                         .workers = workers, .max_warp_insts = budget};
+  return sim_run(f->d, &f->m, k, params, n * 8, &c, &f->r, f->err, sizeof f->err);
+}
+
+static uint64_t buffer(struct fx *f, uint64_t bytes, const char *name)
+{
+  uint64_t a;
+  ck_assert_int_eq(sim_malloc(f->d, bytes, name, &a), SIM_OK);
+  return a;
+}
+
+/* out[tid] = tid for every thread: no bounds check. */
+static const char *k_store =
+  HDR
+  ".visible .entry store(.param .u64 p)\n"
+  "{\n"
+  "  .reg .b32 %r<3>;\n  .reg .b64 %rd<4>;\n"
+  "  ld.param.u64 %rd1, [p];\n"
+  "  cvta.to.global.u64 %rd2, %rd1;\n"
+  "  mov.u32 %r1, %tid.x;\n"
+  "  mul.wide.u32 %rd3, %r1, 4;\n"
+  "  add.s64 %rd2, %rd2, %rd3;\n"
+  "  .loc 1 7 3\n"
+  "  st.global.u32 [%rd2], %r1;\n"
+  "  ret;\n"
+  "}\n"
+  ".file 1 \"/lab/store.cu\"\n";
+
+START_TEST(test_store_ok)
+{
+  struct fx f;
+  load(&f, k_store);
+  uint64_t a = buffer(&f, 64 * 4, "argument 0");
+  ck_assert_int_eq(launch(&f, "store", 1, 64, &a, 1, SIM_SCHED_ITS, 1, 0), SIM_OK);
+  ck_assert_int_eq(f.r.outcome, SIM_RAN_OK);
+  uint32_t out[64];
+  ck_assert_int_eq(sim_read(f.d, a, out, sizeof out), SIM_OK);
+  for (uint32_t i = 0; i < 64; i++)
+    ck_assert_uint_eq(out[i], i);
+  /* 7 instructions, 2 warps, all lanes active */
+  ck_assert_uint_eq(f.r.counters.warp_insts, 14);
+  ck_assert_uint_eq(f.r.counters.thread_insts, 14 * 32);
+  done(&f);
+}
+END_TEST
+
+START_TEST(test_oob_write_report)
+{
+  struct fx f;
+  load(&f, k_store);
+  uint64_t a = buffer(&f, 40 * 4, "argument 0 (out)");
+  ck_assert_int_eq(launch(&f, "store", 1, 64, &a, 1, SIM_SCHED_ITS, 1, 0), SIM_OK);
+  ck_assert_int_eq(f.r.outcome, SIM_FAULT);
+  const struct sim_fault *ft = &f.r.fault;
+  ck_assert_int_eq(ft->kind, SIM_FK_OUT_OF_BOUNDS);
+  ck_assert_int_eq(ft->access, SIM_ACC_WRITE);
+  ck_assert_int_eq(ft->space, PTX_SP_GLOBAL);
+  ck_assert_uint_eq(ft->thread[0], 40);   /* the first thread past the end */
+  ck_assert_uint_eq(ft->warp, 1);
+  ck_assert_uint_eq(ft->lane, 8);
+  ck_assert_uint_eq(ft->addr, a + 160);
+  ck_assert_int_eq(ft->has_alloc, 1);
+  ck_assert_str_eq(ft->alloc_name, "argument 0 (out)");
+  ck_assert_int_eq(ft->alloc_offset, 160);
+  ck_assert_uint_eq(f.m.insts[ft->inst].uline, 7);
+  ck_assert_ptr_nonnull(strstr(ft->message, "store.cu:7"));
+  ck_assert_ptr_nonnull(strstr(ft->message, "0 bytes past the end"));
+  done(&f);
+}
+END_TEST
+
+/* The lowest faulting block is reported, whatever the number of workers. */
+START_TEST(test_fault_lowest_block)
+{
+  const char *k =
+    HDR
+    ".visible .entry blk(.param .u64 p)\n{\n"
+    "  .reg .pred %p<2>;\n  .reg .b32 %r<3>;\n  .reg .b64 %rd<4>;\n"
+    "  ld.param.u64 %rd1, [p];\n"
+    "  mov.u32 %r1, %ctaid.x;\n"
+    "  setp.ne.s32 %p1, %r1, 3;\n"
+    "  setp.ne.s32 %p1, %r1, 5;\n"
+    "  setp.lt.s32 %p1, %r1, 3;\n"
+    "  @%p1 bra DONE;\n"
+    "  mul.wide.u32 %rd3, %r1, 4096;\n"
+    "  add.s64 %rd2, %rd1, %rd3;\n"
+    "  st.global.u32 [%rd2], %r1;\n"
+    "DONE:\n  ret;\n}\n";
+  for (uint32_t w = 1; w <= 4; w *= 2) {
+    struct fx f;
+    load(&f, k);
+    uint64_t a = buffer(&f, 64, "argument 0");
+    ck_assert_int_eq(launch(&f, "blk", 16, 32, &a, 1, SIM_SCHED_ITS, w, 0), SIM_OK);
+    ck_assert_int_eq(f.r.outcome, SIM_FAULT);
+    ck_assert_uint_eq(f.r.fault.block[0], 3);
+    done(&f);
+  }
+}
+END_TEST
+
+START_TEST(test_misaligned_and_readonly)
+{
+  const char *k =
+    HDR
+    ".const .align 4 .b8 tab[8] = {1, 0, 0, 0, 2, 0, 0, 0};\n"
+    ".visible .entry mis(.param .u64 p)\n{\n"
+    "  .reg .b32 %r<2>;\n  .reg .b64 %rd<3>;\n"
+    "  ld.param.u64 %rd1, [p];\n  mov.u32 %r1, 7;\n"
+    "  st.global.u32 [%rd1+2], %r1;\n  ret;\n}\n"
+    ".visible .entry ro()\n{\n"
+    "  .reg .b32 %r<2>;\n  .reg .b64 %rd<3>;\n"
+    "  mov.u64 %rd1, tab;\n  ld.global.u32 %r1, [%rd1+4];\n"
+    "  st.global.u32 [%rd1], %r1;\n  ret;\n}\n";
+  struct fx f;
+  load(&f, k);
+  uint64_t a = buffer(&f, 64, "argument 0");
+  ck_assert_int_eq(launch(&f, "mis", 1, 1, &a, 1, SIM_SCHED_ITS, 1, 0), SIM_OK);
+  ck_assert_int_eq(f.r.fault.kind, SIM_FK_MISALIGNED);
+  ck_assert_uint_eq(f.r.fault.addr, a + 2);
+  ck_assert_int_eq(launch(&f, "ro", 1, 1, NULL, 0, SIM_SCHED_ITS, 1, 0), SIM_OK);
+  ck_assert_int_eq(f.r.fault.kind, SIM_FK_READ_ONLY);
+  ck_assert_ptr_nonnull(strstr(f.r.fault.alloc_name, "tab"));
+  done(&f);
+}
+END_TEST
+
+START_TEST(test_shared_and_local_bounds)
+{
+  const char *k =
+    HDR
+    ".visible .entry sh(.param .u32 i)\n{\n"
+    "  .shared .align 4 .b8 s[64];\n"
+    "  .reg .b32 %r<4>;\n"
+    "  ld.param.u32 %r1, [i];\n  mov.u32 %r2, s;\n  add.s32 %r3, %r2, %r1;\n"
+    "  st.shared.u32 [%r3], %r1;\n  ret;\n}\n"
+    ".visible .entry lo(.param .u32 i)\n{\n"
+    "  .local .align 4 .b8 d[16];\n"
+    "  .reg .b32 %r<2>;\n  .reg .b64 %rd<4>;\n"
+    "  ld.param.u32 %r1, [i];\n  mov.u64 %rd1, d;\n  cvt.u64.u32 %rd2, %r1;\n"
+    "  add.s64 %rd3, %rd1, %rd2;\n  st.local.u32 [%rd3], %r1;\n  ret;\n}\n";
+  struct fx f;
+  load(&f, k);
+  uint64_t p = 60;
+  ck_assert_int_eq(launch(&f, "sh", 1, 1, &p, 0, SIM_SCHED_ITS, 1, 0), SIM_ERR_BADARG);
+  struct sim_launch c = {.grid = {1, 1, 1}, .block = {1, 1, 1}, .workers = 1};
+  uint32_t i = 60;
+  ck_assert_int_eq(sim_run(f.d, &f.m, "sh", &i, 4, &c, &f.r, f.err, sizeof f.err), SIM_OK);
+  ck_assert_int_eq(f.r.outcome, SIM_RAN_OK);
+  ck_assert_uint_eq(f.r.static_smem, 64);
+  i = 64;
+  ck_assert_int_eq(sim_run(f.d, &f.m, "sh", &i, 4, &c, &f.r, f.err, sizeof f.err), SIM_OK);
+  ck_assert_int_eq(f.r.fault.kind, SIM_FK_OUT_OF_BOUNDS);
+  ck_assert_int_eq(f.r.fault.space, PTX_SP_SHARED);
+  i = 12;
+  ck_assert_int_eq(sim_run(f.d, &f.m, "lo", &i, 4, &c, &f.r, f.err, sizeof f.err), SIM_OK);
+  ck_assert_int_eq(f.r.outcome, SIM_RAN_OK);
+  ck_assert_uint_eq(f.r.local_bytes, 16);
+  i = 16;
+  ck_assert_int_eq(sim_run(f.d, &f.m, "lo", &i, 4, &c, &f.r, f.err, sizeof f.err), SIM_OK);
+  ck_assert_int_eq(f.r.fault.kind, SIM_FK_OUT_OF_BOUNDS);
+  ck_assert_int_eq(f.r.fault.space, PTX_SP_LOCAL);
+  done(&f);
+}
+END_TEST
+
+/* if (tid & 1) a else b; then 4 joined instructions. With reconvergence at the join the warp
+   runs the tail once: 4 (head) + 2 (then: add, bra) + 1 (else) + 5 (tail incl. ret) = 12. */
+START_TEST(test_reconvergence_counts)
+{
+  const char *k =
+    HDR
+    ".visible .entry dia(.param .u64 p)\n{\n"
+    "  .reg .pred %p<2>;\n  .reg .b32 %r<6>;\n  .reg .b64 %rd<2>;\n"
+    "  mov.u32 %r1, %tid.x;\n"
+    "  and.b32 %r2, %r1, 1;\n"
+    "  setp.eq.s32 %p1, %r2, 0;\n"
+    "  @%p1 bra ELSE;\n"
+    "  add.s32 %r3, %r1, 100;\n"
+    "  bra.uni JOIN;\n"
+    "ELSE:\n"
+    "  add.s32 %r3, %r1, 200;\n"
+    "JOIN:\n"
+    "  ld.param.u64 %rd1, [p];\n"
+    "  mul.wide.u32 %rd1, %r1, 4;\n"
+    "  mov.u32 %r4, %r3;\n"
+    "  mov.u32 %r5, %r4;\n"
+    "  ret;\n}\n";
+  for (int s = 0; s < 2; s++) {
+    struct fx f;
+    load(&f, k);
+    uint64_t a = 0;
+    ck_assert_int_eq(launch(&f, "dia", 1, 32, &a, 1, s ? SIM_SCHED_STACK : SIM_SCHED_ITS, 1, 0),
+                     SIM_OK);
+    ck_assert_int_eq(f.r.outcome, SIM_RAN_OK);
+    ck_assert_uint_eq(f.r.counters.warp_insts, 4 + 2 + 1 + 5);
+    /* thread instructions: 4*32 + 2*16 + 1*16 + 5*32 */
+    ck_assert_uint_eq(f.r.counters.thread_insts, 4 * 32 + 2 * 16 + 16 + 5 * 32);
+    done(&f);
+  }
+}
+END_TEST
+
+/* while (*s != tid) ; *s = *s + 1; : the SIMT spin lock. */
+static const char *k_spin =
+  HDR
+  ".visible .entry spin(.param .u64 s, .param .u64 o)\n{\n"
+  "  .reg .pred %p<2>;\n  .reg .b32 %r<4>;\n  .reg .b64 %rd<6>;\n"
+  "  ld.param.u64 %rd1, [s];\n  ld.param.u64 %rd2, [o];\n"
+  "  mov.u32 %r1, %tid.x;\n"
+  "LOOP:\n"
+  "  .loc 1 3 5\n"
+  "  ld.volatile.global.u32 %r2, [%rd1];\n"
+  "  setp.ne.s32 %p1, %r2, %r1;\n"
+  "  @%p1 bra LOOP;\n"
+  "  .loc 1 4 5\n"
+  "  add.s32 %r3, %r1, 1;\n"
+  "  st.global.u32 [%rd1], %r3;\n"
+  "  mul.wide.u32 %rd3, %r1, 4;\n  add.s64 %rd4, %rd2, %rd3;\n"
+  "  st.global.u32 [%rd4], %r2;\n"
+  "  ret;\n}\n"
+  ".file 1 \"/lab/spin.cu\"\n";
+
+START_TEST(test_spinlock_its_completes)
+{
+  struct fx f;
+  load(&f, k_spin);
+  uint64_t p[2] = {buffer(&f, 4, "s"), buffer(&f, 32 * 4, "o")};
+  ck_assert_int_eq(launch(&f, "spin", 1, 32, p, 2, SIM_SCHED_ITS, 1, 0), SIM_OK);
+  ck_assert_int_eq(f.r.outcome, SIM_RAN_OK);
+  uint32_t s, o[32];
+  sim_read(f.d, p[0], &s, 4);
+  sim_read(f.d, p[1], o, sizeof o);
+  ck_assert_uint_eq(s, 32);
+  for (uint32_t i = 0; i < 32; i++)
+    ck_assert_uint_eq(o[i], i);
+  done(&f);
+}
+END_TEST
+
+START_TEST(test_spinlock_stack_deadlocks)
+{
+  struct fx f;
+  load(&f, k_spin);
+  uint64_t p[2] = {buffer(&f, 4, "s"), buffer(&f, 32 * 4, "o")};
+  ck_assert_int_eq(launch(&f, "spin", 1, 32, p, 2, SIM_SCHED_STACK, 1, 0), SIM_OK);
+  ck_assert_int_eq(f.r.outcome, SIM_DEADLOCK);
+  const struct sim_fault *ft = &f.r.fault;
+  ck_assert_int_eq(ft->kind, SIM_FK_DEADLOCK);
+  ck_assert_uint_ge(ft->nwaiters, 2);
+  int spinning = 0, reconv = 0;
+  for (uint32_t i = 0; i < ft->nwaiters; i++) {
+    const struct sim_waiter *w = &ft->waiters[i];
+    if (!strcmp(w->reason, "spinning")) {
+      spinning = 1;
+      ck_assert_uint_eq(w->lanes, 0xfffffffeull);
+      ck_assert_uint_eq(f.m.insts[w->inst].uline, 3);
+    }
+    if (!strcmp(w->reason, "reconvergence")) {
+      reconv = 1;
+      ck_assert_uint_eq(w->lanes, 1);
+      ck_assert_uint_eq(f.m.insts[w->inst].uline, 4);
+    }
+  }
+  ck_assert(spinning && reconv);
+  ck_assert_ptr_nonnull(strstr(ft->message, "SIMT deadlock"));
+  done(&f);
+}
+END_TEST
+
+/* if (tid < 16) __syncthreads(); then more work: barrier divergence. */
+static const char *k_bar =
+  HDR
+  ".visible .entry bar(.param .u32 lim)\n{\n"
+  "  .reg .pred %p<2>;\n  .reg .b32 %r<4>;\n"
+  "  ld.param.u32 %r2, [lim];\n"
+  "  mov.u32 %r1, %tid.x;\n"
+  "  setp.ge.u32 %p1, %r1, %r2;\n"
+  "  @%p1 bra SKIP;\n"
+  "  .loc 1 5 7\n"
+  "  bar.sync 0;\n"
+  "SKIP:\n"
+  "  .loc 1 7 3\n"
+  "  add.s32 %r3, %r1, 1;\n"
+  "  ret;\n}\n"
+  ".file 1 \"/lab/bar.cu\"\n";
+
+START_TEST(test_barrier_divergence)
+{
+  struct fx f;
+  load(&f, k_bar);
+  struct sim_launch c = {.grid = {1, 1, 1}, .block = {64, 1, 1}, .workers = 1};
+  uint32_t lim = 16;
+  ck_assert_int_eq(sim_run(f.d, &f.m, "bar", &lim, 4, &c, &f.r, f.err, sizeof f.err), SIM_OK);
+  ck_assert_int_eq(f.r.outcome, SIM_BARRIER_DIVERGENCE);
+  ck_assert_ptr_nonnull(strstr(f.r.fault.message, "Barrier error detected. Divergent thread(s) in warp"));
+  ck_assert_uint_eq(f.m.insts[f.r.fault.inst].uline, 5);
+  /* every thread takes the barrier: fine; none takes it: fine */
+  lim = 64;
+  ck_assert_int_eq(sim_run(f.d, &f.m, "bar", &lim, 4, &c, &f.r, f.err, sizeof f.err), SIM_OK);
+  ck_assert_int_eq(f.r.outcome, SIM_RAN_OK);
+  lim = 0;
+  ck_assert_int_eq(sim_run(f.d, &f.m, "bar", &lim, 4, &c, &f.r, f.err, sizeof f.err), SIM_OK);
+  ck_assert_int_eq(f.r.outcome, SIM_RAN_OK);
+  /* whole warps skipping it: a deadlock-free kernel? no: warp 0 waits for warp 1 forever,
+     unless warp 1 exits (it does: exited threads do not count) */
+  lim = 32;
+  ck_assert_int_eq(sim_run(f.d, &f.m, "bar", &lim, 4, &c, &f.r, f.err, sizeof f.err), SIM_OK);
+  ck_assert_int_eq(f.r.outcome, SIM_RAN_OK);
+  done(&f);
+}
+END_TEST
+
+/* Barrier with a thread count nobody can meet: deadlock, waiters named. */
+START_TEST(test_barrier_count_deadlock)
+{
+  const char *k =
+    HDR
+    ".visible .entry bc()\n{\n"
+    "  .reg .b32 %r<2>;\n"
+    "  mov.u32 %r1, 128;\n"
+    "  bar.sync 1, %r1;\n"
+    "  ret;\n}\n";
+  struct fx f;
+  load(&f, k);
+  ck_assert_int_eq(launch(&f, "bc", 1, 64, NULL, 0, SIM_SCHED_ITS, 1, 0), SIM_OK);
+  ck_assert_int_eq(f.r.outcome, SIM_DEADLOCK);
+  ck_assert_uint_eq(f.r.fault.nwaiters, 2);
+  ck_assert_str_eq(f.r.fault.waiters[0].reason, "barrier");
+  done(&f);
+}
+END_TEST
+
+/* A loop whose state changes forever runs into the budget. */
+START_TEST(test_budget)
+{
+  const char *k =
+    HDR
+    ".visible .entry forever()\n{\n"
+    "  .reg .b32 %r<2>;\n"
+    "  mov.u32 %r1, 0;\n"
+    "L:\n  add.s32 %r1, %r1, 1;\n  bra.uni L;\n}\n";
+  struct fx f;
+  load(&f, k);
+  ck_assert_int_eq(launch(&f, "forever", 1, 32, NULL, 0, SIM_SCHED_ITS, 1, 1000000), SIM_OK);
+  ck_assert_int_eq(f.r.outcome, SIM_BUDGET);
+  ck_assert_int_eq(f.r.fault.kind, SIM_FK_BUDGET);
+  ck_assert_uint_ge(f.r.counters.warp_insts, 1000000);
+  ck_assert_uint_lt(f.r.counters.warp_insts, 1000000 + 70000);
+  done(&f);
+}
+END_TEST
+
+/* A barrier-synchronised block reduction with shared memory and atomics, run with 1 and with
+   4 workers: identical memory and counters. */
+START_TEST(test_parallel_equals_serial)
+{
+  const char *k =
+    HDR
+    ".visible .entry red(.param .u64 out)\n{\n"
+    "  .shared .align 4 .b8 s[512];\n"
+    "  .reg .pred %p<3>;\n  .reg .b32 %r<12>;\n  .reg .b64 %rd<4>;\n"
+    "  mov.u32 %r1, %tid.x;\n  mov.u32 %r2, %ctaid.x;\n"
+    "  mad.lo.s32 %r3, %r2, 7, %r1;\n"
+    "  mov.u32 %r4, s;\n  shl.b32 %r5, %r1, 2;\n  add.s32 %r6, %r4, %r5;\n"
+    "  st.shared.u32 [%r6], %r3;\n"
+    "  bar.sync 0;\n"
+    "  mov.u32 %r7, 64;\n"
+    "LOOP:\n"
+    "  setp.ge.u32 %p1, %r1, %r7;\n"
+    "  @%p1 bra NEXT;\n"
+    "  shl.b32 %r8, %r7, 2;\n  add.s32 %r9, %r6, %r8;\n"
+    "  ld.shared.u32 %r10, [%r9];\n  ld.shared.u32 %r11, [%r6];\n"
+    "  add.s32 %r11, %r11, %r10;\n  st.shared.u32 [%r6], %r11;\n"
+    "NEXT:\n"
+    "  bar.sync 0;\n"
+    "  shr.u32 %r7, %r7, 1;\n"
+    "  setp.ne.s32 %p2, %r7, 0;\n"
+    "  @%p2 bra LOOP;\n"
+    "  setp.ne.s32 %p1, %r1, 0;\n"
+    "  @%p1 bra END;\n"
+    "  ld.shared.u32 %r10, [%r4];\n"
+    "  ld.param.u64 %rd1, [out];\n"
+    "  atom.global.add.u32 %r11, [%rd1], %r10;\n"
+    "  mul.wide.u32 %rd2, %r2, 4;\n  add.s64 %rd3, %rd1, %rd2;\n"
+    "  st.global.u32 [%rd3+4], %r10;\n"
+    "END:\n  ret;\n}\n";
+  uint32_t res[2][65];
+  uint64_t insts[2];
+  for (int i = 0; i < 2; i++) {
+    struct fx f;
+    load(&f, k);
+    uint64_t a = buffer(&f, 65 * 4, "out");
+    ck_assert_int_eq(launch(&f, "red", 64, 128, &a, 1, SIM_SCHED_ITS, i ? 4 : 1, 0), SIM_OK);
+    ck_assert_int_eq(f.r.outcome, SIM_RAN_OK);
+    sim_read(f.d, a, res[i], sizeof res[i]);
+    insts[i] = f.r.counters.warp_insts;
+    done(&f);
+  }
+  uint64_t total = 0;
+  for (uint32_t b = 0; b < 64; b++) {
+    uint32_t expect = 0;
+    for (uint32_t t = 0; t < 128; t++)
+      expect += b * 7 + t;
+    ck_assert_uint_eq(res[0][b + 1], expect);
+    total += expect;
+  }
+  ck_assert_uint_eq(res[0][0], (uint32_t)total);
+  ck_assert_mem_eq(res[0], res[1], sizeof res[0]);
+  ck_assert_uint_eq(insts[0], insts[1]);
+}
+END_TEST
+
+/* A .func with a parameter and a return value. */
+START_TEST(test_call)
+{
+  const char *k =
+    HDR
+    ".func (.param .b32 ret) twice(.param .b32 x)\n{\n"
+    "  .reg .b32 %r<3>;\n"
+    "  ld.param.u32 %r1, [x];\n  add.s32 %r2, %r1, %r1;\n"
+    "  st.param.b32 [ret], %r2;\n  ret;\n}\n"
+    ".visible .entry caller(.param .u64 o)\n{\n"
+    "  .reg .b32 %r<4>;\n  .reg .b64 %rd<4>;\n"
+    "  mov.u32 %r1, %tid.x;\n"
+    "  { .param .b32 a0; st.param.b32 [a0], %r1; .param .b32 r0;\n"
+    "    call.uni (r0), twice, (a0);\n"
+    "    ld.param.b32 %r2, [r0]; }\n"
+    "  ld.param.u64 %rd1, [o];\n  mul.wide.u32 %rd2, %r1, 4;\n  add.s64 %rd3, %rd1, %rd2;\n"
+    "  st.global.u32 [%rd3], %r2;\n  ret;\n}\n";
+  struct fx f;
+  load(&f, k);
+  uint64_t a = buffer(&f, 32 * 4, "o");
+  ck_assert_int_eq(launch(&f, "caller", 1, 32, &a, 1, SIM_SCHED_ITS, 1, 0), SIM_OK);
+  ck_assert_int_eq(f.r.outcome, SIM_RAN_OK);
+  uint32_t o[32];
+  sim_read(f.d, a, o, sizeof o);
+  for (uint32_t i = 0; i < 32; i++)
+    ck_assert_uint_eq(o[i], 2 * i);
+  done(&f);
+}
+END_TEST
+
+/* 64-lane waves: WARP_SZ reads 64, a full-mask ballot spans the wave, shfl.down reaches
+   lane 32+. */
+START_TEST(test_wave64)
+{
+  const char *k =
+    HDR
+    ".visible .entry w64(.param .u64 o)\n{\n"
+    "  .reg .pred %p<3>;\n  .reg .b32 %r<10>;\n  .reg .b64 %rd<4>;\n"
+    "  mov.u32 %r1, %laneid;\n  mov.u32 %r2, WARP_SZ;\n"
+    "  setp.ge.u32 %p1, %r1, 48;\n"
+    "  vote.sync.ballot.b32 %r3, %p1, -1;\n"
+    "  shfl.sync.down.b32 %r4|%p2, %r1, 32, 31, -1;\n"
+    "  ld.param.u64 %rd1, [o];\n  mov.u32 %r5, %tid.x;\n"
+    "  mul.wide.u32 %rd2, %r5, 16;\n  add.s64 %rd3, %rd1, %rd2;\n"
+    "  st.global.v4.u32 [%rd3], {%r1, %r2, %r3, %r4};\n  ret;\n}\n";
+  struct fx f;
+  load(&f, k);
+  uint64_t a = buffer(&f, 64 * 16, "o");
+  struct sim_launch c = {.grid = {1, 1, 1}, .block = {64, 1, 1}, .workers = 1, .warp_size = 64};
+  ck_assert_int_eq(sim_run(f.d, &f.m, "w64", &a, 8, &c, &f.r, f.err, sizeof f.err), SIM_OK);
+  ck_assert_int_eq(f.r.outcome, SIM_RAN_OK);
+  ck_assert_uint_eq(f.r.counters.warp_insts, 11);  /* one wave */
+  uint32_t o[64][4];
+  sim_read(f.d, a, o, sizeof o);
+  ck_assert_uint_eq(o[63][0], 63);
+  ck_assert_uint_eq(o[0][1], 64);
+  ck_assert_uint_eq(o[0][2], 0);                    /* ballot is 32 bits: lanes 0-31 none */
+  ck_assert_uint_eq(o[5][3], 37);
+  ck_assert_uint_eq(o[40][3], 40);                  /* past the wave: own value */
+  done(&f);
+}
+END_TEST
+
+START_TEST(test_bad_launch)
+{
+  struct fx f;
+  load(&f, k_store);
+  uint64_t a = buffer(&f, 4, "a");
+  struct sim_launch c = {.grid = {1, 1, 1}, .block = {2048, 1, 1}};
+  ck_assert_int_eq(sim_run(f.d, &f.m, "store", &a, 8, &c, &f.r, f.err, sizeof f.err), SIM_ERR_BADARG);
+  ck_assert_ptr_nonnull(strstr(f.err, "1024"));
+  c.block[0] = 32;
+  ck_assert_int_eq(sim_run(f.d, &f.m, "nope", &a, 8, &c, &f.r, f.err, sizeof f.err), SIM_ERR_NOKERNEL);
+  ck_assert_int_eq(sim_run(f.d, &f.m, "store", &a, 4, &c, &f.r, f.err, sizeof f.err), SIM_ERR_BADARG);
+  done(&f);
+}
+END_TEST
+
+Suite *suite_sim(void)
+{
+  Suite *s = suite_create("sim");
+  TCase *t = tcase_create("core");
+  tcase_set_timeout(t, 60);
+  tcase_add_test(t, test_store_ok);
+  tcase_add_test(t, test_oob_write_report);
+  tcase_add_test(t, test_fault_lowest_block);
+  tcase_add_test(t, test_misaligned_and_readonly);
+  tcase_add_test(t, test_shared_and_local_bounds);
+  tcase_add_test(t, test_reconvergence_counts);
+  tcase_add_test(t, test_spinlock_its_completes);
+  tcase_add_test(t, test_spinlock_stack_deadlocks);
+  tcase_add_test(t, test_barrier_divergence);
+  tcase_add_test(t, test_barrier_count_deadlock);
+  tcase_add_test(t, test_budget);
+  tcase_add_test(t, test_parallel_equals_serial);
+  tcase_add_test(t, test_call);
+  tcase_add_test(t, test_wave64);
+  tcase_add_test(t, test_bad_launch);
+  suite_add_tcase(s, t);
+  return s;
+}

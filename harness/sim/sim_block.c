@@ -254,7 +254,8 @@ static int release_barriers(struct sim_block *b)
 static int spend(struct sim_block *b, uint64_t n)
 {
   b->chunk += n;
-  if (b->chunk < BUDGET_CHUNK)
+  uint64_t every = b->budget / 16 + 1;          /* small budgets are checked finely */
+  if (b->chunk < (every < BUDGET_CHUNK ? every : BUDGET_CHUNK))
     return 0;
   uint64_t used = __atomic_add_fetch(b->budget_used, b->chunk, __ATOMIC_RELAXED);
   b->chunk = 0;
@@ -273,7 +274,7 @@ enum sim_status sim_block_run(struct sim_block *b)
       if (w->state == SIM_W_DONE)
         continue;
       if (w->state == SIM_W_RUN || w->have_group) {
-        uint64_t n = sim_warp_run(b, w, QUANTUM);
+        uint64_t n = sim_warp_run(b, w, b->budget < QUANTUM * 16 ? b->budget / 16 + 1 : QUANTUM);
         if (b->faulted)
           return SIM_OK;
         if (spend(b, n)) {

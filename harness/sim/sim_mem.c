@@ -100,6 +100,8 @@ const struct sim_alloc *sim_mem_nearest(const struct sim_device *d, uint64_t add
   int64_t i = upper_index(d, addr);
   if (i < 0)
     return &d->allocs[0];
+  if (addr - d->allocs[i].base < d->allocs[i].size)
+    return &d->allocs[i];                       /* inside it (a misaligned access, say) */
   if (i + 1 < (int64_t)d->nallocs) {
     const struct sim_alloc *a = &d->allocs[i], *b = &d->allocs[i + 1];
     uint64_t past = addr - (a->base + a->size);

@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# emu_bench.sh: `make bench`. Emulator throughput in warp-instructions per second on a
+# fixed set of kernels, on one worker thread and on all cores. A script that prints
+# figures, never a test: nothing here passes or fails on speed.
+#
+# The kernels (bench/kernels) are compiled to PTX once, before timing, so the figures
+# are the emulator's alone (parsing included, nvcc excluded). The instruction count is
+# warplab's own metric smsp__inst_executed.sum, read from --json; the time is the wall
+# time of the whole `warplab emu` process.
+#
+#   BENCH_SCALE=N   multiply the work of every kernel by N (default 1)
+set -euo pipefail
+
+cd "$(dirname "$0")/.."
+warplab=${WARPLAB:-bin/warplab}
+scale=${BENCH_SCALE:-1}
+[ -x "$warplab" ] || { echo "bench: $warplab is not built (run: make)" >&2; exit 1; }
+if ! command -v nvcc >/dev/null 2>&1 && [ -x /usr/local/cuda/bin/nvcc ]; then
+  export PATH="/usr/local/cuda/bin:$PATH"
+fi
+command -v nvcc >/dev/null 2>&1 || { echo "bench: nvcc not found: the benchmark kernels are .cu files" >&2; exit 1; }
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+for k in alu_loop bare_loop mem_mixed; do
+  nvcc -arch=sm_90 -ptx -lineinfo "bench/kernels/$k.cu" -o "$tmp/$k.ptx"
+done
+
+# name | ptx | kernel | grid | block | args...
+n=$((4194304 * scale))
+cases=(
+  "alu_loop|alu_loop|alu_loop|64|256|f32buf:16384:zero i32:$((5000 * scale))"
+  "bare_loop|bare_loop|bare_loop|64|256|u32buf:16384:zero i32:$((10000 * scale))"
+  "saxpy|mem_mixed|saxpy|512|256|i32:$n f32:1.5 f32buf:$n:rand:1 f32buf:$n:rand:2"
+  "reduce|mem_mixed|reduce|512|256|f32buf:$n:rand:3 f32buf:512:zero i32:$n"
+)
+
+# The integer after "key": in a JSON text (one level of nesting is enough here).
+json_int() {
+  tr -d '\n' | sed -n "s/.*\"$1\"[^0-9-]*\\(-\\{0,1\\}[0-9][0-9]*\\).*/\\1/p"
+}
+
+run_one() { # name ptx kernel grid block args threads -> "insts seconds threads"
+  local args=() a
+  for a in $6; do args+=(--arg "$a"); done
+  local t0 t1 out
+  t0=$(date +%s.%N)
+  out=$("$warplab" emu "$tmp/$2.ptx" --kernel "$3" --grid "$4" --block "$5" --threads "$7" \
+        --json "${args[@]}") || { echo "bench: $1 failed (--threads $7)" >&2; return 1; }
+  t1=$(date +%s.%N)
+  local insts threads
+  insts=$(printf '%s' "$out" | json_int 'smsp__inst_executed\.sum')
+  threads=$(printf '%s' "$out" | json_int 'threads')
+  echo "${insts:-0} $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }') ${threads:-?}"
+}
+
+echo "warplab emulator throughput ($warplab, $(nproc) cores, BENCH_SCALE=$scale)"
+printf '%-10s %14s | %9s %11s | %9s %11s %8s\n' kernel warp-insts "1 thr s" "Mwi/s" "all s" "Mwi/s" threads
+for c in "${cases[@]}"; do
+  IFS='|' read -r name ptx kernel grid block args <<< "$c"
+  r1=$(run_one "$name" "$ptx" "$kernel" "$grid" "$block" "$args" 1)
+  r0=$(run_one "$name" "$ptx" "$kernel" "$grid" "$block" "$args" 0)
+  read -r i1 s1 _ <<< "$r1"
+  read -r i0 s0 th <<< "$r0"
+  [ "$i1" = "$i0" ] || echo "bench: $name: instruction counts differ ($i1 vs $i0)" >&2
+  awk -v n="$name" -v i="$i1" -v s1="$s1" -v s0="$s0" -v th="$th" 'BEGIN {
+    printf "%-10s %14d | %9.3f %11.2f | %9.3f %11.2f %8s\n", n, i, s1, (s1 > 0 ? i / s1 / 1e6 : 0),
+           s0, (s0 > 0 ? i / s0 / 1e6 : 0), th }'
+done
+echo "Mwi/s: millions of warp-instructions (smsp__inst_executed.sum) per second of wall time."

@@ -1,0 +1,130 @@
+#!/usr/bin/env bash
+# install-deps.sh: install what warplab's build and tests need on a Debian or Ubuntu machine.
+#
+# Idempotent: packages already installed are left alone, and `apt-get update` runs only
+# when something is missing. Used by `make check` / `make demo` (through `make setup`,
+# with --if-missing), by CI and by docker/Dockerfile.
+#
+#   bash docker/install-deps.sh                 install whatever is missing, report on CUDA
+#   bash docker/install-deps.sh --if-missing    check first; when all is there, say so in one line
+#   bash docker/install-deps.sh --require-cuda  also fail (exit 1) if nvcc/ptxas are missing
+#
+# The CUDA Toolkit is never installed from the distribution (its packages lag behind and
+# clash with NVIDIA's); without it warplab still runs .ptx files in its emulator.
+set -euo pipefail
+
+if_missing=0
+require_cuda=0
+for arg in "$@"; do
+  case "$arg" in
+    --if-missing) if_missing=1 ;;
+    --require-cuda) require_cuda=1 ;;
+    -h|--help) sed -n '2,13p' "$0"; exit 0 ;;
+    *) echo "install-deps: unknown option '$arg' (see --help)" >&2; exit 2 ;;
+  esac
+done
+
+# The Debian/Ubuntu packages the build, the tests and the feedback screens need.
+packages=(build-essential pkg-config libncurses-dev gnuplot-nox check libsubunit-dev
+          libjansson-dev tmux ca-certificates)
+
+say() { echo "install-deps: $*"; }
+
+# Where nvcc and ptxas are, if anywhere: PATH first, then the usual CUDA folder.
+cuda_bin=""
+find_cuda() {
+  local dir
+  if command -v nvcc >/dev/null 2>&1 && command -v ptxas >/dev/null 2>&1; then
+    cuda_bin=$(dirname "$(command -v nvcc)")
+    return 0
+  fi
+  for dir in "${CUDA_HOME:-/usr/local/cuda}/bin" /usr/local/cuda/bin; do
+    if [ -x "$dir/nvcc" ] && [ -x "$dir/ptxas" ]; then
+      cuda_bin=$dir
+      return 0
+    fi
+  done
+  return 1
+}
+
+# Nonzero when any tool or library the build needs is missing.
+build_deps_missing() {
+  local c
+  command -v pkg-config >/dev/null 2>&1 || return 0
+  pkg-config --exists check jansson ncurses 2>/dev/null || return 0
+  for c in gcc make gnuplot tmux; do
+    command -v "$c" >/dev/null 2>&1 || return 0
+  done
+  return 1
+}
+
+cuda_report() {
+  if find_cuda; then
+    case ":$PATH:" in
+      *":$cuda_bin:"*) say "CUDA Toolkit: $cuda_bin/nvcc" ;;
+      *) say "CUDA Toolkit: $cuda_bin/nvcc (not on PATH: add it with export PATH=\"$cuda_bin:\$PATH\")" ;;
+    esac
+    return 0
+  fi
+  cat >&2 <<EOF
+install-deps: WARNING: the CUDA Toolkit is not installed (nvcc and ptxas were not found on
+  PATH, in \${CUDA_HOME:-/usr/local/cuda}/bin or in /usr/local/cuda/bin).
+  warplab needs nvcc to turn a .cu file into PTX; without it the emulator still runs .ptx
+  files, and the end-to-end tests that compile .cu files are skipped.
+  To get it: install the toolkit from NVIDIA's CUDA repository for your distribution
+  (the cuda-toolkit package; this script does not take it from the distribution), or use
+  the Docker image in docker/ (see docker/README.md), which has it.
+EOF
+  [ "$require_cuda" = 1 ] && return 1
+  return 0
+}
+
+if [ "$if_missing" = 1 ] && ! build_deps_missing; then
+  if find_cuda; then
+    say "all build and test dependencies are present (CUDA: $cuda_bin/nvcc)"
+  else
+    say "all build and test dependencies are present; CUDA Toolkit NOT found: .cu tests will be skipped (run 'bash docker/install-deps.sh' for details)"
+    [ "$require_cuda" = 1 ] && exit 1
+  fi
+  exit 0
+fi
+
+# Which of the packages are not installed yet.
+missing=()
+for p in "${packages[@]}"; do
+  if [ "$p" = gnuplot-nox ] && command -v gnuplot >/dev/null 2>&1; then
+    continue  # any gnuplot build will do
+  fi
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed'; then
+    missing+=("$p")
+  fi
+done
+
+if [ "${#missing[@]}" -eq 0 ]; then
+  say "all packages already installed"
+else
+  if ! command -v apt-get >/dev/null 2>&1; then
+    echo "install-deps: apt-get not found: this script knows Debian and Ubuntu only." >&2
+    echo "install-deps: install by hand: gcc make pkg-config ncurses jansson check subunit gnuplot tmux" >&2
+    exit 1
+  fi
+  sudo=()
+  if [ "$(id -u)" -ne 0 ]; then
+    if command -v sudo >/dev/null 2>&1; then
+      sudo=(sudo)
+    else
+      echo "install-deps: not root and no sudo: run as root to install: ${missing[*]}" >&2
+      exit 1
+    fi
+  fi
+  say "installing: ${missing[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  ${sudo[@]+"${sudo[@]}"} env DEBIAN_FRONTEND=noninteractive apt-get update -q
+  ${sudo[@]+"${sudo[@]}"} env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}"
+fi
+
+if build_deps_missing; then
+  echo "install-deps: something is still missing after the install (pkg-config check jansson ncurses, gcc make gnuplot tmux)" >&2
+  exit 1
+fi
+cuda_report

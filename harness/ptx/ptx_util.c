@@ -1,0 +1,110 @@
+/* ptx_util.c: name tables and small queries over a decoded PTX module.
+ *
+ * The opcode names come from ptx_ops.def (the one source of truth); the type, space and
+ * special-register tables below follow the order of the enums in ptx.h. Also owns
+ * ptx_module_free, since every array of the module is released in one place.
+ */
+#include "ptx/ptx.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const op_names[PTX_OP_COUNT] = {
+#define X(e, s) s,
+#include "ptx/ptx_ops.def"
+#undef X
+};
+
+const char *ptx_op_name(enum ptx_op op) {
+  if ((unsigned)op >= PTX_OP_COUNT) return "?";
+  return op_names[op];
+}
+
+static const struct {
+  const char *name;
+  unsigned size;
+  unsigned char is_signed, is_float;
+} type_info[PTX_T_COUNT] = {
+  [PTX_T_NONE] = {"", 0, 0, 0},
+  [PTX_T_B8] = {"b8", 1, 0, 0},       [PTX_T_B16] = {"b16", 2, 0, 0},
+  [PTX_T_B32] = {"b32", 4, 0, 0},     [PTX_T_B64] = {"b64", 8, 0, 0},
+  [PTX_T_B128] = {"b128", 16, 0, 0},
+  [PTX_T_U8] = {"u8", 1, 0, 0},       [PTX_T_U16] = {"u16", 2, 0, 0},
+  [PTX_T_U32] = {"u32", 4, 0, 0},     [PTX_T_U64] = {"u64", 8, 0, 0},
+  [PTX_T_S8] = {"s8", 1, 1, 0},       [PTX_T_S16] = {"s16", 2, 1, 0},
+  [PTX_T_S32] = {"s32", 4, 1, 0},     [PTX_T_S64] = {"s64", 8, 1, 0},
+  [PTX_T_F16] = {"f16", 2, 0, 1},     [PTX_T_F16X2] = {"f16x2", 4, 0, 1},
+  [PTX_T_BF16] = {"bf16", 2, 0, 1},   [PTX_T_BF16X2] = {"bf16x2", 4, 0, 1},
+  [PTX_T_TF32] = {"tf32", 4, 0, 1},
+  [PTX_T_F32] = {"f32", 4, 0, 1},     [PTX_T_F64] = {"f64", 8, 0, 1},
+  [PTX_T_PRED] = {"pred", 1, 0, 0},
+};
+
+unsigned ptx_type_size(enum ptx_type t) {
+  return (unsigned)t < PTX_T_COUNT ? type_info[t].size : 0;
+}
+
+int ptx_type_is_signed(enum ptx_type t) {
+  return (unsigned)t < PTX_T_COUNT && type_info[t].is_signed;
+}
+
+int ptx_type_is_float(enum ptx_type t) {
+  return (unsigned)t < PTX_T_COUNT && type_info[t].is_float;
+}
+
+const char *ptx_type_name(enum ptx_type t) {
+  return (unsigned)t < PTX_T_COUNT ? type_info[t].name : "?";
+}
+
+const char *ptx_space_name(enum ptx_space s) {
+  static const char *const names[PTX_SP_COUNT] = {
+    [PTX_SP_NONE] = "generic", [PTX_SP_GLOBAL] = "global", [PTX_SP_SHARED] = "shared",
+    [PTX_SP_LOCAL] = "local",  [PTX_SP_CONST] = "const",   [PTX_SP_PARAM] = "param",
+    [PTX_SP_REG] = "reg",
+  };
+  return (unsigned)s < PTX_SP_COUNT ? names[s] : "?";
+}
+
+const char *ptx_sreg_name(enum ptx_sreg r) {
+  static const char *const names[PTX_SR_COUNT] = {
+    "%tid.x", "%tid.y", "%tid.z", "%ntid.x", "%ntid.y", "%ntid.z",
+    "%ctaid.x", "%ctaid.y", "%ctaid.z", "%nctaid.x", "%nctaid.y", "%nctaid.z",
+    "%laneid", "%warpid", "%nwarpid", "%smid", "%nsmid", "%gridid",
+    "%lanemask_eq", "%lanemask_le", "%lanemask_lt", "%lanemask_ge", "%lanemask_gt",
+    "%clock", "%clock_hi", "%clock64", "%globaltimer", "%globaltimer_lo",
+    "%globaltimer_hi", "%dynamic_smem_size", "%total_smem_size",
+    "WARP_SZ",
+  };
+  return (unsigned)r < PTX_SR_COUNT ? names[r] : "?";
+}
+
+int ptx_find_func(const struct ptx_module *m, const char *name) {
+  uint32_t i;
+  if (!m || !name) return -1;
+  for (i = 0; i < m->nfuncs; i++)
+    if (m->funcs[i].name && strcmp(m->funcs[i].name, name) == 0) return (int)i;
+  return -1;
+}
+
+const char *ptx_file_path(const struct ptx_module *m, uint32_t index) {
+  uint32_t i;
+  if (!m) return NULL;
+  for (i = 0; i < m->nfiles; i++)
+    if (m->files[i].index == index) return m->files[i].path;
+  return NULL;
+}
+
+void ptx_module_free(struct ptx_module *m) {
+  if (!m) return;
+  free(m->insts);
+  free(m->funcs);
+  free(m->vars);
+  free(m->regs);
+  free(m->func_params);
+  free(m->calls);
+  free(m->call_syms);
+  free(m->files);
+  free(m->init);
+  free(m->arena);
+  memset(m, 0, sizeof *m);
+}

@@ -1,0 +1,112 @@
+/* e2e.h: helpers for the end-to-end suite (tests/e2e/check_e2e.c).
+ *
+ * The suite drives the real command-line binary the way a student does: it writes
+ * input files, runs `warplab emu ...` as a child process, parses the JSON on stdout,
+ * reads the dumped buffers back and compares them with values recomputed on the host.
+ * Everything a test allocates lives in a per-test arena and a per-test temporary
+ * folder, both released by the checked teardown, so a passing test leaks nothing
+ * (the suite also runs under AddressSanitizer's leak checker).
+ *
+ * Environment:
+ *   WARPLAB          the binary to test (default bin/warplab)
+ *   WARPLAB_E2E_DIR  the folder holding kernels/ and ptx/ (default tests/e2e)
+ */
+#ifndef WARPLAB_E2E_H
+#define WARPLAB_E2E_H
+
+#include <jansson.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* ---- set-up ---- */
+
+/* Creates the suite's root temporary folder; returns 0, or -1 with a message on stderr. */
+int e2e_init(void);
+/* Removes the root temporary folder and everything left in it. */
+void e2e_fini(void);
+/* Checked fixture: a fresh temporary folder and arena for one test. */
+void e2e_setup(void);
+/* Checked fixture: removes the test's folder and frees its arena. */
+void e2e_teardown(void);
+
+/* Nonzero when nvcc can be found (PATH, $CUDA_HOME/bin, /usr/local/cuda/bin). */
+int e2e_have_nvcc(void);
+
+/* ---- arena (freed by e2e_teardown) ---- */
+
+/* Zeroed memory that lives until the end of the test. */
+void *e2e_alloc(size_t size);
+/* A formatted string that lives until the end of the test. */
+char *e2e_fmt(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* ---- files ---- */
+
+/* Path of NAME inside the test's temporary folder. */
+const char *e2e_tmp(const char *name);
+/* Path of a kernel source (kernels/NAME) or a committed PTX file (ptx/NAME). */
+const char *e2e_kernel(const char *name);
+const char *e2e_ptx(const char *name);
+/* Writes LEN bytes to NAME in the temporary folder; returns its path. Fails the test on error. */
+const char *e2e_write(const char *name, const void *data, size_t len);
+/* Reads a whole file that must be exactly LEN bytes long. Fails the test otherwise. */
+void *e2e_read(const char *path, size_t len);
+/* Reads a whole text file (NUL-terminated). Fails the test on error. */
+char *e2e_read_text(const char *path);
+/* 1-based number of the first line of PATH containing MARKER. Fails the test if absent. */
+int e2e_marker_line(const char *path, const char *marker);
+
+/* ---- running the CLI ---- */
+
+struct e2e_run {
+  int status;       /* exit code; 128 + signal number if killed */
+  char *out;        /* everything written to stdout */
+  char *err;        /* everything written to stderr */
+  json_t *json;     /* stdout parsed as JSON, or NULL if it is not one JSON value */
+  const char *cmd;  /* the command line, for messages */
+};
+
+/* Runs `$WARPLAB emu SRC ARGS...`; the NULL-terminated list of strings follows SRC.
+ * Fails the test only if the process cannot be started. */
+struct e2e_run *e2e_emu(const char *src, ...) __attribute__((sentinel));
+/* Runs `$WARPLAB ARGS...` (NULL-terminated). */
+struct e2e_run *e2e_warplab(const char *arg0, ...) __attribute__((sentinel));
+
+/* Asserts exit code 0, a JSON object on stdout, "outcome": "ok" and "fault": null. */
+void e2e_expect_ok(const struct e2e_run *r);
+/* Asserts the exit code and, for 0 and 1, a JSON object with the given outcome. */
+void e2e_expect_outcome(const struct e2e_run *r, int status, const char *outcome);
+/* Asserts the exit code and that stderr contains every NULL-terminated needle. */
+void e2e_expect_error(const struct e2e_run *r, int status, ...) __attribute__((sentinel));
+/* Nonzero if TEXT mentions line LINE of the file named NAME as "NAME:LINE", "NAME(LINE)"
+ * or "line LINE", with no further digit after LINE. */
+int e2e_mentions_line(const char *text, const char *name, int line);
+
+/* ---- JSON ---- */
+
+/* The value at a '/'-separated path ("fault/source/line", "metrics/smsp__inst_executed.sum/value";
+ * a numeric component indexes an array), or NULL. */
+json_t *e2e_j(const json_t *root, const char *path);
+/* The integer at PATH; fails the test if it is missing or not an integer. */
+long long e2e_jint(const struct e2e_run *r, const char *path);
+/* The string at PATH; fails the test if it is missing or not a string. */
+const char *e2e_jstr(const struct e2e_run *r, const char *path);
+/* Asserts that PATH is an array of three integers equal to x, y, z. */
+void e2e_expect_dim3(const struct e2e_run *r, const char *path, long long x, long long y,
+                     long long z);
+
+/* ---- deterministic inputs: the generator the CLI's `rand:SEED` is defined by ---- */
+
+/* splitmix64: advances *state and returns the next 64-bit value. */
+uint64_t e2e_splitmix64(uint64_t *state);
+/* The value the CLI's rand generator gives from one 64-bit draw, per buffer type. */
+float e2e_rand_to_f32(uint64_t x);
+double e2e_rand_to_f64(uint64_t x);
+/* Arrays from seed SEED (arena memory), the same as `<type>buf:N:rand:SEED`. */
+float *e2e_rand_f32(size_t n, uint64_t seed);
+uint32_t *e2e_rand_u32(size_t n, uint64_t seed);
+
+/* Bit pattern of a float, for exact comparisons that also cover -0 and NaN. */
+uint32_t e2e_f32_bits(float f);
+uint64_t e2e_f64_bits(double d);
+
+#endif

@@ -56,7 +56,7 @@ $(LIB): $(LIB_OBJ)
 	ar rcs $@ $^
 
 $(BIN): $(CLI_OBJ) $(LIB)
-	@mkdir -p bin
+	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -o $@ $(CLI_OBJ) $(LIB) $(LDLIBS)
 
 $(CHECKBIN): $(TEST_OBJ) $(LIB)

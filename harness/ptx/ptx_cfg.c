@@ -102,7 +102,8 @@ static enum ptx_status analyse_func(struct ptx_module *m, uint32_t fi, struct cf
     if (ins[i].op == PTX_OP_BRA) {
       uint32_t t = ins[i].opd[0].reg;
       if (ins[i].opd[0].kind != PTX_OPD_LABEL || t < base || t - base >= n)
-        return fail(err, PTX_ERR_SEMANTIC, ins[i].ptx_line, "branch target outside function '%s'", f->name);
+        return fail(err, PTX_ERR_SEMANTIC, ins[i].ptx_line, "branch target outside function '%s'",
+                    f->name ? f->name : "?");
       s->leader[t - base] = 1;
       if (i + 1 < n) s->leader[i + 1] = 1;
     } else if (ends_thread(ins[i].op) && i + 1 < n) {
@@ -257,7 +258,8 @@ static enum ptx_status check_recursion(const struct ptx_module *m, struct ptx_er
           w = snprintf(msg, sizeof msg, "recursive call: ");
           len = w > 0 ? (size_t)w : 0;
           for (; k < sp && len < sizeof msg; k += 2) {
-            w = snprintf(msg + len, sizeof msg - len, "%s -> ", m->funcs[stack[k]].name ? m->funcs[stack[k]].name : "?");
+            const char *nm = m->funcs[stack[k]].name;
+            w = snprintf(msg + len, sizeof msg - len, "%s -> ", nm ? nm : "?");
             if (w < 0) break;
             len += (size_t)w;
           }

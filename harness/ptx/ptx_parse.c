@@ -787,7 +787,7 @@ static int parse_var_decl(struct parser *p, int is_extern) {
   memset(&sp, 0, sizeof sp);
   if (tok_is(st, "global")) sp.space = PTX_SP_GLOBAL;
   else if (tok_is(st, "const")) sp.space = PTX_SP_CONST;
-  else if (tok_is(st, "shared")) sp.space = PTX_SP_SHARED;
+  else if (tok_is(st, "shared") || tok_is(st, "shared::cta")) sp.space = PTX_SP_SHARED;
   else if (tok_is(st, "local")) sp.space = PTX_SP_LOCAL;
   else if (tok_is(st, "param")) sp.space = PTX_SP_PARAM;
   else
@@ -893,11 +893,11 @@ static int parse_version(struct parser *p) {
   int nmaj = 0, nmin = 0;
   if (t->kind != PTX_TK_FLT && t->kind != PTX_TK_INT)
     return syn(p, kw, "expected a version number after .version");
-  while (i < t->len && t->s[i] >= '0' && t->s[i] <= '9' && nmaj < 6) maj = maj * 10 + (unsigned long)(t->s[i++] - '0'), nmaj++;
-  if (i < t->len && t->s[i] == '.') {
-    i++;
-    while (i < t->len && t->s[i] >= '0' && t->s[i] <= '9' && nmin < 6) min = min * 10 + (unsigned long)(t->s[i++] - '0'), nmin++;
-  }
+  for (; i < t->len && t->s[i] >= '0' && t->s[i] <= '9' && nmaj < 6; i++, nmaj++)
+    maj = maj * 10 + (unsigned long)(t->s[i] - '0');
+  if (i < t->len && t->s[i] == '.')
+    for (i++; i < t->len && t->s[i] >= '0' && t->s[i] <= '9' && nmin < 6; i++, nmin++)
+      min = min * 10 + (unsigned long)(t->s[i] - '0');
   if (!nmaj || !nmin || i != t->len) return syn(p, t, "malformed version '%.*s'", (int)t->len, t->s);
   next(p);
   if (maj < 7 || maj > 9)
@@ -1543,8 +1543,8 @@ static int parse_block(struct parser *p) {
       TRY(parse_block(p));
     } else if (t->kind == PTX_TK_DOTW) {
       if (tok_is(t, "reg")) TRY(parse_reg_decl(p));
-      else if (tok_is(t, "local") || tok_is(t, "shared") || tok_is(t, "param") || tok_is(t, "global") ||
-               tok_is(t, "const"))
+      else if (tok_is(t, "local") || tok_is(t, "shared") || tok_is(t, "shared::cta") || tok_is(t, "param") ||
+               tok_is(t, "global") || tok_is(t, "const"))
         TRY(parse_var_decl(p, 0));
       else if (tok_is(t, "loc")) TRY(parse_loc(p));
       else if (tok_is(t, "pragma")) TRY(parse_pragma(p));
@@ -1678,7 +1678,7 @@ static int resolve_labels(struct parser *p, uint32_t fi) {
 
 /* entry := '.entry' name [params] {perf} (block | ';')
    func  := '.func' ['(' param ')'] name [params] {perf} (block | ';') */
-static int parse_function(struct parser *p, int is_extern) {
+static int parse_function(struct parser *p) {
   struct ptx_module *m = p->m;
   const struct ptx_tok *kw = next(p), *name;
   int is_entry = tok_is(kw, "entry"), has_body;
@@ -1750,7 +1750,7 @@ static int parse_function(struct parser *p, int is_extern) {
   }
   {
     struct ptx_func *f = &m->funcs[fi];
-    f->is_extern = (uint8_t)(!has_body || (is_extern && !has_body));
+    f->is_extern = (uint8_t)!has_body; /* .extern or a forward declaration: no body (yet) */
     f->ptx_line = kw->line;
     if (hdr.maxntid[0]) memcpy(f->maxntid, hdr.maxntid, sizeof f->maxntid);
     if (hdr.reqntid[0]) memcpy(f->reqntid, hdr.reqntid, sizeof f->reqntid);
@@ -1824,8 +1824,9 @@ static int parse_module(struct parser *p) {
       if (!p->seen_target && t->kind == PTX_TK_DOTW)
         return syn(p, t, "a .target directive must come before %s", tokdesc(t, b, sizeof b));
       if (is_dotw(t, "entry") || is_dotw(t, "func")) {
-        TRY(parse_function(p, is_extern));
-      } else if (is_dotw(t, "global") || is_dotw(t, "const") || is_dotw(t, "shared") || is_dotw(t, "local")) {
+        TRY(parse_function(p));
+      } else if (is_dotw(t, "global") || is_dotw(t, "const") || is_dotw(t, "shared") ||
+                 is_dotw(t, "shared::cta") || is_dotw(t, "local")) {
         TRY(parse_var_decl(p, is_extern));
       } else if (is_dotw(t, "tex") || is_dotw(t, "surfref") || is_dotw(t, "texref") || is_dotw(t, "samplerref") ||
                  is_dotw(t, "alias")) {

@@ -85,8 +85,9 @@ void sim_fault_mem(struct sim_block *b, struct sim_warp *w, uint32_t pc, unsigne
   f->addr = addr;
   f->size = size;
   fill_thread(b, w, pc, lane, f);
+  /* in compute-sanitizer memcheck's words, so what students read here carries over */
   const char *verb = acc == SIM_ACC_WRITE ? "write" : acc == SIM_ACC_ATOMIC ? "atomic" : "read";
-  char loc[256], extra[256] = "";
+  char loc[256], extra[320] = "";
   where(b->prog->mod, f->inst, loc, sizeof loc);
   if (sp == PTX_SP_GLOBAL || sp == PTX_SP_CONST) {
     const struct sim_alloc *a = sim_mem_nearest(b->dev, addr);
@@ -96,28 +97,37 @@ void sim_fault_mem(struct sim_block *b, struct sim_warp *w, uint32_t pc, unsigne
       f->alloc_base = a->base;
       f->alloc_size = a->size;
       f->alloc_offset = (int64_t)(addr - a->base);
-      if (addr >= a->base + a->size)
-        snprintf(extra, sizeof extra, ": %" PRIu64 " bytes past the end of %s (%" PRIu64 " bytes)",
-                 addr - (a->base + a->size), a->name, a->size);
-      else if (addr < a->base)
-        snprintf(extra, sizeof extra, ": %" PRIu64 " bytes before the start of %s",
-                 a->base - addr, a->name);
-      else
-        snprintf(extra, sizeof extra, ": at offset %" PRIu64 " of %s (%" PRIu64 " bytes)",
-                 addr - a->base, a->name, a->size);
+      if (kind == SIM_FK_OUT_OF_BOUNDS && addr >= a->base + a->size)
+        snprintf(extra, sizeof extra, ": access to 0x%" PRIx64 " is out of bounds and is %" PRIu64
+                 " bytes after the nearest allocation at 0x%" PRIx64 " of size %" PRIu64
+                 " bytes, %s", addr, addr - (a->base + a->size) + 1, a->base, a->size, a->name);
+      else if (kind == SIM_FK_OUT_OF_BOUNDS)
+        snprintf(extra, sizeof extra, ": access to 0x%" PRIx64 " is out of bounds and is %" PRIu64
+                 " bytes before the nearest allocation at 0x%" PRIx64 " of size %" PRIu64
+                 " bytes, %s", addr, a->base - addr, a->base, a->size, a->name);
+      else if (kind == SIM_FK_MISALIGNED)
+        snprintf(extra, sizeof extra, ": address 0x%" PRIx64 " is misaligned (a %u-byte access "
+                 "needs a multiple of %u); it is at offset %" PRId64 " of %s", addr, size, size,
+                 f->alloc_offset, a->name);
+      else if (kind == SIM_FK_READ_ONLY)
+        snprintf(extra, sizeof extra, ": 0x%" PRIx64 " is in %s, which is read-only", addr, a->name);
     }
   } else if (sp == PTX_SP_SHARED) {
-    snprintf(extra, sizeof extra, ": the block has %u bytes of shared memory", b->smem_size);
+    snprintf(extra, sizeof extra, ": %s 0x%" PRIx64 "; the block has %u bytes of shared memory",
+             kind == SIM_FK_MISALIGNED ? "misaligned address" : "access out of bounds at offset",
+             addr, b->smem_size);
   } else if (sp == PTX_SP_LOCAL) {
-    snprintf(extra, sizeof extra, ": the thread has %u bytes of local memory", b->prog->local_size);
+    snprintf(extra, sizeof extra, ": %s 0x%" PRIx64 "; the thread has %u bytes of local memory",
+             kind == SIM_FK_MISALIGNED ? "misaligned address" : "access out of bounds at offset",
+             addr, b->prog->local_size);
+  } else {
+    snprintf(extra, sizeof extra, ": address 0x%" PRIx64 "%s", addr,
+             kind == SIM_FK_READ_ONLY ? " is read-only" : " is in no memory space");
   }
-  const char *what = kind == SIM_FK_MISALIGNED ? "misaligned" :
-                     kind == SIM_FK_READ_ONLY ? "read-only-memory" :
-                     kind == SIM_FK_INVALID_SPACE ? "invalid-address-space" : "out-of-bounds";
   snprintf(f->message, sizeof f->message,
-           "%s %s %s of %u bytes at 0x%" PRIx64 " by thread (%u,%u,%u) of block (%u,%u,%u) at %s%s",
-           what, ptx_space_name(sp), verb, size, addr, f->thread[0], f->thread[1], f->thread[2],
-           f->block[0], f->block[1], f->block[2], loc, extra);
+           "Invalid __%s__ %s of size %u bytes at %s by thread (%u,%u,%u) in block (%u,%u,%u)%s",
+           ptx_space_name(sp), verb, size, loc, f->thread[0], f->thread[1], f->thread[2],
+           f->block[0], f->block[1], f->block[2], extra);
 }
 
 void sim_fault_other(struct sim_block *b, struct sim_warp *w, uint32_t pc, unsigned lane,

@@ -107,7 +107,8 @@ START_TEST(test_oob_write_report)
   ck_assert_int_eq(ft->alloc_offset, 160);
   ck_assert_uint_eq(f.m.insts[ft->inst].uline, 7);
   ck_assert_ptr_nonnull(strstr(ft->message, "store.cu:7"));
-  ck_assert_ptr_nonnull(strstr(ft->message, "0 bytes past the end"));
+  ck_assert_ptr_nonnull(strstr(ft->message, "Invalid __global__ write of size 4 bytes"));
+  ck_assert_ptr_nonnull(strstr(ft->message, "is out of bounds and is 1 bytes after the nearest allocation"));
   done(&f);
 }
 END_TEST

@@ -1,0 +1,25 @@
+// sync_semantics.cu: how a real GPU treats barriers and spin locks that the emulator
+// reports on. Run by tests/gpu/prove.sh on the device; not part of the CPU suites.
+//   early_exit_barrier: threads past n return before __syncthreads() (the common idiom)
+//   spin_then_sync:     the SIMT spin lock followed by __syncthreads() (hangs even on Volta+,
+//                       because of where the compiler places warp synchronisation)
+
+extern "C" __global__ void early_exit_barrier(float *out, int n)
+{
+    __shared__ float s[256];
+    int t = threadIdx.x;
+    if (t >= n)
+        return;
+    s[t] = (float)t;
+    __syncthreads();
+    out[t] = s[n - 1 - t];
+}
+
+extern "C" __global__ void spin_then_sync(int *turn, int *order)
+{
+    int tid = threadIdx.x;
+    while (*(volatile int *)turn != tid)
+        ;
+    order[tid] = atomicAdd(turn, 1);
+    __syncthreads();
+}

@@ -1,0 +1,173 @@
+#!/usr/bin/env bash
+# prove.sh: run kernels of the end-to-end suite on the emulator and on a real GPU with the
+# same PTX and the same inputs, and compare every output buffer byte for byte.
+#
+#   bash tests/gpu/prove.sh WARPLAB OUTDIR
+#
+# Run on a machine with an NVIDIA GPU (the device tool). Writes OUTDIR/proof.txt (the
+# table), OUTDIR/proof.csv, and the raw reports of compute-sanitizer and ncu it runs on the
+# side. The emulator's outputs must equal the GPU's bit for bit wherever the arithmetic is
+# exact; buffers that hold approximate transcendental results (MUFU) or float atomics in
+# scheduling order are compared in ULPs instead, and marked so.
+set -uo pipefail
+WL=$(realpath "${1:?usage: prove.sh WARPLAB OUTDIR}")
+OUT=$(realpath "${2:?usage: prove.sh WARPLAB OUTDIR}")
+cd "$(dirname "$0")/../.."
+K=tests/e2e/kernels
+W=$(mktemp -d)
+trap 'rm -rf "$W"' EXIT
+CSV=$OUT/proof.csv
+echo "case,kernel,emu_outcome,gpu_outcome,buffer,bytes,identical,differing_elems,max_ulp,mode" >"$CSV"
+fails=0
+
+# ulp_diff A B TYPE: differing element count and max ULP distance (python3 is on the device).
+ulp_diff() {
+  python3 - "$1" "$2" "$3" <<'EOF'
+import struct, sys
+a = open(sys.argv[1], 'rb').read(); b = open(sys.argv[2], 'rb').read(); t = sys.argv[3]
+sz = {'f32': 4, 'f64': 8}.get(t, 4); fmt = {'f32': '<i', 'f64': '<q'}.get(t, '<I')
+n = min(len(a), len(b)) // sz; diff = 0; mx = 0
+for i in range(n):
+    x = struct.unpack_from(fmt, a, i * sz)[0]; y = struct.unpack_from(fmt, b, i * sz)[0]
+    if x != y:
+        diff += 1
+        if t in ('f32', 'f64'):
+            bias = 1 << (8 * sz - 1)
+            x = x if x >= 0 else bias - x; y = y if y >= 0 else bias - y
+            mx = max(mx, abs(x - y))
+print(diff, mx)
+EOF
+}
+
+# pcase NAME FILE KERNEL GRID BLOCK "N:TYPE:MODE ..." ARGS...   (MODE exact or ulp)
+pcase() {
+  local name=$1 file=$2 kernel=$3 grid=$4 block=$5 dumps=$6
+  shift 6
+  local ptx=$W/$name.ptx
+  nvcc -arch=sm_90 -ptx -lineinfo "$K/$file" -o "$ptx" 2>/dev/null || { echo "nvcc failed on $file"; fails=$((fails+1)); return; }
+  local be d outcome_emu outcome_gpu
+  for be in emu gpu; do
+    local dargs=()
+    for d in $dumps; do dargs+=(--dump "${d%%:*}=$W/$name.$be.${d%%:*}.bin"); done
+    "$WL" emu "$ptx" --kernel "$kernel" --grid "$grid" --block "$block" "$@" "${dargs[@]}" \
+      --backend "$be" --json >"$W/$name.$be.json" 2>"$W/$name.$be.err"
+    echo $? >"$W/$name.$be.rc"
+  done
+  outcome_emu=$(grep -m1 '"outcome"' "$W/$name.emu.json" | sed 's/.*: "\(.*\)".*/\1/')
+  outcome_gpu=$(grep -m1 '"outcome"' "$W/$name.gpu.json" | sed 's/.*: "\(.*\)".*/\1/')
+  for d in $dumps; do
+    local n=${d%%:*} rest=${d#*:}
+    local ty=${rest%%:*} mode=${rest#*:}
+    local a=$W/$name.emu.$n.bin b=$W/$name.gpu.$n.bin same diffs mx bytes
+    bytes=$(stat -c %s "$a" 2>/dev/null || echo 0)
+    if [ -s "$a" ] && cmp -s "$a" "$b"; then same=yes; diffs=0; mx=0
+    else same=no; read -r diffs mx < <(ulp_diff "$a" "$b" "$ty"); fi
+    echo "$name,$kernel,${outcome_emu:-?},${outcome_gpu:-?},arg$n:$ty,$bytes,$same,$diffs,$mx,$mode" >>"$CSV"
+    if [ "$mode" = exact ] && [ "$same" != yes ]; then fails=$((fails+1)); fi
+  done
+}
+
+A=--arg
+pcase vector_add elementwise.cu add 4 256 "2:f32:exact" \
+  $A f32buf:1000:rand:1 $A f32buf:1000:rand:2 $A f32buf:1000:zero $A i32:1000
+pcase saxpy elementwise.cu saxpy 8 128 "3:f32:exact" \
+  $A i32:1000 $A f32:2.5 $A f32buf:1000:rand:3 $A f32buf:1000:rand:4
+pcase matrix_add matrix_add.cu matrix_add 10,25 32,8 "2:f32:exact" \
+  $A f32buf:60000:rand:5 $A f32buf:60000:rand:6 $A f32buf:60000:zero $A i32:300 $A i32:200
+pcase transpose transpose.cu transpose_tiled 3,2 32,8 "1:f32:exact" \
+  $A f32buf:6144:rand:7 $A f32buf:6144:zero $A i32:96 $A i32:64
+pcase reduce_shared reduce.cu reduce_shared 40 128 "1:f32:exact" \
+  $A f32buf:5000:rand:8 $A f32buf:40:zero $A i32:5000
+pcase reduce_warp_int reduce.cu reduce_warp_int 20 256 "1:i32:exact" \
+  $A i32buf:5000:rand:9 $A i32buf:1:zero $A i32:5000
+pcase reduce_warp_f32 reduce.cu reduce_warp 20 256 "1:f32:ulp" \
+  $A f32buf:5000:rand:10 $A f32buf:1:zero $A i32:5000
+pcase hist_global atomics.cu hist_global 8 128 "1:u32:exact" \
+  $A u8buf:10000:rand:11 $A u32buf:256:zero $A i32:10000
+pcase hist_shared atomics.cu hist_shared 8 128 "1:u32:exact" \
+  $A u8buf:10000:rand:12 $A u32buf:256:zero $A i32:10000
+pcase max_cas atomics.cu max_cas 12 256 "1:i32:exact" \
+  $A i32buf:3000:rand:13 $A i32buf:1:fill=-2147483648 $A i32:3000
+pcase loop_mod7 divergent.cu loop_mod7 4 256 "0:i32:exact" $A i32buf:1000:zero $A i32:1000
+pcase collatz divergent.cu collatz 12 256 "1:u32:exact" \
+  $A u32buf:3000:iota $A u32buf:3000:zero $A i32:3000
+pcase call_device device_func.cu call_device 3 256 "2:i32:exact" \
+  $A i32buf:700:rand:14 $A i32buf:700:rand:15 $A i32buf:700:zero $A i32:700
+pcase spin_lock spinlock.cu spin_in_order 1 32 "1:i32:exact" $A i32buf:2:zero $A i32buf:32:zero
+pcase int_ops int_ops.cu int_ops 2 256 "2:u32:exact" \
+  $A u32buf:500:rand:16 $A u32buf:500:rand:17 $A u32buf:12000:zero $A i32:500
+pcase float_ops float_ops.cu float_ops 4 256 "2:f32:ulp 3:i32:exact 4:f64:exact 5:u32:exact" \
+  $A f32buf:1000:rand:18 $A f32buf:1000:rand:19 $A f32buf:14000:zero $A i32buf:6000:zero \
+  $A f64buf:4000:zero $A u32buf:2000:zero $A i32:1000
+pcase warp_vote warp_vote.cu warp_vote 2 64 "1:u32:exact" $A i32buf:128:rand:20 $A u32buf:1024:zero
+pcase warp_redux warp_vote.cu warp_redux 2 64 "1:u32:exact" $A u32buf:128:rand:21 $A u32buf:768:zero
+pcase shuffles warp_shuffle.cu shuffles 2 64 "1:i32:exact" $A i32buf:128:rand:22 $A i32buf:1280:zero
+pcase poly_const const_mem.cu poly_const 4 256 "1:f32:exact" \
+  $A f32buf:1000:rand:23 $A f32buf:1000:zero $A i32:1000
+pcase vec4_scale vector_load.cu vec4_scale 1 256 "1:f32:exact" \
+  $A f32buf:1024:rand:24 $A f32buf:1024:zero $A i32:256 $A f32:1.5
+pcase vec2_swap vector_load.cu vec2_swap 2 256 "1:f32:exact" \
+  $A f32buf:1024:rand:25 $A f32buf:1024:zero $A i32:512
+pcase dyn_smem dyn_smem.cu reverse_block 4 128 "1:f32:exact" --smem 512 \
+  $A f32buf:512:rand:26 $A f32buf:512:zero
+
+{
+  echo "warplab emulator vs $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | head -1)"
+  echo "same PTX (nvcc $(nvcc --version | grep -o 'release [0-9.]*'), sm_90), same inputs, every output buffer compared"
+  echo
+  if command -v column >/dev/null 2>&1; then column -s, -t "$CSV"; else tr , '\t' <"$CSV"; fi
+  echo
+  echo "exact buffers that differ: $fails"
+} >"$OUT/proof.txt"
+
+# What the hardware says about the faults the emulator reports (compute-sanitizer's words).
+S=tests/gpu/kernels/sync_semantics.cu
+nvcc -arch=sm_90 -ptx -lineinfo "$K/barrier_divergence.cu" -o "$W/bd.ptx"
+nvcc -arch=sm_90 -ptx -lineinfo "$K/oob.cu" -o "$W/oob.ptx"
+nvcc -arch=sm_90 -ptx -lineinfo "$S" -o "$W/sync.ptx"
+{
+  echo "== half_barrier (__syncthreads in if (threadIdx.x < 16)), gpu, no sanitizer"
+  timeout -s KILL 20 "$WL" emu "$W/bd.ptx" --kernel half_barrier --grid 1 --block 64 $A f32buf:64:zero --backend gpu; echo "rc=$?"
+  echo "== half_barrier under compute-sanitizer synccheck"
+  timeout -s KILL 60 compute-sanitizer --tool synccheck "$WL" emu "$W/bd.ptx" --kernel half_barrier --grid 1 --block 64 $A f32buf:64:zero --backend gpu; echo "rc=$?"
+  echo "== half_barrier on the emulator"
+  "$WL" emu "$W/bd.ptx" --kernel half_barrier --grid 1 --block 64 $A f32buf:64:zero; echo "rc=$?"
+  echo "== early_exit_barrier (return before __syncthreads) under synccheck"
+  timeout -s KILL 60 compute-sanitizer --tool synccheck "$WL" emu "$W/sync.ptx" --kernel early_exit_barrier --grid 1 --block 64 $A f32buf:64:zero $A i32:40 --backend gpu; echo "rc=$?"
+  echo "== early_exit_barrier on the emulator"
+  "$WL" emu "$W/sync.ptx" --kernel early_exit_barrier --grid 1 --block 64 $A f32buf:64:zero $A i32:40; echo "rc=$?"
+  echo "== oob_write under compute-sanitizer memcheck"
+  timeout -s KILL 60 compute-sanitizer --tool memcheck "$WL" emu "$W/oob.ptx" --kernel oob_write --grid 2 --block 64 $A f32buf:100:rand $A f32buf:100:zero $A i32:100 --backend gpu 2>&1 | head -40; echo "rc=$?"
+  echo "== oob_write on the emulator"
+  "$WL" emu "$W/oob.ptx" --kernel oob_write --grid 2 --block 64 $A f32buf:100:rand $A f32buf:100:zero $A i32:100; echo "rc=$?"
+} >"$OUT/sanitizer.txt" 2>&1
+
+# Instruction counts as ncu reports them (SASS) next to the emulator's (PTX), for issue 3.
+{
+  for k in "elementwise.cu add 4 256 $A f32buf:1000:rand:1 $A f32buf:1000:rand:2 $A f32buf:1000:zero $A i32:1000" \
+           "matrix_add.cu matrix_add 10,25 32,8 $A f32buf:60000:rand:5 $A f32buf:60000:rand:6 $A f32buf:60000:zero $A i32:300 $A i32:200" \
+           "reduce.cu reduce_shared 40 128 $A f32buf:5000:rand:8 $A f32buf:40:zero $A i32:5000" \
+           "divergent.cu loop_mod7 4 256 $A i32buf:1000:zero $A i32:1000"; do
+    set -- $k
+    f=$1 kern=$2 g=$3 bl=$4
+    shift 4
+    nvcc -arch=sm_90 -ptx -lineinfo "$K/$f" -o "$W/ncu.ptx"
+    echo "== $kern emulator"
+    "$WL" emu "$W/ncu.ptx" --kernel "$kern" --grid "$g" --block "$bl" "$@" --json | grep -A1 '"smsp__' | grep -v -- --
+    echo "== $kern ncu"
+    timeout -s KILL 120 ncu --metrics smsp__inst_executed.sum,smsp__thread_inst_executed.sum,l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum \
+      "$WL" emu "$W/ncu.ptx" --kernel "$kern" --grid "$g" --block "$bl" "$@" --backend gpu 2>&1 | grep -E "smsp__|l1tex__|ERR|==PROF=="
+  done
+} >"$OUT/ncu.txt" 2>&1
+
+# Last, because it may leave a hung kernel behind: the spin lock followed by __syncthreads().
+{
+  echo "== spin_then_sync on the gpu (20 s limit)"
+  timeout -s KILL 20 "$WL" emu "$W/sync.ptx" --kernel spin_then_sync --grid 1 --block 32 $A i32buf:1:zero $A i32buf:32:zero --backend gpu; echo "rc=$? (137: killed after 20 s, the kernel hung)"
+  echo "== spin_then_sync on the emulator, its and stack"
+  "$WL" emu "$W/sync.ptx" --kernel spin_then_sync --grid 1 --block 32 $A i32buf:1:zero $A i32buf:32:zero; echo "rc=$?"
+  "$WL" emu "$W/sync.ptx" --kernel spin_then_sync --grid 1 --block 32 $A i32buf:1:zero $A i32buf:32:zero --sched stack; echo "rc=$?"
+} >"$OUT/spin.txt" 2>&1
+
+cat "$OUT/proof.txt"
+exit $((fails > 0))

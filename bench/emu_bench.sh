@@ -5,8 +5,9 @@
 #
 # The kernels (bench/kernels) are compiled to PTX once, before timing, so the figures
 # are the emulator's alone (parsing included, nvcc excluded). The instruction count is
-# warplab's own metric smsp__inst_executed.sum, read from --json; the time is the wall
-# time of the whole `warplab emu` process.
+# warplab's own metric smsp__inst_executed.sum, read from --json; the time is the launch's
+# own wall time as the emulator measures it (emulator.run_seconds: the grid, nothing else),
+# with the whole process's wall time (inputs made, PTX parsed) beside it.
 #
 #   BENCH_SCALE=N   multiply the work of every kernel by N (default 1)
 set -euo pipefail
@@ -39,8 +40,12 @@ cases=(
 json_int() {
   tr -d '\n' | sed -n "s/.*\"$1\"[^0-9-]*\\(-\\{0,1\\}[0-9][0-9]*\\).*/\\1/p"
 }
+# The number (decimal or exponent form) after "key":.
+json_num() {
+  tr -d '\n' | sed -n "s/.*\"$1\": *\\([-0-9.eE+]*\\).*/\\1/p"
+}
 
-run_one() { # name ptx kernel grid block args threads -> "insts seconds threads"
+run_one() { # name ptx kernel grid block args threads -> "insts launch_s process_s threads"
   local args=() a
   for a in $6; do args+=(--arg "$a"); done
   local t0 t1 out
@@ -48,23 +53,26 @@ run_one() { # name ptx kernel grid block args threads -> "insts seconds threads"
   out=$("$warplab" emu "$tmp/$2.ptx" --kernel "$3" --grid "$4" --block "$5" --threads "$7" \
         --json "${args[@]}") || { echo "bench: $1 failed (--threads $7)" >&2; return 1; }
   t1=$(date +%s.%N)
-  local insts threads
+  local insts threads launch
   insts=$(printf '%s' "$out" | json_int 'smsp__inst_executed\.sum')
   threads=$(printf '%s' "$out" | json_int 'threads')
-  echo "${insts:-0} $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }') ${threads:-?}"
+  launch=$(printf '%s' "$out" | json_num 'run_seconds')
+  echo "${insts:-0} ${launch:-0} $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }') ${threads:-?}"
 }
 
 echo "warplab emulator throughput ($warplab, $(nproc) cores, BENCH_SCALE=$scale)"
-printf '%-10s %14s | %9s %11s | %9s %11s %8s\n' kernel warp-insts "1 thr s" "Mwi/s" "all s" "Mwi/s" threads
+printf '%-10s %12s | %22s | %22s | %s\n' "" "" "one worker thread" "all cores" ""
+printf '%-10s %12s | %7s %7s %6s | %7s %7s %6s | %s\n' kernel warp-insts launch_s Mwi/s proc_s launch_s Mwi/s proc_s threads
 for c in "${cases[@]}"; do
   IFS='|' read -r name ptx kernel grid block args <<< "$c"
   r1=$(run_one "$name" "$ptx" "$kernel" "$grid" "$block" "$args" 1)
   r0=$(run_one "$name" "$ptx" "$kernel" "$grid" "$block" "$args" 0)
-  read -r i1 s1 _ <<< "$r1"
-  read -r i0 s0 th <<< "$r0"
+  read -r i1 s1 p1 _ <<< "$r1"
+  read -r i0 s0 p0 th <<< "$r0"
   [ "$i1" = "$i0" ] || echo "bench: $name: instruction counts differ ($i1 vs $i0)" >&2
-  awk -v n="$name" -v i="$i1" -v s1="$s1" -v s0="$s0" -v th="$th" 'BEGIN {
-    printf "%-10s %14d | %9.3f %11.2f | %9.3f %11.2f %8s\n", n, i, s1, (s1 > 0 ? i / s1 / 1e6 : 0),
-           s0, (s0 > 0 ? i / s0 / 1e6 : 0), th }'
+  awk -v n="$name" -v i="$i1" -v s1="$s1" -v s0="$s0" -v p1="$p1" -v p0="$p0" -v th="$th" 'BEGIN {
+    printf "%-10s %12d | %8.3f %7.2f %6.2f | %8.3f %7.2f %6.2f | %s\n", n, i,
+           s1, (s1 > 0 ? i / s1 / 1e6 : 0), p1, s0, (s0 > 0 ? i / s0 / 1e6 : 0), p0, th }'
 done
-echo "Mwi/s: millions of warp-instructions (smsp__inst_executed.sum) per second of wall time."
+echo "Mwi/s: millions of warp-instructions (smsp__inst_executed.sum) per second of the launch"
+echo "(emulator.run_seconds); proc_s: the whole warplab process (inputs, parsing, launch)."

@@ -265,6 +265,20 @@ static uint64_t atomic_rmw(uint8_t *p, int host_atomic, const struct ptx_inst *i
   }
 }
 
+/* The fused multiply-add lane loop, the arithmetic core of most kernels. On x86-64 it is
+   compiled twice, for FMA hardware and for any x86-64, and the loader picks one, so the
+   common case is one instruction per lane instead of a libm call. */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__SANITIZE_ADDRESS__)
+__attribute__((target_clones("fma", "default")))
+#endif
+static void fma_f32_lanes(uint64_t *d, const uint64_t *a, const uint64_t *b, const uint64_t *c,
+                          uint64_t e, unsigned lo, unsigned hi)
+{
+  for (unsigned l = lo; l < hi; l++)
+    if (e >> l & 1)
+      d[l] = sim_alu_fma_f32_rn(a[l], b[l], c[l]);
+}
+
 /* Source operand o of the instruction for lane l: registers only, after linking. */
 #define SRC(o, l) (REG(in->opd[o].reg)[l])
 
@@ -425,7 +439,7 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
     uint64_t *dd = REG(d->reg);
     if (ptx_type_is_float(t)) {
       if (t == PTX_T_F32 && in->rnd <= PTX_RND_RN && !(in->flags & (PTX_F_FTZ | PTX_F_SAT))) {
-        FOR_LANES(e) dd[l] = sim_alu_fma_f32_rn(a[l], bb[l], c[l]);
+        fma_f32_lanes(dd, a, bb, c, e, lo, hi);
       } else {
         FOR_LANES(e) dd[l] = sim_alu_ffma(t, (enum ptx_rnd)in->rnd, in->flags, a[l], bb[l], c[l]);
       }

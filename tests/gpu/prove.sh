@@ -8,7 +8,8 @@
 # table), OUTDIR/proof.csv, and the raw reports of compute-sanitizer and ncu it runs on the
 # side. The emulator's outputs must equal the GPU's bit for bit wherever the arithmetic is
 # exact; buffers that hold approximate transcendental results (MUFU) or float atomics in
-# scheduling order are compared in ULPs instead, and marked so.
+# scheduling order are compared in ULPs instead (mode ulp), and buffers that record the
+# order in which lanes won an atomic are compared but not required to match (mode order).
 set -uo pipefail
 WL=$(realpath "${1:?usage: prove.sh WARPLAB OUTDIR}")
 OUT=$(realpath "${2:?usage: prove.sh WARPLAB OUTDIR}")
@@ -108,6 +109,8 @@ pcase vec4_scale vector_load.cu vec4_scale 1 256 "1:f32:exact" \
   $A f32buf:1024:rand:24 $A f32buf:1024:zero $A i32:256 $A f32:1.5
 pcase vec2_swap vector_load.cu vec2_swap 2 256 "1:f32:exact" \
   $A f32buf:1024:rand:25 $A f32buf:1024:zero $A i32:512
+pcase coverage coverage.cu coverage 1 64 "1:f32:exact 2:u32:order 3:u64:exact 4:f64:exact" \
+  $A f32buf:64:rand:27 $A f32buf:257:zero $A u32buf:512:zero $A u64buf:3:fill=99999 $A f64buf:65:zero
 pcase dyn_smem dyn_smem.cu reverse_block 4 128 "1:f32:exact" --smem 512 \
   $A f32buf:512:rand:26 $A f32buf:512:zero
 

@@ -20,6 +20,7 @@
 #include "ptx/ptx.h"
 #include "run/run_build.h"
 #include "backend/be.h"
+#include "metrics/met.h"
 #include "sim/sim.h"
 
 #define MAX_ARGS 64
@@ -30,7 +31,7 @@ static void emu_usage(FILE *f)
   fputs("usage: warplab emu FILE.cu|FILE.ptx --kernel NAME --grid X[,Y[,Z]] --block X[,Y[,Z]]\n"
         "         [--smem BYTES] [--sched its|stack] [--arch sm_90] [--json] [--dump N=PATH]...\n"
         "         [--threads N] [--max-insts N] [--warp-size 32|64] [--keep-ptx PATH]\n"
-        "         [--backend emu|gpu]\n"
+        "         [--backend emu|gpu] [--lines]\n"
         "         --arg SPEC ...   (one per kernel parameter, in order)\n"
         "\n"
         "SPEC: TYPEbuf:COUNT:INIT   a buffer; TYPE u8 i32 u32 i64 u64 f32 f64;\n"
@@ -40,6 +41,8 @@ static void emu_usage(FILE *f)
         "--sched its (default): independent thread scheduling, Volta and later;\n"
         "        stack: pre-Volta reconvergence stack (the SIMT spin lock deadlocks).\n"
         "--threads N: host threads running blocks (0 = all cores, the default).\n"
+        "--lines: a table per CUDA source line: instructions, sectors per request, shared\n"
+        "        wavefronts per instruction, divergent branches (always in --json).\n"
         "--backend gpu runs the same PTX on the GPU through the CUDA driver (no metrics or\n"
         "        fault lines there; a faulting kernel is named by its CUDA error).\n", f);
   wl_print_exit_codes();
@@ -126,6 +129,7 @@ struct emu_opts {
   int have_grid, have_block, json;
   struct sim_launch cfg;
   enum be_kind backend;
+  int lines;
   const char *argspec[MAX_ARGS];
   uint32_t nargs;
   struct dump dumps[MAX_DUMPS];
@@ -142,6 +146,7 @@ static int parse_opts(int argc, char **argv, struct emu_opts *o)
     {"arg", required_argument, 0, 'A'}, {"threads", required_argument, 0, 't'},
     {"max-insts", required_argument, 0, 'm'}, {"warp-size", required_argument, 0, 'w'},
     {"keep-ptx", required_argument, 0, 'K'}, {"backend", required_argument, 0, 'B'},
+    {"lines", no_argument, 0, 'L'},
     {"help", no_argument, 0, 'h'}, {0, 0, 0, 0},
   };
   memset(o, 0, sizeof *o);
@@ -245,6 +250,7 @@ static int parse_opts(int argc, char **argv, struct emu_opts *o)
       o->cfg.warp_size = (uint32_t)strtoul(optarg, NULL, 10);
       break;
     case 'K': o->keep_ptx = optarg; break;
+    case 'L': o->lines = 1; break;
     case 'B':
       if (!strcmp(optarg, "emu"))
         o->backend = BE_EMU;
@@ -423,6 +429,10 @@ int wl_cmd_emu(int argc, char **argv)
   struct ptx_module mod;
   memset(&mod, 0, sizeof mod);
   struct be *dev = NULL;
+  struct met_report met;
+  memset(&met, 0, sizeof met);
+  struct emu_run run;
+  memset(&run, 0, sizeof run);
 
   for (uint32_t i = 0; i < o.nargs; i++)
     if (emu_arg_parse(o.argspec[i], &args[i], err, sizeof err)) {
@@ -461,11 +471,14 @@ int wl_cmd_emu(int argc, char **argv)
   if (rc != WL_EXIT_OK)
     goto out;
 
-  struct emu_run run = {
-    .kernel = o.kernel, .source = o.file, .ptx_path = o.keep_ptx ? o.keep_ptx :
-      (ends_with(o.file, ".ptx") ? o.file : NULL),
-    .ptx_text = text, .ptx_len = len, .mod = &mod, .cfg = &o.cfg, .arch = o.arch,
-  };
+  run.kernel = o.kernel;
+  run.source = o.file;
+  run.ptx_path = o.keep_ptx ? o.keep_ptx : (ends_with(o.file, ".ptx") ? o.file : NULL);
+  run.ptx_text = text;
+  run.ptx_len = len;
+  run.mod = &mod;
+  run.cfg = &o.cfg;
+  run.arch = o.arch;
   struct be_launch bl = {
     .dyn_smem = o.cfg.dyn_smem, .sched = o.cfg.sched, .warp_size = o.cfg.warp_size,
     .workers = o.cfg.workers, .max_warp_insts = o.cfg.max_warp_insts,
@@ -489,6 +502,15 @@ int wl_cmd_emu(int argc, char **argv)
   run.gpu_ms = br.gpu_ms;
   run.gpu_error = br.gpu_error;
   run.ran_ok = br.ran_ok;
+  run.show_lines = o.lines;
+  if (o.backend == BE_EMU) {
+    if (met_compute(&mod, &run.res, &met) != 0) {
+      wl_error("out of host memory computing the metrics");
+      rc = WL_EXIT_USAGE;
+      goto out;
+    }
+    run.met = &met;
+  }
   rc = write_dumps(&o, args, o.nargs, dev);
   if (rc != WL_EXIT_OK)
     goto out;
@@ -503,6 +525,8 @@ int wl_cmd_emu(int argc, char **argv)
   }
   rc = run.ran_ok ? WL_EXIT_OK : WL_EXIT_FAULT;
 out:
+  met_report_free(&met);
+  sim_result_free(&run.res);
   for (uint32_t i = 0; i < o.nargs; i++)
     emu_arg_free(&args[i]);
   free(params);

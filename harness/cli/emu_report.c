@@ -91,6 +91,61 @@ static void lanes_text(uint64_t m, char *buf, size_t n)
   }
 }
 
+static double mv(const struct emu_run *r, enum met_id id)
+{
+  return r->met->defined[id] ? r->met->value[id] : 0.0;
+}
+
+/* The few figures a student looks at first. */
+static void metric_summary(FILE *f, const struct emu_run *r)
+{
+  const struct met_report *m = r->met;
+  if (mv(r, MET_G_LD_REQ) + mv(r, MET_G_ST_REQ) > 0) {
+    fprintf(f, "  global: %.0f load requests", mv(r, MET_G_LD_REQ));
+    if (m->defined[MET_G_LD_SPR])
+      fprintf(f, " (%.2f sectors each, %.1f%% of the bytes moved were asked for)",
+              mv(r, MET_G_LD_SPR), mv(r, MET_G_LD_EFF));
+    fprintf(f, ", %.0f store requests", mv(r, MET_G_ST_REQ));
+    if (m->defined[MET_G_ST_SPR])
+      fprintf(f, " (%.2f sectors each, %.1f%%)", mv(r, MET_G_ST_SPR), mv(r, MET_G_ST_EFF));
+    fputc('\n', f);
+  }
+  double sh = mv(r, MET_S_LD_INST) + mv(r, MET_S_ST_INST);
+  if (sh > 0)
+    fprintf(f, "  shared: %.0f accesses, %.0f wavefronts, %.0f bank conflicts\n", sh,
+            mv(r, MET_S_LD_WAVE) + mv(r, MET_S_ST_WAVE), mv(r, MET_S_LD_CONF) + mv(r, MET_S_ST_CONF));
+  if (mv(r, MET_L_LD_INST) + mv(r, MET_L_ST_INST) > 0)
+    fprintf(f, "  local: %.0f loads, %.0f stores (PTX level: ptxas may keep these in registers)\n",
+            mv(r, MET_L_LD_INST), mv(r, MET_L_ST_INST));
+  if (mv(r, MET_BR) > 0)
+    fprintf(f, "  branches: %.0f, %.0f divergent (%.1f%% uniform)\n", mv(r, MET_BR),
+            mv(r, MET_BR_DIVERGENT), mv(r, MET_BR_UNIFORM_PCT));
+}
+
+/* Per-source-line table: where the instructions, sectors and conflicts come from. */
+static void line_table(FILE *f, const struct emu_run *r)
+{
+  const struct met_report *m = r->met;
+  fprintf(f, "\n  %-22s %10s %9s %8s %9s %8s %8s  %s\n", "line", "warp-inst", "g-req",
+          "sect/req", "sh-inst", "wave/in", "div-br", "source");
+  for (uint32_t i = 0; i < m->nlines; i++) {
+    const struct met_line *l = &m->lines[i];
+    char where[64], text[256] = "", spr[16] = "-", wpi[16] = "-";
+    const char *base = l->path ? strrchr(l->path, '/') : NULL;
+    snprintf(where, sizeof where, "%s:%u", base ? base + 1 : l->path ? l->path : "?", l->line);
+    if (l->global_requests)
+      snprintf(spr, sizeof spr, "%.2f", met_line_sectors_per_request(l));
+    if (l->shared_insts)
+      snprintf(wpi, sizeof wpi, "%.2f", met_line_wavefronts_per_inst(l));
+    file_line(l->path, l->line, text, 60);
+    fprintf(f, "  %-22s %10llu %9llu %8s %9llu %8s %8llu  %s\n", where,
+            (unsigned long long)l->inst_executed, (unsigned long long)l->global_requests, spr,
+            (unsigned long long)l->shared_insts, wpi, (unsigned long long)l->divergent_branches,
+            text);
+  }
+  fputc('\n', f);
+}
+
 void emu_report_text(FILE *f, const struct emu_run *r)
 {
   const struct sim_launch *c = r->cfg;
@@ -114,6 +169,10 @@ void emu_report_text(FILE *f, const struct emu_run *r)
           s->counters.warp_insts, s->counters.thread_insts,
           s->counters.warp_insts ? (double)s->counters.thread_insts / (double)s->counters.warp_insts : 0.0,
           s->static_smem, s->local_bytes);
+  if (r->met)
+    metric_summary(f, r);
+  if (r->met && r->show_lines)
+    line_table(f, r);
   if (s->outcome == SIM_RAN_OK) {
     fprintf(f, "  ran cleanly\n");
     return;
@@ -249,10 +308,37 @@ int emu_report_json(FILE *f, const struct emu_run *r)
     json_object_set_new(o, "outcome", json_string(sim_outcome_name(s->outcome)));
     json_object_set_new(o, "fault", s->outcome == SIM_RAN_OK ? json_null() : fault_obj(r));
     json_t *m = json_object();
-    json_object_set_new(m, "smsp__inst_executed.sum", metric(s->counters.warp_insts, "ptx-level"));
-    json_object_set_new(m, "smsp__thread_inst_executed.sum",
-                        metric(s->counters.thread_insts, "ptx-level"));
+    if (r->met) {
+      for (int id = 0; id < MET_COUNT; id++) {
+        double x = r->met->value[id];
+        json_t *val = !r->met->defined[id] ? json_null()
+                    : strstr(met_name((enum met_id)id), ".sum") ? json_integer((json_int_t)x)
+                    : json_real(x);
+        json_object_set_new(m, met_name((enum met_id)id),
+                            json_pack("{s:o,s:s}", "value", val, "kind",
+                                      met_kind_name(met_kind_of((enum met_id)id))));
+      }
+    } else {
+      json_object_set_new(m, "smsp__inst_executed.sum", metric(s->counters.warp_insts, "ptx-level"));
+      json_object_set_new(m, "smsp__thread_inst_executed.sum",
+                          metric(s->counters.thread_insts, "ptx-level"));
+    }
     json_object_set_new(o, "metrics", m);
+    json_t *lines = json_array();
+    for (uint32_t i = 0; r->met && i < r->met->nlines; i++) {
+      const struct met_line *l = &r->met->lines[i];
+      double spr = met_line_sectors_per_request(l), wpi = met_line_wavefronts_per_inst(l);
+      json_array_append_new(lines, json_pack(
+          "{s:s?,s:I,s:I,s:I,s:I,s:I,s:o,s:I,s:I,s:o,s:I,s:I}", "file", l->path, "line",
+          (json_int_t)l->line, "inst_executed", (json_int_t)l->inst_executed,
+          "thread_inst_executed", (json_int_t)l->thread_inst_executed, "global_requests",
+          (json_int_t)l->global_requests, "global_sectors", (json_int_t)l->global_sectors,
+          "sectors_per_request", spr < 0 ? json_null() : json_real(spr), "shared_insts",
+          (json_int_t)l->shared_insts, "shared_wavefronts", (json_int_t)l->shared_wavefronts,
+          "wavefronts_per_inst", wpi < 0 ? json_null() : json_real(wpi), "branches",
+          (json_int_t)l->branches, "divergent_branches", (json_int_t)l->divergent_branches));
+    }
+    json_object_set_new(o, "lines", lines);
     json_object_set_new(o, "emulator",
                         json_pack("{s:f,s:f}", "run_seconds", r->run_seconds,
                                   "warp_insts_per_second",

@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #include "backend/be.h"
+#include "metrics/met.h"
 #include "sim/sim.h"
 
 struct emu_run {
@@ -24,6 +25,8 @@ struct emu_run {
   double gpu_ms;               /* gpu: kernel time from CUDA events */
   const char *gpu_error;       /* gpu: what the driver said of a failed kernel */
   double run_seconds;          /* wall time of the emulated launch itself */
+  const struct met_report *met; /* emulator: the launch's metrics, or NULL */
+  int show_lines;              /* text report: the per-source-line table */
 };
 
 void emu_report_text(FILE *f, const struct emu_run *r);

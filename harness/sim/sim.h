@@ -90,6 +90,19 @@ struct sim_counters {
   uint64_t thread_insts;   /* sum of active lanes over them (predicated-off lanes excluded) */
 };
 
+/* What one instruction did over a launch (indexed by module instruction). The metrics layer
+   turns these into Nsight Compute's metrics and the per-source-line table. */
+struct sim_inst_stats {
+  uint64_t execs;          /* warp-level executions (at least one active lane) */
+  uint64_t threads;        /* active lanes, summed */
+  uint64_t pred_on;        /* lanes whose guard predicate held, summed */
+  uint64_t g_req, g_sectors, g_lines, g_bytes;  /* global: requests, 32 B sectors, 128 B lines,
+                                                   distinct bytes asked for */
+  uint64_t l_req, l_sectors;                    /* local */
+  uint64_t s_req, s_wavefronts, s_ideal;        /* shared: accesses, wavefronts, conflict-free */
+  uint64_t br_uniform, br_divergent;            /* bra: executions that kept or split the warp */
+};
+
 struct sim_launch {
   uint32_t grid[3], block[3];
   uint32_t dyn_smem;       /* dynamic shared memory bytes */
@@ -108,6 +121,9 @@ struct sim_result {
   uint32_t static_smem;            /* bytes of static shared memory the kernel uses */
   uint32_t local_bytes;            /* per-thread local memory (stack frame) bytes */
   uint32_t workers_used;
+  struct sim_inst_stats *stats;    /* per module instruction (nstats = module->ninsts); owned:
+                                      release with sim_result_free */
+  uint32_t nstats;
 };
 
 struct sim_device;
@@ -137,6 +153,9 @@ int sim_param_layout(const struct ptx_module *m, int func, uint32_t *offset, uin
 enum sim_status sim_run(struct sim_device *d, const struct ptx_module *m, const char *kernel,
                         const void *params, size_t params_size, const struct sim_launch *cfg,
                         struct sim_result *res, char *err, size_t errlen);
+
+/* Release what a result owns (its instruction statistics). Safe on a zeroed result. */
+void sim_result_free(struct sim_result *r);
 
 /* Host cores, for "all cores" worker counts. */
 uint32_t sim_host_cores(void);

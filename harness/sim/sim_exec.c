@@ -306,6 +306,10 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
   }
   b->ctr.warp_insts++;
   b->ctr.thread_insts += sim_popc64(m);
+  struct sim_inst_stats *ist = &b->stats[pc];
+  ist->execs++;
+  ist->threads += sim_popc64(m);
+  ist->pred_on += sim_popc64(e);
   if (!e)
     return pc + 1;
   const unsigned lo = sim_ctz64(e), hi = 64 - (unsigned)__builtin_clzll(e);
@@ -645,8 +649,9 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
       /* the common case: scalar loads from one allocation */
       uint64_t *dd = REG(d->reg);
       int sgn = ptx_type_is_signed(t);
+      uint64_t av[SIM_MAX_WARP];
       FOR_LANES(e) {
-        uint64_t addr = base[l] + (uint64_t)ad->imm;
+        uint64_t addr = av[l] = base[l] + (uint64_t)ad->imm;
         const struct sim_alloc *al = b->last_alloc;
         uint8_t *p;
         if (al && addr - al->base <= al->size - size && al->size >= size && !(addr & (size - 1)))
@@ -656,10 +661,12 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
         uint64_t v = load_bits(p, size);
         dd[l] = sgn ? sim_alu_sext(t, v) : v;
       }
+      sim_stats_mem(b, pc, sp, av, e, size);
       break;
     }
+    uint64_t av[SIM_MAX_WARP];
     FOR_LANES(e) {
-      uint64_t addr = (base ? base[l] : 0) + (uint64_t)ad->imm;
+      uint64_t addr = av[l] = (base ? base[l] : 0) + (uint64_t)ad->imm;
       uint8_t *p = mem_at(b, w, pc, l, sp, addr, size * n, size * n, SIM_ACC_READ);
       if (!p)
         return pc;
@@ -671,6 +678,7 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
         REG(d->reg)[l] = widen(t, load_bits(p, size));
       }
     }
+    sim_stats_mem(b, pc, sp, av, e, size * n);
     break;
   }
 
@@ -682,8 +690,9 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
     int global = 0;
     if (n == 1 && s->kind == PTX_OPD_REG && sp == PTX_SP_GLOBAL && base) {
       const uint64_t *sv = REG(s->reg);
+      uint64_t av[SIM_MAX_WARP];
       FOR_LANES(e) {
-        uint64_t addr = base[l] + (uint64_t)ad->imm;
+        uint64_t addr = av[l] = base[l] + (uint64_t)ad->imm;
         const struct sim_alloc *al = b->last_alloc;
         uint8_t *p;
         if (al && !al->read_only && addr - al->base <= al->size - size && al->size >= size &&
@@ -693,12 +702,14 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
           return pc;
         store_bits(p, size, sv[l]);
       }
+      sim_stats_mem(b, pc, sp, av, e, size);
       b->worker->global_writes++;
       b->writes++;
       break;
     }
+    uint64_t av[SIM_MAX_WARP];
     FOR_LANES(e) {
-      uint64_t addr = (base ? base[l] : 0) + (uint64_t)ad->imm;
+      uint64_t addr = av[l] = (base ? base[l] : 0) + (uint64_t)ad->imm;
       uint8_t *p = mem_at(b, w, pc, l, sp, addr, size * n, size * n, SIM_ACC_WRITE);
       if (!p)
         return pc;
@@ -710,6 +721,7 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
       }
       global |= is_global_space(sp, addr);
     }
+    sim_stats_mem(b, pc, sp, av, e, size * n);
     if (global)
       b->worker->global_writes++;
     b->writes++;
@@ -725,8 +737,9 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
     const uint64_t *bv = REG(in->opd[is_atom ? 2 : 1].reg);
     const uint64_t *cv = (is_atom && in->sub == PTX_ATOM_CAS) ? REG(in->opd[3].reg) : NULL;
     enum ptx_space sp = (enum ptx_space)in->space;
+    uint64_t av[SIM_MAX_WARP];
     FOR_LANES(e) {
-      uint64_t addr = (base ? base[l] : 0) + (uint64_t)ad->imm;
+      uint64_t addr = av[l] = (base ? base[l] : 0) + (uint64_t)ad->imm;
       uint8_t *p = mem_at(b, w, pc, l, sp, addr, size, size, SIM_ACC_ATOMIC);
       if (!p)
         return pc;
@@ -737,6 +750,7 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
       if (global)
         b->worker->global_writes++;
     }
+    sim_stats_mem(b, pc, sp, av, e, size);
     b->writes++;
     break;
   }

@@ -159,6 +159,7 @@ struct sim_block {
   uint64_t writes;               /* stores and atomics by this block (progress watch) */
   uint32_t bar_arrived[16];      /* bar.arrive counts per barrier */
   const struct sim_alloc *last_alloc; /* global allocation of the last access (a cache) */
+  struct sim_inst_stats *stats;  /* the worker's statistics, indexed by code pc */
   int faulted;
   struct sim_result *res;        /* where the fault goes */
   struct sim_counters ctr;
@@ -200,6 +201,11 @@ void sim_fault_mem(struct sim_block *b, struct sim_warp *w, uint32_t pc, unsigne
 /* Fill a fault report of another kind with a message. */
 void sim_fault_other(struct sim_block *b, struct sim_warp *w, uint32_t pc, unsigned lane,
                      enum sim_fault_kind kind, const char *msg);
+
+/* Count one memory access of the lanes in m (addresses addr[lane], size bytes each) into the
+   statistics of pc: requests, sectors, lines, distinct bytes, shared wavefronts. */
+void sim_stats_mem(struct sim_block *b, uint32_t pc, enum ptx_space sp, const uint64_t *addr,
+                   uint64_t m, uint32_t size);
 
 static inline unsigned sim_ctz64(uint64_t x) { return (unsigned)__builtin_ctzll(x); }
 static inline unsigned sim_popc64(uint64_t x) { return (unsigned)__builtin_popcountll(x); }

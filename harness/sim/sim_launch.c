@@ -37,6 +37,7 @@ struct worker_out {
   struct sim_result res;            /* the fault of fault_block */
   uint32_t fault_block;
   struct sim_counters ctr;
+  struct sim_inst_stats *stats;     /* per code pc */
   enum sim_status st;
 };
 
@@ -77,7 +78,8 @@ static void *worker_main(void *arg)
   if (!cfg->dyn_smem)
     smem_size = p->static_smem;
   uint8_t *smem = calloc(smem_size + 1, 1);
-  if (!warps || !regs || !local || !pframe || !smem) {
+  out->stats = calloc(p->ncode ? p->ncode : 1, sizeof *out->stats);
+  if (!warps || !regs || !local || !pframe || !smem || !out->stats) {
     out->st = SIM_ERR_NOMEM;
     goto done;
   }
@@ -112,7 +114,7 @@ static void *worker_main(void *arg)
       .smem = smem, .smem_size = smem_size, .kparams = L->kparams,
       .kparam_size = p->kparam_size, .warps = warps, .res = &r,
       .stop_after = &L->stop_after, .all_workers = L->workers, .nworkers = L->nworkers,
-      .budget_used = &L->budget_used, .budget = budget,
+      .budget_used = &L->budget_used, .budget = budget, .stats = out->stats,
     };
     b.ctaid[0] = idx % cfg->grid[0];
     b.ctaid[1] = (idx / cfg->grid[0]) % cfg->grid[1];
@@ -244,8 +246,31 @@ enum sim_status sim_run(struct sim_device *d, const struct ptx_module *m, const 
     pthread_join(th[i], NULL);
 
   st = SIM_OK;
+  res->nstats = m->ninsts;
+  res->stats = calloc(m->ninsts ? m->ninsts : 1, sizeof *res->stats);
+  if (!res->stats)
+    st = SIM_ERR_NOMEM;
   uint32_t best = UINT32_MAX;
   for (uint32_t i = 0; i < nwk; i++) {
+    for (uint32_t pc = 0; res->stats && outs[i].stats && pc < prog.ncode; pc++) {
+      const struct sim_inst_stats *a = &outs[i].stats[pc];
+      struct sim_inst_stats *to = &res->stats[prog.orig[pc]];
+      to->execs += a->execs;
+      to->threads += a->threads;
+      to->pred_on += a->pred_on;
+      to->g_req += a->g_req;
+      to->g_sectors += a->g_sectors;
+      to->g_lines += a->g_lines;
+      to->g_bytes += a->g_bytes;
+      to->l_req += a->l_req;
+      to->l_sectors += a->l_sectors;
+      to->s_req += a->s_req;
+      to->s_wavefronts += a->s_wavefronts;
+      to->s_ideal += a->s_ideal;
+      to->br_uniform += a->br_uniform;
+      to->br_divergent += a->br_divergent;
+    }
+    free(outs[i].stats);
     res->counters.warp_insts += outs[i].ctr.warp_insts;
     res->counters.thread_insts += outs[i].ctr.thread_insts;
     if (outs[i].st != SIM_OK)

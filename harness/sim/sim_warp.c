@@ -235,10 +235,15 @@ static void backward(struct sim_block *b, struct sim_warp *w)
   }
 }
 
-static void count(struct sim_block *b, uint64_t m)
+/* Count a control instruction at pc run by lanes m, of which e pass its guard. */
+static void count(struct sim_block *b, uint32_t pc, uint64_t m, uint64_t e)
 {
   b->ctr.warp_insts++;
   b->ctr.thread_insts += sim_popc64(m);
+  struct sim_inst_stats *st = &b->stats[pc];
+  st->execs++;
+  st->threads += sim_popc64(m);
+  st->pred_on += sim_popc64(e);
 }
 
 /* Mask of lanes a .sync collective needs: its membermask operand, within the live lanes. */
@@ -265,8 +270,12 @@ static int control(struct sim_block *b, struct sim_warp *w, const struct ptx_ins
 
   switch ((enum ptx_op)in->op) {
   case PTX_OP_BRA: {
-    count(b, g);
+    count(b, pc, g, e);
     uint32_t target = in->opd[0].reg;
+    if (e == g || !e)
+      b->stats[pc].br_uniform++;
+    else
+      b->stats[pc].br_divergent++;
     if (e == g) {
       w->gpc = target;
       if (target <= pc)
@@ -306,7 +315,7 @@ static int control(struct sim_block *b, struct sim_warp *w, const struct ptx_ins
   }
 
   case PTX_OP_CALL: {
-    count(b, g);
+    count(b, pc, g, e);
     const struct sim_callinfo *ci = &p->calls[in->opd[1].imm];
     size_t fs = p->pframe_size;
     for (uint64_t mm = e; mm; mm &= mm - 1) {
@@ -339,7 +348,7 @@ static int control(struct sim_block *b, struct sim_warp *w, const struct ptx_ins
 
   case PTX_OP_RET:
   case PTX_OP_EXIT: {
-    count(b, g);
+    count(b, pc, g, e);
     uint64_t exiting = 0;
     dissolve(w);
     for (uint64_t mm = e; mm; mm &= mm - 1) {
@@ -371,7 +380,7 @@ static int control(struct sim_block *b, struct sim_warp *w, const struct ptx_ins
   }
 
   case PTX_OP_BAR: {
-    count(b, g);
+    count(b, pc, g, e);
     dissolve(w);
     if (in->sub == PTX_BAR_WARP_SYNC) {
       for (uint64_t mm = g & ~e; mm; mm &= mm - 1)
@@ -423,7 +432,7 @@ static int control(struct sim_block *b, struct sim_warp *w, const struct ptx_ins
   }
 
   case PTX_OP_TRAP:
-    count(b, g);
+    count(b, pc, g, e);
     if (!e) {
       w->gpc = pc + 1;
       return 0;

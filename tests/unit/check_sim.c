@@ -31,6 +31,7 @@ static void load(struct fx *f, const char *src)
 
 static void done(struct fx *f)
 {
+  sim_result_free(&f->r);
   sim_device_free(f->d);
   ptx_module_free(&f->m);
 }
@@ -42,6 +43,7 @@ static enum sim_status launch(struct fx *f, const char *k, uint32_t grid, uint32
 {
   struct sim_launch c = {.grid = {grid, 1, 1}, .block = {block, 1, 1}, .sched = sched,
                          .workers = workers, .max_warp_insts = budget};
+  sim_result_free(&f->r);
   return sim_run(f->d, &f->m, k, params, n * 8, &c, &f->r, f->err, sizeof f->err);
 }
 
@@ -188,18 +190,22 @@ START_TEST(test_shared_and_local_bounds)
   ck_assert_int_eq(launch(&f, "sh", 1, 1, &p, 0, SIM_SCHED_ITS, 1, 0), SIM_ERR_BADARG);
   struct sim_launch c = {.grid = {1, 1, 1}, .block = {1, 1, 1}, .workers = 1};
   uint32_t i = 60;
+  sim_result_free(&f.r);
   ck_assert_int_eq(sim_run(f.d, &f.m, "sh", &i, 4, &c, &f.r, f.err, sizeof f.err), SIM_OK);
   ck_assert_int_eq(f.r.outcome, SIM_RAN_OK);
   ck_assert_uint_eq(f.r.static_smem, 64);
   i = 64;
+  sim_result_free(&f.r);
   ck_assert_int_eq(sim_run(f.d, &f.m, "sh", &i, 4, &c, &f.r, f.err, sizeof f.err), SIM_OK);
   ck_assert_int_eq(f.r.fault.kind, SIM_FK_OUT_OF_BOUNDS);
   ck_assert_int_eq(f.r.fault.space, PTX_SP_SHARED);
   i = 12;
+  sim_result_free(&f.r);
   ck_assert_int_eq(sim_run(f.d, &f.m, "lo", &i, 4, &c, &f.r, f.err, sizeof f.err), SIM_OK);
   ck_assert_int_eq(f.r.outcome, SIM_RAN_OK);
   ck_assert_uint_eq(f.r.local_bytes, 16);
   i = 16;
+  sim_result_free(&f.r);
   ck_assert_int_eq(sim_run(f.d, &f.m, "lo", &i, 4, &c, &f.r, f.err, sizeof f.err), SIM_OK);
   ck_assert_int_eq(f.r.fault.kind, SIM_FK_OUT_OF_BOUNDS);
   ck_assert_int_eq(f.r.fault.space, PTX_SP_LOCAL);
@@ -334,20 +340,24 @@ START_TEST(test_barrier_divergence)
   load(&f, k_bar);
   struct sim_launch c = {.grid = {1, 1, 1}, .block = {64, 1, 1}, .workers = 1};
   uint32_t lim = 16;
+  sim_result_free(&f.r);
   ck_assert_int_eq(sim_run(f.d, &f.m, "bar", &lim, 4, &c, &f.r, f.err, sizeof f.err), SIM_OK);
   ck_assert_int_eq(f.r.outcome, SIM_BARRIER_DIVERGENCE);
   ck_assert_ptr_nonnull(strstr(f.r.fault.message, "Barrier error detected. Divergent thread(s) in warp"));
   ck_assert_uint_eq(f.m.insts[f.r.fault.inst].uline, 5);
   /* every thread takes the barrier: fine; none takes it: fine */
   lim = 64;
+  sim_result_free(&f.r);
   ck_assert_int_eq(sim_run(f.d, &f.m, "bar", &lim, 4, &c, &f.r, f.err, sizeof f.err), SIM_OK);
   ck_assert_int_eq(f.r.outcome, SIM_RAN_OK);
   lim = 0;
+  sim_result_free(&f.r);
   ck_assert_int_eq(sim_run(f.d, &f.m, "bar", &lim, 4, &c, &f.r, f.err, sizeof f.err), SIM_OK);
   ck_assert_int_eq(f.r.outcome, SIM_RAN_OK);
   /* whole warps skipping it: a deadlock-free kernel? no: warp 0 waits for warp 1 forever,
      unless warp 1 exits (it does: exited threads do not count) */
   lim = 32;
+  sim_result_free(&f.r);
   ck_assert_int_eq(sim_run(f.d, &f.m, "bar", &lim, 4, &c, &f.r, f.err, sizeof f.err), SIM_OK);
   ck_assert_int_eq(f.r.outcome, SIM_RAN_OK);
   done(&f);
@@ -503,6 +513,7 @@ START_TEST(test_wave64)
   load(&f, k);
   uint64_t a = buffer(&f, 64 * 16, "o");
   struct sim_launch c = {.grid = {1, 1, 1}, .block = {64, 1, 1}, .workers = 1, .warp_size = 64};
+  sim_result_free(&f.r);
   ck_assert_int_eq(sim_run(f.d, &f.m, "w64", &a, 8, &c, &f.r, f.err, sizeof f.err), SIM_OK);
   ck_assert_int_eq(f.r.outcome, SIM_RAN_OK);
   ck_assert_uint_eq(f.r.counters.warp_insts, 11);  /* one wave */
@@ -523,10 +534,13 @@ START_TEST(test_bad_launch)
   load(&f, k_store);
   uint64_t a = buffer(&f, 4, "a");
   struct sim_launch c = {.grid = {1, 1, 1}, .block = {2048, 1, 1}};
+  sim_result_free(&f.r);
   ck_assert_int_eq(sim_run(f.d, &f.m, "store", &a, 8, &c, &f.r, f.err, sizeof f.err), SIM_ERR_BADARG);
   ck_assert_ptr_nonnull(strstr(f.err, "1024"));
   c.block[0] = 32;
+  sim_result_free(&f.r);
   ck_assert_int_eq(sim_run(f.d, &f.m, "nope", &a, 8, &c, &f.r, f.err, sizeof f.err), SIM_ERR_NOKERNEL);
+  sim_result_free(&f.r);
   ck_assert_int_eq(sim_run(f.d, &f.m, "store", &a, 4, &c, &f.r, f.err, sizeof f.err), SIM_ERR_BADARG);
   done(&f);
 }

@@ -1,0 +1,170 @@
+/* met.c: Nsight Compute metrics from the emulator's per-instruction statistics (met.h). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "metrics/met.h"
+
+static const struct {
+  const char *name;
+  enum met_kind kind;
+} table[MET_COUNT] = {
+#define X(id, name, kind) [MET_##id] = {name, MET_##kind},
+#include "met_names.def"
+#undef X
+};
+
+const char *met_name(enum met_id id) { return (unsigned)id < MET_COUNT ? table[id].name : "?"; }
+enum met_kind met_kind_of(enum met_id id) { return (unsigned)id < MET_COUNT ? table[id].kind : MET_PTX_LEVEL; }
+
+const char *met_kind_name(enum met_kind k)
+{
+  return k == MET_EXACT ? "exact" : k == MET_MODELLED ? "modelled" : "ptx-level";
+}
+
+static void set(struct met_report *r, enum met_id id, double v)
+{
+  r->value[id] = v;
+  r->defined[id] = 1;
+}
+
+static void ratio(struct met_report *r, enum met_id id, double num, double den, double scale)
+{
+  if (den > 0)
+    set(r, id, scale * num / den);
+}
+
+static int cmp_line(const void *a, const void *b)
+{
+  const struct met_line *x = a, *y = b;
+  if (x->file != y->file)
+    return x->file < y->file ? -1 : 1;
+  return x->line < y->line ? -1 : x->line > y->line;
+}
+
+double met_line_sectors_per_request(const struct met_line *l)
+{
+  return l->global_requests ? (double)l->global_sectors / (double)l->global_requests : -1.0;
+}
+
+double met_line_wavefronts_per_inst(const struct met_line *l)
+{
+  return l->shared_insts ? (double)l->shared_wavefronts / (double)l->shared_insts : -1.0;
+}
+
+/* The line-table row of (file, line), made on first use; NULL when out of memory. */
+static struct met_line *line_row(struct met_report *r, uint32_t *cap, const struct ptx_module *m,
+                                 uint32_t file, uint32_t line)
+{
+  for (uint32_t i = r->nlines; i-- > 0;)
+    if (r->lines[i].file == file && r->lines[i].line == line)
+      return &r->lines[i];
+  if (r->nlines == *cap) {
+    uint32_t nc = *cap ? *cap * 2 : 64;
+    struct met_line *nl = realloc(r->lines, nc * sizeof *nl);
+    if (!nl)
+      return NULL;
+    r->lines = nl;
+    *cap = nc;
+  }
+  struct met_line *l = &r->lines[r->nlines++];
+  memset(l, 0, sizeof *l);
+  l->file = file;
+  l->line = line;
+  l->path = ptx_file_path(m, file);
+  return l;
+}
+
+int met_compute(const struct ptx_module *m, const struct sim_result *res, struct met_report *r)
+{
+  memset(r, 0, sizeof *r);
+  double v[MET_COUNT] = {0};
+  uint32_t cap = 0;
+  for (uint32_t i = 0; i < res->nstats && i < m->ninsts; i++) {
+    const struct sim_inst_stats *s = &res->stats[i];
+    const struct ptx_inst *in = &m->insts[i];
+    if (!s->execs)
+      continue;
+    v[MET_INST] += (double)s->execs;
+    v[MET_THREAD_INST] += (double)s->threads;
+    v[MET_THREAD_INST_PRED_ON] += (double)s->pred_on;
+    int ld = in->op == PTX_OP_LD || in->op == PTX_OP_LDU, st = in->op == PTX_OP_ST;
+    int atom = in->op == PTX_OP_ATOM, red = in->op == PTX_OP_RED;
+    if (ld) {
+      v[MET_G_LD_INST] += (double)s->g_req;
+      v[MET_G_LD_REQ] += (double)s->g_req;
+      v[MET_G_LD_SEC] += (double)s->g_sectors;
+      v[MET_G_LD_LINES] += (double)s->g_lines;
+      v[MET_G_LD_BYTES] += (double)s->g_bytes;
+      v[MET_S_LD_INST] += (double)s->s_req;
+      v[MET_S_LD_WAVE] += (double)s->s_wavefronts;
+      v[MET_S_LD_IDEAL] += (double)s->s_ideal;
+      v[MET_L_LD_INST] += (double)s->l_req;
+      v[MET_L_LD_SEC] += (double)s->l_sectors;
+    } else if (st) {
+      v[MET_G_ST_INST] += (double)s->g_req;
+      v[MET_G_ST_REQ] += (double)s->g_req;
+      v[MET_G_ST_SEC] += (double)s->g_sectors;
+      v[MET_G_ST_LINES] += (double)s->g_lines;
+      v[MET_G_ST_BYTES] += (double)s->g_bytes;
+      v[MET_S_ST_INST] += (double)s->s_req;
+      v[MET_S_ST_WAVE] += (double)s->s_wavefronts;
+      v[MET_S_ST_IDEAL] += (double)s->s_ideal;
+      v[MET_L_ST_INST] += (double)s->l_req;
+      v[MET_L_ST_SEC] += (double)s->l_sectors;
+    } else if (atom || red) {
+      v[atom ? MET_G_ATOM_INST : MET_G_RED_INST] += (double)s->g_req;
+      v[atom ? MET_G_ATOM_REQ : MET_G_RED_REQ] += (double)s->g_req;
+      v[atom ? MET_G_ATOM_SEC : MET_G_RED_SEC] += (double)s->g_sectors;
+      v[MET_S_ATOM_INST] += (double)s->s_req;
+    } else if (in->op == PTX_OP_BRA) {
+      v[MET_BR_UNIFORM] += (double)s->br_uniform;
+      v[MET_BR_DIVERGENT] += (double)s->br_divergent;
+    } else if (in->op == PTX_OP_BAR && in->sub != PTX_BAR_WARP_SYNC) {
+      v[MET_BARRIERS] += (double)s->execs;
+    }
+    if (!in->uline)
+      continue;
+    struct met_line *l = line_row(r, &cap, m, in->ufile, in->uline);
+    if (!l) {
+      met_report_free(r);
+      return -1;
+    }
+    l->inst_executed += s->execs;
+    l->thread_inst_executed += s->threads;
+    l->global_requests += s->g_req;
+    l->global_sectors += s->g_sectors;
+    if (ld || st) {
+      l->shared_insts += s->s_req;
+      l->shared_wavefronts += s->s_wavefronts;
+      l->shared_ideal += s->s_ideal;
+    }
+    l->local_insts += s->l_req;
+    l->branches += s->br_uniform + s->br_divergent;
+    l->divergent_branches += s->br_divergent;
+  }
+  for (int id = 0; id < MET_COUNT; id++)
+    set(r, (enum met_id)id, v[id]);
+  r->defined[MET_THREAD_PER_INST] = 0;
+  ratio(r, MET_THREAD_PER_INST, v[MET_THREAD_INST], v[MET_INST], 1.0);
+  set(r, MET_S_LD_CONF, v[MET_S_LD_WAVE] - v[MET_S_LD_IDEAL]);
+  set(r, MET_S_ST_CONF, v[MET_S_ST_WAVE] - v[MET_S_ST_IDEAL]);
+  set(r, MET_BR, v[MET_BR_UNIFORM] + v[MET_BR_DIVERGENT]);
+  r->defined[MET_G_LD_SPR] = r->defined[MET_G_ST_SPR] = 0;
+  r->defined[MET_G_LD_EFF] = r->defined[MET_G_ST_EFF] = 0;
+  r->defined[MET_BR_UNIFORM_PCT] = 0;
+  ratio(r, MET_G_LD_SPR, v[MET_G_LD_SEC], v[MET_G_LD_REQ], 1.0);
+  ratio(r, MET_G_ST_SPR, v[MET_G_ST_SEC], v[MET_G_ST_REQ], 1.0);
+  ratio(r, MET_G_LD_EFF, v[MET_G_LD_BYTES], v[MET_G_LD_SEC] * 32.0, 100.0);
+  ratio(r, MET_G_ST_EFF, v[MET_G_ST_BYTES], v[MET_G_ST_SEC] * 32.0, 100.0);
+  ratio(r, MET_BR_UNIFORM_PCT, v[MET_BR_UNIFORM], v[MET_BR_UNIFORM] + v[MET_BR_DIVERGENT], 100.0);
+  if (r->nlines)
+    qsort(r->lines, r->nlines, sizeof *r->lines, cmp_line);
+  return 0;
+}
+
+void met_report_free(struct met_report *rep)
+{
+  free(rep->lines);
+  rep->lines = NULL;
+  rep->nlines = 0;
+}

@@ -1,0 +1,158 @@
+/* sim_stats.c: what one warp-level memory access costs, counted the way the hardware does.
+ *
+ * Global memory is served in 32-byte sectors of 128-byte lines: a request's cost is the
+ * number of distinct sectors its active lanes touch. Shared memory has 32 banks of 4 bytes:
+ * a warp access takes as many wavefronts as the busiest bank has distinct words to serve
+ * (lanes reading the same word share it: a broadcast). 8-byte accesses are served a
+ * half-warp at a time and 16-byte accesses a quarter-warp at a time, so their conflict-free
+ * cost is 2 and 4 wavefronts. These counts feed Nsight Compute's l1tex__ metrics.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim/sim_int.h"
+
+static void sort_u64(uint64_t *v, unsigned n)
+{
+  for (unsigned i = 1; i < n; i++) {
+    uint64_t x = v[i];
+    unsigned j = i;
+    while (j && v[j - 1] > x) {
+      v[j] = v[j - 1];
+      j--;
+    }
+    v[j] = x;
+  }
+}
+
+static int is_sorted(const uint64_t *v, unsigned n)
+{
+  for (unsigned i = 1; i < n; i++)
+    if (v[i] < v[i - 1])
+      return 0;
+  return 1;
+}
+
+/* Global: sectors, lines and distinct bytes of one request. */
+static void global_cost(struct sim_inst_stats *st, const uint64_t *addr, uint64_t m,
+                        uint32_t size)
+{
+  uint64_t a[SIM_MAX_WARP];
+  unsigned n = 0;
+  for (uint64_t mm = m; mm; mm &= mm - 1)
+    a[n++] = addr[sim_ctz64(mm)];
+  if (!is_sorted(a, n))
+    sort_u64(a, n);
+  uint64_t sectors = 0, lines = 0, bytes = 0, end = 0;
+  uint64_t last_sector = UINT64_MAX, last_line = UINT64_MAX;
+  for (unsigned i = 0; i < n; i++) {
+    /* every sector and line the lane's bytes [a, a+size) touch */
+    for (uint64_t s = a[i] >> 5; s <= (a[i] + size - 1) >> 5; s++)
+      if (s != last_sector && (last_sector == UINT64_MAX || s > last_sector)) {
+        sectors++;
+        last_sector = s;
+      }
+    for (uint64_t l = a[i] >> 7; l <= (a[i] + size - 1) >> 7; l++)
+      if (last_line == UINT64_MAX || l > last_line) {
+        lines++;
+        last_line = l;
+      }
+    uint64_t lo = a[i] > end || i == 0 ? a[i] : end, hi = a[i] + size;
+    if (hi > lo)
+      bytes += hi - lo;
+    if (hi > end || i == 0)
+      end = hi;
+  }
+  st->g_req++;
+  st->g_sectors += sectors;
+  st->g_lines += lines;
+  st->g_bytes += bytes;
+}
+
+/* Shared: wavefronts of one access, and the conflict-free number. */
+static void shared_cost(struct sim_inst_stats *st, const uint64_t *addr, uint64_t m,
+                        uint32_t size, unsigned W)
+{
+  unsigned group = size >= 16 ? 8 : size == 8 ? 16 : 32;
+  unsigned words = size > 4 ? size / 4 : 1;
+  for (unsigned g0 = 0; g0 < W; g0 += group) {
+    uint64_t gm = m & (group >= 64 ? ~0ull : ((1ull << group) - 1) << g0);
+    if (!gm)
+      continue;
+    uint64_t key[SIM_MAX_WARP * 4];
+    unsigned n = 0;
+    for (uint64_t mm = gm; mm; mm &= mm - 1) {
+      uint64_t w0 = addr[sim_ctz64(mm)] >> 2;
+      for (unsigned k = 0; k < words; k++) {
+        uint64_t w = w0 + k;
+        key[n++] = (w & 31) << 40 | (w & 0xffffffffffull);  /* bank, then word */
+      }
+    }
+    if (!is_sorted(key, n))
+      sort_u64(key, n);
+    unsigned best = 0, cur = 0;
+    for (unsigned i = 0; i < n; i++) {
+      if (i && key[i] == key[i - 1])
+        continue;                                         /* the same word: a broadcast */
+      if (i && (key[i] >> 40) == (key[i - 1] >> 40))
+        cur++;
+      else
+        cur = 1;
+      if (cur > best)
+        best = cur;
+    }
+    st->s_wavefronts += best ? best : 1;
+    st->s_ideal++;
+  }
+  st->s_req++;
+}
+
+void sim_stats_mem(struct sim_block *b, uint32_t pc, enum ptx_space sp, const uint64_t *addr,
+                   uint64_t m, uint32_t size)
+{
+  if (!m || !b->stats)
+    return;
+  struct sim_inst_stats *st = &b->stats[pc];
+  uint64_t a0 = addr[sim_ctz64(m)];
+  enum ptx_space real = sp;
+  uint64_t off = 0;
+  if (sp == PTX_SP_NONE) {
+    if (a0 - SIM_SHARED_WIN < SIM_WIN_SIZE) {
+      real = PTX_SP_SHARED;
+      off = SIM_SHARED_WIN;
+    } else if (a0 - SIM_LOCAL_WIN < SIM_WIN_SIZE) {
+      real = PTX_SP_LOCAL;
+    } else {
+      real = PTX_SP_GLOBAL;
+    }
+  }
+  switch (real) {
+  case PTX_SP_GLOBAL:
+    global_cost(st, addr, m, size);
+    break;
+  case PTX_SP_SHARED:
+    if (off) {
+      uint64_t s[SIM_MAX_WARP];
+      for (uint64_t mm = m; mm; mm &= mm - 1)
+        s[sim_ctz64(mm)] = addr[sim_ctz64(mm)] - off;
+      shared_cost(st, s, m, size, b->W);
+    } else {
+      shared_cost(st, addr, m, size, b->W);
+    }
+    break;
+  case PTX_SP_LOCAL:
+    /* local memory is interleaved word by word across the lanes of a warp */
+    st->l_req++;
+    st->l_sectors += ((uint64_t)sim_popc64(m) * size + 31) / 32;
+    break;
+  default:
+    break;
+  }
+}
+
+void sim_result_free(struct sim_result *r)
+{
+  free(r->stats);
+  r->stats = NULL;
+  r->nstats = 0;
+}

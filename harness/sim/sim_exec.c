@@ -91,7 +91,7 @@ static uint8_t *mem_at(struct sim_block *b, struct sim_warp *w, uint32_t pc, uns
   switch (real) {
   case PTX_SP_GLOBAL:
   case PTX_SP_CONST: {
-    const struct sim_alloc *al = b->last_alloc;
+    const struct sim_alloc *al = b->alloc_cache[pc];
     if (!al || a - al->base > al->size || size > al->size - (a - al->base))
       al = sim_mem_find(b->dev, a, size);
     if (!al) {
@@ -102,7 +102,7 @@ static uint8_t *mem_at(struct sim_block *b, struct sim_warp *w, uint32_t pc, uns
       sim_fault_mem(b, w, pc, l, SIM_FK_READ_ONLY, real, acc, addr, size);
       return NULL;
     }
-    b->last_alloc = al;
+    b->alloc_cache[pc] = al;
     return al->data + (a - al->base);
   }
   case PTX_SP_SHARED:
@@ -652,7 +652,7 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
       uint64_t av[SIM_MAX_WARP];
       FOR_LANES(e) {
         uint64_t addr = av[l] = base[l] + (uint64_t)ad->imm;
-        const struct sim_alloc *al = b->last_alloc;
+        const struct sim_alloc *al = b->alloc_cache[pc];
         uint8_t *p;
         if (al && addr - al->base <= al->size - size && al->size >= size && !(addr & (size - 1)))
           p = al->data + (addr - al->base);
@@ -693,7 +693,7 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
       uint64_t av[SIM_MAX_WARP];
       FOR_LANES(e) {
         uint64_t addr = av[l] = base[l] + (uint64_t)ad->imm;
-        const struct sim_alloc *al = b->last_alloc;
+        const struct sim_alloc *al = b->alloc_cache[pc];
         uint8_t *p;
         if (al && !al->read_only && addr - al->base <= al->size - size && al->size >= size &&
             !(addr & (size - 1)))

@@ -158,7 +158,7 @@ struct sim_block {
   struct sim_warp *warps;
   uint64_t writes;               /* stores and atomics by this block (progress watch) */
   uint32_t bar_arrived[16];      /* bar.arrive counts per barrier */
-  const struct sim_alloc *last_alloc; /* global allocation of the last access (a cache) */
+  const struct sim_alloc **alloc_cache; /* per code pc: the allocation it last touched */
   struct sim_inst_stats *stats;  /* the worker's statistics, indexed by code pc */
   int faulted;
   struct sim_result *res;        /* where the fault goes */

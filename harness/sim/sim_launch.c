@@ -79,7 +79,8 @@ static void *worker_main(void *arg)
     smem_size = p->static_smem;
   uint8_t *smem = calloc(smem_size + 1, 1);
   out->stats = calloc(p->ncode ? p->ncode : 1, sizeof *out->stats);
-  if (!warps || !regs || !local || !pframe || !smem || !out->stats) {
+  const struct sim_alloc **cache = calloc(p->ncode ? p->ncode : 1, sizeof *cache);
+  if (!warps || !regs || !local || !pframe || !smem || !out->stats || !cache) {
     out->st = SIM_ERR_NOMEM;
     goto done;
   }
@@ -115,6 +116,7 @@ static void *worker_main(void *arg)
       .kparam_size = p->kparam_size, .warps = warps, .res = &r,
       .stop_after = &L->stop_after, .all_workers = L->workers, .nworkers = L->nworkers,
       .budget_used = &L->budget_used, .budget = budget, .stats = out->stats,
+      .alloc_cache = cache,
     };
     b.ctaid[0] = idx % cfg->grid[0];
     b.ctaid[1] = (idx / cfg->grid[0]) % cfg->grid[1];
@@ -137,6 +139,7 @@ static void *worker_main(void *arg)
     }
   }
 done:
+  free(cache);
   free(warps);
   free(regs);
   free(local);

@@ -34,9 +34,65 @@ static int is_sorted(const uint64_t *v, unsigned n)
 }
 
 /* Global: sectors, lines and distinct bytes of one request. */
-static void global_cost(struct sim_inst_stats *st, const uint64_t *addr, uint64_t m,
-                        uint32_t size)
+/* The common case in one pass: lanes' addresses ascending, each access within one sector or
+   two. Returns 0 (and counts nothing) when the addresses are not in order. */
+static int global_cost_ordered(struct sim_inst_stats *st, const uint64_t *addr, uint64_t m,
+                               uint32_t size)
 {
+  uint64_t sectors = 0, lines = 0, bytes = 0, prev = 0, end = 0;
+  uint64_t last_sec = UINT64_MAX, last_line = UINT64_MAX;
+  for (uint64_t mm = m; mm; mm &= mm - 1) {
+    uint64_t a = addr[sim_ctz64(mm)];
+    if (a < prev)
+      return 0;
+    prev = a;
+    uint64_t z = a + size - 1, s0 = a >> 5, s1 = z >> 5, l0 = a >> 7, l1 = z >> 7;
+    sectors += (s0 != last_sec) + (s1 != s0);
+    lines += (l0 != last_line) + (l1 != l0);
+    last_sec = s1;
+    last_line = l1;
+    uint64_t lo = a > end ? a : end;
+    if (a + size > lo)
+      bytes += a + size - lo;
+    if (a + size > end)
+      end = a + size;
+  }
+  st->g_req++;
+  st->g_sectors += sectors;
+  st->g_lines += lines;
+  st->g_bytes += bytes;
+  return 1;
+}
+
+/* Closed forms for a full warp whose lanes step by exactly `size` bytes (a coalesced access)
+   or all use one address (a broadcast). Returns 0 when the access is neither. */
+static int global_cost_closed(struct sim_inst_stats *st, const uint64_t *addr, uint64_t m,
+                              uint32_t size, unsigned W)
+{
+  uint64_t full = W == 64 ? ~0ull : (1ull << W) - 1;
+  if (m != full)
+    return 0;
+  uint64_t a0 = addr[0], d = addr[1] - a0;
+  if (d != size && d != 0)
+    return 0;
+  for (unsigned l = 2; l < W; l++)
+    if (addr[l] != a0 + l * d)
+      return 0;
+  uint64_t end = d ? a0 + (uint64_t)W * size : a0 + size;
+  st->g_req++;
+  st->g_sectors += ((end - 1) >> 5) - (a0 >> 5) + 1;
+  st->g_lines += ((end - 1) >> 7) - (a0 >> 7) + 1;
+  st->g_bytes += end - a0;
+  return 1;
+}
+
+static void global_cost(struct sim_inst_stats *st, const uint64_t *addr, uint64_t m,
+                        uint32_t size, unsigned W)
+{
+  if (global_cost_closed(st, addr, m, size, W))
+    return;
+  if (size <= 32 && global_cost_ordered(st, addr, m, size))
+    return;
   uint64_t a[SIM_MAX_WARP];
   unsigned n = 0;
   for (uint64_t mm = m; mm; mm &= mm - 1)
@@ -128,7 +184,7 @@ void sim_stats_mem(struct sim_block *b, uint32_t pc, enum ptx_space sp, const ui
   }
   switch (real) {
   case PTX_SP_GLOBAL:
-    global_cost(st, addr, m, size);
+    global_cost(st, addr, m, size, b->W);
     break;
   case PTX_SP_SHARED:
     if (off) {

@@ -358,7 +358,7 @@ static int pack_params(const struct ptx_module *m, int f, struct emu_arg *args, 
   *size = total;
   for (uint32_t i = 0; i < nargs; i++) {
     const struct ptx_var *pv = &m->vars[m->func_params[m->funcs[f].first_param + i]];
-    uint32_t want = args[i].is_buffer ? 8 : emu_elem_size(args[i].elem);
+    uint32_t want = args[i].is_buffer ? 8 : run_elem_size(args[i].elem);
     if (sz[i] != want) {
       wl_error("--arg %u '%s' is %u bytes but parameter %u of %s (%s) is %u bytes%s", i,
                args[i].spec, want, i, m->funcs[f].name, pv->name, sz[i],
@@ -369,7 +369,7 @@ static int pack_params(const struct ptx_module *m, int f, struct emu_arg *args, 
     if (args[i].is_buffer) {
       char name[64];
       snprintf(name, sizeof name, "argument %u (%s)", i, args[i].spec);
-      uint64_t bytes = args[i].count * emu_elem_size(args[i].elem);
+      uint64_t bytes = args[i].count * run_elem_size(args[i].elem);
       if (be_alloc(dev, bytes, name, &args[i].dev_addr) != BE_OK ||
           be_write(dev, args[i].dev_addr, args[i].data, bytes) != BE_OK) {
         wl_error("out of device memory for argument %u", i);
@@ -392,7 +392,7 @@ static int write_dumps(const struct emu_opts *o, struct emu_arg *args, uint32_t 
       return WL_EXIT_USAGE;
     }
     struct emu_arg *a = &args[d->arg];
-    uint64_t bytes = a->count * emu_elem_size(a->elem);
+    uint64_t bytes = a->count * run_elem_size(a->elem);
     if (be_read(dev, a->dev_addr, a->data, bytes) != BE_OK) {
       wl_error("--dump %u: cannot read the buffer back", d->arg);
       return WL_EXIT_USAGE;

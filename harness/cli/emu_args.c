@@ -9,39 +9,6 @@
 
 #define MAX_BUFFER_BYTES (4ull << 30)
 
-static const struct {
-  const char *name;
-  enum emu_elem elem;
-} elems[] = {
-  {"u8", EMU_U8}, {"i32", EMU_I32}, {"u32", EMU_U32}, {"i64", EMU_I64},
-  {"u64", EMU_U64}, {"f32", EMU_F32}, {"f64", EMU_F64},
-};
-
-unsigned emu_elem_size(enum emu_elem e)
-{
-  switch (e) {
-  case EMU_U8: return 1;
-  case EMU_I32: case EMU_U32: case EMU_F32: return 4;
-  default: return 8;
-  }
-}
-
-const char *emu_elem_name(enum emu_elem e)
-{
-  for (size_t i = 0; i < sizeof elems / sizeof *elems; i++)
-    if (elems[i].elem == e)
-      return elems[i].name;
-  return "?";
-}
-
-uint64_t emu_splitmix64(uint64_t *s)
-{
-  uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-  return z ^ (z >> 31);
-}
-
 static int parse_u64(const char *s, uint64_t *v)
 {
   char *end;
@@ -56,15 +23,15 @@ static int parse_u64(const char *s, uint64_t *v)
 }
 
 /* A value of type e written as text, as raw bits. */
-static int parse_value(enum emu_elem e, const char *s, uint64_t *bits)
+static int parse_value(enum run_elem e, const char *s, uint64_t *bits)
 {
   char *end;
   errno = 0;
-  if (e == EMU_F32 || e == EMU_F64) {
+  if (e == RUN_F32 || e == RUN_F64) {
     double d = strtod(s, &end);
     if (errno || *end || !*s)
       return -1;
-    if (e == EMU_F32) {
+    if (e == RUN_F32) {
       float f = (float)d;
       uint32_t u;
       memcpy(&u, &f, 4);
@@ -74,66 +41,22 @@ static int parse_value(enum emu_elem e, const char *s, uint64_t *bits)
     }
     return 0;
   }
-  if (e == EMU_I32 || e == EMU_I64) {
+  if (e == RUN_I32 || e == RUN_I64) {
     long long x = strtoll(s, &end, 0);
     if (errno || *end || !*s)
       return -1;
-    if (e == EMU_I32 && (x < INT32_MIN || x > INT32_MAX))
+    if (e == RUN_I32 && (x < INT32_MIN || x > INT32_MAX))
       return -1;
-    *bits = e == EMU_I32 ? (uint64_t)(uint32_t)(int32_t)x : (uint64_t)x;
+    *bits = e == RUN_I32 ? (uint64_t)(uint32_t)(int32_t)x : (uint64_t)x;
     return 0;
   }
   uint64_t x;
   if (parse_u64(s, &x))
     return -1;
-  if ((e == EMU_U32 && x > UINT32_MAX) || (e == EMU_U8 && x > 255))
+  if ((e == RUN_U32 && x > UINT32_MAX) || (e == RUN_U8 && x > 255))
     return -1;
   *bits = x;
   return 0;
-}
-
-static void put(uint8_t *p, enum emu_elem e, uint64_t bits)
-{
-  memcpy(p, &bits, emu_elem_size(e));
-}
-
-static uint64_t rand_bits(enum emu_elem e, uint64_t x)
-{
-  switch (e) {
-  case EMU_F32: {
-    float f = (float)((double)(x >> 40) * 0x1.0p-24) * 2.0f - 1.0f;
-    uint32_t u;
-    memcpy(&u, &f, 4);
-    return u;
-  }
-  case EMU_F64: {
-    double d = (double)(x >> 11) * 0x1.0p-53 * 2.0 - 1.0;
-    uint64_t u;
-    memcpy(&u, &d, 8);
-    return u;
-  }
-  case EMU_I32:
-  case EMU_U32: return x >> 32;
-  case EMU_U8: return x >> 56;
-  default: return x;
-  }
-}
-
-static uint64_t iota_bits(enum emu_elem e, uint64_t i)
-{
-  if (e == EMU_F32) {
-    float f = (float)i;
-    uint32_t u;
-    memcpy(&u, &f, 4);
-    return u;
-  }
-  if (e == EMU_F64) {
-    double d = (double)i;
-    uint64_t u;
-    memcpy(&u, &d, 8);
-    return u;
-  }
-  return i;
 }
 
 static int fill_from_file(const char *path, struct emu_arg *a, size_t bytes, char *err, size_t n)
@@ -148,7 +71,7 @@ static int fill_from_file(const char *path, struct emu_arg *a, size_t bytes, cha
   fclose(f);
   if (got != bytes || extra) {
     snprintf(err, n, "--arg '%s': %s must hold exactly %" PRIu64 " %s elements (%zu bytes)%s",
-             a->spec, path, a->count, emu_elem_name(a->elem), bytes,
+             a->spec, path, a->count, run_elem_name(a->elem), bytes,
              got != bytes ? ", it is shorter" : ", it is longer");
     return -1;
   }
@@ -176,12 +99,7 @@ int emu_arg_parse(const char *spec, struct emu_arg *a, char *err, size_t errlen)
     a->is_buffer = 1;
     type[tl - 3] = 0;
   }
-  int found = 0;
-  for (size_t i = 0; i < sizeof elems / sizeof *elems; i++)
-    if (!strcmp(type, elems[i].name)) {
-      a->elem = elems[i].elem;
-      found = 1;
-    }
+  int found = run_elem_parse(type, &a->elem) == 0;
   if (!found) {
     snprintf(err, errlen, "--arg '%s': unknown type '%s' (use u8 i32 u32 i64 u64 f32 f64, "
              "with 'buf' for a buffer)", spec, type);
@@ -189,7 +107,7 @@ int emu_arg_parse(const char *spec, struct emu_arg *a, char *err, size_t errlen)
   }
   const char *rest = colon + 1;
   if (!a->is_buffer) {
-    if (a->elem == EMU_U8) {
+    if (a->elem == RUN_U8) {
       snprintf(err, errlen, "--arg '%s': u8 is a buffer type only", spec);
       return -1;
     }
@@ -213,7 +131,7 @@ int emu_arg_parse(const char *spec, struct emu_arg *a, char *err, size_t errlen)
     snprintf(err, errlen, "--arg '%s': COUNT must be a positive integer, not '%s'", spec, num);
     return -1;
   }
-  unsigned es = emu_elem_size(a->elem);
+  unsigned es = run_elem_size(a->elem);
   if (a->count > MAX_BUFFER_BYTES / es) {
     snprintf(err, errlen, "--arg '%s': %" PRIu64 " elements is more than the emulator's 4 GiB "
              "per buffer", spec, a->count);
@@ -234,20 +152,16 @@ int emu_arg_parse(const char *spec, struct emu_arg *a, char *err, size_t errlen)
       snprintf(err, errlen, "--arg '%s': SEED must be a non-negative integer", spec);
       goto fail;
     }
-    uint64_t st = seed;
-    for (uint64_t i = 0; i < a->count; i++)
-      put(a->data + i * es, a->elem, rand_bits(a->elem, emu_splitmix64(&st)));
+    run_fill_rand(a->data, a->elem, a->count, seed);
   } else if (!strcmp(init, "iota")) {
-    for (uint64_t i = 0; i < a->count; i++)
-      put(a->data + i * es, a->elem, iota_bits(a->elem, i));
+    run_fill_iota(a->data, a->elem, a->count);
   } else if (!strncmp(init, "fill=", 5)) {
     uint64_t v;
     if (parse_value(a->elem, init + 5, &v)) {
       snprintf(err, errlen, "--arg '%s': '%s' is not a valid %s", spec, init + 5, type);
       goto fail;
     }
-    for (uint64_t i = 0; i < a->count; i++)
-      put(a->data + i * es, a->elem, v);
+    run_fill_bits(a->data, a->elem, a->count, v);
   } else if (!strncmp(init, "file=", 5)) {
     if (fill_from_file(init + 5, a, bytes, err, errlen))
       goto fail;

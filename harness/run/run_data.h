@@ -1,0 +1,37 @@
+/* run_data.h: the data a kernel is run on: element types, the seeded generator, poison.
+ *
+ * One definition of the generator serves `warplab emu --arg ...:rand:SEED` and every lab's
+ * inputs, so a recorded seed replays the same data anywhere. rand is splitmix64 seeded with
+ * SEED, one draw x per element: f32 = (float)((x >> 40) * 2^-24) * 2 - 1 (uniform in [-1, 1)),
+ * f64 = (x >> 11) * 2^-53 * 2 - 1, u32/i32 = x >> 32, u64/i64 = x, u8 = x >> 56.
+ *
+ * Poison fills an output with all-ones bytes before a launch: NaN for floats, -1 for
+ * integers, so an element the kernel never wrote cannot pass for a right answer.
+ */
+#ifndef WARPLAB_RUN_DATA_H
+#define WARPLAB_RUN_DATA_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+enum run_elem { RUN_U8, RUN_I32, RUN_U32, RUN_I64, RUN_U64, RUN_F32, RUN_F64 };
+
+/* Bytes per element. */
+unsigned run_elem_size(enum run_elem e);
+/* "u8" "i32" "u32" "i64" "u64" "f32" "f64" */
+const char *run_elem_name(enum run_elem e);
+/* The element type called name; 0, or -1 when there is none. */
+int run_elem_parse(const char *name, enum run_elem *out);
+
+/* The splitmix64 step. */
+uint64_t run_splitmix64(uint64_t *state);
+/* count elements of e from the generator seeded with seed. */
+void run_fill_rand(void *buf, enum run_elem e, uint64_t count, uint64_t seed);
+/* 0, 1, 2, ... in e. */
+void run_fill_iota(void *buf, enum run_elem e, uint64_t count);
+/* Every element set to the raw bits v. */
+void run_fill_bits(void *buf, enum run_elem e, uint64_t count, uint64_t v);
+/* All-ones bytes. */
+void run_poison(void *buf, size_t bytes);
+
+#endif

@@ -43,6 +43,24 @@ enum be_status be_alloc(struct be *b, uint64_t size, const char *name, uint64_t 
   return b->ops->alloc(b->impl, size, name, addr);
 }
 
+enum be_status be_free(struct be *b, uint64_t addr)
+{
+  return b->ops->free(b->impl, addr);
+}
+
+enum be_status be_time(struct be *b, const char *kernel, const void *params, size_t psize,
+                       const struct be_launch *l, double rse_target, uint32_t max_reps,
+                       double max_seconds, struct be_timing *t, char *err, size_t errlen)
+{
+  memset(t, 0, sizeof *t);
+  if (!b->ops->time) {
+    snprintf(err, errlen, "the %s backend does not measure time", b->ops->kind == BE_GPU ? "gpu" : "emulator");
+    return BE_ERR_BADARG;
+  }
+  return b->ops->time(b->impl, kernel, params, psize, l, rse_target, max_reps, max_seconds, t,
+                      err, errlen);
+}
+
 enum be_status be_write(struct be *b, uint64_t addr, const void *src, uint64_t n)
 {
   return b->ops->write(b->impl, addr, src, n);

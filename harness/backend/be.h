@@ -55,12 +55,25 @@ enum be_kind be_kind_of(const struct be *b);
 enum be_status be_load(struct be *b, const char *ptx, size_t len, const struct ptx_module *m,
                        char *err, size_t errlen);
 enum be_status be_alloc(struct be *b, uint64_t size, const char *name, uint64_t *addr);
+enum be_status be_free(struct be *b, uint64_t addr);
 enum be_status be_write(struct be *b, uint64_t addr, const void *src, uint64_t n);
 enum be_status be_read(struct be *b, uint64_t addr, void *dst, uint64_t n);
 /* Launch kernel with the packed parameter buffer (see sim_param_layout) and wait for it. */
 enum be_status be_launch(struct be *b, const char *kernel, const void *params, size_t psize,
                          const struct be_launch *l, struct be_result *res, char *err,
                          size_t errlen);
+/* Timing discipline (GPU): one warm-up launch, then repetitions, each after the L2 is flushed
+   (a buffer larger than the L2 is rewritten), until the relative standard error of the mean is
+   under rse_target or max_reps / max_seconds is reached. Reports the median and the spread. */
+struct be_timing {
+  double median_ms, min_ms, max_ms;
+  double rse_pct;              /* relative standard error of the mean, in percent */
+  uint32_t reps;
+  uint32_t sm_clock_mhz;       /* the SM clock during the runs, when the driver says (0: unknown) */
+};
+enum be_status be_time(struct be *b, const char *kernel, const void *params, size_t psize,
+                       const struct be_launch *l, double rse_target, uint32_t max_reps,
+                       double max_seconds, struct be_timing *t, char *err, size_t errlen);
 void be_close(struct be *b);
 
 /* The implementations' operations (be.c dispatches to them). */
@@ -70,11 +83,15 @@ struct be_ops {
   enum be_status (*load)(void *impl, const char *ptx, size_t len, const struct ptx_module *m,
                          char *err, size_t errlen);
   enum be_status (*alloc)(void *impl, uint64_t size, const char *name, uint64_t *addr);
+  enum be_status (*free)(void *impl, uint64_t addr);
   enum be_status (*write)(void *impl, uint64_t addr, const void *src, uint64_t n);
   enum be_status (*read)(void *impl, uint64_t addr, void *dst, uint64_t n);
   enum be_status (*launch)(void *impl, const char *kernel, const void *params, size_t psize,
                            const struct be_launch *l, struct be_result *res, char *err,
                            size_t errlen);
+  enum be_status (*time)(void *impl, const char *kernel, const void *params, size_t psize,
+                         const struct be_launch *l, double rse_target, uint32_t max_reps,
+                         double max_seconds, struct be_timing *t, char *err, size_t errlen);
   void (*close)(void *impl);
 };
 extern const struct be_ops be_emu_ops;

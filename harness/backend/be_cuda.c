@@ -8,6 +8,7 @@
  * names the line.
  */
 #include <dlfcn.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,6 +27,8 @@ typedef unsigned long long cu_ptr;
 #define CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES 6
 #define CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES 8
 #define CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT 16
+#define CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE 38
+#define NVML_CLOCK_SM 1
 #define CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR 75
 #define CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR 76
 #define CU_LAUNCH_PARAM_END ((void *)0)
@@ -51,6 +54,7 @@ struct cu_api {
   cu_result (*MemAlloc)(cu_ptr *, size_t);
   cu_result (*MemFree)(cu_ptr);
   cu_result (*MemcpyHtoD)(cu_ptr, const void *, size_t);
+  cu_result (*MemsetD8)(cu_ptr, unsigned char, size_t);
   cu_result (*MemcpyDtoH)(void *, cu_ptr, size_t);
   cu_result (*LaunchKernel)(cu_function, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,
                             unsigned, void *, void **, void **);
@@ -71,6 +75,8 @@ struct gpu {
   cu_ptr *allocs;
   uint32_t nallocs, cap;
   int broken;          /* a kernel fault left the context unusable */
+  cu_ptr flush;        /* a buffer larger than the L2, rewritten between timed runs */
+  size_t flush_bytes;
 };
 
 static void *sym(void *lib, const char *a, const char *b)
@@ -109,6 +115,7 @@ static int load_api(struct cu_api *c, char *err, size_t n)
   LOAD(MemAlloc, "cuMemAlloc_v2", NULL)
   LOAD(MemFree, "cuMemFree_v2", NULL)
   LOAD(MemcpyHtoD, "cuMemcpyHtoD_v2", NULL)
+  LOAD(MemsetD8, "cuMemsetD8_v2", NULL)
   LOAD(MemcpyDtoH, "cuMemcpyDtoH_v2", NULL)
   LOAD(LaunchKernel, "cuLaunchKernel", NULL)
   LOAD(EventCreate, "cuEventCreate", NULL)
@@ -217,6 +224,18 @@ static enum be_status gpu_alloc(void *impl, uint64_t size, const char *name, uin
   return BE_OK;
 }
 
+static enum be_status gpu_free(void *impl, uint64_t addr)
+{
+  struct gpu *g = impl;
+  for (uint32_t i = 0; i < g->nallocs; i++)
+    if (g->allocs[i] == addr) {
+      g->api.MemFree(addr);
+      g->allocs[i] = g->allocs[--g->nallocs];
+      return BE_OK;
+    }
+  return BE_ERR_BADARG;
+}
+
 static enum be_status gpu_write(void *impl, uint64_t addr, const void *src, uint64_t n)
 {
   struct gpu *g = impl;
@@ -285,6 +304,122 @@ static enum be_status gpu_launch(void *impl, const char *kernel, const void *par
   return BE_OK;
 }
 
+/* The SM clock now, from NVML when the driver ships it; 0 when unknown. */
+static uint32_t sm_clock_mhz(void)
+{
+  void *lib = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
+  if (!lib)
+    return 0;
+  int (*init)(void) = NULL, (*shutdown)(void) = NULL;
+  int (*handle)(unsigned, void **) = NULL;
+  int (*clock)(void *, int, unsigned *) = NULL;
+  *(void **)&init = dlsym(lib, "nvmlInit_v2");
+  *(void **)&shutdown = dlsym(lib, "nvmlShutdown");
+  *(void **)&handle = dlsym(lib, "nvmlDeviceGetHandleByIndex_v2");
+  *(void **)&clock = dlsym(lib, "nvmlDeviceGetClockInfo");
+  unsigned mhz = 0;
+  void *dev = NULL;
+  if (init && handle && clock && init() == 0) {
+    if (handle(0, &dev) != 0 || clock(dev, NVML_CLOCK_SM, &mhz) != 0)
+      mhz = 0;
+    if (shutdown)
+      shutdown();
+  }
+  dlclose(lib);
+  return mhz;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+  double x = *(const double *)a, y = *(const double *)b;
+  return x < y ? -1 : x > y;
+}
+
+static enum be_status gpu_time(void *impl, const char *kernel, const void *params, size_t psize,
+                               const struct be_launch *l, double rse_target, uint32_t max_reps,
+                               double max_seconds, struct be_timing *t, char *err, size_t errlen)
+{
+  struct gpu *g = impl;
+  struct cu_api *c = &g->api;
+  cu_function f;
+  cu_result r;
+  if (g->broken) {
+    snprintf(err, errlen, "the GPU context is unusable after an earlier kernel fault");
+    return BE_ERR_DEVICE;
+  }
+  if ((r = c->ModuleGetFunction(&f, g->mod, kernel)) != 0) {
+    cu_msg(c, "finding the kernel", r, err, errlen);
+    return BE_ERR_BADARG;
+  }
+  if (!g->flush) {
+    int l2 = 0;
+    c->DeviceGetAttribute(&l2, CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE, g->dev);
+    g->flush_bytes = (size_t)(l2 > 0 ? l2 : 64 << 20) * 2;
+    if (c->MemAlloc(&g->flush, g->flush_bytes) != 0) {
+      g->flush = 0;
+      snprintf(err, errlen, "cannot allocate %zu bytes to flush the L2 between runs", g->flush_bytes);
+      return BE_ERR_DEVICE;
+    }
+  }
+  if (max_reps < 3)
+    max_reps = 3;
+  double *ms = calloc(max_reps, sizeof *ms);
+  if (!ms)
+    return BE_ERR_NOMEM;
+  size_t sz = psize;
+  void *extra[] = {CU_LAUNCH_PARAM_BUFFER_POINTER, (void *)params, CU_LAUNCH_PARAM_BUFFER_SIZE,
+                   &sz, CU_LAUNCH_PARAM_END};
+  cu_event e0 = NULL, e1 = NULL;
+  c->EventCreate(&e0, 0);
+  c->EventCreate(&e1, 0);
+  enum be_status st = BE_OK;
+  double total = 0, sum = 0, sum2 = 0;
+  uint32_t n = 0;
+  for (int rep = -1; (uint32_t)n < max_reps; rep++) {
+    c->MemsetD8(g->flush, (unsigned char)rep, g->flush_bytes);
+    c->EventRecord(e0, NULL);
+    r = c->LaunchKernel(f, l->grid[0], l->grid[1], l->grid[2], l->block[0], l->block[1],
+                        l->block[2], l->dyn_smem, NULL, NULL, extra);
+    c->EventRecord(e1, NULL);
+    if (r == 0)
+      r = c->CtxSynchronize();
+    float x = 0;
+    if (r == 0)
+      r = c->EventElapsedTime(&x, e0, e1);
+    if (r != 0) {
+      cu_msg(c, "timing the kernel", r, err, errlen);
+      g->broken = 1;
+      st = BE_ERR_DEVICE;
+      break;
+    }
+    if (rep < 0)
+      continue;                               /* the warm-up run */
+    ms[n++] = x;
+    sum += x;
+    sum2 += (double)x * x;
+    total += x / 1000.0;
+    if (n >= 5) {
+      double mean = sum / n, var = (sum2 - n * mean * mean) / (n - 1);
+      double rse = var > 0 && mean > 0 ? 100.0 * sqrt(var / n) / mean : 0;
+      t->rse_pct = rse;
+      if (rse < rse_target || total > max_seconds)
+        break;
+    }
+  }
+  c->EventDestroy(e0);
+  c->EventDestroy(e1);
+  if (st == BE_OK && n) {
+    qsort(ms, n, sizeof *ms, cmp_double);
+    t->median_ms = n % 2 ? ms[n / 2] : (ms[n / 2 - 1] + ms[n / 2]) / 2;
+    t->min_ms = ms[0];
+    t->max_ms = ms[n - 1];
+    t->reps = n;
+    t->sm_clock_mhz = sm_clock_mhz();
+  }
+  free(ms);
+  return st;
+}
+
 static void gpu_close(void *impl)
 {
   struct gpu *g = impl;
@@ -293,6 +428,8 @@ static void gpu_close(void *impl)
   if (!g->broken) {
     for (uint32_t i = 0; i < g->nallocs; i++)
       g->api.MemFree(g->allocs[i]);
+    if (g->flush)
+      g->api.MemFree(g->flush);
     if (g->mod)
       g->api.ModuleUnload(g->mod);
   }
@@ -302,6 +439,6 @@ static void gpu_close(void *impl)
 }
 
 const struct be_ops be_cuda_ops = {
-  .kind = BE_GPU, .open = gpu_open, .load = gpu_load, .alloc = gpu_alloc, .write = gpu_write,
-  .read = gpu_read, .launch = gpu_launch, .close = gpu_close,
+  .kind = BE_GPU, .open = gpu_open, .load = gpu_load, .alloc = gpu_alloc, .free = gpu_free,
+  .write = gpu_write, .read = gpu_read, .launch = gpu_launch, .time = gpu_time, .close = gpu_close,
 };

@@ -37,6 +37,12 @@ static enum be_status emu_alloc(void *impl, uint64_t size, const char *name, uin
   return sim_malloc(e->dev, size, name, addr) == SIM_OK ? BE_OK : BE_ERR_NOMEM;
 }
 
+static enum be_status emu_free(void *impl, uint64_t addr)
+{
+  struct emu *e = impl;
+  return sim_free(e->dev, addr) == SIM_OK ? BE_OK : BE_ERR_BADARG;
+}
+
 static enum be_status emu_write(void *impl, uint64_t addr, const void *src, uint64_t n)
 {
   struct emu *e = impl;
@@ -78,6 +84,7 @@ static void emu_close(void *impl)
 }
 
 const struct be_ops be_emu_ops = {
-  .kind = BE_EMU, .open = emu_open, .load = emu_load, .alloc = emu_alloc, .write = emu_write,
+  .kind = BE_EMU, .open = emu_open, .load = emu_load, .alloc = emu_alloc, .free = emu_free,
+  .write = emu_write,
   .read = emu_read, .launch = emu_launch, .close = emu_close,
 };

@@ -28,7 +28,9 @@ static void usage(FILE *f)
   fputs("usage: warplab COMMAND [ARGS]\n"
         "\n"
         "Commands:\n"
+        "  run NN [--backend auto|gpu|emu] ...      run lab NN: tests, measurements, charts\n"
         "  emu FILE.cu|FILE.ptx --kernel NAME ...   run one kernel on the SIMT emulator\n"
+        "  occupancy --regs R --block B ...         theoretical occupancy and what limits it\n"
         "  help                                     this text\n"
         "  version                                  the version\n"
         "\n"
@@ -42,8 +44,12 @@ int main(int argc, char **argv)
     return WL_EXIT_USAGE;
   }
   const char *cmd = argv[1];
+  if (!strcmp(cmd, "run"))
+    return wl_cmd_run(argc - 1, argv + 1);
   if (!strcmp(cmd, "emu"))
     return wl_cmd_emu(argc - 1, argv + 1);
+  if (!strcmp(cmd, "occupancy"))
+    return wl_cmd_occupancy(argc - 1, argv + 1);
   if (!strcmp(cmd, "help") || !strcmp(cmd, "--help") || !strcmp(cmd, "-h")) {
     usage(stdout);
     wl_print_exit_codes();

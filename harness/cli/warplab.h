@@ -15,6 +15,8 @@ void wl_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* Subcommands: each returns an exit code. */
 int wl_cmd_emu(int argc, char **argv);
+int wl_cmd_run(int argc, char **argv);
+int wl_cmd_occupancy(int argc, char **argv);
 
 /* The exit-code table for --help texts. */
 void wl_print_exit_codes(void);

@@ -136,6 +136,8 @@ void sim_device_free(struct sim_device *d);
    address. Allocations are 256-byte aligned and separated by unmapped gaps, so an
    overrun is always detected. */
 enum sim_status sim_malloc(struct sim_device *d, uint64_t size, const char *name, uint64_t *addr);
+/* Release the allocation starting at addr; SIM_ERR_BADARG when there is none. */
+enum sim_status sim_free(struct sim_device *d, uint64_t addr);
 /* Copy to/from device memory; SIM_ERR_BADARG when the range is not inside one allocation. */
 enum sim_status sim_write(struct sim_device *d, uint64_t addr, const void *src, uint64_t n);
 enum sim_status sim_read(const struct sim_device *d, uint64_t addr, void *dst, uint64_t n);

@@ -66,6 +66,18 @@ enum sim_status sim_malloc(struct sim_device *d, uint64_t size, const char *name
   return sim_mem_alloc(d, size, name, 0, addr);
 }
 
+enum sim_status sim_free(struct sim_device *d, uint64_t addr)
+{
+  for (uint32_t i = 0; i < d->nallocs; i++)
+    if (d->allocs[i].base == addr) {
+      free(d->allocs[i].data);
+      memmove(&d->allocs[i], &d->allocs[i + 1], (d->nallocs - i - 1) * sizeof *d->allocs);
+      d->nallocs--;
+      return SIM_OK;
+    }
+  return SIM_ERR_BADARG;
+}
+
 /* Index of the last allocation with base <= addr, or -1. */
 static int64_t upper_index(const struct sim_device *d, uint64_t addr)
 {

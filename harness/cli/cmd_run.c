@@ -1,0 +1,272 @@
+/* cmd_run.c: `warplab run NN`: run a lab on the student's kernel file (or the solution) and
+ * report: the tests, the measurements of the main configuration and of every sweep point,
+ * where the results went, and where every figure came from. */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/warplab.h"
+#include "run/run.h"
+
+static void run_usage(FILE *f)
+{
+  fputs("usage: warplab run NN [--backend auto|gpu|emu] [--arch PROFILE] [--kernel-file PATH]\n"
+        "                      [--solution] [--seed N] [--quick] [--json] [--results DIR]\n"
+        "\n"
+        "Runs lab NN (labs/NN-name): builds the kernel file, checks it on every test size,\n"
+        "then measures it on the lab's problem size and sweeps.\n"
+        "  --backend   auto (default): the GPU when a driver and device are present, else the\n"
+        "              emulator; gpu or emu to choose\n"
+        "  --arch      the emulator's architecture profile (harness/arch: h200, h100-sxm, a100,\n"
+        "              v100, fermi-m2070, ...); default: the sm_90 profile\n"
+        "  --solution  run the lab's reference solution (solutions/NN-name)\n"
+        "  --seed      replay the inputs of a recorded run\n"
+        "  --quick     the tests and the main configuration only, no sweeps\n", f);
+  wl_print_exit_codes();
+}
+
+static const char *metric_short(const char *name)
+{
+  static const struct { const char *name, *label; } names[] = {
+    {"gpu__time_duration.sum", "time(ns)"},
+    {"sm__maximum_warps_per_active_cycle_pct", "occ.theo%"},
+    {"sm__warps_active.avg.pct_of_peak_sustained_active", "occ.ach%"},
+    {"l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum", "ld.req"},
+    {"l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", "ld.sect"},
+    {"l1tex__average_t_sectors_per_request_pipe_lsu_mem_global_op_ld.ratio", "sect/req"},
+    {"smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct", "ld.eff%"},
+    {"warplab__lines_pipe_lsu_mem_global_op_ld.sum", "ld.lines"},
+    {"smsp__inst_executed.sum", "warp-inst"},
+    {"launch__registers_per_thread", "regs"},
+    {"launch__occupancy_per_block_size", "blocks/SM"},
+  };
+  for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+    if (!strcmp(names[i].name, name))
+      return names[i].label;
+  return name;
+}
+
+static void report_text(FILE *f, const struct run_lab *lab, const struct run_result *r)
+{
+  const struct run_provenance *p = &r->prov;
+  fprintf(f, "warplab run %s: %s\n", lab->id, lab->title);
+  fprintf(f, "  kernel file  %s\n", p->kernel_file);
+  fprintf(f, "  backend      %s (%s): %s\n", p->backend[0] ? p->backend : "-", p->backend_reason,
+          p->device);
+  fprintf(f, "  problem      %s   seed %" PRIu64 " (--seed %" PRIu64 " replays it)\n", p->sizes,
+          p->seed, p->seed);
+  if (!r->built) {
+    fprintf(f, "\nThe kernel did not build:\n%s", r->build_log);
+    return;
+  }
+  fprintf(f, "\nTests\n");
+  uint32_t pass = 0;
+  for (uint32_t i = 0; i < r->nchecks; i++) {
+    const struct run_check *c = &r->checks[i];
+    pass += c->state == RUN_CHECK_PASS;
+    fprintf(f, "  %-5s %s\n", c->state == RUN_CHECK_PASS ? "ok" : c->state == RUN_CHECK_FAIL ? "FAIL" : "FAULT",
+            c->label);
+    if (c->state != RUN_CHECK_PASS)
+      fprintf(f, "        %s\n", c->detail);
+  }
+  fprintf(f, "  %u of %u passed\n", pass, r->nchecks);
+  if (!r->npoints) {
+    if (!r->all_passed)
+      fprintf(f, "\nFix the failing tests first: measurements are taken on a correct kernel.\n");
+    return;
+  }
+  /* the measurement table: one row per point, one column per metric of the first point */
+  const struct run_point *p0 = &r->points[0];
+  fprintf(f, "\nMeasurements (%s)\n  %-16s %-9s", p->backend[0] == 'g' ? "measured on the GPU" :
+          "counted by the emulator", "configuration", "grid");
+  for (uint32_t m = 0; m < p0->nmetrics; m++)
+    fprintf(f, " %10s", metric_short(p0->metric[m].name));
+  fputc('\n', f);
+  for (uint32_t i = 0; i < r->npoints; i++) {
+    const struct run_point *pt = &r->points[i];
+    char cfg[80], grid[32];
+    snprintf(cfg, sizeof cfg, "%s%s", pt->sweep[0] ? "" : "* ", pt->label);
+    snprintf(grid, sizeof grid, "%ux%u", pt->grid[0], pt->grid[1]);
+    fprintf(f, "  %-16s %-9s", cfg, pt->problem[0] && !pt->nmetrics ? "-" : grid);
+    for (uint32_t m = 0; m < p0->nmetrics; m++) {
+      const struct run_metric *x = NULL;
+      for (uint32_t k = 0; k < pt->nmetrics; k++)
+        if (!strcmp(pt->metric[k].name, p0->metric[m].name))
+          x = &pt->metric[k];
+      if (x && x->defined)
+        fprintf(f, " %10.4g", x->value);
+      else
+        fprintf(f, " %10s", "-");
+    }
+    if (pt->problem[0])
+      fprintf(f, "  %s", pt->problem);
+    fputc('\n', f);
+  }
+  fprintf(f, "  * the kernel file's own choice. Kinds:");
+  for (uint32_t m = 0; m < p0->nmetrics; m++)
+    fprintf(f, " %s=%s", metric_short(p0->metric[m].name), p0->metric[m].kind);
+  fputc('\n', f);
+  if (p->backend[0] == 'e')
+    fprintf(f, "  (time on the emulator comes from the timing model, not yet built: issue 4)\n");
+  fprintf(f, "\nResults in %s\n", r->results_dir);
+}
+
+static json_t *sizes_json(const struct run_sizes *s)
+{
+  json_t *o = json_object();
+  for (uint32_t i = 0; i < s->n; i++)
+    json_object_set_new(o, s->name[i], json_integer(s->v[i]));
+  return o;
+}
+
+static json_t *result_json(const struct run_lab *lab, const struct run_result *r)
+{
+  const struct run_provenance *p = &r->prov;
+  json_t *o = json_object();
+  json_object_set_new(o, "lab", json_string(lab->id));
+  json_object_set_new(o, "title", json_string(lab->title));
+  json_object_set_new(o, "provenance", json_pack(
+      "{s:s,s:s,s:s,s:s,s:s,s:s,s:I,s:s,s:s,s:s,s:s,s:I}", "warplab", p->warplab_version,
+      "backend", p->backend, "backend_reason", p->backend_reason, "device", p->device,
+      "profile", p->profile, "nvcc", p->nvcc_version, "seed", (json_int_t)p->seed, "sizes",
+      p->sizes, "kernel_file", p->kernel_file, "ptx", p->ptx_file, "started", p->started,
+      "sm_clock_mhz", (json_int_t)p->sm_clock_mhz));
+  json_object_set_new(o, "built", json_boolean(r->built));
+  json_object_set_new(o, "build_log", json_string(r->build_log));
+  json_object_set_new(o, "registers", r->registers ? json_integer(r->registers) : json_null());
+  json_t *tests = json_array();
+  for (uint32_t i = 0; i < r->nchecks; i++) {
+    const struct run_check *c = &r->checks[i];
+    json_t *t = json_pack("{s:s,s:o,s:s,s:s}", "label", c->label, "sizes", sizes_json(&c->sizes),
+                          "state", c->state == RUN_CHECK_PASS ? "pass" : c->state == RUN_CHECK_FAIL ? "fail" : "fault",
+                          "detail", c->detail);
+    if (c->first_bad >= 0 && c->state == RUN_CHECK_FAIL)
+      json_object_set_new(t, "first_bad", json_integer(c->first_bad));
+    if (c->fault_line)
+      json_object_set_new(t, "source", json_pack("{s:s,s:I}", "file", c->fault_file, "line",
+                                                 (json_int_t)c->fault_line));
+    json_array_append_new(tests, t);
+  }
+  json_object_set_new(o, "tests", tests);
+  json_object_set_new(o, "all_passed", json_boolean(r->all_passed));
+  json_t *pts = json_array();
+  for (uint32_t i = 0; i < r->npoints; i++) {
+    const struct run_point *pt = &r->points[i];
+    json_t *m = json_object();
+    for (uint32_t k = 0; k < pt->nmetrics; k++)
+      json_object_set_new(m, pt->metric[k].name,
+                          json_pack("{s:o,s:s}", "value", pt->metric[k].defined ? json_real(pt->metric[k].value) : json_null(),
+                                    "kind", pt->metric[k].kind));
+    json_array_append_new(pts, json_pack(
+        "{s:s,s:s,s:o,s:[I,I,I],s:[I,I,I],s:I,s:b,s:s,s:o,s:s,s:o}", "sweep", pt->sweep, "label",
+        pt->label, "choices", sizes_json(&pt->choices), "grid", (json_int_t)pt->grid[0],
+        (json_int_t)pt->grid[1], (json_int_t)pt->grid[2], "block", (json_int_t)pt->block[0],
+        (json_int_t)pt->block[1], (json_int_t)pt->block[2], "smem", (json_int_t)pt->smem,
+        "correct", pt->correct, "problem", pt->problem, "time_ms",
+        pt->time_ms >= 0 ? json_real(pt->time_ms) : json_null(), "time_kind", pt->time_kind,
+        "metrics", m));
+  }
+  json_object_set_new(o, "points", pts);
+  json_object_set_new(o, "results_dir", json_string(r->results_dir));
+  json_object_set_new(o, "exit_code", json_integer(run_exit_code(r)));
+  return o;
+}
+
+int wl_cmd_run(int argc, char **argv)
+{
+  static const struct option longopts[] = {
+    {"backend", required_argument, 0, 'b'}, {"arch", required_argument, 0, 'a'},
+    {"kernel-file", required_argument, 0, 'k'}, {"solution", no_argument, 0, 's'},
+    {"seed", required_argument, 0, 'S'}, {"json", no_argument, 0, 'j'},
+    {"quick", no_argument, 0, 'q'}, {"results", required_argument, 0, 'r'},
+    {"help", no_argument, 0, 'h'}, {0, 0, 0, 0},
+  };
+  struct run_opts o;
+  memset(&o, 0, sizeof o);
+  int json = 0, c;
+  optind = 1;
+  opterr = 0;
+  while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+    switch (c) {
+    case 'b':
+      if (!strcmp(optarg, "auto")) o.backend = RUN_BACKEND_AUTO;
+      else if (!strcmp(optarg, "gpu")) o.backend = RUN_BACKEND_GPU;
+      else if (!strcmp(optarg, "emu")) o.backend = RUN_BACKEND_EMU;
+      else {
+        wl_error("--backend '%s': expected auto, gpu or emu", optarg);
+        return WL_EXIT_USAGE;
+      }
+      break;
+    case 'a': o.profile = optarg; break;
+    case 'k': o.kernel_file = optarg; break;
+    case 's': o.solution = 1; break;
+    case 'S': {
+      char *end;
+      errno = 0;
+      unsigned long long v = strtoull(optarg, &end, 10);
+      if (errno || *end || !*optarg) {
+        wl_error("--seed '%s': expected a number", optarg);
+        return WL_EXIT_USAGE;
+      }
+      o.seed = v;
+      o.have_seed = 1;
+      break;
+    }
+    case 'j': json = 1; break;
+    case 'q': o.quick = 1; break;
+    case 'r': o.results_root = optarg; break;
+    case 'h': run_usage(stdout); return WL_EXIT_OK;
+    default:
+      wl_error("run: unknown or incomplete option '%s' (see warplab run --help)", argv[optind - 1]);
+      return WL_EXIT_USAGE;
+    }
+  }
+  if (optind != argc - 1) {
+    wl_error("run: give one lab, e.g. warplab run 01 (see warplab run --help)");
+    return WL_EXIT_USAGE;
+  }
+  if (o.solution && o.kernel_file) {
+    wl_error("run: --solution and --kernel-file exclude each other");
+    return WL_EXIT_USAGE;
+  }
+  char err[2048];
+  struct run_lab lab;
+  const char *home = getenv("WARPLAB_HOME");
+  char labs[1024];
+  snprintf(labs, sizeof labs, "%s/labs", home && *home ? home : ".");
+  if (run_lab_load(argv[optind], labs, &lab, err, sizeof err)) {
+    wl_error("%s", err);
+    return WL_EXIT_USAGE;
+  }
+  struct run_result *res = malloc(sizeof *res);
+  if (!res) {
+    run_lab_free(&lab);
+    wl_error("out of host memory");
+    return WL_EXIT_USAGE;
+  }
+  int rc;
+  if (run_lab_run(&lab, &o, res, err, sizeof err)) {
+    wl_error("%s", err);
+    rc = WL_EXIT_USAGE;
+  } else {
+    rc = run_exit_code(res);
+    json_t *j = result_json(&lab, res);
+    char path[1200];
+    snprintf(path, sizeof path, "%s/result.json", res->results_dir);
+    json_dump_file(j, path, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+    if (json) {
+      json_dumpf(j, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+      fputc('\n', stdout);
+    } else {
+      report_text(stdout, &lab, res);
+    }
+    json_decref(j);
+  }
+  free(res);
+  run_lab_free(&lab);
+  return rc;
+}

@@ -1,0 +1,857 @@
+/* run.c: one run of a lab (see run.h).
+ *
+ *   kernel file --nvcc--> PTX --parse--> module: signature checked, choices read
+ *   for every test size and the main size: inputs (seeded), outputs poisoned, launch,
+ *       outputs compared with the CPU reference (reference.c, compiled and loaded here)
+ *   for the main size and every sweep point: metrics (emulator) or timings (GPU)
+ *
+ * A student's mistake (no build, wrong signature, wrong values, a fault) is a result in
+ * struct run_result; only our own or the lab's problems are errors.
+ */
+#include <dlfcn.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "metrics/met.h"
+#include "metrics/occ.h"
+#include "ptx/ptx.h"
+#include "run/lab_ref.h"
+#include "run/run.h"
+#include "run/run_build.h"
+#include "run/run_expr.h"
+#include "run/run_ptxas.h"
+
+#define WARPLAB_RUN_VERSION "0.1.0"
+
+struct ctx {
+  const struct run_lab *lab;
+  const struct run_opts *opts;
+  struct run_result *res;
+  struct be *be;
+  enum be_kind kind;
+  struct ptx_module mod;
+  char *ptx;
+  size_t ptx_len;
+  lab_ref_fn ref;
+  void *ref_lib;
+  struct occ_profile prof;
+  int have_prof;
+  struct run_resources rsrc;
+  int have_rsrc;
+  char *err;
+  size_t errlen;
+};
+
+int run_exit_code(const struct run_result *r)
+{
+  if (!r->built)
+    return 3;
+  return r->all_passed ? 0 : 1;
+}
+
+static int mkdirs(const char *path)
+{
+  char tmp[1024];
+  snprintf(tmp, sizeof tmp, "%s", path);
+  for (char *p = tmp + 1; *p; p++)
+    if (*p == '/') {
+      *p = 0;
+      if (mkdir(tmp, 0755) && errno != EEXIST)
+        return -1;
+      *p = '/';
+    }
+  return mkdir(tmp, 0755) && errno != EEXIST ? -1 : 0;
+}
+
+static char *slurp(const char *path, size_t *len)
+{
+  FILE *f = fopen(path, "rb");
+  if (!f)
+    return NULL;
+  fseek(f, 0, SEEK_END);
+  long n = ftell(f);
+  fseek(f, 0, SEEK_SET);
+  char *b = n >= 0 ? malloc((size_t)n + 1) : NULL;
+  if (b && fread(b, 1, (size_t)n, f) != (size_t)n) {
+    free(b);
+    b = NULL;
+  }
+  fclose(f);
+  if (b) {
+    b[n] = 0;
+    *len = (size_t)n;
+  }
+  return b;
+}
+
+/* The variables of a launch: the size's and the choices'. */
+static size_t make_vars(const struct run_sizes *size, const struct run_sizes *ch, struct run_var *v)
+{
+  size_t n = 0;
+  for (uint32_t i = 0; i < size->n; i++)
+    v[n++] = (struct run_var){size->name[i], size->v[i]};
+  for (uint32_t i = 0; i < ch->n; i++)
+    v[n++] = (struct run_var){ch->name[i], ch->v[i]};
+  return n;
+}
+
+static void sizes_text(const struct run_sizes *s, char *buf, size_t n)
+{
+  size_t k = 0;
+  buf[0] = 0;
+  for (uint32_t i = 0; i < s->n && k < n; i++) {
+    int w = snprintf(buf + k, n - k, "%s%s=%" PRId64, i ? " " : "", s->name[i], s->v[i]);
+    if (w < 0)
+      break;
+    k += (size_t)w;
+  }
+}
+
+/* ---- build, signature, choices ---- */
+
+static const char *kernel_path(const struct ctx *c, char *buf, size_t n)
+{
+  if (c->opts->kernel_file)
+    return c->opts->kernel_file;
+  if (!c->opts->solution) {
+    snprintf(buf, n, "%.900s/%.120s", c->lab->dir, c->lab->kernel_file);
+    return buf;
+  }
+  /* labs/NN-name -> solutions/NN-name, beside the labs folder */
+  char labs[1024];
+  snprintf(labs, sizeof labs, "%s", c->lab->dir);
+  char *slash = strrchr(labs, '/');
+  if (slash)
+    *slash = 0;                                 /* the labs folder */
+  slash = strrchr(labs, '/');
+  if (slash)
+    slash[1] = 0;                               /* its parent, with the '/' */
+  else
+    labs[0] = 0;
+  snprintf(buf, n, "%.800ssolutions/%.60s/%.120s", labs, c->lab->id, c->lab->kernel_file);
+  return buf;
+}
+
+static const char *param_type(const struct run_param *p, char *buf, size_t n)
+{
+  snprintf(buf, n, "%s%s", run_elem_name(p->elem), p->role == RUN_ROLE_SCALAR ? "" : "*");
+  return buf;
+}
+
+/* The kernel's parameters must be the lab's: count and sizes. A mismatch fails the run. */
+static int check_signature(struct ctx *c, char *why, size_t n)
+{
+  const struct run_lab *lab = c->lab;
+  int f = ptx_find_func(&c->mod, lab->kernel);
+  if (f < 0 || !c->mod.funcs[f].is_entry) {
+    snprintf(why, n, "the kernel file has no kernel named %s (declare it extern \"C\" __global__ "
+             "void %s(...), as the starter does)", lab->kernel, lab->kernel);
+    return -1;
+  }
+  const struct ptx_func *fn = &c->mod.funcs[f];
+  char want[512] = "", t[16];
+  size_t k = 0;
+  for (uint32_t i = 0; i < lab->nparams && k < sizeof want; i++) {
+    int w = snprintf(want + k, sizeof want - k, "%s%s %s", i ? ", " : "",
+                     param_type(&lab->params[i], t, sizeof t), lab->params[i].name);
+    if (w > 0)
+      k += (size_t)w;
+  }
+  if (fn->nparams != lab->nparams) {
+    snprintf(why, n, "wrong kernel signature: %s takes %u parameters, the lab needs %u: %s(%s)",
+             lab->kernel, fn->nparams, lab->nparams, lab->kernel, want);
+    return -1;
+  }
+  for (uint32_t i = 0; i < lab->nparams; i++) {
+    const struct ptx_var *v = &c->mod.vars[c->mod.func_params[fn->first_param + i]];
+    uint64_t size = lab->params[i].role == RUN_ROLE_SCALAR ? run_elem_size(lab->params[i].elem) : 8;
+    if (v->size != size) {
+      snprintf(why, n, "wrong kernel signature: parameter %u of %s is %llu bytes, the lab's %s is "
+               "%s (%llu bytes): %s(%s)", i, lab->kernel, (unsigned long long)v->size,
+               lab->params[i].name, param_type(&lab->params[i], t, sizeof t),
+               (unsigned long long)size, lab->kernel, want);
+      return -1;
+    }
+  }
+  return 0;
+}
+
+/* The launch choices the kernel file sets (__constant__ int BLOCK_X = 32;), over the defaults. */
+static void read_choices(const struct ctx *c, struct run_sizes *ch)
+{
+  *ch = c->lab->choices;
+  for (uint32_t i = 0; i < ch->n; i++)
+    for (uint32_t v = 0; v < c->mod.nvars; v++) {
+      const struct ptx_var *var = &c->mod.vars[v];
+      if (var->func >= 0 || !var->has_init || strcmp(var->name, ch->name[i]) ||
+          (var->size != 4 && var->size != 8) || var->init_off + var->size > c->mod.ninit)
+        continue;
+      int32_t x32;
+      int64_t x64;
+      if (var->size == 4) {
+        memcpy(&x32, c->mod.init + var->init_off, 4);
+        ch->v[i] = x32;
+      } else {
+        memcpy(&x64, c->mod.init + var->init_off, 8);
+        ch->v[i] = x64;
+      }
+    }
+}
+
+static int load_reference(struct ctx *c)
+{
+  char src[1200], so[1200], inc[1024], cmd[4096];
+  snprintf(src, sizeof src, "%s/%s", c->lab->dir, c->lab->ref_source);
+  snprintf(so, sizeof so, "%s/reference.so", c->res->results_dir);
+  const char *home = getenv("WARPLAB_HOME");
+  snprintf(inc, sizeof inc, "%s/harness/run", home && *home ? home : ".");
+  snprintf(cmd, sizeof cmd, "cc -std=c11 -O2 -shared -fPIC -I'%s' -o '%s' '%s' 2>&1", inc, so, src);
+  FILE *p = popen(cmd, "r");
+  char log[2048] = "";
+  size_t got = p ? fread(log, 1, sizeof log - 1, p) : 0;
+  log[got] = 0;
+  int st = p ? pclose(p) : -1;
+  if (st != 0) {
+    snprintf(c->err, c->errlen, "the lab's reference %s did not build: %s", src, log);
+    return -1;
+  }
+  c->ref_lib = dlopen(so, RTLD_NOW | RTLD_LOCAL);
+  if (!c->ref_lib) {
+    snprintf(c->err, c->errlen, "cannot load the lab's reference: %s", dlerror());
+    return -1;
+  }
+  *(void **)&c->ref = dlsym(c->ref_lib, c->lab->ref_function);
+  if (!c->ref) {
+    snprintf(c->err, c->errlen, "%s has no function %s", src, c->lab->ref_function);
+    return -1;
+  }
+  return 0;
+}
+
+/* ---- one launch: inputs, poison, run, compare ---- */
+
+struct launch {
+  struct run_sizes size, choices;
+  uint64_t seed;
+  void *input[RUN_MAX_PARAMS];     /* what each buffer starts as (generated once) */
+  void *host[RUN_MAX_PARAMS];      /* what the device held after the run */
+  void *expect[RUN_MAX_PARAMS];    /* the reference's view: inputs in, expected outputs out */
+  uint64_t count[RUN_MAX_PARAMS];
+  int64_t scalar[RUN_MAX_PARAMS];
+  uint64_t dev[RUN_MAX_PARAMS];
+  uint8_t params[RUN_MAX_PARAMS * 8];
+  uint32_t psize;
+  struct be_launch bl;
+};
+
+static void launch_free(struct ctx *c, struct launch *L)
+{
+  for (uint32_t i = 0; i < c->lab->nparams; i++) {
+    free(L->input[i]);
+    free(L->host[i]);
+    free(L->expect[i]);
+    if (L->dev[i])
+      be_free(c->be, L->dev[i]);
+  }
+  memset(L, 0, sizeof *L);
+}
+
+/* The launch shape of L's sizes and choices. Returns 0, or -1 with why. */
+static int launch_shape(struct ctx *c, struct launch *L, char *why, size_t n)
+{
+  const struct run_lab *lab = c->lab;
+  struct run_var vars[2 * RUN_MAX_VARS];
+  size_t nv = make_vars(&L->size, &L->choices, vars);
+  char e[256];
+  int64_t v[3];
+  for (int d = 0; d < 3; d++) {
+    if (run_expr_eval(lab->grid[d], vars, nv, &v[d], e, sizeof e)) {
+      snprintf(why, n, "lab.json launch.grid: %s", e);
+      return -1;
+    }
+    L->bl.grid[d] = v[d] > 0 && v[d] <= 0x7fffffff ? (uint32_t)v[d] : 0;
+    if (!L->bl.grid[d]) {
+      snprintf(why, n, "impossible launch: grid dimension %d is %" PRId64, d, v[d]);
+      return -1;
+    }
+    if (run_expr_eval(lab->block[d], vars, nv, &v[d], e, sizeof e)) {
+      snprintf(why, n, "lab.json launch.block: %s", e);
+      return -1;
+    }
+    L->bl.block[d] = v[d] > 0 && v[d] <= 1024 ? (uint32_t)v[d] : 0;
+    if (!L->bl.block[d]) {
+      snprintf(why, n, "impossible launch: block dimension %d is %" PRId64, d, v[d]);
+      return -1;
+    }
+  }
+  if ((uint64_t)L->bl.block[0] * L->bl.block[1] * L->bl.block[2] > 1024) {
+    snprintf(why, n, "impossible launch: a block of %u x %u x %u threads is more than 1024",
+             L->bl.block[0], L->bl.block[1], L->bl.block[2]);
+    return -1;
+  }
+  int64_t sm = 0;
+  if (run_expr_eval(lab->smem, vars, nv, &sm, e, sizeof e)) {
+    snprintf(why, n, "lab.json launch.smem: %s", e);
+    return -1;
+  }
+  L->bl.dyn_smem = sm > 0 ? (uint32_t)sm : 0;
+  L->bl.sched = SIM_SCHED_ITS;
+  L->bl.warp_size = c->have_prof && c->prof.warp_size == 64 ? 64 : 32;
+  return 0;
+}
+
+/* Sizes, buffers, inputs and the launch shape. Returns 0, or -1 with why (the lab's or the
+   student's launch shape is impossible). */
+static int launch_prepare(struct ctx *c, struct launch *L, char *why, size_t n)
+{
+  const struct run_lab *lab = c->lab;
+  if (launch_shape(c, L, why, n))
+    return -1;
+  struct run_var vars[2 * RUN_MAX_VARS];
+  size_t nv = make_vars(&L->size, &L->choices, vars);
+  char e[256];
+  uint32_t off = 0;
+  for (uint32_t i = 0; i < lab->nparams; i++) {
+    const struct run_param *p = &lab->params[i];
+    if (p->role == RUN_ROLE_SCALAR) {
+      if (run_expr_eval(p->value, vars, nv, &L->scalar[i], e, sizeof e)) {
+        snprintf(why, n, "lab.json params.%s: %s", p->name, e);
+        return -1;
+      }
+      unsigned sz = run_elem_size(p->elem);
+      off = (off + sz - 1) / sz * sz;
+      memcpy(L->params + off, &L->scalar[i], sz);
+      off += sz;
+      continue;
+    }
+    int64_t cnt;
+    if (run_expr_eval(p->count, vars, nv, &cnt, e, sizeof e) || cnt < 1 || cnt > (1ll << 32)) {
+      snprintf(why, n, "lab.json buffers.%s.count: %s", p->name, cnt < 1 ? "must be positive" : e);
+      return -1;
+    }
+    L->count[i] = (uint64_t)cnt;
+    size_t bytes = (size_t)cnt * run_elem_size(p->elem);
+    L->input[i] = malloc(bytes);
+    L->host[i] = malloc(bytes);
+    L->expect[i] = malloc(bytes);
+    if (!L->input[i] || !L->host[i] || !L->expect[i]) {
+      snprintf(why, n, "out of host memory for %s (%zu bytes)", p->name, bytes);
+      return -1;
+    }
+    uint64_t seed = L->seed * 1000003u + i;
+    if (!strcmp(p->init, "rand"))
+      run_fill_rand(L->input[i], p->elem, L->count[i], seed);
+    else if (!strcmp(p->init, "iota"))
+      run_fill_iota(L->input[i], p->elem, L->count[i]);
+    else if (!strncmp(p->init, "fill=", 5))
+      run_fill_bits(L->input[i], p->elem, L->count[i], (uint64_t)strtoll(p->init + 5, NULL, 0));
+    else
+      memset(L->input[i], 0, bytes);
+    char name[64];
+    snprintf(name, sizeof name, "%s (parameter %u)", p->name, i);
+    if (be_alloc(c->be, bytes, name, &L->dev[i]) != BE_OK) {
+      L->dev[i] = 0;
+      snprintf(why, n, "out of device memory for %s (%zu bytes)", p->name, bytes);
+      return -1;
+    }
+    off = (off + 7) / 8 * 8;
+    memcpy(L->params + off, &L->dev[i], 8);
+    off += 8;
+  }
+  L->psize = off;
+  return 0;
+}
+
+/* Put every buffer in its starting state: inputs written, outputs poisoned (all-ones bytes),
+   so an element the kernel does not write cannot pass for a right answer. */
+static void launch_reset(struct ctx *c, struct launch *L)
+{
+  for (uint32_t i = 0; i < c->lab->nparams; i++) {
+    const struct run_param *p = &c->lab->params[i];
+    if (p->role == RUN_ROLE_SCALAR)
+      continue;
+    size_t bytes = (size_t)L->count[i] * run_elem_size(p->elem);
+    memcpy(L->host[i], L->input[i], bytes);
+    if (p->role == RUN_ROLE_OUT)
+      run_poison(L->host[i], bytes);
+    be_write(c->be, L->dev[i], L->host[i], bytes);
+  }
+}
+
+static int run_reference(struct ctx *c, struct launch *L, char *why, size_t n)
+{
+  struct lab_ref r;
+  memset(&r, 0, sizeof r);
+  const char *names[2 * RUN_MAX_VARS];
+  int64_t vals[2 * RUN_MAX_VARS];
+  struct run_var vars[2 * RUN_MAX_VARS];
+  size_t nv = make_vars(&L->size, &L->choices, vars);
+  for (size_t i = 0; i < nv; i++) {
+    names[i] = vars[i].name;
+    vals[i] = vars[i].value;
+  }
+  for (uint32_t i = 0; i < c->lab->nparams; i++)
+    if (L->expect[i])
+      memcpy(L->expect[i], L->input[i], (size_t)L->count[i] * run_elem_size(c->lab->params[i].elem));
+  r.nparams = c->lab->nparams;
+  r.buf = L->expect;
+  r.count = L->count;
+  r.scalar = L->scalar;
+  r.nvars = (uint32_t)nv;
+  r.var_name = names;
+  r.var = vals;
+  if (c->ref(&r) != 0) {
+    snprintf(why, n, "the lab's reference failed: %s", r.error[0] ? r.error : "(no message)");
+    return -1;
+  }
+  return 0;
+}
+
+static uint64_t ulp_distance(uint64_t a, uint64_t b, int bits64)
+{
+  if (bits64) {
+    int64_t x = (int64_t)a, y = (int64_t)b;
+    if (x < 0) x = INT64_MIN - x;
+    if (y < 0) y = INT64_MIN - y;
+    return x > y ? (uint64_t)(x - y) : (uint64_t)(y - x);
+  }
+  int32_t x = (int32_t)a, y = (int32_t)b;
+  int64_t xx = x < 0 ? (int64_t)INT32_MIN - x : x, yy = y < 0 ? (int64_t)INT32_MIN - y : y;
+  return (uint64_t)(xx > yy ? xx - yy : yy - xx);
+}
+
+static double as_double(enum run_elem e, uint64_t bits)
+{
+  switch (e) {
+  case RUN_F32: { float f; uint32_t u = (uint32_t)bits; memcpy(&f, &u, 4); return f; }
+  case RUN_F64: { double d; memcpy(&d, &bits, 8); return d; }
+  case RUN_I32: return (int32_t)bits;
+  case RUN_I64: return (double)(int64_t)bits;
+  case RUN_U8: return (uint8_t)bits;
+  case RUN_U32: return (uint32_t)bits;
+  default: return (double)bits;
+  }
+}
+
+/* Compare outputs with the reference; 0 when equal within tolerance, else -1 with the first
+   wrong element in words. */
+static int compare(struct ctx *c, struct launch *L, int64_t *first_bad, char *why, size_t n)
+{
+  const struct run_lab *lab = c->lab;
+  for (uint32_t i = 0; i < lab->nparams; i++) {
+    const struct run_param *p = &lab->params[i];
+    if (p->role != RUN_ROLE_OUT && p->role != RUN_ROLE_INOUT)
+      continue;
+    unsigned es = run_elem_size(p->elem);
+    int fl = p->elem == RUN_F32 || p->elem == RUN_F64;
+    for (uint64_t k = 0; k < L->count[i]; k++) {
+      uint64_t got = 0, want = 0;
+      memcpy(&got, (uint8_t *)L->host[i] + k * es, es);
+      memcpy(&want, (uint8_t *)L->expect[i] + k * es, es);
+      if (got == want && !(fl && isnan(as_double(p->elem, got))))
+        continue;
+      double g = as_double(p->elem, got), w = as_double(p->elem, want);
+      int ok = 0;
+      if (fl && !isnan(g) && !isnan(w)) {
+        if (lab->has_abs && fabs(g - w) <= lab->tol_abs)
+          ok = 1;
+        if (lab->has_rel && fabs(g - w) <= lab->tol_rel * fabs(w))
+          ok = 1;
+        if (lab->has_ulp && ulp_distance(got, want, es == 8) <= lab->tol_ulp)
+          ok = 1;
+      }
+      if (ok)
+        continue;
+      *first_bad = (int64_t)k;
+      uint64_t poison = es == 8 ? UINT64_MAX : es == 4 ? 0xffffffffu : es == 1 ? 0xff : 0;
+      snprintf(why, n, "%s[%" PRIu64 "] is wrong: expected %.9g, got %.9g%s", p->name, k, w, g,
+               got == poison && p->role == RUN_ROLE_OUT
+                   ? " (the poison value: the kernel never wrote this element)" : "");
+      return -1;
+    }
+  }
+  return 0;
+}
+
+/* Launch once and compare. Returns 0 when it ran (check *state), -1 for our own problems. */
+static int launch_check(struct ctx *c, struct launch *L, struct run_check *chk, struct be_result *br)
+{
+  char err[512];
+  launch_reset(c, L);
+  enum be_status st = be_launch(c->be, c->lab->kernel, L->params, L->psize, &L->bl, br, err, sizeof err);
+  if (st != BE_OK) {
+    chk->state = RUN_CHECK_FAULT;
+    snprintf(chk->detail, sizeof chk->detail, "the launch failed: %s", err);
+    return 0;
+  }
+  if (!br->ran_ok) {
+    chk->state = RUN_CHECK_FAULT;
+    if (c->kind == BE_GPU) {
+      snprintf(chk->detail, sizeof chk->detail, "%s", br->gpu_error);
+    } else {
+      snprintf(chk->detail, sizeof chk->detail, "%s", br->emu.fault.message);
+      const struct ptx_inst *in = br->emu.fault.inst < c->mod.ninsts ? &c->mod.insts[br->emu.fault.inst] : NULL;
+      const char *path = in && in->uline ? ptx_file_path(&c->mod, in->ufile) : NULL;
+      if (path) {
+        snprintf(chk->fault_file, sizeof chk->fault_file, "%s", path);
+        chk->fault_line = in->uline;
+      }
+    }
+    return 0;
+  }
+  for (uint32_t i = 0; i < c->lab->nparams; i++)
+    if (L->dev[i] && c->lab->params[i].role != RUN_ROLE_IN)
+      be_read(c->be, L->dev[i], L->host[i], L->count[i] * run_elem_size(c->lab->params[i].elem));
+  if (run_reference(c, L, err, sizeof err)) {
+    snprintf(c->err, c->errlen, "%s", err);
+    return -1;
+  }
+  chk->first_bad = -1;
+  chk->state = compare(c, L, &chk->first_bad, chk->detail, sizeof chk->detail) ? RUN_CHECK_FAIL
+                                                                                : RUN_CHECK_PASS;
+  return 0;
+}
+
+/* ---- measurement ---- */
+
+static void add_metric(struct run_point *pt, const char *name, double v, int defined, const char *kind)
+{
+  if (pt->nmetrics == RUN_MAX_POINT_METRICS)
+    return;
+  struct run_metric *m = &pt->metric[pt->nmetrics++];
+  snprintf(m->name, sizeof m->name, "%s", name);
+  m->value = v;
+  m->defined = defined;
+  snprintf(m->kind, sizeof m->kind, "%s", kind);
+}
+
+static void occupancy_metrics(struct ctx *c, struct run_point *pt)
+{
+  if (!c->have_prof || !c->have_rsrc)
+    return;
+  struct occ_input in = occ_input_default();
+  in.regs_per_thread = c->rsrc.registers;
+  in.static_smem = c->rsrc.static_smem;
+  in.dyn_smem = (int)pt->smem;
+  in.block_threads = (int)(pt->block[0] * pt->block[1] * pt->block[2]);
+  if (c->rsrc.barriers > 0)
+    in.barriers = c->rsrc.barriers;
+  struct occ_result o;
+  struct occ_error e;
+  if (occ_compute(&c->prof, &in, &o, &e) != OCC_OK)
+    return;
+  add_metric(pt, "sm__maximum_warps_per_active_cycle_pct", o.occupancy_pct, 1, "exact");
+  add_metric(pt, "launch__occupancy_per_block_size", o.active_blocks, 1, "exact");
+  add_metric(pt, "launch__registers_per_thread", c->rsrc.registers, 1, "exact");
+}
+
+/* Measure the configuration of L as point pt. */
+static void measure(struct ctx *c, struct launch *L, struct run_point *pt)
+{
+  struct run_check chk;
+  struct be_result br;
+  memset(&chk, 0, sizeof chk);
+  memset(&br, 0, sizeof br);
+  memcpy(pt->grid, L->bl.grid, sizeof pt->grid);
+  memcpy(pt->block, L->bl.block, sizeof pt->block);
+  pt->smem = L->bl.dyn_smem;
+  pt->time_ms = -1;
+  snprintf(pt->time_kind, sizeof pt->time_kind, "none");
+  if (launch_check(c, L, &chk, &br) != 0) {
+    pt->correct = 0;
+    snprintf(pt->problem, sizeof pt->problem, "%s", c->err);
+    sim_result_free(&br.emu);
+    return;
+  }
+  pt->correct = chk.state == RUN_CHECK_PASS;
+  if (!pt->correct)
+    snprintf(pt->problem, sizeof pt->problem, "%s", chk.detail);
+  occupancy_metrics(c, pt);
+  if (c->kind == BE_EMU && br.ran_ok) {
+    struct met_report rep;
+    if (met_compute(&c->mod, &br.emu, &rep) == 0) {
+      for (uint32_t i = 0; i < c->lab->nmetrics; i++)
+        for (int id = 0; id < MET_COUNT; id++)
+          if (!strcmp(c->lab->metrics[i], met_name((enum met_id)id)))
+            add_metric(pt, met_name((enum met_id)id), rep.value[id], rep.defined[id],
+                       met_kind_name(met_kind_of((enum met_id)id)));
+      met_report_free(&rep);
+    }
+  }
+  sim_result_free(&br.emu);
+  if (c->kind == BE_GPU && pt->correct) {
+    struct be_timing t;
+    char err[256];
+    launch_reset(c, L);
+    if (be_time(c->be, c->lab->kernel, L->params, L->psize, &L->bl, 1.0, 200, 2.0, &t, err,
+                sizeof err) == BE_OK) {
+      pt->time_ms = t.median_ms;
+      pt->time_spread_pct = t.rse_pct;
+      pt->reps = t.reps;
+      snprintf(pt->time_kind, sizeof pt->time_kind, "measured");
+      add_metric(pt, "gpu__time_duration.sum", t.median_ms * 1e6, 1, "measured");
+      if (t.sm_clock_mhz)
+        c->res->prov.sm_clock_mhz = t.sm_clock_mhz;
+    }
+  }
+}
+
+static void point_label(const struct run_sizes *ch, const struct run_sweep *sw, uint32_t row,
+                        char *buf, size_t n)
+{
+  size_t k = 0;
+  buf[0] = 0;
+  if (!sw) {
+    for (uint32_t i = 0; i < ch->n && k < n; i++) {
+      int w = snprintf(buf + k, n - k, "%s%" PRId64, i ? "x" : "", ch->v[i]);
+      if (w > 0)
+        k += (size_t)w;
+    }
+    return;
+  }
+  for (uint32_t i = 0; i < sw->nset && k < n; i++) {
+    int w = snprintf(buf + k, n - k, "%s%" PRId64, i ? "x" : "", sw->values[row][i]);
+    if (w > 0)
+      k += (size_t)w;
+  }
+}
+
+/* ---- the run ---- */
+
+static uint64_t fresh_seed(void)
+{
+  struct timespec ts;
+  clock_gettime(CLOCK_REALTIME, &ts);
+  uint64_t s = (uint64_t)ts.tv_nsec ^ ((uint64_t)ts.tv_sec << 20) ^ ((uint64_t)getpid() << 40);
+  return run_splitmix64(&s) & 0xffffffffffffull;
+}
+
+static int open_backend(struct ctx *c)
+{
+  char err[512];
+  struct run_provenance *pv = &c->res->prov;
+  enum run_backend want = c->opts->backend;
+  if (want != RUN_BACKEND_EMU) {
+    if (be_open(BE_GPU, &c->be, err, sizeof err) == BE_OK) {
+      c->kind = BE_GPU;
+      snprintf(pv->backend, sizeof pv->backend, "gpu");
+      snprintf(pv->backend_reason, sizeof pv->backend_reason, "%s",
+               want == RUN_BACKEND_GPU ? "asked for" : "a GPU is present");
+      snprintf(pv->device, sizeof pv->device, "%s", be_describe(c->be));
+      return 0;
+    }
+    if (want == RUN_BACKEND_GPU) {
+      snprintf(c->err, c->errlen, "--backend gpu: %s", err);
+      return -1;
+    }
+    snprintf(pv->backend_reason, sizeof pv->backend_reason, "no GPU (%.120s): the emulator", err);
+  } else {
+    snprintf(pv->backend_reason, sizeof pv->backend_reason, "asked for");
+  }
+  if (be_open(BE_EMU, &c->be, err, sizeof err) != BE_OK) {
+    snprintf(c->err, c->errlen, "%s", err);
+    return -1;
+  }
+  c->kind = BE_EMU;
+  snprintf(pv->backend, sizeof pv->backend, "emu");
+  snprintf(pv->device, sizeof pv->device, "%s, profile %s", be_describe(c->be),
+           c->have_prof ? c->prof.name : "default");
+  return 0;
+}
+
+static void nvcc_version(char *buf, size_t n)
+{
+  char nvcc[1024];
+  buf[0] = 0;
+  if (run_find_tool("nvcc", nvcc, sizeof nvcc))
+    return;
+  char cmd[1100];
+  snprintf(cmd, sizeof cmd, "'%s' --version 2>/dev/null", nvcc);
+  FILE *p = popen(cmd, "r");
+  char line[256];
+  while (p && fgets(line, sizeof line, p)) {
+    char *r = strstr(line, "release ");
+    if (r) {
+      r[strcspn(r, "\n")] = 0;
+      snprintf(buf, n, "%s", r);
+    }
+  }
+  if (p)
+    pclose(p);
+}
+
+int run_lab_run(const struct run_lab *lab, const struct run_opts *opts, struct run_result *res,
+                char *err, size_t errlen)
+{
+  memset(res, 0, sizeof *res);
+  res->lab = lab;
+  struct ctx c = {.lab = lab, .opts = opts, .res = res, .err = err, .errlen = errlen};
+  struct run_provenance *pv = &res->prov;
+  int rc = -1;
+  err[0] = 0;
+  snprintf(pv->warplab_version, sizeof pv->warplab_version, "%s", WARPLAB_RUN_VERSION);
+  pv->seed = opts->have_seed ? opts->seed : fresh_seed();
+  time_t now = time(NULL);
+  struct tm tm;
+  gmtime_r(&now, &tm);
+  strftime(pv->started, sizeof pv->started, "%Y-%m-%dT%H:%M:%SZ", &tm);
+
+  /* profile */
+  struct occ_error oe;
+  const char *prof = opts->profile ? opts->profile : "sm_90";
+  if (occ_profile_load(prof, &c.prof, &oe) == OCC_OK) {
+    c.have_prof = 1;
+    snprintf(pv->profile, sizeof pv->profile, "%s", c.prof.id);
+  } else if (opts->profile) {
+    snprintf(err, errlen, "--arch %s: %s", opts->profile, oe.msg);
+    return -1;
+  }
+
+  /* where results go */
+  char stamp[32], kbuf[1024];
+  strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tm);
+  const char *kfile = kernel_path(&c, kbuf, sizeof kbuf);
+  snprintf(pv->kernel_file, sizeof pv->kernel_file, "%s", kfile);
+  snprintf(res->results_dir, sizeof res->results_dir, "%s/%s/%s-%s%s",
+           opts->results_root ? opts->results_root : "results", lab->id, stamp,
+           opts->solution ? "solution" : "student", "");
+  if (mkdirs(res->results_dir)) {
+    snprintf(err, errlen, "cannot make %s: %s", res->results_dir, strerror(errno));
+    return -1;
+  }
+  if (access(kfile, R_OK)) {
+    snprintf(err, errlen, "cannot read the kernel file %s: %s", kfile, strerror(errno));
+    return -1;
+  }
+
+  /* build */
+  nvcc_version(pv->nvcc_version, sizeof pv->nvcc_version);
+  snprintf(pv->ptx_file, sizeof pv->ptx_file, "%s/kernel.ptx", res->results_dir);
+  char arch[16];
+  snprintf(arch, sizeof arch, "sm_%d", c.have_prof && c.prof.sm >= 50 ? c.prof.sm : 90);
+  if (c.have_prof && c.prof.sm < 50)
+    snprintf(arch, sizeof arch, "sm_90");      /* teaching profiles of old GPUs: compile for today's */
+  enum run_build_status bs = run_build_ptx(kfile, arch, pv->ptx_file, res->build_log, sizeof res->build_log);
+  if (bs == RUN_BUILD_NO_NVCC) {
+    snprintf(err, errlen, "%s", res->build_log);
+    return -1;
+  }
+  if (bs != RUN_BUILD_OK)
+    return 0;                                   /* not built: exit 3, the log says why */
+  res->built = 1;
+  c.ptx = slurp(pv->ptx_file, &c.ptx_len);
+  struct ptx_error pe;
+  if (!c.ptx || ptx_parse(c.ptx, c.ptx_len, &c.mod, &pe) != PTX_OK) {
+    snprintf(err, errlen, "%s:%u: %s", pv->ptx_file, c.ptx ? pe.line : 0,
+             c.ptx ? pe.msg : "cannot read the PTX");
+    goto out;
+  }
+  struct run_check *sig = &res->checks[0];
+  if (check_signature(&c, sig->detail, sizeof sig->detail)) {
+    snprintf(sig->label, sizeof sig->label, "kernel signature");
+    sig->state = RUN_CHECK_FAIL;
+    res->nchecks = 1;
+    rc = 0;
+    goto out;
+  }
+  struct run_resources rs[32];
+  int nrs = 0;
+  char plog[2048];
+  if (run_ptxas(pv->ptx_file, arch, 0, rs, 32, &nrs, plog, sizeof plog) == RUN_PTXAS_OK) {
+    const struct run_resources *k = run_resources_find(rs, nrs, lab->kernel);
+    if (k) {
+      c.rsrc = *k;
+      c.have_rsrc = 1;
+      res->registers = (uint32_t)k->registers;
+    }
+  }
+  if (load_reference(&c) || open_backend(&c))
+    goto out;
+  if (be_load(c.be, c.ptx, c.ptx_len, &c.mod, err, errlen) != BE_OK)
+    goto out;
+
+  struct run_sizes choices;
+  read_choices(&c, &choices);
+  const struct run_sizes *main_size = c.kind == BE_GPU ? &lab->gpu : &lab->emu;
+  sizes_text(main_size, pv->sizes, sizeof pv->sizes);
+
+  /* correctness on every test size and the main size */
+  res->all_passed = 1;
+  for (uint32_t t = 0; t <= lab->ntests; t++) {
+    struct run_check *chk = &res->checks[res->nchecks++];
+    struct launch L;
+    memset(&L, 0, sizeof L);
+    L.size = t < lab->ntests ? lab->tests[t] : *main_size;
+    L.choices = choices;
+    L.seed = pv->seed + t;
+    chk->sizes = L.size;
+    sizes_text(&L.size, chk->label, sizeof chk->label);
+    if (t == lab->ntests)
+      snprintf(chk->label + strlen(chk->label), sizeof chk->label - strlen(chk->label), " (main)");
+    struct be_result br;
+    memset(&br, 0, sizeof br);
+    if (launch_prepare(&c, &L, chk->detail, sizeof chk->detail)) {
+      chk->state = RUN_CHECK_FAIL;
+    } else if (launch_check(&c, &L, chk, &br)) {
+      launch_free(&c, &L);
+      sim_result_free(&br.emu);
+      goto out;
+    }
+    sim_result_free(&br.emu);
+    if (chk->state != RUN_CHECK_PASS)
+      res->all_passed = 0;
+    launch_free(&c, &L);
+    if (chk->state == RUN_CHECK_FAULT && c.kind == BE_GPU)
+      break;                                    /* the context is gone after a GPU fault */
+  }
+
+  /* the main configuration, then the sweeps, on the main size */
+  if (res->all_passed) {
+    struct launch L;
+    memset(&L, 0, sizeof L);
+    L.size = *main_size;
+    L.choices = choices;
+    L.seed = pv->seed;
+    char why[512];
+    if (launch_prepare(&c, &L, why, sizeof why) == 0) {
+      struct run_point *pt = &res->points[res->npoints++];
+      pt->choices = choices;
+      point_label(&choices, NULL, 0, pt->label, sizeof pt->label);
+      measure(&c, &L, pt);
+      for (uint32_t s = 0; s < lab->nsweeps && !opts->quick; s++) {
+        const struct run_sweep *sw = &lab->sweeps[s];
+        for (uint32_t p = 0; p < sw->npoints; p++) {
+          struct launch P = L;                  /* same buffers, new launch shape */
+          for (uint32_t k = 0; k < sw->nset; k++)
+            run_sizes_set(&P.choices, sw->set[k], sw->values[p][k]);
+          struct run_point *sp = &res->points[res->npoints++];
+          snprintf(sp->sweep, sizeof sp->sweep, "%s", sw->name);
+          sp->choices = P.choices;
+          point_label(&P.choices, sw, p, sp->label, sizeof sp->label);
+          if (launch_shape(&c, &P, why, sizeof why)) {
+            snprintf(sp->problem, sizeof sp->problem, "%s", why);
+            continue;
+          }
+          measure(&c, &P, sp);
+        }
+      }
+    }
+    launch_free(&c, &L);
+  }
+  rc = 0;
+out:
+  if (c.be)
+    be_close(c.be);
+  if (c.ref_lib)
+    dlclose(c.ref_lib);
+  ptx_module_free(&c.mod);
+  free(c.ptx);
+  return rc;
+}

@@ -1,0 +1,104 @@
+/* run.h: one run of a lab: build the kernel file, check it on every test size, measure it
+ * on the lab's problem size and sweeps, and record where every figure came from.
+ *
+ * The result structures below are what the layers above (the report, plots/, grader/) read;
+ * nothing above looks at the emulator or the backend directly.
+ */
+#ifndef WARPLAB_RUN_H
+#define WARPLAB_RUN_H
+
+#include <stdint.h>
+
+#include "backend/be.h"
+#include "run/run_lab.h"
+
+enum run_backend { RUN_BACKEND_AUTO = 0, RUN_BACKEND_EMU, RUN_BACKEND_GPU };
+
+struct run_opts {
+  enum run_backend backend;
+  const char *profile;         /* emulator architecture profile ("h200"); NULL: the default */
+  const char *kernel_file;     /* NULL: the lab's starter file, or the solution */
+  int solution;                /* run solutions/NN-name/ instead of the student's file */
+  int have_seed;
+  uint64_t seed;               /* replay a recorded run */
+  const char *results_root;    /* NULL: "results" */
+  int quick;                   /* skip the sweeps (tests and the main size only) */
+};
+
+enum run_check_state { RUN_CHECK_PASS = 0, RUN_CHECK_FAIL, RUN_CHECK_FAULT };
+
+/* One correctness test: one problem size. */
+struct run_check {
+  char label[96];              /* "nx=33 ny=17" */
+  struct run_sizes sizes;
+  enum run_check_state state;
+  char detail[768];            /* the first wrong element, or the fault, in words */
+  int64_t first_bad;           /* element index, -1 when none */
+  char fault_file[256];        /* a fault's source location, when the emulator found one */
+  uint32_t fault_line;
+};
+
+#define RUN_MAX_POINT_METRICS 48
+
+struct run_metric {
+  char name[96];
+  double value;
+  int defined;
+  char kind[16];               /* "exact", "ptx-level", "modelled", "measured" */
+};
+
+/* One measured configuration: the main run, or one point of a sweep. */
+struct run_point {
+  char sweep[64];              /* "" for the main run */
+  char label[64];              /* "32x8" */
+  struct run_sizes choices;
+  uint32_t grid[3], block[3], smem;
+  int correct;                 /* its output matched the reference */
+  char problem[768];           /* why not, in words */
+  double time_ms;              /* measured (gpu) or modelled (emu); < 0 when unknown */
+  double time_spread_pct;      /* gpu: relative spread of the repetitions */
+  uint32_t reps;
+  char time_kind[16];          /* "measured", "modelled", "none" */
+  struct run_metric metric[RUN_MAX_POINT_METRICS];
+  uint32_t nmetrics;
+};
+
+struct run_provenance {
+  char warplab_version[32];
+  char backend[8];             /* "emu" or "gpu" */
+  char backend_reason[160];    /* why this backend ("no GPU driver: emulator") */
+  char device[256];            /* GPU name and driver, or the emulator and its profile */
+  char profile[64];
+  char nvcc_version[64];
+  uint64_t seed;
+  char sizes[160];             /* the problem size, as text */
+  char kernel_file[1024];
+  char ptx_file[1200];
+  char started[32];            /* ISO 8601 UTC */
+  uint32_t sm_clock_mhz;       /* gpu, when the driver tells */
+};
+
+struct run_result {
+  const struct run_lab *lab;
+  struct run_provenance prov;
+  int built;
+  char build_log[8192];
+  struct run_check checks[RUN_MAX_TESTS + 1];
+  uint32_t nchecks;
+  int all_passed;
+  struct run_point points[1 + RUN_MAX_SWEEPS * RUN_MAX_POINTS];
+  uint32_t npoints;
+  char results_dir[1024];      /* where the report, data and charts went */
+  uint32_t registers;          /* from ptxas, 0 when unknown */
+};
+
+/* Exit status of a run, as warplab's exit codes: 0 every test passed, 1 a test failed or the
+   kernel faulted, 2 bad usage or input, 3 the kernel did not build. */
+int run_exit_code(const struct run_result *r);
+
+/* Run lab with opts; fills *res. Returns 0 when the run happened (whatever the kernel did), or
+   -1 with err for a problem of ours or of the input (no such file, broken lab, no backend). */
+int run_lab_run(const struct run_lab *lab, const struct run_opts *opts, struct run_result *res,
+                char *err, size_t errlen);
+
+#endif

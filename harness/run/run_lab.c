@@ -1,0 +1,386 @@
+/* run_lab.c: load and check a lab definition (see run_lab.h and labs/README.md). */
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "run/run_expr.h"
+#include "run/run_lab.h"
+
+int run_sizes_get(const struct run_sizes *s, const char *name, int64_t *v)
+{
+  for (uint32_t i = 0; i < s->n; i++)
+    if (!strcmp(s->name[i], name)) {
+      *v = s->v[i];
+      return 1;
+    }
+  return 0;
+}
+
+int run_sizes_set(struct run_sizes *s, const char *name, int64_t v)
+{
+  for (uint32_t i = 0; i < s->n; i++)
+    if (!strcmp(s->name[i], name)) {
+      s->v[i] = v;
+      return 0;
+    }
+  if (s->n == RUN_MAX_VARS || strlen(name) >= sizeof s->name[0])
+    return -1;
+  snprintf(s->name[s->n], sizeof s->name[0], "%s", name);
+  s->v[s->n++] = v;
+  return 0;
+}
+
+struct ctx {
+  const char *file;
+  char *err;
+  size_t errlen;
+};
+
+static int bad(struct ctx *c, const char *field, const char *what)
+{
+  snprintf(c->err, c->errlen, "%s: \"%s\": %s", c->file, field, what);
+  return -1;
+}
+
+static int get_str(struct ctx *c, json_t *o, const char *key, char *dst, size_t n, int required)
+{
+  json_t *v = json_object_get(o, key);
+  if (!v) {
+    if (!required) {
+      dst[0] = 0;
+      return 0;
+    }
+    return bad(c, key, "missing");
+  }
+  if (!json_is_string(v))
+    return bad(c, key, "must be a string");
+  if (strlen(json_string_value(v)) >= n)
+    return bad(c, key, "too long");
+  snprintf(dst, n, "%s", json_string_value(v));
+  return 0;
+}
+
+/* An expression given as a string or an integer. */
+static int get_expr(struct ctx *c, json_t *v, const char *field, char *dst)
+{
+  if (json_is_integer(v)) {
+    snprintf(dst, RUN_EXPR_LEN, "%lld", (long long)json_integer_value(v));
+    return 0;
+  }
+  if (!json_is_string(v) || strlen(json_string_value(v)) >= RUN_EXPR_LEN)
+    return bad(c, field, "must be an integer or an expression (a string)");
+  snprintf(dst, RUN_EXPR_LEN, "%s", json_string_value(v));
+  return 0;
+}
+
+static int get_sizes(struct ctx *c, json_t *o, const char *field, struct run_sizes *s)
+{
+  memset(s, 0, sizeof *s);
+  if (!json_is_object(o))
+    return bad(c, field, "must be an object of named integers");
+  const char *k;
+  json_t *v;
+  json_object_foreach(o, k, v) {
+    if (!json_is_integer(v))
+      return bad(c, field, "every value must be an integer");
+    if (run_sizes_set(s, k, json_integer_value(v)))
+      return bad(c, field, "too many names, or a name too long");
+  }
+  return 0;
+}
+
+static int parse_params(struct ctx *c, json_t *root, struct run_lab *lab)
+{
+  json_t *ps = json_object_get(root, "params");
+  if (!json_is_array(ps) || json_array_size(ps) == 0 || json_array_size(ps) > RUN_MAX_PARAMS)
+    return bad(c, "params", "must be an array of 1 to 16 parameters");
+  json_t *bufs = json_object_get(root, "buffers");
+  size_t i;
+  json_t *p;
+  json_array_foreach(ps, i, p) {
+    struct run_param *rp = &lab->params[i];
+    char type[16], role[16];
+    if (get_str(c, p, "name", rp->name, sizeof rp->name, 1) || get_str(c, p, "type", type, sizeof type, 1))
+      return -1;
+    size_t tl = strlen(type);
+    int ptr = tl > 0 && type[tl - 1] == '*';
+    if (ptr)
+      type[tl - 1] = 0;
+    if (run_elem_parse(type, &rp->elem))
+      return bad(c, "params", "type must be one of u8 i32 u32 i64 u64 f32 f64, with * for a buffer");
+    if (!ptr) {
+      rp->role = RUN_ROLE_SCALAR;
+      json_t *val = json_object_get(p, "value");
+      if (val) {
+        if (get_expr(c, val, "params.value", rp->value))
+          return -1;
+      } else {
+        snprintf(rp->value, sizeof rp->value, "%s", rp->name);
+      }
+      continue;
+    }
+    if (get_str(c, p, "role", role, sizeof role, 1))
+      return -1;
+    rp->role = !strcmp(role, "in") ? RUN_ROLE_IN : !strcmp(role, "out") ? RUN_ROLE_OUT
+             : !strcmp(role, "inout") ? RUN_ROLE_INOUT : RUN_ROLE_SCALAR;
+    if (rp->role == RUN_ROLE_SCALAR)
+      return bad(c, "params.role", "must be in, out or inout");
+    json_t *b = json_object_get(bufs, rp->name);
+    if (!json_is_object(b)) {
+      char f[64];
+      snprintf(f, sizeof f, "buffers.%s", rp->name);
+      return bad(c, f, "missing: every buffer parameter needs its count");
+    }
+    if (get_expr(c, json_object_get(b, "count"), "buffers.count", rp->count))
+      return -1;
+    if (get_str(c, b, "init", rp->init, sizeof rp->init, 0))
+      return -1;
+    if (!rp->init[0])
+      snprintf(rp->init, sizeof rp->init, "%s", rp->role == RUN_ROLE_OUT ? "zero" : "rand");
+    if (strcmp(rp->init, "rand") && strcmp(rp->init, "zero") && strcmp(rp->init, "iota") &&
+        strncmp(rp->init, "fill=", 5))
+      return bad(c, "buffers.init", "must be rand, zero, iota or fill=V");
+  }
+  lab->nparams = (uint32_t)json_array_size(ps);
+  return 0;
+}
+
+static int parse_launch(struct ctx *c, json_t *root, struct run_lab *lab)
+{
+  json_t *l = json_object_get(root, "launch");
+  if (!json_is_object(l))
+    return bad(c, "launch", "missing: grid and block");
+  const char *keys[2] = {"grid", "block"};
+  for (int k = 0; k < 2; k++) {
+    char (*dst)[RUN_EXPR_LEN] = k ? lab->block : lab->grid;
+    json_t *a = json_object_get(l, keys[k]);
+    if (!json_is_array(a) || json_array_size(a) < 1 || json_array_size(a) > 3)
+      return bad(c, keys[k], "must be an array of 1 to 3 dimensions");
+    for (size_t d = 0; d < 3; d++) {
+      if (d < json_array_size(a)) {
+        if (get_expr(c, json_array_get(a, d), keys[k], dst[d]))
+          return -1;
+      } else {
+        snprintf(dst[d], RUN_EXPR_LEN, "1");
+      }
+    }
+  }
+  json_t *sm = json_object_get(l, "smem");
+  if (sm)
+    return get_expr(c, sm, "launch.smem", lab->smem);
+  snprintf(lab->smem, sizeof lab->smem, "0");
+  return 0;
+}
+
+static int parse_sweeps(struct ctx *c, json_t *root, struct run_lab *lab)
+{
+  json_t *sw = json_object_get(root, "sweeps");
+  if (!sw)
+    return 0;
+  if (!json_is_array(sw) || json_array_size(sw) > RUN_MAX_SWEEPS)
+    return bad(c, "sweeps", "must be an array of at most 4 sweeps");
+  size_t i;
+  json_t *s;
+  json_array_foreach(sw, i, s) {
+    struct run_sweep *rs = &lab->sweeps[i];
+    if (get_str(c, s, "name", rs->name, sizeof rs->name, 1))
+      return -1;
+    json_t *set = json_object_get(s, "set"), *vals = json_object_get(s, "values");
+    if (!json_is_array(set) || !json_array_size(set) || json_array_size(set) > 4)
+      return bad(c, "sweeps.set", "must list 1 to 4 choices");
+    for (size_t k = 0; k < json_array_size(set); k++) {
+      json_t *n = json_array_get(set, k);
+      int64_t dummy;
+      if (!json_is_string(n) || !run_sizes_get(&lab->choices, json_string_value(n), &dummy))
+        return bad(c, "sweeps.set", "every name must be one of the lab's choices");
+      snprintf(rs->set[k], sizeof rs->set[k], "%s", json_string_value(n));
+    }
+    rs->nset = (uint32_t)json_array_size(set);
+    if (!json_is_array(vals) || !json_array_size(vals) || json_array_size(vals) > RUN_MAX_POINTS)
+      return bad(c, "sweeps.values", "must hold 1 to 32 rows");
+    for (size_t r = 0; r < json_array_size(vals); r++) {
+      json_t *row = json_array_get(vals, r);
+      if (!json_is_array(row) || json_array_size(row) != rs->nset)
+        return bad(c, "sweeps.values", "every row needs one integer per name in set");
+      for (size_t k = 0; k < rs->nset; k++) {
+        if (!json_is_integer(json_array_get(row, k)))
+          return bad(c, "sweeps.values", "values must be integers");
+        rs->values[r][k] = json_integer_value(json_array_get(row, k));
+      }
+    }
+    rs->npoints = (uint32_t)json_array_size(vals);
+  }
+  lab->nsweeps = (uint32_t)json_array_size(sw);
+  return 0;
+}
+
+/* Every expression must evaluate with the emulator sizes and the default choices. */
+static int check_exprs(struct ctx *c, struct run_lab *lab)
+{
+  struct run_var vars[2 * RUN_MAX_VARS];
+  size_t n = 0;
+  for (uint32_t i = 0; i < lab->emu.n; i++)
+    vars[n++] = (struct run_var){lab->emu.name[i], lab->emu.v[i]};
+  for (uint32_t i = 0; i < lab->choices.n; i++)
+    vars[n++] = (struct run_var){lab->choices.name[i], lab->choices.v[i]};
+  char e[256];
+  int64_t v;
+  for (uint32_t i = 0; i < lab->nparams; i++) {
+    const char *x = lab->params[i].role == RUN_ROLE_SCALAR ? lab->params[i].value : lab->params[i].count;
+    if (run_expr_eval(x, vars, n, &v, e, sizeof e))
+      return bad(c, lab->params[i].name, e);
+  }
+  for (int d = 0; d < 3; d++)
+    if (run_expr_eval(lab->grid[d], vars, n, &v, e, sizeof e) ||
+        run_expr_eval(lab->block[d], vars, n, &v, e, sizeof e))
+      return bad(c, "launch", e);
+  if (run_expr_eval(lab->smem, vars, n, &v, e, sizeof e))
+    return bad(c, "launch.smem", e);
+  return 0;
+}
+
+static int find_dir(const char *which, const char *labs_dir, char *out, size_t n, char *err,
+                    size_t errlen)
+{
+  struct stat st;
+  if (strchr(which, '/') && stat(which, &st) == 0 && S_ISDIR(st.st_mode)) {
+    snprintf(out, n, "%s", which);
+    return 0;
+  }
+  const char *ld = labs_dir ? labs_dir : "labs";
+  DIR *d = opendir(ld);
+  if (!d) {
+    snprintf(err, errlen, "cannot open the labs folder %s (run warplab from the repository, or "
+             "set WARPLAB_HOME)", ld);
+    return -1;
+  }
+  struct dirent *e;
+  size_t wl = strlen(which);
+  int found = 0;
+  while ((e = readdir(d))) {
+    if (e->d_name[0] == '.')
+      continue;
+    if (!strcmp(e->d_name, which) || (!strncmp(e->d_name, which, wl) && e->d_name[wl] == '-')) {
+      snprintf(out, n, "%s/%s", ld, e->d_name);
+      found = 1;
+      break;
+    }
+  }
+  closedir(d);
+  if (!found) {
+    snprintf(err, errlen, "no lab '%s' in %s (labs are folders named NN-name)", which, ld);
+    return -1;
+  }
+  return 0;
+}
+
+int run_lab_load(const char *which, const char *labs_dir, struct run_lab *lab, char *err,
+                 size_t errlen)
+{
+  memset(lab, 0, sizeof *lab);
+  if (find_dir(which, labs_dir, lab->dir, sizeof lab->dir, err, errlen))
+    return -1;
+  char file[1200];
+  snprintf(file, sizeof file, "%s/lab.json", lab->dir);
+  json_error_t je;
+  json_t *root = json_load_file(file, 0, &je);
+  if (!root) {
+    snprintf(err, errlen, "%s:%d: %s", file, je.line, je.text);
+    return -1;
+  }
+  lab->json = root;
+  struct ctx c = {file, err, errlen};
+  const char *slash = strrchr(lab->dir, '/');
+  const char *base = slash ? slash + 1 : lab->dir;
+  size_t bl = strlen(base);
+  if (bl >= sizeof lab->id)
+    bl = sizeof lab->id - 1;
+  memcpy(lab->id, base, bl);
+  lab->id[bl] = 0;
+  if (!json_is_object(root)) {
+    bad(&c, "(top)", "must be an object");
+    goto fail;
+  }
+  if (get_str(&c, root, "title", lab->title, sizeof lab->title, 1) ||
+      get_str(&c, root, "kernel_file", lab->kernel_file, sizeof lab->kernel_file, 1) ||
+      get_str(&c, root, "kernel", lab->kernel, sizeof lab->kernel, 1) ||
+      parse_params(&c, root, lab))
+    goto fail;
+  json_t *ch = json_object_get(root, "choices");
+  if (ch && get_sizes(&c, ch, "choices", &lab->choices))
+    goto fail;
+  json_t *sz = json_object_get(root, "sizes");
+  if (!json_is_object(sz) || get_sizes(&c, json_object_get(sz, "emu"), "sizes.emu", &lab->emu) ||
+      get_sizes(&c, json_object_get(sz, "gpu"), "sizes.gpu", &lab->gpu))
+    goto fail_sizes;
+  json_t *ts = json_object_get(root, "tests");
+  if (ts) {
+    if (!json_is_array(ts) || json_array_size(ts) > RUN_MAX_TESTS) {
+      bad(&c, "tests", "must be an array of at most 16 sizes");
+      goto fail;
+    }
+    for (size_t i = 0; i < json_array_size(ts); i++)
+      if (get_sizes(&c, json_array_get(ts, i), "tests", &lab->tests[i]))
+        goto fail;
+    lab->ntests = (uint32_t)json_array_size(ts);
+  }
+  if (parse_launch(&c, root, lab))
+    goto fail;
+  json_t *ref = json_object_get(root, "reference");
+  if (!json_is_object(ref) || get_str(&c, ref, "source", lab->ref_source, sizeof lab->ref_source, 1) ||
+      get_str(&c, ref, "function", lab->ref_function, sizeof lab->ref_function, 1)) {
+    if (!c.err[0])
+      bad(&c, "reference", "missing: {\"source\": \"reference.c\", \"function\": NAME}");
+    goto fail;
+  }
+  json_t *tol = json_object_get(root, "tolerance");
+  if (tol) {
+    json_t *a = json_object_get(tol, "abs"), *r = json_object_get(tol, "rel"), *u = json_object_get(tol, "ulp");
+    if ((a && !json_is_number(a)) || (r && !json_is_number(r)) || (u && !json_is_integer(u))) {
+      bad(&c, "tolerance", "abs and rel must be numbers, ulp an integer");
+      goto fail;
+    }
+    lab->has_abs = a != NULL;
+    lab->has_rel = r != NULL;
+    lab->has_ulp = u != NULL;
+    lab->tol_abs = a ? json_number_value(a) : 0;
+    lab->tol_rel = r ? json_number_value(r) : 0;
+    lab->tol_ulp = u ? (uint64_t)json_integer_value(u) : 0;
+  }
+  if (parse_sweeps(&c, root, lab))
+    goto fail;
+  json_t *ms = json_object_get(root, "metrics");
+  if (ms) {
+    if (!json_is_array(ms) || json_array_size(ms) > RUN_MAX_METRICS) {
+      bad(&c, "metrics", "must be an array of at most 32 metric names");
+      goto fail;
+    }
+    for (size_t i = 0; i < json_array_size(ms); i++) {
+      json_t *m = json_array_get(ms, i);
+      if (!json_is_string(m) || strlen(json_string_value(m)) >= sizeof lab->metrics[0]) {
+        bad(&c, "metrics", "every entry must be a metric name");
+        goto fail;
+      }
+      snprintf(lab->metrics[i], sizeof lab->metrics[0], "%s", json_string_value(m));
+    }
+    lab->nmetrics = (uint32_t)json_array_size(ms);
+  }
+  if (check_exprs(&c, lab))
+    goto fail;
+  return 0;
+fail_sizes:
+  if (!c.err[0] || !strstr(c.err, "sizes"))
+    bad(&c, "sizes", "missing: {\"emu\": {...}, \"gpu\": {...}}");
+fail:
+  run_lab_free(lab);
+  return -1;
+}
+
+void run_lab_free(struct run_lab *lab)
+{
+  if (lab->json)
+    json_decref(lab->json);
+  lab->json = NULL;
+}

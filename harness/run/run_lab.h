@@ -1,0 +1,83 @@
+/* run_lab.h: a lab definition (labs/NN-name/lab.json), loaded and checked.
+ *
+ * The format is described in labs/README.md. Loading checks everything that can be checked
+ * before a run (types, roles, expressions parse against the names they may use, sweep
+ * shapes), so a mistake in a lab is reported with the file and the field, up front.
+ */
+#ifndef WARPLAB_RUN_LAB_H
+#define WARPLAB_RUN_LAB_H
+
+#include <jansson.h>
+#include <stdint.h>
+
+#include "run/run_data.h"
+
+#define RUN_MAX_PARAMS 16
+#define RUN_MAX_VARS 16
+#define RUN_MAX_TESTS 16
+#define RUN_MAX_SWEEPS 4
+#define RUN_MAX_POINTS 32
+#define RUN_MAX_METRICS 32
+#define RUN_EXPR_LEN 128
+
+enum run_role { RUN_ROLE_SCALAR = 0, RUN_ROLE_IN, RUN_ROLE_OUT, RUN_ROLE_INOUT };
+
+struct run_param {
+  char name[32];
+  enum run_elem elem;
+  enum run_role role;
+  char count[RUN_EXPR_LEN];   /* buffers: elements */
+  char init[64];              /* buffers: rand, zero, iota, fill=V */
+  char value[RUN_EXPR_LEN];   /* scalars: the value (defaults to the parameter's name) */
+};
+
+/* Named integer values: a problem size, or launch choices. */
+struct run_sizes {
+  uint32_t n;
+  char name[RUN_MAX_VARS][32];
+  int64_t v[RUN_MAX_VARS];
+};
+
+struct run_sweep {
+  char name[64];
+  uint32_t nset;
+  char set[4][32];            /* the choices it varies */
+  uint32_t npoints;
+  int64_t values[RUN_MAX_POINTS][4];
+};
+
+struct run_lab {
+  char dir[1024];             /* the lab's folder */
+  char id[64];                /* "01-matrix-add" */
+  char title[160];
+  char kernel_file[128], kernel[64];
+  struct run_param params[RUN_MAX_PARAMS];
+  uint32_t nparams;
+  struct run_sizes choices;   /* defaults */
+  struct run_sizes emu, gpu;  /* problem sizes */
+  struct run_sizes tests[RUN_MAX_TESTS];
+  uint32_t ntests;
+  char grid[3][RUN_EXPR_LEN], block[3][RUN_EXPR_LEN], smem[RUN_EXPR_LEN];
+  char ref_source[128], ref_function[64];
+  int has_abs, has_rel, has_ulp;
+  double tol_abs, tol_rel;
+  uint64_t tol_ulp;
+  struct run_sweep sweeps[RUN_MAX_SWEEPS];
+  uint32_t nsweeps;
+  char metrics[RUN_MAX_METRICS][96];
+  uint32_t nmetrics;
+  json_t *json;               /* the whole definition: charts for plots/, rubric for grader/ */
+};
+
+/* Load a lab by number ("01"), name ("01-matrix-add") or folder path. labs_dir is the labs
+   folder (NULL: "labs"). Returns 0, or -1 with a message naming the file and field. */
+int run_lab_load(const char *which, const char *labs_dir, struct run_lab *lab, char *err,
+                 size_t errlen);
+void run_lab_free(struct run_lab *lab);
+
+/* Value of name in s, or -1 when absent (0/1 return, value in *v). */
+int run_sizes_get(const struct run_sizes *s, const char *name, int64_t *v);
+/* Set name to v in s (added when absent); -1 when s is full. */
+int run_sizes_set(struct run_sizes *s, const char *name, int64_t v);
+
+#endif

@@ -1,0 +1,275 @@
+/* run_ptxas.c: run ptxas -v on a PTX file and read its resource report (see run_ptxas.h). */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "run/run_build.h"
+#include "run/run_ptxas.h"
+
+/* The number at *p (skipping blanks), advancing *p; -1 when there is none. */
+static long scan_num(const char **p)
+{
+  const char *s = *p;
+  while (*s == ' ' || *s == '\t')
+    s++;
+  if (*s < '0' || *s > '9')
+    return -1;
+  char *end;
+  errno = 0;
+  long v = strtol(s, &end, 10);
+  if (errno || v > 0x7fffffffL)
+    return -1;
+  *p = end;
+  return v;
+}
+
+/* Whether s (after blanks) starts with word, advancing *s past it. */
+static int eat(const char **s, const char *word)
+{
+  const char *p = *s;
+  while (*p == ' ' || *p == '\t')
+    p++;
+  size_t n = strlen(word);
+  if (strncmp(p, word, n))
+    return 0;
+  *s = p + n;
+  return 1;
+}
+
+/* The record for name: an existing one, else a new one (when room); index or -1. */
+static int record(struct run_resources *out, int max, int *count, const char *name, size_t len)
+{
+  for (int i = 0; i < *count && i < max; i++)
+    if (strlen(out[i].name) == len && !strncmp(out[i].name, name, len))
+      return i;
+  if (*count >= max)
+    return -1;
+  int i = (*count)++;
+  memset(&out[i], 0, sizeof out[i]);
+  if (len >= sizeof out[i].name)
+    len = sizeof out[i].name - 1;
+  memcpy(out[i].name, name, len);
+  return i;
+}
+
+/* "N bytes stack frame, N bytes spill stores, N bytes spill loads" */
+static void parse_stack(const char *s, struct run_resources *r)
+{
+  long v;
+  while ((v = scan_num(&s)) >= 0) {
+    if (eat(&s, "bytes stack frame"))
+      r->stack_frame = (int)v;
+    else if (eat(&s, "bytes spill stores"))
+      r->spill_stores = (int)v;
+    else if (eat(&s, "bytes spill loads"))
+      r->spill_loads = (int)v;
+    s = strchr(s, ',');
+    if (!s)
+      break;
+    s++;
+  }
+  r->has |= RUN_RES_STACK;
+}
+
+/* "Used N registers, used N barriers, N bytes cumulative stack size, N bytes smem,
+    N bytes cmem[0], N textures ..." (s points after "Used") */
+static void parse_used(const char *s, struct run_resources *r)
+{
+  long v = scan_num(&s);
+  if (v >= 0 && eat(&s, "registers")) {
+    r->registers = (int)v;
+    r->has |= RUN_RES_REGISTERS | RUN_RES_STATIC_SMEM;
+  }
+  while ((s = strchr(s, ','))) {
+    s++;
+    if (eat(&s, "used")) {
+      v = scan_num(&s);
+      if (v >= 0 && eat(&s, "barriers")) {
+        r->barriers = (int)v;
+        r->has |= RUN_RES_BARRIERS;
+      }
+      continue;
+    }
+    v = scan_num(&s);
+    if (v < 0)
+      continue;
+    if (eat(&s, "bytes smem")) {
+      r->static_smem = (int)v;
+    } else if (eat(&s, "bytes cmem[")) {
+      r->const_bytes += (int)v;
+      r->has |= RUN_RES_CONST;
+    } else if (eat(&s, "bytes cumulative stack size")) {
+      r->cumulative_stack = (int)v;
+      r->has |= RUN_RES_CUMULATIVE_STACK;
+    }
+  }
+}
+
+int run_ptxas_parse(const char *text, struct run_resources *out, int max)
+{
+  int count = 0, cur = -1;
+  const char *line = text;
+  while (line && *line) {
+    const char *eol = strchr(line, '\n');
+    size_t len = eol ? (size_t)(eol - line) : strlen(line);
+    char buf[1024];
+    if (len >= sizeof buf)
+      len = sizeof buf - 1;
+    memcpy(buf, line, len);
+    buf[len] = 0;
+    line = eol ? eol + 1 : NULL;
+
+    const char *p;
+    if ((p = strstr(buf, "Compiling entry function '")) || (p = strstr(buf, "Compiling function '"))) {
+      int entry = !strncmp(p, "Compiling entry", 15);
+      p = strchr(p, '\'') + 1;
+      const char *q = strchr(p, '\'');
+      if (!q)
+        continue;
+      cur = record(out, max, &count, p, (size_t)(q - p));
+      if (cur >= 0) {
+        out[cur].is_entry |= entry;
+        const char *a = strstr(q + 1, "for '");
+        if (a) {
+          a += 5;
+          const char *b = strchr(a, '\'');
+          size_t al = b ? (size_t)(b - a) : 0;
+          if (al < sizeof out[cur].arch) {
+            memcpy(out[cur].arch, a, al);
+            out[cur].arch[al] = 0;
+          }
+        }
+      }
+    } else if ((p = strstr(buf, "Function properties for "))) {
+      p += strlen("Function properties for ");
+      size_t n = strcspn(p, " \t\r:");
+      cur = n ? record(out, max, &count, p, n) : -1;
+    } else if (strstr(buf, "bytes stack frame")) {
+      if (cur >= 0)
+        parse_stack(buf, &out[cur]);
+    } else if ((p = strstr(buf, ": Used ")) || (p = strstr(buf, "Used "))) {
+      p = strstr(p, "Used ") + 4;
+      if (cur >= 0)
+        parse_used(p, &out[cur]);
+    }
+  }
+  return count;
+}
+
+const struct run_resources *run_resources_find(const struct run_resources *r, int n,
+                                               const char *name)
+{
+  for (int i = 0; i < n; i++)
+    if (!strcmp(r[i].name, name))
+      return &r[i];
+  char prefix[300];
+  int w = snprintf(prefix, sizeof prefix, "_Z%zu%s", strlen(name), name);
+  if (w < 0 || (size_t)w >= sizeof prefix)
+    return NULL;
+  const struct run_resources *hit = NULL;
+  for (int i = 0; i < n; i++)
+    if (!strncmp(r[i].name, prefix, (size_t)w)) {
+      if (hit)
+        return NULL;
+      hit = &r[i];
+    }
+  return hit;
+}
+
+enum run_ptxas_status run_ptxas(const char *ptx, const char *arch, int maxrregcount,
+                                struct run_resources *out, int max, int *n,
+                                char *log, size_t loglen)
+{
+  char ptxas[4096], archflag[64], regflag[64];
+  *n = 0;
+  log[0] = 0;
+  if (run_find_tool("ptxas", ptxas, sizeof ptxas) != 0) {
+    snprintf(log, loglen,
+             "ptxas (the CUDA Toolkit's PTX assembler) was not found on PATH or in /usr/local/cuda/bin.\n"
+             "warplab needs it to read a kernel's registers and shared memory.\n"
+             "Install the CUDA Toolkit from NVIDIA, or use the container: see docker/README.md.\n");
+    return RUN_PTXAS_NO_PTXAS;
+  }
+  snprintf(archflag, sizeof archflag, "-arch=%s", arch && *arch ? arch : "sm_90");
+  snprintf(regflag, sizeof regflag, "--maxrregcount=%d", maxrregcount);
+  int pipefd[2];
+  if (pipe(pipefd) != 0) {
+    snprintf(log, loglen, "cannot run ptxas: %s\n", strerror(errno));
+    return RUN_PTXAS_SYSTEM;
+  }
+  pid_t pid = fork();
+  if (pid < 0) {
+    close(pipefd[0]);
+    close(pipefd[1]);
+    snprintf(log, loglen, "cannot run ptxas: %s\n", strerror(errno));
+    return RUN_PTXAS_SYSTEM;
+  }
+  if (pid == 0) {
+    dup2(pipefd[1], 1);
+    dup2(pipefd[1], 2);
+    close(pipefd[0]);
+    close(pipefd[1]);
+    char *argv[8];
+    int k = 0;
+    argv[k++] = ptxas;
+    argv[k++] = "-v";
+    argv[k++] = archflag;
+    if (maxrregcount > 0)
+      argv[k++] = regflag;
+    argv[k++] = "-o";
+    argv[k++] = "/dev/null";
+    argv[k++] = (char *)ptx;
+    argv[k] = NULL;
+    execv(ptxas, argv);
+    _exit(127);
+  }
+  close(pipefd[1]);
+  size_t cap = 1 << 16, got = 0;
+  char *text = malloc(cap);
+  enum run_ptxas_status st = RUN_PTXAS_OK;
+  char sink[4096];
+  ssize_t r;
+  for (;;) {
+    if (text && got + 1 == cap) {
+      char *bigger = realloc(text, cap * 2);
+      if (bigger) {
+        text = bigger;
+        cap *= 2;
+      }
+    }
+    if (text && got + 1 < cap)
+      r = read(pipefd[0], text + got, cap - 1 - got);
+    else
+      r = read(pipefd[0], sink, sizeof sink);
+    if (r < 0 && errno == EINTR)
+      continue;
+    if (r <= 0)
+      break;
+    if (text && got + 1 < cap)
+      got += (size_t)r;
+  }
+  close(pipefd[0]);
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+    ;
+  if (!text) {
+    snprintf(log, loglen, "out of memory reading ptxas's report\n");
+    return RUN_PTXAS_SYSTEM;
+  }
+  text[got] = 0;
+  snprintf(log, loglen, "%s", text);
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+    if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
+      snprintf(log, loglen, "cannot run %s\n", ptxas);
+    else if (!log[0])
+      snprintf(log, loglen, "ptxas failed (status %d) with no message\n", status);
+    st = RUN_PTXAS_FAILED;
+  } else {
+    *n = run_ptxas_parse(text, out, max);
+  }
+  free(text);
+  return st;
+}

@@ -632,8 +632,10 @@ enum occ_status occ_compute(const struct occ_profile *p, const struct occ_input 
              in->regs_per_thread, p->max_regs_per_thread);
   } else if (p->regs_per_block < regs_assumed || p->regs_per_block < regs_cta) {
     lim_regs = 0;
-    add_note(out, "%d warps x %d registers per warp need %lld registers, more than the %d a block can have",
-             round_up(warps, p->warp_alloc_granularity), regs_per_warp, regs_assumed, p->regs_per_block);
+    add_note(out, "%d warps (checked as %d, a multiple of the %d register-file partitions) x %d "
+             "registers per warp need %lld registers, more than the %d a block can have", warps,
+             round_up(warps, p->warp_alloc_granularity), p->warp_alloc_granularity, regs_per_warp,
+             regs_assumed, p->regs_per_block);
   } else if (regs_per_warp > 0) {
     const int per_partition = p->regs_per_sm / p->warp_alloc_granularity;
     const int warps_per_sm = per_partition / regs_per_warp * p->warp_alloc_granularity;

@@ -21,6 +21,8 @@
 #include "run/run_build.h"
 #include "backend/be.h"
 #include "metrics/met.h"
+#include "metrics/occ.h"
+#include "run/run_ptxas.h"
 #include "sim/sim.h"
 
 #define MAX_ARGS 64
@@ -31,7 +33,7 @@ static void emu_usage(FILE *f)
   fputs("usage: warplab emu FILE.cu|FILE.ptx --kernel NAME --grid X[,Y[,Z]] --block X[,Y[,Z]]\n"
         "         [--smem BYTES] [--sched its|stack] [--arch sm_90] [--json] [--dump N=PATH]...\n"
         "         [--threads N] [--max-insts N] [--warp-size 32|64] [--keep-ptx PATH]\n"
-        "         [--backend emu|gpu] [--lines]\n"
+        "         [--backend emu|gpu] [--lines] [--profile NAME]\n"
         "         --arg SPEC ...   (one per kernel parameter, in order)\n"
         "\n"
         "SPEC: TYPEbuf:COUNT:INIT   a buffer; TYPE u8 i32 u32 i64 u64 f32 f64;\n"
@@ -41,6 +43,7 @@ static void emu_usage(FILE *f)
         "--sched its (default): independent thread scheduling, Volta and later;\n"
         "        stack: pre-Volta reconvergence stack (the SIMT spin lock deadlocks).\n"
         "--threads N: host threads running blocks (0 = all cores, the default).\n"
+        "--profile: the architecture profile for occupancy (harness/arch; default: --arch's)\n"
         "--lines: a table per CUDA source line: instructions, sectors per request, shared\n"
         "        wavefronts per instruction, divergent branches (always in --json).\n"
         "--backend gpu runs the same PTX on the GPU through the CUDA driver (no metrics or\n"
@@ -124,7 +127,7 @@ struct dump {
 };
 
 struct emu_opts {
-  const char *file, *kernel, *arch, *keep_ptx;
+  const char *file, *kernel, *arch, *keep_ptx, *profile;
   uint32_t grid[3], block[3];
   int have_grid, have_block, json;
   struct sim_launch cfg;
@@ -146,7 +149,7 @@ static int parse_opts(int argc, char **argv, struct emu_opts *o)
     {"arg", required_argument, 0, 'A'}, {"threads", required_argument, 0, 't'},
     {"max-insts", required_argument, 0, 'm'}, {"warp-size", required_argument, 0, 'w'},
     {"keep-ptx", required_argument, 0, 'K'}, {"backend", required_argument, 0, 'B'},
-    {"lines", no_argument, 0, 'L'},
+    {"lines", no_argument, 0, 'L'}, {"profile", required_argument, 0, 'P'},
     {"help", no_argument, 0, 'h'}, {0, 0, 0, 0},
   };
   memset(o, 0, sizeof *o);
@@ -251,6 +254,7 @@ static int parse_opts(int argc, char **argv, struct emu_opts *o)
       break;
     case 'K': o->keep_ptx = optarg; break;
     case 'L': o->lines = 1; break;
+    case 'P': o->profile = optarg; break;
     case 'B':
       if (!strcmp(optarg, "emu"))
         o->backend = BE_EMU;
@@ -433,6 +437,9 @@ int wl_cmd_emu(int argc, char **argv)
   memset(&met, 0, sizeof met);
   struct emu_run run;
   memset(&run, 0, sizeof run);
+  struct run_resources rs[32];
+  struct occ_profile prof;
+  struct occ_result occ;
 
   for (uint32_t i = 0; i < o.nargs; i++)
     if (emu_arg_parse(o.argspec[i], &args[i], err, sizeof err)) {
@@ -503,6 +510,34 @@ int wl_cmd_emu(int argc, char **argv)
   run.gpu_error = br.gpu_error;
   run.ran_ok = br.ran_ok;
   run.show_lines = o.lines;
+  /* resources from ptxas and the occupancy they allow, when the toolkit is here */
+  char plog[2048];
+  int nrs = 0;
+  if (run_ptxas(ends_with(o.file, ".cu") ? ptx_path : o.file, o.arch, 0, rs, 32, &nrs, plog,
+                sizeof plog) == RUN_PTXAS_OK) {
+    const struct run_resources *k = run_resources_find(rs, nrs, o.kernel);
+    if (k) {
+      run.rsrc = k;
+      struct occ_error oe;
+      if (occ_profile_load(o.profile ? o.profile : o.arch, &prof, &oe) == OCC_OK) {
+        struct occ_input in = occ_input_default();
+        in.regs_per_thread = k->registers;
+        in.static_smem = k->static_smem;
+        in.dyn_smem = (int)o.cfg.dyn_smem;
+        in.block_threads = (int)(o.cfg.block[0] * o.cfg.block[1] * o.cfg.block[2]);
+        if (k->barriers > 0)
+          in.barriers = k->barriers;
+        if (occ_compute(&prof, &in, &occ, &oe) == OCC_OK) {
+          run.occ = &occ;
+          run.profile = prof.id;
+        }
+      } else if (o.profile) {
+        wl_error("--profile %s: %s", o.profile, oe.msg);
+        rc = WL_EXIT_USAGE;
+        goto out;
+      }
+    }
+  }
   if (o.backend == BE_EMU) {
     if (met_compute(&mod, &run.res, &met) != 0) {
       wl_error("out of host memory computing the metrics");

@@ -169,6 +169,15 @@ void emu_report_text(FILE *f, const struct emu_run *r)
           s->counters.warp_insts, s->counters.thread_insts,
           s->counters.warp_insts ? (double)s->counters.thread_insts / (double)s->counters.warp_insts : 0.0,
           s->static_smem, s->local_bytes);
+  if (r->rsrc)
+    fprintf(f, "  ptxas: %d registers, %d B stack frame, %d B spill stores, %d B spill loads\n",
+            r->rsrc->registers, r->rsrc->stack_frame, r->rsrc->spill_stores, r->rsrc->spill_loads);
+  if (r->occ) {
+    char lim[96];
+    fprintf(f, "  occupancy on %s: %d blocks = %d of %d warps per SM (%.1f%%), limited by %s\n",
+            r->profile, r->occ->active_blocks, r->occ->active_warps, r->occ->max_warps,
+            r->occ->occupancy_pct, occ_limits_str(r->occ->limiting, ", ", lim, sizeof lim));
+  }
   if (r->met)
     metric_summary(f, r);
   if (r->met && r->show_lines)
@@ -295,9 +304,32 @@ int emu_report_json(FILE *f, const struct emu_run *r)
                                 c->sched == SIM_SCHED_STACK ? "stack" : "its", "arch", r->arch,
                                 "warp_size", (json_int_t)(c->warp_size ? c->warp_size : 32),
                                 "threads", (json_int_t)s->workers_used));
-  json_object_set_new(o, "resources", json_pack("{s:I,s:I}", "static_smem_bytes",
-                                                (json_int_t)s->static_smem, "local_bytes_per_thread",
-                                                (json_int_t)s->local_bytes));
+  json_t *res = json_pack("{s:I,s:I}", "static_smem_bytes", (json_int_t)s->static_smem,
+                           "local_bytes_per_thread", (json_int_t)s->local_bytes);
+  if (r->rsrc) {
+    json_object_set_new(res, "registers_per_thread", json_integer(r->rsrc->registers));
+    json_object_set_new(res, "stack_frame_bytes", json_integer(r->rsrc->stack_frame));
+    json_object_set_new(res, "spill_store_bytes", json_integer(r->rsrc->spill_stores));
+    json_object_set_new(res, "spill_load_bytes", json_integer(r->rsrc->spill_loads));
+    json_object_set_new(res, "barriers", json_integer(r->rsrc->barriers));
+    json_object_set_new(res, "ptxas_static_smem_bytes", json_integer(r->rsrc->static_smem));
+  }
+  json_object_set_new(o, "resources", res);
+  if (r->occ) {
+    char lim[96];
+    json_t *limits = json_object();
+#define X(name, bit, word, metric) \
+    json_object_set_new(limits, word, r->occ->limit[OCC_LIMIT_IDX_##name] >= 0 && \
+                        r->occ->limit[OCC_LIMIT_IDX_##name] < 100000 ? \
+                        json_integer(r->occ->limit[OCC_LIMIT_IDX_##name]) : json_null());
+#include "metrics/occ_limits.def"
+#undef X
+    json_object_set_new(o, "occupancy", json_pack(
+        "{s:s,s:I,s:I,s:I,s:f,s:s,s:o}", "profile", r->profile, "active_blocks_per_sm",
+        (json_int_t)r->occ->active_blocks, "active_warps_per_sm", (json_int_t)r->occ->active_warps,
+        "max_warps_per_sm", (json_int_t)r->occ->max_warps, "occupancy_pct", r->occ->occupancy_pct,
+        "limited_by", occ_limits_str(r->occ->limiting, ",", lim, sizeof lim), "blocks_per_sm_by_limit", limits));
+  }
   if (r->backend == BE_GPU) {
     json_object_set_new(o, "outcome", json_string(r->ran_ok ? "ok" : "gpu_error"));
     json_object_set_new(o, "fault", r->ran_ok ? json_null()
@@ -322,6 +354,19 @@ int emu_report_json(FILE *f, const struct emu_run *r)
       json_object_set_new(m, "smsp__inst_executed.sum", metric(s->counters.warp_insts, "ptx-level"));
       json_object_set_new(m, "smsp__thread_inst_executed.sum",
                           metric(s->counters.thread_insts, "ptx-level"));
+    }
+    if (r->rsrc)
+      json_object_set_new(m, "launch__registers_per_thread",
+                          json_pack("{s:I,s:s}", "value", (json_int_t)r->rsrc->registers, "kind", "exact"));
+    if (r->occ) {
+      json_object_set_new(m, "sm__maximum_warps_per_active_cycle_pct",
+                          json_pack("{s:f,s:s}", "value", r->occ->occupancy_pct, "kind", "exact"));
+#define X(name, bit, word, metric) \
+      if (r->occ->limit[OCC_LIMIT_IDX_##name] >= 0 && r->occ->limit[OCC_LIMIT_IDX_##name] < 100000) \
+        json_object_set_new(m, metric, json_pack("{s:I,s:s}", "value", \
+                            (json_int_t)r->occ->limit[OCC_LIMIT_IDX_##name], "kind", "exact"));
+#include "metrics/occ_limits.def"
+#undef X
     }
     json_object_set_new(o, "metrics", m);
     json_t *lines = json_array();

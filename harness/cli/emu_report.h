@@ -7,6 +7,8 @@
 
 #include "backend/be.h"
 #include "metrics/met.h"
+#include "metrics/occ.h"
+#include "run/run_ptxas.h"
 #include "sim/sim.h"
 
 struct emu_run {
@@ -26,6 +28,9 @@ struct emu_run {
   const char *gpu_error;       /* gpu: what the driver said of a failed kernel */
   double run_seconds;          /* wall time of the emulated launch itself */
   const struct met_report *met; /* emulator: the launch's metrics, or NULL */
+  const struct run_resources *rsrc; /* ptxas's report of the kernel, or NULL */
+  const struct occ_result *occ; /* theoretical occupancy on the profile, or NULL */
+  const char *profile;         /* the profile's name */
   int show_lines;              /* text report: the per-source-line table */
 };
 

@@ -548,7 +548,7 @@ static void occupancy_metrics(struct ctx *c, struct run_point *pt)
   if (occ_compute(&c->prof, &in, &o, &e) != OCC_OK)
     return;
   add_metric(pt, "sm__maximum_warps_per_active_cycle_pct", o.occupancy_pct, 1, "exact");
-  add_metric(pt, "launch__occupancy_per_block_size", o.active_blocks, 1, "exact");
+  add_metric(pt, "warplab__active_blocks_per_sm", o.active_blocks, 1, "exact");
   add_metric(pt, "launch__registers_per_thread", c->rsrc.registers, 1, "exact");
 }
 

@@ -42,6 +42,8 @@ static const char *metric_short(const char *name)
     {"warplab__lines_pipe_lsu_mem_global_op_ld.sum", "ld.lines"},
     {"smsp__inst_executed.sum", "warp-inst"},
     {"launch__registers_per_thread", "regs"},
+    {"gld_efficiency", "gld_eff%"},
+    {"gld_transactions_per_request", "gld.tr/req"},
     {"warplab__active_blocks_per_sm", "blocks/SM"},
   };
   for (size_t i = 0; i < sizeof names / sizeof *names; i++)

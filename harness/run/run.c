@@ -582,6 +582,15 @@ static void measure(struct ctx *c, struct launch *L, struct run_point *pt)
           if (!strcmp(c->lab->metrics[i], met_name((enum met_id)id)))
             add_metric(pt, met_name((enum met_id)id), rep.value[id], rep.defined[id],
                        met_kind_name(met_kind_of((enum met_id)id)));
+      /* a GPU whose loads are served in 128-byte transactions (Fermi's L1-cached loads):
+         the efficiency its profiler (nvprof) reported, from the lines each request touched */
+      if (c->have_prof && c->prof.transaction_bytes == 128) {
+        double req = rep.value[MET_G_LD_REQ], lines = rep.value[MET_G_LD_LINES];
+        double bytes = rep.value[MET_G_LD_BYTES];
+        add_metric(pt, "gld_transactions_per_request", req > 0 ? lines / req : 0, req > 0, "exact");
+        add_metric(pt, "gld_efficiency", lines > 0 ? 100.0 * bytes / (lines * 128.0) : 0, lines > 0,
+                   "exact");
+      }
       met_report_free(&rep);
     }
   }

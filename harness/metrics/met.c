@@ -74,6 +74,28 @@ static struct met_line *line_row(struct met_report *r, uint32_t *cap, const stru
   return l;
 }
 
+/* Whether register reg of function f is read anywhere but as the destination of instruction
+   skip. ptxas turns an atom whose result nobody reads into a RED, and ncu counts it there. */
+static int reg_is_read(const struct ptx_module *m, uint32_t f, uint32_t reg, uint32_t skip)
+{
+  const struct ptx_func *fn = &m->funcs[f];
+  for (uint32_t i = fn->first_inst; i < fn->first_inst + fn->ninst; i++) {
+    const struct ptx_inst *in = &m->insts[i];
+    if (in->guard == reg)
+      return 1;
+    for (uint32_t o = i == skip ? 1 : 0; o < in->nopd; o++) {
+      const struct ptx_operand *op = &in->opd[o];
+      if ((op->kind == PTX_OPD_REG || op->kind == PTX_OPD_ADDR) && (op->reg == reg || op->pair == reg))
+        return 1;
+      if (op->kind == PTX_OPD_VEC)
+        for (uint32_t v = 0; v < op->nvec && v < 4; v++)
+          if (op->vreg[v] == reg)
+            return 1;
+    }
+  }
+  return 0;
+}
+
 int met_compute(const struct ptx_module *m, const struct sim_result *res, struct met_report *r)
 {
   memset(r, 0, sizeof *r);
@@ -89,6 +111,10 @@ int met_compute(const struct ptx_module *m, const struct sim_result *res, struct
     v[MET_THREAD_INST_PRED_ON] += (double)s->pred_on;
     int ld = in->op == PTX_OP_LD || in->op == PTX_OP_LDU, st = in->op == PTX_OP_ST;
     int atom = in->op == PTX_OP_ATOM, red = in->op == PTX_OP_RED;
+    if (atom && in->opd[0].kind == PTX_OPD_REG && !reg_is_read(m, in->func, in->opd[0].reg, i)) {
+      atom = 0;
+      red = 1;
+    }
     if (ld) {
       v[MET_G_LD_INST] += (double)s->g_req;
       v[MET_G_LD_REQ] += (double)s->g_req;

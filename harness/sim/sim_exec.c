@@ -661,7 +661,7 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
         uint64_t v = load_bits(p, size);
         dd[l] = sgn ? sim_alu_sext(t, v) : v;
       }
-      sim_stats_mem(b, pc, sp, av, e, size);
+      sim_stats_mem(b, pc, sp, av, e, size, 0);
       break;
     }
     uint64_t av[SIM_MAX_WARP];
@@ -678,7 +678,7 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
         REG(d->reg)[l] = widen(t, load_bits(p, size));
       }
     }
-    sim_stats_mem(b, pc, sp, av, e, size * n);
+    sim_stats_mem(b, pc, sp, av, e, size * n, 0);
     break;
   }
 
@@ -702,7 +702,7 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
           return pc;
         store_bits(p, size, sv[l]);
       }
-      sim_stats_mem(b, pc, sp, av, e, size);
+      sim_stats_mem(b, pc, sp, av, e, size, 0);
       b->worker->global_writes++;
       b->writes++;
       break;
@@ -721,7 +721,7 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
       }
       global |= is_global_space(sp, addr);
     }
-    sim_stats_mem(b, pc, sp, av, e, size * n);
+    sim_stats_mem(b, pc, sp, av, e, size * n, 0);
     if (global)
       b->worker->global_writes++;
     b->writes++;
@@ -750,7 +750,7 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
       if (global)
         b->worker->global_writes++;
     }
-    sim_stats_mem(b, pc, sp, av, e, size);
+    sim_stats_mem(b, pc, sp, av, e, size, 1);
     b->writes++;
     break;
   }

@@ -205,7 +205,7 @@ void sim_fault_other(struct sim_block *b, struct sim_warp *w, uint32_t pc, unsig
 /* Count one memory access of the lanes in m (addresses addr[lane], size bytes each) into the
    statistics of pc: requests, sectors, lines, distinct bytes, shared wavefronts. */
 void sim_stats_mem(struct sim_block *b, uint32_t pc, enum ptx_space sp, const uint64_t *addr,
-                   uint64_t m, uint32_t size);
+                   uint64_t m, uint32_t size, int atomic);
 
 static inline unsigned sim_ctz64(uint64_t x) { return (unsigned)__builtin_ctzll(x); }
 static inline unsigned sim_popc64(uint64_t x) { return (unsigned)__builtin_popcountll(x); }

@@ -1316,6 +1316,7 @@ int main(void)
   int have_nvcc = e2e_have_nvcc();
   size_t skipped;
   Suite *s = suite_e2e(have_nvcc, &skipped);
+  e2e_add_metrics_tests(s);
   const char *bin = getenv("WARPLAB");
   printf("e2e: testing %s\n", bin && *bin ? bin : "bin/warplab");
   if (skipped)

@@ -14,6 +14,7 @@
 #ifndef WARPLAB_E2E_H
 #define WARPLAB_E2E_H
 
+#include <check.h>
 #include <jansson.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -93,6 +94,12 @@ const char *e2e_jstr(const struct e2e_run *r, const char *path);
 /* Asserts that PATH is an array of three integers equal to x, y, z. */
 void e2e_expect_dim3(const struct e2e_run *r, const char *path, long long x, long long y,
                      long long z);
+
+/* ---- test cases kept in other files ---- */
+
+/* Adds the "metrics" test case (tests/e2e/metrics.c: memory and branch counters from first
+ * principles) to S; adds nothing, with a message, when nvcc is missing. */
+void e2e_add_metrics_tests(Suite *s);
 
 /* ---- deterministic inputs: the generator the CLI's `rand:SEED` is defined by ---- */
 

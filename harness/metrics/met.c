@@ -140,7 +140,11 @@ int met_compute(const struct ptx_module *m, const struct sim_result *res, struct
     } else if (atom || red) {
       v[atom ? MET_G_ATOM_INST : MET_G_RED_INST] += (double)s->g_req;
       v[atom ? MET_G_ATOM_REQ : MET_G_RED_REQ] += (double)s->g_req;
-      v[atom ? MET_G_ATOM_SEC : MET_G_RED_SEC] += (double)s->g_sectors;
+      /* ptxas aggregates a warp-uniform atom.add whose result is read into one lane's
+         access; a RED (result unread) stays serialised (both measured with ncu, H200) */
+      int agg = atom && (in->sub == PTX_ATOM_ADD || in->sub == PTX_ATOM_INC ||
+                         in->sub == PTX_ATOM_DEC);
+      v[atom ? MET_G_ATOM_SEC : MET_G_RED_SEC] += (double)(agg ? s->g_sectors_agg : s->g_sectors);
       v[MET_S_ATOM_INST] += (double)s->s_req;
     } else if (in->op == PTX_OP_BRA) {
       v[MET_BR_UNIFORM] += (double)s->br_uniform;

@@ -98,6 +98,9 @@ struct sim_inst_stats {
   uint64_t pred_on;        /* lanes whose guard predicate held, summed */
   uint64_t g_req, g_sectors, g_lines, g_bytes;  /* global: requests, 32 B sectors, 128 B lines,
                                                    distinct bytes asked for */
+  uint64_t g_sectors_agg;  /* atomics: sectors if ptxas aggregates a warp-uniform atomic (one
+                              address, one operand) into one lane's, as it does for atom.add
+                              whose result is read */
   uint64_t l_req, l_sectors;                    /* local */
   uint64_t s_req, s_wavefronts, s_ideal;        /* shared: accesses, wavefronts, conflict-free */
   uint64_t br_uniform, br_divergent;            /* bra: executions that kept or split the warp */

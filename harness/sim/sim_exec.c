@@ -750,7 +750,9 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
       if (global)
         b->worker->global_writes++;
     }
-    sim_stats_mem(b, pc, sp, av, e, size, 1);
+    int uniform = 1;
+    FOR_LANES(e) uniform &= av[l] == av[lo] && bv[l] == bv[lo] && (!cv || cv[l] == cv[lo]);
+    sim_stats_mem(b, pc, sp, av, e, size, uniform ? SIM_ATOMIC_UNIFORM : SIM_ATOMIC);
     b->writes++;
     break;
   }

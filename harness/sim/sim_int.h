@@ -203,9 +203,12 @@ void sim_fault_other(struct sim_block *b, struct sim_warp *w, uint32_t pc, unsig
                      enum sim_fault_kind kind, const char *msg);
 
 /* Count one memory access of the lanes in m (addresses addr[lane], size bytes each) into the
-   statistics of pc: requests, sectors, lines, distinct bytes, shared wavefronts. */
+   statistics of pc: requests, sectors, lines, distinct bytes, shared wavefronts. atomic: 0, or
+   SIM_ATOMIC / SIM_ATOMIC_UNIFORM. */
 void sim_stats_mem(struct sim_block *b, uint32_t pc, enum ptx_space sp, const uint64_t *addr,
                    uint64_t m, uint32_t size, int atomic);
+#define SIM_ATOMIC 1          /* sim_stats_mem's atomic argument: an atomic access */
+#define SIM_ATOMIC_UNIFORM 2  /* an atomic whose active lanes share one address and one operand */
 
 static inline unsigned sim_ctz64(uint64_t x) { return (unsigned)__builtin_ctzll(x); }
 static inline unsigned sim_popc64(uint64_t x) { return (unsigned)__builtin_popcountll(x); }

@@ -263,6 +263,7 @@ enum sim_status sim_run(struct sim_device *d, const struct ptx_module *m, const 
       to->pred_on += a->pred_on;
       to->g_req += a->g_req;
       to->g_sectors += a->g_sectors;
+      to->g_sectors_agg += a->g_sectors_agg;
       to->g_lines += a->g_lines;
       to->g_bytes += a->g_bytes;
       to->l_req += a->l_req;

@@ -166,7 +166,7 @@ static void shared_cost(struct sim_inst_stats *st, const uint64_t *addr, uint64_
 /* Atomics: the L1 serialises lanes that hit the same address, so a request costs, for each
    sector it touches, as many sector passes as the most lanes on one address in that sector
    (measured with ncu on an H200: 32 lanes on one address = 32 sectors, pairs = 2 per sector). */
-static void atomic_cost(struct sim_inst_stats *st, const uint64_t *addr, uint64_t m)
+static void atomic_cost(struct sim_inst_stats *st, const uint64_t *addr, uint64_t m, int uniform)
 {
   uint64_t a[SIM_MAX_WARP];
   unsigned n = 0;
@@ -193,6 +193,7 @@ static void atomic_cost(struct sim_inst_stats *st, const uint64_t *addr, uint64_
   }
   st->g_req++;
   st->g_sectors += sectors;
+  st->g_sectors_agg += uniform ? 1 : sectors;   /* aggregated: one lane's access */
   st->g_lines += lines;
   st->g_bytes += bytes;
 }
@@ -239,7 +240,7 @@ void sim_stats_mem(struct sim_block *b, uint32_t pc, enum ptx_space sp, const ui
   switch (real) {
   case PTX_SP_GLOBAL:
     if (atomic)
-      atomic_cost(st, addr, m);
+      atomic_cost(st, addr, m, atomic == SIM_ATOMIC_UNIFORM);
     else
       global_cost(st, addr, m, size, b->W);
     break;

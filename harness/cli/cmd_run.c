@@ -5,6 +5,7 @@
 #include <getopt.h>
 #include <inttypes.h>
 #include <jansson.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -99,7 +100,9 @@ static void report_text(FILE *f, const struct run_lab *lab, const struct run_res
       for (uint32_t k = 0; k < pt->nmetrics; k++)
         if (!strcmp(pt->metric[k].name, p0->metric[m].name))
           x = &pt->metric[k];
-      if (x && x->defined)
+      if (x && x->defined && x->value == (double)(long long)x->value && fabs(x->value) < 1e10)
+        fprintf(f, " %10lld", (long long)x->value);
+      else if (x && x->defined)
         fprintf(f, " %10.4g", x->value);
       else
         fprintf(f, " %10s", "-");

@@ -29,6 +29,8 @@
 #include "run/run_ptxas.h"
 
 #define WARPLAB_RUN_VERSION "0.1.0"
+#define GUARD_BYTES 65536u   /* each side of every GPU buffer */
+#define GUARD_BYTE 0xa5
 
 struct ctx {
   const struct run_lab *lab;
@@ -245,7 +247,9 @@ struct launch {
   void *expect[RUN_MAX_PARAMS];    /* the reference's view: inputs in, expected outputs out */
   uint64_t count[RUN_MAX_PARAMS];
   int64_t scalar[RUN_MAX_PARAMS];
-  uint64_t dev[RUN_MAX_PARAMS];
+  uint64_t dev[RUN_MAX_PARAMS];     /* what the kernel is given */
+  uint64_t base[RUN_MAX_PARAMS];    /* the allocation: guard, buffer, guard */
+  uint64_t guard;                   /* bytes of each guard zone (GPU only, else 0) */
   uint8_t params[RUN_MAX_PARAMS * 8];
   uint32_t psize;
   struct be_launch bl;
@@ -257,8 +261,8 @@ static void launch_free(struct ctx *c, struct launch *L)
     free(L->input[i]);
     free(L->host[i]);
     free(L->expect[i]);
-    if (L->dev[i])
-      be_free(c->be, L->dev[i]);
+    if (L->base[i])
+      be_free(c->be, L->base[i]);
   }
   memset(L, 0, sizeof *L);
 }
@@ -356,11 +360,15 @@ static int launch_prepare(struct ctx *c, struct launch *L, char *why, size_t n)
       memset(L->input[i], 0, bytes);
     char name[64];
     snprintf(name, sizeof name, "%s (parameter %u)", p->name, i);
-    if (be_alloc(c->be, bytes, name, &L->dev[i]) != BE_OK) {
-      L->dev[i] = 0;
+    /* on the GPU, guard zones around each buffer catch writes past it, which nothing there
+       stops; the emulator stops them itself, with the line */
+    L->guard = c->kind == BE_GPU ? GUARD_BYTES : 0;
+    if (be_alloc(c->be, bytes + 2 * L->guard, name, &L->base[i]) != BE_OK) {
+      L->base[i] = 0;
       snprintf(why, n, "out of device memory for %s (%zu bytes)", p->name, bytes);
       return -1;
     }
+    L->dev[i] = L->base[i] + L->guard;
     off = (off + 7) / 8 * 8;
     memcpy(L->params + off, &L->dev[i], 8);
     off += 8;
@@ -382,7 +390,38 @@ static void launch_reset(struct ctx *c, struct launch *L)
     if (p->role == RUN_ROLE_OUT)
       run_poison(L->host[i], bytes);
     be_write(c->be, L->dev[i], L->host[i], bytes);
+    if (L->guard) {
+      static uint8_t canary[GUARD_BYTES];
+      memset(canary, GUARD_BYTE, sizeof canary);
+      be_write(c->be, L->base[i], canary, L->guard);
+      be_write(c->be, L->dev[i] + bytes, canary, L->guard);
+    }
   }
+}
+
+/* Whether the guard zones of every buffer are intact; else why, in words. */
+static int guards_intact(struct ctx *c, struct launch *L, char *why, size_t n)
+{
+  static uint8_t zone[GUARD_BYTES];
+  for (uint32_t i = 0; L->guard && i < c->lab->nparams; i++) {
+    const struct run_param *p = &c->lab->params[i];
+    if (p->role == RUN_ROLE_SCALAR)
+      continue;
+    uint64_t bytes = L->count[i] * run_elem_size(p->elem);
+    for (int side = 0; side < 2; side++) {
+      if (be_read(c->be, side ? L->dev[i] + bytes : L->base[i], zone, L->guard) != BE_OK)
+        continue;
+      for (uint64_t k = 0; k < L->guard; k++)
+        if (zone[k] != GUARD_BYTE) {
+          snprintf(why, n, "the kernel wrote outside %s: %s %" PRIu64 " bytes %s it changed. "
+                   "Nothing on a GPU stops such a write; rerun on the emulator (--backend emu) "
+                   "to see the thread and the line", p->name, "memory", side ? k + 1 : L->guard - k,
+                   side ? "past its end" : "before its start");
+          return 0;
+        }
+    }
+  }
+  return 1;
 }
 
 static int run_reference(struct ctx *c, struct launch *L, char *why, size_t n)
@@ -516,6 +555,8 @@ static int launch_check(struct ctx *c, struct launch *L, struct run_check *chk, 
   chk->first_bad = -1;
   chk->state = compare(c, L, &chk->first_bad, chk->detail, sizeof chk->detail) ? RUN_CHECK_FAIL
                                                                                 : RUN_CHECK_PASS;
+  if (chk->state == RUN_CHECK_PASS && !guards_intact(c, L, chk->detail, sizeof chk->detail))
+    chk->state = RUN_CHECK_FAIL;
   return 0;
 }
 

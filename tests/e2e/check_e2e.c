@@ -1317,6 +1317,7 @@ int main(void)
   size_t skipped;
   Suite *s = suite_e2e(have_nvcc, &skipped);
   e2e_add_metrics_tests(s);
+  e2e_add_lab_tests(s);
   const char *bin = getenv("WARPLAB");
   printf("e2e: testing %s\n", bin && *bin ? bin : "bin/warplab");
   if (skipped)

@@ -100,6 +100,8 @@ void e2e_expect_dim3(const struct e2e_run *r, const char *path, long long x, lon
 /* Adds the "metrics" test case (tests/e2e/metrics.c: memory and branch counters from first
  * principles) to S; adds nothing, with a message, when nvcc is missing. */
 void e2e_add_metrics_tests(Suite *s);
+/* The tests of warplab run (tests/e2e/lab.c). */
+void e2e_add_lab_tests(Suite *s);
 
 /* ---- deterministic inputs: the generator the CLI's `rand:SEED` is defined by ---- */
 

@@ -1,0 +1,176 @@
+/* lab.c: end-to-end tests of `warplab run`: lab 01's reference solution passes and is
+ * measured; the starter (which writes nothing) is caught by the poisoned output; a kernel
+ * without bounds checks faults at the right line; a wrong index fails with the first bad
+ * element; a compile error stops the run with its line; a wrong signature is named; a seed
+ * replays a run. Everything on the emulator, with results in the test's temporary folder. */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "e2e.h"
+
+#define LAB_TIMEOUT_S 300
+
+static struct e2e_run *run_lab(const char *kernel_file, const char *extra)
+{
+  const char *res = e2e_tmp("results");
+  if (!kernel_file)
+    return e2e_warplab("run", "01", "--solution", "--backend", "emu", "--json", "--results", res,
+                       extra, (char *)NULL);
+  return e2e_warplab("run", "01", "--kernel-file", kernel_file, "--backend", "emu", "--json",
+                     "--results", res, "--quick", extra, (char *)NULL);
+}
+
+static json_t *test_at(const struct e2e_run *r, const char *label)
+{
+  json_t *tests = e2e_j(r->json, "tests");
+  size_t i;
+  json_t *t;
+  json_array_foreach(tests, i, t) {
+    const char *l = json_string_value(json_object_get(t, "label"));
+    if (l && !strncmp(l, label, strlen(label)))
+      return t;
+  }
+  ck_abort_msg("%s: no test labelled '%s'\n%.2000s", r->cmd, label, r->out);
+  return NULL;
+}
+
+static const char *state_of(json_t *t) { return json_string_value(json_object_get(t, "state")); }
+
+START_TEST(lab01_solution_passes)
+{
+  struct e2e_run *r = run_lab(NULL, NULL);
+  ck_assert_msg(r->status == 0, "%s exited %d\n%.3000s\n%.2000s", r->cmd, r->status, r->out, r->err);
+  ck_assert_msg(json_is_true(e2e_j(r->json, "all_passed")), "%.3000s", r->out);
+  ck_assert_int_eq(json_array_size(e2e_j(r->json, "tests")), 6);
+  ck_assert_str_eq(e2e_jstr(r, "provenance/backend"), "emu");
+  /* the main point and the ten block shapes of the sweep, all correct */
+  json_t *pts = e2e_j(r->json, "points");
+  ck_assert_int_eq(json_array_size(pts), 11);
+  size_t i;
+  json_t *p;
+  json_array_foreach(pts, i, p) {
+    ck_assert(json_is_true(json_object_get(p, "correct")));
+    json_t *spr = e2e_j(p, "metrics/l1tex__average_t_sectors_per_request_pipe_lsu_mem_global_op_ld.ratio/value");
+    ck_assert_ptr_nonnull(spr);
+    const char *label = json_string_value(json_object_get(p, "label"));
+    /* a full-width row of 4-byte floats: 4 sectors per request; 4-wide blocks: 8 */
+    double want = !strcmp(label, "4x64") ? 8.0 : 4.0;
+    ck_assert_msg(json_real_value(spr) == want, "%s: %g sectors per request, expected %g", label,
+                  json_real_value(spr), want);
+  }
+  char path[1200];
+  snprintf(path, sizeof path, "%s/result.json", e2e_jstr(r, "results_dir"));
+  char *saved = e2e_read_text(path);
+  ck_assert_ptr_nonnull(saved);
+  ck_assert_ptr_nonnull(strstr(saved, "\"all_passed\": true"));
+}
+END_TEST
+
+START_TEST(lab01_starter_is_poisoned)
+{
+  struct e2e_run *r = run_lab("labs/01-matrix-add/matrix_add.cu", NULL);
+  ck_assert_int_eq(r->status, 1);
+  json_t *t = test_at(r, "nx=1 ny=1");
+  ck_assert_str_eq(state_of(t), "fail");
+  ck_assert_int_eq(json_integer_value(json_object_get(t, "first_bad")), 0);
+  ck_assert_ptr_nonnull(strstr(json_string_value(json_object_get(t, "detail")), "never wrote"));
+  ck_assert_int_eq(json_array_size(e2e_j(r->json, "points")), 0);  /* no measurements */
+}
+END_TEST
+
+START_TEST(lab01_no_bounds_faults_at_its_line)
+{
+  const char *k = "tests/e2e/lab01/no_bounds.cu";
+  struct e2e_run *r = run_lab(k, NULL);
+  ck_assert_int_eq(r->status, 1);
+  json_t *t = test_at(r, "nx=33 ny=17");
+  ck_assert_str_eq(state_of(t), "fault");
+  ck_assert_int_eq(json_integer_value(e2e_j(t, "source/line")), e2e_marker_line(k, "NO-BOUNDS"));
+  ck_assert_ptr_nonnull(strstr(json_string_value(json_object_get(t, "detail")), "out of bounds"));
+}
+END_TEST
+
+START_TEST(lab01_wrong_index_first_bad)
+{
+  struct e2e_run *r = run_lab("tests/e2e/lab01/wrong_index.cu", NULL);
+  ck_assert_int_eq(r->status, 1);
+  ck_assert_str_eq(state_of(test_at(r, "nx=1 ny=1")), "pass");   /* 1x1: x and y agree */
+  json_t *t = test_at(r, "nx=33 ny=17");
+  ck_assert_str_eq(state_of(t), "fail");
+  /* c[1] = a[1*17 + 0] + b[1]: the first element whose row and column differ */
+  ck_assert_int_eq(json_integer_value(json_object_get(t, "first_bad")), 1);
+  ck_assert_ptr_nonnull(strstr(json_string_value(json_object_get(t, "detail")), "c[1] is wrong"));
+}
+END_TEST
+
+START_TEST(lab01_compile_error_line)
+{
+  const char *k = "tests/e2e/lab01/compile_error.cu";
+  struct e2e_run *r = run_lab(k, NULL);
+  ck_assert_int_eq(r->status, 3);
+  ck_assert(json_is_false(e2e_j(r->json, "built")));
+  const char *log = e2e_jstr(r, "build_log");
+  int line = e2e_marker_line(k, "COMPILE-ERROR");
+  /* nvcc reports a missing ';' where the next token stands: the marked line or the next */
+  ck_assert_msg(e2e_mentions_line(log, "compile_error.cu", line) ||
+                e2e_mentions_line(log, "compile_error.cu", line + 1),
+                "the build log does not point at line %d:\n%s", line, log);
+}
+END_TEST
+
+START_TEST(lab01_wrong_signature)
+{
+  struct e2e_run *r = run_lab("tests/e2e/lab01/wrong_signature.cu", NULL);
+  ck_assert_int_eq(r->status, 1);
+  json_t *t = test_at(r, "kernel signature");
+  ck_assert_str_eq(state_of(t), "fail");
+  ck_assert_ptr_nonnull(strstr(json_string_value(json_object_get(t, "detail")), "takes 4 parameters, the lab needs 5"));
+}
+END_TEST
+
+START_TEST(lab01_seed_replays)
+{
+  struct e2e_run *a = e2e_warplab("run", "01", "--solution", "--backend", "emu", "--json", "--quick",
+                                  "--seed", "4242", "--results", e2e_tmp("r1"), (char *)NULL);
+  struct e2e_run *b = e2e_warplab("run", "01", "--solution", "--backend", "emu", "--json", "--quick",
+                                  "--seed", "4242", "--results", e2e_tmp("r2"), (char *)NULL);
+  ck_assert_int_eq(a->status, 0);
+  ck_assert_int_eq(b->status, 0);
+  ck_assert_int_eq(e2e_jint(a, "provenance/seed"), 4242);
+  char *ja = json_dumps(e2e_j(a->json, "points"), JSON_SORT_KEYS);
+  char *jb = json_dumps(e2e_j(b->json, "points"), JSON_SORT_KEYS);
+  ck_assert_str_eq(ja, jb);
+  free(ja);
+  free(jb);
+}
+END_TEST
+
+START_TEST(lab_unknown)
+{
+  struct e2e_run *r = e2e_warplab("run", "99", "--backend", "emu", (char *)NULL);
+  ck_assert_int_eq(r->status, 2);
+  ck_assert_ptr_nonnull(strstr(r->err, "no lab '99'"));
+}
+END_TEST
+
+void e2e_add_lab_tests(Suite *s)
+{
+  if (!e2e_have_nvcc()) {
+    printf("e2e: nvcc not found: SKIPPING the 8 tests of the lab test case\n");
+    return;
+  }
+  TCase *tc = tcase_create("lab");
+  tcase_add_checked_fixture(tc, e2e_setup, e2e_teardown);
+  tcase_set_timeout(tc, LAB_TIMEOUT_S);
+  tcase_add_test(tc, lab01_solution_passes);
+  tcase_add_test(tc, lab01_starter_is_poisoned);
+  tcase_add_test(tc, lab01_no_bounds_faults_at_its_line);
+  tcase_add_test(tc, lab01_wrong_index_first_bad);
+  tcase_add_test(tc, lab01_compile_error_line);
+  tcase_add_test(tc, lab01_wrong_signature);
+  tcase_add_test(tc, lab01_seed_replays);
+  tcase_add_test(tc, lab_unknown);
+  suite_add_tcase(s, tc);
+}

@@ -1318,6 +1318,7 @@ int main(void)
   Suite *s = suite_e2e(have_nvcc, &skipped);
   e2e_add_metrics_tests(s);
   e2e_add_lab_tests(s);
+  e2e_add_handout_tests(s);
   const char *bin = getenv("WARPLAB");
   printf("e2e: testing %s\n", bin && *bin ? bin : "bin/warplab");
   if (skipped)

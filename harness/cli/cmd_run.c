@@ -26,7 +26,8 @@ static void run_usage(FILE *f)
         "              v100, fermi-m2070, ...); default: the sm_90 profile\n"
         "  --solution  run the lab's reference solution (solutions/NN-name)\n"
         "  --seed      replay the inputs of a recorded run\n"
-        "  --quick     the tests and the main configuration only, no sweeps\n", f);
+        "  --quick     the tests and the main configuration only, no sweeps\n"
+        "  --no-ncu    on the GPU: timings only, no Nsight Compute runs for the metrics\n", f);
   wl_print_exit_codes();
 }
 
@@ -117,6 +118,8 @@ static void report_text(FILE *f, const struct run_lab *lab, const struct run_res
   fputc('\n', f);
   if (p->backend[0] == 'e')
     fprintf(f, "  (time on the emulator comes from the timing model, not yet built: issue 4)\n");
+  else if (p->ncu_note[0])
+    fprintf(f, "  %s; SM clock %u MHz\n", p->ncu_note, p->sm_clock_mhz);
   fprintf(f, "\nResults in %s\n", r->results_dir);
 }
 
@@ -140,6 +143,7 @@ static json_t *result_json(const struct run_lab *lab, const struct run_result *r
       "profile", p->profile, "nvcc", p->nvcc_version, "seed", (json_int_t)p->seed, "sizes",
       p->sizes, "kernel_file", p->kernel_file, "ptx", p->ptx_file, "started", p->started,
       "sm_clock_mhz", (json_int_t)p->sm_clock_mhz));
+  json_object_set_new(json_object_get(o, "provenance"), "metrics_source", json_string(p->ncu_note));
   json_object_set_new(o, "built", json_boolean(r->built));
   json_object_set_new(o, "build_log", json_string(r->build_log));
   json_object_set_new(o, "registers", r->registers ? json_integer(r->registers) : json_null());
@@ -188,7 +192,7 @@ int wl_cmd_run(int argc, char **argv)
     {"kernel-file", required_argument, 0, 'k'}, {"solution", no_argument, 0, 's'},
     {"seed", required_argument, 0, 'S'}, {"json", no_argument, 0, 'j'},
     {"quick", no_argument, 0, 'q'}, {"results", required_argument, 0, 'r'},
-    {"help", no_argument, 0, 'h'}, {0, 0, 0, 0},
+    {"no-ncu", no_argument, 0, 'N'}, {"help", no_argument, 0, 'h'}, {0, 0, 0, 0},
   };
   struct run_opts o;
   memset(&o, 0, sizeof o);
@@ -223,6 +227,7 @@ int wl_cmd_run(int argc, char **argv)
     }
     case 'j': json = 1; break;
     case 'q': o.quick = 1; break;
+    case 'N': o.no_ncu = 1; break;
     case 'r': o.results_root = optarg; break;
     case 'h': run_usage(stdout); return WL_EXIT_OK;
     default:

@@ -593,6 +593,104 @@ static void occupancy_metrics(struct ctx *c, struct run_point *pt)
   add_metric(pt, "launch__registers_per_thread", c->rsrc.registers, 1, "exact");
 }
 
+/* GPU metrics: the launch of L again, under Nsight Compute, through `warplab emu --backend gpu`
+   on the same PTX, shape and buffer sizes (inputs are fresh random values: the lab's counts do
+   not depend on the data). Metrics ncu cannot give are left out; when ncu is missing or the
+   counters are not permitted, the point says so and keeps its timings. */
+static void ncu_metrics(struct ctx *c, struct launch *L, struct run_point *pt)
+{
+  char ncu[1024], self[1024];
+  if (run_find_tool("ncu", ncu, sizeof ncu)) {
+    snprintf(c->res->prov.ncu_note, sizeof c->res->prov.ncu_note,
+             "ncu not found: GPU metrics other than time are not available");
+    return;
+  }
+  ssize_t sl = readlink("/proc/self/exe", self, sizeof self - 1);
+  if (sl <= 0)
+    return;
+  self[sl] = 0;
+  char metrics[2048] = "";
+  size_t k = 0;
+  for (uint32_t i = 0; i < c->lab->nmetrics; i++) {
+    const char *m = c->lab->metrics[i];
+    if (!strncmp(m, "warplab__", 9) || !strncmp(m, "launch__", 8) || !strcmp(m, "gpu__time_duration.sum") ||
+        !strcmp(m, "sm__maximum_warps_per_active_cycle_pct"))
+      continue;
+    int w = snprintf(metrics + k, sizeof metrics - k, "%s%s", k ? "," : "", m);
+    if (w < 0 || (size_t)w >= sizeof metrics - k)
+      break;
+    k += (size_t)w;
+  }
+  if (!k)
+    return;
+  char cmd[8192];
+  size_t n = (size_t)snprintf(cmd, sizeof cmd, "'%s' --csv --metrics %s '%s' emu '%s' --kernel %s "
+                              "--grid %u,%u,%u --block %u,%u,%u --smem %u --backend gpu", ncu, metrics,
+                              self, c->res->prov.ptx_file, c->lab->kernel, L->bl.grid[0], L->bl.grid[1],
+                              L->bl.grid[2], L->bl.block[0], L->bl.block[1], L->bl.block[2], L->bl.dyn_smem);
+  for (uint32_t i = 0; i < c->lab->nparams && n < sizeof cmd; i++) {
+    const struct run_param *p = &c->lab->params[i];
+    if (p->role == RUN_ROLE_SCALAR)
+      n += (size_t)snprintf(cmd + n, sizeof cmd - n, " --arg %s:%" PRId64, run_elem_name(p->elem), L->scalar[i]);
+    else
+      n += (size_t)snprintf(cmd + n, sizeof cmd - n, " --arg %sbuf:%" PRIu64 ":rand:%" PRIu64,
+                            run_elem_name(p->elem), L->count[i], L->seed + i);
+  }
+  if (n >= sizeof cmd - 8)
+    return;
+  snprintf(cmd + n, sizeof cmd - n, " 2>&1");
+  FILE *f = popen(cmd, "r");
+  if (!f)
+    return;
+  char line[1024];
+  while (fgets(line, sizeof line, f)) {
+    if (strstr(line, "ERR_NVGPUCTRPERM")) {
+      snprintf(c->res->prov.ncu_note, sizeof c->res->prov.ncu_note,
+               "ncu: the GPU's performance counters are not permitted for this user "
+               "(ERR_NVGPUCTRPERM): timings only");
+      continue;
+    }
+    /* CSV rows: ...,"Metric Name","Metric Unit","Metric Value" at the end */
+    char *fields[32];
+    int nf = 0;
+    for (char *q = line; *q && nf < 32;) {
+      if (*q != '"') {
+        q++;
+        continue;
+      }
+      char *start = ++q;
+      while (*q && *q != '"')
+        q++;
+      if (!*q)
+        break;
+      *q++ = 0;
+      fields[nf++] = start;
+    }
+    if (nf < 3)
+      continue;
+    const char *name = fields[nf - 3], *value = fields[nf - 1];
+    int known = 0;
+    for (uint32_t i = 0; i < c->lab->nmetrics; i++)
+      known |= !strcmp(c->lab->metrics[i], name);
+    if (!known)
+      continue;
+    char num[64];
+    size_t j = 0;
+    for (const char *q = value; *q && j < sizeof num - 1; q++)
+      if (*q != ',')
+        num[j++] = *q;
+    num[j] = 0;
+    char *end;
+    double v = strtod(num, &end);
+    if (end != num)
+      add_metric(pt, name, v, 1, "measured");
+  }
+  pclose(f);
+  if (!c->res->prov.ncu_note[0])
+    snprintf(c->res->prov.ncu_note, sizeof c->res->prov.ncu_note,
+             "GPU metrics from Nsight Compute (one profiled launch per configuration)");
+}
+
 /* Measure the configuration of L as point pt. */
 static void measure(struct ctx *c, struct launch *L, struct run_point *pt)
 {
@@ -650,6 +748,8 @@ static void measure(struct ctx *c, struct launch *L, struct run_point *pt)
       if (t.sm_clock_mhz)
         c->res->prov.sm_clock_mhz = t.sm_clock_mhz;
     }
+    if (!c->opts->no_ncu)
+      ncu_metrics(c, L, pt);
   }
 }
 

@@ -23,6 +23,7 @@ struct run_opts {
   uint64_t seed;               /* replay a recorded run */
   const char *results_root;    /* NULL: "results" */
   int quick;                   /* skip the sweeps (tests and the main size only) */
+  int no_ncu;                  /* GPU: timings only, no Nsight Compute runs */
 };
 
 enum run_check_state { RUN_CHECK_PASS = 0, RUN_CHECK_FAIL, RUN_CHECK_FAULT };
@@ -76,6 +77,7 @@ struct run_provenance {
   char ptx_file[1200];
   char started[32];            /* ISO 8601 UTC */
   uint32_t sm_clock_mhz;       /* gpu, when the driver tells */
+  char ncu_note[200];          /* gpu: where the metrics came from, or why there are none */
 };
 
 struct run_result {

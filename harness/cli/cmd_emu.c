@@ -311,13 +311,13 @@ static int get_ptx(const struct emu_opts *o, char *tmpdir, char **text, size_t *
       snprintf(ptx_path, plen, "%s", o->keep_ptx);
     } else {
       const char *tmp = getenv("TMPDIR");
-      snprintf(tmpdir, 4096, "%s/warplab-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+      snprintf(tmpdir, 4096, "%.3000s/warplab-XXXXXX", tmp && *tmp ? tmp : "/tmp");
       if (!mkdtemp(tmpdir)) {
         wl_error("cannot make a temporary folder: %s", strerror(errno));
         tmpdir[0] = 0;
         return WL_EXIT_USAGE;
       }
-      snprintf(ptx_path, plen, "%s/kernel.ptx", tmpdir);
+      snprintf(ptx_path, plen, "%.3100s/kernel.ptx", tmpdir);
     }
     char log[16384];
     enum run_build_status bs = run_build_ptx(o->file, o->arch, ptx_path, log, sizeof log);

@@ -125,7 +125,7 @@ void sim_fault_mem(struct sim_block *b, struct sim_warp *w, uint32_t pc, unsigne
              kind == SIM_FK_READ_ONLY ? " is read-only" : " is in no memory space");
   }
   snprintf(f->message, sizeof f->message,
-           "Invalid __%s__ %s of size %u bytes at %s by thread (%u,%u,%u) in block (%u,%u,%u)%s",
+           "Invalid __%s__ %s of size %u bytes at %.100s by thread (%u,%u,%u) in block (%u,%u,%u)%.300s",
            ptx_space_name(sp), verb, size, loc, f->thread[0], f->thread[1], f->thread[2],
            f->block[0], f->block[1], f->block[2], extra);
 }

@@ -40,7 +40,7 @@ CHECKBIN := $(BUILD)/check_warplab
 E2EBIN   := $(BUILD)/check_e2e
 WARPLAB  ?= $(BIN)
 
-.PHONY: all check unit e2e demo bench asan setup clean
+.PHONY: all check unit e2e demo bench asan fuzz setup clean
 all: $(BIN)
 
 $(BUILD)/%.o: %.c
@@ -94,7 +94,19 @@ asan:
 	ASAN_OPTIONS=detect_leaks=1 build-asan/check_warplab
 	WARPLAB=build-asan/warplab build-asan/check_e2e
 
+# fuzz: the PTX parser and the emulator under libFuzzer (clang), ASan and UBSan, seeded with
+# real nvcc output. FUZZ_SECONDS=N to run longer; new finds are kept in tests/fuzz/corpus.
+FUZZ_SECONDS ?= 60
+fuzz:
+	@$(MAKE) --no-print-directory BUILD=build-fuzz CC=clang ARCHFLAGS= WERROR= \
+	  OPT="-O1 -g -fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer" build-fuzz/libwarplab.a
+	clang -std=c11 -D_GNU_SOURCE -g -O1 -fsanitize=fuzzer,address,undefined -Iharness \
+	  tests/fuzz/fuzz_ptx.c build-fuzz/libwarplab.a $(PKG_LIBS) -lm -ldl -pthread -o build-fuzz/fuzz_ptx
+	@mkdir -p tests/fuzz/corpus build-fuzz/new
+	build-fuzz/fuzz_ptx -max_total_time=$(FUZZ_SECONDS) -max_len=65536 -timeout=20 \
+	  -print_final_stats=1 build-fuzz/new tests/fuzz/corpus tests/e2e/ptx
+
 clean:
-	rm -rf $(BUILD) build-asan bin
+	rm -rf $(BUILD) build-asan build-fuzz bin
 
 -include $(DEPS)

@@ -286,6 +286,10 @@ int ptx_find_func(const struct ptx_module *m, const char *name);
 /* Path of .file N, or NULL. */
 const char *ptx_file_path(const struct ptx_module *m, uint32_t index);
 
+/* Operand check (ptx_check.c): every instruction has the number and kinds of operands its
+   opcode needs. Called by ptx_parse; PTX_ERR_SYNTAX with the line otherwise. */
+enum ptx_status ptx_check_operands(const struct ptx_module *m, struct ptx_error *err);
+
 /* Control-flow analysis (ptx_cfg.c): fills inst.reconv of every bra with the immediate
    post-dominator of the branch within its function. Called by ptx_parse. Returns PTX_OK, or
    PTX_ERR_SEMANTIC (with err) for a call graph with recursion, which warplab does not run. */

@@ -1910,6 +1910,7 @@ enum ptx_status ptx_parse(const char *text, size_t len, struct ptx_module *out, 
   free(p.cfix);
   free(p.params);
   ptx_toks_free(&toks);
+  if (!r) r = (int)ptx_check_operands(out, err);
   if (!r) r = (int)ptx_cfg_analyse(out, err);
   if (r) {
     ptx_module_free(out);

@@ -578,7 +578,13 @@ START_TEST(test_every_opcode) {
   /* shf has no default mode */
   snprintf(body, sizeof body, "%s%s;", name, _i == PTX_OP_SHF ? ".l.wrap.b32" : "");
   st = parse_kernel(body, &m, &e);
-  ck_assert_msg(st == PTX_OK, "'%s': %s", body, e.msg);
+  if (st != PTX_OK) {
+    /* decoded, then held to its operand shape (ptx_check.c): the message names the opcode */
+    char want[64];
+    snprintf(want, sizeof want, "'%s' with 0 operands", _i == PTX_OP_BARRIER ? "bar" : name);
+    ck_assert_msg(st == PTX_ERR_SYNTAX && strstr(e.msg, want), "'%s': %s", body, e.msg);
+    return;
+  }
   ck_assert_uint_eq(m.insts[0].op, _i == PTX_OP_BARRIER ? PTX_OP_BAR : (unsigned)_i);
   ptx_module_free(&m);
 }
@@ -678,6 +684,25 @@ START_TEST(test_addresses) {
   ck_assert_uint_eq(o->sym, c->sym);
   ck_assert_int_eq(o->imm, c->imm);
   ptx_module_free(&m);
+}
+END_TEST
+
+/* operand shapes are checked at decode time (a fuzzer's find: an address as mad's source) */
+START_TEST(test_operand_shapes) {
+  static const char *const bad[] = {
+    "mad.lo.s32 %r4, %r1, [%rd1];", "add.s32 %r1, %r2;", "ld.global.u32 %r1, %r2;",
+    "st.global.u32 %r1, [%rd1];", "ld.global.v2.u32 {%r1, %r2, %r3}, [%rd1];",
+    "ld.global.v4.u32 %r1, [%rd1];", "bra %r1;", "setp.eq.s32 %r1, [%rd1], 1;",
+  };
+  for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+    struct ptx_module m;
+    struct ptx_error e;
+    enum ptx_status st = parse_kernel(bad[i], &m, &e);
+    ck_assert_msg(st != PTX_OK, "'%s' accepted", bad[i]);
+    ck_assert_msg(strstr(e.msg, "operands") || strstr(e.msg, "vector") || strstr(e.msg, "label"),
+                  "'%s': %s", bad[i], e.msg);
+    ck_assert_uint_eq(e.line, BODY_LINE);
+  }
 }
 END_TEST
 
@@ -1074,6 +1099,7 @@ Suite *suite_ptx(void) {
   tcase_add_loop_test(tc, test_immediates, 0, (int)(sizeof imm_cases / sizeof imm_cases[0]));
   tcase_add_loop_test(tc, test_addresses, 0, (int)(sizeof addr_cases / sizeof addr_cases[0]));
   tcase_add_test(tc, test_vectors_and_sinks);
+  tcase_add_test(tc, test_operand_shapes);
   tcase_add_test(tc, test_guards_and_labels);
   tcase_add_test(tc, test_scopes);
   tcase_add_test(tc, test_local_depot_and_demoted_shared);

@@ -248,6 +248,28 @@ static enum be_status gpu_read(void *impl, uint64_t addr, void *dst, uint64_t n)
   return g->api.MemcpyDtoH(dst, addr, n) == 0 ? BE_OK : BE_ERR_DEVICE;
 }
 
+/* The kernel's function, allowed the launch's dynamic shared memory. */
+static enum be_status kernel_function(struct gpu *g, const char *kernel, const struct be_launch *l,
+                                      cu_function *f, char *err, size_t errlen)
+{
+  struct cu_api *c = &g->api;
+  cu_result r;
+  if (g->broken) {
+    snprintf(err, errlen, "the GPU context is unusable after an earlier kernel fault");
+    return BE_ERR_DEVICE;
+  }
+  if ((r = c->ModuleGetFunction(f, g->mod, kernel)) != 0) {
+    cu_msg(c, "finding the kernel", r, err, errlen);
+    return BE_ERR_BADARG;
+  }
+  if (l->dyn_smem > 48 * 1024 &&
+      (r = c->FuncSetAttribute(*f, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, (int)l->dyn_smem)) != 0) {
+    cu_msg(c, "allowing the dynamic shared memory", r, err, errlen);
+    return BE_ERR_BADARG;
+  }
+  return BE_OK;
+}
+
 static enum be_status gpu_launch(void *impl, const char *kernel, const void *params, size_t psize,
                                  const struct be_launch *l, struct be_result *res, char *err,
                                  size_t errlen)
@@ -256,19 +278,9 @@ static enum be_status gpu_launch(void *impl, const char *kernel, const void *par
   struct cu_api *c = &g->api;
   cu_function f;
   cu_result r;
-  if (g->broken) {
-    snprintf(err, errlen, "the GPU context is unusable after an earlier kernel fault");
-    return BE_ERR_DEVICE;
-  }
-  if ((r = c->ModuleGetFunction(&f, g->mod, kernel)) != 0) {
-    cu_msg(c, "finding the kernel", r, err, errlen);
-    return BE_ERR_BADARG;
-  }
-  if (l->dyn_smem > 48 * 1024 &&
-      (r = c->FuncSetAttribute(f, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, (int)l->dyn_smem)) != 0) {
-    cu_msg(c, "allowing the dynamic shared memory", r, err, errlen);
-    return BE_ERR_BADARG;
-  }
+  enum be_status st0 = kernel_function(g, kernel, l, &f, err, errlen);
+  if (st0 != BE_OK)
+    return st0;
   size_t sz = psize;
   void *extra[] = {CU_LAUNCH_PARAM_BUFFER_POINTER, (void *)params, CU_LAUNCH_PARAM_BUFFER_SIZE,
                    &sz, CU_LAUNCH_PARAM_END};
@@ -343,14 +355,9 @@ static enum be_status gpu_time(void *impl, const char *kernel, const void *param
   struct cu_api *c = &g->api;
   cu_function f;
   cu_result r;
-  if (g->broken) {
-    snprintf(err, errlen, "the GPU context is unusable after an earlier kernel fault");
-    return BE_ERR_DEVICE;
-  }
-  if ((r = c->ModuleGetFunction(&f, g->mod, kernel)) != 0) {
-    cu_msg(c, "finding the kernel", r, err, errlen);
-    return BE_ERR_BADARG;
-  }
+  enum be_status st0 = kernel_function(g, kernel, l, &f, err, errlen);
+  if (st0 != BE_OK)
+    return st0;
   if (!g->flush) {
     int l2 = 0;
     c->DeviceGetAttribute(&l2, CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE, g->dev);

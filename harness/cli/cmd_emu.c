@@ -115,12 +115,6 @@ static char *read_file(const char *path, size_t *len)
   return buf;
 }
 
-static int ends_with(const char *s, const char *suffix)
-{
-  size_t a = strlen(s), b = strlen(suffix);
-  return a >= b && !strcmp(s + a - b, suffix);
-}
-
 struct dump {
   uint32_t arg;
   const char *path;
@@ -306,7 +300,7 @@ static int get_ptx(const struct emu_opts *o, char *tmpdir, char **text, size_t *
     wl_error("cannot read %s: %s", o->file, stat(o->file, &st) ? strerror(errno) : "not a file");
     return WL_EXIT_USAGE;
   }
-  if (ends_with(o->file, ".cu")) {
+  if (wl_ends_with(o->file, ".cu")) {
     if (o->keep_ptx) {
       snprintf(ptx_path, plen, "%s", o->keep_ptx);
     } else {
@@ -480,7 +474,7 @@ int wl_cmd_emu(int argc, char **argv)
 
   run.kernel = o.kernel;
   run.source = o.file;
-  run.ptx_path = o.keep_ptx ? o.keep_ptx : (ends_with(o.file, ".ptx") ? o.file : NULL);
+  run.ptx_path = o.keep_ptx ? o.keep_ptx : (wl_ends_with(o.file, ".ptx") ? o.file : NULL);
   run.ptx_text = text;
   run.ptx_len = len;
   run.mod = &mod;
@@ -513,7 +507,7 @@ int wl_cmd_emu(int argc, char **argv)
   /* resources from ptxas and the occupancy they allow, when the toolkit is here */
   char plog[2048];
   int nrs = 0;
-  if (run_ptxas(ends_with(o.file, ".cu") ? ptx_path : o.file, o.arch, 0, rs, 32, &nrs, plog,
+  if (run_ptxas(wl_ends_with(o.file, ".cu") ? ptx_path : o.file, o.arch, 0, rs, 32, &nrs, plog,
                 sizeof plog) == RUN_PTXAS_OK) {
     const struct run_resources *k = run_resources_find(rs, nrs, o.kernel);
     if (k) {

@@ -198,12 +198,6 @@ static int parse_opts(int argc, char **argv, struct occ_opts *o)
   return 0;
 }
 
-static int ends_with(const char *s, const char *suffix)
-{
-  size_t a = strlen(s), b = strlen(suffix);
-  return a >= b && !strcmp(s + a - b, suffix);
-}
-
 /* Read FILE's kernel resources through nvcc (for .cu) and ptxas into *res. Returns an exit
    code (WL_EXIT_OK when *res is filled). */
 static int kernel_resources(const struct occ_opts *o, const struct occ_profile *prof,
@@ -225,7 +219,7 @@ static int kernel_resources(const struct occ_opts *o, const struct occ_profile *
     rc = WL_EXIT_USAGE;
     goto out;
   }
-  if (ends_with(o->file, ".cu")) {
+  if (wl_ends_with(o->file, ".cu")) {
     if (!mkdtemp(tmpdir)) {
       wl_error("cannot make a temporary folder: %s", strerror(errno));
       rc = WL_EXIT_USAGE;
@@ -240,7 +234,7 @@ static int kernel_resources(const struct occ_opts *o, const struct occ_profile *
       goto out;
     }
     ptx_path = ptx;
-  } else if (!ends_with(o->file, ".ptx")) {
+  } else if (!wl_ends_with(o->file, ".ptx")) {
     wl_error("%s: expected a .cu or .ptx file", o->file);
     rc = WL_EXIT_USAGE;
     goto out;

@@ -70,27 +70,6 @@ static const char *src_path(const struct emu_run *r, const struct ptx_inst *in)
   return in && in->uline ? ptx_file_path(r->mod, in->ufile) : NULL;
 }
 
-static void lanes_text(uint64_t m, char *buf, size_t n)
-{
-  size_t k = 0;
-  buf[0] = 0;
-  for (unsigned l = 0; l < 64 && k < n;) {
-    if (!(m >> l & 1)) {
-      l++;
-      continue;
-    }
-    unsigned e = l;
-    while (e + 1 < 64 && (m >> (e + 1) & 1))
-      e++;
-    int w = e == l ? snprintf(buf + k, n - k, "%s%u", k ? "," : "", l)
-                   : snprintf(buf + k, n - k, "%s%u-%u", k ? "," : "", l, e);
-    if (w < 0)
-      break;
-    k += (size_t)w;
-    l = e + 1;
-  }
-}
-
 static double mv(const struct emu_run *r, enum met_id id)
 {
   return r->met->defined[id] ? r->met->value[id] : 0.0;
@@ -202,7 +181,7 @@ void emu_report_text(FILE *f, const struct emu_run *r)
   for (uint32_t i = 0; i < ft->nwaiters; i++) {
     const struct sim_waiter *w = &ft->waiters[i];
     char lanes[128], line[512] = "";
-    lanes_text(w->lanes, lanes, sizeof lanes);
+    sim_lanes_text(w->lanes, lanes, sizeof lanes);
     const struct ptx_inst *wi = inst_of(r, w->inst);
     const char *wp = src_path(r, wi);
     if (wp)
@@ -270,7 +249,7 @@ static json_t *fault_obj(const struct emu_run *r)
   for (uint32_t i = 0; i < ft->nwaiters; i++) {
     const struct sim_waiter *w = &ft->waiters[i];
     char lanes[128];
-    lanes_text(w->lanes, lanes, sizeof lanes);
+    sim_lanes_text(w->lanes, lanes, sizeof lanes);
     const struct ptx_inst *wi = inst_of(r, w->inst);
     json_array_append_new(ws, json_pack("{s:o,s:I,s:s,s:o,s:I,s:s}", "block", dim3(w->block),
                                         "warp", (json_int_t)w->warp, "lanes", lanes, "source",

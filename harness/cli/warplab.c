@@ -15,6 +15,12 @@ void wl_error(const char *fmt, ...)
   va_end(ap);
 }
 
+int wl_ends_with(const char *s, const char *suffix)
+{
+  size_t a = strlen(s), b = strlen(suffix);
+  return a >= b && !strcmp(s + a - b, suffix);
+}
+
 void wl_print_exit_codes(void)
 {
   fputs("Exit codes:\n", stdout);

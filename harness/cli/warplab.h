@@ -13,6 +13,9 @@ enum wl_exit {
 /* Print "warplab: " and the formatted message to stderr. */
 void wl_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* Nonzero when s ends with suffix. */
+int wl_ends_with(const char *s, const char *suffix);
+
 /* Subcommands: each returns an exit code. */
 int wl_cmd_emu(int argc, char **argv);
 int wl_cmd_run(int argc, char **argv);

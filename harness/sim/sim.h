@@ -159,6 +159,9 @@ enum sim_status sim_run(struct sim_device *d, const struct ptx_module *m, const 
                         const void *params, size_t params_size, const struct sim_launch *cfg,
                         struct sim_result *res, char *err, size_t errlen);
 
+/* "0-15,17": the set bits of a lane mask as ranges, into buf. */
+void sim_lanes_text(uint64_t lanes, char *buf, size_t n);
+
 /* Release what a result owns (its instruction statistics). Safe on a zeroed result. */
 void sim_result_free(struct sim_result *r);
 

@@ -15,28 +15,6 @@
 #define QUANTUM 256u
 #define BUDGET_CHUNK 65536u
 
-/* "0-15,17" for the set bits of m. */
-static void lanes_text(uint64_t m, char *buf, size_t n)
-{
-  size_t k = 0;
-  buf[0] = 0;
-  for (unsigned l = 0; l < 64 && k < n;) {
-    if (!(m >> l & 1)) {
-      l++;
-      continue;
-    }
-    unsigned e = l;
-    while (e + 1 < 64 && (m >> (e + 1) & 1))
-      e++;
-    int w = e == l ? snprintf(buf + k, n - k, "%s%u", k ? "," : "", l)
-                   : snprintf(buf + k, n - k, "%s%u-%u", k ? "," : "", l, e);
-    if (w < 0)
-      break;
-    k += (size_t)w;
-    l = e + 1;
-  }
-}
-
 static void where(const struct sim_block *b, uint32_t pc, char *buf, size_t n)
 {
   const struct ptx_module *m = b->prog->mod;
@@ -91,8 +69,8 @@ static void report_stuck(struct sim_block *b, int divergence, struct sim_warp *d
   char msg[512], a[64], c[64], wa[64], wc[64];
   if (divergence) {
     uint64_t others = dw->live & ~at_bar;
-    lanes_text(at_bar, a, sizeof a);
-    lanes_text(others, c, sizeof c);
+    sim_lanes_text(at_bar, a, sizeof a);
+    sim_lanes_text(others, c, sizeof c);
     where(b, dw->pc[sim_ctz64(at_bar)], wa, sizeof wa);
     where(b, dw->pc[sim_ctz64(others)], wc, sizeof wc);
     snprintf(msg, sizeof msg,
@@ -136,7 +114,7 @@ static void report_stuck(struct sim_block *b, int divergence, struct sim_warp *d
     size_t k = strlen(f->message);
     for (uint32_t i = 0; i < f->nwaiters && i < 4; i++) {
       struct sim_waiter *x = &f->waiters[i];
-      lanes_text(x->lanes, wa, sizeof wa);
+      sim_lanes_text(x->lanes, wa, sizeof wa);
       const struct ptx_module *m = b->prog->mod;
       const struct ptx_inst *in = &m->insts[x->inst];
       const char *path = in->uline ? ptx_file_path(m, in->ufile) : NULL;

@@ -21,6 +21,27 @@ const char *sim_fault_kind_name(enum sim_fault_kind k)
   return (unsigned)k < sizeof fault_names / sizeof *fault_names ? fault_names[k] : "?";
 }
 
+void sim_lanes_text(uint64_t m, char *buf, size_t n)
+{
+  size_t k = 0;
+  buf[0] = 0;
+  for (unsigned l = 0; l < 64 && k < n;) {
+    if (!(m >> l & 1)) {
+      l++;
+      continue;
+    }
+    unsigned e = l;
+    while (e + 1 < 64 && (m >> (e + 1) & 1))
+      e++;
+    int w = e == l ? snprintf(buf + k, n - k, "%s%u", k ? "," : "", l)
+                   : snprintf(buf + k, n - k, "%s%u-%u", k ? "," : "", l, e);
+    if (w < 0)
+      break;
+    k += (size_t)w;
+    l = e + 1;
+  }
+}
+
 const char *sim_outcome_name(enum sim_outcome o)
 {
   switch (o) {

@@ -361,6 +361,23 @@ static enum sim_status rewrite(struct linker *L)
   return SIM_OK;
 }
 
+/* A copy between two .param variables of the thread's parameter frame (a call's argument
+   into the callee's parameter, or its return value back), as many bytes as the smaller. */
+static enum sim_status add_copy(struct linker *L, uint32_t dst, uint32_t src)
+{
+  const struct ptx_module *m = L->m;
+  uint64_t sa, da;
+  enum sim_status st = sym_address(L, src, &sa);
+  if (st == SIM_OK)
+    st = sym_address(L, dst, &da);
+  if (st != SIM_OK)
+    return st;
+  uint64_t sz = m->vars[dst].size < m->vars[src].size ? m->vars[dst].size : m->vars[src].size;
+  L->p->copies[L->p->ncopies++] = (struct sim_copy){(uint32_t)(da - SIM_PFRAME_BASE),
+                                                    (uint32_t)(sa - SIM_PFRAME_BASE), (uint32_t)sz};
+  return SIM_OK;
+}
+
 static enum sim_status link_calls(struct linker *L)
 {
   const struct ptx_module *m = L->m;
@@ -384,32 +401,18 @@ static enum sim_status link_calls(struct linker *L)
     }
     ci->first_in = p->ncopies;
     for (uint32_t a = 0; a < call->nargs; a++) {
-      uint32_t src = m->call_syms[call->first + call->nret + a];
-      uint32_t dst = m->func_params[callee->first_param + a];
-      uint64_t sa, da;
-      enum sim_status st = sym_address(L, src, &sa);
-      if (st == SIM_OK)
-        st = sym_address(L, dst, &da);
+      enum sim_status st = add_copy(L, m->func_params[callee->first_param + a],
+                                    m->call_syms[call->first + call->nret + a]);
       if (st != SIM_OK)
         return st;
-      uint64_t sz = m->vars[dst].size < m->vars[src].size ? m->vars[dst].size : m->vars[src].size;
-      p->copies[p->ncopies++] = (struct sim_copy){(uint32_t)(da - SIM_PFRAME_BASE),
-                                                  (uint32_t)(sa - SIM_PFRAME_BASE), (uint32_t)sz};
     }
     ci->nin = p->ncopies - ci->first_in;
     ci->first_out = p->ncopies;
     for (uint32_t r = 0; r < call->nret; r++) {
-      uint32_t dst = m->call_syms[call->first + r];
-      uint32_t src = m->func_params[callee->first_ret + r];
-      uint64_t sa, da;
-      enum sim_status st = sym_address(L, src, &sa);
-      if (st == SIM_OK)
-        st = sym_address(L, dst, &da);
+      enum sim_status st = add_copy(L, m->call_syms[call->first + r],
+                                    m->func_params[callee->first_ret + r]);
       if (st != SIM_OK)
         return st;
-      uint64_t sz = m->vars[dst].size < m->vars[src].size ? m->vars[dst].size : m->vars[src].size;
-      p->copies[p->ncopies++] = (struct sim_copy){(uint32_t)(da - SIM_PFRAME_BASE),
-                                                  (uint32_t)(sa - SIM_PFRAME_BASE), (uint32_t)sz};
     }
     ci->nout = p->ncopies - ci->first_out;
   }

@@ -34,6 +34,17 @@ static int is_sorted(const uint64_t *v, unsigned n)
 }
 
 /* Global: sectors, lines and distinct bytes of one request. */
+/* The addresses of the lanes in m, ascending, into a; returns how many. */
+static unsigned gather_sorted(uint64_t *a, const uint64_t *addr, uint64_t m)
+{
+  unsigned n = 0;
+  for (uint64_t mm = m; mm; mm &= mm - 1)
+    a[n++] = addr[sim_ctz64(mm)];
+  if (!is_sorted(a, n))
+    sort_u64(a, n);
+  return n;
+}
+
 /* The common case in one pass: lanes' addresses ascending, each access within one sector or
    two. Returns 0 (and counts nothing) when the addresses are not in order. */
 static int global_cost_ordered(struct sim_inst_stats *st, const uint64_t *addr, uint64_t m,
@@ -94,11 +105,7 @@ static void global_cost(struct sim_inst_stats *st, const uint64_t *addr, uint64_
   if (size <= 32 && global_cost_ordered(st, addr, m, size))
     return;
   uint64_t a[SIM_MAX_WARP];
-  unsigned n = 0;
-  for (uint64_t mm = m; mm; mm &= mm - 1)
-    a[n++] = addr[sim_ctz64(mm)];
-  if (!is_sorted(a, n))
-    sort_u64(a, n);
+  unsigned n = gather_sorted(a, addr, m);
   uint64_t sectors = 0, lines = 0, bytes = 0, end = 0;
   uint64_t last_sector = UINT64_MAX, last_line = UINT64_MAX;
   for (unsigned i = 0; i < n; i++) {
@@ -169,11 +176,7 @@ static void shared_cost(struct sim_inst_stats *st, const uint64_t *addr, uint64_
 static void atomic_cost(struct sim_inst_stats *st, const uint64_t *addr, uint64_t m, int uniform)
 {
   uint64_t a[SIM_MAX_WARP];
-  unsigned n = 0;
-  for (uint64_t mm = m; mm; mm &= mm - 1)
-    a[n++] = addr[sim_ctz64(mm)];
-  if (!is_sorted(a, n))
-    sort_u64(a, n);
+  unsigned n = gather_sorted(a, addr, m);
   uint64_t sectors = 0, lines = 0, bytes = 0;
   unsigned i = 0;
   while (i < n) {

@@ -413,10 +413,11 @@ static int guards_intact(struct ctx *c, struct launch *L, char *why, size_t n)
         continue;
       for (uint64_t k = 0; k < L->guard; k++)
         if (zone[k] != GUARD_BYTE) {
-          snprintf(why, n, "the kernel wrote outside %s: %s %" PRIu64 " bytes %s it changed. "
-                   "Nothing on a GPU stops such a write; rerun on the emulator (--backend emu) "
-                   "to see the thread and the line", p->name, "memory", side ? k + 1 : L->guard - k,
-                   side ? "past its end" : "before its start");
+          snprintf(why, n, "the kernel wrote %s %s: the guard zone there changed, %" PRIu64
+                   " bytes %s. Nothing on a GPU stops such a write; rerun on the emulator "
+                   "(--backend emu) to see the thread and the line", side ? "past the end of" :
+                   "before the start of", p->name, side ? k + 1 : L->guard - k,
+                   side ? "after its last byte" : "before its first byte");
           return 0;
         }
     }

@@ -14,7 +14,7 @@ BUILD   ?= build
 WERROR  ?= $(if $(CI),-Werror,)
 OPT     ?= -O2
 CFLAGS_BASE := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Wshadow -Wno-unused-parameter \
-               -Wno-sign-conversion -ffp-contract=off $(WERROR) -g $(OPT) -pthread -Iharness
+               -Wno-sign-conversion -ffp-contract=off $(WERROR) -g $(OPT) -pthread -Iharness -I.
 PKG_CFLAGS := $(shell pkg-config --cflags jansson 2>/dev/null)
 PKG_LIBS   := $(shell pkg-config --libs jansson 2>/dev/null)
 CHECK_CFLAGS := $(shell pkg-config --cflags check 2>/dev/null)
@@ -23,7 +23,7 @@ ARCHFLAGS := $(if $(filter x86_64,$(shell uname -m)),-mpopcnt,)
 CFLAGS  += $(CFLAGS_BASE) $(ARCHFLAGS) $(PKG_CFLAGS)
 LDLIBS  += $(PKG_LIBS) -lm -ldl -pthread
 
-LIB_DIRS := harness/ptx harness/sim harness/metrics harness/timing harness/backend harness/run
+LIB_DIRS := harness/ptx harness/sim harness/metrics harness/timing harness/backend harness/run plots
 LIB_SRC  := $(foreach d,$(LIB_DIRS),$(wildcard $(d)/*.c))
 LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
 CLI_SRC  := $(wildcard harness/cli/*.c)

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "cli/warplab.h"
+#include "plots/plot.h"
 #include "run/run.h"
 
 static void run_usage(FILE *f)
@@ -264,7 +265,23 @@ int wl_cmd_run(int argc, char **argv)
     rc = WL_EXIT_USAGE;
   } else {
     rc = run_exit_code(res);
+    char charts[4096] = "", perr[512] = "";
+    int pst = plot_lab_charts(&lab, res, charts, sizeof charts, perr, sizeof perr);
     json_t *j = result_json(&lab, res);
+    json_t *cj = json_array();
+    for (char *line = charts; *line;) {
+      char *nl = strchr(line, '\n');
+      if (nl)
+        *nl = 0;
+      json_array_append_new(cj, json_string(line));
+      if (!nl)
+        break;
+      *nl = '\n';
+      line = nl + 1;
+    }
+    json_object_set_new(j, "charts", cj);
+    if (pst != PLOT_OK)
+      json_object_set_new(j, "charts_note", json_string(perr));
     char path[1200];
     snprintf(path, sizeof path, "%s/result.json", res->results_dir);
     json_dump_file(j, path, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
@@ -273,6 +290,16 @@ int wl_cmd_run(int argc, char **argv)
       fputc('\n', stdout);
     } else {
       report_text(stdout, &lab, res);
+      if (charts[0]) {
+        printf("Charts\n");
+        for (char *line = charts; *line;) {
+          size_t len = strcspn(line, "\n");
+          printf("  %.*s\n", (int)len, line);
+          line += len + (line[len] == '\n');
+        }
+      }
+      if (pst != PLOT_OK)
+        printf("Charts: %s\n", perr);
     }
     json_decref(j);
   }

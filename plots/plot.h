@@ -1,0 +1,47 @@
+/* plot.h: the charts of a lab run, drawn with gnuplot.
+ *
+ * A lab's lab.json lists its charts ("charts", described in plots/README.md); each one is a
+ * bar chart of some metrics over the points of one sweep, with the main configuration (the
+ * kernel file's own choice) marked. plots/ reads the run's result structures (run/run.h)
+ * and nothing below them; it is the only code in warplab that knows gnuplot.
+ */
+#ifndef WARPLAB_PLOT_H
+#define WARPLAB_PLOT_H
+
+#include <stddef.h>
+
+#include "run/run.h"
+
+enum plot_status {
+  PLOT_OK = 0,
+  PLOT_NO_GNUPLOT,   /* gnuplot is not on PATH: nothing drawn (the .dat files are written) */
+  PLOT_BAD_CHART,    /* a chart of lab.json is malformed (the message names it) */
+  PLOT_FAILED,       /* a file could not be written, or gnuplot failed or timed out */
+};
+
+#define PLOT_MAX_SERIES 6
+#define PLOT_TIMEOUT_S 20
+
+/* Find gnuplot on PATH; writes its path to out. Returns 0 when found, -1 otherwise. */
+int plot_find_gnuplot(char *out, size_t outlen);
+
+/* Draw every chart of lab->json's "charts" for the run r, into r->results_dir: for a chart
+   named NAME, NAME.dat (the data, tab-separated), NAME.gp (the gnuplot script, which can be
+   rerun there by hand), NAME.png and NAME.svg. paths_out receives the PNG paths written,
+   one per line (empty when there was nothing to chart: no measurements, or no charts).
+   Returns PLOT_OK, or another plot_status with err; on PLOT_FAILED the charts that could be
+   drawn are drawn and listed. */
+int plot_lab_charts(const struct run_lab *lab, const struct run_result *r, char *paths_out,
+                    size_t paths_len, char *err, size_t errlen);
+
+/* The chart of lab->json named name, as text for a terminal (gnuplot's dumb terminal),
+   width x height characters, into out (NUL-terminated, cut at outlen). Writes NAME.dat and
+   NAME.term.gp into r->results_dir. Returns PLOT_OK, or another plot_status with err
+   (PLOT_BAD_CHART also when there is no chart of that name). */
+int plot_terminal_chart(const struct run_lab *lab, const struct run_result *r, const char *name,
+                        int width, int height, char *out, size_t outlen, char *err,
+                        size_t errlen);
+
+const char *plot_status_name(enum plot_status s);
+
+#endif

@@ -307,3 +307,45 @@ int wl_cmd_run(int argc, char **argv)
   run_lab_free(&lab);
   return rc;
 }
+
+/* `warplab charts RESULTS_DIR`: draw a saved run's charts again, from its result.json. */
+int wl_cmd_charts(int argc, char **argv)
+{
+  if (argc != 2 || argv[1][0] == '-') {
+    fputs("usage: warplab charts RESULTS_DIR   (a folder `warplab run` wrote: its result.json)\n",
+          argc == 2 ? stdout : stderr);
+    return argc == 2 ? WL_EXIT_OK : WL_EXIT_USAGE;
+  }
+  struct run_result *res = malloc(sizeof *res);
+  char id[128], err[1024];
+  if (!res) {
+    wl_error("out of host memory");
+    return WL_EXIT_USAGE;
+  }
+  int rc = WL_EXIT_USAGE;
+  struct run_lab lab;
+  const char *home = getenv("WARPLAB_HOME");
+  char labs[1024];
+  snprintf(labs, sizeof labs, "%s/labs", home && *home ? home : ".");
+  if (run_result_load(argv[1], res, id, sizeof id, err, sizeof err) ||
+      run_lab_load(id, labs, &lab, err, sizeof err)) {
+    wl_error("%s", err);
+    free(res);
+    return rc;
+  }
+  res->lab = &lab;
+  char charts[4096] = "";
+  int st = plot_lab_charts(&lab, res, charts, sizeof charts, err, sizeof err);
+  if (st != PLOT_OK)
+    wl_error("%s", err);
+  else
+    rc = WL_EXIT_OK;
+  for (char *line = charts; *line;) {
+    size_t len = strcspn(line, "\n");
+    printf("%.*s\n", (int)len, line);
+    line += len + (line[len] == '\n');
+  }
+  run_lab_free(&lab);
+  free(res);
+  return rc;
+}

@@ -1,0 +1,26 @@
+# occupancy: drawn by warplab from occupancy.dat; rerun with: gnuplot occupancy.gp
+set terminal pngcairo size 1100,560 font "Sans,11" noenhanced
+set output 'occupancy.png'
+set title "Theoretical and achieved occupancy\nmeasured on NVIDIA H200 (sm_90, 132 SMs), CUDA driver 13.0, problem nx=16384 ny=16384" font ",13"
+set datafile separator "\t"
+set datafile missing "?"
+set style data histograms
+set style histogram clustered gap 1
+set style fill solid 0.85 border rgb "#333333"
+set boxwidth 0.9
+set grid ytics lc rgb "#dddddd"
+set border 3
+set xtics nomirror rotate by -30 offset -1,0
+set ytics nomirror
+set ylabel "% of the SM's warp slots"
+set key top left Left reverse samplen 2
+set yrange [0:*]
+set offsets 0, 0, graph 0.12, 0
+plot 'occupancy.dat' using 2:xtic(1) title "sm__maximum_warps_per_active_cycle_pct (exact)" lc rgb "#3b6fb6", \
+     'occupancy.dat' using 3:xtic(1) title "sm__warps_active.avg.pct_of_peak_sustained_active (measured)" lc rgb "#e07b39", \
+     'occupancy.dat' using ($0 + -0.1667):2:(sprintf("%.3g", $2)) with labels offset 0,0.6 font ",9" notitle, \
+     'occupancy.dat' using ($0 + 0.1667):3:(sprintf("%.3g", $3)) with labels offset 0,0.6 font ",9" notitle
+set terminal svg size 1100,560 dynamic font "Sans,11" noenhanced
+set output 'occupancy.svg'
+replot
+unset output

@@ -157,6 +157,8 @@ void emu_report_text(FILE *f, const struct emu_run *r)
             r->profile, r->occ->active_blocks, r->occ->active_warps, r->occ->max_warps,
             r->occ->occupancy_pct, occ_limits_str(r->occ->limiting, ", ", lim, sizeof lim));
   }
+  if (s->printf_len)
+    fprintf(f, "  printf:\n%s%s", s->printf_out, s->printf_out[s->printf_len - 1] == '\n' ? "" : "\n");
   if (r->met)
     metric_summary(f, r);
   if (r->met && r->show_lines)
@@ -316,6 +318,7 @@ int emu_report_json(FILE *f, const struct emu_run *r)
     json_object_set_new(o, "metrics", json_object());
     json_object_set_new(o, "gpu", json_pack("{s:f}", "kernel_ms", r->gpu_ms));
   } else {
+    json_object_set_new(o, "printf", s->printf_len ? json_stringn(s->printf_out, s->printf_len) : json_null());
     json_object_set_new(o, "outcome", json_string(sim_outcome_name(s->outcome)));
     json_object_set_new(o, "fault", s->outcome == SIM_RAN_OK ? json_null() : fault_obj(r));
     json_t *m = json_object();

@@ -127,6 +127,9 @@ struct sim_result {
   struct sim_inst_stats *stats;    /* per module instruction (nstats = module->ninsts); owned:
                                       release with sim_result_free */
   uint32_t nstats;
+  char *printf_out;                /* what the kernel printed, block by block (NULL: nothing);
+                                      owned, released with sim_result_free */
+  size_t printf_len;
 };
 
 struct sim_device;

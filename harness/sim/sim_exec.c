@@ -265,6 +265,16 @@ static uint64_t atomic_rmw(uint8_t *p, int host_atomic, const struct ptx_inst *i
   }
 }
 
+int sim_read_lane(struct sim_block *b, struct sim_warp *w, uint32_t pc, unsigned l, uint64_t addr,
+                  void *dst, uint32_t n)
+{
+  uint8_t *p = mem_at(b, w, pc, l, PTX_SP_NONE, addr, n, 1, SIM_ACC_READ);
+  if (!p)
+    return -1;
+  memcpy(dst, p, n);
+  return 0;
+}
+
 /* The fused multiply-add lane loop, the arithmetic core of most kernels. On x86-64 it is
    compiled twice, for FMA hardware and for any x86-64, and the loader picks one, so the
    common case is one instruction per lane instead of a libm call. */

@@ -52,8 +52,12 @@ enum sim_status sim_mem_alloc(struct sim_device *d, uint64_t size, const char *n
 
 /* ---- a linked program ---- */
 struct sim_copy { uint32_t dst, src, size; };   /* param-frame offsets */
+enum sim_builtin { SIM_BUILTIN_NONE = 0, SIM_BUILTIN_VPRINTF, SIM_BUILTIN_ASSERTFAIL };
+
 struct sim_callinfo {
   uint32_t target;               /* code index of the callee's first instruction */
+  uint32_t builtin;              /* enum sim_builtin: a CUDA runtime function the emulator
+                                    provides itself (printf, assert) */
   uint32_t first_in, nin;        /* copies caller args -> callee params (into prog->copies) */
   uint32_t first_out, nout;      /* copies callee return -> caller retval */
 };
@@ -158,6 +162,8 @@ struct sim_block {
   struct sim_warp *warps;
   uint64_t writes;               /* stores and atomics by this block (progress watch) */
   uint32_t bar_arrived[16];      /* bar.arrive counts per barrier */
+  char *out;                     /* this block's printf output */
+  size_t out_len, out_cap;
   const struct sim_alloc **alloc_cache; /* per code pc: the allocation it last touched */
   struct sim_inst_stats *stats;  /* the worker's statistics, indexed by code pc */
   int faulted;
@@ -201,6 +207,15 @@ void sim_fault_mem(struct sim_block *b, struct sim_warp *w, uint32_t pc, unsigne
 /* Fill a fault report of another kind with a message. */
 void sim_fault_other(struct sim_block *b, struct sim_warp *w, uint32_t pc, unsigned lane,
                      enum sim_fault_kind kind, const char *msg);
+
+/* Copy n bytes at generic address addr, as lane l of warp w sees it, into dst; -1 after
+   reporting a fault (the access was not allowed). */
+int sim_read_lane(struct sim_block *b, struct sim_warp *w, uint32_t pc, unsigned l, uint64_t addr,
+                  void *dst, uint32_t n);
+/* Run built-in function ci->builtin for lane l (its parameters are in the lane's frame).
+   Returns 0, or -1 after reporting a fault (a failed assert, a bad pointer). */
+int sim_builtin(struct sim_block *b, struct sim_warp *w, uint32_t pc, unsigned l,
+                const struct sim_callinfo *ci);
 
 /* Count one memory access of the lanes in m (addresses addr[lane], size bytes each) into the
    statistics of pc: requests, sectors, lines, distinct bytes, shared wavefronts. atomic: 0, or

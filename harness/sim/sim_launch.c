@@ -31,8 +31,16 @@ struct launch {
   uint32_t nworkers;
 };
 
+struct printed {                   /* one block's printf output */
+  uint32_t block;
+  char *text;
+  size_t len;
+};
+
 struct worker_out {
   struct launch *L;
+  struct printed *printed;
+  uint32_t nprinted, cap_printed;
   uint32_t index;
   struct sim_result res;            /* the fault of fault_block */
   uint32_t fault_block;
@@ -123,6 +131,21 @@ static void *worker_main(void *arg)
     b.ctaid[2] = idx / (cfg->grid[0] * cfg->grid[1]);
     memset(smem, 0, smem_size);
     enum sim_status st = sim_block_run(&b);
+    if (b.out_len) {
+      if (out->nprinted == out->cap_printed) {
+        uint32_t cap = out->cap_printed ? out->cap_printed * 2 : 16;
+        struct printed *np = realloc(out->printed, cap * sizeof *np);
+        if (np) {
+          out->printed = np;
+          out->cap_printed = cap;
+        }
+      }
+      if (out->nprinted < out->cap_printed) {
+        out->printed[out->nprinted++] = (struct printed){idx, b.out, b.out_len};
+        b.out = NULL;
+      }
+    }
+    free(b.out);
     out->ctr.warp_insts += b.ctr.warp_insts;
     out->ctr.thread_insts += b.ctr.thread_insts;
     if (st != SIM_OK) {
@@ -146,6 +169,50 @@ done:
   free(pframe);
   free(smem);
   return NULL;
+}
+
+static int cmp_printed(const void *a, const void *b)
+{
+  const struct printed *x = a, *y = b;
+  return x->block < y->block ? -1 : x->block > y->block;
+}
+
+/* Every block's printf output, in block order, into res. */
+static void gather_printed(struct sim_result *res, struct worker_out *outs, uint32_t nwk)
+{
+  uint32_t n = 0;
+  size_t total = 0;
+  for (uint32_t i = 0; i < nwk; i++) {
+    n += outs[i].nprinted;
+    for (uint32_t k = 0; k < outs[i].nprinted; k++)
+      total += outs[i].printed[k].len;
+  }
+  struct printed *all = n ? calloc(n, sizeof *all) : NULL;
+  char *text = n ? malloc(total + 1) : NULL;
+  uint32_t j = 0;
+  for (uint32_t i = 0; i < nwk; i++)
+    for (uint32_t k = 0; k < outs[i].nprinted; k++)
+      if (all)
+        all[j++] = outs[i].printed[k];
+  if (all && text) {
+    qsort(all, j, sizeof *all, cmp_printed);
+    size_t len = 0;
+    for (uint32_t k = 0; k < j; k++) {
+      memcpy(text + len, all[k].text, all[k].len);
+      len += all[k].len;
+    }
+    text[len] = 0;
+    res->printf_out = text;
+    res->printf_len = len;
+    text = NULL;
+  }
+  for (uint32_t i = 0; i < nwk; i++) {
+    for (uint32_t k = 0; k < outs[i].nprinted; k++)
+      free(outs[i].printed[k].text);
+    free(outs[i].printed);
+  }
+  free(all);
+  free(text);
 }
 
 static enum sim_status check_cfg(const struct sim_launch *c, uint32_t W, char *err, size_t n)
@@ -285,6 +352,7 @@ enum sim_status sim_run(struct sim_device *d, const struct ptx_module *m, const 
       res->fault = outs[i].res.fault;
     }
   }
+  gather_printed(res, outs, nwk);
   if (st != SIM_OK)
     snprintf(err, errlen, "out of host memory while running the kernel");
   res->static_smem = prog.static_smem;

@@ -106,6 +106,16 @@ struct linker {
   size_t errlen;
 };
 
+/* The built-in that implements an external function, or SIM_BUILTIN_NONE. */
+static enum sim_builtin builtin_of(const char *name)
+{
+  if (!strcmp(name, "vprintf"))
+    return SIM_BUILTIN_VPRINTF;
+  if (!strcmp(name, "__assertfail"))
+    return SIM_BUILTIN_ASSERTFAIL;
+  return SIM_BUILTIN_NONE;
+}
+
 static enum sim_status reach_funcs(struct linker *L, uint32_t f)
 {
   if (L->reach[f])
@@ -113,8 +123,10 @@ static enum sim_status reach_funcs(struct linker *L, uint32_t f)
   L->reach[f] = 1;
   L->order[L->norder++] = f;
   const struct ptx_func *fn = &L->m->funcs[f];
-  if (fn->is_extern || (!fn->ninst && !fn->is_entry)) {
-    snprintf(L->err, L->errlen, "function %s is declared but has no body in this module", fn->name);
+  if ((fn->is_extern || (!fn->ninst && !fn->is_entry)) && !builtin_of(fn->name)) {
+    snprintf(L->err, L->errlen, "function %s is declared but has no body in this module (the "
+             "emulator provides printf and assert; other device-runtime functions are not "
+             "supported)", fn->name);
     return SIM_ERR_UNSUPPORTED;
   }
   for (uint32_t i = 0; i < fn->ninst; i++) {
@@ -394,6 +406,7 @@ static enum sim_status link_calls(struct linker *L)
     const struct ptx_func *callee = &m->funcs[call->func];
     struct sim_callinfo *ci = &p->calls[c];
     ci->target = L->func_code[call->func];
+    ci->builtin = callee->ninst ? SIM_BUILTIN_NONE : builtin_of(callee->name);
     if (call->nargs != callee->nparams || call->nret > callee->nrets) {
       snprintf(L->err, L->errlen, "call of %s passes %u arguments, the function takes %u",
                callee->name, call->nargs, callee->nparams);

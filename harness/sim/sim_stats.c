@@ -268,6 +268,9 @@ void sim_stats_mem(struct sim_block *b, uint32_t pc, enum ptx_space sp, const ui
 void sim_result_free(struct sim_result *r)
 {
   free(r->stats);
+  free(r->printf_out);
   r->stats = NULL;
   r->nstats = 0;
+  r->printf_out = NULL;
+  r->printf_len = 0;
 }

@@ -318,6 +318,29 @@ static int control(struct sim_block *b, struct sim_warp *w, const struct ptx_ins
     count(b, pc, g, e);
     const struct sim_callinfo *ci = &p->calls[in->opd[1].imm];
     size_t fs = p->pframe_size;
+    if (ci->builtin) {
+      /* printf, assert: run here, lane by lane, as one instruction */
+      for (uint64_t mm = e; mm; mm &= mm - 1) {
+        unsigned l = sim_ctz64(mm);
+        uint8_t *fr = w->pframe + l * fs;
+        for (uint32_t k = 0; k < ci->nin; k++) {
+          const struct sim_copy *cp = &p->copies[ci->first_in + k];
+          memmove(fr + cp->dst, fr + cp->src, cp->size);
+        }
+        if (sim_builtin(b, w, pc, l, ci))
+          return 1;
+        for (uint32_t k = 0; k < ci->nout; k++) {
+          const struct sim_copy *cp = &p->copies[ci->first_out + k];
+          memmove(fr + cp->dst, fr + cp->src, cp->size);
+        }
+      }
+      w->gpc = pc + 1;
+      if (w->gtop >= 0 && w->gpc == w->cbar[w->gtop].pc) {
+        dissolve(w);
+        arrive(b, w, g);
+      }
+      return 0;
+    }
     for (uint64_t mm = e; mm; mm &= mm - 1) {
       unsigned l = sim_ctz64(mm);
       if (w->depth[l] >= SIM_CALLDEPTH) {

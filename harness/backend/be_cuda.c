@@ -8,6 +8,8 @@
  * names the line.
  */
 #include <dlfcn.h>
+#include <signal.h>
+#include <unistd.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -127,6 +129,34 @@ static int load_api(struct cu_api *c, char *err, size_t n)
   LOAD(GetErrorString, "cuGetErrorString", NULL)
 #undef LOAD
   return 0;
+}
+
+/* A kernel that never ends cannot be stopped on the GPU: only the end of the process frees
+   it. The watchdog turns a hang into a clear message and exit status 1 after
+   WARPLAB_GPU_TIMEOUT seconds (default 60); the driver cleans up after the process. */
+static void watchdog_fired(int sig)
+{
+  static const char msg[] =
+      "\nwarplab: the kernel did not finish within the GPU time limit (WARPLAB_GPU_TIMEOUT, "
+      "default 60 s): it hangs (an endless loop, a deadlock, a barrier some threads never "
+      "reach). A GPU cannot stop a running kernel, so warplab stops here. Rerun it on the "
+      "emulator (--backend emu) to see which threads wait where.\n";
+  (void)sig;
+  ssize_t r = write(2, msg, sizeof msg - 1);
+  (void)r;
+  _exit(1);
+}
+
+static void watchdog(int on)
+{
+  if (!on) {
+    alarm(0);
+    return;
+  }
+  const char *t = getenv("WARPLAB_GPU_TIMEOUT");
+  long s = t ? strtol(t, NULL, 10) : 60;
+  signal(SIGALRM, watchdog_fired);
+  alarm(s > 0 ? (unsigned)s : 60);
 }
 
 /* "cuMemAlloc: CUDA_ERROR_OUT_OF_MEMORY (out of memory)" */
@@ -297,7 +327,9 @@ static enum be_status gpu_launch(void *impl, const char *kernel, const void *par
     return BE_ERR_BADARG;
   }
   c->EventRecord(e1, NULL);
+  watchdog(1);
   r = c->CtxSynchronize();
+  watchdog(0);
   if (r != 0) {
     cu_msg(c, "the kernel failed", r, res->gpu_error, sizeof res->gpu_error);
     size_t k = strlen(res->gpu_error);
@@ -388,8 +420,10 @@ static enum be_status gpu_time(void *impl, const char *kernel, const void *param
     r = c->LaunchKernel(f, l->grid[0], l->grid[1], l->grid[2], l->block[0], l->block[1],
                         l->block[2], l->dyn_smem, NULL, NULL, extra);
     c->EventRecord(e1, NULL);
+    watchdog(1);
     if (r == 0)
       r = c->CtxSynchronize();
+    watchdog(0);
     float x = 0;
     if (r == 0)
       r = c->EventElapsedTime(&x, e0, e1);

@@ -23,3 +23,11 @@ extern "C" __global__ void spin_then_sync(int *turn, int *order)
     order[tid] = atomicAdd(turn, 1);
     __syncthreads();
 }
+
+// hang_forever: waits for a flag nobody sets. On a GPU it never ends; warplab's watchdog
+// (WARPLAB_GPU_TIMEOUT) stops the run with a message. The emulator reports a deadlock.
+extern "C" __global__ void hang_forever(int *flag)
+{
+    while (*(volatile int *)flag == 0)
+        ;
+}

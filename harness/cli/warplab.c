@@ -35,6 +35,7 @@ static void usage(FILE *f)
         "\n"
         "Commands:\n"
         "  run NN [--backend auto|gpu|emu] ...      run lab NN: tests, measurements, charts\n"
+        "  grade NN SUBMISSION_DIR [...]            score a submission by the lab's rubric\n"
         "  charts RESULTS_DIR                       draw a saved run's charts again\n"
         "  emu FILE.cu|FILE.ptx --kernel NAME ...   run one kernel on the SIMT emulator\n"
         "  occupancy --regs R --block B ...         theoretical occupancy and what limits it\n"
@@ -55,6 +56,8 @@ int main(int argc, char **argv)
     return wl_cmd_run(argc - 1, argv + 1);
   if (!strcmp(cmd, "charts"))
     return wl_cmd_charts(argc - 1, argv + 1);
+  if (!strcmp(cmd, "grade"))
+    return wl_cmd_grade(argc - 1, argv + 1);
   if (!strcmp(cmd, "emu"))
     return wl_cmd_emu(argc - 1, argv + 1);
   if (!strcmp(cmd, "occupancy"))

@@ -106,6 +106,8 @@ void e2e_add_lab_tests(Suite *s);
 void e2e_add_handout_tests(Suite *s);
 /* printf and assert (tests/e2e/builtins.c). */
 void e2e_add_builtin_tests(Suite *s);
+/* warplab grade (tests/e2e/lab.c). */
+void e2e_add_grade_tests(Suite *s);
 
 /* ---- deterministic inputs: the generator the CLI's `rand:SEED` is defined by ---- */
 

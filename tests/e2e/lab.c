@@ -174,3 +174,44 @@ void e2e_add_lab_tests(Suite *s)
   tcase_add_test(tc, lab_unknown);
   suite_add_tcase(s, tc);
 }
+
+/* warplab grade: the reference solution with the right answers gets every available point
+   (performance is not scored on the emulator, and says so); the starter gets none, with the
+   hint about unwritten outputs; a Gradescope results.json is written. */
+START_TEST(grade_solution_and_starter)
+{
+  const char *sub = e2e_tmp("alice");
+  char *cmd = e2e_fmt("mkdir -p '%s' && cp solutions/01-matrix-add/matrix_add.cu '%s/' && "
+                      "printf '{\"q1\":4,\"q2\":4,\"q3\":2,\"q4\":4,\"q5\":8,\"q6\":50,\"q7\":50,"
+                      "\"q8\":8,\"q9\":100,\"q10\":0.671}' > '%s/answers.json'", sub, sub, sub);
+  ck_assert_int_eq(system(cmd), 0);
+  struct e2e_run *r = e2e_warplab("grade", "01", sub, "--backend", "emu", "--json", "--out",
+                                  e2e_tmp("graded"), (char *)NULL);
+  ck_assert_msg(r->status == 0, "%s\n%s", r->out, r->err);
+  double score = json_number_value(e2e_j(r->json, "score"));
+  double max = json_number_value(e2e_j(r->json, "max_score"));
+  ck_assert_msg(score == max && max == 85.0, "score %g of %g", score, max);
+  ck_assert_ptr_nonnull(strstr(e2e_jstr(r, "output"), "performance (15 points) not scored"));
+
+  const char *bob = e2e_tmp("bob");
+  cmd = e2e_fmt("mkdir -p '%s' && cp labs/01-matrix-add/matrix_add.cu '%s/'", bob, bob);
+  ck_assert_int_eq(system(cmd), 0);
+  r = e2e_warplab("grade", "01", bob, "--backend", "emu", "--json", "--out", e2e_tmp("graded2"),
+                  (char *)NULL);
+  ck_assert_int_eq(r->status, 1);
+  ck_assert(json_number_value(e2e_j(r->json, "score")) == 0.0);
+  ck_assert_ptr_nonnull(strstr(e2e_jstr(r, "output"), "never written"));
+  ck_assert_int_gt(json_array_size(e2e_j(r->json, "tests")), 10);
+}
+END_TEST
+
+void e2e_add_grade_tests(Suite *s)
+{
+  if (!e2e_have_nvcc())
+    return;
+  TCase *tc = tcase_create("grade");
+  tcase_add_checked_fixture(tc, e2e_setup, e2e_teardown);
+  tcase_set_timeout(tc, LAB_TIMEOUT_S);
+  tcase_add_test(tc, grade_solution_and_starter);
+  suite_add_tcase(s, tc);
+}

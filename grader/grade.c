@@ -1,0 +1,250 @@
+/* grade.c: score a submission by its lab's rubric (see grade.h). */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "grader/grade.h"
+
+static struct grade_item *item(struct grade_result *g, const char *name, double max)
+{
+  if (g->nitems == GRADE_MAX_ITEMS)
+    return NULL;
+  struct grade_item *it = &g->items[g->nitems++];
+  memset(it, 0, sizeof *it);
+  snprintf(it->name, sizeof it->name, "%s", name);
+  it->max = max;
+  g->max += max;
+  return it;
+}
+
+static void hint(struct grade_result *g, const char *text)
+{
+  if (g->nhints < GRADE_MAX_HINTS)
+    snprintf(g->hints[g->nhints++], sizeof g->hints[0], "%s", text);
+}
+
+static const struct run_metric *main_metric(const struct run_result *r, const char *name)
+{
+  if (!r->npoints)
+    return NULL;
+  const struct run_point *p = &r->points[0];
+  for (uint32_t i = 0; i < p->nmetrics; i++)
+    if (!strcmp(p->metric[i].name, name) && p->metric[i].defined)
+      return &p->metric[i];
+  return NULL;
+}
+
+static double num(json_t *o, const char *key, double fallback)
+{
+  json_t *v = json_object_get(o, key);
+  return json_is_number(v) ? json_number_value(v) : fallback;
+}
+
+/* Correctness: the points shared evenly by the checks, all or nothing each. */
+static void correctness(json_t *c, const struct run_result *s, struct grade_result *g)
+{
+  double pts = num(c, "points", 0);
+  uint32_t n = s->built ? s->nchecks : 1;
+  if (!s->built) {
+    struct grade_item *it = item(g, "correctness: the kernel builds", pts);
+    if (it)
+      snprintf(it->output, sizeof it->output, "the kernel did not build:\n%.700s", s->build_log);
+    hint(g, "Fix the build first: the compiler's message names the file and line.");
+    return;
+  }
+  for (uint32_t i = 0; i < n; i++) {
+    const struct run_check *k = &s->checks[i];
+    char name[128];
+    snprintf(name, sizeof name, "correctness: %s", k->label);
+    struct grade_item *it = item(g, name, pts / n);
+    if (!it)
+      return;
+    it->score = k->state == RUN_CHECK_PASS ? it->max : 0;
+    snprintf(it->output, sizeof it->output, "%s",
+             k->state == RUN_CHECK_PASS ? "every element matches the reference" : k->detail);
+  }
+  for (uint32_t i = 0; i < n; i++) {
+    const struct run_check *k = &s->checks[i];
+    if (k->state == RUN_CHECK_FAULT && k->fault_line) {
+      char h[512];
+      const char *base = strrchr(k->fault_file, '/');
+      snprintf(h, sizeof h, "The kernel faulted at %s:%u (%s). Guard the index against the "
+               "matrix's size: every test size must work, not only multiples of your block.",
+               base ? base + 1 : k->fault_file, k->fault_line, k->label);
+      hint(g, h);
+      break;
+    }
+    if (k->state == RUN_CHECK_FAIL && strstr(k->detail, "never wrote")) {
+      hint(g, "Some outputs were never written (they still hold the poison NaN): does every "
+              "thread inside the matrix store its element?");
+      break;
+    }
+  }
+}
+
+static int main_correct(const struct run_result *s)
+{
+  return s->built && s->nchecks && s->checks[s->nchecks - 1].state == RUN_CHECK_PASS && s->npoints;
+}
+
+static void metric_targets(json_t *m, const struct run_result *s, struct grade_result *g)
+{
+  json_t *targets = json_object_get(m, "targets");
+  size_t i;
+  json_t *t;
+  json_array_foreach(targets, i, t) {
+    const char *name = json_string_value(json_object_get(t, "metric"));
+    double pts = num(t, "points", 0);
+    char label[160];
+    snprintf(label, sizeof label, "metric target: %s", name ? name : "?");
+    struct grade_item *it = item(g, label, pts);
+    if (!it || !name)
+      continue;
+    const struct run_metric *x = main_metric(s, name);
+    json_t *mx = json_object_get(t, "max"), *mn = json_object_get(t, "min");
+    if (!main_correct(s) || !x) {
+      snprintf(it->output, sizeof it->output, "%s", !main_correct(s)
+               ? "not scored: the kernel must be correct on the main size first"
+               : "not measured on this backend");
+      continue;
+    }
+    int ok = (!mx || x->value <= json_number_value(mx) + 1e-9) &&
+             (!mn || x->value >= json_number_value(mn) - 1e-9);
+    it->score = ok ? pts : 0;
+    snprintf(it->output, sizeof it->output, "%s = %.4g (%s); target %s %.4g. %s", name, x->value,
+             x->kind, mx ? "at most" : "at least", mx ? json_number_value(mx) : json_number_value(mn),
+             json_string_value(json_object_get(t, "why")) ? json_string_value(json_object_get(t, "why")) : "");
+    if (!ok) {
+      char h[512];
+      snprintf(h, sizeof h, "%s is %.4g, the target is %s %.4g: %s", name, x->value,
+               mx ? "at most" : "at least", mx ? json_number_value(mx) : json_number_value(mn),
+               json_string_value(json_object_get(t, "why")) ? json_string_value(json_object_get(t, "why")) : "");
+      hint(g, h);
+    }
+  }
+}
+
+static void performance(json_t *p, const struct run_result *s, const struct run_result *ref,
+                        struct grade_result *g)
+{
+  const char *name = json_string_value(json_object_get(p, "metric"));
+  double pts = num(p, "points", 0), full = num(p, "full_within", 1.2), zero = num(p, "zero_beyond", 10);
+  const struct run_metric *a = name ? main_metric(s, name) : NULL;
+  const struct run_metric *b = name && ref ? main_metric(ref, name) : NULL;
+  if (!a || !b || b->value <= 0) {
+    /* no time on this backend (the emulator until the timing model exists): not counted */
+    snprintf(g->note, sizeof g->note, "performance (%g points) not scored: %s", pts,
+             !main_correct(s) ? "the kernel is not correct on the main size"
+             : "this backend does not measure time yet (the emulator's timing model is issue 4)");
+    if (!main_correct(s)) {
+      struct grade_item *it = item(g, "performance against the reference solution", pts);
+      if (it)
+        snprintf(it->output, sizeof it->output, "not scored: the kernel must be correct first");
+    }
+    return;
+  }
+  struct grade_item *it = item(g, "performance against the reference solution", pts);
+  if (!it)
+    return;
+  double ratio = a->value / b->value;
+  double frac = ratio <= full ? 1.0 : ratio >= zero ? 0.0 : (zero - ratio) / (zero - full);
+  it->score = pts * frac;
+  snprintf(it->output, sizeof it->output, "%s: yours %.4g, the reference solution's %.4g, ratio "
+           "%.3f (full points up to %.2f, none from %.2f)", name, a->value, b->value, ratio, full, zero);
+}
+
+static void questions(json_t *q, json_t *answers, struct grade_result *g)
+{
+  json_t *items = json_object_get(q, "items");
+  double pts = num(q, "points", 0);
+  size_t n = json_array_size(items), i;
+  json_t *x;
+  json_array_foreach(items, i, x) {
+    const char *id = json_string_value(json_object_get(x, "id"));
+    char name[96];
+    snprintf(name, sizeof name, "question %s", id ? id : "?");
+    struct grade_item *it = item(g, name, n ? pts / (double)n : 0);
+    if (!it || !id)
+      continue;
+    json_t *a = answers ? json_object_get(answers, id) : NULL;
+    double want = num(x, "answer", NAN), tol = num(x, "tolerance", 0);
+    if (!json_is_number(a)) {
+      snprintf(it->output, sizeof it->output, "no answer given for %s (answers.json: {\"%s\": ...})", id, id);
+      continue;
+    }
+    double got = json_number_value(a);
+    int ok = fabs(got - want) <= tol + 1e-12;
+    it->score = ok ? it->max : 0;
+    snprintf(it->output, sizeof it->output, "%s: you answered %g%s", id, got,
+             ok ? ", right" : ", which is not it: measure it with warplab and look again");
+  }
+}
+
+int grade_score(const struct run_lab *lab, const struct run_result *student,
+                const struct run_result *solution, json_t *answers, struct grade_result *g,
+                char *err, size_t errlen)
+{
+  memset(g, 0, sizeof *g);
+  json_t *rubric = lab->json ? json_object_get(lab->json, "rubric") : NULL;
+  if (!json_is_object(rubric)) {
+    snprintf(err, errlen, "lab %s has no rubric in its lab.json", lab->id);
+    return -1;
+  }
+  json_t *c = json_object_get(rubric, "correctness");
+  if (json_is_object(c))
+    correctness(c, student, g);
+  json_t *m = json_object_get(rubric, "metrics");
+  if (json_is_object(m))
+    metric_targets(m, student, g);
+  json_t *p = json_object_get(rubric, "performance");
+  if (json_is_object(p))
+    performance(p, student, solution, g);
+  json_t *q = json_object_get(rubric, "questions");
+  if (json_is_object(q))
+    questions(q, answers, g);
+  for (uint32_t i = 0; i < g->nitems; i++)
+    g->score += g->items[i].score;
+  return 0;
+}
+
+json_t *grade_gradescope_json(const struct grade_result *g)
+{
+  json_t *tests = json_array();
+  for (uint32_t i = 0; i < g->nitems; i++) {
+    const struct grade_item *it = &g->items[i];
+    json_array_append_new(tests, json_pack("{s:s,s:f,s:f,s:s,s:s}", "name", it->name, "score",
+                                           it->score, "max_score", it->max, "output", it->output,
+                                           "visibility", "visible"));
+  }
+  char out[2048];
+  size_t k = (size_t)snprintf(out, sizeof out, "%s", g->note);
+  for (uint32_t i = 0; i < g->nhints && k < sizeof out; i++)
+    k += (size_t)snprintf(out + k, sizeof out - k, "%sHint: %s", k ? "\n" : "", g->hints[i]);
+  return json_pack("{s:f,s:f,s:s,s:o}", "score", g->score, "max_score", g->max, "output", out,
+                   "tests", tests);
+}
+
+void grade_feedback_md(FILE *f, const struct run_lab *lab, const struct run_result *s,
+                       const struct grade_result *g)
+{
+  fprintf(f, "# %s: %.1f / %.1f\n\n", lab->title, g->score, g->max);
+  fprintf(f, "Kernel file `%s`, %s backend (%s), seed %llu.\n\n", s->prov.kernel_file,
+          s->prov.backend, s->prov.device, (unsigned long long)s->prov.seed);
+  if (g->note[0])
+    fprintf(f, "_%s_\n\n", g->note);
+  fprintf(f, "| item | score | |\n| --- | --- | --- |\n");
+  for (uint32_t i = 0; i < g->nitems; i++) {
+    const struct grade_item *it = &g->items[i];
+    char out[768];
+    size_t k = 0;
+    for (const char *p = it->output; *p && k + 1 < sizeof out; p++)
+      out[k++] = *p == '\n' ? ' ' : *p == '|' ? '/' : *p;
+    out[k] = 0;
+    fprintf(f, "| %s | %.2f / %.2f | %s |\n", it->name, it->score, it->max, out);
+  }
+  if (g->nhints) {
+    fprintf(f, "\n## Hints\n\n");
+    for (uint32_t i = 0; i < g->nhints; i++)
+      fprintf(f, "- %s\n", g->hints[i]);
+  }
+}

@@ -1,0 +1,47 @@
+/* grade.h: score one submission of a lab by its rubric (lab.json "rubric").
+ *
+ * The rubric weighs correctness (all or nothing per test size), metric targets on the
+ * student's own configuration, performance against the reference solution measured in the
+ * same session on the same backend, and the numeric answers to the handout's "predict, then
+ * measure" questions. The grader reads run results only (run/run.h), never the emulator.
+ */
+#ifndef WARPLAB_GRADE_H
+#define WARPLAB_GRADE_H
+
+#include <jansson.h>
+
+#include "run/run.h"
+
+#define GRADE_MAX_ITEMS 48
+#define GRADE_MAX_HINTS 8
+
+struct grade_item {
+  char name[192];
+  double score, max;
+  char output[768];            /* what was checked and what came out, for the student */
+};
+
+struct grade_result {
+  double score, max;
+  struct grade_item items[GRADE_MAX_ITEMS];
+  uint32_t nitems;
+  char hints[GRADE_MAX_HINTS][512];
+  uint32_t nhints;
+  char note[256];              /* e.g. why performance was not scored */
+};
+
+/* Score student against solution (the reference solution's run, same backend and seed) with
+   the answers (a JSON object {"q1": 4, ...}, or NULL). Returns 0, or -1 with err when the
+   rubric is malformed. */
+int grade_score(const struct run_lab *lab, const struct run_result *student,
+                const struct run_result *solution, json_t *answers, struct grade_result *g,
+                char *err, size_t errlen);
+
+/* Gradescope's results.json for g. Returns a new JSON object. */
+json_t *grade_gradescope_json(const struct grade_result *g);
+
+/* The feedback report, in Markdown, to f. */
+void grade_feedback_md(FILE *f, const struct run_lab *lab, const struct run_result *student,
+                       const struct grade_result *g);
+
+#endif

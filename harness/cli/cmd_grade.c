@@ -1,0 +1,150 @@
+/* cmd_grade.c: `warplab grade NN SUBMISSION_DIR`: run a submission and the lab's reference
+ * solution in the same session, on the same backend and inputs, score the submission by the
+ * lab's rubric, and write a Gradescope results.json and a feedback report beside its results. */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/warplab.h"
+#include "grader/grade.h"
+#include "run/run.h"
+
+static void grade_usage(FILE *f)
+{
+  fputs("usage: warplab grade NN SUBMISSION_DIR [--backend auto|gpu|emu] [--seed N] [--out DIR]\n"
+        "                       [--json]\n"
+        "\n"
+        "SUBMISSION_DIR holds the lab's kernel file (e.g. matrix_add.cu) and, optionally,\n"
+        "answers.json with the numeric answers to the handout's questions: {\"q1\": 4, ...}.\n"
+        "Writes results.json (Gradescope's format) and feedback.md into the run's results folder\n"
+        "(under --out, default results/).\n", f);
+  wl_print_exit_codes();
+}
+
+int wl_cmd_grade(int argc, char **argv)
+{
+  static const struct option longopts[] = {
+    {"backend", required_argument, 0, 'b'}, {"seed", required_argument, 0, 'S'},
+    {"out", required_argument, 0, 'o'}, {"json", no_argument, 0, 'j'},
+    {"help", no_argument, 0, 'h'}, {0, 0, 0, 0},
+  };
+  struct run_opts o;
+  memset(&o, 0, sizeof o);
+  int json = 0, c;
+  optind = 1;
+  opterr = 0;
+  while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+    switch (c) {
+    case 'b':
+      o.backend = !strcmp(optarg, "gpu") ? RUN_BACKEND_GPU : !strcmp(optarg, "emu") ? RUN_BACKEND_EMU
+                : RUN_BACKEND_AUTO;
+      if (strcmp(optarg, "gpu") && strcmp(optarg, "emu") && strcmp(optarg, "auto")) {
+        wl_error("--backend '%s': expected auto, gpu or emu", optarg);
+        return WL_EXIT_USAGE;
+      }
+      break;
+    case 'S': {
+      char *end;
+      errno = 0;
+      o.seed = strtoull(optarg, &end, 10);
+      if (errno || *end || !*optarg) {
+        wl_error("--seed '%s': expected a number", optarg);
+        return WL_EXIT_USAGE;
+      }
+      o.have_seed = 1;
+      break;
+    }
+    case 'o': o.results_root = optarg; break;
+    case 'j': json = 1; break;
+    case 'h': grade_usage(stdout); return WL_EXIT_OK;
+    default:
+      wl_error("grade: unknown or incomplete option '%s' (see warplab grade --help)", argv[optind - 1]);
+      return WL_EXIT_USAGE;
+    }
+  }
+  if (optind != argc - 2) {
+    wl_error("grade: give a lab and a submission folder, e.g. warplab grade 01 alice/");
+    return WL_EXIT_USAGE;
+  }
+  const char *which = argv[optind], *dir = argv[optind + 1];
+  char err[2048], labs[1024], kfile[1400], apath[1400];
+  const char *home = getenv("WARPLAB_HOME");
+  snprintf(labs, sizeof labs, "%s/labs", home && *home ? home : ".");
+  struct run_lab lab;
+  if (run_lab_load(which, labs, &lab, err, sizeof err)) {
+    wl_error("%s", err);
+    return WL_EXIT_USAGE;
+  }
+  snprintf(kfile, sizeof kfile, "%s/%s", dir, lab.kernel_file);
+  snprintf(apath, sizeof apath, "%s/answers.json", dir);
+  json_t *answers = NULL;
+  FILE *af = fopen(apath, "r");
+  if (af) {
+    fclose(af);
+    json_error_t je;
+    answers = json_load_file(apath, 0, &je);
+    if (!json_is_object(answers)) {
+      wl_error("%s:%d: %s (expected {\"q1\": 4, ...})", apath, je.line, answers ? "not an object" : je.text);
+      json_decref(answers);
+      run_lab_free(&lab);
+      return WL_EXIT_USAGE;
+    }
+  }
+  struct run_result *stu = malloc(sizeof *stu), *ref = malloc(sizeof *ref);
+  struct grade_result *g = malloc(sizeof *g);
+  int rc = WL_EXIT_USAGE;
+  if (!stu || !ref || !g) {
+    wl_error("out of host memory");
+    goto out;
+  }
+  /* the submission, then the solution on the same backend and inputs */
+  o.kernel_file = kfile;
+  o.quick = 1;
+  o.no_ncu = 1;
+  if (run_lab_run(&lab, &o, stu, err, sizeof err)) {
+    wl_error("%s", err);
+    goto out;
+  }
+  struct run_opts so = o;
+  so.kernel_file = NULL;
+  so.solution = 1;
+  so.seed = stu->prov.seed;
+  so.have_seed = 1;
+  so.backend = !strcmp(stu->prov.backend, "gpu") ? RUN_BACKEND_GPU : RUN_BACKEND_EMU;
+  if (run_lab_run(&lab, &so, ref, err, sizeof err)) {
+    wl_error("the reference solution: %s", err);
+    goto out;
+  }
+  if (grade_score(&lab, stu, ref, answers, g, err, sizeof err)) {
+    wl_error("%s", err);
+    goto out;
+  }
+  json_t *gs = grade_gradescope_json(g);
+  char path[1200];
+  snprintf(path, sizeof path, "%s/results.json", stu->results_dir);
+  json_dump_file(gs, path, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+  snprintf(path, sizeof path, "%s/feedback.md", stu->results_dir);
+  FILE *fb = fopen(path, "w");
+  if (fb) {
+    grade_feedback_md(fb, &lab, stu, g);
+    fclose(fb);
+  }
+  if (json) {
+    json_dumpf(gs, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+    fputc('\n', stdout);
+  } else {
+    grade_feedback_md(stdout, &lab, stu, g);
+    printf("\nGradescope results and this report: %s/\n", stu->results_dir);
+  }
+  json_decref(gs);
+  rc = run_exit_code(stu);
+out:
+  json_decref(answers);
+  free(stu);
+  free(ref);
+  free(g);
+  run_lab_free(&lab);
+  return rc;
+}

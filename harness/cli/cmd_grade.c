@@ -6,8 +6,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli/warplab.h"
+#include "grader/batch.h"
 #include "grader/grade.h"
 #include "run/run.h"
 
@@ -147,4 +149,79 @@ out:
   free(g);
   run_lab_free(&lab);
   return rc;
+}
+
+/* `warplab batch NN ROSTER --out DIR [-j N] [--resume] [--backend B] [--timeout S]`. */
+int wl_cmd_batch(int argc, char **argv)
+{
+  static const struct option longopts[] = {
+    {"out", required_argument, 0, 'o'}, {"jobs", required_argument, 0, 'j'},
+    {"resume", no_argument, 0, 'r'}, {"backend", required_argument, 0, 'b'},
+    {"timeout", required_argument, 0, 't'}, {"memory", required_argument, 0, 'm'},
+    {"help", no_argument, 0, 'h'}, {0, 0, 0, 0},
+  };
+  struct batch_opts o = {.backend = "auto", .jobs = 1, .timeout_s = 600, .memory_mb = 16384};
+  int c;
+  optind = 1;
+  opterr = 0;
+  while ((c = getopt_long(argc, argv, "j:h", longopts, NULL)) != -1) {
+    long v;
+    char *end;
+    switch (c) {
+    case 'o': o.out = optarg; break;
+    case 'r': o.resume = 1; break;
+    case 'b':
+      if (strcmp(optarg, "gpu") && strcmp(optarg, "emu") && strcmp(optarg, "auto")) {
+        wl_error("--backend '%s': expected auto, gpu or emu", optarg);
+        return WL_EXIT_USAGE;
+      }
+      o.backend = optarg;
+      break;
+    case 'j': case 't': case 'm':
+      errno = 0;
+      v = strtol(optarg, &end, 10);
+      if (errno || *end || v < 1) {
+        wl_error("-%c '%s': expected a positive number", c == 'j' ? 'j' : c, optarg);
+        return WL_EXIT_USAGE;
+      }
+      if (c == 'j') o.jobs = (int)v;
+      else if (c == 't') o.timeout_s = (int)v;
+      else o.memory_mb = (size_t)v;
+      break;
+    case 'h':
+      fputs("usage: warplab batch NN ROSTER --out DIR [-j N] [--resume] [--backend auto|gpu|emu]\n"
+            "                     [--timeout SECONDS] [--memory MB]\n"
+            "Grades every student folder of ROSTER with `warplab grade`, each in a child process\n"
+            "with a time limit (default 600 s) and a memory cap (default 16384 MB). Writes\n"
+            "DIR/STUDENT/results.json (Gradescope), feedback.md, log.txt, and DIR/gradebook.csv.\n"
+            "--resume skips students whose results.json exists.\n", stdout);
+      return WL_EXIT_OK;
+    default:
+      wl_error("batch: unknown or incomplete option '%s' (see warplab batch --help)", argv[optind - 1]);
+      return WL_EXIT_USAGE;
+    }
+  }
+  if (optind != argc - 2 || !o.out) {
+    wl_error("batch: give a lab, a roster folder and --out DIR, e.g. warplab batch 01 class/ --out graded/");
+    return WL_EXIT_USAGE;
+  }
+  o.lab = argv[optind];
+  o.roster = argv[optind + 1];
+  char self[4096];
+  ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+  if (n <= 0) {
+    wl_error("cannot find the warplab executable to grade with");
+    return WL_EXIT_USAGE;
+  }
+  self[n] = 0;
+  o.warplab = self;
+  struct batch_summary s;
+  char err[1024];
+  if (batch_run(&o, &s, err, sizeof err)) {
+    wl_error("%s", err);
+    return WL_EXIT_USAGE;
+  }
+  printf("%u students: %u graded, %u failed to grade, %u kept from an earlier run (--resume)\n"
+         "Gradebook: %s/gradebook.csv\n", s.students, s.graded, s.failed, s.skipped, o.out);
+  return WL_EXIT_OK;
 }

@@ -36,6 +36,7 @@ static void usage(FILE *f)
         "Commands:\n"
         "  run NN [--backend auto|gpu|emu] ...      run lab NN: tests, measurements, charts\n"
         "  grade NN SUBMISSION_DIR [...]            score a submission by the lab's rubric\n"
+        "  batch NN ROSTER --out DIR [-j N]         grade a class, one process per student\n"
         "  charts RESULTS_DIR                       draw a saved run's charts again\n"
         "  emu FILE.cu|FILE.ptx --kernel NAME ...   run one kernel on the SIMT emulator\n"
         "  occupancy --regs R --block B ...         theoretical occupancy and what limits it\n"
@@ -58,6 +59,8 @@ int main(int argc, char **argv)
     return wl_cmd_charts(argc - 1, argv + 1);
   if (!strcmp(cmd, "grade"))
     return wl_cmd_grade(argc - 1, argv + 1);
+  if (!strcmp(cmd, "batch"))
+    return wl_cmd_batch(argc - 1, argv + 1);
   if (!strcmp(cmd, "emu"))
     return wl_cmd_emu(argc - 1, argv + 1);
   if (!strcmp(cmd, "occupancy"))

@@ -21,6 +21,7 @@ int wl_cmd_emu(int argc, char **argv);
 int wl_cmd_run(int argc, char **argv);
 int wl_cmd_charts(int argc, char **argv);
 int wl_cmd_grade(int argc, char **argv);
+int wl_cmd_batch(int argc, char **argv);
 int wl_cmd_occupancy(int argc, char **argv);
 
 /* The exit-code table for --help texts. */

@@ -31,6 +31,9 @@
 #define WARPLAB_RUN_VERSION "0.1.0"
 #define GUARD_BYTES 65536u   /* each side of every GPU buffer */
 #define GUARD_BYTE 0xa5
+/* A lab's emulator sizes take about a million warp-instructions; a kernel that runs 200 times
+   that is stuck in a loop, and is stopped within seconds rather than minutes. */
+#define LAB_EMU_BUDGET 200000000ull
 
 struct ctx {
   const struct run_lab *lab;
@@ -308,6 +311,7 @@ static int launch_shape(struct ctx *c, struct launch *L, char *why, size_t n)
   L->bl.dyn_smem = sm > 0 ? (uint32_t)sm : 0;
   L->bl.sched = SIM_SCHED_ITS;
   L->bl.warp_size = c->have_prof && c->prof.warp_size == 64 ? 64 : 32;
+  L->bl.max_warp_insts = LAB_EMU_BUDGET;
   return 0;
 }
 
@@ -955,12 +959,27 @@ int run_lab_run(const struct run_lab *lab, const struct run_opts *opts, struct r
       sim_result_free(&br.emu);
       goto out;
     }
+    int ran_away = c.kind == BE_EMU && !br.ran_ok && br.emu.outcome == SIM_BUDGET;
     sim_result_free(&br.emu);
     if (chk->state != RUN_CHECK_PASS)
       res->all_passed = 0;
     launch_free(&c, &L);
     if (chk->state == RUN_CHECK_FAULT && c.kind == BE_GPU)
       break;                                    /* the context is gone after a GPU fault */
+    if (ran_away) {
+      /* a kernel stuck in a loop on one size is stuck on the others: say so, don't wait */
+      char where[96];
+      snprintf(where, sizeof where, "%s", chk->label);
+      for (uint32_t u = t + 1; u <= lab->ntests; u++) {
+        struct run_check *skip = &res->checks[res->nchecks++];
+        skip->sizes = u < lab->ntests ? lab->tests[u] : *main_size;
+        sizes_text(&skip->sizes, skip->label, sizeof skip->label);
+        skip->state = RUN_CHECK_FAIL;
+        skip->first_bad = -1;
+        snprintf(skip->detail, sizeof skip->detail, "not run: the kernel ran away on %s", where);
+      }
+      break;
+    }
   }
 
   /* the main configuration, then the sweeps, on the main size */

@@ -205,6 +205,45 @@ START_TEST(grade_solution_and_starter)
 }
 END_TEST
 
+/* warplab batch: every student gets a result (a compile error and a runaway kernel too), a link
+   out of the roster is not a student, the gradebook lists them all with the same maximum, and
+   --resume regrades only what is missing. */
+START_TEST(batch_class_and_resume)
+{
+  const char *roster = e2e_tmp("class"), *out = e2e_tmp("graded");
+  char *cmd = e2e_fmt(
+      "mkdir -p '%1$s/ann' '%1$s/ben' '%1$s/cat' '%1$s/dan' && "
+      "cp solutions/01-matrix-add/matrix_add.cu '%1$s/ann/' && "
+      "cp labs/01-matrix-add/matrix_add.cu '%1$s/ben/' && "
+      "cp tests/e2e/lab01/compile_error.cu '%1$s/cat/matrix_add.cu' && "
+      "printf '__constant__ int BLOCK_X = 32;\\n__constant__ int BLOCK_Y = 8;\\n"
+      "extern \"C\" __global__ void matrix_add(const float *a, const float *b, float *c, int nx, int ny)"
+      "\\n{ while (1) c[0] = a[0]; }\\n' > '%1$s/dan/matrix_add.cu' && ln -s /etc '%1$s/zed'", roster);
+  ck_assert_int_eq(system(cmd), 0);
+  struct e2e_run *r = e2e_warplab("batch", "01", roster, "--out", out, "-j", "2", "--backend", "emu",
+                                  "--timeout", "120", (char *)NULL);
+  ck_assert_msg(r->status == 0, "%s\n%s", r->out, r->err);
+  ck_assert_ptr_nonnull(strstr(r->out, "4 students: 4 graded, 0 failed"));
+  char *book = e2e_read_text(e2e_fmt("%s/gradebook.csv", out));
+  ck_assert_ptr_nonnull(book);
+  ck_assert_ptr_nonnull(strstr(book, "ann,75.00,85.00,graded\n"));
+  ck_assert_ptr_nonnull(strstr(book, "ben,0.00,85.00,graded\n"));
+  ck_assert_ptr_nonnull(strstr(book, "cat,0.00,85.00,graded\n"));
+  ck_assert_ptr_nonnull(strstr(book, "dan,0.00,85.00,graded\n"));
+  ck_assert_ptr_null(strstr(book, "zed"));
+  char *dan = e2e_read_text(e2e_fmt("%s/dan/results.json", out));
+  ck_assert_ptr_nonnull(strstr(dan, "ran past its budget"));
+  char *cat = e2e_read_text(e2e_fmt("%s/cat/results.json", out));
+  ck_assert_ptr_nonnull(strstr(cat, "did not build"));
+  ck_assert_ptr_nonnull(strstr(cat, "matrix_add.cu:12: error"));
+  /* lose one student's results: --resume grades only that one again */
+  ck_assert_int_eq(system(e2e_fmt("rm '%s/ben/results.json'", out)), 0);
+  r = e2e_warplab("batch", "01", roster, "--out", out, "--resume", "--backend", "emu", (char *)NULL);
+  ck_assert_int_eq(r->status, 0);
+  ck_assert_ptr_nonnull(strstr(r->out, "4 students: 1 graded, 0 failed to grade, 3 kept"));
+}
+END_TEST
+
 void e2e_add_grade_tests(Suite *s)
 {
   if (!e2e_have_nvcc())
@@ -213,5 +252,7 @@ void e2e_add_grade_tests(Suite *s)
   tcase_add_checked_fixture(tc, e2e_setup, e2e_teardown);
   tcase_set_timeout(tc, LAB_TIMEOUT_S);
   tcase_add_test(tc, grade_solution_and_starter);
+  tcase_add_test(tc, batch_class_and_resume);
   suite_add_tcase(s, tc);
 }
+

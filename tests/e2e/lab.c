@@ -221,7 +221,7 @@ START_TEST(batch_class_and_resume)
       "\\n{ while (1) c[0] = a[0]; }\\n' > '%1$s/dan/matrix_add.cu' && ln -s /etc '%1$s/zed'", roster);
   ck_assert_int_eq(system(cmd), 0);
   struct e2e_run *r = e2e_warplab("batch", "01", roster, "--out", out, "-j", "2", "--backend", "emu",
-                                  "--timeout", "120", (char *)NULL);
+                                  "--timeout", "400", (char *)NULL);
   ck_assert_msg(r->status == 0, "%s\n%s", r->out, r->err);
   ck_assert_ptr_nonnull(strstr(r->out, "4 students: 4 graded, 0 failed"));
   char *book = e2e_read_text(e2e_fmt("%s/gradebook.csv", out));
@@ -250,7 +250,7 @@ void e2e_add_grade_tests(Suite *s)
     return;
   TCase *tc = tcase_create("grade");
   tcase_add_checked_fixture(tc, e2e_setup, e2e_teardown);
-  tcase_set_timeout(tc, LAB_TIMEOUT_S);
+  tcase_set_timeout(tc, 3 * LAB_TIMEOUT_S);   /* a class with a runaway kernel, under ASan too */
   tcase_add_test(tc, grade_solution_and_starter);
   tcase_add_test(tc, batch_class_and_resume);
   suite_add_tcase(s, tc);

@@ -72,8 +72,7 @@ int wl_cmd_grade(int argc, char **argv)
   }
   const char *which = argv[optind], *dir = argv[optind + 1];
   char err[2048], labs[1024], kfile[1400], apath[1400];
-  const char *home = getenv("WARPLAB_HOME");
-  snprintf(labs, sizeof labs, "%s/labs", home && *home ? home : ".");
+  snprintf(labs, sizeof labs, "%s/labs", run_home());
   struct run_lab lab;
   if (run_lab_load(which, labs, &lab, err, sizeof err)) {
     wl_error("%s", err);

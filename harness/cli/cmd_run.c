@@ -246,9 +246,8 @@ int wl_cmd_run(int argc, char **argv)
   }
   char err[2048];
   struct run_lab lab;
-  const char *home = getenv("WARPLAB_HOME");
   char labs[1024];
-  snprintf(labs, sizeof labs, "%s/labs", home && *home ? home : ".");
+  snprintf(labs, sizeof labs, "%s/labs", run_home());
   if (run_lab_load(argv[optind], labs, &lab, err, sizeof err)) {
     wl_error("%s", err);
     return WL_EXIT_USAGE;
@@ -324,9 +323,8 @@ int wl_cmd_charts(int argc, char **argv)
   }
   int rc = WL_EXIT_USAGE;
   struct run_lab lab;
-  const char *home = getenv("WARPLAB_HOME");
   char labs[1024];
-  snprintf(labs, sizeof labs, "%s/labs", home && *home ? home : ".");
+  snprintf(labs, sizeof labs, "%s/labs", run_home());
   if (run_result_load(argv[1], res, id, sizeof id, err, sizeof err) ||
       run_lab_load(id, labs, &lab, err, sizeof err)) {
     wl_error("%s", err);

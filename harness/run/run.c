@@ -25,6 +25,7 @@
 #include "run/lab_ref.h"
 #include "run/run.h"
 #include "run/run_build.h"
+#include "run/run_exec.h"
 #include "run/run_expr.h"
 #include "run/run_ptxas.h"
 
@@ -212,17 +213,13 @@ static void read_choices(const struct ctx *c, struct run_sizes *ch)
 
 static int load_reference(struct ctx *c)
 {
-  char src[1200], so[1200], inc[1024], cmd[4096];
+  char src[1200], so[1200], inc[1040];
   snprintf(src, sizeof src, "%s/%s", c->lab->dir, c->lab->ref_source);
   snprintf(so, sizeof so, "%s/reference.so", c->res->results_dir);
-  const char *home = getenv("WARPLAB_HOME");
-  snprintf(inc, sizeof inc, "%s/harness/run", home && *home ? home : ".");
-  snprintf(cmd, sizeof cmd, "cc -std=c11 -O2 -shared -fPIC -I'%s' -o '%s' '%s' 2>&1", inc, so, src);
-  FILE *p = popen(cmd, "r");
-  char log[2048] = "";
-  size_t got = p ? fread(log, 1, sizeof log - 1, p) : 0;
-  log[got] = 0;
-  int st = p ? pclose(p) : -1;
+  snprintf(inc, sizeof inc, "-I%.1000s/harness/run", run_home());
+  char *argv[] = {"cc", "-std=c11", "-O2", "-shared", "-fPIC", inc, "-o", so, src, NULL};
+  char log[2048];
+  int st = run_exec_capture(argv, log, sizeof log);
   if (st != 0) {
     snprintf(c->err, c->errlen, "the lab's reference %s did not build: %s", src, log);
     return -1;
@@ -628,27 +625,52 @@ static void ncu_metrics(struct ctx *c, struct launch *L, struct run_point *pt)
   }
   if (!k)
     return;
-  char cmd[8192];
-  size_t n = (size_t)snprintf(cmd, sizeof cmd, "'%s' --csv --metrics %s '%s' emu '%s' --kernel %s "
-                              "--grid %u,%u,%u --block %u,%u,%u --smem %u --backend gpu", ncu, metrics,
-                              self, c->res->prov.ptx_file, c->lab->kernel, L->bl.grid[0], L->bl.grid[1],
-                              L->bl.grid[2], L->bl.block[0], L->bl.block[1], L->bl.block[2], L->bl.dyn_smem);
-  for (uint32_t i = 0; i < c->lab->nparams && n < sizeof cmd; i++) {
+  /* argv for: ncu --csv --metrics LIST SELF emu PTX --kernel K --grid X,Y,Z --block X,Y,Z
+     --smem N --backend gpu [--arg SPEC]... */
+  char grid[64], block[64], smem[32];
+  snprintf(grid, sizeof grid, "%u,%u,%u", L->bl.grid[0], L->bl.grid[1], L->bl.grid[2]);
+  snprintf(block, sizeof block, "%u,%u,%u", L->bl.block[0], L->bl.block[1], L->bl.block[2]);
+  snprintf(smem, sizeof smem, "%u", L->bl.dyn_smem);
+  char *argv[24 + 2 * RUN_MAX_PARAMS];
+  char specs[RUN_MAX_PARAMS][96];
+  int a = 0;
+  argv[a++] = ncu;
+  argv[a++] = "--csv";
+  argv[a++] = "--metrics";
+  argv[a++] = metrics;
+  argv[a++] = self;
+  argv[a++] = "emu";
+  argv[a++] = c->res->prov.ptx_file;
+  argv[a++] = "--kernel";
+  argv[a++] = (char *)c->lab->kernel;
+  argv[a++] = "--grid";
+  argv[a++] = grid;
+  argv[a++] = "--block";
+  argv[a++] = block;
+  argv[a++] = "--smem";
+  argv[a++] = smem;
+  argv[a++] = "--backend";
+  argv[a++] = "gpu";
+  for (uint32_t i = 0; i < c->lab->nparams && i < RUN_MAX_PARAMS; i++) {
     const struct run_param *p = &c->lab->params[i];
     if (p->role == RUN_ROLE_SCALAR)
-      n += (size_t)snprintf(cmd + n, sizeof cmd - n, " --arg %s:%" PRId64, run_elem_name(p->elem), L->scalar[i]);
+      snprintf(specs[i], sizeof specs[i], "%s:%" PRId64, run_elem_name(p->elem), L->scalar[i]);
     else
-      n += (size_t)snprintf(cmd + n, sizeof cmd - n, " --arg %sbuf:%" PRIu64 ":rand:%" PRIu64,
-                            run_elem_name(p->elem), L->count[i], L->seed + i);
+      snprintf(specs[i], sizeof specs[i], "%sbuf:%" PRIu64 ":rand:%" PRIu64, run_elem_name(p->elem),
+               L->count[i], L->seed + i);
+    argv[a++] = "--arg";
+    argv[a++] = specs[i];
   }
-  if (n >= sizeof cmd - 8)
+  argv[a] = NULL;
+  size_t outlen = 1 << 20;
+  char *out = malloc(outlen);
+  if (!out)
     return;
-  snprintf(cmd + n, sizeof cmd - n, " 2>&1");
-  FILE *f = popen(cmd, "r");
-  if (!f)
-    return;
-  char line[1024];
-  while (fgets(line, sizeof line, f)) {
+  run_exec_capture(argv, out, outlen);
+  for (char *line = out, *next; line && *line; line = next) {
+    next = strchr(line, '\n');
+    if (next)
+      *next++ = 0;
     if (strstr(line, "ERR_NVGPUCTRPERM")) {
       snprintf(c->res->prov.ncu_note, sizeof c->res->prov.ncu_note,
                "ncu: the GPU's performance counters are not permitted for this user "
@@ -690,7 +712,7 @@ static void ncu_metrics(struct ctx *c, struct launch *L, struct run_point *pt)
     if (end != num)
       add_metric(pt, name, v, 1, "measured");
   }
-  pclose(f);
+  free(out);
   if (!c->res->prov.ncu_note[0])
     snprintf(c->res->prov.ncu_note, sizeof c->res->prov.ncu_note,
              "GPU metrics from Nsight Compute (one profiled launch per configuration)");
@@ -827,19 +849,14 @@ static void nvcc_version(char *buf, size_t n)
   buf[0] = 0;
   if (run_find_tool("nvcc", nvcc, sizeof nvcc))
     return;
-  char cmd[1100];
-  snprintf(cmd, sizeof cmd, "'%s' --version 2>/dev/null", nvcc);
-  FILE *p = popen(cmd, "r");
-  char line[256];
-  while (p && fgets(line, sizeof line, p)) {
-    char *r = strstr(line, "release ");
-    if (r) {
-      r[strcspn(r, "\n")] = 0;
-      snprintf(buf, n, "%s", r);
-    }
+  char *argv[] = {nvcc, "--version", NULL};
+  char out[2048];
+  run_exec_capture(argv, out, sizeof out);
+  char *r = strstr(out, "release ");
+  if (r) {
+    r[strcspn(r, "\n")] = 0;
+    snprintf(buf, n, "%s", r);
   }
-  if (p)
-    pclose(p);
 }
 
 int run_lab_run(const struct run_lab *lab, const struct run_opts *opts, struct run_result *res,

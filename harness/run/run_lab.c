@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "run/run_expr.h"
 #include "run/run_lab.h"
@@ -274,6 +275,40 @@ static int find_dir(const char *which, const char *labs_dir, char *out, size_t n
     return -1;
   }
   return 0;
+}
+
+static int is_dir(const char *path)
+{
+  struct stat st;
+  return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+const char *run_home(void)
+{
+  static char home[4096];
+  const char *env = getenv("WARPLAB_HOME");
+  if (env && *env)
+    return env;
+  if (home[0])
+    return home;
+  snprintf(home, sizeof home, ".");
+  if (is_dir("labs"))
+    return home;
+  char exe[4096], labs[4200];
+  ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+  if (n <= 0)
+    return home;
+  exe[n] = 0;
+  for (int up = 0; up < 2; up++) {
+    char *slash = strrchr(exe, '/');
+    if (!slash)
+      return home;
+    *slash = 0;
+  }
+  snprintf(labs, sizeof labs, "%s/labs", exe[0] ? exe : "/");
+  if (is_dir(labs))
+    snprintf(home, sizeof home, "%s", exe[0] ? exe : "/");
+  return home;
 }
 
 int run_lab_load(const char *which, const char *labs_dir, struct run_lab *lab, char *err,

@@ -69,6 +69,10 @@ struct run_lab {
   json_t *json;               /* the whole definition: charts for plots/, rubric for grader/ */
 };
 
+/* The warplab folder (labs/, harness/): $WARPLAB_HOME when set, else "." when ./labs exists,
+   else the folder above the running binary's bin/ when it has labs/, else ".". */
+const char *run_home(void);
+
 /* Load a lab by number ("01"), name ("01-matrix-add") or folder path. labs_dir is the labs
    folder (NULL: "labs"). Returns 0, or -1 with a message naming the file and field. */
 int run_lab_load(const char *which, const char *labs_dir, struct run_lab *lab, char *err,

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "e2e.h"
 
@@ -244,6 +245,43 @@ START_TEST(batch_class_and_resume)
 }
 END_TEST
 
+/* Copy file src to dst (no shell: the names below are shell syntax on purpose). */
+static void copy_file(const char *src, const char *dst)
+{
+  char *text = e2e_read_text(src);
+  ck_assert_ptr_nonnull(text);
+  FILE *f = fopen(dst, "w");
+  ck_assert_ptr_nonnull(f);
+  ck_assert_int_eq(fputs(text, f) >= 0, 1);
+  ck_assert_int_eq(fclose(f), 0);
+}
+
+/* A student's folder name is data, never shell syntax: o'brien $(touch pwned) builds and is
+   graded (nvcc runs its steps through sh, so warplab builds such names from a private copy),
+   nothing is run, and compiler messages and the PTX name the real file. */
+START_TEST(grade_folder_name_is_not_shell)
+{
+  const char *sub = e2e_tmp("o'brien $(touch pwned)"), *bad = e2e_tmp("o'neil `touch pwned`");
+  ck_assert_int_eq(mkdir(sub, 0777), 0);
+  ck_assert_int_eq(mkdir(bad, 0777), 0);
+  copy_file("solutions/01-matrix-add/matrix_add.cu", e2e_fmt("%s/matrix_add.cu", sub));
+  copy_file("tests/e2e/lab01/compile_error.cu", e2e_fmt("%s/matrix_add.cu", bad));
+  const char *out = e2e_tmp("graded $(touch pwned)");
+  struct e2e_run *r = e2e_warplab("grade", "01", sub, "--backend", "emu", "--json", "--out", out,
+                                  (char *)NULL);
+  ck_assert_msg(r->status == 0, "%s\n%s", r->out, r->err);
+  ck_assert(json_number_value(e2e_j(r->json, "score")) == 75.0);
+  r = e2e_warplab("grade", "01", bad, "--backend", "emu", "--json", "--out", out, (char *)NULL);
+  ck_assert_int_eq(r->status, 3);   /* the kernel did not build */
+  ck_assert_ptr_nonnull(strstr(r->out, "the kernel did not build"));
+  char *msg = e2e_fmt("o'neil `touch pwned`/matrix_add.cu:12: error");
+  ck_assert_msg(strstr(r->out, msg) != NULL, "no '%s' in\n%s", msg, r->out);
+  struct stat st;
+  ck_assert_msg(stat("pwned", &st) != 0 && stat(e2e_tmp("pwned"), &st) != 0,
+                "a folder name was run as a shell command");
+}
+END_TEST
+
 void e2e_add_grade_tests(Suite *s)
 {
   if (!e2e_have_nvcc())
@@ -253,6 +291,7 @@ void e2e_add_grade_tests(Suite *s)
   tcase_set_timeout(tc, 3 * LAB_TIMEOUT_S);   /* a class with a runaway kernel, under ASan too */
   tcase_add_test(tc, grade_solution_and_starter);
   tcase_add_test(tc, batch_class_and_resume);
+  tcase_add_test(tc, grade_folder_name_is_not_shell);
   suite_add_tcase(s, tc);
 }
 

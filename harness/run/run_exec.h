@@ -1,0 +1,13 @@
+/* run_exec.h: run a program with an argument vector (never through a shell, so no file or
+ * folder name can be taken for shell syntax) and capture what it prints. */
+#ifndef WARPLAB_RUN_EXEC_H
+#define WARPLAB_RUN_EXEC_H
+
+#include <stddef.h>
+
+/* Run argv[0] (searched on PATH) with argv; its stdout and stderr go to out (NUL-terminated,
+   cut at outlen; the rest is read and dropped). Returns the exit status, 128 + signal when
+   killed, or -1 when it could not be started. */
+int run_exec_capture(char *const argv[], char *out, size_t outlen);
+
+#endif

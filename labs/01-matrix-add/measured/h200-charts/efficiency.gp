@@ -1,25 +1,33 @@
-# efficiency: drawn by warplab from efficiency.dat; rerun with: gnuplot efficiency.gp
-set terminal pngcairo size 1100,560 font "Sans,11" noenhanced
-set output 'efficiency.png'
-set title "Global load efficiency\nmeasured on NVIDIA H200 (sm_90, 132 SMs), CUDA driver 13.0, problem nx=16384 ny=16384" font ",13"
+# efficiency.gp: chart 'efficiency' of the H200 run in h200-solution.json (written by warplab's plots/plot.c).
+# Data: efficiency.dat. Redraw with `gnuplot efficiency.gp` in this folder.
+if (strstrt(GPVAL_TERMINALS, "pngcairo") > 0) {
+  set terminal pngcairo size 970,640 font "Sans,12" noenhanced background rgb "white"
+} else {
+  set terminal png size 970,640 font "Sans,12" noenhanced background rgb "white"
+}
+set output "efficiency.png"
 set datafile separator "\t"
 set datafile missing "?"
-set style data histograms
-set style histogram clustered gap 1
-set style fill solid 0.85 border rgb "#333333"
-set boxwidth 0.9
-set grid ytics lc rgb "#dddddd"
-set border 3
-set xtics nomirror rotate by -30 offset -1,0
-set ytics nomirror
-set ylabel "% of fetched bytes used"
-set key top left Left reverse samplen 2
-set yrange [0:*]
-set offsets 0, 0, graph 0.12, 0
-set label 11 "no data for gld_efficiency on this run" at graph 0.99, 0.92 right font ",9" textcolor rgb "#777777"
-plot 'efficiency.dat' using 2:xtic(1) title "smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct (measured)" lc rgb "#3b6fb6", \
-     'efficiency.dat' using ($0 + 0.0000):2:(sprintf("%.3g", $2)) with labels offset 0,0.6 font ",9" notitle
-set terminal svg size 1100,560 dynamic font "Sans,11" noenhanced
-set output 'efficiency.svg'
+fmt(v) = (v != v) ? "" : (abs(v) >= 1e6 ? sprintf("%.3gM", v/1e6) : (abs(v) >= 1e4 ? sprintf("%.3gk", v/1e3) : (v == int(v) ? sprintf("%d", int(v)) : sprintf("%.3g", v))))
+set border 3 lw 1 lc rgb "#555555"
+set tics nomirror out scale 0.6
+set grid ytics lt 1 lw 1 lc rgb "#E3E3E3"
+set xrange [-0.60:10.60]
+set yrange [0:114]
+set ylabel "% of fetched bytes used" offset 0.5,0
+set xtics ("64x4 (yours)" 0, "32x32" 1, "32x16" 2, "16x32" 3, "16x16" 4, "64x8" 5, "128x2" 6, "256x1" 7, "8x8" 8, "8x32" 9, "4x64" 10)
+set xtics rotate by 35 right
+set object rect from -0.50, graph 0 to 0.50, graph 1 behind fc rgb "#FFE9A8" fs solid 1.0 noborder
+set label "gld_efficiency: not counted on the GPU backend" at graph 0.5, graph 1 offset 0,1.00 center font ",11" tc rgb "#B03A2E"
+set label "on the GPU: NVIDIA H200 (sm_90, 132 SMs), CUDA driver 13.0  |  problem nx=16384 ny=16384" at graph 0.5, graph 1 offset 0,2.35 center font ",11" tc rgb "#555555"
+set label "Global load efficiency" at graph 0.5, graph 1 offset 0,4.04 center font "Sans Bold,16"
+set tmargin 5.6
+set key outside below center horizontal Left reverse samplen 1.5 spacing 1.3 width 1 font ",11"
+set style fill solid 0.92 border lc rgb "#303030"
+plot "efficiency.dat" using ($0+0.0000):2:(0.6880) with boxes lc rgb "#3A6EA5" title "smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct (measured)", \
+     "" using ($0+0.0000):2:(fmt($2)) with labels offset 0,0.7 font ",10" notitle, \
+     keyentry with boxes fc rgb "#FFE9A8" fs solid 1.0 noborder title "(yours): the kernel file's own choice"
+set terminal svg size 970,640 dynamic font "Sans,12" noenhanced background rgb "white"
+set output "efficiency.svg"
 replot
 unset output

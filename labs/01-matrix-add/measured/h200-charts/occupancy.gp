@@ -1,26 +1,34 @@
-# occupancy: drawn by warplab from occupancy.dat; rerun with: gnuplot occupancy.gp
-set terminal pngcairo size 1100,560 font "Sans,11" noenhanced
-set output 'occupancy.png'
-set title "Theoretical and achieved occupancy\nmeasured on NVIDIA H200 (sm_90, 132 SMs), CUDA driver 13.0, problem nx=16384 ny=16384" font ",13"
+# occupancy.gp: chart 'occupancy' of the H200 run in h200-solution.json (written by warplab's plots/plot.c).
+# Data: occupancy.dat. Redraw with `gnuplot occupancy.gp` in this folder.
+if (strstrt(GPVAL_TERMINALS, "pngcairo") > 0) {
+  set terminal pngcairo size 1234,640 font "Sans,12" noenhanced background rgb "white"
+} else {
+  set terminal png size 1234,640 font "Sans,12" noenhanced background rgb "white"
+}
+set output "occupancy.png"
 set datafile separator "\t"
 set datafile missing "?"
-set style data histograms
-set style histogram clustered gap 1
-set style fill solid 0.85 border rgb "#333333"
-set boxwidth 0.9
-set grid ytics lc rgb "#dddddd"
-set border 3
-set xtics nomirror rotate by -30 offset -1,0
-set ytics nomirror
-set ylabel "% of the SM's warp slots"
-set key top left Left reverse samplen 2
-set yrange [0:*]
-set offsets 0, 0, graph 0.12, 0
-plot 'occupancy.dat' using 2:xtic(1) title "sm__maximum_warps_per_active_cycle_pct (exact)" lc rgb "#3b6fb6", \
-     'occupancy.dat' using 3:xtic(1) title "sm__warps_active.avg.pct_of_peak_sustained_active (measured)" lc rgb "#e07b39", \
-     'occupancy.dat' using ($0 + -0.1667):2:(sprintf("%.3g", $2)) with labels offset 0,0.6 font ",9" notitle, \
-     'occupancy.dat' using ($0 + 0.1667):3:(sprintf("%.3g", $3)) with labels offset 0,0.6 font ",9" notitle
-set terminal svg size 1100,560 dynamic font "Sans,11" noenhanced
-set output 'occupancy.svg'
+fmt(v) = (v != v) ? "" : (abs(v) >= 1e6 ? sprintf("%.3gM", v/1e6) : (abs(v) >= 1e4 ? sprintf("%.3gk", v/1e3) : (v == int(v) ? sprintf("%d", int(v)) : sprintf("%.3g", v))))
+set border 3 lw 1 lc rgb "#555555"
+set tics nomirror out scale 0.6
+set grid ytics lt 1 lw 1 lc rgb "#E3E3E3"
+set xrange [-0.60:10.60]
+set yrange [0:114]
+set ylabel "% of the SM's warp slots" offset 0.5,0
+set xtics ("64x4 (yours)" 0, "32x32" 1, "32x16" 2, "16x32" 3, "16x16" 4, "64x8" 5, "128x2" 6, "256x1" 7, "8x8" 8, "8x32" 9, "4x64" 10)
+set xtics rotate by 35 right
+set object rect from -0.50, graph 0 to 0.50, graph 1 behind fc rgb "#FFE9A8" fs solid 1.0 noborder
+set label "on the GPU: NVIDIA H200 (sm_90, 132 SMs), CUDA driver 13.0  |  problem nx=16384 ny=16384" at graph 0.5, graph 1 offset 0,1.00 center font ",11" tc rgb "#555555"
+set label "Theoretical and achieved occupancy" at graph 0.5, graph 1 offset 0,2.69 center font "Sans Bold,16"
+set tmargin 4.3
+set key outside below center horizontal Left reverse samplen 1.5 spacing 1.3 width 1 font ",11"
+set style fill solid 0.92 border lc rgb "#303030"
+plot "occupancy.dat" using ($0-0.2000):2:(0.3440) with boxes lc rgb "#3A6EA5" title "sm__maximum_warps_per_active_cycle_pct (exact)", \
+     "" using ($0-0.2000):2:(fmt($2)) with labels offset 0,0.7 font ",10" notitle, \
+     "occupancy.dat" using ($0+0.2000):3:(0.3440) with boxes lc rgb "#E07B39" title "sm__warps_active.avg.pct_of_peak_sustained_active (measured)", \
+     "" using ($0+0.2000):3:(fmt($3)) with labels offset 0,0.7 font ",10" notitle, \
+     keyentry with boxes fc rgb "#FFE9A8" fs solid 1.0 noborder title "(yours): the kernel file's own choice"
+set terminal svg size 1234,640 dynamic font "Sans,12" noenhanced background rgb "white"
+set output "occupancy.svg"
 replot
 unset output

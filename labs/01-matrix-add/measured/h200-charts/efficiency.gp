@@ -18,13 +18,13 @@ set ylabel "% of fetched bytes used" offset 0.5,0
 set xtics ("64x4 (yours)" 0, "32x32" 1, "32x16" 2, "16x32" 3, "16x16" 4, "64x8" 5, "128x2" 6, "256x1" 7, "8x8" 8, "8x32" 9, "4x64" 10)
 set xtics rotate by 35 right
 set object rect from -0.50, graph 0 to 0.50, graph 1 behind fc rgb "#FFE9A8" fs solid 1.0 noborder
-set label "gld_efficiency: not counted on the GPU backend" at graph 0.5, graph 1 offset 0,1.00 center font ",11" tc rgb "#B03A2E"
+set label "gld_efficiency (Fermi): not counted on the GPU backend" at graph 0.5, graph 1 offset 0,1.00 center font ",11" tc rgb "#B03A2E"
 set label "on the GPU: NVIDIA H200 (sm_90, 132 SMs), CUDA driver 13.0  |  problem nx=16384 ny=16384" at graph 0.5, graph 1 offset 0,2.35 center font ",11" tc rgb "#555555"
 set label "Global load efficiency" at graph 0.5, graph 1 offset 0,4.04 center font "Sans Bold,16"
 set tmargin 5.6
 set key outside below center horizontal Left reverse samplen 1.5 spacing 1.3 width 1 font ",11"
 set style fill solid 0.92 border lc rgb "#303030"
-plot "efficiency.dat" using ($0+0.0000):2:(0.6880) with boxes lc rgb "#3A6EA5" title "smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct (measured)", \
+plot "efficiency.dat" using ($0+0.0000):2:(0.6880) with boxes lc rgb "#3A6EA5" title "bytes used per sector (measured): smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct", \
      "" using ($0+0.0000):2:(fmt($2)) with labels offset 0,0.7 font ",10" notitle, \
      keyentry with boxes fc rgb "#FFE9A8" fs solid 1.0 noborder title "(yours): the kernel file's own choice"
 set terminal svg size 970,640 dynamic font "Sans,12" noenhanced background rgb "white"

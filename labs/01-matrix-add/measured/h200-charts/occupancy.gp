@@ -23,9 +23,9 @@ set label "Theoretical and achieved occupancy" at graph 0.5, graph 1 offset 0,2.
 set tmargin 4.3
 set key outside below center horizontal Left reverse samplen 1.5 spacing 1.3 width 1 font ",11"
 set style fill solid 0.92 border lc rgb "#303030"
-plot "occupancy.dat" using ($0-0.2000):2:(0.3440) with boxes lc rgb "#3A6EA5" title "sm__maximum_warps_per_active_cycle_pct (exact)", \
+plot "occupancy.dat" using ($0-0.2000):2:(0.3440) with boxes lc rgb "#3A6EA5" title "theoretical (exact): sm__maximum_warps_per_active_cycle_pct", \
      "" using ($0-0.2000):2:(fmt($2)) with labels offset 0,0.7 font ",10" notitle, \
-     "occupancy.dat" using ($0+0.2000):3:(0.3440) with boxes lc rgb "#E07B39" title "sm__warps_active.avg.pct_of_peak_sustained_active (measured)", \
+     "occupancy.dat" using ($0+0.2000):3:(0.3440) with boxes lc rgb "#E07B39" title "achieved (measured): sm__warps_active.avg.pct_of_peak_sustained_active", \
      "" using ($0+0.2000):3:(fmt($3)) with labels offset 0,0.7 font ",10" notitle, \
      keyentry with boxes fc rgb "#FFE9A8" fs solid 1.0 noborder title "(yours): the kernel file's own choice"
 set terminal svg size 1234,640 dynamic font "Sans,12" noenhanced background rgb "white"

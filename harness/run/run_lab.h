@@ -79,7 +79,7 @@ int run_lab_load(const char *which, const char *labs_dir, struct run_lab *lab, c
                  size_t errlen);
 void run_lab_free(struct run_lab *lab);
 
-/* Value of name in s, or -1 when absent (0/1 return, value in *v). */
+/* 1 with the value of name in *v, or 0 when s has no such name. */
 int run_sizes_get(const struct run_sizes *s, const char *name, int64_t *v);
 /* Set name to v in s (added when absent); -1 when s is full. */
 int run_sizes_set(struct run_sizes *s, const char *name, int64_t v);

@@ -44,6 +44,9 @@ int run_result_load(const char *dir, struct run_result *r, char *lab_id, size_t 
     x->correct = json_is_true(json_object_get(pt, "correct"));
     const char *name;
     json_t *m;
+    json_object_foreach(json_object_get(pt, "choices"), name, m)
+      if (json_is_integer(m))
+        run_sizes_set(&x->choices, name, json_integer_value(m));
     json_object_foreach(json_object_get(pt, "metrics"), name, m) {
       if (x->nmetrics == RUN_MAX_POINT_METRICS)
         break;

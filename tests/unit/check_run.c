@@ -1,7 +1,11 @@
 /* check_run.c: the lab harness's pieces: the expressions of lab definitions. */
 #include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "run/run.h"
 #include "run/run_expr.h"
 #include "suites.h"
 
@@ -54,12 +58,48 @@ START_TEST(test_expr_errors)
 }
 END_TEST
 
+/* result.json read back: provenance, points, their metrics and their choices (which the charts
+   use to find the kernel file's own configuration in a sweep). */
+START_TEST(test_result_load)
+{
+  char dir[] = "/tmp/warplab-check-result-XXXXXX", path[64], lab[32], err[256];
+  ck_assert_ptr_nonnull(mkdtemp(dir));
+  snprintf(path, sizeof path, "%s/result.json", dir);
+  FILE *f = fopen(path, "w");
+  ck_assert_ptr_nonnull(f);
+  fputs("{\"lab\": \"01-matrix-add\", \"provenance\": {\"backend\": \"gpu\", \"sizes\": \"nx=8\"},"
+        " \"built\": true, \"points\": [{\"sweep\": \"\", \"label\": \"64x4\", \"correct\": true,"
+        " \"choices\": {\"BLOCK_X\": 64, \"BLOCK_Y\": 4},"
+        " \"metrics\": {\"gpu__time_duration.sum\": {\"value\": 953984, \"kind\": \"measured\"},"
+        " \"x\": {\"value\": null, \"kind\": \"exact\"}}}]}", f);
+  ck_assert_int_eq(fclose(f), 0);
+  struct run_result *r = malloc(sizeof *r);
+  ck_assert_ptr_nonnull(r);
+  ck_assert_int_eq(run_result_load(dir, r, lab, sizeof lab, err, sizeof err), 0);
+  ck_assert_str_eq(lab, "01-matrix-add");
+  ck_assert_str_eq(r->prov.backend, "gpu");
+  ck_assert_uint_eq(r->npoints, 1);
+  int64_t v = 0;
+  ck_assert_int_eq(run_sizes_get(&r->points[0].choices, "BLOCK_X", &v), 1);
+  ck_assert_int_eq(v, 64);
+  ck_assert_int_eq(run_sizes_get(&r->points[0].choices, "BLOCK_Y", &v), 1);
+  ck_assert_int_eq(v, 4);
+  ck_assert_uint_eq(r->points[0].nmetrics, 2);
+  ck_assert(r->points[0].metric[0].defined && r->points[0].metric[0].value == 953984);
+  ck_assert(!r->points[0].metric[1].defined);
+  free(r);
+  unlink(path);
+  rmdir(dir);
+}
+END_TEST
+
 Suite *suite_run(void)
 {
   Suite *s = suite_create("run");
   TCase *t = tcase_create("expr");
   tcase_add_test(t, test_expr_values);
   tcase_add_test(t, test_expr_errors);
+  tcase_add_test(t, test_result_load);
   suite_add_tcase(s, t);
   return s;
 }

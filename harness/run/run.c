@@ -219,7 +219,7 @@ static int load_reference(struct ctx *c)
   snprintf(inc, sizeof inc, "-I%.1000s/harness/run", run_home());
   char *argv[] = {"cc", "-std=c11", "-O2", "-shared", "-fPIC", inc, "-o", so, src, NULL};
   char log[2048];
-  int st = run_exec_capture(argv, log, sizeof log);
+  int st = run_exec_capture(argv, NULL, log, sizeof log);
   if (st != 0) {
     snprintf(c->err, c->errlen, "the lab's reference %s did not build: %s", src, log);
     return -1;
@@ -666,7 +666,7 @@ static void ncu_metrics(struct ctx *c, struct launch *L, struct run_point *pt)
   char *out = malloc(outlen);
   if (!out)
     return;
-  run_exec_capture(argv, out, outlen);
+  run_exec_capture(argv, NULL, out, outlen);
   for (char *line = out, *next; line && *line; line = next) {
     next = strchr(line, '\n');
     if (next)
@@ -851,7 +851,7 @@ static void nvcc_version(char *buf, size_t n)
     return;
   char *argv[] = {nvcc, "--version", NULL};
   char out[2048];
-  run_exec_capture(argv, out, sizeof out);
+  run_exec_capture(argv, NULL, out, sizeof out);
   char *r = strstr(out, "release ");
   if (r) {
     r[strcspn(r, "\n")] = 0;

@@ -4,10 +4,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "run/run_build.h"
+#include "run/run_exec.h"
 
 int run_find_tool(const char *name, char *out, size_t outlen)
 {
@@ -75,47 +75,18 @@ static int shell_safe(const char *s)
    the exit status, or -1 (log says why) when it could not be run. */
 static int run_nvcc(char *const argv[], const char *cwd, char *log, size_t loglen)
 {
-  int pipefd[2];
-  if (pipe(pipefd) != 0) {
-    snprintf(log, loglen, "cannot run nvcc: %s\n", strerror(errno));
-    return -1;
-  }
-  pid_t pid = fork();
-  if (pid < 0) {
-    close(pipefd[0]);
-    close(pipefd[1]);
-    snprintf(log, loglen, "cannot run nvcc: %s\n", strerror(errno));
-    return -1;
-  }
-  if (pid == 0) {
-    dup2(pipefd[1], 1);
-    dup2(pipefd[1], 2);
-    close(pipefd[0]);
-    close(pipefd[1]);
-    if (cwd && chdir(cwd) != 0)
-      _exit(127);
-    execv(argv[0], argv);
-    _exit(127);
-  }
-  close(pipefd[1]);
   char *raw = malloc(loglen + 1);
-  size_t got = 0;
-  ssize_t r;
-  char sink[4096];
-  while ((r = read(pipefd[0], got < loglen && raw ? raw + got : sink,
-                   got < loglen && raw ? loglen - got : sizeof sink)) > 0 || (r < 0 && errno == EINTR))
-    if (r > 0 && got < loglen && raw)
-      got += (size_t)r;
-  close(pipefd[0]);
-  int status = 0;
-  while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-    ;
-  if (raw) {
-    raw[got < loglen ? got : loglen] = 0;
-    tidy_log(raw, log, loglen);
-    free(raw);
+  if (!raw) {
+    snprintf(log, loglen, "cannot run nvcc: out of host memory\n");
+    return -1;
   }
-  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+  int rc = run_exec_capture(argv, cwd, raw, loglen + 1);
+  if (rc < 0)
+    snprintf(log, loglen, "cannot run nvcc: %s\n", strerror(errno));
+  else
+    tidy_log(raw, log, loglen);
+  free(raw);
+  return rc;
 }
 
 /* Copy text from src to dst, writing `to` for every `from` (from non-empty). Returns 0 when

@@ -6,7 +6,7 @@
 
 #include "run/run_exec.h"
 
-int run_exec_capture(char *const argv[], char *out, size_t outlen)
+int run_exec_capture(char *const argv[], const char *cwd, char *out, size_t outlen)
 {
   int fd[2];
   if (outlen)
@@ -24,6 +24,8 @@ int run_exec_capture(char *const argv[], char *out, size_t outlen)
     dup2(fd[1], 2);
     close(fd[0]);
     close(fd[1]);
+    if (cwd && chdir(cwd) != 0)
+      _exit(127);
     execvp(argv[0], argv);
     _exit(127);
   }

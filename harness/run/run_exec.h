@@ -5,9 +5,10 @@
 
 #include <stddef.h>
 
-/* Run argv[0] (searched on PATH) with argv; its stdout and stderr go to out (NUL-terminated,
-   cut at outlen; the rest is read and dropped). Returns the exit status, 128 + signal when
-   killed, or -1 when it could not be started. */
-int run_exec_capture(char *const argv[], char *out, size_t outlen);
+/* Run argv[0] (searched on PATH unless it holds a '/') with argv, in folder cwd (NULL: ours);
+   its stdout and stderr go to out (NUL-terminated, cut at outlen; the rest is read and
+   dropped). Returns the exit status, 128 + signal when killed, 127 when it could not be
+   executed, or -1 when no process could be started. */
+int run_exec_capture(char *const argv[], const char *cwd, char *out, size_t outlen);
 
 #endif

@@ -19,6 +19,7 @@
 #include "cli/warplab.h"
 #include "ptx/ptx.h"
 #include "run/run_build.h"
+#include "run/run_file.h"
 #include "backend/be.h"
 #include "metrics/met.h"
 #include "metrics/occ.h"
@@ -84,35 +85,6 @@ static int parse_u64_opt(const char *s, uint64_t *v)
     return -1;
   *v = x;
   return 0;
-}
-
-static char *read_file(const char *path, size_t *len)
-{
-  FILE *f = fopen(path, "rb");
-  if (!f)
-    return NULL;
-  size_t cap = 1 << 16, n = 0;
-  char *buf = malloc(cap + 1);
-  while (buf) {
-    size_t r = fread(buf + n, 1, cap - n, f);
-    n += r;
-    if (n < cap)
-      break;
-    char *nb = realloc(buf, cap * 2 + 1);
-    if (!nb) {
-      free(buf);
-      buf = NULL;
-      break;
-    }
-    buf = nb;
-    cap *= 2;
-  }
-  fclose(f);
-  if (buf) {
-    buf[n] = 0;
-    *len = n;
-  }
-  return buf;
 }
 
 struct dump {
@@ -325,7 +297,7 @@ static int get_ptx(const struct emu_opts *o, char *tmpdir, char **text, size_t *
   } else {
     snprintf(ptx_path, plen, "%s", o->file);
   }
-  *text = read_file(ptx_path, len);
+  *text = run_read_file(ptx_path, len);
   if (!*text) {
     wl_error("cannot read %s: %s", ptx_path, strerror(errno));
     return WL_EXIT_USAGE;

@@ -27,6 +27,7 @@
 #include "run/run_build.h"
 #include "run/run_exec.h"
 #include "run/run_expr.h"
+#include "run/run_file.h"
 #include "run/run_ptxas.h"
 
 #define WARPLAB_RUN_VERSION "0.1.0"
@@ -74,27 +75,6 @@ static int mkdirs(const char *path)
       *p = '/';
     }
   return mkdir(tmp, 0755) && errno != EEXIST ? -1 : 0;
-}
-
-static char *slurp(const char *path, size_t *len)
-{
-  FILE *f = fopen(path, "rb");
-  if (!f)
-    return NULL;
-  fseek(f, 0, SEEK_END);
-  long n = ftell(f);
-  fseek(f, 0, SEEK_SET);
-  char *b = n >= 0 ? malloc((size_t)n + 1) : NULL;
-  if (b && fread(b, 1, (size_t)n, f) != (size_t)n) {
-    free(b);
-    b = NULL;
-  }
-  fclose(f);
-  if (b) {
-    b[n] = 0;
-    *len = (size_t)n;
-  }
-  return b;
 }
 
 /* The variables of a launch: the size's and the choices'. */
@@ -918,7 +898,7 @@ int run_lab_run(const struct run_lab *lab, const struct run_opts *opts, struct r
   if (bs != RUN_BUILD_OK)
     return 0;                                   /* not built: exit 3, the log says why */
   res->built = 1;
-  c.ptx = slurp(pv->ptx_file, &c.ptx_len);
+  c.ptx = run_read_file(pv->ptx_file, &c.ptx_len);
   struct ptx_error pe;
   if (!c.ptx || ptx_parse(c.ptx, c.ptx_len, &c.mod, &pe) != PTX_OK) {
     snprintf(err, errlen, "%s:%u: %s", pv->ptx_file, c.ptx ? pe.line : 0,

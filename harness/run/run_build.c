@@ -8,6 +8,7 @@
 
 #include "run/run_build.h"
 #include "run/run_exec.h"
+#include "run/run_file.h"
 
 int run_find_tool(const char *name, char *out, size_t outlen)
 {
@@ -111,33 +112,6 @@ static int replace_all(const char *src, const char *from, const char *to, char *
   return 0;
 }
 
-/* Read a whole file into a new NUL-terminated buffer, or NULL. */
-static char *slurp(const char *path, size_t *len)
-{
-  FILE *f = fopen(path, "rb");
-  if (!f)
-    return NULL;
-  char *buf = NULL;
-  size_t cap = 0, n = 0, r;
-  do {
-    if (n + 65536 + 1 > cap) {
-      char *nb = realloc(buf, cap = n + 65536 * 2 + 1);
-      if (!nb) {
-        free(buf);
-        fclose(f);
-        return NULL;
-      }
-      buf = nb;
-    }
-    r = fread(buf + n, 1, cap - n - 1, f);
-    n += r;
-  } while (r > 0);
-  fclose(f);
-  buf[n] = 0;
-  *len = n;
-  return buf;
-}
-
 /* nvcc also canonicalises its input's path (links are followed), so the file is copied into
    a private folder /tmp/warplab-nvcc-XXXXXX (as kernel.cu when its own name is unsafe), with
    src -> its real folder on the include path (-I paths are passed as given). The copy's path
@@ -151,7 +125,7 @@ static enum run_build_status build_via_copy(char *nvcc, char *archflag, const ch
     return RUN_BUILD_FAILED;
   }
   size_t srclen = 0;
-  char *src = slurp(real, &srclen);
+  char *src = run_read_file(real, &srclen);
   if (!src) {
     snprintf(log, loglen, "%s: %s\n", cu, strerror(errno));
     return RUN_BUILD_FAILED;
@@ -194,7 +168,7 @@ static enum run_build_status build_via_copy(char *nvcc, char *archflag, const ch
     goto out;
   }
   size_t len = 0;
-  ptx = slurp(out, &len);
+  ptx = run_read_file(out, &len);
   size_t cap = len + 64 * strlen(real) + 4096;
   fixed = ptx ? malloc(cap) : NULL;
   /* A '"' or '\' in the real path would need escaping inside the PTX string: keep the copy's

@@ -132,10 +132,10 @@ static void performance(json_t *p, const struct run_result *s, const struct run_
   const struct run_metric *a = name ? main_metric(s, name) : NULL;
   const struct run_metric *b = name && ref ? main_metric(ref, name) : NULL;
   if (!b || b->value <= 0) {
-    /* no time on this backend (the emulator until the timing model exists): not counted, for
-       every student alike, so maximum scores agree across a class */
-    snprintf(g->note, sizeof g->note, "performance (%g points) not scored: this backend does not "
-             "measure time yet (the emulator's timing model is issue 4)", pts);
+    /* no time for the reference solution (the timing model could not model it): not counted,
+       for every student alike, so maximum scores agree across a class */
+    snprintf(g->note, sizeof g->note, "performance (%g points) not scored: the reference "
+             "solution's %s has no value on this backend", pts, name ? name : "time");
     return;
   }
   struct grade_item *it = item(g, "performance against the reference solution", pts);
@@ -148,8 +148,10 @@ static void performance(json_t *p, const struct run_result *s, const struct run_
   double ratio = a->value / b->value;
   double frac = ratio <= full ? 1.0 : ratio >= zero ? 0.0 : (zero - ratio) / (zero - full);
   it->score = pts * frac;
-  snprintf(it->output, sizeof it->output, "%s: yours %.4g, the reference solution's %.4g, ratio "
-           "%.3f (full points up to %.2f, none from %.2f)", name, a->value, b->value, ratio, full, zero);
+  snprintf(it->output, sizeof it->output, "%s (%s%s): yours %.4g, the reference solution's %.4g, "
+           "ratio %.3f (full points up to %.2f, none from %.2f)", name, a->kind,
+           !strcmp(a->kind, "modelled") ? " by the emulator's timing model for the GPU it stands "
+           "for" : "", a->value, b->value, ratio, full, zero);
 }
 
 static void questions(json_t *q, json_t *answers, struct grade_result *g)

@@ -34,6 +34,8 @@ struct be_launch {
   uint32_t warp_size;         /* emu only: 32 or 64 */
   uint32_t workers;           /* emu only: host threads, 0 = all cores */
   uint64_t max_warp_insts;    /* emu only */
+  uint32_t trace_every;       /* emu only: blocks recorded for the timing model (harness/timing, */
+  uint32_t trace_blocks;      /*   struct tm_plan); 0: none */
 };
 
 struct be_result {

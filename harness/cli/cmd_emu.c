@@ -406,6 +406,7 @@ int wl_cmd_emu(int argc, char **argv)
   struct run_resources rs[32];
   struct occ_profile prof;
   struct occ_result occ;
+  struct tm_report tmr;
 
   for (uint32_t i = 0; i < o.nargs; i++)
     if (emu_arg_parse(o.argspec[i], &args[i], err, sizeof err)) {
@@ -458,6 +459,49 @@ int wl_cmd_emu(int argc, char **argv)
   };
   memcpy(bl.grid, o.cfg.grid, sizeof bl.grid);
   memcpy(bl.block, o.cfg.block, sizeof bl.block);
+  /* resources from ptxas and the occupancy they allow, when the toolkit is here; the profile
+     also drives the timing model */
+  char plog[2048];
+  int nrs = 0, have_prof = 0;
+  struct occ_error oe;
+  if (occ_profile_load(o.profile ? o.profile : o.arch, &prof, &oe) == OCC_OK) {
+    have_prof = 1;
+    run.profile = prof.id;
+  } else if (o.profile) {
+    wl_error("--profile %s: %s", o.profile, oe.msg);
+    rc = WL_EXIT_USAGE;
+    goto out;
+  }
+  if (run_ptxas(wl_ends_with(o.file, ".cu") ? ptx_path : o.file, o.arch, 0, rs, 32, &nrs, plog,
+                sizeof plog) == RUN_PTXAS_OK)
+    run.rsrc = run_resources_find(rs, nrs, o.kernel);
+  if (run.rsrc && have_prof) {
+    const struct run_resources *k = run.rsrc;
+    struct occ_input in = occ_input_default();
+    in.regs_per_thread = k->registers;
+    in.static_smem = k->static_smem;
+    in.dyn_smem = (int)o.cfg.dyn_smem;
+    in.block_threads = (int)(o.cfg.block[0] * o.cfg.block[1] * o.cfg.block[2]);
+    if (k->barriers > 0)
+      in.barriers = k->barriers;
+    if (occ_compute(&prof, &in, &occ, &oe) == OCC_OK)
+      run.occ = &occ;
+  }
+  /* the timing model: which blocks the emulator records for it */
+  struct tm_kernel tk = {
+    .grid_blocks = o.cfg.grid[0] * o.cfg.grid[1] * o.cfg.grid[2],
+    .block_threads = o.cfg.block[0] * o.cfg.block[1] * o.cfg.block[2],
+    .warp_size = o.cfg.warp_size, .dyn_smem = o.cfg.dyn_smem,
+    .regs_per_thread = run.rsrc ? run.rsrc->registers : 0,
+    .static_smem = run.rsrc ? (uint32_t)run.rsrc->static_smem : 0,
+    .barriers = run.rsrc ? run.rsrc->barriers : 0,
+  };
+  struct tm_plan plan;
+  memset(&plan, 0, sizeof plan);
+  if (o.backend == BE_EMU && have_prof)
+    tm_plan(&prof, &tk, &plan);
+  bl.trace_every = plan.ok ? plan.trace_every : 0;
+  bl.trace_blocks = plan.ok ? plan.trace_blocks : 0;
   struct be_result br;
   struct timespec t0, t1;
   clock_gettime(CLOCK_MONOTONIC, &t0);
@@ -476,34 +520,6 @@ int wl_cmd_emu(int argc, char **argv)
   run.gpu_error = br.gpu_error;
   run.ran_ok = br.ran_ok;
   run.show_lines = o.lines;
-  /* resources from ptxas and the occupancy they allow, when the toolkit is here */
-  char plog[2048];
-  int nrs = 0;
-  if (run_ptxas(wl_ends_with(o.file, ".cu") ? ptx_path : o.file, o.arch, 0, rs, 32, &nrs, plog,
-                sizeof plog) == RUN_PTXAS_OK) {
-    const struct run_resources *k = run_resources_find(rs, nrs, o.kernel);
-    if (k) {
-      run.rsrc = k;
-      struct occ_error oe;
-      if (occ_profile_load(o.profile ? o.profile : o.arch, &prof, &oe) == OCC_OK) {
-        struct occ_input in = occ_input_default();
-        in.regs_per_thread = k->registers;
-        in.static_smem = k->static_smem;
-        in.dyn_smem = (int)o.cfg.dyn_smem;
-        in.block_threads = (int)(o.cfg.block[0] * o.cfg.block[1] * o.cfg.block[2]);
-        if (k->barriers > 0)
-          in.barriers = k->barriers;
-        if (occ_compute(&prof, &in, &occ, &oe) == OCC_OK) {
-          run.occ = &occ;
-          run.profile = prof.id;
-        }
-      } else if (o.profile) {
-        wl_error("--profile %s: %s", o.profile, oe.msg);
-        rc = WL_EXIT_USAGE;
-        goto out;
-      }
-    }
-  }
   if (o.backend == BE_EMU) {
     if (met_compute(&mod, &run.res, &met) != 0) {
       wl_error("out of host memory computing the metrics");
@@ -511,6 +527,14 @@ int wl_cmd_emu(int argc, char **argv)
       goto out;
     }
     run.met = &met;
+    if (have_prof && run.ran_ok) {
+      if (tm_model(&prof, &mod, &tk, &plan, &run.res.trace, &tmr) != 0) {
+        wl_error("out of host memory in the timing model");
+        rc = WL_EXIT_USAGE;
+        goto out;
+      }
+      run.timing = &tmr;
+    }
   }
   rc = write_dumps(&o, args, o.nargs, dev);
   if (rc != WL_EXIT_OK)

@@ -18,6 +18,7 @@ static void run_usage(FILE *f)
 {
   fputs("usage: warplab run NN [--backend auto|gpu|emu] [--arch PROFILE] [--kernel-file PATH]\n"
         "                      [--solution] [--seed N] [--quick] [--json] [--results DIR]\n"
+        "                      [--size NAME=N]...\n"
         "\n"
         "Runs lab NN (labs/NN-name): builds the kernel file, checks it on every test size,\n"
         "then measures it on the lab's problem size and sweeps.\n"
@@ -28,7 +29,9 @@ static void run_usage(FILE *f)
         "  --solution  run the lab's reference solution (solutions/NN-name)\n"
         "  --seed      replay the inputs of a recorded run\n"
         "  --quick     the tests and the main configuration only, no sweeps\n"
-        "  --no-ncu    on the GPU: timings only, no Nsight Compute runs for the metrics\n", f);
+        "  --no-ncu    on the GPU: timings only, no Nsight Compute runs for the metrics\n"
+        "  --size      change one of the main problem size's variables (e.g. --size nx=4096);\n"
+        "              the tests' edge sizes stay as the lab defines them\n", f);
   wl_print_exit_codes();
 }
 
@@ -117,8 +120,8 @@ static void report_text(FILE *f, const struct run_lab *lab, const struct run_res
   for (uint32_t m = 0; m < p0->nmetrics; m++)
     fprintf(f, " %s=%s", metric_short(p0->metric[m].name), p0->metric[m].kind);
   fputc('\n', f);
-  if (p->backend[0] == 'e')
-    fprintf(f, "  (time on the emulator comes from the timing model, not yet built: issue 4)\n");
+  if (p->backend[0] == 'e' && p->timing_note[0])
+    fprintf(f, "  (%s)\n", p->timing_note);
   else if (p->ncu_note[0])
     fprintf(f, "  %s; SM clock %u MHz\n", p->ncu_note, p->sm_clock_mhz);
   fprintf(f, "\nResults in %s\n", r->results_dir);
@@ -145,6 +148,8 @@ static json_t *result_json(const struct run_lab *lab, const struct run_result *r
       p->sizes, "kernel_file", p->kernel_file, "ptx", p->ptx_file, "started", p->started,
       "sm_clock_mhz", (json_int_t)p->sm_clock_mhz));
   json_object_set_new(json_object_get(o, "provenance"), "metrics_source", json_string(p->ncu_note));
+  if (p->timing_note[0])
+    json_object_set_new(json_object_get(o, "provenance"), "timing_model", json_string(p->timing_note));
   json_object_set_new(o, "built", json_boolean(r->built));
   json_object_set_new(o, "build_log", json_string(r->build_log));
   json_object_set_new(o, "registers", r->registers ? json_integer(r->registers) : json_null());
@@ -193,7 +198,8 @@ int wl_cmd_run(int argc, char **argv)
     {"kernel-file", required_argument, 0, 'k'}, {"solution", no_argument, 0, 's'},
     {"seed", required_argument, 0, 'S'}, {"json", no_argument, 0, 'j'},
     {"quick", no_argument, 0, 'q'}, {"results", required_argument, 0, 'r'},
-    {"no-ncu", no_argument, 0, 'N'}, {"help", no_argument, 0, 'h'}, {0, 0, 0, 0},
+    {"no-ncu", no_argument, 0, 'N'}, {"size", required_argument, 0, 'Z'},
+    {"help", no_argument, 0, 'h'}, {0, 0, 0, 0},
   };
   struct run_opts o;
   memset(&o, 0, sizeof o);
@@ -230,6 +236,13 @@ int wl_cmd_run(int argc, char **argv)
     case 'q': o.quick = 1; break;
     case 'N': o.no_ncu = 1; break;
     case 'r': o.results_root = optarg; break;
+    case 'Z':
+      if (o.nsize_set == sizeof o.size_set / sizeof *o.size_set) {
+        wl_error("--size: at most %zu", sizeof o.size_set / sizeof *o.size_set);
+        return WL_EXIT_USAGE;
+      }
+      o.size_set[o.nsize_set++] = optarg;
+      break;
     case 'h': run_usage(stdout); return WL_EXIT_OK;
     default:
       wl_error("run: unknown or incomplete option '%s' (see warplab run --help)", argv[optind - 1]);

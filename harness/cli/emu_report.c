@@ -101,6 +101,38 @@ static void metric_summary(FILE *f, const struct emu_run *r)
             mv(r, MET_BR_DIVERGENT), mv(r, MET_BR_UNIFORM_PCT));
 }
 
+/* The timing model's figures: time, occupancy, and where warps waited. */
+static void timing_summary(FILE *f, const struct tm_report *t)
+{
+  if (!t->ok) {
+    fprintf(f, "  time: %s\n", t->how);
+    return;
+  }
+  fprintf(f, "  time (modelled): %.3f us = %.0f cycles; achieved occupancy %.1f%%, issue slots "
+          "busy %.1f%%\n", t->time_ns / 1e3, t->cycles, t->achieved_occupancy_pct,
+          t->issue_active_pct);
+  /* the biggest reasons warps did not issue, in cycles per issued instruction */
+  int shown = 0;
+  double order[TM_STALL_COUNT];
+  for (int s = 0; s < TM_STALL_COUNT; s++)
+    order[s] = s == TM_STALL_SELECTED ? -1 : t->stall[s];
+  for (int k = 0; k < 3; k++) {
+    int best = 0;
+    for (int s = 1; s < TM_STALL_COUNT; s++)
+      if (order[s] > order[best])
+        best = s;
+    if (order[best] < 0.05)
+      break;
+    fprintf(f, "%s %.1f cycles per instruction %s", shown ? ";" : "  warps stalled:", order[best],
+            tm_stall_words((enum tm_stall)best));
+    order[best] = -1;
+    shown = 1;
+  }
+  if (shown)
+    fputc('\n', f);
+  fprintf(f, "  (%s)\n", t->how);
+}
+
 /* Per-source-line table: where the instructions, sectors and conflicts come from. */
 static void line_table(FILE *f, const struct emu_run *r)
 {
@@ -161,6 +193,8 @@ void emu_report_text(FILE *f, const struct emu_run *r)
     fprintf(f, "  printf:\n%s%s", s->printf_out, s->printf_out[s->printf_len - 1] == '\n' ? "" : "\n");
   if (r->met)
     metric_summary(f, r);
+  if (r->timing)
+    timing_summary(f, r->timing);
   if (r->met && r->show_lines)
     line_table(f, r);
   if (s->outcome == SIM_RAN_OK) {
@@ -350,7 +384,17 @@ int emu_report_json(FILE *f, const struct emu_run *r)
 #include "metrics/occ_limits.def"
 #undef X
     }
+    if (r->timing) {
+      double v;
+      int def;
+      const char *name;
+      for (unsigned i = 0; (name = tm_metric(r->timing, i, &v, &def)) != NULL; i++)
+        json_object_set_new(m, name, json_pack("{s:o,s:s}", "value", def ? json_real(v) : json_null(),
+                                               "kind", "modelled"));
+    }
     json_object_set_new(o, "metrics", m);
+    if (r->timing)
+      json_object_set_new(o, "timing_model", json_string(r->timing->how));
     json_t *lines = json_array();
     for (uint32_t i = 0; r->met && i < r->met->nlines; i++) {
       const struct met_line *l = &r->met->lines[i];

@@ -10,6 +10,7 @@
 #include "metrics/occ.h"
 #include "run/run_ptxas.h"
 #include "sim/sim.h"
+#include "timing/tm.h"
 
 struct emu_run {
   const char *kernel;
@@ -31,6 +32,7 @@ struct emu_run {
   const struct run_resources *rsrc; /* ptxas's report of the kernel, or NULL */
   const struct occ_result *occ; /* theoretical occupancy on the profile, or NULL */
   const char *profile;         /* the profile's name */
+  const struct tm_report *timing; /* emulator: the timing model's figures, or NULL */
   int show_lines;              /* text report: the per-source-line table */
 };
 

@@ -29,6 +29,7 @@
 #include "run/run_expr.h"
 #include "run/run_file.h"
 #include "run/run_ptxas.h"
+#include "timing/tm.h"
 
 #define WARPLAB_RUN_VERSION "0.1.0"
 #define GUARD_BYTES 65536u   /* each side of every GPU buffer */
@@ -335,6 +336,8 @@ static int launch_prepare(struct ctx *c, struct launch *L, char *why, size_t n)
       run_fill_rand(L->input[i], p->elem, L->count[i], seed);
     else if (!strcmp(p->init, "iota"))
       run_fill_iota(L->input[i], p->elem, L->count[i]);
+    else if (!strncmp(p->init, "chain=", 6))
+      run_fill_chain(L->input[i], p->elem, L->count[i], (uint64_t)strtoll(p->init + 6, NULL, 0));
     else if (!strncmp(p->init, "fill=", 5))
       run_fill_bits(L->input[i], p->elem, L->count[i], (uint64_t)strtoll(p->init + 5, NULL, 0));
     else
@@ -356,6 +359,25 @@ static int launch_prepare(struct ctx *c, struct launch *L, char *why, size_t n)
   }
   L->psize = off;
   return 0;
+}
+
+/* 1 when the buffers and scalar arguments of L serve launch P too (P differs in its choices,
+   and the lab's counts and scalar values do not depend on the ones that changed). */
+static int same_buffers(struct ctx *c, const struct launch *L, const struct launch *P)
+{
+  const struct run_lab *lab = c->lab;
+  struct run_var vars[2 * RUN_MAX_VARS];
+  size_t nv = make_vars(&P->size, &P->choices, vars);
+  char e[256];
+  for (uint32_t i = 0; i < lab->nparams; i++) {
+    const struct run_param *p = &lab->params[i];
+    int64_t v;
+    if (run_expr_eval(p->role == RUN_ROLE_SCALAR ? p->value : p->count, vars, nv, &v, e, sizeof e))
+      return 0;
+    if (p->role == RUN_ROLE_SCALAR ? v != L->scalar[i] : (uint64_t)v != L->count[i])
+      return 0;
+  }
+  return 1;
 }
 
 /* Put every buffer in its starting state: inputs written, outputs poisoned (all-ones bytes),
@@ -698,6 +720,30 @@ static void ncu_metrics(struct ctx *c, struct launch *L, struct run_point *pt)
              "GPU metrics from Nsight Compute (one profiled launch per configuration)");
 }
 
+/* The timing model's figures for an emulated point: its time and the lab's modelled metrics. */
+static void modelled_time(struct ctx *c, const struct tm_kernel *tk, const struct tm_plan *plan,
+                          const struct sim_result *r, struct run_point *pt)
+{
+  struct tm_report t;
+  if (!c->have_prof || tm_model(&c->prof, &c->mod, tk, plan, &r->trace, &t) != 0)
+    return;
+  if (!t.ok) {
+    snprintf(c->res->prov.timing_note, sizeof c->res->prov.timing_note, "%s", t.how);
+    return;
+  }
+  pt->time_ms = t.time_ns / 1e6;
+  snprintf(pt->time_kind, sizeof pt->time_kind, "modelled");
+  snprintf(c->res->prov.timing_note, sizeof c->res->prov.timing_note, "times on the emulator are "
+           "modelled for %s: %s", c->prof.name, t.how);
+  double v;
+  int def;
+  const char *name;
+  for (unsigned i = 0; (name = tm_metric(&t, i, &v, &def)) != NULL; i++)
+    for (uint32_t k = 0; k < c->lab->nmetrics; k++)
+      if (!strcmp(c->lab->metrics[k], name))
+        add_metric(pt, name, v, def, "modelled");
+}
+
 /* Measure the configuration of L as point pt. */
 static void measure(struct ctx *c, struct launch *L, struct run_point *pt)
 {
@@ -710,7 +756,24 @@ static void measure(struct ctx *c, struct launch *L, struct run_point *pt)
   pt->smem = L->bl.dyn_smem;
   pt->time_ms = -1;
   snprintf(pt->time_kind, sizeof pt->time_kind, "none");
-  if (launch_check(c, L, &chk, &br) != 0) {
+  /* the timing model: the emulator records the blocks it needs */
+  struct tm_kernel tk = {
+    .grid_blocks = L->bl.grid[0] * L->bl.grid[1] * L->bl.grid[2],
+    .block_threads = L->bl.block[0] * L->bl.block[1] * L->bl.block[2],
+    .warp_size = L->bl.warp_size, .dyn_smem = L->bl.dyn_smem,
+    .regs_per_thread = c->have_rsrc ? c->rsrc.registers : 0,
+    .static_smem = c->have_rsrc ? (uint32_t)c->rsrc.static_smem : 0,
+    .barriers = c->have_rsrc ? c->rsrc.barriers : 0,
+  };
+  struct tm_plan plan;
+  memset(&plan, 0, sizeof plan);
+  if (c->kind == BE_EMU && c->have_prof)
+    tm_plan(&c->prof, &tk, &plan);
+  L->bl.trace_every = plan.ok ? plan.trace_every : 0;
+  L->bl.trace_blocks = plan.ok ? plan.trace_blocks : 0;
+  int lc = launch_check(c, L, &chk, &br);
+  L->bl.trace_every = L->bl.trace_blocks = 0;
+  if (lc != 0) {
     pt->correct = 0;
     snprintf(pt->problem, sizeof pt->problem, "%s", c->err);
     sim_result_free(&br.emu);
@@ -739,6 +802,7 @@ static void measure(struct ctx *c, struct launch *L, struct run_point *pt)
       }
       met_report_free(&rep);
     }
+    modelled_time(c, &tk, &plan, &br.emu, pt);
   }
   sim_result_free(&br.emu);
   if (c->kind == BE_GPU && pt->correct) {
@@ -931,7 +995,30 @@ int run_lab_run(const struct run_lab *lab, const struct run_opts *opts, struct r
 
   struct run_sizes choices;
   read_choices(&c, &choices);
-  const struct run_sizes *main_size = c.kind == BE_GPU ? &lab->gpu : &lab->emu;
+  struct run_sizes main_sz = c.kind == BE_GPU ? lab->gpu : lab->emu;
+  const struct run_sizes *main_size = &main_sz;
+  for (uint32_t i = 0; i < opts->nsize_set; i++) {
+    const char *eq = strchr(opts->size_set[i], '=');
+    char name[32];
+    char *end = NULL;
+    long long v = eq ? strtoll(eq + 1, &end, 0) : 0;
+    int64_t old;
+    if (eq && (size_t)(eq - opts->size_set[i]) < sizeof name) {
+      memcpy(name, opts->size_set[i], (size_t)(eq - opts->size_set[i]));
+      name[eq - opts->size_set[i]] = 0;
+    } else {
+      name[0] = 0;
+    }
+    if (!eq || !name[0] || !end || *end || end == eq + 1 || v <= 0 ||
+        !run_sizes_get(&main_sz, name, &old)) {
+      char have[160];
+      sizes_text(&main_sz, have, sizeof have);
+      snprintf(err, errlen, "--size %s: expected NAME=N with N > 0, NAME one of the lab's "
+               "problem sizes (%s)", opts->size_set[i], have);
+      goto out;
+    }
+    run_sizes_set(&main_sz, name, v);
+  }
   sizes_text(main_size, pv->sizes, sizeof pv->sizes);
 
   /* correctness on every test size and the main size */
@@ -995,18 +1082,26 @@ int run_lab_run(const struct run_lab *lab, const struct run_opts *opts, struct r
       for (uint32_t s = 0; s < lab->nsweeps && !opts->quick; s++) {
         const struct run_sweep *sw = &lab->sweeps[s];
         for (uint32_t p = 0; p < sw->npoints; p++) {
-          struct launch P = L;                  /* same buffers, new launch shape */
+          struct launch P = L;                  /* same buffers, new launch shape ... */
           for (uint32_t k = 0; k < sw->nset; k++)
             run_sizes_set(&P.choices, sw->set[k], sw->values[p][k]);
           struct run_point *sp = &res->points[res->npoints++];
           snprintf(sp->sweep, sizeof sp->sweep, "%s", sw->name);
           sp->choices = P.choices;
           point_label(&P.choices, sw, p, sp->label, sizeof sp->label);
-          if (launch_shape(&c, &P, why, sizeof why)) {
-            snprintf(sp->problem, sizeof sp->problem, "%s", why);
-            continue;
+          int own = !same_buffers(&c, &L, &P);  /* ... unless the choices change them */
+          if (own) {
+            memset(&P, 0, sizeof P);
+            P.size = L.size;
+            P.choices = sp->choices;
+            P.seed = L.seed;
           }
-          measure(&c, &P, sp);
+          if (own ? launch_prepare(&c, &P, why, sizeof why) : launch_shape(&c, &P, why, sizeof why))
+            snprintf(sp->problem, sizeof sp->problem, "%s", why);
+          else
+            measure(&c, &P, sp);
+          if (own)
+            launch_free(&c, &P);
         }
       }
     }

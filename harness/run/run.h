@@ -24,6 +24,8 @@ struct run_opts {
   const char *results_root;    /* NULL: "results" */
   int quick;                   /* skip the sweeps (tests and the main size only) */
   int no_ncu;                  /* GPU: timings only, no Nsight Compute runs */
+  const char *size_set[8];     /* "NAME=V": problem-size variables of the main size to change */
+  uint32_t nsize_set;
 };
 
 enum run_check_state { RUN_CHECK_PASS = 0, RUN_CHECK_FAIL, RUN_CHECK_FAULT };
@@ -78,6 +80,7 @@ struct run_provenance {
   char started[32];            /* ISO 8601 UTC */
   uint32_t sm_clock_mhz;       /* gpu, when the driver tells */
   char ncu_note[200];          /* gpu: where the metrics came from, or why there are none */
+  char timing_note[400];       /* emu: how times were modelled, or why there are none */
 };
 
 struct run_result {

@@ -87,6 +87,15 @@ void run_fill_iota(void *buf, enum run_elem e, uint64_t count)
   }
 }
 
+void run_fill_chain(void *buf, enum run_elem e, uint64_t count, uint64_t step)
+{
+  unsigned es = run_elem_size(e);
+  for (uint64_t i = 0; i < count; i++) {
+    uint64_t v = count ? (i + step) % count : 0;
+    memcpy((uint8_t *)buf + i * es, &v, es);
+  }
+}
+
 void run_fill_bits(void *buf, enum run_elem e, uint64_t count, uint64_t v)
 {
   unsigned es = run_elem_size(e);

@@ -29,6 +29,8 @@ uint64_t run_splitmix64(uint64_t *state);
 void run_fill_rand(void *buf, enum run_elem e, uint64_t count, uint64_t seed);
 /* 0, 1, 2, ... in e. */
 void run_fill_iota(void *buf, enum run_elem e, uint64_t count);
+/* A pointer chase: element i holds (i + step) mod count, as an index of e (integers only). */
+void run_fill_chain(void *buf, enum run_elem e, uint64_t count, uint64_t step);
 /* Every element set to the raw bits v. */
 void run_fill_bits(void *buf, enum run_elem e, uint64_t count, uint64_t v);
 /* All-ones bytes. */

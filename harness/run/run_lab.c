@@ -141,8 +141,12 @@ static int parse_params(struct ctx *c, json_t *root, struct run_lab *lab)
     if (!rp->init[0])
       snprintf(rp->init, sizeof rp->init, "%s", rp->role == RUN_ROLE_OUT ? "zero" : "rand");
     if (strcmp(rp->init, "rand") && strcmp(rp->init, "zero") && strcmp(rp->init, "iota") &&
-        strncmp(rp->init, "fill=", 5))
-      return bad(c, "buffers.init", "must be rand, zero, iota or fill=V");
+        strncmp(rp->init, "fill=", 5) && strncmp(rp->init, "chain=", 6))
+      return bad(c, "buffers.init", "must be rand, zero, iota, fill=V or chain=STEP");
+    if (!strncmp(rp->init, "chain=", 6) && (rp->elem == RUN_F32 || rp->elem == RUN_F64 ||
+                                            strtoll(rp->init + 6, NULL, 0) <= 0))
+      return bad(c, "buffers.init", "chain=STEP needs an integer buffer and a positive STEP "
+                 "(element i holds (i + STEP) mod count: a pointer chase)");
   }
   lab->nparams = (uint32_t)json_array_size(ps);
   return 0;

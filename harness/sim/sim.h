@@ -114,8 +114,40 @@ struct sim_launch {
   uint32_t workers;        /* host threads running blocks; 0 = one per core */
   uint64_t max_warp_insts; /* budget for the launch; 0 = SIM_DEFAULT_BUDGET */
   uint32_t max_smem;       /* per-block shared memory limit of the profile; 0 = 227 KiB */
+  uint32_t trace_every;    /* record blocks whose linear index is a multiple of this for the
+                              timing model (0: record none) ... */
+  uint32_t trace_blocks;   /* ... the first trace_blocks of them */
 };
 #define SIM_DEFAULT_BUDGET 2000000000ull
+
+/* What the timing model (harness/timing) reads: every warp-instruction of the recorded blocks,
+   in the order the emulator ran them, with what each memory access touched. */
+struct sim_tev {
+  uint32_t inst;           /* module instruction index */
+  uint16_t warp;           /* warp within its block */
+  uint8_t lanes;           /* lanes that ran it (before the guard predicate) */
+  uint8_t space;           /* a memory access: the enum ptx_space it reached (GLOBAL, SHARED,
+                              LOCAL), after generic addresses are resolved; else NONE */
+  uint32_t n;              /* GLOBAL/LOCAL: distinct 32-byte sectors, listed at sec[first];
+                              SHARED: wavefronts */
+  uint32_t first;
+};
+#define SIM_TRACE_MAX_EVENTS (1u << 24)   /* per recorded block */
+
+struct sim_tblock {
+  uint32_t linear;         /* the block's linear index */
+  struct sim_tev *ev;
+  uint32_t nev, cap_ev;
+  uint64_t *sec;           /* sector numbers (byte address / 32) */
+  uint32_t nsec, cap_sec;
+  int truncated;           /* the block ran past SIM_TRACE_MAX_EVENTS (or host memory): the
+                              rest of it was not recorded */
+};
+
+struct sim_trace {
+  struct sim_tblock *blk;  /* in block order */
+  uint32_t nblk;
+};
 
 struct sim_result {
   enum sim_outcome outcome;
@@ -130,6 +162,7 @@ struct sim_result {
   char *printf_out;                /* what the kernel printed, block by block (NULL: nothing);
                                       owned, released with sim_result_free */
   size_t printf_len;
+  struct sim_trace trace;          /* the blocks sim_launch.trace_every chose (owned) */
 };
 
 struct sim_device;

@@ -320,6 +320,8 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
   ist->execs++;
   ist->threads += sim_popc64(m);
   ist->pred_on += sim_popc64(e);
+  if (b->trace)
+    sim_trace_inst(b, w, pc, m);
   if (!e)
     return pc + 1;
   const unsigned lo = sim_ctz64(e), hi = 64 - (unsigned)__builtin_clzll(e);

@@ -175,6 +175,7 @@ struct sim_block {
   uint64_t *budget_used;         /* shared counter, updated in chunks */
   uint64_t budget;
   uint64_t chunk;                /* instructions not yet added to budget_used */
+  struct sim_tblock *trace;      /* where this block's instructions are recorded, or NULL */
 };
 
 struct sim_worker {
@@ -224,6 +225,14 @@ void sim_stats_mem(struct sim_block *b, uint32_t pc, enum ptx_space sp, const ui
                    uint64_t m, uint32_t size, int atomic);
 #define SIM_ATOMIC 1          /* sim_stats_mem's atomic argument: an atomic access */
 #define SIM_ATOMIC_UNIFORM 2  /* an atomic whose active lanes share one address and one operand */
+
+/* Record for the timing model (sim_trace.c; only when b->trace is set): one warp-instruction
+   at code index pc run by lanes m of warp w; then, for a memory access, what the lanes in m
+   touched (addresses addr[lane], size bytes each, in space sp as resolved; shared: the
+   access's wavefronts). */
+void sim_trace_inst(struct sim_block *b, const struct sim_warp *w, uint32_t pc, uint64_t m);
+void sim_trace_mem(struct sim_block *b, enum ptx_space sp, const uint64_t *addr, uint64_t m,
+                   uint32_t size, uint64_t wavefronts);
 
 static inline unsigned sim_ctz64(uint64_t x) { return (unsigned)__builtin_ctzll(x); }
 static inline unsigned sim_popc64(uint64_t x) { return (unsigned)__builtin_popcountll(x); }

@@ -29,6 +29,8 @@ struct launch {
   uint64_t budget_used;
   struct sim_worker *workers;
   uint32_t nworkers;
+  struct sim_trace *trace;          /* blocks recorded for the timing model */
+  uint32_t trace_every;
 };
 
 struct printed {                   /* one block's printf output */
@@ -126,6 +128,10 @@ static void *worker_main(void *arg)
       .budget_used = &L->budget_used, .budget = budget, .stats = out->stats,
       .alloc_cache = cache,
     };
+    if (L->trace_every && idx % L->trace_every == 0 && idx / L->trace_every < L->trace->nblk) {
+      b.trace = &L->trace->blk[idx / L->trace_every];
+      b.trace->linear = idx;
+    }
     b.ctaid[0] = idx % cfg->grid[0];
     b.ctaid[1] = (idx / cfg->grid[0]) % cfg->grid[1];
     b.ctaid[2] = idx / (cfg->grid[0] * cfg->grid[1]);
@@ -289,10 +295,22 @@ enum sim_status sim_run(struct sim_device *d, const struct ptx_module *m, const 
   if (nwk > 256)
     nwk = 256;
   L.nworkers = nwk;
+  L.trace = &res->trace;
+  if (cfg->trace_every && cfg->trace_blocks) {
+    uint32_t n = (L.nblocks + cfg->trace_every - 1) / cfg->trace_every;
+    if (n > cfg->trace_blocks)
+      n = cfg->trace_blocks;
+    res->trace.blk = calloc(n, sizeof *res->trace.blk);
+    if (res->trace.blk) {
+      res->trace.nblk = n;
+      L.trace_every = cfg->trace_every;
+    }
+  }
   L.workers = calloc(nwk, sizeof *L.workers);
   struct worker_out *outs = calloc(nwk, sizeof *outs);
   pthread_t *th = calloc(nwk, sizeof *th);
   if (!L.workers || !outs || !th) {
+    sim_result_free(res);
     free(L.workers);
     free(outs);
     free(th);

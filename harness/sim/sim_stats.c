@@ -246,8 +246,11 @@ void sim_stats_mem(struct sim_block *b, uint32_t pc, enum ptx_space sp, const ui
       atomic_cost(st, addr, m, atomic == SIM_ATOMIC_UNIFORM);
     else
       global_cost(st, addr, m, size, b->W);
+    if (b->trace)
+      sim_trace_mem(b, real, addr, m, size, 0);
     break;
-  case PTX_SP_SHARED:
+  case PTX_SP_SHARED: {
+    uint64_t before = st->s_wavefronts;
     if (off) {
       uint64_t s[SIM_MAX_WARP];
       for (uint64_t mm = m; mm; mm &= mm - 1)
@@ -256,9 +259,14 @@ void sim_stats_mem(struct sim_block *b, uint32_t pc, enum ptx_space sp, const ui
     } else {
       shared_cost(st, addr, m, size, b->W);
     }
+    if (b->trace)
+      sim_trace_mem(b, real, addr, m, size, st->s_wavefronts - before);
     break;
+  }
   case PTX_SP_LOCAL:
     local_cost(st, addr, m, size);
+    if (b->trace)
+      sim_trace_mem(b, real, addr, m, size, 0);
     break;
   default:
     break;
@@ -267,6 +275,13 @@ void sim_stats_mem(struct sim_block *b, uint32_t pc, enum ptx_space sp, const ui
 
 void sim_result_free(struct sim_result *r)
 {
+  for (uint32_t i = 0; i < r->trace.nblk; i++) {
+    free(r->trace.blk[i].ev);
+    free(r->trace.blk[i].sec);
+  }
+  free(r->trace.blk);
+  r->trace.blk = NULL;
+  r->trace.nblk = 0;
   free(r->stats);
   free(r->printf_out);
   r->stats = NULL;

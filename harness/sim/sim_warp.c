@@ -236,8 +236,11 @@ static void backward(struct sim_block *b, struct sim_warp *w)
 }
 
 /* Count a control instruction at pc run by lanes m, of which e pass its guard. */
-static void count(struct sim_block *b, uint32_t pc, uint64_t m, uint64_t e)
+static void count(struct sim_block *b, const struct sim_warp *w, uint32_t pc, uint64_t m,
+                  uint64_t e)
 {
+  if (b->trace)
+    sim_trace_inst(b, w, pc, m);
   b->ctr.warp_insts++;
   b->ctr.thread_insts += sim_popc64(m);
   struct sim_inst_stats *st = &b->stats[pc];
@@ -270,7 +273,7 @@ static int control(struct sim_block *b, struct sim_warp *w, const struct ptx_ins
 
   switch ((enum ptx_op)in->op) {
   case PTX_OP_BRA: {
-    count(b, pc, g, e);
+    count(b, w, pc, g, e);
     uint32_t target = in->opd[0].reg;
     if (e == g || !e)
       b->stats[pc].br_uniform++;
@@ -315,7 +318,7 @@ static int control(struct sim_block *b, struct sim_warp *w, const struct ptx_ins
   }
 
   case PTX_OP_CALL: {
-    count(b, pc, g, e);
+    count(b, w, pc, g, e);
     const struct sim_callinfo *ci = &p->calls[in->opd[1].imm];
     size_t fs = p->pframe_size;
     if (ci->builtin) {
@@ -371,7 +374,7 @@ static int control(struct sim_block *b, struct sim_warp *w, const struct ptx_ins
 
   case PTX_OP_RET:
   case PTX_OP_EXIT: {
-    count(b, pc, g, e);
+    count(b, w, pc, g, e);
     uint64_t exiting = 0;
     dissolve(w);
     for (uint64_t mm = e; mm; mm &= mm - 1) {
@@ -403,7 +406,7 @@ static int control(struct sim_block *b, struct sim_warp *w, const struct ptx_ins
   }
 
   case PTX_OP_BAR: {
-    count(b, pc, g, e);
+    count(b, w, pc, g, e);
     dissolve(w);
     if (in->sub == PTX_BAR_WARP_SYNC) {
       for (uint64_t mm = g & ~e; mm; mm &= mm - 1)
@@ -455,7 +458,7 @@ static int control(struct sim_block *b, struct sim_warp *w, const struct ptx_ins
   }
 
   case PTX_OP_TRAP:
-    count(b, pc, g, e);
+    count(b, w, pc, g, e);
     if (!e) {
       w->gpc = pc + 1;
       return 0;

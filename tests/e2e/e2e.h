@@ -102,6 +102,8 @@ void e2e_expect_dim3(const struct e2e_run *r, const char *path, long long x, lon
 void e2e_add_metrics_tests(Suite *s);
 /* The tests of warplab run (tests/e2e/lab.c). */
 void e2e_add_lab_tests(Suite *s);
+/* The timing model against the H200 calibration curves (timing.c). */
+void e2e_add_timing_tests(Suite *s);
 /* The handouts' code examples (tests/e2e/handouts.c). */
 void e2e_add_handout_tests(Suite *s);
 /* printf and assert (tests/e2e/builtins.c). */

@@ -339,7 +339,8 @@ START_TEST(test_profile_names)
 {
   struct occ_profile p = load("sm_90");
   ck_assert_str_eq(p.id, "h200");
-  ck_assert_int_eq(p.l1_hit_cycles, 39);
+  ck_assert_int_eq(p.l1_hit_cycles, 31);
+  ck_assert_double_eq_tol(p.dram_sustained_pct, 79.5, 1e-9);
   ck_assert_int_eq(p.smem_per_sm, 228 * 1024);
   ck_assert_int_eq(p.n_smem_carveouts, 10);
   ck_assert_int_eq(p.smem_carveouts[0], 0);

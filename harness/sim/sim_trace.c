@@ -1,0 +1,89 @@
+/* sim_trace.c: the record of chosen blocks that the timing model (harness/timing) replays.
+ *
+ * The emulator runs every block to get the answers; the timing model needs, for the blocks of
+ * the SMs it models in detail, each warp's instructions in order and what each memory access
+ * touched: the distinct 32-byte sectors of a global or local access (the caches and DRAM are
+ * modelled on them), the wavefronts of a shared one. Recording changes nothing the kernel
+ * sees; a block that runs past SIM_TRACE_MAX_EVENTS is marked truncated.
+ */
+#include <stdlib.h>
+
+#include "sim/sim_int.h"
+
+static int grow(void **p, uint32_t *cap, uint32_t need, size_t elem)
+{
+  if (need <= *cap)
+    return 0;
+  uint32_t c = *cap ? *cap : 1024;
+  while (c < need)
+    c *= 2;
+  void *np = realloc(*p, (size_t)c * elem);
+  if (!np)
+    return -1;
+  *p = np;
+  *cap = c;
+  return 0;
+}
+
+void sim_trace_inst(struct sim_block *b, const struct sim_warp *w, uint32_t pc, uint64_t m)
+{
+  struct sim_tblock *t = b->trace;
+  if (t->truncated)
+    return;
+  if (t->nev >= SIM_TRACE_MAX_EVENTS ||
+      grow((void **)&t->ev, &t->cap_ev, t->nev + 1, sizeof *t->ev)) {
+    t->truncated = 1;
+    return;
+  }
+  t->ev[t->nev++] = (struct sim_tev){
+    .inst = b->prog->orig[pc], .warp = (uint16_t)w->id, .lanes = (uint8_t)sim_popc64(m),
+    .space = PTX_SP_NONE, .n = 0, .first = t->nsec,
+  };
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+  uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+  return x < y ? -1 : x > y;
+}
+
+void sim_trace_mem(struct sim_block *b, enum ptx_space sp, const uint64_t *addr, uint64_t m,
+                   uint32_t size, uint64_t wavefronts)
+{
+  struct sim_tblock *t = b->trace;
+  if (t->truncated || !t->nev)
+    return;
+  struct sim_tev *e = &t->ev[t->nev - 1];
+  e->space = (uint8_t)sp;
+  if (sp == PTX_SP_SHARED) {
+    e->n = (uint32_t)wavefronts;
+    return;
+  }
+  /* every sector the lanes' bytes fall in, once */
+  uint64_t s[SIM_MAX_WARP * 8];
+  unsigned n = 0;
+  for (uint64_t mm = m; mm; mm &= mm - 1) {
+    unsigned l = sim_ctz64(mm);
+    uint64_t a = addr[l];
+    if (sp == PTX_SP_LOCAL) {          /* local words interleave across the warp's lanes */
+      for (uint64_t k = 0; k < (size + 3) / 4 && n < sizeof s / sizeof *s; k++)
+        s[n++] = ((a / 4 + k) * 128 + (uint64_t)l * 4) >> 5;
+      continue;
+    }
+    for (uint64_t x = a >> 5; x <= (a + size - 1) >> 5 && n < sizeof s / sizeof *s; x++)
+      s[n++] = x;
+  }
+  qsort(s, n, sizeof *s, cmp_u64);
+  unsigned d = 0;
+  for (unsigned i = 0; i < n; i++)
+    if (!d || s[i] != s[d - 1])
+      s[d++] = s[i];
+  if (grow((void **)&t->sec, &t->cap_sec, t->nsec + d, sizeof *t->sec)) {
+    t->truncated = 1;
+    return;
+  }
+  e->first = t->nsec;
+  e->n = d;
+  for (unsigned i = 0; i < d; i++)
+    t->sec[t->nsec++] = s[i];
+}

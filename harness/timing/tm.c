@@ -1,0 +1,201 @@
+/* tm.c: the timing model's plan, its extrapolation from SM 0 to the grid, and its report.
+ *
+ * Cost: the emulator records only SM 0's blocks, and of those only the first few waves
+ * (TRACE_WAVES times the blocks resident at once); the SM model replays them, and blocks past
+ * them are added at the steady rate of the last recorded half. The other SMs are taken to
+ * behave like SM 0 (under round-robin dispatch they run the same kernel on no more blocks),
+ * sharing the L2 and DRAM bandwidth with it and holding an equal slice of the L2.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "timing/tm_sm.h"
+
+#define TRACE_WAVES 6
+#define DEFAULT_REGS 32
+
+static const char *const stall_names[] = {
+#define X(id, ncu, words) ncu,
+#include "timing/tm_stalls.def"
+#undef X
+};
+static const char *const stall_words[] = {
+#define X(id, ncu, words) words,
+#include "timing/tm_stalls.def"
+#undef X
+};
+static const char *const stall_metrics[] = {
+#define X(id, ncu, words) "smsp__average_warps_issue_stalled_" ncu "_per_issue_active.ratio",
+#include "timing/tm_stalls.def"
+#undef X
+};
+
+const char *tm_stall_name(enum tm_stall s) { return s < TM_STALL_COUNT ? stall_names[s] : "?"; }
+const char *tm_stall_words(enum tm_stall s) { return s < TM_STALL_COUNT ? stall_words[s] : "?"; }
+
+int tm_plan(const struct occ_profile *p, const struct tm_kernel *k, struct tm_plan *plan)
+{
+  memset(plan, 0, sizeof *plan);
+  struct occ_input in = occ_input_default();
+  in.regs_per_thread = k->regs_per_thread > 0 ? k->regs_per_thread : DEFAULT_REGS;
+  in.static_smem = (int)k->static_smem;
+  in.dyn_smem = (int)k->dyn_smem;
+  in.block_threads = (int)k->block_threads;
+  if (k->barriers > 0)
+    in.barriers = k->barriers;
+  struct occ_result o;
+  struct occ_error e;
+  if (!k->grid_blocks || occ_compute(p, &in, &o, &e) != OCC_OK) {
+    snprintf(plan->note, sizeof plan->note, "no timing model: %.150s",
+             k->grid_blocks ? e.msg : "the grid is empty");
+    return -1;
+  }
+  if (o.active_blocks <= 0) {
+    snprintf(plan->note, sizeof plan->note, "no timing model: %.150s", o.note);
+    return 0;
+  }
+  plan->blocks_per_sm = (uint32_t)o.active_blocks;
+  uint32_t n = (uint32_t)p->sm_count;
+  plan->sms_used = k->grid_blocks < n ? k->grid_blocks : n;
+  plan->sm0_blocks = (k->grid_blocks + n - 1) / n;
+  plan->trace_every = n;
+  uint32_t cap = plan->blocks_per_sm * TRACE_WAVES;
+  plan->trace_blocks = plan->sm0_blocks < cap ? plan->sm0_blocks : cap;
+  /* the driver gives shared memory the smallest carveout that keeps the occupancy (the
+     reserved 1 KB per block included); the rest of the SM's L1/shared storage is L1 */
+  uint64_t l1 = p->l1_bytes > 0 ? (uint64_t)p->l1_bytes : 128 * 1024;
+  uint64_t need = (uint64_t)o.active_blocks * (uint64_t)o.smem_per_block, carve = need;
+  for (int i = 0; i < p->n_smem_carveouts; i++)
+    if ((uint64_t)p->smem_carveouts[i] >= need) {
+      carve = (uint64_t)p->smem_carveouts[i];
+      break;
+    }
+  plan->l1_bytes = (uint32_t)(l1 > carve + 16 * 1024 ? l1 - carve : 16 * 1024);
+  plan->ok = 1;
+  return 0;
+}
+
+int tm_model(const struct occ_profile *p, const struct ptx_module *m, const struct tm_kernel *k,
+             const struct tm_plan *plan, const struct sim_trace *tr, struct tm_report *out)
+{
+  memset(out, 0, sizeof *out);
+  if (!plan->ok) {
+    snprintf(out->how, sizeof out->how, "%s", plan->note);
+    return 0;
+  }
+  if (!tr->nblk || tr->nblk != plan->trace_blocks) {
+    snprintf(out->how, sizeof out->how, "no timing model: the emulator did not record the blocks "
+             "the model needs (the kernel stopped early)");
+    return 0;
+  }
+  for (uint32_t i = 0; i < tr->nblk; i++)
+    if (tr->blk[i].truncated || !tr->blk[i].nev) {
+      snprintf(out->how, sizeof out->how, "no timing model: block %u %s", tr->blk[i].linear,
+               tr->blk[i].truncated ? "ran more instructions than the model records" : "did not run");
+      return 0;
+    }
+  uint32_t W = k->warp_size ? k->warp_size : (uint32_t)p->warp_size;
+  struct tm_sm_in in;
+  memset(&in, 0, sizeof in);
+  tm_costs_init(&in.costs, p, W);
+  struct tm_op *ops = calloc(m->ninsts ? m->ninsts : 1, sizeof *ops);
+  if (!ops)
+    return -1;
+  for (uint32_t i = 0; i < m->ninsts; i++)
+    tm_classify(&in.costs, &m->insts[i], &ops[i]);
+  double mhz = p->sm_clock_mhz > 0 ? p->sm_clock_mhz : 1500;
+  double sustained = p->dram_sustained_pct > 0 ? p->dram_sustained_pct / 100.0 : 0.9;
+  double dram_gbs = p->dram_bandwidth_gbs > 0 ? p->dram_bandwidth_gbs : 1000;
+  double l2_gbs = p->l2_bandwidth_gbs > 0 ? p->l2_bandwidth_gbs : 2 * dram_gbs;
+  in.blocks_per_sm = plan->blocks_per_sm;
+  in.warps_per_block = (k->block_threads + W - 1) / W;
+  in.nregs = m->nregs;
+  in.grid_blocks = k->grid_blocks;
+  in.sm_count = (uint32_t)p->sm_count;
+  in.sms_used = plan->sms_used;
+  in.l1_bytes = plan->l1_bytes;
+  uint64_t l2 = p->l2_bytes > 0 ? (uint64_t)p->l2_bytes : 4u << 20;
+  in.l2_slice_bytes = l2 / plan->sms_used;
+  in.dram_bytes_per_cycle = dram_gbs * sustained * 1e3 / mhz;
+  in.l2_bytes_per_cycle = l2_gbs * 1e3 / mhz;
+
+  struct tm_sm_out so;
+  int rc = tm_sm_run(&in, ops, tr->blk, tr->nblk, &so);
+  free(ops);
+  if (rc) {
+    tm_sm_out_free(&so);
+    return -1;
+  }
+  if (so.stuck) {
+    snprintf(out->how, sizeof out->how, "no timing model: warps of a block wait at a barrier "
+             "the rest of their block never reaches");
+    tm_sm_out_free(&so);
+    return 0;
+  }
+  /* blocks SM 0 runs past the recorded ones, at the rate blocks started in the last recorded
+     half: in the steady state a block starts when one ends. (Not the rate they ended: the
+     recorded blocks end with a drain, the SM emptying, that the real run has only once.) */
+  uint32_t n = tr->nblk;
+  double cycles = (double)so.cycles;
+  if (plan->sm0_blocks > n) {
+    /* over whole waves: blocks that start together end together, so starts come in bursts
+       of blocks_per_sm, and only spans of whole bursts measure the rate */
+    uint32_t bps = plan->blocks_per_sm, q = (n - 1 - n / 2) / bps * bps;
+    double per_block = q >= bps ? (double)(so.block_start[n - 1] - so.block_start[n - 1 - q]) / q
+                              : (double)so.cycles / n;
+    if (per_block <= 0)
+      per_block = (double)so.cycles / n;
+    cycles += per_block * (double)(plan->sm0_blocks - n);
+  }
+  out->ok = 1;
+  out->cycles = cycles;
+  out->time_ns = cycles / mhz * 1e3 + p->launch_overhead_ns;
+  double issued = so.issued ? (double)so.issued : 1;
+  if (so.active_cycles > 0) {
+    out->achieved_occupancy_pct = 100.0 * so.warp_cycles / (so.active_cycles * p->max_warps_per_sm);
+    out->issue_active_pct = 100.0 * (double)so.issued / (so.active_cycles * 4);
+  }
+  for (int s = 0; s < TM_STALL_COUNT; s++)
+    out->stall[s] = so.stall[s] / issued;
+  uint64_t l1a = so.l1_hits + so.l1_misses, l2a = so.l2_hits + so.l2_misses;
+  out->l1_hit_pct = l1a ? 100.0 * (double)so.l1_hits / (double)l1a : -1;
+  out->l2_hit_pct = l2a ? 100.0 * (double)so.l2_hits / (double)l2a : -1;
+  out->dram_bytes = so.dram_bytes / n * k->grid_blocks;
+  out->blocks_modelled = n;
+  out->blocks_sm0 = plan->sm0_blocks;
+  if (plan->sm0_blocks > n)
+    snprintf(out->how, sizeof out->how, "modelled: SM 0 of %u (the busiest, %u blocks, %u at a "
+             "time), its first %u blocks cycle by cycle and the other %u at their steady rate; "
+             "the other SMs taken to be alike", p->sm_count, plan->sm0_blocks,
+             plan->blocks_per_sm, n, plan->sm0_blocks - n);
+  else
+    snprintf(out->how, sizeof out->how, "modelled: SM 0 of %u (the busiest, %u block%s, %u at a "
+             "time) cycle by cycle; the other SMs taken to be alike", p->sm_count,
+             plan->sm0_blocks, plan->sm0_blocks == 1 ? "" : "s", plan->blocks_per_sm);
+  tm_sm_out_free(&so);
+  return 0;
+}
+
+const char *tm_metric(const struct tm_report *r, unsigned i, double *value, int *defined)
+{
+  *defined = r->ok;
+  switch (i) {
+  case 0: *value = r->time_ns; return "gpu__time_duration.sum";
+  case 1: *value = r->cycles; return "sm__cycles_elapsed.avg";
+  case 2: *value = r->achieved_occupancy_pct; return "sm__warps_active.avg.pct_of_peak_sustained_active";
+  case 3: *value = r->issue_active_pct; return "smsp__issue_active.avg.pct_of_peak_sustained_active";
+  case 4: *value = r->l1_hit_pct; *defined = r->ok && r->l1_hit_pct >= 0;
+    return "l1tex__t_sector_hit_rate.pct";
+  case 5: *value = r->l2_hit_pct; *defined = r->ok && r->l2_hit_pct >= 0;
+    return "lts__t_sector_hit_rate.pct";
+  case 6: *value = r->dram_bytes; return "dram__bytes.sum";
+  default:
+    break;
+  }
+  if (i - 7 < TM_STALL_COUNT) {
+    *value = r->stall[i - 7];
+    return stall_metrics[i - 7];
+  }
+  return NULL;
+}

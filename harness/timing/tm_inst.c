@@ -1,0 +1,210 @@
+/* tm_inst.c: what issuing each PTX instruction costs: which pipe it uses and for how many
+ * cycles, how long until its result can be read, and which registers it reads and writes.
+ *
+ * The figures are those of the profile (harness/arch/NAME.conf: fma_cycles, alu_cycles,
+ * fp32_lanes ...); a profile that leaves one out gets the default below, which is an sm_90
+ * figure. PTX is not machine code: ptxas folds moves, address conversions and parameter
+ * loads into other instructions, and expands divisions and square roots into sequences, so
+ * those get the cost of what they become.
+ */
+#include <string.h>
+
+#include "timing/tm_int.h"
+
+static int or_default(int v, int d) { return v > 0 ? v : d; }
+
+void tm_costs_init(struct tm_costs *c, const struct occ_profile *p, uint32_t W)
+{
+  memset(c, 0, sizeof *c);
+  c->fma = or_default(p->fma_cycles, 4);
+  c->alu = or_default(p->alu_cycles, 4);
+  c->sfu = or_default(p->sfu_cycles, 18);
+  c->fp64 = or_default(p->fp64_cycles, 8);
+  c->shfl = or_default(p->shfl_cycles, 24);
+  c->smem = or_default(p->smem_cycles, 30);
+  c->l1 = or_default(p->l1_hit_cycles, 34);
+  c->l2 = or_default(p->l2_hit_cycles, 270);
+  c->dram = or_default(p->dram_cycles, 550);
+  c->dram_loaded = p->dram_loaded_cycles > 0 ? (uint32_t)p->dram_loaded_cycles : 0;
+  /* issue interval of a whole warp on a pipe of `lanes` lanes per sub-partition */
+  uint32_t w = W ? W : 32;
+  c->i_fp32 = (w + or_default(p->fp32_lanes, 32) - 1) / or_default(p->fp32_lanes, 32);
+  c->i_int = (w + or_default(p->int_lanes, 16) - 1) / or_default(p->int_lanes, 16);
+  c->i_fp64 = (w + or_default(p->fp64_lanes, 16) - 1) / or_default(p->fp64_lanes, 16);
+  c->i_sfu = (w + or_default(p->sfu_lanes, 4) - 1) / or_default(p->sfu_lanes, 4);
+  c->barrier = or_default(p->barrier_cycles, 20);
+  c->block_launch = or_default(p->block_launch_cycles, 100);
+  c->l1_sectors = or_default(p->l1_sectors_per_cycle, 4);
+  c->block_dispatch = p->block_dispatch_cycles > 0 ? p->block_dispatch_cycles : 1.0;
+}
+
+static int is_float(enum ptx_type t) { return t == PTX_T_F32 || t == PTX_T_F16 || t == PTX_T_F16X2 ||
+                                               t == PTX_T_BF16 || t == PTX_T_BF16X2 || t == PTX_T_TF32; }
+
+static void set(struct tm_op *o, uint8_t cls, uint8_t pipe, uint8_t dep, uint32_t lat, uint32_t ivl)
+{
+  o->cls = cls;
+  o->pipe = pipe;
+  o->dep = dep;
+  o->latency = (uint16_t)lat;
+  o->interval = (uint8_t)(ivl ? ivl : 1);
+}
+
+static void add_reg(uint32_t *v, uint8_t *n, uint8_t max, uint32_t r)
+{
+  if (r != PTX_NOREG && *n < max)
+    v[(*n)++] = r;
+}
+
+/* Registers an instruction reads (srcs) and writes (dsts). */
+static void regs_of(const struct ptx_inst *in, struct tm_op *o)
+{
+  int writes = 1;
+  switch ((enum ptx_op)in->op) {
+  case PTX_OP_ST: case PTX_OP_RED: case PTX_OP_BAR: case PTX_OP_BRA: case PTX_OP_CALL:
+  case PTX_OP_RET: case PTX_OP_EXIT: case PTX_OP_TRAP: case PTX_OP_FENCE: case PTX_OP_MEMBAR:
+  case PTX_OP_PREFETCH: case PTX_OP_PREFETCHU: case PTX_OP_NANOSLEEP: case PTX_OP_PMEVENT:
+  case PTX_OP_BRKPT:
+    writes = 0;
+    break;
+  default:
+    break;
+  }
+  add_reg(o->src, &o->nsrc, TM_MAX_SRC, in->guard);
+  for (unsigned i = 0; i < in->nopd; i++) {
+    const struct ptx_operand *d = &in->opd[i];
+    int dst = writes && i == 0;
+    switch ((enum ptx_opd_kind)d->kind) {
+    case PTX_OPD_REG:
+      if (dst) {
+        add_reg(o->dst, &o->ndst, TM_MAX_DST, d->reg);
+        add_reg(o->dst, &o->ndst, TM_MAX_DST, d->pair);
+      } else {
+        add_reg(o->src, &o->nsrc, TM_MAX_SRC, d->reg);
+      }
+      break;
+    case PTX_OPD_VEC:
+      for (unsigned k = 0; k < d->nvec && k < 4; k++) {
+        if (dst)
+          add_reg(o->dst, &o->ndst, TM_MAX_DST, d->vreg[k]);
+        else
+          add_reg(o->src, &o->nsrc, TM_MAX_SRC, d->vreg[k]);
+      }
+      break;
+    case PTX_OPD_ADDR:
+      add_reg(o->src, &o->nsrc, TM_MAX_SRC, d->reg);
+      break;
+    default:
+      break;
+    }
+  }
+}
+
+void tm_classify(const struct tm_costs *c, const struct ptx_inst *in, struct tm_op *o)
+{
+  memset(o, 0, sizeof *o);
+  regs_of(in, o);
+  enum ptx_type t = (enum ptx_type)in->type;
+  int f64 = t == PTX_T_F64, fl = is_float(t);
+  switch ((enum ptx_op)in->op) {
+  /* memory: the path (L1/L2/DRAM or shared memory) is the trace's, per execution */
+  case PTX_OP_LD:
+  case PTX_OP_LDU:
+    if (in->space == PTX_SP_PARAM || in->space == PTX_SP_CONST || in->op == PTX_OP_LDU)
+      set(o, TM_C_FIXED, TM_PIPE_INT, TM_DEP_WAIT, in->space == PTX_SP_PARAM ? 2 : c->alu * 2, 1);
+    else
+      set(o, TM_C_LOAD, TM_PIPE_LSU, TM_DEP_LONG, 0, 1);
+    break;
+  case PTX_OP_ST:
+    set(o, in->space == PTX_SP_PARAM ? TM_C_FIXED : TM_C_STORE, TM_PIPE_LSU, TM_DEP_WAIT, 2, 1);
+    break;
+  case PTX_OP_ATOM:
+    set(o, TM_C_ATOM, TM_PIPE_LSU, TM_DEP_LONG, 0, 1);
+    break;
+  case PTX_OP_RED:
+    set(o, TM_C_RED, TM_PIPE_LSU, TM_DEP_LONG, 0, 1);
+    break;
+  case PTX_OP_PREFETCH: case PTX_OP_PREFETCHU:
+    set(o, TM_C_FIXED, TM_PIPE_LSU, TM_DEP_WAIT, 1, 1);
+    break;
+
+  /* control */
+  case PTX_OP_BAR:
+    set(o, in->sub == PTX_BAR_WARP_SYNC ? TM_C_FIXED : TM_C_BARRIER, TM_PIPE_CBU, TM_DEP_WAIT,
+        in->sub == PTX_BAR_WARP_SYNC ? 2 : 0, 1);
+    if (in->sub == PTX_BAR_ARRIVE)
+      o->cls = TM_C_FIXED;
+    break;
+  case PTX_OP_BRA: case PTX_OP_CALL: case PTX_OP_RET:
+    set(o, TM_C_BRANCH, TM_PIPE_CBU, TM_DEP_WAIT, 2, 1);
+    break;
+  case PTX_OP_EXIT: case PTX_OP_TRAP: case PTX_OP_BRKPT:
+    set(o, TM_C_EXIT, TM_PIPE_CBU, TM_DEP_WAIT, 1, 1);
+    break;
+  case PTX_OP_FENCE: case PTX_OP_MEMBAR:
+    set(o, TM_C_FIXED, TM_PIPE_LSU, TM_DEP_LONG, 100, 1);
+    break;
+  case PTX_OP_NANOSLEEP:
+    set(o, TM_C_FIXED, TM_PIPE_CBU, TM_DEP_WAIT, 100, 1);
+    break;
+
+  /* warp-wide exchanges go through the shared-memory unit */
+  case PTX_OP_SHFL: case PTX_OP_MATCH: case PTX_OP_REDUX:
+    set(o, TM_C_SHFL, TM_PIPE_MIO, TM_DEP_SHORT, c->shfl, 1);
+    break;
+  case PTX_OP_VOTE: case PTX_OP_ACTIVEMASK:
+    set(o, TM_C_FIXED, TM_PIPE_INT, TM_DEP_WAIT, c->alu, c->i_int);
+    break;
+
+  /* special functions, and the sequences ptxas expands IEEE division and roots into */
+  case PTX_OP_EX2: case PTX_OP_LG2: case PTX_OP_SIN: case PTX_OP_COS: case PTX_OP_TANH:
+  case PTX_OP_RSQRT:
+    set(o, TM_C_FIXED, TM_PIPE_SFU, TM_DEP_SHORT, f64 ? c->sfu * 2 : c->sfu, c->i_sfu * (f64 ? 2 : 1));
+    break;
+  case PTX_OP_RCP: case PTX_OP_SQRT:
+    if (in->flags & PTX_F_APPROX)
+      set(o, TM_C_FIXED, TM_PIPE_SFU, TM_DEP_SHORT, c->sfu, c->i_sfu);
+    else
+      set(o, TM_C_FIXED, f64 ? TM_PIPE_FP64 : TM_PIPE_FP32, TM_DEP_SHORT, c->sfu + 6 * c->fma,
+          8 * (f64 ? c->i_fp64 : c->i_fp32));
+    break;
+  case PTX_OP_DIV:
+    if (fl || f64) {
+      if (in->flags & PTX_F_APPROX)
+        set(o, TM_C_FIXED, TM_PIPE_SFU, TM_DEP_SHORT, c->sfu + c->fma, c->i_sfu);
+      else
+        set(o, TM_C_FIXED, f64 ? TM_PIPE_FP64 : TM_PIPE_FP32, TM_DEP_SHORT, c->sfu + 8 * c->fma,
+            10 * (f64 ? c->i_fp64 : c->i_fp32));
+    } else {
+      set(o, TM_C_FIXED, TM_PIPE_INT, TM_DEP_WAIT, 12 * c->alu, 16 * c->i_int);
+    }
+    break;
+  case PTX_OP_REM:
+    set(o, TM_C_FIXED, TM_PIPE_INT, TM_DEP_WAIT, 14 * c->alu, 18 * c->i_int);
+    break;
+
+  /* moves and address conversions mostly vanish into other instructions */
+  case PTX_OP_MOV: case PTX_OP_CVTA:
+    set(o, TM_C_FIXED, TM_PIPE_INT, TM_DEP_WAIT, 2, 1);
+    break;
+  case PTX_OP_CVT:
+    if (is_float((enum ptx_type)in->type) || is_float((enum ptx_type)in->type2) ||
+        in->type == PTX_T_F64 || in->type2 == PTX_T_F64)
+      set(o, TM_C_FIXED, TM_PIPE_SFU, TM_DEP_SHORT, c->alu + 2, 2 * c->i_int);
+    else
+      set(o, TM_C_FIXED, TM_PIPE_INT, TM_DEP_WAIT, 2, 1);
+    break;
+  case PTX_OP_POPC: case PTX_OP_CLZ: case PTX_OP_BREV: case PTX_OP_BFIND: case PTX_OP_FNS:
+    set(o, TM_C_FIXED, TM_PIPE_SFU, TM_DEP_SHORT, c->alu + 2, 2 * c->i_int);
+    break;
+
+  default:
+    if (f64)
+      set(o, TM_C_FIXED, TM_PIPE_FP64, TM_DEP_WAIT, c->fp64, c->i_fp64);
+    else if (fl)
+      set(o, TM_C_FIXED, TM_PIPE_FP32, TM_DEP_WAIT, c->fma, c->i_fp32);
+    else
+      set(o, TM_C_FIXED, TM_PIPE_INT, TM_DEP_WAIT, c->alu, c->i_int);
+    break;
+  }
+}

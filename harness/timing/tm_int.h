@@ -1,0 +1,79 @@
+/* tm_int.h: the timing model's internal pieces, shared by the files of harness/timing only.
+ *
+ * tm_inst (what an instruction costs) and tm_mem (caches and bandwidth) are used by tm_sm
+ * (one SM, cycle by cycle), which tm.c (plan, extrapolation, report) drives.
+ */
+#ifndef WARPLAB_TM_INT_H
+#define WARPLAB_TM_INT_H
+
+#include <stdint.h>
+
+#include "timing/tm.h"
+
+/* ---- instruction costs (tm_inst.c) ---- */
+struct tm_costs {
+  uint32_t fma, alu, sfu, fp64, shfl, smem, l1, l2, dram;   /* latencies, cycles */
+  uint32_t dram_loaded;                                     /* more DRAM latency at full load */
+  uint32_t i_fp32, i_int, i_fp64, i_sfu;                    /* issue intervals, cycles */
+  uint32_t barrier, block_launch, l1_sectors;
+  double block_dispatch;                                    /* GPU-wide, cycles per block */
+};
+void tm_costs_init(struct tm_costs *c, const struct occ_profile *p, uint32_t warp_size);
+
+enum tm_class {
+  TM_C_FIXED = 0,   /* result after a fixed latency */
+  TM_C_LOAD,        /* ld: global/local through L1-L2-DRAM, or shared memory (per the trace) */
+  TM_C_STORE,
+  TM_C_ATOM,        /* atomic with a result */
+  TM_C_RED,         /* atomic without */
+  TM_C_SHFL,        /* shfl/match/redux: through the shared-memory unit */
+  TM_C_BARRIER,     /* bar.sync */
+  TM_C_BRANCH,
+  TM_C_EXIT
+};
+enum tm_pipe { TM_PIPE_FP32 = 0, TM_PIPE_INT, TM_PIPE_FP64, TM_PIPE_SFU, TM_PIPE_LSU, TM_PIPE_MIO,
+               TM_PIPE_CBU, TM_NPIPES };
+enum tm_dep { TM_DEP_WAIT = 0, TM_DEP_SHORT, TM_DEP_LONG };   /* who waits on the result */
+
+#define TM_MAX_SRC 12
+#define TM_MAX_DST 5
+struct tm_op {
+  uint8_t cls, pipe, dep, interval;
+  uint16_t latency;
+  uint8_t nsrc, ndst;
+  uint32_t src[TM_MAX_SRC], dst[TM_MAX_DST];   /* module register indices */
+};
+void tm_classify(const struct tm_costs *c, const struct ptx_inst *in, struct tm_op *o);
+
+/* ---- memory (tm_mem.c) ---- */
+/* A sectored, set-associative LRU cache of 128-byte lines. */
+struct tm_cache {
+  uint32_t sets, ways;
+  uint64_t *tag;       /* sets*ways line numbers + 1 (0: empty) */
+  uint64_t *used;      /* last use, for LRU */
+  uint8_t *valid;      /* sector bits per way */
+  uint64_t tick;
+  uint64_t hits, misses;
+  int random;          /* replace a pseudo-random way, not the least recently used */
+};
+int tm_cache_init(struct tm_cache *c, uint64_t bytes, uint32_t ways, int random);
+void tm_cache_free(struct tm_cache *c);
+/* 1 on a hit; on a miss the sector is brought in (allocate = 1) or left out. */
+int tm_cache_access(struct tm_cache *c, uint64_t sector, int allocate);
+/* Forget a sector (a store through an L1 that does not keep written data). */
+void tm_cache_drop(struct tm_cache *c, uint64_t sector);
+
+/* A bandwidth: requests served one after another at bytes_per_cycle. */
+struct tm_server {
+  double free_at;      /* cycle the server is next free */
+  double bytes_per_cycle;
+  double bytes;        /* served so far */
+  double busy;         /* recent utilisation, 0..1: busy time over the last ~TM_BUSY_WINDOW
+                          cycles, decaying exponentially */
+  double busy_at;      /* cycle busy was last brought up to date */
+};
+#define TM_BUSY_WINDOW 2000.0
+/* Serve `bytes` arriving at cycle t; returns the cycle the last byte leaves. */
+double tm_serve(struct tm_server *s, double t, double bytes);
+
+#endif

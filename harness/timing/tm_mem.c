@@ -1,0 +1,113 @@
+/* tm_mem.c: the memory side of the timing model: caches that hit and miss, and bandwidths
+ * that queue.
+ *
+ * A cache keeps 128-byte lines, each with four 32-byte sectors filled on demand (so a line
+ * can be present with only the sectors that were asked for), in sets of `ways` lines
+ * replaced least recently used first, or at random (the L1: a chain a little larger than
+ * it still hits part of the time, as the H200's L1 does, where LRU would never hit). A bandwidth is a server: requests are taken in the
+ * order they arrive, each occupying it for bytes / bytes_per_cycle, so a demand above the
+ * bandwidth turns into waiting time, which is how a kernel becomes bandwidth bound. It also
+ * keeps its recent utilisation: a DRAM's latency grows with its load long before the
+ * bandwidth is used up (bank conflicts, read-write turnarounds, refresh), and the model adds
+ * dram_loaded_cycles x utilisation to each DRAM access.
+ */
+#include <math.h>
+#include <stdlib.h>
+
+#include "timing/tm_int.h"
+
+int tm_cache_init(struct tm_cache *c, uint64_t bytes, uint32_t ways, int random)
+{
+  c->random = random;
+  uint64_t lines = bytes / 128;
+  if (lines < ways)
+    ways = lines ? (uint32_t)lines : 1;
+  c->ways = ways;
+  c->sets = (uint32_t)(lines / ways ? lines / ways : 1);
+  size_t n = (size_t)c->sets * c->ways;
+  c->tag = calloc(n, sizeof *c->tag);
+  c->used = calloc(n, sizeof *c->used);
+  c->valid = calloc(n, 1);
+  c->tick = c->hits = c->misses = 0;
+  if (!c->tag || !c->used || !c->valid) {
+    tm_cache_free(c);
+    return -1;
+  }
+  return 0;
+}
+
+void tm_cache_free(struct tm_cache *c)
+{
+  free(c->tag);
+  free(c->used);
+  free(c->valid);
+  c->tag = c->used = NULL;
+  c->valid = NULL;
+}
+
+/* Set of a line: a multiplicative hash, so strides that are multiples of the set count do
+   not all fall into one set (real caches hash their index bits too). */
+static uint32_t set_of(const struct tm_cache *c, uint64_t line)
+{
+  return (uint32_t)(((line * 0x9e3779b97f4a7c15ull) >> 20) % c->sets);
+}
+
+int tm_cache_access(struct tm_cache *c, uint64_t sector, int allocate)
+{
+  uint64_t line = sector >> 2, key = line + 1;
+  uint8_t bit = (uint8_t)(1u << (sector & 3));
+  size_t base = (size_t)set_of(c, line) * c->ways;
+  c->tick++;
+  size_t victim = base;
+  for (size_t i = base; i < base + c->ways; i++) {
+    if (c->tag[i] == key) {
+      c->used[i] = c->tick;
+      if (c->valid[i] & bit) {
+        c->hits++;
+        return 1;
+      }
+      c->misses++;
+      if (allocate)
+        c->valid[i] |= bit;
+      return 0;
+    }
+    if (c->used[i] < c->used[victim])
+      victim = i;
+  }
+  c->misses++;
+  if (allocate) {
+    if (c->random && c->tag[victim]) {      /* every way holds a line: evict one at random */
+      uint64_t h = (c->tick + line) * 0x9e3779b97f4a7c15ull;
+      victim = base + (size_t)((h >> 32) % c->ways);
+    }
+    c->tag[victim] = key;
+    c->valid[victim] = bit;
+    c->used[victim] = c->tick;
+  }
+  return 0;
+}
+
+void tm_cache_drop(struct tm_cache *c, uint64_t sector)
+{
+  uint64_t key = (sector >> 2) + 1;
+  size_t base = (size_t)set_of(c, sector >> 2) * c->ways;
+  for (size_t i = base; i < base + c->ways; i++)
+    if (c->tag[i] == key)
+      c->valid[i] &= (uint8_t)~(1u << (sector & 3));
+}
+
+double tm_serve(struct tm_server *s, double t, double bytes)
+{
+  double start = t > s->free_at ? t : s->free_at;
+  double busy = bytes / s->bytes_per_cycle;
+  s->free_at = start + busy;
+  s->bytes += bytes;
+  if (t > s->busy_at) {
+    s->busy *= exp(-(t - s->busy_at) / TM_BUSY_WINDOW);
+    s->busy_at = t;
+  }
+  s->busy += busy / TM_BUSY_WINDOW;
+  if (s->busy > 1)
+    s->busy = 1;
+  return s->free_at;
+}

@@ -1,0 +1,477 @@
+/* tm_sm.c: one SM, cycle by cycle, replaying the recorded blocks of the emulator's trace.
+ *
+ * Blocks enter the SM's block slots in order, each as soon as a slot is free (plus the
+ * block-launch time). Their warps are spread over four schedulers (warp slot mod 4). Every
+ * cycle each scheduler issues at most one instruction, from the warp it issued last if that
+ * warp is still ready, else from the oldest ready warp (greedy-then-oldest). A warp is ready
+ * when every register its next instruction reads has been written (a scoreboard of cycles),
+ * the pipe the instruction needs is free, and the load/store or shared-memory unit is not
+ * backed up. What each cycle a resident warp did not issue is charged to one stall reason.
+ * When no scheduler can issue, time jumps to the next cycle when one can.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "timing/tm_sm.h"
+
+#define NSCHED 4
+#define QUEUE_CYCLES 16          /* backlog the LSU/MIO queues accept before throttling */
+#define NEVER INT64_MAX
+
+struct warp {
+  int resident;                  /* holds a warp slot (not yet exited) */
+  int at_barrier;
+  uint32_t blk;                  /* index into the SM's block list */
+  const uint32_t *evi;           /* this warp's events (indices into the block's ev[]) */
+  uint32_t nev, pos;
+  int64_t *ready;                /* per module register: cycle its value can be read */
+  uint8_t *rkind;                /* per register: enum tm_dep of the instruction writing it */
+  int64_t next_ok;               /* earliest cycle it may issue again */
+  uint8_t next_why;              /* the stall reason until next_ok */
+  uint64_t age;                  /* dispatch order: lower is older */
+};
+
+struct bstate {                  /* a recorded block on this SM */
+  const struct sim_tblock *tb;
+  uint32_t *evi;                 /* events grouped by warp */
+  uint32_t *first;               /* per warp: offset into evi, nwarps + 1 entries */
+  uint32_t slot;
+  uint32_t live, arrived;        /* warps not exited; of them, waiting at the barrier */
+};
+
+struct sm {
+  const struct tm_sm_in *in;
+  const struct tm_op *ops;
+  struct warp *w;                /* max_warps slots */
+  uint32_t nslots_w;
+  struct bstate *b;
+  int64_t pipe_free[NSCHED][TM_NPIPES];
+  int last[NSCHED];
+  double lsu_free, mio_free;
+  struct tm_cache l1, l2;
+  struct tm_server l2bw, dram;
+  uint64_t age;
+};
+
+static int64_t ceil_cycle(double x) { int64_t c = (int64_t)x; return (double)c < x ? c + 1 : c; }
+
+/* Group a block's events by warp. */
+static int index_block(struct bstate *bs, const struct sim_tblock *tb, uint32_t nwarps)
+{
+  bs->tb = tb;
+  bs->first = calloc(nwarps + 1, sizeof *bs->first);
+  bs->evi = malloc(((size_t)tb->nev + 1) * sizeof *bs->evi);
+  uint32_t *fill = calloc(nwarps + 1, sizeof *fill);
+  if (!bs->first || !bs->evi || !fill) {
+    free(fill);
+    return -1;
+  }
+  for (uint32_t i = 0; i < tb->nev; i++)
+    if (tb->ev[i].warp < nwarps)
+      bs->first[tb->ev[i].warp + 1]++;
+  for (uint32_t k = 0; k < nwarps; k++)
+    bs->first[k + 1] += bs->first[k];
+  for (uint32_t i = 0; i < tb->nev; i++) {
+    uint32_t k = tb->ev[i].warp;
+    if (k < nwarps)
+      bs->evi[bs->first[k] + fill[k]++] = i;
+  }
+  free(fill);
+  return 0;
+}
+
+/* The SMs still busy while this SM runs its j-th block: the others share the L2 and DRAM
+   bandwidth with it. Under round-robin dispatch SM s runs blocks s, s+N, s+2N ... */
+static uint32_t busy_sms(const struct tm_sm_in *in, uint32_t j)
+{
+  int64_t busy = (int64_t)in->grid_blocks - (int64_t)j * in->sm_count;
+  if (busy > (int64_t)in->sms_used)
+    busy = in->sms_used;
+  return busy < 1 ? 1 : (uint32_t)busy;
+}
+
+static void share_bandwidth(struct sm *s, uint32_t j)
+{
+  const struct tm_sm_in *in = s->in;
+  double busy = busy_sms(in, j);
+  s->l2bw.bytes_per_cycle = in->l2_bytes_per_cycle / (double)busy;
+  s->dram.bytes_per_cycle = in->dram_bytes_per_cycle / (double)busy;
+}
+
+/* Can warp x issue at cycle t? 1 if so; else 0 with the reason and the earliest cycle. */
+static int can_issue(struct sm *s, uint32_t slot, int64_t t, uint8_t *why, int64_t *when)
+{
+  struct warp *x = &s->w[slot];
+  if (x->at_barrier) {
+    *why = TM_STALL_BARRIER;
+    *when = NEVER;
+    return 0;
+  }
+  if (t < x->next_ok) {
+    *why = x->next_why;
+    *when = x->next_ok;
+    return 0;
+  }
+  const struct sim_tev *e = &s->b[x->blk].tb->ev[x->evi[x->pos]];
+  const struct tm_op *o = &s->ops[e->inst];
+  int64_t at = t;
+  uint8_t reason = TM_STALL_SELECTED;
+  for (unsigned i = 0; i < o->nsrc; i++) {
+    int64_t r = x->ready[o->src[i]];
+    if (r > at) {
+      at = r;
+      uint8_t k = x->rkind[o->src[i]];
+      reason = k == TM_DEP_LONG ? TM_STALL_LONG_SB : k == TM_DEP_SHORT ? TM_STALL_SHORT_SB
+                                                                       : TM_STALL_WAIT;
+    }
+  }
+  if (at > t) {
+    *why = reason;
+    *when = at;
+    return 0;
+  }
+  int64_t pf = s->pipe_free[slot % NSCHED][o->pipe];
+  if (pf > t) {
+    *why = o->pipe == TM_PIPE_LSU ? TM_STALL_LG_THROTTLE : o->pipe == TM_PIPE_MIO
+           ? TM_STALL_MIO_THROTTLE : o->pipe == TM_PIPE_CBU ? TM_STALL_BRANCH : TM_STALL_MATH;
+    *when = pf;
+    return 0;
+  }
+  int shared = e->space == PTX_SP_SHARED || o->cls == TM_C_SHFL;
+  if (o->pipe == TM_PIPE_LSU || o->cls == TM_C_SHFL) {
+    double unit = shared ? s->mio_free : s->lsu_free;
+    if (unit - (double)t > QUEUE_CYCLES) {
+      *why = shared ? TM_STALL_MIO_THROTTLE : TM_STALL_LG_THROTTLE;
+      *when = ceil_cycle(unit - QUEUE_CYCLES);
+      return 0;
+    }
+  }
+  return 1;
+}
+
+/* When the sectors of a global or local access are back (loads), or gone (stores). */
+static double global_access(struct sm *s, const struct sim_tev *e, const struct sim_tblock *tb,
+                            double t, int cls, struct tm_sm_out *out)
+{
+  const struct tm_costs *c = &s->in->costs;
+  uint64_t lines = 0, prev = UINT64_MAX;
+  for (uint32_t i = 0; i < e->n; i++) {
+    uint64_t l = tb->sec[e->first + i] >> 2;
+    lines += l != prev;
+    prev = l;
+  }
+  double cost = (double)((e->n + c->l1_sectors - 1) / c->l1_sectors);
+  if ((double)lines > cost)
+    cost = (double)lines;
+  double t0 = t > s->lsu_free ? t : s->lsu_free;
+  s->lsu_free = t0 + (cost < 1 ? 1 : cost);
+  double done = t0 + c->l1;
+  int local = e->space == PTX_SP_LOCAL;
+  for (uint32_t i = 0; i < e->n; i++) {
+    uint64_t sec = tb->sec[e->first + i];
+    double r;
+    if (cls == TM_C_LOAD) {
+      if (tm_cache_access(&s->l1, sec, 1)) {
+        out->l1_hits++;
+        r = t0 + c->l1;
+      } else {
+        out->l1_misses++;
+        double l2t = tm_serve(&s->l2bw, t0, 32);
+        if (tm_cache_access(&s->l2, sec, 1)) {
+          out->l2_hits++;
+          r = l2t + c->l2;
+        } else {
+          out->l2_misses++;
+          double d = tm_serve(&s->dram, t0, 32);
+          r = (d > l2t ? d : l2t) + c->dram + c->dram_loaded * s->dram.busy;
+        }
+      }
+    } else {
+      /* stores and atomics are performed in the L2; global stores do not stay in the L1,
+         local ones (spills) do */
+      if (local)
+        tm_cache_access(&s->l1, sec, 1);
+      else
+        tm_cache_drop(&s->l1, sec);
+      double l2t = tm_serve(&s->l2bw, t0, 32), lat = c->l2;
+      if (!tm_cache_access(&s->l2, sec, 1)) {
+        double d = tm_serve(&s->dram, t0, 32);   /* the write-back, or the atomic's fetch */
+        if (cls != TM_C_STORE) {
+          out->l2_misses++;
+          l2t = d > l2t ? d : l2t;
+          lat = c->dram;
+        } else {
+          out->l2_hits++;                        /* a written sector needs no fetch: a hit, as
+                                                    lts__t_sector_hit_rate counts it */
+        }
+      } else {
+        out->l2_hits++;
+      }
+      r = cls == TM_C_STORE ? t0 + 1 : l2t + lat;
+    }
+    if (r > done)
+      done = r;
+  }
+  return done;
+}
+
+static void release_barrier(struct sm *s, struct bstate *bs, int64_t t)
+{
+  for (uint32_t k = 0; k < s->nslots_w; k++) {
+    struct warp *x = &s->w[k];
+    if (x->resident && x->at_barrier && &s->b[x->blk] == bs) {
+      x->at_barrier = 0;
+      x->next_ok = t + s->in->costs.barrier;
+      x->next_why = TM_STALL_BARRIER;
+    }
+  }
+  bs->arrived = 0;
+}
+
+static void issue(struct sm *s, uint32_t slot, int64_t t, struct tm_sm_out *out)
+{
+  struct warp *x = &s->w[slot];
+  struct bstate *bs = &s->b[x->blk];
+  const struct sim_tev *e = &bs->tb->ev[x->evi[x->pos++]];
+  const struct tm_op *o = &s->ops[e->inst];
+  const struct tm_costs *c = &s->in->costs;
+  out->issued++;
+  x->next_ok = t + 1;
+  x->next_why = TM_STALL_NOT_SELECTED;
+  s->pipe_free[slot % NSCHED][o->pipe] = t + o->interval;
+  double ready = (double)(t + o->latency);
+  uint8_t dep = o->dep;
+  switch ((enum tm_class)o->cls) {
+  case TM_C_LOAD: case TM_C_STORE: case TM_C_ATOM: case TM_C_RED:
+    if (e->space == PTX_SP_SHARED) {
+      double wf = e->n ? (double)e->n : 1;
+      double t0 = (double)t > s->mio_free ? (double)t : s->mio_free;
+      s->mio_free = t0 + wf * (o->cls == TM_C_ATOM || o->cls == TM_C_RED ? 2 : 1);
+      ready = t0 + wf - 1 + c->smem;
+      dep = TM_DEP_SHORT;
+    } else if (e->space == PTX_SP_GLOBAL || e->space == PTX_SP_LOCAL) {
+      ready = global_access(s, e, bs->tb, (double)t, o->cls, out);
+      dep = TM_DEP_LONG;
+    } else {
+      ready = (double)(t + 1);    /* no lane took part */
+    }
+    break;
+  case TM_C_SHFL: {
+    double t0 = (double)t > s->mio_free ? (double)t : s->mio_free;
+    s->mio_free = t0 + 1;
+    ready = t0 + c->shfl;
+    break;
+  }
+  case TM_C_BRANCH:
+    x->next_ok = t + o->latency;
+    x->next_why = TM_STALL_BRANCH;
+    break;
+  case TM_C_BARRIER:
+    x->at_barrier = 1;
+    if (++bs->arrived == bs->live)
+      release_barrier(s, bs, t);
+    break;
+  case TM_C_EXIT:
+    break;
+  default:
+    break;
+  }
+  int64_t r = ceil_cycle(ready);
+  for (unsigned i = 0; i < o->ndst; i++) {
+    x->ready[o->dst[i]] = r;
+    x->rkind[o->dst[i]] = dep;
+  }
+  if (x->pos >= x->nev) {        /* the warp has run its last instruction */
+    x->resident = 0;
+    if (x->at_barrier) {
+      x->at_barrier = 0;
+      bs->arrived--;
+    }
+    bs->live--;
+    if (bs->live && bs->arrived == bs->live)
+      release_barrier(s, bs, t);
+  }
+}
+
+/* Put block j into block slot `slot` at cycle t. */
+static void dispatch(struct sm *s, uint32_t j, uint32_t slot, int64_t t)
+{
+  const struct tm_sm_in *in = s->in;
+  struct bstate *bs = &s->b[j];
+  bs->slot = slot;
+  bs->live = 0;
+  bs->arrived = 0;
+  for (uint32_t k = 0; k < in->warps_per_block; k++) {
+    struct warp *x = &s->w[slot * in->warps_per_block + k];
+    memset(x->ready, 0, in->nregs * sizeof *x->ready);
+    memset(x->rkind, 0, in->nregs);
+    x->blk = j;
+    x->evi = bs->evi + bs->first[k];
+    x->nev = bs->first[k + 1] - bs->first[k];
+    x->pos = 0;
+    x->at_barrier = 0;
+    x->next_ok = t;
+    x->next_why = TM_STALL_NOT_SELECTED;
+    x->age = s->age++;
+    x->resident = x->nev > 0;
+    bs->live += x->resident;
+  }
+  share_bandwidth(s, j);
+}
+
+int tm_sm_run(const struct tm_sm_in *in, const struct tm_op *ops, const struct sim_tblock *blocks,
+              uint32_t nblocks, struct tm_sm_out *out)
+{
+  memset(out, 0, sizeof *out);
+  struct sm s;
+  memset(&s, 0, sizeof s);
+  s.in = in;
+  s.ops = ops;
+  uint32_t slots = in->blocks_per_sm, wpb = in->warps_per_block;
+  s.nslots_w = slots * wpb;
+  s.w = calloc(s.nslots_w, sizeof *s.w);
+  s.b = calloc(nblocks ? nblocks : 1, sizeof *s.b);
+  out->block_start = calloc(nblocks ? nblocks : 1, sizeof *out->block_start);
+  int64_t *slot_free = calloc(slots, sizeof *slot_free);
+  int rc = -1;
+  if (!s.w || !s.b || !out->block_start || !slot_free)
+    goto done;
+  for (uint32_t k = 0; k < s.nslots_w; k++) {
+    s.w[k].ready = calloc(in->nregs ? in->nregs : 1, sizeof *s.w[k].ready);
+    s.w[k].rkind = calloc(in->nregs ? in->nregs : 1, 1);
+    if (!s.w[k].ready || !s.w[k].rkind)
+      goto done;
+  }
+  for (uint32_t j = 0; j < nblocks; j++)
+    if (index_block(&s.b[j], &blocks[j], wpb))
+      goto done;
+  if (tm_cache_init(&s.l1, in->l1_bytes, 4, 1) || tm_cache_init(&s.l2, in->l2_slice_bytes, 16, 0))
+    goto done;
+  for (int q = 0; q < NSCHED; q++)
+    s.last[q] = -1;
+
+  uint32_t next_block = 0, resident_blocks = 0;
+  int64_t *slot_blk = calloc(slots, sizeof *slot_blk);
+  if (!slot_blk)
+    goto done;
+  for (uint32_t k = 0; k < slots; k++)
+    slot_blk[k] = -1;
+  int64_t t = 0;
+  double dispatch_free = 0;
+  for (;;) {
+    /* blocks: retire finished ones, start waiting ones in free slots */
+    for (uint32_t k = 0; k < slots; k++) {
+      if (slot_blk[k] >= 0 && s.b[slot_blk[k]].live == 0) {
+        slot_blk[k] = -1;
+        slot_free[k] = t + in->costs.block_launch;
+        resident_blocks--;
+      }
+      /* the GPU's block scheduler starts one block every block_dispatch cycles, taking the
+         busy SMs in turn: this SM gets one every block_dispatch x busy SMs */
+      if (slot_blk[k] < 0 && next_block < nblocks && slot_free[k] <= t && dispatch_free <= t) {
+        slot_blk[k] = next_block;
+        dispatch(&s, next_block, k, t);
+        out->block_start[next_block] = t;
+        dispatch_free = (double)t + in->costs.block_dispatch * busy_sms(in, next_block);
+        next_block++;
+        resident_blocks++;
+      }
+    }
+    if (!resident_blocks && next_block >= nblocks)
+      break;
+
+    /* schedulers */
+    int issued = 0;
+    int64_t soonest = NEVER;
+    uint32_t resident_warps = 0;
+    uint8_t why[256];
+    for (uint32_t k = 0; k < s.nslots_w && k < 256; k++)
+      why[k] = 255;
+    for (int q = 0; q < NSCHED; q++) {
+      int pick = -1;
+      uint64_t best_age = UINT64_MAX;
+      for (uint32_t k = (uint32_t)q; k < s.nslots_w; k += NSCHED) {
+        struct warp *x = &s.w[k];
+        if (!x->resident)
+          continue;
+        uint8_t r;
+        int64_t when;
+        if (can_issue(&s, k, t, &r, &when)) {
+          if ((int)k == s.last[q]) {
+            pick = (int)k;
+            best_age = 0;
+          } else if (x->age < best_age) {
+            pick = (int)k;
+            best_age = x->age;
+          }
+          why[k] = TM_STALL_NOT_SELECTED;
+        } else {
+          why[k] = r;
+          if (when < soonest)
+            soonest = when;
+        }
+      }
+      if (pick >= 0) {
+        why[pick] = TM_STALL_SELECTED;
+        s.last[q] = pick;
+        issue(&s, (uint32_t)pick, t, out);
+        issued = 1;
+      }
+    }
+    /* how long until something changes */
+    int64_t step = 1;
+    if (!issued) {
+      int64_t next = soonest;
+      for (uint32_t k = 0; k < slots; k++)
+        if (slot_blk[k] < 0 && next_block < nblocks) {
+          int64_t at = slot_free[k] > ceil_cycle(dispatch_free) ? slot_free[k] : ceil_cycle(dispatch_free);
+          if (at < next)
+            next = at;
+        }
+      if (next == NEVER) {       /* nothing can ever issue: a barrier no one else reaches */
+        out->stuck = 1;
+        break;
+      }
+      step = next > t ? next - t : 1;
+    }
+    for (uint32_t k = 0; k < s.nslots_w && k < 256; k++) {
+      if (why[k] == 255)
+        continue;
+      resident_warps++;
+      out->stall[why[k]] += (double)(why[k] == TM_STALL_SELECTED ? 1 : step);
+      if (why[k] == TM_STALL_SELECTED && step > 1)
+        out->stall[TM_STALL_NOT_SELECTED] += (double)(step - 1);
+    }
+    if (resident_warps)
+      out->active_cycles += (double)step;
+    out->warp_cycles += (double)resident_warps * (double)step;
+    t += step;
+  }
+  out->cycles = t;
+  out->dram_bytes = s.dram.bytes;
+  free(slot_blk);
+  rc = 0;
+done:
+  if (s.w)
+    for (uint32_t k = 0; k < s.nslots_w; k++) {
+      free(s.w[k].ready);
+      free(s.w[k].rkind);
+    }
+  if (s.b)
+    for (uint32_t j = 0; j < nblocks; j++) {
+      free(s.b[j].evi);
+      free(s.b[j].first);
+    }
+  free(s.w);
+  free(s.b);
+  free(slot_free);
+  tm_cache_free(&s.l1);
+  tm_cache_free(&s.l2);
+  return rc;
+}
+
+void tm_sm_out_free(struct tm_sm_out *o)
+{
+  free(o->block_start);
+  o->block_start = NULL;
+}

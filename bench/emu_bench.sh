@@ -53,11 +53,12 @@ run_one() { # name ptx kernel grid block args threads -> "insts launch_s process
   out=$("$warplab" emu "$tmp/$2.ptx" --kernel "$3" --grid "$4" --block "$5" --threads "$7" \
         --json "${args[@]}") || { echo "bench: $1 failed (--threads $7)" >&2; return 1; }
   t1=$(date +%s.%N)
-  local insts threads launch
+  local insts threads launch model
   insts=$(printf '%s' "$out" | json_int 'smsp__inst_executed\.sum')
   threads=$(printf '%s' "$out" | json_int 'threads')
   launch=$(printf '%s' "$out" | json_num 'run_seconds')
-  echo "${insts:-0} ${launch:-0} $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }') ${threads:-?}"
+  model=$(printf '%s' "$out" | json_num 'model_seconds')
+  echo "${insts:-0} ${launch:-0} $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }') ${threads:-?} ${model:-0}"
 }
 
 # The run with the shortest launch of N: other work on the machine only ever slows a run down.
@@ -75,18 +76,19 @@ best_of() {
 
 echo "warplab emulator throughput ($warplab, $(nproc) cores, BENCH_SCALE=$scale)"
 printf '%-10s %12s | %22s | %22s | %s\n' "" "" "one worker thread" "all cores" ""
-printf '%-10s %12s | %7s %7s %6s | %7s %7s %6s | %s\n' kernel warp-insts launch_s Mwi/s proc_s launch_s Mwi/s proc_s threads
+printf '%-10s %12s | %7s %7s %6s | %7s %7s %6s | %7s %s\n' kernel warp-insts launch_s Mwi/s proc_s launch_s Mwi/s proc_s model_s threads
 for c in "${cases[@]}"; do
   IFS='|' read -r name ptx kernel grid block args <<< "$c"
   r1=$(best_of 3 "$name" "$ptx" "$kernel" "$grid" "$block" "$args" 1)
   r0=$(best_of 3 "$name" "$ptx" "$kernel" "$grid" "$block" "$args" 0)
   read -r i1 s1 p1 _ <<< "$r1"
-  read -r i0 s0 p0 th <<< "$r0"
+  read -r i0 s0 p0 th m0 <<< "$r0"
   [ "$i1" = "$i0" ] || echo "bench: $name: instruction counts differ ($i1 vs $i0)" >&2
-  awk -v n="$name" -v i="$i1" -v s1="$s1" -v s0="$s0" -v p1="$p1" -v p0="$p0" -v th="$th" 'BEGIN {
-    printf "%-10s %12d | %8.3f %7.2f %6.2f | %8.3f %7.2f %6.2f | %s\n", n, i,
-           s1, (s1 > 0 ? i / s1 / 1e6 : 0), p1, s0, (s0 > 0 ? i / s0 / 1e6 : 0), p0, th }'
+  awk -v n="$name" -v i="$i1" -v s1="$s1" -v s0="$s0" -v p1="$p1" -v p0="$p0" -v th="$th" -v m="$m0" 'BEGIN {
+    printf "%-10s %12d | %8.3f %7.2f %6.2f | %8.3f %7.2f %6.2f | %7.3f %s\n", n, i,
+           s1, (s1 > 0 ? i / s1 / 1e6 : 0), p1, s0, (s0 > 0 ? i / s0 / 1e6 : 0), p0, m, th }'
 done
 echo "Mwi/s: millions of warp-instructions (smsp__inst_executed.sum) per second of the launch"
-echo "(emulator.run_seconds); proc_s: the whole warplab process (inputs, parsing, launch)."
+echo "(emulator.run_seconds); proc_s: the whole warplab process (inputs, parsing, launch);"
+echo "model_s: the timing model replaying SM 0's recorded blocks (emulator.model_seconds)."
 echo "Each figure is the best of 3 runs."

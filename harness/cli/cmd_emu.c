@@ -528,7 +528,11 @@ int wl_cmd_emu(int argc, char **argv)
     }
     run.met = &met;
     if (have_prof && run.ran_ok) {
-      if (tm_model(&prof, &mod, &tk, &plan, &run.res.trace, &tmr) != 0) {
+      clock_gettime(CLOCK_MONOTONIC, &t0);
+      int mrc = tm_model(&prof, &mod, &tk, &plan, &run.res.trace, &tmr);
+      clock_gettime(CLOCK_MONOTONIC, &t1);
+      run.model_seconds = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
+      if (mrc != 0) {
         wl_error("out of host memory in the timing model");
         rc = WL_EXIT_USAGE;
         goto out;

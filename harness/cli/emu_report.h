@@ -28,6 +28,7 @@ struct emu_run {
   double gpu_ms;               /* gpu: kernel time from CUDA events */
   const char *gpu_error;       /* gpu: what the driver said of a failed kernel */
   double run_seconds;          /* wall time of the emulated launch itself */
+  double model_seconds;        /* wall time of the timing model */
   const struct met_report *met; /* emulator: the launch's metrics, or NULL */
   const struct run_resources *rsrc; /* ptxas's report of the kernel, or NULL */
   const struct occ_result *occ; /* theoretical occupancy on the profile, or NULL */

@@ -177,8 +177,14 @@ static void read_choices(const struct ctx *c, struct run_sizes *ch)
   for (uint32_t i = 0; i < ch->n; i++)
     for (uint32_t v = 0; v < c->mod.nvars; v++) {
       const struct ptx_var *var = &c->mod.vars[v];
-      if (var->func >= 0 || !var->has_init || strcmp(var->name, ch->name[i]) ||
-          (var->size != 4 && var->size != 8) || var->init_off + var->size > c->mod.ninit)
+      if (var->func >= 0 || strcmp(var->name, ch->name[i]) || (var->size != 4 && var->size != 8))
+        continue;
+      if (!var->has_init) {            /* `= 0` leaves no initialiser in the PTX: zero */
+        if (var->space == PTX_SP_CONST || var->space == PTX_SP_GLOBAL)
+          ch->v[i] = 0;
+        continue;
+      }
+      if (var->init_off + var->size > c->mod.ninit)
         continue;
       int32_t x32;
       int64_t x64;
@@ -256,9 +262,11 @@ static int launch_shape(struct ctx *c, struct launch *L, char *why, size_t n)
   size_t nv = make_vars(&L->size, &L->choices, vars);
   char e[256];
   int64_t v[3];
+  char ch[160];
+  sizes_text(&L->choices, ch, sizeof ch);
   for (int d = 0; d < 3; d++) {
     if (run_expr_eval(lab->grid[d], vars, nv, &v[d], e, sizeof e)) {
-      snprintf(why, n, "lab.json launch.grid: %s", e);
+      snprintf(why, n, "no launch with %s: lab.json launch.grid: %s", ch, e);
       return -1;
     }
     L->bl.grid[d] = v[d] > 0 && v[d] <= 0x7fffffff ? (uint32_t)v[d] : 0;
@@ -267,12 +275,12 @@ static int launch_shape(struct ctx *c, struct launch *L, char *why, size_t n)
       return -1;
     }
     if (run_expr_eval(lab->block[d], vars, nv, &v[d], e, sizeof e)) {
-      snprintf(why, n, "lab.json launch.block: %s", e);
+      snprintf(why, n, "no launch with %s: lab.json launch.block: %s", ch, e);
       return -1;
     }
     L->bl.block[d] = v[d] > 0 && v[d] <= 1024 ? (uint32_t)v[d] : 0;
     if (!L->bl.block[d]) {
-      snprintf(why, n, "impossible launch: block dimension %d is %" PRId64, d, v[d]);
+      snprintf(why, n, "impossible launch with %s: block dimension %d is %" PRId64, ch, d, v[d]);
       return -1;
     }
   }

@@ -131,6 +131,25 @@ START_TEST(lab01_wrong_signature)
 }
 END_TEST
 
+/* A choice set to 0 in the kernel file is read as 0 (nvcc leaves no initialiser for a zero
+   __constant__), not replaced by lab.json's default: the run says the launch is impossible. */
+START_TEST(lab01_zero_choice_is_read)
+{
+  char *src = e2e_read_text("solutions/01-matrix-add/matrix_add.cu");
+  char *at = strstr(src, "__constant__ int BLOCK_Y = ");
+  ck_assert_ptr_nonnull(at);
+  char *end = strchr(at, ';');
+  ck_assert_ptr_nonnull(end);
+  char *text = e2e_fmt("%.*s__constant__ int BLOCK_Y = 0%s", (int)(at - src), src, end);
+  struct e2e_run *r = run_lab(e2e_write("matrix_add.cu", text, strlen(text)), NULL);
+  ck_assert_int_eq(r->status, 1);
+  json_t *t = test_at(r, "nx=1 ny=1");
+  ck_assert_str_eq(state_of(t), "fail");
+  const char *detail = json_string_value(json_object_get(t, "detail"));
+  ck_assert_msg(strstr(detail, "BLOCK_Y=0") != NULL, "%s", detail);
+}
+END_TEST
+
 START_TEST(lab01_seed_replays)
 {
   struct e2e_run *a = e2e_warplab("run", "01", "--solution", "--backend", "emu", "--json", "--quick",
@@ -159,7 +178,7 @@ END_TEST
 void e2e_add_lab_tests(Suite *s)
 {
   if (!e2e_have_nvcc()) {
-    printf("e2e: nvcc not found: SKIPPING the 8 tests of the lab test case\n");
+    printf("e2e: nvcc not found: SKIPPING the 9 tests of the lab test case\n");
     return;
   }
   TCase *tc = tcase_create("lab");
@@ -171,6 +190,7 @@ void e2e_add_lab_tests(Suite *s)
   tcase_add_test(tc, lab01_wrong_index_first_bad);
   tcase_add_test(tc, lab01_compile_error_line);
   tcase_add_test(tc, lab01_wrong_signature);
+  tcase_add_test(tc, lab01_zero_choice_is_read);
   tcase_add_test(tc, lab01_seed_replays);
   tcase_add_test(tc, lab_unknown);
   suite_add_tcase(s, tc);

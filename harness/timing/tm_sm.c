@@ -16,6 +16,8 @@
 
 #define NSCHED 4
 #define QUEUE_CYCLES 16          /* backlog the LSU/MIO queues accept before throttling */
+#define IFCONV_MAX 12            /* longest branch-around ptxas turns into predication */
+#define PHANTOM 254              /* a warp's state while it issues predicated-off code */
 #define NEVER INT64_MAX
 
 struct warp {
@@ -46,6 +48,7 @@ struct sm {
   uint32_t nslots_w;
   struct bstate *b;
   int64_t pipe_free[NSCHED][TM_NPIPES];
+  int64_t sched_busy[NSCHED];    /* the scheduler issues a warp's predicated-off instructions */
   int last[NSCHED];
   double lsu_free, mio_free;
   struct tm_cache l1, l2;
@@ -262,10 +265,27 @@ static void issue(struct sm *s, uint32_t slot, int64_t t, struct tm_sm_out *out)
     ready = t0 + c->shfl;
     break;
   }
-  case TM_C_BRANCH:
+  case TM_C_BRANCH: {
     x->next_ok = t + o->latency;
     x->next_why = TM_STALL_BRANCH;
+    /* ptxas turns a short forward branch around straight-line code into predication: a warp
+       that skips the body in PTX still issues it, predicated off, in machine code */
+    uint32_t skip = x->pos < x->nev ? bs->tb->ev[x->evi[x->pos]].inst : e->inst;
+    if (skip > e->inst + 1 && skip - e->inst - 1 <= IFCONV_MAX) {
+      uint32_t n = skip - e->inst - 1, k;
+      for (k = e->inst + 1; k < skip; k++)
+        if (s->ops[k].cls == TM_C_BARRIER || s->ops[k].cls == TM_C_BRANCH || s->ops[k].cls == TM_C_EXIT)
+          break;
+      if (k == skip) {
+        out->issued += n;
+        s->sched_busy[slot % NSCHED] = t + 1 + n;
+        if (x->next_ok < t + 1 + (int64_t)n)
+          x->next_ok = t + 1 + n;
+        x->next_why = TM_STALL_SELECTED;
+      }
+    }
     break;
+  }
   case TM_C_BARRIER:
     x->at_barrier = 1;
     if (++bs->arrived == bs->live)
@@ -389,6 +409,7 @@ int tm_sm_run(const struct tm_sm_in *in, const struct tm_op *ops, const struct s
       why[k] = 255;
     for (int q = 0; q < NSCHED; q++) {
       int pick = -1;
+      int busy = s.sched_busy[q] > t;
       uint64_t best_age = UINT64_MAX;
       for (uint32_t k = (uint32_t)q; k < s.nslots_w; k += NSCHED) {
         struct warp *x = &s.w[k];
@@ -396,7 +417,15 @@ int tm_sm_run(const struct tm_sm_in *in, const struct tm_op *ops, const struct s
           continue;
         uint8_t r;
         int64_t when;
-        if (can_issue(&s, k, t, &r, &when)) {
+        if (busy && x->next_why == TM_STALL_SELECTED && x->next_ok > t) {
+          why[k] = PHANTOM;                 /* issuing its predicated-off body */
+          if (x->next_ok < soonest)
+            soonest = x->next_ok;
+        } else if (busy && can_issue(&s, k, t, &r, &when)) {
+          why[k] = TM_STALL_NOT_SELECTED;
+          if (s.sched_busy[q] < soonest)
+            soonest = s.sched_busy[q];
+        } else if (can_issue(&s, k, t, &r, &when)) {
           if ((int)k == s.last[q]) {
             pick = (int)k;
             best_age = 0;
@@ -438,6 +467,10 @@ int tm_sm_run(const struct tm_sm_in *in, const struct tm_op *ops, const struct s
       if (why[k] == 255)
         continue;
       resident_warps++;
+      if (why[k] == PHANTOM) {
+        out->stall[TM_STALL_SELECTED] += (double)step;
+        continue;
+      }
       out->stall[why[k]] += (double)(why[k] == TM_STALL_SELECTED ? 1 : step);
       if (why[k] == TM_STALL_SELECTED && step > 1)
         out->stall[TM_STALL_NOT_SELECTED] += (double)(step - 1);

@@ -7,7 +7,9 @@ EMU_DIR and GPU_DIR hold NAME.json files written by `bench/timing/run.sh` (the J
 `warplab run --json`): the emulator's modelled times and the GPU's measured ones for the same
 sweeps. For every sweep it prints the two side by side, then the two targets of issue 4:
 
-  rank     Spearman's rank correlation of the modelled and measured times (target >= 0.9)
+  rank     Spearman's rank correlation of the modelled and measured times (target >= 0.9),
+           and again with measured times within 2% of each other (the GPU's run-to-run
+           spread) counted as ties
   ratios   for every pair of points, the modelled ratio of their times against the measured
            ratio: the share of pairs within 25%, and the worst pair (target: all within 25%)
 
@@ -19,19 +21,26 @@ import os
 import sys
 
 
+# Two H200 runs of the same sweeps agreed within about 1% (2% at the memory-bound ends): GPU
+# times closer than this are not told apart by a measurement, and a second rank correlation
+# is printed with them tied. The verdict uses the strict one.
+NOISE = 0.02
+
+
 def load(path):
     with open(path) as f:
         return json.load(f)
 
 
-def ranks(values):
-    """Ranks from 1, ties given the mean of the ranks they span."""
+def ranks(values, tol=0.0):
+    """Ranks from 1, ties given the mean of the ranks they span; values within a relative
+    tol of the first of a run of sorted values are ties."""
     order = sorted(range(len(values)), key=lambda i: values[i])
     r = [0.0] * len(values)
     i = 0
     while i < len(order):
         j = i
-        while j + 1 < len(order) and values[order[j + 1]] == values[order[i]]:
+        while j + 1 < len(order) and values[order[j + 1]] <= values[order[i]] * (1 + tol):
             j += 1
         for k in range(i, j + 1):
             r[order[k]] = (i + j) / 2.0 + 1
@@ -39,8 +48,8 @@ def ranks(values):
     return r
 
 
-def spearman(a, b):
-    ra, rb = ranks(a), ranks(b)
+def spearman(a, b, tol_b=0.0):
+    ra, rb = ranks(a), ranks(b, tol_b)
     n = len(a)
     ma, mb = sum(ra) / n, sum(rb) / n
     cov = sum((x - ma) * (y - mb) for x, y in zip(ra, rb))
@@ -75,6 +84,7 @@ def compare(name, emu, gpu):
         for lab, te, tg in rows:
             print(f"  {lab:<14} {te * 1e3:10.2f} {tg * 1e3:10.2f} {te / base_e:8.3f} {tg / base_g:8.3f}")
         rho = spearman([r[1] for r in rows], [r[2] for r in rows])
+        rho_tied = spearman([r[1] for r in rows], [r[2] for r in rows], NOISE)
         worst, within, pairs = None, 0, 0
         for (la, ea, ga), (lb, eb, gb) in itertools.combinations(rows, 2):
             err = (ea / eb) / (ga / gb) - 1
@@ -84,7 +94,8 @@ def compare(name, emu, gpu):
                 worst = (err, la, lb)
         met = rho >= 0.9 and within == pairs
         ok = ok and met
-        print(f"  rank correlation {rho:.3f} (target 0.9); ratios within 25%: {within} of {pairs} "
+        print(f"  rank correlation {rho:.3f} (target 0.9; {rho_tied:.3f} with GPU times within "
+              f"{100 * NOISE:.0f}% of each other tied); ratios within 25%: {within} of {pairs} "
               f"pairs; worst {worst[1]} vs {worst[2]}: model ratio {100 * worst[0]:+.0f}% off "
               f"-> {'met' if met else 'MISSED'}")
     return ok

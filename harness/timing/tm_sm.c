@@ -15,7 +15,9 @@
 #include "timing/tm_sm.h"
 
 #define NSCHED 4
-#define QUEUE_CYCLES 16          /* backlog the LSU/MIO queues accept before throttling */
+#define LSU_QUEUE 16             /* cycles of backlog the load/store unit accepts before it
+                                    throttles (lg_throttle) */
+#define MIO_QUEUE 4              /* the same for the shared-memory unit (mio_throttle) */
 #define IFCONV_MAX 12            /* longest branch-around ptxas turns into predication */
 #define PHANTOM 254              /* a warp's state while it issues predicated-off code */
 #define NEVER INT64_MAX
@@ -142,10 +144,10 @@ static int can_issue(struct sm *s, uint32_t slot, int64_t t, uint8_t *why, int64
   }
   int shared = e->space == PTX_SP_SHARED || o->cls == TM_C_SHFL;
   if (o->pipe == TM_PIPE_LSU || o->cls == TM_C_SHFL) {
-    double unit = shared ? s->mio_free : s->lsu_free;
-    if (unit - (double)t > QUEUE_CYCLES) {
+    double unit = shared ? s->mio_free : s->lsu_free, queue = shared ? MIO_QUEUE : LSU_QUEUE;
+    if (unit - (double)t > queue) {
       *why = shared ? TM_STALL_MIO_THROTTLE : TM_STALL_LG_THROTTLE;
-      *when = ceil_cycle(unit - QUEUE_CYCLES);
+      *when = ceil_cycle(unit - queue);
       return 0;
     }
   }

@@ -1,0 +1,1263 @@
+/* check_tm.c: the timing model (harness/timing), held to figures derived from first
+ * principles and from the h200 profile's own parameters, never to figures copied from the
+ * model's output:
+ *   - its pieces: the sectored LRU/random cache, the bandwidth server and its utilisation,
+ *     what tm_classify says an instruction costs and reads and writes, block dispatch in
+ *     tm_sm_run on a hand-made trace;
+ *   - the plan: SM 0's blocks, what is recorded, the L1 left beside shared memory;
+ *   - end to end (hand-written PTX -> sim_run -> tm_model): dependent and independent FMA
+ *     chains (latency against issue), warps per scheduler (latency hiding), a barrier, load
+ *     chains through shared memory, the L1 and DRAM, a DRAM-bound stream, extrapolation past
+ *     the recorded blocks, and the metrics a report gives.
+ * Needs no nvcc. Where blocks are alike, the tests record a few blocks from a grid of just
+ * those blocks (trace_every 1) instead of emulating the whole grid, which keeps the suite
+ * fast; test_alike_trace_equals_grid_trace shows that gives the model the same trace.
+ *
+ * Tests marked KNOWN BUG hold the model to behaviour it does not have yet; they are in the
+ * tcase "known_bugs", which runs only when WARPLAB_KNOWN_BUGS is set in the environment
+ * (WARPLAB_KNOWN_BUGS=1 CK_RUN_SUITE=tm build/check_warplab). Move a test to "model" when
+ * its bug is fixed.
+ */
+#include <check.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "metrics/occ.h"
+#include "ptx/ptx.h"
+#include "sim/sim.h"
+#include "suites.h"
+#include "timing/tm_sm.h"
+
+#define HDR ".version 9.0\n.target sm_90\n.address_size 64\n"
+
+static struct occ_profile h200(void)
+{
+  struct occ_profile p;
+  struct occ_error e;
+  enum occ_status st = occ_profile_load("h200", &p, &e);
+  ck_assert_msg(st == OCC_OK, "loading h200: %s", e.msg);
+  return p;
+}
+
+/* ---------------------------------------------------------------------------------------
+ * PTX text built in a growing buffer (the kernels are thousands of lines of straight code)
+ * ------------------------------------------------------------------------------------- */
+
+struct text {
+  char *s;
+  size_t len, cap;
+};
+
+static void put(struct text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void put(struct text *t, const char *fmt, ...)
+{
+  for (;;) {
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(t->s ? t->s + t->len : NULL, t->s ? t->cap - t->len : 0, fmt, ap);
+    va_end(ap);
+    ck_assert_int_ge(n, 0);
+    if (t->s && t->len + (size_t)n < t->cap) {
+      t->len += (size_t)n;
+      return;
+    }
+    size_t cap = t->cap ? t->cap * 2 : 4096;
+    while (cap < t->len + (size_t)n + 1)
+      cap *= 2;
+    t->s = realloc(t->s, cap);
+    ck_assert_ptr_nonnull(t->s);
+    t->cap = cap;
+  }
+}
+
+/* Entry "fma": `chains` independent chains of n dependent fma.rn.f32 each, interleaved
+   (chain j accumulates in %f(4+j)). With warp0_only, warps other than warp 0 skip the chains
+   and every warp then meets at bar.sync. The results are not stored: the model times what
+   is issued, and a store would only add its own cost. */
+static char *fma_ptx(unsigned chains, unsigned n, int warp0_only)
+{
+  struct text t = {0};
+  put(&t, HDR ".visible .entry fma(.param .u64 out)\n{\n"
+          "  .reg .pred %%p<2>;\n  .reg .b32 %%r<2>;\n  .reg .f32 %%f<24>;\n"
+          "  mov.f32 %%f1, 0f3F7FF000;\n  mov.f32 %%f2, 0f3A800000;\n");
+  if (warp0_only)
+    put(&t, "  mov.u32 %%r1, %%tid.x;\n  setp.ge.u32 %%p1, %%r1, 32;\n  @%%p1 bra WAIT;\n");
+  for (unsigned j = 0; j < chains; j++)
+    put(&t, "  mov.f32 %%f%u, 0f00000000;\n", 4 + j);
+  for (unsigned i = 0; i < n; i++)
+    for (unsigned j = 0; j < chains; j++)
+      put(&t, "  fma.rn.f32 %%f%u, %%f%u, %%f1, %%f2;\n", 4 + j, 4 + j);
+  if (warp0_only)
+    put(&t, "WAIT:\n  bar.sync 0;\n");
+  put(&t, "  ret;\n}\n");
+  return t.s;
+}
+
+/* Load chains of n steps, p = p + *p over a zeroed buffer (so every step reads the same
+   8 bytes), one entry per path: "gchase" ld.global from the parameter; "schase" ld.shared
+   with a 64-bit shared address; "gschase" a generic ld of the same shared word. Each step is
+   a load and a dependent add.s64. */
+static char *chase_ptx(unsigned n)
+{
+  struct text t = {0};
+  static const char *const entry[3] = {"gchase", "schase", "gschase"};
+  static const char *const ld[3] = {"ld.global.u64", "ld.shared.u64", "ld.u64"};
+  put(&t, HDR);
+  for (int k = 0; k < 3; k++) {
+    put(&t, ".visible .entry %s(.param .u64 buf)\n{\n"
+            "  .shared .align 8 .b8 s[64];\n  .reg .b64 %%rd<6>;\n", entry[k]);
+    if (k == 0)
+      put(&t, "  ld.param.u64 %%rd1, [buf];\n");
+    else if (k == 1)
+      put(&t, "  mov.u64 %%rd1, s;\n");
+    else
+      put(&t, "  mov.u64 %%rd2, s;\n  cvta.shared.u64 %%rd1, %%rd2;\n");
+    for (unsigned i = 0; i < n; i++)
+      put(&t, "  %s %%rd3, [%%rd1];\n  add.s64 %%rd1, %%rd1, %%rd3;\n", ld[k]);
+    put(&t, "  ret;\n}\n");
+  }
+  return t.s;
+}
+
+/* Entry "stream": each block of 256 threads reads its own 32 KB (8 coalesced ld.global.v4.f32
+   per thread, 4 KB apart), adds what it read, and writes one float per thread (1 KB per
+   block) to out[block * 256 + tid]. */
+static char *stream_ptx(void)
+{
+  struct text t = {0};
+  put(&t, HDR ".visible .entry stream(.param .u64 in, .param .u64 out)\n{\n"
+          "  .reg .b32 %%r<4>;\n  .reg .b64 %%rd<8>;\n  .reg .f32 %%f<40>;\n"
+          "  ld.param.u64 %%rd1, [in];\n  ld.param.u64 %%rd2, [out];\n"
+          "  mov.u32 %%r1, %%ctaid.x;\n  mov.u32 %%r2, %%tid.x;\n"
+          "  mad.lo.s32 %%r3, %%r1, 256, %%r2;\n"
+          "  mul.wide.u32 %%rd3, %%r3, 16;\n  add.s64 %%rd4, %%rd1, %%rd3;\n"
+          "  mul.wide.u32 %%rd5, %%r1, 28672;\n  add.s64 %%rd4, %%rd4, %%rd5;\n");
+  /* block b reads [b*32K + tid*16 + k*4K]: tid*16 + b*4096 (mad) + b*28672 = b*32K + tid*16 */
+  for (unsigned k = 0; k < 8; k++)
+    put(&t, "  ld.global.v4.f32 {%%f%u, %%f%u, %%f%u, %%f%u}, [%%rd4+%u];\n", 4 * k + 1,
+        4 * k + 2, 4 * k + 3, 4 * k + 4, k * 4096);
+  put(&t, "  mov.f32 %%f0, 0f00000000;\n");
+  for (unsigned k = 1; k <= 32; k++)
+    put(&t, "  add.f32 %%f0, %%f0, %%f%u;\n", k);
+  put(&t, "  mul.wide.u32 %%rd6, %%r3, 4;\n  add.s64 %%rd7, %%rd2, %%rd6;\n"
+          "  st.global.f32 [%%rd7], %%f0;\n  ret;\n}\n");
+  return t.s;
+}
+
+/* Entry "named": warps 0-1 run a chain of n FMAs, meet at the named barrier 1 (bar.sync 1,
+   64: those two warps' 64 threads only), and run another n; warps 2-3 run 2n and never use
+   a barrier. */
+static char *named_barrier_ptx(unsigned n)
+{
+  struct text t = {0};
+  put(&t, HDR ".visible .entry named(.param .u64 out)\n{\n"
+          "  .reg .pred %%p<2>;\n  .reg .b32 %%r<2>;\n  .reg .f32 %%f<8>;\n"
+          "  mov.f32 %%f1, 0f3F7FF000;\n  mov.f32 %%f2, 0f3A800000;\n  mov.f32 %%f4, 0f00000000;\n"
+          "  mov.u32 %%r1, %%tid.x;\n  setp.ge.u32 %%p1, %%r1, 64;\n  @%%p1 bra OTHER;\n");
+  for (unsigned i = 0; i < n; i++)
+    put(&t, "  fma.rn.f32 %%f4, %%f4, %%f1, %%f2;\n");
+  put(&t, "  bar.sync 1, 64;\n");
+  for (unsigned i = 0; i < n; i++)
+    put(&t, "  fma.rn.f32 %%f4, %%f4, %%f1, %%f2;\n");
+  put(&t, "  ret;\nOTHER:\n");
+  for (unsigned i = 0; i < 2 * n; i++)
+    put(&t, "  fma.rn.f32 %%f4, %%f4, %%f1, %%f2;\n");
+  put(&t, "  ret;\n}\n");
+  return t.s;
+}
+
+/* ---------------------------------------------------------------------------------------
+ * A modelled launch
+ * ------------------------------------------------------------------------------------- */
+
+struct model {
+  struct occ_profile p;
+  struct ptx_module m;
+  struct sim_device *d;
+  struct sim_result r;
+  int regs;                       /* registers per thread for the plan; 0: the assumed 32 */
+  struct tm_kernel k;
+  struct tm_plan plan;
+  struct tm_report rep;
+  uint64_t buf[2];
+  char err[512];
+};
+
+static void model_load(struct model *x, const char *ptx, uint64_t buf_bytes)
+{
+  memset(x, 0, sizeof *x);
+  x->p = h200();
+  struct ptx_error e;
+  enum ptx_status st = ptx_parse(ptx, strlen(ptx), &x->m, &e);
+  ck_assert_msg(st == PTX_OK, "parse failed at line %u: %s", e.line, e.msg);
+  x->d = sim_device_new();
+  ck_assert_ptr_nonnull(x->d);
+  for (int i = 0; i < 2; i++)
+    ck_assert_int_eq(sim_malloc(x->d, buf_bytes, i ? "argument 1" : "argument 0", &x->buf[i]),
+                     SIM_OK);
+}
+
+static void model_free(struct model *x)
+{
+  sim_result_free(&x->r);
+  sim_device_free(x->d);
+  ptx_module_free(&x->m);
+}
+
+/* Plan kernel `kernel` over `grid` blocks of `block` threads (both buffers as parameters)
+   and model it. The emulator runs `run_grid` blocks: the real grid (run_grid == grid),
+   recording SM 0's blocks as the plan asks; or, for a kernel whose blocks are all alike,
+   just as many blocks as the plan records, every one recorded. */
+static void model_run(struct model *x, const char *kernel, uint32_t grid, uint32_t block,
+                      uint32_t run_grid)
+{
+  x->k = (struct tm_kernel){.grid_blocks = grid, .block_threads = block,
+                            .regs_per_thread = x->regs};
+  ck_assert_int_eq(tm_plan(&x->p, &x->k, &x->plan), 0);
+  ck_assert_msg(x->plan.ok, "%s", x->plan.note);
+  struct sim_launch c = {.grid = {run_grid, 1, 1}, .block = {block, 1, 1}};
+  if (run_grid == grid) {
+    c.trace_every = x->plan.trace_every;
+    c.trace_blocks = x->plan.trace_blocks;
+  } else {
+    ck_assert_uint_eq(run_grid, x->plan.trace_blocks);
+    c.trace_every = 1;
+    c.trace_blocks = run_grid;
+  }
+  uint32_t off[2], size[2], total;
+  int np = sim_param_layout(&x->m, ptx_find_func(&x->m, kernel), off, size, 2, &total);
+  ck_assert_int_ge(np, 1);
+  ck_assert_int_le(np, 2);
+  sim_result_free(&x->r);
+  ck_assert_int_eq(sim_run(x->d, &x->m, kernel, x->buf, total, &c, &x->r, x->err,
+                           sizeof x->err), SIM_OK);
+  ck_assert_msg(x->r.outcome == SIM_RAN_OK, "%s", x->r.fault.message);
+  ck_assert_uint_eq(x->r.trace.nblk, x->plan.trace_blocks);
+  ck_assert_int_eq(tm_model(&x->p, &x->m, &x->k, &x->plan, &x->r.trace, &x->rep), 0);
+  ck_assert_msg(x->rep.ok, "%s", x->rep.how);
+}
+
+/* Blocks the plan records of SM 0's when it has many: blocks of `threads` threads. */
+static uint32_t recorded_cap(const struct occ_profile *p, uint32_t threads)
+{
+  struct tm_kernel k = {.grid_blocks = 100000u * (uint32_t)p->sm_count, .block_threads = threads};
+  struct tm_plan plan;
+  ck_assert_int_eq(tm_plan(p, &k, &plan), 0);
+  ck_assert_uint_lt(plan.trace_blocks, plan.sm0_blocks);
+  return plan.trace_blocks;
+}
+
+/* Cycles of a one-block launch of a kernel text. */
+static double one_block_cycles(const char *ptx, const char *kernel, uint32_t threads)
+{
+  struct model x;
+  model_load(&x, ptx, 4096);
+  model_run(&x, kernel, 1, threads, 1);
+  double c = x.rep.cycles;
+  model_free(&x);
+  return c;
+}
+
+static double stall_sum(const struct tm_report *r)
+{
+  double s = 0;
+  for (int i = 0; i < TM_STALL_COUNT; i++)
+    s += r->stall[i];
+  return s;
+}
+
+/* ---------------------------------------------------------------------------------------
+ * The cache
+ * ------------------------------------------------------------------------------------- */
+
+/* Hits of `passes` cyclic walks over sector 0 of lines 0..nlines-1, counted after the first. */
+static uint64_t walk_hits(struct tm_cache *c, uint32_t nlines, int passes)
+{
+  uint64_t hits = 0;
+  for (int p = 0; p < passes; p++)
+    for (uint32_t l = 0; l < nlines; l++) {
+      int h = tm_cache_access(c, (uint64_t)l * 4, 1);
+      if (p > 0)
+        hits += (uint64_t)h;
+    }
+  return hits;
+}
+
+/* One set of 4 ways (4 lines of 128 bytes): fully associative, so LRU is exact. */
+START_TEST(test_cache_lru)
+{
+  struct tm_cache c;
+  ck_assert_int_eq(tm_cache_init(&c, 4 * 128, 4, 0), 0);
+  ck_assert_uint_eq(c.sets, 1);
+  ck_assert_uint_eq(c.ways, 4);
+  /* 4 lines fit: the first pass misses 4 times, the next 9 passes hit every time */
+  ck_assert_uint_eq(walk_hits(&c, 4, 10), 9 * 4);
+  ck_assert_uint_eq(c.misses, 4);
+  ck_assert_uint_eq(c.hits, 9 * 4);
+  tm_cache_free(&c);
+
+  /* 5 lines cycling through 4 ways under LRU: each access evicts the line needed next */
+  ck_assert_int_eq(tm_cache_init(&c, 4 * 128, 4, 0), 0);
+  ck_assert_uint_eq(walk_hits(&c, 5, 10), 0);
+  ck_assert_uint_eq(c.misses, 50);
+  tm_cache_free(&c);
+
+  /* lines A B C D, touch A, bring in E: B, the least recently used, goes */
+  ck_assert_int_eq(tm_cache_init(&c, 4 * 128, 4, 0), 0);
+  for (uint64_t l = 0; l < 4; l++)
+    ck_assert_int_eq(tm_cache_access(&c, l * 4, 1), 0);
+  ck_assert_int_eq(tm_cache_access(&c, 0, 1), 1);
+  ck_assert_int_eq(tm_cache_access(&c, 4 * 4, 1), 0);
+  ck_assert_int_eq(tm_cache_access(&c, 0, 1), 1);        /* A stayed */
+  ck_assert_int_eq(tm_cache_access(&c, 2 * 4, 1), 1);    /* C stayed */
+  ck_assert_int_eq(tm_cache_access(&c, 3 * 4, 1), 1);    /* D stayed */
+  ck_assert_int_eq(tm_cache_access(&c, 1 * 4, 1), 0);    /* B was evicted */
+  tm_cache_free(&c);
+}
+END_TEST
+
+/* Many sets: a walk over no more lines than a set has ways fits whatever the set index, and
+   a walk at a stride of the set count is spread by the hashed index (with a plain modulo
+   index all its lines would share one set and, under LRU, never hit). */
+START_TEST(test_cache_sets)
+{
+  struct tm_cache c;
+  ck_assert_int_eq(tm_cache_init(&c, 64 * 128, 4, 0), 0);
+  ck_assert_uint_eq(c.sets, 16);
+  ck_assert_uint_eq(walk_hits(&c, 4, 3), 2 * 4);
+  tm_cache_free(&c);
+
+  ck_assert_int_eq(tm_cache_init(&c, 64 * 128, 4, 0), 0);
+  uint64_t hits = 0;
+  for (int p = 0; p < 2; p++)
+    for (uint64_t k = 0; k < 16; k++) {      /* 16 lines, a quarter of the capacity */
+      int h = tm_cache_access(&c, k * 16 * 4, 1);
+      if (p)
+        hits += (uint64_t)h;
+    }
+  ck_assert_uint_ge(hits, 12);
+  tm_cache_free(&c);
+}
+END_TEST
+
+/* A line holds the sectors asked for, one by one; allocate = 0 leaves a miss out. */
+START_TEST(test_cache_sectors)
+{
+  struct tm_cache c;
+  ck_assert_int_eq(tm_cache_init(&c, 4 * 128, 4, 0), 0);
+  ck_assert_int_eq(tm_cache_access(&c, 8, 1), 0);        /* line 2, sector 0 */
+  ck_assert_int_eq(tm_cache_access(&c, 8, 1), 1);
+  ck_assert_int_eq(tm_cache_access(&c, 9, 1), 0);        /* same line, sector 1: a miss */
+  ck_assert_int_eq(tm_cache_access(&c, 9, 1), 1);
+  ck_assert_int_eq(tm_cache_access(&c, 8, 1), 1);
+  ck_assert_int_eq(tm_cache_access(&c, 11, 0), 0);       /* not allocated ... */
+  ck_assert_int_eq(tm_cache_access(&c, 11, 0), 0);       /* ... so still a miss */
+  /* filling the missing sectors of a present line takes no other line's way: three more
+     lines and the first all still hit */
+  for (uint64_t l = 3; l < 6; l++)
+    ck_assert_int_eq(tm_cache_access(&c, l * 4, 1), 0);
+  ck_assert_int_eq(tm_cache_access(&c, 10, 1), 0);
+  for (uint64_t l = 3; l < 6; l++)
+    ck_assert_int_eq(tm_cache_access(&c, l * 4, 1), 1);
+  ck_assert_int_eq(tm_cache_access(&c, 8, 1), 1);
+  ck_assert_int_eq(tm_cache_access(&c, 10, 1), 1);
+  ck_assert_uint_eq(c.hits + c.misses, 16);
+  tm_cache_free(&c);
+}
+END_TEST
+
+/* tm_cache_drop forgets one sector: the next access to it misses, its neighbours still hit. */
+START_TEST(test_cache_drop)
+{
+  struct tm_cache c;
+  ck_assert_int_eq(tm_cache_init(&c, 64 * 128, 4, 0), 0);
+  ck_assert_int_eq(tm_cache_access(&c, 100, 1), 0);
+  ck_assert_int_eq(tm_cache_access(&c, 101, 1), 0);
+  ck_assert_int_eq(tm_cache_access(&c, 100, 1), 1);
+  tm_cache_drop(&c, 100);
+  ck_assert_int_eq(tm_cache_access(&c, 101, 1), 1);
+  ck_assert_int_eq(tm_cache_access(&c, 100, 1), 0);
+  ck_assert_int_eq(tm_cache_access(&c, 100, 1), 1);
+  tm_cache_drop(&c, 7777);                                /* absent: nothing happens */
+  ck_assert_int_eq(tm_cache_access(&c, 100, 1), 1);
+  tm_cache_free(&c);
+}
+END_TEST
+
+/* Random replacement: a cyclic walk a little larger than the cache hits part of the time
+   (LRU would never hit, test_cache_lru), and one that fits still always hits. */
+START_TEST(test_cache_random)
+{
+  struct tm_cache c;
+  ck_assert_int_eq(tm_cache_init(&c, 4 * 128, 4, 1), 0);
+  uint64_t hits = walk_hits(&c, 5, 201), n = 200 * 5;
+  ck_assert_uint_gt(hits, 0);
+  ck_assert_uint_lt(hits, n);
+  tm_cache_free(&c);
+
+  ck_assert_int_eq(tm_cache_init(&c, 4 * 128, 4, 1), 0);
+  ck_assert_uint_eq(walk_hits(&c, 4, 10), 9 * 4);
+  tm_cache_free(&c);
+
+  /* 64 KB, 128 sets: a walk over 10% more lines than fit. Under LRU only the sets the hash
+     gave no more lines than ways hit; at random every set keeps part of its lines */
+  uint64_t h[2];
+  n = 19 * 563;
+  for (int r = 0; r < 2; r++) {
+    ck_assert_int_eq(tm_cache_init(&c, 64 * 1024, 4, r), 0);
+    h[r] = walk_hits(&c, 563, 20);
+    tm_cache_free(&c);
+  }
+  ck_assert_uint_gt(h[1], h[0]);
+  ck_assert_uint_lt(h[1], n);
+}
+END_TEST
+
+/* Random replacement as a reference: one set of `ways` lines, a victim picked by xorshift64*
+   among the ways once all are full. Hits of a cyclic walk of nlines, after the first pass. */
+static double ideal_random_hit_rate(uint32_t ways, uint32_t nlines, int passes)
+{
+  uint64_t tag[16] = {0}, rng = 0x2545f4914f6cdd1dull, hits = 0, n = 0;
+  ck_assert_uint_le(ways, 16);
+  for (int p = 0; p < passes; p++)
+    for (uint64_t l = 1; l <= nlines; l++) {
+      int hit = 0, empty = -1;
+      for (uint32_t i = 0; i < ways; i++) {
+        hit |= tag[i] == l;
+        if (!tag[i] && empty < 0)
+          empty = (int)i;
+      }
+      if (p > 0) {
+        hits += (uint64_t)hit;
+        n++;
+      }
+      if (!hit) {
+        rng ^= rng >> 12;
+        rng ^= rng << 25;
+        rng ^= rng >> 27;
+        tag[empty >= 0 ? (uint32_t)empty : (uint32_t)((rng * 0x2545f4914f6cdd1dull) >> 32) % ways] = l;
+      }
+    }
+  return (double)hits / (double)n;
+}
+
+/* KNOWN BUG (not in the default run; WARPLAB_KNOWN_BUGS=1 runs it): the "random" victim of
+   tm_cache_access is bits 32-33 of (tick + line) x 0x9e3779b97f4a7c15, which depend only on
+   the constant's low 34 bits (a multiplier of about 1.497): for a cyclic walk tick + line
+   advances by 2 an access, and the victims follow a near-periodic pattern locked to the
+   walk. In one set of 4 ways a walk of 5 lines hits 30% of the time instead of random
+   replacement's 60%, one of 7 lines 0.5% instead of 26%. (Caches of many sets, like the
+   model's L1, are close to random replacement.) */
+START_TEST(test_cache_random_is_random)
+{
+  for (uint32_t lines = 5; lines <= 8; lines++) {
+    struct tm_cache c;
+    ck_assert_int_eq(tm_cache_init(&c, 4 * 128, 4, 1), 0);
+    int passes = 2001;
+    double got = (double)walk_hits(&c, lines, passes) / (double)((passes - 1) * (int)lines);
+    double want = ideal_random_hit_rate(4, lines, passes);
+    tm_cache_free(&c);
+    ck_assert_msg(fabs(got - want) < 0.05, "a cyclic walk of %u lines in 4 ways: hit rate %.3f, "
+                  "random replacement %.3f", lines, got, want);
+  }
+}
+END_TEST
+
+/* ---------------------------------------------------------------------------------------
+ * The bandwidth server
+ * ------------------------------------------------------------------------------------- */
+
+START_TEST(test_serve_queue)
+{
+  const double B = 96, b = 8;                   /* 12 cycles a request */
+  struct tm_server s = {.bytes_per_cycle = b};
+  /* k requests arriving together leave at k * B / b */
+  for (int k = 1; k <= 10; k++)
+    ck_assert_double_eq_tol(tm_serve(&s, 100, B), 100 + k * B / b, 1e-9);
+  ck_assert_double_eq_tol(s.bytes, 10 * B, 1e-9);
+  /* arriving far apart, each leaves B / b after it arrives */
+  struct tm_server t = {.bytes_per_cycle = b};
+  for (int k = 0; k < 10; k++)
+    ck_assert_double_eq_tol(tm_serve(&t, 1000.0 * k, B), 1000.0 * k + B / b, 1e-9);
+  /* a request arriving while the server is busy waits for it */
+  ck_assert_double_eq_tol(tm_serve(&t, 9000 + 4, B), 9000 + 2 * B / b, 1e-9);
+}
+END_TEST
+
+/* busy is the utilisation over the last ~TM_BUSY_WINDOW cycles, decaying exponentially: a
+   server kept fully busy from idle reaches 1 - 1/e after one window and about 1 after five;
+   one kept half busy settles near 1/2; left idle for a window it falls by a factor e. */
+START_TEST(test_serve_busy)
+{
+  const double B = 32, b = 16, svc = B / b, W = TM_BUSY_WINDOW;
+  struct tm_server s = {.bytes_per_cycle = b};
+  double t = 0, prev = 0;
+  for (; t < W; t += svc) {
+    tm_serve(&s, t, B);
+    ck_assert_double_ge(s.busy, prev);          /* rising */
+    prev = s.busy;
+  }
+  ck_assert_double_eq_tol(s.busy, 1 - exp(-1), 0.01);
+  for (; t < 5 * W; t += svc)
+    tm_serve(&s, t, B);
+  ck_assert_double_ge(s.busy, 0.99);
+  ck_assert_double_le(s.busy, 1);
+  double full = s.busy, last = t - svc;
+  tm_serve(&s, last + W, B);
+  ck_assert_double_eq_tol(s.busy, full * exp(-1) + svc / W, 1e-6);
+
+  struct tm_server h = {.bytes_per_cycle = b};
+  for (t = 0; t < 10 * W; t += 2 * svc)
+    tm_serve(&h, t, B);
+  ck_assert_double_eq_tol(h.busy, 0.5, 0.01);
+}
+END_TEST
+
+/* ---------------------------------------------------------------------------------------
+ * tm_classify
+ * ------------------------------------------------------------------------------------- */
+
+static const char *k_classify =
+  HDR
+  ".visible .entry cls(.param .u64 p)\n{\n"
+  "  .shared .align 16 .b8 s[256];\n"
+  "  .reg .pred %p<4>;\n  .reg .b32 %r<12>;\n  .reg .f32 %f<12>;\n  .reg .f64 %fd<4>;\n"
+  "  .reg .b64 %rd<6>;\n"
+  "  ld.param.u64 %rd1, [p];\n"                                  /* 0 */
+  "  fma.rn.f32 %f1, %f2, %f3, %f4;\n"                           /* 1 */
+  "  ld.global.f32 %f5, [%rd1+16];\n"                            /* 2 */
+  "  ld.shared.u32 %r1, [%r2+4];\n"                              /* 3 */
+  "  ld.u32 %r3, [%rd2];\n"                                      /* 4 */
+  "  st.global.f32 [%rd1], %f5;\n"                               /* 5 */
+  "  st.global.v4.f32 [%rd3], {%f6, %f7, %f8, %f9};\n"           /* 6 */
+  "  ld.global.v4.f32 {%f6, %f7, %f8, %f9}, [%rd3];\n"           /* 7 */
+  "  setp.lt.s32 %p1, %r4, %r5;\n"                               /* 8 */
+  "  @%p1 add.s32 %r6, %r4, 7;\n"                                /* 9 */
+  "  bar.sync 0;\n"                                              /* 10 */
+  "  @!%p2 bra DONE;\n"                                          /* 11 */
+  "  fma.rn.f64 %fd1, %fd2, %fd3, %fd1;\n"                       /* 12 */
+  "  ex2.approx.f32 %f10, %f11;\n"                               /* 13 */
+  "  shfl.sync.bfly.b32 %r7, %r8, 1, 31, -1;\n"                  /* 14 */
+  "  atom.global.add.u32 %r9, [%rd4], %r10;\n"                   /* 15 */
+  "  red.global.add.u32 [%rd4], %r10;\n"                         /* 16 */
+  "  setp.lt.s32 %p2|%p3, %r4, %r5;\n"                           /* 17 */
+  "  mul.f32 %f10, %f11, 0f40000000;\n"                          /* 18 */
+  "DONE:\n  ret;\n}\n";
+
+static int has(const uint32_t *v, unsigned n, uint32_t r)
+{
+  for (unsigned i = 0; i < n; i++)
+    if (v[i] == r)
+      return 1;
+  return 0;
+}
+
+START_TEST(test_classify)
+{
+  struct occ_profile p = h200();
+  struct tm_costs c;
+  tm_costs_init(&c, &p, 32);
+  ck_assert_uint_eq(c.fma, (uint32_t)p.fma_cycles);
+  ck_assert_uint_eq(c.l1, (uint32_t)p.l1_hit_cycles);
+  ck_assert_uint_eq(c.dram, (uint32_t)p.dram_cycles);
+  ck_assert_uint_eq(c.barrier, (uint32_t)p.barrier_cycles);
+  /* a warp of 32 over a pipe of L lanes per sub-partition issues every 32 / L cycles */
+  ck_assert_uint_eq(c.i_fp32, (uint32_t)(32 / p.fp32_lanes));
+  ck_assert_uint_eq(c.i_int, (uint32_t)(32 / p.int_lanes));
+  ck_assert_uint_eq(c.i_fp64, (uint32_t)(32 / p.fp64_lanes));
+  ck_assert_uint_eq(c.i_sfu, (uint32_t)(32 / p.sfu_lanes));
+
+  struct ptx_module m;
+  struct ptx_error e;
+  ck_assert_msg(ptx_parse(k_classify, strlen(k_classify), &m, &e) == PTX_OK, "line %u: %s",
+                e.line, e.msg);
+  ck_assert_uint_eq(m.ninsts, 20);
+  struct tm_op o[20];
+  for (unsigned i = 0; i < m.ninsts; i++)
+    tm_classify(&c, &m.insts[i], &o[i]);
+  const struct ptx_inst *in = m.insts;
+#define REG(i, k) in[i].opd[k].reg
+
+  /* fma.rn.f32: the FP32 pipe, the profile's latency, one warp per cycle; writes its
+     destination, reads its three operands */
+  ck_assert_uint_eq(o[1].cls, TM_C_FIXED);
+  ck_assert_uint_eq(o[1].pipe, TM_PIPE_FP32);
+  ck_assert_uint_eq(o[1].latency, (uint32_t)p.fma_cycles);
+  ck_assert_uint_eq(o[1].interval, 1);
+  ck_assert_uint_eq(o[1].ndst, 1);
+  ck_assert_uint_eq(o[1].dst[0], REG(1, 0));
+  ck_assert_uint_eq(o[1].nsrc, 3);
+  for (int k = 1; k <= 3; k++)
+    ck_assert(has(o[1].src, o[1].nsrc, REG(1, k)));
+  ck_assert(!has(o[1].src, o[1].nsrc, REG(1, 0)));
+
+  /* ld.global: a load on the LSU whose readers wait on the long scoreboard; it reads its
+     address's base register */
+  ck_assert_uint_eq(o[2].cls, TM_C_LOAD);
+  ck_assert_uint_eq(o[2].pipe, TM_PIPE_LSU);
+  ck_assert_uint_eq(o[2].dep, TM_DEP_LONG);
+  ck_assert_uint_eq(o[2].ndst, 1);
+  ck_assert_uint_eq(o[2].dst[0], REG(2, 0));
+  ck_assert_uint_eq(o[2].nsrc, 1);
+  ck_assert_uint_eq(o[2].src[0], REG(2, 1));
+  /* ld.shared and a generic ld are the same kind of op: the path (and so the latency and
+     the scoreboard) is the trace's, per execution */
+  for (int i = 3; i <= 4; i++) {
+    ck_assert_uint_eq(o[i].cls, TM_C_LOAD);
+    ck_assert_uint_eq(o[i].pipe, TM_PIPE_LSU);
+    ck_assert_uint_eq(o[i].nsrc, 1);
+    ck_assert_uint_eq(o[i].src[0], REG(i, 1));
+  }
+  /* ld.param: a fixed, short latency */
+  ck_assert_uint_eq(o[0].cls, TM_C_FIXED);
+  ck_assert_uint_eq(o[0].ndst, 1);
+  ck_assert_uint_eq(o[0].nsrc, 0);
+
+  /* stores write no register and read the address base and the value(s) */
+  ck_assert_uint_eq(o[5].cls, TM_C_STORE);
+  ck_assert_uint_eq(o[5].ndst, 0);
+  ck_assert_uint_eq(o[5].nsrc, 2);
+  ck_assert(has(o[5].src, 2, REG(5, 0)) && has(o[5].src, 2, REG(5, 1)));
+  ck_assert_uint_eq(o[6].cls, TM_C_STORE);
+  ck_assert_uint_eq(o[6].ndst, 0);
+  ck_assert_uint_eq(o[6].nsrc, 5);
+  ck_assert(has(o[6].src, 5, REG(6, 0)));
+  for (int k = 0; k < 4; k++)
+    ck_assert(has(o[6].src, 5, in[6].opd[1].vreg[k]));
+  /* a vector load writes all four */
+  ck_assert_uint_eq(o[7].ndst, 4);
+  for (int k = 0; k < 4; k++)
+    ck_assert(has(o[7].dst, 4, in[7].opd[0].vreg[k]));
+  ck_assert_uint_eq(o[7].nsrc, 1);
+
+  /* setp writes its predicate; a guarded instruction reads its guard */
+  ck_assert_uint_eq(o[8].ndst, 1);
+  ck_assert_uint_eq(o[8].dst[0], REG(8, 0));
+  ck_assert_uint_eq(o[8].nsrc, 2);
+  ck_assert_uint_eq(o[17].ndst, 2);                      /* %p2|%p3 */
+  ck_assert(has(o[17].dst, 2, in[17].opd[0].reg) && has(o[17].dst, 2, in[17].opd[0].pair));
+  ck_assert(has(o[9].src, o[9].nsrc, in[9].guard));
+  ck_assert(has(o[9].src, o[9].nsrc, REG(9, 1)));
+  ck_assert_uint_eq(o[9].nsrc, 2);                       /* the immediate reads nothing */
+  ck_assert_uint_eq(o[9].pipe, TM_PIPE_INT);
+  ck_assert_uint_eq(o[9].latency, (uint32_t)p.alu_cycles);
+  ck_assert_uint_eq(o[9].interval, (uint32_t)(32 / p.int_lanes));
+  ck_assert_uint_eq(o[18].nsrc, 1);
+  ck_assert_uint_eq(o[18].pipe, TM_PIPE_FP32);
+
+  /* bar.sync is a barrier writing nothing; a guarded branch reads its predicate */
+  ck_assert_uint_eq(o[10].cls, TM_C_BARRIER);
+  ck_assert_uint_eq(o[10].ndst, 0);
+  ck_assert_uint_eq(o[11].cls, TM_C_BRANCH);
+  ck_assert_uint_eq(o[11].ndst, 0);
+  ck_assert_uint_eq(o[11].nsrc, 1);
+  ck_assert_uint_eq(o[11].src[0], in[11].guard);
+
+  /* FP64, SFU and shuffle: their pipes, latencies and issue intervals from the profile */
+  ck_assert_uint_eq(o[12].pipe, TM_PIPE_FP64);
+  ck_assert_uint_eq(o[12].latency, (uint32_t)p.fp64_cycles);
+  ck_assert_uint_eq(o[12].interval, (uint32_t)(32 / p.fp64_lanes));
+  ck_assert_uint_eq(o[13].pipe, TM_PIPE_SFU);
+  ck_assert_uint_eq(o[13].dep, TM_DEP_SHORT);
+  ck_assert_uint_eq(o[13].latency, (uint32_t)p.sfu_cycles);
+  ck_assert_uint_eq(o[13].interval, (uint32_t)(32 / p.sfu_lanes));
+  ck_assert_uint_eq(o[14].cls, TM_C_SHFL);
+  ck_assert_uint_eq(o[14].dep, TM_DEP_SHORT);
+  ck_assert_uint_eq(o[14].latency, (uint32_t)p.shfl_cycles);
+  ck_assert_uint_eq(o[14].ndst, 1);
+  ck_assert_uint_eq(o[14].dst[0], REG(14, 0));
+
+  /* an atomic with a result writes it; a reduction writes nothing */
+  ck_assert_uint_eq(o[15].cls, TM_C_ATOM);
+  ck_assert_uint_eq(o[15].ndst, 1);
+  ck_assert(has(o[15].src, o[15].nsrc, REG(15, 1)) && has(o[15].src, o[15].nsrc, REG(15, 2)));
+  ck_assert_uint_eq(o[16].cls, TM_C_RED);
+  ck_assert_uint_eq(o[16].ndst, 0);
+  ck_assert_uint_eq(o[16].nsrc, 2);
+  ck_assert_uint_eq(o[19].cls, TM_C_BRANCH);           /* ret */
+#undef REG
+  ptx_module_free(&m);
+}
+END_TEST
+
+/* ---------------------------------------------------------------------------------------
+ * tm_sm_run on a hand-made trace: block dispatch
+ * ------------------------------------------------------------------------------------- */
+
+/* Blocks of one warp running one instruction, one block slot: block j starts when block
+   j-1 has ended (one cycle after it started) and the slot has taken block_launch_cycles,
+   so at j * (1 + block_launch). With two slots the first two start together, as far as the
+   block scheduler allows: block_dispatch cycles apart. */
+START_TEST(test_sm_dispatch)
+{
+  struct occ_profile p = h200();
+  struct tm_sm_in in;
+  memset(&in, 0, sizeof in);
+  tm_costs_init(&in.costs, &p, 32);
+  in.warps_per_block = 1;
+  in.nregs = 1;
+  in.grid_blocks = 1;                   /* one busy SM: the block scheduler is all its own */
+  in.sm_count = 1;
+  in.sms_used = 1;
+  in.l1_bytes = 64 * 1024;
+  in.l2_slice_bytes = 1 << 20;
+  in.l2_bytes_per_cycle = in.dram_bytes_per_cycle = 64;
+  struct tm_op op;
+  memset(&op, 0, sizeof op);
+  op.cls = TM_C_EXIT;
+  op.pipe = TM_PIPE_CBU;
+  op.latency = op.interval = 1;
+  enum { NB = 5 };
+  struct sim_tev ev[NB];
+  struct sim_tblock blk[NB];
+  memset(ev, 0, sizeof ev);
+  memset(blk, 0, sizeof blk);
+  for (int j = 0; j < NB; j++) {
+    ev[j].lanes = 32;
+    blk[j].linear = (uint32_t)j;
+    blk[j].ev = &ev[j];
+    blk[j].nev = 1;
+  }
+  struct tm_sm_out out;
+  in.blocks_per_sm = 1;
+  ck_assert_int_eq(tm_sm_run(&in, &op, blk, NB, &out), 0);
+  for (int j = 0; j < NB; j++)
+    ck_assert_int_eq(out.block_start[j], (int64_t)j * (1 + p.block_launch_cycles));
+  ck_assert_uint_eq(out.issued, NB);
+  ck_assert_int_eq(out.stuck, 0);
+  tm_sm_out_free(&out);
+
+  in.blocks_per_sm = 2;
+  ck_assert_int_eq(tm_sm_run(&in, &op, blk, NB, &out), 0);
+  ck_assert_int_eq(out.block_start[0], 0);
+  ck_assert_int_eq(out.block_start[1], (int64_t)ceil(p.block_dispatch_cycles));
+  ck_assert_int_ge(out.block_start[2], 1 + p.block_launch_cycles);
+  tm_sm_out_free(&out);
+}
+END_TEST
+
+/* ---------------------------------------------------------------------------------------
+ * The plan
+ * ------------------------------------------------------------------------------------- */
+
+START_TEST(test_plan)
+{
+  struct occ_profile p = h200();
+  struct tm_plan plan;
+  uint32_t n = (uint32_t)p.sm_count;
+  ck_assert_uint_eq(n, 132);
+  /* 128 threads at the assumed 32 registers: warps allow 64 / 4 = 16 blocks, registers
+     65536 / (32 x 128) = 16, block slots 32 */
+  struct tm_kernel k = {.grid_blocks = 3 * n + 1, .block_threads = 128};
+  ck_assert_int_eq(tm_plan(&p, &k, &plan), 0);
+  ck_assert_int_eq(plan.ok, 1);
+  ck_assert_uint_eq(plan.blocks_per_sm, 16);
+  ck_assert_uint_eq(plan.sm0_blocks, 4);                 /* blocks 0, 132, 264, 396 */
+  ck_assert_uint_eq(plan.trace_every, n);
+  ck_assert_uint_eq(plan.trace_blocks, 4);
+  ck_assert_uint_eq(plan.sms_used, n);
+  /* 16 blocks x 1 KB reserved = 16 KB of shared memory, a carveout the h200 has: the other
+     256 - 16 KB of the SM's L1/shared storage is L1 */
+  ck_assert_uint_eq(plan.l1_bytes, (uint32_t)p.l1_bytes - 16 * 1024);
+  /* 40 KB of dynamic shared memory: 228 / 41 = 5 blocks, 205 KB, in the 228 KB carveout */
+  k.dyn_smem = 40 * 1024;
+  ck_assert_int_eq(tm_plan(&p, &k, &plan), 0);
+  ck_assert_uint_eq(plan.blocks_per_sm, 5);
+  ck_assert_uint_eq(plan.l1_bytes, (uint32_t)p.l1_bytes - 228 * 1024);
+  k.dyn_smem = 0;
+
+  /* a grid smaller than the GPU: as many SMs as blocks, one block each */
+  k.grid_blocks = 10;
+  ck_assert_int_eq(tm_plan(&p, &k, &plan), 0);
+  ck_assert_uint_eq(plan.sms_used, 10);
+  ck_assert_uint_eq(plan.sm0_blocks, 1);
+  ck_assert_uint_eq(plan.trace_blocks, 1);
+  k.grid_blocks = n + 1;
+  ck_assert_int_eq(tm_plan(&p, &k, &plan), 0);
+  ck_assert_uint_eq(plan.sm0_blocks, 2);
+
+  /* a long grid: SM 0 runs 200 blocks; at least one wave of them, and not all, is recorded */
+  k.grid_blocks = 200 * n;
+  ck_assert_int_eq(tm_plan(&p, &k, &plan), 0);
+  ck_assert_uint_eq(plan.sm0_blocks, 200);
+  ck_assert_uint_ge(plan.trace_blocks, plan.blocks_per_sm);
+  ck_assert_uint_lt(plan.trace_blocks, plan.sm0_blocks);
+
+  /* more shared memory than a block may have: no model, and a note saying so */
+  k.grid_blocks = 8;
+  k.static_smem = 240 * 1024;
+  tm_plan(&p, &k, &plan);
+  ck_assert_int_eq(plan.ok, 0);
+  ck_assert_ptr_nonnull(strstr(plan.note, "no timing model"));
+  /* an empty grid is an impossible input */
+  k.static_smem = 0;
+  k.grid_blocks = 0;
+  ck_assert_int_eq(tm_plan(&p, &k, &plan), -1);
+  ck_assert_int_eq(plan.ok, 0);
+  ck_assert_uint_gt(strlen(plan.note), 0);
+}
+END_TEST
+
+/* The plan's recording on a real grid: the emulator records SM 0's blocks (every 132nd),
+   and a grid of just as many alike blocks gives the model the same trace, so the same
+   figures. */
+START_TEST(test_alike_trace_equals_grid_trace)
+{
+  char *ptx = fma_ptx(2, 16, 0);
+  struct model x;
+  model_load(&x, ptx, 4096);
+  uint32_t grid = 3 * 132 + 1;
+  model_run(&x, "fma", grid, 64, grid);
+  ck_assert_uint_eq(x.r.trace.nblk, 4);
+  for (uint32_t i = 0; i < 4; i++) {
+    ck_assert_uint_eq(x.r.trace.blk[i].linear, 132 * i);
+    ck_assert_uint_eq(x.r.trace.blk[i].nev, 2 * (2 + 2 + 2 * 16 + 1));
+    ck_assert_int_eq(x.r.trace.blk[i].truncated, 0);
+  }
+  ck_assert_uint_eq(x.rep.blocks_sm0, 4);
+  ck_assert_uint_eq(x.rep.blocks_modelled, 4);
+  ck_assert_ptr_nonnull(strstr(x.rep.how, "4 blocks"));
+  double whole = x.rep.cycles;
+  model_run(&x, "fma", grid, 64, 4);
+  ck_assert_double_eq(x.rep.cycles, whole);
+  model_free(&x);
+  free(ptx);
+}
+END_TEST
+
+/* ---------------------------------------------------------------------------------------
+ * End to end: arithmetic
+ * ------------------------------------------------------------------------------------- */
+
+#define CHAIN 1024
+
+/* One warp, one chain of N dependent FMAs: each waits fma_cycles for the one before, so
+   about N x fma_cycles, plus a few cycles of set-up. Four interleaved chains issue one FMA
+   a cycle: four times the work in about the same time. Eight chains double it. */
+START_TEST(test_fma_chains)
+{
+  struct occ_profile p = h200();
+  const double N = CHAIN, fma = p.fma_cycles;
+  char *k1 = fma_ptx(1, CHAIN, 0), *k4 = fma_ptx(4, CHAIN, 0), *k8 = fma_ptx(8, CHAIN, 0);
+  struct model x;
+  model_load(&x, k1, 4096);
+  model_run(&x, "fma", 1, 32, 1);
+  /* the trace holds every warp-instruction the emulator ran */
+  ck_assert_uint_eq(x.r.trace.blk[0].nev, x.r.counters.warp_insts);
+  ck_assert_uint_eq(x.r.counters.warp_insts, 2 + 1 + CHAIN + 1);
+  double c1 = x.rep.cycles;
+  ck_assert_double_ge(c1, (N - 1) * fma + 1);
+  ck_assert_double_le(c1, N * fma + 16);
+  /* one warp of the SM's 64 resident the whole time */
+  ck_assert_double_eq_tol(x.rep.achieved_occupancy_pct, 100.0 / p.max_warps_per_sm, 1e-9);
+  /* one scheduler of four issuing once every fma_cycles */
+  ck_assert_double_eq_tol(x.rep.issue_active_pct, 100.0 / (4 * fma), 0.1);
+  /* each FMA waits fma_cycles - 1 for its operand: "wait"; and the states of the one warp
+     add up to its cycles */
+  double issued = (double)x.r.counters.warp_insts;
+  ck_assert_double_eq_tol(x.rep.stall[TM_STALL_WAIT], fma - 1, 0.05);
+  ck_assert_double_eq_tol(x.rep.stall[TM_STALL_SELECTED], 1, 1e-9);
+  ck_assert_double_eq_tol(stall_sum(&x.rep) * issued, c1, 2);
+  ck_assert_double_eq(x.rep.stall[TM_STALL_LONG_SB], 0);
+  ck_assert_double_eq(x.rep.stall[TM_STALL_BARRIER], 0);
+  /* time: the cycles at the profile's clock, plus the launch */
+  ck_assert_double_eq_tol(x.rep.time_ns, c1 / p.sm_clock_mhz * 1e3 + p.launch_overhead_ns, 1e-6);
+  model_free(&x);
+
+  double c4 = one_block_cycles(k4, "fma", 32);
+  ck_assert_double_ge(c4, 4 * N);                       /* 4N FMAs at one a cycle at best */
+  ck_assert_double_le(c4, 4 * N + 24);
+  ck_assert_double_eq_tol(c4 / c1, 1, 0.03);
+  double c8 = one_block_cycles(k8, "fma", 32);
+  ck_assert_double_ge(c8, 8 * N);
+  ck_assert_double_eq_tol(c8 / c4, 2, 0.03);
+  free(k1);
+  free(k4);
+  free(k8);
+}
+END_TEST
+
+/* Warps spread over the four schedulers (warp slot mod 4). A dependent chain leaves each
+   scheduler idle fma_cycles - 1 cycles in fma_cycles: up to fma_cycles warps per scheduler
+   hide the latency (4 or 16 warps take one warp's time), twice that take twice as long.
+   Independent chains issue every cycle already: 8 warps (2 per scheduler) take twice the
+   time of 4. */
+START_TEST(test_warps_per_scheduler)
+{
+  struct occ_profile p = h200();
+  ck_assert_int_eq(p.fma_cycles, 4);                    /* the warp counts below assume it */
+  char *k1 = fma_ptx(1, CHAIN, 0), *k4 = fma_ptx(4, CHAIN, 0);
+  double one = one_block_cycles(k1, "fma", 32);
+  double w4 = one_block_cycles(k1, "fma", 4 * 32);
+  double w16 = one_block_cycles(k1, "fma", 16 * 32);
+  double w32 = one_block_cycles(k1, "fma", 32 * 32);
+  ck_assert_double_eq_tol(w4, one, 8);
+  ck_assert_double_eq_tol(w16 / one, 1, 0.03);
+  ck_assert_double_ge(w32, 8.0 * CHAIN);                /* 8 warps' FMAs on each scheduler */
+  ck_assert_double_eq_tol(w32 / one, 2, 0.05);
+  double i4 = one_block_cycles(k4, "fma", 4 * 32);
+  double i8 = one_block_cycles(k4, "fma", 8 * 32);
+  ck_assert_double_eq_tol(i8 / i4, 2, 0.05);
+  free(k1);
+  free(k4);
+}
+END_TEST
+
+/* Warp 0 runs a chain before __syncthreads(); warps 1-3 wait there. The block cannot end
+   before the chain has and the barrier has let it go; the three waiting warps spend the
+   chain's time in "barrier". */
+START_TEST(test_barrier)
+{
+  struct occ_profile p = h200();
+  const double N = CHAIN, fma = p.fma_cycles;
+  char *k = fma_ptx(1, CHAIN, 1);
+  struct model x;
+  model_load(&x, k, 4096);
+  model_run(&x, "fma", 1, 128, 1);
+  double c = x.rep.cycles;
+  ck_assert_double_ge(c, (N - 1) * fma + p.barrier_cycles);
+  ck_assert_double_le(c, N * fma + p.barrier_cycles + 48);
+  double issued = (double)x.r.counters.warp_insts;
+  ck_assert_double_ge(x.rep.stall[TM_STALL_BARRIER] * issued, 3 * (N - 1) * fma);
+  model_free(&x);
+  free(k);
+}
+END_TEST
+
+/* KNOWN BUG (not in the default run; WARPLAB_KNOWN_BUGS=1 runs it): a named barrier with a
+   thread count (bar.sync 1, 64) holds only the threads it names, but the model treats
+   every bar.sync as __syncthreads(): warps 0-1 wait there until warps 2-3, which never
+   arrive, have exited. Each warp has 2n dependent FMAs, so the block should take about
+   2n x fma_cycles (plus the barrier); the model gives about 3n x fma_cycles. */
+START_TEST(test_named_barrier)
+{
+  struct occ_profile p = h200();
+  const double N = CHAIN, fma = p.fma_cycles;
+  char *k = named_barrier_ptx(CHAIN);
+  double c = one_block_cycles(k, "named", 128);
+  ck_assert_double_ge(c, 2 * (N - 1) * fma);
+  ck_assert_msg(c <= 2 * N * fma + p.barrier_cycles + 48,
+                "%.0f cycles: warps 0-1 waited at bar.sync 1, 64 for warps 2-3 (expected at "
+                "most %.0f)", c, 2 * N * fma + p.barrier_cycles + 48);
+  free(k);
+}
+END_TEST
+
+/* ---------------------------------------------------------------------------------------
+ * End to end: memory
+ * ------------------------------------------------------------------------------------- */
+
+#define STEPS 64
+
+/* p = p + *p over one word, one warp. Through shared memory each step costs the shared
+   load's latency (and its second wavefront) plus the add's; through global memory the first load goes to DRAM and the
+   rest hit the L1. A generic load that reaches shared memory costs what ld.shared does. */
+START_TEST(test_load_chains)
+{
+  struct occ_profile p = h200();
+  const double N = STEPS, alu = p.alu_cycles;
+  char *k = chase_ptx(STEPS);
+  struct model x;
+  model_load(&x, k, 4096);
+
+  model_run(&x, "schase", 1, 32, 1);
+  double shared = x.rep.cycles;
+  /* an 8-byte shared access is served a half-warp a wavefront (sim_stats.c), the
+     wavefronts one a cycle: its data is back smem_cycles after the last one */
+  uint64_t req = 0, waves = 0;
+  for (uint32_t i = 0; i < x.r.nstats; i++) {
+    req += x.r.stats[i].s_req;
+    waves += x.r.stats[i].s_wavefronts;
+  }
+  ck_assert_uint_eq(req, STEPS);
+  ck_assert_uint_eq(waves, 2 * STEPS);
+  double step = p.smem_cycles + 1 + alu;
+  /* from the first load's issue to the last add's: (N - 1) steps and a load */
+  ck_assert_double_gt(shared, (N - 1) * step + p.smem_cycles + 1);
+  ck_assert_double_le(shared, N * step + 16);
+  ck_assert_double_gt(x.rep.stall[TM_STALL_SHORT_SB], x.rep.stall[TM_STALL_WAIT]);
+  ck_assert_double_eq(x.rep.stall[TM_STALL_LONG_SB], 0);
+  ck_assert_double_eq(x.rep.dram_bytes, 0);
+
+  model_run(&x, "gschase", 1, 32, 1);
+  ck_assert_double_ge(x.rep.cycles, shared);            /* one set-up instruction more (cvta) */
+  ck_assert_double_le(x.rep.cycles, shared + p.alu_cycles);
+  ck_assert_double_eq(x.rep.stall[TM_STALL_LONG_SB], 0);
+
+  model_run(&x, "gchase", 1, 32, 1);
+  double global = x.rep.cycles, first = p.dram_cycles + alu, rest = (N - 1) * (p.l1_hit_cycles + alu);
+  ck_assert_double_gt(global, first + rest - alu);
+  ck_assert_double_le(global, first + rest + 24);
+  ck_assert_double_gt(x.rep.stall[TM_STALL_LONG_SB], x.rep.stall[TM_STALL_WAIT]);
+  ck_assert_double_eq(x.rep.stall[TM_STALL_SHORT_SB], 0);
+  /* one sector asked for STEPS times: one miss in the L1 (and the L2), then hits; one 32-byte
+     sector from DRAM */
+  ck_assert_double_eq_tol(x.rep.l1_hit_pct, 100.0 * (N - 1) / N, 1e-9);
+  ck_assert_double_eq(x.rep.l2_hit_pct, 0);
+  ck_assert_double_eq(x.rep.dram_bytes, 32);
+  model_free(&x);
+  free(k);
+}
+END_TEST
+
+/* A stream over the whole GPU is bound by its DRAM bandwidth: SM 0's share, with all 132
+   SMs busy, is dram_bandwidth_gbs x dram_sustained_pct / sm_count, so its blocks' bytes
+   take at least bytes / share; with 8 blocks of 64 KB-deep loads in flight (far more than
+   bandwidth x latency) it gets close. Every byte crosses DRAM once: 32 KB read and 1 KB
+   written per block. */
+START_TEST(test_dram_bound)
+{
+  char *k = stream_ptx();
+  struct model x;
+  model_load(&x, k, 2u << 20);
+  uint32_t nrec = recorded_cap(&x.p, 256);
+  ck_assert_uint_le(nrec * 32 * 1024, 2u << 20);
+  uint32_t grid = 132 * nrec;                          /* SM 0: exactly the recorded blocks */
+  model_run(&x, "stream", grid, 256, nrec);
+  ck_assert_uint_eq(x.plan.blocks_per_sm, 8);         /* 64 warps / 8 */
+  ck_assert_uint_eq(x.rep.blocks_sm0, x.rep.blocks_modelled);
+  double per_block = 33.0 * 1024;
+  ck_assert_double_eq_tol(x.rep.dram_bytes, per_block * grid, 1e-3);
+  double share = x.p.dram_bandwidth_gbs * x.p.dram_sustained_pct / 100 * 1e3 /
+                 x.p.sm_clock_mhz / x.p.sm_count;      /* bytes per SM cycle */
+  /* the reads must be back before the block ends; the writes need not */
+  ck_assert_double_ge(x.rep.cycles, 32.0 * 1024 * nrec / share);
+  ck_assert_double_le(x.rep.cycles, 1.10 * per_block * nrec / share);
+  ck_assert_double_eq(x.rep.l1_hit_pct, 0);
+  for (int s = 0; s < TM_STALL_COUNT; s++)
+    if (s != TM_STALL_LONG_SB)
+      ck_assert_double_lt(x.rep.stall[s], x.rep.stall[TM_STALL_LONG_SB]);
+  model_free(&x);
+  free(k);
+}
+END_TEST
+
+/* ---------------------------------------------------------------------------------------
+ * Extrapolation and the report
+ * ------------------------------------------------------------------------------------- */
+
+/* SM 0 with many more blocks than recorded: the rest run at the steady rate, so the time is
+   proportional to the blocks. Blocks of 8 warps of 4 chains of 64 FMAs keep the four
+   schedulers issuing every cycle: each block costs its warp-instructions / 4 cycles. */
+START_TEST(test_extrapolation)
+{
+  char *k = fma_ptx(4, 64, 0);
+  struct model x;
+  model_load(&x, k, 4096);
+  uint32_t nrec = recorded_cap(&x.p, 256);
+  double cyc[2];
+  for (int i = 0; i < 2; i++) {
+    uint32_t sm0 = 4 * nrec << i;
+    model_run(&x, "fma", 132 * sm0, 256, nrec);
+    ck_assert_uint_eq(x.rep.blocks_sm0, sm0);
+    ck_assert_uint_eq(x.rep.blocks_modelled, nrec);
+    char want[96];
+    snprintf(want, sizeof want, "first %u blocks cycle by cycle and the other %u", nrec,
+             sm0 - nrec);
+    ck_assert_msg(strstr(x.rep.how, want) != NULL, "%s", x.rep.how);
+    double insts = (double)x.r.counters.warp_insts / nrec;   /* per block */
+    ck_assert_double_eq(insts, 8 * (2 + 4 + 4 * 64 + 1));
+    /* the issue bound; the extrapolated part is an estimate, allowed 1% below it */
+    ck_assert_double_ge(x.rep.cycles, 0.99 * sm0 * insts / 4);
+    ck_assert_double_le(x.rep.cycles, 1.05 * sm0 * insts / 4);
+    cyc[i] = x.rep.cycles;
+  }
+  ck_assert_double_eq_tol(cyc[1] / cyc[0], 2, 0.05);
+  model_free(&x);
+  free(k);
+}
+END_TEST
+
+/* Blocks of one warp and 8 FMAs are over long before the next can start: the GPU's block
+   scheduler starts one block every block_dispatch_cycles anywhere on the GPU, so with all
+   132 SMs busy SM 0 gets one every 132 x block_dispatch_cycles, and its time is that times
+   its blocks; doubling the grid doubles it. */
+START_TEST(test_extrapolation_dispatch_bound)
+{
+  char *k = fma_ptx(1, 8, 0);
+  struct model x;
+  model_load(&x, k, 4096);
+  uint32_t nrec = recorded_cap(&x.p, 32);
+  double every = x.p.block_dispatch_cycles * x.p.sm_count, cyc[2];
+  for (int i = 0; i < 2; i++) {
+    uint32_t sm0 = 1000u << i;
+    model_run(&x, "fma", 132 * sm0, 32, nrec);
+    ck_assert_uint_eq(x.rep.blocks_sm0, sm0);
+    ck_assert_uint_lt(x.rep.blocks_modelled, sm0);
+    ck_assert_double_ge(x.rep.cycles, 0.99 * (sm0 - 1) * every);
+    ck_assert_double_le(x.rep.cycles, 1.02 * sm0 * every);
+    cyc[i] = x.rep.cycles;
+  }
+  ck_assert_double_eq_tol(cyc[1] / cyc[0], 2, 0.02);
+  model_free(&x);
+  free(k);
+}
+END_TEST
+
+/* One block more than a full wave: with 255 registers a thread, 8 one-warp blocks fit on an
+   SM; SM 0's ninth (grid 8 x 132 + 1) waits for a slot, so it runs after one of the first
+   eight has run its whole chain: two chains one after the other, and the slot's launch
+   time between them. */
+START_TEST(test_wave_tail)
+{
+  struct occ_profile p = h200();
+  const double N = CHAIN, fma = p.fma_cycles;
+  char *k = fma_ptx(1, CHAIN, 0);
+  struct model x;
+  model_load(&x, k, 4096);
+  x.regs = 255;
+  model_run(&x, "fma", 8 * 132, 32, 8);
+  ck_assert_uint_eq(x.plan.blocks_per_sm, 8);
+  double one_wave = x.rep.cycles;
+  ck_assert_double_le(one_wave, N * fma + 8 * 132 * p.block_dispatch_cycles + 32);
+  model_run(&x, "fma", 8 * 132 + 1, 32, 9);
+  ck_assert_uint_eq(x.plan.sm0_blocks, 9);
+  ck_assert_double_ge(x.rep.cycles, 2 * (N - 1) * fma + p.block_launch_cycles);
+  ck_assert_double_le(x.rep.cycles, one_wave + N * fma + p.block_launch_cycles + 32);
+  model_free(&x);
+  free(k);
+}
+END_TEST
+
+/* KNOWN BUG (not in the default run; WARPLAB_KNOWN_BUGS=1 runs it): block_dispatch_cycles
+   is the time between two blocks the GPU's block scheduler starts anywhere on the GPU, so
+   the last of a grid's G blocks starts no earlier than (G - 1) x block_dispatch_cycles and
+   the kernel lasts at least that plus a block's own time. The model times SM 0, whose
+   first block starts at cycle 0 and which is served first in every round: the SMs served
+   after it, which end up to (SMs used - 1) x block_dispatch_cycles later, are not counted.
+   A one-wave grid of 132 short blocks is modelled as fast as a single block (34 cycles,
+   where at least 131 + 28 are due); long grids are short by the same ~131 cycles. */
+START_TEST(test_grid_dispatch)
+{
+  struct occ_profile p = h200();
+  char *k = fma_ptx(1, 8, 0);
+  struct model x;
+  model_load(&x, k, 4096);
+  uint32_t grid = (uint32_t)p.sm_count;
+  model_run(&x, "fma", grid, 32, grid);
+  double floor_ = (grid - 1) * p.block_dispatch_cycles + 7 * p.fma_cycles;
+  ck_assert_msg(x.rep.cycles >= floor_, "a grid of %u blocks: %.0f cycles, fewer than the %.0f "
+                "its blocks need to be started and the last to run", grid, x.rep.cycles, floor_);
+  model_free(&x);
+  free(k);
+}
+END_TEST
+
+static const char *stall_metric(enum tm_stall s, char *buf, size_t n)
+{
+  snprintf(buf, n, "smsp__average_warps_issue_stalled_%s_per_issue_active.ratio",
+           tm_stall_name(s));
+  return buf;
+}
+
+/* Every metric by its Nsight Compute name, once, with the report's figure; none defined on
+   a report that is not ok; a hit rate with no accesses is not defined. */
+START_TEST(test_metrics)
+{
+  char *k = fma_ptx(1, 32, 0);
+  struct model x;
+  model_load(&x, k, 4096);
+  model_run(&x, "fma", 1, 32, 1);
+  const char *want[] = {"gpu__time_duration.sum", "sm__cycles_elapsed.avg",
+                        "sm__warps_active.avg.pct_of_peak_sustained_active",
+                        "smsp__issue_active.avg.pct_of_peak_sustained_active",
+                        "l1tex__t_sector_hit_rate.pct", "lts__t_sector_hit_rate.pct",
+                        "dram__bytes.sum"};
+  const double field[] = {x.rep.time_ns, x.rep.cycles, x.rep.achieved_occupancy_pct,
+                          x.rep.issue_active_pct, x.rep.l1_hit_pct, x.rep.l2_hit_pct,
+                          x.rep.dram_bytes};
+  int nwant = (int)(sizeof want / sizeof want[0]);
+  int seen[7 + TM_STALL_COUNT] = {0};
+  unsigned i;
+  const char *name;
+  double v;
+  int def;
+  char buf[128];
+  for (i = 0; (name = tm_metric(&x.rep, i, &v, &def)) != NULL; i++) {
+    int found = 0;
+    for (int j = 0; j < nwant; j++)
+      if (!strcmp(name, want[j])) {
+        seen[j]++;
+        found = 1;
+        ck_assert_double_eq(v, field[j]);
+        /* no global accesses: the hit rates are not defined; everything else is */
+        ck_assert_int_eq(def, j == 4 || j == 5 ? 0 : 1);
+      }
+    for (int s = 0; s < TM_STALL_COUNT; s++)
+      if (!strcmp(name, stall_metric((enum tm_stall)s, buf, sizeof buf))) {
+        seen[nwant + s]++;
+        found = 1;
+        ck_assert_double_eq(v, x.rep.stall[s]);
+        ck_assert_int_eq(def, 1);
+      }
+    ck_assert_msg(found, "unexpected metric %s", name);
+  }
+  ck_assert_uint_eq(i, (unsigned)nwant + TM_STALL_COUNT);
+  for (int j = 0; j < nwant + TM_STALL_COUNT; j++)
+    ck_assert_int_eq(seen[j], 1);
+  ck_assert_str_eq(tm_stall_name(TM_STALL_LONG_SB), "long_scoreboard");
+  ck_assert_str_eq(tm_stall_name(TM_STALL_COUNT), "?");
+
+  /* a launch recorded without the plan's blocks: no model, and every metric undefined */
+  struct sim_trace empty = {0};
+  struct tm_report r;
+  ck_assert_int_eq(tm_model(&x.p, &x.m, &x.k, &x.plan, &empty, &r), 0);
+  ck_assert_int_eq(r.ok, 0);
+  ck_assert_ptr_nonnull(strstr(r.how, "no timing model"));
+  for (i = 0; (name = tm_metric(&r, i, &v, &def)) != NULL; i++)
+    ck_assert_int_eq(def, 0);
+  /* nor from a plan that is not ok: its note is the report's how */
+  struct tm_plan bad;
+  struct tm_kernel big = {.grid_blocks = 1, .block_threads = 32, .static_smem = 240 * 1024};
+  tm_plan(&x.p, &big, &bad);
+  ck_assert_int_eq(bad.ok, 0);
+  ck_assert_int_eq(tm_model(&x.p, &x.m, &big, &bad, &x.r.trace, &r), 0);
+  ck_assert_int_eq(r.ok, 0);
+  ck_assert_str_eq(r.how, bad.note);
+  model_free(&x);
+  free(k);
+}
+END_TEST
+
+Suite *suite_tm(void)
+{
+  Suite *s = suite_create("tm");
+  TCase *tc = tcase_create("pieces");
+  tcase_add_test(tc, test_cache_lru);
+  tcase_add_test(tc, test_cache_sets);
+  tcase_add_test(tc, test_cache_sectors);
+  tcase_add_test(tc, test_cache_drop);
+  tcase_add_test(tc, test_cache_random);
+  tcase_add_test(tc, test_serve_queue);
+  tcase_add_test(tc, test_serve_busy);
+  tcase_add_test(tc, test_classify);
+  tcase_add_test(tc, test_sm_dispatch);
+  tcase_add_test(tc, test_plan);
+  suite_add_tcase(s, tc);
+  tc = tcase_create("model");
+  tcase_set_timeout(tc, 30);
+  tcase_add_test(tc, test_alike_trace_equals_grid_trace);
+  tcase_add_test(tc, test_fma_chains);
+  tcase_add_test(tc, test_warps_per_scheduler);
+  tcase_add_test(tc, test_barrier);
+  tcase_add_test(tc, test_load_chains);
+  tcase_add_test(tc, test_dram_bound);
+  tcase_add_test(tc, test_extrapolation);
+  tcase_add_test(tc, test_extrapolation_dispatch_bound);
+  tcase_add_test(tc, test_wave_tail);
+  tcase_add_test(tc, test_metrics);
+  suite_add_tcase(s, tc);
+  /* expected behaviour the model does not have yet (see each test's KNOWN BUG comment) */
+  if (getenv("WARPLAB_KNOWN_BUGS")) {
+    tc = tcase_create("known_bugs");
+    tcase_set_timeout(tc, 30);
+    tcase_add_test(tc, test_cache_random_is_random);
+    tcase_add_test(tc, test_named_barrier);
+    tcase_add_test(tc, test_grid_dispatch);
+    suite_add_tcase(s, tc);
+  }
+  return s;
+}

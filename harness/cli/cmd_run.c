@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "cli/warplab.h"
+#include "metrics/met.h"
 #include "plots/plot.h"
 #include "run/run.h"
 
@@ -33,29 +34,6 @@ static void run_usage(FILE *f)
         "  --size      change one of the main problem size's variables (e.g. --size nx=4096);\n"
         "              the tests' edge sizes stay as the lab defines them\n", f);
   wl_print_exit_codes();
-}
-
-static const char *metric_short(const char *name)
-{
-  static const struct { const char *name, *label; } names[] = {
-    {"gpu__time_duration.sum", "time(ns)"},
-    {"sm__maximum_warps_per_active_cycle_pct", "occ.theo%"},
-    {"sm__warps_active.avg.pct_of_peak_sustained_active", "occ.ach%"},
-    {"l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum", "ld.req"},
-    {"l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", "ld.sect"},
-    {"l1tex__average_t_sectors_per_request_pipe_lsu_mem_global_op_ld.ratio", "sect/req"},
-    {"smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct", "ld.eff%"},
-    {"warplab__lines_pipe_lsu_mem_global_op_ld.sum", "ld.lines"},
-    {"smsp__inst_executed.sum", "warp-inst"},
-    {"launch__registers_per_thread", "regs"},
-    {"gld_efficiency", "gld_eff%"},
-    {"gld_transactions_per_request", "gld.tr/req"},
-    {"warplab__active_blocks_per_sm", "blocks/SM"},
-  };
-  for (size_t i = 0; i < sizeof names / sizeof *names; i++)
-    if (!strcmp(names[i].name, name))
-      return names[i].label;
-  return name;
 }
 
 static void report_text(FILE *f, const struct run_lab *lab, const struct run_result *r)
@@ -92,7 +70,7 @@ static void report_text(FILE *f, const struct run_lab *lab, const struct run_res
   fprintf(f, "\nMeasurements (%s)\n  %-16s %-9s", p->backend[0] == 'g' ? "measured on the GPU" :
           "counted by the emulator", "configuration", "grid");
   for (uint32_t m = 0; m < p0->nmetrics; m++)
-    fprintf(f, " %10s", metric_short(p0->metric[m].name));
+    fprintf(f, " %10s", met_short_label(p0->metric[m].name));
   fputc('\n', f);
   for (uint32_t i = 0; i < r->npoints; i++) {
     const struct run_point *pt = &r->points[i];
@@ -118,7 +96,7 @@ static void report_text(FILE *f, const struct run_lab *lab, const struct run_res
   }
   fprintf(f, "  * the kernel file's own choice. Kinds:");
   for (uint32_t m = 0; m < p0->nmetrics; m++)
-    fprintf(f, " %s=%s", metric_short(p0->metric[m].name), p0->metric[m].kind);
+    fprintf(f, " %s=%s", met_short_label(p0->metric[m].name), p0->metric[m].kind);
   fputc('\n', f);
   if (p->backend[0] == 'e' && p->timing_note[0])
     fprintf(f, "  (%s)\n", p->timing_note);

@@ -21,6 +21,29 @@ const char *met_kind_name(enum met_kind k)
   return k == MET_EXACT ? "exact" : k == MET_MODELLED ? "modelled" : "ptx-level";
 }
 
+const char *met_short_label(const char *name)
+{
+  static const struct { const char *name, *label; } names[] = {
+    {"gpu__time_duration.sum", "time(ns)"},
+    {"sm__maximum_warps_per_active_cycle_pct", "occ.theo%"},
+    {"sm__warps_active.avg.pct_of_peak_sustained_active", "occ.ach%"},
+    {"l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum", "ld.req"},
+    {"l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", "ld.sect"},
+    {"l1tex__average_t_sectors_per_request_pipe_lsu_mem_global_op_ld.ratio", "sect/req"},
+    {"smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct", "ld.eff%"},
+    {"warplab__lines_pipe_lsu_mem_global_op_ld.sum", "ld.lines"},
+    {"smsp__inst_executed.sum", "warp-inst"},
+    {"launch__registers_per_thread", "regs"},
+    {"gld_efficiency", "gld_eff%"},
+    {"gld_transactions_per_request", "gld.tr/req"},
+    {"warplab__active_blocks_per_sm", "blocks/SM"},
+  };
+  for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+    if (!strcmp(names[i].name, name))
+      return names[i].label;
+  return name;
+}
+
 static void set(struct met_report *r, enum met_id id, double v)
 {
   r->value[id] = v;

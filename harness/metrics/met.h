@@ -27,6 +27,10 @@ const char *met_name(enum met_id id);
 enum met_kind met_kind_of(enum met_id id);
 /* "exact", "ptx-level", "modelled" */
 const char *met_kind_name(enum met_kind k);
+/* A short column label for a metric name of a report ("sect/req" for
+   "l1tex__average_t_sectors_per_request_pipe_lsu_mem_global_op_ld.ratio"); the name itself
+   when it has none. Used by the text report and the feedback screen alike. */
+const char *met_short_label(const char *name);
 
 struct met_line {
   const char *path;            /* CUDA source file (from .file), or NULL: PTX only */

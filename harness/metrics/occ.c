@@ -473,6 +473,25 @@ static void names_str(char *names[], int n, char *buf, size_t len)
   }
 }
 
+int occ_profile_list(char out[][OCC_STR_LEN], int max)
+{
+  char dir[1024];
+  char *names[MAX_PROFILES];
+  if (occ_arch_dir(dir, sizeof dir) != 0)
+    return -1;
+  int n = list_profiles(dir, names);
+  if (n < 0)
+    return -1;
+  int k = 0;
+  for (int i = 0; i < n && k < max; i++) {
+    size_t len = strlen(names[i]) - 5;   /* without ".conf" */
+    if (len < OCC_STR_LEN)
+      snprintf(out[k++], OCC_STR_LEN, "%.*s", (int)len, names[i]);
+  }
+  free_names(names, n);
+  return k;
+}
+
 /* "sm_90", "sm90", "90" -> 90; -1 otherwise. */
 static int parse_sm(const char *s)
 {

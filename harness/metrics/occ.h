@@ -114,6 +114,10 @@ enum occ_status occ_profile_load(const char *what, struct occ_profile *p, struct
    the directory exists, -1 (out holds the last place tried) otherwise. */
 int occ_arch_dir(char *out, size_t outlen);
 
+/* The names of the profiles in occ_arch_dir() ("a100", "fermi-m2070", "h200", ...), sorted,
+   into names (at most max). Returns how many, or -1 when there is no profile folder. */
+int occ_profile_list(char names[][OCC_STR_LEN], int max);
+
 /* Theoretical occupancy of launch *in on profile *p (cudaOccMaxActiveBlocksPerMultiprocessor).
    Returns OCC_OK with *out filled (active_blocks may be 0: the launch cannot run, out->note
    says why), or OCC_ERR_INPUT with a message for impossible inputs. */

@@ -1,5 +1,6 @@
 /* run_result.c: read a run back from its result.json, so its charts and reports can be made
- * again elsewhere (a run measured on a GPU machine without gnuplot, charted on a laptop). */
+ * again elsewhere (a run measured on a GPU machine without gnuplot, charted on a laptop), and
+ * so the feedback screen (grader/tui), which runs each lab in a child process, can show it. */
 #include <stdio.h>
 #include <string.h>
 
@@ -8,6 +9,44 @@
 static void copy(char *dst, size_t n, json_t *v)
 {
   snprintf(dst, n, "%s", json_is_string(v) ? json_string_value(v) : "");
+}
+
+static uint32_t u32(json_t *v)
+{
+  return json_is_integer(v) && json_integer_value(v) >= 0 && json_integer_value(v) <= UINT32_MAX
+         ? (uint32_t)json_integer_value(v) : 0;
+}
+
+static void sizes(struct run_sizes *s, json_t *o)
+{
+  const char *name;
+  json_t *v;
+  json_object_foreach(o, name, v)
+    if (json_is_integer(v))
+      run_sizes_set(s, name, json_integer_value(v));
+}
+
+/* The tests: label, sizes, state, detail, the first wrong element and a fault's source line. */
+static void checks(struct run_result *r, json_t *tests)
+{
+  size_t i;
+  json_t *t;
+  json_array_foreach(tests, i, t) {
+    if (r->nchecks == sizeof r->checks / sizeof *r->checks)
+      break;
+    struct run_check *c = &r->checks[r->nchecks++];
+    copy(c->label, sizeof c->label, json_object_get(t, "label"));
+    sizes(&c->sizes, json_object_get(t, "sizes"));
+    const char *st = json_string_value(json_object_get(t, "state"));
+    c->state = st && !strcmp(st, "pass") ? RUN_CHECK_PASS : st && !strcmp(st, "fail")
+               ? RUN_CHECK_FAIL : RUN_CHECK_FAULT;
+    copy(c->detail, sizeof c->detail, json_object_get(t, "detail"));
+    json_t *bad = json_object_get(t, "first_bad");
+    c->first_bad = json_is_integer(bad) ? json_integer_value(bad) : -1;
+    json_t *src = json_object_get(t, "source");
+    copy(c->fault_file, sizeof c->fault_file, json_object_get(src, "file"));
+    c->fault_line = u32(json_object_get(src, "line"));
+  }
 }
 
 int run_result_load(const char *dir, struct run_result *r, char *lab_id, size_t lab_len, char *err,
@@ -29,8 +68,21 @@ int run_result_load(const char *dir, struct run_result *r, char *lab_id, size_t 
   copy(r->prov.profile, sizeof r->prov.profile, json_object_get(p, "profile"));
   copy(r->prov.sizes, sizeof r->prov.sizes, json_object_get(p, "sizes"));
   copy(r->prov.started, sizeof r->prov.started, json_object_get(p, "started"));
+  copy(r->prov.warplab_version, sizeof r->prov.warplab_version, json_object_get(p, "warplab"));
+  copy(r->prov.backend_reason, sizeof r->prov.backend_reason, json_object_get(p, "backend_reason"));
+  copy(r->prov.nvcc_version, sizeof r->prov.nvcc_version, json_object_get(p, "nvcc"));
+  copy(r->prov.kernel_file, sizeof r->prov.kernel_file, json_object_get(p, "kernel_file"));
+  copy(r->prov.ptx_file, sizeof r->prov.ptx_file, json_object_get(p, "ptx"));
+  copy(r->prov.ncu_note, sizeof r->prov.ncu_note, json_object_get(p, "metrics_source"));
+  copy(r->prov.timing_note, sizeof r->prov.timing_note, json_object_get(p, "timing_model"));
+  json_t *seed = json_object_get(p, "seed");
+  r->prov.seed = json_is_integer(seed) ? (uint64_t)json_integer_value(seed) : 0;
+  r->prov.sm_clock_mhz = u32(json_object_get(p, "sm_clock_mhz"));
   snprintf(r->results_dir, sizeof r->results_dir, "%s", dir);
   r->built = json_is_true(json_object_get(o, "built"));
+  copy(r->build_log, sizeof r->build_log, json_object_get(o, "build_log"));
+  r->registers = u32(json_object_get(o, "registers"));
+  checks(r, json_object_get(o, "tests"));
   r->all_passed = json_is_true(json_object_get(o, "all_passed"));
   json_t *pts = json_object_get(o, "points");
   size_t i;
@@ -42,11 +94,18 @@ int run_result_load(const char *dir, struct run_result *r, char *lab_id, size_t 
     copy(x->sweep, sizeof x->sweep, json_object_get(pt, "sweep"));
     copy(x->label, sizeof x->label, json_object_get(pt, "label"));
     x->correct = json_is_true(json_object_get(pt, "correct"));
+    copy(x->problem, sizeof x->problem, json_object_get(pt, "problem"));
+    sizes(&x->choices, json_object_get(pt, "choices"));
+    for (size_t d = 0; d < 3; d++) {
+      x->grid[d] = u32(json_array_get(json_object_get(pt, "grid"), d));
+      x->block[d] = u32(json_array_get(json_object_get(pt, "block"), d));
+    }
+    x->smem = u32(json_object_get(pt, "smem"));
+    json_t *t = json_object_get(pt, "time_ms");
+    x->time_ms = json_is_number(t) ? json_number_value(t) : -1;
+    copy(x->time_kind, sizeof x->time_kind, json_object_get(pt, "time_kind"));
     const char *name;
     json_t *m;
-    json_object_foreach(json_object_get(pt, "choices"), name, m)
-      if (json_is_integer(m))
-        run_sizes_set(&x->choices, name, json_integer_value(m));
     json_object_foreach(json_object_get(pt, "metrics"), name, m) {
       if (x->nmetrics == RUN_MAX_POINT_METRICS)
         break;

@@ -110,6 +110,7 @@ int tm_model(const struct occ_profile *p, const struct ptx_module *m, const stru
   double l2_gbs = p->l2_bandwidth_gbs > 0 ? p->l2_bandwidth_gbs : 2 * dram_gbs;
   in.blocks_per_sm = plan->blocks_per_sm;
   in.warps_per_block = (k->block_threads + W - 1) / W;
+  in.warp_size = W;
   in.nregs = m->nregs;
   in.grid_blocks = k->grid_blocks;
   in.sm_count = (uint32_t)p->sm_count;
@@ -148,6 +149,10 @@ int tm_model(const struct occ_profile *p, const struct ptx_module *m, const stru
       per_block = (double)so.cycles / n;
     cycles += per_block * (double)(plan->sm0_blocks - n);
   }
+  /* SM 0 gets its blocks first; the SMs after it start theirs block_dispatch_cycles apart,
+     so the last SM of the final round ends that much later (the kernel ends with it) */
+  double d = p->block_dispatch_cycles > 0 ? p->block_dispatch_cycles : 1.0;
+  cycles += d * (double)((k->grid_blocks - 1) % (uint32_t)p->sm_count);
   out->ok = 1;
   out->cycles = cycles;
   out->time_ns = cycles / mhz * 1e3 + p->launch_overhead_ns;

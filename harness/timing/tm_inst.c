@@ -61,7 +61,10 @@ static void regs_of(const struct ptx_inst *in, struct tm_op *o)
 {
   int writes = 1;
   switch ((enum ptx_op)in->op) {
-  case PTX_OP_ST: case PTX_OP_RED: case PTX_OP_BAR: case PTX_OP_BRA: case PTX_OP_CALL:
+  case PTX_OP_BAR:
+    writes = in->sub == PTX_BAR_RED;              /* bar.red d, a{, b}, {!}c writes d */
+    break;
+  case PTX_OP_ST: case PTX_OP_RED: case PTX_OP_BRA: case PTX_OP_CALL:
   case PTX_OP_RET: case PTX_OP_EXIT: case PTX_OP_TRAP: case PTX_OP_FENCE: case PTX_OP_MEMBAR:
   case PTX_OP_PREFETCH: case PTX_OP_PREFETCHU: case PTX_OP_NANOSLEEP: case PTX_OP_PMEVENT:
   case PTX_OP_BRKPT:
@@ -129,12 +132,21 @@ void tm_classify(const struct tm_costs *c, const struct ptx_inst *in, struct tm_
     break;
 
   /* control */
-  case PTX_OP_BAR:
+  case PTX_OP_BAR: {
     set(o, in->sub == PTX_BAR_WARP_SYNC ? TM_C_FIXED : TM_C_BARRIER, TM_PIPE_CBU, TM_DEP_WAIT,
         in->sub == PTX_BAR_WARP_SYNC ? 2 : 0, 1);
-    if (in->sub == PTX_BAR_ARRIVE)
-      o->cls = TM_C_FIXED;
+    /* bar.sync a{, b}; bar.arrive a, b; bar.red.op d, a{, b}, {!}c: barrier a, b threads
+       (immediates; a register operand is taken as barrier 0 of the whole block) */
+    unsigned a = in->sub == PTX_BAR_RED ? 1 : 0;
+    unsigned has_b = in->sub == PTX_BAR_RED ? in->nopd >= 4 : in->nopd >= a + 2;
+    if (in->nopd > a && in->opd[a].kind == PTX_OPD_IMM)
+      o->bar_id = (uint8_t)(in->opd[a].imm & 15);
+    if (has_b && in->opd[a + 1].kind == PTX_OPD_IMM && in->opd[a + 1].imm > 0 &&
+        in->opd[a + 1].imm <= 1024)
+      o->bar_threads = (uint16_t)in->opd[a + 1].imm;
+    o->bar_arrive = in->sub == PTX_BAR_ARRIVE;
     break;
+  }
   case PTX_OP_BRA: case PTX_OP_CALL: case PTX_OP_RET:
     set(o, TM_C_BRANCH, TM_PIPE_CBU, TM_DEP_WAIT, 2, 1);
     break;

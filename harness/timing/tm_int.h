@@ -40,6 +40,9 @@ enum tm_dep { TM_DEP_WAIT = 0, TM_DEP_SHORT, TM_DEP_LONG };   /* who waits on th
 struct tm_op {
   uint8_t cls, pipe, dep, interval;
   uint16_t latency;
+  uint8_t bar_id;          /* bar.sync/bar.red/bar.arrive: the barrier (0-15) */
+  uint8_t bar_arrive;      /* bar.arrive: counts without waiting */
+  uint16_t bar_threads;    /* the thread count it names; 0: every thread of the block */
   uint8_t nsrc, ndst;
   uint32_t src[TM_MAX_SRC], dst[TM_MAX_DST];   /* module register indices */
 };

@@ -77,7 +77,10 @@ int tm_cache_access(struct tm_cache *c, uint64_t sector, int allocate)
   c->misses++;
   if (allocate) {
     if (c->random && c->tag[victim]) {      /* every way holds a line: evict one at random */
-      uint64_t h = (c->tick + line) * 0x9e3779b97f4a7c15ull;
+      uint64_t h = c->tick + line;            /* splitmix64's finaliser: well-mixed top bits */
+      h = (h ^ (h >> 30)) * 0xbf58476d1ce4e5b9ull;
+      h = (h ^ (h >> 27)) * 0x94d049bb133111ebull;
+      h ^= h >> 31;
       victim = base + (size_t)((h >> 32) % c->ways);
     }
     c->tag[victim] = key;

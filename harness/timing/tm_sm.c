@@ -24,7 +24,8 @@
 
 struct warp {
   int resident;                  /* holds a warp slot (not yet exited) */
-  int at_barrier;
+  int at_barrier;                /* waiting at barrier bar (0-15) */
+  uint8_t bar;
   uint32_t blk;                  /* index into the SM's block list */
   const uint32_t *evi;           /* this warp's events (indices into the block's ev[]) */
   uint32_t nev, pos;
@@ -40,7 +41,10 @@ struct bstate {                  /* a recorded block on this SM */
   uint32_t *evi;                 /* events grouped by warp */
   uint32_t *first;               /* per warp: offset into evi, nwarps + 1 entries */
   uint32_t slot;
-  uint32_t live, arrived;        /* warps not exited; of them, waiting at the barrier */
+  uint32_t live;                 /* warps not exited */
+  uint32_t arrived[16];          /* per barrier: warps that reached it (bar.arrive included) */
+  uint32_t expect[16];           /* per barrier: warps its thread count names; 0: every live
+                                    warp of the block */
 };
 
 struct sm {
@@ -220,17 +224,26 @@ static double global_access(struct sm *s, const struct sim_tev *e, const struct 
   return done;
 }
 
-static void release_barrier(struct sm *s, struct bstate *bs, int64_t t)
+static void release_barrier(struct sm *s, struct bstate *bs, unsigned id, int64_t t)
 {
   for (uint32_t k = 0; k < s->nslots_w; k++) {
     struct warp *x = &s->w[k];
-    if (x->resident && x->at_barrier && &s->b[x->blk] == bs) {
+    if (x->resident && x->at_barrier && x->bar == id && &s->b[x->blk] == bs) {
       x->at_barrier = 0;
       x->next_ok = t + s->in->costs.barrier;
       x->next_why = TM_STALL_BARRIER;
     }
   }
-  bs->arrived = 0;
+  bs->arrived[id] = 0;
+  bs->expect[id] = 0;
+}
+
+/* Release barrier id of block bs at t if every warp it waits for has arrived. */
+static void check_barrier(struct sm *s, struct bstate *bs, unsigned id, int64_t t)
+{
+  uint32_t need = bs->expect[id] ? bs->expect[id] : bs->live;
+  if (bs->arrived[id] && bs->arrived[id] >= need)
+    release_barrier(s, bs, id, t);
 }
 
 static void issue(struct sm *s, uint32_t slot, int64_t t, struct tm_sm_out *out)
@@ -288,11 +301,18 @@ static void issue(struct sm *s, uint32_t slot, int64_t t, struct tm_sm_out *out)
     }
     break;
   }
-  case TM_C_BARRIER:
-    x->at_barrier = 1;
-    if (++bs->arrived == bs->live)
-      release_barrier(s, bs, t);
+  case TM_C_BARRIER: {
+    unsigned id = o->bar_id;
+    if (o->bar_threads)
+      bs->expect[id] = (o->bar_threads + s->in->warp_size - 1) / s->in->warp_size;
+    bs->arrived[id]++;
+    if (!o->bar_arrive) {
+      x->at_barrier = 1;
+      x->bar = (uint8_t)id;
+    }
+    check_barrier(s, bs, id, t);
     break;
+  }
   case TM_C_EXIT:
     break;
   default:
@@ -307,11 +327,12 @@ static void issue(struct sm *s, uint32_t slot, int64_t t, struct tm_sm_out *out)
     x->resident = 0;
     if (x->at_barrier) {
       x->at_barrier = 0;
-      bs->arrived--;
+      bs->arrived[x->bar]--;
     }
     bs->live--;
-    if (bs->live && bs->arrived == bs->live)
-      release_barrier(s, bs, t);
+    for (unsigned id = 0; id < 16 && bs->live; id++)   /* __syncthreads() waits for fewer now */
+      if (!bs->expect[id])
+        check_barrier(s, bs, id, t);
   }
 }
 
@@ -322,7 +343,8 @@ static void dispatch(struct sm *s, uint32_t j, uint32_t slot, int64_t t)
   struct bstate *bs = &s->b[j];
   bs->slot = slot;
   bs->live = 0;
-  bs->arrived = 0;
+  memset(bs->arrived, 0, sizeof bs->arrived);
+  memset(bs->expect, 0, sizeof bs->expect);
   for (uint32_t k = 0; k < in->warps_per_block; k++) {
     struct warp *x = &s->w[slot * in->warps_per_block + k];
     memset(x->ready, 0, in->nregs * sizeof *x->ready);
@@ -355,8 +377,9 @@ int tm_sm_run(const struct tm_sm_in *in, const struct tm_op *ops, const struct s
   s.b = calloc(nblocks ? nblocks : 1, sizeof *s.b);
   out->block_start = calloc(nblocks ? nblocks : 1, sizeof *out->block_start);
   int64_t *slot_free = calloc(slots, sizeof *slot_free);
+  uint8_t *why = calloc(s.nslots_w ? s.nslots_w : 1, 1);   /* each warp's state this cycle */
   int rc = -1;
-  if (!s.w || !s.b || !out->block_start || !slot_free)
+  if (!s.w || !s.b || !out->block_start || !slot_free || !why)
     goto done;
   for (uint32_t k = 0; k < s.nslots_w; k++) {
     s.w[k].ready = calloc(in->nregs ? in->nregs : 1, sizeof *s.w[k].ready);
@@ -406,8 +429,7 @@ int tm_sm_run(const struct tm_sm_in *in, const struct tm_op *ops, const struct s
     int issued = 0;
     int64_t soonest = NEVER;
     uint32_t resident_warps = 0;
-    uint8_t why[256];
-    for (uint32_t k = 0; k < s.nslots_w && k < 256; k++)
+    for (uint32_t k = 0; k < s.nslots_w; k++)
       why[k] = 255;
     for (int q = 0; q < NSCHED; q++) {
       int pick = -1;
@@ -465,7 +487,7 @@ int tm_sm_run(const struct tm_sm_in *in, const struct tm_op *ops, const struct s
       }
       step = next > t ? next - t : 1;
     }
-    for (uint32_t k = 0; k < s.nslots_w && k < 256; k++) {
+    for (uint32_t k = 0; k < s.nslots_w; k++) {
       if (why[k] == 255)
         continue;
       resident_warps++;
@@ -500,6 +522,7 @@ done:
   free(s.w);
   free(s.b);
   free(slot_free);
+  free(why);
   tm_cache_free(&s.l1);
   tm_cache_free(&s.l2);
   return rc;

@@ -6,7 +6,7 @@
 
 struct tm_sm_in {
   struct tm_costs costs;
-  uint32_t blocks_per_sm, warps_per_block;
+  uint32_t blocks_per_sm, warps_per_block, warp_size;
   uint32_t nregs;                  /* the module's registers (scoreboard size) */
   uint32_t grid_blocks, sm_count, sms_used;
   uint64_t l1_bytes, l2_slice_bytes;

@@ -365,6 +365,25 @@ START_TEST(test_profile_names)
 }
 END_TEST
 
+/* The profile names, sorted, as the feedback screen cycles through them. */
+START_TEST(test_profile_list)
+{
+  char names[64][OCC_STR_LEN];
+  int n = occ_profile_list(names, 64);
+  ck_assert_int_ge(n, 9);
+  for (int i = 1; i < n; i++)
+    ck_assert_int_lt(strcmp(names[i - 1], names[i]), 0);
+  int h200 = 0, fermi = 0;
+  for (int i = 0; i < n; i++) {
+    h200 |= !strcmp(names[i], "h200");
+    fermi |= !strcmp(names[i], "fermi-m2070");
+    ck_assert_ptr_null(strstr(names[i], ".conf"));
+  }
+  ck_assert(h200 && fermi);
+  ck_assert_int_eq(occ_profile_list(names, 2), 2);
+}
+END_TEST
+
 /* A complete, consistent profile to break one line of. */
 static const char GOOD[] =
   "# a test profile\n"
@@ -644,6 +663,7 @@ Suite *suite_occ(void)
   tc = tcase_create("profiles");
   tcase_add_test(tc, test_all_profiles_parse);
   tcase_add_test(tc, test_profile_names);
+  tcase_add_test(tc, test_profile_list);
   tcase_add_test(tc, test_profile_errors);
   tcase_add_test(tc, test_profile_error_file);
   suite_add_tcase(s, tc);

@@ -181,6 +181,37 @@ START_TEST(test_terminal_chart)
 }
 END_TEST
 
+/* The figures for another renderer (the feedback screen): the same rows and notes, no file. */
+START_TEST(test_chart_data)
+{
+  struct run_lab lab;
+  struct run_result r;
+  fake(&lab, &r, "{\"charts\": [{\"name\": \"spr\", \"title\": \"Sectors\", \"sweep\": \"shapes\","
+                 " \"y\": [\"spr\", \"gpu__time_duration.sum\"], \"labels\": [\"sectors\", \"time\"],"
+                 " \"scale\": 0.5}]}");
+  ck_assert_uint_eq(plot_chart_count(&lab), 1);
+  static struct plot_data d;
+  char err[256] = "";
+  ck_assert_int_eq(plot_chart_data(&lab, &r, 0, &d, err, sizeof err), PLOT_OK);
+  ck_assert_str_eq(d.title, "Sectors");
+  ck_assert_uint_eq(d.nseries, 2);
+  ck_assert_str_eq(d.label[0], "sectors");
+  ck_assert_str_eq(d.kind[0], "exact");
+  ck_assert_uint_eq(d.ndefined[0], 3);
+  ck_assert_uint_eq(d.ndefined[1], 0);
+  ck_assert_uint_eq(d.nrows, 3);
+  ck_assert_str_eq(d.rows[0].label, "32x8 (yours)");
+  ck_assert(d.rows[0].is_main && !d.rows[1].is_main);
+  ck_assert(d.rows[2].defined[0] && d.rows[2].v[0] == 4.0);   /* 8 sectors, scaled by 0.5 */
+  ck_assert_ptr_nonnull(strstr(d.subtitle, "NVIDIA H200"));
+  ck_assert_uint_eq(d.nnotes, 1);
+  ck_assert_ptr_nonnull(strstr(d.notes[0], "time: not available on the emulator"));
+  ck_assert_int_eq(plot_chart_data(&lab, &r, 1, &d, err, sizeof err), PLOT_BAD_CHART);
+  ck_assert_ptr_nonnull(strstr(err, "no chart number 2"));
+  json_decref(lab.json);
+}
+END_TEST
+
 START_TEST(test_no_gnuplot)
 {
   struct run_lab lab;
@@ -237,6 +268,7 @@ Suite *suite_plot(void)
   tcase_add_test(t, test_draws_png_svg_and_data);
   tcase_add_test(t, test_main_in_sweep_marked_in_place);
   tcase_add_test(t, test_terminal_chart);
+  tcase_add_test(t, test_chart_data);
   tcase_add_test(t, test_no_gnuplot);
   tcase_add_test(t, test_bad_charts);
   suite_add_tcase(s, t);

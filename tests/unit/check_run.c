@@ -58,8 +58,8 @@ START_TEST(test_expr_errors)
 }
 END_TEST
 
-/* result.json read back: provenance, points, their metrics and their choices (which the charts
-   use to find the kernel file's own configuration in a sweep). */
+/* result.json read back: provenance, the tests, points, their metrics and their choices (which
+   the charts use to find the kernel file's own configuration in a sweep). */
 START_TEST(test_result_load)
 {
   char dir[] = "/tmp/warplab-check-result-XXXXXX", path[64], lab[32], err[256];
@@ -67,8 +67,14 @@ START_TEST(test_result_load)
   snprintf(path, sizeof path, "%s/result.json", dir);
   FILE *f = fopen(path, "w");
   ck_assert_ptr_nonnull(f);
-  fputs("{\"lab\": \"01-matrix-add\", \"provenance\": {\"backend\": \"gpu\", \"sizes\": \"nx=8\"},"
-        " \"built\": true, \"points\": [{\"sweep\": \"\", \"label\": \"64x4\", \"correct\": true,"
+  fputs("{\"lab\": \"01-matrix-add\", \"provenance\": {\"backend\": \"gpu\", \"sizes\": \"nx=8\","
+        " \"seed\": 4242, \"kernel_file\": \"k.cu\"}, \"built\": true, \"registers\": 12,"
+        " \"tests\": [{\"label\": \"nx=1\", \"sizes\": {\"nx\": 1}, \"state\": \"pass\", \"detail\": \"\"},"
+        " {\"label\": \"nx=33\", \"state\": \"fail\", \"detail\": \"c[1] is wrong\", \"first_bad\": 1},"
+        " {\"label\": \"nx=8\", \"state\": \"fault\", \"detail\": \"out of bounds\","
+        " \"source\": {\"file\": \"k.cu\", \"line\": 27}}],"
+        " \"points\": [{\"sweep\": \"\", \"label\": \"64x4\", \"correct\": true,"
+        " \"grid\": [1, 2, 1], \"block\": [64, 4, 1], \"time_ms\": 0.5, \"time_kind\": \"measured\","
         " \"choices\": {\"BLOCK_X\": 64, \"BLOCK_Y\": 4},"
         " \"metrics\": {\"gpu__time_duration.sum\": {\"value\": 953984, \"kind\": \"measured\"},"
         " \"x\": {\"value\": null, \"kind\": \"exact\"}}}]}", f);
@@ -78,7 +84,24 @@ START_TEST(test_result_load)
   ck_assert_int_eq(run_result_load(dir, r, lab, sizeof lab, err, sizeof err), 0);
   ck_assert_str_eq(lab, "01-matrix-add");
   ck_assert_str_eq(r->prov.backend, "gpu");
+  ck_assert_uint_eq(r->prov.seed, 4242);
+  ck_assert_str_eq(r->prov.kernel_file, "k.cu");
+  ck_assert_uint_eq(r->registers, 12);
+  ck_assert_uint_eq(r->nchecks, 3);
+  ck_assert_int_eq(r->checks[0].state, RUN_CHECK_PASS);
+  ck_assert_int_eq(run_sizes_get(&r->checks[0].sizes, "nx", &(int64_t){0}), 1);
+  ck_assert_int_eq(r->checks[0].first_bad, -1);
+  ck_assert_int_eq(r->checks[1].state, RUN_CHECK_FAIL);
+  ck_assert_int_eq(r->checks[1].first_bad, 1);
+  ck_assert_str_eq(r->checks[1].detail, "c[1] is wrong");
+  ck_assert_int_eq(r->checks[2].state, RUN_CHECK_FAULT);
+  ck_assert_str_eq(r->checks[2].fault_file, "k.cu");
+  ck_assert_uint_eq(r->checks[2].fault_line, 27);
   ck_assert_uint_eq(r->npoints, 1);
+  ck_assert_uint_eq(r->points[0].grid[1], 2);
+  ck_assert_uint_eq(r->points[0].block[0], 64);
+  ck_assert(r->points[0].time_ms == 0.5);
+  ck_assert_str_eq(r->points[0].time_kind, "measured");
   int64_t v = 0;
   ck_assert_int_eq(run_sizes_get(&r->points[0].choices, "BLOCK_X", &v), 1);
   ck_assert_int_eq(v, 64);

@@ -13,10 +13,8 @@
  * those blocks (trace_every 1) instead of emulating the whole grid, which keeps the suite
  * fast; test_alike_trace_equals_grid_trace shows that gives the model the same trace.
  *
- * Tests marked KNOWN BUG hold the model to behaviour it does not have yet; they are in the
- * tcase "known_bugs", which runs only when WARPLAB_KNOWN_BUGS is set in the environment
- * (WARPLAB_KNOWN_BUGS=1 CK_RUN_SUITE=tm build/check_warplab). Move a test to "model" when
- * its bug is fixed.
+ * Three tests (the random victim, named barriers, the SMs after SM 0) were written against
+ * bugs the model had; they pass since the fixes.
  */
 #include <check.h>
 #include <math.h>
@@ -444,13 +442,10 @@ static double ideal_random_hit_rate(uint32_t ways, uint32_t nlines, int passes)
   return (double)hits / (double)n;
 }
 
-/* KNOWN BUG (not in the default run; WARPLAB_KNOWN_BUGS=1 runs it): the "random" victim of
-   tm_cache_access is bits 32-33 of (tick + line) x 0x9e3779b97f4a7c15, which depend only on
-   the constant's low 34 bits (a multiplier of about 1.497): for a cyclic walk tick + line
-   advances by 2 an access, and the victims follow a near-periodic pattern locked to the
-   walk. In one set of 4 ways a walk of 5 lines hits 30% of the time instead of random
-   replacement's 60%, one of 7 lines 0.5% instead of 26%. (Caches of many sets, like the
-   model's L1, are close to random replacement.) */
+/* The L1's "random" victim must be random: a cyclic walk over a few more lines than a set
+   holds hits as often as true random replacement would. (It was once bits 32-33 of
+   (tick + line) x a constant, which locked onto the walk: a walk of 5 lines in 4 ways hit
+   30% of the time instead of 60%, one of 7 lines 0.5% instead of 26%.) */
 START_TEST(test_cache_random_is_random)
 {
   for (uint32_t lines = 5; lines <= 8; lines++) {
@@ -927,11 +922,10 @@ START_TEST(test_barrier)
 }
 END_TEST
 
-/* KNOWN BUG (not in the default run; WARPLAB_KNOWN_BUGS=1 runs it): a named barrier with a
-   thread count (bar.sync 1, 64) holds only the threads it names, but the model treats
-   every bar.sync as __syncthreads(): warps 0-1 wait there until warps 2-3, which never
-   arrive, have exited. Each warp has 2n dependent FMAs, so the block should take about
-   2n x fma_cycles (plus the barrier); the model gives about 3n x fma_cycles. */
+/* A named barrier with a thread count (bar.sync 1, 64) holds only the threads it names:
+   warps 0-1 meet there while warps 2-3 never do, and each warp has 2n dependent FMAs, so
+   the block takes about 2n x fma_cycles plus the barrier. (The model once treated every
+   bar.sync as __syncthreads() and gave about 3n x fma_cycles.) */
 START_TEST(test_named_barrier)
 {
   struct occ_profile p = h200();
@@ -1122,14 +1116,11 @@ START_TEST(test_wave_tail)
 }
 END_TEST
 
-/* KNOWN BUG (not in the default run; WARPLAB_KNOWN_BUGS=1 runs it): block_dispatch_cycles
-   is the time between two blocks the GPU's block scheduler starts anywhere on the GPU, so
-   the last of a grid's G blocks starts no earlier than (G - 1) x block_dispatch_cycles and
-   the kernel lasts at least that plus a block's own time. The model times SM 0, whose
-   first block starts at cycle 0 and which is served first in every round: the SMs served
-   after it, which end up to (SMs used - 1) x block_dispatch_cycles later, are not counted.
-   A one-wave grid of 132 short blocks is modelled as fast as a single block (34 cycles,
-   where at least 131 + 28 are due); long grids are short by the same ~131 cycles. */
+/* block_dispatch_cycles is the time between two blocks the GPU's block scheduler starts
+   anywhere on the GPU, so the last of a grid's G blocks starts no earlier than (G - 1) x
+   block_dispatch_cycles, and the kernel lasts at least that plus a block's own time, though
+   the model times SM 0, which is served first. (It once left those cycles out: a one-wave
+   grid of 132 short blocks came out as fast as a single block.) */
 START_TEST(test_grid_dispatch)
 {
   struct occ_profile p = h200();
@@ -1249,15 +1240,9 @@ Suite *suite_tm(void)
   tcase_add_test(tc, test_extrapolation_dispatch_bound);
   tcase_add_test(tc, test_wave_tail);
   tcase_add_test(tc, test_metrics);
+  tcase_add_test(tc, test_cache_random_is_random);
+  tcase_add_test(tc, test_named_barrier);
+  tcase_add_test(tc, test_grid_dispatch);
   suite_add_tcase(s, tc);
-  /* expected behaviour the model does not have yet (see each test's KNOWN BUG comment) */
-  if (getenv("WARPLAB_KNOWN_BUGS")) {
-    tc = tcase_create("known_bugs");
-    tcase_set_timeout(tc, 30);
-    tcase_add_test(tc, test_cache_random_is_random);
-    tcase_add_test(tc, test_named_barrier);
-    tcase_add_test(tc, test_grid_dispatch);
-    suite_add_tcase(s, tc);
-  }
   return s;
 }

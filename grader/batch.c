@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -102,11 +103,17 @@ static pid_t start(const struct batch_opts *o, const char *student, const char *
   snprintf(subdir, sizeof subdir, "%s/%s", o->roster, student);
   snprintf(log, sizeof log, "%.4300s/log.txt", sdir);
   snprintf(runs, sizeof runs, "%.4300s/runs", sdir);
+  pid_t parent = getpid();
   pid_t pid = fork();
   if (pid != 0)
     return pid;
-  /* the child: its own process group, limits, output to the student's log */
+  /* the child: its own process group, limits, output to the student's log. It dies with the
+     batch: a batch killed and resumed must not find an orphan of its first run still writing
+     the same student's log. */
   setpgid(0, 0);
+  prctl(PR_SET_PDEATHSIG, SIGKILL);
+  if (getppid() != parent)
+    _exit(126);                                 /* the batch died before prctl took effect */
   struct rlimit as = {(rlim_t)o->memory_mb << 20, (rlim_t)o->memory_mb << 20};
 #if defined(__SANITIZE_ADDRESS__)
   /* an AddressSanitizer build reserves terabytes of address space for its shadow memory: an

@@ -1319,6 +1319,7 @@ int main(void)
   e2e_add_metrics_tests(s);
   e2e_add_lab_tests(s);
   e2e_add_timing_tests(s);
+  e2e_add_batch_tests(s);
   e2e_add_handout_tests(s);
   e2e_add_builtin_tests(s);
   e2e_add_grade_tests(s);

@@ -104,6 +104,8 @@ void e2e_add_metrics_tests(Suite *s);
 void e2e_add_lab_tests(Suite *s);
 /* The timing model against the H200 calibration curves (timing.c). */
 void e2e_add_timing_tests(Suite *s);
+/* warplab batch killed and resumed (batch.c). */
+void e2e_add_batch_tests(Suite *s);
 /* The handouts' code examples (tests/e2e/handouts.c). */
 void e2e_add_handout_tests(Suite *s);
 /* printf and assert (tests/e2e/builtins.c). */

@@ -3,10 +3,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include "run/run_build.h"
+#include "run/run_exec.h"
 #include "run/run_ptxas.h"
 
 /* The number at *p (skipping blanks), advancing *p; -1 when there is none. */
@@ -195,74 +194,31 @@ enum run_ptxas_status run_ptxas(const char *ptx, const char *arch, int maxrregco
   }
   snprintf(archflag, sizeof archflag, "-arch=%s", arch && *arch ? arch : "sm_90");
   snprintf(regflag, sizeof regflag, "--maxrregcount=%d", maxrregcount);
-  int pipefd[2];
-  if (pipe(pipefd) != 0) {
-    snprintf(log, loglen, "cannot run ptxas: %s\n", strerror(errno));
-    return RUN_PTXAS_SYSTEM;
-  }
-  pid_t pid = fork();
-  if (pid < 0) {
-    close(pipefd[0]);
-    close(pipefd[1]);
-    snprintf(log, loglen, "cannot run ptxas: %s\n", strerror(errno));
-    return RUN_PTXAS_SYSTEM;
-  }
-  if (pid == 0) {
-    dup2(pipefd[1], 1);
-    dup2(pipefd[1], 2);
-    close(pipefd[0]);
-    close(pipefd[1]);
-    char *argv[8];
-    int k = 0;
-    argv[k++] = ptxas;
-    argv[k++] = "-v";
-    argv[k++] = archflag;
-    if (maxrregcount > 0)
-      argv[k++] = regflag;
-    argv[k++] = "-o";
-    argv[k++] = "/dev/null";
-    argv[k++] = (char *)ptx;
-    argv[k] = NULL;
-    execv(ptxas, argv);
-    _exit(127);
-  }
-  close(pipefd[1]);
-  size_t cap = 1 << 16, got = 0;
+  char *argv[8];
+  int k = 0;
+  argv[k++] = ptxas;
+  argv[k++] = "-v";
+  argv[k++] = archflag;
+  if (maxrregcount > 0)
+    argv[k++] = regflag;
+  argv[k++] = "-o";
+  argv[k++] = "/dev/null";
+  argv[k++] = (char *)ptx;
+  argv[k] = NULL;
+  size_t cap = (size_t)1 << 20;         /* ptxas -v says a few lines per kernel */
   char *text = malloc(cap);
-  enum run_ptxas_status st = RUN_PTXAS_OK;
-  char sink[4096];
-  ssize_t r;
-  for (;;) {
-    if (text && got + 1 == cap) {
-      char *bigger = realloc(text, cap * 2);
-      if (bigger) {
-        text = bigger;
-        cap *= 2;
-      }
-    }
-    if (text && got + 1 < cap)
-      r = read(pipefd[0], text + got, cap - 1 - got);
-    else
-      r = read(pipefd[0], sink, sizeof sink);
-    if (r < 0 && errno == EINTR)
-      continue;
-    if (r <= 0)
-      break;
-    if (text && got + 1 < cap)
-      got += (size_t)r;
-  }
-  close(pipefd[0]);
-  int status = 0;
-  while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-    ;
   if (!text) {
     snprintf(log, loglen, "out of memory reading ptxas's report\n");
     return RUN_PTXAS_SYSTEM;
   }
-  text[got] = 0;
+  int status = run_exec_capture(argv, NULL, text, cap);
+  enum run_ptxas_status st = RUN_PTXAS_OK;
   snprintf(log, loglen, "%s", text);
-  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-    if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
+  if (status < 0) {
+    snprintf(log, loglen, "cannot run ptxas: %s\n", strerror(errno));
+    st = RUN_PTXAS_SYSTEM;
+  } else if (status != 0) {
+    if (status == 127)
       snprintf(log, loglen, "cannot run %s\n", ptxas);
     else if (!log[0])
       snprintf(log, loglen, "ptxas failed (status %d) with no message\n", status);

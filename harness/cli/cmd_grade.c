@@ -11,6 +11,7 @@
 #include "cli/warplab.h"
 #include "grader/batch.h"
 #include "grader/grade.h"
+#include "grader/submission.h"
 #include "run/run.h"
 
 static void grade_usage(FILE *f)
@@ -71,28 +72,24 @@ int wl_cmd_grade(int argc, char **argv)
     return WL_EXIT_USAGE;
   }
   const char *which = argv[optind], *dir = argv[optind + 1];
-  char err[2048], labs[1024], kfile[1400], apath[1400];
+  char err[2048], labs[1024], kfile[1400];
   snprintf(labs, sizeof labs, "%s/labs", run_home());
   struct run_lab lab;
   if (run_lab_load(which, labs, &lab, err, sizeof err)) {
     wl_error("%s", err);
     return WL_EXIT_USAGE;
   }
-  snprintf(kfile, sizeof kfile, "%s/%s", dir, lab.kernel_file);
-  snprintf(apath, sizeof apath, "%s/answers.json", dir);
-  json_t *answers = NULL;
-  FILE *af = fopen(apath, "r");
-  if (af) {
-    fclose(af);
-    json_error_t je;
-    answers = json_load_file(apath, 0, &je);
-    if (!json_is_object(answers)) {
-      wl_error("%s:%d: %s (expected {\"q1\": 4, ...})", apath, je.line, answers ? "not an object" : je.text);
-      json_decref(answers);
-      run_lab_free(&lab);
-      return WL_EXIT_USAGE;
-    }
+  /* the submission: its kernel file (a regular file of the folder, of a sane size) and its
+     answers (a broken answers.json loses the answers, not the grade) */
+  if (submission_kernel(dir, lab.kernel_file, kfile, sizeof kfile, err, sizeof err)) {
+    wl_error("%s", err);
+    run_lab_free(&lab);
+    return WL_EXIT_USAGE;
   }
+  char why[512];
+  json_t *answers = submission_answers(dir, why, sizeof why);
+  if (why[0])
+    wl_error("%s", why);
   struct run_result *stu = malloc(sizeof *stu), *ref = malloc(sizeof *ref);
   struct grade_result *g = malloc(sizeof *g);
   int rc = WL_EXIT_USAGE;
@@ -122,6 +119,8 @@ int wl_cmd_grade(int argc, char **argv)
     wl_error("%s", err);
     goto out;
   }
+  if (why[0] && g->nhints < GRADE_MAX_HINTS)
+    snprintf(g->hints[g->nhints++], sizeof g->hints[0], "%s", why);
   json_t *gs = grade_gradescope_json(g);
   char path[1200];
   snprintf(path, sizeof path, "%s/results.json", stu->results_dir);

@@ -1318,8 +1318,10 @@ int main(void)
   Suite *s = suite_e2e(have_nvcc, &skipped);
   e2e_add_metrics_tests(s);
   e2e_add_lab_tests(s);
+  e2e_add_lab04_tests(s);
   e2e_add_timing_tests(s);
   e2e_add_batch_tests(s);
+  e2e_add_adversarial_tests(s);
   e2e_add_handout_tests(s);
   e2e_add_builtin_tests(s);
   e2e_add_grade_tests(s);

@@ -102,10 +102,14 @@ void e2e_expect_dim3(const struct e2e_run *r, const char *path, long long x, lon
 void e2e_add_metrics_tests(Suite *s);
 /* The tests of warplab run (tests/e2e/lab.c). */
 void e2e_add_lab_tests(Suite *s);
+/* Lab 04, memory coalescing: its solution, starter and wrong kernels (tests/e2e/lab04.c). */
+void e2e_add_lab04_tests(Suite *s);
 /* The timing model against the H200 calibration curves (timing.c). */
 void e2e_add_timing_tests(Suite *s);
 /* warplab batch killed and resumed (batch.c). */
 void e2e_add_batch_tests(Suite *s);
+/* Submissions written to break things (adversarial.c). */
+void e2e_add_adversarial_tests(Suite *s);
 /* The handouts' code examples (tests/e2e/handouts.c). */
 void e2e_add_handout_tests(Suite *s);
 /* printf and assert (tests/e2e/builtins.c). */

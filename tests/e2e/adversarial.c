@@ -1,0 +1,154 @@
+/* adversarial.c: submissions written to break things, each graded (`warplab grade 01`) on the
+ * emulator, each with the exact result expected: the exit status, the score, and the words
+ * the student reads (issue 9). None may crash warplab, hang, or lose a result.
+ *
+ * Each case is lab 01's reference solution with one thing changed (a line replaced, or the
+ * folder itself changed), so a case says in one row what it breaks.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "tests/e2e/e2e.h"
+
+#define ADV_TIMEOUT_S 600
+#define SOLUTION "solutions/01-matrix-add/matrix_add.cu"
+#define BODY "    c[i] = a[i] + b[i];"
+
+struct adv {
+  const char *name;
+  const char *find, *replace;  /* the change to the solution (find: a line of it) */
+  int status;                  /* warplab grade's exit status */
+  double score;                /* the score (when status is 0 or 1), of 100 */
+  const char *says[3];         /* words the result must contain (output or errors) */
+};
+
+static const struct adv cases[] = {
+  {"runaway loop", BODY, "    while (nx > 0) c[i] = a[i] + b[i];", 1, 0,
+   {"ran past its budget", NULL}},
+  {"write past the end", BODY, "    c[i + 1000000000] = a[i] + b[i];", 1, 0,
+   {"Invalid __global__ write", "matrix_add.cu:", NULL}},
+  {"read past the end", BODY, "    c[i] = a[i + 1000000000] + b[i];", 1, 0,
+   {"Invalid __global__ read", NULL}},
+  {"shared memory out of bounds", BODY,
+   "    __shared__ float s[32]; s[threadIdx.x + 64 * threadIdx.y + 40] = a[i]; __syncwarp();\n"
+   "    c[i] = s[threadIdx.x + 64 * threadIdx.y + 40] + b[i];", 1, 0,
+   {"Invalid __shared__", NULL}},
+  {"local memory out of bounds", BODY,
+   "    float t[4]; for (int k = 0; k < 4; k++) t[k] = a[i];\n"
+   "    volatile int j = 1 << 20; c[i] = t[j] + b[i];", 1, 0,
+   {"Invalid __local__ read", NULL}},
+  {"misaligned access", BODY, "    c[i] = *(const float *)((const char *)(a + i) + 2) + b[i];", 1, 0,
+   {"misaligned", NULL}},
+  {"NaN everywhere", BODY, "    c[i] = __int_as_float(0x7fc00000);", 1, 0,
+   {"c[0] is wrong: expected", "got nan", NULL}},
+  {"infinity everywhere", BODY, "    c[i] = __int_as_float(0x7f800000);", 1, 0,
+   {"c[0] is wrong: expected", "got inf", NULL}},
+  {"a block of 2048 threads", "__constant__ int BLOCK_X = 64;", "__constant__ int BLOCK_X = 512;",
+   1, 0, {"more than 1024", NULL}},
+  {"a block of 0 threads", "__constant__ int BLOCK_Y = 4;", "__constant__ int BLOCK_Y = 0;", 1, 0,
+   {"BLOCK_Y=0", NULL}},
+  {"too much shared memory", BODY,
+   "    __shared__ float s[60000]; s[threadIdx.x] = a[i]; __syncwarp(); c[i] = s[threadIdx.x] + b[i];",
+   1, 0, {"needs 240000 bytes of static", "at most 232448 are available", NULL}},
+  {"the wrong kernel name",
+   "extern \"C\" __global__ void matrix_add(const float *a, const float *b, float *c, int nx, int ny)",
+   "extern \"C\" __global__ void matrixadd(const float *a, const float *b, float *c, int nx, int ny)",
+   1, 0, {"has no kernel named matrix_add", NULL}},
+  {"a compile error", BODY, "    c[i] = a[i] + b[i]", 3, 0, {"did not build", "matrix_add.cu:", NULL}},
+};
+#define NCASES (sizeof cases / sizeof *cases)
+
+/* The solution with `find` replaced by `replace`, as DIR/matrix_add.cu. */
+static void write_variant(const char *dir, const char *find, const char *replace)
+{
+  char *src = e2e_read_text(SOLUTION);
+  char *at = strstr(src, find);
+  ck_assert_msg(at != NULL, "'%s' is not in %s", find, SOLUTION);
+  char *text = e2e_fmt("%.*s%s%s", (int)(at - src), src, replace, at + strlen(find));
+  ck_assert_int_eq(system(e2e_fmt("mkdir -p '%s'", dir)), 0);
+  FILE *f = fopen(e2e_fmt("%s/matrix_add.cu", dir), "w");
+  ck_assert_ptr_nonnull(f);
+  fputs(text, f);
+  fclose(f);
+}
+
+static void expect(const struct adv *c, const struct e2e_run *r)
+{
+  ck_assert_msg(r->status == c->status, "%s: exit %d, expected %d\n%.2000s\n%.2000s", c->name,
+                r->status, c->status, r->out, r->err);
+  if (r->json && json_is_number(json_object_get(r->json, "score")))
+    ck_assert_msg(json_number_value(json_object_get(r->json, "score")) == c->score,
+                  "%s: score %g, expected %g", c->name,
+                  json_number_value(json_object_get(r->json, "score")), c->score);
+  for (int k = 0; k < 3 && c->says[k]; k++)
+    ck_assert_msg(strstr(r->out, c->says[k]) || strstr(r->err, c->says[k]),
+                  "%s: no '%s' in what warplab said:\n%.3000s\n%.2000s", c->name, c->says[k],
+                  r->out, r->err);
+}
+
+START_TEST(adversarial_kernels)
+{
+  const struct adv *c = &cases[_i];
+  const char *dir = e2e_tmp("sub");
+  write_variant(dir, c->find, c->replace);
+  struct e2e_run *r = e2e_warplab("grade", "01", dir, "--backend", "emu", "--json", "--out",
+                                  e2e_tmp("graded"), (char *)NULL);
+  expect(c, r);
+}
+END_TEST
+
+/* Submission folders that are wrong in themselves: each refused with the reason, nothing read
+   from outside the folder; a broken answers.json loses the answers, not the grade. */
+START_TEST(adversarial_folders)
+{
+  const char *out = e2e_tmp("graded");
+  const char *link = e2e_tmp("link"), *big = e2e_tmp("big"), *none = e2e_tmp("none");
+  const char *bad = e2e_tmp("bad"), *file = e2e_write("not_a_folder", "x", 1);
+  ck_assert_int_eq(system(e2e_fmt("mkdir -p '%1$s' '%2$s' '%3$s' && ln -s /etc/passwd '%1$s/matrix_add.cu' && "
+                                  "head -c 2000000 /dev/zero > '%2$s/matrix_add.cu' && "
+                                  "echo notes > '%3$s/notes.txt'", link, big, none)), 0);
+  write_variant(bad, BODY, BODY);
+  ck_assert_ptr_nonnull(e2e_write("bad/answers.json", "{\"q1\": 4,", 9));
+
+  struct e2e_run *r = e2e_warplab("grade", "01", link, "--backend", "emu", "--json", "--out", out,
+                                  (char *)NULL);
+  ck_assert_int_eq(r->status, 2);
+  ck_assert_ptr_nonnull(strstr(r->err, "is a symbolic link (to /etc/passwd)"));
+  ck_assert_ptr_null(strstr(r->out, "root:"));
+  ck_assert_ptr_null(strstr(r->err, "root:"));
+
+  r = e2e_warplab("grade", "01", big, "--backend", "emu", "--json", "--out", out, (char *)NULL);
+  ck_assert_int_eq(r->status, 2);
+  ck_assert_ptr_nonnull(strstr(r->err, "is 2000000 bytes"));
+
+  r = e2e_warplab("grade", "01", none, "--backend", "emu", "--json", "--out", out, (char *)NULL);
+  ck_assert_int_eq(r->status, 2);
+  ck_assert_ptr_nonnull(strstr(r->err, "no matrix_add.cu in the submission"));
+  ck_assert_ptr_nonnull(strstr(r->err, "notes.txt"));
+
+  r = e2e_warplab("grade", "01", file, "--backend", "emu", "--json", "--out", out, (char *)NULL);
+  ck_assert_int_eq(r->status, 2);
+  ck_assert_ptr_nonnull(strstr(r->err, "is not a folder"));
+
+  r = e2e_warplab("grade", "01", bad, "--backend", "emu", "--json", "--out", out, (char *)NULL);
+  ck_assert_msg(r->status == 0, "%s\n%s", r->out, r->err);
+  ck_assert(json_number_value(json_object_get(r->json, "score")) == 90.0);
+  ck_assert_ptr_nonnull(strstr(e2e_jstr(r, "output"), "answers.json could not be read"));
+}
+END_TEST
+
+void e2e_add_adversarial_tests(Suite *s)
+{
+  if (!e2e_have_nvcc()) {
+    printf("e2e: nvcc not found: SKIPPING the %zu tests of the adversarial test case\n", NCASES + 1);
+    return;
+  }
+  TCase *tc = tcase_create("adversarial");
+  tcase_add_checked_fixture(tc, e2e_setup, e2e_teardown);
+  tcase_set_timeout(tc, ADV_TIMEOUT_S);
+  tcase_add_loop_test(tc, adversarial_kernels, 0, (int)NCASES);
+  tcase_add_test(tc, adversarial_folders);
+  suite_add_tcase(s, tc);
+}

@@ -1,0 +1,309 @@
+/* lab04.c: end-to-end tests of lab 04 (memory coalescing) through `warplab run` and
+ * `warplab grade`, on the emulator:
+ *   - the reference solution passes every test size, and every point of its three sweeps
+ *     (stride, offset, layout) counts the requests, sectors, lines and efficiency that first
+ *     principles give for 32 lanes loading 4 bytes each; the rubric's answers are those counts;
+ *   - on the Fermi profile, nvprof's gld_efficiency follows from the 128-byte lines;
+ *   - the starter writes nothing and fails on the poisoned output;
+ *   - a kernel that ignores the layout fails a test of the other layout at its first wrong
+ *     element; a kernel without a bounds check faults at its line;
+ *   - a correct kernel that keeps the array of structures misses the memory targets.
+ * The first principles: the lanes of a warp read point i * stride + offset, i consecutive, 4
+ * bytes each, points 4 bytes apart (SoA) or 12 (AoS); a request's sectors are the distinct
+ * 32-byte pieces those 32 reads touch, its lines the distinct 128-byte pieces. Every warp of
+ * a run starts a whole number of lines after the one before (32 * stride * 4 or 12 bytes) and
+ * buffers start on a 256-byte boundary, so every request of a run counts the same. */
+#include <check.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "e2e.h"
+
+#define LAB04_TIMEOUT_S 300
+#define LAB04_N 1048576        /* lab.json: sizes.emu.n */
+#define LAB04_CHECKS 7         /* lab.json: six test sizes and the main size */
+#define LAB04_POINTS 16        /* the main point, 6 strides, 7 offsets, 2 layouts */
+#define AOS 0
+
+static const char *const SPR = "l1tex__average_t_sectors_per_request_pipe_lsu_mem_global_op_ld.ratio";
+static const char *const EFF = "smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct";
+static const char *const REQ = "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum";
+static const char *const SEC = "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum";
+static const char *const LINES = "warplab__lines_pipe_lsu_mem_global_op_ld.sum";
+
+/* How many distinct UNIT-byte pieces 32 lanes touch when lane l loads the 4 bytes at
+   start + l * step (step > 0: each lane's bytes lie past the last lane's). */
+static int pieces(long step, long start, long unit)
+{
+  long last = -1;
+  int count = 0;
+  for (long l = 0; l < 32; l++)
+    for (long u = (start + l * step) / unit; u <= (start + l * step + 3) / unit; u++)
+      if (u > last) {
+        last = u;
+        count++;
+      }
+  return count;
+}
+
+/* The choice NAME of point P. */
+static long choice(json_t *p, const char *name)
+{
+  json_t *v = e2e_j(p, e2e_fmt("choices/%s", name));
+  ck_assert_msg(json_is_integer(v), "a point without the choice %s", name);
+  return (long)json_integer_value(v);
+}
+
+/* The value of metric NAME at point P, which must have kind KIND. */
+static double value(json_t *p, const char *name, const char *kind)
+{
+  json_t *v = e2e_j(p, e2e_fmt("metrics/%s/value", name));
+  const char *label = json_string_value(json_object_get(p, "label"));
+  ck_assert_msg(json_is_number(v), "point %s has no %s", label, name);
+  json_t *k = e2e_j(p, e2e_fmt("metrics/%s/kind", name));
+  ck_assert_msg(json_is_string(k) && !strcmp(json_string_value(k), kind), "point %s: %s is %s, "
+                "expected %s", label, name, json_is_string(k) ? json_string_value(k) : "?", kind);
+  return json_number_value(v);
+}
+
+/* The point of sweep SWEEP labelled LABEL. */
+static json_t *point(const struct e2e_run *r, const char *sweep, const char *label)
+{
+  size_t i;
+  json_t *p;
+  json_array_foreach(e2e_j(r->json, "points"), i, p) {
+    const char *s = json_string_value(json_object_get(p, "sweep"));
+    const char *l = json_string_value(json_object_get(p, "label"));
+    if (s && l && !strcmp(s, sweep) && !strcmp(l, label))
+      return p;
+  }
+  ck_abort_msg("%s: no point %s of sweep %s", r->cmd, label, sweep);
+  return NULL;
+}
+
+static json_t *test_at(const struct e2e_run *r, const char *label)
+{
+  size_t i;
+  json_t *t;
+  json_array_foreach(e2e_j(r->json, "tests"), i, t) {
+    const char *l = json_string_value(json_object_get(t, "label"));
+    if (l && !strncmp(l, label, strlen(label)))
+      return t;
+  }
+  ck_abort_msg("%s: no test labelled '%s'\n%.2000s", r->cmd, label, r->out);
+  return NULL;
+}
+
+static const char *state_of(json_t *t) { return json_string_value(json_object_get(t, "state")); }
+
+/* warplab run 04 on the emulator: the reference solution (kernel_file NULL) with its sweeps,
+   or another kernel file with --quick; extra (may be NULL) is one more option. */
+static struct e2e_run *run04(const char *kernel_file, const char *extra, const char *extra_value)
+{
+  const char *res = e2e_tmp("results");
+  if (!kernel_file)
+    return e2e_warplab("run", "04", "--solution", "--backend", "emu", "--json", "--results", res,
+                       extra, extra_value, (char *)NULL);
+  return e2e_warplab("run", "04", "--kernel-file", kernel_file, "--backend", "emu", "--json",
+                     "--results", res, "--quick", extra, extra_value, (char *)NULL);
+}
+
+/* The rubric's answer to question ID, from lab.json. */
+static double rubric_answer(json_t *lab, const char *id)
+{
+  size_t i;
+  json_t *q;
+  json_array_foreach(e2e_j(lab, "rubric/questions/items"), i, q) {
+    const char *qid = json_string_value(json_object_get(q, "id"));
+    if (qid && !strcmp(qid, id))
+      return json_number_value(json_object_get(q, "answer"));
+  }
+  ck_abort_msg("lab.json's rubric has no question %s", id);
+  return NAN;
+}
+
+static void expect_answer(json_t *lab, const char *id, double measured)
+{
+  double want = rubric_answer(lab, id);
+  ck_assert_msg(fabs(want - measured) < 0.05, "%s: the rubric's answer is %g, the emulator "
+                "measures %g", id, want, measured);
+}
+
+START_TEST(lab04_solution_counts_from_first_principles)
+{
+  struct e2e_run *r = run04(NULL, NULL, NULL);
+  ck_assert_msg(r->status == 0, "%s exited %d\n%.3000s\n%.2000s", r->cmd, r->status, r->out, r->err);
+  ck_assert(json_is_true(e2e_j(r->json, "all_passed")));
+  ck_assert_int_eq(json_array_size(e2e_j(r->json, "tests")), LAB04_CHECKS);
+  json_t *pts = e2e_j(r->json, "points");
+  ck_assert_int_eq(json_array_size(pts), LAB04_POINTS);
+  size_t i;
+  json_t *p;
+  json_array_foreach(pts, i, p) {
+    const char *label = json_string_value(json_object_get(p, "label"));
+    ck_assert_msg(json_is_true(json_object_get(p, "correct")), "point %s is wrong", label);
+    long stride = choice(p, "STRIDE"), offset = choice(p, "OFFSET");
+    long point_bytes = choice(p, "LAYOUT") == AOS ? 12 : 4;
+    int sectors = pieces(stride * point_bytes, offset * point_bytes, 32);
+    int lines = pieces(stride * point_bytes, offset * point_bytes, 128);
+    double req = value(p, REQ, "exact");
+    ck_assert_msg(req == LAB04_N / 32, "point %s: %g requests, expected %d", label, req, LAB04_N / 32);
+    ck_assert_msg(value(p, SEC, "exact") == req * sectors, "point %s: sectors", label);
+    ck_assert_msg(value(p, SPR, "exact") == sectors, "point %s: %g sectors per request, expected %d",
+                  label, value(p, SPR, "exact"), sectors);
+    double eff = value(p, EFF, "exact");
+    ck_assert_msg(fabs(eff - 100.0 * 128 / (32.0 * sectors)) < 1e-9, "point %s: efficiency %g%%",
+                  label, eff);
+    ck_assert_msg(value(p, LINES, "exact") == req * lines, "point %s: %g lines per request, "
+                  "expected %d", label, value(p, LINES, "exact") / req, lines);
+  }
+  /* the handout's graded answers are these counts */
+  json_error_t je;
+  json_t *lab = json_load_file("labs/04-coalescing/lab.json", 0, &je);
+  ck_assert_msg(lab != NULL, "labs/04-coalescing/lab.json:%d: %s", je.line, je.text);
+  expect_answer(lab, "q1", value(point(r, "stride", "2"), SPR, "exact"));
+  expect_answer(lab, "q2", value(point(r, "stride", "4"), EFF, "exact"));
+  expect_answer(lab, "q3", value(point(r, "stride", "32"), SPR, "exact"));
+  expect_answer(lab, "q4", 100.0 / value(point(r, "stride", "32"), EFF, "exact"));
+  expect_answer(lab, "q5", value(point(r, "offset", "1"), SPR, "exact"));
+  expect_answer(lab, "q6", value(point(r, "offset", "1"), EFF, "exact"));
+  expect_answer(lab, "q8", value(point(r, "layout", "0"), SPR, "exact"));
+  expect_answer(lab, "q9", value(point(r, "layout", "0"), EFF, "exact"));
+  /* bytes per element when DRAM moves what the L1 asks for: the sectors read (per lane) and
+     the 4 bytes written */
+  double per8 = value(point(r, "stride", "8"), SPR, "exact") * 32 / 32 + 4;
+  double per1 = value(point(r, "stride", "1"), SPR, "exact") * 32 / 32 + 4;
+  expect_answer(lab, "q10", per8 / per1);
+  json_decref(lab);
+}
+END_TEST
+
+/* Fermi's L1-cached loads moved whole 128-byte lines: nvprof's gld_efficiency is the bytes
+   asked for over 128 bytes per line, and its transactions per request are the lines. */
+START_TEST(lab04_fermi_lines)
+{
+  struct e2e_run *r = run04(NULL, "--arch", "fermi-m2070");
+  ck_assert_msg(r->status == 0, "%s exited %d\n%.3000s", r->cmd, r->status, r->err);
+  size_t i;
+  json_t *p;
+  json_array_foreach(e2e_j(r->json, "points"), i, p) {
+    const char *label = json_string_value(json_object_get(p, "label"));
+    long stride = choice(p, "STRIDE"), offset = choice(p, "OFFSET");
+    long point_bytes = choice(p, "LAYOUT") == AOS ? 12 : 4;
+    int lines = pieces(stride * point_bytes, offset * point_bytes, 128);
+    ck_assert_msg(value(p, "gld_transactions_per_request", "exact") == lines, "point %s", label);
+    double eff = value(p, "gld_efficiency", "exact");
+    ck_assert_msg(fabs(eff - 100.0 / lines) < 1e-9, "point %s: gld_efficiency %g%%, expected %g%%",
+                  label, eff, 100.0 / lines);
+  }
+  json_error_t je;
+  json_t *lab = json_load_file("labs/04-coalescing/lab.json", 0, &je);
+  ck_assert_msg(lab != NULL, "labs/04-coalescing/lab.json:%d: %s", je.line, je.text);
+  expect_answer(lab, "q7", value(point(r, "offset", "8"), "gld_efficiency", "exact"));
+  json_decref(lab);
+}
+END_TEST
+
+START_TEST(lab04_starter_is_poisoned)
+{
+  struct e2e_run *r = run04("labs/04-coalescing/gather.cu", NULL, NULL);
+  ck_assert_int_eq(r->status, 1);
+  json_t *t = test_at(r, "n=1 stride=1 offset=0 flip=0");
+  ck_assert_str_eq(state_of(t), "fail");
+  ck_assert_int_eq(json_integer_value(json_object_get(t, "first_bad")), 0);
+  ck_assert_ptr_nonnull(strstr(json_string_value(json_object_get(t, "detail")), "never wrote"));
+  ck_assert_int_eq(json_array_size(e2e_j(r->json, "points")), 0);
+}
+END_TEST
+
+/* x of point k read as points[k] in both layouts: right in SoA (its own layout, flip=0),
+   wrong in AoS from the first point whose index is not 0. */
+START_TEST(lab04_wrong_layout_first_bad)
+{
+  struct e2e_run *r = run04("tests/e2e/lab04/wrong_layout.cu", NULL, NULL);
+  ck_assert_int_eq(r->status, 1);
+  ck_assert_str_eq(state_of(test_at(r, "n=33 stride=3 offset=5 flip=0")), "pass");
+  ck_assert_str_eq(state_of(test_at(r, "n=257 stride=32 offset=31 flip=0")), "pass");
+  json_t *t = test_at(r, "n=1000 stride=2 offset=0 flip=1");
+  ck_assert_str_eq(state_of(t), "fail");
+  /* out[0] reads point 0, float 0 in both layouts; out[1] reads point 2: float 2, not 6 */
+  ck_assert_int_eq(json_integer_value(json_object_get(t, "first_bad")), 1);
+  ck_assert_ptr_nonnull(strstr(json_string_value(json_object_get(t, "detail")), "out[1] is wrong"));
+}
+END_TEST
+
+START_TEST(lab04_no_bounds_faults_at_its_line)
+{
+  const char *k = "tests/e2e/lab04/no_bounds.cu";
+  struct e2e_run *r = run04(k, NULL, NULL);
+  ck_assert_int_eq(r->status, 1);
+  json_t *t = test_at(r, "n=1 stride=1 offset=0 flip=0");
+  ck_assert_str_eq(state_of(t), "fault");
+  ck_assert_int_eq(json_integer_value(e2e_j(t, "source/line")), e2e_marker_line(k, "NO-BOUNDS"));
+  const char *detail = json_string_value(json_object_get(t, "detail"));
+  /* points holds a block's worth of points past the last one read, so the fault is the
+     write past out, not a read */
+  ck_assert_msg(strstr(detail, "out of bounds") && strstr(detail, "out (parameter 1)"), "%s", detail);
+}
+END_TEST
+
+/* A correct kernel that keeps the array of structures: every correctness point and every
+   answer, but neither memory target (12 sectors per request, 33% efficiency). */
+START_TEST(lab04_grade_aos_misses_the_targets)
+{
+  const char *sub = e2e_tmp("alice");
+  char *src = e2e_read_text("solutions/04-coalescing/gather.cu");
+  char *at = strstr(src, "__constant__ int LAYOUT = SOA;");
+  ck_assert_ptr_nonnull(at);
+  memcpy(at, "__constant__ int LAYOUT = AOS;", strlen("__constant__ int LAYOUT = AOS;"));
+  char *cmd = e2e_fmt("mkdir -p '%s' && printf '{\"q1\":8,\"q2\":25,\"q3\":32,\"q4\":8,\"q5\":5,"
+                      "\"q6\":80,\"q7\":50,\"q8\":12,\"q9\":33.3,\"q10\":4.5}' > '%s/answers.json'",
+                      sub, sub);
+  ck_assert_int_eq(system(cmd), 0);
+  FILE *f = fopen(e2e_fmt("%s/gather.cu", sub), "w");
+  ck_assert_ptr_nonnull(f);
+  fputs(src, f);
+  fclose(f);
+  struct e2e_run *r = e2e_warplab("grade", "04", sub, "--backend", "emu", "--json", "--out",
+                                  e2e_tmp("graded"), (char *)NULL);
+  ck_assert_msg(r->status == 0, "%s\n%.3000s\n%.2000s", r->cmd, r->out, r->err);
+  double correct = 0, targets = 0, answers = 0;
+  size_t i;
+  json_t *t;
+  json_array_foreach(e2e_j(r->json, "tests"), i, t) {
+    const char *name = json_string_value(json_object_get(t, "name"));
+    double score = json_number_value(json_object_get(t, "score"));
+    if (!strncmp(name, "correctness", 11))
+      correct += score;
+    else if (!strncmp(name, "metric target", 13))
+      targets += score;
+    else if (!strncmp(name, "question", 8))
+      answers += score;
+  }
+  ck_assert_msg(fabs(correct - 60) < 1e-9 && fabs(answers - 10) < 1e-9, "correctness %g, "
+                "questions %g\n%.3000s", correct, answers, r->out);
+  ck_assert_msg(targets == 0, "the AoS layout earned %g points of memory targets", targets);
+  ck_assert_ptr_nonnull(strstr(e2e_jstr(r, "output"), "is 12, the target is at most 4"));
+}
+END_TEST
+
+void e2e_add_lab04_tests(Suite *s)
+{
+  if (!e2e_have_nvcc()) {
+    printf("e2e: nvcc not found: SKIPPING the 6 tests of lab 04\n");
+    return;
+  }
+  TCase *tc = tcase_create("lab04");
+  tcase_add_checked_fixture(tc, e2e_setup, e2e_teardown);
+  tcase_set_timeout(tc, LAB04_TIMEOUT_S);
+  tcase_add_test(tc, lab04_solution_counts_from_first_principles);
+  tcase_add_test(tc, lab04_fermi_lines);
+  tcase_add_test(tc, lab04_starter_is_poisoned);
+  tcase_add_test(tc, lab04_wrong_layout_first_bad);
+  tcase_add_test(tc, lab04_no_bounds_faults_at_its_line);
+  tcase_add_test(tc, lab04_grade_aos_misses_the_targets);
+  suite_add_tcase(s, tc);
+}

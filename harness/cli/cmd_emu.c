@@ -24,6 +24,7 @@
 #include "metrics/met.h"
 #include "metrics/occ.h"
 #include "run/run_ptxas.h"
+#include "run/run_sanitize.h"
 #include "sim/sim.h"
 
 #define MAX_ARGS 64
@@ -34,7 +35,7 @@ static void emu_usage(FILE *f)
   fputs("usage: warplab emu FILE.cu|FILE.ptx --kernel NAME --grid X[,Y[,Z]] --block X[,Y[,Z]]\n"
         "         [--smem BYTES] [--sched its|stack] [--arch sm_90] [--json] [--dump N=PATH]...\n"
         "         [--threads N] [--max-insts N] [--warp-size 32|64] [--keep-ptx PATH]\n"
-        "         [--backend emu|gpu] [--lines] [--profile NAME]\n"
+        "         [--backend emu|gpu] [--lines] [--profile NAME] [--sanitize TOOL]\n"
         "         --arg SPEC ...   (one per kernel parameter, in order)\n"
         "\n"
         "SPEC: TYPEbuf:COUNT:INIT   a buffer; TYPE u8 i32 u32 i64 u64 f32 f64;\n"
@@ -94,6 +95,7 @@ struct dump {
 
 struct emu_opts {
   const char *file, *kernel, *arch, *keep_ptx, *profile;
+  const char *sanitize;        /* compute-sanitizer's tool: memcheck, racecheck, synccheck */
   uint32_t grid[3], block[3];
   int have_grid, have_block, json;
   struct sim_launch cfg;
@@ -116,6 +118,7 @@ static int parse_opts(int argc, char **argv, struct emu_opts *o)
     {"max-insts", required_argument, 0, 'm'}, {"warp-size", required_argument, 0, 'w'},
     {"keep-ptx", required_argument, 0, 'K'}, {"backend", required_argument, 0, 'B'},
     {"lines", no_argument, 0, 'L'}, {"profile", required_argument, 0, 'P'},
+    {"sanitize", required_argument, 0, 'Z'},
     {"help", no_argument, 0, 'h'}, {0, 0, 0, 0},
   };
   memset(o, 0, sizeof *o);
@@ -221,6 +224,13 @@ static int parse_opts(int argc, char **argv, struct emu_opts *o)
     case 'K': o->keep_ptx = optarg; break;
     case 'L': o->lines = 1; break;
     case 'P': o->profile = optarg; break;
+    case 'Z':
+      if (strcmp(optarg, "memcheck") && strcmp(optarg, "racecheck") && strcmp(optarg, "synccheck")) {
+        wl_error("--sanitize '%s': expected memcheck, racecheck or synccheck", optarg);
+        return -1;
+      }
+      o->sanitize = optarg;
+      break;
     case 'B':
       if (!strcmp(optarg, "emu"))
         o->backend = BE_EMU;
@@ -382,12 +392,60 @@ static int write_dumps(const struct emu_opts *o, struct emu_arg *args, uint32_t 
   return WL_EXIT_OK;
 }
 
+/* `--sanitize TOOL` (GPU only): the same command again under compute-sanitizer, and its
+   first finding in the emulator's words. */
+static int sanitized(int argc, char **argv, const struct emu_opts *o)
+{
+  if (o->backend != BE_GPU) {
+    wl_error("--sanitize runs compute-sanitizer on the GPU: add --backend gpu (the emulator "
+             "reports every fault, race-free or not, with its line by itself)");
+    return WL_EXIT_USAGE;
+  }
+  char self[4096];
+  ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+  if (n <= 0) {
+    wl_error("cannot find the warplab executable");
+    return WL_EXIT_USAGE;
+  }
+  self[n] = 0;
+  char **args = calloc((size_t)argc + 2, sizeof *args);
+  if (!args) {
+    wl_error("out of host memory");
+    return WL_EXIT_USAGE;
+  }
+  int k = 0;
+  args[k++] = self;
+  args[k++] = "emu";
+  for (int i = 1; i < argc; i++) {
+    if (!strcmp(argv[i], "--sanitize")) {
+      i++;
+      continue;
+    }
+    if (!strncmp(argv[i], "--sanitize=", 11) || !strcmp(argv[i], "--json"))
+      continue;
+    args[k++] = argv[i];
+  }
+  args[k] = NULL;
+  struct run_sanitized r;
+  char err[512];
+  int st = run_sanitize(o->sanitize, args, &r, err, sizeof err);
+  free(args);
+  if (st) {
+    wl_error("%s", err);
+    return WL_EXIT_USAGE;
+  }
+  emu_report_sanitizer(stdout, o->kernel, o->sanitize, &r, o->json);
+  return r.errors ? WL_EXIT_FAULT : WL_EXIT_OK;
+}
+
 int wl_cmd_emu(int argc, char **argv)
 {
   struct emu_opts o;
   int rc = parse_opts(argc, argv, &o);
   if (rc)
     return rc > 0 ? WL_EXIT_OK : WL_EXIT_USAGE;
+  if (o.sanitize)
+    return sanitized(argc, argv, &o);
 
   struct emu_arg args[MAX_ARGS];
   memset(args, 0, sizeof args);

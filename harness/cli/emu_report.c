@@ -421,3 +421,23 @@ int emu_report_json(FILE *f, const struct emu_run *r)
   json_decref(o);
   return rc;
 }
+
+void emu_report_sanitizer(FILE *f, const char *kernel, const char *tool,
+                          const struct run_sanitized *r, int json)
+{
+  if (json) {
+    json_t *j = json_pack("{s:s,s:s,s:i,s:s,s:s?,s:o}", "kernel", kernel, "sanitizer", tool,
+                          "errors", r->errors, "first", r->message, "file",
+                          r->file[0] ? r->file : NULL,
+                          "line", r->line ? json_integer(r->line) : json_null());
+    if (j)
+      json_dumpf(j, f, JSON_INDENT(2));
+    fputc('\n', f);
+    json_decref(j);
+    return;
+  }
+  fprintf(f, "compute-sanitizer %s on the GPU, kernel %s: %d error%s\n", tool, kernel, r->errors,
+          r->errors == 1 ? "" : "s");
+  if (r->message[0])
+    fprintf(f, "  first: %s\n", r->message);
+}

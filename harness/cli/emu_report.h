@@ -9,6 +9,7 @@
 #include "metrics/met.h"
 #include "metrics/occ.h"
 #include "run/run_ptxas.h"
+#include "run/run_sanitize.h"
 #include "sim/sim.h"
 #include "timing/tm.h"
 
@@ -40,5 +41,8 @@ struct emu_run {
 void emu_report_text(FILE *f, const struct emu_run *r);
 /* Returns 0, or -1 when JSON could not be made (out of memory). */
 int emu_report_json(FILE *f, const struct emu_run *r);
+/* What compute-sanitizer's tool found in kernel's launch on the GPU (`--sanitize`). */
+void emu_report_sanitizer(FILE *f, const char *kernel, const char *tool,
+                          const struct run_sanitized *r, int json);
 
 #endif

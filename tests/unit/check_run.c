@@ -7,6 +7,7 @@
 
 #include "run/run.h"
 #include "run/run_expr.h"
+#include "run/run_sanitize.h"
 #include "suites.h"
 
 static const struct run_var vars[] = {{"nx", 1000}, {"ny", 3}, {"BLOCK_X", 32}, {"BLOCK_Y", 8}};
@@ -116,6 +117,52 @@ START_TEST(test_result_load)
 }
 END_TEST
 
+/* compute-sanitizer's reports (as an H200 printed them, tests/gpu/results/sanitizer.txt) in
+   the emulator's words: the first report, its file and line, the error count. */
+START_TEST(test_sanitizer_parse)
+{
+  static const char memcheck[] =
+    "========= COMPUTE-SANITIZER\n"
+    "========= Invalid __global__ write of size 4 bytes\n"
+    "=========     at oob_write+0x220 in oob.cu:8\n"
+    "=========     by thread (100,0,0) in block (1,0,0)\n"
+    "=========     Access to 0x7f121a800390 is out of bounds\n"
+    "=========     and is 1 bytes after the nearest allocation at 0x7f121a800200 of size 400 bytes\n"
+    "=========     Saved host backtrace up to driver entry point at kernel launch time\n"
+    "========= \n"
+    "warplab emu: oob_write  grid (2,1,1)\n"
+    "========= Invalid __global__ write of size 4 bytes\n"
+    "=========     at oob_write+0x220 in oob.cu:8\n"
+    "=========     by thread (101,0,0) in block (1,0,0)\n"
+    "========= ERROR SUMMARY: 28 errors\n";
+  struct run_sanitized r;
+  ck_assert_int_eq(run_sanitizer_parse(memcheck, &r), 28);
+  ck_assert_str_eq(r.message, "Invalid __global__ write of size 4 bytes at oob.cu:8 by thread "
+                   "(100,0,0) in block (1,0,0): access to 0x7f121a800390 is out of bounds and is "
+                   "1 bytes after the nearest allocation at 0x7f121a800200 of size 400 bytes");
+  ck_assert_str_eq(r.file, "oob.cu");
+  ck_assert_int_eq(r.line, 8);
+
+  static const char synccheck[] =
+    "========= Barrier error detected. Divergent thread(s) in warp.\n"
+    "=========     at half_barrier+0x190 in /work/main/tests/e2e/kernels/barrier_divergence.cu:13\n"
+    "=========     by thread (0,0,0) in block (0,0,0)\n"
+    "========= \n"
+    "========= Barrier error detected. Divergent thread(s) in warp.\n"
+    "=========     at half_barrier+0x190 in barrier_divergence.cu:13\n"
+    "=========     by thread (1,0,0) in block (0,0,0)\n";
+  ck_assert_int_eq(run_sanitizer_parse(synccheck, &r), 2);     /* no summary: reports counted */
+  ck_assert_str_eq(r.message, "Barrier error detected. Divergent thread(s) in warp. at "
+                   "/work/main/tests/e2e/kernels/barrier_divergence.cu:13 by thread (0,0,0) in "
+                   "block (0,0,0)");
+  ck_assert_int_eq(r.line, 13);
+
+  ck_assert_int_eq(run_sanitizer_parse("========= COMPUTE-SANITIZER\n"
+                                       "========= ERROR SUMMARY: 0 errors\n", &r), 0);
+  ck_assert_str_eq(r.message, "");
+}
+END_TEST
+
 Suite *suite_run(void)
 {
   Suite *s = suite_create("run");
@@ -123,6 +170,7 @@ Suite *suite_run(void)
   tcase_add_test(t, test_expr_values);
   tcase_add_test(t, test_expr_errors);
   tcase_add_test(t, test_result_load);
+  tcase_add_test(t, test_sanitizer_parse);
   suite_add_tcase(s, t);
   return s;
 }

@@ -1,0 +1,145 @@
+/* run_sanitize.c: compute-sanitizer's reports in the emulator's words (see run_sanitize.h). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "run/run_build.h"
+#include "run/run_exec.h"
+#include "run/run_sanitize.h"
+
+#define PREFIX "========= "
+
+/* The next line of text after *p that starts with PREFIX, its body (indentation dropped)
+   copied to buf; 0 at the end. *indented says whether the body was indented (a detail of
+   the report before it). */
+static int next_line(const char **p, char *buf, size_t n, int *indented)
+{
+  while (**p) {
+    const char *s = *p, *e = strchr(s, '\n');
+    size_t len = e ? (size_t)(e - s) : strlen(s);
+    *p = e ? e + 1 : s + len;
+    if (len < sizeof PREFIX - 1 || strncmp(s, PREFIX, sizeof PREFIX - 1))
+      continue;
+    s += sizeof PREFIX - 1;
+    len -= sizeof PREFIX - 1;
+    *indented = len && *s == ' ';
+    while (len && *s == ' ') {
+      s++;
+      len--;
+    }
+    while (len && (s[len - 1] == ' ' || s[len - 1] == '\r'))
+      len--;
+    if (len >= n)
+      len = n - 1;
+    memcpy(buf, s, len);
+    buf[len] = 0;
+    return 1;
+  }
+  return 0;
+}
+
+/* A report's first line: what kind of error it is. */
+static int is_header(const char *s)
+{
+  return !strncmp(s, "Invalid __", 10) || !strncmp(s, "Barrier error", 13) ||
+         !strncmp(s, "Error: Race reported", 20) || !strncmp(s, "Misaligned", 10) ||
+         !strncmp(s, "Out-of-range", 12) || !strncmp(s, "Program hit", 11) ||
+         !strncmp(s, "Malloc/Free error", 17);
+}
+
+static void append(char *buf, size_t n, const char *fmt, const char *s)
+{
+  size_t k = strlen(buf);
+  if (k < n)
+    snprintf(buf + k, n - k, fmt, s);
+}
+
+int run_sanitizer_parse(const char *text, struct run_sanitized *out)
+{
+  memset(out, 0, sizeof *out);
+  const char *p = text;
+  char line[512];
+  int indented, reports = 0, in_first = 0, summary = -1;
+  while (next_line(&p, line, sizeof line, &indented)) {
+    if (!indented && !strncmp(line, "ERROR SUMMARY: ", 15)) {
+      summary = atoi(line + 15);
+      continue;
+    }
+    if (!indented && is_header(line)) {
+      if (++reports == 1) {
+        in_first = 1;
+        /* "Barrier error detected. Divergent thread(s) in warp." keeps its full stop */
+        snprintf(out->message, sizeof out->message, "%s", line);
+      } else {
+        in_first = 0;
+      }
+      continue;
+    }
+    if (!in_first || !indented)
+      continue;
+    if (!strncmp(line, "at ", 3)) {
+      /* "at oob_write+0x220 in oob.cu:8": the file and line are the useful part */
+      const char *in = strstr(line, " in ");
+      const char *where = in ? in + 4 : line + 3;
+      append(out->message, sizeof out->message, " at %s", where);
+      const char *colon = strrchr(where, ':');
+      if (colon && colon[1] >= '0' && colon[1] <= '9') {
+        snprintf(out->file, sizeof out->file, "%.*s", (int)(colon - where), where);
+        out->line = atoi(colon + 1);
+      }
+    } else if (!strncmp(line, "by thread ", 10)) {
+      append(out->message, sizeof out->message, " %s", line);
+    } else if (!strncmp(line, "Access to ", 10) || !strncmp(line, "Address ", 8)) {
+      line[0] = (char)(line[0] - 'A' + 'a');
+      append(out->message, sizeof out->message, ": %s", line);
+    } else if (!strncmp(line, "and is ", 7)) {
+      append(out->message, sizeof out->message, " %s", line);
+    }
+  }
+  out->errors = summary >= 0 ? summary : reports;
+  return out->errors;
+}
+
+int run_sanitize(const char *tool, char *const argv[], struct run_sanitized *out, char *err,
+                 size_t errlen)
+{
+  char cs[4096];
+  memset(out, 0, sizeof *out);
+  if (run_find_tool("compute-sanitizer", cs, sizeof cs)) {
+    snprintf(err, errlen, "compute-sanitizer (CUDA Toolkit) was not found on PATH or in "
+             "/usr/local/cuda/bin");
+    return -1;
+  }
+  size_t n = 0;
+  while (argv[n])
+    n++;
+  char **args = calloc(n + 8, sizeof *args);
+  size_t cap = (size_t)1 << 20;
+  char *text = malloc(cap);
+  if (!args || !text) {
+    free(args);
+    free(text);
+    snprintf(err, errlen, "out of host memory");
+    return -1;
+  }
+  size_t k = 0;
+  args[k++] = cs;
+  args[k++] = "--tool";
+  args[k++] = (char *)tool;
+  args[k++] = "--print-limit";
+  args[k++] = "16";
+  for (size_t i = 0; i < n; i++)
+    args[k++] = argv[i];
+  args[k] = NULL;
+  int st = run_exec_capture(args, NULL, text, cap);
+  int rc = 0;
+  if (st < 0 || st == 127) {
+    snprintf(err, errlen, "compute-sanitizer could not be run (%s)", cs);
+    rc = -1;
+  } else {
+    run_sanitizer_parse(text, out);
+  }
+  free(args);
+  free(text);
+  return rc;
+}

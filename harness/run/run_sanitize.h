@@ -1,0 +1,33 @@
+/* run_sanitize.h: NVIDIA's compute-sanitizer on a real GPU, its findings in the emulator's
+ * words.
+ *
+ * A kernel that faults on a GPU says only "illegal address" or "unspecified launch failure".
+ * compute-sanitizer (memcheck, racecheck, synccheck) finds what and where; the emulator's
+ * fault reports already use its phrases, so its first report is turned into the same one-line
+ * message the emulator gives ("Invalid __global__ write of size 4 bytes at oob.cu:8 by thread
+ * (100,0,0) in block (1,0,0): access to 0x... is out of bounds and is 1 bytes after the
+ * nearest allocation at 0x... of size 400 bytes").
+ */
+#ifndef WARPLAB_RUN_SANITIZE_H
+#define WARPLAB_RUN_SANITIZE_H
+
+#include <stddef.h>
+
+struct run_sanitized {
+  int errors;                  /* ERROR SUMMARY's count (or the reports counted) */
+  char message[768];           /* the first report, in the emulator's words ("" when none) */
+  char file[256];              /* its CUDA source file and line, when the report has them */
+  int line;
+};
+
+/* Parse compute-sanitizer's output (its "========= " lines; anything else is ignored).
+   Returns the number of errors found. */
+int run_sanitizer_parse(const char *text, struct run_sanitized *out);
+
+/* Run argv (a NULL-terminated command, e.g. warplab emu ... --backend gpu) under
+   `compute-sanitizer --tool tool` and parse what it says. Returns 0 with *out filled, or -1
+   with why in err (no compute-sanitizer, or it could not run). */
+int run_sanitize(const char *tool, char *const argv[], struct run_sanitized *out, char *err,
+                 size_t errlen);
+
+#endif

@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -682,6 +683,7 @@ static int gp_run(const char *gnuplot, const char *dir, const char *script, char
     return -1;
   }
   if (pid == 0) {
+    prctl(PR_SET_PDEATHSIG, SIGKILL);          /* gnuplot dies with warplab */
     int null = open("/dev/null", O_RDONLY);
     if (null >= 0)
       dup2(null, 0);
@@ -760,7 +762,7 @@ static int gp_run(const char *gnuplot, const char *dir, const char *script, char
   return 0;
 }
 
-/* ---- the two entry points ---- */
+/* ---- the entry points ---- */
 
 static void append_line(char *buf, size_t len, const char *line)
 {
@@ -861,4 +863,56 @@ int plot_terminal_chart(const struct run_lab *lab, const struct run_result *r, c
   }
   free(c);
   return rc;
+}
+
+uint32_t plot_chart_count(const struct run_lab *lab)
+{
+  json_t *charts = lab->json ? json_object_get(lab->json, "charts") : NULL;
+  return json_is_array(charts) ? (uint32_t)json_array_size(charts) : 0;
+}
+
+int plot_chart_data(const struct run_lab *lab, const struct run_result *r, uint32_t index,
+                    struct plot_data *d, char *err, size_t errlen)
+{
+  memset(d, 0, sizeof *d);
+  if (index >= plot_chart_count(lab)) {
+    snprintf(err, errlen, "%s/lab.json has no chart number %u", lab->dir, index + 1);
+    return PLOT_BAD_CHART;
+  }
+  struct chart *c = malloc(sizeof *c);
+  if (!c) {
+    snprintf(err, errlen, "out of host memory");
+    return PLOT_FAILED;
+  }
+  if (chart_parse(lab, json_array_get(json_object_get(lab->json, "charts"), index), index, c, err,
+                  errlen)) {
+    free(c);
+    return PLOT_BAD_CHART;
+  }
+  chart_gather(c, r);
+  snprintf(d->name, sizeof d->name, "%s", c->name);
+  snprintf(d->title, sizeof d->title, "%s", c->title);
+  snprintf(d->ylabel, sizeof d->ylabel, "%s", c->ylabel);
+  chart_subtitle(r, d->subtitle, sizeof d->subtitle);
+  d->log = c->log;
+  d->nseries = c->nseries;
+  for (uint32_t s = 0; s < c->nseries; s++) {
+    memcpy(d->metric[s], c->metric[s], sizeof d->metric[s]);
+    memcpy(d->label[s], c->label[s], sizeof d->label[s]);
+    memcpy(d->kind[s], c->kind[s], sizeof d->kind[s]);
+    d->ndefined[s] = c->ndefined[s];
+  }
+  d->nrows = c->nrows;
+  for (uint32_t i = 0; i < c->nrows; i++) {
+    const struct chart_row *from = &c->rows[i];
+    struct plot_row *to = &d->rows[i];
+    memcpy(to->label, from->label, sizeof to->label);
+    to->is_main = from->is_main;
+    to->correct = from->pt->correct;
+    memcpy(to->v, from->v, sizeof to->v);
+    memcpy(to->defined, from->defined, sizeof to->defined);
+  }
+  d->nnotes = chart_notes(c, r, d->notes, PLOT_MAX_NOTES, 0);
+  free(c);
+  return PLOT_OK;
 }

@@ -42,6 +42,41 @@ int plot_terminal_chart(const struct run_lab *lab, const struct run_result *r, c
                         int width, int height, char *out, size_t outlen, char *err,
                         size_t errlen);
 
+/* One configuration of a chart: a cluster of bars. */
+struct plot_row {
+  char label[80];              /* "32x8", or "32x8 (yours)" for the kernel file's own choice */
+  int is_main;
+  int correct;                 /* its output matched the reference */
+  double v[PLOT_MAX_SERIES];   /* the metrics' values times the chart's scale */
+  int defined[PLOT_MAX_SERIES];
+};
+
+#define PLOT_MAX_NOTES (PLOT_MAX_SERIES + 2)
+
+/* A chart's figures and words, for a renderer other than gnuplot (the feedback screen,
+   grader/tui): the same rows, values, labels and notes as the gnuplot chart. */
+struct plot_data {
+  char name[64], title[192], ylabel[192], subtitle[512];
+  int log;
+  uint32_t nseries;
+  char metric[PLOT_MAX_SERIES][96];
+  char label[PLOT_MAX_SERIES][96];    /* a short name per metric, for the key */
+  char kind[PLOT_MAX_SERIES][16];     /* exact, ptx-level, measured, modelled; "" when none */
+  uint32_t ndefined[PLOT_MAX_SERIES]; /* rows with a value; 0: the series has no bars */
+  struct plot_row rows[1 + RUN_MAX_POINTS];
+  uint32_t nrows;
+  char notes[PLOT_MAX_NOTES][256];    /* what is missing, and why */
+  uint32_t nnotes;
+};
+
+/* How many charts lab->json lists (0: none, or "charts" is not an array). */
+uint32_t plot_chart_count(const struct run_lab *lab);
+
+/* Chart number index of lab->json, with its figures from r, into *d. Writes no file and runs
+   nothing. Returns PLOT_OK, or PLOT_BAD_CHART with err (a malformed chart, or no such index). */
+int plot_chart_data(const struct run_lab *lab, const struct run_result *r, uint32_t index,
+                    struct plot_data *d, char *err, size_t errlen);
+
 const char *plot_status_name(enum plot_status s);
 
 #endif

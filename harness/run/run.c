@@ -103,17 +103,18 @@ static void sizes_text(const struct run_sizes *s, char *buf, size_t n)
 
 /* ---- build, signature, choices ---- */
 
-static const char *kernel_path(const struct ctx *c, char *buf, size_t n)
+const char *run_kernel_path(const struct run_lab *lab, const struct run_opts *opts, char *buf,
+                            size_t n)
 {
-  if (c->opts->kernel_file)
-    return c->opts->kernel_file;
-  if (!c->opts->solution) {
-    snprintf(buf, n, "%.900s/%.120s", c->lab->dir, c->lab->kernel_file);
+  if (opts->kernel_file)
+    return opts->kernel_file;
+  if (!opts->solution) {
+    snprintf(buf, n, "%.900s/%.120s", lab->dir, lab->kernel_file);
     return buf;
   }
   /* labs/NN-name -> solutions/NN-name, beside the labs folder */
   char labs[1024];
-  snprintf(labs, sizeof labs, "%s", c->lab->dir);
+  snprintf(labs, sizeof labs, "%s", lab->dir);
   char *slash = strrchr(labs, '/');
   if (slash)
     *slash = 0;                                 /* the labs folder */
@@ -122,7 +123,7 @@ static const char *kernel_path(const struct ctx *c, char *buf, size_t n)
     slash[1] = 0;                               /* its parent, with the '/' */
   else
     labs[0] = 0;
-  snprintf(buf, n, "%.800ssolutions/%.60s/%.120s", labs, c->lab->id, c->lab->kernel_file);
+  snprintf(buf, n, "%.800ssolutions/%.60s/%.120s", labs, lab->id, lab->kernel_file);
   return buf;
 }
 
@@ -941,7 +942,7 @@ int run_lab_run(const struct run_lab *lab, const struct run_opts *opts, struct r
   /* where results go */
   char stamp[32], kbuf[1024];
   strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tm);
-  const char *kfile = kernel_path(&c, kbuf, sizeof kbuf);
+  const char *kfile = run_kernel_path(c.lab, c.opts, kbuf, sizeof kbuf);
   snprintf(pv->kernel_file, sizeof pv->kernel_file, "%s", kfile);
   snprintf(res->results_dir, sizeof res->results_dir, "%s/%s/%s-%s%s",
            opts->results_root ? opts->results_root : "results", lab->id, stamp,

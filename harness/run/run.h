@@ -106,6 +106,11 @@ int run_exit_code(const struct run_result *r);
 int run_lab_run(const struct run_lab *lab, const struct run_opts *opts, struct run_result *res,
                 char *err, size_t errlen);
 
+/* The kernel file a run with opts builds: opts->kernel_file, the solution's
+   (solutions/NN-name/KERNEL.cu) or the lab's starter file; in buf when made up. */
+const char *run_kernel_path(const struct run_lab *lab, const struct run_opts *opts, char *buf,
+                            size_t n);
+
 /* Read the run saved in dir/result.json back into *res (provenance, points and their metrics;
    results_dir = dir) and its lab's id into lab_id. Returns 0, or -1 with err. */
 int run_result_load(const char *dir, struct run_result *res, char *lab_id, size_t lab_len,

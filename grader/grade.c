@@ -102,6 +102,9 @@ static void metric_targets(json_t *m, const struct run_result *s, struct grade_r
       continue;
     const struct run_metric *x = main_metric(s, name);
     json_t *mx = json_object_get(t, "max"), *mn = json_object_get(t, "min");
+    snprintf(it->metric, sizeof it->metric, "%s", name);
+    snprintf(it->target, sizeof it->target, "%s %.4g", mx ? "at most" : "at least",
+             mx ? json_number_value(mx) : json_number_value(mn));
     if (!main_correct(s) || !x) {
       snprintf(it->output, sizeof it->output, "%s", !main_correct(s)
                ? "not scored: the kernel must be correct on the main size first"
@@ -141,6 +144,8 @@ static void performance(json_t *p, const struct run_result *s, const struct run_
   struct grade_item *it = item(g, "performance against the reference solution", pts);
   if (!it)
     return;
+  snprintf(it->metric, sizeof it->metric, "%s", name);
+  snprintf(it->target, sizeof it->target, "within %.3gx of the reference", full);
   if (!a || !main_correct(s)) {
     snprintf(it->output, sizeof it->output, "not scored: the kernel must be correct on the main size");
     return;

@@ -19,6 +19,8 @@ struct grade_item {
   char name[192];
   double score, max;
   char output[768];            /* what was checked and what came out, for the student */
+  char metric[96];             /* the metric a target or the performance item judges; "" else */
+  char target[64];             /* that target in words: "at most 4", "within 1.2x of the reference" */
 };
 
 struct grade_result {

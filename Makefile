@@ -17,13 +17,16 @@ CFLAGS_BASE := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Wshadow -Wno-unused-paramet
                -Wno-sign-conversion -ffp-contract=off $(WERROR) -g $(OPT) -pthread -Iharness -I.
 PKG_CFLAGS := $(shell pkg-config --cflags jansson 2>/dev/null)
 PKG_LIBS   := $(shell pkg-config --libs jansson 2>/dev/null)
+# curses: for the feedback screen (grader/tui) only, the one part of warplab that includes it
+NCURSES_CFLAGS := $(shell pkg-config --cflags ncurses 2>/dev/null)
+NCURSES_LIBS   := $(shell pkg-config --libs ncurses 2>/dev/null || echo -lncurses)
 CHECK_CFLAGS := $(shell pkg-config --cflags check 2>/dev/null)
 CHECK_LIBS   := $(shell pkg-config --libs check 2>/dev/null)
 ARCHFLAGS := $(if $(filter x86_64,$(shell uname -m)),-mpopcnt,)
 CFLAGS  += $(CFLAGS_BASE) $(ARCHFLAGS) $(PKG_CFLAGS)
-LDLIBS  += $(PKG_LIBS) -lm -ldl -pthread
+LDLIBS  += $(PKG_LIBS) $(NCURSES_LIBS) -lm -ldl -pthread
 
-LIB_DIRS := harness/ptx harness/sim harness/metrics harness/timing harness/backend harness/run plots grader
+LIB_DIRS := harness/ptx harness/sim harness/metrics harness/timing harness/backend harness/run plots grader grader/tui
 LIB_SRC  := $(foreach d,$(LIB_DIRS),$(wildcard $(d)/*.c))
 LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
 CLI_SRC  := $(wildcard harness/cli/*.c)
@@ -46,6 +49,8 @@ all: $(BIN)
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -MMD -MP -c $< -o $@
+
+$(BUILD)/grader/tui/%.o: CFLAGS += $(NCURSES_CFLAGS)
 
 $(BUILD)/tests/%.o: tests/%.c
 	@mkdir -p $(dir $@)

@@ -206,12 +206,10 @@ int wl_cmd_batch(int argc, char **argv)
   o.lab = argv[optind];
   o.roster = argv[optind + 1];
   char self[4096];
-  ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
-  if (n <= 0) {
+  if (wl_self_path(self, sizeof self)) {
     wl_error("cannot find the warplab executable to grade with");
     return WL_EXIT_USAGE;
   }
-  self[n] = 0;
   o.warplab = self;
   struct batch_summary s;
   char err[1024];

@@ -1,6 +1,8 @@
 /* cmd_run.c: `warplab run NN`: run a lab on the student's kernel file (or the solution) and
  * report: the tests, the measurements of the main configuration and of every sweep point,
- * where the results went, and where every figure came from. */
+ * where the results went, and where every figure came from. On a terminal the report is the
+ * feedback screen (grader/tui); --plain, --json or an output that is not a terminal give the
+ * text or the JSON. */
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
@@ -9,8 +11,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli/warplab.h"
+#include "grader/tui/tui.h"
 #include "metrics/met.h"
 #include "plots/plot.h"
 #include "run/run.h"
@@ -18,11 +22,13 @@
 static void run_usage(FILE *f)
 {
   fputs("usage: warplab run NN [--backend auto|gpu|emu] [--arch PROFILE] [--kernel-file PATH]\n"
-        "                      [--solution] [--seed N] [--quick] [--json] [--results DIR]\n"
-        "                      [--size NAME=N]...\n"
+        "                      [--solution] [--seed N] [--quick] [--json] [--plain]\n"
+        "                      [--results DIR] [--size NAME=N]...\n"
         "\n"
         "Runs lab NN (labs/NN-name): builds the kernel file, checks it on every test size,\n"
-        "then measures it on the lab's problem size and sweeps.\n"
+        "then measures it on the lab's problem size and sweeps. On a terminal the results are\n"
+        "the feedback screen (keys: r rerun, w watch the kernel file, b backend, p profile,\n"
+        "? help, q quit), scored against the reference solution; elsewhere a text report.\n"
         "  --backend   auto (default): the GPU when a driver and device are present, else the\n"
         "              emulator; gpu or emu to choose\n"
         "  --arch      the emulator's architecture profile (harness/arch: h200, h100-sxm, a100,\n"
@@ -30,6 +36,8 @@ static void run_usage(FILE *f)
         "  --solution  run the lab's reference solution (solutions/NN-name)\n"
         "  --seed      replay the inputs of a recorded run\n"
         "  --quick     the tests and the main configuration only, no sweeps\n"
+        "  --plain     the text report, not the feedback screen, on a terminal too\n"
+        "  --json      the result as JSON on stdout (as written to result.json)\n"
         "  --no-ncu    on the GPU: timings only, no Nsight Compute runs for the metrics\n"
         "  --size      change one of the main problem size's variables (e.g. --size nx=4096);\n"
         "              the tests' edge sizes stay as the lab defines them\n", f);
@@ -177,11 +185,11 @@ int wl_cmd_run(int argc, char **argv)
     {"seed", required_argument, 0, 'S'}, {"json", no_argument, 0, 'j'},
     {"quick", no_argument, 0, 'q'}, {"results", required_argument, 0, 'r'},
     {"no-ncu", no_argument, 0, 'N'}, {"size", required_argument, 0, 'Z'},
-    {"help", no_argument, 0, 'h'}, {0, 0, 0, 0},
+    {"plain", no_argument, 0, 'P'}, {"help", no_argument, 0, 'h'}, {0, 0, 0, 0},
   };
   struct run_opts o;
   memset(&o, 0, sizeof o);
-  int json = 0, c;
+  int json = 0, plain = 0, c;
   optind = 1;
   opterr = 0;
   while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
@@ -211,6 +219,7 @@ int wl_cmd_run(int argc, char **argv)
       break;
     }
     case 'j': json = 1; break;
+    case 'P': plain = 1; break;
     case 'q': o.quick = 1; break;
     case 'N': o.no_ncu = 1; break;
     case 'r': o.results_root = optarg; break;
@@ -242,6 +251,22 @@ int wl_cmd_run(int argc, char **argv)
   if (run_lab_load(argv[optind], labs, &lab, err, sizeof err)) {
     wl_error("%s", err);
     return WL_EXIT_USAGE;
+  }
+  char self[4096];
+  if (!json && !plain && isatty(STDOUT_FILENO) && isatty(STDIN_FILENO) &&
+      !wl_self_path(self, sizeof self)) {
+    struct tui_opts t = {.warplab = self, .lab = &lab, .run = o};
+    int status;
+    int st = tui_run(&t, &status, err, sizeof err);
+    if (st != TUI_NO_TERMINAL) {
+      run_lab_free(&lab);
+      if (st == TUI_ERROR) {
+        wl_error("%s", err);
+        return WL_EXIT_USAGE;
+      }
+      return st == TUI_STOPPED || status < 0 ? WL_EXIT_STOPPED : status;
+    }
+    wl_error("%s: the text report follows", err);
   }
   struct run_result *res = malloc(sizeof *res);
   if (!res) {

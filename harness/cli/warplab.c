@@ -2,6 +2,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli/warplab.h"
 
@@ -13,6 +14,15 @@ void wl_error(const char *fmt, ...)
   vfprintf(stderr, fmt, ap);
   fputc('\n', stderr);
   va_end(ap);
+}
+
+int wl_self_path(char *buf, size_t len)
+{
+  ssize_t n = len ? readlink("/proc/self/exe", buf, len - 1) : -1;
+  if (n <= 0)
+    return -1;
+  buf[n] = 0;
+  return 0;
 }
 
 int wl_ends_with(const char *s, const char *suffix)

@@ -77,8 +77,10 @@ setup:
 unit: $(CHECKBIN)
 	$(CHECKBIN)
 
+# e2e: the suite of tests/e2e, then the feedback screen driven in tmux (tests/e2e/tui.sh)
 e2e: $(BIN) $(E2EBIN)
 	WARPLAB=$(WARPLAB) $(E2EBIN)
+	WARPLAB=$(WARPLAB) bash tests/e2e/tui.sh
 
 check: setup
 	@$(MAKE) --no-print-directory $(BIN) $(CHECKBIN) $(E2EBIN)
@@ -98,6 +100,7 @@ asan:
 	  BIN=build-asan/warplab build-asan/warplab build-asan/check_warplab build-asan/check_e2e
 	ASAN_OPTIONS=detect_leaks=1 build-asan/check_warplab
 	WARPLAB=build-asan/warplab build-asan/check_e2e
+	WARPLAB=build-asan/warplab TUI_WAIT=120 bash tests/e2e/tui.sh
 
 # fuzz: the PTX parser and the emulator under libFuzzer (clang), ASan and UBSan, seeded with
 # real nvcc output. FUZZ_SECONDS=N to run longer; new finds are kept in tests/fuzz/corpus.

@@ -1,0 +1,283 @@
+#!/usr/bin/env bash
+# tui.sh: the feedback screen (grader/tui), driven as a person drives it: `warplab run` on a
+# terminal, here the pane of a detached tmux session of a fixed size; keys go in with
+# send-keys, the screen comes back with capture-pane. Each scenario waits for what a person
+# waits for (a marker on the screen, with a time limit), then asserts on what the screen says.
+#
+#   solution   lab 01's reference solution on the emulator: the title, 6 of 6 tests, the
+#              metrics with the reference's values, targets and marks, the chart with
+#              "(yours)" and the path of a PNG that exists, the score; Tab moves the focus,
+#              ? shows the help, r reruns, p switches the profile (the run says A100), b the
+#              backend; resizing to 80x24 folds the panes, 40x10 says it is too small, 120x40
+#              brings the grid back; colours are on; q exits 0 with the terminal as it was
+#   starter    the starter kernel (writes nothing): every test fails with the poison value,
+#              no measurements, the hint, score 0; w watches the file, and saving the solution
+#              over it reruns by itself: 6 of 6, and q exits 0 (the last run's status)
+#   fault      a kernel without bounds checks: FAULT with the .cu line and its code
+#   mono       TERM=xterm-mono (no colours): the same screen, no colour on it
+#   no-color   NO_COLOR=1: no colour; SIGTERM restores the terminal and exits 130
+#   ctrl-c     Ctrl-C while the first run runs: exit 130, terminal restored, the run stopped
+#   plain      --plain on a terminal: the text report
+# After every exit the shell's terminal settings (stty -g) must be what they were before.
+#
+#   WARPLAB=path/to/warplab bash tests/e2e/tui.sh      (make e2e and make asan run it)
+#   TUI_WAIT=S   the longest wait for one screen, in seconds (default 40)
+# Skips, with a message and exit 0, when tmux or nvcc is missing. Exit 1 when a check fails.
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+root=$PWD
+warplab=${WARPLAB:-bin/warplab}
+case "$warplab" in /*) ;; *) warplab="$root/$warplab" ;; esac
+wait_s=${TUI_WAIT:-40}
+
+if ! command -v tmux >/dev/null 2>&1; then
+  echo "tui: tmux is not installed: SKIPPING the feedback screen tests (docker/install-deps.sh installs it)"
+  exit 0
+fi
+if ! command -v nvcc >/dev/null 2>&1 && [ -x /usr/local/cuda/bin/nvcc ]; then
+  export PATH="/usr/local/cuda/bin:$PATH"
+fi
+if ! command -v nvcc >/dev/null 2>&1; then
+  echo "tui: nvcc not found: SKIPPING the feedback screen tests (the labs are CUDA files)"
+  exit 0
+fi
+if [ ! -x "$warplab" ]; then
+  echo "tui: $warplab is not built (make)" >&2
+  exit 1
+fi
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/warplab-tui-test-XXXXXX")
+sock="warplab-tui-test-$$"
+tm() { tmux -L "$sock" -f /dev/null "$@"; }
+trap 'tm kill-server >/dev/null 2>&1; rm -rf "$tmp"' EXIT
+started=$SECONDS
+failures=0
+checks=0
+
+# The pane runs this: terminal settings before, warplab (its pid recorded: `exec` keeps it),
+# the exit status and the settings after, a line of text after the screen, then it idles so
+# the pane stays readable. Like an interactive shell, it outlives a Ctrl-C meant for warplab
+# (a trapped signal is back to its default in warplab).
+cat > "$tmp/wrap.sh" <<'EOF'
+dir=$1; shift
+trap 'true' INT
+stty -g > "$dir/stty.before"
+sh -c 'echo $$ > "$0/pid"; exec "$@"' "$dir" "$@"
+echo $? > "$dir/exit"
+stty -g > "$dir/stty.after"
+echo "after the screen: exit $(cat "$dir/exit")"
+exec sleep 600
+EOF
+
+scenario=""
+# start NAME W H ENV... -- ARGS...: warplab run 01 ARGS in a new session NAME of W x H.
+start() {
+  scenario=$1
+  local w=$2 h=$3
+  shift 3
+  local envs=()
+  while [ "$1" != "--" ]; do envs+=("$1"); shift; done
+  shift
+  mkdir -p "$tmp/$scenario"
+  tm new-session -d -s "$scenario" -x "$w" -y "$h" -c "$root" \
+    env "${envs[@]}" sh "$tmp/wrap.sh" "$tmp/$scenario" "$warplab" run 01 --results "$tmp/results-$scenario" "$@"
+}
+
+screen() { tm capture-pane -p -t "$scenario"; }
+
+fail() {
+  failures=$((failures + 1))
+  echo "tui: FAIL [$scenario]: $*"
+  echo "---- the screen ----"
+  screen
+  echo "--------------------"
+}
+
+# wait_for TEXT: until the screen shows TEXT (fixed string), or fail after $wait_s seconds.
+wait_for() {
+  local until=$((SECONDS + wait_s))
+  checks=$((checks + 1))
+  while [ $SECONDS -lt $until ]; do
+    screen | grep -qF -- "$1" && return 0
+    sleep 0.2
+  done
+  fail "waited ${wait_s} s for '$1'"
+  return 1
+}
+
+# expect TEXT...: the screen shows each TEXT now.
+expect() {
+  local s t
+  s=$(screen)
+  for t in "$@"; do
+    checks=$((checks + 1))
+    grep -qF -- "$t" <<<"$s" || fail "the screen does not show '$t'"
+  done
+}
+
+# expect_not TEXT...: the screen shows none of them.
+expect_not() {
+  local s t
+  s=$(screen)
+  for t in "$@"; do
+    checks=$((checks + 1))
+    grep -qF -- "$t" <<<"$s" && fail "the screen still shows '$t'"
+  done
+}
+
+keys() { tm send-keys -t "$scenario" "$@"; }
+
+# colour_on yes|no: whether the screen, with its attributes, sets a foreground or background
+# colour (SGR 30-37, 40-47, 38;..., 48;...; 39 and 49, the defaults, are no colour).
+colour_on() {
+  checks=$((checks + 1))
+  local n
+  n=$(tm capture-pane -p -e -t "$scenario" | grep -cE $'\e\\[([34][0-7]|[34]8;)[0-9;]*m')
+  if [ "$1" = yes ] && [ "$n" -eq 0 ]; then fail "no colour on a colour terminal"; fi
+  if [ "$1" = no ] && [ "$n" -ne 0 ]; then fail "$n lines in colour with colour off"; fi
+}
+
+# exits STATUS: warplab has exited with STATUS, the shell's terminal settings are what they
+# were, and text after the screen prints normally.
+exits() {
+  local d="$tmp/$scenario" until=$((SECONDS + wait_s))
+  checks=$((checks + 3))
+  while [ ! -f "$d/stty.after" ] && [ $SECONDS -lt $until ]; do sleep 0.1; done
+  if [ ! -f "$d/stty.after" ]; then
+    fail "warplab did not exit within ${wait_s} s"
+    return
+  fi
+  local st
+  st=$(cat "$d/exit")
+  [ "$st" = "$1" ] || fail "warplab exited $st, expected $1"
+  cmp -s "$d/stty.before" "$d/stty.after" || fail "the terminal settings were not restored: $(cat "$d/stty.before") then $(cat "$d/stty.after")"
+  wait_for "after the screen: exit $1" >/dev/null
+  screen | grep -q '^after the screen: exit' || fail "the text after the screen does not start its own line"
+}
+
+ran() { echo "tui: [$scenario] ok ($((SECONDS - started)) s so far)"; }
+
+# ---- solution: everything on the screen, and every key ----
+start solution 120 40 TERM=xterm-256color -- --solution --backend emu --no-ncu
+if wait_for "run 1 done"; then
+  wait_for "Score 90.0 / 100"
+  expect "Matrix addition: block shapes" "Tests: 6 of 6 passed" "nx=33 ny=17" \
+         "Metrics: yours, reference, target" "reference" "sect/req" "at most 4" \
+         "at least 90" "within 1.2x of the reference" "(yours)" "Chart 1 of 4" "|####" \
+         "Hints" "correctness: nx=1 ny=1"
+  screen | grep -qE 'sect/req +4 +4 +ok +at most 4' || fail "no 'sect/req 4 4 ok at most 4' row"
+  expect "PNG: " "time.png"
+  checks=$((checks + 1))
+  ls "$tmp"/results-solution/01-matrix-add/*-solution/time.png >/dev/null 2>&1 || fail "no time.png was drawn"
+  colour_on yes
+  expect "> Tests"
+  keys Tab
+  wait_for "> Metrics"
+  expect_not "> Tests"
+  keys ']'
+  wait_for "Chart 2 of 4"
+  expect "Global load sectors per request"
+  keys '?'
+  wait_for "watch mode: run again whenever the kernel file is saved"
+  keys x
+  sleep 0.3
+  expect_not "watch mode: run again"
+  keys r
+  wait_for "run 2 done"
+  keys p
+  wait_for "run 3 done"
+  expect "p profile a100" "A100"
+  keys b
+  wait_for "b backend auto"
+  wait_for "run 4 done"
+  tm resize-window -t "$scenario" -x 80 -y 24
+  wait_for "Score 90.0 / 100"
+  expect "Tests: 6 of 6 passed" "Chart 2 of 4" "> Metrics" "sect/req"
+  checks=$((checks + 1))
+  [ "$(screen | awk '{ if (length($0) > m) m = length($0) } END { print m }')" -le 80 ] || fail "wider than 80 columns"
+  tm resize-window -t "$scenario" -x 40 -y 10
+  wait_for "too small"
+  tm resize-window -t "$scenario" -x 120 -y 40
+  wait_for "(yours)"
+  expect "Tests: 6 of 6 passed" "Score 90.0 / 100"
+  expect_not "too small"
+  keys q
+  exits 0
+  expect_not "Tests: 6 of 6 passed"   # the screen is gone, the shell's text is back
+fi
+ran
+
+# ---- starter: failures, hints, score 0; watch mode reruns on a save ----
+mkdir -p "$tmp/kernel"
+cp labs/01-matrix-add/matrix_add.cu "$tmp/kernel/matrix_add.cu"
+start starter 120 40 TERM=xterm-256color -- --kernel-file "$tmp/kernel/matrix_add.cu" --backend emu
+if wait_for "run 1 done"; then
+  wait_for "Score 0.0 / 100"
+  expect "Tests: 0 of 6 passed" "FAIL" "nx=1 ny=1" "never wrote" "No measurements" \
+         "never written" "MISS"
+  keys w
+  wait_for "w watch on"
+  sleep 0.5
+  cp solutions/01-matrix-add/matrix_add.cu "$tmp/kernel/matrix_add.cu"
+  touch "$tmp/kernel/matrix_add.cu"
+  wait_for "run 2 done"
+  wait_for "Score 90.0 / 100"
+  expect "Tests: 6 of 6 passed"
+  keys q
+  exits 0
+fi
+ran
+
+# ---- fault: the line of the .cu file, with its code ----
+fault=tests/e2e/lab01/no_bounds.cu
+line=$(grep -n NO-BOUNDS "$fault" | head -1 | cut -d: -f1)
+start fault 120 40 TERM=xterm-256color -- --kernel-file "$fault" --backend emu --quick
+if wait_for "run 1 done"; then
+  expect "FAULT" "out of bounds" "no_bounds.cu:$line | "
+  keys q
+  exits 1
+fi
+ran
+
+# ---- mono: a terminal without colours ----
+start mono 120 40 TERM=xterm-mono -- --solution --backend emu --quick
+if wait_for "run 1 done"; then
+  expect "Tests: 6 of 6 passed" "sect/req" "ok"
+  colour_on no
+  keys q
+  exits 0
+fi
+ran
+
+# ---- no-color: NO_COLOR, then SIGTERM ----
+start no-color 120 40 TERM=xterm-256color NO_COLOR=1 -- --solution --backend emu --quick
+if wait_for "run 1 done"; then
+  expect "Tests: 6 of 6 passed"
+  colour_on no
+  kill -TERM "$(cat "$tmp/$scenario/pid")"
+  exits 130
+fi
+ran
+
+# ---- ctrl-c: during the first run ----
+start ctrl-c 120 40 TERM=xterm-256color -- --solution --backend emu
+if wait_for "running your kernel"; then
+  keys C-c
+  exits 130
+  checks=$((checks + 1))
+  sleep 0.3
+  if pgrep -f -- "--json.*$tmp/results-$scenario" >/dev/null; then
+    fail "the run was not stopped: $(pgrep -af -- "--json.*$tmp/results-$scenario")"
+  fi
+fi
+ran
+
+# ---- plain: the text report on a terminal ----
+start plain 120 40 TERM=xterm-256color -- --solution --backend emu --quick --plain
+exits 0
+expect "6 of 6 passed" "Measurements (counted by the emulator)"
+expect_not "Metrics: yours"
+ran
+
+echo "tui: $checks checks, $failures failed, in $((SECONDS - started)) s"
+[ "$failures" -eq 0 ]

@@ -34,8 +34,8 @@ extern "C" __global__ void gather(const float *points, float *out, int n, int st
     //         grid is rounded up to whole blocks: threads with i >= n must do nothing.
 
     // TODO 2: k, the index of the point to read: i * stride + offset. Compute it in 64 bits
-    //         (size_t): on the GPU's problem size, i * stride reaches 1.4 billion, and its
-    //         address in bytes far more than an int holds.
+    //         (size_t): on the GPU's problem size at stride 32 it reaches 1.07 billion, half
+    //         of what an int holds; a larger problem would overflow an int without a word.
 
     // TODO 3: out[i] = the x of point k, read the way `layout` says: in AOS through the
     //         struct (((const struct point3 *)points)[k].x), in SOA from the xs array.

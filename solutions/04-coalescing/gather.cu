@@ -6,9 +6,9 @@
 // byte used. Stored as struct point3 {x, y, z}, the same 32 x's lie 12 bytes apart over
 // 384 bytes: 12 sectors, of which only a third is x (the y's and z's come along unasked).
 //
-// The index: k = i * stride + offset in 64 bits. On the GPU's size (n = 44,040,192) the
-// stride-32 point reads up to point 1.4 billion, close to an int's limit, and its address
-// in bytes (5.6 GB, 17 GB in AOS) is far past it.
+// The index: k = i * stride + offset in 64 bits. On the GPU's size (n = 33,554,176) the
+// stride-32 point reads up to point 1.07 billion, half of an int's range: a larger problem
+// would wrap an int around to a negative index.
 
 struct point3 {
     float x, y, z;

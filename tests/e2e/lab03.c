@@ -1,0 +1,239 @@
+/* lab03.c: end-to-end tests of lab 03 (latency hiding), on the emulator.
+ *
+ * The reference solution passes every test size, and its sweeps show what Little's law says
+ * (the timing model's times, so the figures are the model's; the margins below are wide
+ * enough for a model that is within the 25% issue 4 asked of it, and narrow enough that a
+ * model or a kernel that no longer hides latency fails):
+ *   - at UNROLL 1 a warp has 32 elements in flight (2 loads, 256 bytes), and the H200 needs
+ *     about 2,048 per SM under load (3.8 TB/s, 12 bytes an element, ~1,700 cycles): below 64
+ *     warps the time grows as the warps shrink, by at least 1.3x per halving;
+ *   - at UNROLL 8 (2 KB per warp) 16 warps are as fast as 64 (within 10%);
+ *   - at the lab's 8 warps, UNROLL 4 and 8 beat UNROLL 1 by 2x and 2.5x or more, each UNROLL
+ *     faster than the one before;
+ *   - at 64 warps UNROLL 1 is within 15% of UNROLL 8: 2,048 elements in flight, the knee.
+ * Exact figures are checked exactly: 2n/32 load requests of 4 sectors each, the theoretical
+ * occupancy each WARPS asks for. The starter fails its tests with unwritten outputs; a kernel
+ * without the tail loop is caught at its first unwritten element; a kernel that unrolls over
+ * neighbouring elements is right but fails the sectors-per-request target; the grade gives
+ * the solution with the right answers every point and takes the occupancy target from a
+ * file that sets WARPS itself.
+ */
+#include <check.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "e2e.h"
+
+#define LAB03_TIMEOUT_S 300
+#define LAB03_N 8650752.0   /* lab.json's emulator size */
+
+static struct e2e_run *run03(const char *kernel_file, int quick)
+{
+  const char *res = e2e_tmp("results");
+  if (!kernel_file)
+    return e2e_warplab("run", "03", "--solution", "--backend", "emu", "--json", "--results", res,
+                       quick ? "--quick" : (char *)NULL, (char *)NULL);
+  return e2e_warplab("run", "03", "--kernel-file", kernel_file, "--backend", "emu", "--json",
+                     "--results", res, quick ? "--quick" : (char *)NULL, (char *)NULL);
+}
+
+static json_t *test_labelled(const struct e2e_run *r, const char *label)
+{
+  json_t *tests = e2e_j(r->json, "tests"), *t;
+  size_t i;
+  json_array_foreach(tests, i, t) {
+    const char *l = json_string_value(json_object_get(t, "label"));
+    if (l && !strncmp(l, label, strlen(label)))
+      return t;
+  }
+  ck_abort_msg("%s: no test labelled '%s'\n%.2000s", r->cmd, label, r->out);
+  return NULL;
+}
+
+/* The point of sweep SWEEP ("" for the main configuration) labelled LABEL. */
+static json_t *point(const struct e2e_run *r, const char *sweep, const char *label)
+{
+  json_t *pts = e2e_j(r->json, "points"), *p;
+  size_t i;
+  json_array_foreach(pts, i, p) {
+    const char *s = json_string_value(json_object_get(p, "sweep"));
+    const char *l = json_string_value(json_object_get(p, "label"));
+    if (s && l && !strcmp(s, sweep) && !strcmp(l, label))
+      return p;
+  }
+  ck_abort_msg("%s: no point '%s' in sweep '%s'\n%.2000s", r->cmd, label, sweep, r->out);
+  return NULL;
+}
+
+static double metric(json_t *p, const char *name)
+{
+  json_t *v = e2e_j(p, e2e_fmt("metrics/%s/value", name));
+  ck_assert_msg(json_is_number(v), "no metric %s in %s", name,
+                json_string_value(json_object_get(p, "label")));
+  return json_number_value(v);
+}
+
+static double time_of(const struct e2e_run *r, const char *sweep, const char *label)
+{
+  json_t *p = point(r, sweep, label);
+  ck_assert_str_eq(json_string_value(json_object_get(p, "time_kind")), "modelled");
+  return metric(p, "gpu__time_duration.sum");
+}
+
+START_TEST(lab03_solution_hides_latency)
+{
+  struct e2e_run *r = run03(NULL, 0);
+  ck_assert_msg(r->status == 0, "%s exited %d\n%.3000s\n%.2000s", r->cmd, r->status, r->out, r->err);
+  ck_assert(json_is_true(e2e_j(r->json, "all_passed")));
+  ck_assert_int_eq(json_array_size(e2e_j(r->json, "tests")), 6);
+  /* the main point, 5 + 5 warp counts and 4 UNROLLs: every one correct, every load coalesced */
+  json_t *pts = e2e_j(r->json, "points"), *p;
+  ck_assert_int_eq(json_array_size(pts), 15);
+  size_t i;
+  json_array_foreach(pts, i, p) {
+    const char *label = json_string_value(json_object_get(p, "label"));
+    ck_assert_msg(json_is_true(json_object_get(p, "correct")), "point %s is wrong", label);
+    ck_assert_msg(metric(p, "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum") == 2 * LAB03_N / 32,
+                  "%s: load requests", label);
+    ck_assert_msg(metric(p, "l1tex__average_t_sectors_per_request_pipe_lsu_mem_global_op_ld.ratio") == 4.0,
+                  "%s: sectors per request", label);
+    long long warps = json_integer_value(e2e_j(p, "choices/WARPS"));
+    ck_assert_msg(metric(p, "sm__maximum_warps_per_active_cycle_pct") == 100.0 * (double)warps / 64,
+                  "%s: WARPS %lld is not the theoretical occupancy", label, warps);
+  }
+  ck_assert_str_eq(json_string_value(json_object_get(point(r, "", "8x8"), "label")), "8x8");
+
+  static const char *const warps[] = {"64", "32", "16", "8", "4"};
+  double t1[5], t8[5];
+  for (int k = 0; k < 5; k++) {
+    t1[k] = time_of(r, "warps, UNROLL 1", e2e_fmt("1x%s", warps[k]));
+    t8[k] = time_of(r, "warps, your UNROLL", warps[k]);
+  }
+  for (int k = 1; k < 5; k++)
+    ck_assert_msg(t1[k] > 1.3 * t1[k - 1], "UNROLL 1: %s warps take %.1f us, %s warps %.1f us: "
+                  "halving the warps should cost at least 1.3x", warps[k], t1[k] / 1e3,
+                  warps[k - 1], t1[k - 1] / 1e3);
+  for (int k = 1; k < 3; k++)
+    ck_assert_msg(fabs(t8[k] / t8[0] - 1) < 0.10, "UNROLL 8: %s warps take %.1f us, 64 warps "
+                  "%.1f us: 2 KB per warp should be enough from 16 warps on", warps[k],
+                  t8[k] / 1e3, t8[0] / 1e3);
+  ck_assert_msg(t1[0] < 1.15 * t8[0], "64 warps: UNROLL 1 %.1f us, UNROLL 8 %.1f us",
+                t1[0] / 1e3, t8[0] / 1e3);
+  double u[4];
+  static const char *const unroll[] = {"1", "2", "4", "8"};
+  for (int k = 0; k < 4; k++)
+    u[k] = time_of(r, "unroll", unroll[k]);
+  for (int k = 1; k < 4; k++)
+    ck_assert_msg(u[k] < u[k - 1], "8 warps: UNROLL %s takes %.1f us, UNROLL %s %.1f us",
+                  unroll[k], u[k] / 1e3, unroll[k - 1], u[k - 1] / 1e3);
+  ck_assert_msg(u[0] > 2.0 * u[2] && u[0] > 2.5 * u[3], "8 warps: UNROLL 1, 4, 8 take %.1f, %.1f, "
+                "%.1f us", u[0] / 1e3, u[2] / 1e3, u[3] / 1e3);
+  /* fewer loop trips: fewer instructions for the same elements */
+  ck_assert(metric(point(r, "unroll", "8"), "smsp__inst_executed.sum") <
+            metric(point(r, "unroll", "1"), "smsp__inst_executed.sum"));
+  /* x and y read, z written once: 12 bytes an element through DRAM */
+  ck_assert(metric(point(r, "", "8x8"), "dram__bytes.sum") == 12 * LAB03_N);
+}
+END_TEST
+
+START_TEST(lab03_starter_writes_nothing)
+{
+  struct e2e_run *r = run03("labs/03-latency-hiding/triad.cu", 1);
+  ck_assert_int_eq(r->status, 1);
+  json_t *t = test_labelled(r, "n=1 blocks=1");
+  ck_assert_str_eq(json_string_value(json_object_get(t, "state")), "fail");
+  ck_assert_int_eq(json_integer_value(json_object_get(t, "first_bad")), 0);
+  ck_assert_ptr_nonnull(strstr(json_string_value(json_object_get(t, "detail")), "never wrote"));
+  ck_assert_int_eq(json_array_size(e2e_j(r->json, "points")), 0);
+}
+END_TEST
+
+START_TEST(lab03_no_tail_first_bad)
+{
+  struct e2e_run *r = run03("tests/e2e/lab03/no_tail.cu", 1);
+  ck_assert_int_eq(r->status, 1);
+  /* n = 4097, one block: thread 0 does 4 trips of 8 strides of 128, then element 4096 */
+  json_t *t = test_labelled(r, "n=4097 blocks=1");
+  ck_assert_str_eq(json_string_value(json_object_get(t, "state")), "fail");
+  ck_assert_int_eq(json_integer_value(json_object_get(t, "first_bad")), 4096);
+  const char *detail = json_string_value(json_object_get(t, "detail"));
+  ck_assert_msg(strstr(detail, "z[4096] is wrong") && strstr(detail, "never wrote"), "%s", detail);
+  /* n = 33333, 7 blocks (stride 896): 32 strides done, 28672 the first left */
+  t = test_labelled(r, "n=33333 blocks=7");
+  ck_assert_int_eq(json_integer_value(json_object_get(t, "first_bad")), 28672);
+  /* the main size is 32 whole strides: the bug does not show there */
+  ck_assert_str_eq(json_string_value(json_object_get(test_labelled(r, "n=8650752"), "state")), "pass");
+}
+END_TEST
+
+START_TEST(lab03_neighbours_are_uncoalesced)
+{
+  struct e2e_run *r = run03("tests/e2e/lab03/neighbours.cu", 1);
+  ck_assert_msg(r->status == 0, "%s exited %d\n%.3000s", r->cmd, r->status, r->out);
+  json_t *p = point(r, "", "8x8");
+  /* lanes 8 floats apart: a warp-wide load spans 32 sectors of 32 bytes */
+  ck_assert(metric(p, "l1tex__average_t_sectors_per_request_pipe_lsu_mem_global_op_ld.ratio") == 32.0);
+}
+END_TEST
+
+/* The grade: the solution with the handout's answers gets every point; a file that sets WARPS
+   to 64 itself runs at full occupancy and loses the occupancy target. */
+START_TEST(lab03_grade)
+{
+  const char *sub = e2e_tmp("alice");
+  char *cmd = e2e_fmt("mkdir -p '%s' && cp solutions/03-latency-hiding/triad.cu '%s/' && "
+                      "printf '{\"q1\":4,\"q2\":16,\"q3\":4,\"q4\":12.2,\"q5\":2424,\"q6\":11940,"
+                      "\"q7\":32,\"q8\":2060,\"q9\":256,\"q10\":6}' > '%s/answers.json'",
+                      sub, sub, sub);
+  ck_assert_int_eq(system(cmd), 0);
+  struct e2e_run *r = e2e_warplab("grade", "03", sub, "--backend", "emu", "--json", "--out",
+                                  e2e_tmp("graded"), (char *)NULL);
+  ck_assert_msg(r->status == 0, "%s\n%s", r->out, r->err);
+  double score = json_number_value(e2e_j(r->json, "score"));
+  ck_assert_msg(score == 100.0, "score %g\n%.4000s", score, r->out);
+
+  const char *bob = e2e_tmp("bob");
+  char *src = e2e_read_text("solutions/03-latency-hiding/triad.cu");
+  char *at = strstr(src, "__constant__ int UNROLL = 8;");
+  ck_assert_ptr_nonnull(at);
+  char *text = e2e_fmt("%.*s__constant__ int WARPS = 64;\n%s", (int)(at - src), src, at);
+  ck_assert_int_eq(system(e2e_fmt("mkdir -p '%s'", bob)), 0);
+  FILE *f = fopen(e2e_fmt("%s/triad.cu", bob), "w");
+  ck_assert_ptr_nonnull(f);
+  fputs(text, f);
+  fclose(f);
+  r = e2e_warplab("grade", "03", bob, "--backend", "emu", "--json", "--out", e2e_tmp("graded2"),
+                  (char *)NULL);
+  ck_assert_msg(r->status == 0, "%s\n%s", r->out, r->err);
+  json_t *tests = e2e_j(r->json, "tests"), *t;
+  size_t i;
+  int seen = 0;
+  json_array_foreach(tests, i, t) {
+    const char *name = json_string_value(json_object_get(t, "name"));
+    if (name && strstr(name, "sm__maximum_warps_per_active_cycle_pct")) {
+      seen = 1;
+      ck_assert(json_number_value(json_object_get(t, "score")) == 0.0);
+    }
+  }
+  ck_assert_msg(seen, "no occupancy target in\n%.3000s", r->out);
+}
+END_TEST
+
+void e2e_add_lab03_tests(Suite *s)
+{
+  if (!e2e_have_nvcc()) {
+    printf("e2e: nvcc not found: SKIPPING the 5 tests of lab 03\n");
+    return;
+  }
+  TCase *tc = tcase_create("lab03");
+  tcase_add_checked_fixture(tc, e2e_setup, e2e_teardown);
+  tcase_set_timeout(tc, LAB03_TIMEOUT_S);
+  tcase_add_test(tc, lab03_solution_hides_latency);
+  tcase_add_test(tc, lab03_starter_writes_nothing);
+  tcase_add_test(tc, lab03_no_tail_first_bad);
+  tcase_add_test(tc, lab03_neighbours_are_uncoalesced);
+  tcase_add_test(tc, lab03_grade);
+  suite_add_tcase(s, tc);
+}

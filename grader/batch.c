@@ -187,11 +187,11 @@ static void gradebook(const struct batch_opts *o, char **names, int n)
 {
   char path[4200];
   snprintf(path, sizeof path, "%s/gradebook.csv", o->out);
-  size_t cap = 64 + (size_t)n * 320, k = 0;
+  size_t cap = 64 + (size_t)n * 640, k = 0;
   char *csv = malloc(cap);
   if (!csv)
     return;
-  k += (size_t)snprintf(csv, cap, "student,score,max_score,status\n");
+  k += (size_t)snprintf(csv, cap, "student,score,max_score,status,flags\n");
   for (int i = 0; i < n; i++) {
     char rp[4200];
     snprintf(rp, sizeof rp, "%s/%s/results.json", o->out, names[i]);
@@ -205,7 +205,16 @@ static void gradebook(const struct batch_opts *o, char **names, int n)
     for (const char *p = names[i]; *p && m + 1 < sizeof name; p++)
       name[m++] = *p == ',' || *p == '"' || *p == '\n' ? '_' : *p;
     name[m] = 0;
-    k += (size_t)snprintf(csv + k, cap - k, "%s,%.2f,%.2f,%s\n", name, score, max, status);
+    /* integrity flags, for the instructor: quoted, as they hold commas */
+    const char *fl = j ? json_string_value(json_object_get(json_object_get(j, "extra_data"),
+                                                            "integrity")) : NULL;
+    char flags[300];
+    size_t q = 0;
+    for (const char *p = fl ? fl : ""; *p && q + 1 < sizeof flags; p++)
+      flags[q++] = *p == '"' || *p == '\n' ? '\'' : *p;
+    flags[q] = 0;
+    k += (size_t)snprintf(csv + k, cap - k, "%s,%.2f,%.2f,%s,%s%s%s\n", name, score, max, status,
+                          q ? "\"" : "", flags, q ? "\"" : "");
     json_decref(j);
   }
   write_atomic(path, csv);

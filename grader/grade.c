@@ -210,6 +210,7 @@ int grade_score(const struct run_lab *lab, const struct run_result *student,
     questions(q, answers, g);
   for (uint32_t i = 0; i < g->nitems; i++)
     g->score += g->items[i].score;
+  snprintf(g->flagged, sizeof g->flagged, "%s", student->integrity);
   return 0;
 }
 
@@ -226,8 +227,19 @@ json_t *grade_gradescope_json(const struct grade_result *g)
   size_t k = (size_t)snprintf(out, sizeof out, "%s", g->note);
   for (uint32_t i = 0; i < g->nhints && k < sizeof out; i++)
     k += (size_t)snprintf(out + k, sizeof out - k, "%sHint: %s", k ? "\n" : "", g->hints[i]);
-  return json_pack("{s:f,s:f,s:s,s:o}", "score", g->score, "max_score", g->max, "output", out,
-                   "tests", tests);
+  if (g->flagged[0] && k < sizeof out)
+    snprintf(out + k, sizeof out - k, "%sFlagged for your instructor: %s", k ? "\n" : "",
+             g->flagged);
+  json_t *j = json_pack("{s:f,s:f,s:s,s:o}", "score", g->score, "max_score", g->max, "output",
+                        out, "tests", tests);
+  if (g->flagged[0]) {
+    /* for the instructor: a test entry only they see, and Gradescope's extra_data */
+    json_array_append_new(tests, json_pack("{s:s,s:f,s:f,s:s,s:s}", "name", "integrity",
+                                           "score", 0.0, "max_score", 0.0, "output", g->flagged,
+                                           "visibility", "hidden"));
+    json_object_set_new(j, "extra_data", json_pack("{s:s}", "integrity", g->flagged));
+  }
+  return j;
 }
 
 void grade_feedback_md(FILE *f, const struct run_lab *lab, const struct run_result *s,
@@ -253,4 +265,8 @@ void grade_feedback_md(FILE *f, const struct run_lab *lab, const struct run_resu
     for (uint32_t i = 0; i < g->nhints; i++)
       fprintf(f, "- %s\n", g->hints[i]);
   }
+  if (g->flagged[0])
+    fprintf(f, "\n## Flagged for your instructor\n\n- %s\n\nInputs, outputs and timers belong "
+            "to the harness. The score above is unchanged; your instructor will look.\n",
+            g->flagged);
 }

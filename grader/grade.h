@@ -30,6 +30,8 @@ struct grade_result {
   char hints[GRADE_MAX_HINTS][512];
   uint32_t nhints;
   char note[256];              /* e.g. why performance was not scored */
+  char flagged[512];           /* integrity flags for the instructor (run_result.integrity):
+                                  the score is not changed, the instructor decides */
 };
 
 /* Score student against solution (the reference solution's run, same backend and seed) with

@@ -154,6 +154,7 @@ static json_t *result_json(const struct run_lab *lab, const struct run_result *r
   }
   json_object_set_new(o, "tests", tests);
   json_object_set_new(o, "all_passed", json_boolean(r->all_passed));
+  json_object_set_new(o, "integrity", r->integrity[0] ? json_string(r->integrity) : json_null());
   json_t *pts = json_array();
   for (uint32_t i = 0; i < r->npoints; i++) {
     const struct run_point *pt = &r->points[i];

@@ -133,6 +133,41 @@ static const char *param_type(const struct run_param *p, char *buf, size_t n)
   return buf;
 }
 
+/* Add a flag for the instructor to res->integrity (once each). */
+static void flag(struct run_result *res, const char *what)
+{
+  if (strstr(res->integrity, what))
+    return;
+  size_t k = strlen(res->integrity);
+  snprintf(res->integrity + k, sizeof res->integrity - k, "%s%s", k ? "; " : "", what);
+}
+
+/* Timers belong to the harness: a kernel that reads the clock registers (%clock, %clock64,
+   %globaltimer) could time itself or behave differently when timed; it is flagged. */
+static void flag_clock_reads(struct ctx *c)
+{
+  for (uint32_t i = 0; i < c->mod.ninsts; i++) {
+    const struct ptx_inst *in = &c->mod.insts[i];
+    for (unsigned k = 0; k < in->nopd; k++) {
+      const struct ptx_operand *o = &in->opd[k];
+      if (o->kind != PTX_OPD_SREG || (o->reg != PTX_SR_CLOCK && o->reg != PTX_SR_CLOCK_HI &&
+                                      o->reg != PTX_SR_CLOCK64 && o->reg != PTX_SR_GLOBALTIMER &&
+                                      o->reg != PTX_SR_GLOBALTIMER_LO && o->reg != PTX_SR_GLOBALTIMER_HI))
+        continue;
+      const char *path = in->uline ? ptx_file_path(&c->mod, in->ufile) : NULL;
+      const char *base = path ? strrchr(path, '/') : NULL;
+      char what[256];
+      if (path)
+        snprintf(what, sizeof what, "the kernel reads %s at %.100s:%u", ptx_sreg_name((enum ptx_sreg)o->reg),
+                 base ? base + 1 : path, in->uline);
+      else
+        snprintf(what, sizeof what, "the kernel reads %s (PTX line %u)",
+                 ptx_sreg_name((enum ptx_sreg)o->reg), in->ptx_line);
+      flag(c->res, what);
+    }
+  }
+}
+
 /* The kernel's parameters must be the lab's: count and sizes. A mismatch fails the run. */
 static int check_signature(struct ctx *c, char *why, size_t n)
 {
@@ -558,9 +593,21 @@ static int launch_check(struct ctx *c, struct launch *L, struct run_check *chk, 
     }
     return 0;
   }
-  for (uint32_t i = 0; i < c->lab->nparams; i++)
-    if (L->dev[i] && c->lab->params[i].role != RUN_ROLE_IN)
-      be_read(c->be, L->dev[i], L->host[i], L->count[i] * run_elem_size(c->lab->params[i].elem));
+  for (uint32_t i = 0; i < c->lab->nparams; i++) {
+    const struct run_param *p = &c->lab->params[i];
+    size_t bytes = L->count[i] * run_elem_size(p->elem);
+    if (L->dev[i] && p->role != RUN_ROLE_IN)
+      be_read(c->be, L->dev[i], L->host[i], bytes);
+    else if (L->dev[i] && p->role == RUN_ROLE_IN) {
+      /* an input is the kernel's to read, not to change: writing into one is flagged */
+      be_read(c->be, L->dev[i], L->host[i], bytes);
+      if (memcmp(L->host[i], L->input[i], bytes)) {
+        char what[128];
+        snprintf(what, sizeof what, "the kernel wrote into its input %s", p->name);
+        flag(c->res, what);
+      }
+    }
+  }
   if (run_reference(c, L, err, sizeof err)) {
     snprintf(c->err, c->errlen, "%s", err);
     return -1;
@@ -986,6 +1033,7 @@ int run_lab_run(const struct run_lab *lab, const struct run_opts *opts, struct r
     rc = 0;
     goto out;
   }
+  flag_clock_reads(&c);
   struct run_resources rs[32];
   int nrs = 0;
   char plog[2048];

@@ -19,6 +19,7 @@
 #include "cli/warplab.h"
 #include "ptx/ptx.h"
 #include "run/run_build.h"
+#include "run/run_exec.h"
 #include "run/run_file.h"
 #include "backend/be.h"
 #include "metrics/met.h"
@@ -402,12 +403,10 @@ static int sanitized(int argc, char **argv, const struct emu_opts *o)
     return WL_EXIT_USAGE;
   }
   char self[4096];
-  ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
-  if (n <= 0) {
+  if (run_self_path(self, sizeof self)) {
     wl_error("cannot find the warplab executable");
     return WL_EXIT_USAGE;
   }
-  self[n] = 0;
   char **args = calloc((size_t)argc + 2, sizeof *args);
   if (!args) {
     wl_error("out of host memory");

@@ -13,6 +13,7 @@
 #include "grader/grade.h"
 #include "grader/submission.h"
 #include "run/run.h"
+#include "run/run_exec.h"
 
 static void grade_usage(FILE *f)
 {
@@ -206,7 +207,7 @@ int wl_cmd_batch(int argc, char **argv)
   o.lab = argv[optind];
   o.roster = argv[optind + 1];
   char self[4096];
-  if (wl_self_path(self, sizeof self)) {
+  if (run_self_path(self, sizeof self)) {
     wl_error("cannot find the warplab executable to grade with");
     return WL_EXIT_USAGE;
   }

@@ -18,6 +18,7 @@
 #include "metrics/met.h"
 #include "plots/plot.h"
 #include "run/run.h"
+#include "run/run_exec.h"
 
 static void run_usage(FILE *f)
 {
@@ -255,7 +256,7 @@ int wl_cmd_run(int argc, char **argv)
   }
   char self[4096];
   if (!json && !plain && isatty(STDOUT_FILENO) && isatty(STDIN_FILENO) &&
-      !wl_self_path(self, sizeof self)) {
+      !run_self_path(self, sizeof self)) {
     struct tui_opts t = {.warplab = self, .lab = &lab, .run = o};
     int status;
     int st = tui_run(&t, &status, err, sizeof err);

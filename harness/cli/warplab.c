@@ -16,15 +16,6 @@ void wl_error(const char *fmt, ...)
   va_end(ap);
 }
 
-int wl_self_path(char *buf, size_t len)
-{
-  ssize_t n = len ? readlink("/proc/self/exe", buf, len - 1) : -1;
-  if (n <= 0)
-    return -1;
-  buf[n] = 0;
-  return 0;
-}
-
 int wl_ends_with(const char *s, const char *suffix)
 {
   size_t a = strlen(s), b = strlen(suffix);

@@ -15,9 +15,6 @@ enum wl_exit {
 /* Print "warplab: " and the formatted message to stderr. */
 void wl_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
-/* The path of the running warplab executable (/proc/self/exe) into buf. Returns 0, or -1. */
-int wl_self_path(char *buf, size_t len);
-
 /* Nonzero when s ends with suffix. */
 int wl_ends_with(const char *s, const char *suffix);
 

@@ -29,6 +29,7 @@
 #include "run/run_expr.h"
 #include "run/run_file.h"
 #include "run/run_ptxas.h"
+#include "run/run_sanitize.h"
 #include "timing/tm.h"
 
 #define WARPLAB_RUN_VERSION "0.1.0"
@@ -568,6 +569,78 @@ static int compare(struct ctx *c, struct launch *L, int64_t *first_bad, char *wh
 }
 
 /* Launch once and compare. Returns 0 when it ran (check *state), -1 for our own problems. */
+/* The launch of L as a `warplab emu PTX --backend gpu` command line (the same PTX, shape and
+   buffer sizes; fresh random inputs), for tools that wrap a launch: Nsight Compute, and
+   compute-sanitizer. argv[first..] is filled and NULL-terminated. Returns 0, or -1 when
+   warplab's own path cannot be found. */
+struct emu_cmd {
+  char self[1024], grid[64], block[64], smem[32];
+  char specs[RUN_MAX_PARAMS][96];
+  char *argv[32 + 2 * RUN_MAX_PARAMS];
+};
+
+static int emu_command(struct ctx *c, const struct launch *L, struct emu_cmd *e, int first)
+{
+  e->argv[first] = NULL;
+  if (run_self_path(e->self, sizeof e->self))
+    return -1;
+  snprintf(e->grid, sizeof e->grid, "%u,%u,%u", L->bl.grid[0], L->bl.grid[1], L->bl.grid[2]);
+  snprintf(e->block, sizeof e->block, "%u,%u,%u", L->bl.block[0], L->bl.block[1], L->bl.block[2]);
+  snprintf(e->smem, sizeof e->smem, "%u", L->bl.dyn_smem);
+  int a = first;
+  char **argv = e->argv;
+  argv[a++] = e->self;
+  argv[a++] = "emu";
+  argv[a++] = c->res->prov.ptx_file;
+  argv[a++] = "--kernel";
+  argv[a++] = (char *)c->lab->kernel;
+  argv[a++] = "--grid";
+  argv[a++] = e->grid;
+  argv[a++] = "--block";
+  argv[a++] = e->block;
+  argv[a++] = "--smem";
+  argv[a++] = e->smem;
+  argv[a++] = "--backend";
+  argv[a++] = "gpu";
+  for (uint32_t i = 0; i < c->lab->nparams && i < RUN_MAX_PARAMS; i++) {
+    const struct run_param *p = &c->lab->params[i];
+    if (p->role == RUN_ROLE_SCALAR)
+      snprintf(e->specs[i], sizeof e->specs[i], "%s:%" PRId64, run_elem_name(p->elem), L->scalar[i]);
+    else
+      snprintf(e->specs[i], sizeof e->specs[i], "%sbuf:%" PRIu64 ":rand:%" PRIu64,
+               run_elem_name(p->elem), L->count[i], L->seed + i);
+    argv[a++] = "--arg";
+    argv[a++] = e->specs[i];
+  }
+  argv[a] = NULL;
+  return 0;
+}
+
+/* A kernel that faulted on the GPU (an illegal or misaligned address, a launch failure): the
+   launch again under compute-sanitizer's memcheck, when it is installed, for what and where,
+   in the emulator's words. A kernel that hung is not run again. */
+static void gpu_fault_where(struct ctx *c, struct launch *L, struct run_check *chk)
+{
+  if (!strstr(chk->detail, "ILLEGAL_ADDRESS") && !strstr(chk->detail, "MISALIGNED") &&
+      !strstr(chk->detail, "LAUNCH_FAILED"))
+    return;
+  struct emu_cmd e;
+  struct run_sanitized r;
+  char err[256];
+  if (emu_command(c, L, &e, 0) || run_sanitize("memcheck", e.argv, &r, err, sizeof err) ||
+      !r.message[0])
+    return;
+  char first[sizeof chk->detail];
+  snprintf(first, sizeof first, "%s", chk->detail);
+  snprintf(chk->detail, sizeof chk->detail, "%.400s (compute-sanitizer memcheck on the GPU, %d "
+           "error%s; the kernel failed with: %.160s)", r.message, r.errors,
+           r.errors == 1 ? "" : "s", first);
+  if (r.file[0]) {
+    snprintf(chk->fault_file, sizeof chk->fault_file, "%s", r.file);
+    chk->fault_line = (uint32_t)r.line;
+  }
+}
+
 static int launch_check(struct ctx *c, struct launch *L, struct run_check *chk, struct be_result *br)
 {
   char err[512];
@@ -582,6 +655,7 @@ static int launch_check(struct ctx *c, struct launch *L, struct run_check *chk, 
     chk->state = RUN_CHECK_FAULT;
     if (c->kind == BE_GPU) {
       snprintf(chk->detail, sizeof chk->detail, "%s", br->gpu_error);
+      gpu_fault_where(c, L, chk);
     } else {
       snprintf(chk->detail, sizeof chk->detail, "%s", br->emu.fault.message);
       const struct ptx_inst *in = br->emu.fault.inst < c->mod.ninsts ? &c->mod.insts[br->emu.fault.inst] : NULL;
@@ -659,16 +733,12 @@ static void occupancy_metrics(struct ctx *c, struct run_point *pt)
    counters are not permitted, the point says so and keeps its timings. */
 static void ncu_metrics(struct ctx *c, struct launch *L, struct run_point *pt)
 {
-  char ncu[1024], self[1024];
+  char ncu[1024];
   if (run_find_tool("ncu", ncu, sizeof ncu)) {
     snprintf(c->res->prov.ncu_note, sizeof c->res->prov.ncu_note,
              "ncu not found: GPU metrics other than time are not available");
     return;
   }
-  ssize_t sl = readlink("/proc/self/exe", self, sizeof self - 1);
-  if (sl <= 0)
-    return;
-  self[sl] = 0;
   char metrics[2048] = "";
   size_t k = 0;
   for (uint32_t i = 0; i < c->lab->nmetrics; i++) {
@@ -683,43 +753,14 @@ static void ncu_metrics(struct ctx *c, struct launch *L, struct run_point *pt)
   }
   if (!k)
     return;
-  /* argv for: ncu --csv --metrics LIST SELF emu PTX --kernel K --grid X,Y,Z --block X,Y,Z
-     --smem N --backend gpu [--arg SPEC]... */
-  char grid[64], block[64], smem[32];
-  snprintf(grid, sizeof grid, "%u,%u,%u", L->bl.grid[0], L->bl.grid[1], L->bl.grid[2]);
-  snprintf(block, sizeof block, "%u,%u,%u", L->bl.block[0], L->bl.block[1], L->bl.block[2]);
-  snprintf(smem, sizeof smem, "%u", L->bl.dyn_smem);
-  char *argv[24 + 2 * RUN_MAX_PARAMS];
-  char specs[RUN_MAX_PARAMS][96];
-  int a = 0;
-  argv[a++] = ncu;
-  argv[a++] = "--csv";
-  argv[a++] = "--metrics";
-  argv[a++] = metrics;
-  argv[a++] = self;
-  argv[a++] = "emu";
-  argv[a++] = c->res->prov.ptx_file;
-  argv[a++] = "--kernel";
-  argv[a++] = (char *)c->lab->kernel;
-  argv[a++] = "--grid";
-  argv[a++] = grid;
-  argv[a++] = "--block";
-  argv[a++] = block;
-  argv[a++] = "--smem";
-  argv[a++] = smem;
-  argv[a++] = "--backend";
-  argv[a++] = "gpu";
-  for (uint32_t i = 0; i < c->lab->nparams && i < RUN_MAX_PARAMS; i++) {
-    const struct run_param *p = &c->lab->params[i];
-    if (p->role == RUN_ROLE_SCALAR)
-      snprintf(specs[i], sizeof specs[i], "%s:%" PRId64, run_elem_name(p->elem), L->scalar[i]);
-    else
-      snprintf(specs[i], sizeof specs[i], "%sbuf:%" PRIu64 ":rand:%" PRIu64, run_elem_name(p->elem),
-               L->count[i], L->seed + i);
-    argv[a++] = "--arg";
-    argv[a++] = specs[i];
-  }
-  argv[a] = NULL;
+  /* argv for: ncu --csv --metrics LIST SELF emu PTX ... --backend gpu [--arg SPEC]... */
+  struct emu_cmd e;
+  e.argv[0] = ncu;
+  e.argv[1] = "--csv";
+  e.argv[2] = "--metrics";
+  e.argv[3] = metrics;
+  emu_command(c, L, &e, 4);
+  char **argv = e.argv;
   size_t outlen = 1 << 20;
   char *out = malloc(outlen);
   if (!out)

@@ -53,3 +53,12 @@ int run_exec_capture(char *const argv[], const char *cwd, char *out, size_t outl
     ;
   return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
 }
+
+int run_self_path(char *buf, size_t len)
+{
+  ssize_t n = len ? readlink("/proc/self/exe", buf, len - 1) : -1;
+  if (n <= 0)
+    return -1;
+  buf[n] = 0;
+  return 0;
+}

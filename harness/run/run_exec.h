@@ -11,4 +11,7 @@
    executed, or -1 when no process could be started. */
 int run_exec_capture(char *const argv[], const char *cwd, char *out, size_t outlen);
 
+/* The running executable's path (/proc/self/exe), into buf. Returns 0, or -1. */
+int run_self_path(char *buf, size_t len);
+
 #endif

@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "run/run_exec.h"
 #include "run/run_expr.h"
 #include "run/run_lab.h"
 
@@ -299,10 +300,8 @@ const char *run_home(void)
   if (is_dir("labs"))
     return home;
   char exe[4096], labs[4200];
-  ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-  if (n <= 0)
+  if (run_self_path(exe, sizeof exe))
     return home;
-  exe[n] = 0;
   for (int up = 0; up < 2; up++) {
     char *slash = strrchr(exe, '/');
     if (!slash)

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # demo.sh: `make demo`, the main job: every lab's reference solution, run on the emulator
-# (or on the GPU with WARPLAB_BACKEND=gpu / auto), with its report. Exit status: 0 when every
-# reference solution passes its lab.
+# (or on the GPU with WARPLAB_BACKEND=gpu / auto) with its report, then graded by the lab's
+# rubric with the feedback report a student gets. Exit status: 0 when every reference
+# solution passes its lab.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 warplab=${WARPLAB:-bin/warplab}
@@ -19,7 +20,11 @@ status=0
 for lab in labs/[0-9]*/; do
   lab=$(basename "$lab")
   echo "=================================================================================="
-  "$warplab" run "${lab%%-*}" --solution --backend "$backend" || status=1
+  # the run's report (tests, measurements, charts), then the grade the rubric gives it
+  "$warplab" run "${lab%%-*}" --solution --backend "$backend" --plain || status=1
+  echo
+  echo "---- graded as a submission: warplab grade ${lab%%-*} solutions/$lab"
+  "$warplab" grade "${lab%%-*}" "solutions/$lab" --backend "$backend" --out results || status=1
   echo
 done
 if [ $status -eq 0 ]; then

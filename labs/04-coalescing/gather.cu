@@ -15,8 +15,9 @@
 //
 // The layout is yours to choose: warplab reads LAYOUT below from the compiled file and
 // passes it to the kernel as `layout`. Keep it at file scope, outside any namespace, and
-// not static. Some test sizes pass the other layout, and the sweeps pass other strides and
-// offsets, so the kernel must be right for every value of its parameters.
+// not static. The tests and the sweeps pass other strides and offsets, and the other
+// layout, so the kernel must be right for every value of its parameters: read `layout`,
+// never LAYOUT, whose value in the kernel stays what this file says.
 
 struct point3 {
     float x, y, z;

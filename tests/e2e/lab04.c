@@ -7,7 +7,8 @@
  *   - the starter writes nothing and fails on the poisoned output;
  *   - a kernel that ignores the layout fails a test of the other layout at its first wrong
  *     element; a kernel without a bounds check faults at its line;
- *   - a correct kernel that keeps the array of structures misses the memory targets.
+ *   - a correct kernel that keeps the array of structures misses the memory targets, and the
+ *     reference solution with its answers gets every point.
  * The first principles: the lanes of a warp read point i * stride + offset, i consecutive, 4
  * bytes each, points 4 bytes apart (SoA) or 12 (AoS); a request's sectors are the distinct
  * 32-byte pieces those 32 reads touch, its lines the distinct 128-byte pieces. Every warp of
@@ -259,9 +260,7 @@ START_TEST(lab04_grade_aos_misses_the_targets)
   char *at = strstr(src, "__constant__ int LAYOUT = SOA;");
   ck_assert_ptr_nonnull(at);
   memcpy(at, "__constant__ int LAYOUT = AOS;", strlen("__constant__ int LAYOUT = AOS;"));
-  char *cmd = e2e_fmt("mkdir -p '%s' && printf '{\"q1\":8,\"q2\":25,\"q3\":32,\"q4\":8,\"q5\":5,"
-                      "\"q6\":80,\"q7\":50,\"q8\":12,\"q9\":33.3,\"q10\":4.5}' > '%s/answers.json'",
-                      sub, sub);
+  char *cmd = e2e_fmt("mkdir -p '%s' && cp solutions/04-coalescing/answers.json '%s/'", sub, sub);
   ck_assert_int_eq(system(cmd), 0);
   FILE *f = fopen(e2e_fmt("%s/gather.cu", sub), "w");
   ck_assert_ptr_nonnull(f);
@@ -290,10 +289,23 @@ START_TEST(lab04_grade_aos_misses_the_targets)
 }
 END_TEST
 
+/* The reference solution handed in as a submission, with its answers.json (what `make demo`
+   grades): every point there is. */
+START_TEST(lab04_grade_solution_full_marks)
+{
+  struct e2e_run *r = e2e_warplab("grade", "04", "solutions/04-coalescing", "--backend", "emu",
+                                  "--json", "--out", e2e_tmp("graded"), (char *)NULL);
+  ck_assert_msg(r->status == 0, "%s\n%.3000s\n%.2000s", r->cmd, r->out, r->err);
+  double score = json_number_value(e2e_j(r->json, "score"));
+  double max = json_number_value(e2e_j(r->json, "max_score"));
+  ck_assert_msg(score == max && max == 100.0, "score %g of %g\n%.3000s", score, max, r->out);
+}
+END_TEST
+
 void e2e_add_lab04_tests(Suite *s)
 {
   if (!e2e_have_nvcc()) {
-    printf("e2e: nvcc not found: SKIPPING the 6 tests of lab 04\n");
+    printf("e2e: nvcc not found: SKIPPING the 7 tests of lab 04\n");
     return;
   }
   TCase *tc = tcase_create("lab04");
@@ -305,5 +317,6 @@ void e2e_add_lab04_tests(Suite *s)
   tcase_add_test(tc, lab04_wrong_layout_first_bad);
   tcase_add_test(tc, lab04_no_bounds_faults_at_its_line);
   tcase_add_test(tc, lab04_grade_aos_misses_the_targets);
+  tcase_add_test(tc, lab04_grade_solution_full_marks);
   suite_add_tcase(s, tc);
 }

@@ -14,9 +14,9 @@
  * Exact figures are checked exactly: 2n/32 load requests of 4 sectors each, the theoretical
  * occupancy each WARPS asks for. The starter fails its tests with unwritten outputs; a kernel
  * without the tail loop is caught at its first unwritten element; a kernel that unrolls over
- * neighbouring elements is right but fails the sectors-per-request target; the grade gives
- * the solution with the right answers every point and takes the occupancy target from a
- * file that sets WARPS itself.
+ * neighbouring elements is right but makes 32 sectors per request; the grade gives the
+ * solution with its answers every point and takes the occupancy target from a file that
+ * sets WARPS itself.
  */
 #include <check.h>
 #include <math.h>
@@ -178,15 +178,14 @@ START_TEST(lab03_neighbours_are_uncoalesced)
 }
 END_TEST
 
-/* The grade: the solution with the handout's answers gets every point; a file that sets WARPS
-   to 64 itself runs at full occupancy and loses the occupancy target. */
+/* The grade: the solution with its answers (solutions/03-latency-hiding/answers.json) gets
+   every point; a file that sets WARPS to 64 itself runs at full occupancy and loses the
+   occupancy target. */
 START_TEST(lab03_grade)
 {
   const char *sub = e2e_tmp("alice");
-  char *cmd = e2e_fmt("mkdir -p '%s' && cp solutions/03-latency-hiding/triad.cu '%s/' && "
-                      "printf '{\"q1\":4,\"q2\":16,\"q3\":4,\"q4\":12.2,\"q5\":2424,\"q6\":11940,"
-                      "\"q7\":32,\"q8\":2302,\"q9\":256,\"q10\":6}' > '%s/answers.json'",
-                      sub, sub, sub);
+  char *cmd = e2e_fmt("mkdir -p '%s' && cp solutions/03-latency-hiding/triad.cu "
+                      "solutions/03-latency-hiding/answers.json '%s/'", sub, sub);
   ck_assert_int_eq(system(cmd), 0);
   struct e2e_run *r = e2e_warplab("grade", "03", sub, "--backend", "emu", "--json", "--out",
                                   e2e_tmp("graded"), (char *)NULL);

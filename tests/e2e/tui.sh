@@ -6,9 +6,11 @@
 #
 #   solution   lab 01's reference solution on the emulator: the title, 6 of 6 tests, the
 #              metrics with the reference's values, targets and marks, the chart with
-#              "(yours)" and the path of a PNG that exists, the score; Tab moves the focus,
+#              "(yours)" and the path of a PNG that exists (or why there is none), the score
+#              (with the answers.json beside the solution when there is one); Tab moves the focus,
 #              ? shows the help, r reruns, p switches the profile (the run says A100), b the
-#              backend; resizing to 80x24 folds the panes, 40x10 says it is too small, 120x40
+#              backend (auto, gpu: without a GPU the reason is on the screen, with one the next
+#              key stops the run, then emu); resizing to 80x24 folds the panes, 40x10 says it is too small, 120x40
 #              brings the grid back; colours are on; q exits 0 with the terminal as it was
 #   starter    the starter kernel (writes nothing): every test fails with the poison value,
 #              no measurements, the hint, score 0; w watches the file, and saving the solution
@@ -79,8 +81,11 @@ start() {
   while [ "$1" != "--" ]; do envs+=("$1"); shift; done
   shift
   mkdir -p "$tmp/$scenario"
-  tm new-session -d -s "$scenario" -x "$w" -y "$h" -c "$root" \
-    env "${envs[@]}" sh "$tmp/wrap.sh" "$tmp/$scenario" "$warplab" run 01 --results "$tmp/results-$scenario" "$@"
+  if ! tm new-session -d -s "$scenario" -x "$w" -y "$h" -c "$root" \
+      env "${envs[@]}" sh "$tmp/wrap.sh" "$tmp/$scenario" "$warplab" run 01 --results "$tmp/results-$scenario" "$@"; then
+    echo "tui: FAIL [$scenario]: tmux could not start a session"
+    exit 1
+  fi
 }
 
 screen() { tm capture-pane -p -t "$scenario"; }
@@ -93,15 +98,41 @@ fail() {
   echo "--------------------"
 }
 
-# wait_for TEXT: until the screen shows TEXT (fixed string), or fail after $wait_s seconds.
+# wait_for TEXT: until the screen shows TEXT (fixed string), or fail after $wait_s seconds,
+# or 2 s after warplab has exited.
 wait_for() {
-  local until=$((SECONDS + wait_s))
+  local until=$((SECONDS + wait_s)) gone=""
   checks=$((checks + 1))
   while [ $SECONDS -lt $until ]; do
     screen | grep -qF -- "$1" && return 0
+    if [ -f "$tmp/$scenario/exit" ]; then
+      gone=${gone:-$SECONDS}
+      if [ $((SECONDS - gone)) -gt 2 ]; then
+        fail "warplab exited ($(cat "$tmp/$scenario/exit")) before the screen showed '$1'"
+        return 1
+      fi
+    fi
     sleep 0.2
   done
   fail "waited ${wait_s} s for '$1'"
+  return 1
+}
+
+# wait_any TEXT...: until the screen shows one of them; prints the one it shows.
+wait_any() {
+  local until=$((SECONDS + wait_s)) s t
+  checks=$((checks + 1))
+  while [ $SECONDS -lt $until ]; do
+    s=$(screen)
+    for t in "$@"; do
+      if grep -qF -- "$t" <<<"$s"; then
+        echo "$t"
+        return 0
+      fi
+    done
+    sleep 0.2
+  done
+  fail "waited ${wait_s} s for any of: $*"
   return 1
 }
 
@@ -158,17 +189,25 @@ exits() {
 ran() { echo "tui: [$scenario] ok ($((SECONDS - started)) s so far)"; }
 
 # ---- solution: everything on the screen, and every key ----
+# the solution scores every point when it hands in the answers to the handout's questions
+# (answers.json beside it), else all but the questions' 10
+score="Score 90.0 / 100"
+[ -f solutions/01-matrix-add/answers.json ] && score="Score 100.0 / 100"
 start solution 120 40 TERM=xterm-256color -- --solution --backend emu --no-ncu
 if wait_for "run 1 done"; then
-  wait_for "Score 90.0 / 100"
+  wait_for "$score"
   expect "Matrix addition: block shapes" "Tests: 6 of 6 passed" "nx=33 ny=17" \
          "Metrics: yours, reference, target" "reference" "sect/req" "at most 4" \
          "at least 90" "within 1.2x of the reference" "(yours)" "Chart 1 of 4" "|####" \
          "Hints" "correctness: nx=1 ny=1"
   screen | grep -qE 'sect/req +4 +4 +ok +at most 4' || fail "no 'sect/req 4 4 ok at most 4' row"
-  expect "PNG: " "time.png"
-  checks=$((checks + 1))
-  ls "$tmp"/results-solution/01-matrix-add/*-solution/time.png >/dev/null 2>&1 || fail "no time.png was drawn"
+  if command -v gnuplot >/dev/null 2>&1; then
+    expect "PNG: " "time.png"
+    checks=$((checks + 1))
+    ls "$tmp"/results-solution/01-matrix-add/*-solution/time.png >/dev/null 2>&1 || fail "no time.png was drawn"
+  else
+    expect "No PNG: gnuplot is not installed"
+  fi
   colour_on yes
   expect "> Tests"
   keys Tab
@@ -187,11 +226,21 @@ if wait_for "run 1 done"; then
   keys p
   wait_for "run 3 done"
   expect "p profile a100" "A100"
+  # b: auto, then gpu (without a GPU that run does not happen and the screen says why; with
+  # one, its long runs are stopped by the next key), then emu again
   keys b
   wait_for "b backend auto"
-  wait_for "run 4 done"
+  wait_any "run 4: running" "run 4 done" >/dev/null
+  keys b
+  wait_for "b backend gpu"
+  if [ "$(wait_any "run 5: running" "run 5 done" "run 5 failed")" = "run 5 failed" ]; then
+    expect "The run did not happen" "--backend gpu"
+  fi
+  keys b
+  wait_for "b backend emu"
+  wait_for "run 6 done"
   tm resize-window -t "$scenario" -x 80 -y 24
-  wait_for "Score 90.0 / 100"
+  wait_for "$score"
   expect "Tests: 6 of 6 passed" "Chart 2 of 4" "> Metrics" "sect/req"
   checks=$((checks + 1))
   [ "$(screen | awk '{ if (length($0) > m) m = length($0) } END { print m }')" -le 80 ] || fail "wider than 80 columns"
@@ -199,7 +248,7 @@ if wait_for "run 1 done"; then
   wait_for "too small"
   tm resize-window -t "$scenario" -x 120 -y 40
   wait_for "(yours)"
-  expect "Tests: 6 of 6 passed" "Score 90.0 / 100"
+  expect "Tests: 6 of 6 passed" "$score"
   expect_not "too small"
   keys q
   exits 0

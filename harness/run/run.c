@@ -34,7 +34,15 @@
 
 #define WARPLAB_RUN_VERSION "0.1.0"
 #define GUARD_BYTES 65536u   /* each side of every GPU buffer */
-#define GUARD_BYTE 0xa5
+#define GUARD_BYTE 0xa5      /* the guard pattern: byte k of buffer i's zones is guard_byte(i, k) */
+
+/* Every buffer's guard zones hold a pattern of their own, varying along the zone: a kernel
+   that copies one buffer's guard zone into another's (a gather without its bounds check reads
+   past its input and writes past its output) still changes the second. */
+static uint8_t guard_byte(uint32_t buffer, uint64_t k)
+{
+  return (uint8_t)(GUARD_BYTE ^ (buffer * 0x3b) ^ (k * 0x9d) ^ (k >> 8));
+}
 /* A lab's emulator sizes take about a million warp-instructions; a kernel that runs 200 times
    that is stuck in a loop, and is stopped within seconds rather than minutes. */
 #define LAB_EMU_BUDGET 200000000ull
@@ -363,8 +371,13 @@ static int launch_prepare(struct ctx *c, struct launch *L, char *why, size_t n)
       continue;
     }
     int64_t cnt;
-    if (run_expr_eval(p->count, vars, nv, &cnt, e, sizeof e) || cnt < 1 || cnt > (1ll << 32)) {
-      snprintf(why, n, "lab.json buffers.%s.count: %s", p->name, cnt < 1 ? "must be positive" : e);
+    if (run_expr_eval(p->count, vars, nv, &cnt, e, sizeof e)) {
+      snprintf(why, n, "lab.json buffers.%s.count: %s", p->name, e);
+      return -1;
+    }
+    if (cnt < 1 || cnt > (1ll << 32)) {
+      snprintf(why, n, "lab.json buffers.%s.count is %lld: it must be from 1 to 2^32 elements",
+               p->name, (long long)cnt);
       return -1;
     }
     L->count[i] = (uint64_t)cnt;
@@ -440,7 +453,8 @@ static void launch_reset(struct ctx *c, struct launch *L)
     be_write(c->be, L->dev[i], L->host[i], bytes);
     if (L->guard) {
       static uint8_t canary[GUARD_BYTES];
-      memset(canary, GUARD_BYTE, sizeof canary);
+      for (uint64_t k = 0; k < GUARD_BYTES; k++)
+        canary[k] = guard_byte(i, k);
       be_write(c->be, L->base[i], canary, L->guard);
       be_write(c->be, L->dev[i] + bytes, canary, L->guard);
     }
@@ -460,7 +474,7 @@ static int guards_intact(struct ctx *c, struct launch *L, char *why, size_t n)
       if (be_read(c->be, side ? L->dev[i] + bytes : L->base[i], zone, L->guard) != BE_OK)
         continue;
       for (uint64_t k = 0; k < L->guard; k++)
-        if (zone[k] != GUARD_BYTE) {
+        if (zone[k] != guard_byte(i, k)) {
           snprintf(why, n, "the kernel wrote %s %s: the guard zone there changed, %" PRIu64
                    " bytes %s. Nothing on a GPU stops such a write; rerun on the emulator "
                    "(--backend emu) to see the thread and the line", side ? "past the end of" :
@@ -616,13 +630,15 @@ static int emu_command(struct ctx *c, const struct launch *L, struct emu_cmd *e,
   return 0;
 }
 
-/* A kernel that faulted on the GPU (an illegal or misaligned address, a launch failure): the
-   launch again under compute-sanitizer's memcheck, when it is installed, for what and where,
-   in the emulator's words. A kernel that hung is not run again. */
+/* A kernel that faulted on the GPU (an illegal or misaligned address, a launch failure), or
+   wrote into a guard zone: the launch again under compute-sanitizer's memcheck, when it is
+   installed, for what and where, in the emulator's words (the wrapped launch has buffers of
+   their exact sizes, so a write past one is outside every allocation). A kernel that hung is
+   not run again. */
 static void gpu_fault_where(struct ctx *c, struct launch *L, struct run_check *chk)
 {
   if (!strstr(chk->detail, "ILLEGAL_ADDRESS") && !strstr(chk->detail, "MISALIGNED") &&
-      !strstr(chk->detail, "LAUNCH_FAILED"))
+      !strstr(chk->detail, "LAUNCH_FAILED") && !strstr(chk->detail, "guard zone"))
     return;
   struct emu_cmd e;
   struct run_sanitized r;
@@ -689,8 +705,10 @@ static int launch_check(struct ctx *c, struct launch *L, struct run_check *chk, 
   chk->first_bad = -1;
   chk->state = compare(c, L, &chk->first_bad, chk->detail, sizeof chk->detail) ? RUN_CHECK_FAIL
                                                                                 : RUN_CHECK_PASS;
-  if (chk->state == RUN_CHECK_PASS && !guards_intact(c, L, chk->detail, sizeof chk->detail))
+  if (chk->state == RUN_CHECK_PASS && !guards_intact(c, L, chk->detail, sizeof chk->detail)) {
     chk->state = RUN_CHECK_FAIL;
+    gpu_fault_where(c, L, chk);
+  }
   return 0;
 }
 

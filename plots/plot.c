@@ -477,8 +477,8 @@ static int write_script(const struct chart *c, const struct run_result *r, enum 
   fputs("set datafile separator \"\\t\"\nset datafile missing \"?\"\n", f);
   /* values over the bars: short, and never in exponent notation */
   fputs("fmt(v) = (v != v) ? \"\" : (abs(v) >= 1e6 ? sprintf(\"%.3gM\", v/1e6) : "
-        "(abs(v) >= 1e4 ? sprintf(\"%.3gk\", v/1e3) : (v == int(v) ? sprintf(\"%d\", int(v)) : "
-        "sprintf(\"%.3g\", v))))\n", f);
+        "(abs(v) >= 1e4 ? sprintf(\"%.3gk\", v/1e3) : (abs(v) >= 1e3 || v == int(v) ? "
+        "sprintf(\"%.0f\", v) : sprintf(\"%.3g\", v))))\n", f);
   fputs("set border 3 lw 1 lc rgb \"#555555\"\nset tics nomirror out scale 0.6\n", f);
   if (!dumb)
     fputs("set grid ytics lt 1 lw 1 lc rgb \"#E3E3E3\"\n", f);

@@ -55,6 +55,7 @@ struct tm_cache {
   uint64_t *tag;       /* sets*ways line numbers + 1 (0: empty) */
   uint64_t *used;      /* last use, for LRU */
   uint8_t *valid;      /* sector bits per way */
+  uint8_t *dirty;      /* sectors written since they came in, per way */
   uint64_t tick;
   uint64_t hits, misses;
   int random;          /* replace a pseudo-random way, not the least recently used */
@@ -65,6 +66,10 @@ void tm_cache_free(struct tm_cache *c);
 int tm_cache_access(struct tm_cache *c, uint64_t sector, int allocate);
 /* Forget a sector (a store through an L1 that does not keep written data). */
 void tm_cache_drop(struct tm_cache *c, uint64_t sector);
+/* 1 when the sector is present; 0 otherwise. Nothing changes. */
+int tm_cache_holds(const struct tm_cache *c, uint64_t sector);
+/* Mark a present sector written; 1 when it was clean (its write-back is new), else 0. */
+int tm_cache_dirty(struct tm_cache *c, uint64_t sector);
 
 /* A bandwidth: requests served one after another at bytes_per_cycle. */
 struct tm_server {

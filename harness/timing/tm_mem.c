@@ -28,8 +28,9 @@ int tm_cache_init(struct tm_cache *c, uint64_t bytes, uint32_t ways, int random)
   c->tag = calloc(n, sizeof *c->tag);
   c->used = calloc(n, sizeof *c->used);
   c->valid = calloc(n, 1);
+  c->dirty = calloc(n, 1);
   c->tick = c->hits = c->misses = 0;
-  if (!c->tag || !c->used || !c->valid) {
+  if (!c->tag || !c->used || !c->valid || !c->dirty) {
     tm_cache_free(c);
     return -1;
   }
@@ -41,8 +42,9 @@ void tm_cache_free(struct tm_cache *c)
   free(c->tag);
   free(c->used);
   free(c->valid);
+  free(c->dirty);
   c->tag = c->used = NULL;
-  c->valid = NULL;
+  c->valid = c->dirty = NULL;
 }
 
 /* Set of a line: a multiplicative hash, so strides that are multiples of the set count do
@@ -85,6 +87,7 @@ int tm_cache_access(struct tm_cache *c, uint64_t sector, int allocate)
     }
     c->tag[victim] = key;
     c->valid[victim] = bit;
+    c->dirty[victim] = 0;
     c->used[victim] = c->tick;
   }
   return 0;
@@ -113,4 +116,31 @@ double tm_serve(struct tm_server *s, double t, double bytes)
   if (s->busy > 1)
     s->busy = 1;
   return s->free_at;
+}
+
+/* The way holding sector's line, or -1. */
+static long find(const struct tm_cache *c, uint64_t sector)
+{
+  uint64_t key = (sector >> 2) + 1;
+  size_t base = (size_t)set_of(c, sector >> 2) * c->ways;
+  for (size_t i = base; i < base + c->ways; i++)
+    if (c->tag[i] == key)
+      return (long)i;
+  return -1;
+}
+
+int tm_cache_holds(const struct tm_cache *c, uint64_t sector)
+{
+  long w = find(c, sector);
+  return w >= 0 && (c->valid[w] >> (sector & 3) & 1);
+}
+
+int tm_cache_dirty(struct tm_cache *c, uint64_t sector)
+{
+  long w = find(c, sector);
+  uint8_t bit = (uint8_t)(1u << (sector & 3));
+  if (w < 0 || !(c->valid[w] & bit) || (c->dirty[w] & bit))
+    return 0;
+  c->dirty[w] |= bit;
+  return 1;
 }

@@ -204,8 +204,8 @@ static double global_access(struct sm *s, const struct sim_tev *e, const struct 
         tm_cache_drop(&s->l1, sec);
       double l2t = tm_serve(&s->l2bw, t0, 32), lat = c->l2;
       if (!tm_cache_access(&s->l2, sec, 1)) {
-        double d = tm_serve(&s->dram, t0, 32);   /* the write-back, or the atomic's fetch */
-        if (cls != TM_C_STORE) {
+        if (cls != TM_C_STORE) {                 /* an atomic's line is fetched first */
+          double d = tm_serve(&s->dram, t0, 32);
           out->l2_misses++;
           l2t = d > l2t ? d : l2t;
           lat = c->dram;
@@ -216,6 +216,10 @@ static double global_access(struct sm *s, const struct sim_tev *e, const struct 
       } else {
         out->l2_hits++;
       }
+      /* a sector's first write makes it dirty: its write-back to DRAM is charged now, once,
+         whether the line came from a load or from the write itself */
+      if (tm_cache_dirty(&s->l2, sec))
+        tm_serve(&s->dram, t0, 32);
       r = cls == TM_C_STORE ? t0 + 1 : l2t + lat;
     }
     if (r > done)

@@ -385,6 +385,28 @@ START_TEST(test_cache_drop)
 }
 END_TEST
 
+/* Dirty sectors: a sector's first write is new write-back traffic, later ones are not; a
+   sector brought in again after eviction is clean. holds() looks without touching. */
+START_TEST(test_cache_dirty)
+{
+  struct tm_cache c;
+  ck_assert_int_eq(tm_cache_init(&c, 4 * 128, 4, 0), 0);   /* one set of 4 lines */
+  ck_assert_int_eq(tm_cache_holds(&c, 40), 0);
+  ck_assert_int_eq(tm_cache_dirty(&c, 40), 0);              /* absent: nothing to mark */
+  tm_cache_access(&c, 40, 1);
+  ck_assert_int_eq(tm_cache_holds(&c, 40), 1);
+  ck_assert_int_eq(tm_cache_holds(&c, 41), 0);              /* same line, other sector */
+  ck_assert_int_eq(tm_cache_dirty(&c, 40), 1);
+  ck_assert_int_eq(tm_cache_dirty(&c, 40), 0);
+  for (uint64_t line = 11; line < 15; line++)               /* four other lines evict it */
+    tm_cache_access(&c, line * 4, 1);
+  ck_assert_int_eq(tm_cache_holds(&c, 40), 0);
+  tm_cache_access(&c, 40, 1);
+  ck_assert_int_eq(tm_cache_dirty(&c, 40), 1);              /* clean again when re-read */
+  tm_cache_free(&c);
+}
+END_TEST
+
 /* Random replacement: a cyclic walk a little larger than the cache hits part of the time
    (LRU would never hit, test_cache_lru), and one that fits still always hits. */
 START_TEST(test_cache_random)
@@ -1221,6 +1243,7 @@ Suite *suite_tm(void)
   tcase_add_test(tc, test_cache_sets);
   tcase_add_test(tc, test_cache_sectors);
   tcase_add_test(tc, test_cache_drop);
+  tcase_add_test(tc, test_cache_dirty);
   tcase_add_test(tc, test_cache_random);
   tcase_add_test(tc, test_serve_queue);
   tcase_add_test(tc, test_serve_busy);

@@ -8,7 +8,7 @@ if (strstrt(GPVAL_TERMINALS, "pngcairo") > 0) {
 set output "instructions.png"
 set datafile separator "\t"
 set datafile missing "?"
-fmt(v) = (v != v) ? "" : (abs(v) >= 1e6 ? sprintf("%.3gM", v/1e6) : (abs(v) >= 1e4 ? sprintf("%.3gk", v/1e3) : (v == int(v) ? sprintf("%d", int(v)) : sprintf("%.3g", v))))
+fmt(v) = (v != v) ? "" : (abs(v) >= 1e6 ? sprintf("%.3gM", v/1e6) : (abs(v) >= 1e4 ? sprintf("%.3gk", v/1e3) : (abs(v) >= 1e3 || v == int(v) ? sprintf("%.0f", v) : sprintf("%.3g", v))))
 set border 3 lw 1 lc rgb "#555555"
 set tics nomirror out scale 0.6
 set grid ytics lt 1 lw 1 lc rgb "#E3E3E3"

@@ -148,6 +148,11 @@ int e2e_init(void)
     return -1;
   }
   add_cuda_to_path();
+  /* the binary by its absolute path: handouts' scripts run it from their own folders */
+  const char *w = getenv("WARPLAB");
+  char abs[4096];
+  if (realpath(w && *w ? w : "bin/warplab", abs))
+    setenv("WARPLAB", abs, 1);
   return 0;
 }
 

@@ -145,10 +145,29 @@ START_TEST(adversarial_folders)
 }
 END_TEST
 
+/* warplab emu, given what no lab would give: a zero-size buffer is refused with the reason; a
+   grid of 100 million blocks stops at the first fault, or at the instruction budget, at once. */
+START_TEST(adversarial_launches)
+{
+  const char *k = e2e_kernel("oob.cu");
+  struct e2e_run *r = e2e_emu(k, "--kernel", "oob_write", "--grid", "1", "--block", "32", "--arg",
+                              "f32buf:0:zero", "--arg", "f32buf:0:zero", "--arg", "i32:0", (char *)NULL);
+  e2e_expect_error(r, 2, "COUNT must be a positive integer, not '0'", (char *)NULL);
+  r = e2e_emu(k, "--kernel", "oob_write", "--grid", "100000000", "--block", "1024", "--arg",
+              "f32buf:10:zero", "--arg", "f32buf:10:zero", "--arg", "i32:10", "--json", (char *)NULL);
+  e2e_expect_outcome(r, 1, "fault");
+  ck_assert_ptr_nonnull(strstr(r->out, "Invalid __global__ write of size 4 bytes at oob.cu:8"));
+  r = e2e_emu(k, "--kernel", "oob_write", "--grid", "100000000", "--block", "1024", "--arg",
+              "f32buf:4096:zero", "--arg", "f32buf:4096:zero", "--arg", "i32:10", "--max-insts",
+              "500", "--json", (char *)NULL);
+  e2e_expect_outcome(r, 1, "budget");
+}
+END_TEST
+
 void e2e_add_adversarial_tests(Suite *s)
 {
   if (!e2e_have_nvcc()) {
-    printf("e2e: nvcc not found: SKIPPING the %zu tests of the adversarial test case\n", NCASES + 1);
+    printf("e2e: nvcc not found: SKIPPING the %zu tests of the adversarial test case\n", NCASES + 2);
     return;
   }
   TCase *tc = tcase_create("adversarial");
@@ -156,5 +175,6 @@ void e2e_add_adversarial_tests(Suite *s)
   tcase_set_timeout(tc, ADV_TIMEOUT_S);
   tcase_add_loop_test(tc, adversarial_kernels, 0, (int)NCASES);
   tcase_add_test(tc, adversarial_folders);
+  tcase_add_test(tc, adversarial_launches);
   suite_add_tcase(s, tc);
 }

@@ -449,11 +449,14 @@ int tm_sm_run(const struct tm_sm_in *in, const struct tm_op *ops, const struct s
           why[k] = PHANTOM;                 /* issuing its predicated-off body */
           if (x->next_ok < soonest)
             soonest = x->next_ok;
-        } else if (busy && can_issue(&s, k, t, &r, &when)) {
+          continue;
+        }
+        int ready = can_issue(&s, k, t, &r, &when);
+        if (ready && busy) {                /* ready, but its scheduler is taken */
           why[k] = TM_STALL_NOT_SELECTED;
           if (s.sched_busy[q] < soonest)
             soonest = s.sched_busy[q];
-        } else if (can_issue(&s, k, t, &r, &when)) {
+        } else if (ready) {
           if ((int)k == s.last[q]) {
             pick = (int)k;
             best_age = 0;

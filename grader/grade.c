@@ -68,15 +68,15 @@ static void correctness(json_t *c, const struct run_result *s, struct grade_resu
     if (k->state == RUN_CHECK_FAULT && k->fault_line) {
       char h[512];
       const char *base = strrchr(k->fault_file, '/');
-      snprintf(h, sizeof h, "The kernel faulted at %s:%u (%s). Guard the index against the "
-               "matrix's size: every test size must work, not only multiples of your block.",
+      snprintf(h, sizeof h, "The kernel faulted at %s:%u (%s). Guard every index against the "
+               "problem's size: every test size must work, not only multiples of your block.",
                base ? base + 1 : k->fault_file, k->fault_line, k->label);
       hint(g, h);
       break;
     }
     if (k->state == RUN_CHECK_FAIL && strstr(k->detail, "never wrote")) {
       hint(g, "Some outputs were never written (they still hold the poison NaN): does every "
-              "thread inside the matrix store its element?");
+              "thread that owns an output element store it?");
       break;
     }
   }
@@ -210,6 +210,13 @@ int grade_score(const struct run_lab *lab, const struct run_result *student,
     questions(q, answers, g);
   for (uint32_t i = 0; i < g->nitems; i++)
     g->score += g->items[i].score;
+  for (uint32_t i = 0; i < student->nhot; i++) {   /* what the counters found, line by line */
+    char h[512];
+    const char *base = strrchr(student->hot[i].file, '/');
+    snprintf(h, sizeof h, "%s:%u: %s.", base ? base + 1 : student->hot[i].file,
+             student->hot[i].line, student->hot[i].text);
+    hint(g, h);
+  }
   snprintf(g->flagged, sizeof g->flagged, "%s", student->integrity);
   return 0;
 }

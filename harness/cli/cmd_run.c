@@ -111,6 +111,13 @@ static void report_text(FILE *f, const struct run_lab *lab, const struct run_res
     fprintf(f, "  (%s)\n", p->timing_note);
   else if (p->ncu_note[0])
     fprintf(f, "  %s; SM clock %u MHz\n", p->ncu_note, p->sm_clock_mhz);
+  if (r->nhot) {
+    fprintf(f, "\nWhere to look (your configuration, counted by the emulator)\n");
+    for (uint32_t i = 0; i < r->nhot; i++) {
+      const char *base = strrchr(r->hot[i].file, '/');
+      fprintf(f, "  %s:%u: %s\n", base ? base + 1 : r->hot[i].file, r->hot[i].line, r->hot[i].text);
+    }
+  }
   fprintf(f, "\nResults in %s\n", r->results_dir);
 }
 
@@ -156,6 +163,11 @@ static json_t *result_json(const struct run_lab *lab, const struct run_result *r
   json_object_set_new(o, "tests", tests);
   json_object_set_new(o, "all_passed", json_boolean(r->all_passed));
   json_object_set_new(o, "integrity", r->integrity[0] ? json_string(r->integrity) : json_null());
+  json_t *hot = json_array();
+  for (uint32_t i = 0; i < r->nhot; i++)
+    json_array_append_new(hot, json_pack("{s:s,s:I,s:s}", "file", r->hot[i].file, "line",
+                                         (json_int_t)r->hot[i].line, "finding", r->hot[i].text));
+  json_object_set_new(o, "hotspots", hot);
   json_t *pts = json_array();
   for (uint32_t i = 0; i < r->npoints; i++) {
     const struct run_point *pt = &r->points[i];

@@ -186,6 +186,7 @@ int met_compute(const struct ptx_module *m, const struct sim_result *res, struct
     l->thread_inst_executed += s->threads;
     l->global_requests += s->g_req;
     l->global_sectors += s->g_sectors;
+    l->global_bytes += s->g_bytes;
     if (ld || st) {
       l->shared_insts += s->s_req;
       l->shared_wavefronts += s->s_wavefronts;

@@ -37,6 +37,7 @@ struct met_line {
   uint32_t file, line;
   uint64_t inst_executed, thread_inst_executed;
   uint64_t global_requests, global_sectors;
+  uint64_t global_bytes;       /* distinct bytes the line's loads and stores asked for */
   uint64_t shared_insts, shared_wavefronts, shared_ideal;
   uint64_t local_insts;
   uint64_t branches, divergent_branches;
@@ -52,6 +53,17 @@ struct met_report {
 /* Compute the report of a launch; 0, or -1 when out of memory. */
 int met_compute(const struct ptx_module *m, const struct sim_result *r, struct met_report *out);
 void met_report_free(struct met_report *rep);
+
+/* Where a launch's trouble is, line by line: a finding from the per-line counts, in words. */
+struct met_hotspot {
+  const char *path;            /* the line's CUDA file (as in met_line) */
+  uint32_t line;
+  char text[200];              /* "uses 50% of the bytes its global accesses move (8.0 sectors
+                                  per request)" */
+};
+/* The worst lines of rep (wasted global bytes, shared-memory bank conflicts, divergent
+   branches, local memory), worst first, at most max. Returns how many. */
+int met_hotspots(const struct met_report *rep, struct met_hotspot *out, int max);
 
 /* Sectors per request of a line (global loads and stores together), or -1 when none. */
 double met_line_sectors_per_request(const struct met_line *l);

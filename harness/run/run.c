@@ -915,6 +915,17 @@ static void measure(struct ctx *c, struct launch *L, struct run_point *pt)
         add_metric(pt, "gld_efficiency", lines > 0 ? 100.0 * bytes / (lines * 128.0) : 0, lines > 0,
                    "exact");
       }
+      if (!pt->sweep[0]) {                      /* the main configuration: where to look */
+        struct met_hotspot h[4];
+        int n = met_hotspots(&rep, h, 4);
+        c->res->nhot = 0;
+        for (int i = 0; i < n; i++) {
+          struct run_hotspot *x = &c->res->hot[c->res->nhot++];
+          snprintf(x->file, sizeof x->file, "%s", h[i].path);
+          x->line = h[i].line;
+          snprintf(x->text, sizeof x->text, "%s", h[i].text);
+        }
+      }
       met_report_free(&rep);
     }
     modelled_time(c, &tk, &plan, &br.emu, pt);

@@ -95,6 +95,12 @@ struct run_result {
   uint32_t npoints;
   char results_dir[1024];      /* where the report, data and charts went */
   uint32_t registers;          /* from ptxas, 0 when unknown */
+  struct run_hotspot {         /* emulator, main configuration: the lines to look at first */
+    char file[256];
+    uint32_t line;
+    char text[200];
+  } hot[4];
+  uint32_t nhot;
   char integrity[512];         /* what a graded run flags for the instructor ("reads %clock64
                                   at matrix_add.cu:12", "wrote into its input a"); "" when
                                   nothing */

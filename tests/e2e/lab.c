@@ -150,6 +150,27 @@ START_TEST(lab01_zero_choice_is_read)
 }
 END_TEST
 
+/* A block 4 threads wide wastes half of every sector: the run says so and names the line of
+   the loads; the grader passes it on as a hint. */
+START_TEST(lab01_hotspot_names_the_line)
+{
+  char *src = e2e_read_text("solutions/01-matrix-add/matrix_add.cu");
+  char *x = strstr(src, "__constant__ int BLOCK_X = "), *y = strstr(src, "__constant__ int BLOCK_Y = ");
+  ck_assert(x && y && x < y);
+  char *text = e2e_fmt("%.*s__constant__ int BLOCK_X = 4;\n__constant__ int BLOCK_Y = 64;%s",
+                       (int)(x - src), src, strchr(y, ';') + 1);
+  const char *file = e2e_write("matrix_add.cu", text, strlen(text));
+  struct e2e_run *r = run_lab(file, NULL);
+  ck_assert_msg(r->status == 0, "%s\n%s", r->out, r->err);
+  json_t *hot = e2e_j(r->json, "hotspots");
+  ck_assert_int_ge(json_array_size(hot), 1);
+  int want = e2e_marker_line(file, "c[i] = a[i] + b[i];");
+  ck_assert_int_eq(json_integer_value(json_object_get(json_array_get(hot, 0), "line")), want);
+  ck_assert_ptr_nonnull(strstr(json_string_value(json_object_get(json_array_get(hot, 0), "finding")),
+                               "use 50% of the bytes they move (8.0 sectors per request)"));
+}
+END_TEST
+
 START_TEST(lab01_seed_replays)
 {
   struct e2e_run *a = e2e_warplab("run", "01", "--solution", "--backend", "emu", "--json", "--quick",
@@ -178,7 +199,7 @@ END_TEST
 void e2e_add_lab_tests(Suite *s)
 {
   if (!e2e_have_nvcc()) {
-    printf("e2e: nvcc not found: SKIPPING the 9 tests of the lab test case\n");
+    printf("e2e: nvcc not found: SKIPPING the 10 tests of the lab test case\n");
     return;
   }
   TCase *tc = tcase_create("lab");
@@ -191,6 +212,7 @@ void e2e_add_lab_tests(Suite *s)
   tcase_add_test(tc, lab01_compile_error_line);
   tcase_add_test(tc, lab01_wrong_signature);
   tcase_add_test(tc, lab01_zero_choice_is_read);
+  tcase_add_test(tc, lab01_hotspot_names_the_line);
   tcase_add_test(tc, lab01_seed_replays);
   tcase_add_test(tc, lab_unknown);
   suite_add_tcase(s, tc);

@@ -7,7 +7,8 @@
 
 #include "cli/emu_args.h"
 
-#define MAX_BUFFER_BYTES (4ull << 30)
+#define MAX_BUFFER_ELEMENTS (1ull << 32)   /* as a lab's buffers (run.c): Nsight Compute and
+                                               compute-sanitizer wrap a lab's launch in emu */
 
 static int parse_u64(const char *s, uint64_t *v)
 {
@@ -132,9 +133,9 @@ int emu_arg_parse(const char *spec, struct emu_arg *a, char *err, size_t errlen)
     return -1;
   }
   unsigned es = run_elem_size(a->elem);
-  if (a->count > MAX_BUFFER_BYTES / es) {
-    snprintf(err, errlen, "--arg '%s': %" PRIu64 " elements is more than the emulator's 4 GiB "
-             "per buffer", spec, a->count);
+  if (a->count > MAX_BUFFER_ELEMENTS) {
+    snprintf(err, errlen, "--arg '%s': %" PRIu64 " elements is more than the 2^32 a buffer may "
+             "hold", spec, a->count);
     return -1;
   }
   size_t bytes = (size_t)(a->count * es);

@@ -366,7 +366,15 @@ static int launch_prepare(struct ctx *c, struct launch *L, char *why, size_t n)
       }
       unsigned sz = run_elem_size(p->elem);
       off = (off + sz - 1) / sz * sz;
-      memcpy(L->params + off, &L->scalar[i], sz);
+      if (p->elem == RUN_F32) {                 /* the integer value, as the float it means */
+        float v = (float)L->scalar[i];
+        memcpy(L->params + off, &v, sz);
+      } else if (p->elem == RUN_F64) {
+        double v = (double)L->scalar[i];
+        memcpy(L->params + off, &v, sz);
+      } else {
+        memcpy(L->params + off, &L->scalar[i], sz);
+      }
       off += sz;
       continue;
     }

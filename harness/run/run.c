@@ -62,6 +62,7 @@ struct ctx {
   int have_prof;
   struct run_resources rsrc;
   int have_rsrc;
+  int sanitized;               /* compute-sanitizer was already run for a GPU fault */
   char *err;
   size_t errlen;
 };
@@ -648,6 +649,9 @@ static void gpu_fault_where(struct ctx *c, struct launch *L, struct run_check *c
   if (!strstr(chk->detail, "ILLEGAL_ADDRESS") && !strstr(chk->detail, "MISALIGNED") &&
       !strstr(chk->detail, "LAUNCH_FAILED") && !strstr(chk->detail, "guard zone"))
     return;
+  if (c->sanitized)              /* once a run: the first (smallest) failing check says where */
+    return;
+  c->sanitized = 1;
   struct emu_cmd e;
   struct run_sanitized r;
   char err[256];
@@ -785,7 +789,8 @@ static void ncu_metrics(struct ctx *c, struct launch *L, struct run_point *pt)
   e.argv[1] = "--csv";
   e.argv[2] = "--metrics";
   e.argv[3] = metrics;
-  emu_command(c, L, &e, 4);
+  if (emu_command(c, L, &e, 4))
+    return;
   char **argv = e.argv;
   size_t outlen = 1 << 20;
   char *out = malloc(outlen);

@@ -66,8 +66,6 @@ void tm_cache_free(struct tm_cache *c);
 int tm_cache_access(struct tm_cache *c, uint64_t sector, int allocate);
 /* Forget a sector (a store through an L1 that does not keep written data). */
 void tm_cache_drop(struct tm_cache *c, uint64_t sector);
-/* 1 when the sector is present; 0 otherwise. Nothing changes. */
-int tm_cache_holds(const struct tm_cache *c, uint64_t sector);
 /* Mark a present sector written; 1 when it was clean (its write-back is new), else 0. */
 int tm_cache_dirty(struct tm_cache *c, uint64_t sector);
 

@@ -129,12 +129,6 @@ static long find(const struct tm_cache *c, uint64_t sector)
   return -1;
 }
 
-int tm_cache_holds(const struct tm_cache *c, uint64_t sector)
-{
-  long w = find(c, sector);
-  return w >= 0 && (c->valid[w] >> (sector & 3) & 1);
-}
-
 int tm_cache_dirty(struct tm_cache *c, uint64_t sector)
 {
   long w = find(c, sector);

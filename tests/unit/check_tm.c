@@ -385,22 +385,20 @@ START_TEST(test_cache_drop)
 }
 END_TEST
 
-/* Dirty sectors: a sector's first write is new write-back traffic, later ones are not; a
-   sector brought in again after eviction is clean. holds() looks without touching. */
+/* Dirty sectors: a sector's first write is new write-back traffic, later ones are not; an
+   absent sector cannot be marked; a sector brought in again after eviction is clean. */
 START_TEST(test_cache_dirty)
 {
   struct tm_cache c;
   ck_assert_int_eq(tm_cache_init(&c, 4 * 128, 4, 0), 0);   /* one set of 4 lines */
-  ck_assert_int_eq(tm_cache_holds(&c, 40), 0);
   ck_assert_int_eq(tm_cache_dirty(&c, 40), 0);              /* absent: nothing to mark */
   tm_cache_access(&c, 40, 1);
-  ck_assert_int_eq(tm_cache_holds(&c, 40), 1);
-  ck_assert_int_eq(tm_cache_holds(&c, 41), 0);              /* same line, other sector */
+  ck_assert_int_eq(tm_cache_dirty(&c, 41), 0);              /* same line, sector not in */
   ck_assert_int_eq(tm_cache_dirty(&c, 40), 1);
   ck_assert_int_eq(tm_cache_dirty(&c, 40), 0);
   for (uint64_t line = 11; line < 15; line++)               /* four other lines evict it */
     tm_cache_access(&c, line * 4, 1);
-  ck_assert_int_eq(tm_cache_holds(&c, 40), 0);
+  ck_assert_int_eq(tm_cache_dirty(&c, 40), 0);              /* evicted: not there to mark */
   tm_cache_access(&c, 40, 1);
   ck_assert_int_eq(tm_cache_dirty(&c, 40), 1);              /* clean again when re-read */
   tm_cache_free(&c);

@@ -916,3 +916,19 @@ int plot_chart_data(const struct run_lab *lab, const struct run_result *r, uint3
   free(c);
   return PLOT_OK;
 }
+
+int plot_run_script(const char *dir, const char *script, char *err, size_t errlen)
+{
+  char gnuplot[1024];
+  if (plot_find_gnuplot(gnuplot, sizeof gnuplot)) {
+    snprintf(err, errlen, "gnuplot is not installed (not on PATH): the data and script are in "
+             "%s, the picture is not drawn", dir);
+    return PLOT_NO_GNUPLOT;
+  }
+  return gp_run(gnuplot, dir, script, NULL, 0, err, errlen) ? PLOT_FAILED : PLOT_OK;
+}
+
+void plot_gp_string(FILE *f, const char *s)
+{
+  gp_str(f, s);
+}

@@ -9,6 +9,7 @@
 #define WARPLAB_PLOT_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "run/run.h"
 
@@ -76,6 +77,14 @@ uint32_t plot_chart_count(const struct run_lab *lab);
    nothing. Returns PLOT_OK, or PLOT_BAD_CHART with err (a malformed chart, or no such index). */
 int plot_chart_data(const struct run_lab *lab, const struct run_result *r, uint32_t index,
                     struct plot_data *d, char *err, size_t errlen);
+
+/* Run gnuplot on script (a file in dir), in dir, stopped after PLOT_TIMEOUT_S: the runner
+   the lab charts use, for other charts of plots/ (plot_hist.c). Returns PLOT_OK,
+   PLOT_NO_GNUPLOT or PLOT_FAILED with err. */
+int plot_run_script(const char *dir, const char *script, char *err, size_t errlen);
+
+/* s written to f as a gnuplot double-quoted string (quotes, backslashes and newlines escaped). */
+void plot_gp_string(FILE *f, const char *s);
 
 const char *plot_status_name(enum plot_status s);
 

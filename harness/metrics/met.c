@@ -37,6 +37,16 @@ const char *met_short_label(const char *name)
     {"gld_efficiency", "gld_eff%"},
     {"gld_transactions_per_request", "gld.tr/req"},
     {"warplab__active_blocks_per_sm", "blocks/SM"},
+    {"l1tex__average_t_sectors_per_request_pipe_lsu_mem_global_op_st.ratio", "st.sect/req"},
+    {"smsp__sass_inst_executed_op_shared_ld.sum", "sh.ld"},
+    {"smsp__sass_inst_executed_op_shared_st.sum", "sh.st"},
+    {"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", "sh.ld.wave"},
+    {"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum", "sh.st.wave"},
+    {"l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum", "sh.ld.confl"},
+    {"l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum", "sh.st.confl"},
+    {"warplab__average_wavefronts_per_request_mem_shared_op_ld.ratio", "ld.wave/req"},
+    {"warplab__average_wavefronts_per_request_mem_shared_op_st.ratio", "st.wave/req"},
+    {"dram__bytes.sum", "dram.bytes"},
   };
   for (size_t i = 0; i < sizeof names / sizeof *names; i++)
     if (!strcmp(names[i].name, name))
@@ -206,10 +216,13 @@ int met_compute(const struct ptx_module *m, const struct sim_result *res, struct
   r->defined[MET_G_LD_SPR] = r->defined[MET_G_ST_SPR] = 0;
   r->defined[MET_G_LD_EFF] = r->defined[MET_G_ST_EFF] = 0;
   r->defined[MET_BR_UNIFORM_PCT] = 0;
+  r->defined[MET_S_LD_WPR] = r->defined[MET_S_ST_WPR] = 0;
   ratio(r, MET_G_LD_SPR, v[MET_G_LD_SEC], v[MET_G_LD_REQ], 1.0);
   ratio(r, MET_G_ST_SPR, v[MET_G_ST_SEC], v[MET_G_ST_REQ], 1.0);
   ratio(r, MET_G_LD_EFF, v[MET_G_LD_BYTES], v[MET_G_LD_SEC] * 32.0, 100.0);
   ratio(r, MET_G_ST_EFF, v[MET_G_ST_BYTES], v[MET_G_ST_SEC] * 32.0, 100.0);
+  ratio(r, MET_S_LD_WPR, v[MET_S_LD_WAVE], v[MET_S_LD_INST], 1.0);  /* one request an instruction */
+  ratio(r, MET_S_ST_WPR, v[MET_S_ST_WAVE], v[MET_S_ST_INST], 1.0);
   ratio(r, MET_BR_UNIFORM_PCT, v[MET_BR_UNIFORM], v[MET_BR_UNIFORM] + v[MET_BR_DIVERGENT], 100.0);
   if (r->nlines)
     qsort(r->lines, r->nlines, sizeof *r->lines, cmp_line);

@@ -757,6 +757,37 @@ static void occupancy_metrics(struct ctx *c, struct run_point *pt)
   add_metric(pt, "launch__registers_per_thread", c->rsrc.registers, 1, "exact");
 }
 
+/* warplab's ratios of two Nsight Compute sums (met_names.def), which ncu has no metric for:
+   on the GPU they are computed from the sums ncu measured, as the emulator computes them
+   (met.c), when the lab lists the ratio and both sums. */
+static const char *const run_ratios[][3] = {
+  {"warplab__average_wavefronts_per_request_mem_shared_op_ld.ratio",
+   "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", "smsp__sass_inst_executed_op_shared_ld.sum"},
+  {"warplab__average_wavefronts_per_request_mem_shared_op_st.ratio",
+   "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum", "smsp__sass_inst_executed_op_shared_st.sum"},
+};
+
+static const struct run_metric *point_metric(const struct run_point *pt, const char *name)
+{
+  for (uint32_t i = 0; i < pt->nmetrics; i++)
+    if (pt->metric[i].defined && !strcmp(pt->metric[i].name, name))
+      return &pt->metric[i];
+  return NULL;
+}
+
+static void derived_ratios(struct ctx *c, struct run_point *pt)
+{
+  for (size_t r = 0; r < sizeof run_ratios / sizeof run_ratios[0]; r++) {
+    int listed = 0;
+    for (uint32_t i = 0; i < c->lab->nmetrics; i++)
+      listed |= !strcmp(c->lab->metrics[i], run_ratios[r][0]);
+    const struct run_metric *num = point_metric(pt, run_ratios[r][1]);
+    const struct run_metric *den = point_metric(pt, run_ratios[r][2]);
+    if (listed && num && den && den->value > 0)
+      add_metric(pt, run_ratios[r][0], num->value / den->value, 1, "measured");
+  }
+}
+
 /* GPU metrics: the launch of L again, under Nsight Compute, through `warplab emu --backend gpu`
    on the same PTX, shape and buffer sizes (inputs are fresh random values: the lab's counts do
    not depend on the data). Metrics ncu cannot give are left out; when ncu is missing or the
@@ -843,6 +874,7 @@ static void ncu_metrics(struct ctx *c, struct launch *L, struct run_point *pt)
       add_metric(pt, name, v, 1, "measured");
   }
   free(out);
+  derived_ratios(c, pt);
   if (!c->res->prov.ncu_note[0])
     snprintf(c->res->prov.ncu_note, sizeof c->res->prov.ncu_note,
              "GPU metrics from Nsight Compute (one profiled launch per configuration)");

@@ -582,7 +582,9 @@ static int compare(struct ctx *c, struct launch *L, int64_t *first_bad, char *wh
         continue;
       *first_bad = (int64_t)k;
       uint64_t poison = es == 8 ? UINT64_MAX : es == 4 ? 0xffffffffu : es == 1 ? 0xff : 0;
-      snprintf(why, n, "%s[%" PRIu64 "] is wrong: expected %.9g, got %.9g%s", p->name, k, w, g,
+      int prec = fl ? 9 : 20;                   /* integers in full: 3093816930, not 3.09e+09 */
+      snprintf(why, n, "%s[%" PRIu64 "] is wrong: expected %.*g, got %.*g%s", p->name, k, prec, w,
+               prec, g,
                got == poison && p->role == RUN_ROLE_OUT
                    ? " (the poison value: the kernel never wrote this element)" : "");
       return -1;
@@ -788,6 +790,32 @@ static void derived_ratios(struct ctx *c, struct run_point *pt)
   }
 }
 
+/* DRAM bandwidth, from the point's DRAM bytes and its time (the timing model's on the emulator,
+   the CUDA events' with ncu's bytes on the GPU), when the lab lists it: bytes per second
+   (dram__bytes.sum.per_second) and that as a share of the profile's DRAM bandwidth
+   (dram__throughput.avg.pct_of_peak_sustained_elapsed). Nsight Compute's own figures would
+   be taken under its locked clocks and its own kernel duration; these go with the lab's
+   times. Kind: the time's. */
+static const char *const run_bw = "dram__bytes.sum.per_second";
+static const char *const run_bw_pct = "dram__throughput.avg.pct_of_peak_sustained_elapsed";
+
+static void derived_bandwidth(struct ctx *c, struct run_point *pt)
+{
+  const struct run_metric *t = point_metric(pt, "gpu__time_duration.sum");
+  const struct run_metric *b = point_metric(pt, "dram__bytes.sum");
+  if (!t || !b || t->value <= 0)
+    return;
+  double bps = b->value / (t->value * 1e-9);
+  char kind[16];
+  snprintf(kind, sizeof kind, "%s", t->kind);
+  for (uint32_t i = 0; i < c->lab->nmetrics; i++) {
+    if (!strcmp(c->lab->metrics[i], run_bw))
+      add_metric(pt, run_bw, bps, 1, kind);
+    else if (!strcmp(c->lab->metrics[i], run_bw_pct) && c->have_prof && c->prof.dram_bandwidth_gbs > 0)
+      add_metric(pt, run_bw_pct, 100.0 * bps / (c->prof.dram_bandwidth_gbs * 1e9), 1, kind);
+  }
+}
+
 /* GPU metrics: the launch of L again, under Nsight Compute, through `warplab emu --backend gpu`
    on the same PTX, shape and buffer sizes (inputs are fresh random values: the lab's counts do
    not depend on the data). Metrics ncu cannot give are left out; when ncu is missing or the
@@ -805,7 +833,8 @@ static void ncu_metrics(struct ctx *c, struct launch *L, struct run_point *pt)
   for (uint32_t i = 0; i < c->lab->nmetrics; i++) {
     const char *m = c->lab->metrics[i];
     if (!strncmp(m, "warplab__", 9) || !strncmp(m, "launch__", 8) || !strcmp(m, "gpu__time_duration.sum") ||
-        !strcmp(m, "sm__maximum_warps_per_active_cycle_pct"))
+        !strcmp(m, "sm__maximum_warps_per_active_cycle_pct") || !strcmp(m, run_bw) ||
+        !strcmp(m, run_bw_pct))
       continue;
     int w = snprintf(metrics + k, sizeof metrics - k, "%s%s", k ? "," : "", m);
     if (w < 0 || (size_t)w >= sizeof metrics - k)
@@ -993,6 +1022,7 @@ static void measure(struct ctx *c, struct launch *L, struct run_point *pt)
     if (!c->opts->no_ncu)
       ncu_metrics(c, L, pt);
   }
+  derived_bandwidth(c, pt);
 }
 
 static void point_label(const struct run_sizes *ch, const struct run_sweep *sw, uint32_t row,
@@ -1013,6 +1043,54 @@ static void point_label(const struct run_sizes *ch, const struct run_sweep *sw, 
     if (w > 0)
       k += (size_t)w;
   }
+}
+
+/* A test with a profile of its own (lab.json "arch": "wave64") runs on the emulator with that
+   profile's warp size, whatever the run's backend: no NVIDIA GPU has 64-lane warps. On the
+   GPU an emulator stands in for that check. */
+struct arch_swap {
+  struct be *be, *emu;         /* the run's backend, and the stand-in (NULL when none) */
+  enum be_kind kind;
+  uint32_t warp_size;          /* the profile's: 32 or 64 */
+};
+
+/* Returns 0 with c switched to the emulator when needed, or -1 with c->err. */
+static int arch_enter(struct ctx *c, const char *arch, struct arch_swap *s)
+{
+  struct occ_profile p;
+  struct occ_error oe;
+  char e[256];
+  memset(s, 0, sizeof *s);
+  if (occ_profile_load(arch, &p, &oe) != OCC_OK) {
+    snprintf(c->err, c->errlen, "lab.json tests.arch %s: %s", arch, oe.msg);
+    return -1;
+  }
+  s->warp_size = p.warp_size == 64 ? 64 : 32;
+  s->be = c->be;
+  s->kind = c->kind;
+  if (c->kind == BE_EMU)
+    return 0;
+  if (be_open(BE_EMU, &s->emu, e, sizeof e) != BE_OK ||
+      be_load(s->emu, c->ptx, c->ptx_len, &c->mod, e, sizeof e) != BE_OK) {
+    snprintf(c->err, c->errlen, "the emulator for the %s test: %s", arch, e);
+    if (s->emu)
+      be_close(s->emu);
+    s->emu = NULL;
+    return -1;
+  }
+  c->be = s->emu;
+  c->kind = BE_EMU;
+  return 0;
+}
+
+static void arch_leave(struct ctx *c, struct arch_swap *s)
+{
+  if (!s->emu)
+    return;
+  be_close(s->emu);
+  c->be = s->be;
+  c->kind = s->kind;
+  s->emu = NULL;
 }
 
 /* ---- the run ---- */
@@ -1206,13 +1284,25 @@ int run_lab_run(const struct run_lab *lab, const struct run_opts *opts, struct r
     sizes_text(&L.size, chk->label, sizeof chk->label);
     if (t == lab->ntests)
       snprintf(chk->label + strlen(chk->label), sizeof chk->label - strlen(chk->label), " (main)");
+    const char *tarch = t < lab->ntests ? lab->test_arch[t] : "";
+    struct arch_swap sw = {0};
+    if (tarch[0]) {
+      snprintf(chk->label + strlen(chk->label), sizeof chk->label - strlen(chk->label),
+               " arch=%s", tarch);
+      if (arch_enter(&c, tarch, &sw))
+        goto out;
+    }
     struct be_result br;
     memset(&br, 0, sizeof br);
-    if (launch_prepare(&c, &L, chk->detail, sizeof chk->detail)) {
+    int prepared = launch_prepare(&c, &L, chk->detail, sizeof chk->detail) == 0;
+    if (prepared && sw.warp_size)
+      L.bl.warp_size = sw.warp_size;
+    if (!prepared) {
       chk->state = RUN_CHECK_FAIL;
     } else if (launch_check(&c, &L, chk, &br)) {
       launch_free(&c, &L);
       sim_result_free(&br.emu);
+      arch_leave(&c, &sw);
       goto out;
     }
     int ran_away = c.kind == BE_EMU && !br.ran_ok && br.emu.outcome == SIM_BUDGET;
@@ -1220,7 +1310,8 @@ int run_lab_run(const struct run_lab *lab, const struct run_opts *opts, struct r
     if (chk->state != RUN_CHECK_PASS)
       res->all_passed = 0;
     launch_free(&c, &L);
-    if (chk->state == RUN_CHECK_FAULT && c.kind == BE_GPU)
+    arch_leave(&c, &sw);
+    if (chk->state == RUN_CHECK_FAULT && c.kind == BE_GPU && !tarch[0])
       break;                                    /* the context is gone after a GPU fault */
     if (ran_away) {
       /* a kernel stuck in a loop on one size is stuck on the others: say so, don't wait */
@@ -1230,6 +1321,9 @@ int run_lab_run(const struct run_lab *lab, const struct run_opts *opts, struct r
         struct run_check *skip = &res->checks[res->nchecks++];
         skip->sizes = u < lab->ntests ? lab->tests[u] : *main_size;
         sizes_text(&skip->sizes, skip->label, sizeof skip->label);
+        if (u < lab->ntests && lab->test_arch[u][0])
+          snprintf(skip->label + strlen(skip->label), sizeof skip->label - strlen(skip->label),
+                   " arch=%s", lab->test_arch[u]);
         skip->state = RUN_CHECK_FAIL;
         skip->first_bad = -1;
         snprintf(skip->detail, sizeof skip->detail, "not run: the kernel ran away on %s", where);

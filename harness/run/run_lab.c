@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "metrics/occ.h"
 #include "run/run_exec.h"
 #include "run/run_expr.h"
 #include "run/run_lab.h"
@@ -91,6 +92,29 @@ static int get_sizes(struct ctx *c, json_t *o, const char *field, struct run_siz
       return bad(c, field, "too many names, or a name too long");
   }
   return 0;
+}
+
+/* A test: its sizes and choices, and optionally "arch", the emulator profile it runs on
+   (lab 07 checks its reductions on the 64-lane wave64 profile too). */
+static int get_test(struct ctx *c, json_t *o, struct run_sizes *s, char *arch, size_t n)
+{
+  json_t *a = json_is_object(o) ? json_object_get(o, "arch") : NULL;
+  arch[0] = 0;
+  if (!a)
+    return get_sizes(c, o, "tests", s);
+  struct occ_profile prof;
+  struct occ_error oe;
+  if (!json_is_string(a) || strlen(json_string_value(a)) >= n ||
+      occ_profile_load(json_string_value(a), &prof, &oe) != OCC_OK)
+    return bad(c, "tests.arch", "must name an architecture profile of harness/arch (\"wave64\")");
+  snprintf(arch, n, "%s", json_string_value(a));
+  json_t *sizes = json_copy(o);
+  if (!sizes)
+    return bad(c, "tests", "out of memory");
+  json_object_del(sizes, "arch");
+  int rc = get_sizes(c, sizes, "tests", s);
+  json_decref(sizes);
+  return rc;
 }
 
 static int parse_params(struct ctx *c, json_t *root, struct run_lab *lab)
@@ -360,7 +384,8 @@ int run_lab_load(const char *which, const char *labs_dir, struct run_lab *lab, c
       goto fail;
     }
     for (size_t i = 0; i < json_array_size(ts); i++)
-      if (get_sizes(&c, json_array_get(ts, i), "tests", &lab->tests[i]))
+      if (get_test(&c, json_array_get(ts, i), &lab->tests[i], lab->test_arch[i],
+                   sizeof lab->test_arch[i]))
         goto fail;
     lab->ntests = (uint32_t)json_array_size(ts);
   }

@@ -743,6 +743,11 @@ static void occupancy_metrics(struct ctx *c, struct run_point *pt)
 {
   if (!c->have_prof || !c->have_rsrc)
     return;
+  /* local memory as ptxas allocated it: arrays indexed at run time and spilled registers. The
+     emulator runs PTX, where spills do not exist yet, so ptxas's report is where they show */
+  int has_stack = (c->rsrc.has & RUN_RES_STACK) != 0;
+  add_metric(pt, "warplab__stack_frame_bytes", c->rsrc.stack_frame, has_stack, "exact");
+  add_metric(pt, "warplab__spill_store_bytes", c->rsrc.spill_stores, has_stack, "exact");
   struct occ_input in = occ_input_default();
   in.regs_per_thread = c->rsrc.registers;
   in.static_smem = c->rsrc.static_smem;

@@ -1,0 +1,58 @@
+/* reference.c: lab 02's CPU reference, out[i] = the median of x[i-4] ... x[i+4], an index
+ * below 0 reading x[0] and one past the end x[n-1].
+ *
+ * The kernel's parameters, in lab.json's order: x (input), out (output), n. The median of
+ * nine floats is one of them, chosen by comparisons alone, so the expected output is exact:
+ * any correct method (a sort, a network, a selection) gives the same bits. */
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "lab_ref.h"
+
+enum { P_X, P_OUT, P_N, NPARAMS };
+
+/* The fifth smallest of w[0..8], by insertion sort (w is sorted in place). */
+static float median9(float w[9])
+{
+  for (int a = 1; a < 9; a++) {
+    float v = w[a];
+    int b = a - 1;
+    while (b >= 0 && w[b] > v) {
+      w[b + 1] = w[b];
+      b--;
+    }
+    w[b + 1] = v;
+  }
+  return w[4];
+}
+
+/* Writes the filtered signal into out. Returns 0, or 1 with r->error set when the buffers do
+   not hold n elements each. */
+int median9_ref(struct lab_ref *r)
+{
+  if (r->nparams != NPARAMS) {
+    snprintf(r->error, sizeof r->error, "median9_ref: %u parameters, expected %d",
+             (unsigned)r->nparams, NPARAMS);
+    return 1;
+  }
+  int64_t n = r->scalar[P_N];
+  if (n < 1 || !r->buf[P_X] || !r->buf[P_OUT] || r->count[P_X] != (uint64_t)n ||
+      r->count[P_OUT] != (uint64_t)n) {
+    snprintf(r->error, sizeof r->error, "median9_ref: n = %lld, x holds %llu floats and out "
+             "%llu: expected n >= 1 and n floats in each", (long long)n,
+             (unsigned long long)r->count[P_X], (unsigned long long)r->count[P_OUT]);
+    return 1;
+  }
+  const float *x = r->buf[P_X];
+  float *out = r->buf[P_OUT];
+  for (int64_t i = 0; i < n; i++) {
+    float w[9];
+    for (int k = 0; k < 9; k++) {
+      int64_t j = i + k - 4;
+      w[k] = x[j < 0 ? 0 : j >= n ? n - 1 : j];
+    }
+    out[i] = median9(w);
+  }
+  return 0;
+}

@@ -1,0 +1,63 @@
+// no_sync.cu: lab 05's reference solution without its barrier (tests/e2e/lab05.c): a race.
+// task and handouts/05-bank-conflicts.md for the reasoning).
+//
+// A block of 32 x 8 threads moves one 32 x 32 tile: each warp (one value of threadIdx.y) loads
+// four rows of the tile from `in`, 32 neighbouring floats each (coalesced), and stores them in
+// shared memory; after the barrier it reads four columns of the tile and writes each as 32
+// neighbouring floats of a row of `out` (coalesced too). Shared memory is the only place
+// where a warp touches 32 elements of one column, and the layout decides what that costs:
+//
+//   tile element (r, c)    word                 row write (c = lane)   column read (r = lane)
+//   NAIVE                  32 r + c             banks c: 1 wavefront   bank c for all: 32
+//   PADDED                 pitch r + c          1 wavefront            stride pitch: 1 if odd
+//   SWIZZLED               32 r + (c ^ r)       banks c ^ r: 1         banks c ^ r: 1
+//   RECONSTITUTED          32 c + r             bank r for all: 32     banks r: 1
+//
+// The choice: SWIZZLED. It is as conflict-free as PADDED on both sides and takes the 4096
+// bytes of the tile itself, where PADDED takes 128 more for the pad; XOR costs one integer
+// instruction per access, which this memory-bound kernel does not notice.
+
+#define TILE 32
+#define ROWS 8
+
+#define NAIVE 0
+#define PADDED 1
+#define SWIZZLED 2
+#define RECONSTITUTED 3
+
+__constant__ int VARIANT = SWIZZLED;
+__constant__ int PITCH = 33;
+
+// The word of shared memory that holds tile element (r, c), row r and column c of the tile.
+__device__ int tile_offset(int r, int c, int variant, int pitch)
+{
+    if (variant == PADDED)
+        return r * pitch + c;
+    if (variant == SWIZZLED)
+        return r * TILE + (c ^ r);
+    if (variant == RECONSTITUTED)
+        return c * TILE + r;
+    return r * TILE + c;
+}
+
+extern "C" __global__ void transpose(const float *in, float *out, int width, int height,
+                                     int variant, int pitch)
+{
+    extern __shared__ float tile[];
+    int bx = blockIdx.x * TILE, by = blockIdx.y * TILE;
+    int tx = threadIdx.x;
+    // tile element (r, c) is in[by + r][bx + c]
+    for (int r = threadIdx.y; r < TILE; r += ROWS) {
+        int x = bx + tx, y = by + r;
+        if (x < width && y < height)
+            tile[tile_offset(r, tx, variant, pitch)] = in[(size_t)y * width + x];
+    }
+    // NO-SYNC: the barrier is missing: a warp reads tile columns before other warps stored them
+    // out[bx + r][by + tx] = in[by + tx][bx + r] = tile element (tx, r); out has `width` rows
+    // of `height` floats
+    for (int r = threadIdx.y; r < TILE; r += ROWS) {
+        int x = by + tx, y = bx + r;
+        if (x < height && y < width)
+            out[(size_t)y * height + x] = tile[tile_offset(tx, r, variant, pitch)];
+    }
+}

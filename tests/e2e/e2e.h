@@ -104,6 +104,8 @@ void e2e_add_metrics_tests(Suite *s);
 void e2e_add_lab_tests(Suite *s);
 /* Lab 04, memory coalescing: its solution, starter and wrong kernels (tests/e2e/lab04.c). */
 void e2e_add_lab04_tests(Suite *s);
+/* Lab 07, warp reduction: versions, wave64 tests, starter, 32-lane kernels, grade (lab07.c). */
+void e2e_add_lab07_tests(Suite *s);
 /* Lab 05, bank conflicts: its solution, the bank probe, starter, race and grade (lab05.c). */
 void e2e_add_lab05_tests(Suite *s);
 /* Lab 03, latency hiding: its solution's sweeps, starter, wrong kernels and grade (lab03.c). */

@@ -1,14 +1,24 @@
 /* plot.c: a lab's charts: gather each chart's figures from a run's result structures, write
  * them as a data file and a gnuplot script, and run gnuplot on them.
  *
- * One chart of lab.json ("charts", plots/README.md) is a bar chart: one cluster of bars per
- * configuration of one sweep, one bar per metric named in "y". The main configuration (the
- * kernel file's own choice, run point 0) is marked: "(yours)" after its label and a shaded band
- * behind its bars; when no sweep point has the same choices, it comes first, on its own.
+ * A chart of lab.json ("charts", plots/README.md) is a bar chart or a line chart.
+ *
+ * Bars: one cluster of bars per configuration of one sweep, one bar per metric named in "y".
+ * The main configuration (the kernel file's own choice, run point 0) is marked: "(yours)"
+ * after its label and a shaded band behind its bars; when no sweep point has the same
+ * choices, it comes first, on its own.
+ *
+ * Lines ("style": "lines"): x is an expression over each point's choices and metrics (a swept
+ * value, or a metric), one line per sweep and metric, its points in the order of x, and a
+ * prediction ("predict", an expression over the choices, the problem size and the
+ * architecture profile's numbers: plot_expr.h) drawn dashed over each sweep's points: along
+ * x as a curve where x is a choice the sweep varies, else through the points. A line chart
+ * is how a lab shows a law against a measurement (Little's law over lab 03's bandwidth).
+ *
  * Every figure's kind (exact, ptx-level, measured, modelled) is in the key and the backend
- * and device in the subtitle, so a reader knows what each bar is. A metric with no value
- * anywhere (time on the emulator, until the timing model exists) is left out, with a note in
- * the chart saying so.
+ * and device in the subtitle, so a reader knows what each bar or point is. A metric with no
+ * value anywhere (time on the emulator, until the timing model exists) is left out, with a
+ * note in the chart saying so.
  *
  * The scripts are written next to their data and refer to it by name, so `gnuplot NAME.gp`
  * in the results folder redraws a chart. gnuplot runs as a child process (fork and exec,
@@ -27,7 +37,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "metrics/occ.h"
 #include "plots/plot.h"
+#include "plots/plot_expr.h"
 
 /* ---- the chart: its definition and its figures ---- */
 
@@ -37,7 +49,13 @@ struct chart_row {
   const struct run_point *pt;
   double v[PLOT_MAX_SERIES];
   int defined[PLOT_MAX_SERIES];
+  uint32_t sweep;                     /* lines: which of the chart's sweeps */
+  double x, pred;                     /* lines: x, and the prediction (times scale) */
+  int x_defined, pred_defined;
 };
+
+#define CURVE_POINTS 121              /* a prediction sampled along x: smooth, with its knees */
+#define MAX_USED 12                   /* profile numbers a prediction names, for the heading */
 
 struct chart {
   char name[64], title[192], sweep[64], ylabel[192];
@@ -49,8 +67,27 @@ struct chart {
   char kind[PLOT_MAX_SERIES][16];     /* the first kind the run recorded; "" when none */
   int present[PLOT_MAX_SERIES];       /* some point has the metric, defined or not */
   uint32_t ndefined[PLOT_MAX_SERIES];
-  struct chart_row rows[1 + RUN_MAX_POINTS];
+  struct chart_row rows[PLOT_MAX_ROWS];
   uint32_t nrows;
+  /* expressions in "y": a metric's name is read as before; anything else is evaluated */
+  int is_expr[PLOT_MAX_SERIES];
+  char missing[PLOT_MAX_SERIES][96];  /* an expression's first name with no value */
+  /* lines */
+  int lines;
+  char x[160], xlabel[192], predict[320], predict_label[96];
+  int xlog;
+  uint32_t nsweeps;
+  char sweeps[RUN_MAX_SWEEPS][64];
+  char x_note[256], pred_note[256];   /* why x or the prediction has no value somewhere */
+  double curve_x[RUN_MAX_SWEEPS][CURVE_POINTS], curve_y[RUN_MAX_SWEEPS][CURVE_POINTS];
+  uint32_t curve_n[RUN_MAX_SWEEPS];   /* 0: the prediction is drawn through the points */
+  /* what expressions may name besides a point's metrics and choices */
+  int have_vars, have_prof;
+  struct run_sizes sizes;             /* the run's problem size */
+  struct occ_profile prof;            /* the run's architecture profile */
+  char used[MAX_USED][48];            /* the profile's numbers the prediction named */
+  double used_v[MAX_USED];
+  uint32_t nused;
 };
 
 enum target { TARGET_FILES, TARGET_DUMB };
@@ -81,6 +118,113 @@ static int copy_str(char *dst, size_t n, const char *src)
   return 0;
 }
 
+/* The file a lab's charts come from: lab.json, or a folder's charts.json
+   (plot_use_folder_charts marks the definitions it installs with "charts_file"). */
+static const char *charts_file(const struct run_lab *lab)
+{
+  const char *f = lab->json ? json_string_value(json_object_get(lab->json, "charts_file")) : NULL;
+  return f ? f : "lab.json";
+}
+
+/* Whether name is one of the lab's sweeps. */
+static int lab_has_sweep(const struct run_lab *lab, const char *name)
+{
+  for (uint32_t k = 0; k < lab->nsweeps; k++)
+    if (!strcmp(lab->sweeps[k].name, name))
+      return 1;
+  return 0;
+}
+
+/* A text field of def into dst (absent: left as it is). Returns 0, or -1 with err. */
+static int parse_text(json_t *def, const char *key, char *dst, size_t size, const char *where,
+                      char *err, size_t errlen)
+{
+  json_t *v = json_object_get(def, key);
+  if (!v)
+    return 0;
+  if (!json_is_string(v) || copy_str(dst, size, json_string_value(v))) {
+    snprintf(err, errlen, "%s: \"%s\" must be a string of at most %zu characters", where, key,
+             size - 1);
+    return -1;
+  }
+  return 0;
+}
+
+/* An expression field: its syntax checked. Returns 0, or -1 with err. */
+static int parse_expr(json_t *def, const char *key, char *dst, size_t size, const char *where,
+                      char *err, size_t errlen)
+{
+  if (parse_text(def, key, dst, size, where, err, errlen))
+    return -1;
+  char e[512];
+  if (dst[0] && plot_expr_check(dst, e, sizeof e)) {
+    snprintf(err, errlen, "%s: \"%s\": %s", where, key, e);
+    return -1;
+  }
+  return 0;
+}
+
+static int parse_bool(json_t *def, const char *key, int *out, const char *where, char *err,
+                      size_t errlen)
+{
+  json_t *v = json_object_get(def, key);
+  if (v && !json_is_boolean(v)) {
+    snprintf(err, errlen, "%s: \"%s\" must be true or false", where, key);
+    return -1;
+  }
+  *out = v && json_is_true(v);
+  return 0;
+}
+
+/* The line chart's own fields: x, xlabel, xlog, sweeps, predict, predict_label. Returns 0,
+   or -1 with err. */
+static int parse_lines(const struct run_lab *lab, json_t *def, struct chart *c, const char *where,
+                       char *err, size_t errlen)
+{
+  if (parse_expr(def, "x", c->x, sizeof c->x, where, err, errlen) ||
+      parse_text(def, "xlabel", c->xlabel, sizeof c->xlabel, where, err, errlen) ||
+      parse_bool(def, "xlog", &c->xlog, where, err, errlen) ||
+      parse_expr(def, "predict", c->predict, sizeof c->predict, where, err, errlen) ||
+      parse_text(def, "predict_label", c->predict_label, sizeof c->predict_label, where, err,
+                 errlen))
+    return -1;
+  if (!c->x[0]) {
+    snprintf(err, errlen, "%s: a line chart needs \"x\": a choice, a metric or an expression "
+             "over them", where);
+    return -1;
+  }
+  if (!c->predict_label[0])
+    snprintf(c->predict_label, sizeof c->predict_label, "prediction");
+  json_t *sweeps = json_object_get(def, "sweeps");
+  if (sweeps && c->sweep[0]) {
+    snprintf(err, errlen, "%s: give \"sweep\" or \"sweeps\", not both", where);
+    return -1;
+  }
+  if (sweeps) {
+    if (!json_is_array(sweeps) || json_array_size(sweeps) == 0 ||
+        json_array_size(sweeps) > RUN_MAX_SWEEPS) {
+      snprintf(err, errlen, "%s: \"sweeps\" must list 1 to %d sweeps", where, RUN_MAX_SWEEPS);
+      return -1;
+    }
+    for (size_t k = 0; k < json_array_size(sweeps); k++) {
+      const char *n = json_string_value(json_array_get(sweeps, k));
+      if (!n || copy_str(c->sweeps[k], sizeof c->sweeps[k], n) || !lab_has_sweep(lab, n)) {
+        snprintf(err, errlen, "%s: \"sweeps\"[%zu] '%s' is not one of the lab's sweeps", where,
+                 k, n ? n : "?");
+        return -1;
+      }
+    }
+    c->nsweeps = (uint32_t)json_array_size(sweeps);
+  } else if (c->sweep[0]) {
+    memcpy(c->sweeps[0], c->sweep, sizeof c->sweeps[0]);
+    c->nsweeps = 1;
+  } else {
+    snprintf(err, errlen, "%s: a line chart needs \"sweep\" or \"sweeps\"", where);
+    return -1;
+  }
+  return 0;
+}
+
 /* Read charts[index] of lab.json into c (definition only). Returns 0, or -1 with err. */
 static int chart_parse(const struct run_lab *lab, json_t *def, size_t index, struct chart *c,
                        char *err, size_t errlen)
@@ -88,7 +232,7 @@ static int chart_parse(const struct run_lab *lab, json_t *def, size_t index, str
   memset(c, 0, sizeof *c);
   c->scale = 1.0;
   char where[1200];
-  snprintf(where, sizeof where, "%s/lab.json: charts[%zu]", lab->dir, index);
+  snprintf(where, sizeof where, "%s/%s: charts[%zu]", lab->dir, charts_file(lab), index);
   if (!json_is_object(def)) {
     snprintf(err, errlen, "%s: expected an object", where);
     return -1;
@@ -106,44 +250,36 @@ static int chart_parse(const struct run_lab *lab, json_t *def, size_t index, str
                "names the chart's files)", where, name);
       return -1;
     }
-  snprintf(where, sizeof where, "%s/lab.json: chart '%s'", lab->dir, name);
-  static const struct { const char *key; size_t off, size; } texts[] = {
-    {"title", offsetof(struct chart, title), sizeof ((struct chart *)0)->title},
-    {"sweep", offsetof(struct chart, sweep), sizeof ((struct chart *)0)->sweep},
-    {"ylabel", offsetof(struct chart, ylabel), sizeof ((struct chart *)0)->ylabel},
-  };
-  for (size_t i = 0; i < sizeof texts / sizeof *texts; i++) {
-    json_t *v = json_object_get(def, texts[i].key);
-    if (!v)
-      continue;
-    if (!json_is_string(v) || copy_str((char *)c + texts[i].off, texts[i].size, json_string_value(v))) {
-      snprintf(err, errlen, "%s: \"%s\" must be a string of at most %zu characters", where,
-               texts[i].key, texts[i].size - 1);
-      return -1;
-    }
-  }
+  snprintf(where, sizeof where, "%s/%s: chart '%s'", lab->dir, charts_file(lab), name);
+  if (parse_text(def, "title", c->title, sizeof c->title, where, err, errlen) ||
+      parse_text(def, "sweep", c->sweep, sizeof c->sweep, where, err, errlen) ||
+      parse_text(def, "ylabel", c->ylabel, sizeof c->ylabel, where, err, errlen))
+    return -1;
   if (!c->title[0])
     snprintf(c->title, sizeof c->title, "%s", name);
-  if (c->sweep[0]) {
-    uint32_t k = 0;
-    while (k < lab->nsweeps && strcmp(lab->sweeps[k].name, c->sweep))
-      k++;
-    if (k == lab->nsweeps) {
-      snprintf(err, errlen, "%s: \"sweep\" '%s' is not one of the lab's sweeps", where, c->sweep);
-      return -1;
-    }
+  if (c->sweep[0] && !lab_has_sweep(lab, c->sweep)) {
+    snprintf(err, errlen, "%s: \"sweep\" '%s' is not one of the lab's sweeps", where, c->sweep);
+    return -1;
   }
   json_t *style = json_object_get(def, "style");
-  if (style && (!json_is_string(style) || strcmp(json_string_value(style), "bars"))) {
-    snprintf(err, errlen, "%s: \"style\" must be \"bars\" (the only style so far)", where);
+  const char *st = json_string_value(style);
+  if (style && (!st || (strcmp(st, "bars") && strcmp(st, "lines")))) {
+    snprintf(err, errlen, "%s: \"style\" must be \"bars\" or \"lines\"", where);
     return -1;
   }
-  json_t *log = json_object_get(def, "log");
-  if (log && !json_is_boolean(log)) {
-    snprintf(err, errlen, "%s: \"log\" must be true or false", where);
+  c->lines = st && !strcmp(st, "lines");
+  static const char *const line_keys[] = {"x", "xlabel", "xlog", "sweeps", "predict",
+                                          "predict_label"};
+  for (size_t k = 0; !c->lines && k < sizeof line_keys / sizeof *line_keys; k++)
+    if (json_object_get(def, line_keys[k])) {
+      snprintf(err, errlen, "%s: \"%s\" belongs to line charts (\"style\": \"lines\")", where,
+               line_keys[k]);
+      return -1;
+    }
+  if (c->lines && parse_lines(lab, def, c, where, err, errlen))
     return -1;
-  }
-  c->log = log && json_is_true(log);
+  if (parse_bool(def, "log", &c->log, where, err, errlen))
+    return -1;
   json_t *scale = json_object_get(def, "scale");
   if (scale) {
     if (!json_is_number(scale) || !(json_number_value(scale) > 0) || !isfinite(json_number_value(scale))) {
@@ -158,6 +294,17 @@ static int chart_parse(const struct run_lab *lab, json_t *def, size_t index, str
     snprintf(err, errlen, "%s: \"y\" must list 1 to %d metric names", where, PLOT_MAX_SERIES);
     return -1;
   }
+  if (c->lines && json_array_size(y) * c->nsweeps > PLOT_MAX_SERIES) {
+    snprintf(err, errlen, "%s: %zu metrics of \"y\" over %u sweeps make %zu lines: at most %d",
+             where, json_array_size(y), c->nsweeps, json_array_size(y) * c->nsweeps,
+             PLOT_MAX_SERIES);
+    return -1;
+  }
+  if (c->lines && c->predict[0] && json_array_size(y) >= PLOT_MAX_SERIES) {
+    snprintf(err, errlen, "%s: with \"predict\", \"y\" may list at most %d metrics", where,
+             PLOT_MAX_SERIES - 1);
+    return -1;
+  }
   json_t *labels = json_object_get(def, "labels");
   if (labels && (!json_is_array(labels) || json_array_size(labels) != json_array_size(y))) {
     snprintf(err, errlen, "%s: \"labels\" must give one label per metric of \"y\"", where);
@@ -167,7 +314,14 @@ static int chart_parse(const struct run_lab *lab, json_t *def, size_t index, str
   for (uint32_t s = 0; s < c->nseries; s++) {
     const char *m = json_string_value(json_array_get(y, s));
     if (!m || !*m || copy_str(c->metric[s], sizeof c->metric[s], m)) {
-      snprintf(err, errlen, "%s: \"y\"[%u] must be a metric name", where, s);
+      snprintf(err, errlen, "%s: \"y\"[%u] must be a metric name, or an expression of at most "
+               "%zu characters", where, s, sizeof c->metric[s] - 1);
+      return -1;
+    }
+    c->is_expr[s] = !plot_expr_is_name(m);
+    char e[512];
+    if (c->is_expr[s] && plot_expr_check(m, e, sizeof e)) {
+      snprintf(err, errlen, "%s: \"y\"[%u]: %s", where, s, e);
       return -1;
     }
     const char *l = labels ? json_string_value(json_array_get(labels, s)) : NULL;
@@ -192,7 +346,7 @@ static int chart_find(const struct run_lab *lab, const char *name, struct chart 
     if (n && !strcmp(n, name))
       return chart_parse(lab, json_array_get(charts, i), i, c, err, errlen);
   }
-  snprintf(err, errlen, "%s/lab.json has no chart named '%s'", lab->dir, name);
+  snprintf(err, errlen, "%s/%s has no chart named '%s'", lab->dir, charts_file(lab), name);
   return -1;
 }
 
@@ -212,6 +366,135 @@ static int same_config(const struct run_point *a, const struct run_point *b)
   return 1;
 }
 
+/* ---- the names an expression may use ---- */
+
+/* What expressions see at one point: its metrics (unless no_metrics) and choices, one choice
+   replaced by a value of x's (over_name: a prediction sampled along x), the run's problem
+   size and the numbers of its architecture profile. The lookup notes the first name it had
+   no value for and the kind of the first metric used. */
+struct vars {
+  struct chart *c;
+  const struct run_point *pt;
+  int no_metrics;
+  const char *over_name;
+  double over;
+  int note_used;          /* record the profile's numbers used, for the heading */
+  char kind[16];
+  char missing[96];
+  int undefined;          /* a metric used has no value at this point */
+};
+
+/* The profile's number called name (len characters) into *v: the INT, BYTES, REAL and BOOL
+   keys of occ_profile.def, by their names in the .conf files. */
+static int profile_value(const struct occ_profile *p, const char *name, size_t len, double *v)
+{
+#define PV_NUM(k) if (strlen(#k) == len && !strncmp(#k, name, len)) { *v = (double)p->k; return 0; }
+#define PV_STR(k)
+#define PV_INT(k) PV_NUM(k)
+#define PV_BYTES(k) PV_NUM(k)
+#define PV_REAL(k) PV_NUM(k)
+#define PV_BOOL(k) PV_NUM(k)
+#define PV_KBLIST(k)
+#define X(key, kind, required, meaning) PV_##kind(key)
+#include "metrics/occ_profile.def"
+#undef X
+#undef PV_NUM
+#undef PV_STR
+#undef PV_INT
+#undef PV_BYTES
+#undef PV_REAL
+#undef PV_BOOL
+#undef PV_KBLIST
+  return -1;
+}
+
+static int names_eq(const char *a, const char *name, size_t len)
+{
+  return strlen(a) == len && !strncmp(a, name, len);
+}
+
+static int vars_lookup(void *ctx, const char *name, size_t len, double *v)
+{
+  struct vars *x = ctx;
+  struct chart *c = x->c;
+  if (x->over_name && names_eq(x->over_name, name, len)) {
+    *v = x->over;
+    return 0;
+  }
+  for (uint32_t k = 0; x->pt && !x->no_metrics && k < x->pt->nmetrics; k++) {
+    const struct run_metric *m = &x->pt->metric[k];
+    if (!names_eq(m->name, name, len))
+      continue;
+    if (!x->kind[0])
+      snprintf(x->kind, sizeof x->kind, "%s", m->kind);
+    if (!m->defined || !isfinite(m->value)) {
+      x->undefined = 1;
+      break;
+    }
+    *v = m->value;
+    return 0;
+  }
+  for (uint32_t k = 0; x->pt && k < x->pt->choices.n; k++)
+    if (names_eq(x->pt->choices.name[k], name, len)) {
+      *v = (double)x->pt->choices.v[k];
+      return 0;
+    }
+  for (uint32_t k = 0; k < c->sizes.n; k++)
+    if (names_eq(c->sizes.name[k], name, len)) {
+      *v = (double)c->sizes.v[k];
+      return 0;
+    }
+  if (c->have_prof && !profile_value(&c->prof, name, len, v)) {
+    uint32_t u = 0;
+    while (u < c->nused && !names_eq(c->used[u], name, len))
+      u++;
+    if (x->note_used && u == c->nused && u < MAX_USED && len < sizeof c->used[0]) {
+      memcpy(c->used[u], name, len);
+      c->used[u][len] = 0;
+      c->used_v[u] = *v;
+      c->nused++;
+    }
+    return 0;
+  }
+  if (!x->missing[0])
+    snprintf(x->missing, sizeof x->missing, "%.*s", (int)(len < 95 ? len : 95), name);
+  return -1;
+}
+
+/* Whether chart c evaluates anything (an expression in "y", or a line chart). */
+static int chart_has_exprs(const struct chart *c)
+{
+  for (uint32_t s = 0; s < c->nseries; s++)
+    if (c->is_expr[s])
+      return 1;
+  return c->lines;
+}
+
+/* The names expressions may use besides a point's: the problem size (the run's "n=1024
+   blocks=8") and the profile it names. */
+static void chart_vars(struct chart *c, const struct run_result *r)
+{
+  if (c->have_vars)
+    return;
+  c->have_vars = 1;
+  const char *p = r->prov.sizes;
+  while (*p) {
+    while (*p == ' ')
+      p++;
+    const char *eq = strchr(p, '='), *end = p + strcspn(p, " ");
+    if (eq && eq < end && eq > p && (size_t)(eq - p) < sizeof c->sizes.name[0]) {
+      char name[32], *stop;
+      snprintf(name, sizeof name, "%.*s", (int)(eq - p), p);
+      long long v = strtoll(eq + 1, &stop, 10);
+      if (stop == end)
+        run_sizes_set(&c->sizes, name, v);
+    }
+    p = end;
+  }
+  struct occ_error oe;
+  c->have_prof = r->prov.profile[0] && occ_profile_load(r->prov.profile, &c->prof, &oe) == OCC_OK;
+}
+
 static void add_row(struct chart *c, const struct run_point *pt, int is_main)
 {
   if (c->nrows >= sizeof c->rows / sizeof *c->rows)
@@ -221,7 +504,26 @@ static void add_row(struct chart *c, const struct run_point *pt, int is_main)
   row->pt = pt;
   row->is_main = is_main;
   snprintf(row->label, sizeof row->label, "%s%s", pt->label, is_main ? " (yours)" : "");
-  for (uint32_t s = 0; s < c->nseries; s++)
+  for (uint32_t s = 0; s < c->nseries; s++) {
+    if (c->is_expr[s]) {
+      struct vars x = {.c = c, .pt = pt};
+      double v = 0;
+      char e[512];
+      int st = plot_expr_eval(c->metric[s], vars_lookup, &x, &v, e, sizeof e);
+      if (x.kind[0] && !c->kind[s][0])
+        snprintf(c->kind[s], sizeof c->kind[s], "%s", x.kind);
+      if (st == PLOT_EXPR_OK || x.undefined || !x.missing[0])
+        c->present[s] = 1;   /* every name known: a value, or none at this point */
+      else if (!c->missing[s][0])
+        snprintf(c->missing[s], sizeof c->missing[s], "%s", x.missing);
+      v *= c->scale;
+      if (st == PLOT_EXPR_OK && isfinite(v) && (!c->log || v > 0)) {
+        row->v[s] = v;
+        row->defined[s] = 1;
+        c->ndefined[s]++;
+      }
+      continue;
+    }
     for (uint32_t k = 0; k < pt->nmetrics; k++) {
       const struct run_metric *m = &pt->metric[k];
       if (strcmp(m->name, c->metric[s]))
@@ -236,10 +538,11 @@ static void add_row(struct chart *c, const struct run_point *pt, int is_main)
       }
       break;
     }
+  }
 }
 
 /* The rows of c from r: the main configuration, then the sweep's points, in their order. */
-static void chart_gather(struct chart *c, const struct run_result *r)
+static void chart_gather_bars(struct chart *c, const struct run_result *r)
 {
   const struct run_point *main_pt = r->npoints && !r->points[0].sweep[0] ? &r->points[0] : NULL;
   int main_in_sweep = 0;
@@ -255,6 +558,124 @@ static void chart_gather(struct chart *c, const struct run_result *r)
   }
 }
 
+/* Whether the rows from..to-1 differ in no choice but name: a prediction along that choice
+   then holds for every point of the sweep. */
+static int only_choice_varies(const struct chart *c, uint32_t from, uint32_t to, const char *name)
+{
+  const struct run_sizes *a = &c->rows[from].pt->choices;
+  int64_t v;
+  if (!run_sizes_get(a, name, &v))
+    return 0;
+  for (uint32_t i = from + 1; i < to; i++) {
+    const struct run_sizes *b = &c->rows[i].pt->choices;
+    if (b->n != a->n)
+      return 0;
+    for (uint32_t k = 0; k < a->n; k++)
+      if (strcmp(a->name[k], name) && (!run_sizes_get(b, a->name[k], &v) || v != a->v[k]))
+        return 0;
+  }
+  return 1;
+}
+
+/* The prediction of sweep k sampled along x, from the smallest x of its points to the
+   largest (evenly on the axis's scale), where x is a choice the sweep alone varies and the
+   prediction names no metric. Leaves curve_n[k] 0 otherwise. */
+static void chart_curve(struct chart *c, uint32_t k, uint32_t from, uint32_t to)
+{
+  if (!c->predict[0] || !plot_expr_is_name(c->x) || to - from < 2 ||
+      !only_choice_varies(c, from, to, c->x))
+    return;
+  double lo = HUGE_VAL, hi = -HUGE_VAL;
+  for (uint32_t i = from; i < to; i++)
+    if (c->rows[i].x_defined) {
+      lo = fmin(lo, c->rows[i].x);
+      hi = fmax(hi, c->rows[i].x);
+    }
+  if (!(lo < hi) || (c->xlog && !(lo > 0)))
+    return;
+  for (uint32_t j = 0; j < CURVE_POINTS; j++) {
+    double f = (double)j / (CURVE_POINTS - 1);
+    double x = c->xlog ? lo * pow(hi / lo, f) : lo + (hi - lo) * f;
+    struct vars v = {.c = c, .pt = c->rows[from].pt, .no_metrics = 1, .over_name = c->x, .over = x};
+    double y;
+    char e[8];
+    if (plot_expr_eval(c->predict, vars_lookup, &v, &y, e, sizeof e) || !isfinite(y * c->scale) ||
+        (c->log && !(y * c->scale > 0))) {
+      c->curve_n[k] = 0;
+      return;
+    }
+    c->curve_x[k][j] = x;
+    c->curve_y[k][j] = y * c->scale;
+  }
+  c->curve_n[k] = CURVE_POINTS;
+}
+
+/* x and the prediction of the row just added. */
+static void line_values(struct chart *c, struct chart_row *row)
+{
+  struct vars v = {.c = c, .pt = row->pt};
+  char e[512];
+  int st = plot_expr_eval(c->x, vars_lookup, &v, &row->x, e, sizeof e);
+  if (st == PLOT_EXPR_OK && (!c->xlog || row->x > 0))
+    row->x_defined = 1;
+  else if (!c->x_note[0])
+    snprintf(c->x_note, sizeof c->x_note, "x: no value for %.50s: %.170s", row->label,
+             st == PLOT_EXPR_OK ? "not positive, on a log axis" :
+             v.undefined ? "a metric it names has none there" : e);
+  if (!c->predict[0])
+    return;
+  struct vars p = {.c = c, .pt = row->pt, .note_used = 1};
+  double y;
+  if (plot_expr_eval(c->predict, vars_lookup, &p, &y, e, sizeof e) == PLOT_EXPR_OK &&
+      isfinite(y * c->scale) && (!c->log || y * c->scale > 0)) {
+    row->pred = y * c->scale;
+    row->pred_defined = 1;
+  } else if (!c->pred_note[0]) {
+    snprintf(c->pred_note, sizeof c->pred_note, "%.40s: no value for %.40s: %.150s", c->predict_label,
+             row->label, p.missing[0] && !c->have_prof ? "the run names no architecture profile"
+             : e);
+  }
+}
+
+/* The rows of a line chart: each sweep's points in the order of x (the ones without an x
+   last), the main configuration marked where a sweep holds it; each sweep's prediction
+   curve. */
+static void chart_gather_lines(struct chart *c, const struct run_result *r)
+{
+  const struct run_point *main_pt = r->npoints && !r->points[0].sweep[0] ? &r->points[0] : NULL;
+  for (uint32_t k = 0; k < c->nsweeps; k++) {
+    uint32_t from = c->nrows;
+    for (uint32_t i = 0; i < r->npoints; i++) {
+      const struct run_point *pt = &r->points[i];
+      if (strcmp(pt->sweep, c->sweeps[k]) || c->nrows >= sizeof c->rows / sizeof *c->rows)
+        continue;
+      add_row(c, pt, main_pt && same_config(pt, main_pt));
+      c->rows[c->nrows - 1].sweep = k;
+      line_values(c, &c->rows[c->nrows - 1]);
+    }
+    for (uint32_t i = from + 1; i < c->nrows; i++)   /* insertion sort: stable, few rows */
+      for (uint32_t j = i; j > from; j--) {
+        struct chart_row *a = &c->rows[j - 1], *b = &c->rows[j];
+        if (!(b->x_defined && (!a->x_defined || b->x < a->x)))
+          break;
+        struct chart_row t = *a;
+        *a = *b;
+        *b = t;
+      }
+    chart_curve(c, k, from, c->nrows);
+  }
+}
+
+static void chart_gather(struct chart *c, const struct run_result *r)
+{
+  if (chart_has_exprs(c))
+    chart_vars(c, r);
+  if (c->lines)
+    chart_gather_lines(c, r);
+  else
+    chart_gather_bars(c, r);
+}
+
 /* ---- writing: the data file and the script ---- */
 
 static void path_join(char *out, size_t n, const char *dir, const char *name, const char *ext)
@@ -262,8 +683,71 @@ static void path_join(char *out, size_t n, const char *dir, const char *name, co
   snprintf(out, n, "%s/%s%s", dir, name, ext);
 }
 
+/* The index, in the data file, of sweep k's prediction curve: after the sweeps' blocks. */
+static uint32_t curve_index(const struct chart *c, uint32_t k)
+{
+  uint32_t idx = c->nsweeps;
+  for (uint32_t j = 0; j < k; j++)
+    idx += c->curve_n[j] > 0;
+  return idx;
+}
+
+static void put_value(FILE *f, int defined, double v)
+{
+  if (defined)
+    fprintf(f, "\t%.10g", v);
+  else
+    fputs("\t?", f);
+}
+
+/* A line chart's data: one block per sweep (gnuplot's `index`), each line a point: its
+   label, x, one value per metric, the prediction; then a block per prediction curve, x and
+   the prediction. Blocks are two blank lines apart. */
+static void write_dat_lines(const struct chart *c, FILE *f)
+{
+  int curves = 0;
+  for (uint32_t k = 0; k < c->nsweeps; k++)
+    curves |= c->curve_n[k] > 0;
+  fprintf(f, "# warplab chart '%s': %s\n", c->name, c->title);
+  fprintf(f, "# lines: x = %s; a block per sweep (gnuplot's index 0, 1, ...)%s; (yours) marks the "
+          "kernel file's own choice; ? is no value", c->x, curves ? ", then a block per "
+          "prediction curve" : "");
+  if (c->scale != 1.0)
+    fprintf(f, "; values%s are the metrics times %.10g", c->predict[0] ? " and predictions" : "",
+            c->scale);
+  fputc('\n', f);
+  for (uint32_t k = 0; k < c->nsweeps; k++) {
+    fprintf(f, "%s# sweep '%s' (index %u)\n# configuration\tx", k ? "\n\n" : "", c->sweeps[k], k);
+    for (uint32_t s = 0; s < c->nseries; s++)
+      fprintf(f, "\t%s", c->metric[s]);
+    if (c->predict[0])
+      fprintf(f, "\t%s: %s", c->predict_label, c->predict);
+    fputc('\n', f);
+    for (uint32_t i = 0; i < c->nrows; i++) {
+      const struct chart_row *row = &c->rows[i];
+      if (row->sweep != k)
+        continue;
+      fputs(row->label, f);
+      put_value(f, row->x_defined, row->x);
+      for (uint32_t s = 0; s < c->nseries; s++)
+        put_value(f, row->defined[s], row->v[s]);
+      if (c->predict[0])
+        put_value(f, row->pred_defined, row->pred);
+      fputc('\n', f);
+    }
+  }
+  for (uint32_t k = 0; k < c->nsweeps; k++) {
+    if (!c->curve_n[k])
+      continue;
+    fprintf(f, "\n\n# %s along %s, sweep '%s' (index %u)\n# x\tprediction\n", c->predict_label,
+            c->x, c->sweeps[k], curve_index(c, k));
+    for (uint32_t j = 0; j < c->curve_n[k]; j++)
+      fprintf(f, "%.10g\t%.10g\n", c->curve_x[k][j], c->curve_y[k][j]);
+  }
+}
+
 /* The data file: a comment header, then one line per configuration: its label and one value
-   per series, tab-separated, "?" where there is none. */
+   per series, tab-separated, "?" where there is none (a line chart's: write_dat_lines). */
 static int write_dat(const struct chart *c, const struct run_result *r, char *err, size_t errlen)
 {
   char path[1200];
@@ -272,6 +756,14 @@ static int write_dat(const struct chart *c, const struct run_result *r, char *er
   if (!f) {
     snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
     return -1;
+  }
+  if (c->lines) {
+    write_dat_lines(c, f);
+    if (fclose(f) != 0) {
+      snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
+      return -1;
+    }
+    return 0;
   }
   fprintf(f, "# warplab chart '%s': %s\n", c->name, c->title);
   fprintf(f, "# %s%s%s; (yours) marks the kernel file's own choice; ? is no value", c->sweep[0] ?
@@ -348,12 +840,16 @@ static void series_absent_note(const struct chart *c, uint32_t s, const struct r
                                char *out, size_t n)
 {
   int emu = r->prov.backend[0] == 'e';
+  const char *m = c->missing[s][0] ? c->missing[s] : c->metric[s];   /* an expression's */
   if (c->present[s])
     snprintf(out, n, "%s: no value in this run (undefined for this kernel%s)", c->label[s],
              c->log ? ", or not positive on a log scale" : "");
-  else if (emu && !strncmp(c->metric[s], "gpu__time_duration", strlen("gpu__time_duration")))
+  else if (emu && !strncmp(m, "gpu__time_duration", strlen("gpu__time_duration")))
     snprintf(out, n, "%s: not available on the emulator yet (its timing model is to come)",
              c->label[s]);
+  else if (c->is_expr[s] && !strstr(m, "__"))
+    snprintf(out, n, "%s: '%s' is no metric, choice, size or profile number of this run",
+             c->label[s], m);
   else if (emu)
     snprintf(out, n, "%s: not counted by the emulator for this profile", c->label[s]);
   else
@@ -374,7 +870,7 @@ static uint32_t chart_notes(const struct chart *c, const struct run_result *r, c
                             uint32_t max, int skip_absent)
 {
   uint32_t n = 0;
-  int none[1 + RUN_MAX_POINTS] = {0};   /* no value in any series drawn */
+  int none[PLOT_MAX_ROWS] = {0};   /* no value in any series drawn */
   for (uint32_t i = 0; i < c->nrows; i++) {
     int drawn = 0, missing = 0;
     for (uint32_t s = 0; s < c->nseries; s++)
@@ -410,14 +906,319 @@ static uint32_t chart_notes(const struct chart *c, const struct run_result *r, c
     n += count > 0;
   }
   if (n < max) {
-    size_t k = (size_t)snprintf(notes[n], sizeof notes[0], "wrong result or fault (bars drawn all the same):");
+    size_t k = (size_t)snprintf(notes[n], sizeof notes[0], "wrong result or fault (%s drawn all the same):",
+                                c->lines ? "points" : "bars");
     int count = 0;
     for (uint32_t i = 0; i < c->nrows; i++)
       if (!c->rows[i].pt->correct && !none[i])
         note_item(notes[n], sizeof notes[0], &k, &count, c->rows[i].label);
     n += count > 0;
   }
+  if (n < max && c->x_note[0])
+    snprintf(notes[n++], sizeof notes[0], "%s", c->x_note);
+  if (n < max && c->pred_note[0])
+    snprintf(notes[n++], sizeof notes[0], "%s", c->pred_note);
   return n;
+}
+
+/* The start of every chart's script: what it is, the terminal (a PNG, or text for dumb),
+   how the data reads, fmt() for value labels, the axes' look. */
+static void gp_preamble(FILE *f, const struct chart *c, const struct run_result *r, int dumb,
+                        int width, int height)
+{
+  fprintf(f, "# %s%s: chart '%s' of warplab run %s (written by warplab's plots/plot.c).\n",
+          c->name, dumb ? ".term.gp" : ".gp", c->name, r->results_dir);
+  fprintf(f, "# Data: %s.dat. Redraw with `gnuplot %s%s` in this folder.\n", c->name, c->name,
+          dumb ? ".term.gp" : ".gp");
+  if (dumb) {
+    fprintf(f, "set terminal dumb size %d,%d noenhanced\nset output\n", width, height);
+  } else {
+    fprintf(f, "if (strstrt(GPVAL_TERMINALS, \"pngcairo\") > 0) {\n"
+               "  set terminal pngcairo size %d,%d font \"Sans,12\" noenhanced background rgb \"white\"\n"
+               "} else {\n"
+               "  set terminal png size %d,%d font \"Sans,12\" noenhanced background rgb \"white\"\n"
+               "}\n", width, height, width, height);
+    fprintf(f, "set output \"%s.png\"\n", c->name);
+  }
+  fputs("set datafile separator \"\\t\"\nset datafile missing \"?\"\n", f);
+  /* values over the bars: short, and never in exponent notation */
+  fputs("fmt(v) = (v != v) ? \"\" : (abs(v) >= 1e6 ? sprintf(\"%.3gM\", v/1e6) : "
+        "(abs(v) >= 1e4 ? sprintf(\"%.3gk\", v/1e3) : (abs(v) >= 1e3 || v == int(v) ? "
+        "sprintf(\"%.0f\", v) : sprintf(\"%.3g\", v))))\n", f);
+  fputs("set border 3 lw 1 lc rgb \"#555555\"\nset tics nomirror out scale 0.6\n", f);
+}
+
+/* The heading, from the top of the graph up: notes, extra (lines of the chart's own, split
+   at '\n', or NULL), subtitle, title; and the top margin they take. */
+static void gp_heading(FILE *f, const struct chart *c, char notes[][256], uint32_t nnotes,
+                       const char *subtitle, const char *extra, int dumb, int width)
+{
+  const char *at = c->lines ? "screen" : "graph";   /* a line chart's key is at the right */
+  double line = dumb ? 1.0 : 1.35, y = dumb ? 1.5 : 1.0;
+  for (uint32_t k = nnotes; k-- > 0;) {
+    fputs("set label ", f);
+    gp_str_max(f, notes[k], dumb ? (size_t)width - 4 : 0);
+    fprintf(f, " at %s 0.5, graph 1 offset 0,%.2f center", at, y);
+    fputs(dumb ? "\n" : " font \",11\" tc rgb \"" NOTE_COLOUR "\"\n", f);
+    y += line;
+  }
+  for (const char *end = extra ? extra + strlen(extra) : NULL; end && end > extra;) {
+    const char *start = end;   /* its lines from the last up */
+    while (start > extra && start[-1] != '\n')
+      start--;
+    char one[640];
+    snprintf(one, sizeof one, "%.*s", (int)(end - start), start);
+    fputs("set label ", f);
+    gp_str_max(f, one, dumb ? (size_t)width - 4 : 0);
+    fprintf(f, " at %s 0.5, graph 1 offset 0,%.2f center%s\n", at, y,
+            dumb ? "" : " font \",10\" tc rgb \"#333333\"");
+    y += line;
+    end = start > extra ? start - 1 : extra;
+  }
+  fputs("set label ", f);
+  gp_str_max(f, subtitle, dumb ? (size_t)width - 4 : 0);
+  fprintf(f, " at %s 0.5, graph 1 offset 0,%.2f center%s\n", at, y,
+          dumb ? "" : " font \",11\" tc rgb \"#555555\"");
+  y += dumb ? line : line * 1.25;
+  fputs("set label ", f);
+  gp_str_max(f, c->title, dumb ? (size_t)width - 4 : 0);
+  fprintf(f, " at %s 0.5, graph 1 offset 0,%.2f center%s\n", at, y, dumb ? "" : " font \"Sans Bold,16\"");
+  fprintf(f, "set tmargin %.1f\n", y + (dumb ? 0.5 : 1.6));
+}
+
+/* The end of a PNG chart's script: the same chart again as SVG. */
+static void gp_svg(FILE *f, const struct chart *c, int width, int height)
+{
+  fprintf(f, "set terminal svg size %d,%d dynamic font \"Sans,12\" noenhanced background rgb "
+             "\"white\"\nset output \"%s.svg\"\nreplot\nunset output\n", width, height, c->name);
+}
+
+/* Point types and dash patterns of a line chart's sweeps when colour tells its metrics
+   apart; the prediction's colour when colour does not tell its sweeps apart. */
+static const int sweep_point[RUN_MAX_SWEEPS] = {7, 5, 9, 13};
+static const char *const sweep_dash[RUN_MAX_SWEEPS] = {"(10,6)", "(4,5)", "(16,5,3,5)", "(2,4)"};
+#define PRED_COLOUR "#222222"
+
+/* The key of line (k, s): the sweep where there are several, the label, the kind. */
+static void line_key(const struct chart *c, uint32_t k, uint32_t s, char *out, size_t n)
+{
+  const char *kind = c->kind[s][0] ? c->kind[s] : "?";
+  if (c->nsweeps > 1 && c->nseries == 1)
+    snprintf(out, n, "%s (%s)", c->sweeps[k], kind);
+  else if (c->nsweeps > 1)
+    snprintf(out, n, "%s, %s (%s)", c->label[s], c->sweeps[k], kind);
+  else   /* the metrics' names are in the data file: the key stays narrow */
+    snprintf(out, n, "%s (%s)", c->label[s], kind);
+}
+
+/* The prediction and, on a second line, the profile's numbers it used, for the heading:
+   "prediction = min(...)\nwith dram_cycles = 641, sm_count = 132 (h200.conf)". */
+static void predict_line(const struct chart *c, const struct run_result *r, char *out, size_t n)
+{
+  size_t k = (size_t)snprintf(out, n, "%s = %s", c->predict_label, c->predict);
+  for (uint32_t u = 0; u < c->nused && k < n; u++)
+    k += (size_t)snprintf(out + k, n - k, "%s%s = %.10g", u ? ", " : "\nwith ", c->used[u],
+                          c->used_v[u]);
+  if (c->nused && k < n)
+    snprintf(out + k, n - k, " (%s.conf)", c->prof.id[0] ? c->prof.id : r->prov.profile);
+}
+
+/* x as a tic label: an integer without decimals, else 4 significant digits. */
+static void tic_label(double x, char *out, size_t n)
+{
+  if (x == floor(x) && fabs(x) < 1e15)
+    snprintf(out, n, "%.0f", x);
+  else
+    snprintf(out, n, "%.4g", x);
+}
+
+/* The script of a line chart: each sweep's points joined in the order of x, one line per
+   sweep and metric; each sweep's prediction dashed over them; the main configuration
+   ringed. */
+static int write_line_script(const struct chart *c, const struct run_result *r, enum target t,
+                             int width, int height, char *err, size_t errlen)
+{
+  char path[1200];
+  path_join(path, sizeof path, r->results_dir, c->name, t == TARGET_DUMB ? ".term.gp" : ".gp");
+  FILE *f = fopen(path, "w");
+  if (!f) {
+    snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
+    return -1;
+  }
+  int dumb = t == TARGET_DUMB;
+  /* what is drawn, and the ranges it needs */
+  uint32_t nplot = 0, ndrawn[RUN_MAX_SWEEPS][PLOT_MAX_SERIES] = {{0}}, npred[RUN_MAX_SWEEPS] = {0};
+  double lo = HUGE_VAL, hi = -HUGE_VAL, xlo = HUGE_VAL, xhi = -HUGE_VAL;
+  int has_main = 0;
+  for (uint32_t i = 0; i < c->nrows; i++) {
+    const struct chart_row *row = &c->rows[i];
+    if (!row->x_defined)
+      continue;
+    xlo = fmin(xlo, row->x);
+    xhi = fmax(xhi, row->x);
+    for (uint32_t s = 0; s < c->nseries; s++)
+      if (row->defined[s]) {
+        ndrawn[row->sweep][s]++;
+        lo = fmin(lo, row->v[s]);
+        hi = fmax(hi, row->v[s]);
+        has_main |= row->is_main;
+      }
+    if (row->pred_defined) {
+      npred[row->sweep]++;
+      lo = fmin(lo, row->pred);
+      hi = fmax(hi, row->pred);
+    }
+  }
+  for (uint32_t k = 0; k < c->nsweeps; k++)
+    for (uint32_t j = 0; j < c->curve_n[k]; j++) {
+      lo = fmin(lo, c->curve_y[k][j]);
+      hi = fmax(hi, c->curve_y[k][j]);
+    }
+  for (uint32_t s = 0; s < c->nseries; s++)
+    for (uint32_t k = 0; k < c->nsweeps; k++)
+      nplot += ndrawn[k][s] > 0;
+  if (!dumb) {   /* the plot 800 wide, the key on its right */
+    width = 1200;
+    height = 640;
+  }
+  char notes[PLOT_MAX_NOTES][256];
+  uint32_t nnotes = chart_notes(c, r, notes, PLOT_MAX_NOTES, nplot == 0);
+  char subtitle[512], extra[640] = "";
+  chart_subtitle(r, subtitle, sizeof subtitle);
+  if (c->predict[0] && !dumb)
+    predict_line(c, r, extra, sizeof extra);
+
+  gp_preamble(f, c, r, dumb, width, height);
+  if (!dumb)
+    fputs("set grid xtics ytics lt 1 lw 1 lc rgb \"#E3E3E3\"\n", f);
+  if (xlo <= xhi) {
+    if (c->xlog) {
+      double pad = xlo < xhi ? pow(xhi / xlo, 0.05) : 2;
+      fprintf(f, "set logscale x 2\nset xrange [%.6g:%.6g]\n", xlo / pad, xhi * pad);
+    } else {
+      double pad = xlo < xhi ? (xhi - xlo) * 0.05 : fabs(xlo) * 0.5 + 1;
+      fprintf(f, "set xrange [%.6g:%.6g]\n", xlo - pad, xhi + pad);
+    }
+    /* tics at the points' own x, when there are few of them */
+    double xs[PLOT_MAX_ROWS];
+    uint32_t nx = 0;
+    for (uint32_t i = 0; i < c->nrows; i++) {
+      uint32_t j = 0;
+      while (j < nx && xs[j] != c->rows[i].x)
+        j++;
+      if (c->rows[i].x_defined && j == nx)
+        xs[nx++] = c->rows[i].x;
+    }
+    if (nx <= 12) {
+      for (uint32_t i = 1; i < nx; i++)
+        for (uint32_t j = i; j > 0 && xs[j] < xs[j - 1]; j--) {
+          double tmp = xs[j];
+          xs[j] = xs[j - 1];
+          xs[j - 1] = tmp;
+        }
+      fputs("set xtics (", f);
+      for (uint32_t i = 0; i < nx; i++) {
+        char tl[32];
+        tic_label(xs[i], tl, sizeof tl);
+        fprintf(f, "%s\"%s\" %.10g", i ? ", " : "", tl, xs[i]);
+      }
+      fputs(")\n", f);
+    }
+  }
+  if (nplot == 0) {
+    fputs("set yrange [0:1]\nunset ytics\n", f);
+  } else if (c->log) {
+    fprintf(f, "set logscale y\nset yrange [%.6g:%.6g]\n", lo / 1.6, hi * 1.6);
+    if (hi >= 1e4)
+      fputs("set format y \"%.0s%c\"\n", f);
+  } else {
+    double top = hi > 0 ? hi * 1.1 : 1, bottom = lo < 0 ? lo * 1.1 : 0;
+    fprintf(f, "set yrange [%.6g:%.6g]\n", bottom, top);
+  }
+  if (c->ylabel[0]) {
+    fputs("set ylabel ", f);
+    gp_str(f, c->ylabel);
+    fputs(dumb ? "\n" : " offset 0.5,0\n", f);
+  }
+  fputs("set xlabel ", f);
+  gp_str(f, c->xlabel[0] ? c->xlabel : c->x);
+  fputc('\n', f);
+  gp_heading(f, c, notes, nnotes, subtitle, extra[0] ? extra : NULL, dumb, width);
+  if (nplot == 0)
+    for (uint32_t s = 0; s < c->nseries; s++) {
+      char why[256];
+      series_absent_note(c, s, r, why, sizeof why);
+      fputs("set label ", f);
+      gp_str_max(f, why, dumb ? (size_t)width - 16 : 0);
+      fprintf(f, " at graph 0.5, graph %.2f center%s\n", 0.55 - 0.08 * s,
+              dumb ? "" : " font \",15\" tc rgb \"" NOTE_COLOUR "\"");
+    }
+  fputs(dumb ? "set key outside below center horizontal\n"
+             : "set key outside right top vertical Left reverse samplen 3 spacing 1.4 width -5 "
+               "font \",11\"\n", f);
+  fputs("plot ", f);
+  int first = 1;
+  /* sweep by sweep, its lines and then its prediction (the key lists them so, a column per
+     sweep); one colour per sweep when there is one metric, else one per metric and a point
+     type per sweep */
+  for (uint32_t k = 0; k < c->nsweeps; k++) {
+    for (uint32_t s = 0; s < c->nseries; s++) {
+      if (!ndrawn[k][s])
+        continue;
+      char key[400];
+      line_key(c, k, s, key, sizeof key);
+      const char *col = series_colour[(c->nseries == 1 ? k : s) % PLOT_MAX_SERIES];
+      int pt = c->nseries == 1 ? 7 : sweep_point[k];
+      fprintf(f, "%s\"%s.dat\" index %u using 2:(column(%u)) with linespoints lw 2 pt %d ps %s "
+              "lc rgb \"%s\" title ", first ? "" : ", \\\n     ", c->name, k, s + 3, pt,
+              dumb ? "1" : "1.4", col);
+      gp_str(f, key);
+      first = 0;
+    }
+    if (!c->predict[0] || (!npred[k] && !c->curve_n[k]))
+      continue;
+    char key[400];
+    if (c->nsweeps > 1)
+      snprintf(key, sizeof key, "%s, %s", c->predict_label, c->sweeps[k]);
+    else
+      snprintf(key, sizeof key, "%s", c->predict_label);
+    const char *col = c->nseries == 1 && c->nsweeps > 1 ? series_colour[k % PLOT_MAX_SERIES]
+                                                         : PRED_COLOUR;
+    const char *dash = c->nseries == 1 ? sweep_dash[0] : sweep_dash[k];
+    if (c->curve_n[k])
+      fprintf(f, "%s\"%s.dat\" index %u using 1:2 with lines", first ? "" : ", \\\n     ", c->name,
+              curve_index(c, k));
+    else
+      fprintf(f, "%s\"%s.dat\" index %u using 2:(column(%u)) with lines", first ? "" : ", \\\n     ",
+              c->name, k, c->nseries + 3);
+    if (dumb)
+      fputs(" title ", f);
+    else
+      fprintf(f, " dt %s lw 2.5 lc rgb \"%s\" title ", dash, col);
+    gp_str(f, key);
+    first = 0;
+  }
+  /* the kernel file's own choice: a ring round its points */
+  int ringed = 0;
+  for (uint32_t k = 0; has_main && !dumb && k < c->nsweeps; k++)
+    for (uint32_t s = 0; s < c->nseries; s++) {
+      if (!ndrawn[k][s])
+        continue;
+      fprintf(f, ", \\\n     \"%s.dat\" index %u using 2:(strstrt(strcol(1), \"(yours)\") > 0 ? "
+              "column(%u) : NaN) with points pt 6 ps 3.2 lw 2 lc rgb \"#000000\" %s", c->name, k,
+              s + 3, ringed ? "notitle" : "title \"(yours): the kernel file's own choice\"");
+      ringed = 1;
+    }
+  if (first)
+    fputs("NaN notitle", f);
+  fputc('\n', f);
+  if (!dumb)
+    gp_svg(f, c, width, height);
+  if (fclose(f) != 0) {
+    snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
+    return -1;
+  }
+  return 0;
 }
 
 /* The script that draws c: for TARGET_FILES, NAME.png then NAME.svg; for TARGET_DUMB, text
@@ -425,6 +1226,8 @@ static uint32_t chart_notes(const struct chart *c, const struct run_result *r, c
 static int write_script(const struct chart *c, const struct run_result *r, enum target t,
                         int width, int height, char *err, size_t errlen)
 {
+  if (c->lines)
+    return write_line_script(c, r, t, width, height, err, errlen);
   char path[1200];
   path_join(path, sizeof path, r->results_dir, c->name, t == TARGET_DUMB ? ".term.gp" : ".gp");
   FILE *f = fopen(path, "w");
@@ -460,26 +1263,7 @@ static int write_script(const struct chart *c, const struct run_result *r, enum 
     height = 640;
   }
 
-  fprintf(f, "# %s%s: chart '%s' of warplab run %s (written by warplab's plots/plot.c).\n",
-          c->name, dumb ? ".term.gp" : ".gp", c->name, r->results_dir);
-  fprintf(f, "# Data: %s.dat. Redraw with `gnuplot %s%s` in this folder.\n", c->name, c->name,
-          dumb ? ".term.gp" : ".gp");
-  if (dumb) {
-    fprintf(f, "set terminal dumb size %d,%d noenhanced\nset output\n", width, height);
-  } else {
-    fprintf(f, "if (strstrt(GPVAL_TERMINALS, \"pngcairo\") > 0) {\n"
-               "  set terminal pngcairo size %d,%d font \"Sans,12\" noenhanced background rgb \"white\"\n"
-               "} else {\n"
-               "  set terminal png size %d,%d font \"Sans,12\" noenhanced background rgb \"white\"\n"
-               "}\n", width, height, width, height);
-    fprintf(f, "set output \"%s.png\"\n", c->name);
-  }
-  fputs("set datafile separator \"\\t\"\nset datafile missing \"?\"\n", f);
-  /* values over the bars: short, and never in exponent notation */
-  fputs("fmt(v) = (v != v) ? \"\" : (abs(v) >= 1e6 ? sprintf(\"%.3gM\", v/1e6) : "
-        "(abs(v) >= 1e4 ? sprintf(\"%.3gk\", v/1e3) : (abs(v) >= 1e3 || v == int(v) ? "
-        "sprintf(\"%.0f\", v) : sprintf(\"%.3g\", v))))\n", f);
-  fputs("set border 3 lw 1 lc rgb \"#555555\"\nset tics nomirror out scale 0.6\n", f);
+  gp_preamble(f, c, r, dumb, width, height);
   if (!dumb)
     fputs("set grid ytics lt 1 lw 1 lc rgb \"#E3E3E3\"\n", f);
   /* a cluster per configuration, a unit apart; few configurations: slimmer bars */
@@ -529,24 +1313,7 @@ static int write_script(const struct chart *c, const struct run_result *r, enum 
         fprintf(f, "set object rect from %.2f, graph 0 to %.2f, graph 1 behind fc rgb \"%s\" "
                 "fs solid 1.0 noborder\n", i - 0.5, i + 0.5, MAIN_BAND);
 
-  /* the heading, from the top of the graph up: notes, subtitle, title */
-  double line = dumb ? 1.0 : 1.35, y = dumb ? 1.5 : 1.0;
-  for (uint32_t k = nnotes; k-- > 0;) {
-    fputs("set label ", f);
-    gp_str_max(f, notes[k], dumb ? (size_t)width - 4 : 0);
-    fprintf(f, " at graph 0.5, graph 1 offset 0,%.2f center", y);
-    fputs(dumb ? "\n" : " font \",11\" tc rgb \"" NOTE_COLOUR "\"\n", f);
-    y += line;
-  }
-  fputs("set label ", f);
-  gp_str_max(f, subtitle, dumb ? (size_t)width - 4 : 0);
-  fprintf(f, " at graph 0.5, graph 1 offset 0,%.2f center%s\n", y,
-          dumb ? "" : " font \",11\" tc rgb \"#555555\"");
-  y += dumb ? line : line * 1.25;
-  fputs("set label ", f);
-  gp_str_max(f, c->title, dumb ? (size_t)width - 4 : 0);
-  fprintf(f, " at graph 0.5, graph 1 offset 0,%.2f center%s\n", y, dumb ? "" : " font \"Sans Bold,16\"");
-  fprintf(f, "set tmargin %.1f\n", y + (dumb ? 0.5 : 1.6));
+  gp_heading(f, c, notes, nnotes, subtitle, NULL, dumb, width);
   if (dumb)   /* room for the first label, centred under the left edge */
     fprintf(f, "set lmargin %u\n", maxlen / 2 + 4 > 10 ? maxlen / 2 + 4 : 10);
   if (nplot == 0) {
@@ -601,8 +1368,7 @@ static int write_script(const struct chart *c, const struct run_result *r, enum 
           "title \"(yours): the kernel file's own choice\"", f);
   fputc('\n', f);
   if (!dumb)
-    fprintf(f, "set terminal svg size %d,%d dynamic font \"Sans,12\" noenhanced background rgb "
-               "\"white\"\nset output \"%s.svg\"\nreplot\nunset output\n", width, height, c->name);
+    gp_svg(f, c, width, height);
   if (fclose(f) != 0) {
     snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
     return -1;
@@ -780,7 +1546,7 @@ int plot_lab_charts(const struct run_lab *lab, const struct run_result *r, char 
   if (!charts || r->npoints == 0)
     return PLOT_OK;
   if (!json_is_array(charts)) {
-    snprintf(err, errlen, "%s/lab.json: \"charts\" must be an array", lab->dir);
+    snprintf(err, errlen, "%s/%s: \"charts\" must be an array", lab->dir, charts_file(lab));
     return PLOT_BAD_CHART;
   }
   size_t n = json_array_size(charts);
@@ -876,7 +1642,7 @@ int plot_chart_data(const struct run_lab *lab, const struct run_result *r, uint3
 {
   memset(d, 0, sizeof *d);
   if (index >= plot_chart_count(lab)) {
-    snprintf(err, errlen, "%s/lab.json has no chart number %u", lab->dir, index + 1);
+    snprintf(err, errlen, "%s/%s has no chart number %u", lab->dir, charts_file(lab), index + 1);
     return PLOT_BAD_CHART;
   }
   struct chart *c = malloc(sizeof *c);
@@ -911,6 +1677,22 @@ int plot_chart_data(const struct run_lab *lab, const struct run_result *r, uint3
     to->correct = from->pt->correct;
     memcpy(to->v, from->v, sizeof to->v);
     memcpy(to->defined, from->defined, sizeof to->defined);
+    to->sweep = from->sweep;
+    to->x = from->x;
+    to->x_defined = from->x_defined;
+  }
+  d->lines = c->lines;
+  snprintf(d->xlabel, sizeof d->xlabel, "%s", c->xlabel[0] ? c->xlabel : c->x);
+  if (c->lines && c->predict[0]) {   /* the prediction: one series more, after the metrics' */
+    uint32_t p = d->nseries++;
+    snprintf(d->metric[p], sizeof d->metric[p], "%.*s", (int)sizeof d->metric[p] - 1, c->predict);
+    snprintf(d->label[p], sizeof d->label[p], "%s", c->predict_label);
+    snprintf(d->kind[p], sizeof d->kind[p], "predicted");
+    for (uint32_t i = 0; i < c->nrows; i++) {
+      d->rows[i].v[p] = c->rows[i].pred;
+      d->rows[i].defined[p] = c->rows[i].pred_defined;
+      d->ndefined[p] += (uint32_t)c->rows[i].pred_defined;
+    }
   }
   d->nnotes = chart_notes(c, r, d->notes, PLOT_MAX_NOTES, 0);
   free(c);
@@ -931,4 +1713,44 @@ int plot_run_script(const char *dir, const char *script, char *err, size_t errle
 void plot_gp_string(FILE *f, const char *s)
 {
   gp_str(f, s);
+}
+
+int plot_use_folder_charts(struct run_lab *lab, const struct run_result *r, const char *dir,
+                           char *err, size_t errlen)
+{
+  char path[1200];
+  snprintf(path, sizeof path, "%s/charts.json", dir);
+  if (access(path, F_OK) != 0)
+    return 0;
+  json_error_t je;
+  json_t *o = json_load_file(path, 0, &je);
+  if (!o) {
+    snprintf(err, errlen, "%s:%d: %s", path, je.line, je.text);
+    return -1;
+  }
+  if (!json_is_object(o)) {
+    snprintf(err, errlen, "%s: expected an object, {\"charts\": [...]}", path);
+    json_decref(o);
+    return -1;
+  }
+  lab->nsweeps = 0;
+  for (uint32_t i = 0; i < r->npoints; i++) {
+    const char *name = r->points[i].sweep;
+    if (!name[0] || lab_has_sweep(lab, name))
+      continue;
+    if (lab->nsweeps == RUN_MAX_SWEEPS) {
+      snprintf(err, errlen, "%s/result.json: more than %d sweeps (a chart draws at most that "
+               "many)", dir, RUN_MAX_SWEEPS);
+      json_decref(o);
+      return -1;
+    }
+    struct run_sweep *sw = &lab->sweeps[lab->nsweeps++];
+    memset(sw, 0, sizeof *sw);
+    snprintf(sw->name, sizeof sw->name, "%s", name);
+  }
+  json_object_set_new(o, "charts_file", json_string("charts.json"));
+  json_decref(lab->json);
+  lab->json = o;
+  snprintf(lab->dir, sizeof lab->dir, "%s", dir);
+  return 1;
 }

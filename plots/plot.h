@@ -2,7 +2,8 @@
  *
  * A lab's lab.json lists its charts ("charts", described in plots/README.md); each one is a
  * bar chart of some metrics over the points of one sweep, with the main configuration (the
- * kernel file's own choice) marked. plots/ reads the run's result structures (run/run.h)
+ * kernel file's own choice) marked, or a line chart of them against x over one or more
+ * sweeps, with a prediction drawn over the measured points. plots/ reads the run's result structures (run/run.h)
  * and nothing below them; it is the only code in warplab that knows gnuplot.
  */
 #ifndef WARPLAB_PLOT_H
@@ -21,6 +22,7 @@ enum plot_status {
 };
 
 #define PLOT_MAX_SERIES 6
+#define PLOT_MAX_ROWS (1 + RUN_MAX_SWEEPS * RUN_MAX_POINTS)   /* a line chart's sweeps' points */
 #define PLOT_TIMEOUT_S 20
 
 /* Find gnuplot on PATH; writes its path to out. Returns 0 when found, -1 otherwise. */
@@ -43,28 +45,34 @@ int plot_terminal_chart(const struct run_lab *lab, const struct run_result *r, c
                         int width, int height, char *out, size_t outlen, char *err,
                         size_t errlen);
 
-/* One configuration of a chart: a cluster of bars. */
+/* One configuration of a chart: a cluster of bars, or a point of each line. */
 struct plot_row {
   char label[80];              /* "32x8", or "32x8 (yours)" for the kernel file's own choice */
   int is_main;
   int correct;                 /* its output matched the reference */
   double v[PLOT_MAX_SERIES];   /* the metrics' values times the chart's scale */
   int defined[PLOT_MAX_SERIES];
+  uint32_t sweep;              /* lines: the index of its sweep in the chart's "sweeps" */
+  double x;                    /* lines: its x */
+  int x_defined;
 };
 
-#define PLOT_MAX_NOTES (PLOT_MAX_SERIES + 2)
+#define PLOT_MAX_NOTES (PLOT_MAX_SERIES + 4)
 
 /* A chart's figures and words, for a renderer other than gnuplot (the feedback screen,
    grader/tui): the same rows, values, labels and notes as the gnuplot chart. */
 struct plot_data {
   char name[64], title[192], ylabel[192], subtitle[512];
   int log;
+  int lines;                          /* a line chart: rows are points, x in each row; with a
+                                         prediction, it is the last series ("predicted") */
+  char xlabel[192];
   uint32_t nseries;
   char metric[PLOT_MAX_SERIES][96];
   char label[PLOT_MAX_SERIES][96];    /* a short name per metric, for the key */
   char kind[PLOT_MAX_SERIES][16];     /* exact, ptx-level, measured, modelled; "" when none */
   uint32_t ndefined[PLOT_MAX_SERIES]; /* rows with a value; 0: the series has no bars */
-  struct plot_row rows[1 + RUN_MAX_POINTS];
+  struct plot_row rows[PLOT_MAX_ROWS];
   uint32_t nrows;
   char notes[PLOT_MAX_NOTES][256];    /* what is missing, and why */
   uint32_t nnotes;
@@ -85,6 +93,15 @@ int plot_run_script(const char *dir, const char *script, char *err, size_t errle
 
 /* s written to f as a gnuplot double-quoted string (quotes, backslashes and newlines escaped). */
 void plot_gp_string(FILE *f, const char *s);
+
+/* A folder of figures that no lab run made (lab 03's staircase.sh and fma.sh write one: a
+   result.json whose points are the benchmark's, and charts.json, {"charts": [...]} in
+   lab.json's form): when dir holds charts.json, its charts replace those of lab->json, and
+   the sweeps the points of r name become lab->sweeps, so that plot_lab_charts draws them
+   (`warplab charts DIR`). Returns 1 when it did, 0 when there is no charts.json, -1 with err
+   (a charts.json that is not JSON, or more sweeps than a lab may have). */
+int plot_use_folder_charts(struct run_lab *lab, const struct run_result *r, const char *dir,
+                           char *err, size_t errlen);
 
 const char *plot_status_name(enum plot_status s);
 

@@ -2,8 +2,11 @@
  * PNG (its signature), the SVG and the data file with the right numbers; the main
  * configuration marked once, first or in its place in the sweep; a series with no value left
  * out and said to be missing; no gnuplot is a status, not a failure; a malformed chart is
- * refused before anything is drawn. The drawing tests are skipped when gnuplot is not
- * installed. */
+ * refused before anything is drawn. Line charts: points in the order of x, one block per
+ * sweep, a prediction equal to its formula at every point and along x, derived values from
+ * expressions, a folder's own charts.json. The real-number expressions of charts
+ * (plot_expr.h): values, precedence, functions, branches, and every error with its column.
+ * The drawing tests are skipped when gnuplot is not installed. */
 #include <check.h>
 #include <dirent.h>
 #include <stdio.h>
@@ -11,7 +14,11 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <math.h>
+
+#include "metrics/occ.h"
 #include "plots/plot.h"
+#include "plots/plot_expr.h"
 #include "suites.h"
 
 static char dir[64];
@@ -259,6 +266,458 @@ START_TEST(test_bad_charts)
 }
 END_TEST
 
+/* ---- the expressions of charts ---- */
+
+struct named {
+  const char *name;
+  double v;
+};
+
+static const struct named expr_vars[] = {
+  {"WARPS", 8}, {"UNROLL", 4}, {"n", 1024}, {"gpu__time_duration.sum", 2048}, {"zero", 0},
+};
+
+static int expr_lookup(void *ctx, const char *name, size_t len, double *v)
+{
+  int *asked = ctx;
+  for (size_t i = 0; i < sizeof expr_vars / sizeof *expr_vars; i++)
+    if (strlen(expr_vars[i].name) == len && !strncmp(expr_vars[i].name, name, len)) {
+      *v = expr_vars[i].v;
+      (*asked)++;
+      return 0;
+    }
+  return -1;
+}
+
+START_TEST(test_expr_values)
+{
+  static const struct { const char *text; double want; } rows[] = {
+    {"1 + 2 * 3", 7}, {"(1 + 2) * 3", 9}, {"7 / 2", 3.5}, {"- -4", 4}, {"2 - 3 - 4", -5},
+    {"12 / 4 / 3", 1}, {"1e-6 * 2e6", 2}, {".5 + 0.25", 0.75}, {"1.5E2", 150},
+    {"12 * n / gpu__time_duration.sum", 6}, {"WARPS * 32 * UNROLL", 1024},
+    {"min(WARPS, 3)", 3}, {"max(1, UNROLL, WARPS, 2)", 8}, {"min(5, 4, 6)", 4},
+    {"ceil(7 / 2)", 4}, {"floor(-0.5)", -1}, {"abs(3 - 5)", 2}, {"cdiv(n, 100)", 11},
+    {"WARPS < 16", 1}, {"WARPS >= 16", 0}, {"WARPS == 8", 1}, {"WARPS != 8", 0},
+    {"WARPS <= 8", 1}, {"UNROLL > 4", 0}, {"1 + 2 < 4", 1},
+    {"WARPS > 4 ? 10 : 20", 10}, {"WARPS > 64 ? 10 : 20", 20},
+    {"WARPS < 4 ? 1 : WARPS < 16 ? 2 : 3", 2}, {"(WARPS < 4 ? 1 : 5) * 2", 10},
+    {"  WARPS  ", 8}, {"min(4800, WARPS * 32 * UNROLL * 12 * 132 * 1980 / 1000 / 641)", 4800},
+  };
+  for (size_t i = 0; i < sizeof rows / sizeof *rows; i++) {
+    double v = -12345;
+    int asked = 0;
+    char err[256] = "";
+    ck_assert_msg(plot_expr_eval(rows[i].text, expr_lookup, &asked, &v, err, sizeof err) ==
+                  PLOT_EXPR_OK, "%s: %s", rows[i].text, err);
+    ck_assert_msg(fabs(v - rows[i].want) <= 1e-12 * fabs(rows[i].want), "%s = %.17g, expected %g",
+                  rows[i].text, v, rows[i].want);
+    ck_assert_int_eq(plot_expr_check(rows[i].text, err, sizeof err), PLOT_EXPR_OK);
+  }
+}
+END_TEST
+
+/* The branch not taken is parsed, not evaluated: its unknown names and its division by zero
+   are no error; a syntax error in it is. */
+START_TEST(test_expr_branches)
+{
+  double v = 0;
+  int asked = 0;
+  char err[256] = "";
+  ck_assert_int_eq(plot_expr_eval("WARPS > 4 ? n : nosuch / zero", expr_lookup, &asked, &v, err,
+                                  sizeof err), PLOT_EXPR_OK);
+  ck_assert(v == 1024 && asked == 2);   /* WARPS and n, never zero */
+  ck_assert_int_eq(plot_expr_eval("WARPS < 4 ? 1 / zero : 2", expr_lookup, &asked, &v, err,
+                                  sizeof err), PLOT_EXPR_OK);
+  ck_assert(v == 2);
+  ck_assert_int_eq(plot_expr_eval("WARPS > 4 ? 1 : (2", expr_lookup, &asked, &v, err, sizeof err),
+                   PLOT_EXPR_SYNTAX);
+  /* a check looks up nothing and divides by nothing */
+  ck_assert_int_eq(plot_expr_check("a.b / (c - c) + min(d, e)", err, sizeof err), PLOT_EXPR_OK);
+}
+END_TEST
+
+START_TEST(test_expr_errors)
+{
+  static const struct { const char *text; int status; const char *msg; } rows[] = {
+    {"", PLOT_EXPR_SYNTAX, "unexpected end at column 1"},
+    {"1 +", PLOT_EXPR_SYNTAX, "unexpected end at column 4"},
+    {"(1 + 2", PLOT_EXPR_SYNTAX, "expected ')' at column 7"},
+    {"1 + 2)", PLOT_EXPR_SYNTAX, "unmatched ')' at column 6"},
+    {"2 3", PLOT_EXPR_SYNTAX, "unexpected text at column 3"},
+    {"1e", PLOT_EXPR_SYNTAX, "an exponent without digits"},
+    {". + 1", PLOT_EXPR_SYNTAX, "a lone '.' at column 1"},
+    {"WARPS ? 1", PLOT_EXPR_SYNTAX, "expected ':'"},
+    {"pow(2, 3)", PLOT_EXPR_SYNTAX, "unknown function (min, max, ceil, floor, abs, cdiv) at column 1"},
+    {"min(1)", PLOT_EXPR_SYNTAX, "min takes at least 2 arguments"},
+    {"ceil(1, 2)", PLOT_EXPR_SYNTAX, "ceil takes 1 argument"},
+    {"min(1 2)", PLOT_EXPR_SYNTAX, "expected ',' or ')'"},
+    {"1 = 2", PLOT_EXPR_SYNTAX, "unexpected text at column 3"},
+    {"WARPS * nosuch", PLOT_EXPR_UNKNOWN, "unknown name 'nosuch' at column 9"},
+    {"gpu__time_duration.avg", PLOT_EXPR_UNKNOWN, "unknown name 'gpu__time_duration.avg'"},
+    {"n / zero", PLOT_EXPR_MATH, "division by zero at column 3"},
+    {"cdiv(n, zero)", PLOT_EXPR_MATH, "cdiv by zero"},
+    {"1e300 * 1e300", PLOT_EXPR_MATH, "not a finite number"},
+    {"1e999", PLOT_EXPR_SYNTAX, "number too large"},
+  };
+  for (size_t i = 0; i < sizeof rows / sizeof *rows; i++) {
+    double v = 0;
+    int asked = 0;
+    char err[256] = "";
+    int st = plot_expr_eval(rows[i].text, expr_lookup, &asked, &v, err, sizeof err);
+    ck_assert_msg(st == rows[i].status, "'%s': status %d, expected %d (%s)", rows[i].text, st,
+                  rows[i].status, err);
+    ck_assert_msg(strstr(err, rows[i].msg) != NULL, "'%s': message '%s' lacks '%s'", rows[i].text,
+                  err, rows[i].msg);
+    /* a syntax check finds exactly the syntax errors */
+    st = plot_expr_check(rows[i].text, err, sizeof err);
+    ck_assert_int_eq(st, rows[i].status == PLOT_EXPR_SYNTAX ? PLOT_EXPR_SYNTAX : PLOT_EXPR_OK);
+  }
+}
+END_TEST
+
+START_TEST(test_expr_is_name)
+{
+  ck_assert(plot_expr_is_name("gpu__time_duration.sum"));
+  ck_assert(plot_expr_is_name("WARPS"));
+  ck_assert(plot_expr_is_name("_x1"));
+  ck_assert(!plot_expr_is_name("12 * n"));
+  ck_assert(!plot_expr_is_name("1x"));
+  ck_assert(!plot_expr_is_name(".sum"));
+  ck_assert(!plot_expr_is_name(""));
+  ck_assert(!plot_expr_is_name("a b"));
+}
+END_TEST
+
+/* ---- line charts ---- */
+
+/* The H200 profile's numbers a prediction below uses. */
+static struct occ_profile h200(void)
+{
+  struct occ_profile p;
+  struct occ_error e;
+  ck_assert_msg(occ_profile_load("h200", &p, &e) == OCC_OK, "%s", e.msg);
+  return p;
+}
+
+static void add_warps_point(struct run_result *r, const char *sweep, int64_t unroll,
+                            int64_t warps, double time_ns)
+{
+  struct run_point *p = &r->points[r->npoints++];
+  snprintf(p->sweep, sizeof p->sweep, "%s", sweep);
+  snprintf(p->label, sizeof p->label, "%lldx%lld", (long long)unroll, (long long)warps);
+  run_sizes_set(&p->choices, "UNROLL", unroll);
+  run_sizes_set(&p->choices, "WARPS", warps);
+  p->correct = 1;
+  struct run_metric *m = &p->metric[p->nmetrics++];
+  snprintf(m->name, sizeof m->name, "gpu__time_duration.sum");
+  m->value = time_ns;
+  m->defined = 1;
+  snprintf(m->kind, sizeof m->kind, "modelled");
+}
+
+/* Lab 03's shape: a main configuration 8x8 (UNROLL 8, 8 warps) and two sweeps over warps,
+   given out of order; n = 1024 elements. */
+static void fake_warps(struct run_lab *lab, struct run_result *r, const char *charts)
+{
+  memset(lab, 0, sizeof *lab);
+  memset(r, 0, sizeof *r);
+  json_error_t je;
+  lab->json = json_loads(charts, 0, &je);
+  ck_assert_msg(lab->json != NULL, "%s", je.text);
+  snprintf(lab->dir, sizeof lab->dir, "labs/99-fake");
+  snprintf(lab->sweeps[0].name, sizeof lab->sweeps[0].name, "u1");
+  snprintf(lab->sweeps[1].name, sizeof lab->sweeps[1].name, "u8");
+  lab->nsweeps = 2;
+  snprintf(r->results_dir, sizeof r->results_dir, "%s", dir);
+  snprintf(r->prov.backend, sizeof r->prov.backend, "emu");
+  snprintf(r->prov.device, sizeof r->prov.device, "warplab emulator, profile NVIDIA H200");
+  snprintf(r->prov.profile, sizeof r->prov.profile, "h200");
+  snprintf(r->prov.sizes, sizeof r->prov.sizes, "n=1024 blocks=8");
+  add_warps_point(r, "", 8, 8, 40);
+  static const int64_t warps[] = {16, 4, 64, 8};
+  for (int k = 0; k < 4; k++)
+    add_warps_point(r, "u1", 1, warps[k], 1000.0 / (double)warps[k]);
+  for (int k = 0; k < 4; k++)
+    add_warps_point(r, "u8", 8, warps[k], 100.0 / (double)warps[k]);
+}
+
+#define LITTLE "min(dram_bandwidth_gbs, WARPS * 32 * UNROLL * 12 * sm_count * sm_clock_mhz / 1000 / dram_cycles)"
+
+static const char bandwidth_chart[] =
+  "{\"charts\": [{\"name\": \"bw\", \"title\": \"Bandwidth\", \"style\": \"lines\","
+  " \"sweeps\": [\"u1\", \"u8\"], \"x\": \"WARPS\", \"xlog\": true, \"xlabel\": \"warps per SM\","
+  " \"y\": [\"12 * n / gpu__time_duration.sum\"], \"labels\": [\"bandwidth\"], \"ylabel\": \"GB/s\","
+  " \"predict\": \"" LITTLE "\", \"predict_label\": \"prediction (Little's law)\"}]}";
+
+static double little(const struct occ_profile *p, double warps, double unroll)
+{
+  return fmin(p->dram_bandwidth_gbs, warps * 32 * unroll * 12 * p->sm_count * p->sm_clock_mhz /
+              1000 / p->dram_cycles);
+}
+
+/* The lines of block `index` of a line chart's data file (comments left out), into lines. */
+static int dat_block(const char *text, int index, char lines[][256], int max)
+{
+  int block = 0, n = 0, blank = 0;
+  for (const char *p = text; *p;) {
+    size_t len = strcspn(p, "\n");
+    if (len == 0) {
+      if (++blank == 2)
+        block++;
+    } else {
+      blank = 0;
+      if (p[0] != '#' && block == index && n < max)
+        snprintf(lines[n++], sizeof lines[0], "%.*s", (int)len, p);
+    }
+    p += len + (p[len] == '\n');
+  }
+  return n;
+}
+
+START_TEST(test_line_chart_data)
+{
+  struct run_lab lab;
+  struct run_result r;
+  fake_warps(&lab, &r, bandwidth_chart);
+  setenv("PATH", "/nonexistent", 1);     /* the data and script alone; drawn below */
+  char paths[1024], err[512] = "";
+  ck_assert_int_eq(plot_lab_charts(&lab, &r, paths, sizeof paths, err, sizeof err),
+                   PLOT_NO_GNUPLOT);
+  static char text[1 << 16];
+  slurp("bw.dat", text, sizeof text);
+  struct occ_profile p = h200();
+  /* each sweep a block, its points in the order of x; the main configuration marked in the
+     second, whose choices it has */
+  static const char *const want_labels[2][4] = {{"1x4", "1x8", "1x16", "1x64"},
+                                                {"8x4", "8x8 (yours)", "8x16", "8x64"}};
+  static const double want_x[] = {4, 8, 16, 64};
+  for (int k = 0; k < 2; k++) {
+    char lines[8][256];
+    ck_assert_int_eq(dat_block(text, k, lines, 8), 4);
+    for (int i = 0; i < 4; i++) {
+      char label[64];
+      double x, bw, pred;
+      ck_assert_msg(sscanf(lines[i], "%63[^\t]\t%lf\t%lf\t%lf", label, &x, &bw, &pred) == 4, "%s",
+                    lines[i]);
+      ck_assert_str_eq(label, want_labels[k][i]);
+      ck_assert(x == want_x[i]);
+      double t = (k ? 100.0 : 1000.0) / x;
+      ck_assert_msg(fabs(bw - 12 * 1024 / t) < 1e-6 * bw, "%s: bandwidth %g", lines[i], bw);
+      double want = little(&p, x, k ? 8 : 1);
+      ck_assert_msg(fabs(pred - want) < 1e-6 * want, "%s: prediction %g, the formula %g",
+                    lines[i], pred, want);
+    }
+  }
+  /* the predictions along x: 4 to 64 warps, on the formula, with the knee of UNROLL 1 */
+  char curve[200][256];
+  int n = dat_block(text, 2, curve, 200);
+  ck_assert_int_gt(n, 50);
+  double x0, y0, x1, y1;
+  ck_assert(sscanf(curve[0], "%lf\t%lf", &x0, &y0) == 2 && x0 == 4);
+  ck_assert(sscanf(curve[n - 1], "%lf\t%lf", &x1, &y1) == 2 && fabs(x1 - 64) < 1e-9);
+  int below = 0, capped = 0;
+  for (int i = 0; i < n; i++) {
+    double x, y;
+    ck_assert(sscanf(curve[i], "%lf\t%lf", &x, &y) == 2);
+    ck_assert_msg(fabs(y - little(&p, x, 1)) < 1e-6 * y, "at %g warps: %g", x, y);
+    below += y < p.dram_bandwidth_gbs;
+    capped += y == p.dram_bandwidth_gbs;
+  }
+  ck_assert(below > 0 && capped > 0);
+  ck_assert_int_gt(dat_block(text, 3, curve, 200), 50);   /* UNROLL 8's */
+  slurp("bw.gp", text, sizeof text);
+  ck_assert_ptr_nonnull(strstr(text, "set logscale x 2"));
+  ck_assert_ptr_nonnull(strstr(text, "set xtics (\"4\" 4, \"8\" 8, \"16\" 16, \"64\" 64)"));
+  ck_assert_ptr_nonnull(strstr(text, "set xlabel \"warps per SM\""));
+  ck_assert_ptr_nonnull(strstr(text, "index 0 using 2:(column(3)) with linespoints"));
+  ck_assert_ptr_nonnull(strstr(text, "\"u1 (modelled)\""));
+  ck_assert_ptr_nonnull(strstr(text, "index 2 using 1:2 with lines dt"));   /* dashed */
+  ck_assert_ptr_nonnull(strstr(text, "title \"prediction (Little's law), u8\""));
+  ck_assert_ptr_nonnull(strstr(text, "(yours): the kernel file's own choice"));
+  /* the formula and the profile's numbers it used, in the heading */
+  ck_assert_ptr_nonnull(strstr(text, "prediction (Little's law) = " LITTLE));
+  ck_assert_ptr_nonnull(strstr(text, "dram_cycles = 641"));
+  ck_assert_ptr_nonnull(strstr(text, "(h200.conf)"));
+  json_decref(lab.json);
+}
+END_TEST
+
+START_TEST(test_line_chart_drawn)
+{
+  if (!have_gnuplot())
+    return;
+  struct run_lab lab;
+  struct run_result r;
+  fake_warps(&lab, &r, bandwidth_chart);
+  char paths[1024], err[512] = "";
+  ck_assert_int_eq(plot_lab_charts(&lab, &r, paths, sizeof paths, err, sizeof err), PLOT_OK);
+  static char text[1 << 16];
+  ck_assert_uint_gt(slurp("bw.png", text, sizeof text), 5000);
+  ck_assert_mem_eq(text, "\x89PNG\r\n\x1a\n", 8);
+  char out[16384];
+  ck_assert_int_eq(plot_terminal_chart(&lab, &r, "bw", 100, 30, out, sizeof out, err, sizeof err),
+                   PLOT_OK);
+  ck_assert_ptr_nonnull(strstr(out, "Bandwidth"));
+  ck_assert_ptr_nonnull(strstr(out, "prediction (Little's law)"));
+  json_decref(lab.json);
+}
+END_TEST
+
+/* For another renderer: the points with their x, the prediction as the last series. */
+START_TEST(test_line_chart_plot_data)
+{
+  struct run_lab lab;
+  struct run_result r;
+  fake_warps(&lab, &r, bandwidth_chart);
+  static struct plot_data d;
+  char err[512] = "";
+  ck_assert_int_eq(plot_chart_data(&lab, &r, 0, &d, err, sizeof err), PLOT_OK);
+  ck_assert(d.lines);
+  ck_assert_str_eq(d.xlabel, "warps per SM");
+  ck_assert_uint_eq(d.nseries, 2);
+  ck_assert_str_eq(d.label[1], "prediction (Little's law)");
+  ck_assert_str_eq(d.kind[1], "predicted");
+  ck_assert_uint_eq(d.nrows, 8);
+  ck_assert_uint_eq(d.ndefined[1], 8);
+  struct occ_profile p = h200();
+  for (uint32_t i = 0; i < d.nrows; i++) {
+    ck_assert(d.rows[i].x_defined);
+    ck_assert_uint_eq(d.rows[i].sweep, i / 4);
+    double want = little(&p, d.rows[i].x, i < 4 ? 1 : 8);
+    ck_assert(fabs(d.rows[i].v[1] - want) < 1e-6 * want);
+  }
+  ck_assert(d.rows[5].is_main);
+  ck_assert_uint_eq(d.nnotes, 0);
+  json_decref(lab.json);
+}
+END_TEST
+
+/* A y that names what a run lacks, a prediction that names what no profile has: no values,
+   and notes that say which name. */
+START_TEST(test_line_chart_missing)
+{
+  struct run_lab lab;
+  struct run_result r;
+  fake_warps(&lab, &r,
+             "{\"charts\": [{\"name\": \"m\", \"style\": \"lines\", \"sweep\": \"u1\","
+             " \"x\": \"WARPS\", \"y\": [\"12 * n / dram__bytes.sum\", \"WARPS * nosuch\"],"
+             " \"labels\": [\"dram\", \"odd\"], \"predict\": \"WARPS * no_such_key\"}]}");
+  r.points[2].metric[0].defined = 0;   /* u1 at 4 warps: no time */
+  static struct plot_data d;
+  char err[512] = "";
+  ck_assert_int_eq(plot_chart_data(&lab, &r, 0, &d, err, sizeof err), PLOT_OK);
+  ck_assert_uint_eq(d.ndefined[0], 0);
+  ck_assert_uint_eq(d.ndefined[1], 0);
+  ck_assert_uint_eq(d.ndefined[2], 0);
+  char all[4096] = "";
+  for (uint32_t k = 0; k < d.nnotes; k++)
+    snprintf(all + strlen(all), sizeof all - strlen(all), "%s\n", d.notes[k]);
+  ck_assert_msg(strstr(all, "dram: not counted by the emulator") != NULL, "%s", all);
+  ck_assert_msg(strstr(all, "odd: 'nosuch' is no metric, choice, size or profile number") != NULL,
+                "%s", all);
+  ck_assert_msg(strstr(all, "prediction: no value for 1x16: ") != NULL &&
+                strstr(all, "unknown name 'no_such_key'") != NULL, "%s", all);
+  /* y from a time some points lack: the others drawn, the lacking ones named */
+  json_decref(lab.json);
+  fake_warps(&lab, &r,
+             "{\"charts\": [{\"name\": \"m\", \"style\": \"lines\", \"sweep\": \"u1\","
+             " \"x\": \"WARPS\", \"y\": [\"12 * n / gpu__time_duration.sum\"]}]}");
+  r.points[2].metric[0].defined = 0;
+  ck_assert_int_eq(plot_chart_data(&lab, &r, 0, &d, err, sizeof err), PLOT_OK);
+  ck_assert_uint_eq(d.ndefined[0], 3);
+  ck_assert_str_eq(d.kind[0], "modelled");   /* the kind of the metric it reads */
+  ck_assert_ptr_nonnull(strstr(d.notes[0], "no values for 1x4"));
+  json_decref(lab.json);
+}
+END_TEST
+
+START_TEST(test_bad_line_charts)
+{
+  static const struct { const char *json, *msg; } rows[] = {
+    {"{\"charts\": [{\"name\": \"x\", \"style\": \"lines\", \"sweep\": \"u1\", \"y\": [\"a\"]}]}",
+     "a line chart needs \"x\""},
+    {"{\"charts\": [{\"name\": \"x\", \"style\": \"lines\", \"x\": \"WARPS\", \"y\": [\"a\"]}]}",
+     "needs \"sweep\" or \"sweeps\""},
+    {"{\"charts\": [{\"name\": \"x\", \"style\": \"lines\", \"x\": \"WARPS\", \"sweep\": \"u1\","
+     " \"sweeps\": [\"u8\"], \"y\": [\"a\"]}]}", "not both"},
+    {"{\"charts\": [{\"name\": \"x\", \"style\": \"lines\", \"x\": \"WARPS\", \"sweeps\": [\"u9\"],"
+     " \"y\": [\"a\"]}]}", "\"sweeps\"[0] 'u9' is not one of the lab's sweeps"},
+    {"{\"charts\": [{\"name\": \"x\", \"style\": \"lines\", \"x\": \"WARPS\", \"sweeps\": [],"
+     " \"y\": [\"a\"]}]}", "\"sweeps\" must list 1 to"},
+    {"{\"charts\": [{\"name\": \"x\", \"style\": \"lines\", \"x\": \"WARPS +\", \"sweep\": \"u1\","
+     " \"y\": [\"a\"]}]}", "\"x\": 'WARPS +': unexpected end at column 8"},
+    {"{\"charts\": [{\"name\": \"x\", \"style\": \"lines\", \"x\": \"WARPS\", \"sweep\": \"u1\","
+     " \"y\": [\"a\"], \"predict\": \"min(1)\"}]}", "\"predict\": 'min(1)': min takes at least 2"},
+    {"{\"charts\": [{\"name\": \"x\", \"style\": \"lines\", \"x\": \"WARPS\", \"sweep\": \"u1\","
+     " \"y\": [\"a * (b\"]}]}", "\"y\"[0]: 'a * (b': expected ')'"},
+    {"{\"charts\": [{\"name\": \"x\", \"style\": \"lines\", \"x\": \"WARPS\", \"sweeps\": [\"u1\", \"u8\"],"
+     " \"y\": [\"a\", \"b\", \"c\", \"d\"]}]}", "4 metrics of \"y\" over 2 sweeps make 8 lines"},
+    {"{\"charts\": [{\"name\": \"x\", \"style\": \"lines\", \"x\": \"WARPS\", \"sweep\": \"u1\","
+     " \"y\": [\"a\", \"b\", \"c\", \"d\", \"e\", \"f\"], \"predict\": \"1\"}]}",
+     "with \"predict\", \"y\" may list at most 5"},
+    {"{\"charts\": [{\"name\": \"x\", \"sweep\": \"u1\", \"y\": [\"a\"], \"predict\": \"1\"}]}",
+     "\"predict\" belongs to line charts"},
+    {"{\"charts\": [{\"name\": \"x\", \"sweep\": \"u1\", \"y\": [\"a\"], \"xlog\": true}]}",
+     "\"xlog\" belongs to line charts"},
+    {"{\"charts\": [{\"name\": \"x\", \"style\": \"lines\", \"x\": \"WARPS\", \"sweep\": \"u1\","
+     " \"y\": [\"a\"], \"xlog\": 1}]}", "\"xlog\" must be true or false"},
+  };
+  for (size_t i = 0; i < sizeof rows / sizeof *rows; i++) {
+    struct run_lab lab;
+    struct run_result r;
+    fake_warps(&lab, &r, rows[i].json);
+    char paths[256], err[512] = "";
+    ck_assert_int_eq(plot_lab_charts(&lab, &r, paths, sizeof paths, err, sizeof err), PLOT_BAD_CHART);
+    ck_assert_msg(strstr(err, rows[i].msg) != NULL, "%s: message '%s' lacks '%s'", rows[i].json,
+                  err, rows[i].msg);
+    ck_assert_ptr_nonnull(strstr(err, "labs/99-fake/lab.json"));
+    json_decref(lab.json);
+  }
+}
+END_TEST
+
+/* A benchmark's folder (lab 03's fma.sh): its charts.json replaces the lab's charts, its
+   points' sweeps become the lab's; a folder without one is left alone. */
+START_TEST(test_folder_charts)
+{
+  struct run_lab lab;
+  struct run_result r;
+  fake_warps(&lab, &r, "{\"lab\": \"99-fake\", \"charts\": []}");
+  for (uint32_t i = 0; i < r.npoints; i++)
+    snprintf(r.points[i].sweep, sizeof r.points[i].sweep, "%s", i < 5 ? "bench a" : "bench b");
+  char err[512] = "";
+  ck_assert_int_eq(plot_use_folder_charts(&lab, &r, dir, err, sizeof err), 0);
+  ck_assert_uint_eq(plot_chart_count(&lab), 0);
+  char path[256];
+  snprintf(path, sizeof path, "%s/charts.json", dir);
+  FILE *f = fopen(path, "w");
+  ck_assert_ptr_nonnull(f);
+  fputs("{\"charts\": [{\"name\": \"b\", \"style\": \"lines\", \"sweeps\": [\"bench a\", \"bench b\"],"
+        " \"x\": \"WARPS\", \"y\": [\"gpu__time_duration.sum\"], \"predict\": \"2 * WARPS\"}]}", f);
+  fclose(f);
+  ck_assert_int_eq(plot_use_folder_charts(&lab, &r, dir, err, sizeof err), 1);
+  ck_assert_uint_eq(plot_chart_count(&lab), 1);
+  ck_assert_uint_eq(lab.nsweeps, 2);
+  ck_assert_str_eq(lab.sweeps[0].name, "bench a");
+  ck_assert_str_eq(lab.sweeps[1].name, "bench b");
+  static struct plot_data d;
+  ck_assert_int_eq(plot_chart_data(&lab, &r, 0, &d, err, sizeof err), PLOT_OK);
+  ck_assert_uint_eq(d.nrows, 9);   /* the first point too: no main configuration here */
+  for (uint32_t i = 0; i < d.nrows; i++)
+    ck_assert(d.rows[i].defined[1] && d.rows[i].v[1] == 2 * d.rows[i].x);
+  /* its errors name charts.json */
+  ck_assert_int_eq(plot_chart_data(&lab, &r, 3, &d, err, sizeof err), PLOT_BAD_CHART);
+  ck_assert_ptr_nonnull(strstr(err, "/charts.json has no chart number 4"));
+  f = fopen(path, "w");
+  ck_assert_ptr_nonnull(f);
+  fputs("{\"charts\": [", f);
+  fclose(f);
+  ck_assert_int_eq(plot_use_folder_charts(&lab, &r, dir, err, sizeof err), -1);
+  ck_assert_ptr_nonnull(strstr(err, "charts.json:1:"));
+  json_decref(lab.json);
+}
+END_TEST
+
 Suite *suite_plot(void)
 {
   Suite *s = suite_create("plot");
@@ -271,6 +730,18 @@ Suite *suite_plot(void)
   tcase_add_test(t, test_chart_data);
   tcase_add_test(t, test_no_gnuplot);
   tcase_add_test(t, test_bad_charts);
+  tcase_add_test(t, test_line_chart_data);
+  tcase_add_test(t, test_line_chart_drawn);
+  tcase_add_test(t, test_line_chart_plot_data);
+  tcase_add_test(t, test_line_chart_missing);
+  tcase_add_test(t, test_bad_line_charts);
+  tcase_add_test(t, test_folder_charts);
   suite_add_tcase(s, t);
+  TCase *e = tcase_create("expressions");
+  tcase_add_test(e, test_expr_values);
+  tcase_add_test(e, test_expr_branches);
+  tcase_add_test(e, test_expr_errors);
+  tcase_add_test(e, test_expr_is_name);
+  suite_add_tcase(s, e);
   return s;
 }

@@ -15,8 +15,9 @@
 #include <unistd.h>
 
 #include "grader/batch.h"
+#include "grader/class_charts.h"
 
-#define MAX_STUDENTS 4096
+#define MAX_STUDENTS BATCH_MAX_STUDENTS
 #define MAX_JOBS 64
 
 struct job {
@@ -56,6 +57,43 @@ static int list_students(const char *roster, char **names, int max, char *err, s
   closedir(d);
   qsort(names, (size_t)n, sizeof *names, cmp_str);
   return n;
+}
+
+/* The names of a list file, one a line, as listed: each a plain folder name of the roster
+   (no '/', not hidden), so a list cannot point a grader outside the roster. */
+static int read_list(const char *list, char **names, int max, char *err, size_t errlen)
+{
+  FILE *f = fopen(list, "r");
+  if (!f) {
+    snprintf(err, errlen, "cannot open the list of students %s: %s", list, strerror(errno));
+    return -1;
+  }
+  int n = 0, lineno = 0;
+  char line[4096];
+  while (n < max && fgets(line, sizeof line, f)) {
+    lineno++;
+    line[strcspn(line, "\n")] = 0;
+    if (!line[0])
+      continue;
+    if (line[0] == '.' || strchr(line, '/')) {
+      snprintf(err, errlen, "%s:%d: '%s' is not a student folder's name", list, lineno, line);
+      fclose(f);
+      for (int i = 0; i < n; i++)
+        free(names[i]);
+      return -1;
+    }
+    names[n] = strdup(line);
+    if (names[n])
+      n++;
+  }
+  fclose(f);
+  return n;
+}
+
+int batch_students(const struct batch_opts *o, char **names, int max, char *err, size_t errlen)
+{
+  return o->list ? read_list(o->list, names, max, err, errlen)
+                 : list_students(o->roster, names, max, err, errlen);
 }
 
 static int exists(const char *path)
@@ -131,8 +169,23 @@ static pid_t start(const struct batch_opts *o, const char *student, const char *
     dup2(fd, 2);
     close(fd);
   }
-  execl(o->warplab, o->warplab, "grade", o->lab, subdir, "--json", "--backend", o->backend,
-        "--out", runs, (char *)NULL);
+  char *argv[16];
+  int a = 0;
+  argv[a++] = (char *)o->warplab;
+  argv[a++] = "grade";
+  argv[a++] = (char *)o->lab;
+  argv[a++] = subdir;
+  argv[a++] = "--json";
+  argv[a++] = "--backend";
+  argv[a++] = (char *)o->backend;
+  argv[a++] = "--out";
+  argv[a++] = runs;
+  if (o->seed) {
+    argv[a++] = "--seed";
+    argv[a++] = (char *)o->seed;
+  }
+  argv[a] = NULL;
+  execv(o->warplab, argv);
   _exit(127);
 }
 
@@ -183,14 +236,17 @@ static int finish(const char *sdir, int status, int killed, int timeout_s)
   return ok;
 }
 
-static void gradebook(const struct batch_opts *o, char **names, int n)
+/* OUT/gradebook.csv: a line per student, from their results.json. Returns how many have
+   none (missing). */
+static unsigned gradebook(const struct batch_opts *o, char **names, int n)
 {
+  unsigned missing = 0;
   char path[4200];
   snprintf(path, sizeof path, "%s/gradebook.csv", o->out);
   size_t cap = 64 + (size_t)n * 640, k = 0;
   char *csv = malloc(cap);
   if (!csv)
-    return;
+    return 0;
   k += (size_t)snprintf(csv, cap, "student,score,max_score,status,flags\n");
   for (int i = 0; i < n; i++) {
     char rp[4200];
@@ -200,6 +256,7 @@ static void gradebook(const struct batch_opts *o, char **names, int n)
     double score = j ? json_number_value(json_object_get(j, "score")) : 0;
     double max = j ? json_number_value(json_object_get(j, "max_score")) : 0;
     const char *status = !j ? "missing" : max > 0 ? "graded" : "failed";
+    missing += !j;
     char name[256];
     size_t m = 0;
     for (const char *p = names[i]; *p && m + 1 < sizeof name; p++)
@@ -219,6 +276,21 @@ static void gradebook(const struct batch_opts *o, char **names, int n)
   }
   write_atomic(path, csv);
   free(csv);
+  return missing;
+}
+
+/* The class: the gradebook and the charts (when the lab is known). */
+static void class_outputs(const struct batch_opts *o, char **names, int n, struct batch_summary *s)
+{
+  s->missing = gradebook(o, names, n);
+  if (!o->lab_def)
+    return;
+  static const char lead[] = "not drawn: ";
+  if (class_charts_draw(o->lab_def, o->out, names, n, s->charts + sizeof lead - 1,
+                        sizeof s->charts - sizeof lead + 1) == 0)
+    memmove(s->charts, s->charts + sizeof lead - 1, strlen(s->charts + sizeof lead - 1) + 1);
+  else
+    memcpy(s->charts, lead, sizeof lead - 1);
 }
 
 int batch_run(const struct batch_opts *o, struct batch_summary *s, char *err, size_t errlen)
@@ -229,16 +301,26 @@ int batch_run(const struct batch_opts *o, struct batch_summary *s, char *err, si
     snprintf(err, errlen, "out of host memory");
     return -1;
   }
-  int n = list_students(o->roster, names, MAX_STUDENTS, err, errlen);
-  if (n < 0) {
+  int all = batch_students(o, names, MAX_STUDENTS, err, errlen);
+  if (all < 0) {
     free(names);
     return -1;
   }
   if (mkdir(o->out, 0755) && errno != EEXIST) {
     snprintf(err, errlen, "cannot make %s: %s", o->out, strerror(errno));
+    for (int i = 0; i < all; i++)
+      free(names[i]);
     free(names);
     return -1;
   }
+  /* a Slurm task grades its slice of the list: students from..to-1 */
+  int from = 0, n = all;
+  if (o->chunk > 0) {
+    long long lo = (long long)o->slice * o->chunk, hi = lo + o->chunk;
+    from = lo < all ? (int)lo : all;
+    n = (hi < all ? (int)hi : all) - from;
+  }
+  char **mine = names + from;
   s->students = (unsigned)n;
   int jobs = o->jobs < 1 ? 1 : o->jobs > MAX_JOBS ? MAX_JOBS : o->jobs;
   struct job run[MAX_JOBS];
@@ -248,7 +330,7 @@ int batch_run(const struct batch_opts *o, struct batch_summary *s, char *err, si
     while (running < jobs && next < n) {
       int i = next++;
       char sdir[4200], res[4300];
-      snprintf(sdir, sizeof sdir, "%s/%s", o->out, names[i]);
+      snprintf(sdir, sizeof sdir, "%s/%s", o->out, mine[i]);
       snprintf(res, sizeof res, "%s/results.json", sdir);
       if (o->resume && exists(res)) {
         s->skipped++;
@@ -256,7 +338,7 @@ int batch_run(const struct batch_opts *o, struct batch_summary *s, char *err, si
         continue;
       }
       mkdir(sdir, 0755);
-      pid_t pid = start(o, names[i], sdir);
+      pid_t pid = start(o, mine[i], sdir);
       if (pid < 0) {
         write_failure(sdir, "could not start grading");
         s->failed++;
@@ -285,7 +367,7 @@ int batch_run(const struct batch_opts *o, struct batch_summary *s, char *err, si
       if (run[k].pid != pid)
         continue;
       char sdir[4200];
-      snprintf(sdir, sizeof sdir, "%s/%s", o->out, names[run[k].student]);
+      snprintf(sdir, sizeof sdir, "%s/%s", o->out, mine[run[k].student]);
       if (finish(sdir, status, run[k].killed, o->timeout_s))
         s->graded++;
       else
@@ -299,8 +381,42 @@ int batch_run(const struct batch_opts *o, struct batch_summary *s, char *err, si
       break;
     }
   }
-  fputc('\n', stderr);
-  gradebook(o, names, n);
+  if (n)
+    fputc('\n', stderr);
+  if (!o->no_class)
+    class_outputs(o, names, all, s);
+  for (int i = 0; i < all; i++)
+    free(names[i]);
+  free(names);
+  return 0;
+}
+
+int batch_collect(const struct batch_opts *o, struct batch_summary *s, char *err, size_t errlen)
+{
+  memset(s, 0, sizeof *s);
+  char **names = calloc(MAX_STUDENTS, sizeof *names);
+  if (!names) {
+    snprintf(err, errlen, "out of host memory");
+    return -1;
+  }
+  int n = batch_students(o, names, MAX_STUDENTS, err, errlen);
+  if (n < 0) {
+    free(names);
+    return -1;
+  }
+  s->students = (unsigned)n;
+  for (int i = 0; i < n; i++) {
+    char path[4400];
+    snprintf(path, sizeof path, "%s/%s/results.json", o->out, names[i]);
+    json_error_t je;
+    json_t *j = json_load_file(path, 0, &je);
+    if (j && json_number_value(json_object_get(j, "max_score")) > 0)
+      s->graded++;
+    else if (j)
+      s->failed++;
+    json_decref(j);
+  }
+  class_outputs(o, names, n, s);
   for (int i = 0; i < n; i++)
     free(names[i]);
   free(names);

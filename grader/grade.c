@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "grader/grade.h"
+#include "grader/grade_occ.h"
 
 static struct grade_item *item(struct grade_result *g, const char *name, double max)
 {
@@ -153,6 +154,8 @@ static void performance(json_t *p, const struct run_result *s, const struct run_
   double ratio = a->value / b->value;
   double frac = ratio <= full ? 1.0 : ratio >= zero ? 0.0 : (zero - ratio) / (zero - full);
   it->score = pts * frac;
+  g->time_ratio = ratio;
+  g->has_time_ratio = 1;
   snprintf(it->output, sizeof it->output, "%s (%s%s): yours %.4g, the reference solution's %.4g, "
            "ratio %.3f (full points up to %.2f, none from %.2f)", name, a->kind,
            !strcmp(a->kind, "modelled") ? " by the emulator's timing model for the GPU it stands "
@@ -186,6 +189,28 @@ static void questions(json_t *q, json_t *answers, struct grade_result *g)
   }
 }
 
+/* The main configuration's figures, the student's and the reference's, for class charts:
+   only what the rubric would judge, a kernel correct on the main size. */
+static void measure(const struct run_result *s, const struct run_result *ref, struct grade_result *g)
+{
+  if (!main_correct(s))
+    return;
+  const struct run_point *p = &s->points[0];
+  for (uint32_t i = 0; i < p->nmetrics && g->nmeasured < RUN_MAX_POINT_METRICS; i++) {
+    if (!p->metric[i].defined)
+      continue;
+    struct grade_measure *m = &g->measured[g->nmeasured++];
+    snprintf(m->metric, sizeof m->metric, "%s", p->metric[i].name);
+    m->value = p->metric[i].value;
+    m->has_value = 1;
+    const struct run_metric *r = ref ? main_metric(ref, m->metric) : NULL;
+    if (r) {
+      m->reference = r->value;
+      m->has_reference = 1;
+    }
+  }
+}
+
 int grade_score(const struct run_lab *lab, const struct run_result *student,
                 const struct run_result *solution, json_t *answers, struct grade_result *g,
                 char *err, size_t errlen)
@@ -210,6 +235,9 @@ int grade_score(const struct run_lab *lab, const struct run_result *student,
     questions(q, answers, g);
   for (uint32_t i = 0; i < g->nitems; i++)
     g->score += g->items[i].score;
+  char occ[768];
+  if (main_correct(student) && grade_occupancy_hint(lab, student, solution, occ, sizeof occ))
+    hint(g, occ);
   for (uint32_t i = 0; i < student->nhot; i++) {   /* what the counters found, line by line */
     char h[512];
     const char *base = strrchr(student->hot[i].file, '/');
@@ -218,6 +246,8 @@ int grade_score(const struct run_lab *lab, const struct run_result *student,
     hint(g, h);
   }
   snprintf(g->flagged, sizeof g->flagged, "%s", student->integrity);
+  snprintf(g->backend, sizeof g->backend, "%s", student->prov.backend);
+  measure(student, solution, g);
   return 0;
 }
 
@@ -230,7 +260,7 @@ json_t *grade_gradescope_json(const struct grade_result *g)
                                            it->score, "max_score", it->max, "output", it->output,
                                            "visibility", "visible"));
   }
-  char out[2048];
+  char out[8192];
   size_t k = (size_t)snprintf(out, sizeof out, "%s", g->note);
   for (uint32_t i = 0; i < g->nhints && k < sizeof out; i++)
     k += (size_t)snprintf(out + k, sizeof out - k, "%sHint: %s", k ? "\n" : "", g->hints[i]);
@@ -239,13 +269,35 @@ json_t *grade_gradescope_json(const struct grade_result *g)
              g->flagged);
   json_t *j = json_pack("{s:f,s:f,s:s,s:o}", "score", g->score, "max_score", g->max, "output",
                         out, "tests", tests);
+  /* Gradescope keeps extra_data for the instructor: the integrity flags, and the figures the
+     class charts of a batch are drawn from */
+  json_t *extra = json_object();
   if (g->flagged[0]) {
-    /* for the instructor: a test entry only they see, and Gradescope's extra_data */
+    /* a test entry only the instructor sees, too */
     json_array_append_new(tests, json_pack("{s:s,s:f,s:f,s:s,s:s}", "name", "integrity",
                                            "score", 0.0, "max_score", 0.0, "output", g->flagged,
                                            "visibility", "hidden"));
-    json_object_set_new(j, "extra_data", json_pack("{s:s}", "integrity", g->flagged));
+    json_object_set_new(extra, "integrity", json_string(g->flagged));
   }
+  if (g->backend[0])
+    json_object_set_new(extra, "backend", json_string(g->backend));
+  if (g->has_time_ratio)
+    json_object_set_new(extra, "time_ratio", json_real(g->time_ratio));
+  if (g->nmeasured) {
+    json_t *ms = json_object();
+    for (uint32_t i = 0; i < g->nmeasured; i++) {
+      const struct grade_measure *m = &g->measured[i];
+      json_t *o = json_pack("{s:f}", "value", m->value);
+      if (m->has_reference)
+        json_object_set_new(o, "reference", json_real(m->reference));
+      json_object_set_new(ms, m->metric, o);
+    }
+    json_object_set_new(extra, "measured", ms);
+  }
+  if (json_object_size(extra))
+    json_object_set_new(j, "extra_data", extra);
+  else
+    json_decref(extra);
   return j;
 }
 

@@ -23,15 +23,28 @@ struct grade_item {
   char target[64];             /* that target in words: "at most 4", "within 1.2x of the reference" */
 };
 
+/* One figure of the main configuration, the submission's and the reference solution's, kept
+   in results.json (extra_data.measured) so a class can be charted from the results alone. */
+struct grade_measure {
+  char metric[96];
+  double value, reference;
+  int has_value, has_reference;
+};
+
 struct grade_result {
   double score, max;
   struct grade_item items[GRADE_MAX_ITEMS];
   uint32_t nitems;
-  char hints[GRADE_MAX_HINTS][512];
+  char hints[GRADE_MAX_HINTS][768];
   uint32_t nhints;
   char note[256];              /* e.g. why performance was not scored */
   char flagged[512];           /* integrity flags for the instructor (run_result.integrity):
                                   the score is not changed, the instructor decides */
+  struct grade_measure measured[RUN_MAX_POINT_METRICS];
+  uint32_t nmeasured;          /* the main point's defined metrics; 0 when not measured */
+  double time_ratio;           /* the performance item's ratio, when has_time_ratio */
+  int has_time_ratio;
+  char backend[8];             /* the run's backend: "emu" or "gpu" */
 };
 
 /* Score student against solution (the reference solution's run, same backend and seed) with

@@ -3,6 +3,7 @@
  * lab's rubric, and write a Gradescope results.json and a feedback report beside its results. */
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -150,17 +151,48 @@ out:
   return rc;
 }
 
-/* `warplab batch NN ROSTER --out DIR [-j N] [--resume] [--backend B] [--timeout S]`. */
+static void batch_usage(FILE *f)
+{
+  fputs("usage: warplab batch NN ROSTER --out DIR [-j N] [--resume] [--backend auto|gpu|emu]\n"
+        "                     [--timeout SECONDS] [--memory MB] [--seed N]\n"
+        "       warplab batch NN ROSTER --out DIR --slurm [--chunk N] [--sbatch-arg ARG]...\n"
+        "                     [--no-submit] [the options above]\n"
+        "       warplab batch NN ROSTER --out DIR --collect\n"
+        "\n"
+        "Grades every student folder of ROSTER with `warplab grade`, each in a child process\n"
+        "with a time limit (default 600 s) and a memory cap (default 16384 MB). Writes\n"
+        "DIR/STUDENT/results.json (Gradescope), log.txt and runs/ (the runs, feedback.md among\n"
+        "them), then the class: DIR/gradebook.csv and the class charts in DIR/charts/ (score\n"
+        "distribution, the rubric's metric targets, time against the reference solution: PNG,\n"
+        "SVG, their data and gnuplot scripts, and class.csv).\n"
+        "  --resume       skip students whose results.json exists\n"
+        "  --seed N       grade every student on the inputs of seed N (a regrade reproduces)\n"
+        "  --slurm        grade on a Slurm cluster: write DIR/slurm/ (students.txt, grade.sbatch:\n"
+        "                 a job array, one task per --chunk students (default 10), collect.sbatch,\n"
+        "                 collect.sh), submit the array and a collection job that runs after it\n"
+        "                 (the gradebook and the charts). --sbatch-arg ARG passes ARG to sbatch\n"
+        "                 (e.g. --sbatch-arg=--partition=gpu); --no-submit writes the scripts only\n"
+        "  --collect      the gradebook and the charts from the results there are, grading no one\n"
+        "                 (exit 1 when a student has no results yet)\n", f);
+  wl_print_exit_codes();
+}
+
+/* `warplab batch NN ROSTER --out DIR ...`: a class, locally or on Slurm (batch_usage). */
 int wl_cmd_batch(int argc, char **argv)
 {
   static const struct option longopts[] = {
     {"out", required_argument, 0, 'o'}, {"jobs", required_argument, 0, 'j'},
     {"resume", no_argument, 0, 'r'}, {"backend", required_argument, 0, 'b'},
     {"timeout", required_argument, 0, 't'}, {"memory", required_argument, 0, 'm'},
+    {"seed", required_argument, 0, 'S'}, {"slurm", no_argument, 0, 'L'},
+    {"chunk", required_argument, 0, 'c'}, {"sbatch-arg", required_argument, 0, 'A'},
+    {"no-submit", no_argument, 0, 'N'}, {"collect", no_argument, 0, 'C'},
+    {"list", required_argument, 0, 'l'}, {"slice", required_argument, 0, 's'},
     {"help", no_argument, 0, 'h'}, {0, 0, 0, 0},
   };
   struct batch_opts o = {.backend = "auto", .jobs = 1, .timeout_s = 600, .memory_mb = 16384};
-  int c;
+  struct batch_slurm_opts so = {.chunk = 10, .submit = 1};
+  int c, slurm = 0, collect = 0, have_slice = 0;
   optind = 1;
   opterr = 0;
   while ((c = getopt_long(argc, argv, "j:h", longopts, NULL)) != -1) {
@@ -176,25 +208,45 @@ int wl_cmd_batch(int argc, char **argv)
       }
       o.backend = optarg;
       break;
-    case 'j': case 't': case 'm':
+    case 'S':
+      errno = 0;
+      strtoull(optarg, &end, 10);
+      if (errno || *end || !*optarg || *optarg == '-') {
+        wl_error("--seed '%s': expected a number", optarg);
+        return WL_EXIT_USAGE;
+      }
+      o.seed = optarg;
+      break;
+    case 'L': slurm = 1; break;
+    case 'N': so.submit = 0; break;
+    case 'C': collect = 1; break;
+    case 'l': o.list = optarg; break;
+    case 'A':
+      if (so.nargs == (int)(sizeof so.sbatch_args / sizeof *so.sbatch_args)) {
+        wl_error("--sbatch-arg: at most %zu", sizeof so.sbatch_args / sizeof *so.sbatch_args);
+        return WL_EXIT_USAGE;
+      }
+      so.sbatch_args[so.nargs++] = optarg;
+      break;
+    case 'j': case 't': case 'm': case 'c': case 's':
       errno = 0;
       v = strtol(optarg, &end, 10);
-      if (errno || *end || v < 1) {
-        wl_error("-%c '%s': expected a positive number", c == 'j' ? 'j' : c, optarg);
+      if (errno || *end || !*optarg || v < (c == 's' ? 0 : 1) || v > INT_MAX) {
+        wl_error("%s '%s': expected a %s number", c == 'j' ? "-j" : c == 't' ? "--timeout" :
+                 c == 'm' ? "--memory" : c == 'c' ? "--chunk" : "--slice", optarg,
+                 c == 's' ? "non-negative" : "positive");
         return WL_EXIT_USAGE;
       }
       if (c == 'j') o.jobs = (int)v;
       else if (c == 't') o.timeout_s = (int)v;
-      else o.memory_mb = (size_t)v;
+      else if (c == 'm') o.memory_mb = (size_t)v;
+      else if (c == 'c') so.chunk = (int)v;
+      else {
+        o.slice = (int)v;
+        have_slice = 1;
+      }
       break;
-    case 'h':
-      fputs("usage: warplab batch NN ROSTER --out DIR [-j N] [--resume] [--backend auto|gpu|emu]\n"
-            "                     [--timeout SECONDS] [--memory MB]\n"
-            "Grades every student folder of ROSTER with `warplab grade`, each in a child process\n"
-            "with a time limit (default 600 s) and a memory cap (default 16384 MB). Writes\n"
-            "DIR/STUDENT/results.json (Gradescope), feedback.md, log.txt, and DIR/gradebook.csv.\n"
-            "--resume skips students whose results.json exists.\n", stdout);
-      return WL_EXIT_OK;
+    case 'h': batch_usage(stdout); return WL_EXIT_OK;
     default:
       wl_error("batch: unknown or incomplete option '%s' (see warplab batch --help)", argv[optind - 1]);
       return WL_EXIT_USAGE;
@@ -204,21 +256,64 @@ int wl_cmd_batch(int argc, char **argv)
     wl_error("batch: give a lab, a roster folder and --out DIR, e.g. warplab batch 01 class/ --out graded/");
     return WL_EXIT_USAGE;
   }
+  if (slurm + collect + have_slice > 1) {
+    wl_error("batch: --slurm, --collect and --slice are different modes: give one");
+    return WL_EXIT_USAGE;
+  }
   o.lab = argv[optind];
   o.roster = argv[optind + 1];
-  char self[4096];
+  char self[4096], err[2048], labs[1024];
   if (run_self_path(self, sizeof self)) {
     wl_error("cannot find the warplab executable to grade with");
     return WL_EXIT_USAGE;
   }
   o.warplab = self;
-  struct batch_summary s;
-  char err[1024];
-  if (batch_run(&o, &s, err, sizeof err)) {
+  /* the lab, loaded now: a wrong number is said at once, not once per student, and its
+     rubric says which class charts to draw */
+  snprintf(labs, sizeof labs, "%s/labs", run_home());
+  struct run_lab lab;
+  if (run_lab_load(o.lab, labs, &lab, err, sizeof err)) {
     wl_error("%s", err);
     return WL_EXIT_USAGE;
   }
-  printf("%u students: %u graded, %u failed to grade, %u kept from an earlier run (--resume)\n"
-         "Gradebook: %s/gradebook.csv\n", s.students, s.graded, s.failed, s.skipped, o.out);
-  return WL_EXIT_OK;
+  o.lab_def = &lab;
+  int rc = WL_EXIT_OK;
+  struct batch_summary s;
+  if (slurm) {
+    char info[4096];
+    if (batch_slurm_submit(&o, &so, info, sizeof info, err, sizeof err)) {
+      wl_error("%s", err);
+      rc = WL_EXIT_USAGE;
+    } else {
+      fputs(info, stdout);
+    }
+  } else if (collect) {
+    if (batch_collect(&o, &s, err, sizeof err)) {
+      wl_error("%s", err);
+      rc = WL_EXIT_USAGE;
+    } else {
+      printf("%u students: %u graded, %u failed to grade, %u without results yet\n"
+             "Gradebook: %s/gradebook.csv\nClass charts: %s\n", s.students, s.graded, s.failed,
+             s.missing, o.out, s.charts);
+      rc = s.missing ? WL_EXIT_FAULT : WL_EXIT_OK;
+    }
+  } else {
+    if (have_slice) {
+      o.chunk = so.chunk;
+      o.no_class = 1;                 /* an array task: the collection draws the class */
+    }
+    if (batch_run(&o, &s, err, sizeof err)) {
+      wl_error("%s", err);
+      rc = WL_EXIT_USAGE;
+    } else if (have_slice) {
+      printf("slice %d: %u students: %u graded, %u failed to grade, %u kept from an earlier run\n",
+             o.slice, s.students, s.graded, s.failed, s.skipped);
+    } else {
+      printf("%u students: %u graded, %u failed to grade, %u kept from an earlier run (--resume)\n"
+             "Gradebook: %s/gradebook.csv\nClass charts: %s\n", s.students, s.graded, s.failed,
+             s.skipped, o.out, s.charts);
+    }
+  }
+  run_lab_free(&lab);
+  return rc;
 }

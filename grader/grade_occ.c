@@ -1,0 +1,232 @@
+/* grade_occ.c: the low-occupancy hint and its limiting resource (see grade_occ.h). */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "grader/grade_occ.h"
+#include "metrics/occ.h"
+#include "run/run_ptxas.h"
+
+#define THEORETICAL "sm__maximum_warps_per_active_cycle_pct"
+#define ACHIEVED "sm__warps_active.avg.pct_of_peak_sustained_active"
+
+/* A lower occupancy than the reference's counts when it is at most this part of it. */
+#define LOW_FRACTION 0.8
+
+static const struct run_metric *metric_of(const struct run_result *r, const char *name)
+{
+  if (!r || !r->npoints)
+    return NULL;
+  const struct run_point *p = &r->points[0];
+  for (uint32_t i = 0; i < p->nmetrics; i++)
+    if (!strcmp(p->metric[i].name, name) && p->metric[i].defined)
+      return &p->metric[i];
+  return NULL;
+}
+
+/* The calculator's answer for r's main launch, from ptxas on r's PTX. Returns 0, or -1 when
+   it cannot be worked out (no profile, no ptxas, the kernel not in the report). */
+static int occupancy_of(const struct run_lab *lab, const struct run_result *r,
+                        struct occ_profile *prof, struct occ_input *in, struct occ_result *o)
+{
+  struct occ_error e;
+  if (!r->npoints || !r->prov.profile[0] || occ_profile_load(r->prov.profile, prof, &e) != OCC_OK)
+    return -1;
+  char arch[16];
+  snprintf(arch, sizeof arch, "sm_%d", prof->sm >= 50 ? prof->sm : 90);  /* as the run built it */
+  struct run_resources rs[32];
+  int n = 0;
+  char log[2048];
+  if (run_ptxas(r->prov.ptx_file, arch, 0, rs, 32, &n, log, sizeof log) != RUN_PTXAS_OK)
+    return -1;
+  const struct run_resources *k = run_resources_find(rs, n, lab->kernel);
+  if (!k)
+    return -1;
+  const struct run_point *p = &r->points[0];
+  *in = occ_input_default();
+  in->regs_per_thread = k->registers;
+  in->static_smem = k->static_smem;
+  in->dyn_smem = (int)p->smem;
+  in->block_threads = (int)(p->block[0] * p->block[1] * p->block[2]);
+  if (k->barriers > 0)
+    in->barriers = k->barriers;
+  return occ_compute(prof, in, o, &e) == OCC_OK && o->active_blocks > 0 ? 0 : -1;
+}
+
+/* 1-based number of the first line of path holding a (and b, unless NULL), or 0. */
+static unsigned line_with(const char *path, const char *a, const char *b)
+{
+  FILE *f = fopen(path, "r");
+  if (!f)
+    return 0;
+  char line[1024];
+  unsigned n = 0, found = 0;
+  while (!found && fgets(line, sizeof line, f)) {
+    n++;
+    if (strstr(line, a) && (!b || strstr(line, b)))
+      found = n;
+  }
+  fclose(f);
+  return found;
+}
+
+/* The line that sets the block's shape: a __constant__ choice named in the launch's block. */
+static unsigned block_choice_line(const struct run_lab *lab, const char *path)
+{
+  for (uint32_t i = 0; i < lab->choices.n; i++)
+    for (int d = 0; d < 3; d++)
+      if (strstr(lab->block[d], lab->choices.name[i])) {
+        unsigned l = line_with(path, "__constant__", lab->choices.name[i]);
+        if (l)
+          return l;
+      }
+  return 0;
+}
+
+int grade_handout_section(const char *path, const char *topic, char *out, size_t outlen)
+{
+  FILE *f = fopen(path, "r");
+  if (!f)
+    return 0;
+  char line[512];
+  int found = 0, fence = 0;
+  while (!found && fgets(line, sizeof line, f)) {
+    if (!strncmp(line, "```", 3))
+      fence = !fence;                          /* a '#' in a code block is not a heading */
+    if (fence || line[0] != '#' || !strcasestr(line, topic))
+      continue;
+    const char *h = line;
+    while (*h == '#' || *h == ' ')
+      h++;
+    snprintf(out, outlen, "%.*s", (int)strcspn(h, "\r\n"), h);
+    found = 1;
+  }
+  fclose(f);
+  return found;
+}
+
+/* "handouts/NN-name.md, section 'Heading'": the lab's own handout when it has a section on
+   occupancy, else the getting-started handout's. */
+static void handout_ref(const struct run_lab *lab, char *out, size_t outlen)
+{
+  const char *base = strrchr(lab->dir, '/');
+  base = base ? base + 1 : lab->dir;
+  char path[1400], heading[256];
+  const char *names[2] = {base, "00-getting-started"};
+  for (int i = 0; i < 2; i++) {
+    snprintf(path, sizeof path, "%s/handouts/%s.md", run_home(), names[i]);
+    if (grade_handout_section(path, "occupancy", heading, sizeof heading)) {
+      snprintf(out, outlen, " See handouts/%s.md, section '%s'.", names[i], heading);
+      return;
+    }
+  }
+  out[0] = 0;
+}
+
+static void append(char *out, size_t outlen, size_t *k, const char *fmt, ...)
+  __attribute__((format(printf, 4, 5)));
+
+static void append(char *out, size_t outlen, size_t *k, const char *fmt, ...)
+{
+  if (*k >= outlen)
+    return;
+  va_list ap;
+  va_start(ap, fmt);
+  int w = vsnprintf(out + *k, outlen - *k, fmt, ap);
+  va_end(ap);
+  if (w > 0)
+    *k += (size_t)w;
+}
+
+int grade_occupancy_hint(const struct run_lab *lab, const struct run_result *s,
+                         const struct run_result *ref, char *out, size_t outlen)
+{
+  out[0] = 0;
+  const struct run_metric *ts = metric_of(s, THEORETICAL), *tr = metric_of(ref, THEORETICAL);
+  const struct run_metric *as = metric_of(s, ACHIEVED), *ar = metric_of(ref, ACHIEVED);
+  if (!ts || !tr || !(ts->value < tr->value - 1e-9))
+    return 0;                                  /* the theoretical occupancy is what a resource limits */
+  int low_theo = ts->value <= tr->value * LOW_FRACTION + 1e-9;
+  int low_ach = as && ar && as->value <= ar->value * LOW_FRACTION + 1e-9;
+  if (!low_theo && !low_ach)
+    return 0;
+  struct occ_profile prof;
+  struct occ_input in;
+  struct occ_result o, ro;
+  if (occupancy_of(lab, s, &prof, &in, &o))
+    return 0;
+  struct occ_profile rprof;
+  struct occ_input rin;
+  int have_ref = occupancy_of(lab, ref, &rprof, &rin, &ro) == 0;
+  const char *kfile = s->prov.kernel_file, *base = strrchr(kfile, '/');
+  base = base ? base + 1 : kfile;
+
+  size_t k = 0;
+  append(out, outlen, &k, "Occupancy: your kernel keeps %d of the SM's %d warps (%.0f%%",
+         o.active_warps, o.max_warps, o.occupancy_pct);
+  if (as && ar)
+    append(out, outlen, &k, ", %.0f%% achieved", as->value);
+  append(out, outlen, &k, "), the reference solution %.0f%%", tr->value);
+  if (as && ar)
+    append(out, outlen, &k, " (%.0f%% achieved)", ar->value);
+  append(out, outlen, &k, ". Its limit: ");
+  int n = 0;
+  unsigned line = 0;
+  if (o.limiting & OCC_LIMIT_REGISTERS) {
+    line = line_with(kfile, "__global__", lab->kernel);
+    append(out, outlen, &k, "%sregisters: %d per thread (ptxas) and %d threads a block allow %d "
+           "blocks in the SM's %d", n++ ? "; " : "", in.regs_per_thread,
+           in.block_threads, o.limit[OCC_LIMIT_IDX_REGISTERS], prof.regs_per_sm);
+    if (have_ref)
+      append(out, outlen, &k, " (the reference solution uses %d per thread)", rin.regs_per_thread);
+  }
+  if (o.limiting & OCC_LIMIT_SHARED_MEM) {
+    unsigned l = line_with(kfile, "__shared__", NULL);
+    line = line ? line : l;
+    append(out, outlen, &k, "%sshared memory: each block takes %d bytes (%d static, %d dynamic, "
+           "%d the driver keeps), so %d blocks fit in the SM's %d", n++ ? "; " : "",
+           o.smem_per_block, in.static_smem, in.dyn_smem,
+           o.smem_per_block - in.static_smem - in.dyn_smem, o.limit[OCC_LIMIT_IDX_SHARED_MEM],
+           o.smem_config);
+    if (have_ref)
+      append(out, outlen, &k, " (the reference solution's blocks take %d)", ro.smem_per_block);
+  }
+  if (o.limiting & (OCC_LIMIT_WARPS | OCC_LIMIT_BLOCKS)) {
+    unsigned l = block_choice_line(lab, kfile);
+    line = line ? line : l;
+    if (o.limiting & OCC_LIMIT_WARPS)
+      append(out, outlen, &k, "%sthe block size: blocks of %d warps fill only %d of %d warp slots",
+             n++ ? "; " : "", o.warps_per_block, o.limit[OCC_LIMIT_IDX_WARPS] * o.warps_per_block,
+             o.max_warps);
+    else
+      append(out, outlen, &k, "%sblocks per SM: at most %d blocks of %d warps fit, %d warps",
+             n++ ? "; " : "", prof.max_blocks_per_sm, o.warps_per_block,
+             prof.max_blocks_per_sm * o.warps_per_block);
+    if (have_ref)
+      append(out, outlen, &k, " (the reference solution's blocks have %d threads)",
+             rin.block_threads);
+  }
+  if (o.limiting & OCC_LIMIT_BARRIERS)
+    append(out, outlen, &k, "%sbarriers: %d named barriers a block allow %d blocks",
+           n++ ? "; " : "", in.barriers, o.limit[OCC_LIMIT_IDX_BARRIERS]);
+  if (!n)
+    return 0;
+  /* what to do about it, for the resource named first */
+  append(out, outlen, &k, ". %s",
+         o.limiting & OCC_LIMIT_REGISTERS ? "Keep fewer values live at once, or ask ptxas for "
+         "more blocks with __launch_bounds__(threads, blocks)"
+         : o.limiting & OCC_LIMIT_SHARED_MEM ? "Use less shared memory per block"
+         : o.limiting & (OCC_LIMIT_WARPS | OCC_LIMIT_BLOCKS) ? "Choose a block size whose warps "
+         "fill the SM's warp slots in whole blocks"
+         : "Use fewer named barriers");
+  if (line)
+    append(out, outlen, &k, ". Look at %s:%u (kernel %s).", base, line, lab->kernel);
+  else
+    append(out, outlen, &k, ". Look at kernel %s in %s.", lab->kernel, base);
+  char h[400];
+  handout_ref(lab, h, sizeof h);
+  append(out, outlen, &k, "%s", h);
+  return 1;
+}

@@ -271,7 +271,7 @@ static double compare(struct parser *ps)
 {
   double v = sum(ps);
   skip(ps);
-  char c0 = ps->p[0], c1 = ps->p[1];
+  char c0 = ps->p[0], c1 = c0 ? ps->p[1] : 0;   /* never past the end */
   int op;   /* 1 <, 2 <=, 3 >, 4 >=, 5 ==, 6 != */
   if (c0 == '<')
     op = c1 == '=' ? 2 : 1;

@@ -341,7 +341,8 @@ int wl_cmd_run(int argc, char **argv)
 int wl_cmd_charts(int argc, char **argv)
 {
   if (argc != 2 || argv[1][0] == '-') {
-    fputs("usage: warplab charts RESULTS_DIR   (a folder `warplab run` wrote: its result.json)\n",
+    fputs("usage: warplab charts RESULTS_DIR   (a folder `warplab run` wrote: its result.json;\n"
+          "                                    its charts.json, when it has one, says the charts)\n",
           argc == 2 ? stdout : stderr);
     return argc == 2 ? WL_EXIT_OK : WL_EXIT_USAGE;
   }
@@ -363,7 +364,9 @@ int wl_cmd_charts(int argc, char **argv)
   }
   res->lab = &lab;
   char charts[4096] = "";
-  int st = plot_lab_charts(&lab, res, charts, sizeof charts, err, sizeof err);
+  /* a benchmark's folder (lab 03's staircase.sh) brings its own charts.json */
+  int st = plot_use_folder_charts(&lab, res, argv[1], err, sizeof err) < 0
+           ? PLOT_BAD_CHART : plot_lab_charts(&lab, res, charts, sizeof charts, err, sizeof err);
   if (st != PLOT_OK)
     wl_error("%s", err);
   else

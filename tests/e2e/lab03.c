@@ -17,6 +17,11 @@
  * neighbouring elements is right but makes 32 sectors per request; the grade gives the
  * solution with its answers every point and takes the occupancy target from a file that
  * sets WARPS itself.
+ * The charts: the run's bandwidth chart holds every point's 12 n bytes over its time (less a
+ * launch's) and,
+ * beside it and along the warps, Little's law with the H200 profile's numbers; fma.sh and
+ * staircase.sh chart the emulator's figures, the H200's and the profile's prediction (the
+ * formulas are computed here again from harness/arch/h200.conf).
  */
 #include <check.h>
 #include <math.h>
@@ -25,6 +30,7 @@
 #include <string.h>
 
 #include "e2e.h"
+#include "metrics/occ.h"
 
 #define LAB03_TIMEOUT_S 300
 #define LAB03_N 8650752.0   /* lab.json's emulator size */
@@ -82,6 +88,92 @@ static double time_of(const struct e2e_run *r, const char *sweep, const char *la
   return metric(p, "gpu__time_duration.sum");
 }
 
+static struct occ_profile h200(void)
+{
+  struct occ_profile p;
+  struct occ_error e;
+  ck_assert_msg(occ_profile_load("h200", &p, &e) == OCC_OK, "%s", e.msg);
+  return p;
+}
+
+/* The data lines of block `index` of a line chart's data file (comments left out), in
+   order, into lines (at most max); how many. */
+static int dat_block(const char *text, int index, char lines[][256], int max)
+{
+  int block = 0, n = 0, blank = 0;
+  for (const char *p = text; *p;) {
+    size_t len = strcspn(p, "\n");
+    if (len == 0) {
+      if (++blank == 2)
+        block++;
+    } else {
+      blank = 0;
+      if (p[0] != '#' && block == index && n < max)
+        snprintf(lines[n++], sizeof lines[0], "%.*s", (int)len, p);
+    }
+    p += len + (p[len] == '\n');
+  }
+  return n;
+}
+
+/* Little's law for the triad: W warps per SM, each with 32 x UNROLL elements of 12 bytes on
+   their way, over the DRAM latency, capped by the DRAM's bandwidth; GB/s. */
+static double triad_little(const struct occ_profile *p, double warps, double unroll)
+{
+  return fmin(p->dram_bandwidth_gbs, warps * 32 * unroll * 12 * p->sm_count * p->sm_clock_mhz /
+              1000 / p->dram_cycles);
+}
+
+/* bandwidth.dat of the solution's run: per sweep over warps (UNROLL 1, then the solution's
+   8), five points in the order of the warps, each 12 n bytes over its own time less a
+   launch's, and the prediction of the formula; then each sweep's prediction along 4 to 64
+   warps. */
+static void check_bandwidth_chart(const struct e2e_run *r)
+{
+  const char *dir = json_string_value(e2e_j(r->json, "results_dir"));
+  ck_assert_ptr_nonnull(dir);
+  char *text = e2e_read_text(e2e_fmt("%s/bandwidth.dat", dir));
+  ck_assert_msg(text != NULL, "no bandwidth.dat in %s", dir);
+  struct occ_profile p = h200();
+  static const char *const sweeps[] = {"warps, UNROLL 1", "warps, your UNROLL"};
+  static const double warps[] = {4, 8, 16, 32, 64};
+  for (int k = 0; k < 2; k++) {
+    double unroll = k ? 8 : 1;
+    char lines[8][256];
+    ck_assert_int_eq(dat_block(text, k, lines, 8), 5);
+    for (int i = 0; i < 5; i++) {
+      char label[64];
+      double x, bw, pred;
+      ck_assert_msg(sscanf(lines[i], "%63[^\t]\t%lf\t%lf\t%lf", label, &x, &bw, &pred) == 4, "%s",
+                    lines[i]);
+      ck_assert_msg(x == warps[i], "%s: x %g", lines[i], x);
+      char *mark = strstr(label, " (yours)");
+      if (mark)
+        *mark = 0;
+      /* the time less the launch's fixed cost: the time the loads were on their way */
+      double t = metric(point(r, sweeps[k], label), "gpu__time_duration.sum") -
+                 p.launch_overhead_ns;
+      ck_assert_msg(fabs(bw - 12 * LAB03_N / t) < 1e-6 * bw, "%s: bandwidth %g, 12 n / time %g",
+                    lines[i], bw, 12 * LAB03_N / t);
+      double want = triad_little(&p, x, unroll);
+      ck_assert_msg(fabs(pred - want) < 1e-6 * want, "%s: prediction %g, Little's law %g",
+                    lines[i], pred, want);
+      /* the model's DRAM never beats the law's, whose latency is the idle one */
+      ck_assert_msg(bw < want, "%s: %g GB/s measured over %g predicted", lines[i], bw, want);
+    }
+    char curve[200][256];
+    int n = dat_block(text, 2 + k, curve, 200);
+    ck_assert_int_gt(n, 50);
+    for (int i = 0; i < n; i++) {
+      double x, y;
+      ck_assert(sscanf(curve[i], "%lf\t%lf", &x, &y) == 2);
+      ck_assert(x >= 4 && x <= 64 + 1e-9);
+      ck_assert_msg(fabs(y - triad_little(&p, x, unroll)) < 1e-6 * y, "along x, %g warps: %g",
+                    x, y);
+    }
+  }
+}
+
 START_TEST(lab03_solution_hides_latency)
 {
   struct e2e_run *r = run03(NULL, 0);
@@ -135,6 +227,72 @@ START_TEST(lab03_solution_hides_latency)
             metric(point(r, "unroll", "1"), "smsp__inst_executed.sum"));
   /* x and y read, z written once: 12 bytes an element through DRAM */
   ck_assert(metric(point(r, "", "8x8"), "dram__bytes.sum") == 12 * LAB03_N);
+  check_bandwidth_chart(r);
+}
+END_TEST
+
+/* Run sh SCRIPT ARGS with the warplab under test, its chart into CHARTS=dir; its output. */
+static char *run_script(const char *script, const char *args, const char *dir)
+{
+  const char *out = e2e_fmt("%s.out", dir);
+  int st = system(e2e_fmt("CHARTS='%s' sh labs/03-latency-hiding/%s %s > '%s' 2>&1", dir, script,
+                          args, out));
+  char *text = e2e_read_text(out);
+  ck_assert_msg(st == 0, "%s %s exited %d:\n%s", script, args, st, text ? text : "");
+  return text;
+}
+
+/* fma.sh's chart: per ILP, the emulator's FMAs per cycle as the script prints them, the H200's
+   from its calibration, and fp32_lanes x min(min(W, 4), W x ILP / fma_cycles). staircase.sh's:
+   the L1 and the L2 footprints with the profile's load latencies under them. */
+START_TEST(lab03_benchmark_charts)
+{
+  struct occ_profile p = h200();
+  const char *dir = e2e_tmp("fma");
+  char *out = run_script("fma.sh", "1 4", dir);
+  char *text = e2e_read_text(e2e_fmt("%s/fma.dat", dir));
+  ck_assert_msg(text != NULL, "fma.sh wrote no chart data:\n%s", out);
+  static const double warps[] = {1, 2, 4, 8, 16, 32};
+  for (int k = 0; k < 2; k++) {
+    double ilp = k ? 4 : 1;
+    char lines[8][256];
+    ck_assert_int_eq(dat_block(text, k, lines, 8), 6);
+    for (int i = 0; i < 6; i++) {
+      char label[64];
+      double x, emu, gpu, pred;
+      ck_assert_msg(sscanf(lines[i], "%63[^\t]\t%lf\t%lf\t%lf\t%lf", label, &x, &emu, &gpu,
+                           &pred) == 5, "%s", lines[i]);
+      ck_assert(x == warps[i]);
+      double want = p.fp32_lanes * fmin(fmin(x, 4), x * ilp / p.fma_cycles);
+      ck_assert_msg(pred == want, "%s: prediction %g, the formula %g", lines[i], pred, want);
+      /* the printed table's figure (one decimal), and no more than the law allows */
+      ck_assert_msg(strstr(out, e2e_fmt("%15.1f\n", emu)) != NULL, "%s: %g not in\n%s",
+                    lines[i], emu, out);
+      ck_assert_msg(emu <= want * 1.0001 && gpu <= want, "%s: over the prediction", lines[i]);
+      ck_assert_msg(emu > 0.5 * want && gpu > 0.5 * want, "%s: far under the prediction",
+                    lines[i]);
+    }
+  }
+  dir = e2e_tmp("staircase");
+  out = run_script("staircase.sh", "16 1024", dir);
+  text = e2e_read_text(e2e_fmt("%s/staircase.dat", dir));
+  ck_assert_msg(text != NULL, "staircase.sh wrote no chart data:\n%s", out);
+  char lines[4][256];
+  ck_assert_int_eq(dat_block(text, 0, lines, 4), 2);
+  double kb[2], emu[2], gpu[2], pred[2];
+  for (int i = 0; i < 2; i++) {
+    char label[64];
+    ck_assert_msg(sscanf(lines[i], "%63[^\t]\t%lf\t%lf\t%lf\t%lf", label, &kb[i], &emu[i],
+                         &gpu[i], &pred[i]) == 5, "%s", lines[i]);
+  }
+  ck_assert(kb[0] == 16 && kb[1] == 1024);
+  ck_assert(pred[0] == p.l1_hit_cycles && pred[1] == p.l2_hit_cycles);
+  ck_assert(gpu[0] == 41.6 && gpu[1] == 372.2);   /* pointer_chase.csv, stride 128 */
+  /* a step is the load and the address arithmetic: above the load's latency, not far */
+  for (int i = 0; i < 2; i++)
+    ck_assert_msg(emu[i] > pred[i] && emu[i] < pred[i] + 40, "%g KB: %g cycles a step, the "
+                  "load %g", kb[i], emu[i], pred[i]);
+  ck_assert_msg(strstr(out, e2e_fmt("%16.1f\n", emu[1])) != NULL, "%g not in\n%s", emu[1], out);
 }
 END_TEST
 
@@ -223,7 +381,7 @@ END_TEST
 void e2e_add_lab03_tests(Suite *s)
 {
   if (!e2e_have_nvcc()) {
-    printf("e2e: nvcc not found: SKIPPING the 5 tests of lab 03\n");
+    printf("e2e: nvcc not found: SKIPPING the 6 tests of lab 03\n");
     return;
   }
   TCase *tc = tcase_create("lab03");
@@ -234,5 +392,6 @@ void e2e_add_lab03_tests(Suite *s)
   tcase_add_test(tc, lab03_no_tail_first_bad);
   tcase_add_test(tc, lab03_neighbours_are_uncoalesced);
   tcase_add_test(tc, lab03_grade);
+  tcase_add_test(tc, lab03_benchmark_charts);
   suite_add_tcase(s, tc);
 }

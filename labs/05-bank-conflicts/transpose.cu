@@ -55,7 +55,10 @@ extern "C" __global__ void transpose(const float *in, float *out, int width, int
     //         + 24), the thread's column c = threadIdx.x: tile element (r, c) is
     //         in[32 * blockIdx.y + r][32 * blockIdx.x + c]; store it at
     //         tile[tile_offset(r, c, variant, pitch)]. Edge tiles stick out of the matrix:
-    //         skip elements past its last row or column.
+    //         skip elements past its last row or column. Loop over k = 0, 8, 16, 24 with
+    //         r = threadIdx.y + k and `#pragma unroll` before the loop: a trip count the
+    //         compiler can see lets it issue the four loads together (lab 03; the handout
+    //         shows what a loop it did not unroll cost on an H200).
 
     // TODO 3: wait until the whole block has stored its rows: the next step reads elements
     //         other warps stored.

@@ -46,8 +46,11 @@ extern "C" __global__ void transpose(const float *in, float *out, int width, int
     extern __shared__ float tile[];
     int bx = blockIdx.x * TILE, by = blockIdx.y * TILE;
     int tx = threadIdx.x;
-    // tile element (r, c) is in[by + r][bx + c]
-    for (int r = threadIdx.y; r < TILE; r += ROWS) {
+    // tile element (r, c) is in[by + r][bx + c]; four rows a thread, a trip count the compiler
+    // can see, so that it unrolls the loop and issues the four loads together
+#pragma unroll
+    for (int k = 0; k < TILE; k += ROWS) {
+        int r = threadIdx.y + k;
         int x = bx + tx, y = by + r;
         if (x < width && y < height)
             tile[tile_offset(r, tx, variant, pitch)] = in[(size_t)y * width + x];
@@ -55,7 +58,9 @@ extern "C" __global__ void transpose(const float *in, float *out, int width, int
     // NO-SYNC: the barrier is missing: a warp reads tile columns before other warps stored them
     // out[bx + r][by + tx] = in[by + tx][bx + r] = tile element (tx, r); out has `width` rows
     // of `height` floats
-    for (int r = threadIdx.y; r < TILE; r += ROWS) {
+#pragma unroll
+    for (int k = 0; k < TILE; k += ROWS) {
+        int r = threadIdx.y + k;
         int x = by + tx, y = bx + r;
         if (x < height && y < width)
             out[(size_t)y * height + x] = tile[tile_offset(tx, r, variant, pitch)];

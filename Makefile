@@ -5,6 +5,7 @@
 #   make demo     the main job
 #   make bench    emulator throughput figures
 #   make asan     the unit and end-to-end suites under AddressSanitizer + UBSan
+#   make slurm-check  warplab batch --slurm on a single-node Slurm the test starts
 #
 # Every layer under harness/ is compiled into one static library; the command-line front
 # (harness/cli) and the test runner link against it.
@@ -43,7 +44,7 @@ CHECKBIN := $(BUILD)/check_warplab
 E2EBIN   := $(BUILD)/check_e2e
 WARPLAB  ?= $(BIN)
 
-.PHONY: all check unit e2e demo bench asan fuzz setup clean
+.PHONY: all check unit e2e demo bench asan fuzz setup clean slurm-check
 all: $(BIN)
 
 $(BUILD)/%.o: %.c
@@ -85,6 +86,11 @@ e2e: $(BIN) $(E2EBIN)
 check: setup
 	@$(MAKE) --no-print-directory $(BIN) $(CHECKBIN) $(E2EBIN)
 	@$(MAKE) --no-print-directory unit e2e
+
+# slurm-check: `warplab batch --slurm` against a single-node Slurm the test starts on this machine
+# (tests/slurm/run.sh: needs root; installs Slurm and munge when they are missing)
+slurm-check: $(BIN)
+	WARPLAB=$(WARPLAB) bash tests/slurm/run.sh
 
 demo: setup
 	@$(MAKE) --no-print-directory $(BIN)

@@ -8,6 +8,8 @@
 #   bash docker/install-deps.sh                 install whatever is missing, report on CUDA
 #   bash docker/install-deps.sh --if-missing    check first; when all is there, say so in one line
 #   bash docker/install-deps.sh --require-cuda  also fail (exit 1) if nvcc/ptxas are missing
+#   bash docker/install-deps.sh --slurm         also Slurm and munge, for `warplab batch --slurm`
+#                                               and its test (tests/slurm/run.sh, make slurm-check)
 #
 # The CUDA Toolkit is never installed from the distribution (its packages lag behind and
 # clash with NVIDIA's); without it warplab still runs .ptx files in its emulator.
@@ -15,11 +17,13 @@ set -euo pipefail
 
 if_missing=0
 require_cuda=0
+slurm=0
 for arg in "$@"; do
   case "$arg" in
     --if-missing) if_missing=1 ;;
     --require-cuda) require_cuda=1 ;;
-    -h|--help) sed -n '2,13p' "$0"; exit 0 ;;
+    --slurm) slurm=1 ;;
+    -h|--help) sed -n '2,15p' "$0"; exit 0 ;;
     *) echo "install-deps: unknown option '$arg' (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -27,6 +31,10 @@ done
 # The Debian/Ubuntu packages the build, the tests and the feedback screens need.
 packages=(build-essential pkg-config libncurses-dev gnuplot-nox check libsubunit-dev
           libjansson-dev tmux ca-certificates)
+# With --slurm: a Slurm controller, node daemon and client, and munge for their authentication
+# (only on request: a class graded on one machine needs none of it).
+slurm_packages=(slurmctld slurmd slurm-client munge)
+[ "$slurm" = 1 ] && packages+=("${slurm_packages[@]}")
 
 say() { echo "install-deps: $*"; }
 
@@ -55,6 +63,11 @@ build_deps_missing() {
   for c in gcc make gnuplot tmux; do
     command -v "$c" >/dev/null 2>&1 || return 0
   done
+  if [ "$slurm" = 1 ]; then
+    for c in slurmctld slurmd sbatch squeue sinfo munged; do
+      PATH="$PATH:/usr/sbin:/sbin" command -v "$c" >/dev/null 2>&1 || return 0
+    done
+  fi
   return 1
 }
 
@@ -124,7 +137,7 @@ else
 fi
 
 if build_deps_missing; then
-  echo "install-deps: something is still missing after the install (pkg-config check jansson ncurses, gcc make gnuplot tmux)" >&2
+  echo "install-deps: something is still missing after the install (pkg-config check jansson ncurses, gcc make gnuplot tmux$([ "$slurm" = 1 ] && echo ', slurmctld slurmd sbatch munged'))" >&2
   exit 1
 fi
 cuda_report

@@ -51,6 +51,14 @@ static int absolute(const char *path, char *out, size_t outlen, char *err, size_
   return 0;
 }
 
+/* The options given for sbatch, as #SBATCH lines: the scripts stay whole for a resubmission
+   by hand. */
+static void sbatch_lines(FILE *f, const struct batch_slurm_opts *so)
+{
+  for (int i = 0; i < so->nargs; i++)
+    fprintf(f, "#SBATCH %s\n", so->sbatch_args[i]);
+}
+
 /* The `warplab batch` command line both kinds of job run, up to its mode's own options. */
 static void command(FILE *f, const struct batch_opts *o, const char *roster, const char *out)
 {
@@ -91,11 +99,12 @@ static FILE *text_open(struct text *t)
   return t->f;
 }
 
-/* Run sbatch --parsable ARGS... script; its job id into id. Returns 0, or -1 with err. */
-static int sbatch(const struct batch_slurm_opts *so, const char *dependency, const char *script,
-                  char *id, size_t idlen, char *err, size_t errlen)
+/* Run sbatch --parsable [--dependency=afterany:DEPENDENCY] script; its job id into id.
+   Returns 0, or -1 with err. */
+static int sbatch(const char *dependency, const char *script, char *id, size_t idlen, char *err,
+                  size_t errlen)
 {
-  char *argv[16];
+  char *argv[8];
   int a = 0;
   argv[a++] = "sbatch";
   argv[a++] = "--parsable";
@@ -104,8 +113,6 @@ static int sbatch(const struct batch_slurm_opts *so, const char *dependency, con
     snprintf(dep, sizeof dep, "--dependency=afterany:%s", dependency);
     argv[a++] = dep;
   }
-  for (int i = 0; i < so->nargs && a < 14; i++)
-    argv[a++] = (char *)so->sbatch_args[i];
   argv[a++] = (char *)script;
   argv[a] = NULL;
   char out[4096];
@@ -136,6 +143,12 @@ int batch_slurm_submit(const struct batch_opts *o, const struct batch_slurm_opts
     snprintf(err, errlen, "--chunk must be at least 1");
     return -1;
   }
+  for (int i = 0; i < so->nargs; i++)
+    if (so->sbatch_args[i][0] != '-' || strpbrk(so->sbatch_args[i], "\n\r")) {
+      snprintf(err, errlen, "--sbatch-arg '%s': expected one sbatch option on one line, e.g. "
+               "--sbatch-arg=--partition=gpu", so->sbatch_args[i]);
+      return -1;
+    }
   char roster[PATH_MAX], out[PATH_MAX], cwd[PATH_MAX], home[PATH_MAX], dir[PATH_MAX + 16];
   if (absolute(o->roster, roster, sizeof roster, err, errlen))
     return -1;
@@ -214,9 +227,10 @@ int batch_slurm_submit(const struct batch_opts *o, const struct batch_slurm_opts
              "# Written by warplab batch --slurm: task i grades students i*%d ... i*%d+%d of\n"
              "# students.txt (%d students, %d tasks), each into OUT/STUDENT/results.json as a\n"
              "# local batch does. Resubmit the students left without results with\n"
-             "# `warplab batch ... --slurm --resume`.\n"
-             "set -eu\ncd ", o->lab, tasks > 0 ? tasks - 1 : 0, jobs, minutes, dir, so->chunk,
-          so->chunk, so->chunk - 1, todo, tasks);
+             "# `warplab batch ... --slurm --resume`.\n", o->lab, tasks > 0 ? tasks - 1 : 0, jobs,
+          minutes, dir, so->chunk, so->chunk, so->chunk - 1, todo, tasks);
+  sbatch_lines(f, so);
+  fputs("set -eu\ncd ", f);
   sh_quote(f, cwd);
   fputs("\nexport WARPLAB_HOME=", f);
   sh_quote(f, home);
@@ -247,6 +261,8 @@ int batch_slurm_submit(const struct batch_opts *o, const struct batch_slurm_opts
                  "#SBATCH --output=%s/collect-%%j.log\n"
                  "# Written by warplab batch --slurm: after the array, the gradebook and the class\n"
                  "# charts from every student's results.json.\n", o->lab, dir);
+    if (k == 0)
+      sbatch_lines(f, so);
     else
       fputs("#!/bin/sh\n# Written by warplab batch --slurm: the gradebook and the class charts, once\n"
             "# the array has finished (its collection job does the same).\n", f);
@@ -275,16 +291,16 @@ int batch_slurm_submit(const struct batch_opts *o, const struct batch_slurm_opts
   }
   char id[64], cid[64];
   if (tasks == 0) {
-    if (sbatch(so, NULL, collect, cid, sizeof cid, err, errlen))
+    if (sbatch(NULL, collect, cid, sizeof cid, err, errlen))
       goto out;
     snprintf(info + k, infolen - k, "Every student has results: no array submitted; the "
              "collection is job %s\n", cid);
     rc = 0;
     goto out;
   }
-  if (sbatch(so, NULL, grade, id, sizeof id, err, errlen))
+  if (sbatch(NULL, grade, id, sizeof id, err, errlen))
     goto out;
-  if (sbatch(so, id, collect, cid, sizeof cid, err, errlen)) {
+  if (sbatch(id, collect, cid, sizeof cid, err, errlen)) {
     size_t e = strlen(err);
     snprintf(err + e, errlen - e, " (the array, job %s, was submitted: collect by hand with %s "
              "when it has finished)", id, collect_sh);

@@ -524,7 +524,8 @@ static void add_row(struct chart *c, const struct run_point *pt, int is_main)
       }
       continue;
     }
-    for (uint32_t k = 0; k < pt->nmetrics; k++) {
+    uint32_t k = 0;
+    for (; k < pt->nmetrics; k++) {
       const struct run_metric *m = &pt->metric[k];
       if (strcmp(m->name, c->metric[s]))
         continue;
@@ -537,6 +538,21 @@ static void add_row(struct chart *c, const struct run_point *pt, int is_main)
         c->ndefined[s]++;
       }
       break;
+    }
+    /* no such metric: a choice (or, in a chart with expressions, a size or a profile
+       number) of that name, an exact figure */
+    struct vars x = {.c = c, .pt = pt, .no_metrics = 1};
+    double v;
+    if (k == pt->nmetrics && !vars_lookup(&x, c->metric[s], strlen(c->metric[s]), &v)) {
+      c->present[s] = 1;
+      if (!c->kind[s][0])
+        snprintf(c->kind[s], sizeof c->kind[s], "exact");
+      v *= c->scale;
+      if (isfinite(v) && (!c->log || v > 0)) {
+        row->v[s] = v;
+        row->defined[s] = 1;
+        c->ndefined[s]++;
+      }
     }
   }
 }

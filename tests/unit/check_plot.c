@@ -592,6 +592,36 @@ START_TEST(test_line_chart_plot_data)
 }
 END_TEST
 
+/* x a metric (lab 02's time against achieved occupancy): the points in the order of the
+   metric, the prediction through them (no curve: x is no choice to sample along). */
+START_TEST(test_line_chart_x_metric)
+{
+  struct run_lab lab;
+  struct run_result r;
+  fake_warps(&lab, &r,
+             "{\"charts\": [{\"name\": \"t\", \"style\": \"lines\", \"sweep\": \"u1\","
+             " \"x\": \"gpu__time_duration.sum\", \"y\": [\"WARPS\"],"
+             " \"predict\": \"1000 / gpu__time_duration.sum\"}]}");
+  setenv("PATH", "/nonexistent", 1);
+  char paths[256], err[512] = "";
+  ck_assert_int_eq(plot_lab_charts(&lab, &r, paths, sizeof paths, err, sizeof err),
+                   PLOT_NO_GNUPLOT);
+  static char text[1 << 16];
+  slurp("t.dat", text, sizeof text);
+  char lines[8][256];
+  ck_assert_int_eq(dat_block(text, 0, lines, 8), 4);
+  ck_assert_int_eq(dat_block(text, 1, lines + 4, 4), 0);   /* no curve */
+  static const char *const want[] = {"1x64\t15.625\t64\t64", "1x16\t62.5\t16\t16",
+                                     "1x8\t125\t8\t8", "1x4\t250\t4\t4"};
+  for (int i = 0; i < 4; i++)
+    ck_assert_str_eq(lines[i], want[i]);
+  slurp("t.gp", text, sizeof text);
+  ck_assert_ptr_nonnull(strstr(text, "index 0 using 2:(column(4)) with lines dt"));
+  ck_assert_ptr_null(strstr(text, "set logscale x"));
+  json_decref(lab.json);
+}
+END_TEST
+
 /* A y that names what a run lacks, a prediction that names what no profile has: no values,
    and notes that say which name. */
 START_TEST(test_line_chart_missing)
@@ -734,6 +764,7 @@ Suite *suite_plot(void)
   tcase_add_test(t, test_line_chart_drawn);
   tcase_add_test(t, test_line_chart_plot_data);
   tcase_add_test(t, test_line_chart_missing);
+  tcase_add_test(t, test_line_chart_x_metric);
   tcase_add_test(t, test_bad_line_charts);
   tcase_add_test(t, test_folder_charts);
   suite_add_tcase(s, t);

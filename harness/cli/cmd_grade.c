@@ -99,6 +99,14 @@ int wl_cmd_grade(int argc, char **argv)
     wl_error("out of host memory");
     goto out;
   }
+  /* from here on the run is confined: it writes only beneath its results folder and reads
+     the lab's folders and this submission's, not those beside it (run_sandbox.h) */
+  char note[512];
+  if (run_sandbox_confine_grade(dir, o.results_root, o.backend != RUN_BACKEND_EMU, note,
+                                sizeof note) < 0) {
+    wl_error("%s", note);
+    goto out;
+  }
   /* the submission, then the solution on the same backend and inputs */
   o.kernel_file = kfile;
   o.quick = 1;

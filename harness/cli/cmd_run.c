@@ -144,6 +144,8 @@ static json_t *result_json(const struct run_lab *lab, const struct run_result *r
   json_object_set_new(json_object_get(o, "provenance"), "metrics_source", json_string(p->ncu_note));
   if (p->timing_note[0])
     json_object_set_new(json_object_get(o, "provenance"), "timing_model", json_string(p->timing_note));
+  if (p->isolation[0])
+    json_object_set_new(json_object_get(o, "provenance"), "isolation", json_string(p->isolation));
   json_object_set_new(o, "built", json_boolean(r->built));
   json_object_set_new(o, "build_log", json_string(r->build_log));
   json_object_set_new(o, "registers", r->registers ? json_integer(r->registers) : json_null());

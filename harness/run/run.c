@@ -1203,6 +1203,7 @@ int run_lab_run(const struct run_lab *lab, const struct run_opts *opts, struct r
 
   /* build */
   nvcc_version(pv->nvcc_version, sizeof pv->nvcc_version);
+  run_build_isolation(pv->isolation, sizeof pv->isolation);
   snprintf(pv->ptx_file, sizeof pv->ptx_file, "%s/kernel.ptx", res->results_dir);
   char arch[16];
   snprintf(arch, sizeof arch, "sm_%d", c.have_prof && c.prof.sm >= 50 ? c.prof.sm : 90);

@@ -81,6 +81,9 @@ struct run_provenance {
   uint32_t sm_clock_mhz;       /* gpu, when the driver tells */
   char ncu_note[200];          /* gpu: where the metrics came from, or why there are none */
   char timing_note[400];       /* emu: how times were modelled, or why there are none */
+  char isolation[700];         /* how nvcc was kept from files other than the kernel's,
+                                  and the run from files other than its own
+                                  (run_build_isolation) */
 };
 
 struct run_result {

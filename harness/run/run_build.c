@@ -1,14 +1,32 @@
-/* run_build.c: compile a .cu file to PTX with nvcc -ptx -lineinfo (see run_build.h). */
+/* run_build.c: compile a .cu file to PTX with nvcc -ptx -lineinfo (see run_build.h).
+ *
+ * The file is untrusted (a student's submission, built on the grading machine), and nvcc's
+ * preprocessor reads whatever it names; its messages go back to the student. So the file is
+ * first put through the include check (run_incl.h), then copied alone into a fresh private
+ * folder, and nvcc runs there, confined to it and to its own files (run_sandbox.h), with
+ * limits on its time and on the files it writes. The copy's path, in nvcc's messages and in
+ * the PTX (.file), is written back to the real one.
+ */
 #include <ctype.h>
 #include <errno.h>
+#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "run/run_build.h"
 #include "run/run_exec.h"
 #include "run/run_file.h"
+#include "run/run_incl.h"
+#include "run/run_sandbox.h"
+
+#define BUILD_MAX_SOURCE (16u << 20)
+#define RAW_LOG ((size_t)1 << 20)               /* nvcc's messages read, before tidying */
+/* limits on one nvcc run: a template that never ends, a PTX file that fills the disk */
+static const struct run_exec_limits build_limits = {
+  .cpu_s = 300, .fsize = 512ull << 20, .nofile = 256, .wall_s = 600};
 
 int run_find_tool(const char *name, char *out, size_t outlen)
 {
@@ -61,33 +79,57 @@ static void tidy_log(const char *src, char *dst, size_t n)
   dst[k] = 0;
 }
 
+/* Runs of one line repeated (a file that includes itself: 200 "from k.cu:1," before the
+   error) become the line once and a count, in place, so the error itself still fits the log. */
+static void collapse_repeats(char *s)
+{
+  char *w = s, *prev = NULL;
+  size_t prevlen = 0;
+  unsigned more = 0;
+  while (*s) {
+    char *eol = strchr(s, '\n');
+    size_t len = eol ? (size_t)(eol - s) + 1 : strlen(s);
+    if (prev && len == prevlen && !memcmp(s, prev, len)) {
+      more++;
+      s += len;
+      continue;
+    }
+    if (more) {
+      char note[64];
+      int n = snprintf(note, sizeof note, "    (and %u more lines as the one above)\n", more);
+      if (n > 0 && (size_t)n <= (size_t)(s - w)) {
+        memcpy(w, note, (size_t)n);
+        w += n;
+      }
+      more = 0;
+    }
+    memmove(w, s, len);
+    prev = w;
+    prevlen = len;
+    w += len;
+    s += len;
+  }
+  if (more) {
+    char note[64];
+    int n = snprintf(note, sizeof note, "    (and %u more lines as the one above)\n", more);
+    if (n > 0 && (size_t)n <= (size_t)(s - w)) {
+      memcpy(w, note, (size_t)n);
+      w += n;
+    }
+  }
+  *w = 0;
+}
+
 /* nvcc runs its own steps through /bin/sh with the file names pasted in, so a name such as
-   o'brien/k.cu or $(x)/k.cu would be taken for shell syntax. Names made of these characters
-   are passed as they are; any other is reached through a private folder of links. */
+   o'brien.cu or $(x).cu would be taken for shell syntax: the copy has the file's own name only
+   when it is made of these characters, else kernel.cu, and the build folder is in TMPDIR only
+   when its path is. */
 static int shell_safe(const char *s)
 {
   for (; *s; s++)
     if (!isalnum((unsigned char)*s) && !strchr("._/+-,=@", *s))
       return 0;
   return 1;
-}
-
-/* Run nvcc with argv in folder cwd (NULL: ours); its messages, tidied, go to log. Returns
-   the exit status, or -1 (log says why) when it could not be run. */
-static int run_nvcc(char *const argv[], const char *cwd, char *log, size_t loglen)
-{
-  char *raw = malloc(loglen + 1);
-  if (!raw) {
-    snprintf(log, loglen, "cannot run nvcc: out of host memory\n");
-    return -1;
-  }
-  int rc = run_exec_capture(argv, cwd, raw, loglen + 1);
-  if (rc < 0)
-    snprintf(log, loglen, "cannot run nvcc: %s\n", strerror(errno));
-  else
-    tidy_log(raw, log, loglen);
-  free(raw);
-  return rc;
 }
 
 /* Copy text from src to dst, writing `to` for every `from` (from non-empty). Returns 0 when
@@ -112,87 +154,61 @@ static int replace_all(const char *src, const char *from, const char *to, char *
   return 0;
 }
 
-/* nvcc also canonicalises its input's path (links are followed), so the file is copied into
-   a private folder /tmp/warplab-nvcc-XXXXXX (as kernel.cu when its own name is unsafe), with
-   src -> its real folder on the include path (-I paths are passed as given). The copy's path
-   in the PTX (.file) and in nvcc's messages is written back to the real one. */
-static enum run_build_status build_via_copy(char *nvcc, char *archflag, const char *cu,
-                                            const char *ptx_out, char *log, size_t loglen)
+static int rm_one(const char *path, const struct stat *st, int flag, struct FTW *f)
 {
-  char real[4096], tdir[64] = "/tmp/warplab-nvcc-XXXXXX";
-  if (!realpath(cu, real)) {
-    snprintf(log, loglen, "%s: %s\n", cu, strerror(errno));
-    return RUN_BUILD_FAILED;
+  (void)st;
+  (void)f;
+  if (flag == FTW_DP)
+    rmdir(path);
+  else
+    unlink(path);
+  return 0;
+}
+
+/* Remove the build folder and whatever nvcc left in it (a killed nvcc leaves its temp files),
+   without following links out of it. */
+static void rm_tree(const char *dir)
+{
+  nftw(dir, rm_one, 16, FTW_DEPTH | FTW_PHYS | FTW_MOUNT);
+}
+
+/* The toolkit's header folders, from nvcc's real path: ROOT/include and ROOT/include/cccl. */
+static void toolkit_includes(const char *nvcc, char inc[2][1100])
+{
+  char real[4096];
+  inc[0][0] = inc[1][0] = 0;
+  if (!realpath(nvcc, real))
+    return;
+  for (int k = 0; k < 2; k++) {
+    char *s = strrchr(real, '/');
+    if (s)
+      *s = 0;
   }
-  size_t srclen = 0;
-  char *src = run_read_file(real, &srclen);
-  if (!src) {
-    snprintf(log, loglen, "%s: %s\n", cu, strerror(errno));
-    return RUN_BUILD_FAILED;
-  }
-  if (!mkdtemp(tdir)) {
-    snprintf(log, loglen, "cannot make a build folder in /tmp: %s\n", strerror(errno));
-    free(src);
-    return RUN_BUILD_SYSTEM;
-  }
-  char *slash = strrchr(real, '/');
-  const char *base = slash + 1;
-  char realdir[4096], srclink[128], copy[4200], out[128], inc[160];
-  snprintf(realdir, sizeof realdir, "%.*s", (int)(slash - real), real);
-  snprintf(srclink, sizeof srclink, "%s/src", tdir);
-  snprintf(out, sizeof out, "%s/out.ptx", tdir);
-  snprintf(inc, sizeof inc, "-I%s", srclink);
-  snprintf(copy, sizeof copy, "%s/%s", tdir, shell_safe(base) && strlen(base) < 200 ? base : "kernel.cu");
-  enum run_build_status st = RUN_BUILD_SYSTEM;
-  char *ptx = NULL, *fixed = NULL, *raw = NULL;
-  FILE *f = fopen(copy, "wb");
-  if (!f || fwrite(src, 1, srclen, f) != srclen || fclose(f) != 0 ||
-      symlink(realdir[0] ? realdir : "/", srclink) != 0) {
-    if (f)
-      fclose(f);
-    snprintf(log, loglen, "cannot prepare the build folder %s: %s\n", tdir, strerror(errno));
-    goto out;
-  }
-  char *argv[] = {nvcc, archflag, "-ptx", "-lineinfo", inc, "-o", out, copy, NULL};
-  if (!(raw = malloc(loglen + 1)))
-    goto out;
-  int rc = run_nvcc(argv, tdir, raw, loglen);
-  if (replace_all(raw, copy, real, log, loglen) != 0)
-    snprintf(log, loglen, "%s", raw);
-  if (rc < 0)
-    goto out;
-  st = RUN_BUILD_FAILED;
-  if (rc != 0) {
-    if (!log[0])
-      snprintf(log, loglen, "nvcc failed (status %d) with no message\n", rc);
-    goto out;
-  }
-  size_t len = 0;
-  ptx = run_read_file(out, &len);
-  size_t cap = len + 64 * strlen(real) + 4096;
-  fixed = ptx ? malloc(cap) : NULL;
-  /* A '"' or '\' in the real path would need escaping inside the PTX string: keep the copy's
-     path there instead (line numbers are unaffected; only the file name shown differs). */
-  const char *to = strpbrk(real, "\"\\") ? copy : real;
-  st = RUN_BUILD_SYSTEM;
-  if (fixed && replace_all(ptx, copy, to, fixed, cap) == 0 && (f = fopen(ptx_out, "wb"))) {
-    size_t fl = strlen(fixed);
-    int ok = fwrite(fixed, 1, fl, f) == fl;
-    if (fclose(f) == 0 && ok)
-      st = RUN_BUILD_OK;
-  }
-  if (st != RUN_BUILD_OK)
-    snprintf(log + strlen(log), loglen - strlen(log), "cannot write %s: %s\n", ptx_out, strerror(errno));
-out:
-  free(src);
-  free(raw);
-  free(ptx);
-  free(fixed);
-  unlink(out);
-  unlink(srclink);
-  unlink(copy);
-  rmdir(tdir);
-  return st;
+  snprintf(inc[0], sizeof inc[0], "%.1000s/include", real);
+  snprintf(inc[1], sizeof inc[1], "%.1000s/include/cccl", real);
+}
+
+/* WARPLAB_INCLUDE_CHECK=off leaves the confinement alone to hold (tests of each layer on its
+   own); where there is no confinement the check stays on whatever it says. */
+static int include_check_on(enum run_sandbox_kind kind)
+{
+  const char *ic = getenv("WARPLAB_INCLUDE_CHECK");
+  return kind == RUN_SANDBOX_NONE || !ic || strcmp(ic, "off");
+}
+
+void run_build_isolation(char *buf, size_t n)
+{
+  char why[160];
+  enum run_sandbox_kind k = run_sandbox_probe(why, sizeof why);
+  const char *self = run_sandbox_self_note();
+  if (k == RUN_SANDBOX_NONE)
+    snprintf(buf, n, "include check (strict) only, nvcc not confined (%s)%s%s", why,
+             self[0] ? "; " : "", self);
+  else
+    snprintf(buf, n, "%s (%s): nvcc reads only the toolkit, the system's compilers and headers "
+             "and a private copy of the kernel file, and writes only beside that copy; %s%s%s",
+             run_sandbox_name(k), why, include_check_on(k) ? "include check"
+             : "include check off (WARPLAB_INCLUDE_CHECK=off)", self[0] ? "; " : "", self);
 }
 
 enum run_build_status run_build_ptx(const char *cu, const char *arch, const char *ptx_out,
@@ -209,15 +225,127 @@ enum run_build_status run_build_ptx(const char *cu, const char *arch, const char
   }
   char archflag[64];
   snprintf(archflag, sizeof archflag, "-arch=%s", arch && *arch ? arch : "sm_90");
-  if (!shell_safe(cu) || !shell_safe(ptx_out) || !shell_safe(nvcc))
-    return build_via_copy(nvcc, archflag, cu, ptx_out, log, loglen);
-  char *argv[] = {nvcc, archflag, "-ptx", "-lineinfo", "-o", (char *)ptx_out, (char *)cu, NULL};
-  int rc = run_nvcc(argv, NULL, log, loglen);
-  if (rc < 0)
+
+  /* the file, read once: what is checked is what is built */
+  char real[4096];
+  struct stat st;
+  if (!realpath(cu, real) || stat(real, &st) != 0) {
+    snprintf(log, loglen, "%s: %s\n", cu, strerror(errno));
+    return RUN_BUILD_FAILED;
+  }
+  if (!S_ISREG(st.st_mode) || st.st_size > BUILD_MAX_SOURCE) {
+    snprintf(log, loglen, "%s: %s\n", cu, S_ISREG(st.st_mode) ? "larger than 16 MiB: not built"
+             : "not a regular file");
+    return RUN_BUILD_FAILED;
+  }
+  size_t srclen = 0;
+  char *src = run_read_file(real, &srclen);
+  if (!src) {
+    snprintf(log, loglen, "%s: %s\n", cu, strerror(errno));
+    return RUN_BUILD_FAILED;
+  }
+  enum run_sandbox_kind kind = run_sandbox_probe(NULL, 0);
+  char inc[2][1100];
+  toolkit_includes(nvcc, inc);
+  struct run_incl_opts io = {.include_dirs = {inc[0], inc[1], NULL}, .strict = kind == RUN_SANDBOX_NONE};
+  int refused = include_check_on(kind) ? run_incl_check(src, srclen, cu, &io, log, loglen) : 0;
+  if (refused != 0) {
+    free(src);
+    if (refused < 0)
+      snprintf(log, loglen, "cannot check %s: out of host memory\n", cu);
+    return refused < 0 ? RUN_BUILD_SYSTEM : RUN_BUILD_FAILED;
+  }
+
+  /* a fresh private folder: work/ (the copy, nvcc's output and temp files) and root/ (the
+     namespace's root, when that is the confinement) */
+  const char *tmp = getenv("TMPDIR");
+  if (!tmp || tmp[0] != '/' || strlen(tmp) > 900 || !shell_safe(tmp))
+    tmp = "/tmp";                               /* nvcc pastes its temp files' paths into sh */
+  char base[1024], work[1100], root[1100], copy[1400], out[1200];
+  snprintf(base, sizeof base, "%s/warplab-nvcc-XXXXXX", tmp);
+  if (!mkdtemp(base)) {
+    snprintf(log, loglen, "cannot make a build folder in %s: %s\n", tmp, strerror(errno));
+    free(src);
     return RUN_BUILD_SYSTEM;
-  if (rc == 0)
-    return RUN_BUILD_OK;
-  if (!log[0])
-    snprintf(log, loglen, "nvcc failed (status %d) with no message\n", rc);
-  return RUN_BUILD_FAILED;
+  }
+  snprintf(work, sizeof work, "%s/work", base);
+  snprintf(root, sizeof root, "%s/root", base);
+  const char *slash = strrchr(real, '/');
+  const char *name = slash ? slash + 1 : real;
+  snprintf(copy, sizeof copy, "%s/%s", work,
+           shell_safe(name) && !strchr(name, '/') && strlen(name) < 200 ? name : "kernel.cu");
+  snprintf(out, sizeof out, "%s/out.ptx", work);
+  enum run_build_status rs = RUN_BUILD_SYSTEM;
+  char *ptx = NULL, *fixed = NULL, *raw = NULL;
+  struct run_sandbox *sb = malloc(sizeof *sb);
+  FILE *f = NULL;
+  if (!sb || mkdir(work, 0700) || mkdir(root, 0700) || !(f = fopen(copy, "wb")) ||
+      fwrite(src, 1, srclen, f) != srclen || fclose(f) != 0 ||
+      run_sandbox_for_nvcc(sb, kind, nvcc, work, root)) {
+    if (f)
+      fclose(f);
+    snprintf(log, loglen, "cannot prepare the build folder %s: %s\n", base, strerror(errno));
+    goto out;
+  }
+  char *argv[] = {nvcc, archflag, "-ptx", "-lineinfo", "-o", out, copy, NULL};
+  size_t rawlen = loglen < RAW_LOG ? RAW_LOG : loglen + 1;
+  if (!(raw = malloc(rawlen))) {
+    snprintf(log, loglen, "cannot run nvcc: out of host memory\n");
+    goto out;
+  }
+  int rc = run_exec_confined(argv, sb, &build_limits, raw, rawlen);
+  if (rc == -1 || rc == RUN_EXEC_UNCONFINED) {
+    char why[160];
+    run_sandbox_probe(why, sizeof why);
+    if (rc == -1)
+      snprintf(log, loglen, "cannot run nvcc: %s\n", strerror(errno));
+    else
+      snprintf(log, loglen, "cannot confine nvcc with %s (%s): %s. Nothing was built. "
+               "WARPLAB_SANDBOX=none builds with the include check alone.\n",
+               run_sandbox_name(kind), why, strerror(errno));
+    goto out;
+  }
+  char *tidy = malloc(rawlen);
+  if (tidy) {
+    tidy_log(raw, tidy, rawlen);
+    collapse_repeats(tidy);
+    if (replace_all(tidy, copy, cu, log, loglen) != 0)
+      snprintf(log, loglen, "%s", tidy);
+    free(tidy);
+  }
+  rs = RUN_BUILD_FAILED;
+  if (rc == RUN_EXEC_TIMEOUT) {
+    snprintf(log + strlen(log), loglen - strlen(log), "nvcc ran for more than %u s: it was stopped\n",
+             build_limits.wall_s);
+    goto out;
+  }
+  if (rc != 0) {
+    if (!log[0])
+      snprintf(log, loglen, "nvcc failed (status %d) with no message\n", rc);
+    goto out;
+  }
+  size_t len = 0;
+  ptx = run_read_file(out, &len);
+  size_t cap = len + 64 * strlen(real) + 4096;
+  fixed = ptx ? malloc(cap) : NULL;
+  /* A '"' or '\' in the real path would need escaping inside the PTX string: keep the copy's
+     path there instead (line numbers are unaffected; only the file name shown differs). */
+  const char *to = strpbrk(real, "\"\\") ? copy : real;
+  rs = RUN_BUILD_SYSTEM;
+  if (fixed && replace_all(ptx, copy, to, fixed, cap) == 0 && (f = fopen(ptx_out, "wb"))) {
+    size_t fl = strlen(fixed);
+    int ok = fwrite(fixed, 1, fl, f) == fl;
+    if (fclose(f) == 0 && ok)
+      rs = RUN_BUILD_OK;
+  }
+  if (rs != RUN_BUILD_OK)
+    snprintf(log + strlen(log), loglen - strlen(log), "cannot write %s: %s\n", ptx_out, strerror(errno));
+out:
+  free(src);
+  free(raw);
+  free(ptx);
+  free(fixed);
+  free(sb);
+  rm_tree(base);
+  return rs;
 }

@@ -1,7 +1,10 @@
 /* run_build.h: compiling a student's .cu file to PTX with nvcc.
  *
- * nvcc is found on PATH or in /usr/local/cuda/bin. Its diagnostics are rewritten to the
- * editor-friendly "file:line: error: ..." form and returned to the caller verbatim otherwise.
+ * nvcc is found on PATH or in /usr/local/cuda/bin. The file is built alone and isolated: the
+ * include check (run_incl.h) first, then nvcc in a private folder holding a copy of the file
+ * and nothing else, confined where the kernel allows (run_sandbox.h). Its diagnostics are
+ * rewritten to the editor-friendly "file:line: error: ..." form and returned to the caller
+ * verbatim otherwise.
  */
 #ifndef WARPLAB_RUN_BUILD_H
 #define WARPLAB_RUN_BUILD_H
@@ -19,8 +22,13 @@ enum run_build_status {
 int run_find_tool(const char *name, char *out, size_t outlen);
 
 /* Compile cu to PTX at ptx_out for arch ("sm_90") with -lineinfo. On return, log holds
-   nvcc's messages (warnings too), with "f.cu(12): error" rewritten as "f.cu:12: error". */
+   nvcc's messages (warnings too), with "f.cu(12): error" rewritten as "f.cu:12: error", or
+   the include check's refusals (RUN_BUILD_FAILED, nvcc not run). */
 enum run_build_status run_build_ptx(const char *cu, const char *arch, const char *ptx_out,
                                     char *log, size_t loglen);
+
+/* How builds are isolated on this machine, in words, for a run's provenance ("landlock
+   (Landlock ABI 7): nvcc sees only ...; include check"). */
+void run_build_isolation(char *buf, size_t n);
 
 #endif

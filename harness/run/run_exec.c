@@ -1,57 +1,189 @@
 /* run_exec.c: run a program and capture its output (see run_exec.h). */
 #include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "run/run_exec.h"
 
-int run_exec_capture(char *const argv[], const char *cwd, char *out, size_t outlen)
+extern char **environ;
+
+static void set_limit(int which, unsigned long long v)
 {
-  int fd[2];
+  struct rlimit r;
+  if (!v || getrlimit(which, &r))
+    return;
+  if (r.rlim_max == RLIM_INFINITY || v < r.rlim_max)
+    r.rlim_max = (rlim_t)v;
+  r.rlim_cur = r.rlim_max;
+  setrlimit(which, &r);
+}
+
+/* The environment with TMPDIR=dir (dir NULL: ours, as it is). Freed by the caller (the array
+   only; the first entry is the one string it allocated). */
+static char **env_with_tmpdir(const char *dir)
+{
+  if (!dir)
+    return environ;
+  size_t n = 0;
+  while (environ[n])
+    n++;
+  char **env = calloc(n + 2, sizeof *env);
+  size_t len = strlen(dir) + 8;
+  char *tmp = malloc(len);
+  if (!env || !tmp) {
+    free(env);
+    free(tmp);
+    return NULL;
+  }
+  snprintf(tmp, len, "TMPDIR=%s", dir);
+  size_t k = 0;
+  env[k++] = tmp;
+  for (size_t i = 0; i < n; i++)
+    if (strncmp(environ[i], "TMPDIR=", 7))
+      env[k++] = environ[i];
+  env[k] = NULL;
+  return env;
+}
+
+static double now_s(void)
+{
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + t.tv_nsec / 1e9;
+}
+
+/* The child's side: its process group, death with us, standard streams, limits, the
+   confinement (a failure is written to report as an errno), then argv. Never returns. */
+static void child(char *const argv[], const char *cwd, const struct run_sandbox *sb,
+                  const struct run_exec_limits *lim, char **env, pid_t parent, int out, int report)
+{
+  /* its own group, so a timeout kills what it started too; and it dies with warplab: a
+     grader killed by its batch leaves no compiler behind writing into the student's results */
+  setpgid(0, 0);
+  prctl(PR_SET_PDEATHSIG, SIGKILL);
+  if (getppid() != parent)
+    _exit(127);
+  int null = open("/dev/null", O_RDONLY | O_CLOEXEC);
+  if (null >= 0)
+    dup2(null, 0);
+  dup2(out, 1);
+  dup2(out, 2);
+  if (lim) {
+    set_limit(RLIMIT_CPU, lim->cpu_s);
+    set_limit(RLIMIT_FSIZE, lim->fsize);
+    set_limit(RLIMIT_NOFILE, lim->nofile);
+  }
+  if (sb ? run_sandbox_enter(sb) != 0 : cwd && chdir(cwd) != 0) {
+    int e = errno ? errno : EPERM;
+    if (report >= 0 && write(report, &e, sizeof e) < 0)
+      _exit(126);
+    _exit(126);
+  }
+  execvpe(argv[0], argv, env);
+  _exit(127);
+}
+
+static int spawn(char *const argv[], const char *cwd, const struct run_sandbox *sb,
+                 const struct run_exec_limits *lim, char *out, size_t outlen)
+{
+  int fd[2], rep[2] = {-1, -1};
   if (outlen)
     out[0] = 0;
-  if (pipe(fd) != 0)
+  char **env = env_with_tmpdir(sb ? sb->write : NULL);
+  if (!env)
     return -1;
+  if (pipe2(fd, O_CLOEXEC) != 0 || (sb && pipe2(rep, O_CLOEXEC) != 0)) {
+    if (env != environ) {
+      free(env[0]);
+      free(env);
+    }
+    return -1;
+  }
   pid_t parent = getpid();
   pid_t pid = fork();
-  if (pid < 0) {
-    close(fd[0]);
-    close(fd[1]);
-    return -1;
-  }
-  if (pid == 0) {
-    /* a tool dies with warplab: a grader killed by its batch leaves no compiler behind
-       writing into the student's results */
-    prctl(PR_SET_PDEATHSIG, SIGKILL);
-    if (getppid() != parent)
-      _exit(127);
-    dup2(fd[1], 1);
-    dup2(fd[1], 2);
-    close(fd[0]);
-    close(fd[1]);
-    if (cwd && chdir(cwd) != 0)
-      _exit(127);
-    execvp(argv[0], argv);
-    _exit(127);
+  if (pid == 0)
+    child(argv, cwd, sb, lim, env, parent, fd[1], rep[1]);
+  if (env != environ) {
+    free(env[0]);
+    free(env);
   }
   close(fd[1]);
+  if (rep[1] >= 0)
+    close(rep[1]);
+  if (pid < 0) {
+    close(fd[0]);
+    if (rep[0] >= 0)
+      close(rep[0]);
+    return -1;
+  }
   size_t got = 0;
   char sink[4096];
-  ssize_t r;
-  while ((r = read(fd[0], got + 1 < outlen ? out + got : sink,
-                   got + 1 < outlen ? outlen - 1 - got : sizeof sink)) > 0 || (r < 0 && errno == EINTR))
-    if (r > 0 && got + 1 < outlen)
+  double deadline = lim && lim->wall_s ? now_s() + lim->wall_s : 0;
+  int timed_out = 0;
+  for (;;) {
+    if (deadline) {
+      double left = timed_out ? 1.0 : deadline - now_s();
+      struct pollfd p = {.fd = fd[0], .events = POLLIN};
+      int r = left > 0 ? poll(&p, 1, (int)(left * 1000) + 1) : 0;
+      if (r < 0 && errno == EINTR)
+        continue;
+      if (r == 0 && timed_out)
+        break;                                  /* something that left its group holds the pipe */
+      if (r == 0) {                             /* past its time: it and all it started */
+        kill(-pid, SIGKILL);
+        kill(pid, SIGKILL);
+        timed_out = 1;
+        continue;
+      }
+    }
+    ssize_t r = read(fd[0], got + 1 < outlen ? out + got : sink,
+                     got + 1 < outlen ? outlen - 1 - got : sizeof sink);
+    if (r < 0 && errno == EINTR)
+      continue;
+    if (r <= 0)
+      break;
+    if (got + 1 < outlen)
       got += (size_t)r;
+  }
   close(fd[0]);
   if (outlen)
     out[got] = 0;
   int status = 0;
   while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
     ;
+  int why = 0;
+  if (rep[0] >= 0) {
+    if (read(rep[0], &why, sizeof why) != (ssize_t)sizeof why)
+      why = 0;
+    close(rep[0]);
+  }
+  if (why) {
+    errno = why;
+    return RUN_EXEC_UNCONFINED;
+  }
+  if (timed_out)
+    return RUN_EXEC_TIMEOUT;
   return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+}
+
+int run_exec_capture(char *const argv[], const char *cwd, char *out, size_t outlen)
+{
+  return spawn(argv, cwd, NULL, NULL, out, outlen);
+}
+
+int run_exec_confined(char *const argv[], const struct run_sandbox *sb,
+                      const struct run_exec_limits *lim, char *out, size_t outlen)
+{
+  return spawn(argv, NULL, sb, lim, out, outlen);
 }
 
 int run_self_path(char *buf, size_t len)

@@ -1,15 +1,39 @@
 /* run_exec.h: run a program with an argument vector (never through a shell, so no file or
- * folder name can be taken for shell syntax) and capture what it prints. */
+ * folder name can be taken for shell syntax) and capture what it prints.
+ *
+ * A tool run on a student's input (nvcc on a kernel file) can also be run confined: its view
+ * of the filesystem (run_sandbox.h), its CPU time, the size of the files it writes, its open
+ * files, and its time on the clock, after which it is killed with everything it started.
+ */
 #ifndef WARPLAB_RUN_EXEC_H
 #define WARPLAB_RUN_EXEC_H
 
 #include <stddef.h>
 
-/* Run argv[0] (searched on PATH unless it holds a '/') with argv, in folder cwd (NULL: ours);
-   its stdout and stderr go to out (NUL-terminated, cut at outlen; the rest is read and
-   dropped). Returns the exit status, 128 + signal when killed, 127 when it could not be
-   executed, or -1 when no process could be started. */
+#include "run/run_sandbox.h"
+
+/* Run argv[0] (searched on PATH unless it holds a '/') with argv, in folder cwd (NULL: ours),
+   its standard input /dev/null; its stdout and stderr go to out (NUL-terminated, cut at
+   outlen; the rest is read and dropped). Returns the exit status, 128 + signal when killed,
+   127 when it could not be executed, or -1 when no process could be started. */
 int run_exec_capture(char *const argv[], const char *cwd, char *out, size_t outlen);
+
+/* Limits for run_exec_confined; a 0 leaves that limit as it is. */
+struct run_exec_limits {
+  unsigned cpu_s;               /* RLIMIT_CPU: seconds of CPU time, each process */
+  unsigned long long fsize;     /* RLIMIT_FSIZE: bytes, the largest file it may write */
+  unsigned nofile;              /* RLIMIT_NOFILE: open files, each process */
+  unsigned wall_s;              /* seconds on the clock, then it and its children are killed */
+};
+
+#define RUN_EXEC_TIMEOUT (-2)   /* killed after lim->wall_s */
+#define RUN_EXEC_UNCONFINED (-3) /* the confinement could not be made: nothing ran (errno) */
+
+/* run_exec_capture, confined: in sb's folder (sb->write, also its TMPDIR), with sb's view of
+   the filesystem and lim's limits. Returns as run_exec_capture, or RUN_EXEC_TIMEOUT, or
+   RUN_EXEC_UNCONFINED with errno saying why. */
+int run_exec_confined(char *const argv[], const struct run_sandbox *sb,
+                      const struct run_exec_limits *lim, char *out, size_t outlen);
 
 /* The running executable's path (/proc/self/exe), into buf. Returns 0, or -1. */
 int run_self_path(char *buf, size_t len);

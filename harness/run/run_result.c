@@ -75,6 +75,7 @@ int run_result_load(const char *dir, struct run_result *r, char *lab_id, size_t 
   copy(r->prov.ptx_file, sizeof r->prov.ptx_file, json_object_get(p, "ptx"));
   copy(r->prov.ncu_note, sizeof r->prov.ncu_note, json_object_get(p, "metrics_source"));
   copy(r->prov.timing_note, sizeof r->prov.timing_note, json_object_get(p, "timing_model"));
+  copy(r->prov.isolation, sizeof r->prov.isolation, json_object_get(p, "isolation"));
   json_t *seed = json_object_get(p, "seed");
   r->prov.seed = json_is_integer(seed) ? (uint64_t)json_integer_value(seed) : 0;
   r->prov.sm_clock_mhz = u32(json_object_get(p, "sm_clock_mhz"));

@@ -116,6 +116,8 @@ void e2e_add_timing_tests(Suite *s);
 void e2e_add_batch_tests(Suite *s);
 /* Submissions written to break things (adversarial.c). */
 void e2e_add_adversarial_tests(Suite *s);
+/* Submissions that reach for other files through the compiler (isolation.c). */
+void e2e_add_isolation_tests(Suite *s);
 /* The handouts' code examples (tests/e2e/handouts.c). */
 void e2e_add_handout_tests(Suite *s);
 /* printf and assert (tests/e2e/builtins.c). */

@@ -61,11 +61,17 @@ static __device__ __forceinline__ void tree_sequential(unsigned *s, unsigned to)
     }
 }
 
-// The sum of v over the lanes of this warp, in lane 0: log2(warpSize) shuffles.
+// The sum of v over the lanes of this warp, in lane 0: log2(warpSize) shuffles. The loop is
+// unrolled for the widest warp there is (64 lanes), and each step is kept only while its
+// offset is under warpSize: on an NVIDIA GPU ptxas knows warpSize is 32, drops the first step
+// and keeps five shuffles with constant offsets. (Written `for (off = warpSize / 2; ...)`, it
+// is as correct, but ptxas keeps a loop with the offset in a register.)
 static __device__ __forceinline__ unsigned warp_sum(unsigned v)
 {
-    for (int off = warpSize / 2; off > 0; off >>= 1)
-        v += __shfl_down_sync(FULL, v, off);
+#pragma unroll
+    for (int off = 32; off > 0; off >>= 1)
+        if (off < warpSize)
+            v += __shfl_down_sync(FULL, v, off);
     return v;
 }
 
@@ -73,7 +79,7 @@ static __device__ __forceinline__ unsigned warp_sum(unsigned v)
 // then the first warp adds those up.
 static __device__ __forceinline__ unsigned block_sum(unsigned v, unsigned *s)
 {
-    unsigned tid = threadIdx.x, lane = tid % warpSize, warp = tid / warpSize;
+    unsigned tid = threadIdx.x, lane = tid & (warpSize - 1), warp = tid / warpSize;
     v = warp_sum(v);
     if (lane == 0)
         s[warp] = v;

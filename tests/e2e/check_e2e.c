@@ -1318,6 +1318,7 @@ int main(void)
   Suite *s = suite_e2e(have_nvcc, &skipped);
   e2e_add_metrics_tests(s);
   e2e_add_lab_tests(s);
+  e2e_add_lab02_tests(s);
   e2e_add_lab03_tests(s);
   e2e_add_lab04_tests(s);
   e2e_add_lab07_tests(s);

@@ -102,6 +102,8 @@ void e2e_expect_dim3(const struct e2e_run *r, const char *path, long long x, lon
 void e2e_add_metrics_tests(Suite *s);
 /* The tests of warplab run (tests/e2e/lab.c). */
 void e2e_add_lab_tests(Suite *s);
+/* Lab 02, occupancy: staircases, waves, local memory and spills, starter, grade (lab02.c). */
+void e2e_add_lab02_tests(Suite *s);
 /* Lab 04, memory coalescing: its solution, starter and wrong kernels (tests/e2e/lab04.c). */
 void e2e_add_lab04_tests(Suite *s);
 /* Lab 07, warp reduction: versions, wave64 tests, starter, 32-lane kernels, grade (lab07.c). */

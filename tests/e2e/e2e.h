@@ -110,6 +110,8 @@ void e2e_add_lab04_tests(Suite *s);
 void e2e_add_lab07_tests(Suite *s);
 /* Lab 05, bank conflicts: its solution, the bank probe, starter, race and grade (lab05.c). */
 void e2e_add_lab05_tests(Suite *s);
+/* Lab 06, divergence: the mappings, chain, spin locks and barriers, starter, grade (lab06.c). */
+void e2e_add_lab06_tests(Suite *s);
 /* Lab 03, latency hiding: its solution's sweeps, starter, wrong kernels and grade (lab03.c). */
 void e2e_add_lab03_tests(Suite *s);
 /* The timing model against the H200 calibration curves (timing.c). */

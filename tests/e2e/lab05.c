@@ -234,13 +234,15 @@ START_TEST(lab05_solution_counts_from_first_principles)
 END_TEST
 
 /* One warp's load through bank_probe.cu: lane l reads element (l % group) * stride +
-   (l / group) * shift of width-byte elements. */
+   (l / group) * shift of width-byte elements. Left out: every lane on one 8- or 16-byte
+   element, which the H200 serves in 1 and 2 wavefronts where the phase rule, and the
+   emulator, count 2 and 4 (labs/05-bank-conflicts/measured/h200-banks.txt). */
 START_TEST(lab05_bank_probe_from_first_principles)
 {
   static const int pattern[][4] = {
     {4, 32, 1, 0}, {4, 32, 2, 0}, {4, 32, 4, 0}, {4, 32, 8, 0}, {4, 32, 16, 0}, {4, 32, 32, 0},
-    {4, 32, 33, 0}, {4, 32, 12, 0}, {4, 32, 0, 0}, {8, 32, 1, 0}, {8, 32, 2, 0}, {8, 32, 0, 0},
-    {8, 16, 2, 1}, {16, 32, 1, 0}, {16, 8, 4, 1},
+    {4, 32, 33, 0}, {4, 32, 12, 0}, {4, 32, 0, 0}, {4, 16, 1, 0}, {8, 32, 1, 0}, {8, 32, 2, 0},
+    {8, 16, 1, 0}, {8, 16, 2, 1}, {8, 32, 17, 0}, {16, 32, 1, 0}, {16, 8, 1, 0}, {16, 8, 4, 1},
   };
   const char *ptx = e2e_tmp("bank_probe.ptx");
   struct e2e_run *b = e2e_emu("labs/05-bank-conflicts/bank_probe.cu", "--kernel", "bank_probe",

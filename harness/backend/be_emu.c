@@ -64,6 +64,7 @@ static enum be_status emu_launch(void *impl, const char *kernel, const void *par
     .dyn_smem = l->dyn_smem, .sched = l->sched, .warp_size = l->warp_size,
     .workers = l->workers, .max_warp_insts = l->max_warp_insts,
     .trace_every = l->trace_every, .trace_blocks = l->trace_blocks,
+    .lanes = l->lanes, .lanes_block = l->lanes_block, .lanes_warp = l->lanes_warp,
   };
   memcpy(c.grid, l->grid, sizeof c.grid);
   memcpy(c.block, l->block, sizeof c.block);

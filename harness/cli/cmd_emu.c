@@ -21,6 +21,7 @@
 #include "run/run_build.h"
 #include "run/run_exec.h"
 #include "run/run_file.h"
+#include "run/run_lanes.h"
 #include "backend/be.h"
 #include "metrics/met.h"
 #include "metrics/occ.h"
@@ -37,6 +38,7 @@ static void emu_usage(FILE *f)
         "         [--smem BYTES] [--sched its|stack] [--arch sm_90] [--json] [--dump N=PATH]...\n"
         "         [--threads N] [--max-insts N] [--warp-size 32|64] [--keep-ptx PATH]\n"
         "         [--backend emu|gpu] [--lines] [--profile NAME] [--sanitize TOOL]\n"
+        "         [--lanes PATH [--lanes-warp B,W]]\n"
         "         --arg SPEC ...   (one per kernel parameter, in order)\n"
         "\n"
         "SPEC: TYPEbuf:COUNT:INIT   a buffer; TYPE u8 i32 u32 i64 u64 f32 f64;\n"
@@ -50,7 +52,15 @@ static void emu_usage(FILE *f)
         "--lines: a table per CUDA source line: instructions, sectors per request, shared\n"
         "        wavefronts per instruction, divergent branches (always in --json).\n"
         "--backend gpu runs the same PTX on the GPU through the CUDA driver (no metrics or\n"
-        "        fault lines there; a faulting kernel is named by its CUDA error).\n", f);
+        "        fault lines there; a faulting kernel is named by its CUDA error).\n"
+        "--lanes PATH: the lane log of one warp, as JSON (one step a line; the format is in\n"
+        "        harness/run/run_lanes.h): every warp-instruction it executed in order, with\n"
+        "        its PTX, source line, active lanes and lanes whose guard held, and for a\n"
+        "        memory access each lane's address and space; global: buffer, offset and\n"
+        "        32-byte sector, with the instruction's sector count; shared: offset and bank\n"
+        "        ((offset / 4) mod 32), with its wavefronts. At most 65536 steps.\n"
+        "--lanes-warp B,W: the warp it logs: warp W of the block whose linear index is B\n"
+        "        (blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z)); default 0,0.\n", f);
   wl_print_exit_codes();
 }
 
@@ -102,6 +112,7 @@ struct emu_opts {
   struct sim_launch cfg;
   enum be_kind backend;
   int lines;
+  const char *lanes;           /* --lanes: where the lane log goes */
   const char *argspec[MAX_ARGS];
   uint32_t nargs;
   struct dump dumps[MAX_DUMPS];
@@ -119,7 +130,8 @@ static int parse_opts(int argc, char **argv, struct emu_opts *o)
     {"max-insts", required_argument, 0, 'm'}, {"warp-size", required_argument, 0, 'w'},
     {"keep-ptx", required_argument, 0, 'K'}, {"backend", required_argument, 0, 'B'},
     {"lines", no_argument, 0, 'L'}, {"profile", required_argument, 0, 'P'},
-    {"sanitize", required_argument, 0, 'Z'},
+    {"sanitize", required_argument, 0, 'Z'}, {"lanes", required_argument, 0, 'N'},
+    {"lanes-warp", required_argument, 0, 'W'},
     {"help", no_argument, 0, 'h'}, {0, 0, 0, 0},
   };
   memset(o, 0, sizeof *o);
@@ -224,6 +236,26 @@ static int parse_opts(int argc, char **argv, struct emu_opts *o)
       break;
     case 'K': o->keep_ptx = optarg; break;
     case 'L': o->lines = 1; break;
+    case 'N': o->lanes = optarg; break;
+    case 'W': {
+      const char *comma = strchr(optarg, ',');
+      char *end = NULL;
+      errno = 0;
+      unsigned long long x = comma && optarg[0] >= '0' && optarg[0] <= '9'
+                             ? strtoull(optarg, &end, 10) : 0;
+      int ok = comma && end == comma && !errno && x <= 0xffffffffull;
+      unsigned long long y = ok && comma[1] >= '0' && comma[1] <= '9'
+                             ? strtoull(comma + 1, &end, 10) : 0;
+      ok = ok && !*end && !errno && y < 32;
+      if (!ok) {
+        wl_error("--lanes-warp '%s': expected B,W: a linear block index and a warp in it "
+                 "(0 to 31)", optarg);
+        return -1;
+      }
+      o->cfg.lanes_block = (uint32_t)x;
+      o->cfg.lanes_warp = (uint32_t)y;
+      break;
+    }
     case 'P': o->profile = optarg; break;
     case 'Z':
       if (strcmp(optarg, "memcheck") && strcmp(optarg, "racecheck") && strcmp(optarg, "synccheck")) {
@@ -252,6 +284,10 @@ static int parse_opts(int argc, char **argv, struct emu_opts *o)
     o->file = argv[optind++];
   if (optind < argc) {
     wl_error("emu: unexpected argument '%s'", argv[optind]);
+    return -1;
+  }
+  if (o->lanes && o->backend == BE_GPU) {
+    wl_error("--lanes is the emulator's record of one warp: leave out --backend gpu");
     return -1;
   }
   if (!o->file || !o->kernel || !o->have_grid || !o->have_block) {
@@ -513,6 +549,7 @@ int wl_cmd_emu(int argc, char **argv)
   struct be_launch bl = {
     .dyn_smem = o.cfg.dyn_smem, .sched = o.cfg.sched, .warp_size = o.cfg.warp_size,
     .workers = o.cfg.workers, .max_warp_insts = o.cfg.max_warp_insts,
+    .lanes = o.lanes != NULL, .lanes_block = o.cfg.lanes_block, .lanes_warp = o.cfg.lanes_warp,
   };
   memcpy(bl.grid, o.cfg.grid, sizeof bl.grid);
   memcpy(bl.block, o.cfg.block, sizeof bl.block);
@@ -600,6 +637,19 @@ int wl_cmd_emu(int argc, char **argv)
   rc = write_dumps(&o, args, o.nargs, dev);
   if (rc != WL_EXIT_OK)
     goto out;
+  if (o.lanes) {
+    const struct sim_lanes *lz = &run.res.lanes;
+    if (run_lanes_write(o.lanes, lz, &mod, text, len, o.kernel, err, sizeof err)) {
+      wl_error("%s", err);
+      rc = WL_EXIT_USAGE;
+      goto out;
+    }
+    if (!lz->recorded)
+      wl_error("--lanes: warp %u of block %u did not run (the grid has %u blocks of %u warps%s): "
+               "%s holds no steps", lz->warp, lz->block, bl.grid[0] * bl.grid[1] * bl.grid[2],
+               (bl.block[0] * bl.block[1] * bl.block[2] + lz->warp_size - 1) / lz->warp_size,
+               run.ran_ok ? "" : ", or a block before it faulted", o.lanes);
+  }
   if (o.json) {
     if (emu_report_json(stdout, &run)) {
       wl_error("out of memory writing JSON");

@@ -246,6 +246,104 @@ static int parse_sweeps(struct ctx *c, json_t *root, struct run_lab *lab)
   return 0;
 }
 
+/* "lane_charts": pictures of one warp from the emulator's lane log (labs/README.md). */
+static int parse_lane_charts(struct ctx *c, json_t *root, struct run_lab *lab)
+{
+  json_t *lc = json_object_get(root, "lane_charts");
+  if (!lc)
+    return 0;
+  if (!json_is_array(lc) || json_array_size(lc) > RUN_MAX_LANE_CHARTS)
+    return bad(c, "lane_charts", "must be an array of at most 8 charts");
+  size_t i;
+  json_t *d;
+  json_array_foreach(lc, i, d) {
+    struct run_lane_chart *x = &lab->lane_charts[i];
+    char kind[16] = "", access[16] = "";
+    if (!json_is_object(d))
+      return bad(c, "lane_charts", "every chart must be an object");
+    if (get_str(c, d, "name", x->name, sizeof x->name, 1) ||
+        get_str(c, d, "kind", kind, sizeof kind, 1) ||
+        get_str(c, d, "title", x->title, sizeof x->title, 0) ||
+        get_str(c, d, "sweep", x->sweep, sizeof x->sweep, 0) ||
+        get_str(c, d, "access", access, sizeof access, 0))
+      return -1;
+    for (const char *p = x->name; *p; p++)
+      if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+            *p == '-' || *p == '_'))
+        return bad(c, "lane_charts.name", "may hold only letters, digits, '-' and '_' (it names "
+                   "the chart's files)");
+    if (!x->name[0])
+      return bad(c, "lane_charts.name", "must not be empty");
+    for (size_t k = 0; k < i; k++)
+      if (!strcmp(lab->lane_charts[k].name, x->name))
+        return bad(c, "lane_charts.name", "two charts of one name");
+    x->kind = !strcmp(kind, "sectors") ? RUN_LANES_SECTORS : !strcmp(kind, "banks") ? RUN_LANES_BANKS
+            : RUN_LANES_TIMELINE;
+    if (strcmp(kind, "sectors") && strcmp(kind, "banks") && strcmp(kind, "timeline"))
+      return bad(c, "lane_charts.kind", "must be sectors, banks or timeline");
+    x->access = !strcmp(access, "load") ? RUN_LANES_LOAD : !strcmp(access, "store")
+              ? RUN_LANES_STORE : RUN_LANES_ANY;
+    if (access[0] && x->access == RUN_LANES_ANY)
+      return bad(c, "lane_charts.access", "must be load or store");
+    json_t *ln = json_object_get(d, "line");
+    if (json_is_integer(ln) && json_integer_value(ln) > 0 && json_integer_value(ln) < 1000000)
+      x->line = (uint32_t)json_integer_value(ln);
+    else if (json_is_string(ln) && *json_string_value(ln) &&
+             strlen(json_string_value(ln)) < sizeof x->marker)
+      snprintf(x->marker, sizeof x->marker, "%s", json_string_value(ln));
+    else if (ln)
+      return bad(c, "lane_charts.line", "must be a source line number or a text the line holds");
+    json_t *w = json_object_get(d, "warp");
+    if (w) {
+      if (!json_is_array(w) || json_array_size(w) != 2 ||
+          !json_is_integer(json_array_get(w, 0)) || !json_is_integer(json_array_get(w, 1)) ||
+          json_integer_value(json_array_get(w, 0)) < 0 ||
+          json_integer_value(json_array_get(w, 0)) > 0x7fffffff ||
+          json_integer_value(json_array_get(w, 1)) < 0 || json_integer_value(json_array_get(w, 1)) > 31)
+        return bad(c, "lane_charts.warp", "must be [B, W]: a linear block index and a warp in it");
+      x->block = (uint32_t)json_integer_value(json_array_get(w, 0));
+      x->warp = (uint32_t)json_integer_value(json_array_get(w, 1));
+    }
+    json_t *pt = json_object_get(d, "point");
+    if (x->sweep[0]) {
+      const struct run_sweep *sw = NULL;
+      for (uint32_t k = 0; k < lab->nsweeps; k++)
+        if (!strcmp(lab->sweeps[k].name, x->sweep))
+          sw = &lab->sweeps[k];
+      if (!sw)
+        return bad(c, "lane_charts.sweep", "must be one of the lab's sweeps");
+      if (json_is_integer(pt))
+        snprintf(x->point, sizeof x->point, "%lld", (long long)json_integer_value(pt));
+      else if (!json_is_string(pt) || get_str(c, d, "point", x->point, sizeof x->point, 1))
+        return bad(c, "lane_charts.point", "must name a point of the sweep by its label (\"2\", "
+                   "\"32x8\")");
+      int found = 0;
+      for (uint32_t r = 0; r < sw->npoints && !found; r++) {
+        char label[64];
+        size_t k = 0;
+        label[0] = 0;
+        for (uint32_t v = 0; v < sw->nset && k < sizeof label; v++)
+          k += (size_t)snprintf(label + k, sizeof label - k, "%s%lld", v ? "x" : "",
+                                (long long)sw->values[r][v]);
+        found = !strcmp(label, x->point);
+      }
+      if (!found)
+        return bad(c, "lane_charts.point", "is not a point of its sweep (labels are the values, "
+                   "joined by x)");
+    } else if (pt) {
+      return bad(c, "lane_charts.point", "needs a sweep");
+    }
+    for (size_t k = 0; k < i; k++) {    /* one lane log per configuration */
+      const struct run_lane_chart *o = &lab->lane_charts[k];
+      if (!strcmp(o->sweep, x->sweep) && !strcmp(o->point, x->point) &&
+          (o->block != x->block || o->warp != x->warp))
+        return bad(c, "lane_charts.warp", "charts of one configuration must show the same warp");
+    }
+  }
+  lab->nlane_charts = (uint32_t)json_array_size(lc);
+  return 0;
+}
+
 /* Every expression must evaluate with the emulator sizes and the default choices. */
 static int check_exprs(struct ctx *c, struct run_lab *lab)
 {
@@ -412,7 +510,7 @@ int run_lab_load(const char *which, const char *labs_dir, struct run_lab *lab, c
     lab->tol_rel = r ? json_number_value(r) : 0;
     lab->tol_ulp = u ? (uint64_t)json_integer_value(u) : 0;
   }
-  if (parse_sweeps(&c, root, lab))
+  if (parse_sweeps(&c, root, lab) || parse_lane_charts(&c, root, lab))
     goto fail;
   json_t *ms = json_object_get(root, "metrics");
   if (ms) {

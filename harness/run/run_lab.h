@@ -46,6 +46,28 @@ struct run_sweep {
   int64_t values[RUN_MAX_POINTS][4];
 };
 
+/* A picture of one warp, lane by lane, from the emulator's lane log (lab.json "lane_charts",
+   labs/README.md; drawn by plots/plot_lanes.c). */
+#define RUN_MAX_LANE_CHARTS 8
+enum run_lane_kind {
+  RUN_LANES_SECTORS = 0,      /* one global access: lane against 32-byte sector */
+  RUN_LANES_BANKS,            /* one shared access: lane against bank */
+  RUN_LANES_TIMELINE          /* every step: which lanes ran it, coloured by source line */
+};
+enum run_lane_access { RUN_LANES_ANY = 0, RUN_LANES_LOAD, RUN_LANES_STORE };
+
+struct run_lane_chart {
+  char name[64];              /* the files: NAME.lanes.json (the log), NAME.png ... */
+  char title[160];            /* "" : made up from the instruction */
+  enum run_lane_kind kind;
+  char sweep[64];             /* the point it shows: "" the main configuration, or a sweep ... */
+  char point[64];             /* ... and its point, by label ("2", "32x8") */
+  uint32_t block, warp;       /* the warp: a linear block index and a warp in it */
+  uint32_t line;              /* sectors, banks: the access on this source line (0: any) ... */
+  char marker[96];            /* ... or on the first line holding this text ("" : any) */
+  enum run_lane_access access;  /* ... that loads or stores; the first the warp executed */
+};
+
 struct run_lab {
   char dir[1024];             /* the lab's folder */
   char id[64];                /* "01-matrix-add" */
@@ -67,6 +89,8 @@ struct run_lab {
   uint32_t nsweeps;
   char metrics[RUN_MAX_METRICS][96];
   uint32_t nmetrics;
+  struct run_lane_chart lane_charts[RUN_MAX_LANE_CHARTS];
+  uint32_t nlane_charts;
   json_t *json;               /* the whole definition: charts for plots/, rubric for grader/ */
 };
 

@@ -117,6 +117,9 @@ struct sim_launch {
   uint32_t trace_every;    /* record blocks whose linear index is a multiple of this for the
                               timing model (0: record none) ... */
   uint32_t trace_blocks;   /* ... the first trace_blocks of them */
+  int lanes;               /* keep a lane log (struct sim_lanes) of one warp: ... */
+  uint32_t lanes_block;    /* ... warp lanes_warp of the block whose linear index is this */
+  uint32_t lanes_warp;
 };
 #define SIM_DEFAULT_BUDGET 2000000000ull
 
@@ -149,6 +152,53 @@ struct sim_trace {
   uint32_t nblk;
 };
 
+/* The lane log (sim_lanes.c): every warp-instruction one chosen warp executed, in order, with
+   its active lanes and, for a memory access, each lane's address; what plots/plot_lanes.c
+   draws sector maps, bank maps and divergence timelines from. */
+struct sim_lane_acc {      /* one lane's part of a memory access */
+  uint64_t addr;           /* global: the device address; shared: the offset in the block's
+                              shared memory; local: the offset in the thread's own frame;
+                              param, const: as the instruction addressed it */
+  uint8_t lane;
+  uint8_t space;           /* enum ptx_space, a generic address resolved to its window */
+  uint8_t buf;             /* global: the allocation, an index into sim_lanes.buf; else 0xff */
+};
+
+struct sim_lane_step {
+  uint32_t pc;             /* code index in the linked program */
+  uint32_t inst;           /* module instruction index (its lines and PTX text: ptx_inst) */
+  uint64_t active;         /* lanes that executed it */
+  uint64_t pred;           /* of those, the lanes whose guard predicate held */
+  uint32_t first, nacc;    /* a memory access: its lanes' parts, acc[first .. first + nacc) */
+  uint32_t size;           /* bytes per lane of that access (0: not a memory access) */
+  uint8_t space;           /* enum ptx_space of the access (its first lane's), else NONE */
+  uint8_t access;          /* enum sim_access */
+  uint32_t cost;           /* global and local: distinct 32-byte sectors; shared: wavefronts;
+                              as the instruction statistics counted them */
+  uint32_t ideal;          /* shared: the wavefronts it would take without bank conflicts */
+};
+#define SIM_LANES_MAX_STEPS 65536u
+#define SIM_LANES_MAX_BUFS 16
+
+struct sim_lanes {
+  int recorded;            /* the chosen block ran and holds the chosen warp */
+  uint32_t block, warp;    /* the linear block index and the warp in it */
+  uint32_t ctaid[3];
+  uint32_t warp_size;
+  uint64_t exists;         /* lanes of the warp that are threads of the block */
+  struct sim_lane_step *step;
+  uint32_t nstep, cap_step;
+  struct sim_lane_acc *acc;
+  uint32_t nacc, cap_acc;
+  int truncated;           /* it ran past SIM_LANES_MAX_STEPS (or host memory): the rest of
+                              the warp's steps are not recorded */
+  struct sim_lane_buf {    /* the allocations its global accesses touched */
+    uint64_t base, size;
+    char name[64];
+  } buf[SIM_LANES_MAX_BUFS];
+  uint32_t nbuf;
+};
+
 struct sim_result {
   enum sim_outcome outcome;
   struct sim_fault fault;          /* valid unless outcome == SIM_RAN_OK */
@@ -163,6 +213,7 @@ struct sim_result {
                                       owned, released with sim_result_free */
   size_t printf_len;
   struct sim_trace trace;          /* the blocks sim_launch.trace_every chose (owned) */
+  struct sim_lanes lanes;          /* the warp sim_launch.lanes chose (owned) */
 };
 
 struct sim_device;
@@ -198,7 +249,8 @@ enum sim_status sim_run(struct sim_device *d, const struct ptx_module *m, const 
 /* "0-15,17": the set bits of a lane mask as ranges, into buf. */
 void sim_lanes_text(uint64_t lanes, char *buf, size_t n);
 
-/* Release what a result owns (its instruction statistics). Safe on a zeroed result. */
+/* Release what a result owns (statistics, printed text, trace, lane log). Safe on a zeroed
+   result. */
 void sim_result_free(struct sim_result *r);
 
 /* Host cores, for "all cores" worker counts. */

@@ -176,6 +176,9 @@ struct sim_block {
   uint64_t budget;
   uint64_t chunk;                /* instructions not yet added to budget_used */
   struct sim_tblock *trace;      /* where this block's instructions are recorded, or NULL */
+  struct sim_lanes *lanes;       /* the lane log, when this block holds its warp, or NULL */
+  int lanes_open;                /* the last instruction run was the logged warp's */
+  uint64_t lanes_before[4];      /* its statistics before it ran (sim_lanes.c) */
 };
 
 struct sim_worker {
@@ -233,6 +236,15 @@ void sim_stats_mem(struct sim_block *b, uint32_t pc, enum ptx_space sp, const ui
 void sim_trace_inst(struct sim_block *b, const struct sim_warp *w, uint32_t pc, uint64_t m);
 void sim_trace_mem(struct sim_block *b, enum ptx_space sp, const uint64_t *addr, uint64_t m,
                    uint32_t size, uint64_t wavefronts);
+
+/* Lane log (sim_lanes.c; only when b->lanes is set): one warp-instruction at code index pc
+   about to run for lanes m of warp w (recorded when w is the logged warp, with the lanes its
+   guard lets through); then, for a memory access of that instruction, each lane's address
+   (lanes m, addresses addr[lane], size bytes each, in space sp as the instruction named it),
+   with the sectors or wavefronts sim_stats_mem counted for it. */
+void sim_lanes_inst(struct sim_block *b, const struct sim_warp *w, uint32_t pc, uint64_t m);
+void sim_lanes_mem(struct sim_block *b, uint32_t pc, enum ptx_space sp, const uint64_t *addr,
+                   uint64_t m, uint32_t size);
 
 static inline unsigned sim_ctz64(uint64_t x) { return (unsigned)__builtin_ctzll(x); }
 static inline unsigned sim_popc64(uint64_t x) { return (unsigned)__builtin_popcountll(x); }

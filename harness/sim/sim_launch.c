@@ -31,6 +31,7 @@ struct launch {
   uint32_t nworkers;
   struct sim_trace *trace;          /* blocks recorded for the timing model */
   uint32_t trace_every;
+  struct sim_lanes *lanes;          /* the lane log, when the launch keeps one */
 };
 
 struct printed {                   /* one block's printf output */
@@ -131,6 +132,11 @@ static void *worker_main(void *arg)
     if (L->trace_every && idx % L->trace_every == 0 && idx / L->trace_every < L->trace->nblk) {
       b.trace = &L->trace->blk[idx / L->trace_every];
       b.trace->linear = idx;
+    }
+    if (L->lanes && idx == cfg->lanes_block && cfg->lanes_warp < nw) {
+      b.lanes = L->lanes;                      /* this block holds the logged warp */
+      b.lanes->recorded = 1;
+      b.lanes->exists = warps[cfg->lanes_warp].exists;
     }
     b.ctaid[0] = idx % cfg->grid[0];
     b.ctaid[1] = (idx / cfg->grid[0]) % cfg->grid[1];
@@ -305,6 +311,16 @@ enum sim_status sim_run(struct sim_device *d, const struct ptx_module *m, const 
       res->trace.nblk = n;
       L.trace_every = cfg->trace_every;
     }
+  }
+  if (cfg->lanes) {
+    struct sim_lanes *lz = &res->lanes;
+    lz->block = cfg->lanes_block;
+    lz->warp = cfg->lanes_warp;
+    lz->warp_size = W;
+    lz->ctaid[0] = cfg->lanes_block % cfg->grid[0];
+    lz->ctaid[1] = (cfg->lanes_block / cfg->grid[0]) % cfg->grid[1];
+    lz->ctaid[2] = cfg->lanes_block / (cfg->grid[0] * cfg->grid[1]);
+    L.lanes = lz;
   }
   L.workers = calloc(nwk, sizeof *L.workers);
   struct worker_out *outs = calloc(nwk, sizeof *outs);

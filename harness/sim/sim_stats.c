@@ -271,6 +271,8 @@ void sim_stats_mem(struct sim_block *b, uint32_t pc, enum ptx_space sp, const ui
   default:
     break;
   }
+  if (b->lanes)
+    sim_lanes_mem(b, pc, sp, addr, m, size);
 }
 
 void sim_result_free(struct sim_result *r)
@@ -282,6 +284,11 @@ void sim_result_free(struct sim_result *r)
   free(r->trace.blk);
   r->trace.blk = NULL;
   r->trace.nblk = 0;
+  free(r->lanes.step);
+  free(r->lanes.acc);
+  r->lanes.step = NULL;
+  r->lanes.acc = NULL;
+  r->lanes.nstep = r->lanes.cap_step = r->lanes.nacc = r->lanes.cap_acc = 0;
   free(r->stats);
   free(r->printf_out);
   r->stats = NULL;

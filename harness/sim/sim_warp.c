@@ -241,6 +241,8 @@ static void count(struct sim_block *b, const struct sim_warp *w, uint32_t pc, ui
 {
   if (b->trace)
     sim_trace_inst(b, w, pc, m);
+  if (b->lanes)
+    sim_lanes_inst(b, w, pc, m);
   b->ctr.warp_insts++;
   b->ctr.thread_insts += sim_popc64(m);
   struct sim_inst_stats *st = &b->stats[pc];
@@ -485,6 +487,8 @@ static int control(struct sim_block *b, struct sim_warp *w, const struct ptx_ins
       return 0;
     }
     w->syncwait &= ~waiting_here;
+    if (b->lanes)
+      sim_lanes_inst(b, w, pc, all);
     uint32_t npc = sim_exec(b, w, pc, all);
     if (b->faulted)
       return 1;
@@ -548,6 +552,8 @@ uint64_t sim_warp_run(struct sim_block *b, struct sim_warp *w, uint64_t quantum)
         return b->ctr.warp_insts - start;
       continue;
     }
+    if (b->lanes)                  /* the lane log: here, not in sim_exec's lane loops */
+      sim_lanes_inst(b, w, pc, w->gmask);
     uint32_t npc = sim_exec(b, w, pc, w->gmask);
     if (b->faulted)
       return b->ctr.warp_insts - start;

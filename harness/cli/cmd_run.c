@@ -17,6 +17,7 @@
 #include "grader/tui/tui.h"
 #include "metrics/met.h"
 #include "plots/plot.h"
+#include "plots/plot_lanes.h"
 #include "run/run.h"
 #include "run/run_exec.h"
 
@@ -297,7 +298,7 @@ int wl_cmd_run(int argc, char **argv)
   } else {
     rc = run_exit_code(res);
     char charts[4096] = "", perr[512] = "";
-    int pst = plot_lab_charts(&lab, res, charts, sizeof charts, perr, sizeof perr);
+    int pst = plot_run_charts(&lab, res, charts, sizeof charts, perr, sizeof perr);
     json_t *j = result_json(&lab, res);
     json_t *cj = json_array();
     for (char *line = charts; *line;) {
@@ -368,7 +369,7 @@ int wl_cmd_charts(int argc, char **argv)
   char charts[4096] = "";
   /* a benchmark's folder (lab 03's staircase.sh) brings its own charts.json */
   int st = plot_use_folder_charts(&lab, res, argv[1], err, sizeof err) < 0
-           ? PLOT_BAD_CHART : plot_lab_charts(&lab, res, charts, sizeof charts, err, sizeof err);
+           ? PLOT_BAD_CHART : plot_run_charts(&lab, res, charts, sizeof charts, err, sizeof err);
   if (st != PLOT_OK)
     wl_error("%s", err);
   else

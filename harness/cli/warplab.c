@@ -40,6 +40,7 @@ static void usage(FILE *f)
         "  batch NN ROSTER --out DIR [-j N]         grade a class, one process per student\n"
         "  charts RESULTS_DIR                       draw a saved run's charts again\n"
         "  emu FILE.cu|FILE.ptx --kernel NAME ...   run one kernel on the SIMT emulator\n"
+        "  lanes LOG sectors|banks|timeline ...     draw one warp from emu --lanes's log\n"
         "  occupancy --regs R --block B ...         theoretical occupancy and what limits it\n"
         "  help                                     this text\n"
         "  version                                  the version\n"
@@ -64,6 +65,8 @@ int main(int argc, char **argv)
     return wl_cmd_batch(argc - 1, argv + 1);
   if (!strcmp(cmd, "emu"))
     return wl_cmd_emu(argc - 1, argv + 1);
+  if (!strcmp(cmd, "lanes"))
+    return wl_cmd_lanes(argc - 1, argv + 1);
   if (!strcmp(cmd, "occupancy"))
     return wl_cmd_occupancy(argc - 1, argv + 1);
   if (!strcmp(cmd, "help") || !strcmp(cmd, "--help") || !strcmp(cmd, "-h")) {

@@ -28,6 +28,7 @@
 #include "run/run_exec.h"
 #include "run/run_expr.h"
 #include "run/run_file.h"
+#include "run/run_lanes.h"
 #include "run/run_ptxas.h"
 #include "run/run_sanitize.h"
 #include "timing/tm.h"
@@ -938,6 +939,31 @@ static void modelled_time(struct ctx *c, const struct tm_kernel *tk, const struc
         add_metric(pt, name, v, def, "modelled");
 }
 
+/* The first lane chart of lab.json that shows point pt, or NULL. */
+static const struct run_lane_chart *lane_chart_of(const struct ctx *c, const struct run_point *pt)
+{
+  for (uint32_t i = 0; i < c->lab->nlane_charts; i++) {
+    const struct run_lane_chart *x = &c->lab->lane_charts[i];
+    if (!strcmp(x->sweep, pt->sweep) && (!pt->sweep[0] || !strcmp(x->point, pt->label)))
+      return x;
+  }
+  return NULL;
+}
+
+/* The lane log of point pt, for each lane chart that shows it: NAME.lanes.json in the results
+   folder (plots/plot_lanes.c draws it). */
+static void write_lane_logs(struct ctx *c, const struct run_point *pt, const struct sim_lanes *lz)
+{
+  for (uint32_t i = 0; i < c->lab->nlane_charts; i++) {
+    const struct run_lane_chart *x = &c->lab->lane_charts[i];
+    if (strcmp(x->sweep, pt->sweep) || (pt->sweep[0] && strcmp(x->point, pt->label)))
+      continue;
+    char path[1200], err[256];
+    snprintf(path, sizeof path, "%s/%s.lanes.json", c->res->results_dir, x->name);
+    run_lanes_write(path, lz, &c->mod, c->ptx, c->ptx_len, c->lab->kernel, err, sizeof err);
+  }
+}
+
 /* Measure the configuration of L as point pt. */
 static void measure(struct ctx *c, struct launch *L, struct run_point *pt)
 {
@@ -965,8 +991,16 @@ static void measure(struct ctx *c, struct launch *L, struct run_point *pt)
     tm_plan(&c->prof, &tk, &plan);
   L->bl.trace_every = plan.ok ? plan.trace_every : 0;
   L->bl.trace_blocks = plan.ok ? plan.trace_blocks : 0;
+  /* a lane chart shows this point: the emulator keeps the log of its warp */
+  const struct run_lane_chart *lane = c->kind == BE_EMU ? lane_chart_of(c, pt) : NULL;
+  L->bl.lanes = lane != NULL;
+  L->bl.lanes_block = lane ? lane->block : 0;
+  L->bl.lanes_warp = lane ? lane->warp : 0;
   int lc = launch_check(c, L, &chk, &br);
   L->bl.trace_every = L->bl.trace_blocks = 0;
+  L->bl.lanes = 0;
+  if (lane && lc == 0)
+    write_lane_logs(c, pt, &br.emu.lanes);
   if (lc != 0) {
     pt->correct = 0;
     snprintf(pt->problem, sizeof pt->problem, "%s", c->err);

@@ -1324,6 +1324,7 @@ int main(void)
   e2e_add_lab07_tests(s);
   e2e_add_lab05_tests(s);
   e2e_add_lab06_tests(s);
+  e2e_add_lanes_tests(s);
   e2e_add_timing_tests(s);
   e2e_add_batch_tests(s);
   e2e_add_adversarial_tests(s);

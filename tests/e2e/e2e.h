@@ -114,6 +114,8 @@ void e2e_add_lab05_tests(Suite *s);
 void e2e_add_lab06_tests(Suite *s);
 /* Lab 03, latency hiding: its solution's sweeps, starter, wrong kernels and grade (lab03.c). */
 void e2e_add_lab03_tests(Suite *s);
+/* The lane log: warplab emu --lanes and warplab lanes (tests/e2e/lanes.c). */
+void e2e_add_lanes_tests(Suite *s);
 /* The timing model against the H200 calibration curves (timing.c). */
 void e2e_add_timing_tests(Suite *s);
 /* warplab batch killed and resumed (batch.c). */

@@ -528,6 +528,44 @@ START_TEST(test_wave64)
 }
 END_TEST
 
+/* 64-lane waves, the rest of what lab 07 relies on: a full 32-bit mask is the whole wave for
+   votes (vote.all over lanes 0-47 is false in every lane), and an explicit width of 32
+   (c = ((64 - 32) << 8) | 31) splits a wave into two segments of 32 that shuffle apart. */
+START_TEST(test_wave64_votes_and_segments)
+{
+  const char *k =
+    HDR
+    ".visible .entry w64s(.param .u64 o)\n{\n"
+    "  .reg .pred %p<5>;\n  .reg .b32 %r<10>;\n  .reg .b64 %rd<4>;\n"
+    "  mov.u32 %r1, %laneid;\n"
+    "  setp.lt.u32 %p1, %r1, 48;\n"
+    "  vote.sync.all.pred %p2, %p1, -1;\n  selp.u32 %r2, 1, 0, %p2;\n"
+    "  vote.sync.any.pred %p3, %p1, -1;\n  selp.u32 %r3, 1, 0, %p3;\n"
+    "  shfl.sync.down.b32 %r4|%p4, %r1, 16, 8223, -1;\n"
+    "  ld.param.u64 %rd1, [o];\n"
+    "  mul.wide.u32 %rd2, %r1, 16;\n  add.s64 %rd3, %rd1, %rd2;\n"
+    "  st.global.v4.u32 [%rd3], {%r1, %r2, %r3, %r4};\n  ret;\n}\n";
+  struct fx f;
+  load(&f, k);
+  uint64_t a = buffer(&f, 64 * 16, "o");
+  struct sim_launch c = {.grid = {1, 1, 1}, .block = {64, 1, 1}, .workers = 1, .warp_size = 64};
+  sim_result_free(&f.r);
+  ck_assert_int_eq(sim_run(f.d, &f.m, "w64s", &a, 8, &c, &f.r, f.err, sizeof f.err), SIM_OK);
+  ck_assert_int_eq(f.r.outcome, SIM_RAN_OK);
+  uint32_t o[64][4];
+  sim_read(f.d, a, o, sizeof o);
+  for (unsigned l = 0; l < 64; l++) {
+    ck_assert_uint_eq(o[l][1], 0);                  /* lanes 48-63 vote false: not all */
+    ck_assert_uint_eq(o[l][2], 1);
+  }
+  ck_assert_uint_eq(o[5][3], 21);                   /* within lanes 0-31 */
+  ck_assert_uint_eq(o[20][3], 20);                  /* 36 is in the other segment: own value */
+  ck_assert_uint_eq(o[36][3], 52);
+  ck_assert_uint_eq(o[50][3], 50);                  /* 66 is past the segment */
+  done(&f);
+}
+END_TEST
+
 START_TEST(test_bad_launch)
 {
   struct fx f;
@@ -565,6 +603,7 @@ Suite *suite_sim(void)
   tcase_add_test(t, test_parallel_equals_serial);
   tcase_add_test(t, test_call);
   tcase_add_test(t, test_wave64);
+  tcase_add_test(t, test_wave64_votes_and_segments);
   tcase_add_test(t, test_bad_launch);
   suite_add_tcase(s, t);
   return s;

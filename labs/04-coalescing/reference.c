@@ -1,7 +1,8 @@
 /* reference.c: lab 04's CPU reference, out[i] = x of point i * stride + offset.
  *
  * The kernel's parameters, in lab.json's order: points (input), out (output), n, stride,
- * offset, layout. points holds the points as an array of structures {x, y, z} (layout 0,
+ * offset, layout, vec (how many elements a thread copies: it changes who copies what, not
+ * what out holds). points holds the points as an array of structures {x, y, z} (layout 0,
  * AOS: point k's x is float 3k) or as the x array of a structure of arrays (layout 1, SOA:
  * point k's x is float k). The reference reads the scalars the kernel was given, not the
  * sizes and choices they were made from, so it agrees with the kernel whatever lab.json
@@ -13,7 +14,7 @@
 
 #include "lab_ref.h"
 
-enum { P_POINTS, P_OUT, P_N, P_STRIDE, P_OFFSET, P_LAYOUT, NPARAMS };
+enum { P_POINTS, P_OUT, P_N, P_STRIDE, P_OFFSET, P_LAYOUT, P_VEC, NPARAMS };
 
 /* Writes the gathered x coordinates into out. Returns 0, or 1 with r->error set when the
    parameters do not fit together (a buffer too small for the points the kernel must read). */

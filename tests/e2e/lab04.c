@@ -1,8 +1,10 @@
 /* lab04.c: end-to-end tests of lab 04 (memory coalescing) through `warplab run` and
  * `warplab grade`, on the emulator:
- *   - the reference solution passes every test size, and every point of its three sweeps
- *     (stride, offset, layout) counts the requests, sectors, lines and efficiency that first
- *     principles give for 32 lanes loading 4 bytes each; the rubric's answers are those counts;
+ *   - the reference solution passes every test size, and every point of its four sweeps
+ *     (stride, offset, layout, vector width) counts the requests, sectors, lines and efficiency
+ *     that first principles give for 32 lanes loading 4 bytes each, or 4 * VEC bytes with
+ *     vector loads; the rubric's answers are those counts; its lane charts' logs hold the
+ *     same sectors, lane by lane;
  *   - on the Fermi profile, nvprof's gld_efficiency follows from the 128-byte lines;
  *   - the starter writes nothing and fails on the poisoned output;
  *   - a kernel that ignores the layout fails a test of the other layout at its first wrong
@@ -25,8 +27,8 @@
 
 #define LAB04_TIMEOUT_S 300
 #define LAB04_N 1048576        /* lab.json: sizes.emu.n */
-#define LAB04_CHECKS 7         /* lab.json: six test sizes and the main size */
-#define LAB04_POINTS 16        /* the main point, 6 strides, 7 offsets, 2 layouts */
+#define LAB04_CHECKS 10        /* lab.json: nine test sizes and the main size */
+#define LAB04_POINTS 19        /* the main point, 6 strides, 7 offsets, 2 layouts, 3 widths */
 #define AOS 0
 
 static const char *const SPR = "l1tex__average_t_sectors_per_request_pipe_lsu_mem_global_op_ld.ratio";
@@ -34,15 +36,16 @@ static const char *const EFF = "smsp__sass_average_data_bytes_per_sector_mem_glo
 static const char *const REQ = "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum";
 static const char *const SEC = "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum";
 static const char *const LINES = "warplab__lines_pipe_lsu_mem_global_op_ld.sum";
+static const char *const INST = "smsp__sass_inst_executed_op_global_ld.sum";
 
-/* How many distinct UNIT-byte pieces 32 lanes touch when lane l loads the 4 bytes at
-   start + l * step (step > 0: each lane's bytes lie past the last lane's). */
-static int pieces(long step, long start, long unit)
+/* How many distinct UNIT-byte pieces 32 lanes touch when lane l loads the WIDTH bytes at
+   start + l * step (step >= width: each lane's bytes lie past the last lane's). */
+static int pieces_of(long step, long start, long unit, long width)
 {
   long last = -1;
   int count = 0;
   for (long l = 0; l < 32; l++)
-    for (long u = (start + l * step) / unit; u <= (start + l * step + 3) / unit; u++)
+    for (long u = (start + l * step) / unit; u <= (start + l * step + width - 1) / unit; u++)
       if (u > last) {
         last = u;
         count++;
@@ -146,18 +149,23 @@ START_TEST(lab04_solution_counts_from_first_principles)
   json_array_foreach(pts, i, p) {
     const char *label = json_string_value(json_object_get(p, "label"));
     ck_assert_msg(json_is_true(json_object_get(p, "correct")), "point %s is wrong", label);
-    long stride = choice(p, "STRIDE"), offset = choice(p, "OFFSET");
+    long stride = choice(p, "STRIDE"), offset = choice(p, "OFFSET"), vec = choice(p, "VEC");
     long point_bytes = choice(p, "LAYOUT") == AOS ? 12 : 4;
-    int sectors = pieces(stride * point_bytes, offset * point_bytes, 32);
-    int lines = pieces(stride * point_bytes, offset * point_bytes, 128);
+    /* a vector width past 1 loads vec neighbours at once (the solution: SoA, stride 1,
+       offset 0 in the vector sweep): lane l reads 4 vec bytes at 4 vec l */
+    ck_assert_msg(vec == 1 || (stride == 1 && offset == 0 && point_bytes == 4), "point %s", label);
+    int sectors = pieces_of(stride * point_bytes * vec, offset * point_bytes, 32, 4 * vec);
+    int lines = pieces_of(stride * point_bytes * vec, offset * point_bytes, 128, 4 * vec);
     double req = value(p, REQ, "exact");
-    ck_assert_msg(req == LAB04_N / 32, "point %s: %g requests, expected %d", label, req, LAB04_N / 32);
+    ck_assert_msg(req == LAB04_N / 32 / vec, "point %s: %g requests, expected %ld", label, req,
+                  LAB04_N / 32 / vec);
+    ck_assert_msg(value(p, INST, "exact") == req, "point %s: a request per load instruction", label);
     ck_assert_msg(value(p, SEC, "exact") == req * sectors, "point %s: sectors", label);
     ck_assert_msg(value(p, SPR, "exact") == sectors, "point %s: %g sectors per request, expected %d",
                   label, value(p, SPR, "exact"), sectors);
     double eff = value(p, EFF, "exact");
-    ck_assert_msg(fabs(eff - 100.0 * 128 / (32.0 * sectors)) < 1e-9, "point %s: efficiency %g%%",
-                  label, eff);
+    ck_assert_msg(fabs(eff - 100.0 * 128 * vec / (32.0 * sectors)) < 1e-9, "point %s: efficiency "
+                  "%g%%", label, eff);
     ck_assert_msg(value(p, LINES, "exact") == req * lines, "point %s: %g lines per request, "
                   "expected %d", label, value(p, LINES, "exact") / req, lines);
   }
@@ -178,7 +186,38 @@ START_TEST(lab04_solution_counts_from_first_principles)
   double per8 = value(point(r, "stride", "8"), SPR, "exact") * 32 / 32 + 4;
   double per1 = value(point(r, "stride", "1"), SPR, "exact") * 32 / 32 + 4;
   expect_answer(lab, "q10", per8 / per1);
+  expect_answer(lab, "q11", value(point(r, "vector width", "4"), SPR, "exact"));
   json_decref(lab);
+  /* the lane charts' logs: warp 0 of block 0, its load of x, lane l at byte l * step of points
+     (stride 1, 2; the array of structures; 16 bytes a lane at vector width 4) */
+  static const struct { const char *name; long step, width; } lc[] = {
+    {"lanes_stride1", 4, 4}, {"lanes_stride2", 8, 4}, {"lanes_aos", 12, 4}, {"lanes_float4", 16, 16},
+  };
+  const char *dir = e2e_jstr(r, "results_dir");
+  for (size_t k = 0; k < sizeof lc / sizeof *lc; k++) {
+    json_t *log = json_load_file(e2e_fmt("%s/%s.lanes.json", dir, lc[k].name), 0, &je);
+    ck_assert_msg(log != NULL, "%s: %s", lc[k].name, je.text);
+    json_t *load = NULL, *s;
+    json_array_foreach(json_object_get(log, "steps"), i, s) {
+      const char *sp = json_string_value(e2e_j(s, "mem/space"));
+      if (!load && sp && !strcmp(sp, "global") && !strcmp(json_string_value(e2e_j(s, "mem/access")), "read"))
+        load = s;
+    }
+    ck_assert_msg(load != NULL, "%s: no load in the log", lc[k].name);
+    ck_assert_int_eq(json_integer_value(e2e_j(load, "mem/size")), lc[k].width);
+    ck_assert_int_eq(json_integer_value(e2e_j(load, "mem/sectors")),
+                     pieces_of(lc[k].step, 0, 32, lc[k].width));
+    for (long l = 0; l < 32; l++) {
+      json_t *a = e2e_j(load, e2e_fmt("mem/lanes/%ld", l));
+      ck_assert_int_eq(json_integer_value(json_object_get(a, "offset")), l * lc[k].step);
+      ck_assert_int_eq(json_integer_value(json_object_get(a, "sector")), l * lc[k].step / 32);
+    }
+    json_decref(log);
+    if (system("command -v gnuplot >/dev/null 2>&1") == 0) {
+      char *png = e2e_read_text(e2e_fmt("%s/%s.png", dir, lc[k].name));
+      ck_assert_msg(!memcmp(png, "\x89PNG", 4), "%s.png is not a PNG", lc[k].name);
+    }
+  }
 }
 END_TEST
 
@@ -192,13 +231,13 @@ START_TEST(lab04_fermi_lines)
   json_t *p;
   json_array_foreach(e2e_j(r->json, "points"), i, p) {
     const char *label = json_string_value(json_object_get(p, "label"));
-    long stride = choice(p, "STRIDE"), offset = choice(p, "OFFSET");
+    long stride = choice(p, "STRIDE"), offset = choice(p, "OFFSET"), vec = choice(p, "VEC");
     long point_bytes = choice(p, "LAYOUT") == AOS ? 12 : 4;
-    int lines = pieces(stride * point_bytes, offset * point_bytes, 128);
+    int lines = pieces_of(stride * point_bytes * vec, offset * point_bytes, 128, 4 * vec);
     ck_assert_msg(value(p, "gld_transactions_per_request", "exact") == lines, "point %s", label);
     double eff = value(p, "gld_efficiency", "exact");
-    ck_assert_msg(fabs(eff - 100.0 / lines) < 1e-9, "point %s: gld_efficiency %g%%, expected %g%%",
-                  label, eff, 100.0 / lines);
+    ck_assert_msg(fabs(eff - 100.0 * vec / lines) < 1e-9, "point %s: gld_efficiency %g%%, "
+                  "expected %g%%", label, eff, 100.0 * vec / lines);
   }
   json_error_t je;
   json_t *lab = json_load_file("labs/04-coalescing/lab.json", 0, &je);
@@ -282,7 +321,7 @@ START_TEST(lab04_grade_aos_misses_the_targets)
     else if (!strncmp(name, "question", 8))
       answers += score;
   }
-  ck_assert_msg(fabs(correct - 60) < 1e-9 && fabs(answers - 10) < 1e-9, "correctness %g, "
+  ck_assert_msg(fabs(correct - 60) < 1e-9 && fabs(answers - 11) < 1e-9, "correctness %g, "
                 "questions %g\n%.3000s", correct, answers, r->out);
   ck_assert_msg(targets == 0, "the AoS layout earned %g points of memory targets", targets);
   ck_assert_ptr_nonnull(strstr(e2e_jstr(r, "output"), "is 12, the target is at most 4"));

@@ -7,9 +7,11 @@ struct point3 {
 __constant__ int LAYOUT = 1;
 
 extern "C" __global__ void gather(const float *points, float *out, int n, int stride, int offset,
-                                  int layout)
+                                  int layout, int vec)
 {
-    int i = blockIdx.x * blockDim.x + threadIdx.x;
-    size_t k = (size_t)i * stride + offset;
-    out[i] = layout == 0 ? ((const struct point3 *)points)[k].x : points[k]; // NO-BOUNDS
+    size_t first = ((size_t)blockIdx.x * blockDim.x + threadIdx.x) * vec;
+    for (int j = 0; j < vec; j++) {
+        size_t k = (first + j) * stride + offset;
+        out[first + j] = layout == 0 ? ((const struct point3 *)points)[k].x : points[k]; // NO-BOUNDS
+    }
 }

@@ -4,9 +4,9 @@
 __constant__ int LAYOUT = 1;
 
 extern "C" __global__ void gather(const float *points, float *out, int n, int stride, int offset,
-                                  int layout)
+                                  int layout, int vec)
 {
-    int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < n)
-        out[i] = points[(size_t)i * stride + offset];
+    size_t first = ((size_t)blockIdx.x * blockDim.x + threadIdx.x) * vec;
+    for (int j = 0; j < vec && first + j < (size_t)n; j++)
+        out[first + j] = points[(first + j) * stride + offset];
 }

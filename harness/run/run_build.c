@@ -172,7 +172,8 @@ static void rm_tree(const char *dir)
   nftw(dir, rm_one, 16, FTW_DEPTH | FTW_PHYS | FTW_MOUNT);
 }
 
-/* The toolkit's header folders, from nvcc's real path: ROOT/include and ROOT/include/cccl. */
+/* The toolkit's header folders, from nvcc's real path: ROOT/include and ROOT/include/cccl
+   (where cub, thrust and cuda/std live). */
 static void toolkit_includes(const char *nvcc, char inc[2][1100])
 {
   char real[4096];
@@ -247,7 +248,10 @@ enum run_build_status run_build_ptx(const char *cu, const char *arch, const char
   enum run_sandbox_kind kind = run_sandbox_probe(NULL, 0);
   char inc[2][1100];
   toolkit_includes(nvcc, inc);
-  struct run_incl_opts io = {.include_dirs = {inc[0], inc[1], NULL}, .strict = kind == RUN_SANDBOX_NONE};
+  /* and the system's headers by name: where a distribution packs the toolkit (Debian's
+     nvidia-cuda-toolkit), its headers are there */
+  struct run_incl_opts io = {.include_dirs = {inc[0], inc[1], "/usr/include", NULL},
+                             .strict = kind == RUN_SANDBOX_NONE};
   int refused = include_check_on(kind) ? run_incl_check(src, srclen, cu, &io, log, loglen) : 0;
   if (refused != 0) {
     free(src);

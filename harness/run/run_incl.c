@@ -188,8 +188,8 @@ static int header_at(const struct scan *s, size_t p, size_t *end)
   return run_incl_header_ok(name, s->o);
 }
 
-#define WHY_INCLUDE "a kernel file is built alone and may include only CUDA Toolkit and C/C++ " \
-  "standard headers, by name in <...>"
+#define WHY_INCLUDE "a kernel file is built alone and may include only CUDA Toolkit, C/C++ " \
+  "standard and system headers, by name in <...>"
 
 /* The directive whose '#' (or "%:") is at h, its name at p. */
 static void check_directive(struct scan *s, size_t h, size_t p)

@@ -1,19 +1,19 @@
 /* run_incl.h: what a kernel file may ask the preprocessor to read, checked before nvcc sees it.
  *
  * A kernel file is built alone (run_build.c copies it into an empty folder), so it has
- * nothing of its own to include: it may name the CUDA Toolkit's headers and the C and C++
- * standard headers, in <...>, and nothing else. Refused, each with its line: #include "..."
- * (quoted: a file beside it, or any path), <...> with a '/' first or a '..' in it, or naming a
- * header the toolkit does not have, #include MACRO, #include_next, #import, #embed, #line and
- * line markers (they rename the file that results quote), directives GCC does not document,
- * __has_include of anything but such a header, __has_include_next, __has_embed, the pragmas
- * that read or look at other files (GCC dependency, GCC pch_preprocess, include_alias), raw
- * string literals and unterminated quotes (where the check's reading of the file and the
- * compiler's could part), the trigraphs ?\?= and ?\?/ (they spell '#' and a backslash), NUL
- * bytes and lone carriage returns. A UTF-8 byte-order mark at the start is skipped, as GCC
- * skips it. Strict mode, for machines where the compiler cannot be confined (run_sandbox.h:
- * none), also refuses token pasting (##), the one way to spell __has_include or _Pragma
- * without writing it.
+ * nothing of its own to include: it may name the CUDA Toolkit's headers and the C, C++ and
+ * system headers (/usr/include), in <...>, and nothing else. Refused, each with its line:
+ * #include "..." (quoted: a file beside it, or any path), <...> with a '/' first or a '..' in
+ * it, or naming a header there is not, #include MACRO, #include_next, #import, #embed, #line
+ * and line markers (they rename the file that results quote), directives GCC does not
+ * document, __has_include of anything but such a header, __has_include_next, __has_embed,
+ * the pragmas that read or look at other files (GCC dependency, GCC pch_preprocess,
+ * include_alias), raw string literals and unterminated quotes (where the check's reading of
+ * the file and the compiler's could part), the trigraphs ?\?= and ?\?/ (they spell '#' and a
+ * backslash), NUL bytes and lone carriage returns. A UTF-8 byte-order mark at the start is
+ * skipped, as GCC skips it. Strict mode, for machines where the compiler cannot be confined
+ * (run_sandbox.h: none), also refuses token pasting (##), the one way to spell __has_include
+ * or _Pragma without writing it.
  *
  * The check leans to refusing: a directive inside a block comment is checked too.
  */
@@ -24,7 +24,7 @@
 
 struct run_incl_opts {
   const char *include_dirs[4];   /* folders whose headers may be named (the toolkit's include/
-                                    and include/cccl); NULL ends the list */
+                                    and include/cccl, /usr/include); NULL ends the list */
   int strict;                    /* no confinement: ## is refused too */
 };
 

@@ -36,6 +36,7 @@ static struct run_incl_opts toolkit_opts(int strict)
     o.include_dirs[0] = inc[0];
     o.include_dirs[1] = inc[1];
   }
+  o.include_dirs[o.include_dirs[0] ? 2 : 0] = "/usr/include";     /* as run_build.c does */
   return o;
 }
 
@@ -112,7 +113,7 @@ END_TEST
 START_TEST(test_incl_accepted)
 {
   static const char *const rows[] = {
-    "#include <cstdio>\n#include <stdint.h>\n#include <cassert>\n",
+    "#include <cstdio>\n#include <stdint.h>\n#include <cassert>\n#include <features.h>\n",
     "// #include \"x\" in a line comment\n",
     "/*\n * #include \"x\" in a block comment\n */\n",
     "#pragma unroll 4\n#pragma once\n",

@@ -718,16 +718,8 @@ int plot_lane_charts(const struct run_lab *lab, const struct run_result *r, char
     char log[1200], e[512];
     snprintf(log, sizeof log, "%s/%s.lanes.json", r->results_dir, c->name);
     struct stat st;
-    if (stat(log, &st) != 0) {
-      if (rc == PLOT_OK) {
-        snprintf(err, errlen, "lane chart %s: no lane log (%s): %s", c->name, log,
-                 r->prov.backend[0] == 'g' ? "lane logs come from the emulator (run with "
-                 "--backend emu)" : c->sweep[0] ? "its sweep point did not run" :
-                 "the main configuration did not run");
-        rc = PLOT_FAILED;
-      }
+    if (stat(log, &st) != 0)     /* a GPU run, a --quick run, a point that did not run */
       continue;
-    }
     struct plot_lanes_spec s = {.kind = c->kind, .line = c->line, .access = c->access};
     snprintf(s.marker, sizeof s.marker, "%s", c->marker);
     snprintf(s.title, sizeof s.title, "%s", c->title);

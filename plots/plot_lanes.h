@@ -37,10 +37,11 @@ struct plot_lanes_spec {
 int plot_lanes_draw(const char *log_path, const struct plot_lanes_spec *s, const char *dir,
                     const char *name, char *err, size_t errlen);
 
-/* Draw every lane chart of lab (lab.json "lane_charts") from the lane logs the run r wrote into
-   its results folder (NAME.lanes.json). paths_out receives the PNG paths, one per line. Returns
-   PLOT_OK, or another plot_status with err naming what could not be drawn and why (a GPU run
-   keeps no lane logs; a sweep point that did not run has none); the others are drawn. */
+/* Draw every lane chart of lab (lab.json "lane_charts") whose lane log the run r wrote into its
+   results folder (NAME.lanes.json); a chart without one is left out, as a GPU run, a --quick
+   run's sweep points and a point that did not run have none. paths_out receives the PNG paths,
+   one per line. Returns PLOT_OK, or another plot_status with err naming the first chart that
+   could not be drawn and why; the others are drawn. */
 int plot_lane_charts(const struct run_lab *lab, const struct run_result *r, char *paths_out,
                      size_t paths_len, char *err, size_t errlen);
 

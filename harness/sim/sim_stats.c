@@ -5,7 +5,11 @@
  * a warp access takes as many wavefronts as the busiest bank has distinct words to serve
  * (lanes reading the same word share it: a broadcast). 8-byte accesses are served a
  * half-warp at a time and 16-byte accesses a quarter-warp at a time, so their conflict-free
- * cost is 2 and 4 wavefronts. These counts feed Nsight Compute's l1tex__ metrics.
+ * cost is 2 and 4 wavefronts, except when every active lane reads one address: the warp is
+ * then served as one broadcast of 8 bytes a wavefront (1 wavefront up to 8 bytes, 2 for 16),
+ * as an H200 counts it (labs/05-bank-conflicts/measured/h200-banks.txt; half-warps or
+ * quarter-warps sharing their own addresses are not merged). These counts feed Nsight
+ * Compute's l1tex__ metrics.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -138,6 +142,18 @@ static void shared_cost(struct sim_inst_stats *st, const uint64_t *addr, uint64_
 {
   unsigned group = size >= 16 ? 8 : size == 8 ? 16 : 32;
   unsigned words = size > 4 ? size / 4 : 1;
+  if (m && size > 4) {                      /* one address for the whole warp: a broadcast */
+    uint64_t a0 = addr[sim_ctz64(m)], mm = m & (m - 1);
+    while (mm && addr[sim_ctz64(mm)] == a0)
+      mm &= mm - 1;
+    if (!mm) {
+      unsigned wf = size / 8;
+      st->s_wavefronts += wf;
+      st->s_ideal += wf;
+      st->s_req++;
+      return;
+    }
+  }
   for (unsigned g0 = 0; g0 < W; g0 += group) {
     uint64_t gm = m & (group >= 64 ? ~0ull : ((1ull << group) - 1) << g0);
     if (!gm)

@@ -967,7 +967,7 @@ END_TEST
 #define STEPS 64
 
 /* p = p + *p over one word, one warp. Through shared memory each step costs the shared
-   load's latency (and its second wavefront) plus the add's; through global memory the first load goes to DRAM and the
+   load's latency plus the add's; through global memory the first load goes to DRAM and the
    rest hit the L1. A generic load that reaches shared memory costs what ld.shared does. */
 START_TEST(test_load_chains)
 {
@@ -979,18 +979,18 @@ START_TEST(test_load_chains)
 
   model_run(&x, "schase", 1, 32, 1);
   double shared = x.rep.cycles;
-  /* an 8-byte shared access is served a half-warp a wavefront (sim_stats.c), the
-     wavefronts one a cycle: its data is back smem_cycles after the last one */
+  /* every lane reads the same 8-byte word: one broadcast wavefront (sim_stats.c), whose
+     data is back smem_cycles after it */
   uint64_t req = 0, waves = 0;
   for (uint32_t i = 0; i < x.r.nstats; i++) {
     req += x.r.stats[i].s_req;
     waves += x.r.stats[i].s_wavefronts;
   }
   ck_assert_uint_eq(req, STEPS);
-  ck_assert_uint_eq(waves, 2 * STEPS);
-  double step = p.smem_cycles + 1 + alu;
+  ck_assert_uint_eq(waves, STEPS);
+  double step = p.smem_cycles + alu;
   /* from the first load's issue to the last add's: (N - 1) steps and a load */
-  ck_assert_double_gt(shared, (N - 1) * step + p.smem_cycles + 1);
+  ck_assert_double_gt(shared, (N - 1) * step + p.smem_cycles);
   ck_assert_double_le(shared, N * step + 16);
   ck_assert_double_gt(x.rep.stall[TM_STALL_SHORT_SB], x.rep.stall[TM_STALL_WAIT]);
   ck_assert_double_eq(x.rep.stall[TM_STALL_LONG_SB], 0);

@@ -27,8 +27,24 @@ static void set_limit(int which, unsigned long long v)
   setrlimit(which, &r);
 }
 
-/* The environment with TMPDIR=dir (dir NULL: ours, as it is). Freed by the caller (the array
-   only; the first entry is the one string it allocated). */
+/* Variables a confined tool does not get: GCC's preprocessor reads them to search more
+   folders for headers (a <name> could then be found beside the submission) or to write a
+   dependency file wherever they say. */
+static const char *const dropped[] = {"CPATH=", "C_INCLUDE_PATH=", "CPLUS_INCLUDE_PATH=",
+                                      "OBJC_INCLUDE_PATH=", "DEPENDENCIES_OUTPUT=",
+                                      "SUNPRO_DEPENDENCIES=", "TMPDIR="};
+
+static int is_dropped(const char *var)
+{
+  for (size_t i = 0; i < sizeof dropped / sizeof *dropped; i++)
+    if (!strncmp(var, dropped[i], strlen(dropped[i])))
+      return 1;
+  return 0;
+}
+
+/* The environment for a confined tool: TMPDIR=dir, and without the dropped variables (dir
+   NULL: ours, as it is). Freed by the caller (the array only; the first entry is the one
+   string it allocated). */
 static char **env_with_tmpdir(const char *dir)
 {
   if (!dir)
@@ -48,7 +64,7 @@ static char **env_with_tmpdir(const char *dir)
   size_t k = 0;
   env[k++] = tmp;
   for (size_t i = 0; i < n; i++)
-    if (strncmp(environ[i], "TMPDIR=", 7))
+    if (!is_dropped(environ[i]))
       env[k++] = environ[i];
   env[k] = NULL;
   return env;

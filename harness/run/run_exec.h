@@ -30,7 +30,9 @@ struct run_exec_limits {
 #define RUN_EXEC_UNCONFINED (-3) /* the confinement could not be made: nothing ran (errno) */
 
 /* run_exec_capture, confined: in sb's folder (sb->write, also its TMPDIR), with sb's view of
-   the filesystem and lim's limits. Returns as run_exec_capture, or RUN_EXEC_TIMEOUT, or
+   the filesystem and lim's limits, and without the variables that make GCC's preprocessor
+   search or write other folders (CPATH, C_INCLUDE_PATH, CPLUS_INCLUDE_PATH, OBJC_INCLUDE_PATH,
+   DEPENDENCIES_OUTPUT, SUNPRO_DEPENDENCIES). Returns as run_exec_capture, or RUN_EXEC_TIMEOUT, or
    RUN_EXEC_UNCONFINED with errno saying why. */
 int run_exec_confined(char *const argv[], const struct run_sandbox *sb,
                       const struct run_exec_limits *lim, char *out, size_t outlen);

@@ -500,59 +500,63 @@ int run_sandbox_confine_self(const char *write_dir, const char *const read[], si
   atexit(remove_run_tmp);
   uint64_t all = ll_fs_rights(abi);
   uint64_t ro = LL_EXECUTE | LL_READ_FILE | LL_READ_DIR;
+  uint64_t dev = LL_READ_FILE | LL_WRITE_FILE | ((LL_TRUNCATE | LL_IOCTL_DEV) & all);
   struct ll_ruleset_attr attr = {.handled_access_fs = all};
   size_t size = sizeof attr.handled_access_fs;
   if (abi >= 6) {            /* no signals to processes outside: the batch, other students */
     attr.scoped = LL_SCOPE_SIGNAL;
     size = sizeof attr;
   }
+  /* the rules: a path, its rights, whether it may be missing */
+  struct rule {
+    const char *path;
+    uint64_t rights;
+    int optional;
+  } rules[RUN_SANDBOX_MAX_READ + 32];
+  size_t nr = 0;
+  static const char *const sys_ro[] = {"/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64",
+                                       "/libx32", "/etc", "/opt", "/proc", "/sys", "/dev"};
+  for (size_t i = 0; i < sizeof sys_ro / sizeof *sys_ro; i++)
+    rules[nr++] = (struct rule){sys_ro[i], ro, 1};
+  for (size_t i = 0; i < nread && nr < RUN_SANDBOX_MAX_READ + 12; i++)
+    rules[nr++] = (struct rule){read[i], ro, 1};
+  char exe[4096];
+  ssize_t el = readlink("/proc/self/exe", exe, sizeof exe - 1);
+  if (el > 0) {                 /* warplab itself, run again under ncu or compute-sanitizer */
+    exe[el] = 0;
+    rules[nr++] = (struct rule){exe, ro, 0};
+  }
+  rules[nr++] = (struct rule){wd, all, 0};
+  if (!safe)
+    rules[nr++] = (struct rule){run_tmp, all, 0};
+  rules[nr++] = (struct rule){"/dev/null", dev, 0};
+  char nv[4200] = "";
+  const char *home = getenv("HOME");
+  if (gpu) {                    /* the CUDA driver's and its tools' own files */
+    static const char *const gpu_ro[] = {"/run", "/var"};
+    static const char *const gpu_rw[] = {"/dev", "/tmp", "/var/tmp", "/dev/shm"};
+    for (size_t i = 0; i < 2; i++)
+      rules[nr++] = (struct rule){gpu_ro[i], ro, 1};
+    for (size_t i = 0; i < 4; i++)
+      rules[nr++] = (struct rule){gpu_rw[i], all, 1};
+    if (home && home[0] == '/') {
+      snprintf(nv, sizeof nv, "%s/.nv", home);
+      mkdirs(nv);
+      rules[nr++] = (struct rule){nv, all, 1};
+    }
+  }
   int rs = (int)syscall(LL_SYS_CREATE_RULESET, &attr, size, 0u);
   if (rs < 0) {
     snprintf(why, n, "cannot confine the run: Landlock: %s", strerror(errno));
     return -1;
   }
-  static const char *const sys_ro[] = {"/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64",
-                                       "/libx32", "/etc", "/opt", "/proc", "/sys", "/dev"};
-  static const char *const gpu_rw[] = {"/dev", "/tmp", "/var/tmp", "/dev/shm"};
-  int bad = 0;
-  const char *what = "";
-  for (size_t i = 0; i < sizeof sys_ro / sizeof *sys_ro && !bad; i++)
-    if (ll_allow(rs, sys_ro[i], ro) && errno != ENOENT)
-      bad = 1, what = sys_ro[i];
-  for (size_t i = 0; i < nread && !bad; i++)
-    if (ll_allow(rs, read[i], ro) && errno != ENOENT)
-      bad = 1, what = read[i];
-  char exe[4096];
-  ssize_t el = readlink("/proc/self/exe", exe, sizeof exe - 1);
-  if (el > 0) {                 /* warplab itself, run again under ncu or compute-sanitizer */
-    exe[el] = 0;
-    if (!bad && ll_allow(rs, exe, ro))
-      bad = 1, what = exe;
-  }
-  if (!bad && ll_allow(rs, wd, all))
-    bad = 1, what = wd;
-  if (!bad && !safe && ll_allow(rs, run_tmp, all))
-    bad = 1, what = run_tmp;
-  if (!bad && ll_allow(rs, "/dev/null", LL_READ_FILE | LL_WRITE_FILE | ((LL_TRUNCATE | LL_IOCTL_DEV) & all)))
-    bad = 1, what = "/dev/null";
-  static const char *const gpu_ro[] = {"/run", "/var"};
-  for (size_t i = 0; gpu && i < sizeof gpu_ro / sizeof *gpu_ro && !bad; i++)
-    if (ll_allow(rs, gpu_ro[i], ro) && errno != ENOENT)
-      bad = 1, what = gpu_ro[i];
-  for (size_t i = 0; gpu && i < sizeof gpu_rw / sizeof *gpu_rw && !bad; i++)
-    if (ll_allow(rs, gpu_rw[i], all) && errno != ENOENT)
-      bad = 1, what = gpu_rw[i];
-  const char *home = getenv("HOME");
-  char nv[4200];
-  if (gpu && home && home[0] == '/' && !bad) {
-    snprintf(nv, sizeof nv, "%s/.nv", home);
-    mkdirs(nv);
-    if (ll_allow(rs, nv, all) && errno != ENOENT)
-      bad = 1, what = nv;
-  }
-  if (bad || prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) || syscall(LL_SYS_RESTRICT_SELF, rs, 0u)) {
-    snprintf(why, n, "cannot confine the run (Landlock%s%s): %s", what[0] ? ", " : "", what,
-             strerror(errno));
+  const char *what = NULL;
+  for (size_t i = 0; i < nr && !what; i++)
+    if (ll_allow(rs, rules[i].path, rules[i].rights) && !(rules[i].optional && errno == ENOENT))
+      what = rules[i].path;
+  if (what || prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) || syscall(LL_SYS_RESTRICT_SELF, rs, 0u)) {
+    snprintf(why, n, "cannot confine the run (Landlock%s%s): %s", what ? ", " : "",
+             what ? what : "", strerror(errno));
     close(rs);
     return -1;
   }

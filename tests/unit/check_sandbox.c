@@ -309,7 +309,8 @@ START_TEST(test_namespace_confines)
 }
 END_TEST
 
-/* Without a confinement: the folder is still its cwd and TMPDIR. */
+/* Without a confinement: the folder is still its cwd and TMPDIR, and the variables that make
+   GCC search or write elsewhere are gone. */
 START_TEST(test_none_sets_folder)
 {
   make_tree();
@@ -317,10 +318,15 @@ START_TEST(test_none_sets_folder)
   char work[128];
   snprintf(work, sizeof work, "%s/alice/work", base);
   ck_assert_int_eq(run_sandbox_for_nvcc(sb, RUN_SANDBOX_NONE, "/x/bin/nvcc", work, NULL), 0);
-  char *argv[] = {"/bin/sh", "-c", "pwd; echo \"tmp=$TMPDIR\"", NULL};
+  char *argv[] = {"/bin/sh", "-c", "pwd; echo \"tmp=$TMPDIR cpath=$CPATH deps=$DEPENDENCIES_OUTPUT\"",
+                  NULL};
   char out[2048], want[300];
+  setenv("CPATH", "/elsewhere", 1);             /* GCC would search it for <...> headers */
+  setenv("DEPENDENCIES_OUTPUT", "/elsewhere/deps.d", 1);       /* and write this file */
   ck_assert_int_eq(run_exec_confined(argv, sb, NULL, out, sizeof out), 0);
-  snprintf(want, sizeof want, "%s\ntmp=%s\n", work, work);
+  unsetenv("CPATH");
+  unsetenv("DEPENDENCIES_OUTPUT");
+  snprintf(want, sizeof want, "%s\ntmp=%s cpath= deps=\n", work, work);
   ck_assert_str_eq(out, want);
   free(sb);
   remove_tree();

@@ -1275,6 +1275,10 @@ static int write_script(const struct chart *c, const struct run_result *r, enum 
     /* room for every bar and its value label; readable at 100% zoom */
     uint32_t per = nplot > 1 ? 34 * nplot + 26 : 70;
     uint32_t w = 200 + nrows * per;
+    /* and for the title, in bold 16-point type (about 12 pixels a character) */
+    uint32_t tw = 160 + 12 * (uint32_t)strlen(c->title);
+    if (w < tw)
+      w = tw;
     width = (int)(w < 900 ? 900 : w > 1800 ? 1800 : w);
     height = 640;
   }

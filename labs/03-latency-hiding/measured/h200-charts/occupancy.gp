@@ -1,9 +1,9 @@
 # occupancy.gp: chart 'occupancy' of warplab run labs/03-latency-hiding/measured/h200-charts (written by warplab's plots/plot.c).
 # Data: occupancy.dat. Redraw with `gnuplot occupancy.gp` in this folder.
 if (strstrt(GPVAL_TERMINALS, "pngcairo") > 0) {
-  set terminal pngcairo size 900,640 font "Sans,12" noenhanced background rgb "white"
+  set terminal pngcairo size 916,640 font "Sans,12" noenhanced background rgb "white"
 } else {
-  set terminal png size 900,640 font "Sans,12" noenhanced background rgb "white"
+  set terminal png size 916,640 font "Sans,12" noenhanced background rgb "white"
 }
 set output "occupancy.png"
 set datafile separator "\t"
@@ -26,7 +26,7 @@ set style fill solid 0.92 border lc rgb "#303030"
 plot "occupancy.dat" using ($0+0.0000):2:(0.6880) with boxes lc rgb "#3A6EA5" title "theoretical (exact): sm__maximum_warps_per_active_cycle_pct", \
      "" using ($0+0.0000):2:(fmt($2)) with labels offset 0,0.7 font ",10" notitle, \
      keyentry with boxes fc rgb "#FFE9A8" fs solid 1.0 noborder title "(yours): the kernel file's own choice"
-set terminal svg size 900,640 dynamic font "Sans,12" noenhanced background rgb "white"
+set terminal svg size 916,640 dynamic font "Sans,12" noenhanced background rgb "white"
 set output "occupancy.svg"
 replot
 unset output

@@ -1,9 +1,9 @@
 # stride.gp: chart 'stride' of warplab run labs/05-bank-conflicts/measured/h200-charts (written by warplab's plots/plot.c).
 # Data: stride.dat. Redraw with `gnuplot stride.gp` in this folder.
 if (strstrt(GPVAL_TERMINALS, "pngcairo") > 0) {
-  set terminal pngcairo size 900,640 font "Sans,12" noenhanced background rgb "white"
+  set terminal pngcairo size 1564,640 font "Sans,12" noenhanced background rgb "white"
 } else {
-  set terminal png size 900,640 font "Sans,12" noenhanced background rgb "white"
+  set terminal png size 1564,640 font "Sans,12" noenhanced background rgb "white"
 }
 set output "stride.png"
 set datafile separator "\t"
@@ -16,7 +16,6 @@ set xrange [-0.60:8.60]
 set yrange [0:36.9308]
 set ylabel "wavefronts per request" offset 0.5,0
 set xtics ("2x33 (yours)" 0, "1x32" 1, "1x33" 2, "1x34" 3, "1x36" 4, "1x40" 5, "1x48" 6, "1x64" 7, "1x65" 8)
-set xtics rotate by 35 right
 set object rect from -0.50, graph 0 to 0.50, graph 1 behind fc rgb "#FFE9A8" fs solid 1.0 noborder
 set label "on the GPU: NVIDIA H200 (sm_90, 132 SMs), CUDA driver 13.0  |  problem width=8192 height=8192 shift=0" at graph 0.5, graph 1 offset 0,1.00 center font ",11" tc rgb "#555555"
 set label "Wavefronts per column read, by the padded tile's row pitch (labels: VARIANT x PITCH; the lanes are PITCH words apart)" at graph 0.5, graph 1 offset 0,2.69 center font "Sans Bold,16"
@@ -26,7 +25,7 @@ set style fill solid 0.92 border lc rgb "#303030"
 plot "stride.dat" using ($0+0.0000):2:(0.6880) with boxes lc rgb "#3A6EA5" title "loads (a column of the tile) (measured): warplab__average_wavefronts_per_request_mem_shared_op_ld.ratio", \
      "" using ($0+0.0000):2:(fmt($2)) with labels offset 0,0.7 font ",10" notitle, \
      keyentry with boxes fc rgb "#FFE9A8" fs solid 1.0 noborder title "(yours): the kernel file's own choice"
-set terminal svg size 900,640 dynamic font "Sans,12" noenhanced background rgb "white"
+set terminal svg size 1564,640 dynamic font "Sans,12" noenhanced background rgb "white"
 set output "stride.svg"
 replot
 unset output

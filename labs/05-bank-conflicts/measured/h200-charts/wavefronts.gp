@@ -1,9 +1,9 @@
 # wavefronts.gp: chart 'wavefronts' of warplab run labs/05-bank-conflicts/measured/h200-charts (written by warplab's plots/plot.c).
 # Data: wavefronts.dat. Redraw with `gnuplot wavefronts.gp` in this folder.
 if (strstrt(GPVAL_TERMINALS, "pngcairo") > 0) {
-  set terminal pngcairo size 900,640 font "Sans,12" noenhanced background rgb "white"
+  set terminal pngcairo size 1324,640 font "Sans,12" noenhanced background rgb "white"
 } else {
-  set terminal png size 900,640 font "Sans,12" noenhanced background rgb "white"
+  set terminal png size 1324,640 font "Sans,12" noenhanced background rgb "white"
 }
 set output "wavefronts.png"
 set datafile separator "\t"
@@ -27,7 +27,7 @@ plot "wavefronts.dat" using ($0-0.2000):2:(0.3440) with boxes lc rgb "#3A6EA5" t
      "wavefronts.dat" using ($0+0.2000):3:(0.3440) with boxes lc rgb "#E07B39" title "loads (a column of the tile) (measured): warplab__average_wavefronts_per_request_mem_shared_op_ld.ratio", \
      "" using ($0+0.2000):3:(fmt($3)) with labels offset 0,0.7 font ",10" notitle, \
      keyentry with boxes fc rgb "#FFE9A8" fs solid 1.0 noborder title "(yours): the kernel file's own choice"
-set terminal svg size 900,640 dynamic font "Sans,12" noenhanced background rgb "white"
+set terminal svg size 1324,640 dynamic font "Sans,12" noenhanced background rgb "white"
 set output "wavefronts.svg"
 replot
 unset output

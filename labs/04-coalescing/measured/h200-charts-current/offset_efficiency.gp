@@ -1,0 +1,32 @@
+# offset_efficiency.gp: chart 'offset_efficiency' of warplab run labs/04-coalescing/measured/h200-charts-vec (written by warplab's plots/plot.c).
+# Data: offset_efficiency.dat. Redraw with `gnuplot offset_efficiency.gp` in this folder.
+if (strstrt(GPVAL_TERMINALS, "pngcairo") > 0) {
+  set terminal pngcairo size 900,640 font "Sans,12" noenhanced background rgb "white"
+} else {
+  set terminal png size 900,640 font "Sans,12" noenhanced background rgb "white"
+}
+set output "offset_efficiency.png"
+set datafile separator "\t"
+set datafile missing "?"
+fmt(v) = (v != v) ? "" : (abs(v) >= 1e6 ? sprintf("%.3gM", v/1e6) : (abs(v) >= 1e4 ? sprintf("%.3gk", v/1e3) : (abs(v) >= 1e3 || v == int(v) ? sprintf("%.0f", v) : sprintf("%.3g", v))))
+set border 3 lw 1 lc rgb "#555555"
+set tics nomirror out scale 0.6
+set grid ytics lt 1 lw 1 lc rgb "#E3E3E3"
+set xrange [-0.60:6.60]
+set yrange [0:114]
+set ylabel "% of fetched bytes used" offset 0.5,0
+set xtics ("0 (yours)" 0, "1" 1, "2" 2, "4" 3, "8" 4, "16" 5, "32" 6)
+set object rect from -0.50, graph 0 to 0.50, graph 1 behind fc rgb "#FFE9A8" fs solid 1.0 noborder
+set label "gld_efficiency (Fermi): not counted on the GPU backend" at graph 0.5, graph 1 offset 0,1.00 center font ",11" tc rgb "#B03A2E"
+set label "on the GPU: NVIDIA H200 (sm_90, 132 SMs), CUDA driver 13.0  |  problem n=33554176 stride=1 offset=0 flip=0" at graph 0.5, graph 1 offset 0,2.35 center font ",11" tc rgb "#555555"
+set label "Load efficiency, by offset" at graph 0.5, graph 1 offset 0,4.04 center font "Sans Bold,16"
+set tmargin 5.6
+set key outside below center horizontal Left reverse samplen 1.5 spacing 1.3 width 1 font ",11"
+set style fill solid 0.92 border lc rgb "#303030"
+plot "offset_efficiency.dat" using ($0+0.0000):2:(0.6880) with boxes lc rgb "#3A6EA5" title "bytes used per sector (measured): smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct", \
+     "" using ($0+0.0000):2:(fmt($2)) with labels offset 0,0.7 font ",10" notitle, \
+     keyentry with boxes fc rgb "#FFE9A8" fs solid 1.0 noborder title "(yours): the kernel file's own choice"
+set terminal svg size 900,640 dynamic font "Sans,12" noenhanced background rgb "white"
+set output "offset_efficiency.svg"
+replot
+unset output

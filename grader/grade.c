@@ -247,6 +247,7 @@ int grade_score(const struct run_lab *lab, const struct run_result *student,
   }
   snprintf(g->flagged, sizeof g->flagged, "%s", student->integrity);
   snprintf(g->backend, sizeof g->backend, "%s", student->prov.backend);
+  snprintf(g->isolation, sizeof g->isolation, "%s", student->prov.isolation);
   measure(student, solution, g);
   return 0;
 }
@@ -281,6 +282,8 @@ json_t *grade_gradescope_json(const struct grade_result *g)
   }
   if (g->backend[0])
     json_object_set_new(extra, "backend", json_string(g->backend));
+  if (g->isolation[0])
+    json_object_set_new(extra, "isolation", json_string(g->isolation));
   if (g->has_time_ratio)
     json_object_set_new(extra, "time_ratio", json_real(g->time_ratio));
   if (g->nmeasured) {
@@ -307,6 +310,8 @@ void grade_feedback_md(FILE *f, const struct run_lab *lab, const struct run_resu
   fprintf(f, "# %s: %.1f / %.1f\n\n", lab->title, g->score, g->max);
   fprintf(f, "Kernel file `%s`, %s backend (%s), seed %llu.\n\n", s->prov.kernel_file,
           s->prov.backend, s->prov.device, (unsigned long long)s->prov.seed);
+  if (s->prov.isolation[0])
+    fprintf(f, "Built in isolation: %s.\n\n", s->prov.isolation);
   if (g->note[0])
     fprintf(f, "_%s_\n\n", g->note);
   fprintf(f, "| item | score | |\n| --- | --- | --- |\n");

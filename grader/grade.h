@@ -45,6 +45,7 @@ struct grade_result {
   double time_ratio;           /* the performance item's ratio, when has_time_ratio */
   int has_time_ratio;
   char backend[8];             /* the run's backend: "emu" or "gpu" */
+  char isolation[700];         /* how the build was kept from other files (run.h prov) */
 };
 
 /* Score student against solution (the reference solution's run, same backend and seed) with

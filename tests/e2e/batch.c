@@ -294,6 +294,10 @@ START_TEST(batch_class_charts)
     ratio[i] = *rt ? strtod(rt, NULL) : -1;
     json_t *jr = e2e_j(res[i], "extra_data/time_ratio");
     ck_assert_msg((jr != NULL) == (i != 4), "%s: time_ratio", names[i]);
+    /* how the build was isolated, for the instructor (a student whose file was built) */
+    const char *iso = json_string_value(e2e_j(res[i], "extra_data/isolation"));
+    ck_assert_msg(i == 4 || (iso && strstr(iso, "include check")), "%s: isolation %s", names[i],
+                  iso ? iso : "missing");
   }
   ck_assert_msg(ratio[0] == 1.0, "the reference solution against itself: %g", ratio[0]);
 

@@ -306,9 +306,12 @@ static void draw_metrics(struct tui_canvas *c, const struct tui_view *v)
   c->col = c_kind;
   tui_put(c, TUI_TITLE, "kind");
   tui_nl(c);
-  for (uint32_t m = 0; m < p->nmetrics; m++) {
-    const struct run_metric *x = &p->metric[m];
+  /* the rows the grade holds to a target first, so they stay in sight in a short pane */
+  for (uint32_t k = 0; k < 2 * p->nmetrics; k++) {
+    const struct run_metric *x = &p->metric[k % p->nmetrics];
     const struct grade_item *it = find_item(v->grade, x->name);
+    if ((it != NULL) != (k < p->nmetrics))
+      continue;
     char yours[32], ref[32];
     value_text(x, yours, sizeof yours);
     if (v->ref)

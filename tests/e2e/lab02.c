@@ -7,6 +7,8 @@
  *     the waves (modelled cycles);
  *   - the calculator's staircases (`warplab occupancy --table --json`) over block sizes for
  *     several register counts, and over dynamic shared memory, equal the same rules;
+ *   - occupancy.sh's three charts (block size, registers, shared memory) hold the rules'
+ *     answers and limits at every point, and their points are the ends of every step;
  *   - __launch_bounds__(256, 4) caps ptxas at 64 registers and makes the 8x8 micro-tile
  *     spill; on the four-SM teaching profile a 2x2-tile GEMM at 50% occupancy is modelled
  *     faster than a 1x1 one at 100%, and 9 or 18 tiles run in 3 or 5 waves;
@@ -19,6 +21,7 @@
  * The rubric's answers are held to the same rules. */
 #include <check.h>
 #include <jansson.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -46,21 +49,48 @@ static const char *const UNIFORM = "smsp__sass_average_branch_targets_threads_un
 /* Blocks of `threads` threads with `regs` registers per thread and `smem` bytes of shared
    memory (static and dynamic) that one H200 SM holds at once: 64 warps, 32 blocks; 65,536
    registers in four sub-partitions of 16,384, a warp's registers rounded up to 256; 228 KB
-   of shared memory, each block's plus its 1 KB reserve rounded up to 128 bytes. */
-static int h200_blocks(int threads, int regs, int smem)
+   of shared memory, each block's plus its 1 KB reserve rounded up to 128 bytes. Each
+   resource's own limit goes in lim[] (in the order of h200_limit_names), INT_MAX for none. */
+enum { BY_WARPS, BY_REGS, BY_SMEM, BY_BLOCKS, H200_LIMITS };
+static const char *const h200_limit_names[H200_LIMITS] = {"warps", "registers", "shared_mem",
+                                                          "blocks"};
+
+static int h200_limits(int threads, int regs, int smem, int lim[H200_LIMITS])
 {
   int warps = (threads + 31) / 32;
-  int by_warps = 64 / warps, by_blocks = 32, lim = by_warps < by_blocks ? by_warps : by_blocks;
+  lim[BY_WARPS] = 64 / warps;
+  lim[BY_BLOCKS] = 32;
+  lim[BY_REGS] = INT_MAX;
   if (regs > 0) {
     int per_warp = (regs * 32 + 255) / 256 * 256;
-    int by_regs = 16384 / per_warp * 4 / warps;
+    lim[BY_REGS] = 16384 / per_warp * 4 / warps;
     if (per_warp * ((warps + 3) / 4 * 4) > 65536)
-      by_regs = 0;
-    lim = by_regs < lim ? by_regs : lim;
+      lim[BY_REGS] = 0;
   }
   int alloc = (smem + 1024 + 127) / 128 * 128;
-  int by_smem = 233472 / alloc;
-  return by_smem < lim ? by_smem : lim;
+  lim[BY_SMEM] = 233472 / alloc;
+  int min = INT_MAX;
+  for (int k = 0; k < H200_LIMITS; k++)
+    min = lim[k] < min ? lim[k] : min;
+  return min;
+}
+
+static int h200_blocks(int threads, int regs, int smem)
+{
+  int lim[H200_LIMITS];
+  return h200_limits(threads, regs, smem, lim);
+}
+
+/* The resources that set h200_blocks, as warplab names them: "warps+registers". */
+static const char *h200_limited_by(int threads, int regs, int smem)
+{
+  int lim[H200_LIMITS];
+  int min = h200_limits(threads, regs, smem, lim);
+  char *out = e2e_alloc(64);
+  for (int k = 0; k < H200_LIMITS; k++)
+    if (lim[k] == min)
+      snprintf(out + strlen(out), 64 - strlen(out), "%s%s", out[0] ? "+" : "", h200_limit_names[k]);
+  return out;
 }
 
 static double h200_occupancy(int threads, int regs, int smem)
@@ -249,6 +279,160 @@ START_TEST(lab02_calculator_staircases)
 }
 END_TEST
 
+/* ---- occupancy.sh: the calculator's staircases as charts ---- */
+
+struct stair_point {
+  int block, regs, smem;      /* the point's choices */
+  double pct;                 /* theoretical occupancy, % */
+  int blocks;                 /* blocks per SM */
+  const char *limited_by;     /* "warps+registers" */
+};
+
+/* DIR/CHART/result.json, as occupancy.sh wrote it. */
+static json_t *stair_result(const char *dir, const char *chart)
+{
+  json_error_t je;
+  const char *path = e2e_fmt("%s/%s/result.json", dir, chart);
+  json_t *r = json_load_file(path, 0, &je);
+  ck_assert_msg(r != NULL, "%s:%d: %s", path, je.line, je.text);
+  return r;
+}
+
+/* The points of result r whose choice `key` is `val`, in the order written; returns how many. */
+static int stair_points(json_t *r, const char *key, int val, struct stair_point *out, int max)
+{
+  int n = 0;
+  size_t i;
+  json_t *p;
+  json_array_foreach(json_object_get(r, "points"), i, p) {
+    if (json_integer_value(e2e_j(p, e2e_fmt("choices/%s", key))) != val)
+      continue;
+    ck_assert_int_lt(n, max);
+    struct stair_point *s = &out[n++];
+    s->block = (int)json_integer_value(e2e_j(p, "choices/BLOCK"));
+    s->regs = (int)json_integer_value(e2e_j(p, "choices/REGS"));
+    s->smem = (int)json_integer_value(e2e_j(p, "choices/SMEM"));
+    s->pct = json_number_value(e2e_j(p, "metrics/sm__maximum_warps_per_active_cycle_pct/value"));
+    s->blocks = (int)json_number_value(e2e_j(p, "metrics/warplab__active_blocks_per_sm/value"));
+    char *lim = e2e_alloc(64);
+    size_t k;
+    json_t *w;
+    json_array_foreach(json_object_get(p, "limited_by"), k, w)
+      snprintf(lim + strlen(lim), 64 - strlen(lim), "%s%s", k ? "+" : "", json_string_value(w));
+    s->limited_by = lim;
+  }
+  return n;
+}
+
+/* A point's occupancy, blocks and limits are the rules'. */
+static void expect_rules(const struct stair_point *p)
+{
+  ck_assert_msg(fabs(p->pct - h200_occupancy(p->block, p->regs, p->smem)) < 1e-9 &&
+                p->blocks == h200_blocks(p->block, p->regs, p->smem) &&
+                !strcmp(p->limited_by, h200_limited_by(p->block, p->regs, p->smem)),
+                "block %d, %d registers, %d B: %g%%, %d blocks, limited by %s; the rules give "
+                "%g%%, %d blocks, %s", p->block, p->regs, p->smem, p->pct, p->blocks,
+                p->limited_by, h200_occupancy(p->block, p->regs, p->smem),
+                h200_blocks(p->block, p->regs, p->smem), h200_limited_by(p->block, p->regs, p->smem));
+}
+
+/* A swept resource's points are the two ends of every step from lo to hi: each point is the
+   rules' answer; where two neighbours agree, so does every value between them (checked at
+   each register, each byte); where they differ, they are `step` apart (one register, 128
+   bytes); no point lies inside a flat run. */
+static void expect_steps(const struct stair_point *p, int n, int by_regs, int lo, int hi, int step)
+{
+#define X(q) (by_regs ? (q)->regs : (q)->smem)
+  ck_assert_int_gt(n, 1);
+  ck_assert_int_eq(X(&p[0]), lo);
+  ck_assert_int_eq(X(&p[n - 1]), hi);
+  for (int i = 0; i < n; i++) {
+    expect_rules(&p[i]);
+    if (i == 0)
+      continue;
+    ck_assert_int_gt(X(&p[i]), X(&p[i - 1]));
+    if (p[i].pct != p[i - 1].pct) {
+      ck_assert_msg(X(&p[i]) - X(&p[i - 1]) == step, "block %d: a step from %d to %d", p[i].block,
+                    X(&p[i - 1]), X(&p[i]));
+      continue;
+    }
+    ck_assert_msg(i == 1 || p[i - 2].pct != p[i].pct, "block %d: %d lies inside a flat run",
+                  p[i].block, X(&p[i - 1]));
+    for (int v = X(&p[i - 1]); v <= X(&p[i]); v++) {
+      double want = by_regs ? h200_occupancy(p[i].block, v, p[i].smem)
+                            : h200_occupancy(p[i].block, p[i].regs, v);
+      ck_assert_msg(want == p[i].pct, "block %d: flat from %d to %d at %g%%, but %d gives %g%%",
+                    p[i].block, X(&p[i - 1]), X(&p[i]), p[i].pct, v, want);
+    }
+  }
+#undef X
+}
+
+/* The data lines of a chart's .dat file: what warplab charts drew. */
+static int dat_lines(const char *path)
+{
+  char *text = e2e_read_text(path);
+  int n = 0;
+  for (char *l = text; *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : l + strlen(l))
+    n += *l != '#' && *l != '\n';
+  return n;
+}
+
+/* occupancy.sh: every point of its three charts against the rules above, and the steps it
+   prints. */
+START_TEST(lab02_occupancy_script)
+{
+  const char *dir = e2e_tmp("stairs"), *log = e2e_tmp("stairs.out");
+  int st = system(e2e_fmt("CHARTS='%s' sh labs/02-occupancy/occupancy.sh > '%s' 2>&1", dir, log));
+  char *out = e2e_read_text(log);
+  ck_assert_msg(st == 0, "occupancy.sh exited %d:\n%s", st, out);
+  struct stair_point *p = e2e_alloc(256 * sizeof *p);
+
+  /* threads per block: every whole number of warps, at 32, 64 and 128 registers */
+  json_t *r = stair_result(dir, "block");
+  static const int regs[] = {32, 64, 128};
+  for (int k = 0; k < 3; k++) {
+    ck_assert_int_eq(stair_points(r, "REGS", regs[k], p, 256), 32);
+    for (int i = 0; i < 32; i++) {
+      ck_assert_int_eq(p[i].block, 32 * (i + 1));
+      expect_rules(&p[i]);
+      double want = h200_occupancy(p[i].block, regs[k], 0);
+      const char *pct = want == 0 ? "none" : e2e_fmt("%.2f%%", want);
+      if (k == 0)   /* the printed table's first column */
+        ck_assert_msg(strstr(out, e2e_fmt("\n%6d  %7s %-22s", p[i].block, pct,
+                                          h200_limited_by(p[i].block, 32, 0))) != NULL,
+                      "no row for %d threads in\n%s", p[i].block, out);
+    }
+  }
+  json_decref(r);
+  ck_assert_int_eq(dat_lines(e2e_fmt("%s/block/staircase_block.dat", dir)), 96);
+
+  /* registers per thread, 16 to 255, and shared memory, none to 228 KB, at 128 and 256 threads */
+  json_t *rr = stair_result(dir, "registers"), *rs = stair_result(dir, "smem");
+  int drawn_r = 0, drawn_s = 0;
+  for (int block = 128; block <= 256; block += 128) {
+    int n = stair_points(rr, "BLOCK", block, p, 256);
+    expect_steps(p, n, 1, 16, 255, 1);
+    for (int i = 1; i < n; i++)
+      if (p[i].pct == p[i - 1].pct)
+        ck_assert_msg(strstr(out, e2e_fmt("  %-22s %2d block", e2e_fmt("%d to %d registers",
+                                          p[i - 1].regs, p[i].regs), p[i].blocks)) != NULL,
+                      "no step %d to %d registers (%d blocks of %d) in\n%s", p[i - 1].regs,
+                      p[i].regs, p[i].blocks, block, out);
+    drawn_r += n;
+    n = stair_points(rs, "BLOCK", block, p, 256);
+    expect_steps(p, n, 0, 0, 233472, 128);
+    ck_assert_int_eq(p[0].regs, 32);
+    ck_assert_int_eq(p[n - 1].blocks, 0);   /* 228 KB and the 1 KB reserve: none fits */
+    drawn_s += n;
+  }
+  json_decref(rr);
+  json_decref(rs);
+  ck_assert_int_eq(dat_lines(e2e_fmt("%s/registers/staircase_registers.dat", dir)), drawn_r);
+  ck_assert_int_eq(dat_lines(e2e_fmt("%s/smem/staircase_smem.dat", dir)), drawn_s);
+}
+END_TEST
+
 /* __launch_bounds__(256, 4): 4 blocks of 256 threads in 65,536 registers leave 64 a thread;
    the 8x8 micro-tile wants more and spills what does not fit */
 START_TEST(lab02_launch_bounds_spill)
@@ -422,7 +606,7 @@ END_TEST
 void e2e_add_lab02_tests(Suite *s)
 {
   if (!e2e_have_nvcc()) {
-    printf("e2e: nvcc not found: SKIPPING the 9 tests of lab 02\n");
+    printf("e2e: nvcc not found: SKIPPING the 10 tests of lab 02\n");
     return;
   }
   TCase *tc = tcase_create("lab02");
@@ -430,6 +614,7 @@ void e2e_add_lab02_tests(Suite *s)
   tcase_set_timeout(tc, LAB02_TIMEOUT_S);
   tcase_add_test(tc, lab02_solution_occupancy_from_first_principles);
   tcase_add_test(tc, lab02_calculator_staircases);
+  tcase_add_test(tc, lab02_occupancy_script);
   tcase_add_test(tc, lab02_launch_bounds_spill);
   tcase_add_test(tc, lab02_four_sms);
   tcase_add_test(tc, lab02_starter_local_memory);

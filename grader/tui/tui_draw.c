@@ -219,7 +219,7 @@ static void draw_tests(struct tui_canvas *c, const struct tui_view *v)
     pass += k->state == RUN_CHECK_PASS;
     c->col = 1;
     tui_put(c, k->state == RUN_CHECK_PASS ? TUI_GOOD : TUI_BAD,
-            k->state == RUN_CHECK_PASS ? "ok" : k->state == RUN_CHECK_FAIL ? "FAIL" : "FAULT");
+            run_check_state_label(k->state));
     c->col = 8;
     tui_put(c, TUI_NORMAL, k->label);
     tui_nl(c);

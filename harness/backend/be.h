@@ -24,7 +24,8 @@ enum be_status {
   BE_ERR_LOAD,        /* the PTX did not load (JIT log in the message) */
   BE_ERR_BADARG,      /* bad launch shape, arguments, unknown kernel */
   BE_ERR_DEVICE,      /* a device call failed (message names it and the CUDA error) */
-  BE_ERR_NOMEM
+  BE_ERR_NOMEM,
+  BE_ERR_TIMEOUT      /* gpu: a timed launch did not finish within WARPLAB_GPU_TIMEOUT (be_time) */
 };
 
 struct be_launch {
@@ -43,6 +44,8 @@ struct be_launch {
 
 struct be_result {
   int ran_ok;                 /* the kernel completed and nothing was reported */
+  int timed_out;              /* gpu: it did not finish within WARPLAB_GPU_TIMEOUT seconds (the
+                                 message in gpu_error); it keeps the GPU until the process ends */
   struct sim_result emu;      /* emu: counters, and the fault when !ran_ok */
   char gpu_error[512];        /* gpu: the CUDA error of a kernel that failed, in words */
   double gpu_ms;              /* gpu: kernel time from CUDA events */
@@ -63,7 +66,12 @@ enum be_status be_alloc(struct be *b, uint64_t size, const char *name, uint64_t 
 enum be_status be_free(struct be *b, uint64_t addr);
 enum be_status be_write(struct be *b, uint64_t addr, const void *src, uint64_t n);
 enum be_status be_read(struct be *b, uint64_t addr, void *dst, uint64_t n);
-/* Launch kernel with the packed parameter buffer (see sim_param_layout) and wait for it. */
+/* Launch kernel with the packed parameter buffer (see sim_param_layout) and wait for it.
+   GPU: at most WARPLAB_GPU_TIMEOUT seconds (default 60). A kernel still running then comes
+   back as a result (ran_ok 0, timed_out 1, the message in gpu_error), not as an end of the
+   process; a GPU cannot stop it, so from then on the backend refuses every operation without
+   calling the driver (which would wait for the kernel), and the GPU is free again only when
+   the process ends: a caller that must go on with a GPU runs it in a child process (run.c). */
 enum be_status be_launch(struct be *b, const char *kernel, const void *params, size_t psize,
                          const struct be_launch *l, struct be_result *res, char *err,
                          size_t errlen);
@@ -80,6 +88,10 @@ enum be_status be_time(struct be *b, const char *kernel, const void *params, siz
                        const struct be_launch *l, double rse_target, uint32_t max_reps,
                        double max_seconds, struct be_timing *t, char *err, size_t errlen);
 void be_close(struct be *b);
+/* Whether a CUDA driver library can be loaded, without initialising it (a process that has
+   initialised CUDA cannot use it in a child it forks). WARPLAB_TEST_LIBCUDA names another
+   library in its place: the tests' stand-in driver (tests/e2e/gpuhang/fakecuda.c). */
+int be_gpu_driver_present(void);
 
 /* The implementations' operations (be.c dispatches to them). */
 struct be_ops {

@@ -6,14 +6,24 @@
  * (CU_LAUNCH_PARAM_BUFFER_POINTER). A kernel that faults leaves the context unusable: the
  * error comes back as a result, in words, with the advice to rerun on the emulator, which
  * names the line.
+ *
+ * A kernel that never ends (an endless loop, a deadlock) cannot be stopped on a GPU: it runs
+ * until the process that launched it ends, and every later call that waits for the GPU (a
+ * copy, a free, unloading the module, releasing the context) would wait for it forever.
+ * So nothing here blocks on a launch: the wait polls the launch's end event for at most
+ * WARPLAB_GPU_TIMEOUT seconds (wait_kernel), and a kernel still running then comes back as a
+ * result, "timed out", with its message, like a fault. From then on the backend is "hung":
+ * it refuses every operation without calling the driver, and closing it calls nothing
+ * either. The caller decides what to do; a lab run records the check and ends cleanly in a
+ * child process whose end frees the GPU (run.c). An earlier version stopped the whole process
+ * from a SIGALRM handler, which lost everything a lab run had not written yet.
  */
 #include <dlfcn.h>
-#include <signal.h>
-#include <unistd.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "backend/be.h"
 
@@ -36,6 +46,8 @@ typedef unsigned long long cu_ptr;
 #define CU_LAUNCH_PARAM_END ((void *)0)
 #define CU_LAUNCH_PARAM_BUFFER_POINTER ((void *)1)
 #define CU_LAUNCH_PARAM_BUFFER_SIZE ((void *)2)
+#define CUDA_ERROR_NOT_READY 600
+#define GPU_TIMEOUT_DEFAULT_S 60
 
 struct cu_api {
   void *lib;
@@ -63,6 +75,7 @@ struct cu_api {
   cu_result (*EventCreate)(cu_event *, unsigned);
   cu_result (*EventRecord)(cu_event, void *);
   cu_result (*EventSynchronize)(cu_event);
+  cu_result (*EventQuery)(cu_event);
   cu_result (*EventElapsedTime)(float *, cu_event, cu_event);
   cu_result (*EventDestroy)(cu_event);
   cu_result (*GetErrorName)(cu_result, const char **);
@@ -77,6 +90,8 @@ struct gpu {
   cu_ptr *allocs;
   uint32_t nallocs, cap;
   int broken;          /* a kernel fault left the context unusable */
+  int hung;            /* a kernel did not finish in time and still runs: call the driver no
+                          more (any call that waits for the GPU would wait for ever) */
   cu_ptr flush;        /* a buffer larger than the L2, rewritten between timed runs */
   size_t flush_bytes;
 };
@@ -87,12 +102,29 @@ static void *sym(void *lib, const char *a, const char *b)
   return p || !b ? p : dlsym(lib, b);
 }
 
+/* The driver library: libcuda.so.1, or the tests' stand-in named by WARPLAB_TEST_LIBCUDA
+   (tests/e2e/gpuhang/fakecuda.c: a driver without a GPU whose launches can hang or crash on
+   demand, so that what a hang does to a lab run is tested where there is no GPU). */
+static const char *driver_library(void)
+{
+  const char *t = getenv("WARPLAB_TEST_LIBCUDA");
+  return t && *t ? t : "libcuda.so.1";
+}
+
+int be_gpu_driver_present(void)
+{
+  void *lib = dlopen(driver_library(), RTLD_NOW | RTLD_LOCAL);
+  if (lib)
+    dlclose(lib);
+  return lib != NULL;
+}
+
 static int load_api(struct cu_api *c, char *err, size_t n)
 {
-  c->lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+  c->lib = dlopen(driver_library(), RTLD_NOW | RTLD_LOCAL);
   if (!c->lib) {
-    snprintf(err, n, "no NVIDIA driver: libcuda.so.1 could not be loaded (%s); use the emulator "
-             "(--backend emu)", dlerror());
+    snprintf(err, n, "no NVIDIA driver: %s could not be loaded (%s); use the emulator "
+             "(--backend emu)", driver_library(), dlerror());
     return -1;
   }
 #define LOAD(field, name, alt) \
@@ -123,6 +155,7 @@ static int load_api(struct cu_api *c, char *err, size_t n)
   LOAD(EventCreate, "cuEventCreate", NULL)
   LOAD(EventRecord, "cuEventRecord", NULL)
   LOAD(EventSynchronize, "cuEventSynchronize", NULL)
+  LOAD(EventQuery, "cuEventQuery", NULL)
   LOAD(EventElapsedTime, "cuEventElapsedTime_v2", "cuEventElapsedTime")
   LOAD(EventDestroy, "cuEventDestroy_v2", "cuEventDestroy")
   LOAD(GetErrorName, "cuGetErrorName", NULL)
@@ -131,33 +164,54 @@ static int load_api(struct cu_api *c, char *err, size_t n)
   return 0;
 }
 
-/* A kernel that never ends cannot be stopped on the GPU: only the end of the process frees
-   it. The watchdog turns a hang into a clear message and exit status 1 after
-   WARPLAB_GPU_TIMEOUT seconds (default 60); the driver cleans up after the process. */
-static void watchdog_fired(int sig)
+/* The GPU time limit of one launch: WARPLAB_GPU_TIMEOUT seconds, default 60 (a lab's kernels
+   take milliseconds; a minute is for a student's slow first attempt, not a hang). */
+static unsigned gpu_timeout_s(void)
 {
-  static const char msg[] =
-      "\nwarplab: the kernel did not finish within the GPU time limit (WARPLAB_GPU_TIMEOUT, "
-      "default 60 s): it hangs (an endless loop, a deadlock, a barrier some threads never "
-      "reach). A GPU cannot stop a running kernel, so warplab stops here. Rerun it on the "
-      "emulator (--backend emu) to see which threads wait where.\n";
-  (void)sig;
-  ssize_t r = write(2, msg, sizeof msg - 1);
-  (void)r;
-  _exit(1);
+  const char *t = getenv("WARPLAB_GPU_TIMEOUT");
+  char *end = NULL;
+  long s = t ? strtol(t, &end, 10) : 0;
+  return t && end != t && !*end && s > 0 && s < 86400 ? (unsigned)s : GPU_TIMEOUT_DEFAULT_S;
 }
 
-static void watchdog(int on)
+/* Wait for the work recorded before event ev, at most limit_s seconds. The event is polled,
+   with naps from 2 us growing to 1 ms (a kernel's time is the events', so the naps do not
+   change it), rather than waited for in cuCtxSynchronize, which would not come back from a
+   kernel that never ends. Returns 0 with *r the outcome (0, or the kernel's CUDA error), or 1
+   when the time is up with the kernel still running. */
+static int wait_kernel(struct gpu *g, cu_event ev, unsigned limit_s, cu_result *r)
 {
-  if (!on) {
-    alarm(0);
-    return;
+  struct timespec t0, now, nap = {0, 2000};
+  clock_gettime(CLOCK_MONOTONIC, &t0);
+  for (;;) {
+    cu_result q = g->api.EventQuery(ev);
+    if (q != CUDA_ERROR_NOT_READY) {
+      *r = q == 0 ? g->api.CtxSynchronize() : q;  /* done: the context's own verdict */
+      return 0;
+    }
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    if ((double)(now.tv_sec - t0.tv_sec) + (double)(now.tv_nsec - t0.tv_nsec) * 1e-9 >= limit_s)
+      return 1;
+    nanosleep(&nap, NULL);
+    if (nap.tv_nsec < 1000000)
+      nap.tv_nsec *= 2;
   }
-  const char *t = getenv("WARPLAB_GPU_TIMEOUT");
-  long s = t ? strtol(t, NULL, 10) : 60;
-  signal(SIGALRM, watchdog_fired);
-  alarm(s > 0 ? (unsigned)s : 60);
 }
+
+/* A launch that did not finish in time: the backend is hung from now on (struct gpu). */
+static void hung(struct gpu *g, unsigned limit_s, char *msg, size_t n)
+{
+  g->hung = 1;
+  g->broken = 1;
+  snprintf(msg, n, "the kernel did not finish within %u s (WARPLAB_GPU_TIMEOUT): it may loop "
+           "forever or deadlock (a loop whose end never comes, a lock or a barrier some threads "
+           "never reach). A GPU cannot stop a running kernel: it holds the GPU until warplab's "
+           "process ends, so nothing more ran on the GPU after it. Rerun it on the emulator "
+           "(--backend emu) to see which threads wait where", limit_s);
+}
+
+static const char no_more[] = "the GPU is still running an earlier kernel that did not finish: "
+                              "nothing more can run on it in this process";
 
 /* "cuMemAlloc: CUDA_ERROR_OUT_OF_MEMORY (out of memory)" */
 static void cu_msg(const struct cu_api *c, const char *what, cu_result r, char *err, size_t n)
@@ -217,6 +271,10 @@ static enum be_status gpu_load(void *impl, const char *ptx, size_t len, const st
                                char *err, size_t errlen)
 {
   struct gpu *g = impl;
+  if (g->hung) {
+    snprintf(err, errlen, "%s", no_more);
+    return BE_ERR_DEVICE;
+  }
   char *text = malloc(len + 1), log[8192] = "";
   if (!text)
     return BE_ERR_NOMEM;
@@ -238,6 +296,8 @@ static enum be_status gpu_load(void *impl, const char *ptx, size_t len, const st
 static enum be_status gpu_alloc(void *impl, uint64_t size, const char *name, uint64_t *addr)
 {
   struct gpu *g = impl;
+  if (g->hung)
+    return BE_ERR_DEVICE;
   if (g->nallocs == g->cap) {
     uint32_t cap = g->cap ? g->cap * 2 : 16;
     cu_ptr *a = realloc(g->allocs, cap * sizeof *a);
@@ -257,6 +317,8 @@ static enum be_status gpu_alloc(void *impl, uint64_t size, const char *name, uin
 static enum be_status gpu_free(void *impl, uint64_t addr)
 {
   struct gpu *g = impl;
+  if (g->hung)                 /* cuMemFree waits for the GPU; the process's end frees it */
+    return BE_ERR_DEVICE;
   for (uint32_t i = 0; i < g->nallocs; i++)
     if (g->allocs[i] == addr) {
       g->api.MemFree(addr);
@@ -269,13 +331,13 @@ static enum be_status gpu_free(void *impl, uint64_t addr)
 static enum be_status gpu_write(void *impl, uint64_t addr, const void *src, uint64_t n)
 {
   struct gpu *g = impl;
-  return g->api.MemcpyHtoD(addr, src, n) == 0 ? BE_OK : BE_ERR_DEVICE;
+  return !g->hung && g->api.MemcpyHtoD(addr, src, n) == 0 ? BE_OK : BE_ERR_DEVICE;
 }
 
 static enum be_status gpu_read(void *impl, uint64_t addr, void *dst, uint64_t n)
 {
   struct gpu *g = impl;
-  return g->api.MemcpyDtoH(dst, addr, n) == 0 ? BE_OK : BE_ERR_DEVICE;
+  return !g->hung && g->api.MemcpyDtoH(dst, addr, n) == 0 ? BE_OK : BE_ERR_DEVICE;
 }
 
 /* The kernel's function, allowed the launch's dynamic shared memory. */
@@ -285,7 +347,8 @@ static enum be_status kernel_function(struct gpu *g, const char *kernel, const s
   struct cu_api *c = &g->api;
   cu_result r;
   if (g->broken) {
-    snprintf(err, errlen, "the GPU context is unusable after an earlier kernel fault");
+    snprintf(err, errlen, "%s", g->hung ? no_more
+             : "the GPU context is unusable after an earlier kernel fault");
     return BE_ERR_DEVICE;
   }
   if ((r = c->ModuleGetFunction(f, g->mod, kernel)) != 0) {
@@ -327,9 +390,13 @@ static enum be_status gpu_launch(void *impl, const char *kernel, const void *par
     return BE_ERR_BADARG;
   }
   c->EventRecord(e1, NULL);
-  watchdog(1);
-  r = c->CtxSynchronize();
-  watchdog(0);
+  unsigned limit = gpu_timeout_s();
+  if (wait_kernel(g, e1, limit, &r)) {
+    hung(g, limit, res->gpu_error, sizeof res->gpu_error);
+    res->timed_out = 1;
+    res->ran_ok = 0;
+    return BE_OK;              /* the events stay: destroying them is a call to the driver */
+  }
   if (r != 0) {
     cu_msg(c, "the kernel failed", r, res->gpu_error, sizeof res->gpu_error);
     size_t k = strlen(res->gpu_error);
@@ -414,16 +481,18 @@ static enum be_status gpu_time(void *impl, const char *kernel, const void *param
   enum be_status st = BE_OK;
   double total = 0, sum = 0, sum2 = 0;
   uint32_t n = 0;
+  unsigned limit = gpu_timeout_s();
   for (int rep = -1; (uint32_t)n < max_reps; rep++) {
     c->MemsetD8(g->flush, (unsigned char)rep, g->flush_bytes);
     c->EventRecord(e0, NULL);
     r = c->LaunchKernel(f, l->grid[0], l->grid[1], l->grid[2], l->block[0], l->block[1],
                         l->block[2], l->dyn_smem, NULL, NULL, extra);
     c->EventRecord(e1, NULL);
-    watchdog(1);
-    if (r == 0)
-      r = c->CtxSynchronize();
-    watchdog(0);
+    if (r == 0 && wait_kernel(g, e1, limit, &r)) {
+      hung(g, limit, err, errlen);
+      free(ms);
+      return BE_ERR_TIMEOUT;   /* the events stay, as in gpu_launch */
+    }
     float x = 0;
     if (r == 0)
       r = c->EventElapsedTime(&x, e0, e1);
@@ -466,6 +535,11 @@ static void gpu_close(void *impl)
   struct gpu *g = impl;
   if (!g)
     return;
+  if (g->hung) {               /* every call below would wait for the kernel that hangs */
+    free(g->allocs);
+    free(g);
+    return;
+  }
   if (!g->broken) {
     for (uint32_t i = 0; i < g->nallocs; i++)
       g->api.MemFree(g->allocs[i]);

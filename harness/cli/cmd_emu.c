@@ -634,7 +634,10 @@ int wl_cmd_emu(int argc, char **argv)
       run.timing = &tmr;
     }
   }
-  rc = write_dumps(&o, args, o.nargs, dev);
+  /* a GPU kernel that hung holds the GPU: nothing can be read back, the report says why */
+  if (o.backend == BE_GPU && br.timed_out && o.ndumps)
+    wl_error("--dump: nothing written: the kernel did not finish");
+  rc = o.backend == BE_GPU && br.timed_out ? WL_EXIT_OK : write_dumps(&o, args, o.nargs, dev);
   if (rc != WL_EXIT_OK)
     goto out;
   if (o.lanes) {

@@ -64,8 +64,7 @@ static void report_text(FILE *f, const struct run_lab *lab, const struct run_res
   for (uint32_t i = 0; i < r->nchecks; i++) {
     const struct run_check *c = &r->checks[i];
     pass += c->state == RUN_CHECK_PASS;
-    fprintf(f, "  %-5s %s\n", c->state == RUN_CHECK_PASS ? "ok" : c->state == RUN_CHECK_FAIL ? "FAIL" : "FAULT",
-            c->label);
+    fprintf(f, "  %-5s %s\n", run_check_state_label(c->state), c->label);
     if (c->state != RUN_CHECK_PASS)
       fprintf(f, "        %s\n", c->detail);
   }
@@ -154,7 +153,7 @@ static json_t *result_json(const struct run_lab *lab, const struct run_result *r
   for (uint32_t i = 0; i < r->nchecks; i++) {
     const struct run_check *c = &r->checks[i];
     json_t *t = json_pack("{s:s,s:o,s:s,s:s}", "label", c->label, "sizes", sizes_json(&c->sizes),
-                          "state", c->state == RUN_CHECK_PASS ? "pass" : c->state == RUN_CHECK_FAIL ? "fail" : "fault",
+                          "state", run_check_state_name(c->state),
                           "detail", c->detail);
     if (c->first_bad >= 0 && c->state == RUN_CHECK_FAIL)
       json_object_set_new(t, "first_bad", json_integer(c->first_bad));

@@ -28,7 +28,17 @@ struct run_opts {
   uint32_t nsize_set;
 };
 
-enum run_check_state { RUN_CHECK_PASS = 0, RUN_CHECK_FAIL, RUN_CHECK_FAULT };
+/* A check's outcome. TIMEOUT: on the GPU the kernel did not finish within
+   WARPLAB_GPU_TIMEOUT seconds (it loops or deadlocks; the emulator reports such a kernel as a
+   FAULT, a deadlock or a runaway loop at its line); the checks after it are not run. */
+enum run_check_state { RUN_CHECK_PASS = 0, RUN_CHECK_FAIL, RUN_CHECK_FAULT, RUN_CHECK_TIMEOUT };
+
+/* The state's name in result.json ("pass", "fail", "fault", "timeout") and in reports ("ok",
+   "FAIL", "FAULT", "TIMEOUT"); run_check_state_parse reads the former back (FAULT when
+   unknown). */
+const char *run_check_state_name(enum run_check_state s);
+const char *run_check_state_label(enum run_check_state s);
+enum run_check_state run_check_state_parse(const char *name);
 
 /* One correctness test: one problem size. */
 struct run_check {
@@ -114,7 +124,10 @@ struct run_result {
 int run_exit_code(const struct run_result *r);
 
 /* Run lab with opts; fills *res. Returns 0 when the run happened (whatever the kernel did), or
-   -1 with err for a problem of ours or of the input (no such file, broken lab, no backend). */
+   -1 with err for a problem of ours or of the input (no such file, broken lab, no backend).
+   Where a GPU may be used (the backend is not emu and a CUDA driver is installed) the run
+   happens in a child process, so that a kernel that hangs the GPU, or a driver that takes
+   the process down, ends as a recorded check and leaves this process able to run again. */
 int run_lab_run(const struct run_lab *lab, const struct run_opts *opts, struct run_result *res,
                 char *err, size_t errlen);
 

@@ -37,9 +37,7 @@ static void checks(struct run_result *r, json_t *tests)
     struct run_check *c = &r->checks[r->nchecks++];
     copy(c->label, sizeof c->label, json_object_get(t, "label"));
     sizes(&c->sizes, json_object_get(t, "sizes"));
-    const char *st = json_string_value(json_object_get(t, "state"));
-    c->state = st && !strcmp(st, "pass") ? RUN_CHECK_PASS : st && !strcmp(st, "fail")
-               ? RUN_CHECK_FAIL : RUN_CHECK_FAULT;
+    c->state = run_check_state_parse(json_string_value(json_object_get(t, "state")));
     copy(c->detail, sizeof c->detail, json_object_get(t, "detail"));
     json_t *bad = json_object_get(t, "first_bad");
     c->first_bad = json_is_integer(bad) ? json_integer_value(bad) : -1;

@@ -1,7 +1,7 @@
 // hang.cu: lab 06 with a thread that waits for a value nobody writes: thread 0 spins until
 // in[0] changes, which it never does. On the emulator the lab run reports a deadlock at the
-// marked line; on a GPU the kernel never ends, and warplab's watchdog (WARPLAB_GPU_TIMEOUT)
-// stops the run with a message (labs/06-divergence/measured).
+// marked line; on a GPU the kernel never ends: warplab stops waiting after WARPLAB_GPU_TIMEOUT
+// seconds and records the check as a timeout (labs/06-divergence/measured, tests/e2e/gpuhang.c).
 __constant__ int VARIANT = 0;
 
 #define STEPS 64

@@ -539,6 +539,10 @@ int run_sandbox_confine_self(const char *write_dir, const char *const read[], si
       rules[nr++] = (struct rule){gpu_ro[i], ro, 1};
     for (size_t i = 0; i < 4; i++)
       rules[nr++] = (struct rule){gpu_rw[i], all, 1};
+    /* cuInit opens a file of /proc with fopen(..., "w"), so write and truncate: without them
+       it fails with CUDA_ERROR_OPERATING_SYSTEM (found on an H200, driver 580). Landlock keeps
+       ptrace, and so /proc/PID/mem, to processes inside this domain. */
+    rules[nr++] = (struct rule){"/proc", ro | LL_WRITE_FILE | (LL_TRUNCATE & all), 1};
     if (home && home[0] == '/') {
       snprintf(nv, sizeof nv, "%s/.nv", home);
       mkdirs(nv);

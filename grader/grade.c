@@ -88,7 +88,8 @@ static int main_correct(const struct run_result *s)
   return s->built && s->nchecks && s->checks[s->nchecks - 1].state == RUN_CHECK_PASS && s->npoints;
 }
 
-static void metric_targets(json_t *m, const struct run_result *s, struct grade_result *g)
+static void metric_targets(json_t *m, const struct run_result *s, const struct run_result *ref,
+                           struct grade_result *g)
 {
   json_t *targets = json_object_get(m, "targets");
   size_t i;
@@ -98,6 +99,14 @@ static void metric_targets(json_t *m, const struct run_result *s, struct grade_r
     double pts = num(t, "points", 0);
     char label[160];
     snprintf(label, sizeof label, "metric target: %s", name ? name : "?");
+    if (name && ref && main_correct(ref) && !main_metric(ref, name)) {
+      /* not measured for the reference solution either (a GPU without Nsight Compute, or
+         --no-ncu): not counted, for every student alike, as performance is */
+      size_t k = strlen(g->note);
+      snprintf(g->note + k, sizeof g->note - k, "%smetric target %s (%g points) not scored: no "
+               "value on this backend", k ? "; " : "", name, pts);
+      continue;
+    }
     struct grade_item *it = item(g, label, pts);
     if (!it || !name)
       continue;
@@ -138,8 +147,10 @@ static void performance(json_t *p, const struct run_result *s, const struct run_
   if (!b || b->value <= 0) {
     /* no time for the reference solution (the timing model could not model it): not counted,
        for every student alike, so maximum scores agree across a class */
-    snprintf(g->note, sizeof g->note, "performance (%g points) not scored: the reference "
-             "solution's %s has no value on this backend", pts, name ? name : "time");
+    size_t k = strlen(g->note);
+    snprintf(g->note + k, sizeof g->note - k, "%sperformance (%g points) not scored: the "
+             "reference solution's %s has no value on this backend", k ? "; " : "", pts,
+             name ? name : "time");
     return;
   }
   struct grade_item *it = item(g, "performance against the reference solution", pts);
@@ -226,7 +237,7 @@ int grade_score(const struct run_lab *lab, const struct run_result *student,
     correctness(c, student, g);
   json_t *m = json_object_get(rubric, "metrics");
   if (json_is_object(m))
-    metric_targets(m, student, g);
+    metric_targets(m, student, solution, g);
   json_t *p = json_object_get(rubric, "performance");
   if (json_is_object(p))
     performance(p, student, solution, g);

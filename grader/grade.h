@@ -37,7 +37,7 @@ struct grade_result {
   uint32_t nitems;
   char hints[GRADE_MAX_HINTS][768];
   uint32_t nhints;
-  char note[256];              /* e.g. why performance was not scored */
+  char note[768];              /* why parts were not scored (performance, metric targets) */
   char flagged[512];           /* integrity flags for the instructor (run_result.integrity):
                                   the score is not changed, the instructor decides */
   struct grade_measure measured[RUN_MAX_POINT_METRICS];

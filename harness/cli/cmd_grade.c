@@ -19,12 +19,15 @@
 static void grade_usage(FILE *f)
 {
   fputs("usage: warplab grade NN SUBMISSION_DIR [--backend auto|gpu|emu] [--seed N] [--out DIR]\n"
-        "                       [--json]\n"
+        "                       [--json] [--no-ncu]\n"
         "\n"
         "SUBMISSION_DIR holds the lab's kernel file (e.g. matrix_add.cu) and, optionally,\n"
         "answers.json with the numeric answers to the handout's questions: {\"q1\": 4, ...}.\n"
         "Writes results.json (Gradescope's format) and feedback.md into the run's results folder\n"
-        "(under --out, default results/).\n", f);
+        "(under --out, default results/).\n"
+        "On a GPU, Nsight Compute measures the main configuration's metrics for the rubric's\n"
+        "targets; --no-ncu (or no ncu installed) leaves the targets unscored, for the\n"
+        "submission and the reference solution alike.\n", f);
   wl_print_exit_codes();
 }
 
@@ -33,11 +36,11 @@ int wl_cmd_grade(int argc, char **argv)
   static const struct option longopts[] = {
     {"backend", required_argument, 0, 'b'}, {"seed", required_argument, 0, 'S'},
     {"out", required_argument, 0, 'o'}, {"json", no_argument, 0, 'j'},
-    {"help", no_argument, 0, 'h'}, {0, 0, 0, 0},
+    {"no-ncu", no_argument, 0, 'N'}, {"help", no_argument, 0, 'h'}, {0, 0, 0, 0},
   };
   struct run_opts o;
   memset(&o, 0, sizeof o);
-  int json = 0, c;
+  int json = 0, no_ncu = 0, c;
   optind = 1;
   opterr = 0;
   while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
@@ -63,6 +66,7 @@ int wl_cmd_grade(int argc, char **argv)
     }
     case 'o': o.results_root = optarg; break;
     case 'j': json = 1; break;
+    case 'N': no_ncu = 1; break;
     case 'h': grade_usage(stdout); return WL_EXIT_OK;
     default:
       wl_error("grade: unknown or incomplete option '%s' (see warplab grade --help)", argv[optind - 1]);
@@ -110,7 +114,8 @@ int wl_cmd_grade(int argc, char **argv)
   /* the submission, then the solution on the same backend and inputs */
   o.kernel_file = kfile;
   o.quick = 1;
-  o.no_ncu = 1;
+  /* on a GPU, Nsight Compute measures the main configuration's metrics for the targets */
+  o.no_ncu = no_ncu;
   if (run_lab_run(&lab, &o, stu, err, sizeof err)) {
     wl_error("%s", err);
     goto out;
@@ -196,7 +201,7 @@ int wl_cmd_batch(int argc, char **argv)
     {"chunk", required_argument, 0, 'c'}, {"sbatch-arg", required_argument, 0, 'A'},
     {"no-submit", no_argument, 0, 'N'}, {"collect", no_argument, 0, 'C'},
     {"list", required_argument, 0, 'l'}, {"slice", required_argument, 0, 's'},
-    {"help", no_argument, 0, 'h'}, {0, 0, 0, 0},
+    {"no-ncu", no_argument, 0, 'N'}, {"help", no_argument, 0, 'h'}, {0, 0, 0, 0},
   };
   struct batch_opts o = {.backend = "auto", .jobs = 1, .timeout_s = 600, .memory_mb = 16384};
   struct batch_slurm_opts so = {.chunk = 10, .submit = 1};

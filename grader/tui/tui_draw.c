@@ -218,9 +218,9 @@ static void draw_tests(struct tui_canvas *c, const struct tui_view *v)
     const struct run_check *k = &s->checks[i];
     pass += k->state == RUN_CHECK_PASS;
     c->col = 1;
-    tui_put(c, k->state == RUN_CHECK_PASS ? TUI_GOOD : TUI_BAD,
-            run_check_state_label(k->state));
-    c->col = 8;
+    const char *state = run_check_state_label(k->state);
+    tui_put(c, k->state == RUN_CHECK_PASS ? TUI_GOOD : TUI_BAD, state);
+    c->col = 1 + (int)strlen(state) < 7 ? 8 : 2 + (int)strlen(state);   /* "TIMEOUT" is long */
     tui_put(c, TUI_NORMAL, k->label);
     tui_nl(c);
     if (k->state != RUN_CHECK_PASS) {

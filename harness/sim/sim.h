@@ -62,7 +62,9 @@ struct sim_waiter {
   uint32_t warp;
   uint64_t lanes;          /* bit mask of lanes in the warp */
   uint32_t inst;           /* module instruction index where they wait */
-  const char *reason;      /* "barrier", "spinning", "reconvergence", "warp-sync" */
+  const char *reason;      /* "spinning" (looping without changing anything), "pending"
+                              (able to run, never chosen: the other side of a branch whose
+                              first side loops), "barrier", "reconvergence", "warp-sync" */
 };
 #define SIM_MAX_WAITERS 16
 

@@ -3,9 +3,12 @@
  * Warps take turns (a quantum of instructions each). When no warp can run, the block either
  * releases a barrier every live thread has reached, or is stuck: then it reports barrier
  * divergence (a barrier reached by part of a warp, in the words of compute-sanitizer's
- * synccheck) or a deadlock listing which threads wait where.
+ * synccheck) or a deadlock listing which threads loop, which wait where, and which exited.
+ * Warps that spin without changing anything count as unable to run, unless a block on another
+ * worker thread still runs and may write what they wait for.
  */
 #include <inttypes.h>
+#include <sched.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -62,6 +65,37 @@ static uint64_t spinners(struct sim_warp *w)
   return w->live & ~w->barwait & ~w->syncwait & ~w->cwait;
 }
 
+/* "; lanes 1-31 of warp 0 have exited" for each warp that still has live lanes, and how many
+   warps of the block have exited altogether, after the message's k characters. Returns the
+   new length. */
+static size_t add_exited(const struct sim_block *b, char *msg, size_t k, size_t cap)
+{
+  uint32_t gone = 0;
+  char a[64];
+  for (uint32_t i = 0; i < b->nwarps && k < cap; i++) {
+    const struct sim_warp *w = &b->warps[i];
+    uint64_t ex = w->exists & ~w->live;
+    if (!w->live) {
+      gone += w->exists != 0;
+      continue;
+    }
+    if (!ex)
+      continue;
+    sim_lanes_text(ex, a, sizeof a);
+    int n = snprintf(msg + k, cap - k, "; lanes %s of warp %u have exited", a, w->id);
+    if (n < 0 || (size_t)n >= cap - k)
+      return k;
+    k += (size_t)n;
+  }
+  if (gone && k < cap) {
+    int n = snprintf(msg + k, cap - k, "; %u other warp%s of the block ha%s exited", gone,
+                     gone == 1 ? "" : "s", gone == 1 ? "s" : "ve");
+    if (n > 0 && (size_t)n < cap - k)
+      k += (size_t)n;
+  }
+  return k;
+}
+
 static void report_stuck(struct sim_block *b, int divergence, struct sim_warp *dw, uint64_t at_bar)
 {
   if (b->faulted)
@@ -81,17 +115,23 @@ static void report_stuck(struct sim_block *b, int divergence, struct sim_warp *d
     sim_fault_other(b, dw, dw->pc[sim_ctz64(at_bar)], sim_ctz64(at_bar),
                     SIM_FK_BARRIER_DIVERGENCE, msg);
   } else {
-    struct sim_warp *first = NULL;
-    for (uint32_t i = 0; i < b->nwarps && !first; i++)
-      if (b->warps[i].live)
-        first = &b->warps[i];
+    /* the report is about the first looping lane, else the first live one */
+    struct sim_warp *first = NULL, *loop = NULL;
+    for (uint32_t i = 0; i < b->nwarps && !loop; i++) {
+      struct sim_warp *w = &b->warps[i];
+      if (w->live && !first)
+        first = w;
+      if (spinners(w) & (w->loopers | w->snap_loopers))
+        loop = w;
+    }
     if (!first)
       return;
+    uint64_t fl = loop ? spinners(loop) & (loop->loopers | loop->snap_loopers) : first->live;
+    if (loop)
+      first = loop;
     snprintf(msg, sizeof msg, "deadlock in block (%u,%u,%u): no thread can make progress",
              b->ctaid[0], b->ctaid[1], b->ctaid[2]);
-    uint64_t fl = first->live;
-    sim_fault_other(b, first, first->have_group ? first->gpc : first->pc[sim_ctz64(fl)],
-                    sim_ctz64(fl), SIM_FK_DEADLOCK, msg);
+    sim_fault_other(b, first, first->pc[sim_ctz64(fl)], sim_ctz64(fl), SIM_FK_DEADLOCK, msg);
   }
   struct sim_fault *f = &b->res->fault;
   f->nwaiters = 0;
@@ -100,12 +140,14 @@ static void report_stuck(struct sim_block *b, int divergence, struct sim_warp *d
     struct sim_warp *w = &b->warps[i];
     if (!w->live)
       continue;
-    uint64_t s = spinners(w);
-    if (s)
+    /* lanes not waiting at anything either loop or, never chosen to run, wait their turn */
+    uint64_t s = spinners(w), looping = s & (w->loopers | w->snap_loopers);
+    if (looping)
       spin = 1;
     if (w->cwait)
       reconv = 1;
-    add_waiters(b, w, s, "spinning", f);
+    add_waiters(b, w, looping, "spinning", f);
+    add_waiters(b, w, s & ~looping, "pending", f);
     add_waiters(b, w, w->barwait & w->live, "barrier", f);
     add_waiters(b, w, w->cwait & w->live, "reconvergence", f);
     add_waiters(b, w, w->syncwait & w->live, "warp-sync", f);
@@ -124,6 +166,7 @@ static void report_stuck(struct sim_block *b, int divergence, struct sim_warp *d
       else
         snprintf(wc, sizeof wc, "PTX line %u", in->ptx_line);
       const char *r = !strcmp(x->reason, "spinning") ? "keep looping at" :
+                      !strcmp(x->reason, "pending") ? "wait for their turn to run at" :
                       !strcmp(x->reason, "barrier") ? "wait at the barrier at" :
                       !strcmp(x->reason, "reconvergence") ? "wait to reconverge at" :
                       "wait for the rest of the warp at";
@@ -133,6 +176,7 @@ static void report_stuck(struct sim_block *b, int divergence, struct sim_warp *d
         break;
       k += (size_t)n;
     }
+    k = add_exited(b, f->message, k, sizeof f->message);
     if (spin && reconv && b->cfg->sched == SIM_SCHED_STACK)
       snprintf(f->message + k, sizeof f->message - k,
                ". SIMT deadlock: under stack-based reconvergence (pre-Volta) the lanes that left "
@@ -228,6 +272,34 @@ static int release_barriers(struct sim_block *b)
   return released;
 }
 
+/* No warp of b can run but some spin: loop without changing a register, a pc or memory over
+   a whole checkpoint window (sim_warp.c). Is that a deadlock? Not while memory has changed
+   since a spinning warp was judged (it is let run again until its next checkpoint), nor while
+   a block on another worker still runs: it may yet write what they wait for (a lock another
+   block holds). Returns 1 to go on running. */
+static int may_progress(struct sim_block *b)
+{
+  int spin = 0;
+  uint64_t wr = b->writes + sim_launch_global_writes(b);
+  for (uint32_t i = 0; i < b->nwarps; i++) {
+    struct sim_warp *w = &b->warps[i];
+    if (w->state != SIM_W_RUN || !w->spinning)
+      continue;
+    spin = 1;
+    if (w->snap_writes != wr) {
+      w->spinning = 0;
+      return 1;
+    }
+  }
+  if (!spin || b->nworkers < 2)
+    return 0;
+  __atomic_store_n(&b->worker->state, SIM_WK_STUCK, __ATOMIC_RELEASE);
+  if (!sim_launch_others_running(b))
+    return 0;
+  sched_yield();                /* give the host's cores to the blocks that can move */
+  return 1;
+}
+
 /* Account n instructions against the launch budget; 1 when it is spent. */
 static int spend(struct sim_block *b, uint64_t n)
 {
@@ -276,12 +348,15 @@ enum sim_status sim_block_run(struct sim_block *b)
       break;
     if (b->linear > *b->stop_after)
       return SIM_OK;
-    if (runnable)
+    if (runnable) {
+      if (b->nworkers > 1 && __atomic_load_n(&b->worker->state, __ATOMIC_RELAXED) != SIM_WK_RUNNING)
+        __atomic_store_n(&b->worker->state, SIM_WK_RUNNING, __ATOMIC_RELEASE);
       continue;
+    }
     int r = release_barriers(b);
     if (r < 0)
       return SIM_OK;
-    if (r > 0)
+    if (r > 0 || may_progress(b))
       continue;
     /* stuck: a barrier reached by part of a warp, or a deadlock */
     for (uint32_t i = 0; i < b->nwarps; i++) {

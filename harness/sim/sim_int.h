@@ -141,6 +141,8 @@ struct sim_warp {
   uint64_t spin;                 /* consecutive backward branches taken while lanes wait */
   uint64_t backs;                /* backward branches taken, for the livelock check */
   uint64_t snap_hash, snap_writes;
+  uint64_t loopers;              /* lanes that took a backward branch since the checkpoint */
+  uint64_t snap_loopers;         /* ... and in the window before it (deadlock reports) */
   int snap_valid, spinning;
 };
 
@@ -160,7 +162,8 @@ struct sim_block {
   const uint8_t *kparams;
   uint32_t kparam_size;
   struct sim_warp *warps;
-  uint64_t writes;               /* stores and atomics by this block (progress watch) */
+  uint64_t writes;               /* stores and atomics by this block that changed memory
+                                    (the progress watch) */
   uint32_t bar_arrived[16];      /* bar.arrive counts per barrier */
   char *out;                     /* this block's printf output */
   size_t out_len, out_cap;
@@ -181,13 +184,24 @@ struct sim_block {
   uint64_t lanes_before[4];      /* its statistics before it ran (sim_lanes.c) */
 };
 
+/* What a worker is doing, for the progress watch of the blocks on the others. */
+enum sim_wkstate {
+  SIM_WK_IDLE = 0,               /* not started, or out of blocks */
+  SIM_WK_RUNNING,                /* running a block that makes progress, or taking the next */
+  SIM_WK_STUCK                   /* its block's warps spin without changing anything or wait */
+};
+
 struct sim_worker {
-  uint64_t global_writes;        /* this worker's stores/atomics to global memory */
-  char pad[56];
+  uint64_t global_writes;        /* this worker's stores and atomics that changed global memory */
+  uint32_t state;                /* enum sim_wkstate (atomic) */
+  char pad[52];
 };
 
 /* Sum of every worker's global writes (monotonic; racy reads are fine). */
 uint64_t sim_launch_global_writes(const struct sim_block *b);
+/* 1 when a worker other than b's runs a block that is not stuck (or is about to take one): it
+   may yet write what b's spinning warps wait for. */
+int sim_launch_others_running(const struct sim_block *b);
 
 /* ---- execution ---- */
 /* Run one block to completion, fault or deadlock. Returns SIM_OK (fault goes to b->res). */

@@ -66,6 +66,15 @@ uint64_t sim_launch_global_writes(const struct sim_block *b)
   return s;
 }
 
+int sim_launch_others_running(const struct sim_block *b)
+{
+  for (uint32_t i = 0; i < b->nworkers; i++)
+    if (&b->all_workers[i] != b->worker &&
+        __atomic_load_n(&b->all_workers[i].state, __ATOMIC_ACQUIRE) == SIM_WK_RUNNING)
+      return 1;
+  return 0;
+}
+
 static void lower_stop(struct launch *L, uint32_t idx)
 {
   uint32_t cur = __atomic_load_n(&L->stop_after, __ATOMIC_RELAXED);
@@ -142,7 +151,9 @@ static void *worker_main(void *arg)
     b.ctaid[1] = (idx / cfg->grid[0]) % cfg->grid[1];
     b.ctaid[2] = idx / (cfg->grid[0] * cfg->grid[1]);
     memset(smem, 0, smem_size);
+    __atomic_store_n(&b.worker->state, SIM_WK_RUNNING, __ATOMIC_RELEASE);
     enum sim_status st = sim_block_run(&b);
+    __atomic_store_n(&b.worker->state, SIM_WK_RUNNING, __ATOMIC_RELEASE);
     if (b.out_len) {
       if (out->nprinted == out->cap_printed) {
         uint32_t cap = out->cap_printed ? out->cap_printed * 2 : 16;
@@ -174,6 +185,7 @@ static void *worker_main(void *arg)
     }
   }
 done:
+  __atomic_store_n(&L->workers[out->index].state, SIM_WK_IDLE, __ATOMIC_RELEASE);
   free(cache);
   free(warps);
   free(regs);
@@ -340,9 +352,13 @@ enum sim_status sim_run(struct sim_device *d, const struct ptx_module *m, const 
     outs[i].fault_block = UINT32_MAX;
   }
   uint32_t started = 0;
+  L.workers[0].state = SIM_WK_RUNNING;
   for (uint32_t i = 1; i < nwk; i++) {
-    if (pthread_create(&th[i], NULL, worker_main, &outs[i]) != 0)
+    __atomic_store_n(&L.workers[i].state, SIM_WK_RUNNING, __ATOMIC_RELEASE);
+    if (pthread_create(&th[i], NULL, worker_main, &outs[i]) != 0) {
+      __atomic_store_n(&L.workers[i].state, SIM_WK_IDLE, __ATOMIC_RELEASE);
       break;
+    }
     started = i;
   }
   worker_main(&outs[0]);

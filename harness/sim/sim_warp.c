@@ -11,7 +11,14 @@
  * The `its` model (Volta and later, the default) adds forward progress: when a group keeps
  * taking backward branches (spinning) while other lanes of its warp wait at a convergence
  * barrier, those lanes are let past it and run first, so the classic spin lock
- * `while (s != tid); s++;` completes, as it does on real Volta-and-later GPUs.
+ * `while (s != tid); s++;` completes, as it does on real Volta-and-later GPUs. Lanes that
+ * could run but are never chosen, because a loop at a lower pc keeps running without changing
+ * anything (the livelock watch below), are run first in the same way.
+ *
+ * The livelock watch: every CHECK_EVERY backward branches the warp's registers and pcs are
+ * hashed; when they are what they were last time and no write has changed memory in between
+ * (a failed CAS or a store of the value already there changes nothing), the warp is spinning,
+ * and the block layer decides whether that is a deadlock.
  *
  * Which group runs: the one with the lowest pc (lanes behind catch up with lanes ahead and
  * merge), preferring lanes just let past a barrier. A warp whose lanes all wait is blocked
@@ -50,6 +57,7 @@ void sim_warp_init(struct sim_block *b, struct sim_warp *w)
   w->have_group = w->live != 0;
   w->state = w->live ? SIM_W_RUN : SIM_W_DONE;
   w->spin = w->backs = 0;
+  w->loopers = w->snap_loopers = 0;
   w->snap_valid = w->spinning = 0;
   memset(w->regs, 0, (size_t)p->nregs * W * sizeof *w->regs);
   for (uint32_t c = 0; c < p->nconst; c++) {
@@ -206,6 +214,7 @@ static uint64_t hash_state(const struct sim_block *b, const struct sim_warp *w)
 static void backward(struct sim_block *b, struct sim_warp *w)
 {
   w->backs++;
+  w->loopers |= w->gmask;
   uint64_t waiting = w->live & w->cwait & ~w->gmask;
   if (waiting)
     w->spin++;
@@ -232,6 +241,16 @@ static void backward(struct sim_block *b, struct sim_warp *w)
     w->snap_hash = h;
     w->snap_writes = wr;
     w->snap_valid = 1;
+    w->snap_loopers = w->loopers;
+    w->loopers = 0;
+    uint64_t ready = w->live & ~w->barwait & ~w->syncwait & ~w->cwait & ~w->gmask;
+    if (w->spinning && ready && b->cfg->sched == SIM_SCHED_ITS) {
+      /* lanes that could run have not, because the scheduler keeps choosing the loop (the
+         lowest pc): forward progress lets them run first, as it lets past waiting lanes */
+      dissolve(w);
+      w->prefer |= ready;
+      w->spinning = 0;
+    }
   }
 }
 

@@ -8,9 +8,9 @@
  *   - chain.cu's 32 paths run one after the other, 31 divergent targets, in the order of the
  *     chain whatever the thread numbers;
  *   - the GT200 spin lock deadlocks under the reconvergence stack, reported at its line with
- *     the looping and the waiting lanes, and finishes under independent scheduling; the
- *     atomicCAS lock runs away under the stack; the solution folder's fixed kernels finish
- *     under both with the right results;
+ *     the looping and the waiting lanes, and finishes under independent scheduling; so does
+ *     the atomicCAS lock (a failed CAS is no progress); the solution folder's fixed kernels
+ *     finish under both with the right results;
  *   - a barrier reached by half a warp is reported as barrier divergence at its line; a warp
  *     that waits at a barrier for a looping warp, as a deadlock with both lines;
  *   - the starter writes nothing; a branch on the thread's parity fails the other mappings at
@@ -281,16 +281,27 @@ START_TEST(lab06_no_bounds_faults_at_its_line)
 END_TEST
 
 /* A kernel that never ends does not stop a lab run on the emulator: the test is a deadlock,
-   at the loop's line. */
+   at the loop's line. Thread 0 alone loops: the rest of its warp goes past the loop (with
+   n = 33 through the branch on the parity, whose two sides must both get to run) and exits,
+   and the report says so rather than naming them as looping (lab.json launches blocks of 256
+   threads: 7 more warps, all exited). */
 START_TEST(lab06_hang_is_a_deadlock_at_its_line)
 {
   const char *k = "tests/e2e/lab06/hang.cu";
+  int hang = e2e_marker_line(k, "HANG");
   struct e2e_run *r = run06(k);
   ck_assert_int_eq(r->status, 1);
-  json_t *t = test_at(r, "n=1 shift=0");
-  ck_assert_str_eq(state_of(t), "fault");
-  ck_assert_int_eq(json_integer_value(e2e_j(t, "source/line")), e2e_marker_line(k, "HANG"));
-  ck_assert_ptr_nonnull(strstr(json_string_value(json_object_get(t, "detail")), "deadlock"));
+  static const char *const sizes[] = {"n=1 shift=0", "n=33 shift=0"};
+  for (int i = 0; i < 2; i++) {
+    json_t *t = test_at(r, sizes[i]);
+    ck_assert_str_eq(state_of(t), "fault");
+    ck_assert_int_eq(json_integer_value(e2e_j(t, "source/line")), hang);
+    const char *detail = json_string_value(json_object_get(t, "detail"));
+    ck_assert_msg(strstr(detail, "deadlock") && strstr(detail, e2e_fmt("lanes 0 of warp 0 keep "
+                  "looping at hang.cu:%d; lanes 1-31 of warp 0 have exited", hang)) &&
+                  strstr(detail, "7 other warps of the block have exited") &&
+                  !strstr(detail, "PTX line"), "%s: %s", sizes[i], detail);
+  }
 }
 END_TEST
 
@@ -400,18 +411,44 @@ START_TEST(lab06_spin_lock_finishes_under_its)
 END_TEST
 
 /* The atomicCAS lock under the stack: the winner waits after the loop, the others try
-   forever; atomics change the lock word every round, so it ends at the instruction budget,
-   at the loop's line. */
-START_TEST(lab06_cas_lock_runs_away_under_the_stack)
+   forever. A failed CAS leaves the lock word as it was, so nothing changes: a SIMT deadlock
+   like the plain spin lock's, with the looping and the waiting lanes at their lines, and
+   nothing appended. Under independent scheduling the same kernel finishes, also with the
+   lock held by a block on another worker thread while a whole block fails its CAS. */
+START_TEST(lab06_cas_lock_deadlocks_under_the_stack)
 {
-  const char *src = "labs/06-divergence/spinlock.cu";
+  const char *src = "labs/06-divergence/spinlock.cu", *len = e2e_tmp("len.bin");
+  int acquire = e2e_marker_line(src, "ACQUIRE");
   struct e2e_run *r = e2e_emu(src, "--kernel", "append", "--grid", "1", "--block", "32", "--arg",
                               "i32buf:1:zero", "--arg", "i32buf:32:fill=-1", "--arg",
                               "i32buf:1:zero", "--sched", "stack", "--max-insts", "1000000",
-                              "--json", NULL);
-  e2e_expect_outcome(r, 1, "budget");
-  ck_assert_str_eq(e2e_jstr(r, "fault/kind"), "budget_exceeded");
-  ck_assert_int_eq(e2e_jint(r, "fault/source/line"), e2e_marker_line(src, "ACQUIRE"));
+                              "--dump", e2e_fmt("2=%s", len), "--json", "--keep-ptx",
+                              e2e_tmp("lock.ptx"), NULL);
+  e2e_expect_outcome(r, 1, "deadlock");
+  ck_assert_str_eq(e2e_jstr(r, "fault/kind"), "deadlock");
+  ck_assert_int_eq(e2e_jint(r, "fault/source/line"), acquire);
+  int looping = waiting_at(r, "spinlock.cu", acquire, "spinning");
+  int waiting = waiting_at(r, "spinlock.cu", acquire + 1, "reconvergence");
+  ck_assert_msg(looping >= 0 && waiting >= 0, "%s\nexpected lanes looping at line %d and lanes "
+                "waiting to reconverge at line %d:\n%.3000s", r->cmd, acquire, acquire + 1, r->out);
+  ck_assert_str_eq(waiting_lanes(r, looping), "1-31");
+  ck_assert_str_eq(waiting_lanes(r, waiting), "0");
+  ck_assert_int_eq(json_array_size(e2e_j(r->json, "fault/waiting")), 2);
+  ck_assert_ptr_nonnull(strstr(e2e_jstr(r, "fault/message"), "SIMT deadlock"));
+  ck_assert_int_eq(*(int32_t *)e2e_read(len, 4), 0);
+  /* independent scheduling, three blocks on three workers */
+  const char *list = e2e_tmp("list.bin");
+  r = e2e_emu(e2e_tmp("lock.ptx"), "--kernel", "append", "--grid", "3", "--block", "32", "--arg",
+              "i32buf:1:zero", "--arg", "i32buf:96:fill=-1", "--arg", "i32buf:1:zero", "--sched",
+              "its", "--threads", "3", "--dump", e2e_fmt("1=%s", list), "--dump",
+              e2e_fmt("2=%s", len), "--json", NULL);
+  e2e_expect_ok(r);
+  ck_assert_int_eq(*(int32_t *)e2e_read(len, 4), 96);
+  int32_t *l = e2e_read(list, 96 * 4);
+  int seen[96] = {0};
+  for (int k = 0; k < 96; k++)
+    ck_assert_msg(l[k] >= 0 && l[k] < 96 && !seen[l[k]]++, "%s: list[%d] = %d: every thread "
+                  "must append itself once", r->cmd, k, l[k]);
 }
 END_TEST
 
@@ -578,7 +615,7 @@ void e2e_add_lab06_tests(Suite *s)
   tcase_add_test(tc, lab06_chain_runs_32_paths_in_chain_order);
   tcase_add_test(tc, lab06_spin_lock_deadlocks_under_the_stack);
   tcase_add_test(tc, lab06_spin_lock_finishes_under_its);
-  tcase_add_test(tc, lab06_cas_lock_runs_away_under_the_stack);
+  tcase_add_test(tc, lab06_cas_lock_deadlocks_under_the_stack);
   tcase_add_test(tc, lab06_fixed_locks_finish_under_both);
   tcase_add_test(tc, lab06_half_warp_barrier_is_divergence);
   tcase_add_test(tc, lab06_block_barrier_deadlock);

@@ -317,6 +317,263 @@ START_TEST(test_spinlock_stack_deadlocks)
 }
 END_TEST
 
+/* The waiter of ft whose reason is `reason`, or NULL. */
+static const struct sim_waiter *waiter(const struct sim_fault *ft, const char *reason)
+{
+  for (uint32_t i = 0; i < ft->nwaiters; i++)
+    if (!strcmp(ft->waiters[i].reason, reason))
+      return &ft->waiters[i];
+  return NULL;
+}
+
+/* A lock taken with atomicCAS (labs/06-divergence/spinlock.cu's append):
+   while (atomicCAS(lock, 0, 1) != 0) ; k = *len; list[k] = tid; *len = k + 1;
+   atomicExch(lock, 0); */
+static const char *k_caslock =
+  HDR
+  ".visible .entry append(.param .u64 lock, .param .u64 list, .param .u64 len)\n{\n"
+  "  .reg .pred %p<2>;\n  .reg .b32 %r<9>;\n  .reg .b64 %rd<8>;\n"
+  "  ld.param.u64 %rd1, [lock];\n  ld.param.u64 %rd2, [list];\n  ld.param.u64 %rd3, [len];\n"
+  "  mov.u32 %r1, %tid.x;\n  mov.u32 %r6, %ctaid.x;\n  mov.u32 %r7, %ntid.x;\n"
+  "  mad.lo.s32 %r1, %r6, %r7, %r1;\n"
+  "  mov.u32 %r2, 0;\n  mov.u32 %r3, 1;\n"
+  "LOOP:\n"
+  "  .loc 1 3 5\n"
+  "  atom.global.cas.b32 %r4, [%rd1], %r2, %r3;\n"
+  "  setp.ne.s32 %p1, %r4, 0;\n"
+  "  @%p1 bra LOOP;\n"
+  "  .loc 1 4 5\n"
+  "  ld.volatile.global.u32 %r5, [%rd3];\n"
+  "  mul.wide.u32 %rd4, %r5, 4;\n  add.s64 %rd5, %rd2, %rd4;\n"
+  "  st.global.u32 [%rd5], %r1;\n"
+  "  add.s32 %r5, %r5, 1;\n"
+  "  st.volatile.global.u32 [%rd3], %r5;\n"
+  "  membar.gl;\n"
+  "  atom.global.exch.b32 %r8, [%rd1], %r2;\n"
+  "  ret;\n}\n"
+  ".file 1 \"/lab/lock.cu\"\n";
+
+/* Under the stack the lane that took the lock waits after the loop for the lanes that try it
+   forever: a failed CAS changes nothing, so it is a deadlock, not a runaway loop. */
+START_TEST(test_cas_lock_stack_deadlocks)
+{
+  struct fx f;
+  load(&f, k_caslock);
+  uint64_t p[3] = {buffer(&f, 4, "lock"), buffer(&f, 32 * 4, "list"), buffer(&f, 4, "len")};
+  ck_assert_int_eq(launch(&f, "append", 1, 32, p, 3, SIM_SCHED_STACK, 1, 10000000), SIM_OK);
+  ck_assert_int_eq(f.r.outcome, SIM_DEADLOCK);
+  const struct sim_fault *ft = &f.r.fault;
+  ck_assert_uint_eq(ft->nwaiters, 2);
+  const struct sim_waiter *spin = waiter(ft, "spinning"), *rec = waiter(ft, "reconvergence");
+  ck_assert_ptr_nonnull(spin);
+  ck_assert_ptr_nonnull(rec);
+  ck_assert_uint_eq(spin->lanes, 0xfffffffeull);
+  ck_assert_uint_eq(f.m.insts[spin->inst].uline, 3);
+  ck_assert_uint_eq(rec->lanes, 1);
+  ck_assert_uint_eq(f.m.insts[rec->inst].uline, 4);
+  ck_assert_uint_eq(f.m.insts[ft->inst].uline, 3);
+  ck_assert_ptr_nonnull(strstr(ft->message, "SIMT deadlock"));
+  ck_assert_ptr_nonnull(strstr(ft->message, "lanes 1-31 of warp 0 keep looping at lock.cu:3"));
+  ck_assert_uint_lt(f.r.counters.warp_insts, 1000000);
+  uint32_t len;
+  sim_read(f.d, p[2], &len, 4);
+  ck_assert_uint_eq(len, 0);
+  done(&f);
+}
+END_TEST
+
+/* Under independent scheduling every thread gets the lock in turn, also when it is held by a
+   block on another worker while this block's warps only fail their CAS. */
+START_TEST(test_cas_lock_its_completes)
+{
+  for (uint32_t workers = 1; workers <= 3; workers += 2) {
+    struct fx f;
+    load(&f, k_caslock);
+    uint64_t p[3] = {buffer(&f, 4, "lock"), buffer(&f, 96 * 4, "list"), buffer(&f, 4, "len")};
+    ck_assert_int_eq(launch(&f, "append", 3, 32, p, 3, SIM_SCHED_ITS, workers, 0), SIM_OK);
+    ck_assert_msg(f.r.outcome == SIM_RAN_OK, "%u workers: %s", workers, f.r.fault.message);
+    uint32_t len, list[96], seen[96] = {0};
+    sim_read(f.d, p[2], &len, 4);
+    sim_read(f.d, p[1], list, sizeof list);
+    ck_assert_uint_eq(len, 96);
+    for (uint32_t i = 0; i < 96; i++) {
+      ck_assert_uint_lt(list[i], 96);
+      ck_assert_uint_eq(seen[list[i]]++, 0);
+    }
+    done(&f);
+  }
+}
+END_TEST
+
+/* A loop that waits for a flag nobody sets, while its atomics leave memory as it was (a CAS
+   that fails, a max that loses, an exchange of what is there, adds of 0, shared and global):
+   no progress, a deadlock at the loop; with adds of 1 it changes memory every round and runs
+   into the budget instead. (A plain store counts as progress whatever it writes: a loop that
+   stores the same value for ever is a runaway loop, as tests/e2e/adversarial.c has it.) */
+START_TEST(test_unchanged_writes_are_not_progress)
+{
+  const char *k =
+    HDR
+    ".visible .entry wait(.param .u64 m, .param .u32 inc)\n{\n"
+    "  .reg .pred %p<2>;\n  .reg .b32 %r<12>;\n  .reg .b64 %rd<3>;\n"
+    "  ld.param.u64 %rd1, [m];\n  ld.param.u32 %r9, [inc];\n"
+    "  mov.u32 %r1, -1;\n  mov.u32 %r2, 7;\n  mov.u32 %r3, 5;\n  mov.u32 %r4, 6;\n"
+    "  mov.u32 %r10, 0;\n"
+    "  .loc 1 2 5\n"
+    "  st.global.u32 [%rd1+8], %r2;\n"
+    "LOOP:\n"
+    "  .loc 1 3 5\n"
+    "  atom.global.max.s32 %r5, [%rd1+4], %r1;\n"
+    "  atom.global.exch.b32 %r6, [%rd1+8], %r2;\n"
+    "  atom.global.cas.b32 %r7, [%rd1+16], %r3, %r4;\n"
+    "  atom.shared.add.u32 %r11, [%r10], %r9;\n"
+    "  red.global.add.u32 [%rd1+20], %r9;\n"
+    "  ld.volatile.global.u32 %r8, [%rd1];\n"
+    "  setp.eq.s32 %p1, %r8, 0;\n"
+    "  @%p1 bra LOOP;\n"
+    "  ret;\n}\n"
+    ".file 1 \"/lab/wait.cu\"\n";
+  for (int s = 0; s < 2; s++) {
+    struct fx f;
+    load(&f, k);
+    /* shared memory for the add: the kernel declares none, so give it a word of dynamic */
+    struct { uint64_t m; uint32_t inc; uint32_t pad; } prm = {buffer(&f, 24, "m"), 0, 0};
+    struct sim_launch c = {.grid = {2, 1, 1}, .block = {32, 1, 1}, .dyn_smem = 4, .workers = 2,
+                           .sched = s ? SIM_SCHED_STACK : SIM_SCHED_ITS,
+                           .max_warp_insts = 600000};
+    ck_assert_int_eq(sim_run(f.d, &f.m, "wait", &prm, 12, &c, &f.r, f.err, sizeof f.err), SIM_OK);
+    ck_assert_msg(f.r.outcome == SIM_DEADLOCK, "%s", f.r.fault.message);
+    const struct sim_fault *ft = &f.r.fault;
+    ck_assert_uint_eq(ft->block[0], 0);
+    ck_assert_uint_eq(ft->nwaiters, 1);
+    ck_assert_str_eq(ft->waiters[0].reason, "spinning");
+    ck_assert_uint_eq(ft->waiters[0].lanes, 0xffffffffull);
+    ck_assert_uint_eq(f.m.insts[ft->waiters[0].inst].uline, 3);
+    ck_assert_ptr_nonnull(strstr(ft->message, "wait for a value no running thread will write"));
+    if (!s) {
+      sim_result_free(&f.r);
+      prm.inc = 1;
+      ck_assert_int_eq(sim_run(f.d, &f.m, "wait", &prm, 12, &c, &f.r, f.err, sizeof f.err), SIM_OK);
+      ck_assert_msg(f.r.outcome == SIM_BUDGET, "%s", f.r.fault.message);
+    }
+    done(&f);
+  }
+}
+END_TEST
+
+/* if (tid < 16) while (*flag == 0) ; else *flag = 1;
+   Under the stack the loop's side runs first and never lets the other side run: lanes 0-15
+   loop, lanes 16-31 wait their turn (not looping). Under independent scheduling the other
+   side is given its turn, sets the flag, and the kernel finishes. */
+static const char *k_sides =
+  HDR
+  ".visible .entry sides(.param .u64 flag)\n{\n"
+  "  .reg .pred %p<3>;\n  .reg .b32 %r<4>;\n  .reg .b64 %rd<2>;\n"
+  "  ld.param.u64 %rd1, [flag];\n"
+  "  mov.u32 %r1, %tid.x;\n  mov.u32 %r3, 1;\n"
+  "  setp.ge.u32 %p1, %r1, 16;\n"
+  "  @%p1 bra ELSE;\n"
+  "LOOP:\n"
+  "  .loc 1 4 9\n"
+  "  ld.volatile.global.u32 %r2, [%rd1];\n"
+  "  setp.eq.s32 %p2, %r2, 0;\n"
+  "  @%p2 bra LOOP;\n"
+  "  bra.uni END;\n"
+  "ELSE:\n"
+  "  .loc 1 6 9\n"
+  "  st.volatile.global.u32 [%rd1], %r3;\n"
+  "END:\n"
+  "  .loc 1 7 1\n"
+  "  ret;\n}\n"
+  ".file 1 \"/lab/sides.cu\"\n";
+
+START_TEST(test_pending_side_of_a_branch)
+{
+  struct fx f;
+  load(&f, k_sides);
+  uint64_t a = buffer(&f, 4, "flag");
+  ck_assert_int_eq(launch(&f, "sides", 1, 32, &a, 1, SIM_SCHED_STACK, 1, 0), SIM_OK);
+  ck_assert_int_eq(f.r.outcome, SIM_DEADLOCK);
+  const struct sim_fault *ft = &f.r.fault;
+  ck_assert_uint_eq(ft->nwaiters, 2);
+  const struct sim_waiter *spin = waiter(ft, "spinning"), *pend = waiter(ft, "pending");
+  ck_assert_ptr_nonnull(spin);
+  ck_assert_ptr_nonnull(pend);
+  ck_assert_uint_eq(spin->lanes, 0xffffull);
+  ck_assert_uint_eq(f.m.insts[spin->inst].uline, 4);
+  ck_assert_uint_eq(pend->lanes, 0xffff0000ull);
+  ck_assert_uint_eq(f.m.insts[pend->inst].uline, 6);
+  ck_assert_ptr_nonnull(strstr(ft->message, "lanes 16-31 of warp 0 wait for their turn to run at "
+                                            "sides.cu:6"));
+  ck_assert_uint_eq(f.m.insts[ft->inst].uline, 4);
+  ck_assert_int_eq(launch(&f, "sides", 1, 32, &a, 1, SIM_SCHED_ITS, 1, 0), SIM_OK);
+  ck_assert_msg(f.r.outcome == SIM_RAN_OK, "%s", f.r.fault.message);
+  uint32_t flag;
+  sim_read(f.d, a, &flag, 4);
+  ck_assert_uint_eq(flag, 1);
+  done(&f);
+}
+END_TEST
+
+/* if (tid == 0) while (*flag == 0) ; out[tid] = tid & 1 ? tid * 3 : tid + 5;
+   (tests/e2e/lab06/hang.cu in small.) Under independent scheduling lanes 1-31 are let past
+   the loop and exit, through a branch of their own, and so does warp 1: the report names lane
+   0 alone as looping, and says which lanes have exited. */
+START_TEST(test_deadlock_names_only_the_looping_lane)
+{
+  const char *k =
+    HDR
+    ".visible .entry hang(.param .u64 flag, .param .u64 out)\n{\n"
+    "  .reg .pred %p<4>;\n  .reg .b32 %r<6>;\n  .reg .b64 %rd<5>;\n"
+    "  ld.param.u64 %rd1, [flag];\n  ld.param.u64 %rd2, [out];\n"
+    "  mov.u32 %r1, %tid.x;\n"
+    "  setp.ne.s32 %p1, %r1, 0;\n"
+    "  @%p1 bra AFTER;\n"
+    "LOOP:\n"
+    "  .loc 1 5 9\n"
+    "  ld.volatile.global.u32 %r2, [%rd1];\n"
+    "  setp.eq.s32 %p2, %r2, 0;\n"
+    "  @%p2 bra LOOP;\n"
+    "AFTER:\n"
+    "  .loc 1 6 5\n"
+    "  and.b32 %r3, %r1, 1;\n"
+    "  setp.eq.s32 %p3, %r3, 1;\n"
+    "  @%p3 bra ODD;\n"
+    "  add.s32 %r4, %r1, 5;\n"
+    "  bra.uni STORE;\n"
+    "ODD:\n"
+    "  mul.lo.s32 %r4, %r1, 3;\n"
+    "STORE:\n"
+    "  .loc 1 0 5\n"
+    "  mul.wide.u32 %rd3, %r1, 4;\n  add.s64 %rd4, %rd2, %rd3;\n"
+    "  .loc 1 6 5\n"
+    "  st.global.u32 [%rd4], %r4;\n"
+    "  ret;\n}\n"
+    ".file 1 \"/lab/hang.cu\"\n";
+  struct fx f;
+  load(&f, k);
+  uint64_t p[2] = {buffer(&f, 4, "flag"), buffer(&f, 64 * 4, "out")};
+  ck_assert_int_eq(launch(&f, "hang", 1, 64, p, 2, SIM_SCHED_ITS, 1, 0), SIM_OK);
+  ck_assert_int_eq(f.r.outcome, SIM_DEADLOCK);
+  const struct sim_fault *ft = &f.r.fault;
+  ck_assert_uint_eq(ft->nwaiters, 1);
+  ck_assert_str_eq(ft->waiters[0].reason, "spinning");
+  ck_assert_uint_eq(ft->waiters[0].warp, 0);
+  ck_assert_uint_eq(ft->waiters[0].lanes, 1);
+  ck_assert_uint_eq(f.m.insts[ft->waiters[0].inst].uline, 5);
+  ck_assert_uint_eq(f.m.insts[ft->inst].uline, 5);
+  ck_assert_ptr_nonnull(strstr(ft->message, "lanes 0 of warp 0 keep looping at hang.cu:5; lanes "
+                                            "1-31 of warp 0 have exited; 1 other warp of the "
+                                            "block has exited"));
+  uint32_t out[64];
+  sim_read(f.d, p[1], out, sizeof out);
+  ck_assert_uint_eq(out[0], 0);
+  for (uint32_t t = 1; t < 64; t++)
+    ck_assert_uint_eq(out[t], t & 1 ? t * 3 : t + 5);
+  done(&f);
+}
+END_TEST
+
 /* if (tid < 16) __syncthreads(); then more work: barrier divergence. */
 static const char *k_bar =
   HDR
@@ -597,6 +854,11 @@ Suite *suite_sim(void)
   tcase_add_test(t, test_reconvergence_counts);
   tcase_add_test(t, test_spinlock_its_completes);
   tcase_add_test(t, test_spinlock_stack_deadlocks);
+  tcase_add_test(t, test_cas_lock_stack_deadlocks);
+  tcase_add_test(t, test_cas_lock_its_completes);
+  tcase_add_test(t, test_unchanged_writes_are_not_progress);
+  tcase_add_test(t, test_pending_side_of_a_branch);
+  tcase_add_test(t, test_deadlock_names_only_the_looping_lane);
   tcase_add_test(t, test_barrier_divergence);
   tcase_add_test(t, test_barrier_count_deadlock);
   tcase_add_test(t, test_budget);

@@ -184,10 +184,26 @@ struct ptx_inst {
                           index, or PTX_NOREG when the branch's paths only meet at exit;
                           filled by ptx_cfg_analyse() */
   uint32_t ptx_line;   /* line in the PTX text, 1-based */
-  uint32_t file, line; /* .loc of this instruction (0, 0 when none) */
-  uint32_t ufile, uline; /* the outermost location: the inlined_at chain's root, i.e. the
-                          student's own line; equal to file/line when not inlined */
+  uint32_t file, line; /* .loc of this instruction (0, 0 when none): the innermost location,
+                          which may be in a CUDA header (atomicAdd's, __shfl_down_sync's) */
+  uint32_t ufile, uline; /* where reports and per-line statistics put it: the innermost
+                          location in one of the module's own source files (those with code
+                          of their own, not only code inlined from them), as Nsight Compute's
+                          source view does; a fault inside an inlined device function is at
+                          the function's line, not at its call. Equal to file/line when not
+                          inlined; the chain's root when no location of it is in an own file */
+  uint32_t frame;      /* the .loc's place in module->frames (the inlining chain up from
+                          file/line), or PTX_NOREG when none */
   struct ptx_operand opd[PTX_MAX_OPD];
+};
+
+/* One step of an inlining chain. nvcc's -lineinfo writes `.loc F L C, function_name N,
+   inlined_at F2 L2 C2`: the code at F:L (in function N) was inlined at F2:L2, itself the
+   location of an earlier .loc (and so perhaps inlined further up). */
+struct ptx_frame {
+  uint32_t file, line;
+  uint32_t up;         /* the frame of the call site it was inlined at, or PTX_NOREG */
+  uint8_t own;         /* file is one of the module's own source files (see ptx_inst.ufile) */
 };
 
 /* A call site's parameters. call (r0, ...), f, (a0, ...) keeps its symbols in module->call_syms:
@@ -257,6 +273,7 @@ struct ptx_module {
   struct ptx_call *calls;   uint32_t ncalls;
   uint32_t *call_syms;      uint32_t ncall_syms;
   struct ptx_file *files;   uint32_t nfiles;
+  struct ptx_frame *frames; uint32_t nframes;   /* inlining chains (ptx_inst.frame) */
   uint8_t *init;            uint64_t ninit;     /* initialiser bytes of variables */
 
   char *arena;              /* owner of all strings; internal */
@@ -285,6 +302,12 @@ void ptx_module_free(struct ptx_module *m);
 int ptx_find_func(const struct ptx_module *m, const char *name);
 /* Path of .file N, or NULL. */
 const char *ptx_file_path(const struct ptx_module *m, uint32_t index);
+/* The lines of the module's own source files that instruction in's ufile:uline was inlined
+   into, innermost first (the call of the device function, then the call of the function
+   that holds it, ...): up to max of them into file[] and line[]. Returns how many (0 when it
+   was not inlined). */
+uint32_t ptx_inlined_into(const struct ptx_module *m, const struct ptx_inst *in, uint32_t *file,
+                          uint32_t *line, uint32_t max);
 
 /* Operand check (ptx_check.c): every instruction has the number and kinds of operands its
    opcode needs. Called by ptx_parse; PTX_ERR_SYNTAX with the line otherwise. */

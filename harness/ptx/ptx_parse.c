@@ -101,7 +101,13 @@ struct parser {
   size_t nparams, cap_params;
   uint32_t cur_func;  /* PTX_NOREG outside a function body */
   uint32_t depth;
-  uint32_t loc_file, loc_line, loc_ufile, loc_uline;
+  uint32_t loc_file, loc_line, loc_frame; /* the last .loc: its location and frame */
+  size_t cap_frames;
+  struct fkey { uint32_t file, line, col; } *fkey; /* per frame: the .loc location it is */
+  uint32_t *fslot;    /* hash of (file, line, column) -> 1 + the latest frame there; 0: empty */
+  size_t nfslot;      /* a power of two, at least twice the frames */
+  uint32_t *own_files; /* .file numbers of locations not inlined from elsewhere */
+  size_t nown, cap_own;
   int seen_version, seen_target, seen_addr;
 };
 
@@ -1000,12 +1006,115 @@ static int parse_pragma(struct parser *p) {
   return expect(p, ';', "after .pragma");
 }
 
+/* ---- inlining chains ----
+ * Every .loc is a frame: its file and line, and the frame it was inlined into (none for a
+ * .loc without inlined_at). nvcc names the call site only by its location, so `inlined_at F
+ * L C` is taken to be the latest frame at F:L:C, which is the .loc of the call, written just
+ * before the callee's code (nested inlining forms chains: a shuffle of a CUDA header inlined
+ * into warp_sum, inlined into block_sum, inlined into the kernel). An unseen call site is a
+ * frame of its own, at the root. Frames are shared where location and caller agree. */
+
+static uint32_t fhash(uint32_t f, uint32_t l, uint32_t c) {
+  uint32_t h = f * 0x9e3779b1u ^ l * 0x85ebca77u ^ c * 0xc2b2ae3du;
+  return h ^ (h >> 15);
+}
+
+/* The latest frame at file:line:col, or PTX_NOREG. */
+static uint32_t frame_find(const struct parser *p, uint32_t f, uint32_t l, uint32_t c) {
+  size_t mask = p->nfslot - 1, i;
+  if (!p->nfslot) return PTX_NOREG;
+  for (i = fhash(f, l, c) & mask; p->fslot[i]; i = (i + 1) & mask) {
+    const struct fkey *k = &p->fkey[p->fslot[i] - 1];
+    if (k->file == f && k->line == l && k->col == c) return p->fslot[i] - 1;
+  }
+  return PTX_NOREG;
+}
+
+/* Make frame fi the latest at its location. */
+static void frame_index(struct parser *p, uint32_t fi) {
+  const struct fkey *k = &p->fkey[fi];
+  size_t mask = p->nfslot - 1, i;
+  for (i = fhash(k->file, k->line, k->col) & mask; p->fslot[i]; i = (i + 1) & mask) {
+    const struct fkey *o = &p->fkey[p->fslot[i] - 1];
+    if (o->file == k->file && o->line == k->line && o->col == k->col) break;
+  }
+  p->fslot[i] = fi + 1;
+}
+
+/* The frame for file:line:col inlined into `up` (PTX_NOREG: not inlined), new or shared;
+   -1 when out of memory. */
+static long frame_at(struct parser *p, uint32_t f, uint32_t l, uint32_t c, uint32_t up) {
+  struct ptx_module *m = p->m;
+  uint32_t fi = frame_find(p, f, l, c);
+  if (fi != PTX_NOREG && m->frames[fi].up == up) return fi;
+  if ((size_t)m->nframes + 1 > p->cap_frames) {
+    size_t cap = p->cap_frames, capk = p->cap_frames;
+    void *nf = grow_to(m->frames, &cap, (size_t)m->nframes + 1, sizeof *m->frames);
+    if (!nf) return -1;
+    m->frames = nf;
+    void *nk = grow_to(p->fkey, &capk, (size_t)m->nframes + 1, sizeof *p->fkey);
+    if (!nk) return -1;
+    p->fkey = nk;
+    p->cap_frames = cap < capk ? cap : capk;
+  }
+  if (((size_t)m->nframes + 1) * 2 > p->nfslot) {
+    size_t n = p->nfslot ? p->nfslot * 2 : 256;
+    uint32_t *ns = calloc(n, sizeof *ns);
+    if (!ns) return -1;
+    free(p->fslot);
+    p->fslot = ns;
+    p->nfslot = n;
+    for (uint32_t k = 0; k < m->nframes; k++) frame_index(p, k);  /* later ones win */
+  }
+  fi = m->nframes++;
+  m->frames[fi] = (struct ptx_frame){.file = f, .line = l, .up = up};
+  p->fkey[fi] = (struct fkey){f, l, c};
+  frame_index(p, fi);
+  return fi;
+}
+
+/* Mark .file f as one of the module's own source files. 0, or an error. */
+static int own_file(struct parser *p, uint32_t f) {
+  size_t i;
+  for (i = 0; i < p->nown; i++)
+    if (p->own_files[i] == f) return 0;
+  ENSURE(p, p->own_files, p->cap_own, p->nown + 1);
+  p->own_files[p->nown++] = f;
+  return 0;
+}
+
+/* Every instruction's ufile:uline: the innermost frame of its chain in an own file and with
+   a line, else the chain's root. */
+static void attribute_lines(struct parser *p) {
+  struct ptx_module *m = p->m;
+  uint32_t i;
+  for (i = 0; i < m->nframes; i++) {
+    size_t k;
+    for (k = 0; k < p->nown && p->own_files[k] != m->frames[i].file; k++) {}
+    m->frames[i].own = k < p->nown;
+  }
+  for (i = 0; i < m->ninsts; i++) {
+    struct ptx_inst *in = &m->insts[i];
+    uint32_t f = in->frame, root = f, guard = 0;
+    for (; f < m->nframes && guard < m->nframes; f = m->frames[f].up, guard++) {
+      root = f;
+      if (m->frames[f].own && m->frames[f].line) break;
+    }
+    if (f >= m->nframes) f = root;
+    if (f < m->nframes) {
+      in->ufile = m->frames[f].file;
+      in->uline = m->frames[f].line;
+    }
+  }
+}
+
 /* loc := '.loc' INT INT INT {',' attr}
    attr := 'function_name' name | 'inlined_at' INT INT INT | name {INT} */
 static int parse_loc(struct parser *p) {
   const struct ptx_tok *kw = next(p);
-  uint64_t f, l, c, f2 = 0, l2 = 0;
+  uint64_t f, l, c, f2 = 0, l2 = 0, c2 = 0;
   int inlined = 0;
+  long fi, up = PTX_NOREG;
   char b[64];
   TRY(expect_uint(p, UINT32_MAX, &f, ".loc file number"));
   TRY(expect_uint(p, UINT32_MAX, &l, ".loc line number"));
@@ -1023,26 +1132,23 @@ static int parse_loc(struct parser *p) {
     } else if (tok_is(a, "inlined_at")) {
       TRY(expect_uint(p, UINT32_MAX, &f2, "inlined_at file number"));
       TRY(expect_uint(p, UINT32_MAX, &l2, "inlined_at line number"));
-      TRY(expect_uint(p, UINT32_MAX, &c, "inlined_at column"));
+      TRY(expect_uint(p, UINT32_MAX, &c2, "inlined_at column"));
       inlined = 1;
     } else {
       while (peek(p)->kind == PTX_TK_INT && peek(p)->line == kw->line) next(p);
     }
   }
   if (inlined) {
-    /* nested inlining: the inlined_at location is itself the current (inlined) location */
-    if (f2 == p->loc_file && l2 == p->loc_line && p->loc_ufile) {
-      f2 = p->loc_ufile;
-      l2 = p->loc_uline;
-    }
-    p->loc_ufile = (uint32_t)f2;
-    p->loc_uline = (uint32_t)l2;
+    up = frame_find(p, (uint32_t)f2, (uint32_t)l2, (uint32_t)c2);
+    if (up == PTX_NOREG && (up = frame_at(p, (uint32_t)f2, (uint32_t)l2, (uint32_t)c2, PTX_NOREG)) < 0)
+      return nomem(p);
   } else {
-    p->loc_ufile = (uint32_t)f;
-    p->loc_uline = (uint32_t)l;
+    TRY(own_file(p, (uint32_t)f));
   }
+  if ((fi = frame_at(p, (uint32_t)f, (uint32_t)l, (uint32_t)c, (uint32_t)up)) < 0) return nomem(p);
   p->loc_file = (uint32_t)f;
   p->loc_line = (uint32_t)l;
+  p->loc_frame = (uint32_t)fi;
   return 0;
 }
 
@@ -1445,8 +1551,9 @@ static int parse_inst(struct parser *p) {
   in.ptx_line = first->line;
   in.file = p->loc_file;
   in.line = p->loc_line;
-  in.ufile = p->loc_ufile;
-  in.uline = p->loc_uline;
+  in.ufile = p->loc_file;             /* until attribute_lines() follows the chain */
+  in.uline = p->loc_line;
+  in.frame = p->loc_frame;
   if (is_punct(first, '@')) {
     const struct ptx_tok *g;
     long r;
@@ -1767,7 +1874,8 @@ static int parse_function(struct parser *p) {
   st_pop(&p->lvars, 0);
   st_pop(&p->labels, 0);
   p->nlfix = 0;
-  p->loc_file = p->loc_line = p->loc_ufile = p->loc_uline = 0;
+  p->loc_file = p->loc_line = 0;
+  p->loc_frame = PTX_NOREG;
   for (i = 0; i < nrets + nargs; i++) {
     const struct ptx_func *f = &m->funcs[fi];
     uint32_t vi = m->func_params[i < nrets ? f->first_ret + i : f->first_param + i - nrets];
@@ -1867,6 +1975,7 @@ static int finish(struct parser *p) {
   for (i = 0; i < m->nvars; i++) m->vars[i].name = m->arena + p->var_name[i];
   for (i = 0; i < m->nregs; i++) m->regs[i].name = m->arena + p->reg_name[i];
   for (i = 0; i < m->nfiles; i++) m->files[i].path = m->arena + p->file_path[i];
+  attribute_lines(p);
   return 0;
 }
 
@@ -1895,12 +2004,16 @@ enum ptx_status ptx_parse(const char *text, size_t len, struct ptx_module *out, 
   p.m = out;
   p.err = err;
   p.cur_func = PTX_NOREG;
+  p.loc_frame = PTX_NOREG;
   r = parse_module(&p);
   if (!r) r = finish(&p);
   free(p.func_name);
   free(p.var_name);
   free(p.reg_name);
   free(p.file_path);
+  free(p.fkey);
+  free(p.fslot);
+  free(p.own_files);
   st_free(&p.funcs);
   st_free(&p.gvars);
   st_free(&p.lvars);

@@ -94,6 +94,26 @@ const char *ptx_file_path(const struct ptx_module *m, uint32_t index) {
   return NULL;
 }
 
+uint32_t ptx_inlined_into(const struct ptx_module *m, const struct ptx_inst *in, uint32_t *file,
+                          uint32_t *line, uint32_t max) {
+  uint32_t f = in->frame, n = 0, guard = 0;
+  int found = 0;
+  if (!m || !in->uline) return 0;
+  /* up the chain to the frame the instruction is attributed to, then its callers */
+  for (; f < m->nframes && n < max && guard < m->nframes; f = m->frames[f].up, guard++) {
+    const struct ptx_frame *fr = &m->frames[f];
+    if (!found) {
+      found = fr->own && fr->file == in->ufile && fr->line == in->uline;
+      continue;
+    }
+    if (fr->own && fr->line) {
+      file[n] = fr->file;
+      line[n++] = fr->line;
+    }
+  }
+  return n;
+}
+
 void ptx_module_free(struct ptx_module *m) {
   if (!m) return;
   free(m->insts);
@@ -104,6 +124,7 @@ void ptx_module_free(struct ptx_module *m) {
   free(m->calls);
   free(m->call_syms);
   free(m->files);
+  free(m->frames);
   free(m->init);
   free(m->arena);
   memset(m, 0, sizeof *m);

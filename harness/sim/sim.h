@@ -83,7 +83,7 @@ struct sim_fault {
   int64_t alloc_offset;    /* addr - alloc_base (negative: before it) */
   uint32_t nwaiters;
   struct sim_waiter waiters[SIM_MAX_WAITERS];
-  char message[512];       /* the explanation, in words a student reads */
+  char message[768];       /* the explanation, in words a student reads */
 };
 
 /* Counters every launch produces (the metrics layer derives ncu metrics from them). */

@@ -20,16 +20,7 @@
 
 static void where(const struct sim_block *b, uint32_t pc, char *buf, size_t n)
 {
-  const struct ptx_module *m = b->prog->mod;
-  uint32_t mi = pc < b->prog->ncode ? b->prog->orig[pc] : PTX_NOREG;
-  const struct ptx_inst *in = mi < m->ninsts ? &m->insts[mi] : NULL;
-  const char *path = in && in->uline ? ptx_file_path(m, in->ufile) : NULL;
-  if (path) {
-    const char *base = strrchr(path, '/');
-    snprintf(buf, n, "%s:%u", base ? base + 1 : path, in->uline);
-  } else {
-    snprintf(buf, n, "PTX line %u", in ? in->ptx_line : 0);
-  }
+  sim_where(b->prog->mod, pc < b->prog->ncode ? b->prog->orig[pc] : PTX_NOREG, buf, n);
 }
 
 static void add_waiters(struct sim_block *b, struct sim_warp *w, uint64_t m, const char *reason,
@@ -100,7 +91,7 @@ static void report_stuck(struct sim_block *b, int divergence, struct sim_warp *d
 {
   if (b->faulted)
     return;
-  char msg[512], a[64], c[64], wa[64], wc[64];
+  char msg[768], a[64], c[64], wa[160], wc[160];
   if (divergence) {
     uint64_t others = dw->live & ~at_bar;
     sim_lanes_text(at_bar, a, sizeof a);
@@ -157,14 +148,7 @@ static void report_stuck(struct sim_block *b, int divergence, struct sim_warp *d
     for (uint32_t i = 0; i < f->nwaiters && i < 4; i++) {
       struct sim_waiter *x = &f->waiters[i];
       sim_lanes_text(x->lanes, wa, sizeof wa);
-      const struct ptx_module *m = b->prog->mod;
-      const struct ptx_inst *in = &m->insts[x->inst];
-      const char *path = in->uline ? ptx_file_path(m, in->ufile) : NULL;
-      const char *base = path && strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
-      if (base)
-        snprintf(wc, sizeof wc, "%s:%u", base, in->uline);
-      else
-        snprintf(wc, sizeof wc, "PTX line %u", in->ptx_line);
+      sim_where(b->prog->mod, x->inst, wc, sizeof wc);
       const char *r = !strcmp(x->reason, "spinning") ? "keep looping at" :
                       !strcmp(x->reason, "pending") ? "wait for their turn to run at" :
                       !strcmp(x->reason, "barrier") ? "wait at the barrier at" :
@@ -328,7 +312,7 @@ enum sim_status sim_block_run(struct sim_block *b)
         if (b->faulted)
           return SIM_OK;
         if (spend(b, n)) {
-          char msg[256], loc[64];
+          char msg[384], loc[160];
           where(b, w->have_group ? w->gpc : w->pc[sim_ctz64(w->live | 1)], loc, sizeof loc);
           snprintf(msg, sizeof msg,
                    "the kernel ran past its budget of %" PRIu64 " warp-instructions (an endless "

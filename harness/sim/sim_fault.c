@@ -1,7 +1,8 @@
 /* sim_fault.c: turn what went wrong in a student's kernel into a report they can act on.
  *
  * Every report names the thread (block and thread index, warp and lane), the CUDA source
- * line (from .loc, following inlining back to the student's own line), the PTX line and
+ * line (from .loc: the innermost line of the student's own file, with the lines a device
+ * function was inlined into), the PTX line and
  * instruction, and for memory faults the address, the access and the nearest allocation
  * with the offset into or past it.
  */
@@ -66,8 +67,7 @@ static void fill_thread(struct sim_block *b, struct sim_warp *w, uint32_t pc, un
   f->inst = pc < b->prog->ncode ? b->prog->orig[pc] : PTX_NOREG;
 }
 
-/* "k.cu:12" for module instruction mi, or "PTX line N" when there is no .loc. */
-static void where(const struct ptx_module *m, uint32_t mi, char *buf, size_t n)
+void sim_where(const struct ptx_module *m, uint32_t mi, char *buf, size_t n)
 {
   if (mi >= m->ninsts) {
     snprintf(buf, n, "an unknown place");
@@ -75,12 +75,26 @@ static void where(const struct ptx_module *m, uint32_t mi, char *buf, size_t n)
   }
   const struct ptx_inst *in = &m->insts[mi];
   const char *path = in->uline ? ptx_file_path(m, in->ufile) : NULL;
-  if (path) {
-    const char *base = strrchr(path, '/');
-    snprintf(buf, n, "%s:%u", base ? base + 1 : path, in->uline);
-  } else {
+  if (!path) {
     snprintf(buf, n, "PTX line %u", in->ptx_line);
+    return;
   }
+  const char *base = strrchr(path, '/');
+  int k = snprintf(buf, n, "%s:%u", base ? base + 1 : path, in->uline);
+  uint32_t file[3], line[3];
+  uint32_t nin = ptx_inlined_into(m, in, file, line, 3);
+  for (uint32_t i = 0; i < nin && k >= 0 && (size_t)k < n; i++) {
+    const char *p = ptx_file_path(m, file[i]);
+    const char *pb = p && strrchr(p, '/') ? strrchr(p, '/') + 1 : p;
+    const char *lead = i == 0 ? " (inlined into line " : ", then ";
+    int w = file[i] == in->ufile || !pb ? snprintf(buf + k, n - (size_t)k, "%s%u", lead, line[i])
+                                        : snprintf(buf + k, n - (size_t)k, "%s%s:%u", lead, pb, line[i]);
+    if (w < 0)
+      break;
+    k += w;
+  }
+  if (nin && k >= 0 && (size_t)k < n)
+    snprintf(buf + k, n - (size_t)k, ")");
 }
 
 static int claim(struct sim_block *b)
@@ -109,7 +123,7 @@ void sim_fault_mem(struct sim_block *b, struct sim_warp *w, uint32_t pc, unsigne
   /* in compute-sanitizer memcheck's words, so what students read here carries over */
   const char *verb = acc == SIM_ACC_WRITE ? "write" : acc == SIM_ACC_ATOMIC ? "atomic" : "read";
   char loc[256], extra[320] = "";
-  where(b->prog->mod, f->inst, loc, sizeof loc);
+  sim_where(b->prog->mod, f->inst, loc, sizeof loc);
   if (sp == PTX_SP_GLOBAL || sp == PTX_SP_CONST) {
     const struct sim_alloc *a = sim_mem_nearest(b->dev, addr);
     if (a) {
@@ -146,7 +160,7 @@ void sim_fault_mem(struct sim_block *b, struct sim_warp *w, uint32_t pc, unsigne
              kind == SIM_FK_READ_ONLY ? " is read-only" : " is in no memory space");
   }
   snprintf(f->message, sizeof f->message,
-           "Invalid __%s__ %s of size %u bytes at %.100s by thread (%u,%u,%u) in block (%u,%u,%u)%.300s",
+           "Invalid __%s__ %s of size %u bytes at %.200s by thread (%u,%u,%u) in block (%u,%u,%u)%.300s",
            ptx_space_name(sp), verb, size, loc, f->thread[0], f->thread[1], f->thread[2],
            f->block[0], f->block[1], f->block[2], extra);
 }
@@ -163,7 +177,7 @@ void sim_fault_other(struct sim_block *b, struct sim_warp *w, uint32_t pc, unsig
   f->kind = kind;
   fill_thread(b, w, pc, lane, f);
   char loc[256];
-  where(b->prog->mod, f->inst, loc, sizeof loc);
+  sim_where(b->prog->mod, f->inst, loc, sizeof loc);
   if (kind == SIM_FK_DEADLOCK || kind == SIM_FK_BARRIER_DIVERGENCE || kind == SIM_FK_BUDGET)
     snprintf(f->message, sizeof f->message, "%s", msg);
   else

@@ -222,6 +222,10 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
 void sim_fault_mem(struct sim_block *b, struct sim_warp *w, uint32_t pc, unsigned lane,
                    enum sim_fault_kind kind, enum ptx_space sp, enum sim_access acc,
                    uint64_t addr, uint32_t size);
+/* "k.cu:12" for module instruction mi, "k.cu:12 (inlined into line 30)" when the device
+   function holding line 12 was inlined at line 30 (", then 41" for each call further out),
+   or "PTX line N" when there is no .loc; into buf. */
+void sim_where(const struct ptx_module *m, uint32_t mi, char *buf, size_t n);
 /* Fill a fault report of another kind with a message. */
 void sim_fault_other(struct sim_block *b, struct sim_warp *w, uint32_t pc, unsigned lane,
                      enum sim_fault_kind kind, const char *msg);

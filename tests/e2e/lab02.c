@@ -522,7 +522,7 @@ START_TEST(lab02_starter_local_memory)
   ck_assert(value(p, LOCAL_LD) > 0 && value(p, LOCAL_ST) > 0);
   ck_assert_msg(value(p, UNIFORM) < 50, "the insertion sort's loop splits warps: %g%% uniform",
                 value(p, UNIFORM));
-  int line = e2e_marker_line("labs/02-occupancy/median.cu", "median9_sort(w);");
+  int line = e2e_marker_line("labs/02-occupancy/median.cu", "w[b + 1] = w[b];");
   int found = 0;
   size_t i;
   json_t *h;

@@ -565,9 +565,12 @@ int run_sandbox_confine_self(const char *write_dir, const char *const read[], si
     return -1;
   }
   close(rs);
-  snprintf(why, n, "this run confined by Landlock ABI %d: it writes only beneath %.200s%s, reads "
-           "only the lab's and the submission's folders and the system's; files held to %llu MiB",
-           abi, wd, gpu ? " (and the GPU's /dev, /tmp, ~/.nv)" : "", RUN_SANDBOX_MAX_FILE >> 20);
+  /* no path in the words: they go into a student's results, which a regrade elsewhere (a
+     Slurm node, another folder) must reproduce byte for byte */
+  snprintf(why, n, "this run confined by Landlock ABI %d: it writes only beneath its results "
+           "folder%s, reads only the lab's and the submission's folders and the system's; files "
+           "held to %llu MiB", abi, gpu ? " (and the GPU's /dev, /tmp, ~/.nv)" : "",
+           RUN_SANDBOX_MAX_FILE >> 20);
   snprintf(self_note, sizeof self_note, "%s", why);
   return 0;
 }

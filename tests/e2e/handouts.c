@@ -158,6 +158,8 @@ void e2e_add_handout_tests(Suite *s)
     return;
   }
   TCase *tc = tcase_create("handouts");
+  /* "long": the longest case, its code paths run by the others too; make asan leaves it out */
+  tcase_set_tags(tc, "long");
   tcase_add_checked_fixture(tc, e2e_setup, e2e_teardown);
   tcase_set_timeout(tc, HANDOUT_TIMEOUT_S);
   tcase_add_loop_test(tc, handout_examples, 0, nhandouts);

@@ -526,6 +526,35 @@ void e2e_expect_dim3(const struct e2e_run *r, const char *path, long long x, lon
   }
 }
 
+json_t *e2e_point(const struct e2e_run *r, const char *sweep, const char *label)
+{
+  size_t i;
+  json_t *p;
+  json_array_foreach(e2e_j(r->json, "points"), i, p) {
+    const char *s = json_string_value(json_object_get(p, "sweep"));
+    const char *l = json_string_value(json_object_get(p, "label"));
+    if (s && l && !strcmp(s, sweep) && !strcmp(l, label))
+      return p;
+  }
+  ck_abort_msg("%s: no point '%s' in sweep '%s'\n%.2000s", r->cmd, label, sweep, r->out);
+  return NULL;
+}
+
+json_t *e2e_test_at(const struct e2e_run *r, const char *label)
+{
+  size_t i;
+  json_t *t;
+  json_array_foreach(e2e_j(r->json, "tests"), i, t) {
+    const char *l = json_string_value(json_object_get(t, "label"));
+    if (l && !strncmp(l, label, strlen(label)))
+      return t;
+  }
+  ck_abort_msg("%s: no test labelled '%s'\n%.2000s", r->cmd, label, r->out);
+  return NULL;
+}
+
+const char *e2e_state_of(json_t *t) { return json_string_value(json_object_get(t, "state")); }
+
 /* ---- generator ---- */
 
 uint64_t e2e_splitmix64(uint64_t *state)

@@ -95,6 +95,15 @@ const char *e2e_jstr(const struct e2e_run *r, const char *path);
 void e2e_expect_dim3(const struct e2e_run *r, const char *path, long long x, long long y,
                      long long z);
 
+/* ---- a lab run's result.json (warplab run --json) ---- */
+
+/* The point of sweep SWEEP labelled LABEL; fails the test when there is none. */
+json_t *e2e_point(const struct e2e_run *r, const char *sweep, const char *label);
+/* The first test whose label starts with LABEL; fails the test when there is none. */
+json_t *e2e_test_at(const struct e2e_run *r, const char *label);
+/* A test's state: "pass", "fail", "fault", ... */
+const char *e2e_state_of(json_t *t);
+
 /* ---- test cases kept in other files ---- */
 
 /* Adds the "metrics" test case (tests/e2e/metrics.c: memory and branch counters from first

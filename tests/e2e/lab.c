@@ -23,22 +23,6 @@ static struct e2e_run *run_lab(const char *kernel_file, const char *extra)
                      "--results", res, "--quick", extra, (char *)NULL);
 }
 
-static json_t *test_at(const struct e2e_run *r, const char *label)
-{
-  json_t *tests = e2e_j(r->json, "tests");
-  size_t i;
-  json_t *t;
-  json_array_foreach(tests, i, t) {
-    const char *l = json_string_value(json_object_get(t, "label"));
-    if (l && !strncmp(l, label, strlen(label)))
-      return t;
-  }
-  ck_abort_msg("%s: no test labelled '%s'\n%.2000s", r->cmd, label, r->out);
-  return NULL;
-}
-
-static const char *state_of(json_t *t) { return json_string_value(json_object_get(t, "state")); }
-
 START_TEST(lab01_solution_passes)
 {
   struct e2e_run *r = run_lab(NULL, NULL);
@@ -73,8 +57,8 @@ START_TEST(lab01_starter_is_poisoned)
 {
   struct e2e_run *r = run_lab("labs/01-matrix-add/matrix_add.cu", NULL);
   ck_assert_int_eq(r->status, 1);
-  json_t *t = test_at(r, "nx=1 ny=1");
-  ck_assert_str_eq(state_of(t), "fail");
+  json_t *t = e2e_test_at(r, "nx=1 ny=1");
+  ck_assert_str_eq(e2e_state_of(t), "fail");
   ck_assert_int_eq(json_integer_value(json_object_get(t, "first_bad")), 0);
   ck_assert_ptr_nonnull(strstr(json_string_value(json_object_get(t, "detail")), "never wrote"));
   ck_assert_int_eq(json_array_size(e2e_j(r->json, "points")), 0);  /* no measurements */
@@ -86,8 +70,8 @@ START_TEST(lab01_no_bounds_faults_at_its_line)
   const char *k = "tests/e2e/lab01/no_bounds.cu";
   struct e2e_run *r = run_lab(k, NULL);
   ck_assert_int_eq(r->status, 1);
-  json_t *t = test_at(r, "nx=33 ny=17");
-  ck_assert_str_eq(state_of(t), "fault");
+  json_t *t = e2e_test_at(r, "nx=33 ny=17");
+  ck_assert_str_eq(e2e_state_of(t), "fault");
   ck_assert_int_eq(json_integer_value(e2e_j(t, "source/line")), e2e_marker_line(k, "NO-BOUNDS"));
   ck_assert_ptr_nonnull(strstr(json_string_value(json_object_get(t, "detail")), "out of bounds"));
 }
@@ -97,9 +81,9 @@ START_TEST(lab01_wrong_index_first_bad)
 {
   struct e2e_run *r = run_lab("tests/e2e/lab01/wrong_index.cu", NULL);
   ck_assert_int_eq(r->status, 1);
-  ck_assert_str_eq(state_of(test_at(r, "nx=1 ny=1")), "pass");   /* 1x1: x and y agree */
-  json_t *t = test_at(r, "nx=33 ny=17");
-  ck_assert_str_eq(state_of(t), "fail");
+  ck_assert_str_eq(e2e_state_of(e2e_test_at(r, "nx=1 ny=1")), "pass");   /* 1x1: x and y agree */
+  json_t *t = e2e_test_at(r, "nx=33 ny=17");
+  ck_assert_str_eq(e2e_state_of(t), "fail");
   /* c[1] = a[1*17 + 0] + b[1]: the first element whose row and column differ */
   ck_assert_int_eq(json_integer_value(json_object_get(t, "first_bad")), 1);
   ck_assert_ptr_nonnull(strstr(json_string_value(json_object_get(t, "detail")), "c[1] is wrong"));
@@ -125,8 +109,8 @@ START_TEST(lab01_wrong_signature)
 {
   struct e2e_run *r = run_lab("tests/e2e/lab01/wrong_signature.cu", NULL);
   ck_assert_int_eq(r->status, 1);
-  json_t *t = test_at(r, "kernel signature");
-  ck_assert_str_eq(state_of(t), "fail");
+  json_t *t = e2e_test_at(r, "kernel signature");
+  ck_assert_str_eq(e2e_state_of(t), "fail");
   ck_assert_ptr_nonnull(strstr(json_string_value(json_object_get(t, "detail")), "takes 4 parameters, the lab needs 5"));
 }
 END_TEST
@@ -143,8 +127,8 @@ START_TEST(lab01_zero_choice_is_read)
   char *text = e2e_fmt("%.*s__constant__ int BLOCK_Y = 0%s", (int)(at - src), src, end);
   struct e2e_run *r = run_lab(e2e_write("matrix_add.cu", text, strlen(text)), NULL);
   ck_assert_int_eq(r->status, 1);
-  json_t *t = test_at(r, "nx=1 ny=1");
-  ck_assert_str_eq(state_of(t), "fail");
+  json_t *t = e2e_test_at(r, "nx=1 ny=1");
+  ck_assert_str_eq(e2e_state_of(t), "fail");
   const char *detail = json_string_value(json_object_get(t, "detail"));
   ck_assert_msg(strstr(detail, "BLOCK_Y=0") != NULL, "%s", detail);
 }

@@ -116,20 +116,6 @@ static long dim(json_t *p, const char *what)
                 json_integer_value(json_array_get(a, 2)));
 }
 
-static json_t *point(const struct e2e_run *r, const char *sweep, const char *label)
-{
-  size_t i;
-  json_t *p;
-  json_array_foreach(e2e_j(r->json, "points"), i, p) {
-    const char *s = json_string_value(json_object_get(p, "sweep"));
-    const char *l = json_string_value(json_object_get(p, "label"));
-    if (s && l && !strcmp(s, sweep) && !strcmp(l, label))
-      return p;
-  }
-  ck_abort_msg("%s: no point %s of sweep %s", r->cmd, label, sweep);
-  return NULL;
-}
-
 static json_t *main_point(const struct e2e_run *r)
 {
   json_t *p = e2e_j(r->json, "points/0");
@@ -211,20 +197,20 @@ START_TEST(lab02_solution_occupancy_from_first_principles)
   /* the resident-warps sweep holds 128-thread blocks to WARPS / 4 per SM: WARPS / 64 */
   const int warps[] = {64, 32, 16, 8, 4};
   for (size_t k = 0; k < sizeof warps / sizeof *warps; k++)
-    ck_assert_double_eq_tol(value(point(r, "resident warps", e2e_fmt("128x%d", warps[k])), THEO),
+    ck_assert_double_eq_tol(value(e2e_point(r, "resident warps", e2e_fmt("128x%d", warps[k])), THEO),
                             100.0 * warps[k] / 64, 1e-9);
   /* one block per SM at a time: 132 blocks are one wave, 133 two, 264 two half-size ones,
      297 and 594 three and five waves of blocks 132/297 and 132/594 of the first's size.
      When a block's time follows its share, cycles go as waves x 132 / GRID (the modelled
      second wave of 133 runs alone and faster, so only its lower bound is held) */
-  double c132 = value(point(r, "waves", "256x8x132"), CYCLES);
-  ck_assert_msg(value(point(r, "waves", "256x8x133"), CYCLES) > 1.4 * c132, "133 blocks: %g "
-                "cycles, 132: %g", value(point(r, "waves", "256x8x133"), CYCLES), c132);
+  double c132 = value(e2e_point(r, "waves", "256x8x132"), CYCLES);
+  ck_assert_msg(value(e2e_point(r, "waves", "256x8x133"), CYCLES) > 1.4 * c132, "133 blocks: %g "
+                "cycles, 132: %g", value(e2e_point(r, "waves", "256x8x133"), CYCLES), c132);
   const int grid[] = {264, 297, 594};
   for (size_t k = 0; k < sizeof grid / sizeof *grid; k++) {
     int waves = (grid[k] + H200_SMS - 1) / H200_SMS;
     double want = (double)waves * H200_SMS / grid[k];
-    double got = value(point(r, "waves", e2e_fmt("256x8x%d", grid[k])), CYCLES) / c132;
+    double got = value(e2e_point(r, "waves", e2e_fmt("256x8x%d", grid[k])), CYCLES) / c132;
     ck_assert_msg(fabs(got - want) < 0.08 * want, "GRID %d: %.3f times the cycles of 132 blocks, "
                   "%d waves say %.3f", grid[k], got, waves, want);
   }
@@ -233,9 +219,9 @@ START_TEST(lab02_solution_occupancy_from_first_principles)
   expect_answer(lab, "q1", h200_occupancy(32, 32, 0), 1e-9);
   expect_answer(lab, "q2", h200_occupancy(768, 32, 0), 1e-9);
   expect_answer(lab, "q3", h200_occupancy(96, 32, 0), 0.05);
-  ck_assert_double_eq_tol(value(point(r, "block size", "32"), THEO), h200_occupancy(32, 32, 0), 1e-9);
-  ck_assert_double_eq_tol(value(point(r, "block size", "768"), THEO), h200_occupancy(768, 32, 0), 1e-9);
-  ck_assert_double_eq_tol(value(point(r, "block size", "96"), THEO), h200_occupancy(96, 32, 0), 1e-9);
+  ck_assert_double_eq_tol(value(e2e_point(r, "block size", "32"), THEO), h200_occupancy(32, 32, 0), 1e-9);
+  ck_assert_double_eq_tol(value(e2e_point(r, "block size", "768"), THEO), h200_occupancy(768, 32, 0), 1e-9);
+  ck_assert_double_eq_tol(value(e2e_point(r, "block size", "96"), THEO), h200_occupancy(96, 32, 0), 1e-9);
   expect_answer(lab, "q9", (133 + H200_SMS - 1) / H200_SMS, 0);
   expect_answer(lab, "q10", 3.0 * H200_SMS / 297, 0.001);
   json_decref(lab);

@@ -58,21 +58,6 @@ static json_t *test_labelled(const struct e2e_run *r, const char *label)
   return NULL;
 }
 
-/* The point of sweep SWEEP ("" for the main configuration) labelled LABEL. */
-static json_t *point(const struct e2e_run *r, const char *sweep, const char *label)
-{
-  json_t *pts = e2e_j(r->json, "points"), *p;
-  size_t i;
-  json_array_foreach(pts, i, p) {
-    const char *s = json_string_value(json_object_get(p, "sweep"));
-    const char *l = json_string_value(json_object_get(p, "label"));
-    if (s && l && !strcmp(s, sweep) && !strcmp(l, label))
-      return p;
-  }
-  ck_abort_msg("%s: no point '%s' in sweep '%s'\n%.2000s", r->cmd, label, sweep, r->out);
-  return NULL;
-}
-
 static double metric(json_t *p, const char *name)
 {
   json_t *v = e2e_j(p, e2e_fmt("metrics/%s/value", name));
@@ -83,7 +68,7 @@ static double metric(json_t *p, const char *name)
 
 static double time_of(const struct e2e_run *r, const char *sweep, const char *label)
 {
-  json_t *p = point(r, sweep, label);
+  json_t *p = e2e_point(r, sweep, label);
   ck_assert_str_eq(json_string_value(json_object_get(p, "time_kind")), "modelled");
   return metric(p, "gpu__time_duration.sum");
 }
@@ -151,7 +136,7 @@ static void check_bandwidth_chart(const struct e2e_run *r)
       if (mark)
         *mark = 0;
       /* the time less the launch's fixed cost: the time the loads were on their way */
-      double t = metric(point(r, sweeps[k], label), "gpu__time_duration.sum") -
+      double t = metric(e2e_point(r, sweeps[k], label), "gpu__time_duration.sum") -
                  p.launch_overhead_ns;
       ck_assert_msg(fabs(bw - 12 * LAB03_N / t) < 1e-6 * bw, "%s: bandwidth %g, 12 n / time %g",
                     lines[i], bw, 12 * LAB03_N / t);
@@ -195,7 +180,7 @@ START_TEST(lab03_solution_hides_latency)
     ck_assert_msg(metric(p, "sm__maximum_warps_per_active_cycle_pct") == 100.0 * (double)warps / 64,
                   "%s: WARPS %lld is not the theoretical occupancy", label, warps);
   }
-  ck_assert_str_eq(json_string_value(json_object_get(point(r, "", "8x8"), "label")), "8x8");
+  ck_assert_str_eq(json_string_value(json_object_get(e2e_point(r, "", "8x8"), "label")), "8x8");
 
   static const char *const warps[] = {"64", "32", "16", "8", "4"};
   double t1[5], t8[5];
@@ -223,10 +208,10 @@ START_TEST(lab03_solution_hides_latency)
   ck_assert_msg(u[0] > 2.0 * u[2] && u[0] > 2.5 * u[3], "8 warps: UNROLL 1, 4, 8 take %.1f, %.1f, "
                 "%.1f us", u[0] / 1e3, u[2] / 1e3, u[3] / 1e3);
   /* fewer loop trips: fewer instructions for the same elements */
-  ck_assert(metric(point(r, "unroll", "8"), "smsp__inst_executed.sum") <
-            metric(point(r, "unroll", "1"), "smsp__inst_executed.sum"));
+  ck_assert(metric(e2e_point(r, "unroll", "8"), "smsp__inst_executed.sum") <
+            metric(e2e_point(r, "unroll", "1"), "smsp__inst_executed.sum"));
   /* x and y read, z written once: 12 bytes an element through DRAM */
-  ck_assert(metric(point(r, "", "8x8"), "dram__bytes.sum") == 12 * LAB03_N);
+  ck_assert(metric(e2e_point(r, "", "8x8"), "dram__bytes.sum") == 12 * LAB03_N);
   check_bandwidth_chart(r);
 }
 END_TEST
@@ -330,7 +315,7 @@ START_TEST(lab03_neighbours_are_uncoalesced)
 {
   struct e2e_run *r = run03("tests/e2e/lab03/neighbours.cu", 1);
   ck_assert_msg(r->status == 0, "%s exited %d\n%.3000s", r->cmd, r->status, r->out);
-  json_t *p = point(r, "", "8x8");
+  json_t *p = e2e_point(r, "", "8x8");
   /* lanes 8 floats apart: a warp-wide load spans 32 sectors of 32 bytes */
   ck_assert(metric(p, "l1tex__average_t_sectors_per_request_pipe_lsu_mem_global_op_ld.ratio") == 32.0);
 }

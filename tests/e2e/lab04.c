@@ -73,36 +73,6 @@ static double value(json_t *p, const char *name, const char *kind)
   return json_number_value(v);
 }
 
-/* The point of sweep SWEEP labelled LABEL. */
-static json_t *point(const struct e2e_run *r, const char *sweep, const char *label)
-{
-  size_t i;
-  json_t *p;
-  json_array_foreach(e2e_j(r->json, "points"), i, p) {
-    const char *s = json_string_value(json_object_get(p, "sweep"));
-    const char *l = json_string_value(json_object_get(p, "label"));
-    if (s && l && !strcmp(s, sweep) && !strcmp(l, label))
-      return p;
-  }
-  ck_abort_msg("%s: no point %s of sweep %s", r->cmd, label, sweep);
-  return NULL;
-}
-
-static json_t *test_at(const struct e2e_run *r, const char *label)
-{
-  size_t i;
-  json_t *t;
-  json_array_foreach(e2e_j(r->json, "tests"), i, t) {
-    const char *l = json_string_value(json_object_get(t, "label"));
-    if (l && !strncmp(l, label, strlen(label)))
-      return t;
-  }
-  ck_abort_msg("%s: no test labelled '%s'\n%.2000s", r->cmd, label, r->out);
-  return NULL;
-}
-
-static const char *state_of(json_t *t) { return json_string_value(json_object_get(t, "state")); }
-
 /* warplab run 04 on the emulator: the reference solution (kernel_file NULL) with its sweeps,
    or another kernel file with --quick; extra (may be NULL) is one more option. */
 static struct e2e_run *run04(const char *kernel_file, const char *extra, const char *extra_value)
@@ -173,20 +143,20 @@ START_TEST(lab04_solution_counts_from_first_principles)
   json_error_t je;
   json_t *lab = json_load_file("labs/04-coalescing/lab.json", 0, &je);
   ck_assert_msg(lab != NULL, "labs/04-coalescing/lab.json:%d: %s", je.line, je.text);
-  expect_answer(lab, "q1", value(point(r, "stride", "2"), SPR, "exact"));
-  expect_answer(lab, "q2", value(point(r, "stride", "4"), EFF, "exact"));
-  expect_answer(lab, "q3", value(point(r, "stride", "32"), SPR, "exact"));
-  expect_answer(lab, "q4", 100.0 / value(point(r, "stride", "32"), EFF, "exact"));
-  expect_answer(lab, "q5", value(point(r, "offset", "1"), SPR, "exact"));
-  expect_answer(lab, "q6", value(point(r, "offset", "1"), EFF, "exact"));
-  expect_answer(lab, "q8", value(point(r, "layout", "0"), SPR, "exact"));
-  expect_answer(lab, "q9", value(point(r, "layout", "0"), EFF, "exact"));
+  expect_answer(lab, "q1", value(e2e_point(r, "stride", "2"), SPR, "exact"));
+  expect_answer(lab, "q2", value(e2e_point(r, "stride", "4"), EFF, "exact"));
+  expect_answer(lab, "q3", value(e2e_point(r, "stride", "32"), SPR, "exact"));
+  expect_answer(lab, "q4", 100.0 / value(e2e_point(r, "stride", "32"), EFF, "exact"));
+  expect_answer(lab, "q5", value(e2e_point(r, "offset", "1"), SPR, "exact"));
+  expect_answer(lab, "q6", value(e2e_point(r, "offset", "1"), EFF, "exact"));
+  expect_answer(lab, "q8", value(e2e_point(r, "layout", "0"), SPR, "exact"));
+  expect_answer(lab, "q9", value(e2e_point(r, "layout", "0"), EFF, "exact"));
   /* bytes per element when DRAM moves what the L1 asks for: the sectors read (per lane) and
      the 4 bytes written */
-  double per8 = value(point(r, "stride", "8"), SPR, "exact") * 32 / 32 + 4;
-  double per1 = value(point(r, "stride", "1"), SPR, "exact") * 32 / 32 + 4;
+  double per8 = value(e2e_point(r, "stride", "8"), SPR, "exact") * 32 / 32 + 4;
+  double per1 = value(e2e_point(r, "stride", "1"), SPR, "exact") * 32 / 32 + 4;
   expect_answer(lab, "q10", per8 / per1);
-  expect_answer(lab, "q11", value(point(r, "vector width", "4"), SPR, "exact"));
+  expect_answer(lab, "q11", value(e2e_point(r, "vector width", "4"), SPR, "exact"));
   json_decref(lab);
   /* the lane charts' logs: warp 0 of block 0, its load of x, lane l at byte l * step of points
      (stride 1, 2; the array of structures; 16 bytes a lane at vector width 4) */
@@ -242,7 +212,7 @@ START_TEST(lab04_fermi_lines)
   json_error_t je;
   json_t *lab = json_load_file("labs/04-coalescing/lab.json", 0, &je);
   ck_assert_msg(lab != NULL, "labs/04-coalescing/lab.json:%d: %s", je.line, je.text);
-  expect_answer(lab, "q7", value(point(r, "offset", "8"), "gld_efficiency", "exact"));
+  expect_answer(lab, "q7", value(e2e_point(r, "offset", "8"), "gld_efficiency", "exact"));
   json_decref(lab);
 }
 END_TEST
@@ -251,8 +221,8 @@ START_TEST(lab04_starter_is_poisoned)
 {
   struct e2e_run *r = run04("labs/04-coalescing/gather.cu", NULL, NULL);
   ck_assert_int_eq(r->status, 1);
-  json_t *t = test_at(r, "n=1 stride=1 offset=0 flip=0");
-  ck_assert_str_eq(state_of(t), "fail");
+  json_t *t = e2e_test_at(r, "n=1 stride=1 offset=0 flip=0");
+  ck_assert_str_eq(e2e_state_of(t), "fail");
   ck_assert_int_eq(json_integer_value(json_object_get(t, "first_bad")), 0);
   ck_assert_ptr_nonnull(strstr(json_string_value(json_object_get(t, "detail")), "never wrote"));
   ck_assert_int_eq(json_array_size(e2e_j(r->json, "points")), 0);
@@ -265,10 +235,10 @@ START_TEST(lab04_wrong_layout_first_bad)
 {
   struct e2e_run *r = run04("tests/e2e/lab04/wrong_layout.cu", NULL, NULL);
   ck_assert_int_eq(r->status, 1);
-  ck_assert_str_eq(state_of(test_at(r, "n=33 stride=3 offset=5 flip=0")), "pass");
-  ck_assert_str_eq(state_of(test_at(r, "n=257 stride=32 offset=31 flip=0")), "pass");
-  json_t *t = test_at(r, "n=1000 stride=2 offset=0 flip=1");
-  ck_assert_str_eq(state_of(t), "fail");
+  ck_assert_str_eq(e2e_state_of(e2e_test_at(r, "n=33 stride=3 offset=5 flip=0")), "pass");
+  ck_assert_str_eq(e2e_state_of(e2e_test_at(r, "n=257 stride=32 offset=31 flip=0")), "pass");
+  json_t *t = e2e_test_at(r, "n=1000 stride=2 offset=0 flip=1");
+  ck_assert_str_eq(e2e_state_of(t), "fail");
   /* out[0] reads point 0, float 0 in both layouts; out[1] reads point 2: float 2, not 6 */
   ck_assert_int_eq(json_integer_value(json_object_get(t, "first_bad")), 1);
   ck_assert_ptr_nonnull(strstr(json_string_value(json_object_get(t, "detail")), "out[1] is wrong"));
@@ -280,8 +250,8 @@ START_TEST(lab04_no_bounds_faults_at_its_line)
   const char *k = "tests/e2e/lab04/no_bounds.cu";
   struct e2e_run *r = run04(k, NULL, NULL);
   ck_assert_int_eq(r->status, 1);
-  json_t *t = test_at(r, "n=1 stride=1 offset=0 flip=0");
-  ck_assert_str_eq(state_of(t), "fault");
+  json_t *t = e2e_test_at(r, "n=1 stride=1 offset=0 flip=0");
+  ck_assert_str_eq(e2e_state_of(t), "fault");
   ck_assert_int_eq(json_integer_value(e2e_j(t, "source/line")), e2e_marker_line(k, "NO-BOUNDS"));
   const char *detail = json_string_value(json_object_get(t, "detail"));
   /* points holds a block's worth of points past the last one read, so the fault is the

@@ -122,35 +122,6 @@ static double value(json_t *p, const char *name)
   return json_number_value(v);
 }
 
-static json_t *point(const struct e2e_run *r, const char *sweep, const char *label)
-{
-  size_t i;
-  json_t *p;
-  json_array_foreach(e2e_j(r->json, "points"), i, p) {
-    const char *s = json_string_value(json_object_get(p, "sweep"));
-    const char *l = json_string_value(json_object_get(p, "label"));
-    if (s && l && !strcmp(s, sweep) && !strcmp(l, label))
-      return p;
-  }
-  ck_abort_msg("%s: no point %s of sweep %s", r->cmd, label, sweep);
-  return NULL;
-}
-
-static json_t *test_at(const struct e2e_run *r, const char *label)
-{
-  size_t i;
-  json_t *t;
-  json_array_foreach(e2e_j(r->json, "tests"), i, t) {
-    const char *l = json_string_value(json_object_get(t, "label"));
-    if (l && !strncmp(l, label, strlen(label)))
-      return t;
-  }
-  ck_abort_msg("%s: no test labelled '%s'\n%.2000s", r->cmd, label, r->out);
-  return NULL;
-}
-
-static const char *state_of(json_t *t) { return json_string_value(json_object_get(t, "state")); }
-
 static struct e2e_run *run05(const char *kernel_file)
 {
   const char *res = e2e_tmp("results");
@@ -219,11 +190,11 @@ START_TEST(lab05_solution_counts_from_first_principles)
   ck_assert(tile_wavefronts(NAIVE, 32, 1) == 32 && tile_wavefronts(PADDED, 33, 1) == 1 &&
             tile_wavefronts(SWIZZLED, 32, 1) == 1 && tile_wavefronts(RECONSTITUTED, 32, 0) == 32);
   json_t *lab = load_lab();
-  expect_answer(lab, "q4", value(point(r, "variant", "0"), LD_CONF) / requests, 0);
-  expect_answer(lab, "q5", value(point(r, "variant", "3"), ST_WPR), 0);
-  expect_answer(lab, "q6", (double)json_integer_value(json_object_get(point(r, "pitch", "1x33"),
+  expect_answer(lab, "q4", value(e2e_point(r, "variant", "0"), LD_CONF) / requests, 0);
+  expect_answer(lab, "q5", value(e2e_point(r, "variant", "3"), ST_WPR), 0);
+  expect_answer(lab, "q6", (double)json_integer_value(json_object_get(e2e_point(r, "pitch", "1x33"),
                                                                       "smem")), 0);
-  expect_answer(lab, "q7", value(point(r, "pitch", "1x40"), LD_WPR), 0);
+  expect_answer(lab, "q7", value(e2e_point(r, "pitch", "1x40"), LD_WPR), 0);
   /* q10: the naive column reads' wavefronts at the GPU size, one per cycle on each of the
      H200's SMs (harness/arch/h200.conf: 132 SMs, 1980 MHz) */
   double gw = (double)json_integer_value(e2e_j(lab, "sizes/gpu/width"));
@@ -231,7 +202,7 @@ START_TEST(lab05_solution_counts_from_first_principles)
   char *conf = e2e_read_text("harness/arch/h200.conf");
   ck_assert_ptr_nonnull(strstr(conf, "\nsm_count = 132 "));
   ck_assert_ptr_nonnull(strstr(conf, "\nsm_clock_mhz = 1980 "));
-  double us = gw * gh / 32 * value(point(r, "variant", "0"), LD_WPR) / 132 / 1980.0;
+  double us = gw * gh / 32 * value(e2e_point(r, "variant", "0"), LD_WPR) / 132 / 1980.0;
   expect_answer(lab, "q10", us, 0.05);
   json_decref(lab);
 }
@@ -296,8 +267,8 @@ START_TEST(lab05_starter_is_poisoned)
 {
   struct e2e_run *r = run05("labs/05-bank-conflicts/transpose.cu");
   ck_assert_int_eq(r->status, 1);
-  json_t *t = test_at(r, "width=1 height=1 shift=0");
-  ck_assert_str_eq(state_of(t), "fail");
+  json_t *t = e2e_test_at(r, "width=1 height=1 shift=0");
+  ck_assert_str_eq(e2e_state_of(t), "fail");
   ck_assert_int_eq(json_integer_value(json_object_get(t, "first_bad")), 0);
   ck_assert_ptr_nonnull(strstr(json_string_value(json_object_get(t, "detail")), "never wrote"));
   ck_assert_int_eq(json_array_size(e2e_j(r->json, "points")), 0);
@@ -313,9 +284,9 @@ START_TEST(lab05_no_barrier_race)
   ck_assert_int_gt(e2e_marker_line(k, "NO-SYNC"), 0);
   struct e2e_run *r = run05(k);
   ck_assert_int_eq(r->status, 1);
-  ck_assert_str_eq(state_of(test_at(r, "width=1 height=1 shift=0")), "pass");
-  json_t *t = test_at(r, "width=33 height=17 shift=1");
-  ck_assert_str_eq(state_of(t), "fail");
+  ck_assert_str_eq(e2e_state_of(e2e_test_at(r, "width=1 height=1 shift=0")), "pass");
+  json_t *t = e2e_test_at(r, "width=33 height=17 shift=1");
+  ck_assert_str_eq(e2e_state_of(t), "fail");
   ck_assert_int_eq(json_integer_value(json_object_get(t, "first_bad")), 1);
   ck_assert_ptr_nonnull(strstr(json_string_value(json_object_get(t, "detail")), "out[1] is wrong"));
 }

@@ -70,21 +70,6 @@ static json_t *variant_point(const struct e2e_run *r, long v)
   return NULL;
 }
 
-static json_t *test_at(const struct e2e_run *r, const char *label)
-{
-  size_t i;
-  json_t *t;
-  json_array_foreach(e2e_j(r->json, "tests"), i, t) {
-    const char *l = json_string_value(json_object_get(t, "label"));
-    if (l && !strncmp(l, label, strlen(label)))
-      return t;
-  }
-  ck_abort_msg("%s: no test labelled '%s'\n%.2000s", r->cmd, label, r->out);
-  return NULL;
-}
-
-static const char *state_of(json_t *t) { return json_string_value(json_object_get(t, "state")); }
-
 /* warplab run 06 on the emulator: the reference solution (kernel_file NULL) with its sweep,
    or another kernel file with --quick. */
 static struct e2e_run *run06(const char *kernel_file)
@@ -249,8 +234,8 @@ START_TEST(lab06_starter_is_poisoned)
 {
   struct e2e_run *r = run06("labs/06-divergence/evenodd.cu");
   ck_assert_int_eq(r->status, 1);
-  json_t *t = test_at(r, "n=1 shift=0");
-  ck_assert_str_eq(state_of(t), "fail");
+  json_t *t = e2e_test_at(r, "n=1 shift=0");
+  ck_assert_str_eq(e2e_state_of(t), "fail");
   ck_assert_ptr_nonnull(strstr(json_string_value(json_object_get(t, "detail")), "never wrote"));
   ck_assert_int_eq(json_array_size(e2e_j(r->json, "points")), 0);
 }
@@ -262,9 +247,9 @@ START_TEST(lab06_thread_parity_fails_other_mappings)
 {
   struct e2e_run *r = run06("tests/e2e/lab06/thread_parity.cu");
   ck_assert_int_eq(r->status, 1);
-  ck_assert_str_eq(state_of(test_at(r, "n=33 shift=0")), "pass");
-  json_t *t = test_at(r, "n=100 shift=1");
-  ck_assert_str_eq(state_of(t), "fail");
+  ck_assert_str_eq(e2e_state_of(e2e_test_at(r, "n=33 shift=0")), "pass");
+  json_t *t = e2e_test_at(r, "n=100 shift=1");
+  ck_assert_str_eq(e2e_state_of(t), "fail");
   ck_assert_int_eq(json_integer_value(json_object_get(t, "first_bad")), 1);
   ck_assert_ptr_nonnull(strstr(json_string_value(json_object_get(t, "detail")), "out[1] is wrong"));
 }
@@ -275,8 +260,8 @@ START_TEST(lab06_no_bounds_faults_at_its_line)
   const char *k = "tests/e2e/lab06/no_bounds.cu";
   struct e2e_run *r = run06(k);
   ck_assert_int_eq(r->status, 1);
-  json_t *t = test_at(r, "n=1 shift=0");
-  ck_assert_str_eq(state_of(t), "fault");
+  json_t *t = e2e_test_at(r, "n=1 shift=0");
+  ck_assert_str_eq(e2e_state_of(t), "fault");
   ck_assert_int_eq(json_integer_value(e2e_j(t, "source/line")), e2e_marker_line(k, "NO-BOUNDS"));
   const char *detail = json_string_value(json_object_get(t, "detail"));
   ck_assert_msg(strstr(detail, "out of bounds") && strstr(detail, "(parameter 0)"), "%s", detail);
@@ -296,8 +281,8 @@ START_TEST(lab06_hang_is_a_deadlock_at_its_line)
   ck_assert_int_eq(r->status, 1);
   static const char *const sizes[] = {"n=1 shift=0", "n=33 shift=0"};
   for (int i = 0; i < 2; i++) {
-    json_t *t = test_at(r, sizes[i]);
-    ck_assert_str_eq(state_of(t), "fault");
+    json_t *t = e2e_test_at(r, sizes[i]);
+    ck_assert_str_eq(e2e_state_of(t), "fault");
     ck_assert_int_eq(json_integer_value(e2e_j(t, "source/line")), hang);
     const char *detail = json_string_value(json_object_get(t, "detail"));
     ck_assert_msg(strstr(detail, "deadlock") && strstr(detail, e2e_fmt("lanes 0 of warp 0 keep "

@@ -147,8 +147,6 @@ static json_t *test_at(const struct e2e_run *r, const char *label)
   return NULL;
 }
 
-static const char *state_of(json_t *t) { return json_string_value(json_object_get(t, "state")); }
-
 /* warplab run 07 on the emulator with the seed LAB07_SEED: the reference solution (kernel_file
    NULL) with its sweep at n = LAB07_N, or another kernel file with --quick; extra (may be NULL)
    is one more option and its value. */
@@ -190,7 +188,7 @@ START_TEST(lab07_solution_counts_from_first_principles)
   ck_assert_msg(r->status == 0, "%s exited %d\n%.3000s\n%.2000s", r->cmd, r->status, r->out, r->err);
   ck_assert(json_is_true(e2e_j(r->json, "all_passed")));
   ck_assert_int_eq(json_array_size(e2e_j(r->json, "tests")), LAB07_CHECKS);
-  ck_assert_str_eq(state_of(test_at(r, "n=1000003 VERSION=7 arch=wave64")), "pass");
+  ck_assert_str_eq(e2e_state_of(test_at(r, "n=1000003 VERSION=7 arch=wave64")), "pass");
   ck_assert_int_eq(json_array_size(e2e_j(r->json, "points")), 8);
   long ld_conf, st_conf, ld_waves;
   strided_conflicts(&ld_conf, &st_conf, &ld_waves);
@@ -260,14 +258,14 @@ START_TEST(lab07_starter_fails)
 {
   struct e2e_run *r = run07("labs/07-reduction/reduce.cu", NULL, NULL);
   ck_assert_int_eq(r->status, 1);
-  ck_assert_str_eq(state_of(test_at(r, "n=1000 VERSION=1")), "pass");
+  ck_assert_str_eq(e2e_state_of(test_at(r, "n=1000 VERSION=1")), "pass");
   json_t *t = test_at(r, "n=4097 VERSION=3");
-  ck_assert_str_eq(state_of(t), "fail");
+  ck_assert_str_eq(e2e_state_of(t), "fail");
   ck_assert_int_eq(json_integer_value(json_object_get(t, "first_bad")), 0);
   ck_assert_ptr_nonnull(strstr(json_string_value(json_object_get(t, "detail")), ", got 0"));
   size_t i, failed = 0;
   json_array_foreach(e2e_j(r->json, "tests"), i, t)
-    failed += strcmp(state_of(t), "pass") != 0;
+    failed += strcmp(e2e_state_of(t), "pass") != 0;
   ck_assert_int_eq(failed, 13);          /* all but version 1's two tests and the main size */
   ck_assert_int_eq(json_array_size(e2e_j(r->json, "points")), 0);
 }
@@ -288,7 +286,7 @@ START_TEST(lab07_hard32_fails_on_wave64)
   json_array_foreach(e2e_j(r->json, "tests"), i, t) {
     const char *label = json_string_value(json_object_get(t, "label"));
     int want_fail = strstr(label, "arch=wave64") && !strstr(label, "VERSION=5");
-    ck_assert_msg(!strcmp(state_of(t), want_fail ? "fail" : "pass"), "%s: %s", label, state_of(t));
+    ck_assert_msg(!strcmp(e2e_state_of(t), want_fail ? "fail" : "pass"), "%s: %s", label, e2e_state_of(t));
     failed += want_fail;
   }
   ck_assert_int_eq(failed, 2);
@@ -303,7 +301,7 @@ START_TEST(lab07_hard32_fails_on_wave64)
   const char *detail = json_string_value(json_object_get(t, "detail"));
   ck_assert_msg(strstr(detail, e2e_fmt("out[0] is wrong: expected %u, got %u", whole, half)),
                 "%s (expected the whole block %u, the half waves %u)", detail, whole, half);
-  ck_assert_str_eq(state_of(test_at(r, "n=1000003 VERSION=7 arch=wave64")), "fail");
+  ck_assert_str_eq(e2e_state_of(test_at(r, "n=1000003 VERSION=7 arch=wave64")), "fail");
 }
 END_TEST
 
@@ -317,16 +315,16 @@ START_TEST(lab07_all32_deadlocks_on_wave64)
   const char *k = "tests/e2e/lab07/all32.cu";
   struct e2e_run *r = run07(k, NULL, NULL);
   ck_assert_int_eq(r->status, 1);
-  ck_assert_str_eq(state_of(test_at(r, "n=100003 VERSION=6")), "pass");
+  ck_assert_str_eq(e2e_state_of(test_at(r, "n=100003 VERSION=6")), "pass");
   json_t *t = test_at(r, "n=4097 VERSION=5 arch=wave64");
-  ck_assert_str_eq(state_of(t), "fault");
+  ck_assert_str_eq(e2e_state_of(t), "fault");
   const char *detail = json_string_value(json_object_get(t, "detail"));
   int sync = e2e_marker_line(k, "WARP-SYNC"), call = e2e_marker_line(k, "CALL-5");
   ck_assert_msg(strstr(detail, "deadlock") && strstr(detail, e2e_fmt("lanes 0-31 of warp 0 wait "
                 "for the rest of the warp at all32.cu:%d (inlined into line %d)", sync, call)),
                 "%s", detail);
   ck_assert_int_eq(json_integer_value(e2e_j(t, "source/line")), sync);
-  ck_assert_str_eq(state_of(test_at(r, "n=100003 VERSION=6 arch=wave64")), "fault");
+  ck_assert_str_eq(e2e_state_of(test_at(r, "n=100003 VERSION=6 arch=wave64")), "fault");
 }
 END_TEST
 

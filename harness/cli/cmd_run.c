@@ -42,7 +42,10 @@ static void run_usage(FILE *f)
         "  --json      the result as JSON on stdout (as written to result.json)\n"
         "  --no-ncu    on the GPU: timings only, no Nsight Compute runs for the metrics\n"
         "  --size      change one of the main problem size's variables (e.g. --size nx=4096);\n"
-        "              the tests' edge sizes stay as the lab defines them\n", f);
+        "              the tests' edge sizes stay as the lab defines them\n"
+        "Environment: WARPLAB_GPU_TIMEOUT=S, the seconds a GPU launch may take (60);\n"
+        "WARPLAB_EMU_BUDGET=N, the warp-instructions an emulated launch may run (2e8) before\n"
+        "it is reported as a runaway loop.\n", f);
   wl_print_exit_codes();
 }
 

@@ -61,8 +61,21 @@ static uint8_t guard_byte(uint32_t buffer, uint64_t k)
   return (uint8_t)(GUARD_BYTE ^ (buffer * 0x3b) ^ (k * 0x9d) ^ (k >> 8));
 }
 /* A lab's emulator sizes take about a million warp-instructions; a kernel that runs 200 times
-   that is stuck in a loop, and is stopped within seconds rather than minutes. */
+   that is stuck in a loop, and is stopped within seconds rather than minutes.
+   WARPLAB_EMU_BUDGET=N sets another number of warp-instructions a launch (an instructor's lab
+   with larger sizes; a test that needs a kernel to run until a wall-clock limit stops it). */
 #define LAB_EMU_BUDGET 200000000ull
+
+static uint64_t emu_budget(void)
+{
+  const char *e = getenv("WARPLAB_EMU_BUDGET");
+  if (!e || !*e)
+    return LAB_EMU_BUDGET;
+  char *end;
+  errno = 0;
+  unsigned long long v = strtoull(e, &end, 10);
+  return errno || *end || v == 0 ? LAB_EMU_BUDGET : (uint64_t)v;
+}
 
 /* What a run is doing, kept where its parent can read it if the child dies (run_lab_run):
    the index of the check or point whose launch is under way (-1: none), and the main size. */
@@ -400,7 +413,7 @@ static int launch_shape(struct ctx *c, struct launch *L, char *why, size_t n)
   L->bl.dyn_smem = sm > 0 ? (uint32_t)sm : 0;
   L->bl.sched = SIM_SCHED_ITS;
   L->bl.warp_size = c->have_prof && c->prof.warp_size == 64 ? 64 : 32;
-  L->bl.max_warp_insts = LAB_EMU_BUDGET;
+  L->bl.max_warp_insts = emu_budget();
   return 0;
 }
 

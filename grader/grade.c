@@ -24,9 +24,9 @@ static void hint(struct grade_result *g, const char *text)
     snprintf(g->hints[g->nhints++], sizeof g->hints[0], "%s", text);
 }
 
-static const struct run_metric *main_metric(const struct run_result *r, const char *name)
+const struct run_metric *grade_main_metric(const struct run_result *r, const char *name)
 {
-  if (!r->npoints)
+  if (!r || !r->npoints)
     return NULL;
   const struct run_point *p = &r->points[0];
   for (uint32_t i = 0; i < p->nmetrics; i++)
@@ -99,7 +99,7 @@ static void metric_targets(json_t *m, const struct run_result *s, const struct r
     double pts = num(t, "points", 0);
     char label[160];
     snprintf(label, sizeof label, "metric target: %s", name ? name : "?");
-    if (name && ref && main_correct(ref) && !main_metric(ref, name)) {
+    if (name && ref && main_correct(ref) && !grade_main_metric(ref, name)) {
       /* not measured for the reference solution either (a GPU without Nsight Compute, or
          --no-ncu): not counted, for every student alike, as performance is */
       size_t k = strlen(g->note);
@@ -110,7 +110,7 @@ static void metric_targets(json_t *m, const struct run_result *s, const struct r
     struct grade_item *it = item(g, label, pts);
     if (!it || !name)
       continue;
-    const struct run_metric *x = main_metric(s, name);
+    const struct run_metric *x = grade_main_metric(s, name);
     json_t *mx = json_object_get(t, "max"), *mn = json_object_get(t, "min");
     snprintf(it->metric, sizeof it->metric, "%s", name);
     snprintf(it->target, sizeof it->target, "%s %.4g", mx ? "at most" : "at least",
@@ -142,8 +142,8 @@ static void performance(json_t *p, const struct run_result *s, const struct run_
 {
   const char *name = json_string_value(json_object_get(p, "metric"));
   double pts = num(p, "points", 0), full = num(p, "full_within", 1.2), zero = num(p, "zero_beyond", 10);
-  const struct run_metric *a = name ? main_metric(s, name) : NULL;
-  const struct run_metric *b = name && ref ? main_metric(ref, name) : NULL;
+  const struct run_metric *a = name ? grade_main_metric(s, name) : NULL;
+  const struct run_metric *b = name && ref ? grade_main_metric(ref, name) : NULL;
   if (!b || b->value <= 0) {
     /* no time for the reference solution (the timing model could not model it): not counted,
        for every student alike, so maximum scores agree across a class */
@@ -214,7 +214,7 @@ static void measure(const struct run_result *s, const struct run_result *ref, st
     snprintf(m->metric, sizeof m->metric, "%s", p->metric[i].name);
     m->value = p->metric[i].value;
     m->has_value = 1;
-    const struct run_metric *r = ref ? main_metric(ref, m->metric) : NULL;
+    const struct run_metric *r = ref ? grade_main_metric(ref, m->metric) : NULL;
     if (r) {
       m->reference = r->value;
       m->has_reference = 1;

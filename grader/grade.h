@@ -55,6 +55,9 @@ int grade_score(const struct run_lab *lab, const struct run_result *student,
                 const struct run_result *solution, json_t *answers, struct grade_result *g,
                 char *err, size_t errlen);
 
+/* The defined metric NAME of r's main configuration (its first point), or NULL (r NULL too). */
+const struct run_metric *grade_main_metric(const struct run_result *r, const char *name);
+
 /* Gradescope's results.json for g. Returns a new JSON object. */
 json_t *grade_gradescope_json(const struct grade_result *g);
 

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "grader/grade.h"
 #include "grader/grade_occ.h"
 #include "metrics/occ.h"
 #include "run/run_ptxas.h"
@@ -14,17 +15,6 @@
 
 /* A lower occupancy than the reference's counts when it is at most this part of it. */
 #define LOW_FRACTION 0.8
-
-static const struct run_metric *metric_of(const struct run_result *r, const char *name)
-{
-  if (!r || !r->npoints)
-    return NULL;
-  const struct run_point *p = &r->points[0];
-  for (uint32_t i = 0; i < p->nmetrics; i++)
-    if (!strcmp(p->metric[i].name, name) && p->metric[i].defined)
-      return &p->metric[i];
-  return NULL;
-}
 
 /* The calculator's answer for r's main launch, from ptxas on r's PTX. Returns 0, or -1 when
    it cannot be worked out (no profile, no ptxas, the kernel not in the report). */
@@ -144,8 +134,8 @@ int grade_occupancy_hint(const struct run_lab *lab, const struct run_result *s,
                          const struct run_result *ref, char *out, size_t outlen)
 {
   out[0] = 0;
-  const struct run_metric *ts = metric_of(s, THEORETICAL), *tr = metric_of(ref, THEORETICAL);
-  const struct run_metric *as = metric_of(s, ACHIEVED), *ar = metric_of(ref, ACHIEVED);
+  const struct run_metric *ts = grade_main_metric(s, THEORETICAL), *tr = grade_main_metric(ref, THEORETICAL);
+  const struct run_metric *as = grade_main_metric(s, ACHIEVED), *ar = grade_main_metric(ref, ACHIEVED);
   if (!ts || !tr || !(ts->value < tr->value - 1e-9))
     return 0;                                  /* the theoretical occupancy is what a resource limits */
   int low_theo = ts->value <= tr->value * LOW_FRACTION + 1e-9;

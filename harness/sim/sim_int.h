@@ -264,6 +264,10 @@ void sim_lanes_inst(struct sim_block *b, const struct sim_warp *w, uint32_t pc, 
 void sim_lanes_mem(struct sim_block *b, uint32_t pc, enum ptx_space sp, const uint64_t *addr,
                    uint64_t m, uint32_t size);
 
+/* Make room for need elements of elem bytes in the array *p of *cap (first, then doubling),
+   for the recordings of sim_trace.c and sim_lanes.c. 0, or -1 when memory ran out. */
+int sim_grow(void **p, uint32_t *cap, uint32_t need, size_t elem, uint32_t first);
+
 static inline unsigned sim_ctz64(uint64_t x) { return (unsigned)__builtin_ctzll(x); }
 static inline unsigned sim_popc64(uint64_t x) { return (unsigned)__builtin_popcountll(x); }
 

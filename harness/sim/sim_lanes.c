@@ -20,21 +20,6 @@
 
 #include "sim/sim_int.h"
 
-static int grow(void **p, uint32_t *cap, uint32_t need, size_t elem)
-{
-  if (need <= *cap)
-    return 0;
-  uint32_t c = *cap ? *cap : 256;
-  while (c < need)
-    c *= 2;
-  void *np = realloc(*p, (size_t)c * elem);
-  if (!np)
-    return -1;
-  *p = np;
-  *cap = c;
-  return 0;
-}
-
 void sim_lanes_inst(struct sim_block *b, const struct sim_warp *w, uint32_t pc, uint64_t m)
 {
   struct sim_lanes *lz = b->lanes;
@@ -53,7 +38,7 @@ void sim_lanes_inst(struct sim_block *b, const struct sim_warp *w, uint32_t pc, 
     }
   }
   if (lz->nstep >= SIM_LANES_MAX_STEPS ||
-      grow((void **)&lz->step, &lz->cap_step, lz->nstep + 1, sizeof *lz->step)) {
+      sim_grow((void **)&lz->step, &lz->cap_step, lz->nstep + 1, sizeof *lz->step, 256)) {
     lz->truncated = 1;
     return;
   }
@@ -95,7 +80,7 @@ void sim_lanes_mem(struct sim_block *b, uint32_t pc, enum ptx_space sp, const ui
     return;
   b->lanes_open = 0;                             /* one access per instruction */
   struct sim_lane_step *s = &lz->step[lz->nstep - 1];
-  if (grow((void **)&lz->acc, &lz->cap_acc, lz->nacc + sim_popc64(m), sizeof *lz->acc)) {
+  if (sim_grow((void **)&lz->acc, &lz->cap_acc, lz->nacc + sim_popc64(m), sizeof *lz->acc, 256)) {
     lz->truncated = 1;
     return;
   }

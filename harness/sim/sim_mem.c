@@ -140,3 +140,18 @@ enum sim_status sim_read(const struct sim_device *d, uint64_t addr, void *dst, u
   memcpy(dst, a->data + (addr - a->base), n);
   return SIM_OK;
 }
+
+int sim_grow(void **p, uint32_t *cap, uint32_t need, size_t elem, uint32_t first)
+{
+  if (need <= *cap)
+    return 0;
+  uint32_t c = *cap ? *cap : first;
+  while (c < need)
+    c *= 2;
+  void *np = realloc(*p, (size_t)c * elem);
+  if (!np)
+    return -1;
+  *p = np;
+  *cap = c;
+  return 0;
+}

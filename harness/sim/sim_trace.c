@@ -10,28 +10,13 @@
 
 #include "sim/sim_int.h"
 
-static int grow(void **p, uint32_t *cap, uint32_t need, size_t elem)
-{
-  if (need <= *cap)
-    return 0;
-  uint32_t c = *cap ? *cap : 1024;
-  while (c < need)
-    c *= 2;
-  void *np = realloc(*p, (size_t)c * elem);
-  if (!np)
-    return -1;
-  *p = np;
-  *cap = c;
-  return 0;
-}
-
 void sim_trace_inst(struct sim_block *b, const struct sim_warp *w, uint32_t pc, uint64_t m)
 {
   struct sim_tblock *t = b->trace;
   if (t->truncated)
     return;
   if (t->nev >= SIM_TRACE_MAX_EVENTS ||
-      grow((void **)&t->ev, &t->cap_ev, t->nev + 1, sizeof *t->ev)) {
+      sim_grow((void **)&t->ev, &t->cap_ev, t->nev + 1, sizeof *t->ev, 1024)) {
     t->truncated = 1;
     return;
   }
@@ -78,7 +63,7 @@ void sim_trace_mem(struct sim_block *b, enum ptx_space sp, const uint64_t *addr,
   for (unsigned i = 0; i < n; i++)
     if (!d || s[i] != s[d - 1])
       s[d++] = s[i];
-  if (grow((void **)&t->sec, &t->cap_sec, t->nsec + d, sizeof *t->sec)) {
+  if (sim_grow((void **)&t->sec, &t->cap_sec, t->nsec + d, sizeof *t->sec, 1024)) {
     t->truncated = 1;
     return;
   }

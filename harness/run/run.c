@@ -47,6 +47,7 @@
 #include "run/run_lanes.h"
 #include "run/run_ptxas.h"
 #include "run/run_sanitize.h"
+#include "run/run_toolkit.h"
 #include "timing/tm.h"
 
 #define WARPLAB_RUN_VERSION "0.1.0"

@@ -21,32 +21,13 @@
 #include "run/run_file.h"
 #include "run/run_incl.h"
 #include "run/run_sandbox.h"
+#include "run/run_toolkit.h"
 
 #define BUILD_MAX_SOURCE (16u << 20)
 #define RAW_LOG ((size_t)1 << 20)               /* nvcc's messages read, before tidying */
 /* limits on one nvcc run: a template that never ends, a PTX file that fills the disk */
 static const struct run_exec_limits build_limits = {
   .cpu_s = 300, .fsize = 512ull << 20, .nofile = 256, .wall_s = 600};
-
-int run_find_tool(const char *name, char *out, size_t outlen)
-{
-  const char *path = getenv("PATH");
-  char dir[4096];
-  while (path && *path) {
-    const char *colon = strchr(path, ':');
-    size_t n = colon ? (size_t)(colon - path) : strlen(path);
-    if (n && n < sizeof dir) {
-      memcpy(dir, path, n);
-      dir[n] = 0;
-      snprintf(out, outlen, "%s/%s", dir, name);
-      if (access(out, X_OK) == 0)
-        return 0;
-    }
-    path = colon ? colon + 1 : NULL;
-  }
-  snprintf(out, outlen, "/usr/local/cuda/bin/%s", name);
-  return access(out, X_OK) == 0 ? 0 : -1;
-}
 
 /* Rewrite "path(12): error" into "path:12: error" in place-ish (into dst). */
 static void tidy_log(const char *src, char *dst, size_t n)
@@ -172,21 +153,17 @@ static void rm_tree(const char *dir)
   nftw(dir, rm_one, 16, FTW_DEPTH | FTW_PHYS | FTW_MOUNT);
 }
 
-/* The toolkit's header folders, from nvcc's real path: ROOT/include and ROOT/include/cccl
-   (where cub, thrust and cuda/std live). */
-static void toolkit_includes(const char *nvcc, char inc[2][1100])
+void run_build_incl_opts(const struct run_toolkit *tk, int strict, struct run_incl_opts *o)
 {
-  char real[4096];
-  inc[0][0] = inc[1][0] = 0;
-  if (!realpath(nvcc, real))
-    return;
-  for (int k = 0; k < 2; k++) {
-    char *s = strrchr(real, '/');
-    if (s)
-      *s = 0;
-  }
-  snprintf(inc[0], sizeof inc[0], "%.1000s/include", real);
-  snprintf(inc[1], sizeof inc[1], "%.1000s/include/cccl", real);
+  memset(o, 0, sizeof *o);
+  o->strict = strict;
+  const int room = (int)(sizeof o->include_dirs / sizeof *o->include_dirs) - 2;
+  int k = 0;                                    /* 2: /usr/include and the NULL that ends it */
+  for (int i = 0; i < tk->ninclude && k < room; i++)
+    o->include_dirs[k++] = tk->include[i];
+  /* and the system's headers by name: where a distribution packs the toolkit (Debian's
+     nvidia-cuda-toolkit), its headers are there */
+  o->include_dirs[k] = "/usr/include";
 }
 
 /* WARPLAB_INCLUDE_CHECK=off leaves the confinement alone to hold (tests of each layer on its
@@ -246,12 +223,10 @@ enum run_build_status run_build_ptx(const char *cu, const char *arch, const char
     return RUN_BUILD_FAILED;
   }
   enum run_sandbox_kind kind = run_sandbox_probe(NULL, 0);
-  char inc[2][1100];
-  toolkit_includes(nvcc, inc);
-  /* and the system's headers by name: where a distribution packs the toolkit (Debian's
-     nvidia-cuda-toolkit), its headers are there */
-  struct run_incl_opts io = {.include_dirs = {inc[0], inc[1], "/usr/include", NULL},
-                             .strict = kind == RUN_SANDBOX_NONE};
+  struct run_toolkit tk;
+  run_toolkit_find(nvcc, &tk);
+  struct run_incl_opts io;
+  run_build_incl_opts(&tk, kind == RUN_SANDBOX_NONE, &io);
   int refused = include_check_on(kind) ? run_incl_check(src, srclen, cu, &io, log, loglen) : 0;
   if (refused != 0) {
     free(src);
@@ -285,7 +260,7 @@ enum run_build_status run_build_ptx(const char *cu, const char *arch, const char
   FILE *f = NULL;
   if (!sb || mkdir(work, 0700) || mkdir(root, 0700) || !(f = fopen(copy, "wb")) ||
       fwrite(src, 1, srclen, f) != srclen || fclose(f) != 0 ||
-      run_sandbox_for_nvcc(sb, kind, nvcc, work, root)) {
+      run_sandbox_for_nvcc(sb, kind, nvcc, &tk, work, root)) {
     if (f)
       fclose(f);
     snprintf(log, loglen, "cannot prepare the build folder %s: %s\n", base, strerror(errno));

@@ -1,6 +1,6 @@
 /* run_build.h: compiling a student's .cu file to PTX with nvcc.
  *
- * nvcc is found on PATH or in /usr/local/cuda/bin. The file is built alone and isolated: the
+ * nvcc is found on PATH or in /usr/local/cuda/bin (run_toolkit.h). The file is built alone and isolated: the
  * include check (run_incl.h) first, then nvcc in a private folder holding a copy of the file
  * and nothing else, confined where the kernel allows (run_sandbox.h). Its diagnostics are
  * rewritten to the editor-friendly "file:line: error: ..." form and returned to the caller
@@ -18,8 +18,12 @@ enum run_build_status {
   RUN_BUILD_SYSTEM       /* could not run it (fork, pipe...) */
 };
 
-/* Path of tool `name` (PATH, then /usr/local/cuda/bin) written to out; 0 when found. */
-int run_find_tool(const char *name, char *out, size_t outlen);
+struct run_toolkit;
+struct run_incl_opts;
+
+/* The include check's options for a build with toolkit tk: its header folders and
+   /usr/include may be named; strict where nvcc runs unconfined. */
+void run_build_incl_opts(const struct run_toolkit *tk, int strict, struct run_incl_opts *o);
 
 /* Compile cu to PTX at ptx_out for arch ("sm_90") with -lineinfo. On return, log holds
    nvcc's messages (warnings too), with "f.cu(12): error" rewritten as "f.cu:12: error", or

@@ -156,7 +156,8 @@ int run_incl_header_ok(const char *name, const struct run_incl_opts *o)
   for (size_t i = 0; i < sizeof std_headers / sizeof *std_headers; i++)
     if (!strcmp(name, std_headers[i]))
       return 1;
-  for (int i = 0; o && i < 4 && o->include_dirs[i]; i++) {
+  for (size_t i = 0; o && i < sizeof o->include_dirs / sizeof *o->include_dirs &&
+                  o->include_dirs[i]; i++) {
     char path[1400], real[4096], top[4096];
     struct stat st;
     snprintf(path, sizeof path, "%s/%s", o->include_dirs[i], name);

@@ -23,8 +23,8 @@
 #include <stddef.h>
 
 struct run_incl_opts {
-  const char *include_dirs[4];   /* folders whose headers may be named (the toolkit's include/
-                                    and include/cccl, /usr/include); NULL ends the list */
+  const char *include_dirs[6];   /* folders whose headers may be named (the toolkit's, as
+                                    run_toolkit.h finds them, and /usr/include); NULL ends it */
   int strict;                    /* no confinement: ## is refused too */
 };
 

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "run/run_build.h"
+#include "run/run_toolkit.h"
 #include "run/run_exec.h"
 #include "run/run_ptxas.h"
 

@@ -23,6 +23,7 @@
 
 #include "run/run_lab.h"
 #include "run/run_sandbox.h"
+#include "run/run_toolkit.h"
 
 /* ---- Landlock (include/uapi/linux/landlock.h) ---- */
 
@@ -353,21 +354,6 @@ static int add_read(struct run_sandbox *sb, const char *path)
   return 0;
 }
 
-/* name on PATH, else in /usr/local/cuda/bin (as run_find_tool looks), into out; 0 when found. */
-static int find_tool(const char *name, char *out, size_t n)
-{
-  const char *path = getenv("PATH");
-  while (path && *path) {
-    size_t len = strcspn(path, ":");
-    if (len && (size_t)snprintf(out, n, "%.*s/%s", (int)len, path, name) < n &&
-        access(out, X_OK) == 0)
-      return 0;
-    path += len + (path[len] == ':');
-  }
-  snprintf(out, n, "/usr/local/cuda/bin/%s", name);
-  return access(out, X_OK) == 0 ? 0 : -1;
-}
-
 /* The folder two levels above file (".../cuda/bin/nvcc" -> ".../cuda"), into out. */
 static void grandparent(const char *file, char *out, size_t n)
 {
@@ -380,7 +366,7 @@ static void grandparent(const char *file, char *out, size_t n)
 }
 
 int run_sandbox_for_nvcc(struct run_sandbox *sb, enum run_sandbox_kind kind, const char *nvcc,
-                         const char *dir, const char *root)
+                         const struct run_toolkit *tk, const char *dir, const char *root)
 {
   static const char *const sys[] = {
     "/usr/bin", "/usr/sbin", "/usr/lib", "/usr/lib32", "/usr/lib64", "/usr/libx32", "/usr/libexec",
@@ -399,13 +385,18 @@ int run_sandbox_for_nvcc(struct run_sandbox *sb, enum run_sandbox_kind kind, con
     grandparent(real, top, sizeof top);
     bad |= add_read(sb, top);
   }
+  /* and where nvcc says it is, when nvcc is a wrapper that execs one elsewhere */
+  if (tk && tk->top[0])
+    bad |= add_read(sb, tk->top);
+  for (int i = 0; tk && i < tk->ninclude; i++)
+    bad |= add_read(sb, tk->include[i]);
   for (size_t i = 0; i < sizeof sys / sizeof *sys; i++)
     bad |= add_read(sb, sys[i]);
   /* the host compiler nvcc calls, where it lives outside /usr */
   static const char *const hosts[] = {"gcc", "g++"};
   for (size_t i = 0; i < 2; i++) {
     char host[1024];
-    if (find_tool(hosts[i], host, sizeof host) == 0 && realpath(host, real) && !beneath(real, "/usr")) {
+    if (run_find_tool(hosts[i], host, sizeof host) == 0 && realpath(host, real) && !beneath(real, "/usr")) {
       grandparent(real, top, sizeof top);
       bad |= add_read(sb, top);
     }
@@ -589,13 +580,16 @@ int run_sandbox_confine_grade(const char *sub, const char *results_root, int may
   }
   /* and what nvcc reads, where that is outside the system's folders (a toolkit in $HOME) */
   struct run_sandbox *sb = malloc(sizeof *sb);
+  struct run_toolkit *tk = malloc(sizeof *tk);
   char nvcc[4096];
-  if (sb && find_tool("nvcc", nvcc, sizeof nvcc) == 0 &&
-      run_sandbox_for_nvcc(sb, RUN_SANDBOX_NONE, nvcc, "/", NULL) == 0)
+  if (sb && tk && run_find_tool("nvcc", nvcc, sizeof nvcc) == 0 &&
+      (run_toolkit_find(nvcc, tk), 1) &&
+      run_sandbox_for_nvcc(sb, RUN_SANDBOX_NONE, nvcc, tk, "/", NULL) == 0)
     for (size_t i = 0; i < sb->nread && k < sizeof read / sizeof *read; i++)
       read[k++] = sb->read[i];
   int gpu = may_gpu && access("/dev/nvidiactl", F_OK) == 0;
   int rc = run_sandbox_confine_self(results_root ? results_root : "results", read, k, gpu, why, n);
   free(sb);
+  free(tk);
   return rc;
 }

@@ -51,12 +51,16 @@ enum run_sandbox_kind run_sandbox_probe(char *why, size_t n);
 /* "landlock", "namespace" or "none". */
 const char *run_sandbox_name(enum run_sandbox_kind kind);
 
+struct run_toolkit;
+
 /* Fill sb for running the CUDA toolkit whose nvcc is at nvcc, writing only beneath dir (root:
    an empty folder for the namespace's root, used by that kind only): the folders the
    compiler reads (the toolkit, the host compiler, /usr's programs, libraries and headers, a
-   few files of /etc and /dev). Returns 0, or -1 when a path does not fit. */
+   few files of /etc and /dev). The toolkit is the folder two above nvcc, as named and as it
+   really is, and tk's root and header folders (run_toolkit.h; NULL: none). Returns 0, or -1
+   when a path does not fit. */
 int run_sandbox_for_nvcc(struct run_sandbox *sb, enum run_sandbox_kind kind, const char *nvcc,
-                         const char *dir, const char *root);
+                         const struct run_toolkit *tk, const char *dir, const char *root);
 
 /* In a child process, between fork and exec: confine it as sb says and make sb->write its
    working folder. The namespace's root holds no /proc (a host /proc would lead back out

@@ -16,7 +16,7 @@
 #include <string.h>
 
 #include "metrics/occ.h"
-#include "run/run_build.h"
+#include "run/run_toolkit.h"
 #include "run/run_ptxas.h"
 #include "suites.h"
 

@@ -20,23 +20,18 @@
 #include "run/run_file.h"
 #include "run/run_incl.h"
 #include "run/run_sandbox.h"
+#include "run/run_toolkit.h"
 #include "suites.h"
 
 /* The toolkit's header folders when nvcc is installed (else only standard headers pass). */
 static struct run_incl_opts toolkit_opts(int strict)
 {
-  static char inc[2][1100];
-  struct run_incl_opts o = {.strict = strict};
-  char nvcc[4096], real[4096];
-  if (run_find_tool("nvcc", nvcc, sizeof nvcc) == 0 && realpath(nvcc, real)) {
-    *strrchr(real, '/') = 0;
-    *strrchr(real, '/') = 0;
-    snprintf(inc[0], sizeof inc[0], "%.1000s/include", real);
-    snprintf(inc[1], sizeof inc[1], "%.1000s/include/cccl", real);
-    o.include_dirs[0] = inc[0];
-    o.include_dirs[1] = inc[1];
-  }
-  o.include_dirs[o.include_dirs[0] ? 2 : 0] = "/usr/include";     /* as run_build.c does */
+  static struct run_toolkit tk;
+  char nvcc[4096];
+  if (run_find_tool("nvcc", nvcc, sizeof nvcc) == 0)
+    run_toolkit_find(nvcc, &tk);
+  struct run_incl_opts o;
+  run_build_incl_opts(&tk, strict, &o);                 /* as run_build.c does */
   return o;
 }
 
@@ -262,7 +257,7 @@ static void try_confined(enum run_sandbox_kind kind)
   char work[128], root[128];
   snprintf(work, sizeof work, "%s/alice/work", base);
   snprintf(root, sizeof root, "%s/alice/root", base);
-  ck_assert_int_eq(run_sandbox_for_nvcc(sb, kind, "/nonexistent/bin/nvcc", work, root), 0);
+  ck_assert_int_eq(run_sandbox_for_nvcc(sb, kind, "/nonexistent/bin/nvcc", NULL, work, root), 0);
   if (!can_enter(sb)) {
     printf("check_sandbox: %s cannot be entered here: SKIPPING its test\n", run_sandbox_name(kind));
     free(sb);
@@ -317,7 +312,7 @@ START_TEST(test_none_sets_folder)
   struct run_sandbox *sb = malloc(sizeof *sb);
   char work[128];
   snprintf(work, sizeof work, "%s/alice/work", base);
-  ck_assert_int_eq(run_sandbox_for_nvcc(sb, RUN_SANDBOX_NONE, "/x/bin/nvcc", work, NULL), 0);
+  ck_assert_int_eq(run_sandbox_for_nvcc(sb, RUN_SANDBOX_NONE, "/x/bin/nvcc", NULL, work, NULL), 0);
   char *argv[] = {"/bin/sh", "-c", "pwd; echo \"tmp=$TMPDIR cpath=$CPATH deps=$DEPENDENCIES_OUTPUT\"",
                   NULL};
   char out[2048], want[300];
@@ -341,7 +336,7 @@ START_TEST(test_exec_limits)
   struct run_sandbox *sb = malloc(sizeof *sb);
   char work[128];
   snprintf(work, sizeof work, "%s/alice/work", base);
-  ck_assert_int_eq(run_sandbox_for_nvcc(sb, RUN_SANDBOX_NONE, "/x/bin/nvcc", work, NULL), 0);
+  ck_assert_int_eq(run_sandbox_for_nvcc(sb, RUN_SANDBOX_NONE, "/x/bin/nvcc", NULL, work, NULL), 0);
   char *hang[] = {"/bin/sh", "-c", "sleep 60 & echo started; sleep 60", NULL};
   char out[2048];
   struct run_exec_limits lim = {.wall_s = 1};
@@ -417,6 +412,122 @@ START_TEST(test_confine_self)
 }
 END_TEST
 
+/* A file at path holding text, made executable. */
+static void write_script(const char *path, const char *text)
+{
+  FILE *f = fopen(path, "w");
+  ck_assert_ptr_nonnull(f);
+  fputs(text, f);
+  fclose(f);
+  ck_assert_int_eq(chmod(path, 0755), 0);
+}
+
+/* nvcc as a wrapper script in a folder of its own (as an image's /usr/local/bin/nvcc that
+   execs the real one): its headers are where nvcc -dryrun says, not two above the wrapper. */
+START_TEST(test_toolkit_asks_nvcc)
+{
+  char dir[] = "/tmp/warplab-tk-XXXXXX";
+  ck_assert_ptr_nonnull(mkdtemp(dir));
+  char p[256], script[1024];
+  const char *made[] = {"real", "real/bin", "real/inc", "real/inc/cccl", "bin", "real/include"};
+  for (size_t i = 0; i < 6; i++) {
+    snprintf(p, sizeof p, "%s/%s", dir, made[i]);
+    ck_assert_int_eq(mkdir(p, 0755), 0);
+  }
+  /* what nvcc 13 prints, in its quoting, to stderr */
+  snprintf(script, sizeof script,
+           "#!/bin/sh\n"
+           "echo '#$ _HERE_=%1$s/real/bin' >&2\n"
+           "echo '#$ TOP=%1$s/real/bin/..' >&2\n"
+           "echo '#$ INCLUDES=\"-I%1$s/real/bin/../inc\"  ' >&2\n"
+           "echo '#$ SYSTEM_INCLUDES=\"-isystem\" \"%1$s/real/bin/../inc/cccl\"  ' >&2\n"
+           "echo '#$ gcc -E \"-I/elsewhere\" x.cu' >&2\n",
+           dir);
+  snprintf(p, sizeof p, "%s/bin/nvcc", dir);
+  write_script(p, script);
+  struct run_toolkit tk;
+  ck_assert_int_eq(run_toolkit_find(p, &tk), 0);
+  char want[256];
+  snprintf(want, sizeof want, "%s/real", dir);
+  ck_assert_str_eq(tk.top, want);
+  ck_assert_int_eq(tk.ninclude, 2);
+  snprintf(want, sizeof want, "%s/real/inc", dir);
+  ck_assert_str_eq(tk.include[0], want);
+  snprintf(want, sizeof want, "%s/real/inc/cccl", dir);
+  ck_assert_str_eq(tk.include[1], want);
+  /* a header there may be named; the same name two above the wrapper may not */
+  snprintf(p, sizeof p, "%s/real/inc/tk_header.h", dir);
+  write_script(p, "\n");
+  struct run_incl_opts o;
+  run_build_incl_opts(&tk, 0, &o);
+  char log[2048];
+  const char *src = "#include <tk_header.h>\n";
+  ck_assert_msg(run_incl_check(src, strlen(src), "k.cu", &o, log, sizeof log) == 0, "%s", log);
+  src = "#include <cuda_runtime_only_two_above.h>\n";
+  ck_assert_int_eq(run_incl_check(src, strlen(src), "k.cu", &o, log, sizeof log), 1);
+  /* the sandbox lets nvcc read the real toolkit */
+  struct run_sandbox *sb = malloc(sizeof *sb);
+  snprintf(p, sizeof p, "%s/bin/nvcc", dir);
+  ck_assert_int_eq(run_sandbox_for_nvcc(sb, RUN_SANDBOX_NONE, p, &tk, "/tmp", NULL), 0);
+  int found = 0;
+  snprintf(want, sizeof want, "%s/real", dir);
+  for (size_t i = 0; i < sb->nread; i++)
+    found |= !strcmp(sb->read[i], want);
+  ck_assert_msg(found, "the sandbox does not read %s", want);
+  free(sb);
+
+  /* a nvcc that cannot say (it fails): NVIDIA's layout, two above its real path */
+  snprintf(p, sizeof p, "%s/real/include/cuda_runtime.h", dir);
+  write_script(p, "\n");
+  snprintf(p, sizeof p, "%s/real/bin/nvcc", dir);
+  write_script(p, "#!/bin/sh\nexit 1\n");
+  ck_assert_int_eq(run_toolkit_find(p, &tk), 0);
+  snprintf(want, sizeof want, "%s/real/include", dir);
+  ck_assert_int_eq(tk.ninclude, 1);
+  ck_assert_str_eq(tk.include[0], want);
+  /* and one that neither says nor is laid out so: nothing, and only /usr/include by name */
+  snprintf(p, sizeof p, "%s/bin/nvcc2", dir);
+  write_script(p, "#!/bin/sh\nexit 1\n");
+  ck_assert_int_eq(run_toolkit_find(p, &tk), -1);
+  ck_assert_int_eq(tk.ninclude, 0);
+  run_build_incl_opts(&tk, 0, &o);
+  ck_assert_str_eq(o.include_dirs[0], "/usr/include");
+  ck_assert_ptr_null(o.include_dirs[1]);
+
+  snprintf(script, sizeof script, "rm -rf '%s'", dir);
+  ck_assert_int_eq(system(script), 0);
+}
+END_TEST
+
+/* And the real toolkit behind such a wrapper, where there is one. */
+START_TEST(test_toolkit_real_wrapper)
+{
+  char nvcc[4096], real[4096];
+  if (run_find_tool("nvcc", nvcc, sizeof nvcc) || !realpath(nvcc, real)) {
+    printf("check_sandbox: no nvcc here: SKIPPING the wrapper test\n");
+    return;
+  }
+  char dir[] = "/tmp/warplab-tkw-XXXXXX";
+  ck_assert_ptr_nonnull(mkdtemp(dir));
+  char p[256], script[4200];
+  snprintf(p, sizeof p, "%s/bin", dir);
+  ck_assert_int_eq(mkdir(p, 0755), 0);
+  snprintf(script, sizeof script, "#!/bin/sh\nexec '%s' \"$@\"\n", real);
+  snprintf(p, sizeof p, "%s/bin/nvcc", dir);
+  write_script(p, script);
+  struct run_toolkit tk;
+  ck_assert_int_eq(run_toolkit_find(p, &tk), 0);
+  struct run_incl_opts o;
+  run_build_incl_opts(&tk, 0, &o);
+  char log[4096];
+  const char *src = "#include <cuda_runtime.h>\n#include <cooperative_groups.h>\n"
+                    "#include <cuda/std/cstdint>\n";
+  ck_assert_msg(run_incl_check(src, strlen(src), "k.cu", &o, log, sizeof log) == 0, "%s", log);
+  snprintf(script, sizeof script, "rm -rf '%s'", dir);
+  ck_assert_int_eq(system(script), 0);
+}
+END_TEST
+
 Suite *suite_sandbox(void)
 {
   Suite *s = suite_create("sandbox");
@@ -426,6 +537,8 @@ Suite *suite_sandbox(void)
   tcase_add_test(tc, test_incl_labs);
   tcase_add_test(tc, test_incl_messages_in_line_order);
   tcase_add_test(tc, test_incl_header_names);
+  tcase_add_test(tc, test_toolkit_asks_nvcc);
+  tcase_add_test(tc, test_toolkit_real_wrapper);
   suite_add_tcase(s, tc);
   tc = tcase_create("confine");
   tcase_set_timeout(tc, 60);

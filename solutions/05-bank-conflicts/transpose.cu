@@ -46,14 +46,21 @@ extern "C" __global__ void transpose(const float *in, float *out, int width, int
     extern __shared__ float tile[];
     int bx = blockIdx.x * TILE, by = blockIdx.y * TILE;
     int tx = threadIdx.x;
-    // tile element (r, c) is in[by + r][bx + c]; four rows a thread, a trip count the compiler
-    // can see, so that it unrolls the loop and issues the four loads together
+    // tile element (r, c) is in[by + r][bx + c]; four rows a thread, all four loaded into
+    // registers before the first store, so that every layout has its four loads in flight
+    // together (storing each as it arrives let the compiler wait for one load before issuing
+    // the next in all but the padded path: 17% of the time on an H200)
+    float v[TILE / ROWS];
+#pragma unroll
+    for (int k = 0; k < TILE; k += ROWS) {
+        int x = bx + tx, y = by + threadIdx.y + k;
+        v[k / ROWS] = x < width && y < height ? in[(size_t)y * width + x] : 0.0f;
+    }
 #pragma unroll
     for (int k = 0; k < TILE; k += ROWS) {
         int r = threadIdx.y + k;
-        int x = bx + tx, y = by + r;
-        if (x < width && y < height)
-            tile[tile_offset(r, tx, variant, pitch)] = in[(size_t)y * width + x];
+        if (bx + tx < width && by + r < height)
+            tile[tile_offset(r, tx, variant, pitch)] = v[k / ROWS];
     }
     __syncthreads();
     // out[bx + r][by + tx] = in[by + tx][bx + r] = tile element (tx, r); out has `width` rows

@@ -56,9 +56,10 @@ extern "C" __global__ void transpose(const float *in, float *out, int width, int
     //         in[32 * blockIdx.y + r][32 * blockIdx.x + c]; store it at
     //         tile[tile_offset(r, c, variant, pitch)]. Edge tiles stick out of the matrix:
     //         skip elements past its last row or column. Loop over k = 0, 8, 16, 24 with
-    //         r = threadIdx.y + k and `#pragma unroll` before the loop: a trip count the
-    //         compiler can see lets it issue the four loads together (lab 03; the handout
-    //         shows what a loop it did not unroll cost on an H200).
+    //         r = threadIdx.y + k and `#pragma unroll` before the loop, and load all four
+    //         elements into registers (float v[4]) before storing the first: then the four
+    //         loads are in flight together (lab 03; the handout shows what a loop that
+    //         stored each element as it came cost on an H200).
 
     // TODO 3: wait until the whole block has stored its rows: the next step reads elements
     //         other warps stored.

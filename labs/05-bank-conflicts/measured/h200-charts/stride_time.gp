@@ -13,7 +13,7 @@ set border 3 lw 1 lc rgb "#555555"
 set tics nomirror out scale 0.6
 set grid ytics lt 1 lw 1 lc rgb "#E3E3E3"
 set xrange [-0.60:8.60]
-set yrange [0:375.817]
+set yrange [0:373.263]
 set ylabel "microseconds" offset 0.5,0
 set xtics ("2x33 (yours)" 0, "1x32" 1, "1x33" 2, "1x34" 3, "1x36" 4, "1x40" 5, "1x48" 6, "1x64" 7, "1x65" 8)
 set xtics rotate by 35 right

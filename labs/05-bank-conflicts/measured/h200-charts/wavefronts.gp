@@ -13,7 +13,7 @@ set border 3 lw 1 lc rgb "#555555"
 set tics nomirror out scale 0.6
 set grid ytics lt 1 lw 1 lc rgb "#E3E3E3"
 set xrange [-0.60:3.60]
-set yrange [0:36.9215]
+set yrange [0:36.9571]
 set ylabel "wavefronts per request (1 is conflict-free)" offset 0.5,0
 set xtics ("0" 0, "1" 1, "2 (yours)" 2, "3" 3)
 set object rect from 1.50, graph 0 to 2.50, graph 1 behind fc rgb "#FFE9A8" fs solid 1.0 noborder

@@ -56,6 +56,8 @@ struct tm_cache {
   uint64_t *used;      /* last use, for LRU */
   uint8_t *valid;      /* sector bits per way */
   uint8_t *dirty;      /* sectors written since they came in, per way */
+  double *ready;       /* per way and sector: the cycle its data is there (a miss still on
+                          its way is present but not ready) */
   uint64_t tick;
   uint64_t hits, misses;
   int random;          /* replace a pseudo-random way, not the least recently used */
@@ -66,6 +68,10 @@ void tm_cache_free(struct tm_cache *c);
 int tm_cache_access(struct tm_cache *c, uint64_t sector, int allocate);
 /* Forget a sector (a store through an L1 that does not keep written data). */
 void tm_cache_drop(struct tm_cache *c, uint64_t sector);
+/* The cycle a present sector's data is there (0 when absent or long there), and setting it:
+   a second access to a sector an earlier miss asked for waits for the same data. */
+double tm_cache_ready_at(const struct tm_cache *c, uint64_t sector);
+void tm_cache_set_ready(struct tm_cache *c, uint64_t sector, double t);
 /* Mark a present sector written; 1 when it was clean (its write-back is new), else 0. */
 int tm_cache_dirty(struct tm_cache *c, uint64_t sector);
 

@@ -4,12 +4,16 @@
  * A cache keeps 128-byte lines, each with four 32-byte sectors filled on demand (so a line
  * can be present with only the sectors that were asked for), in sets of `ways` lines
  * replaced least recently used first, or at random (the L1: a chain a little larger than
- * it still hits part of the time, as the H200's L1 does, where LRU would never hit). A bandwidth is a server: requests are taken in the
- * order they arrive, each occupying it for bytes / bytes_per_cycle, so a demand above the
- * bandwidth turns into waiting time, which is how a kernel becomes bandwidth bound. It also
- * keeps its recent utilisation: a DRAM's latency grows with its load long before the
- * bandwidth is used up (bank conflicts, read-write turnarounds, refresh), and the model adds
- * dram_loaded_cycles x utilisation to each DRAM access.
+ * it still hits part of the time, as the H200's L1 does, where LRU would never hit). Each
+ * sector also keeps the cycle its data arrives: a miss brings the sector in at once, and a
+ * second access before the data is there finds it present but waits for it.
+ *
+ * A bandwidth is a server: requests are taken in the order they arrive, each occupying it
+ * for bytes / bytes_per_cycle, so a demand above the bandwidth turns into waiting time,
+ * which is how a kernel becomes bandwidth bound. It also keeps its recent utilisation: a
+ * DRAM's latency grows with its load long before the bandwidth is used up (bank conflicts,
+ * read-write turnarounds, refresh), and the model adds dram_loaded_cycles x utilisation to
+ * each DRAM access.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -29,8 +33,9 @@ int tm_cache_init(struct tm_cache *c, uint64_t bytes, uint32_t ways, int random)
   c->used = calloc(n, sizeof *c->used);
   c->valid = calloc(n, 1);
   c->dirty = calloc(n, 1);
+  c->ready = calloc(n * 4, sizeof *c->ready);
   c->tick = c->hits = c->misses = 0;
-  if (!c->tag || !c->used || !c->valid || !c->dirty) {
+  if (!c->tag || !c->used || !c->valid || !c->dirty || !c->ready) {
     tm_cache_free(c);
     return -1;
   }
@@ -43,8 +48,10 @@ void tm_cache_free(struct tm_cache *c)
   free(c->used);
   free(c->valid);
   free(c->dirty);
+  free(c->ready);
   c->tag = c->used = NULL;
   c->valid = c->dirty = NULL;
+  c->ready = NULL;
 }
 
 /* Set of a line: a multiplicative hash, so strides that are multiples of the set count do
@@ -69,8 +76,10 @@ int tm_cache_access(struct tm_cache *c, uint64_t sector, int allocate)
         return 1;
       }
       c->misses++;
-      if (allocate)
+      if (allocate) {
         c->valid[i] |= bit;
+        c->ready[i * 4 + (sector & 3)] = 0;
+      }
       return 0;
     }
     if (c->used[i] < c->used[victim])
@@ -89,6 +98,8 @@ int tm_cache_access(struct tm_cache *c, uint64_t sector, int allocate)
     c->valid[victim] = bit;
     c->dirty[victim] = 0;
     c->used[victim] = c->tick;
+    for (int k = 0; k < 4; k++)
+      c->ready[victim * 4 + (size_t)k] = 0;
   }
   return 0;
 }
@@ -127,6 +138,19 @@ static long find(const struct tm_cache *c, uint64_t sector)
     if (c->tag[i] == key)
       return (long)i;
   return -1;
+}
+
+double tm_cache_ready_at(const struct tm_cache *c, uint64_t sector)
+{
+  long w = find(c, sector);
+  return w < 0 || !(c->valid[w] & (1u << (sector & 3))) ? 0 : c->ready[w * 4 + (long)(sector & 3)];
+}
+
+void tm_cache_set_ready(struct tm_cache *c, uint64_t sector, double t)
+{
+  long w = find(c, sector);
+  if (w >= 0 && (c->valid[w] & (1u << (sector & 3))))
+    c->ready[w * 4 + (long)(sector & 3)] = t;
 }
 
 int tm_cache_dirty(struct tm_cache *c, uint64_t sector)

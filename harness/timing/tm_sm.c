@@ -8,6 +8,10 @@
  * the pipe the instruction needs is free, and the load/store or shared-memory unit is not
  * backed up. What each cycle a resident warp did not issue is charged to one stall reason.
  * When no scheduler can issue, time jumps to the next cycle when one can.
+ *
+ * A warp's instructions are those the emulator recorded, in the order the machine code
+ * would issue them: PTX order, except that each global or local load comes as early as
+ * ptxas would schedule it (hoist_loads).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +23,7 @@
                                     throttles (lg_throttle) */
 #define MIO_QUEUE 4              /* the same for the shared-memory unit (mio_throttle) */
 #define IFCONV_MAX 12            /* longest branch-around ptxas turns into predication */
+#define HOIST_MAX 32             /* instructions a load moves up, at most (hoist_loads) */
 #define PHANTOM 254              /* a warp's state while it issues predicated-off code */
 #define NEVER INT64_MAX
 
@@ -64,8 +69,70 @@ struct sm {
 
 static int64_t ceil_cycle(double x) { int64_t c = (int64_t)x; return (double)c < x ? c + 1 : c; }
 
-/* Group a block's events by warp. */
-static int index_block(struct bstate *bs, const struct sim_tblock *tb, uint32_t nwarps)
+static int op_writes(const struct tm_op *o, uint32_t r)
+{
+  for (uint32_t i = 0; i < o->ndst; i++)
+    if (o->dst[i] == r)
+      return 1;
+  return 0;
+}
+
+static int op_reads(const struct tm_op *o, uint32_t r)
+{
+  for (uint32_t i = 0; i < o->nsrc; i++)
+    if (o->src[i] == r)
+      return 1;
+  return 0;
+}
+
+/* May the load `ld` be issued before `prev`, the instruction ahead of it? ptxas schedules
+   long loads as early as their operands allow, past arithmetic and other loads, but not past
+   a store, an atomic, a fence, a barrier, a warp sync or a branch, and not past what writes
+   its address or guard, or reads or writes what it writes. */
+static int can_pass(const struct tm_op *ld, const struct tm_op *prev)
+{
+  if (!(prev->cls == TM_C_LOAD || (prev->cls == TM_C_FIXED && prev->pipe != TM_PIPE_LSU &&
+                                   prev->pipe != TM_PIPE_CBU)))
+    return 0;
+  for (uint32_t i = 0; i < ld->nsrc; i++)
+    if (op_writes(prev, ld->src[i]))
+      return 0;
+  for (uint32_t i = 0; i < ld->ndst; i++)
+    if (op_writes(prev, ld->dst[i]) || op_reads(prev, ld->dst[i]))
+      return 0;
+  return 1;
+}
+
+/* One warp's events (n indices into ev[]) in the order its machine code would issue them:
+   the emulator records PTX order, in which nvcc often puts the use of one load before the
+   next load (lab 02's median window: nine loads, the first compare after the second), where
+   ptxas issues all nine first. Each global or local load moves up past at most HOIST_MAX
+   instructions it may pass. */
+static void hoist_loads(uint32_t *evi, uint32_t n, const struct sim_tev *ev,
+                        const struct tm_op *ops)
+{
+  for (uint32_t p = 1; p < n; p++) {
+    const struct sim_tev *e = &ev[evi[p]];
+    const struct tm_op *o = &ops[e->inst];
+    if (o->cls != TM_C_LOAD || (e->space != PTX_SP_GLOBAL && e->space != PTX_SP_LOCAL))
+      continue;
+    uint32_t q = p;
+    /* the instruction after a branch stays where it is: issue() reads from it where the
+       branch went (and whether ptxas would have predicated the code it jumped over) */
+    while (q > 0 && p - q < HOIST_MAX && can_pass(o, &ops[ev[evi[q - 1]].inst]) &&
+           !(q >= 2 && ops[ev[evi[q - 2]].inst].cls == TM_C_BRANCH))
+      q--;
+    if (q < p) {
+      uint32_t keep = evi[p];
+      memmove(&evi[q + 1], &evi[q], (p - q) * sizeof *evi);
+      evi[q] = keep;
+    }
+  }
+}
+
+/* Group a block's events by warp, each warp's in issue order (hoist_loads). */
+static int index_block(struct bstate *bs, const struct sim_tblock *tb, uint32_t nwarps,
+                       const struct tm_op *ops)
 {
   bs->tb = tb;
   bs->first = calloc(nwarps + 1, sizeof *bs->first);
@@ -86,6 +153,8 @@ static int index_block(struct bstate *bs, const struct sim_tblock *tb, uint32_t 
       bs->evi[bs->first[k] + fill[k]++] = i;
   }
   free(fill);
+  for (uint32_t k = 0; k < nwarps; k++)
+    hoist_loads(bs->evi + bs->first[k], bs->first[k + 1] - bs->first[k], tb->ev, ops);
   return 0;
 }
 
@@ -182,18 +251,23 @@ static double global_access(struct sm *s, const struct sim_tev *e, const struct 
     if (cls == TM_C_LOAD) {
       if (tm_cache_access(&s->l1, sec, 1)) {
         out->l1_hits++;
-        r = t0 + c->l1;
+        double there = tm_cache_ready_at(&s->l1, sec);    /* a miss of another load's, on
+                                                             its way: its data, not sooner */
+        r = t0 + c->l1 > there ? t0 + c->l1 : there;
       } else {
         out->l1_misses++;
         double l2t = tm_serve(&s->l2bw, t0, 32);
         if (tm_cache_access(&s->l2, sec, 1)) {
           out->l2_hits++;
-          r = l2t + c->l2;
+          double there = tm_cache_ready_at(&s->l2, sec);
+          r = l2t + c->l2 > there ? l2t + c->l2 : there;
         } else {
           out->l2_misses++;
           double d = tm_serve(&s->dram, t0, 32);
           r = (d > l2t ? d : l2t) + c->dram + c->dram_loaded * s->dram.busy;
+          tm_cache_set_ready(&s->l2, sec, r);
         }
+        tm_cache_set_ready(&s->l1, sec, r);
       }
     } else {
       /* stores and atomics are performed in the L2; global stores do not stay in the L1,
@@ -392,7 +466,7 @@ int tm_sm_run(const struct tm_sm_in *in, const struct tm_op *ops, const struct s
       goto done;
   }
   for (uint32_t j = 0; j < nblocks; j++)
-    if (index_block(&s.b[j], &blocks[j], wpb))
+    if (index_block(&s.b[j], &blocks[j], wpb, ops))
       goto done;
   if (tm_cache_init(&s.l1, in->l1_bytes, 4, 1) || tm_cache_init(&s.l2, in->l2_slice_bytes, 16, 0))
     goto done;

@@ -1017,6 +1017,108 @@ START_TEST(test_load_chains)
 }
 END_TEST
 
+/* Two loads of different lines, both DRAM misses, with the first one's value used between
+   them in PTX order. ptxas issues a load as early as its address allows, so the machine code
+   has both in flight at once ("early": one DRAM latency), unless the second load's address
+   comes from the first ("dependent") or a store stands between them ("store"): two. */
+static const char issue_order_ptx[] = HDR
+  ".visible .entry early(.param .u64 buf, .param .u64 out)\n{\n"
+  "  .reg .b32 %r<6>;\n  .reg .b64 %rd<4>;\n"
+  "  ld.param.u64 %rd1, [buf];\n"
+  "  ld.global.u32 %r1, [%rd1];\n"
+  "  add.u32 %r2, %r1, 1;\n"
+  "  ld.global.u32 %r3, [%rd1+2048];\n"
+  "  add.u32 %r4, %r3, %r2;\n"
+  "  ret;\n}\n"
+  ".visible .entry dependent(.param .u64 buf, .param .u64 out)\n{\n"
+  "  .reg .b32 %r<6>;\n  .reg .b64 %rd<4>;\n"
+  "  ld.param.u64 %rd1, [buf];\n"
+  "  ld.global.u32 %r1, [%rd1];\n"
+  "  cvt.u64.u32 %rd2, %r1;\n"
+  "  add.s64 %rd3, %rd1, %rd2;\n"
+  "  ld.global.u32 %r3, [%rd3+2048];\n"
+  "  add.u32 %r4, %r3, %r1;\n"
+  "  ret;\n}\n"
+  ".visible .entry store(.param .u64 buf, .param .u64 out)\n{\n"
+  "  .reg .b32 %r<6>;\n  .reg .b64 %rd<4>;\n"
+  "  ld.param.u64 %rd1, [buf];\n"
+  "  ld.global.u32 %r1, [%rd1];\n"
+  "  add.u32 %r2, %r1, 1;\n"
+  "  st.global.u32 [%rd1+1024], %r2;\n"
+  "  ld.global.u32 %r3, [%rd1+2048];\n"
+  "  add.u32 %r4, %r3, %r2;\n"
+  "  ret;\n}\n";
+
+START_TEST(test_loads_issue_early)
+{
+  struct occ_profile p = h200();
+  const double dram = p.dram_cycles;
+  double early = one_block_cycles(issue_order_ptx, "early", 32);
+  double dependent = one_block_cycles(issue_order_ptx, "dependent", 32);
+  double store = one_block_cycles(issue_order_ptx, "store", 32);
+  ck_assert_double_ge(early, dram);
+  ck_assert_msg(early < 1.5 * dram, "early: %.0f cycles, two DRAM latencies (%.0f each)",
+                early, dram);
+  ck_assert_double_ge(dependent, 2 * dram);
+  ck_assert_double_ge(store, 2 * dram);
+}
+END_TEST
+
+/* Two warps read one sector at once: the first misses and goes to DRAM, the second finds
+   the sector on its way and must wait for the same data, then runs 30 dependent adds on it.
+   The block ends with the second warp: a DRAM latency and the 30 adds after the loads. */
+static const char same_sector_ptx[] = HDR
+  ".visible .entry samesector(.param .u64 buf, .param .u64 out)\n{\n"
+  "  .reg .pred %p<2>;\n  .reg .b32 %r<40>;\n  .reg .b64 %rd<2>;\n"
+  "  ld.param.u64 %rd1, [buf];\n"
+  "  mov.u32 %r1, %tid.x;\n"
+  "  ld.global.u32 %r3, [%rd1];\n"
+  "  setp.lt.u32 %p1, %r1, 32;\n"
+  "  @%p1 bra DONE;\n"
+  "  add.u32 %r4, %r3, 1;\n"
+  "  add.u32 %r5, %r4, 1;\n"
+  "  add.u32 %r6, %r5, 1;\n"
+  "  add.u32 %r7, %r6, 1;\n"
+  "  add.u32 %r8, %r7, 1;\n"
+  "  add.u32 %r9, %r8, 1;\n"
+  "  add.u32 %r10, %r9, 1;\n"
+  "  add.u32 %r11, %r10, 1;\n"
+  "  add.u32 %r12, %r11, 1;\n"
+  "  add.u32 %r13, %r12, 1;\n"
+  "  add.u32 %r14, %r13, 1;\n"
+  "  add.u32 %r15, %r14, 1;\n"
+  "  add.u32 %r16, %r15, 1;\n"
+  "  add.u32 %r17, %r16, 1;\n"
+  "  add.u32 %r18, %r17, 1;\n"
+  "  add.u32 %r19, %r18, 1;\n"
+  "  add.u32 %r20, %r19, 1;\n"
+  "  add.u32 %r21, %r20, 1;\n"
+  "  add.u32 %r22, %r21, 1;\n"
+  "  add.u32 %r23, %r22, 1;\n"
+  "  add.u32 %r24, %r23, 1;\n"
+  "  add.u32 %r25, %r24, 1;\n"
+  "  add.u32 %r26, %r25, 1;\n"
+  "  add.u32 %r27, %r26, 1;\n"
+  "  add.u32 %r28, %r27, 1;\n"
+  "  add.u32 %r29, %r28, 1;\n"
+  "  add.u32 %r30, %r29, 1;\n"
+  "  add.u32 %r31, %r30, 1;\n"
+  "  add.u32 %r32, %r31, 1;\n"
+  "  add.u32 %r33, %r32, 1;\n"
+  "DONE:\n"
+  "  add.u32 %r2, %r3, 1;\n"
+  "  ret;\n}\n";
+
+START_TEST(test_sector_on_its_way)
+{
+  struct occ_profile p = h200();
+  double cycles = one_block_cycles(same_sector_ptx, "samesector", 64);
+  ck_assert_msg(cycles >= p.dram_cycles + 30.0 * p.alu_cycles,
+                "%.0f cycles: the second warp's load did not wait for the first one's data "
+                "(%d + 30 x %d)", cycles, p.dram_cycles, p.alu_cycles);
+}
+END_TEST
+
 /* A stream over the whole GPU is bound by its DRAM bandwidth: SM 0's share, with all 132
    SMs busy, is dram_bandwidth_gbs x dram_sustained_pct / sm_count, so its blocks' bytes
    take at least bytes / share; with 8 blocks of 64 KB-deep loads in flight (far more than
@@ -1256,6 +1358,8 @@ Suite *suite_tm(void)
   tcase_add_test(tc, test_warps_per_scheduler);
   tcase_add_test(tc, test_barrier);
   tcase_add_test(tc, test_load_chains);
+  tcase_add_test(tc, test_loads_issue_early);
+  tcase_add_test(tc, test_sector_on_its_way);
   tcase_add_test(tc, test_dram_bound);
   tcase_add_test(tc, test_extrapolation);
   tcase_add_test(tc, test_extrapolation_dispatch_bound);

@@ -6,8 +6,8 @@
 // warps. Little's law asks for a little more: at the H200's sustained 3.8 TB/s, 12 bytes of
 // DRAM traffic per element and a DRAM latency that grows to some 1,900 cycles under that
 // load, an SM must keep about 2,300 elements in flight. UNROLL 1 keeps 256, and the timing
-// model puts it at 3.2 times the time of UNROLL 8 (125 us against 39.5 us on the emulator's
-// size), UNROLL 4 at 1.3 times.
+// model puts it at 3.3 times the time of UNROLL 8 (125 us against 38.1 us on the emulator's
+// size), UNROLL 4 at 1.4 times.
 //
 // Each of a warp's loads reads 32 consecutive floats: the U elements of a thread are U grid
 // strides apart, not U neighbours (which would spread one warp-wide load over 8 x 32

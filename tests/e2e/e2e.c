@@ -555,6 +555,37 @@ json_t *e2e_test_at(const struct e2e_run *r, const char *label)
 
 const char *e2e_state_of(json_t *t) { return json_string_value(json_object_get(t, "state")); }
 
+json_t *e2e_load_json(const char *path)
+{
+  json_error_t je;
+  json_t *j = json_load_file(path, 0, &je);
+  ck_assert_msg(j != NULL, "%s:%d: %s", path, je.line, je.text);
+  return j;
+}
+
+double e2e_rubric_answer(json_t *lab, const char *id)
+{
+  size_t i;
+  json_t *q;
+  json_array_foreach(e2e_j(lab, "rubric/questions/items"), i, q) {
+    const char *qid = json_string_value(json_object_get(q, "id"));
+    if (qid && !strcmp(qid, id))
+      return json_number_value(json_object_get(q, "answer"));
+  }
+  ck_abort_msg("lab.json's rubric has no question %s", id);
+  return 0;
+}
+
+void e2e_expect_full_marks(const char *lab, const char *dir)
+{
+  struct e2e_run *r = e2e_warplab("grade", lab, dir, "--backend", "emu", "--json", "--out",
+                                  e2e_tmp("graded"), (char *)NULL);
+  ck_assert_msg(r->status == 0, "%s\n%.3000s\n%.2000s", r->cmd, r->out, r->err);
+  double score = json_number_value(e2e_j(r->json, "score"));
+  double max = json_number_value(e2e_j(r->json, "max_score"));
+  ck_assert_msg(score == max && max == 100.0, "score %g of %g\n%.3000s", score, max, r->out);
+}
+
 /* ---- generator ---- */
 
 uint64_t e2e_splitmix64(uint64_t *state)

@@ -104,6 +104,18 @@ json_t *e2e_test_at(const struct e2e_run *r, const char *label);
 /* A test's state: "pass", "fail", "fault", ... */
 const char *e2e_state_of(json_t *t);
 
+/* ---- a lab's lab.json ---- */
+
+/* The JSON file at PATH; fails the test, with the parser's line, when it does not parse. */
+json_t *e2e_load_json(const char *path);
+/* The answer the rubric of lab.json LAB gives question ID; fails the test when it has none. */
+double e2e_rubric_answer(json_t *lab, const char *id);
+
+/* ---- warplab grade ---- */
+
+/* `warplab grade LAB DIR --backend emu --json` exits 0 and gives 100 of 100 points. */
+void e2e_expect_full_marks(const char *lab, const char *dir);
+
 /* ---- test cases kept in other files ---- */
 
 /* Adds the "metrics" test case (tests/e2e/metrics.c: memory and branch counters from first

@@ -70,9 +70,7 @@ static const char *str_at(const json_t *o, const char *path)
 /* The labels of lab 06's tests and main size, in order, from lab.json. */
 static size_t lab06_checks(void)
 {
-  json_error_t je;
-  json_t *lab = json_load_file("labs/06-divergence/lab.json", 0, &je);
-  ck_assert_msg(lab != NULL, "lab.json:%d: %s", je.line, je.text);
+  json_t *lab = e2e_load_json("labs/06-divergence/lab.json");
   size_t n = json_array_size(json_object_get(lab, "tests")) + 1;
   json_decref(lab);
   ck_assert_uint_ge(n, 4);

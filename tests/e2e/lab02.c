@@ -143,30 +143,9 @@ static void expect_all_passed(const struct e2e_run *r)
   ck_assert_int_eq(json_array_size(e2e_j(r->json, "tests")), LAB02_CHECKS);
 }
 
-static json_t *lab_json(void)
-{
-  json_error_t je;
-  json_t *lab = json_load_file("labs/02-occupancy/lab.json", 0, &je);
-  ck_assert_msg(lab != NULL, "labs/02-occupancy/lab.json:%d: %s", je.line, je.text);
-  return lab;
-}
-
-static double rubric_answer(json_t *lab, const char *id)
-{
-  size_t i;
-  json_t *q;
-  json_array_foreach(e2e_j(lab, "rubric/questions/items"), i, q) {
-    const char *qid = json_string_value(json_object_get(q, "id"));
-    if (qid && !strcmp(qid, id))
-      return json_number_value(json_object_get(q, "answer"));
-  }
-  ck_abort_msg("lab.json's rubric has no question %s", id);
-  return NAN;
-}
-
 static void expect_answer(json_t *lab, const char *id, double want, double tol)
 {
-  double got = rubric_answer(lab, id);
+  double got = e2e_rubric_answer(lab, id);
   ck_assert_msg(fabs(want - got) <= tol, "%s: the rubric's answer is %g, first principles give %g",
                 id, got, want);
 }
@@ -215,7 +194,7 @@ START_TEST(lab02_solution_occupancy_from_first_principles)
                   "%d waves say %.3f", grid[k], got, waves, want);
   }
   /* the handout's answers: q1-q3 at 32 registers (any count up to 32 gives the same) */
-  json_t *lab = lab_json();
+  json_t *lab = e2e_load_json("labs/02-occupancy/lab.json");
   expect_answer(lab, "q1", h200_occupancy(32, 32, 0), 1e-9);
   expect_answer(lab, "q2", h200_occupancy(768, 32, 0), 1e-9);
   expect_answer(lab, "q3", h200_occupancy(96, 32, 0), 0.05);
@@ -258,7 +237,7 @@ START_TEST(lab02_calculator_staircases)
     ck_assert_double_eq_tol(json_number_value(e2e_j(r->json, "result/occupancy_pct")),
                             h200_occupancy(256, 32, kb * 1024), 1e-9);
   }
-  json_t *lab = lab_json();
+  json_t *lab = e2e_load_json("labs/02-occupancy/lab.json");
   expect_answer(lab, "q4", h200_occupancy(128, 72, 0), 0.01);
   expect_answer(lab, "q5", h200_occupancy(256, 32, 49152), 1e-9);
   json_decref(lab);
@@ -436,7 +415,7 @@ START_TEST(lab02_launch_bounds_spill)
   ck_assert_int_gt(e2e_jint(cap, "ptxas/spill_stores"), 0);
   ck_assert_int_gt(e2e_jint(cap, "ptxas/stack_frame"), 0);
   ck_assert_int_eq(e2e_jint(cap, "result/active_blocks"), 4);
-  json_t *lab = lab_json();
+  json_t *lab = e2e_load_json("labs/02-occupancy/lab.json");
   expect_answer(lab, "q6", (double)want, 0);
   json_decref(lab);
 }
@@ -475,7 +454,7 @@ START_TEST(lab02_four_sms)
   ck_assert_int_eq(a18, 1);
   ck_assert_int_eq(b9, (9 + 3) / 4);
   ck_assert_int_eq(b18, (18 + 3) / 4);
-  json_t *lab = lab_json();
+  json_t *lab = e2e_load_json("labs/02-occupancy/lab.json");
   expect_answer(lab, "q7", 100.0 * 9 / (4 * b9), 1e-9);
   expect_answer(lab, "q8", 100.0 * 18 / (4 * b18), 1e-9);
   json_decref(lab);
@@ -580,12 +559,7 @@ END_TEST
 
 START_TEST(lab02_grade_solution_full_marks)
 {
-  struct e2e_run *r = e2e_warplab("grade", "02", "solutions/02-occupancy", "--backend", "emu",
-                                  "--json", "--out", e2e_tmp("graded"), (char *)NULL);
-  ck_assert_msg(r->status == 0, "%s\n%.3000s\n%.2000s", r->cmd, r->out, r->err);
-  double score = json_number_value(e2e_j(r->json, "score"));
-  double max = json_number_value(e2e_j(r->json, "max_score"));
-  ck_assert_msg(score == max && max == 100.0, "score %g of %g\n%.3000s", score, max, r->out);
+  e2e_expect_full_marks("02", "solutions/02-occupancy");
 }
 END_TEST
 

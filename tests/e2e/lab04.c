@@ -86,22 +86,9 @@ static struct e2e_run *run04(const char *kernel_file, const char *extra, const c
 }
 
 /* The rubric's answer to question ID, from lab.json. */
-static double rubric_answer(json_t *lab, const char *id)
-{
-  size_t i;
-  json_t *q;
-  json_array_foreach(e2e_j(lab, "rubric/questions/items"), i, q) {
-    const char *qid = json_string_value(json_object_get(q, "id"));
-    if (qid && !strcmp(qid, id))
-      return json_number_value(json_object_get(q, "answer"));
-  }
-  ck_abort_msg("lab.json's rubric has no question %s", id);
-  return NAN;
-}
-
 static void expect_answer(json_t *lab, const char *id, double measured)
 {
-  double want = rubric_answer(lab, id);
+  double want = e2e_rubric_answer(lab, id);
   ck_assert_msg(fabs(want - measured) < 0.05, "%s: the rubric's answer is %g, the emulator "
                 "measures %g", id, want, measured);
 }
@@ -140,9 +127,7 @@ START_TEST(lab04_solution_counts_from_first_principles)
                   "expected %d", label, value(p, LINES, "exact") / req, lines);
   }
   /* the handout's graded answers are these counts */
-  json_error_t je;
-  json_t *lab = json_load_file("labs/04-coalescing/lab.json", 0, &je);
-  ck_assert_msg(lab != NULL, "labs/04-coalescing/lab.json:%d: %s", je.line, je.text);
+  json_t *lab = e2e_load_json("labs/04-coalescing/lab.json");
   expect_answer(lab, "q1", value(e2e_point(r, "stride", "2"), SPR, "exact"));
   expect_answer(lab, "q2", value(e2e_point(r, "stride", "4"), EFF, "exact"));
   expect_answer(lab, "q3", value(e2e_point(r, "stride", "32"), SPR, "exact"));
@@ -165,8 +150,7 @@ START_TEST(lab04_solution_counts_from_first_principles)
   };
   const char *dir = e2e_jstr(r, "results_dir");
   for (size_t k = 0; k < sizeof lc / sizeof *lc; k++) {
-    json_t *log = json_load_file(e2e_fmt("%s/%s.lanes.json", dir, lc[k].name), 0, &je);
-    ck_assert_msg(log != NULL, "%s: %s", lc[k].name, je.text);
+    json_t *log = e2e_load_json(e2e_fmt("%s/%s.lanes.json", dir, lc[k].name));
     json_t *load = NULL, *s;
     json_array_foreach(json_object_get(log, "steps"), i, s) {
       const char *sp = json_string_value(e2e_j(s, "mem/space"));
@@ -209,9 +193,7 @@ START_TEST(lab04_fermi_lines)
     ck_assert_msg(fabs(eff - 100.0 * vec / lines) < 1e-9, "point %s: gld_efficiency %g%%, "
                   "expected %g%%", label, eff, 100.0 * vec / lines);
   }
-  json_error_t je;
-  json_t *lab = json_load_file("labs/04-coalescing/lab.json", 0, &je);
-  ck_assert_msg(lab != NULL, "labs/04-coalescing/lab.json:%d: %s", je.line, je.text);
+  json_t *lab = e2e_load_json("labs/04-coalescing/lab.json");
   expect_answer(lab, "q7", value(e2e_point(r, "offset", "8"), "gld_efficiency", "exact"));
   json_decref(lab);
 }
@@ -302,12 +284,7 @@ END_TEST
    grades): every point there is. */
 START_TEST(lab04_grade_solution_full_marks)
 {
-  struct e2e_run *r = e2e_warplab("grade", "04", "solutions/04-coalescing", "--backend", "emu",
-                                  "--json", "--out", e2e_tmp("graded"), (char *)NULL);
-  ck_assert_msg(r->status == 0, "%s\n%.3000s\n%.2000s", r->cmd, r->out, r->err);
-  double score = json_number_value(e2e_j(r->json, "score"));
-  double max = json_number_value(e2e_j(r->json, "max_score"));
-  ck_assert_msg(score == max && max == 100.0, "score %g of %g\n%.3000s", score, max, r->out);
+  e2e_expect_full_marks("04", "solutions/04-coalescing");
 }
 END_TEST
 

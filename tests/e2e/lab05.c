@@ -132,28 +132,11 @@ static struct e2e_run *run05(const char *kernel_file)
                      "--results", res, "--quick", (char *)NULL);
 }
 
-static json_t *load_lab(void)
-{
-  json_error_t je;
-  json_t *lab = json_load_file("labs/05-bank-conflicts/lab.json", 0, &je);
-  ck_assert_msg(lab != NULL, "labs/05-bank-conflicts/lab.json:%d: %s", je.line, je.text);
-  return lab;
-}
-
 static void expect_answer(json_t *lab, const char *id, double measured, double tol)
 {
-  size_t i;
-  json_t *q;
-  json_array_foreach(e2e_j(lab, "rubric/questions/items"), i, q) {
-    const char *qid = json_string_value(json_object_get(q, "id"));
-    if (qid && !strcmp(qid, id)) {
-      double want = json_number_value(json_object_get(q, "answer"));
-      ck_assert_msg(fabs(want - measured) <= tol, "%s: the rubric's answer is %g, the emulator "
-                    "measures %g", id, want, measured);
-      return;
-    }
-  }
-  ck_abort_msg("lab.json's rubric has no question %s", id);
+  double want = e2e_rubric_answer(lab, id);
+  ck_assert_msg(fabs(want - measured) <= tol, "%s: the rubric's answer is %g, the emulator "
+                "measures %g", id, want, measured);
 }
 
 START_TEST(lab05_solution_counts_from_first_principles)
@@ -189,7 +172,7 @@ START_TEST(lab05_solution_counts_from_first_principles)
      the reconstituted row write */
   ck_assert(tile_wavefronts(NAIVE, 32, 1) == 32 && tile_wavefronts(PADDED, 33, 1) == 1 &&
             tile_wavefronts(SWIZZLED, 32, 1) == 1 && tile_wavefronts(RECONSTITUTED, 32, 0) == 32);
-  json_t *lab = load_lab();
+  json_t *lab = e2e_load_json("labs/05-bank-conflicts/lab.json");
   expect_answer(lab, "q4", value(e2e_point(r, "variant", "0"), LD_CONF) / requests, 0);
   expect_answer(lab, "q5", value(e2e_point(r, "variant", "3"), ST_WPR), 0);
   expect_answer(lab, "q6", (double)json_integer_value(json_object_get(e2e_point(r, "pitch", "1x33"),
@@ -225,7 +208,7 @@ START_TEST(lab05_bank_probe_from_first_principles)
                               "i32:4", "--arg", "i32:32", "--arg", "i32:1", "--arg", "i32:0",
                               "--keep-ptx", ptx, "--json", (char *)NULL);
   e2e_expect_ok(b);
-  json_t *lab = load_lab();
+  json_t *lab = e2e_load_json("labs/05-bank-conflicts/lab.json");
   for (size_t i = 0; i < sizeof pattern / sizeof pattern[0]; i++) {
     const int *q = pattern[i];
     long word[32];
@@ -357,12 +340,7 @@ END_TEST
 
 START_TEST(lab05_grade_solution_full_marks)
 {
-  struct e2e_run *r = e2e_warplab("grade", "05", "solutions/05-bank-conflicts", "--backend", "emu",
-                                  "--json", "--out", e2e_tmp("graded"), (char *)NULL);
-  ck_assert_msg(r->status == 0, "%s\n%.3000s\n%.2000s", r->cmd, r->out, r->err);
-  double score = json_number_value(e2e_j(r->json, "score"));
-  double max = json_number_value(e2e_j(r->json, "max_score"));
-  ck_assert_msg(score == max && max == 100.0, "score %g of %g\n%.3000s", score, max, r->out);
+  e2e_expect_full_marks("05", "solutions/05-bank-conflicts");
 }
 END_TEST
 

@@ -82,29 +82,12 @@ static struct e2e_run *run06(const char *kernel_file)
                      "--results", res, "--quick", (char *)NULL);
 }
 
-static json_t *load_lab(void)
-{
-  json_error_t je;
-  json_t *lab = json_load_file("labs/06-divergence/lab.json", 0, &je);
-  ck_assert_msg(lab != NULL, "labs/06-divergence/lab.json:%d: %s", je.line, je.text);
-  return lab;
-}
-
 /* The rubric's answer to question ID must be what the emulator measures. */
 static void expect_answer(json_t *lab, const char *id, double measured)
 {
-  size_t i;
-  json_t *q;
-  json_array_foreach(e2e_j(lab, "rubric/questions/items"), i, q) {
-    const char *qid = json_string_value(json_object_get(q, "id"));
-    if (qid && !strcmp(qid, id)) {
-      double want = json_number_value(json_object_get(q, "answer"));
-      ck_assert_msg(fabs(want - measured) < 0.05, "%s: the rubric's answer is %g, the emulator "
-                    "measures %g", id, want, measured);
-      return;
-    }
-  }
-  ck_abort_msg("lab.json's rubric has no question %s", id);
+  double want = e2e_rubric_answer(lab, id);
+  ck_assert_msg(fabs(want - measured) < 0.05, "%s: the rubric's answer is %g, the emulator "
+                "measures %g", id, want, measured);
 }
 
 /* How many lanes a list such as "0-15", "0" or "1,3,5-7" names. */
@@ -187,7 +170,7 @@ START_TEST(lab06_solution_counts_from_first_principles)
                 value(warp, INST));
   ck_assert_msg(value(inter, CYCLES) > 1.25 * value(warp, CYCLES), "modelled cycles: INTERLEAVED "
                 "%g, BY_WARP %g", value(inter, CYCLES), value(warp, CYCLES));
-  json_t *lab = load_lab();
+  json_t *lab = e2e_load_json("labs/06-divergence/lab.json");
   expect_answer(lab, "q2", value(inter, DIV));
   expect_answer(lab, "q3", value(warp, UNI));
   expect_answer(lab, "q4", value(variant_point(r, BY_HALF_WARP), DIV) / LAB06_WARPS + 1);
@@ -224,7 +207,7 @@ START_TEST(lab06_paths_run_with_half_the_lanes)
     }
   }
   ck_assert_msg(paths == 3, "%d lines with a path's instructions, expected 3\n%.3000s", paths, r->out);
-  json_t *lab = load_lab();
+  json_t *lab = e2e_load_json("labs/06-divergence/lab.json");
   expect_answer(lab, "q1", least);
   json_decref(lab);
 }
@@ -309,7 +292,7 @@ static int32_t *chain_order(const char *sched, const char *reverse)
                               e2e_fmt("1=%s", out), "--json", have ? NULL : "--keep-ptx", ptx, NULL);
   e2e_expect_ok(r);
   /* each test of the chain splits one lane off the rest, until the last finds one lane */
-  json_t *lab = load_lab();
+  json_t *lab = e2e_load_json("labs/06-divergence/lab.json");
   expect_answer(lab, "q8", value(r->json, DIV));
   json_decref(lab);
   return e2e_read(out, 32 * 4);
@@ -329,7 +312,7 @@ START_TEST(lab06_chain_runs_32_paths_in_chain_order)
                   fwd[31 - t]);
     ck_assert_int_eq(its[t], fwd[t]);
   }
-  json_t *lab = load_lab();
+  json_t *lab = e2e_load_json("labs/06-divergence/lab.json");
   int paths = 0;
   for (int k = 0; k < 32; k++)
     paths += seen[k];
@@ -373,7 +356,7 @@ START_TEST(lab06_spin_lock_deadlocks_under_the_stack)
   ck_assert_msg(looping >= 0 && waiting >= 0, "%s\nexpected lanes looping at line %d and lanes "
                 "waiting to reconverge at line %d:\n%.3000s", r->cmd, spin, left, r->out);
   ck_assert_str_eq(waiting_lanes(r, waiting), "0");
-  json_t *lab = load_lab();
+  json_t *lab = e2e_load_json("labs/06-divergence/lab.json");
   expect_answer(lab, "q9", lane_count(waiting_lanes(r, looping)));
   int32_t *order = e2e_read(out, 32 * 4);
   int wrote = 0;
@@ -576,12 +559,7 @@ END_TEST
 
 START_TEST(lab06_grade_solution_full_marks)
 {
-  struct e2e_run *r = e2e_warplab("grade", "06", SOL, "--backend", "emu", "--json", "--out",
-                                  e2e_tmp("graded"), (char *)NULL);
-  ck_assert_msg(r->status == 0, "%s\n%.3000s\n%.2000s", r->cmd, r->out, r->err);
-  double score = json_number_value(e2e_j(r->json, "score"));
-  double max = json_number_value(e2e_j(r->json, "max_score"));
-  ck_assert_msg(score == max && max == 100.0, "score %g of %g\n%.3000s", score, max, r->out);
+  e2e_expect_full_marks("06", SOL);
 }
 END_TEST
 

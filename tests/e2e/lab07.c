@@ -162,22 +162,9 @@ static struct e2e_run *run07(const char *kernel_file, const char *extra, const c
                      (char *)NULL);
 }
 
-static double rubric_answer(json_t *lab, const char *id)
-{
-  size_t i;
-  json_t *q;
-  json_array_foreach(e2e_j(lab, "rubric/questions/items"), i, q) {
-    const char *qid = json_string_value(json_object_get(q, "id"));
-    if (qid && !strcmp(qid, id))
-      return json_number_value(json_object_get(q, "answer"));
-  }
-  ck_abort_msg("lab.json's rubric has no question %s", id);
-  return NAN;
-}
-
 static void expect_answer(json_t *lab, const char *id, double measured)
 {
-  double want = rubric_answer(lab, id);
+  double want = e2e_rubric_answer(lab, id);
   ck_assert_msg(fabs(want - measured) < 0.05, "%s: the rubric's answer is %g, the emulator "
                 "measures %g", id, want, measured);
 }
@@ -224,9 +211,7 @@ START_TEST(lab07_solution_counts_from_first_principles)
     ck_assert_msg(fabs(bw - want) <= 1e-9 * want, "version %ld: %g B/s, expected %g", v, bw, want);
     ck_assert_msg(fabs(value(p, BW_PCT, "modelled") - 100.0 * bw / 4800e9) < 1e-9, "version %ld", v);
   }
-  json_error_t je;
-  json_t *lab = json_load_file("labs/07-reduction/lab.json", 0, &je);
-  ck_assert_msg(lab != NULL, "labs/07-reduction/lab.json:%d: %s", je.line, je.text);
+  json_t *lab = e2e_load_json("labs/07-reduction/lab.json");
   long b2 = blocks_of(2, LAB07_N), b4 = blocks_of(4, LAB07_N);
   expect_answer(lab, "q1", value(point(r, "1"), DIV, "ptx-level") / (double)blocks_of(1, LAB07_N));
   expect_answer(lab, "q2", (value(point(r, "2"), CONF_LD, "exact") +
@@ -343,12 +328,7 @@ END_TEST
 
 START_TEST(lab07_grade_solution_full_marks)
 {
-  struct e2e_run *r = e2e_warplab("grade", "07", "solutions/07-reduction", "--backend", "emu",
-                                  "--json", "--out", e2e_tmp("graded"), (char *)NULL);
-  ck_assert_msg(r->status == 0, "%s\n%.3000s\n%.2000s", r->cmd, r->out, r->err);
-  double score = json_number_value(e2e_j(r->json, "score"));
-  double max = json_number_value(e2e_j(r->json, "max_score"));
-  ck_assert_msg(score == max && max == 100.0, "score %g of %g\n%.3000s", score, max, r->out);
+  e2e_expect_full_marks("07", "solutions/07-reduction");
 }
 END_TEST
 

@@ -60,6 +60,18 @@ static void tidy_log(const char *src, char *dst, size_t n)
   dst[k] = 0;
 }
 
+/* The note that stands for `more` repeats of the line before, written at *w when it fits in
+   the room the repeats left (up to s). */
+static void put_repeat_note(char **w, const char *s, unsigned more)
+{
+  char note[64];
+  int n = snprintf(note, sizeof note, "    (and %u more lines as the one above)\n", more);
+  if (n > 0 && (size_t)n <= (size_t)(s - *w)) {
+    memcpy(*w, note, (size_t)n);
+    *w += n;
+  }
+}
+
 /* Runs of one line repeated (a file that includes itself: 200 "from k.cu:1," before the
    error) become the line once and a count, in place, so the error itself still fits the log. */
 static void collapse_repeats(char *s)
@@ -75,29 +87,17 @@ static void collapse_repeats(char *s)
       s += len;
       continue;
     }
-    if (more) {
-      char note[64];
-      int n = snprintf(note, sizeof note, "    (and %u more lines as the one above)\n", more);
-      if (n > 0 && (size_t)n <= (size_t)(s - w)) {
-        memcpy(w, note, (size_t)n);
-        w += n;
-      }
-      more = 0;
-    }
+    if (more)
+      put_repeat_note(&w, s, more);
+    more = 0;
     memmove(w, s, len);
     prev = w;
     prevlen = len;
     w += len;
     s += len;
   }
-  if (more) {
-    char note[64];
-    int n = snprintf(note, sizeof note, "    (and %u more lines as the one above)\n", more);
-    if (n > 0 && (size_t)n <= (size_t)(s - w)) {
-      memcpy(w, note, (size_t)n);
-      w += n;
-    }
-  }
+  if (more)
+    put_repeat_note(&w, s, more);
   *w = 0;
 }
 

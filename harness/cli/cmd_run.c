@@ -41,6 +41,8 @@ static void run_usage(FILE *f)
         "  --plain     the text report, not the feedback screen, on a terminal too\n"
         "  --json      the result as JSON on stdout (as written to result.json)\n"
         "  --no-ncu    on the GPU: timings only, no Nsight Compute runs for the metrics\n"
+        "  --profile-all  on the GPU: Nsight Compute on every sweep configuration too (by\n"
+        "              default only the main configuration is profiled; the sweeps are timed)\n"
         "  --size      change one of the main problem size's variables (e.g. --size nx=4096);\n"
         "              the tests' edge sizes stay as the lab defines them\n"
         "Environment: WARPLAB_GPU_TIMEOUT=S, the seconds a GPU launch may take (60);\n"
@@ -58,6 +60,12 @@ static void report_text(FILE *f, const struct run_lab *lab, const struct run_res
           p->device);
   fprintf(f, "  problem      %s   seed %" PRIu64 " (--seed %" PRIu64 " replays it)\n", p->sizes,
           p->seed, p->seed);
+  fprintf(f, "  took        ");
+  for (int i = 0; i < RUN_PHASE_COUNT; i++)
+    if (r->phase_s[i] > 0 || i == RUN_PHASE_TOTAL)
+      fprintf(f, " %s %.1f s%s", run_phase_name((enum run_phase)i), r->phase_s[i],
+              i == RUN_PHASE_TOTAL ? "" : ",");
+  fputc('\n', f);
   if (!r->built) {
     fprintf(f, "\nThe kernel did not build:\n%s", r->build_log);
     return;
@@ -149,6 +157,10 @@ static json_t *result_json(const struct run_lab *lab, const struct run_result *r
     json_object_set_new(json_object_get(o, "provenance"), "timing_model", json_string(p->timing_note));
   if (p->isolation[0])
     json_object_set_new(json_object_get(o, "provenance"), "isolation", json_string(p->isolation));
+  json_t *ph = json_object();
+  for (int i = 0; i < RUN_PHASE_COUNT; i++)
+    json_object_set_new(ph, run_phase_name((enum run_phase)i), json_real(r->phase_s[i]));
+  json_object_set_new(o, "phase_seconds", ph);
   json_object_set_new(o, "built", json_boolean(r->built));
   json_object_set_new(o, "build_log", json_string(r->build_log));
   json_object_set_new(o, "registers", r->registers ? json_integer(r->registers) : json_null());
@@ -204,7 +216,7 @@ int wl_cmd_run(int argc, char **argv)
     {"seed", required_argument, 0, 'S'}, {"json", no_argument, 0, 'j'},
     {"quick", no_argument, 0, 'q'}, {"results", required_argument, 0, 'r'},
     {"no-ncu", no_argument, 0, 'N'}, {"size", required_argument, 0, 'Z'},
-    {"plain", no_argument, 0, 'P'}, {"help", no_argument, 0, 'h'}, {0, 0, 0, 0},
+    {"profile-all", no_argument, 0, 'A'}, {"plain", no_argument, 0, 'P'}, {"help", no_argument, 0, 'h'}, {0, 0, 0, 0},
   };
   struct run_opts o;
   memset(&o, 0, sizeof o);
@@ -241,6 +253,7 @@ int wl_cmd_run(int argc, char **argv)
     case 'P': plain = 1; break;
     case 'q': o.quick = 1; break;
     case 'N': o.no_ncu = 1; break;
+    case 'A': o.profile_all = 1; break;
     case 'r': o.results_root = optarg; break;
     case 'Z':
       if (o.nsize_set == sizeof o.size_set / sizeof *o.size_set) {

@@ -12,6 +12,9 @@
 #include "backend/be.h"
 #include "run/run_lab.h"
 
+/* warplab's version, in every result's provenance */
+#define WARPLAB_RUN_VERSION "0.1.0"
+
 enum run_backend { RUN_BACKEND_AUTO = 0, RUN_BACKEND_EMU, RUN_BACKEND_GPU };
 
 struct run_opts {
@@ -24,6 +27,8 @@ struct run_opts {
   const char *results_root;    /* NULL: "results" */
   int quick;                   /* skip the sweeps (tests and the main size only) */
   int no_ncu;                  /* GPU: timings only, no Nsight Compute runs */
+  int profile_all;             /* GPU: Nsight Compute on every sweep configuration, not only
+                                  the main one (each costs a profiled launch, seconds each) */
   const char *size_set[8];     /* "NAME=V": problem-size variables of the main size to change */
   uint32_t nsize_set;
 };
@@ -96,8 +101,27 @@ struct run_provenance {
                                   (run_build_isolation) */
 };
 
+/* The phases of a run whose wall time the report shows: X(ID, "name in result.json") */
+#define RUN_PHASES(X) \
+  X(RUN_PHASE_BUILD, "build")       /* nvcc, ptxas and loading the module */ \
+  X(RUN_PHASE_TESTS, "tests")       /* every test size and the main size, checked */ \
+  X(RUN_PHASE_MEASURE, "measure")   /* each configuration run again: timed or modelled */ \
+  X(RUN_PHASE_PROFILE, "profile")   /* GPU: Nsight Compute's profiled launches */ \
+  X(RUN_PHASE_TOTAL, "total")
+
+enum run_phase {
+#define X(id, name) id,
+  RUN_PHASES(X)
+#undef X
+  RUN_PHASE_COUNT
+};
+
+/* A phase's name in result.json and reports ("build", ...). */
+const char *run_phase_name(enum run_phase p);
+
 struct run_result {
   const struct run_lab *lab;
+  double phase_s[RUN_PHASE_COUNT]; /* wall seconds each phase took; 0 when it did not run */
   struct run_provenance prov;
   int built;
   char build_log[8192];
@@ -118,6 +142,9 @@ struct run_result {
                                   at matrix_add.cu:12", "wrote into its input a"); "" when
                                   nothing */
 };
+
+/* A new seed for a run's inputs (48 bits, from the clock and the process id). */
+uint64_t run_fresh_seed(void);
 
 /* Exit status of a run, as warplab's exit codes: 0 every test passed, 1 a test failed or the
    kernel faulted, 2 bad usage or input, 3 the kernel did not build. */

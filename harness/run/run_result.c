@@ -79,6 +79,11 @@ int run_result_load(const char *dir, struct run_result *r, char *lab_id, size_t 
   r->prov.sm_clock_mhz = u32(json_object_get(p, "sm_clock_mhz"));
   snprintf(r->results_dir, sizeof r->results_dir, "%s", dir);
   r->built = json_is_true(json_object_get(o, "built"));
+  json_t *ph = json_object_get(o, "phase_seconds");
+  for (int i = 0; i < RUN_PHASE_COUNT; i++) {
+    json_t *v = json_object_get(ph, run_phase_name((enum run_phase)i));
+    r->phase_s[i] = json_is_number(v) ? json_number_value(v) : 0;
+  }
   copy(r->build_log, sizeof r->build_log, json_object_get(o, "build_log"));
   r->registers = u32(json_object_get(o, "registers"));
   checks(r, json_object_get(o, "tests"));

@@ -108,6 +108,12 @@ struct sim_inst_stats {
   uint64_t br_uniform, br_divergent;            /* bra: executions that kept or split the warp */
 };
 
+/* The block the timing model's trace takes as the simulated SM's k-th: one of blocks
+   [k*every, (k+1)*every) (the k-th wave, as a GPU dispatches blocks in order to whichever SM
+   is free), chosen by a hash of k rather than the first, so that which blocks one SM runs
+   cannot be steered by blockIdx arithmetic (work moved off every every-th block). */
+uint32_t sim_trace_block(uint32_t k, uint32_t every, uint32_t nblocks);
+
 struct sim_launch {
   uint32_t grid[3], block[3];
   uint32_t dyn_smem;       /* dynamic shared memory bytes */
@@ -116,8 +122,9 @@ struct sim_launch {
   uint32_t workers;        /* host threads running blocks; 0 = one per core */
   uint64_t max_warp_insts; /* budget for the launch; 0 = SIM_DEFAULT_BUDGET */
   uint32_t max_smem;       /* per-block shared memory limit of the profile; 0 = 227 KiB */
-  uint32_t trace_every;    /* record blocks whose linear index is a multiple of this for the
-                              timing model (0: record none) ... */
+  uint32_t trace_every;    /* record one block of every trace_every for the timing model
+                              (0: record none), the k-th from blocks [k*every, (k+1)*every)
+                              (sim_trace_block) ... */
   uint32_t trace_blocks;   /* ... the first trace_blocks of them */
   int lanes;               /* keep a lane log (struct sim_lanes) of one warp: ... */
   uint32_t lanes_block;    /* ... warp lanes_warp of the block whose linear index is this */

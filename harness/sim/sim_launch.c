@@ -75,6 +75,17 @@ int sim_launch_others_running(const struct sim_block *b)
   return 0;
 }
 
+uint32_t sim_trace_block(uint32_t k, uint32_t every, uint32_t nblocks)
+{
+  uint64_t first = (uint64_t)k * every, span = nblocks - first < every ? nblocks - first : every;
+  /* splitmix64 of k: a fixed, well-mixed choice, the same in every run */
+  uint64_t z = (uint64_t)k + 0x9e3779b97f4a7c15ULL;
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  z ^= z >> 31;
+  return (uint32_t)(first + (span ? z % span : 0));
+}
+
 static void lower_stop(struct launch *L, uint32_t idx)
 {
   uint32_t cur = __atomic_load_n(&L->stop_after, __ATOMIC_RELAXED);
@@ -138,7 +149,8 @@ static void *worker_main(void *arg)
       .budget_used = &L->budget_used, .budget = budget, .stats = out->stats,
       .alloc_cache = cache,
     };
-    if (L->trace_every && idx % L->trace_every == 0 && idx / L->trace_every < L->trace->nblk) {
+    if (L->trace_every && idx / L->trace_every < L->trace->nblk &&
+        idx == sim_trace_block(idx / L->trace_every, L->trace_every, L->nblocks)) {
       b.trace = &L->trace->blk[idx / L->trace_every];
       b.trace->linear = idx;
     }

@@ -816,9 +816,9 @@ START_TEST(test_plan)
 }
 END_TEST
 
-/* The plan's recording on a real grid: the emulator records SM 0's blocks (every 132nd),
-   and a grid of just as many alike blocks gives the model the same trace, so the same
-   figures. */
+/* The plan's recording on a real grid: the emulator records one block of each wave of 132
+   (sim_trace_block), and a grid of just as many alike blocks gives the model the same trace,
+   so the same figures. */
 START_TEST(test_alike_trace_equals_grid_trace)
 {
   char *ptx = fma_ptx(2, 16, 0);
@@ -828,7 +828,9 @@ START_TEST(test_alike_trace_equals_grid_trace)
   model_run(&x, "fma", grid, 64, grid);
   ck_assert_uint_eq(x.r.trace.nblk, 4);
   for (uint32_t i = 0; i < 4; i++) {
-    ck_assert_uint_eq(x.r.trace.blk[i].linear, 132 * i);
+    ck_assert_uint_eq(x.r.trace.blk[i].linear, sim_trace_block(i, 132, grid));
+    ck_assert_uint_ge(x.r.trace.blk[i].linear, 132 * i);
+    ck_assert_uint_lt(x.r.trace.blk[i].linear, i < 3 ? 132 * (i + 1) : grid);
     ck_assert_uint_eq(x.r.trace.blk[i].nev, 2 * (2 + 2 + 2 * 16 + 1));
     ck_assert_int_eq(x.r.trace.blk[i].truncated, 0);
   }
@@ -840,6 +842,30 @@ START_TEST(test_alike_trace_equals_grid_trace)
   ck_assert_double_eq(x.rep.cycles, whole);
   model_free(&x);
   free(ptx);
+}
+END_TEST
+
+/* The simulated SM's k-th block is one of the k-th wave's, spread over the wave by a hash:
+   not always the wave's first (work moved off every 132nd block would leave the simulated
+   SM idle), the same in every call, and inside a short last wave. */
+START_TEST(test_trace_block_choice)
+{
+  uint32_t firsts = 0, seen[132] = {0};
+  for (uint32_t k = 0; k < 1000; k++) {
+    uint32_t b = sim_trace_block(k, 132, 132 * 1000);
+    ck_assert_uint_ge(b, 132 * k);
+    ck_assert_uint_lt(b, 132 * (k + 1));
+    ck_assert_uint_eq(b, sim_trace_block(k, 132, 132 * 1000));
+    firsts += b == 132 * k;
+    seen[b - 132 * k]++;
+  }
+  ck_assert_uint_lt(firsts, 30);                /* about 1000 / 132 by chance */
+  uint32_t used = 0;
+  for (int i = 0; i < 132; i++)
+    used += seen[i] > 0;
+  ck_assert_uint_gt(used, 100);                 /* spread over the wave */
+  ck_assert_uint_eq(sim_trace_block(5, 132, 5 * 132 + 1), 5 * 132);  /* a one-block last wave */
+  ck_assert_uint_lt(sim_trace_block(5, 132, 5 * 132 + 7), 5 * 132 + 7);
 }
 END_TEST
 
@@ -1354,6 +1380,7 @@ Suite *suite_tm(void)
   tc = tcase_create("model");
   tcase_set_timeout(tc, 30);
   tcase_add_test(tc, test_alike_trace_equals_grid_trace);
+  tcase_add_test(tc, test_trace_block_choice);
   tcase_add_test(tc, test_fma_chains);
   tcase_add_test(tc, test_warps_per_scheduler);
   tcase_add_test(tc, test_barrier);

@@ -163,6 +163,25 @@ START_TEST(test_sanitizer_parse)
 }
 END_TEST
 
+/* Counts past an int are not trusted: 4294967297 errors is no summary (atoi made it 1), and
+   a line 4294967304 is no line (atoi made it 8). */
+START_TEST(test_sanitizer_parse_overflow)
+{
+  static const char text[] =
+    "========= Invalid __global__ write of size 4 bytes\n"
+    "=========     at oob_write+0x220 in oob.cu:4294967304\n"
+    "========= Invalid __global__ write of size 4 bytes\n"
+    "=========     at oob_write+0x220 in oob.cu:8\n"
+    "========= ERROR SUMMARY: 4294967297 errors\n";
+  struct run_sanitized r;
+  ck_assert_int_eq(run_sanitizer_parse(text, &r), 2);          /* the reports, counted */
+  ck_assert_int_eq(r.line, 0);
+  ck_assert_str_eq(r.file, "");
+  ck_assert_int_eq(run_sanitizer_parse("========= ERROR SUMMARY: 12x errors\n", &r), 12);
+  ck_assert_int_eq(run_sanitizer_parse("========= ERROR SUMMARY: -3 errors\n", &r), 0);
+}
+END_TEST
+
 Suite *suite_run(void)
 {
   Suite *s = suite_create("run");
@@ -171,6 +190,7 @@ Suite *suite_run(void)
   tcase_add_test(t, test_expr_errors);
   tcase_add_test(t, test_result_load);
   tcase_add_test(t, test_sanitizer_parse);
+  tcase_add_test(t, test_sanitizer_parse_overflow);
   suite_add_tcase(s, t);
   return s;
 }

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "run/run.h"
+#include "run/run_build.h"
 #include "run/run_expr.h"
 #include "run/run_sanitize.h"
 #include "suites.h"
@@ -182,6 +183,31 @@ START_TEST(test_sanitizer_parse_overflow)
 }
 END_TEST
 
+/* A build folder that cannot be prepared after the kernel's copy is written (here: a sandbox
+   read path that is not absolute) is an error to report; the copy's file was closed twice
+   on that path before (glibc aborts on the second fclose, ASan reports a use after free). */
+START_TEST(test_build_unprepared_folder)
+{
+  char dir[] = "/tmp/warplab-check-build-XXXXXX", cu[64], ptx[64], log[2048];
+  ck_assert_ptr_nonnull(mkdtemp(dir));
+  snprintf(cu, sizeof cu, "%s/k.cu", dir);
+  snprintf(ptx, sizeof ptx, "%s/k.ptx", dir);
+  FILE *f = fopen(cu, "w");
+  ck_assert_ptr_nonnull(f);
+  fputs("__global__ void k(float *x) { x[threadIdx.x] = 1.0f; }\n", f);
+  ck_assert_int_eq(fclose(f), 0);
+  setenv("WARPLAB_SANDBOX_READ", "not/absolute", 1);
+  enum run_build_status st = run_build_ptx(cu, "sm_90", ptx, log, sizeof log);
+  unsetenv("WARPLAB_SANDBOX_READ");
+  unlink(cu);
+  rmdir(dir);
+  if (st == RUN_BUILD_NO_NVCC)
+    return;                                     /* nothing to build with on this machine */
+  ck_assert_int_eq(st, RUN_BUILD_SYSTEM);
+  ck_assert_msg(strstr(log, "cannot prepare the build folder") != NULL, "log: %s", log);
+}
+END_TEST
+
 Suite *suite_run(void)
 {
   Suite *s = suite_create("run");
@@ -191,6 +217,7 @@ Suite *suite_run(void)
   tcase_add_test(t, test_result_load);
   tcase_add_test(t, test_sanitizer_parse);
   tcase_add_test(t, test_sanitizer_parse_overflow);
+  tcase_add_test(t, test_build_unprepared_folder);
   suite_add_tcase(s, t);
   return s;
 }

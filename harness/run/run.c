@@ -1102,11 +1102,11 @@ static void measure(struct ctx *c, struct launch *L, struct run_point *pt)
   if (c->kind == BE_EMU && br.ran_ok) {
     struct met_report rep;
     if (met_compute(&c->mod, &br.emu, &rep) == 0) {
-      for (uint32_t i = 0; i < c->lab->nmetrics; i++)
-        for (int id = 0; id < MET_COUNT; id++)
-          if (!strcmp(c->lab->metrics[i], met_name((enum met_id)id)))
-            add_metric(pt, met_name((enum met_id)id), rep.value[id], rep.defined[id],
-                       met_kind_name(met_kind_of((enum met_id)id)));
+      for (uint32_t i = 0; i < c->lab->nmetrics; i++) {
+        enum met_id id = c->lab->metric_id[i];   /* resolved when the lab loaded */
+        if (id < MET_COUNT)
+          add_metric(pt, met_name(id), rep.value[id], rep.defined[id], met_kind_name(met_kind_of(id)));
+      }
       /* a GPU whose loads are served in 128-byte transactions (Fermi's L1-cached loads):
          the efficiency its profiler (nvprof) reported, from the lines each request touched */
       if (c->have_prof && c->prof.transaction_bytes == 128) {

@@ -1,5 +1,8 @@
-/* check_run.c: the lab harness's pieces: the expressions of lab definitions. */
+/* check_run.c: the lab harness's pieces: the expressions of lab definitions, every lab's
+   metric names resolved in the catalogue when it loads (a typo refused with its line), the
+   build's error path, compute-sanitizer's reports. */
 #include <check.h>
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,6 +11,8 @@
 #include "run/run.h"
 #include "run/run_build.h"
 #include "run/run_expr.h"
+#include "run/run_file.h"
+#include "run/run_lab.h"
 #include "run/run_sanitize.h"
 #include "suites.h"
 
@@ -208,6 +213,98 @@ START_TEST(test_build_unprepared_folder)
 }
 END_TEST
 
+/* Every lab of labs/ loads, each name of its "metrics" resolved to the catalogue's id. */
+START_TEST(test_labs_resolve)
+{
+  DIR *d = opendir("labs");
+  ck_assert_msg(d != NULL, "run from the repository: no labs/");
+  struct dirent *e;
+  int nlabs = 0;
+  static struct run_lab lab;
+  while ((e = readdir(d))) {
+    if (e->d_name[0] < '0' || e->d_name[0] > '9')
+      continue;
+    char err[512] = "";
+    ck_assert_msg(run_lab_load(e->d_name, "labs", &lab, err, sizeof err) == 0, "%s: %s",
+                  e->d_name, err);
+    ck_assert_msg(lab.nmetrics > 0, "%s lists no metrics", e->d_name);
+    for (uint32_t i = 0; i < lab.nmetrics; i++)
+      ck_assert_str_eq(met_name(lab.metric_id[i]), lab.metrics[i]);
+    run_lab_free(&lab);
+    nlabs++;
+  }
+  closedir(d);
+  ck_assert_int_ge(nlabs, 7);
+}
+END_TEST
+
+/* labs/03's lab.json with the first "from" replaced by "to", loaded from a copy: run_lab_load's
+   status, its message in err, and in *line the line of lab.json where "to" now stands. */
+static int load_with(const char *from, const char *to, char *err, size_t n, int *line)
+{
+  size_t len;
+  char *text = run_read_file("labs/03-latency-hiding/lab.json", &len);
+  ck_assert_ptr_nonnull(text);
+  char *at = strstr(text, from);
+  ck_assert_msg(at != NULL, "labs/03 has no %s", from);
+  *line = 1;
+  for (const char *q = text; q < at; q++)
+    *line += *q == '\n';
+  char dir[] = "/tmp/warplab-check-lab-XXXXXX", path[64];
+  ck_assert_ptr_nonnull(mkdtemp(dir));
+  snprintf(path, sizeof path, "%s/lab.json", dir);
+  FILE *f = fopen(path, "w");
+  ck_assert_ptr_nonnull(f);
+  fprintf(f, "%.*s%s%s", (int)(at - text), text, to, at + strlen(from));
+  ck_assert_int_eq(fclose(f), 0);
+  free(text);
+  static struct run_lab lab;
+  int rc = run_lab_load(dir, NULL, &lab, err, n);
+  if (rc == 0)
+    run_lab_free(&lab);
+  unlink(path);
+  rmdir(dir);
+  return rc;
+}
+
+/* A typo in a metric's name is refused when the lab loads, with the file, the line and the
+   name it should have been: in "metrics", in a chart's y (a name, or one inside an
+   expression), and in the rubric; a typo in an expression's other names too. */
+START_TEST(test_lab_typo_refused)
+{
+  static const struct { const char *from, *to, *field, *want; } rows[] = {
+    {"\"sm__cycles_elapsed.avg\"", "\"sm__cycles_elapsed.avgg\"", "\"metrics\"",
+     "unknown metric 'sm__cycles_elapsed.avgg' (did you mean 'sm__cycles_elapsed.avg'?)"},
+    {"\"y\": [\"gpu__time_duration.sum\"]", "\"y\": [\"gpu__time_duraton.sum\"]", "\"charts.y\"",
+     "unknown metric 'gpu__time_duraton.sum' (did you mean 'gpu__time_duration.sum'?)"},
+    {"12 * n / (gpu__time_duration.sum", "12 * n / (gpu__time_duration.sun", "\"charts.y\"",
+     "unknown metric 'gpu__time_duration.sun' (did you mean 'gpu__time_duration.sum'?)"},
+    {"- launch_overhead_ns", "- launch_overhead_nss", "\"charts.y\"",
+     "unknown name (no metric, choice, size or profile number) 'launch_overhead_nss'"},
+    {"\"metric\": \"sm__maximum_warps_per_active_cycle_pct\"",
+     "\"metric\": \"sm__maximum_warp_per_active_cycle_pct\"", "\"rubric.metrics.targets.metric\"",
+     "(did you mean 'sm__maximum_warps_per_active_cycle_pct'?)"},
+    {"\"metric\": \"gpu__time_duration.sum\"", "\"metric\": \"gpu_time_duration.sum\"",
+     "\"rubric.performance.metric\"", "(did you mean 'gpu__time_duration.sum'?)"},
+  };
+  for (size_t i = 0; i < sizeof rows / sizeof *rows; i++) {
+    char err[768] = "", at[32];
+    int line;
+    ck_assert_msg(load_with(rows[i].from, rows[i].to, err, sizeof err, &line) == -1,
+                  "%s accepted", rows[i].to);
+    snprintf(at, sizeof at, "/lab.json:%d: ", line);
+    ck_assert_msg(strstr(err, at) != NULL, "%s: '%s' lacks '%s'", rows[i].to, err, at);
+    ck_assert_msg(strstr(err, rows[i].field) != NULL, "'%s' lacks %s", err, rows[i].field);
+    ck_assert_msg(strstr(err, rows[i].want) != NULL, "'%s' lacks '%s'", err, rows[i].want);
+  }
+  /* the unchanged copy loads: the refusals are the typos' */
+  char err[768] = "";
+  int line;
+  ck_assert_msg(load_with("\"sm__cycles_elapsed.avg\"", "\"sm__cycles_elapsed.avg\"", err,
+                          sizeof err, &line) == 0, "%s", err);
+}
+END_TEST
+
 Suite *suite_run(void)
 {
   Suite *s = suite_create("run");
@@ -218,6 +315,8 @@ Suite *suite_run(void)
   tcase_add_test(t, test_sanitizer_parse);
   tcase_add_test(t, test_sanitizer_parse_overflow);
   tcase_add_test(t, test_build_unprepared_folder);
+  tcase_add_test(t, test_labs_resolve);
+  tcase_add_test(t, test_lab_typo_refused);
   suite_add_tcase(s, t);
   return s;
 }

@@ -7,11 +7,12 @@
 
 #include "grader/grade.h"
 #include "grader/grade_occ.h"
+#include "metrics/met.h"
 #include "metrics/occ.h"
 #include "run/run_ptxas.h"
 
-#define THEORETICAL "sm__maximum_warps_per_active_cycle_pct"
-#define ACHIEVED "sm__warps_active.avg.pct_of_peak_sustained_active"
+#define THEORETICAL met_name(MET_OCC_THEORETICAL)
+#define ACHIEVED met_name(MET_OCC_ACHIEVED)
 
 /* A lower occupancy than the reference's counts when it is at most this part of it. */
 #define LOW_FRACTION 0.8

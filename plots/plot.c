@@ -37,6 +37,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "metrics/met.h"
 #include "metrics/occ.h"
 #include "plots/plot.h"
 #include "plots/plot_expr.h"
@@ -857,13 +858,14 @@ static void series_absent_note(const struct chart *c, uint32_t s, const struct r
 {
   int emu = r->prov.backend[0] == 'e';
   const char *m = c->missing[s][0] ? c->missing[s] : c->metric[s];   /* an expression's */
+  enum met_id id;
   if (c->present[s])
     snprintf(out, n, "%s: no value in this run (undefined for this kernel%s)", c->label[s],
              c->log ? ", or not positive on a log scale" : "");
-  else if (emu && !strncmp(m, "gpu__time_duration", strlen("gpu__time_duration")))
+  else if (emu && !strcmp(m, met_name(MET_TIME)))
     snprintf(out, n, "%s: not available on the emulator yet (its timing model is to come)",
              c->label[s]);
-  else if (c->is_expr[s] && !strstr(m, "__"))
+  else if (c->is_expr[s] && met_lookup(m, strlen(m), &id))
     snprintf(out, n, "%s: '%s' is no metric, choice, size or profile number of this run",
              c->label[s], m);
   else if (emu)

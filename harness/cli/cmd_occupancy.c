@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "cli/warplab.h"
+#include "metrics/met.h"
 #include "metrics/occ.h"
 #include "run/run_build.h"
 #include "run/run_ptxas.h"
@@ -378,8 +379,8 @@ static json_t *result_json(const struct occ_input *in, const struct occ_result *
     json_array_append_new(why, json_string(word));
 #include "metrics/occ_limits.def"
 #undef X
-  json_object_set_new(metrics, "sm__maximum_warps_per_active_cycle_pct", json_real(r->occupancy_pct));
-  json_object_set_new(metrics, "launch__registers_per_thread", json_integer(in->regs_per_thread));
+  json_object_set_new(metrics, met_name(MET_OCC_THEORETICAL), json_real(r->occupancy_pct));
+  json_object_set_new(metrics, met_name(MET_REGISTERS), json_integer(in->regs_per_thread));
   json_object_set_new(o, "limited_by", why);
   json_object_set_new(o, "limits", lims);
   json_object_set_new(o, "regs_per_block", json_integer(r->regs_per_block));

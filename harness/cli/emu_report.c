@@ -367,15 +367,15 @@ int emu_report_json(FILE *f, const struct emu_run *r)
                                       met_kind_name(met_kind_of((enum met_id)id))));
       }
     } else {
-      json_object_set_new(m, "smsp__inst_executed.sum", metric(s->counters.warp_insts, "ptx-level"));
-      json_object_set_new(m, "smsp__thread_inst_executed.sum",
+      json_object_set_new(m, met_name(MET_INST), metric(s->counters.warp_insts, "ptx-level"));
+      json_object_set_new(m, met_name(MET_THREAD_INST),
                           metric(s->counters.thread_insts, "ptx-level"));
     }
     if (r->rsrc)
-      json_object_set_new(m, "launch__registers_per_thread",
+      json_object_set_new(m, met_name(MET_REGISTERS),
                           json_pack("{s:I,s:s}", "value", (json_int_t)r->rsrc->registers, "kind", "exact"));
     if (r->occ) {
-      json_object_set_new(m, "sm__maximum_warps_per_active_cycle_pct",
+      json_object_set_new(m, met_name(MET_OCC_THEORETICAL),
                           json_pack("{s:f,s:s}", "value", r->occ->occupancy_pct, "kind", "exact"));
 #define X(name, bit, word, metric) \
       if (r->occ->limit[OCC_LIMIT_IDX_##name] >= 0 && r->occ->limit[OCC_LIMIT_IDX_##name] < 100000) \

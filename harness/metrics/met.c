@@ -1,63 +1,106 @@
-/* met.c: Nsight Compute metrics from the emulator's per-instruction statistics (met.h). */
+/* met.c: the metric catalogue's lookups (met_names.def), and Nsight Compute metrics from the
+   emulator's per-instruction statistics (met.h). */
 #include <stdlib.h>
 #include <string.h>
 
 #include "metrics/met.h"
 
 static const struct {
-  const char *name;
+  const char *name, *label, *unit;
   enum met_kind kind;
-} table[MET_COUNT] = {
-#define X(id, name, kind) [MET_##id] = {name, MET_##kind},
+  enum met_source source;
+} table[MET_ALL] = {
+#define X(id, name, kind, source, label, unit) [MET_##id] = {name, label, unit, MET_##kind, MET_SRC_##source},
 #include "met_names.def"
 #undef X
 };
 
-const char *met_name(enum met_id id) { return (unsigned)id < MET_COUNT ? table[id].name : "?"; }
-enum met_kind met_kind_of(enum met_id id) { return (unsigned)id < MET_COUNT ? table[id].kind : MET_PTX_LEVEL; }
+const char *met_name(enum met_id id) { return (unsigned)id < MET_ALL ? table[id].name : "?"; }
+const char *met_label(enum met_id id) { return (unsigned)id < MET_ALL ? table[id].label : "?"; }
+const char *met_unit(enum met_id id) { return (unsigned)id < MET_ALL ? table[id].unit : "?"; }
+enum met_kind met_kind_of(enum met_id id) { return (unsigned)id < MET_ALL ? table[id].kind : MET_PTX_LEVEL; }
+enum met_source met_source_of(enum met_id id)
+{
+  return (unsigned)id < MET_ALL ? table[id].source : MET_SRC_NCU;
+}
 
 const char *met_kind_name(enum met_kind k)
 {
-  return k == MET_EXACT ? "exact" : k == MET_MODELLED ? "modelled" : "ptx-level";
+  static const char *const names[MET_NKINDS] = {
+    [MET_EXACT] = "exact", [MET_PTX_LEVEL] = "ptx-level", [MET_MODELLED] = "modelled",
+    [MET_MEASURED] = "measured",
+  };
+  return (unsigned)k < MET_NKINDS ? names[k] : "ptx-level";
+}
+
+const char *met_source_name(enum met_source s)
+{
+  static const char *const names[MET_NSOURCES] = {
+    [MET_SRC_COUNTER] = "counter", [MET_SRC_PTXAS] = "ptxas", [MET_SRC_OCC] = "occupancy",
+    [MET_SRC_TIMING] = "timing", [MET_SRC_DERIVED] = "derived", [MET_SRC_NCU] = "ncu",
+  };
+  return (unsigned)s < MET_NSOURCES ? names[s] : "?";
+}
+
+int met_lookup(const char *name, size_t len, enum met_id *id)
+{
+  for (int i = 0; i < MET_ALL; i++)
+    if (strlen(table[i].name) == len && !memcmp(table[i].name, name, len)) {
+      *id = (enum met_id)i;
+      return 0;
+    }
+  return -1;
+}
+
+/* Levenshtein distance of a (la characters) and b, or a number past cap once it exceeds cap. */
+static size_t edit_distance(const char *a, size_t la, const char *b, size_t cap)
+{
+  size_t lb = strlen(b), row[128];
+  if (la >= sizeof row / sizeof *row || lb >= sizeof row / sizeof *row)
+    return cap + 1;
+  if ((la > lb ? la - lb : lb - la) > cap)
+    return cap + 1;
+  for (size_t j = 0; j <= lb; j++)
+    row[j] = j;
+  for (size_t i = 1; i <= la; i++) {
+    size_t diag = row[0], best;
+    row[0] = best = i;
+    for (size_t j = 1; j <= lb; j++) {
+      size_t up = row[j];
+      size_t v = diag + (a[i - 1] != b[j - 1]);
+      if (up + 1 < v)
+        v = up + 1;
+      if (row[j - 1] + 1 < v)
+        v = row[j - 1] + 1;
+      row[j] = v;
+      diag = up;
+      if (v < best)
+        best = v;
+    }
+    if (best > cap)
+      return cap + 1;
+  }
+  return row[lb];
+}
+
+const char *met_nearest(const char *name, size_t len)
+{
+  size_t cap = len / 3, best = cap + 1;
+  const char *out = NULL;
+  for (int i = 0; i < MET_ALL; i++) {
+    size_t d = edit_distance(name, len, table[i].name, cap);
+    if (d < best) {
+      best = d;
+      out = table[i].name;
+    }
+  }
+  return out;
 }
 
 const char *met_short_label(const char *name)
 {
-  static const struct { const char *name, *label; } names[] = {
-    {"gpu__time_duration.sum", "time(ns)"},
-    {"sm__maximum_warps_per_active_cycle_pct", "occ.theo%"},
-    {"sm__warps_active.avg.pct_of_peak_sustained_active", "occ.ach%"},
-    {"l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum", "ld.req"},
-    {"l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", "ld.sect"},
-    {"l1tex__average_t_sectors_per_request_pipe_lsu_mem_global_op_ld.ratio", "sect/req"},
-    {"smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct", "ld.eff%"},
-    {"warplab__lines_pipe_lsu_mem_global_op_ld.sum", "ld.lines"},
-    {"smsp__inst_executed.sum", "warp-inst"},
-    {"launch__registers_per_thread", "regs"},
-    {"gld_efficiency", "gld_eff%"},
-    {"gld_transactions_per_request", "gld.tr/req"},
-    {"warplab__active_blocks_per_sm", "blocks/SM"},
-    {"warplab__stack_frame_bytes", "stack(B)"},
-    {"warplab__spill_store_bytes", "spill.st(B)"},
-    {"l1tex__t_sectors_pipe_lsu_mem_local_op_ld.sum", "local.ld.sect"},
-    {"l1tex__t_sectors_pipe_lsu_mem_local_op_st.sum", "local.st.sect"},
-    {"smsp__sass_average_branch_targets_threads_uniform.pct", "br.unif%"},
-    {"smsp__issue_active.avg.pct_of_peak_sustained_active", "issue%"},
-    {"l1tex__average_t_sectors_per_request_pipe_lsu_mem_global_op_st.ratio", "st.sect/req"},
-    {"smsp__sass_inst_executed_op_shared_ld.sum", "sh.ld"},
-    {"smsp__sass_inst_executed_op_shared_st.sum", "sh.st"},
-    {"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", "sh.ld.wave"},
-    {"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum", "sh.st.wave"},
-    {"l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum", "sh.ld.confl"},
-    {"l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum", "sh.st.confl"},
-    {"warplab__average_wavefronts_per_request_mem_shared_op_ld.ratio", "ld.wave/req"},
-    {"warplab__average_wavefronts_per_request_mem_shared_op_st.ratio", "st.wave/req"},
-    {"dram__bytes.sum", "dram.bytes"},
-  };
-  for (size_t i = 0; i < sizeof names / sizeof *names; i++)
-    if (!strcmp(names[i].name, name))
-      return names[i].label;
-  return name;
+  enum met_id id;
+  return met_lookup(name, strlen(name), &id) ? name : table[id].label;
 }
 
 static void set(struct met_report *r, enum met_id id, double v)

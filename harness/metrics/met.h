@@ -1,35 +1,81 @@
 /* met.h: the emulator's counts as Nsight Compute metrics, per launch and per source line.
  *
+ * met_names.def is the catalogue of every metric warplab reports (its name, kind, source,
+ * short label and unit); the lookups below are generated from it, by id and by name.
+ *
  * met_compute() reads a finished launch's per-instruction statistics (struct sim_result) and
- * the decoded module, and produces every metric of met_names.def with its kind (exact,
- * ptx-level, modelled) and a table of CUDA source lines, so feedback can point at the line
- * that causes a problem. It never looks inside the emulator.
+ * the decoded module, and produces the emulator's counters (the ids below MET_COUNT) and a
+ * table of CUDA source lines, so feedback can point at the line that causes a problem. It
+ * never looks inside the emulator.
  */
 #ifndef WARPLAB_MET_H
 #define WARPLAB_MET_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "ptx/ptx.h"
 #include "sim/sim.h"
 
+/* Each source of met_names.def says whether its metrics are the emulator's counters (met_compute
+   fills them) or not; the counters come first in enum met_id, whatever their order in the
+   .def. A SOURCE with no pair of lines here fails to compile. */
+#define MET_COUNTED_COUNTER(x) x,
+#define MET_COUNTED_PTXAS(x)
+#define MET_COUNTED_OCC(x)
+#define MET_COUNTED_TIMING(x)
+#define MET_COUNTED_DERIVED(x)
+#define MET_COUNTED_NCU(x)
+#define MET_OTHER_COUNTER(x)
+#define MET_OTHER_PTXAS(x) x,
+#define MET_OTHER_OCC(x) x,
+#define MET_OTHER_TIMING(x) x,
+#define MET_OTHER_DERIVED(x) x,
+#define MET_OTHER_NCU(x) x,
+
+/* Every metric of the catalogue: MET_INST ... The emulator's counters are the ids below
+   MET_COUNT (a met_report holds those); the others follow, up to MET_ALL. */
 enum met_id {
-#define X(id, name, kind) MET_##id,
+#define X(id, name, kind, source, label, unit) MET_COUNTED_##source(MET_##id)
 #include "met_names.def"
 #undef X
-  MET_COUNT
+  MET_COUNT,
+  MET_OTHERS_ = MET_COUNT - 1,  /* so that the first of the others is MET_COUNT */
+#define X(id, name, kind, source, label, unit) MET_OTHER_##source(MET_##id)
+#include "met_names.def"
+#undef X
+  MET_ALL
 };
 
-enum met_kind { MET_EXACT = 0, MET_PTX_LEVEL, MET_MODELLED };
+enum met_kind { MET_EXACT = 0, MET_PTX_LEVEL, MET_MODELLED, MET_MEASURED, MET_NKINDS };
 
-/* "smsp__inst_executed.sum" */
+/* Where warplab's figure of a metric comes from (the SOURCE column of met_names.def). */
+enum met_source {
+  MET_SRC_COUNTER = 0, MET_SRC_PTXAS, MET_SRC_OCC, MET_SRC_TIMING, MET_SRC_DERIVED, MET_SRC_NCU,
+  MET_NSOURCES
+};
+
+/* "smsp__inst_executed.sum"; "?" for an id out of range */
 const char *met_name(enum met_id id);
 enum met_kind met_kind_of(enum met_id id);
-/* "exact", "ptx-level", "modelled" */
+/* "exact", "ptx-level", "modelled", "measured" */
 const char *met_kind_name(enum met_kind k);
+enum met_source met_source_of(enum met_id id);
+/* "counter", "ptxas", "occupancy", "timing", "derived", "ncu" */
+const char *met_source_name(enum met_source s);
+/* The short column label of a metric ("sect/req"), and its unit ("sectors/request"). */
+const char *met_label(enum met_id id);
+const char *met_unit(enum met_id id);
+
+/* The id of the metric called name (len characters, need not be NUL-terminated): 0 with *id,
+   or -1 when the catalogue has no such metric. */
+int met_lookup(const char *name, size_t len, enum met_id *id);
+/* The catalogue's name nearest to name by edit distance, for "did you mean": NULL when none is
+   close enough to be a likely typo (more than a third of name's characters away). */
+const char *met_nearest(const char *name, size_t len);
 /* A short column label for a metric name of a report ("sect/req" for
    "l1tex__average_t_sectors_per_request_pipe_lsu_mem_global_op_ld.ratio"); the name itself
-   when it has none. Used by the text report and the feedback screen alike. */
+   when the catalogue has no such metric. Used by the text report and the feedback screen. */
 const char *met_short_label(const char *name);
 
 struct met_line {
@@ -43,7 +89,7 @@ struct met_line {
   uint64_t branches, divergent_branches;
 };
 
-struct met_report {
+struct met_report {             /* the emulator's counters: ids below MET_COUNT */
   double value[MET_COUNT];
   int defined[MET_COUNT];      /* 0 for a ratio with nothing to divide by */
   struct met_line *lines;      /* by file then line; only lines that executed */

@@ -883,8 +883,8 @@ static void occupancy_metrics(struct ctx *c, struct run_point *pt)
   /* local memory as ptxas allocated it: arrays indexed at run time and spilled registers. The
      emulator runs PTX, where spills do not exist yet, so ptxas's report is where they show */
   int has_stack = (c->rsrc.has & RUN_RES_STACK) != 0;
-  add_metric(pt, "warplab__stack_frame_bytes", c->rsrc.stack_frame, has_stack, "exact");
-  add_metric(pt, "warplab__spill_store_bytes", c->rsrc.spill_stores, has_stack, "exact");
+  add_metric(pt, met_name(MET_STACK_FRAME), c->rsrc.stack_frame, has_stack, "exact");
+  add_metric(pt, met_name(MET_SPILL_STORES), c->rsrc.spill_stores, has_stack, "exact");
   struct occ_input in = occ_input_default();
   in.regs_per_thread = c->rsrc.registers;
   in.static_smem = c->rsrc.static_smem;
@@ -896,19 +896,17 @@ static void occupancy_metrics(struct ctx *c, struct run_point *pt)
   struct occ_error e;
   if (occ_compute(&c->prof, &in, &o, &e) != OCC_OK)
     return;
-  add_metric(pt, "sm__maximum_warps_per_active_cycle_pct", o.occupancy_pct, 1, "exact");
-  add_metric(pt, "warplab__active_blocks_per_sm", o.active_blocks, 1, "exact");
-  add_metric(pt, "launch__registers_per_thread", c->rsrc.registers, 1, "exact");
+  add_metric(pt, met_name(MET_OCC_THEORETICAL), o.occupancy_pct, 1, "exact");
+  add_metric(pt, met_name(MET_ACTIVE_BLOCKS), o.active_blocks, 1, "exact");
+  add_metric(pt, met_name(MET_REGISTERS), c->rsrc.registers, 1, "exact");
 }
 
 /* warplab's ratios of two Nsight Compute sums (met_names.def), which ncu has no metric for:
    on the GPU they are computed from the sums ncu measured, as the emulator computes them
    (met.c), when the lab lists the ratio and both sums. */
-static const char *const run_ratios[][3] = {
-  {"warplab__average_wavefronts_per_request_mem_shared_op_ld.ratio",
-   "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", "smsp__sass_inst_executed_op_shared_ld.sum"},
-  {"warplab__average_wavefronts_per_request_mem_shared_op_st.ratio",
-   "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum", "smsp__sass_inst_executed_op_shared_st.sum"},
+static const enum met_id run_ratios[][3] = {
+  {MET_S_LD_WPR, MET_S_LD_WAVE, MET_S_LD_INST},
+  {MET_S_ST_WPR, MET_S_ST_WAVE, MET_S_ST_INST},
 };
 
 static const struct run_metric *point_metric(const struct run_point *pt, const char *name)
@@ -924,11 +922,11 @@ static void derived_ratios(struct ctx *c, struct run_point *pt)
   for (size_t r = 0; r < sizeof run_ratios / sizeof run_ratios[0]; r++) {
     int listed = 0;
     for (uint32_t i = 0; i < c->lab->nmetrics; i++)
-      listed |= !strcmp(c->lab->metrics[i], run_ratios[r][0]);
-    const struct run_metric *num = point_metric(pt, run_ratios[r][1]);
-    const struct run_metric *den = point_metric(pt, run_ratios[r][2]);
+      listed |= !strcmp(c->lab->metrics[i], met_name(run_ratios[r][0]));
+    const struct run_metric *num = point_metric(pt, met_name(run_ratios[r][1]));
+    const struct run_metric *den = point_metric(pt, met_name(run_ratios[r][2]));
     if (listed && num && den && den->value > 0)
-      add_metric(pt, run_ratios[r][0], num->value / den->value, 1, "measured");
+      add_metric(pt, met_name(run_ratios[r][0]), num->value / den->value, 1, "measured");
   }
 }
 
@@ -938,23 +936,22 @@ static void derived_ratios(struct ctx *c, struct run_point *pt)
    (dram__throughput.avg.pct_of_peak_sustained_elapsed). Nsight Compute's own figures would
    be taken under its locked clocks and its own kernel duration; these go with the lab's
    times. Kind: the time's. */
-static const char *const run_bw = "dram__bytes.sum.per_second";
-static const char *const run_bw_pct = "dram__throughput.avg.pct_of_peak_sustained_elapsed";
+static const enum met_id run_bw = MET_DRAM_BW, run_bw_pct = MET_DRAM_BW_PCT;
 
 static void derived_bandwidth(struct ctx *c, struct run_point *pt)
 {
-  const struct run_metric *t = point_metric(pt, "gpu__time_duration.sum");
-  const struct run_metric *b = point_metric(pt, "dram__bytes.sum");
+  const struct run_metric *t = point_metric(pt, met_name(MET_TIME));
+  const struct run_metric *b = point_metric(pt, met_name(MET_DRAM_BYTES));
   if (!t || !b || t->value <= 0)
     return;
   double bps = b->value / (t->value * 1e-9);
   char kind[16];
   snprintf(kind, sizeof kind, "%s", t->kind);
   for (uint32_t i = 0; i < c->lab->nmetrics; i++) {
-    if (!strcmp(c->lab->metrics[i], run_bw))
-      add_metric(pt, run_bw, bps, 1, kind);
-    else if (!strcmp(c->lab->metrics[i], run_bw_pct) && c->have_prof && c->prof.dram_bandwidth_gbs > 0)
-      add_metric(pt, run_bw_pct, 100.0 * bps / (c->prof.dram_bandwidth_gbs * 1e9), 1, kind);
+    if (!strcmp(c->lab->metrics[i], met_name(run_bw)))
+      add_metric(pt, met_name(run_bw), bps, 1, kind);
+    else if (!strcmp(c->lab->metrics[i], met_name(run_bw_pct)) && c->have_prof && c->prof.dram_bandwidth_gbs > 0)
+      add_metric(pt, met_name(run_bw_pct), 100.0 * bps / (c->prof.dram_bandwidth_gbs * 1e9), 1, kind);
   }
 }
 
@@ -974,9 +971,9 @@ static void ncu_metrics(struct ctx *c, struct launch *L, struct run_point *pt)
   size_t k = 0;
   for (uint32_t i = 0; i < c->lab->nmetrics; i++) {
     const char *m = c->lab->metrics[i];
-    if (!strncmp(m, "warplab__", 9) || !strncmp(m, "launch__", 8) || !strcmp(m, "gpu__time_duration.sum") ||
-        !strcmp(m, "sm__maximum_warps_per_active_cycle_pct") || !strcmp(m, run_bw) ||
-        !strcmp(m, run_bw_pct))
+    if (!strncmp(m, "warplab__", 9) || !strncmp(m, "launch__", 8) || !strcmp(m, met_name(MET_TIME)) ||
+        !strcmp(m, met_name(MET_OCC_THEORETICAL)) || !strcmp(m, met_name(run_bw)) ||
+        !strcmp(m, met_name(run_bw_pct)))
       continue;
     int w = snprintf(metrics + k, sizeof metrics - k, "%s%s", k ? "," : "", m);
     if (w < 0 || (size_t)w >= sizeof metrics - k)
@@ -1172,18 +1169,18 @@ static void measure(struct ctx *c, struct launch *L, struct run_point *pt)
   if (c->kind == BE_EMU && br.ran_ok) {
     struct met_report rep;
     if (met_compute(&c->mod, &br.emu, &rep) == 0) {
-      for (uint32_t i = 0; i < c->lab->nmetrics; i++)
-        for (int id = 0; id < MET_COUNT; id++)
-          if (!strcmp(c->lab->metrics[i], met_name((enum met_id)id)))
-            add_metric(pt, met_name((enum met_id)id), rep.value[id], rep.defined[id],
-                       met_kind_name(met_kind_of((enum met_id)id)));
+      for (uint32_t i = 0; i < c->lab->nmetrics; i++) {
+        enum met_id id = c->lab->metric_id[i];   /* resolved when the lab loaded */
+        if (id < MET_COUNT)
+          add_metric(pt, met_name(id), rep.value[id], rep.defined[id], met_kind_name(met_kind_of(id)));
+      }
       /* a GPU whose loads are served in 128-byte transactions (Fermi's L1-cached loads):
          the efficiency its profiler (nvprof) reported, from the lines each request touched */
       if (c->have_prof && c->prof.transaction_bytes == 128) {
         double req = rep.value[MET_G_LD_REQ], lines = rep.value[MET_G_LD_LINES];
         double bytes = rep.value[MET_G_LD_BYTES];
-        add_metric(pt, "gld_transactions_per_request", req > 0 ? lines / req : 0, req > 0, "exact");
-        add_metric(pt, "gld_efficiency", lines > 0 ? 100.0 * bytes / (lines * 128.0) : 0, lines > 0,
+        add_metric(pt, met_name(MET_GLD_TRANS_PER_REQ), req > 0 ? lines / req : 0, req > 0, "exact");
+        add_metric(pt, met_name(MET_GLD_EFFICIENCY), lines > 0 ? 100.0 * bytes / (lines * 128.0) : 0, lines > 0,
                    "exact");
       }
       if (!pt->sweep[0]) {                      /* the main configuration: where to look */
@@ -1219,7 +1216,7 @@ static void measure(struct ctx *c, struct launch *L, struct run_point *pt)
       pt->time_spread_pct = t.rse_pct;
       pt->reps = t.reps;
       snprintf(pt->time_kind, sizeof pt->time_kind, "measured");
-      add_metric(pt, "gpu__time_duration.sum", t.median_ms * 1e6, 1, "measured");
+      add_metric(pt, met_name(MET_TIME), t.median_ms * 1e6, 1, "measured");
       if (t.sm_clock_mhz)
         c->res->prov.sm_clock_mhz = t.sm_clock_mhz;
     }

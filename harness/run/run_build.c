@@ -258,11 +258,14 @@ enum run_build_status run_build_ptx(const char *cu, const char *arch, const char
   char *ptx = NULL, *fixed = NULL, *raw = NULL;
   struct run_sandbox *sb = malloc(sizeof *sb);
   FILE *f = NULL;
-  if (!sb || mkdir(work, 0700) || mkdir(root, 0700) || !(f = fopen(copy, "wb")) ||
-      fwrite(src, 1, srclen, f) != srclen || fclose(f) != 0 ||
-      run_sandbox_for_nvcc(sb, kind, nvcc, &tk, work, root)) {
-    if (f)
-      fclose(f);
+  int ready = sb && !mkdir(work, 0700) && !mkdir(root, 0700) && (f = fopen(copy, "wb"));
+  if (f) {                                      /* closed once, whether the write went or not */
+    ready = fwrite(src, 1, srclen, f) == srclen;
+    if (fclose(f) != 0)
+      ready = 0;
+    f = NULL;
+  }
+  if (!ready || run_sandbox_for_nvcc(sb, kind, nvcc, &tk, work, root)) {
     snprintf(log, loglen, "cannot prepare the build folder %s: %s\n", base, strerror(errno));
     goto out;
   }

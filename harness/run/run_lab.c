@@ -1,4 +1,5 @@
-/* run_lab.c: load and check a lab definition (see run_lab.h and labs/README.md). */
+/* run_lab.c: load and check a lab definition (see run_lab.h and labs/README.md); its metric
+   names are resolved here, against the catalogue (metrics/met_names.def). */
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,6 +9,7 @@
 
 #include "metrics/occ.h"
 #include "run/run_exec.h"
+#include "run/run_file.h"
 #include "run/run_expr.h"
 #include "run/run_lab.h"
 
@@ -39,6 +41,7 @@ struct ctx {
   const char *file;
   char *err;
   size_t errlen;
+  const char *text;           /* the file's text, to find a name's line; NULL if unread */
 };
 
 static int bad(struct ctx *c, const char *field, const char *what)
@@ -344,6 +347,186 @@ static int parse_lane_charts(struct ctx *c, json_t *root, struct run_lab *lab)
   return 0;
 }
 
+/* ---- metric names: resolved in the catalogue ---- */
+
+/* The line of lab.json where s first appears as a whole string ("s"), else anywhere; 0 when
+   it is not there as written (a string spelled with escapes). */
+static int line_of(const struct ctx *c, const char *s)
+{
+  size_t n = strlen(s);
+  const char *at = NULL;
+  if (!c->text || !n)
+    return 0;
+  for (const char *q = strchr(c->text, '"'); q && !at; q = strchr(q + 1, '"'))
+    if (!strncmp(q + 1, s, n) && q[n + 1] == '"')
+      at = q;
+  if (!at)
+    at = strstr(c->text, s);
+  if (!at)
+    return 0;
+  int line = 1;
+  for (const char *q = c->text; q < at; q++)
+    line += *q == '\n';
+  return line;
+}
+
+/* Refuse name (len characters), found in the string where of field: "FILE:LINE: \"field\":
+   what 'name' (did you mean 'x'?)", the suggestion the catalogue's nearest name. */
+static int unknown_name(struct ctx *c, const char *field, const char *where, const char *name,
+                        size_t len, const char *what)
+{
+  char at[32] = "", hint[160] = "", in[RUN_EXPR_LEN + 16] = "";
+  int line = line_of(c, where);
+  const char *near = met_nearest(name, len);
+  if (line)
+    snprintf(at, sizeof at, ":%d", line);
+  if (near)
+    snprintf(hint, sizeof hint, " (did you mean '%s'?)", near);
+  if (strlen(where) != len)
+    snprintf(in, sizeof in, "'%.*s': ", RUN_EXPR_LEN, where);
+  snprintf(c->err, c->errlen, "%s%s: \"%s\": %s%s '%.*s'%s", c->file, at, field, in, what,
+           (int)len, name, hint);
+  return -1;
+}
+
+/* name's id in the catalogue into *id: 0, or -1 with the error. */
+static int resolve_metric(struct ctx *c, const char *field, const char *name, enum met_id *id)
+{
+  if (!met_lookup(name, strlen(name), id))
+    return 0;
+  return unknown_name(c, field, name, name, strlen(name), "unknown metric");
+}
+
+/* Whether name (len characters) is a number of an architecture profile (occ_profile.def's
+   INT, BYTES, REAL and BOOL keys), as chart expressions may use. */
+static int is_profile_number(const char *name, size_t len)
+{
+  static const char *const keys[] = {
+#define PN_STR(k)
+#define PN_KBLIST(k)
+#define PN_INT(k) #k,
+#define PN_BYTES(k) #k,
+#define PN_REAL(k) #k,
+#define PN_BOOL(k) #k,
+#define X(key, kind, required, meaning) PN_##kind(key)
+#include "metrics/occ_profile.def"
+#undef X
+#undef PN_STR
+#undef PN_KBLIST
+#undef PN_INT
+#undef PN_BYTES
+#undef PN_REAL
+#undef PN_BOOL
+  };
+  for (size_t i = 0; i < sizeof keys / sizeof *keys; i++)
+    if (strlen(keys[i]) == len && !strncmp(keys[i], name, len))
+      return 1;
+  return 0;
+}
+
+static int sizes_have(const struct run_sizes *s, const char *name, size_t len)
+{
+  for (uint32_t i = 0; i < s->n; i++)
+    if (strlen(s->name[i]) == len && !strncmp(s->name[i], name, len))
+      return 1;
+  return 0;
+}
+
+/* Whether a chart expression may use name: a metric of the catalogue, a choice, a problem
+   size (emulator, GPU or test) or a profile number. */
+static int chart_name_known(const struct run_lab *lab, const char *name, size_t len)
+{
+  enum met_id id;
+  if (!met_lookup(name, len, &id) || is_profile_number(name, len) ||
+      sizes_have(&lab->choices, name, len) || sizes_have(&lab->emu, name, len) ||
+      sizes_have(&lab->gpu, name, len))
+    return 1;
+  for (uint32_t i = 0; i < lab->ntests; i++)
+    if (sizes_have(&lab->tests[i], name, len))
+      return 1;
+  return 0;
+}
+
+static int is_digit(char ch) { return ch >= '0' && ch <= '9'; }
+static int name_char(char ch, int first)
+{
+  return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || ch == '_' ||
+         (!first && (is_digit(ch) || ch == '.'));
+}
+
+/* Resolve every name of a chart expression (plots/plot_expr.h's grammar: a NAME is letters,
+   digits, '_' and '.', not starting with a digit or a dot; one followed by '(' is a
+   function). Syntax is left to plots/, which evaluates it. */
+static int resolve_expr(struct ctx *c, const struct run_lab *lab, const char *field,
+                        const char *text)
+{
+  const char *p = text;
+  while (*p) {
+    if (is_digit(*p) || *p == '.') {                 /* a number: 12, 0.5, 1e-6 */
+      while (is_digit(*p) || *p == '.')
+        p++;
+      if ((*p == 'e' || *p == 'E') && (is_digit(p[1]) || ((p[1] == '+' || p[1] == '-') &&
+                                                           is_digit(p[2])))) {
+        p += 2;
+        while (is_digit(*p))
+          p++;
+      }
+      continue;
+    }
+    if (!name_char(*p, 1)) {
+      p++;
+      continue;
+    }
+    const char *s = p;
+    while (name_char(*p, 0))
+      p++;
+    size_t len = (size_t)(p - s);
+    const char *q = p;
+    while (*q == ' ' || *q == '\t')
+      q++;
+    if (*q == '(' || chart_name_known(lab, s, len))
+      continue;
+    int metric_like = len == strlen(text) || memmem(s, len, "__", 2) != NULL;
+    return unknown_name(c, field, text, s, len, metric_like ? "unknown metric"
+                        : "unknown name (no metric, choice, size or profile number)");
+  }
+  return 0;
+}
+
+/* The names in "charts": each y, x and predict. */
+static int resolve_charts(struct ctx *c, const struct run_lab *lab, json_t *root)
+{
+  json_t *charts = json_object_get(root, "charts");
+  size_t i, k;
+  json_t *ch, *y;
+  json_array_foreach(charts, i, ch) {
+    json_array_foreach(json_object_get(ch, "y"), k, y)
+      if (json_is_string(y) && resolve_expr(c, lab, "charts.y", json_string_value(y)))
+        return -1;
+    const char *x = json_string_value(json_object_get(ch, "x"));
+    const char *pr = json_string_value(json_object_get(ch, "predict"));
+    if ((x && resolve_expr(c, lab, "charts.x", x)) ||
+        (pr && resolve_expr(c, lab, "charts.predict", pr)))
+      return -1;
+  }
+  return 0;
+}
+
+/* The names in "rubric": each metric target's and the performance metric. */
+static int resolve_rubric(struct ctx *c, json_t *root)
+{
+  json_t *rubric = json_object_get(root, "rubric"), *t;
+  enum met_id id;
+  size_t i;
+  json_array_foreach(json_object_get(json_object_get(rubric, "metrics"), "targets"), i, t) {
+    const char *m = json_string_value(json_object_get(t, "metric"));
+    if (m && resolve_metric(c, "rubric.metrics.targets.metric", m, &id))
+      return -1;
+  }
+  const char *m = json_string_value(json_object_get(json_object_get(rubric, "performance"), "metric"));
+  return m ? resolve_metric(c, "rubric.performance.metric", m, &id) : 0;
+}
+
 /* Every expression must evaluate with the emulator sizes and the default choices. */
 static int check_exprs(struct ctx *c, struct run_lab *lab)
 {
@@ -451,7 +634,9 @@ int run_lab_load(const char *which, const char *labs_dir, struct run_lab *lab, c
     return -1;
   }
   lab->json = root;
-  struct ctx c = {file, err, errlen};
+  size_t textlen;
+  char *text = run_read_file(file, &textlen);
+  struct ctx c = {file, err, errlen, text};
   const char *slash = strrchr(lab->dir, '/');
   const char *base = slash ? slash + 1 : lab->dir;
   size_t bl = strlen(base);
@@ -525,16 +710,20 @@ int run_lab_load(const char *which, const char *labs_dir, struct run_lab *lab, c
         goto fail;
       }
       snprintf(lab->metrics[i], sizeof lab->metrics[0], "%s", json_string_value(m));
+      if (resolve_metric(&c, "metrics", lab->metrics[i], &lab->metric_id[i]))
+        goto fail;
     }
     lab->nmetrics = (uint32_t)json_array_size(ms);
   }
-  if (check_exprs(&c, lab))
+  if (check_exprs(&c, lab) || resolve_charts(&c, lab, root) || resolve_rubric(&c, root))
     goto fail;
+  free(text);
   return 0;
 fail_sizes:
   if (!c.err[0] || !strstr(c.err, "sizes"))
     bad(&c, "sizes", "missing: {\"emu\": {...}, \"gpu\": {...}}");
 fail:
+  free(text);
   run_lab_free(lab);
   return -1;
 }

@@ -2,7 +2,10 @@
  *
  * The format is described in labs/README.md. Loading checks everything that can be checked
  * before a run (types, roles, expressions parse against the names they may use, sweep
- * shapes), so a mistake in a lab is reported with the file and the field, up front.
+ * shapes), so a mistake in a lab is reported with the file and the field, up front. Every
+ * metric name (the "metrics" list, the charts' y, x and predict expressions, the rubric's
+ * targets and performance metric) is resolved in the metric catalogue (met_names.def): an
+ * unknown one is refused with its line in lab.json and the nearest catalogue name.
  */
 #ifndef WARPLAB_RUN_LAB_H
 #define WARPLAB_RUN_LAB_H
@@ -10,6 +13,7 @@
 #include <jansson.h>
 #include <stdint.h>
 
+#include "metrics/met.h"
 #include "run/run_data.h"
 
 #define RUN_MAX_PARAMS 16
@@ -87,7 +91,8 @@ struct run_lab {
   uint64_t tol_ulp;
   struct run_sweep sweeps[RUN_MAX_SWEEPS];
   uint32_t nsweeps;
-  char metrics[RUN_MAX_METRICS][96];
+  char metrics[RUN_MAX_METRICS][96];   /* as lab.json names them: names at the edges ... */
+  enum met_id metric_id[RUN_MAX_METRICS];  /* ... each resolved in the catalogue at load */
   uint32_t nmetrics;
   struct run_lane_chart lane_charts[RUN_MAX_LANE_CHARTS];
   uint32_t nlane_charts;
@@ -99,7 +104,8 @@ struct run_lab {
 const char *run_home(void);
 
 /* Load a lab by number ("01"), name ("01-matrix-add") or folder path. labs_dir is the labs
-   folder (NULL: "labs"). Returns 0, or -1 with a message naming the file and field. */
+   folder (NULL: "labs"). Returns 0, or -1 with a message naming the file and field (and for
+   an unknown metric, its line: "labs/03-x/lab.json:44: \"metrics\": unknown metric ..."). */
 int run_lab_load(const char *which, const char *labs_dir, struct run_lab *lab, char *err,
                  size_t errlen);
 void run_lab_free(struct run_lab *lab);

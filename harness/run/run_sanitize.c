@@ -1,4 +1,6 @@
 /* run_sanitize.c: compute-sanitizer's reports in the emulator's words (see run_sanitize.h). */
+#include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,6 +49,21 @@ static int is_header(const char *s)
          !strncmp(s, "Malloc/Free error", 17);
 }
 
+/* The decimal count at the start of s into *v: 0, or -1 when s does not start with digits or
+   the count is past INT_MAX (a summary or line number we cannot trust is not one). */
+static int parse_count(const char *s, int *v)
+{
+  if (*s < '0' || *s > '9')
+    return -1;
+  char *end;
+  errno = 0;
+  long x = strtol(s, &end, 10);
+  if (end == s || errno == ERANGE || x < 0 || x > INT_MAX)
+    return -1;
+  *v = (int)x;
+  return 0;
+}
+
 static void append(char *buf, size_t n, const char *fmt, const char *s)
 {
   size_t k = strlen(buf);
@@ -62,7 +79,9 @@ int run_sanitizer_parse(const char *text, struct run_sanitized *out)
   int indented, reports = 0, in_first = 0, summary = -1;
   while (next_line(&p, line, sizeof line, &indented)) {
     if (!indented && !strncmp(line, "ERROR SUMMARY: ", 15)) {
-      summary = atoi(line + 15);
+      int n;
+      if (!parse_count(line + 15, &n))
+        summary = n;
       continue;
     }
     if (!indented && is_header(line)) {
@@ -83,9 +102,10 @@ int run_sanitizer_parse(const char *text, struct run_sanitized *out)
       const char *where = in ? in + 4 : line + 3;
       append(out->message, sizeof out->message, " at %s", where);
       const char *colon = strrchr(where, ':');
-      if (colon && colon[1] >= '0' && colon[1] <= '9') {
+      int ln;
+      if (colon && !parse_count(colon + 1, &ln)) {
         snprintf(out->file, sizeof out->file, "%.*s", (int)(colon - where), where);
-        out->line = atoi(colon + 1);
+        out->line = ln;
       }
     } else if (!strncmp(line, "by thread ", 10)) {
       append(out->message, sizeof out->message, " %s", line);

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "metrics/met.h"
 #include "timing/tm_sm.h"
 
 #define TRACE_WAVES 6
@@ -186,15 +187,15 @@ const char *tm_metric(const struct tm_report *r, unsigned i, double *value, int 
 {
   *defined = r->ok;
   switch (i) {
-  case 0: *value = r->time_ns; return "gpu__time_duration.sum";
-  case 1: *value = r->cycles; return "sm__cycles_elapsed.avg";
-  case 2: *value = r->achieved_occupancy_pct; return "sm__warps_active.avg.pct_of_peak_sustained_active";
-  case 3: *value = r->issue_active_pct; return "smsp__issue_active.avg.pct_of_peak_sustained_active";
+  case 0: *value = r->time_ns; return met_name(MET_TIME);
+  case 1: *value = r->cycles; return met_name(MET_CYCLES);
+  case 2: *value = r->achieved_occupancy_pct; return met_name(MET_OCC_ACHIEVED);
+  case 3: *value = r->issue_active_pct; return met_name(MET_ISSUE_ACTIVE);
   case 4: *value = r->l1_hit_pct; *defined = r->ok && r->l1_hit_pct >= 0;
-    return "l1tex__t_sector_hit_rate.pct";
+    return met_name(MET_L1_HIT);
   case 5: *value = r->l2_hit_pct; *defined = r->ok && r->l2_hit_pct >= 0;
-    return "lts__t_sector_hit_rate.pct";
-  case 6: *value = r->dram_bytes; return "dram__bytes.sum";
+    return met_name(MET_L2_HIT);
+  case 6: *value = r->dram_bytes; return met_name(MET_DRAM_BYTES);
   default:
     break;
   }

@@ -1,11 +1,17 @@
-/* check_met.c: the counting rules behind warplab's Nsight Compute metrics, from first
- * principles: sectors per request of strided, misaligned, broadcast and vector global loads;
- * shared-memory wavefronts of strided, broadcast, 8- and 16-byte accesses; divergent and
- * uniform branches; per-line attribution. Hand-written PTX, so no nvcc is needed. */
+/* check_met.c: the metric catalogue (met_names.def: every entry well formed, the lookups by
+ * id and by name, the timing model's and the occupancy calculator's names all in it), and the
+ * counting rules behind warplab's Nsight Compute metrics, from first principles: sectors per
+ * request of strided, misaligned, broadcast and vector global loads; shared-memory wavefronts
+ * of strided, broadcast, 8- and 16-byte accesses; divergent and uniform branches; per-line
+ * attribution. Hand-written PTX, so no nvcc is needed. */
 #include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "metrics/met.h"
+#include "metrics/occ.h"
+#include "timing/tm.h"
 #include "ptx/ptx.h"
 #include "sim/sim.h"
 #include "suites.h"
@@ -232,6 +238,171 @@ START_TEST(test_branch_uniformity)
 }
 END_TEST
 
+/* ---- the catalogue ---- */
+
+static int lower_word(const char *s, size_t n, int dots)
+{
+  for (size_t i = 0; i < n; i++)
+    if (!((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= '0' && s[i] <= '9') || s[i] == '_' ||
+          (dots && s[i] == '.')))
+      return 0;
+  return n > 0;
+}
+
+/* Nsight Compute's shape: UNIT__COUNTER, then optional .ROLLUP(.SUBMETRIC...), with a unit ncu
+   has and a rollup it knows; "" when name has it, else what is wrong. */
+static const char *ncu_shape(const char *name)
+{
+  static const char *const units[] = {"gpu", "sm", "smsp", "l1tex", "lts", "dram", "launch"};
+  static const char *const rollups[] = {"sum", "avg", "min", "max", "ratio", "pct"};
+  const char *us = strstr(name, "__");
+  size_t u = 0;
+  while (u < sizeof units / sizeof *units &&
+         !(us && strlen(units[u]) == (size_t)(us - name) && !strncmp(units[u], name, (size_t)(us - name))))
+    u++;
+  if (u == sizeof units / sizeof *units)
+    return "a unit ncu does not have";
+  const char *base = us + 2, *dot = strchr(base, '.');
+  size_t bl = dot ? (size_t)(dot - base) : strlen(base);
+  if (!lower_word(base, bl, 0))
+    return "a counter that is not lower-case letters, digits and _";
+  if (!dot)
+    return "";
+  const char *r = dot + 1, *next = strchr(r, '.');
+  size_t rl = next ? (size_t)(next - r) : strlen(r);
+  for (size_t i = 0; i < sizeof rollups / sizeof *rollups; i++)
+    if (strlen(rollups[i]) == rl && !strncmp(rollups[i], r, rl))
+      return next && !lower_word(next + 1, strlen(next + 1), 1) ? "a bad submetric" : "";
+  return "a rollup ncu does not have";
+}
+
+/* Whether counter (the part before the first '.') is a line of ncu's own list for GH100. */
+static int in_ncu_list(const char *list, const char *name)
+{
+  size_t n = strcspn(name, ".");
+  for (const char *l = list; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL)
+    if (!strncmp(l, name, n) && (l[n] == '\n' || l[n] == 0))
+      return 1;
+  return 0;
+}
+
+static char *slurp(const char *path)
+{
+  FILE *f = fopen(path, "rb");
+  if (!f)
+    return NULL;
+  char *buf = calloc(1, 1 << 16);
+  size_t n = buf ? fread(buf, 1, (1 << 16) - 1, f) : 0;
+  fclose(f);
+  (void)n;
+  return buf;
+}
+
+/* Every entry: a name, label and unit; a kind and a source that exist; ids and names and
+   labels unique; the counters (and only they) below MET_COUNT; each found by its name; each
+   name Nsight Compute's shape unless warplab's own (warplab__) or nvprof's (gld_), and each
+   of the emulator's counters under a name ncu lists for GH100. */
+START_TEST(test_catalogue_entries)
+{
+  char *ncu = slurp("tests/gpu/results/ncu_metrics_gh100.txt");
+  ck_assert_msg(ncu != NULL, "tests/gpu/results/ncu_metrics_gh100.txt: run from the repository");
+  ck_assert_int_gt(MET_COUNT, 0);
+  ck_assert_int_gt(MET_ALL, MET_COUNT);
+  for (int i = 0; i < MET_ALL; i++) {
+    enum met_id id = (enum met_id)i;
+    const char *name = met_name(id);
+    ck_assert_msg(name[0] && strcmp(name, "?"), "id %d has no name", i);
+    ck_assert_msg(met_label(id)[0], "%s: no label", name);
+    ck_assert_msg(strlen(met_label(id)) <= 16, "%s: label '%s' too long for a column", name,
+                  met_label(id));
+    ck_assert_msg(met_unit(id)[0], "%s: no unit", name);
+    ck_assert_msg((unsigned)met_kind_of(id) < MET_NKINDS, "%s: kind %d", name, met_kind_of(id));
+    ck_assert_msg((unsigned)met_source_of(id) < MET_NSOURCES, "%s: source", name);
+    ck_assert_msg(strcmp(met_source_name(met_source_of(id)), "?"), "%s: source name", name);
+    ck_assert_msg((i < MET_COUNT) == (met_source_of(id) == MET_SRC_COUNTER),
+                  "%s: id %d, source %s, MET_COUNT %d", name, i,
+                  met_source_name(met_source_of(id)), MET_COUNT);
+    enum met_id back;
+    ck_assert_msg(met_lookup(name, strlen(name), &back) == 0 && back == id, "%s: lookup", name);
+    ck_assert_str_eq(met_short_label(name), met_label(id));
+    for (int j = 0; j < i; j++) {
+      ck_assert_msg(strcmp(name, met_name((enum met_id)j)), "%s twice", name);
+      ck_assert_msg(strcmp(met_label(id), met_label((enum met_id)j)), "label %s of %s and %s",
+                    met_label(id), name, met_name((enum met_id)j));
+    }
+    if (!strncmp(name, "warplab__", 9)) {
+      ck_assert_msg(lower_word(name + 9, strlen(name + 9), 1), "%s", name);
+    } else if (!strncmp(name, "gld_", 4)) {        /* nvprof's, from a Fermi profile's lines */
+      ck_assert_msg(lower_word(name, strlen(name), 0), "%s", name);
+      ck_assert_int_eq(met_source_of(id), MET_SRC_DERIVED);
+    } else {
+      const char *why = ncu_shape(name);
+      ck_assert_msg(!why[0], "%s: not an ncu name: %s", name, why);
+      if (met_source_of(id) == MET_SRC_COUNTER)
+        ck_assert_msg(in_ncu_list(ncu, name), "%s: not in ncu's list for GH100", name);
+    }
+  }
+  free(ncu);
+}
+END_TEST
+
+START_TEST(test_catalogue_lookup)
+{
+  enum met_id id;
+  const char *name = "l1tex__average_t_sectors_per_request_pipe_lsu_mem_global_op_ld.ratio";
+  ck_assert_int_eq(met_lookup(name, strlen(name), &id), 0);
+  ck_assert_int_eq(id, MET_G_LD_SPR);
+  ck_assert_str_eq(met_label(id), "sect/req");
+  ck_assert_str_eq(met_unit(id), "sectors/request");
+  ck_assert_int_eq(met_lookup("gpu__time_duration.sum + 1", 22, &id), 0);   /* by length */
+  ck_assert_int_eq(id, MET_TIME);
+  ck_assert_int_eq(met_source_of(MET_TIME), MET_SRC_TIMING);
+  ck_assert_str_eq(met_kind_name(met_kind_of(MET_TIME)), "modelled");
+  ck_assert_int_eq(met_lookup("gpu__time_duration.su", 21, &id), -1);
+  ck_assert_int_eq(met_lookup("", 0, &id), -1);
+  ck_assert_str_eq(met_short_label("no_such_metric"), "no_such_metric");
+  /* did you mean: a typo is a few characters off; something else is no metric at all */
+  ck_assert_str_eq(met_nearest("gpu__time_duration.avg", 22), "gpu__time_duration.sum");
+  ck_assert_str_eq(met_nearest("sm__warps_activ.avg.pct_of_peak_sustained_active", 48),
+                   "sm__warps_active.avg.pct_of_peak_sustained_active");
+  ck_assert_ptr_null(met_nearest("WARPS", 5));
+  ck_assert_ptr_null(met_nearest("launch_overhead_ns", 18));
+}
+END_TEST
+
+/* The names the timing model and the occupancy calculator report come from their own tables
+   (tm_stalls.def, occ_limits.def): each must be the catalogue's, with its source. */
+START_TEST(test_catalogue_covers_tables)
+{
+  struct tm_report r;
+  memset(&r, 0, sizeof r);
+  r.ok = 1;
+  double v;
+  int def;
+  const char *name;
+  unsigned n = 0;
+  enum met_id id;
+  for (unsigned i = 0; (name = tm_metric(&r, i, &v, &def)) != NULL; i++, n++) {
+    ck_assert_msg(met_lookup(name, strlen(name), &id) == 0, "timing model's %s not catalogued", name);
+    ck_assert_int_eq(met_source_of(id), MET_SRC_TIMING);
+  }
+  ck_assert_uint_eq(n, 7 + TM_STALL_COUNT);
+  for (int l = 0; l < OCC_N_LIMITS; l++) {
+    name = occ_limit_metric((enum occ_limit)(1 << l));
+    ck_assert_ptr_nonnull(name);
+    ck_assert_msg(met_lookup(name, strlen(name), &id) == 0, "occupancy's %s not catalogued", name);
+    ck_assert_int_eq(met_source_of(id), MET_SRC_OCC);
+  }
+  for (int i = 0; i < MET_ALL; i++)     /* and no timing metric the model does not report */
+    if (met_source_of((enum met_id)i) == MET_SRC_TIMING) {
+      int found = 0;
+      for (unsigned k = 0; (name = tm_metric(&r, k, &v, &def)) != NULL; k++)
+        found |= !strcmp(name, met_name((enum met_id)i));
+      ck_assert_msg(found, "%s: source timing, but tm_metric has no such name", met_name((enum met_id)i));
+    }
+}
+END_TEST
+
 Suite *suite_met(void)
 {
   Suite *s = suite_create("met");
@@ -242,5 +413,10 @@ Suite *suite_met(void)
   tcase_add_test(t, test_shared_strides);
   tcase_add_test(t, test_branch_uniformity);
   suite_add_tcase(s, t);
+  TCase *cat = tcase_create("catalogue");
+  tcase_add_test(cat, test_catalogue_entries);
+  tcase_add_test(cat, test_catalogue_lookup);
+  tcase_add_test(cat, test_catalogue_covers_tables);
+  suite_add_tcase(s, cat);
   return s;
 }

@@ -1,12 +1,18 @@
-/* check_run.c: the lab harness's pieces: the expressions of lab definitions. */
+/* check_run.c: the lab harness's pieces: the expressions of lab definitions, every lab's
+   metric names resolved in the catalogue when it loads (a typo refused with its line), the
+   build's error path, compute-sanitizer's reports. */
 #include <check.h>
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "run/run.h"
+#include "run/run_build.h"
 #include "run/run_expr.h"
+#include "run/run_file.h"
+#include "run/run_lab.h"
 #include "run/run_sanitize.h"
 #include "suites.h"
 
@@ -163,6 +169,142 @@ START_TEST(test_sanitizer_parse)
 }
 END_TEST
 
+/* Counts past an int are not trusted: 4294967297 errors is no summary (atoi made it 1), and
+   a line 4294967304 is no line (atoi made it 8). */
+START_TEST(test_sanitizer_parse_overflow)
+{
+  static const char text[] =
+    "========= Invalid __global__ write of size 4 bytes\n"
+    "=========     at oob_write+0x220 in oob.cu:4294967304\n"
+    "========= Invalid __global__ write of size 4 bytes\n"
+    "=========     at oob_write+0x220 in oob.cu:8\n"
+    "========= ERROR SUMMARY: 4294967297 errors\n";
+  struct run_sanitized r;
+  ck_assert_int_eq(run_sanitizer_parse(text, &r), 2);          /* the reports, counted */
+  ck_assert_int_eq(r.line, 0);
+  ck_assert_str_eq(r.file, "");
+  ck_assert_int_eq(run_sanitizer_parse("========= ERROR SUMMARY: 12x errors\n", &r), 12);
+  ck_assert_int_eq(run_sanitizer_parse("========= ERROR SUMMARY: -3 errors\n", &r), 0);
+}
+END_TEST
+
+/* A build folder that cannot be prepared after the kernel's copy is written (here: a sandbox
+   read path that is not absolute) is an error to report; the copy's file was closed twice
+   on that path before (glibc aborts on the second fclose, ASan reports a use after free). */
+START_TEST(test_build_unprepared_folder)
+{
+  char dir[] = "/tmp/warplab-check-build-XXXXXX", cu[64], ptx[64], log[2048];
+  ck_assert_ptr_nonnull(mkdtemp(dir));
+  snprintf(cu, sizeof cu, "%s/k.cu", dir);
+  snprintf(ptx, sizeof ptx, "%s/k.ptx", dir);
+  FILE *f = fopen(cu, "w");
+  ck_assert_ptr_nonnull(f);
+  fputs("__global__ void k(float *x) { x[threadIdx.x] = 1.0f; }\n", f);
+  ck_assert_int_eq(fclose(f), 0);
+  setenv("WARPLAB_SANDBOX_READ", "not/absolute", 1);
+  enum run_build_status st = run_build_ptx(cu, "sm_90", ptx, log, sizeof log);
+  unsetenv("WARPLAB_SANDBOX_READ");
+  unlink(cu);
+  rmdir(dir);
+  if (st == RUN_BUILD_NO_NVCC)
+    return;                                     /* nothing to build with on this machine */
+  ck_assert_int_eq(st, RUN_BUILD_SYSTEM);
+  ck_assert_msg(strstr(log, "cannot prepare the build folder") != NULL, "log: %s", log);
+}
+END_TEST
+
+/* Every lab of labs/ loads, each name of its "metrics" resolved to the catalogue's id. */
+START_TEST(test_labs_resolve)
+{
+  DIR *d = opendir("labs");
+  ck_assert_msg(d != NULL, "run from the repository: no labs/");
+  struct dirent *e;
+  int nlabs = 0;
+  static struct run_lab lab;
+  while ((e = readdir(d))) {
+    if (e->d_name[0] < '0' || e->d_name[0] > '9')
+      continue;
+    char err[512] = "";
+    ck_assert_msg(run_lab_load(e->d_name, "labs", &lab, err, sizeof err) == 0, "%s: %s",
+                  e->d_name, err);
+    ck_assert_msg(lab.nmetrics > 0, "%s lists no metrics", e->d_name);
+    for (uint32_t i = 0; i < lab.nmetrics; i++)
+      ck_assert_str_eq(met_name(lab.metric_id[i]), lab.metrics[i]);
+    run_lab_free(&lab);
+    nlabs++;
+  }
+  closedir(d);
+  ck_assert_int_ge(nlabs, 7);
+}
+END_TEST
+
+/* labs/03's lab.json with the first "from" replaced by "to", loaded from a copy: run_lab_load's
+   status, its message in err, and in *line the line of lab.json where "to" now stands. */
+static int load_with(const char *from, const char *to, char *err, size_t n, int *line)
+{
+  size_t len;
+  char *text = run_read_file("labs/03-latency-hiding/lab.json", &len);
+  ck_assert_ptr_nonnull(text);
+  char *at = strstr(text, from);
+  ck_assert_msg(at != NULL, "labs/03 has no %s", from);
+  *line = 1;
+  for (const char *q = text; q < at; q++)
+    *line += *q == '\n';
+  char dir[] = "/tmp/warplab-check-lab-XXXXXX", path[64];
+  ck_assert_ptr_nonnull(mkdtemp(dir));
+  snprintf(path, sizeof path, "%s/lab.json", dir);
+  FILE *f = fopen(path, "w");
+  ck_assert_ptr_nonnull(f);
+  fprintf(f, "%.*s%s%s", (int)(at - text), text, to, at + strlen(from));
+  ck_assert_int_eq(fclose(f), 0);
+  free(text);
+  static struct run_lab lab;
+  int rc = run_lab_load(dir, NULL, &lab, err, n);
+  if (rc == 0)
+    run_lab_free(&lab);
+  unlink(path);
+  rmdir(dir);
+  return rc;
+}
+
+/* A typo in a metric's name is refused when the lab loads, with the file, the line and the
+   name it should have been: in "metrics", in a chart's y (a name, or one inside an
+   expression), and in the rubric; a typo in an expression's other names too. */
+START_TEST(test_lab_typo_refused)
+{
+  static const struct { const char *from, *to, *field, *want; } rows[] = {
+    {"\"sm__cycles_elapsed.avg\"", "\"sm__cycles_elapsed.avgg\"", "\"metrics\"",
+     "unknown metric 'sm__cycles_elapsed.avgg' (did you mean 'sm__cycles_elapsed.avg'?)"},
+    {"\"y\": [\"gpu__time_duration.sum\"]", "\"y\": [\"gpu__time_duraton.sum\"]", "\"charts.y\"",
+     "unknown metric 'gpu__time_duraton.sum' (did you mean 'gpu__time_duration.sum'?)"},
+    {"12 * n / (gpu__time_duration.sum", "12 * n / (gpu__time_duration.sun", "\"charts.y\"",
+     "unknown metric 'gpu__time_duration.sun' (did you mean 'gpu__time_duration.sum'?)"},
+    {"- launch_overhead_ns", "- launch_overhead_nss", "\"charts.y\"",
+     "unknown name (no metric, choice, size or profile number) 'launch_overhead_nss'"},
+    {"\"metric\": \"sm__maximum_warps_per_active_cycle_pct\"",
+     "\"metric\": \"sm__maximum_warp_per_active_cycle_pct\"", "\"rubric.metrics.targets.metric\"",
+     "(did you mean 'sm__maximum_warps_per_active_cycle_pct'?)"},
+    {"\"metric\": \"gpu__time_duration.sum\"", "\"metric\": \"gpu_time_duration.sum\"",
+     "\"rubric.performance.metric\"", "(did you mean 'gpu__time_duration.sum'?)"},
+  };
+  for (size_t i = 0; i < sizeof rows / sizeof *rows; i++) {
+    char err[768] = "", at[32];
+    int line;
+    ck_assert_msg(load_with(rows[i].from, rows[i].to, err, sizeof err, &line) == -1,
+                  "%s accepted", rows[i].to);
+    snprintf(at, sizeof at, "/lab.json:%d: ", line);
+    ck_assert_msg(strstr(err, at) != NULL, "%s: '%s' lacks '%s'", rows[i].to, err, at);
+    ck_assert_msg(strstr(err, rows[i].field) != NULL, "'%s' lacks %s", err, rows[i].field);
+    ck_assert_msg(strstr(err, rows[i].want) != NULL, "'%s' lacks '%s'", err, rows[i].want);
+  }
+  /* the unchanged copy loads: the refusals are the typos' */
+  char err[768] = "";
+  int line;
+  ck_assert_msg(load_with("\"sm__cycles_elapsed.avg\"", "\"sm__cycles_elapsed.avg\"", err,
+                          sizeof err, &line) == 0, "%s", err);
+}
+END_TEST
+
 Suite *suite_run(void)
 {
   Suite *s = suite_create("run");
@@ -171,6 +313,10 @@ Suite *suite_run(void)
   tcase_add_test(t, test_expr_errors);
   tcase_add_test(t, test_result_load);
   tcase_add_test(t, test_sanitizer_parse);
+  tcase_add_test(t, test_sanitizer_parse_overflow);
+  tcase_add_test(t, test_build_unprepared_folder);
+  tcase_add_test(t, test_labs_resolve);
+  tcase_add_test(t, test_lab_typo_refused);
   suite_add_tcase(s, t);
   return s;
 }

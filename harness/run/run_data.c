@@ -1,5 +1,7 @@
 /* run_data.c: element types, the seeded generator and poison (see run_data.h). */
+#include <pthread.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "run/run_data.h"
 
@@ -59,14 +61,56 @@ static uint64_t rand_bits(enum run_elem e, uint64_t x)
   }
 }
 
+struct fill_part {
+  uint8_t *buf;
+  enum run_elem e;
+  uint64_t first, count, seed;
+};
+
+/* Elements [first, first + count) of the sequence: splitmix64's state steps by a constant, so
+   element i's state is seed + i steps, wherever a part starts. */
+static void *fill_part(void *arg)
+{
+  const struct fill_part *f = arg;
+  unsigned es = run_elem_size(f->e);
+  uint64_t st = f->seed + f->first * 0x9e3779b97f4a7c15ull;
+  for (uint64_t i = 0; i < f->count; i++) {
+    uint64_t v = rand_bits(f->e, run_splitmix64(&st));
+    memcpy(f->buf + (f->first + i) * es, &v, es);
+  }
+  return NULL;
+}
+
 void run_fill_rand(void *buf, enum run_elem e, uint64_t count, uint64_t seed)
 {
-  unsigned es = run_elem_size(e);
-  uint64_t st = seed;
-  for (uint64_t i = 0; i < count; i++) {
-    uint64_t v = rand_bits(e, run_splitmix64(&st));
-    memcpy((uint8_t *)buf + i * es, &v, es);
+  /* a GPU's problem size is hundreds of millions of elements: in parts, one a core, the same
+     bytes as in one pass */
+  enum { MAX_PARTS = 16, MIN_PART = 1u << 22 };
+  long cores = sysconf(_SC_NPROCESSORS_ONLN);
+  uint64_t parts = count / MIN_PART;
+  if (parts > (uint64_t)(cores > 0 ? cores : 1))
+    parts = (uint64_t)(cores > 0 ? cores : 1);
+  if (parts > MAX_PARTS)
+    parts = MAX_PARTS;
+  struct fill_part f[MAX_PARTS];
+  pthread_t th[MAX_PARTS];
+  int started[MAX_PARTS] = {0};
+  if (parts < 2) {
+    f[0] = (struct fill_part){buf, e, 0, count, seed};
+    fill_part(&f[0]);
+    return;
   }
+  uint64_t per = count / parts;
+  for (uint64_t k = 0; k < parts; k++) {
+    f[k] = (struct fill_part){buf, e, k * per, k + 1 == parts ? count - k * per : per, seed};
+    started[k] = k > 0 && pthread_create(&th[k], NULL, fill_part, &f[k]) == 0;
+    if (k > 0 && !started[k])
+      fill_part(&f[k]);                         /* no thread: this part here */
+  }
+  fill_part(&f[0]);
+  for (uint64_t k = 1; k < parts; k++)
+    if (started[k])
+      pthread_join(th[k], NULL);
 }
 
 void run_fill_iota(void *buf, enum run_elem e, uint64_t count)

@@ -10,6 +10,7 @@
 
 #include "run/run.h"
 #include "run/run_build.h"
+#include "run/run_data.h"
 #include "run/run_expr.h"
 #include "run/run_file.h"
 #include "run/run_lab.h"
@@ -305,12 +306,31 @@ START_TEST(test_lab_typo_refused)
 }
 END_TEST
 
+/* A large buffer is filled in parts on several threads: element i must still be the i-th
+   value of the one seeded sequence (a run's inputs replay by --seed whatever the cores). */
+START_TEST(test_fill_rand_parts)
+{
+  uint64_t n = (1u << 24) + 12345;             /* several parts and a ragged last one */
+  uint32_t *a = malloc(n * 4);
+  ck_assert_ptr_nonnull(a);
+  run_fill_rand(a, RUN_U32, n, 77);
+  uint64_t st = 77;
+  for (uint64_t i = 0; i < n; i++) {
+    uint32_t want = (uint32_t)(run_splitmix64(&st) >> 32);
+    if (a[i] != want)
+      ck_abort_msg("element %llu: %u, expected %u", (unsigned long long)i, a[i], want);
+  }
+  free(a);
+}
+END_TEST
+
 Suite *suite_run(void)
 {
   Suite *s = suite_create("run");
   TCase *t = tcase_create("expr");
   tcase_add_test(t, test_expr_values);
   tcase_add_test(t, test_expr_errors);
+  tcase_add_test(t, test_fill_rand_parts);
   tcase_add_test(t, test_result_load);
   tcase_add_test(t, test_sanitizer_parse);
   tcase_add_test(t, test_sanitizer_parse_overflow);

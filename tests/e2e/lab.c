@@ -320,6 +320,53 @@ START_TEST(grade_folder_name_is_not_shell)
 }
 END_TEST
 
+/* grade SUB's copy of kernel file K (with answers.json ANSWERS when not NULL) on the emulator. */
+static struct e2e_run *grade_one(const char *who, const char *k, const char *answers)
+{
+  const char *sub = e2e_tmp(who);
+  ck_assert_int_eq(mkdir(sub, 0777), 0);
+  copy_file(k, e2e_fmt("%s/matrix_add.cu", sub));
+  if (answers)
+    e2e_write(e2e_fmt("%s/answers.json", who), answers, strlen(answers));
+  return e2e_warplab("grade", "01", sub, "--backend", "emu", "--json", "--seed", "7", "--out",
+                     e2e_tmp(e2e_fmt("graded-%s", who)), (char *)NULL);
+}
+
+static json_t *test_named(const struct e2e_run *r, const char *prefix)
+{
+  json_t *tests = e2e_j(r->json, "tests"), *t;
+  size_t i;
+  json_array_foreach(tests, i, t)
+    if (!strncmp(json_string_value(json_object_get(t, "name")), prefix, strlen(prefix)))
+      return t;
+  ck_abort_msg("no test '%s' in\n%.3000s", prefix, r->out);
+  return NULL;
+}
+
+/* Lab 01 guarded on x only: the main size (a multiple of the block) is right, the edge sizes
+   whose rows do not fill a block fault. The rubric's words: the metric targets and the time
+   count whenever the main size is correct; only the failing tests lose their points. */
+START_TEST(grade_edge_failure_keeps_targets)
+{
+  char *src = e2e_read_text("solutions/01-matrix-add/matrix_add.cu");
+  char *at = strstr(src, "if (x >= nx || y >= ny)");
+  ck_assert_ptr_nonnull(at);
+  char *text = e2e_fmt("%.*sif (x >= nx)%s", (int)(at - src), src, at + strlen("if (x >= nx || y >= ny)"));
+  e2e_write("xonly.cu", text, strlen(text));
+  struct e2e_run *r = grade_one("xonly", e2e_tmp("xonly.cu"), NULL);
+  ck_assert_msg(r->status == 1, "%s\n%s", r->out, r->err);
+  ck_assert(json_number_value(json_object_get(test_named(r, "correctness: nx=33 ny=17"), "score")) == 0);
+  ck_assert(json_number_value(json_object_get(test_named(r, "correctness: nx=1024 ny=512 (main)"),
+                                              "score")) == 10);
+  json_t *t = test_named(r, "metric target: l1tex__average_t_sectors_per_request");
+  ck_assert_msg(json_number_value(json_object_get(t, "score")) == 8, "%s",
+                json_string_value(json_object_get(t, "output")));
+  ck_assert(json_number_value(json_object_get(test_named(r, "metric target: smsp__sass"), "score")) == 7);
+  ck_assert(json_number_value(json_object_get(test_named(r, "performance"), "score")) == 15);
+  ck_assert_ptr_null(strstr(r->out, "must be correct on the main size"));
+}
+END_TEST
+
 void e2e_add_grade_tests(Suite *s)
 {
   if (!e2e_have_nvcc())
@@ -330,6 +377,7 @@ void e2e_add_grade_tests(Suite *s)
   tcase_add_test(tc, grade_solution_and_starter);
   tcase_add_test(tc, batch_class_and_resume);
   tcase_add_test(tc, grade_folder_name_is_not_shell);
+  tcase_add_test(tc, grade_edge_failure_keeps_targets);
   suite_add_tcase(s, tc);
 }
 

@@ -41,31 +41,87 @@ static double num(json_t *o, const char *key, double fallback)
   return json_is_number(v) ? json_number_value(v) : fallback;
 }
 
-/* Correctness: the points shared evenly by the checks, all or nothing each. */
-static void correctness(json_t *c, const struct run_result *s, struct grade_result *g)
+/* The name of test t of lab (t == ntests: the main size on backend "gpu" or "emu"), as the
+   run labels its check: "nx=33 ny=17", "n=4096 arch=wave64", "nx=1024 ny=512 (main)". */
+static void test_label(const struct run_lab *lab, uint32_t t, const char *backend, char *buf,
+                       size_t n)
+{
+  const struct run_sizes *sz = t < lab->ntests ? &lab->tests[t]
+                               : !strcmp(backend, "gpu") ? &lab->gpu : &lab->emu;
+  size_t k = 0;
+  buf[0] = 0;
+  for (uint32_t i = 0; i < sz->n && k < n; i++) {
+    int w = snprintf(buf + k, n - k, "%s%s=%lld", i ? " " : "", sz->name[i], (long long)sz->v[i]);
+    if (w < 0)
+      break;
+    k += (size_t)w;
+  }
+  if (k < n && t == lab->ntests)
+    snprintf(buf + k, n - k, " (main)");
+  else if (k < n && lab->test_arch[t][0])
+    snprintf(buf + k, n - k, " arch=%s", lab->test_arch[t]);
+}
+
+/* Why no test of s ran, for "not run: ..." (s has not the lab's full list of checks): the
+   build, the kernel's signature, a construct the emulator does not run. */
+static void not_run_reason(const struct run_result *s, char *buf, size_t n)
+{
+  if (!s->built)
+    snprintf(buf, n, "the kernel did not build");
+  else if (s->nchecks)
+    snprintf(buf, n, "%.95s: %.500s", s->checks[0].label, s->checks[0].detail);
+  else
+    snprintf(buf, n, "the kernel was not run");
+}
+
+/* Correctness: the points shared evenly by the lab's test sizes and its main size, all or
+   nothing each. The items are the same, by name and number, whatever the kernel did: a
+   kernel that did not build or could not run has each of them at 0, "not run: why". */
+static void correctness(json_t *c, const struct run_lab *lab, const struct run_result *s,
+                        const struct run_result *ref, struct grade_result *g)
 {
   double pts = num(c, "points", 0);
-  uint32_t n = s->built ? s->nchecks : 1;
-  if (!s->built) {
-    struct grade_item *it = item(g, "correctness: the kernel builds", pts);
-    if (it)
-      snprintf(it->output, sizeof it->output, "the kernel did not build:\n%.700s", s->build_log);
-    hint(g, "Fix the build first: the compiler's message names the file and line.");
-    return;
-  }
+  uint32_t n = lab->ntests + 1;
+  int full = s->built && s->nchecks == n;
+  const char *backend = s->prov.backend[0] ? s->prov.backend
+                        : ref && ref->prov.backend[0] ? ref->prov.backend : "emu";
+  char why[640];
+  not_run_reason(s, why, sizeof why);
   for (uint32_t i = 0; i < n; i++) {
-    const struct run_check *k = &s->checks[i];
-    char name[128];
-    snprintf(name, sizeof name, "correctness: %s", k->label);
+    char label[96], name[128];
+    if (full)
+      snprintf(label, sizeof label, "%s", s->checks[i].label);
+    else
+      test_label(lab, i, backend, label, sizeof label);
+    snprintf(name, sizeof name, "correctness: %s", label);
     struct grade_item *it = item(g, name, pts / n);
     if (!it)
       return;
-    it->score = k->state == RUN_CHECK_PASS ? it->max : 0;
-    snprintf(it->output, sizeof it->output, "%s",
-             k->state == RUN_CHECK_PASS ? "every element matches the reference" : k->detail);
+    if (!full && !s->built && i == 0)
+      snprintf(it->output, sizeof it->output, "not run: the kernel did not build:\n%.680s",
+               s->build_log);
+    else if (!full && !s->built)
+      snprintf(it->output, sizeof it->output, "not run: the kernel did not build (the "
+               "compiler's messages are under the first test)");
+    else if (!full)
+      snprintf(it->output, sizeof it->output, "not run: %s", why);
+    else {
+      const struct run_check *k = &s->checks[i];
+      it->score = k->state == RUN_CHECK_PASS ? it->max : 0;
+      snprintf(it->output, sizeof it->output, "%s",
+               k->state == RUN_CHECK_PASS ? "every element matches the reference" : k->detail);
+    }
   }
-  for (uint32_t i = 0; i < n; i++) {
+  if (!s->built) {
+    hint(g, "Fix the build first: the compiler's message names the file and line.");
+    return;
+  }
+  for (uint32_t i = 0; i < s->nchecks; i++) {
     const struct run_check *k = &s->checks[i];
+    if (!full) {
+      hint(g, k->detail);                       /* what kept every test from running */
+      break;
+    }
     if (k->state == RUN_CHECK_FAULT && k->fault_line) {
       char h[512];
       const char *base = strrchr(k->fault_file, '/');
@@ -83,6 +139,8 @@ static void correctness(json_t *c, const struct run_result *s, struct grade_resu
   }
 }
 
+/* Correct on the main size (its check, the last, passed) and measured there: what the metric
+   targets and performance need; an edge size that failed costs its own points only. */
 static int main_correct(const struct run_result *s)
 {
   return s->built && s->nchecks && s->checks[s->nchecks - 1].state == RUN_CHECK_PASS && s->npoints;
@@ -234,7 +292,7 @@ int grade_score(const struct run_lab *lab, const struct run_result *student,
   }
   json_t *c = json_object_get(rubric, "correctness");
   if (json_is_object(c))
-    correctness(c, student, g);
+    correctness(c, lab, student, solution, g);
   json_t *m = json_object_get(rubric, "metrics");
   if (json_is_object(m))
     metric_targets(m, student, solution, g);

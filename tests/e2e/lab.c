@@ -320,6 +320,17 @@ START_TEST(grade_folder_name_is_not_shell)
 }
 END_TEST
 
+/* The names of the tests of a results.json, one string ("a|b|c|"). */
+static const char *test_names(const struct e2e_run *r)
+{
+  json_t *tests = e2e_j(r->json, "tests"), *t;
+  size_t i;
+  char *names = e2e_fmt("%s", "");
+  json_array_foreach(tests, i, t)
+    names = e2e_fmt("%s%s|", names, json_string_value(json_object_get(t, "name")));
+  return names;
+}
+
 /* grade SUB's copy of kernel file K (with answers.json ANSWERS when not NULL) on the emulator. */
 static struct e2e_run *grade_one(const char *who, const char *k, const char *answers)
 {
@@ -367,6 +378,34 @@ START_TEST(grade_edge_failure_keeps_targets)
 }
 END_TEST
 
+/* Valid CUDA the emulator does not run (cp.async) is graded: a results.json whose every test
+   is "not run", naming the instruction and its line of the .cu file; a kernel that does not
+   build has the same test names as one that passes. */
+START_TEST(grade_unsupported_and_the_same_tests)
+{
+  const char *k = "tests/e2e/lab01/cp_async.cu";
+  struct e2e_run *r = grade_one("cpasync", k, NULL);
+  ck_assert_msg(r->status == 1, "%s\n%s", r->out, r->err);
+  ck_assert(json_number_value(e2e_j(r->json, "score")) == 0.0);
+  ck_assert(json_number_value(e2e_j(r->json, "max_score")) == 100.0);
+  const char *main = json_string_value(json_object_get(test_named(r, "correctness: nx=1024 ny=512 (main)"),
+                                                       "output"));
+  ck_assert_msg(!strncmp(main, "not run: ", 9) && strstr(main, "cp.async") &&
+                e2e_mentions_line(main, "matrix_add.cu", e2e_marker_line(k, "CP-ASYNC")), "%s", main);
+  const char *names = test_names(r);
+  struct e2e_run *ok = grade_one("sol", "solutions/01-matrix-add/matrix_add.cu", NULL);
+  ck_assert_int_eq(ok->status, 0);
+  struct e2e_run *cerr = grade_one("cerr", "tests/e2e/lab01/compile_error.cu", NULL);
+  ck_assert_int_eq(cerr->status, 3);
+  ck_assert_str_eq(test_names(ok), names);
+  ck_assert_str_eq(test_names(cerr), names);
+  ck_assert_int_eq(json_array_size(e2e_j(cerr->json, "tests")), 19);
+  const char *first = json_string_value(json_object_get(test_named(cerr, "correctness: nx=1 ny=1"), "output"));
+  ck_assert_msg(strstr(first, "not run: the kernel did not build") && strstr(first, "matrix_add.cu:12: error"),
+                "%s", first);
+}
+END_TEST
+
 void e2e_add_grade_tests(Suite *s)
 {
   if (!e2e_have_nvcc())
@@ -378,6 +417,7 @@ void e2e_add_grade_tests(Suite *s)
   tcase_add_test(tc, batch_class_and_resume);
   tcase_add_test(tc, grade_folder_name_is_not_shell);
   tcase_add_test(tc, grade_edge_failure_keeps_targets);
+  tcase_add_test(tc, grade_unsupported_and_the_same_tests);
   suite_add_tcase(s, tc);
 }
 

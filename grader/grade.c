@@ -334,13 +334,12 @@ json_t *grade_gradescope_json(const struct grade_result *g)
   size_t k = (size_t)snprintf(out, sizeof out, "%s", g->note);
   for (uint32_t i = 0; i < g->nhints && k < sizeof out; i++)
     k += (size_t)snprintf(out + k, sizeof out - k, "%sHint: %s", k ? "\n" : "", g->hints[i]);
-  if (g->flagged[0] && k < sizeof out)
-    snprintf(out + k, sizeof out - k, "%sFlagged for your instructor: %s", k ? "\n" : "",
-             g->flagged);
   json_t *j = json_pack("{s:f,s:f,s:s,s:o}", "score", g->score, "max_score", g->max, "output",
                         out, "tests", tests);
   /* Gradescope keeps extra_data for the instructor: the integrity flags, and the figures the
-     class charts of a batch are drawn from */
+     class charts of a batch are drawn from. The flags are in no visible text (the top-level
+     output and every visible test are shown to the student): only in the hidden test below
+     and in extra_data. */
   json_t *extra = json_object();
   if (g->flagged[0]) {
     /* a test entry only the instructor sees, too */

@@ -4,7 +4,8 @@
  * the reference was measured on but the submission was not scores nothing; performance
  * without a reference time not counted; both notes kept when both happen. A lab with test
  * sizes: the same test names whatever the kernel did (built, not built, not run by the
- * emulator), an edge size that fails costs its own points only. */
+ * emulator), an edge size that fails costs its own points only; integrity flags only in what the
+ * instructor sees. */
 #include <check.h>
 #include <jansson.h>
 #include <stdio.h>
@@ -310,6 +311,36 @@ START_TEST(grade_same_tests_whatever_happens)
 }
 END_TEST
 
+/* The integrity flag: a hidden test and extra_data, never the visible output. */
+START_TEST(grade_integrity_hidden)
+{
+  struct run_result *ref = run2_new(RUN_CHECK_PASS, RUN_CHECK_PASS, RUN_CHECK_PASS);
+  struct run_result *stu = run2_new(RUN_CHECK_PASS, RUN_CHECK_PASS, RUN_CHECK_PASS);
+  snprintf(stu->integrity, sizeof stu->integrity, "reads %%clock64 at k.cu:9");
+  struct grade_result *g = score2(stu, ref, NULL);
+  json_t *j = grade_gradescope_json(g);
+  ck_assert_ptr_null(strstr(json_string_value(json_object_get(j, "output")), "clock64"));
+  json_t *tests = json_object_get(j, "tests"), *t;
+  size_t i;
+  int hidden = 0;
+  json_array_foreach(tests, i, t) {
+    const char *out = json_string_value(json_object_get(t, "output"));
+    const char *vis = json_string_value(json_object_get(t, "visibility"));
+    if (strstr(out, "clock64")) {
+      ck_assert_str_eq(vis, "hidden");
+      hidden++;
+    }
+  }
+  ck_assert_int_eq(hidden, 1);
+  ck_assert_str_eq(json_string_value(json_object_get(json_object_get(j, "extra_data"),
+                                                     "integrity")), "reads %clock64 at k.cu:9");
+  json_decref(j);
+  free(g);
+  free(stu);
+  free(ref);
+}
+END_TEST
+
 Suite *suite_grade(void)
 {
   Suite *s = suite_create("grade");
@@ -320,6 +351,7 @@ Suite *suite_grade(void)
   tcase_add_test(tc, grade_notes_accumulate);
   tcase_add_test(tc, grade_edge_failure_keeps_targets);
   tcase_add_test(tc, grade_same_tests_whatever_happens);
+  tcase_add_test(tc, grade_integrity_hidden);
   suite_add_tcase(s, tc);
   return s;
 }

@@ -1,6 +1,7 @@
 /* grade.c: score a submission by its lab's rubric (see grade.h). */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "grader/grade.h"
@@ -231,7 +232,67 @@ static void performance(json_t *p, const struct run_result *s, const struct run_
            "for" : "", a->value, b->value, ratio, full, zero);
 }
 
-static void questions(json_t *q, json_t *answers, struct grade_result *g)
+/* v as the student wrote it, as near as a double keeps it: the shortest text that reads back
+   as v ("8.0000001", "0.671", "50"), never rounded to a few digits. */
+static void shortest(double v, char *buf, size_t n)
+{
+  for (int prec = 1; prec <= 17; prec++) {
+    snprintf(buf, n, "%.*g", prec, v);
+    if (strtod(buf, NULL) == v)
+      return;
+  }
+}
+
+/* The JSON type of a, in words, for an answer that is not a number. */
+static const char *json_kind(const json_t *a)
+{
+  switch (json_typeof(a)) {
+  case JSON_STRING: return "a string";
+  case JSON_TRUE: case JSON_FALSE: return "a true/false value";
+  case JSON_NULL: return "null";
+  case JSON_ARRAY: return "a list";
+  case JSON_OBJECT: return "an object";
+  default: return "a number";
+  }
+}
+
+/* How far got is from want, in words that do not give the answer away: close, within a
+   factor of 2, or about how many times too high or too low, naming a factor that a slip of
+   unit would make (1000: bytes and KB, or ms and us; 1024; 100: a fraction and a percent;
+   8: bits and bytes; 32: lanes and warps). */
+static void how_far(double got, double want, const char *unit, char *buf, size_t n)
+{
+  if (want == 0 || got == 0 || (got < 0) != (want < 0)) {
+    snprintf(buf, n, "%s", want == 0 ? (got > 0 ? "too high" : "too low")
+             : got == 0 ? "0 is not it" : "the sign is wrong");
+    return;
+  }
+  double r = got / want, f = r > 1 ? r : 1 / r;
+  const char *dir = r > 1 ? "too high" : "too low";
+  static const double slips[] = {1e6, 1e3, 1024, 100, 32, 8};
+  if (f <= 1.1) {
+    snprintf(buf, n, "close: within 10%% of the answer, but outside its tolerance");
+    return;
+  }
+  if (f <= 2) {
+    snprintf(buf, n, "%s, by less than a factor of 2", dir);
+    return;
+  }
+  for (size_t i = 0; i < sizeof slips / sizeof *slips; i++)
+    if (fabs(f / slips[i] - 1) < 0.01) {
+      snprintf(buf, n, "about %g times %s, a factor a slip of unit makes: the answer is in %s",
+               slips[i], dir, unit[0] ? unit : "the question's unit");
+      return;
+    }
+  snprintf(buf, n, "about %.2g times %s", f, dir);
+}
+
+/* Questions: each answer judged against the rubric's answer within its tolerance, as given
+   (a string "4" is a string, named as such). Feedback names the question's unit, how far a
+   wrong answer is and the handout section; a pencil question ("method": "pencil") is sent
+   back to the handout, a measured one to warplab. */
+static void questions(json_t *q, const struct run_lab *lab, json_t *answers,
+                      struct grade_result *g)
 {
   json_t *items = json_object_get(q, "items");
   double pts = num(q, "points", 0);
@@ -239,22 +300,54 @@ static void questions(json_t *q, json_t *answers, struct grade_result *g)
   json_t *x;
   json_array_foreach(items, i, x) {
     const char *id = json_string_value(json_object_get(x, "id"));
-    char name[96];
+    const char *unit = json_string_value(json_object_get(x, "unit"));
+    const char *section = json_string_value(json_object_get(x, "section"));
+    const char *method = json_string_value(json_object_get(x, "method"));
+    unit = unit ? unit : "";
+    char name[96], in_unit[96] = "";
+    if (unit[0])
+      snprintf(in_unit, sizeof in_unit, " (in %s)", unit);
     snprintf(name, sizeof name, "question %s", id ? id : "?");
     struct grade_item *it = item(g, name, n ? pts / (double)n : 0);
     if (!it || !id)
       continue;
     json_t *a = answers ? json_object_get(answers, id) : NULL;
     double want = num(x, "answer", NAN), tol = num(x, "tolerance", 0);
+    char see[400] = "";
+    if (section)
+      snprintf(see, sizeof see, " See handouts/%s.md, section '%s'.", lab->id, section);
+    if (!a) {
+      snprintf(it->output, sizeof it->output, "%s%s: no answer given (answers.json: {\"%s\": "
+               "NUMBER}).%s", id, in_unit, id, see);
+      continue;
+    }
     if (!json_is_number(a)) {
-      snprintf(it->output, sizeof it->output, "no answer given for %s (answers.json: {\"%s\": ...})", id, id);
+      char shown[64] = "";
+      if (json_is_string(a))
+        snprintf(shown, sizeof shown, " \"%.40s\"", json_string_value(a));
+      snprintf(it->output, sizeof it->output, "%s%s: your answer%s is %s where a number is "
+               "expected: write it without quotes or unit, e.g. {\"%s\": 12.5}; not counted.",
+               id, in_unit, shown, json_kind(a), id);
       continue;
     }
     double got = json_number_value(a);
-    int ok = fabs(got - want) <= tol + 1e-12;
+    char given[40];
+    shortest(got, given, sizeof given);
+    /* the rubric's tolerance, and no more than a double's rounding of the answer */
+    int ok = fabs(got - want) <= tol + 1e-12 * fmax(1.0, fabs(want));
     it->score = ok ? it->max : 0;
-    snprintf(it->output, sizeof it->output, "%s: you answered %g%s", id, got,
-             ok ? ", right" : ", which is not it: measure it with warplab and look again");
+    if (ok) {
+      snprintf(it->output, sizeof it->output, "%s: you answered %s%s%s: right", id, given,
+               unit[0] ? " " : "", unit);
+      continue;
+    }
+    char far[160];
+    how_far(got, want, unit, far, sizeof far);
+    snprintf(it->output, sizeof it->output, "%s: you answered %s%s%s, which is not it (%s). "
+             "%s%s", id, given, unit[0] ? " " : "", unit, far,
+             method && !strcmp(method, "pencil")
+             ? "Work it out again from the handout's figures."
+             : "Measure it with warplab and look again.", see);
   }
 }
 
@@ -301,7 +394,7 @@ int grade_score(const struct run_lab *lab, const struct run_result *student,
     performance(p, student, solution, g);
   json_t *q = json_object_get(rubric, "questions");
   if (json_is_object(q))
-    questions(q, answers, g);
+    questions(q, lab, answers, g);
   for (uint32_t i = 0; i < g->nitems; i++)
     g->score += g->items[i].score;
   char occ[768];

@@ -406,6 +406,22 @@ START_TEST(grade_unsupported_and_the_same_tests)
 }
 END_TEST
 
+/* answers.json as an editor may save it (a UTF-8 byte-order mark), with a string where a
+   number is expected and a value given to more digits than it is shown to by default. */
+START_TEST(grade_answers_bom_and_types)
+{
+  const char *answers = "\xEF\xBB\xBF{\"q1\": 4, \"q2\": \"4\", \"q8\": 8.0000001}";
+  struct e2e_run *r = grade_one("bom", "solutions/01-matrix-add/matrix_add.cu", answers);
+  ck_assert_msg(r->status == 0, "%s\n%s", r->out, r->err);
+  ck_assert_ptr_null(strstr(r->err, "answers.json could not be read"));
+  ck_assert(json_number_value(json_object_get(test_named(r, "question q1"), "score")) == 1);
+  const char *q2 = json_string_value(json_object_get(test_named(r, "question q2"), "output"));
+  ck_assert_msg(strstr(q2, "\"4\" is a string where a number is expected"), "%s", q2);
+  const char *q8 = json_string_value(json_object_get(test_named(r, "question q8"), "output"));
+  ck_assert_msg(strstr(q8, "8.0000001"), "%s", q8);
+}
+END_TEST
+
 void e2e_add_grade_tests(Suite *s)
 {
   if (!e2e_have_nvcc())
@@ -418,6 +434,7 @@ void e2e_add_grade_tests(Suite *s)
   tcase_add_test(tc, grade_folder_name_is_not_shell);
   tcase_add_test(tc, grade_edge_failure_keeps_targets);
   tcase_add_test(tc, grade_unsupported_and_the_same_tests);
+  tcase_add_test(tc, grade_answers_bom_and_types);
   suite_add_tcase(s, tc);
 }
 

@@ -4,8 +4,9 @@
  * the reference was measured on but the submission was not scores nothing; performance
  * without a reference time not counted; both notes kept when both happen. A lab with test
  * sizes: the same test names whatever the kernel did (built, not built, not run by the
- * emulator), an edge size that fails costs its own points only; integrity flags only in what the
- * instructor sees. */
+ * emulator), an edge size that fails costs its own points only; questions judged as given,
+ * with their unit, how far off, the handout section and named type errors; integrity flags
+ * only in what the instructor sees. */
 #include <check.h>
 #include <jansson.h>
 #include <stdio.h>
@@ -311,6 +312,75 @@ START_TEST(grade_same_tests_whatever_happens)
 }
 END_TEST
 
+static const struct grade_item *graded(const char *answers, const char *id)
+{
+  static struct grade_item it;
+  struct run_result *ref = run2_new(RUN_CHECK_PASS, RUN_CHECK_PASS, RUN_CHECK_PASS);
+  struct grade_result *g = score2(ref, ref, answers);
+  char name[32];
+  snprintf(name, sizeof name, "question %s", id);
+  const struct grade_item *x = find(g, name);
+  ck_assert_ptr_nonnull(x);
+  it = *x;
+  free(g);
+  free(ref);
+  return &it;
+}
+
+START_TEST(grade_answers_as_given)
+{
+  /* right, with the unit named */
+  const struct grade_item *it = graded("{\"q1\": 8}", "q1");
+  ck_assert_double_eq(it->score, 1);
+  ck_assert_msg(strstr(it->output, "8 warps: right"), "%s", it->output);
+  /* shown as given, judged with the tolerance (0): 8.0000001 is not 8 */
+  it = graded("{\"q1\": 8.0000001}", "q1");
+  ck_assert_double_eq(it->score, 0);
+  ck_assert_msg(strstr(it->output, "you answered 8.0000001 warps"), "%s", it->output);
+  ck_assert_msg(strstr(it->output, "close"), "%s", it->output);
+  /* within the tolerance: right */
+  it = graded("{\"q4\": 0.674}", "q4");
+  ck_assert_double_eq(it->score, 1);
+  ck_assert_msg(strstr(it->output, "0.674 ms: right"), "%s", it->output);
+  /* a string is named as a string, not as no answer */
+  it = graded("{\"q1\": \"4\"}", "q1");
+  ck_assert_double_eq(it->score, 0);
+  ck_assert_msg(strstr(it->output, "\"4\" is a string where a number is expected"), "%s",
+                it->output);
+  ck_assert_ptr_null(strstr(it->output, "no answer"));
+  it = graded("{\"q1\": [8]}", "q1");
+  ck_assert_msg(strstr(it->output, "is a list where a number is expected"), "%s", it->output);
+  it = graded("{}", "q1");
+  ck_assert_msg(strstr(it->output, "no answer given") && strstr(it->output, "in warps"), "%s",
+                it->output);
+}
+END_TEST
+
+START_TEST(grade_answer_feedback)
+{
+  /* a pencil question is sent back to the handout's section, not to warplab */
+  const struct grade_item *it = graded("{\"q1\": 16}", "q1");
+  ck_assert_double_eq(it->score, 0);
+  ck_assert_msg(strstr(it->output, "too high") && strstr(it->output, "Work it out again") &&
+                strstr(it->output, "handouts/99-test.md, section 'Exercise 1: warps'"), "%s",
+                it->output);
+  ck_assert_ptr_null(strstr(it->output, "warplab"));
+  /* a measured one to warplab; 12 for 12288 bytes: a slip of unit, and the unit named */
+  it = graded("{\"q2\": 12}", "q2");
+  ck_assert_msg(strstr(it->output, "1024 times too low") && strstr(it->output, "in bytes") &&
+                strstr(it->output, "Measure it with warplab"), "%s", it->output);
+  /* a fraction for a percent */
+  it = graded("{\"q3\": 0.5}", "q3");
+  ck_assert_msg(strstr(it->output, "100 times too low") && strstr(it->output, "in percent"),
+                "%s", it->output);
+  /* far off, no unit slip: the factor, rounded */
+  it = graded("{\"q3\": 5}", "q3");
+  ck_assert_msg(strstr(it->output, "about 10 times too low"), "%s", it->output);
+  it = graded("{\"q3\": -50}", "q3");
+  ck_assert_msg(strstr(it->output, "the sign is wrong"), "%s", it->output);
+}
+END_TEST
+
 /* The integrity flag: a hidden test and extra_data, never the visible output. */
 START_TEST(grade_integrity_hidden)
 {
@@ -351,6 +421,8 @@ Suite *suite_grade(void)
   tcase_add_test(tc, grade_notes_accumulate);
   tcase_add_test(tc, grade_edge_failure_keeps_targets);
   tcase_add_test(tc, grade_same_tests_whatever_happens);
+  tcase_add_test(tc, grade_answers_as_given);
+  tcase_add_test(tc, grade_answer_feedback);
   tcase_add_test(tc, grade_integrity_hidden);
   suite_add_tcase(s, tc);
   return s;

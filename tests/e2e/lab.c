@@ -4,6 +4,9 @@
  * element; a compile error stops the run with its line; a wrong signature is named; a seed
  * replays a run. Everything on the emulator, with results in the test's temporary folder. */
 #include <check.h>
+#include <ctype.h>
+#include <dirent.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -422,6 +425,113 @@ START_TEST(grade_answers_bom_and_types)
 }
 END_TEST
 
+/* The numbers written in text ("4,224", "0.671", "50"), at most max of them, into v. */
+static int numbers_in(const char *t, size_t len, double *v, int max)
+{
+  int n = 0;
+  for (size_t i = 0; i < len && n < max; i++) {
+    if (t[i] < '0' || t[i] > '9' || (i && (isalnum((unsigned char)t[i - 1]) || t[i - 1] == '.')))
+      continue;
+    char buf[64];
+    size_t k = 0;
+    while (i < len && k + 1 < sizeof buf &&
+           ((t[i] >= '0' && t[i] <= '9') ||
+            ((t[i] == ',' || t[i] == '.') && i + 1 < len && t[i + 1] >= '0' && t[i + 1] <= '9'))) {
+      if (t[i] != ',')
+        buf[k++] = t[i];
+      i++;
+    }
+    buf[k] = 0;
+    v[n++] = strtod(buf, NULL);
+  }
+  return n;
+}
+
+/* Nonzero when one of the numbers written in t is the answer (within its tolerance). */
+static int says_answer(const char *t, size_t len, double answer, double tol)
+{
+  double v[64];
+  int n = numbers_in(t, len, v, 64);
+  for (int i = 0; i < n; i++)
+    if (fabs(v[i] - answer) <= (tol > 1e-9 ? tol : 1e-9))
+      return 1;
+  return 0;
+}
+
+/* Every lab's questions name their unit, how they are answered and the handout section
+   that asks them; the handout labels each one [qN, UNIT] with lab.json's unit, and never
+   prints the answer just before a label (the text back to the previous clause, unless the
+   answer is one of the question's own figures, such as stride 2 for 2 wavefronts). */
+START_TEST(grade_questions_units_and_handouts)
+{
+  DIR *d = opendir("labs");
+  ck_assert_ptr_nonnull(d);
+  struct dirent *e;
+  int labs = 0;
+  while ((e = readdir(d))) {
+    if (e->d_name[0] < '0' || e->d_name[0] > '9')
+      continue;
+    json_t *lab = e2e_load_json(e2e_fmt("labs/%s/lab.json", e->d_name));
+    json_t *items = e2e_j(lab, "rubric/questions/items");
+    if (!json_array_size(items)) {
+      json_decref(lab);
+      continue;
+    }
+    labs++;
+    char *raw = e2e_read_text(e2e_fmt("handouts/%s.md", e->d_name));
+    /* the text with every run of blanks and newlines as one space: labels wrap */
+    size_t n = strlen(raw), k = 0;
+    char *h = e2e_alloc(n + 1);
+    for (size_t i = 0; i < n; i++)
+      if (!isspace((unsigned char)raw[i]))
+        h[k++] = raw[i];
+      else if (k && h[k - 1] != ' ')
+        h[k++] = ' ';
+    h[k] = 0;
+    size_t i;
+    json_t *q;
+    json_array_foreach(items, i, q) {
+      const char *id = json_string_value(json_object_get(q, "id"));
+      const char *unit = json_string_value(json_object_get(q, "unit"));
+      const char *method = json_string_value(json_object_get(q, "method"));
+      const char *section = json_string_value(json_object_get(q, "section"));
+      const char *text = json_string_value(json_object_get(q, "question"));
+      ck_assert_msg(id && unit && unit[0] && method && section && text,
+                    "%s: question %zu lacks id, unit, method, section or question", e->d_name, i);
+      ck_assert_msg(!strcmp(method, "pencil") || !strcmp(method, "measure"), "%s %s: method %s",
+                    e->d_name, id, method);
+      ck_assert_msg(strstr(raw, e2e_fmt(" %s\n", section)) != NULL, "%s %s: no heading '%s' in "
+                    "the handout", e->d_name, id, section);
+      double answer = json_number_value(json_object_get(q, "answer"));
+      double tol = json_number_value(json_object_get(q, "tolerance"));
+      const char *want = e2e_fmt("[%s, %s]", id, unit);
+      int labelled = 0, own = says_answer(text, strlen(text), answer, tol);
+      const char *tag = e2e_fmt("[%s", id);
+      for (const char *p = strstr(h, tag); p; p = strstr(p + 1, tag)) {
+        char next = p[strlen(tag)];
+        if (next >= '0' && next <= '9')
+          continue;                             /* [q1 of [q10 */
+        ck_assert_msg(!strncmp(p, want, strlen(want)), "%s: %.40s... where %s is expected",
+                      e->d_name, p, want);
+        labelled++;
+        /* back to the previous clause or label, 40 characters at most */
+        const char *from = p - 40 > h ? p - 40 : h;
+        for (const char *c = from; c < p; c++)
+          if (strchr("];(:", *c) || (strchr(",.?", *c) && c[1] == ' '))
+            from = c + 1;
+        ck_assert_msg(own || !says_answer(from, (size_t)(p - from), answer, tol),
+                      "%s: the answer to %s is printed beside its label: '%.*s%s'", e->d_name,
+                      id, (int)(p - from), from, want);
+      }
+      ck_assert_msg(labelled, "%s: the handout never asks %s as %s", e->d_name, id, want);
+    }
+    json_decref(lab);
+  }
+  closedir(d);
+  ck_assert_int_ge(labs, 7);
+}
+END_TEST
+
 void e2e_add_grade_tests(Suite *s)
 {
   if (!e2e_have_nvcc())
@@ -435,6 +545,7 @@ void e2e_add_grade_tests(Suite *s)
   tcase_add_test(tc, grade_edge_failure_keeps_targets);
   tcase_add_test(tc, grade_unsupported_and_the_same_tests);
   tcase_add_test(tc, grade_answers_bom_and_types);
+  tcase_add_test(tc, grade_questions_units_and_handouts);
   suite_add_tcase(s, tc);
 }
 

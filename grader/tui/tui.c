@@ -76,7 +76,7 @@ static void score(struct tui *t)
   if (answers)
     snprintf(t->v.answers, sizeof t->v.answers, "%.1000s", path);
   else if (why[0])
-    snprintf(t->v.answers, sizeof t->v.answers, "%.1000s: not scored", why);
+    snprintf(t->v.answers, sizeof t->v.answers, "%.1000s", why);
   if (grade_score(t->o->lab, t->stu, t->v.ref, answers, t->grade, err, sizeof err) == 0) {
     t->v.grade = t->grade;
   } else {

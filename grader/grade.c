@@ -1,6 +1,7 @@
 /* grade.c: score a submission by its lab's rubric (see grade.h). */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "grader/grade.h"
@@ -41,31 +42,87 @@ static double num(json_t *o, const char *key, double fallback)
   return json_is_number(v) ? json_number_value(v) : fallback;
 }
 
-/* Correctness: the points shared evenly by the checks, all or nothing each. */
-static void correctness(json_t *c, const struct run_result *s, struct grade_result *g)
+/* The name of test t of lab (t == ntests: the main size on backend "gpu" or "emu"), as the
+   run labels its check: "nx=33 ny=17", "n=4096 arch=wave64", "nx=1024 ny=512 (main)". */
+static void test_label(const struct run_lab *lab, uint32_t t, const char *backend, char *buf,
+                       size_t n)
+{
+  const struct run_sizes *sz = t < lab->ntests ? &lab->tests[t]
+                               : !strcmp(backend, "gpu") ? &lab->gpu : &lab->emu;
+  size_t k = 0;
+  buf[0] = 0;
+  for (uint32_t i = 0; i < sz->n && k < n; i++) {
+    int w = snprintf(buf + k, n - k, "%s%s=%lld", i ? " " : "", sz->name[i], (long long)sz->v[i]);
+    if (w < 0)
+      break;
+    k += (size_t)w;
+  }
+  if (k < n && t == lab->ntests)
+    snprintf(buf + k, n - k, " (main)");
+  else if (k < n && lab->test_arch[t][0])
+    snprintf(buf + k, n - k, " arch=%s", lab->test_arch[t]);
+}
+
+/* Why no test of s ran, for "not run: ..." (s has not the lab's full list of checks): the
+   build, the kernel's signature, a construct the emulator does not run. */
+static void not_run_reason(const struct run_result *s, char *buf, size_t n)
+{
+  if (!s->built)
+    snprintf(buf, n, "the kernel did not build");
+  else if (s->nchecks)
+    snprintf(buf, n, "%.95s: %.500s", s->checks[0].label, s->checks[0].detail);
+  else
+    snprintf(buf, n, "the kernel was not run");
+}
+
+/* Correctness: the points shared evenly by the lab's test sizes and its main size, all or
+   nothing each. The items are the same, by name and number, whatever the kernel did: a
+   kernel that did not build or could not run has each of them at 0, "not run: why". */
+static void correctness(json_t *c, const struct run_lab *lab, const struct run_result *s,
+                        const struct run_result *ref, struct grade_result *g)
 {
   double pts = num(c, "points", 0);
-  uint32_t n = s->built ? s->nchecks : 1;
-  if (!s->built) {
-    struct grade_item *it = item(g, "correctness: the kernel builds", pts);
-    if (it)
-      snprintf(it->output, sizeof it->output, "the kernel did not build:\n%.700s", s->build_log);
-    hint(g, "Fix the build first: the compiler's message names the file and line.");
-    return;
-  }
+  uint32_t n = lab->ntests + 1;
+  int full = s->built && s->nchecks == n;
+  const char *backend = s->prov.backend[0] ? s->prov.backend
+                        : ref && ref->prov.backend[0] ? ref->prov.backend : "emu";
+  char why[640];
+  not_run_reason(s, why, sizeof why);
   for (uint32_t i = 0; i < n; i++) {
-    const struct run_check *k = &s->checks[i];
-    char name[128];
-    snprintf(name, sizeof name, "correctness: %s", k->label);
+    char label[96], name[128];
+    if (full)
+      snprintf(label, sizeof label, "%s", s->checks[i].label);
+    else
+      test_label(lab, i, backend, label, sizeof label);
+    snprintf(name, sizeof name, "correctness: %s", label);
     struct grade_item *it = item(g, name, pts / n);
     if (!it)
       return;
-    it->score = k->state == RUN_CHECK_PASS ? it->max : 0;
-    snprintf(it->output, sizeof it->output, "%s",
-             k->state == RUN_CHECK_PASS ? "every element matches the reference" : k->detail);
+    if (!full && !s->built && i == 0)
+      snprintf(it->output, sizeof it->output, "not run: the kernel did not build:\n%.680s",
+               s->build_log);
+    else if (!full && !s->built)
+      snprintf(it->output, sizeof it->output, "not run: the kernel did not build (the "
+               "compiler's messages are under the first test)");
+    else if (!full)
+      snprintf(it->output, sizeof it->output, "not run: %s", why);
+    else {
+      const struct run_check *k = &s->checks[i];
+      it->score = k->state == RUN_CHECK_PASS ? it->max : 0;
+      snprintf(it->output, sizeof it->output, "%s",
+               k->state == RUN_CHECK_PASS ? "every element matches the reference" : k->detail);
+    }
   }
-  for (uint32_t i = 0; i < n; i++) {
+  if (!s->built) {
+    hint(g, "Fix the build first: the compiler's message names the file and line.");
+    return;
+  }
+  for (uint32_t i = 0; i < s->nchecks; i++) {
     const struct run_check *k = &s->checks[i];
+    if (!full) {
+      hint(g, k->detail);                       /* what kept every test from running */
+      break;
+    }
     if (k->state == RUN_CHECK_FAULT && k->fault_line) {
       char h[512];
       const char *base = strrchr(k->fault_file, '/');
@@ -83,6 +140,8 @@ static void correctness(json_t *c, const struct run_result *s, struct grade_resu
   }
 }
 
+/* Correct on the main size (its check, the last, passed) and measured there: what the metric
+   targets and performance need; an edge size that failed costs its own points only. */
 static int main_correct(const struct run_result *s)
 {
   return s->built && s->nchecks && s->checks[s->nchecks - 1].state == RUN_CHECK_PASS && s->npoints;
@@ -173,7 +232,67 @@ static void performance(json_t *p, const struct run_result *s, const struct run_
            "for" : "", a->value, b->value, ratio, full, zero);
 }
 
-static void questions(json_t *q, json_t *answers, struct grade_result *g)
+/* v as the student wrote it, as near as a double keeps it: the shortest text that reads back
+   as v ("8.0000001", "0.671", "50"), never rounded to a few digits. */
+static void shortest(double v, char *buf, size_t n)
+{
+  for (int prec = 1; prec <= 17; prec++) {
+    snprintf(buf, n, "%.*g", prec, v);
+    if (strtod(buf, NULL) == v)
+      return;
+  }
+}
+
+/* The JSON type of a, in words, for an answer that is not a number. */
+static const char *json_kind(const json_t *a)
+{
+  switch (json_typeof(a)) {
+  case JSON_STRING: return "a string";
+  case JSON_TRUE: case JSON_FALSE: return "a true/false value";
+  case JSON_NULL: return "null";
+  case JSON_ARRAY: return "a list";
+  case JSON_OBJECT: return "an object";
+  default: return "a number";
+  }
+}
+
+/* How far got is from want, in words that do not give the answer away: close, within a
+   factor of 2, or about how many times too high or too low, naming a factor that a slip of
+   unit would make (1000: bytes and KB, or ms and us; 1024; 100: a fraction and a percent;
+   8: bits and bytes; 32: lanes and warps). */
+static void how_far(double got, double want, const char *unit, char *buf, size_t n)
+{
+  if (want == 0 || got == 0 || (got < 0) != (want < 0)) {
+    snprintf(buf, n, "%s", want == 0 ? (got > 0 ? "too high" : "too low")
+             : got == 0 ? "0 is not it" : "the sign is wrong");
+    return;
+  }
+  double r = got / want, f = r > 1 ? r : 1 / r;
+  const char *dir = r > 1 ? "too high" : "too low";
+  static const double slips[] = {1e6, 1e3, 1024, 100, 32, 8};
+  if (f <= 1.1) {
+    snprintf(buf, n, "close: within 10%% of the answer, but outside its tolerance");
+    return;
+  }
+  if (f <= 2) {
+    snprintf(buf, n, "%s, by less than a factor of 2", dir);
+    return;
+  }
+  for (size_t i = 0; i < sizeof slips / sizeof *slips; i++)
+    if (fabs(f / slips[i] - 1) < 0.01) {
+      snprintf(buf, n, "about %g times %s, a factor a slip of unit makes: the answer is in %s",
+               slips[i], dir, unit[0] ? unit : "the question's unit");
+      return;
+    }
+  snprintf(buf, n, "about %.2g times %s", f, dir);
+}
+
+/* Questions: each answer judged against the rubric's answer within its tolerance, as given
+   (a string "4" is a string, named as such). Feedback names the question's unit, how far a
+   wrong answer is and the handout section; a pencil question ("method": "pencil") is sent
+   back to the handout, a measured one to warplab. */
+static void questions(json_t *q, const struct run_lab *lab, json_t *answers,
+                      struct grade_result *g)
 {
   json_t *items = json_object_get(q, "items");
   double pts = num(q, "points", 0);
@@ -181,22 +300,54 @@ static void questions(json_t *q, json_t *answers, struct grade_result *g)
   json_t *x;
   json_array_foreach(items, i, x) {
     const char *id = json_string_value(json_object_get(x, "id"));
-    char name[96];
+    const char *unit = json_string_value(json_object_get(x, "unit"));
+    const char *section = json_string_value(json_object_get(x, "section"));
+    const char *method = json_string_value(json_object_get(x, "method"));
+    unit = unit ? unit : "";
+    char name[96], in_unit[96] = "";
+    if (unit[0])
+      snprintf(in_unit, sizeof in_unit, " (in %s)", unit);
     snprintf(name, sizeof name, "question %s", id ? id : "?");
     struct grade_item *it = item(g, name, n ? pts / (double)n : 0);
     if (!it || !id)
       continue;
     json_t *a = answers ? json_object_get(answers, id) : NULL;
     double want = num(x, "answer", NAN), tol = num(x, "tolerance", 0);
+    char see[400] = "";
+    if (section)
+      snprintf(see, sizeof see, " See handouts/%s.md, section '%s'.", lab->id, section);
+    if (!a) {
+      snprintf(it->output, sizeof it->output, "%s%s: no answer given (answers.json: {\"%s\": "
+               "NUMBER}).%s", id, in_unit, id, see);
+      continue;
+    }
     if (!json_is_number(a)) {
-      snprintf(it->output, sizeof it->output, "no answer given for %s (answers.json: {\"%s\": ...})", id, id);
+      char shown[64] = "";
+      if (json_is_string(a))
+        snprintf(shown, sizeof shown, " \"%.40s\"", json_string_value(a));
+      snprintf(it->output, sizeof it->output, "%s%s: your answer%s is %s where a number is "
+               "expected: write it without quotes or unit, e.g. {\"%s\": 12.5}; not counted.",
+               id, in_unit, shown, json_kind(a), id);
       continue;
     }
     double got = json_number_value(a);
-    int ok = fabs(got - want) <= tol + 1e-12;
+    char given[40];
+    shortest(got, given, sizeof given);
+    /* the rubric's tolerance, and no more than a double's rounding of the answer */
+    int ok = fabs(got - want) <= tol + 1e-12 * fmax(1.0, fabs(want));
     it->score = ok ? it->max : 0;
-    snprintf(it->output, sizeof it->output, "%s: you answered %g%s", id, got,
-             ok ? ", right" : ", which is not it: measure it with warplab and look again");
+    if (ok) {
+      snprintf(it->output, sizeof it->output, "%s: you answered %s%s%s: right", id, given,
+               unit[0] ? " " : "", unit);
+      continue;
+    }
+    char far[160];
+    how_far(got, want, unit, far, sizeof far);
+    snprintf(it->output, sizeof it->output, "%s: you answered %s%s%s, which is not it (%s). "
+             "%s%s", id, given, unit[0] ? " " : "", unit, far,
+             method && !strcmp(method, "pencil")
+             ? "Work it out again from the handout's figures."
+             : "Measure it with warplab and look again.", see);
   }
 }
 
@@ -234,7 +385,7 @@ int grade_score(const struct run_lab *lab, const struct run_result *student,
   }
   json_t *c = json_object_get(rubric, "correctness");
   if (json_is_object(c))
-    correctness(c, student, g);
+    correctness(c, lab, student, solution, g);
   json_t *m = json_object_get(rubric, "metrics");
   if (json_is_object(m))
     metric_targets(m, student, solution, g);
@@ -243,7 +394,7 @@ int grade_score(const struct run_lab *lab, const struct run_result *student,
     performance(p, student, solution, g);
   json_t *q = json_object_get(rubric, "questions");
   if (json_is_object(q))
-    questions(q, answers, g);
+    questions(q, lab, answers, g);
   for (uint32_t i = 0; i < g->nitems; i++)
     g->score += g->items[i].score;
   char occ[768];
@@ -276,13 +427,12 @@ json_t *grade_gradescope_json(const struct grade_result *g)
   size_t k = (size_t)snprintf(out, sizeof out, "%s", g->note);
   for (uint32_t i = 0; i < g->nhints && k < sizeof out; i++)
     k += (size_t)snprintf(out + k, sizeof out - k, "%sHint: %s", k ? "\n" : "", g->hints[i]);
-  if (g->flagged[0] && k < sizeof out)
-    snprintf(out + k, sizeof out - k, "%sFlagged for your instructor: %s", k ? "\n" : "",
-             g->flagged);
   json_t *j = json_pack("{s:f,s:f,s:s,s:o}", "score", g->score, "max_score", g->max, "output",
                         out, "tests", tests);
   /* Gradescope keeps extra_data for the instructor: the integrity flags, and the figures the
-     class charts of a batch are drawn from */
+     class charts of a batch are drawn from. The flags are in no visible text (the top-level
+     output and every visible test are shown to the student): only in the hidden test below
+     and in extra_data. */
   json_t *extra = json_object();
   if (g->flagged[0]) {
     /* a test entry only the instructor sees, too */

@@ -90,8 +90,15 @@ json_t *submission_answers(const char *dir, char *why, size_t whylen)
              (long long)st.st_size, SUBMISSION_MAX_ANSWERS_BYTES);
     return NULL;
   }
+  /* read whole, so that a UTF-8 byte-order mark (as some editors save) can be skipped */
+  char buf[SUBMISSION_MAX_ANSWERS_BYTES + 1];
+  FILE *f = fopen(path, "rb");
+  size_t len = f ? fread(buf, 1, sizeof buf - 1, f) : 0;
+  if (f)
+    fclose(f);
+  size_t skip = len >= 3 && !memcmp(buf, "\xEF\xBB\xBF", 3) ? 3 : 0;
   json_error_t je;
-  json_t *a = json_load_file(path, 0, &je);
+  json_t *a = json_loadb(buf + skip, len - skip, 0, &je);
   if (!json_is_object(a)) {
     snprintf(why, whylen, "answers.json could not be read (line %d: %s; expected {\"q1\": 4, "
              "...}): no answer was counted", je.line, a ? "not an object" : je.text);

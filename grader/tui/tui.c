@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "grader/submission.h"
 #include "grader/tui/tui.h"
 #include "grader/tui/tui_int.h"
 #include "metrics/occ.h"
@@ -64,24 +65,18 @@ static void status(struct tui *t, int role, const char *fmt, ...)
    beside the kernel file when there is one. */
 static void score(struct tui *t)
 {
-  char path[1100], err[512];
+  char dir[1100], path[1200], err[512], why[512];
   const char *kf = t->stu->prov.kernel_file;
   const char *slash = strrchr(kf, '/');
-  snprintf(path, sizeof path, "%.*sanswers.json", slash ? (int)(slash - kf + 1) : 0, kf);
-  json_t *answers = NULL;
+  snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - kf) : 1, slash ? kf : ".");
+  snprintf(path, sizeof path, "%s/answers.json", dir);
   t->v.answers[0] = 0;
-  if (access(path, R_OK) == 0) {
-    json_error_t je;
-    answers = json_load_file(path, 0, &je);
-    if (json_is_object(answers)) {
-      snprintf(t->v.answers, sizeof t->v.answers, "%.1000s", path);
-    } else {
-      snprintf(t->v.answers, sizeof t->v.answers, "%.700s:%d: %.200s (expected {\"q1\": 4, ...}): "
-               "not scored", path, je.line, answers ? "not an object" : je.text);
-      json_decref(answers);
-      answers = NULL;
-    }
-  }
+  /* read as warplab grade reads it (submission.h): the same answers, the same complaints */
+  json_t *answers = submission_answers(dir, why, sizeof why);
+  if (answers)
+    snprintf(t->v.answers, sizeof t->v.answers, "%.1000s", path);
+  else if (why[0])
+    snprintf(t->v.answers, sizeof t->v.answers, "%.1000s", why);
   if (grade_score(t->o->lab, t->stu, t->v.ref, answers, t->grade, err, sizeof err) == 0) {
     t->v.grade = t->grade;
   } else {

@@ -55,7 +55,8 @@ void tui_chart_draw(struct tui_canvas *c, const struct tui_view *v)
     return;
   }
   if (!v->stu->npoints) {
-    tui_wrap(c, TUI_DIM, 0, "No chart: there are no measurements (the tests must pass first).");
+    tui_wrap(c, TUI_DIM, 0, "No chart: there are no measurements (the main size's test must pass "
+             "first).");
     return;
   }
   if (plot_chart_data(v->lab, v->stu, v->chart, &d, err, sizeof err) != PLOT_OK) {

@@ -288,8 +288,8 @@ static void draw_metrics(struct tui_canvas *c, const struct tui_view *v)
     return;
   }
   if (!s->npoints) {
-    tui_wrap(c, TUI_DIM, 0, "No measurements: they are taken on a correct kernel, so the tests "
-             "must pass first.");
+    tui_wrap(c, TUI_DIM, 0, "No measurements: they are taken when the kernel is correct on the "
+             "main size, so the main size's test must pass first.");
     return;
   }
   const struct run_point *p = &s->points[0];

@@ -22,7 +22,8 @@ static void grade_usage(FILE *f)
         "                       [--json] [--no-ncu]\n"
         "\n"
         "SUBMISSION_DIR holds the lab's kernel file (e.g. matrix_add.cu) and, optionally,\n"
-        "answers.json with the numeric answers to the handout's questions: {\"q1\": 4, ...}.\n"
+        "answers.json with the numeric answers to the handout's questions: {\"q1\": 4, ...},\n"
+        "each a number in the unit the handout gives beside its label ([q6, percent]).\n"
         "Writes results.json (Gradescope's format) and feedback.md into the run's results folder\n"
         "(under --out, default results/).\n"
         "On a GPU, Nsight Compute measures the main configuration's metrics for the rubric's\n"
@@ -127,17 +128,36 @@ int wl_cmd_grade(int argc, char **argv)
     wl_error("%s", note);
     goto out;
   }
-  /* the submission, then the solution on the same backend and inputs */
   /* the submission, on the same inputs; on a GPU, Nsight Compute measures the main
      configuration's metrics for the targets */
   o.kernel_file = kfile;
   if (run_lab_run(&lab, &o, stu, err, sizeof err)) {
-    wl_error("%s", err);
-    goto out;
+    if (!stu->built || !stu->results_dir[0]) {
+      wl_error("%s", err);
+      goto out;
+    }
+    /* built, then not run for a reason of the kernel's: graded, every test "not run" with
+       that reason (the reference solution's run below says whether the reason is ours) */
+    const char *base = err;                     /* no instructor's path: "kernel.ptx:9: ..." */
+    const char *colon = strchr(err, ':');
+    if (err[0] == '/' && colon)
+      for (const char *p = err; p < colon; p++)
+        if (*p == '/')
+          base = p + 1;
+    struct run_check *k = &stu->checks[0];
+    memset(k, 0, sizeof *k);
+    snprintf(k->label, sizeof k->label, "the run");
+    k->state = RUN_CHECK_FAIL;
+    k->first_bad = -1;
+    snprintf(k->detail, sizeof k->detail, "%.700s", base);
+    stu->nchecks = 1;
+    stu->npoints = 0;
+    stu->all_passed = 0;
   }
-  if (strcmp(stu->prov.backend, ref->prov.backend)) {
+  if (stu->prov.backend[0] && strcmp(stu->prov.backend, ref->prov.backend)) {
     /* "auto" chose otherwise for the submission (a GPU lost between the two): the reference
-       again, on the submission's backend */
+       again, on the submission's backend (a kernel that did not build has none: the
+       reference as it ran) */
     so.backend = !strcmp(stu->prov.backend, "gpu") ? RUN_BACKEND_GPU : RUN_BACKEND_EMU;
     if (run_lab_run(&lab, &so, ref, err, sizeof err)) {
       wl_error("the reference solution: %s", err);

@@ -82,7 +82,8 @@ static void report_text(FILE *f, const struct run_lab *lab, const struct run_res
   fprintf(f, "  %u of %u passed\n", pass, r->nchecks);
   if (!r->npoints) {
     if (!r->all_passed)
-      fprintf(f, "\nFix the failing tests first: measurements are taken on a correct kernel.\n");
+      fprintf(f, "\nFix the main size first: measurements are taken when the kernel is correct "
+              "on the main size.\n");
     return;
   }
   /* the measurement table: one row per point, one column per metric of the first point */

@@ -57,12 +57,13 @@ static const struct adv cases[] = {
    "extern \"C\" __global__ void matrixadd(const float *a, const float *b, float *c, int nx, int ny)",
    1, 0, {"has no kernel named matrix_add", NULL}},
   {"a compile error", BODY, "    c[i] = a[i] + b[i]", 3, 0, {"did not build", "matrix_add.cu:", NULL}},
-  /* right answers, but flagged for the instructor: timers and inputs belong to the harness */
+  /* right answers, but flagged for the instructor (its hidden test): timers and inputs belong
+     to the harness */
   {"reads the clock", BODY,
    "    long long t = clock64(); c[i] = a[i] + b[i]; if (t == 42) c[i] = 0.0f;", 0, 90,
-   {"Flagged for your instructor", "reads %clock64 at matrix_add.cu:", NULL}},
+   {"\"name\": \"integrity\"", "reads %clock64 at matrix_add.cu:", NULL}},
   {"writes into an input", BODY, "    c[i] = a[i] + b[i]; ((float *)a)[i] = 0.0f;", 0, 90,
-   {"Flagged for your instructor", "wrote into its input a", NULL}},
+   {"\"name\": \"integrity\"", "wrote into its input a", NULL}},
 };
 #define NCASES (sizeof cases / sizeof *cases)
 

@@ -4,6 +4,9 @@
  * element; a compile error stops the run with its line; a wrong signature is named; a seed
  * replays a run. Everything on the emulator, with results in the test's temporary folder. */
 #include <check.h>
+#include <ctype.h>
+#include <dirent.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -320,6 +323,215 @@ START_TEST(grade_folder_name_is_not_shell)
 }
 END_TEST
 
+/* The names of the tests of a results.json, one string ("a|b|c|"). */
+static const char *test_names(const struct e2e_run *r)
+{
+  json_t *tests = e2e_j(r->json, "tests"), *t;
+  size_t i;
+  char *names = e2e_fmt("%s", "");
+  json_array_foreach(tests, i, t)
+    names = e2e_fmt("%s%s|", names, json_string_value(json_object_get(t, "name")));
+  return names;
+}
+
+/* grade SUB's copy of kernel file K (with answers.json ANSWERS when not NULL) on the emulator. */
+static struct e2e_run *grade_one(const char *who, const char *k, const char *answers)
+{
+  const char *sub = e2e_tmp(who);
+  ck_assert_int_eq(mkdir(sub, 0777), 0);
+  copy_file(k, e2e_fmt("%s/matrix_add.cu", sub));
+  if (answers)
+    e2e_write(e2e_fmt("%s/answers.json", who), answers, strlen(answers));
+  return e2e_warplab("grade", "01", sub, "--backend", "emu", "--json", "--seed", "7", "--out",
+                     e2e_tmp(e2e_fmt("graded-%s", who)), (char *)NULL);
+}
+
+static json_t *test_named(const struct e2e_run *r, const char *prefix)
+{
+  json_t *tests = e2e_j(r->json, "tests"), *t;
+  size_t i;
+  json_array_foreach(tests, i, t)
+    if (!strncmp(json_string_value(json_object_get(t, "name")), prefix, strlen(prefix)))
+      return t;
+  ck_abort_msg("no test '%s' in\n%.3000s", prefix, r->out);
+  return NULL;
+}
+
+/* Lab 01 guarded on x only: the main size (a multiple of the block) is right, the edge sizes
+   whose rows do not fill a block fault. The rubric's words: the metric targets and the time
+   count whenever the main size is correct; only the failing tests lose their points. */
+START_TEST(grade_edge_failure_keeps_targets)
+{
+  char *src = e2e_read_text("solutions/01-matrix-add/matrix_add.cu");
+  char *at = strstr(src, "if (x >= nx || y >= ny)");
+  ck_assert_ptr_nonnull(at);
+  char *text = e2e_fmt("%.*sif (x >= nx)%s", (int)(at - src), src, at + strlen("if (x >= nx || y >= ny)"));
+  e2e_write("xonly.cu", text, strlen(text));
+  struct e2e_run *r = grade_one("xonly", e2e_tmp("xonly.cu"), NULL);
+  ck_assert_msg(r->status == 1, "%s\n%s", r->out, r->err);
+  ck_assert(json_number_value(json_object_get(test_named(r, "correctness: nx=33 ny=17"), "score")) == 0);
+  ck_assert(json_number_value(json_object_get(test_named(r, "correctness: nx=1024 ny=512 (main)"),
+                                              "score")) == 10);
+  json_t *t = test_named(r, "metric target: l1tex__average_t_sectors_per_request");
+  ck_assert_msg(json_number_value(json_object_get(t, "score")) == 8, "%s",
+                json_string_value(json_object_get(t, "output")));
+  ck_assert(json_number_value(json_object_get(test_named(r, "metric target: smsp__sass"), "score")) == 7);
+  ck_assert(json_number_value(json_object_get(test_named(r, "performance"), "score")) == 15);
+  ck_assert_ptr_null(strstr(r->out, "must be correct on the main size"));
+}
+END_TEST
+
+/* Valid CUDA the emulator does not run (cp.async) is graded: a results.json whose every test
+   is "not run", naming the instruction and its line of the .cu file; a kernel that does not
+   build has the same test names as one that passes. */
+START_TEST(grade_unsupported_and_the_same_tests)
+{
+  const char *k = "tests/e2e/lab01/cp_async.cu";
+  struct e2e_run *r = grade_one("cpasync", k, NULL);
+  ck_assert_msg(r->status == 1, "%s\n%s", r->out, r->err);
+  ck_assert(json_number_value(e2e_j(r->json, "score")) == 0.0);
+  ck_assert(json_number_value(e2e_j(r->json, "max_score")) == 100.0);
+  const char *main = json_string_value(json_object_get(test_named(r, "correctness: nx=1024 ny=512 (main)"),
+                                                       "output"));
+  ck_assert_msg(!strncmp(main, "not run: ", 9) && strstr(main, "cp.async") &&
+                e2e_mentions_line(main, "matrix_add.cu", e2e_marker_line(k, "CP-ASYNC")), "%s", main);
+  const char *names = test_names(r);
+  struct e2e_run *ok = grade_one("sol", "solutions/01-matrix-add/matrix_add.cu", NULL);
+  ck_assert_int_eq(ok->status, 0);
+  struct e2e_run *cerr = grade_one("cerr", "tests/e2e/lab01/compile_error.cu", NULL);
+  ck_assert_int_eq(cerr->status, 3);
+  ck_assert_str_eq(test_names(ok), names);
+  ck_assert_str_eq(test_names(cerr), names);
+  ck_assert_int_eq(json_array_size(e2e_j(cerr->json, "tests")), 19);
+  const char *first = json_string_value(json_object_get(test_named(cerr, "correctness: nx=1 ny=1"), "output"));
+  ck_assert_msg(strstr(first, "not run: the kernel did not build") && strstr(first, "matrix_add.cu:12: error"),
+                "%s", first);
+}
+END_TEST
+
+/* answers.json as an editor may save it (a UTF-8 byte-order mark), with a string where a
+   number is expected and a value given to more digits than it is shown to by default. */
+START_TEST(grade_answers_bom_and_types)
+{
+  const char *answers = "\xEF\xBB\xBF{\"q1\": 4, \"q2\": \"4\", \"q8\": 8.0000001}";
+  struct e2e_run *r = grade_one("bom", "solutions/01-matrix-add/matrix_add.cu", answers);
+  ck_assert_msg(r->status == 0, "%s\n%s", r->out, r->err);
+  ck_assert_ptr_null(strstr(r->err, "answers.json could not be read"));
+  ck_assert(json_number_value(json_object_get(test_named(r, "question q1"), "score")) == 1);
+  const char *q2 = json_string_value(json_object_get(test_named(r, "question q2"), "output"));
+  ck_assert_msg(strstr(q2, "\"4\" is a string where a number is expected"), "%s", q2);
+  const char *q8 = json_string_value(json_object_get(test_named(r, "question q8"), "output"));
+  ck_assert_msg(strstr(q8, "8.0000001"), "%s", q8);
+}
+END_TEST
+
+/* The numbers written in text ("4,224", "0.671", "50"), at most max of them, into v. */
+static int numbers_in(const char *t, size_t len, double *v, int max)
+{
+  int n = 0;
+  for (size_t i = 0; i < len && n < max; i++) {
+    if (t[i] < '0' || t[i] > '9' || (i && (isalnum((unsigned char)t[i - 1]) || t[i - 1] == '.')))
+      continue;
+    char buf[64];
+    size_t k = 0;
+    while (i < len && k + 1 < sizeof buf &&
+           ((t[i] >= '0' && t[i] <= '9') ||
+            ((t[i] == ',' || t[i] == '.') && i + 1 < len && t[i + 1] >= '0' && t[i + 1] <= '9'))) {
+      if (t[i] != ',')
+        buf[k++] = t[i];
+      i++;
+    }
+    buf[k] = 0;
+    v[n++] = strtod(buf, NULL);
+  }
+  return n;
+}
+
+/* Nonzero when one of the numbers written in t is the answer (within its tolerance). */
+static int says_answer(const char *t, size_t len, double answer, double tol)
+{
+  double v[64];
+  int n = numbers_in(t, len, v, 64);
+  for (int i = 0; i < n; i++)
+    if (fabs(v[i] - answer) <= (tol > 1e-9 ? tol : 1e-9))
+      return 1;
+  return 0;
+}
+
+/* Every lab's questions name their unit, how they are answered and the handout section
+   that asks them; the handout labels each one [qN, UNIT] with lab.json's unit, and never
+   prints the answer just before a label (the text back to the previous clause, unless the
+   answer is one of the question's own figures, such as stride 2 for 2 wavefronts). */
+START_TEST(grade_questions_units_and_handouts)
+{
+  DIR *d = opendir("labs");
+  ck_assert_ptr_nonnull(d);
+  struct dirent *e;
+  int labs = 0;
+  while ((e = readdir(d))) {
+    if (e->d_name[0] < '0' || e->d_name[0] > '9')
+      continue;
+    json_t *lab = e2e_load_json(e2e_fmt("labs/%s/lab.json", e->d_name));
+    json_t *items = e2e_j(lab, "rubric/questions/items");
+    if (!json_array_size(items)) {
+      json_decref(lab);
+      continue;
+    }
+    labs++;
+    char *raw = e2e_read_text(e2e_fmt("handouts/%s.md", e->d_name));
+    /* the text with every run of blanks and newlines as one space: labels wrap */
+    size_t n = strlen(raw), k = 0;
+    char *h = e2e_alloc(n + 1);
+    for (size_t i = 0; i < n; i++)
+      if (!isspace((unsigned char)raw[i]))
+        h[k++] = raw[i];
+      else if (k && h[k - 1] != ' ')
+        h[k++] = ' ';
+    h[k] = 0;
+    size_t i;
+    json_t *q;
+    json_array_foreach(items, i, q) {
+      const char *id = json_string_value(json_object_get(q, "id"));
+      const char *unit = json_string_value(json_object_get(q, "unit"));
+      const char *method = json_string_value(json_object_get(q, "method"));
+      const char *section = json_string_value(json_object_get(q, "section"));
+      const char *text = json_string_value(json_object_get(q, "question"));
+      ck_assert_msg(id && unit && unit[0] && method && section && text,
+                    "%s: question %zu lacks id, unit, method, section or question", e->d_name, i);
+      ck_assert_msg(!strcmp(method, "pencil") || !strcmp(method, "measure"), "%s %s: method %s",
+                    e->d_name, id, method);
+      ck_assert_msg(strstr(raw, e2e_fmt(" %s\n", section)) != NULL, "%s %s: no heading '%s' in "
+                    "the handout", e->d_name, id, section);
+      double answer = json_number_value(json_object_get(q, "answer"));
+      double tol = json_number_value(json_object_get(q, "tolerance"));
+      const char *want = e2e_fmt("[%s, %s]", id, unit);
+      int labelled = 0, own = says_answer(text, strlen(text), answer, tol);
+      const char *tag = e2e_fmt("[%s", id);
+      for (const char *p = strstr(h, tag); p; p = strstr(p + 1, tag)) {
+        char next = p[strlen(tag)];
+        if (next >= '0' && next <= '9')
+          continue;                             /* [q1 of [q10 */
+        ck_assert_msg(!strncmp(p, want, strlen(want)), "%s: %.40s... where %s is expected",
+                      e->d_name, p, want);
+        labelled++;
+        /* back to the previous clause or label, 40 characters at most */
+        const char *from = p - 40 > h ? p - 40 : h;
+        for (const char *c = from; c < p; c++)
+          if (strchr("];(:", *c) || (strchr(",.?", *c) && c[1] == ' '))
+            from = c + 1;
+        ck_assert_msg(own || !says_answer(from, (size_t)(p - from), answer, tol),
+                      "%s: the answer to %s is printed beside its label: '%.*s%s'", e->d_name,
+                      id, (int)(p - from), from, want);
+      }
+      ck_assert_msg(labelled, "%s: the handout never asks %s as %s", e->d_name, id, want);
+    }
+    json_decref(lab);
+  }
+  closedir(d);
+  ck_assert_int_ge(labs, 7);
+}
+END_TEST
+
 void e2e_add_grade_tests(Suite *s)
 {
   if (!e2e_have_nvcc())
@@ -330,6 +542,10 @@ void e2e_add_grade_tests(Suite *s)
   tcase_add_test(tc, grade_solution_and_starter);
   tcase_add_test(tc, batch_class_and_resume);
   tcase_add_test(tc, grade_folder_name_is_not_shell);
+  tcase_add_test(tc, grade_edge_failure_keeps_targets);
+  tcase_add_test(tc, grade_unsupported_and_the_same_tests);
+  tcase_add_test(tc, grade_answers_bom_and_types);
+  tcase_add_test(tc, grade_questions_units_and_handouts);
   suite_add_tcase(s, tc);
 }
 

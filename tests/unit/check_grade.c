@@ -2,9 +2,14 @@
  * met and missed; a target with no value for the reference solution (a GPU graded without
  * Nsight Compute) not counted, for every student alike, and said so in the note; a target
  * the reference was measured on but the submission was not scores nothing; performance
- * without a reference time not counted; both notes kept when both happen. */
+ * without a reference time not counted; both notes kept when both happen. A lab with test
+ * sizes: the same test names whatever the kernel did (built, not built, not run by the
+ * emulator), an edge size that fails costs its own points only; questions judged as given,
+ * with their unit, how far off, the handout section and named type errors; integrity flags
+ * only in what the instructor sees. */
 #include <check.h>
 #include <jansson.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -149,6 +154,263 @@ START_TEST(grade_notes_accumulate)
 }
 END_TEST
 
+/* A lab with two edge sizes and a main size, a correctness part, one target and questions. */
+static const char *const RUBRIC2 =
+  "{\"rubric\": {\"total\": 44,"
+  " \"correctness\": {\"points\": 30},"
+  " \"metrics\": {\"points\": 10, \"targets\": [{\"metric\": \"" SPR "\", \"max\": 4.0,"
+  "   \"points\": 10, \"why\": \"whole sectors\"}]},"
+  " \"questions\": {\"points\": 4, \"items\": ["
+  "   {\"id\": \"q1\", \"answer\": 8, \"tolerance\": 0, \"unit\": \"warps\","
+  "    \"method\": \"pencil\", \"section\": \"Exercise 1: warps\"},"
+  "   {\"id\": \"q2\", \"answer\": 12288, \"tolerance\": 0, \"unit\": \"bytes\","
+  "    \"method\": \"measure\", \"section\": \"Exercise 2: shared memory\"},"
+  "   {\"id\": \"q3\", \"answer\": 50, \"tolerance\": 0.5, \"unit\": \"percent\"},"
+  "   {\"id\": \"q4\", \"answer\": 0.671, \"tolerance\": 0.005, \"unit\": \"ms\"}]}}}";
+
+static struct run_lab *lab2_new(void)
+{
+  struct run_lab *lab = calloc(1, sizeof *lab);
+  ck_assert_ptr_nonnull(lab);
+  json_error_t e;
+  lab->json = json_loads(RUBRIC2, 0, &e);
+  ck_assert_msg(lab->json != NULL, "%s", e.text);
+  snprintf(lab->id, sizeof lab->id, "99-test");
+  lab->ntests = 2;
+  const int64_t n[3] = {1, 33, 4096};
+  struct run_sizes *sz[3] = {&lab->tests[0], &lab->tests[1], &lab->emu};
+  for (int i = 0; i < 3; i++) {
+    sz[i]->n = 1;
+    snprintf(sz[i]->name[0], sizeof sz[i]->name[0], "n");
+    sz[i]->v[0] = n[i];
+  }
+  lab->gpu = lab->emu;
+  return lab;
+}
+
+/* A run of lab2: built, its three checks in the given states, measured when the main size
+   passed (as the run measures). */
+static struct run_result *run2_new(enum run_check_state a, enum run_check_state b,
+                                   enum run_check_state main)
+{
+  struct run_result *r = run_new(SPR, 4, TIME, 100);
+  static const char *const labels[3] = {"n=1", "n=33", "n=4096 (main)"};
+  enum run_check_state st[3] = {a, b, main};
+  r->nchecks = 3;
+  r->all_passed = 1;
+  snprintf(r->prov.backend, sizeof r->prov.backend, "emu");
+  for (int i = 0; i < 3; i++) {
+    snprintf(r->checks[i].label, sizeof r->checks[i].label, "%s", labels[i]);
+    r->checks[i].state = st[i];
+    snprintf(r->checks[i].detail, sizeof r->checks[i].detail, "%s",
+             st[i] == RUN_CHECK_PASS ? "" : "c[3] is wrong");
+    r->all_passed &= st[i] == RUN_CHECK_PASS;
+  }
+  r->npoints = main == RUN_CHECK_PASS;
+  return r;
+}
+
+static struct grade_result *score2(const struct run_result *stu, const struct run_result *ref,
+                                   const char *answers)
+{
+  struct run_lab *lab = lab2_new();
+  struct grade_result *g = calloc(1, sizeof *g);
+  ck_assert_ptr_nonnull(g);
+  json_error_t e;
+  json_t *a = answers ? json_loads(answers, 0, &e) : NULL;
+  ck_assert_msg(!answers || a, "%s", answers);
+  char err[256] = "";
+  ck_assert_msg(grade_score(lab, stu, ref, a, g, err, sizeof err) == 0, "%s", err);
+  json_decref(a);
+  lab_free(lab);
+  return g;
+}
+
+/* The rubric's words: targets count whenever the main size is correct, and only the failing
+   edge size loses its points. */
+START_TEST(grade_edge_failure_keeps_targets)
+{
+  struct run_result *ref = run2_new(RUN_CHECK_PASS, RUN_CHECK_PASS, RUN_CHECK_PASS);
+  struct run_result *stu = run2_new(RUN_CHECK_PASS, RUN_CHECK_FAULT, RUN_CHECK_PASS);
+  struct grade_result *g = score2(stu, ref, NULL);
+  ck_assert_double_eq(find(g, "correctness: n=1")->score, 10);
+  ck_assert_double_eq(find(g, "correctness: n=33")->score, 0);
+  ck_assert_double_eq(find(g, "correctness: n=4096 (main)")->score, 10);
+  ck_assert_double_eq(find(g, "metric target")->score, 10);
+  ck_assert_double_eq(g->score, 30);
+  free(g);
+  /* the main size wrong: the target is not scored, and says why */
+  free(stu);
+  stu = run2_new(RUN_CHECK_PASS, RUN_CHECK_PASS, RUN_CHECK_FAIL);
+  g = score2(stu, ref, NULL);
+  ck_assert_double_eq(find(g, "metric target")->score, 0);
+  ck_assert_ptr_nonnull(strstr(find(g, "metric target")->output, "main size"));
+  free(g);
+  free(stu);
+  free(ref);
+}
+END_TEST
+
+/* The test names of results.json do not depend on what the kernel did. */
+static char *names_of(const struct grade_result *g)
+{
+  static char buf[4096];
+  size_t k = 0;
+  buf[0] = 0;
+  for (uint32_t i = 0; i < g->nitems && k < sizeof buf; i++)
+    k += (size_t)snprintf(buf + k, sizeof buf - k, "%s|", g->items[i].name);
+  return strdup(buf);
+}
+
+START_TEST(grade_same_tests_whatever_happens)
+{
+  struct run_result *ref = run2_new(RUN_CHECK_PASS, RUN_CHECK_PASS, RUN_CHECK_PASS);
+  struct grade_result *g = score2(ref, ref, NULL);
+  char *want = names_of(g);
+  ck_assert_int_eq(g->nitems, 3 + 1 + 4);
+  free(g);
+  /* not built: every test at 0, "not run", the compiler's message under the first */
+  struct run_result *nb = calloc(1, sizeof *nb);
+  ck_assert_ptr_nonnull(nb);
+  snprintf(nb->build_log, sizeof nb->build_log, "k.cu:12: error: expected a \";\"");
+  g = score2(nb, ref, NULL);
+  char *got = names_of(g);
+  ck_assert_str_eq(got, want);
+  ck_assert_double_eq(g->score, 0);
+  ck_assert_double_eq(g->max, 44);
+  ck_assert_msg(strstr(g->items[0].output, "not run: the kernel did not build") &&
+                strstr(g->items[0].output, "k.cu:12: error"), "%s", g->items[0].output);
+  ck_assert_ptr_nonnull(strstr(g->items[2].output, "not run: the kernel did not build"));
+  free(g);
+  free(got);
+  /* built, but the emulator does not run it: one check that says why, named in every test */
+  struct run_result *un = calloc(1, sizeof *un);
+  ck_assert_ptr_nonnull(un);
+  un->built = 1;
+  un->nchecks = 1;
+  snprintf(un->prov.backend, sizeof un->prov.backend, "emu");
+  snprintf(un->checks[0].label, sizeof un->checks[0].label, "emulator support");
+  un->checks[0].state = RUN_CHECK_FAIL;
+  snprintf(un->checks[0].detail, sizeof un->checks[0].detail, "the emulator does not run this "
+           "kernel: unsupported instruction 'cp.async.ca.shared.global' (PTX line 69), from "
+           "k.cu:12");
+  g = score2(un, ref, NULL);
+  got = names_of(g);
+  ck_assert_str_eq(got, want);
+  ck_assert_double_eq(g->score, 0);
+  for (uint32_t i = 0; i < 3; i++)
+    ck_assert_msg(strstr(g->items[i].output, "not run: ") &&
+                  strstr(g->items[i].output, "cp.async") && strstr(g->items[i].output, "k.cu:12"),
+                  "%s", g->items[i].output);
+  ck_assert_msg(g->nhints >= 1 && strstr(g->hints[0], "k.cu:12"), "%s", g->hints[0]);
+  free(g);
+  free(got);
+  free(want);
+  free(nb);
+  free(un);
+  free(ref);
+}
+END_TEST
+
+static const struct grade_item *graded(const char *answers, const char *id)
+{
+  static struct grade_item it;
+  struct run_result *ref = run2_new(RUN_CHECK_PASS, RUN_CHECK_PASS, RUN_CHECK_PASS);
+  struct grade_result *g = score2(ref, ref, answers);
+  char name[32];
+  snprintf(name, sizeof name, "question %s", id);
+  const struct grade_item *x = find(g, name);
+  ck_assert_ptr_nonnull(x);
+  it = *x;
+  free(g);
+  free(ref);
+  return &it;
+}
+
+START_TEST(grade_answers_as_given)
+{
+  /* right, with the unit named */
+  const struct grade_item *it = graded("{\"q1\": 8}", "q1");
+  ck_assert_double_eq(it->score, 1);
+  ck_assert_msg(strstr(it->output, "8 warps: right"), "%s", it->output);
+  /* shown as given, judged with the tolerance (0): 8.0000001 is not 8 */
+  it = graded("{\"q1\": 8.0000001}", "q1");
+  ck_assert_double_eq(it->score, 0);
+  ck_assert_msg(strstr(it->output, "you answered 8.0000001 warps"), "%s", it->output);
+  ck_assert_msg(strstr(it->output, "close"), "%s", it->output);
+  /* within the tolerance: right */
+  it = graded("{\"q4\": 0.674}", "q4");
+  ck_assert_double_eq(it->score, 1);
+  ck_assert_msg(strstr(it->output, "0.674 ms: right"), "%s", it->output);
+  /* a string is named as a string, not as no answer */
+  it = graded("{\"q1\": \"4\"}", "q1");
+  ck_assert_double_eq(it->score, 0);
+  ck_assert_msg(strstr(it->output, "\"4\" is a string where a number is expected"), "%s",
+                it->output);
+  ck_assert_ptr_null(strstr(it->output, "no answer"));
+  it = graded("{\"q1\": [8]}", "q1");
+  ck_assert_msg(strstr(it->output, "is a list where a number is expected"), "%s", it->output);
+  it = graded("{}", "q1");
+  ck_assert_msg(strstr(it->output, "no answer given") && strstr(it->output, "in warps"), "%s",
+                it->output);
+}
+END_TEST
+
+START_TEST(grade_answer_feedback)
+{
+  /* a pencil question is sent back to the handout's section, not to warplab */
+  const struct grade_item *it = graded("{\"q1\": 16}", "q1");
+  ck_assert_double_eq(it->score, 0);
+  ck_assert_msg(strstr(it->output, "too high") && strstr(it->output, "Work it out again") &&
+                strstr(it->output, "handouts/99-test.md, section 'Exercise 1: warps'"), "%s",
+                it->output);
+  ck_assert_ptr_null(strstr(it->output, "warplab"));
+  /* a measured one to warplab; 12 for 12288 bytes: a slip of unit, and the unit named */
+  it = graded("{\"q2\": 12}", "q2");
+  ck_assert_msg(strstr(it->output, "1024 times too low") && strstr(it->output, "in bytes") &&
+                strstr(it->output, "Measure it with warplab"), "%s", it->output);
+  /* a fraction for a percent */
+  it = graded("{\"q3\": 0.5}", "q3");
+  ck_assert_msg(strstr(it->output, "100 times too low") && strstr(it->output, "in percent"),
+                "%s", it->output);
+  /* far off, no unit slip: the factor, rounded */
+  it = graded("{\"q3\": 5}", "q3");
+  ck_assert_msg(strstr(it->output, "about 10 times too low"), "%s", it->output);
+  it = graded("{\"q3\": -50}", "q3");
+  ck_assert_msg(strstr(it->output, "the sign is wrong"), "%s", it->output);
+}
+END_TEST
+
+/* The integrity flag: a hidden test and extra_data, never the visible output. */
+START_TEST(grade_integrity_hidden)
+{
+  struct run_result *ref = run2_new(RUN_CHECK_PASS, RUN_CHECK_PASS, RUN_CHECK_PASS);
+  struct run_result *stu = run2_new(RUN_CHECK_PASS, RUN_CHECK_PASS, RUN_CHECK_PASS);
+  snprintf(stu->integrity, sizeof stu->integrity, "reads %%clock64 at k.cu:9");
+  struct grade_result *g = score2(stu, ref, NULL);
+  json_t *j = grade_gradescope_json(g);
+  ck_assert_ptr_null(strstr(json_string_value(json_object_get(j, "output")), "clock64"));
+  json_t *tests = json_object_get(j, "tests"), *t;
+  size_t i;
+  int hidden = 0;
+  json_array_foreach(tests, i, t) {
+    const char *out = json_string_value(json_object_get(t, "output"));
+    const char *vis = json_string_value(json_object_get(t, "visibility"));
+    if (strstr(out, "clock64")) {
+      ck_assert_str_eq(vis, "hidden");
+      hidden++;
+    }
+  }
+  ck_assert_int_eq(hidden, 1);
+  ck_assert_str_eq(json_string_value(json_object_get(json_object_get(j, "extra_data"),
+                                                     "integrity")), "reads %clock64 at k.cu:9");
+  json_decref(j);
+  free(g);
+  free(stu);
+  free(ref);
+}
+END_TEST
+
 Suite *suite_grade(void)
 {
   Suite *s = suite_create("grade");
@@ -157,6 +419,11 @@ Suite *suite_grade(void)
   tcase_add_test(tc, grade_target_unmeasured_for_reference_is_not_counted);
   tcase_add_test(tc, grade_target_unmeasured_for_student_scores_nothing);
   tcase_add_test(tc, grade_notes_accumulate);
+  tcase_add_test(tc, grade_edge_failure_keeps_targets);
+  tcase_add_test(tc, grade_same_tests_whatever_happens);
+  tcase_add_test(tc, grade_answers_as_given);
+  tcase_add_test(tc, grade_answer_feedback);
+  tcase_add_test(tc, grade_integrity_hidden);
   suite_add_tcase(s, tc);
   return s;
 }

@@ -401,7 +401,12 @@ static enum sim_status link_calls(struct linker *L)
     return SIM_ERR_NOMEM;
   for (uint32_t c = 0; c < m->ncalls; c++) {
     const struct ptx_call *call = &m->calls[c];
-    if (!L->reach[call->func])
+    int caller = 1;                      /* the call is in a function this launch runs */
+    for (uint32_t k = 0; k < call->nret + call->nargs; k++) {
+      const struct ptx_var *v = &m->vars[m->call_syms[call->first + k]];
+      caller &= v->func < 0 || L->reach[v->func];
+    }
+    if (!L->reach[call->func] || !caller)
       continue;
     const struct ptx_func *callee = &m->funcs[call->func];
     struct sim_callinfo *ci = &p->calls[c];

@@ -382,6 +382,11 @@ static int pack_params(const struct ptx_module *m, int f, struct emu_arg *args, 
                sz[i] == 8 && !args[i].is_buffer ? " (a pointer? give a TYPEbuf:COUNT:INIT buffer)" : "");
       return WL_EXIT_USAGE;
     }
+    char terr[384];
+    if (emu_arg_check_type(&args[i], pv->elem_type, pv->name, terr, sizeof terr)) {
+      wl_error("%s", terr);
+      return WL_EXIT_USAGE;
+    }
     uint64_t bits = args[i].scalar;
     if (args[i].is_buffer) {
       char name[64];

@@ -1470,6 +1470,7 @@ static int run_here(const struct run_lab *lab, const struct run_opts *opts, stru
       goto out;
     }
     int ran_away = c.kind == BE_EMU && !br.ran_ok && br.emu.outcome == SIM_BUDGET;
+    run_result_add_printf(res, chk->label, br.emu.printf_out, br.emu.printf_len, br.emu.printf_cut);
     sim_result_free(&br.emu);
     if (chk->state != RUN_CHECK_PASS)
       res->all_passed = 0;

@@ -322,8 +322,7 @@ enum sim_status sim_launch_check(const struct ptx_module *m, int func, const str
   if (req[0] && (c->block[0] != req[0] || c->block[1] != (req[1] ? req[1] : 1) ||
                  c->block[2] != (req[2] ? req[2] : 1))) {
     snprintf(err, n, "the GPU refuses this launch with " INVALID_VALUE ": %s requires blocks of "
-             "exactly (%u,%u,%u) threads (PTX .reqntid, from __launch_bounds__ or "
-             "__block_size__); this launch has blocks of (%u,%u,%u)", who, req[0],
+             "exactly (%u,%u,%u) threads (PTX .reqntid); this launch has blocks of (%u,%u,%u)", who, req[0],
              req[1] ? req[1] : 1, req[2] ? req[2] : 1, c->block[0], c->block[1], c->block[2]);
     return SIM_ERR_BADARG;
   }

@@ -9,11 +9,19 @@
  * from CUDA's documentation: printf "returns the number of arguments parsed", the printf FIFO
  * is 1 MiB by default (cudaLimitPrintfFifoSize), a thread has at most 512 KiB of local
  * memory, an H200 block at most 1024 threads, 64 K registers and 227 KiB of shared memory.
+ * The refusals were measured on an H100 (CUDA 13, the runtime API, the same kernels):
+ * `bounded` in 256-thread blocks gives cudaErrorInvalidValue, in 32-thread blocks it runs;
+ * `heavy` has 128 registers (cudaFuncGetAttributes: at most 512 threads a block), 1024
+ * threads give cudaErrorLaunchOutOfResources "too many resources requested for launch", 512
+ * run; `dynamic` with 240000 bytes of dynamic shared memory gives cudaErrorInvalidValue,
+ * 232448 (after cudaFuncSetAttribute) runs.
  */
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "e2e.h"
 
@@ -54,6 +62,38 @@ START_TEST(launch_bounds_refused_on_emu)
   r = e2e_emu(k, "--kernel", "bounded", "--grid", "1", "--block", "32", "--arg", "i32buf:256:zero",
               "--json", (char *)NULL);
   e2e_expect_ok(r);
+}
+END_TEST
+
+/* The GPU backend, through the tests' stand-in driver (tests/e2e/gpuhang/fakecuda.c) told to
+   refuse blocks of more than 32 threads as a real driver does for __launch_bounds__(32)
+   (cudaErrorInvalidValue on an H100): the refusal reads as the emulator's. */
+START_TEST(launch_bounds_refusal_reads_the_same_on_the_gpu)
+{
+  const char *so = e2e_tmp("libfakecuda.so");
+  pid_t pid = fork();
+  ck_assert_int_ge(pid, 0);
+  if (pid == 0) {
+    execlp("cc", "cc", "-std=c11", "-shared", "-fPIC", "-o", so, "tests/e2e/gpuhang/fakecuda.c",
+           (char *)NULL);
+    _exit(127);
+  }
+  int status;
+  ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+  ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0, "cc could not build %s", so);
+  const char *k = e2e_kernel("limits.cu");
+  struct e2e_run *emu = e2e_emu(k, "--kernel", "bounded", "--grid", "1", "--block", "256", "--arg",
+                                "i32buf:256:zero", "--json", (char *)NULL);
+  setenv("WARPLAB_TEST_LIBCUDA", so, 1);
+  setenv("WARPLAB_FAKE_CUDA_MAX_THREADS", "32", 1);
+  struct e2e_run *gpu = e2e_emu(k, "--kernel", "bounded", "--grid", "1", "--block", "256",
+                                "--backend", "gpu", "--arg", "i32buf:256:zero", "--json",
+                                (char *)NULL);
+  unsetenv("WARPLAB_TEST_LIBCUDA");
+  unsetenv("WARPLAB_FAKE_CUDA_MAX_THREADS");
+  e2e_expect_error(gpu, 2, "CUDA_ERROR_INVALID_VALUE", "__launch_bounds__(32)", (char *)NULL);
+  ck_assert_int_eq(emu->status, 2);
+  ck_assert_str_eq(gpu->err, emu->err);
 }
 END_TEST
 
@@ -309,6 +349,7 @@ void e2e_add_limits_tests(Suite *s)
   tcase_add_checked_fixture(tc, e2e_setup, e2e_teardown);
   tcase_set_timeout(tc, LIMITS_TIMEOUT_S);
   tcase_add_test(tc, launch_bounds_refused_on_emu);
+  tcase_add_test(tc, launch_bounds_refusal_reads_the_same_on_the_gpu);
   tcase_add_test(tc, reqntid_refused_on_emu);
   tcase_add_test(tc, registers_past_the_file_refused);
   tcase_add_test(tc, shared_memory_past_the_limit_refused);

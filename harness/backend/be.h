@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "metrics/occ.h"
 #include "ptx/ptx.h"
 #include "sim/sim.h"
 
@@ -40,7 +41,28 @@ struct be_launch {
   int lanes;                  /* emu only: keep the lane log of warp lanes_warp of the block */
   uint32_t lanes_block;       /*   whose linear index is lanes_block (struct sim_lanes) */
   uint32_t lanes_warp;
+  /* The GPU's limits (the architecture profile) and the kernel's registers (ptxas), which a
+     launch is checked against (sim_launch_check) on the emulator as the driver checks it on
+     a GPU, and with which the GPU backend explains a launch the driver refused; 0 means the
+     default (1024 threads, 64 K registers in units of 256, 227 KiB of shared memory) or, for
+     regs_per_thread, not known (no register check). */
+  uint32_t max_threads;
+  uint32_t regs_per_thread;
+  uint32_t regs_per_block;
+  uint32_t reg_alloc_unit;
+  uint32_t max_smem;
 };
+
+/* Set l's limits from the architecture profile p (NULL: the defaults) and the kernel's
+   registers a thread from ptxas (0: unknown). */
+static inline void be_launch_limits(struct be_launch *l, const struct occ_profile *p, int regs)
+{
+  l->max_threads = p && p->max_threads_per_block > 0 ? (uint32_t)p->max_threads_per_block : 0;
+  l->regs_per_block = p && p->regs_per_block > 0 ? (uint32_t)p->regs_per_block : 0;
+  l->reg_alloc_unit = p && p->reg_alloc_unit > 0 ? (uint32_t)p->reg_alloc_unit : 0;
+  l->max_smem = p && p->smem_per_block_optin > 0 ? (uint32_t)p->smem_per_block_optin : 0;
+  l->regs_per_thread = regs > 0 ? (uint32_t)regs : 0;
+}
 
 struct be_result {
   int ran_ok;                 /* the kernel completed and nothing was reported */

@@ -65,6 +65,7 @@ struct cu_api {
   cu_result (*ModuleUnload)(cu_module);
   cu_result (*ModuleGetFunction)(cu_function *, cu_module, const char *);
   cu_result (*FuncSetAttribute)(cu_function, int, int);
+  cu_result (*FuncGetAttribute)(int *, int, cu_function);   /* optional: explains refusals */
   cu_result (*MemAlloc)(cu_ptr *, size_t);
   cu_result (*MemFree)(cu_ptr);
   cu_result (*MemcpyHtoD)(cu_ptr, const void *, size_t);
@@ -87,6 +88,7 @@ struct gpu {
   cu_device dev;
   cu_context ctx;
   cu_module mod;
+  const struct ptx_module *pmod;   /* the loaded PTX, decoded: what explains a refused launch */
   cu_ptr *allocs;
   uint32_t nallocs, cap;
   int broken;          /* a kernel fault left the context unusable */
@@ -146,6 +148,7 @@ static int load_api(struct cu_api *c, char *err, size_t n)
   LOAD(ModuleUnload, "cuModuleUnload", NULL)
   LOAD(ModuleGetFunction, "cuModuleGetFunction", NULL)
   LOAD(FuncSetAttribute, "cuFuncSetAttribute", NULL)
+  *(void **)&c->FuncGetAttribute = sym(c->lib, "cuFuncGetAttribute", NULL);
   LOAD(MemAlloc, "cuMemAlloc_v2", NULL)
   LOAD(MemFree, "cuMemFree_v2", NULL)
   LOAD(MemcpyHtoD, "cuMemcpyHtoD_v2", NULL)
@@ -290,6 +293,7 @@ static enum be_status gpu_load(void *impl, const char *ptx, size_t len, const st
     snprintf(err, errlen, "%s%s%s", m2, log[0] ? ": " : "", log);
     return BE_ERR_LOAD;
   }
+  g->pmod = m;
   return BE_OK;
 }
 
@@ -363,6 +367,34 @@ static enum be_status kernel_function(struct gpu *g, const char *kernel, const s
   return BE_OK;
 }
 
+/* Why the driver refused launching f with l: the emulator's check (sim_launch_check), fed
+   with what the driver says of the function (its registers and static shared memory), so that
+   a refusal reads the same on both backends. 1 with the reason in err, 0 when the check
+   finds none (the driver's own words stay). */
+static int explain_refusal(struct gpu *g, const char *kernel, cu_function f,
+                           const struct be_launch *l, char *err, size_t errlen)
+{
+  int fi = g->pmod ? ptx_find_func(g->pmod, kernel) : -1;
+  if (fi < 0)
+    return 0;
+  int regs = 0, smem = 0;
+  if (g->api.FuncGetAttribute) {
+    if (g->api.FuncGetAttribute(&regs, 4 /* CU_FUNC_ATTRIBUTE_NUM_REGS */, f) != 0)
+      regs = 0;
+    if (g->api.FuncGetAttribute(&smem, 1 /* CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES */, f) != 0)
+      smem = 0;
+  }
+  struct sim_launch c = {
+    .dyn_smem = l->dyn_smem, .warp_size = 32, .max_threads = l->max_threads,
+    .regs_per_thread = regs > 0 ? (uint32_t)regs : l->regs_per_thread,
+    .regs_per_block = l->regs_per_block, .reg_alloc_unit = l->reg_alloc_unit,
+    .max_smem = l->max_smem,
+  };
+  memcpy(c.grid, l->grid, sizeof c.grid);
+  memcpy(c.block, l->block, sizeof c.block);
+  return sim_launch_check(g->pmod, fi, &c, smem > 0 ? (uint32_t)smem : 0, err, errlen) != SIM_OK;
+}
+
 static enum be_status gpu_launch(void *impl, const char *kernel, const void *params, size_t psize,
                                  const struct be_launch *l, struct be_result *res, char *err,
                                  size_t errlen)
@@ -384,7 +416,8 @@ static enum be_status gpu_launch(void *impl, const char *kernel, const void *par
   r = c->LaunchKernel(f, l->grid[0], l->grid[1], l->grid[2], l->block[0], l->block[1], l->block[2],
                       l->dyn_smem, NULL, NULL, extra);
   if (r != 0) {
-    cu_msg(c, "launching the kernel", r, err, errlen);
+    if (!explain_refusal(g, kernel, f, l, err, errlen))
+      cu_msg(c, "launching the kernel", r, err, errlen);
     c->EventDestroy(e0);
     c->EventDestroy(e1);
     return BE_ERR_BADARG;

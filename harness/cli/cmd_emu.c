@@ -382,6 +382,11 @@ static int pack_params(const struct ptx_module *m, int f, struct emu_arg *args, 
                sz[i] == 8 && !args[i].is_buffer ? " (a pointer? give a TYPEbuf:COUNT:INIT buffer)" : "");
       return WL_EXIT_USAGE;
     }
+    char terr[384];
+    if (emu_arg_check_type(&args[i], pv->elem_type, pv->name, terr, sizeof terr)) {
+      wl_error("%s", terr);
+      return WL_EXIT_USAGE;
+    }
     uint64_t bits = args[i].scalar;
     if (args[i].is_buffer) {
       char name[64];
@@ -596,6 +601,7 @@ int wl_cmd_emu(int argc, char **argv)
     tm_plan(&prof, &tk, &plan);
   bl.trace_every = plan.ok ? plan.trace_every : 0;
   bl.trace_blocks = plan.ok ? plan.trace_blocks : 0;
+  be_launch_limits(&bl, have_prof ? &prof : NULL, run.rsrc ? run.rsrc->registers : 0);
   struct be_result br;
   struct timespec t0, t1;
   clock_gettime(CLOCK_MONOTONIC, &t0);

@@ -58,8 +58,8 @@ int wl_cmd_grade(int argc, char **argv)
       char *end;
       errno = 0;
       o.seed = strtoull(optarg, &end, 10);
-      if (errno || *end || !*optarg) {
-        wl_error("--seed '%s': expected a number", optarg);
+      if (errno || *end || !*optarg || optarg[strspn(optarg, " \t")] == '-') {
+        wl_error("--seed '%s': expected a number from 0 to 2^64-1", optarg);
         return WL_EXIT_USAGE;
       }
       o.have_seed = 1;

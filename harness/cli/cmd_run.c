@@ -80,6 +80,17 @@ static void report_text(FILE *f, const struct run_lab *lab, const struct run_res
       fprintf(f, "        %s\n", c->detail);
   }
   fprintf(f, "  %u of %u passed\n", pass, r->nchecks);
+  if (r->printf_out[0] || r->printf_cut) {
+    fprintf(f, "\nPrinted by the kernel (printf)\n");
+    for (const char *l = r->printf_out; *l;) {
+      const char *e = strchr(l, '\n');
+      int n = e ? (int)(e - l) : (int)strlen(l);
+      fprintf(f, "  %.*s\n", n, l);
+      l += n + (e != NULL);
+    }
+    if (r->printf_cut)
+      fprintf(f, "  (cut: a run keeps %u bytes; %s)\n", RUN_PRINTF_MAX, SIM_PRINTF_CUT_NOTE);
+  }
   if (!r->npoints) {
     if (!r->all_passed)
       fprintf(f, "\nFix the main size first: measurements are taken when the kernel is correct "
@@ -180,6 +191,7 @@ static json_t *result_json(const struct run_lab *lab, const struct run_result *r
   }
   json_object_set_new(o, "tests", tests);
   json_object_set_new(o, "all_passed", json_boolean(r->all_passed));
+  json_object_set_new(o, "printf", run_result_printf_json(r));
   json_object_set_new(o, "integrity", r->integrity[0] ? json_string(r->integrity) : json_null());
   json_t *hot = json_array();
   for (uint32_t i = 0; i < r->nhot; i++)
@@ -242,8 +254,8 @@ int wl_cmd_run(int argc, char **argv)
       char *end;
       errno = 0;
       unsigned long long v = strtoull(optarg, &end, 10);
-      if (errno || *end || !*optarg) {
-        wl_error("--seed '%s': expected a number", optarg);
+      if (errno || *end || !*optarg || optarg[strspn(optarg, " \t")] == '-') {
+        wl_error("--seed '%s': expected a number from 0 to 2^64-1", optarg);
         return WL_EXIT_USAGE;
       }
       o.seed = v;

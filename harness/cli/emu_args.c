@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli/emu_args.h"
+#include "ptx/ptx.h"
 
 #define MAX_BUFFER_ELEMENTS (1ull << 32)   /* as a lab's buffers (run.c): Nsight Compute and
                                                compute-sanitizer wrap a lab's launch in emu */
@@ -182,4 +183,21 @@ void emu_arg_free(struct emu_arg *a)
 {
   free(a->data);
   a->data = NULL;
+}
+
+int emu_arg_check_type(const struct emu_arg *a, unsigned t, const char *param, char *err,
+                       size_t errlen)
+{
+  enum ptx_type pt = (enum ptx_type)t;
+  if (a->is_buffer || pt == PTX_T_NONE || (pt >= PTX_T_B8 && pt <= PTX_T_B128))
+    return 0;
+  int want_float = ptx_type_is_float(pt) != 0;
+  int is_float = a->elem == RUN_F32 || a->elem == RUN_F64;
+  if (want_float == is_float)
+    return 0;
+  snprintf(err, errlen, "--arg '%s' is %s, but parameter %s is %s (.%s): give it as %s", a->spec,
+           is_float ? "a float" : "an integer", param, want_float ? "a float" : "an integer",
+           ptx_type_name(pt), want_float ? (ptx_type_size(pt) == 8 ? "f64:V" : "f32:V")
+           : ptx_type_size(pt) == 8 ? "i64:V or u64:V" : "i32:V or u32:V");
+  return -1;
 }

@@ -30,4 +30,12 @@ struct emu_arg {
 int emu_arg_parse(const char *spec, struct emu_arg *a, char *err, size_t errlen);
 void emu_arg_free(struct emu_arg *a);
 
+/* Whether a may be given for the kernel parameter `param` declared in the PTX with type t (enum
+   ptx_type): a scalar of a floating type for a floating parameter, an integer for an integer
+   one (.b types, untyped, take either; a buffer is a pointer, checked by size). Returns 0, or
+   -1 with a message in err ("--arg 'f32:2.5' is a float, but parameter n is an integer
+   (.u32)"). */
+int emu_arg_check_type(const struct emu_arg *a, unsigned t, const char *param, char *err,
+                       size_t errlen);
+
 #endif

@@ -191,6 +191,8 @@ void emu_report_text(FILE *f, const struct emu_run *r)
   }
   if (s->printf_len)
     fprintf(f, "  printf:\n%s%s", s->printf_out, s->printf_out[s->printf_len - 1] == '\n' ? "" : "\n");
+  if (s->printf_cut)
+    fprintf(f, "  printf: output was cut: %s\n", SIM_PRINTF_CUT_NOTE);
   if (r->met)
     metric_summary(f, r);
   if (r->timing)
@@ -353,6 +355,7 @@ int emu_report_json(FILE *f, const struct emu_run *r)
     json_object_set_new(o, "gpu", json_pack("{s:f}", "kernel_ms", r->gpu_ms));
   } else {
     json_object_set_new(o, "printf", s->printf_len ? json_stringn(s->printf_out, s->printf_len) : json_null());
+    json_object_set_new(o, "printf_cut", json_boolean(s->printf_cut));
     json_object_set_new(o, "outcome", json_string(sim_outcome_name(s->outcome)));
     json_object_set_new(o, "fault", s->outcome == SIM_RAN_OK ? json_null() : fault_obj(r));
     json_t *m = json_object();

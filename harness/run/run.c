@@ -490,6 +490,7 @@ static int launch_shape(struct ctx *c, struct launch *L, char *why, size_t n)
   L->bl.sched = SIM_SCHED_ITS;
   L->bl.warp_size = c->have_prof && c->prof.warp_size == 64 ? 64 : 32;
   L->bl.max_warp_insts = emu_budget();
+  be_launch_limits(&L->bl, c->have_prof ? &c->prof : NULL, c->have_rsrc ? c->rsrc.registers : 0);
   return 0;
 }
 
@@ -1670,6 +1671,7 @@ static int run_here(const struct run_lab *lab, const struct run_opts *opts, stru
       goto out;
     }
     int ran_away = c.kind == BE_EMU && !br.ran_ok && br.emu.outcome == SIM_BUDGET;
+    run_result_add_printf(res, chk->label, br.emu.printf_out, br.emu.printf_len, br.emu.printf_cut);
     sim_result_free(&br.emu);
     if (chk->state != RUN_CHECK_PASS)
       res->all_passed = 0;

@@ -119,6 +119,8 @@ enum run_phase {
 /* A phase's name in result.json and reports ("build", ...). */
 const char *run_phase_name(enum run_phase p);
 
+#define RUN_PRINTF_MAX 16384    /* bytes of printf output a run keeps */
+
 struct run_result {
   const struct run_lab *lab;
   double phase_s[RUN_PHASE_COUNT]; /* wall seconds each phase took; 0 when it did not run */
@@ -138,6 +140,10 @@ struct run_result {
     char text[200];
   } hot[4];
   uint32_t nhot;
+  char printf_out[RUN_PRINTF_MAX]; /* what the kernel printed in the tests (emulator), each
+                                  test's under a "[label]" line; "" when nothing */
+  int printf_cut;              /* some of it is not there: past RUN_PRINTF_MAX here, or past
+                                  what one launch keeps (SIM_PRINTF_CUT_NOTE) */
   char integrity[512];         /* what a graded run flags for the instructor ("reads %clock64
                                   at matrix_add.cu:12", "wrote into its input a"); "" when
                                   nothing */
@@ -162,6 +168,14 @@ int run_lab_run(const struct run_lab *lab, const struct run_opts *opts, struct r
    (solutions/NN-name/KERNEL.cu) or the lab's starter file; in buf when made up. */
 const char *run_kernel_path(const struct run_lab *lab, const struct run_opts *opts, char *buf,
                             size_t n);
+
+/* Add one test's printf output (text, len bytes, cut: the launch did not keep all of it)
+   to r's, under a line naming the test; what does not fit is cut (r->printf_cut). */
+void run_result_add_printf(struct run_result *r, const char *label, const char *text, size_t len,
+                           int cut);
+/* r's printf output as result.json holds it: {"text": ..., "cut": ...}, or null when the
+   kernel printed nothing. */
+json_t *run_result_printf_json(const struct run_result *r);
 
 /* Read the run saved in dir/result.json back into *res (provenance, points and their metrics;
    results_dir = dir) and its lab's id into lab_id. Returns 0, or -1 with err. */

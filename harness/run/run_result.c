@@ -1,6 +1,7 @@
 /* run_result.c: read a run back from its result.json, so its charts and reports can be made
  * again elsewhere (a run measured on a GPU machine without gnuplot, charted on a laptop), and
- * so the feedback screen (grader/tui), which runs each lab in a child process, can show it. */
+ * so the feedback screen (grader/tui), which runs each lab in a child process, can show it;
+ * and the run's printf output, kept bounded and written to result.json from here. */
 #include <stdio.h>
 #include <string.h>
 
@@ -47,6 +48,38 @@ static void checks(struct run_result *r, json_t *tests)
   }
 }
 
+void run_result_add_printf(struct run_result *r, const char *label, const char *text, size_t len,
+                           int cut)
+{
+  if (!len && !cut)
+    return;
+  size_t k = strlen(r->printf_out), room = sizeof r->printf_out - 1 - k;
+  int w = snprintf(r->printf_out + k, room + 1, "[%s]\n", label);
+  if (w < 0 || (size_t)w > room) {
+    r->printf_out[k] = 0;
+    r->printf_cut = 1;
+    return;
+  }
+  k += (size_t)w;
+  room -= (size_t)w;
+  size_t n = len < room ? len : room;
+  memcpy(r->printf_out + k, text, n);
+  r->printf_out[k + n] = 0;
+  k += n;
+  if (n && text[n - 1] != '\n' && k + 1 < sizeof r->printf_out) {
+    r->printf_out[k++] = '\n';
+    r->printf_out[k] = 0;
+  }
+  r->printf_cut |= cut || n < len;
+}
+
+json_t *run_result_printf_json(const struct run_result *r)
+{
+  if (!r->printf_out[0] && !r->printf_cut)
+    return json_null();
+  return json_pack("{s:s,s:b}", "text", r->printf_out, "cut", r->printf_cut);
+}
+
 int run_result_load(const char *dir, struct run_result *r, char *lab_id, size_t lab_len, char *err,
                     size_t errlen)
 {
@@ -88,6 +121,9 @@ int run_result_load(const char *dir, struct run_result *r, char *lab_id, size_t 
   r->registers = u32(json_object_get(o, "registers"));
   checks(r, json_object_get(o, "tests"));
   r->all_passed = json_is_true(json_object_get(o, "all_passed"));
+  json_t *pf = json_object_get(o, "printf");
+  copy(r->printf_out, sizeof r->printf_out, json_object_get(pf, "text"));
+  r->printf_cut = json_is_true(json_object_get(pf, "cut"));
   json_t *pts = json_object_get(o, "points");
   size_t i;
   json_t *pt;

@@ -129,8 +129,24 @@ struct sim_launch {
   int lanes;               /* keep a lane log (struct sim_lanes) of one warp: ... */
   uint32_t lanes_block;    /* ... warp lanes_warp of the block whose linear index is this */
   uint32_t lanes_warp;
+  /* What the GPU would check before it starts the launch (sim_launch_check): the profile's
+     limits and the kernel's registers; 0 means the default, or not known. */
+  uint32_t max_threads;     /* threads per block the GPU allows; 0 = 1024 */
+  uint32_t regs_per_thread; /* ptxas's "Used N registers"; 0 = unknown: no register check */
+  uint32_t regs_per_block;  /* 32-bit registers one block may hold; 0 = 65536 */
+  uint32_t reg_alloc_unit;  /* registers per warp are rounded up to this; 0 = 256 */
 };
 #define SIM_DEFAULT_BUDGET 2000000000ull
+/* What device printf may leave behind in one launch: CUDA's default printf FIFO
+   (cudaLimitPrintfFifoSize), 1 MiB; what a launch prints past it is not kept. */
+#define SIM_PRINTF_FIFO (1u << 20)
+/* Characters one printf conversion may produce (a width or precision past it is cut). */
+#define SIM_PRINTF_CONV_MAX 4096u
+/* What a cut printf output lost, in the words the reports use. */
+#define SIM_PRINTF_CUT_NOTE "a launch keeps the first 1 MiB of what it prints (CUDA's printf " \
+  "buffer, cudaLimitPrintfFifoSize), one conversion its first 4096 characters"
+/* Local memory one thread may have: CUDA's 512 KiB (ptxas refuses a kernel over it). */
+#define SIM_MAX_LOCAL (512u * 1024u)
 
 /* What the timing model (harness/timing) reads: every warp-instruction of the recorded blocks,
    in the order the emulator ran them, with what each memory access touched. */
@@ -221,6 +237,8 @@ struct sim_result {
   char *printf_out;                /* what the kernel printed, block by block (NULL: nothing);
                                       owned, released with sim_result_free */
   size_t printf_len;
+  int printf_cut;                  /* output was not kept: past SIM_PRINTF_FIFO for the launch,
+                                      or a conversion past SIM_PRINTF_CONV_MAX characters */
   struct sim_trace trace;          /* the blocks sim_launch.trace_every chose (owned) */
   struct sim_lanes lanes;          /* the warp sim_launch.lanes chose (owned) */
 };
@@ -254,6 +272,16 @@ int sim_param_layout(const struct ptx_module *m, int func, uint32_t *offset, uin
 enum sim_status sim_run(struct sim_device *d, const struct ptx_module *m, const char *kernel,
                         const void *params, size_t params_size, const struct sim_launch *cfg,
                         struct sim_result *res, char *err, size_t errlen);
+
+/* Whether a GPU would refuse to launch entry func of m with cfg, checked as the CUDA driver
+   checks it before the kernel starts: the block's shape and the GPU's threads per block,
+   the kernel's __launch_bounds__ (PTX .maxntid, .reqntid), its registers times the block's
+   threads against the register file (when cfg->regs_per_thread is known), and static_smem
+   plus cfg->dyn_smem bytes of shared memory against cfg->max_smem. Returns SIM_OK, or
+   SIM_ERR_BADARG with the reason in err, in the words both backends report: the CUDA error
+   the driver gives, the kernel's name and its .cu line where the PTX has one. */
+enum sim_status sim_launch_check(const struct ptx_module *m, int func, const struct sim_launch *cfg,
+                                 uint32_t static_smem, char *err, size_t errlen);
 
 /* "0-15,17": the set bits of a lane mask as ranges, into buf. */
 void sim_lanes_text(uint64_t lanes, char *buf, size_t n);

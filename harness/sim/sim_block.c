@@ -17,6 +17,7 @@
 #define REG(w, r) ((w)->regs + (size_t)(r) * b->W)
 #define QUANTUM 256u
 #define BUDGET_CHUNK 65536u
+#define BARRIER_WAIT_COST 32u   /* budget units a warp's wait at a released barrier costs */
 
 static void where(const struct sim_block *b, uint32_t pc, char *buf, size_t n)
 {
@@ -296,6 +297,19 @@ static int spend(struct sim_block *b, uint64_t n)
   return used > b->budget;
 }
 
+/* Report that the launch ran past its budget, with where warp w was. */
+static void past_budget(struct sim_block *b, struct sim_warp *w)
+{
+  char msg[384], loc[160];
+  where(b, w->have_group ? w->gpc : w->pc[sim_ctz64(w->live | 1)], loc, sizeof loc);
+  snprintf(msg, sizeof msg,
+           "the kernel ran past its budget of %" PRIu64 " warp-instructions (an endless "
+           "loop?); warp %u of block (%u,%u,%u) was at %s",
+           b->budget, w->id, b->ctaid[0], b->ctaid[1], b->ctaid[2], loc);
+  sim_fault_other(b, w, w->have_group ? w->gpc : w->pc[sim_ctz64(w->live | 1)],
+                  sim_ctz64(w->live | 1), SIM_FK_BUDGET, msg);
+}
+
 enum sim_status sim_block_run(struct sim_block *b)
 {
   for (uint32_t i = 0; i < b->nwarps; i++)
@@ -312,14 +326,7 @@ enum sim_status sim_block_run(struct sim_block *b)
         if (b->faulted)
           return SIM_OK;
         if (spend(b, n)) {
-          char msg[384], loc[160];
-          where(b, w->have_group ? w->gpc : w->pc[sim_ctz64(w->live | 1)], loc, sizeof loc);
-          snprintf(msg, sizeof msg,
-                   "the kernel ran past its budget of %" PRIu64 " warp-instructions (an endless "
-                   "loop?); warp %u of block (%u,%u,%u) was at %s",
-                   b->budget, w->id, b->ctaid[0], b->ctaid[1], b->ctaid[2], loc);
-          sim_fault_other(b, w, w->have_group ? w->gpc : w->pc[sim_ctz64(w->live | 1)],
-                          sim_ctz64(w->live | 1), SIM_FK_BUDGET, msg);
+          past_budget(b, w);
           return SIM_OK;
         }
       }
@@ -340,6 +347,15 @@ enum sim_status sim_block_run(struct sim_block *b)
     int r = release_barriers(b);
     if (r < 0)
       return SIM_OK;
+    /* a barrier round costs the host far more than an instruction: each warp's wait counts as
+       BARRIER_WAIT_COST instructions, so that a runaway loop around __syncthreads() meets the
+       budget as soon as one without a barrier would */
+    if (r > 0 && spend(b, (uint64_t)BARRIER_WAIT_COST * b->nwarps))
+      for (uint32_t i = 0; i < b->nwarps; i++)
+        if (b->warps[i].state != SIM_W_DONE) {
+          past_budget(b, &b->warps[i]);
+          return SIM_OK;
+        }
     if (r > 0 || may_progress(b))
       continue;
     /* stuck: a barrier reached by part of a warp, or a deadlock */

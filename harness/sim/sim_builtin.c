@@ -9,9 +9,15 @@
  *
  * printf output is kept per block and gathered in block order by the launch, so a parallel
  * run prints what a serial one does; within a block, warps print in the order they run and
- * the lanes of one printf in lane order.
+ * the lanes of one printf in lane order. printf is CUDA's: it returns the number of
+ * arguments it took (not of characters), `*` widths and precisions take theirs from the
+ * arguments. Its cost is bounded whatever the format says: one conversion makes at most
+ * SIM_PRINTF_CONV_MAX characters (the first ones of what it would print), a launch keeps at
+ * most SIM_PRINTF_FIFO bytes (CUDA's printf FIFO), and a block whose output could not be kept
+ * only counts its arguments; either cut sets sim_result.printf_cut.
  */
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,7 +25,9 @@
 #include "sim/sim_int.h"
 
 #define MAX_STRING 1024
-#define MAX_BLOCK_OUTPUT (1u << 20)
+#define CONV_LIM ((int)SIM_PRINTF_CONV_MAX + 64) /* widths and precisions past this are cut: what
+                                               the first SIM_PRINTF_CONV_MAX characters of the
+                                               conversion would be does not depend on them */
 
 /* A NUL-terminated string at generic address addr, as lane l sees it. */
 static int read_string(struct sim_block *b, struct sim_warp *w, uint32_t pc, unsigned l,
@@ -38,19 +46,37 @@ static int read_string(struct sim_block *b, struct sim_warp *w, uint32_t pc, uns
   return 0;
 }
 
+static void cut(struct sim_block *b)
+{
+  if (b->pf)
+    __atomic_store_n(&b->pf->cut, 1, __ATOMIC_RELAXED);
+}
+
+/* Whether what this block prints now is kept: its own output is under the launch's limit,
+   and the blocks before it have not filled the launch's already. */
+static int printing(struct sim_block *b)
+{
+  return b->out_len < SIM_PRINTF_FIFO &&
+         (!b->pf || b->linear <= __atomic_load_n(&b->pf->cut_after, __ATOMIC_RELAXED));
+}
+
 static void append(struct sim_block *b, const char *text, size_t n)
 {
-  if (b->out_len >= MAX_BLOCK_OUTPUT)
+  if (b->out_len + n > SIM_PRINTF_FIFO) {
+    n = b->out_len < SIM_PRINTF_FIFO ? SIM_PRINTF_FIFO - b->out_len : 0;
+    cut(b);
+  }
+  if (!n)
     return;
-  if (b->out_len + n > MAX_BLOCK_OUTPUT)
-    n = MAX_BLOCK_OUTPUT - b->out_len;
   if (b->out_len + n + 1 > b->out_cap) {
     size_t cap = b->out_cap ? b->out_cap * 2 : 4096;
     while (cap < b->out_len + n + 1)
       cap *= 2;
     char *nb = realloc(b->out, cap);
-    if (!nb)
+    if (!nb) {
+      cut(b);
       return;
+    }
     b->out = nb;
     b->out_cap = cap;
   }
@@ -59,96 +85,224 @@ static void append(struct sim_block *b, const char *text, size_t n)
   b->out[b->out_len] = 0;
 }
 
-/* Format `fmt` with the packed arguments at args into out; -1 after a fault. */
-static int format(struct sim_block *b, struct sim_warp *w, uint32_t pc, unsigned l, const char *fmt,
-                  uint64_t args, char *out, size_t n, size_t *len)
+static void append_pad(struct sim_block *b, char c, size_t n)
 {
-  size_t k = 0;
+  char pad[256];
+  memset(pad, c, sizeof pad);
+  for (; n; ) {
+    size_t k = n < sizeof pad ? n : sizeof pad;
+    append(b, pad, k);
+    n -= k;
+  }
+}
+
+/* One conversion's text as printf makes it, body (formatted with its flags and precision but
+   no width) padded to width, into the block's output: at most SIM_PRINTF_CONV_MAX characters,
+   the first of what the whole conversion would be. */
+static void put_conv(struct sim_block *b, const char *body, size_t len, uint64_t width, int left,
+                     int zero)
+{
+  size_t room = SIM_PRINTF_CONV_MAX;
+  uint64_t npad = width > len ? width - len : 0;
+  if (len + npad > room)
+    cut(b);
+  if (left) {
+    size_t k = len < room ? len : room;
+    append(b, body, k);
+    room -= k;
+    append_pad(b, ' ', npad < room ? (size_t)npad : room);
+    return;
+  }
+  size_t lead = 0;                  /* zero padding goes after the sign and 0x */
+  if (zero) {
+    if (len && strchr("+- ", body[0]))
+      lead = 1;
+    if (len >= lead + 2 && body[lead] == '0' && (body[lead + 1] == 'x' || body[lead + 1] == 'X'))
+      lead += 2;
+    append(b, body, lead);
+    room -= lead;
+  }
+  size_t p = npad < room ? (size_t)npad : room;
+  append_pad(b, zero ? '0' : ' ', p);
+  room -= p;
+  append(b, body + lead, len - lead < room ? len - lead : room);
+}
+
+/* A decimal number of the format at *p (clamped at CONV_LIM + 1, so that no width overflows). */
+static uint64_t number(const char **p)
+{
+  uint64_t v = 0;
+  for (; **p >= '0' && **p <= '9'; (*p)++)
+    if (v <= CONV_LIM)
+      v = v * 10 + (uint64_t)(**p - '0');
+  return v;
+}
+
+/* The next argument of size bytes (at its natural alignment) in the packed buffer; -1 after a
+   fault. */
+static int next_arg(struct sim_block *b, struct sim_warp *w, uint32_t pc, unsigned l, uint64_t args,
+                    uint64_t *off, unsigned size, void *v)
+{
+  *off = (*off + size - 1) / size * size;
+  if (sim_read_lane(b, w, pc, l, args + *off, v, size))
+    return -1;
+  *off += size;
+  return 0;
+}
+
+/* Print fmt with the packed arguments at args into the block's output (or only count them,
+   when nothing it prints would be kept). Returns the number of arguments it took, as CUDA's
+   printf does, or -2 after a fault. */
+static int format(struct sim_block *b, struct sim_warp *w, uint32_t pc, unsigned l, const char *fmt,
+                  uint64_t args)
+{
+  int show = printing(b), nargs = 0;
   uint64_t off = 0;
-  for (const char *p = fmt; *p && k + 1 < n;) {
+  if (!show)
+    cut(b);
+  static _Thread_local char tmp[2 * CONV_LIM + 512];   /* one conversion, before its width */
+  for (const char *p = fmt; *p;) {
     if (*p != '%') {
-      out[k++] = *p++;
+      const char *q = strchr(p, '%');
+      size_t n = q ? (size_t)(q - p) : strlen(p);
+      if (show)
+        append(b, p, n);
+      p += n;
       continue;
     }
     if (p[1] == '%') {
-      out[k++] = '%';
+      if (show)
+        append(b, "%", 1);
       p += 2;
       continue;
     }
-    /* %[flags][width][.precision][length]conversion */
-    char spec[32];
-    size_t s = 0;
-    spec[s++] = *p++;
-    while (*p && strchr("-+ #0", *p) && s < 10)
-      spec[s++] = *p++;
-    while (*p >= '0' && *p <= '9' && s < 16)
-      spec[s++] = *p++;
-    if (*p == '.') {
-      spec[s++] = *p++;
-      while (*p >= '0' && *p <= '9' && s < 22)
-        spec[s++] = *p++;
+    /* %[flags][width|*][.precision|.*][length]conversion */
+    const char *start = p++;
+    char flags[8];
+    size_t nf = 0;
+    int left = 0, zero = 0;
+    for (; *p && strchr("-+ #0", *p); p++) {
+      left |= *p == '-';
+      zero |= *p == '0';
+      if (*p != '-' && *p != '0' && nf + 1 < sizeof flags && !strchr(flags, *p))
+        flags[nf++] = *p;
+      flags[nf] = 0;
     }
-    int wide = 0;
-    while (*p && strchr("hlLjzt", *p)) {
-      wide |= *p == 'l' || *p == 'L' || *p == 'j' || *p == 'z' || *p == 't';
+    flags[nf] = 0;
+    uint64_t width = 0;
+    int64_t prec = -1;
+    if (*p == '*') {
+      int32_t v;
+      if (next_arg(b, w, pc, l, args, &off, 4, &v))
+        return -2;
+      nargs++;
       p++;
+      if (v < 0)
+        left = 1;
+      width = v < 0 ? (uint64_t)-(int64_t)v : (uint64_t)v;
+    } else {
+      width = number(&p);
+    }
+    if (*p == '.') {
+      p++;
+      if (*p == '*') {
+        int32_t v;
+        if (next_arg(b, w, pc, l, args, &off, 4, &v))
+          return -2;
+        nargs++;
+        p++;
+        prec = v < 0 ? -1 : v;
+      } else {
+        prec = (int64_t)number(&p);
+      }
+    }
+    int wide = 0, half = 0;
+    for (; *p && strchr("hlLjzt", *p); p++) {
+      wide |= *p == 'l' || *p == 'L' || *p == 'j' || *p == 'z' || *p == 't';
+      half += *p == 'h';
     }
     char conv = *p ? *p++ : 0;
-    int room = (int)(n - k);
-    int wrote = 0;
-    if (strchr("diouxXc", conv) && conv) {
+    int cprec = prec < 0 ? -1 : prec > CONV_LIM ? CONV_LIM : (int)prec;
+    char spec[40];
+    int len = -1;
+    if (conv && strchr("diouxXc", conv)) {
       unsigned size = wide && conv != 'c' ? 8 : 4;
-      off = (off + size - 1) / size * size;
       uint64_t v = 0;
-      if (sim_read_lane(b, w, pc, l, args + off, &v, size))
-        return -1;
-      off += size;
-      memcpy(spec + s, "ll", 2);
-      spec[s + (conv == 'c' ? 0 : 2)] = conv;
-      spec[s + (conv == 'c' ? 1 : 3)] = 0;
-      if (conv == 'c')
-        wrote = snprintf(out + k, (size_t)room, spec, (int)v);
-      else if (conv == 'd' || conv == 'i')
-        wrote = snprintf(out + k, (size_t)room, spec, size == 8 ? (long long)v : (long long)(int32_t)v);
-      else
-        wrote = snprintf(out + k, (size_t)room, spec, size == 8 ? (unsigned long long)v : (unsigned long long)(uint32_t)v);
+      if (next_arg(b, w, pc, l, args, &off, size, &v))
+        return -2;
+      nargs++;
+      if (!show)
+        continue;
+      if (conv == 'c') {
+        snprintf(spec, sizeof spec, "%%%sc", flags);
+        len = snprintf(tmp, sizeof tmp, spec, (int)v);
+      } else {
+        if (cprec >= 0)
+          snprintf(spec, sizeof spec, "%%%s.%dll%c", flags, cprec, conv);
+        else
+          snprintf(spec, sizeof spec, "%%%sll%c", flags, conv);
+        if (conv == 'd' || conv == 'i') {
+          long long x = size == 8 ? (long long)v : (long long)(int32_t)v;
+          if (half == 1)
+            x = (short)x;
+          else if (half > 1)
+            x = (signed char)x;
+          len = snprintf(tmp, sizeof tmp, spec, x);
+        } else {
+          unsigned long long x = size == 8 ? v : (uint32_t)v;
+          if (half == 1)
+            x = (unsigned short)x;
+          else if (half > 1)
+            x = (unsigned char)x;
+          len = snprintf(tmp, sizeof tmp, spec, x);
+        }
+        zero &= prec < 0;              /* C: a precision turns the 0 flag off for integers */
+      }
     } else if (conv && strchr("fFeEgGaA", conv)) {
-      off = (off + 7) / 8 * 8;
       double d;
-      if (sim_read_lane(b, w, pc, l, args + off, &d, 8))
-        return -1;
-      off += 8;
-      spec[s] = conv;
-      spec[s + 1] = 0;
-      wrote = snprintf(out + k, (size_t)room, spec, d);
+      if (next_arg(b, w, pc, l, args, &off, 8, &d))
+        return -2;
+      nargs++;
+      if (!show)
+        continue;
+      if (cprec >= 0)
+        snprintf(spec, sizeof spec, "%%%s.%d%c", flags, cprec, conv);
+      else
+        snprintf(spec, sizeof spec, "%%%s%c", flags, conv);
+      len = snprintf(tmp, sizeof tmp, spec, d);
+      zero &= !isinf(d) && !isnan(d);
     } else if (conv == 's' || conv == 'p') {
-      off = (off + 7) / 8 * 8;
       uint64_t ptr;
-      if (sim_read_lane(b, w, pc, l, args + off, &ptr, 8))
-        return -1;
-      off += 8;
+      if (next_arg(b, w, pc, l, args, &off, 8, &ptr))
+        return -2;
+      nargs++;
+      if (!show)
+        continue;
+      zero = 0;
       if (conv == 'p') {
-        wrote = snprintf(out + k, (size_t)room, "0x%" PRIx64, ptr);
+        len = snprintf(tmp, sizeof tmp, "0x%" PRIx64, ptr);
       } else {
         char str[MAX_STRING];
         if (!ptr)
           snprintf(str, sizeof str, "(null)");
         else if (read_string(b, w, pc, l, ptr, str, sizeof str))
-          return -1;
-        spec[s] = 's';
-        spec[s + 1] = 0;
-        wrote = snprintf(out + k, (size_t)room, spec, str);
+          return -2;
+        len = snprintf(tmp, sizeof tmp, "%.*s", cprec < 0 ? (int)sizeof str : cprec, str);
       }
     } else {
-      wrote = snprintf(out + k, (size_t)room, "%%%c", conv ? conv : '?');   /* as written */
+      if (show)                        /* not a conversion CUDA knows: printed as written */
+        append(b, start, (size_t)(p - start));
+      continue;
     }
-    if (wrote < 0)
-      break;
-    k += (size_t)wrote < (size_t)room ? (size_t)wrote : (size_t)room - 1;
+    if (len < 0)
+      continue;
+    if ((size_t)len >= sizeof tmp) {
+      len = (int)sizeof tmp - 1;
+      cut(b);
+    }
+    put_conv(b, tmp, (size_t)len, width, left, zero);
   }
-  out[k] = 0;
-  *len = k;
-  return 0;
+  return nargs;
 }
 
 int sim_builtin(struct sim_block *b, struct sim_warp *w, uint32_t pc, unsigned l,
@@ -173,16 +327,17 @@ int sim_builtin(struct sim_block *b, struct sim_warp *w, uint32_t pc, unsigned l
     sim_fault_other(b, w, pc, l, SIM_FK_TRAP, text);
     return -1;
   }
-  /* vprintf */
-  char fmt[MAX_STRING], out[4096];
-  size_t len = 0;
-  if (read_string(b, w, pc, l, arg[0], fmt, sizeof fmt) ||
-      format(b, w, pc, l, fmt, arg[1], out, sizeof out, &len))
-    return -1;
-  append(b, out, len);
-  if (ci->nout) {
-    int32_t r = (int32_t)len;
-    memcpy(fr + p->copies[ci->first_out].src, &r, 4);
+  /* vprintf: returns the number of arguments, -1 for a null format (as CUDA's printf) */
+  char fmt[MAX_STRING];
+  int32_t r = -1;
+  if (arg[0]) {
+    if (read_string(b, w, pc, l, arg[0], fmt, sizeof fmt))
+      return -1;
+    r = format(b, w, pc, l, fmt, arg[1]);
+    if (r < 0)
+      return -1;
   }
+  if (ci->nout)
+    memcpy(fr + p->copies[ci->first_out].src, &r, 4);
   return 0;
 }

@@ -53,9 +53,19 @@ static uint64_t lane_sreg(const struct sim_block *b, const struct sim_warp *w, u
   case PTX_SR_GLOBALTIMER:
   case PTX_SR_GLOBALTIMER_LO:
   case PTX_SR_GLOBALTIMER_HI: {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    uint64_t ns = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+    /* one reading for every lane of one warp-instruction, as on a GPU */
+    static _Thread_local struct { uint64_t at, ns; uint32_t block, warp; int valid; } last;
+    uint64_t ns = last.ns;
+    if (!last.valid || last.at != b->ctr.warp_insts || last.block != b->linear || last.warp != w->id) {
+      struct timespec ts;
+      clock_gettime(CLOCK_MONOTONIC, &ts);
+      ns = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+      last.at = b->ctr.warp_insts;
+      last.block = b->linear;
+      last.warp = w->id;
+      last.ns = ns;
+      last.valid = 1;
+    }
     return sr == PTX_SR_GLOBALTIMER_LO ? (uint32_t)ns : sr == PTX_SR_GLOBALTIMER_HI ? ns >> 32 : ns;
   }
   case PTX_SR_DYNAMIC_SMEM_SIZE: return b->cfg->dyn_smem;

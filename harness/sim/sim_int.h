@@ -149,6 +149,13 @@ struct sim_warp {
 /* ---- blocks ---- */
 struct sim_worker;
 
+/* What the launch's printf output has come to (kept by sim_launch.c, read by sim_builtin.c). */
+struct sim_printf {
+  uint32_t cut_after;            /* atomic: the output kept fills SIM_PRINTF_FIFO with blocks up
+                                    to this linear index: what later blocks print is not kept */
+  int cut;                       /* atomic: some output was not kept */
+};
+
 struct sim_block {
   const struct sim_prog *prog;
   struct sim_device *dev;
@@ -167,6 +174,7 @@ struct sim_block {
   uint32_t bar_arrived[16];      /* bar.arrive counts per barrier */
   char *out;                     /* this block's printf output */
   size_t out_len, out_cap;
+  struct sim_printf *pf;         /* the launch's */
   const struct sim_alloc **alloc_cache; /* per code pc: the allocation it last touched */
   struct sim_inst_stats *stats;  /* the worker's statistics, indexed by code pc */
   int faulted;

@@ -32,6 +32,7 @@ struct launch {
   struct sim_trace *trace;          /* blocks recorded for the timing model */
   uint32_t trace_every;
   struct sim_lanes *lanes;          /* the lane log, when the launch keeps one */
+  struct pool *pool;                /* printf output */
 };
 
 struct printed {                   /* one block's printf output */
@@ -40,10 +41,82 @@ struct printed {                   /* one block's printf output */
   size_t len;
 };
 
+/* The printf output of the blocks that ended so far, in block order, cut where the launch's
+   output (all of it, in block order) would pass SIM_PRINTF_FIFO: a block that ends adds its
+   text and pushes what lies past the limit out, from the last block back. What is left at
+   the end is the first SIM_PRINTF_FIFO bytes of the whole, whatever order blocks ended in. */
+struct pool {
+  pthread_mutex_t lock;
+  struct printed *p;                /* sorted by block */
+  uint32_t n, cap;
+  size_t total;
+  struct sim_printf pf;
+};
+
+/* Add block idx's text (the pool takes it, or frees it). */
+static void pool_add(struct pool *pl, uint32_t idx, char *text, size_t len)
+{
+  pthread_mutex_lock(&pl->lock);
+  if (pl->n == pl->cap) {
+    uint32_t cap = pl->cap ? pl->cap * 2 : 64;
+    struct printed *np = realloc(pl->p, cap * sizeof *np);
+    if (!np) {
+      pthread_mutex_unlock(&pl->lock);
+      free(text);
+      __atomic_store_n(&pl->pf.cut, 1, __ATOMIC_RELAXED);
+      return;
+    }
+    pl->p = np;
+    pl->cap = cap;
+  }
+  uint32_t k = pl->n++;
+  for (; k && pl->p[k - 1].block > idx; k--)    /* blocks end nearly in order */
+    pl->p[k] = pl->p[k - 1];
+  pl->p[k] = (struct printed){idx, text, len};
+  pl->total += len;
+  while (pl->total > SIM_PRINTF_FIFO) {
+    struct printed *last = &pl->p[pl->n - 1];
+    size_t over = pl->total - SIM_PRINTF_FIFO;
+    __atomic_store_n(&pl->pf.cut, 1, __ATOMIC_RELAXED);
+    if (last->len > over) {
+      last->len -= over;
+      pl->total -= over;
+    } else {
+      pl->total -= last->len;
+      free(last->text);
+      pl->n--;
+    }
+  }
+  if (pl->total == SIM_PRINTF_FIFO && pl->n)
+    __atomic_store_n(&pl->pf.cut_after, pl->p[pl->n - 1].block, __ATOMIC_RELAXED);
+  pthread_mutex_unlock(&pl->lock);
+}
+
+/* The pool's text into res; frees the pool's entries. */
+static void pool_gather(struct pool *pl, struct sim_result *res)
+{
+  char *text = pl->n ? malloc(pl->total + 1) : NULL;
+  int lost = pl->n && !text;
+  size_t len = 0;
+  for (uint32_t k = 0; k < pl->n; k++) {
+    if (text)
+      memcpy(text + len, pl->p[k].text, pl->p[k].len);
+    len += pl->p[k].len;
+    free(pl->p[k].text);
+  }
+  free(pl->p);
+  pl->p = NULL;
+  pl->n = pl->cap = 0;
+  if (text) {
+    text[len] = 0;
+    res->printf_out = text;
+    res->printf_len = len;
+  }
+  res->printf_cut = __atomic_load_n(&pl->pf.cut, __ATOMIC_RELAXED) || lost;
+}
+
 struct worker_out {
   struct launch *L;
-  struct printed *printed;
-  uint32_t nprinted, cap_printed;
   uint32_t index;
   struct sim_result res;            /* the fault of fault_block */
   uint32_t fault_block;
@@ -147,7 +220,7 @@ static void *worker_main(void *arg)
       .kparam_size = p->kparam_size, .warps = warps, .res = &r,
       .stop_after = &L->stop_after, .all_workers = L->workers, .nworkers = L->nworkers,
       .budget_used = &L->budget_used, .budget = budget, .stats = out->stats,
-      .alloc_cache = cache,
+      .alloc_cache = cache, .pf = &L->pool->pf,
     };
     if (L->trace_every && idx / L->trace_every < L->trace->nblk &&
         idx == sim_trace_block(idx / L->trace_every, L->trace_every, L->nblocks)) {
@@ -167,18 +240,8 @@ static void *worker_main(void *arg)
     enum sim_status st = sim_block_run(&b);
     __atomic_store_n(&b.worker->state, SIM_WK_RUNNING, __ATOMIC_RELEASE);
     if (b.out_len) {
-      if (out->nprinted == out->cap_printed) {
-        uint32_t cap = out->cap_printed ? out->cap_printed * 2 : 16;
-        struct printed *np = realloc(out->printed, cap * sizeof *np);
-        if (np) {
-          out->printed = np;
-          out->cap_printed = cap;
-        }
-      }
-      if (out->nprinted < out->cap_printed) {
-        out->printed[out->nprinted++] = (struct printed){idx, b.out, b.out_len};
-        b.out = NULL;
-      }
+      pool_add(L->pool, idx, b.out, b.out_len);
+      b.out = NULL;
     }
     free(b.out);
     out->ctr.warp_insts += b.ctr.warp_insts;
@@ -207,60 +270,51 @@ done:
   return NULL;
 }
 
-static int cmp_printed(const void *a, const void *b)
+/* "kernel NAME (FILE.cu:LINE)": the kernel and the first line of its own code, where the
+   PTX has line information. */
+static void kernel_named(const struct ptx_module *m, int func, char *buf, size_t n)
 {
-  const struct printed *x = a, *y = b;
-  return x->block < y->block ? -1 : x->block > y->block;
-}
-
-/* Every block's printf output, in block order, into res. */
-static void gather_printed(struct sim_result *res, struct worker_out *outs, uint32_t nwk)
-{
-  uint32_t n = 0;
-  size_t total = 0;
-  for (uint32_t i = 0; i < nwk; i++) {
-    n += outs[i].nprinted;
-    for (uint32_t k = 0; k < outs[i].nprinted; k++)
-      total += outs[i].printed[k].len;
-  }
-  struct printed *all = n ? calloc(n, sizeof *all) : NULL;
-  char *text = n ? malloc(total + 1) : NULL;
-  uint32_t j = 0;
-  for (uint32_t i = 0; i < nwk; i++)
-    for (uint32_t k = 0; k < outs[i].nprinted; k++)
-      if (all)
-        all[j++] = outs[i].printed[k];
-  if (all && text) {
-    qsort(all, j, sizeof *all, cmp_printed);
-    size_t len = 0;
-    for (uint32_t k = 0; k < j; k++) {
-      memcpy(text + len, all[k].text, all[k].len);
-      len += all[k].len;
+  const struct ptx_func *fn = &m->funcs[func];
+  uint32_t best = 0, file = 0;
+  for (uint32_t i = fn->first_inst; i < fn->first_inst + fn->ninst; i++) {
+    const struct ptx_inst *in = &m->insts[i];
+    uint32_t f[1], l[1];
+    if (!in->line || ptx_inlined_into(m, in, f, l, 1))
+      continue;
+    if (!best || (in->file == file && in->line < best)) {
+      best = in->line;
+      file = in->file;
     }
-    text[len] = 0;
-    res->printf_out = text;
-    res->printf_len = len;
-    text = NULL;
   }
-  for (uint32_t i = 0; i < nwk; i++) {
-    for (uint32_t k = 0; k < outs[i].nprinted; k++)
-      free(outs[i].printed[k].text);
-    free(outs[i].printed);
-  }
-  free(all);
-  free(text);
+  const char *path = best ? ptx_file_path(m, file) : NULL;
+  const char *base = path ? strrchr(path, '/') : NULL;
+  if (path)
+    snprintf(buf, n, "kernel %.100s (%.100s:%u)", fn->name, base ? base + 1 : path, best);
+  else
+    snprintf(buf, n, "kernel %.100s", fn->name);
 }
 
-static enum sim_status check_cfg(const struct sim_launch *c, uint32_t W, char *err, size_t n)
+/* The CUDA driver's words for the errors a refused launch gets. */
+#define INVALID_VALUE "CUDA_ERROR_INVALID_VALUE (invalid argument)"
+#define OUT_OF_RESOURCES "CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES (too many resources requested for launch)"
+
+enum sim_status sim_launch_check(const struct ptx_module *m, int func, const struct sim_launch *c,
+                                 uint32_t static_smem, char *err, size_t n)
 {
   uint64_t threads = (uint64_t)c->block[0] * c->block[1] * c->block[2];
+  uint32_t W = c->warp_size ? c->warp_size : 32;
+  uint32_t max_threads = c->max_threads ? c->max_threads : MAX_THREADS_PER_BLOCK;
+  char who[256];
+  kernel_named(m, func, who, sizeof who);
+  const struct ptx_func *fn = &m->funcs[func];
   if (!c->grid[0] || !c->grid[1] || !c->grid[2] || !c->block[0] || !c->block[1] || !c->block[2]) {
     snprintf(err, n, "grid and block dimensions must be at least 1");
     return SIM_ERR_BADARG;
   }
-  if (threads > MAX_THREADS_PER_BLOCK || c->block[0] > 1024 || c->block[1] > 1024 || c->block[2] > 64) {
-    snprintf(err, n, "block (%u,%u,%u) has %" PRIu64 " threads; CUDA allows at most 1024 per block "
-             "(x, y <= 1024, z <= 64)", c->block[0], c->block[1], c->block[2], threads);
+  if (threads > max_threads || c->block[0] > 1024 || c->block[1] > 1024 || c->block[2] > 64) {
+    snprintf(err, n, "the GPU refuses this launch with " INVALID_VALUE ": block (%u,%u,%u) has "
+             "%" PRIu64 " threads; the GPU allows at most %u per block (x, y <= 1024, z <= 64)",
+             c->block[0], c->block[1], c->block[2], threads, max_threads);
     return SIM_ERR_BADARG;
   }
   if (c->grid[1] > 65535 || c->grid[2] > 65535 || c->grid[0] > 0x7fffffffu) {
@@ -276,6 +330,46 @@ static enum sim_status check_cfg(const struct sim_launch *c, uint32_t W, char *e
     snprintf(err, n, "warp size %u: the emulator runs warps of 32 or 64 lanes", W);
     return SIM_ERR_BADARG;
   }
+  const uint32_t *req = fn->reqntid;
+  if (req[0] && (c->block[0] != req[0] || c->block[1] != (req[1] ? req[1] : 1) ||
+                 c->block[2] != (req[2] ? req[2] : 1))) {
+    snprintf(err, n, "the GPU refuses this launch with " INVALID_VALUE ": %s requires blocks of "
+             "exactly (%u,%u,%u) threads (PTX .reqntid); this launch has blocks of (%u,%u,%u)", who, req[0],
+             req[1] ? req[1] : 1, req[2] ? req[2] : 1, c->block[0], c->block[1], c->block[2]);
+    return SIM_ERR_BADARG;
+  }
+  const uint32_t *mx = fn->maxntid;
+  uint64_t bound = mx[0] ? (uint64_t)mx[0] * (mx[1] ? mx[1] : 1) * (mx[2] ? mx[2] : 1) : 0;
+  if (bound && threads > bound) {
+    snprintf(err, n, "the GPU refuses this launch with " INVALID_VALUE ": %s was compiled with "
+             "__launch_bounds__(%" PRIu64 ") (PTX .maxntid %u, %u, %u): at most %" PRIu64 " threads "
+             "a block, and this launch has blocks of %" PRIu64 " threads", who, bound, mx[0],
+             mx[1] ? mx[1] : 1, mx[2] ? mx[2] : 1, bound, threads);
+    return SIM_ERR_BADARG;
+  }
+  if (c->regs_per_thread) {
+    /* registers are given to warps, each warp's share rounded up to the allocation unit */
+    uint64_t unit = c->reg_alloc_unit ? c->reg_alloc_unit : 256;
+    uint64_t file = c->regs_per_block ? c->regs_per_block : 65536;
+    uint64_t per_warp = ((uint64_t)c->regs_per_thread * W + unit - 1) / unit * unit;
+    uint64_t warps = (threads + W - 1) / W;
+    if (per_warp * warps > file) {
+      uint64_t most = file / per_warp * W;
+      snprintf(err, n, "the GPU refuses this launch with " OUT_OF_RESOURCES ": %s uses %u "
+               "registers a thread (ptxas), so a block of %" PRIu64 " threads needs %" PRIu64
+               " registers and a block may hold %" PRIu64 "; at most %" PRIu64 " threads a block "
+               "fit (fewer registers: __launch_bounds__ or -maxrregcount)", who,
+               c->regs_per_thread, threads, per_warp * warps, file, most);
+      return SIM_ERR_BADARG;
+    }
+  }
+  uint32_t max_smem = c->max_smem ? c->max_smem : DEFAULT_MAX_SMEM;
+  if ((uint64_t)static_smem + c->dyn_smem > max_smem) {
+    snprintf(err, n, "the GPU refuses this launch with " INVALID_VALUE ": %s needs %u bytes of "
+             "static and %u bytes of dynamic shared memory a block; at most %u are available",
+             who, static_smem, c->dyn_smem, max_smem);
+    return SIM_ERR_BADARG;
+  }
   return SIM_OK;
 }
 
@@ -285,16 +379,13 @@ enum sim_status sim_run(struct sim_device *d, const struct ptx_module *m, const 
 {
   memset(res, 0, sizeof *res);
   uint32_t W = cfg->warp_size ? cfg->warp_size : 32;
-  enum sim_status st = check_cfg(cfg, W, err, errlen);
-  if (st != SIM_OK)
-    return st;
   int f = ptx_find_func(m, kernel);
   if (f < 0 || !m->funcs[f].is_entry) {
     snprintf(err, errlen, "no kernel (.entry) named %s in the module", kernel);
     return SIM_ERR_NOKERNEL;
   }
   struct sim_prog prog;
-  st = sim_link(d, m, f, &prog, err, errlen);
+  enum sim_status st = sim_link(d, m, f, &prog, err, errlen);
   if (st != SIM_OK)
     return st;
   if (params_size != prog.kparam_size) {
@@ -303,15 +394,15 @@ enum sim_status sim_run(struct sim_device *d, const struct ptx_module *m, const 
     sim_prog_free(&prog);
     return SIM_ERR_BADARG;
   }
-  uint32_t max_smem = cfg->max_smem ? cfg->max_smem : DEFAULT_MAX_SMEM;
-  if ((uint64_t)prog.dyn_base + cfg->dyn_smem > max_smem || prog.static_smem > max_smem) {
-    snprintf(err, errlen, "the kernel needs %u bytes of static and %u bytes of dynamic shared "
-             "memory per block; at most %u are available", prog.static_smem, cfg->dyn_smem, max_smem);
+  /* what the GPU checks before it starts (dyn_base: the static part, aligned for the dynamic) */
+  st = sim_launch_check(m, f, cfg, cfg->dyn_smem ? prog.dyn_base : prog.static_smem, err, errlen);
+  if (st != SIM_OK) {
     sim_prog_free(&prog);
-    return SIM_ERR_BADARG;
+    return st;
   }
+  struct pool pool = {.lock = PTHREAD_MUTEX_INITIALIZER, .pf = {.cut_after = UINT32_MAX}};
   struct launch L = {
-    .d = d, .prog = &prog, .cfg = cfg, .kparams = params, .W = W,
+    .d = d, .prog = &prog, .cfg = cfg, .kparams = params, .W = W, .pool = &pool,
     .threads_per_block = cfg->block[0] * cfg->block[1] * cfg->block[2],
     .stop_after = UINT32_MAX,
   };
@@ -414,7 +505,8 @@ enum sim_status sim_run(struct sim_device *d, const struct ptx_module *m, const 
       res->fault = outs[i].res.fault;
     }
   }
-  gather_printed(res, outs, nwk);
+  pool_gather(&pool, res);
+  pthread_mutex_destroy(&pool.lock);
   if (st != SIM_OK)
     snprintf(err, errlen, "out of host memory while running the kernel");
   res->static_smem = prog.static_smem;

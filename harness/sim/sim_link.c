@@ -12,6 +12,7 @@
  *    variables offsets in the thread's local frame, .param variables of calls offsets in the
  *    thread's parameter frame, kernel parameters offsets in the parameter buffer.
  */
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -237,6 +238,17 @@ static enum sim_status layout(struct linker *L, const uint64_t *modaddr)
     }
   }
   free(used_shared);
+  if (shared > UINT32_MAX) {           /* nor may a 4 GiB shared array wrap static_smem */
+    snprintf(L->err, L->errlen, "kernel %s uses %" PRIu64 " bytes of static shared memory",
+             m->funcs[p->entry_func].name, shared);
+    return SIM_ERR_BADARG;
+  }
+  if (local > SIM_MAX_LOCAL) {         /* a 4 GiB array would wrap local_size to 0 */
+    snprintf(L->err, L->errlen, "kernel %s uses %" PRIu64 " bytes of local memory a thread (its "
+             "local arrays); CUDA allows at most %u (512 KiB)", m->funcs[p->entry_func].name,
+             local, SIM_MAX_LOCAL);
+    return SIM_ERR_BADARG;
+  }
   p->local_size = (uint32_t)align_up(local, 16);
   p->pframe_size = (uint32_t)align_up(pframe, 16);
 
@@ -401,7 +413,12 @@ static enum sim_status link_calls(struct linker *L)
     return SIM_ERR_NOMEM;
   for (uint32_t c = 0; c < m->ncalls; c++) {
     const struct ptx_call *call = &m->calls[c];
-    if (!L->reach[call->func])
+    int caller = 1;                      /* the call is in a function this launch runs */
+    for (uint32_t k = 0; k < call->nret + call->nargs; k++) {
+      const struct ptx_var *v = &m->vars[m->call_syms[call->first + k]];
+      caller &= v->func < 0 || L->reach[v->func];
+    }
+    if (!L->reach[call->func] || !caller)
       continue;
     const struct ptx_func *callee = &m->funcs[call->func];
     struct sim_callinfo *ci = &p->calls[c];

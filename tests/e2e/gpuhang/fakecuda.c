@@ -9,6 +9,9 @@
  *                                     TEXT never finishes: its end event stays not ready
  *   WARPLAB_FAKE_CUDA_CRASH=N[:TEXT]  the N-th such launch takes the process down (abort),
  *                                     as a driver that crashes would
+ *   WARPLAB_FAKE_CUDA_MAX_THREADS=N   a launch of blocks of more than N threads is refused with
+ *                                     CUDA_ERROR_INVALID_VALUE, as a kernel's __launch_bounds__
+ *                                     makes a real driver refuse it
  * A real driver waits for a hung kernel in almost every call (a copy, a free, unloading the
  * module, releasing the context), and would never come back; this one aborts there instead,
  * with a message, so that a test sees a call warplab must not make after a hang rather than
@@ -26,6 +29,7 @@ typedef int CUresult;
 typedef unsigned long long CUdeviceptr;
 
 #define NOT_READY 600
+#define INVALID_VALUE 1
 
 static int launches, hang_at, crash_at, hung;
 static const char *hang_text = "", *crash_text = "";
@@ -149,6 +153,9 @@ CUresult cuLaunchKernel(void *f, unsigned gx, unsigned gy, unsigned gz, unsigned
   (void)f; (void)gx; (void)gy; (void)gz; (void)bx; (void)by; (void)bz; (void)smem;
   (void)stream; (void)params; (void)extra;
   WAITS("cuLaunchKernel");
+  const char *most = getenv("WARPLAB_FAKE_CUDA_MAX_THREADS");
+  if (most && *most && (unsigned long)bx * by * bz > strtoul(most, NULL, 10))
+    return INVALID_VALUE;
   launches++;
   if (crash_at && module_matches_crash && launches == crash_at)
     die("", "the driver crashes on this launch (WARPLAB_FAKE_CUDA_CRASH)");
@@ -173,11 +180,13 @@ CUresult cuEventDestroy_v2(void *e) { (void)e; WAITS("cuEventDestroy"); return 0
 
 CUresult cuGetErrorName(CUresult r, const char **s)
 {
-  *s = r == NOT_READY ? "CUDA_ERROR_NOT_READY" : "CUDA_ERROR_UNKNOWN";
+  *s = r == NOT_READY ? "CUDA_ERROR_NOT_READY" : r == INVALID_VALUE ? "CUDA_ERROR_INVALID_VALUE"
+      : "CUDA_ERROR_UNKNOWN";
   return 0;
 }
 CUresult cuGetErrorString(CUresult r, const char **s)
 {
-  *s = r == NOT_READY ? "device not ready" : "unknown error";
+  *s = r == NOT_READY ? "device not ready" : r == INVALID_VALUE ? "invalid argument"
+      : "unknown error";
   return 0;
 }

@@ -521,18 +521,106 @@ static enum batch_status finish(const struct batch_opts *o, const char *sdir, co
 
 /* ---- the class ---- */
 
-/* OUT/gradebook.csv: a line per student, from their results.json. Returns how many have
-   none yet (pending). */
+/* A CSV field: as it is, or in double quotes (a quote doubled) when it holds a comma, a quote
+   or a line break. */
+static void csv_put(FILE *f, const char *s)
+{
+  if (!strpbrk(s, ",\"\n\r")) {
+    fputs(s, f);
+    return;
+  }
+  fputc('"', f);
+  for (; *s; s++) {
+    if (*s == '"')
+      fputc('"', f);
+    fputc(*s, f);
+  }
+  fputc('"', f);
+}
+
+/* The rubric's items as gradebook columns: their names and the results' test names each
+   adds up (grade.c names them: "correctness: SIZE", "metric target: METRIC", "performance
+   against the reference solution", "question ID"). */
+struct column {
+  char name[160];
+  char test[160];
+  int prefix;                  /* every test whose name starts with test */
+};
+
+static int rubric_columns(const struct run_lab *lab, struct column *c, int max)
+{
+  json_t *r = lab && lab->json ? json_object_get(lab->json, "rubric") : NULL;
+  int n = 0;
+  if (json_object_get(r, "correctness") && n < max)
+    c[n++] = (struct column){"correctness", "correctness: ", 1};
+  size_t i;
+  json_t *x;
+  json_array_foreach(json_object_get(json_object_get(r, "metrics"), "targets"), i, x) {
+    const char *m = json_string_value(json_object_get(x, "metric"));
+    if (!m || n == max)
+      continue;
+    snprintf(c[n].name, sizeof c[n].name, "target: %s", m);
+    snprintf(c[n].test, sizeof c[n].test, "metric target: %s", m);
+    c[n++].prefix = 0;
+  }
+  if (json_object_get(r, "performance") && n < max)
+    c[n++] = (struct column){"performance", "performance against the reference solution", 0};
+  json_array_foreach(json_object_get(json_object_get(r, "questions"), "items"), i, x) {
+    const char *id = json_string_value(json_object_get(x, "id"));
+    if (!id || n == max)
+      continue;
+    snprintf(c[n].name, sizeof c[n].name, "%s", id);
+    snprintf(c[n].test, sizeof c[n].test, "question %s", id);
+    c[n++].prefix = 0;
+  }
+  return n;
+}
+
+/* A student's name as the CSV files show it: no comma, quote or line break. */
+static void plain_name(const char *s, char *out, size_t n)
+{
+  size_t m = 0;
+  for (; *s && m + 1 < n; s++)
+    out[m++] = *s == ',' || *s == '"' || *s == '\n' || *s == '\r' ? '_' : *s;
+  out[m] = 0;
+}
+
+#define MAX_COLUMNS 64
+
+/* OUT/gradebook.csv, a line per student from their results.json (a column per rubric item),
+   and OUT/canvas.csv, the same grades in the form Canvas's gradebook imports. Returns how
+   many students have no results yet (pending). */
 static unsigned gradebook(const struct batch_opts *o, char **names, int n)
 {
   unsigned pending = 0;
-  char path[4200];
-  snprintf(path, sizeof path, "%s/gradebook.csv", o->out);
-  size_t cap = 64 + (size_t)n * 640, k = 0;
-  char *csv = malloc(cap);
-  if (!csv)
+  struct column cols[MAX_COLUMNS];
+  int ncols = rubric_columns(o->lab_def, cols, MAX_COLUMNS);
+  char *text = NULL, *ctext = NULL;
+  size_t len = 0, clen = 0;
+  FILE *f = open_memstream(&text, &len), *cv = open_memstream(&ctext, &clen);
+  if (!f || !cv) {
+    if (f)
+      fclose(f);
+    if (cv)
+      fclose(cv);
+    free(text);
+    free(ctext);
     return 0;
-  k += (size_t)snprintf(csv, cap, "student,score,max_score,status,flags\n");
+  }
+  fputs("student,score,max_score,status,flags", f);
+  for (int c = 0; c < ncols; c++) {
+    fputc(',', f);
+    csv_put(f, cols[c].name);
+  }
+  fputc('\n', f);
+  /* Canvas: Student, ID, SIS User ID, Section, then the assignment; its second line the
+     points possible. The folder name stands for the student and the SIS user id. */
+  char assignment[300];
+  snprintf(assignment, sizeof assignment, "warplab lab %s%s%s", o->lab,
+           o->lab_def && o->lab_def->title[0] ? ": " : "", o->lab_def ? o->lab_def->title : "");
+  fputs("Student,ID,SIS User ID,Section,", cv);
+  csv_put(cv, assignment);
+  fprintf(cv, "\n    Points Possible,,,,%.2f\n", batch_full_score(o->lab_def));
   for (int i = 0; i < n; i++) {
     char rp[4200];
     snprintf(rp, sizeof rp, "%s/%s/results.json", o->out, names[i]);
@@ -543,10 +631,7 @@ static unsigned gradebook(const struct batch_opts *o, char **names, int n)
     enum batch_status st = batch_result_status(j);
     pending += st == BATCH_PENDING;
     char name[256];
-    size_t m = 0;
-    for (const char *p = names[i]; *p && m + 1 < sizeof name; p++)
-      name[m++] = *p == ',' || *p == '"' || *p == '\n' ? '_' : *p;
-    name[m] = 0;
+    plain_name(names[i], name, sizeof name);
     /* integrity flags, for the instructor: quoted, as they hold commas */
     const char *fl = j ? json_string_value(json_object_get(json_object_get(j, "extra_data"),
                                                             "integrity")) : NULL;
@@ -555,12 +640,44 @@ static unsigned gradebook(const struct batch_opts *o, char **names, int n)
     for (const char *p = fl ? fl : ""; *p && q + 1 < sizeof flags; p++)
       flags[q++] = *p == '"' || *p == '\n' ? '\'' : *p;
     flags[q] = 0;
-    k += (size_t)snprintf(csv + k, cap - k, "%s,%.2f,%.2f,%s,%s%s%s\n", name, score, max,
-                          batch_status_word(st), q ? "\"" : "", flags, q ? "\"" : "");
+    fprintf(f, "%s,%.2f,%.2f,%s,%s%s%s", name, score, max, batch_status_word(st), q ? "\"" : "",
+            flags, q ? "\"" : "");
+    json_t *tests = json_object_get(j, "tests");
+    for (int c = 0; c < ncols; c++) {
+      double sum = 0;
+      int any = 0;
+      size_t k;
+      json_t *t;
+      json_array_foreach(tests, k, t) {
+        const char *tn = json_string_value(json_object_get(t, "name"));
+        if (tn && (cols[c].prefix ? !strncmp(tn, cols[c].test, strlen(cols[c].test))
+                                  : !strcmp(tn, cols[c].test))) {
+          sum += json_number_value(json_object_get(t, "score"));
+          any = 1;
+        }
+      }
+      if (any)
+        fprintf(f, ",%.2f", sum);
+      else
+        fputc(',', f);
+    }
+    fputc('\n', f);
+    fprintf(cv, "%s,,%s,,", name, name);
+    if (statuses[st].scored)
+      fprintf(cv, "%.2f", score);
+    fputc('\n', cv);
     json_decref(j);
   }
-  write_atomic(path, csv);
-  free(csv);
+  int ok = fclose(f) == 0, cok = fclose(cv) == 0;
+  char path[4200];
+  snprintf(path, sizeof path, "%s/gradebook.csv", o->out);
+  if (ok)
+    write_atomic(path, text);
+  snprintf(path, sizeof path, "%s/canvas.csv", o->out);
+  if (cok)
+    write_atomic(path, ctext);
+  free(text);
+  free(ctext);
   return pending;
 }
 

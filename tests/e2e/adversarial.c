@@ -233,8 +233,20 @@ START_TEST(adversarial_batch)
   expect_result(out, "empty", 0, 100, "missing", "(the folder holds: nothing)");
   expect_result(out, "mixed", 90, 100, "graded", "The kernel file is 'Matrix_Add.cu', not "
                 "matrix_add.cu: it was graded");
-  ck_assert_ptr_nonnull(strstr(e2e_read_text(e2e_fmt("%s/gradebook.csv", out)),
-                               "\nempty,0.00,100.00,missing,"));
+  /* the gradebook: a column per rubric item; Canvas's import beside it */
+  char *book = e2e_read_text(e2e_fmt("%s/gradebook.csv", out));
+  ck_assert_msg(strstr(book, "student,score,max_score,status,flags,correctness,target: l1tex__"
+                             "average_t_sectors_per_request_pipe_lsu_mem_global_op_ld.ratio,") &&
+                strstr(book, ",performance,q1,q2,q3,q4,q5,q6,q7,q8,q9,q10\n"), "%s", book);
+  ck_assert_msg(strstr(book, "\nann,90.00,100.00,graded,,60.00,8.00,7.00,15.00,0.00,") &&
+                strstr(book, "\nempty,0.00,100.00,missing,,,") &&
+                strstr(book, "\nforge,0.00,100.00,missing,,,") &&
+                strstr(book, "\nlink,0.00,100.00,refused,,,"), "%s", book);
+  char *canvas = e2e_read_text(e2e_fmt("%s/canvas.csv", out));
+  ck_assert_msg(!strncmp(canvas, "Student,ID,SIS User ID,Section,warplab lab 01: ", 47) &&
+                strstr(canvas, "\n    Points Possible,,,,100.00\nann,,ann,,90.00\nempty,,empty,,"
+                               "0.00\n"), "%s", canvas);
+
   /* --resume: nothing changed, nothing graded */
   r = batch(roster, out, "--resume");
   ck_assert_msg(strstr(r->out, "5 students: 0 graded, 0 failed to grade, 5 kept"), "%s", r->out);

@@ -237,6 +237,13 @@ static int ends_cu(const char *name)
   return n > 3 && !strcasecmp(name + n - 3, ".cu");
 }
 
+/* A name that compiler messages may show as it is: letters, digits, '_', '-' and '.'. */
+static int plain_name(const char *name)
+{
+  return name[strspn(name, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-.")]
+         == 0 && strlen(name) < 128;
+}
+
 enum submission_status submission_find_kernel(const char *dir, const char *kernel_file, char *path,
                                               size_t pathlen, char *note, size_t notelen,
                                               char *err, size_t errlen)
@@ -271,11 +278,12 @@ enum submission_status submission_find_kernel(const char *dir, const char *kerne
   }
   char files[400];
   list_files(dir, files, sizeof files);
-  if (ncu != 1) {
+  if (ncu != 1 || !plain_name(names[found])) {
     snprintf(err, errlen, "no %s in the submission%s: the kernel file is the whole submission "
              "(the folder holds: %s)", kernel_file,
-             ncu > 1 ? ", and more than one other .cu file, so none was graded in its place" : "",
-             files[0] ? files : "nothing");
+             ncu > 1 ? ", and more than one other .cu file, so none was graded in its place"
+             : ncu ? ", and the other .cu file's name is not only letters, digits, '_', '-' and "
+             "'.', so it was not graded in its place" : "", files[0] ? files : "nothing");
     free_names(names, n);
     return SUBMISSION_MISSING;
   }

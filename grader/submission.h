@@ -35,8 +35,9 @@ int submission_kernel(const char *dir, const char *kernel_file, char *path, size
 
 /* The kernel file to grade in folder dir, as `warplab grade` takes it: the folder may hold no
    symbolic link anywhere (REFUSED); then kernel_file, or, when there is none, the folder's
-   only .cu file under another name (a miscased Matrix_Add.cu), with a note for the student in
-   note ("" otherwise); no kernel file and no single .cu is MISSING. path receives the file;
+   only .cu file under another plain name (letters, digits, '_', '-', '.': a miscased
+   Matrix_Add.cu, which compiler messages then show), with a note for the student in note
+   ("" otherwise); no kernel file and no single .cu is MISSING. path receives the file;
    err the reason for MISSING and REFUSED, file names quoted. */
 enum submission_status submission_find_kernel(const char *dir, const char *kernel_file, char *path,
                                               size_t pathlen, char *note, size_t notelen,

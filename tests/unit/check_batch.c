@@ -165,6 +165,12 @@ START_TEST(kernel_found_or_said)
                                           sizeof note, err, sizeof err), SUBMISSION_MISSING);
   ck_assert_ptr_nonnull(strstr(err, "more than one other .cu file"));
   rm_folder(dir);
+  /* a lone .cu whose name is not plain (it would be shown in compiler messages): missing */
+  dir = folder("echo k > '%s/{\"score\": 100}.cu'");
+  ck_assert_int_eq(submission_find_kernel(dir, "matrix_add.cu", path, sizeof path, note,
+                                          sizeof note, err, sizeof err), SUBMISSION_MISSING);
+  ck_assert_msg(strstr(err, "'{\"score\": 100}.cu'") && strstr(err, "not only letters"), "%s", err);
+  rm_folder(dir);
   dir = folder("true");
   ck_assert_int_eq(submission_find_kernel(dir, "matrix_add.cu", path, sizeof path, note,
                                           sizeof note, err, sizeof err), SUBMISSION_MISSING);

@@ -14,8 +14,10 @@
 #ifndef WARPLAB_BATCH_H
 #define WARPLAB_BATCH_H
 
+#include <jansson.h>
 #include <stddef.h>
 
+#include "run/run.h"
 #include "run/run_lab.h"
 
 struct batch_opts {
@@ -38,8 +40,9 @@ struct batch_opts {
 };
 
 struct batch_summary {
-  unsigned students, graded, skipped, failed;   /* failed: crashed, timed out, malformed */
+  unsigned students, graded, skipped, failed;   /* failed: stopped at --timeout (hung) */
   unsigned missing;            /* batch_collect: students without results.json */
+  unsigned nokernel, refused, ungraded;         /* statuses MISSING, REFUSED, UNGRADED */
   char charts[1400];           /* where the class charts went, or why they were not drawn */
 };
 
@@ -73,5 +76,45 @@ int batch_slurm_submit(const struct batch_opts *o, const struct batch_slurm_opts
 int batch_students(const struct batch_opts *o, char **names, int max, char *err, size_t errlen);
 
 #define BATCH_MAX_STUDENTS 4096
+
+/* What became of a student (batch_status.def). */
+enum batch_status {
+#define X(name, word, scored, meaning) BATCH_##name,
+#include "grader/batch_status.def"
+#undef X
+  BATCH_NSTATUS
+};
+
+/* The word gradebook.csv and a result's extra_data.status give status. */
+const char *batch_status_word(enum batch_status status);
+
+/* The status of a student's result j (NULL: PENDING): its extra_data.status, or for a result
+   without one (an older warplab's) GRADED when max_score > 0, else FAILED. */
+enum batch_status batch_result_status(const json_t *j);
+
+/* A result for a submission graded no further than status (MISSING, REFUSED, UNGRADED,
+   FAILED): 0 points of full (counted statuses) or of 0, why as its output and its one test's,
+   extra_data.status set. Returns a new JSON object. */
+json_t *batch_result_json(enum batch_status status, double full, const char *why);
+
+/* The lab's full score: its rubric's "total", or the sum of its parts' points. */
+double batch_full_score(const struct run_lab *lab);
+
+/* Whether j is a whole Gradescope result as `warplab grade` writes one for a lab of full
+   points (full <= 0: not known): score, max_score and every test's are finite numbers with
+   0 <= score <= max_score <= full, the tests' scores and maxima add up to the result's, each
+   test an object with a string name, no member Gradescope does not define, extra_data.status
+   (when given) one a grade may report. Returns 0, or -1 with why. */
+int batch_result_check(const json_t *j, double full, char *why, size_t whylen);
+
+/* Whether student of o must be graded under --resume: no whole results.json, one that could
+   not be graded (UNGRADED), or one whose submission hash is not the folder's now. */
+int batch_needs_grading(const struct batch_opts *o, const char *student);
+
+/* When a grade is not the student's to get: the reference solution did not build either, or
+   the student's build was stopped by the grader's own limits (out of memory, a signal).
+   Returns 1 with why, for the result, or 0. */
+int batch_grader_limit(const struct run_result *student, const struct run_result *solution,
+                       char *why, size_t whylen);
 
 #endif

@@ -4,7 +4,8 @@
  * students.txt fixes who is in which slice (a roster that changes while the array waits in
  * the queue does not move students between tasks), grade.sbatch is the array (task i runs
  * `warplab batch ... --list students.txt --slice i --chunk N`, the local batch on its slice,
- * writing the same atomic per-student results), collect.sbatch runs the collection after
+ * writing the same atomic per-student results, each read from its grader's own result
+ * descriptor and checked, never from a log), collect.sbatch runs the collection after
  * the array (afterany: whatever became of the tasks), and collect.sh is the same command for
  * a person. Paths are made absolute, so the jobs run from any folder, and every path and
  * argument in the scripts is quoted for the shell: a roster's folder name is data.
@@ -165,7 +166,8 @@ int batch_slurm_submit(const struct batch_opts *o, const struct batch_slurm_opts
     return -1;
   }
 
-  /* who: the roster's students (with --resume, those without results yet) */
+  /* who: the roster's students (with --resume, those without a grade of their submission as
+     it is now) */
   char **names = calloc(BATCH_MAX_STUDENTS, sizeof *names);
   if (!names) {
     snprintf(err, errlen, "out of host memory");
@@ -184,10 +186,8 @@ int batch_slurm_submit(const struct batch_opts *o, const struct batch_slurm_opts
   int todo = 0, rc = -1;
   FILE *f = text_open(&t);
   for (int i = 0; f && i < n; i++) {
-    char res[PATH_MAX + 512];
-    snprintf(res, sizeof res, "%s/%s/results.json", out, names[i]);
-    if (o->resume && access(res, F_OK) == 0)
-      continue;
+    if (o->resume && !batch_needs_grading(o, names[i]))
+      continue;                                 /* graded, and its submission unchanged */
     if (strchr(names[i], '\n'))
       continue;                                 /* a name the list cannot hold: not a student */
     fprintf(f, "%s\n", names[i]);

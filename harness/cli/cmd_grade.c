@@ -2,6 +2,7 @@
  * solution in the same session, on the same backend and inputs, score the submission by the
  * lab's rubric, and write a Gradescope results.json and a feedback report beside its results. */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
@@ -16,10 +17,38 @@
 #include "run/run.h"
 #include "run/run_exec.h"
 
+/* The Gradescope result j, whole, to descriptor fd (when fd >= 0): the channel a batch reads
+   a grade from, which nothing a student hands in reaches. */
+static void put_result(int fd, json_t *j)
+{
+  if (fd < 0 || !j)
+    return;
+  char *text = json_dumps(j, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+  size_t len = text ? strlen(text) : 0, k = 0;
+  while (k < len) {
+    ssize_t w = write(fd, text + k, len - k);
+    if (w < 0 && errno == EINTR)
+      continue;
+    if (w <= 0)
+      break;
+    k += (size_t)w;
+  }
+  free(text);
+}
+
+/* A result that is no grade (enum batch_status) to descriptor fd, and why to stderr. */
+static void put_status(int fd, enum batch_status st, double full, const char *why)
+{
+  wl_error("%s", why);
+  json_t *j = batch_result_json(st, full, why);
+  put_result(fd, j);
+  json_decref(j);
+}
+
 static void grade_usage(FILE *f)
 {
   fputs("usage: warplab grade NN SUBMISSION_DIR [--backend auto|gpu|emu] [--seed N] [--out DIR]\n"
-        "                       [--json] [--no-ncu]\n"
+        "                       [--json] [--no-ncu] [--result-fd N]\n"
         "\n"
         "SUBMISSION_DIR holds the lab's kernel file (e.g. matrix_add.cu) and, optionally,\n"
         "answers.json with the numeric answers to the handout's questions: {\"q1\": 4, ...},\n"
@@ -28,7 +57,10 @@ static void grade_usage(FILE *f)
         "(under --out, default results/).\n"
         "On a GPU, Nsight Compute measures the main configuration's metrics for the rubric's\n"
         "targets; --no-ncu (or no ncu installed) leaves the targets unscored, for the\n"
-        "submission and the reference solution alike.\n", f);
+        "submission and the reference solution alike.\n"
+        "--result-fd N writes the Gradescope result, and nothing else, to open descriptor N,\n"
+        "also when the submission is missing, refused or could not be graded (a batch reads\n"
+        "its students' results there, never from their logs).\n", f);
   wl_print_exit_codes();
 }
 
@@ -37,11 +69,12 @@ int wl_cmd_grade(int argc, char **argv)
   static const struct option longopts[] = {
     {"backend", required_argument, 0, 'b'}, {"seed", required_argument, 0, 'S'},
     {"out", required_argument, 0, 'o'}, {"json", no_argument, 0, 'j'},
-    {"no-ncu", no_argument, 0, 'N'}, {"help", no_argument, 0, 'h'}, {0, 0, 0, 0},
+    {"no-ncu", no_argument, 0, 'N'}, {"result-fd", required_argument, 0, 'R'},
+    {"help", no_argument, 0, 'h'}, {0, 0, 0, 0},
   };
   struct run_opts o;
   memset(&o, 0, sizeof o);
-  int json = 0, no_ncu = 0, c;
+  int json = 0, no_ncu = 0, rfd = -1, c;
   optind = 1;
   opterr = 0;
   while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
@@ -68,6 +101,19 @@ int wl_cmd_grade(int argc, char **argv)
     case 'o': o.results_root = optarg; break;
     case 'j': json = 1; break;
     case 'N': no_ncu = 1; break;
+    case 'R': {
+      /* the descriptor stays ours: closed on exec, so no tool we start can write to it */
+      char *end;
+      errno = 0;
+      long v = strtol(optarg, &end, 10);
+      if (errno || *end || !*optarg || v < 0 || v > 1 << 20 || (fcntl((int)v, F_GETFL) & O_ACCMODE) ==
+          O_RDONLY || fcntl((int)v, F_SETFD, FD_CLOEXEC) != 0) {
+        wl_error("--result-fd '%s': expected a descriptor open for writing", optarg);
+        return WL_EXIT_USAGE;
+      }
+      rfd = (int)v;
+      break;
+    }
     case 'h': grade_usage(stdout); return WL_EXIT_OK;
     default:
       wl_error("grade: unknown or incomplete option '%s' (see warplab grade --help)", argv[optind - 1]);
@@ -86,13 +132,20 @@ int wl_cmd_grade(int argc, char **argv)
     wl_error("%s", err);
     return WL_EXIT_USAGE;
   }
-  /* the submission: its kernel file (a regular file of the folder, of a sane size) and its
-     answers (a broken answers.json loses the answers, not the grade) */
-  if (submission_kernel(dir, lab.kernel_file, kfile, sizeof kfile, err, sizeof err)) {
-    wl_error("%s", err);
+  /* the submission: its kernel file (a regular file of the folder, of a sane size, in a
+     folder without links; a miscased name graded with a note) and its answers (a broken
+     answers.json loses the answers, not the grade) */
+  double full = batch_full_score(&lab);
+  char knote[768];
+  enum submission_status sst = submission_find_kernel(dir, lab.kernel_file, kfile, sizeof kfile,
+                                                      knote, sizeof knote, err, sizeof err);
+  if (sst != SUBMISSION_OK) {
+    put_status(rfd, sst == SUBMISSION_MISSING ? BATCH_MISSING : BATCH_REFUSED, full, err);
     run_lab_free(&lab);
     return WL_EXIT_USAGE;
   }
+  if (knote[0])
+    wl_error("%s", knote);
   char why[512];
   json_t *answers = submission_answers(dir, why, sizeof why);
   if (why[0])
@@ -101,7 +154,7 @@ int wl_cmd_grade(int argc, char **argv)
   struct grade_result *g = malloc(sizeof *g);
   int rc = WL_EXIT_USAGE;
   if (!stu || !ref || !g) {
-    wl_error("out of host memory");
+    put_status(rfd, BATCH_UNGRADED, full, "could not be graded: out of host memory");
     goto out;
   }
   /* the reference solution first, on the inputs the submission will get: our own code, run
@@ -117,7 +170,9 @@ int wl_cmd_grade(int argc, char **argv)
   so.kernel_file = NULL;
   so.solution = 1;
   if (run_lab_run(&lab, &so, ref, err, sizeof err)) {
-    wl_error("the reference solution: %s", err);
+    char why0[2200];
+    snprintf(why0, sizeof why0, "could not be graded: the reference solution: %s", err);
+    put_status(rfd, BATCH_UNGRADED, full, why0);
     goto out;
   }
   /* from here on the run is confined: it writes only beneath its results folder and reads
@@ -125,15 +180,18 @@ int wl_cmd_grade(int argc, char **argv)
   char note[512];
   if (run_sandbox_confine_grade(dir, o.results_root, o.backend != RUN_BACKEND_EMU, note,
                                 sizeof note) < 0) {
-    wl_error("%s", note);
+    snprintf(err, sizeof err, "could not be graded: %s", note);
+    put_status(rfd, BATCH_UNGRADED, full, err);
     goto out;
   }
   /* the submission, on the same inputs; on a GPU, Nsight Compute measures the main
      configuration's metrics for the targets */
   o.kernel_file = kfile;
+  char why2[2200];
   if (run_lab_run(&lab, &o, stu, err, sizeof err)) {
     if (!stu->built || !stu->results_dir[0]) {
-      wl_error("%s", err);
+      snprintf(why2, sizeof why2, "could not be graded: %s", err);
+      put_status(rfd, BATCH_UNGRADED, full, why2);
       goto out;
     }
     /* built, then not run for a reason of the kernel's: graded, every test "not run" with
@@ -160,17 +218,26 @@ int wl_cmd_grade(int argc, char **argv)
        reference as it ran) */
     so.backend = !strcmp(stu->prov.backend, "gpu") ? RUN_BACKEND_GPU : RUN_BACKEND_EMU;
     if (run_lab_run(&lab, &so, ref, err, sizeof err)) {
-      wl_error("the reference solution: %s", err);
+      snprintf(why2, sizeof why2, "could not be graded: the reference solution: %s", err);
+      put_status(rfd, BATCH_UNGRADED, full, why2);
       goto out;
     }
   }
   if (grade_score(&lab, stu, ref, answers, g, err, sizeof err)) {
-    wl_error("%s", err);
+    snprintf(why2, sizeof why2, "could not be graded: %s", err);
+    put_status(rfd, BATCH_UNGRADED, full, why2);
     goto out;
   }
   if (why[0] && g->nhints < GRADE_MAX_HINTS)
     snprintf(g->hints[g->nhints++], sizeof g->hints[0], "%s", why);
-  json_t *gs = grade_gradescope_json(g);
+  if (knote[0] && g->nhints < GRADE_MAX_HINTS)
+    snprintf(g->hints[g->nhints++], sizeof g->hints[0], "%s", knote);
+  /* the grader's own limits decide no grade: not the student's 0 */
+  int limited = batch_grader_limit(stu, ref, why2, sizeof why2);
+  if (limited)
+    wl_error("%s", why2);
+  json_t *gs = limited ? batch_result_json(BATCH_UNGRADED, full, why2) : grade_gradescope_json(g);
+  put_result(rfd, gs);
   char path[1200];
   snprintf(path, sizeof path, "%s/results.json", stu->results_dir);
   json_dump_file(gs, path, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
@@ -209,10 +276,12 @@ static void batch_usage(FILE *f)
         "Grades every student folder of ROSTER with `warplab grade`, each in a child process\n"
         "with a time limit (default 600 s) and a memory cap (default 16384 MB). Writes\n"
         "DIR/STUDENT/results.json (Gradescope), log.txt and runs/ (the runs, feedback.md among\n"
-        "them), then the class: DIR/gradebook.csv and the class charts in DIR/charts/ (score\n"
+        "them), then the class: DIR/gradebook.csv (a column per rubric item), DIR/canvas.csv\n"
+        "(Canvas's gradebook import) and the class charts in DIR/charts/ (score\n"
         "distribution, the rubric's metric targets, time against the reference solution: PNG,\n"
         "SVG, their data and gnuplot scripts, and class.csv).\n"
-        "  --resume       skip students whose results.json exists\n"
+        "  --resume       skip students whose results.json holds a grade of their submission as it\n"
+        "                 is now (a changed submission, or one not graded, is graded again)\n"
         "  --seed N       grade every student on the inputs of seed N (a regrade reproduces)\n"
         "  --slurm        grade on a Slurm cluster: write DIR/slurm/ (students.txt, grade.sbatch:\n"
         "                 a job array, one task per --chunk students (default 10), collect.sbatch,\n"
@@ -222,6 +291,15 @@ static void batch_usage(FILE *f)
         "  --collect      the gradebook and the charts from the results there are, grading no one\n"
         "                 (exit 1 when a student has no results yet)\n", f);
   wl_print_exit_codes();
+}
+
+/* The statuses other than graded and failed, when there are any, on a line of their own. */
+static void print_others(const struct batch_summary *s)
+{
+  if (s->nokernel || s->refused || s->ungraded)
+    printf("%u missing (no kernel file: 0 points), %u refused (0 points), %u could not be graded "
+           "(ungraded: the grader's own limits, see their log.txt; --resume grades them again)\n",
+           s->nokernel, s->refused, s->ungraded);
 }
 
 /* `warplab batch NN ROSTER --out DIR ...`: a class, locally or on Slurm (batch_usage). */
@@ -342,6 +420,7 @@ int wl_cmd_batch(int argc, char **argv)
       printf("%u students: %u graded, %u failed to grade, %u without results yet\n"
              "Gradebook: %s/gradebook.csv\nClass charts: %s\n", s.students, s.graded, s.failed,
              s.missing, o.out, s.charts);
+      print_others(&s);
       rc = s.missing ? WL_EXIT_FAULT : WL_EXIT_OK;
     }
   } else {
@@ -355,10 +434,12 @@ int wl_cmd_batch(int argc, char **argv)
     } else if (have_slice) {
       printf("slice %d: %u students: %u graded, %u failed to grade, %u kept from an earlier run\n",
              o.slice, s.students, s.graded, s.failed, s.skipped);
+      print_others(&s);
     } else {
       printf("%u students: %u graded, %u failed to grade, %u kept from an earlier run (--resume)\n"
              "Gradebook: %s/gradebook.csv\nClass charts: %s\n", s.students, s.graded, s.failed,
              s.skipped, o.out, s.charts);
+      print_others(&s);
     }
   }
   run_lab_free(&lab);

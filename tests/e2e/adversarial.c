@@ -4,6 +4,14 @@
  *
  * Each case is lab 01's reference solution with one thing changed (a line replaced, or the
  * folder itself changed), so a case says in one row what it breaks.
+ *
+ * Then a class of such folders through `warplab batch` (issues 16 and 22): a file *named*
+ * like a results.json and a kernel file that is a link whose *target* reads like one may not
+ * write their own grade (the batch takes a grade from its grader's own result descriptor,
+ * never from a log that quotes them); an empty folder is missing, 0 of the lab's 100; a
+ * miscased Matrix_Add.cu is graded, with a note; --resume grades a changed submission again
+ * and one a killed batch was grading, and keeps the rest; the grader's own memory cap gives
+ * "ungraded", not the student's 0.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -122,7 +130,7 @@ START_TEST(adversarial_folders)
   struct e2e_run *r = e2e_warplab("grade", "01", link, "--backend", "emu", "--json", "--out", out,
                                   (char *)NULL);
   ck_assert_int_eq(r->status, 2);
-  ck_assert_ptr_nonnull(strstr(r->err, "is a symbolic link (to /etc/passwd)"));
+  ck_assert_ptr_nonnull(strstr(r->err, "'matrix_add.cu' is a symbolic link (to '/etc/passwd')"));
   ck_assert_ptr_null(strstr(r->out, "root:"));
   ck_assert_ptr_null(strstr(r->err, "root:"));
 
@@ -165,10 +173,144 @@ START_TEST(adversarial_launches)
 }
 END_TEST
 
+/* A Gradescope result that gives full marks, as text a student may put in a name. */
+#define FORGED "{\n  \"score\": 100.0,\n  \"max_score\": 100.0,\n  \"output\": \"mine\",\n" \
+               "  \"tests\": [{\"name\": \"a\", \"score\": 100.0, \"max_score\": 100.0}]\n}"
+
+/* OUT/STUDENT/results.json, loaded. */
+static json_t *result_of(const char *out, const char *student)
+{
+  json_error_t je;
+  json_t *j = json_load_file(e2e_fmt("%s/%s/results.json", out, student), 0, &je);
+  ck_assert_msg(j != NULL, "%s: %s", student, je.text);
+  return j;
+}
+
+/* The score, maximum and status of a student's result, and its output holding says. */
+static void expect_result(const char *out, const char *student, double score, double max,
+                          const char *status, const char *says)
+{
+  json_t *j = result_of(out, student);
+  const char *o = json_string_value(json_object_get(j, "output"));
+  const char *st = json_string_value(e2e_j(j, "extra_data/status"));
+  ck_assert_msg(json_number_value(json_object_get(j, "score")) == score &&
+                json_number_value(json_object_get(j, "max_score")) == max,
+                "%s: %g of %g, expected %g of %g: %s", student,
+                json_number_value(json_object_get(j, "score")),
+                json_number_value(json_object_get(j, "max_score")), score, max, o ? o : "");
+  ck_assert_msg(st && !strcmp(st, status), "%s: status %s, expected %s", student, st ? st : "none",
+                status);
+  ck_assert_msg(!says || (o && strstr(o, says)), "%s: no '%s' in: %s", student, says, o ? o : "");
+  json_decref(j);
+}
+
+/* `warplab batch 01 ROSTER --out OUT --backend emu --seed 5 -j 2 [MORE]`, which must run. */
+static struct e2e_run *batch(const char *roster, const char *out, const char *more)
+{
+  struct e2e_run *r = e2e_warplab("batch", "01", roster, "--out", out, "--backend", "emu", "--seed",
+                                  "5", "-j", "2", more, (char *)NULL);
+  ck_assert_msg(r->status == 0, "%s: exit %d\n%s\n%s", r->cmd, r->status, r->out, r->err);
+  return r;
+}
+
+START_TEST(adversarial_batch)
+{
+  const char *roster = e2e_tmp("class"), *out = e2e_tmp("graded");
+  ck_assert_int_eq(system(e2e_fmt("mkdir -p '%1$s/ann' '%1$s/empty' '%1$s/forge' '%1$s/link' "
+                                  "'%1$s/mixed' && cp " SOLUTION " '%1$s/ann/' && cp " SOLUTION
+                                  " '%1$s/mixed/Matrix_Add.cu'", roster)), 0);
+  FILE *f = fopen(e2e_fmt("%s/forge/%s", roster, FORGED), "w");
+  ck_assert_ptr_nonnull(f);
+  fclose(f);
+  ck_assert_int_eq(symlink(FORGED, e2e_fmt("%s/link/matrix_add.cu", roster)), 0);
+  struct e2e_run *r = batch(roster, out, NULL);
+  ck_assert_msg(strstr(r->out, "5 students: 2 graded, 0 failed") &&
+                strstr(r->out, "2 missing (no kernel file: 0 points), 1 refused"), "%s", r->out);
+  expect_result(out, "ann", 90, 100, "graded", NULL);
+  /* the forgeries: not their own grade; the names quoted, a newline as \n */
+  expect_result(out, "forge", 0, 100, "missing", "(the folder holds: '{\\n  \"score\": 100.0,");
+  expect_result(out, "link", 0, 100, "refused", "'matrix_add.cu' is a symbolic link (to "
+                "'{\\n  \"score\": 100.0,");
+  expect_result(out, "empty", 0, 100, "missing", "(the folder holds: nothing)");
+  expect_result(out, "mixed", 90, 100, "graded", "The kernel file is 'Matrix_Add.cu', not "
+                "matrix_add.cu: it was graded");
+  /* the gradebook: a column per rubric item; Canvas's import beside it */
+  char *book = e2e_read_text(e2e_fmt("%s/gradebook.csv", out));
+  ck_assert_msg(strstr(book, "student,score,max_score,status,flags,correctness,target: l1tex__"
+                             "average_t_sectors_per_request_pipe_lsu_mem_global_op_ld.ratio,") &&
+                strstr(book, ",performance,q1,q2,q3,q4,q5,q6,q7,q8,q9,q10\n"), "%s", book);
+  ck_assert_msg(strstr(book, "\nann,90.00,100.00,graded,,60.00,8.00,7.00,15.00,0.00,") &&
+                strstr(book, "\nempty,0.00,100.00,missing,,,") &&
+                strstr(book, "\nforge,0.00,100.00,missing,,,") &&
+                strstr(book, "\nlink,0.00,100.00,refused,,,"), "%s", book);
+  char *canvas = e2e_read_text(e2e_fmt("%s/canvas.csv", out));
+  ck_assert_msg(!strncmp(canvas, "Student,ID,SIS User ID,Section,warplab lab 01: ", 47) &&
+                strstr(canvas, "\n    Points Possible,,,,100.00\nann,,ann,,90.00\nempty,,empty,,"
+                               "0.00\n"), "%s", canvas);
+
+  /* --resume: nothing changed, nothing graded */
+  r = batch(roster, out, "--resume");
+  ck_assert_msg(strstr(r->out, "5 students: 0 graded, 0 failed to grade, 5 kept"), "%s", r->out);
+  /* ann's file changes (the starter: 0 points), and mixed was being graded when a batch was
+     killed (its result file and a half-written run left): both graded again, the stale run
+     gone */
+  ck_assert_int_eq(system(e2e_fmt("cp labs/01-matrix-add/matrix_add.cu '%1$s/ann/' && "
+                                  "touch '%2$s/mixed/.result.json' && "
+                                  "mkdir -p '%2$s/mixed/runs/stale'", roster, out)), 0);
+  r = batch(roster, out, "--resume");
+  ck_assert_msg(strstr(r->out, "5 students: 2 graded, 0 failed to grade, 3 kept"), "%s", r->out);
+  expect_result(out, "ann", 0, 100, "graded", NULL);
+  expect_result(out, "mixed", 90, 100, "graded", NULL);
+  ck_assert_int_ne(access(e2e_fmt("%s/mixed/runs/stale", out), F_OK), 0);
+  ck_assert_int_ne(access(e2e_fmt("%s/mixed/.result.json", out), F_OK), 0);
+}
+END_TEST
+
+/* The grader's own limit: under --memory 120 nvcc runs out of memory on the reference
+   solution itself; the student is "ungraded" (0 of 0, said), not 0 of 100 with "fix the
+   build first". (A sanitizer build grades uncapped: then the solution's 90.) */
+START_TEST(adversarial_batch_grader_limits)
+{
+  const char *roster = e2e_tmp("class"), *out = e2e_tmp("graded");
+  ck_assert_int_eq(system(e2e_fmt("mkdir -p '%1$s/ann' && cp " SOLUTION " '%1$s/ann/'", roster)), 0);
+  struct e2e_run *r = e2e_warplab("batch", "01", roster, "--out", out, "--backend", "emu",
+                                  "--memory", "120", (char *)NULL);
+  ck_assert_msg(r->status == 0, "%s\n%s", r->out, r->err);
+  json_t *j = result_of(out, "ann");
+  const char *st = json_string_value(e2e_j(j, "extra_data/status"));
+  double score = json_number_value(json_object_get(j, "score"));
+  if (st && !strcmp(st, "graded") && score == 90) {
+    printf("e2e: adversarial_batch_grader_limits: the memory cap is not applied (a sanitizer "
+           "build?): nothing to check\n");
+    json_decref(j);
+    return;
+  }
+  ck_assert_msg(st && !strcmp(st, "ungraded") && score == 0 &&
+                json_number_value(json_object_get(j, "max_score")) == 0,
+                "ann: %s, %g: %s", st ? st : "no status", score,
+                json_string_value(json_object_get(j, "output")));
+  ck_assert_ptr_nonnull(strstr(json_string_value(json_object_get(j, "output")),
+                               "could not be graded"));
+  json_decref(j);
+  ck_assert_msg(strstr(r->out, "1 could not be graded"), "%s", r->out);
+  ck_assert_ptr_nonnull(strstr(e2e_read_text(e2e_fmt("%s/gradebook.csv", out)),
+                               "\nann,0.00,0.00,ungraded,"));
+}
+END_TEST
+
+/* --result-fd takes only a descriptor open for writing. */
+START_TEST(adversarial_result_fd)
+{
+  struct e2e_run *r = e2e_warplab("grade", "01", "solutions/01-matrix-add", "--result-fd", "77",
+                                  (char *)NULL);
+  e2e_expect_error(r, 2, "--result-fd '77': expected a descriptor open for writing", (char *)NULL);
+}
+END_TEST
+
 void e2e_add_adversarial_tests(Suite *s)
 {
   if (!e2e_have_nvcc()) {
-    printf("e2e: nvcc not found: SKIPPING the %zu tests of the adversarial test case\n", NCASES + 2);
+    printf("e2e: nvcc not found: SKIPPING the %zu tests of the adversarial test case\n", NCASES + 5);
     return;
   }
   TCase *tc = tcase_create("adversarial");
@@ -177,5 +319,8 @@ void e2e_add_adversarial_tests(Suite *s)
   tcase_add_loop_test(tc, adversarial_kernels, 0, (int)NCASES);
   tcase_add_test(tc, adversarial_folders);
   tcase_add_test(tc, adversarial_launches);
+  tcase_add_test(tc, adversarial_batch);
+  tcase_add_test(tc, adversarial_batch_grader_limits);
+  tcase_add_test(tc, adversarial_result_fd);
   suite_add_tcase(s, tc);
 }

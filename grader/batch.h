@@ -27,7 +27,8 @@ struct batch_opts {
   const char *roster;          /* folder of student folders */
   const char *out;             /* where results go: OUT/STUDENT/{results.json,log.txt,runs/} */
   const char *backend;         /* "auto", "gpu", "emu" */
-  const char *seed;            /* every student graded with `--seed SEED`; NULL: fresh seeds */
+  const char *seed;            /* every student graded with `--seed SEED` (the CLI picks one for
+                                  the class when none is given, OUT/seed.txt); NULL: fresh */
   int jobs;                    /* students graded at once */
   int resume;                  /* skip students whose results.json exists */
   int timeout_s;               /* per student */

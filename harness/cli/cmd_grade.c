@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli/warplab.h"
@@ -282,7 +283,8 @@ static void batch_usage(FILE *f)
         "SVG, their data and gnuplot scripts, and class.csv).\n"
         "  --resume       skip students whose results.json holds a grade of their submission as it\n"
         "                 is now (a changed submission, or one not graded, is graded again)\n"
-        "  --seed N       grade every student on the inputs of seed N (a regrade reproduces)\n"
+        "  --seed N       grade every student on the inputs of seed N (a regrade reproduces);\n"
+        "                 without it one seed is picked for the class and kept in OUT/seed.txt\n"
         "  --slurm        grade on a Slurm cluster: write DIR/slurm/ (students.txt, grade.sbatch:\n"
         "                 a job array, one task per --chunk students (default 10), collect.sbatch,\n"
         "                 collect.sh), submit the array and a collection job that runs after it\n"
@@ -303,6 +305,41 @@ static void print_others(const struct batch_summary *s)
 }
 
 /* `warplab batch NN ROSTER --out DIR ...`: a class, locally or on Slurm (batch_usage). */
+/* The class's seed in buf: OUT/seed.txt's, or a new one written there. Returns 0, or -1
+   with err. */
+static int class_seed(const char *out, char *buf, size_t n, char *err, size_t errlen)
+{
+  char path[4200];
+  snprintf(path, sizeof path, "%s/seed.txt", out);
+  FILE *f = fopen(path, "r");
+  if (f) {
+    char line[64] = "";
+    char *end = NULL;
+    int ok = fgets(line, sizeof line, f) != NULL;
+    fclose(f);
+    line[strcspn(line, "\n")] = 0;
+    errno = 0;
+    unsigned long long v = ok ? strtoull(line, &end, 10) : 0;
+    if (!ok || errno || !end || *end || !line[0] || line[0] == '-') {
+      snprintf(err, errlen, "%.1000s: expected the class's seed, a number", path);
+      return -1;
+    }
+    snprintf(buf, n, "%llu", v);
+    return 0;
+  }
+  if (mkdir(out, 0755) && errno != EEXIST) {
+    snprintf(err, errlen, "cannot make %.1000s: %s", out, strerror(errno));
+    return -1;
+  }
+  snprintf(buf, n, "%llu", (unsigned long long)run_fresh_seed());
+  f = fopen(path, "w");
+  if (!f || fprintf(f, "%s\n", buf) < 0 || fclose(f)) {
+    snprintf(err, errlen, "cannot write %.1000s: %s", path, strerror(errno));
+    return -1;
+  }
+  return 0;
+}
+
 int wl_cmd_batch(int argc, char **argv)
 {
   static const struct option longopts[] = {
@@ -402,6 +439,18 @@ int wl_cmd_batch(int argc, char **argv)
     return WL_EXIT_USAGE;
   }
   o.lab_def = &lab;
+  /* one seed for the class, kept in OUT/seed.txt: every student graded on the same inputs
+     (a resumed batch and Slurm's slices read it back), and the reference solution built and
+     run once (run_cache.h), not once a student */
+  char seedbuf[32];
+  if (!o.seed) {
+    if (class_seed(o.out, seedbuf, sizeof seedbuf, err, sizeof err)) {
+      wl_error("%s", err);
+      run_lab_free(&lab);
+      return WL_EXIT_USAGE;
+    }
+    o.seed = seedbuf;
+  }
   int rc = WL_EXIT_OK;
   struct batch_summary s;
   if (slurm) {

@@ -114,6 +114,7 @@ int wl_cmd_grade(int argc, char **argv)
   /* the submission, then the solution on the same backend and inputs */
   o.kernel_file = kfile;
   o.quick = 1;
+  o.hidden_tests = 1;
   /* on a GPU, Nsight Compute measures the main configuration's metrics for the targets */
   o.no_ncu = no_ncu;
   if (run_lab_run(&lab, &o, stu, err, sizeof err)) {

@@ -268,8 +268,16 @@ START_TEST(autograder_gradescope_root)
   size_t k;
   json_t *t;
   int hidden = 0;
-  json_array_foreach(e2e_j(res, "tests"), k, t)
-    hidden += strstr(json_string_value(json_object_get(t, "name")), "nx=31 ny=65") != NULL;
+  json_array_foreach(e2e_j(res, "tests"), k, t) {
+    const char *vis = json_string_value(json_object_get(t, "visibility"));
+    if (strstr(json_string_value(json_object_get(t, "name")), "nx=31 ny=65")) {
+      hidden++;   /* the hidden size: scored, shown to students once grades are published */
+      ck_assert(json_number_value(json_object_get(t, "score")) > 0);
+      ck_assert_str_eq(vis ? vis : "(none)", "after_published");
+    } else {
+      ck_assert(!vis || strcmp(vis, "after_published"));
+    }
+  }
   ck_assert_int_eq(hidden, 1);
   json_decref(res);
 

@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "grader/release.h"
 #include "grader/submission.h"
 #include "grader/tui/tui.h"
 #include "grader/tui/tui_int.h"
@@ -156,6 +157,14 @@ static void yours_ended(struct tui *t, int st)
   if (t->run.solution) {   /* the reference solution is what ran */
     memcpy(t->ref, t->stu, sizeof *t->ref);
     t->v.ref = t->ref;
+    score(t);
+    session_done(t);
+    return;
+  }
+  if (!release_has_solution(t->o->lab)) {   /* a students' copy: the solution's figures */
+    if (release_reference_load(t->o->lab, t->stu, t->ref, t->v.ref_note,
+                               sizeof t->v.ref_note) == 0)
+      t->v.ref = t->ref;
     score(t);
     session_done(t);
     return;

@@ -14,6 +14,7 @@
 #include "cli/warplab.h"
 #include "grader/batch.h"
 #include "grader/grade.h"
+#include "grader/release.h"
 #include "grader/submission.h"
 #include "run/run.h"
 #include "run/run_exec.h"
@@ -167,10 +168,12 @@ int wl_cmd_grade(int argc, char **argv)
   }
   o.quick = 1;
   o.no_ncu = no_ncu;
+  o.hidden_tests = 1;                           /* grade runs the lab's hidden tests too */
   struct run_opts so = o;
   so.kernel_file = NULL;
   so.solution = 1;
-  if (run_lab_run(&lab, &so, ref, err, sizeof err)) {
+  int has_solution = release_has_solution(&lab);
+  if (has_solution && run_lab_run(&lab, &so, ref, err, sizeof err)) {
     char why0[2200];
     snprintf(why0, sizeof why0, "could not be graded: the reference solution: %s", err);
     put_status(rfd, BATCH_UNGRADED, full, why0);
@@ -213,7 +216,11 @@ int wl_cmd_grade(int argc, char **argv)
     stu->npoints = 0;
     stu->all_passed = 0;
   }
-  if (stu->prov.backend[0] && strcmp(stu->prov.backend, ref->prov.backend)) {
+  char ref_note[1200] = "";
+  int have_ref = 1;
+  if (!has_solution)                            /* a students' copy: the solution's figures */
+    have_ref = release_reference_load(&lab, stu, ref, ref_note, sizeof ref_note) == 0;
+  else if (stu->prov.backend[0] && strcmp(stu->prov.backend, ref->prov.backend)) {
     /* "auto" chose otherwise for the submission (a GPU lost between the two): the reference
        again, on the submission's backend (a kernel that did not build has none: the
        reference as it ran) */
@@ -224,7 +231,7 @@ int wl_cmd_grade(int argc, char **argv)
       goto out;
     }
   }
-  if (grade_score(&lab, stu, ref, answers, g, err, sizeof err)) {
+  if (grade_score(&lab, stu, have_ref ? ref : NULL, answers, g, err, sizeof err)) {
     snprintf(why2, sizeof why2, "could not be graded: %s", err);
     put_status(rfd, BATCH_UNGRADED, full, why2);
     goto out;
@@ -233,8 +240,10 @@ int wl_cmd_grade(int argc, char **argv)
     snprintf(g->hints[g->nhints++], sizeof g->hints[0], "%s", why);
   if (knote[0] && g->nhints < GRADE_MAX_HINTS)
     snprintf(g->hints[g->nhints++], sizeof g->hints[0], "%s", knote);
+  if (ref_note[0] && g->nhints < GRADE_MAX_HINTS)
+    snprintf(g->hints[g->nhints++], sizeof g->hints[0], "%.760s", ref_note);
   /* the grader's own limits decide no grade: not the student's 0 */
-  int limited = batch_grader_limit(stu, ref, why2, sizeof why2);
+  int limited = batch_grader_limit(stu, have_ref ? ref : NULL, why2, sizeof why2);
   if (limited)
     wl_error("%s", why2);
   json_t *gs = limited ? batch_result_json(BATCH_UNGRADED, full, why2) : grade_gradescope_json(g);

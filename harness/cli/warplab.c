@@ -42,6 +42,8 @@ static void usage(FILE *f)
         "  emu FILE.cu|FILE.ptx --kernel NAME ...   run one kernel on the SIMT emulator\n"
         "  lanes LOG sectors|banks|timeline ...     draw one warp from emu --lanes's log\n"
         "  occupancy --regs R --block B ...         theoretical occupancy and what limits it\n"
+        "  release --out DIR                        the students' copy: no solutions or answers\n"
+        "  autograder NN --out DIR                  a Gradescope autograder for lab NN\n"
         "  help                                     this text\n"
         "  version                                  the version\n"
         "\n"
@@ -69,6 +71,10 @@ int main(int argc, char **argv)
     return wl_cmd_lanes(argc - 1, argv + 1);
   if (!strcmp(cmd, "occupancy"))
     return wl_cmd_occupancy(argc - 1, argv + 1);
+  if (!strcmp(cmd, "release"))
+    return wl_cmd_release(argc - 1, argv + 1);
+  if (!strcmp(cmd, "autograder"))
+    return wl_cmd_autograder(argc - 1, argv + 1);
   if (!strcmp(cmd, "help") || !strcmp(cmd, "--help") || !strcmp(cmd, "-h")) {
     usage(stdout);
     wl_print_exit_codes();

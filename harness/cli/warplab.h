@@ -26,6 +26,8 @@ int wl_cmd_grade(int argc, char **argv);
 int wl_cmd_batch(int argc, char **argv);
 int wl_cmd_occupancy(int argc, char **argv);
 int wl_cmd_lanes(int argc, char **argv);
+int wl_cmd_release(int argc, char **argv);
+int wl_cmd_autograder(int argc, char **argv);
 
 /* The exit-code table for --help texts. */
 void wl_print_exit_codes(void);

@@ -1884,12 +1884,43 @@ static int run_uncached(const struct run_lab *lab, const struct run_opts *opts,
   return rc;
 }
 
+/* The run with the lab's hidden tests left out unless opts->hidden_tests asks for them. */
+static int run_shown_tests(const struct run_lab *lab, const struct run_opts *opts,
+                           struct run_result *res, char *err, size_t errlen)
+{
+  uint32_t nhidden = 0;
+  for (uint32_t t = 0; t < lab->ntests; t++)
+    nhidden += lab->test_hidden[t] != 0;
+  if (opts->hidden_tests || !nhidden)
+    return run_uncached(lab, opts, res, err, errlen);
+  /* hidden tests are a graded run's only: the others run the lab as if lab.json did not list
+     them (a copy without them, the definition's JSON shared, not owned) */
+  struct run_lab *shown = malloc(sizeof *shown);
+  if (!shown) {
+    snprintf(err, errlen, "out of host memory");
+    return -1;
+  }
+  memcpy(shown, lab, sizeof *shown);
+  shown->ntests = 0;
+  for (uint32_t t = 0; t < lab->ntests; t++) {
+    if (lab->test_hidden[t])
+      continue;
+    shown->tests[shown->ntests] = lab->tests[t];
+    memcpy(shown->test_arch[shown->ntests], lab->test_arch[t], sizeof lab->test_arch[t]);
+    shown->test_hidden[shown->ntests++] = 0;
+  }
+  int rc = run_uncached(shown, opts, res, err, errlen);
+  res->lab = lab;
+  free(shown);
+  return rc;
+}
+
 int run_lab_run(const struct run_lab *lab, const struct run_opts *opts, struct run_result *res,
                 char *err, size_t errlen)
 {
   /* the reference solution on given inputs: as graders run it for every student */
   if (!opts->solution || !opts->have_seed)
-    return run_uncached(lab, opts, res, err, errlen);
+    return run_shown_tests(lab, opts, res, err, errlen);
   char kbuf[1024], toolkit[64];
   nvcc_version(toolkit, sizeof toolkit);
   uint64_t key = run_cache_key(lab, opts, run_kernel_path(lab, opts, kbuf, sizeof kbuf), toolkit);
@@ -1897,7 +1928,7 @@ int run_lab_run(const struct run_lab *lab, const struct run_opts *opts, struct r
     err[0] = 0;
     return 0;
   }
-  int rc = run_uncached(lab, opts, res, err, errlen);
+  int rc = run_shown_tests(lab, opts, res, err, errlen);
   if (rc == 0 && res->built && res->all_passed && res->npoints)
     run_cache_store(key, res);
   return rc;

@@ -31,6 +31,7 @@ struct run_opts {
                                   the main one (each costs a profiled launch, seconds each) */
   const char *size_set[8];     /* "NAME=V": problem-size variables of the main size to change */
   uint32_t nsize_set;
+  int hidden_tests;            /* also check the tests lab.json marks "hidden" (grade only) */
 };
 
 /* A check's outcome. TIMEOUT: on the GPU the kernel did not finish within
@@ -156,7 +157,9 @@ uint64_t run_fresh_seed(void);
    kernel faulted, 2 bad usage or input, 3 the kernel did not build. */
 int run_exit_code(const struct run_result *r);
 
-/* Run lab with opts; fills *res. Returns 0 when the run happened (whatever the kernel did), or
+/* Run lab with opts; fills *res. The tests lab.json marks hidden are checked only when
+   opts->hidden_tests is set (a graded run); otherwise the run is that of the lab without them
+   (res->lab is still lab). Returns 0 when the run happened (whatever the kernel did), or
    -1 with err for a problem of ours or of the input (no such file, broken lab, no backend).
    Where a GPU may be used (the backend is not emu and a CUDA driver is installed) the run
    happens in a child process, so that a kernel that hangs the GPU, or a driver that takes

@@ -90,8 +90,9 @@ uint64_t run_cache_key(const struct run_lab *lab, const struct run_opts *opts, c
   h = fnv_file(h, kernel_file);
   h = fnv_str(h, toolkit);
   /* the backend asked for, and whether a GPU could serve "auto" */
-  int64_t o[9] = {opts->backend, be_gpu_driver_present(), opts->solution, opts->have_seed,
-                  (int64_t)opts->seed, opts->quick, opts->no_ncu, opts->profile_all, opts->nsize_set};
+  int64_t o[10] = {opts->backend, be_gpu_driver_present(), opts->solution, opts->have_seed,
+                   (int64_t)opts->seed, opts->quick, opts->no_ncu, opts->profile_all,
+                   opts->hidden_tests, opts->nsize_set};
   h = fnv(h, o, sizeof o);
   h = fnv_str(h, opts->profile);
   for (uint32_t i = 0; i < opts->nsize_set; i++)

@@ -97,12 +97,28 @@ static int get_sizes(struct ctx *c, json_t *o, const char *field, struct run_siz
   return 0;
 }
 
-/* A test: its sizes and choices, and optionally "arch", the emulator profile it runs on
-   (lab 07 checks its reductions on the 64-lane wave64 profile too). */
-static int get_test(struct ctx *c, json_t *o, struct run_sizes *s, char *arch, size_t n)
+/* A test: its sizes and choices, optionally "arch", the emulator profile it runs on (lab 07
+   checks its reductions on the 64-lane wave64 profile too), and "hidden": true for a test
+   only a graded run checks (*hidden). */
+static int get_test(struct ctx *c, json_t *o, struct run_sizes *s, char *arch, size_t n,
+                    uint8_t *hidden)
 {
   json_t *a = json_is_object(o) ? json_object_get(o, "arch") : NULL;
+  json_t *h = json_is_object(o) ? json_object_get(o, "hidden") : NULL;
   arch[0] = 0;
+  *hidden = json_is_true(h);
+  if (h && !json_is_boolean(h))
+    return bad(c, "tests.hidden", "must be true or false");
+  if (h) {
+    json_t *sizes = json_copy(o);
+    if (!sizes)
+      return bad(c, "tests", "out of memory");
+    json_object_del(sizes, "hidden");
+    int rc = get_test(c, sizes, s, arch, n, hidden);
+    json_decref(sizes);
+    *hidden = json_is_true(h);
+    return rc;
+  }
   if (!a)
     return get_sizes(c, o, "tests", s);
   struct occ_profile prof;
@@ -668,7 +684,7 @@ int run_lab_load(const char *which, const char *labs_dir, struct run_lab *lab, c
     }
     for (size_t i = 0; i < json_array_size(ts); i++)
       if (get_test(&c, json_array_get(ts, i), &lab->tests[i], lab->test_arch[i],
-                   sizeof lab->test_arch[i]))
+                   sizeof lab->test_arch[i], &lab->test_hidden[i]))
         goto fail;
     lab->ntests = (uint32_t)json_array_size(ts);
   }

@@ -154,6 +154,8 @@ void e2e_add_limits_tests(Suite *s);   /* launch limits, printf bounds (tests/e2
 void e2e_add_grade_tests(Suite *s);
 /* A kernel that hangs the GPU, with a stand-in driver (tests/e2e/gpuhang.c). */
 void e2e_add_gpuhang_tests(Suite *s);
+/* warplab release and warplab autograder, built and run where they are written (release.c). */
+void e2e_add_release_tests(Suite *s);
 
 /* ---- deterministic inputs: the generator the CLI's `rand:SEED` is defined by ---- */
 

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "run/run.h"
@@ -324,6 +325,43 @@ START_TEST(test_fill_rand_parts)
 }
 END_TEST
 
+/* "hidden": true marks a test for graded runs only; anything but a boolean is refused with
+   the field's name. Lab 01 has exactly one, its last test. */
+START_TEST(test_lab_hidden_tests)
+{
+  struct run_lab *lab = malloc(sizeof *lab);
+  char err[1024];
+  ck_assert_ptr_nonnull(lab);
+  ck_assert_msg(run_lab_load("01", "labs", lab, err, sizeof err) == 0, "%s", err);
+  uint32_t hidden = 0;
+  for (uint32_t i = 0; i < lab->ntests; i++)
+    hidden += lab->test_hidden[i];
+  ck_assert_uint_eq(hidden, 1);
+  ck_assert_uint_eq(lab->test_hidden[lab->ntests - 1], 1);
+  int64_t nx;
+  ck_assert(run_sizes_get(&lab->tests[lab->ntests - 1], "nx", &nx));   /* not a size itself */
+  ck_assert(!run_sizes_get(&lab->tests[lab->ntests - 1], "hidden", &nx));
+  json_t *bad = json_deep_copy(lab->json);
+  json_object_set_new(json_array_get(json_object_get(bad, "tests"), 0), "hidden",
+                      json_string("yes"));
+  char dir[] = "/tmp/check_run_lab.XXXXXX";
+  ck_assert_ptr_nonnull(mkdtemp(dir));
+  char sub[64], file[96];
+  snprintf(sub, sizeof sub, "%s/01-bad", dir);
+  snprintf(file, sizeof file, "%s/lab.json", sub);
+  ck_assert_int_eq(mkdir(sub, 0755), 0);
+  ck_assert_int_eq(json_dump_file(bad, file, 0), 0);
+  run_lab_free(lab);
+  ck_assert_int_eq(run_lab_load(sub, NULL, lab, err, sizeof err), -1);
+  ck_assert_msg(strstr(err, "tests.hidden"), "%s", err);
+  unlink(file);
+  rmdir(sub);
+  rmdir(dir);
+  json_decref(bad);
+  free(lab);
+}
+END_TEST
+
 Suite *suite_run(void)
 {
   Suite *s = suite_create("run");
@@ -337,6 +375,7 @@ Suite *suite_run(void)
   tcase_add_test(t, test_build_unprepared_folder);
   tcase_add_test(t, test_labs_resolve);
   tcase_add_test(t, test_lab_typo_refused);
+  tcase_add_test(t, test_lab_hidden_tests);
   suite_add_tcase(s, t);
   return s;
 }

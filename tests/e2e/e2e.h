@@ -153,6 +153,8 @@ void e2e_add_builtin_tests(Suite *s);
 void e2e_add_grade_tests(Suite *s);
 /* A kernel that hangs the GPU, with a stand-in driver (tests/e2e/gpuhang.c). */
 void e2e_add_gpuhang_tests(Suite *s);
+/* cli.c: did-you-mean, --help, lab names, results/latest and clean, the text report */
+void e2e_add_cli_tests(Suite *s);
 
 /* ---- deterministic inputs: the generator the CLI's `rand:SEED` is defined by ---- */
 

@@ -555,11 +555,12 @@ static int guards_intact(struct ctx *c, struct launch *L, char *why, size_t n)
         continue;
       for (uint64_t k = 0; k < L->guard; k++)
         if (zone[k] != guard_byte(i, k)) {
+          uint64_t by = side ? k + 1 : L->guard - k;
           snprintf(why, n, "the kernel wrote %s %s: the guard zone there changed, %" PRIu64
-                   " bytes %s. Nothing on a GPU stops such a write; rerun on the emulator "
+                   " byte%s %s. Nothing on a GPU stops such a write; rerun on the emulator "
                    "(--backend emu) to see the thread and the line", side ? "past the end of" :
-                   "before the start of", p->name, side ? k + 1 : L->guard - k,
-                   side ? "after its last byte" : "before its first byte");
+                   "before the start of", p->name, by, by == 1 ? "" : "s",
+                   side ? "past its end" : "before its start");
           return 0;
         }
     }

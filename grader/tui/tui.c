@@ -109,12 +109,12 @@ static void session_done(struct tui *t)
          tui_now() - t->started, what, sc);
 }
 
+/* The run did not happen: the error goes on the screen, above the last results that came
+   (they stay, so switching to a backend this machine has not got loses nothing). */
 static void run_failed(struct tui *t, const char *why)
 {
   t->phase = PHASE_IDLE;
   snprintf(t->v.error, sizeof t->v.error, "%s", why);
-  t->v.stu = t->v.ref = NULL;
-  t->v.grade = NULL;
   status(t, TUI_BAD, "run %u failed: %s", t->v.runs, why);
 }
 
@@ -250,9 +250,9 @@ static void update_status(struct tui *t)
 {
   if (t->phase == PHASE_IDLE)
     return;
-  status(t, TUI_WARN, "run %u: running %s (backend %s, profile %s)... %.1f s   r restarts, q quits",
-         t->v.runs, t->phase == PHASE_YOURS ? "your kernel" : "the reference solution",
-         t->v.backend, t->v.profile, tui_now() - t->started);
+  status(t, TUI_WARN, "run %u: running %s (%s, %s)... %.1f s", t->v.runs,
+         t->phase == PHASE_YOURS ? "your kernel" : "the reference", t->v.backend, t->v.profile,
+         tui_now() - t->started);
 }
 
 static void set_profile(struct tui *t, int index)

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "e2e.h"
@@ -158,6 +159,26 @@ START_TEST(cli_build_failure_header)
 }
 END_TEST
 
+/* A folder holding a copy of labs/ alone (no harness/): the run finds lab_ref.h in the
+   repository warplab was built in, and the starter runs (its tests fail: exit 1, not 2). */
+START_TEST(cli_labs_copied_alone)
+{
+  const char *dir = e2e_tmp("mine");
+  char repo[1024];
+  ck_assert_ptr_nonnull(getcwd(repo, sizeof repo));
+  const char *wl = getenv("WARPLAB") ? getenv("WARPLAB") : "bin/warplab";
+  char *cmd = e2e_fmt("mkdir -p '%s' && cp -r labs '%s/' && cd '%s' && '%s%s%s' run 1 --backend "
+                      "emu --quick --plain --kernel-file labs/01-matrix-add/matrix_add.cu "
+                      ">out.txt 2>&1", dir, dir, dir, wl[0] == '/' ? "" : repo,
+                      wl[0] == '/' ? "" : "/", wl);
+  int st = system(cmd);
+  char *out = e2e_read_text(e2e_fmt("%s/out.txt", dir));
+  ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 1, "exit %d:\n%.3000s", st, out);
+  ck_assert_ptr_null(strstr(out, "lab_ref.h"));
+  ck_assert_ptr_nonnull(strstr(out, "0 of 6 passed"));
+}
+END_TEST
+
 void e2e_add_cli_tests(Suite *s)
 {
   TCase *tc = tcase_create("cli");
@@ -170,6 +191,7 @@ void e2e_add_cli_tests(Suite *s)
     tcase_add_test(tc, cli_latest_prune_clean);
     tcase_add_test(tc, cli_plain_report_fits);
     tcase_add_test(tc, cli_build_failure_header);
+    tcase_add_test(tc, cli_labs_copied_alone);
   }
   suite_add_tcase(s, tc);
 }

@@ -100,11 +100,12 @@ static void session_done(struct tui *t)
   for (uint32_t i = 0; i < s->nchecks; i++)
     pass += s->checks[i].state == RUN_CHECK_PASS;
   if (s->built)
-    snprintf(what, sizeof what, "%u of %u tests passed", pass, s->nchecks);
+    snprintf(what, sizeof what, "tests %u/%u", pass, s->nchecks);
   else
     snprintf(what, sizeof what, "the kernel did not build");
   if (t->v.grade)
-    snprintf(sc, sizeof sc, ", score %.1f / %.0f", t->v.grade->score, t->v.grade->max);
+    snprintf(sc, sizeof sc, ", score %.1f/%.0f", t->v.grade->score, t->v.grade->max);
+  /* short enough for the status line of an 80-column screen, beside its keys */
   status(t, t->run_status == 0 ? TUI_GOOD : TUI_BAD, "run %u done in %.1f s: %s%s", t->v.runs,
          tui_now() - t->started, what, sc);
 }

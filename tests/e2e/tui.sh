@@ -276,6 +276,10 @@ if wait_for "run 1 done"; then
   expect "Tests: 6 of 6 passed" "Chart 2 of 4" "> Metrics" "sect/req"
   checks=$((checks + 1))
   [ "$(screen | awk '{ if (length($0) > m) m = length($0) } END { print m }')" -le 80 ] || fail "wider than 80 columns"
+  # the status line holds the whole message beside the keys at 80 columns
+  checks=$((checks + 1))
+  screen | tail -1 | grep -qE 'run 6 done in [0-9.]+ s: tests 6/6, score [0-9.]+/100 +r rerun  \? help  q quit' ||
+    fail "the status line is cut: $(screen | tail -1)"
   tm resize-window -t "$scenario" -x 40 -y 10
   wait_for "too small"
   tm resize-window -t "$scenario" -x 120 -y 40

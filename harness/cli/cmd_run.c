@@ -217,7 +217,8 @@ static void report_measurements(const struct page *pg, const struct run_result *
     if (!ncol)
       break;
   }
-  fprintf(pg->f, "  * the kernel file's own choice; the other rows are the lab's sweeps.\n");
+  fprintf(pg->f, "  * the kernel file's own choice%s\n", r->npoints > 1 ?
+          "; the other rows are the lab's sweeps." : ".");
   if (ncol) {
     fprintf(pg->f, "  Columns (label, kind, Nsight Compute name):\n");
     for (uint32_t m = 0; m < ncol; m++) {
@@ -305,6 +306,8 @@ static void report_text(FILE *f, int wide, const struct run_lab *lab, const stru
     }
     if (g->note[0])
       wrap(&pg, 2, g->note);
+    if (score_note && score_note[0])
+      wrap(&pg, 2, score_note);
   } else if (score_note && score_note[0]) {
     snprintf(line, sizeof line, "Score: %s", score_note);
     fputc('\n', f);
@@ -387,7 +390,8 @@ static json_t *result_json(const struct run_lab *lab, const struct run_result *r
 
 /* The score of run r, as the feedback screen gives it: against the reference solution run on
    the same inputs (main size only; r itself when r is the solution's), with answers.json
-   beside the kernel file. Returns a malloc'd grade, or NULL with why in note. */
+   beside the kernel file. Returns a malloc'd grade, or NULL with why in note; note also says
+   why the handout's questions were not scored. */
 static struct grade_result *score_run(const struct run_lab *lab, const struct run_opts *o,
                                       const struct run_result *r, int keep, char *note,
                                       size_t nlen)
@@ -427,7 +431,12 @@ static struct grade_result *score_run(const struct run_lab *lab, const struct ru
     if (!json_is_object(answers)) {
       json_decref(answers);
       answers = NULL;
+      snprintf(note, nlen, "%.1000s is not a JSON object ({\"q1\": 4, ...}): the handout's "
+               "questions are not scored", path);
     }
+  } else {
+    snprintf(note, nlen, "the handout's questions score from answers.json beside the kernel "
+             "file ({\"q1\": 4, ...}); there is none");
   }
   if (grade_score(lab, r, ref, answers, g, err, sizeof err)) {
     snprintf(note, nlen, "not scored: %.1000s", err);

@@ -533,12 +533,8 @@ int wl_cmd_run(int argc, char **argv)
   }
   char err[2048];
   struct run_lab lab;
-  char labs[1024];
-  snprintf(labs, sizeof labs, "%s/labs", run_home());
-  if (run_lab_load(argv[optind], labs, &lab, err, sizeof err)) {
-    wl_error("%s", err);
+  if (wl_lab_load(argv[optind], &lab))
     return WL_EXIT_USAGE;
-  }
   char self[4096];
   if (!json && !plain && isatty(STDOUT_FILENO) && isatty(STDIN_FILENO) &&
       !run_self_path(self, sizeof self)) {

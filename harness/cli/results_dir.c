@@ -205,13 +205,9 @@ int wl_cmd_clean(int argc, char **argv)
   char dirs[64][300];
   int nd = 0;
   if (optind < argc) {
-    char labs[1100], err[1024];
     struct run_lab lab;
-    snprintf(labs, sizeof labs, "%s/labs", run_home());
-    if (run_lab_load(argv[optind], labs, &lab, err, sizeof err)) {
-      wl_error("%s", err);
+    if (wl_lab_load(argv[optind], &lab))
       return WL_EXIT_USAGE;
-    }
     snprintf(dirs[nd++], sizeof dirs[0], "%.150s/%.140s", root, lab.id);
     run_lab_free(&lab);
   } else {

@@ -5,7 +5,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <dirent.h>
+
 #include "cli/warplab.h"
+#include "run/run_lab.h"
 
 void wl_error(const char *fmt, ...)
 {
@@ -97,6 +100,43 @@ void wl_bad_option(const char *cmd, const char *arg, const struct option *opts)
              near, cmd);
   else
     wl_error("%s: unknown option '%s' (see warplab %s --help)", cmd, arg, cmd);
+}
+
+int wl_lab_load(const char *which, struct run_lab *lab)
+{
+  char labs[1100], err[2048];
+  snprintf(labs, sizeof labs, "%s/labs", run_home());
+  if (run_lab_load(which, labs, lab, err, sizeof err) == 0)
+    return 0;
+  /* a mistyped name: the closest folder name, or name without its number */
+  char names[64][128], bare[64][128];
+  const char *list[128] = {0};
+  size_t n = 0;
+  DIR *d = strchr(which, '/') || strncmp(err, "no lab ", 7) ? NULL : opendir(labs);
+  struct dirent *e;
+  while (d && (e = readdir(d)) && n < 64) {
+    size_t nd = strspn(e->d_name, "0123456789");
+    if (!nd || e->d_name[nd] != '-')
+      continue;
+    snprintf(names[n], sizeof names[0], "%.120s", e->d_name);
+    snprintf(bare[n], sizeof bare[0], "%.120s", e->d_name + nd + 1);
+    n++;
+  }
+  if (d)
+    closedir(d);
+  for (size_t i = 0; i < n; i++) {
+    list[i] = names[i];
+    list[n + i] = bare[i];
+  }
+  const char *near = strlen(which) > 3 ? wl_closest(which, list, 2 * n) : NULL;
+  for (size_t i = 0; near && i < n; i++)
+    if (near == bare[i])
+      near = names[i];
+  if (near)
+    wl_error("no lab '%s' in %s: did you mean '%s'?", which, labs, near);
+  else
+    wl_error("%s", err);
+  return -1;
 }
 
 /* The commands, as `warplab help` lists them; the did-you-mean of an unknown command reads

@@ -39,6 +39,12 @@ struct option;
    it most likely meant ("did you mean '--backend'?"). */
 void wl_bad_option(const char *cmd, const char *arg, const struct option *opts);
 
+struct run_lab;
+/* Load the lab `which` names (1, 01, matrix-add, 01-matrix-add) from the labs folder; on
+   failure print the error, with the closest lab's name when it looks mistyped ("did you mean
+   '02-occupancy'?"), and return -1. */
+int wl_lab_load(const char *which, struct run_lab *lab);
+
 /* ---- the results folder (results_dir.c) ---- */
 
 #define WL_KEEP_RUNS_DEFAULT 10

@@ -67,6 +67,11 @@ START_TEST(cli_lab_in_any_form)
   struct e2e_run *r = e2e_warplab("run", "matrix", "--backend", "emu", (char *)NULL);
   ck_assert_int_eq(r->status, 2);
   ck_assert_msg(strstr(r->err, "no lab 'matrix'") != NULL, "%s", r->err);
+  r = e2e_warplab("run", "occupncy", "--backend", "emu", (char *)NULL);
+  ck_assert_int_eq(r->status, 2);
+  ck_assert_msg(strstr(r->err, "did you mean '02-occupancy'?") != NULL, "%s", r->err);
+  r = e2e_warplab("clean", "02-ocupancy", (char *)NULL);
+  ck_assert_msg(strstr(r->err, "did you mean '02-occupancy'?") != NULL, "%s", r->err);
 }
 END_TEST
 

@@ -232,7 +232,7 @@ static void report_measurements(const struct page *pg, const struct run_result *
 
 /* The text report of run r: provenance, tests, measurements, hotspots, score, folder. */
 static void report_text(FILE *f, int wide, const struct run_lab *lab, const struct run_result *r,
-                        const struct grade_result *g, const char *score_note)
+                        const struct grade_result *g, int with_ref, const char *score_note)
 {
   const struct page pg = {f, wide ? INT_MAX : REPORT_WIDTH};
   const struct run_provenance *p = &r->prov;
@@ -284,8 +284,9 @@ static void report_text(FILE *f, int wide, const struct run_lab *lab, const stru
     }
   }
   if (g) {
-    fprintf(f, "\nScore %.1f of %.0f (against the reference solution on the same inputs)\n",
-            g->score, g->max);
+    fprintf(f, "\nScore %.1f of %.0f (%s)\n", g->score, g->max, with_ref ?
+            "against the reference solution on the same inputs" :
+            "nothing was measured, so the reference solution was not run");
     for (uint32_t i = 0; i < g->nitems; i++) {
       const struct grade_item *it = &g->items[i];
       /* a metric's name as its column's label: "metric target: sh.ld.confl at most 0" */
@@ -390,12 +391,14 @@ static json_t *result_json(const struct run_lab *lab, const struct run_result *r
 
 /* The score of run r, as the feedback screen gives it: against the reference solution run on
    the same inputs (main size only; r itself when r is the solution's), with answers.json
-   beside the kernel file. Returns a malloc'd grade, or NULL with why in note; note also says
-   why the handout's questions were not scored. */
+   beside the kernel file; a run that measured nothing is scored without one (*with_ref 0).
+   Returns a malloc'd grade, or NULL with why in note; note also says why the handout's
+   questions were not scored. */
 static struct grade_result *score_run(const struct run_lab *lab, const struct run_opts *o,
-                                      const struct run_result *r, int keep, char *note,
-                                      size_t nlen)
+                                      const struct run_result *r, int keep, int *with_ref,
+                                      char *note, size_t nlen)
 {
+  *with_ref = 0;
   if (!lab->json || !json_object_get(lab->json, "rubric")) {
     snprintf(note, nlen, "the lab has no rubric");
     return NULL;
@@ -410,6 +413,7 @@ static struct grade_result *score_run(const struct run_lab *lab, const struct ru
   }
   if (o->solution || !r->npoints) {   /* nothing measured: no reference needed */
     ref = o->solution ? (struct run_result *)r : NULL;
+    *with_ref = o->solution;
   } else if ((ref = malloc(sizeof *ref))) {
     struct run_opts so = *o;
     so.kernel_file = NULL;
@@ -423,6 +427,7 @@ static struct grade_result *score_run(const struct run_lab *lab, const struct ru
       goto fail;
     }
     wl_results_after_run(ref->results_dir, keep);
+    *with_ref = 1;
   }
   const char *kf = r->prov.kernel_file, *slash = strrchr(kf, '/');
   snprintf(path, sizeof path, "%.*sanswers.json", slash ? (int)(slash - kf + 1) : 0, kf);
@@ -594,8 +599,9 @@ int wl_cmd_run(int argc, char **argv)
       fputc('\n', stdout);
     } else {
       char note[1100] = "";
-      struct grade_result *g = score_run(&lab, &o, res, keep, note, sizeof note);
-      report_text(stdout, wide, &lab, res, g, note);
+      int with_ref;
+      struct grade_result *g = score_run(&lab, &o, res, keep, &with_ref, note, sizeof note);
+      report_text(stdout, wide, &lab, res, g, with_ref, note);
       free(g);
       if (charts[0]) {
         printf("Charts\n");

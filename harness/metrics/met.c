@@ -53,18 +53,6 @@ const char *met_short_label(const char *name)
     {"warplab__average_wavefronts_per_request_mem_shared_op_ld.ratio", "ld.wave/req"},
     {"warplab__average_wavefronts_per_request_mem_shared_op_st.ratio", "st.wave/req"},
     {"dram__bytes.sum", "dram.bytes"},
-    {"dram__bytes.sum.per_second", "dram.bw"},
-    {"dram__throughput.avg.pct_of_peak_sustained_elapsed", "dram.peak%"},
-    {"sm__cycles_elapsed.avg", "cycles"},
-    {"smsp__average_warps_issue_stalled_barrier_per_issue_active.ratio", "stall.bar"},
-    {"smsp__average_warps_issue_stalled_long_scoreboard_per_issue_active.ratio", "stall.mem"},
-    {"smsp__sass_branch_targets.sum", "br.targets"},
-    {"smsp__sass_branch_targets_threads_divergent.sum", "br.diverg"},
-    {"smsp__sass_inst_executed_op_global_atom.sum", "g.atom"},
-    {"smsp__sass_inst_executed_op_global_ld.sum", "g.ld"},
-    {"smsp__sass_inst_executed_op_global_red.sum", "g.red"},
-    {"smsp__thread_inst_executed_per_inst_executed.ratio", "thr/inst"},
-    {"warplab__inst_executed_op_barrier.sum", "barriers"},
   };
   for (size_t i = 0; i < sizeof names / sizeof *names; i++)
     if (!strcmp(names[i].name, name))

@@ -6,7 +6,9 @@
 #include "metrics/met.h"
 #include "metrics/met_fmt.h"
 
-/* The one place a report asks the catalogue for a metric's label. */
+/* The one place a report asks the catalogue for a metric's label. (met_names.def on main now
+   carries a label and a unit for every metric: after the merge met_short_label answers from
+   it, and met_fmt_unit can answer with met_unit through met_lookup.) */
 const char *met_fmt_label(const char *name, char *out, size_t n)
 {
   const char *label = met_short_label(name);

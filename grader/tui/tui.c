@@ -96,21 +96,22 @@ static void session_done(struct tui *t)
   for (uint32_t i = 0; i < s->nchecks; i++)
     pass += s->checks[i].state == RUN_CHECK_PASS;
   if (s->built)
-    snprintf(what, sizeof what, "%u of %u tests passed", pass, s->nchecks);
+    snprintf(what, sizeof what, "tests %u/%u", pass, s->nchecks);
   else
     snprintf(what, sizeof what, "the kernel did not build");
   if (t->v.grade)
-    snprintf(sc, sizeof sc, ", score %.1f / %.0f", t->v.grade->score, t->v.grade->max);
+    snprintf(sc, sizeof sc, ", score %.1f/%.0f", t->v.grade->score, t->v.grade->max);
+  /* short enough for the status line of an 80-column screen, beside its keys */
   status(t, t->run_status == 0 ? TUI_GOOD : TUI_BAD, "run %u done in %.1f s: %s%s", t->v.runs,
          tui_now() - t->started, what, sc);
 }
 
+/* The run did not happen: the error goes on the screen, above the last results that came
+   (they stay, so switching to a backend this machine has not got loses nothing). */
 static void run_failed(struct tui *t, const char *why)
 {
   t->phase = PHASE_IDLE;
   snprintf(t->v.error, sizeof t->v.error, "%s", why);
-  t->v.stu = t->v.ref = NULL;
-  t->v.grade = NULL;
   status(t, TUI_BAD, "run %u failed: %s", t->v.runs, why);
 }
 
@@ -254,9 +255,9 @@ static void update_status(struct tui *t)
 {
   if (t->phase == PHASE_IDLE)
     return;
-  status(t, TUI_WARN, "run %u: running %s (backend %s, profile %s)... %.1f s   r restarts, q quits",
-         t->v.runs, t->phase == PHASE_YOURS ? "your kernel" : "the reference solution",
-         t->v.backend, t->v.profile, tui_now() - t->started);
+  status(t, TUI_WARN, "run %u: running %s (%s, %s)... %.1f s", t->v.runs,
+         t->phase == PHASE_YOURS ? "your kernel" : "the reference", t->v.backend, t->v.profile,
+         tui_now() - t->started);
 }
 
 static void set_profile(struct tui *t, int index)

@@ -11,10 +11,13 @@
 #include <curses.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "grader/tui/tui_int.h"
 #include "metrics/met.h"
+#include "metrics/met_fmt.h"
+#include "run/run_describe.h"
 
 #define MIN_COLS 50
 #define MIN_LINES 14
@@ -50,6 +53,58 @@ static size_t clean(const char *s, char *out, size_t n)
   return k;
 }
 
+/* ---- the overlap check ----
+ * With WARPLAB_TUI_OVERLAP_LOG=FILE (tests/e2e/tui.sh sets it), every cell that text is
+ * written to in a frame is remembered, and text written over text already there in the same
+ * frame is logged to FILE: the screen must never draw one text over another. */
+
+static char *cells;          /* the characters written in this frame, 0 where none */
+static int cell_rows, cell_cols;
+static int overlaps_logged;
+
+static void cells_reset(void)
+{
+  static int checked, on;
+  if (!checked) {
+    const char *f = getenv("WARPLAB_TUI_OVERLAP_LOG");
+    on = f && *f;
+    checked = 1;
+  }
+  if (!on)
+    return;
+  if (LINES != cell_rows || COLS != cell_cols || !cells) {
+    free(cells);
+    cells = calloc((size_t)LINES * (size_t)COLS, 1);
+    cell_rows = cells ? LINES : 0;
+    cell_cols = cells ? COLS : 0;
+  } else {
+    memset(cells, 0, (size_t)cell_rows * (size_t)cell_cols);
+  }
+  overlaps_logged = 0;
+}
+
+/* Note the n characters of buf written at (y, x); log those that land on earlier text. */
+static void cells_mark(int y, int x, const char *buf, int n)
+{
+  if (!cells || y < 0 || y >= cell_rows)
+    return;
+  for (int i = 0; i < n && x + i < cell_cols; i++) {
+    if (x + i < 0)
+      continue;
+    char *at = &cells[y * cell_cols + x + i];
+    if (*at && *at != ' ' && overlaps_logged < 8) {
+      FILE *f = fopen(getenv("WARPLAB_TUI_OVERLAP_LOG"), "a");
+      if (f) {
+        fprintf(f, "%dx%d: row %d col %d: '%.*s' written over '%c'\n", cell_cols, cell_rows, y,
+                x + i, n, buf, *at);
+        fclose(f);
+      }
+      overlaps_logged++;
+    }
+    *at = buf[i];
+  }
+}
+
 void tui_put(struct tui_canvas *c, int role, const char *text)
 {
   char buf[1024];
@@ -60,6 +115,7 @@ void tui_put(struct tui_canvas *c, int role, const char *text)
     attrset(tui_crt_attr(role));
     mvaddnstr(c->y + row, c->x + c->col, buf, n);
     attrset(A_NORMAL);
+    cells_mark(c->y + row, c->x + c->col, buf, n);
   }
   c->col += len;
 }
@@ -199,6 +255,8 @@ static void draw_tests(struct tui_canvas *c, const struct tui_view *v)
   if (v->error[0]) {
     tui_wrap(c, TUI_BAD, 0, "The run did not happen:");
     tui_wrap(c, TUI_BAD, 2, v->error);
+    if (s)
+      tui_wrap(c, TUI_DIM, 0, "Shown: the last results that came (b or r to run again).");
     tui_nl(c);
   }
   if (!s) {
@@ -259,10 +317,8 @@ static void value_text(const struct run_metric *m, char *out, size_t n)
 {
   if (!m || !m->defined)
     snprintf(out, n, "-");
-  else if (m->value == (double)(long long)m->value && m->value < 1e10 && m->value > -1e10)
-    snprintf(out, n, "%lld", (long long)m->value);
   else
-    snprintf(out, n, "%.4g", m->value);
+    met_fmt_value(m->name, m->value, out, n);
 }
 
 /* The mark of a grade item: its points in a word. */
@@ -280,6 +336,18 @@ static const char *item_mark(const struct grade_item *it, int *role)
   return "part";
 }
 
+/* One row of the metrics pane. */
+struct metric_row {
+  char label[MET_FMT_LABEL_MAX + 1], yours[32], ref[32];
+  const char *mark, *target, *kind;
+  int mark_role, graded;
+};
+
+static int max_int(int a, int b) { return a > b ? a : b; }
+
+/* The metrics pane: metric, yours, reference, mark, target, kind, each column as wide as its
+   widest text and two blanks apart, so no text is drawn over another. What does not fit the
+   pane is left out: first the kind, then the target goes on a line of its own. */
 static void draw_metrics(struct tui_canvas *c, const struct tui_view *v)
 {
   const struct run_result *s = v->stu;
@@ -293,48 +361,84 @@ static void draw_metrics(struct tui_canvas *c, const struct tui_view *v)
     return;
   }
   const struct run_point *p = &s->points[0];
-  enum { C_YOURS = 11, C_REF = 22, C_MARK = 34, C_TARGET = 39 };
-  int c_kind = C_TARGET + 30;
-  c->col = 0;
-  tui_put(c, TUI_TITLE, "metric");
-  c->col = C_YOURS + 10 - 5;
-  tui_put(c, TUI_TITLE, "yours");
-  c->col = C_REF + 10 - 9;
-  tui_put(c, TUI_TITLE, "reference");
-  c->col = C_TARGET;
-  tui_put(c, TUI_TITLE, "target");
-  c->col = c_kind;
-  tui_put(c, TUI_TITLE, "kind");
-  tui_nl(c);
+  struct metric_row rows[RUN_MAX_POINT_METRICS];
+  uint32_t n = 0;
+  int wl = 6, wy = 5, wr = 9, wm = 0, wt = 0, wk = 4;   /* "metric", "yours", "reference"... */
   /* the rows the grade holds to a target first, so they stay in sight in a short pane */
-  for (uint32_t k = 0; k < 2 * p->nmetrics; k++) {
+  for (uint32_t k = 0; k < 2 * p->nmetrics && n < RUN_MAX_POINT_METRICS; k++) {
     const struct run_metric *x = &p->metric[k % p->nmetrics];
     const struct grade_item *it = find_item(v->grade, x->name);
     if ((it != NULL) != (k < p->nmetrics))
       continue;
-    char yours[32], ref[32];
-    value_text(x, yours, sizeof yours);
+    struct metric_row *r = &rows[n++];
+    met_fmt_label(x->name, r->label, sizeof r->label);
+    value_text(x, r->yours, sizeof r->yours);
     if (v->ref)
-      value_text(find_metric(v->ref, x->name), ref, sizeof ref);
+      value_text(find_metric(v->ref, x->name), r->ref, sizeof r->ref);
     else
-      snprintf(ref, sizeof ref, "%s", v->grade ? "-" : "...");
+      snprintf(r->ref, sizeof r->ref, "%s", v->grade ? "-" : "...");
+    r->graded = it != NULL;
+    r->mark = it ? item_mark(it, &r->mark_role) : "";
+    r->target = it ? it->target : "";
+    r->kind = x->kind;
+    wl = max_int(wl, (int)strlen(r->label));
+    wy = max_int(wy, (int)strlen(r->yours));
+    wr = max_int(wr, (int)strlen(r->ref));
+    wm = max_int(wm, (int)strlen(r->mark));
+    wt = max_int(wt, (int)strlen(r->target));
+    wk = max_int(wk, (int)strlen(r->kind));
+  }
+  if (wt)
+    wt = max_int(wt, 6);   /* "target" */
+  int x_y = wl + 2, x_r = x_y + wy + 2, x_m = x_r + wr + 2, x_t = x_m + (wm ? wm + 2 : 0);
+  int x_k = x_t + (wt ? wt + 2 : 0);
+  int show_kind = x_k + wk <= c->w, target_below = 0;
+  if (!show_kind && wt && x_t + wt > c->w) {   /* the target on its own line */
+    target_below = 1;
+    x_k = x_t;
+    show_kind = x_k + wk <= c->w;
+  }
+  c->col = 0;
+  tui_put(c, TUI_TITLE, "metric");
+  c->col = x_y + wy - 5;
+  tui_put(c, TUI_TITLE, "yours");
+  c->col = x_r + wr - 9;
+  tui_put(c, TUI_TITLE, "reference");
+  if (wt && !target_below) {
+    c->col = x_t;
+    tui_put(c, TUI_TITLE, "target");
+  }
+  if (show_kind) {
+    c->col = x_k;
+    tui_put(c, TUI_TITLE, "kind");
+  }
+  tui_nl(c);
+  for (uint32_t i = 0; i < n; i++) {
+    const struct metric_row *r = &rows[i];
     c->col = 0;
-    tui_put(c, it ? TUI_TITLE : TUI_NORMAL, met_short_label(x->name));
-    c->col = C_YOURS;
-    tui_putf(c, TUI_NORMAL, "%10s", yours);
-    c->col = C_REF;
-    tui_putf(c, TUI_DIM, "%10s", ref);
-    if (it) {
-      int role;
-      const char *mark = item_mark(it, &role);
-      c->col = C_MARK;
-      tui_put(c, role, mark);
-      c->col = C_TARGET;
-      tui_put(c, TUI_NORMAL, it->target);
+    tui_put(c, r->graded ? TUI_TITLE : TUI_NORMAL, r->label);
+    c->col = x_y;
+    tui_putf(c, TUI_NORMAL, "%*s", wy, r->yours);
+    c->col = x_r;
+    tui_putf(c, TUI_DIM, "%*s", wr, r->ref);
+    if (r->mark[0]) {
+      c->col = x_m;
+      tui_put(c, r->mark_role, r->mark);
     }
-    c->col = c_kind;
-    tui_put(c, TUI_DIM, x->kind);
+    if (r->target[0] && !target_below) {
+      c->col = x_t;
+      tui_put(c, TUI_NORMAL, r->target);
+    }
+    if (show_kind) {
+      c->col = x_k;
+      tui_put(c, TUI_DIM, r->kind);
+    }
     tui_nl(c);
+    if (r->target[0] && target_below) {
+      c->col = 2;
+      tui_putf(c, TUI_NORMAL, "target: %s", r->target);
+      tui_nl(c);
+    }
   }
   tui_nl(c);
   char line[512];
@@ -408,9 +512,10 @@ static void draw_hints(struct tui_canvas *c, const struct tui_view *v)
     c->col = 18;
     /* a metric's name shortened as in the metrics pane: "metric target: sect/req" */
     const char *at = it->metric[0] ? strstr(it->name, it->metric) : NULL;
+    char label[MET_FMT_LABEL_MAX + 1];
     if (at)
       tui_putf(c, TUI_NORMAL, "%.*s%s%s", (int)(at - it->name), it->name,
-               met_short_label(it->metric), at + strlen(it->metric));
+               met_fmt_label(it->metric, label, sizeof label), at + strlen(it->metric));
     else
       tui_put(c, TUI_NORMAL, it->name);
     tui_nl(c);
@@ -520,6 +625,7 @@ static void text_at(int y, int x, int role, const char *text)
   attrset(tui_crt_attr(role));
   mvaddnstr(y, x, buf, n < COLS - x ? n : COLS - x);
   attrset(A_NORMAL);
+  cells_mark(y, x, buf, n < COLS - x ? n : COLS - x);
 }
 
 /* Row 0: the lab and the score. */
@@ -556,11 +662,12 @@ static void header_settings(const struct tui_view *v)
   text_at(1, x, TUI_DIM, k);
 }
 
-/* Row 2: where the figures shown come from (a run that did not build has no device or size). */
+/* Row 2: where the figures shown come from: the backend in words, the size, the seed, the
+   folder (a run that did not build has no backend or size). */
 static void header_provenance(const struct tui_view *v)
 {
   const struct run_result *s = v->stu;
-  char prov[2400], seed[48], backend[200];
+  char prov[2400], seed[48], backend[400];
   size_t k = (size_t)snprintf(prov, sizeof prov, " shown:");
   if (!s) {
     snprintf(prov + k, sizeof prov - k, " nothing yet");
@@ -568,9 +675,8 @@ static void header_provenance(const struct tui_view *v)
     return;
   }
   snprintf(seed, sizeof seed, "seed %llu", (unsigned long long)s->prov.seed);
-  snprintf(backend, sizeof backend, "%s%s%s", s->prov.backend,
-           s->prov.backend_reason[0] ? ": " : "", s->prov.backend_reason);
-  const char *parts[] = {s->prov.device, s->prov.sizes, seed, s->results_dir, backend};
+  const char *parts[] = {run_describe_backend(s, backend, sizeof backend), s->prov.sizes, seed,
+                         s->results_dir};
   int n = 0;
   for (size_t i = 0; i < sizeof parts / sizeof *parts && k < sizeof prov; i++)
     if (parts[i][0])
@@ -603,20 +709,20 @@ static void status_line(const struct tui_view *v)
 static void help(void)
 {
   static const char *const lines[][2] = {
-    {"r", "run again (fresh inputs; a run in progress starts over)"},
-    {"w", "watch mode: run again whenever the kernel file is saved"},
+    {"r", "run again (fresh inputs)"},
+    {"w", "watch: run again when the kernel is saved"},
     {"b", "backend of the next runs: auto, gpu, emu"},
-    {"p / P", "the emulator's GPU profile (harness/arch): next, previous"},
-    {"Tab, Right", "next pane (Shift-Tab, Left: previous)"},
-    {"Up, Down", "scroll the pane (j, k too)"},
-    {"PgUp, PgDn", "scroll a page (Space too); Home, End: top, bottom"},
+    {"p / P", "emulator profile: next, previous"},
+    {"Tab / S-Tab", "next pane, previous pane (Right, Left)"},
+    {"Up, Down", "scroll the pane (j, k)"},
+    {"PgUp, PgDn", "scroll a page (Space); Home, End"},
     {"[ ] c", "the lab's other charts"},
     {"Ctrl-L", "draw the screen again"},
     {"?", "this help; any key closes it"},
-    {"q", "quit (Ctrl-C too); the exit status is the last run's"},
+    {"q", "quit; exits with the last run's status"},
   };
   int n = (int)(sizeof lines / sizeof *lines);
-  int w = COLS - 4 < 74 ? COLS - 4 : 74, h = n + 4 < LINES - 2 ? n + 4 : LINES - 2;
+  int w = COLS - 4 < 64 ? COLS - 4 : 64, h = n + 4 < LINES - 2 ? n + 4 : LINES - 2;
   int y = (LINES - h) / 2, x = (COLS - w) / 2;
   for (int r = 0; r < h; r++) {
     move(y + r, x);
@@ -636,6 +742,7 @@ static void help(void)
 void tui_draw(struct tui_view *v)
 {
   erase();
+  cells_reset();
   if (COLS < MIN_COLS || LINES < MIN_LINES) {
     char t[160];
     snprintf(t, sizeof t, "The terminal is %dx%d: too small; the feedback screen needs %dx%d. "
@@ -673,7 +780,9 @@ void tui_draw(struct tui_view *v)
     }
   }
   status_line(v);
-  if (v->help)
+  if (v->help) {   /* a box over the panes: its text may cover theirs */
+    cells_reset();
     help();
+  }
   refresh();
 }

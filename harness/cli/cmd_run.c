@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <jansson.h>
 #include <math.h>
 #include <stdio.h>
@@ -15,131 +16,325 @@
 
 #include "cli/warplab.h"
 #include "grader/tui/tui.h"
+#include "grader/grade.h"
 #include "metrics/met.h"
+#include "metrics/met_fmt.h"
 #include "plots/plot.h"
 #include "plots/plot_lanes.h"
 #include "run/run.h"
+#include "run/run_describe.h"
 #include "run/run_exec.h"
 
 static void run_usage(FILE *f)
 {
   fputs("usage: warplab run NN [--backend auto|gpu|emu] [--arch PROFILE] [--kernel-file PATH]\n"
-        "                      [--solution] [--seed N] [--quick] [--json] [--plain]\n"
-        "                      [--results DIR] [--size NAME=N]...\n"
+        "                      [--solution] [--seed N] [--quick] [--json] [--plain] [--wide]\n"
+        "                      [--no-ncu] [--profile-all] [--results DIR] [--keep N]\n"
+        "                      [--size NAME=V]...\n"
         "\n"
-        "Runs lab NN (labs/NN-name): builds the kernel file, checks it on every test size,\n"
-        "then measures it on the lab's problem size and sweeps. On a terminal the results are\n"
-        "the feedback screen (keys: r rerun, w watch the kernel file, b backend, p profile,\n"
-        "? help, q quit), scored against the reference solution; elsewhere a text report.\n"
-        "  --backend   auto (default): the GPU when a driver and device are present, else the\n"
-        "              emulator; gpu or emu to choose\n"
-        "  --arch      the emulator's architecture profile (harness/arch: h200, h100-sxm, a100,\n"
-        "              v100, fermi-m2070, ...); default: the sm_90 profile\n"
-        "  --solution  run the lab's reference solution (solutions/NN-name)\n"
-        "  --seed      replay the inputs of a recorded run\n"
-        "  --quick     the tests and the main configuration only, no sweeps\n"
-        "  --plain     the text report, not the feedback screen, on a terminal too\n"
-        "  --json      the result as JSON on stdout (as written to result.json)\n"
-        "  --no-ncu    on the GPU: timings only, no Nsight Compute runs for the metrics\n"
+        "Runs lab NN (labs/NN-name; NN in any form: 1, 01, matrix-add, 01-matrix-add): builds\n"
+        "the kernel file, checks it on every test size, then measures it on the lab's problem\n"
+        "size and sweeps. On a terminal the results are the feedback screen (? lists its keys),\n"
+        "scored against the reference solution; elsewhere, or with --plain, a text report.\n"
+        "  --backend      auto (default): the GPU when a driver and device are present, else\n"
+        "                 the emulator; gpu or emu to choose\n"
+        "  --arch         the emulator's architecture profile (harness/arch: h200, h100-sxm,\n"
+        "                 a100, v100, fermi-m2070, ...); default: the sm_90 profile\n"
+        "  --kernel-file  the kernel file to run (default: the lab's, labs/NN-name/*.cu)\n"
+        "  --solution     run the lab's reference solution (solutions/NN-name)\n"
+        "  --seed         replay the inputs of a recorded run (its report gives the seed)\n"
+        "  --quick        the tests and the main configuration only, no sweeps\n"
+        "  --plain        the text report, not the feedback screen, on a terminal too\n"
+        "  --wide         the text report's tables in one piece, however wide (default: split\n"
+        "                 to fit 100 columns)\n"
+        "  --json         the result as JSON on stdout (as written to result.json)\n"
+        "  --no-ncu       on the GPU: timings only, no Nsight Compute runs for the metrics\n"
         "  --profile-all  on the GPU: Nsight Compute on every sweep configuration too (by\n"
-        "              default only the main configuration is profiled; the sweeps are timed)\n"
-        "  --size      change one of the main problem size's variables (e.g. --size nx=4096);\n"
-        "              the tests' edge sizes stay as the lab defines them\n"
+        "                 default only the main configuration is profiled; the sweeps are\n"
+        "                 timed)\n"
+        "  --results      the folder the runs are saved in (default: results); each run goes\n"
+        "                 to DIR/NN-name/DATE-TIME-student (or -solution), and\n"
+        "                 DIR/NN-name/latest (latest-solution) points at the newest\n"
+        "  --keep         how many runs of the lab to keep in the results folder (default 10,\n"
+        "                 or WARPLAB_KEEP_RUNS); older ones are removed ('warplab clean' too)\n"
+        "  --size         change one of the main problem size's variables (e.g. --size nx=4096);\n"
+        "                 the tests' edge sizes stay as the lab defines them\n"
+        "The text report also runs the reference solution on the same inputs (main size only)\n"
+        "for the score, as the feedback screen does; --json does not.\n"
         "Environment: WARPLAB_GPU_TIMEOUT=S, the seconds a GPU launch may take (60);\n"
         "WARPLAB_EMU_BUDGET=N, the warp-instructions an emulated launch may run (2e8) before\n"
-        "it is reported as a runaway loop.\n", f);
+        "it is reported as a runaway loop; WARPLAB_KEEP_RUNS=N, as --keep.\n", f);
   wl_print_exit_codes();
 }
 
-static void report_text(FILE *f, const struct run_lab *lab, const struct run_result *r)
+/* ---- the text report ---- */
+
+#define REPORT_WIDTH 100   /* the text report fits this many columns unless --wide */
+
+/* The report's page: its width (INT_MAX with --wide) and the stream. */
+struct page {
+  FILE *f;
+  int width;
+};
+
+/* text at indent, word-wrapped to the page (a word longer than the line stays whole). */
+static void wrap(const struct page *pg, int indent, const char *text)
 {
+  int room = pg->width - indent;
+  if (room < 20)
+    room = 20;
+  const char *p = text;
+  while (*p) {
+    size_t n = strcspn(p, "\n");
+    const char *end = p + n;
+    while (p < end) {
+      size_t len = (size_t)(end - p);
+      if (len > (size_t)room) {
+        size_t cut = (size_t)room;
+        while (cut > 0 && p[cut] != ' ')
+          cut--;
+        if (!cut)   /* one long word: up to its end */
+          cut = strcspn(p + room, " \n") + (size_t)room;
+        len = cut < len ? cut : len;
+      }
+      fprintf(pg->f, "%*s%.*s\n", indent, "", (int)len, p);
+      p += len;
+      while (p < end && *p == ' ')
+        p++;
+    }
+    if (!*end)
+      break;
+    p = end + 1;
+  }
+}
+
+/* A point's name: its choices as "VARIANT=0 PITCH=33", or its label when it has none. */
+static void point_name(const struct run_point *pt, char *out, size_t n)
+{
+  size_t k = 0;
+  out[0] = 0;
+  for (uint32_t i = 0; i < pt->choices.n && k < n; i++)
+    k += (size_t)snprintf(out + k, n - k, "%s%s=%" PRId64, i ? " " : "", pt->choices.name[i],
+                          pt->choices.v[i]);
+  if (!pt->choices.n)
+    snprintf(out, n, "%s", pt->label);
+}
+
+/* One column of the measurement table: a metric of the main point. */
+struct column {
+  const char *name, *kind, *unit;
+  char label[MET_FMT_LABEL_MAX + 1];
+  int width;
+};
+
+static const struct run_metric *point_metric(const struct run_point *pt, const char *name)
+{
+  for (uint32_t k = 0; k < pt->nmetrics; k++)
+    if (!strcmp(pt->metric[k].name, name))
+      return &pt->metric[k];
+  return NULL;
+}
+
+static void cell(const struct run_point *pt, const char *name, char *out, size_t n)
+{
+  const struct run_metric *x = point_metric(pt, name);
+  if (x && x->defined)
+    met_fmt_value(name, x->value, out, n);
+  else
+    snprintf(out, n, "-");
+}
+
+/* The measurement table: one row per point, one column per metric of the main point, split
+   into tables of the columns that fit the page, each starting with the configuration. */
+static void report_measurements(const struct page *pg, const struct run_result *r)
+{
+  const struct run_point *p0 = &r->points[0];
+  struct column col[RUN_MAX_POINT_METRICS];
+  uint32_t ncol = p0->nmetrics;
+  char name[128], grid[32], v[48];
+  int kw = (int)strlen("configuration"), gw = (int)strlen("grid");
+  for (uint32_t i = 0; i < r->npoints; i++) {
+    point_name(&r->points[i], name, sizeof name);
+    int len = (int)strlen(name) + 2;
+    kw = len > kw ? len : kw;
+    snprintf(grid, sizeof grid, "%ux%u", r->points[i].grid[0], r->points[i].grid[1]);
+    gw = (int)strlen(grid) > gw ? (int)strlen(grid) : gw;
+  }
+  for (uint32_t m = 0; m < ncol; m++) {
+    struct column *c = &col[m];
+    c->name = p0->metric[m].name;
+    c->kind = p0->metric[m].kind;
+    c->unit = met_fmt_unit(c->name);
+    met_fmt_label(c->name, c->label, sizeof c->label);
+    c->width = (int)strlen(c->label);
+    if ((int)strlen(c->unit) > c->width)
+      c->width = (int)strlen(c->unit);
+    for (uint32_t i = 0; i < r->npoints; i++) {
+      cell(&r->points[i], c->name, v, sizeof v);
+      if ((int)strlen(v) > c->width)
+        c->width = (int)strlen(v);
+    }
+  }
+  int lead = 2 + kw + 2 + gw;
+  uint32_t from = 0, part = 0, nparts = 0;
+  /* count the tables first, for their titles */
+  for (uint32_t m = 0; m < ncol; nparts++) {
+    int w = lead;
+    do
+      w += 2 + col[m++].width;
+    while (m < ncol && w + 2 + col[m].width <= pg->width);
+  }
+  fprintf(pg->f, "\nMeasurements (%s)\n", r->prov.backend[0] == 'g' ? "measured on the GPU" :
+          "counted by the emulator");
+  while (from < ncol || (!ncol && !part)) {
+    uint32_t to = from;
+    int w = lead;
+    do
+      w += to < ncol ? 2 + col[to++].width : 0;
+    while (to < ncol && w + 2 + col[to].width <= pg->width);
+    part++;
+    if (nparts > 1)
+      fprintf(pg->f, "%s  table %u of %u\n", part > 1 ? "\n" : "", part, nparts);
+    fprintf(pg->f, "  %-*s  %-*s", kw, "configuration", gw, "grid");
+    for (uint32_t m = from; m < to; m++)
+      fprintf(pg->f, "  %*s", col[m].width, col[m].label);
+    fprintf(pg->f, "\n  %-*s  %-*s", kw, "", gw, "");
+    for (uint32_t m = from; m < to; m++)
+      fprintf(pg->f, "  %*s", col[m].width, col[m].unit);
+    fputc('\n', pg->f);
+    for (uint32_t i = 0; i < r->npoints; i++) {
+      const struct run_point *pt = &r->points[i];
+      char key[140];
+      point_name(pt, name, sizeof name);
+      snprintf(key, sizeof key, "%s%s", pt->sweep[0] ? "  " : "* ", name);
+      snprintf(grid, sizeof grid, "%ux%u", pt->grid[0], pt->grid[1]);
+      fprintf(pg->f, "  %-*s  %-*s", kw, key, gw, pt->problem[0] && !pt->nmetrics ? "-" : grid);
+      for (uint32_t m = from; m < to; m++) {
+        cell(pt, col[m].name, v, sizeof v);
+        fprintf(pg->f, "  %*s", col[m].width, v);
+      }
+      fputc('\n', pg->f);
+      if (pt->problem[0] && part == 1)
+        wrap(pg, 6, pt->problem);
+    }
+    from = to;
+    if (!ncol)
+      break;
+  }
+  fprintf(pg->f, "  * the kernel file's own choice%s\n", r->npoints > 1 ?
+          "; the other rows are the lab's sweeps." : ".");
+  if (ncol) {
+    fprintf(pg->f, "  Columns (label, kind, Nsight Compute name):\n");
+    for (uint32_t m = 0; m < ncol; m++) {
+      char line[256];
+      snprintf(line, sizeof line, "%-*s %-9s %s", MET_FMT_LABEL_MAX, col[m].label, col[m].kind,
+               col[m].name);
+      wrap(pg, 4, line);
+    }
+  }
+}
+
+/* The text report of run r: provenance, tests, measurements, hotspots, score, folder. */
+static void report_text(FILE *f, int wide, const struct run_lab *lab, const struct run_result *r,
+                        const struct grade_result *g, int with_ref, const char *score_note)
+{
+  const struct page pg = {f, wide ? INT_MAX : REPORT_WIDTH};
   const struct run_provenance *p = &r->prov;
-  fprintf(f, "warplab run %s: %s\n", lab->id, lab->title);
+  char line[2048], backend[512];
+  snprintf(line, sizeof line, "warplab run %s: %s", lab->id, lab->title);
+  wrap(&pg, 0, line);
   fprintf(f, "  kernel file  %s\n", p->kernel_file);
-  fprintf(f, "  backend      %s (%s): %s\n", p->backend[0] ? p->backend : "-", p->backend_reason,
-          p->device);
-  fprintf(f, "  problem      %s   seed %" PRIu64 " (--seed %" PRIu64 " replays it)\n", p->sizes,
-          p->seed, p->seed);
-  fprintf(f, "  took        ");
-  for (int i = 0; i < RUN_PHASE_COUNT; i++)
+  snprintf(line, sizeof line, "backend      %s", run_describe_backend(r, backend, sizeof backend));
+  wrap(&pg, 2, line);
+  if (p->sizes[0]) {
+    snprintf(line, sizeof line, "problem      %s   seed %" PRIu64 " (--seed %" PRIu64
+             " replays it)", p->sizes, p->seed, p->seed);
+    wrap(&pg, 2, line);
+  }
+  size_t k = (size_t)snprintf(line, sizeof line, "took         ");
+  for (int i = 0; i < RUN_PHASE_COUNT && k < sizeof line; i++)
     if (r->phase_s[i] > 0 || i == RUN_PHASE_TOTAL)
-      fprintf(f, " %s %.1f s%s", run_phase_name((enum run_phase)i), r->phase_s[i],
-              i == RUN_PHASE_TOTAL ? "" : ",");
-  fputc('\n', f);
+      k += (size_t)snprintf(line + k, sizeof line - k, "%s%s %.1f s", i ? ", " : "",
+                            run_phase_name((enum run_phase)i), r->phase_s[i]);
+  wrap(&pg, 2, line);
   if (!r->built) {
     fprintf(f, "\nThe kernel did not build:\n%s", r->build_log);
-    return;
-  }
-  fprintf(f, "\nTests\n");
-  uint32_t pass = 0;
-  for (uint32_t i = 0; i < r->nchecks; i++) {
-    const struct run_check *c = &r->checks[i];
-    pass += c->state == RUN_CHECK_PASS;
-    fprintf(f, "  %-5s %s\n", run_check_state_label(c->state), c->label);
-    if (c->state != RUN_CHECK_PASS)
-      fprintf(f, "        %s\n", c->detail);
-  }
-  fprintf(f, "  %u of %u passed\n", pass, r->nchecks);
-  if (r->printf_out[0] || r->printf_cut) {
-    fprintf(f, "\nPrinted by the kernel (printf)\n");
-    for (const char *l = r->printf_out; *l;) {
-      const char *e = strchr(l, '\n');
-      int n = e ? (int)(e - l) : (int)strlen(l);
-      fprintf(f, "  %.*s\n", n, l);
-      l += n + (e != NULL);
+  } else {
+    fprintf(f, "\nTests\n");
+    uint32_t pass = 0;
+    for (uint32_t i = 0; i < r->nchecks; i++) {
+      const struct run_check *c = &r->checks[i];
+      pass += c->state == RUN_CHECK_PASS;
+      snprintf(line, sizeof line, "%-5s %s", run_check_state_label(c->state), c->label);
+      wrap(&pg, 2, line);
+      if (c->state != RUN_CHECK_PASS)
+        wrap(&pg, 8, c->detail);
     }
-    if (r->printf_cut)
-      fprintf(f, "  (cut: a run keeps %u bytes; %s)\n", RUN_PRINTF_MAX, SIM_PRINTF_CUT_NOTE);
-  }
-  if (!r->npoints) {
-    if (!r->all_passed)
-      fprintf(f, "\nFix the main size first: measurements are taken when the kernel is correct "
-              "on the main size.\n");
-    return;
-  }
-  /* the measurement table: one row per point, one column per metric of the first point */
-  const struct run_point *p0 = &r->points[0];
-  fprintf(f, "\nMeasurements (%s)\n  %-16s %-9s", p->backend[0] == 'g' ? "measured on the GPU" :
-          "counted by the emulator", "configuration", "grid");
-  for (uint32_t m = 0; m < p0->nmetrics; m++)
-    fprintf(f, " %10s", met_short_label(p0->metric[m].name));
-  fputc('\n', f);
-  for (uint32_t i = 0; i < r->npoints; i++) {
-    const struct run_point *pt = &r->points[i];
-    char cfg[80], grid[32];
-    snprintf(cfg, sizeof cfg, "%s%s", pt->sweep[0] ? "" : "* ", pt->label);
-    snprintf(grid, sizeof grid, "%ux%u", pt->grid[0], pt->grid[1]);
-    fprintf(f, "  %-16s %-9s", cfg, pt->problem[0] && !pt->nmetrics ? "-" : grid);
-    for (uint32_t m = 0; m < p0->nmetrics; m++) {
-      const struct run_metric *x = NULL;
-      for (uint32_t k = 0; k < pt->nmetrics; k++)
-        if (!strcmp(pt->metric[k].name, p0->metric[m].name))
-          x = &pt->metric[k];
-      if (x && x->defined && x->value == (double)(long long)x->value && fabs(x->value) < 1e10)
-        fprintf(f, " %10lld", (long long)x->value);
-      else if (x && x->defined)
-        fprintf(f, " %10.4g", x->value);
-      else
-        fprintf(f, " %10s", "-");
+    fprintf(f, "  %u of %u passed\n", pass, r->nchecks);
+    if (r->printf_out[0] || r->printf_cut) {
+      fprintf(f, "\nPrinted by the kernel (printf)\n");
+      for (const char *l = r->printf_out; *l;) {
+        const char *e = strchr(l, '\n');
+        int n = e ? (int)(e - l) : (int)strlen(l);
+        fprintf(f, "  %.*s\n", n, l);
+        l += n + (e != NULL);
+      }
+      if (r->printf_cut)
+        fprintf(f, "  (cut: a run keeps %u bytes; %s)\n", RUN_PRINTF_MAX, SIM_PRINTF_CUT_NOTE);
     }
-    if (pt->problem[0])
-      fprintf(f, "  %s", pt->problem);
-    fputc('\n', f);
+    if (!r->npoints && !r->all_passed)
+      fprintf(f, "\nFix the main size first: measurements are taken when the kernel is correct on the "
+              "main size.\n");
   }
-  fprintf(f, "  * the kernel file's own choice. Kinds:");
-  for (uint32_t m = 0; m < p0->nmetrics; m++)
-    fprintf(f, " %s=%s", met_short_label(p0->metric[m].name), p0->metric[m].kind);
-  fputc('\n', f);
-  if (p->backend[0] == 'e' && p->timing_note[0])
-    fprintf(f, "  (%s)\n", p->timing_note);
-  else if (p->ncu_note[0])
-    fprintf(f, "  %s; SM clock %u MHz\n", p->ncu_note, p->sm_clock_mhz);
+  if (r->npoints) {
+    report_measurements(&pg, r);
+    if (p->backend[0] == 'e' && p->timing_note[0]) {
+      snprintf(line, sizeof line, "(%s)", p->timing_note);
+      wrap(&pg, 2, line);
+    } else if (p->ncu_note[0]) {
+      snprintf(line, sizeof line, "%s; SM clock %u MHz", p->ncu_note, p->sm_clock_mhz);
+      wrap(&pg, 2, line);
+    }
+  }
   if (r->nhot) {
     fprintf(f, "\nWhere to look (your configuration, counted by the emulator)\n");
     for (uint32_t i = 0; i < r->nhot; i++) {
       const char *base = strrchr(r->hot[i].file, '/');
-      fprintf(f, "  %s:%u: %s\n", base ? base + 1 : r->hot[i].file, r->hot[i].line, r->hot[i].text);
+      snprintf(line, sizeof line, "%s:%u: %s", base ? base + 1 : r->hot[i].file, r->hot[i].line,
+               r->hot[i].text);
+      wrap(&pg, 2, line);
     }
+  }
+  if (g) {
+    fprintf(f, "\nScore %.1f of %.0f (%s)\n", g->score, g->max, with_ref ?
+            "against the reference solution on the same inputs" :
+            "nothing was measured, so the reference solution was not run");
+    for (uint32_t i = 0; i < g->nitems; i++) {
+      const struct grade_item *it = &g->items[i];
+      /* a metric's name as its column's label: "metric target: sh.ld.confl at most 0" */
+      const char *at = it->metric[0] ? strstr(it->name, it->metric) : NULL;
+      char label[MET_FMT_LABEL_MAX + 1], name[300];
+      if (at)
+        snprintf(name, sizeof name, "%.*s%s%s", (int)(at - it->name), it->name,
+                 met_fmt_label(it->metric, label, sizeof label), at + strlen(it->metric));
+      else
+        snprintf(name, sizeof name, "%s", it->name);
+      snprintf(line, sizeof line, "%5.1f/%-5.1f %s%s%s", it->score, it->max, name,
+               it->target[0] ? ": " : "", it->target);
+      wrap(&pg, 2, line);
+    }
+    for (uint32_t i = 0; i < g->nhints; i++) {
+      snprintf(line, sizeof line, "hint: %s", g->hints[i]);
+      wrap(&pg, 2, line);
+    }
+    if (g->note[0])
+      wrap(&pg, 2, g->note);
+    if (score_note && score_note[0])
+      wrap(&pg, 2, score_note);
+  } else if (score_note && score_note[0]) {
+    snprintf(line, sizeof line, "Score: %s", score_note);
+    fputc('\n', f);
+    wrap(&pg, 0, line);
   }
   fprintf(f, "\nResults in %s\n", r->results_dir);
 }
@@ -221,6 +416,76 @@ static json_t *result_json(const struct run_lab *lab, const struct run_result *r
   return o;
 }
 
+/* The score of run r, as the feedback screen gives it: against the reference solution run on
+   the same inputs (main size only; r itself when r is the solution's), with answers.json
+   beside the kernel file; a run that measured nothing is scored without one (*with_ref 0).
+   Returns a malloc'd grade, or NULL with why in note; note also says why the handout's
+   questions were not scored. */
+static struct grade_result *score_run(const struct run_lab *lab, const struct run_opts *o,
+                                      const struct run_result *r, int keep, int *with_ref,
+                                      char *note, size_t nlen)
+{
+  *with_ref = 0;
+  if (!lab->json || !json_object_get(lab->json, "rubric")) {
+    snprintf(note, nlen, "the lab has no rubric");
+    return NULL;
+  }
+  struct grade_result *g = malloc(sizeof *g);
+  struct run_result *ref = NULL;
+  char err[1024], path[1100];
+  json_t *answers = NULL;
+  if (!g) {
+    snprintf(note, nlen, "not scored: out of host memory");
+    return NULL;
+  }
+  if (o->solution || !r->npoints) {   /* nothing measured: no reference needed */
+    ref = o->solution ? (struct run_result *)r : NULL;
+    *with_ref = o->solution;
+  } else if ((ref = malloc(sizeof *ref))) {
+    struct run_opts so = *o;
+    so.kernel_file = NULL;
+    so.solution = 1;
+    so.seed = r->prov.seed;
+    so.have_seed = 1;
+    so.backend = !strcmp(r->prov.backend, "gpu") ? RUN_BACKEND_GPU : RUN_BACKEND_EMU;
+    so.quick = 1;
+    if (run_lab_run(lab, &so, ref, err, sizeof err)) {
+      snprintf(note, nlen, "not scored: the reference solution did not run: %.900s", err);
+      goto fail;
+    }
+    wl_results_after_run(ref->results_dir, keep);
+    *with_ref = 1;
+  }
+  const char *kf = r->prov.kernel_file, *slash = strrchr(kf, '/');
+  snprintf(path, sizeof path, "%.*sanswers.json", slash ? (int)(slash - kf + 1) : 0, kf);
+  if (access(path, R_OK) == 0) {
+    answers = json_load_file(path, 0, NULL);
+    if (!json_is_object(answers)) {
+      json_decref(answers);
+      answers = NULL;
+      snprintf(note, nlen, "%.1000s is not a JSON object ({\"q1\": 4, ...}): the handout's "
+               "questions are not scored", path);
+    }
+  } else {
+    snprintf(note, nlen, "the handout's questions score from answers.json beside the kernel "
+             "file ({\"q1\": 4, ...}); there is none");
+  }
+  if (grade_score(lab, r, ref, answers, g, err, sizeof err)) {
+    snprintf(note, nlen, "not scored: %.1000s", err);
+    goto fail;
+  }
+  json_decref(answers);
+  if (ref != r)
+    free(ref);
+  return g;
+fail:
+  json_decref(answers);
+  if (ref != r)
+    free(ref);
+  free(g);
+  return NULL;
+}
+
 int wl_cmd_run(int argc, char **argv)
 {
   static const struct option longopts[] = {
@@ -229,11 +494,14 @@ int wl_cmd_run(int argc, char **argv)
     {"seed", required_argument, 0, 'S'}, {"json", no_argument, 0, 'j'},
     {"quick", no_argument, 0, 'q'}, {"results", required_argument, 0, 'r'},
     {"no-ncu", no_argument, 0, 'N'}, {"size", required_argument, 0, 'Z'},
-    {"profile-all", no_argument, 0, 'A'}, {"plain", no_argument, 0, 'P'}, {"help", no_argument, 0, 'h'}, {0, 0, 0, 0},
+    {"profile-all", no_argument, 0, 'A'}, {"plain", no_argument, 0, 'P'},
+    {"wide", no_argument, 0, 'W'}, {"keep", required_argument, 0, 'K'},
+    {"help", no_argument, 0, 'h'}, {0, 0, 0, 0},
   };
+  const char *keep_s = NULL;
   struct run_opts o;
   memset(&o, 0, sizeof o);
-  int json = 0, plain = 0, c;
+  int json = 0, plain = 0, wide = 0, c;
   optind = 1;
   opterr = 0;
   while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
@@ -264,6 +532,8 @@ int wl_cmd_run(int argc, char **argv)
     }
     case 'j': json = 1; break;
     case 'P': plain = 1; break;
+    case 'W': wide = 1; break;
+    case 'K': keep_s = optarg; break;
     case 'q': o.quick = 1; break;
     case 'N': o.no_ncu = 1; break;
     case 'A': o.profile_all = 1; break;
@@ -277,12 +547,18 @@ int wl_cmd_run(int argc, char **argv)
       break;
     case 'h': run_usage(stdout); return WL_EXIT_OK;
     default:
-      wl_error("run: unknown or incomplete option '%s' (see warplab run --help)", argv[optind - 1]);
+      wl_bad_option("run", argv[optind - 1], longopts);
       return WL_EXIT_USAGE;
     }
   }
   if (optind != argc - 1) {
     wl_error("run: give one lab, e.g. warplab run 01 (see warplab run --help)");
+    return WL_EXIT_USAGE;
+  }
+  int keep;
+  if (wl_results_keep(keep_s, &keep)) {
+    wl_error("run: %s '%s': expected a number of runs, 0 or more", keep_s ? "--keep" :
+             "WARPLAB_KEEP_RUNS", keep_s ? keep_s : getenv("WARPLAB_KEEP_RUNS"));
     return WL_EXIT_USAGE;
   }
   if (o.solution && o.kernel_file) {
@@ -291,12 +567,8 @@ int wl_cmd_run(int argc, char **argv)
   }
   char err[2048];
   struct run_lab lab;
-  char labs[1024];
-  snprintf(labs, sizeof labs, "%s/labs", run_home());
-  if (run_lab_load(argv[optind], labs, &lab, err, sizeof err)) {
-    wl_error("%s", err);
+  if (wl_lab_load(argv[optind], &lab))
     return WL_EXIT_USAGE;
-  }
   char self[4096];
   if (!json && !plain && isatty(STDOUT_FILENO) && isatty(STDIN_FILENO) &&
       !run_self_path(self, sizeof self)) {
@@ -313,6 +585,11 @@ int wl_cmd_run(int argc, char **argv)
     }
     wl_error("%s: the text report follows", err);
   }
+  if (keep_s) {   /* the feedback screen's runs keep as many (it passes the environment on) */
+    char env[32];
+    snprintf(env, sizeof env, "%d", keep);
+    setenv("WARPLAB_KEEP_RUNS", env, 1);
+  }
   struct run_result *res = malloc(sizeof *res);
   if (!res) {
     run_lab_free(&lab);
@@ -325,6 +602,7 @@ int wl_cmd_run(int argc, char **argv)
     rc = WL_EXIT_USAGE;
   } else {
     rc = run_exit_code(res);
+    wl_results_after_run(res->results_dir, keep);
     char charts[4096] = "", perr[512] = "";
     int pst = plot_run_charts(&lab, res, charts, sizeof charts, perr, sizeof perr);
     json_t *j = result_json(&lab, res);
@@ -349,7 +627,11 @@ int wl_cmd_run(int argc, char **argv)
       json_dumpf(j, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
       fputc('\n', stdout);
     } else {
-      report_text(stdout, &lab, res);
+      char note[1100] = "";
+      int with_ref;
+      struct grade_result *g = score_run(&lab, &o, res, keep, &with_ref, note, sizeof note);
+      report_text(stdout, wide, &lab, res, g, with_ref, note);
+      free(g);
       if (charts[0]) {
         printf("Charts\n");
         for (char *line = charts; *line;) {

@@ -1,10 +1,14 @@
 /* warplab.c: the command-line front: dispatch to a subcommand. */
+#include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
+#include <dirent.h>
+
 #include "cli/warplab.h"
+#include "run/run_lab.h"
 
 void wl_error(const char *fmt, ...)
 {
@@ -30,12 +34,119 @@ void wl_print_exit_codes(void)
 #undef X
 }
 
-static void usage(FILE *f)
+/* Edits (insert, delete, replace one character) from a to b, stopping above limit. */
+static size_t edit_distance(const char *a, const char *b, size_t limit)
 {
-  fputs("usage: warplab COMMAND [ARGS]\n"
+  size_t la = strlen(a), lb = strlen(b);
+  if (la > 64 || lb > 64)
+    return limit + 1;
+  size_t row[65];
+  for (size_t j = 0; j <= lb; j++)
+    row[j] = j;
+  for (size_t i = 1; i <= la; i++) {
+    size_t diag = row[0], best;
+    row[0] = best = i;
+    for (size_t j = 1; j <= lb; j++) {
+      size_t up = row[j];
+      size_t v = diag + (a[i - 1] != b[j - 1]);
+      if (up + 1 < v)
+        v = up + 1;
+      if (row[j - 1] + 1 < v)
+        v = row[j - 1] + 1;
+      /* a swap of two neighbours counts as one edit: "rnu" -> "run" */
+      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] && v > diag)
+        v = diag;
+      diag = up;
+      row[j] = v;
+      best = v < best ? v : best;
+    }
+    if (best > limit)
+      return limit + 1;
+  }
+  return row[lb];
+}
+
+const char *wl_closest(const char *word, const char *const *candidates, size_t n)
+{
+  const char *best = NULL;
+  size_t bd = 3, wl = strlen(word);
+  for (size_t i = 0; i < n; i++) {
+    size_t d = wl >= 2 && !strncmp(candidates[i], word, wl) ? 1 : edit_distance(word, candidates[i], 2);
+    if (d < bd) {
+      bd = d;
+      best = candidates[i];
+    }
+  }
+  return best;
+}
+
+void wl_bad_option(const char *cmd, const char *arg, const struct option *opts)
+{
+  const char *names[64];
+  size_t n = 0;
+  for (; opts[n].name && n < 64; n++)
+    names[n] = opts[n].name;
+  char word[64];
+  snprintf(word, sizeof word, "%.*s", (int)strcspn(arg + strspn(arg, "-"), "="),
+           arg + strspn(arg, "-"));
+  for (size_t i = 0; i < n; i++)
+    if (!strcmp(names[i], word)) {   /* known, so its argument is missing */
+      wl_error("%s: option '--%s' needs an argument (see warplab %s --help)", cmd, word, cmd);
+      return;
+    }
+  const char *near = wl_closest(word, names, n);
+  if (near)
+    wl_error("%s: unknown option '%s': did you mean '--%s'? (see warplab %s --help)", cmd, arg,
+             near, cmd);
+  else
+    wl_error("%s: unknown option '%s' (see warplab %s --help)", cmd, arg, cmd);
+}
+
+int wl_lab_load(const char *which, struct run_lab *lab)
+{
+  char labs[1100], err[2048];
+  snprintf(labs, sizeof labs, "%s/labs", run_home());
+  if (run_lab_load(which, labs, lab, err, sizeof err) == 0)
+    return 0;
+  /* a mistyped name: the closest folder name, or name without its number */
+  char names[64][128], bare[64][128];
+  const char *list[128] = {0};
+  size_t n = 0;
+  DIR *d = strchr(which, '/') || strncmp(err, "no lab ", 7) ? NULL : opendir(labs);
+  struct dirent *e;
+  while (d && (e = readdir(d)) && n < 64) {
+    size_t nd = strspn(e->d_name, "0123456789");
+    if (!nd || e->d_name[nd] != '-')
+      continue;
+    snprintf(names[n], sizeof names[0], "%.120s", e->d_name);
+    snprintf(bare[n], sizeof bare[0], "%.120s", e->d_name + nd + 1);
+    n++;
+  }
+  if (d)
+    closedir(d);
+  for (size_t i = 0; i < n; i++) {
+    list[i] = names[i];
+    list[n + i] = bare[i];
+  }
+  const char *near = strlen(which) > 3 ? wl_closest(which, list, 2 * n) : NULL;
+  for (size_t i = 0; near && i < n; i++)
+    if (near == bare[i])
+      near = names[i];
+  if (near)
+    wl_error("no lab '%s' in %s: did you mean '%s'?", which, labs, near);
+  else
+    wl_error("%s", err);
+  return -1;
+}
+
+/* The commands, as `warplab help` lists them; the did-you-mean of an unknown command reads
+   its candidates from here, so a command added to this text is suggested too. */
+static const char usage_text[] =
+        "usage: warplab COMMAND [ARGS]\n"
         "\n"
         "Commands:\n"
         "  run NN [--backend auto|gpu|emu] ...      run lab NN: tests, measurements, charts\n"
+        "  clean [NN] [--keep N]                    remove saved runs from results/\n"
         "  grade NN SUBMISSION_DIR [...]            score a submission by the lab's rubric\n"
         "  batch NN ROSTER --out DIR [-j N]         grade a class, one process per student\n"
         "  charts RESULTS_DIR                       draw a saved run's charts again\n"
@@ -47,7 +158,25 @@ static void usage(FILE *f)
         "  help                                     this text\n"
         "  version                                  the version\n"
         "\n"
-        "'warplab emu --help' describes the emulator's options.\n", f);
+        "NN is a lab's number or name in any form: 1, 01, matrix-add, 01-matrix-add.\n"
+        "'warplab COMMAND --help' describes a command's options.\n";
+
+static void usage(FILE *f)
+{
+  fputs(usage_text, f);
+}
+
+/* The command names of usage_text's "Commands:" list. Returns how many. */
+static size_t command_names(char names[][32], size_t max)
+{
+  const char *p = strstr(usage_text, "Commands:\n");
+  size_t n = 0;
+  for (p = p ? strchr(p, '\n') : NULL; p && p[1] == ' ' && p[2] == ' ' && n < max;
+       p = strchr(p + 1, '\n')) {
+    size_t len = strcspn(p + 3, " \n");
+    snprintf(names[n++], 32, "%.*s", (int)(len < 31 ? len : 31), p + 3);
+  }
+  return n;
 }
 
 int main(int argc, char **argv)
@@ -59,6 +188,8 @@ int main(int argc, char **argv)
   const char *cmd = argv[1];
   if (!strcmp(cmd, "run"))
     return wl_cmd_run(argc - 1, argv + 1);
+  if (!strcmp(cmd, "clean"))
+    return wl_cmd_clean(argc - 1, argv + 1);
   if (!strcmp(cmd, "charts"))
     return wl_cmd_charts(argc - 1, argv + 1);
   if (!strcmp(cmd, "grade"))
@@ -84,6 +215,15 @@ int main(int argc, char **argv)
     printf("warplab %s\n", WARPLAB_VERSION);
     return WL_EXIT_OK;
   }
-  wl_error("unknown command '%s' (try 'warplab help')", cmd);
+  char names[32][32];
+  const char *list[32];
+  size_t n = command_names(names, 32);
+  for (size_t i = 0; i < n; i++)
+    list[i] = names[i];
+  const char *near = wl_closest(cmd, list, n);
+  if (near)
+    wl_error("unknown command '%s': did you mean '%s'? (try 'warplab help')", cmd, near);
+  else
+    wl_error("unknown command '%s' (try 'warplab help')", cmd);
   return WL_EXIT_USAGE;
 }

@@ -389,6 +389,18 @@ static int load_reference(struct ctx *c)
   snprintf(src, sizeof src, "%s/%s", c->lab->dir, c->lab->ref_source);
   snprintf(so, sizeof so, "%s/reference.so", c->res->results_dir);
   snprintf(inc, sizeof inc, "-I%.1000s/harness/run", run_home());
+  /* a labs/ folder copied without harness/ (a student's own folder): lab_ref.h from the
+     repository this warplab was built in (bin/warplab's parent) */
+  char exe[1000], hdr[1100];
+  snprintf(hdr, sizeof hdr, "%s/lab_ref.h", inc + 2);
+  if (access(hdr, R_OK) && !run_self_path(exe, sizeof exe)) {
+    for (int up = 0; up < 2; up++) {
+      char *slash = strrchr(exe, '/');
+      if (slash)
+        *slash = 0;
+    }
+    snprintf(inc, sizeof inc, "-I%.1000s/harness/run", exe);
+  }
   char *argv[] = {"cc", "-std=c11", "-O2", "-shared", "-fPIC", inc, "-o", so, src, NULL};
   char log[2048];
   int st = run_exec_capture(argv, NULL, log, sizeof log);
@@ -631,11 +643,12 @@ static int guards_intact(struct ctx *c, struct launch *L, char *why, size_t n)
         continue;
       for (uint64_t k = 0; k < L->guard; k++)
         if (zone[k] != guard_byte(i, k)) {
+          uint64_t by = side ? k + 1 : L->guard - k;
           snprintf(why, n, "the kernel wrote %s %s: the guard zone there changed, %" PRIu64
-                   " bytes %s. Nothing on a GPU stops such a write; rerun on the emulator "
+                   " byte%s %s. Nothing on a GPU stops such a write; rerun on the emulator "
                    "(--backend emu) to see the thread and the line", side ? "past the end of" :
-                   "before the start of", p->name, side ? k + 1 : L->guard - k,
-                   side ? "after its last byte" : "before its first byte");
+                   "before the start of", p->name, by, by == 1 ? "" : "s",
+                   side ? "past its end" : "before its start");
           return 0;
         }
     }

@@ -568,6 +568,25 @@ static int check_exprs(struct ctx *c, struct run_lab *lab)
   return 0;
 }
 
+/* Whether lab folder name ("01-matrix-add") is the one `which` names, in any natural form:
+   "01-matrix-add", "01", "1", "matrix-add". */
+static int lab_name_matches(const char *name, const char *which, size_t wl)
+{
+  if (!strcmp(name, which) || (!strncmp(name, which, wl) && name[wl] == '-'))
+    return 1;
+  size_t digits = strspn(which, "0123456789"), nd = strspn(name, "0123456789");
+  if (digits && !which[digits] && nd && (name[nd] == '-' || !name[nd])) {   /* "1" for "01" */
+    const char *a = which, *b = name;
+    while (*a == '0' && a[1] >= '0' && a[1] <= '9')
+      a++;
+    while (*b == '0' && b[1] >= '0' && b[1] <= '9')
+      b++;
+    size_t la = digits - (size_t)(a - which), lb = nd - (size_t)(b - name);
+    return la == lb && !strncmp(a, b, la);
+  }
+  return nd && name[nd] == '-' && !strcmp(name + nd + 1, which);   /* "matrix-add" */
+}
+
 static int find_dir(const char *which, const char *labs_dir, char *out, size_t n, char *err,
                     size_t errlen)
 {
@@ -589,7 +608,7 @@ static int find_dir(const char *which, const char *labs_dir, char *out, size_t n
   while ((e = readdir(d))) {
     if (e->d_name[0] == '.')
       continue;
-    if (!strcmp(e->d_name, which) || (!strncmp(e->d_name, which, wl) && e->d_name[wl] == '-')) {
+    if (lab_name_matches(e->d_name, which, wl)) {
       snprintf(out, n, "%s/%s", ld, e->d_name);
       found = 1;
       break;
@@ -597,7 +616,8 @@ static int find_dir(const char *which, const char *labs_dir, char *out, size_t n
   }
   closedir(d);
   if (!found) {
-    snprintf(err, errlen, "no lab '%s' in %s (labs are folders named NN-name)", which, ld);
+    snprintf(err, errlen, "no lab '%s' in %s (give its number or name: 1, 01, matrix-add or "
+             "01-matrix-add)", which, ld);
     return -1;
   }
   return 0;

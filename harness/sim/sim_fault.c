@@ -12,6 +12,8 @@
 
 #include "sim/sim_int.h"
 
+#define WILD_DISTANCE (1u << 20)   /* bytes: see sim_fault_mem */
+
 static const char *const fault_names[] = {
   "none", "out_of_bounds", "misaligned", "read_only", "invalid_address_space", "deadlock",
   "barrier_divergence", "budget_exceeded", "trap", "call_depth"
@@ -132,14 +134,22 @@ void sim_fault_mem(struct sim_block *b, struct sim_warp *w, uint32_t pc, unsigne
       f->alloc_base = a->base;
       f->alloc_size = a->size;
       f->alloc_offset = (int64_t)(addr - a->base);
-      if (kind == SIM_FK_OUT_OF_BOUNDS && addr >= a->base + a->size)
-        snprintf(extra, sizeof extra, ": access to 0x%" PRIx64 " is out of bounds and is %" PRIu64
-                 " bytes after the nearest allocation at 0x%" PRIx64 " of size %" PRIu64
-                 " bytes, %s", addr, addr - (a->base + a->size) + 1, a->base, a->size, a->name);
+      /* beyond this distance from every allocation an address is a wild pointer, and the
+         nearest allocation says nothing about it */
+      uint64_t dist = addr >= a->base + a->size ? addr - (a->base + a->size) + 1 : a->base - addr;
+      int wild = dist >= WILD_DISTANCE && dist > a->size;
+      if (kind == SIM_FK_OUT_OF_BOUNDS && wild)
+        snprintf(extra, sizeof extra, ": access to 0x%" PRIx64 " is out of bounds, in no "
+                 "allocation (a wild pointer: no buffer, argument or __constant__ variable lies "
+                 "within %u MiB)", addr, WILD_DISTANCE >> 20);
+      else if (kind == SIM_FK_OUT_OF_BOUNDS && addr >= a->base + a->size)
+        snprintf(extra, sizeof extra, ": access to 0x%" PRIx64 " is out of bounds, %" PRIu64
+                 " byte%s past the end of %s (%" PRIu64 " bytes at 0x%" PRIx64 ")", addr, dist,
+                 dist == 1 ? "" : "s", a->name, a->size, a->base);
       else if (kind == SIM_FK_OUT_OF_BOUNDS)
-        snprintf(extra, sizeof extra, ": access to 0x%" PRIx64 " is out of bounds and is %" PRIu64
-                 " bytes before the nearest allocation at 0x%" PRIx64 " of size %" PRIu64
-                 " bytes, %s", addr, a->base - addr, a->base, a->size, a->name);
+        snprintf(extra, sizeof extra, ": access to 0x%" PRIx64 " is out of bounds, %" PRIu64
+                 " byte%s before the start of %s (%" PRIu64 " bytes at 0x%" PRIx64 ")", addr,
+                 dist, dist == 1 ? "" : "s", a->name, a->size, a->base);
       else if (kind == SIM_FK_MISALIGNED)
         snprintf(extra, sizeof extra, ": address 0x%" PRIx64 " is misaligned (a %u-byte access "
                  "needs a multiple of %u); it is at offset %" PRId64 " of %s", addr, size, size,

@@ -1335,6 +1335,7 @@ int main(void)
   e2e_add_grade_tests(s);
   e2e_add_gpuhang_tests(s);
   e2e_add_release_tests(s);
+  e2e_add_cli_tests(s);
   const char *bin = getenv("WARPLAB");
   printf("e2e: testing %s\n", bin && *bin ? bin : "bin/warplab");
   if (skipped)

@@ -156,6 +156,8 @@ void e2e_add_grade_tests(Suite *s);
 void e2e_add_gpuhang_tests(Suite *s);
 /* warplab release and warplab autograder, built and run where they are written (release.c). */
 void e2e_add_release_tests(Suite *s);
+/* cli.c: did-you-mean, --help, lab names, results/latest and clean, the text report */
+void e2e_add_cli_tests(Suite *s);
 
 /* ---- deterministic inputs: the generator the CLI's `rand:SEED` is defined by ---- */
 

@@ -1,5 +1,6 @@
 /* handouts.c: the handouts' code examples are run, so they cannot go stale.
  *
+ * The handouts are handouts/NN-*.md and docker/README.md.
  * Every ```cuda block (its first line names its file: `// NAME.cu: ...`) is compiled with
  * nvcc. Every ```sh block is run, command by command, in a scratch folder that looks like
  * the repository (labs, solutions, tests, harness and bin are links to it), with the
@@ -25,7 +26,7 @@
 static char handouts[MAX_HANDOUTS][256];
 static int nhandouts;
 
-/* Every handout: handouts/NN-*.md. */
+/* Every handout: handouts/NN-*.md, and docker/README.md. */
 static void find_handouts(void)
 {
   DIR *d = opendir("handouts");
@@ -36,12 +37,16 @@ static void find_handouts(void)
       snprintf(handouts[nhandouts++], sizeof handouts[0], "handouts/%.200s", e->d_name);
   if (d)
     closedir(d);
+  /* the Docker image's README shows commands too: they are run the same way */
+  if (nhandouts < MAX_HANDOUTS && access("docker/README.md", R_OK) == 0)
+    snprintf(handouts[nhandouts++], sizeof handouts[0], "docker/README.md");
 }
 
 /* Run cmd with /bin/sh in dir; returns the exit status, output in out. */
 static int sh(const char *dir, const char *cmd, char *out, size_t n)
 {
-  char *full = e2e_fmt("cd '%s' && ( %s\n) 2>&1", dir, cmd);
+  /* bin/ on the PATH: the docs' plain `warplab` (the Docker image's) is the one under test */
+  char *full = e2e_fmt("cd '%s' && PATH=\"$PWD/bin:$PATH\" && ( %s\n) 2>&1", dir, cmd);
   FILE *p = popen(full, "r");
   ck_assert_ptr_nonnull(p);
   size_t got = fread(out, 1, n - 1, p);

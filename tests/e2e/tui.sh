@@ -9,8 +9,8 @@
 #              "(yours)" and the path of a PNG that exists (or why there is none), the score
 #              (with the answers.json beside the solution when there is one); Tab moves the focus,
 #              ? shows the help, r reruns, p switches the profile (the run says A100), b the
-#              backend (auto, gpu: without a GPU the reason is on the screen, with one the next
-#              key stops the run, then emu); resizing to 80x24 folds the panes, 40x10 says it is too small, 120x40
+#              backend (auto, gpu: without a GPU the reason is on the screen above the last
+#              results, which stay; with one the next key stops the run, then emu); resizing to 80x24 folds the panes, 40x10 says it is too small, 120x40
 #              brings the grid back; colours are on; q exits 0 with the terminal as it was
 #   starter    the starter kernel (writes nothing): every test fails with the poison value,
 #              no measurements, the hint, score 0; w watches the file, and saving the solution
@@ -19,6 +19,9 @@
 #   mono       TERM=xterm-mono (no colours): the same screen, no colour on it
 #   no-color   NO_COLOR=1: no colour; SIGTERM restores the terminal and exits 130
 #   ctrl-c     Ctrl-C while the first run runs: exit 130, terminal restored, the run stopped
+#   layout     labs 06 and 07 at 160x50, 100x28 and 80x24, every pane focused in turn: no text
+#              drawn over text (the screen's own overlap log), no raw metric names, rows
+#              "label value value ok"
 #   plain      --plain on a terminal: the text report
 # After every exit the shell's terminal settings (stty -g) must be what they were before.
 #
@@ -72,7 +75,9 @@ exec sleep 600
 EOF
 
 scenario=""
-# start NAME W H ENV... -- ARGS...: warplab run 01 ARGS in a new session NAME of W x H.
+lab=01
+# start NAME W H ENV... -- ARGS...: warplab run $lab ARGS in a new session NAME of W x H, with
+# the screen's overlap check on (WARPLAB_TUI_OVERLAP_LOG: text drawn over text is logged).
 start() {
   scenario=$1
   local w=$2 h=$3
@@ -82,7 +87,8 @@ start() {
   shift
   mkdir -p "$tmp/$scenario"
   if ! tm new-session -d -s "$scenario" -x "$w" -y "$h" -c "$root" \
-      env "${envs[@]}" sh "$tmp/wrap.sh" "$tmp/$scenario" "$warplab" run 01 --results "$tmp/results-$scenario" "$@"; then
+      env WARPLAB_TUI_OVERLAP_LOG="$tmp/$scenario/overlap" "${envs[@]}" \
+      sh "$tmp/wrap.sh" "$tmp/$scenario" "$warplab" run "$lab" --results "$tmp/results-$scenario" "$@"; then
     echo "tui: FAIL [$scenario]: tmux could not start a session"
     exit 1
   fi
@@ -186,7 +192,30 @@ exits() {
   screen | grep -q '^after the screen: exit' || fail "the text after the screen does not start its own line"
 }
 
-ran() { echo "tui: [$scenario] ok ($((SECONDS - started)) s so far)"; }
+# no_overlap: the screen has drawn no text over other text so far (grader/tui logs each
+# overlap to WARPLAB_TUI_OVERLAP_LOG), and no line of it is wider than the terminal.
+no_overlap() {
+  checks=$((checks + 2))
+  if [ -s "$tmp/$scenario/overlap" ]; then
+    fail "text drawn over text: $(head -5 "$tmp/$scenario/overlap")"
+    : > "$tmp/$scenario/overlap"
+  fi
+  local w
+  w=$(tm display -p -t "$scenario" '#{pane_width}')
+  [ "$(screen | awk '{ if (length($0) > m) m = length($0) } END { print m + 0 }')" -le "$w" ] ||
+    fail "a line wider than the terminal ($w)"
+}
+
+# metric_rows: every row of the metrics table on the screen is "label value value ..." with
+# the label a short one (no Nsight Compute name running into the values).
+metric_rows() {
+  checks=$((checks + 1))
+  local bad
+  bad=$(screen | grep -E '(smsp|l1tex|dram|sm|warplab|launch|gpu)__' | head -3)
+  [ -z "$bad" ] || fail "a raw metric name on the screen: $bad"
+}
+
+ran() { no_overlap; echo "tui: [$scenario] ok ($((SECONDS - started)) s so far)"; }
 
 # ---- solution: everything on the screen, and every key ----
 # the solution scores every point when it hands in the answers to the handout's questions
@@ -217,10 +246,11 @@ if wait_for "run 1 done"; then
   wait_for "Chart 2 of 4"
   expect "Global load sectors per request"
   keys '?'
-  wait_for "watch mode: run again whenever the kernel file is saved"
+  wait_for "watch: run again when the kernel is saved"
+  no_overlap
   keys x
   sleep 0.3
-  expect_not "watch mode: run again"
+  expect_not "watch: run again"
   keys r
   wait_for "run 2 done"
   keys p
@@ -234,7 +264,9 @@ if wait_for "run 1 done"; then
   keys b
   wait_for "b backend gpu"
   if [ "$(wait_any "run 5: running" "run 5 done" "run 5 failed")" = "run 5 failed" ]; then
-    expect "The run did not happen" "--backend gpu"
+    # no GPU here: the error, and under it the last results, kept
+    expect "The run did not happen" "--backend gpu" "Tests: 6 of 6 passed" "$score" "sect/req"
+    expect_not "b backend - (" "No result yet"
   fi
   keys b
   wait_for "b backend emu"
@@ -244,6 +276,10 @@ if wait_for "run 1 done"; then
   expect "Tests: 6 of 6 passed" "Chart 2 of 4" "> Metrics" "sect/req"
   checks=$((checks + 1))
   [ "$(screen | awk '{ if (length($0) > m) m = length($0) } END { print m }')" -le 80 ] || fail "wider than 80 columns"
+  # the status line holds the whole message beside the keys at 80 columns
+  checks=$((checks + 1))
+  screen | tail -1 | grep -qE 'run 6 done in [0-9.]+ s: tests 6/6, score [0-9.]+/100 +r rerun  \? help  q quit' ||
+    fail "the status line is cut: $(screen | tail -1)"
   tm resize-window -t "$scenario" -x 40 -y 10
   wait_for "too small"
   tm resize-window -t "$scenario" -x 120 -y 40
@@ -321,10 +357,43 @@ if wait_for "running your kernel"; then
 fi
 ran
 
+# ---- layout: labs 06 and 07 (long metric names, graded targets) at 80x24, 100x28, 160x50:
+# no text over text in any pane, the metrics rows with short labels and their marks ----
+for lab in 06 07; do
+  start "layout-$lab" 160 50 TERM=xterm-256color -- --solution --backend emu --quick
+  if wait_for "run 1 done"; then
+    wait_for "Score "
+    for size in 160x50 100x28 80x24; do
+      tm resize-window -t "$scenario" -x "${size%x*}" -y "${size#*x}"
+      sleep 0.5
+      keys C-l
+      sleep 0.3
+      for pane in tests metrics chart hints; do
+        no_overlap
+        metric_rows
+        keys Tab
+        sleep 0.3
+      done
+      expect "Score "
+    done
+    # the graded metrics' marks are on the screen, beside their values
+    keys Tab
+    sleep 0.3
+    checks=$((checks + 1))
+    screen | grep -qE '[a-z][a-z./%]* +[0-9.]+[kMGT]? +[0-9.]+[kMGT]? +(ok|MISS|part)( |$)' ||
+      fail "no metric row 'label value value ok' at 80x24"
+    keys q
+    exits 0
+  fi
+  ran
+done
+lab=01
+
 # ---- plain: the text report on a terminal ----
 start plain 120 40 TERM=xterm-256color -- --solution --backend emu --quick --plain
 exits 0
-expect "6 of 6 passed" "Measurements (counted by the emulator)"
+# the end of the report is on the screen: the score and the folder
+expect "${score/ \/ / of }" "Results in"
 expect_not "Metrics: yours"
 ran
 

@@ -89,6 +89,23 @@ START_TEST(test_store_ok)
 }
 END_TEST
 
+/* a pointer far from every allocation is "in no allocation", not N bytes from the nearest */
+START_TEST(test_wild_pointer_report)
+{
+  struct fx f;
+  load(&f, k_store);
+  uint64_t a = buffer(&f, 64 * 4, "argument 0 (out)");
+  uint64_t wild = a + (1ull << 36);
+  ck_assert_int_eq(launch(&f, "store", 1, 64, &wild, 1, SIM_SCHED_ITS, 1, 0), SIM_OK);
+  ck_assert_int_eq(f.r.outcome, SIM_FAULT);
+  ck_assert_int_eq(f.r.fault.kind, SIM_FK_OUT_OF_BOUNDS);
+  ck_assert_msg(strstr(f.r.fault.message, "is out of bounds, in no allocation") != NULL, "%s",
+                f.r.fault.message);
+  ck_assert_msg(strstr(f.r.fault.message, "past the end") == NULL, "%s", f.r.fault.message);
+  done(&f);
+}
+END_TEST
+
 START_TEST(test_oob_write_report)
 {
   struct fx f;
@@ -110,7 +127,7 @@ START_TEST(test_oob_write_report)
   ck_assert_uint_eq(f.m.insts[ft->inst].uline, 7);
   ck_assert_ptr_nonnull(strstr(ft->message, "store.cu:7"));
   ck_assert_ptr_nonnull(strstr(ft->message, "Invalid __global__ write of size 4 bytes"));
-  ck_assert_ptr_nonnull(strstr(ft->message, "is out of bounds and is 1 bytes after the nearest allocation"));
+  ck_assert_ptr_nonnull(strstr(ft->message, "is out of bounds, 1 byte past the end of argument 0 (out)"));
   done(&f);
 }
 END_TEST
@@ -848,6 +865,7 @@ Suite *suite_sim(void)
   tcase_set_timeout(t, 60);
   tcase_add_test(t, test_store_ok);
   tcase_add_test(t, test_oob_write_report);
+  tcase_add_test(t, test_wild_pointer_report);
   tcase_add_test(t, test_fault_lowest_block);
   tcase_add_test(t, test_misaligned_and_readonly);
   tcase_add_test(t, test_shared_and_local_bounds);

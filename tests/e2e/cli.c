@@ -1,0 +1,207 @@
+/* cli.c: end-to-end tests of what a student types and reads (issue 20): did-you-mean for a
+ * mistyped command or option; every option of `warplab run` explained in its --help; lab
+ * numbers and names in any natural form; results/NN-name/latest and the pruning of old runs,
+ * and `warplab clean`; the text report fitting 100 columns with named sweep rows, times in
+ * ns/us/ms, the score and a tidy backend line. Everything on the emulator. */
+#include <check.h>
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "e2e.h"
+
+#define CLI_TIMEOUT_S 300
+
+START_TEST(cli_did_you_mean)
+{
+  struct e2e_run *r = e2e_warplab("rnu", "01", (char *)NULL);
+  ck_assert_int_eq(r->status, 2);
+  ck_assert_msg(strstr(r->err, "did you mean 'run'?") != NULL, "%s", r->err);
+  r = e2e_warplab("claen", (char *)NULL);
+  ck_assert_msg(strstr(r->err, "did you mean 'clean'?") != NULL, "%s", r->err);
+  r = e2e_warplab("frobnicate", (char *)NULL);
+  ck_assert_int_eq(r->status, 2);
+  ck_assert_msg(strstr(r->err, "did you mean") == NULL, "%s", r->err);
+  r = e2e_warplab("run", "01", "--bakend", "emu", (char *)NULL);
+  ck_assert_int_eq(r->status, 2);
+  ck_assert_msg(strstr(r->err, "did you mean '--backend'?") != NULL, "%s", r->err);
+  r = e2e_warplab("run", "01", "--backend", (char *)NULL);
+  ck_assert_msg(strstr(r->err, "'--backend' needs an argument") != NULL, "%s", r->err);
+}
+END_TEST
+
+/* Every --option of the usage lines has a line of its own that explains it. */
+START_TEST(cli_help_explains_every_option)
+{
+  struct e2e_run *r = e2e_warplab("run", "--help", (char *)NULL);
+  ck_assert_int_eq(r->status, 0);
+  const char *end = strstr(r->out, "\n\n");
+  ck_assert_ptr_nonnull(end);
+  int n = 0;
+  for (const char *p = strstr(r->out, "[--"); p && p < end; p = strstr(p + 1, "[--")) {
+    char opt[40];
+    size_t len = strcspn(p + 1, " ]|");
+    snprintf(opt, sizeof opt, "\n  %.*s ", (int)(len < 30 ? len : 30), p + 1);
+    ck_assert_msg(strstr(end, opt) != NULL, "'%s' is in the usage line but explained nowhere:\n%s",
+                  opt + 3, r->out);
+    n++;
+  }
+  ck_assert_int_ge(n, 12);   /* --results, --keep and --wide among them */
+  ck_assert_ptr_nonnull(strstr(end, "\n  --results "));
+}
+END_TEST
+
+START_TEST(cli_lab_in_any_form)
+{
+  static const char *const forms[] = {"1", "matrix-add", "01-matrix-add"};
+  for (size_t i = 0; i < sizeof forms / sizeof *forms; i++) {
+    struct e2e_run *r = e2e_warplab("run", forms[i], "--solution", "--backend", "emu", "--quick",
+                                    "--json", "--results", e2e_tmp("results"), (char *)NULL);
+    ck_assert_msg(r->status == 0, "%s: %d\n%s", r->cmd, r->status, r->err);
+    ck_assert_str_eq(e2e_jstr(r, "lab"), "01-matrix-add");
+  }
+  struct e2e_run *r = e2e_warplab("run", "matrix", "--backend", "emu", (char *)NULL);
+  ck_assert_int_eq(r->status, 2);
+  ck_assert_msg(strstr(r->err, "no lab 'matrix'") != NULL, "%s", r->err);
+  r = e2e_warplab("run", "occupncy", "--backend", "emu", (char *)NULL);
+  ck_assert_int_eq(r->status, 2);
+  ck_assert_msg(strstr(r->err, "did you mean '02-occupancy'?") != NULL, "%s", r->err);
+  r = e2e_warplab("clean", "02-ocupancy", (char *)NULL);
+  ck_assert_msg(strstr(r->err, "did you mean '02-occupancy'?") != NULL, "%s", r->err);
+}
+END_TEST
+
+static int count_runs(const char *dir)
+{
+  DIR *d = opendir(dir);
+  int n = 0;
+  struct dirent *e;
+  while (d && (e = readdir(d)))
+    n += e->d_name[0] >= '0' && e->d_name[0] <= '9';   /* not latest, latest-solution */
+  if (d)
+    closedir(d);
+  return n;
+}
+
+/* Three runs with --keep 2: two folders stay, latest-solution names the newest; clean
+   removes both and the link. */
+START_TEST(cli_latest_prune_clean)
+{
+  const char *res = e2e_tmp("results");
+  char last[1100] = "";
+  for (int i = 0; i < 3; i++) {
+    if (i)
+      sleep(1);   /* run folders are named by the second */
+    struct e2e_run *r = e2e_warplab("run", "01", "--solution", "--backend", "emu", "--quick",
+                                    "--json", "--keep", "2", "--results", res, (char *)NULL);
+    ck_assert_msg(r->status == 0, "%s\n%s", r->cmd, r->err);
+    const char *dir = e2e_jstr(r, "results_dir");
+    const char *slash = strrchr(dir, '/');
+    snprintf(last, sizeof last, "%s", slash + 1);
+  }
+  const char *lab = e2e_fmt("%s/01-matrix-add", res);
+  ck_assert_msg(count_runs(lab) == 2, "%d runs kept in %s, expected 2", count_runs(lab), lab);
+  char target[1100];
+  ssize_t n = readlink(e2e_fmt("%s/latest-solution", lab), target, sizeof target - 1);
+  ck_assert_int_gt(n, 0);
+  target[n] = 0;
+  ck_assert_str_eq(target, last);
+  struct e2e_run *r = e2e_warplab("clean", "1", "--results", res, (char *)NULL);
+  ck_assert_msg(r->status == 0, "%s", r->err);
+  ck_assert_ptr_nonnull(strstr(r->out, "removed 2 runs"));
+  ck_assert_int_eq(count_runs(lab), 0);
+  struct stat st;
+  ck_assert_int_ne(lstat(e2e_fmt("%s/latest-solution", lab), &st), 0);
+}
+END_TEST
+
+/* Lab 05's plain report: no line over 100 columns, sweep rows named by their choices, times
+   with a unit chosen by size, never in exponent form, the score, the backend in words;
+   --wide puts the whole table in one piece. */
+START_TEST(cli_plain_report_fits)
+{
+  struct e2e_run *r = e2e_warplab("run", "05", "--solution", "--backend", "emu", "--plain",
+                                  "--results", e2e_tmp("results"), (char *)NULL);
+  ck_assert_msg(r->status == 0, "%s\n%s", r->cmd, r->err);
+  int longest = 0;
+  const char *tmp = e2e_tmp("results");
+  for (const char *p = r->out; *p;) {
+    int len = (int)strcspn(p, "\n");
+    const char *path = strstr(p, tmp);   /* a path cannot be cut: this folder's are long */
+    if (!path || path - p >= len)
+      longest = len > longest ? len : longest;
+    p += len + (p[len] == '\n');
+  }
+  ck_assert_msg(longest <= 100, "a line of %d columns:\n%.3000s", longest, r->out);
+  ck_assert_msg(strstr(r->out, "VARIANT=0 PITCH=33") != NULL, "%.3000s", r->out);
+  ck_assert_msg(strstr(r->out, "e+") == NULL && strstr(r->out, "e-0") == NULL, "%.3000s", r->out);
+  ck_assert_msg(strstr(r->out, " us ") != NULL || strstr(r->out, " us\n") != NULL, "%.3000s", r->out);
+  ck_assert_msg(strstr(r->out, "Score 100.0 of 100") != NULL, "%.3000s", r->out);
+  ck_assert_msg(strstr(r->out, "backend      emulator (") != NULL, "%.3000s", r->out);
+  ck_assert_msg(strstr(r->out, "sect/req") != NULL, "%.3000s", r->out);
+  struct e2e_run *w = e2e_warplab("run", "05", "--solution", "--backend", "emu", "--plain",
+                                  "--wide", "--quick", "--results", e2e_tmp("results"),
+                                  (char *)NULL);
+  ck_assert_int_eq(w->status, 0);
+  ck_assert_ptr_null(strstr(w->out, "table 1 of"));
+}
+END_TEST
+
+/* A kernel that does not build: the header says there is no backend, not "- ():", and the
+   score is 0. */
+START_TEST(cli_build_failure_header)
+{
+  struct e2e_run *r = e2e_warplab("run", "01", "--kernel-file", "tests/e2e/lab01/compile_error.cu",
+                                  "--backend", "emu", "--plain", "--results", e2e_tmp("results"),
+                                  (char *)NULL);
+  ck_assert_int_eq(r->status, 3);
+  ck_assert_msg(strstr(r->out, "backend      none (the kernel did not build)") != NULL, "%.3000s",
+                r->out);
+  ck_assert_ptr_null(strstr(r->out, "- ()"));
+  /* scored all the same: nothing, and it says why there was no reference run */
+  ck_assert_msg(strstr(r->out, "Score 0.0 of ") &&
+                strstr(r->out, "nothing was measured, so the reference solution was not run"),
+                "%.3000s", r->out);
+}
+END_TEST
+
+/* A folder holding a copy of labs/ alone (no harness/): the run finds lab_ref.h in the
+   repository warplab was built in, and the starter runs (its tests fail: exit 1, not 2). */
+START_TEST(cli_labs_copied_alone)
+{
+  const char *dir = e2e_tmp("mine");
+  char repo[1024];
+  ck_assert_ptr_nonnull(getcwd(repo, sizeof repo));
+  const char *wl = getenv("WARPLAB") ? getenv("WARPLAB") : "bin/warplab";
+  char *cmd = e2e_fmt("mkdir -p '%s' && cp -r labs '%s/' && cd '%s' && '%s%s%s' run 1 --backend "
+                      "emu --quick --plain --kernel-file labs/01-matrix-add/matrix_add.cu "
+                      ">out.txt 2>&1", dir, dir, dir, wl[0] == '/' ? "" : repo,
+                      wl[0] == '/' ? "" : "/", wl);
+  int st = system(cmd);
+  char *out = e2e_read_text(e2e_fmt("%s/out.txt", dir));
+  ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 1, "exit %d:\n%.3000s", st, out);
+  ck_assert_ptr_null(strstr(out, "lab_ref.h"));
+  ck_assert_ptr_nonnull(strstr(out, "0 of 6 passed"));
+}
+END_TEST
+
+void e2e_add_cli_tests(Suite *s)
+{
+  TCase *tc = tcase_create("cli");
+  tcase_add_checked_fixture(tc, e2e_setup, e2e_teardown);
+  tcase_set_timeout(tc, CLI_TIMEOUT_S);
+  tcase_add_test(tc, cli_did_you_mean);
+  tcase_add_test(tc, cli_help_explains_every_option);
+  if (e2e_have_nvcc()) {
+    tcase_add_test(tc, cli_lab_in_any_form);
+    tcase_add_test(tc, cli_latest_prune_clean);
+    tcase_add_test(tc, cli_plain_report_fits);
+    tcase_add_test(tc, cli_build_failure_header);
+    tcase_add_test(tc, cli_labs_copied_alone);
+  }
+  suite_add_tcase(s, tc);
+}

@@ -16,12 +16,55 @@
 
 /* ---- opcodes: one source of truth in ptx_ops.def ---- */
 enum ptx_op {
-#define X(e, s) PTX_OP_##e,
+#define X(e, s, shape, cost, dst) PTX_OP_##e,
 #include "ptx_ops.def"
 #undef X
   PTX_OP_COUNT
 };
 
+/* Timing class of an opcode (ptx_ops.def's COST column): how harness/timing costs it. Those
+   whose cost depends on the instruction's type or modifiers say which. */
+enum ptx_cost {
+  PTX_COST_ARITH = 0, /* one pipe pass: FP64, FP32 or integer pipe by the instruction's type */
+  PTX_COST_BITS,      /* popc, clz, brev, bfind, fns: the multi-function unit */
+  PTX_COST_SFU,       /* transcendental approximations */
+  PTX_COST_ROOT,      /* rcp, sqrt: SFU when .approx, else the sequence ptxas expands */
+  PTX_COST_DIV,       /* division: float (approx or IEEE sequence) or integer sequence */
+  PTX_COST_REM,       /* integer remainder sequence */
+  PTX_COST_MOVE,      /* mov, cvta: mostly folded away by ptxas */
+  PTX_COST_CVT,       /* conversions: float ones through the SFU, integer ones a move */
+  PTX_COST_LOAD,      /* ld, ldu: param/const at a fixed latency, others per the trace */
+  PTX_COST_STORE,
+  PTX_COST_ATOM,
+  PTX_COST_RED,
+  PTX_COST_PREFETCH,
+  PTX_COST_WARP,      /* shfl, match, redux: exchanges through the shared-memory unit */
+  PTX_COST_VOTE,      /* vote, activemask */
+  PTX_COST_BARRIER,
+  PTX_COST_BRANCH,    /* bra, call, ret */
+  PTX_COST_EXIT,      /* exit, trap, brkpt */
+  PTX_COST_FENCE,
+  PTX_COST_SLEEP,
+  PTX_COST_COUNT
+};
+
+/* Whether an opcode writes its operand 0 (ptx_ops.def's DST column). */
+enum ptx_dst {
+  PTX_DST_NO = 0,
+  PTX_DST_YES,
+  PTX_DST_BAR_RED     /* bar: only bar.red (sub PTX_BAR_RED) writes a destination */
+};
+
+/* An opcode's row of ptx_ops.def. */
+struct ptx_op_info {
+  const char *name;   /* mnemonic ("add") */
+  const char *shape;  /* operand forms (see ptx_ops.def); "*" for call */
+  uint8_t cost;       /* enum ptx_cost */
+  uint8_t dst;        /* enum ptx_dst */
+};
+
+/* The row of opcode op, or NULL if out of range. */
+const struct ptx_op_info *ptx_op_info(enum ptx_op op);
 /* Mnemonic of an opcode ("add"), or "?" if out of range. */
 const char *ptx_op_name(enum ptx_op op);
 
@@ -94,6 +137,7 @@ enum ptx_barmode {   /* bar / barrier */
 enum ptx_shfmode { PTX_SHF_L_WRAP = 0, PTX_SHF_L_CLAMP, PTX_SHF_R_WRAP, PTX_SHF_R_CLAMP };
 enum ptx_prmtmode { PTX_PRMT_DEFAULT = 0, PTX_PRMT_F4E, PTX_PRMT_B4E, PTX_PRMT_RC8,
                     PTX_PRMT_ECL, PTX_PRMT_ECR, PTX_PRMT_RC16 };
+enum ptx_clampmode { PTX_MODE_WRAP = 0, PTX_MODE_CLAMP };   /* bmsk, szext */
 enum ptx_testpmode { PTX_TESTP_FINITE = 0, PTX_TESTP_INFINITE, PTX_TESTP_NUMBER,
                      PTX_TESTP_NOTANUMBER, PTX_TESTP_NORMAL, PTX_TESTP_SUBNORMAL };
 
@@ -174,7 +218,7 @@ struct ptx_inst {
   uint8_t cmp;         /* enum ptx_cmp (setp, set, slct uses sign only) */
   uint8_t boolop;      /* enum ptx_boolop */
   uint8_t sub;         /* opcode-specific: atomop, shflmode, votemode, matchmode, barmode,
-                          shfmode, prmtmode, testpmode */
+                          shfmode, prmtmode, testpmode, clampmode */
   uint8_t nopd;        /* operands used in opd[] */
   uint8_t guard_neg;   /* "@!%p" */
   uint32_t guard;      /* guard predicate register, or PTX_NOREG */

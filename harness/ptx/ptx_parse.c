@@ -455,7 +455,7 @@ static const struct {
   const char *n;
   uint16_t op;
 } op_words[] = {
-#define X(e, s) {s, PTX_OP_##e},
+#define X(e, s, shape, cost, dst) {s, PTX_OP_##e},
 #include "ptx/ptx_ops.def"
 #undef X
 };
@@ -1232,6 +1232,11 @@ static int apply_mod(struct ptx_inst *in, struct modstate *ms, const struct ptx_
   case PTX_OP_PRMT:
     if (LOOKUP(t, prmt_words, &v)) { in->sub = (uint8_t)v; return 0; }
     break;
+  case PTX_OP_BMSK:
+  case PTX_OP_SZEXT:
+    if (tok_is(t, "wrap")) { ms->shf_mode = 1; return 0; }
+    if (tok_is(t, "clamp")) { ms->shf_mode = 2; return 0; }
+    break;
   case PTX_OP_TESTP:
     if (LOOKUP(t, testp_words, &v)) { in->sub = (uint8_t)v; return 0; }
     break;
@@ -1592,6 +1597,10 @@ static int parse_inst(struct parser *p) {
   if (in.op == PTX_OP_SHF) {
     if (!ms.shf_dir || !ms.shf_mode) return syn(p, opt, "'%s' needs .l or .r and .wrap or .clamp", ot.s);
     in.sub = (uint8_t)((ms.shf_dir - 1) * 2 + (ms.shf_mode - 1));
+  }
+  if (in.op == PTX_OP_BMSK || in.op == PTX_OP_SZEXT) {
+    if (!ms.shf_mode) return syn(p, opt, "'%s' needs .wrap or .clamp", ot.s);
+    in.sub = (uint8_t)(ms.shf_mode == 2 ? PTX_MODE_CLAMP : PTX_MODE_WRAP);
   }
   if (in.op == PTX_OP_CALL) {
     TRY(parse_call(p, &in, ot.s));

@@ -9,15 +9,20 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const op_names[PTX_OP_COUNT] = {
-#define X(e, s) s,
+static const struct ptx_op_info op_info[PTX_OP_COUNT] = {
+#define X(e, s, shape, cost, dst) {s, shape, PTX_COST_##cost, PTX_DST_##dst},
 #include "ptx/ptx_ops.def"
 #undef X
 };
 
+const struct ptx_op_info *ptx_op_info(enum ptx_op op) {
+  if ((unsigned)op >= PTX_OP_COUNT) return NULL;
+  return &op_info[op];
+}
+
 const char *ptx_op_name(enum ptx_op op) {
   if ((unsigned)op >= PTX_OP_COUNT) return "?";
-  return op_names[op];
+  return op_info[op].name;
 }
 
 static const struct {

@@ -1264,3 +1264,47 @@ uint64_t sim_alu_madc(enum ptx_type t, uint32_t flags, uint64_t a, uint64_t b, u
   alu_mul_full(t, a, b, &lo, &hi);
   return sim_alu_addc(t, (flags & PTX_F_HI) ? hi : lo, c, cin, cout);
 }
+
+uint32_t sim_alu_bmsk(int clamp, uint32_t a, uint32_t b)
+{
+  uint32_t a1 = a & 0x1f, b1 = b & 0x1f, sum = a1 + b1;
+  uint32_t mask0 = ~0u << a1, mask1 = sum >= 32 ? 0 : ~0u << sum;
+  int over = sum >= 32;
+  if (clamp) {
+    if (a >= 32) {
+      over = 1;
+      mask0 = 0;
+    }
+    if (b >= 32)
+      over = 1;
+  }
+  if (over)
+    mask1 = 0;
+  else if (b1 == 0)
+    mask1 = ~0u;
+  return mask0 & ~mask1;
+}
+
+uint32_t sim_alu_szext(int clamp, int is_signed, uint32_t a, uint32_t b)
+{
+  uint32_t b1 = b & 0x1f;
+  int too_large = clamp && b >= 32;
+  uint32_t mask = too_large ? 0 : ~0u << b1;
+  int sign = !(b1 == 0 || too_large || !is_signed) && ((a >> ((b1 - 1) & 0x1f)) & 1);
+  return (a & ~mask) | (sign ? mask : 0);
+}
+
+uint32_t sim_alu_fns(uint32_t mask, uint32_t base, int32_t offset)
+{
+  if (offset == 0)
+    return base < 32 && (mask >> base & 1) ? base : 0xffffffffu;
+  int64_t count = (offset > 0 ? (int64_t)offset : -(int64_t)offset) - 1;
+  int inc = offset > 0 ? 1 : -1;
+  for (int64_t pos = base; pos >= 0 && pos < 32; pos += inc)
+    if (mask >> pos & 1) {
+      if (count == 0)
+        return (uint32_t)pos;
+      count--;
+    }
+  return 0xffffffffu;
+}

@@ -316,6 +316,20 @@ uint32_t sim_alu_dp4a(enum ptx_type at, enum ptx_type bt, uint32_t a, uint32_t b
 uint32_t sim_alu_dp2a(enum ptx_type at, enum ptx_type bt, uint32_t flags,
                       uint32_t a, uint32_t b, uint32_t c);
 
+/* bmsk.{wrap,clamp}.b32 d, a, b: the mask of b bits from bit a (clamp: a position past 31
+   gives 0, a width of 32 or more reaches bit 31; wrap: both taken modulo 32), exactly as the
+   PTX pseudo-code. */
+uint32_t sim_alu_bmsk(int clamp, uint32_t a, uint32_t b);
+
+/* szext.{wrap,clamp}.{u32,s32} d, a, b: the low b bits of a, zero- or (s32) sign-extended;
+   0 for b = 0 (and for b = 32 with wrap), a itself for b >= 32 with clamp. */
+uint32_t sim_alu_szext(int clamp, int is_signed, uint32_t a, uint32_t b);
+
+/* fns.b32 d, mask, base, offset: position of the offset-th set bit of mask counting from bit
+   base upwards (offset > 0) or downwards (offset < 0); offset 0 asks whether bit base is set.
+   0xffffffff when there is none. */
+uint32_t sim_alu_fns(uint32_t mask, uint32_t base, int32_t offset);
+
 /* ---- carry chain (CC.CF) ---- */
 
 /* add.cc (cin = 0) and addc{.cc} (cin = CC.CF): a + b + cin on u32/s32/u64/s64; *cout gets

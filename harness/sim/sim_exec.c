@@ -639,6 +639,23 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
                                                (uint32_t)bb[l], (uint32_t)c[l]);
     break;
   }
+  case PTX_OP_BMSK: {
+    const uint64_t *a = REG(in->opd[1].reg), *bb = REG(in->opd[2].reg);
+    int clamp = in->sub == PTX_MODE_CLAMP;
+    FOR_LANES(e) REG(d->reg)[l] = sim_alu_bmsk(clamp, (uint32_t)a[l], (uint32_t)bb[l]);
+    break;
+  }
+  case PTX_OP_SZEXT: {
+    const uint64_t *a = REG(in->opd[1].reg), *bb = REG(in->opd[2].reg);
+    int clamp = in->sub == PTX_MODE_CLAMP, sgn = ptx_type_is_signed(t);
+    FOR_LANES(e) REG(d->reg)[l] = sim_alu_szext(clamp, sgn, (uint32_t)a[l], (uint32_t)bb[l]);
+    break;
+  }
+  case PTX_OP_FNS: {
+    const uint64_t *a = REG(in->opd[1].reg), *bb = REG(in->opd[2].reg), *c = REG(in->opd[3].reg);
+    FOR_LANES(e) REG(d->reg)[l] = sim_alu_fns((uint32_t)a[l], (uint32_t)bb[l], (int32_t)(uint32_t)c[l]);
+    break;
+  }
   case PTX_OP_SHF: {
     const uint64_t *a = REG(in->opd[1].reg), *bb = REG(in->opd[2].reg), *c = REG(in->opd[3].reg);
     FOR_LANES(e) REG(d->reg)[l] = sim_alu_shf((enum ptx_shfmode)in->sub, (uint32_t)a[l],
@@ -892,7 +909,17 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
   case PTX_OP_BRKPT:
     break;
 
-  default: {
+  /* control flow and collectives are the warp layer's (sim_warp.c); one that reaches here
+     is a fault, not a silent no-op. No default: an opcode added to ptx_ops.def without a
+     case here fails to compile (-Wswitch). */
+  case PTX_OP_BRA:
+  case PTX_OP_CALL:
+  case PTX_OP_RET:
+  case PTX_OP_EXIT:
+  case PTX_OP_BAR:
+  case PTX_OP_BARRIER:
+  case PTX_OP_TRAP:
+  case PTX_OP_COUNT: {
     char msg[160];
     snprintf(msg, sizeof msg, "the emulator cannot execute '%s' here", ptx_op_name((enum ptx_op)in->op));
     sim_fault_other(b, w, pc, lo, SIM_FK_TRAP, msg);

@@ -764,8 +764,9 @@ START_TEST(test_every_opcode) {
   enum ptx_status st;
   ck_assert_str_ne(name, "?");
   if (_i == PTX_OP_BRA || _i == PTX_OP_CALL) return; /* need a label / target: tested elsewhere */
-  /* shf has no default mode */
-  snprintf(body, sizeof body, "%s%s;", name, _i == PTX_OP_SHF ? ".l.wrap.b32" : "");
+  /* shf, bmsk and szext have no default mode */
+  snprintf(body, sizeof body, "%s%s;", name,
+           _i == PTX_OP_SHF ? ".l.wrap.b32" : _i == PTX_OP_BMSK || _i == PTX_OP_SZEXT ? ".wrap" : "");
   st = parse_kernel(body, &m, &e);
   if (st != PTX_OK) {
     /* decoded, then held to its operand shape (ptx_check.c): the message names the opcode */
@@ -776,6 +777,61 @@ START_TEST(test_every_opcode) {
   }
   ck_assert_uint_eq(m.insts[0].op, _i == PTX_OP_BARRIER ? PTX_OP_BAR : (unsigned)_i);
   ptx_module_free(&m);
+}
+END_TEST
+
+/* Every row of ptx_ops.def is complete and coherent: its name round-trips, its shape uses
+   only the shape letters, its destination column agrees with its shape, its timing class is
+   one of enum ptx_cost, and an instruction built from each of its forms (one operand per
+   letter) passes the operand check, while one with an operand too many does not. */
+START_TEST(test_opcode_table) {
+  const struct ptx_op_info *oi = ptx_op_info((enum ptx_op)_i);
+  ck_assert_ptr_nonnull(oi);
+  ck_assert_str_eq(oi->name, ptx_op_name((enum ptx_op)_i));
+  ck_assert_uint_lt(oi->cost, PTX_COST_COUNT);
+  ck_assert_uint_le(oi->dst, PTX_DST_BAR_RED);
+  if (_i == PTX_OP_CALL) {
+    ck_assert_str_eq(oi->shape, "*");  /* the parser checks call's operands itself */
+    return;
+  }
+  ck_assert_msg(strspn(oi->shape, "doDsSal|") == strlen(oi->shape), "%s: shape \"%s\"", oi->name,
+                oi->shape);
+  static const char *const mods[PTX_OP_COUNT] = {
+    [PTX_OP_SHF] = ".l.wrap.b32", [PTX_OP_BMSK] = ".clamp.b32", [PTX_OP_SZEXT] = ".wrap.u32",
+    [PTX_OP_CVT] = ".rn.f16x2.f32",   /* its two-source form is the packed one */
+  };
+  const char *form = oi->shape;
+  for (;;) {
+    size_t n = strcspn(form, "|");
+    int writes = n > 0 && strchr("doD", form[0]) != NULL;
+    if (oi->dst == PTX_DST_YES)
+      ck_assert_msg(writes, "%s: form \"%.*s\" has no destination", oi->name, (int)n, form);
+    else if (oi->dst == PTX_DST_NO)
+      ck_assert_msg(!writes, "%s: form \"%.*s\" has a destination", oi->name, (int)n, form);
+    int last = !form[n];               /* the forms go from fewest operands to most */
+    for (int extra = 0; extra <= last; extra++) {
+      char body[160];
+      int k = snprintf(body, sizeof body, "%s%s", oi->name, mods[_i] ? mods[_i] : ".b32");
+      for (size_t j = 0; j < n + (size_t)extra; j++) {
+        char c = j < n ? form[j] : 's';
+        const char *o = c == 'a' ? "[%rd1]" : c == 'l' ? "$L" : c == 's' || c == 'S' ? "%r2" : "%r1";
+        k += snprintf(body + k, sizeof body - (size_t)k, "%s%s", j ? ", " : " ", o);
+      }
+      snprintf(body + k, sizeof body - (size_t)k, ";\n$L:\nret;");
+      struct ptx_module m;
+      struct ptx_error e;
+      enum ptx_status st = parse_kernel(body, &m, &e);
+      if (!extra) {
+        ck_assert_msg(st == PTX_OK, "'%s': %s", body, e.msg);
+        ptx_module_free(&m);
+      } else {
+        ck_assert_msg(st == PTX_ERR_SYNTAX, "'%s' (an operand too many) was accepted", body);
+      }
+    }
+    if (!form[n])
+      break;
+    form += n + 1;
+  }
 }
 END_TEST
 
@@ -1284,6 +1340,7 @@ Suite *suite_ptx(void) {
   tc = tcase_create("decode");
   tcase_add_loop_test(tc, test_decode_table, 0, (int)(sizeof decode_cases / sizeof decode_cases[0]));
   tcase_add_loop_test(tc, test_every_opcode, 0, PTX_OP_COUNT);
+  tcase_add_loop_test(tc, test_opcode_table, 0, PTX_OP_COUNT);
   tcase_add_loop_test(tc, test_sregs, 0, PTX_SR_COUNT);
   tcase_add_loop_test(tc, test_immediates, 0, (int)(sizeof imm_cases / sizeof imm_cases[0]));
   tcase_add_loop_test(tc, test_addresses, 0, (int)(sizeof addr_cases / sizeof addr_cases[0]));

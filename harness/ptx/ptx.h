@@ -296,6 +296,12 @@ struct ptx_func {
   uint32_t first_ret;          /* index into module->func_params */
   uint32_t ptx_line;           /* line of the .entry/.func keyword */
   uint32_t maxntid[3], reqntid[3], minnctapersm, maxnreg; /* performance directives, 0 if absent */
+  const char *refused;         /* NULL, or why the emulator cannot run this function: its body
+                                  uses a construct warplab does not model ("unsupported
+                                  instruction 'tex.1d.v4.s32.s32' at line 45"); the body is then
+                                  dropped (ninst 0) and the rest of the module loads */
+  uint32_t refused_file, refused_line; /* that construct's source location, as ptx_inst's
+                                  ufile/uline (0, 0 when the PTX has no .loc) */
 };
 
 struct ptx_file {
@@ -341,6 +347,16 @@ enum ptx_status ptx_parse(const char *text, size_t len, struct ptx_module *out,
 enum ptx_status ptx_parse_file(const char *path, struct ptx_module *out, struct ptx_error *err);
 /* Free everything a successful parse allocated. Safe on a zeroed module. */
 void ptx_module_free(struct ptx_module *m);
+
+/* Whether function fi (a kernel) can run on the emulator: -1 when neither it nor a function
+   it calls was refused (ptx_func.refused), else the index of the refused function it reaches
+   first (fi itself, or a callee). */
+int ptx_func_refused(const struct ptx_module *m, uint32_t fi);
+/* The message for launching kernel fi, which reaches refused function g (ptx_func_refused):
+   "kernel 'k' cannot run on the emulator: unsupported instruction 'tex...' at line 45 (at
+   k.cu:12)", naming g when it is a callee. Returns buf. */
+const char *ptx_refusal_text(const struct ptx_module *m, uint32_t fi, uint32_t g, char *buf,
+                             size_t n);
 
 /* Index of the function called name, or -1. */
 int ptx_find_func(const struct ptx_module *m, const char *name);

@@ -109,6 +109,13 @@ struct parser {
   uint32_t *own_files; /* .file numbers of locations not inlined from elsewhere */
   size_t nown, cap_own;
   int seen_version, seen_target, seen_addr;
+  size_t stmt_pos;    /* the statement being parsed in a function body: its first token */
+  uint32_t stmt_depth; /* and the blocks open around it */
+  struct refusal {    /* a function whose body uses a construct warplab does not run */
+    uint32_t func, why; /* why: arena offset of the message */
+    uint32_t frame, file, line; /* the .loc before the construct */
+  } *refusals;
+  size_t nrefusals, cap_refusals;
 };
 
 /* ---- errors ---- */
@@ -1083,6 +1090,22 @@ static int own_file(struct parser *p, uint32_t f) {
   return 0;
 }
 
+/* The location reports give the code at frame (a .loc's place in m->frames): the innermost
+   frame of its chain in an own file and with a line, else the chain's root. *file and *line
+   are left alone when frame is PTX_NOREG. */
+static void own_location(const struct ptx_module *m, uint32_t frame, uint32_t *file, uint32_t *line) {
+  uint32_t f = frame, root = f, guard = 0;
+  for (; f < m->nframes && guard < m->nframes; f = m->frames[f].up, guard++) {
+    root = f;
+    if (m->frames[f].own && m->frames[f].line) break;
+  }
+  if (f >= m->nframes) f = root;
+  if (f < m->nframes) {
+    *file = m->frames[f].file;
+    *line = m->frames[f].line;
+  }
+}
+
 /* Every instruction's ufile:uline: the innermost frame of its chain in an own file and with
    a line, else the chain's root. */
 static void attribute_lines(struct parser *p) {
@@ -1093,19 +1116,7 @@ static void attribute_lines(struct parser *p) {
     for (k = 0; k < p->nown && p->own_files[k] != m->frames[i].file; k++) {}
     m->frames[i].own = k < p->nown;
   }
-  for (i = 0; i < m->ninsts; i++) {
-    struct ptx_inst *in = &m->insts[i];
-    uint32_t f = in->frame, root = f, guard = 0;
-    for (; f < m->nframes && guard < m->nframes; f = m->frames[f].up, guard++) {
-      root = f;
-      if (m->frames[f].own && m->frames[f].line) break;
-    }
-    if (f >= m->nframes) f = root;
-    if (f < m->nframes) {
-      in->ufile = m->frames[f].file;
-      in->uline = m->frames[f].line;
-    }
-  }
+  for (i = 0; i < m->ninsts; i++) own_location(m, m->insts[i].frame, &m->insts[i].ufile, &m->insts[i].uline);
 }
 
 /* loc := '.loc' INT INT INT {',' attr}
@@ -1655,6 +1666,8 @@ static int parse_block(struct parser *p) {
       break;
     }
     if (t->kind == PTX_TK_EOF) return syn(p, open, "missing '}' for the block opened here");
+    p->stmt_pos = p->pos;
+    p->stmt_depth = p->depth;
     if (is_punct(t, '{')) {
       TRY(parse_block(p));
     } else if (t->kind == PTX_TK_DOTW) {
@@ -1792,6 +1805,55 @@ static int resolve_labels(struct parser *p, uint32_t fi) {
   return 0;
 }
 
+/* Where a function body starts in the module's arrays, to drop it again. */
+struct body_mark {
+  uint32_t ninsts, nvars, nregs, ncalls, ncall_syms;
+};
+
+/* The body of function fi uses a construct the emulator does not run (p->err says which, from
+   unsup()): the function stays in the module, refused with that message and the .loc before
+   the construct, and without its body (ninst 0), and parsing goes on after the body's '}', so
+   one kernel's texture fetch does not take its module's other kernels with it. Launching a
+   refused kernel, or one that calls a refused function, is refused (sim_link). */
+static int refuse_body(struct parser *p, uint32_t fi, const struct body_mark *bm) {
+  struct ptx_module *m = p->m;
+  struct ptx_func *f = &m->funcs[fi];
+  struct refusal *r;
+  size_t i, k;
+  uint32_t depth = p->stmt_depth;
+  ENSURE(p, p->refusals, p->cap_refusals, p->nrefusals + 1);
+  r = &p->refusals[p->nrefusals];
+  r->func = fi;
+  r->frame = p->loc_frame;
+  r->file = p->loc_file;
+  r->line = p->loc_line;
+  TRY(arena_add(p, p->err->msg, strlen(p->err->msg), &r->why));
+  p->nrefusals++;
+  /* skip the rest of the body from the start of the statement that failed */
+  p->pos = p->stmt_pos;
+  while (depth > 0) {
+    const struct ptx_tok *t = peek(p);
+    if (t->kind == PTX_TK_EOF) return syn(p, t, "missing '}' at the end of function '%s'", m->arena + p->func_name[fi]);
+    if (is_punct(t, '{')) depth++;
+    else if (is_punct(t, '}')) depth--;
+    next(p);
+  }
+  m->ninsts = bm->ninsts;
+  m->nvars = bm->nvars;
+  m->nregs = bm->nregs;
+  m->ncalls = bm->ncalls;
+  m->ncall_syms = bm->ncall_syms;
+  for (i = k = 0; i < p->ncfix; i++)
+    if (p->cfix[i].inst < bm->ninsts) p->cfix[k++] = p->cfix[i];
+  p->ncfix = k;
+  p->nlfix = 0;
+  p->depth = 0;
+  f->ninst = 0;
+  f->nregs = 0;
+  memset(p->err, 0, sizeof *p->err);
+  return 0;
+}
+
 /* entry := '.entry' name [params] {perf} (block | ';')
    func  := '.func' ['(' param ')'] name [params] {perf} (block | ';') */
 static int parse_function(struct parser *p) {
@@ -1890,10 +1952,19 @@ static int parse_function(struct parser *p) {
     uint32_t vi = m->func_params[i < nrets ? f->first_ret + i : f->first_param + i - nrets];
     TRY(declare_var(p, vi, &p->t[p->params[i].tok]));
   }
-  TRY(parse_block(p));
-  m->funcs[fi].ninst = m->ninsts - m->funcs[fi].first_inst;
-  m->funcs[fi].nregs = m->nregs - m->funcs[fi].first_reg;
-  TRY(resolve_labels(p, fi));
+  {
+    struct body_mark bm = {m->ninsts, m->nvars, m->nregs, m->ncalls, m->ncall_syms};
+    int r = parse_block(p);
+    if (r == PTX_ERR_UNSUPPORTED) {
+      TRY(refuse_body(p, fi, &bm));
+    } else if (r) {
+      return r;
+    } else {
+      m->funcs[fi].ninst = m->ninsts - m->funcs[fi].first_inst;
+      m->funcs[fi].nregs = m->nregs - m->funcs[fi].first_reg;
+      TRY(resolve_labels(p, fi));
+    }
+  }
   p->cur_func = PTX_NOREG;
   st_pop(&p->regs, 0);
   st_pop(&p->lvars, 0);
@@ -1985,6 +2056,14 @@ static int finish(struct parser *p) {
   for (i = 0; i < m->nregs; i++) m->regs[i].name = m->arena + p->reg_name[i];
   for (i = 0; i < m->nfiles; i++) m->files[i].path = m->arena + p->file_path[i];
   attribute_lines(p);
+  for (i = 0; i < p->nrefusals; i++) {
+    const struct refusal *r = &p->refusals[i];
+    struct ptx_func *f = &m->funcs[r->func];
+    f->refused = m->arena + r->why;
+    f->refused_file = r->file;
+    f->refused_line = r->line;
+    own_location(m, r->frame, &f->refused_file, &f->refused_line);
+  }
   return 0;
 }
 
@@ -2031,6 +2110,7 @@ enum ptx_status ptx_parse(const char *text, size_t len, struct ptx_module *out, 
   free(p.lfix);
   free(p.cfix);
   free(p.params);
+  free(p.refusals);
   ptx_toks_free(&toks);
   if (!r) r = (int)ptx_check_operands(out, err);
   if (!r) r = (int)ptx_cfg_analyse(out, err);

@@ -6,6 +6,7 @@
  */
 #include "ptx/ptx.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -89,6 +90,51 @@ int ptx_find_func(const struct ptx_module *m, const char *name) {
   for (i = 0; i < m->nfuncs; i++)
     if (m->funcs[i].name && strcmp(m->funcs[i].name, name) == 0) return (int)i;
   return -1;
+}
+
+int ptx_func_refused(const struct ptx_module *m, uint32_t fi) {
+  uint32_t *stack, n = 0, i;
+  uint8_t *seen;
+  int found = -1;
+  if (!m || fi >= m->nfuncs) return -1;
+  if (m->funcs[fi].refused) return (int)fi;
+  stack = malloc(m->nfuncs * sizeof *stack);
+  seen = calloc(m->nfuncs, 1);
+  if (!stack || !seen) {       /* out of memory: the kernel's own body answers */
+    free(stack);
+    free(seen);
+    return -1;
+  }
+  stack[n++] = fi;
+  seen[fi] = 1;
+  while (n && found < 0) {
+    const struct ptx_func *f = &m->funcs[stack[--n]];
+    for (i = 0; i < f->ninst && found < 0; i++) {
+      const struct ptx_inst *in = &m->insts[f->first_inst + i];
+      uint32_t g = in->opd[0].reg;
+      if (in->op != PTX_OP_CALL || in->opd[0].kind != PTX_OPD_FUNC || g >= m->nfuncs || seen[g])
+        continue;
+      seen[g] = 1;
+      if (m->funcs[g].refused) found = (int)g;
+      else stack[n++] = g;
+    }
+  }
+  free(stack);
+  free(seen);
+  return found;
+}
+
+const char *ptx_refusal_text(const struct ptx_module *m, uint32_t fi, uint32_t g, char *buf,
+                             size_t n) {
+  const struct ptx_func *f = &m->funcs[fi], *r = &m->funcs[g];
+  const char *path = r->refused_line ? ptx_file_path(m, r->refused_file) : NULL;
+  const char *base = path ? strrchr(path, '/') : NULL;
+  char where[160] = "", via[160] = "";
+  if (path) snprintf(where, sizeof where, " (at %s:%u)", base ? base + 1 : path, r->refused_line);
+  if (g != fi) snprintf(via, sizeof via, " in function '%s', which it calls,", r->name);
+  snprintf(buf, n, "kernel '%s' cannot run on the emulator:%s %s%s", f->name, via,
+           r->refused ? r->refused : "refused", where);
+  return buf;
 }
 
 const char *ptx_file_path(const struct ptx_module *m, uint32_t index) {

@@ -1124,17 +1124,18 @@ END_TEST
 /* ---- errors ---- */
 struct err_case {
   const char *body;     /* a kernel body, or a whole module when it starts with '.' */
-  enum ptx_status st;
+  enum ptx_status st;   /* or REFUSED: the module loads, its last kernel is refused */
   const char *msg;      /* substring of the message */
   uint32_t line;
 };
 
+#define REFUSED ((enum ptx_status)100)
 static const struct err_case err_cases[] = {
-  {"cp.async.ca.shared.global [%r1], [%rd1], 16;", PTX_ERR_UNSUPPORTED,
+  {"cp.async.ca.shared.global [%r1], [%rd1], 16;", REFUSED,
    "unsupported instruction 'cp.async.ca.shared.global' at line 12", 12},
-  {"mov.u32 %r1, 0;\ntex.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [t, {%f1, %f2}];", PTX_ERR_UNSUPPORTED,
+  {"mov.u32 %r1, 0;\ntex.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [t, {%f1, %f2}];", REFUSED,
    "'tex.2d.v4.f32.f32' at line 13", 13},
-  {"wgmma.fence.sync.aligned;", PTX_ERR_UNSUPPORTED, "unsupported instruction 'wgmma", 12},
+  {"wgmma.fence.sync.aligned;", REFUSED, "unsupported instruction 'wgmma", 12},
   {"add.s32 %r1, %r2, #3;", PTX_ERR_SYNTAX, "line 12: unexpected character '#'", 12},
   {"add.s32 %r1, %r2, %r3\nret;", PTX_ERR_SYNTAX, "expected ',' after operand 3 of 'add.s32', found 'ret'", 13},
   {"ld.global.u32 %r1, [%rd1;", PTX_ERR_SYNTAX, "expected ']'", 12},
@@ -1158,8 +1159,8 @@ static const struct err_case err_cases[] = {
   {".pragma \"nounroll;", PTX_ERR_SYNTAX, "unterminated string", 12},
   {".global .u32 g;", PTX_ERR_SYNTAX, "cannot be declared inside a function", 12},
   {"call.uni nothere, ();", PTX_ERR_SEMANTIC, "call to undeclared function 'nothere'", 12},
-  {"mov.u32 %r1, %envreg2;", PTX_ERR_UNSUPPORTED, "unsupported special register '%envreg2'", 12},
-  {"prototype_0 : .callprototype (.param .b32 _) _ (.param .b32 _);", PTX_ERR_UNSUPPORTED,
+  {"mov.u32 %r1, %envreg2;", REFUSED, "unsupported special register '%envreg2'", 12},
+  {"prototype_0 : .callprototype (.param .b32 _) _ (.param .b32 _);", REFUSED,
    "unsupported indirect call or branch ('.callprototype')", 12},
   {".reg .b32 %big<4000000>;", PTX_ERR_SYNTAX, "register count 4000000 is out of range", 12},
   {"ret;", PTX_OK, "", 0},
@@ -1180,7 +1181,7 @@ static const struct err_case err_cases[] = {
   {".version 9.0\n.target sm_90\n.global .b8 x[1000000000] = {1};\n", PTX_ERR_SEMANTIC,
    "initialised variable 'x' is too large", 3},
   {".version 9.0\n.target sm_90\n.func f()\n{\nret;\n}\n.entry k()\n{\n.reg .b64 %rd1;\nmov.u64 %rd1, f;\nret;\n}\n",
-   PTX_ERR_UNSUPPORTED, "unsupported use of function 'f' as an operand of 'mov.u64' at line 10", 10},
+   REFUSED, "unsupported use of function 'f' as an operand of 'mov.u64' at line 10", 10},
   {".version 9.0\n.target sm_90\n.func f(.param .b32 a)\n{\nret;\n}\n"
    ".entry k()\n{\n{ .param .b32 x;\n.param .b32 y;\ncall f, (x, y);\n}\nret;\n}\n",
    PTX_ERR_SEMANTIC, "passes 2 argument(s)", 11},
@@ -1198,6 +1199,18 @@ START_TEST(test_errors) {
     st = ptx_parse(c->body, strlen(c->body), &m, &e);
   else
     st = parse_kernel(c->body, &m, &e);
+  if (c->st == REFUSED) {
+    /* the construct refuses its function, by name with the message, not the module */
+    ck_assert_msg(st == PTX_OK, "'%s': status %d (%s), expected a refused kernel", c->body, st, e.msg);
+    const struct ptx_func *k = &m.funcs[m.nfuncs - 1];
+    ck_assert_ptr_nonnull(k->refused);
+    ck_assert_msg(strstr(k->refused, c->msg) != NULL, "'%s': refusal \"%s\" lacks \"%s\"", c->body,
+                  k->refused, c->msg);
+    ck_assert_uint_eq(k->ninst, 0);
+    ck_assert_int_eq(ptx_func_refused(&m, m.nfuncs - 1), (int)m.nfuncs - 1);
+    ptx_module_free(&m);
+    return;
+  }
   ck_assert_msg(st == c->st, "'%s': status %d, expected %d (%s)", c->body, st, c->st, e.msg);
   if (st == PTX_OK) {
     ptx_module_free(&m);
@@ -1206,6 +1219,53 @@ START_TEST(test_errors) {
   ck_assert_msg(strstr(e.msg, c->msg) != NULL, "'%s': message \"%s\" lacks \"%s\"", c->body, e.msg, c->msg);
   ck_assert_uint_eq(e.line, c->line);
   ck_assert_mem_eq(&m, &zero, sizeof m); /* nothing to free after a failure */
+}
+END_TEST
+
+/* One kernel's unsupported construct refuses that kernel and those that call into it, by name,
+   with the construct and its .loc; the rest of the module loads and keeps its code. */
+START_TEST(test_refused_kernels) {
+  static const char text[] =
+    ".version 8.5\n.target sm_90\n.address_size 64\n"
+    ".func helper()\n{\n.reg .b32 %r<2>;\n.loc 1 7 1\ncall.uni ok_func, ();\n"
+    "{ .reg .b32 %x;\n.loc 1 8 3\ntex.1d.v4.s32.s32 {%r1, %r1, %r1, %r1}, [t, {%r1}];\n}\n"
+    "$L_dead:\nret;\n}\n"
+    ".func ok_func()\n{\nret;\n}\n"
+    ".entry uses_helper()\n{\ncall.uni helper, ();\nret;\n}\n"
+    ".entry bad()\n{\n.reg .b32 %r<2>;\n.loc 1 20 5\nmov.u32 %r1, %envreg3;\nret;\n}\n"
+    ".entry good(.param .u32 n)\n{\n.reg .pred %p<2>;\n.reg .b32 %r<3>;\n"
+    "ld.param.u32 %r1, [n];\nsetp.eq.s32 %p1, %r1, 0;\n@%p1 bra $L_done;\nadd.s32 %r2, %r1, 1;\n"
+    "$L_done:\nret;\n}\n"
+    ".file 1 \"/tmp/x/two_kernels.cu\"\n";
+  struct ptx_module m;
+  struct ptx_error e;
+  char msg[512];
+  ck_assert_msg(ptx_parse(text, sizeof text - 1, &m, &e) == PTX_OK, "line %u: %s", e.line, e.msg);
+  int helper = ptx_find_func(&m, "helper"), uses = ptx_find_func(&m, "uses_helper");
+  int bad = ptx_find_func(&m, "bad"), good = ptx_find_func(&m, "good");
+  ck_assert_int_ge(helper, 0);
+  ck_assert_int_ge(good, 0);
+  /* the refused bodies are dropped, with their calls; the others keep their code */
+  ck_assert_uint_eq(m.funcs[helper].ninst, 0);
+  ck_assert_uint_eq(m.funcs[bad].ninst, 0);
+  ck_assert_uint_eq(m.funcs[good].ninst, 5);
+  ck_assert_uint_eq(m.ncalls, 1);
+  ck_assert_uint_eq(m.insts[m.funcs[good].first_inst + 2].op, PTX_OP_BRA);
+  ck_assert_uint_eq(m.insts[m.funcs[good].first_inst + 2].opd[0].reg, m.funcs[good].first_inst + 4);
+  /* who is refused, and why */
+  ck_assert_int_eq(ptx_func_refused(&m, (uint32_t)good), -1);
+  ck_assert_int_eq(ptx_func_refused(&m, (uint32_t)bad), bad);
+  ck_assert_int_eq(ptx_func_refused(&m, (uint32_t)uses), helper);
+  ck_assert_uint_eq(m.funcs[bad].refused_line, 20);
+  ck_assert_uint_eq(m.funcs[helper].refused_line, 8);
+  ptx_refusal_text(&m, (uint32_t)bad, (uint32_t)bad, msg, sizeof msg);
+  ck_assert_msg(strstr(msg, "kernel 'bad'") && strstr(msg, "'%envreg3'") &&
+                strstr(msg, "two_kernels.cu:20"), "%s", msg);
+  ptx_refusal_text(&m, (uint32_t)uses, (uint32_t)helper, msg, sizeof msg);
+  ck_assert_msg(strstr(msg, "kernel 'uses_helper'") && strstr(msg, "function 'helper'") &&
+                strstr(msg, "'tex.1d.v4.s32.s32' at line 11") && strstr(msg, "two_kernels.cu:8"),
+                "%s", msg);
+  ptx_module_free(&m);
 }
 END_TEST
 
@@ -1355,6 +1415,7 @@ Suite *suite_ptx(void) {
   tc = tcase_create("errors");
   tcase_add_loop_test(tc, test_errors, 0, (int)(sizeof err_cases / sizeof err_cases[0]));
   tcase_add_test(tc, test_nesting_limit);
+  tcase_add_test(tc, test_refused_kernels);
   tcase_add_test(tc, test_parse_file);
   tcase_add_test(tc, test_robust_prefixes);
   tcase_add_test(tc, test_robust_mutations);

@@ -206,6 +206,44 @@ static int is_global_space(enum ptx_space sp, uint64_t addr)
   return !(addr - SIM_SHARED_WIN < SIM_WIN_SIZE) && !(addr - SIM_LOCAL_WIN < SIM_WIN_SIZE);
 }
 
+/* Host atomics on the 1-, 2-, 4- and 8-byte values global atomics use (atom.cas.b16 and the
+   f16/bf16 adds are 2 bytes): another worker thread may be running another block's atomic on
+   the same address. The load is relaxed; the compare-and-swap publishes. */
+static uint64_t host_load(uint8_t *p, unsigned size)
+{
+  switch (size) {
+  case 1: return __atomic_load_n(p, __ATOMIC_RELAXED);
+  case 2: return __atomic_load_n((uint16_t *)p, __ATOMIC_RELAXED);
+  case 4: return __atomic_load_n((uint32_t *)p, __ATOMIC_RELAXED);
+  default: return __atomic_load_n((uint64_t *)p, __ATOMIC_RELAXED);
+  }
+}
+
+static int host_cas(uint8_t *p, unsigned size, uint64_t old, uint64_t nv)
+{
+  switch (size) {
+  case 1: {
+    uint8_t e = (uint8_t)old;
+    return __atomic_compare_exchange_n(p, &e, (uint8_t)nv, 0, __ATOMIC_SEQ_CST, __ATOMIC_RELAXED);
+  }
+  case 2: {
+    uint16_t e = (uint16_t)old;
+    return __atomic_compare_exchange_n((uint16_t *)p, &e, (uint16_t)nv, 0, __ATOMIC_SEQ_CST,
+                                       __ATOMIC_RELAXED);
+  }
+  case 4: {
+    uint32_t e = (uint32_t)old;
+    return __atomic_compare_exchange_n((uint32_t *)p, &e, (uint32_t)nv, 0, __ATOMIC_SEQ_CST,
+                                       __ATOMIC_RELAXED);
+  }
+  default: {
+    uint64_t e = old;
+    return __atomic_compare_exchange_n((uint64_t *)p, &e, nv, 0, __ATOMIC_SEQ_CST,
+                                       __ATOMIC_RELAXED);
+  }
+  }
+}
+
 /* One atomic read-modify-write on a value of type t at p; returns the old value and sets
    *changed when the new value differs from it (a failed CAS, a losing max, an exchange of the
    same value change nothing: the progress watch does not count them). `shared` accesses
@@ -219,13 +257,7 @@ static __attribute__((noinline)) uint64_t atomic_rmw(uint8_t *p, int host_atomic
   enum ptx_type t = (enum ptx_type)in->type;
   unsigned size = ptx_type_size(t);
   for (;;) {
-    uint64_t old = load_bits(p, size), nv = old;
-    if (host_atomic) {
-      if (size == 4)
-        old = __atomic_load_n((uint32_t *)p, __ATOMIC_RELAXED);
-      else if (size == 8)
-        old = __atomic_load_n((uint64_t *)p, __ATOMIC_RELAXED);
-    }
+    uint64_t old = host_atomic ? host_load(p, size) : load_bits(p, size), nv = old;
     switch (in->sub) {
     case PTX_ATOM_ADD:
       nv = ptx_type_is_float(t) ? sim_alu_fbin(PTX_OP_ADD, t, PTX_RND_RN, 0, old, bval)
@@ -253,25 +285,14 @@ static __attribute__((noinline)) uint64_t atomic_rmw(uint8_t *p, int host_atomic
     }
     nv &= sim_alu_mask(t);
     int ch = nv != (old & sim_alu_mask(t));
-    if (!host_atomic || (size != 4 && size != 8)) {
+    if (!host_atomic) {
       store_bits(p, size, nv);
       *changed |= ch;
       return old;
     }
-    if (size == 4) {
-      uint32_t expect = (uint32_t)old;
-      if (__atomic_compare_exchange_n((uint32_t *)p, &expect, (uint32_t)nv, 0, __ATOMIC_SEQ_CST,
-                                      __ATOMIC_RELAXED)) {
-        *changed |= ch;
-        return old;
-      }
-    } else {
-      uint64_t expect = old;
-      if (__atomic_compare_exchange_n((uint64_t *)p, &expect, nv, 0, __ATOMIC_SEQ_CST,
-                                      __ATOMIC_RELAXED)) {
-        *changed |= ch;
-        return old;
-      }
+    if (host_cas(p, size, old, nv)) {
+      *changed |= ch;
+      return old;
     }
   }
 }

@@ -1,7 +1,7 @@
 // two_kernels.cu: one module, one kernel the emulator runs and one it refuses (end-to-end
 // suite, per-kernel refusal). `fetch` reads through a texture object, which warplab does not
 // model; `scale` must still run, and launching `fetch` must name it, the texture fetch and
-// the line below marked TEX-HERE.
+// the fetch's line (the marker comment on it).
 
 extern "C" __global__ void scale(const int *in, int *out, int k, int n)
 {

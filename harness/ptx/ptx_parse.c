@@ -1602,7 +1602,9 @@ static int parse_inst(struct parser *p) {
   in.op = (uint16_t)op;
   for (k = 1; opt + k <= last; k++) {
     int r = apply_mod(&in, &ms, opt + k);
-    if (r == 1) return syn(p, opt + k, "unknown modifier '.%.*s' in '%s'", (int)opt[k].len, opt[k].s, ot.s);
+    if (r == 1)   /* nvcc's PTX is well formed: a variant we do not model refuses the kernel */
+      return unsup(p, opt + k, "unsupported modifier '.%.*s' in '%s' at line %u", (int)opt[k].len, opt[k].s,
+                   ot.s, opt[k].line);
     if (r == 2) return syn(p, opt + k, "too many types in '%s'", ot.s);
   }
   if (in.op == PTX_OP_SHF) {

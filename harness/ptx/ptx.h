@@ -274,6 +274,9 @@ struct ptx_var {
   uint32_t param_index;/* kernel/func parameter position */
   uint64_t init_off;   /* offset into module->init when has_init */
   uint8_t has_init;
+  const char *refused; /* NULL, or why its initialiser was not loaded (symbol addresses, as
+                          in a virtual function table): it is declared without one, and every
+                          function that names it is refused (ptx_func.refused) */
 };
 
 /* ---- registers ---- */
@@ -298,8 +301,10 @@ struct ptx_func {
   uint32_t maxntid[3], reqntid[3], minnctapersm, maxnreg; /* performance directives, 0 if absent */
   const char *refused;         /* NULL, or why the emulator cannot run this function: its body
                                   uses a construct warplab does not model ("unsupported
-                                  instruction 'tex.1d.v4.s32.s32' at line 45"); the body is then
-                                  dropped (ninst 0) and the rest of the module loads */
+                                  instruction 'tex.1d.v4.s32.s32' at line 45"), or names a
+                                  variable whose initialiser was refused (ptx_var.refused); in
+                                  the first case its body is dropped (ninst 0). The rest of the
+                                  module loads */
   uint32_t refused_file, refused_line; /* that construct's source location, as ptx_inst's
                                   ufile/uline (0, 0 when the PTX has no .loc) */
 };

@@ -116,6 +116,10 @@ struct parser {
     uint32_t frame, file, line; /* the .loc before the construct */
   } *refusals;
   size_t nrefusals, cap_refusals;
+  struct var_refusal { /* a module variable whose initialiser warplab does not load */
+    uint32_t var, why;
+  } *var_refusals;
+  size_t nvar_refusals, cap_var_refusals;
 };
 
 /* ---- errors ---- */
@@ -791,6 +795,22 @@ static int parse_init(struct parser *p, const struct spec *sp, uint64_t max_vals
   }
 }
 
+/* Skip an initialiser parse_init refused, from its first token to the ',' or ';' after it;
+   *nvals gets the number of values at its outer level (an unsized array's length). */
+static int skip_init(struct parser *p, uint64_t *nvals) {
+  int depth = 0;
+  *nvals = 1;
+  for (;;) {
+    const struct ptx_tok *t = peek(p);
+    if (t->kind == PTX_TK_EOF) return syn(p, t, "unterminated initialiser");
+    if (depth == 0 && (is_punct(t, ',') || is_punct(t, ';'))) return 0;
+    if (is_punct(t, '{') || is_punct(t, '(')) depth++;
+    else if (is_punct(t, '}') || is_punct(t, ')')) depth--;
+    else if (is_punct(t, ',') && depth == 1) (*nvals)++;
+    next(p);
+  }
+}
+
 /* variable := space {linkage} spec name dims ['=' init] {',' name dims ['=' init]} ';'
    (the space word is the current token) */
 static int parse_var_decl(struct parser *p, int is_extern) {
@@ -813,7 +833,8 @@ static int parse_var_decl(struct parser *p, int is_extern) {
   for (;;) {
     const struct ptx_tok *name = peek(p);
     uint64_t count, esize, size, nvals = 0;
-    int unsized, has_init = 0;
+    int unsized, has_init = 0, refused_init = 0;
+    uint32_t why = 0;
     uint32_t idx;
     uint64_t init_off = p->m->ninit;
     if (name->kind != PTX_TK_IDENT || name->s[0] == '%')
@@ -825,10 +846,24 @@ static int parse_var_decl(struct parser *p, int is_extern) {
       const struct ptx_tok *eq = next(p);
       if (p->cur_func != PTX_NOREG || is_extern)
         return syn(p, eq, "'%.*s' cannot have an initialiser", (int)name->len, name->s);
-      TRY(parse_init(p, &sp, unsized ? MAX_INIT_BYTES / (esize ? esize : 1)
-                                     : count * (sp.vec ? sp.vec : 1),
-                     &nvals, name));
-      has_init = 1;
+      size_t at = p->pos;
+      int r = parse_init(p, &sp, unsized ? MAX_INIT_BYTES / (esize ? esize : 1)
+                                         : count * (sp.vec ? sp.vec : 1),
+                         &nvals, name);
+      if (r == PTX_ERR_UNSUPPORTED) {
+        /* symbol addresses (a virtual function table): the variable is declared without its
+           initialiser, and the functions that use it are refused (finish) */
+        TRY(arena_add(p, p->err->msg, strlen(p->err->msg), &why));
+        memset(p->err, 0, sizeof *p->err);
+        p->m->ninit = init_off;
+        p->pos = at;
+        TRY(skip_init(p, &nvals));
+        refused_init = 1;
+      } else if (r) {
+        return r;
+      } else {
+        has_init = 1;
+      }
       if (unsized) {
         count = (nvals + (sp.vec ? sp.vec : 1) - 1) / (sp.vec ? sp.vec : 1);
         unsized = 0;
@@ -849,6 +884,11 @@ static int parse_var_decl(struct parser *p, int is_extern) {
     if (has_init) {
       p->m->vars[idx].has_init = 1;
       p->m->vars[idx].init_off = init_off;
+    }
+    if (refused_init) {
+      ENSURE(p, p->var_refusals, p->cap_var_refusals, p->nvar_refusals + 1);
+      p->var_refusals[p->nvar_refusals].var = idx;
+      p->var_refusals[p->nvar_refusals++].why = why;
     }
     TRY(declare_var(p, idx, name));
     if (is_punct(peek(p), ',')) {
@@ -2032,6 +2072,45 @@ static int parse_module(struct parser *p) {
   return 0;
 }
 
+/* Refuse every function whose body names a variable whose initialiser was refused (the
+   address of a virtual function table, say), at the first instruction that does. */
+static int refuse_var_users(struct parser *p) {
+  struct ptx_module *m = p->m;
+  uint32_t fi, i, k;
+  size_t v;
+  if (!p->nvar_refusals) return 0;
+  for (fi = 0; fi < m->nfuncs; fi++) {
+    const struct ptx_func *f = &m->funcs[fi];
+    int done = 0;
+    for (v = 0; v < p->nrefusals; v++) done |= p->refusals[v].func == fi;
+    for (i = 0; i < f->ninst && !done; i++) {
+      const struct ptx_inst *in = &m->insts[f->first_inst + i];
+      for (k = 0; k < in->nopd && !done; k++) {
+        const struct ptx_operand *o = &in->opd[k];
+        if ((o->kind != PTX_OPD_SYM && o->kind != PTX_OPD_ADDR) || o->sym == PTX_NOREG) continue;
+        for (v = 0; v < p->nvar_refusals && !done; v++) {
+          const struct var_refusal *vr = &p->var_refusals[v];
+          struct refusal *r;
+          char msg[sizeof p->err->msg];
+          if (vr->var != o->sym) continue;
+          snprintf(msg, sizeof msg, "it uses '%s', whose initialiser is not loaded (%s)",
+                   m->arena + p->var_name[vr->var], m->arena + vr->why);
+          ENSURE(p, p->refusals, p->cap_refusals, p->nrefusals + 1);
+          r = &p->refusals[p->nrefusals];
+          r->func = fi;
+          r->frame = in->frame;
+          r->file = in->file;
+          r->line = in->line;
+          TRY(arena_add(p, msg, strlen(msg), &r->why));
+          p->nrefusals++;
+          done = 1;
+        }
+      }
+    }
+  }
+  return 0;
+}
+
 /* Resolve call targets, check argument counts, and turn name offsets into pointers. */
 static int finish(struct parser *p) {
   struct ptx_module *m = p->m;
@@ -2053,11 +2132,14 @@ static int finish(struct parser *p) {
       return sem(p, t, "call to '%.*s' passes %u argument(s) and %u return value(s); it takes %u and %u",
                  (int)t->len, t->s, c->nargs, c->nret, f->nparams, f->nrets);
   }
+  TRY(refuse_var_users(p));
   for (i = 0; i < m->nfuncs; i++) m->funcs[i].name = m->arena + p->func_name[i];
   for (i = 0; i < m->nvars; i++) m->vars[i].name = m->arena + p->var_name[i];
   for (i = 0; i < m->nregs; i++) m->regs[i].name = m->arena + p->reg_name[i];
   for (i = 0; i < m->nfiles; i++) m->files[i].path = m->arena + p->file_path[i];
   attribute_lines(p);
+  for (i = 0; i < p->nvar_refusals; i++)
+    m->vars[p->var_refusals[i].var].refused = m->arena + p->var_refusals[i].why;
   for (i = 0; i < p->nrefusals; i++) {
     const struct refusal *r = &p->refusals[i];
     struct ptx_func *f = &m->funcs[r->func];
@@ -2113,6 +2195,7 @@ enum ptx_status ptx_parse(const char *text, size_t len, struct ptx_module *out, 
   free(p.cfix);
   free(p.params);
   free(p.refusals);
+  free(p.var_refusals);
   ptx_toks_free(&toks);
   if (!r) r = (int)ptx_check_operands(out, err);
   if (!r) r = (int)ptx_cfg_analyse(out, err);

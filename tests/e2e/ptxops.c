@@ -22,7 +22,7 @@
 #define PTXOPS_TIMEOUT_S 300
 #define BITS_N 27
 #define WARP_N 14
-#define HALF_N 28
+#define HALF_N 32
 
 static const char *dump_arg(int idx, const char *path)
 {
@@ -570,6 +570,10 @@ static void half_ops_ref(uint32_t a, uint32_t b, uint32_t c, float x, uint32_t *
   double va = value_of(decode(ha, F16)), vb = value_of(decode(hb, F16)), vc = value_of(decode(hc, F16));
   o[26] = (uint32_t)(va < vb) | (uint32_t)(va >= vc) << 1;
   o[27] = a & 0x7fff7fffu;
+  o[28] = va >= vb ? ha : hb;                            /* no NaN operands, no +-0 pairs */
+  o[29] = va <= vb ? ha : hb;
+  o[30] = (uint32_t)(int32_t)trunc(va);
+  o[31] = round_to(from_int(c & 0xffff), F16, RM_RN);
 }
 
 START_TEST(half_arithmetic_and_conversions)

@@ -11,7 +11,7 @@
 
 #define BITS_N 27
 #define WARP_N 14
-#define HALF_N 28
+#define HALF_N 32
 
 static __device__ unsigned prmt(unsigned a, unsigned b, unsigned c, int mode)
 {
@@ -150,6 +150,10 @@ extern "C" __global__ void half_ops(const unsigned *a, const unsigned *b, const 
     o[26] = (unsigned)__hlt(ha, hb) | (unsigned)__hge(ha, hc) << 1; // setp.f16
     __half2 ab2 = __habs2(__hneg2(a2));                    // neg/abs.f16x2
     o[27] = *(unsigned *)&ab2;
+    o[28] = __half_as_ushort(__hmax(ha, hb));              // max.f16
+    o[29] = __half_as_ushort(__hmin(ha, hb));              // min.f16
+    o[30] = (unsigned)__half2int_rz(ha);                   // cvt.rzi.s32.f16
+    o[31] = __half_as_ushort(__ushort2half_rn((unsigned short)c[i])); // cvt.rn.f16.u16
 }
 
 // Atomics of every width and type, and the acquire/release forms. The values are chosen so

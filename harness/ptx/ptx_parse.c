@@ -795,6 +795,16 @@ static int parse_init(struct parser *p, const struct spec *sp, uint64_t max_vals
   }
 }
 
+/* msg with its "at line N" said to be the PTX's: a refusal is reported beside the .cu line
+   of the construct, so the bare word would be ambiguous. */
+static void say_ptx_line(char *dst, size_t n, const char *msg) {
+  const char *at = strstr(msg, " at line ");
+  if (at)
+    snprintf(dst, n, "%.*s at PTX line %s", (int)(at - msg), msg, at + strlen(" at line "));
+  else
+    snprintf(dst, n, "%s", msg);
+}
+
 /* Skip an initialiser parse_init refused, from its first token to the ',' or ';' after it;
    *nvals gets the number of values at its outer level (an unsized array's length). */
 static int skip_init(struct parser *p, uint64_t *nvals) {
@@ -853,7 +863,11 @@ static int parse_var_decl(struct parser *p, int is_extern) {
       if (r == PTX_ERR_UNSUPPORTED) {
         /* symbol addresses (a virtual function table): the variable is declared without its
            initialiser, and the functions that use it are refused (finish) */
-        TRY(arena_add(p, p->err->msg, strlen(p->err->msg), &why));
+        {
+          char msg[sizeof p->err->msg + 8];
+          say_ptx_line(msg, sizeof msg, p->err->msg);
+          TRY(arena_add(p, msg, strlen(msg), &why));
+        }
         memset(p->err, 0, sizeof *p->err);
         p->m->ninit = init_off;
         p->pos = at;
@@ -1869,7 +1883,11 @@ static int refuse_body(struct parser *p, uint32_t fi, const struct body_mark *bm
   r->frame = p->loc_frame;
   r->file = p->loc_file;
   r->line = p->loc_line;
-  TRY(arena_add(p, p->err->msg, strlen(p->err->msg), &r->why));
+  {
+    char msg[sizeof p->err->msg + 8];
+    say_ptx_line(msg, sizeof msg, p->err->msg);
+    TRY(arena_add(p, msg, strlen(msg), &r->why));
+  }
   p->nrefusals++;
   /* skip the rest of the body from the start of the statement that failed */
   p->pos = p->stmt_pos;

@@ -1132,9 +1132,9 @@ struct err_case {
 #define REFUSED ((enum ptx_status)100)
 static const struct err_case err_cases[] = {
   {"cp.async.ca.shared.global [%r1], [%rd1], 16;", REFUSED,
-   "unsupported instruction 'cp.async.ca.shared.global' at line 12", 12},
+   "unsupported instruction 'cp.async.ca.shared.global' at PTX line 12", 12},
   {"mov.u32 %r1, 0;\ntex.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [t, {%f1, %f2}];", REFUSED,
-   "'tex.2d.v4.f32.f32' at line 13", 13},
+   "'tex.2d.v4.f32.f32' at PTX line 13", 13},
   {"wgmma.fence.sync.aligned;", REFUSED, "unsupported instruction 'wgmma", 12},
   {"add.s32 %r1, %r2, #3;", PTX_ERR_SYNTAX, "line 12: unexpected character '#'", 12},
   {"add.s32 %r1, %r2, %r3\nret;", PTX_ERR_SYNTAX, "expected ',' after operand 3 of 'add.s32', found 'ret'", 13},
@@ -1146,7 +1146,7 @@ static const struct err_case err_cases[] = {
   {"@%p1 bra $L_end;\nret;\n$L_end:", PTX_ERR_SEMANTIC, "no instruction after it", 12},
   {"$L:\n$L:\nret;", PTX_ERR_SEMANTIC, "label '$L' is defined twice", 13},
   {"bra;", PTX_ERR_SYNTAX, "needs exactly one label", 12},
-  {"add.foo.s32 %r1, %r2, %r3;", REFUSED, "unsupported modifier '.foo' in 'add.foo.s32' at line 12", 12},
+  {"add.foo.s32 %r1, %r2, %r3;", REFUSED, "unsupported modifier '.foo' in 'add.foo.s32' at PTX line 12", 12},
   {"fence.proxy.async.shared::cta;", REFUSED, "unsupported modifier '.proxy' in 'fence.proxy.async", 12},
   {"add.s32.u32 %r1, %r2, %r3;", PTX_ERR_SYNTAX, "too many types", 12},
   {"mov.u32 %r1, %tid;", PTX_ERR_SYNTAX, "'%tid' needs a component", 12},
@@ -1186,7 +1186,7 @@ static const struct err_case err_cases[] = {
   {".version 9.0\n.target sm_90\n.global .b8 x[1000000000] = {1};\n", PTX_ERR_SEMANTIC,
    "initialised variable 'x' is too large", 3},
   {".version 9.0\n.target sm_90\n.func f()\n{\nret;\n}\n.entry k()\n{\n.reg .b64 %rd1;\nmov.u64 %rd1, f;\nret;\n}\n",
-   REFUSED, "unsupported use of function 'f' as an operand of 'mov.u64' at line 10", 10},
+   REFUSED, "unsupported use of function 'f' as an operand of 'mov.u64' at PTX line 10", 10},
   {".version 9.0\n.target sm_90\n.func f(.param .b32 a)\n{\nret;\n}\n"
    ".entry k()\n{\n{ .param .b32 x;\n.param .b32 y;\ncall f, (x, y);\n}\nret;\n}\n",
    PTX_ERR_SEMANTIC, "passes 2 argument(s)", 11},
@@ -1271,7 +1271,7 @@ START_TEST(test_refused_kernels) {
                 strstr(msg, "two_kernels.cu:20"), "%s", msg);
   ptx_refusal_text(&m, (uint32_t)uses, (uint32_t)helper, msg, sizeof msg);
   ck_assert_msg(strstr(msg, "kernel 'uses_helper'") && strstr(msg, "function 'helper'") &&
-                strstr(msg, "'tex.1d.v4.s32.s32' at line 11") && strstr(msg, "two_kernels.cu:8"),
+                strstr(msg, "'tex.1d.v4.s32.s32' at PTX line 11") && strstr(msg, "two_kernels.cu:8"),
                 "%s", msg);
   ptx_module_free(&m);
 }

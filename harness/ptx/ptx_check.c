@@ -26,6 +26,23 @@ static int fits(char want, const struct ptx_operand *o)
   }
 }
 
+/* atom/red: a .v2/.v4 access takes a vector source of that many registers (and atom a vector
+   result of as many, sinks allowed), a scalar one takes none; no vector CAS. */
+static int atom_vectors_fit(const struct ptx_inst *in)
+{
+  int is_atom = in->op == PTX_OP_ATOM;
+  const struct ptx_operand *dst = is_atom ? &in->opd[0] : NULL, *src = &in->opd[is_atom ? 2 : 1];
+  unsigned n = in->vec > 1 ? in->vec : 1;
+  if (n == 1)
+    return src->kind != PTX_OPD_VEC && (!dst || dst->kind != PTX_OPD_VEC);
+  if (src->kind != PTX_OPD_VEC || src->nvec != n || (is_atom && in->nopd != 3))
+    return 0;
+  for (unsigned k = 0; k < n; k++)
+    if (src->vreg[k] == PTX_NOREG)
+      return 0;
+  return !dst || (dst->kind == PTX_OPD_VEC && dst->nvec == n);
+}
+
 /* Whether the instruction's operands match one of the forms in list. */
 static int matches(const char *list, const struct ptx_inst *in)
 {
@@ -65,6 +82,9 @@ enum ptx_status ptx_check_operands(const struct ptx_module *m, struct ptx_error 
     else if ((in->op == PTX_OP_LD || in->op == PTX_OP_LDU || in->op == PTX_OP_ST) && in->vec > 1 &&
              in->opd[in->op == PTX_OP_ST ? 1 : 0].kind != PTX_OPD_VEC)
       why = "a .v2/.v4 access needs a vector of registers";
+    else if ((in->op == PTX_OP_ATOM || in->op == PTX_OP_RED) && !atom_vectors_fit(in))
+      why = "the vectors of registers do not match the atomic's .v2/.v4 (only add and the like "
+            "take vectors, and both the result and the source are one)";
     else if (in->op == PTX_OP_CVT && in->nopd == 3 && in->type != PTX_T_F16X2 && in->type != PTX_T_BF16X2)
       why = "only the packed cvt (f16x2, bf16x2) takes two sources";
     if (why) {

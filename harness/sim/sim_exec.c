@@ -792,14 +792,40 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
   case PTX_OP_ATOM:
   case PTX_OP_RED: {
     int is_atom = in->op == PTX_OP_ATOM;
-    const struct ptx_operand *ad = &in->opd[is_atom ? 1 : 0];
+    const struct ptx_operand *ad = &in->opd[is_atom ? 1 : 0], *so = &in->opd[is_atom ? 2 : 1];
     unsigned size = ptx_type_size(t);
     const uint64_t *base = ad->reg != PTX_NOREG ? REG(ad->reg) : NULL;
-    const uint64_t *bv = REG(in->opd[is_atom ? 2 : 1].reg);
-    const uint64_t *cv = (is_atom && in->sub == PTX_ATOM_CAS) ? REG(in->opd[3].reg) : NULL;
     enum ptx_space sp = (enum ptx_space)in->space;
     uint64_t av[SIM_MAX_WARP];
     int diff = 0;                  /* some lane changed memory (the progress watch) */
+    if (so->kind == PTX_OPD_VEC) {
+      /* atom/red.add.v2/.v4 (sm_90's float2/float4 atomicAdd): the vector is aligned as a
+         whole, each element is its own atomic operation (ptx_check: a source register each) */
+      unsigned n = so->nvec;
+      FOR_LANES(e) {
+        uint64_t addr = av[l] = (base ? base[l] : 0) + (uint64_t)ad->imm;
+        uint8_t *p = mem_at(b, w, pc, l, sp, addr, size * n, size * n, SIM_ACC_ATOMIC);
+        if (!p)
+          return pc;
+        int global = is_global_space(sp, addr), changed = 0;
+        for (unsigned k = 0; k < n; k++) {
+          uint64_t old = atomic_rmw(p + k * size, global, in, REG(so->vreg[k])[l], 0, &changed);
+          if (is_atom && d->kind == PTX_OPD_VEC && d->vreg[k] != PTX_NOREG)
+            REG(d->vreg[k])[l] = widen(t, old);
+        }
+        if (changed) {
+          diff = 1;
+          if (global)
+            b->worker->global_writes++;
+        }
+      }
+      sim_stats_mem(b, pc, sp, av, e, size * n, SIM_ATOMIC);
+      if (diff)
+        b->writes++;
+      break;
+    }
+    const uint64_t *bv = REG(so->reg);
+    const uint64_t *cv = (is_atom && in->sub == PTX_ATOM_CAS) ? REG(in->opd[3].reg) : NULL;
     FOR_LANES(e) {
       uint64_t addr = av[l] = (base ? base[l] : 0) + (uint64_t)ad->imm;
       uint8_t *p = mem_at(b, w, pc, l, sp, addr, size, size, SIM_ACC_ATOMIC);

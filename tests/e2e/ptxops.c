@@ -646,8 +646,8 @@ START_TEST(atomics_of_every_width)
   int64_t s64[2] = {INT64_MIN, INT64_MAX};
   const char *pa = e2e_write("a.bin", a, n * 4), *pb = e2e_write("b.bin", b, n * 4);
   const char *pu = e2e_write("u64.bin", u64, sizeof u64), *ps = e2e_write("s64.bin", s64, sizeof s64);
-  const char *out[14];
-  for (int k = 2; k < 13; k++)
+  const char *out[16];
+  for (int k = 2; k < 16; k++)
     out[k] = e2e_tmp(e2e_fmt("out%d.bin", k));
   struct e2e_run *r = e2e_emu(
       e2e_kernel("ptxops.cu"), "--kernel", "atomic_ops", "--grid", e2e_fmt("%zu", n / block),
@@ -655,7 +655,9 @@ START_TEST(atomics_of_every_width)
       file_arg("u64", 9, pu), A, file_arg("i64", 2, ps), A, "f64buf:2:zero", A, "u8buf:8:zero",
       A, "u8buf:8:zero", A, "u8buf:8:zero", A, "u8buf:16:zero", A, "u8buf:32:zero", A,
       "u32buf:1:zero", A, e2e_fmt("u32buf:%zu:zero", n), A, e2e_fmt("u64buf:%zu:zero", n), A,
-      e2e_fmt("i32:%zu", n), "--dump", dump_arg(2, out[2]), "--dump", dump_arg(3, out[3]),
+      "f32buf:4:zero", A, "f32buf:2:zero", A, e2e_fmt("f32buf:%zu:zero", n), A,
+      e2e_fmt("i32:%zu", n), "--dump", dump_arg(13, out[13]), "--dump", dump_arg(14, out[14]),
+      "--dump", dump_arg(15, out[15]), "--dump", dump_arg(2, out[2]), "--dump", dump_arg(3, out[3]),
       "--dump", dump_arg(4, out[4]), "--dump", dump_arg(5, out[5]), "--dump", dump_arg(6, out[6]),
       "--dump", dump_arg(7, out[7]), "--dump", dump_arg(8, out[8]), "--dump", dump_arg(9, out[9]),
       "--dump", dump_arg(10, out[10]), "--dump", dump_arg(11, out[11]), "--dump",
@@ -666,6 +668,7 @@ START_TEST(atomics_of_every_width)
   int64_t ws[2] = {INT64_MIN, INT64_MAX};
   double dsum = 0;
   uint32_t c16[4] = {0}, ch[4] = {0}, cbf[8] = {0}, cb2[8] = {0}, c2[2] = {0}, cnt = 0;
+  float f4y = 0, f2x = 0;                                  /* small integers: exact */
   uint64_t *vals = e2e_alloc((n + 1) * 8);
   vals[0] = u64[7];
   for (size_t i = 0; i < n; i++) {
@@ -688,6 +691,8 @@ START_TEST(atomics_of_every_width)
     cb2[i & 7]++;
     cnt += 1 + (b[i] & 3);
     vals[i + 1] = w ^ ((uint64_t)i << 8);
+    f4y += (float)(a[i] & 7);
+    f2x += (float)(b[i] & 3);
   }
   uint64_t *gu = e2e_read(out[2], sizeof u64);
   static const char *const uname[9] = {"add", "max", "min", "and", "or", "xor", "CAS-loop add",
@@ -727,6 +732,22 @@ START_TEST(atomics_of_every_width)
   for (size_t i = 0; i < n; i++)
     ck_assert_msg(gslot[i] == (a[i] ^ b[i]) + 1, "release store / acquire load %zu: got 0x%08x", i,
                   gslot[i]);
+  /* the vector adds: every element its own sum; f4's .x gave back each count once */
+  float *g4 = e2e_read(out[13], 16), *g2 = e2e_read(out[14], 8), *gox = e2e_read(out[15], n * 4);
+  ck_assert_msg(g4[0] == (float)n && g4[1] == f4y && g4[2] == 0.5f * (float)n && g4[3] == -2.0f * (float)n,
+                "atom.add.v4.f32: got (%g, %g, %g, %g), expected (%g, %g, %g, %g)", (double)g4[0],
+                (double)g4[1], (double)g4[2], (double)g4[3], (double)n, (double)f4y, 0.5 * (double)n,
+                -2.0 * (double)n);
+  ck_assert_msg(g2[0] == f2x && g2[1] == 0.25f * (float)n, "atom.add.v2.f32: got (%g, %g), expected "
+                "(%g, %g)", (double)g2[0], (double)g2[1], (double)f2x, 0.25 * (double)n);
+  uint8_t *counted = e2e_alloc(n);
+  for (size_t i = 0; i < n; i++) {
+    float v = gox[i];
+    ck_assert_msg(v >= 0 && v < (float)n && v == (float)(size_t)v && !counted[(size_t)v],
+                  "atom.add.v4.f32 gave thread %zu back .x = %g: not a count no other thread saw", i,
+                  (double)v);
+    counted[(size_t)v] = 1;
+  }
   /* the exchanges: what came back, plus what is left, is what went in, plus the start */
   uint64_t *gx = e2e_read(out[12], n * 8), *seen = e2e_alloc((n + 1) * 8);
   memcpy(seen, gx, n * 8);

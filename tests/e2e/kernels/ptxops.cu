@@ -165,11 +165,13 @@ extern "C" __global__ void half_ops(const unsigned *a, const unsigned *b, const 
 //   h[0..3] f16 adds; h2[0..1] f16x2 adds; bf[0..7] bf16 adds; bf2[0..7] bf16x2 adds
 //   cnt[0] acq_rel fetch_add; slot[i] release store, read back with an acquire load
 //   xold[i] what 64-bit exchange i got back, u64[7] the exchanges' last value
+//   f4[0], f2[0] sm_90's vector float adds; oldx[i] what f4's add of 1.0 in .x gave back
 extern "C" __global__ void atomic_ops(const unsigned *a, const unsigned *b,
                                       unsigned long long *u64, long long *s64, double *f64,
                                       unsigned short *u16, __half *h, __half2 *h2,
                                       __nv_bfloat16 *bf, __nv_bfloat162 *bf2, unsigned *cnt,
-                                      unsigned *slot, unsigned long long *xold, int n)
+                                      unsigned *slot, unsigned long long *xold, float4 *f4,
+                                      float2 *f2, float *oldx, int n)
 {
     __shared__ double sdbl;
     __shared__ unsigned long long sull;
@@ -212,6 +214,9 @@ extern "C" __global__ void atomic_ops(const unsigned *a, const unsigned *b,
         __threadfence();
         slot[i] = s.load(cuda::memory_order_acquire) + 1;
         xold[i] = atomicExch(&u64[7], w ^ ((unsigned long long)i << 8));
+        float4 o4 = atomicAdd(f4, make_float4(1.0f, (float)(x & 7), 0.5f, -2.0f)); // .v4.f32
+        oldx[i] = o4.x;
+        atomicAdd(f2, make_float2((float)(y & 3), 0.25f));                      // .v2.f32
     }
     __syncthreads();
     if (threadIdx.x == 0) {

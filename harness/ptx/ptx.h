@@ -77,6 +77,7 @@ enum ptx_type {
   PTX_T_F16, PTX_T_F16X2, PTX_T_BF16, PTX_T_BF16X2, PTX_T_TF32,
   PTX_T_F32, PTX_T_F64,
   PTX_T_PRED,
+  PTX_T_U16X2, PTX_T_S16X2, /* sm_90's packed 16-bit integers (add, sub, min, max) */
   PTX_T_COUNT
 };
 
@@ -159,6 +160,8 @@ enum ptx_testpmode { PTX_TESTP_FINITE = 0, PTX_TESTP_INFINITE, PTX_TESTP_NUMBER,
 #define PTX_F_RELU     (1u << 14)  /* min/max/fma .relu */
 #define PTX_F_NAN      (1u << 15)  /* min/max .NaN */
 #define PTX_F_ABS      (1u << 16)  /* fns? unused; reserved */
+#define PTX_F_VADD     (1u << 17)  /* vabsdiff2/4.add: accumulate into c (else merge) */
+#define PTX_F_BSIGNED  (1u << 18)  /* vabsdiff2/4: the b operand's type (the third) is .s32 */
 
 /* ---- special registers ---- */
 enum ptx_sreg {
@@ -211,7 +214,8 @@ struct ptx_inst {
   uint16_t op;         /* enum ptx_op (BARRIER is decoded as BAR) */
   uint8_t type;        /* enum ptx_type: the instruction type; for cvt the destination type */
   uint8_t type2;       /* cvt: source type; set: destination type; slct: selector type;
-                          dp4a/dp2a: b type; else NONE */
+                          dp4a/dp2a: b type; vabsdiff2/4: a type (b's: PTX_F_BSIGNED);
+                          else NONE */
   uint8_t space;       /* enum ptx_space for ld/ldu/st/atom/red/cvta/isspacep/prefetch */
   uint8_t vec;         /* vector width of ld/st: 1, 2 or 4 */
   uint8_t rnd;         /* enum ptx_rnd */

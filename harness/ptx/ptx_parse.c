@@ -343,7 +343,7 @@ static const struct {
   {"u64", PTX_T_U64},   {"s8", PTX_T_S8},     {"s16", PTX_T_S16},       {"s32", PTX_T_S32},
   {"s64", PTX_T_S64},   {"f16", PTX_T_F16},   {"f16x2", PTX_T_F16X2},   {"bf16", PTX_T_BF16},
   {"bf16x2", PTX_T_BF16X2}, {"tf32", PTX_T_TF32}, {"f32", PTX_T_F32},   {"f64", PTX_T_F64},
-  {"pred", PTX_T_PRED},
+  {"pred", PTX_T_PRED},  {"u16x2", PTX_T_U16X2}, {"s16x2", PTX_T_S16X2},
 };
 
 /* enum ptx_type of a dotted word, or PTX_T_NONE */
@@ -1225,7 +1225,7 @@ struct modstate {
 
 static int two_type_op(int op) {
   return op == PTX_OP_CVT || op == PTX_OP_SET || op == PTX_OP_SLCT || op == PTX_OP_DP4A ||
-         op == PTX_OP_DP2A;
+         op == PTX_OP_DP2A || op == PTX_OP_VABSDIFF2 || op == PTX_OP_VABSDIFF4;
 }
 
 /* Apply one modifier word to in. Returns 0, 1 when the word is unknown for this opcode,
@@ -1234,6 +1234,11 @@ static int apply_mod(struct ptx_inst *in, struct modstate *ms, const struct ptx_
   int v;
   size_t i;
   int ty = word_type(t), sp = word_space(t);
+  if (ty != PTX_T_NONE && ms->ntypes == 2 && (in->op == PTX_OP_VABSDIFF2 || in->op == PTX_OP_VABSDIFF4)) {
+    if (ptx_type_is_signed((enum ptx_type)ty)) in->flags |= PTX_F_BSIGNED;  /* vop.dtype.atype.btype */
+    ms->ntypes++;
+    return 0;
+  }
   if (ty != PTX_T_NONE) {
     if (ms->ntypes == 0) {
       if (in->op == PTX_OP_SET) in->type2 = (uint8_t)ty;
@@ -1296,6 +1301,10 @@ static int apply_mod(struct ptx_inst *in, struct modstate *ms, const struct ptx_
     break;
   case PTX_OP_PRMT:
     if (LOOKUP(t, prmt_words, &v)) { in->sub = (uint8_t)v; return 0; }
+    break;
+  case PTX_OP_VABSDIFF2:
+  case PTX_OP_VABSDIFF4:
+    if (tok_is(t, "add")) { in->flags |= PTX_F_VADD; return 0; }
     break;
   case PTX_OP_BMSK:
   case PTX_OP_SZEXT:

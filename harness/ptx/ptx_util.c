@@ -44,6 +44,7 @@ static const struct {
   [PTX_T_TF32] = {"tf32", 4, 0, 1},
   [PTX_T_F32] = {"f32", 4, 0, 1},     [PTX_T_F64] = {"f64", 8, 0, 1},
   [PTX_T_PRED] = {"pred", 1, 0, 0},
+  [PTX_T_U16X2] = {"u16x2", 4, 0, 0}, [PTX_T_S16X2] = {"s16x2", 4, 0, 0}, /* packed: per half */
 };
 
 unsigned ptx_type_size(enum ptx_type t) {

@@ -660,6 +660,14 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
                                                (uint32_t)bb[l], (uint32_t)c[l]);
     break;
   }
+  case PTX_OP_VABSDIFF2:
+  case PTX_OP_VABSDIFF4: {
+    const uint64_t *a = REG(in->opd[1].reg), *bb = REG(in->opd[2].reg), *c = REG(in->opd[3].reg);
+    unsigned lanes = in->op == PTX_OP_VABSDIFF4 ? 4 : 2;
+    FOR_LANES(e) REG(d->reg)[l] = sim_alu_vabsdiff(lanes, t, (enum ptx_type)in->type2, in->flags,
+                                                   (uint32_t)a[l], (uint32_t)bb[l], (uint32_t)c[l]);
+    break;
+  }
   case PTX_OP_BMSK: {
     const uint64_t *a = REG(in->opd[1].reg), *bb = REG(in->opd[2].reg);
     int clamp = in->sub == PTX_MODE_CLAMP;

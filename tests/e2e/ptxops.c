@@ -20,7 +20,7 @@
 
 #define A "--arg"
 #define PTXOPS_TIMEOUT_S 300
-#define BITS_N 27
+#define BITS_N 33
 #define WARP_N 14
 #define HALF_N 32
 
@@ -419,6 +419,25 @@ static void bit_ops_ref(uint32_t x, uint32_t y, uint32_t z, uint32_t *o)
   o[24] = ((x >> 16 & 0xffu) << 24) | ((y >> 8 & 0xffu) << 16) | ((x & 0xffu) << 8) | (z >> 24);
   o[25] = (x & 0xfffff00fu) | (((y >> 3) & 0xffu) << 4);
   o[26] = prmt_ref(x, y, z & 0x7777u, 0);                /* __byte_perm uses 3 bits a byte */
+  o[27] = o[28] = o[29] = 0;
+  for (unsigned k = 0; k < 4; k++) {                     /* SIMD video: per-byte |x - y| */
+    uint32_t xb = (x >> (8 * k)) & 0xff, yb = (y >> (8 * k)) & 0xff, t = xb > yb ? xb - yb : yb - xb;
+    o[27] |= t << (8 * k);
+    o[28] += t;
+  }
+  for (unsigned k = 0; k < 2; k++) {                     /* and per 16-bit half, summed */
+    uint32_t xh = (x >> (16 * k)) & 0xffff, yh = (y >> (16 * k)) & 0xffff;
+    o[29] += xh > yh ? xh - yh : yh - xh;
+  }
+  o[30] = o[31] = o[32] = 0;
+  for (unsigned k = 0; k < 2; k++) {                     /* packed 16-bit halves */
+    uint32_t xh = (x >> (16 * k)) & 0xffff, yh = (y >> (16 * k)) & 0xffff;
+    int32_t sx = (int16_t)xh, sy = (int16_t)yh, ss = sx + sy;
+    ss = ss > 32767 ? 32767 : ss < -32768 ? -32768 : ss;
+    o[30] |= ((xh + yh) & 0xffff) << (16 * k);
+    o[31] |= ((uint32_t)(sx < sy ? sx : sy) & 0xffff) << (16 * k);
+    o[32] |= ((uint32_t)ss & 0xffff) << (16 * k);
+  }
 }
 
 START_TEST(bit_ops_match_the_isa)

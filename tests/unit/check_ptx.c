@@ -707,6 +707,10 @@ static const struct decode_case decode_cases[] = {
    PTX_SP_GLOBAL, PTX_ATOM_ADD, 0, 0, 0, 4, 0, 3},
   {"red.global.add.v2.f32 [%rd1], {%f5, %f6};", PTX_OP_RED, PTX_T_F32, 0, PTX_SP_GLOBAL, PTX_ATOM_ADD, 0, 0, 0,
    2, 0, 2},
+  {"vabsdiff4.u32.s32.s32.add %r1, %r2, %r3, %r4;", PTX_OP_VABSDIFF4, PTX_T_U32, PTX_T_S32, 0, 0, 0, 0, 0, 1,
+   PTX_F_VADD | PTX_F_BSIGNED, 4},
+  {"vabsdiff2.s32.u32.u32.sat %r1, %r2, %r3, %r4;", PTX_OP_VABSDIFF2, PTX_T_S32, PTX_T_U32, 0, 0, 0, 0, 0, 1,
+   PTX_F_SAT, 4},
   {"prmt.b32 %r1, %r2, %r3, %r4;", PTX_OP_PRMT, PTX_T_B32, 0, 0, PTX_PRMT_DEFAULT, 0, 0, 0, 1, 0, 4},
   {"prmt.b32.f4e %r1, %r2, %r3, %r4;", PTX_OP_PRMT, PTX_T_B32, 0, 0, PTX_PRMT_F4E, 0, 0, 0, 1, 0, 4},
   {"prmt.b32.rc16 %r1, %r2, %r3, %r4;", PTX_OP_PRMT, PTX_T_B32, 0, 0, PTX_PRMT_RC16, 0, 0, 0, 1, 0, 4},
@@ -1362,7 +1366,7 @@ START_TEST(test_util_tables) {
     {PTX_T_S32, 4, 1, 0, "s32"}, {PTX_T_S64, 8, 1, 0, "s64"}, {PTX_T_F16, 2, 0, 1, "f16"},
     {PTX_T_F16X2, 4, 0, 1, "f16x2"}, {PTX_T_BF16, 2, 0, 1, "bf16"}, {PTX_T_BF16X2, 4, 0, 1, "bf16x2"},
     {PTX_T_TF32, 4, 0, 1, "tf32"}, {PTX_T_F32, 4, 0, 1, "f32"}, {PTX_T_F64, 8, 0, 1, "f64"},
-    {PTX_T_PRED, 1, 0, 0, "pred"},
+    {PTX_T_PRED, 1, 0, 0, "pred"}, {PTX_T_U16X2, 4, 0, 0, "u16x2"}, {PTX_T_S16X2, 4, 0, 0, "s16x2"},
   };
   size_t i;
   ck_assert_uint_eq(sizeof types / sizeof types[0], PTX_T_COUNT);

@@ -9,7 +9,7 @@
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 
-#define BITS_N 27
+#define BITS_N 33
 #define WARP_N 14
 #define HALF_N 32
 
@@ -73,6 +73,12 @@ extern "C" __global__ void bit_ops(const unsigned *a, const unsigned *b, const u
     o[24] = ((unsigned)b2 << 24) | ((y >> 8 & 0xffu) << 16) | ((unsigned)b0 << 8) | (z >> 24);
     o[25] = (x & 0xfffff00fu) | (((y >> 3) & 0xffu) << 4);
     o[26] = __byte_perm(x, y, z);                          // prmt with the selector & 0x7777
+    o[27] = __vabsdiffu4(x, y);                            // vabsdiff4.u32.u32.u32
+    o[28] = __vsadu4(x, y);                                // vabsdiff4.u32.u32.u32.add
+    o[29] = __vsadu2(x, y);                                // vabsdiff2.u32.u32.u32.add
+    o[30] = __vadd2(x, y);                                 // add.u16x2 (sm_90)
+    o[31] = __vmins2(x, y);                                // min.s16x2 (sm_90)
+    o[32] = __vaddss2(x, y);                               // per-half saturating add
 }
 
 // Warp-wide reductions and matches (sm_80's redux.sync, sm_70's match.sync) and nanosleep.

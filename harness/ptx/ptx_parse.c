@@ -1396,6 +1396,7 @@ static int parse_address(struct parser *p, struct ptx_operand *o, const char *op
 
 /* operand := '!' name | ['-'] number | '_' | name ['|' (name | '_')] | sreg ['.' comp]
             | name [('+' | '-') INT] | '[' address ']' | '{' elem {',' elem} '}'
+   elem := name | '_' | '0'      (a 0 reads as zero in a source vector, stored as '_')
    idx is the operand's position; labels are only accepted as the target of bra. */
 static int parse_operand(struct parser *p, struct ptx_inst *in, unsigned idx, const char *opname) {
   struct ptx_operand *o = &in->opd[idx];
@@ -1444,6 +1445,11 @@ static int parse_operand(struct parser *p, struct ptx_inst *in, unsigned idx, co
       if (o->nvec == 4) return syn(p, e, "more than 4 elements in vector operand of '%s'", opname);
       if (e->kind == PTX_TK_IDENT && tok_is(e, "_")) {
         o->vreg[o->nvec++] = PTX_NOREG;
+      } else if (e->kind == PTX_TK_INT && e->u == 0) {
+        o->vreg[o->nvec++] = PTX_NOREG;   /* {0, %h}: cuda_bf16.h's widening; reads as 0, as '_' */
+      } else if (e->kind == PTX_TK_INT || e->kind == PTX_TK_FLT) {
+        return unsup(p, e, "unsupported constant '%.*s' in a vector operand of '%s' at line %u", (int)e->len,
+                     e->s, opname, e->line);
       } else if (e->kind == PTX_TK_IDENT && (r = find_reg(p, e)) >= 0) {
         o->vreg[o->nvec++] = (uint32_t)r;
       } else if (e->kind == PTX_TK_IDENT) {

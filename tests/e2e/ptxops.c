@@ -22,7 +22,7 @@
 #define PTXOPS_TIMEOUT_S 300
 #define BITS_N 33
 #define WARP_N 14
-#define HALF_N 32
+#define HALF_N 33
 
 static const char *dump_arg(int idx, const char *path)
 {
@@ -593,6 +593,7 @@ static void half_ops_ref(uint32_t a, uint32_t b, uint32_t c, float x, uint32_t *
   o[29] = va <= vb ? ha : hb;
   o[30] = (uint32_t)(int32_t)trunc(va);
   o[31] = round_to(from_int(c & 0xffff), F16, RM_RN);
+  o[32] = (a & 0xffff) << 16;                            /* mov.b32 {0, h}: h is the high half */
 }
 
 START_TEST(half_arithmetic_and_conversions)

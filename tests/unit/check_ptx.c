@@ -967,7 +967,8 @@ START_TEST(test_vectors_and_sinks) {
                              "ld.global.v2.u32 {%r1, _}, [%rd1];\n"
                              "mov.b32 {%rs1, %rs2}, %r1;\n"
                              "shfl.sync.idx.b32 %r1|_, %r2, 0, 31, -1;\n"
-                             "atom.global.add.u32 _, [%rd1], 1;",
+                             "atom.global.add.u32 _, [%rd1], 1;\n"
+                             "mov.b32 %r1, {0, %rs3};",
                              &m, &e) == PTX_OK, "%s", e.msg);
   in = &m.insts[0];
   ck_assert_uint_eq(in->vec, 4);
@@ -987,6 +988,9 @@ START_TEST(test_vectors_and_sinks) {
   ck_assert_uint_eq(m.insts[3].opd[0].pair, PTX_NOREG);
   ck_assert_uint_eq(m.insts[4].opd[0].kind, PTX_OPD_REG);
   ck_assert_uint_eq(m.insts[4].opd[0].reg, PTX_NOREG);
+  ck_assert_uint_eq(m.insts[5].opd[1].kind, PTX_OPD_VEC);   /* a 0 element reads as zero */
+  ck_assert_uint_eq(m.insts[5].opd[1].vreg[0], PTX_NOREG);
+  ck_assert_uint_eq(m.insts[5].opd[1].vreg[1], RS(3));
   ptx_module_free(&m);
 }
 END_TEST
@@ -1147,6 +1151,7 @@ static const struct err_case err_cases[] = {
   {"atom.global.add.v2.f32 {%f1, %f2}, [%rd1], %f3;", PTX_ERR_SYNTAX, "do not match the atomic's .v2/.v4", 12},
   {"atom.global.add.f32 %f1, [%rd1], {%f2, %f3};", PTX_ERR_SYNTAX, "do not match the atomic's .v2/.v4", 12},
   {"atom.global.add.v2.f32 {%f1, %f2}, [%rd1], {%f3, _};", PTX_ERR_SYNTAX, "do not match", 12},
+  {"mov.b32 %r1, {%rs1, 5};", REFUSED, "unsupported constant '5' in a vector operand of 'mov.b32'", 12},
   {"add.s32 %r1, %r2, #3;", PTX_ERR_SYNTAX, "line 12: unexpected character '#'", 12},
   {"add.s32 %r1, %r2, %r3\nret;", PTX_ERR_SYNTAX, "expected ',' after operand 3 of 'add.s32', found 'ret'", 13},
   {"ld.global.u32 %r1, [%rd1;", PTX_ERR_SYNTAX, "expected ']'", 12},

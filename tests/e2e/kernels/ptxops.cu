@@ -11,7 +11,7 @@
 
 #define BITS_N 33
 #define WARP_N 14
-#define HALF_N 32
+#define HALF_N 33
 
 static __device__ unsigned prmt(unsigned a, unsigned b, unsigned c, int mode)
 {
@@ -160,6 +160,9 @@ extern "C" __global__ void half_ops(const unsigned *a, const unsigned *b, const 
     o[29] = __half_as_ushort(__hmin(ha, hb));              // min.f16
     o[30] = (unsigned)__half2int_rz(ha);                   // cvt.rzi.s32.f16
     o[31] = __half_as_ushort(__ushort2half_rn((unsigned short)c[i])); // cvt.rn.f16.u16
+    unsigned widened;                                      // cuda_bf16.h's bf16 -> f32 below sm_90
+    asm("{ mov.b32 %0, {0,%1};}" : "=r"(widened) : "h"(__bfloat16_as_ushort(la)));
+    o[32] = widened;
 }
 
 // Atomics of every width and type, and the acquire/release forms. The values are chosen so

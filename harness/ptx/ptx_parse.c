@@ -1285,6 +1285,7 @@ static int apply_mod(struct ptx_inst *in, struct modstate *ms, const struct ptx_
     if (tok_is(t, "sync")) return 0;
     break;
   case PTX_OP_BAR:
+    if (tok_is(t, "cluster")) return 1; /* barrier.cluster: clusters are not modelled, refuse */
     if (tok_is(t, "sync")) return 0; /* PTX_BAR_SYNC is the default; bar.warp.sync keeps WARP_SYNC */
     if (tok_is(t, "arrive")) { in->sub = PTX_BAR_ARRIVE; return 0; }
     if (tok_is(t, "red")) { in->sub = PTX_BAR_RED; return 0; }

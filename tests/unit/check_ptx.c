@@ -1163,6 +1163,8 @@ static const struct err_case err_cases[] = {
   {"$L:\n$L:\nret;", PTX_ERR_SEMANTIC, "label '$L' is defined twice", 13},
   {"bra;", PTX_ERR_SYNTAX, "needs exactly one label", 12},
   {"add.foo.s32 %r1, %r2, %r3;", REFUSED, "unsupported modifier '.foo' in 'add.foo.s32' at PTX line 12", 12},
+  {"barrier.cluster.arrive.aligned;", REFUSED, "unsupported modifier '.cluster' in 'barrier.cluster.arrive.aligned'",
+   12},
   {"fence.proxy.async.shared::cta;", REFUSED, "unsupported modifier '.proxy' in 'fence.proxy.async", 12},
   {"add.s32.u32 %r1, %r2, %r3;", PTX_ERR_SYNTAX, "too many types", 12},
   {"mov.u32 %r1, %tid;", PTX_ERR_SYNTAX, "'%tid' needs a component", 12},

@@ -16,12 +16,55 @@
 
 /* ---- opcodes: one source of truth in ptx_ops.def ---- */
 enum ptx_op {
-#define X(e, s) PTX_OP_##e,
+#define X(e, s, shape, cost, dst) PTX_OP_##e,
 #include "ptx_ops.def"
 #undef X
   PTX_OP_COUNT
 };
 
+/* Timing class of an opcode (ptx_ops.def's COST column): how harness/timing costs it. Those
+   whose cost depends on the instruction's type or modifiers say which. */
+enum ptx_cost {
+  PTX_COST_ARITH = 0, /* one pipe pass: FP64, FP32 or integer pipe by the instruction's type */
+  PTX_COST_BITS,      /* popc, clz, brev, bfind, fns: the multi-function unit */
+  PTX_COST_SFU,       /* transcendental approximations */
+  PTX_COST_ROOT,      /* rcp, sqrt: SFU when .approx, else the sequence ptxas expands */
+  PTX_COST_DIV,       /* division: float (approx or IEEE sequence) or integer sequence */
+  PTX_COST_REM,       /* integer remainder sequence */
+  PTX_COST_MOVE,      /* mov, cvta: mostly folded away by ptxas */
+  PTX_COST_CVT,       /* conversions: float ones through the SFU, integer ones a move */
+  PTX_COST_LOAD,      /* ld, ldu: param/const at a fixed latency, others per the trace */
+  PTX_COST_STORE,
+  PTX_COST_ATOM,
+  PTX_COST_RED,
+  PTX_COST_PREFETCH,
+  PTX_COST_WARP,      /* shfl, match, redux: exchanges through the shared-memory unit */
+  PTX_COST_VOTE,      /* vote, activemask */
+  PTX_COST_BARRIER,
+  PTX_COST_BRANCH,    /* bra, call, ret */
+  PTX_COST_EXIT,      /* exit, trap, brkpt */
+  PTX_COST_FENCE,
+  PTX_COST_SLEEP,
+  PTX_COST_COUNT
+};
+
+/* Whether an opcode writes its operand 0 (ptx_ops.def's DST column). */
+enum ptx_dst {
+  PTX_DST_NO = 0,
+  PTX_DST_YES,
+  PTX_DST_BAR_RED     /* bar: only bar.red (sub PTX_BAR_RED) writes a destination */
+};
+
+/* An opcode's row of ptx_ops.def. */
+struct ptx_op_info {
+  const char *name;   /* mnemonic ("add") */
+  const char *shape;  /* operand forms (see ptx_ops.def); "*" for call */
+  uint8_t cost;       /* enum ptx_cost */
+  uint8_t dst;        /* enum ptx_dst */
+};
+
+/* The row of opcode op, or NULL if out of range. */
+const struct ptx_op_info *ptx_op_info(enum ptx_op op);
 /* Mnemonic of an opcode ("add"), or "?" if out of range. */
 const char *ptx_op_name(enum ptx_op op);
 
@@ -34,6 +77,7 @@ enum ptx_type {
   PTX_T_F16, PTX_T_F16X2, PTX_T_BF16, PTX_T_BF16X2, PTX_T_TF32,
   PTX_T_F32, PTX_T_F64,
   PTX_T_PRED,
+  PTX_T_U16X2, PTX_T_S16X2, /* sm_90's packed 16-bit integers (add, sub, min, max) */
   PTX_T_COUNT
 };
 
@@ -94,6 +138,7 @@ enum ptx_barmode {   /* bar / barrier */
 enum ptx_shfmode { PTX_SHF_L_WRAP = 0, PTX_SHF_L_CLAMP, PTX_SHF_R_WRAP, PTX_SHF_R_CLAMP };
 enum ptx_prmtmode { PTX_PRMT_DEFAULT = 0, PTX_PRMT_F4E, PTX_PRMT_B4E, PTX_PRMT_RC8,
                     PTX_PRMT_ECL, PTX_PRMT_ECR, PTX_PRMT_RC16 };
+enum ptx_clampmode { PTX_MODE_WRAP = 0, PTX_MODE_CLAMP };   /* bmsk, szext */
 enum ptx_testpmode { PTX_TESTP_FINITE = 0, PTX_TESTP_INFINITE, PTX_TESTP_NUMBER,
                      PTX_TESTP_NOTANUMBER, PTX_TESTP_NORMAL, PTX_TESTP_SUBNORMAL };
 
@@ -115,6 +160,8 @@ enum ptx_testpmode { PTX_TESTP_FINITE = 0, PTX_TESTP_INFINITE, PTX_TESTP_NUMBER,
 #define PTX_F_RELU     (1u << 14)  /* min/max/fma .relu */
 #define PTX_F_NAN      (1u << 15)  /* min/max .NaN */
 #define PTX_F_ABS      (1u << 16)  /* fns? unused; reserved */
+#define PTX_F_VADD     (1u << 17)  /* vabsdiff2/4.add: accumulate into c (else merge) */
+#define PTX_F_BSIGNED  (1u << 18)  /* vabsdiff2/4: the b operand's type (the third) is .s32 */
 
 /* ---- special registers ---- */
 enum ptx_sreg {
@@ -167,14 +214,15 @@ struct ptx_inst {
   uint16_t op;         /* enum ptx_op (BARRIER is decoded as BAR) */
   uint8_t type;        /* enum ptx_type: the instruction type; for cvt the destination type */
   uint8_t type2;       /* cvt: source type; set: destination type; slct: selector type;
-                          dp4a/dp2a: b type; else NONE */
+                          dp4a/dp2a: b type; vabsdiff2/4: a type (b's: PTX_F_BSIGNED);
+                          else NONE */
   uint8_t space;       /* enum ptx_space for ld/ldu/st/atom/red/cvta/isspacep/prefetch */
   uint8_t vec;         /* vector width of ld/st: 1, 2 or 4 */
   uint8_t rnd;         /* enum ptx_rnd */
   uint8_t cmp;         /* enum ptx_cmp (setp, set, slct uses sign only) */
   uint8_t boolop;      /* enum ptx_boolop */
   uint8_t sub;         /* opcode-specific: atomop, shflmode, votemode, matchmode, barmode,
-                          shfmode, prmtmode, testpmode */
+                          shfmode, prmtmode, testpmode, clampmode */
   uint8_t nopd;        /* operands used in opd[] */
   uint8_t guard_neg;   /* "@!%p" */
   uint32_t guard;      /* guard predicate register, or PTX_NOREG */
@@ -230,6 +278,9 @@ struct ptx_var {
   uint32_t param_index;/* kernel/func parameter position */
   uint64_t init_off;   /* offset into module->init when has_init */
   uint8_t has_init;
+  const char *refused; /* NULL, or why its initialiser was not loaded (symbol addresses, as
+                          in a virtual function table): it is declared without one, and every
+                          function that names it is refused (ptx_func.refused) */
 };
 
 /* ---- registers ---- */
@@ -252,6 +303,14 @@ struct ptx_func {
   uint32_t first_ret;          /* index into module->func_params */
   uint32_t ptx_line;           /* line of the .entry/.func keyword */
   uint32_t maxntid[3], reqntid[3], minnctapersm, maxnreg; /* performance directives, 0 if absent */
+  const char *refused;         /* NULL, or why the emulator cannot run this function: its body
+                                  uses a construct warplab does not model ("unsupported
+                                  instruction 'tex.1d.v4.s32.s32' at line 45"), or names a
+                                  variable whose initialiser was refused (ptx_var.refused); in
+                                  the first case its body is dropped (ninst 0). The rest of the
+                                  module loads */
+  uint32_t refused_file, refused_line; /* that construct's source location, as ptx_inst's
+                                  ufile/uline (0, 0 when the PTX has no .loc) */
 };
 
 struct ptx_file {
@@ -297,6 +356,16 @@ enum ptx_status ptx_parse(const char *text, size_t len, struct ptx_module *out,
 enum ptx_status ptx_parse_file(const char *path, struct ptx_module *out, struct ptx_error *err);
 /* Free everything a successful parse allocated. Safe on a zeroed module. */
 void ptx_module_free(struct ptx_module *m);
+
+/* Whether function fi (a kernel) can run on the emulator: -1 when neither it nor a function
+   it calls was refused (ptx_func.refused), else the index of the refused function it reaches
+   first (fi itself, or a callee). */
+int ptx_func_refused(const struct ptx_module *m, uint32_t fi);
+/* The message for launching kernel fi, which reaches refused function g (ptx_func_refused):
+   "kernel 'k' cannot run on the emulator: unsupported instruction 'tex...' at line 45 (at
+   k.cu:12)", naming g when it is a callee. Returns buf. */
+const char *ptx_refusal_text(const struct ptx_module *m, uint32_t fi, uint32_t g, char *buf,
+                             size_t n);
 
 /* Index of the function called name, or -1. */
 int ptx_find_func(const struct ptx_module *m, const char *name);

@@ -1,80 +1,14 @@
 /* ptx_check.c: every decoded instruction has the operands its opcode needs.
  *
  * The parser reads operands generically; this pass holds each instruction to the shape of its
- * opcode (how many operands, and which may be a register, an immediate, an address, a vector,
- * a label), so that the emulator can rely on them and malformed PTX is an error with its line,
- * never a crash. Shapes, one letter per operand:
- *   d  destination: a register
- *   o  destination: a register or the sink _
- *   D  destination: a register or a vector
- *   s  source: register, immediate, special register or symbol address
- *   S  source or vector
- *   a  address [..]
- *   l  label
- * A shape list gives the allowed forms, separated by '|'.
+ * opcode, the SHAPE column of ptx_ops.def (how many operands, and which may be a register, an
+ * immediate, an address, a vector, a label), so that the emulator can rely on them and
+ * malformed PTX is an error with its line, never a crash. The letters are described there.
  */
 #include <stdio.h>
 #include <string.h>
 
 #include "ptx/ptx.h"
-
-static const char *shapes(enum ptx_op op)
-{
-  switch (op) {
-  case PTX_OP_ABS: case PTX_OP_NEG: case PTX_OP_NOT: case PTX_OP_CNOT: case PTX_OP_POPC:
-  case PTX_OP_CLZ: case PTX_OP_BFIND: case PTX_OP_BREV: case PTX_OP_RCP: case PTX_OP_SQRT:
-  case PTX_OP_RSQRT: case PTX_OP_SIN: case PTX_OP_COS: case PTX_OP_LG2: case PTX_OP_EX2:
-  case PTX_OP_TANH: case PTX_OP_TESTP: case PTX_OP_CVTA: case PTX_OP_ISSPACEP:
-  case PTX_OP_FNS:
-    return "ds";
-  case PTX_OP_ADD: case PTX_OP_SUB: case PTX_OP_MUL: case PTX_OP_DIV: case PTX_OP_REM:
-  case PTX_OP_MIN: case PTX_OP_MAX: case PTX_OP_AND: case PTX_OP_OR: case PTX_OP_XOR:
-  case PTX_OP_SHL: case PTX_OP_SHR: case PTX_OP_MUL24: case PTX_OP_COPYSIGN: case PTX_OP_ADDC:
-  case PTX_OP_SUBC:
-    return "dss";
-  case PTX_OP_MAD: case PTX_OP_FMA: case PTX_OP_MAD24: case PTX_OP_SAD: case PTX_OP_MADC:
-  case PTX_OP_SELP: case PTX_OP_SLCT: case PTX_OP_BFE: case PTX_OP_PRMT: case PTX_OP_SHF:
-  case PTX_OP_DP4A: case PTX_OP_DP2A:
-    return "dsss";
-  case PTX_OP_BFI: case PTX_OP_LOP3:
-    return "dssss";
-  case PTX_OP_SETP: case PTX_OP_SET:
-    return "dss|dsss";
-  case PTX_OP_CVT:
-    return "ds|dss";
-  case PTX_OP_MOV:
-    return "DS";
-  case PTX_OP_LD: case PTX_OP_LDU:
-    return "Da";
-  case PTX_OP_ST:
-    return "aS";
-  case PTX_OP_ATOM:
-    return "oas|oass";
-  case PTX_OP_RED:
-    return "as";
-  case PTX_OP_SHFL:
-    return "dsss|dssss";
-  case PTX_OP_VOTE:
-    return "ds|dss";
-  case PTX_OP_MATCH: case PTX_OP_REDUX:
-    return "dss";
-  case PTX_OP_ACTIVEMASK:
-    return "d";
-  case PTX_OP_BAR: case PTX_OP_BARRIER:
-    return "|s|ss|dss|dsss";
-  case PTX_OP_BRA:
-    return "l";
-  case PTX_OP_PREFETCH: case PTX_OP_PREFETCHU:
-    return "a";
-  case PTX_OP_NANOSLEEP: case PTX_OP_PMEVENT:
-    return "s";
-  case PTX_OP_RET: case PTX_OP_EXIT: case PTX_OP_TRAP: case PTX_OP_BRKPT: case PTX_OP_MEMBAR:
-  case PTX_OP_FENCE:
-    return "";
-  default:
-    return NULL;                 /* CALL: its own checks in the parser */
-  }
-}
 
 static int fits(char want, const struct ptx_operand *o)
 {
@@ -90,6 +24,23 @@ static int fits(char want, const struct ptx_operand *o)
   case 'l': return o->kind == PTX_OPD_LABEL;
   default: return 0;
   }
+}
+
+/* atom/red: a .v2/.v4 access takes a vector source of that many registers (and atom a vector
+   result of as many, sinks allowed), a scalar one takes none; no vector CAS. */
+static int atom_vectors_fit(const struct ptx_inst *in)
+{
+  int is_atom = in->op == PTX_OP_ATOM;
+  const struct ptx_operand *dst = is_atom ? &in->opd[0] : NULL, *src = &in->opd[is_atom ? 2 : 1];
+  unsigned n = in->vec > 1 ? in->vec : 1;
+  if (n == 1)
+    return src->kind != PTX_OPD_VEC && (!dst || dst->kind != PTX_OPD_VEC);
+  if (src->kind != PTX_OPD_VEC || src->nvec != n || (is_atom && in->nopd != 3))
+    return 0;
+  for (unsigned k = 0; k < n; k++)
+    if (src->vreg[k] == PTX_NOREG)
+      return 0;
+  return !dst || (dst->kind == PTX_OPD_VEC && dst->nvec == n);
 }
 
 /* Whether the instruction's operands match one of the forms in list. */
@@ -116,9 +67,10 @@ enum ptx_status ptx_check_operands(const struct ptx_module *m, struct ptx_error 
 {
   for (uint32_t i = 0; i < m->ninsts; i++) {
     const struct ptx_inst *in = &m->insts[i];
-    const char *list = shapes((enum ptx_op)in->op);
-    if (!list)
-      continue;
+    const struct ptx_op_info *oi = ptx_op_info((enum ptx_op)in->op);
+    const char *list = oi ? oi->shape : "";
+    if (strcmp(list, "*") == 0)
+      continue;                               /* call: checked by the parser */
     const char *why = NULL;
     if (!matches(list, in))
       why = "wrong number or kind of operands";
@@ -130,6 +82,9 @@ enum ptx_status ptx_check_operands(const struct ptx_module *m, struct ptx_error 
     else if ((in->op == PTX_OP_LD || in->op == PTX_OP_LDU || in->op == PTX_OP_ST) && in->vec > 1 &&
              in->opd[in->op == PTX_OP_ST ? 1 : 0].kind != PTX_OPD_VEC)
       why = "a .v2/.v4 access needs a vector of registers";
+    else if ((in->op == PTX_OP_ATOM || in->op == PTX_OP_RED) && !atom_vectors_fit(in))
+      why = "the vectors of registers do not match the atomic's .v2/.v4 (only add and the like "
+            "take vectors, and both the result and the source are one)";
     else if (in->op == PTX_OP_CVT && in->nopd == 3 && in->type != PTX_T_F16X2 && in->type != PTX_T_BF16X2)
       why = "only the packed cvt (f16x2, bf16x2) takes two sources";
     if (why) {

@@ -109,6 +109,17 @@ struct parser {
   uint32_t *own_files; /* .file numbers of locations not inlined from elsewhere */
   size_t nown, cap_own;
   int seen_version, seen_target, seen_addr;
+  size_t stmt_pos;    /* the statement being parsed in a function body: its first token */
+  uint32_t stmt_depth; /* and the blocks open around it */
+  struct refusal {    /* a function whose body uses a construct warplab does not run */
+    uint32_t func, why; /* why: arena offset of the message */
+    uint32_t frame, file, line; /* the .loc before the construct */
+  } *refusals;
+  size_t nrefusals, cap_refusals;
+  struct var_refusal { /* a module variable whose initialiser warplab does not load */
+    uint32_t var, why;
+  } *var_refusals;
+  size_t nvar_refusals, cap_var_refusals;
 };
 
 /* ---- errors ---- */
@@ -332,7 +343,7 @@ static const struct {
   {"u64", PTX_T_U64},   {"s8", PTX_T_S8},     {"s16", PTX_T_S16},       {"s32", PTX_T_S32},
   {"s64", PTX_T_S64},   {"f16", PTX_T_F16},   {"f16x2", PTX_T_F16X2},   {"bf16", PTX_T_BF16},
   {"bf16x2", PTX_T_BF16X2}, {"tf32", PTX_T_TF32}, {"f32", PTX_T_F32},   {"f64", PTX_T_F64},
-  {"pred", PTX_T_PRED},
+  {"pred", PTX_T_PRED},  {"u16x2", PTX_T_U16X2}, {"s16x2", PTX_T_S16X2},
 };
 
 /* enum ptx_type of a dotted word, or PTX_T_NONE */
@@ -455,7 +466,7 @@ static const struct {
   const char *n;
   uint16_t op;
 } op_words[] = {
-#define X(e, s) {s, PTX_OP_##e},
+#define X(e, s, shape, cost, dst) {s, PTX_OP_##e},
 #include "ptx/ptx_ops.def"
 #undef X
 };
@@ -784,6 +795,32 @@ static int parse_init(struct parser *p, const struct spec *sp, uint64_t max_vals
   }
 }
 
+/* msg with its "at line N" said to be the PTX's: a refusal is reported beside the .cu line
+   of the construct, so the bare word would be ambiguous. */
+static void say_ptx_line(char *dst, size_t n, const char *msg) {
+  const char *at = strstr(msg, " at line ");
+  if (at)
+    snprintf(dst, n, "%.*s at PTX line %s", (int)(at - msg), msg, at + strlen(" at line "));
+  else
+    snprintf(dst, n, "%s", msg);
+}
+
+/* Skip an initialiser parse_init refused, from its first token to the ',' or ';' after it;
+   *nvals gets the number of values at its outer level (an unsized array's length). */
+static int skip_init(struct parser *p, uint64_t *nvals) {
+  int depth = 0;
+  *nvals = 1;
+  for (;;) {
+    const struct ptx_tok *t = peek(p);
+    if (t->kind == PTX_TK_EOF) return syn(p, t, "unterminated initialiser");
+    if (depth == 0 && (is_punct(t, ',') || is_punct(t, ';'))) return 0;
+    if (is_punct(t, '{') || is_punct(t, '(')) depth++;
+    else if (is_punct(t, '}') || is_punct(t, ')')) depth--;
+    else if (is_punct(t, ',') && depth == 1) (*nvals)++;
+    next(p);
+  }
+}
+
 /* variable := space {linkage} spec name dims ['=' init] {',' name dims ['=' init]} ';'
    (the space word is the current token) */
 static int parse_var_decl(struct parser *p, int is_extern) {
@@ -806,7 +843,8 @@ static int parse_var_decl(struct parser *p, int is_extern) {
   for (;;) {
     const struct ptx_tok *name = peek(p);
     uint64_t count, esize, size, nvals = 0;
-    int unsized, has_init = 0;
+    int unsized, has_init = 0, refused_init = 0;
+    uint32_t why = 0;
     uint32_t idx;
     uint64_t init_off = p->m->ninit;
     if (name->kind != PTX_TK_IDENT || name->s[0] == '%')
@@ -818,10 +856,28 @@ static int parse_var_decl(struct parser *p, int is_extern) {
       const struct ptx_tok *eq = next(p);
       if (p->cur_func != PTX_NOREG || is_extern)
         return syn(p, eq, "'%.*s' cannot have an initialiser", (int)name->len, name->s);
-      TRY(parse_init(p, &sp, unsized ? MAX_INIT_BYTES / (esize ? esize : 1)
-                                     : count * (sp.vec ? sp.vec : 1),
-                     &nvals, name));
-      has_init = 1;
+      size_t at = p->pos;
+      int r = parse_init(p, &sp, unsized ? MAX_INIT_BYTES / (esize ? esize : 1)
+                                         : count * (sp.vec ? sp.vec : 1),
+                         &nvals, name);
+      if (r == PTX_ERR_UNSUPPORTED) {
+        /* symbol addresses (a virtual function table): the variable is declared without its
+           initialiser, and the functions that use it are refused (finish) */
+        {
+          char msg[sizeof p->err->msg + 8];
+          say_ptx_line(msg, sizeof msg, p->err->msg);
+          TRY(arena_add(p, msg, strlen(msg), &why));
+        }
+        memset(p->err, 0, sizeof *p->err);
+        p->m->ninit = init_off;
+        p->pos = at;
+        TRY(skip_init(p, &nvals));
+        refused_init = 1;
+      } else if (r) {
+        return r;
+      } else {
+        has_init = 1;
+      }
       if (unsized) {
         count = (nvals + (sp.vec ? sp.vec : 1) - 1) / (sp.vec ? sp.vec : 1);
         unsized = 0;
@@ -842,6 +898,11 @@ static int parse_var_decl(struct parser *p, int is_extern) {
     if (has_init) {
       p->m->vars[idx].has_init = 1;
       p->m->vars[idx].init_off = init_off;
+    }
+    if (refused_init) {
+      ENSURE(p, p->var_refusals, p->cap_var_refusals, p->nvar_refusals + 1);
+      p->var_refusals[p->nvar_refusals].var = idx;
+      p->var_refusals[p->nvar_refusals++].why = why;
     }
     TRY(declare_var(p, idx, name));
     if (is_punct(peek(p), ',')) {
@@ -1083,6 +1144,22 @@ static int own_file(struct parser *p, uint32_t f) {
   return 0;
 }
 
+/* The location reports give the code at frame (a .loc's place in m->frames): the innermost
+   frame of its chain in an own file and with a line, else the chain's root. *file and *line
+   are left alone when frame is PTX_NOREG. */
+static void own_location(const struct ptx_module *m, uint32_t frame, uint32_t *file, uint32_t *line) {
+  uint32_t f = frame, root = f, guard = 0;
+  for (; f < m->nframes && guard < m->nframes; f = m->frames[f].up, guard++) {
+    root = f;
+    if (m->frames[f].own && m->frames[f].line) break;
+  }
+  if (f >= m->nframes) f = root;
+  if (f < m->nframes) {
+    *file = m->frames[f].file;
+    *line = m->frames[f].line;
+  }
+}
+
 /* Every instruction's ufile:uline: the innermost frame of its chain in an own file and with
    a line, else the chain's root. */
 static void attribute_lines(struct parser *p) {
@@ -1093,19 +1170,7 @@ static void attribute_lines(struct parser *p) {
     for (k = 0; k < p->nown && p->own_files[k] != m->frames[i].file; k++) {}
     m->frames[i].own = k < p->nown;
   }
-  for (i = 0; i < m->ninsts; i++) {
-    struct ptx_inst *in = &m->insts[i];
-    uint32_t f = in->frame, root = f, guard = 0;
-    for (; f < m->nframes && guard < m->nframes; f = m->frames[f].up, guard++) {
-      root = f;
-      if (m->frames[f].own && m->frames[f].line) break;
-    }
-    if (f >= m->nframes) f = root;
-    if (f < m->nframes) {
-      in->ufile = m->frames[f].file;
-      in->uline = m->frames[f].line;
-    }
-  }
+  for (i = 0; i < m->ninsts; i++) own_location(m, m->insts[i].frame, &m->insts[i].ufile, &m->insts[i].uline);
 }
 
 /* loc := '.loc' INT INT INT {',' attr}
@@ -1160,7 +1225,7 @@ struct modstate {
 
 static int two_type_op(int op) {
   return op == PTX_OP_CVT || op == PTX_OP_SET || op == PTX_OP_SLCT || op == PTX_OP_DP4A ||
-         op == PTX_OP_DP2A;
+         op == PTX_OP_DP2A || op == PTX_OP_VABSDIFF2 || op == PTX_OP_VABSDIFF4;
 }
 
 /* Apply one modifier word to in. Returns 0, 1 when the word is unknown for this opcode,
@@ -1169,6 +1234,11 @@ static int apply_mod(struct ptx_inst *in, struct modstate *ms, const struct ptx_
   int v;
   size_t i;
   int ty = word_type(t), sp = word_space(t);
+  if (ty != PTX_T_NONE && ms->ntypes == 2 && (in->op == PTX_OP_VABSDIFF2 || in->op == PTX_OP_VABSDIFF4)) {
+    if (ptx_type_is_signed((enum ptx_type)ty)) in->flags |= PTX_F_BSIGNED;  /* vop.dtype.atype.btype */
+    ms->ntypes++;
+    return 0;
+  }
   if (ty != PTX_T_NONE) {
     if (ms->ntypes == 0) {
       if (in->op == PTX_OP_SET) in->type2 = (uint8_t)ty;
@@ -1215,6 +1285,7 @@ static int apply_mod(struct ptx_inst *in, struct modstate *ms, const struct ptx_
     if (tok_is(t, "sync")) return 0;
     break;
   case PTX_OP_BAR:
+    if (tok_is(t, "cluster")) return 1; /* barrier.cluster: clusters are not modelled, refuse */
     if (tok_is(t, "sync")) return 0; /* PTX_BAR_SYNC is the default; bar.warp.sync keeps WARP_SYNC */
     if (tok_is(t, "arrive")) { in->sub = PTX_BAR_ARRIVE; return 0; }
     if (tok_is(t, "red")) { in->sub = PTX_BAR_RED; return 0; }
@@ -1231,6 +1302,15 @@ static int apply_mod(struct ptx_inst *in, struct modstate *ms, const struct ptx_
     break;
   case PTX_OP_PRMT:
     if (LOOKUP(t, prmt_words, &v)) { in->sub = (uint8_t)v; return 0; }
+    break;
+  case PTX_OP_VABSDIFF2:
+  case PTX_OP_VABSDIFF4:
+    if (tok_is(t, "add")) { in->flags |= PTX_F_VADD; return 0; }
+    break;
+  case PTX_OP_BMSK:
+  case PTX_OP_SZEXT:
+    if (tok_is(t, "wrap")) { ms->shf_mode = 1; return 0; }
+    if (tok_is(t, "clamp")) { ms->shf_mode = 2; return 0; }
     break;
   case PTX_OP_TESTP:
     if (LOOKUP(t, testp_words, &v)) { in->sub = (uint8_t)v; return 0; }
@@ -1317,6 +1397,7 @@ static int parse_address(struct parser *p, struct ptx_operand *o, const char *op
 
 /* operand := '!' name | ['-'] number | '_' | name ['|' (name | '_')] | sreg ['.' comp]
             | name [('+' | '-') INT] | '[' address ']' | '{' elem {',' elem} '}'
+   elem := name | '_' | '0'      (a 0 reads as zero in a source vector, stored as '_')
    idx is the operand's position; labels are only accepted as the target of bra. */
 static int parse_operand(struct parser *p, struct ptx_inst *in, unsigned idx, const char *opname) {
   struct ptx_operand *o = &in->opd[idx];
@@ -1365,6 +1446,11 @@ static int parse_operand(struct parser *p, struct ptx_inst *in, unsigned idx, co
       if (o->nvec == 4) return syn(p, e, "more than 4 elements in vector operand of '%s'", opname);
       if (e->kind == PTX_TK_IDENT && tok_is(e, "_")) {
         o->vreg[o->nvec++] = PTX_NOREG;
+      } else if (e->kind == PTX_TK_INT && e->u == 0) {
+        o->vreg[o->nvec++] = PTX_NOREG;   /* {0, %h}: cuda_bf16.h's widening; reads as 0, as '_' */
+      } else if (e->kind == PTX_TK_INT || e->kind == PTX_TK_FLT) {
+        return unsup(p, e, "unsupported constant '%.*s' in a vector operand of '%s' at line %u", (int)e->len,
+                     e->s, opname, e->line);
       } else if (e->kind == PTX_TK_IDENT && (r = find_reg(p, e)) >= 0) {
         o->vreg[o->nvec++] = (uint32_t)r;
       } else if (e->kind == PTX_TK_IDENT) {
@@ -1586,12 +1672,18 @@ static int parse_inst(struct parser *p) {
   in.op = (uint16_t)op;
   for (k = 1; opt + k <= last; k++) {
     int r = apply_mod(&in, &ms, opt + k);
-    if (r == 1) return syn(p, opt + k, "unknown modifier '.%.*s' in '%s'", (int)opt[k].len, opt[k].s, ot.s);
+    if (r == 1)   /* nvcc's PTX is well formed: a variant we do not model refuses the kernel */
+      return unsup(p, opt + k, "unsupported modifier '.%.*s' in '%s' at line %u", (int)opt[k].len, opt[k].s,
+                   ot.s, opt[k].line);
     if (r == 2) return syn(p, opt + k, "too many types in '%s'", ot.s);
   }
   if (in.op == PTX_OP_SHF) {
     if (!ms.shf_dir || !ms.shf_mode) return syn(p, opt, "'%s' needs .l or .r and .wrap or .clamp", ot.s);
     in.sub = (uint8_t)((ms.shf_dir - 1) * 2 + (ms.shf_mode - 1));
+  }
+  if (in.op == PTX_OP_BMSK || in.op == PTX_OP_SZEXT) {
+    if (!ms.shf_mode) return syn(p, opt, "'%s' needs .wrap or .clamp", ot.s);
+    in.sub = (uint8_t)(ms.shf_mode == 2 ? PTX_MODE_CLAMP : PTX_MODE_WRAP);
   }
   if (in.op == PTX_OP_CALL) {
     TRY(parse_call(p, &in, ot.s));
@@ -1646,6 +1738,8 @@ static int parse_block(struct parser *p) {
       break;
     }
     if (t->kind == PTX_TK_EOF) return syn(p, open, "missing '}' for the block opened here");
+    p->stmt_pos = p->pos;
+    p->stmt_depth = p->depth;
     if (is_punct(t, '{')) {
       TRY(parse_block(p));
     } else if (t->kind == PTX_TK_DOTW) {
@@ -1783,6 +1877,59 @@ static int resolve_labels(struct parser *p, uint32_t fi) {
   return 0;
 }
 
+/* Where a function body starts in the module's arrays, to drop it again. */
+struct body_mark {
+  uint32_t ninsts, nvars, nregs, ncalls, ncall_syms;
+};
+
+/* The body of function fi uses a construct the emulator does not run (p->err says which, from
+   unsup()): the function stays in the module, refused with that message and the .loc before
+   the construct, and without its body (ninst 0), and parsing goes on after the body's '}', so
+   one kernel's texture fetch does not take its module's other kernels with it. Launching a
+   refused kernel, or one that calls a refused function, is refused (sim_link). */
+static int refuse_body(struct parser *p, uint32_t fi, const struct body_mark *bm) {
+  struct ptx_module *m = p->m;
+  struct ptx_func *f = &m->funcs[fi];
+  struct refusal *r;
+  size_t i, k;
+  uint32_t depth = p->stmt_depth;
+  ENSURE(p, p->refusals, p->cap_refusals, p->nrefusals + 1);
+  r = &p->refusals[p->nrefusals];
+  r->func = fi;
+  r->frame = p->loc_frame;
+  r->file = p->loc_file;
+  r->line = p->loc_line;
+  {
+    char msg[sizeof p->err->msg + 8];
+    say_ptx_line(msg, sizeof msg, p->err->msg);
+    TRY(arena_add(p, msg, strlen(msg), &r->why));
+  }
+  p->nrefusals++;
+  /* skip the rest of the body from the start of the statement that failed */
+  p->pos = p->stmt_pos;
+  while (depth > 0) {
+    const struct ptx_tok *t = peek(p);
+    if (t->kind == PTX_TK_EOF) return syn(p, t, "missing '}' at the end of function '%s'", m->arena + p->func_name[fi]);
+    if (is_punct(t, '{')) depth++;
+    else if (is_punct(t, '}')) depth--;
+    next(p);
+  }
+  m->ninsts = bm->ninsts;
+  m->nvars = bm->nvars;
+  m->nregs = bm->nregs;
+  m->ncalls = bm->ncalls;
+  m->ncall_syms = bm->ncall_syms;
+  for (i = k = 0; i < p->ncfix; i++)
+    if (p->cfix[i].inst < bm->ninsts) p->cfix[k++] = p->cfix[i];
+  p->ncfix = k;
+  p->nlfix = 0;
+  p->depth = 0;
+  f->ninst = 0;
+  f->nregs = 0;
+  memset(p->err, 0, sizeof *p->err);
+  return 0;
+}
+
 /* entry := '.entry' name [params] {perf} (block | ';')
    func  := '.func' ['(' param ')'] name [params] {perf} (block | ';') */
 static int parse_function(struct parser *p) {
@@ -1881,10 +2028,19 @@ static int parse_function(struct parser *p) {
     uint32_t vi = m->func_params[i < nrets ? f->first_ret + i : f->first_param + i - nrets];
     TRY(declare_var(p, vi, &p->t[p->params[i].tok]));
   }
-  TRY(parse_block(p));
-  m->funcs[fi].ninst = m->ninsts - m->funcs[fi].first_inst;
-  m->funcs[fi].nregs = m->nregs - m->funcs[fi].first_reg;
-  TRY(resolve_labels(p, fi));
+  {
+    struct body_mark bm = {m->ninsts, m->nvars, m->nregs, m->ncalls, m->ncall_syms};
+    int r = parse_block(p);
+    if (r == PTX_ERR_UNSUPPORTED) {
+      TRY(refuse_body(p, fi, &bm));
+    } else if (r) {
+      return r;
+    } else {
+      m->funcs[fi].ninst = m->ninsts - m->funcs[fi].first_inst;
+      m->funcs[fi].nregs = m->nregs - m->funcs[fi].first_reg;
+      TRY(resolve_labels(p, fi));
+    }
+  }
   p->cur_func = PTX_NOREG;
   st_pop(&p->regs, 0);
   st_pop(&p->lvars, 0);
@@ -1950,6 +2106,45 @@ static int parse_module(struct parser *p) {
   return 0;
 }
 
+/* Refuse every function whose body names a variable whose initialiser was refused (the
+   address of a virtual function table, say), at the first instruction that does. */
+static int refuse_var_users(struct parser *p) {
+  struct ptx_module *m = p->m;
+  uint32_t fi, i, k;
+  size_t v;
+  if (!p->nvar_refusals) return 0;
+  for (fi = 0; fi < m->nfuncs; fi++) {
+    const struct ptx_func *f = &m->funcs[fi];
+    int done = 0;
+    for (v = 0; v < p->nrefusals; v++) done |= p->refusals[v].func == fi;
+    for (i = 0; i < f->ninst && !done; i++) {
+      const struct ptx_inst *in = &m->insts[f->first_inst + i];
+      for (k = 0; k < in->nopd && !done; k++) {
+        const struct ptx_operand *o = &in->opd[k];
+        if ((o->kind != PTX_OPD_SYM && o->kind != PTX_OPD_ADDR) || o->sym == PTX_NOREG) continue;
+        for (v = 0; v < p->nvar_refusals && !done; v++) {
+          const struct var_refusal *vr = &p->var_refusals[v];
+          struct refusal *r;
+          char msg[sizeof p->err->msg];
+          if (vr->var != o->sym) continue;
+          snprintf(msg, sizeof msg, "it uses '%s', whose initialiser is not loaded (%s)",
+                   m->arena + p->var_name[vr->var], m->arena + vr->why);
+          ENSURE(p, p->refusals, p->cap_refusals, p->nrefusals + 1);
+          r = &p->refusals[p->nrefusals];
+          r->func = fi;
+          r->frame = in->frame;
+          r->file = in->file;
+          r->line = in->line;
+          TRY(arena_add(p, msg, strlen(msg), &r->why));
+          p->nrefusals++;
+          done = 1;
+        }
+      }
+    }
+  }
+  return 0;
+}
+
 /* Resolve call targets, check argument counts, and turn name offsets into pointers. */
 static int finish(struct parser *p) {
   struct ptx_module *m = p->m;
@@ -1971,11 +2166,22 @@ static int finish(struct parser *p) {
       return sem(p, t, "call to '%.*s' passes %u argument(s) and %u return value(s); it takes %u and %u",
                  (int)t->len, t->s, c->nargs, c->nret, f->nparams, f->nrets);
   }
+  TRY(refuse_var_users(p));
   for (i = 0; i < m->nfuncs; i++) m->funcs[i].name = m->arena + p->func_name[i];
   for (i = 0; i < m->nvars; i++) m->vars[i].name = m->arena + p->var_name[i];
   for (i = 0; i < m->nregs; i++) m->regs[i].name = m->arena + p->reg_name[i];
   for (i = 0; i < m->nfiles; i++) m->files[i].path = m->arena + p->file_path[i];
   attribute_lines(p);
+  for (i = 0; i < p->nvar_refusals; i++)
+    m->vars[p->var_refusals[i].var].refused = m->arena + p->var_refusals[i].why;
+  for (i = 0; i < p->nrefusals; i++) {
+    const struct refusal *r = &p->refusals[i];
+    struct ptx_func *f = &m->funcs[r->func];
+    f->refused = m->arena + r->why;
+    f->refused_file = r->file;
+    f->refused_line = r->line;
+    own_location(m, r->frame, &f->refused_file, &f->refused_line);
+  }
   return 0;
 }
 
@@ -2022,6 +2228,8 @@ enum ptx_status ptx_parse(const char *text, size_t len, struct ptx_module *out, 
   free(p.lfix);
   free(p.cfix);
   free(p.params);
+  free(p.refusals);
+  free(p.var_refusals);
   ptx_toks_free(&toks);
   if (!r) r = (int)ptx_check_operands(out, err);
   if (!r) r = (int)ptx_cfg_analyse(out, err);

@@ -6,18 +6,24 @@
  */
 #include "ptx/ptx.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const op_names[PTX_OP_COUNT] = {
-#define X(e, s) s,
+static const struct ptx_op_info op_info[PTX_OP_COUNT] = {
+#define X(e, s, shape, cost, dst) {s, shape, PTX_COST_##cost, PTX_DST_##dst},
 #include "ptx/ptx_ops.def"
 #undef X
 };
 
+const struct ptx_op_info *ptx_op_info(enum ptx_op op) {
+  if ((unsigned)op >= PTX_OP_COUNT) return NULL;
+  return &op_info[op];
+}
+
 const char *ptx_op_name(enum ptx_op op) {
   if ((unsigned)op >= PTX_OP_COUNT) return "?";
-  return op_names[op];
+  return op_info[op].name;
 }
 
 static const struct {
@@ -38,6 +44,7 @@ static const struct {
   [PTX_T_TF32] = {"tf32", 4, 0, 1},
   [PTX_T_F32] = {"f32", 4, 0, 1},     [PTX_T_F64] = {"f64", 8, 0, 1},
   [PTX_T_PRED] = {"pred", 1, 0, 0},
+  [PTX_T_U16X2] = {"u16x2", 4, 0, 0}, [PTX_T_S16X2] = {"s16x2", 4, 0, 0}, /* packed: per half */
 };
 
 unsigned ptx_type_size(enum ptx_type t) {
@@ -84,6 +91,51 @@ int ptx_find_func(const struct ptx_module *m, const char *name) {
   for (i = 0; i < m->nfuncs; i++)
     if (m->funcs[i].name && strcmp(m->funcs[i].name, name) == 0) return (int)i;
   return -1;
+}
+
+int ptx_func_refused(const struct ptx_module *m, uint32_t fi) {
+  uint32_t *stack, n = 0, i;
+  uint8_t *seen;
+  int found = -1;
+  if (!m || fi >= m->nfuncs) return -1;
+  if (m->funcs[fi].refused) return (int)fi;
+  stack = malloc(m->nfuncs * sizeof *stack);
+  seen = calloc(m->nfuncs, 1);
+  if (!stack || !seen) {       /* out of memory: the kernel's own body answers */
+    free(stack);
+    free(seen);
+    return -1;
+  }
+  stack[n++] = fi;
+  seen[fi] = 1;
+  while (n && found < 0) {
+    const struct ptx_func *f = &m->funcs[stack[--n]];
+    for (i = 0; i < f->ninst && found < 0; i++) {
+      const struct ptx_inst *in = &m->insts[f->first_inst + i];
+      uint32_t g = in->opd[0].reg;
+      if (in->op != PTX_OP_CALL || in->opd[0].kind != PTX_OPD_FUNC || g >= m->nfuncs || seen[g])
+        continue;
+      seen[g] = 1;
+      if (m->funcs[g].refused) found = (int)g;
+      else stack[n++] = g;
+    }
+  }
+  free(stack);
+  free(seen);
+  return found;
+}
+
+const char *ptx_refusal_text(const struct ptx_module *m, uint32_t fi, uint32_t g, char *buf,
+                             size_t n) {
+  const struct ptx_func *f = &m->funcs[fi], *r = &m->funcs[g];
+  const char *path = r->refused_line ? ptx_file_path(m, r->refused_file) : NULL;
+  const char *base = path ? strrchr(path, '/') : NULL;
+  char where[160] = "", via[160] = "";
+  if (path) snprintf(where, sizeof where, " (at %s:%u)", base ? base + 1 : path, r->refused_line);
+  if (g != fi) snprintf(via, sizeof via, " in function '%s', which it calls,", r->name);
+  snprintf(buf, n, "kernel '%s' cannot run on the emulator:%s %s%s", f->name, via,
+           r->refused ? r->refused : "refused", where);
+  return buf;
 }
 
 const char *ptx_file_path(const struct ptx_module *m, uint32_t index) {

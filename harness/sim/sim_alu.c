@@ -941,8 +941,33 @@ static uint64_t alu_sat_s32(int64_t v)
   return (uint64_t)v & 0xffffffffu;
 }
 
+uint32_t sim_alu_ibin16x2(enum ptx_op op, enum ptx_type t, uint32_t flags, uint32_t a, uint32_t b)
+{
+  int sg = t == PTX_T_S16X2;
+  uint32_t d = 0;
+  for (unsigned k = 0; k < 2; k++) {
+    uint32_t ua = (a >> (16 * k)) & 0xffff, ub = (b >> (16 * k)) & 0xffff;
+    int32_t x = sg ? (int16_t)ua : (int32_t)ua, y = sg ? (int16_t)ub : (int32_t)ub, r;
+    switch (op) {
+    case PTX_OP_ADD: r = x + y; break;
+    case PTX_OP_SUB: r = x - y; break;
+    case PTX_OP_MIN: r = x < y ? x : y; break;
+    case PTX_OP_MAX: r = x > y ? x : y; break;
+    default: r = 0; break;
+    }
+    if ((flags & PTX_F_SAT) && sg)
+      r = r > INT16_MAX ? INT16_MAX : r < INT16_MIN ? INT16_MIN : r;
+    if ((flags & PTX_F_RELU) && sg && r < 0)
+      r = 0;
+    d |= ((uint32_t)r & 0xffff) << (16 * k);
+  }
+  return d;
+}
+
 uint64_t sim_alu_ibin(enum ptx_op op, enum ptx_type t, uint32_t flags, uint64_t a, uint64_t b)
 {
+  if (t == PTX_T_U16X2 || t == PTX_T_S16X2)
+    return sim_alu_ibin16x2(op, t, flags, (uint32_t)a, (uint32_t)b);
   unsigned n = sim_alu_type_bits(t);
   uint64_t m = sim_alu_mask(t);
   int sg = sim_alu_is_signed(t);
@@ -1263,4 +1288,72 @@ uint64_t sim_alu_madc(enum ptx_type t, uint32_t flags, uint64_t a, uint64_t b, u
   uint64_t lo, hi;
   alu_mul_full(t, a, b, &lo, &hi);
   return sim_alu_addc(t, (flags & PTX_F_HI) ? hi : lo, c, cin, cout);
+}
+
+uint32_t sim_alu_bmsk(int clamp, uint32_t a, uint32_t b)
+{
+  uint32_t a1 = a & 0x1f, b1 = b & 0x1f, sum = a1 + b1;
+  uint32_t mask0 = ~0u << a1, mask1 = sum >= 32 ? 0 : ~0u << sum;
+  int over = sum >= 32;
+  if (clamp) {
+    if (a >= 32) {
+      over = 1;
+      mask0 = 0;
+    }
+    if (b >= 32)
+      over = 1;
+  }
+  if (over)
+    mask1 = 0;
+  else if (b1 == 0)
+    mask1 = ~0u;
+  return mask0 & ~mask1;
+}
+
+uint32_t sim_alu_szext(int clamp, int is_signed, uint32_t a, uint32_t b)
+{
+  uint32_t b1 = b & 0x1f;
+  int too_large = clamp && b >= 32;
+  uint32_t mask = too_large ? 0 : ~0u << b1;
+  int sign = !(b1 == 0 || too_large || !is_signed) && ((a >> ((b1 - 1) & 0x1f)) & 1);
+  return (a & ~mask) | (sign ? mask : 0);
+}
+
+uint32_t sim_alu_fns(uint32_t mask, uint32_t base, int32_t offset)
+{
+  if (offset == 0)
+    return base < 32 && (mask >> base & 1) ? base : 0xffffffffu;
+  int64_t count = (offset > 0 ? (int64_t)offset : -(int64_t)offset) - 1;
+  int inc = offset > 0 ? 1 : -1;
+  for (int64_t pos = base; pos >= 0 && pos < 32; pos += inc)
+    if (mask >> pos & 1) {
+      if (count == 0)
+        return (uint32_t)pos;
+      count--;
+    }
+  return 0xffffffffu;
+}
+
+uint32_t sim_alu_vabsdiff(unsigned lanes, enum ptx_type dt, enum ptx_type at, uint32_t flags,
+                          uint32_t a, uint32_t b, uint32_t c)
+{
+  unsigned bits = 32 / lanes;
+  uint32_t lm = (1u << bits) - 1, d = 0, sum = c;
+  int as = ptx_type_is_signed(at), bs = (flags & PTX_F_BSIGNED) != 0, ds = ptx_type_is_signed(dt);
+  for (unsigned i = 0; i < lanes; i++) {
+    uint32_t ua = (a >> (i * bits)) & lm, ub = (b >> (i * bits)) & lm;
+    int64_t x = as && (ua >> (bits - 1)) ? (int64_t)ua - (1ll << bits) : (int64_t)ua;
+    int64_t y = bs && (ub >> (bits - 1)) ? (int64_t)ub - (1ll << bits) : (int64_t)ub;
+    int64_t t = x > y ? x - y : y - x;
+    if (flags & PTX_F_VADD) {
+      sum += (uint32_t)t;
+      continue;
+    }
+    if (flags & PTX_F_SAT) {
+      int64_t hi = ds ? (1ll << (bits - 1)) - 1 : (int64_t)lm;
+      t = t > hi ? hi : t;
+    }
+    d |= ((uint32_t)t & lm) << (i * bits);
+  }
+  return (flags & PTX_F_VADD) ? sum : d;
 }

@@ -85,7 +85,7 @@ static inline unsigned sim_alu_type_bits(enum ptx_type t)
   case PTX_T_B8: case PTX_T_U8: case PTX_T_S8: return 8;
   case PTX_T_B16: case PTX_T_U16: case PTX_T_S16: case PTX_T_F16: case PTX_T_BF16: return 16;
   case PTX_T_B32: case PTX_T_U32: case PTX_T_S32: case PTX_T_F32: case PTX_T_F16X2:
-  case PTX_T_BF16X2: case PTX_T_TF32: return 32;
+  case PTX_T_BF16X2: case PTX_T_TF32: case PTX_T_U16X2: case PTX_T_S16X2: return 32;
   case PTX_T_B64: case PTX_T_U64: case PTX_T_S64: case PTX_T_F64: return 64;
   case PTX_T_B128: return 128;
   case PTX_T_PRED: return 1;
@@ -275,6 +275,9 @@ uint16_t sim_alu_f32_to_bf16(uint32_t f, enum ptx_rnd rnd);
    AND OR XOR (pred too), SHL SHR (b is an unsigned shift amount; amounts >= the width give 0,
    or the sign fill for shr.s). Returns the result masked to its width. */
 uint64_t sim_alu_ibin(enum ptx_op op, enum ptx_type t, uint32_t flags, uint64_t a, uint64_t b);
+/* The same on u16x2/s16x2 (sm_90): add, sub (.sat: s16x2, saturating each half), min, max
+   (.relu: s16x2, negative halves to 0), each half on its own. */
+uint32_t sim_alu_ibin16x2(enum ptx_op op, enum ptx_type t, uint32_t flags, uint32_t a, uint32_t b);
 
 /* One-input integer op: ABS NEG NOT CNOT (pred too for NOT), POPC CLZ (b32/b64, u32 result),
    BFIND (u32/s32/u64/s64: bit position of the most significant non-sign bit, 0xffffffff when
@@ -315,6 +318,27 @@ uint32_t sim_alu_dp4a(enum ptx_type at, enum ptx_type bt, uint32_t a, uint32_t b
    the default) or 2,3 (PTX_F_HI) of b. Modulo 2^32. */
 uint32_t sim_alu_dp2a(enum ptx_type at, enum ptx_type bt, uint32_t flags,
                       uint32_t a, uint32_t b, uint32_t c);
+
+/* bmsk.{wrap,clamp}.b32 d, a, b: the mask of b bits from bit a (clamp: a position past 31
+   gives 0, a width of 32 or more reaches bit 31; wrap: both taken modulo 32), exactly as the
+   PTX pseudo-code. */
+uint32_t sim_alu_bmsk(int clamp, uint32_t a, uint32_t b);
+
+/* szext.{wrap,clamp}.{u32,s32} d, a, b: the low b bits of a, zero- or (s32) sign-extended;
+   0 for b = 0 (and for b = 32 with wrap), a itself for b >= 32 with clamp. */
+uint32_t sim_alu_szext(int clamp, int is_signed, uint32_t a, uint32_t b);
+
+/* fns.b32 d, mask, base, offset: position of the offset-th set bit of mask counting from bit
+   base upwards (offset > 0) or downwards (offset < 0); offset 0 asks whether bit base is set.
+   0xffffffff when there is none. */
+uint32_t sim_alu_fns(uint32_t mask, uint32_t base, int32_t offset);
+
+/* vabsdiff2/vabsdiff4.dtype.atype.btype{.sat,.add} d, a, b, c (SIMD video, no lane selectors
+   or masks): the absolute difference of each of the `lanes` 16- or 8-bit lanes of a and b
+   (each signed when its type is s32); merged into d lane by lane (saturated to dtype's lane
+   range with PTX_F_SAT, else truncated to the lane), or with PTX_F_VADD summed onto c. */
+uint32_t sim_alu_vabsdiff(unsigned lanes, enum ptx_type dt, enum ptx_type at, uint32_t flags,
+                          uint32_t a, uint32_t b, uint32_t c);
 
 /* ---- carry chain (CC.CF) ---- */
 

@@ -216,6 +216,44 @@ static int is_global_space(enum ptx_space sp, uint64_t addr)
   return !(addr - SIM_SHARED_WIN < SIM_WIN_SIZE) && !(addr - SIM_LOCAL_WIN < SIM_WIN_SIZE);
 }
 
+/* Host atomics on the 1-, 2-, 4- and 8-byte values global atomics use (atom.cas.b16 and the
+   f16/bf16 adds are 2 bytes): another worker thread may be running another block's atomic on
+   the same address. The load is relaxed; the compare-and-swap publishes. */
+static uint64_t host_load(uint8_t *p, unsigned size)
+{
+  switch (size) {
+  case 1: return __atomic_load_n(p, __ATOMIC_RELAXED);
+  case 2: return __atomic_load_n((uint16_t *)p, __ATOMIC_RELAXED);
+  case 4: return __atomic_load_n((uint32_t *)p, __ATOMIC_RELAXED);
+  default: return __atomic_load_n((uint64_t *)p, __ATOMIC_RELAXED);
+  }
+}
+
+static int host_cas(uint8_t *p, unsigned size, uint64_t old, uint64_t nv)
+{
+  switch (size) {
+  case 1: {
+    uint8_t e = (uint8_t)old;
+    return __atomic_compare_exchange_n(p, &e, (uint8_t)nv, 0, __ATOMIC_SEQ_CST, __ATOMIC_RELAXED);
+  }
+  case 2: {
+    uint16_t e = (uint16_t)old;
+    return __atomic_compare_exchange_n((uint16_t *)p, &e, (uint16_t)nv, 0, __ATOMIC_SEQ_CST,
+                                       __ATOMIC_RELAXED);
+  }
+  case 4: {
+    uint32_t e = (uint32_t)old;
+    return __atomic_compare_exchange_n((uint32_t *)p, &e, (uint32_t)nv, 0, __ATOMIC_SEQ_CST,
+                                       __ATOMIC_RELAXED);
+  }
+  default: {
+    uint64_t e = old;
+    return __atomic_compare_exchange_n((uint64_t *)p, &e, nv, 0, __ATOMIC_SEQ_CST,
+                                       __ATOMIC_RELAXED);
+  }
+  }
+}
+
 /* One atomic read-modify-write on a value of type t at p; returns the old value and sets
    *changed when the new value differs from it (a failed CAS, a losing max, an exchange of the
    same value change nothing: the progress watch does not count them). `shared` accesses
@@ -229,13 +267,7 @@ static __attribute__((noinline)) uint64_t atomic_rmw(uint8_t *p, int host_atomic
   enum ptx_type t = (enum ptx_type)in->type;
   unsigned size = ptx_type_size(t);
   for (;;) {
-    uint64_t old = load_bits(p, size), nv = old;
-    if (host_atomic) {
-      if (size == 4)
-        old = __atomic_load_n((uint32_t *)p, __ATOMIC_RELAXED);
-      else if (size == 8)
-        old = __atomic_load_n((uint64_t *)p, __ATOMIC_RELAXED);
-    }
+    uint64_t old = host_atomic ? host_load(p, size) : load_bits(p, size), nv = old;
     switch (in->sub) {
     case PTX_ATOM_ADD:
       nv = ptx_type_is_float(t) ? sim_alu_fbin(PTX_OP_ADD, t, PTX_RND_RN, 0, old, bval)
@@ -263,25 +295,14 @@ static __attribute__((noinline)) uint64_t atomic_rmw(uint8_t *p, int host_atomic
     }
     nv &= sim_alu_mask(t);
     int ch = nv != (old & sim_alu_mask(t));
-    if (!host_atomic || (size != 4 && size != 8)) {
+    if (!host_atomic) {
       store_bits(p, size, nv);
       *changed |= ch;
       return old;
     }
-    if (size == 4) {
-      uint32_t expect = (uint32_t)old;
-      if (__atomic_compare_exchange_n((uint32_t *)p, &expect, (uint32_t)nv, 0, __ATOMIC_SEQ_CST,
-                                      __ATOMIC_RELAXED)) {
-        *changed |= ch;
-        return old;
-      }
-    } else {
-      uint64_t expect = old;
-      if (__atomic_compare_exchange_n((uint64_t *)p, &expect, nv, 0, __ATOMIC_SEQ_CST,
-                                      __ATOMIC_RELAXED)) {
-        *changed |= ch;
-        return old;
-      }
+    if (host_cas(p, size, old, nv)) {
+      *changed |= ch;
+      return old;
     }
   }
 }
@@ -649,6 +670,31 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
                                                (uint32_t)bb[l], (uint32_t)c[l]);
     break;
   }
+  case PTX_OP_VABSDIFF2:
+  case PTX_OP_VABSDIFF4: {
+    const uint64_t *a = REG(in->opd[1].reg), *bb = REG(in->opd[2].reg), *c = REG(in->opd[3].reg);
+    unsigned lanes = in->op == PTX_OP_VABSDIFF4 ? 4 : 2;
+    FOR_LANES(e) REG(d->reg)[l] = sim_alu_vabsdiff(lanes, t, (enum ptx_type)in->type2, in->flags,
+                                                   (uint32_t)a[l], (uint32_t)bb[l], (uint32_t)c[l]);
+    break;
+  }
+  case PTX_OP_BMSK: {
+    const uint64_t *a = REG(in->opd[1].reg), *bb = REG(in->opd[2].reg);
+    int clamp = in->sub == PTX_MODE_CLAMP;
+    FOR_LANES(e) REG(d->reg)[l] = sim_alu_bmsk(clamp, (uint32_t)a[l], (uint32_t)bb[l]);
+    break;
+  }
+  case PTX_OP_SZEXT: {
+    const uint64_t *a = REG(in->opd[1].reg), *bb = REG(in->opd[2].reg);
+    int clamp = in->sub == PTX_MODE_CLAMP, sgn = ptx_type_is_signed(t);
+    FOR_LANES(e) REG(d->reg)[l] = sim_alu_szext(clamp, sgn, (uint32_t)a[l], (uint32_t)bb[l]);
+    break;
+  }
+  case PTX_OP_FNS: {
+    const uint64_t *a = REG(in->opd[1].reg), *bb = REG(in->opd[2].reg), *c = REG(in->opd[3].reg);
+    FOR_LANES(e) REG(d->reg)[l] = sim_alu_fns((uint32_t)a[l], (uint32_t)bb[l], (int32_t)(uint32_t)c[l]);
+    break;
+  }
   case PTX_OP_SHF: {
     const uint64_t *a = REG(in->opd[1].reg), *bb = REG(in->opd[2].reg), *c = REG(in->opd[3].reg);
     FOR_LANES(e) REG(d->reg)[l] = sim_alu_shf((enum ptx_shfmode)in->sub, (uint32_t)a[l],
@@ -764,14 +810,40 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
   case PTX_OP_ATOM:
   case PTX_OP_RED: {
     int is_atom = in->op == PTX_OP_ATOM;
-    const struct ptx_operand *ad = &in->opd[is_atom ? 1 : 0];
+    const struct ptx_operand *ad = &in->opd[is_atom ? 1 : 0], *so = &in->opd[is_atom ? 2 : 1];
     unsigned size = ptx_type_size(t);
     const uint64_t *base = ad->reg != PTX_NOREG ? REG(ad->reg) : NULL;
-    const uint64_t *bv = REG(in->opd[is_atom ? 2 : 1].reg);
-    const uint64_t *cv = (is_atom && in->sub == PTX_ATOM_CAS) ? REG(in->opd[3].reg) : NULL;
     enum ptx_space sp = (enum ptx_space)in->space;
     uint64_t av[SIM_MAX_WARP];
     int diff = 0;                  /* some lane changed memory (the progress watch) */
+    if (so->kind == PTX_OPD_VEC) {
+      /* atom/red.add.v2/.v4 (sm_90's float2/float4 atomicAdd): the vector is aligned as a
+         whole, each element is its own atomic operation (ptx_check: a source register each) */
+      unsigned n = so->nvec;
+      FOR_LANES(e) {
+        uint64_t addr = av[l] = (base ? base[l] : 0) + (uint64_t)ad->imm;
+        uint8_t *p = mem_at(b, w, pc, l, sp, addr, size * n, size * n, SIM_ACC_ATOMIC);
+        if (!p)
+          return pc;
+        int global = is_global_space(sp, addr), changed = 0;
+        for (unsigned k = 0; k < n; k++) {
+          uint64_t old = atomic_rmw(p + k * size, global, in, REG(so->vreg[k])[l], 0, &changed);
+          if (is_atom && d->kind == PTX_OPD_VEC && d->vreg[k] != PTX_NOREG)
+            REG(d->vreg[k])[l] = widen(t, old);
+        }
+        if (changed) {
+          diff = 1;
+          if (global)
+            b->worker->global_writes++;
+        }
+      }
+      sim_stats_mem(b, pc, sp, av, e, size * n, SIM_ATOMIC);
+      if (diff)
+        b->writes++;
+      break;
+    }
+    const uint64_t *bv = REG(so->reg);
+    const uint64_t *cv = (is_atom && in->sub == PTX_ATOM_CAS) ? REG(in->opd[3].reg) : NULL;
     FOR_LANES(e) {
       uint64_t addr = av[l] = (base ? base[l] : 0) + (uint64_t)ad->imm;
       uint8_t *p = mem_at(b, w, pc, l, sp, addr, size, size, SIM_ACC_ATOMIC);
@@ -902,7 +974,17 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
   case PTX_OP_BRKPT:
     break;
 
-  default: {
+  /* control flow and collectives are the warp layer's (sim_warp.c); one that reaches here
+     is a fault, not a silent no-op. No default: an opcode added to ptx_ops.def without a
+     case here fails to compile (-Wswitch). */
+  case PTX_OP_BRA:
+  case PTX_OP_CALL:
+  case PTX_OP_RET:
+  case PTX_OP_EXIT:
+  case PTX_OP_BAR:
+  case PTX_OP_BARRIER:
+  case PTX_OP_TRAP:
+  case PTX_OP_COUNT: {
     char msg[160];
     snprintf(msg, sizeof msg, "the emulator cannot execute '%s' here", ptx_op_name((enum ptx_op)in->op));
     sim_fault_other(b, w, pc, lo, SIM_FK_TRAP, msg);

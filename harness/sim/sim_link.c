@@ -453,6 +453,11 @@ enum sim_status sim_link(struct sim_device *d, const struct ptx_module *m, int f
                          struct sim_prog *p, char *err, size_t errlen)
 {
   memset(p, 0, sizeof *p);
+  int refused = ptx_func_refused(m, (uint32_t)func);
+  if (refused >= 0) {               /* it, or a function it calls, uses what we do not run */
+    ptx_refusal_text(m, (uint32_t)func, (uint32_t)refused, err, errlen);
+    return SIM_ERR_UNSUPPORTED;
+  }
   p->mod = m;
   p->entry_func = func;
   uint64_t *modaddr;

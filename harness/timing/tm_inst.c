@@ -59,19 +59,12 @@ static void add_reg(uint32_t *v, uint8_t *n, uint8_t max, uint32_t r)
 /* Registers an instruction reads (srcs) and writes (dsts). */
 static void regs_of(const struct ptx_inst *in, struct tm_op *o)
 {
-  int writes = 1;
-  switch ((enum ptx_op)in->op) {
-  case PTX_OP_BAR:
-    writes = in->sub == PTX_BAR_RED;              /* bar.red d, a{, b}, {!}c writes d */
-    break;
-  case PTX_OP_ST: case PTX_OP_RED: case PTX_OP_BRA: case PTX_OP_CALL:
-  case PTX_OP_RET: case PTX_OP_EXIT: case PTX_OP_TRAP: case PTX_OP_FENCE: case PTX_OP_MEMBAR:
-  case PTX_OP_PREFETCH: case PTX_OP_PREFETCHU: case PTX_OP_NANOSLEEP: case PTX_OP_PMEVENT:
-  case PTX_OP_BRKPT:
-    writes = 0;
-    break;
-  default:
-    break;
+  int writes = 0;
+  const struct ptx_op_info *oi = ptx_op_info((enum ptx_op)in->op);
+  switch ((enum ptx_dst)(oi ? oi->dst : PTX_DST_NO)) {
+  case PTX_DST_NO: writes = 0; break;
+  case PTX_DST_YES: writes = 1; break;
+  case PTX_DST_BAR_RED: writes = in->sub == PTX_BAR_RED; break; /* bar.red d, a{, b}, {!}c */
   }
   add_reg(o->src, &o->nsrc, TM_MAX_SRC, in->guard);
   for (unsigned i = 0; i < in->nopd; i++) {
@@ -109,30 +102,32 @@ void tm_classify(const struct tm_costs *c, const struct ptx_inst *in, struct tm_
   regs_of(in, o);
   enum ptx_type t = (enum ptx_type)in->type;
   int f64 = t == PTX_T_F64, fl = is_float(t);
-  switch ((enum ptx_op)in->op) {
+  const struct ptx_op_info *oi = ptx_op_info((enum ptx_op)in->op);
+  /* one case per timing class of ptx_ops.def, and no default: a new class is costed here or
+     the build fails */
+  switch ((enum ptx_cost)(oi ? oi->cost : PTX_COST_ARITH)) {
   /* memory: the path (L1/L2/DRAM or shared memory) is the trace's, per execution */
-  case PTX_OP_LD:
-  case PTX_OP_LDU:
+  case PTX_COST_LOAD:
     if (in->space == PTX_SP_PARAM || in->space == PTX_SP_CONST || in->op == PTX_OP_LDU)
       set(o, TM_C_FIXED, TM_PIPE_INT, TM_DEP_WAIT, in->space == PTX_SP_PARAM ? 2 : c->alu * 2, 1);
     else
       set(o, TM_C_LOAD, TM_PIPE_LSU, TM_DEP_LONG, 0, 1);
     break;
-  case PTX_OP_ST:
+  case PTX_COST_STORE:
     set(o, in->space == PTX_SP_PARAM ? TM_C_FIXED : TM_C_STORE, TM_PIPE_LSU, TM_DEP_WAIT, 2, 1);
     break;
-  case PTX_OP_ATOM:
+  case PTX_COST_ATOM:
     set(o, TM_C_ATOM, TM_PIPE_LSU, TM_DEP_LONG, 0, 1);
     break;
-  case PTX_OP_RED:
+  case PTX_COST_RED:
     set(o, TM_C_RED, TM_PIPE_LSU, TM_DEP_LONG, 0, 1);
     break;
-  case PTX_OP_PREFETCH: case PTX_OP_PREFETCHU:
+  case PTX_COST_PREFETCH:
     set(o, TM_C_FIXED, TM_PIPE_LSU, TM_DEP_WAIT, 1, 1);
     break;
 
   /* control */
-  case PTX_OP_BAR: {
+  case PTX_COST_BARRIER: {
     set(o, in->sub == PTX_BAR_WARP_SYNC ? TM_C_FIXED : TM_C_BARRIER, TM_PIPE_CBU, TM_DEP_WAIT,
         in->sub == PTX_BAR_WARP_SYNC ? 2 : 0, 1);
     /* bar.sync a{, b}; bar.arrive a, b; bar.red.op d, a{, b}, {!}c: barrier a, b threads
@@ -147,40 +142,39 @@ void tm_classify(const struct tm_costs *c, const struct ptx_inst *in, struct tm_
     o->bar_arrive = in->sub == PTX_BAR_ARRIVE;
     break;
   }
-  case PTX_OP_BRA: case PTX_OP_CALL: case PTX_OP_RET:
+  case PTX_COST_BRANCH:
     set(o, TM_C_BRANCH, TM_PIPE_CBU, TM_DEP_WAIT, 2, 1);
     break;
-  case PTX_OP_EXIT: case PTX_OP_TRAP: case PTX_OP_BRKPT:
+  case PTX_COST_EXIT:
     set(o, TM_C_EXIT, TM_PIPE_CBU, TM_DEP_WAIT, 1, 1);
     break;
-  case PTX_OP_FENCE: case PTX_OP_MEMBAR:
+  case PTX_COST_FENCE:
     set(o, TM_C_FIXED, TM_PIPE_LSU, TM_DEP_LONG, 100, 1);
     break;
-  case PTX_OP_NANOSLEEP:
+  case PTX_COST_SLEEP:
     set(o, TM_C_FIXED, TM_PIPE_CBU, TM_DEP_WAIT, 100, 1);
     break;
 
   /* warp-wide exchanges go through the shared-memory unit */
-  case PTX_OP_SHFL: case PTX_OP_MATCH: case PTX_OP_REDUX:
+  case PTX_COST_WARP:
     set(o, TM_C_SHFL, TM_PIPE_MIO, TM_DEP_SHORT, c->shfl, 1);
     break;
-  case PTX_OP_VOTE: case PTX_OP_ACTIVEMASK:
+  case PTX_COST_VOTE:
     set(o, TM_C_FIXED, TM_PIPE_INT, TM_DEP_WAIT, c->alu, c->i_int);
     break;
 
   /* special functions, and the sequences ptxas expands IEEE division and roots into */
-  case PTX_OP_EX2: case PTX_OP_LG2: case PTX_OP_SIN: case PTX_OP_COS: case PTX_OP_TANH:
-  case PTX_OP_RSQRT:
+  case PTX_COST_SFU:
     set(o, TM_C_FIXED, TM_PIPE_SFU, TM_DEP_SHORT, f64 ? c->sfu * 2 : c->sfu, c->i_sfu * (f64 ? 2 : 1));
     break;
-  case PTX_OP_RCP: case PTX_OP_SQRT:
+  case PTX_COST_ROOT:
     if (in->flags & PTX_F_APPROX)
       set(o, TM_C_FIXED, TM_PIPE_SFU, TM_DEP_SHORT, c->sfu, c->i_sfu);
     else
       set(o, TM_C_FIXED, f64 ? TM_PIPE_FP64 : TM_PIPE_FP32, TM_DEP_SHORT, c->sfu + 6 * c->fma,
           8 * (f64 ? c->i_fp64 : c->i_fp32));
     break;
-  case PTX_OP_DIV:
+  case PTX_COST_DIV:
     if (fl || f64) {
       if (in->flags & PTX_F_APPROX)
         set(o, TM_C_FIXED, TM_PIPE_SFU, TM_DEP_SHORT, c->sfu + c->fma, c->i_sfu);
@@ -191,26 +185,27 @@ void tm_classify(const struct tm_costs *c, const struct ptx_inst *in, struct tm_
       set(o, TM_C_FIXED, TM_PIPE_INT, TM_DEP_WAIT, 12 * c->alu, 16 * c->i_int);
     }
     break;
-  case PTX_OP_REM:
+  case PTX_COST_REM:
     set(o, TM_C_FIXED, TM_PIPE_INT, TM_DEP_WAIT, 14 * c->alu, 18 * c->i_int);
     break;
 
   /* moves and address conversions mostly vanish into other instructions */
-  case PTX_OP_MOV: case PTX_OP_CVTA:
+  case PTX_COST_MOVE:
     set(o, TM_C_FIXED, TM_PIPE_INT, TM_DEP_WAIT, 2, 1);
     break;
-  case PTX_OP_CVT:
+  case PTX_COST_CVT:
     if (is_float((enum ptx_type)in->type) || is_float((enum ptx_type)in->type2) ||
         in->type == PTX_T_F64 || in->type2 == PTX_T_F64)
       set(o, TM_C_FIXED, TM_PIPE_SFU, TM_DEP_SHORT, c->alu + 2, 2 * c->i_int);
     else
       set(o, TM_C_FIXED, TM_PIPE_INT, TM_DEP_WAIT, 2, 1);
     break;
-  case PTX_OP_POPC: case PTX_OP_CLZ: case PTX_OP_BREV: case PTX_OP_BFIND: case PTX_OP_FNS:
+  case PTX_COST_BITS:
     set(o, TM_C_FIXED, TM_PIPE_SFU, TM_DEP_SHORT, c->alu + 2, 2 * c->i_int);
     break;
 
-  default:
+  case PTX_COST_ARITH:
+  case PTX_COST_COUNT:
     if (f64)
       set(o, TM_C_FIXED, TM_PIPE_FP64, TM_DEP_WAIT, c->fp64, c->i_fp64);
     else if (fl)

@@ -18,7 +18,7 @@
 /* which sim_alu entry point a row exercises */
 enum fam {
   FBIN, FFMA, FUN, FCMP, TESTP, CVT, CVTPACK, IBIN, IUN, IMAD, ICMP, BFE, BFI, PRMT, SHF,
-  LOP3, DP4A, DP2A, ADDC, SUBC, MADC
+  LOP3, DP4A, DP2A, ADDC, SUBC, MADC, BMSK, SZEXT, FNS, VABS
 };
 
 struct row {
@@ -479,6 +479,10 @@ static const struct row int_rows[] = {
 #define L3(a, b, c, lut, w) R(LOP3, 0, NONE, NONE, NONE, 0, a, b, c, lut, w, 0)
 #define D4(at, bt, a, b, c, w) R(DP4A, 0, at, bt, NONE, 0, a, b, c, 0, w, 0)
 #define D2(at, bt, fl, a, b, c, w) R(DP2A, 0, at, bt, NONE, fl, a, b, c, 0, w, 0)
+#define BM(clamp, a, b, w) R(BMSK, clamp, NONE, NONE, NONE, 0, a, b, 0, 0, w, 0)
+#define SZ(clamp, t, a, b, w) R(SZEXT, clamp, t, NONE, NONE, 0, a, b, 0, 0, w, 0)
+#define FN(mask, base, off, w) R(FNS, 0, NONE, NONE, NONE, 0, mask, base, (uint32_t)(off), 0, w, 0)
+#define VA(lanes, dt, at, fl, a, b, c, w) R(VABS, lanes, dt, at, NONE, fl, a, b, c, 0, w, 0)
 #define CA(fam, t, fl, a, b, c, cin, w, cc) R(fam, 0, t, NONE, NONE, fl, a, b, c, cin, w, cc)
 #define BYTES_A 0x03020100u /* byte k of {b, a} holds k */
 #define BYTES_B 0x07060504u
@@ -522,6 +526,45 @@ static const struct row bit_rows[] = {
   PR(ECL, BYTES_A, BYTES_B, 3, 0x03030303u),
   PR(ECR, BYTES_A, BYTES_B, 0, 0x00000000u),
   PR(ECR, BYTES_A, BYTES_B, 1, 0x01010100u),
+  /* bmsk, szext, fns: the ISA's examples and its pseudo-code's edge cases */
+  BM(0, 1, 2, 0x6),
+  BM(1, 1, 2, 0x6),
+  BM(0, 28, 8, 0xf0000000u),                                /* a + b past 31: to bit 31 */
+  BM(0, 4, 0, 0),                                           /* width 0 */
+  BM(0, 4, 32, 0),                                          /* wrap: 32 & 31 = 0 */
+  BM(1, 4, 32, 0xfffffff0u),                                /* clamp: to bit 31 */
+  BM(1, 32, 4, 0),                                          /* clamp: past the msb */
+  BM(0, 33, 4, 0x1e),                                       /* wrap: 33 & 31 = 1 */
+  SZ(0, U32, 0xffffffffu, 0, 0),
+  SZ(0, S32, 0x000000f0u, 8, 0xfffffff0u),
+  SZ(0, S32, 0x00000070u, 8, 0x70),
+  SZ(0, U32, 0xfffffff0u, 8, 0xf0),
+  SZ(1, S32, 0x80000000u, 40, 0x80000000u),                 /* clamp, >= 32: a itself */
+  SZ(0, S32, 0x80000001u, 33, 0xffffffffu),                 /* wrap: 1 bit, set */
+  SZ(0, S32, 0x12345678u, 32, 0),                           /* wrap: 32 & 31 = 0 */
+  FN(0xaaaaaaaau, 3, 1, 3),
+  FN(0xaaaaaaaau, 3, -1, 3),
+  FN(0xaaaaaaaau, 2, 1, 3),
+  FN(0xaaaaaaaau, 2, -1, 1),
+  FN(0xaaaaaaaau, 2, 0, 0xffffffffu),
+  FN(0xaaaaaaaau, 3, 0, 3),
+  FN(0xaaaaaaaau, 0, 3, 5),
+  FN(0x00000001u, 5, -2, 0xffffffffu),
+  /* packed 16-bit integers (sm_90): each half on its own */
+  IB(ADD, U16X2, 0, 0xffff0001u, 0x00020003u, 0x00010004u),
+  IB(ADD, S16X2, PTX_F_SAT, 0x7fff8000u, 0x0001ffffu, 0x7fff8000u),
+  IB(SUB, S16X2, 0, 0x00000000u, 0x00010001u, 0xffffffffu),
+  IB(MIN, S16X2, 0, 0x8000ffffu, 0x00010001u, 0x8000ffffu),
+  IB(MIN, U16X2, 0, 0x8000ffffu, 0x00010001u, 0x00010001u),
+  IB(MAX, S16X2, PTX_F_RELU, 0x8000fffeu, 0x9000ffffu, 0x00000000u),
+  /* vabsdiff2/4: per-lane absolute differences, merged or summed onto c */
+  VA(4, U32, U32, 0, 0x0a0b0c0du, 0x0d0c0b0au, 0xffffffffu, 0x03010103u),
+  VA(4, U32, U32, PTX_F_VADD, 0x0a0b0c0du, 0x0d0c0b0au, 100, 108),
+  VA(2, U32, U32, PTX_F_VADD, 0x0001ffffu, 0x00030000u, 5, 65542),
+  VA(2, U32, U32, 0, 0x0001ffffu, 0x00030000u, 0, 0x0002ffffu),
+  VA(4, S32, S32, PTX_F_BSIGNED, 0x000000ffu, 0x00000001u, 0, 0x00000002u),  /* -1 and 1 */
+  VA(4, S32, S32, PTX_F_BSIGNED | PTX_F_SAT, 0x00000080u, 0x0000007fu, 0, 0x7f), /* 255 -> 127 */
+  VA(4, U32, U32, PTX_F_SAT, 0x00000080u, 0x0000007fu, 0, 0x01),
   SH(L_WRAP, 0x80000000u, 1, 4, 0x18),
   SH(L_WRAP, 0x80000000u, 1, 36, 0x18),                     /* 36 & 31 = 4 */
   SH(L_CLAMP, 0x80000000u, 1, 36, 0x80000000u),             /* min(36, 32): d = a */
@@ -585,6 +628,12 @@ static uint64_t run_row(const struct row *r, unsigned *cc)
   case ADDC: return sim_alu_addc(r->t, r->a, r->b, (unsigned)r->d, cc);
   case SUBC: return sim_alu_subc(r->t, r->a, r->b, (unsigned)r->d, cc);
   case MADC: return sim_alu_madc(r->t, r->flags, r->a, r->b, r->c, (unsigned)r->d, cc);
+  case BMSK: return sim_alu_bmsk(r->op, (uint32_t)r->a, (uint32_t)r->b);
+  case SZEXT: return sim_alu_szext(r->op, r->t == PTX_T_S32, (uint32_t)r->a, (uint32_t)r->b);
+  case FNS: return sim_alu_fns((uint32_t)r->a, (uint32_t)r->b, (int32_t)(uint32_t)r->c);
+  case VABS:
+    return sim_alu_vabsdiff((unsigned)r->op, r->t, r->t2, r->flags, (uint32_t)r->a, (uint32_t)r->b,
+                            (uint32_t)r->c);
   }
   return 0;
 }

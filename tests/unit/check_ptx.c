@@ -703,6 +703,14 @@ static const struct decode_case decode_cases[] = {
   {"shf.l.clamp.b32 %r1, %r2, %r3, %r4;", PTX_OP_SHF, PTX_T_B32, 0, 0, PTX_SHF_L_CLAMP, 0, 0, 0, 1, 0, 4},
   {"shf.r.wrap.b32 %r1, %r2, %r3, %r4;", PTX_OP_SHF, PTX_T_B32, 0, 0, PTX_SHF_R_WRAP, 0, 0, 0, 1, 0, 4},
   {"shf.r.clamp.b32 %r1, %r2, %r3, %r4;", PTX_OP_SHF, PTX_T_B32, 0, 0, PTX_SHF_R_CLAMP, 0, 0, 0, 1, 0, 4},
+  {"atom.global.add.v4.f32 {%f1, %f2, _, %f4}, [%rd1], {%f5, %f6, %f7, %f8};", PTX_OP_ATOM, PTX_T_F32, 0,
+   PTX_SP_GLOBAL, PTX_ATOM_ADD, 0, 0, 0, 4, 0, 3},
+  {"red.global.add.v2.f32 [%rd1], {%f5, %f6};", PTX_OP_RED, PTX_T_F32, 0, PTX_SP_GLOBAL, PTX_ATOM_ADD, 0, 0, 0,
+   2, 0, 2},
+  {"vabsdiff4.u32.s32.s32.add %r1, %r2, %r3, %r4;", PTX_OP_VABSDIFF4, PTX_T_U32, PTX_T_S32, 0, 0, 0, 0, 0, 1,
+   PTX_F_VADD | PTX_F_BSIGNED, 4},
+  {"vabsdiff2.s32.u32.u32.sat %r1, %r2, %r3, %r4;", PTX_OP_VABSDIFF2, PTX_T_S32, PTX_T_U32, 0, 0, 0, 0, 0, 1,
+   PTX_F_SAT, 4},
   {"prmt.b32 %r1, %r2, %r3, %r4;", PTX_OP_PRMT, PTX_T_B32, 0, 0, PTX_PRMT_DEFAULT, 0, 0, 0, 1, 0, 4},
   {"prmt.b32.f4e %r1, %r2, %r3, %r4;", PTX_OP_PRMT, PTX_T_B32, 0, 0, PTX_PRMT_F4E, 0, 0, 0, 1, 0, 4},
   {"prmt.b32.rc16 %r1, %r2, %r3, %r4;", PTX_OP_PRMT, PTX_T_B32, 0, 0, PTX_PRMT_RC16, 0, 0, 0, 1, 0, 4},
@@ -764,8 +772,9 @@ START_TEST(test_every_opcode) {
   enum ptx_status st;
   ck_assert_str_ne(name, "?");
   if (_i == PTX_OP_BRA || _i == PTX_OP_CALL) return; /* need a label / target: tested elsewhere */
-  /* shf has no default mode */
-  snprintf(body, sizeof body, "%s%s;", name, _i == PTX_OP_SHF ? ".l.wrap.b32" : "");
+  /* shf, bmsk and szext have no default mode */
+  snprintf(body, sizeof body, "%s%s;", name,
+           _i == PTX_OP_SHF ? ".l.wrap.b32" : _i == PTX_OP_BMSK || _i == PTX_OP_SZEXT ? ".wrap" : "");
   st = parse_kernel(body, &m, &e);
   if (st != PTX_OK) {
     /* decoded, then held to its operand shape (ptx_check.c): the message names the opcode */
@@ -776,6 +785,61 @@ START_TEST(test_every_opcode) {
   }
   ck_assert_uint_eq(m.insts[0].op, _i == PTX_OP_BARRIER ? PTX_OP_BAR : (unsigned)_i);
   ptx_module_free(&m);
+}
+END_TEST
+
+/* Every row of ptx_ops.def is complete and coherent: its name round-trips, its shape uses
+   only the shape letters, its destination column agrees with its shape, its timing class is
+   one of enum ptx_cost, and an instruction built from each of its forms (one operand per
+   letter) passes the operand check, while one with an operand too many does not. */
+START_TEST(test_opcode_table) {
+  const struct ptx_op_info *oi = ptx_op_info((enum ptx_op)_i);
+  ck_assert_ptr_nonnull(oi);
+  ck_assert_str_eq(oi->name, ptx_op_name((enum ptx_op)_i));
+  ck_assert_uint_lt(oi->cost, PTX_COST_COUNT);
+  ck_assert_uint_le(oi->dst, PTX_DST_BAR_RED);
+  if (_i == PTX_OP_CALL) {
+    ck_assert_str_eq(oi->shape, "*");  /* the parser checks call's operands itself */
+    return;
+  }
+  ck_assert_msg(strspn(oi->shape, "doDsSal|") == strlen(oi->shape), "%s: shape \"%s\"", oi->name,
+                oi->shape);
+  static const char *const mods[PTX_OP_COUNT] = {
+    [PTX_OP_SHF] = ".l.wrap.b32", [PTX_OP_BMSK] = ".clamp.b32", [PTX_OP_SZEXT] = ".wrap.u32",
+    [PTX_OP_CVT] = ".rn.f16x2.f32",   /* its two-source form is the packed one */
+  };
+  const char *form = oi->shape;
+  for (;;) {
+    size_t n = strcspn(form, "|");
+    int writes = n > 0 && strchr("doD", form[0]) != NULL;
+    if (oi->dst == PTX_DST_YES)
+      ck_assert_msg(writes, "%s: form \"%.*s\" has no destination", oi->name, (int)n, form);
+    else if (oi->dst == PTX_DST_NO)
+      ck_assert_msg(!writes, "%s: form \"%.*s\" has a destination", oi->name, (int)n, form);
+    int last = !form[n];               /* the forms go from fewest operands to most */
+    for (int extra = 0; extra <= last; extra++) {
+      char body[160];
+      int k = snprintf(body, sizeof body, "%s%s", oi->name, mods[_i] ? mods[_i] : ".b32");
+      for (size_t j = 0; j < n + (size_t)extra; j++) {
+        char c = j < n ? form[j] : 's';
+        const char *o = c == 'a' ? "[%rd1]" : c == 'l' ? "$L" : c == 's' || c == 'S' ? "%r2" : "%r1";
+        k += snprintf(body + k, sizeof body - (size_t)k, "%s%s", j ? ", " : " ", o);
+      }
+      snprintf(body + k, sizeof body - (size_t)k, ";\n$L:\nret;");
+      struct ptx_module m;
+      struct ptx_error e;
+      enum ptx_status st = parse_kernel(body, &m, &e);
+      if (!extra) {
+        ck_assert_msg(st == PTX_OK, "'%s': %s", body, e.msg);
+        ptx_module_free(&m);
+      } else {
+        ck_assert_msg(st == PTX_ERR_SYNTAX, "'%s' (an operand too many) was accepted", body);
+      }
+    }
+    if (!form[n])
+      break;
+    form += n + 1;
+  }
 }
 END_TEST
 
@@ -903,7 +967,8 @@ START_TEST(test_vectors_and_sinks) {
                              "ld.global.v2.u32 {%r1, _}, [%rd1];\n"
                              "mov.b32 {%rs1, %rs2}, %r1;\n"
                              "shfl.sync.idx.b32 %r1|_, %r2, 0, 31, -1;\n"
-                             "atom.global.add.u32 _, [%rd1], 1;",
+                             "atom.global.add.u32 _, [%rd1], 1;\n"
+                             "mov.b32 %r1, {0, %rs3};",
                              &m, &e) == PTX_OK, "%s", e.msg);
   in = &m.insts[0];
   ck_assert_uint_eq(in->vec, 4);
@@ -923,6 +988,9 @@ START_TEST(test_vectors_and_sinks) {
   ck_assert_uint_eq(m.insts[3].opd[0].pair, PTX_NOREG);
   ck_assert_uint_eq(m.insts[4].opd[0].kind, PTX_OPD_REG);
   ck_assert_uint_eq(m.insts[4].opd[0].reg, PTX_NOREG);
+  ck_assert_uint_eq(m.insts[5].opd[1].kind, PTX_OPD_VEC);   /* a 0 element reads as zero */
+  ck_assert_uint_eq(m.insts[5].opd[1].vreg[0], PTX_NOREG);
+  ck_assert_uint_eq(m.insts[5].opd[1].vreg[1], RS(3));
   ptx_module_free(&m);
 }
 END_TEST
@@ -1068,17 +1136,22 @@ END_TEST
 /* ---- errors ---- */
 struct err_case {
   const char *body;     /* a kernel body, or a whole module when it starts with '.' */
-  enum ptx_status st;
+  enum ptx_status st;   /* or REFUSED: the module loads, its last kernel is refused */
   const char *msg;      /* substring of the message */
   uint32_t line;
 };
 
+#define REFUSED ((enum ptx_status)100)
 static const struct err_case err_cases[] = {
-  {"cp.async.ca.shared.global [%r1], [%rd1], 16;", PTX_ERR_UNSUPPORTED,
-   "unsupported instruction 'cp.async.ca.shared.global' at line 12", 12},
-  {"mov.u32 %r1, 0;\ntex.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [t, {%f1, %f2}];", PTX_ERR_UNSUPPORTED,
-   "'tex.2d.v4.f32.f32' at line 13", 13},
-  {"wgmma.fence.sync.aligned;", PTX_ERR_UNSUPPORTED, "unsupported instruction 'wgmma", 12},
+  {"cp.async.ca.shared.global [%r1], [%rd1], 16;", REFUSED,
+   "unsupported instruction 'cp.async.ca.shared.global' at PTX line 12", 12},
+  {"mov.u32 %r1, 0;\ntex.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [t, {%f1, %f2}];", REFUSED,
+   "'tex.2d.v4.f32.f32' at PTX line 13", 13},
+  {"wgmma.fence.sync.aligned;", REFUSED, "unsupported instruction 'wgmma", 12},
+  {"atom.global.add.v2.f32 {%f1, %f2}, [%rd1], %f3;", PTX_ERR_SYNTAX, "do not match the atomic's .v2/.v4", 12},
+  {"atom.global.add.f32 %f1, [%rd1], {%f2, %f3};", PTX_ERR_SYNTAX, "do not match the atomic's .v2/.v4", 12},
+  {"atom.global.add.v2.f32 {%f1, %f2}, [%rd1], {%f3, _};", PTX_ERR_SYNTAX, "do not match", 12},
+  {"mov.b32 %r1, {%rs1, 5};", REFUSED, "unsupported constant '5' in a vector operand of 'mov.b32'", 12},
   {"add.s32 %r1, %r2, #3;", PTX_ERR_SYNTAX, "line 12: unexpected character '#'", 12},
   {"add.s32 %r1, %r2, %r3\nret;", PTX_ERR_SYNTAX, "expected ',' after operand 3 of 'add.s32', found 'ret'", 13},
   {"ld.global.u32 %r1, [%rd1;", PTX_ERR_SYNTAX, "expected ']'", 12},
@@ -1089,7 +1162,10 @@ static const struct err_case err_cases[] = {
   {"@%p1 bra $L_end;\nret;\n$L_end:", PTX_ERR_SEMANTIC, "no instruction after it", 12},
   {"$L:\n$L:\nret;", PTX_ERR_SEMANTIC, "label '$L' is defined twice", 13},
   {"bra;", PTX_ERR_SYNTAX, "needs exactly one label", 12},
-  {"add.foo.s32 %r1, %r2, %r3;", PTX_ERR_SYNTAX, "unknown modifier '.foo' in 'add.foo.s32'", 12},
+  {"add.foo.s32 %r1, %r2, %r3;", REFUSED, "unsupported modifier '.foo' in 'add.foo.s32' at PTX line 12", 12},
+  {"barrier.cluster.arrive.aligned;", REFUSED, "unsupported modifier '.cluster' in 'barrier.cluster.arrive.aligned'",
+   12},
+  {"fence.proxy.async.shared::cta;", REFUSED, "unsupported modifier '.proxy' in 'fence.proxy.async", 12},
   {"add.s32.u32 %r1, %r2, %r3;", PTX_ERR_SYNTAX, "too many types", 12},
   {"mov.u32 %r1, %tid;", PTX_ERR_SYNTAX, "'%tid' needs a component", 12},
   {"add.s32 %r1, %r2, 1.5;", PTX_ERR_SYNTAX, "floating-point literal", 12},
@@ -1102,8 +1178,8 @@ static const struct err_case err_cases[] = {
   {".pragma \"nounroll;", PTX_ERR_SYNTAX, "unterminated string", 12},
   {".global .u32 g;", PTX_ERR_SYNTAX, "cannot be declared inside a function", 12},
   {"call.uni nothere, ();", PTX_ERR_SEMANTIC, "call to undeclared function 'nothere'", 12},
-  {"mov.u32 %r1, %envreg2;", PTX_ERR_UNSUPPORTED, "unsupported special register '%envreg2'", 12},
-  {"prototype_0 : .callprototype (.param .b32 _) _ (.param .b32 _);", PTX_ERR_UNSUPPORTED,
+  {"mov.u32 %r1, %envreg2;", REFUSED, "unsupported special register '%envreg2'", 12},
+  {"prototype_0 : .callprototype (.param .b32 _) _ (.param .b32 _);", REFUSED,
    "unsupported indirect call or branch ('.callprototype')", 12},
   {".reg .b32 %big<4000000>;", PTX_ERR_SYNTAX, "register count 4000000 is out of range", 12},
   {"ret;", PTX_OK, "", 0},
@@ -1117,14 +1193,18 @@ static const struct err_case err_cases[] = {
   {".version 9.0\n.target sm_90\nadd.s32 %r1, %r1, 1;\n", PTX_ERR_SYNTAX, "expected a directive, found 'add'", 3},
   {".version 9.0\n.target sm_90\n.global .u32 g[2] = {1, 2, 3};\n", PTX_ERR_SEMANTIC,
    "too many initialisers for 'g'", 3},
-  {".version 9.0\n.target sm_90\n.global .u32 g;\n.global .u64 gp = generic(g);\n", PTX_ERR_UNSUPPORTED,
-   "unsupported initialiser 'generic'", 4},
+  {".version 9.0\n.target sm_90\n.global .u32 g;\n.global .u64 gp = generic(g);\n"
+   ".entry ok()\n{\nret;\n}\n.entry k()\n{\n.reg .b64 %rd1;\nld.global.u64 %rd1, [gp+8];\nret;\n}\n", REFUSED,
+   "it uses 'gp', whose initialiser is not loaded (unsupported initialiser 'generic'", 4},
+  {".version 9.0\n.target sm_90\n.func (.param .b32 r) f()\n{\nret;\n}\n"
+   ".global .align 8 .u64 vt[3] = {0, 0, f};\n.entry k()\n{\n.reg .b64 %rd1;\nmov.u64 %rd1, vt;\nret;\n}\n",
+   REFUSED, "it uses 'vt', whose initialiser is not loaded (unsupported initialiser 'f' for 'vt'", 7},
   {".version 9.0\n.target sm_90\n.global .u32 g;\n.global .u32 g;\n", PTX_ERR_SEMANTIC, "'g' is declared twice", 4},
   {".version 9.0\n.target sm_90\n.global .u32 a[];\n", PTX_ERR_SEMANTIC, "array 'a' has no size", 3},
   {".version 9.0\n.target sm_90\n.global .b8 x[1000000000] = {1};\n", PTX_ERR_SEMANTIC,
    "initialised variable 'x' is too large", 3},
   {".version 9.0\n.target sm_90\n.func f()\n{\nret;\n}\n.entry k()\n{\n.reg .b64 %rd1;\nmov.u64 %rd1, f;\nret;\n}\n",
-   PTX_ERR_UNSUPPORTED, "unsupported use of function 'f' as an operand of 'mov.u64' at line 10", 10},
+   REFUSED, "unsupported use of function 'f' as an operand of 'mov.u64' at PTX line 10", 10},
   {".version 9.0\n.target sm_90\n.func f(.param .b32 a)\n{\nret;\n}\n"
    ".entry k()\n{\n{ .param .b32 x;\n.param .b32 y;\ncall f, (x, y);\n}\nret;\n}\n",
    PTX_ERR_SEMANTIC, "passes 2 argument(s)", 11},
@@ -1142,6 +1222,21 @@ START_TEST(test_errors) {
     st = ptx_parse(c->body, strlen(c->body), &m, &e);
   else
     st = parse_kernel(c->body, &m, &e);
+  if (c->st == REFUSED) {
+    /* the construct refuses its function, by name with the message, not the module */
+    ck_assert_msg(st == PTX_OK, "'%s': status %d (%s), expected a refused kernel", c->body, st, e.msg);
+    const struct ptx_func *k = &m.funcs[m.nfuncs - 1];
+    ck_assert_ptr_nonnull(k->refused);
+    ck_assert_msg(strstr(k->refused, c->msg) != NULL, "'%s': refusal \"%s\" lacks \"%s\"", c->body,
+                  k->refused, c->msg);
+    if (!strstr(k->refused, "it uses"))  /* a construct in the body: the body is dropped */
+      ck_assert_uint_eq(k->ninst, 0);
+    ck_assert_int_eq(ptx_func_refused(&m, m.nfuncs - 1), (int)m.nfuncs - 1);
+    if (m.nfuncs > 1 && m.funcs[0].is_entry)  /* a kernel before it is not refused */
+      ck_assert_int_eq(ptx_func_refused(&m, 0), -1);
+    ptx_module_free(&m);
+    return;
+  }
   ck_assert_msg(st == c->st, "'%s': status %d, expected %d (%s)", c->body, st, c->st, e.msg);
   if (st == PTX_OK) {
     ptx_module_free(&m);
@@ -1150,6 +1245,53 @@ START_TEST(test_errors) {
   ck_assert_msg(strstr(e.msg, c->msg) != NULL, "'%s': message \"%s\" lacks \"%s\"", c->body, e.msg, c->msg);
   ck_assert_uint_eq(e.line, c->line);
   ck_assert_mem_eq(&m, &zero, sizeof m); /* nothing to free after a failure */
+}
+END_TEST
+
+/* One kernel's unsupported construct refuses that kernel and those that call into it, by name,
+   with the construct and its .loc; the rest of the module loads and keeps its code. */
+START_TEST(test_refused_kernels) {
+  static const char text[] =
+    ".version 8.5\n.target sm_90\n.address_size 64\n"
+    ".func helper()\n{\n.reg .b32 %r<2>;\n.loc 1 7 1\ncall.uni ok_func, ();\n"
+    "{ .reg .b32 %x;\n.loc 1 8 3\ntex.1d.v4.s32.s32 {%r1, %r1, %r1, %r1}, [t, {%r1}];\n}\n"
+    "$L_dead:\nret;\n}\n"
+    ".func ok_func()\n{\nret;\n}\n"
+    ".entry uses_helper()\n{\ncall.uni helper, ();\nret;\n}\n"
+    ".entry bad()\n{\n.reg .b32 %r<2>;\n.loc 1 20 5\nmov.u32 %r1, %envreg3;\nret;\n}\n"
+    ".entry good(.param .u32 n)\n{\n.reg .pred %p<2>;\n.reg .b32 %r<3>;\n"
+    "ld.param.u32 %r1, [n];\nsetp.eq.s32 %p1, %r1, 0;\n@%p1 bra $L_done;\nadd.s32 %r2, %r1, 1;\n"
+    "$L_done:\nret;\n}\n"
+    ".file 1 \"/tmp/x/two_kernels.cu\"\n";
+  struct ptx_module m;
+  struct ptx_error e;
+  char msg[512];
+  ck_assert_msg(ptx_parse(text, sizeof text - 1, &m, &e) == PTX_OK, "line %u: %s", e.line, e.msg);
+  int helper = ptx_find_func(&m, "helper"), uses = ptx_find_func(&m, "uses_helper");
+  int bad = ptx_find_func(&m, "bad"), good = ptx_find_func(&m, "good");
+  ck_assert_int_ge(helper, 0);
+  ck_assert_int_ge(good, 0);
+  /* the refused bodies are dropped, with their calls; the others keep their code */
+  ck_assert_uint_eq(m.funcs[helper].ninst, 0);
+  ck_assert_uint_eq(m.funcs[bad].ninst, 0);
+  ck_assert_uint_eq(m.funcs[good].ninst, 5);
+  ck_assert_uint_eq(m.ncalls, 1);
+  ck_assert_uint_eq(m.insts[m.funcs[good].first_inst + 2].op, PTX_OP_BRA);
+  ck_assert_uint_eq(m.insts[m.funcs[good].first_inst + 2].opd[0].reg, m.funcs[good].first_inst + 4);
+  /* who is refused, and why */
+  ck_assert_int_eq(ptx_func_refused(&m, (uint32_t)good), -1);
+  ck_assert_int_eq(ptx_func_refused(&m, (uint32_t)bad), bad);
+  ck_assert_int_eq(ptx_func_refused(&m, (uint32_t)uses), helper);
+  ck_assert_uint_eq(m.funcs[bad].refused_line, 20);
+  ck_assert_uint_eq(m.funcs[helper].refused_line, 8);
+  ptx_refusal_text(&m, (uint32_t)bad, (uint32_t)bad, msg, sizeof msg);
+  ck_assert_msg(strstr(msg, "kernel 'bad'") && strstr(msg, "'%envreg3'") &&
+                strstr(msg, "two_kernels.cu:20"), "%s", msg);
+  ptx_refusal_text(&m, (uint32_t)uses, (uint32_t)helper, msg, sizeof msg);
+  ck_assert_msg(strstr(msg, "kernel 'uses_helper'") && strstr(msg, "function 'helper'") &&
+                strstr(msg, "'tex.1d.v4.s32.s32' at PTX line 11") && strstr(msg, "two_kernels.cu:8"),
+                "%s", msg);
+  ptx_module_free(&m);
 }
 END_TEST
 
@@ -1231,7 +1373,7 @@ START_TEST(test_util_tables) {
     {PTX_T_S32, 4, 1, 0, "s32"}, {PTX_T_S64, 8, 1, 0, "s64"}, {PTX_T_F16, 2, 0, 1, "f16"},
     {PTX_T_F16X2, 4, 0, 1, "f16x2"}, {PTX_T_BF16, 2, 0, 1, "bf16"}, {PTX_T_BF16X2, 4, 0, 1, "bf16x2"},
     {PTX_T_TF32, 4, 0, 1, "tf32"}, {PTX_T_F32, 4, 0, 1, "f32"}, {PTX_T_F64, 8, 0, 1, "f64"},
-    {PTX_T_PRED, 1, 0, 0, "pred"},
+    {PTX_T_PRED, 1, 0, 0, "pred"}, {PTX_T_U16X2, 4, 0, 0, "u16x2"}, {PTX_T_S16X2, 4, 0, 0, "s16x2"},
   };
   size_t i;
   ck_assert_uint_eq(sizeof types / sizeof types[0], PTX_T_COUNT);
@@ -1284,6 +1426,7 @@ Suite *suite_ptx(void) {
   tc = tcase_create("decode");
   tcase_add_loop_test(tc, test_decode_table, 0, (int)(sizeof decode_cases / sizeof decode_cases[0]));
   tcase_add_loop_test(tc, test_every_opcode, 0, PTX_OP_COUNT);
+  tcase_add_loop_test(tc, test_opcode_table, 0, PTX_OP_COUNT);
   tcase_add_loop_test(tc, test_sregs, 0, PTX_SR_COUNT);
   tcase_add_loop_test(tc, test_immediates, 0, (int)(sizeof imm_cases / sizeof imm_cases[0]));
   tcase_add_loop_test(tc, test_addresses, 0, (int)(sizeof addr_cases / sizeof addr_cases[0]));
@@ -1298,6 +1441,7 @@ Suite *suite_ptx(void) {
   tc = tcase_create("errors");
   tcase_add_loop_test(tc, test_errors, 0, (int)(sizeof err_cases / sizeof err_cases[0]));
   tcase_add_test(tc, test_nesting_limit);
+  tcase_add_test(tc, test_refused_kernels);
   tcase_add_test(tc, test_parse_file);
   tcase_add_test(tc, test_robust_prefixes);
   tcase_add_test(tc, test_robust_mutations);

@@ -570,6 +570,45 @@ static int has(const uint32_t *v, unsigned n, uint32_t r)
   return 0;
 }
 
+/* Every opcode of ptx_ops.def is costed by its row's timing class (a global memory op on the
+   LSU with its memory class, control on the branch unit, the rest with a latency and an
+   issue interval) and writes a register exactly when its row says it does. */
+START_TEST(test_classify_every_opcode)
+{
+  struct occ_profile p = h200();
+  struct tm_costs c;
+  tm_costs_init(&c, &p, 32);
+  const struct ptx_op_info *oi = ptx_op_info((enum ptx_op)_i);
+  struct ptx_inst in;
+  memset(&in, 0, sizeof in);
+  in.op = (uint16_t)_i;
+  in.type = PTX_T_B32;
+  in.space = PTX_SP_GLOBAL;
+  in.guard = PTX_NOREG;
+  in.nopd = 2;
+  for (int k = 0; k < 2; k++) {
+    in.opd[k].kind = PTX_OPD_REG;
+    in.opd[k].reg = (uint32_t)k + 1;
+    in.opd[k].pair = in.opd[k].sym = PTX_NOREG;
+  }
+  struct tm_op o;
+  tm_classify(&c, &in, &o);
+  ck_assert_uint_ge(o.interval, 1);
+  ck_assert_uint_eq(o.ndst, oi->dst == PTX_DST_YES ? 1u : 0u);   /* bar.sync: no bar.red */
+  static const uint8_t cls[PTX_COST_COUNT] = {
+    [PTX_COST_LOAD] = TM_C_LOAD, [PTX_COST_STORE] = TM_C_STORE, [PTX_COST_ATOM] = TM_C_ATOM,
+    [PTX_COST_RED] = TM_C_RED, [PTX_COST_WARP] = TM_C_SHFL, [PTX_COST_BARRIER] = TM_C_BARRIER,
+    [PTX_COST_BRANCH] = TM_C_BRANCH, [PTX_COST_EXIT] = TM_C_EXIT,
+  };
+  unsigned want = _i == PTX_OP_LDU ? TM_C_FIXED : cls[oi->cost]; /* ldu: uniform, fixed latency */
+  ck_assert_msg(o.cls == want, "%s: class %u, its row says %u", oi->name, o.cls, want);
+  if (o.cls == TM_C_FIXED)
+    ck_assert_msg(o.latency >= 1, "%s: no latency", oi->name);
+  if (oi->cost == PTX_COST_BRANCH || oi->cost == PTX_COST_EXIT || oi->cost == PTX_COST_BARRIER)
+    ck_assert_uint_eq(o.pipe, TM_PIPE_CBU);
+}
+END_TEST
+
 START_TEST(test_classify)
 {
   struct occ_profile p = h200();
@@ -1374,6 +1413,7 @@ Suite *suite_tm(void)
   tcase_add_test(tc, test_serve_queue);
   tcase_add_test(tc, test_serve_busy);
   tcase_add_test(tc, test_classify);
+  tcase_add_loop_test(tc, test_classify_every_opcode, 0, PTX_OP_COUNT);
   tcase_add_test(tc, test_sm_dispatch);
   tcase_add_test(tc, test_plan);
   suite_add_tcase(s, tc);

@@ -1,0 +1,36 @@
+// two_kernels.cu: one module, one kernel the emulator runs and two it refuses (end-to-end
+// suite, per-kernel refusal). `fetch` reads through a texture object, which warplab does not
+// model; `shapes` calls virtual functions (a table of function addresses in a global
+// initialiser, an indirect call). `scale` must still run, and launching the others must name
+// them, what they use and its line (the marker comments).
+
+extern "C" __global__ void scale(const int *in, int *out, int k, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n)
+        out[i] = in[i] * k + 1;
+}
+
+extern "C" __global__ void fetch(cudaTextureObject_t tex, int *out, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n)
+        out[i] = tex1Dfetch<int>(tex, i); // TEX-HERE
+}
+
+struct Shape {
+    __device__ virtual int area(int s) const { return s * s; }
+};
+struct Tri : Shape {
+    __device__ int area(int s) const override { return s * s / 2; }
+};
+
+extern "C" __global__ void shapes(int *out, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    Shape sq;
+    Tri tr;
+    const Shape *s = (i & 1) ? (const Shape *)&tr : &sq;
+    if (i < n)
+        out[i] = s->area(i); // VIRTUAL-HERE
+}

@@ -252,10 +252,12 @@ static void report_text(FILE *f, int wide, const struct run_lab *lab, const stru
     wrap(&pg, 2, line);
   }
   size_t k = (size_t)snprintf(line, sizeof line, "took         ");
-  for (int i = 0; i < RUN_PHASE_COUNT && k < sizeof line; i++)
-    if (r->phase_s[i] > 0 || i == RUN_PHASE_TOTAL)
-      k += (size_t)snprintf(line + k, sizeof line - k, "%s%s %.1f s", i ? ", " : "",
+  for (int i = 0, first = 1; i < RUN_PHASE_COUNT && k < sizeof line; i++)
+    if (r->phase_s[i] > 0 || i == RUN_PHASE_TOTAL) {
+      k += (size_t)snprintf(line + k, sizeof line - k, "%s%s %.1f s", first ? "" : ", ",
                             run_phase_name((enum run_phase)i), r->phase_s[i]);
+      first = 0;
+    }
   wrap(&pg, 2, line);
   if (!r->built) {
     fprintf(f, "\nThe kernel did not build:\n%s", r->build_log);

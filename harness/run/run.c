@@ -1615,6 +1615,33 @@ static int run_here(const struct run_lab *lab, const struct run_opts *opts, stru
     goto out;
   if (be_load(c.be, c.ptx, c.ptx_len, &c.mod, err, errlen) != BE_OK)
     goto out;
+  int kfi = ptx_find_func(&c.mod, lab->kernel);
+  int refused = c.kind == BE_EMU && kfi >= 0 ? ptx_func_refused(&c.mod, (uint32_t)kfi) : -1;
+  if (refused >= 0) {
+    /* the module loaded, but the lab's kernel uses what the emulator does not run: as a
+       refusal at load, one result naming the construct and its line, once, not a failed
+       launch on every test */
+    const struct ptx_func *g = &c.mod.funcs[refused];
+    struct run_check *un = &res->checks[0];
+    const char *path = g->refused_line ? ptx_file_path(&c.mod, g->refused_file) : NULL;
+    const char *base = path ? strrchr(path, '/') : NULL;
+    char what[400], at[300] = "";
+    ptx_refusal_text(&c.mod, (uint32_t)kfi, (uint32_t)refused, what, sizeof what);
+    snprintf(un->label, sizeof un->label, "emulator support");
+    un->state = RUN_CHECK_FAIL;
+    un->first_bad = -1;
+    if (path) {
+      snprintf(un->fault_file, sizeof un->fault_file, "%s", path);
+      un->fault_line = g->refused_line;
+      if (!strstr(what, " (at "))
+        snprintf(at, sizeof at, ", from %s:%u", base ? base + 1 : path, g->refused_line);
+    }
+    snprintf(un->detail, sizeof un->detail, "%s%s. No test could run: write it with what the "
+             "handouts use, or run it on a GPU (--backend gpu)", what, at);
+    res->nchecks = 1;
+    rc = 0;
+    goto out;
+  }
   double t_tests = now_s();
   res->phase_s[RUN_PHASE_BUILD] = t_tests - t_start;
 

@@ -159,6 +159,9 @@ struct sim_tev {
   uint32_t n;              /* GLOBAL/LOCAL: distinct 32-byte sectors, listed at sec[first];
                               SHARED: wavefronts */
   uint32_t first;
+  uint8_t dups;            /* GLOBAL: lanes that named an address another lane named too
+                              (the active lanes less the distinct addresses) */
+  uint8_t same;            /* GLOBAL: the most lanes that named one address */
 };
 #define SIM_TRACE_MAX_EVENTS (1u << 24)   /* per recorded block */
 

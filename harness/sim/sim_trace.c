@@ -44,6 +44,20 @@ void sim_trace_mem(struct sim_block *b, enum ptx_space sp, const uint64_t *addr,
     e->n = (uint32_t)wavefronts;
     return;
   }
+  /* distinct addresses, and the most lanes on one (what an atomic unit serialises) */
+  uint64_t lanes[SIM_MAX_WARP];
+  unsigned na = 0;
+  for (uint64_t mm = m; mm && sp == PTX_SP_GLOBAL; mm &= mm - 1)
+    lanes[na++] = addr[sim_ctz64(mm)];
+  qsort(lanes, na, sizeof *lanes, cmp_u64);
+  unsigned distinct = 0, run = 0, most = 0;
+  for (unsigned i = 0; i < na; i++) {
+    run = i && lanes[i] == lanes[i - 1] ? run + 1 : 1;
+    distinct += run == 1;
+    most = run > most ? run : most;
+  }
+  e->dups = (uint8_t)(na - distinct > 255 ? 255 : na - distinct);
+  e->same = (uint8_t)(most > 255 ? 255 : most);
   /* every sector the lanes' bytes fall in, once */
   uint64_t s[SIM_MAX_WARP * 8];
   unsigned n = 0;

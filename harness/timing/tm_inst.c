@@ -36,6 +36,11 @@ void tm_costs_init(struct tm_costs *c, const struct occ_profile *p, uint32_t W)
   c->block_launch = or_default(p->block_launch_cycles, 100);
   c->l1_sectors = or_default(p->l1_sectors_per_cycle, 4);
   c->block_dispatch = p->block_dispatch_cycles > 0 ? p->block_dispatch_cycles : 1.0;
+  /* measured on an H100 (bench/timing/atomics): 0 leaves atomics unserialised */
+  c->atom_sector = p->atom_sector_cycles;
+  c->atom_dup = p->atom_dup_cycles;
+  c->atom_same_int = p->atom_same_int_cycles;
+  c->atom_same_float = p->atom_same_float_cycles;
 }
 
 static int is_float(enum ptx_type t) { return t == PTX_T_F32 || t == PTX_T_F16 || t == PTX_T_F16X2 ||
@@ -118,9 +123,11 @@ void tm_classify(const struct tm_costs *c, const struct ptx_inst *in, struct tm_
     break;
   case PTX_COST_ATOM:
     set(o, TM_C_ATOM, TM_PIPE_LSU, TM_DEP_LONG, 0, 1);
+    o->atom_float = (uint8_t)(fl || f64);
     break;
   case PTX_COST_RED:
     set(o, TM_C_RED, TM_PIPE_LSU, TM_DEP_LONG, 0, 1);
+    o->atom_float = (uint8_t)(fl || f64);
     break;
   case PTX_COST_PREFETCH:
     set(o, TM_C_FIXED, TM_PIPE_LSU, TM_DEP_WAIT, 1, 1);

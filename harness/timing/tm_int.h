@@ -17,6 +17,7 @@ struct tm_costs {
   uint32_t i_fp32, i_int, i_fp64, i_sfu;                    /* issue intervals, cycles */
   uint32_t barrier, block_launch, l1_sectors;
   double block_dispatch;                                    /* GPU-wide, cycles per block */
+  double atom_sector, atom_dup, atom_same_int, atom_same_float; /* the L2 atomic unit */
 };
 void tm_costs_init(struct tm_costs *c, const struct occ_profile *p, uint32_t warp_size);
 
@@ -44,6 +45,7 @@ struct tm_op {
   uint8_t bar_arrive;      /* bar.arrive: counts without waiting */
   uint16_t bar_threads;    /* the thread count it names; 0: every thread of the block */
   uint8_t nsrc, ndst;
+  uint8_t atom_float;      /* atom/red: a floating-point operation (slower at one address) */
   uint32_t src[TM_MAX_SRC], dst[TM_MAX_DST];   /* module register indices */
 };
 void tm_classify(const struct tm_costs *c, const struct ptx_inst *in, struct tm_op *o);

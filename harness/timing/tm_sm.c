@@ -65,7 +65,106 @@ struct sm {
   struct tm_cache l1, l2;
   struct tm_server l2bw, dram;
   uint64_t age;
+  struct atom_line *atom;        /* the L2 atomic unit's lines, ATOM_LINES of them (hashed) */
+  double drain;                  /* when the last atomic asked for is done */
+  uint32_t nblocks;              /* recorded blocks */
 };
+
+
+/* A region of memory at the L2's atomic unit: every SM's atomics to it are done one request
+   after another. Fitted to an H100 (bench/timing/atomics, bench/timing/results/h100/atomics.json,
+   2^24 updates by 132 x 8 blocks): a request costs 0.7 cycles a sector it names and 0.95 an
+   update of an address another of its lanes updates too (a 256-bin histogram: 4.3 ms; 32 bins
+   in one line: 3.8 ms), or, when more, 1.45 cycles an update of its most-named address (3.47
+   for float adds: one address, 12.3 and 29.4 ms); 8 lines of a 1 KB region were no faster
+   than 1, so a region is ATOM_REGION_SECTORS sectors; requests spread over many regions meet
+   nowhere and go at the load/store unit's pace (65536 bins: 0.22 ms). */
+struct atom_line {
+  uint64_t line;                 /* region number + 1; 0: free entry */
+  double free;                   /* when the unit is done with what was asked of it */
+  uint32_t blocks, last;         /* recorded blocks whose atomics reach it; the last + 1 */
+};
+#define ATOM_LINES 8192          /* a power of two */
+#define ATOM_REGION_SECTORS 128  /* 4 KB: a region's sectors */
+#define ATOM_QUEUE 512           /* cycles of atomics the memory system takes without the SM's
+                                    load/store unit waiting */
+
+/* The entry of line l, or NULL when the table is full (that line is then not serialised). */
+static struct atom_line *atom_line_of(struct sm *s, uint64_t l)
+{
+  uint64_t h = (l * 0x9e3779b97f4a7c15ULL) >> 51;       /* 13 bits: ATOM_LINES */
+  for (uint32_t k = 0; k < ATOM_LINES; k++) {
+    struct atom_line *x = &s->atom[(h + k) & (ATOM_LINES - 1)];
+    if (x->line == l + 1)
+      return x;
+    if (!x->line) {
+      x->line = l + 1;
+      return x;
+    }
+  }
+  return NULL;
+}
+
+/* Before the replay: how many recorded blocks' global atomics reach each region. */
+static void atom_regions(struct sm *s, const struct sim_tblock *blocks, uint32_t nblocks)
+{
+  s->nblocks = nblocks;
+  for (uint32_t j = 0; j < nblocks; j++) {
+    const struct sim_tblock *tb = &blocks[j];
+    for (uint32_t v = 0; v < tb->nev; v++) {
+      const struct sim_tev *e = &tb->ev[v];
+      uint8_t cls = s->ops[e->inst].cls;
+      if ((cls != TM_C_ATOM && cls != TM_C_RED) || e->space != PTX_SP_GLOBAL)
+        continue;
+      for (uint32_t i = 0; i < e->n; i++) {
+        struct atom_line *x = atom_line_of(s, tb->sec[e->first + i] / ATOM_REGION_SECTORS);
+        if (x && x->last != j + 1) {
+          x->last = j + 1;
+          x->blocks++;
+        }
+      }
+    }
+  }
+}
+
+/* When a global atomic of e (class cls, from time t0) is done at the L2's atomic unit: the
+   request waits for each line it names, the unit busy with it for its cost times the SMs
+   that run the same code (only this one is simulated; the others' requests meet it there).
+   Returns t0 + the L2 latency when nothing serialises it. */
+static double atom_unit(struct sm *s, const struct tm_op *o, const struct sim_tev *e,
+                        const struct sim_tblock *tb, double t0)
+{
+  const struct tm_costs *c = &s->in->costs;
+  double per_same = o->atom_float ? c->atom_same_float : c->atom_same_int;
+  double cost = c->atom_sector * e->n + c->atom_dup * e->dups;
+  if (per_same * e->same > cost)
+    cost = per_same * e->same;
+  double done = t0 + c->l2;
+  if (cost <= 0 || !s->atom)
+    return done;
+  double sms = s->in->sms_used ? s->in->sms_used : 1;
+  /* each region the request reaches, busy for its share of the request (by its sectors; the
+     sectors are sorted, so a region's are together) */
+  for (uint32_t i = 0; i < e->n;) {
+    uint64_t r = tb->sec[e->first + i] / ATOM_REGION_SECTORS;
+    uint32_t k = i;
+    while (k < e->n && tb->sec[e->first + k] / ATOM_REGION_SECTORS == r)
+      k++;
+    struct atom_line *x = atom_line_of(s, r);
+    if (x) {
+      /* the other SMs run blocks alike: a region every recorded block reaches, they reach
+         too; one a single block reaches (its own words), no other SM does */
+      double share = s->nblocks > 1 && x->blocks ? (double)x->blocks / s->nblocks : 1;
+      double busy = cost * (1 + (sms - 1) * (share > 1 ? 1 : share));
+      double start = x->free > t0 ? x->free : t0;
+      x->free = start + busy * (double)(k - i) / (double)e->n;
+      if (x->free + c->l2 > done)
+        done = x->free + c->l2;
+    }
+    i = k;
+  }
+  return done;
+}
 
 static int64_t ceil_cycle(double x) { int64_t c = (int64_t)x; return (double)c < x ? c + 1 : c; }
 
@@ -299,6 +398,19 @@ static double global_access(struct sm *s, const struct sim_tev *e, const struct 
     if (r > done)
       done = r;
   }
+  if ((cls == TM_C_ATOM || cls == TM_C_RED) && !local) {
+    double unit = atom_unit(s, &s->ops[e->inst], e, tb, t0);
+    if (unit > done)
+      done = unit;
+    /* a warp that does not use the old value goes on (ptxas makes such an atom a RED), but
+       the memory system holds only so many waiting updates: the load/store unit takes no
+       more until the atomic unit is close to done with this one, and the kernel ends when
+       it is done */
+    if (unit - ATOM_QUEUE > s->lsu_free)
+      s->lsu_free = unit - ATOM_QUEUE;
+    if (unit > s->drain)
+      s->drain = unit;
+  }
   return done;
 }
 
@@ -456,8 +568,9 @@ int tm_sm_run(const struct tm_sm_in *in, const struct tm_op *ops, const struct s
   out->block_start = calloc(nblocks ? nblocks : 1, sizeof *out->block_start);
   int64_t *slot_free = calloc(slots, sizeof *slot_free);
   uint8_t *why = calloc(s.nslots_w ? s.nslots_w : 1, 1);   /* each warp's state this cycle */
+  s.atom = calloc(ATOM_LINES, sizeof *s.atom);
   int rc = -1;
-  if (!s.w || !s.b || !out->block_start || !slot_free || !why)
+  if (!s.w || !s.b || !out->block_start || !slot_free || !why || !s.atom)
     goto done;
   for (uint32_t k = 0; k < s.nslots_w; k++) {
     s.w[k].ready = calloc(in->nregs ? in->nregs : 1, sizeof *s.w[k].ready);
@@ -468,6 +581,7 @@ int tm_sm_run(const struct tm_sm_in *in, const struct tm_op *ops, const struct s
   for (uint32_t j = 0; j < nblocks; j++)
     if (index_block(&s.b[j], &blocks[j], wpb, ops))
       goto done;
+  atom_regions(&s, blocks, nblocks);
   if (tm_cache_init(&s.l1, in->l1_bytes, 4, 1) || tm_cache_init(&s.l2, in->l2_slice_bytes, 16, 0))
     goto done;
   for (int q = 0; q < NSCHED; q++)
@@ -585,7 +699,7 @@ int tm_sm_run(const struct tm_sm_in *in, const struct tm_op *ops, const struct s
     out->warp_cycles += (double)resident_warps * (double)step;
     t += step;
   }
-  out->cycles = t;
+  out->cycles = t > ceil_cycle(s.drain) ? t : ceil_cycle(s.drain);
   out->dram_bytes = s.dram.bytes;
   free(slot_blk);
   rc = 0;
@@ -604,6 +718,7 @@ done:
   free(s.b);
   free(slot_free);
   free(why);
+  free(s.atom);
   tm_cache_free(&s.l1);
   tm_cache_free(&s.l2);
   return rc;

@@ -48,7 +48,11 @@ enum sim_fault_kind {
   SIM_FK_BARRIER_DIVERGENCE,
   SIM_FK_BUDGET,
   SIM_FK_TRAP,
-  SIM_FK_CALL_DEPTH
+  SIM_FK_CALL_DEPTH,
+  SIM_FK_RACE,            /* a shared-memory hazard no barrier or __syncwarp orders (sim_race.c) */
+  SIM_FK_UNINIT,          /* a read of shared memory no thread of the block wrote */
+  SIM_FK_SYNC_MASK        /* a *_sync intrinsic whose mask leaves out its own lane, or names lanes
+                             that have exited */
 };
 /* "out_of_bounds", "misaligned", ... as used in JSON. */
 const char *sim_fault_kind_name(enum sim_fault_kind k);
@@ -81,6 +85,8 @@ struct sim_fault {
   char alloc_name[64];
   uint64_t alloc_base, alloc_size;
   int64_t alloc_offset;    /* addr - alloc_base (negative: before it) */
+  uint32_t other_inst;     /* race: the module instruction of the other access (PTX_NOREG: none) */
+  uint32_t other_thread[3];/* race: the other access's thread */
   uint32_t nwaiters;
   struct sim_waiter waiters[SIM_MAX_WAITERS];
   char message[768];       /* the explanation, in words a student reads */
@@ -122,7 +128,11 @@ struct sim_launch {
   int lanes;               /* keep a lane log (struct sim_lanes) of one warp: ... */
   uint32_t lanes_block;    /* ... warp lanes_warp of the block whose linear index is this */
   uint32_t lanes_warp;
+  uint32_t nocheck;        /* checks to leave out (SIM_NOCHECK_*); 0: all of them run */
 };
+#define SIM_NOCHECK_RACE 1u /* shared-memory races (read/write hazards) */
+#define SIM_NOCHECK_INIT 2u /* reads of uninitialised shared memory; shared memory starts zeroed */
+#define SIM_NOCHECK_MASK 4u /* the masks of *_sync intrinsics */
 #define SIM_DEFAULT_BUDGET 2000000000ull
 
 /* What the timing model (harness/timing) reads: every warp-instruction of the recorded blocks,

@@ -252,6 +252,7 @@ static int release_barriers(struct sim_block *b)
     }
     b->bar_arrived[id] = 0;
     released = 1;
+    sim_race_barrier(b);
   }
   return released;
 }
@@ -301,6 +302,7 @@ enum sim_status sim_block_run(struct sim_block *b)
   for (uint32_t i = 0; i < b->nwarps; i++)
     sim_warp_init(b, &b->warps[i]);
   memset(b->bar_arrived, 0, sizeof b->bar_arrived);
+  sim_race_begin(b);           /* without host memory for it, the block runs unchecked */
   for (;;) {
     int runnable = 0, alive = 0;
     for (uint32_t i = 0; i < b->nwarps; i++) {

@@ -81,6 +81,11 @@ struct sim_prog {
   uint32_t ncalls;
   struct sim_copy *copies;
   uint32_t ncopies;
+  struct sim_svar {              /* the shared variables laid out, for the race reports */
+    uint32_t var;                /* index in mod->vars */
+    uint32_t off, size;          /* shared offset and bytes (extern: to the end of shared memory) */
+  } *svars;
+  uint32_t nsvars;
 };
 
 /* Link entry `func` of m for a launch on d: allocate module variables on d if needed,
@@ -144,6 +149,8 @@ struct sim_warp {
   uint64_t loopers;              /* lanes that took a backward branch since the checkpoint */
   uint64_t snap_loopers;         /* ... and in the window before it (deadlock reports) */
   int snap_valid, spinning;
+  uint32_t wsync;                /* __syncwarp()s and .sync collectives the warp has completed:
+                                    the race checker's order between its lanes */
 };
 
 /* ---- blocks ---- */
@@ -182,6 +189,9 @@ struct sim_block {
   struct sim_lanes *lanes;       /* the lane log, when this block holds its warp, or NULL */
   int lanes_open;                /* the last instruction run was the logged warp's */
   uint64_t lanes_before[4];      /* its statistics before it ran (sim_lanes.c) */
+  struct sim_race *race;         /* the shared-memory checker's shadow (sim_race.c), or NULL */
+  uint32_t race_base;            /* the epoch the block started in */
+  uint32_t race_ep;              /* the current barrier epoch (one more at each release) */
 };
 
 /* What a worker is doing, for the progress watch of the blocks on the others. */
@@ -238,6 +248,26 @@ int sim_read_lane(struct sim_block *b, struct sim_warp *w, uint32_t pc, unsigned
    Returns 0, or -1 after reporting a fault (a failed assert, a bad pointer). */
 int sim_builtin(struct sim_block *b, struct sim_warp *w, uint32_t pc, unsigned l,
                 const struct sim_callinfo *ci);
+
+/* ---- the race and initialisation checker (sim_race.c) ---- */
+/* Set up the checker for block b (its shadow, its first epoch) and poison its shared memory.
+   Returns 0, or -1 when host memory ran out (the block then runs unchecked). */
+int sim_race_begin(struct sim_block *b);
+/* A block-wide barrier was released: accesses after it are ordered after those before it. */
+void sim_race_barrier(struct sim_block *b);
+/* Check one lane's access of size bytes at shared offset off (before a store is done): acc,
+   vol (ld/st.volatile: deliberate communication, checked for initialisation only), same (a
+   store that leaves the bytes as they are). Returns 0, or -1 after reporting a race or an
+   uninitialised read as b's fault. */
+int sim_race_access(struct sim_block *b, struct sim_warp *w, uint32_t pc, unsigned l,
+                    uint32_t off, uint32_t size, enum sim_access acc, int vol, int same);
+/* Check the masks lanes e of w pass to the .sync collective or bar.warp.sync `in` at pc.
+   Returns 0, or -1 after reporting a bad mask as b's fault. */
+int sim_race_mask(struct sim_block *b, struct sim_warp *w, uint32_t pc, const struct ptx_inst *in,
+                  uint64_t e);
+/* Lanes `exiting` of w leave (at pc) while other lanes wait at a .sync collective whose mask names
+   them: report it (-1), else 0. */
+int sim_race_exit(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t exiting);
 
 /* Count one memory access of the lanes in m (addresses addr[lane], size bytes each) into the
    statistics of pc: requests, sectors, lines, distinct bytes, shared wavefronts. atomic: 0, or

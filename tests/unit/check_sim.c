@@ -440,7 +440,7 @@ START_TEST(test_unchanged_writes_are_not_progress)
     struct { uint64_t m; uint32_t inc; uint32_t pad; } prm = {buffer(&f, 24, "m"), 0, 0};
     struct sim_launch c = {.grid = {2, 1, 1}, .block = {32, 1, 1}, .dyn_smem = 4, .workers = 2,
                            .sched = s ? SIM_SCHED_STACK : SIM_SCHED_ITS,
-                           .max_warp_insts = 600000};
+                           .max_warp_insts = 600000, .nocheck = SIM_NOCHECK_INIT};
     ck_assert_int_eq(sim_run(f.d, &f.m, "wait", &prm, 12, &c, &f.r, f.err, sizeof f.err), SIM_OK);
     ck_assert_msg(f.r.outcome == SIM_DEADLOCK, "%s", f.r.fault.message);
     const struct sim_fault *ft = &f.r.fault;

@@ -340,7 +340,7 @@ enum sim_status sim_block_run(struct sim_block *b)
       continue;
     }
     int r = release_barriers(b);
-    if (r < 0)
+    if (r < 0 || b->faulted)
       return SIM_OK;
     if (r > 0 || may_progress(b))
       continue;
@@ -360,5 +360,6 @@ enum sim_status sim_block_run(struct sim_block *b)
   if (b->chunk)
     __atomic_add_fetch(b->budget_used, b->chunk, __ATOMIC_RELAXED);
   b->chunk = 0;
+  sim_race_end(b);
   return SIM_OK;
 }

@@ -192,6 +192,9 @@ struct sim_block {
   struct sim_race *race;         /* the shared-memory checker's shadow (sim_race.c), or NULL */
   uint32_t race_base;            /* the epoch the block started in */
   uint32_t race_ep;              /* the current barrier epoch (one more at each release) */
+  int un_pending;                /* a read of unwritten shared memory, reported at the next
+                                    barrier or the block's end unless a racing write explains it */
+  uint32_t un_pc, un_warp, un_lane, un_addr, un_size;
 };
 
 /* What a worker is doing, for the progress watch of the blocks on the others. */
@@ -253,8 +256,11 @@ int sim_builtin(struct sim_block *b, struct sim_warp *w, uint32_t pc, unsigned l
 /* Set up the checker for block b (its shadow, its first epoch) and poison its shared memory.
    Returns 0, or -1 when host memory ran out (the block then runs unchecked). */
 int sim_race_begin(struct sim_block *b);
-/* A block-wide barrier was released: accesses after it are ordered after those before it. */
+/* A block-wide barrier was released: accesses after it are ordered after those before it.
+   Reports a pending uninitialised read (b->faulted) first. */
 void sim_race_barrier(struct sim_block *b);
+/* The block ran to its end: report a pending uninitialised read (b->faulted). */
+void sim_race_end(struct sim_block *b);
 /* Check one lane's access of size bytes at shared offset off (before a store is done): acc,
    vol (ld/st.volatile: deliberate communication, checked for initialisation only), same (a
    store that leaves the bytes as they are). Returns 0, or -1 after reporting a race or an

@@ -23,7 +23,9 @@
  *
  * Initialisation: shared memory starts poisoned (0xff bytes: NaN as a float, -1 as an int),
  * not zeroed, and a read of a word no thread of the block wrote (none of the bytes read) is
- * reported with its line.
+ * reported with its line, at the next barrier or the block's end: when another thread writes
+ * the word before that, the read came too early (a missing __syncthreads(), the warps having
+ * run in the other order), and the race is what is reported.
  *
  * Masks: a lane calling a *_sync intrinsic with a mask that leaves itself out, or that names
  * lanes that have exited (or exit while it waits for them), is undefined behaviour in CUDA.
@@ -110,13 +112,26 @@ int sim_race_begin(struct sim_block *b)
   }
   b->race = r;
   b->race_base = b->race_ep = tick(r);
+  b->un_pending = 0;
   return 0;
+}
+
+static int report_uninit(struct sim_block *b, struct sim_warp *w, uint32_t pc, unsigned l,
+                         uint32_t a, uint32_t size);
+
+void sim_race_end(struct sim_block *b)
+{
+  if (b->un_pending && !b->faulted)
+    report_uninit(b, &b->warps[b->un_warp], b->un_pc, b->un_lane, b->un_addr, b->un_size);
+  b->un_pending = 0;
 }
 
 void sim_race_barrier(struct sim_block *b)
 {
-  if (b->race)
-    b->race_ep = tick(b->race);
+  if (!b->race)
+    return;
+  sim_race_end(b);
+  b->race_ep = tick(b->race);
 }
 
 /* ---- reports ---- */
@@ -208,9 +223,10 @@ static int report_race(struct sim_block *b, struct sim_warp *w, uint32_t pc, uns
            "Race on __shared__ memory: %s hazard on %.80s in block (%u,%u,%u): %.60s %s it at %.100s "
            "after %.60s %s it at %.100s, and no %s orders the two%s",
            names[h], what, b->ctaid[0], b->ctaid[1], b->ctaid[2], me, did, here, other, before,
-           there, same_warp ? "__syncwarp()" : "__syncthreads()",
+           there, same_warp ? "__syncwarp() or __syncthreads()" : "__syncthreads()",
            same_warp ? " (under independent thread scheduling the lanes of a warp need not run "
-                       "in step: put __syncwarp() between the two accesses)"
+                       "in step: put __syncwarp() between the two accesses, or __syncthreads() "
+                       "where other warps share the data too)"
                      : h == WAR ? " (the reader may see the new value: put __syncthreads() "
                                   "before the write)"
                                 : " (put __syncthreads() between the write and the other "
@@ -240,8 +256,8 @@ static int report_uninit(struct sim_block *b, struct sim_warp *w, uint32_t pc, u
   place(b, a, ptx_type_size((enum ptx_type)b->prog->code[pc].type), what, sizeof what);
   snprintf(msg, sizeof msg,
            "Uninitialized __shared__ memory read of size %u bytes at %.120s by %.60s in block "
-           "(%u,%u,%u): no thread of the block wrote %.80s before it was read (shared memory starts with "
-           "whatever the last block left there, not zeros)",
+           "(%u,%u,%u): no thread of the block wrote %.80s before it was read, nor until the next "
+           "barrier (shared memory starts with whatever the last block left there, not zeros)",
            size, here, me, b->ctaid[0], b->ctaid[1], b->ctaid[2], what);
   int fresh = !b->faulted;
   sim_fault_other(b, w, pc, l, SIM_FK_UNINIT, msg);
@@ -269,8 +285,16 @@ int sim_race_access(struct sim_block *b, struct sim_warp *w, uint32_t pc, unsign
     uint8_t bytes = (uint8_t)(((1u << hi) - 1) & ~((1u << lo) - 1));
     struct shadow *s = &r->sh[a >> 2];
     uint8_t init = s->iep == base ? s->init : 0;
-    if (acc != SIM_ACC_WRITE && !(init & bytes) && !(nc & SIM_NOCHECK_INIT))
-      return report_uninit(b, w, pc, l, a + lo, size);
+    if (acc != SIM_ACC_WRITE && !(init & bytes) && !(nc & SIM_NOCHECK_INIT) && !b->un_pending) {
+      /* reported at the next barrier, unless another thread writes the word before it: then
+         the read came too early, a race, which says more */
+      b->un_pending = 1;
+      b->un_pc = pc;
+      b->un_warp = w->id;
+      b->un_lane = l;
+      b->un_addr = a + lo;
+      b->un_size = size;
+    }
     if (!racy) {
       if (acc != SIM_ACC_READ) {
         s->init = init | bytes;

@@ -1331,6 +1331,7 @@ int main(void)
   e2e_add_isolation_tests(s);
   e2e_add_handout_tests(s);
   e2e_add_builtin_tests(s);
+  e2e_add_racecheck_tests(s);
   e2e_add_grade_tests(s);
   e2e_add_gpuhang_tests(s);
   const char *bin = getenv("WARPLAB");

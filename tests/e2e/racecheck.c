@@ -2,8 +2,8 @@
  * (harness/sim/sim_race.c): each hazard kind (read-after-write, write-after-read,
  * write-after-write; between warps and within one), the uninitialised read and the bad masks,
  * reported with their .cu lines by `warplab emu`; the correct kernel of each shape, which
- * must run without a report (lab 05's missing __syncthreads() as a fault of `warplab run`:
- * tests/e2e/lab05.c). */
+ * must run without a report; and the count and pattern of wrong elements in `warplab run`'s
+ * detail (lab 05's missing __syncthreads() as a fault of `warplab run`: tests/e2e/lab05.c). */
 #include <check.h>
 #include <stdio.h>
 #include <string.h>
@@ -105,6 +105,24 @@ START_TEST(bad_masks)
 }
 END_TEST
 
+/* Lab 01 with every 32nd element wrong (index 5, 37, ...): on the 33 x 17 test, 561 elements,
+   indices 5 + 32k < 561 are 18 of them, 5 to 549. */
+START_TEST(wrong_elements_counted)
+{
+  struct e2e_run *r = e2e_warplab("run", "01", "--kernel-file", e2e_kernel("matrix_add_stride.cu"),
+                                  "--backend", "emu", "--json", "--results", e2e_tmp("results"),
+                                  "--quick", (char *)NULL);
+  ck_assert_int_eq(r->status, 1);
+  json_t *t = e2e_test_at(r, "nx=33 ny=17");
+  ck_assert_str_eq(e2e_state_of(t), "fail");
+  ck_assert_int_eq(json_integer_value(json_object_get(t, "first_bad")), 5);
+  const char *d = json_string_value(json_object_get(t, "detail"));
+  ck_assert_msg(strstr(d, "c[5] is wrong") && strstr(d, "18 of 561 elements of c are wrong") &&
+                strstr(d, "c[5], c[37], c[69], c[101], ...") &&
+                strstr(d, "every 32nd element from c[5] to c[549]"), "%s", d);
+}
+END_TEST
+
 void e2e_add_racecheck_tests(Suite *s)
 {
   if (!e2e_have_nvcc()) {
@@ -120,5 +138,6 @@ void e2e_add_racecheck_tests(Suite *s)
   tcase_add_test(tc, within_a_warp);
   tcase_add_test(tc, uninitialised_read);
   tcase_add_test(tc, bad_masks);
+  tcase_add_test(tc, wrong_elements_counted);
   suite_add_tcase(s, tc);
 }

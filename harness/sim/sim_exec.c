@@ -702,6 +702,9 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
           p = al->data + (addr - al->base);
         else if (!(p = mem_at(b, w, pc, l, sp, addr, size, size, SIM_ACC_READ)))
           return pc;
+        if (b->race_gused && sp == PTX_SP_GLOBAL && !(in->flags & PTX_F_VOLATILE) &&
+            sim_race_global(b, w, pc, l, addr, size, SIM_ACC_READ, 0))
+          return pc;
         uint64_t v = load_bits(p, size);
         dd[l] = sgn ? sim_alu_sext(t, v) : v;
       }
@@ -717,6 +720,9 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
       if (b->race && in_smem(b, p) &&
           sim_race_access(b, w, pc, l, (uint32_t)(p - b->smem), size * n, SIM_ACC_READ,
                           (in->flags & PTX_F_VOLATILE) != 0, 0))
+        return pc;
+      if (b->race_gused && is_global_space(sp, addr) && !(in->flags & PTX_F_VOLATILE) &&
+          sim_race_global(b, w, pc, l, addr, size * n, SIM_ACC_READ, 0))
         return pc;
       if (d->kind == PTX_OPD_VEC) {
         for (unsigned k = 0; k < n; k++)
@@ -748,6 +754,10 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
           p = al->data + (addr - al->base);
         else if (!(p = mem_at(b, w, pc, l, sp, addr, size, size, SIM_ACC_WRITE)))
           return pc;
+        if (b->race && !(in->flags & PTX_F_VOLATILE) &&
+            sim_race_global(b, w, pc, l, addr, size, SIM_ACC_WRITE,
+                            store_same(w, W, s, l, p, size, 1)))
+          return pc;
         store_bits(p, size, sv[l]);
       }
       sim_stats_mem(b, pc, sp, av, e, size, 0);
@@ -764,6 +774,10 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
       if (b->race && in_smem(b, p) &&
           sim_race_access(b, w, pc, l, (uint32_t)(p - b->smem), size * n, SIM_ACC_WRITE,
                           (in->flags & PTX_F_VOLATILE) != 0, store_same(w, W, s, l, p, size, n)))
+        return pc;
+      if (b->race && !(in->flags & PTX_F_VOLATILE) && is_global_space(sp, addr) &&
+          sim_race_global(b, w, pc, l, addr, size * n, SIM_ACC_WRITE,
+                          store_same(w, W, s, l, p, size, n)))
         return pc;
       if (s->kind == PTX_OPD_VEC) {
         for (unsigned k = 0; k < n; k++)

@@ -192,6 +192,8 @@ struct sim_block {
   struct sim_race *race;         /* the shared-memory checker's shadow (sim_race.c), or NULL */
   uint32_t race_base;            /* the epoch the block started in */
   uint32_t race_ep;              /* the current barrier epoch (one more at each release) */
+  uint32_t race_gused;           /* global words this block wrote that the checker holds (0:
+                                    its global reads need no look-up) */
   int un_pending;                /* a read of unwritten shared memory, reported at the next
                                     barrier or the block's end unless a racing write explains it */
   uint32_t un_pc, un_warp, un_lane, un_addr, un_size;
@@ -257,16 +259,26 @@ int sim_builtin(struct sim_block *b, struct sim_warp *w, uint32_t pc, unsigned l
    Returns 0, or -1 when host memory ran out (the block then runs unchecked). */
 int sim_race_begin(struct sim_block *b);
 /* A block-wide barrier was released: accesses after it are ordered after those before it.
-   Reports a pending uninitialised read (b->faulted) first. */
+   Reports a race or an uninitialised read held (b->faulted) first. */
 void sim_race_barrier(struct sim_block *b);
-/* The block ran to its end: report a pending uninitialised read (b->faulted). */
+/* The block ran to its end, or reached a barrier: report the race held, else the
+   uninitialised read held (b->faulted). */
 void sim_race_end(struct sim_block *b);
 /* Check one lane's access of size bytes at shared offset off (before a store is done): acc,
    vol (ld/st.volatile: deliberate communication, checked for initialisation only), same (a
-   store that leaves the bytes as they are). Returns 0, or -1 after reporting a race or an
-   uninitialised read as b's fault. */
+   store that leaves the bytes as they are). A race or an uninitialised read found is held and
+   reported as b's fault at the next barrier or the block's end (sim_race_end), unless another
+   fault comes first. Returns 0, or -1 when b has faulted. */
 int sim_race_access(struct sim_block *b, struct sim_warp *w, uint32_t pc, unsigned l,
                     uint32_t off, uint32_t size, enum sim_access acc, int vol, int same);
+/* Check one lane's plain (not atomic, not volatile) access of size bytes at global address
+   addr against the block's earlier global writes: read-after-write and write-after-write
+   between its threads (a write is checked before it is done; same: it leaves the bytes as
+   they are). A race found is held like sim_race_access's. Returns 0, or -1 when b has
+   faulted. */
+int sim_race_global(struct sim_block *b, struct sim_warp *w, uint32_t pc, unsigned l,
+                    uint64_t addr, uint32_t size, enum sim_access acc, int same);
+
 /* Check the masks lanes e of w pass to the .sync collective or bar.warp.sync `in` at pc.
    Returns 0, or -1 after reporting a bad mask as b's fault. */
 int sim_race_mask(struct sim_block *b, struct sim_warp *w, uint32_t pc, const struct ptx_inst *in,

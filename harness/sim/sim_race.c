@@ -10,7 +10,9 @@
  * thread scheduling they need not, which is why the unrolled last warp of a reduction without
  * __syncwarp() is reported. Warps run one after another between barriers here, so a race
  * between warps gives the right answer in the emulator and a wrong one on the GPU: only this
- * check shows it. Not checked: atomics (their order does not matter) and ld/st.volatile
+ * check shows it. A race is reported at the next barrier or at the block's end, unless a
+ * fault found meanwhile (barrier divergence, a deadlock, an out-of-bounds access) comes
+ * first: that one is the student's first problem. Not checked: atomics (their order does not matter) and ld/st.volatile
  * (deliberate communication: flags, turn-taking, spin locks).
  *
  * The shadow: per 4-byte word of shared memory, the last write (thread, instruction, barrier
@@ -20,6 +22,13 @@
  * come from one counter per host thread, one step at every barrier release and at every
  * block's start, so an entry of an earlier epoch or block is simply old. A store that leaves
  * the word as it was (every thread writing the same flag) changes nothing and is not a hazard.
+ *
+ * Global memory, within a block: its threads' plain writes are held in a table of the words
+ * written (by open addressing, per block), so a read or write by another thread of the block
+ * of a word written in the same epoch (and, within a warp, with no __syncwarp() between) is a
+ * read-after-write or write-after-write hazard. Reads are not held: a write after another
+ * thread's read (write-after-read) is found in shared memory only. A block that writes more
+ * words than the table holds is checked no further, which misses hazards, never invents them.
  *
  * Initialisation: shared memory starts poisoned (0xff bytes: NaN as a float, -1 as an int),
  * not zeroed, and a read of a word no thread of the block wrote (none of the bytes read) is
@@ -53,10 +62,24 @@ struct shadow {                  /* one 4-byte word of shared memory */
   uint8_t rflags;                /* R_MANY, R_WARPS */
 };
 
+struct gword {                   /* a global word a block wrote (open addressing by word) */
+  uint64_t word;                 /* byte address / 4 */
+  uint32_t base;                 /* the block (its first epoch) that wrote it; else a free slot */
+  uint32_t ep, pc;               /* epoch and code index of the last write */
+  uint16_t tid, wsync;
+};
+#define GCAP (1u << 15)          /* slots; a block that writes more words is checked no further */
+#define GFILL (GCAP / 4 * 3)
+
 struct sim_race {                /* one host thread's shadow, kept from block to block */
   struct shadow *sh;
   uint32_t nwords;
   uint32_t clock;                /* the last epoch handed out */
+  struct gword *g;               /* the block's global writes (GCAP slots, or NULL) */
+  int held;                      /* a race found in the block, reported at the next barrier or
+                                    the block's end unless another fault comes first */
+  uint32_t held_pc, held_warp, held_lane;
+  struct sim_fault held_fault;   /* its fields; message the text */
 };
 
 static pthread_key_t race_key;
@@ -66,8 +89,10 @@ static pthread_once_t race_once = PTHREAD_ONCE_INIT;
 static void race_free(void *p)
 {
   struct sim_race *r = p;
-  if (r)
+  if (r) {
     free(r->sh);
+    free(r->g);
+  }
   free(r);
 }
 
@@ -87,8 +112,7 @@ int sim_race_begin(struct sim_block *b)
   b->race = NULL;
   if (!(nc & SIM_NOCHECK_INIT))
     memset(b->smem, POISON, b->smem_size);
-  if ((nc & (SIM_NOCHECK_RACE | SIM_NOCHECK_INIT)) == (SIM_NOCHECK_RACE | SIM_NOCHECK_INIT) ||
-      !b->smem_size)
+  if ((nc & (SIM_NOCHECK_RACE | SIM_NOCHECK_INIT)) == (SIM_NOCHECK_RACE | SIM_NOCHECK_INIT))
     return 0;
   pthread_once(&race_once, race_make_key);
   if (!race_key_ok)
@@ -101,18 +125,24 @@ int sim_race_begin(struct sim_block *b)
       return -1;
     }
   }
-  uint32_t words = (b->smem_size + 3) / 4;
+  uint32_t words = (b->smem_size + 3) / 4 + 1;
   if (r->nwords < words || r->clock > UINT32_MAX - (1u << 24)) {
     free(r->sh);
     r->sh = calloc(words, sizeof *r->sh);
     r->nwords = r->sh ? words : 0;
     r->clock = 0;
+    if (r->g)
+      memset(r->g, 0, GCAP * sizeof *r->g);
     if (!r->sh)
       return -1;
   }
+  if (!r->g && !(nc & SIM_NOCHECK_RACE))
+    r->g = calloc(GCAP, sizeof *r->g);     /* without it, global memory goes unchecked */
   b->race = r;
   b->race_base = b->race_ep = tick(r);
   b->un_pending = 0;
+  b->race_gused = 0;
+  r->held = 0;
   return 0;
 }
 
@@ -121,6 +151,21 @@ static int report_uninit(struct sim_block *b, struct sim_warp *w, uint32_t pc, u
 
 void sim_race_end(struct sim_block *b)
 {
+  struct sim_race *r = b->race;
+  if (r && r->held && !b->faulted) {
+    const struct sim_fault *h = &r->held_fault;
+    sim_fault_other(b, &b->warps[r->held_warp], r->held_pc, r->held_lane, SIM_FK_RACE,
+                    h->message);
+    struct sim_fault *f = &b->res->fault;
+    f->space = h->space;
+    f->access = h->access;
+    f->addr = h->addr;
+    f->size = h->size;
+    f->other_inst = h->other_inst;
+    memcpy(f->other_thread, h->other_thread, sizeof f->other_thread);
+  }
+  if (r)
+    r->held = 0;
   if (b->un_pending && !b->faulted)
     report_uninit(b, &b->warps[b->un_warp], b->un_pc, b->un_lane, b->un_addr, b->un_size);
   b->un_pending = 0;
@@ -197,8 +242,36 @@ static void where_pc(const struct sim_block *b, uint32_t pc, char *buf, size_t n
 
 enum hazard { RAW, WAR, WAW };
 
-/* Report a hazard between lane l of w (this access, at pc) and thread ot's earlier access at
-   opc, on the word at shared offset a. Returns -1. */
+/* Keep the block's first race until its next barrier or its end (sim_race_end): a fault
+   found meanwhile (barrier divergence, a deadlock, an out-of-bounds access) says more and is
+   reported instead. ot: the other access's thread (linear), at code index opc. */
+static void hold(struct sim_block *b, struct sim_warp *w, uint32_t pc, unsigned l,
+                 enum ptx_space sp, enum sim_access acc, uint64_t addr, uint32_t size,
+                 uint32_t opc, uint32_t ot, const char *msg)
+{
+  struct sim_race *r = b->race;
+  if (r->held)
+    return;
+  r->held = 1;
+  r->held_pc = pc;
+  r->held_warp = w->id;
+  r->held_lane = l;
+  struct sim_fault *f = &r->held_fault;
+  memset(f, 0, sizeof *f);
+  f->space = sp;
+  f->access = acc;
+  f->addr = addr;
+  f->size = size;
+  f->other_inst = b->prog->orig[opc];
+  uint32_t bx = b->cfg->block[0], by = b->cfg->block[1];
+  f->other_thread[0] = ot % bx;
+  f->other_thread[1] = ot / bx % by;
+  f->other_thread[2] = ot / (bx * by);
+  snprintf(f->message, sizeof f->message, "%s", msg);
+}
+
+/* Hold a hazard between lane l of w (this access, at pc) and thread ot's earlier access at
+   opc, on the word at shared offset a, for sim_race_end. Returns 0. */
 static int report_race(struct sim_block *b, struct sim_warp *w, uint32_t pc, unsigned l,
                        enum hazard h, uint32_t ot, uint32_t opc, uint32_t a)
 {
@@ -231,20 +304,8 @@ static int report_race(struct sim_block *b, struct sim_warp *w, uint32_t pc, uns
                                   "before the write)"
                                 : " (put __syncthreads() between the write and the other "
                                   "thread's access)");
-  int fresh = !b->faulted;
-  sim_fault_other(b, w, pc, l, SIM_FK_RACE, msg);
-  if (fresh) {
-    struct sim_fault *f = &b->res->fault;
-    f->space = PTX_SP_SHARED;
-    f->access = h == RAW ? SIM_ACC_READ : SIM_ACC_WRITE;
-    f->addr = a;
-    f->other_inst = b->prog->orig[opc];
-    uint32_t bx = b->cfg->block[0], by = b->cfg->block[1];
-    f->other_thread[0] = ot % bx;
-    f->other_thread[1] = ot / bx % by;
-    f->other_thread[2] = ot / (bx * by);
-  }
-  return -1;
+  hold(b, w, pc, l, PTX_SP_SHARED, h == RAW ? SIM_ACC_READ : SIM_ACC_WRITE, a, 0, opc, ot, msg);
+  return 0;
 }
 
 static int report_uninit(struct sim_block *b, struct sim_warp *w, uint32_t pc, unsigned l,
@@ -360,6 +421,81 @@ int sim_race_access(struct sim_block *b, struct sim_warp *w, uint32_t pc, unsign
     s->wbytes = bytes;
     s->init = init | bytes;
     s->iep = base;
+  }
+  return 0;
+}
+
+/* ---- global memory ---- */
+
+/* Hold a hazard on the global word at addr between lane l of w and thread ot's write at opc,
+   for sim_race_end. Returns 0. */
+static int report_global(struct sim_block *b, struct sim_warp *w, uint32_t pc, unsigned l,
+                         enum hazard h, uint32_t ot, uint32_t opc, uint64_t addr, uint32_t size)
+{
+  uint32_t t = w->id * b->W + l;
+  int same_warp = ot / b->W == w->id;
+  char me[96], other[96], here[160], there[160], what[160], msg[768];
+  thread_text(b, t, same_warp, me, sizeof me);
+  thread_text(b, ot, same_warp, other, sizeof other);
+  if (same_warp) {
+    size_t k = strlen(other);
+    if (k && other[k - 1] == ',')
+      other[k - 1] = 0;
+  }
+  where_pc(b, pc, here, sizeof here);
+  where_pc(b, opc, there, sizeof there);
+  const struct sim_alloc *a = sim_mem_find(b->dev, addr, size);
+  if (a && (addr - a->base) % size == 0)
+    snprintf(what, sizeof what, "element %" PRIu64 " (byte %" PRIu64 ") of %.60s",
+             (addr - a->base) / size, addr - a->base, a->name);
+  else if (a)
+    snprintf(what, sizeof what, "byte %" PRIu64 " of %.60s", addr - a->base, a->name);
+  else
+    snprintf(what, sizeof what, "0x%" PRIx64, addr);
+  snprintf(msg, sizeof msg,
+           "Race on __global__ memory: %s hazard on %.100s in block (%u,%u,%u): %.60s %s it at "
+           "%.100s after %.60s wrote it at %.100s, and no %s orders the two (threads of a block "
+           "see each other's global writes in order only across a barrier)",
+           h == RAW ? "read-after-write" : "write-after-write", what, b->ctaid[0], b->ctaid[1],
+           b->ctaid[2], me, h == RAW ? "read" : "wrote", here, other, there,
+           same_warp ? "__syncwarp() or __syncthreads()" : "__syncthreads()");
+  hold(b, w, pc, l, PTX_SP_GLOBAL, h == RAW ? SIM_ACC_READ : SIM_ACC_WRITE, addr, size, opc, ot,
+       msg);
+  return 0;
+}
+
+int sim_race_global(struct sim_block *b, struct sim_warp *w, uint32_t pc, unsigned l,
+                    uint64_t addr, uint32_t size, enum sim_access acc, int same)
+{
+  struct sim_race *r = b->race;
+  if (!r->g || (acc == SIM_ACC_WRITE && same))
+    return 0;
+  const uint32_t W = b->W, E = b->race_ep, base = b->race_base;
+  const uint16_t t = (uint16_t)(w->id * W + l), ws = (uint16_t)w->wsync;
+  for (uint64_t word = addr >> 2, last = (addr + size - 1) >> 2; word <= last; word++) {
+    uint32_t i = (uint32_t)((word * 0x9E3779B97F4A7C15ull) >> 49) & (GCAP - 1);
+    struct gword *g = &r->g[i];
+    while (g->base == base && g->word != word) {
+      i = (i + 1) & (GCAP - 1);
+      g = &r->g[i];
+    }
+    int found = g->base == base;
+    if (found && g->ep == E && g->tid != t && (g->tid / W != w->id || g->wsync == ws) &&
+        (acc == SIM_ACC_READ || g->pc != pc || g->tid / W != w->id))
+      return report_global(b, w, pc, l, acc == SIM_ACC_READ ? RAW : WAW, g->tid, g->pc, addr, size);
+    if (acc == SIM_ACC_READ)
+      continue;
+    if (!found) {
+      if (b->race_gused >= GFILL)
+        continue;                              /* full: the rest goes unchecked */
+      b->race_gused++;
+      g->base = base;
+      g->word = word;
+    }
+    g->ep = E;
+    g->pc = pc;
+    g->tid = t;
+    g->wsync = ws;
   }
   return 0;
 }

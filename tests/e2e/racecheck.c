@@ -1,6 +1,7 @@
 /* racecheck.c: end-to-end tests of the emulator's checks of shared memory and warp masks
  * (harness/sim/sim_race.c): each hazard kind (read-after-write, write-after-read,
- * write-after-write; between warps and within one), the uninitialised read and the bad masks,
+ * write-after-write; between warps and within one; in global memory within a block), the
+ * uninitialised read and the bad masks,
  * reported with their .cu lines by `warplab emu`; the correct kernel of each shape, which
  * must run without a report; and the count and pattern of wrong elements in `warplab run`'s
  * detail (lab 05's missing __syncthreads() as a fault of `warplab run`: tests/e2e/lab05.c). */
@@ -82,6 +83,17 @@ START_TEST(within_a_warp)
 }
 END_TEST
 
+START_TEST(global_within_a_block)
+{
+  struct e2e_run *r = emu("global_raw", "64");
+  expect_report(r, "race", "GRAW-READ", "GRAW-WRITE",
+                "Race on __global__ memory: read-after-write hazard on element 0");
+  e2e_expect_dim3(r, "fault/thread", 32, 0, 0);
+  e2e_expect_dim3(r, "fault/other/thread", 0, 0, 0);
+  e2e_expect_ok(emu("global_raw_ok", "64"));
+}
+END_TEST
+
 START_TEST(uninitialised_read)
 {
   struct e2e_run *r = emu("uninit_read", "64");
@@ -136,6 +148,7 @@ void e2e_add_racecheck_tests(Suite *s)
   tcase_add_test(tc, war_between_warps);
   tcase_add_test(tc, waw_between_warps);
   tcase_add_test(tc, within_a_warp);
+  tcase_add_test(tc, global_within_a_block);
   tcase_add_test(tc, uninitialised_read);
   tcase_add_test(tc, bad_masks);
   tcase_add_test(tc, wrong_elements_counted);

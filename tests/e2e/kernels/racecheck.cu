@@ -182,3 +182,23 @@ extern "C" __global__ void half_mask_ok(const float *in, float *out)
         v += __shfl_down_sync(0x0000ffff, v, 1);
     out[t] = v;
 }
+
+// Global memory within a block: warp 1 reads out[0..31], which warp 0 wrote, with no barrier.
+extern "C" __global__ void global_raw(const float *in, float *out)
+{
+    int t = threadIdx.x;
+    if (t < 32)
+        out[t] = in[t];                       // GRAW-WRITE
+    if (t >= 32)
+        out[t] = 2.0f * out[t - 32];          // GRAW-READ
+}
+
+extern "C" __global__ void global_raw_ok(const float *in, float *out)
+{
+    int t = threadIdx.x;
+    if (t < 32)
+        out[t] = in[t];
+    __syncthreads();
+    if (t >= 32)
+        out[t] = 2.0f * out[t - 32];
+}

@@ -987,6 +987,56 @@ START_TEST(test_uninitialised_shared_read)
 }
 END_TEST
 
+/* Global memory within a block: thread t >= 32 reads out[t - 32], which thread t - 32 wrote
+   (line 6); SYNC between them or not. Two blocks, one worker: block 1 must not take block 0's
+   writes for its own. */
+START_TEST(test_global_race_within_a_block)
+{
+  for (int sync = 0; sync < 2; sync++) {
+    char k[2048];
+    snprintf(k, sizeof k,
+      HDR
+      ".visible .entry g(.param .u64 out)\n{\n"
+      "  .reg .pred %%p<2>;\n  .reg .b32 %%r<12>;\n  .reg .b64 %%rd<8>;\n"
+      "  mov.u32 %%r1, %%tid.x;\n  mov.u32 %%r2, %%ctaid.x;\n  shl.b32 %%r3, %%r2, 6;\n"
+      "  add.s32 %%r4, %%r3, %%r1;\n"
+      "  ld.param.u64 %%rd1, [out];\n  mul.wide.u32 %%rd2, %%r4, 4;\n  add.s64 %%rd3, %%rd1, %%rd2;\n"
+      "  setp.ge.u32 %%p1, %%r1, 32;\n"
+      "  @%%p1 bra SKIP;\n"
+      "  .loc 1 6 3\n"
+      "  st.global.u32 [%%rd3], %%r1;\n"
+      "SKIP:\n"
+      "  %s\n"
+      "  @!%%p1 bra END;\n"
+      "  .loc 1 8 3\n"
+      "  ld.global.u32 %%r5, [%%rd3+-128];\n"
+      "  st.global.u32 [%%rd3], %%r5;\n"
+      "END:\n  ret;\n}\n"
+      ".file 1 \"/lab/g.cu\"\n", sync ? "bar.sync 0;" : "");
+    struct fx f;
+    load(&f, k);
+    uint64_t out = buffer(&f, 128 * 4, "out");
+    ck_assert_int_eq(launch(&f, "g", 2, 64, &out, 1, SIM_SCHED_ITS, 1, 0), SIM_OK);
+    if (sync) {
+      ck_assert_msg(f.r.outcome == SIM_RAN_OK, "%s", f.r.fault.message);
+    } else {
+      ck_assert_int_eq(f.r.fault.kind, SIM_FK_RACE);
+      ck_assert_uint_eq(f.r.fault.block[0], 0);
+      /* thread 0 stored 0 over the 0 already there, which nobody can tell from no store:
+         the first hazard is thread 33's read of thread 1's store */
+      ck_assert_uint_eq(f.r.fault.thread[0], 33);
+      ck_assert_uint_eq(f.r.fault.other_thread[0], 1);
+      ck_assert_uint_eq(line_of(&f, f.r.fault.inst), 8);
+      ck_assert_uint_eq(line_of(&f, f.r.fault.other_inst), 6);
+      ck_assert_msg(strstr(f.r.fault.message, "__global__ memory: read-after-write hazard on "
+                                              "element 1 (byte 4) of out"), "%s",
+                    f.r.fault.message);
+    }
+    done(&f);
+  }
+}
+END_TEST
+
 /* Every thread of two warps stores 1 into one flag, then all read it after a barrier: stores
    that leave the word as it is are no hazard. */
 START_TEST(test_same_value_stores_are_no_race)
@@ -1063,6 +1113,7 @@ Suite *suite_sim(void)
   tcase_add_test(t, test_race_within_a_warp);
   tcase_add_test(t, test_uninitialised_shared_read);
   tcase_add_test(t, test_same_value_stores_are_no_race);
+  tcase_add_test(t, test_global_race_within_a_block);
   tcase_add_test(t, test_sync_masks);
   tcase_add_test(t, test_oob_write_report);
   tcase_add_test(t, test_fault_lowest_block);

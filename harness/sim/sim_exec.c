@@ -702,7 +702,7 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
           p = al->data + (addr - al->base);
         else if (!(p = mem_at(b, w, pc, l, sp, addr, size, size, SIM_ACC_READ)))
           return pc;
-        if (b->race_gused && sp == PTX_SP_GLOBAL && !(in->flags & PTX_F_VOLATILE) &&
+        if (sim_race_global_read(b, addr) && sp == PTX_SP_GLOBAL && !(in->flags & PTX_F_VOLATILE) &&
             sim_race_global(b, w, pc, l, addr, size, SIM_ACC_READ, 0))
           return pc;
         uint64_t v = load_bits(p, size);
@@ -721,7 +721,8 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
           sim_race_access(b, w, pc, l, (uint32_t)(p - b->smem), size * n, SIM_ACC_READ,
                           (in->flags & PTX_F_VOLATILE) != 0, 0))
         return pc;
-      if (b->race_gused && is_global_space(sp, addr) && !(in->flags & PTX_F_VOLATILE) &&
+      if (sim_race_global_read(b, addr) && is_global_space(sp, addr) &&
+          !(in->flags & PTX_F_VOLATILE) &&
           sim_race_global(b, w, pc, l, addr, size * n, SIM_ACC_READ, 0))
         return pc;
       if (d->kind == PTX_OPD_VEC) {
@@ -756,7 +757,7 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
           return pc;
         if (b->race && !(in->flags & PTX_F_VOLATILE) &&
             sim_race_global(b, w, pc, l, addr, size, SIM_ACC_WRITE,
-                            store_same(w, W, s, l, p, size, 1)))
+                            load_bits(p, size) == (sv[l] & (size >= 8 ? ~0ull : (1ull << (size * 8)) - 1))))
           return pc;
         store_bits(p, size, sv[l]);
       }

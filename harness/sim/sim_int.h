@@ -193,7 +193,8 @@ struct sim_block {
   uint32_t race_base;            /* the epoch the block started in */
   uint32_t race_ep;              /* the current barrier epoch (one more at each release) */
   uint32_t race_gused;           /* global words this block wrote that the checker holds (0:
-                                    its global reads need no look-up) */
+                                    its global reads need no look-up) ... */
+  uint64_t race_glo, race_gspan; /* ... nor reads outside [race_glo, race_glo + race_gspan] */
   int un_pending;                /* a read of unwritten shared memory, reported at the next
                                     barrier or the block's end unless a racing write explains it */
   uint32_t un_pc, un_warp, un_lane, un_addr, un_size;
@@ -278,6 +279,11 @@ int sim_race_access(struct sim_block *b, struct sim_warp *w, uint32_t pc, unsign
    faulted. */
 int sim_race_global(struct sim_block *b, struct sim_warp *w, uint32_t pc, unsigned l,
                     uint64_t addr, uint32_t size, enum sim_access acc, int same);
+/* A global read at addr may need sim_race_global: the block has written words near it. */
+static inline int sim_race_global_read(const struct sim_block *b, uint64_t addr)
+{
+  return b->race_gused && addr - b->race_glo <= b->race_gspan;
+}
 
 /* Check the masks lanes e of w pass to the .sync collective or bar.warp.sync `in` at pc.
    Returns 0, or -1 after reporting a bad mask as b's fault. */

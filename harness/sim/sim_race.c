@@ -24,7 +24,7 @@
  * the word as it was (every thread writing the same flag) changes nothing and is not a hazard.
  *
  * Global memory, within a block: its threads' plain writes are held in a table of the words
- * written (by open addressing, per block), so a read or write by another thread of the block
+ * written (by open addressing, 32 slots a thread, per block), so a read or write by another thread of the block
  * of a word written in the same epoch (and, within a warp, with no __syncwarp() between) is a
  * read-after-write or write-after-write hazard. Reads are not held: a write after another
  * thread's read (write-after-read) is found in shared memory only. A block that writes more
@@ -63,19 +63,22 @@ struct shadow {                  /* one 4-byte word of shared memory */
 };
 
 struct gword {                   /* a global word a block wrote (open addressing by word) */
-  uint64_t word;                 /* byte address / 4 */
+  uint32_t word;                 /* byte address / 4, its low 32 bits (16 GiB: no two live
+                                    allocations are that far apart) */
   uint32_t base;                 /* the block (its first epoch) that wrote it; else a free slot */
-  uint32_t ep, pc;               /* epoch and code index of the last write */
-  uint16_t tid, wsync;
+  uint32_t ep;                   /* epoch of the last write */
+  uint16_t tid, wsync;           /* its thread; the warp's __syncwarp count */
 };
-#define GCAP (1u << 15)          /* slots; a block that writes more words is checked no further */
-#define GFILL (GCAP / 4 * 3)
+#define GCAP (1u << 15)          /* slots at most: 32 for each thread of a block of 1024 */
+#define GMIN (1u << 12)          /* slots at least (64 KiB: a small table stays in the cache) */
 
 struct sim_race {                /* one host thread's shadow, kept from block to block */
   struct shadow *sh;
   uint32_t nwords;
   uint32_t clock;                /* the last epoch handed out */
-  struct gword *g;               /* the block's global writes (GCAP slots, or NULL) */
+  struct gword *g;               /* the block's global writes (GCAP slots, or NULL) ... */
+  uint32_t *gpc;                 /* ... and the code index of each */
+  uint32_t gslots, gshift;       /* slots the block uses (a power of two), 64 - log2 of it */
   int held;                      /* a race found in the block, reported at the next barrier or
                                     the block's end unless another fault comes first */
   uint32_t held_pc, held_warp, held_lane;
@@ -92,6 +95,7 @@ static void race_free(void *p)
   if (r) {
     free(r->sh);
     free(r->g);
+    free(r->gpc);
   }
   free(r);
 }
@@ -110,8 +114,7 @@ int sim_race_begin(struct sim_block *b)
 {
   uint32_t nc = b->cfg->nocheck;
   b->race = NULL;
-  if (!(nc & SIM_NOCHECK_INIT))
-    memset(b->smem, POISON, b->smem_size);
+  memset(b->smem, nc & SIM_NOCHECK_INIT ? 0 : POISON, b->smem_size);
   if ((nc & (SIM_NOCHECK_RACE | SIM_NOCHECK_INIT)) == (SIM_NOCHECK_RACE | SIM_NOCHECK_INIT))
     return 0;
   pthread_once(&race_once, race_make_key);
@@ -136,8 +139,24 @@ int sim_race_begin(struct sim_block *b)
     if (!r->sh)
       return -1;
   }
-  if (!r->g && !(nc & SIM_NOCHECK_RACE))
-    r->g = calloc(GCAP, sizeof *r->g);     /* without it, global memory goes unchecked */
+  if (!r->g && !(nc & SIM_NOCHECK_RACE)) {
+    r->g = calloc(GCAP, sizeof *r->g);     /* without them, global memory goes unchecked */
+    r->gpc = calloc(GCAP, sizeof *r->gpc);
+    if (!r->g || !r->gpc) {
+      free(r->g);
+      free(r->gpc);
+      r->g = NULL;
+      r->gpc = NULL;
+    }
+  }
+  /* 32 slots a thread, filled to three quarters at most: a block that writes more words than
+     that is checked no further */
+  r->gslots = GMIN;
+  r->gshift = 64 - 12;
+  while (r->gslots < GCAP && r->gslots < 32 * b->nthreads) {
+    r->gslots *= 2;
+    r->gshift--;
+  }
   b->race = r;
   b->race_base = b->race_ep = tick(r);
   b->un_pending = 0;
@@ -472,30 +491,42 @@ int sim_race_global(struct sim_block *b, struct sim_warp *w, uint32_t pc, unsign
     return 0;
   const uint32_t W = b->W, E = b->race_ep, base = b->race_base;
   const uint16_t t = (uint16_t)(w->id * W + l), ws = (uint16_t)w->wsync;
+  const uint32_t mask = r->gslots - 1, fill = r->gslots / 4 * 3;
   for (uint64_t word = addr >> 2, last = (addr + size - 1) >> 2; word <= last; word++) {
-    uint32_t i = (uint32_t)((word * 0x9E3779B97F4A7C15ull) >> 49) & (GCAP - 1);
+    uint32_t i = (uint32_t)((word * 0x9E3779B97F4A7C15ull) >> r->gshift) & mask;
     struct gword *g = &r->g[i];
-    while (g->base == base && g->word != word) {
-      i = (i + 1) & (GCAP - 1);
+    while (g->base == base && g->word != (uint32_t)word) {
+      i = (i + 1) & mask;
       g = &r->g[i];
     }
     int found = g->base == base;
     if (found && g->ep == E && g->tid != t && (g->tid / W != w->id || g->wsync == ws) &&
-        (acc == SIM_ACC_READ || g->pc != pc || g->tid / W != w->id))
-      return report_global(b, w, pc, l, acc == SIM_ACC_READ ? RAW : WAW, g->tid, g->pc, addr, size);
+        (acc == SIM_ACC_READ || r->gpc[i] != pc || g->tid / W != w->id))
+      return report_global(b, w, pc, l, acc == SIM_ACC_READ ? RAW : WAW, g->tid, r->gpc[i], addr,
+                           size);
     if (acc == SIM_ACC_READ)
       continue;
     if (!found) {
-      if (b->race_gused >= GFILL)
+      if (b->race_gused >= fill)
         continue;                              /* full: the rest goes unchecked */
+      uint64_t a4 = word << 2;
+      if (!b->race_gused) {
+        b->race_glo = a4;
+        b->race_gspan = 3;
+      } else if (a4 < b->race_glo) {
+        b->race_gspan += b->race_glo - a4;
+        b->race_glo = a4;
+      } else if (a4 + 3 - b->race_glo > b->race_gspan) {
+        b->race_gspan = a4 + 3 - b->race_glo;
+      }
       b->race_gused++;
       g->base = base;
-      g->word = word;
+      g->word = (uint32_t)word;
     }
     g->ep = E;
-    g->pc = pc;
     g->tid = t;
     g->wsync = ws;
+    r->gpc[i] = pc;
   }
   return 0;
 }

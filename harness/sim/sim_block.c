@@ -354,6 +354,13 @@ enum sim_status sim_block_run(struct sim_block *b)
         return SIM_OK;
       }
     }
+    /* lanes waiting at a shuffle or vote for lanes of their mask that are elsewhere: the mask
+       is wrong (they do not call it), which says more than "deadlock" */
+    for (uint32_t i = 0; i < b->nwarps; i++) {
+      spinners(&b->warps[i]);
+      if (sim_race_stuck(b, &b->warps[i]))
+        return SIM_OK;
+    }
     report_stuck(b, 0, NULL, 0);
     return SIM_OK;
   }

@@ -292,6 +292,9 @@ int sim_race_mask(struct sim_block *b, struct sim_warp *w, uint32_t pc, const st
 /* Lanes `exiting` of w leave (at pc) while other lanes wait at a .sync collective whose mask names
    them: report it (-1), else 0. */
 int sim_race_exit(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t exiting);
+/* The block is stuck: lanes of w wait at a .sync collective (not bar.warp.sync, which may
+   meet another) for lanes of their mask that wait elsewhere. Report it (-1), else 0. */
+int sim_race_stuck(struct sim_block *b, struct sim_warp *w);
 
 /* Count one memory access of the lanes in m (addresses addr[lane], size bytes each) into the
    statistics of pc: requests, sectors, lines, distinct bytes, shared wavefronts. atomic: 0, or

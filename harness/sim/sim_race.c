@@ -642,3 +642,38 @@ int sim_race_exit(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
   }
   return 0;
 }
+
+int sim_race_stuck(struct sim_block *b, struct sim_warp *w)
+{
+  if (b->cfg->nocheck & SIM_NOCHECK_MASK)
+    return 0;
+  for (uint64_t mm = w->syncwait & w->live; mm; mm &= mm - 1) {
+    unsigned l = sim_ctz64(mm);
+    const struct ptx_inst *in = &b->prog->code[w->pc[l]];
+    int idx = mask_operand(in);
+    if (idx < 0 || in->op == PTX_OP_BAR)
+      continue;
+    uint64_t here = 0;
+    for (uint64_t k = w->syncwait & w->live; k; k &= k - 1)
+      if (w->pc[sim_ctz64(k)] == w->pc[l])
+        here |= 1ull << sim_ctz64(k);
+    uint64_t mk = lane_mask(b, w, in, idx, l), away = mk & w->live & ~here;
+    if (!away)
+      continue;
+    char me[96], here_at[160], there[160], lanes[64], msg[768];
+    thread_text(b, w->id * b->W + l, 0, me, sizeof me);
+    where_pc(b, w->pc[l], here_at, sizeof here_at);
+    where_pc(b, w->pc[sim_ctz64(away)], there, sizeof there);
+    sim_lanes_text(away, lanes, sizeof lanes);
+    snprintf(msg, sizeof msg,
+             "Invalid mask: lane %u of warp %u, %.40s of block (%u,%u,%u), waits in %s() at "
+             "%.120s for lanes %.60s, which its mask 0x%08" PRIx64 " names, but they are not "
+             "active there (they wait at %.120s); every lane a mask names must call the "
+             "intrinsic too (the mask of the lanes that do: __activemask(), or a ballot before "
+             "the branch)",
+             l, w->id, me, b->ctaid[0], b->ctaid[1], b->ctaid[2], intrinsic(in), here_at, lanes,
+             mk & 0xffffffffu, there);
+    return report_mask(b, w, w->pc[l], l, msg);
+  }
+  return 0;
+}

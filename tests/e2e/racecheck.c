@@ -113,6 +113,9 @@ START_TEST(bad_masks)
   /* a full mask after lanes 16-31 returned */
   r = emu("exited_mask", "32");
   expect_report(r, "sync_mask", "EXITED-MASK", NULL, "lanes 16-31");
+  /* a full mask in a branch lanes 16-31 do not take: they never come (a deadlock before) */
+  r = emu("inactive_mask", "32");
+  expect_report(r, "sync_mask", "INACTIVE-MASK", NULL, "not active there");
   e2e_expect_ok(emu("half_mask_ok", "32"));
 }
 END_TEST

@@ -202,3 +202,13 @@ extern "C" __global__ void global_raw_ok(const float *in, float *out)
     if (t >= 32)
         out[t] = 2.0f * out[t - 32];
 }
+
+// A full mask inside a branch half the warp does not take: lanes 16-31 are not there.
+extern "C" __global__ void inactive_mask(const float *in, float *out)
+{
+    int t = threadIdx.x;
+    float v = in[t];
+    if (t < 16)
+        v += __shfl_down_sync(FULL, v, 1);    // INACTIVE-MASK
+    out[t] = v;
+}

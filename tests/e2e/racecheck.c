@@ -65,6 +65,18 @@ START_TEST(waw_between_warps)
 }
 END_TEST
 
+/* The softmax that reuses red[0] for its sum before warp 1 has read the maximum there: warp 1
+   reads warp 0's sum (a device function, inlined: the lines are the function's). */
+START_TEST(softmax_reusing_a_slot)
+{
+  struct e2e_run *r = emu("softmax_reuse", "64");
+  expect_report(r, "race", "SOFTMAX-READ", "SOFTMAX-REUSE", "read-after-write hazard on red[0]");
+  e2e_expect_dim3(r, "fault/thread", 32, 0, 0);
+  e2e_expect_dim3(r, "fault/other/thread", 0, 0, 0);
+  e2e_expect_ok(emu("softmax_ok", "64"));
+}
+END_TEST
+
 START_TEST(within_a_warp)
 {
   /* the unrolled last warp without volatile or __syncwarp(): two lanes of warp 0 */
@@ -150,6 +162,7 @@ void e2e_add_racecheck_tests(Suite *s)
   tcase_add_test(tc, raw_between_warps);
   tcase_add_test(tc, war_between_warps);
   tcase_add_test(tc, waw_between_warps);
+  tcase_add_test(tc, softmax_reusing_a_slot);
   tcase_add_test(tc, within_a_warp);
   tcase_add_test(tc, global_within_a_block);
   tcase_add_test(tc, uninitialised_read);

@@ -212,3 +212,34 @@ extern "C" __global__ void inactive_mask(const float *in, float *out)
         v += __shfl_down_sync(FULL, v, 1);    // INACTIVE-MASK
     out[t] = v;
 }
+
+// The softmax of one row per block (64 threads): the block's maximum, then the sum of the
+// exponentials, both through red[]. BARRIER 1 puts __syncthreads() between every warp's read
+// of the maximum in red[0] and warp 0's reuse of red[0] for its sum; BARRIER 0 leaves it out,
+// and warp 1 then reads warp 0's sum as the maximum (warps running in turn, the emulator used
+// to give wrong outputs with no report).
+template <int BARRIER>
+__device__ void softmax_row(const float *in, float *out)
+{
+    __shared__ float red[2];
+    int t = threadIdx.x, lane = t % 32, warp = t / 32;
+    float v = in[t], m = v;
+    for (int off = 16; off > 0; off /= 2)
+        m = fmaxf(m, __shfl_xor_sync(FULL, m, off));
+    if (lane == 0)
+        red[warp] = m;
+    __syncthreads();
+    m = fmaxf(red[0], red[1]);                // SOFTMAX-READ
+    if (BARRIER)
+        __syncthreads();
+    float e = __expf(v - m), s = e;
+    for (int off = 16; off > 0; off /= 2)
+        s += __shfl_xor_sync(FULL, s, off);
+    if (lane == 0)
+        red[warp] = s;                        // SOFTMAX-REUSE
+    __syncthreads();
+    out[t] = e / (red[0] + red[1]);
+}
+
+extern "C" __global__ void softmax_reuse(const float *in, float *out) { softmax_row<0>(in, out); }
+extern "C" __global__ void softmax_ok(const float *in, float *out) { softmax_row<1>(in, out); }

@@ -60,6 +60,11 @@ const char *sim_outcome_name(enum sim_outcome o);
 
 enum sim_access { SIM_ACC_READ = 0, SIM_ACC_WRITE, SIM_ACC_ATOMIC };
 
+/* The emulator's checks of a launch (harness/sim/sim_race.c) a sim_launch may leave out. */
+#define SIM_NOCHECK_RACE 1u /* shared- and global-memory races (read/write hazards) */
+#define SIM_NOCHECK_INIT 2u /* reads of uninitialised shared memory; shared memory starts zeroed */
+#define SIM_NOCHECK_MASK 4u /* the masks of *_sync intrinsics */
+
 /* A group of waiting threads, for deadlock reports. */
 struct sim_waiter {
   uint32_t block[3];
@@ -118,6 +123,7 @@ struct sim_launch {
   uint32_t grid[3], block[3];
   uint32_t dyn_smem;       /* dynamic shared memory bytes */
   enum sim_sched sched;
+  uint32_t nocheck;        /* checks to leave out (SIM_NOCHECK_*); 0: all of them run */
   uint32_t warp_size;      /* 32, or 64 for the wide-wave profile; 0 means 32 */
   uint32_t workers;        /* host threads running blocks; 0 = one per core */
   uint64_t max_warp_insts; /* budget for the launch; 0 = SIM_DEFAULT_BUDGET */
@@ -128,11 +134,7 @@ struct sim_launch {
   int lanes;               /* keep a lane log (struct sim_lanes) of one warp: ... */
   uint32_t lanes_block;    /* ... warp lanes_warp of the block whose linear index is this */
   uint32_t lanes_warp;
-  uint32_t nocheck;        /* checks to leave out (SIM_NOCHECK_*); 0: all of them run */
 };
-#define SIM_NOCHECK_RACE 1u /* shared-memory races (read/write hazards) */
-#define SIM_NOCHECK_INIT 2u /* reads of uninitialised shared memory; shared memory starts zeroed */
-#define SIM_NOCHECK_MASK 4u /* the masks of *_sync intrinsics */
 #define SIM_DEFAULT_BUDGET 2000000000ull
 
 /* What the timing model (harness/timing) reads: every warp-instruction of the recorded blocks,

@@ -1329,9 +1329,9 @@ int main(void)
   e2e_add_batch_tests(s);
   e2e_add_adversarial_tests(s);
   e2e_add_isolation_tests(s);
+  e2e_add_racecheck_tests(s);
   e2e_add_handout_tests(s);
   e2e_add_builtin_tests(s);
-  e2e_add_racecheck_tests(s);
   e2e_add_grade_tests(s);
   e2e_add_gpuhang_tests(s);
   const char *bin = getenv("WARPLAB");

@@ -145,12 +145,12 @@ void e2e_add_batch_tests(Suite *s);
 void e2e_add_adversarial_tests(Suite *s);
 /* Submissions that reach for other files through the compiler (isolation.c). */
 void e2e_add_isolation_tests(Suite *s);
+/* Shared-memory races, uninitialised reads, bad masks, wrong elements counted (racecheck.c). */
+void e2e_add_racecheck_tests(Suite *s);
 /* The handouts' code examples (tests/e2e/handouts.c). */
 void e2e_add_handout_tests(Suite *s);
 /* printf and assert (tests/e2e/builtins.c). */
 void e2e_add_builtin_tests(Suite *s);
-/* Shared-memory races, uninitialised reads, bad masks, wrong elements counted (racecheck.c). */
-void e2e_add_racecheck_tests(Suite *s);
 /* warplab grade (tests/e2e/lab.c). */
 void e2e_add_grade_tests(Suite *s);
 /* A kernel that hangs the GPU, with a stand-in driver (tests/e2e/gpuhang.c). */

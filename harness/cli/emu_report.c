@@ -216,6 +216,12 @@ void emu_report_text(FILE *f, const struct emu_run *r)
     text_line(r->ptx_text, r->ptx_len, in->ptx_line, buf, sizeof buf);
     fprintf(f, "    PTX line %u: %s\n", in->ptx_line, buf);
   }
+  const struct ptx_inst *oi = ft->kind == SIM_FK_RACE ? inst_of(r, ft->other_inst) : NULL;
+  const char *op = src_path(r, oi);
+  if (op) {                                   /* a race: the other access's line too */
+    file_line(op, oi->uline, buf, sizeof buf);
+    fprintf(f, "    and %s:%u%s%s\n", op, oi->uline, buf[0] ? "    " : "", buf);
+  }
   for (uint32_t i = 0; i < ft->nwaiters; i++) {
     const struct sim_waiter *w = &ft->waiters[i];
     char lanes[128], line[512] = "";
@@ -295,6 +301,14 @@ static json_t *fault_obj(const struct emu_run *r)
                                         (json_int_t)(wi ? wi->ptx_line : 0), "reason", w->reason));
   }
   json_object_set_new(o, "waiting", ws);
+  if (ft->kind == SIM_FK_RACE) {              /* the access the reported one races with */
+    const struct ptx_inst *oi = inst_of(r, ft->other_inst);
+    json_object_set_new(o, "other", json_pack("{s:o,s:o,s:o}", "thread", dim3(ft->other_thread),
+                                              "source", source_obj(r, oi), "ptx_line",
+                                              oi ? json_integer(oi->ptx_line) : json_null()));
+  }
+  if (ft->kind == SIM_FK_RACE || ft->kind == SIM_FK_UNINIT)
+    json_object_set_new(o, "shared_offset", json_integer((json_int_t)ft->addr));
   return o;
 }
 

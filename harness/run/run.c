@@ -759,6 +759,87 @@ static double as_double(enum run_elem e, uint64_t bits)
   }
 }
 
+/* The wrong elements of one output, for compare()'s detail: how many, how many were never
+   written, the first few, and what they have in common. */
+struct wrong_set {
+  uint64_t count, unwritten;
+  uint64_t first[4];           /* the first indices (count of them, at most 4) */
+  uint64_t lo, hi;             /* the lowest and highest */
+  uint64_t step;               /* gcd of their distances from lo (0: one element) */
+};
+
+static uint64_t gcd64(uint64_t a, uint64_t b)
+{
+  while (b) {
+    uint64_t t = a % b;
+    a = b;
+    b = t;
+  }
+  return a;
+}
+
+static void wrong_add(struct wrong_set *ws, uint64_t k, int unwritten)
+{
+  if (ws->count < 4)
+    ws->first[ws->count] = k;
+  if (!ws->count)
+    ws->lo = k;
+  ws->hi = k;
+  ws->step = gcd64(ws->step, k - ws->lo);
+  ws->count++;
+  ws->unwritten += (uint64_t)unwritten;
+}
+
+/* "; 96 of 4096 elements are wrong (96 never written): [4000], [4001], [4002], ...: the
+   last 96 elements, ..." after what compare() wrote. */
+static void wrong_text(const struct wrong_set *ws, const char *name, uint64_t total, char *why,
+                       size_t n)
+{
+  size_t k = strlen(why);
+  if (k >= n)
+    return;
+  char first[160] = "";
+  size_t f = 0;
+  for (uint64_t i = 0; i < ws->count && i < 4 && f < sizeof first; i++) {
+    int w = snprintf(first + f, sizeof first - f, "%s%s[%" PRIu64 "]", i ? ", " : "", name,
+                     ws->first[i]);
+    if (w < 0)
+      break;
+    f += (size_t)w;
+  }
+  char pattern[200];
+  uint64_t span = ws->hi - ws->lo + 1;
+  if (ws->count == total)
+    snprintf(pattern, sizeof pattern, "every element");
+  else if (ws->count == 1)
+    snprintf(pattern, sizeof pattern, "only that one");
+  else if (ws->step == 1 && ws->count == span && ws->hi == total - 1)
+    snprintf(pattern, sizeof pattern, "the last %" PRIu64 " elements, from %s[%" PRIu64 "] to the "
+             "end (the edge: a bound, or the last partial tile or block?)", ws->count, name, ws->lo);
+  else if (ws->step == 1 && ws->count == span && ws->lo == 0)
+    snprintf(pattern, sizeof pattern, "the first %" PRIu64 " elements", ws->count);
+  else if (ws->step == 1 && ws->count == span)
+    snprintf(pattern, sizeof pattern, "one run, %s[%" PRIu64 "] to %s[%" PRIu64 "]", name, ws->lo,
+             name, ws->hi);
+  else if (ws->step > 1 && ws->count == (ws->hi - ws->lo) / ws->step + 1)
+    snprintf(pattern, sizeof pattern, "every %" PRIu64 "%s element from %s[%" PRIu64 "] to %s[%"
+             PRIu64 "]", ws->step, ws->step % 10 == 2 && ws->step % 100 != 12 ? "nd"
+             : ws->step % 10 == 3 && ws->step % 100 != 13 ? "rd" : "th", name, ws->lo, name, ws->hi);
+  else if (ws->step > 1)
+    snprintf(pattern, sizeof pattern, "all at indices %" PRIu64 " apart (some of them), from %s[%"
+             PRIu64 "] to %s[%" PRIu64 "]", ws->step, name, ws->lo, name, ws->hi);
+  else
+    snprintf(pattern, sizeof pattern, "scattered from %s[%" PRIu64 "] to %s[%" PRIu64 "]", name,
+             ws->lo, name, ws->hi);
+  char unw[64] = "";
+  if (ws->unwritten == ws->count)
+    snprintf(unw, sizeof unw, ", none of them written");
+  else if (ws->unwritten)
+    snprintf(unw, sizeof unw, ", %" PRIu64 " of them never written", ws->unwritten);
+  snprintf(why + k, n - k, ". %" PRIu64 " of %" PRIu64 " elements of %s are wrong%s: %s%s; %s",
+           ws->count, total, name, unw, first, ws->count > 4 ? ", ..." : "", pattern);
+}
+
 /* Compare outputs with the reference; 0 when equal within tolerance, else -1 with the first
    wrong element in words. */
 #define CMP_CHUNK 16384
@@ -792,6 +873,8 @@ static int compare(struct ctx *c, struct launch *L, int64_t *first_bad, char *wh
       continue;
     unsigned es = run_elem_size(p->elem);
     int fl = p->elem == RUN_F32 || p->elem == RUN_F64;
+    uint64_t poison = es == 8 ? UINT64_MAX : es == 4 ? 0xffffffffu : es == 1 ? 0xff : 0;
+    struct wrong_set ws = {0};
     for (uint64_t k = 0; k < L->count[i]; k++) {
       if (k % CMP_CHUNK == 0) {
         /* a chunk equal bit for bit, with no NaN, is right whatever the tolerance: skipped
@@ -820,13 +903,18 @@ static int compare(struct ctx *c, struct launch *L, int64_t *first_bad, char *wh
       }
       if (ok)
         continue;
-      *first_bad = (int64_t)k;
-      uint64_t poison = es == 8 ? UINT64_MAX : es == 4 ? 0xffffffffu : es == 1 ? 0xff : 0;
-      int prec = fl ? 9 : 20;                   /* integers in full: 3093816930, not 3.09e+09 */
-      snprintf(why, n, "%s[%" PRIu64 "] is wrong: expected %.*g, got %.*g%s", p->name, k, prec, w,
-               prec, g,
-               got == poison && p->role == RUN_ROLE_OUT
-                   ? " (the poison value: the kernel never wrote this element)" : "");
+      int unwritten = got == poison && p->role == RUN_ROLE_OUT;
+      if (!ws.count) {
+        *first_bad = (int64_t)k;
+        int prec = fl ? 9 : 20;                 /* integers in full: 3093816930, not 3.09e+09 */
+        snprintf(why, n, "%s[%" PRIu64 "] is wrong: expected %.*g, got %.*g%s", p->name, k, prec,
+                 w, prec, g,
+                 unwritten ? " (the poison value: the kernel never wrote this element)" : "");
+      }
+      wrong_add(&ws, k, unwritten);
+    }
+    if (ws.count) {
+      wrong_text(&ws, p->name, L->count[i], why, n);
       return -1;
     }
   }

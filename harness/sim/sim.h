@@ -48,13 +48,22 @@ enum sim_fault_kind {
   SIM_FK_BARRIER_DIVERGENCE,
   SIM_FK_BUDGET,
   SIM_FK_TRAP,
-  SIM_FK_CALL_DEPTH
+  SIM_FK_CALL_DEPTH,
+  SIM_FK_RACE,            /* a shared-memory hazard no barrier or __syncwarp orders (sim_race.c) */
+  SIM_FK_UNINIT,          /* a read of shared memory no thread of the block wrote */
+  SIM_FK_SYNC_MASK        /* a *_sync intrinsic whose mask leaves out its own lane, or names lanes
+                             that have exited */
 };
 /* "out_of_bounds", "misaligned", ... as used in JSON. */
 const char *sim_fault_kind_name(enum sim_fault_kind k);
 const char *sim_outcome_name(enum sim_outcome o);
 
 enum sim_access { SIM_ACC_READ = 0, SIM_ACC_WRITE, SIM_ACC_ATOMIC };
+
+/* The emulator's checks of a launch (harness/sim/sim_race.c) a sim_launch may leave out. */
+#define SIM_NOCHECK_RACE 1u /* shared- and global-memory races (read/write hazards) */
+#define SIM_NOCHECK_INIT 2u /* reads of uninitialised shared memory; shared memory starts zeroed */
+#define SIM_NOCHECK_MASK 4u /* the masks of *_sync intrinsics */
 
 /* A group of waiting threads, for deadlock reports. */
 struct sim_waiter {
@@ -81,6 +90,8 @@ struct sim_fault {
   char alloc_name[64];
   uint64_t alloc_base, alloc_size;
   int64_t alloc_offset;    /* addr - alloc_base (negative: before it) */
+  uint32_t other_inst;     /* race: the module instruction of the other access (PTX_NOREG: none) */
+  uint32_t other_thread[3];/* race: the other access's thread */
   uint32_t nwaiters;
   struct sim_waiter waiters[SIM_MAX_WAITERS];
   char message[768];       /* the explanation, in words a student reads */
@@ -118,6 +129,7 @@ struct sim_launch {
   uint32_t grid[3], block[3];
   uint32_t dyn_smem;       /* dynamic shared memory bytes */
   enum sim_sched sched;
+  uint32_t nocheck;        /* checks to leave out (SIM_NOCHECK_*); 0: all of them run */
   uint32_t warp_size;      /* 32, or 64 for the wide-wave profile; 0 means 32 */
   uint32_t workers;        /* host threads running blocks; 0 = one per core */
   uint64_t max_warp_insts; /* budget for the launch; 0 = SIM_DEFAULT_BUDGET */

@@ -253,6 +253,7 @@ static int release_barriers(struct sim_block *b)
     }
     b->bar_arrived[id] = 0;
     released = 1;
+    sim_race_barrier(b);
   }
   return released;
 }
@@ -315,6 +316,7 @@ enum sim_status sim_block_run(struct sim_block *b)
   for (uint32_t i = 0; i < b->nwarps; i++)
     sim_warp_init(b, &b->warps[i]);
   memset(b->bar_arrived, 0, sizeof b->bar_arrived);
+  sim_race_begin(b);           /* without host memory for it, the block runs unchecked */
   for (;;) {
     int runnable = 0, alive = 0;
     for (uint32_t i = 0; i < b->nwarps; i++) {
@@ -345,7 +347,7 @@ enum sim_status sim_block_run(struct sim_block *b)
       continue;
     }
     int r = release_barriers(b);
-    if (r < 0)
+    if (r < 0 || b->faulted)
       return SIM_OK;
     /* a barrier round costs the host far more than an instruction: each warp's wait counts as
        BARRIER_WAIT_COST instructions, so that a runaway loop around __syncthreads() meets the
@@ -368,11 +370,19 @@ enum sim_status sim_block_run(struct sim_block *b)
         return SIM_OK;
       }
     }
+    /* lanes waiting at a shuffle or vote for lanes of their mask that are elsewhere: the mask
+       is wrong (they do not call it), which says more than "deadlock" */
+    for (uint32_t i = 0; i < b->nwarps; i++) {
+      spinners(&b->warps[i]);
+      if (sim_race_stuck(b, &b->warps[i]))
+        return SIM_OK;
+    }
     report_stuck(b, 0, NULL, 0);
     return SIM_OK;
   }
   if (b->chunk)
     __atomic_add_fetch(b->budget_used, b->chunk, __ATOMIC_RELAXED);
   b->chunk = 0;
+  sim_race_end(b);
   return SIM_OK;
 }

@@ -331,6 +331,27 @@ static void fma_f32_lanes(uint64_t *d, const uint64_t *a, const uint64_t *b, con
       d[l] = sim_alu_fma_f32_rn(a[l], b[l], c[l]);
 }
 
+/* p points into the block's shared memory (the race checker's business). */
+static inline int in_smem(const struct sim_block *b, const uint8_t *p)
+{
+  return (uintptr_t)p - (uintptr_t)b->smem < b->smem_size;
+}
+
+/* A store of lane l from operand s (n elements of size bytes) would leave the bytes at p as
+   they are. */
+static int store_same(const struct sim_warp *w, unsigned W, const struct ptx_operand *s,
+                      unsigned l, const uint8_t *p, unsigned size, unsigned n)
+{
+  uint64_t m = size >= 8 ? ~0ull : (1ull << (size * 8)) - 1;
+  if (s->kind == PTX_OPD_VEC) {
+    for (unsigned k = 0; k < n; k++)
+      if (load_bits(p + k * size, size) != ((s->vreg[k] != PTX_NOREG ? REG(s->vreg[k])[l] : 0) & m))
+        return 0;
+    return 1;
+  }
+  return load_bits(p, size) == (REG(s->reg)[l] & m);
+}
+
 /* Source operand o of the instruction for lane l: registers only, after linking. */
 #define SRC(o, l) (REG(in->opd[o].reg)[l])
 
@@ -737,6 +758,9 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
           p = al->data + (addr - al->base);
         else if (!(p = mem_at(b, w, pc, l, sp, addr, size, size, SIM_ACC_READ)))
           return pc;
+        if (sim_race_global_read(b, addr) && sp == PTX_SP_GLOBAL && !(in->flags & PTX_F_VOLATILE) &&
+            sim_race_global(b, w, pc, l, addr, size, SIM_ACC_READ, 0))
+          return pc;
         uint64_t v = load_bits(p, size);
         dd[l] = sgn ? sim_alu_sext(t, v) : v;
       }
@@ -748,6 +772,14 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
       uint64_t addr = av[l] = (base ? base[l] : 0) + (uint64_t)ad->imm;
       uint8_t *p = mem_at(b, w, pc, l, sp, addr, size * n, size * n, SIM_ACC_READ);
       if (!p)
+        return pc;
+      if (b->race && in_smem(b, p) &&
+          sim_race_access(b, w, pc, l, (uint32_t)(p - b->smem), size * n, SIM_ACC_READ,
+                          (in->flags & PTX_F_VOLATILE) != 0, 0))
+        return pc;
+      if (sim_race_global_read(b, addr) && is_global_space(sp, addr) &&
+          !(in->flags & PTX_F_VOLATILE) &&
+          sim_race_global(b, w, pc, l, addr, size * n, SIM_ACC_READ, 0))
         return pc;
       if (d->kind == PTX_OPD_VEC) {
         for (unsigned k = 0; k < n; k++)
@@ -779,6 +811,10 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
           p = al->data + (addr - al->base);
         else if (!(p = mem_at(b, w, pc, l, sp, addr, size, size, SIM_ACC_WRITE)))
           return pc;
+        if (b->race && !(in->flags & PTX_F_VOLATILE) &&
+            sim_race_global(b, w, pc, l, addr, size, SIM_ACC_WRITE,
+                            load_bits(p, size) == (sv[l] & (size >= 8 ? ~0ull : (1ull << (size * 8)) - 1))))
+          return pc;
         store_bits(p, size, sv[l]);
       }
       sim_stats_mem(b, pc, sp, av, e, size, 0);
@@ -791,6 +827,14 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
       uint64_t addr = av[l] = (base ? base[l] : 0) + (uint64_t)ad->imm;
       uint8_t *p = mem_at(b, w, pc, l, sp, addr, size * n, size * n, SIM_ACC_WRITE);
       if (!p)
+        return pc;
+      if (b->race && in_smem(b, p) &&
+          sim_race_access(b, w, pc, l, (uint32_t)(p - b->smem), size * n, SIM_ACC_WRITE,
+                          (in->flags & PTX_F_VOLATILE) != 0, store_same(w, W, s, l, p, size, n)))
+        return pc;
+      if (b->race && !(in->flags & PTX_F_VOLATILE) && is_global_space(sp, addr) &&
+          sim_race_global(b, w, pc, l, addr, size * n, SIM_ACC_WRITE,
+                          store_same(w, W, s, l, p, size, n)))
         return pc;
       if (s->kind == PTX_OPD_VEC) {
         for (unsigned k = 0; k < n; k++)
@@ -848,6 +892,9 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
       uint64_t addr = av[l] = (base ? base[l] : 0) + (uint64_t)ad->imm;
       uint8_t *p = mem_at(b, w, pc, l, sp, addr, size, size, SIM_ACC_ATOMIC);
       if (!p)
+        return pc;
+      if (b->race && in_smem(b, p) &&
+          sim_race_access(b, w, pc, l, (uint32_t)(p - b->smem), size, SIM_ACC_ATOMIC, 0, 0))
         return pc;
       int global = is_global_space(sp, addr), changed = 0;
       uint64_t old = atomic_rmw(p, global, in, bv[l], cv ? cv[l] : 0, &changed);

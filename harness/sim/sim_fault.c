@@ -16,8 +16,11 @@
 
 static const char *const fault_names[] = {
   "none", "out_of_bounds", "misaligned", "read_only", "invalid_address_space", "deadlock",
-  "barrier_divergence", "budget_exceeded", "trap", "call_depth"
+  "barrier_divergence", "budget_exceeded", "trap", "call_depth", "race", "uninitialized_read",
+  "sync_mask"
 };
+_Static_assert(sizeof fault_names / sizeof *fault_names == SIM_FK_SYNC_MASK + 1,
+               "a name for every enum sim_fault_kind");
 
 const char *sim_fault_kind_name(enum sim_fault_kind k)
 {
@@ -117,6 +120,7 @@ void sim_fault_mem(struct sim_block *b, struct sim_warp *w, uint32_t pc, unsigne
   struct sim_fault *f = &b->res->fault;
   b->res->outcome = SIM_FAULT;
   f->kind = kind;
+  f->other_inst = PTX_NOREG;
   f->space = sp;
   f->access = acc;
   f->addr = addr;
@@ -188,7 +192,9 @@ void sim_fault_other(struct sim_block *b, struct sim_warp *w, uint32_t pc, unsig
   fill_thread(b, w, pc, lane, f);
   char loc[256];
   sim_where(b->prog->mod, f->inst, loc, sizeof loc);
-  if (kind == SIM_FK_DEADLOCK || kind == SIM_FK_BARRIER_DIVERGENCE || kind == SIM_FK_BUDGET)
+  f->other_inst = PTX_NOREG;
+  if (kind == SIM_FK_DEADLOCK || kind == SIM_FK_BARRIER_DIVERGENCE || kind == SIM_FK_BUDGET ||
+      kind == SIM_FK_RACE || kind == SIM_FK_UNINIT || kind == SIM_FK_SYNC_MASK)
     snprintf(f->message, sizeof f->message, "%s", msg);
   else
     snprintf(f->message, sizeof f->message, "%s, in thread (%u,%u,%u) of block (%u,%u,%u) at %s",

@@ -81,6 +81,11 @@ struct sim_prog {
   uint32_t ncalls;
   struct sim_copy *copies;
   uint32_t ncopies;
+  struct sim_svar {              /* the shared variables laid out, for the race reports */
+    uint32_t var;                /* index in mod->vars */
+    uint32_t off, size;          /* shared offset and bytes (extern: to the end of shared memory) */
+  } *svars;
+  uint32_t nsvars;
 };
 
 /* Link entry `func` of m for a launch on d: allocate module variables on d if needed,
@@ -144,6 +149,8 @@ struct sim_warp {
   uint64_t loopers;              /* lanes that took a backward branch since the checkpoint */
   uint64_t snap_loopers;         /* ... and in the window before it (deadlock reports) */
   int snap_valid, spinning;
+  uint32_t wsync;                /* __syncwarp()s and .sync collectives the warp has completed:
+                                    the race checker's order between its lanes */
 };
 
 /* ---- blocks ---- */
@@ -190,6 +197,15 @@ struct sim_block {
   struct sim_lanes *lanes;       /* the lane log, when this block holds its warp, or NULL */
   int lanes_open;                /* the last instruction run was the logged warp's */
   uint64_t lanes_before[4];      /* its statistics before it ran (sim_lanes.c) */
+  struct sim_race *race;         /* the shared-memory checker's shadow (sim_race.c), or NULL */
+  uint32_t race_base;            /* the epoch the block started in */
+  uint32_t race_ep;              /* the current barrier epoch (one more at each release) */
+  uint32_t race_gused;           /* global words this block wrote that the checker holds (0:
+                                    its global reads need no look-up) ... */
+  uint64_t race_glo, race_gspan; /* ... nor reads outside [race_glo, race_glo + race_gspan] */
+  int un_pending;                /* a read of unwritten shared memory, reported at the next
+                                    barrier or the block's end unless a racing write explains it */
+  uint32_t un_pc, un_warp, un_lane, un_addr, un_size;
 };
 
 /* What a worker is doing, for the progress watch of the blocks on the others. */
@@ -246,6 +262,47 @@ int sim_read_lane(struct sim_block *b, struct sim_warp *w, uint32_t pc, unsigned
    Returns 0, or -1 after reporting a fault (a failed assert, a bad pointer). */
 int sim_builtin(struct sim_block *b, struct sim_warp *w, uint32_t pc, unsigned l,
                 const struct sim_callinfo *ci);
+
+/* ---- the race and initialisation checker (sim_race.c) ---- */
+/* Set up the checker for block b (its shadow, its first epoch) and poison its shared memory.
+   Returns 0, or -1 when host memory ran out (the block then runs unchecked). */
+int sim_race_begin(struct sim_block *b);
+/* A block-wide barrier was released: accesses after it are ordered after those before it.
+   Reports a race or an uninitialised read held (b->faulted) first. */
+void sim_race_barrier(struct sim_block *b);
+/* The block ran to its end, or reached a barrier: report the race held, else the
+   uninitialised read held (b->faulted). */
+void sim_race_end(struct sim_block *b);
+/* Check one lane's access of size bytes at shared offset off (before a store is done): acc,
+   vol (ld/st.volatile: deliberate communication, checked for initialisation only), same (a
+   store that leaves the bytes as they are). A race or an uninitialised read found is held and
+   reported as b's fault at the next barrier or the block's end (sim_race_end), unless another
+   fault comes first. Returns 0, or -1 when b has faulted. */
+int sim_race_access(struct sim_block *b, struct sim_warp *w, uint32_t pc, unsigned l,
+                    uint32_t off, uint32_t size, enum sim_access acc, int vol, int same);
+/* Check one lane's plain (not atomic, not volatile) access of size bytes at global address
+   addr against the block's earlier global writes: read-after-write and write-after-write
+   between its threads (a write is checked before it is done; same: it leaves the bytes as
+   they are). A race found is held like sim_race_access's. Returns 0, or -1 when b has
+   faulted. */
+int sim_race_global(struct sim_block *b, struct sim_warp *w, uint32_t pc, unsigned l,
+                    uint64_t addr, uint32_t size, enum sim_access acc, int same);
+/* A global read at addr may need sim_race_global: the block has written words near it. */
+static inline int sim_race_global_read(const struct sim_block *b, uint64_t addr)
+{
+  return b->race_gused && addr - b->race_glo <= b->race_gspan;
+}
+
+/* Check the masks lanes e of w pass to the .sync collective or bar.warp.sync `in` at pc.
+   Returns 0, or -1 after reporting a bad mask as b's fault. */
+int sim_race_mask(struct sim_block *b, struct sim_warp *w, uint32_t pc, const struct ptx_inst *in,
+                  uint64_t e);
+/* Lanes `exiting` of w leave (at pc) while other lanes wait at a .sync collective whose mask names
+   them: report it (-1), else 0. */
+int sim_race_exit(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t exiting);
+/* The block is stuck: lanes of w wait at a .sync collective (not bar.warp.sync, which may
+   meet another) for lanes of their mask that wait elsewhere. Report it (-1), else 0. */
+int sim_race_stuck(struct sim_block *b, struct sim_warp *w);
 
 /* Count one memory access of the lanes in m (addresses addr[lane], size bytes each) into the
    statistics of pc: requests, sectors, lines, distinct bytes, shared wavefronts. atomic: 0, or

@@ -235,7 +235,7 @@ static void *worker_main(void *arg)
     b.ctaid[0] = idx % cfg->grid[0];
     b.ctaid[1] = (idx / cfg->grid[0]) % cfg->grid[1];
     b.ctaid[2] = idx / (cfg->grid[0] * cfg->grid[1]);
-    memset(smem, 0, smem_size);
+    /* shared memory is poisoned (or zeroed) by sim_block_run: sim_race_begin */
     __atomic_store_n(&b.worker->state, SIM_WK_RUNNING, __ATOMIC_RELEASE);
     enum sim_status st = sim_block_run(&b);
     __atomic_store_n(&b.worker->state, SIM_WK_RUNNING, __ATOMIC_RELEASE);

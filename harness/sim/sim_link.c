@@ -237,6 +237,16 @@ static enum sim_status layout(struct linker *L, const uint64_t *modaddr)
       L->sym_ok[i] = 1;
     }
   }
+  /* the shared variables' places, for the race checker's reports */
+  p->svars = calloc(m->nvars ? m->nvars : 1, sizeof *p->svars);
+  if (!p->svars) {
+    free(used_shared);
+    return SIM_ERR_NOMEM;
+  }
+  for (uint32_t i = 0; i < m->nvars; i++)
+    if (m->vars[i].space == PTX_SP_SHARED && used_shared[i])
+      p->svars[p->nsvars++] = (struct sim_svar){i, (uint32_t)L->sym_addr[i],
+                                                m->vars[i].is_extern ? 0 : (uint32_t)m->vars[i].size};
   free(used_shared);
   if (shared > UINT32_MAX) {           /* nor may a 4 GiB shared array wrap static_smem */
     snprintf(L->err, L->errlen, "kernel %s uses %" PRIu64 " bytes of static shared memory",
@@ -521,5 +531,6 @@ void sim_prog_free(struct sim_prog *p)
   free(p->consts);
   free(p->calls);
   free(p->copies);
+  free(p->svars);
   memset(p, 0, sizeof *p);
 }

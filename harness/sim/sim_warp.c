@@ -415,6 +415,8 @@ static int control(struct sim_block *b, struct sim_warp *w, const struct ptx_ins
     }
     for (uint64_t mm = g & ~e; mm; mm &= mm - 1)
       w->pc[sim_ctz64(mm)] = pc + 1;
+    if (exiting && w->syncwait && sim_race_exit(b, w, pc, exiting))
+      return 1;
     if (exiting) {
       w->live &= ~exiting;
       w->cwait &= ~exiting;
@@ -434,6 +436,8 @@ static int control(struct sim_block *b, struct sim_warp *w, const struct ptx_ins
         w->pc[sim_ctz64(mm)] = pc + 1;
       if (!e)
         return 0;
+      if (sim_race_mask(b, w, pc, in, e))
+        return 1;
       uint64_t need = REG(in->opd[0].reg)[sim_ctz64(e)] & 0xffffffffu;
       if (b->W == 64 && need == 0xffffffffu)
         need = ~0ull;
@@ -448,6 +452,7 @@ static int control(struct sim_block *b, struct sim_warp *w, const struct ptx_ins
             w->pc[l]++;
         }
         w->syncwait &= ~rel;
+        w->wsync++;
         arrive(b, w, rel);
       }
       return 0;
@@ -492,6 +497,8 @@ static int control(struct sim_block *b, struct sim_warp *w, const struct ptx_ins
   case PTX_OP_VOTE:
   case PTX_OP_MATCH:
   case PTX_OP_REDUX: {
+    if (sim_race_mask(b, w, pc, in, e))
+      return 1;
     uint64_t need = g ? sync_need(b, w, in, sim_ctz64(g)) : 0;
     uint64_t waiting_here = 0;
     for (uint64_t mm = w->syncwait; mm; mm &= mm - 1) {
@@ -511,6 +518,7 @@ static int control(struct sim_block *b, struct sim_warp *w, const struct ptx_ins
     uint32_t npc = sim_exec(b, w, pc, all);
     if (b->faulted)
       return 1;
+    w->wsync++;                                /* orders the lanes' shared accesses */
     if (waiting_here) {
       dissolve(w);
       for (uint64_t mm = all; mm; mm &= mm - 1)

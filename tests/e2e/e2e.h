@@ -145,6 +145,8 @@ void e2e_add_batch_tests(Suite *s);
 void e2e_add_adversarial_tests(Suite *s);
 /* Submissions that reach for other files through the compiler (isolation.c). */
 void e2e_add_isolation_tests(Suite *s);
+/* Shared-memory races, uninitialised reads, bad masks, wrong elements counted (racecheck.c). */
+void e2e_add_racecheck_tests(Suite *s);
 /* The handouts' code examples (tests/e2e/handouts.c). */
 void e2e_add_handout_tests(Suite *s);
 /* printf and assert (tests/e2e/builtins.c). */

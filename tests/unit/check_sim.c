@@ -3,6 +3,7 @@
  * barrier divergence, the instruction budget, calls, 64-lane warps, and parallel runs that
  * must equal serial ones. Needs no nvcc. */
 #include <check.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -457,7 +458,7 @@ START_TEST(test_unchanged_writes_are_not_progress)
     struct { uint64_t m; uint32_t inc; uint32_t pad; } prm = {buffer(&f, 24, "m"), 0, 0};
     struct sim_launch c = {.grid = {2, 1, 1}, .block = {32, 1, 1}, .dyn_smem = 4, .workers = 2,
                            .sched = s ? SIM_SCHED_STACK : SIM_SCHED_ITS,
-                           .max_warp_insts = 600000};
+                           .max_warp_insts = 600000, .nocheck = SIM_NOCHECK_INIT};
     ck_assert_int_eq(sim_run(f.d, &f.m, "wait", &prm, 12, &c, &f.r, f.err, sizeof f.err), SIM_OK);
     ck_assert_msg(f.r.outcome == SIM_DEADLOCK, "%s", f.r.fault.message);
     const struct sim_fault *ft = &f.r.fault;
@@ -858,12 +859,279 @@ START_TEST(test_bad_launch)
 }
 END_TEST
 
+
+/* ---- the race checker (sim_race.c) ---- */
+
+/* A kernel of 64 threads: s[tid] = tid (line 5), then SYNC (nothing, bar.sync, bar.warp.sync or
+   a shuffle), then a read of s[(tid ^ X) % 64] (line 9) stored to out[tid]. */
+static char *race_kernel(char *buf, size_t n, const char *sync, unsigned x)
+{
+  snprintf(buf, n,
+    HDR
+    ".visible .entry rk(.param .u64 out)\n{\n"
+    "  .shared .align 4 .b8 s[256];\n"
+    "  .reg .b32 %%r<12>;\n  .reg .b64 %%rd<4>;\n"
+    "  mov.u32 %%r1, %%tid.x;\n  mov.u32 %%r4, s;\n  shl.b32 %%r5, %%r1, 2;\n"
+    "  add.s32 %%r6, %%r4, %%r5;\n"
+    "  .loc 1 5 3\n"
+    "  st.shared.u32 [%%r6], %%r1;\n"
+    "  .loc 1 7 3\n"
+    "  %s\n"
+    "  xor.b32 %%r7, %%r1, %u;\n  and.b32 %%r7, %%r7, 63;\n  shl.b32 %%r7, %%r7, 2;\n"
+    "  add.s32 %%r8, %%r4, %%r7;\n"
+    "  .loc 1 9 3\n"
+    "  ld.shared.u32 %%r9, [%%r8];\n"
+    "  ld.param.u64 %%rd1, [out];\n  mul.wide.u32 %%rd2, %%r1, 4;\n  add.s64 %%rd3, %%rd1, %%rd2;\n"
+    "  st.global.u32 [%%rd3], %%r9;\n"
+    "  ret;\n}\n"
+    ".file 1 \"/lab/race.cu\"\n", sync, x);
+  return buf;
+}
+
+/* Run race_kernel; returns the address of out. */
+static uint64_t race_run(struct fx *f, const char *sync, unsigned x, uint32_t nocheck)
+{
+  char k[2048];
+  load(f, race_kernel(k, sizeof k, sync, x));
+  uint64_t out = buffer(f, 64 * 4, "out");
+  struct sim_launch c = {.grid = {1, 1, 1}, .block = {64, 1, 1}, .workers = 1,
+                         .nocheck = nocheck};
+  ck_assert_int_eq(sim_run(f->d, &f->m, "rk", &out, 8, &c, &f->r, f->err, sizeof f->err), SIM_OK);
+  return out;
+}
+
+static uint32_t line_of(const struct fx *f, uint32_t inst)
+{
+  ck_assert_uint_lt(inst, f->m.ninsts);
+  return f->m.insts[inst].uline;
+}
+
+START_TEST(test_race_between_warps)
+{
+  /* warp 0 reads s[32..63] before warp 1 writes them: write-after-read, reported at warp 1's
+     write (line 5) against warp 0's read (line 9) */
+  struct fx f;
+  race_run(&f, "", 32, 0);
+  ck_assert_int_eq(f.r.outcome, SIM_FAULT);
+  const struct sim_fault *ft = &f.r.fault;
+  ck_assert_int_eq(ft->kind, SIM_FK_RACE);
+  ck_assert_str_eq(sim_fault_kind_name(ft->kind), "race");
+  ck_assert_uint_eq(ft->thread[0], 32);
+  ck_assert_uint_eq(ft->other_thread[0], 0);
+  ck_assert_uint_eq(line_of(&f, ft->inst), 5);
+  ck_assert_uint_eq(line_of(&f, ft->other_inst), 9);
+  ck_assert_uint_eq(ft->addr, 128);
+  ck_assert_msg(strstr(ft->message, "write-after-read hazard on s[32]") &&
+                strstr(ft->message, "race.cu:5") && strstr(ft->message, "race.cu:9"), "%s",
+                ft->message);
+  done(&f);
+  uint64_t out = race_run(&f, "bar.sync 0;", 32, 0);   /* ordered by the barrier */
+  ck_assert_msg(f.r.outcome == SIM_RAN_OK, "%s", f.r.fault.message);
+  uint32_t v[64];
+  ck_assert_int_eq(sim_read(f.d, out, v, sizeof v), SIM_OK);
+  for (unsigned i = 0; i < 64; i++)
+    ck_assert_uint_eq(v[i], i ^ 32);
+  done(&f);
+  race_run(&f, "", 32, SIM_NOCHECK_RACE | SIM_NOCHECK_INIT);   /* checks left out */
+  ck_assert_int_eq(f.r.outcome, SIM_RAN_OK);
+  done(&f);
+}
+END_TEST
+
+START_TEST(test_race_within_a_warp)
+{
+  /* lane 0 reads s[1], which lane 1 wrote one instruction before: read-after-write between
+     lanes of warp 0, unless a __syncwarp() or a shuffle orders them */
+  struct fx f;
+  race_run(&f, "", 1, 0);
+  ck_assert_int_eq(f.r.fault.kind, SIM_FK_RACE);
+  ck_assert_uint_eq(f.r.fault.thread[0], 0);
+  ck_assert_uint_eq(f.r.fault.other_thread[0], 1);
+  ck_assert_msg(strstr(f.r.fault.message, "read-after-write") &&
+                strstr(f.r.fault.message, "no __syncwarp()"), "%s", f.r.fault.message);
+  done(&f);
+  race_run(&f, "bar.warp.sync -1;", 1, 0);
+  ck_assert_msg(f.r.outcome == SIM_RAN_OK, "%s", f.r.fault.message);
+  done(&f);
+  race_run(&f, "shfl.sync.bfly.b32 %r10, %r1, 1, 31, -1;", 1, 0);
+  ck_assert_msg(f.r.outcome == SIM_RAN_OK, "%s", f.r.fault.message);
+  done(&f);
+  race_run(&f, "", 0, 0);                       /* its own word: no hazard */
+  ck_assert_msg(f.r.outcome == SIM_RAN_OK, "%s", f.r.fault.message);
+  done(&f);
+}
+END_TEST
+
+/* Block 0 writes s[tid], every block then reads it after a barrier: block 1 reads what no
+   thread of its own wrote, although block 0 left it there (the shadow's epochs restart). */
+START_TEST(test_uninitialised_shared_read)
+{
+  const char *k =
+    HDR
+    ".visible .entry un(.param .u64 out)\n{\n"
+    "  .shared .align 4 .b8 s[128];\n"
+    "  .reg .pred %p<2>;\n  .reg .b32 %r<12>;\n  .reg .b64 %rd<4>;\n"
+    "  mov.u32 %r1, %tid.x;\n  mov.u32 %r2, %ctaid.x;\n  mov.u32 %r4, s;\n"
+    "  shl.b32 %r5, %r1, 2;\n  add.s32 %r6, %r4, %r5;\n"
+    "  setp.ne.s32 %p1, %r2, 0;\n"
+    "  @%p1 bra READ;\n"
+    "  st.shared.u32 [%r6], %r1;\n"
+    "READ:\n"
+    "  bar.sync 0;\n"
+    "  .loc 1 12 3\n"
+    "  ld.shared.u32 %r9, [%r6];\n"
+    "  ld.param.u64 %rd1, [out];\n  st.global.u32 [%rd1], %r9;\n"
+    "  ret;\n}\n"
+    ".file 1 \"/lab/un.cu\"\n";
+  for (int off = 0; off < 2; off++) {
+    struct fx f;
+    load(&f, k);
+    uint64_t out = buffer(&f, 4, "out");
+    struct sim_launch c = {.grid = {2, 1, 1}, .block = {32, 1, 1}, .workers = 1,
+                           .nocheck = off ? SIM_NOCHECK_INIT : 0};
+    ck_assert_int_eq(sim_run(f.d, &f.m, "un", &out, 8, &c, &f.r, f.err, sizeof f.err), SIM_OK);
+    if (off) {
+      ck_assert_int_eq(f.r.outcome, SIM_RAN_OK);
+    } else {
+      ck_assert_int_eq(f.r.fault.kind, SIM_FK_UNINIT);
+      ck_assert_uint_eq(f.r.fault.block[0], 1);
+      ck_assert_uint_eq(line_of(&f, f.r.fault.inst), 12);
+      ck_assert_msg(strstr(f.r.fault.message, "no thread of the block wrote s[0]"), "%s",
+                    f.r.fault.message);
+    }
+    done(&f);
+  }
+}
+END_TEST
+
+/* Global memory within a block: thread t >= 32 reads out[t - 32], which thread t - 32 wrote
+   (line 6); SYNC between them or not. Two blocks, one worker: block 1 must not take block 0's
+   writes for its own. */
+START_TEST(test_global_race_within_a_block)
+{
+  for (int sync = 0; sync < 2; sync++) {
+    char k[2048];
+    snprintf(k, sizeof k,
+      HDR
+      ".visible .entry g(.param .u64 out)\n{\n"
+      "  .reg .pred %%p<2>;\n  .reg .b32 %%r<12>;\n  .reg .b64 %%rd<8>;\n"
+      "  mov.u32 %%r1, %%tid.x;\n  mov.u32 %%r2, %%ctaid.x;\n  shl.b32 %%r3, %%r2, 6;\n"
+      "  add.s32 %%r4, %%r3, %%r1;\n"
+      "  ld.param.u64 %%rd1, [out];\n  mul.wide.u32 %%rd2, %%r4, 4;\n  add.s64 %%rd3, %%rd1, %%rd2;\n"
+      "  setp.ge.u32 %%p1, %%r1, 32;\n"
+      "  @%%p1 bra SKIP;\n"
+      "  .loc 1 6 3\n"
+      "  st.global.u32 [%%rd3], %%r1;\n"
+      "SKIP:\n"
+      "  %s\n"
+      "  @!%%p1 bra END;\n"
+      "  .loc 1 8 3\n"
+      "  ld.global.u32 %%r5, [%%rd3+-128];\n"
+      "  st.global.u32 [%%rd3], %%r5;\n"
+      "END:\n  ret;\n}\n"
+      ".file 1 \"/lab/g.cu\"\n", sync ? "bar.sync 0;" : "");
+    struct fx f;
+    load(&f, k);
+    uint64_t out = buffer(&f, 128 * 4, "out");
+    ck_assert_int_eq(launch(&f, "g", 2, 64, &out, 1, SIM_SCHED_ITS, 1, 0), SIM_OK);
+    if (sync) {
+      ck_assert_msg(f.r.outcome == SIM_RAN_OK, "%s", f.r.fault.message);
+    } else {
+      ck_assert_int_eq(f.r.fault.kind, SIM_FK_RACE);
+      ck_assert_uint_eq(f.r.fault.block[0], 0);
+      /* thread 0 stored 0 over the 0 already there, which nobody can tell from no store:
+         the first hazard is thread 33's read of thread 1's store */
+      ck_assert_uint_eq(f.r.fault.thread[0], 33);
+      ck_assert_uint_eq(f.r.fault.other_thread[0], 1);
+      ck_assert_uint_eq(line_of(&f, f.r.fault.inst), 8);
+      ck_assert_uint_eq(line_of(&f, f.r.fault.other_inst), 6);
+      ck_assert_msg(strstr(f.r.fault.message, "__global__ memory: read-after-write hazard on "
+                                              "element 1 (byte 4) of out"), "%s",
+                    f.r.fault.message);
+    }
+    done(&f);
+  }
+}
+END_TEST
+
+/* Every thread of two warps stores 1 into one flag, then all read it after a barrier: stores
+   that leave the word as it is are no hazard. */
+START_TEST(test_same_value_stores_are_no_race)
+{
+  const char *k =
+    HDR
+    ".visible .entry flag(.param .u64 out)\n{\n"
+    "  .shared .align 4 .b8 s[4];\n"
+    "  .reg .b32 %r<12>;\n  .reg .b64 %rd<4>;\n"
+    "  mov.u32 %r4, s;\n  mov.u32 %r1, 1;\n"
+    "  st.shared.u32 [%r4], %r1;\n"
+    "  bar.sync 0;\n"
+    "  ld.shared.u32 %r9, [%r4];\n"
+    "  ld.param.u64 %rd1, [out];\n  st.global.u32 [%rd1], %r9;\n"
+    "  ret;\n}\n";
+  struct fx f;
+  load(&f, k);
+  uint64_t out = buffer(&f, 4, "out");
+  ck_assert_int_eq(launch(&f, "flag", 1, 64, &out, 1, SIM_SCHED_ITS, 1, 0), SIM_OK);
+  ck_assert_msg(f.r.outcome == SIM_RAN_OK, "%s", f.r.fault.message);
+  done(&f);
+}
+END_TEST
+
+/* shfl.sync.down with mask 0x0000ffff called by all 32 lanes: lane 16 is not in its mask. A
+   full mask after lanes 16-31 exited names lanes that never arrive. */
+START_TEST(test_sync_masks)
+{
+  static const char *const body[3] = {
+    "  shfl.sync.down.b32 %r2, %r1, 1, 31, 65535;\n",
+    "  setp.ge.u32 %p1, %r1, 16;\n  @%p1 bra END;\n  shfl.sync.down.b32 %r2, %r1, 1, 31, -1;\n",
+    "  setp.ge.u32 %p1, %r1, 16;\n  @%p1 bra END;\n  shfl.sync.down.b32 %r2, %r1, 1, 31, 65535;\n",
+  };
+  for (int i = 0; i < 3; i++) {
+    char k[1024];
+    snprintf(k, sizeof k,
+             HDR
+             ".visible .entry m(.param .u64 out)\n{\n"
+             "  .reg .pred %%p<2>;\n  .reg .b32 %%r<4>;\n  .reg .b64 %%rd<4>;\n"
+             "  mov.u32 %%r1, %%tid.x;\n"
+             "  .loc 1 4 3\n"
+             "%s"
+             "  ld.param.u64 %%rd1, [out];\n  st.global.u32 [%%rd1], %%r2;\n"
+             "END:\n  ret;\n}\n"
+             ".file 1 \"/lab/m.cu\"\n", body[i]);
+    struct fx f;
+    load(&f, k);
+    uint64_t out = buffer(&f, 4, "out");
+    ck_assert_int_eq(launch(&f, "m", 1, 32, &out, 1, SIM_SCHED_ITS, 1, 0), SIM_OK);
+    if (i == 2) {
+      ck_assert_msg(f.r.outcome == SIM_RAN_OK, "%s", f.r.fault.message);
+    } else {
+      ck_assert_int_eq(f.r.fault.kind, SIM_FK_SYNC_MASK);
+      ck_assert_str_eq(sim_fault_kind_name(f.r.fault.kind), "sync_mask");
+      ck_assert_uint_eq(line_of(&f, f.r.fault.inst), 4);
+      ck_assert_msg(strstr(f.r.fault.message, i == 0 ? "leaves out the calling lane"
+                                                      : "lanes 16-31"), "%s",
+                    f.r.fault.message);
+      if (i == 0)
+        ck_assert_uint_eq(f.r.fault.lane, 16);
+    }
+    done(&f);
+  }
+}
+END_TEST
+
 Suite *suite_sim(void)
 {
   Suite *s = suite_create("sim");
   TCase *t = tcase_create("core");
   tcase_set_timeout(t, 60);
   tcase_add_test(t, test_store_ok);
+  tcase_add_test(t, test_race_between_warps);
+  tcase_add_test(t, test_race_within_a_warp);
+  tcase_add_test(t, test_uninitialised_shared_read);
+  tcase_add_test(t, test_same_value_stores_are_no_race);
+  tcase_add_test(t, test_global_race_within_a_block);
+  tcase_add_test(t, test_sync_masks);
   tcase_add_test(t, test_oob_write_report);
   tcase_add_test(t, test_wild_pointer_report);
   tcase_add_test(t, test_fault_lowest_block);

@@ -7,10 +7,10 @@ extern "C" __global__ void lanes_demo(const float *in, float *out, int stride, i
     int t = threadIdx.x;
     float v = in[t * stride];                        // LOAD
     tile[(t * sstride) % (32 * 33)] = v;             // SHARED
-    __syncwarp();
+    __syncthreads();             // the word read below is another warp's in a block of 64
     if (t % 4 == 0)                                  // BRANCH
         v = v * 2.0f;                                // EVERY4
     else
-        v = v + tile[(t + 1) % 32];                  // OTHERS
+        v = v + tile[((t + 1) % 32 * sstride) % (32 * 33)];  // OTHERS: thread (t + 1) % 32's
     out[t] = v;                                      // STORE
 }

@@ -1,0 +1,679 @@
+/* sim_race.c: the emulator's checks of what a block's threads do to shared memory, and of the
+ * masks of warp-level intrinsics (in the spirit of compute-sanitizer's racecheck, initcheck
+ * and synccheck).
+ *
+ * Races. Two accesses of one shared word by different threads, at least one a write, are a
+ * hazard (read-after-write, write-after-read, write-after-write) unless something orders them:
+ * a block barrier (__syncthreads(), bar.sync, bar.red, a named barrier) between them, or, for
+ * two lanes of one warp, a __syncwarp() or a .sync collective (shuffle, vote, match, reduce)
+ * of that warp. Lanes of a warp are *not* ordered by running in step: under independent
+ * thread scheduling they need not, which is why the unrolled last warp of a reduction without
+ * __syncwarp() is reported. Warps run one after another between barriers here, so a race
+ * between warps gives the right answer in the emulator and a wrong one on the GPU: only this
+ * check shows it. A race is reported at the next barrier or at the block's end, unless a
+ * fault found meanwhile (barrier divergence, a deadlock, an out-of-bounds access) comes
+ * first: that one is the student's first problem. Not checked: atomics (their order does not matter) and ld/st.volatile
+ * (deliberate communication: flags, turn-taking, spin locks).
+ *
+ * The shadow: per 4-byte word of shared memory, the last write (thread, instruction, barrier
+ * epoch, the warp's __syncwarp count) and a summary of the reads since (one reader, a second
+ * reader of another thread or warp, flags saying there were several), with byte masks so that
+ * threads writing neighbouring bytes of one word are not a race. Nothing is cleared: epochs
+ * come from one counter per host thread, one step at every barrier release and at every
+ * block's start, so an entry of an earlier epoch or block is simply old. A store that leaves
+ * the word as it was (every thread writing the same flag) changes nothing and is not a hazard.
+ *
+ * Global memory, within a block: its threads' plain writes are held in a table of the words
+ * written (by open addressing, 32 slots a thread, per block), so a read or write by another thread of the block
+ * of a word written in the same epoch (and, within a warp, with no __syncwarp() between) is a
+ * read-after-write or write-after-write hazard. Reads are not held: a write after another
+ * thread's read (write-after-read) is found in shared memory only. A block that writes more
+ * words than the table holds is checked no further, which misses hazards, never invents them.
+ *
+ * Initialisation: shared memory starts poisoned (0xff bytes: NaN as a float, -1 as an int),
+ * not zeroed, and a read of a word no thread of the block wrote (none of the bytes read) is
+ * reported with its line, at the next barrier or the block's end: when another thread writes
+ * the word before that, the read came too early (a missing __syncthreads(), the warps having
+ * run in the other order), and the race is what is reported.
+ *
+ * Masks: a lane calling a *_sync intrinsic with a mask that leaves itself out, or that names
+ * lanes that have exited (or exit while it waits for them), is undefined behaviour in CUDA.
+ */
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim/sim_int.h"
+
+#define POISON 0xffu
+#define R_MANY 1u                /* readers of more than one thread since the summary began */
+#define R_WARPS 2u               /* readers of more than one warp */
+
+struct shadow {                  /* one 4-byte word of shared memory */
+  uint32_t wep, rep;             /* epoch of the last write / of the reads summarised (0: none) */
+  uint32_t wpc, rpc, rpc2;       /* code index of the last write / a reader / a second reader */
+  uint32_t iep;                  /* the block (its first epoch) whose writes `init` records */
+  uint16_t wtid, rtid, rtid2;    /* threads (linear in the block) of those accesses */
+  uint16_t wsync, rsync;         /* the warp's __syncwarp count at the write / at the reads */
+  uint8_t init;                  /* bytes written in the block */
+  uint8_t wbytes, rbytes;        /* bytes of the last write / of the reads */
+  uint8_t rflags;                /* R_MANY, R_WARPS */
+};
+
+struct gword {                   /* a global word a block wrote (open addressing by word) */
+  uint32_t word;                 /* byte address / 4, its low 32 bits (16 GiB: no two live
+                                    allocations are that far apart) */
+  uint32_t base;                 /* the block (its first epoch) that wrote it; else a free slot */
+  uint32_t ep;                   /* epoch of the last write */
+  uint16_t tid, wsync;           /* its thread; the warp's __syncwarp count */
+};
+#define GCAP (1u << 15)          /* slots at most: 32 for each thread of a block of 1024 */
+#define GMIN (1u << 12)          /* slots at least (64 KiB: a small table stays in the cache) */
+
+struct sim_race {                /* one host thread's shadow, kept from block to block */
+  struct shadow *sh;
+  uint32_t nwords;
+  uint32_t clock;                /* the last epoch handed out */
+  struct gword *g;               /* the block's global writes (GCAP slots, or NULL) ... */
+  uint32_t *gpc;                 /* ... and the code index of each */
+  uint32_t gslots, gshift;       /* slots the block uses (a power of two), 64 - log2 of it */
+  int held;                      /* a race found in the block, reported at the next barrier or
+                                    the block's end unless another fault comes first */
+  uint32_t held_pc, held_warp, held_lane;
+  struct sim_fault held_fault;   /* its fields; message the text */
+};
+
+static pthread_key_t race_key;
+static int race_key_ok;
+static pthread_once_t race_once = PTHREAD_ONCE_INIT;
+
+static void race_free(void *p)
+{
+  struct sim_race *r = p;
+  if (r) {
+    free(r->sh);
+    free(r->g);
+    free(r->gpc);
+  }
+  free(r);
+}
+
+static void race_make_key(void)
+{
+  race_key_ok = pthread_key_create(&race_key, race_free) == 0;
+}
+
+static uint32_t tick(struct sim_race *r)
+{
+  return ++r->clock;
+}
+
+int sim_race_begin(struct sim_block *b)
+{
+  uint32_t nc = b->cfg->nocheck;
+  b->race = NULL;
+  memset(b->smem, nc & SIM_NOCHECK_INIT ? 0 : POISON, b->smem_size);
+  if ((nc & (SIM_NOCHECK_RACE | SIM_NOCHECK_INIT)) == (SIM_NOCHECK_RACE | SIM_NOCHECK_INIT))
+    return 0;
+  pthread_once(&race_once, race_make_key);
+  if (!race_key_ok)
+    return -1;
+  struct sim_race *r = pthread_getspecific(race_key);
+  if (!r) {
+    r = calloc(1, sizeof *r);
+    if (!r || pthread_setspecific(race_key, r)) {
+      free(r);
+      return -1;
+    }
+  }
+  uint32_t words = (b->smem_size + 3) / 4 + 1;
+  if (r->nwords < words || r->clock > UINT32_MAX - (1u << 24)) {
+    free(r->sh);
+    r->sh = calloc(words, sizeof *r->sh);
+    r->nwords = r->sh ? words : 0;
+    r->clock = 0;
+    if (r->g)
+      memset(r->g, 0, GCAP * sizeof *r->g);
+    if (!r->sh)
+      return -1;
+  }
+  if (!r->g && !(nc & SIM_NOCHECK_RACE)) {
+    r->g = calloc(GCAP, sizeof *r->g);     /* without them, global memory goes unchecked */
+    r->gpc = calloc(GCAP, sizeof *r->gpc);
+    if (!r->g || !r->gpc) {
+      free(r->g);
+      free(r->gpc);
+      r->g = NULL;
+      r->gpc = NULL;
+    }
+  }
+  /* 32 slots a thread, filled to three quarters at most: a block that writes more words than
+     that is checked no further */
+  r->gslots = GMIN;
+  r->gshift = 64 - 12;
+  while (r->gslots < GCAP && r->gslots < 32 * b->nthreads) {
+    r->gslots *= 2;
+    r->gshift--;
+  }
+  b->race = r;
+  b->race_base = b->race_ep = tick(r);
+  b->un_pending = 0;
+  b->race_gused = 0;
+  r->held = 0;
+  return 0;
+}
+
+static int report_uninit(struct sim_block *b, struct sim_warp *w, uint32_t pc, unsigned l,
+                         uint32_t a, uint32_t size);
+
+void sim_race_end(struct sim_block *b)
+{
+  struct sim_race *r = b->race;
+  if (r && r->held && !b->faulted) {
+    const struct sim_fault *h = &r->held_fault;
+    sim_fault_other(b, &b->warps[r->held_warp], r->held_pc, r->held_lane, SIM_FK_RACE,
+                    h->message);
+    struct sim_fault *f = &b->res->fault;
+    f->space = h->space;
+    f->access = h->access;
+    f->addr = h->addr;
+    f->size = h->size;
+    f->other_inst = h->other_inst;
+    memcpy(f->other_thread, h->other_thread, sizeof f->other_thread);
+  }
+  if (r)
+    r->held = 0;
+  if (b->un_pending && !b->faulted)
+    report_uninit(b, &b->warps[b->un_warp], b->un_pc, b->un_lane, b->un_addr, b->un_size);
+  b->un_pending = 0;
+}
+
+void sim_race_barrier(struct sim_block *b)
+{
+  if (!b->race)
+    return;
+  sim_race_end(b);
+  b->race_ep = tick(b->race);
+}
+
+/* ---- reports ---- */
+
+/* The source name of a shared variable: "s" for nvcc's _ZZ6reduceE1s (a static local of a
+   function), the name itself otherwise. */
+static void var_name(const char *mangled, char *buf, size_t n)
+{
+  size_t len = strlen(mangled);
+  if (!strncmp(mangled, "_ZZ", 3))
+    for (size_t i = len; i-- > 3;) {
+      if (mangled[i] != 'E' || i + 1 >= len || mangled[i + 1] < '0' || mangled[i + 1] > '9')
+        continue;
+      size_t k = i + 1, nl = 0;
+      while (k < len && mangled[k] >= '0' && mangled[k] <= '9' && nl < 4096)
+        nl = nl * 10 + (size_t)(mangled[k++] - '0');
+      if (nl && k + nl <= len && (k + nl == len || mangled[k + nl] == '_')) {
+        snprintf(buf, n, "%.*s", (int)nl, mangled + k);
+        return;
+      }
+    }
+  snprintf(buf, n, "%s", mangled);
+}
+
+/* "s[5] (byte 20 of s)" for shared offset off, in elements of elem bytes. */
+static void place(const struct sim_block *b, uint32_t off, uint32_t elem, char *buf, size_t n)
+{
+  const struct sim_prog *p = b->prog;
+  const struct sim_svar *best = NULL;
+  for (uint32_t i = 0; i < p->nsvars; i++) {
+    const struct sim_svar *v = &p->svars[i];
+    if (off >= v->off && (v->size ? off - v->off < v->size : !best))
+      best = v;
+  }
+  if (!best) {
+    snprintf(buf, n, "shared offset %u", off);
+    return;
+  }
+  char name[48];
+  var_name(p->mod->vars[best->var].name, name, sizeof name);
+  uint32_t rel = off - best->off;
+  if (elem && rel % elem == 0)
+    snprintf(buf, n, "%s[%u] (byte %u of %s)", name, rel / elem, rel, name);
+  else
+    snprintf(buf, n, "byte %u of %s", rel, name);
+}
+
+/* "thread (5,0,0)" of linear thread t; "lane 5 of warp 0, thread (5,0,0)" when lane is set. */
+static void thread_text(const struct sim_block *b, uint32_t t, int lane, char *buf, size_t n)
+{
+  uint32_t bx = b->cfg->block[0], by = b->cfg->block[1];
+  uint32_t x = t % bx, y = t / bx % by, z = t / (bx * by);
+  if (lane)
+    snprintf(buf, n, "lane %u of warp %u, thread (%u,%u,%u),", t % b->W, t / b->W, x, y, z);
+  else
+    snprintf(buf, n, "thread (%u,%u,%u)", x, y, z);
+}
+
+static void where_pc(const struct sim_block *b, uint32_t pc, char *buf, size_t n)
+{
+  sim_where(b->prog->mod, pc < b->prog->ncode ? b->prog->orig[pc] : PTX_NOREG, buf, n);
+}
+
+enum hazard { RAW, WAR, WAW };
+
+/* Keep the block's first race until its next barrier or its end (sim_race_end): a fault
+   found meanwhile (barrier divergence, a deadlock, an out-of-bounds access) says more and is
+   reported instead. ot: the other access's thread (linear), at code index opc. */
+static void hold(struct sim_block *b, struct sim_warp *w, uint32_t pc, unsigned l,
+                 enum ptx_space sp, enum sim_access acc, uint64_t addr, uint32_t size,
+                 uint32_t opc, uint32_t ot, const char *msg)
+{
+  struct sim_race *r = b->race;
+  if (r->held)
+    return;
+  r->held = 1;
+  r->held_pc = pc;
+  r->held_warp = w->id;
+  r->held_lane = l;
+  struct sim_fault *f = &r->held_fault;
+  memset(f, 0, sizeof *f);
+  f->space = sp;
+  f->access = acc;
+  f->addr = addr;
+  f->size = size;
+  f->other_inst = b->prog->orig[opc];
+  uint32_t bx = b->cfg->block[0], by = b->cfg->block[1];
+  f->other_thread[0] = ot % bx;
+  f->other_thread[1] = ot / bx % by;
+  f->other_thread[2] = ot / (bx * by);
+  snprintf(f->message, sizeof f->message, "%s", msg);
+}
+
+/* Hold a hazard between lane l of w (this access, at pc) and thread ot's earlier access at
+   opc, on the word at shared offset a, for sim_race_end. Returns 0. */
+static int report_race(struct sim_block *b, struct sim_warp *w, uint32_t pc, unsigned l,
+                       enum hazard h, uint32_t ot, uint32_t opc, uint32_t a)
+{
+  uint32_t t = w->id * b->W + l;
+  int same_warp = ot / b->W == w->id;
+  char me[96], other[96], here[160], there[160], what[160], msg[768];
+  const struct ptx_inst *in = &b->prog->code[pc];
+  thread_text(b, t, same_warp, me, sizeof me);
+  thread_text(b, ot, same_warp, other, sizeof other);
+  if (same_warp) {   /* "lane 3 of warp 0, thread (3,0,0), read" reads better without the comma */
+    size_t k = strlen(other);
+    if (k && other[k - 1] == ',')
+      other[k - 1] = 0;
+  }
+  where_pc(b, pc, here, sizeof here);
+  where_pc(b, opc, there, sizeof there);
+  place(b, a, ptx_type_size((enum ptx_type)in->type), what, sizeof what);
+  static const char *const names[] = {"read-after-write", "write-after-read", "write-after-write"};
+  const char *did = h == RAW ? "read" : "wrote";
+  const char *before = h == WAR ? "read" : "wrote";
+  snprintf(msg, sizeof msg,
+           "Race on __shared__ memory: %s hazard on %.80s in block (%u,%u,%u): %.60s %s it at %.100s "
+           "after %.60s %s it at %.100s, and no %s orders the two%s",
+           names[h], what, b->ctaid[0], b->ctaid[1], b->ctaid[2], me, did, here, other, before,
+           there, same_warp ? "__syncwarp() or __syncthreads()" : "__syncthreads()",
+           same_warp ? " (under independent thread scheduling the lanes of a warp need not run "
+                       "in step: put __syncwarp() between the two accesses, or __syncthreads() "
+                       "where other warps share the data too)"
+                     : h == WAR ? " (the reader may see the new value: put __syncthreads() "
+                                  "before the write)"
+                                : " (put __syncthreads() between the write and the other "
+                                  "thread's access)");
+  hold(b, w, pc, l, PTX_SP_SHARED, h == RAW ? SIM_ACC_READ : SIM_ACC_WRITE, a, 0, opc, ot, msg);
+  return 0;
+}
+
+static int report_uninit(struct sim_block *b, struct sim_warp *w, uint32_t pc, unsigned l,
+                         uint32_t a, uint32_t size)
+{
+  char me[96], here[160], what[160], msg[768];
+  thread_text(b, w->id * b->W + l, 0, me, sizeof me);
+  where_pc(b, pc, here, sizeof here);
+  place(b, a, ptx_type_size((enum ptx_type)b->prog->code[pc].type), what, sizeof what);
+  snprintf(msg, sizeof msg,
+           "Uninitialized __shared__ memory read of size %u bytes at %.120s by %.60s in block "
+           "(%u,%u,%u): no thread of the block wrote %.80s before it was read, nor until the next "
+           "barrier (shared memory starts with whatever the last block left there, not zeros)",
+           size, here, me, b->ctaid[0], b->ctaid[1], b->ctaid[2], what);
+  int fresh = !b->faulted;
+  sim_fault_other(b, w, pc, l, SIM_FK_UNINIT, msg);
+  if (fresh) {
+    b->res->fault.space = PTX_SP_SHARED;
+    b->res->fault.access = SIM_ACC_READ;
+    b->res->fault.addr = a;
+    b->res->fault.size = size;
+  }
+  return -1;
+}
+
+/* ---- the access check ---- */
+
+int sim_race_access(struct sim_block *b, struct sim_warp *w, uint32_t pc, unsigned l,
+                    uint32_t off, uint32_t size, enum sim_access acc, int vol, int same)
+{
+  struct sim_race *r = b->race;
+  const uint32_t nc = b->cfg->nocheck, W = b->W, E = b->race_ep, base = b->race_base;
+  const uint16_t t = (uint16_t)(w->id * W + l), ws = (uint16_t)w->wsync;
+  const int racy = !(vol || acc == SIM_ACC_ATOMIC || (nc & SIM_NOCHECK_RACE));
+  const uint32_t end = off + size;
+  for (uint32_t a = off & ~3u; a < end; a += 4) {
+    uint32_t lo = a < off ? off - a : 0, hi = end - a < 4 ? end - a : 4;
+    uint8_t bytes = (uint8_t)(((1u << hi) - 1) & ~((1u << lo) - 1));
+    struct shadow *s = &r->sh[a >> 2];
+    uint8_t init = s->iep == base ? s->init : 0;
+    if (acc != SIM_ACC_WRITE && !(init & bytes) && !(nc & SIM_NOCHECK_INIT) && !b->un_pending) {
+      /* reported at the next barrier, unless another thread writes the word before it: then
+         the read came too early, a race, which says more */
+      b->un_pending = 1;
+      b->un_pc = pc;
+      b->un_warp = w->id;
+      b->un_lane = l;
+      b->un_addr = a + lo;
+      b->un_size = size;
+    }
+    if (!racy) {
+      if (acc != SIM_ACC_READ) {
+        s->init = init | bytes;
+        s->iep = base;
+      }
+      continue;
+    }
+    if (acc == SIM_ACC_READ) {
+      /* read-after-write: the last write, by another thread, not ordered before this read */
+      if (s->wep == E && s->wtid != t && (s->wbytes & bytes) &&
+          (s->wtid / W != w->id || s->wsync == ws))
+        return report_race(b, w, pc, l, RAW, s->wtid, s->wpc, a + lo);
+      if (s->rep != E || (!(s->rflags & R_WARPS) && s->rtid / W == w->id && s->rsync != ws)) {
+        /* a new summary: the reads before are ordered before anything this warp does next */
+        s->rep = E;
+        s->rtid = t;
+        s->rpc = pc;
+        s->rsync = ws;
+        s->rflags = 0;
+        s->rbytes = bytes;
+        continue;
+      }
+      if (!(s->rflags & (R_WARPS | R_MANY)) && s->rtid != t) {
+        s->rflags |= s->rtid / W != w->id ? R_WARPS | R_MANY : R_MANY;
+        s->rtid2 = t;
+        s->rpc2 = pc;
+      } else if (!(s->rflags & R_WARPS) && s->rtid / W != w->id) {
+        s->rflags |= R_WARPS;
+        s->rtid2 = t;
+        s->rpc2 = pc;
+      }
+      s->rbytes |= bytes;
+      continue;
+    }
+    /* a write */
+    if (same && (init & bytes) == bytes)
+      continue;                                /* it changes nothing anyone could see */
+    if (s->rep == E && (s->rbytes & bytes)) {
+      /* write-after-read: a read by another thread not ordered before this write */
+      uint16_t o = s->rtid != t ? s->rtid : s->rtid2;
+      uint32_t opc = s->rtid != t ? s->rpc : s->rpc2;
+      if (s->rflags & R_WARPS) {
+        if (s->rtid / W == w->id) {            /* name a reader of the other warp */
+          o = s->rtid2;
+          opc = s->rpc2;
+        }
+        return report_race(b, w, pc, l, WAR, o, opc, a + lo);
+      }
+      if (s->rtid / W != w->id)
+        return report_race(b, w, pc, l, WAR, o, opc, a + lo);
+      if (s->rsync == ws && (s->rtid != t || (s->rflags & R_MANY)))
+        return report_race(b, w, pc, l, WAR, o, opc, a + lo);
+    }
+    /* write-after-write: the last write, by another thread, not ordered before this one (two
+       lanes storing at once in one instruction are the hardware's to order) */
+    if (s->wep == E && s->wtid != t && (s->wbytes & bytes) &&
+        (s->wtid / W != w->id || (s->wsync == ws && s->wpc != pc)))
+      return report_race(b, w, pc, l, WAW, s->wtid, s->wpc, a + lo);
+    s->wep = E;
+    s->wtid = t;
+    s->wpc = pc;
+    s->wsync = ws;
+    s->wbytes = bytes;
+    s->init = init | bytes;
+    s->iep = base;
+  }
+  return 0;
+}
+
+/* ---- global memory ---- */
+
+/* Hold a hazard on the global word at addr between lane l of w and thread ot's write at opc,
+   for sim_race_end. Returns 0. */
+static int report_global(struct sim_block *b, struct sim_warp *w, uint32_t pc, unsigned l,
+                         enum hazard h, uint32_t ot, uint32_t opc, uint64_t addr, uint32_t size)
+{
+  uint32_t t = w->id * b->W + l;
+  int same_warp = ot / b->W == w->id;
+  char me[96], other[96], here[160], there[160], what[160], msg[768];
+  thread_text(b, t, same_warp, me, sizeof me);
+  thread_text(b, ot, same_warp, other, sizeof other);
+  if (same_warp) {
+    size_t k = strlen(other);
+    if (k && other[k - 1] == ',')
+      other[k - 1] = 0;
+  }
+  where_pc(b, pc, here, sizeof here);
+  where_pc(b, opc, there, sizeof there);
+  const struct sim_alloc *a = sim_mem_find(b->dev, addr, size);
+  if (a && (addr - a->base) % size == 0)
+    snprintf(what, sizeof what, "element %" PRIu64 " (byte %" PRIu64 ") of %.60s",
+             (addr - a->base) / size, addr - a->base, a->name);
+  else if (a)
+    snprintf(what, sizeof what, "byte %" PRIu64 " of %.60s", addr - a->base, a->name);
+  else
+    snprintf(what, sizeof what, "0x%" PRIx64, addr);
+  snprintf(msg, sizeof msg,
+           "Race on __global__ memory: %s hazard on %.100s in block (%u,%u,%u): %.60s %s it at "
+           "%.100s after %.60s wrote it at %.100s, and no %s orders the two (threads of a block "
+           "see each other's global writes in order only across a barrier)",
+           h == RAW ? "read-after-write" : "write-after-write", what, b->ctaid[0], b->ctaid[1],
+           b->ctaid[2], me, h == RAW ? "read" : "wrote", here, other, there,
+           same_warp ? "__syncwarp() or __syncthreads()" : "__syncthreads()");
+  hold(b, w, pc, l, PTX_SP_GLOBAL, h == RAW ? SIM_ACC_READ : SIM_ACC_WRITE, addr, size, opc, ot,
+       msg);
+  return 0;
+}
+
+int sim_race_global(struct sim_block *b, struct sim_warp *w, uint32_t pc, unsigned l,
+                    uint64_t addr, uint32_t size, enum sim_access acc, int same)
+{
+  struct sim_race *r = b->race;
+  if (!r->g || (acc == SIM_ACC_WRITE && same))
+    return 0;
+  const uint32_t W = b->W, E = b->race_ep, base = b->race_base;
+  const uint16_t t = (uint16_t)(w->id * W + l), ws = (uint16_t)w->wsync;
+  const uint32_t mask = r->gslots - 1, fill = r->gslots / 4 * 3;
+  for (uint64_t word = addr >> 2, last = (addr + size - 1) >> 2; word <= last; word++) {
+    uint32_t i = (uint32_t)((word * 0x9E3779B97F4A7C15ull) >> r->gshift) & mask;
+    struct gword *g = &r->g[i];
+    while (g->base == base && g->word != (uint32_t)word) {
+      i = (i + 1) & mask;
+      g = &r->g[i];
+    }
+    int found = g->base == base;
+    if (found && g->ep == E && g->tid != t && (g->tid / W != w->id || g->wsync == ws) &&
+        (acc == SIM_ACC_READ || r->gpc[i] != pc || g->tid / W != w->id))
+      return report_global(b, w, pc, l, acc == SIM_ACC_READ ? RAW : WAW, g->tid, r->gpc[i], addr,
+                           size);
+    if (acc == SIM_ACC_READ)
+      continue;
+    if (!found) {
+      if (b->race_gused >= fill)
+        continue;                              /* full: the rest goes unchecked */
+      uint64_t a4 = word << 2;
+      if (!b->race_gused) {
+        b->race_glo = a4;
+        b->race_gspan = 3;
+      } else if (a4 < b->race_glo) {
+        b->race_gspan += b->race_glo - a4;
+        b->race_glo = a4;
+      } else if (a4 + 3 - b->race_glo > b->race_gspan) {
+        b->race_gspan = a4 + 3 - b->race_glo;
+      }
+      b->race_gused++;
+      g->base = base;
+      g->word = (uint32_t)word;
+    }
+    g->ep = E;
+    g->tid = t;
+    g->wsync = ws;
+    r->gpc[i] = pc;
+  }
+  return 0;
+}
+
+/* ---- masks ---- */
+
+/* The membermask operand of a .sync collective or bar.warp.sync, or -1 when it has none. */
+static int mask_operand(const struct ptx_inst *in)
+{
+  int idx = in->op == PTX_OP_SHFL ? 4 : in->op == PTX_OP_BAR ? 0 : 2;
+  if (in->op == PTX_OP_BAR && in->sub != PTX_BAR_WARP_SYNC)
+    return -1;
+  return in->nopd > idx && in->opd[idx].kind == PTX_OPD_REG && in->opd[idx].reg != PTX_NOREG
+             ? idx : -1;
+}
+
+static const char *intrinsic(const struct ptx_inst *in)
+{
+  switch ((enum ptx_op)in->op) {
+  case PTX_OP_SHFL:
+    return in->sub == PTX_SHFL_UP ? "__shfl_up_sync" : in->sub == PTX_SHFL_DOWN ? "__shfl_down_sync"
+         : in->sub == PTX_SHFL_BFLY ? "__shfl_xor_sync" : "__shfl_sync";
+  case PTX_OP_VOTE:
+    return in->sub == PTX_VOTE_ALL ? "__all_sync" : in->sub == PTX_VOTE_ANY ? "__any_sync"
+         : in->sub == PTX_VOTE_UNI ? "__uni_sync" : "__ballot_sync";
+  case PTX_OP_MATCH:
+    return in->sub == PTX_MATCH_ALL ? "__match_all_sync" : "__match_any_sync";
+  case PTX_OP_REDUX:
+    return "__reduce_*_sync";
+  default:
+    return "__syncwarp";
+  }
+}
+
+static uint64_t lane_mask(const struct sim_block *b, const struct sim_warp *w,
+                          const struct ptx_inst *in, int idx, unsigned l)
+{
+  uint64_t mk = w->regs[(size_t)in->opd[idx].reg * b->W + l] & 0xffffffffu;
+  if (b->W == 64 && mk == 0xffffffffu)
+    mk = ~0ull;                                 /* a full mask means the whole wave */
+  return mk;
+}
+
+static int report_mask(struct sim_block *b, struct sim_warp *w, uint32_t pc, unsigned l,
+                       const char *msg)
+{
+  sim_fault_other(b, w, pc, l, SIM_FK_SYNC_MASK, msg);
+  return -1;
+}
+
+int sim_race_mask(struct sim_block *b, struct sim_warp *w, uint32_t pc, const struct ptx_inst *in,
+                  uint64_t e)
+{
+  int idx = mask_operand(in);
+  if ((b->cfg->nocheck & SIM_NOCHECK_MASK) || idx < 0)
+    return 0;
+  for (uint64_t mm = e; mm; mm &= mm - 1) {
+    unsigned l = sim_ctz64(mm);
+    uint64_t mk = lane_mask(b, w, in, idx, l);
+    uint64_t gone = mk & w->exists & ~w->live;
+    if ((mk >> l & 1) && !gone)
+      continue;
+    char me[96], here[160], lanes[64], msg[768];
+    thread_text(b, w->id * b->W + l, 0, me, sizeof me);
+    where_pc(b, pc, here, sizeof here);
+    sim_lanes_text(gone, lanes, sizeof lanes);
+    if (!(mk >> l & 1))
+      snprintf(msg, sizeof msg,
+               "Invalid mask: lane %u of warp %u, %.40s of block (%u,%u,%u), calls %s() with mask "
+               "0x%08" PRIx64 " at %.120s, a mask that leaves out the calling lane itself; every lane "
+               "that calls a *_sync intrinsic must be in its mask (the whole warp: 0xffffffff), "
+               "or the result is undefined",
+               l, w->id, me, b->ctaid[0], b->ctaid[1], b->ctaid[2], intrinsic(in),
+               mk & 0xffffffffu, here);
+    else
+      snprintf(msg, sizeof msg,
+               "Invalid mask: lane %u of warp %u, %.40s of block (%u,%u,%u), calls %s() with mask "
+               "0x%08" PRIx64 " at %.120s, which names lanes %.60s of the warp, and they have exited; "
+               "every lane a mask names must call the intrinsic too (use __activemask() or a mask "
+               "of the lanes still running)",
+               l, w->id, me, b->ctaid[0], b->ctaid[1], b->ctaid[2], intrinsic(in),
+               mk & 0xffffffffu, here, lanes);
+    return report_mask(b, w, pc, l, msg);
+  }
+  return 0;
+}
+
+int sim_race_exit(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t exiting)
+{
+  if (b->cfg->nocheck & SIM_NOCHECK_MASK)
+    return 0;
+  for (uint64_t mm = w->syncwait & w->live & ~exiting; mm; mm &= mm - 1) {
+    unsigned l = sim_ctz64(mm);
+    const struct ptx_inst *in = &b->prog->code[w->pc[l]];
+    int idx = mask_operand(in);
+    if (idx < 0)
+      continue;
+    uint64_t gone = lane_mask(b, w, in, idx, l) & exiting;
+    if (!gone)
+      continue;
+    char me[96], here[160], there[160], lanes[64], msg[768];
+    thread_text(b, w->id * b->W + l, 0, me, sizeof me);
+    where_pc(b, w->pc[l], here, sizeof here);
+    where_pc(b, pc, there, sizeof there);
+    sim_lanes_text(gone, lanes, sizeof lanes);
+    snprintf(msg, sizeof msg,
+             "Invalid mask: lane %u of warp %u, %.40s of block (%u,%u,%u), waits in %s() at %.120s "
+             "for lanes %.60s, which its mask 0x%08" PRIx64 " names, but they exit at %.120s without "
+             "calling it; every lane a mask names must call the intrinsic too",
+             l, w->id, me, b->ctaid[0], b->ctaid[1], b->ctaid[2], intrinsic(in), here, lanes,
+             lane_mask(b, w, in, idx, l) & 0xffffffffu, there);
+    return report_mask(b, w, w->pc[l], l, msg);
+  }
+  return 0;
+}
+
+int sim_race_stuck(struct sim_block *b, struct sim_warp *w)
+{
+  if (b->cfg->nocheck & SIM_NOCHECK_MASK)
+    return 0;
+  for (uint64_t mm = w->syncwait & w->live; mm; mm &= mm - 1) {
+    unsigned l = sim_ctz64(mm);
+    const struct ptx_inst *in = &b->prog->code[w->pc[l]];
+    int idx = mask_operand(in);
+    if (idx < 0 || in->op == PTX_OP_BAR)
+      continue;
+    uint64_t here = 0;
+    for (uint64_t k = w->syncwait & w->live; k; k &= k - 1)
+      if (w->pc[sim_ctz64(k)] == w->pc[l])
+        here |= 1ull << sim_ctz64(k);
+    uint64_t mk = lane_mask(b, w, in, idx, l), away = mk & w->live & ~here;
+    if (!away)
+      continue;
+    char me[96], here_at[160], there[160], lanes[64], msg[768];
+    thread_text(b, w->id * b->W + l, 0, me, sizeof me);
+    where_pc(b, w->pc[l], here_at, sizeof here_at);
+    where_pc(b, w->pc[sim_ctz64(away)], there, sizeof there);
+    sim_lanes_text(away, lanes, sizeof lanes);
+    snprintf(msg, sizeof msg,
+             "Invalid mask: lane %u of warp %u, %.40s of block (%u,%u,%u), waits in %s() at "
+             "%.120s for lanes %.60s, which its mask 0x%08" PRIx64 " names, but they are not "
+             "active there (they wait at %.120s); every lane a mask names must call the "
+             "intrinsic too (the mask of the lanes that do: __activemask(), or a ballot before "
+             "the branch)",
+             l, w->id, me, b->ctaid[0], b->ctaid[1], b->ctaid[2], intrinsic(in), here_at, lanes,
+             mk & 0xffffffffu, there);
+    return report_mask(b, w, w->pc[l], l, msg);
+  }
+  return 0;
+}

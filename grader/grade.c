@@ -82,7 +82,13 @@ static void correctness(json_t *c, const struct run_lab *lab, const struct run_r
                         const struct run_result *ref, struct grade_result *g)
 {
   double pts = num(c, "points", 0);
-  uint32_t n = lab->ntests + 1;
+  /* the tests scored: the lab's, less its hidden ones where the run left them out (`run` and
+     the feedback screen score what the student can see; `grade` runs them all) */
+  uint32_t idx[RUN_MAX_TESTS + 1], n = 0;
+  for (uint32_t t = 0; t < lab->ntests; t++)
+    if (!(s->hidden_left_out && lab->test_hidden[t]))
+      idx[n++] = t;
+  idx[n++] = lab->ntests;
   int full = s->built && s->nchecks == n;
   const char *backend = s->prov.backend[0] ? s->prov.backend
                         : ref && ref->prov.backend[0] ? ref->prov.backend : "emu";
@@ -93,7 +99,7 @@ static void correctness(json_t *c, const struct run_lab *lab, const struct run_r
     if (full)
       snprintf(label, sizeof label, "%s", s->checks[i].label);
     else
-      test_label(lab, i, backend, label, sizeof label);
+      test_label(lab, idx[i], backend, label, sizeof label);
     snprintf(name, sizeof name, "correctness: %s", label);
     struct grade_item *it = item(g, name, pts / n);
     if (!it)

@@ -370,6 +370,7 @@ static json_t *result_json(const struct run_lab *lab, const struct run_result *r
   for (int i = 0; i < RUN_PHASE_COUNT; i++)
     json_object_set_new(ph, run_phase_name((enum run_phase)i), json_real(r->phase_s[i]));
   json_object_set_new(o, "phase_seconds", ph);
+  json_object_set_new(o, "hidden_tests_left_out", json_boolean(r->hidden_left_out));
   json_object_set_new(o, "built", json_boolean(r->built));
   json_object_set_new(o, "build_log", json_string(r->build_log));
   json_object_set_new(o, "registers", r->registers ? json_integer(r->registers) : json_null());

@@ -2039,6 +2039,7 @@ static int run_shown_tests(const struct run_lab *lab, const struct run_opts *opt
   }
   int rc = run_uncached(shown, opts, res, err, errlen);
   res->lab = lab;
+  res->hidden_left_out = 1;
   free(shown);
   return rc;
 }

@@ -124,6 +124,8 @@ const char *run_phase_name(enum run_phase p);
 
 struct run_result {
   const struct run_lab *lab;
+  int hidden_left_out;         /* the lab's hidden tests were not run (a run, not a grade):
+                                  checks[] holds the others and the main size */
   double phase_s[RUN_PHASE_COUNT]; /* wall seconds each phase took; 0 when it did not run */
   struct run_provenance prov;
   int built;

@@ -112,6 +112,7 @@ int run_result_load(const char *dir, struct run_result *r, char *lab_id, size_t 
   r->prov.sm_clock_mhz = u32(json_object_get(p, "sm_clock_mhz"));
   snprintf(r->results_dir, sizeof r->results_dir, "%s", dir);
   r->built = json_is_true(json_object_get(o, "built"));
+  r->hidden_left_out = json_is_true(json_object_get(o, "hidden_tests_left_out"));
   json_t *ph = json_object_get(o, "phase_seconds");
   for (int i = 0; i < RUN_PHASE_COUNT; i++) {
     json_t *v = json_object_get(ph, run_phase_name((enum run_phase)i));

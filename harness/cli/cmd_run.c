@@ -341,84 +341,6 @@ static void report_text(FILE *f, int wide, const struct run_lab *lab, const stru
   fprintf(f, "\nResults in %s\n", r->results_dir);
 }
 
-static json_t *sizes_json(const struct run_sizes *s)
-{
-  json_t *o = json_object();
-  for (uint32_t i = 0; i < s->n; i++)
-    json_object_set_new(o, s->name[i], json_integer(s->v[i]));
-  return o;
-}
-
-static json_t *result_json(const struct run_lab *lab, const struct run_result *r)
-{
-  const struct run_provenance *p = &r->prov;
-  json_t *o = json_object();
-  json_object_set_new(o, "lab", json_string(lab->id));
-  json_object_set_new(o, "title", json_string(lab->title));
-  json_object_set_new(o, "provenance", json_pack(
-      "{s:s,s:s,s:s,s:s,s:s,s:s,s:I,s:s,s:s,s:s,s:s,s:I}", "warplab", p->warplab_version,
-      "backend", p->backend, "backend_reason", p->backend_reason, "device", p->device,
-      "profile", p->profile, "nvcc", p->nvcc_version, "seed", (json_int_t)p->seed, "sizes",
-      p->sizes, "kernel_file", p->kernel_file, "ptx", p->ptx_file, "started", p->started,
-      "sm_clock_mhz", (json_int_t)p->sm_clock_mhz));
-  json_object_set_new(json_object_get(o, "provenance"), "metrics_source", json_string(p->ncu_note));
-  if (p->timing_note[0])
-    json_object_set_new(json_object_get(o, "provenance"), "timing_model", json_string(p->timing_note));
-  if (p->isolation[0])
-    json_object_set_new(json_object_get(o, "provenance"), "isolation", json_string(p->isolation));
-  json_t *ph = json_object();
-  for (int i = 0; i < RUN_PHASE_COUNT; i++)
-    json_object_set_new(ph, run_phase_name((enum run_phase)i), json_real(r->phase_s[i]));
-  json_object_set_new(o, "phase_seconds", ph);
-  json_object_set_new(o, "hidden_tests_left_out", json_boolean(r->hidden_left_out));
-  json_object_set_new(o, "built", json_boolean(r->built));
-  json_object_set_new(o, "build_log", json_string(r->build_log));
-  json_object_set_new(o, "registers", r->registers ? json_integer(r->registers) : json_null());
-  json_t *tests = json_array();
-  for (uint32_t i = 0; i < r->nchecks; i++) {
-    const struct run_check *c = &r->checks[i];
-    json_t *t = json_pack("{s:s,s:o,s:s,s:s}", "label", c->label, "sizes", sizes_json(&c->sizes),
-                          "state", run_check_state_name(c->state),
-                          "detail", c->detail);
-    if (c->first_bad >= 0 && c->state == RUN_CHECK_FAIL)
-      json_object_set_new(t, "first_bad", json_integer(c->first_bad));
-    if (c->fault_line)
-      json_object_set_new(t, "source", json_pack("{s:s,s:I}", "file", c->fault_file, "line",
-                                                 (json_int_t)c->fault_line));
-    json_array_append_new(tests, t);
-  }
-  json_object_set_new(o, "tests", tests);
-  json_object_set_new(o, "all_passed", json_boolean(r->all_passed));
-  json_object_set_new(o, "printf", run_result_printf_json(r));
-  json_object_set_new(o, "integrity", r->integrity[0] ? json_string(r->integrity) : json_null());
-  json_t *hot = json_array();
-  for (uint32_t i = 0; i < r->nhot; i++)
-    json_array_append_new(hot, json_pack("{s:s,s:I,s:s}", "file", r->hot[i].file, "line",
-                                         (json_int_t)r->hot[i].line, "finding", r->hot[i].text));
-  json_object_set_new(o, "hotspots", hot);
-  json_t *pts = json_array();
-  for (uint32_t i = 0; i < r->npoints; i++) {
-    const struct run_point *pt = &r->points[i];
-    json_t *m = json_object();
-    for (uint32_t k = 0; k < pt->nmetrics; k++)
-      json_object_set_new(m, pt->metric[k].name,
-                          json_pack("{s:o,s:s}", "value", pt->metric[k].defined ? json_real(pt->metric[k].value) : json_null(),
-                                    "kind", pt->metric[k].kind));
-    json_array_append_new(pts, json_pack(
-        "{s:s,s:s,s:o,s:[I,I,I],s:[I,I,I],s:I,s:b,s:s,s:o,s:s,s:o}", "sweep", pt->sweep, "label",
-        pt->label, "choices", sizes_json(&pt->choices), "grid", (json_int_t)pt->grid[0],
-        (json_int_t)pt->grid[1], (json_int_t)pt->grid[2], "block", (json_int_t)pt->block[0],
-        (json_int_t)pt->block[1], (json_int_t)pt->block[2], "smem", (json_int_t)pt->smem,
-        "correct", pt->correct, "problem", pt->problem, "time_ms",
-        pt->time_ms >= 0 ? json_real(pt->time_ms) : json_null(), "time_kind", pt->time_kind,
-        "metrics", m));
-  }
-  json_object_set_new(o, "points", pts);
-  json_object_set_new(o, "results_dir", json_string(r->results_dir));
-  json_object_set_new(o, "exit_code", json_integer(run_exit_code(r)));
-  return o;
-}
-
 /* The score of run r, as the feedback screen gives it: against the reference solution run on
    the same inputs (main size only; r itself when r is the solution's), with answers.json
    beside the kernel file; a run that measured nothing is scored without one (*with_ref 0).
@@ -608,24 +530,10 @@ int wl_cmd_run(int argc, char **argv)
     wl_results_after_run(res->results_dir, keep);
     char charts[4096] = "", perr[512] = "";
     int pst = plot_run_charts(&lab, res, charts, sizeof charts, perr, sizeof perr);
-    json_t *j = result_json(&lab, res);
-    json_t *cj = json_array();
-    for (char *line = charts; *line;) {
-      char *nl = strchr(line, '\n');
-      if (nl)
-        *nl = 0;
-      json_array_append_new(cj, json_string(line));
-      if (!nl)
-        break;
-      *nl = '\n';
-      line = nl + 1;
-    }
-    json_object_set_new(j, "charts", cj);
-    if (pst != PLOT_OK)
-      json_object_set_new(j, "charts_note", json_string(perr));
-    char path[1200];
-    snprintf(path, sizeof path, "%s/result.json", res->results_dir);
-    json_dump_file(j, path, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+    json_t *j = run_result_json(&lab, res, charts, pst != PLOT_OK ? perr : NULL);
+    char werr[512];
+    if (run_result_save(res->results_dir, j, werr, sizeof werr))
+      wl_error("%s", werr);
     if (json) {
       json_dumpf(j, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
       fputc('\n', stdout);

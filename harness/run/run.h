@@ -182,6 +182,15 @@ void run_result_add_printf(struct run_result *r, const char *label, const char *
    kernel printed nothing. */
 json_t *run_result_printf_json(const struct run_result *r);
 
+/* result.json's owner is run_result.c: it writes it (these two) and reads it
+   (run_result_load); nothing else knows its fields.
+   run_result_json: run r of lab as result.json's JSON, with charts (the PNGs drawn, one a
+   line; NULL: none) and charts_note (why charts are missing; NULL: none). The caller owns it. */
+json_t *run_result_json(const struct run_lab *lab, const struct run_result *r, const char *charts,
+                        const char *charts_note);
+/* Write j as dir/result.json. Returns 0, or -1 with err. */
+int run_result_save(const char *dir, json_t *j, char *err, size_t errlen);
+
 /* Read the run saved in dir/result.json back into *res (provenance, points and their metrics;
    results_dir = dir) and its lab's id into lab_id. Returns 0, or -1 with err. */
 int run_result_load(const char *dir, struct run_result *res, char *lab_id, size_t lab_len,

@@ -1,7 +1,8 @@
-/* run_result.c: read a run back from its result.json, so its charts and reports can be made
+/* run_result.c: the owner of result.json. It writes a run's result.json (run_result_json,
+ * run_result_save) and reads it back (run_result_load), so its charts and reports can be made
  * again elsewhere (a run measured on a GPU machine without gnuplot, charted on a laptop), and
  * so the feedback screen (grader/tui), which runs each lab in a child process, can show it;
- * and the run's printf output, kept bounded and written to result.json from here. */
+ * and the run's printf output, kept bounded. */
 #include <stdio.h>
 #include <string.h>
 
@@ -79,6 +80,106 @@ json_t *run_result_printf_json(const struct run_result *r)
     return json_null();
   return json_pack("{s:s,s:b}", "text", r->printf_out, "cut", r->printf_cut);
 }
+
+static json_t *sizes_json(const struct run_sizes *s)
+{
+  json_t *o = json_object();
+  for (uint32_t i = 0; i < s->n; i++)
+    json_object_set_new(o, s->name[i], json_integer(s->v[i]));
+  return o;
+}
+
+json_t *run_result_json(const struct run_lab *lab, const struct run_result *r, const char *charts,
+                        const char *charts_note)
+{
+  const struct run_provenance *p = &r->prov;
+  json_t *o = json_object();
+  json_object_set_new(o, "lab", json_string(lab->id));
+  json_object_set_new(o, "title", json_string(lab->title));
+  json_object_set_new(o, "provenance", json_pack(
+      "{s:s,s:s,s:s,s:s,s:s,s:s,s:I,s:s,s:s,s:s,s:s,s:I}", "warplab", p->warplab_version,
+      "backend", p->backend, "backend_reason", p->backend_reason, "device", p->device,
+      "profile", p->profile, "nvcc", p->nvcc_version, "seed", (json_int_t)p->seed, "sizes",
+      p->sizes, "kernel_file", p->kernel_file, "ptx", p->ptx_file, "started", p->started,
+      "sm_clock_mhz", (json_int_t)p->sm_clock_mhz));
+  json_object_set_new(json_object_get(o, "provenance"), "metrics_source", json_string(p->ncu_note));
+  if (p->timing_note[0])
+    json_object_set_new(json_object_get(o, "provenance"), "timing_model", json_string(p->timing_note));
+  if (p->isolation[0])
+    json_object_set_new(json_object_get(o, "provenance"), "isolation", json_string(p->isolation));
+  json_t *ph = json_object();
+  for (int i = 0; i < RUN_PHASE_COUNT; i++)
+    json_object_set_new(ph, run_phase_name((enum run_phase)i), json_real(r->phase_s[i]));
+  json_object_set_new(o, "phase_seconds", ph);
+  json_object_set_new(o, "hidden_tests_left_out", json_boolean(r->hidden_left_out));
+  json_object_set_new(o, "built", json_boolean(r->built));
+  json_object_set_new(o, "build_log", json_string(r->build_log));
+  json_object_set_new(o, "registers", r->registers ? json_integer(r->registers) : json_null());
+  json_t *tests = json_array();
+  for (uint32_t i = 0; i < r->nchecks; i++) {
+    const struct run_check *c = &r->checks[i];
+    json_t *t = json_pack("{s:s,s:o,s:s,s:s}", "label", c->label, "sizes", sizes_json(&c->sizes),
+                          "state", run_check_state_name(c->state),
+                          "detail", c->detail);
+    if (c->first_bad >= 0 && c->state == RUN_CHECK_FAIL)
+      json_object_set_new(t, "first_bad", json_integer(c->first_bad));
+    if (c->fault_line)
+      json_object_set_new(t, "source", json_pack("{s:s,s:I}", "file", c->fault_file, "line",
+                                                 (json_int_t)c->fault_line));
+    json_array_append_new(tests, t);
+  }
+  json_object_set_new(o, "tests", tests);
+  json_object_set_new(o, "all_passed", json_boolean(r->all_passed));
+  json_object_set_new(o, "printf", run_result_printf_json(r));
+  json_object_set_new(o, "integrity", r->integrity[0] ? json_string(r->integrity) : json_null());
+  json_t *hot = json_array();
+  for (uint32_t i = 0; i < r->nhot; i++)
+    json_array_append_new(hot, json_pack("{s:s,s:I,s:s}", "file", r->hot[i].file, "line",
+                                         (json_int_t)r->hot[i].line, "finding", r->hot[i].text));
+  json_object_set_new(o, "hotspots", hot);
+  json_t *pts = json_array();
+  for (uint32_t i = 0; i < r->npoints; i++) {
+    const struct run_point *pt = &r->points[i];
+    json_t *m = json_object();
+    for (uint32_t k = 0; k < pt->nmetrics; k++)
+      json_object_set_new(m, pt->metric[k].name,
+                          json_pack("{s:o,s:s}", "value", pt->metric[k].defined ? json_real(pt->metric[k].value) : json_null(),
+                                    "kind", pt->metric[k].kind));
+    json_array_append_new(pts, json_pack(
+        "{s:s,s:s,s:o,s:[I,I,I],s:[I,I,I],s:I,s:b,s:s,s:o,s:s,s:o}", "sweep", pt->sweep, "label",
+        pt->label, "choices", sizes_json(&pt->choices), "grid", (json_int_t)pt->grid[0],
+        (json_int_t)pt->grid[1], (json_int_t)pt->grid[2], "block", (json_int_t)pt->block[0],
+        (json_int_t)pt->block[1], (json_int_t)pt->block[2], "smem", (json_int_t)pt->smem,
+        "correct", pt->correct, "problem", pt->problem, "time_ms",
+        pt->time_ms >= 0 ? json_real(pt->time_ms) : json_null(), "time_kind", pt->time_kind,
+        "metrics", m));
+  }
+  json_object_set_new(o, "points", pts);
+  json_object_set_new(o, "results_dir", json_string(r->results_dir));
+  json_object_set_new(o, "exit_code", json_integer(run_exit_code(r)));
+  json_t *cj = json_array();
+  for (const char *line = charts ? charts : ""; *line;) {
+    size_t len = strcspn(line, "\n");
+    json_array_append_new(cj, json_stringn(line, len));
+    line += len + (line[len] == '\n');
+  }
+  json_object_set_new(o, "charts", cj);
+  if (charts_note)
+    json_object_set_new(o, "charts_note", json_string(charts_note));
+  return o;
+}
+
+int run_result_save(const char *dir, json_t *j, char *err, size_t errlen)
+{
+  char path[1200];
+  snprintf(path, sizeof path, "%s/result.json", dir);
+  if (json_dump_file(j, path, JSON_INDENT(2) | JSON_PRESERVE_ORDER)) {
+    snprintf(err, errlen, "cannot write %.1100s", path);
+    return -1;
+  }
+  return 0;
+}
+
 
 int run_result_load(const char *dir, struct run_result *r, char *lab_id, size_t lab_len, char *err,
                     size_t errlen)

@@ -921,14 +921,14 @@ static int compare(struct ctx *c, struct launch *L, int64_t *first_bad, char *wh
   return 0;
 }
 
-/* Launch once and compare. Returns 0 when it ran (check *state), -1 for our own problems. */
-/* The launch of L as a `warplab emu PTX --backend gpu` command line (the same PTX, shape and
-   buffer sizes; fresh random inputs), for tools that wrap a launch: Nsight Compute, and
-   compute-sanitizer. argv[first..] is filled and NULL-terminated. Returns 0, or -1 when
-   warplab's own path cannot be found. */
+/* The launch of L as a `warplab emu PTX --backend gpu` command line (the same PTX, shape,
+   buffer sizes and inputs as the checked launch: random inputs by the same seed, others through
+   a file beside the run), for tools that wrap a launch: Nsight Compute, and compute-sanitizer.
+   argv[first..] is filled and NULL-terminated. Returns 0, or -1 when warplab's own path
+   cannot be found or an input file cannot be written. */
 struct emu_cmd {
   char self[1024], grid[64], block[64], smem[32];
-  char specs[RUN_MAX_PARAMS][96];
+  char specs[RUN_MAX_PARAMS][1400];
   char *argv[32 + 2 * RUN_MAX_PARAMS];
 };
 
@@ -957,11 +957,34 @@ static int emu_command(struct ctx *c, const struct launch *L, struct emu_cmd *e,
   argv[a++] = "gpu";
   for (uint32_t i = 0; i < c->lab->nparams && i < RUN_MAX_PARAMS; i++) {
     const struct run_param *p = &c->lab->params[i];
-    if (p->role == RUN_ROLE_SCALAR)
+    if (p->role == RUN_ROLE_SCALAR) {
       snprintf(e->specs[i], sizeof e->specs[i], "%s:%" PRId64, run_elem_name(p->elem), L->scalar[i]);
-    else
+    } else if (p->role == RUN_ROLE_OUT || !strcmp(p->init, "zero") || !p->init[0]) {
+      /* an output: the launch overwrites it; zero as launch_prepare makes unset inputs */
+      snprintf(e->specs[i], sizeof e->specs[i], "%sbuf:%" PRIu64 ":zero", run_elem_name(p->elem),
+               L->count[i]);
+    } else if (!strcmp(p->init, "rand")) {
+      /* the checked launch's inputs exactly: launch_prepare's seed rule */
       snprintf(e->specs[i], sizeof e->specs[i], "%sbuf:%" PRIu64 ":rand:%" PRIu64,
-               run_elem_name(p->elem), L->count[i], L->seed + i);
+               run_elem_name(p->elem), L->count[i], L->seed * 1000003u + i);
+    } else if (!strcmp(p->init, "iota")) {
+      snprintf(e->specs[i], sizeof e->specs[i], "%sbuf:%" PRIu64 ":iota", run_elem_name(p->elem),
+               L->count[i]);
+    } else {
+      /* chain=, fill=: the inputs as they were made, through a file beside the run */
+      char path[1200];
+      snprintf(path, sizeof path, "%s/launch-input-%u.bin", c->res->prov.ptx_file[0] ?
+               c->res->results_dir : ".", i);
+      FILE *f = fopen(path, "wb");
+      size_t bytes = (size_t)L->count[i] * run_elem_size(p->elem);
+      int ok = f && fwrite(L->input[i], 1, bytes, f) == bytes;
+      if (f)
+        ok &= fclose(f) == 0;
+      if (!ok)
+        return -1;
+      snprintf(e->specs[i], sizeof e->specs[i], "%sbuf:%" PRIu64 ":file=%s",
+               run_elem_name(p->elem), L->count[i], path);
+    }
     argv[a++] = "--arg";
     argv[a++] = e->specs[i];
   }

@@ -116,18 +116,8 @@ static int skip_measured(const char *rel, int is_dir)
 int autograder_write(const char *home, const struct run_lab *lab, const char *out, char *err,
                      size_t errlen)
 {
-  DIR *od = opendir(out);
-  if (od) {
-    struct dirent *e;
-    int empty = 1;
-    while ((e = readdir(od)))
-      empty &= !strcmp(e->d_name, ".") || !strcmp(e->d_name, "..");
-    closedir(od);
-    if (!empty) {
-      snprintf(err, errlen, "%s exists and is not empty: give a new folder", out);
-      return -1;
-    }
-  }
+  if (release_new_folder(out, err, errlen))
+    return -1;
   char w[4096], from[4200], to[4200];
   snprintf(w, sizeof w, "%.4000s/warplab", out);
   if (release_mkdirs(w, err, errlen))

@@ -503,22 +503,29 @@ static int check_release(const char *home, const char *out, struct release_summa
 
 /* ---- the release ---- */
 
+int release_new_folder(const char *out, char *err, size_t errlen)
+{
+  DIR *od = opendir(out);
+  if (!od)
+    return 0;
+  struct dirent *e;
+  int empty = 1;
+  while ((e = readdir(od)))
+    empty &= !strcmp(e->d_name, ".") || !strcmp(e->d_name, "..");
+  closedir(od);
+  if (!empty) {
+    snprintf(err, errlen, "%s exists and is not empty: give a new folder", out);
+    return -1;
+  }
+  return 0;
+}
+
 int release_write(const char *home, const char *out, const char *warplab,
                   struct release_summary *s, char *err, size_t errlen)
 {
   memset(s, 0, sizeof *s);
-  DIR *od = opendir(out);
-  if (od) {
-    struct dirent *e;
-    int empty = 1;
-    while ((e = readdir(od)))
-      empty &= !strcmp(e->d_name, ".") || !strcmp(e->d_name, "..");
-    closedir(od);
-    if (!empty) {
-      snprintf(err, errlen, "%s exists and is not empty: give a new folder", out);
-      return -1;
-    }
-  }
+  if (release_new_folder(out, err, errlen))
+    return -1;
   if (mkdirs(out, err, errlen))
     return -1;
   for (size_t i = 0; i < sizeof shipped / sizeof *shipped; i++) {

@@ -32,6 +32,10 @@ struct release_summary {
   unsigned checked;            /* solution functions looked for in every file written */
 };
 
+/* Whether out may be written into: absent, or an empty folder. Returns 0, or -1 with err
+   ("... exists and is not empty: give a new folder"). */
+int release_new_folder(const char *out, char *err, size_t errlen);
+
 /* Write the students' copy of the tree at home (the instructor's: labs/, solutions/, ...) to
    out, which must not exist or be an empty folder; the reference figures come from runs of
    the solutions by the warplab executable warplab. Returns 0, or -1 with err (a file that

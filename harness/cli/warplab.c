@@ -8,6 +8,7 @@
 #include <dirent.h>
 
 #include "cli/warplab.h"
+#include "metrics/met.h"
 #include "run/run_lab.h"
 
 void wl_error(const char *fmt, ...)
@@ -34,44 +35,12 @@ void wl_print_exit_codes(void)
 #undef X
 }
 
-/* Edits (insert, delete, replace one character) from a to b, stopping above limit. */
-static size_t edit_distance(const char *a, const char *b, size_t limit)
-{
-  size_t la = strlen(a), lb = strlen(b);
-  if (la > 64 || lb > 64)
-    return limit + 1;
-  size_t row[65];
-  for (size_t j = 0; j <= lb; j++)
-    row[j] = j;
-  for (size_t i = 1; i <= la; i++) {
-    size_t diag = row[0], best;
-    row[0] = best = i;
-    for (size_t j = 1; j <= lb; j++) {
-      size_t up = row[j];
-      size_t v = diag + (a[i - 1] != b[j - 1]);
-      if (up + 1 < v)
-        v = up + 1;
-      if (row[j - 1] + 1 < v)
-        v = row[j - 1] + 1;
-      /* a swap of two neighbours counts as one edit: "rnu" -> "run" */
-      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] && v > diag)
-        v = diag;
-      diag = up;
-      row[j] = v;
-      best = v < best ? v : best;
-    }
-    if (best > limit)
-      return limit + 1;
-  }
-  return row[lb];
-}
-
 const char *wl_closest(const char *word, const char *const *candidates, size_t n)
 {
   const char *best = NULL;
   size_t bd = 3, wl = strlen(word);
   for (size_t i = 0; i < n; i++) {
-    size_t d = wl >= 2 && !strncmp(candidates[i], word, wl) ? 1 : edit_distance(word, candidates[i], 2);
+    size_t d = wl >= 2 && !strncmp(candidates[i], word, wl) ? 1 : met_edit_distance(word, strlen(word), candidates[i], 2);
     if (d < bd) {
       bd = d;
       best = candidates[i];

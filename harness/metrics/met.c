@@ -52,8 +52,7 @@ int met_lookup(const char *name, size_t len, enum met_id *id)
   return -1;
 }
 
-/* Levenshtein distance of a (la characters) and b, or a number past cap once it exceeds cap. */
-static size_t edit_distance(const char *a, size_t la, const char *b, size_t cap)
+size_t met_edit_distance(const char *a, size_t la, const char *b, size_t cap)
 {
   size_t lb = strlen(b), row[128];
   if (la >= sizeof row / sizeof *row || lb >= sizeof row / sizeof *row)
@@ -72,6 +71,9 @@ static size_t edit_distance(const char *a, size_t la, const char *b, size_t cap)
         v = up + 1;
       if (row[j - 1] + 1 < v)
         v = row[j - 1] + 1;
+      /* a swap of two neighbours counts as one edit: "rnu" -> "run" */
+      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] && v > diag)
+        v = diag;
       row[j] = v;
       diag = up;
       if (v < best)
@@ -88,7 +90,7 @@ const char *met_nearest(const char *name, size_t len)
   size_t cap = len / 3, best = cap + 1;
   const char *out = NULL;
   for (int i = 0; i < MET_ALL; i++) {
-    size_t d = edit_distance(name, len, table[i].name, cap);
+    size_t d = met_edit_distance(name, len, table[i].name, cap);
     if (d < best) {
       best = d;
       out = table[i].name;

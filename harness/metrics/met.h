@@ -70,6 +70,11 @@ const char *met_unit(enum met_id id);
 /* The id of the metric called name (len characters, need not be NUL-terminated): 0 with *id,
    or -1 when the catalogue has no such metric. */
 int met_lookup(const char *name, size_t len, enum met_id *id);
+/* Edits (insert, delete, replace a character, swap two neighbours) from a (la characters)
+   to b, or a number past cap once it exceeds cap: the "did you mean" of metric names and of
+   the command line. */
+size_t met_edit_distance(const char *a, size_t la, const char *b, size_t cap);
+
 /* The catalogue's name nearest to name by edit distance, for "did you mean": NULL when none is
    close enough to be a likely typo (more than a third of name's characters away). */
 const char *met_nearest(const char *name, size_t len);

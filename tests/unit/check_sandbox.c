@@ -528,6 +528,40 @@ START_TEST(test_toolkit_real_wrapper)
 }
 END_TEST
 
+/* The preprocessor's list of opened files: each must lie beneath an allowed folder once its
+   links are resolved (a "../" or a link out of it does not), escapes undone. */
+START_TEST(test_build_deps)
+{
+  char dir[] = "/tmp/warplab-deps-XXXXXX", link[64], rule[160], cu[64];
+  ck_assert_ptr_nonnull(mkdtemp(dir));
+  snprintf(cu, sizeof cu, "%s/k.cu", dir);
+  FILE *f = fopen(cu, "w");
+  ck_assert_ptr_nonnull(f);
+  fclose(f);
+  const char *allowed[] = {"/usr/include", "/tmp"};
+  ck_assert_int_eq(run_build_deps_ok("k.o: k.cu /usr/include/stdio.h \\\n /usr/include/errno.h\n",
+                                     dir, allowed, 2), 0);
+  ck_assert_int_eq(run_build_deps_ok("k.o: k.cu\n", "/usr", allowed, 2), 1);
+  ck_assert_int_eq(run_build_deps_ok("k.o: /usr/include/../../etc/passwd\n", "/tmp", allowed, 2), 1);
+  ck_assert_int_eq(run_build_deps_ok("k.o: /usr/include/stdio.h \\\n /etc/hostname\n", "/tmp",
+                                     allowed, 2), 1);
+  ck_assert_int_eq(run_build_deps_ok("k.o: /usr/include/no\\ such.h\n", "/tmp", allowed, 2), 1);
+  ck_assert_int_eq(run_build_deps_ok("k.o: /usr/includes/x.h\n", "/tmp", allowed, 2), 1);
+  ck_assert_int_eq(run_build_deps_ok("no rule here", "/tmp", allowed, 2), 1);
+  ck_assert_int_eq(run_build_deps_ok("k.o:\n", "/tmp", allowed, 2), 1);
+  ck_assert_int_eq(run_build_deps_ok(NULL, "/tmp", allowed, 2), 1);
+  /* a link in an allowed folder that leads out of it */
+  snprintf(link, sizeof link, "%s/l.h", dir);
+  ck_assert_int_eq(symlink("/etc/hostname", link), 0);
+  snprintf(rule, sizeof rule, "k.o: %s\n", link);
+  const char *only[] = {dir};
+  ck_assert_int_eq(run_build_deps_ok(rule, "/", only, 1), 1);
+  unlink(link);
+  unlink(cu);
+  rmdir(dir);
+}
+END_TEST
+
 Suite *suite_sandbox(void)
 {
   Suite *s = suite_create("sandbox");
@@ -539,6 +573,7 @@ Suite *suite_sandbox(void)
   tcase_add_test(tc, test_incl_header_names);
   tcase_add_test(tc, test_toolkit_asks_nvcc);
   tcase_add_test(tc, test_toolkit_real_wrapper);
+  tcase_add_test(tc, test_build_deps);
   suite_add_tcase(s, tc);
   tc = tcase_create("confine");
   tcase_set_timeout(tc, 60);

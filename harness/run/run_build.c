@@ -31,10 +31,6 @@
 #define BUILD_REFUSED "an #include (written in this file, or made by a header from macros " \
   "this file defines) names a file that is not a CUDA Toolkit, C/C++ or system header: " \
   "refused, nothing was built"
-/* limits on one nvcc run: a template that never ends, a PTX file that fills the disk */
-static const struct run_exec_limits build_limits = {
-  .cpu_s = 300, .fsize = 512ull << 20, .nofile = 256, .wall_s = 600};
-
 /* Rewrite "path(12): error" into "path:12: error" in place-ish (into dst). */
 static void tidy_log(const char *src, char *dst, size_t n)
 {
@@ -291,6 +287,20 @@ static void keep_own_lines(char *log, const char *copy)
   *w = 0;
 }
 
+/* The last line of log removed when it is what sh prints for a child killed by a signal. */
+static void drop_signal_line(char *log)
+{
+  size_t n = strlen(log);
+  while (n && log[n - 1] == '\n')
+    n--;
+  size_t b = n;
+  while (b && log[b - 1] != '\n')
+    b--;
+  if ((n - b == 6 && !strncmp(log + b, "Killed", 6)) ||
+      (n - b == 23 && !strncmp(log + b, "CPU time limit exceeded", 23)))
+    log[b] = 0;
+}
+
 void run_build_incl_opts(const struct run_toolkit *tk, int strict, struct run_incl_opts *o)
 {
   memset(o, 0, sizeof *o);
@@ -418,7 +428,12 @@ enum run_build_status run_build_ptx(const char *cu, const char *arch, const char
     snprintf(log, loglen, "cannot run nvcc: out of host memory\n");
     goto out;
   }
-  int rc = run_exec_confined(argv, sb, &build_limits, raw, rawlen);
+  /* limits on one nvcc run (a template that never ends, a PTX file that fills the disk),
+     the same for every tool run on a student's input */
+  struct run_exec_limits lim;
+  run_exec_tool_limits(&lim);
+  double cpu = 0;
+  int rc = run_exec_confined_cpu(argv, sb, &lim, raw, rawlen, &cpu);
   if (rc == -1 || rc == RUN_EXEC_UNCONFINED) {
     char why[160];
     run_sandbox_probe(why, sizeof why);
@@ -462,9 +477,10 @@ enum run_build_status run_build_ptx(const char *cu, const char *arch, const char
     free(tidy);
   }
   rs = RUN_BUILD_FAILED;
-  if (rc == RUN_EXEC_TIMEOUT) {
-    snprintf(log + strlen(log), loglen - strlen(log), "nvcc ran for more than %u s: it was stopped\n",
-             build_limits.wall_s);
+  char stop[200];
+  if (run_exec_stopped_words(rc, raw, cpu, &lim, "the compiler (nvcc)", stop, sizeof stop)) {
+    drop_signal_line(log);                      /* sh's "Killed": said in words instead */
+    snprintf(log + strlen(log), loglen - strlen(log), "%s: error: %s\n", cu, stop);
     goto out;
   }
   if (rc != 0) {

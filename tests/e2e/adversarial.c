@@ -12,6 +12,9 @@
  * miscased Matrix_Add.cu is graded, with a note; --resume grades a changed submission again
  * and one a killed batch was grading, and keeps the rest; the grader's own memory cap gives
  * "ungraded", not the student's 0.
+ *
+ * And what costs or games the grader itself (issue 22): ptxas and nvcc held to their CPU limit
+ * and saying so in words.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -307,10 +310,51 @@ START_TEST(adversarial_result_fd)
 }
 END_TEST
 
+/* A text of n lines, each made by line (a printf format taking the line's index). */
+static const char *lines_of(const char *head, const char *line, int n, const char *tail)
+{
+  size_t cap = strlen(head) + strlen(tail) + (size_t)n * (strlen(line) + 12) + 1, k = 0;
+  char *t = malloc(cap);
+  ck_assert_ptr_nonnull(t);
+  k += (size_t)snprintf(t + k, cap - k, "%s", head);
+  for (int i = 0; i < n; i++)
+    k += (size_t)snprintf(t + k, cap - k, line, i);
+  snprintf(t + k, cap - k, "%s", tail);
+  return t;
+}
+
+/* Every tool run on a student's input is bounded like nvcc, and says so in words: a
+   100,000-instruction inline asm block that never runs (ptxas took 897 s on it) stops ptxas
+   at its CPU limit; a kernel that keeps nvcc busy stops nvcc, "stopped after N s of CPU time",
+   not "Killed". The limit is lowered to 2 s here (WARPLAB_TOOL_CPU_S); the default is 300. */
+START_TEST(adversarial_tools_bounded)
+{
+  setenv("WARPLAB_TOOL_CPU_S", "2", 1);
+  const char *text = lines_of("__global__ void slow(float *a)\n{\n  if (a == 0) { asm volatile(\n",
+                              "    \"add.f32 %%0, %%0, 0f3F800000; // %d\\n\"\n", 100000,
+                              "    : \"+f\"(a[0])); }\n}\n");
+  const char *cu = e2e_write("slow.cu", text, strlen(text));
+  struct e2e_run *r = e2e_warplab("occupancy", cu, "--kernel", "slow", "--block", "32", (char *)NULL);
+  ck_assert_msg(r->status == 3, "exit %d\n%s\n%s", r->status, r->out, r->err);
+  ck_assert_msg(strstr(r->err, "ptxas was stopped after 2 s of CPU time (its limit)"), "%s", r->err);
+  text = lines_of("__global__ void busy(float *a)\n{\n  float x = a[threadIdx.x];\n",
+                  "  x = x * 1.0001f + %d.0f; if (x > 7.0f) x = sinf(x);\n", 40000,
+                  "  a[threadIdx.x] = x;\n}\n");
+  cu = e2e_write("busy.cu", text, strlen(text));
+  r = e2e_emu(cu, "--kernel", "busy", "--grid", "1", "--block", "32", "--arg", "f32buf:32:zero",
+              (char *)NULL);
+  ck_assert_msg(r->status == 3, "exit %d\n%s\n%s", r->status, r->out, r->err);
+  ck_assert_msg(strstr(r->err, "busy.cu: error: the compiler (nvcc) was stopped after 2 s of CPU "
+                               "time (its limit)"), "%s\n%s", r->out, r->err);
+  ck_assert_msg(!strstr(r->err, "Killed") && !strstr(r->out, "Killed"), "%s", r->err);
+  unsetenv("WARPLAB_TOOL_CPU_S");
+}
+END_TEST
+
 void e2e_add_adversarial_tests(Suite *s)
 {
   if (!e2e_have_nvcc()) {
-    printf("e2e: nvcc not found: SKIPPING the %zu tests of the adversarial test case\n", NCASES + 5);
+    printf("e2e: nvcc not found: SKIPPING the %zu tests of the adversarial test case\n", NCASES + 6);
     return;
   }
   TCase *tc = tcase_create("adversarial");
@@ -322,5 +366,6 @@ void e2e_add_adversarial_tests(Suite *s)
   tcase_add_test(tc, adversarial_batch);
   tcase_add_test(tc, adversarial_batch_grader_limits);
   tcase_add_test(tc, adversarial_result_fd);
+  tcase_add_test(tc, adversarial_tools_bounded);
   suite_add_tcase(s, tc);
 }

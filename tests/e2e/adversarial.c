@@ -14,7 +14,7 @@
  * "ungraded", not the student's 0.
  *
  * And what costs or games the grader itself (issue 22): ptxas and nvcc held to their CPU limit
- * and saying so in words.
+ * and saying so in words; metric targets that padding with extra accesses cannot win.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -310,6 +310,61 @@ START_TEST(adversarial_result_fd)
 }
 END_TEST
 
+/* Metric targets that cannot be padded: lab 01's solution made column-major (32 sectors a
+   request, both targets missed) then padded with 1000 coalesced byte loads a thread, which
+   pull both averages over the targets (1.06 sectors a request, 94.7% of each sector used).
+   The targets are judged not met, each saying why, and the hidden integrity test tells the
+   instructor: 16416768 global load requests against the reference's 32768 (2 of 4-byte
+   loads a thread, plus 1000 a thread of the padding, at 1024x512 threads in warps of 32). */
+#define PADDED "    size_t j = (size_t)x * (size_t)ny + (size_t)y;\n" \
+  "    c[j] = a[j] + b[j];\n" \
+  "    if ((size_t)nx * (size_t)ny >= 1024) {\n" \
+  "        const volatile unsigned char *p = (const volatile unsigned char *)a;\n" \
+  "        unsigned s = 0;\n" \
+  "        for (int k = 0; k < 1000; k++)\n" \
+  "            s += p[threadIdx.x % 32 + 32 * (k % 64)];\n" \
+  "        if (s == 123456789u)\n" \
+  "            c[j] = 0.0f;\n" \
+  "    }"
+
+START_TEST(adversarial_padded_metrics)
+{
+  const char *dir = e2e_tmp("sub");
+  write_variant(dir, BODY, PADDED);
+  struct e2e_run *r = e2e_warplab("grade", "01", dir, "--backend", "emu", "--json", "--out",
+                                  e2e_tmp("graded"), (char *)NULL);
+  ck_assert_msg(r->status == 0, "exit %d\n%.2000s\n%.2000s", r->status, r->out, r->err);
+  json_t *tests = json_object_get(r->json, "tests");
+  size_t i;
+  json_t *t;
+  int targets = 0, flagged = 0;
+  json_array_foreach(tests, i, t) {
+    const char *name = json_string_value(json_object_get(t, "name"));
+    const char *out = json_string_value(json_object_get(t, "output"));
+    if (!strncmp(name, "metric target: ", 15)) {
+      targets++;
+      ck_assert_msg(json_number_value(json_object_get(t, "score")) == 0, "%s: %s", name, out);
+      ck_assert_msg(strstr(out, "not met: ") && strstr(out, "the kernel makes 16416768 global "
+                    "load requests (501.0x the reference solution's 32768)"), "%s: %s", name, out);
+    }
+    if (!strcmp(name, "integrity")) {
+      flagged = 1;
+      ck_assert_str_eq(json_string_value(json_object_get(t, "visibility")), "hidden");
+      ck_assert_msg(strstr(out, "metric target not met: the kernel makes 16416768 global load "
+                               "requests"), "%s", out);
+    }
+  }
+  ck_assert_int_eq(targets, 2);
+  ck_assert_int_eq(flagged, 1);
+  /* the reference solution itself is not flagged */
+  r = e2e_warplab("grade", "01", "solutions/01-matrix-add", "--backend", "emu", "--json", "--out",
+                  e2e_tmp("graded"), (char *)NULL);
+  ck_assert_msg(r->status == 0 && json_number_value(json_object_get(r->json, "score")) == 100.0,
+                "exit %d\n%.2000s", r->status, r->out);
+  ck_assert_ptr_null(strstr(r->out, "metric target not met"));
+}
+END_TEST
+
 /* A text of n lines, each made by line (a printf format taking the line's index). */
 static const char *lines_of(const char *head, const char *line, int n, const char *tail)
 {
@@ -354,7 +409,7 @@ END_TEST
 void e2e_add_adversarial_tests(Suite *s)
 {
   if (!e2e_have_nvcc()) {
-    printf("e2e: nvcc not found: SKIPPING the %zu tests of the adversarial test case\n", NCASES + 6);
+    printf("e2e: nvcc not found: SKIPPING the %zu tests of the adversarial test case\n", NCASES + 7);
     return;
   }
   TCase *tc = tcase_create("adversarial");
@@ -367,5 +422,6 @@ void e2e_add_adversarial_tests(Suite *s)
   tcase_add_test(tc, adversarial_batch_grader_limits);
   tcase_add_test(tc, adversarial_result_fd);
   tcase_add_test(tc, adversarial_tools_bounded);
+  tcase_add_test(tc, adversarial_padded_metrics);
   suite_add_tcase(s, tc);
 }

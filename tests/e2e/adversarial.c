@@ -14,7 +14,9 @@
  * "ungraded", not the student's 0.
  *
  * And what costs or games the grader itself (issue 22): ptxas and nvcc held to their CPU limit
- * and saying so in words; metric targets that padding with extra accesses cannot win.
+ * and saying so in words; metric targets that padding with extra accesses cannot win; a
+ * --keep-ptx path that cannot be written, a 4 GiB .local array, an answers.json with a
+ * byte-order mark.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -365,6 +367,43 @@ START_TEST(adversarial_padded_metrics)
 }
 END_TEST
 
+/* Smaller ones: --keep-ptx to a path that cannot be written is the command's input (exit 2),
+   not a failed build (3); a 4 GiB .local array is refused, not wrapped to 0 bytes; an
+   answers.json that starts with a UTF-8 byte-order mark keeps its answers. */
+START_TEST(adversarial_small)
+{
+  struct e2e_run *r = e2e_emu(SOLUTION, "--kernel", "matrix_add", "--grid", "1", "--block", "32",
+                              "--arg", "f32buf:32:zero", "--arg", "f32buf:32:zero", "--arg",
+                              "f32buf:32:zero", "--arg", "i32:32", "--arg", "i32:1", "--keep-ptx",
+                              "/nonexistent-folder/k.ptx", (char *)NULL);
+  ck_assert_msg(r->status == 2, "exit %d\n%s", r->status, r->err);
+  ck_assert_ptr_nonnull(strstr(r->err, "--keep-ptx /nonexistent-folder/k.ptx: the PTX could not be kept there"));
+  static const char ptx[] = ".version 8.0\n.target sm_90\n.address_size 64\n\n"
+    ".visible .entry big(.param .u64 p)\n{\n  .local .align 4 .b8 arr[%s];\n"
+    "  .reg .u64 %%rd<4>;\n  .reg .f32 %%f<2>;\n  ld.param.u64 %%rd1, [p];\n"
+    "  cvta.to.global.u64 %%rd2, %%rd1;\n  mov.u64 %%rd3, arr;\n  ld.local.f32 %%f1, [%%rd3+4];\n"
+    "  st.global.f32 [%%rd2], %%f1;\n  ret;\n}\n";
+  static const char *const sizes[] = {"4294967296", "4294967300"};
+  for (int k = 0; k < 2; k++) {
+    const char *text = e2e_fmt(ptx, sizes[k]);
+    const char *f = e2e_write("big.ptx", text, strlen(text));
+    r = e2e_emu(f, "--kernel", "big", "--grid", "1", "--block", "1", "--arg", "f32buf:1:zero",
+                (char *)NULL);
+    ck_assert_msg(r->status == 2, "%s: exit %d\n%s\n%s", sizes[k], r->status, r->out, r->err);
+    ck_assert_msg(strstr(r->err, e2e_fmt("uses %s bytes of local memory a thread", sizes[k])),
+                  "%s", r->err);
+  }
+  const char *dir = e2e_tmp("bom");
+  ck_assert_int_eq(system(e2e_fmt("mkdir -p '%1$s' && cp " SOLUTION " '%1$s/' && printf '\\357\\273\\277' "
+                                  "> '%1$s/answers.json' && cat solutions/01-matrix-add/answers.json "
+                                  ">> '%1$s/answers.json'", dir)), 0);
+  r = e2e_warplab("grade", "01", dir, "--backend", "emu", "--json", "--out", e2e_tmp("graded"),
+                  (char *)NULL);
+  ck_assert_msg(r->status == 0, "exit %d\n%s", r->status, r->err);
+  ck_assert_msg(json_number_value(json_object_get(r->json, "score")) == 100.0, "%s", r->out);
+}
+END_TEST
+
 /* A text of n lines, each made by line (a printf format taking the line's index). */
 static const char *lines_of(const char *head, const char *line, int n, const char *tail)
 {
@@ -409,7 +448,7 @@ END_TEST
 void e2e_add_adversarial_tests(Suite *s)
 {
   if (!e2e_have_nvcc()) {
-    printf("e2e: nvcc not found: SKIPPING the %zu tests of the adversarial test case\n", NCASES + 7);
+    printf("e2e: nvcc not found: SKIPPING the %zu tests of the adversarial test case\n", NCASES + 8);
     return;
   }
   TCase *tc = tcase_create("adversarial");
@@ -423,5 +462,6 @@ void e2e_add_adversarial_tests(Suite *s)
   tcase_add_test(tc, adversarial_result_fd);
   tcase_add_test(tc, adversarial_tools_bounded);
   tcase_add_test(tc, adversarial_padded_metrics);
+  tcase_add_test(tc, adversarial_small);
   suite_add_tcase(s, tc);
 }

@@ -300,6 +300,7 @@ int batch_needs_grading(const struct batch_opts *o, const char *student)
 static int stopped_by_limits(const char *log)
 {
   static const char *const signs[] = {"catastrophic error: out of memory", "std::bad_alloc",
+                                      "ran out of memory (at most", /* run_exec.h's words */
                                       "Cannot allocate memory", "virtual memory exhausted"};
   for (size_t i = 0; i < sizeof signs / sizeof *signs; i++)
     if (strstr(log, signs[i]))

@@ -336,6 +336,13 @@ static int get_ptx(const struct emu_opts *o, char *tmpdir, char **text, size_t *
     enum run_build_status bs = run_build_ptx(o->file, o->arch, ptx_path, log, sizeof log);
     if (bs != RUN_BUILD_OK) {
       fprintf(stderr, "%s", log);
+      /* only the kernel file's own errors are a failed build: no nvcc, or a --keep-ptx path
+         that cannot be written, is the command's input */
+      if (bs != RUN_BUILD_FAILED) {
+        if (o->keep_ptx)
+          wl_error("--keep-ptx %s: the PTX could not be kept there", o->keep_ptx);
+        return WL_EXIT_USAGE;
+      }
       wl_error("%s did not build", o->file);
       return WL_EXIT_BUILD;
     }

@@ -25,10 +25,12 @@
 
 #define BUILD_MAX_SOURCE (16u << 20)
 #define RAW_LOG ((size_t)1 << 20)               /* nvcc's messages read, before tidying */
-/* limits on one nvcc run: a template that never ends, a PTX file that fills the disk */
-static const struct run_exec_limits build_limits = {
-  .cpu_s = 300, .fsize = 512ull << 20, .nofile = 256, .wall_s = 600};
-
+#define DEPS_NAME "warplab-deps.d"              /* the preprocessor's list of files opened */
+/* a header opened (or asked for) outside the toolkit's and system's folders: the same words
+   whether that path exists or not */
+#define BUILD_REFUSED "an #include (written in this file, or made by a header from macros " \
+  "this file defines) names a file that is not a CUDA Toolkit, C/C++ or system header: " \
+  "refused, nothing was built"
 /* Rewrite "path(12): error" into "path:12: error" in place-ish (into dst). */
 static void tidy_log(const char *src, char *dst, size_t n)
 {
@@ -153,6 +155,152 @@ static void rm_tree(const char *dir)
   nftw(dir, rm_one, 16, FTW_DEPTH | FTW_PHYS | FTW_MOUNT);
 }
 
+/* The next file name of a make rule at *p (GCC's escapes undone: "\\ " a blank, "$$" a '$',
+   "\\#" a '#'), into out; *p advanced past it. Returns 0, 1 at the end, -1 when it does not fit. */
+static int next_dep(const char **p, char *out, size_t n)
+{
+  const char *s = *p;
+  for (;;) {                                    /* blanks and line continuations */
+    while (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r')
+      s++;
+    if (s[0] == '\\' && (s[1] == '\n' || (s[1] == '\r' && s[2] == '\n')))
+      s += s[1] == '\n' ? 2 : 3;
+    else
+      break;
+  }
+  if (!*s) {
+    *p = s;
+    return 1;
+  }
+  size_t k = 0;
+  while (*s && *s != ' ' && *s != '\t' && *s != '\n' && *s != '\r') {
+    char c = *s++;
+    if (c == '\\' && (*s == ' ' || *s == '#' || *s == '\\'))
+      c = *s++;
+    else if (c == '$' && *s == '$')
+      s++;
+    if (k + 1 >= n)
+      return -1;
+    out[k++] = c;
+  }
+  out[k] = 0;
+  *p = s;
+  return 0;
+}
+
+int run_build_deps_ok(const char *deps, const char *cwd, const char *const allowed[], int n)
+{
+  const char *colon = deps ? strstr(deps, ": ") : NULL;
+  if (!colon)
+    colon = deps ? strstr(deps, ":\n") : NULL;
+  if (!colon)
+    return 1;
+  const char *p = colon + 1;
+  char name[4096], path[8300], real[4096];
+  int r, files = 0;
+  while ((r = next_dep(&p, name, sizeof name)) == 0) {
+    if (name[0] != '/')
+      snprintf(path, sizeof path, "%s/%s", cwd, name);
+    else
+      snprintf(path, sizeof path, "%s", name);
+    if (!realpath(path, real))
+      return 1;
+    int ok = 0;
+    for (int i = 0; i < n && !ok; i++) {
+      size_t l = strlen(allowed[i]);
+      while (l > 1 && allowed[i][l - 1] == '/')
+        l--;
+      ok = l > 1 && !strncmp(real, allowed[i], l) && real[l] == '/';
+    }
+    if (!ok)
+      return 1;
+    files++;
+  }
+  return r < 0 || files == 0;
+}
+
+/* The folders a build may read headers from, real paths, into dirs[0..max-1]: the toolkit's
+   (as nvcc is named and as it is), its header folders, the system's and the compiler's
+   header folders, and work (the private copy). Returns the count. */
+static int allowed_dirs(const char *nvcc, const struct run_toolkit *tk, const char *work,
+                        char dirs[][4096], int max)
+{
+  static const char *const sys[] = {"/usr/include", "/usr/local/include", "/usr/lib/gcc"};
+  const char *cand[16];
+  char top[4096], top2[4096], host[1024], hreal[4096];
+  int nc = 0;
+  snprintf(top, sizeof top, "%s", nvcc);
+  for (int k = 0; k < 2; k++) {
+    char *sl = strrchr(top, '/');
+    if (sl && sl > top)
+      *sl = 0;
+  }
+  cand[nc++] = top;
+  if (realpath(nvcc, top2)) {
+    for (int k = 0; k < 2; k++) {
+      char *sl = strrchr(top2, '/');
+      if (sl && sl > top2)
+        *sl = 0;
+    }
+    cand[nc++] = top2;
+  }
+  if (tk->top[0])
+    cand[nc++] = tk->top;
+  for (int i = 0; i < tk->ninclude && nc < 10; i++)
+    cand[nc++] = tk->include[i];
+  for (size_t i = 0; i < sizeof sys / sizeof *sys; i++)
+    cand[nc++] = sys[i];
+  /* a host compiler outside /usr keeps its own headers beside it */
+  if (run_find_tool("gcc", host, sizeof host) == 0 && realpath(host, hreal)) {
+    for (int k = 0; k < 2; k++) {
+      char *sl = strrchr(hreal, '/');
+      if (sl && sl > hreal)
+        *sl = 0;
+    }
+    if (strcmp(hreal, "/usr") && strcmp(hreal, "/"))
+      cand[nc++] = hreal;
+  }
+  cand[nc++] = work;
+  int k = 0;
+  for (int i = 0; i < nc && k < max; i++)
+    if (realpath(cand[i], dirs[k]))
+      k++;
+  return k;
+}
+
+/* The lines of log that are nvcc's own or about the kernel file (they begin with its copy's
+   path or name), in place: what may be shown when the files the compiler read are unknown. */
+static void keep_own_lines(char *log, const char *copy)
+{
+  const char *name = strrchr(copy, '/') ? strrchr(copy, '/') + 1 : copy;
+  char *w = log, *s = log;
+  while (*s) {
+    char *eol = strchr(s, '\n');
+    size_t len = eol ? (size_t)(eol - s) + 1 : strlen(s);
+    if (!strncmp(s, copy, strlen(copy)) || !strncmp(s, name, strlen(name)) ||
+        !strncmp(s, "nvcc ", 5)) {
+      memmove(w, s, len);
+      w += len;
+    }
+    s += len;
+  }
+  *w = 0;
+}
+
+/* The last line of log removed when it is what sh prints for a child killed by a signal. */
+static void drop_signal_line(char *log)
+{
+  size_t n = strlen(log);
+  while (n && log[n - 1] == '\n')
+    n--;
+  size_t b = n;
+  while (b && log[b - 1] != '\n')
+    b--;
+  if ((n - b == 6 && !strncmp(log + b, "Killed", 6)) ||
+      (n - b == 23 && !strncmp(log + b, "CPU time limit exceeded", 23)))
+    log[b] = 0;
+}
+
 void run_build_incl_opts(const struct run_toolkit *tk, int strict, struct run_incl_opts *o)
 {
   memset(o, 0, sizeof *o);
@@ -240,7 +388,7 @@ enum run_build_status run_build_ptx(const char *cu, const char *arch, const char
   const char *tmp = getenv("TMPDIR");
   if (!tmp || tmp[0] != '/' || strlen(tmp) > 900 || !shell_safe(tmp))
     tmp = "/tmp";                               /* nvcc pastes its temp files' paths into sh */
-  char base[1024], work[1100], root[1100], copy[1400], out[1200];
+  char base[1024], work[1100], root[1100], copy[1400], out[1200], deps[1200];
   snprintf(base, sizeof base, "%s/warplab-nvcc-XXXXXX", tmp);
   if (!mkdtemp(base)) {
     snprintf(log, loglen, "cannot make a build folder in %s: %s\n", tmp, strerror(errno));
@@ -252,7 +400,9 @@ enum run_build_status run_build_ptx(const char *cu, const char *arch, const char
   const char *slash = strrchr(real, '/');
   const char *name = slash ? slash + 1 : real;
   snprintf(copy, sizeof copy, "%s/%s", work,
-           shell_safe(name) && !strchr(name, '/') && strlen(name) < 200 ? name : "kernel.cu");
+           shell_safe(name) && !strchr(name, '/') && !strchr(name, ',') && strlen(name) < 200 &&
+           strcmp(name, DEPS_NAME) && strcmp(name, "out.ptx") ? name : "kernel.cu");
+  snprintf(deps, sizeof deps, "%s/" DEPS_NAME, work);
   snprintf(out, sizeof out, "%s/out.ptx", work);
   enum run_build_status rs = RUN_BUILD_SYSTEM;
   char *ptx = NULL, *fixed = NULL, *raw = NULL;
@@ -269,13 +419,21 @@ enum run_build_status run_build_ptx(const char *cu, const char *arch, const char
     snprintf(log, loglen, "cannot prepare the build folder %s: %s\n", base, strerror(errno));
     goto out;
   }
-  char *argv[] = {nvcc, archflag, "-ptx", "-lineinfo", "-o", out, copy, NULL};
+  /* the preprocessor writes the list of every file it opened beside the copy (GCC's -MD:
+     headers that Thrust names from the kernel file's macros included), checked below */
+  char *argv[] = {nvcc, archflag, "-ptx", "-lineinfo", "-Xcompiler", "-MD,-MF," DEPS_NAME,
+                  "-o", out, copy, NULL};
   size_t rawlen = loglen < RAW_LOG ? RAW_LOG : loglen + 1;
   if (!(raw = malloc(rawlen))) {
     snprintf(log, loglen, "cannot run nvcc: out of host memory\n");
     goto out;
   }
-  int rc = run_exec_confined(argv, sb, &build_limits, raw, rawlen);
+  /* limits on one nvcc run (a template that never ends, a PTX file that fills the disk),
+     the same for every tool run on a student's input */
+  struct run_exec_limits lim;
+  run_exec_tool_limits(&lim);
+  double cpu = 0;
+  int rc = run_exec_confined_cpu(argv, sb, &lim, raw, rawlen, &cpu);
   if (rc == -1 || rc == RUN_EXEC_UNCONFINED) {
     char why[160];
     run_sandbox_probe(why, sizeof why);
@@ -287,6 +445,29 @@ enum run_build_status run_build_ptx(const char *cu, const char *arch, const char
                run_sandbox_name(kind), why, strerror(errno));
     goto out;
   }
+  /* Every file the preprocessor opened must be the toolkit's, the system's or the copy; one
+     it could not open (missing, or refused by the confinement) is a fatal error. Either way
+     the same words, and nothing of the compiler's messages: they would quote the file, or
+     tell "Permission denied" (it exists) from "No such file" */
+  char allowed[12][4096];
+  const char *al[12];
+  int nal = allowed_dirs(nvcc, &tk, work, allowed, 12);
+  for (int i = 0; i < nal; i++)
+    al[i] = allowed[i];
+  size_t dlen = 0;
+  char *dtext = run_read_file(deps, &dlen);
+  int fatal = strstr(raw, "fatal error:") || strstr(raw, "cannot open source file") ||
+              strlen(raw) + 1 >= rawlen;
+  int listed = dtext != NULL;
+  int outside = fatal || (dtext && run_build_deps_ok(dtext, work, al, nal)) || (!dtext && rc == 0);
+  free(dtext);
+  if (outside && include_check_on(kind)) {
+    snprintf(log, loglen, "%s: error: " BUILD_REFUSED "\n", cu);
+    rs = RUN_BUILD_FAILED;
+    goto out;
+  }
+  if (!listed && include_check_on(kind))        /* stopped before the list was written */
+    keep_own_lines(raw, copy);
   char *tidy = malloc(rawlen);
   if (tidy) {
     tidy_log(raw, tidy, rawlen);
@@ -296,9 +477,10 @@ enum run_build_status run_build_ptx(const char *cu, const char *arch, const char
     free(tidy);
   }
   rs = RUN_BUILD_FAILED;
-  if (rc == RUN_EXEC_TIMEOUT) {
-    snprintf(log + strlen(log), loglen - strlen(log), "nvcc ran for more than %u s: it was stopped\n",
-             build_limits.wall_s);
+  char stop[200];
+  if (run_exec_stopped_words(rc, raw, cpu, &lim, "the compiler (nvcc)", stop, sizeof stop)) {
+    drop_signal_line(log);                      /* sh's "Killed": said in words instead */
+    snprintf(log + strlen(log), loglen - strlen(log), "%s: error: %s\n", cu, stop);
     goto out;
   }
   if (rc != 0) {

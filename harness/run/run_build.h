@@ -2,7 +2,11 @@
  *
  * nvcc is found on PATH or in /usr/local/cuda/bin (run_toolkit.h). The file is built alone and isolated: the
  * include check (run_incl.h) first, then nvcc in a private folder holding a copy of the file
- * and nothing else, confined where the kernel allows (run_sandbox.h). Its diagnostics are
+ * and nothing else, confined where the kernel allows (run_sandbox.h). The preprocessor's own
+ * list of the files it opened (GCC's -MD) is then checked: a header that builds an #include
+ * from the kernel file's macros (Thrust does) may open only the toolkit's, the compiler's and
+ * the system's headers, and one it could not open (missing, or refused by the confinement) is
+ * refused in the same words, the compiler's messages withheld. Its diagnostics are
  * rewritten to the editor-friendly "file:line: error: ..." form and returned to the caller
  * verbatim otherwise.
  */
@@ -30,6 +34,13 @@ void run_build_incl_opts(const struct run_toolkit *tk, int strict, struct run_in
    the include check's refusals (RUN_BUILD_FAILED, nvcc not run). */
 enum run_build_status run_build_ptx(const char *cu, const char *arch, const char *ptx_out,
                                     char *log, size_t loglen);
+
+/* Check a dependency list (deps: make's rule as GCC's -MD writes it, "t.o: a.cu /x/y.h \\\n
+   ...") against the folders whose files a build may read (allowed[0..n-1], real paths):
+   every file named must, once its links are resolved (relative names from folder cwd), lie
+   beneath one of them. Returns 0 when all do, 1 when one does not (or cannot be resolved, or
+   the list cannot be read). */
+int run_build_deps_ok(const char *deps, const char *cwd, const char *const allowed[], int n);
 
 /* How builds are isolated on this machine, in words, for a run's provenance ("landlock
    (Landlock ABI 7): nvcc sees only ...; include check"). */

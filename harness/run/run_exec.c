@@ -97,6 +97,7 @@ static void child(char *const argv[], const char *cwd, const struct run_sandbox 
     set_limit(RLIMIT_CPU, lim->cpu_s);
     set_limit(RLIMIT_FSIZE, lim->fsize);
     set_limit(RLIMIT_NOFILE, lim->nofile);
+    set_limit(RLIMIT_DATA, lim->data);
   }
   if (sb ? run_sandbox_enter(sb) != 0 : cwd && chdir(cwd) != 0) {
     int e = errno ? errno : EPERM;
@@ -109,8 +110,10 @@ static void child(char *const argv[], const char *cwd, const struct run_sandbox 
 }
 
 static int spawn(char *const argv[], const char *cwd, const struct run_sandbox *sb,
-                 const struct run_exec_limits *lim, char *out, size_t outlen)
+                 const struct run_exec_limits *lim, char *out, size_t outlen, double *cpu_s)
 {
+  if (cpu_s)
+    *cpu_s = 0;
   int fd[2], rep[2] = {-1, -1};
   if (outlen)
     out[0] = 0;
@@ -174,8 +177,13 @@ static int spawn(char *const argv[], const char *cwd, const struct run_sandbox *
   if (outlen)
     out[got] = 0;
   int status = 0;
-  while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+  struct rusage ru;
+  memset(&ru, 0, sizeof ru);
+  while (wait4(pid, &status, 0, &ru) < 0 && errno == EINTR)
     ;
+  if (cpu_s)
+    *cpu_s = (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 + (double)ru.ru_stime.tv_sec +
+             ru.ru_stime.tv_usec / 1e6;
   int why = 0;
   if (rep[0] >= 0) {
     if (read(rep[0], &why, sizeof why) != (ssize_t)sizeof why)
@@ -193,13 +201,70 @@ static int spawn(char *const argv[], const char *cwd, const struct run_sandbox *
 
 int run_exec_capture(char *const argv[], const char *cwd, char *out, size_t outlen)
 {
-  return spawn(argv, cwd, NULL, NULL, out, outlen);
+  return spawn(argv, cwd, NULL, NULL, out, outlen, NULL);
 }
 
 int run_exec_confined(char *const argv[], const struct run_sandbox *sb,
                       const struct run_exec_limits *lim, char *out, size_t outlen)
 {
-  return spawn(argv, NULL, sb, lim, out, outlen);
+  return spawn(argv, NULL, sb, lim, out, outlen, NULL);
+}
+
+int run_exec_confined_cpu(char *const argv[], const struct run_sandbox *sb,
+                          const struct run_exec_limits *lim, char *out, size_t outlen,
+                          double *cpu_s)
+{
+  return spawn(argv, NULL, sb, lim, out, outlen, cpu_s);
+}
+
+void run_exec_tool_limits(struct run_exec_limits *lim)
+{
+  *lim = (struct run_exec_limits){.cpu_s = 300, .fsize = 512ull << 20, .nofile = 256,
+                                  .wall_s = 600, .data = 4ull << 30};
+  const char *e = getenv("WARPLAB_TOOL_CPU_S");
+  char *end;
+  unsigned long v = e && *e ? strtoul(e, &end, 10) : 0;
+  if (e && *e && !*end && v > 0 && v < lim->cpu_s)
+    lim->cpu_s = (unsigned)v;
+}
+
+/* Whether the last non-blank line of log is exactly word (what sh prints for a child killed
+   by a signal: "Killed", "CPU time limit exceeded"). */
+static int last_line_is(const char *log, const char *word)
+{
+  size_t n = log ? strlen(log) : 0;
+  while (n && (log[n - 1] == '\n' || log[n - 1] == ' '))
+    n--;
+  size_t b = n;
+  while (b && log[b - 1] != '\n')
+    b--;
+  return n - b == strlen(word) && !strncmp(log + b, word, n - b);
+}
+
+int run_exec_stopped_words(int rc, const char *log, double cpu_s,
+                           const struct run_exec_limits *lim, const char *what, char *buf,
+                           size_t n)
+{
+  if (n)
+    buf[0] = 0;
+  if (rc == RUN_EXEC_TIMEOUT) {
+    snprintf(buf, n, "%s was stopped after %u s on the clock (its limit)", what,
+             lim ? lim->wall_s : 0);
+    return 1;
+  }
+  int killed = rc == 128 + SIGKILL || rc == 128 + SIGXCPU || last_line_is(log, "Killed") ||
+               last_line_is(log, "CPU time limit exceeded");
+  if (!killed)
+    return 0;
+  if (lim && lim->cpu_s && (rc == 128 + SIGXCPU || last_line_is(log, "CPU time limit exceeded") ||
+                            cpu_s + 1.0 >= lim->cpu_s))
+    snprintf(buf, n, "%s was stopped after %u s of CPU time (its limit)", what, lim->cpu_s);
+  else if (lim && lim->data)
+    snprintf(buf, n, "%s ran out of memory (at most %llu MiB a process, or the grader's own "
+             "cap) and was stopped", what, lim->data >> 20);
+  else
+    snprintf(buf, n, "%s ran out of memory and was stopped", what);
+  return 1;
 }
 
 int run_self_path(char *buf, size_t len)

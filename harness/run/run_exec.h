@@ -24,7 +24,23 @@ struct run_exec_limits {
   unsigned long long fsize;     /* RLIMIT_FSIZE: bytes, the largest file it may write */
   unsigned nofile;              /* RLIMIT_NOFILE: open files, each process */
   unsigned wall_s;              /* seconds on the clock, then it and its children are killed */
+  unsigned long long data;      /* RLIMIT_DATA: bytes of memory (heap and private mappings),
+                                   each process */
 };
+
+/* The limits every toolkit program run on a student's input gets (nvcc, ptxas): 300 s of CPU
+   time and 4 GiB of memory a process, 512 MiB files, 256 open files, 600 s on the clock.
+   WARPLAB_TOOL_CPU_S=N lowers the CPU time (tests; it never raises it). */
+void run_exec_tool_limits(struct run_exec_limits *lim);
+
+/* Whether a tool's run that returned rc (as run_exec_confined_cpu does) after cpu_s seconds of
+   CPU time (its own and its children's) was stopped by lim or by the system, and if so, in
+   words into buf: "the compiler was stopped after 300 s of CPU time (its limit)", "... was
+   stopped after 600 s on the clock", "... ran out of memory (N MiB a process) and was
+   stopped". what names the tool ("the compiler"). Returns 1 when it was stopped, else 0. */
+int run_exec_stopped_words(int rc, const char *log, double cpu_s,
+                           const struct run_exec_limits *lim, const char *what, char *buf,
+                           size_t n);
 
 #define RUN_EXEC_TIMEOUT (-2)   /* killed after lim->wall_s */
 #define RUN_EXEC_UNCONFINED (-3) /* the confinement could not be made: nothing ran (errno) */
@@ -36,6 +52,12 @@ struct run_exec_limits {
    RUN_EXEC_UNCONFINED with errno saying why. */
 int run_exec_confined(char *const argv[], const struct run_sandbox *sb,
                       const struct run_exec_limits *lim, char *out, size_t outlen);
+
+/* run_exec_confined, and the CPU seconds the tool and the children it waited for used, into
+   *cpu_s (when not NULL). */
+int run_exec_confined_cpu(char *const argv[], const struct run_sandbox *sb,
+                          const struct run_exec_limits *lim, char *out, size_t outlen,
+                          double *cpu_s);
 
 /* The running executable's path (/proc/self/exe), into buf. Returns 0, or -1. */
 int run_self_path(char *buf, size_t len);

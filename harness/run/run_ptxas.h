@@ -61,8 +61,10 @@ const struct run_resources *run_resources_find(const struct run_resources *r, in
                                                const char *name);
 
 /* Run `ptxas -v -arch=ARCH [--maxrregcount=N] -o /dev/null PTX` and parse its report into
-   out[0..max-1], *n set to the count parsed. maxrregcount 0: no limit. On return log holds
-   ptxas's messages (warnings too). */
+   out[0..max-1], *n set to the count parsed. maxrregcount 0: no limit. ptxas reads a private
+   copy of the PTX (a student's), confined and limited as nvcc is (run_sandbox.h,
+   run_exec_tool_limits); stopped by a limit, it is RUN_PTXAS_FAILED and log says so in words.
+   On return log holds ptxas's messages (warnings too). */
 enum run_ptxas_status run_ptxas(const char *ptx, const char *arch, int maxrregcount,
                                 struct run_resources *out, int max, int *n,
                                 char *log, size_t loglen);

@@ -12,6 +12,11 @@
  * miscased Matrix_Add.cu is graded, with a note; --resume grades a changed submission again
  * and one a killed batch was grading, and keeps the rest; the grader's own memory cap gives
  * "ungraded", not the student's 0.
+ *
+ * And what costs or games the grader itself (issue 22): ptxas and nvcc held to their CPU limit
+ * and saying so in words; metric targets that padding with extra accesses cannot win; a
+ * --keep-ptx path that cannot be written, a 4 GiB .local array, an answers.json with a
+ * byte-order mark.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -307,10 +312,143 @@ START_TEST(adversarial_result_fd)
 }
 END_TEST
 
+/* Metric targets that cannot be padded: lab 01's solution made column-major (32 sectors a
+   request, both targets missed) then padded with 1000 coalesced byte loads a thread, which
+   pull both averages over the targets (1.06 sectors a request, 94.7% of each sector used).
+   The targets are judged not met, each saying why, and the hidden integrity test tells the
+   instructor: 16416768 global load requests against the reference's 32768 (2 of 4-byte
+   loads a thread, plus 1000 a thread of the padding, at 1024x512 threads in warps of 32). */
+#define PADDED "    size_t j = (size_t)x * (size_t)ny + (size_t)y;\n" \
+  "    c[j] = a[j] + b[j];\n" \
+  "    if ((size_t)nx * (size_t)ny >= 1024) {\n" \
+  "        const volatile unsigned char *p = (const volatile unsigned char *)a;\n" \
+  "        unsigned s = 0;\n" \
+  "        for (int k = 0; k < 1000; k++)\n" \
+  "            s += p[threadIdx.x % 32 + 32 * (k % 64)];\n" \
+  "        if (s == 123456789u)\n" \
+  "            c[j] = 0.0f;\n" \
+  "    }"
+
+START_TEST(adversarial_padded_metrics)
+{
+  const char *dir = e2e_tmp("sub");
+  write_variant(dir, BODY, PADDED);
+  struct e2e_run *r = e2e_warplab("grade", "01", dir, "--backend", "emu", "--json", "--out",
+                                  e2e_tmp("graded"), (char *)NULL);
+  ck_assert_msg(r->status == 0, "exit %d\n%.2000s\n%.2000s", r->status, r->out, r->err);
+  json_t *tests = json_object_get(r->json, "tests");
+  size_t i;
+  json_t *t;
+  int targets = 0, flagged = 0;
+  json_array_foreach(tests, i, t) {
+    const char *name = json_string_value(json_object_get(t, "name"));
+    const char *out = json_string_value(json_object_get(t, "output"));
+    if (!strncmp(name, "metric target: ", 15)) {
+      targets++;
+      ck_assert_msg(json_number_value(json_object_get(t, "score")) == 0, "%s: %s", name, out);
+      ck_assert_msg(strstr(out, "not met: ") && strstr(out, "the kernel makes 16416768 global "
+                    "load requests (501.0x the reference solution's 32768)"), "%s: %s", name, out);
+    }
+    if (!strcmp(name, "integrity")) {
+      flagged = 1;
+      ck_assert_str_eq(json_string_value(json_object_get(t, "visibility")), "hidden");
+      ck_assert_msg(strstr(out, "metric target not met: the kernel makes 16416768 global load "
+                               "requests"), "%s", out);
+    }
+  }
+  ck_assert_int_eq(targets, 2);
+  ck_assert_int_eq(flagged, 1);
+  /* the reference solution itself is not flagged */
+  r = e2e_warplab("grade", "01", "solutions/01-matrix-add", "--backend", "emu", "--json", "--out",
+                  e2e_tmp("graded"), (char *)NULL);
+  ck_assert_msg(r->status == 0 && json_number_value(json_object_get(r->json, "score")) == 100.0,
+                "exit %d\n%.2000s", r->status, r->out);
+  ck_assert_ptr_null(strstr(r->out, "metric target not met"));
+}
+END_TEST
+
+/* Smaller ones: --keep-ptx to a path that cannot be written is the command's input (exit 2),
+   not a failed build (3); a 4 GiB .local array is refused, not wrapped to 0 bytes; an
+   answers.json that starts with a UTF-8 byte-order mark keeps its answers. */
+START_TEST(adversarial_small)
+{
+  struct e2e_run *r = e2e_emu(SOLUTION, "--kernel", "matrix_add", "--grid", "1", "--block", "32",
+                              "--arg", "f32buf:32:zero", "--arg", "f32buf:32:zero", "--arg",
+                              "f32buf:32:zero", "--arg", "i32:32", "--arg", "i32:1", "--keep-ptx",
+                              "/nonexistent-folder/k.ptx", (char *)NULL);
+  ck_assert_msg(r->status == 2, "exit %d\n%s", r->status, r->err);
+  ck_assert_ptr_nonnull(strstr(r->err, "--keep-ptx /nonexistent-folder/k.ptx: the PTX could not be kept there"));
+  static const char ptx[] = ".version 8.0\n.target sm_90\n.address_size 64\n\n"
+    ".visible .entry big(.param .u64 p)\n{\n  .local .align 4 .b8 arr[%s];\n"
+    "  .reg .u64 %%rd<4>;\n  .reg .f32 %%f<2>;\n  ld.param.u64 %%rd1, [p];\n"
+    "  cvta.to.global.u64 %%rd2, %%rd1;\n  mov.u64 %%rd3, arr;\n  ld.local.f32 %%f1, [%%rd3+4];\n"
+    "  st.global.f32 [%%rd2], %%f1;\n  ret;\n}\n";
+  static const char *const sizes[] = {"4294967296", "4294967300"};
+  for (int k = 0; k < 2; k++) {
+    const char *text = e2e_fmt(ptx, sizes[k]);
+    const char *f = e2e_write("big.ptx", text, strlen(text));
+    r = e2e_emu(f, "--kernel", "big", "--grid", "1", "--block", "1", "--arg", "f32buf:1:zero",
+                (char *)NULL);
+    ck_assert_msg(r->status == 2, "%s: exit %d\n%s\n%s", sizes[k], r->status, r->out, r->err);
+    ck_assert_msg(strstr(r->err, e2e_fmt("uses %s bytes of local memory a thread", sizes[k])),
+                  "%s", r->err);
+  }
+  const char *dir = e2e_tmp("bom");
+  ck_assert_int_eq(system(e2e_fmt("mkdir -p '%1$s' && cp " SOLUTION " '%1$s/' && printf '\\357\\273\\277' "
+                                  "> '%1$s/answers.json' && cat solutions/01-matrix-add/answers.json "
+                                  ">> '%1$s/answers.json'", dir)), 0);
+  r = e2e_warplab("grade", "01", dir, "--backend", "emu", "--json", "--out", e2e_tmp("graded"),
+                  (char *)NULL);
+  ck_assert_msg(r->status == 0, "exit %d\n%s", r->status, r->err);
+  ck_assert_msg(json_number_value(json_object_get(r->json, "score")) == 100.0, "%s", r->out);
+}
+END_TEST
+
+/* A text of n lines, each made by line (a printf format taking the line's index). */
+static const char *lines_of(const char *head, const char *line, int n, const char *tail)
+{
+  size_t cap = strlen(head) + strlen(tail) + (size_t)n * (strlen(line) + 12) + 1, k = 0;
+  char *t = malloc(cap);
+  ck_assert_ptr_nonnull(t);
+  k += (size_t)snprintf(t + k, cap - k, "%s", head);
+  for (int i = 0; i < n; i++)
+    k += (size_t)snprintf(t + k, cap - k, line, i);
+  snprintf(t + k, cap - k, "%s", tail);
+  return t;
+}
+
+/* Every tool run on a student's input is bounded like nvcc, and says so in words: a
+   100,000-instruction inline asm block that never runs (ptxas took 897 s on it) stops ptxas
+   at its CPU limit; a kernel that keeps nvcc busy stops nvcc, "stopped after N s of CPU time",
+   not "Killed". The limit is lowered to 2 s here (WARPLAB_TOOL_CPU_S); the default is 300. */
+START_TEST(adversarial_tools_bounded)
+{
+  setenv("WARPLAB_TOOL_CPU_S", "2", 1);
+  const char *text = lines_of("__global__ void slow(float *a)\n{\n  if (a == 0) { asm volatile(\n",
+                              "    \"add.f32 %%0, %%0, 0f3F800000; // %d\\n\"\n", 100000,
+                              "    : \"+f\"(a[0])); }\n}\n");
+  const char *cu = e2e_write("slow.cu", text, strlen(text));
+  struct e2e_run *r = e2e_warplab("occupancy", cu, "--kernel", "slow", "--block", "32", (char *)NULL);
+  ck_assert_msg(r->status == 3, "exit %d\n%s\n%s", r->status, r->out, r->err);
+  ck_assert_msg(strstr(r->err, "ptxas was stopped after 2 s of CPU time (its limit)"), "%s", r->err);
+  text = lines_of("__global__ void busy(float *a)\n{\n  float x = a[threadIdx.x];\n",
+                  "  x = x * 1.0001f + %d.0f; if (x > 7.0f) x = sinf(x);\n", 40000,
+                  "  a[threadIdx.x] = x;\n}\n");
+  cu = e2e_write("busy.cu", text, strlen(text));
+  r = e2e_emu(cu, "--kernel", "busy", "--grid", "1", "--block", "32", "--arg", "f32buf:32:zero",
+              (char *)NULL);
+  ck_assert_msg(r->status == 3, "exit %d\n%s\n%s", r->status, r->out, r->err);
+  ck_assert_msg(strstr(r->err, "busy.cu: error: the compiler (nvcc) was stopped after 2 s of CPU "
+                               "time (its limit)"), "%s\n%s", r->out, r->err);
+  ck_assert_msg(!strstr(r->err, "Killed") && !strstr(r->out, "Killed"), "%s", r->err);
+  unsetenv("WARPLAB_TOOL_CPU_S");
+}
+END_TEST
+
 void e2e_add_adversarial_tests(Suite *s)
 {
   if (!e2e_have_nvcc()) {
-    printf("e2e: nvcc not found: SKIPPING the %zu tests of the adversarial test case\n", NCASES + 5);
+    printf("e2e: nvcc not found: SKIPPING the %zu tests of the adversarial test case\n", NCASES + 8);
     return;
   }
   TCase *tc = tcase_create("adversarial");
@@ -322,5 +460,8 @@ void e2e_add_adversarial_tests(Suite *s)
   tcase_add_test(tc, adversarial_batch);
   tcase_add_test(tc, adversarial_batch_grader_limits);
   tcase_add_test(tc, adversarial_result_fd);
+  tcase_add_test(tc, adversarial_tools_bounded);
+  tcase_add_test(tc, adversarial_padded_metrics);
+  tcase_add_test(tc, adversarial_small);
   suite_add_tcase(s, tc);
 }

@@ -224,10 +224,55 @@ START_TEST(isolation_none_strict)
 }
 END_TEST
 
+/* Thrust builds an #include from macros the kernel file may define (universal_vector.h:
+   <__THRUST_DEVICE_SYSTEM_ROOT/vector.h>, the root from __THRUST_DEVICE_SYSTEM_NAMESPACE when
+   THRUST_DEVICE_SYSTEM names no system): alice's file, which passes the textual check, makes it
+   include bob's answers.json. Refused with the same words whether the file is there or not
+   (and whatever the confinement: none lets the compiler open it, Landlock says "Permission
+   denied", the namespace "No such file"), and nothing of bob's shown. */
+#define THRUST_HEAD "#define THRUST_DEVICE_SYSTEM 99\n#define __THRUST_DEVICE_SYSTEM_NAMESPACE " \
+  "../../../../../../../../../../../../../../..%s\n#define vector answers\n" \
+  "#define memory answers\n#define h json\n#include <thrust/universal_vector.h>\n"
+
+START_TEST(isolation_thrust_macros)
+{
+  static const char *const kinds[] = {"auto", "landlock", "namespace", "none"};
+  const char *roster = make_roster(), *out = e2e_tmp("results");
+  char *first = NULL;
+  for (size_t k = 0; k < sizeof kinds / sizeof *kinds; k++) {
+    setenv("WARPLAB_SANDBOX", kinds[k], 1);
+    for (int there = 1; there >= 0; there--) {
+      const char *dir = e2e_fmt("%s/%s", roster, there ? "bob" : "nobody");
+      const char *what = e2e_fmt("%s, %s", kinds[k], there ? "bob's answers" : "a missing file");
+      write_alice(roster, e2e_fmt(THRUST_HEAD, dir));
+      struct e2e_run *r = run_alice(roster, out);
+      if (r->status != 3 && strstr(r->out, "cannot confine nvcc"))
+        continue;                               /* a confinement this machine lacks */
+      ck_assert_msg(r->status == 3, "%s: exit %d\n%.700s\n%.700s", what, r->status, r->out, r->err);
+      const char *log = e2e_jstr(r, "build_log");
+      ck_assert_msg(strstr(log, "alice/matrix_add.cu: error: an #include (written in this file, or "
+                              "made by a header from macros this file defines) names a file that "
+                              "is not a CUDA Toolkit, C/C++ or system header"), "%s: %s", what, log);
+      if (!first)
+        first = e2e_fmt("%s", log);
+      ck_assert_msg(!strcmp(log, first), "%s: the words differ:\n%s\n%s", what, log, first);
+      ck_assert_msg(!strstr(r->out, "Permission denied") && !strstr(r->out, "No such file") &&
+                    !strstr(r->out, "answers.json"), "%s: %s", what, r->out);
+      expect_no_leak(what, r, out);
+    }
+  }
+  unsetenv("WARPLAB_SANDBOX");
+  /* Thrust itself, named plainly, still builds */
+  write_alice(roster, "#include <thrust/universal_vector.h>\n");
+  struct e2e_run *r = run_alice(roster, out);
+  ck_assert_msg(r->status == 0, "%d\n%.700s\n%.700s", r->status, r->out, r->err);
+}
+END_TEST
+
 void e2e_add_isolation_tests(Suite *s)
 {
   if (!e2e_have_nvcc()) {
-    printf("e2e: nvcc not found: SKIPPING the %zu tests of the isolation test case\n", NCASES + 5);
+    printf("e2e: nvcc not found: SKIPPING the %zu tests of the isolation test case\n", NCASES + 6);
     return;
   }
   TCase *tc = tcase_create("isolation");
@@ -239,5 +284,6 @@ void e2e_add_isolation_tests(Suite *s)
   tcase_add_test(tc, isolation_landlock_alone);
   tcase_add_test(tc, isolation_namespace_alone);
   tcase_add_test(tc, isolation_none_strict);
+  tcase_add_test(tc, isolation_thrust_macros);
   suite_add_tcase(s, tc);
 }

@@ -528,6 +528,75 @@ START_TEST(test_toolkit_real_wrapper)
 }
 END_TEST
 
+/* The preprocessor's list of opened files: each must lie beneath an allowed folder once its
+   links are resolved (a "../" or a link out of it does not), escapes undone. */
+START_TEST(test_build_deps)
+{
+  char dir[] = "/tmp/warplab-deps-XXXXXX", link[64], rule[160], cu[64];
+  ck_assert_ptr_nonnull(mkdtemp(dir));
+  snprintf(cu, sizeof cu, "%s/k.cu", dir);
+  FILE *f = fopen(cu, "w");
+  ck_assert_ptr_nonnull(f);
+  fclose(f);
+  const char *allowed[] = {"/usr/include", "/tmp"};
+  ck_assert_int_eq(run_build_deps_ok("k.o: k.cu /usr/include/stdio.h \\\n /usr/include/errno.h\n",
+                                     dir, allowed, 2), 0);
+  ck_assert_int_eq(run_build_deps_ok("k.o: k.cu\n", "/usr", allowed, 2), 1);
+  ck_assert_int_eq(run_build_deps_ok("k.o: /usr/include/../../etc/passwd\n", "/tmp", allowed, 2), 1);
+  ck_assert_int_eq(run_build_deps_ok("k.o: /usr/include/stdio.h \\\n /etc/hostname\n", "/tmp",
+                                     allowed, 2), 1);
+  ck_assert_int_eq(run_build_deps_ok("k.o: /usr/include/no\\ such.h\n", "/tmp", allowed, 2), 1);
+  ck_assert_int_eq(run_build_deps_ok("k.o: /usr/includes/x.h\n", "/tmp", allowed, 2), 1);
+  ck_assert_int_eq(run_build_deps_ok("no rule here", "/tmp", allowed, 2), 1);
+  ck_assert_int_eq(run_build_deps_ok("k.o:\n", "/tmp", allowed, 2), 1);
+  ck_assert_int_eq(run_build_deps_ok(NULL, "/tmp", allowed, 2), 1);
+  /* a link in an allowed folder that leads out of it */
+  snprintf(link, sizeof link, "%s/l.h", dir);
+  ck_assert_int_eq(symlink("/etc/hostname", link), 0);
+  snprintf(rule, sizeof rule, "k.o: %s\n", link);
+  const char *only[] = {dir};
+  ck_assert_int_eq(run_build_deps_ok(rule, "/", only, 1), 1);
+  unlink(link);
+  unlink(cu);
+  rmdir(dir);
+}
+END_TEST
+
+/* A tool stopped by its limits, in words: on the clock, by CPU time (a signal, or sh's
+   "Killed" with the time used up), by memory (killed with time to spare); not otherwise. */
+START_TEST(test_exec_stopped_words)
+{
+  struct run_exec_limits lim;
+  unsetenv("WARPLAB_TOOL_CPU_S");
+  run_exec_tool_limits(&lim);
+  ck_assert_uint_eq(lim.cpu_s, 300);
+  ck_assert_uint_eq(lim.wall_s, 600);
+  ck_assert(lim.data == 4ull << 30);
+  setenv("WARPLAB_TOOL_CPU_S", "9999", 1);        /* never raised */
+  run_exec_tool_limits(&lim);
+  ck_assert_uint_eq(lim.cpu_s, 300);
+  setenv("WARPLAB_TOOL_CPU_S", "5", 1);
+  run_exec_tool_limits(&lim);
+  ck_assert_uint_eq(lim.cpu_s, 5);
+  unsetenv("WARPLAB_TOOL_CPU_S");
+  char w[200];
+  ck_assert_int_eq(run_exec_stopped_words(RUN_EXEC_TIMEOUT, "", 1, &lim, "ptxas", w, sizeof w), 1);
+  ck_assert_str_eq(w, "ptxas was stopped after 600 s on the clock (its limit)");
+  ck_assert_int_eq(run_exec_stopped_words(1, "k.cu(3): error\nKilled\n", 5.2, &lim, "the compiler",
+                                          w, sizeof w), 1);
+  ck_assert_str_eq(w, "the compiler was stopped after 5 s of CPU time (its limit)");
+  ck_assert_int_eq(run_exec_stopped_words(152, "", 0.5, &lim, "ptxas", w, sizeof w), 1);
+  ck_assert_str_eq(w, "ptxas was stopped after 5 s of CPU time (its limit)");
+  ck_assert_int_eq(run_exec_stopped_words(137, "", 0.5, &lim, "the compiler", w, sizeof w), 1);
+  ck_assert_str_eq(w, "the compiler ran out of memory (at most 4096 MiB a process, or the "
+                      "grader's own cap) and was stopped");
+  ck_assert_int_eq(run_exec_stopped_words(1, "k.cu(3): error: Killed is not a type\n", 5.2, &lim,
+                                          "the compiler", w, sizeof w), 0);
+  ck_assert_int_eq(run_exec_stopped_words(2, "", 9, &lim, "ptxas", w, sizeof w), 0);
+  ck_assert_str_eq(w, "");
+}
+END_TEST
+
 Suite *suite_sandbox(void)
 {
   Suite *s = suite_create("sandbox");
@@ -539,6 +608,8 @@ Suite *suite_sandbox(void)
   tcase_add_test(tc, test_incl_header_names);
   tcase_add_test(tc, test_toolkit_asks_nvcc);
   tcase_add_test(tc, test_toolkit_real_wrapper);
+  tcase_add_test(tc, test_build_deps);
+  tcase_add_test(tc, test_exec_stopped_words);
   suite_add_tcase(s, tc);
   tc = tcase_create("confine");
   tcase_set_timeout(tc, 60);

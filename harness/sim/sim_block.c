@@ -174,31 +174,42 @@ static void report_stuck(struct sim_block *b, int divergence, struct sim_warp *d
 }
 
 /* Release every barrier all its threads have reached. Returns 1 when one was released, 0 when
-   none could be, -1 after reporting barrier divergence. */
+   none could be, -1 after reporting barrier divergence. One pass over the waiting lanes counts
+   the arrivals at every barrier id (and the thread count the first lane with one names); only
+   the barriers complete by those counts are looked at again. */
 static int release_barriers(struct sim_block *b)
 {
-  uint32_t live = 0;
-  for (uint32_t i = 0; i < b->nwarps; i++)
-    live += sim_popc64(b->warps[i].live);
-  int released = 0;
-  for (uint32_t id = 0; id < 16; id++) {
-    uint32_t arrived = 0, expected = live;
-    int counted = 0;
-    for (uint32_t i = 0; i < b->nwarps; i++) {
-      struct sim_warp *w = &b->warps[i];
-      for (uint64_t m = w->barwait & w->live; m; m &= m - 1) {
-        unsigned l = sim_ctz64(m);
-        if (w->barid[l] != id)
-          continue;
-        arrived++;
-        const struct ptx_inst *in = &b->prog->code[w->pc[l]];
-        int has_count = in->sub == PTX_BAR_RED ? in->nopd >= 4 : in->nopd >= 2;
-        if (has_count && !counted) {
-          expected = (uint32_t)REG(w, in->opd[in->sub == PTX_BAR_RED ? 2 : 1].reg)[l];
-          counted = 1;
-        }
+  uint32_t live = 0, narrived[16] = {0}, nexpected[16] = {0};
+  uint32_t ids = 0, counted_ids = 0;        /* barriers with arrivals; with a thread count */
+  uint32_t plain_pc = UINT32_MAX;           /* the last barrier seen without a count */
+  for (uint32_t i = 0; i < b->nwarps; i++) {
+    struct sim_warp *w = &b->warps[i];
+    live += sim_popc64(w->live);
+    for (uint64_t m = w->barwait & w->live; m; m &= m - 1) {
+      unsigned l = sim_ctz64(m);
+      uint32_t id = w->barid[l];
+      narrived[id]++;
+      ids |= 1u << id;
+      if ((counted_ids >> id & 1) || w->pc[l] == plain_pc)
+        continue;
+      const struct ptx_inst *in = &b->prog->code[w->pc[l]];
+      int has_count = in->sub == PTX_BAR_RED ? in->nopd >= 4 : in->nopd >= 2;
+      if (has_count) {
+        nexpected[id] = (uint32_t)REG(w, in->opd[in->sub == PTX_BAR_RED ? 2 : 1].reg)[l];
+        counted_ids |= 1u << id;
+      } else {
+        plain_pc = w->pc[l];
       }
     }
+  }
+  if (!ids)
+    return 0;
+  int released = 0;
+  for (uint32_t id = 0; id < 16; id++) {
+    if (!(ids >> id & 1))
+      continue;
+    int counted = counted_ids >> id & 1;
+    uint32_t arrived = narrived[id], expected = counted ? nexpected[id] : live;
     if (!arrived || arrived + b->bar_arrived[id] < expected)
       continue;
     /* every thread is here: all lanes of a warp must be at the same barrier instruction */

@@ -86,6 +86,8 @@ struct sim_prog {
     uint32_t off, size;          /* shared offset and bytes (extern: to the end of shared memory) */
   } *svars;
   uint32_t nsvars;
+  uint64_t *zero;                /* bitmap of the function registers a block must start with
+                                    zeroed (sim_warp_zero_plan); NULL: all of them */
 };
 
 /* Link entry `func` of m for a launch on d: allocate module variables on d if needed,
@@ -234,6 +236,10 @@ enum sim_status sim_block_run(struct sim_block *b);
 /* Run warp w of block b for up to quantum instructions. Returns the number executed; sets
    w->state. A fault marks b->faulted. */
 uint64_t sim_warp_run(struct sim_block *b, struct sim_warp *w, uint64_t quantum);
+/* The function registers of p that some instruction may read before every path to it has
+   written them: a bitmap (one bit a register, 64 a word) for sim_warp_init, which zeroes only
+   those at the start of a block, or NULL when host memory ran out (then all are zeroed). */
+uint64_t *sim_warp_zero_plan(const struct sim_prog *p);
 /* Set up warp w's lanes at the entry point. */
 void sim_warp_init(struct sim_block *b, struct sim_warp *w);
 

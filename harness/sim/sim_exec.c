@@ -578,7 +578,14 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
       uint64_t *dd = REG(d->reg);
       int sgn = ptx_type_is_signed(t);
       enum ptx_cmp cm = (enum ptx_cmp)in->cmp;
-      FOR_LANES(e) dd[l] = icmp32(cm, sgn, a[l], bb[l]);
+      if (!sgn || cm <= PTX_CMP_GE)           /* the compare chosen once, not per lane */
+        sim_alu_setp_i32_lanes(cm, sgn, dd, a, bb, e, lo, hi);
+      else
+        FOR_LANES(e) dd[l] = icmp32(cm, sgn, a[l], bb[l]);
+      break;
+    }
+    if (!c && d->pair == PTX_NOREG && t == PTX_T_F32 && !(in->flags & PTX_F_FTZ)) {
+      sim_alu_setp_f32_lanes((enum ptx_cmp)in->cmp, REG(d->reg), a, bb, e, lo, hi);
       break;
     }
     FOR_LANES(e) {

@@ -775,6 +775,21 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
       break;
     }
     uint64_t av[SIM_MAX_WARP];
+    if (n == 1 && d->kind == PTX_OPD_REG && sp == PTX_SP_PARAM && !base &&
+        (uint64_t)ad->imm < SIM_PFRAME_BASE) {
+      /* a kernel parameter: one address and one value for the warp, read once */
+      uint64_t addr = (uint64_t)ad->imm;
+      const uint8_t *p = mem_at(b, w, pc, lo, sp, addr, size, size, SIM_ACC_READ);
+      if (!p)
+        return pc;
+      uint64_t v = widen(t, load_bits(p, size)), *dd = REG(d->reg);
+      FOR_LANES(e) {
+        dd[l] = v;
+        av[l] = addr;
+      }
+      sim_stats_mem(b, pc, sp, av, e, size, 0);
+      break;
+    }
     FOR_LANES(e) {
       uint64_t addr = av[l] = (base ? base[l] : 0) + (uint64_t)ad->imm;
       uint8_t *p = mem_at(b, w, pc, l, sp, addr, size * n, size * n, SIM_ACC_READ);

@@ -1192,6 +1192,41 @@ START_TEST(test_unwritten_registers_read_zero)
 }
 END_TEST
 
+/* A guarded ld.param (read once for the warp) gives the parameter to the lanes its guard
+   lets through and leaves the others' register alone: out[tid] = tid odd ? n : tid. */
+static const char *k_param =
+  HDR
+  ".visible .entry lparam(.param .u64 p, .param .u32 n, .param .u32 pad)\n"
+  "{\n"
+  "  .reg .pred %p<2>;\n  .reg .b32 %r<4>;\n  .reg .b64 %rd<4>;\n"
+  "  ld.param.u64 %rd1, [p];\n"
+  "  cvta.to.global.u64 %rd2, %rd1;\n"
+  "  mov.u32 %r1, %tid.x;\n"
+  "  mov.u32 %r2, %r1;\n"
+  "  and.b32 %r3, %r1, 1;\n"
+  "  setp.ne.u32 %p1, %r3, 0;\n"
+  "  @%p1 ld.param.u32 %r2, [n];\n"
+  "  mul.wide.u32 %rd3, %r1, 4;\n"
+  "  add.s64 %rd2, %rd2, %rd3;\n"
+  "  st.global.u32 [%rd2], %r2;\n"
+  "  ret;\n"
+  "}\n";
+
+START_TEST(test_guarded_param_load)
+{
+  struct fx f;
+  load(&f, k_param);
+  uint64_t params[2] = {buffer(&f, 48 * 4, "argument 0"), 1234};
+  ck_assert_msg(launch(&f, "lparam", 1, 48, params, 2, SIM_SCHED_ITS, 1, 0) == SIM_OK, "%s", f.err);
+  ck_assert_int_eq(f.r.outcome, SIM_RAN_OK);
+  uint32_t out[48];
+  ck_assert_int_eq(sim_read(f.d, params[0], out, sizeof out), SIM_OK);
+  for (uint32_t i = 0; i < 48; i++)
+    ck_assert_uint_eq(out[i], i % 2 ? 1234 : i);
+  done(&f);
+}
+END_TEST
+
 Suite *suite_sim(void)
 {
   Suite *s = suite_create("sim");
@@ -1227,6 +1262,7 @@ Suite *suite_sim(void)
   tcase_add_test(t, test_bad_launch);
   tcase_add_test(t, test_zero_plan);
   tcase_add_test(t, test_unwritten_registers_read_zero);
+  tcase_add_test(t, test_guarded_param_load);
   suite_add_tcase(s, t);
   return s;
 }

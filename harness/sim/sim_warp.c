@@ -214,6 +214,8 @@ void sim_warp_init(struct sim_block *b, struct sim_warp *w)
   unsigned W = b->W;
   w->live = w->exists;
   w->barwait = w->syncwait = w->prefer = w->cwait = 0;
+  memset(w->barat, 0, sizeof w->barat);
+  w->barmixed = 0;
   for (unsigned l = 0; l < W; l++) {
     w->pc[l] = p->entry;
     w->csp[l] = 0;
@@ -656,7 +658,13 @@ static int control(struct sim_block *b, struct sim_warp *w, const struct ptx_ins
     for (uint64_t mm = g; mm; mm &= mm - 1) {
       unsigned l = sim_ctz64(mm);
       if (e >> l & 1) {
-        w->barid[l] = (uint32_t)REG(in->opd[0].reg)[l] & 15;
+        uint32_t id = (uint32_t)REG(in->opd[0].reg)[l] & 15;
+        w->barid[l] = id;
+        if (!w->barat[id])
+          w->barpc[id] = pc;
+        else if (w->barpc[id] != pc)
+          w->barmixed |= 1u << id;
+        w->barat[id] |= 1ull << l;
         if (in->sub == PTX_BAR_RED) {
           const struct ptx_operand *po = &in->opd[in->nopd - 1];
           w->barpred[l] = (uint8_t)((REG(po->reg)[l] & 1) ^ po->neg);

@@ -1227,6 +1227,59 @@ START_TEST(test_guarded_param_load)
 }
 END_TEST
 
+/* Even lanes wait at one bar instruction, odd lanes at another (both barrier 1): with a
+   thread count (bar.sync 1, 64) the barrier completes when all 64 threads are there, wherever
+   they wait; without one it is barrier divergence, named at the even lanes' instruction. */
+static char *bar2_kernel(char *buf, size_t n, const char *bar)
+{
+  snprintf(buf, n,
+           HDR
+           ".visible .entry bar2(.param .u64 p)\n{\n"
+           "  .reg .pred %%p<2>;\n  .reg .b32 %%r<3>;\n  .reg .b64 %%rd<4>;\n"
+           "  ld.param.u64 %%rd1, [p];\n"
+           "  cvta.to.global.u64 %%rd2, %%rd1;\n"
+           "  mov.u32 %%r1, %%tid.x;\n"
+           "  and.b32 %%r2, %%r1, 1;\n"
+           "  setp.ne.u32 %%p1, %%r2, 0;\n"
+           "  @%%p1 bra ODD;\n"
+           "  .loc 1 4 5\n"
+           "  %s;\n"
+           "  bra.uni JOIN;\n"
+           "ODD:\n"
+           "  .loc 1 6 5\n"
+           "  %s;\n"
+           "JOIN:\n"
+           "  mul.wide.u32 %%rd3, %%r1, 4;\n"
+           "  add.s64 %%rd2, %%rd2, %%rd3;\n"
+           "  st.global.u32 [%%rd2], %%r1;\n"
+           "  ret;\n}\n"
+           ".file 1 \"/lab/bar2.cu\"\n", bar, bar);
+  return buf;
+}
+
+START_TEST(test_barrier_at_two_instructions)
+{
+  char src[2048];
+  struct fx f;
+  load(&f, bar2_kernel(src, sizeof src, "bar.sync 1, 64"));
+  uint64_t a = buffer(&f, 64 * 4, "argument 0");
+  ck_assert_int_eq(launch(&f, "bar2", 1, 64, &a, 1, SIM_SCHED_ITS, 1, 0), SIM_OK);
+  ck_assert_int_eq(f.r.outcome, SIM_RAN_OK);
+  uint32_t out[64];
+  ck_assert_int_eq(sim_read(f.d, a, out, sizeof out), SIM_OK);
+  for (uint32_t i = 0; i < 64; i++)
+    ck_assert_uint_eq(out[i], i);
+  done(&f);
+
+  load(&f, bar2_kernel(src, sizeof src, "bar.sync 1"));
+  a = buffer(&f, 64 * 4, "argument 0");
+  ck_assert_int_eq(launch(&f, "bar2", 1, 64, &a, 1, SIM_SCHED_ITS, 1, 0), SIM_OK);
+  ck_assert_int_eq(f.r.outcome, SIM_BARRIER_DIVERGENCE);
+  ck_assert_uint_eq(f.m.insts[f.r.fault.inst].uline, 4);
+  done(&f);
+}
+END_TEST
+
 Suite *suite_sim(void)
 {
   Suite *s = suite_create("sim");
@@ -1263,6 +1316,7 @@ Suite *suite_sim(void)
   tcase_add_test(t, test_zero_plan);
   tcase_add_test(t, test_unwritten_registers_read_zero);
   tcase_add_test(t, test_guarded_param_load);
+  tcase_add_test(t, test_barrier_at_two_instructions);
   suite_add_tcase(s, t);
   return s;
 }

@@ -346,18 +346,21 @@ static int select_group(struct sim_warp *w)
     return 0;
   w->prefer &= sel;
   uint64_t cand = w->prefer ? w->prefer : sel;
+  /* one pass: the lowest pc so far, and its lanes under the first one's convergence
+     barrier (a lower pc starts again; its first lane is the lowest-numbered one there) */
   uint32_t minpc = UINT32_MAX;
-  for (uint64_t m = cand; m; m &= m - 1) {
-    unsigned l = sim_ctz64(m);
-    if (w->pc[l] < minpc)
-      minpc = w->pc[l];
-  }
   uint64_t g = 0;
   int top = -2;
   for (uint64_t m = cand; m; m &= m - 1) {
     unsigned l = sim_ctz64(m);
-    if (w->pc[l] != minpc)
+    uint32_t lpc = w->pc[l];
+    if (lpc > minpc)
       continue;
+    if (lpc < minpc) {
+      minpc = lpc;
+      g = 0;
+      top = -2;
+    }
     int t = lane_top(w, l);
     if (top == -2)
       top = t;
@@ -655,6 +658,22 @@ static int control(struct sim_block *b, struct sim_warp *w, const struct ptx_ins
       return 0;
     }
     /* bar.sync / bar.red: wait for the block layer to release the barrier */
+    if (in->sub != PTX_BAR_RED && e && in->opd[0].reg >= p->nregs - p->nconst) {
+      /* a constant barrier id (bar.sync 0): one id for every lane, the bookkeeping at once */
+      uint32_t id = (uint32_t)REG(in->opd[0].reg)[sim_ctz64(e)] & 15;
+      for (uint64_t mm = g & ~e; mm; mm &= mm - 1)
+        w->pc[sim_ctz64(mm)] = pc + 1;
+      for (uint64_t mm = e; mm; mm &= mm - 1)
+        w->barid[sim_ctz64(mm)] = id;
+      if (!w->barat[id])
+        w->barpc[id] = pc;
+      else if (w->barpc[id] != pc)
+        w->barmixed |= 1u << id;
+      w->barat[id] |= e;
+      w->barwait |= e;
+      arrive(b, w, g & ~e);
+      return 0;
+    }
     for (uint64_t mm = g; mm; mm &= mm - 1) {
       unsigned l = sim_ctz64(mm);
       if (e >> l & 1) {

@@ -9,6 +9,9 @@
 # own wall time as the emulator measures it (emulator.run_seconds: the grid, nothing else),
 # with the whole process's wall time (inputs made, PTX parsed) beside it.
 #
+# Then the host instructions per warp-instruction under callgrind (bench/emu_callgrind.sh)
+# and the wall time of three lab runs (bench/lab_times.sh).
+#
 #   BENCH_SCALE=N   multiply the work of every kernel by N (default 1)
 set -euo pipefail
 
@@ -92,3 +95,7 @@ echo "Mwi/s: millions of warp-instructions (smsp__inst_executed.sum) per second 
 echo "(emulator.run_seconds); proc_s: the whole warplab process (inputs, parsing, launch);"
 echo "model_s: the timing model replaying SM 0's recorded blocks (emulator.model_seconds)."
 echo "Each figure is the best of 3 runs."
+echo
+bash bench/emu_callgrind.sh
+echo
+bash bench/lab_times.sh

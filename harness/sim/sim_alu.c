@@ -1146,6 +1146,80 @@ unsigned sim_alu_icmp(enum ptx_cmp cmp, enum ptx_type t, uint64_t a, uint64_t b)
   }
 }
 
+/* d[l] = expr for the lanes of e in [lo, hi), with x and y lane l's operands as LOAD makes
+   them: one loop without mask tests when e holds every lane of the range. */
+#define SETP_LANES(LOAD, expr)                                                                  \
+  do {                                                                                          \
+    if (full) {                                                                                 \
+      for (unsigned l = lo; l < hi; l++) {                                                      \
+        LOAD;                                                                                   \
+        d[l] = (expr);                                                                          \
+      }                                                                                         \
+    } else {                                                                                    \
+      for (unsigned l = lo; l < hi; l++)                                                        \
+        if (e >> l & 1) {                                                                       \
+          LOAD;                                                                                 \
+          d[l] = (expr);                                                                        \
+        }                                                                                       \
+    }                                                                                           \
+  } while (0)
+
+static int lanes_full(uint64_t e, unsigned lo, unsigned hi)
+{
+  return hi > lo && (unsigned)__builtin_popcountll(e) == hi - lo;
+}
+
+void sim_alu_setp_i32_lanes(enum ptx_cmp cmp, int sgn, uint64_t *d, const uint64_t *a,
+                            const uint64_t *b, uint64_t e, unsigned lo, unsigned hi)
+{
+  int full = lanes_full(e, lo, hi);
+#define S32 int32_t x = (int32_t)(uint32_t)a[l], y = (int32_t)(uint32_t)b[l]
+#define U32 uint32_t x = (uint32_t)a[l], y = (uint32_t)b[l]
+  switch (cmp) {
+  case PTX_CMP_EQ: SETP_LANES(U32, x == y); return;
+  case PTX_CMP_NE: SETP_LANES(U32, x != y); return;
+  case PTX_CMP_LT: if (sgn) SETP_LANES(S32, x < y); else SETP_LANES(U32, x < y); return;
+  case PTX_CMP_LE: if (sgn) SETP_LANES(S32, x <= y); else SETP_LANES(U32, x <= y); return;
+  case PTX_CMP_GT: if (sgn) SETP_LANES(S32, x > y); else SETP_LANES(U32, x > y); return;
+  case PTX_CMP_GE: if (sgn) SETP_LANES(S32, x >= y); else SETP_LANES(U32, x >= y); return;
+  case PTX_CMP_LO: SETP_LANES(U32, x < y); return;
+  case PTX_CMP_LS: SETP_LANES(U32, x <= y); return;
+  case PTX_CMP_HI: SETP_LANES(U32, x > y); return;
+  case PTX_CMP_HS: SETP_LANES(U32, x >= y); return;
+  default: SETP_LANES((void)0, 0); return;
+  }
+#undef S32
+#undef U32
+}
+
+void sim_alu_setp_f32_lanes(enum ptx_cmp cmp, uint64_t *d, const uint64_t *a, const uint64_t *b,
+                            uint64_t e, unsigned lo, unsigned hi)
+{
+  int full = lanes_full(e, lo, hi);
+#define F32 float x = sim_alu_as_f32(a[l]), y = sim_alu_as_f32(b[l])
+#define UN (x != x || y != y)
+  switch (cmp) {
+  case PTX_CMP_EQ: SETP_LANES(F32, x == y); return;
+  case PTX_CMP_NE: SETP_LANES(F32, !UN && x != y); return;
+  case PTX_CMP_LT: SETP_LANES(F32, x < y); return;
+  case PTX_CMP_LE: SETP_LANES(F32, x <= y); return;
+  case PTX_CMP_GT: SETP_LANES(F32, x > y); return;
+  case PTX_CMP_GE: SETP_LANES(F32, x >= y); return;
+  case PTX_CMP_EQU: SETP_LANES(F32, UN || x == y); return;
+  case PTX_CMP_NEU: SETP_LANES(F32, UN || x != y); return;
+  case PTX_CMP_LTU: SETP_LANES(F32, UN || x < y); return;
+  case PTX_CMP_LEU: SETP_LANES(F32, UN || x <= y); return;
+  case PTX_CMP_GTU: SETP_LANES(F32, UN || x > y); return;
+  case PTX_CMP_GEU: SETP_LANES(F32, UN || x >= y); return;
+  case PTX_CMP_NUM: SETP_LANES(F32, !UN); return;
+  case PTX_CMP_NAN: SETP_LANES(F32, UN); return;
+  default: SETP_LANES((void)0, 0); return;
+  }
+#undef F32
+#undef UN
+}
+#undef SETP_LANES
+
 uint64_t sim_alu_bfe(enum ptx_type t, uint64_t a, uint32_t pos, uint32_t len)
 {
   unsigned n = (t == PTX_T_U64 || t == PTX_T_S64 || t == PTX_T_B64) ? 64 : 32;

@@ -234,6 +234,12 @@ uint64_t sim_alu_fun(enum ptx_op op, enum ptx_type t, enum ptx_rnd rnd, uint32_t
    is the result for the low halves and bit 1 for the high halves. */
 unsigned sim_alu_fcmp(enum ptx_cmp cmp, enum ptx_type t, uint32_t flags, uint64_t a, uint64_t b);
 
+/* setp.cmp.f32 (no .ftz, one destination, no boolean operand) for lanes e of [lo, hi):
+   d[l] = sim_alu_fcmp(cmp, PTX_T_F32, 0, a[l], b[l]), the comparison chosen once for the warp
+   and, when e holds every lane of [lo, hi), a lane loop without mask tests. */
+void sim_alu_setp_f32_lanes(enum ptx_cmp cmp, uint64_t *d, const uint64_t *a, const uint64_t *b,
+                            uint64_t e, unsigned lo, unsigned hi);
+
 /* testp.mode.t (f32/f64): 1 when a is in the class, else 0. Zero is neither normal nor
    subnormal. */
 unsigned sim_alu_testp(enum ptx_testpmode mode, enum ptx_type t, uint64_t a);
@@ -292,6 +298,11 @@ uint64_t sim_alu_imad(enum ptx_op op, enum ptx_type t, uint32_t flags,
 /* setp/set integer comparison: EQ NE, LT LE GT GE (signedness from t), LO LS HI HS
    (unsigned). Returns 0 or 1. */
 unsigned sim_alu_icmp(enum ptx_cmp cmp, enum ptx_type t, uint64_t a, uint64_t b);
+
+/* setp.cmp of 32-bit integers (signed when sgn) for lanes e of [lo, hi), in the way of
+   sim_alu_setp_f32_lanes: d[l] = sim_alu_icmp(cmp, sgn ? PTX_T_S32 : PTX_T_U32, a[l], b[l]). */
+void sim_alu_setp_i32_lanes(enum ptx_cmp cmp, int sgn, uint64_t *d, const uint64_t *a,
+                            const uint64_t *b, uint64_t e, unsigned lo, unsigned hi);
 
 /* bfe.t d, a, pos, len (u32 s32 u64 s64): bit field extract exactly as the PTX pseudo-code,
    pos and len taken modulo 256, signed types replicate the field's top bit. */

@@ -174,48 +174,62 @@ static void report_stuck(struct sim_block *b, int divergence, struct sim_warp *d
 }
 
 /* Release every barrier all its threads have reached. Returns 1 when one was released, 0 when
-   none could be, -1 after reporting barrier divergence. */
+   none could be, -1 after reporting barrier divergence. Arrivals are counted from each warp's
+   lanes by barrier id (sim_warp.c keeps them): a warp whose lanes at a barrier all wait at one
+   bar instruction is looked at through its first lane, and only the barriers complete by
+   those counts are released. */
 static int release_barriers(struct sim_block *b)
 {
-  uint32_t live = 0;
-  for (uint32_t i = 0; i < b->nwarps; i++)
-    live += sim_popc64(b->warps[i].live);
-  int released = 0;
-  for (uint32_t id = 0; id < 16; id++) {
-    uint32_t arrived = 0, expected = live;
-    int counted = 0;
-    for (uint32_t i = 0; i < b->nwarps; i++) {
-      struct sim_warp *w = &b->warps[i];
-      for (uint64_t m = w->barwait & w->live; m; m &= m - 1) {
+  uint32_t live = 0, narrived[16] = {0}, nexpected[16] = {0};
+  uint32_t ids = 0, counted_ids = 0;        /* barriers with arrivals; with a thread count */
+  uint32_t red_ids = 0;                     /* barriers with lanes at a bar.red */
+  for (uint32_t i = 0; i < b->nwarps; i++) {
+    struct sim_warp *w = &b->warps[i];
+    live += sim_popc64(w->live);
+    if (!(w->barwait & w->live))
+      continue;
+    for (uint32_t id = 0; id < 16; id++) {
+      uint64_t at = w->barat[id] & w->live;
+      if (!at)
+        continue;
+      narrived[id] += sim_popc64(at);
+      ids |= 1u << id;
+      /* the first lane with a thread count names it (in warp, then lane order) */
+      for (uint64_t m = at; m; m &= m - 1) {
         unsigned l = sim_ctz64(m);
-        if (w->barid[l] != id)
-          continue;
-        arrived++;
         const struct ptx_inst *in = &b->prog->code[w->pc[l]];
-        int has_count = in->sub == PTX_BAR_RED ? in->nopd >= 4 : in->nopd >= 2;
-        if (has_count && !counted) {
-          expected = (uint32_t)REG(w, in->opd[in->sub == PTX_BAR_RED ? 2 : 1].reg)[l];
-          counted = 1;
+        if (in->sub == PTX_BAR_RED)
+          red_ids |= 1u << id;
+        if (!(counted_ids >> id & 1) &&
+            (in->sub == PTX_BAR_RED ? in->nopd >= 4 : in->nopd >= 2)) {
+          nexpected[id] = (uint32_t)REG(w, in->opd[in->sub == PTX_BAR_RED ? 2 : 1].reg)[l];
+          counted_ids |= 1u << id;
         }
+        if (!(w->barmixed >> id & 1))
+          break;                            /* the other lanes wait at the same instruction */
       }
     }
-    if (!arrived || arrived + b->bar_arrived[id] < expected)
+  }
+  if (!ids)
+    return 0;
+  int released = 0;
+  for (uint32_t id = 0; id < 16; id++) {
+    if (!(ids >> id & 1))
+      continue;
+    int counted = counted_ids >> id & 1;
+    uint32_t arrived = narrived[id], expected = counted ? nexpected[id] : live;
+    if (arrived + b->bar_arrived[id] < expected)
       continue;
     /* every thread is here: all lanes of a warp must be at the same barrier instruction */
     uint32_t popc = 0;
     for (uint32_t i = 0; i < b->nwarps; i++) {
       struct sim_warp *w = &b->warps[i];
-      uint64_t at = 0;
-      for (uint64_t m = w->barwait & w->live; m; m &= m - 1) {
-        unsigned l = sim_ctz64(m);
-        if (w->barid[l] == id)
-          at |= 1ull << l;
-      }
+      uint64_t at = w->barat[id] & w->live;
       if (!at)
         continue;
       uint32_t pc0 = w->pc[sim_ctz64(at)];
-      for (uint64_t m = at; m; m &= m - 1)
-        if (w->pc[sim_ctz64(m)] != pc0 && !counted) {
+      for (uint64_t m = counted || !(w->barmixed >> id & 1) ? 0 : at; m; m &= m - 1)
+        if (w->pc[sim_ctz64(m)] != pc0) {
           uint64_t same = 0;
           for (uint64_t mm = at; mm; mm &= mm - 1)
             if (w->pc[sim_ctz64(mm)] == pc0)
@@ -226,20 +240,23 @@ static int release_barriers(struct sim_block *b)
           w->live = live_save;
           return -1;
         }
-      for (uint64_t m = at; m; m &= m - 1) {
-        unsigned l = sim_ctz64(m);
-        popc += w->barpred[l];
-      }
+      if (red_ids >> id & 1)                /* only bar.red uses the count */
+        for (uint64_t m = at; m; m &= m - 1)
+          popc += w->barpred[sim_ctz64(m)];
     }
     for (uint32_t i = 0; i < b->nwarps; i++) {
       struct sim_warp *w = &b->warps[i];
-      uint64_t at = 0;
-      for (uint64_t m = w->barwait & w->live; m; m &= m - 1) {
+      uint64_t at = w->barat[id] & w->live;
+      if (!at)
+        continue;
+      uint32_t last_pc = UINT32_MAX;
+      const struct ptx_inst *in = NULL;
+      for (uint64_t m = at; m; m &= m - 1) {
         unsigned l = sim_ctz64(m);
-        if (w->barid[l] != id)
-          continue;
-        at |= 1ull << l;
-        const struct ptx_inst *in = &b->prog->code[w->pc[l]];
+        if (w->pc[l] != last_pc) {
+          last_pc = w->pc[l];
+          in = &b->prog->code[last_pc];
+        }
         if (in->sub == PTX_BAR_RED) {
           uint64_t v = in->boolop == PTX_BOOL_POPC ? popc
                      : in->boolop == PTX_BOOL_AND ? (popc == arrived) : (popc != 0);
@@ -248,7 +265,10 @@ static int release_barriers(struct sim_block *b)
         w->pc[l]++;
       }
       w->barwait &= ~at;
-      if (at && w->state == SIM_W_BLOCKED)
+      w->barat[id] &= ~at;
+      if (!w->barat[id])
+        w->barmixed &= ~(1u << id);
+      if (w->state == SIM_W_BLOCKED)
         w->state = SIM_W_RUN;
     }
     b->bar_arrived[id] = 0;

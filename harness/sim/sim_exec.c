@@ -16,6 +16,16 @@
 
 #define REG(r) (w->regs + (size_t)(r) * W)
 #define FOR_LANES(mask) for (unsigned l = lo; l < hi; l++) if ((mask) >> l & 1)
+/* stmt for the lanes of e: without mask tests (a loop the compiler can vectorise) when e holds
+   every lane of [lo, hi) (efull), the common case of converged code */
+#define FOR_E(stmt)                                  \
+  do {                                               \
+    if (efull) {                                     \
+      for (unsigned l = lo; l < hi; l++) { stmt; }   \
+    } else {                                         \
+      FOR_LANES(e) { stmt; }                         \
+    }                                                \
+  } while (0)
 
 static uint64_t lane_sreg(const struct sim_block *b, const struct sim_warp *w, unsigned sr,
                           unsigned l)
@@ -326,6 +336,11 @@ __attribute__((target_clones("fma", "default")))
 static void fma_f32_lanes(uint64_t *d, const uint64_t *a, const uint64_t *b, const uint64_t *c,
                           uint64_t e, unsigned lo, unsigned hi)
 {
+  if ((unsigned)__builtin_popcountll(e) == hi - lo) {      /* every lane: no mask tests */
+    for (unsigned l = lo; l < hi; l++)
+      d[l] = sim_alu_fma_f32_rn(a[l], b[l], c[l]);
+    return;
+  }
   for (unsigned l = lo; l < hi; l++)
     if (e >> l & 1)
       d[l] = sim_alu_fma_f32_rn(a[l], b[l], c[l]);
@@ -388,6 +403,7 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
   if (!e)
     return pc + 1;
   const unsigned lo = sim_ctz64(e), hi = 64 - (unsigned)__builtin_clzll(e);
+  const int efull = sim_popc64(e) == hi - lo;
   const struct ptx_operand *d = &in->opd[0];
 
   switch ((enum ptx_op)in->op) {
@@ -418,7 +434,7 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
       uint64_t mk = t == PTX_T_PRED ? 1 : sim_alu_mask(t);
       const uint64_t *s = REG(in->opd[1].reg);
       uint64_t *dd = REG(d->reg);
-      FOR_LANES(e) dd[l] = s[l] & mk;
+      FOR_E(dd[l] = s[l] & mk);
     }
     break;
 
@@ -449,11 +465,11 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
     } else if (t == PTX_T_F32 && in->rnd <= PTX_RND_RN && !(in->flags & (PTX_F_FTZ | PTX_F_SAT)) &&
                (op == PTX_OP_ADD || op == PTX_OP_MUL || op == PTX_OP_SUB)) {
       if (op == PTX_OP_ADD) {
-        FOR_LANES(e) dd[l] = sim_alu_add_f32_rn(a[l], bb[l]);
+        FOR_E(dd[l] = sim_alu_add_f32_rn(a[l], bb[l]));
       } else if (op == PTX_OP_MUL) {
-        FOR_LANES(e) dd[l] = sim_alu_mul_f32_rn(a[l], bb[l]);
+        FOR_E(dd[l] = sim_alu_mul_f32_rn(a[l], bb[l]));
       } else {
-        FOR_LANES(e) dd[l] = sim_alu_sub_f32_rn(a[l], bb[l]);
+        FOR_E(dd[l] = sim_alu_sub_f32_rn(a[l], bb[l]));
       }
     } else if (ptx_type_is_float(t)) {
       FOR_LANES(e) dd[l] = sim_alu_fbin(op, t, (enum ptx_rnd)in->rnd, in->flags, a[l], bb[l]);
@@ -462,12 +478,12 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
                op != PTX_OP_MIN && op != PTX_OP_MAX && op != PTX_OP_MUL24) {
       /* 32-bit integer arithmetic, inline: the index math of every kernel */
       switch (op) {
-      case PTX_OP_ADD: FOR_LANES(e) dd[l] = (uint32_t)(a[l] + bb[l]); break;
-      case PTX_OP_SUB: FOR_LANES(e) dd[l] = (uint32_t)(a[l] - bb[l]); break;
-      case PTX_OP_MUL: FOR_LANES(e) dd[l] = (uint32_t)a[l] * (uint32_t)bb[l]; break;
-      case PTX_OP_AND: FOR_LANES(e) dd[l] = (uint32_t)(a[l] & bb[l]); break;
-      case PTX_OP_OR: FOR_LANES(e) dd[l] = (uint32_t)(a[l] | bb[l]); break;
-      case PTX_OP_XOR: FOR_LANES(e) dd[l] = (uint32_t)(a[l] ^ bb[l]); break;
+      case PTX_OP_ADD: FOR_E(dd[l] = (uint32_t)(a[l] + bb[l])); break;
+      case PTX_OP_SUB: FOR_E(dd[l] = (uint32_t)(a[l] - bb[l])); break;
+      case PTX_OP_MUL: FOR_E(dd[l] = (uint32_t)a[l] * (uint32_t)bb[l]); break;
+      case PTX_OP_AND: FOR_E(dd[l] = (uint32_t)(a[l] & bb[l])); break;
+      case PTX_OP_OR: FOR_E(dd[l] = (uint32_t)(a[l] | bb[l])); break;
+      case PTX_OP_XOR: FOR_E(dd[l] = (uint32_t)(a[l] ^ bb[l])); break;
       case PTX_OP_SHL:
         FOR_LANES(e) dd[l] = (uint32_t)bb[l] > 31 ? 0 : (uint32_t)((uint32_t)a[l] << (uint32_t)bb[l]);
         break;
@@ -484,7 +500,7 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
       default: FOR_LANES(e) dd[l] = sim_alu_ibin(op, t, in->flags, a[l], bb[l]); break;
       }
     } else if (op == PTX_OP_ADD && (t == PTX_T_S64 || t == PTX_T_U64 || t == PTX_T_B64)) {
-      FOR_LANES(e) dd[l] = a[l] + bb[l];
+      FOR_E(dd[l] = a[l] + bb[l]);
     } else if (op == PTX_OP_MUL && (in->flags & PTX_F_WIDE) && t == PTX_T_S32) {
       FOR_LANES(e) dd[l] = sim_alu_mul_wide_s32(a[l], bb[l]);
     } else if (op == PTX_OP_MUL && (in->flags & PTX_F_WIDE) && t == PTX_T_U32) {
@@ -532,7 +548,7 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
       }
     } else if (in->op == PTX_OP_MAD && (in->flags & PTX_F_LO) &&
                (t == PTX_T_S32 || t == PTX_T_U32)) {
-      FOR_LANES(e) dd[l] = sim_alu_mad_lo_b32(a[l], bb[l], c[l]);
+      FOR_E(dd[l] = sim_alu_mad_lo_b32(a[l], bb[l], c[l]));
     } else {
       FOR_LANES(e) dd[l] = sim_alu_imad((enum ptx_op)in->op, t, in->flags, a[l], bb[l], c[l]);
     }
@@ -578,7 +594,14 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
       uint64_t *dd = REG(d->reg);
       int sgn = ptx_type_is_signed(t);
       enum ptx_cmp cm = (enum ptx_cmp)in->cmp;
-      FOR_LANES(e) dd[l] = icmp32(cm, sgn, a[l], bb[l]);
+      if (!sgn || cm <= PTX_CMP_GE)           /* the compare chosen once, not per lane */
+        sim_alu_setp_i32_lanes(cm, sgn, dd, a, bb, e, lo, hi);
+      else
+        FOR_LANES(e) dd[l] = icmp32(cm, sgn, a[l], bb[l]);
+      break;
+    }
+    if (!c && d->pair == PTX_NOREG && t == PTX_T_F32 && !(in->flags & PTX_F_FTZ)) {
+      sim_alu_setp_f32_lanes((enum ptx_cmp)in->cmp, REG(d->reg), a, bb, e, lo, hi);
       break;
     }
     FOR_LANES(e) {
@@ -768,6 +791,21 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
       break;
     }
     uint64_t av[SIM_MAX_WARP];
+    if (n == 1 && d->kind == PTX_OPD_REG && sp == PTX_SP_PARAM && !base &&
+        (uint64_t)ad->imm < SIM_PFRAME_BASE) {
+      /* a kernel parameter: one address and one value for the warp, read once */
+      uint64_t addr = (uint64_t)ad->imm;
+      const uint8_t *p = mem_at(b, w, pc, lo, sp, addr, size, size, SIM_ACC_READ);
+      if (!p)
+        return pc;
+      uint64_t v = widen(t, load_bits(p, size)), *dd = REG(d->reg);
+      FOR_LANES(e) {
+        dd[l] = v;
+        av[l] = addr;
+      }
+      sim_stats_mem(b, pc, sp, av, e, size, 0);
+      break;
+    }
     FOR_LANES(e) {
       uint64_t addr = av[l] = (base ? base[l] : 0) + (uint64_t)ad->imm;
       uint8_t *p = mem_at(b, w, pc, l, sp, addr, size * n, size * n, SIM_ACC_READ);

@@ -86,6 +86,8 @@ struct sim_prog {
     uint32_t off, size;          /* shared offset and bytes (extern: to the end of shared memory) */
   } *svars;
   uint32_t nsvars;
+  uint64_t *zero;                /* bitmap of the function registers a block must start with
+                                    zeroed (sim_warp_zero_plan); NULL: all of them */
 };
 
 /* Link entry `func` of m for a launch on d: allocate module variables on d if needed,
@@ -117,6 +119,9 @@ struct sim_warp {
   uint64_t cwait;                /* waiting at their top convergence barrier */
   uint8_t barpred[SIM_MAX_WARP]; /* bar.red: each waiting lane's predicate */
   uint32_t barid[SIM_MAX_WARP];  /* barrier each barwait lane waits at */
+  uint64_t barat[16];            /* the barwait lanes by barrier id */
+  uint32_t barpc[16];            /* the bar instruction the first of them waits at */
+  uint32_t barmixed;             /* ids whose lanes wait at more than one bar instruction */
   uint32_t pc[SIM_MAX_WARP];     /* per-lane pc, valid for lanes outside the current group */
   uint32_t tid[SIM_MAX_WARP][3];
 
@@ -234,6 +239,10 @@ enum sim_status sim_block_run(struct sim_block *b);
 /* Run warp w of block b for up to quantum instructions. Returns the number executed; sets
    w->state. A fault marks b->faulted. */
 uint64_t sim_warp_run(struct sim_block *b, struct sim_warp *w, uint64_t quantum);
+/* The function registers of p that some instruction may read before every path to it has
+   written them: a bitmap (one bit a register, 64 a word) for sim_warp_init, which zeroes only
+   those at the start of a block, or NULL when host memory ran out (then all are zeroed). */
+uint64_t *sim_warp_zero_plan(const struct sim_prog *p);
 /* Set up warp w's lanes at the entry point. */
 void sim_warp_init(struct sim_block *b, struct sim_warp *w);
 

@@ -508,6 +508,8 @@ enum sim_status sim_link(struct sim_device *d, const struct ptx_module *m, int f
     st = rewrite(&L);
   if (st == SIM_OK)
     st = link_calls(&L);
+  if (st == SIM_OK)
+    p->zero = sim_warp_zero_plan(p);  /* NULL (zero them all) when memory ran out */
 out:
   free(L.reach);
   free(L.order);
@@ -532,5 +534,6 @@ void sim_prog_free(struct sim_prog *p)
   free(p->calls);
   free(p->copies);
   free(p->svars);
+  free(p->zero);
   memset(p, 0, sizeof *p);
 }

@@ -158,27 +158,48 @@ static void shared_cost(struct sim_inst_stats *st, const uint64_t *addr, uint64_
     uint64_t gm = m & (group >= 64 ? ~0ull : ((1ull << group) - 1) << g0);
     if (!gm)
       continue;
-    uint64_t key[SIM_MAX_WARP * 4];
-    unsigned n = 0;
-    for (uint64_t mm = gm; mm; mm &= mm - 1) {
-      uint64_t w0 = addr[sim_ctz64(mm)] >> 2;
-      for (unsigned k = 0; k < words; k++) {
-        uint64_t w = w0 + k;
-        key[n++] = (w & 31) << 40 | (w & 0xffffffffffull);  /* bank, then word */
+    /* the busiest bank's distinct words: 1 when every word is in a bank of its own (the bank
+       mask has a bit per word), else counted in rounds: each round serves, in every bank, the
+       first word still waiting there and every lane that wants that word (a broadcast); the
+       words of other lanes in a bank already served wait for the next round */
+    uint64_t word[SIM_MAX_WARP * 4], bankword[32];
+    unsigned n = 0, best = 0;
+    uint32_t banks = 0;
+    if (words == 1) {
+      for (uint64_t mm = gm; mm; mm &= mm - 1) {
+        uint64_t w = (addr[sim_ctz64(mm)] >> 2) & 0xffffffffffull;
+        word[n++] = w;
+        banks |= 1u << (w & 31);
+      }
+    } else {
+      for (uint64_t mm = gm; mm; mm &= mm - 1) {
+        uint64_t w0 = addr[sim_ctz64(mm)] >> 2;
+        for (unsigned k = 0; k < words; k++) {
+          uint64_t w = (w0 + k) & 0xffffffffffull;
+          word[n++] = w;
+          banks |= 1u << (w & 31);
+        }
       }
     }
-    if (!is_sorted(key, n))
-      sort_u64(key, n);
-    unsigned best = 0, cur = 0;
-    for (unsigned i = 0; i < n; i++) {
-      if (i && key[i] == key[i - 1])
-        continue;                                         /* the same word: a broadcast */
-      if (i && (key[i] >> 40) == (key[i - 1] >> 40))
-        cur++;
-      else
-        cur = 1;
-      if (cur > best)
-        best = cur;
+    if (sim_popc64(banks) == n) {
+      n = 0;
+      best = 1;
+    }
+    while (n) {
+      uint32_t served = 0;
+      unsigned left = 0;
+      for (unsigned i = 0; i < n; i++) {
+        uint64_t w = word[i];
+        uint32_t bit = 1u << (w & 31);
+        if (!(served & bit)) {
+          served |= bit;
+          bankword[w & 31] = w;
+        } else if (bankword[w & 31] != w) {
+          word[left++] = w;
+        }
+      }
+      n = left;
+      best++;
     }
     st->s_wavefronts += best ? best : 1;
     st->s_ideal++;

@@ -25,6 +25,7 @@
  * until the block layer releases a barrier.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "sim/sim_int.h"
@@ -38,12 +39,183 @@ static inline int lane_top(const struct sim_warp *w, unsigned l)
   return w->csp[l] ? w->cstack[l][w->csp[l] - 1] : -1;
 }
 
+/* ---- which registers a block must start with zeroed ---- */
+
+/* Opcodes that write operand 0 (a register) for every lane whose guard holds, whatever their
+   modifiers: a register such an instruction writes without a guard is defined from there on.
+   Every other instruction's registers count as read (the safe side). */
+static int writes_dst_fully(enum ptx_op op)
+{
+  switch (op) {
+  case PTX_OP_MOV: case PTX_OP_ADD: case PTX_OP_SUB: case PTX_OP_MUL: case PTX_OP_DIV:
+  case PTX_OP_REM: case PTX_OP_MIN: case PTX_OP_MAX: case PTX_OP_AND: case PTX_OP_OR:
+  case PTX_OP_XOR: case PTX_OP_SHL: case PTX_OP_SHR: case PTX_OP_MUL24: case PTX_OP_COPYSIGN:
+  case PTX_OP_MAD: case PTX_OP_FMA: case PTX_OP_MAD24: case PTX_OP_SAD:
+  case PTX_OP_ABS: case PTX_OP_NEG: case PTX_OP_NOT: case PTX_OP_CNOT: case PTX_OP_POPC:
+  case PTX_OP_CLZ: case PTX_OP_BFIND: case PTX_OP_BREV: case PTX_OP_RCP: case PTX_OP_SQRT:
+  case PTX_OP_RSQRT: case PTX_OP_SIN: case PTX_OP_COS: case PTX_OP_LG2: case PTX_OP_EX2:
+  case PTX_OP_TANH: case PTX_OP_SETP: case PTX_OP_SELP: case PTX_OP_SLCT: case PTX_OP_CVT:
+  case PTX_OP_CVTA: case PTX_OP_LD: case PTX_OP_LDU:
+    return 1;
+  default:
+    return 0;
+  }
+}
+
+/* The function registers instruction `in` defines: its destination (and setp's second one),
+   when it writes them for every lane that runs it. *r2 gets PTX_NOREG when there is no
+   second. Returns the first, or PTX_NOREG. */
+static uint32_t defined_by(const struct ptx_inst *in, uint32_t nr, uint32_t *r2)
+{
+  *r2 = PTX_NOREG;
+  if (in->guard != PTX_NOREG || !in->nopd || !writes_dst_fully((enum ptx_op)in->op) ||
+      in->opd[0].kind != PTX_OPD_REG || in->opd[0].reg >= nr)
+    return PTX_NOREG;
+  if (in->op == PTX_OP_SETP && in->opd[0].pair < nr)
+    *r2 = in->opd[0].pair;
+  return in->opd[0].reg;
+}
+
+static void note_read(uint64_t *zero, const uint64_t *def, uint32_t r, uint32_t nr)
+{
+  if (r < nr && !(def[r / 64] >> (r % 64) & 1))
+    zero[r / 64] |= 1ull << (r % 64);
+}
+
+/* Instruction i's successors in the control-flow graph of one thread: n of them into s. */
+static unsigned successors(const struct sim_prog *p, uint32_t i, uint32_t s[2])
+{
+  const struct ptx_inst *in = &p->code[i];
+  unsigned n = 0;
+  int falls = 1;
+  switch ((enum ptx_op)in->op) {
+  case PTX_OP_BRA:
+    s[n++] = in->opd[0].reg;
+    falls = in->guard != PTX_NOREG;
+    break;
+  case PTX_OP_RET:
+  case PTX_OP_EXIT:
+  case PTX_OP_TRAP:
+    falls = in->guard != PTX_NOREG;      /* a call's return comes back at the call's pc + 1 */
+    break;
+  default:
+    break;
+  }
+  if (falls)
+    s[n++] = i + 1;
+  for (unsigned k = 0; k < n; k++)
+    if (s[k] >= p->ncode)
+      s[k--] = s[--n];
+  return n;
+}
+
+uint64_t *sim_warp_zero_plan(const struct sim_prog *p)
+{
+  uint32_t nr = p->nregs - p->nconst, nw = (nr + 63) / 64 ? (nr + 63) / 64 : 1;
+  size_t cells = (size_t)p->ncode * nw;
+  if (!p->ncode || cells > ((size_t)1 << 24))
+    return NULL;
+  uint64_t *zero = calloc(nw, sizeof *zero);
+  uint64_t *def = malloc(cells * sizeof *def);     /* per instruction: registers every path
+                                                      to it has written (before it runs) */
+  uint64_t *out = malloc(nw * sizeof *out);
+  uint8_t *seen = calloc(p->ncode, 1), *queued = calloc(p->ncode, 1);
+  uint32_t *work = malloc((size_t)p->ncode * sizeof *work);
+  if (!zero || !def || !out || !seen || !queued || !work) {
+    free(zero);
+    zero = NULL;
+    goto out;
+  }
+  /* forward "definitely written" analysis: nothing is written at the kernel's entry nor at a
+     device function's (the paths into it are the call sites'); a join keeps what every path
+     into it wrote */
+  uint32_t nwork = 0;
+  for (uint32_t c = 0; c <= p->ncalls; c++) {
+    uint32_t root = c == p->ncalls ? p->entry : p->calls[c].target;
+    if (c < p->ncalls && p->calls[c].builtin)
+      continue;
+    if (root >= p->ncode || seen[root])
+      continue;
+    seen[root] = queued[root] = 1;
+    memset(def + (size_t)root * nw, 0, nw * sizeof *def);
+    work[nwork++] = root;
+  }
+  while (nwork) {
+    uint32_t i = work[--nwork], s[2], r2;
+    queued[i] = 0;
+    memcpy(out, def + (size_t)i * nw, nw * sizeof *out);
+    uint32_t r = defined_by(&p->code[i], nr, &r2);
+    if (r != PTX_NOREG)
+      out[r / 64] |= 1ull << (r % 64);
+    if (r2 != PTX_NOREG)
+      out[r2 / 64] |= 1ull << (r2 % 64);
+    unsigned ns = successors(p, i, s);
+    for (unsigned k = 0; k < ns; k++) {
+      uint64_t *d = def + (size_t)s[k] * nw;
+      int changed = 0;
+      if (!seen[s[k]]) {
+        memcpy(d, out, nw * sizeof *d);
+        seen[s[k]] = 1;
+        changed = 1;
+      } else {
+        for (uint32_t x = 0; x < nw; x++) {
+          uint64_t v = d[x] & out[x];
+          changed |= v != d[x];
+          d[x] = v;
+        }
+      }
+      if (changed && !queued[s[k]]) {
+        queued[s[k]] = 1;
+        work[nwork++] = s[k];
+      }
+    }
+  }
+  /* a register some instruction may read before every path to it wrote it starts at zero */
+  for (uint32_t i = 0; i < p->ncode; i++) {
+    if (!seen[i])
+      continue;                           /* never runs */
+    const struct ptx_inst *in = &p->code[i];
+    const uint64_t *d = def + (size_t)i * nw;
+    uint32_t r2, r = defined_by(in, nr, &r2);
+    note_read(zero, d, in->guard, nr);
+    for (uint32_t o = 0; o < in->nopd; o++) {
+      const struct ptx_operand *op = &in->opd[o];
+      switch (op->kind) {
+      case PTX_OPD_REG:
+        if (o || r == PTX_NOREG)
+          note_read(zero, d, op->reg, nr);
+        if (o || r2 == PTX_NOREG)
+          note_read(zero, d, op->pair, nr);
+        break;
+      case PTX_OPD_ADDR:
+        note_read(zero, d, op->reg, nr);
+        break;
+      case PTX_OPD_VEC:
+        for (uint32_t v = 0; v < op->nvec && v < 4; v++)
+          note_read(zero, d, op->vreg[v], nr);
+        break;
+      default:
+        break;
+      }
+    }
+  }
+out:
+  free(def);
+  free(out);
+  free(seen);
+  free(queued);
+  free(work);
+  return zero;
+}
+
 void sim_warp_init(struct sim_block *b, struct sim_warp *w)
 {
   const struct sim_prog *p = b->prog;
   unsigned W = b->W;
   w->live = w->exists;
   w->barwait = w->syncwait = w->prefer = w->cwait = 0;
+  memset(w->barat, 0, sizeof w->barat);
+  w->barmixed = 0;
   for (unsigned l = 0; l < W; l++) {
     w->pc[l] = p->entry;
     w->csp[l] = 0;
@@ -59,7 +231,24 @@ void sim_warp_init(struct sim_block *b, struct sim_warp *w)
   w->spin = w->backs = 0;
   w->loopers = w->snap_loopers = 0;
   w->snap_valid = w->spinning = 0;
-  memset(w->regs, 0, (size_t)p->nregs * W * sizeof *w->regs);
+  if (p->zero) {
+    /* only the registers that may be read before they are written (sim_warp_zero_plan);
+       the others keep the last block's values until the code writes them */
+    uint32_t nr = p->nregs - p->nconst;
+    for (uint32_t r = 0; r < nr;) {
+      if (!(p->zero[r / 64] >> (r % 64) & 1)) {
+        r++;
+        continue;
+      }
+      uint32_t e = r + 1;
+      while (e < nr && (p->zero[e / 64] >> (e % 64) & 1))
+        e++;
+      memset(w->regs + (size_t)r * W, 0, (size_t)(e - r) * W * sizeof *w->regs);
+      r = e;
+    }
+  } else {
+    memset(w->regs, 0, (size_t)p->nregs * W * sizeof *w->regs);
+  }
   for (uint32_t c = 0; c < p->nconst; c++) {
     uint64_t *r = w->regs + (size_t)(p->nregs - p->nconst + c) * W;
     for (unsigned l = 0; l < W; l++)
@@ -157,18 +346,21 @@ static int select_group(struct sim_warp *w)
     return 0;
   w->prefer &= sel;
   uint64_t cand = w->prefer ? w->prefer : sel;
+  /* one pass: the lowest pc so far, and its lanes under the first one's convergence
+     barrier (a lower pc starts again; its first lane is the lowest-numbered one there) */
   uint32_t minpc = UINT32_MAX;
-  for (uint64_t m = cand; m; m &= m - 1) {
-    unsigned l = sim_ctz64(m);
-    if (w->pc[l] < minpc)
-      minpc = w->pc[l];
-  }
   uint64_t g = 0;
   int top = -2;
   for (uint64_t m = cand; m; m &= m - 1) {
     unsigned l = sim_ctz64(m);
-    if (w->pc[l] != minpc)
+    uint32_t lpc = w->pc[l];
+    if (lpc > minpc)
       continue;
+    if (lpc < minpc) {
+      minpc = lpc;
+      g = 0;
+      top = -2;
+    }
     int t = lane_top(w, l);
     if (top == -2)
       top = t;
@@ -466,10 +658,32 @@ static int control(struct sim_block *b, struct sim_warp *w, const struct ptx_ins
       return 0;
     }
     /* bar.sync / bar.red: wait for the block layer to release the barrier */
+    if (in->sub != PTX_BAR_RED && e && in->opd[0].reg >= p->nregs - p->nconst) {
+      /* a constant barrier id (bar.sync 0): one id for every lane, the bookkeeping at once */
+      uint32_t id = (uint32_t)REG(in->opd[0].reg)[sim_ctz64(e)] & 15;
+      for (uint64_t mm = g & ~e; mm; mm &= mm - 1)
+        w->pc[sim_ctz64(mm)] = pc + 1;
+      for (uint64_t mm = e; mm; mm &= mm - 1)
+        w->barid[sim_ctz64(mm)] = id;
+      if (!w->barat[id])
+        w->barpc[id] = pc;
+      else if (w->barpc[id] != pc)
+        w->barmixed |= 1u << id;
+      w->barat[id] |= e;
+      w->barwait |= e;
+      arrive(b, w, g & ~e);
+      return 0;
+    }
     for (uint64_t mm = g; mm; mm &= mm - 1) {
       unsigned l = sim_ctz64(mm);
       if (e >> l & 1) {
-        w->barid[l] = (uint32_t)REG(in->opd[0].reg)[l] & 15;
+        uint32_t id = (uint32_t)REG(in->opd[0].reg)[l] & 15;
+        w->barid[l] = id;
+        if (!w->barat[id])
+          w->barpc[id] = pc;
+        else if (w->barpc[id] != pc)
+          w->barmixed |= 1u << id;
+        w->barat[id] |= 1ull << l;
         if (in->sub == PTX_BAR_RED) {
           const struct ptx_operand *po = &in->opd[in->nopd - 1];
           w->barpred[l] = (uint8_t)((REG(po->reg)[l] & 1) ^ po->neg);

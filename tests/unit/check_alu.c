@@ -832,6 +832,52 @@ START_TEST(test_rounding_mode_restored)
 }
 END_TEST
 
+/* The warp-wide setp paths equal the per-lane comparisons for every compare, on values that
+   cover signed/unsigned order, zeros, infinities and NaNs, with a full mask (the loop
+   without mask tests) and with holes in it; lanes outside the mask keep their value. */
+START_TEST(test_setp_lanes_vs_scalar)
+{
+  static const uint32_t iv[] = {0, 1, 2, 0x7fffffffu, 0x80000000u, 0xffffffffu, 0xfffffffeu, 77};
+  static const uint32_t fv[] = {0x00000000u, 0x80000000u, 0x3f800000u, 0xbf800000u, 0x7f800000u,
+                                0xff800000u, 0x7fc00000u, 0xffc00001u, 0x00000001u, 0x41200000u};
+  const unsigned ni = sizeof iv / sizeof iv[0], nf = sizeof fv / sizeof fv[0];
+  uint64_t a[64], b[64], d[64];
+  const uint64_t masks[] = {~0ull, 0xffffffffull, 0xfffffff0ull, 0x5555555555555555ull,
+                            0x8000000000000001ull, 1ull << 40};
+  for (unsigned mi = 0; mi < sizeof masks / sizeof masks[0]; mi++) {
+    uint64_t e = masks[mi];
+    unsigned lo = (unsigned)__builtin_ctzll(e), hi = 64 - (unsigned)__builtin_clzll(e);
+    for (int c = PTX_CMP_NONE; c <= PTX_CMP_NAN; c++) {
+      for (int sgn = 0; sgn < 2; sgn++) {
+        for (unsigned l = 0; l < 64; l++) {
+          a[l] = iv[l % ni] | (uint64_t)l << 40;      /* junk above bit 31 is ignored */
+          b[l] = iv[(l / ni) % ni];
+          d[l] = 9;
+        }
+        sim_alu_setp_i32_lanes((enum ptx_cmp)c, sgn, d, a, b, e, lo, hi);
+        for (unsigned l = 0; l < 64; l++) {
+          uint64_t want = (e >> l & 1)
+            ? sim_alu_icmp((enum ptx_cmp)c, sgn ? PTX_T_S32 : PTX_T_U32, a[l], b[l]) : 9;
+          ck_assert_msg(d[l] == want, "setp i32 cmp %d sgn %d mask %u lane %u: %llu, want %llu",
+                        c, sgn, mi, l, (unsigned long long)d[l], (unsigned long long)want);
+        }
+      }
+      for (unsigned l = 0; l < 64; l++) {
+        a[l] = fv[l % nf];
+        b[l] = fv[(l / nf + l) % nf];
+        d[l] = 9;
+      }
+      sim_alu_setp_f32_lanes((enum ptx_cmp)c, d, a, b, e, lo, hi);
+      for (unsigned l = 0; l < 64; l++) {
+        uint64_t want = (e >> l & 1) ? sim_alu_fcmp((enum ptx_cmp)c, PTX_T_F32, 0, a[l], b[l]) : 9;
+        ck_assert_msg(d[l] == want, "setp f32 cmp %d mask %u lane %u: %llu, want %llu", c, mi, l,
+                      (unsigned long long)d[l], (unsigned long long)want);
+      }
+    }
+  }
+}
+END_TEST
+
 Suite *suite_alu(void)
 {
   Suite *s = suite_create("alu");
@@ -850,6 +896,7 @@ Suite *suite_alu(void)
   tcase_add_test(tp, test_fast_paths);
   tcase_add_test(tp, test_f2i_vs_c);
   tcase_add_test(tp, test_rounding_mode_restored);
+  tcase_add_test(tp, test_setp_lanes_vs_scalar);
   suite_add_tcase(s, tp);
   return s;
 }

@@ -1,7 +1,7 @@
 /* check_sim.c: the SIMT core on hand-written PTX: memory faults with their reports,
  * reconvergence (counted exactly), the spin lock under both scheduling models, barriers and
  * barrier divergence, the instruction budget, calls, 64-lane warps, and parallel runs that
- * must equal serial ones. Needs no nvcc. */
+ * must equal serial ones, and which registers a block starts with zeroed. Needs no nvcc. */
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,6 +9,7 @@
 
 #include "ptx/ptx.h"
 #include "sim/sim.h"
+#include "sim/sim_int.h"
 #include "suites.h"
 
 #define HDR ".version 9.0\n.target sm_90\n.address_size 64\n"
@@ -1120,6 +1121,165 @@ START_TEST(test_sync_masks)
 }
 END_TEST
 
+/* Block 0 writes %r3 on every lane and %r4 on lane 0 only (a guarded write); block 1 skips
+   both writes. Every block must still read 0 from a register no path of its own wrote:
+   out[block * 32 + lane] = %r3 + %r4. */
+static const char *k_zero =
+  HDR
+  ".visible .entry zreg(.param .u64 p)\n"
+  "{\n"
+  "  .reg .pred %p<3>;\n  .reg .b32 %r<7>;\n  .reg .b64 %rd<4>;\n"
+  "  ld.param.u64 %rd1, [p];\n"
+  "  cvta.to.global.u64 %rd2, %rd1;\n"
+  "  mov.u32 %r1, %ctaid.x;\n"
+  "  mov.u32 %r2, %tid.x;\n"
+  "  setp.ne.u32 %p1, %r1, 0;\n"
+  "  @%p1 bra SKIP;\n"
+  "  mov.u32 %r3, 77;\n"
+  "  setp.eq.u32 %p2, %r2, 0;\n"
+  "  @%p2 mov.u32 %r4, 5;\n"
+  "SKIP:\n"
+  "  add.u32 %r5, %r3, %r4;\n"
+  "  shl.b32 %r6, %r1, 5;\n"
+  "  add.u32 %r6, %r6, %r2;\n"
+  "  mul.wide.u32 %rd3, %r6, 4;\n"
+  "  add.s64 %rd2, %rd2, %rd3;\n"
+  "  st.global.u32 [%rd2], %r5;\n"
+  "  ret;\n"
+  "}\n";
+
+START_TEST(test_zero_plan)
+{
+  struct fx f;
+  load(&f, k_zero);
+  int fn = ptx_find_func(&f.m, "zreg");
+  ck_assert_int_ge(fn, 0);
+  struct sim_prog p;
+  ck_assert_int_eq(sim_link(f.d, &f.m, fn, &p, f.err, sizeof f.err), SIM_OK);
+  ck_assert_ptr_nonnull(p.zero);
+  const struct ptx_func *F = &f.m.funcs[fn];
+  unsigned nzero = 0;
+  for (uint32_t r = 0; r < F->nregs; r++) {
+    const char *name = f.m.regs[F->first_reg + r].name;
+    int z = (int)(p.zero[r / 64] >> (r % 64) & 1);
+    /* only the registers the SKIP path reads unwritten: the rest are written first */
+    int want = !strcmp(name, "%r3") || !strcmp(name, "%r4");
+    ck_assert_msg(z == want, "%s: zeroed %d, expected %d", name, z, want);
+    nzero += (unsigned)z;
+  }
+  ck_assert_uint_eq(nzero, 2);
+  sim_prog_free(&p);
+  done(&f);
+}
+END_TEST
+
+START_TEST(test_unwritten_registers_read_zero)
+{
+  struct fx f;
+  load(&f, k_zero);
+  uint64_t a = buffer(&f, 64 * 4, "argument 0");
+  /* one worker: block 1 runs in the warp that block 0 left its registers in */
+  ck_assert_int_eq(launch(&f, "zreg", 2, 32, &a, 1, SIM_SCHED_ITS, 1, 0), SIM_OK);
+  ck_assert_int_eq(f.r.outcome, SIM_RAN_OK);
+  uint32_t out[64];
+  ck_assert_int_eq(sim_read(f.d, a, out, sizeof out), SIM_OK);
+  ck_assert_uint_eq(out[0], 82);
+  for (uint32_t i = 1; i < 32; i++)
+    ck_assert_uint_eq(out[i], 77);
+  for (uint32_t i = 32; i < 64; i++)
+    ck_assert_uint_eq(out[i], 0);
+  done(&f);
+}
+END_TEST
+
+/* A guarded ld.param (read once for the warp) gives the parameter to the lanes its guard
+   lets through and leaves the others' register alone: out[tid] = tid odd ? n : tid. */
+static const char *k_param =
+  HDR
+  ".visible .entry lparam(.param .u64 p, .param .u32 n, .param .u32 pad)\n"
+  "{\n"
+  "  .reg .pred %p<2>;\n  .reg .b32 %r<4>;\n  .reg .b64 %rd<4>;\n"
+  "  ld.param.u64 %rd1, [p];\n"
+  "  cvta.to.global.u64 %rd2, %rd1;\n"
+  "  mov.u32 %r1, %tid.x;\n"
+  "  mov.u32 %r2, %r1;\n"
+  "  and.b32 %r3, %r1, 1;\n"
+  "  setp.ne.u32 %p1, %r3, 0;\n"
+  "  @%p1 ld.param.u32 %r2, [n];\n"
+  "  mul.wide.u32 %rd3, %r1, 4;\n"
+  "  add.s64 %rd2, %rd2, %rd3;\n"
+  "  st.global.u32 [%rd2], %r2;\n"
+  "  ret;\n"
+  "}\n";
+
+START_TEST(test_guarded_param_load)
+{
+  struct fx f;
+  load(&f, k_param);
+  uint64_t params[2] = {buffer(&f, 48 * 4, "argument 0"), 1234};
+  ck_assert_msg(launch(&f, "lparam", 1, 48, params, 2, SIM_SCHED_ITS, 1, 0) == SIM_OK, "%s", f.err);
+  ck_assert_int_eq(f.r.outcome, SIM_RAN_OK);
+  uint32_t out[48];
+  ck_assert_int_eq(sim_read(f.d, params[0], out, sizeof out), SIM_OK);
+  for (uint32_t i = 0; i < 48; i++)
+    ck_assert_uint_eq(out[i], i % 2 ? 1234 : i);
+  done(&f);
+}
+END_TEST
+
+/* Even lanes wait at one bar instruction, odd lanes at another (both barrier 1): with a
+   thread count (bar.sync 1, 64) the barrier completes when all 64 threads are there, wherever
+   they wait; without one it is barrier divergence, named at the even lanes' instruction. */
+static char *bar2_kernel(char *buf, size_t n, const char *bar)
+{
+  snprintf(buf, n,
+           HDR
+           ".visible .entry bar2(.param .u64 p)\n{\n"
+           "  .reg .pred %%p<2>;\n  .reg .b32 %%r<3>;\n  .reg .b64 %%rd<4>;\n"
+           "  ld.param.u64 %%rd1, [p];\n"
+           "  cvta.to.global.u64 %%rd2, %%rd1;\n"
+           "  mov.u32 %%r1, %%tid.x;\n"
+           "  and.b32 %%r2, %%r1, 1;\n"
+           "  setp.ne.u32 %%p1, %%r2, 0;\n"
+           "  @%%p1 bra ODD;\n"
+           "  .loc 1 4 5\n"
+           "  %s;\n"
+           "  bra.uni JOIN;\n"
+           "ODD:\n"
+           "  .loc 1 6 5\n"
+           "  %s;\n"
+           "JOIN:\n"
+           "  mul.wide.u32 %%rd3, %%r1, 4;\n"
+           "  add.s64 %%rd2, %%rd2, %%rd3;\n"
+           "  st.global.u32 [%%rd2], %%r1;\n"
+           "  ret;\n}\n"
+           ".file 1 \"/lab/bar2.cu\"\n", bar, bar);
+  return buf;
+}
+
+START_TEST(test_barrier_at_two_instructions)
+{
+  char src[2048];
+  struct fx f;
+  load(&f, bar2_kernel(src, sizeof src, "bar.sync 1, 64"));
+  uint64_t a = buffer(&f, 64 * 4, "argument 0");
+  ck_assert_int_eq(launch(&f, "bar2", 1, 64, &a, 1, SIM_SCHED_ITS, 1, 0), SIM_OK);
+  ck_assert_int_eq(f.r.outcome, SIM_RAN_OK);
+  uint32_t out[64];
+  ck_assert_int_eq(sim_read(f.d, a, out, sizeof out), SIM_OK);
+  for (uint32_t i = 0; i < 64; i++)
+    ck_assert_uint_eq(out[i], i);
+  done(&f);
+
+  load(&f, bar2_kernel(src, sizeof src, "bar.sync 1"));
+  a = buffer(&f, 64 * 4, "argument 0");
+  ck_assert_int_eq(launch(&f, "bar2", 1, 64, &a, 1, SIM_SCHED_ITS, 1, 0), SIM_OK);
+  ck_assert_int_eq(f.r.outcome, SIM_BARRIER_DIVERGENCE);
+  ck_assert_uint_eq(f.m.insts[f.r.fault.inst].uline, 4);
+  done(&f);
+}
+END_TEST
+
 Suite *suite_sim(void)
 {
   Suite *s = suite_create("sim");
@@ -1153,6 +1313,10 @@ Suite *suite_sim(void)
   tcase_add_test(t, test_wave64);
   tcase_add_test(t, test_wave64_votes_and_segments);
   tcase_add_test(t, test_bad_launch);
+  tcase_add_test(t, test_zero_plan);
+  tcase_add_test(t, test_unwritten_registers_read_zero);
+  tcase_add_test(t, test_guarded_param_load);
+  tcase_add_test(t, test_barrier_at_two_instructions);
   suite_add_tcase(s, t);
   return s;
 }

@@ -139,6 +139,12 @@ enum ptx_shfmode { PTX_SHF_L_WRAP = 0, PTX_SHF_L_CLAMP, PTX_SHF_R_WRAP, PTX_SHF_
 enum ptx_prmtmode { PTX_PRMT_DEFAULT = 0, PTX_PRMT_F4E, PTX_PRMT_B4E, PTX_PRMT_RC8,
                     PTX_PRMT_ECL, PTX_PRMT_ECR, PTX_PRMT_RC16 };
 enum ptx_clampmode { PTX_MODE_WRAP = 0, PTX_MODE_CLAMP };   /* bmsk, szext */
+enum ptx_cpmode {     /* cp.async */
+  PTX_CP_COPY = 0,    /* cp.async.ca/.cg.shared.global [dst], [src], size{, src-size} */
+  PTX_CP_COMMIT,      /* cp.async.commit_group */
+  PTX_CP_WAIT,        /* cp.async.wait_group N */
+  PTX_CP_WAIT_ALL     /* cp.async.wait_all: commit_group then wait_group 0 */
+};
 enum ptx_testpmode { PTX_TESTP_FINITE = 0, PTX_TESTP_INFINITE, PTX_TESTP_NUMBER,
                      PTX_TESTP_NOTANUMBER, PTX_TESTP_NORMAL, PTX_TESTP_SUBNORMAL };
 
@@ -222,7 +228,7 @@ struct ptx_inst {
   uint8_t cmp;         /* enum ptx_cmp (setp, set, slct uses sign only) */
   uint8_t boolop;      /* enum ptx_boolop */
   uint8_t sub;         /* opcode-specific: atomop, shflmode, votemode, matchmode, barmode,
-                          shfmode, prmtmode, testpmode, clampmode */
+                          shfmode, prmtmode, testpmode, clampmode, cpmode */
   uint8_t nopd;        /* operands used in opd[] */
   uint8_t guard_neg;   /* "@!%p" */
   uint32_t guard;      /* guard predicate register, or PTX_NOREG */

@@ -1221,6 +1221,7 @@ static int parse_loc(struct parser *p) {
 
 struct modstate {
   int ntypes, shf_dir, shf_mode;
+  int cp_async;        /* cp: the .async word was seen (cp.reduce and others are refused) */
 };
 
 static int two_type_op(int op) {
@@ -1326,6 +1327,13 @@ static int apply_mod(struct ptx_inst *in, struct modstate *ms, const struct ptx_
     break;
   case PTX_OP_MEMBAR:
     if (tok_is(t, "gl")) return 0;
+    break;
+  case PTX_OP_CP:      /* cp.async{.ca,.cg}, cp.async.commit_group, .wait_group, .wait_all */
+    if (tok_is(t, "async")) { ms->cp_async = 1; return 0; }
+    if (tok_is(t, "ca") || tok_is(t, "cg")) return 0;
+    if (tok_is(t, "commit_group")) { in->sub = PTX_CP_COMMIT; return 0; }
+    if (tok_is(t, "wait_group")) { in->sub = PTX_CP_WAIT; return 0; }
+    if (tok_is(t, "wait_all")) { in->sub = PTX_CP_WAIT_ALL; return 0; }
     break;
   default:
     break;
@@ -1705,6 +1713,17 @@ static int parse_inst(struct parser *p) {
   }
   if (in.op == PTX_OP_BRA && (in.nopd != 1 || in.opd[0].kind != PTX_OPD_LABEL))
     return syn(p, opt, "'%s' needs exactly one label operand", ot.s);
+  if (in.op == PTX_OP_CP) {
+    unsigned want = in.sub == PTX_CP_COPY ? 3 : in.sub == PTX_CP_WAIT ? 1 : 0;
+    if (!ms.cp_async) return unsup(p, opt, "unsupported instruction '%s' at line %u", ot.s, opt->line);
+    if (in.nopd != want && !(in.sub == PTX_CP_COPY && in.nopd == 4))
+      return syn(p, opt, "'%s' takes %u operands, not %u", ot.s, want, in.nopd);
+    if (in.sub == PTX_CP_COPY && (in.opd[0].kind != PTX_OPD_ADDR || in.opd[1].kind != PTX_OPD_ADDR))
+      return syn(p, opt, "'%s' needs [shared], [global] addresses", ot.s);
+    if (in.nopd == 4 && in.opd[3].kind == PTX_OPD_REG &&
+        m->regs[m->funcs[p->cur_func].first_reg + in.opd[3].reg].type == PTX_T_PRED)
+      in.type2 = PTX_T_PRED;        /* the ignore-src predicate, not a source size */
+  }
   ENSURE(p, m->insts, p->cap_insts, m->ninsts + 1);
   m->insts[m->ninsts++] = in;
   return 0;

@@ -59,6 +59,7 @@ void sim_warp_init(struct sim_block *b, struct sim_warp *w)
   w->spin = w->backs = 0;
   w->loopers = w->snap_loopers = 0;
   w->snap_valid = w->spinning = 0;
+  sim_async_reset(w);
   memset(w->regs, 0, (size_t)p->nregs * W * sizeof *w->regs);
   for (uint32_t c = 0; c < p->nconst; c++) {
     uint64_t *r = w->regs + (size_t)(p->nregs - p->nconst + c) * W;

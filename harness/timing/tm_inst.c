@@ -113,7 +113,15 @@ void tm_classify(const struct tm_costs *c, const struct ptx_inst *in, struct tm_
   switch ((enum ptx_cost)(oi ? oi->cost : PTX_COST_ARITH)) {
   /* memory: the path (L1/L2/DRAM or shared memory) is the trace's, per execution */
   case PTX_COST_LOAD:
-    if (in->space == PTX_SP_PARAM || in->space == PTX_SP_CONST || in->op == PTX_OP_LDU)
+    if (in->op == PTX_OP_CP) {      /* cp.async: the copy is a load; the wait waits for it */
+      if (in->sub == PTX_CP_COPY) {
+        set(o, TM_C_LOAD, TM_PIPE_LSU, TM_DEP_LONG, 0, 1);
+        o->async_copy = 1;
+      } else {
+        set(o, TM_C_FIXED, TM_PIPE_INT, TM_DEP_WAIT, 1, 1);
+        o->async_wait = in->sub != PTX_CP_COMMIT;
+      }
+    } else if (in->space == PTX_SP_PARAM || in->space == PTX_SP_CONST || in->op == PTX_OP_LDU)
       set(o, TM_C_FIXED, TM_PIPE_INT, TM_DEP_WAIT, in->space == PTX_SP_PARAM ? 2 : c->alu * 2, 1);
     else
       set(o, TM_C_LOAD, TM_PIPE_LSU, TM_DEP_LONG, 0, 1);

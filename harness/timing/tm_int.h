@@ -46,6 +46,8 @@ struct tm_op {
   uint16_t bar_threads;    /* the thread count it names; 0: every thread of the block */
   uint8_t nsrc, ndst;
   uint8_t atom_float;      /* atom/red: a floating-point operation (slower at one address) */
+  uint8_t async_copy;      /* cp.async: a load whose completion async_wait waits for */
+  uint8_t async_wait;      /* cp.async.wait_group/wait_all: waits for the warp's copies */
   uint32_t src[TM_MAX_SRC], dst[TM_MAX_DST];   /* module register indices */
 };
 void tm_classify(const struct tm_costs *c, const struct ptx_inst *in, struct tm_op *o);

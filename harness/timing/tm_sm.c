@@ -36,6 +36,8 @@ struct warp {
   uint32_t nev, pos;
   int64_t *ready;                /* per module register: cycle its value can be read */
   uint8_t *rkind;                /* per register: enum tm_dep of the instruction writing it */
+  int64_t async_ready;           /* when its cp.async copies issued so far are all done (a
+                                    wait_group waits for all of them, not only the older) */
   int64_t next_ok;               /* earliest cycle it may issue again */
   uint8_t next_why;              /* the stall reason until next_ok */
   uint64_t age;                  /* dispatch order: lower is older */
@@ -302,6 +304,10 @@ static int can_issue(struct sm *s, uint32_t slot, int64_t t, uint8_t *why, int64
                                                                        : TM_STALL_WAIT;
     }
   }
+  if (o->async_wait && x->async_ready > at) {
+    at = x->async_ready;
+    reason = TM_STALL_LONG_SB;
+  }
   if (at > t) {
     *why = reason;
     *when = at;
@@ -509,6 +515,8 @@ static void issue(struct sm *s, uint32_t slot, int64_t t, struct tm_sm_out *out)
     break;
   }
   int64_t r = ceil_cycle(ready);
+  if (o->async_copy && r > x->async_ready)
+    x->async_ready = r;
   for (unsigned i = 0; i < o->ndst; i++) {
     x->ready[o->dst[i]] = r;
     x->rkind[o->dst[i]] = dep;
@@ -539,6 +547,7 @@ static void dispatch(struct sm *s, uint32_t j, uint32_t slot, int64_t t)
     struct warp *x = &s->w[slot * in->warps_per_block + k];
     memset(x->ready, 0, in->nregs * sizeof *x->ready);
     memset(x->rkind, 0, in->nregs);
+    x->async_ready = 0;
     x->blk = j;
     x->evi = bs->evi + bs->first[k];
     x->nev = bs->first[k + 1] - bs->first[k];

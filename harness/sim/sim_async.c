@@ -1,0 +1,181 @@
+/* sim_async.c: asynchronous copies from global to shared memory (cp.async, sm_80+).
+ *
+ * What __pipeline_memcpy_async / __pipeline_commit / __pipeline_wait_prior and
+ * cooperative_groups::memcpy_async + cg::wait compile to:
+ *   cp.async.ca/.cg.shared.global [dst], [src], cp-size{, src-size | ignore-src};
+ *   cp.async.commit_group;   cp.async.wait_group N;   cp.async.wait_all;
+ * Each thread has its own queue: a copy joins the thread's open group, commit_group closes
+ * it, wait_group N returns once all but the N most recent committed groups are complete,
+ * wait_all once all are (it commits first). The ISA leaves the destination undefined until
+ * the wait, so the emulator performs a group's copies when the group is waited on: a read
+ * before the wait sees the old bytes (or is reported by the race checker as a read of
+ * unwritten shared memory), and the write is checked against other threads' accesses at
+ * the wait, as the ordering a __syncthreads() after it gives. Addresses are checked when the
+ * copy is issued, so a bad pointer faults at the cp.async line. The metrics count a copy as
+ * a global load and a shared store at its instruction; the timing model, as a load whose
+ * result the wait_group waits for.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim/sim_int.h"
+
+#define REG(r) (w->regs + (size_t)(r) * b->W)
+
+/* One queued copy of one thread. */
+struct sim_acopy {
+  uint32_t pc;       /* the cp.async that issued it (faults and races are reported there) */
+  uint8_t lane;
+  uint8_t size;      /* cp-size: 4, 8 or 16 bytes written */
+  uint8_t src_size;  /* bytes read from src; the rest of the destination is zero-filled */
+  uint32_t group;    /* the lane's group number: agroups[lane] when it was issued */
+  uint32_t dst;      /* shared-memory offset */
+  uint64_t src;      /* global address */
+};
+
+void sim_async_reset(struct sim_warp *w)
+{
+  w->nacp = 0;
+  memset(w->agroups, 0, sizeof w->agroups);
+}
+
+void sim_async_free(struct sim_warp *warps, uint32_t n)
+{
+  for (uint32_t i = 0; i < n; i++) {
+    free(warps[i].acp);
+    warps[i].acp = NULL;
+    warps[i].nacp = warps[i].cap_acp = 0;
+  }
+}
+
+static int fault(struct sim_block *b, struct sim_warp *w, uint32_t pc, unsigned l, const char *msg)
+{
+  sim_fault_other(b, w, pc, l, SIM_FK_TRAP, msg);
+  return -1;
+}
+
+/* Queue lane copies of instruction pc for lanes e; counts them in the statistics. */
+static int issue(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t e)
+{
+  const struct ptx_inst *in = &b->prog->code[pc];
+  const struct ptx_operand *da = &in->opd[0], *sa = &in->opd[1];
+  uint64_t dav[SIM_MAX_WARP] = {0}, sav[SIM_MAX_WARP] = {0};
+  uint64_t read = 0;             /* lanes that read their source */
+  unsigned stat_size = 0;
+  for (uint64_t mm = e; mm; mm &= mm - 1) {
+    unsigned l = sim_ctz64(mm);
+    uint64_t dst = (da->reg != PTX_NOREG ? REG(da->reg)[l] : 0) + (uint64_t)da->imm;
+    uint64_t src = (sa->reg != PTX_NOREG ? REG(sa->reg)[l] : 0) + (uint64_t)sa->imm;
+    uint64_t size = REG(in->opd[2].reg)[l], src_size = size;
+    if (in->nopd > 3) {
+      uint64_t v = REG(in->opd[3].reg)[l];
+      if (in->type2 == PTX_T_PRED)          /* ignore-src: read nothing, write zeros */
+        src_size = ((v & 1) != in->opd[3].neg) ? 0 : size;
+      else
+        src_size = v;
+    }
+    if (size != 4 && size != 8 && size != 16) {
+      char msg[160];
+      snprintf(msg, sizeof msg, "cp.async copies 4, 8 or 16 bytes, not %llu", (unsigned long long)size);
+      return fault(b, w, pc, l, msg);
+    }
+    if (src_size > size) {
+      char msg[160];
+      snprintf(msg, sizeof msg, "cp.async: source size %llu is larger than the copy size %llu",
+               (unsigned long long)src_size, (unsigned long long)size);
+      return fault(b, w, pc, l, msg);
+    }
+    if (!sim_mem_lane(b, w, pc, l, PTX_SP_SHARED, dst, (uint32_t)size, (uint32_t)size, SIM_ACC_WRITE))
+      return -1;
+    if (src_size &&
+        !sim_mem_lane(b, w, pc, l, PTX_SP_GLOBAL, src, (uint32_t)src_size, (uint32_t)size, SIM_ACC_READ))
+      return -1;
+    if (sim_grow((void **)&w->acp, &w->cap_acp, w->nacp + 1, sizeof *w->acp, 64))
+      return fault(b, w, pc, l, "out of host memory for cp.async's queue");
+    w->acp[w->nacp++] = (struct sim_acopy){
+      .pc = pc, .lane = (uint8_t)l, .size = (uint8_t)size, .src_size = (uint8_t)src_size,
+      .group = w->agroups[l], .dst = (uint32_t)dst, .src = src,
+    };
+    dav[l] = dst;
+    sav[l] = src;
+    if (src_size)
+      read |= 1ull << l;
+    stat_size = (unsigned)size;
+  }
+  /* the shared store first: the trace keeps the last space counted, the global load, which
+     is what the timing model costs */
+  sim_stats_mem(b, pc, PTX_SP_SHARED, dav, e, stat_size, 0);
+  sim_stats_mem(b, pc, PTX_SP_GLOBAL, sav, read ? read : e, stat_size, 0);
+  return 0;
+}
+
+/* Perform copy c: read its source now, write its destination, check both for races. */
+static int perform(struct sim_block *b, struct sim_warp *w, const struct sim_acopy *c)
+{
+  uint8_t buf[16] = {0};
+  if (c->src_size) {
+    uint8_t *s = sim_mem_lane(b, w, c->pc, c->lane, PTX_SP_GLOBAL, c->src, c->src_size, 1, SIM_ACC_READ);
+    if (!s)
+      return -1;
+    if (sim_race_global_read(b, c->src) &&
+        sim_race_global(b, w, c->pc, c->lane, c->src, c->src_size, SIM_ACC_READ, 0))
+      return -1;
+    memcpy(buf, s, c->src_size);
+  }
+  uint8_t *d = sim_mem_lane(b, w, c->pc, c->lane, PTX_SP_SHARED, c->dst, c->size, c->size, SIM_ACC_WRITE);
+  if (!d)
+    return -1;
+  if (b->race && sim_race_access(b, w, c->pc, c->lane, c->dst, c->size, SIM_ACC_WRITE, 0,
+                                 memcmp(d, buf, c->size) == 0))
+    return -1;
+  memcpy(d, buf, c->size);
+  b->writes++;
+  return 0;
+}
+
+/* Perform, in issue order, the queued copies of lanes e whose group is below upto[lane],
+   and drop them from the queue. */
+static int complete(struct sim_block *b, struct sim_warp *w, uint64_t e, const uint32_t *upto)
+{
+  uint32_t k = 0;
+  for (uint32_t i = 0; i < w->nacp; i++) {
+    const struct sim_acopy *c = &w->acp[i];
+    if ((e >> c->lane & 1) && c->group < upto[c->lane]) {
+      if (perform(b, w, c))
+        return -1;
+      continue;
+    }
+    w->acp[k++] = *c;
+  }
+  w->nacp = k;
+  return 0;
+}
+
+int sim_async_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t e)
+{
+  const struct ptx_inst *in = &b->prog->code[pc];
+  uint32_t upto[SIM_MAX_WARP];
+  switch ((enum ptx_cpmode)in->sub) {
+  case PTX_CP_COPY:
+    return issue(b, w, pc, e);
+  case PTX_CP_COMMIT:
+    for (uint64_t mm = e; mm; mm &= mm - 1)
+      w->agroups[sim_ctz64(mm)]++;
+    return 0;
+  case PTX_CP_WAIT:
+    for (uint64_t mm = e; mm; mm &= mm - 1) {
+      unsigned l = sim_ctz64(mm);
+      uint64_t n = REG(in->opd[0].reg)[l];
+      upto[l] = n >= w->agroups[l] ? 0 : w->agroups[l] - (uint32_t)n;
+    }
+    return w->nacp ? complete(b, w, e, upto) : 0;
+  case PTX_CP_WAIT_ALL:
+    for (uint64_t mm = e; mm; mm &= mm - 1) {
+      unsigned l = sim_ctz64(mm);
+      upto[l] = ++w->agroups[l];
+    }
+    return w->nacp ? complete(b, w, e, upto) : 0;
+  }
+  return fault(b, w, pc, sim_ctz64(e), "unknown cp.async form");
+}

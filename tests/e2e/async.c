@@ -1,0 +1,143 @@
+/* async.c: end-to-end tests of asynchronous copies (cp.async) as CUDA C writes them
+ * (tests/e2e/kernels/async.cu): __pipeline_memcpy_async with commit/wait_prior stages,
+ * cooperative_groups::memcpy_async + cg::wait, zero-filled short copies, the race a missing
+ * __syncthreads() leaves, and the counters a copy adds (a global load and a shared store).
+ *
+ * Expected values come from the ISA's definition: a copy's cp-size bytes at the destination
+ * are the src-size bytes of the source followed by zeros, visible to the thread once a wait
+ * covers its group and to the block after a barrier. Comparisons are bit for bit.
+ */
+#include <check.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "e2e.h"
+
+#define A "--arg"
+#define ASYNC_TIMEOUT_S 300
+
+/* Double-buffered stages with wait_prior(1): out[t*B + i] = in[t*B + B-1-i] * 2 + t. */
+START_TEST(pipeline_stages_double_buffered)
+{
+  const unsigned B = 128, ntiles = 5, n = B * ntiles;
+  float *in = e2e_rand_f32(n, 31);
+  const char *pout = e2e_tmp("out.bin");
+  struct e2e_run *r = e2e_emu(e2e_kernel("async.cu"), "--kernel", "pipeline_stages", "--grid", "1",
+                              "--block", e2e_fmt("%u", B), A, e2e_fmt("f32buf:%u:rand:31", n), A,
+                              e2e_fmt("f32buf:%u:zero", n), A, e2e_fmt("i32:%u", ntiles), "--dump",
+                              e2e_fmt("1=%s", pout), "--json", NULL);
+  e2e_expect_ok(r);
+  float *got = e2e_read(pout, n * 4);
+  for (unsigned t = 0; t < ntiles; t++)
+    for (unsigned i = 0; i < B; i++) {
+      float want = in[t * B + (B - 1 - i)] * 2.0f + (float)t;
+      ck_assert_msg(e2e_f32_bits(got[t * B + i]) == e2e_f32_bits(want),
+                    "tile %u thread %u: got %a, expected %a", t, i, (double)got[t * B + i], (double)want);
+    }
+  /* one 4-byte copy per thread and tile: per warp and tile one global load request of 128
+     contiguous bytes (4 sectors) and one shared store */
+  long long reqs = (B / 32) * ntiles;
+  ck_assert_int_eq(e2e_jint(r, "metrics/l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum/value"), reqs);
+  ck_assert_int_eq(e2e_jint(r, "metrics/l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum/value"), reqs * 4);
+  ck_assert_int_eq(e2e_jint(r, "metrics/smsp__sass_inst_executed_op_shared_st.sum/value"), reqs);
+  ck_assert_int_eq(e2e_jint(r, "metrics/l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum/value"), 0);
+}
+END_TEST
+
+/* cg::memcpy_async of a block's tile, cg::wait: out[b*B + i] = in[b*B + B-1-i] + 1. */
+START_TEST(cooperative_groups_memcpy_async)
+{
+  const unsigned B = 128, G = 3, n = B * G;
+  float *in = e2e_rand_f32(n, 32);
+  const char *pout = e2e_tmp("out.bin");
+  struct e2e_run *r = e2e_emu(e2e_kernel("async.cu"), "--kernel", "cg_reverse", "--grid",
+                              e2e_fmt("%u", G), "--block", e2e_fmt("%u", B), A,
+                              e2e_fmt("f32buf:%u:rand:32", n), A, e2e_fmt("f32buf:%u:zero", n),
+                              "--dump", e2e_fmt("1=%s", pout), "--json", NULL);
+  e2e_expect_ok(r);
+  float *got = e2e_read(pout, n * 4);
+  for (unsigned b = 0; b < G; b++)
+    for (unsigned i = 0; i < B; i++) {
+      float want = in[b * B + (B - 1 - i)] + 1.0f;
+      ck_assert_msg(e2e_f32_bits(got[b * B + i]) == e2e_f32_bits(want),
+                    "block %u thread %u: got %a, expected %a", b, i, (double)got[b * B + i], (double)want);
+    }
+}
+END_TEST
+
+/* cp.async.cg 16 bytes with src-size 16 - 4 * (i % 4): the words past src-size are zero. */
+START_TEST(short_source_is_zero_filled)
+{
+  const unsigned B = 64, G = 2, n = B * G;
+  uint32_t *in = e2e_rand_u32(n * 4, 33);
+  const char *pout = e2e_tmp("out.bin");
+  struct e2e_run *r = e2e_emu(e2e_kernel("async.cu"), "--kernel", "zero_fill", "--grid",
+                              e2e_fmt("%u", G), "--block", e2e_fmt("%u", B), A,
+                              e2e_fmt("u32buf:%u:rand:33", n * 4), A, e2e_fmt("u32buf:%u:zero", n * 4),
+                              "--dump", e2e_fmt("1=%s", pout), "--json", NULL);
+  e2e_expect_ok(r);
+  uint32_t *got = e2e_read(pout, n * 16);
+  for (unsigned t = 0; t < n; t++) {
+    unsigned kept = (16 - 4 * ((t % B) % 4)) / 4;
+    for (unsigned k = 0; k < 4; k++) {
+      uint32_t want = k < kept ? in[t * 4 + k] : 0;
+      ck_assert_msg(got[t * 4 + k] == want, "thread %u word %u: got 0x%08x, expected 0x%08x", t, k,
+                    got[t * 4 + k], want);
+    }
+  }
+}
+END_TEST
+
+/* The copy lands at the wait: a read of the destination before it gives the old value. */
+START_TEST(destination_changes_at_the_wait)
+{
+  const unsigned B = 64;
+  float *in = e2e_rand_f32(B, 34);
+  const char *pout = e2e_tmp("out.bin");
+  struct e2e_run *r = e2e_emu(e2e_kernel("async.cu"), "--kernel", "early_read", "--grid", "1",
+                              "--block", e2e_fmt("%u", B), A, e2e_fmt("f32buf:%u:rand:34", B), A,
+                              e2e_fmt("f32buf:%u:zero", 2 * B), "--dump", e2e_fmt("1=%s", pout),
+                              "--json", NULL);
+  e2e_expect_ok(r);
+  float *got = e2e_read(pout, 2 * B * 4);
+  for (unsigned i = 0; i < B; i++) {
+    ck_assert_msg(got[i] == -1.0f, "thread %u read %a before its wait, not the old -1", i, (double)got[i]);
+    ck_assert_msg(e2e_f32_bits(got[B + i]) == e2e_f32_bits(in[i]), "thread %u after the wait: got %a, "
+                  "expected %a", i, (double)got[B + i], (double)in[i]);
+  }
+}
+END_TEST
+
+/* Reading another thread's copy after one's own wait, without __syncthreads(): a race between
+   the copy's write and the read, reported at both lines. */
+START_TEST(missing_barrier_after_the_wait_is_a_race)
+{
+  const char *k = e2e_kernel("async.cu");
+  struct e2e_run *r = e2e_emu(k, "--kernel", "missing_sync", "--grid", "1", "--block", "128", A,
+                              "f32buf:128:rand:35", A, "f32buf:128:zero", "--json", NULL);
+  e2e_expect_outcome(r, 1, "fault");
+  ck_assert_str_eq(e2e_jstr(r, "fault/kind"), "race");
+  int wline = e2e_marker_line(k, "ASYNC-RACE-WRITE"), rline = e2e_marker_line(k, "ASYNC-RACE-READ");
+  long long at = e2e_jint(r, "fault/source/line"), other = e2e_jint(r, "fault/other/source/line");
+  ck_assert_msg((at == wline && other == rline) || (at == rline && other == wline),
+                "the race is reported at lines %lld and %lld, not %d and %d", at, other, wline, rline);
+}
+END_TEST
+
+void e2e_add_async_tests(Suite *s)
+{
+  if (!e2e_have_nvcc()) {
+    printf("e2e: nvcc not found: SKIPPING the asynchronous copy tests\n");
+    return;
+  }
+  TCase *tc = tcase_create("async");
+  tcase_add_checked_fixture(tc, e2e_setup, e2e_teardown);
+  tcase_set_timeout(tc, ASYNC_TIMEOUT_S);
+  tcase_add_test(tc, pipeline_stages_double_buffered);
+  tcase_add_test(tc, cooperative_groups_memcpy_async);
+  tcase_add_test(tc, short_source_is_zero_filled);
+  tcase_add_test(tc, destination_changes_at_the_wait);
+  tcase_add_test(tc, missing_barrier_after_the_wait_is_a_race);
+  suite_add_tcase(s, tc);
+}

@@ -113,13 +113,16 @@ void tm_classify(const struct tm_costs *c, const struct ptx_inst *in, struct tm_
   switch ((enum ptx_cost)(oi ? oi->cost : PTX_COST_ARITH)) {
   /* memory: the path (L1/L2/DRAM or shared memory) is the trace's, per execution */
   case PTX_COST_LOAD:
-    if (in->op == PTX_OP_CP) {      /* cp.async: the copy is a load; the wait waits for it */
+    if (in->op == PTX_OP_CP) {      /* cp.async: the copy is a load; a wait waits for groups */
       if (in->sub == PTX_CP_COPY) {
         set(o, TM_C_LOAD, TM_PIPE_LSU, TM_DEP_LONG, 0, 1);
-        o->async_copy = 1;
+        o->async = TM_ASYNC_COPY;
       } else {
         set(o, TM_C_FIXED, TM_PIPE_INT, TM_DEP_WAIT, 1, 1);
-        o->async_wait = in->sub != PTX_CP_COMMIT;
+        o->async = in->sub == PTX_CP_COMMIT ? TM_ASYNC_COMMIT
+                   : in->sub == PTX_CP_WAIT ? TM_ASYNC_WAIT : TM_ASYNC_WAIT_ALL;
+        if (in->sub == PTX_CP_WAIT && in->nopd == 1 && in->opd[0].kind == PTX_OPD_IMM)
+          o->async_n = (uint8_t)(in->opd[0].imm > 255 ? 255 : in->opd[0].imm < 0 ? 0 : in->opd[0].imm);
       }
     } else if (in->space == PTX_SP_PARAM || in->space == PTX_SP_CONST || in->op == PTX_OP_LDU)
       set(o, TM_C_FIXED, TM_PIPE_INT, TM_DEP_WAIT, in->space == PTX_SP_PARAM ? 2 : c->alu * 2, 1);

@@ -1,7 +1,9 @@
 /* async.c: end-to-end tests of asynchronous copies (cp.async) as CUDA C writes them
  * (tests/e2e/kernels/async.cu): __pipeline_memcpy_async with commit/wait_prior stages,
  * cooperative_groups::memcpy_async + cg::wait, zero-filled short copies, the race a missing
- * __syncthreads() leaves, and the counters a copy adds (a global load and a shared store).
+ * __syncthreads() leaves, the counters a copy adds (a global load and a shared store), and
+ * lab 03's asynchronous-copy triad (labs/03-latency-hiding/async_copy.cu): right, and timed
+ * by the model as loads in flight.
  *
  * Expected values come from the ISA's definition: a copy's cp-size bytes at the destination
  * are the src-size bytes of the source followed by zeros, visible to the thread once a wait
@@ -125,6 +127,66 @@ START_TEST(missing_barrier_after_the_wait_is_a_race)
 }
 END_TEST
 
+/* Lab 03's asynchronous-copy triad (labs/03-latency-hiding/async_copy.cu) at every STAGES, on
+   a size that leaves a partial tile and blocks with different tile counts: z = 2x + y bit for
+   bit (2x is exact, so the sum is rounded once, fused or not). */
+START_TEST(lab03_async_triad_is_right_at_every_stages)
+{
+  const unsigned n = 33333, G = 7;
+  float *x = e2e_rand_f32(n, 41), *y = e2e_rand_f32(n, 42);
+  static const int stages[] = {1, 2, 4, 8};
+  for (size_t k = 0; k < sizeof stages / sizeof stages[0]; k++) {
+    const char *pout = e2e_tmp(e2e_fmt("z%d.bin", stages[k]));
+    struct e2e_run *r = e2e_emu("labs/03-latency-hiding/async_copy.cu", "--kernel", "triad_async",
+                                "--grid", e2e_fmt("%u", G), "--block", "128", A,
+                                e2e_fmt("f32buf:%u:rand:41", n), A, e2e_fmt("f32buf:%u:rand:42", n),
+                                A, e2e_fmt("f32buf:%u:zero", n), A, e2e_fmt("i32:%u", n), A,
+                                e2e_fmt("i32:%d", stages[k]), "--dump", e2e_fmt("2=%s", pout),
+                                "--json", NULL);
+    e2e_expect_ok(r);
+    float *z = e2e_read(pout, n * 4);
+    for (unsigned i = 0; i < n; i++) {
+      float want = 2.0f * x[i] + y[i];
+      ck_assert_msg(e2e_f32_bits(z[i]) == e2e_f32_bits(want), "STAGES %d: z[%u] = %a, expected %a",
+                    stages[k], i, (double)z[i], (double)want);
+    }
+  }
+}
+END_TEST
+
+/* The timing model sees the copies in flight: at the lab's 8 warps per SM (its smem rule, less
+   the kernel's 8 KB of stages), each doubling of STAGES shortens the modelled time, as more
+   loads are on their way per warp (Little's law), and the long-scoreboard stalls fall. */
+START_TEST(lab03_async_triad_stages_hide_latency_in_the_model)
+{
+  const unsigned n = 2162688;    /* 8 tiles per block */
+  double prev_t = 0, prev_stall = 0;
+  static const int stages[] = {1, 2, 4};
+  for (size_t k = 0; k < sizeof stages / sizeof stages[0]; k++) {
+    struct e2e_run *r = e2e_emu("labs/03-latency-hiding/async_copy.cu", "--kernel", "triad_async",
+                                "--grid", "2112", "--block", "128", "--smem",
+                                e2e_fmt("%d", 233472 / 2 - 2048 - 8192), A,
+                                e2e_fmt("f32buf:%u:rand:1", n), A, e2e_fmt("f32buf:%u:rand:2", n),
+                                A, e2e_fmt("f32buf:%u:zero", n), A, e2e_fmt("i32:%u", n), A,
+                                e2e_fmt("i32:%d", stages[k]), "--json", NULL);
+    e2e_expect_ok(r);
+    ck_assert_int_eq(e2e_jint(r, "occupancy/active_warps_per_sm"), 8);
+    json_t *t = e2e_j(r->json, "metrics/gpu__time_duration.sum/value");
+    json_t *st = e2e_j(r->json, "metrics/smsp__average_warps_issue_stalled_long_scoreboard_per_issue_active.ratio/value");
+    ck_assert_msg(json_is_number(t) && json_is_number(st), "no modelled time or stalls: %s", r->out);
+    double tv = json_number_value(t), sv = json_number_value(st);
+    if (k) {
+      ck_assert_msg(tv < 0.9 * prev_t, "STAGES %d: modelled %.0f ns, not below 0.9 x STAGES %d's %.0f ns",
+                    stages[k], tv, stages[k - 1], prev_t);
+      ck_assert_msg(sv < prev_stall, "STAGES %d: %.2f long-scoreboard stalls per issue, not fewer than %.2f",
+                    stages[k], sv, prev_stall);
+    }
+    prev_t = tv;
+    prev_stall = sv;
+  }
+}
+END_TEST
+
 void e2e_add_async_tests(Suite *s)
 {
   if (!e2e_have_nvcc()) {
@@ -139,5 +201,7 @@ void e2e_add_async_tests(Suite *s)
   tcase_add_test(tc, short_source_is_zero_filled);
   tcase_add_test(tc, destination_changes_at_the_wait);
   tcase_add_test(tc, missing_barrier_after_the_wait_is_a_race);
+  tcase_add_test(tc, lab03_async_triad_is_right_at_every_stages);
+  tcase_add_test(tc, lab03_async_triad_stages_hide_latency_in_the_model);
   suite_add_tcase(s, tc);
 }

@@ -1020,6 +1020,11 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
       return pc;
     break;
 
+  case PTX_OP_MBARRIER:                           /* mbarrier: sim_async.c */
+    if (sim_mbarrier_exec(b, w, pc, e))
+      return pc;
+    break;
+
   case PTX_OP_ACTIVEMASK:
     FOR_LANES(e) REG(d->reg)[l] = m & (W == 64 ? ~0ull : 0xffffffffull);
     break;

@@ -270,6 +270,9 @@ uint8_t *sim_mem_lane(struct sim_block *b, struct sim_warp *w, uint32_t pc, unsi
    or wait_all) for lanes e of warp w. Copies are queued per thread and done when their group
    is waited on. Returns 0, or -1 after reporting a fault. */
 int sim_async_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t e);
+/* Execute mbarrier instruction pc for lanes e of warp w, lane by lane. Returns 0, or -1 after
+   reporting a fault (an mbarrier used before its init, a count out of range). */
+int sim_mbarrier_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t e);
 /* Forget warp w's queued copies (a new block starts on it). */
 void sim_async_reset(struct sim_warp *w);
 /* Free the queues of warps[0 .. n). */

@@ -70,6 +70,7 @@ static void regs_of(const struct ptx_inst *in, struct tm_op *o)
   case PTX_DST_NO: writes = 0; break;
   case PTX_DST_YES: writes = 1; break;
   case PTX_DST_BAR_RED: writes = in->sub == PTX_BAR_RED; break; /* bar.red d, a{, b}, {!}c */
+  case PTX_DST_MODE: writes = in->nopd > 0 && in->opd[0].kind == PTX_OPD_REG; break;
   }
   add_reg(o->src, &o->nsrc, TM_MAX_SRC, in->guard);
   for (unsigned i = 0; i < in->nopd; i++) {
@@ -168,6 +169,9 @@ void tm_classify(const struct tm_costs *c, const struct ptx_inst *in, struct tm_
     break;
   case PTX_COST_FENCE:
     set(o, TM_C_FIXED, TM_PIPE_LSU, TM_DEP_LONG, 100, 1);
+    break;
+  case PTX_COST_MBAR:              /* an atomic on a shared word: the shared-memory unit */
+    set(o, TM_C_FIXED, TM_PIPE_MIO, TM_DEP_SHORT, c->smem, 1);
     break;
   case PTX_COST_SLEEP:
     set(o, TM_C_FIXED, TM_PIPE_CBU, TM_DEP_WAIT, 100, 1);

@@ -2,7 +2,8 @@
  * (tests/e2e/kernels/async.cu): __pipeline_memcpy_async with commit/wait_prior stages,
  * cooperative_groups::memcpy_async + cg::wait, zero-filled short copies, the race a missing
  * __syncthreads() leaves, the counters a copy adds (a global load and a shared store), and
- * lab 03's asynchronous-copy triad (labs/03-latency-hiding/async_copy.cu): right, and timed
+ * split barriers (mbarrier: cuda::barrier, cuda::pipeline, transaction counts, kernels/
+ * mbarrier.cu), and lab 03's asynchronous-copy triad (labs/03-latency-hiding/async_copy.cu): right, and timed
  * by the model as loads in flight.
  *
  * Expected values come from the ISA's definition: a copy's cp-size bytes at the destination
@@ -187,6 +188,102 @@ START_TEST(lab03_async_triad_stages_hide_latency_in_the_model)
 }
 END_TEST
 
+/* ---- mbarrier: cuda::barrier, cuda::pipeline, transaction counts ---- */
+
+/* mbarrier.cu's kernel `name` (in, out, ntiles) on one block of B threads over ntiles tiles of
+   rand:SEED input: its output. */
+static float *run_tiles(const char *name, unsigned B, unsigned ntiles, uint64_t seed)
+{
+  const unsigned n = B * ntiles;
+  const char *pout = e2e_tmp(e2e_fmt("%s.bin", name));
+  struct e2e_run *r = e2e_emu(e2e_kernel("mbarrier.cu"), "--kernel", name, "--grid", "1",
+                              "--block", e2e_fmt("%u", B), A,
+                              e2e_fmt("f32buf:%u:rand:%llu", n, (unsigned long long)seed), A,
+                              e2e_fmt("f32buf:%u:zero", n), A, e2e_fmt("i32:%u", ntiles), "--dump",
+                              e2e_fmt("1=%s", pout), "--json", NULL);
+  e2e_expect_ok(r);
+  return e2e_read(pout, n * 4);
+}
+
+/* cuda::memcpy_async completing on a reused cuda::barrier, one phase per tile (and one more
+   per tile before the slot is reused): each thread reads another's copy after the barrier,
+   with no __syncthreads(), which the race checker accepts only because the phase orders it. */
+START_TEST(cuda_barrier_phases)
+{
+  const unsigned B = 128, T = 5;
+  float *in = e2e_rand_f32(B * T, 51), *got = run_tiles("barrier_tiles", B, T, 51);
+  for (unsigned t = 0; t < T; t++)
+    for (unsigned i = 0; i < B; i++) {
+      float want = in[t * B + (B - 1 - i)] + (float)t;
+      ck_assert_msg(e2e_f32_bits(got[t * B + i]) == e2e_f32_bits(want),
+                    "tile %u thread %u: got %a, expected %a", t, i, (double)got[t * B + i], (double)want);
+    }
+}
+END_TEST
+
+/* A two-stage cuda::pipeline: producer_acquire/commit, consumer_wait/release on mbarriers. */
+START_TEST(cuda_pipeline_two_stages)
+{
+  const unsigned B = 128, T = 7;
+  float *in = e2e_rand_f32(B * T, 52), *got = run_tiles("pipeline_tiles", B, T, 52);
+  for (unsigned t = 0; t < T; t++)
+    for (unsigned i = 0; i < B; i++) {
+      float want = in[t * B + (B - 1 - i)] * 2.0f;
+      ck_assert_msg(e2e_f32_bits(got[t * B + i]) == e2e_f32_bits(want),
+                    "tile %u thread %u: got %a, expected %a", t, i, (double)got[t * B + i], (double)want);
+    }
+}
+END_TEST
+
+/* arrive.expect_tx, complete_tx, test_wait and try_wait.parity: a phase whose arrivals are all
+   in stays open while bytes are pending, and completes with the last complete_tx. */
+START_TEST(mbarrier_transaction_counts)
+{
+  const unsigned B = 128;
+  float *in = e2e_rand_f32(B, 53);
+  const char *pout = e2e_tmp("out.bin"), *pfirst = e2e_tmp("first.bin");
+  struct e2e_run *r = e2e_emu(e2e_kernel("mbarrier.cu"), "--kernel", "transaction_counts", "--grid",
+                              "1", "--block", e2e_fmt("%u", B), A, e2e_fmt("f32buf:%u:rand:53", B), A,
+                              e2e_fmt("f32buf:%u:zero", B), A, e2e_fmt("i32buf:%u:fill=7", B),
+                              "--dump", e2e_fmt("1=%s", pout), "--dump", e2e_fmt("2=%s", pfirst),
+                              "--json", NULL);
+  e2e_expect_ok(r);
+  float *got = e2e_read(pout, B * 4);
+  int32_t *first = e2e_read(pfirst, B * 4);
+  for (unsigned i = 0; i < B; i++) {
+    ck_assert_msg(first[i] == 0, "thread %u saw the phase complete with bytes pending", i);
+    ck_assert_msg(e2e_f32_bits(got[i]) == e2e_f32_bits(in[B - 1 - i]), "thread %u: got %a, expected %a",
+                  i, (double)got[i], (double)in[B - 1 - i]);
+  }
+}
+END_TEST
+
+/* An arrive on a barrier no thread initialised is stopped at its line. */
+START_TEST(mbarrier_never_initialised)
+{
+  const char *k = e2e_kernel("mbarrier.cu");
+  struct e2e_run *r = e2e_emu(k, "--kernel", "never_initialised", "--grid", "1", "--block", "64", A,
+                              "f32buf:64:zero", "--json", NULL);
+  e2e_expect_outcome(r, 1, "fault");
+  ck_assert_int_eq(e2e_jint(r, "fault/source/line"), e2e_marker_line(k, "UNINIT-ARRIVE"));
+  ck_assert_msg(strstr(e2e_jstr(r, "fault/message"), "not initialised") != NULL, "%s",
+                e2e_jstr(r, "fault/message"));
+}
+END_TEST
+
+/* A bulk copy (TMA) is not run: its kernel is refused by name, with the construct and its
+   line; the other kernels of mbarrier.cu run (the tests above). */
+START_TEST(bulk_copy_refused_by_name)
+{
+  const char *k = e2e_kernel("mbarrier.cu");
+  struct e2e_run *r = e2e_emu(k, "--kernel", "bulk_copy", "--grid", "1", "--block", "64", A,
+                              "f32buf:256:zero", A, "f32buf:64:zero", NULL);
+  e2e_expect_error(r, 2, "kernel 'bulk_copy'", "cp.async.bulk", NULL);
+  ck_assert_msg(e2e_mentions_line(r->err, "mbarrier.cu", e2e_marker_line(k, "BULK-HERE")),
+                "the refusal does not name the bulk copy's line: %s", r->err);
+}
+END_TEST
+
 void e2e_add_async_tests(Suite *s)
 {
   if (!e2e_have_nvcc()) {
@@ -201,6 +298,11 @@ void e2e_add_async_tests(Suite *s)
   tcase_add_test(tc, short_source_is_zero_filled);
   tcase_add_test(tc, destination_changes_at_the_wait);
   tcase_add_test(tc, missing_barrier_after_the_wait_is_a_race);
+  tcase_add_test(tc, cuda_barrier_phases);
+  tcase_add_test(tc, cuda_pipeline_two_stages);
+  tcase_add_test(tc, mbarrier_transaction_counts);
+  tcase_add_test(tc, mbarrier_never_initialised);
+  tcase_add_test(tc, bulk_copy_refused_by_name);
   tcase_add_test(tc, lab03_async_triad_is_right_at_every_stages);
   tcase_add_test(tc, lab03_async_triad_stages_hide_latency_in_the_model);
   suite_add_tcase(s, tc);

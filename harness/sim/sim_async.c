@@ -177,6 +177,11 @@ static int complete(struct sim_block *b, struct sim_warp *w, uint64_t e, const u
 #define MB_IS_INIT(v) (((v) & MB_INIT_MASK) == MB_INIT_BIT)
 #define MB_PHASE_BIT (1ull << 63)
 #define MB_COUNT_MAX 0xfffffu       /* the ISA's range: 1 .. 2^20 - 1 */
+/* Waits (warp-instructions) that may find their phase open, with no mbarrier and no memory
+   changing meanwhile, before the block is reported stuck: every thread waits on a phase
+   that cannot complete (a spin loop around try_wait reads the clock, so the emulator's
+   general check for spinning warps does not see it). */
+#define MB_SPIN_MAX (1u << 20)
 
 static uint64_t mb_make(uint32_t pending, uint32_t expected, int32_t tx, uint64_t phase)
 {
@@ -205,6 +210,7 @@ static uint8_t *mb_at(struct sim_block *b, struct sim_warp *w, uint32_t pc, unsi
    takes part in orders more than it should: a race across it goes unreported). */
 static uint64_t mb_maybe_complete(struct sim_block *b, uint64_t v, int may)
 {
+  b->mb_fails = 0;                /* an mbarrier changed: waiting may end */
   if (!may || MB_PENDING(v) || MB_TX(v))
     return v;
   sim_race_barrier(b);
@@ -233,6 +239,25 @@ static int mb_arrive(struct sim_block *b, struct sim_warp *w, uint32_t pc, unsig
   v = mb_maybe_complete(b, v, may_complete);
   memcpy(p, &v, 8);
   return b->faulted ? -1 : 0;
+}
+
+/* A wait found its phase open (lane l, mbarrier state v): after MB_SPIN_MAX of them with
+   nothing changing, the block is stuck. Returns -1 after reporting it. */
+static int mb_stuck(struct sim_block *b, struct sim_warp *w, uint32_t pc, unsigned l, uint64_t v)
+{
+  if (b->writes != b->mb_writes) {
+    b->mb_writes = b->writes;
+    b->mb_fails = 0;
+  }
+  if (++b->mb_fails < MB_SPIN_MAX)
+    return 0;
+  char msg[320];
+  snprintf(msg, sizeof msg, "the threads wait on an mbarrier phase that cannot complete: "
+           "%u of its %u arrivals%s are still pending and no thread arrives (more arrivals "
+           "expected than threads arrive? a barrier initialised with the wrong count?)",
+           MB_PENDING(v), MB_EXPECTED(v), MB_TX(v) ? " and transaction bytes" : "");
+  sim_fault_other(b, w, pc, l, SIM_FK_DEADLOCK, msg);
+  return -1;
 }
 
 int sim_mbarrier_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t e)
@@ -309,6 +334,8 @@ int sim_mbarrier_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint
       if (!MB_IS_INIT(v))
         return fault(b, w, pc, l, "mbarrier wait on an mbarrier that was not initialised");
       REG(in->opd[0].reg)[l] = (unsigned)(v >> 63) != want;
+      if ((unsigned)(v >> 63) == want && !(mm & (mm - 1)) && mb_stuck(b, w, pc, l, v))
+        return -1;                      /* counted once per warp-instruction, at its last lane */
       break;
     }
     case PTX_MBAR_PENDING_COUNT:

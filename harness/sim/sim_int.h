@@ -212,6 +212,9 @@ struct sim_block {
   int un_pending;                /* a read of unwritten shared memory, reported at the next
                                     barrier or the block's end unless a racing write explains it */
   uint32_t un_pc, un_warp, un_lane, un_addr, un_size;
+  uint64_t mb_fails;             /* mbarrier waits that found their phase open since an
+                                    mbarrier or memory last changed (sim_async.c) ... */
+  uint64_t mb_writes;            /* ... and b->writes when that count started */
 };
 
 /* What a worker is doing, for the progress watch of the blocks on the others. */

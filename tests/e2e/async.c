@@ -271,6 +271,18 @@ START_TEST(mbarrier_never_initialised)
 }
 END_TEST
 
+/* A barrier that expects one arrival more than the block has: a deadlock, reported with the
+   arrivals pending, not a run to the instruction budget. */
+START_TEST(mbarrier_deadlock_is_reported)
+{
+  struct e2e_run *r = e2e_emu(e2e_kernel("mbarrier.cu"), "--kernel", "wrong_count", "--grid", "1",
+                              "--block", "64", A, "f32buf:64:zero", "--json", NULL);
+  e2e_expect_outcome(r, 1, "deadlock");
+  const char *msg = e2e_jstr(r, "fault/message");
+  ck_assert_msg(strstr(msg, "mbarrier") && strstr(msg, "1 of its 65 arrivals"), "%s", msg);
+}
+END_TEST
+
 /* A bulk copy (TMA) is not run: its kernel is refused by name, with the construct and its
    line; the other kernels of mbarrier.cu run (the tests above). */
 START_TEST(bulk_copy_refused_by_name)
@@ -302,6 +314,7 @@ void e2e_add_async_tests(Suite *s)
   tcase_add_test(tc, cuda_pipeline_two_stages);
   tcase_add_test(tc, mbarrier_transaction_counts);
   tcase_add_test(tc, mbarrier_never_initialised);
+  tcase_add_test(tc, mbarrier_deadlock_is_reported);
   tcase_add_test(tc, bulk_copy_refused_by_name);
   tcase_add_test(tc, lab03_async_triad_is_right_at_every_stages);
   tcase_add_test(tc, lab03_async_triad_stages_hide_latency_in_the_model);

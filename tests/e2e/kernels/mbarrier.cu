@@ -101,3 +101,15 @@ extern "C" __global__ void bulk_copy(const float *in, float *out)
   }
   out[threadIdx.x] = s[threadIdx.x];
 }
+
+// A cuda::barrier initialised for one thread more than the block has: its first phase never
+// completes, and every thread waits in arrive_and_wait. The emulator reports the deadlock.
+extern "C" __global__ void wrong_count(float *out)
+{
+  __shared__ cuda::barrier<cuda::thread_scope_block> bar;
+  if (threadIdx.x == 0)
+    init(&bar, blockDim.x + 1);
+  __syncthreads();
+  bar.arrive_and_wait();
+  out[threadIdx.x] = 1.0f;
+}

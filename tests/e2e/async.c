@@ -92,6 +92,26 @@ START_TEST(short_source_is_zero_filled)
 }
 END_TEST
 
+/* The ignore-src predicate: where it holds, zeros instead of the source. */
+START_TEST(ignore_source_predicate_writes_zeros)
+{
+  const unsigned B = 64;
+  float *in = e2e_rand_f32(B, 36);
+  const char *pout = e2e_tmp("out.bin");
+  struct e2e_run *r = e2e_emu(e2e_kernel("async.cu"), "--kernel", "ignore_source", "--grid", "1",
+                              "--block", e2e_fmt("%u", B), A, e2e_fmt("f32buf:%u:rand:36", B), A,
+                              e2e_fmt("f32buf:%u:zero", B), "--dump", e2e_fmt("1=%s", pout), "--json",
+                              NULL);
+  e2e_expect_ok(r);
+  float *got = e2e_read(pout, B * 4);
+  for (unsigned i = 0; i < B; i++) {
+    uint32_t want = i & 1 ? 0 : e2e_f32_bits(in[i]);
+    ck_assert_msg(e2e_f32_bits(got[i]) == want, "thread %u: got 0x%08x, expected 0x%08x", i,
+                  e2e_f32_bits(got[i]), want);
+  }
+}
+END_TEST
+
 /* The copy lands at the wait: a read of the destination before it gives the old value. */
 START_TEST(destination_changes_at_the_wait)
 {
@@ -308,6 +328,7 @@ void e2e_add_async_tests(Suite *s)
   tcase_add_test(tc, pipeline_stages_double_buffered);
   tcase_add_test(tc, cooperative_groups_memcpy_async);
   tcase_add_test(tc, short_source_is_zero_filled);
+  tcase_add_test(tc, ignore_source_predicate_writes_zeros);
   tcase_add_test(tc, destination_changes_at_the_wait);
   tcase_add_test(tc, missing_barrier_after_the_wait_is_a_race);
   tcase_add_test(tc, cuda_barrier_phases);

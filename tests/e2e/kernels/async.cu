@@ -75,3 +75,17 @@ extern "C" __global__ void early_read(const float *in, float *out)
   __pipeline_wait_prior(0);
   out[blockDim.x + i] = s[i];
 }
+
+// cp.async's ignore-src predicate (inline PTX): where it holds, the source is not read and the
+// destination gets zeros. Odd threads ignore their source: out[i] = i odd ? 0 : in[i].
+extern "C" __global__ void ignore_source(const float *in, float *out)
+{
+  __shared__ float s[256];
+  const int i = threadIdx.x;
+  s[i] = -1.0f;
+  unsigned sa = (unsigned)__cvta_generic_to_shared(&s[i]);
+  asm volatile("{ .reg .pred p; setp.ne.u32 p, %2, 0; cp.async.ca.shared.global [%0], [%1], 4, p; }"
+               ::"r"(sa), "l"(&in[i]), "r"(i & 1) : "memory");
+  asm volatile("cp.async.wait_all;" ::: "memory");
+  out[i] = s[i];
+}

@@ -41,9 +41,12 @@ static void emu_usage(FILE *f)
         "         [--lanes PATH [--lanes-warp B,W]]\n"
         "         --arg SPEC ...   (one per kernel parameter, in order)\n"
         "\n"
-        "SPEC: TYPEbuf:COUNT:INIT   a buffer; TYPE u8 i32 u32 i64 u64 f32 f64;\n"
+        "SPEC: TYPEbuf:COUNT:INIT   a buffer; TYPE i8 u8 i16 u16 i32 u32 i64 u64\n"
+        "                           f16 bf16 f32 f64;\n"
         "                           INIT rand[:SEED] | zero | fill=V | iota | file=PATH\n"
-        "      TYPE:V               a scalar; TYPE i32 u32 i64 u64 f32 f64\n"
+        "      TYPE:V               a scalar of one of those types\n"
+        "      bytes:HEX            a parameter as its bytes in memory order, two hex\n"
+        "                           digits each: a struct passed by value\n"
         "--dump N=PATH writes argument N's buffer (0-based), raw, after the run.\n"
         "--sched its (default): independent thread scheduling, Volta and later;\n"
         "        stack: pre-Volta reconvergence stack (the SIMT spin lock deadlocks).\n"
@@ -382,7 +385,7 @@ static int pack_params(const struct ptx_module *m, int f, struct emu_arg *args, 
   *size = total;
   for (uint32_t i = 0; i < nargs; i++) {
     const struct ptx_var *pv = &m->vars[m->func_params[m->funcs[f].first_param + i]];
-    uint32_t want = args[i].is_buffer ? 8 : run_elem_size(args[i].elem);
+    uint32_t want = emu_arg_size(&args[i]);
     if (sz[i] != want) {
       wl_error("--arg %u '%s' is %u bytes but parameter %u of %s (%s) is %u bytes%s", i,
                args[i].spec, want, i, m->funcs[f].name, pv->name, sz[i],
@@ -406,7 +409,10 @@ static int pack_params(const struct ptx_module *m, int f, struct emu_arg *args, 
       }
       bits = args[i].dev_addr;
     }
-    memcpy(*buf + off[i], &bits, want);
+    if (args[i].nbytes)
+      memcpy(*buf + off[i], args[i].bytes, want);
+    else
+      memcpy(*buf + off[i], &bits, want);
   }
   return WL_EXIT_OK;
 }

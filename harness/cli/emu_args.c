@@ -24,16 +24,24 @@ static int parse_u64(const char *s, uint64_t *v)
   return 0;
 }
 
-/* A value of type e written as text, as raw bits. */
+static int is_float_elem(enum run_elem e)
+{
+  return e == RUN_F32 || e == RUN_F64 || e == RUN_F16 || e == RUN_BF16;
+}
+
+/* A value of type e written as text, as raw bits. f16 and bf16 values are rounded to the
+   nearest (ties to even) from the decimal's double, as f32 ones from it. */
 static int parse_value(enum run_elem e, const char *s, uint64_t *bits)
 {
   char *end;
   errno = 0;
-  if (e == RUN_F32 || e == RUN_F64) {
+  if (is_float_elem(e)) {
     double d = strtod(s, &end);
     if (errno || *end || !*s)
       return -1;
-    if (e == RUN_F32) {
+    if (e == RUN_F16 || e == RUN_BF16) {
+      *bits = e == RUN_F16 ? run_f16_bits(d) : run_bf16_bits(d);
+    } else if (e == RUN_F32) {
       float f = (float)d;
       uint32_t u;
       memcpy(&u, &f, 4);
@@ -43,22 +51,57 @@ static int parse_value(enum run_elem e, const char *s, uint64_t *bits)
     }
     return 0;
   }
-  if (e == RUN_I32 || e == RUN_I64) {
+  if (e == RUN_I8 || e == RUN_I16 || e == RUN_I32 || e == RUN_I64) {
     long long x = strtoll(s, &end, 0);
     if (errno || *end || !*s)
       return -1;
-    if (e == RUN_I32 && (x < INT32_MIN || x > INT32_MAX))
+    unsigned bits_n = run_elem_size(e) * 8;
+    if (bits_n < 64 && (x < -(1ll << (bits_n - 1)) || x >= (1ll << (bits_n - 1))))
       return -1;
-    *bits = e == RUN_I32 ? (uint64_t)(uint32_t)(int32_t)x : (uint64_t)x;
+    *bits = bits_n < 64 ? (uint64_t)x & ((1ull << bits_n) - 1) : (uint64_t)x;
     return 0;
   }
   uint64_t x;
   if (parse_u64(s, &x))
     return -1;
-  if ((e == RUN_U32 && x > UINT32_MAX) || (e == RUN_U8 && x > 255))
+  unsigned bits_n = run_elem_size(e) * 8;
+  if (bits_n < 64 && x >> bits_n)
     return -1;
   *bits = x;
   return 0;
+}
+
+/* bytes:HEX, a parameter given as its bytes (a struct passed by value): two hex digits a
+   byte, in memory order, at most EMU_ARG_MAX_BYTES of them. */
+static int parse_bytes(const char *hex, struct emu_arg *a, char *err, size_t errlen)
+{
+  size_t n = strlen(hex);
+  if (n == 0 || n % 2 || n / 2 > EMU_ARG_MAX_BYTES) {
+    snprintf(err, errlen, "--arg '%s': bytes:HEX takes 1 to %d bytes as pairs of hex digits "
+             "(bytes:0a0b0c0d)", a->spec, EMU_ARG_MAX_BYTES);
+    return -1;
+  }
+  for (size_t i = 0; i < n / 2; i++) {
+    unsigned v = 0;
+    for (size_t k = 0; k < 2; k++) {
+      char c = hex[2 * i + k];
+      unsigned d = c >= '0' && c <= '9' ? (unsigned)(c - '0') : c >= 'a' && c <= 'f'
+                   ? (unsigned)(c - 'a' + 10) : c >= 'A' && c <= 'F' ? (unsigned)(c - 'A' + 10) : 16;
+      if (d > 15) {
+        snprintf(err, errlen, "--arg '%s': '%c' is not a hex digit", a->spec, c);
+        return -1;
+      }
+      v = v * 16 + d;
+    }
+    a->bytes[i] = (uint8_t)v;
+  }
+  a->nbytes = (uint32_t)(n / 2);
+  return 0;
+}
+
+uint32_t emu_arg_size(const struct emu_arg *a)
+{
+  return a->is_buffer ? 8 : a->nbytes ? a->nbytes : run_elem_size(a->elem);
 }
 
 static int fill_from_file(const char *path, struct emu_arg *a, size_t bytes, char *err, size_t n)
@@ -97,22 +140,20 @@ int emu_arg_parse(const char *spec, struct emu_arg *a, char *err, size_t errlen)
   }
   memcpy(type, spec, tl);
   type[tl] = 0;
+  if (!strcmp(type, "bytes"))
+    return parse_bytes(colon + 1, a, err, errlen);
   if (tl > 3 && !strcmp(type + tl - 3, "buf")) {
     a->is_buffer = 1;
     type[tl - 3] = 0;
   }
   int found = run_elem_parse(type, &a->elem) == 0;
   if (!found) {
-    snprintf(err, errlen, "--arg '%s': unknown type '%s' (use u8 i32 u32 i64 u64 f32 f64, "
-             "with 'buf' for a buffer)", spec, type);
+    snprintf(err, errlen, "--arg '%s': unknown type '%s' (use i8 u8 i16 u16 i32 u32 i64 u64 "
+             "f16 bf16 f32 f64, with 'buf' for a buffer, or bytes:HEX)", spec, type);
     return -1;
   }
   const char *rest = colon + 1;
   if (!a->is_buffer) {
-    if (a->elem == RUN_U8) {
-      snprintf(err, errlen, "--arg '%s': u8 is a buffer type only", spec);
-      return -1;
-    }
     if (parse_value(a->elem, rest, &a->scalar)) {
       snprintf(err, errlen, "--arg '%s': '%s' is not a valid %s", spec, rest, type);
       return -1;
@@ -189,15 +230,17 @@ int emu_arg_check_type(const struct emu_arg *a, unsigned t, const char *param, c
                        size_t errlen)
 {
   enum ptx_type pt = (enum ptx_type)t;
-  if (a->is_buffer || pt == PTX_T_NONE || (pt >= PTX_T_B8 && pt <= PTX_T_B128))
+  if (a->is_buffer || a->nbytes || pt == PTX_T_NONE || (pt >= PTX_T_B8 && pt <= PTX_T_B128))
     return 0;
   int want_float = ptx_type_is_float(pt) != 0;
-  int is_float = a->elem == RUN_F32 || a->elem == RUN_F64;
+  int is_float = is_float_elem(a->elem);
   if (want_float == is_float)
     return 0;
+  unsigned sz = ptx_type_size(pt);
   snprintf(err, errlen, "--arg '%s' is %s, but parameter %s is %s (.%s): give it as %s", a->spec,
            is_float ? "a float" : "an integer", param, want_float ? "a float" : "an integer",
-           ptx_type_name(pt), want_float ? (ptx_type_size(pt) == 8 ? "f64:V" : "f32:V")
-           : ptx_type_size(pt) == 8 ? "i64:V or u64:V" : "i32:V or u32:V");
+           ptx_type_name(pt), want_float ? (sz == 8 ? "f64:V" : sz == 2 ? "f16:V or bf16:V" : "f32:V")
+           : sz == 8 ? "i64:V or u64:V" : sz == 2 ? "i16:V or u16:V" : sz == 1 ? "i8:V or u8:V"
+           : "i32:V or u32:V");
   return -1;
 }

@@ -1,8 +1,10 @@
 /* emu_args.h: kernel arguments given on the command line (--arg SPEC), and their data.
  *
  *   <type>buf:COUNT:rand[:SEED] | zero | fill=V | iota | file=PATH   a device buffer
- *   i32:V | u32:V | i64:V | u64:V | f32:V | f64:V                     a scalar
- * with <type> one of u8 i32 u32 i64 u64 f32 f64.
+ *   <type>:V                                                          a scalar
+ *   bytes:HEX         a parameter as its bytes, two hex digits each (a struct by value)
+ * with <type> one of i8 u8 i16 u16 i32 u32 i64 u64 f16 bf16 f32 f64 (f16 and bf16 values
+ * are rounded to nearest from the decimal).
  *
  * rand is the generator of run_data.h (splitmix64 seeded with SEED, default 1), defined exactly
  * so that tests can reproduce it.
@@ -15,12 +17,16 @@
 
 #include "run/run_data.h"
 
+#define EMU_ARG_MAX_BYTES 1024   /* a struct by value: .param space for one is at most 4 KB */
+
 struct emu_arg {
   int is_buffer;
   enum run_elem elem;
   uint64_t count;        /* buffers: elements */
   uint8_t *data;         /* buffers: count * size bytes */
   uint64_t scalar;       /* scalars: the bits */
+  uint8_t bytes[EMU_ARG_MAX_BYTES]; /* bytes:HEX: the parameter's bytes */
+  uint32_t nbytes;       /* bytes:HEX: how many (0 for every other kind) */
   uint64_t dev_addr;     /* buffers: where it lives on the device */
   char spec[256];        /* as given */
 };
@@ -29,6 +35,8 @@ struct emu_arg {
    message in err ("--arg 'f32buf:x': COUNT must be a positive integer"). */
 int emu_arg_parse(const char *spec, struct emu_arg *a, char *err, size_t errlen);
 void emu_arg_free(struct emu_arg *a);
+/* Bytes a takes in the parameter buffer: 8 for a buffer (its address), else its value's. */
+uint32_t emu_arg_size(const struct emu_arg *a);
 
 /* Whether a may be given for the kernel parameter `param` declared in the PTX with type t (enum
    ptx_type): a scalar of a floating type for a floating parameter, an integer for an integer

@@ -199,7 +199,17 @@ int met_compute(const struct ptx_module *m, const struct sim_result *res, struct
       atom = 0;
       red = 1;
     }
-    if (ld) {
+    if (in->op == PTX_OP_CP && in->sub == PTX_CP_COPY) {
+      /* cp.async: a global load into a shared store, counted as both (sim_async.c) */
+      v[MET_G_LD_INST] += (double)s->g_req;
+      v[MET_G_LD_REQ] += (double)s->g_req;
+      v[MET_G_LD_SEC] += (double)s->g_sectors;
+      v[MET_G_LD_LINES] += (double)s->g_lines;
+      v[MET_G_LD_BYTES] += (double)s->g_bytes;
+      v[MET_S_ST_INST] += (double)s->s_req;
+      v[MET_S_ST_WAVE] += (double)s->s_wavefronts;
+      v[MET_S_ST_IDEAL] += (double)s->s_ideal;
+    } else if (ld) {
       v[MET_G_LD_INST] += (double)s->g_req;
       v[MET_G_LD_REQ] += (double)s->g_req;
       v[MET_G_LD_SEC] += (double)s->g_sectors;
@@ -248,7 +258,7 @@ int met_compute(const struct ptx_module *m, const struct sim_result *res, struct
     l->global_requests += s->g_req;
     l->global_sectors += s->g_sectors;
     l->global_bytes += s->g_bytes;
-    if (ld || st) {
+    if (ld || st || in->op == PTX_OP_CP) {
       l->shared_insts += s->s_req;
       l->shared_wavefronts += s->s_wavefronts;
       l->shared_ideal += s->s_ideal;

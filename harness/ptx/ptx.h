@@ -45,6 +45,7 @@ enum ptx_cost {
   PTX_COST_EXIT,      /* exit, trap, brkpt */
   PTX_COST_FENCE,
   PTX_COST_SLEEP,
+  PTX_COST_MBAR,      /* mbarrier: an atomic on a shared-memory word, no memory traffic counted */
   PTX_COST_COUNT
 };
 
@@ -52,7 +53,9 @@ enum ptx_cost {
 enum ptx_dst {
   PTX_DST_NO = 0,
   PTX_DST_YES,
-  PTX_DST_BAR_RED     /* bar: only bar.red (sub PTX_BAR_RED) writes a destination */
+  PTX_DST_BAR_RED,    /* bar: only bar.red (sub PTX_BAR_RED) writes a destination */
+  PTX_DST_MODE        /* written when operand 0 is a register, which its mode decides
+                         (mbarrier: arrive, test_wait, try_wait, pending_count) */
 };
 
 /* An opcode's row of ptx_ops.def. */
@@ -139,6 +142,24 @@ enum ptx_shfmode { PTX_SHF_L_WRAP = 0, PTX_SHF_L_CLAMP, PTX_SHF_R_WRAP, PTX_SHF_
 enum ptx_prmtmode { PTX_PRMT_DEFAULT = 0, PTX_PRMT_F4E, PTX_PRMT_B4E, PTX_PRMT_RC8,
                     PTX_PRMT_ECL, PTX_PRMT_ECR, PTX_PRMT_RC16 };
 enum ptx_clampmode { PTX_MODE_WRAP = 0, PTX_MODE_CLAMP };   /* bmsk, szext */
+enum ptx_cpmode {     /* cp.async */
+  PTX_CP_COPY = 0,    /* cp.async.ca/.cg.shared.global [dst], [src], size{, src-size} */
+  PTX_CP_COMMIT,      /* cp.async.commit_group */
+  PTX_CP_WAIT,        /* cp.async.wait_group N */
+  PTX_CP_WAIT_ALL,    /* cp.async.wait_all: commit_group then wait_group 0 */
+  PTX_CP_MBAR_ARRIVE  /* cp.async.mbarrier.arrive{.noinc}.shared.b64 [mbar] */
+};
+enum ptx_mbarmode {   /* mbarrier.MODE */
+  PTX_MBAR_INIT = 0,  /* init [a], count */
+  PTX_MBAR_INVAL,     /* inval [a] */
+  PTX_MBAR_ARRIVE,    /* arrive{.expect_tx}{.noComplete} state, [a]{, count | tx} */
+  PTX_MBAR_ARRIVE_DROP, /* arrive_drop: arrive, and one arrival fewer expected from now on */
+  PTX_MBAR_EXPECT_TX, /* expect_tx [a], tx */
+  PTX_MBAR_COMPLETE_TX, /* complete_tx [a], tx */
+  PTX_MBAR_TEST_WAIT, /* test_wait{.parity} p, [a], state | parity */
+  PTX_MBAR_TRY_WAIT,  /* try_wait{.parity} p, [a], state | parity{, hint}: as test_wait here */
+  PTX_MBAR_PENDING_COUNT /* pending_count d, state */
+};
 enum ptx_testpmode { PTX_TESTP_FINITE = 0, PTX_TESTP_INFINITE, PTX_TESTP_NUMBER,
                      PTX_TESTP_NOTANUMBER, PTX_TESTP_NORMAL, PTX_TESTP_SUBNORMAL };
 
@@ -162,6 +183,10 @@ enum ptx_testpmode { PTX_TESTP_FINITE = 0, PTX_TESTP_INFINITE, PTX_TESTP_NUMBER,
 #define PTX_F_ABS      (1u << 16)  /* fns? unused; reserved */
 #define PTX_F_VADD     (1u << 17)  /* vabsdiff2/4.add: accumulate into c (else merge) */
 #define PTX_F_BSIGNED  (1u << 18)  /* vabsdiff2/4: the b operand's type (the third) is .s32 */
+#define PTX_F_PARITY   (1u << 19)  /* mbarrier.test_wait/try_wait.parity */
+#define PTX_F_EXPECT_TX (1u << 20) /* mbarrier.arrive.expect_tx */
+#define PTX_F_NOCOMPLETE (1u << 21) /* mbarrier.arrive.noComplete */
+#define PTX_F_NOINC    (1u << 22)  /* cp.async.mbarrier.arrive.noinc */
 
 /* ---- special registers ---- */
 enum ptx_sreg {
@@ -222,7 +247,7 @@ struct ptx_inst {
   uint8_t cmp;         /* enum ptx_cmp (setp, set, slct uses sign only) */
   uint8_t boolop;      /* enum ptx_boolop */
   uint8_t sub;         /* opcode-specific: atomop, shflmode, votemode, matchmode, barmode,
-                          shfmode, prmtmode, testpmode, clampmode */
+                          shfmode, prmtmode, testpmode, clampmode, cpmode */
   uint8_t nopd;        /* operands used in opd[] */
   uint8_t guard_neg;   /* "@!%p" */
   uint32_t guard;      /* guard predicate register, or PTX_NOREG */

@@ -1221,6 +1221,9 @@ static int parse_loc(struct parser *p) {
 
 struct modstate {
   int ntypes, shf_dir, shf_mode;
+  int cp_async;        /* cp: the .async word was seen (cp.reduce and others are refused) */
+  int cp_mbar;         /* cp.async.mbarrier */
+  int mbar_mode;       /* mbarrier: the mode word was seen */
 };
 
 static int two_type_op(int op) {
@@ -1327,6 +1330,40 @@ static int apply_mod(struct ptx_inst *in, struct modstate *ms, const struct ptx_
   case PTX_OP_MEMBAR:
     if (tok_is(t, "gl")) return 0;
     break;
+  case PTX_OP_CP:      /* cp.async{.ca,.cg}, cp.async.commit_group, .wait_group, .wait_all */
+    if (tok_is(t, "async")) { ms->cp_async = 1; return 0; }
+    if (tok_is(t, "ca") || tok_is(t, "cg")) return 0;
+    if (tok_is(t, "mbarrier")) { ms->cp_mbar = 1; return 0; }
+    if (tok_is(t, "arrive") && ms->cp_mbar) { in->sub = PTX_CP_MBAR_ARRIVE; return 0; }
+    if (tok_is(t, "noinc")) { in->flags |= PTX_F_NOINC; return 0; }
+    if (tok_is(t, "commit_group")) { in->sub = PTX_CP_COMMIT; return 0; }
+    if (tok_is(t, "wait_group")) { in->sub = PTX_CP_WAIT; return 0; }
+    if (tok_is(t, "wait_all")) { in->sub = PTX_CP_WAIT_ALL; return 0; }
+    break;
+  case PTX_OP_MBARRIER: {
+    static const struct { const char *n; uint8_t v; } modes[] = {
+      {"init", PTX_MBAR_INIT}, {"inval", PTX_MBAR_INVAL}, {"arrive", PTX_MBAR_ARRIVE},
+      {"arrive_drop", PTX_MBAR_ARRIVE_DROP}, {"expect_tx", PTX_MBAR_EXPECT_TX},
+      {"complete_tx", PTX_MBAR_COMPLETE_TX}, {"test_wait", PTX_MBAR_TEST_WAIT},
+      {"try_wait", PTX_MBAR_TRY_WAIT}, {"pending_count", PTX_MBAR_PENDING_COUNT},
+    };
+    for (i = 0; i < sizeof modes / sizeof modes[0]; i++)
+      if (tok_is(t, modes[i].n)) {
+        if (!ms->mbar_mode) {
+          in->sub = modes[i].v;
+          ms->mbar_mode = 1;
+        } else if (modes[i].v == PTX_MBAR_EXPECT_TX &&
+                   (in->sub == PTX_MBAR_ARRIVE || in->sub == PTX_MBAR_ARRIVE_DROP)) {
+          in->flags |= PTX_F_EXPECT_TX;      /* arrive.expect_tx */
+        } else {
+          return 1;
+        }
+        return 0;
+      }
+    if (tok_is(t, "parity")) { in->flags |= PTX_F_PARITY; return 0; }
+    if (tok_is(t, "noComplete")) { in->flags |= PTX_F_NOCOMPLETE; return 0; }
+    break;
+  }
   default:
     break;
   }
@@ -1705,6 +1742,48 @@ static int parse_inst(struct parser *p) {
   }
   if (in.op == PTX_OP_BRA && (in.nopd != 1 || in.opd[0].kind != PTX_OPD_LABEL))
     return syn(p, opt, "'%s' needs exactly one label operand", ot.s);
+  if (in.op == PTX_OP_MBARRIER) {
+    static const char *const forms[] = {
+      [PTX_MBAR_INIT] = "as", [PTX_MBAR_INVAL] = "a", [PTX_MBAR_ARRIVE] = "oa|oas",
+      [PTX_MBAR_ARRIVE_DROP] = "oa|oas", [PTX_MBAR_EXPECT_TX] = "as", [PTX_MBAR_COMPLETE_TX] = "as",
+      [PTX_MBAR_TEST_WAIT] = "das", [PTX_MBAR_TRY_WAIT] = "das|dass", [PTX_MBAR_PENDING_COUNT] = "ds",
+    };
+    char form[8];
+    unsigned k2;
+    if (!ms.mbar_mode) return unsup(p, opt, "unsupported instruction '%s' at line %u", ot.s, opt->line);
+    for (k2 = 0; k2 < in.nopd && k2 < sizeof form - 1; k2++)
+      form[k2] = in.opd[k2].kind == PTX_OPD_ADDR ? 'a' : k2 == 0 && in.sub != PTX_MBAR_INIT &&
+                 in.sub != PTX_MBAR_INVAL && in.sub != PTX_MBAR_EXPECT_TX &&
+                 in.sub != PTX_MBAR_COMPLETE_TX ? (in.sub == PTX_MBAR_ARRIVE || in.sub == PTX_MBAR_ARRIVE_DROP
+                 ? 'o' : 'd') : 's';
+    form[k2] = 0;
+    {
+      const char *f = forms[in.sub];
+      size_t fl = strlen(form);
+      int ok = 0;
+      while (*f) {
+        size_t n2 = strcspn(f, "|");
+        if (n2 == fl && !memcmp(f, form, fl)) ok = 1;
+        f += n2 + (f[n2] == '|');
+      }
+      if (!ok) return syn(p, opt, "'%s' takes operands %s", ot.s, forms[in.sub]);
+    }
+    if (in.sub == PTX_MBAR_ARRIVE && (in.flags & PTX_F_EXPECT_TX) && in.nopd != 3)
+      return syn(p, opt, "'%s' needs its transaction count", ot.s);
+  }
+  if (in.op == PTX_OP_CP) {
+    unsigned want = in.sub == PTX_CP_COPY ? 3 : in.sub == PTX_CP_WAIT ? 1 : in.sub == PTX_CP_MBAR_ARRIVE ? 1 : 0;
+    if (!ms.cp_async) return unsup(p, opt, "unsupported instruction '%s' at line %u", ot.s, opt->line);
+    if (in.nopd != want && !(in.sub == PTX_CP_COPY && in.nopd == 4))
+      return syn(p, opt, "'%s' takes %u operand(s), not %u", ot.s, want, in.nopd);
+    if (in.sub == PTX_CP_MBAR_ARRIVE && in.opd[0].kind != PTX_OPD_ADDR)
+      return syn(p, opt, "'%s' needs an [mbarrier] address", ot.s);
+    if (in.sub == PTX_CP_COPY && (in.opd[0].kind != PTX_OPD_ADDR || in.opd[1].kind != PTX_OPD_ADDR))
+      return syn(p, opt, "'%s' needs [shared], [global] addresses", ot.s);
+    if (in.nopd == 4 && in.opd[3].kind == PTX_OPD_REG &&
+        m->regs[m->funcs[p->cur_func].first_reg + in.opd[3].reg].type == PTX_T_PRED)
+      in.type2 = PTX_T_PRED;        /* the ignore-src predicate, not a source size */
+  }
   ENSURE(p, m->insts, p->cap_insts, m->ninsts + 1);
   m->insts[m->ninsts++] = in;
   return 0;

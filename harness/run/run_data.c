@@ -5,16 +5,55 @@
 
 #include "run/run_data.h"
 
-static const char *const names[] = {"u8", "i32", "u32", "i64", "u64", "f32", "f64"};
+#include <math.h>
+
+static const char *const names[] = {"u8", "i32", "u32", "i64", "u64", "f32", "f64",
+                                    "i8", "i16", "u16", "f16", "bf16"};
 
 unsigned run_elem_size(enum run_elem e)
 {
   switch (e) {
-  case RUN_U8: return 1;
+  case RUN_U8: case RUN_I8: return 1;
+  case RUN_I16: case RUN_U16: case RUN_F16: case RUN_BF16: return 2;
   case RUN_I32: case RUN_U32: case RUN_F32: return 4;
   default: return 8;
   }
 }
+
+/* The bits of d in a binary format of ebits exponent bits and p significant bits (16 bits in
+   all), rounded to nearest, ties to even. */
+static uint16_t to_binary16(double d, int ebits, int p)
+{
+  int bias = (1 << (ebits - 1)) - 1;
+  uint16_t sign = signbit(d) ? (uint16_t)0x8000 : 0, inf = (uint16_t)(((1u << ebits) - 1) << (p - 1));
+  if (isnan(d))
+    return (uint16_t)(inf | 1u << (p - 2));
+  d = fabs(d);
+  if (isinf(d))
+    return sign | inf;
+  if (d == 0)
+    return sign;
+  int e;
+  frexp(d, &e);                          /* d = m * 2^e, m in [0.5, 1) */
+  int q = e - p;                         /* the quantum: d's units in the last place */
+  if (q < 1 - bias - (p - 1))
+    q = 1 - bias - (p - 1);              /* subnormal */
+  double n = nearbyint(ldexp(d, -q));    /* the default rounding: to nearest, ties to even */
+  if (n >= ldexp(1, p)) {                /* rounded up into the next binade */
+    n /= 2;
+    q++;
+  }
+  int be = q + (p - 1) + bias;
+  if (n < ldexp(1, p - 1))
+    be = 0;                              /* subnormal (or rounded up to the smallest normal) */
+  if (be >= (1 << ebits) - 1)
+    return sign | inf;
+  uint32_t mant = (uint32_t)n & ((1u << (p - 1)) - 1);
+  return (uint16_t)(sign | (uint32_t)be << (p - 1) | mant);
+}
+
+uint16_t run_f16_bits(double d) { return to_binary16(d, 5, 11); }
+uint16_t run_bf16_bits(double d) { return to_binary16(d, 8, 8); }
 
 const char *run_elem_name(enum run_elem e)
 {
@@ -54,9 +93,14 @@ static uint64_t rand_bits(enum run_elem e, uint64_t x)
     memcpy(&u, &d, 8);
     return u;
   }
+  case RUN_F16: return run_f16_bits((double)(x >> 53) * 0x1.0p-10 - 1.0);
+  case RUN_BF16: return run_bf16_bits((double)(x >> 56) * 0x1.0p-7 - 1.0);
   case RUN_I32:
   case RUN_U32: return x >> 32;
-  case RUN_U8: return x >> 56;
+  case RUN_U8:
+  case RUN_I8: return x >> 56;
+  case RUN_I16:
+  case RUN_U16: return x >> 48;
   default: return x;
   }
 }
@@ -126,6 +170,10 @@ void run_fill_iota(void *buf, enum run_elem e, uint64_t count)
     } else if (e == RUN_F64) {
       double d = (double)i;
       memcpy(&v, &d, 8);
+    } else if (e == RUN_F16) {
+      v = run_f16_bits((double)i);
+    } else if (e == RUN_BF16) {
+      v = run_bf16_bits((double)i);
     }
     memcpy((uint8_t *)buf + i * es, &v, es);
   }

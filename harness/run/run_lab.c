@@ -153,7 +153,7 @@ static int parse_params(struct ctx *c, json_t *root, struct run_lab *lab)
     int ptr = tl > 0 && type[tl - 1] == '*';
     if (ptr)
       type[tl - 1] = 0;
-    if (run_elem_parse(type, &rp->elem))
+    if (run_elem_parse(type, &rp->elem) || rp->elem > RUN_LAB_LAST)
       return bad(c, "params", "type must be one of u8 i32 u32 i64 u64 f32 f64, with * for a buffer");
     if (!ptr) {
       rp->role = RUN_ROLE_SCALAR;

@@ -317,6 +317,13 @@ static __attribute__((noinline)) uint64_t atomic_rmw(uint8_t *p, int host_atomic
   }
 }
 
+uint8_t *sim_mem_lane(struct sim_block *b, struct sim_warp *w, uint32_t pc, unsigned l,
+                      enum ptx_space sp, uint64_t addr, uint32_t size, uint32_t align,
+                      enum sim_access acc)
+{
+  return mem_at(b, w, pc, l, sp, addr, size, align, acc);
+}
+
 int sim_read_lane(struct sim_block *b, struct sim_warp *w, uint32_t pc, unsigned l, uint64_t addr,
                   void *dst, uint32_t n)
 {
@@ -1045,6 +1052,16 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
     FOR_LANES(e) REG(d->reg)[l] = acc;
     break;
   }
+
+  case PTX_OP_CP:                                 /* cp.async: sim_async.c */
+    if (sim_async_exec(b, w, pc, e))
+      return pc;
+    break;
+
+  case PTX_OP_MBARRIER:                           /* mbarrier: sim_async.c */
+    if (sim_mbarrier_exec(b, w, pc, e))
+      return pc;
+    break;
 
   case PTX_OP_ACTIVEMASK:
     FOR_LANES(e) REG(d->reg)[l] = m & (W == 64 ? ~0ull : 0xffffffffull);

@@ -152,6 +152,12 @@ struct sim_warp {
   uint64_t backs;                /* backward branches taken, for the livelock check */
   uint64_t snap_hash, snap_writes;
   uint64_t loopers;              /* lanes that took a backward branch since the checkpoint */
+
+  /* cp.async (sim_async.c): copies issued and not yet waited on, in issue order, and each
+     lane's count of committed groups */
+  struct sim_acopy *acp;
+  uint32_t nacp, cap_acp;
+  uint32_t agroups[SIM_MAX_WARP];
   uint64_t snap_loopers;         /* ... and in the window before it (deadlock reports) */
   int snap_valid, spinning;
   uint32_t wsync;                /* __syncwarp()s and .sync collectives the warp has completed:
@@ -211,6 +217,9 @@ struct sim_block {
   int un_pending;                /* a read of unwritten shared memory, reported at the next
                                     barrier or the block's end unless a racing write explains it */
   uint32_t un_pc, un_warp, un_lane, un_addr, un_size;
+  uint64_t mb_fails;             /* mbarrier waits that found their phase open since an
+                                    mbarrier or memory last changed (sim_async.c) ... */
+  uint64_t mb_writes;            /* ... and b->writes when that count started */
 };
 
 /* What a worker is doing, for the progress watch of the blocks on the others. */
@@ -262,6 +271,24 @@ void sim_where(const struct ptx_module *m, uint32_t mi, char *buf, size_t n);
 /* Fill a fault report of another kind with a message. */
 void sim_fault_other(struct sim_block *b, struct sim_warp *w, uint32_t pc, unsigned lane,
                      enum sim_fault_kind kind, const char *msg);
+
+/* Host pointer for lane l's access of size bytes at addr in space sp (PTX_SP_NONE: generic),
+   or NULL after reporting the fault; align is the alignment the access needs. */
+uint8_t *sim_mem_lane(struct sim_block *b, struct sim_warp *w, uint32_t pc, unsigned l,
+                      enum ptx_space sp, uint64_t addr, uint32_t size, uint32_t align,
+                      enum sim_access acc);
+
+/* cp.async (sim_async.c). Execute cp.async instruction pc (a copy, commit_group, wait_group
+   or wait_all) for lanes e of warp w. Copies are queued per thread and done when their group
+   is waited on. Returns 0, or -1 after reporting a fault. */
+int sim_async_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t e);
+/* Execute mbarrier instruction pc for lanes e of warp w, lane by lane. Returns 0, or -1 after
+   reporting a fault (an mbarrier used before its init, a count out of range). */
+int sim_mbarrier_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t e);
+/* Forget warp w's queued copies (a new block starts on it). */
+void sim_async_reset(struct sim_warp *w);
+/* Free the queues of warps[0 .. n). */
+void sim_async_free(struct sim_warp *warps, uint32_t n);
 
 /* Copy n bytes at generic address addr, as lane l of warp w sees it, into dst; -1 after
    reporting a fault (the access was not allowed). */

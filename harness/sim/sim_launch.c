@@ -262,6 +262,8 @@ static void *worker_main(void *arg)
 done:
   __atomic_store_n(&L->workers[out->index].state, SIM_WK_IDLE, __ATOMIC_RELEASE);
   free(cache);
+  if (warps)
+    sim_async_free(warps, nw);
   free(warps);
   free(regs);
   free(local);

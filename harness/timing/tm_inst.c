@@ -70,6 +70,7 @@ static void regs_of(const struct ptx_inst *in, struct tm_op *o)
   case PTX_DST_NO: writes = 0; break;
   case PTX_DST_YES: writes = 1; break;
   case PTX_DST_BAR_RED: writes = in->sub == PTX_BAR_RED; break; /* bar.red d, a{, b}, {!}c */
+  case PTX_DST_MODE: writes = in->nopd > 0 && in->opd[0].kind == PTX_OPD_REG; break;
   }
   add_reg(o->src, &o->nsrc, TM_MAX_SRC, in->guard);
   for (unsigned i = 0; i < in->nopd; i++) {
@@ -113,7 +114,18 @@ void tm_classify(const struct tm_costs *c, const struct ptx_inst *in, struct tm_
   switch ((enum ptx_cost)(oi ? oi->cost : PTX_COST_ARITH)) {
   /* memory: the path (L1/L2/DRAM or shared memory) is the trace's, per execution */
   case PTX_COST_LOAD:
-    if (in->space == PTX_SP_PARAM || in->space == PTX_SP_CONST || in->op == PTX_OP_LDU)
+    if (in->op == PTX_OP_CP) {      /* cp.async: the copy is a load; a wait waits for groups */
+      if (in->sub == PTX_CP_COPY) {
+        set(o, TM_C_LOAD, TM_PIPE_LSU, TM_DEP_LONG, 0, 1);
+        o->async = TM_ASYNC_COPY;
+      } else {
+        set(o, TM_C_FIXED, TM_PIPE_INT, TM_DEP_WAIT, 1, 1);
+        o->async = in->sub == PTX_CP_COMMIT ? TM_ASYNC_COMMIT
+                   : in->sub == PTX_CP_WAIT ? TM_ASYNC_WAIT : TM_ASYNC_WAIT_ALL;
+        if (in->sub == PTX_CP_WAIT && in->nopd == 1 && in->opd[0].kind == PTX_OPD_IMM)
+          o->async_n = (uint8_t)(in->opd[0].imm > 255 ? 255 : in->opd[0].imm < 0 ? 0 : in->opd[0].imm);
+      }
+    } else if (in->space == PTX_SP_PARAM || in->space == PTX_SP_CONST || in->op == PTX_OP_LDU)
       set(o, TM_C_FIXED, TM_PIPE_INT, TM_DEP_WAIT, in->space == PTX_SP_PARAM ? 2 : c->alu * 2, 1);
     else
       set(o, TM_C_LOAD, TM_PIPE_LSU, TM_DEP_LONG, 0, 1);
@@ -157,6 +169,9 @@ void tm_classify(const struct tm_costs *c, const struct ptx_inst *in, struct tm_
     break;
   case PTX_COST_FENCE:
     set(o, TM_C_FIXED, TM_PIPE_LSU, TM_DEP_LONG, 100, 1);
+    break;
+  case PTX_COST_MBAR:              /* an atomic on a shared word: the shared-memory unit */
+    set(o, TM_C_FIXED, TM_PIPE_MIO, TM_DEP_SHORT, c->smem, 1);
     break;
   case PTX_COST_SLEEP:
     set(o, TM_C_FIXED, TM_PIPE_CBU, TM_DEP_WAIT, 100, 1);

@@ -38,6 +38,9 @@ enum tm_dep { TM_DEP_WAIT = 0, TM_DEP_SHORT, TM_DEP_LONG };   /* who waits on th
 
 #define TM_MAX_SRC 12
 #define TM_MAX_DST 5
+/* cp.async's parts, for the groups the timing model keeps per warp (tm_sm.c). */
+enum tm_async { TM_ASYNC_NONE = 0, TM_ASYNC_COPY, TM_ASYNC_COMMIT, TM_ASYNC_WAIT, TM_ASYNC_WAIT_ALL };
+
 struct tm_op {
   uint8_t cls, pipe, dep, interval;
   uint16_t latency;
@@ -46,6 +49,8 @@ struct tm_op {
   uint16_t bar_threads;    /* the thread count it names; 0: every thread of the block */
   uint8_t nsrc, ndst;
   uint8_t atom_float;      /* atom/red: a floating-point operation (slower at one address) */
+  uint8_t async;           /* cp.async: enum tm_async */
+  uint8_t async_n;         /* cp.async.wait_group N: N (the groups that may stay in flight) */
   uint32_t src[TM_MAX_SRC], dst[TM_MAX_DST];   /* module register indices */
 };
 void tm_classify(const struct tm_costs *c, const struct ptx_inst *in, struct tm_op *o);

@@ -27,6 +27,8 @@
 #define PHANTOM 254              /* a warp's state while it issues predicated-off code */
 #define NEVER INT64_MAX
 
+#define TM_AGROUPS 8
+
 struct warp {
   int resident;                  /* holds a warp slot (not yet exited) */
   int at_barrier;                /* waiting at barrier bar (0-15) */
@@ -36,6 +38,10 @@ struct warp {
   uint32_t nev, pos;
   int64_t *ready;                /* per module register: cycle its value can be read */
   uint8_t *rkind;                /* per register: enum tm_dep of the instruction writing it */
+  /* cp.async groups: when the copies of the open group, of each of the last TM_AGROUPS
+     committed groups (by commit number modulo TM_AGROUPS) and of all older ones are done */
+  int64_t aopen, agrp[TM_AGROUPS], aold;
+  uint32_t ncommit;
   int64_t next_ok;               /* earliest cycle it may issue again */
   uint8_t next_why;              /* the stall reason until next_ok */
   uint64_t age;                  /* dispatch order: lower is older */
@@ -190,6 +196,8 @@ static int op_reads(const struct tm_op *o, uint32_t r)
    its address or guard, or reads or writes what it writes. */
 static int can_pass(const struct tm_op *ld, const struct tm_op *prev)
 {
+  if (prev->async && prev->async != TM_ASYNC_COPY)   /* a cp.async commit or wait orders */
+    return 0;
   if (!(prev->cls == TM_C_LOAD || (prev->cls == TM_C_FIXED && prev->pipe != TM_PIPE_LSU &&
                                    prev->pipe != TM_PIPE_CBU)))
     return 0;
@@ -276,6 +284,42 @@ static void share_bandwidth(struct sm *s, uint32_t j)
 }
 
 /* Can warp x issue at cycle t? 1 if so; else 0 with the reason and the earliest cycle. */
+/* The cycle a cp.async wait o of warp x may issue at: when the copies of the groups it waits
+   for are done (wait_group N: all but the N most recent committed; wait_all: all, the open
+   group too). */
+static int64_t async_done(const struct warp *x, const struct tm_op *o)
+{
+  uint32_t keep = o->async == TM_ASYNC_WAIT ? o->async_n : 0;
+  int64_t r = o->async == TM_ASYNC_WAIT_ALL ? x->aopen : 0;
+  if (keep >= x->ncommit)
+    return r;
+  if (x->aold > r)
+    r = x->aold;
+  uint32_t first = x->ncommit > TM_AGROUPS ? x->ncommit - TM_AGROUPS : 0;
+  for (uint32_t g = first; g < x->ncommit - keep; g++)
+    if (x->agrp[g % TM_AGROUPS] > r)
+      r = x->agrp[g % TM_AGROUPS];
+  return r;
+}
+
+/* Warp x issued cp.async part o, a copy whose data is there at cycle r, or a commit or wait
+   (a wait_all commits the open group). */
+static void async_issue(struct warp *x, const struct tm_op *o, int64_t r)
+{
+  if (o->async == TM_ASYNC_COPY) {
+    if (r > x->aopen)
+      x->aopen = r;
+    return;
+  }
+  if (o->async != TM_ASYNC_COMMIT && o->async != TM_ASYNC_WAIT_ALL)
+    return;
+  if (x->ncommit >= TM_AGROUPS && x->agrp[x->ncommit % TM_AGROUPS] > x->aold)
+    x->aold = x->agrp[x->ncommit % TM_AGROUPS];    /* the group that leaves the ring */
+  x->agrp[x->ncommit % TM_AGROUPS] = x->aopen;
+  x->ncommit++;
+  x->aopen = 0;
+}
+
 static int can_issue(struct sm *s, uint32_t slot, int64_t t, uint8_t *why, int64_t *when)
 {
   struct warp *x = &s->w[slot];
@@ -300,6 +344,13 @@ static int can_issue(struct sm *s, uint32_t slot, int64_t t, uint8_t *why, int64
       uint8_t k = x->rkind[o->src[i]];
       reason = k == TM_DEP_LONG ? TM_STALL_LONG_SB : k == TM_DEP_SHORT ? TM_STALL_SHORT_SB
                                                                        : TM_STALL_WAIT;
+    }
+  }
+  if (o->async == TM_ASYNC_WAIT || o->async == TM_ASYNC_WAIT_ALL) {
+    int64_t r = async_done(x, o);
+    if (r > at) {
+      at = r;
+      reason = TM_STALL_LONG_SB;
     }
   }
   if (at > t) {
@@ -509,6 +560,8 @@ static void issue(struct sm *s, uint32_t slot, int64_t t, struct tm_sm_out *out)
     break;
   }
   int64_t r = ceil_cycle(ready);
+  if (o->async)
+    async_issue(x, o, r);
   for (unsigned i = 0; i < o->ndst; i++) {
     x->ready[o->dst[i]] = r;
     x->rkind[o->dst[i]] = dep;
@@ -539,6 +592,9 @@ static void dispatch(struct sm *s, uint32_t j, uint32_t slot, int64_t t)
     struct warp *x = &s->w[slot * in->warps_per_block + k];
     memset(x->ready, 0, in->nregs * sizeof *x->ready);
     memset(x->rkind, 0, in->nregs);
+    x->aopen = x->aold = 0;
+    memset(x->agrp, 0, sizeof x->agrp);
+    x->ncommit = 0;
     x->blk = j;
     x->evi = bs->evi + bs->first[k];
     x->nev = bs->first[k + 1] - bs->first[k];

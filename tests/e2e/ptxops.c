@@ -805,6 +805,72 @@ START_TEST(refused_kernel_leaves_the_others)
 }
 END_TEST
 
+/* ---- warplab emu's arguments: 8- and 16-bit, half and bfloat16, a struct by value ---- */
+
+/* The value of binary16-sized bits with ebits exponent bits and p significant bits. */
+static double decode16(uint32_t bits, int ebits, int p)
+{
+  int bias = (1 << (ebits - 1)) - 1, be = (int)(bits >> (p - 1) & ((1u << ebits) - 1));
+  double mant = (double)(bits & ((1u << (p - 1)) - 1));
+  double v = be ? ldexp(mant + ldexp(1, p - 1), be - bias - (p - 1)) : ldexp(mant, 1 - bias - (p - 1));
+  return bits >> 15 & 1 ? -v : v;
+}
+
+START_TEST(narrow_and_struct_arguments)
+{
+  const int n = 40;
+  const char *k = e2e_kernel("args.cu"), *pout = e2e_tmp("out.bin");
+  /* the struct Params { int a; float b; short c; signed char d; double e; } of args.cu, byte
+     by byte: a = -7, b = 1.5f, c = 300, d = -3, padding, e = 0.25 */
+  const char *params = "bytes:f9ffffff" "0000c03f" "2c01" "fd" "00" "00000000" "000000000000d03f";
+  struct e2e_run *r = e2e_emu(k, "--kernel", "narrow_args", "--grid", "2", "--block", "32", A,
+                              "f16buf:40:rand:1", A, "bf16buf:40:rand:2", A, "i8buf:40:rand:3", A,
+                              "u8buf:40:rand:4", A, "i16buf:40:rand:5", A, "u16buf:40:rand:6", A,
+                              "f64buf:320:zero", A, "i32:40", A, "f16:0.1", A, "bf16:0.1", A,
+                              "i8:-100", A, "u8:200", A, "i16:-30000", A, "u16:65535", A, params,
+                              "--dump", dump_arg(6, pout), "--json", NULL);
+  e2e_expect_ok(r);
+  double *got = e2e_read(pout, 320 * 8);
+  /* 0.1 to nearest: f16 0x2e66 (1.6 x 2^-4 = 0.0999755859375), bf16 0x3dcd (0.10009765625);
+     each the nearer of its two neighbours, and the scalars' sums below are exact */
+  double h01 = decode16(0x2e66, 5, 11), b01 = decode16(0x3dcd, 8, 8);
+  ck_assert(fabs(h01 - 0.1) < fabs(decode16(0x2e65, 5, 11) - 0.1) &&
+            fabs(h01 - 0.1) < fabs(decode16(0x2e67, 5, 11) - 0.1));
+  ck_assert(fabs(b01 - 0.1) < fabs(decode16(0x3dcc, 8, 8) - 0.1) &&
+            fabs(b01 - 0.1) < fabs(decode16(0x3dce, 8, 8) - 0.1));
+  uint64_t st[6] = {1, 2, 3, 4, 5, 6};
+  for (int i = 0; i < n; i++) {
+    uint64_t x[6];
+    for (int b = 0; b < 6; b++)
+      x[b] = e2e_splitmix64(&st[b]);
+    double want[8] = {
+      (double)(x[0] >> 53) * 0x1.0p-10 - 1.0 + h01,   /* rand's f16: k * 2^-10 - 1, exact */
+      (double)(x[1] >> 56) * 0x1.0p-7 - 1.0 + b01,    /* rand's bf16: k * 2^-7 - 1, exact */
+      (double)((int8_t)(x[2] >> 56) - 100),
+      (double)((uint8_t)(x[3] >> 56) + 200),
+      (double)((int16_t)(x[4] >> 48) - 30000),
+      (double)((uint16_t)(x[5] >> 48) + 65535),
+      -7.0 + 300.0 - 3.0,
+      1.5 + 0.25,
+    };
+    for (int c = 0; c < 8; c++)
+      ck_assert_msg(e2e_f64_bits(got[8 * i + c]) == e2e_f64_bits(want[c]),
+                    "thread %d sum %d: got %.17g, expected %.17g", i, c, got[8 * i + c], want[c]);
+  }
+  /* a struct whose bytes are one short of its size, and a bad digit, are usage errors */
+  r = e2e_emu(k, "--kernel", "narrow_args", "--grid", "1", "--block", "32", A, "f16buf:1:zero", A,
+              "bf16buf:1:zero", A, "i8buf:1:zero", A, "u8buf:1:zero", A, "i16buf:1:zero", A,
+              "u16buf:1:zero", A, "f64buf:8:zero", A, "i32:1", A, "f16:0", A, "bf16:0", A, "i8:0",
+              A, "u8:0", A, "i16:0", A, "u16:0", A, "bytes:f9ffffff0000c03f2c01fd0000000000000000000000d0",
+              NULL);
+  e2e_expect_error(r, 2, "is 23 bytes", "is 24 bytes", NULL);
+  r = e2e_emu(k, "--kernel", "narrow_args", "--grid", "1", "--block", "32", A, "bytes:0g", NULL);
+  e2e_expect_error(r, 2, "'g' is not a hex digit", NULL);
+  r = e2e_emu(k, "--kernel", "narrow_args", "--grid", "1", "--block", "32", A, "i8:128", NULL);
+  e2e_expect_error(r, 2, "'128' is not a valid i8", NULL);
+}
+END_TEST
+
 void e2e_add_ptxops_tests(Suite *s)
 {
   TCase *tc = tcase_create("ptxops");
@@ -819,6 +885,7 @@ void e2e_add_ptxops_tests(Suite *s)
     tcase_add_test(tc, half_arithmetic_and_conversions);
     tcase_add_test(tc, atomics_of_every_width);
     tcase_add_test(tc, refused_kernel_leaves_the_others);
+    tcase_add_test(tc, narrow_and_struct_arguments);
   }
   suite_add_tcase(s, tc);
 }

@@ -2,6 +2,7 @@
    metric names resolved in the catalogue when it loads (a typo refused with its line), the
    build's error path, compute-sanitizer's reports. */
 #include <check.h>
+#include <math.h>
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -362,6 +363,39 @@ START_TEST(test_lab_hidden_tests)
 }
 END_TEST
 
+/* f16 and bf16 from a double: nearest, ties to even, subnormals, overflow, signs, NaN (the
+   expected bits from the IEEE 754 binary16 layout and bfloat16's, the top half of a float). */
+START_TEST(test_half_bits)
+{
+  ck_assert_uint_eq(run_f16_bits(1.0), 0x3c00);
+  ck_assert_uint_eq(run_f16_bits(-2.0), 0xc000);
+  ck_assert_uint_eq(run_f16_bits(0.1), 0x2e66);
+  ck_assert_uint_eq(run_f16_bits(65504.0), 0x7bff);         /* the largest finite */
+  ck_assert_uint_eq(run_f16_bits(65519.0), 0x7bff);         /* below the halfway point */
+  ck_assert_uint_eq(run_f16_bits(65520.0), 0x7c00);         /* halfway: to even, infinity */
+  ck_assert_uint_eq(run_f16_bits(0x1.0p-24), 0x0001);       /* the smallest subnormal */
+  ck_assert_uint_eq(run_f16_bits(0x1.0p-25), 0x0000);       /* halfway to 0: even */
+  ck_assert_uint_eq(run_f16_bits(0x1.8p-24), 0x0002);       /* 1.5 quanta: even */
+  ck_assert_uint_eq(run_f16_bits(0x1.ffcp-15), 0x0400);     /* rounds up to the smallest normal */
+  ck_assert_uint_eq(run_f16_bits(1.0 + 0x1.0p-11), 0x3c00); /* tie: even */
+  ck_assert_uint_eq(run_f16_bits(1.0 + 0x3.0p-11), 0x3c02); /* tie: even, up */
+  ck_assert_uint_eq(run_f16_bits(-0.0), 0x8000);
+  ck_assert_uint_eq(run_f16_bits(NAN) & 0x7c00, 0x7c00);
+  ck_assert_uint_ne(run_f16_bits(NAN) & 0x03ff, 0);
+  ck_assert_uint_eq(run_bf16_bits(1.0), 0x3f80);
+  ck_assert_uint_eq(run_bf16_bits(0.1), 0x3dcd);
+  ck_assert_uint_eq(run_bf16_bits(1.0 + 0x1.0p-8), 0x3f80);
+  ck_assert_uint_eq(run_bf16_bits(1.0 + 0x3.0p-8), 0x3f82);
+  ck_assert_uint_eq(run_bf16_bits(-INFINITY), 0xff80);
+  ck_assert_uint_eq(run_bf16_bits(1e39), 0x7f80);
+  ck_assert_uint_eq(run_elem_size(RUN_F16), 2);
+  ck_assert_uint_eq(run_elem_size(RUN_I8), 1);
+  enum run_elem e;
+  ck_assert_int_eq(run_elem_parse("bf16", &e), 0);
+  ck_assert_int_eq(e, RUN_BF16);
+}
+END_TEST
+
 Suite *suite_run(void)
 {
   Suite *s = suite_create("run");
@@ -369,6 +403,7 @@ Suite *suite_run(void)
   tcase_add_test(t, test_expr_values);
   tcase_add_test(t, test_expr_errors);
   tcase_add_test(t, test_fill_rand_parts);
+  tcase_add_test(t, test_half_bits);
   tcase_add_test(t, test_result_load);
   tcase_add_test(t, test_sanitizer_parse);
   tcase_add_test(t, test_sanitizer_parse_overflow);

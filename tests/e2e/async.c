@@ -1,0 +1,343 @@
+/* async.c: end-to-end tests of asynchronous copies (cp.async) as CUDA C writes them
+ * (tests/e2e/kernels/async.cu): __pipeline_memcpy_async with commit/wait_prior stages,
+ * cooperative_groups::memcpy_async + cg::wait, zero-filled short copies, the race a missing
+ * __syncthreads() leaves, the counters a copy adds (a global load and a shared store), and
+ * split barriers (mbarrier: cuda::barrier, cuda::pipeline, transaction counts, kernels/
+ * mbarrier.cu), and lab 03's asynchronous-copy triad (labs/03-latency-hiding/async_copy.cu): right, and timed
+ * by the model as loads in flight.
+ *
+ * Expected values come from the ISA's definition: a copy's cp-size bytes at the destination
+ * are the src-size bytes of the source followed by zeros, visible to the thread once a wait
+ * covers its group and to the block after a barrier. Comparisons are bit for bit.
+ */
+#include <check.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "e2e.h"
+
+#define A "--arg"
+#define ASYNC_TIMEOUT_S 300
+
+/* Double-buffered stages with wait_prior(1): out[t*B + i] = in[t*B + B-1-i] * 2 + t. */
+START_TEST(pipeline_stages_double_buffered)
+{
+  const unsigned B = 128, ntiles = 5, n = B * ntiles;
+  float *in = e2e_rand_f32(n, 31);
+  const char *pout = e2e_tmp("out.bin");
+  struct e2e_run *r = e2e_emu(e2e_kernel("async.cu"), "--kernel", "pipeline_stages", "--grid", "1",
+                              "--block", e2e_fmt("%u", B), A, e2e_fmt("f32buf:%u:rand:31", n), A,
+                              e2e_fmt("f32buf:%u:zero", n), A, e2e_fmt("i32:%u", ntiles), "--dump",
+                              e2e_fmt("1=%s", pout), "--json", NULL);
+  e2e_expect_ok(r);
+  float *got = e2e_read(pout, n * 4);
+  for (unsigned t = 0; t < ntiles; t++)
+    for (unsigned i = 0; i < B; i++) {
+      float want = in[t * B + (B - 1 - i)] * 2.0f + (float)t;
+      ck_assert_msg(e2e_f32_bits(got[t * B + i]) == e2e_f32_bits(want),
+                    "tile %u thread %u: got %a, expected %a", t, i, (double)got[t * B + i], (double)want);
+    }
+  /* one 4-byte copy per thread and tile: per warp and tile one global load request of 128
+     contiguous bytes (4 sectors) and one shared store */
+  long long reqs = (B / 32) * ntiles;
+  ck_assert_int_eq(e2e_jint(r, "metrics/l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum/value"), reqs);
+  ck_assert_int_eq(e2e_jint(r, "metrics/l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum/value"), reqs * 4);
+  ck_assert_int_eq(e2e_jint(r, "metrics/smsp__sass_inst_executed_op_shared_st.sum/value"), reqs);
+  ck_assert_int_eq(e2e_jint(r, "metrics/l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum/value"), 0);
+}
+END_TEST
+
+/* cg::memcpy_async of a block's tile, cg::wait: out[b*B + i] = in[b*B + B-1-i] + 1. */
+START_TEST(cooperative_groups_memcpy_async)
+{
+  const unsigned B = 128, G = 3, n = B * G;
+  float *in = e2e_rand_f32(n, 32);
+  const char *pout = e2e_tmp("out.bin");
+  struct e2e_run *r = e2e_emu(e2e_kernel("async.cu"), "--kernel", "cg_reverse", "--grid",
+                              e2e_fmt("%u", G), "--block", e2e_fmt("%u", B), A,
+                              e2e_fmt("f32buf:%u:rand:32", n), A, e2e_fmt("f32buf:%u:zero", n),
+                              "--dump", e2e_fmt("1=%s", pout), "--json", NULL);
+  e2e_expect_ok(r);
+  float *got = e2e_read(pout, n * 4);
+  for (unsigned b = 0; b < G; b++)
+    for (unsigned i = 0; i < B; i++) {
+      float want = in[b * B + (B - 1 - i)] + 1.0f;
+      ck_assert_msg(e2e_f32_bits(got[b * B + i]) == e2e_f32_bits(want),
+                    "block %u thread %u: got %a, expected %a", b, i, (double)got[b * B + i], (double)want);
+    }
+}
+END_TEST
+
+/* cp.async.cg 16 bytes with src-size 16 - 4 * (i % 4): the words past src-size are zero. */
+START_TEST(short_source_is_zero_filled)
+{
+  const unsigned B = 64, G = 2, n = B * G;
+  uint32_t *in = e2e_rand_u32(n * 4, 33);
+  const char *pout = e2e_tmp("out.bin");
+  struct e2e_run *r = e2e_emu(e2e_kernel("async.cu"), "--kernel", "zero_fill", "--grid",
+                              e2e_fmt("%u", G), "--block", e2e_fmt("%u", B), A,
+                              e2e_fmt("u32buf:%u:rand:33", n * 4), A, e2e_fmt("u32buf:%u:zero", n * 4),
+                              "--dump", e2e_fmt("1=%s", pout), "--json", NULL);
+  e2e_expect_ok(r);
+  uint32_t *got = e2e_read(pout, n * 16);
+  for (unsigned t = 0; t < n; t++) {
+    unsigned kept = (16 - 4 * ((t % B) % 4)) / 4;
+    for (unsigned k = 0; k < 4; k++) {
+      uint32_t want = k < kept ? in[t * 4 + k] : 0;
+      ck_assert_msg(got[t * 4 + k] == want, "thread %u word %u: got 0x%08x, expected 0x%08x", t, k,
+                    got[t * 4 + k], want);
+    }
+  }
+}
+END_TEST
+
+/* The ignore-src predicate: where it holds, zeros instead of the source. */
+START_TEST(ignore_source_predicate_writes_zeros)
+{
+  const unsigned B = 64;
+  float *in = e2e_rand_f32(B, 36);
+  const char *pout = e2e_tmp("out.bin");
+  struct e2e_run *r = e2e_emu(e2e_kernel("async.cu"), "--kernel", "ignore_source", "--grid", "1",
+                              "--block", e2e_fmt("%u", B), A, e2e_fmt("f32buf:%u:rand:36", B), A,
+                              e2e_fmt("f32buf:%u:zero", B), "--dump", e2e_fmt("1=%s", pout), "--json",
+                              NULL);
+  e2e_expect_ok(r);
+  float *got = e2e_read(pout, B * 4);
+  for (unsigned i = 0; i < B; i++) {
+    uint32_t want = i & 1 ? 0 : e2e_f32_bits(in[i]);
+    ck_assert_msg(e2e_f32_bits(got[i]) == want, "thread %u: got 0x%08x, expected 0x%08x", i,
+                  e2e_f32_bits(got[i]), want);
+  }
+}
+END_TEST
+
+/* The copy lands at the wait: a read of the destination before it gives the old value. */
+START_TEST(destination_changes_at_the_wait)
+{
+  const unsigned B = 64;
+  float *in = e2e_rand_f32(B, 34);
+  const char *pout = e2e_tmp("out.bin");
+  struct e2e_run *r = e2e_emu(e2e_kernel("async.cu"), "--kernel", "early_read", "--grid", "1",
+                              "--block", e2e_fmt("%u", B), A, e2e_fmt("f32buf:%u:rand:34", B), A,
+                              e2e_fmt("f32buf:%u:zero", 2 * B), "--dump", e2e_fmt("1=%s", pout),
+                              "--json", NULL);
+  e2e_expect_ok(r);
+  float *got = e2e_read(pout, 2 * B * 4);
+  for (unsigned i = 0; i < B; i++) {
+    ck_assert_msg(got[i] == -1.0f, "thread %u read %a before its wait, not the old -1", i, (double)got[i]);
+    ck_assert_msg(e2e_f32_bits(got[B + i]) == e2e_f32_bits(in[i]), "thread %u after the wait: got %a, "
+                  "expected %a", i, (double)got[B + i], (double)in[i]);
+  }
+}
+END_TEST
+
+/* Reading another thread's copy after one's own wait, without __syncthreads(): a race between
+   the copy's write and the read, reported at both lines. */
+START_TEST(missing_barrier_after_the_wait_is_a_race)
+{
+  const char *k = e2e_kernel("async.cu");
+  struct e2e_run *r = e2e_emu(k, "--kernel", "missing_sync", "--grid", "1", "--block", "128", A,
+                              "f32buf:128:rand:35", A, "f32buf:128:zero", "--json", NULL);
+  e2e_expect_outcome(r, 1, "fault");
+  ck_assert_str_eq(e2e_jstr(r, "fault/kind"), "race");
+  int wline = e2e_marker_line(k, "ASYNC-RACE-WRITE"), rline = e2e_marker_line(k, "ASYNC-RACE-READ");
+  long long at = e2e_jint(r, "fault/source/line"), other = e2e_jint(r, "fault/other/source/line");
+  ck_assert_msg((at == wline && other == rline) || (at == rline && other == wline),
+                "the race is reported at lines %lld and %lld, not %d and %d", at, other, wline, rline);
+}
+END_TEST
+
+/* Lab 03's asynchronous-copy triad (labs/03-latency-hiding/async_copy.cu) at every STAGES, on
+   a size that leaves a partial tile and blocks with different tile counts: z = 2x + y bit for
+   bit (2x is exact, so the sum is rounded once, fused or not). */
+START_TEST(lab03_async_triad_is_right_at_every_stages)
+{
+  const unsigned n = 33333, G = 7;
+  float *x = e2e_rand_f32(n, 41), *y = e2e_rand_f32(n, 42);
+  static const int stages[] = {1, 2, 4, 8};
+  for (size_t k = 0; k < sizeof stages / sizeof stages[0]; k++) {
+    const char *pout = e2e_tmp(e2e_fmt("z%d.bin", stages[k]));
+    struct e2e_run *r = e2e_emu("labs/03-latency-hiding/async_copy.cu", "--kernel", "triad_async",
+                                "--grid", e2e_fmt("%u", G), "--block", "128", A,
+                                e2e_fmt("f32buf:%u:rand:41", n), A, e2e_fmt("f32buf:%u:rand:42", n),
+                                A, e2e_fmt("f32buf:%u:zero", n), A, e2e_fmt("i32:%u", n), A,
+                                e2e_fmt("i32:%d", stages[k]), "--dump", e2e_fmt("2=%s", pout),
+                                "--json", NULL);
+    e2e_expect_ok(r);
+    float *z = e2e_read(pout, n * 4);
+    for (unsigned i = 0; i < n; i++) {
+      float want = 2.0f * x[i] + y[i];
+      ck_assert_msg(e2e_f32_bits(z[i]) == e2e_f32_bits(want), "STAGES %d: z[%u] = %a, expected %a",
+                    stages[k], i, (double)z[i], (double)want);
+    }
+  }
+}
+END_TEST
+
+/* The timing model sees the copies in flight: at the lab's 8 warps per SM (its smem rule, less
+   the kernel's 8 KB of stages), each doubling of STAGES shortens the modelled time, as more
+   loads are on their way per warp (Little's law), and the long-scoreboard stalls fall. */
+START_TEST(lab03_async_triad_stages_hide_latency_in_the_model)
+{
+  const unsigned n = 2162688;    /* 8 tiles per block */
+  double prev_t = 0, prev_stall = 0;
+  static const int stages[] = {1, 2, 4};
+  for (size_t k = 0; k < sizeof stages / sizeof stages[0]; k++) {
+    struct e2e_run *r = e2e_emu("labs/03-latency-hiding/async_copy.cu", "--kernel", "triad_async",
+                                "--grid", "2112", "--block", "128", "--smem",
+                                e2e_fmt("%d", 233472 / 2 - 2048 - 8192), A,
+                                e2e_fmt("f32buf:%u:rand:1", n), A, e2e_fmt("f32buf:%u:rand:2", n),
+                                A, e2e_fmt("f32buf:%u:zero", n), A, e2e_fmt("i32:%u", n), A,
+                                e2e_fmt("i32:%d", stages[k]), "--json", NULL);
+    e2e_expect_ok(r);
+    ck_assert_int_eq(e2e_jint(r, "occupancy/active_warps_per_sm"), 8);
+    json_t *t = e2e_j(r->json, "metrics/gpu__time_duration.sum/value");
+    json_t *st = e2e_j(r->json, "metrics/smsp__average_warps_issue_stalled_long_scoreboard_per_issue_active.ratio/value");
+    ck_assert_msg(json_is_number(t) && json_is_number(st), "no modelled time or stalls: %s", r->out);
+    double tv = json_number_value(t), sv = json_number_value(st);
+    if (k) {
+      ck_assert_msg(tv < 0.9 * prev_t, "STAGES %d: modelled %.0f ns, not below 0.9 x STAGES %d's %.0f ns",
+                    stages[k], tv, stages[k - 1], prev_t);
+      ck_assert_msg(sv < prev_stall, "STAGES %d: %.2f long-scoreboard stalls per issue, not fewer than %.2f",
+                    stages[k], sv, prev_stall);
+    }
+    prev_t = tv;
+    prev_stall = sv;
+  }
+}
+END_TEST
+
+/* ---- mbarrier: cuda::barrier, cuda::pipeline, transaction counts ---- */
+
+/* mbarrier.cu's kernel `name` (in, out, ntiles) on one block of B threads over ntiles tiles of
+   rand:SEED input: its output. */
+static float *run_tiles(const char *name, unsigned B, unsigned ntiles, uint64_t seed)
+{
+  const unsigned n = B * ntiles;
+  const char *pout = e2e_tmp(e2e_fmt("%s.bin", name));
+  struct e2e_run *r = e2e_emu(e2e_kernel("mbarrier.cu"), "--kernel", name, "--grid", "1",
+                              "--block", e2e_fmt("%u", B), A,
+                              e2e_fmt("f32buf:%u:rand:%llu", n, (unsigned long long)seed), A,
+                              e2e_fmt("f32buf:%u:zero", n), A, e2e_fmt("i32:%u", ntiles), "--dump",
+                              e2e_fmt("1=%s", pout), "--json", NULL);
+  e2e_expect_ok(r);
+  return e2e_read(pout, n * 4);
+}
+
+/* cuda::memcpy_async completing on a reused cuda::barrier, one phase per tile (and one more
+   per tile before the slot is reused): each thread reads another's copy after the barrier,
+   with no __syncthreads(), which the race checker accepts only because the phase orders it. */
+START_TEST(cuda_barrier_phases)
+{
+  const unsigned B = 128, T = 5;
+  float *in = e2e_rand_f32(B * T, 51), *got = run_tiles("barrier_tiles", B, T, 51);
+  for (unsigned t = 0; t < T; t++)
+    for (unsigned i = 0; i < B; i++) {
+      float want = in[t * B + (B - 1 - i)] + (float)t;
+      ck_assert_msg(e2e_f32_bits(got[t * B + i]) == e2e_f32_bits(want),
+                    "tile %u thread %u: got %a, expected %a", t, i, (double)got[t * B + i], (double)want);
+    }
+}
+END_TEST
+
+/* A two-stage cuda::pipeline: producer_acquire/commit, consumer_wait/release on mbarriers. */
+START_TEST(cuda_pipeline_two_stages)
+{
+  const unsigned B = 128, T = 7;
+  float *in = e2e_rand_f32(B * T, 52), *got = run_tiles("pipeline_tiles", B, T, 52);
+  for (unsigned t = 0; t < T; t++)
+    for (unsigned i = 0; i < B; i++) {
+      float want = in[t * B + (B - 1 - i)] * 2.0f;
+      ck_assert_msg(e2e_f32_bits(got[t * B + i]) == e2e_f32_bits(want),
+                    "tile %u thread %u: got %a, expected %a", t, i, (double)got[t * B + i], (double)want);
+    }
+}
+END_TEST
+
+/* arrive.expect_tx, complete_tx, test_wait and try_wait.parity: a phase whose arrivals are all
+   in stays open while bytes are pending, and completes with the last complete_tx. */
+START_TEST(mbarrier_transaction_counts)
+{
+  const unsigned B = 128;
+  float *in = e2e_rand_f32(B, 53);
+  const char *pout = e2e_tmp("out.bin"), *pfirst = e2e_tmp("first.bin");
+  struct e2e_run *r = e2e_emu(e2e_kernel("mbarrier.cu"), "--kernel", "transaction_counts", "--grid",
+                              "1", "--block", e2e_fmt("%u", B), A, e2e_fmt("f32buf:%u:rand:53", B), A,
+                              e2e_fmt("f32buf:%u:zero", B), A, e2e_fmt("i32buf:%u:fill=7", B),
+                              "--dump", e2e_fmt("1=%s", pout), "--dump", e2e_fmt("2=%s", pfirst),
+                              "--json", NULL);
+  e2e_expect_ok(r);
+  float *got = e2e_read(pout, B * 4);
+  int32_t *first = e2e_read(pfirst, B * 4);
+  for (unsigned i = 0; i < B; i++) {
+    ck_assert_msg(first[i] == 0, "thread %u saw the phase complete with bytes pending", i);
+    ck_assert_msg(e2e_f32_bits(got[i]) == e2e_f32_bits(in[B - 1 - i]), "thread %u: got %a, expected %a",
+                  i, (double)got[i], (double)in[B - 1 - i]);
+  }
+}
+END_TEST
+
+/* An arrive on a barrier no thread initialised is stopped at its line. */
+START_TEST(mbarrier_never_initialised)
+{
+  const char *k = e2e_kernel("mbarrier.cu");
+  struct e2e_run *r = e2e_emu(k, "--kernel", "never_initialised", "--grid", "1", "--block", "64", A,
+                              "f32buf:64:zero", "--json", NULL);
+  e2e_expect_outcome(r, 1, "fault");
+  ck_assert_int_eq(e2e_jint(r, "fault/source/line"), e2e_marker_line(k, "UNINIT-ARRIVE"));
+  ck_assert_msg(strstr(e2e_jstr(r, "fault/message"), "not initialised") != NULL, "%s",
+                e2e_jstr(r, "fault/message"));
+}
+END_TEST
+
+/* A barrier that expects one arrival more than the block has: a deadlock, reported with the
+   arrivals pending, not a run to the instruction budget. */
+START_TEST(mbarrier_deadlock_is_reported)
+{
+  struct e2e_run *r = e2e_emu(e2e_kernel("mbarrier.cu"), "--kernel", "wrong_count", "--grid", "1",
+                              "--block", "64", A, "f32buf:64:zero", "--json", NULL);
+  e2e_expect_outcome(r, 1, "deadlock");
+  const char *msg = e2e_jstr(r, "fault/message");
+  ck_assert_msg(strstr(msg, "mbarrier") && strstr(msg, "1 of its 65 arrivals"), "%s", msg);
+}
+END_TEST
+
+/* A bulk copy (TMA) is not run: its kernel is refused by name, with the construct and its
+   line; the other kernels of mbarrier.cu run (the tests above). */
+START_TEST(bulk_copy_refused_by_name)
+{
+  const char *k = e2e_kernel("mbarrier.cu");
+  struct e2e_run *r = e2e_emu(k, "--kernel", "bulk_copy", "--grid", "1", "--block", "64", A,
+                              "f32buf:256:zero", A, "f32buf:64:zero", NULL);
+  e2e_expect_error(r, 2, "kernel 'bulk_copy'", "cp.async.bulk", NULL);
+  ck_assert_msg(e2e_mentions_line(r->err, "mbarrier.cu", e2e_marker_line(k, "BULK-HERE")),
+                "the refusal does not name the bulk copy's line: %s", r->err);
+}
+END_TEST
+
+void e2e_add_async_tests(Suite *s)
+{
+  if (!e2e_have_nvcc()) {
+    printf("e2e: nvcc not found: SKIPPING the asynchronous copy tests\n");
+    return;
+  }
+  TCase *tc = tcase_create("async");
+  tcase_add_checked_fixture(tc, e2e_setup, e2e_teardown);
+  tcase_set_timeout(tc, ASYNC_TIMEOUT_S);
+  tcase_add_test(tc, pipeline_stages_double_buffered);
+  tcase_add_test(tc, cooperative_groups_memcpy_async);
+  tcase_add_test(tc, short_source_is_zero_filled);
+  tcase_add_test(tc, ignore_source_predicate_writes_zeros);
+  tcase_add_test(tc, destination_changes_at_the_wait);
+  tcase_add_test(tc, missing_barrier_after_the_wait_is_a_race);
+  tcase_add_test(tc, cuda_barrier_phases);
+  tcase_add_test(tc, cuda_pipeline_two_stages);
+  tcase_add_test(tc, mbarrier_transaction_counts);
+  tcase_add_test(tc, mbarrier_never_initialised);
+  tcase_add_test(tc, mbarrier_deadlock_is_reported);
+  tcase_add_test(tc, bulk_copy_refused_by_name);
+  tcase_add_test(tc, lab03_async_triad_is_right_at_every_stages);
+  tcase_add_test(tc, lab03_async_triad_stages_hide_latency_in_the_model);
+  suite_add_tcase(s, tc);
+}

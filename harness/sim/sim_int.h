@@ -98,6 +98,8 @@ void sim_prog_free(struct sim_prog *p);
 struct sim_cbar {                /* a convergence barrier: lanes meet again at pc */
   uint32_t pc;
   uint64_t expect;               /* lanes that are to arrive */
+  uint32_t from;                 /* the divergent branch that set it up (its pc), for reports:
+                                  its line is the if's, where pc's may be any code after it */
 };
 
 #define SIM_CSTACK 96            /* nesting depth of divergence per lane */

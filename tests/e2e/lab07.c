@@ -297,7 +297,9 @@ END_TEST
    `tid < 32` hold half a wave, whose full-mask __syncwarp and shuffles wait for the other
    half: a deadlock, reported with the line where lanes 0-31 wait: the __syncwarp inside the
    inlined device function (the innermost line, as Nsight Compute's source view puts it),
-   inlined into the kernel's call of version 5. */
+   inlined into the kernel's call of version 5; lanes 32-63 wait to reconverge at the end of
+   the `if (tid < w)` that split them, named by the if's line (the reconvergence point's own
+   first instruction carries a line of another inlined function). */
 START_TEST(lab07_all32_deadlocks_on_wave64)
 {
   const char *k = "tests/e2e/lab07/all32.cu";
@@ -311,6 +313,9 @@ START_TEST(lab07_all32_deadlocks_on_wave64)
   ck_assert_msg(strstr(detail, "deadlock") && strstr(detail, e2e_fmt("lanes 0-31 of warp 0 wait "
                 "for the rest of the warp at all32.cu:%d (inlined into line %d)", sync, call)),
                 "%s", detail);
+  int split = e2e_marker_line(k, "IF-WARP");
+  ck_assert_msg(strstr(detail, e2e_fmt("lanes 32-63 of warp 0 wait to reconverge at the end of "
+                "the branch at all32.cu:%d (inlined into line %d)", split, call)), "%s", detail);
   ck_assert_int_eq(json_integer_value(e2e_j(t, "source/line")), sync);
   ck_assert_str_eq(e2e_state_of(test_at(r, "n=100003 VERSION=6 arch=wave64")), "fault");
 }

@@ -113,7 +113,7 @@ static __device__ unsigned reduce_unrolled_warp(const unsigned *in, unsigned *s,
     __syncthreads();
     tree_sequential(s, 2 * w);          // 2 x warpSize elements left
     unsigned v = 0;
-    if (tid < w) {
+    if (tid < w) {                      // IF-WARP
         // one warp, no block barrier: each step reads, then writes once every lane has read
         // (__syncwarp: correct under independent thread scheduling, where the old
         // volatile-only version is not)

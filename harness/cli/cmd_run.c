@@ -302,8 +302,9 @@ static void report_text(FILE *f, int wide, const struct run_lab *lab, const stru
     fprintf(f, "\nWhere to look (your configuration, counted by the emulator)\n");
     for (uint32_t i = 0; i < r->nhot; i++) {
       const char *base = strrchr(r->hot[i].file, '/');
-      snprintf(line, sizeof line, "%s:%u: %s", base ? base + 1 : r->hot[i].file, r->hot[i].line,
-               r->hot[i].text);
+      snprintf(line, sizeof line, "%s:%u: %s%s", base ? base + 1 : r->hot[i].file, r->hot[i].line,
+               r->hot[i].text, g && g->hot_expected >> i & 1 ? " (the reference solution does "
+               "this too: expected in this lab)" : "");
       wrap(&pg, 2, line);
     }
   }
@@ -385,6 +386,9 @@ static json_t *result_json(const struct run_lab *lab, const struct run_result *r
     if (c->fault_line)
       json_object_set_new(t, "source", json_pack("{s:s,s:I}", "file", c->fault_file, "line",
                                                  (json_int_t)c->fault_line));
+    if (c->fault_kind[0])
+      json_object_set_new(t, "fault", json_pack("{s:s,s:s}", "kind", c->fault_kind, "place",
+                                                c->fault_place));
     json_array_append_new(tests, t);
   }
   json_object_set_new(o, "tests", tests);

@@ -45,6 +45,9 @@ static void checks(struct run_result *r, json_t *tests)
     json_t *src = json_object_get(t, "source");
     copy(c->fault_file, sizeof c->fault_file, json_object_get(src, "file"));
     c->fault_line = u32(json_object_get(src, "line"));
+    json_t *fk = json_object_get(t, "fault");
+    copy(c->fault_kind, sizeof c->fault_kind, json_object_get(fk, "kind"));
+    copy(c->fault_place, sizeof c->fault_place, json_object_get(fk, "place"));
   }
 }
 

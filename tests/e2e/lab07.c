@@ -321,6 +321,52 @@ START_TEST(lab07_all32_deadlocks_on_wave64)
 }
 END_TEST
 
+/* The text report of hard32.cu: its two failing wave64 tests get a hint about warp width
+   (not silence, which the feedback screen reads as "nothing needs fixing"), and its deadlock
+   on all32.cu a hint about the barrier, not "guard every index". */
+START_TEST(lab07_failing_wave64_tests_hinted)
+{
+  struct e2e_run *r = e2e_warplab("run", "07", "--kernel-file", "tests/e2e/lab07/hard32.cu",
+                                  "--backend", "emu", "--plain", "--wide", "--quick", "--seed",
+                                  LAB07_SEED, "--results", e2e_tmp("results"), (char *)NULL);
+  ck_assert_int_eq(r->status, 1);
+  ck_assert_msg(strstr(r->out, "hint: 2 tests on another architecture profile failed (n=100003 "
+                "VERSION=6 arch=wave64; n=1000003 VERSION=7 arch=wave64)") &&
+                strstr(r->out, "warpSize"), "%s", r->out);
+  r = e2e_warplab("run", "07", "--kernel-file", "tests/e2e/lab07/all32.cu", "--backend", "emu",
+                  "--plain", "--wide", "--quick", "--seed", LAB07_SEED, "--results",
+                  e2e_tmp("results"), (char *)NULL);
+  ck_assert_int_eq(r->status, 1);
+  ck_assert_msg(strstr(r->out, "hint: The kernel stopped at a barrier at all32.cu:") &&
+                !strstr(r->out, "Guard every index"), "%s", r->out);
+}
+END_TEST
+
+/* Every lab's reference solution, run as a student's kernel file (so scored against a run of
+   the reference of its own), gets no hint: whatever the counters find in it (lab 07's lone
+   atomicAdd and `if (lane == 0)`, lab 06's BY_WARP loads) is the lab's intended design, marked
+   as such under "Where to look". */
+START_TEST(every_solution_gets_no_hint_it_shares)
+{
+  static const char *const sol[][2] = {
+    {"01", "solutions/01-matrix-add/matrix_add.cu"}, {"02", "solutions/02-occupancy/median.cu"},
+    {"03", "solutions/03-latency-hiding/triad.cu"}, {"04", "solutions/04-coalescing/gather.cu"},
+    {"05", "solutions/05-bank-conflicts/transpose.cu"},
+    {"06", "solutions/06-divergence/evenodd.cu"}, {"07", "solutions/07-reduction/reduce.cu"},
+  };
+  int marked = 0;
+  for (size_t i = 0; i < sizeof sol / sizeof *sol; i++) {
+    struct e2e_run *r = e2e_warplab("run", sol[i][0], "--kernel-file", sol[i][1], "--backend",
+                                    "emu", "--plain", "--wide", "--quick", "--seed", LAB07_SEED,
+                                    "--results", e2e_tmp("results"), (char *)NULL);
+    ck_assert_msg(r->status == 0, "%s: %d\n%s%s", sol[i][0], r->status, r->out, r->err);
+    ck_assert_msg(!strstr(r->out, "hint:"), "lab %s: %s", sol[i][0], r->out);
+    marked += strstr(r->out, "(the reference solution does this too: expected in this lab)") != NULL;
+  }
+  ck_assert_int_ge(marked, 2);                 /* labs 06 and 07 at least */
+}
+END_TEST
+
 /* "arch" must name a profile: a lab that names none is refused with the field. */
 START_TEST(lab07_test_arch_checked)
 {
@@ -343,7 +389,7 @@ END_TEST
 void e2e_add_lab07_tests(Suite *s)
 {
   if (!e2e_have_nvcc()) {
-    printf("e2e: nvcc not found: SKIPPING the 7 tests of lab 07\n");
+    printf("e2e: nvcc not found: SKIPPING the 9 tests of lab 07\n");
     return;
   }
   TCase *tc = tcase_create("lab07");
@@ -356,5 +402,7 @@ void e2e_add_lab07_tests(Suite *s)
   tcase_add_test(tc, lab07_all32_deadlocks_on_wave64);
   tcase_add_test(tc, lab07_test_arch_checked);
   tcase_add_test(tc, lab07_grade_solution_full_marks);
+  tcase_add_test(tc, lab07_failing_wave64_tests_hinted);
+  tcase_add_test(tc, every_solution_gets_no_hint_it_shares);
   suite_add_tcase(s, tc);
 }

@@ -24,25 +24,6 @@ static void where(const struct sim_block *b, uint32_t pc, char *buf, size_t n)
   sim_where(b->prog->mod, pc < b->prog->ncode ? b->prog->orig[pc] : PTX_NOREG, buf, n);
 }
 
-/* Whether module instructions a and b are code of the same inlined call (or both of the
-   kernel's own body), with a source line each: the same file and chain of call sites. */
-static int same_inlined_call(const struct ptx_module *m, uint32_t a, uint32_t b)
-{
-  if (a >= m->ninsts || b >= m->ninsts)
-    return 0;
-  const struct ptx_inst *ia = &m->insts[a], *ib = &m->insts[b];
-  if (!ia->uline || !ib->uline || ia->ufile != ib->ufile)
-    return 0;
-  uint32_t fa[4], la[4], fb[4], lb[4];
-  uint32_t na = ptx_inlined_into(m, ia, fa, la, 4), nb = ptx_inlined_into(m, ib, fb, lb, 4);
-  if (na != nb)
-    return 0;
-  for (uint32_t i = 0; i < na; i++)
-    if (fa[i] != fb[i] || la[i] != lb[i])
-      return 0;
-  return 1;
-}
-
 static void add_waiters(struct sim_block *b, struct sim_warp *w, uint64_t m, const char *reason,
                         struct sim_fault *f)
 {
@@ -175,7 +156,7 @@ static void report_stuck(struct sim_block *b, int divergence, struct sim_warp *d
          branch's line when the reconvergence point is code of another inlined call (laid
          out after the if), else by its own line (the statement after a loop) */
       int at_branch = !strcmp(x->reason, "reconvergence") && x->branch != PTX_NOREG &&
-                      !same_inlined_call(b->prog->mod, x->branch, x->inst);
+                      !sim_same_inlined_call(b->prog->mod, x->branch, x->inst);
       sim_where(b->prog->mod, at_branch ? x->branch : x->inst, wc, sizeof wc);
       const char *r = at_branch ? "wait to reconverge at the end of the branch at" :
                       !strcmp(x->reason, "spinning") ? "keep looping at" :

@@ -373,6 +373,47 @@ START_TEST(every_solution_gets_no_hint_it_shares)
 }
 END_TEST
 
+/* Faults get hints that name their bug (lab 01's kernel, the run's check and its hint): a
+   guard of <= reads the element just past the end of b (an off-by-one: "i < n, not i <=
+   n"); a pointer that is 0 at run time is a null pointer, not "guard every index". */
+START_TEST(fault_hints_name_the_bug)
+{
+  char *src = e2e_read_text("solutions/01-matrix-add/matrix_add.cu");
+  char *g = strstr(src, "if (x >= nx || y >= ny)");
+  ck_assert_ptr_nonnull(g);
+  char *text = e2e_fmt("%.*sif (x > nx || y > ny)%s", (int)(g - src), src,
+                       g + strlen("if (x >= nx || y >= ny)"));
+  const char *file = e2e_write("matrix_add.cu", text, strlen(text));
+  struct e2e_run *r = e2e_warplab("run", "01", "--kernel-file", file, "--backend", "emu",
+                                  "--plain", "--wide", "--quick", "--results", e2e_tmp("results"),
+                                  (char *)NULL);
+  ck_assert_int_eq(r->status, 1);
+  ck_assert_msg(strstr(r->out, "hint: The kernel touched the element just past the end of a "
+                       "buffer at matrix_add.cu:") && strstr(r->out, "i < n, not i <= n") &&
+                !strstr(r->out, "Guard every index"), "%s", r->out);
+  static const char null_kernel[] =
+    "extern \"C\" __global__ void matrix_add(const float *a, const float *b, float *c, int nx,\n"
+    "                                       int ny)\n"
+    "{\n"
+    "    float *p = (float *)(size_t)(nx / 1000000);   // 0 at run time: a null pointer\n"
+    "    int x = blockIdx.x * blockDim.x + threadIdx.x;\n"
+    "    if (x < nx)\n"
+    "        c[x] = a[x] + p[x];                        // NULL-READ\n"
+    "}\n";
+  file = e2e_write("null.cu", null_kernel, strlen(null_kernel));
+  r = e2e_warplab("run", "01", "--kernel-file", file, "--backend", "emu", "--json", "--quick",
+                  "--results", e2e_tmp("results"), (char *)NULL);
+  ck_assert_int_eq(r->status, 1);
+  json_t *t = json_array_get(e2e_j(r->json, "tests"), 0);
+  ck_assert_str_eq(json_string_value(e2e_j(t, "fault/kind")), "out_of_bounds");
+  ck_assert_str_eq(json_string_value(e2e_j(t, "fault/place")), "null");
+  r = e2e_warplab("run", "01", "--kernel-file", file, "--backend", "emu", "--plain", "--wide",
+                  "--quick", "--results", e2e_tmp("results"), (char *)NULL);
+  ck_assert_msg(strstr(r->out, e2e_fmt("hint: The kernel used a null pointer at null.cu:%d",
+                                       e2e_marker_line(file, "NULL-READ"))), "%s", r->out);
+}
+END_TEST
+
 /* "arch" must name a profile: a lab that names none is refused with the field. */
 START_TEST(lab07_test_arch_checked)
 {
@@ -395,7 +436,7 @@ END_TEST
 void e2e_add_lab07_tests(Suite *s)
 {
   if (!e2e_have_nvcc()) {
-    printf("e2e: nvcc not found: SKIPPING the 9 tests of lab 07\n");
+    printf("e2e: nvcc not found: SKIPPING the 10 tests of lab 07\n");
     return;
   }
   TCase *tc = tcase_create("lab07");
@@ -410,5 +451,6 @@ void e2e_add_lab07_tests(Suite *s)
   tcase_add_test(tc, lab07_grade_solution_full_marks);
   tcase_add_test(tc, lab07_failing_wave64_tests_hinted);
   tcase_add_test(tc, every_solution_gets_no_hint_it_shares);
+  tcase_add_test(tc, fault_hints_name_the_bug);
   suite_add_tcase(s, tc);
 }

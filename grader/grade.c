@@ -7,6 +7,8 @@
 #include "grader/grade.h"
 #include "grader/grade_occ.h"
 
+#define GRADE_HINT_MAX sizeof ((struct grade_result *)0)->hints[0]
+
 static struct grade_item *item(struct grade_result *g, const char *name, double max)
 {
   if (g->nitems == GRADE_MAX_ITEMS)
@@ -75,6 +77,100 @@ static void not_run_reason(const struct run_result *s, char *buf, size_t n)
     snprintf(buf, n, "the kernel was not run");
 }
 
+/* What to look at for the fault of check k, by its kind: the loop exit of a runaway loop,
+   the pointer of a null or wild access, the bound of one past the end, the barrier of a race
+   or an uninitialised shared read, the mask of a *_sync intrinsic. */
+static void fault_hint(const struct run_check *k, char *h, size_t n)
+{
+  const char *base = strrchr(k->fault_file, '/');
+  char at[320];
+  if (k->fault_line)
+    snprintf(at, sizeof at, " at %s:%u (%s)", base ? base + 1 : k->fault_file, k->fault_line,
+             k->label);
+  else
+    snprintf(at, sizeof at, " (%s)", k->label);
+  const char *kind = k->fault_kind, *place = k->fault_place;
+  if (!strcmp(kind, "budget_exceeded"))
+    snprintf(h, n, "The kernel ran away%s: a loop there never ends. Look at that loop's exit "
+             "condition: does what it tests change on every pass and reach the bound for every "
+             "thread (a stride of 0, a step that jumps over a != bound, an unsigned counter "
+             "that never goes below 0)?", at);
+  else if (!strcmp(place, "null"))
+    snprintf(h, n, "The kernel used a null pointer%s: the pointer there was never set. Use the "
+             "kernel's own arguments (device buffers), not a host pointer or an unset "
+             "variable.", at);
+  else if (!strcmp(place, "wild"))
+    snprintf(h, n, "The kernel used a wild pointer%s: an address far from every buffer. Look at "
+             "how that pointer or index is made: an unset variable, a wrong cast, a value read "
+             "from memory used as an index.", at);
+  else if (!strcmp(place, "one_past"))
+    snprintf(h, n, "The kernel touched the element just past the end of a buffer%s: an "
+             "off-by-one. Check that line's guard or loop bound: i < n, not i <= n.", at);
+  else if (!strcmp(place, "before"))
+    snprintf(h, n, "The kernel touched memory before the start of a buffer%s: a negative index. "
+             "Check a neighbour's index at the edge (i - 1 when i is 0).", at);
+  else if (!strcmp(kind, "race"))
+    snprintf(h, n, "A race on shared memory%s: one thread wrote a word another read or wrote "
+             "with nothing ordering them. Put __syncthreads() (or __syncwarp() within one "
+             "warp) between the write and the other thread's access, and before a slot is "
+             "written again.", at);
+  else if (!strcmp(kind, "uninitialized_read"))
+    snprintf(h, n, "The kernel read shared memory no thread had written%s. Every word read must "
+             "be stored first, before a __syncthreads(): does the loading code cover the whole "
+             "tile, and store a neutral value (0 for a sum) where it is past the input's end?",
+             at);
+  else if (!strcmp(kind, "sync_mask"))
+    snprintf(h, n, "A *_sync intrinsic got a wrong mask%s: the mask must name exactly the lanes "
+             "that call it (0xffffffff when the whole warp does), never leave out the calling "
+             "lane or name lanes that have exited.", at);
+  else if (!strcmp(kind, "deadlock") || !strcmp(kind, "barrier_divergence"))
+    snprintf(h, n, "The kernel stopped at a barrier%s that some threads never reach: a "
+             "__syncthreads() or __syncwarp() inside an if, or after a return, that not every "
+             "thread takes. The test's report names the lines.", at);
+  else if (!strcmp(kind, "misaligned"))
+    snprintf(h, n, "A misaligned access%s: an address that is not a multiple of its access's "
+             "size (a cast of a pointer to a wider type).", at);
+  else if (!strcmp(place, "past") || !strcmp(kind, "out_of_bounds") || !kind[0])
+    snprintf(h, n, "The kernel faulted%s. Guard every index against the problem's size: every "
+             "test size must work, not only multiples of your block.", at);
+  else
+    snprintf(h, n, "The kernel faulted%s: the test's report says what and where.", at);
+}
+
+/* Tests that gave wrong outputs (no fault): which, and for tests on another architecture
+   profile (wave64) what a kernel written for 32 lanes assumes. */
+static void failed_hint(const struct run_result *s, struct grade_result *g)
+{
+  char names[400] = "";
+  size_t k = 0;
+  uint32_t nfail = 0, narch = 0;
+  for (uint32_t i = 0; i < s->nchecks; i++) {
+    const struct run_check *c = &s->checks[i];
+    if (c->state != RUN_CHECK_FAIL)
+      continue;
+    nfail++;
+    if (strstr(c->label, "arch="))
+      narch++;
+    if (k < sizeof names) {
+      int w = snprintf(names + k, sizeof names - k, "%s%s", k ? "; " : "", c->label);
+      k += w > 0 ? (size_t)w : 0;
+    }
+  }
+  if (!nfail || nfail == s->nchecks)
+    return;
+  char h[GRADE_HINT_MAX];
+  if (narch == nfail)
+    snprintf(h, sizeof h, "%u test%s on another architecture profile failed (%.300s): a warp "
+             "there is not 32 lanes. Use warpSize, not 32; a mask of every lane of the warp "
+             "(__activemask(), or all ones of warpSize bits); and shuffle offsets from "
+             "warpSize / 2.", nfail, nfail == 1 ? "" : "s", names);
+  else
+    snprintf(h, sizeof h, "%u of %u tests failed (%.300s); the others pass: what is different "
+             "about those sizes (a partial last block, a size that is not a multiple of 32)?",
+             nfail, s->nchecks, names);
+  hint(g, h);
+}
+
 /* Correctness: the points shared evenly by the lab's test sizes and its main size, all or
    nothing each. The items are the same, by name and number, whatever the kernel did: a
    kernel that did not build or could not run has each of them at 0, "not run: why". */
@@ -129,12 +225,9 @@ static void correctness(json_t *c, const struct run_lab *lab, const struct run_r
       hint(g, k->detail);                       /* what kept every test from running */
       break;
     }
-    if (k->state == RUN_CHECK_FAULT && k->fault_line) {
-      char h[512];
-      const char *base = strrchr(k->fault_file, '/');
-      snprintf(h, sizeof h, "The kernel faulted at %s:%u (%s). Guard every index against the "
-               "problem's size: every test size must work, not only multiples of your block.",
-               base ? base + 1 : k->fault_file, k->fault_line, k->label);
+    if (k->state == RUN_CHECK_FAULT) {
+      char h[GRADE_HINT_MAX];
+      fault_hint(k, h, sizeof h);
       hint(g, h);
       break;
     }
@@ -144,6 +237,8 @@ static void correctness(json_t *c, const struct run_lab *lab, const struct run_r
       break;
     }
   }
+  if (full)
+    failed_hint(s, g);
 }
 
 /* Correct on the main size (its check, the last, passed) and measured there: what the metric
@@ -434,6 +529,21 @@ static void measure(const struct run_result *s, const struct run_result *ref, st
   }
 }
 
+/* Whether hotspot h of a submission is a pattern the reference solution's run (same inputs)
+   shows too: a finding of the same kind, costing no more than twice the reference's worst
+   of that kind (the lone atomicAdd of a reduction, the if (lane == 0) that splits a warp on
+   purpose). A finding far worse than the reference's is still one to fix. */
+static int hot_expected(const struct run_hotspot *h, const struct run_result *ref)
+{
+  if (!ref)
+    return 0;
+  double worst = -1;
+  for (uint32_t i = 0; i < ref->nhot; i++)
+    if (!strcmp(ref->hot[i].kind, h->kind) && ref->hot[i].weight > worst)
+      worst = ref->hot[i].weight;
+  return worst >= 0 && h->weight <= 2 * worst;
+}
+
 int grade_score(const struct run_lab *lab, const struct run_result *student,
                 const struct run_result *solution, json_t *answers, struct grade_result *g,
                 char *err, size_t errlen)
@@ -462,6 +572,10 @@ int grade_score(const struct run_lab *lab, const struct run_result *student,
   if (main_correct(student) && grade_occupancy_hint(lab, student, solution, occ, sizeof occ))
     hint(g, occ);
   for (uint32_t i = 0; i < student->nhot; i++) {   /* what the counters found, line by line */
+    if (hot_expected(&student->hot[i], solution)) {
+      g->hot_expected |= 1u << i;
+      continue;
+    }
     char h[512];
     const char *base = strrchr(student->hot[i].file, '/');
     snprintf(h, sizeof h, "%s:%u: %s.", base ? base + 1 : student->hot[i].file,

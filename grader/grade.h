@@ -46,6 +46,9 @@ struct grade_result {
   int has_time_ratio;
   char backend[8];             /* the run's backend: "emu" or "gpu" */
   char isolation[700];         /* how the build was kept from other files (run.h prov) */
+  uint32_t hot_expected;       /* bit i: the submission's hotspot i (run_result.hot) is a
+                                  pattern the reference solution shows too, no worse than
+                                  there: expected in this lab, so not hinted */
 };
 
 /* Score student against solution (the reference solution's run, same backend and seed) with

@@ -249,6 +249,42 @@ static void tests_title(const struct tui_view *v, char *out, size_t n)
   snprintf(out, n, "Tests: %u of %u passed", pass, s->nchecks);
 }
 
+#define PRINTF_LINES 40     /* lines of the kernel's printf output the tests pane shows */
+
+/* What the kernel printed in the tests (run_result.printf_out, each test's under a "[label]"
+   line), at most PRINTF_LINES lines, saying so when some of it is not shown: past those
+   lines here, or cut by the run (the whole is in the results folder's result.json). */
+static void draw_printf(struct tui_canvas *c, const struct run_result *s)
+{
+  if (!s->printf_out[0] && !s->printf_cut)
+    return;
+  tui_nl(c);
+  tui_put(c, TUI_TITLE, "Printed by the kernel (printf)");
+  tui_nl(c);
+  const char *p = s->printf_out;
+  int shown = 0;
+  while (*p && shown < PRINTF_LINES) {
+    const char *e = strchr(p, '\n');
+    size_t len = e ? (size_t)(e - p) : strlen(p);
+    char line[512];
+    snprintf(line, sizeof line, "%.*s", (int)(len < sizeof line - 1 ? len : sizeof line - 1), p);
+    tui_wrap(c, line[0] == '[' ? TUI_DIM : TUI_NORMAL, 2, line[0] ? line : " ");
+    shown++;
+    p = e ? e + 1 : p + len;
+  }
+  uint32_t more = 0;
+  for (const char *q = p; *q; q++)
+    more += *q == '\n' || (!q[1] && *q != '\n');
+  char note[256];
+  if (more) {
+    snprintf(note, sizeof note, "... %u more line%s not shown here%s (result.json in the "
+             "results folder has them)", more, more == 1 ? "" : "s",
+             s->printf_cut ? "; the run cut the output too" : "");
+    tui_wrap(c, TUI_WARN, 2, note);
+  } else if (s->printf_cut)
+    tui_wrap(c, TUI_WARN, 2, "... cut: the kernel printed more than a run keeps");
+}
+
 static void draw_tests(struct tui_canvas *c, const struct tui_view *v)
 {
   const struct run_result *s = v->stu;
@@ -292,6 +328,7 @@ static void draw_tests(struct tui_canvas *c, const struct tui_view *v)
   else
     tui_wrap(c, TUI_DIM, 1, "FAIL: the first wrong element, what was expected and what was "
              "found. Outputs start as NaN, so an element never written cannot pass by luck.");
+  draw_printf(c, s);
 }
 
 static const struct run_metric *find_metric(const struct run_result *r, const char *name)
@@ -475,8 +512,12 @@ static void draw_hints(struct tui_canvas *c, const struct tui_view *v)
   tui_nl(c);
   tui_put(c, TUI_TITLE, "Hints");
   tui_nl(c);
+  int full = 1;
+  for (uint32_t i = 0; i < g->nitems; i++)
+    full &= g->items[i].score >= g->items[i].max - 1e-9;
   if (!g->nhints)
-    tui_wrap(c, TUI_GOOD, 1, "None: nothing the rubric measures needs fixing.");
+    tui_wrap(c, full ? TUI_GOOD : TUI_DIM, 1, full ? "None: nothing the rubric measures needs "
+             "fixing." : "None: the points below say which items lost points.");
   for (uint32_t i = 0; i < g->nhints; i++) {
     c->col = 0;
     tui_put(c, TUI_WARN, "*");

@@ -302,8 +302,9 @@ static void report_text(FILE *f, int wide, const struct run_lab *lab, const stru
     fprintf(f, "\nWhere to look (your configuration, counted by the emulator)\n");
     for (uint32_t i = 0; i < r->nhot; i++) {
       const char *base = strrchr(r->hot[i].file, '/');
-      snprintf(line, sizeof line, "%s:%u: %s", base ? base + 1 : r->hot[i].file, r->hot[i].line,
-               r->hot[i].text);
+      snprintf(line, sizeof line, "%s:%u: %s%s", base ? base + 1 : r->hot[i].file, r->hot[i].line,
+               r->hot[i].text, g && g->hot_expected >> i & 1 ? " (the reference solution does "
+               "this too: expected in this lab)" : "");
       wrap(&pg, 2, line);
     }
   }

@@ -106,9 +106,22 @@ int met_compute(const struct ptx_module *m, const struct sim_result *r, struct m
 void met_report_free(struct met_report *rep);
 
 /* Where a launch's trouble is, line by line: a finding from the per-line counts, in words. */
+enum met_hot_kind {
+  MET_HOT_UNCOALESCED = 0,     /* global accesses that move bytes nobody asked for */
+  MET_HOT_BANK_CONFLICT,       /* shared accesses past their conflict-free wavefronts */
+  MET_HOT_DIVERGENT,           /* a branch that splits warps */
+  MET_HOT_LOCAL,               /* local memory */
+  MET_HOT_COUNT
+};
+/* "uncoalesced", "bank_conflict", "divergent", "local", as result.json names them. */
+const char *met_hot_kind_name(enum met_hot_kind k);
+
 struct met_hotspot {
   const char *path;            /* the line's CUDA file (as in met_line) */
   uint32_t line;
+  enum met_hot_kind kind;
+  double weight;               /* what it costs, to rank by and to compare one run with
+                                  another on the same inputs (bytes-equivalent) */
   char text[200];              /* "uses 50% of the bytes its global accesses move (8.0 sectors
                                   per request)" */
 };

@@ -15,6 +15,13 @@ struct finding {
   struct met_hotspot h;
 };
 
+const char *met_hot_kind_name(enum met_hot_kind k)
+{
+  static const char *const names[MET_HOT_COUNT] = {"uncoalesced", "bank_conflict", "divergent",
+                                                   "local"};
+  return (unsigned)k < MET_HOT_COUNT ? names[k] : "?";
+}
+
 static int by_weight(const void *a, const void *b)
 {
   double x = ((const struct finding *)a)->weight, y = ((const struct finding *)b)->weight;
@@ -38,6 +45,7 @@ int met_hotspots(const struct met_report *rep, struct met_hotspot *out, int max)
       if (eff < 0.6) {
         struct finding *x = &f[n++];
         x->weight = moved - (double)l->global_bytes;
+        x->h.kind = MET_HOT_UNCOALESCED;
         snprintf(x->h.text, sizeof x->h.text, "its global accesses use %.0f%% of the bytes they "
                  "move (%.1f sectors per request): neighbouring threads should touch "
                  "neighbouring addresses", 100 * eff,
@@ -49,6 +57,7 @@ int met_hotspots(const struct met_report *rep, struct met_hotspot *out, int max)
     if (l->shared_insts && l->shared_wavefronts > l->shared_ideal + l->shared_ideal / 2) {
       struct finding *x = &f[n++];
       x->weight = 32.0 * (double)(l->shared_wavefronts - l->shared_ideal);
+      x->h.kind = MET_HOT_BANK_CONFLICT;
       snprintf(x->h.text, sizeof x->h.text, "shared-memory bank conflicts: %.1f wavefronts per "
                "access where %.1f would do", (double)l->shared_wavefronts / (double)l->shared_insts,
                (double)l->shared_ideal / (double)l->shared_insts);
@@ -58,6 +67,7 @@ int met_hotspots(const struct met_report *rep, struct met_hotspot *out, int max)
     if (l->branches && l->divergent_branches * 5 > l->branches) {
       struct finding *x = &f[n++];
       x->weight = 32.0 * (double)l->divergent_branches;
+      x->h.kind = MET_HOT_DIVERGENT;
       snprintf(x->h.text, sizeof x->h.text, "a divergent branch: %.0f%% of its executions split "
                "the warp, and both sides then run one after the other",
                100.0 * (double)l->divergent_branches / (double)l->branches);
@@ -67,6 +77,7 @@ int met_hotspots(const struct met_report *rep, struct met_hotspot *out, int max)
     if (l->local_insts) {
       struct finding *x = &f[n++];
       x->weight = 128.0 * (double)l->local_insts;
+      x->h.kind = MET_HOT_LOCAL;
       snprintf(x->h.text, sizeof x->h.text, "local memory (%llu accesses): an array indexed at "
                "run time, or registers spilled, lives in slow per-thread memory",
                (unsigned long long)l->local_insts);
@@ -76,8 +87,10 @@ int met_hotspots(const struct met_report *rep, struct met_hotspot *out, int max)
   }
   qsort(f, (size_t)n, sizeof *f, by_weight);
   int k = n < max ? n : max;
-  for (int i = 0; i < k; i++)
+  for (int i = 0; i < k; i++) {
     out[i] = f[i].h;
+    out[i].weight = f[i].weight;
+  }
   free(f);
   return k;
 }

@@ -1022,6 +1022,28 @@ static void gpu_fault_where(struct ctx *c, struct launch *L, struct run_check *c
   }
 }
 
+/* The kind of emulator fault f and, for an out-of-bounds global access, where it went (for
+   a hint that fits the bug: a null or wild pointer, the element one past a buffer). */
+static void fault_kind(const struct sim_fault *f, struct run_check *chk)
+{
+  snprintf(chk->fault_kind, sizeof chk->fault_kind, "%s", sim_fault_kind_name(f->kind));
+  chk->fault_place[0] = 0;
+  if (f->kind != SIM_FK_OUT_OF_BOUNDS && f->kind != SIM_FK_INVALID_SPACE)
+    return;
+  if (f->addr < 4096 && f->space != PTX_SP_SHARED && f->space != PTX_SP_LOCAL) {
+    snprintf(chk->fault_place, sizeof chk->fault_place, "null");   /* a null pointer, or one
+                                                                       a little past it */
+    return;
+  }
+  if (f->kind != SIM_FK_OUT_OF_BOUNDS || (f->space != PTX_SP_GLOBAL && f->space != PTX_SP_NONE))
+    return;
+  const char *place = !f->has_alloc ? "wild"
+                      : strstr(f->message, "a wild pointer") ? "wild"
+                      : f->alloc_offset < 0 ? "before"
+                      : (uint64_t)f->alloc_offset < f->alloc_size + f->size ? "one_past" : "past";
+  snprintf(chk->fault_place, sizeof chk->fault_place, "%s", place);
+}
+
 static int launch_check(struct ctx *c, struct launch *L, struct run_check *chk, struct be_result *br)
 {
   char err[512];
@@ -1045,6 +1067,7 @@ static int launch_check(struct ctx *c, struct launch *L, struct run_check *chk, 
       gpu_fault_where(c, L, chk);
     } else {
       snprintf(chk->detail, sizeof chk->detail, "%s", br->emu.fault.message);
+      fault_kind(&br->emu.fault, chk);
       const struct ptx_inst *in = br->emu.fault.inst < c->mod.ninsts ? &c->mod.insts[br->emu.fault.inst] : NULL;
       const char *path = in && in->uline ? ptx_file_path(&c->mod, in->ufile) : NULL;
       if (path) {
@@ -1417,6 +1440,8 @@ static void measure(struct ctx *c, struct launch *L, struct run_point *pt)
           snprintf(x->file, sizeof x->file, "%s", h[i].path);
           x->line = h[i].line;
           snprintf(x->text, sizeof x->text, "%s", h[i].text);
+          snprintf(x->kind, sizeof x->kind, "%s", met_hot_kind_name(h[i].kind));
+          x->weight = h[i].weight;
         }
       }
       met_report_free(&rep);

@@ -55,6 +55,11 @@ struct run_check {
   int64_t first_bad;           /* element index, -1 when none */
   char fault_file[256];        /* a fault's source location, when the emulator found one */
   uint32_t fault_line;
+  char fault_kind[24];         /* an emulator fault's kind, as sim_fault_kind_name names it
+                                  ("out_of_bounds", "budget_exceeded", "race", ...); "" when
+                                  none or not known (a GPU fault) */
+  char fault_place[12];        /* an out-of-bounds global access: "one_past" (the element just
+                                  past a buffer), "past", "before", "wild", "null"; "" else */
 };
 
 #define RUN_MAX_POINT_METRICS 48
@@ -141,6 +146,9 @@ struct run_result {
     char file[256];
     uint32_t line;
     char text[200];
+    char kind[16];             /* met_hot_kind_name: "uncoalesced", "divergent", ... */
+    double weight;             /* what it costs (met_hotspot.weight), to compare with the
+                                  reference solution's run on the same inputs */
   } hot[4];
   uint32_t nhot;
   char printf_out[RUN_PRINTF_MAX]; /* what the kernel printed in the tests (emulator), each

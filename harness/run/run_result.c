@@ -46,6 +46,9 @@ static void checks(struct run_result *r, json_t *tests)
     json_t *src = json_object_get(t, "source");
     copy(c->fault_file, sizeof c->fault_file, json_object_get(src, "file"));
     c->fault_line = u32(json_object_get(src, "line"));
+    json_t *fk = json_object_get(t, "fault");
+    copy(c->fault_kind, sizeof c->fault_kind, json_object_get(fk, "kind"));
+    copy(c->fault_place, sizeof c->fault_place, json_object_get(fk, "place"));
   }
 }
 
@@ -126,6 +129,9 @@ json_t *run_result_json(const struct run_lab *lab, const struct run_result *r, c
     if (c->fault_line)
       json_object_set_new(t, "source", json_pack("{s:s,s:I}", "file", c->fault_file, "line",
                                                  (json_int_t)c->fault_line));
+    if (c->fault_kind[0])
+      json_object_set_new(t, "fault", json_pack("{s:s,s:s}", "kind", c->fault_kind, "place",
+                                                c->fault_place));
     json_array_append_new(tests, t);
   }
   json_object_set_new(o, "tests", tests);

@@ -71,6 +71,8 @@ struct sim_waiter {
   uint32_t warp;
   uint64_t lanes;          /* bit mask of lanes in the warp */
   uint32_t inst;           /* module instruction index where they wait */
+  uint32_t branch;         /* "reconvergence": the module instruction of the branch that split
+                              them (its line is the if's); PTX_NOREG when not known */
   const char *reason;      /* "spinning" (looping without changing anything), "pending"
                               (able to run, never chosen: the other side of a branch whose
                               first side loops), "barrier", "reconvergence", "warp-sync" */

@@ -42,6 +42,9 @@ static void add_waiters(struct sim_block *b, struct sim_warp *w, uint64_t m, con
     x->lanes = same;
     x->inst = b->prog->orig[pc];
     x->reason = reason;
+    int t = w->csp[l0] ? w->cstack[l0][w->csp[l0] - 1] : -1;   /* their top barrier */
+    x->branch = !strcmp(reason, "reconvergence") && t >= 0 && w->cbar[t].from < b->prog->ncode
+                ? b->prog->orig[w->cbar[t].from] : PTX_NOREG;
     m &= ~same;
   }
 }
@@ -149,8 +152,14 @@ static void report_stuck(struct sim_block *b, int divergence, struct sim_warp *d
     for (uint32_t i = 0; i < f->nwaiters && i < 4; i++) {
       struct sim_waiter *x = &f->waiters[i];
       sim_lanes_text(x->lanes, wa, sizeof wa);
-      sim_where(b->prog->mod, x->inst, wc, sizeof wc);
-      const char *r = !strcmp(x->reason, "spinning") ? "keep looping at" :
+      /* lanes waiting to reconverge: at the end of the if that split them, named by the
+         branch's line when the reconvergence point is code of another inlined call (laid
+         out after the if), else by its own line (the statement after a loop) */
+      int at_branch = !strcmp(x->reason, "reconvergence") && x->branch != PTX_NOREG &&
+                      !sim_same_inlined_call(b->prog->mod, x->branch, x->inst);
+      sim_where(b->prog->mod, at_branch ? x->branch : x->inst, wc, sizeof wc);
+      const char *r = at_branch ? "wait to reconverge at the end of the branch at" :
+                      !strcmp(x->reason, "spinning") ? "keep looping at" :
                       !strcmp(x->reason, "pending") ? "wait for their turn to run at" :
                       !strcmp(x->reason, "barrier") ? "wait at the barrier at" :
                       !strcmp(x->reason, "reconvergence") ? "wait to reconverge at" :

@@ -102,6 +102,40 @@ void sim_where(const struct ptx_module *m, uint32_t mi, char *buf, size_t n)
     snprintf(buf + k, n - (size_t)k, ")");
 }
 
+int sim_same_inlined_call(const struct ptx_module *m, uint32_t a, uint32_t b)
+{
+  if (a >= m->ninsts || b >= m->ninsts)
+    return 0;
+  const struct ptx_inst *ia = &m->insts[a], *ib = &m->insts[b];
+  if (!ia->uline || !ib->uline || ia->ufile != ib->ufile)
+    return 0;
+  uint32_t fa[4], la[4], fb[4], lb[4];
+  uint32_t na = ptx_inlined_into(m, ia, fa, la, 4), nb = ptx_inlined_into(m, ib, fb, lb, 4);
+  if (na != nb)
+    return 0;
+  for (uint32_t i = 0; i < na; i++)
+    if (fa[i] != fb[i] || la[i] != lb[i])
+      return 0;
+  return 1;
+}
+
+int sim_reconv_where(const struct sim_block *b, const struct sim_warp *w, unsigned l, char *buf,
+                     size_t n)
+{
+  if (!(w->cwait >> l & 1) || !w->csp[l])
+    return 0;
+  const struct sim_cbar *c = &w->cbar[w->cstack[l][w->csp[l] - 1]];
+  if (c->from >= b->prog->ncode || c->pc >= b->prog->ncode)
+    return 0;
+  uint32_t br = b->prog->orig[c->from], at = b->prog->orig[c->pc];
+  if (sim_same_inlined_call(b->prog->mod, br, at))
+    return 0;
+  char where[240];
+  sim_where(b->prog->mod, br, where, sizeof where);
+  snprintf(buf, n, "the end of the branch at %s", where);
+  return 1;
+}
+
 static int claim(struct sim_block *b)
 {
   if (b->faulted)

@@ -100,6 +100,8 @@ void sim_prog_free(struct sim_prog *p);
 struct sim_cbar {                /* a convergence barrier: lanes meet again at pc */
   uint32_t pc;
   uint64_t expect;               /* lanes that are to arrive */
+  uint32_t from;                 /* the divergent branch that set it up (its pc), for reports:
+                                  its line is the if's, where pc's may be any code after it */
 };
 
 #define SIM_CSTACK 96            /* nesting depth of divergence per lane */
@@ -268,6 +270,15 @@ void sim_fault_mem(struct sim_block *b, struct sim_warp *w, uint32_t pc, unsigne
    function holding line 12 was inlined at line 30 (", then 41" for each call further out),
    or "PTX line N" when there is no .loc; into buf. */
 void sim_where(const struct ptx_module *m, uint32_t mi, char *buf, size_t n);
+/* Whether module instructions a and b are code of the same inlined call (or both of the
+   kernel's own body), each with a source line: the same file and chain of call sites. */
+int sim_same_inlined_call(const struct ptx_module *m, uint32_t a, uint32_t b);
+/* Where lane l of w waits to reconverge, when that is better named by the branch that split
+   it: "the end of the branch at k.cu:116 (inlined into line 165)", when the lane waits at
+   its top convergence barrier and the barrier's point is code of another inlined call than
+   the branch (laid out after the if). Returns 1 with buf filled, else 0. */
+int sim_reconv_where(const struct sim_block *b, const struct sim_warp *w, unsigned l, char *buf,
+                     size_t n);
 /* Fill a fault report of another kind with a message. */
 void sim_fault_other(struct sim_block *b, struct sim_warp *w, uint32_t pc, unsigned lane,
                      enum sim_fault_kind kind, const char *msg);

@@ -663,7 +663,8 @@ int sim_race_stuck(struct sim_block *b, struct sim_warp *w)
     char me[96], here_at[160], there[160], lanes[64], msg[768];
     thread_text(b, w->id * b->W + l, 0, me, sizeof me);
     where_pc(b, w->pc[l], here_at, sizeof here_at);
-    where_pc(b, w->pc[sim_ctz64(away)], there, sizeof there);
+    if (!sim_reconv_where(b, w, sim_ctz64(away), there, sizeof there))
+      where_pc(b, w->pc[sim_ctz64(away)], there, sizeof there);
     sim_lanes_text(away, lanes, sizeof lanes);
     snprintf(msg, sizeof msg,
              "Invalid mask: lane %u of warp %u, %.40s of block (%u,%u,%u), waits in %s() at "

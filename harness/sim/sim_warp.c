@@ -314,9 +314,10 @@ static void recheck_all(struct sim_block *b, struct sim_warp *w)
       try_release(b, w, (int)t);
 }
 
-/* A new convergence barrier at pc for the lanes of m (or the group's own, when it already
-   waits for them at that pc). Returns 0 when the nesting is too deep. */
-static int push_cbar(struct sim_warp *w, uint64_t m, uint32_t pc)
+/* A new convergence barrier at pc for the lanes of m, split by the branch at from (or the
+   group's own, when it already waits for them at that pc). Returns 0 when the nesting is too
+   deep. */
+static int push_cbar(struct sim_warp *w, uint64_t m, uint32_t pc, uint32_t from)
 {
   if (w->gtop >= 0 && w->cbar[w->gtop].pc == pc && w->cbar[w->gtop].expect)
     return 1;
@@ -332,6 +333,7 @@ static int push_cbar(struct sim_warp *w, uint64_t m, uint32_t pc)
     w->ncbar++;
   w->cbar[t].pc = pc;
   w->cbar[t].expect = m;
+  w->cbar[t].from = from;
   for (uint64_t mm = m; mm; mm &= mm - 1) {
     unsigned l = sim_ctz64(mm);
     w->cstack[l][w->csp[l]++] = (int16_t)t;
@@ -512,7 +514,7 @@ static int control(struct sim_block *b, struct sim_warp *w, const struct ptx_ins
       return 0;
     }
     /* divergent */
-    if (in->reconv != PTX_NOREG && !push_cbar(w, g, in->reconv)) {
+    if (in->reconv != PTX_NOREG && !push_cbar(w, g, in->reconv, pc)) {
       sim_fault_other(b, w, pc, sim_ctz64(g), SIM_FK_TRAP,
                       "divergent branches nested too deeply for the emulator");
       return 1;

@@ -297,7 +297,9 @@ END_TEST
    `tid < 32` hold half a wave, whose full-mask __syncwarp and shuffles wait for the other
    half: a deadlock, reported with the line where lanes 0-31 wait: the __syncwarp inside the
    inlined device function (the innermost line, as Nsight Compute's source view puts it),
-   inlined into the kernel's call of version 5. */
+   inlined into the kernel's call of version 5; lanes 32-63 wait to reconverge at the end of
+   the `if (tid < w)` that split them, named by the if's line (the reconvergence point's own
+   first instruction carries a line of another inlined function). */
 START_TEST(lab07_all32_deadlocks_on_wave64)
 {
   const char *k = "tests/e2e/lab07/all32.cu";
@@ -311,8 +313,104 @@ START_TEST(lab07_all32_deadlocks_on_wave64)
   ck_assert_msg(strstr(detail, "deadlock") && strstr(detail, e2e_fmt("lanes 0-31 of warp 0 wait "
                 "for the rest of the warp at all32.cu:%d (inlined into line %d)", sync, call)),
                 "%s", detail);
+  int split = e2e_marker_line(k, "IF-TID-W");
+  ck_assert_msg(strstr(detail, e2e_fmt("lanes 32-63 of warp 0 wait to reconverge at the end of "
+                "the branch at all32.cu:%d (inlined into line %d)", split, call)), "%s", detail);
   ck_assert_int_eq(json_integer_value(e2e_j(t, "source/line")), sync);
-  ck_assert_str_eq(e2e_state_of(test_at(r, "n=100003 VERSION=6 arch=wave64")), "fault");
+  /* version 6: the shuffle's full mask names lanes 32-63, which wait at the end of the
+     `if (warp == 0)` that left them out, named by its line as above */
+  t = test_at(r, "n=100003 VERSION=6 arch=wave64");
+  ck_assert_str_eq(e2e_state_of(t), "fault");
+  detail = json_string_value(json_object_get(t, "detail"));
+  ck_assert_msg(strstr(detail, e2e_fmt("they wait at the end of the branch at all32.cu:%d",
+                                       e2e_marker_line(k, "IF-WARP0"))), "%s", detail);
+}
+END_TEST
+
+/* The text report of hard32.cu: its two failing wave64 tests get a hint about warp width
+   (not silence, which the feedback screen reads as "nothing needs fixing"), and its deadlock
+   on all32.cu a hint about the barrier, not "guard every index". */
+START_TEST(lab07_failing_wave64_tests_hinted)
+{
+  struct e2e_run *r = e2e_warplab("run", "07", "--kernel-file", "tests/e2e/lab07/hard32.cu",
+                                  "--backend", "emu", "--plain", "--wide", "--quick", "--seed",
+                                  LAB07_SEED, "--results", e2e_tmp("results"), (char *)NULL);
+  ck_assert_int_eq(r->status, 1);
+  ck_assert_msg(strstr(r->out, "hint: 2 tests on another architecture profile failed (n=100003 "
+                "VERSION=6 arch=wave64; n=1000003 VERSION=7 arch=wave64)") &&
+                strstr(r->out, "warpSize"), "%s", r->out);
+  r = e2e_warplab("run", "07", "--kernel-file", "tests/e2e/lab07/all32.cu", "--backend", "emu",
+                  "--plain", "--wide", "--quick", "--seed", LAB07_SEED, "--results",
+                  e2e_tmp("results"), (char *)NULL);
+  ck_assert_int_eq(r->status, 1);
+  ck_assert_msg(strstr(r->out, "hint: The kernel stopped at a barrier at all32.cu:") &&
+                !strstr(r->out, "Guard every index"), "%s", r->out);
+}
+END_TEST
+
+/* Every lab's reference solution, run as a student's kernel file (so scored against a run of
+   the reference of its own), gets no hint: whatever the counters find in it (lab 07's lone
+   atomicAdd and `if (lane == 0)`, lab 06's BY_WARP loads) is the lab's intended design, marked
+   as such under "Where to look". */
+START_TEST(every_solution_gets_no_hint_it_shares)
+{
+  static const char *const sol[][2] = {
+    {"01", "solutions/01-matrix-add/matrix_add.cu"}, {"02", "solutions/02-occupancy/median.cu"},
+    {"03", "solutions/03-latency-hiding/triad.cu"}, {"04", "solutions/04-coalescing/gather.cu"},
+    {"05", "solutions/05-bank-conflicts/transpose.cu"},
+    {"06", "solutions/06-divergence/evenodd.cu"}, {"07", "solutions/07-reduction/reduce.cu"},
+  };
+  int marked = 0;
+  for (size_t i = 0; i < sizeof sol / sizeof *sol; i++) {
+    struct e2e_run *r = e2e_warplab("run", sol[i][0], "--kernel-file", sol[i][1], "--backend",
+                                    "emu", "--plain", "--wide", "--quick", "--seed", LAB07_SEED,
+                                    "--results", e2e_tmp("results"), (char *)NULL);
+    ck_assert_msg(r->status == 0, "%s: %d\n%s%s", sol[i][0], r->status, r->out, r->err);
+    ck_assert_msg(!strstr(r->out, "hint:"), "lab %s: %s", sol[i][0], r->out);
+    marked += strstr(r->out, "(the reference solution does this too: expected in this lab)") != NULL;
+  }
+  ck_assert_int_ge(marked, 2);                 /* labs 06 and 07 at least */
+}
+END_TEST
+
+/* Faults get hints that name their bug (lab 01's kernel, the run's check and its hint): a
+   guard of <= reads the element just past the end of b (an off-by-one: "i < n, not i <=
+   n"); a pointer that is 0 at run time is a null pointer, not "guard every index". */
+START_TEST(fault_hints_name_the_bug)
+{
+  char *src = e2e_read_text("solutions/01-matrix-add/matrix_add.cu");
+  char *g = strstr(src, "if (x >= nx || y >= ny)");
+  ck_assert_ptr_nonnull(g);
+  char *text = e2e_fmt("%.*sif (x > nx || y > ny)%s", (int)(g - src), src,
+                       g + strlen("if (x >= nx || y >= ny)"));
+  const char *file = e2e_write("matrix_add.cu", text, strlen(text));
+  struct e2e_run *r = e2e_warplab("run", "01", "--kernel-file", file, "--backend", "emu",
+                                  "--plain", "--wide", "--quick", "--results", e2e_tmp("results"),
+                                  (char *)NULL);
+  ck_assert_int_eq(r->status, 1);
+  ck_assert_msg(strstr(r->out, "hint: The kernel touched the element just past the end of a "
+                       "buffer at matrix_add.cu:") && strstr(r->out, "i < n, not i <= n") &&
+                !strstr(r->out, "Guard every index"), "%s", r->out);
+  static const char null_kernel[] =
+    "extern \"C\" __global__ void matrix_add(const float *a, const float *b, float *c, int nx,\n"
+    "                                       int ny)\n"
+    "{\n"
+    "    float *p = (float *)(size_t)(nx / 1000000);   // 0 at run time: a null pointer\n"
+    "    int x = blockIdx.x * blockDim.x + threadIdx.x;\n"
+    "    if (x < nx)\n"
+    "        c[x] = a[x] + p[x];                        // NULL-READ\n"
+    "}\n";
+  file = e2e_write("null.cu", null_kernel, strlen(null_kernel));
+  r = e2e_warplab("run", "01", "--kernel-file", file, "--backend", "emu", "--json", "--quick",
+                  "--results", e2e_tmp("results"), (char *)NULL);
+  ck_assert_int_eq(r->status, 1);
+  json_t *t = json_array_get(e2e_j(r->json, "tests"), 0);
+  ck_assert_str_eq(json_string_value(e2e_j(t, "fault/kind")), "out_of_bounds");
+  ck_assert_str_eq(json_string_value(e2e_j(t, "fault/place")), "null");
+  r = e2e_warplab("run", "01", "--kernel-file", file, "--backend", "emu", "--plain", "--wide",
+                  "--quick", "--results", e2e_tmp("results"), (char *)NULL);
+  ck_assert_msg(strstr(r->out, e2e_fmt("hint: The kernel used a null pointer at null.cu:%d",
+                                       e2e_marker_line(file, "NULL-READ"))), "%s", r->out);
 }
 END_TEST
 
@@ -338,7 +436,7 @@ END_TEST
 void e2e_add_lab07_tests(Suite *s)
 {
   if (!e2e_have_nvcc()) {
-    printf("e2e: nvcc not found: SKIPPING the 7 tests of lab 07\n");
+    printf("e2e: nvcc not found: SKIPPING the 10 tests of lab 07\n");
     return;
   }
   TCase *tc = tcase_create("lab07");
@@ -351,5 +449,8 @@ void e2e_add_lab07_tests(Suite *s)
   tcase_add_test(tc, lab07_all32_deadlocks_on_wave64);
   tcase_add_test(tc, lab07_test_arch_checked);
   tcase_add_test(tc, lab07_grade_solution_full_marks);
+  tcase_add_test(tc, lab07_failing_wave64_tests_hinted);
+  tcase_add_test(tc, every_solution_gets_no_hint_it_shares);
+  tcase_add_test(tc, fault_hints_name_the_bug);
   suite_add_tcase(s, tc);
 }

@@ -16,6 +16,8 @@
 #              no measurements, the hint, score 0; w watches the file, and saving the solution
 #              over it reruns by itself: 6 of 6, and q exits 0 (the last run's status)
 #   fault      a kernel without bounds checks: FAULT with the .cu line and its code
+#   printf     a kernel that prints: its output under the tests, 40 lines of it, and how many
+#              more lines there are
 #   mono       TERM=xterm-mono (no colours): the same screen, no colour on it
 #   no-color   NO_COLOR=1: no colour; SIGTERM restores the terminal and exits 130
 #   ctrl-c     Ctrl-C while the first run runs: exit 130, terminal restored, the run stopped
@@ -321,6 +323,24 @@ if wait_for "run 1 done"; then
   expect "FAULT" "out of bounds" "no_bounds.cu:$line | "
   keys q
   exits 1
+fi
+ran
+
+# ---- printf: what the kernel printed, under the tests, bounded, with a note when cut ----
+# lab 01's solution printing 8 lines a test (x < 8 of row 0; 1 in the 1-wide test): more
+# than the 40 lines the pane shows, so the note says how many more there are
+mkdir -p "$tmp/pf"
+{ echo '#include <cstdio>'; sed 's|^    c\[i\] = a\[i\] + b\[i\];|&\n    if (y == 0 \&\& x < 8) printf("PF x=%d of %d\\n", x, nx);|' \
+    solutions/01-matrix-add/matrix_add.cu; } > "$tmp/pf/matrix_add.cu"
+start printf 120 100 TERM=xterm-256color -- --kernel-file "$tmp/pf/matrix_add.cu" --backend emu --quick
+if wait_for "run 1 done"; then
+  expect "Printed by the kernel (printf)" "[nx=1 ny=1]" "PF x=0 of 1" "PF x=7 of 33"
+  for _ in $(seq 30); do keys Down; done
+  wait_for "4 more lines not shown here"
+  expect "PF x=3 of 1024"
+  expect_not "PF x=4 of 1024"
+  keys q
+  exits 0
 fi
 ran
 

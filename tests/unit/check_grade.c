@@ -251,6 +251,116 @@ START_TEST(grade_edge_failure_keeps_targets)
 }
 END_TEST
 
+/* The hints of g, one after another, for strstr. */
+static const char *hints_of(const struct grade_result *g)
+{
+  static char buf[GRADE_MAX_HINTS * 800];
+  size_t k = 0;
+  buf[0] = 0;
+  for (uint32_t i = 0; i < g->nhints && k < sizeof buf; i++) {
+    int w = snprintf(buf + k, sizeof buf - k, "%s\n", g->hints[i]);
+    k += w > 0 ? (size_t)w : 0;
+  }
+  return buf;
+}
+
+/* Each kind of fault gets its own hint: what to look at for it, never "guard every index"
+   for a fault an index guard does not fix. */
+START_TEST(grade_fault_hints_fit_the_fault)
+{
+  static const struct {
+    const char *kind, *place, *want;
+  } cases[] = {
+    {"budget_exceeded", "", "exit condition"},
+    {"out_of_bounds", "null", "null pointer"},
+    {"invalid_address_space", "null", "null pointer"},
+    {"out_of_bounds", "wild", "wild pointer"},
+    {"out_of_bounds", "one_past", "i < n, not i <= n"},
+    {"out_of_bounds", "before", "negative index"},
+    {"out_of_bounds", "past", "Guard every index"},
+    {"race", "", "__syncthreads() (or __syncwarp()"},
+    {"uninitialized_read", "", "no thread had written"},
+    {"sync_mask", "", "the mask must name exactly the lanes"},
+    {"deadlock", "", "never reach"},
+  };
+  struct run_result *ref = run2_new(RUN_CHECK_PASS, RUN_CHECK_PASS, RUN_CHECK_PASS);
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+    struct run_result *stu = run2_new(RUN_CHECK_PASS, RUN_CHECK_FAULT, RUN_CHECK_PASS);
+    snprintf(stu->checks[1].fault_kind, sizeof stu->checks[1].fault_kind, "%s", cases[i].kind);
+    snprintf(stu->checks[1].fault_place, sizeof stu->checks[1].fault_place, "%s", cases[i].place);
+    snprintf(stu->checks[1].fault_file, sizeof stu->checks[1].fault_file, "/x/k.cu");
+    stu->checks[1].fault_line = 12;
+    struct grade_result *g = score2(stu, ref, NULL);
+    const char *h = hints_of(g);
+    ck_assert_msg(strstr(h, cases[i].want) && strstr(h, "k.cu:12 (n=33)"), "%s/%s: %s",
+                  cases[i].kind, cases[i].place, h);
+    ck_assert_msg(!strcmp(cases[i].place, "past") || !strstr(h, "Guard every index"), "%s/%s: %s",
+                  cases[i].kind, cases[i].place, h);
+    free(g);
+    free(stu);
+  }
+  free(ref);
+}
+END_TEST
+
+/* Tests that fail on another architecture profile (wave64) while the others pass get a hint
+   about warp width, so the hint list is never empty while points are lost. */
+START_TEST(grade_failed_arch_tests_hinted)
+{
+  struct run_result *ref = run2_new(RUN_CHECK_PASS, RUN_CHECK_PASS, RUN_CHECK_PASS);
+  struct run_result *stu = run2_new(RUN_CHECK_FAIL, RUN_CHECK_PASS, RUN_CHECK_PASS);
+  snprintf(stu->checks[0].label, sizeof stu->checks[0].label, "n=1 arch=wave64");
+  struct grade_result *g = score2(stu, ref, NULL);
+  ck_assert_msg(strstr(hints_of(g), "1 test on another architecture profile failed (n=1 "
+                       "arch=wave64)") && strstr(hints_of(g), "warpSize"), "%s", hints_of(g));
+  free(g);
+  snprintf(stu->checks[0].label, sizeof stu->checks[0].label, "n=1");
+  g = score2(stu, ref, NULL);
+  ck_assert_msg(strstr(hints_of(g), "1 of 3 tests failed (n=1)"), "%s", hints_of(g));
+  free(g);
+  free(stu);
+  free(ref);
+}
+END_TEST
+
+/* A hotspot the reference solution's run shows too (same kind, no more than twice its cost)
+   is expected in the lab: not hinted, and marked; one the reference lacks, or far worse, is. */
+START_TEST(grade_hotspots_judged_against_reference)
+{
+  struct run_result *ref = run2_new(RUN_CHECK_PASS, RUN_CHECK_PASS, RUN_CHECK_PASS);
+  struct run_result *stu = run2_new(RUN_CHECK_PASS, RUN_CHECK_PASS, RUN_CHECK_PASS);
+  static const char *const kinds[3] = {"divergent", "uncoalesced", "divergent"};
+  static const double weights[3] = {100, 50, 1000};
+  for (int i = 0; i < 3; i++) {
+    struct run_hotspot *h = &stu->hot[i];
+    snprintf(h->file, sizeof h->file, "/x/k.cu");
+    h->line = 10u + (uint32_t)i;
+    snprintf(h->kind, sizeof h->kind, "%s", kinds[i]);
+    snprintf(h->text, sizeof h->text, "finding %d", i);
+    h->weight = weights[i];
+  }
+  stu->nhot = 3;
+  snprintf(ref->hot[0].kind, sizeof ref->hot[0].kind, "divergent");
+  snprintf(ref->hot[0].file, sizeof ref->hot[0].file, "/x/ref.cu");
+  ref->hot[0].weight = 80;
+  ref->nhot = 1;
+  struct grade_result *g = score2(stu, ref, NULL);
+  const char *h = hints_of(g);
+  ck_assert_msg(!strstr(h, "finding 0"), "%s", h);    /* the reference's own pattern */
+  ck_assert_msg(strstr(h, "k.cu:11: finding 1."), "%s", h);   /* a kind it lacks */
+  ck_assert_msg(strstr(h, "k.cu:12: finding 2."), "%s", h);   /* 12.5 times the reference's */
+  ck_assert_uint_eq(g->hot_expected, 1u);
+  free(g);
+  ref->nhot = 0;                                      /* a reference with no finding */
+  g = score2(stu, ref, NULL);
+  ck_assert_msg(strstr(hints_of(g), "finding 0"), "%s", hints_of(g));
+  ck_assert_uint_eq(g->hot_expected, 0u);
+  free(g);
+  free(stu);
+  free(ref);
+}
+END_TEST
+
 /* The test names of results.json do not depend on what the kernel did. */
 static char *names_of(const struct grade_result *g)
 {
@@ -424,6 +534,9 @@ Suite *suite_grade(void)
   tcase_add_test(tc, grade_answers_as_given);
   tcase_add_test(tc, grade_answer_feedback);
   tcase_add_test(tc, grade_integrity_hidden);
+  tcase_add_test(tc, grade_fault_hints_fit_the_fault);
+  tcase_add_test(tc, grade_failed_arch_tests_hinted);
+  tcase_add_test(tc, grade_hotspots_judged_against_reference);
   suite_add_tcase(s, tc);
   return s;
 }

@@ -405,6 +405,33 @@ START_TEST(test_catalogue_covers_tables)
 }
 END_TEST
 
+/* Each hotspot carries its kind and its cost, worst first: what grade compares with the
+   reference solution's run. Costs from the counts: wasted global bytes (sectors x 32 less
+   the bytes asked for), 32 per extra shared wavefront, 32 per divergent branch, 128 per
+   local access. */
+START_TEST(test_hotspot_kinds_and_weights)
+{
+  struct met_line lines[4] = {
+    {.path = "k.cu", .line = 1, .global_requests = 10, .global_sectors = 80, .global_bytes = 640},
+    {.path = "k.cu", .line = 2, .shared_insts = 4, .shared_wavefronts = 16, .shared_ideal = 4},
+    {.path = "k.cu", .line = 3, .branches = 10, .divergent_branches = 10},
+    {.path = "k.cu", .line = 4, .local_insts = 4},
+  };
+  struct met_report rep = {.lines = lines, .nlines = 4};
+  struct met_hotspot h[8];
+  int n = met_hotspots(&rep, h, 8);
+  ck_assert_int_eq(n, 4);
+  static const enum met_hot_kind kinds[4] = {MET_HOT_UNCOALESCED, MET_HOT_LOCAL,
+                                             MET_HOT_BANK_CONFLICT, MET_HOT_DIVERGENT};
+  static const double weights[4] = {80.0 * 32 - 640, 128.0 * 4, 32.0 * 12, 32.0 * 10};
+  for (int i = 0; i < n; i++) {
+    ck_assert_int_eq(h[i].kind, kinds[i]);
+    ck_assert_double_eq(h[i].weight, weights[i]);
+  }
+  ck_assert_str_eq(met_hot_kind_name(MET_HOT_DIVERGENT), "divergent");
+}
+END_TEST
+
 Suite *suite_met(void)
 {
   Suite *s = suite_create("met");
@@ -414,6 +441,7 @@ Suite *suite_met(void)
   tcase_add_test(t, test_vector_loads);
   tcase_add_test(t, test_shared_strides);
   tcase_add_test(t, test_branch_uniformity);
+  tcase_add_test(t, test_hotspot_kinds_and_weights);
   suite_add_tcase(s, t);
   TCase *cat = tcase_create("catalogue");
   tcase_add_test(cat, test_catalogue_entries);

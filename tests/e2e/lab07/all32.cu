@@ -59,7 +59,7 @@ static __device__ __forceinline__ unsigned block_sum(unsigned v, unsigned *s)
     if (lane == 0)
         s[warp] = v;
     __syncthreads();
-    if (warp == 0) {
+    if (warp == 0) {                    // IF-WARP0
         v = lane < BLOCK / 32 ? s[lane] : 0u;
         v = warp_sum(v);
     }
@@ -113,7 +113,7 @@ static __device__ unsigned reduce_unrolled_warp(const unsigned *in, unsigned *s,
     __syncthreads();
     tree_sequential(s, 2 * w);          // 2 x warpSize elements left
     unsigned v = 0;
-    if (tid < w) {
+    if (tid < w) {                      // IF-TID-W
         // one warp, no block barrier: each step reads, then writes once every lane has read
         // (__syncwarp: correct under independent thread scheduling, where the old
         // volatile-only version is not)

@@ -568,6 +568,10 @@ int grade_score(const struct run_lab *lab, const struct run_result *student,
     questions(q, lab, answers, g);
   for (uint32_t i = 0; i < g->nitems; i++)
     g->score += g->items[i].score;
+  /* items split points into sevenths and the like: the sums, to a millionth of a point, so
+     that 7 of 7 tests worth 60 read 60, not 59.99999999 (a gradebook bin's edge) */
+  g->score = round(g->score * 1e6) / 1e6;
+  g->max = round(g->max * 1e6) / 1e6;
   char occ[768];
   if (main_correct(student) && grade_occupancy_hint(lab, student, solution, occ, sizeof occ))
     hint(g, occ);

@@ -1178,7 +1178,7 @@ START_TEST(usage_bad_args)
   const char *src = e2e_ptx("elementwise.ptx");
   float nine[9] = {0};
   const char *short_file = e2e_write("nine.bin", nine, sizeof nine);
-  const char *bad[] = {"f16buf:32:zero", "f32buf:32:bogus", "f32buf:x:zero",
+  const char *bad[] = {"f12buf:32:zero", "f32buf:32:bogus", "f32buf:x:zero",
                        e2e_fmt("f32buf:10:file=%s", short_file), e2e_fmt("f32buf:10:file=%s", e2e_tmp("absent.bin"))};
   for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
     struct e2e_run *r = e2e_emu(src, "--kernel", "add", "--grid", "1", "--block", "32",

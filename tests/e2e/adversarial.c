@@ -408,8 +408,7 @@ END_TEST
 static const char *lines_of(const char *head, const char *line, int n, const char *tail)
 {
   size_t cap = strlen(head) + strlen(tail) + (size_t)n * (strlen(line) + 12) + 1, k = 0;
-  char *t = malloc(cap);
-  ck_assert_ptr_nonnull(t);
+  char *t = e2e_alloc(cap);                     /* freed with the test's other allocations */
   k += (size_t)snprintf(t + k, cap - k, "%s", head);
   for (int i = 0; i < n; i++)
     k += (size_t)snprintf(t + k, cap - k, line, i);

@@ -115,6 +115,19 @@ static int shell_safe(const char *s)
   return 1;
 }
 
+int run_build_private_folder(const char *tool, char *base, size_t n, char *err, size_t errlen)
+{
+  const char *tmp = getenv("TMPDIR");
+  if (!tmp || tmp[0] != '/' || strlen(tmp) > 900 || !shell_safe(tmp))
+    tmp = "/tmp";                               /* nvcc pastes its temp files' paths into sh */
+  snprintf(base, n, "%s/warplab-%s-XXXXXX", tmp, tool);
+  if (!mkdtemp(base)) {
+    snprintf(err, errlen, "cannot make a folder for %s in %s: %s\n", tool, tmp, strerror(errno));
+    return -1;
+  }
+  return 0;
+}
+
 /* Copy text from src to dst, writing `to` for every `from` (from non-empty). Returns 0 when
    all of it fit. */
 static int replace_all(const char *src, const char *from, const char *to, char *dst, size_t n)
@@ -385,13 +398,8 @@ enum run_build_status run_build_ptx(const char *cu, const char *arch, const char
 
   /* a fresh private folder: work/ (the copy, nvcc's output and temp files) and root/ (the
      namespace's root, when that is the confinement) */
-  const char *tmp = getenv("TMPDIR");
-  if (!tmp || tmp[0] != '/' || strlen(tmp) > 900 || !shell_safe(tmp))
-    tmp = "/tmp";                               /* nvcc pastes its temp files' paths into sh */
   char base[1024], work[1100], root[1100], copy[1400], out[1200], deps[1200];
-  snprintf(base, sizeof base, "%s/warplab-nvcc-XXXXXX", tmp);
-  if (!mkdtemp(base)) {
-    snprintf(log, loglen, "cannot make a build folder in %s: %s\n", tmp, strerror(errno));
+  if (run_build_private_folder("nvcc", base, sizeof base, log, loglen)) {
     free(src);
     return RUN_BUILD_SYSTEM;
   }

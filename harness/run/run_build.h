@@ -46,4 +46,9 @@ int run_build_deps_ok(const char *deps, const char *cwd, const char *const allow
    (Landlock ABI 7): nvcc sees only ...; include check"). */
 void run_build_isolation(char *buf, size_t n);
 
+/* A fresh private folder for a tool's run on student input, $TMPDIR/warplab-TOOL-XXXXXX (or
+   under /tmp when TMPDIR is unset, relative or not safe to paste into a shell), its path in
+   base. Returns 0, or -1 with a line for the log in err. */
+int run_build_private_folder(const char *tool, char *base, size_t n, char *err, size_t errlen);
+
 #endif

@@ -10,6 +10,7 @@
 #include "run/run_sandbox.h"
 #include "run/run_toolkit.h"
 #include "run/run_exec.h"
+#include "run/run_build.h"
 #include "run/run_ptxas.h"
 
 /* The number at *p (skipping blanks), advancing *p; -1 when there is none. */
@@ -229,13 +230,8 @@ enum run_ptxas_status run_ptxas(const char *ptx, const char *arch, int maxrregco
     snprintf(log, loglen, "%s: %s\n", ptx, strerror(errno));
     return RUN_PTXAS_FAILED;
   }
-  const char *tmp = getenv("TMPDIR");
-  if (!tmp || tmp[0] != '/' || strlen(tmp) > 900)
-    tmp = "/tmp";
   char base[1024], work[1100], root[1100], copy[1200];
-  snprintf(base, sizeof base, "%s/warplab-ptxas-XXXXXX", tmp);
-  if (!mkdtemp(base)) {
-    snprintf(log, loglen, "cannot make a folder for ptxas in %s: %s\n", tmp, strerror(errno));
+  if (run_build_private_folder("ptxas", base, sizeof base, log, loglen)) {
     free(src);
     return RUN_PTXAS_SYSTEM;
   }

@@ -427,6 +427,7 @@ int wl_cmd_run(int argc, char **argv)
   const char *keep_s = NULL;
   struct run_opts o;
   memset(&o, 0, sizeof o);
+  o.sweep_counters = 1;                         /* GPU: the sweeps' ratios from the emulator */
   int json = 0, plain = 0, wide = 0, c;
   optind = 1;
   opterr = 0;

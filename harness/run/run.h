@@ -29,6 +29,9 @@ struct run_opts {
   int no_ncu;                  /* GPU: timings only, no Nsight Compute runs */
   int profile_all;             /* GPU: Nsight Compute on every sweep configuration, not only
                                   the main one (each costs a profiled launch, seconds each) */
+  int sweep_counters;          /* GPU without profile_all: the sweeps' ratio metrics from the
+                                  emulator's exact counters of the same PTX at the lab's
+                                  emulator size (run_emu_sweeps), labelled so */
   const char *size_set[8];     /* "NAME=V": problem-size variables of the main size to change */
   uint32_t nsize_set;
   int hidden_tests;            /* also check the tests lab.json marks "hidden" (grade only) */
@@ -100,7 +103,7 @@ struct run_provenance {
   char ptx_file[1200];
   char started[32];            /* ISO 8601 UTC */
   uint32_t sm_clock_mhz;       /* gpu, when the driver tells */
-  char ncu_note[200];          /* gpu: where the metrics came from, or why there are none */
+  char ncu_note[400];          /* gpu: where the metrics came from, or why there are none */
   char timing_note[400];       /* emu: how times were modelled, or why there are none */
   char isolation[700];         /* how nvcc was kept from files other than the kernel's,
                                   and the run from files other than its own

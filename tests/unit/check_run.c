@@ -17,6 +17,7 @@
 #include "run/run_file.h"
 #include "run/run_lab.h"
 #include "run/run_sanitize.h"
+#include "run/run_sweepfill.h"
 #include "suites.h"
 
 static const struct run_var vars[] = {{"nx", 1000}, {"ny", 3}, {"BLOCK_X", 32}, {"BLOCK_Y", 8}};
@@ -396,6 +397,75 @@ START_TEST(test_half_bits)
 }
 END_TEST
 
+/* A GPU run's unprofiled sweep rows take the emulator's ratios, never its size-bound counts,
+   never a modelled figure, never over a figure the GPU measured. */
+START_TEST(test_sweepfill)
+{
+  ck_assert(run_sweepfill_metric("l1tex__average_t_sectors_per_request_pipe_lsu_mem_global_op_ld.ratio"));
+  ck_assert(run_sweepfill_metric("smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct"));
+  ck_assert(!run_sweepfill_metric("l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"));
+  ck_assert(!run_sweepfill_metric("gpu__time_duration.sum"));
+  ck_assert(!run_sweepfill_metric("sm__warps_active.avg.pct_of_peak_sustained_active"));
+  ck_assert(!run_sweepfill_metric("no_such_metric"));
+  static struct run_lab lab;
+  static struct run_result gpu, emu;
+  memset(&lab, 0, sizeof lab);
+  memset(&gpu, 0, sizeof gpu);
+  memset(&emu, 0, sizeof emu);
+  const char *ratio = "l1tex__average_t_sectors_per_request_pipe_lsu_mem_global_op_ld.ratio";
+  const char *count = "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum";
+  snprintf(lab.metrics[0], sizeof lab.metrics[0], "%s", ratio);
+  snprintf(lab.metrics[1], sizeof lab.metrics[1], "%s", count);
+  lab.nmetrics = 2;
+  /* gpu: main (profiled), sweep row a (timed only), sweep row b (profiled: kept) */
+  gpu.npoints = 3;
+  gpu.points[1].correct = gpu.points[2].correct = 1;
+  snprintf(gpu.points[1].sweep, 64, "shapes");
+  snprintf(gpu.points[1].label, 64, "32x8");
+  snprintf(gpu.points[2].sweep, 64, "shapes");
+  snprintf(gpu.points[2].label, 64, "8x8");
+  snprintf(gpu.points[2].metric[0].name, 96, "%s", ratio);
+  gpu.points[2].metric[0].value = 9;
+  gpu.points[2].metric[0].defined = 1;
+  gpu.points[2].nmetrics = 1;
+  /* emu: the same rows in another order, both metrics defined */
+  emu.npoints = 3;
+  const char *labels[3] = {"", "8x8", "32x8"};
+  for (int i = 0; i < 3; i++) {
+    struct run_point *p = &emu.points[i];
+    if (i)
+      snprintf(p->sweep, 64, "shapes");
+    snprintf(p->label, 64, "%s", labels[i]);
+    p->correct = 1;
+    snprintf(p->metric[0].name, 96, "%s", ratio);
+    p->metric[0].value = 4 + i;
+    p->metric[0].defined = 1;
+    snprintf(p->metric[1].name, 96, "%s", count);
+    p->metric[1].value = 1000;
+    p->metric[1].defined = 1;
+    p->nmetrics = 2;
+  }
+  char filled[64];
+  ck_assert_int_eq(run_sweepfill_merge(&lab, &gpu, &emu, filled, sizeof filled), 1);
+  ck_assert_str_eq(filled, "sect/req");
+  ck_assert_uint_eq(gpu.points[0].nmetrics, 0);      /* the main row is the GPU's own */
+  ck_assert_uint_eq(gpu.points[1].nmetrics, 1);      /* the ratio, not the count */
+  ck_assert_str_eq(gpu.points[1].metric[0].name, ratio);
+  ck_assert(gpu.points[1].metric[0].value == 6);    /* row 32x8's, matched by label */
+  ck_assert_str_eq(gpu.points[1].metric[0].kind, "emulated");
+  ck_assert(gpu.points[2].metric[0].value == 9);    /* measured: kept */
+  /* an emulator row that failed its check fills nothing */
+  memset(&gpu.points[1], 0, sizeof gpu.points[1]);
+  snprintf(gpu.points[1].sweep, 64, "shapes");
+  snprintf(gpu.points[1].label, 64, "32x8");
+  ck_assert_int_eq(run_sweepfill_merge(&lab, &gpu, &emu, filled, sizeof filled), 0);  /* GPU row failed */
+  gpu.points[1].correct = 1;
+  emu.points[2].correct = 0;
+  ck_assert_int_eq(run_sweepfill_merge(&lab, &gpu, &emu, filled, sizeof filled), 0);
+  ck_assert_uint_eq(gpu.points[1].nmetrics, 0);
+}
+END_TEST
+
 Suite *suite_run(void)
 {
   Suite *s = suite_create("run");
@@ -411,6 +481,7 @@ Suite *suite_run(void)
   tcase_add_test(t, test_labs_resolve);
   tcase_add_test(t, test_lab_typo_refused);
   tcase_add_test(t, test_lab_hidden_tests);
+  tcase_add_test(t, test_sweepfill);
   suite_add_tcase(s, t);
   return s;
 }

@@ -17,6 +17,7 @@
 #include "cli/warplab.h"
 #include "grader/tui/tui.h"
 #include "grader/grade.h"
+#include "grader/submission.h"
 #include "metrics/met.h"
 #include "metrics/met_fmt.h"
 #include "plots/plot.h"
@@ -382,20 +383,16 @@ static struct grade_result *score_run(const struct run_lab *lab, const struct ru
     wl_results_after_run(ref->results_dir, keep);
     *with_ref = 1;
   }
+  /* answers.json beside the kernel file, read as `warplab grade` reads it (submission.h) */
   const char *kf = r->prov.kernel_file, *slash = strrchr(kf, '/');
-  snprintf(path, sizeof path, "%.*sanswers.json", slash ? (int)(slash - kf + 1) : 0, kf);
-  if (access(path, R_OK) == 0) {
-    answers = json_load_file(path, 0, NULL);
-    if (!json_is_object(answers)) {
-      json_decref(answers);
-      answers = NULL;
-      snprintf(note, nlen, "%.1000s is not a JSON object ({\"q1\": 4, ...}): the handout's "
-               "questions are not scored", path);
-    }
-  } else {
+  char why[512];
+  snprintf(path, sizeof path, "%.*s", slash ? (int)(slash - kf) : 1, slash ? kf : ".");
+  answers = submission_answers(path, why, sizeof why);
+  if (why[0])
+    snprintf(note, nlen, "%s", why);
+  else if (!answers)
     snprintf(note, nlen, "the handout's questions score from answers.json beside the kernel "
              "file ({\"q1\": 4, ...}); there is none");
-  }
   if (grade_score(lab, r, ref, answers, g, err, sizeof err)) {
     snprintf(note, nlen, "not scored: %.1000s", err);
     goto fail;

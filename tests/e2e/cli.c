@@ -169,6 +169,25 @@ START_TEST(cli_build_failure_header)
 }
 END_TEST
 
+/* The text report's score reads answers.json as `warplab grade` does (submission.h): a link
+   named answers.json beside the kernel file is not followed, and the report says so. */
+START_TEST(cli_answers_link_refused)
+{
+  const char *dir = e2e_tmp("sub");
+  char repo[1024];
+  ck_assert_ptr_nonnull(getcwd(repo, sizeof repo));
+  ck_assert_int_eq(system(e2e_fmt("mkdir -p '%s' && cp labs/01-matrix-add/matrix_add.cu '%s/' && "
+                                  "ln -s '%s/solutions/01-matrix-add/answers.json' "
+                                  "'%s/answers.json'", dir, dir, repo, dir)), 0);
+  struct e2e_run *r = e2e_warplab("run", "01", "--kernel-file", e2e_fmt("%s/matrix_add.cu", dir),
+                                  "--backend", "emu", "--quick", "--plain", "--results",
+                                  e2e_tmp("results"), (char *)NULL);
+  ck_assert_int_eq(r->status, 1);
+  ck_assert_msg(strstr(r->out, "answers.json is not a regular file of the submission (a link?)"),
+                "%.3000s", r->out);
+}
+END_TEST
+
 /* A folder holding a copy of labs/ alone (no harness/): the run finds lab_ref.h in the
    repository warplab was built in, and the starter runs (its tests fail: exit 1, not 2). */
 START_TEST(cli_labs_copied_alone)
@@ -201,6 +220,7 @@ void e2e_add_cli_tests(Suite *s)
     tcase_add_test(tc, cli_latest_prune_clean);
     tcase_add_test(tc, cli_plain_report_fits);
     tcase_add_test(tc, cli_build_failure_header);
+    tcase_add_test(tc, cli_answers_link_refused);
     tcase_add_test(tc, cli_labs_copied_alone);
   }
   suite_add_tcase(s, tc);

@@ -201,6 +201,12 @@ json_t *run_result_json(const struct run_lab *lab, const struct run_result *r, c
                         const char *charts_note);
 /* Write j as dir/result.json. Returns 0, or -1 with err. */
 int run_result_save(const char *dir, json_t *j, char *err, size_t errlen);
+/* The run saved in from_dir/result.json made fit to ship (a students' copy's reference
+   figures): without paths, build log, hot spots, charts or integrity findings, with note as
+   provenance.shipped (NULL: none); written to to_dir/result.json (to_dir exists). Returns 0,
+   or -1 with err. */
+int run_result_ship(const char *from_dir, const char *to_dir, const char *note, char *err,
+                    size_t errlen);
 
 /* Read the run saved in dir/result.json back into *res (provenance, points and their metrics;
    results_dir = dir) and its lab's id into lab_id. Returns 0, or -1 with err. */

@@ -127,6 +127,49 @@ START_TEST(test_result_load)
 }
 END_TEST
 
+/* A result.json made fit to ship in a students' copy (run_result_ship): paths, build log,
+   hot spots, charts and integrity findings gone, the note added, the figures kept. */
+START_TEST(test_result_ship)
+{
+  char from[] = "/tmp/warplab-check-ship-XXXXXX", to[] = "/tmp/warplab-check-ship-XXXXXX";
+  char path[64], err[256];
+  ck_assert_ptr_nonnull(mkdtemp(from));
+  ck_assert_ptr_nonnull(mkdtemp(to));
+  snprintf(path, sizeof path, "%s/result.json", from);
+  FILE *f = fopen(path, "w");
+  ck_assert_ptr_nonnull(f);
+  fputs("{\"lab\": \"01-matrix-add\", \"results_dir\": \"/home/i/r\", \"build_log\": \"x\","
+        " \"hotspots\": [], \"charts\": [\"/home/i/r/t.png\"], \"integrity\": {},"
+        " \"provenance\": {\"backend\": \"emu\", \"kernel_file\": \"/home/i/s.cu\","
+        " \"ptx\": \"/home/i/s.ptx\", \"isolation\": \"none\", \"seed\": 7},"
+        " \"built\": true}", f);
+  ck_assert_int_eq(fclose(f), 0);
+  ck_assert_int_eq(run_result_ship(from, to, "shipped here", err, sizeof err), 0);
+  snprintf(path, sizeof path, "%s/result.json", to);
+  json_t *j = json_load_file(path, 0, NULL);
+  ck_assert_ptr_nonnull(j);
+  static const char *const gone[] = {"results_dir", "build_log", "hotspots", "charts", "integrity"};
+  for (size_t i = 0; i < sizeof gone / sizeof *gone; i++)
+    ck_assert_msg(!json_object_get(j, gone[i]), "%s kept", gone[i]);
+  json_t *p = json_object_get(j, "provenance");
+  ck_assert_ptr_null(json_object_get(p, "kernel_file"));
+  ck_assert_ptr_null(json_object_get(p, "ptx"));
+  ck_assert_ptr_null(json_object_get(p, "isolation"));
+  ck_assert_str_eq(json_string_value(json_object_get(p, "shipped")), "shipped here");
+  ck_assert_int_eq(json_integer_value(json_object_get(p, "seed")), 7);
+  ck_assert(json_is_true(json_object_get(j, "built")));
+  json_decref(j);
+  unlink(path);
+  rmdir(to);
+  /* no result.json to ship: an error, nothing written */
+  snprintf(path, sizeof path, "%s/result.json", from);
+  unlink(path);
+  ck_assert_int_ne(run_result_ship(from, from, NULL, err, sizeof err), 0);
+  ck_assert_ptr_nonnull(strstr(err, "result.json"));
+  rmdir(from);
+}
+END_TEST
+
 /* compute-sanitizer's reports (as an H200 printed them, tests/gpu/results/sanitizer.txt) in
    the emulator's words: the first report, its file and line, the error count. */
 START_TEST(test_sanitizer_parse)
@@ -475,6 +518,7 @@ Suite *suite_run(void)
   tcase_add_test(t, test_fill_rand_parts);
   tcase_add_test(t, test_half_bits);
   tcase_add_test(t, test_result_load);
+  tcase_add_test(t, test_result_ship);
   tcase_add_test(t, test_sanitizer_parse);
   tcase_add_test(t, test_sanitizer_parse_overflow);
   tcase_add_test(t, test_build_unprepared_folder);

@@ -25,8 +25,9 @@
  *
  * Global memory, within a block: its threads' plain writes are held in a table of the words
  * written (by open addressing, 32 slots a thread, per block), so a read or write by another thread of the block
- * of a word written in the same epoch (and, within a warp, with no __syncwarp() between) is a
- * read-after-write or write-after-write hazard. Reads are not held: a write after another
+ * of bytes of a word written in the same epoch (and, within a warp, with no __syncwarp()
+ * between) is a read-after-write or write-after-write hazard; neighbouring bytes of one word
+ * written by different threads are not. Reads are not held: a write after another
  * thread's read (write-after-read) is found in shared memory only. A block that writes more
  * words than the table holds is checked no further, which misses hazards, never invents them.
  *
@@ -68,6 +69,8 @@ struct gword {                   /* a global word a block wrote (open addressing
   uint32_t base;                 /* the block (its first epoch) that wrote it; else a free slot */
   uint32_t ep;                   /* epoch of the last write */
   uint16_t tid, wsync;           /* its thread; the warp's __syncwarp count */
+  uint8_t bytes;                 /* the bytes of the word it wrote (bit i: byte i): threads
+                                    writing neighbouring bytes of one word are not a race */
 };
 #define GCAP (1u << 15)          /* slots at most: 32 for each thread of a block of 1024 */
 #define GMIN (1u << 12)          /* slots at least (64 KiB: a small table stays in the cache) */
@@ -500,7 +503,11 @@ int sim_race_global(struct sim_block *b, struct sim_warp *w, uint32_t pc, unsign
       g = &r->g[i];
     }
     int found = g->base == base;
-    if (found && g->ep == E && g->tid != t && (g->tid / W != w->id || g->wsync == ws) &&
+    uint64_t lo = addr > word << 2 ? addr : word << 2;
+    uint64_t hi = addr + size < (word + 1) << 2 ? addr + size : (word + 1) << 2;
+    uint8_t bytes = (uint8_t)(((1u << (hi - lo)) - 1) << (lo & 3));   /* this access's, of word */
+    if (found && g->ep == E && g->tid != t && (g->bytes & bytes) &&
+        (g->tid / W != w->id || g->wsync == ws) &&
         (acc == SIM_ACC_READ || r->gpc[i] != pc || g->tid / W != w->id))
       return report_global(b, w, pc, l, acc == SIM_ACC_READ ? RAW : WAW, g->tid, r->gpc[i], addr,
                            size);
@@ -523,6 +530,9 @@ int sim_race_global(struct sim_block *b, struct sim_warp *w, uint32_t pc, unsign
       g->base = base;
       g->word = (uint32_t)word;
     }
+    /* the same thread's bytes add up; another thread's replace the older writer's (its bytes
+       are forgotten, which misses hazards, never invents them) */
+    g->bytes = found && g->ep == E && g->tid == t ? (uint8_t)(g->bytes | bytes) : bytes;
     g->ep = E;
     g->tid = t;
     g->wsync = ws;

@@ -652,6 +652,14 @@ static int control(struct sim_block *b, struct sim_warp *w, const struct ptx_ins
       }
       return 0;
     }
+    if (in->sub == PTX_BAR_CLUSTER_ARRIVE || in->sub == PTX_BAR_CLUSTER_WAIT) {
+      /* barrier.cluster: lanes that may not go on wait for the cluster (sim_cluster.c) */
+      uint64_t go = sim_cluster_barrier(b, w, in->sub == PTX_BAR_CLUSTER_WAIT, e);
+      for (uint64_t mm = (g & ~e) | go; mm; mm &= mm - 1)
+        w->pc[sim_ctz64(mm)] = pc + 1;
+      arrive(b, w, (g & ~e) | go);
+      return 0;
+    }
     if (in->sub == PTX_BAR_ARRIVE) {
       uint32_t id = (uint32_t)REG(in->opd[0].reg)[sim_ctz64(g)] & 15;
       b->bar_arrived[id] += sim_popc64(e);

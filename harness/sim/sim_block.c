@@ -362,11 +362,12 @@ void sim_block_begin(struct sim_block *b)
 
 void sim_block_stuck(struct sim_block *b)
 {
-  /* stuck: a barrier reached by part of a warp, or a deadlock */
+  /* stuck: a barrier reached by part of a warp, or a deadlock; in a group, lanes that spin
+     wait for another block (grid.sync()'s thread 0), which is no barrier divergence */
   for (uint32_t i = 0; i < b->nwarps; i++) {
     struct sim_warp *w = &b->warps[i];
     uint64_t at = w->barwait & w->live;
-    if (at && (w->live & ~at)) {
+    if (at && (w->live & ~at) && !(b->in_group && (spinners(w) & (w->loopers | w->snap_loopers)))) {
       spinners(w);
       report_stuck(b, 1, w, at);
       return;

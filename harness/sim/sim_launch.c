@@ -348,8 +348,15 @@ static void run_group(struct launch *L, struct worker_out *out, const struct sim
     status[i] = SIM_BS_YIELD;
   }
   __atomic_store_n(&L->workers[out->index].state, SIM_WK_RUNNING, __ATOMIC_RELEASE);
+  uint32_t highest = 0;
+  for (uint32_t i = 0; i < n; i++)
+    highest = bs[i].linear > highest ? bs[i].linear : highest;
   for (uint32_t left = n; left;) {
     int moved = 0;
+    /* a block of another group before one of these faulted: the launch ends with its report
+       (the group stops as a whole, so that none of it waits for a block that stopped) */
+    if (highest > __atomic_load_n(&L->stop_after, __ATOMIC_RELAXED))
+      break;
     for (uint32_t i = 0; i < n && left; i++) {
       struct sim_block *b = &bs[i];
       uint64_t now = writes + phases + sim_launch_global_writes(b);

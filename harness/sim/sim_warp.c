@@ -33,6 +33,8 @@
 #define REG(r) (w->regs + (size_t)(r) * b->W)
 #define SPIN_LIMIT 2048u     /* ITS: backward branches before waiting lanes are let past */
 #define CHECK_EVERY 4096u    /* backward branches between livelock checkpoints */
+#define GROUP_CHECK_EVERY 64u /* ... in a block of a group (sim_launch.c's run_group): one that
+                                waits for another block (grid.sync()) gives way sooner */
 
 static inline int lane_top(const struct sim_warp *w, unsigned l)
 {
@@ -429,7 +431,7 @@ static void backward(struct sim_block *b, struct sim_warp *w)
     recheck_all(b, w);
     w->spin = 0;
   }
-  if (w->backs % CHECK_EVERY == 0) {
+  if (w->backs % (b->in_group ? GROUP_CHECK_EVERY : CHECK_EVERY) == 0) {
     uint64_t h = hash_state(b, w);
     uint64_t wr = b->writes + sim_launch_global_writes(b);
     w->spinning = w->snap_valid && h == w->snap_hash && wr == w->snap_writes;

@@ -635,6 +635,11 @@ int wl_cmd_emu(int argc, char **argv)
     bl.coop_blocks_per_sm = (uint32_t)run.occ->active_blocks;
     bl.sm_count = (uint32_t)prof.sm_count;
   }
+  /* the report names the launch as it runs: cooperative when the kernel uses grid.sync(),
+     with the kernel's clusters */
+  o.cfg.cooperative = o.cfg.cooperative || sim_kernel_cooperative(&mod, f);
+  if (!sim_cluster_dims(&mod, f, &o.cfg, o.cfg.cluster))
+    memset(o.cfg.cluster, 0, sizeof o.cfg.cluster);
   struct be_result br;
   struct timespec t0, t1;
   clock_gettime(CLOCK_MONOTONIC, &t0);

@@ -30,6 +30,8 @@ START_TEST(grid_sync_two_phase_reduction)
                               e2e_fmt("i32buf:%u:zero", G), A, e2e_fmt("i32:%u", n), "--dump",
                               e2e_fmt("1=%s", pp), "--dump", e2e_fmt("2=%s", pt), "--json", NULL);
   e2e_expect_ok(r);
+  json_t *coop = e2e_j(r->json, "launch/cooperative");
+  ck_assert_msg(json_is_true(coop), "the report does not say the launch was cooperative");
   uint32_t part[20] = {0}, total = 0;
   for (unsigned i = 0; i < n; i++) {
     part[(i / B) % G] += in[i];
@@ -145,6 +147,10 @@ START_TEST(cluster_neighbour_exchange)
                   e2e_fmt("%u,%u", gx, gy), "--block", "64", A, e2e_fmt("i32buf:%u:zero", 6 * nblk),
                   "--dump", e2e_fmt("0=%s", po), "--json", NULL);
     e2e_expect_ok(r);
+    if (s < 2)
+      e2e_expect_dim3(r, "launch/cluster", cx, cy, 1);
+    else
+      ck_assert_msg(json_is_null(e2e_j(r->json, "launch/cluster")), "clusters of one reported");
     int32_t want[6 * 16];
     neighbour_expect(gx, gy, cx, cy, want);
     int32_t *got = e2e_read(po, 6 * nblk * 4);

@@ -1264,6 +1264,7 @@ static int apply_mod(struct ptx_inst *in, struct modstate *ms, const struct ptx_
   }
   if (sp >= 0) {
     in->space = (uint8_t)sp;
+    if (in->op == PTX_OP_ISSPACEP && tok_is(t, "shared::cluster")) in->sub = 1; /* any block's */
     return 0;
   }
   if (tok_is(t, "v2") || tok_is(t, "v4")) {

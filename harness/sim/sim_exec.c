@@ -716,6 +716,9 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
     FOR_LANES(e) {
       uint64_t v = a[l];
       int sh = v - SIM_SHARED_WIN < SIM_WIN_SIZE, lc = v - SIM_LOCAL_WIN < SIM_WIN_SIZE;
+      if (sh && in->space == PTX_SP_SHARED && !in->sub && v - SIM_SHARED_WIN >= SIM_DSMEM_STRIDE)
+        sh = (v - SIM_SHARED_WIN) / SIM_DSMEM_STRIDE - 1 ==   /* .shared::cta: its own block */
+             sim_cluster_sreg(b, PTX_SR_CLUSTER_CTARANK);
       REG(d->reg)[l] = in->space == PTX_SP_SHARED ? sh : in->space == PTX_SP_LOCAL ? lc
                      : in->space == PTX_SP_GLOBAL ? (!sh && !lc) : 0;
     }

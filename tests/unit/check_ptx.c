@@ -752,6 +752,8 @@ static const struct decode_case decode_cases[] = {
   {"cvta.to.global.u64 %rd1, %rd2;", PTX_OP_CVTA, PTX_T_U64, 0, PTX_SP_GLOBAL, 0, 0, 0, 0, 1, PTX_F_TO, 2},
   {"cvta.shared.u64 %rd1, %rd2;", PTX_OP_CVTA, PTX_T_U64, 0, PTX_SP_SHARED, 0, 0, 0, 0, 1, 0, 2},
   {"isspacep.global %p1, %rd1;", PTX_OP_ISSPACEP, 0, 0, PTX_SP_GLOBAL, 0, 0, 0, 0, 1, 0, 2},
+  {"isspacep.shared::cluster %p1, %rd1;", PTX_OP_ISSPACEP, 0, 0, PTX_SP_SHARED, 1, 0, 0, 0, 1, 0, 2},
+  {"isspacep.shared %p1, %rd1;", PTX_OP_ISSPACEP, 0, 0, PTX_SP_SHARED, 0, 0, 0, 0, 1, 0, 2},
   {"bfind.shiftamt.u32 %r1, %r2;", PTX_OP_BFIND, PTX_T_U32, 0, 0, 0, 0, 0, 0, 1, PTX_F_SHIFTAMT, 2},
   {"min.NaN.f32 %f1, %f2, %f3;", PTX_OP_MIN, PTX_T_F32, 0, 0, 0, 0, 0, 0, 1, PTX_F_NAN, 3},
   {"max.relu.s32 %r1, %r2, %r3;", PTX_OP_MAX, PTX_T_S32, 0, 0, 0, 0, 0, 0, 1, PTX_F_RELU, 3},

@@ -1360,13 +1360,14 @@ END_TEST
 /* Clusters of two (.reqnctapercluster): each block puts its rank + 1 in shared memory, and
    after barrier.cluster reads its neighbour's through mapa (generic and shared::cluster):
    out[b] = neighbour's + 10 * %cluster_nctarank + 100 * %clusterid.x + 1000 * both reads
-   agree. */
+   agree + 10000 * isspacep.shared::cluster + 100000 * isspacep.shared (::cta) of the
+   neighbour's address. */
 static const char *k_cluster =
   HDR
   ".visible .entry cl(.param .u64 po)\n"
   ".explicitcluster\n.reqnctapercluster 2, 1, 1\n"
   "{\n"
-  "  .reg .pred %p<2>;\n  .reg .b32 %r<20>;\n  .reg .b64 %rd<8>;\n"
+  "  .reg .pred %p<4>;\n  .reg .b32 %r<24>;\n  .reg .b64 %rd<8>;\n"
   "  .shared .align 4 .u32 s;\n"
   "  ld.param.u64 %rd1, [po];\n"
   "  mov.u32 %r1, %cluster_ctarank;\n  mov.u32 %r2, %cluster_nctarank;\n"
@@ -1381,7 +1382,10 @@ static const char *k_cluster =
   "  mov.u32 %r10, %clusterid.x;\n  mad.lo.u32 %r11, %r10, 100, %r9;\n"
   "  mad.lo.u32 %r12, %r2, 10, %r11;\n  add.u32 %r13, %r12, %r6;\n"
   "  mov.u32 %r14, %ctaid.x;\n  mul.wide.u32 %rd5, %r14, 4;\n  add.s64 %rd6, %rd1, %rd5;\n"
-  "  st.global.u32 [%rd6], %r13;\n"
+  "  isspacep.shared::cluster %p2, %rd4;\n  selp.u32 %r15, 10000, 0, %p2;\n"
+  "  isspacep.shared %p3, %rd4;\n  selp.u32 %r16, 100000, 0, %p3;\n"
+  "  add.u32 %r17, %r13, %r15;\n  add.u32 %r18, %r17, %r16;\n"
+  "  st.global.u32 [%rd6], %r18;\n"
   "  ret;\n"
   "}\n";
 
@@ -1395,7 +1399,7 @@ START_TEST(test_cluster_dsmem_and_barrier)
   uint32_t out[6];
   ck_assert_int_eq(sim_read(f.d, p, out, sizeof out), SIM_OK);
   for (uint32_t b = 0; b < 6; b++)
-    ck_assert_uint_eq(out[b], 1000 + 100 * (b / 2) + 20 + ((b % 2 + 1) % 2 + 1));
+    ck_assert_uint_eq(out[b], 10000 + 1000 + 100 * (b / 2) + 20 + ((b % 2 + 1) % 2 + 1));
   /* a grid that is not whole clusters is refused */
   ck_assert_int_eq(launch(&f, "cl", 5, 32, &p, 1, SIM_SCHED_ITS, 2, 0), SIM_ERR_BADARG);
   ck_assert_msg(strstr(f.err, "whole number of clusters"), "%s", f.err);

@@ -503,6 +503,8 @@ static int launch_shape(struct ctx *c, struct launch *L, char *why, size_t n)
   L->bl.warp_size = c->have_prof && c->prof.warp_size == 64 ? 64 : 32;
   L->bl.max_warp_insts = emu_budget();
   be_launch_limits(&L->bl, c->have_prof ? &c->prof : NULL, c->have_rsrc ? c->rsrc.registers : 0);
+  L->bl.cooperative = c->lab->cooperative;
+  memcpy(L->bl.cluster, c->lab->cluster, sizeof L->bl.cluster);
   /* a kernel that uses grid.sync() runs cooperatively: its grid must fit on the GPU at once */
   if (c->have_prof && c->have_rsrc && c->prof.sm_count > 0) {
     struct occ_input in = occ_input_default();

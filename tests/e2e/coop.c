@@ -12,6 +12,8 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "e2e.h"
 
@@ -190,6 +192,57 @@ START_TEST(cluster_never_meets_is_a_deadlock)
 }
 END_TEST
 
+/* The GPU backend, with the stand-in driver of tests/e2e/gpuhang (its kernels do nothing, it
+   logs what cuLaunchKernelEx was asked): a kernel that uses grid.sync() goes through
+   cuLaunchKernelEx with the cooperative attribute and its parameters one by one, --cluster
+   with the cluster dimension, --cooperative too; a plain launch does not use it. */
+START_TEST(gpu_backend_launch_attributes)
+{
+  const char *so = e2e_tmp("libfakecuda.so"), *log = e2e_tmp("launches.log");
+  pid_t pid = fork();
+  ck_assert_int_ge(pid, 0);
+  if (pid == 0) {
+    execlp("cc", "cc", "-std=c11", "-shared", "-fPIC", "-o", so, "tests/e2e/gpuhang/fakecuda.c",
+           (char *)NULL);
+    _exit(127);
+  }
+  int status;
+  ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+  ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0, "cc could not build %s", so);
+  setenv("WARPLAB_TEST_LIBCUDA", so, 1);
+  setenv("WARPLAB_FAKE_CUDA_LOG", log, 1);
+  setenv("WARPLAB_FAKE_CUDA_NPARAMS", "4", 1);
+  struct e2e_run *r = e2e_emu(e2e_kernel("grid_sync.cu"), "--kernel", "grid_reduce", "--grid", "20",
+                              "--block", "256", A, "i32buf:50000:rand:41", A, "i32buf:20:zero", A,
+                              "i32buf:20:zero", A, "i32:50000", "--backend", "gpu", NULL);
+  int st1 = r->status;
+  setenv("WARPLAB_FAKE_CUDA_NPARAMS", "0", 1);
+  struct e2e_run *r2 = e2e_emu(e2e_kernel("cluster.cu"), "--kernel", "neighbour", "--grid", "4,4",
+                               "--block", "64", "--cluster", "2,2", A, "i32buf:96:zero", "--backend",
+                               "gpu", NULL);
+  struct e2e_run *r3 = e2e_emu(e2e_kernel("cluster.cu"), "--kernel", "neighbour", "--grid", "4,4",
+                               "--block", "64", A, "i32buf:96:zero", "--backend", "gpu", NULL);
+  struct e2e_run *r4 = e2e_emu(e2e_kernel("grid_sync.cu"), "--kernel", "counter_barrier", "--grid",
+                               "8", "--block", "64", "--cooperative", A, "i32buf:1:zero", A,
+                               "i32buf:512:zero", "--backend", "gpu", NULL);
+  unsetenv("WARPLAB_TEST_LIBCUDA");
+  unsetenv("WARPLAB_FAKE_CUDA_LOG");
+  unsetenv("WARPLAB_FAKE_CUDA_NPARAMS");
+  ck_assert_msg(st1 == 0, "%s\n%s", r->cmd, r->err);
+  ck_assert_msg(r2->status == 0 && r3->status == 0 && r4->status == 0, "%s\n%s%s%s", r2->cmd,
+                r2->err, r3->err, r4->err);
+  char *text = e2e_read_text(log);
+  const char *want = "grid 20 1 1 block 256 1 1 smem 0 cooperative 1 p0 ";
+  ck_assert_msg(strncmp(text, want, strlen(want)) == 0, "got: %s", text);
+  ck_assert_msg(strstr(text, " p3 50000\n"), "n is not the fourth parameter: %s", text);
+  const char *second = strchr(text, '\n') + 1;
+  want = "grid 4 4 1 block 64 1 1 smem 0 cluster 2 2 1\n"
+         "grid 8 1 1 block 64 1 1 smem 0 cooperative 1\n";
+  ck_assert_msg(strcmp(second, want) == 0, "got: %s\nexpected (no line for the plain launch): %s",
+                second, want);
+}
+END_TEST
+
 void e2e_add_coop_tests(Suite *s)
 {
   if (!e2e_have_nvcc()) {
@@ -207,5 +260,6 @@ void e2e_add_coop_tests(Suite *s)
   tcase_add_test(tc, cluster_neighbour_exchange);
   tcase_add_test(tc, cluster_launch_refusals);
   tcase_add_test(tc, cluster_never_meets_is_a_deadlock);
+  tcase_add_test(tc, gpu_backend_launch_attributes);
   suite_add_tcase(s, tc);
 }

@@ -6,6 +6,10 @@
  * synccheck) or a deadlock listing which threads loop, which wait where, and which exited.
  * Warps that spin without changing anything count as unable to run, unless a block on another
  * worker thread still runs and may write what they wait for.
+ *
+ * A block of a group (a cooperative grid, a cluster: sim_launch.c's run_group) runs in slices
+ * (sim_block_resume): when none of its warps can run it gives way to the other blocks of its
+ * group instead, and the group decides when that is a deadlock (sim_block_stuck).
  */
 #include <inttypes.h>
 #include <sched.h>

@@ -6,6 +6,10 @@
  * lowest-numbered faulting block (blocks after it are not started, or stop early), and the
  * counters are sums. Global-memory atomics are host atomics; everything else a block touches
  * is its own.
+ *
+ * Blocks that must run at the same time are the exception: the blocks of a cooperative grid
+ * (grid.sync()) or of a cluster form a group, which one worker runs interleaved (run_group),
+ * a block waiting for another giving way to the rest.
  */
 #include <inttypes.h>
 #include <stdio.h>

@@ -136,7 +136,9 @@ enum ptx_barmode {   /* bar / barrier */
   PTX_BAR_SYNC = 0,  /* bar.sync, bar.cta.sync, barrier.sync[.aligned] */
   PTX_BAR_ARRIVE,    /* bar.arrive */
   PTX_BAR_RED,       /* bar.red.{popc,and,or}: boolop holds the reduction */
-  PTX_BAR_WARP_SYNC  /* bar.warp.sync mask */
+  PTX_BAR_WARP_SYNC, /* bar.warp.sync mask */
+  PTX_BAR_CLUSTER_ARRIVE, /* barrier.cluster.arrive[.relaxed][.aligned]: no operands */
+  PTX_BAR_CLUSTER_WAIT    /* barrier.cluster.wait[.aligned] */
 };
 enum ptx_shfmode { PTX_SHF_L_WRAP = 0, PTX_SHF_L_CLAMP, PTX_SHF_R_WRAP, PTX_SHF_R_CLAMP };
 enum ptx_prmtmode { PTX_PRMT_DEFAULT = 0, PTX_PRMT_F4E, PTX_PRMT_B4E, PTX_PRMT_RC8,
@@ -199,6 +201,16 @@ enum ptx_sreg {
   PTX_SR_CLOCK, PTX_SR_CLOCK_HI, PTX_SR_CLOCK64, PTX_SR_GLOBALTIMER, PTX_SR_GLOBALTIMER_LO,
   PTX_SR_GLOBALTIMER_HI, PTX_SR_DYNAMIC_SMEM_SIZE, PTX_SR_TOTAL_SMEM_SIZE,
   PTX_SR_WARP_SZ, /* the WARP_SZ constant: a special register so a 64-lane profile can change it */
+  /* thread-block clusters (sm_90): a launch without clusters is one of 1x1x1 clusters */
+  PTX_SR_CLUSTER_CTAID_X, PTX_SR_CLUSTER_CTAID_Y, PTX_SR_CLUSTER_CTAID_Z,
+  PTX_SR_CLUSTER_NCTAID_X, PTX_SR_CLUSTER_NCTAID_Y, PTX_SR_CLUSTER_NCTAID_Z,
+  PTX_SR_CLUSTER_CTARANK, PTX_SR_CLUSTER_NCTARANK,
+  PTX_SR_CLUSTERID_X, PTX_SR_CLUSTERID_Y, PTX_SR_CLUSTERID_Z,
+  PTX_SR_NCLUSTERID_X, PTX_SR_NCLUSTERID_Y, PTX_SR_NCLUSTERID_Z,
+  PTX_SR_IS_EXPLICIT_CLUSTER,
+  /* %envreg0..31: what the driver hands the kernel; %envreg1:%envreg2 is the grid workspace
+     of a cooperative launch (cooperative_groups' grid.sync()) */
+  PTX_SR_ENVREG0, PTX_SR_ENVREG31 = PTX_SR_ENVREG0 + 31,
   PTX_SR_COUNT
 };
 /* Name as written in PTX ("%tid.x", "WARP_SZ"). */
@@ -328,6 +340,8 @@ struct ptx_func {
   uint32_t first_ret;          /* index into module->func_params */
   uint32_t ptx_line;           /* line of the .entry/.func keyword */
   uint32_t maxntid[3], reqntid[3], minnctapersm, maxnreg; /* performance directives, 0 if absent */
+  uint32_t reqnctapercluster[3]; /* __cluster_dims__ (.reqnctapercluster), 0 if absent */
+  uint8_t explicitcluster;     /* .explicitcluster: the kernel must be launched with clusters */
   const char *refused;         /* NULL, or why the emulator cannot run this function: its body
                                   uses a construct warplab does not model ("unsupported
                                   instruction 'tex.1d.v4.s32.s32' at line 45"), or names a

@@ -504,6 +504,24 @@ static int launch_shape(struct ctx *c, struct launch *L, char *why, size_t n)
   L->bl.warp_size = c->have_prof && c->prof.warp_size == 64 ? 64 : 32;
   L->bl.max_warp_insts = emu_budget();
   be_launch_limits(&L->bl, c->have_prof ? &c->prof : NULL, c->have_rsrc ? c->rsrc.registers : 0);
+  L->bl.cooperative = c->lab->cooperative;
+  memcpy(L->bl.cluster, c->lab->cluster, sizeof L->bl.cluster);
+  /* a kernel that uses grid.sync() runs cooperatively: its grid must fit on the GPU at once */
+  if (c->have_prof && c->have_rsrc && c->prof.sm_count > 0) {
+    struct occ_input in = occ_input_default();
+    struct occ_result o;
+    struct occ_error oe;
+    in.regs_per_thread = c->rsrc.registers;
+    in.static_smem = c->rsrc.static_smem;
+    in.dyn_smem = (int)L->bl.dyn_smem;
+    in.block_threads = (int)(L->bl.block[0] * L->bl.block[1] * L->bl.block[2]);
+    if (c->rsrc.barriers > 0)
+      in.barriers = c->rsrc.barriers;
+    if (occ_compute(&c->prof, &in, &o, &oe) == OCC_OK && o.active_blocks > 0) {
+      L->bl.coop_blocks_per_sm = (uint32_t)o.active_blocks;
+      L->bl.sm_count = (uint32_t)c->prof.sm_count;
+    }
+  }
   return 0;
 }
 

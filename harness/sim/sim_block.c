@@ -6,6 +6,10 @@
  * synccheck) or a deadlock listing which threads loop, which wait where, and which exited.
  * Warps that spin without changing anything count as unable to run, unless a block on another
  * worker thread still runs and may write what they wait for.
+ *
+ * A block of a group (a cooperative grid, a cluster: sim_launch.c's run_group) runs in slices
+ * (sim_block_resume): when none of its warps can run it gives way to the other blocks of its
+ * group instead, and the group decides when that is a deadlock (sim_block_stuck).
  */
 #include <inttypes.h>
 #include <sched.h>
@@ -287,12 +291,9 @@ static int release_barriers(struct sim_block *b)
   return released;
 }
 
-/* No warp of b can run but some spin: loop without changing a register, a pc or memory over
-   a whole checkpoint window (sim_warp.c). Is that a deadlock? Not while memory has changed
-   since a spinning warp was judged (it is let run again until its next checkpoint), nor while
-   a block on another worker still runs: it may yet write what they wait for (a lock another
-   block holds). Returns 1 to go on running. */
-static int may_progress(struct sim_block *b)
+/* Whether b has spinning warps (0: none), and whether memory changed since one was judged
+   spinning: then it is let run again until its next checkpoint (1); else -1. */
+static int spin_unstuck(struct sim_block *b)
 {
   int spin = 0;
   uint64_t wr = b->writes + sim_launch_global_writes(b);
@@ -300,12 +301,25 @@ static int may_progress(struct sim_block *b)
     struct sim_warp *w = &b->warps[i];
     if (w->state != SIM_W_RUN || !w->spinning)
       continue;
-    spin = 1;
+    spin = -1;
     if (w->snap_writes != wr) {
       w->spinning = 0;
       return 1;
     }
   }
+  return spin;
+}
+
+/* No warp of b can run but some spin: loop without changing a register, a pc or memory over
+   a whole checkpoint window (sim_warp.c). Is that a deadlock? Not while memory has changed
+   since a spinning warp was judged (it is let run again until its next checkpoint), nor while
+   a block on another worker still runs: it may yet write what they wait for (a lock another
+   block holds). Returns 1 to go on running. */
+static int may_progress(struct sim_block *b)
+{
+  int spin = spin_unstuck(b);
+  if (spin > 0)
+    return 1;
   if (!spin || b->nworkers < 2)
     return 0;
   __atomic_store_n(&b->worker->state, SIM_WK_STUCK, __ATOMIC_RELEASE);
@@ -340,12 +354,42 @@ static void past_budget(struct sim_block *b, struct sim_warp *w)
                   sim_ctz64(w->live | 1), SIM_FK_BUDGET, msg);
 }
 
-enum sim_status sim_block_run(struct sim_block *b)
+void sim_block_begin(struct sim_block *b)
 {
-  for (uint32_t i = 0; i < b->nwarps; i++)
+  for (uint32_t i = 0; i < b->nwarps; i++) {
     sim_warp_init(b, &b->warps[i]);
+    b->warps[i].clarr = b->warps[i].clwait = 0;
+  }
   memset(b->bar_arrived, 0, sizeof b->bar_arrived);
   sim_race_begin(b);           /* without host memory for it, the block runs unchecked */
+}
+
+void sim_block_stuck(struct sim_block *b)
+{
+  /* stuck: a barrier reached by part of a warp, or a deadlock; in a group, lanes that spin
+     wait for another block (grid.sync()'s thread 0), which is no barrier divergence */
+  for (uint32_t i = 0; i < b->nwarps; i++) {
+    struct sim_warp *w = &b->warps[i];
+    uint64_t at = w->barwait & w->live;
+    if (at && (w->live & ~at) && !(b->in_group && (spinners(w) & (w->loopers | w->snap_loopers)))) {
+      spinners(w);
+      report_stuck(b, 1, w, at);
+      return;
+    }
+  }
+  /* lanes waiting at a shuffle or vote for lanes of their mask that are elsewhere: the mask
+     is wrong (they do not call it), which says more than "deadlock" */
+  for (uint32_t i = 0; i < b->nwarps; i++) {
+    spinners(&b->warps[i]);
+    if (sim_race_stuck(b, &b->warps[i]))
+      return;
+  }
+  report_stuck(b, 0, NULL, 0);
+}
+
+enum sim_bstep sim_block_resume(struct sim_block *b, uint64_t slice)
+{
+  uint64_t start = b->ctr.warp_insts;
   for (;;) {
     int runnable = 0, alive = 0;
     for (uint32_t i = 0; i < b->nwarps; i++) {
@@ -355,10 +399,10 @@ enum sim_status sim_block_run(struct sim_block *b)
       if (w->state == SIM_W_RUN || w->have_group) {
         uint64_t n = sim_warp_run(b, w, b->budget < QUANTUM * 16 ? b->budget / 16 + 1 : QUANTUM);
         if (b->faulted)
-          return SIM_OK;
+          return SIM_BS_DONE;
         if (spend(b, n)) {
           past_budget(b, w);
-          return SIM_OK;
+          return SIM_BS_DONE;
         }
       }
       if (w->state != SIM_W_DONE)
@@ -369,15 +413,19 @@ enum sim_status sim_block_run(struct sim_block *b)
     if (!alive)
       break;
     if (b->linear > *b->stop_after)
-      return SIM_OK;
+      return SIM_BS_DONE;
     if (runnable) {
       if (b->nworkers > 1 && __atomic_load_n(&b->worker->state, __ATOMIC_RELAXED) != SIM_WK_RUNNING)
         __atomic_store_n(&b->worker->state, SIM_WK_RUNNING, __ATOMIC_RELEASE);
+      if (slice && b->ctr.warp_insts - start >= slice)
+        return SIM_BS_YIELD;
       continue;
     }
     int r = release_barriers(b);
     if (r < 0 || b->faulted)
-      return SIM_OK;
+      return SIM_BS_DONE;
+    if (r == 0)
+      r = sim_cluster_release(b);
     /* a barrier round costs the host far more than an instruction: each warp's wait counts as
        BARRIER_WAIT_COST instructions, so that a runaway loop around __syncthreads() meets the
        budget as soon as one without a barrier would */
@@ -385,33 +433,30 @@ enum sim_status sim_block_run(struct sim_block *b)
       for (uint32_t i = 0; i < b->nwarps; i++)
         if (b->warps[i].state != SIM_W_DONE) {
           past_budget(b, &b->warps[i]);
-          return SIM_OK;
+          return SIM_BS_DONE;
         }
-    if (r > 0 || may_progress(b))
+    if (r > 0)
       continue;
-    /* stuck: a barrier reached by part of a warp, or a deadlock */
-    for (uint32_t i = 0; i < b->nwarps; i++) {
-      struct sim_warp *w = &b->warps[i];
-      uint64_t at = w->barwait & w->live;
-      if (at && (w->live & ~at)) {
-        spinners(w);
-        report_stuck(b, 1, w, at);
-        return SIM_OK;
-      }
+    if (b->in_group) {          /* the other blocks of its group may free it */
+      if (spin_unstuck(b) > 0)
+        continue;
+      return SIM_BS_WAIT;
     }
-    /* lanes waiting at a shuffle or vote for lanes of their mask that are elsewhere: the mask
-       is wrong (they do not call it), which says more than "deadlock" */
-    for (uint32_t i = 0; i < b->nwarps; i++) {
-      spinners(&b->warps[i]);
-      if (sim_race_stuck(b, &b->warps[i]))
-        return SIM_OK;
-    }
-    report_stuck(b, 0, NULL, 0);
-    return SIM_OK;
+    if (may_progress(b))
+      continue;
+    sim_block_stuck(b);
+    return SIM_BS_DONE;
   }
   if (b->chunk)
     __atomic_add_fetch(b->budget_used, b->chunk, __ATOMIC_RELAXED);
   b->chunk = 0;
   sim_race_end(b);
+  return SIM_BS_DONE;
+}
+
+enum sim_status sim_block_run(struct sim_block *b)
+{
+  sim_block_begin(b);
+  sim_block_resume(b, 0);
   return SIM_OK;
 }

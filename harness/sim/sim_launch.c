@@ -6,11 +6,16 @@
  * lowest-numbered faulting block (blocks after it are not started, or stop early), and the
  * counters are sums. Global-memory atomics are host atomics; everything else a block touches
  * is its own.
+ *
+ * Blocks that must run at the same time are the exception: the blocks of a cooperative grid
+ * (grid.sync()) or of a cluster form a group, which one worker runs interleaved (run_group),
+ * a block waiting for another giving way to the rest.
  */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sched.h>
 #include <unistd.h>
 
 #include "sim/sim_int.h"
@@ -33,6 +38,10 @@ struct launch {
   uint32_t trace_every;
   struct sim_lanes *lanes;          /* the lane log, when the launch keeps one */
   struct pool *pool;                /* printf output */
+  uint32_t group_blocks;            /* blocks that run together (a cooperative grid, a
+                                       cluster; run_group), 0: blocks run alone */
+  uint32_t cluster_size;            /* blocks of a cluster (1 without clusters) */
+  uint64_t coop_ws;                 /* the grid workspace of a cooperative launch, or 0 */
 };
 
 struct printed {                   /* one block's printf output */
@@ -167,34 +176,36 @@ static void lower_stop(struct launch *L, uint32_t idx)
     ;
 }
 
-static void *worker_main(void *arg)
+/* One block's storage: its warps, registers, local memory, parameter frames, shared memory. */
+struct bmem {
+  struct sim_warp *warps;
+  uint64_t *regs;
+  uint8_t *local, *pframe, *smem;
+  uint32_t smem_size;
+};
+
+/* Allocate m for blocks of L and set up its warps' lanes. 0, or -1 when memory ran out (what
+   was allocated stays for bmem_free). */
+static int bmem_alloc(const struct launch *L, struct bmem *m)
 {
-  struct worker_out *out = arg;
-  struct launch *L = out->L;
   const struct sim_prog *p = L->prog;
   const struct sim_launch *cfg = L->cfg;
   uint32_t W = L->W, nw = L->nwarps;
-  struct sim_warp *warps = calloc(nw, sizeof *warps);
-  uint64_t *regs = calloc((size_t)p->nregs * W * nw + 1, sizeof *regs);
-  uint8_t *local = calloc((size_t)p->local_size * W * nw + 1, 1);
-  uint8_t *pframe = calloc((size_t)p->pframe_size * W * nw + 1, 1);
-  uint32_t smem_size = p->dyn_base + cfg->dyn_smem;
-  if (!cfg->dyn_smem)
-    smem_size = p->static_smem;
-  uint8_t *smem = calloc(smem_size + 1, 1);
-  out->stats = calloc(p->ncode ? p->ncode : 1, sizeof *out->stats);
-  const struct sim_alloc **cache = calloc(p->ncode ? p->ncode : 1, sizeof *cache);
-  if (!warps || !regs || !local || !pframe || !smem || !out->stats || !cache) {
-    out->st = SIM_ERR_NOMEM;
-    goto done;
-  }
+  m->warps = calloc(nw, sizeof *m->warps);
+  m->regs = calloc((size_t)p->nregs * W * nw + 1, sizeof *m->regs);
+  m->local = calloc((size_t)p->local_size * W * nw + 1, 1);
+  m->pframe = calloc((size_t)p->pframe_size * W * nw + 1, 1);
+  m->smem_size = cfg->dyn_smem ? p->dyn_base + cfg->dyn_smem : p->static_smem;
+  m->smem = calloc(m->smem_size + 1, 1);
+  if (!m->warps || !m->regs || !m->local || !m->pframe || !m->smem)
+    return -1;
   for (uint32_t i = 0; i < nw; i++) {
-    struct sim_warp *w = &warps[i];
+    struct sim_warp *w = &m->warps[i];
     w->id = i;
     w->nlanes = W;
-    w->regs = regs + (size_t)p->nregs * W * i;
-    w->local = local + (size_t)p->local_size * W * i;
-    w->pframe = pframe + (size_t)p->pframe_size * W * i;
+    w->regs = m->regs + (size_t)p->nregs * W * i;
+    w->local = m->local + (size_t)p->local_size * W * i;
+    w->pframe = m->pframe + (size_t)p->pframe_size * W * i;
     w->exists = 0;
     for (uint32_t l = 0; l < W; l++) {
       uint32_t t = i * W + l;
@@ -206,69 +217,250 @@ static void *worker_main(void *arg)
       w->tid[l][2] = t / (cfg->block[0] * cfg->block[1]);
     }
   }
+  return 0;
+}
+
+static void bmem_free(struct bmem *m, uint32_t nw)
+{
+  if (m->warps)
+    sim_async_free(m->warps, nw);
+  free(m->warps);
+  free(m->regs);
+  free(m->local);
+  free(m->pframe);
+  free(m->smem);
+}
+
+/* Set up *b to run block idx of L on worker out with storage m; its fault goes to *r. */
+static void block_setup(struct launch *L, struct worker_out *out, struct bmem *m,
+                        const struct sim_alloc **cache, uint32_t idx, struct sim_block *b,
+                        struct sim_result *r)
+{
+  const struct sim_launch *cfg = L->cfg;
   uint64_t budget = cfg->max_warp_insts ? cfg->max_warp_insts : SIM_DEFAULT_BUDGET;
+  memset(r, 0, sizeof *r);
+  *b = (struct sim_block){
+    .prog = L->prog, .dev = L->d, .cfg = cfg, .worker = &L->workers[out->index],
+    .linear = idx, .nthreads = L->threads_per_block, .nwarps = L->nwarps, .W = L->W,
+    .smem = m->smem, .smem_size = m->smem_size, .kparams = L->kparams,
+    .kparam_size = L->prog->kparam_size, .warps = m->warps, .res = r,
+    .stop_after = &L->stop_after, .all_workers = L->workers, .nworkers = L->nworkers,
+    .budget_used = &L->budget_used, .budget = budget, .stats = out->stats,
+    .alloc_cache = cache, .pf = &L->pool->pf, .coop_ws = L->coop_ws,
+  };
+  if (L->trace_every && idx / L->trace_every < L->trace->nblk &&
+      idx == sim_trace_block(idx / L->trace_every, L->trace_every, L->nblocks)) {
+    b->trace = &L->trace->blk[idx / L->trace_every];
+    b->trace->linear = idx;
+  }
+  if (L->lanes && idx == cfg->lanes_block && cfg->lanes_warp < L->nwarps) {
+    b->lanes = L->lanes;                      /* this block holds the logged warp */
+    b->lanes->recorded = 1;
+    b->lanes->exists = m->warps[cfg->lanes_warp].exists;
+  }
+  b->ctaid[0] = idx % cfg->grid[0];
+  b->ctaid[1] = (idx / cfg->grid[0]) % cfg->grid[1];
+  b->ctaid[2] = idx / (cfg->grid[0] * cfg->grid[1]);
+}
+
+/* Block b ended (st: how sim_block_run returned): its printed text, counters and fault go to
+   the launch and the worker. Returns 1 when the worker must stop taking blocks. */
+static int block_finish(struct launch *L, struct worker_out *out, struct sim_block *b,
+                        enum sim_status st)
+{
+  if (b->out_len) {
+    pool_add(L->pool, b->linear, b->out, b->out_len);
+    b->out = NULL;
+  }
+  free(b->out);
+  b->out = NULL;
+  out->ctr.warp_insts += b->ctr.warp_insts;
+  out->ctr.thread_insts += b->ctr.thread_insts;
+  if (st != SIM_OK) {
+    out->st = st;
+    lower_stop(L, 0);
+    return 1;
+  }
+  if (b->faulted) {
+    if (b->linear < out->fault_block) {
+      out->fault_block = b->linear;
+      out->res = *b->res;
+    }
+    lower_stop(L, b->res->outcome == SIM_BUDGET ? 0 : b->linear);
+  }
+  return 0;
+}
+
+/* ---- groups: blocks that must run at the same time ----
+   A cooperative grid is one group of all its blocks; a launch with clusters has a group per
+   cluster. The blocks of a group run on one worker, interleaved: each in turn runs about
+   GROUP_SLICE warp-instructions, or until it waits for another block (a spin on memory that
+   does not change, barrier.cluster), and the group goes round until every block has ended.
+   When every block waits and nothing changed in a whole round, it is a deadlock, reported
+   for the lowest-numbered waiting block. */
+#define GROUP_SLICE 4096u
+
+/* The linear index of block `rank` of cluster cid (clusters numbered x first). */
+static uint32_t cluster_block(const struct launch *L, uint32_t cid, uint32_t rank)
+{
+  const uint32_t *g = L->cfg->grid;
+  uint32_t c[3];
+  for (int i = 0; i < 3; i++)
+    c[i] = L->cfg->cluster[i] ? L->cfg->cluster[i] : 1;   /* no clusters: clusters of one */
+  uint32_t ncx = g[0] / c[0], ncy = g[1] / c[1];
+  uint32_t x = cid % ncx * c[0] + rank % c[0];
+  uint32_t y = cid / ncx % ncy * c[1] + rank / c[0] % c[1];
+  uint32_t z = cid / (ncx * ncy) * c[2] + rank / (c[0] * c[1]);
+  return x + y * g[0] + z * g[0] * g[1];
+}
+
+/* Run group gi of L on worker out. */
+static void run_group(struct launch *L, struct worker_out *out, const struct sim_alloc **cache,
+                      uint32_t gi)
+{
+  uint32_t csize = L->cluster_size, ncl = L->group_blocks / csize, n = L->group_blocks;
+  struct bmem *mem = calloc(n, sizeof *mem);
+  struct sim_block *bs = calloc(n, sizeof *bs);
+  struct sim_result *rs = calloc(n, sizeof *rs);
+  struct sim_cluster *cls = calloc(ncl, sizeof *cls);
+  struct sim_block **ranks = calloc(n, sizeof *ranks);
+  uint8_t *status = calloc(n, 1);
+  uint64_t *seen = calloc(n, sizeof *seen);
+  uint64_t phases = 0, writes = 0;
+  int ok = mem && bs && rs && cls && ranks && status && seen;
+  for (uint32_t i = 0; ok && i < n; i++)
+    ok = bmem_alloc(L, &mem[i]) == 0;
+  if (!ok) {
+    out->st = SIM_ERR_NOMEM;
+    lower_stop(L, 0);
+    goto done;
+  }
+  for (uint32_t c = 0; c < ncl; c++) {
+    cls[c] = (struct sim_cluster){.n = csize, .blk = ranks + (size_t)c * csize,
+                                  .progress = &phases};
+    for (uint32_t r = 0; r < csize; r++) {
+      uint32_t i = c * csize + r;
+      block_setup(L, out, &mem[i], cache, cluster_block(L, gi * ncl + c, r), &bs[i], &rs[i]);
+      bs[i].cluster = &cls[c];
+      bs[i].crank = r;
+      bs[i].in_group = 1;
+      ranks[i] = &bs[i];
+    }
+  }
+  for (uint32_t i = 0; i < n; i++) {
+    sim_block_begin(&bs[i]);
+    status[i] = SIM_BS_YIELD;
+  }
+  __atomic_store_n(&L->workers[out->index].state, SIM_WK_RUNNING, __ATOMIC_RELEASE);
+  uint32_t highest = 0;
+  for (uint32_t i = 0; i < n; i++)
+    highest = bs[i].linear > highest ? bs[i].linear : highest;
+  for (uint32_t left = n; left;) {
+    int moved = 0;
+    /* a block of another group before one of these faulted: the launch ends with its report
+       (the group stops as a whole, so that none of it waits for a block that stopped) */
+    if (highest > __atomic_load_n(&L->stop_after, __ATOMIC_RELAXED))
+      break;
+    for (uint32_t i = 0; i < n && left; i++) {
+      struct sim_block *b = &bs[i];
+      uint64_t now = writes + phases + sim_launch_global_writes(b);
+      if (status[i] == SIM_BS_DONE || (status[i] == SIM_BS_WAIT && seen[i] == now))
+        continue;
+      uint64_t w0 = b->writes;
+      status[i] = (uint8_t)sim_block_resume(b, GROUP_SLICE);
+      writes += b->writes - w0;
+      if (status[i] == SIM_BS_WAIT) {
+        seen[i] = writes + phases + sim_launch_global_writes(b);
+        moved |= seen[i] != now;
+        continue;
+      }
+      moved = 1;
+      if (status[i] != SIM_BS_DONE)
+        continue;
+      left--;
+      if (block_finish(L, out, b, SIM_OK) || b->faulted)
+        left = 0;                          /* a fault ends the grid: the others stop */
+    }
+    if (!left || moved)
+      continue;
+    /* every block waits and nothing changed: unless a block on another worker may still
+       write what they wait for, a deadlock */
+    if (L->nworkers > 1) {
+      __atomic_store_n(&L->workers[out->index].state, SIM_WK_STUCK, __ATOMIC_RELEASE);
+      if (sim_launch_others_running(&bs[0])) {
+        sched_yield();
+        continue;
+      }
+    }
+    uint32_t low = UINT32_MAX;
+    for (uint32_t i = 0; i < n; i++)
+      if (status[i] != SIM_BS_DONE && (low == UINT32_MAX || bs[i].linear < bs[low].linear))
+        low = i;
+    sim_block_stuck(&bs[low]);
+    status[low] = SIM_BS_DONE;
+    block_finish(L, out, &bs[low], SIM_OK);
+    left = 0;
+  }
+  for (uint32_t i = 0; i < n; i++)
+    if (status[i] != SIM_BS_DONE) {          /* stopped by a fault: what it did still counts */
+      out->ctr.warp_insts += bs[i].ctr.warp_insts;
+      out->ctr.thread_insts += bs[i].ctr.thread_insts;
+      if (bs[i].chunk)
+        __atomic_add_fetch(bs[i].budget_used, bs[i].chunk, __ATOMIC_RELAXED);
+      free(bs[i].out);
+    }
+done:
+  for (uint32_t i = 0; bs && i < n; i++)
+    sim_race_free_own(&bs[i]);
+  for (uint32_t i = 0; mem && i < n; i++)
+    bmem_free(&mem[i], L->nwarps);
+  free(mem);
+  free(bs);
+  free(rs);
+  free(cls);
+  free(ranks);
+  free(status);
+  free(seen);
+}
+
+static void *worker_main(void *arg)
+{
+  struct worker_out *out = arg;
+  struct launch *L = out->L;
+  const struct sim_prog *p = L->prog;
+  struct bmem m;
+  memset(&m, 0, sizeof m);
+  out->stats = calloc(p->ncode ? p->ncode : 1, sizeof *out->stats);
+  const struct sim_alloc **cache = calloc(p->ncode ? p->ncode : 1, sizeof *cache);
+  if (!out->stats || !cache || (!L->group_blocks && bmem_alloc(L, &m))) {
+    out->st = SIM_ERR_NOMEM;
+    goto done;
+  }
+  uint32_t units = L->group_blocks ? L->nblocks / L->group_blocks : L->nblocks;
   for (;;) {
     uint32_t idx = __atomic_fetch_add(&L->next, 1, __ATOMIC_RELAXED);
-    if (idx >= L->nblocks || idx > __atomic_load_n(&L->stop_after, __ATOMIC_RELAXED))
+    if (idx >= units || (!L->group_blocks && idx > __atomic_load_n(&L->stop_after, __ATOMIC_RELAXED)))
       break;
+    if (L->group_blocks) {
+      run_group(L, out, cache, idx);
+      if (out->st != SIM_OK)
+        break;
+      continue;
+    }
     struct sim_result r;
-    memset(&r, 0, sizeof r);
-    struct sim_block b = {
-      .prog = p, .dev = L->d, .cfg = cfg, .worker = &L->workers[out->index],
-      .linear = idx, .nthreads = L->threads_per_block, .nwarps = nw, .W = W,
-      .smem = smem, .smem_size = smem_size, .kparams = L->kparams,
-      .kparam_size = p->kparam_size, .warps = warps, .res = &r,
-      .stop_after = &L->stop_after, .all_workers = L->workers, .nworkers = L->nworkers,
-      .budget_used = &L->budget_used, .budget = budget, .stats = out->stats,
-      .alloc_cache = cache, .pf = &L->pool->pf,
-    };
-    if (L->trace_every && idx / L->trace_every < L->trace->nblk &&
-        idx == sim_trace_block(idx / L->trace_every, L->trace_every, L->nblocks)) {
-      b.trace = &L->trace->blk[idx / L->trace_every];
-      b.trace->linear = idx;
-    }
-    if (L->lanes && idx == cfg->lanes_block && cfg->lanes_warp < nw) {
-      b.lanes = L->lanes;                      /* this block holds the logged warp */
-      b.lanes->recorded = 1;
-      b.lanes->exists = warps[cfg->lanes_warp].exists;
-    }
-    b.ctaid[0] = idx % cfg->grid[0];
-    b.ctaid[1] = (idx / cfg->grid[0]) % cfg->grid[1];
-    b.ctaid[2] = idx / (cfg->grid[0] * cfg->grid[1]);
+    struct sim_block b;
+    block_setup(L, out, &m, cache, idx, &b, &r);
     /* shared memory is poisoned (or zeroed) by sim_block_run: sim_race_begin */
     __atomic_store_n(&b.worker->state, SIM_WK_RUNNING, __ATOMIC_RELEASE);
     enum sim_status st = sim_block_run(&b);
     __atomic_store_n(&b.worker->state, SIM_WK_RUNNING, __ATOMIC_RELEASE);
-    if (b.out_len) {
-      pool_add(L->pool, idx, b.out, b.out_len);
-      b.out = NULL;
-    }
-    free(b.out);
-    out->ctr.warp_insts += b.ctr.warp_insts;
-    out->ctr.thread_insts += b.ctr.thread_insts;
-    if (st != SIM_OK) {
-      out->st = st;
-      lower_stop(L, 0);
+    if (block_finish(L, out, &b, st))
       break;
-    }
-    if (b.faulted) {
-      if (idx < out->fault_block) {
-        out->fault_block = idx;
-        out->res = r;
-      }
-      lower_stop(L, r.outcome == SIM_BUDGET ? 0 : idx);
-    }
   }
 done:
   __atomic_store_n(&L->workers[out->index].state, SIM_WK_IDLE, __ATOMIC_RELEASE);
   free(cache);
-  if (warps)
-    sim_async_free(warps, nw);
-  free(warps);
-  free(regs);
-  free(local);
-  free(pframe);
-  free(smem);
+  bmem_free(&m, L->nwarps);
   return NULL;
 }
 
@@ -299,6 +491,49 @@ static void kernel_named(const struct ptx_module *m, int func, char *buf, size_t
 /* The CUDA driver's words for the errors a refused launch gets. */
 #define INVALID_VALUE "CUDA_ERROR_INVALID_VALUE (invalid argument)"
 #define OUT_OF_RESOURCES "CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES (too many resources requested for launch)"
+#define COOP_TOO_LARGE "CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE (too many blocks in cooperative launch)"
+
+/* What a launch with clusters or a cooperative one needs beyond sim_launch_check's other
+   checks (the cluster size limits are checked with those): a grid of whole clusters, one
+   cluster dimension, and a cooperative grid whose blocks are all resident at once. */
+static enum sim_status check_groups(const struct ptx_module *m, int func, const struct sim_launch *c,
+                                    const char *who, char *err, size_t n)
+{
+  const struct ptx_func *fn = &m->funcs[func];
+  const uint32_t *k = fn->reqnctapercluster;
+  uint32_t d[3];
+  int clusters = sim_cluster_dims(m, func, c, d);
+  if (k[0] && c->cluster[0] && (c->cluster[0] != k[0] || c->cluster[1] != (k[1] ? k[1] : 1) ||
+                                c->cluster[2] != (k[2] ? k[2] : 1))) {
+    snprintf(err, n, "the GPU refuses this launch with " INVALID_VALUE ": %s was compiled with "
+             "__cluster_dims__(%u,%u,%u) (PTX .reqnctapercluster) and the launch asks for "
+             "clusters of (%u,%u,%u); leave out --cluster", who, d[0], d[1], d[2],
+             c->cluster[0], c->cluster[1], c->cluster[2]);
+    return SIM_ERR_BADARG;
+  }
+  if (fn->explicitcluster && !clusters) {
+    snprintf(err, n, "the GPU refuses this launch with " INVALID_VALUE ": %s must be launched "
+             "with clusters (PTX .explicitcluster); give --cluster X,Y,Z", who);
+    return SIM_ERR_BADARG;
+  }
+  if (clusters && (c->grid[0] % d[0] || c->grid[1] % d[1] || c->grid[2] % d[2])) {
+    snprintf(err, n, "the GPU refuses this launch with " INVALID_VALUE ": the grid (%u,%u,%u) "
+             "is not a whole number of clusters of (%u,%u,%u) blocks (%s)", c->grid[0],
+             c->grid[1], c->grid[2], d[0], d[1], d[2], who);
+    return SIM_ERR_BADARG;
+  }
+  uint64_t nblocks = (uint64_t)c->grid[0] * c->grid[1] * c->grid[2];
+  uint64_t most = (uint64_t)c->coop_blocks_per_sm * c->sm_count;
+  if ((c->cooperative || sim_kernel_cooperative(m, func)) && c->sm_count && nblocks > most) {
+    snprintf(err, n, "the GPU refuses this launch with " COOP_TOO_LARGE ": %s is launched "
+             "cooperatively (%s), so every block must be resident at once, and at most "
+             "%" PRIu64 " blocks are (%u a SM by the occupancy of this launch, %u SMs); this grid "
+             "has %" PRIu64, who, c->cooperative ? "--cooperative" : "it uses grid.sync()",
+             most, c->coop_blocks_per_sm, c->sm_count, nblocks);
+    return SIM_ERR_BADARG;
+  }
+  return SIM_OK;
+}
 
 enum sim_status sim_launch_check(const struct ptx_module *m, int func, const struct sim_launch *c,
                                  uint32_t static_smem, char *err, size_t n)
@@ -372,7 +607,7 @@ enum sim_status sim_launch_check(const struct ptx_module *m, int func, const str
              who, static_smem, c->dyn_smem, max_smem);
     return SIM_ERR_BADARG;
   }
-  return SIM_OK;
+  return check_groups(m, func, c, who, err, n);
 }
 
 enum sim_status sim_run(struct sim_device *d, const struct ptx_module *m, const char *kernel,
@@ -386,6 +621,14 @@ enum sim_status sim_run(struct sim_device *d, const struct ptx_module *m, const 
     snprintf(err, errlen, "no kernel (.entry) named %s in the module", kernel);
     return SIM_ERR_NOKERNEL;
   }
+  /* the launch as it runs: cooperative when the kernel needs it, its clusters' dimension
+     (the blocks read it through b->cfg) */
+  const struct sim_launch *asked = cfg;
+  struct sim_launch eff = *cfg;
+  eff.cooperative = cfg->cooperative || sim_kernel_cooperative(m, f);
+  if (!sim_cluster_dims(m, f, cfg, eff.cluster))
+    memset(eff.cluster, 0, sizeof eff.cluster);
+  cfg = &eff;
   struct sim_prog prog;
   enum sim_status st = sim_link(d, m, f, &prog, err, errlen);
   if (st != SIM_OK)
@@ -397,7 +640,7 @@ enum sim_status sim_run(struct sim_device *d, const struct ptx_module *m, const 
     return SIM_ERR_BADARG;
   }
   /* what the GPU checks before it starts (dyn_base: the static part, aligned for the dynamic) */
-  st = sim_launch_check(m, f, cfg, cfg->dyn_smem ? prog.dyn_base : prog.static_smem, err, errlen);
+  st = sim_launch_check(m, f, asked, cfg->dyn_smem ? prog.dyn_base : prog.static_smem, err, errlen);
   if (st != SIM_OK) {
     sim_prog_free(&prog);
     return st;
@@ -410,9 +653,18 @@ enum sim_status sim_run(struct sim_device *d, const struct ptx_module *m, const 
   };
   L.nblocks = cfg->grid[0] * cfg->grid[1] * cfg->grid[2];
   L.nwarps = (L.threads_per_block + W - 1) / W;
+  L.cluster_size = cfg->cluster[0] ? cfg->cluster[0] * cfg->cluster[1] * cfg->cluster[2] : 1;
+  L.group_blocks = cfg->cooperative ? L.nblocks : L.cluster_size > 1 ? L.cluster_size : 0;
+  if (cfg->cooperative && sim_mem_alloc(d, 16, "the grid workspace of the cooperative launch",
+                                        0, &L.coop_ws) != SIM_OK) {
+    sim_prog_free(&prog);
+    snprintf(err, errlen, "out of host memory");
+    return SIM_ERR_NOMEM;
+  }
   uint32_t nwk = cfg->workers ? cfg->workers : sim_host_cores();
-  if (nwk > L.nblocks)
-    nwk = L.nblocks;
+  uint32_t units = L.group_blocks ? L.nblocks / L.group_blocks : L.nblocks;
+  if (nwk > units)
+    nwk = units;
   if (nwk < 1)
     nwk = 1;
   if (nwk > 256)
@@ -443,6 +695,8 @@ enum sim_status sim_run(struct sim_device *d, const struct ptx_module *m, const 
   struct worker_out *outs = calloc(nwk, sizeof *outs);
   pthread_t *th = calloc(nwk, sizeof *th);
   if (!L.workers || !outs || !th) {
+    if (L.coop_ws)
+      sim_free(d, L.coop_ws);
     sim_result_free(res);
     free(L.workers);
     free(outs);
@@ -514,6 +768,8 @@ enum sim_status sim_run(struct sim_device *d, const struct ptx_module *m, const 
   res->static_smem = prog.static_smem;
   res->local_bytes = prog.local_size;
   res->workers_used = started + 1;
+  if (L.coop_ws)
+    sim_free(d, L.coop_ws);
   free(L.workers);
   free(outs);
   free(th);

@@ -103,6 +103,12 @@ static void race_free(void *p)
   free(r);
 }
 
+void sim_race_free_own(struct sim_block *b)
+{
+  race_free(b->race_own);
+  b->race_own = NULL;
+}
+
 static void race_make_key(void)
 {
   race_key_ok = pthread_key_create(&race_key, race_free) == 0;
@@ -123,13 +129,17 @@ int sim_race_begin(struct sim_block *b)
   pthread_once(&race_once, race_make_key);
   if (!race_key_ok)
     return -1;
-  struct sim_race *r = pthread_getspecific(race_key);
+  /* blocks that run interleaved (a cluster, a cooperative grid) each have their own shadow
+     of shared memory, without the global-write table (their global accesses go unchecked) */
+  struct sim_race *r = b->in_group ? b->race_own : pthread_getspecific(race_key);
   if (!r) {
     r = calloc(1, sizeof *r);
-    if (!r || pthread_setspecific(race_key, r)) {
+    if (!r || (!b->in_group && pthread_setspecific(race_key, r))) {
       free(r);
       return -1;
     }
+    if (b->in_group)
+      b->race_own = r;
   }
   uint32_t words = (b->smem_size + 3) / 4 + 1;
   if (r->nwords < words || r->clock > UINT32_MAX - (1u << 24)) {
@@ -142,7 +152,7 @@ int sim_race_begin(struct sim_block *b)
     if (!r->sh)
       return -1;
   }
-  if (!r->g && !(nc & SIM_NOCHECK_RACE)) {
+  if (!r->g && !(nc & SIM_NOCHECK_RACE) && !b->in_group) {
     r->g = calloc(GCAP, sizeof *r->g);     /* without them, global memory goes unchecked */
     r->gpc = calloc(GCAP, sizeof *r->gpc);
     if (!r->g || !r->gpc) {

@@ -33,6 +33,8 @@
 #define REG(r) (w->regs + (size_t)(r) * b->W)
 #define SPIN_LIMIT 2048u     /* ITS: backward branches before waiting lanes are let past */
 #define CHECK_EVERY 4096u    /* backward branches between livelock checkpoints */
+#define GROUP_CHECK_EVERY 64u /* ... in a block of a group (sim_launch.c's run_group): one that
+                                waits for another block (grid.sync()) gives way sooner */
 
 static inline int lane_top(const struct sim_warp *w, unsigned l)
 {
@@ -429,7 +431,7 @@ static void backward(struct sim_block *b, struct sim_warp *w)
     recheck_all(b, w);
     w->spin = 0;
   }
-  if (w->backs % CHECK_EVERY == 0) {
+  if (w->backs % (b->in_group ? GROUP_CHECK_EVERY : CHECK_EVERY) == 0) {
     uint64_t h = hash_state(b, w);
     uint64_t wr = b->writes + sim_launch_global_writes(b);
     w->spinning = w->snap_valid && h == w->snap_hash && wr == w->snap_writes;
@@ -650,6 +652,14 @@ static int control(struct sim_block *b, struct sim_warp *w, const struct ptx_ins
         w->wsync++;
         arrive(b, w, rel);
       }
+      return 0;
+    }
+    if (in->sub == PTX_BAR_CLUSTER_ARRIVE || in->sub == PTX_BAR_CLUSTER_WAIT) {
+      /* barrier.cluster: lanes that may not go on wait for the cluster (sim_cluster.c) */
+      uint64_t go = sim_cluster_barrier(b, w, in->sub == PTX_BAR_CLUSTER_WAIT, e);
+      for (uint64_t mm = (g & ~e) | go; mm; mm &= mm - 1)
+        w->pc[sim_ctz64(mm)] = pc + 1;
+      arrive(b, w, (g & ~e) | go);
       return 0;
     }
     if (in->sub == PTX_BAR_ARRIVE) {

@@ -147,8 +147,9 @@ void tm_classify(const struct tm_costs *c, const struct ptx_inst *in, struct tm_
 
   /* control */
   case PTX_COST_BARRIER: {
-    set(o, in->sub == PTX_BAR_WARP_SYNC ? TM_C_FIXED : TM_C_BARRIER, TM_PIPE_CBU, TM_DEP_WAIT,
-        in->sub == PTX_BAR_WARP_SYNC ? 2 : 0, 1);
+    /* barrier.cluster.arrive does not wait; .wait is taken as a barrier of the block */
+    int nowait = in->sub == PTX_BAR_WARP_SYNC || in->sub == PTX_BAR_CLUSTER_ARRIVE;
+    set(o, nowait ? TM_C_FIXED : TM_C_BARRIER, TM_PIPE_CBU, TM_DEP_WAIT, nowait ? 2 : 0, 1);
     /* bar.sync a{, b}; bar.arrive a, b; bar.red.op d, a{, b}, {!}c: barrier a, b threads
        (immediates; a register operand is taken as barrier 0 of the whole block) */
     unsigned a = in->sub == PTX_BAR_RED ? 1 : 0;

@@ -113,6 +113,18 @@ pcase coverage coverage.cu coverage 1 64 "1:f32:exact 2:u32:order 3:u64:exact 4:
   $A f32buf:64:rand:27 $A f32buf:257:zero $A u32buf:512:zero $A u64buf:3:fill=99999 $A f64buf:65:zero
 pcase dyn_smem dyn_smem.cu reverse_block 4 128 "1:f32:exact" --smem 512 \
   $A f32buf:512:rand:26 $A f32buf:512:zero
+# cooperative launches and clusters (issue 18): a kernel that uses grid.sync() is launched
+# cooperatively on both backends (cuLaunchKernelEx's cooperative attribute on the GPU);
+# --cooperative and --cluster pass through to both
+pcase grid_sync grid_sync.cu grid_reduce 20 256 "1:i32:exact 2:i32:exact" \
+  $A i32buf:50000:rand:41 $A i32buf:20:zero $A i32buf:20:zero $A i32:50000
+pcase coop_counter grid_sync.cu counter_barrier 8 64 "1:i32:exact" --cooperative \
+  $A i32buf:1:zero $A i32buf:512:zero
+pcase cluster_hist cluster.cu dsmem_hist 8 128 "1:u32:exact" --smem 64 \
+  $A u32buf:5000:rand:42 $A u32buf:128:zero $A i32:5000 $A i32:64
+pcase cluster_nb_2x2 cluster.cu neighbour 4,4 64 "0:i32:exact" --cluster 2,2 $A i32buf:96:zero
+pcase cluster_nb_4x1 cluster.cu neighbour 4,4 64 "0:i32:exact" --cluster 4 $A i32buf:96:zero
+pcase cluster_nb_none cluster.cu neighbour 4,4 64 "0:i32:exact" $A i32buf:96:zero
 
 {
   echo "warplab emulator vs $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | head -1)"
@@ -144,6 +156,23 @@ nvcc -arch=sm_90 -ptx -lineinfo "$S" -o "$W/sync.ptx"
   echo "== oob_write on the emulator"
   "$WL" emu "$W/oob.ptx" --kernel oob_write --grid 2 --block 64 $A f32buf:100:rand $A f32buf:100:zero $A i32:100; echo "rc=$?"
 } >"$OUT/sanitizer.txt" 2>&1
+
+# What the GPU refuses of cooperative and cluster launches, next to the emulator's words.
+nvcc -arch=sm_90 -ptx -lineinfo "$K/grid_sync.cu" -o "$W/gs.ptx"
+nvcc -arch=sm_90 -ptx -lineinfo "$K/cluster.cu" -o "$W/cl.ptx"
+{
+  for be in gpu emu; do
+    echo "== grid_reduce (grid.sync) with 100000 blocks of 256, $be"
+    "$WL" emu "$W/gs.ptx" --kernel grid_reduce --grid 100000 --block 256 $A i32buf:1000:zero \
+      $A i32buf:100000:zero $A i32buf:100000:zero $A i32:1000 --backend $be; echo "rc=$?"
+    echo "== neighbour --grid 6 --cluster 4, $be"
+    "$WL" emu "$W/cl.ptx" --kernel neighbour --grid 6 --block 32 --cluster 4 $A i32buf:36:zero \
+      --backend $be; echo "rc=$?"
+    echo "== dsmem_hist (__cluster_dims__(4,1,1)) with --cluster 2, $be"
+    "$WL" emu "$W/cl.ptx" --kernel dsmem_hist --grid 8 --block 32 --smem 64 --cluster 2 \
+      $A u32buf:10:zero $A u32buf:128:zero $A i32:10 $A i32:64 --backend $be; echo "rc=$?"
+  done
+} >"$OUT/coop.txt" 2>&1
 
 # Instruction counts as ncu reports them (SASS) next to the emulator's (PTX), for issue 3.
 {

@@ -694,6 +694,16 @@ static const struct decode_case decode_cases[] = {
   {"bar.cta.sync 0;", PTX_OP_BAR, 0, 0, 0, PTX_BAR_SYNC, 0, 0, 0, 1, 0, 1},
   {"barrier.sync.aligned 0;", PTX_OP_BAR, 0, 0, 0, PTX_BAR_SYNC, 0, 0, 0, 1, PTX_F_ALIGNED, 1},
   {"barrier.sync 1, 64;", PTX_OP_BAR, 0, 0, 0, PTX_BAR_SYNC, 0, 0, 0, 1, 0, 2},
+  {"barrier.cluster.arrive;", PTX_OP_BAR, 0, 0, 0, PTX_BAR_CLUSTER_ARRIVE, 0, 0, 0, 1, 0, 0},
+  {"barrier.cluster.arrive.relaxed.aligned;", PTX_OP_BAR, 0, 0, 0, PTX_BAR_CLUSTER_ARRIVE, 0, 0, 0, 1,
+   PTX_F_ALIGNED, 0},
+  {"barrier.cluster.wait.aligned;", PTX_OP_BAR, 0, 0, 0, PTX_BAR_CLUSTER_WAIT, 0, 0, 0, 1, PTX_F_ALIGNED, 0},
+  {"mapa.u64 %rd1, %rd2, %r1;", PTX_OP_MAPA, PTX_T_U64, 0, PTX_SP_NONE, 0, 0, 0, 0, 1, 0, 3},
+  {"mapa.shared::cluster.u32 %r1, %r2, 3;", PTX_OP_MAPA, PTX_T_U32, 0, PTX_SP_SHARED, 0, 0, 0, 0, 1, 0, 3},
+  {"ld.shared::cluster.u32 %r1, [%r2];", PTX_OP_LD, PTX_T_U32, 0, PTX_SP_SHARED, 0, 0, 0, 0, 1, 0, 2},
+  {"atom.shared::cluster.add.u32 %r1, [%r2], 1;", PTX_OP_ATOM, PTX_T_U32, 0, PTX_SP_SHARED, PTX_ATOM_ADD, 0, 0,
+   0, 1, 0, 3},
+  {"fence.acq_rel.cluster;", PTX_OP_FENCE, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0},
   {"bar.arrive 1, 64;", PTX_OP_BAR, 0, 0, 0, PTX_BAR_ARRIVE, 0, 0, 0, 1, 0, 2},
   {"bar.red.popc.u32 %r1, 0, %p1;", PTX_OP_BAR, PTX_T_U32, 0, 0, PTX_BAR_RED, 0, PTX_BOOL_POPC, 0, 1, 0, 3},
   {"bar.red.and.pred %p1, 0, %p2;", PTX_OP_BAR, PTX_T_PRED, 0, 0, PTX_BAR_RED, 0, PTX_BOOL_AND, 0, 1, 0, 3},
@@ -742,6 +752,8 @@ static const struct decode_case decode_cases[] = {
   {"cvta.to.global.u64 %rd1, %rd2;", PTX_OP_CVTA, PTX_T_U64, 0, PTX_SP_GLOBAL, 0, 0, 0, 0, 1, PTX_F_TO, 2},
   {"cvta.shared.u64 %rd1, %rd2;", PTX_OP_CVTA, PTX_T_U64, 0, PTX_SP_SHARED, 0, 0, 0, 0, 1, 0, 2},
   {"isspacep.global %p1, %rd1;", PTX_OP_ISSPACEP, 0, 0, PTX_SP_GLOBAL, 0, 0, 0, 0, 1, 0, 2},
+  {"isspacep.shared::cluster %p1, %rd1;", PTX_OP_ISSPACEP, 0, 0, PTX_SP_SHARED, 1, 0, 0, 0, 1, 0, 2},
+  {"isspacep.shared %p1, %rd1;", PTX_OP_ISSPACEP, 0, 0, PTX_SP_SHARED, 0, 0, 0, 0, 1, 0, 2},
   {"bfind.shiftamt.u32 %r1, %r2;", PTX_OP_BFIND, PTX_T_U32, 0, 0, 0, 0, 0, 0, 1, PTX_F_SHIFTAMT, 2},
   {"min.NaN.f32 %f1, %f2, %f3;", PTX_OP_MIN, PTX_T_F32, 0, 0, 0, 0, 0, 0, 1, PTX_F_NAN, 3},
   {"max.relu.s32 %r1, %r2, %r3;", PTX_OP_MAX, PTX_T_S32, 0, 0, 0, 0, 0, 0, 1, PTX_F_RELU, 3},
@@ -1130,7 +1142,8 @@ START_TEST(test_module_directives) {
     "{\n.reg .b32 %r<3>;\n.pragma \"nounroll\";\n"
     "{ .param .b32 p0;\n.param .b32 r0;\ncall.uni (r0), later, (p0);\n}\n"
     "ret;\n}\n"
-    ".func (.param .b32 func_retval0) later(.param .b32 later_param_0)\n.noreturn\n{\nret;\n}\n";
+    ".func (.param .b32 func_retval0) later(.param .b32 later_param_0)\n.noreturn\n{\nret;\n}\n"
+    ".entry clustered()\n.explicitcluster\n.reqnctapercluster 4, 2\n{\nret;\n}\n";
   static const int32_t tab[4] = {1, -2, 3, 4};
   struct ptx_module m;
   struct ptx_error e;
@@ -1146,7 +1159,13 @@ START_TEST(test_module_directives) {
   ck_assert_uint_eq(m.vars[2].size, 16);
   ck_assert_mem_eq(m.init + m.vars[2].init_off, tab, 16);
   ck_assert_uint_eq(m.vars[3].has_init, 0);
-  ck_assert_uint_eq(m.nfuncs, 3);
+  ck_assert_uint_eq(m.nfuncs, 4);
+  ck_assert_uint_eq(m.funcs[3].reqnctapercluster[0], 4);   /* __cluster_dims__(4, 2) */
+  ck_assert_uint_eq(m.funcs[3].reqnctapercluster[1], 2);
+  ck_assert_uint_eq(m.funcs[3].reqnctapercluster[2], 1);
+  ck_assert_uint_eq(m.funcs[3].explicitcluster, 1);
+  ck_assert_uint_eq(m.funcs[2].explicitcluster, 0);
+  ck_assert_uint_eq(m.funcs[2].reqnctapercluster[0], 0);
   ck_assert_str_eq(m.funcs[0].name, "later");
   ck_assert_uint_eq(m.funcs[0].is_extern, 0); /* declared first, defined at the end */
   ck_assert_uint_eq(m.funcs[0].ninst, 1);
@@ -1183,8 +1202,8 @@ static const struct err_case err_cases[] = {
   {"mbarrier.init.shared.b64 [%r1];", PTX_ERR_SYNTAX, "'mbarrier.init.shared.b64' takes operands as", 12},
   {"mbarrier.test_wait.shared.b64 [%r1], %rd1;", PTX_ERR_SYNTAX, "takes operands das", 12},
   {"mbarrier.shared.b64 [%r1], %r2;", REFUSED, "unsupported instruction 'mbarrier.shared.b64'", 12},
-  {"mbarrier.init.shared::cluster.b64 [%rd1], 1;", REFUSED,
-   "unsupported modifier '.shared::cluster' in 'mbarrier.init.shared::cluster.b64'", 12},
+  {"mbarrier.init.shared::grid.b64 [%rd1], 1;", REFUSED,
+   "unsupported modifier '.shared::grid' in 'mbarrier.init.shared::grid.b64'", 12},
   {"mov.u32 %r1, 0;\ntex.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [t, {%f1, %f2}];", REFUSED,
    "'tex.2d.v4.f32.f32' at PTX line 13", 13},
   {"wgmma.fence.sync.aligned;", REFUSED, "unsupported instruction 'wgmma", 12},
@@ -1203,7 +1222,7 @@ static const struct err_case err_cases[] = {
   {"$L:\n$L:\nret;", PTX_ERR_SEMANTIC, "label '$L' is defined twice", 13},
   {"bra;", PTX_ERR_SYNTAX, "needs exactly one label", 12},
   {"add.foo.s32 %r1, %r2, %r3;", REFUSED, "unsupported modifier '.foo' in 'add.foo.s32' at PTX line 12", 12},
-  {"barrier.cluster.arrive.aligned;", REFUSED, "unsupported modifier '.cluster' in 'barrier.cluster.arrive.aligned'",
+  {"barrier.cluster.arrive.sync;", REFUSED, "unsupported modifier '.sync' in 'barrier.cluster.arrive.sync'",
    12},
   {"fence.proxy.async.shared::cta;", REFUSED, "unsupported modifier '.proxy' in 'fence.proxy.async", 12},
   {"add.s32.u32 %r1, %r2, %r3;", PTX_ERR_SYNTAX, "too many types", 12},
@@ -1218,7 +1237,7 @@ static const struct err_case err_cases[] = {
   {".pragma \"nounroll;", PTX_ERR_SYNTAX, "unterminated string", 12},
   {".global .u32 g;", PTX_ERR_SYNTAX, "cannot be declared inside a function", 12},
   {"call.uni nothere, ();", PTX_ERR_SEMANTIC, "call to undeclared function 'nothere'", 12},
-  {"mov.u32 %r1, %envreg2;", REFUSED, "unsupported special register '%envreg2'", 12},
+  {"mov.u32 %r1, %envreg32;", REFUSED, "unsupported special register '%envreg32'", 12},
   {"prototype_0 : .callprototype (.param .b32 _) _ (.param .b32 _);", REFUSED,
    "unsupported indirect call or branch ('.callprototype')", 12},
   {".reg .b32 %big<4000000>;", PTX_ERR_SYNTAX, "register count 4000000 is out of range", 12},
@@ -1298,7 +1317,7 @@ START_TEST(test_refused_kernels) {
     "$L_dead:\nret;\n}\n"
     ".func ok_func()\n{\nret;\n}\n"
     ".entry uses_helper()\n{\ncall.uni helper, ();\nret;\n}\n"
-    ".entry bad()\n{\n.reg .b32 %r<2>;\n.loc 1 20 5\nmov.u32 %r1, %envreg3;\nret;\n}\n"
+    ".entry bad()\n{\n.reg .b32 %r<2>;\n.loc 1 20 5\nmov.u32 %r1, %pm3;\nret;\n}\n"
     ".entry good(.param .u32 n)\n{\n.reg .pred %p<2>;\n.reg .b32 %r<3>;\n"
     "ld.param.u32 %r1, [n];\nsetp.eq.s32 %p1, %r1, 0;\n@%p1 bra $L_done;\nadd.s32 %r2, %r1, 1;\n"
     "$L_done:\nret;\n}\n"
@@ -1325,7 +1344,7 @@ START_TEST(test_refused_kernels) {
   ck_assert_uint_eq(m.funcs[bad].refused_line, 20);
   ck_assert_uint_eq(m.funcs[helper].refused_line, 8);
   ptx_refusal_text(&m, (uint32_t)bad, (uint32_t)bad, msg, sizeof msg);
-  ck_assert_msg(strstr(msg, "kernel 'bad'") && strstr(msg, "'%envreg3'") &&
+  ck_assert_msg(strstr(msg, "kernel 'bad'") && strstr(msg, "'%pm3'") &&
                 strstr(msg, "two_kernels.cu:20"), "%s", msg);
   ptx_refusal_text(&m, (uint32_t)uses, (uint32_t)helper, msg, sizeof msg);
   ck_assert_msg(strstr(msg, "kernel 'uses_helper'") && strstr(msg, "function 'helper'") &&

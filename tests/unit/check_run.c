@@ -287,7 +287,8 @@ END_TEST
 
 /* labs/03's lab.json with the first "from" replaced by "to", loaded from a copy: run_lab_load's
    status, its message in err, and in *line the line of lab.json where "to" now stands. */
-static int load_with(const char *from, const char *to, char *err, size_t n, int *line)
+static int load_into(const char *from, const char *to, struct run_lab *lab, char *err, size_t n,
+                     int *line)
 {
   size_t len;
   char *text = run_read_file("labs/03-latency-hiding/lab.json", &len);
@@ -305,14 +306,46 @@ static int load_with(const char *from, const char *to, char *err, size_t n, int 
   fprintf(f, "%.*s%s%s", (int)(at - text), text, to, at + strlen(from));
   ck_assert_int_eq(fclose(f), 0);
   free(text);
-  static struct run_lab lab;
-  int rc = run_lab_load(dir, NULL, &lab, err, n);
-  if (rc == 0)
-    run_lab_free(&lab);
+  int rc = run_lab_load(dir, NULL, lab, err, n);
   unlink(path);
   rmdir(dir);
   return rc;
 }
+
+static int load_with(const char *from, const char *to, char *err, size_t n, int *line)
+{
+  static struct run_lab lab;
+  int rc = load_into(from, to, &lab, err, n, line);
+  if (rc == 0)
+    run_lab_free(&lab);
+  return rc;
+}
+
+/* launch.cooperative and launch.cluster: kept as given (cluster padded with 1s), absent as
+   0; anything but a boolean, or but 1 to 3 positive integers, refused with the field. */
+START_TEST(test_lab_cooperative_and_cluster)
+{
+  static struct run_lab lab;
+  char err[768] = "";
+  int line;
+  const char *from = "\"launch\": {";
+  ck_assert_int_eq(load_into(from, "\"launch\": {\"cooperative\": true, \"cluster\": [2, 3], ", &lab,
+                             err, sizeof err, &line), 0);
+  ck_assert_int_eq(lab.cooperative, 1);
+  ck_assert_uint_eq(lab.cluster[0], 2);
+  ck_assert_uint_eq(lab.cluster[1], 3);
+  ck_assert_uint_eq(lab.cluster[2], 1);
+  run_lab_free(&lab);
+  ck_assert_int_eq(load_into(from, from, &lab, err, sizeof err, &line), 0);
+  ck_assert_int_eq(lab.cooperative, 0);
+  ck_assert_uint_eq(lab.cluster[0], 0);
+  run_lab_free(&lab);
+  ck_assert_int_eq(load_with(from, "\"launch\": {\"cooperative\": 1, ", err, sizeof err, &line), -1);
+  ck_assert_msg(strstr(err, "launch.cooperative"), "%s", err);
+  ck_assert_int_eq(load_with(from, "\"launch\": {\"cluster\": [0], ", err, sizeof err, &line), -1);
+  ck_assert_msg(strstr(err, "launch.cluster"), "%s", err);
+}
+END_TEST
 
 /* A typo in a metric's name is refused when the lab loads, with the file, the line and the
    name it should have been: in "metrics", in a chart's y (a name, or one inside an
@@ -524,6 +557,7 @@ Suite *suite_run(void)
   tcase_add_test(t, test_build_unprepared_folder);
   tcase_add_test(t, test_labs_resolve);
   tcase_add_test(t, test_lab_typo_refused);
+  tcase_add_test(t, test_lab_cooperative_and_cluster);
   tcase_add_test(t, test_lab_hidden_tests);
   tcase_add_test(t, test_sweepfill);
   suite_add_tcase(s, t);

@@ -212,7 +212,7 @@ START_TEST(grade_solution_and_starter)
 {
   const char *sub = e2e_tmp("alice");
   char *cmd = e2e_fmt("mkdir -p '%s' && cp solutions/01-matrix-add/matrix_add.cu '%s/' && "
-                      "printf '{\"q1\":4,\"q2\":4,\"q3\":2,\"q4\":4,\"q5\":8,\"q6\":50,\"q7\":50,"
+                      "printf '{\"q1\":4,\"q2\":4,\"q3\":2,\"q4\":4,\"q5\":8,\"q6\":50,\"q7\":25,"
                       "\"q8\":8,\"q9\":100,\"q10\":0.671}' > '%s/answers.json'", sub, sub, sub);
   ck_assert_int_eq(system(cmd), 0);
   struct e2e_run *r = e2e_warplab("grade", "01", sub, "--backend", "emu", "--json", "--out",

@@ -168,20 +168,25 @@ END_TEST
  *   - states the answer: a number equal to it within the question's tolerance ("4", "4.0",
  *     "1,024", "50%", "0.5" for 50 percent, "11.9 KB" for 11,938 bytes, "two", "twice",
  *     "half"), with a word of the question's unit in the 4 words after it, in the 5 before
- *     it, or in its table column's header; and
+ *     it, or in the header of its table column when the cell is just the number, and not
+ *     one of a list of figures ("64, 32, 16 and 8 warps", the cases of a sweep) or the
+ *     number of a thing ("version 6", "exercise 3"), and not a figure that a question of
+ *     the lab gives, with the same word beside it ("written for 32 lanes", "4 cycles");
+ *     and
  *   - is about the same case: it holds the question's own figures, each of its block
  *     shapes ("16 x 16", "16x16") if it has any, else at least one of its other
  *     parameters, a number with a neighbouring word ("768 threads", "stride 12") or a
- *     name ("BY_WARP", "chain.cu").
- *     Parameters other than shapes that three or more questions of the lab share
- *     ("32-byte sectors") say nothing about which question a unit is about and are
- *     left out.
+ *     name ("BY_WARP", "chain.cu"). Parameters other than shapes that three or more
+ *     questions of the lab share ("32-byte sectors"), and names the handout uses more
+ *     than LEAK_NAME_EVERYWHERE times ("H200"), say nothing about which question a
+ *     unit is about and are left out.
  * The units that carry the question's own label [qN, ...] are the question itself: they
  * state its given figures, not its answer, and are not checked for it. */
 
 #define LEAK_MAX_TOKENS 256
 #define LEAK_MAX_PARAMS 24
 #define LEAK_WORD 24
+#define LEAK_NAME_EVERYWHERE 30     /* uses of a name in a handout that make it no case's */
 
 /* A number written in the text: its value (and, for "A x B", B), where it is, and how
    it is written. */
@@ -238,7 +243,7 @@ static void leak_neighbour(const char *t, size_t len, size_t at, size_t end, int
   if (dir > 0) {
     size_t i = end;
     for (int words = 0; words < 3 && i < len; words++) {
-      while (i < len && (t[i] == ' ' || t[i] == '-' || t[i] == '*' || t[i] == '`'))
+      while (i < len && (isspace((unsigned char)t[i]) || t[i] == '-' || t[i] == '*' || t[i] == '`'))
         i++;
       if (i >= len || !isalpha((unsigned char)t[i]))
         return;
@@ -254,7 +259,8 @@ static void leak_neighbour(const char *t, size_t len, size_t at, size_t end, int
   }
   size_t i = at;
   for (int words = 0; words < 3 && i > 0; words++) {
-    while (i > 0 && (t[i - 1] == ' ' || t[i - 1] == '*' || t[i - 1] == '`' || t[i - 1] == '='))
+    while (i > 0 && (isspace((unsigned char)t[i - 1]) || t[i - 1] == '*' || t[i - 1] == '`' ||
+                     t[i - 1] == '='))
       i--;
     if (i == 0 || !isalpha((unsigned char)t[i - 1]))
       return;
@@ -496,8 +502,6 @@ static int leak_params(const char *q, struct leak_param *p, int max)
   struct leak_num v[64];
   int n = leak_numbers(q, len, v, 64), np = 0;
   for (int i = 0; i < n && np < max; i++) {
-    if (!isdigit((unsigned char)q[v[i].at]))
-      continue;                                 /* "one float per thread" */
     struct leak_param *x = &p[np];
     memset(x, 0, sizeof *x);
     x->v = v[i].v;
@@ -598,7 +602,8 @@ struct leak_question {
 /* Checks one unit u[0, len) (header: its table's header row, or NULL) for the answer of q
    with parameters p; returns the offset of the number that states it, or -1. */
 static long leak_unit(const char *u, size_t len, const char *header, const struct leak_question *q,
-                      const struct leak_param *p, int np)
+                      const struct leak_param *p, int np, const struct leak_param *given_p,
+                      int ngiven)
 {
   int shapes = 0, others = 0;
   for (int i = 0; i < np; i++)
@@ -624,7 +629,44 @@ static long leak_unit(const char *u, size_t len, const char *header, const struc
         snprintf(col, sizeof col, "%.*s", (int)(hl < sizeof col ? hl : sizeof col - 1), h + 1);
       }
     }
-    if (!leak_states(u, len, &v[i], header ? col : NULL, q->answer, q->tol, q->unit))
+    /* a column's heading names the unit of a cell that is just the number */
+    int bare = 0;
+    if (col[0]) {
+      size_t a = v[i].at, b = v[i].end;
+      while (a > 0 && strchr(" *", u[a - 1]))
+        a--;
+      while (b < len && strchr(" *%", u[b]))
+        b++;
+      bare = a > 0 && u[a - 1] == '|' && b < len && u[b] == '|';
+    }
+    /* one of a list of figures ("64, 32, 16, 8 and 4 warps"): the cases, not an answer */
+    size_t b = v[i].end;
+    int listed = (b + 2 < len && u[b] == ',' && u[b + 1] == ' ' && isdigit((unsigned char)u[b + 2])) ||
+                 (v[i].at >= 3 && u[v[i].at - 1] == ' ' && u[v[i].at - 2] == ',' &&
+                  isdigit((unsigned char)u[v[i].at - 3]));
+    /* the number of a thing, not a quantity: "version 6", "lab 04", "exercise 3" */
+    static const char *const labels[] = {"version", "lab", "exercise", "listing", "line",
+                                         "figure", "table", "chapter", "section", NULL};
+    char prev[LEAK_WORD];
+    leak_neighbour(u, len, v[i].at, v[i].end, -1, prev);
+    int label = 0;
+    for (int k = 0; labels[k]; k++)
+      label |= v[i].at && isspace((unsigned char)u[v[i].at - 1]) && !strcmp(prev, labels[k]);
+    /* a given figure of this or another question of the lab ("a warp sum written for 32
+       lanes" when the answer is 32 lanes too, "4 cycles"): a number with a neighbouring
+       word that a question states */
+    int given = 0;
+    if (isdigit((unsigned char)u[v[i].at]) && !v[i].shape) {
+      struct leak_param x;
+      memset(&x, 0, sizeof x);
+      x.kind = LEAK_NUM;
+      x.v = v[i].v;
+      leak_neighbour(u, len, v[i].at, v[i].end, -1, x.prev);
+      leak_neighbour(u, len, v[i].at, v[i].end, 1, x.next);
+      for (int k = 0; k < ngiven && !given; k++)
+        given = given_p[k].kind == LEAK_NUM && leak_same_param(&x, &given_p[k]);
+    }
+    if (given || label || listed || !leak_states(u, len, &v[i], bare ? col : NULL, q->answer, q->tol, q->unit))
       continue;
     int all_shapes = 1, other = 0;
     for (int k = 0; k < np; k++) {
@@ -650,12 +692,14 @@ static int leak_check(const char *text, const struct leak_question *q, int nq, c
   int leaks = 0;
   size_t used = 0;
   report[0] = 0;
+  /* e2e_alloc zeroes: unused slots are numbers with no words, which match nothing */
   struct leak_param *params = e2e_alloc(sizeof *params * LEAK_MAX_PARAMS * (size_t)(nq ? nq : 1));
   int *np = e2e_alloc(sizeof *np * (size_t)(nq ? nq : 1));
   for (int i = 0; i < nq; i++)
     np[i] = leak_params(q[i].text, params + i * LEAK_MAX_PARAMS, LEAK_MAX_PARAMS);
   /* a parameter three or more questions share is not one question's (a block shape is:
-     questions on one shape differ in their units) */
+     questions on one shape differ in their units); nor is a name the handout uses
+     everywhere */
   for (int i = 0; i < nq; i++)
     for (int k = 0; k < np[i]; k++) {
       int shared = 0;
@@ -665,8 +709,14 @@ static int leak_check(const char *text, const struct leak_question *q, int nq, c
             shared++;
             break;
           }
-      params[i * LEAK_MAX_PARAMS + k].generic =
-        shared >= 3 && params[i * LEAK_MAX_PARAMS + k].kind != LEAK_SHAPE;
+      struct leak_param *x = &params[i * LEAK_MAX_PARAMS + k];
+      x->generic = shared >= 3 && x->kind != LEAK_SHAPE;
+      /* a name the handout uses everywhere ("H200", lab 03's "UNROLL") is not one case's */
+      int uses = 0;
+      if (x->kind == LEAK_NAME)
+        for (const char *c = strstr(text, x->name); c; c = strstr(c + 1, x->name))
+          uses++;
+      x->generic |= uses > LEAK_NAME_EVERYWHERE;
     }
   /* the units: a sentence of a paragraph, a line of a code block, a table row */
   size_t len = strlen(text);
@@ -699,7 +749,8 @@ static int leak_check(const char *text, const struct leak_question *q, int nq, c
           char *unit = e2e_fmt("%.*s", (int)(e - u), u);
           if (strstr(unit, own) || strstr(unit, own2))
             continue;
-          long off = leak_unit(unit, strlen(unit), NULL, &q[i], params + i * LEAK_MAX_PARAMS, np[i]);
+          long off = leak_unit(unit, strlen(unit), NULL, &q[i], params + i * LEAK_MAX_PARAMS, np[i],
+                                params, nq * LEAK_MAX_PARAMS);
           if (off >= 0 && used + 1 < rlen) {
             int line_no = 1;
             for (const char *c = text; c < u + off; c++)
@@ -726,14 +777,15 @@ static int leak_check(const char *text, const struct leak_question *q, int nq, c
       }
     } else if (!blank && !fence && !para)
       para = line;
-    if ((fence && !is_fence) || row) {
+    if ((fence && !is_fence) || (row && header != line)) {
       /* one line of a code block, one table row with its header */
-      char *h = row && header != line ? e2e_fmt("%.*s", (int)header_len, header) : NULL;
+      char *h = row ? e2e_fmt("%.*s", (int)header_len, header) : NULL;
       char *unit = e2e_fmt("%.*s", (int)ll, line);
       for (int i = 0; i < nq; i++) {
         if (strstr(unit, e2e_fmt("[%s,", q[i].id)) || strstr(unit, e2e_fmt("[%s]", q[i].id)))
           continue;
-        long off = leak_unit(unit, ll, h, &q[i], params + i * LEAK_MAX_PARAMS, np[i]);
+        long off = leak_unit(unit, ll, h, &q[i], params + i * LEAK_MAX_PARAMS, np[i],
+                                params, nq * LEAK_MAX_PARAMS);
         if (off >= 0 && used + 1 < rlen) {
           int line_no = 1;
           for (const char *c = text; c < line; c++)

@@ -167,7 +167,7 @@ END_TEST
  * line of a code block or a table row (with its header), and flags a unit that
  *   - states the answer: a number equal to it within the question's tolerance ("4", "4.0",
  *     "1,024", "50%", "0.5" for 50 percent, "11.9 KB" for 11,938 bytes, "two", "twice",
- *     "half"), with a word of the question's unit in the 4 words after it, in the 5 before
+ *     "half"), with a word of the question's unit in the 5 words after it, in the 6 before
  *     it, or in the header of its table column when the cell is just the number, and not
  *     one of a list of figures ("64, 32, 16 and 8 warps", the cases of a sweep) or the
  *     number of a thing ("version 6", "exercise 3"), and not a figure that a question of
@@ -468,7 +468,7 @@ static int leak_states(const char *u, size_t len, const struct leak_num *x, cons
   for (int i = 0; i < ns; i++)
     if (x->nscale && !strcmp(stems[i], "byte"))
       return 1;                                 /* "11.9 KB" */
-  /* 4 words after, 5 before */
+  /* the 5 words after it, the 6 before */
   size_t after = x->end, words = 0;
   while (after < len && words < 5) {
     while (after < len && !leak_isword((unsigned char)u[after]) && (unsigned char)u[after] < 0x80)

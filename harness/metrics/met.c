@@ -172,7 +172,7 @@ static int reg_is_read(const struct ptx_module *m, uint32_t f, uint32_t reg, uin
       if ((op->kind == PTX_OPD_REG || op->kind == PTX_OPD_ADDR) && (op->reg == reg || op->pair == reg))
         return 1;
       if (op->kind == PTX_OPD_VEC)
-        for (uint32_t v = 0; v < op->nvec && v < 4; v++)
+        for (uint32_t v = 0; v < op->nvec && v < PTX_MAX_VEC; v++)
           if (op->vreg[v] == reg)
             return 1;
     }

@@ -1748,7 +1748,7 @@ static int parse_inst(struct parser *p) {
     int refuse;
     const char *why = ptx_mma_check(&in, &refuse);
     if (why && refuse) return unsup(p, opt, "unsupported instruction '%s' at line %u: %s", ot.s, opt->line, why);
-    if (why) return syn(p, opt, "'%s': %s", ot.s, why);
+    if (why) return syn(p, opt, "'%s' with %u operands: %s", ptx_op_name((enum ptx_op)in.op), in.nopd, why);
   }
   if (in.op == PTX_OP_BRA && (in.nopd != 1 || in.opd[0].kind != PTX_OPD_LABEL))
     return syn(p, opt, "'%s' needs exactly one label operand", ot.s);

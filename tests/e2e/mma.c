@@ -373,6 +373,20 @@ START_TEST(wmma_tiles_multiply)
 }
 END_TEST
 
+/* mma.sync run by half of a warp: .aligned is violated, and the emulator says so. */
+START_TEST(divergent_mma_is_reported)
+{
+  struct e2e_run *r = e2e_emu(e2e_kernel("mma.cu"), "--kernel", "mma_diverged", "--grid", "1",
+                              "--block", "32", A, "u32buf:32:iota", A, "u32buf:64:zero", "--json",
+                              NULL);
+  e2e_expect_outcome(r, 1, "fault");
+  ck_assert_str_eq(e2e_jstr(r, "fault/kind"), "sync_mask");
+  ck_assert_int_eq(e2e_jint(r, "fault/source/line"), e2e_marker_line(e2e_kernel("mma.cu"), "DIVERGED"));
+  const char *msg = e2e_jstr(r, "fault/message");
+  ck_assert_msg(strstr(msg, "without lanes 16-31") && strstr(msg, ".aligned"), "message: %s", msg);
+}
+END_TEST
+
 void e2e_add_mma_tests(Suite *s)
 {
   TCase *tc = tcase_create("mma");
@@ -384,6 +398,7 @@ void e2e_add_mma_tests(Suite *s)
     tcase_add_test(tc, mma_sync_fragments_match_the_isa);
     tcase_add_test(tc, ldmatrix_and_stmatrix_match_the_isa);
     tcase_add_test(tc, wmma_tiles_multiply);
+    tcase_add_test(tc, divergent_mma_is_reported);
   }
   suite_add_tcase(s, tc);
 }

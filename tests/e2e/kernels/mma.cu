@@ -206,3 +206,18 @@ WMMA(wmma_tf32, 16, 16, 8, wmma::precision::tf32, float, float, row_major, row_m
 WMMA(wmma_f64, 8, 8, 4, double, double, double, row_major, col_major, double, false)
 WMMA(wmma_s8, 16, 16, 16, signed char, signed char, signed char, row_major, col_major, int, false)
 WMMA(wmma_u8, 16, 16, 16, unsigned char, unsigned char, unsigned char, col_major, row_major, int, true)
+
+// Not for the GPU (undefined behaviour there): half of the warp runs mma.sync, which is
+// .aligned; the emulator reports it rather than computing with the other half's registers.
+extern "C" __global__ void mma_diverged(const unsigned *a, unsigned *d)
+{
+    unsigned l = LANE;
+    if (l < 16) {
+        unsigned r0, r1;
+        asm volatile("mma.sync.aligned.m8n8k16.row.col.s32.s8.s8.s32 {%0,%1}, {%2}, {%3}, {%4,%5};"
+                     : "=r"(r0), "=r"(r1) : "r"(a[l]), "r"(a[l]), "r"(a[l]), "r"(a[l])); // DIVERGED
+        d[l * 2] = r0;
+        d[l * 2 + 1] = r1;
+    }
+    __syncwarp();
+}

@@ -6,9 +6,12 @@
  * element is where. For mma.sync and ldmatrix that is the PTX ISA's ("Matrix fragments for
  * mma.m16n8k16" and the others: groupID = lane / 4, threadID_in_group = lane % 4); for wmma
  * the ISA leaves it to the target, and these are the layouts ptxas gives sm_80/sm_90, read
- * off its SASS (cuobjdump of wmma::load_matrix_sync from a matrix with a wide stride): a wmma
- * fragment is the mma.sync fragments of the m16n8 tiles that make up the wmma tile, and the
- * f16 A and B fragments of sm_70 hold their distinct elements two or four times over.
+ * off its SASS (nvdisasm of wmma::load_matrix_sync from a matrix with a wide stride, for
+ * every shape, type and layout): a wmma fragment is the mma.sync fragments of the m16n8 tiles
+ * that make up the wmma tile (m8n32k16's transposed), the f16 A and B fragments of sm_70 hold
+ * their distinct elements two or four times over, and the layout in memory does not change
+ * which element is where (ptxas transposes with MOVM), except for tf32 B, whose elements come
+ * in another order when B is row major.
  *
  * mma computes D = A * B + C from the whole warp's fragments. Arithmetic:
  *  - integers exactly, in 64 bits; then D wraps to 32 bits, or clamps with .satfinite;
@@ -64,8 +67,11 @@ void sim_mma_coord(const struct ptx_inst *in, char which, enum ptx_type t, unsig
       r = which == 'a' ? g : q;
       c = which == 'a' ? q : g;
     } else if (tf) {
+      /* B's order follows its layout: a row-major B fragment walks k first */
+      unsigned bcol = in->sub == PTX_MMA_MMA ? PTX_MMA_BCOL(in->mma) : PTX_MMA_ACOL(in->mma);
       if (which == 'a') { r = g + 8 * (i & 1); c = q + 4 * (i >> 1); }
-      else { r = q + 4 * (i >> 1); c = g + 8 * (i & 1); }
+      else if (bcol) { r = q + 4 * (i >> 1); c = g + 8 * (i & 1); }
+      else { r = q + 4 * (i & 1); c = g + 8 * (i >> 1); }
     } else if (ec == E8) {
       unsigned k = 4 * q + (i & 3);
       if (which == 'a') {

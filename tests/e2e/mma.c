@@ -311,13 +311,14 @@ static void run_wmma_case(const struct wcase *c)
   const char *pb = e2e_write(e2e_fmt("%s.b", c->kernel), bb, nb * eb);
   const char *pc = e2e_write(e2e_fmt("%s.c", c->kernel), bc, ncd * cb);
   const char *pd = e2e_tmp(e2e_fmt("%s.d", c->kernel)), *pfa = e2e_tmp(e2e_fmt("%s.fa", c->kernel));
+  const char *pfb = e2e_tmp(e2e_fmt("%s.fb", c->kernel));
   struct e2e_run *r = e2e_emu(
       e2e_kernel("mma.cu"), "--kernel", c->kernel, "--grid", "1", "--block", "32", A,
       e2e_fmt("%sbuf:%zu:file=%s", bufty[c->t], na, pa), A, e2e_fmt("%sbuf:%zu:file=%s", bufty[c->t], nb, pb),
       A, e2e_fmt("%sbuf:%zu:file=%s", bufty[c->tc], ncd, pc), A, e2e_fmt("%sbuf:%zu:zero", bufty[c->tc], ncd),
       A, e2e_fmt("%sbuf:512:zero", bufty[c->t]), A, e2e_fmt("%sbuf:512:zero", bufty[c->t]), A,
       e2e_fmt("%sbuf:256:zero", bufty[c->tc]), "--dump", e2e_fmt("3=%s", pd), "--dump",
-      e2e_fmt("4=%s", pfa), "--json", NULL);
+      e2e_fmt("4=%s", pfa), "--dump", e2e_fmt("5=%s", pfb), "--json", NULL);
   e2e_expect_ok(r);
   const uint8_t *got = e2e_read(pd, ncd * cb);
   for (unsigned m = 0; m < c->M; m++)
@@ -343,6 +344,18 @@ static void run_wmma_case(const struct wcase *c)
         uint16_t want = (uint16_t)enc(T_F16, am[(size_t)row * lda + col]);
         ck_assert_msg(fa[l * 16 + i] == want, "%s: A fragment lane %u element %u: got 0x%04x, "
                       "expected A[%u][%u] = 0x%04x", c->kernel, l, i, fa[l * 16 + i], row, col, want);
+      }
+  }
+  if (c->t == T_TF32 && !c->bcol) {
+    /* sm_90's tf32 B fragment, row major (SASS): element i of lane l is B[t + 4 (i % 2)][g +
+       8 (i / 2)]; column major it would be B[t + 4 (i / 2)][g + 8 (i % 2)] */
+    const uint32_t *fb = e2e_read(pfb, 512 * 4);
+    for (unsigned l = 0; l < 32; l++)
+      for (unsigned i = 0; i < 4; i++) {
+        unsigned k = l % 4 + 4 * (i % 2), n = l / 4 + 8 * (i / 2);
+        uint32_t want = (uint32_t)enc(T_TF32, bm[(size_t)k * ldb + n]);
+        ck_assert_msg(fb[l * 4 + i] == want, "%s: B fragment lane %u element %u: got 0x%08x, "
+                      "expected B[%u][%u] = 0x%08x", c->kernel, l, i, fb[l * 4 + i], k, n, want);
       }
   }
   free(ba);

@@ -319,7 +319,7 @@ static int run_wmma_mem(struct sim_block *b, struct sim_warp *w, uint32_t pc,
   char which = in->sub == PTX_MMA_LOAD_A ? 'a' : in->sub == PTX_MMA_LOAD_B ? 'b' : 'c';
   enum ptx_type t = PTX_MMA_ATYPE(in->mma);
   enum eclass ec = eclass_of(t);
-  unsigned es = esize(ec), pr = per_reg(ec);
+  unsigned es = esize(ec);
   const struct ptx_operand *ad = &in->opd[store ? 0 : 1], *fr = &in->opd[store ? 1 : 0];
   unsigned M, N, K, n, distinct;
   ptx_mma_dims(PTX_MMA_SHAPE(in->mma), &M, &N, &K);
@@ -329,60 +329,69 @@ static int run_wmma_mem(struct sim_block *b, struct sim_warp *w, uint32_t pc,
   enum ptx_space sp = (enum ptx_space)in->space;
   uint64_t av[SIM_MAX_WARP];
   int global = 0;
-  /* one access per register whose elements lie side by side in memory, as ptxas's loads */
-  for (unsigned i0 = 0; i0 < distinct; i0 += pr) {
-    int together = 1;
-    for (uint64_t mm = e; mm; mm &= mm - 1) {
-      unsigned l = sim_ctz64(mm), r0, c0;
-      sim_mma_coord(in, which, t, l, i0, &r0, &c0);
-      for (unsigned j = 1; j < pr && i0 + j < distinct; j++) {
-        unsigned r, c;
-        sim_mma_coord(in, which, t, l, i0 + j, &r, &c);
-        if (col_major ? (c != c0 || r != r0 + j) : (r != r0 || c != c0 + j))
-          together = 0;
-      }
-    }
-    unsigned group = together ? pr : 1;
-    for (unsigned i = i0; i < i0 + pr && i < distinct; i += group) {
-      for (uint64_t mm = e; mm; mm &= mm - 1) {
-        unsigned l = sim_ctz64(mm), r, c;
-        sim_mma_coord(in, which, t, l, i, &r, &c);
+  /* one access for each run of fragment elements that lie side by side in memory, up to 8
+     bytes and aligned to its size, as ptxas's loads and stores (LDG.32 for two halves, LDG.64
+     for two floats of an accumulator) */
+  for (unsigned i = 0; i < distinct;) {
+    unsigned group = 8 / es;
+    while (group > 1) {
+      int ok = i + group <= distinct;
+      for (uint64_t mm = e; mm && ok; mm &= mm - 1) {
+        unsigned l = sim_ctz64(mm), r0, c0;
+        sim_mma_coord(in, which, t, l, i, &r0, &c0);
         uint64_t stride = in->nopd == 3 ? (uint32_t)REG(in->opd[2].reg)[l] : col_major ? rows : cols;
-        uint64_t off = col_major ? (uint64_t)c * stride + r : (uint64_t)r * stride + c;
-        uint64_t addr = av[l] = (ad->reg != PTX_NOREG ? REG(ad->reg)[l] : 0) + (uint64_t)ad->imm +
-                                off * es;
-        uint8_t *p = sim_mem_lane(b, w, pc, l, sp, addr, group * es, group * es,
-                                  store ? SIM_ACC_WRITE : SIM_ACC_READ);
-        if (!p)
-          return -1;
-        if (store) {
-          int same = 1;
-          for (unsigned j = 0; j < group; j++) {
-            uint64_t v = get_elem(w, W, fr, ec, l, i + j), old = 0;
-            memcpy(&old, p + j * es, es);
-            same &= old == v;
-          }
-          if (checked(b, w, pc, l, p, addr, group * es, SIM_ACC_WRITE, same))
-            return -1;
-          for (unsigned j = 0; j < group; j++) {
-            uint64_t v = get_elem(w, W, fr, ec, l, i + j);
-            memcpy(p + j * es, &v, es);       /* little-endian host, as the GPU */
-          }
-          global |= !((uintptr_t)p - (uintptr_t)b->smem < b->smem_size);
-        } else {
-          if (checked(b, w, pc, l, p, addr, group * es, SIM_ACC_READ, 0))
-            return -1;
-          for (unsigned j = 0; j < group; j++) {
-            uint64_t v = 0;
-            memcpy(&v, p + j * es, es);
-            /* the element and each copy of it in the fragment */
-            for (unsigned k = i + j; k < n; k += distinct)
-              put_elem(w, W, fr, ec, l, k, v);
-          }
+        uint64_t off = col_major ? (uint64_t)c0 * stride + r0 : (uint64_t)r0 * stride + c0;
+        uint64_t addr = (ad->reg != PTX_NOREG ? REG(ad->reg)[l] : 0) + (uint64_t)ad->imm + off * es;
+        ok = addr % (group * es) == 0;
+        for (unsigned j = 1; j < group && ok; j++) {
+          unsigned r, c;
+          sim_mma_coord(in, which, t, l, i + j, &r, &c);
+          ok = col_major ? (c == c0 && r == r0 + j) : (r == r0 && c == c0 + j);
         }
       }
-      sim_stats_mem(b, pc, sp, av, e, group * es, 0);
+      if (ok)
+        break;
+      group /= 2;
     }
+    for (uint64_t mm = e; mm; mm &= mm - 1) {
+      unsigned l = sim_ctz64(mm), r, c;
+      sim_mma_coord(in, which, t, l, i, &r, &c);
+      uint64_t stride = in->nopd == 3 ? (uint32_t)REG(in->opd[2].reg)[l] : col_major ? rows : cols;
+      uint64_t off = col_major ? (uint64_t)c * stride + r : (uint64_t)r * stride + c;
+      uint64_t addr = av[l] = (ad->reg != PTX_NOREG ? REG(ad->reg)[l] : 0) + (uint64_t)ad->imm +
+                              off * es;
+      uint8_t *p = sim_mem_lane(b, w, pc, l, sp, addr, group * es, group * es,
+                                store ? SIM_ACC_WRITE : SIM_ACC_READ);
+      if (!p)
+        return -1;
+      if (store) {
+        int same = 1;
+        for (unsigned j = 0; j < group; j++) {
+          uint64_t v = get_elem(w, W, fr, ec, l, i + j), old = 0;
+          memcpy(&old, p + j * es, es);
+          same &= old == v;
+        }
+        if (checked(b, w, pc, l, p, addr, group * es, SIM_ACC_WRITE, same))
+          return -1;
+        for (unsigned j = 0; j < group; j++) {
+          uint64_t v = get_elem(w, W, fr, ec, l, i + j);
+          memcpy(p + j * es, &v, es);       /* little-endian host, as the GPU */
+        }
+        global |= !((uintptr_t)p - (uintptr_t)b->smem < b->smem_size);
+      } else {
+        if (checked(b, w, pc, l, p, addr, group * es, SIM_ACC_READ, 0))
+          return -1;
+        for (unsigned j = 0; j < group; j++) {
+          uint64_t v = 0;
+          memcpy(&v, p + j * es, es);
+          /* the element and each copy of it in the fragment */
+          for (unsigned k = i + j; k < n; k += distinct)
+            put_elem(w, W, fr, ec, l, k, v);
+        }
+      }
+    }
+    sim_stats_mem(b, pc, sp, av, e, group * es, 0);
+    i += group;
   }
   if (store) {
     b->writes++;

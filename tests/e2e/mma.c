@@ -320,6 +320,14 @@ static void run_wmma_case(const struct wcase *c)
       e2e_fmt("%sbuf:256:zero", bufty[c->tc]), "--dump", e2e_fmt("3=%s", pd), "--dump",
       e2e_fmt("4=%s", pfa), "--dump", e2e_fmt("5=%s", pfb), "--json", NULL);
   e2e_expect_ok(r);
+  if (!strcmp(c->kernel, "wmma_f16_rc")) {
+    /* what ptxas makes of it (SASS of mma.cu, sm_90): two HMMA.16816; the fragments loaded
+       with 4 LDG.32 (A), 4 LDG.32 (B), 4 LDG.64 (C); 32 + 8 scalar stores of the fragments and
+       4 STG.64 of D */
+    ck_assert_int_eq(e2e_jint(r, "metrics/smsp__inst_executed_pipe_tensor.sum/value"), 2);
+    ck_assert_int_eq(e2e_jint(r, "metrics/smsp__sass_inst_executed_op_global_ld.sum/value"), 12);
+    ck_assert_int_eq(e2e_jint(r, "metrics/smsp__sass_inst_executed_op_global_st.sum/value"), 44);
+  }
   const uint8_t *got = e2e_read(pd, ncd * cb);
   for (unsigned m = 0; m < c->M; m++)
     for (unsigned n = 0; n < c->N; n++) {

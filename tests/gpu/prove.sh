@@ -220,6 +220,16 @@ nvcc -arch=sm_90 -ptx -lineinfo "$S" -o "$W/sync.ptx"
     timeout -s KILL 120 ncu --metrics smsp__inst_executed.sum,smsp__thread_inst_executed.sum,l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum \
       "$WL" emu "$W/ncu.ptx" --kernel "$kern" --grid "$g" --block "$bl" "$@" --backend gpu 2>&1 | grep -E "smsp__|l1tex__|ERR|==PROF=="
   done
+  # tensor cores: ptxas's HMMA count and fragment loads/stores next to the emulator's
+  nvcc -arch=sm_90 -ptx -lineinfo "$K/mma.cu" -o "$W/ncu_mma.ptx"
+  set -- $A f16buf:1024:iota $A f16buf:1024:iota $A f32buf:1024:iota $A f32buf:1024:zero \
+    $A f16buf:512:zero $A f16buf:512:zero $A f32buf:256:zero
+  echo "== wmma_f16_rc emulator"
+  "$WL" emu "$W/ncu_mma.ptx" --kernel wmma_f16_rc --grid 1 --block 32 "$@" --json | \
+    grep -A1 '"smsp__inst_executed_pipe_tensor\|"smsp__sass_inst_executed_op_global' | grep -v -- --
+  echo "== wmma_f16_rc ncu"
+  timeout -s KILL 120 ncu --metrics smsp__inst_executed_pipe_tensor.sum,smsp__sass_inst_executed_op_global_ld.sum,smsp__sass_inst_executed_op_global_st.sum \
+    "$WL" emu "$W/ncu_mma.ptx" --kernel wmma_f16_rc --grid 1 --block 32 "$@" --backend gpu 2>&1 | grep -E "smsp__|ERR|==PROF=="
 } >"$OUT/ncu.txt" 2>&1
 
 # Last, because it may leave a hung kernel behind: the spin lock followed by __syncthreads().

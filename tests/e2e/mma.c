@@ -218,6 +218,57 @@ START_TEST(mma_sync_fragments_match_the_isa)
 }
 END_TEST
 
+/* Where a sum is not exact, D is what the H100's tensor cores give, by the model of
+   Khattak and Mikaitis ("Accurate Models of NVIDIA Tensor Cores", arXiv:2512.07004, checked
+   bit for bit on an H100): the products are aligned to the largest term with two extra bits,
+   the bits below are dropped, and the f32 sum is truncated. So 1 + 1.5 * 2^-24 is 1 (not the
+   nearest float, 1 + 2^-23), and 1 + 16 * 2^-26 is 1 (not the exact 1 + 2^-22). */
+START_TEST(mma_rounds_as_the_h100)
+{
+  static const struct mcase c = {"mma_f16_k16", 16, 8, 16, T_F16, T_F16, T_F32, T_F32, 0};
+  uint32_t a[128] = {0}, b[64] = {0}, cc[128] = {0};
+  const float one = 1.0f;
+  for (unsigned l = 0; l < 32; l++) {
+    unsigned r, k;
+    for (unsigned i = 0; i < 8; i++) {
+      isa_coord(&c, 'a', l, i, &r, &k);
+      uint16_t h = r == 0 && k == 0 ? 0x0e00 /* 1.5 * 2^-12 */ : r == 1 ? 0x0800 /* 2^-13 */ : 0;
+      put((uint8_t *)a, 4, 4, l, i, T_F16, h);
+    }
+    for (unsigned i = 0; i < 4; i++) {
+      isa_coord(&c, 'b', l, i, &k, &r);
+      uint16_t h = r == 0 && k == 0 ? 0x0c00 /* 2^-12 */ : r == 1 ? 0x0800 : 0;
+      put((uint8_t *)b, 2, 4, l, i, T_F16, h);
+    }
+    for (unsigned i = 0; i < 4; i++) {
+      isa_coord(&c, 'c', l, i, &r, &k);
+      uint32_t v = 0;
+      if ((r == 0 && k == 0) || (r == 1 && k == 1))
+        memcpy(&v, &one, 4);
+      put((uint8_t *)cc, 4, 4, l, i, T_F32, v);
+    }
+  }
+  const char *pa = e2e_write("round.a", a, sizeof a), *pb = e2e_write("round.b", b, sizeof b);
+  const char *pc = e2e_write("round.c", cc, sizeof cc), *pd = e2e_tmp("round.d");
+  struct e2e_run *r = e2e_emu(e2e_kernel("mma.cu"), "--kernel", "mma_f16_k16", "--grid", "1",
+                              "--block", "32", A, e2e_fmt("u32buf:128:file=%s", pa), A,
+                              e2e_fmt("u32buf:64:file=%s", pb), A, e2e_fmt("u32buf:128:file=%s", pc),
+                              A, "u32buf:128:zero", "--dump", e2e_fmt("3=%s", pd), "--json", NULL);
+  e2e_expect_ok(r);
+  const uint32_t *got = e2e_read(pd, 512);
+  for (unsigned l = 0; l < 32; l++)
+    for (unsigned i = 0; i < 4; i++) {
+      unsigned row, col;
+      isa_coord(&c, 'c', l, i, &row, &col);
+      uint32_t want = (row == 0 && col == 0) || (row == 1 && col == 1) ? 0x3f800000u /* 1 */
+                      : row == 0 && col == 1 ? 0x33400000u /* 1.5 * 2^-25 */
+                      : row == 1 && col == 0 ? 0x33000000u /* 2^-25 */ : 0;
+      ck_assert_msg(got[l * 4 + i] == want, "D[%u][%u]: got 0x%08x, expected 0x%08x", row, col,
+                    got[l * 4 + i], want);
+    }
+}
+END_TEST
+
 /* ldmatrix and stmatrix: 4 matrices of 8 x 8 distinct 16-bit values; lane l's register q
    holds row l / 4, columns 2 (l % 4), +1 of matrix q (.trans: rows 2 (l % 4), +1 of column
    l / 4), the lower column (row) in the low half. */
@@ -417,6 +468,7 @@ void e2e_add_mma_tests(Suite *s)
     printf("e2e: nvcc not found: SKIPPING the mma test case\n");
   } else {
     tcase_add_test(tc, mma_sync_fragments_match_the_isa);
+    tcase_add_test(tc, mma_rounds_as_the_h100);
     tcase_add_test(tc, ldmatrix_and_stmatrix_match_the_isa);
     tcase_add_test(tc, wmma_tiles_multiply);
     tcase_add_test(tc, divergent_mma_is_reported);

@@ -118,8 +118,9 @@ pcase dyn_smem dyn_smem.cu reverse_block 4 128 "1:f32:exact" --smem 512 \
 # fragment layouts are what is compared. Exact: f16/bf16 rand values (k/1024 - 1, k/128 - 1)
 # with C = 0 sum exactly in f32 in any order; iota integers and int8 are exact; ldmatrix and
 # stmatrix move bits. ulp: random C, tf32 from full f32 mantissas (the low 13 bits must be
-# ignored), f64 rand and f16 accumulators, where the tensor cores' own summation order and
-# rounding (not documented) may differ from the emulator's single rounding.
+# ignored), f64 rand and f16 accumulators, where the sums are not exact: the emulator follows
+# the published model of the H100's tensor cores (sim_mma.c) for f16/bf16/tf32 and a chain of
+# fmas for f64; "identical" in proof.csv says whether that is bit for bit.
 pcase mma_f16_k16 mma.cu mma_f16_k16 1 32 "3:f32:exact" \
   $A f16buf:256:rand:40 $A f16buf:128:rand:41 $A f32buf:128:zero $A f32buf:128:zero
 pcase mma_f16_k16_c mma.cu mma_f16_k16 1 32 "3:f32:ulp" \

@@ -46,8 +46,8 @@ enum ptx_cost {
   PTX_COST_FENCE,
   PTX_COST_SLEEP,
   PTX_COST_MBAR,      /* mbarrier: an atomic on a shared-memory word, no memory traffic counted */
-  PTX_COST_TENSOR,    /* wmma, mma, ldmatrix, stmatrix: the tensor pipe, or shared memory for
-                         the loads and stores (ptx_mma.h's inst.mma says which) */
+  PTX_COST_TENSOR,    /* wmma, mma, ldmatrix, stmatrix: the tensor pipe for mma, a memory
+                         access for the fragment loads and stores (inst.sub says which) */
   PTX_COST_COUNT
 };
 

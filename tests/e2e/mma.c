@@ -445,6 +445,51 @@ START_TEST(wmma_tiles_multiply)
 }
 END_TEST
 
+/* The wmma GEMM of NVIDIA's CUDA 9 blog post, unchanged (K loop, fill_fragment, col-major
+   loads, an epilogue on the fragment's elements): 96 x 64 x 48, small integers, C = 2 A B - C. */
+START_TEST(wmma_blog_gemm_multiplies)
+{
+  enum { M = 96, N = 64, K = 48 };
+  uint16_t *a = calloc(M * K, 2), *b = calloc(K * N, 2);
+  float *c = calloc(M * N, 4);
+  long *am = calloc(M * K, sizeof *am), *bm = calloc(K * N, sizeof *bm);
+  ck_assert(a && b && c && am && bm);
+  srandom(96);
+  for (unsigned i = 0; i < M * K; i++)
+    a[i] = (uint16_t)enc(T_F16, am[i] = rnd(-6, 6));
+  for (unsigned i = 0; i < K * N; i++)
+    b[i] = (uint16_t)enc(T_F16, bm[i] = rnd(-6, 6));
+  for (unsigned i = 0; i < M * N; i++)
+    c[i] = (float)rnd(-50, 50);
+  const char *pa = e2e_write("blog.a", a, M * K * 2), *pb = e2e_write("blog.b", b, K * N * 2);
+  const char *pc = e2e_write("blog.c", c, M * N * 4), *pd = e2e_tmp("blog.d");
+  /* grid: M / 64 x N / 64 blocks of 128 x 4 threads cover M / 16 x N / 16 warp tiles */
+  struct e2e_run *r = e2e_emu(e2e_kernel("mma.cu"), "--kernel", "wmma_blog_gemm", "--grid",
+                              e2e_fmt("%d,%d", (M + 63) / 64, (N + 63) / 64), "--block", "128,4",
+                              A, e2e_fmt("f16buf:%d:file=%s", M * K, pa), A,
+                              e2e_fmt("f16buf:%d:file=%s", K * N, pb), A,
+                              e2e_fmt("f32buf:%d:file=%s", M * N, pc), A, e2e_fmt("i32:%d", M), A,
+                              e2e_fmt("i32:%d", N), A, e2e_fmt("i32:%d", K), A, "f32:2", A,
+                              "f32:-1", "--dump", e2e_fmt("2=%s", pd), "--json", NULL);
+  e2e_expect_ok(r);
+  const float *got = e2e_read(pd, M * N * 4);
+  for (unsigned m = 0; m < M; m++)
+    for (unsigned n = 0; n < N; n++) {
+      long s = 0;
+      for (unsigned k = 0; k < K; k++)
+        s += am[k * M + m] * bm[n * K + k];
+      float want = 2.0f * (float)s - c[n * M + m];
+      ck_assert_msg(got[n * M + m] == want, "C[%u][%u]: got %g, expected %g", m, n,
+                    (double)got[n * M + m], (double)want);
+    }
+  free(a);
+  free(b);
+  free(c);
+  free(am);
+  free(bm);
+}
+END_TEST
+
 /* mma.sync run by half of a warp: .aligned is violated, and the emulator says so. */
 START_TEST(divergent_mma_is_reported)
 {
@@ -471,6 +516,7 @@ void e2e_add_mma_tests(Suite *s)
     tcase_add_test(tc, mma_rounds_as_the_h100);
     tcase_add_test(tc, ldmatrix_and_stmatrix_match_the_isa);
     tcase_add_test(tc, wmma_tiles_multiply);
+    tcase_add_test(tc, wmma_blog_gemm_multiplies);
     tcase_add_test(tc, divergent_mma_is_reported);
   }
   suite_add_tcase(s, tc);

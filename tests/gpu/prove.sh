@@ -173,6 +173,11 @@ wm wmma_tf32 wmma_tf32 f32 f32 f32 exact
 wm wmma_f64 wmma_f64 f64 f64 f64 exact
 wm wmma_s8 wmma_s8 i8 i32 i8 exact
 wm wmma_u8 wmma_u8 u8 i32 u8 exact
+# the CUDA 9 blog's wmma GEMM as public collections carry it: three accumulating mma per tile,
+# so the H100's truncating sums show (ulp: how far the emulator's model is from it)
+pcase wmma_blog_gemm mma.cu wmma_blog_gemm 2,1 128,4 "2:f32:ulp" \
+  $A f16buf:4608:rand:82 $A f16buf:3072:rand:83 $A f32buf:6144:rand:84 \
+  $A i32:96 $A i32:64 $A i32:48 $A f32:2 $A f32:-1
 
 {
   echo "warplab emulator vs $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | head -1)"

@@ -46,6 +46,8 @@ enum ptx_cost {
   PTX_COST_FENCE,
   PTX_COST_SLEEP,
   PTX_COST_MBAR,      /* mbarrier: an atomic on a shared-memory word, no memory traffic counted */
+  PTX_COST_TENSOR,    /* wmma, mma, ldmatrix, stmatrix: the tensor pipe for mma, a memory
+                         access for the fragment loads and stores (inst.sub says which) */
   PTX_COST_COUNT
 };
 
@@ -219,6 +221,7 @@ const char *ptx_sreg_name(enum ptx_sreg r);
 /* ---- operands ---- */
 #define PTX_NOREG UINT32_MAX   /* no register; also the sink '_' in vectors and pairs */
 #define PTX_MAX_OPD 6
+#define PTX_MAX_VEC 8          /* registers in a vector operand: wmma fragments hold 8 */
 
 enum ptx_opd_kind {
   PTX_OPD_NONE = 0,
@@ -237,13 +240,13 @@ enum ptx_opd_kind {
 struct ptx_operand {
   uint8_t kind;        /* enum ptx_opd_kind */
   uint8_t neg;         /* '!' before a predicate operand */
-  uint8_t nvec;        /* PTX_OPD_VEC: number of elements (1..4) */
+  uint8_t nvec;        /* PTX_OPD_VEC: number of elements (1..PTX_MAX_VEC) */
   uint8_t pad_;
   uint32_t reg;
   uint32_t pair;
   uint32_t sym;
   int64_t imm;
-  uint32_t vreg[4];
+  uint32_t vreg[PTX_MAX_VEC];
 };
 
 /* ---- instructions ---- */
@@ -279,6 +282,8 @@ struct ptx_inst {
                           inlined; the chain's root when no location of it is in an own file */
   uint32_t frame;      /* the .loc's place in module->frames (the inlining chain up from
                           file/line), or PTX_NOREG when none */
+  uint32_t mma;        /* wmma, mma, ldmatrix, stmatrix: shape, layouts and types, packed
+                          (ptx_mma.h); 0 for every other opcode */
   struct ptx_operand opd[PTX_MAX_OPD];
 };
 

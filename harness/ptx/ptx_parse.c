@@ -12,6 +12,7 @@
  */
 #include "ptx/ptx.h"
 #include "ptx/ptx_lex.h"
+#include "ptx/ptx_mma.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -1243,6 +1244,8 @@ static int two_type_op(int op) {
 static int apply_mod(struct ptx_inst *in, struct modstate *ms, const struct ptx_tok *t) {
   int v;
   size_t i;
+  if (ptx_mma_op(in->op))            /* tensor cores: ptx_mma.c */
+    return ptx_mma_mod(in, t->s, t->len);
   int ty = word_type(t), sp = word_space(t);
   if (ty != PTX_T_NONE && ms->ntypes == 2 && (in->op == PTX_OP_VABSDIFF2 || in->op == PTX_OP_VABSDIFF4)) {
     if (ptx_type_is_signed((enum ptx_type)ty)) in->flags |= PTX_F_BSIGNED;  /* vop.dtype.atype.btype */
@@ -1459,7 +1462,7 @@ static int parse_operand(struct parser *p, struct ptx_inst *in, unsigned idx, co
   size_t i;
   memset(o, 0, sizeof *o);
   o->reg = o->pair = o->sym = PTX_NOREG;
-  for (i = 0; i < 4; i++) o->vreg[i] = PTX_NOREG;
+  for (i = 0; i < PTX_MAX_VEC; i++) o->vreg[i] = PTX_NOREG;
   if (is_punct(t, '!')) {
     next(p);
     t = peek(p);
@@ -1495,7 +1498,8 @@ static int parse_operand(struct parser *p, struct ptx_inst *in, unsigned idx, co
     o->kind = PTX_OPD_VEC;
     for (;;) {
       const struct ptx_tok *e = peek(p);
-      if (o->nvec == 4) return syn(p, e, "more than 4 elements in vector operand of '%s'", opname);
+      if (o->nvec == PTX_MAX_VEC)
+        return syn(p, e, "more than %d elements in vector operand of '%s'", PTX_MAX_VEC, opname);
       if (e->kind == PTX_TK_IDENT && tok_is(e, "_")) {
         o->vreg[o->nvec++] = PTX_NOREG;
       } else if (e->kind == PTX_TK_INT && e->u == 0) {
@@ -1764,6 +1768,12 @@ static int parse_inst(struct parser *p) {
     next(p);
   } else {
     next(p);
+  }
+  if (ptx_mma_op(in.op)) {            /* tensor cores: ptx_mma.c */
+    int refuse;
+    const char *why = ptx_mma_check(&in, &refuse);
+    if (why && refuse) return unsup(p, opt, "unsupported instruction '%s' at line %u: %s", ot.s, opt->line, why);
+    if (why) return syn(p, opt, "'%s' with %u operands: %s", ptx_op_name((enum ptx_op)in.op), in.nopd, why);
   }
   if (in.op == PTX_OP_BRA && (in.nopd != 1 || in.opd[0].kind != PTX_OPD_LABEL))
     return syn(p, opt, "'%s' needs exactly one label operand", ot.s);

@@ -13,6 +13,7 @@
 
 #include "sim/sim_alu.h"
 #include "sim/sim_int.h"
+#include "sim/sim_mma.h"
 
 #define REG(r) (w->regs + (size_t)(r) * W)
 #define FOR_LANES(mask) for (unsigned l = lo; l < hi; l++) if ((mask) >> l & 1)
@@ -1081,6 +1082,14 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
 
   case PTX_OP_MBARRIER:                           /* mbarrier: sim_async.c */
     if (sim_mbarrier_exec(b, w, pc, e))
+      return pc;
+    break;
+
+  case PTX_OP_WMMA:                               /* tensor cores: sim_mma.c */
+  case PTX_OP_MMA:
+  case PTX_OP_LDMATRIX:
+  case PTX_OP_STMATRIX:
+    if (sim_mma_exec(b, w, pc, e))
       return pc;
     break;
 

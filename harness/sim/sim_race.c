@@ -46,6 +46,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ptx/ptx_mma.h"
 #include "sim/sim_int.h"
 
 #define POISON 0xffu
@@ -556,6 +557,8 @@ int sim_race_global(struct sim_block *b, struct sim_warp *w, uint32_t pc, unsign
 /* The membermask operand of a .sync collective or bar.warp.sync, or -1 when it has none. */
 static int mask_operand(const struct ptx_inst *in)
 {
+  if (ptx_mma_op(in->op))
+    return -1;                                  /* .aligned tensor-core ops: no mask */
   int idx = in->op == PTX_OP_SHFL ? 4 : in->op == PTX_OP_BAR ? 0 : 2;
   if (in->op == PTX_OP_BAR && in->sub != PTX_BAR_WARP_SYNC)
     return -1;
@@ -670,6 +673,28 @@ int sim_race_stuck(struct sim_block *b, struct sim_warp *w)
   for (uint64_t mm = w->syncwait & w->live; mm; mm &= mm - 1) {
     unsigned l = sim_ctz64(mm);
     const struct ptx_inst *in = &b->prog->code[w->pc[l]];
+    if (ptx_mma_op(in->op)) {
+      /* wmma, mma, ldmatrix, stmatrix: .sync.aligned, the whole warp together */
+      uint64_t away = w->live & ~w->syncwait, here = 0;
+      for (uint64_t k = w->syncwait & w->live; k; k &= k - 1)
+        if (w->pc[sim_ctz64(k)] == w->pc[l])
+          here |= 1ull << sim_ctz64(k);
+      away |= w->live & ~here;
+      if (!away)
+        continue;
+      char here_at[160], there[160], lanes[64], msg[640];
+      where_pc(b, w->pc[l], here_at, sizeof here_at);
+      if (!sim_reconv_where(b, w, sim_ctz64(away), there, sizeof there))
+        where_pc(b, w->pc[sim_ctz64(away)], there, sizeof there);
+      sim_lanes_text(away, lanes, sizeof lanes);
+      snprintf(msg, sizeof msg,
+               "Divergent tensor-core instruction: warp %u of block (%u,%u,%u) runs '%s' at "
+               "%.120s without lanes %.60s (they are at %.120s); wmma, mma.sync, ldmatrix and "
+               "stmatrix are .aligned: every lane of the warp must execute the same one together",
+               w->id, b->ctaid[0], b->ctaid[1], b->ctaid[2], ptx_op_name((enum ptx_op)in->op),
+               here_at, lanes, there);
+      return report_mask(b, w, w->pc[l], l, msg);
+    }
     int idx = mask_operand(in);
     if (idx < 0 || in->op == PTX_OP_BAR)
       continue;

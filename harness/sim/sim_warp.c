@@ -28,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ptx/ptx_mma.h"
 #include "sim/sim_int.h"
 
 #define REG(r) (w->regs + (size_t)(r) * b->W)
@@ -193,7 +194,7 @@ uint64_t *sim_warp_zero_plan(const struct sim_prog *p)
         note_read(zero, d, op->reg, nr);
         break;
       case PTX_OPD_VEC:
-        for (uint32_t v = 0; v < op->nvec && v < 4; v++)
+        for (uint32_t v = 0; v < op->nvec && v < PTX_MAX_VEC; v++)
           note_read(zero, d, op->vreg[v], nr);
         break;
       default:
@@ -472,6 +473,8 @@ static uint64_t sync_need(const struct sim_block *b, const struct sim_warp *w,
                           const struct ptx_inst *in, unsigned l)
 {
   int idx = in->op == PTX_OP_SHFL ? 4 : 2;
+  if (ptx_mma_op(in->op))
+    return w->live;                             /* .aligned tensor-core ops: the whole warp */
   if (in->nopd <= idx)
     return 0;                                   /* old non-.sync form */
   uint64_t mask = REG(in->opd[idx].reg)[l] & 0xffffffffu;
@@ -723,8 +726,12 @@ static int control(struct sim_block *b, struct sim_warp *w, const struct ptx_ins
   case PTX_OP_SHFL:
   case PTX_OP_VOTE:
   case PTX_OP_MATCH:
-  case PTX_OP_REDUX: {
-    if (sim_race_mask(b, w, pc, in, e))
+  case PTX_OP_REDUX:
+  case PTX_OP_WMMA:
+  case PTX_OP_MMA:
+  case PTX_OP_LDMATRIX:
+  case PTX_OP_STMATRIX: {
+    if (!ptx_mma_op(in->op) && sim_race_mask(b, w, pc, in, e))
       return 1;
     uint64_t need = g ? sync_need(b, w, in, sim_ctz64(g)) : 0;
     uint64_t waiting_here = 0;
@@ -779,6 +786,10 @@ static int is_control(enum ptx_op op)
   case PTX_OP_VOTE:
   case PTX_OP_MATCH:
   case PTX_OP_REDUX:
+  case PTX_OP_WMMA:
+  case PTX_OP_MMA:
+  case PTX_OP_LDMATRIX:
+  case PTX_OP_STMATRIX:
     return 1;
   default:
     return 0;

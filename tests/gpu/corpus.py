@@ -209,7 +209,10 @@ def one_run(args, be, ptx_path, name, specs, bufs, block, smem, work):
 
 def judge(args, res, specs, bufs, block, work, name):
     emu_rc, emu_msg = res["emu"]
-    refused = emu_rc == 2 and re.search(r"unsupported|not supported|refus|does not run|cannot run", emu_msg, re.I)
+    refused = emu_rc == 2 and re.search(r"cannot run on the emulator|unsupported|not supported|has no body",
+                                        emu_msg, re.I) and "GPU refuses this launch" not in emu_msg
+    if emu_rc == 2 and "GPU refuses this launch" in emu_msg:
+        emu_rc = 1                                  # a launch the GPU refuses: a fault of this shape
     if refused:
         return "refused", emu_msg
     if emu_rc == 124 or res.get("gpu", (0,))[0] == 124:

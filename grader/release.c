@@ -179,14 +179,17 @@ static char *slurp(const char *path, size_t max, size_t *len)
 static const char *const shipped[] = {"Makefile", "README.md", "harness", "grader", "plots",
                                       "handouts", "docker"};
 
-/* Below labs/: every lab's lab.json is written stripped, its measured/ (the instructor's runs
-   of the solutions) and any answers.json stay behind. */
+/* Below labs/: every lab's lab.json is written stripped and any answers.json stays behind.
+   Its measured/ (the instructor's runs of the solutions) and pictures/ (drawings, some of
+   graded answers) are left out here: the files of them that a released page links to are
+   shipped by ship_linked(), and nothing else of them. */
 static int skip_in_labs(const char *rel, int is_dir)
 {
   const char *base = strrchr(rel, '/');
   base = base ? base + 1 : rel;
   if (is_dir)
-    return !strcmp(base, "measured") || !strcmp(base, RELEASE_REFERENCE_DIR) || base[0] == '.';
+    return !strcmp(base, "measured") || !strcmp(base, "pictures") ||
+           !strcmp(base, RELEASE_REFERENCE_DIR) || base[0] == '.';
   return !strcmp(base, "lab.json") || !strcmp(base, "answers.json");
 }
 
@@ -292,6 +295,143 @@ static int reference_figures(const char *warplab, const char *home, const struct
 out:
   free(log);
   release_remove_tree(tmp);
+  return rc;
+}
+
+/* ---- what the released pages link to ---- */
+
+/* The path below the tree's top that link, written in a page of the folder from_dir (below
+   the top), names, into out: "../labs/x.png" from "handouts" is "labs/x.png". Returns 0, or
+   -1 for an anchor, a URL, an absolute path or one above the top. */
+static int link_resolve(const char *from_dir, const char *link, char *out, size_t n)
+{
+  if (!link[0] || link[0] == '#' || link[0] == '/' || strchr(link, ':'))
+    return -1;   /* an anchor, an absolute path, a URL (http:, mailto:) */
+  size_t len = strcspn(link, "#?");
+  char path[4096];
+  int w = snprintf(path, sizeof path, "%s%s%.*s", from_dir, from_dir[0] ? "/" : "", (int)len,
+                   link);
+  if (w < 0 || (size_t)w >= sizeof path || n == 0)
+    return -1;
+  size_t o = 0;
+  out[0] = 0;
+  for (char *seg = path; *seg;) {
+    char *end = strchr(seg, '/');
+    size_t sl = end ? (size_t)(end - seg) : strlen(seg);
+    if (sl == 2 && !strncmp(seg, "..", 2)) {
+      if (o == 0)
+        return -1;   /* above the tree */
+      while (o > 0 && out[o - 1] != '/')
+        o--;
+      o = o > 0 ? o - 1 : 0;
+      out[o] = 0;
+    } else if (sl && !(sl == 1 && seg[0] == '.')) {
+      if (o + (o > 0) + sl + 1 > n)
+        return -1;
+      if (o > 0)
+        out[o++] = '/';
+      memcpy(out + o, seg, sl);
+      o += sl;
+      out[o] = 0;
+    }
+    seg = end ? end + 1 : seg + sl;
+  }
+  return o ? 0 : -1;
+}
+
+/* Copy home/rel to out/rel when rel is a file under labs/ that is not there yet (one of a
+   measured/ or pictures/ folder) and that the release may hold: never a lab.json, an
+   answers.json, a reference run or a hidden file. Returns 0 (copied, already there, or not such a file),
+   or -1 with err when it could not be copied. */
+static int ship_linked(const char *home, const char *out, const char *rel, unsigned *files,
+                       char *err, size_t errlen)
+{
+  if (strncmp(rel, "labs/", 5) || strstr(rel, "/" RELEASE_REFERENCE_DIR "/") ||
+      strstr(rel, "/."))
+    return 0;   /* outside labs/, a reference run, a hidden file or folder */
+  const char *base = strrchr(rel, '/') + 1;
+  if (!strcmp(base, "lab.json") || !strcmp(base, "answers.json"))
+    return 0;
+  char from[4200], to[4200];
+  snprintf(from, sizeof from, "%.2000s/%.2000s", home, rel);
+  snprintf(to, sizeof to, "%.2000s/%.2000s", out, rel);
+  struct stat st;
+  if (lstat(from, &st) != 0 || !S_ISREG(st.st_mode) || lstat(to, &st) == 0)
+    return 0;
+  char dir[4200];
+  snprintf(dir, sizeof dir, "%s", to);
+  *strrchr(dir, '/') = 0;
+  if (mkdirs(dir, err, errlen) || copy_file(from, to, 0, err, errlen))
+    return -1;
+  (*files)++;
+  return 0;
+}
+
+/* Every markdown link and image `](target)` of the page at out/rel that resolves to a file
+   under labs/, shipped with ship_linked(). */
+static int ship_links_of(const char *home, const char *out, const char *rel, unsigned *files,
+                         char *err, size_t errlen)
+{
+  char path[4200];
+  snprintf(path, sizeof path, "%.2000s/%.2000s", out, rel);
+  char *text = slurp(path, 16 << 20, NULL);
+  if (!text)
+    return 0;
+  char dir[4096];
+  snprintf(dir, sizeof dir, "%.4000s", rel);
+  char *slash = strrchr(dir, '/');
+  if (slash)
+    *slash = 0;
+  else
+    dir[0] = 0;
+  int rc = 0;
+  for (char *p = strstr(text, "]("); p && !rc; p = strstr(p + 2, "](")) {
+    char link[4096];
+    size_t len = strcspn(p + 2, ") \t\n");
+    if (len == 0 || len >= sizeof link)
+      continue;
+    memcpy(link, p + 2, len);
+    link[len] = 0;
+    char target[4096];
+    if (link_resolve(dir, link, target, sizeof target) == 0)
+      rc = ship_linked(home, out, target, files, err, errlen);
+  }
+  free(text);
+  return rc;
+}
+
+static int is_md(const char *name)
+{
+  size_t n = strlen(name);
+  return n > 3 && !strcmp(name + n - 3, ".md");
+}
+
+/* ship_links_of() for every .md file below out/rel. */
+static int ship_links_below(const char *home, const char *out, const char *rel,
+                            unsigned *files, char *err, size_t errlen)
+{
+  char path[4200];
+  snprintf(path, sizeof path, "%.2000s%s%.2000s", out, rel[0] ? "/" : "", rel);
+  DIR *d = opendir(path);
+  if (!d)
+    return 0;
+  struct dirent *e;
+  int rc = 0;
+  while (!rc && (e = readdir(d))) {
+    if (e->d_name[0] == '.')
+      continue;
+    char r[4200], full[8500];
+    snprintf(r, sizeof r, "%.3000s%s%.1000s", rel, rel[0] ? "/" : "", e->d_name);
+    snprintf(full, sizeof full, "%.4000s/%.4000s", out, r);
+    struct stat st;
+    if (lstat(full, &st) != 0)
+      continue;
+    if (S_ISDIR(st.st_mode))
+      rc = ship_links_below(home, out, r, files, err, errlen);
+    else if (S_ISREG(st.st_mode) && is_md(e->d_name))
+      rc = ship_links_of(home, out, r, files, err, errlen);
+  }
+  closedir(d);
   return rc;
 }
 
@@ -556,7 +696,7 @@ int release_write(const char *home, const char *out, const char *warplab,
   }
   if (d)
     closedir(d);
-  if (rc)
+  if (rc || ship_links_below(home, out, "", &s->files, err, errlen))
     return -1;
   return check_release(home, out, s, err, errlen);
 }

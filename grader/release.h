@@ -3,8 +3,9 @@
  * The instructor's tree holds the labs with their answer keys and hidden test sizes, and the
  * reference solutions. A release holds what students get: the labs, handouts, the harness,
  * the Makefile and everything to build, run and self-check, with every question's answer and
- * every hidden test taken out of each lab.json, no solutions/ folder, no lab's measured/
- * folder (the instructor's calibration runs of the solutions), and, in place of the
+ * every hidden test taken out of each lab.json, no solutions/ folder, of each lab's measured/
+ * (the instructor's calibration runs of the solutions) and pictures/ folders only the files
+ * that a page of the release (a handout, a README) links to, and, in place of the
  * solutions, the reference solution's figures as data: labs/NN-name/reference-run/result.json,
  * a run of the solution on the emulator (main size, tests) in run/run.h's result.json format,
  * without its paths, build log or source lines. `warplab run` (its feedback screen) and

@@ -18,11 +18,12 @@ static void release_usage(FILE *f)
         "harness, the Makefile and everything else to build (make), run and self-check\n"
         "(bin/warplab run NN). Left out: solutions/, every question's answer in each lab.json\n"
         "(the questions, their units and points stay), the test sizes lab.json marks hidden,\n"
-        "each lab's measured/ folder, tests/ and bench/. In place of the solutions, each lab\n"
-        "gets labs/NN-name/reference-run/result.json: the reference solution's figures from a\n"
-        "run on the emulator, which the feedback screen and grade score against when\n"
-        "solutions/ is absent. Every file written is read back and the release refused when\n"
-        "one holds the body of a function of a reference solution.\n", f);
+        "tests/, bench/, and each lab's measured/ and pictures/ folders but for the files a\n"
+        "handout or README links to. In place of the solutions, each lab gets\n"
+        "labs/NN-name/reference-run/result.json: the reference solution's figures from a run\n"
+        "on the emulator, which the feedback screen and grade score against when solutions/\n"
+        "is absent. Every file written is read back and the release refused when one holds\n"
+        "the body of a function of a reference solution.\n", f);
   wl_print_exit_codes();
 }
 

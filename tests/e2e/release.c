@@ -3,13 +3,15 @@
  *
  * The students' copy is written to a temporary folder, built there with make, and lab 01's
  * starter run in it; what it must not hold (solutions, answers, hidden tests, the solution's
- * code) is looked for independently of warplab's own check. The autograder is written under
+ * code, pictures no page links) is looked for independently of warplab's own check, and every
+ * link of its handouts and READMEs followed. The autograder is written under
  * a stand-in for /autograder ($WARPLAB_AUTOGRADER_ROOT), its setup.sh run (on a machine with
  * the packages and nvcc it only builds warplab), and run_autograder given a good, an empty, a
  * misnamed, a broken and a nested submission, and a tree where warplab is missing; every time
  * results.json is asserted on.
  */
 #include <check.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -99,6 +101,61 @@ static int expect_no_solution_lines(const char *dir, const char *solution, const
   return windows;
 }
 
+/* Every relative link and image `](target)` of every handout and README.md in the release at
+   rel names a file inside the release; every file of a lab's pictures/ or measured/ folder
+   there is the target of such a link (the rest of those folders stays behind: the
+   instructor's runs, drawings of graded answers). Returns the links followed. */
+static int expect_links_resolve(const char *rel)
+{
+  char top[PATH_MAX], real[PATH_MAX];
+  ck_assert_ptr_nonnull(realpath(rel, top));
+  const char *list = e2e_tmp("pages.txt");
+  sh_expect(0, "cd '%s' && { find handouts -name '*.md'; find . -name README.md; } > '%s'", rel,
+            list);
+  char *pages = e2e_read_text(list);
+  char *targets = e2e_alloc(1 << 16);
+  size_t used = 0;
+  int links = 0;
+  for (char *f = pages; f && *f;) {
+    char *end = strchr(f, '\n');
+    if (end)
+      *end = 0;
+    char *dir = e2e_fmt("%s/%s", top, f);
+    *strrchr(dir, '/') = 0;
+    char *text = e2e_read_text(e2e_fmt("%s/%s", top, f));
+    for (char *p = strstr(text, "]("); p; p = strstr(p + 2, "](")) {
+      size_t len = strcspn(p + 2, ") \t\n#");
+      char *link = e2e_fmt("%.*s", (int)len, p + 2);
+      if (!len || strstr(link, "://") || !strncmp(link, "mailto:", 7))
+        continue;
+      links++;
+      ck_assert_msg(realpath(e2e_fmt("%s/%s", dir, link), real), "%s links %s, which the "
+                    "release does not hold", f, link);
+      ck_assert_msg(!strncmp(real, top, strlen(top)) && real[strlen(top)] == '/',
+                    "%s links %s, outside the release", f, link);
+      int w = snprintf(targets + used, (1 << 16) - used, "%s\n", real + strlen(top) + 1);
+      ck_assert(w > 0 && used + (size_t)w < (1 << 16));
+      used += (size_t)w;
+    }
+    f = end ? end + 1 : NULL;
+  }
+  /* pictures/ and measured/: only what a page links */
+  list = e2e_tmp("shipped.txt");
+  sh_expect(0, "cd '%s' && find labs -type f \\( -path '*/pictures/*' -o -path '*/measured/*' "
+            "\\) > '%s'", rel, list);
+  char *shipped = e2e_read_text(list);
+  for (char *f = shipped; f && *f;) {
+    char *end = strchr(f, '\n');
+    if (end)
+      *end = 0;
+    const char *hit = strstr(targets, e2e_fmt("%s\n", f));
+    ck_assert_msg(hit && (hit == targets || hit[-1] == '\n'), "%s is in the release, but no "
+                  "handout links it", f);
+    f = end ? end + 1 : NULL;
+  }
+  return links;
+}
+
 /* `warplab release`: no solutions, no answers, no hidden tests, no solution code; the copy
    builds, runs lab 01's starter (without the hidden test) and grades against the shipped
    figures of the solution. */
@@ -112,6 +169,11 @@ START_TEST(release_students_copy)
   ck_assert(exists(e2e_fmt("%s/labs/01-matrix-add/matrix_add.cu", rel)));
   ck_assert(!exists(e2e_fmt("%s/solutions", rel)));
   ck_assert(!exists(e2e_fmt("%s/labs/07-reduction/measured", rel)));
+  /* the handouts' pictures are there, and no other: lab 04's AoS lanes (an answer of its
+     questions, linked by no handout) stay behind */
+  ck_assert_int_gt(expect_links_resolve(rel), 0);
+  ck_assert(exists("labs/04-coalescing/pictures/lanes_aos.png"));
+  ck_assert(!exists(e2e_fmt("%s/labs/04-coalescing/pictures/lanes_aos.png", rel)));
   /* nothing named like a solution or an answer file, anywhere */
   sh_expect(1, "find '%s' -name answers.json -o -name solutions | grep .", rel);
   /* no four lines of a solution that its starter lacks, in any file */

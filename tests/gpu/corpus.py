@@ -273,10 +273,17 @@ def do_file(args, src):
     os.makedirs(work, exist_ok=True)
     ptx_path = os.path.join(work, "k.ptx")
     inc = sum((["-I", d] for d in args.include), [])
-    rc, _, err = run(["nvcc", "-arch=sm_90", "-ptx", "-lineinfo", "-I", os.path.dirname(src)] + inc +
-                     [src, "-o", ptx_path], 120)
-    if rc != 0:
-        return [(rel, "", "no-ptx", err.strip().split("\n")[0][:200])]
+    failed = ptx_path + ".failed"
+    if args.reuse_ptx and os.path.exists(failed):
+        return [(rel, "", "no-ptx", open(failed).read()[:200])]
+    if not (args.reuse_ptx and os.path.exists(ptx_path)):
+        rc, _, err = run(["nvcc", "-arch=sm_90", "-ptx", "-lineinfo", "-I", os.path.dirname(src)] + inc +
+                         [src, "-o", ptx_path], 120)
+        if rc != 0:
+            open(failed, "w").write(err.strip().split("\n")[0][:200])
+            return [(rel, "", "no-ptx", err.strip().split("\n")[0][:200])]
+    if args.compile_only:
+        return []
     ptx = open(ptx_path).read()
     ents = entries(ptx)
     sigs = demangle([e[0] for e in ents])
@@ -305,6 +312,8 @@ def main():
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
     ap.add_argument("--timeout", type=int, default=60)
     ap.add_argument("--only", default="")
+    ap.add_argument("--compile-only", action="store_true", help="only make OUTDIR/work/*/k.ptx")
+    ap.add_argument("--reuse-ptx", action="store_true", help="take OUTDIR/work/*/k.ptx made before")
     ap.add_argument("--deadline", type=int, default=0, help="seconds: files not started by then are not run")
     args = ap.parse_args()
     args.backends = args.backends.split(",")

@@ -147,7 +147,18 @@ enum ptx_cpmode {     /* cp.async */
   PTX_CP_COMMIT,      /* cp.async.commit_group */
   PTX_CP_WAIT,        /* cp.async.wait_group N */
   PTX_CP_WAIT_ALL,    /* cp.async.wait_all: commit_group then wait_group 0 */
-  PTX_CP_MBAR_ARRIVE  /* cp.async.mbarrier.arrive{.noinc}.shared.b64 [mbar] */
+  PTX_CP_MBAR_ARRIVE, /* cp.async.mbarrier.arrive{.noinc}.shared.b64 [mbar] */
+  /* bulk copies (sm_90, sim_async.c); vec holds a tensor copy's dimensions (1-5), else 0,
+     and a tensor operand [tmap, {c0, ..}] keeps its coordinates in vreg[0..3] and pair */
+  PTX_CP_BULK_G2S,    /* cp.async.bulk{.tensor.Nd}.shared::cluster.global.mbarrier::complete_tx::bytes
+                         [dst], [src], size, [mbar]  |  [dst], [tmap, {c..}], [mbar] */
+  PTX_CP_BULK_S2G,    /* cp.async.bulk{.tensor.Nd}.global.shared::cta.bulk_group
+                         [dst], [src], size  |  [tmap, {c..}], [src] */
+  PTX_CP_BULK_RED,    /* cp.reduce.async.bulk.global.shared::cta.bulk_group.OP.TYPE [dst], [src],
+                         size: cmp holds the enum ptx_atomop */
+  PTX_CP_BULK_PREFETCH, /* cp.async.bulk.prefetch{.tensor.Nd}.L2.global [src], size | [tmap, {c..}] */
+  PTX_CP_BULK_COMMIT, /* cp.async.bulk.commit_group */
+  PTX_CP_BULK_WAIT    /* cp.async.bulk.wait_group{.read} N */
 };
 enum ptx_mbarmode {   /* mbarrier.MODE */
   PTX_MBAR_INIT = 0,  /* init [a], count */

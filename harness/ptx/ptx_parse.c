@@ -1223,6 +1223,9 @@ struct modstate {
   int ntypes, shf_dir, shf_mode;
   int cp_async;        /* cp: the .async word was seen (cp.reduce and others are refused) */
   int cp_mbar;         /* cp.async.mbarrier */
+  int cp_bulk;         /* cp.async.bulk / cp.reduce.async.bulk: 2 once a space word set the
+                          direction (the first space word is the destination's) */
+  int cp_reduce, cp_tensor;  /* cp.reduce; .tensor (2 once its .Nd is seen) */
   int mbar_mode;       /* mbarrier: the mode word was seen */
 };
 
@@ -1253,6 +1256,13 @@ static int apply_mod(struct ptx_inst *in, struct modstate *ms, const struct ptx_
       return 2;
     }
     ms->ntypes++;
+    return 0;
+  }
+  if (in->op == PTX_OP_CP && ms->cp_bulk && (sp >= 0 || tok_is(t, "shared::cluster"))) {
+    if (ms->cp_bulk == 1) {      /* the destination: shared::cta is shared::cluster's own CTA */
+      in->space = (uint8_t)(sp >= 0 ? sp : PTX_SP_SHARED);
+      ms->cp_bulk = 2;
+    }
     return 0;
   }
   if (sp >= 0) {
@@ -1330,6 +1340,9 @@ static int apply_mod(struct ptx_inst *in, struct modstate *ms, const struct ptx_
   case PTX_OP_MEMBAR:
     if (tok_is(t, "gl")) return 0;
     break;
+  case PTX_OP_FENCE:   /* fence.proxy.async{.space}: orders bulk copies after the thread's stores */
+    if (tok_is(t, "proxy") || tok_is(t, "async") || tok_is(t, "shared::cluster")) return 0;
+    break;
   case PTX_OP_CP:      /* cp.async{.ca,.cg}, cp.async.commit_group, .wait_group, .wait_all */
     if (tok_is(t, "async")) { ms->cp_async = 1; return 0; }
     if (tok_is(t, "ca") || tok_is(t, "cg")) return 0;
@@ -1339,6 +1352,21 @@ static int apply_mod(struct ptx_inst *in, struct modstate *ms, const struct ptx_
     if (tok_is(t, "commit_group")) { in->sub = PTX_CP_COMMIT; return 0; }
     if (tok_is(t, "wait_group")) { in->sub = PTX_CP_WAIT; return 0; }
     if (tok_is(t, "wait_all")) { in->sub = PTX_CP_WAIT_ALL; return 0; }
+    /* bulk copies: other modes (im2col, multicast, cache hints) are refused by name */
+    if (tok_is(t, "bulk")) { ms->cp_bulk = 1; return 0; }
+    if (tok_is(t, "reduce") && !ms->cp_async) { ms->cp_reduce = 1; return 0; }
+    if (!ms->cp_bulk) break;
+    if (tok_is(t, "tensor")) { ms->cp_tensor = 1; return 0; }
+    if (ms->cp_tensor && t->len == 2 && t->s[1] == 'd' && t->s[0] >= '1' && t->s[0] <= '5') {
+      in->vec = (uint8_t)(t->s[0] - '0');
+      ms->cp_tensor = 2;
+      return 0;
+    }
+    if (tok_is(t, "tile") || tok_is(t, "bulk_group") || tok_is(t, "read") || tok_is(t, "L2") ||
+        tok_is(t, "mbarrier::complete_tx::bytes"))
+      return 0;
+    if (tok_is(t, "prefetch")) { in->sub = PTX_CP_BULK_PREFETCH; return 0; }
+    if (ms->cp_reduce && LOOKUP(t, atom_words, &v)) { in->cmp = (uint8_t)v; return 0; }
     break;
   case PTX_OP_MBARRIER: {
     static const struct { const char *n; uint8_t v; } modes[] = {
@@ -1428,6 +1456,26 @@ static int parse_address(struct parser *p, struct ptx_operand *o, const char *op
       return syn(p, n, "expected an integer offset in address of '%s', found %s", opname, tokdesc(n, b, sizeof b));
     o->imm = neg ? (int64_t)(0 - n->u) : (int64_t)n->u;
     next(p);
+  }
+  if (is_punct(peek(p), ',')) {
+    /* a tensor copy's [tensor-map, {c0, ..}]: up to 5 coordinate registers, in vreg[0..3]
+       and pair */
+    next(p);
+    TRY(expect(p, '{', "before a tensor copy's coordinates"));
+    for (;;) {
+      const struct ptx_tok *e = peek(p);
+      long r = e->kind == PTX_TK_IDENT ? find_reg(p, e) : -1;
+      if (r < 0)
+        return syn(p, e, "expected a coordinate register in '%s', found %s", opname, tokdesc(e, b, sizeof b));
+      if (o->nvec == 5) return syn(p, e, "more than 5 coordinates in '%s'", opname);
+      if (o->nvec < 4) o->vreg[o->nvec] = (uint32_t)r;
+      else o->pair = (uint32_t)r;
+      o->nvec++;
+      next(p);
+      if (!is_punct(peek(p), ',')) break;
+      next(p);
+    }
+    TRY(expect(p, '}', "after a tensor copy's coordinates"));
   }
   return expect(p, ']', "after address");
 }
@@ -1771,7 +1819,36 @@ static int parse_inst(struct parser *p) {
     if (in.sub == PTX_MBAR_ARRIVE && (in.flags & PTX_F_EXPECT_TX) && in.nopd != 3)
       return syn(p, opt, "'%s' needs its transaction count", ot.s);
   }
-  if (in.op == PTX_OP_CP) {
+  if (in.op == PTX_OP_CP && ms.cp_bulk) {
+    /* the operand forms of each bulk copy: 'a' an address, 't' a tensor address [tmap, {..}] */
+    char form[8];
+    const char *want;
+    unsigned k2;
+    if (in.sub == PTX_CP_COMMIT) in.sub = PTX_CP_BULK_COMMIT;
+    else if (in.sub == PTX_CP_WAIT) in.sub = PTX_CP_BULK_WAIT;
+    else if (ms.cp_reduce) in.sub = PTX_CP_BULK_RED;
+    else if (in.sub == PTX_CP_COPY) in.sub = in.space == PTX_SP_GLOBAL ? PTX_CP_BULK_S2G : PTX_CP_BULK_G2S;
+    if (!ms.cp_tensor) in.vec = 0;
+    if (!ms.cp_async || in.sub < PTX_CP_BULK_G2S || ms.cp_tensor == 1 ||
+        (ms.cp_reduce && (ms.cp_tensor || in.space != PTX_SP_GLOBAL || !in.cmp)))
+      return unsup(p, opt, "unsupported instruction '%s' at line %u", ot.s, opt->line);
+    for (k2 = 0; k2 < in.nopd && k2 < sizeof form - 1; k2++)
+      form[k2] = in.opd[k2].kind != PTX_OPD_ADDR ? 's' : in.opd[k2].nvec ? 't' : 'a';
+    form[k2] = 0;
+    switch (in.sub) {
+    case PTX_CP_BULK_G2S: want = in.vec ? "ata" : "aasa"; break;
+    case PTX_CP_BULK_S2G: want = in.vec ? "ta" : "aas"; break;
+    case PTX_CP_BULK_RED: want = "aas"; break;
+    case PTX_CP_BULK_PREFETCH: want = in.vec ? "t" : "as"; break;
+    case PTX_CP_BULK_WAIT: want = "s"; break;
+    default: want = ""; break;
+    }
+    if (strcmp(form, want))
+      return syn(p, opt, "'%s' takes operands %s ('t': [tensor-map, {coordinates}])", ot.s, want);
+    for (k2 = 0; k2 < in.nopd; k2++)
+      if (in.opd[k2].nvec && in.opd[k2].nvec != in.vec)
+        return syn(p, opt, "'%s' needs %u coordinates, not %u", ot.s, in.vec, in.opd[k2].nvec);
+  } else if (in.op == PTX_OP_CP) {
     unsigned want = in.sub == PTX_CP_COPY ? 3 : in.sub == PTX_CP_WAIT ? 1 : in.sub == PTX_CP_MBAR_ARRIVE ? 1 : 0;
     if (!ms.cp_async) return unsup(p, opt, "unsupported instruction '%s' at line %u", ot.s, opt->line);
     if (in.nopd != want && !(in.sub == PTX_CP_COPY && in.nopd == 4))

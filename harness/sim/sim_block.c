@@ -412,6 +412,8 @@ enum sim_status sim_block_run(struct sim_block *b)
   if (b->chunk)
     __atomic_add_fetch(b->budget_used, b->chunk, __ATOMIC_RELAXED);
   b->chunk = 0;
+  if (sim_async_block_end(b))
+    return SIM_OK;
   sim_race_end(b);
   return SIM_OK;
 }

@@ -160,6 +160,11 @@ struct sim_warp {
   struct sim_acopy *acp;
   uint32_t nacp, cap_acp;
   uint32_t agroups[SIM_MAX_WARP];
+  /* bulk copies (cp.async.bulk, sim_async.c): issued and not yet done, in issue order, and
+     each lane's count of committed bulk groups */
+  struct sim_bulk *bulk;
+  uint32_t nbulk, cap_bulk;
+  uint32_t bgroups[SIM_MAX_WARP];
   uint64_t snap_loopers;         /* ... and in the window before it (deadlock reports) */
   int snap_valid, spinning;
   uint32_t wsync;                /* __syncwarp()s and .sync collectives the warp has completed:
@@ -298,6 +303,9 @@ int sim_async_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_
 int sim_mbarrier_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t e);
 /* Forget warp w's queued copies (a new block starts on it). */
 void sim_async_reset(struct sim_warp *w);
+/* The block's threads have all ended: perform the bulk stores to global memory they issued
+   and did not wait for (the GPU completes them). Returns 0, or -1 after reporting a fault. */
+int sim_async_block_end(struct sim_block *b);
 /* Free the queues of warps[0 .. n). */
 void sim_async_free(struct sim_warp *warps, uint32_t n);
 

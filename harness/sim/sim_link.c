@@ -350,6 +350,11 @@ static enum sim_status rewrite(struct linker *L)
           op->sym = PTX_NOREG;
           break;
         case PTX_OPD_ADDR:
+          for (uint32_t v = 0; v < op->nvec; v++) {   /* a tensor copy's coordinates */
+            uint32_t *cr = v < 4 ? &op->vreg[v] : &op->pair;
+            if (*cr != PTX_NOREG)
+              *cr += rb;
+          }
           if (op->reg != PTX_NOREG) {
             op->reg += rb;
           } else if (op->sym != PTX_NOREG) {

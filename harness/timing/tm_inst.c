@@ -118,6 +118,14 @@ void tm_classify(const struct tm_costs *c, const struct ptx_inst *in, struct tm_
       if (in->sub == PTX_CP_COPY) {
         set(o, TM_C_LOAD, TM_PIPE_LSU, TM_DEP_LONG, 0, 1);
         o->async = TM_ASYNC_COPY;
+      } else if (in->sub == PTX_CP_BULK_G2S) {
+        /* a bulk copy: its sectors go through L2 and DRAM as a load's; nothing in the warp
+           waits for it but the mbarrier loop */
+        set(o, TM_C_LOAD, TM_PIPE_LSU, TM_DEP_LONG, 0, 1);
+      } else if (in->sub == PTX_CP_BULK_S2G || in->sub == PTX_CP_BULK_RED) {
+        set(o, TM_C_STORE, TM_PIPE_LSU, TM_DEP_WAIT, 2, 1);
+      } else if (in->sub >= PTX_CP_BULK_G2S) {   /* prefetch, bulk commit/wait: issue only */
+        set(o, TM_C_FIXED, TM_PIPE_INT, TM_DEP_WAIT, 1, 1);
       } else {
         set(o, TM_C_FIXED, TM_PIPE_INT, TM_DEP_WAIT, 1, 1);
         o->async = in->sub == PTX_CP_COMMIT ? TM_ASYNC_COMMIT

@@ -3,7 +3,7 @@
  * cooperative_groups::memcpy_async + cg::wait, zero-filled short copies, the race a missing
  * __syncthreads() leaves, the counters a copy adds (a global load and a shared store), and
  * split barriers (mbarrier: cuda::barrier, cuda::pipeline, transaction counts, kernels/
- * mbarrier.cu), and lab 03's asynchronous-copy triad (labs/03-latency-hiding/async_copy.cu): right, and timed
+ * mbarrier.cu), bulk copies (cp.async.bulk, kernels/bulk_copy.cu), and lab 03's asynchronous-copy triad (labs/03-latency-hiding/async_copy.cu): right, and timed
  * by the model as loads in flight.
  *
  * Expected values come from the ISA's definition: a copy's cp-size bytes at the destination
@@ -303,16 +303,126 @@ START_TEST(mbarrier_deadlock_is_reported)
 }
 END_TEST
 
-/* A bulk copy (TMA) is not run: its kernel is refused by name, with the construct and its
-   line; the other kernels of mbarrier.cu run (the tests above). */
+/* A bulk copy with a mode the emulator does not model (multicast to a cluster) is refused by
+   name, with the construct and its line; the other kernels of mbarrier.cu run (the tests
+   above). */
 START_TEST(bulk_copy_refused_by_name)
 {
   const char *k = e2e_kernel("mbarrier.cu");
   struct e2e_run *r = e2e_emu(k, "--kernel", "bulk_copy", "--grid", "1", "--block", "64", A,
                               "f32buf:256:zero", A, "f32buf:64:zero", NULL);
-  e2e_expect_error(r, 2, "kernel 'bulk_copy'", "cp.async.bulk", NULL);
+  e2e_expect_error(r, 2, "kernel 'bulk_copy'", "multicast", NULL);
   ck_assert_msg(e2e_mentions_line(r->err, "mbarrier.cu", e2e_marker_line(k, "BULK-HERE")),
                 "the refusal does not name the bulk copy's line: %s", r->err);
+}
+END_TEST
+
+/* ---- bulk copies: cp.async.bulk (kernels/bulk_copy.cu) ---- */
+
+/* cuda::memcpy_async into shared memory on a reused cuda::barrier, one phase per tile:
+   out[t*B + i] = in[t*B + B-1-i] + t. The copies are the copy engine's: no load instruction
+   counts them, and the model reads their bytes from DRAM (the input is read once, cold, and
+   the output written once: at least 2 * n * 4 bytes). */
+START_TEST(bulk_copy_tiles_on_a_barrier)
+{
+  const unsigned B = 128, T = 5, n = B * T;
+  float *in = e2e_rand_f32(n, 61);
+  const char *pout = e2e_tmp("out.bin");
+  struct e2e_run *r = e2e_emu(e2e_kernel("bulk_copy.cu"), "--kernel", "bulk_tiles", "--grid", "1",
+                              "--block", e2e_fmt("%u", B), A, e2e_fmt("f32buf:%u:rand:61", n), A,
+                              e2e_fmt("f32buf:%u:zero", n), A, e2e_fmt("i32:%u", T), "--dump",
+                              e2e_fmt("1=%s", pout), "--json", NULL);
+  e2e_expect_ok(r);
+  float *got = e2e_read(pout, n * 4);
+  for (unsigned t = 0; t < T; t++)
+    for (unsigned i = 0; i < B; i++) {
+      float want = in[t * B + (B - 1 - i)] + (float)t;
+      ck_assert_msg(e2e_f32_bits(got[t * B + i]) == e2e_f32_bits(want),
+                    "tile %u thread %u: got %a, expected %a", t, i, (double)got[t * B + i], (double)want);
+    }
+  ck_assert_int_eq(e2e_jint(r, "metrics/l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum/value"), 0);
+  json_t *dram = e2e_j(r->json, "metrics/dram__bytes.sum/value");
+  ck_assert_msg(dram && json_number_value(dram) >= 2.0 * n * 4, "dram__bytes.sum %g, expected >= %u",
+                dram ? json_number_value(dram) : -1.0, 2 * n * 4);
+}
+END_TEST
+
+/* memcpy_async_tx + barrier_arrive_tx into shared memory, then one bulk store per block with
+   commit_group / wait_group.read: out[b*B + i] = 2 * in[b*B + i]. */
+START_TEST(bulk_copy_roundtrip_with_bulk_store)
+{
+  const unsigned B = 128, G = 3, n = B * G;
+  float *in = e2e_rand_f32(n, 62);
+  const char *pout = e2e_tmp("out.bin");
+  struct e2e_run *r = e2e_emu(e2e_kernel("bulk_copy.cu"), "--kernel", "bulk_roundtrip", "--grid",
+                              e2e_fmt("%u", G), "--block", e2e_fmt("%u", B), A,
+                              e2e_fmt("f32buf:%u:rand:62", n), A, e2e_fmt("f32buf:%u:zero", n),
+                              "--dump", e2e_fmt("1=%s", pout), "--json", NULL);
+  e2e_expect_ok(r);
+  float *got = e2e_read(pout, n * 4);
+  for (unsigned i = 0; i < n; i++) {
+    float want = in[i] * 2.0f;
+    ck_assert_msg(e2e_f32_bits(got[i]) == e2e_f32_bits(want), "element %u: got %a, expected %a", i,
+                  (double)got[i], (double)want);
+  }
+  /* the only global stores are the bulk ones, which no store instruction counts */
+  ck_assert_int_eq(e2e_jint(r, "metrics/l1tex__t_requests_pipe_lsu_mem_global_op_st.sum/value"), 0);
+}
+END_TEST
+
+/* cp.reduce.async.bulk .add.f32 from every block into one tile, after a bulk prefetch:
+   out[i] = 1 + sum over b of in[b*B + i], with iota input (exact in any order). */
+START_TEST(bulk_reduce_adds_every_block)
+{
+  const unsigned B = 64, G = 4;
+  const char *pout = e2e_tmp("out.bin");
+  struct e2e_run *r = e2e_emu(e2e_kernel("bulk_copy.cu"), "--kernel", "bulk_reduce_add", "--grid",
+                              e2e_fmt("%u", G), "--block", e2e_fmt("%u", B), A,
+                              e2e_fmt("f32buf:%u:iota", B * G), A, e2e_fmt("f32buf:%u:fill=1", B),
+                              "--dump", e2e_fmt("1=%s", pout), "--json", NULL);
+  e2e_expect_ok(r);
+  float *got = e2e_read(pout, B * 4);
+  for (unsigned i = 0; i < B; i++) {
+    float want = 1.0f;
+    for (unsigned b = 0; b < G; b++)
+      want += (float)(b * B + i);
+    ck_assert_msg(e2e_f32_bits(got[i]) == e2e_f32_bits(want), "element %u: got %a, expected %a", i,
+                  (double)got[i], (double)want);
+  }
+}
+END_TEST
+
+/* The copy's bytes land when a thread first waits on its mbarrier: thread 0's read between
+   the copy and the wait sees the zero it stored (early[0] = 0), the reads after the wait the
+   copy (out = in). */
+START_TEST(bulk_copy_lands_at_the_wait)
+{
+  const unsigned B = 128;
+  float *in = e2e_rand_f32(B, 63);
+  const char *pout = e2e_tmp("out.bin"), *pearly = e2e_tmp("early.bin");
+  struct e2e_run *r = e2e_emu(e2e_kernel("bulk_copy.cu"), "--kernel", "bulk_lands_at_the_wait",
+                              "--grid", "1", "--block", e2e_fmt("%u", B), A,
+                              e2e_fmt("f32buf:%u:rand:63", B), A, e2e_fmt("f32buf:%u:zero", B), A,
+                              "f32buf:1:fill=5", "--dump", e2e_fmt("1=%s", pout), "--dump",
+                              e2e_fmt("2=%s", pearly), "--json", NULL);
+  e2e_expect_ok(r);
+  float *got = e2e_read(pout, B * 4), *early = e2e_read(pearly, 4);
+  ck_assert_msg(e2e_f32_bits(early[0]) == 0, "the read before the wait saw %a", (double)early[0]);
+  for (unsigned i = 0; i < B; i++)
+    ck_assert_msg(e2e_f32_bits(got[i]) == e2e_f32_bits(in[i]), "element %u: got %a, expected %a", i,
+                  (double)got[i], (double)in[i]);
+}
+END_TEST
+
+/* A bulk copy of 20 bytes (not a multiple of 16) is a fault at its line. */
+START_TEST(bulk_copy_bad_size_is_a_fault)
+{
+  const char *k = e2e_kernel("bulk_copy.cu");
+  struct e2e_run *r = e2e_emu(k, "--kernel", "bulk_bad_size", "--grid", "1", "--block", "32", A,
+                              "f32buf:64:zero", A, "f32buf:32:zero", "--json", NULL);
+  e2e_expect_outcome(r, 1, "fault");
+  ck_assert_int_eq(e2e_jint(r, "fault/source/line"), e2e_marker_line(k, "BAD-SIZE"));
+  ck_assert_msg(strstr(e2e_jstr(r, "fault/message"), "multiple of 16"), "%s", e2e_jstr(r, "fault/message"));
 }
 END_TEST
 
@@ -337,6 +447,11 @@ void e2e_add_async_tests(Suite *s)
   tcase_add_test(tc, mbarrier_never_initialised);
   tcase_add_test(tc, mbarrier_deadlock_is_reported);
   tcase_add_test(tc, bulk_copy_refused_by_name);
+  tcase_add_test(tc, bulk_copy_tiles_on_a_barrier);
+  tcase_add_test(tc, bulk_copy_roundtrip_with_bulk_store);
+  tcase_add_test(tc, bulk_reduce_adds_every_block);
+  tcase_add_test(tc, bulk_copy_lands_at_the_wait);
+  tcase_add_test(tc, bulk_copy_bad_size_is_a_fault);
   tcase_add_test(tc, lab03_async_triad_is_right_at_every_stages);
   tcase_add_test(tc, lab03_async_triad_stages_hide_latency_in_the_model);
   suite_add_tcase(s, tc);

@@ -113,6 +113,14 @@ pcase coverage coverage.cu coverage 1 64 "1:f32:exact 2:u32:order 3:u64:exact 4:
   $A f32buf:64:rand:27 $A f32buf:257:zero $A u32buf:512:zero $A u64buf:3:fill=99999 $A f64buf:65:zero
 pcase dyn_smem dyn_smem.cu reverse_block 4 128 "1:f32:exact" --smem 512 \
   $A f32buf:512:rand:26 $A f32buf:512:zero
+# bulk copies (cp.async.bulk: cuda::memcpy_async on a barrier, memcpy_async_tx, bulk store,
+# cp.reduce.async.bulk with integer-valued floats, exact in any order)
+pcase bulk_tiles bulk_copy.cu bulk_tiles 1 128 "1:f32:exact" \
+  $A f32buf:640:rand:61 $A f32buf:640:zero $A i32:5
+pcase bulk_roundtrip bulk_copy.cu bulk_roundtrip 3 128 "1:f32:exact" \
+  $A f32buf:384:rand:62 $A f32buf:384:zero
+pcase bulk_reduce_add bulk_copy.cu bulk_reduce_add 4 64 "1:f32:exact" \
+  $A f32buf:256:iota $A f32buf:64:fill=1
 
 {
   echo "warplab emulator vs $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | head -1)"

@@ -3,7 +3,7 @@
  * cooperative_groups::memcpy_async + cg::wait, zero-filled short copies, the race a missing
  * __syncthreads() leaves, the counters a copy adds (a global load and a shared store), and
  * split barriers (mbarrier: cuda::barrier, cuda::pipeline, transaction counts, kernels/
- * mbarrier.cu), bulk copies (cp.async.bulk, kernels/bulk_copy.cu), and lab 03's asynchronous-copy triad (labs/03-latency-hiding/async_copy.cu): right, and timed
+ * mbarrier.cu), bulk copies (cp.async.bulk, kernels/bulk_copy.cu), tensor copies with tensor maps (kernels/tma.cu), and lab 03's asynchronous-copy triad (labs/03-latency-hiding/async_copy.cu): right, and timed
  * by the model as loads in flight.
  *
  * Expected values come from the ISA's definition: a copy's cp-size bytes at the destination
@@ -426,6 +426,116 @@ START_TEST(bulk_copy_bad_size_is_a_fault)
 }
 END_TEST
 
+/* ---- tensor copies (TMA): kernels/tma.cu ---- */
+
+/* tma.cu's kernel `kernel` on a W x H tensor of es-byte elements (row pitch P elements) given
+   as --arg tmap:...:TYPEbuf:..., boxes of 32 x 16, a grid that covers it with boxes reaching
+   past both edges: out = in + 1 (in the element's integer or float sense, add1) wherever the
+   tensor is and 0 in the pitch's padding (never written); tiles[block] = each box as it
+   landed, zeros past the tensor's edges. The input is the buffer warplab made (dumped). */
+static void check_tma(const char *kernel, const char *type, unsigned es, unsigned W, unsigned H,
+                      unsigned P, uint64_t (*add1)(uint64_t))
+{
+  const unsigned BW = 32, BH = 16, GX = (W + BW - 1) / BW, GY = (H + BH - 1) / BH, n = P * H;
+  const char *pin = e2e_tmp("in.bin"), *pout = e2e_tmp("out.bin"), *ptiles = e2e_tmp("tiles.bin");
+  const char *map = e2e_fmt("%ux%u:%u:%ux%u", W, H, P * es, BW, BH);
+  struct e2e_run *r = e2e_emu(e2e_kernel("tma.cu"), "--kernel", kernel, "--grid",
+                              e2e_fmt("%u,%u", GX, GY), "--block", "128", A,
+                              e2e_fmt("tmap:%s:%sbuf:%u:rand:71", map, type, n), A,
+                              e2e_fmt("tmap:%s:%sbuf:%u:zero", map, type, n), A,
+                              e2e_fmt("u32buf:%u:fill=7", GX * GY * BW * BH * es / 4), "--dump",
+                              e2e_fmt("0=%s", pin), "--dump", e2e_fmt("1=%s", pout), "--dump",
+                              e2e_fmt("2=%s", ptiles), "--json", NULL);
+  e2e_expect_ok(r);
+  const uint8_t *in = e2e_read(pin, (size_t)n * es), *out = e2e_read(pout, (size_t)n * es),
+                *tiles = e2e_read(ptiles, (size_t)GX * GY * BW * BH * es);
+  for (unsigned y = 0; y < H; y++)
+    for (unsigned x = 0; x < P; x++) {
+      uint64_t a = 0, got = 0;
+      memcpy(&a, in + ((size_t)y * P + x) * es, es);
+      memcpy(&got, out + ((size_t)y * P + x) * es, es);
+      uint64_t want = x < W ? add1(a) : 0;
+      ck_assert_msg(got == want, "%s: out(%u, %u) = %#llx, expected %#llx", kernel, x, y,
+                    (unsigned long long)got, (unsigned long long)want);
+    }
+  for (unsigned b = 0; b < GX * GY; b++)
+    for (unsigned k = 0; k < BW * BH; k++) {
+      unsigned x = (b % GX) * BW + k % BW, y = (b / GX) * BH + k / BW;
+      uint64_t got = 0, want = 0;
+      memcpy(&got, tiles + ((size_t)b * BW * BH + k) * es, es);
+      if (x < W && y < H)
+        memcpy(&want, in + ((size_t)y * P + x) * es, es);
+      ck_assert_msg(got == want, "%s: box %u element %u (%u, %u) = %#llx, expected %#llx", kernel, b,
+                    k, x, y, (unsigned long long)got, (unsigned long long)want);
+    }
+  /* the box loads and stores are the copy engine's: the only global stores counted are the
+     tiles' (a word per thread, in rounds of the block's 4 warps) */
+  ck_assert_int_eq(e2e_jint(r, "metrics/l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum/value"), 0);
+  ck_assert_int_eq(e2e_jint(r, "metrics/l1tex__t_requests_pipe_lsu_mem_global_op_st.sum/value"),
+                   GX * GY * ((BW * BH * es / 4 + 127) / 128 * 4));
+}
+
+static uint64_t add1_f32(uint64_t bits)
+{
+  float f;
+  uint32_t u = (uint32_t)bits;
+  memcpy(&f, &u, 4);
+  f += 1.0f;
+  memcpy(&u, &f, 4);
+  return u;
+}
+static uint64_t add1_u16(uint64_t bits) { return (bits + 1) & 0xffff; }
+static uint64_t add1_u8(uint64_t bits) { return (bits + 1) & 0xff; }
+
+/* A 50 x 37 f32 tensor with rows 52 elements apart (208 bytes: a multiple of 16). */
+START_TEST(tma_f32_tiles_with_edges)
+{
+  check_tma("tma_f32", "f32", 4, 50, 37, 52, add1_f32);
+}
+END_TEST
+
+/* f16 (moved as bits) 70 x 20, rows 72 apart; u8 45 x 33, rows 64 apart. */
+START_TEST(tma_f16_and_u8_tiles)
+{
+  check_tma("tma_f16", "f16", 2, 70, 20, 72, add1_u16);
+  check_tma("tma_u8", "u8", 1, 45, 33, 64, add1_u8);
+}
+END_TEST
+
+/* Tensor maps the encoder refuses, by what is wrong, before anything runs: a box whose rows are
+   not a multiple of 16 bytes, a stride not a multiple of 16, a tensor larger than its buffer. */
+START_TEST(tma_bad_maps_are_refused)
+{
+  static const struct { const char *map, *needle; } bad[] = {
+    {"tmap:64x32:-:3x16:f32buf:2048:zero", "multiple of 16 bytes"},
+    {"tmap:50x32:200:32x16:f32buf:2048:zero", "multiple of 16"},
+    {"tmap:64x64:-:32x16:f32buf:2048:zero", "more than its buffer"},
+    {"tmap:64x32:-:32:f32buf:2048:zero", "as many as each other"},
+  };
+  for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+    struct e2e_run *r = e2e_emu(e2e_kernel("tma.cu"), "--kernel", "tma_f32", "--grid", "1", "--block",
+                                "32", A, bad[k].map, A, "tmap:64x32:-:32x16:f32buf:2048:zero", A,
+                                "f32buf:512:zero", NULL);
+    e2e_expect_error(r, 2, bad[k].needle, NULL);
+  }
+}
+END_TEST
+
+/* A tensor copy given 128 bytes that are not a tensor map (a struct's bytes) faults at the
+   copy, saying how to give one. */
+START_TEST(tma_without_a_tensor_map_is_a_fault)
+{
+  char hex[2 * 128 + 7] = "bytes:";
+  memset(hex + 6, '0', 256);
+  hex[sizeof hex - 1] = 0;
+  struct e2e_run *r = e2e_emu(e2e_kernel("tma.cu"), "--kernel", "tma_f32", "--grid", "1", "--block",
+                              "32", A, hex, A, "tmap:64x32:-:32x16:f32buf:2048:zero", A,
+                              "f32buf:512:zero", "--json", NULL);
+  e2e_expect_outcome(r, 1, "fault");
+  ck_assert_msg(strstr(e2e_jstr(r, "fault/message"), "not a tensor map"), "%s", e2e_jstr(r, "fault/message"));
+}
+END_TEST
+
 void e2e_add_async_tests(Suite *s)
 {
   if (!e2e_have_nvcc()) {
@@ -452,6 +562,10 @@ void e2e_add_async_tests(Suite *s)
   tcase_add_test(tc, bulk_reduce_adds_every_block);
   tcase_add_test(tc, bulk_copy_lands_at_the_wait);
   tcase_add_test(tc, bulk_copy_bad_size_is_a_fault);
+  tcase_add_test(tc, tma_f32_tiles_with_edges);
+  tcase_add_test(tc, tma_f16_and_u8_tiles);
+  tcase_add_test(tc, tma_bad_maps_are_refused);
+  tcase_add_test(tc, tma_without_a_tensor_map_is_a_fault);
   tcase_add_test(tc, lab03_async_triad_is_right_at_every_stages);
   tcase_add_test(tc, lab03_async_triad_stages_hide_latency_in_the_model);
   suite_add_tcase(s, tc);

@@ -121,6 +121,17 @@ pcase bulk_roundtrip bulk_copy.cu bulk_roundtrip 3 128 "1:f32:exact" \
   $A f32buf:384:rand:62 $A f32buf:384:zero
 pcase bulk_reduce_add bulk_copy.cu bulk_reduce_add 4 64 "1:f32:exact" \
   $A f32buf:256:iota $A f32buf:64:fill=1
+# tensor copies (TMA): tensor maps made by cuTensorMapEncodeTiled on the GPU, boxes past the
+# tensor's edges (zeros in, not written out), rows padded to a multiple of 16 bytes
+pcase tma_f32 tma.cu tma_f32 2,3 128 "0:f32:exact 1:f32:exact 2:u32:exact" \
+  $A tmap:50x37:208:32x16:f32buf:1924:rand:71 $A tmap:50x37:208:32x16:f32buf:1924:zero \
+  $A u32buf:3072:fill=7
+pcase tma_f16 tma.cu tma_f16 3,2 128 "1:u16:exact 2:u32:exact" \
+  $A tmap:70x20:144:32x16:f16buf:1440:rand:71 $A tmap:70x20:144:32x16:f16buf:1440:zero \
+  $A u32buf:1536:fill=7
+pcase tma_u8 tma.cu tma_u8 2,3 128 "1:u8:exact 2:u32:exact" \
+  $A tmap:45x33:64:32x16:u8buf:2112:rand:71 $A tmap:45x33:64:32x16:u8buf:2112:zero \
+  $A u32buf:768:fill=7
 
 {
   echo "warplab emulator vs $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | head -1)"

@@ -292,8 +292,14 @@ struct ptx_frame {
 
 /* A call site's parameters. call (r0, ...), f, (a0, ...) keeps its symbols in module->call_syms:
    inst.opd[0] is FUNC; inst.opd[1].imm indexes module->calls. */
+/* The value of a function's address (mov.u64 %rd, f; a vtable's entry): an address in no
+   memory, so that a load or store through it faults, that names function index f. */
+#define PTX_FUNC_ADDR_BASE 0x0000400000000000ull
+#define PTX_FUNC_ADDR(f) (PTX_FUNC_ADDR_BASE + ((uint64_t)(f) << 4))
+
 struct ptx_call {
-  uint32_t func;
+  uint32_t func;       /* the callee, or PTX_NOREG for an indirect call (call through a
+                          register, opd[0] that register): any function whose addr_taken */
   uint32_t nret, nargs;
   uint32_t first;      /* call_syms[first .. first+nret) are return symbols, then the nargs args */
 };
@@ -345,6 +351,9 @@ struct ptx_func {
                                   variable whose initialiser was refused (ptx_var.refused); in
                                   the first case its body is dropped (ninst 0). The rest of the
                                   module loads */
+  uint8_t addr_taken;          /* its address is a value somewhere (an initialiser, such as a
+                                  virtual function table, or an operand): an indirect call may
+                                  reach it; the value is PTX_FUNC_ADDR(index) */
   uint32_t refused_file, refused_line; /* that construct's source location, as ptx_inst's
                                   ufile/uline (0, 0 when the PTX has no .loc) */
 };

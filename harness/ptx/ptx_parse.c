@@ -765,9 +765,23 @@ static int parse_init(struct parser *p, const struct spec *sp, uint64_t max_vals
         if (t->kind != PTX_TK_INT && t->kind != PTX_TK_FLT)
           return syn(p, t, "expected a number after '-' in initialiser, found %s", tokdesc(t, b, sizeof b));
       }
+      if (t->kind == PTX_TK_IDENT && !neg && esize == 8 && st_find(p, &p->funcs, t->s, t->len) >= 0 &&
+          *nvals < max_vals) {
+        /* a function's address (a virtual function table, a table of function pointers) */
+        uint32_t f = p->funcs.e[st_find(p, &p->funcs, t->s, t->len)].value;
+        uint64_t a = PTX_FUNC_ADDR(f);
+        p->m->funcs[f].addr_taken = 1;
+        for (i = 0; i < 8; i++) buf[i] = (uint8_t)(a >> (8 * i));
+        TRY(append_init(p, buf, 8));
+        (*nvals)++;
+        next(p);
+        want_value = 0;
+        goto after_value;
+      }
       if (t->kind == PTX_TK_IDENT)
-        return unsup(p, t, "unsupported initialiser '%.*s' for '%.*s' at line %u: only numbers are "
-                     "supported, not symbol addresses", (int)t->len, t->s, (int)name->len, name->s, t->line);
+        return unsup(p, t, "unsupported initialiser '%.*s' for '%.*s' at line %u: only numbers and "
+                     "function addresses are supported, not variable addresses", (int)t->len, t->s,
+                     (int)name->len, name->s, t->line);
       if (!is_number(t))
         return syn(p, t, "expected a number in initialiser of '%.*s', found %s", (int)name->len, name->s,
                    tokdesc(t, b, sizeof b));
@@ -781,6 +795,7 @@ static int parse_init(struct parser *p, const struct spec *sp, uint64_t max_vals
       (*nvals)++;
       next(p);
       want_value = 0;
+    after_value:;
     } else if (is_punct(t, ',') && depth > 0) {
       next(p);
       want_value = 1;
@@ -1624,6 +1639,13 @@ static int parse_operand(struct parser *p, struct ptx_inst *in, unsigned idx, co
       return unsup(p, t, "unsupported special register '%.*s' in '%s' at line %u", (int)t->len, t->s, opname,
                    t->line);
   }
+  if ((r = st_find(p, &p->funcs, t->s, t->len)) >= 0 && in->op == PTX_OP_MOV && idx == 1) {
+    uint32_t f = p->funcs.e[r].value;   /* a function's address: a function pointer */
+    p->m->funcs[f].addr_taken = 1;
+    o->kind = PTX_OPD_IMM;
+    o->imm = (int64_t)PTX_FUNC_ADDR(f);
+    return 0;
+  }
   if (st_find(p, &p->funcs, t->s, t->len) >= 0)
     return unsup(p, t, "unsupported use of function '%.*s' as an operand of '%s' at line %u", (int)t->len, t->s,
                  opname, t->line);
@@ -1660,7 +1682,7 @@ static int parse_call_syms(struct parser *p, uint32_t *count, const char *opname
   }
 }
 
-/* call := 'call' {mod} ['(' rets ')' ','] name [',' '(' args ')'] ';' */
+/* call := 'call' {mod} ['(' rets ')' ','] (name | reg) [',' '(' args ')'] [',' prototype] ';' */
 static int parse_call(struct parser *p, struct ptx_inst *in, const char *opname) {
   struct ptx_module *m = p->m;
   struct ptx_call c;
@@ -1676,24 +1698,30 @@ static int parse_call(struct parser *p, struct ptx_inst *in, const char *opname)
   t = peek(p);
   if (t->kind != PTX_TK_IDENT)
     return syn(p, t, "expected a function name in '%s', found %s", opname, tokdesc(t, b, sizeof b));
-  if (find_reg(p, t) >= 0)
-    return unsup(p, t, "unsupported indirect call through '%.*s' at line %u", (int)t->len, t->s, t->line);
+  long ireg = find_reg(p, t);         /* an indirect call: through a function pointer */
   next(p);
-  ENSURE(p, p->cfix, p->cap_cfix, p->ncfix + 1);
-  p->cfix[p->ncfix].inst = m->ninsts;
-  p->cfix[p->ncfix].opd = 0;
-  p->cfix[p->ncfix].tok = tok_index(p, t);
-  p->ncfix++;
-  if (is_punct(peek(p), ',')) {
+  if (ireg < 0) {
+    ENSURE(p, p->cfix, p->cap_cfix, p->ncfix + 1);
+    p->cfix[p->ncfix].inst = m->ninsts;
+    p->cfix[p->ncfix].opd = 0;
+    p->cfix[p->ncfix].tok = tok_index(p, t);
+    p->ncfix++;
+  }
+  if (is_punct(peek(p), ',') && is_punct(peek2(p), '(')) {
     next(p);
     TRY(parse_call_syms(p, &c.nargs, opname));
   }
+  if (ireg >= 0 && is_punct(peek(p), ',') && peek2(p)->kind == PTX_TK_IDENT) {
+    next(p);            /* the prototype's label: the callee's parameters are checked when it is
+                           called (sim_warp.c) */
+    next(p);
+  }
   if (is_punct(peek(p), ','))
-    return unsup(p, peek(p), "unsupported call with a prototype or target list at line %u", peek(p)->line);
+    return unsup(p, peek(p), "unsupported call with a target list at line %u", peek(p)->line);
   ENSURE(p, m->calls, p->cap_calls, m->ncalls + 1);
   memset(&in->opd[0], 0, 2 * sizeof in->opd[0]);
-  in->opd[0].kind = PTX_OPD_FUNC;
-  in->opd[0].reg = PTX_NOREG;
+  in->opd[0].kind = ireg >= 0 ? PTX_OPD_REG : PTX_OPD_FUNC;
+  in->opd[0].reg = ireg >= 0 ? (uint32_t)ireg : PTX_NOREG;
   in->opd[0].pair = in->opd[0].sym = PTX_NOREG;
   in->opd[1].kind = PTX_OPD_IMM;
   in->opd[1].reg = in->opd[1].pair = in->opd[1].sym = PTX_NOREG;
@@ -1905,7 +1933,11 @@ static int parse_block(struct parser *p) {
         TRY(parse_var_decl(p, 0));
       else if (tok_is(t, "loc")) TRY(parse_loc(p));
       else if (tok_is(t, "pragma")) TRY(parse_pragma(p));
-      else if (tok_is(t, "callprototype") || tok_is(t, "branchtargets") || tok_is(t, "calltargets"))
+      else if (tok_is(t, "callprototype")) {
+        /* label: .callprototype (rets) _ (params); the type of an indirect call's callee */
+        while (peek(p)->kind != PTX_TK_EOF && !is_punct(peek(p), ';')) next(p);
+        TRY(expect(p, ';', "at the end of the .callprototype"));
+      } else if (tok_is(t, "branchtargets") || tok_is(t, "calltargets"))
         return unsup(p, t, "unsupported indirect call or branch ('.%.*s') at line %u", (int)t->len, t->s, t->line);
       else return syn(p, t, "unexpected directive %s inside a function", tokdesc(t, b, sizeof b));
     } else if (t->kind == PTX_TK_IDENT && is_punct(peek2(p), ':')) {

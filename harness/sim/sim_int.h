@@ -60,7 +60,11 @@ struct sim_callinfo {
                                     provides itself (printf, assert) */
   uint32_t first_in, nin;        /* copies caller args -> callee params (into prog->copies) */
   uint32_t first_out, nout;      /* copies callee return -> caller retval */
+  uint32_t first_alt;            /* an indirect call (target SIM_NO_TARGET): the call through
+                                    a pointer to module function f is prog->calls[first_alt + f]
+                                    (target SIM_NO_TARGET: not one this kernel can call) */
 };
+#define SIM_NO_TARGET UINT32_MAX
 
 struct sim_prog {
   const struct ptx_module *mod;
@@ -77,7 +81,10 @@ struct sim_prog {
   uint32_t local_size;           /* per-thread local bytes */
   uint32_t pframe_size;          /* per-thread param frame bytes */
   uint32_t kparam_size;
-  struct sim_callinfo *calls;    /* indexed by the call instruction's opd[1].imm */
+  struct sim_callinfo *calls;    /* indexed by the call instruction's opd[1].imm; then each
+                                    indirect call's alternatives (first_alt) */
+  uint32_t ncalls_all;           /* entries of calls: ncalls and the alternatives */
+  int has_indirect;              /* some call is through a pointer: calls check recursion */
   uint32_t ncalls;
   struct sim_copy *copies;
   uint32_t ncopies;

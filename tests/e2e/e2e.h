@@ -156,6 +156,8 @@ void e2e_add_limits_tests(Suite *s);   /* launch limits, printf bounds (tests/e2
 void e2e_add_ptxops_tests(Suite *s);
 /* cp.async from CUDA C: stages, cooperative groups, zero fill, races (tests/e2e/async.c). */
 void e2e_add_async_tests(Suite *s);
+/* virtual functions and function pointers (tests/e2e/calls.c). */
+void e2e_add_calls_tests(Suite *s);
 /* warplab grade (tests/e2e/lab.c). */
 void e2e_add_grade_tests(Suite *s);
 /* A kernel that hangs the GPU, with a stand-in driver (tests/e2e/gpuhang.c). */

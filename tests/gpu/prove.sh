@@ -132,6 +132,11 @@ pcase tma_f16 tma.cu tma_f16 3,2 128 "1:u16:exact 2:u32:exact" \
 pcase tma_u8 tma.cu tma_u8 2,3 128 "1:u8:exact 2:u32:exact" \
   $A tmap:45x33:64:32x16:u8buf:2112:rand:71 $A tmap:45x33:64:32x16:u8buf:2112:zero \
   $A u32buf:768:fill=7
+# calls through pointers: virtual functions of objects built in the kernel, function pointers
+pcase virtual_shapes virtual.cu virtual_shapes 2 128 "1:f32:exact" \
+  $A f32buf:200:rand:81 $A f32buf:200:zero $A i32:200
+pcase function_pointers virtual.cu function_pointers 2 128 "1:i32:exact" \
+  $A i32buf:200:rand:82 $A i32buf:200:zero $A i32:200
 
 {
   echo "warplab emulator vs $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | head -1)"

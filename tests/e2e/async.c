@@ -322,7 +322,8 @@ END_TEST
 /* cuda::memcpy_async into shared memory on a reused cuda::barrier, one phase per tile:
    out[t*B + i] = in[t*B + B-1-i] + t. The copies are the copy engine's: no load instruction
    counts them, and the model reads their bytes from DRAM (the input is read once, cold, and
-   the output written once: at least 2 * n * 4 bytes). */
+   the output written once: at least 2 * n * 4 bytes) and has the waits on the barrier wait
+   for them. */
 START_TEST(bulk_copy_tiles_on_a_barrier)
 {
   const unsigned B = 128, T = 5, n = B * T;
@@ -344,6 +345,10 @@ START_TEST(bulk_copy_tiles_on_a_barrier)
   json_t *dram = e2e_j(r->json, "metrics/dram__bytes.sum/value");
   ck_assert_msg(dram && json_number_value(dram) >= 2.0 * n * 4, "dram__bytes.sum %g, expected >= %u",
                 dram ? json_number_value(dram) : -1.0, 2 * n * 4);
+  /* the kernel has no load instruction: the model's waits for memory are the barrier waits
+     for the copies' data */
+  json_t *lsb = e2e_j(r->json, "metrics/smsp__average_warps_issue_stalled_long_scoreboard_per_issue_active.ratio/value");
+  ck_assert_msg(lsb && json_number_value(lsb) > 0.0, "the model does not wait for the bulk copies");
 }
 END_TEST
 

@@ -1277,6 +1277,8 @@ static int apply_mod(struct ptx_inst *in, struct modstate *ms, const struct ptx_
     if (ms->cp_bulk == 1) {      /* the destination: shared::cta is shared::cluster's own CTA */
       in->space = (uint8_t)(sp >= 0 ? sp : PTX_SP_SHARED);
       ms->cp_bulk = 2;
+    } else if (in->space == PTX_SP_SHARED && sp != PTX_SP_GLOBAL) {
+      return 1;                  /* shared to another CTA's shared memory: clusters are not run */
     }
     return 0;
   }

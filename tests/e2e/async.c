@@ -352,6 +352,27 @@ START_TEST(bulk_copy_tiles_on_a_barrier)
 }
 END_TEST
 
+/* cuda::memcpy_async of a cooperative group (the block) with an aligned size, one bulk copy:
+   out[b*B + i] = in[b*B + B-1-i]. */
+START_TEST(bulk_copy_of_a_group)
+{
+  const unsigned B = 128, G = 3, n = B * G;
+  float *in = e2e_rand_f32(n, 64);
+  const char *pout = e2e_tmp("out.bin");
+  struct e2e_run *r = e2e_emu(e2e_kernel("bulk_copy.cu"), "--kernel", "bulk_group_copy", "--grid",
+                              e2e_fmt("%u", G), "--block", e2e_fmt("%u", B), A,
+                              e2e_fmt("f32buf:%u:rand:64", n), A, e2e_fmt("f32buf:%u:zero", n),
+                              "--dump", e2e_fmt("1=%s", pout), "--json", NULL);
+  e2e_expect_ok(r);
+  float *got = e2e_read(pout, n * 4);
+  for (unsigned b = 0; b < G; b++)
+    for (unsigned i = 0; i < B; i++)
+      ck_assert_msg(e2e_f32_bits(got[b * B + i]) == e2e_f32_bits(in[b * B + B - 1 - i]),
+                    "block %u thread %u: got %a, expected %a", b, i, (double)got[b * B + i],
+                    (double)in[b * B + B - 1 - i]);
+}
+END_TEST
+
 /* memcpy_async_tx + barrier_arrive_tx into shared memory, then one bulk store per block with
    commit_group / wait_group.read: out[b*B + i] = 2 * in[b*B + i]. */
 START_TEST(bulk_copy_roundtrip_with_bulk_store)
@@ -526,6 +547,27 @@ START_TEST(tma_bad_maps_are_refused)
 }
 END_TEST
 
+/* A 3-D box (8 x 4 x 2) of a packed 12 x 5 x 3 f32 tensor (iota: element (x, y, z) is
+   z * 60 + y * 12 + x) at (8 bx - 3, -1, 1): past the tensor on the low x, low y and high x
+   and z sides, which read as zeros. */
+START_TEST(tma_3d_box_with_negative_coordinates)
+{
+  const char *pbox = e2e_tmp("box.bin");
+  struct e2e_run *r = e2e_emu(e2e_kernel("tma.cu"), "--kernel", "tma_box3d", "--grid", "2", "--block",
+                              "64", A, "tmap:12x5x3:-:8x4x2:f32buf:180:iota", A, "f32buf:128:fill=-1",
+                              "--dump", e2e_fmt("1=%s", pbox), "--json", NULL);
+  e2e_expect_ok(r);
+  float *got = e2e_read(pbox, 128 * 4);
+  for (int b = 0; b < 2; b++)
+    for (int k = 0; k < 64; k++) {
+      int x = b * 8 - 3 + k % 8, y = -1 + (k / 8) % 4, z = 1 + k / 32;
+      float want = x >= 0 && x < 12 && y >= 0 && y < 5 && z < 3 ? (float)(z * 60 + y * 12 + x) : 0.0f;
+      ck_assert_msg(e2e_f32_bits(got[b * 64 + k]) == e2e_f32_bits(want), "box %d element %d (%d, %d, %d): "
+                    "got %g, expected %g", b, k, x, y, z, (double)got[b * 64 + k], (double)want);
+    }
+}
+END_TEST
+
 /* A tensor copy given 128 bytes that are not a tensor map (a struct's bytes) faults at the
    copy, saying how to give one. */
 START_TEST(tma_without_a_tensor_map_is_a_fault)
@@ -563,12 +605,14 @@ void e2e_add_async_tests(Suite *s)
   tcase_add_test(tc, mbarrier_deadlock_is_reported);
   tcase_add_test(tc, bulk_copy_refused_by_name);
   tcase_add_test(tc, bulk_copy_tiles_on_a_barrier);
+  tcase_add_test(tc, bulk_copy_of_a_group);
   tcase_add_test(tc, bulk_copy_roundtrip_with_bulk_store);
   tcase_add_test(tc, bulk_reduce_adds_every_block);
   tcase_add_test(tc, bulk_copy_lands_at_the_wait);
   tcase_add_test(tc, bulk_copy_bad_size_is_a_fault);
   tcase_add_test(tc, tma_f32_tiles_with_edges);
   tcase_add_test(tc, tma_f16_and_u8_tiles);
+  tcase_add_test(tc, tma_3d_box_with_negative_coordinates);
   tcase_add_test(tc, tma_bad_maps_are_refused);
   tcase_add_test(tc, tma_without_a_tensor_map_is_a_fault);
   tcase_add_test(tc, lab03_async_triad_is_right_at_every_stages);

@@ -117,6 +117,8 @@ pcase dyn_smem dyn_smem.cu reverse_block 4 128 "1:f32:exact" --smem 512 \
 # cp.reduce.async.bulk with integer-valued floats, exact in any order)
 pcase bulk_tiles bulk_copy.cu bulk_tiles 1 128 "1:f32:exact" \
   $A f32buf:640:rand:61 $A f32buf:640:zero $A i32:5
+pcase bulk_group_copy bulk_copy.cu bulk_group_copy 3 128 "1:f32:exact" \
+  $A f32buf:384:rand:64 $A f32buf:384:zero
 pcase bulk_roundtrip bulk_copy.cu bulk_roundtrip 3 128 "1:f32:exact" \
   $A f32buf:384:rand:62 $A f32buf:384:zero
 pcase bulk_reduce_add bulk_copy.cu bulk_reduce_add 4 64 "1:f32:exact" \
@@ -132,6 +134,8 @@ pcase tma_f16 tma.cu tma_f16 3,2 128 "1:u16:exact 2:u32:exact" \
 pcase tma_u8 tma.cu tma_u8 2,3 128 "1:u8:exact 2:u32:exact" \
   $A tmap:45x33:64:32x16:u8buf:2112:rand:71 $A tmap:45x33:64:32x16:u8buf:2112:zero \
   $A u32buf:768:fill=7
+pcase tma_box3d tma.cu tma_box3d 2 64 "1:f32:exact" \
+  $A tmap:12x5x3:-:8x4x2:f32buf:180:iota $A f32buf:128:fill=-1
 # calls through pointers: virtual functions of objects built in the kernel, function pointers
 pcase virtual_shapes virtual.cu virtual_shapes 2 128 "1:f32:exact" \
   $A f32buf:200:rand:81 $A f32buf:200:zero $A i32:200

@@ -1244,6 +1244,8 @@ struct err_case {
 static const struct err_case err_cases[] = {
   {"cp.async.bulk.prefetch.L2.global.L2::cache_hint [%rd1], 16, %rd1;", REFUSED,
    "unsupported modifier '.L2::cache_hint' in 'cp.async.bulk.prefetch.L2.global", 12},
+  {"cp.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes [%r1], [%r2], %r3, [%r4];", REFUSED,
+   "unsupported modifier '.shared::cta'", 12},
   {"cp.async.bulk.tensor.2d.shared::cluster.global.im2col.mbarrier::complete_tx::bytes [%r1], [%rd1, {%r1, %r1}], [%r1];",
    REFUSED, "unsupported modifier '.im2col'", 12},
   {"cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%r1], [%rd1], %r1;", PTX_ERR_SYNTAX,

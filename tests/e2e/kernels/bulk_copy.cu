@@ -1,9 +1,11 @@
 // bulk_copy.cu: bulk copies (cp.async.bulk, sm_90's Tensor Memory Accelerator without a tensor
 // map) as CUDA C writes them, for tests/e2e/async.c and tests/gpu/prove.sh. Each kernel's
 // result is fixed by the copies' and barriers' semantics, so a GPU gives the same bits.
+#include <cooperative_groups.h>
 #include <cuda/barrier>
 #include <cuda/ptx>
 #pragma nv_diag_suppress static_var_with_dynamic_init
+namespace cg = cooperative_groups;
 namespace ptx = cuda::ptx;
 using barrier = cuda::barrier<cuda::thread_scope_block>;
 
@@ -25,6 +27,22 @@ extern "C" __global__ void bulk_tiles(const float *in, float *out, int ntiles)
     out[t * B + i] = s[B - 1 - i] + (float)t;
     bar.arrive_and_wait();                      // everyone has read it: the next may land
   }
+}
+
+// cuda::memcpy_async of the whole block (a cooperative group) with a 16-byte-aligned size:
+// on sm_90 one thread issues it as one bulk copy. out[b * B + i] = in[b * B + B - 1 - i].
+extern "C" __global__ void bulk_group_copy(const float *in, float *out)
+{
+  __shared__ alignas(128) float s[256];
+  __shared__ barrier bar;
+  auto block = cg::this_thread_block();
+  const int B = blockDim.x, i = threadIdx.x;
+  if (block.thread_rank() == 0)
+    init(&bar, block.size());
+  block.sync();
+  cuda::memcpy_async(block, s, in + blockIdx.x * B, cuda::aligned_size_t<16>(sizeof(float) * B), bar);
+  bar.arrive_and_wait();
+  out[blockIdx.x * B + i] = s[B - 1 - i];
 }
 
 // cuda::device::memcpy_async_tx with barrier_arrive_tx (cp.async.bulk, arrive.expect_tx), then

@@ -77,3 +77,28 @@ extern "C" __global__ void tma_u8(const __grid_constant__ CUtensorMap in,
 {
   tile_roundtrip<uint8_t>(&in, &out, tiles, add1_u8x4());
 }
+
+// A 3-D box of 8 x 4 x 2 f32 elements at (8 bx - 3, -1, 1), reaching past the tensor on every
+// side it can: box[bx][k] = the element at the box's k-th position (innermost first), zero
+// outside the tensor.
+extern "C" __global__ void tma_box3d(const __grid_constant__ CUtensorMap in, float *box)
+{
+  __shared__ alignas(128) float s[2][4][8];
+  __shared__ barrier bar;
+  if (threadIdx.x == 0) {
+    init(&bar, blockDim.x);
+    ptx::fence_proxy_async(ptx::space_shared);
+  }
+  __syncthreads();
+  barrier::arrival_token tok;
+  if (threadIdx.x == 0) {
+    int32_t c[3] = {(int32_t)blockIdx.x * 8 - 3, -1, 1};
+    ptx::cp_async_bulk_tensor(ptx::space_cluster, ptx::space_global, &s[0][0][0], &in, c,
+                              cuda::device::barrier_native_handle(bar));
+    tok = cuda::device::barrier_arrive_tx(bar, 1, sizeof s);
+  } else {
+    tok = bar.arrive();
+  }
+  bar.wait(std::move(tok));
+  box[blockIdx.x * 64 + threadIdx.x] = (&s[0][0][0])[threadIdx.x];
+}

@@ -508,6 +508,12 @@ static int tensor_operand(struct sim_block *b, struct sim_warp *w, uint32_t pc, 
   uint64_t n = sim_tmap_elem_size(c->tm.dtype);
   for (unsigned d = 0; d < dims; d++)
     n *= c->tm.box[d];
+  if (n > b->smem_size) {
+    char msg[200];
+    snprintf(msg, sizeof msg, "the tensor map's box is %llu bytes, more than the block's %u bytes "
+             "of shared memory", (unsigned long long)n, b->smem_size);
+    return fault(b, w, pc, l, msg);
+  }
   c->size = (uint32_t)n;
   return 0;
 }

@@ -568,6 +568,19 @@ START_TEST(tma_3d_box_with_negative_coordinates)
 }
 END_TEST
 
+/* A map whose box (8 x 4 x 3 f32: 384 bytes) is larger than the block's shared memory faults
+   at the copy. */
+START_TEST(tma_box_larger_than_shared_memory_is_a_fault)
+{
+  struct e2e_run *r = e2e_emu(e2e_kernel("tma.cu"), "--kernel", "tma_box3d", "--grid", "1", "--block",
+                              "64", A, "tmap:12x5x3:-:8x4x3:f32buf:180:iota", A, "f32buf:128:zero",
+                              "--json", NULL);
+  e2e_expect_outcome(r, 1, "fault");
+  const char *msg = e2e_jstr(r, "fault/message");
+  ck_assert_msg(strstr(msg, "384 bytes") && strstr(msg, "shared memory"), "%s", msg);
+}
+END_TEST
+
 /* A tensor copy given 128 bytes that are not a tensor map (a struct's bytes) faults at the
    copy, saying how to give one. */
 START_TEST(tma_without_a_tensor_map_is_a_fault)
@@ -614,6 +627,7 @@ void e2e_add_async_tests(Suite *s)
   tcase_add_test(tc, tma_f16_and_u8_tiles);
   tcase_add_test(tc, tma_3d_box_with_negative_coordinates);
   tcase_add_test(tc, tma_bad_maps_are_refused);
+  tcase_add_test(tc, tma_box_larger_than_shared_memory_is_a_fault);
   tcase_add_test(tc, tma_without_a_tensor_map_is_a_fault);
   tcase_add_test(tc, lab03_async_triad_is_right_at_every_stages);
   tcase_add_test(tc, lab03_async_triad_stages_hide_latency_in_the_model);

@@ -556,7 +556,7 @@ static uint64_t tensor_rows(const struct sim_bulk *c)
 
 /* Count copy c's global side in the statistics of its instruction (a load for _G2S, else a
    store's request): one request of the sectors it touches (a tensor copy: its in-bounds rows,
-   64 at a time). */
+   a warp's width of rows at a time, each row in a lane's place). */
 static void bulk_stats(struct sim_block *b, const struct sim_bulk *c)
 {
   uint64_t a[SIM_MAX_WARP];
@@ -575,7 +575,7 @@ static void bulk_stats(struct sim_block *b, const struct sim_bulk *c)
       continue;
     bytes = (hi - lo) * es;                     /* the same for every in-bounds row */
     m |= 1ull << n++;
-    if (n == SIM_MAX_WARP) {
+    if (n == b->W) {                            /* a warp's worth of rows a request */
       sim_stats_mem(b, c->pc, PTX_SP_GLOBAL, a, m, bytes, 0);
       n = 0;
       m = 0;

@@ -1357,8 +1357,12 @@ static int apply_mod(struct ptx_inst *in, struct modstate *ms, const struct ptx_
   case PTX_OP_MEMBAR:
     if (tok_is(t, "gl")) return 0;
     break;
-  case PTX_OP_FENCE:   /* fence.proxy.async{.space}: orders bulk copies after the thread's stores */
-    if (tok_is(t, "proxy") || tok_is(t, "async") || tok_is(t, "shared::cluster")) return 0;
+  case PTX_OP_FENCE:   /* fence.proxy.async{.space}: orders bulk copies after the thread's stores;
+                          fence.mbarrier_init: mbarrier.init before other threads' (and the
+                          copy engine's) uses. One thread runs at a time here: nothing to do */
+    if (tok_is(t, "proxy") || tok_is(t, "async") || tok_is(t, "shared::cluster") ||
+        tok_is(t, "mbarrier_init"))
+      return 0;
     break;
   case PTX_OP_CP:      /* cp.async{.ca,.cg}, cp.async.commit_group, .wait_group, .wait_all */
     if (tok_is(t, "async")) { ms->cp_async = 1; return 0; }

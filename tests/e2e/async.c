@@ -373,6 +373,27 @@ START_TEST(bulk_copy_of_a_group)
 }
 END_TEST
 
+/* The cuda::ptx wrappers on a raw mbarrier (fence.mbarrier_init, arrive.expect_tx,
+   try_wait.parity): out[b*B + i] = in[b*B + B-1-i]. */
+START_TEST(bulk_copy_with_ptx_wrappers)
+{
+  const unsigned B = 64, G = 2, n = B * G;
+  float *in = e2e_rand_f32(n, 65);
+  const char *pout = e2e_tmp("out.bin");
+  struct e2e_run *r = e2e_emu(e2e_kernel("bulk_copy.cu"), "--kernel", "bulk_ptx_wrappers", "--grid",
+                              e2e_fmt("%u", G), "--block", e2e_fmt("%u", B), A,
+                              e2e_fmt("f32buf:%u:rand:65", n), A, e2e_fmt("f32buf:%u:zero", n),
+                              "--dump", e2e_fmt("1=%s", pout), "--json", NULL);
+  e2e_expect_ok(r);
+  float *got = e2e_read(pout, n * 4);
+  for (unsigned b = 0; b < G; b++)
+    for (unsigned i = 0; i < B; i++)
+      ck_assert_msg(e2e_f32_bits(got[b * B + i]) == e2e_f32_bits(in[b * B + B - 1 - i]),
+                    "block %u thread %u: got %a, expected %a", b, i, (double)got[b * B + i],
+                    (double)in[b * B + B - 1 - i]);
+}
+END_TEST
+
 /* memcpy_async_tx + barrier_arrive_tx into shared memory, then one bulk store per block with
    commit_group / wait_group.read: out[b*B + i] = 2 * in[b*B + i]. */
 START_TEST(bulk_copy_roundtrip_with_bulk_store)
@@ -619,6 +640,7 @@ void e2e_add_async_tests(Suite *s)
   tcase_add_test(tc, bulk_copy_refused_by_name);
   tcase_add_test(tc, bulk_copy_tiles_on_a_barrier);
   tcase_add_test(tc, bulk_copy_of_a_group);
+  tcase_add_test(tc, bulk_copy_with_ptx_wrappers);
   tcase_add_test(tc, bulk_copy_roundtrip_with_bulk_store);
   tcase_add_test(tc, bulk_reduce_adds_every_block);
   tcase_add_test(tc, bulk_copy_lands_at_the_wait);

@@ -119,6 +119,8 @@ pcase bulk_tiles bulk_copy.cu bulk_tiles 1 128 "1:f32:exact" \
   $A f32buf:640:rand:61 $A f32buf:640:zero $A i32:5
 pcase bulk_group_copy bulk_copy.cu bulk_group_copy 3 128 "1:f32:exact" \
   $A f32buf:384:rand:64 $A f32buf:384:zero
+pcase bulk_ptx_wrappers bulk_copy.cu bulk_ptx_wrappers 2 64 "1:f32:exact" \
+  $A f32buf:128:rand:65 $A f32buf:128:zero
 pcase bulk_roundtrip bulk_copy.cu bulk_roundtrip 3 128 "1:f32:exact" \
   $A f32buf:384:rand:62 $A f32buf:384:zero
 pcase bulk_reduce_add bulk_copy.cu bulk_reduce_add 4 64 "1:f32:exact" \

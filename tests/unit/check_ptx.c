@@ -735,6 +735,8 @@ static const struct decode_case decode_cases[] = {
   {"cp.async.bulk.prefetch.L2.global [%rd1], %r2;", PTX_OP_CP, 0, 0, PTX_SP_GLOBAL, PTX_CP_BULK_PREFETCH, 0, 0,
    0, 0, 0, 2},
   {"cp.async.bulk.commit_group;", PTX_OP_CP, 0, 0, 0, PTX_CP_BULK_COMMIT, 0, 0, 0, 0, 0, 0},
+  {"fence.proxy.async.shared::cta;", PTX_OP_FENCE, 0, 0, PTX_SP_SHARED, 0, 0, 0, 0, 1, 0, 0},
+  {"fence.mbarrier_init.release.cluster;", PTX_OP_FENCE, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0},
   {"cp.async.bulk.wait_group.read 0;", PTX_OP_CP, 0, 0, 0, PTX_CP_BULK_WAIT, 0, 0, 0, 0, 0, 1},
   {"cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%r1], [%rd1, {%r2, %r3}], "
    "[%r4];", PTX_OP_CP, 0, 0, PTX_SP_SHARED, PTX_CP_BULK_G2S, 0, 0, 0, 2, 0, 3},

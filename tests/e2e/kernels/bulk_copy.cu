@@ -120,6 +120,28 @@ extern "C" __global__ void bulk_lands_at_the_wait(const float *in, float *out, f
   out[i] = s[i];
 }
 
+// The cuda::ptx wrappers alone, on a raw mbarrier (as TMA code written against the PTX does):
+// mbarrier_init with fence_mbarrier_init, cp_async_bulk, mbarrier_arrive_expect_tx and a
+// try_wait_parity loop: out[b * B + i] = in[b * B + B - 1 - i].
+extern "C" __global__ void bulk_ptx_wrappers(const float *in, float *out)
+{
+  __shared__ alignas(128) float s[256];
+  __shared__ uint64_t bar;
+  const int B = blockDim.x, i = threadIdx.x;
+  if (i == 0) {
+    ptx::mbarrier_init(&bar, 1);
+    ptx::fence_mbarrier_init(ptx::sem_release, ptx::scope_cluster);
+  }
+  __syncthreads();
+  if (i == 0) {
+    ptx::cp_async_bulk(ptx::space_cluster, ptx::space_global, s, in + blockIdx.x * B, B * 4, &bar);
+    (void)ptx::mbarrier_arrive_expect_tx(ptx::sem_release, ptx::scope_cta, ptx::space_shared, &bar, B * 4);
+  }
+  while (!ptx::mbarrier_try_wait_parity(&bar, 0)) {
+  }
+  out[blockIdx.x * B + i] = s[B - 1 - i];
+}
+
 // A bulk copy of a size that is not a multiple of 16 bytes: the emulator stops it there.
 extern "C" __global__ void bulk_bad_size(const float *in, float *out)
 {

@@ -494,7 +494,7 @@ static int tensor_operand(struct sim_block *b, struct sim_warp *w, uint32_t pc, 
   }
   if (sim_tmap_decode(p, &c->tm))
     return fault(b, w, pc, l, "the tensor copy's map is not a tensor map (give one with "
-                              "warplab emu --arg tmap:BUF:TYPE:DIMS:STRIDES:BOX)");
+                              "warplab emu --arg tmap:DIMS:STRIDES:BOX:TYPEbuf:COUNT:INIT)");
   if (c->tm.rank != dims) {
     char msg[160];
     snprintf(msg, sizeof msg, "a %ud tensor copy with a tensor map of rank %u", dims, c->tm.rank);

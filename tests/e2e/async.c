@@ -613,7 +613,8 @@ START_TEST(tma_without_a_tensor_map_is_a_fault)
                               "32", A, hex, A, "tmap:64x32:-:32x16:f32buf:2048:zero", A,
                               "f32buf:512:zero", "--json", NULL);
   e2e_expect_outcome(r, 1, "fault");
-  ck_assert_msg(strstr(e2e_jstr(r, "fault/message"), "not a tensor map"), "%s", e2e_jstr(r, "fault/message"));
+  const char *msg = e2e_jstr(r, "fault/message");
+  ck_assert_msg(strstr(msg, "not a tensor map") && strstr(msg, "tmap:DIMS:STRIDES:BOX:TYPEbuf"), "%s", msg);
 }
 END_TEST
 

@@ -106,6 +106,7 @@ struct linker {
   char *err;
   size_t errlen;
   int indirect;              /* a reachable function calls through a pointer */
+  uint8_t *linkable;         /* per function: linkable()'s state */
 };
 
 /* The built-in that implements an external function, or SIM_BUILTIN_NONE. */
@@ -144,12 +145,39 @@ static enum sim_status reach_funcs(struct linker *L, uint32_t f)
   return SIM_OK;
 }
 
+/* Whether function f and what it calls have bodies (or are built-ins): depth-first, with
+   state[] 0 unseen, 1 being looked at or fine, 2 not (direct recursion is refused by
+   ptx_cfg, so the walk ends). */
+static int linkable(const struct ptx_module *m, uint32_t f, uint8_t *state)
+{
+  if (state[f])
+    return state[f] == 1;
+  const struct ptx_func *fn = &m->funcs[f];
+  state[f] = 1;
+  if ((fn->is_extern || !fn->ninst) && !builtin_of(fn->name)) {
+    state[f] = 2;
+    return 0;
+  }
+  for (uint32_t i = 0; i < fn->ninst; i++) {
+    const struct ptx_inst *in = &m->insts[fn->first_inst + i];
+    if (in->op == PTX_OP_CALL && in->opd[0].kind == PTX_OPD_FUNC && in->opd[0].reg < m->nfuncs &&
+        !linkable(m, in->opd[0].reg, state)) {
+      state[f] = 2;
+      return 0;
+    }
+  }
+  return 1;
+}
+
 /* Whether an indirect call may reach function f: its address is taken, it has a body and
-   nothing in it (or in what it calls) is refused. */
-static int indirect_target(const struct ptx_module *m, uint32_t f)
+   nothing in it (or in what it calls) is refused or missing (a virtual destructor that
+   calls free: a call through a pointer to it faults, the kernel still runs). state: as
+   linkable's, kept across calls. */
+static int indirect_target(const struct ptx_module *m, uint32_t f, uint8_t *state)
 {
   const struct ptx_func *fn = &m->funcs[f];
-  return fn->addr_taken && !fn->is_entry && !fn->is_extern && fn->ninst && ptx_func_refused(m, f) < 0;
+  return fn->addr_taken && !fn->is_entry && !fn->is_extern && fn->ninst && ptx_func_refused(m, f) < 0 &&
+         linkable(m, f, state);
 }
 
 /* The entry and what it calls; with an indirect call, every function whose address is taken
@@ -158,7 +186,7 @@ static enum sim_status reach_all(struct linker *L, uint32_t entry)
 {
   enum sim_status st = reach_funcs(L, entry);
   for (uint32_t f = 0; st == SIM_OK && L->indirect && f < L->m->nfuncs; f++)
-    if (indirect_target(L->m, f))
+    if (indirect_target(L->m, f, L->linkable))
       st = reach_funcs(L, f);
   return st;
 }
@@ -524,7 +552,7 @@ static enum sim_status link_calls(struct linker *L)
     for (uint32_t f = 0; f < m->nfuncs; f++) {
       struct sim_callinfo *alt = &p->calls[ci->first_alt + f];
       const struct ptx_func *fn = &m->funcs[f];
-      if (!L->reach[f] || !indirect_target(m, f) || call->nargs != fn->nparams || call->nret > fn->nrets)
+      if (!L->reach[f] || !indirect_target(m, f, L->linkable) || call->nargs != fn->nparams || call->nret > fn->nrets)
         continue;
       enum sim_status st = call_copies(L, call, f, alt);
       if (st != SIM_OK)
@@ -557,7 +585,8 @@ enum sim_status sim_link(struct sim_device *d, const struct ptx_module *m, int f
   L.func_reg = calloc(nf, sizeof *L.func_reg);
   L.sym_addr = calloc(nv, sizeof *L.sym_addr);
   L.sym_ok = calloc(nv, 1);
-  if (!L.reach || !L.order || !L.func_code || !L.func_reg || !L.sym_addr || !L.sym_ok) {
+  L.linkable = calloc(nf, 1);
+  if (!L.linkable || !L.reach || !L.order || !L.func_code || !L.func_reg || !L.sym_addr || !L.sym_ok) {
     st = SIM_ERR_NOMEM;
     goto out;
   }
@@ -592,6 +621,7 @@ out:
   free(L.func_reg);
   free(L.sym_addr);
   free(L.sym_ok);
+  free(L.linkable);
   free(L.consts);
   if (st != SIM_OK) {
     if (st == SIM_ERR_NOMEM)

@@ -59,6 +59,28 @@ START_TEST(function_pointers_per_lane)
 }
 END_TEST
 
+/* A virtual destructor's deleting form calls free, which the emulator does not provide: the
+   kernel still runs, as nothing calls it; pointers from a __constant__ table.
+   out[i] = (i odd ? 2 * in[i] : -in[i]) + (i & 2 ? 2 : 1). */
+START_TEST(virtual_destructor_and_constant_table)
+{
+  const unsigned n = 100;
+  float *in = e2e_rand_f32(n, 83);
+  const char *pout = e2e_tmp("out.bin");
+  struct e2e_run *r = e2e_emu(e2e_kernel("virtual.cu"), "--kernel", "virtual_destructor_and_constant_table",
+                              "--grid", "1", "--block", "128", A, e2e_fmt("f32buf:%u:rand:83", n), A,
+                              e2e_fmt("f32buf:%u:zero", n), A, e2e_fmt("i32:%u", n), "--dump",
+                              e2e_fmt("1=%s", pout), "--json", NULL);
+  e2e_expect_ok(r);
+  float *got = e2e_read(pout, n * 4);
+  for (unsigned i = 0; i < n; i++) {
+    float want = ((i & 1) ? 2.0f * in[i] : -in[i]) + ((i & 2) ? 2.0f : 1.0f);
+    ck_assert_msg(e2e_f32_bits(got[i]) == e2e_f32_bits(want), "thread %u: got %a, expected %a", i,
+                  (double)got[i], (double)want);
+  }
+}
+END_TEST
+
 /* A call through a null function pointer faults at the call, saying so. */
 START_TEST(null_function_pointer_is_a_fault)
 {
@@ -83,6 +105,7 @@ void e2e_add_calls_tests(Suite *s)
   tcase_set_timeout(tc, 120);
   tcase_add_test(tc, virtual_calls_per_lane);
   tcase_add_test(tc, function_pointers_per_lane);
+  tcase_add_test(tc, virtual_destructor_and_constant_table);
   tcase_add_test(tc, null_function_pointer_is_a_fault);
   suite_add_tcase(s, tc);
 }

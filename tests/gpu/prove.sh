@@ -143,6 +143,8 @@ pcase virtual_shapes virtual.cu virtual_shapes 2 128 "1:f32:exact" \
   $A f32buf:200:rand:81 $A f32buf:200:zero $A i32:200
 pcase function_pointers virtual.cu function_pointers 2 128 "1:i32:exact" \
   $A i32buf:200:rand:82 $A i32buf:200:zero $A i32:200
+pcase virtual_destructor virtual.cu virtual_destructor_and_constant_table 1 128 "1:f32:exact" \
+  $A f32buf:100:rand:83 $A f32buf:100:zero $A i32:100
 
 {
   echo "warplab emulator vs $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | head -1)"

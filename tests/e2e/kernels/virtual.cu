@@ -58,6 +58,32 @@ extern "C" __global__ void function_pointers(const int *in, int *out, int n)
   out[i] = apply(pick, v, 3);
 }
 
+// A class with a virtual destructor (its deleting destructor calls free, which the emulator
+// does not provide: the kernel runs as long as nothing calls it) and a __constant__ table of
+// function pointers: out[i] = ctab[i % 2](in[i]) + (i & 2 ? 2 : 1), ctab = {-x, 2x}.
+typedef float (*unop)(float);
+__device__ float neg_op(float x) { return -x; }
+__device__ float dbl_op(float x) { return 2.0f * x; }
+__constant__ unop ctab[2] = {neg_op, dbl_op};
+struct Base {
+  __device__ virtual ~Base() {}
+  __device__ virtual float bump() const { return 1.0f; }
+};
+struct Derived : Base {
+  __device__ float bump() const override { return 2.0f; }
+};
+
+extern "C" __global__ void virtual_destructor_and_constant_table(const float *in, float *out, int n)
+{
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  Base b;
+  Derived d;
+  const Base *p = (i & 2) ? (const Base *)&d : &b;
+  out[i] = ctab[i & 1](in[i]) + p->bump();
+}
+
 // A call through a null function pointer (an entry of ops that was never set): the emulator
 // stops it there, saying what the pointer was.
 __device__ binop unset[2];

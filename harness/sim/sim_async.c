@@ -618,6 +618,9 @@ static int bulk_issue(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint
                                g2s ? SIM_ACC_WRITE : SIM_ACC_READ);
     if (!sp)
       return -1;
+    if (!in_block_smem(b, sp))           /* a cluster address of another block (mapa) */
+      return fault(b, w, pc, l, "a bulk copy to or from another block's shared memory (a "
+                                "shared::cluster address): the emulator copies within the block");
     c.smem = (uint32_t)(sp - b->smem);
     if (g2s) {
       uint64_t v;

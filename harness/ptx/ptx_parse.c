@@ -1241,6 +1241,7 @@ struct modstate {
   int cp_bulk;         /* cp.async.bulk / cp.reduce.async.bulk: 2 once a space word set the
                           direction (the first space word is the destination's) */
   int cp_reduce, cp_tensor;  /* cp.reduce; .tensor (2 once its .Nd is seen) */
+  int cp_hint;         /* bulk copy .L2::cache_hint: a last operand, the policy, dropped */
   int mbar_mode;       /* mbarrier: the mode word was seen */
 };
 
@@ -1386,6 +1387,7 @@ static int apply_mod(struct ptx_inst *in, struct modstate *ms, const struct ptx_
     if (tok_is(t, "tile") || tok_is(t, "bulk_group") || tok_is(t, "read") || tok_is(t, "L2") ||
         tok_is(t, "mbarrier::complete_tx::bytes"))
       return 0;
+    if (tok_is(t, "L2::cache_hint")) { ms->cp_hint = 1; return 0; }  /* its operand is ignored */
     if (tok_is(t, "prefetch")) { in->sub = PTX_CP_BULK_PREFETCH; return 0; }
     if (ms->cp_reduce && LOOKUP(t, atom_words, &v)) { in->cmp = (uint8_t)v; return 0; }
     break;
@@ -1866,6 +1868,11 @@ static int parse_inst(struct parser *p) {
     if (!ms.cp_async || in.sub < PTX_CP_BULK_G2S || ms.cp_tensor == 1 ||
         (ms.cp_reduce && (ms.cp_tensor || in.space != PTX_SP_GLOBAL || !in.cmp)))
       return unsup(p, opt, "unsupported instruction '%s' at line %u", ot.s, opt->line);
+    if (ms.cp_hint) {                   /* the cache policy: a hint the emulator ignores */
+      if (!in.nopd || in.opd[in.nopd - 1].kind == PTX_OPD_ADDR)
+        return syn(p, opt, "'%s' needs its cache policy operand", ot.s);
+      in.nopd--;
+    }
     for (k2 = 0; k2 < in.nopd && k2 < sizeof form - 1; k2++)
       form[k2] = in.opd[k2].kind != PTX_OPD_ADDR ? 's' : in.opd[k2].nvec ? 't' : 'a';
     form[k2] = 0;

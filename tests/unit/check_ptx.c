@@ -735,6 +735,11 @@ static const struct decode_case decode_cases[] = {
   {"cp.async.bulk.prefetch.L2.global [%rd1], %r2;", PTX_OP_CP, 0, 0, PTX_SP_GLOBAL, PTX_CP_BULK_PREFETCH, 0, 0,
    0, 0, 0, 2},
   {"cp.async.bulk.commit_group;", PTX_OP_CP, 0, 0, 0, PTX_CP_BULK_COMMIT, 0, 0, 0, 0, 0, 0},
+  /* a cache hint's policy operand is dropped */
+  {"cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.L2::cache_hint [%r1], "
+   "[%rd1, {%r2, %r3}], [%r4], %rd2;", PTX_OP_CP, 0, 0, PTX_SP_SHARED, PTX_CP_BULK_G2S, 0, 0, 0, 2, 0, 3},
+  {"cp.async.bulk.prefetch.tensor.2d.L2.global.tile [%rd1, {%r2, %r3}];", PTX_OP_CP, 0, 0, PTX_SP_GLOBAL,
+   PTX_CP_BULK_PREFETCH, 0, 0, 0, 2, 0, 1},
   {"fence.proxy.async.shared::cta;", PTX_OP_FENCE, 0, 0, PTX_SP_SHARED, 0, 0, 0, 0, 1, 0, 0},
   {"fence.mbarrier_init.release.cluster;", PTX_OP_FENCE, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0},
   {"cp.async.bulk.wait_group.read 0;", PTX_OP_CP, 0, 0, 0, PTX_CP_BULK_WAIT, 0, 0, 0, 0, 0, 1},
@@ -1244,8 +1249,10 @@ struct err_case {
 
 #define REFUSED ((enum ptx_status)100)
 static const struct err_case err_cases[] = {
-  {"cp.async.bulk.prefetch.L2.global.L2::cache_hint [%rd1], 16, %rd1;", REFUSED,
-   "unsupported modifier '.L2::cache_hint' in 'cp.async.bulk.prefetch.L2.global", 12},
+  {"cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster [%r1], [%rd1], %r1, "
+   "[%r1], %rs1;", REFUSED, "unsupported modifier '.multicast::cluster'", 12},
+  {"cp.async.bulk.global.shared::cta.bulk_group.L2::cache_hint [%rd1], [%r1], %r1;", PTX_ERR_SYNTAX,
+   "takes operands aas", 12},
   {"cp.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes [%r1], [%r2], %r3, [%r4];", REFUSED,
    "unsupported modifier '.shared::cta'", 12},
   {"cp.async.bulk.tensor.2d.shared::cluster.global.im2col.mbarrier::complete_tx::bytes [%r1], [%rd1, {%r1, %r1}], [%r1];",

@@ -71,6 +71,12 @@ enum be_status be_read(struct be *b, uint64_t addr, void *dst, uint64_t n)
   return b->ops->read(b->impl, addr, dst, n);
 }
 
+enum be_status be_tensor_map(struct be *b, const struct sim_tmap *t, uint8_t map[SIM_TMAP_BYTES],
+                             char *err, size_t errlen)
+{
+  return b->ops->tensor_map(b->impl, t, map, err, errlen);
+}
+
 enum be_status be_launch(struct be *b, const char *kernel, const void *params, size_t psize,
                          const struct be_launch *l, struct be_result *res, char *err,
                          size_t errlen)

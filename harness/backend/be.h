@@ -97,6 +97,12 @@ enum be_status be_alloc(struct be *b, uint64_t size, const char *name, uint64_t 
 enum be_status be_free(struct be *b, uint64_t addr);
 enum be_status be_write(struct be *b, uint64_t addr, const void *src, uint64_t n);
 enum be_status be_read(struct be *b, uint64_t addr, void *dst, uint64_t n);
+/* A tiled tensor map of t (its addr a device address of this backend) for a tensor copy
+   (cp.async.bulk.tensor), as the 128 bytes of a CUtensorMap kernel parameter: the GPU's from
+   cuTensorMapEncodeTiled, the emulator's from sim_tmap_encode with the same fields. Returns
+   BE_OK, or an error with the reason in err (a field the encoder refuses). */
+enum be_status be_tensor_map(struct be *b, const struct sim_tmap *t, uint8_t map[SIM_TMAP_BYTES],
+                             char *err, size_t errlen);
 /* Launch kernel with the packed parameter buffer (see sim_param_layout) and wait for it.
    GPU: at most WARPLAB_GPU_TIMEOUT seconds (default 60). A kernel still running then comes
    back as a result (ran_ok 0, timed_out 1, the message in gpu_error), not as an end of the
@@ -140,6 +146,8 @@ struct be_ops {
   enum be_status (*time)(void *impl, const char *kernel, const void *params, size_t psize,
                          const struct be_launch *l, double rse_target, uint32_t max_reps,
                          double max_seconds, struct be_timing *t, char *err, size_t errlen);
+  enum be_status (*tensor_map)(void *impl, const struct sim_tmap *t, uint8_t *map, char *err,
+                               size_t errlen);
   void (*close)(void *impl);
 };
 extern const struct be_ops be_emu_ops;

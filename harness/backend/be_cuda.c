@@ -103,6 +103,10 @@ struct cu_api {
   cu_result (*EventDestroy)(cu_event);
   cu_result (*GetErrorName)(cu_result, const char **);
   cu_result (*GetErrorString)(cu_result, const char **);
+  /* optional (CUDA 12+): tensor maps for cp.async.bulk.tensor */
+  cu_result (*TensorMapEncodeTiled)(void *, int, unsigned, void *, const unsigned long long *,
+                                    const unsigned long long *, const unsigned *, const unsigned *,
+                                    int, int, int, int);
 };
 
 struct gpu {
@@ -186,6 +190,7 @@ static int load_api(struct cu_api *c, char *err, size_t n)
   LOAD(EventDestroy, "cuEventDestroy_v2", "cuEventDestroy")
   LOAD(GetErrorName, "cuGetErrorName", NULL)
   LOAD(GetErrorString, "cuGetErrorString", NULL)
+  *(void **)&c->TensorMapEncodeTiled = sym(c->lib, "cuTensorMapEncodeTiled", NULL);
 #undef LOAD
   return 0;
 }
@@ -650,7 +655,41 @@ static void gpu_close(void *impl)
   free(g);
 }
 
+/* cuTensorMapEncodeTiled with t's fields (a CUtensorMap: 128 bytes, 64-byte aligned). */
+static enum be_status gpu_tensor_map(void *impl, const struct sim_tmap *t, uint8_t *map, char *err,
+                                     size_t errlen)
+{
+  struct gpu *g = impl;
+  _Alignas(64) uint8_t m[SIM_TMAP_BYTES];
+  unsigned long long dims[SIM_TMAP_MAX_RANK], strides[SIM_TMAP_MAX_RANK];
+  unsigned box[SIM_TMAP_MAX_RANK], es[SIM_TMAP_MAX_RANK];
+  if (g->hung) {
+    snprintf(err, errlen, "%s", no_more);
+    return BE_ERR_DEVICE;
+  }
+  if (!g->api.TensorMapEncodeTiled) {
+    snprintf(err, errlen, "the NVIDIA driver lacks cuTensorMapEncodeTiled (CUDA 12 or later)");
+    return BE_ERR_DEVICE;
+  }
+  for (unsigned d = 0; d < SIM_TMAP_MAX_RANK; d++) {
+    dims[d] = t->dims[d];
+    strides[d] = d + 1 < SIM_TMAP_MAX_RANK ? t->strides[d] : 0;
+    box[d] = t->box[d];
+    es[d] = t->estrides[d];
+  }
+  cu_result r = g->api.TensorMapEncodeTiled(m, (int)t->dtype, t->rank, (void *)(uintptr_t)t->addr, dims,
+                                            strides, box, es, (int)t->interleave, (int)t->swizzle,
+                                            (int)t->l2promo, (int)t->oobfill);
+  if (r) {
+    cu_msg(&g->api, "cuTensorMapEncodeTiled", r, err, errlen);
+    return BE_ERR_BADARG;
+  }
+  memcpy(map, m, sizeof m);
+  return BE_OK;
+}
+
 const struct be_ops be_cuda_ops = {
   .kind = BE_GPU, .open = gpu_open, .load = gpu_load, .alloc = gpu_alloc, .free = gpu_free,
-  .write = gpu_write, .read = gpu_read, .launch = gpu_launch, .time = gpu_time, .close = gpu_close,
+  .write = gpu_write, .read = gpu_read, .launch = gpu_launch, .time = gpu_time,
+  .tensor_map = gpu_tensor_map, .close = gpu_close,
 };

@@ -90,8 +90,15 @@ static void emu_close(void *impl)
   free(e);
 }
 
+static enum be_status emu_tensor_map(void *impl, const struct sim_tmap *t, uint8_t *map, char *err,
+                                     size_t errlen)
+{
+  (void)impl;
+  return sim_tmap_encode(t, map, err, errlen) ? BE_ERR_BADARG : BE_OK;
+}
+
 const struct be_ops be_emu_ops = {
   .kind = BE_EMU, .open = emu_open, .load = emu_load, .alloc = emu_alloc, .free = emu_free,
   .write = emu_write,
-  .read = emu_read, .launch = emu_launch, .close = emu_close,
+  .read = emu_read, .launch = emu_launch, .tensor_map = emu_tensor_map, .close = emu_close,
 };

@@ -47,6 +47,12 @@ static void emu_usage(FILE *f)
         "      TYPE:V               a scalar of one of those types\n"
         "      bytes:HEX            a parameter as its bytes in memory order, two hex\n"
         "                           digits each: a struct passed by value\n"
+        "      tmap:DIMS:STRIDES:BOX:TYPEbuf:COUNT:INIT\n"
+        "                           a tensor map (const __grid_constant__ CUtensorMap)\n"
+        "                           of a buffer of its own for cp.async.bulk.tensor:\n"
+        "                           DIMS innermost first (64x32), STRIDES in bytes of\n"
+        "                           dims 1.. (256, or - packed), BOX the tile (32x16);\n"
+        "                           tiled, no swizzle, zeros outside the tensor\n"
         "--dump N=PATH writes argument N's buffer (0-based), raw, after the run.\n"
         "--sched its (default): independent thread scheduling, Volta and later;\n"
         "        stack: pre-Volta reconvergence stack (the SIMT spin lock deadlocks).\n"
@@ -375,6 +381,31 @@ static int get_ptx(const struct emu_opts *o, char *tmpdir, char **text, size_t *
   return WL_EXIT_OK;
 }
 
+
+/* The 128 bytes of tensor-map argument a (number i) into p: a map of its own buffer, which
+   must hold the tensor. Returns 0, or -1 after saying why. */
+static int build_tmap(struct be *dev, const struct emu_arg *a, uint32_t i, uint8_t *p)
+{
+  struct sim_tmap t = a->tmap;
+  uint64_t es = sim_tmap_elem_size(t.dtype), last = t.dims[0] * es, have = a->count * run_elem_size(a->elem);
+  for (uint32_t d = 1; d < t.rank; d++)
+    last += (t.dims[d] - 1) * t.strides[d - 1];
+  if (last > have) {
+    wl_error("--arg %u '%s': the tensor spans %llu bytes, more than its buffer's %llu", i, a->spec,
+             (unsigned long long)last, (unsigned long long)have);
+    return -1;
+  }
+  t.addr = a->dev_addr;
+  char err[256];
+  uint8_t map[SIM_TMAP_BYTES];
+  if (be_tensor_map(dev, &t, map, err, sizeof err) != BE_OK) {
+    wl_error("--arg %u '%s': %s", i, a->spec, err);
+    return -1;
+  }
+  memcpy(p, map, sizeof map);
+  return 0;
+}
+
 /* Check the arguments against the kernel's parameters and pack them. */
 static int pack_params(const struct ptx_module *m, int f, struct emu_arg *args, uint32_t nargs,
                        struct be *dev, uint8_t **buf, uint32_t *size)
@@ -421,6 +452,11 @@ static int pack_params(const struct ptx_module *m, int f, struct emu_arg *args, 
         return WL_EXIT_USAGE;
       }
       bits = args[i].dev_addr;
+    }
+    if (args[i].is_tmap) {
+      if (build_tmap(dev, &args[i], i, *buf + off[i]))
+        return WL_EXIT_USAGE;
+      continue;
     }
     if (args[i].nbytes)
       memcpy(*buf + off[i], args[i].bytes, want);

@@ -101,7 +101,7 @@ static int parse_bytes(const char *hex, struct emu_arg *a, char *err, size_t err
 
 uint32_t emu_arg_size(const struct emu_arg *a)
 {
-  return a->is_buffer ? 8 : a->nbytes ? a->nbytes : run_elem_size(a->elem);
+  return a->is_tmap ? SIM_TMAP_BYTES : a->is_buffer ? 8 : a->nbytes ? a->nbytes : run_elem_size(a->elem);
 }
 
 static int fill_from_file(const char *path, struct emu_arg *a, size_t bytes, char *err, size_t n)
@@ -119,6 +119,93 @@ static int fill_from_file(const char *path, struct emu_arg *a, size_t bytes, cha
              a->spec, path, a->count, run_elem_name(a->elem), bytes,
              got != bytes ? ", it is shorter" : ", it is longer");
     return -1;
+  }
+  return 0;
+}
+
+/* "64x32": 1 to 5 positive integers separated by 'x', into v; their count, or 0. */
+static unsigned parse_xlist(const char *s, size_t len, uint64_t *v)
+{
+  char buf[128];
+  unsigned n = 0;
+  if (!len || len >= sizeof buf)
+    return 0;
+  memcpy(buf, s, len);
+  buf[len] = 0;
+  for (char *p = buf;;) {
+    char *x = strchr(p, 'x');
+    if (x)
+      *x = 0;
+    if (n == SIM_TMAP_MAX_RANK || parse_u64(p, &v[n]) || !v[n])
+      return 0;
+    n++;
+    if (!x)
+      return n;
+    p = x + 1;
+  }
+}
+
+/* tmap:DIMS:STRIDES:BOX:<type>buf:COUNT:INIT (emu_args.h). The map's own checks (alignment,
+   sizes) are sim_tmap_encode's and cuTensorMapEncodeTiled's, when it is made. */
+static int parse_tmap(const char *rest, struct emu_arg *a, char *err, size_t errlen)
+{
+  static const struct { enum run_elem e; uint32_t dt; } types[] = {
+    {RUN_U8, SIM_TMAP_U8}, {RUN_I8, SIM_TMAP_U8}, {RUN_U16, SIM_TMAP_U16}, {RUN_I16, SIM_TMAP_U16},
+    {RUN_U32, SIM_TMAP_U32}, {RUN_I32, SIM_TMAP_I32}, {RUN_U64, SIM_TMAP_U64}, {RUN_I64, SIM_TMAP_I64},
+    {RUN_F16, SIM_TMAP_F16}, {RUN_F32, SIM_TMAP_F32}, {RUN_F64, SIM_TMAP_F64}, {RUN_BF16, SIM_TMAP_BF16},
+  };
+  const char *f[4];
+  size_t fl[3];
+  const char *p = rest;
+  for (unsigned k = 0; k < 3; k++) {
+    const char *c = strchr(p, ':');
+    if (!c)
+      break;
+    f[k] = p;
+    fl[k] = (size_t)(c - p);
+    p = c + 1;
+    f[k + 1] = p;
+  }
+  if (p == rest || !strstr(p, "buf:") || (size_t)(p - rest) < 6) {
+    snprintf(err, errlen, "--arg '%s': a tensor map is tmap:DIMS:STRIDES:BOX:TYPEbuf:COUNT:INIT "
+             "(tmap:64x32:-:32x16:f32buf:2048:rand)", a->spec);
+    return -1;
+  }
+  struct emu_arg b;
+  char spec[sizeof a->spec];
+  snprintf(spec, sizeof spec, "%s", a->spec);
+  if (emu_arg_parse(f[3], &b, err, errlen))
+    return -1;
+  if (!b.is_buffer) {
+    emu_arg_free(&b);
+    snprintf(err, errlen, "--arg '%s': a tensor map's tensor is a buffer (TYPEbuf:COUNT:INIT)", spec);
+    return -1;
+  }
+  *a = b;
+  snprintf(a->spec, sizeof a->spec, "%s", spec);
+  size_t k;
+  for (k = 0; k < sizeof types / sizeof types[0] && types[k].e != a->elem; k++)
+    ;
+  uint64_t dims[SIM_TMAP_MAX_RANK], strides[SIM_TMAP_MAX_RANK], box[SIM_TMAP_MAX_RANK];
+  int packed = fl[1] == 1 && f[1][0] == '-';
+  unsigned rank = parse_xlist(f[0], fl[0], dims), nb = parse_xlist(f[2], fl[2], box);
+  unsigned ns = packed ? 0 : parse_xlist(f[1], fl[1], strides);
+  if (!rank || nb != rank || (!packed && ns != rank - 1) || (!packed && rank == 1)) {
+    snprintf(err, errlen, "--arg '%s': DIMS and BOX need 1 to 5 sizes each, as many as each "
+             "other, and STRIDES one fewer (or '-' for a packed tensor)", a->spec);
+    return -1;
+  }
+  a->is_tmap = 1;
+  a->tmap.dtype = types[k].dt;
+  a->tmap.rank = rank;
+  uint64_t pitch = run_elem_size(a->elem);
+  for (unsigned d = 0; d < rank; d++) {
+    a->tmap.dims[d] = dims[d];
+    a->tmap.box[d] = box[d] > UINT32_MAX ? UINT32_MAX : (uint32_t)box[d];
+    a->tmap.estrides[d] = 1;
+    if (d)
+      a->tmap.strides[d - 1] = packed ? pitch : strides[d - 1];
+    pitch *= dims[d];
   }
   return 0;
 }
@@ -142,6 +229,8 @@ int emu_arg_parse(const char *spec, struct emu_arg *a, char *err, size_t errlen)
   type[tl] = 0;
   if (!strcmp(type, "bytes"))
     return parse_bytes(colon + 1, a, err, errlen);
+  if (!strcmp(type, "tmap"))
+    return parse_tmap(colon + 1, a, err, errlen);
   if (tl > 3 && !strcmp(type + tl - 3, "buf")) {
     a->is_buffer = 1;
     type[tl - 3] = 0;
@@ -230,7 +319,7 @@ int emu_arg_check_type(const struct emu_arg *a, unsigned t, const char *param, c
                        size_t errlen)
 {
   enum ptx_type pt = (enum ptx_type)t;
-  if (a->is_buffer || a->nbytes || pt == PTX_T_NONE || (pt >= PTX_T_B8 && pt <= PTX_T_B128))
+  if (a->is_buffer || a->nbytes || a->is_tmap || pt == PTX_T_NONE || (pt >= PTX_T_B8 && pt <= PTX_T_B128))
     return 0;
   int want_float = ptx_type_is_float(pt) != 0;
   int is_float = is_float_elem(a->elem);

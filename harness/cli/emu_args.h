@@ -3,6 +3,13 @@
  *   <type>buf:COUNT:rand[:SEED] | zero | fill=V | iota | file=PATH   a device buffer
  *   <type>:V                                                          a scalar
  *   bytes:HEX         a parameter as its bytes, two hex digits each (a struct by value)
+ *   tmap:DIMS:STRIDES:BOX:<type>buf:COUNT:INIT   a tensor map (a const __grid_constant__
+ *                     CUtensorMap) of a buffer of its own, a tensor of <type> elements:
+ *                     DIMS its sizes, innermost first ("64x32"), STRIDES the bytes from one
+ *                     index of dimension 1, 2, .. to the next ("256x16384", or "-" packed),
+ *                     BOX the tile one copy moves ("32x16"); tiled, no interleave, no
+ *                     swizzle, out-of-bounds elements zero (cuTensorMapEncodeTiled on the
+ *                     GPU); --dump of it writes its buffer
  * with <type> one of i8 u8 i16 u16 i32 u32 i64 u64 f16 bf16 f32 f64 (f16 and bf16 values
  * are rounded to nearest from the decimal).
  *
@@ -16,6 +23,7 @@
 #include <stdint.h>
 
 #include "run/run_data.h"
+#include "sim/sim.h"
 
 #define EMU_ARG_MAX_BYTES 1024   /* a struct by value: .param space for one is at most 4 KB */
 
@@ -28,6 +36,9 @@ struct emu_arg {
   uint8_t bytes[EMU_ARG_MAX_BYTES]; /* bytes:HEX: the parameter's bytes */
   uint32_t nbytes;       /* bytes:HEX: how many (0 for every other kind) */
   uint64_t dev_addr;     /* buffers: where it lives on the device */
+  int is_tmap;           /* tmap: a buffer (is_buffer is set) passed as a tensor map of it,
+                            whose 128 bytes are made once it has its device address */
+  struct sim_tmap tmap;  /* tmap: every field but addr */
   char spec[256];        /* as given */
 };
 

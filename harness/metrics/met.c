@@ -211,7 +211,11 @@ int met_compute(const struct ptx_module *m, const struct sim_result *res, struct
       atom = 0;
       red = 1;
     }
-    if (in->op == PTX_OP_CP && in->sub == PTX_CP_COPY) {
+    if (in->op == PTX_OP_CP && in->sub >= PTX_CP_BULK_G2S) {
+      /* bulk and tensor copies are the copy engine's (TMA), not load/store instructions:
+         Nsight Compute's pipe_lsu counters do not see them; their sectors reach the L2 and
+         DRAM counters through the timing model (sim_async.c records them) */
+    } else if (in->op == PTX_OP_CP && in->sub == PTX_CP_COPY) {
       /* cp.async: a global load into a shared store, counted as both (sim_async.c) */
       v[MET_G_LD_INST] += (double)s->g_req;
       v[MET_G_LD_REQ] += (double)s->g_req;

@@ -151,7 +151,18 @@ enum ptx_cpmode {     /* cp.async */
   PTX_CP_COMMIT,      /* cp.async.commit_group */
   PTX_CP_WAIT,        /* cp.async.wait_group N */
   PTX_CP_WAIT_ALL,    /* cp.async.wait_all: commit_group then wait_group 0 */
-  PTX_CP_MBAR_ARRIVE  /* cp.async.mbarrier.arrive{.noinc}.shared.b64 [mbar] */
+  PTX_CP_MBAR_ARRIVE, /* cp.async.mbarrier.arrive{.noinc}.shared.b64 [mbar] */
+  /* bulk copies (sm_90, sim_async.c); vec holds a tensor copy's dimensions (1-5), else 0,
+     and a tensor operand [tmap, {c0, ..}] keeps its coordinates in vreg[0..3] and pair */
+  PTX_CP_BULK_G2S,    /* cp.async.bulk{.tensor.Nd}.shared::cluster.global.mbarrier::complete_tx::bytes
+                         [dst], [src], size, [mbar]  |  [dst], [tmap, {c..}], [mbar] */
+  PTX_CP_BULK_S2G,    /* cp.async.bulk{.tensor.Nd}.global.shared::cta.bulk_group
+                         [dst], [src], size  |  [tmap, {c..}], [src] */
+  PTX_CP_BULK_RED,    /* cp.reduce.async.bulk.global.shared::cta.bulk_group.OP.TYPE [dst], [src],
+                         size: cmp holds the enum ptx_atomop */
+  PTX_CP_BULK_PREFETCH, /* cp.async.bulk.prefetch{.tensor.Nd}.L2.global [src], size | [tmap, {c..}] */
+  PTX_CP_BULK_COMMIT, /* cp.async.bulk.commit_group */
+  PTX_CP_BULK_WAIT    /* cp.async.bulk.wait_group{.read} N */
 };
 enum ptx_mbarmode {   /* mbarrier.MODE */
   PTX_MBAR_INIT = 0,  /* init [a], count */
@@ -298,8 +309,14 @@ struct ptx_frame {
 
 /* A call site's parameters. call (r0, ...), f, (a0, ...) keeps its symbols in module->call_syms:
    inst.opd[0] is FUNC; inst.opd[1].imm indexes module->calls. */
+/* The value of a function's address (mov.u64 %rd, f; a vtable's entry): an address in no
+   memory, so that a load or store through it faults, that names function index f. */
+#define PTX_FUNC_ADDR_BASE 0x0000400000000000ull
+#define PTX_FUNC_ADDR(f) (PTX_FUNC_ADDR_BASE + ((uint64_t)(f) << 4))
+
 struct ptx_call {
-  uint32_t func;
+  uint32_t func;       /* the callee, or PTX_NOREG for an indirect call (call through a
+                          register, opd[0] that register): any function whose addr_taken */
   uint32_t nret, nargs;
   uint32_t first;      /* call_syms[first .. first+nret) are return symbols, then the nargs args */
 };
@@ -353,6 +370,9 @@ struct ptx_func {
                                   variable whose initialiser was refused (ptx_var.refused); in
                                   the first case its body is dropped (ninst 0). The rest of the
                                   module loads */
+  uint8_t addr_taken;          /* its address is a value somewhere (an initialiser, such as a
+                                  virtual function table, or an operand): an indirect call may
+                                  reach it; the value is PTX_FUNC_ADDR(index) */
   uint32_t refused_file, refused_line; /* that construct's source location, as ptx_inst's
                                   ufile/uline (0, 0 when the PTX has no .loc) */
 };

@@ -773,9 +773,23 @@ static int parse_init(struct parser *p, const struct spec *sp, uint64_t max_vals
         if (t->kind != PTX_TK_INT && t->kind != PTX_TK_FLT)
           return syn(p, t, "expected a number after '-' in initialiser, found %s", tokdesc(t, b, sizeof b));
       }
+      if (t->kind == PTX_TK_IDENT && !neg && esize == 8 && st_find(p, &p->funcs, t->s, t->len) >= 0 &&
+          *nvals < max_vals) {
+        /* a function's address (a virtual function table, a table of function pointers) */
+        uint32_t f = p->funcs.e[st_find(p, &p->funcs, t->s, t->len)].value;
+        uint64_t a = PTX_FUNC_ADDR(f);
+        p->m->funcs[f].addr_taken = 1;
+        for (i = 0; i < 8; i++) buf[i] = (uint8_t)(a >> (8 * i));
+        TRY(append_init(p, buf, 8));
+        (*nvals)++;
+        next(p);
+        want_value = 0;
+        goto after_value;
+      }
       if (t->kind == PTX_TK_IDENT)
-        return unsup(p, t, "unsupported initialiser '%.*s' for '%.*s' at line %u: only numbers are "
-                     "supported, not symbol addresses", (int)t->len, t->s, (int)name->len, name->s, t->line);
+        return unsup(p, t, "unsupported initialiser '%.*s' for '%.*s' at line %u: only numbers and "
+                     "function addresses are supported, not variable addresses", (int)t->len, t->s,
+                     (int)name->len, name->s, t->line);
       if (!is_number(t))
         return syn(p, t, "expected a number in initialiser of '%.*s', found %s", (int)name->len, name->s,
                    tokdesc(t, b, sizeof b));
@@ -789,6 +803,7 @@ static int parse_init(struct parser *p, const struct spec *sp, uint64_t max_vals
       (*nvals)++;
       next(p);
       want_value = 0;
+    after_value:;
     } else if (is_punct(t, ',') && depth > 0) {
       next(p);
       want_value = 1;
@@ -1231,6 +1246,10 @@ struct modstate {
   int ntypes, shf_dir, shf_mode;
   int cp_async;        /* cp: the .async word was seen (cp.reduce and others are refused) */
   int cp_mbar;         /* cp.async.mbarrier */
+  int cp_bulk;         /* cp.async.bulk / cp.reduce.async.bulk: 2 once a space word set the
+                          direction (the first space word is the destination's) */
+  int cp_reduce, cp_tensor;  /* cp.reduce; .tensor (2 once its .Nd is seen) */
+  int cp_hint;         /* bulk copy .L2::cache_hint: a last operand, the policy, dropped */
   int mbar_mode;       /* mbarrier: the mode word was seen */
 };
 
@@ -1263,6 +1282,15 @@ static int apply_mod(struct ptx_inst *in, struct modstate *ms, const struct ptx_
       return 2;
     }
     ms->ntypes++;
+    return 0;
+  }
+  if (in->op == PTX_OP_CP && ms->cp_bulk && (sp >= 0 || tok_is(t, "shared::cluster"))) {
+    if (ms->cp_bulk == 1) {      /* the destination: shared::cta is shared::cluster's own CTA */
+      in->space = (uint8_t)(sp >= 0 ? sp : PTX_SP_SHARED);
+      ms->cp_bulk = 2;
+    } else if (in->space == PTX_SP_SHARED && sp != PTX_SP_GLOBAL) {
+      return 1;                  /* shared to another CTA's shared memory: clusters are not run */
+    }
     return 0;
   }
   if (sp >= 0) {
@@ -1348,6 +1376,13 @@ static int apply_mod(struct ptx_inst *in, struct modstate *ms, const struct ptx_
   case PTX_OP_MEMBAR:
     if (tok_is(t, "gl")) return 0;
     break;
+  case PTX_OP_FENCE:   /* fence.proxy.async{.space}: orders bulk copies after the thread's stores;
+                          fence.mbarrier_init: mbarrier.init before other threads' (and the
+                          copy engine's) uses. One thread runs at a time here: nothing to do */
+    if (tok_is(t, "proxy") || tok_is(t, "async") || tok_is(t, "shared::cluster") ||
+        tok_is(t, "mbarrier_init"))
+      return 0;
+    break;
   case PTX_OP_CP:      /* cp.async{.ca,.cg}, cp.async.commit_group, .wait_group, .wait_all */
     if (tok_is(t, "async")) { ms->cp_async = 1; return 0; }
     if (tok_is(t, "ca") || tok_is(t, "cg")) return 0;
@@ -1357,6 +1392,22 @@ static int apply_mod(struct ptx_inst *in, struct modstate *ms, const struct ptx_
     if (tok_is(t, "commit_group")) { in->sub = PTX_CP_COMMIT; return 0; }
     if (tok_is(t, "wait_group")) { in->sub = PTX_CP_WAIT; return 0; }
     if (tok_is(t, "wait_all")) { in->sub = PTX_CP_WAIT_ALL; return 0; }
+    /* bulk copies: other modes (im2col, multicast, cache hints) are refused by name */
+    if (tok_is(t, "bulk")) { ms->cp_bulk = 1; return 0; }
+    if (tok_is(t, "reduce") && !ms->cp_async) { ms->cp_reduce = 1; return 0; }
+    if (!ms->cp_bulk) break;
+    if (tok_is(t, "tensor")) { ms->cp_tensor = 1; return 0; }
+    if (ms->cp_tensor && t->len == 2 && t->s[1] == 'd' && t->s[0] >= '1' && t->s[0] <= '5') {
+      in->vec = (uint8_t)(t->s[0] - '0');
+      ms->cp_tensor = 2;
+      return 0;
+    }
+    if (tok_is(t, "tile") || tok_is(t, "bulk_group") || tok_is(t, "read") || tok_is(t, "L2") ||
+        tok_is(t, "mbarrier::complete_tx::bytes"))
+      return 0;
+    if (tok_is(t, "L2::cache_hint")) { ms->cp_hint = 1; return 0; }  /* its operand is ignored */
+    if (tok_is(t, "prefetch")) { in->sub = PTX_CP_BULK_PREFETCH; return 0; }
+    if (ms->cp_reduce && LOOKUP(t, atom_words, &v)) { in->cmp = (uint8_t)v; return 0; }
     break;
   case PTX_OP_MBARRIER: {
     static const struct { const char *n; uint8_t v; } modes[] = {
@@ -1446,6 +1497,26 @@ static int parse_address(struct parser *p, struct ptx_operand *o, const char *op
       return syn(p, n, "expected an integer offset in address of '%s', found %s", opname, tokdesc(n, b, sizeof b));
     o->imm = neg ? (int64_t)(0 - n->u) : (int64_t)n->u;
     next(p);
+  }
+  if (is_punct(peek(p), ',')) {
+    /* a tensor copy's [tensor-map, {c0, ..}]: up to 5 coordinate registers, in vreg[0..3]
+       and pair */
+    next(p);
+    TRY(expect(p, '{', "before a tensor copy's coordinates"));
+    for (;;) {
+      const struct ptx_tok *e = peek(p);
+      long r = e->kind == PTX_TK_IDENT ? find_reg(p, e) : -1;
+      if (r < 0)
+        return syn(p, e, "expected a coordinate register in '%s', found %s", opname, tokdesc(e, b, sizeof b));
+      if (o->nvec == 5) return syn(p, e, "more than 5 coordinates in '%s'", opname);
+      if (o->nvec < 4) o->vreg[o->nvec] = (uint32_t)r;
+      else o->pair = (uint32_t)r;
+      o->nvec++;
+      next(p);
+      if (!is_punct(peek(p), ',')) break;
+      next(p);
+    }
+    TRY(expect(p, '}', "after a tensor copy's coordinates"));
   }
   return expect(p, ']', "after address");
 }
@@ -1605,6 +1676,13 @@ static int parse_operand(struct parser *p, struct ptx_inst *in, unsigned idx, co
       return unsup(p, t, "unsupported special register '%.*s' in '%s' at line %u", (int)t->len, t->s, opname,
                    t->line);
   }
+  if ((r = st_find(p, &p->funcs, t->s, t->len)) >= 0 && in->op == PTX_OP_MOV && idx == 1) {
+    uint32_t f = p->funcs.e[r].value;   /* a function's address: a function pointer */
+    p->m->funcs[f].addr_taken = 1;
+    o->kind = PTX_OPD_IMM;
+    o->imm = (int64_t)PTX_FUNC_ADDR(f);
+    return 0;
+  }
   if (st_find(p, &p->funcs, t->s, t->len) >= 0)
     return unsup(p, t, "unsupported use of function '%.*s' as an operand of '%s' at line %u", (int)t->len, t->s,
                  opname, t->line);
@@ -1641,7 +1719,7 @@ static int parse_call_syms(struct parser *p, uint32_t *count, const char *opname
   }
 }
 
-/* call := 'call' {mod} ['(' rets ')' ','] name [',' '(' args ')'] ';' */
+/* call := 'call' {mod} ['(' rets ')' ','] (name | reg) [',' '(' args ')'] [',' prototype] ';' */
 static int parse_call(struct parser *p, struct ptx_inst *in, const char *opname) {
   struct ptx_module *m = p->m;
   struct ptx_call c;
@@ -1657,24 +1735,30 @@ static int parse_call(struct parser *p, struct ptx_inst *in, const char *opname)
   t = peek(p);
   if (t->kind != PTX_TK_IDENT)
     return syn(p, t, "expected a function name in '%s', found %s", opname, tokdesc(t, b, sizeof b));
-  if (find_reg(p, t) >= 0)
-    return unsup(p, t, "unsupported indirect call through '%.*s' at line %u", (int)t->len, t->s, t->line);
+  long ireg = find_reg(p, t);         /* an indirect call: through a function pointer */
   next(p);
-  ENSURE(p, p->cfix, p->cap_cfix, p->ncfix + 1);
-  p->cfix[p->ncfix].inst = m->ninsts;
-  p->cfix[p->ncfix].opd = 0;
-  p->cfix[p->ncfix].tok = tok_index(p, t);
-  p->ncfix++;
-  if (is_punct(peek(p), ',')) {
+  if (ireg < 0) {
+    ENSURE(p, p->cfix, p->cap_cfix, p->ncfix + 1);
+    p->cfix[p->ncfix].inst = m->ninsts;
+    p->cfix[p->ncfix].opd = 0;
+    p->cfix[p->ncfix].tok = tok_index(p, t);
+    p->ncfix++;
+  }
+  if (is_punct(peek(p), ',') && is_punct(peek2(p), '(')) {
     next(p);
     TRY(parse_call_syms(p, &c.nargs, opname));
   }
+  if (ireg >= 0 && is_punct(peek(p), ',') && peek2(p)->kind == PTX_TK_IDENT) {
+    next(p);            /* the prototype's label: the callee's parameters are checked when it is
+                           called (sim_warp.c) */
+    next(p);
+  }
   if (is_punct(peek(p), ','))
-    return unsup(p, peek(p), "unsupported call with a prototype or target list at line %u", peek(p)->line);
+    return unsup(p, peek(p), "unsupported call with a target list at line %u", peek(p)->line);
   ENSURE(p, m->calls, p->cap_calls, m->ncalls + 1);
   memset(&in->opd[0], 0, 2 * sizeof in->opd[0]);
-  in->opd[0].kind = PTX_OPD_FUNC;
-  in->opd[0].reg = PTX_NOREG;
+  in->opd[0].kind = ireg >= 0 ? PTX_OPD_REG : PTX_OPD_FUNC;
+  in->opd[0].reg = ireg >= 0 ? (uint32_t)ireg : PTX_NOREG;
   in->opd[0].pair = in->opd[0].sym = PTX_NOREG;
   in->opd[1].kind = PTX_OPD_IMM;
   in->opd[1].reg = in->opd[1].pair = in->opd[1].sym = PTX_NOREG;
@@ -1806,7 +1890,41 @@ static int parse_inst(struct parser *p) {
     if (in.sub == PTX_MBAR_ARRIVE && (in.flags & PTX_F_EXPECT_TX) && in.nopd != 3)
       return syn(p, opt, "'%s' needs its transaction count", ot.s);
   }
-  if (in.op == PTX_OP_CP) {
+  if (in.op == PTX_OP_CP && ms.cp_bulk) {
+    /* the operand forms of each bulk copy: 'a' an address, 't' a tensor address [tmap, {..}] */
+    char form[8];
+    const char *want;
+    unsigned k2;
+    if (in.sub == PTX_CP_COMMIT) in.sub = PTX_CP_BULK_COMMIT;
+    else if (in.sub == PTX_CP_WAIT) in.sub = PTX_CP_BULK_WAIT;
+    else if (ms.cp_reduce) in.sub = PTX_CP_BULK_RED;
+    else if (in.sub == PTX_CP_COPY) in.sub = in.space == PTX_SP_GLOBAL ? PTX_CP_BULK_S2G : PTX_CP_BULK_G2S;
+    if (!ms.cp_tensor) in.vec = 0;
+    if (!ms.cp_async || in.sub < PTX_CP_BULK_G2S || ms.cp_tensor == 1 ||
+        (ms.cp_reduce && (ms.cp_tensor || in.space != PTX_SP_GLOBAL || !in.cmp)))
+      return unsup(p, opt, "unsupported instruction '%s' at line %u", ot.s, opt->line);
+    if (ms.cp_hint) {                   /* the cache policy: a hint the emulator ignores */
+      if (!in.nopd || in.opd[in.nopd - 1].kind == PTX_OPD_ADDR)
+        return syn(p, opt, "'%s' needs its cache policy operand", ot.s);
+      in.nopd--;
+    }
+    for (k2 = 0; k2 < in.nopd && k2 < sizeof form - 1; k2++)
+      form[k2] = in.opd[k2].kind != PTX_OPD_ADDR ? 's' : in.opd[k2].nvec ? 't' : 'a';
+    form[k2] = 0;
+    switch (in.sub) {
+    case PTX_CP_BULK_G2S: want = in.vec ? "ata" : "aasa"; break;
+    case PTX_CP_BULK_S2G: want = in.vec ? "ta" : "aas"; break;
+    case PTX_CP_BULK_RED: want = "aas"; break;
+    case PTX_CP_BULK_PREFETCH: want = in.vec ? "t" : "as"; break;
+    case PTX_CP_BULK_WAIT: want = "s"; break;
+    default: want = ""; break;
+    }
+    if (strcmp(form, want))
+      return syn(p, opt, "'%s' takes operands %s ('t': [tensor-map, {coordinates}])", ot.s, want);
+    for (k2 = 0; k2 < in.nopd; k2++)
+      if (in.opd[k2].nvec && in.opd[k2].nvec != in.vec)
+        return syn(p, opt, "'%s' needs %u coordinates, not %u", ot.s, in.vec, in.opd[k2].nvec);
+  } else if (in.op == PTX_OP_CP) {
     unsigned want = in.sub == PTX_CP_COPY ? 3 : in.sub == PTX_CP_WAIT ? 1 : in.sub == PTX_CP_MBAR_ARRIVE ? 1 : 0;
     if (!ms.cp_async) return unsup(p, opt, "unsupported instruction '%s' at line %u", ot.s, opt->line);
     if (in.nopd != want && !(in.sub == PTX_CP_COPY && in.nopd == 4))
@@ -1863,7 +1981,11 @@ static int parse_block(struct parser *p) {
         TRY(parse_var_decl(p, 0));
       else if (tok_is(t, "loc")) TRY(parse_loc(p));
       else if (tok_is(t, "pragma")) TRY(parse_pragma(p));
-      else if (tok_is(t, "callprototype") || tok_is(t, "branchtargets") || tok_is(t, "calltargets"))
+      else if (tok_is(t, "callprototype")) {
+        /* label: .callprototype (rets) _ (params); the type of an indirect call's callee */
+        while (peek(p)->kind != PTX_TK_EOF && !is_punct(peek(p), ';')) next(p);
+        TRY(expect(p, ';', "at the end of the .callprototype"));
+      } else if (tok_is(t, "branchtargets") || tok_is(t, "calltargets"))
         return unsup(p, t, "unsupported indirect call or branch ('.%.*s') at line %u", (int)t->len, t->s, t->line);
       else return syn(p, t, "unexpected directive %s inside a function", tokdesc(t, b, sizeof b));
     } else if (t->kind == PTX_TK_IDENT && is_punct(peek2(p), ':')) {

@@ -333,4 +333,33 @@ void sim_result_free(struct sim_result *r);
 /* Host cores, for "all cores" worker counts. */
 uint32_t sim_host_cores(void);
 
+/* ---- tensor maps (cp.async.bulk.tensor, sim_async.c) ----
+   What cuTensorMapEncodeTiled is given, for a tiled map. On the GPU the driver encodes it into
+   an opaque 128-byte CUtensorMap; the emulator's 128 bytes (sim_tmap_encode) carry the same
+   fields in its own layout, passed the same way (a __grid_constant__ kernel parameter). */
+enum sim_tmap_dtype {      /* CUtensorMapDataType's numbering */
+  SIM_TMAP_U8 = 0, SIM_TMAP_U16, SIM_TMAP_U32, SIM_TMAP_I32, SIM_TMAP_U64, SIM_TMAP_I64,
+  SIM_TMAP_F16, SIM_TMAP_F32, SIM_TMAP_F64, SIM_TMAP_BF16
+};
+#define SIM_TMAP_BYTES 128
+#define SIM_TMAP_MAX_RANK 5
+struct sim_tmap {
+  uint64_t addr;                         /* globalAddress: 16-byte aligned */
+  uint32_t dtype;                        /* enum sim_tmap_dtype */
+  uint32_t rank;                         /* 1..5 */
+  uint64_t dims[SIM_TMAP_MAX_RANK];      /* globalDim: elements, innermost first */
+  uint64_t strides[SIM_TMAP_MAX_RANK - 1]; /* globalStrides: bytes of dims 1..rank-1 */
+  uint32_t box[SIM_TMAP_MAX_RANK];       /* boxDim: elements, 1..256 */
+  uint32_t estrides[SIM_TMAP_MAX_RANK];  /* elementStrides: 1 (the only one supported) */
+  uint32_t interleave, swizzle, l2promo, oobfill; /* 0 (NONE) is the only one supported */
+};
+/* Bytes of one element of dtype, or 0 for an unknown type. */
+uint32_t sim_tmap_elem_size(uint32_t dtype);
+/* Check t as cuTensorMapEncodeTiled does (and refuse, by name, the modes the emulator does
+   not model: interleave, swizzle, NaN fill, element strides other than 1) and write the
+   emulator's 128-byte map into out. Returns 0, or -1 with a message in err. */
+int sim_tmap_encode(const struct sim_tmap *t, uint8_t out[SIM_TMAP_BYTES], char *err, size_t errlen);
+/* Decode a map sim_tmap_encode wrote. Returns 0, or -1 when the bytes are not one. */
+int sim_tmap_decode(const uint8_t in[SIM_TMAP_BYTES], struct sim_tmap *t);
+
 #endif

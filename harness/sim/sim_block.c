@@ -450,6 +450,8 @@ enum sim_bstep sim_block_resume(struct sim_block *b, uint64_t slice)
   if (b->chunk)
     __atomic_add_fetch(b->budget_used, b->chunk, __ATOMIC_RELAXED);
   b->chunk = 0;
+  if (sim_async_block_end(b))
+    return SIM_BS_DONE;
   sim_race_end(b);
   return SIM_BS_DONE;
 }

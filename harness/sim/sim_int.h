@@ -60,7 +60,11 @@ struct sim_callinfo {
                                     provides itself (printf, assert) */
   uint32_t first_in, nin;        /* copies caller args -> callee params (into prog->copies) */
   uint32_t first_out, nout;      /* copies callee return -> caller retval */
+  uint32_t first_alt;            /* an indirect call (target SIM_NO_TARGET): the call through
+                                    a pointer to module function f is prog->calls[first_alt + f]
+                                    (target SIM_NO_TARGET: not one this kernel can call) */
 };
+#define SIM_NO_TARGET UINT32_MAX
 
 struct sim_prog {
   const struct ptx_module *mod;
@@ -77,7 +81,10 @@ struct sim_prog {
   uint32_t local_size;           /* per-thread local bytes */
   uint32_t pframe_size;          /* per-thread param frame bytes */
   uint32_t kparam_size;
-  struct sim_callinfo *calls;    /* indexed by the call instruction's opd[1].imm */
+  struct sim_callinfo *calls;    /* indexed by the call instruction's opd[1].imm; then each
+                                    indirect call's alternatives (first_alt) */
+  uint32_t ncalls_all;           /* entries of calls: ncalls and the alternatives */
+  int has_indirect;              /* some call is through a pointer: calls check recursion */
   uint32_t ncalls;
   struct sim_copy *copies;
   uint32_t ncopies;
@@ -160,6 +167,11 @@ struct sim_warp {
   struct sim_acopy *acp;
   uint32_t nacp, cap_acp;
   uint32_t agroups[SIM_MAX_WARP];
+  /* bulk copies (cp.async.bulk, sim_async.c): issued and not yet done, in issue order, and
+     each lane's count of committed bulk groups */
+  struct sim_bulk *bulk;
+  uint32_t nbulk, cap_bulk;
+  uint32_t bgroups[SIM_MAX_WARP];
   uint64_t snap_loopers;         /* ... and in the window before it (deadlock reports) */
   int snap_valid, spinning;
   uint32_t wsync;                /* __syncwarp()s and .sync collectives the warp has completed:
@@ -359,6 +371,9 @@ int sim_async_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_
 int sim_mbarrier_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t e);
 /* Forget warp w's queued copies (a new block starts on it). */
 void sim_async_reset(struct sim_warp *w);
+/* The block's threads have all ended: perform the bulk stores to global memory they issued
+   and did not wait for (the GPU completes them). Returns 0, or -1 after reporting a fault. */
+int sim_async_block_end(struct sim_block *b);
 /* Free the queues of warps[0 .. n). */
 void sim_async_free(struct sim_warp *warps, uint32_t n);
 

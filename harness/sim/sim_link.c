@@ -105,6 +105,8 @@ struct linker {
   uint32_t nconst, cap_const;
   char *err;
   size_t errlen;
+  int indirect;              /* a reachable function calls through a pointer */
+  uint8_t *linkable;         /* per function: linkable()'s state */
 };
 
 /* The built-in that implements an external function, or SIM_BUILTIN_NONE. */
@@ -132,13 +134,61 @@ static enum sim_status reach_funcs(struct linker *L, uint32_t f)
   }
   for (uint32_t i = 0; i < fn->ninst; i++) {
     const struct ptx_inst *in = &L->m->insts[fn->first_inst + i];
-    if (in->op == PTX_OP_CALL) {
+    if (in->op == PTX_OP_CALL && in->opd[0].kind != PTX_OPD_FUNC) {
+      L->indirect = 1;
+    } else if (in->op == PTX_OP_CALL) {
       enum sim_status st = reach_funcs(L, in->opd[0].reg);
       if (st != SIM_OK)
         return st;
     }
   }
   return SIM_OK;
+}
+
+/* Whether function f and what it calls have bodies (or are built-ins): depth-first, with
+   state[] 0 unseen, 1 being looked at or fine, 2 not (direct recursion is refused by
+   ptx_cfg, so the walk ends). */
+static int linkable(const struct ptx_module *m, uint32_t f, uint8_t *state)
+{
+  if (state[f])
+    return state[f] == 1;
+  const struct ptx_func *fn = &m->funcs[f];
+  state[f] = 1;
+  if ((fn->is_extern || !fn->ninst) && !builtin_of(fn->name)) {
+    state[f] = 2;
+    return 0;
+  }
+  for (uint32_t i = 0; i < fn->ninst; i++) {
+    const struct ptx_inst *in = &m->insts[fn->first_inst + i];
+    if (in->op == PTX_OP_CALL && in->opd[0].kind == PTX_OPD_FUNC && in->opd[0].reg < m->nfuncs &&
+        !linkable(m, in->opd[0].reg, state)) {
+      state[f] = 2;
+      return 0;
+    }
+  }
+  return 1;
+}
+
+/* Whether an indirect call may reach function f: its address is taken, it has a body and
+   nothing in it (or in what it calls) is refused or missing (a virtual destructor that
+   calls free: a call through a pointer to it faults, the kernel still runs). state: as
+   linkable's, kept across calls. */
+static int indirect_target(const struct ptx_module *m, uint32_t f, uint8_t *state)
+{
+  const struct ptx_func *fn = &m->funcs[f];
+  return fn->addr_taken && !fn->is_entry && !fn->is_extern && fn->ninst && ptx_func_refused(m, f) < 0 &&
+         linkable(m, f, state);
+}
+
+/* The entry and what it calls; with an indirect call, every function whose address is taken
+   (and what those call). */
+static enum sim_status reach_all(struct linker *L, uint32_t entry)
+{
+  enum sim_status st = reach_funcs(L, entry);
+  for (uint32_t f = 0; st == SIM_OK && L->indirect && f < L->m->nfuncs; f++)
+    if (indirect_target(L->m, f, L->linkable))
+      st = reach_funcs(L, f);
+  return st;
 }
 
 /* Register holding constant v (bits), added on first use. */
@@ -350,6 +400,11 @@ static enum sim_status rewrite(struct linker *L)
           op->sym = PTX_NOREG;
           break;
         case PTX_OPD_ADDR:
+          for (uint32_t v = 0; v < op->nvec; v++) {   /* a tensor copy's coordinates */
+            uint32_t *cr = v < 4 ? &op->vreg[v] : &op->pair;
+            if (*cr != PTX_NOREG)
+              *cr += rb;
+          }
           if (op->reg != PTX_NOREG) {
             op->reg += rb;
           } else if (op->sym != PTX_NOREG) {
@@ -412,49 +467,97 @@ static enum sim_status add_copy(struct linker *L, uint32_t dst, uint32_t src)
   return SIM_OK;
 }
 
+/* The argument and return copies of a call of callee into ci (their param symbols are the
+   call's). Returns SIM_ERR_UNSUPPORTED when the counts do not match. */
+static enum sim_status call_copies(struct linker *L, const struct ptx_call *call, uint32_t f,
+                                   struct sim_callinfo *ci)
+{
+  const struct ptx_module *m = L->m;
+  const struct ptx_func *callee = &m->funcs[f];
+  struct sim_prog *p = L->p;
+  if (call->nargs != callee->nparams || call->nret > callee->nrets) {
+    snprintf(L->err, L->errlen, "call of %s passes %u arguments, the function takes %u",
+             callee->name, call->nargs, callee->nparams);
+    return SIM_ERR_UNSUPPORTED;
+  }
+  ci->target = L->func_code[f];
+  ci->builtin = callee->ninst ? SIM_BUILTIN_NONE : builtin_of(callee->name);
+  ci->first_in = p->ncopies;
+  for (uint32_t a = 0; a < call->nargs; a++) {
+    enum sim_status st = add_copy(L, m->func_params[callee->first_param + a],
+                                  m->call_syms[call->first + call->nret + a]);
+    if (st != SIM_OK)
+      return st;
+  }
+  ci->nin = p->ncopies - ci->first_in;
+  ci->first_out = p->ncopies;
+  for (uint32_t r = 0; r < call->nret; r++) {
+    enum sim_status st = add_copy(L, m->call_syms[call->first + r],
+                                  m->func_params[callee->first_ret + r]);
+    if (st != SIM_OK)
+      return st;
+  }
+  ci->nout = p->ncopies - ci->first_out;
+  return SIM_OK;
+}
+
+/* Each call's callinfo. An indirect call gets one alternative per module function (a call
+   through a pointer to it): a direct call's copies where the function is one the kernel can
+   call with these arguments, else SIM_NO_TARGET (the call faults there). */
 static enum sim_status link_calls(struct linker *L)
 {
   const struct ptx_module *m = L->m;
   struct sim_prog *p = L->p;
+  uint64_t nalt = 0, ncopy = m->ncall_syms;
+  for (uint32_t c = 0; c < m->ncalls; c++)
+    if (m->calls[c].func == PTX_NOREG) {
+      nalt += m->nfuncs;
+      ncopy += (uint64_t)m->nfuncs * (m->calls[c].nargs + m->calls[c].nret);
+    }
+  if (nalt + m->ncalls > UINT32_MAX / 2 || ncopy > UINT32_MAX / 2)
+    return SIM_ERR_NOMEM;
   p->ncalls = m->ncalls;
-  p->calls = calloc(m->ncalls ? m->ncalls : 1, sizeof *p->calls);
-  p->copies = calloc(m->ncall_syms ? m->ncall_syms : 1, sizeof *p->copies);
+  p->ncalls_all = (uint32_t)(m->ncalls + nalt);
+  p->calls = calloc(p->ncalls_all ? p->ncalls_all : 1, sizeof *p->calls);
+  p->copies = calloc(ncopy ? ncopy : 1, sizeof *p->copies);
   if (!p->calls || !p->copies)
     return SIM_ERR_NOMEM;
+  uint32_t next_alt = m->ncalls;
   for (uint32_t c = 0; c < m->ncalls; c++) {
     const struct ptx_call *call = &m->calls[c];
+    struct sim_callinfo *ci = &p->calls[c];
+    if (call->func == PTX_NOREG) {
+      ci->target = SIM_NO_TARGET;
+      ci->first_alt = next_alt;
+      next_alt += m->nfuncs;
+      p->has_indirect = 1;
+      for (uint32_t f = 0; f < m->nfuncs; f++)
+        p->calls[ci->first_alt + f].target = SIM_NO_TARGET;
+    }
     int caller = 1;                      /* the call is in a function this launch runs */
     for (uint32_t k = 0; k < call->nret + call->nargs; k++) {
       const struct ptx_var *v = &m->vars[m->call_syms[call->first + k]];
       caller &= v->func < 0 || L->reach[v->func];
     }
-    if (!L->reach[call->func] || !caller)
+    if (!caller)
       continue;
-    const struct ptx_func *callee = &m->funcs[call->func];
-    struct sim_callinfo *ci = &p->calls[c];
-    ci->target = L->func_code[call->func];
-    ci->builtin = callee->ninst ? SIM_BUILTIN_NONE : builtin_of(callee->name);
-    if (call->nargs != callee->nparams || call->nret > callee->nrets) {
-      snprintf(L->err, L->errlen, "call of %s passes %u arguments, the function takes %u",
-               callee->name, call->nargs, callee->nparams);
-      return SIM_ERR_UNSUPPORTED;
+    if (call->func != PTX_NOREG) {
+      if (!L->reach[call->func])
+        continue;
+      enum sim_status st = call_copies(L, call, call->func, ci);
+      if (st != SIM_OK)
+        return st;
+      continue;
     }
-    ci->first_in = p->ncopies;
-    for (uint32_t a = 0; a < call->nargs; a++) {
-      enum sim_status st = add_copy(L, m->func_params[callee->first_param + a],
-                                    m->call_syms[call->first + call->nret + a]);
+    for (uint32_t f = 0; f < m->nfuncs; f++) {
+      struct sim_callinfo *alt = &p->calls[ci->first_alt + f];
+      const struct ptx_func *fn = &m->funcs[f];
+      if (!L->reach[f] || !indirect_target(m, f, L->linkable) || call->nargs != fn->nparams || call->nret > fn->nrets)
+        continue;
+      enum sim_status st = call_copies(L, call, f, alt);
       if (st != SIM_OK)
         return st;
     }
-    ci->nin = p->ncopies - ci->first_in;
-    ci->first_out = p->ncopies;
-    for (uint32_t r = 0; r < call->nret; r++) {
-      enum sim_status st = add_copy(L, m->call_syms[call->first + r],
-                                    m->func_params[callee->first_ret + r]);
-      if (st != SIM_OK)
-        return st;
-    }
-    ci->nout = p->ncopies - ci->first_out;
   }
   return SIM_OK;
 }
@@ -482,11 +585,12 @@ enum sim_status sim_link(struct sim_device *d, const struct ptx_module *m, int f
   L.func_reg = calloc(nf, sizeof *L.func_reg);
   L.sym_addr = calloc(nv, sizeof *L.sym_addr);
   L.sym_ok = calloc(nv, 1);
-  if (!L.reach || !L.order || !L.func_code || !L.func_reg || !L.sym_addr || !L.sym_ok) {
+  L.linkable = calloc(nf, 1);
+  if (!L.linkable || !L.reach || !L.order || !L.func_code || !L.func_reg || !L.sym_addr || !L.sym_ok) {
     st = SIM_ERR_NOMEM;
     goto out;
   }
-  st = reach_funcs(&L, (uint32_t)func);
+  st = reach_all(&L, (uint32_t)func);
   if (st != SIM_OK)
     goto out;
   for (uint32_t k = 0; k < L.norder; k++) {
@@ -517,6 +621,7 @@ out:
   free(L.func_reg);
   free(L.sym_addr);
   free(L.sym_ok);
+  free(L.linkable);
   free(L.consts);
   if (st != SIM_OK) {
     if (st == SIM_ERR_NOMEM)

@@ -133,9 +133,9 @@ uint64_t *sim_warp_zero_plan(const struct sim_prog *p)
      device function's (the paths into it are the call sites'); a join keeps what every path
      into it wrote */
   uint32_t nwork = 0;
-  for (uint32_t c = 0; c <= p->ncalls; c++) {
-    uint32_t root = c == p->ncalls ? p->entry : p->calls[c].target;
-    if (c < p->ncalls && p->calls[c].builtin)
+  for (uint32_t c = 0; c <= p->ncalls_all; c++) {
+    uint32_t root = c == p->ncalls_all ? p->entry : p->calls[c].target;
+    if (c < p->ncalls_all && p->calls[c].builtin)
       continue;
     if (root >= p->ncode || seen[root])
       continue;
@@ -483,6 +483,33 @@ static uint64_t sync_need(const struct sim_block *b, const struct sim_warp *w,
   return mask & w->live;
 }
 
+/* The call lane l of w makes through the function pointer of indirect call ci (instruction
+   pc): *cidx gets its callinfo (one of ci's alternatives). Returns 0, or 1 after reporting a
+   pointer that is not the address of a function this kernel can call. */
+static int call_through(struct sim_block *b, struct sim_warp *w, uint32_t pc, unsigned l,
+                        const struct sim_callinfo *ci, uint32_t *cidx)
+{
+  const struct sim_prog *p = b->prog;
+  const struct ptx_inst *in = &p->code[pc];
+  uint64_t v = REG(in->opd[0].reg)[l], f = (v - PTX_FUNC_ADDR_BASE) >> 4;
+  if (v >= PTX_FUNC_ADDR_BASE && !(v & 15) && f < p->mod->nfuncs &&
+      p->calls[ci->first_alt + f].target != SIM_NO_TARGET) {
+    *cidx = ci->first_alt + (uint32_t)f;
+    return 0;
+  }
+  char msg[256];
+  if (v >= PTX_FUNC_ADDR_BASE && !(v & 15) && f < p->mod->nfuncs)
+    snprintf(msg, sizeof msg, "a call through a function pointer to %s, which takes other "
+             "parameters than the call passes or cannot run on the emulator", p->mod->funcs[f].name);
+  else
+    snprintf(msg, sizeof msg, "a call through a function pointer (%#llx) that is not the address "
+             "of a device function%s", (unsigned long long)v,
+             v == 0 ? ": a null pointer, or an object whose virtual function table was never set "
+                      "(constructed on the host, or not constructed)" : "");
+  sim_fault_other(b, w, pc, l, SIM_FK_TRAP, msg);
+  return 1;
+}
+
 /* Control instructions and .sync collectives. Returns 0 to go on, 1 when the warp must stop
    (fault). */
 static int control(struct sim_block *b, struct sim_warp *w, const struct ptx_inst *in)
@@ -565,28 +592,47 @@ static int control(struct sim_block *b, struct sim_warp *w, const struct ptx_ins
       }
       return 0;
     }
+    uint32_t tgt[SIM_MAX_WARP], first = SIM_NO_TARGET;
+    int same = 1;
     for (uint64_t mm = e; mm; mm &= mm - 1) {
       unsigned l = sim_ctz64(mm);
+      uint32_t cidx = (uint32_t)in->opd[1].imm;
+      if (ci->target == SIM_NO_TARGET && call_through(b, w, pc, l, ci, &cidx))
+        return 1;
+      const struct sim_callinfo *cl = &p->calls[cidx];
       if (w->depth[l] >= SIM_CALLDEPTH) {
         sim_fault_other(b, w, pc, l, SIM_FK_CALL_DEPTH, "device-function calls nested too deeply");
         return 1;
       }
+      for (unsigned d = 0; p->has_indirect && d < w->depth[l]; d++)
+        if (p->calls[w->ret_call[l][d]].target == cl->target) {
+          sim_fault_other(b, w, pc, l, SIM_FK_CALL_DEPTH, "a recursive call (through a function "
+                          "pointer or virtual function): the emulator runs device functions "
+                          "without recursion");
+          return 1;
+        }
       uint8_t *fr = w->pframe + l * fs;
-      for (uint32_t k = 0; k < ci->nin; k++) {
-        const struct sim_copy *c = &p->copies[ci->first_in + k];
+      for (uint32_t k = 0; k < cl->nin; k++) {
+        const struct sim_copy *c = &p->copies[cl->first_in + k];
         memmove(fr + c->dst, fr + c->src, c->size);
       }
       w->ret_pc[l][w->depth[l]] = pc + 1;
-      w->ret_call[l][w->depth[l]] = (uint32_t)in->opd[1].imm;
+      w->ret_call[l][w->depth[l]] = cidx;
       w->depth[l]++;
+      tgt[l] = cl->target;
+      if (first == SIM_NO_TARGET)
+        first = cl->target;
+      same &= cl->target == first;
     }
-    if (e == g) {
-      w->gpc = ci->target;
+    if (e == g && same) {
+      w->gpc = first;
     } else {
+      /* lanes calling different functions (virtual calls on objects of several classes) go
+         their own ways, as lanes of a divergent branch, and meet again after the call */
       w->have_group = 0;
       for (uint64_t mm = g; mm; mm &= mm - 1) {
         unsigned l = sim_ctz64(mm);
-        w->pc[l] = (e >> l & 1) ? ci->target : pc + 1;
+        w->pc[l] = (e >> l & 1) ? tgt[l] : pc + 1;
       }
       arrive(b, w, g);
     }

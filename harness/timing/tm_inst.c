@@ -121,6 +121,15 @@ void tm_classify(const struct tm_costs *c, const struct ptx_inst *in, struct tm_
       if (in->sub == PTX_CP_COPY) {
         set(o, TM_C_LOAD, TM_PIPE_LSU, TM_DEP_LONG, 0, 1);
         o->async = TM_ASYNC_COPY;
+      } else if (in->sub == PTX_CP_BULK_G2S) {
+        /* a bulk copy: its sectors go through L2 and DRAM as a load's; the block's mbarrier
+           waits wait for its data */
+        set(o, TM_C_LOAD, TM_PIPE_LSU, TM_DEP_LONG, 0, 1);
+        o->async = TM_ASYNC_BULK;
+      } else if (in->sub == PTX_CP_BULK_S2G || in->sub == PTX_CP_BULK_RED) {
+        set(o, TM_C_STORE, TM_PIPE_LSU, TM_DEP_WAIT, 2, 1);
+      } else if (in->sub >= PTX_CP_BULK_G2S) {   /* prefetch, bulk commit/wait: issue only */
+        set(o, TM_C_FIXED, TM_PIPE_INT, TM_DEP_WAIT, 1, 1);
       } else {
         set(o, TM_C_FIXED, TM_PIPE_INT, TM_DEP_WAIT, 1, 1);
         o->async = in->sub == PTX_CP_COMMIT ? TM_ASYNC_COMMIT
@@ -176,6 +185,8 @@ void tm_classify(const struct tm_costs *c, const struct ptx_inst *in, struct tm_
     break;
   case PTX_COST_MBAR:              /* an atomic on a shared word: the shared-memory unit */
     set(o, TM_C_FIXED, TM_PIPE_MIO, TM_DEP_SHORT, c->smem, 1);
+    if (in->sub == PTX_MBAR_TEST_WAIT || in->sub == PTX_MBAR_TRY_WAIT)
+      o->async = TM_ASYNC_MBWAIT;
     break;
   case PTX_COST_SLEEP:
     set(o, TM_C_FIXED, TM_PIPE_CBU, TM_DEP_WAIT, 100, 1);

@@ -40,8 +40,11 @@ enum tm_dep { TM_DEP_WAIT = 0, TM_DEP_SHORT, TM_DEP_LONG };   /* who waits on th
 
 #define TM_MAX_SRC 25                 /* wmma.mma reads 24 fragment registers and a guard */
 #define TM_MAX_DST 8
-/* cp.async's parts, for the groups the timing model keeps per warp (tm_sm.c). */
-enum tm_async { TM_ASYNC_NONE = 0, TM_ASYNC_COPY, TM_ASYNC_COMMIT, TM_ASYNC_WAIT, TM_ASYNC_WAIT_ALL };
+/* cp.async's parts, for the groups the timing model keeps per warp (tm_sm.c); a bulk copy
+   into shared memory (cp.async.bulk{.tensor}), which the block's mbarrier waits
+   (test_wait/try_wait) wait for. */
+enum tm_async { TM_ASYNC_NONE = 0, TM_ASYNC_COPY, TM_ASYNC_COMMIT, TM_ASYNC_WAIT, TM_ASYNC_WAIT_ALL,
+                TM_ASYNC_BULK, TM_ASYNC_MBWAIT };
 
 struct tm_op {
   uint8_t cls, pipe, dep, interval;

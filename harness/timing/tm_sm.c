@@ -56,6 +56,8 @@ struct bstate {                  /* a recorded block on this SM */
   uint32_t arrived[16];          /* per barrier: warps that reached it (bar.arrive included) */
   uint32_t expect[16];           /* per barrier: warps its thread count names; 0: every live
                                     warp of the block */
+  int64_t bulk_done;             /* when the bulk copies into its shared memory issued so far
+                                    have landed: its mbarrier waits issue no earlier */
 };
 
 struct sm {
@@ -353,6 +355,10 @@ static int can_issue(struct sm *s, uint32_t slot, int64_t t, uint8_t *why, int64
       reason = TM_STALL_LONG_SB;
     }
   }
+  if (o->async == TM_ASYNC_MBWAIT && s->b[x->blk].bulk_done > at) {
+    at = s->b[x->blk].bulk_done;
+    reason = TM_STALL_LONG_SB;
+  }
   if (at > t) {
     *why = reason;
     *when = at;
@@ -560,7 +566,9 @@ static void issue(struct sm *s, uint32_t slot, int64_t t, struct tm_sm_out *out)
     break;
   }
   int64_t r = ceil_cycle(ready);
-  if (o->async)
+  if (o->async == TM_ASYNC_BULK && r > bs->bulk_done)
+    bs->bulk_done = r;
+  else if (o->async)
     async_issue(x, o, r);
   for (unsigned i = 0; i < o->ndst; i++) {
     x->ready[o->dst[i]] = r;
@@ -588,6 +596,7 @@ static void dispatch(struct sm *s, uint32_t j, uint32_t slot, int64_t t)
   bs->live = 0;
   memset(bs->arrived, 0, sizeof bs->arrived);
   memset(bs->expect, 0, sizeof bs->expect);
+  bs->bulk_done = 0;
   for (uint32_t k = 0; k < in->warps_per_block; k++) {
     struct warp *x = &s->w[slot * in->warps_per_block + k];
     memset(x->ready, 0, in->nregs * sizeof *x->ready);

@@ -797,11 +797,13 @@ START_TEST(refused_kernel_leaves_the_others)
   e2e_expect_error(r, 2, "kernel 'fetch'", "tex.1d", NULL);
   ck_assert_msg(e2e_mentions_line(r->err, "two_kernels.cu", e2e_marker_line(k, "TEX-HERE")),
                 "the refusal does not name the texture fetch's line: %s", r->err);
+  /* virtual calls, once refused, run: Tri's area on odd lanes, Shape's on even ones */
   r = e2e_emu(k, "--kernel", "shapes", "--grid", "1", "--block", "32", A, "i32buf:8:zero", A,
-              "i32:8", NULL);
-  e2e_expect_error(r, 2, "kernel 'shapes'", "indirect call", NULL);
-  ck_assert_msg(e2e_mentions_line(r->err, "two_kernels.cu", e2e_marker_line(k, "VIRTUAL-HERE")),
-                "the refusal does not name the virtual call's line: %s", r->err);
+              "i32:8", "--dump", dump_arg(0, pout), "--json", NULL);
+  e2e_expect_ok(r);
+  got = e2e_read(pout, 8 * 4);
+  for (int i = 0; i < 8; i++)
+    ck_assert_int_eq(got[i], (i & 1) ? i * i / 2 : i * i);
 }
 END_TEST
 

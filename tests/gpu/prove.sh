@@ -190,6 +190,38 @@ wm wmma_u8 wmma_u8 u8 i32 u8 exact
 pcase wmma_blog_gemm mma.cu wmma_blog_gemm 2,1 128,4 "2:f32:ulp" \
   $A f16buf:4608:rand:82 $A f16buf:3072:rand:83 $A f32buf:6144:rand:84 \
   $A i32:96 $A i32:64 $A i32:48 $A f32:2 $A f32:-1
+# bulk copies (cp.async.bulk: cuda::memcpy_async on a barrier, memcpy_async_tx, bulk store,
+# cp.reduce.async.bulk with integer-valued floats, exact in any order)
+pcase bulk_tiles bulk_copy.cu bulk_tiles 1 128 "1:f32:exact" \
+  $A f32buf:640:rand:61 $A f32buf:640:zero $A i32:5
+pcase bulk_group_copy bulk_copy.cu bulk_group_copy 3 128 "1:f32:exact" \
+  $A f32buf:384:rand:64 $A f32buf:384:zero
+pcase bulk_ptx_wrappers bulk_copy.cu bulk_ptx_wrappers 2 64 "1:f32:exact" \
+  $A f32buf:128:rand:65 $A f32buf:128:zero
+pcase bulk_roundtrip bulk_copy.cu bulk_roundtrip 3 128 "1:f32:exact" \
+  $A f32buf:384:rand:62 $A f32buf:384:zero
+pcase bulk_reduce_add bulk_copy.cu bulk_reduce_add 4 64 "1:f32:exact" \
+  $A f32buf:256:iota $A f32buf:64:fill=1
+# tensor copies (TMA): tensor maps made by cuTensorMapEncodeTiled on the GPU, boxes past the
+# tensor's edges (zeros in, not written out), rows padded to a multiple of 16 bytes
+pcase tma_f32 tma.cu tma_f32 2,3 128 "0:f32:exact 1:f32:exact 2:u32:exact" \
+  $A tmap:50x37:208:32x16:f32buf:1924:rand:71 $A tmap:50x37:208:32x16:f32buf:1924:zero \
+  $A u32buf:3072:fill=7
+pcase tma_f16 tma.cu tma_f16 3,2 128 "1:u16:exact 2:u32:exact" \
+  $A tmap:70x20:144:32x16:f16buf:1440:rand:71 $A tmap:70x20:144:32x16:f16buf:1440:zero \
+  $A u32buf:1536:fill=7
+pcase tma_u8 tma.cu tma_u8 2,3 128 "1:u8:exact 2:u32:exact" \
+  $A tmap:45x33:64:32x16:u8buf:2112:rand:71 $A tmap:45x33:64:32x16:u8buf:2112:zero \
+  $A u32buf:768:fill=7
+pcase tma_box3d tma.cu tma_box3d 2 64 "1:f32:exact" \
+  $A tmap:12x5x3:-:8x4x2:f32buf:180:iota $A f32buf:128:fill=-1
+# calls through pointers: virtual functions of objects built in the kernel, function pointers
+pcase virtual_shapes virtual.cu virtual_shapes 2 128 "1:f32:exact" \
+  $A f32buf:200:rand:81 $A f32buf:200:zero $A i32:200
+pcase function_pointers virtual.cu function_pointers 2 128 "1:i32:exact" \
+  $A i32buf:200:rand:82 $A i32buf:200:zero $A i32:200
+pcase virtual_destructor virtual.cu virtual_destructor_and_constant_table 1 128 "1:f32:exact" \
+  $A f32buf:100:rand:83 $A f32buf:100:zero $A i32:100
 
 {
   echo "warplab emulator vs $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | head -1)"

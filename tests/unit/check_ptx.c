@@ -736,6 +736,28 @@ static const struct decode_case decode_cases[] = {
   {"cp.async.wait_all;", PTX_OP_CP, 0, 0, 0, PTX_CP_WAIT_ALL, 0, 0, 0, 1, 0, 0},
   {"cp.async.mbarrier.arrive.noinc.shared.b64 [%r1];", PTX_OP_CP, PTX_T_B64, 0, PTX_SP_SHARED,
    PTX_CP_MBAR_ARRIVE, 0, 0, 0, 1, PTX_F_NOINC, 1},
+  /* bulk copies: the first space word is the destination's; vec holds a tensor copy's rank */
+  {"cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%r1], [%rd1], %r2, [%r3];", PTX_OP_CP,
+   0, 0, PTX_SP_SHARED, PTX_CP_BULK_G2S, 0, 0, 0, 0, 0, 4},
+  {"cp.async.bulk.global.shared::cta.bulk_group [%rd1], [%r1], %r2;", PTX_OP_CP, 0, 0, PTX_SP_GLOBAL,
+   PTX_CP_BULK_S2G, 0, 0, 0, 0, 0, 3},
+  {"cp.reduce.async.bulk.global.shared::cta.bulk_group.add.f32 [%rd1], [%r1], %r2;", PTX_OP_CP, PTX_T_F32,
+   0, PTX_SP_GLOBAL, PTX_CP_BULK_RED, PTX_ATOM_ADD, 0, 0, 0, 0, 3},
+  {"cp.async.bulk.prefetch.L2.global [%rd1], %r2;", PTX_OP_CP, 0, 0, PTX_SP_GLOBAL, PTX_CP_BULK_PREFETCH, 0, 0,
+   0, 0, 0, 2},
+  {"cp.async.bulk.commit_group;", PTX_OP_CP, 0, 0, 0, PTX_CP_BULK_COMMIT, 0, 0, 0, 0, 0, 0},
+  /* a cache hint's policy operand is dropped */
+  {"cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.L2::cache_hint [%r1], "
+   "[%rd1, {%r2, %r3}], [%r4], %rd2;", PTX_OP_CP, 0, 0, PTX_SP_SHARED, PTX_CP_BULK_G2S, 0, 0, 0, 2, 0, 3},
+  {"cp.async.bulk.prefetch.tensor.2d.L2.global.tile [%rd1, {%r2, %r3}];", PTX_OP_CP, 0, 0, PTX_SP_GLOBAL,
+   PTX_CP_BULK_PREFETCH, 0, 0, 0, 2, 0, 1},
+  {"fence.proxy.async.shared::cta;", PTX_OP_FENCE, 0, 0, PTX_SP_SHARED, 0, 0, 0, 0, 1, 0, 0},
+  {"fence.mbarrier_init.release.cluster;", PTX_OP_FENCE, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0},
+  {"cp.async.bulk.wait_group.read 0;", PTX_OP_CP, 0, 0, 0, PTX_CP_BULK_WAIT, 0, 0, 0, 0, 0, 1},
+  {"cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%r1], [%rd1, {%r2, %r3}], "
+   "[%r4];", PTX_OP_CP, 0, 0, PTX_SP_SHARED, PTX_CP_BULK_G2S, 0, 0, 0, 2, 0, 3},
+  {"cp.async.bulk.tensor.5d.global.shared::cta.tile.bulk_group [%rd1, {%r1, %r2, %r3, %r4, %r5}], [%r1];",
+   PTX_OP_CP, 0, 0, PTX_SP_GLOBAL, PTX_CP_BULK_S2G, 0, 0, 0, 5, 0, 2},
   {"mbarrier.init.shared.b64 [%r1], %r2;", PTX_OP_MBARRIER, PTX_T_B64, 0, PTX_SP_SHARED, PTX_MBAR_INIT, 0, 0,
    0, 1, 0, 2},
   {"mbarrier.arrive.expect_tx.release.cta.shared::cta.b64 _, [%r1], %r2;", PTX_OP_MBARRIER, PTX_T_B64, 0,
@@ -1248,6 +1270,57 @@ START_TEST(test_tensor_core_forms) {
 }
 END_TEST
 
+/* Function addresses: a virtual function table's entries and a mov of a function are
+   PTX_FUNC_ADDR values, the functions marked addr_taken; a call through a register (with its
+   .callprototype) is an indirect call: opd[0] the register, no callee. */
+START_TEST(test_indirect_calls)
+{
+  static const char src[] =
+    ".version 9.0\n.target sm_90\n.address_size 64\n"
+    ".func (.param .b32 r) f(.param .b32 a)\n{\n.reg .b32 %r<2>;\nld.param.u32 %r1, [a];\n"
+    "st.param.b32 [r], %r1;\nret;\n}\n"
+    ".func (.param .b32 r) g(.param .b32 a)\n{\nret;\n}\n"
+    ".global .align 8 .u64 vt[3] = {0, f, g};\n"
+    ".entry k()\n{\n.reg .b64 %rd<3>;\n.reg .b32 %r<3>;\n"
+    "mov.u64 %rd1, g;\nld.global.u64 %rd2, [vt+8];\n"
+    "{\n.param .b32 p0;\nst.param.b32 [p0], %r1;\n.param .b32 rv;\n"
+    "prototype_0 : .callprototype (.param .b32 _) _ (.param .b32 _);\n"
+    "call (rv), %rd2, (p0), prototype_0;\nld.param.b32 %r2, [rv];\n}\nret;\n}\n";
+  struct ptx_module m;
+  struct ptx_error e;
+  ck_assert_int_eq(ptx_parse(src, sizeof src - 1, &m, &e), PTX_OK);
+  ck_assert_uint_eq(m.funcs[0].addr_taken, 1);
+  ck_assert_uint_eq(m.funcs[1].addr_taken, 1);
+  ck_assert_uint_eq(m.funcs[2].addr_taken, 0);
+  ck_assert_ptr_null(m.funcs[2].refused);
+  const struct ptx_var *vt = NULL;
+  for (uint32_t i = 0; i < m.nvars; i++)
+    if (!strcmp(m.vars[i].name, "vt"))
+      vt = &m.vars[i];
+  ck_assert_ptr_nonnull(vt);
+  ck_assert_uint_eq(vt->has_init, 1);
+  uint64_t v[3];
+  memcpy(v, m.init + vt->init_off, sizeof v);
+  ck_assert_uint_eq(v[0], 0);
+  ck_assert_uint_eq(v[1], PTX_FUNC_ADDR(0));
+  ck_assert_uint_eq(v[2], PTX_FUNC_ADDR(1));
+  const struct ptx_func *k = &m.funcs[2];
+  ck_assert_uint_eq(m.insts[k->first_inst].op, PTX_OP_MOV);
+  ck_assert_int_eq(m.insts[k->first_inst].opd[1].kind, PTX_OPD_IMM);
+  ck_assert_uint_eq((uint64_t)m.insts[k->first_inst].opd[1].imm, PTX_FUNC_ADDR(1));
+  const struct ptx_inst *call = NULL;
+  for (uint32_t i = 0; i < k->ninst; i++)
+    if (m.insts[k->first_inst + i].op == PTX_OP_CALL)
+      call = &m.insts[k->first_inst + i];
+  ck_assert_ptr_nonnull(call);
+  ck_assert_int_eq(call->opd[0].kind, PTX_OPD_REG);
+  ck_assert_uint_eq(m.calls[call->opd[1].imm].func, PTX_NOREG);
+  ck_assert_uint_eq(m.calls[call->opd[1].imm].nargs, 1);
+  ck_assert_uint_eq(m.calls[call->opd[1].imm].nret, 1);
+  ptx_module_free(&m);
+}
+END_TEST
+
 /* ---- errors ---- */
 struct err_case {
   const char *body;     /* a kernel body, or a whole module when it starts with '.' */
@@ -1258,8 +1331,18 @@ struct err_case {
 
 #define REFUSED ((enum ptx_status)100)
 static const struct err_case err_cases[] = {
-  {"cp.async.bulk.prefetch.L2.global [%rd1], 16;", REFUSED,
-   "unsupported modifier '.bulk' in 'cp.async.bulk.prefetch.L2.global'", 12},
+  {"cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster [%r1], [%rd1], %r1, "
+   "[%r1], %rs1;", REFUSED, "unsupported modifier '.multicast::cluster'", 12},
+  {"cp.async.bulk.global.shared::cta.bulk_group.L2::cache_hint [%rd1], [%r1], %r1;", PTX_ERR_SYNTAX,
+   "takes operands aas", 12},
+  {"cp.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes [%r1], [%r2], %r3, [%r4];", REFUSED,
+   "unsupported modifier '.shared::cta'", 12},
+  {"cp.async.bulk.tensor.2d.shared::cluster.global.im2col.mbarrier::complete_tx::bytes [%r1], [%rd1, {%r1, %r1}], [%r1];",
+   REFUSED, "unsupported modifier '.im2col'", 12},
+  {"cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%r1], [%rd1], %r1;", PTX_ERR_SYNTAX,
+   "takes operands aasa", 12},
+  {"cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [%rd1, {%r1}], [%r1];", PTX_ERR_SYNTAX,
+   "needs 2 coordinates, not 1", 12},
   {"cp.async.wait_group;", PTX_ERR_SYNTAX, "'cp.async.wait_group' takes 1 operand(s), not 0", 12},
   {"cp.async.ca.shared.global [%r1], %rd1, 4;", PTX_ERR_SYNTAX, "needs [shared], [global] addresses", 12},
   {"mbarrier.init.shared.b64 [%r1];", PTX_ERR_SYNTAX, "'mbarrier.init.shared.b64' takes operands as", 12},
@@ -1287,7 +1370,7 @@ static const struct err_case err_cases[] = {
   {"add.foo.s32 %r1, %r2, %r3;", REFUSED, "unsupported modifier '.foo' in 'add.foo.s32' at PTX line 12", 12},
   {"barrier.cluster.arrive.sync;", REFUSED, "unsupported modifier '.sync' in 'barrier.cluster.arrive.sync'",
    12},
-  {"fence.proxy.async.shared::cta;", REFUSED, "unsupported modifier '.proxy' in 'fence.proxy.async", 12},
+  {"fence.proxy.tensormap::generic.release.gpu;", REFUSED, "unsupported modifier '.tensormap::generic'", 12},
   {"add.s32.u32 %r1, %r2, %r3;", PTX_ERR_SYNTAX, "too many types", 12},
   {"mov.u32 %r1, %tid;", PTX_ERR_SYNTAX, "'%tid' needs a component", 12},
   {"add.s32 %r1, %r2, 1.5;", PTX_ERR_SYNTAX, "floating-point literal", 12},
@@ -1322,8 +1405,7 @@ static const struct err_case err_cases[] = {
   {".global .u32 g;", PTX_ERR_SYNTAX, "cannot be declared inside a function", 12},
   {"call.uni nothere, ();", PTX_ERR_SEMANTIC, "call to undeclared function 'nothere'", 12},
   {"mov.u32 %r1, %envreg32;", REFUSED, "unsupported special register '%envreg32'", 12},
-  {"prototype_0 : .callprototype (.param .b32 _) _ (.param .b32 _);", REFUSED,
-   "unsupported indirect call or branch ('.callprototype')", 12},
+  {"targets_0 : .calltargets f;", REFUSED, "unsupported indirect call or branch ('.calltargets')", 12},
   {".reg .b32 %big<4000000>;", PTX_ERR_SYNTAX, "register count 4000000 is out of range", 12},
   {"ret;", PTX_OK, "", 0},
   {".version 6.0\n.target sm_50\n.address_size 64\n", PTX_ERR_UNSUPPORTED, "PTX ISA version 6.0", 1},
@@ -1339,15 +1421,15 @@ static const struct err_case err_cases[] = {
   {".version 9.0\n.target sm_90\n.global .u32 g;\n.global .u64 gp = generic(g);\n"
    ".entry ok()\n{\nret;\n}\n.entry k()\n{\n.reg .b64 %rd1;\nld.global.u64 %rd1, [gp+8];\nret;\n}\n", REFUSED,
    "it uses 'gp', whose initialiser is not loaded (unsupported initialiser 'generic'", 4},
-  {".version 9.0\n.target sm_90\n.func (.param .b32 r) f()\n{\nret;\n}\n"
-   ".global .align 8 .u64 vt[3] = {0, 0, f};\n.entry k()\n{\n.reg .b64 %rd1;\nmov.u64 %rd1, vt;\nret;\n}\n",
-   REFUSED, "it uses 'vt', whose initialiser is not loaded (unsupported initialiser 'f' for 'vt'", 7},
+  {".version 9.0\n.target sm_90\n.global .u32 g;\n"
+   ".global .align 8 .u64 vt[3] = {0, 0, g};\n.entry k()\n{\n.reg .b64 %rd1;\nmov.u64 %rd1, vt;\nret;\n}\n",
+   REFUSED, "it uses 'vt', whose initialiser is not loaded (unsupported initialiser 'g' for 'vt'", 4},
   {".version 9.0\n.target sm_90\n.global .u32 g;\n.global .u32 g;\n", PTX_ERR_SEMANTIC, "'g' is declared twice", 4},
   {".version 9.0\n.target sm_90\n.global .u32 a[];\n", PTX_ERR_SEMANTIC, "array 'a' has no size", 3},
   {".version 9.0\n.target sm_90\n.global .b8 x[1000000000] = {1};\n", PTX_ERR_SEMANTIC,
    "initialised variable 'x' is too large", 3},
-  {".version 9.0\n.target sm_90\n.func f()\n{\nret;\n}\n.entry k()\n{\n.reg .b64 %rd1;\nmov.u64 %rd1, f;\nret;\n}\n",
-   REFUSED, "unsupported use of function 'f' as an operand of 'mov.u64' at PTX line 10", 10},
+  {".version 9.0\n.target sm_90\n.func f()\n{\nret;\n}\n.entry k()\n{\n.reg .b64 %rd1;\nadd.u64 %rd1, f, 8;\nret;\n}\n",
+   REFUSED, "unsupported use of function 'f' as an operand of 'add.u64' at PTX line 10", 10},
   {".version 9.0\n.target sm_90\n.func f(.param .b32 a)\n{\nret;\n}\n"
    ".entry k()\n{\n{ .param .b32 x;\n.param .b32 y;\ncall f, (x, y);\n}\nret;\n}\n",
    PTX_ERR_SEMANTIC, "passes 2 argument(s)", 11},
@@ -1580,6 +1662,7 @@ Suite *suite_ptx(void) {
   tcase_add_test(tc, test_scopes);
   tcase_add_test(tc, test_local_depot_and_demoted_shared);
   tcase_add_test(tc, test_module_directives);
+  tcase_add_test(tc, test_indirect_calls);
   suite_add_tcase(s, tc);
 
   tc = tcase_create("errors");

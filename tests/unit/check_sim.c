@@ -1407,12 +1407,60 @@ START_TEST(test_cluster_dsmem_and_barrier)
 }
 END_TEST
 
+/* The emulator's tensor map: the fields come back as encoded; the modes it does not model
+   (interleave, swizzle, NaN fill, element strides) and the encoder's limits are refused by
+   name. */
+START_TEST(test_tensor_map_encode)
+{
+  struct sim_tmap t = {.addr = 0x7f0000000100ull, .dtype = SIM_TMAP_F16, .rank = 3,
+                       .dims = {40, 30, 7}, .strides = {96, 96 * 30}, .box = {16, 8, 2},
+                       .estrides = {1, 1, 1}};
+  uint8_t map[SIM_TMAP_BYTES];
+  char err[200];
+  struct sim_tmap back;
+  ck_assert_int_eq(sim_tmap_encode(&t, map, err, sizeof err), 0);
+  ck_assert_int_eq(sim_tmap_decode(map, &back), 0);
+  ck_assert_uint_eq(back.addr, t.addr);
+  ck_assert_uint_eq(back.dtype, SIM_TMAP_F16);
+  ck_assert_uint_eq(back.rank, 3);
+  for (unsigned d = 0; d < 3; d++) {
+    ck_assert_uint_eq(back.dims[d], t.dims[d]);
+    ck_assert_uint_eq(back.box[d], t.box[d]);
+  }
+  ck_assert_uint_eq(back.strides[0], 96);
+  ck_assert_uint_eq(back.strides[1], 96 * 30);
+  memset(map, 0, sizeof map);
+  ck_assert_int_eq(sim_tmap_decode(map, &back), -1);   /* zeros are not a map */
+  static const struct { unsigned field; const char *needle; } bad[] = {
+    {0, "interleave"}, {1, "swizzle"}, {2, "NaN fill"}, {3, "element stride"}, {4, "multiple of 16 bytes"},
+    {5, "16-byte aligned"}, {6, "1 to 256"}, {7, "multiple of 16 below"},
+  };
+  for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+    struct sim_tmap u = t;
+    switch (bad[k].field) {
+    case 0: u.interleave = 1; break;
+    case 1: u.swizzle = 3; break;
+    case 2: u.oobfill = 1; break;
+    case 3: u.estrides[1] = 2; break;
+    case 4: u.box[0] = 4; break;
+    case 5: u.addr += 8; break;
+    case 6: u.box[2] = 300; break;
+    default: u.strides[0] = 90; break;
+    }
+    err[0] = 0;
+    ck_assert_int_eq(sim_tmap_encode(&u, map, err, sizeof err), -1);
+    ck_assert_msg(strstr(err, bad[k].needle), "case %zu: \"%s\" lacks \"%s\"", k, err, bad[k].needle);
+  }
+}
+END_TEST
+
 Suite *suite_sim(void)
 {
   Suite *s = suite_create("sim");
   TCase *t = tcase_create("core");
   tcase_set_timeout(t, 60);
   tcase_add_test(t, test_store_ok);
+  tcase_add_test(t, test_tensor_map_encode);
   tcase_add_test(t, test_race_between_warps);
   tcase_add_test(t, test_race_within_a_warp);
   tcase_add_test(t, test_uninitialised_shared_read);

@@ -87,8 +87,8 @@ extern "C" __global__ void never_initialised(float *out)
   out[threadIdx.x] = 1.0f;
 }
 
-// A bulk copy (the Tensor Memory Accelerator's cp.async.bulk), which the emulator does not
-// run: this kernel is refused by name, and the others of this file still run.
+// A bulk copy multicast to the CTAs of a cluster, a mode the emulator does not run: this kernel
+// is refused by name, and the others of this file still run.
 extern "C" __global__ void bulk_copy(const float *in, float *out)
 {
   __shared__ alignas(128) float s[256];
@@ -96,8 +96,9 @@ extern "C" __global__ void bulk_copy(const float *in, float *out)
   unsigned a = (unsigned)__cvta_generic_to_shared(&bar), d = (unsigned)__cvta_generic_to_shared(s);
   if (threadIdx.x == 0) {
     asm volatile("mbarrier.init.shared.b64 [%0], 1;" ::"r"(a));
-    asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];"
-                 ::"r"(d), "l"(in), "r"(1024), "r"(a) : "memory");  // BULK-HERE
+    asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster"
+                 " [%0], [%1], %2, [%3], %4;"
+                 ::"r"(d), "l"(in), "r"(1024), "r"(a), "h"((unsigned short)1) : "memory");  // BULK-HERE
   }
   out[threadIdx.x] = s[threadIdx.x];
 }

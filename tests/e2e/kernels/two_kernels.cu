@@ -1,8 +1,8 @@
-// two_kernels.cu: one module, one kernel the emulator runs and two it refuses (end-to-end
+// two_kernels.cu: one module, two kernels the emulator runs and one it refuses (end-to-end
 // suite, per-kernel refusal). `fetch` reads through a texture object, which warplab does not
 // model; `shapes` calls virtual functions (a table of function addresses in a global
-// initialiser, an indirect call). `scale` must still run, and launching the others must name
-// them, what they use and its line (the marker comments).
+// initialiser, an indirect call), refused until warplab ran them. `scale` and `shapes` must
+// run, and launching `fetch` must name it, what it uses and its line (the marker comment).
 
 extern "C" __global__ void scale(const int *in, int *out, int k, int n)
 {
@@ -32,5 +32,5 @@ extern "C" __global__ void shapes(int *out, int n)
     Tri tr;
     const Shape *s = (i & 1) ? (const Shape *)&tr : &sq;
     if (i < n)
-        out[i] = s->area(i); // VIRTUAL-HERE
+        out[i] = s->area(i);
 }

@@ -85,7 +85,7 @@ struct chart {
   /* what expressions may name besides a point's metrics and choices */
   int have_vars, have_prof;
   struct run_sizes sizes;             /* the run's problem size */
-  struct occ_profile prof;            /* the run's architecture profile */
+  const struct occ_profile *prof;     /* the run's architecture profile (run_result), or NULL */
   char used[MAX_USED][48];            /* the profile's numbers the prediction named */
   double used_v[MAX_USED];
   uint32_t nused;
@@ -445,7 +445,7 @@ static int vars_lookup(void *ctx, const char *name, size_t len, double *v)
       *v = (double)c->sizes.v[k];
       return 0;
     }
-  if (c->have_prof && !profile_value(&c->prof, name, len, v)) {
+  if (c->have_prof && !profile_value(c->prof, name, len, v)) {
     uint32_t u = 0;
     while (u < c->nused && !names_eq(c->used[u], name, len))
       u++;
@@ -492,8 +492,8 @@ static void chart_vars(struct chart *c, const struct run_result *r)
     }
     p = end;
   }
-  struct occ_error oe;
-  c->have_prof = r->prov.profile[0] && occ_profile_load(r->prov.profile, &c->prof, &oe) == OCC_OK;
+  c->prof = r->have_prof ? &r->prof : NULL;   /* the run's, loaded once (run.h) */
+  c->have_prof = c->prof != NULL;
 }
 
 static void add_row(struct chart *c, const struct run_point *pt, int is_main)
@@ -1038,7 +1038,7 @@ static void predict_line(const struct chart *c, const struct run_result *r, char
     k += (size_t)snprintf(out + k, n - k, "%s%s = %.10g", u ? ", " : "\nwith ", c->used[u],
                           c->used_v[u]);
   if (c->nused && k < n)
-    snprintf(out + k, n - k, " (%s.conf)", c->prof.id[0] ? c->prof.id : r->prov.profile);
+    snprintf(out + k, n - k, " (%s.conf)", c->prof && c->prof->id[0] ? c->prof->id : r->prov.profile);
 }
 
 /* x as a tic label: an integer without decimals, else 4 significant digits. */

@@ -1236,6 +1236,11 @@ static void measure(struct ctx *c, struct launch *L, struct run_point *pt)
       x->weight = h[i].weight;
     }
   }
+  if (!pt->sweep[0] && mr.have_occ) {          /* the main configuration's breakdown */
+    c->res->occ.have = 1;
+    c->res->occ.in = mr.occ_in;
+    c->res->occ.out = mr.occ;
+  }
   if (mr.timing_note[0])
     snprintf(c->res->prov.timing_note, sizeof c->res->prov.timing_note, "%s", mr.timing_note);
   if (c->kind == BE_GPU && pt->correct) {
@@ -1442,6 +1447,8 @@ static int run_here(const struct run_lab *lab, const struct run_opts *opts, stru
   const char *prof = opts->profile ? opts->profile : "sm_90";
   if (occ_profile_load(prof, &c.prof, &oe) == OCC_OK) {
     c.have_prof = 1;
+    res->prof = c.prof;                         /* what the layers above read */
+    res->have_prof = 1;
     snprintf(pv->profile, sizeof pv->profile, "%s", c.prof.id);
   } else if (opts->profile) {
     snprintf(err, errlen, "--arch %s: %s", opts->profile, oe.msg);

@@ -46,6 +46,15 @@ static void teardown(void)
   ck_assert_int_eq(rmdir(dir), 0);
 }
 
+/* The run's profile, as a run keeps it for the charts (run_result.prof): the one its
+   provenance names. */
+static void run_profile(struct run_result *r)
+{
+  struct occ_error e;
+  ck_assert_int_eq(occ_profile_load(r->prov.profile, &r->prof, &e), OCC_OK);
+  r->have_prof = 1;
+}
+
 static void add_point(struct run_result *r, const char *sweep, int64_t bx, int64_t by, double spr)
 {
   struct run_point *p = &r->points[r->npoints++];
@@ -77,6 +86,7 @@ static void fake(struct run_lab *lab, struct run_result *r, const char *charts)
   snprintf(r->prov.backend, sizeof r->prov.backend, "emu");
   snprintf(r->prov.device, sizeof r->prov.device, "warplab emulator, profile NVIDIA H200");
   snprintf(r->prov.profile, sizeof r->prov.profile, "h200");
+  run_profile(r);
   snprintf(r->prov.sizes, sizeof r->prov.sizes, "n=1024");
   add_point(r, "", 32, 8, 4);
   add_point(r, "shapes", 16, 16, 4);
@@ -432,6 +442,7 @@ static void fake_warps(struct run_lab *lab, struct run_result *r, const char *ch
   snprintf(r->prov.backend, sizeof r->prov.backend, "emu");
   snprintf(r->prov.device, sizeof r->prov.device, "warplab emulator, profile NVIDIA H200");
   snprintf(r->prov.profile, sizeof r->prov.profile, "h200");
+  run_profile(r);
   snprintf(r->prov.sizes, sizeof r->prov.sizes, "n=1024 blocks=8");
   add_warps_point(r, "", 8, 8, 40);
   static const int64_t warps[] = {16, 4, 64, 8};

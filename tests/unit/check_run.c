@@ -126,6 +126,59 @@ START_TEST(test_result_load)
 }
 END_TEST
 
+/* The run's profile and the main configuration's occupancy breakdown through result.json:
+   written, read back, the profile loaded once by the reading and the breakdown the
+   calculator's on it; a run without a breakdown writes null and reads none back. */
+START_TEST(test_result_occupancy_round_trip)
+{
+  char dir[] = "/tmp/warplab-check-occ-XXXXXX", lab_id[32], err[256];
+  ck_assert_ptr_nonnull(mkdtemp(dir));
+  struct run_lab *lab = calloc(1, sizeof *lab);
+  struct run_result *r = calloc(1, sizeof *r), *back = malloc(sizeof *back);
+  ck_assert(lab && r && back);
+  snprintf(lab->id, sizeof lab->id, "99-occ");
+  snprintf(r->prov.profile, sizeof r->prov.profile, "a100");
+  struct occ_error oe;
+  ck_assert_int_eq(occ_profile_load("a100", &r->prof, &oe), OCC_OK);
+  r->have_prof = 1;
+  r->occ.have = 1;
+  r->occ.in = occ_input_default();
+  r->occ.in.regs_per_thread = 40;
+  r->occ.in.static_smem = 12288;
+  r->occ.in.dyn_smem = 4096;
+  r->occ.in.block_threads = 192;
+  r->occ.in.barriers = 2;
+  ck_assert_int_eq(occ_compute(&r->prof, &r->occ.in, &r->occ.out, &oe), OCC_OK);
+  json_t *j = run_result_json(lab, r, NULL, NULL);
+  ck_assert_int_eq(run_result_save(dir, j, err, sizeof err), 0);
+  json_decref(j);
+  ck_assert_int_eq(run_result_load(dir, back, lab_id, sizeof lab_id, err, sizeof err), 0);
+  ck_assert(back->have_prof);
+  ck_assert_str_eq(back->prof.id, "a100");
+  ck_assert_int_eq(back->prof.regs_per_sm, r->prof.regs_per_sm);
+  ck_assert(back->occ.have);
+  ck_assert_mem_eq(&back->occ.in, &r->occ.in, sizeof r->occ.in);
+  ck_assert_int_eq(back->occ.out.active_blocks, r->occ.out.active_blocks);
+  ck_assert_uint_eq(back->occ.out.limiting, r->occ.out.limiting);
+  ck_assert_int_eq(back->occ.out.smem_per_block, r->occ.out.smem_per_block);
+
+  r->occ.have = 0;
+  j = run_result_json(lab, r, NULL, NULL);
+  ck_assert(json_is_null(json_object_get(j, "occupancy")));
+  ck_assert_int_eq(run_result_save(dir, j, err, sizeof err), 0);
+  json_decref(j);
+  ck_assert_int_eq(run_result_load(dir, back, lab_id, sizeof lab_id, err, sizeof err), 0);
+  ck_assert(back->have_prof && !back->occ.have);
+  char path[64];
+  snprintf(path, sizeof path, "%s/result.json", dir);
+  unlink(path);
+  rmdir(dir);
+  free(lab);
+  free(r);
+  free(back);
+}
+END_TEST
+
 /* compute-sanitizer's reports (as an H200 printed them, tests/gpu/results/sanitizer.txt) in
    the emulator's words: the first report, its file and line, the error count. */
 START_TEST(test_sanitizer_parse)
@@ -405,6 +458,7 @@ Suite *suite_run(void)
   tcase_add_test(t, test_fill_rand_parts);
   tcase_add_test(t, test_half_bits);
   tcase_add_test(t, test_result_load);
+  tcase_add_test(t, test_result_occupancy_round_trip);
   tcase_add_test(t, test_sanitizer_parse);
   tcase_add_test(t, test_sanitizer_parse_overflow);
   tcase_add_test(t, test_build_unprepared_folder);

@@ -1304,18 +1304,13 @@ struct arch_swap {
   uint32_t warp_size;          /* the profile's: 32 or 64 */
 };
 
-/* Returns 0 with c switched to the emulator when needed, or -1 with c->err. */
-static int arch_enter(struct ctx *c, const char *arch, struct arch_swap *s)
+/* The test's profile arch, whose warp size (32 or 64) the lab read when it loaded. Returns 0
+   with c switched to the emulator when needed, or -1 with c->err. */
+static int arch_enter(struct ctx *c, const char *arch, uint32_t warp, struct arch_swap *s)
 {
-  struct occ_profile p;
-  struct occ_error oe;
   char e[256];
   memset(s, 0, sizeof *s);
-  if (occ_profile_load(arch, &p, &oe) != OCC_OK) {
-    snprintf(c->err, c->errlen, "lab.json tests.arch %s: %s", arch, oe.msg);
-    return -1;
-  }
-  s->warp_size = p.warp_size == 64 ? 64 : 32;
+  s->warp_size = warp == 64 ? 64 : 32;
   s->be = c->be;
   s->kind = c->kind;
   if (c->kind == BE_EMU)
@@ -1638,7 +1633,7 @@ static int run_here(const struct run_lab *lab, const struct run_opts *opts, stru
     if (tarch[0]) {
       snprintf(chk->label + strlen(chk->label), sizeof chk->label - strlen(chk->label),
                " arch=%s", tarch);
-      if (arch_enter(&c, tarch, &sw))
+      if (arch_enter(&c, tarch, lab->test_warp[t], &sw))
         goto out;
     }
     struct ms_result mr;
@@ -1893,6 +1888,7 @@ static int run_shown_tests(const struct run_lab *lab, const struct run_opts *opt
       continue;
     shown->tests[shown->ntests] = lab->tests[t];
     memcpy(shown->test_arch[shown->ntests], lab->test_arch[t], sizeof lab->test_arch[t]);
+    shown->test_warp[shown->ntests] = lab->test_warp[t];
     shown->test_hidden[shown->ntests++] = 0;
   }
   int rc = run_uncached(shown, opts, res, err, errlen);

@@ -99,9 +99,10 @@ static int get_sizes(struct ctx *c, json_t *o, const char *field, struct run_siz
 
 /* A test: its sizes and choices, optionally "arch", the emulator profile it runs on (lab 07
    checks its reductions on the 64-lane wave64 profile too), and "hidden": true for a test
-   only a graded run checks (*hidden). */
+   only a graded run checks (*hidden). *warp: the profile's warp size (the profile is loaded
+   here, once, to check the name). */
 static int get_test(struct ctx *c, json_t *o, struct run_sizes *s, char *arch, size_t n,
-                    uint8_t *hidden)
+                    uint32_t *warp, uint8_t *hidden)
 {
   json_t *a = json_is_object(o) ? json_object_get(o, "arch") : NULL;
   json_t *h = json_is_object(o) ? json_object_get(o, "hidden") : NULL;
@@ -114,7 +115,7 @@ static int get_test(struct ctx *c, json_t *o, struct run_sizes *s, char *arch, s
     if (!sizes)
       return bad(c, "tests", "out of memory");
     json_object_del(sizes, "hidden");
-    int rc = get_test(c, sizes, s, arch, n, hidden);
+    int rc = get_test(c, sizes, s, arch, n, warp, hidden);
     json_decref(sizes);
     *hidden = json_is_true(h);
     return rc;
@@ -127,6 +128,7 @@ static int get_test(struct ctx *c, json_t *o, struct run_sizes *s, char *arch, s
       occ_profile_load(json_string_value(a), &prof, &oe) != OCC_OK)
     return bad(c, "tests.arch", "must name an architecture profile of harness/arch (\"wave64\")");
   snprintf(arch, n, "%s", json_string_value(a));
+  *warp = prof.warp_size == 64 ? 64 : 32;
   json_t *sizes = json_copy(o);
   if (!sizes)
     return bad(c, "tests", "out of memory");
@@ -704,7 +706,7 @@ int run_lab_load(const char *which, const char *labs_dir, struct run_lab *lab, c
     }
     for (size_t i = 0; i < json_array_size(ts); i++)
       if (get_test(&c, json_array_get(ts, i), &lab->tests[i], lab->test_arch[i],
-                   sizeof lab->test_arch[i], &lab->test_hidden[i]))
+                   sizeof lab->test_arch[i], &lab->test_warp[i], &lab->test_hidden[i]))
         goto fail;
     lab->ntests = (uint32_t)json_array_size(ts);
   }

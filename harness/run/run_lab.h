@@ -84,6 +84,8 @@ struct run_lab {
   struct run_sizes tests[RUN_MAX_TESTS];
   uint32_t ntests;
   char test_arch[RUN_MAX_TESTS][32];  /* a test's own emulator profile ("wave64"), "" if none */
+  uint32_t test_warp[RUN_MAX_TESTS];  /* that profile's warp size (32 or 64), read when the lab
+                                         loads; 0 if none */
   uint8_t test_hidden[RUN_MAX_TESTS]; /* "hidden": true: only `warplab grade` checks it */
   char grid[3][RUN_EXPR_LEN], block[3][RUN_EXPR_LEN], smem[RUN_EXPR_LEN];
   char ref_source[128], ref_function[64];

@@ -465,50 +465,30 @@ static int chart_name_known(const struct run_lab *lab, const char *name, size_t 
   return 0;
 }
 
-static int is_digit(char ch) { return ch >= '0' && ch <= '9'; }
-static int name_char(char ch, int first)
+/* What a chart expression's names are checked against, and where an error is said. */
+struct expr_names {
+  struct ctx *c;
+  const struct run_lab *lab;
+  const char *field, *text;
+};
+
+static int expr_name(void *ctx, const char *name, size_t len)
 {
-  return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || ch == '_' ||
-         (!first && (is_digit(ch) || ch == '.'));
+  const struct expr_names *x = ctx;
+  if (chart_name_known(x->lab, name, len))
+    return 0;
+  int metric_like = len == strlen(x->text) || memmem(name, len, "__", 2) != NULL;
+  return unknown_name(x->c, x->field, x->text, name, len, metric_like ? "unknown metric"
+                      : "unknown name (no metric, choice, size or profile number)");
 }
 
-/* Resolve every name of a chart expression (plots/plot_expr.h's grammar: a NAME is letters,
-   digits, '_' and '.', not starting with a digit or a dot; one followed by '(' is a
-   function). Syntax is left to plots/, which evaluates it. */
+/* Resolve every name of a chart expression, as the charts' grammar reads them
+   (run_expr_names). Syntax is left to plots/, which evaluates it. */
 static int resolve_expr(struct ctx *c, const struct run_lab *lab, const char *field,
                         const char *text)
 {
-  const char *p = text;
-  while (*p) {
-    if (is_digit(*p) || *p == '.') {                 /* a number: 12, 0.5, 1e-6 */
-      while (is_digit(*p) || *p == '.')
-        p++;
-      if ((*p == 'e' || *p == 'E') && (is_digit(p[1]) || ((p[1] == '+' || p[1] == '-') &&
-                                                           is_digit(p[2])))) {
-        p += 2;
-        while (is_digit(*p))
-          p++;
-      }
-      continue;
-    }
-    if (!name_char(*p, 1)) {
-      p++;
-      continue;
-    }
-    const char *s = p;
-    while (name_char(*p, 0))
-      p++;
-    size_t len = (size_t)(p - s);
-    const char *q = p;
-    while (*q == ' ' || *q == '\t')
-      q++;
-    if (*q == '(' || chart_name_known(lab, s, len))
-      continue;
-    int metric_like = len == strlen(text) || memmem(s, len, "__", 2) != NULL;
-    return unknown_name(c, field, text, s, len, metric_like ? "unknown metric"
-                        : "unknown name (no metric, choice, size or profile number)");
-  }
-  return 0;
+  struct expr_names x = {.c = c, .lab = lab, .field = field, .text = text};
+  return run_expr_names(text, expr_name, &x) ? -1 : 0;
 }
 
 /* The names in "charts": each y, x and predict. */

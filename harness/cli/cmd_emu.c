@@ -1,7 +1,8 @@
 /* cmd_emu.c: `warplab emu`: run any kernel on the emulator, for instructors and tests.
  *
  * Build (a .cu through nvcc) -> parse -> check the arguments against the kernel's parameters
- * -> allocate and fill buffers -> run -> dump buffers -> report. Exit codes: see
+ * -> allocate and fill buffers -> run and measure (harness/measure: the launch, occupancy,
+ * counters, timing model) -> dump buffers -> report. Exit codes: see
  * exit_codes.def.
  */
 #include <errno.h>
@@ -11,7 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "cli/emu_args.h"

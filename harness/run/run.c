@@ -3,7 +3,8 @@
  *   kernel file --nvcc--> PTX --parse--> module: signature checked, choices read
  *   for every test size and the main size: inputs (seeded), outputs poisoned, launch,
  *       outputs compared with the CPU reference (reference.c, compiled and loaded here)
- *   for the main size and every sweep point: metrics (emulator) or timings (GPU)
+ *   for the main size and every sweep point: measured (harness/measure: occupancy,
+ *       counters and modelled time on the emulator; timings and Nsight Compute on a GPU)
  *
  * A student's mistake (no build, wrong signature, wrong values, a fault, a kernel that hangs
  * the GPU) is a result in struct run_result; only our own or the lab's problems are errors.
@@ -50,7 +51,6 @@
 #include "run/run_ptxas.h"
 #include "run/run_sanitize.h"
 #include "run/run_toolkit.h"
-#include "timing/tm.h"
 
 #define GUARD_BYTES 65536u   /* each side of every GPU buffer */
 #define GUARD_BYTE 0xa5      /* the guard pattern: byte k of buffer i's zones is guard_byte(i, k) */

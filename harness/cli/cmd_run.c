@@ -352,7 +352,7 @@ static struct grade_result *score_run(const struct run_lab *lab, const struct ru
                                       char *note, size_t nlen)
 {
   *with_ref = 0;
-  if (!lab->rubric.present) {
+  if (!lab->json || !json_object_get(lab->json, "rubric")) {
     snprintf(note, nlen, "the lab has no rubric");
     return NULL;
   }

@@ -28,6 +28,28 @@ static void sizes(struct run_sizes *s, json_t *o)
       run_sizes_set(s, name, json_integer_value(v));
 }
 
+/* The run's profile, loaded once here for the layers above, and the main configuration's
+   occupancy breakdown: its input as result.json keeps it, the calculator's answer on the
+   profile. */
+static void occupancy(struct run_result *r, json_t *o)
+{
+  struct occ_error e;
+  r->have_prof = r->prov.profile[0] && occ_profile_load(r->prov.profile, &r->prof, &e) == OCC_OK;
+  if (!r->have_prof || !json_is_object(o))
+    return;
+  struct occ_input *in = &r->occ.in;
+  *in = occ_input_default();
+  in->regs_per_thread = (int)u32(json_object_get(o, "regs_per_thread"));
+  in->static_smem = (int)u32(json_object_get(o, "static_smem"));
+  in->dyn_smem = (int)u32(json_object_get(o, "dyn_smem"));
+  in->block_threads = (int)u32(json_object_get(o, "block_threads"));
+  in->barriers = (int)u32(json_object_get(o, "barriers"));
+  json_t *cv = json_object_get(o, "carveout_pct");
+  if (json_is_integer(cv))
+    in->carveout_pct = (int)json_integer_value(cv);
+  r->occ.have = occ_compute(&r->prof, in, &r->occ.out, &e) == OCC_OK;
+}
+
 /* The tests: label, sizes, state, detail, the first wrong element and a fault's source line. */
 static void checks(struct run_result *r, json_t *tests)
 {
@@ -191,28 +213,6 @@ int run_result_save(const char *dir, json_t *j, char *err, size_t errlen)
   return 0;
 }
 
-
-/* The run's profile, loaded once here for the layers above, and the main configuration's
-   occupancy breakdown: its input as result.json keeps it, the calculator's answer on the
-   profile. */
-static void occupancy(struct run_result *r, json_t *o)
-{
-  struct occ_error e;
-  r->have_prof = r->prov.profile[0] && occ_profile_load(r->prov.profile, &r->prof, &e) == OCC_OK;
-  if (!r->have_prof || !json_is_object(o))
-    return;
-  struct occ_input *in = &r->occ.in;
-  *in = occ_input_default();
-  in->regs_per_thread = (int)u32(json_object_get(o, "regs_per_thread"));
-  in->static_smem = (int)u32(json_object_get(o, "static_smem"));
-  in->dyn_smem = (int)u32(json_object_get(o, "dyn_smem"));
-  in->block_threads = (int)u32(json_object_get(o, "block_threads"));
-  in->barriers = (int)u32(json_object_get(o, "barriers"));
-  json_t *cv = json_object_get(o, "carveout_pct");
-  if (json_is_integer(cv))
-    in->carveout_pct = (int)json_integer_value(cv);
-  r->occ.have = occ_compute(&r->prof, in, &r->occ.out, &e) == OCC_OK;
-}
 
 int run_result_load(const char *dir, struct run_result *r, char *lab_id, size_t lab_len, char *err,
                     size_t errlen)

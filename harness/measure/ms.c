@@ -56,6 +56,27 @@ int ms_wanted(const struct ms_setup *s, enum met_id id)
   return 0;
 }
 
+/* What launch l asks of an SM, from ptxas's report of the kernel. */
+static struct occ_input occ_input_of(const struct ms_setup *s, const struct be_launch *l)
+{
+  struct occ_input in = occ_input_default();
+  in.regs_per_thread = s->kern.registers;
+  in.static_smem = s->kern.static_smem;
+  in.dyn_smem = (int)l->dyn_smem;
+  in.block_threads = (int)(l->block[0] * l->block[1] * l->block[2]);
+  if (s->kern.barriers > 0)
+    in.barriers = s->kern.barriers;
+  return in;
+}
+
+/* The launch checked as the driver checks it: the profile's limits and the kernel's
+   registers (be_launch_limits). Every launch and timing of a measurement goes through
+   here. */
+static void launch_limits(const struct ms_setup *s, struct be_launch *bl)
+{
+  be_launch_limits(bl, s->prof, s->kern.known ? s->kern.registers : 0);
+}
+
 int ms_occupancy(const struct ms_setup *s, const struct be_launch *l, struct ms_result *r)
 {
   if (!s->prof || !s->kern.known)
@@ -66,13 +87,7 @@ int ms_occupancy(const struct ms_setup *s, const struct be_launch *l, struct ms_
   const struct ms_kernel *k = &s->kern;
   ms_add(r, MET_STACK_FRAME, k->stack_frame, k->has_stack, MET_EXACT);
   ms_add(r, MET_SPILL_STORES, k->spill_stores, k->has_stack, MET_EXACT);
-  struct occ_input in = occ_input_default();
-  in.regs_per_thread = k->registers;
-  in.static_smem = k->static_smem;
-  in.dyn_smem = (int)l->dyn_smem;
-  in.block_threads = (int)(l->block[0] * l->block[1] * l->block[2]);
-  if (k->barriers > 0)
-    in.barriers = k->barriers;
+  struct occ_input in = occ_input_of(s, l);
   struct occ_result o;
   struct occ_error e;
   if (occ_compute(s->prof, &in, &o, &e) != OCC_OK)
@@ -162,7 +177,7 @@ enum be_status ms_launch(const struct ms_setup *s, struct be *b, const char *ker
                          enum ms_what what, struct ms_result *r, char *err, size_t errlen)
 {
   struct be_launch bl = *l;
-  be_launch_limits(&bl, s->prof, s->kern.known ? s->kern.registers : 0);
+  launch_limits(s, &bl);
   r->prof = s->prof;
   int emu = be_kind_of(b) == BE_EMU;
   struct tm_kernel tk = tm_kernel_of(s, &bl);
@@ -199,7 +214,7 @@ enum be_status ms_time(const struct ms_setup *s, struct be *b, const char *kerne
                        struct ms_result *r, char *err, size_t errlen)
 {
   struct be_launch bl = *l;
-  be_launch_limits(&bl, s->prof, s->kern.known ? s->kern.registers : 0);
+  launch_limits(s, &bl);
   bl.trace_every = bl.trace_blocks = 0;
   bl.lanes = 0;
   struct be_timing t;

@@ -244,6 +244,28 @@ START_TEST(test_result_occupancy_round_trip)
 }
 END_TEST
 
+/* A test's own profile is loaded once, when the lab loads: its warp size is kept with the
+   test (lab 07's wave64 tests: 64 lanes), so the run does not load it again. */
+START_TEST(test_lab_test_warp_size)
+{
+  static struct run_lab lab;
+  char err[512] = "";
+  ck_assert_msg(run_lab_load("07", "labs", &lab, err, sizeof err) == 0, "%s", err);
+  int wave64 = 0;
+  for (uint32_t t = 0; t < lab.ntests; t++) {
+    if (!strcmp(lab.test_arch[t], "wave64")) {
+      ck_assert_uint_eq(lab.test_warp[t], 64);
+      wave64++;
+    } else {
+      ck_assert_str_eq(lab.test_arch[t], "");
+      ck_assert_uint_eq(lab.test_warp[t], 0);
+    }
+  }
+  ck_assert_int_ge(wave64, 1);
+  run_lab_free(&lab);
+}
+END_TEST
+
 /* A build folder that cannot be prepared after the kernel's copy is written (here: a sandbox
    read path that is not absolute) is an error to report; the copy's file was closed twice
    on that path before (glibc aborts on the second fclose, ASan reports a use after free). */
@@ -322,28 +344,6 @@ static int load_with(const char *from, const char *to, char *err, size_t n, int 
   rmdir(dir);
   return rc;
 }
-
-/* A test's own profile is loaded once, when the lab loads: its warp size is kept with the
-   test (lab 07's wave64 tests: 64 lanes), so the run does not load it again. */
-START_TEST(test_lab_test_warp_size)
-{
-  static struct run_lab lab;
-  char err[512] = "";
-  ck_assert_msg(run_lab_load("07", "labs", &lab, err, sizeof err) == 0, "%s", err);
-  int wave64 = 0;
-  for (uint32_t t = 0; t < lab.ntests; t++) {
-    if (!strcmp(lab.test_arch[t], "wave64")) {
-      ck_assert_uint_eq(lab.test_warp[t], 64);
-      wave64++;
-    } else {
-      ck_assert_str_eq(lab.test_arch[t], "");
-      ck_assert_uint_eq(lab.test_warp[t], 0);
-    }
-  }
-  ck_assert_int_ge(wave64, 1);
-  run_lab_free(&lab);
-}
-END_TEST
 
 /* A typo in a metric's name is refused when the lab loads, with the file, the line and the
    name it should have been: in "metrics", in a chart's y (a name, or one inside an
@@ -551,16 +551,16 @@ Suite *suite_run(void)
   tcase_add_test(t, test_expr_values);
   tcase_add_test(t, test_expr_errors);
   tcase_add_test(t, test_fill_rand_parts);
+  tcase_add_test(t, test_rubric_parsed);
   tcase_add_test(t, test_half_bits);
   tcase_add_test(t, test_result_load);
   tcase_add_test(t, test_sanitizer_parse);
   tcase_add_test(t, test_sanitizer_parse_overflow);
   tcase_add_test(t, test_result_occupancy_round_trip);
+  tcase_add_test(t, test_lab_test_warp_size);
   tcase_add_test(t, test_build_unprepared_folder);
   tcase_add_test(t, test_labs_resolve);
-  tcase_add_test(t, test_lab_test_warp_size);
   tcase_add_test(t, test_lab_typo_refused);
-  tcase_add_test(t, test_rubric_parsed);
   tcase_add_test(t, test_lab_hidden_tests);
   suite_add_tcase(s, t);
   return s;

@@ -273,8 +273,7 @@ static int put_zero(const char *root, double max, const char *why, char *err, si
 
 static double full_score(const struct run_lab *lab)
 {
-  json_t *t = json_object_get(json_object_get(lab->json, "rubric"), "total");
-  return json_is_number(t) ? json_number_value(t) : 100.0;
+  return lab->rubric.has_total ? lab->rubric.total : 100.0;
 }
 
 /* The last n bytes of file path, into out ("" when none). */

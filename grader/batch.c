@@ -166,14 +166,12 @@ json_t *batch_result_json(enum batch_status status, double full, const char *why
 
 double batch_full_score(const struct run_lab *lab)
 {
-  json_t *r = lab && lab->json ? json_object_get(lab->json, "rubric") : NULL;
-  if (json_is_number(json_object_get(r, "total")))
-    return json_number_value(json_object_get(r, "total"));
-  static const char *const parts[] = {"correctness", "metrics", "performance", "questions"};
-  double sum = 0;
-  for (size_t i = 0; i < sizeof parts / sizeof *parts; i++)
-    sum += json_number_value(json_object_get(json_object_get(r, parts[i]), "points"));
-  return sum;
+  if (!lab)
+    return 0;
+  const struct run_rubric *r = &lab->rubric;
+  if (r->has_total)
+    return r->total;
+  return r->correctness_points + r->metrics_points + r->performance_points + r->questions_points;
 }
 
 /* A finite number at key of o, into *v. */
@@ -550,25 +548,25 @@ struct column {
 
 static int rubric_columns(const struct run_lab *lab, struct column *c, int max)
 {
-  json_t *r = lab && lab->json ? json_object_get(lab->json, "rubric") : NULL;
+  const struct run_rubric *r = lab ? &lab->rubric : NULL;
   int n = 0;
-  if (json_object_get(r, "correctness") && n < max)
+  if (!r)
+    return 0;
+  if (r->has_correctness && n < max)
     c[n++] = (struct column){"correctness", "correctness: ", 1};
-  size_t i;
-  json_t *x;
-  json_array_foreach(json_object_get(json_object_get(r, "metrics"), "targets"), i, x) {
-    const char *m = json_string_value(json_object_get(x, "metric"));
-    if (!m || n == max)
+  for (uint32_t i = 0; i < r->ntargets; i++) {
+    const char *m = r->targets[i].metric;
+    if (n == max)
       continue;
     snprintf(c[n].name, sizeof c[n].name, "target: %s", m);
     snprintf(c[n].test, sizeof c[n].test, "metric target: %s", m);
     c[n++].prefix = 0;
   }
-  if (json_object_get(r, "performance") && n < max)
+  if (r->has_performance && n < max)
     c[n++] = (struct column){"performance", "performance against the reference solution", 0};
-  json_array_foreach(json_object_get(json_object_get(r, "questions"), "items"), i, x) {
-    const char *id = json_string_value(json_object_get(x, "id"));
-    if (!id || n == max)
+  for (uint32_t i = 0; i < r->nquestions; i++) {
+    const char *id = r->questions[i].id;
+    if (n == max)
       continue;
     snprintf(c[n].name, sizeof c[n].name, "%s", id);
     snprintf(c[n].test, sizeof c[n].test, "question %s", id);

@@ -173,13 +173,11 @@ static void score_chart(struct cls *c)
   draw(c, &h);
 }
 
-static void target_chart(struct cls *c, json_t *t)
+static void target_chart(struct cls *c, const struct run_target *t)
 {
-  const char *metric = json_string_value(json_object_get(t, "metric"));
-  json_t *mx = json_object_get(t, "max"), *mn = json_object_get(t, "min");
-  if (!metric || (!json_is_number(mx) && !json_is_number(mn)))
-    return;
-  double bound = json_number_value(json_is_number(mx) ? mx : mn);
+  const char *metric = t->metric;
+  int mx = t->has_max;
+  double bound = mx ? t->max : t->min;
   struct plot_hist h;
   plot_hist_init(&h);
   uint32_t n = 0, nref = 0;
@@ -199,20 +197,20 @@ static void target_chart(struct cls *c, json_t *t)
   chart_name(h.name, sizeof h.name, metric);
   char b[32], pts[32];
   num(b, sizeof b, bound);
-  num(pts, sizeof pts, json_number_value(json_object_get(t, "points")));
+  num(pts, sizeof pts, t->points);
   snprintf(h.title, sizeof h.title, "%s", metric);
   snprintf(h.subtitle, sizeof h.subtitle, "the rubric's target: %s %s (%s points)  |  %u of %u "
-           "graded students measured %s", json_is_number(mx) ? "at most" : "at least", b, pts,
+           "graded students measured %s", mx ? "at most" : "at least", b, pts,
            n, n + without, c->backend);
   snprintf(h.xlabel, sizeof h.xlabel, "%s", metric_words(c->lab, metric));
   snprintf(h.ylabel, sizeof h.ylabel, "students");
   h.values = c->values;
   h.nvalues = n;
   h.nzones = 2;
-  h.zones[0].lo = json_is_number(mx) ? -INFINITY : bound;
-  h.zones[0].hi = json_is_number(mx) ? bound : INFINITY;
+  h.zones[0].lo = mx ? -INFINITY : bound;
+  h.zones[0].hi = mx ? bound : INFINITY;
   snprintf(h.zones[0].label, sizeof h.zones[0].label, "meets the target (%s %s)",
-           json_is_number(mx) ? "at most" : "at least", b);
+           mx ? "at most" : "at least", b);
   snprintf(h.zones[0].colour, sizeof h.zones[0].colour, GOOD);
   h.zones[1].lo = -INFINITY;
   h.zones[1].hi = INFINITY;
@@ -230,12 +228,10 @@ static void target_chart(struct cls *c, json_t *t)
   draw(c, &h);
 }
 
-static void ratio_chart(struct cls *c, json_t *p)
+static void ratio_chart(struct cls *c, const struct run_rubric *rb)
 {
-  const char *metric = json_string_value(json_object_get(p, "metric"));
-  json_t *fw = json_object_get(p, "full_within"), *zb = json_object_get(p, "zero_beyond");
-  double full = json_is_number(fw) ? json_number_value(fw) : 1.2;
-  double zero = json_is_number(zb) ? json_number_value(zb) : 10;
+  const char *metric = rb->performance_metric[0] ? rb->performance_metric : NULL;
+  double full = rb->full_within, zero = rb->zero_beyond;
   struct plot_hist h;
   plot_hist_init(&h);
   uint32_t n = 0;
@@ -277,7 +273,7 @@ static void ratio_chart(struct cls *c, json_t *p)
 }
 
 /* class.csv: every student's figures the charts are drawn from. */
-static int write_csv(struct cls *c, char *const *names, json_t *targets)
+static int write_csv(struct cls *c, char *const *names, const struct run_rubric *rb)
 {
   char path[1200];
   snprintf(path, sizeof path, "%s/class.csv", c->dir);
@@ -285,11 +281,8 @@ static int write_csv(struct cls *c, char *const *names, json_t *targets)
   if (!f)
     return -1;
   fputs("student,status,score,max_score,time_ratio", f);
-  size_t i;
-  json_t *t;
-  json_array_foreach(targets, i, t)
-    fprintf(f, ",%s", json_string_value(json_object_get(t, "metric")) ?
-            json_string_value(json_object_get(t, "metric")) : "?");
+  for (uint32_t i = 0; i < rb->ntargets; i++)
+    fprintf(f, ",%s", rb->targets[i].metric);
   fputc('\n', f);
   static const char *const words[] = {"missing", "graded", "failed"};
   for (int k = 0; k < c->n; k++) {
@@ -307,9 +300,8 @@ static int write_csv(struct cls *c, char *const *names, json_t *targets)
       fprintf(f, ",%.6g", json_number_value(r));
     else
       fputc(',', f);
-    json_array_foreach(targets, i, t) {
-      double v = measured(s, json_string_value(json_object_get(t, "metric")) ?
-                          json_string_value(json_object_get(t, "metric")) : "", "value");
+    for (uint32_t i = 0; i < rb->ntargets; i++) {
+      double v = measured(s, rb->targets[i].metric, "value");
       if (isfinite(v))
         fprintf(f, ",%.6g", v);
       else
@@ -363,21 +355,17 @@ int class_charts_draw(const struct run_lab *lab, const char *out, char *const *n
   }
   snprintf(c.backend, sizeof c.backend, "%s", gpu && emu ? "on the GPU and the emulator (mixed!)"
            : gpu ? "on the GPU" : emu ? "on the emulator" : "");
-  json_t *rubric = lab->json ? json_object_get(lab->json, "rubric") : NULL;
-  json_t *targets = json_object_get(json_object_get(rubric, "metrics"), "targets");
-  json_t *perf = json_object_get(rubric, "performance");
+  const struct run_rubric *rb = &lab->rubric;
   int rc = 0;
-  if (write_csv(&c, names, targets)) {
+  if (write_csv(&c, names, rb)) {
     snprintf(msg, msglen, "cannot write %s/class.csv: %s", dir, strerror(errno));
     rc = -1;
   } else {
     score_chart(&c);
-    size_t i;
-    json_t *t;
-    json_array_foreach(targets, i, t)
-      target_chart(&c, t);
-    if (json_is_object(perf))
-      ratio_chart(&c, perf);
+    for (uint32_t i = 0; i < rb->ntargets; i++)
+      target_chart(&c, &rb->targets[i]);
+    if (rb->has_performance)
+      ratio_chart(&c, rb);
     if (c.rc == PLOT_OK)
       snprintf(msg, msglen, "%s/ (%s; their data, scripts, SVGs and class.csv beside them)", dir,
                c.drawn);

@@ -38,12 +38,6 @@ const struct run_metric *grade_main_metric(const struct run_result *r, const cha
   return NULL;
 }
 
-static double num(json_t *o, const char *key, double fallback)
-{
-  json_t *v = json_object_get(o, key);
-  return json_is_number(v) ? json_number_value(v) : fallback;
-}
-
 /* The name of test t of lab (t == ntests: the main size on backend "gpu" or "emu"), as the
    run labels its check: "nx=33 ny=17", "n=4096 arch=wave64", "nx=1024 ny=512 (main)". */
 static void test_label(const struct run_lab *lab, uint32_t t, const char *backend, char *buf,
@@ -174,10 +168,11 @@ static void failed_hint(const struct run_result *s, struct grade_result *g)
 /* Correctness: the points shared evenly by the lab's test sizes and its main size, all or
    nothing each. The items are the same, by name and number, whatever the kernel did: a
    kernel that did not build or could not run has each of them at 0, "not run: why". */
-static void correctness(json_t *c, const struct run_lab *lab, const struct run_result *s,
-                        const struct run_result *ref, struct grade_result *g)
+static void correctness(const struct run_rubric *rb, const struct run_lab *lab,
+                        const struct run_result *s, const struct run_result *ref,
+                        struct grade_result *g)
 {
-  double pts = num(c, "points", 0);
+  double pts = rb->correctness_points;
   /* the tests scored: the lab's, less its hidden ones where the run left them out (`run` and
      the feedback screen score what the student can see; `grade` runs them all) */
   uint32_t idx[RUN_MAX_TESTS + 1], n = 0;
@@ -289,18 +284,16 @@ static int padded(const char *name, const struct run_result *s, const struct run
   return 0;
 }
 
-static void metric_targets(json_t *m, const struct run_result *s, const struct run_result *ref,
-                           struct grade_result *g)
+static void metric_targets(const struct run_rubric *rb, const struct run_result *s,
+                           const struct run_result *ref, struct grade_result *g)
 {
-  json_t *targets = json_object_get(m, "targets");
-  size_t i;
-  json_t *t;
-  json_array_foreach(targets, i, t) {
-    const char *name = json_string_value(json_object_get(t, "metric"));
-    double pts = num(t, "points", 0);
+  for (uint32_t i = 0; i < rb->ntargets; i++) {
+    const struct run_target *t = &rb->targets[i];
+    const char *name = t->metric;
+    double pts = t->points;
     char label[160];
-    snprintf(label, sizeof label, "metric target: %s", name ? name : "?");
-    if (name && ref && main_correct(ref) && !grade_main_metric(ref, name)) {
+    snprintf(label, sizeof label, "metric target: %s", name);
+    if (ref && main_correct(ref) && !grade_main_metric(ref, name)) {
       /* not measured for the reference solution either (a GPU without Nsight Compute, or
          --no-ncu): not counted, for every student alike, as performance is */
       size_t k = strlen(g->note);
@@ -309,21 +302,20 @@ static void metric_targets(json_t *m, const struct run_result *s, const struct r
       continue;
     }
     struct grade_item *it = item(g, label, pts);
-    if (!it || !name)
+    if (!it)
       continue;
     const struct run_metric *x = grade_main_metric(s, name);
-    json_t *mx = json_object_get(t, "max"), *mn = json_object_get(t, "min");
+    int mx = t->has_max, mn = t->has_min;
+    double bound = mx ? t->max : t->min;
     snprintf(it->metric, sizeof it->metric, "%s", name);
-    snprintf(it->target, sizeof it->target, "%s %.4g", mx ? "at most" : "at least",
-             mx ? json_number_value(mx) : json_number_value(mn));
+    snprintf(it->target, sizeof it->target, "%s %.4g", mx ? "at most" : "at least", bound);
     if (!main_correct(s) || !x) {
       snprintf(it->output, sizeof it->output, "%s", !main_correct(s)
                ? "not scored: the kernel must be correct on the main size first"
                : "not measured on this backend");
       continue;
     }
-    int ok = (!mx || x->value <= json_number_value(mx) + 1e-9) &&
-             (!mn || x->value >= json_number_value(mn) - 1e-9);
+    int ok = (!mx || x->value <= t->max + 1e-9) && (!mn || x->value >= t->min - 1e-9);
     char pad[400];
     if (ok && padded(name, s, ref, pad, sizeof pad)) {
       /* not met, and the instructor sees why in the hidden integrity test */
@@ -335,23 +327,21 @@ static void metric_targets(json_t *m, const struct run_result *s, const struct r
     }
     it->score = ok ? pts : 0;
     snprintf(it->output, sizeof it->output, "%s = %.4g (%s); target %s %.4g. %s", name, x->value,
-             x->kind, mx ? "at most" : "at least", mx ? json_number_value(mx) : json_number_value(mn),
-             json_string_value(json_object_get(t, "why")) ? json_string_value(json_object_get(t, "why")) : "");
+             x->kind, mx ? "at most" : "at least", bound, t->why);
     if (!ok) {
       char h[512];
       snprintf(h, sizeof h, "%s is %.4g, the target is %s %.4g: %s", name, x->value,
-               mx ? "at most" : "at least", mx ? json_number_value(mx) : json_number_value(mn),
-               json_string_value(json_object_get(t, "why")) ? json_string_value(json_object_get(t, "why")) : "");
+               mx ? "at most" : "at least", bound, t->why);
       hint(g, h);
     }
   }
 }
 
-static void performance(json_t *p, const struct run_result *s, const struct run_result *ref,
-                        struct grade_result *g)
+static void performance(const struct run_rubric *rb, const struct run_result *s,
+                        const struct run_result *ref, struct grade_result *g)
 {
-  const char *name = json_string_value(json_object_get(p, "metric"));
-  double pts = num(p, "points", 0), full = num(p, "full_within", 1.2), zero = num(p, "zero_beyond", 10);
+  const char *name = rb->performance_metric[0] ? rb->performance_metric : NULL;
+  double pts = rb->performance_points, full = rb->full_within, zero = rb->zero_beyond;
   const struct run_metric *a = name ? grade_main_metric(s, name) : NULL;
   const struct run_metric *b = name && ref ? grade_main_metric(ref, name) : NULL;
   if (!b || b->value <= 0) {
@@ -442,28 +432,24 @@ static void how_far(double got, double want, const char *unit, char *buf, size_t
    (a string "4" is a string, named as such). Feedback names the question's unit, how far a
    wrong answer is and the handout section; a pencil question ("method": "pencil") is sent
    back to the handout, a measured one to warplab. */
-static void questions(json_t *q, const struct run_lab *lab, json_t *answers,
+static void questions(const struct run_rubric *rb, const struct run_lab *lab, json_t *answers,
                       struct grade_result *g)
 {
-  json_t *items = json_object_get(q, "items");
-  double pts = num(q, "points", 0);
-  size_t n = json_array_size(items), i;
-  json_t *x;
-  json_array_foreach(items, i, x) {
-    const char *id = json_string_value(json_object_get(x, "id"));
-    const char *unit = json_string_value(json_object_get(x, "unit"));
-    const char *section = json_string_value(json_object_get(x, "section"));
-    const char *method = json_string_value(json_object_get(x, "method"));
-    unit = unit ? unit : "";
+  double pts = rb->questions_points;
+  uint32_t n = rb->nquestions;
+  for (uint32_t i = 0; i < n; i++) {
+    const struct run_question *x = &rb->questions[i];
+    const char *id = x->id, *unit = x->unit;
+    const char *section = x->section[0] ? x->section : NULL;
     char name[96], in_unit[96] = "";
     if (unit[0])
       snprintf(in_unit, sizeof in_unit, " (in %s)", unit);
-    snprintf(name, sizeof name, "question %s", id ? id : "?");
+    snprintf(name, sizeof name, "question %s", id);
     struct grade_item *it = item(g, name, n ? pts / (double)n : 0);
-    if (!it || !id)
+    if (!it)
       continue;
     json_t *a = answers ? json_object_get(answers, id) : NULL;
-    double want = num(x, "answer", NAN), tol = num(x, "tolerance", 0);
+    double want = x->has_answer ? x->answer : NAN, tol = x->tolerance;
     char see[400] = "";
     if (section)
       snprintf(see, sizeof see, " See handouts/%s.md, section '%s'.", lab->id, section);
@@ -484,7 +470,7 @@ static void questions(json_t *q, const struct run_lab *lab, json_t *answers,
     double got = json_number_value(a);
     char given[40];
     shortest(got, given, sizeof given);
-    if (!json_object_get(x, "answer")) {   /* a students' copy (warplab release): no key */
+    if (!x->has_answer) {                  /* a students' copy (warplab release): no key */
       snprintf(it->output, sizeof it->output, "%s: you answered %s; this copy has no answer key: "
                "your instructor's grading scores it", id, given);
       continue;
@@ -501,7 +487,7 @@ static void questions(json_t *q, const struct run_lab *lab, json_t *answers,
     how_far(got, want, unit, far, sizeof far);
     snprintf(it->output, sizeof it->output, "%s: you answered %s%s%s, which is not it (%s). "
              "%s%s", id, given, unit[0] ? " " : "", unit, far,
-             method && !strcmp(method, "pencil")
+             x->pencil
              ? "Work it out again from the handout's figures."
              : "Measure it with warplab and look again.", see);
   }
@@ -549,23 +535,19 @@ int grade_score(const struct run_lab *lab, const struct run_result *student,
                 char *err, size_t errlen)
 {
   memset(g, 0, sizeof *g);
-  json_t *rubric = lab->json ? json_object_get(lab->json, "rubric") : NULL;
-  if (!json_is_object(rubric)) {
+  const struct run_rubric *rb = &lab->rubric;   /* parsed and checked when the lab loaded */
+  if (!rb->present) {
     snprintf(err, errlen, "lab %s has no rubric in its lab.json", lab->id);
     return -1;
   }
-  json_t *c = json_object_get(rubric, "correctness");
-  if (json_is_object(c))
-    correctness(c, lab, student, solution, g);
-  json_t *m = json_object_get(rubric, "metrics");
-  if (json_is_object(m))
-    metric_targets(m, student, solution, g);
-  json_t *p = json_object_get(rubric, "performance");
-  if (json_is_object(p))
-    performance(p, student, solution, g);
-  json_t *q = json_object_get(rubric, "questions");
-  if (json_is_object(q))
-    questions(q, lab, answers, g);
+  if (rb->has_correctness)
+    correctness(rb, lab, student, solution, g);
+  if (rb->has_metrics)
+    metric_targets(rb, student, solution, g);
+  if (rb->has_performance)
+    performance(rb, student, solution, g);
+  if (rb->has_questions)
+    questions(rb, lab, answers, g);
   for (uint32_t i = 0; i < g->nitems; i++)
     g->score += g->items[i].score;
   /* items split points into sevenths and the like: the sums, to a millionth of a point, so

@@ -3,7 +3,8 @@
  * The rubric weighs correctness (all or nothing per test size), metric targets on the
  * student's own configuration, performance against the reference solution measured in the
  * same session on the same backend, and the numeric answers to the handout's "predict, then
- * measure" questions. The grader reads run results only (run/run.h), never the emulator.
+ * measure" questions. The grader reads run results only (run/run.h), never the emulator,
+ * and the rubric as the lab loader parsed and checked it (run_lab.rubric), never lab.json.
  */
 #ifndef WARPLAB_GRADE_H
 #define WARPLAB_GRADE_H
@@ -53,7 +54,7 @@ struct grade_result {
 
 /* Score student against solution (the reference solution's run, same backend and seed) with
    the answers (a JSON object {"q1": 4, ...}, or NULL). Returns 0, or -1 with err when the
-   rubric is malformed. */
+   lab has no rubric (a malformed one was refused when the lab loaded). */
 int grade_score(const struct run_lab *lab, const struct run_result *student,
                 const struct run_result *solution, json_t *answers, struct grade_result *g,
                 char *err, size_t errlen);

@@ -9,7 +9,6 @@
 #include "grader/grade_occ.h"
 #include "metrics/met.h"
 #include "metrics/occ.h"
-#include "run/run_ptxas.h"
 
 #define THEORETICAL met_name(MET_OCC_THEORETICAL)
 #define ACHIEVED met_name(MET_OCC_ACHIEVED)
@@ -17,33 +16,18 @@
 /* A lower occupancy than the reference's counts when it is at most this part of it. */
 #define LOW_FRACTION 0.8
 
-/* The calculator's answer for r's main launch, from ptxas on r's PTX. Returns 0, or -1 when
-   it cannot be worked out (no profile, no ptxas, the kernel not in the report). */
-static int occupancy_of(const struct run_lab *lab, const struct run_result *r,
-                        struct occ_profile *prof, struct occ_input *in, struct occ_result *o)
+/* The calculator's breakdown of r's main launch, as the run measured it (harness/measure),
+   on the profile the run used. Returns 0, or -1 when there is none (no profile, no ptxas
+   report) or the launch cannot run. */
+static int occupancy_of(const struct run_result *r, const struct occ_profile **prof,
+                        const struct occ_input **in, const struct occ_result **o)
 {
-  struct occ_error e;
-  if (!r->npoints || !r->prov.profile[0] || occ_profile_load(r->prov.profile, prof, &e) != OCC_OK)
+  if (!r->npoints || !r->have_prof || !r->occ.have || r->occ.out.active_blocks <= 0)
     return -1;
-  char arch[16];
-  snprintf(arch, sizeof arch, "sm_%d", prof->sm >= 50 ? prof->sm : 90);  /* as the run built it */
-  struct run_resources rs[32];
-  int n = 0;
-  char log[2048];
-  if (run_ptxas(r->prov.ptx_file, arch, 0, rs, 32, &n, log, sizeof log) != RUN_PTXAS_OK)
-    return -1;
-  const struct run_resources *k = run_resources_find(rs, n, lab->kernel);
-  if (!k)
-    return -1;
-  const struct run_point *p = &r->points[0];
-  *in = occ_input_default();
-  in->regs_per_thread = k->registers;
-  in->static_smem = k->static_smem;
-  in->dyn_smem = (int)p->smem;
-  in->block_threads = (int)(p->block[0] * p->block[1] * p->block[2]);
-  if (k->barriers > 0)
-    in->barriers = k->barriers;
-  return occ_compute(prof, in, o, &e) == OCC_OK && o->active_blocks > 0 ? 0 : -1;
+  *prof = &r->prof;
+  *in = &r->occ.in;
+  *o = &r->occ.out;
+  return 0;
 }
 
 /* 1-based number of the first line of path holding a (and b, unless NULL), or 0. */
@@ -143,20 +127,18 @@ int grade_occupancy_hint(const struct run_lab *lab, const struct run_result *s,
   int low_ach = as && ar && as->value <= ar->value * LOW_FRACTION + 1e-9;
   if (!low_theo && !low_ach)
     return 0;
-  struct occ_profile prof;
-  struct occ_input in;
-  struct occ_result o, ro;
-  if (occupancy_of(lab, s, &prof, &in, &o))
+  const struct occ_profile *prof, *rprof;
+  const struct occ_input *in, *rin;
+  const struct occ_result *o, *ro;
+  if (occupancy_of(s, &prof, &in, &o))
     return 0;
-  struct occ_profile rprof;
-  struct occ_input rin;
-  int have_ref = occupancy_of(lab, ref, &rprof, &rin, &ro) == 0;
+  int have_ref = occupancy_of(ref, &rprof, &rin, &ro) == 0;
   const char *kfile = s->prov.kernel_file, *base = strrchr(kfile, '/');
   base = base ? base + 1 : kfile;
 
   size_t k = 0;
   append(out, outlen, &k, "Occupancy: your kernel keeps %d of the SM's %d warps (%.0f%%",
-         o.active_warps, o.max_warps, o.occupancy_pct);
+         o->active_warps, o->max_warps, o->occupancy_pct);
   if (as && ar)
     append(out, outlen, &k, ", %.0f%% achieved", as->value);
   append(out, outlen, &k, "), the reference solution %.0f%%", tr->value);
@@ -165,51 +147,51 @@ int grade_occupancy_hint(const struct run_lab *lab, const struct run_result *s,
   append(out, outlen, &k, ". Its limit: ");
   int n = 0;
   unsigned line = 0;
-  if (o.limiting & OCC_LIMIT_REGISTERS) {
+  if (o->limiting & OCC_LIMIT_REGISTERS) {
     line = line_with(kfile, "__global__", lab->kernel);
     append(out, outlen, &k, "%sregisters: %d per thread (ptxas) and %d threads a block allow %d "
-           "blocks in the SM's %d", n++ ? "; " : "", in.regs_per_thread,
-           in.block_threads, o.limit[OCC_LIMIT_IDX_REGISTERS], prof.regs_per_sm);
+           "blocks in the SM's %d", n++ ? "; " : "", in->regs_per_thread,
+           in->block_threads, o->limit[OCC_LIMIT_IDX_REGISTERS], prof->regs_per_sm);
     if (have_ref)
-      append(out, outlen, &k, " (the reference solution uses %d per thread)", rin.regs_per_thread);
+      append(out, outlen, &k, " (the reference solution uses %d per thread)", rin->regs_per_thread);
   }
-  if (o.limiting & OCC_LIMIT_SHARED_MEM) {
+  if (o->limiting & OCC_LIMIT_SHARED_MEM) {
     unsigned l = line_with(kfile, "__shared__", NULL);
     line = line ? line : l;
     append(out, outlen, &k, "%sshared memory: each block takes %d bytes (%d static, %d dynamic, "
            "%d the driver keeps), so %d blocks fit in the SM's %d", n++ ? "; " : "",
-           o.smem_per_block, in.static_smem, in.dyn_smem,
-           o.smem_per_block - in.static_smem - in.dyn_smem, o.limit[OCC_LIMIT_IDX_SHARED_MEM],
-           o.smem_config);
+           o->smem_per_block, in->static_smem, in->dyn_smem,
+           o->smem_per_block - in->static_smem - in->dyn_smem, o->limit[OCC_LIMIT_IDX_SHARED_MEM],
+           o->smem_config);
     if (have_ref)
-      append(out, outlen, &k, " (the reference solution's blocks take %d)", ro.smem_per_block);
+      append(out, outlen, &k, " (the reference solution's blocks take %d)", ro->smem_per_block);
   }
-  if (o.limiting & (OCC_LIMIT_WARPS | OCC_LIMIT_BLOCKS)) {
+  if (o->limiting & (OCC_LIMIT_WARPS | OCC_LIMIT_BLOCKS)) {
     unsigned l = block_choice_line(lab, kfile);
     line = line ? line : l;
-    if (o.limiting & OCC_LIMIT_WARPS)
+    if (o->limiting & OCC_LIMIT_WARPS)
       append(out, outlen, &k, "%sthe block size: blocks of %d warps fill only %d of %d warp slots",
-             n++ ? "; " : "", o.warps_per_block, o.limit[OCC_LIMIT_IDX_WARPS] * o.warps_per_block,
-             o.max_warps);
+             n++ ? "; " : "", o->warps_per_block, o->limit[OCC_LIMIT_IDX_WARPS] * o->warps_per_block,
+             o->max_warps);
     else
       append(out, outlen, &k, "%sblocks per SM: at most %d blocks of %d warps fit, %d warps",
-             n++ ? "; " : "", prof.max_blocks_per_sm, o.warps_per_block,
-             prof.max_blocks_per_sm * o.warps_per_block);
+             n++ ? "; " : "", prof->max_blocks_per_sm, o->warps_per_block,
+             prof->max_blocks_per_sm * o->warps_per_block);
     if (have_ref)
       append(out, outlen, &k, " (the reference solution's blocks have %d threads)",
-             rin.block_threads);
+             rin->block_threads);
   }
-  if (o.limiting & OCC_LIMIT_BARRIERS)
+  if (o->limiting & OCC_LIMIT_BARRIERS)
     append(out, outlen, &k, "%sbarriers: %d named barriers a block allow %d blocks",
-           n++ ? "; " : "", in.barriers, o.limit[OCC_LIMIT_IDX_BARRIERS]);
+           n++ ? "; " : "", in->barriers, o->limit[OCC_LIMIT_IDX_BARRIERS]);
   if (!n)
     return 0;
   /* what to do about it, for the resource named first */
   append(out, outlen, &k, ". %s",
-         o.limiting & OCC_LIMIT_REGISTERS ? "Keep fewer values live at once, or ask ptxas for "
+         o->limiting & OCC_LIMIT_REGISTERS ? "Keep fewer values live at once, or ask ptxas for "
          "more blocks with __launch_bounds__(threads, blocks)"
-         : o.limiting & OCC_LIMIT_SHARED_MEM ? "Use less shared memory per block"
-         : o.limiting & (OCC_LIMIT_WARPS | OCC_LIMIT_BLOCKS) ? "Choose a block size whose warps "
+         : o->limiting & OCC_LIMIT_SHARED_MEM ? "Use less shared memory per block"
+         : o->limiting & (OCC_LIMIT_WARPS | OCC_LIMIT_BLOCKS) ? "Choose a block size whose warps "
          "fill the SM's warp slots in whole blocks"
          : "Use fewer named barriers");
   if (line)

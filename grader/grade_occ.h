@@ -3,9 +3,10 @@
  * block's size in warps, the SM's block limit, barriers), with the figures, the line of the
  * kernel file to change and the handout section that explains occupancy.
  *
- * The run records occupancy, not its limiting resource, so the grader works it out again as
- * the run did: ptxas's resource usage of the run's PTX (run_ptxas.h) and the occupancy
- * calculator (metrics/occ.h) on the run's profile, for the main configuration's launch.
+ * The run keeps the main configuration's occupancy breakdown as the measurement layer
+ * (harness/measure) worked it out: the calculator's input (ptxas's resources, the launch) and
+ * its answer, with the limiting resources, on the profile the run used (run_result.occ and
+ * .prof). The grader reads it; it neither runs ptxas again nor loads the profile.
  */
 #ifndef WARPLAB_GRADE_OCC_H
 #define WARPLAB_GRADE_OCC_H

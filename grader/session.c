@@ -214,7 +214,7 @@ enum gs_status gs_score(struct gs_session *s)
   if (!s->has_stu)
     return fail(s, GS_NOT_SCORED, "there is no run to score");
   const struct run_lab *lab = s->in.lab;
-  if (!lab->json || !json_object_get(lab->json, "rubric"))
+  if (!lab->rubric.present)
     return fail(s, GS_NO_RUBRIC, NULL);
   /* answers.json: in the submission's folder, else beside the kernel file */
   char dir[1100];

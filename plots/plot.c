@@ -11,7 +11,7 @@
  * Lines ("style": "lines"): x is an expression over each point's choices and metrics (a swept
  * value, or a metric), one line per sweep and metric, its points in the order of x, and a
  * prediction ("predict", an expression over the choices, the problem size and the
- * architecture profile's numbers: plot_expr.h) drawn dashed over each sweep's points: along
+ * architecture profile's numbers; run/run_expr.h) drawn dashed over each sweep's points: along
  * x as a curve where x is a choice the sweep varies, else through the points. A line chart
  * is how a lab shows a law against a measurement (Little's law over lab 03's bandwidth).
  *
@@ -40,7 +40,7 @@
 #include "metrics/met.h"
 #include "metrics/occ.h"
 #include "plots/plot.h"
-#include "plots/plot_expr.h"
+#include "run/run_expr.h"
 
 /* ---- the chart: its definition and its figures ---- */
 
@@ -85,7 +85,7 @@ struct chart {
   /* what expressions may name besides a point's metrics and choices */
   int have_vars, have_prof;
   struct run_sizes sizes;             /* the run's problem size */
-  struct occ_profile prof;            /* the run's architecture profile */
+  const struct occ_profile *prof;     /* the run's architecture profile (run_result), or NULL */
   char used[MAX_USED][48];            /* the profile's numbers the prediction named */
   double used_v[MAX_USED];
   uint32_t nused;
@@ -158,7 +158,7 @@ static int parse_expr(json_t *def, const char *key, char *dst, size_t size, cons
   if (parse_text(def, key, dst, size, where, err, errlen))
     return -1;
   char e[512];
-  if (dst[0] && plot_expr_check(dst, e, sizeof e)) {
+  if (dst[0] && run_expr_real_check(dst, e, sizeof e)) {
     snprintf(err, errlen, "%s: \"%s\": %s", where, key, e);
     return -1;
   }
@@ -319,9 +319,9 @@ static int chart_parse(const struct run_lab *lab, json_t *def, size_t index, str
                "%zu characters", where, s, sizeof c->metric[s] - 1);
       return -1;
     }
-    c->is_expr[s] = !plot_expr_is_name(m);
+    c->is_expr[s] = !run_expr_is_name(m);
     char e[512];
-    if (c->is_expr[s] && plot_expr_check(m, e, sizeof e)) {
+    if (c->is_expr[s] && run_expr_real_check(m, e, sizeof e)) {
       snprintf(err, errlen, "%s: \"y\"[%u]: %s", where, s, e);
       return -1;
     }
@@ -445,7 +445,7 @@ static int vars_lookup(void *ctx, const char *name, size_t len, double *v)
       *v = (double)c->sizes.v[k];
       return 0;
     }
-  if (c->have_prof && !profile_value(&c->prof, name, len, v)) {
+  if (c->have_prof && !profile_value(c->prof, name, len, v)) {
     uint32_t u = 0;
     while (u < c->nused && !names_eq(c->used[u], name, len))
       u++;
@@ -492,8 +492,8 @@ static void chart_vars(struct chart *c, const struct run_result *r)
     }
     p = end;
   }
-  struct occ_error oe;
-  c->have_prof = r->prov.profile[0] && occ_profile_load(r->prov.profile, &c->prof, &oe) == OCC_OK;
+  c->prof = r->have_prof ? &r->prof : NULL;   /* the run's, loaded once (run.h) */
+  c->have_prof = c->prof != NULL;
 }
 
 static void add_row(struct chart *c, const struct run_point *pt, int is_main)
@@ -510,15 +510,15 @@ static void add_row(struct chart *c, const struct run_point *pt, int is_main)
       struct vars x = {.c = c, .pt = pt};
       double v = 0;
       char e[512];
-      int st = plot_expr_eval(c->metric[s], vars_lookup, &x, &v, e, sizeof e);
+      int st = run_expr_real_eval(c->metric[s], vars_lookup, &x, &v, e, sizeof e);
       if (x.kind[0] && !c->kind[s][0])
         snprintf(c->kind[s], sizeof c->kind[s], "%s", x.kind);
-      if (st == PLOT_EXPR_OK || x.undefined || !x.missing[0])
+      if (st == RUN_EXPR_OK || x.undefined || !x.missing[0])
         c->present[s] = 1;   /* every name known: a value, or none at this point */
       else if (!c->missing[s][0])
         snprintf(c->missing[s], sizeof c->missing[s], "%s", x.missing);
       v *= c->scale;
-      if (st == PLOT_EXPR_OK && isfinite(v) && (!c->log || v > 0)) {
+      if (st == RUN_EXPR_OK && isfinite(v) && (!c->log || v > 0)) {
         row->v[s] = v;
         row->defined[s] = 1;
         c->ndefined[s]++;
@@ -599,7 +599,7 @@ static int only_choice_varies(const struct chart *c, uint32_t from, uint32_t to,
    prediction names no metric. Leaves curve_n[k] 0 otherwise. */
 static void chart_curve(struct chart *c, uint32_t k, uint32_t from, uint32_t to)
 {
-  if (!c->predict[0] || !plot_expr_is_name(c->x) || to - from < 2 ||
+  if (!c->predict[0] || !run_expr_is_name(c->x) || to - from < 2 ||
       !only_choice_varies(c, from, to, c->x))
     return;
   double lo = HUGE_VAL, hi = -HUGE_VAL;
@@ -616,7 +616,7 @@ static void chart_curve(struct chart *c, uint32_t k, uint32_t from, uint32_t to)
     struct vars v = {.c = c, .pt = c->rows[from].pt, .no_metrics = 1, .over_name = c->x, .over = x};
     double y;
     char e[8];
-    if (plot_expr_eval(c->predict, vars_lookup, &v, &y, e, sizeof e) || !isfinite(y * c->scale) ||
+    if (run_expr_real_eval(c->predict, vars_lookup, &v, &y, e, sizeof e) || !isfinite(y * c->scale) ||
         (c->log && !(y * c->scale > 0))) {
       c->curve_n[k] = 0;
       return;
@@ -632,18 +632,18 @@ static void line_values(struct chart *c, struct chart_row *row)
 {
   struct vars v = {.c = c, .pt = row->pt};
   char e[512];
-  int st = plot_expr_eval(c->x, vars_lookup, &v, &row->x, e, sizeof e);
-  if (st == PLOT_EXPR_OK && (!c->xlog || row->x > 0))
+  int st = run_expr_real_eval(c->x, vars_lookup, &v, &row->x, e, sizeof e);
+  if (st == RUN_EXPR_OK && (!c->xlog || row->x > 0))
     row->x_defined = 1;
   else if (!c->x_note[0])
     snprintf(c->x_note, sizeof c->x_note, "x: no value for %.50s: %.170s", row->label,
-             st == PLOT_EXPR_OK ? "not positive, on a log axis" :
+             st == RUN_EXPR_OK ? "not positive, on a log axis" :
              v.undefined ? "a metric it names has none there" : e);
   if (!c->predict[0])
     return;
   struct vars p = {.c = c, .pt = row->pt, .note_used = 1};
   double y;
-  if (plot_expr_eval(c->predict, vars_lookup, &p, &y, e, sizeof e) == PLOT_EXPR_OK &&
+  if (run_expr_real_eval(c->predict, vars_lookup, &p, &y, e, sizeof e) == RUN_EXPR_OK &&
       isfinite(y * c->scale) && (!c->log || y * c->scale > 0)) {
     row->pred = y * c->scale;
     row->pred_defined = 1;
@@ -1038,7 +1038,7 @@ static void predict_line(const struct chart *c, const struct run_result *r, char
     k += (size_t)snprintf(out + k, n - k, "%s%s = %.10g", u ? ", " : "\nwith ", c->used[u],
                           c->used_v[u]);
   if (c->nused && k < n)
-    snprintf(out + k, n - k, " (%s.conf)", c->prof.id[0] ? c->prof.id : r->prov.profile);
+    snprintf(out + k, n - k, " (%s.conf)", c->prof && c->prof->id[0] ? c->prof->id : r->prov.profile);
 }
 
 /* x as a tic label: an integer without decimals, else 4 significant digits. */

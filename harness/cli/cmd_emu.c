@@ -1,7 +1,8 @@
 /* cmd_emu.c: `warplab emu`: run any kernel on the emulator, for instructors and tests.
  *
  * Build (a .cu through nvcc) -> parse -> check the arguments against the kernel's parameters
- * -> allocate and fill buffers -> run -> dump buffers -> report. Exit codes: see
+ * -> allocate and fill buffers -> run and measure (harness/measure: the launch, occupancy,
+ * counters, timing model) -> dump buffers -> report. Exit codes: see
  * exit_codes.def.
  */
 #include <errno.h>
@@ -11,7 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "cli/emu_args.h"
@@ -23,6 +23,7 @@
 #include "run/run_file.h"
 #include "run/run_lanes.h"
 #include "backend/be.h"
+#include "measure/ms.h"
 #include "metrics/met.h"
 #include "metrics/occ.h"
 #include "run/run_ptxas.h"
@@ -559,14 +560,12 @@ int wl_cmd_emu(int argc, char **argv)
   struct ptx_module mod;
   memset(&mod, 0, sizeof mod);
   struct be *dev = NULL;
-  struct met_report met;
-  memset(&met, 0, sizeof met);
+  struct ms_result mr;
+  ms_result_init(&mr);
   struct emu_run run;
   memset(&run, 0, sizeof run);
   struct run_resources rs[32];
   struct occ_profile prof;
-  struct occ_result occ;
-  struct tm_report tmr;
 
   for (uint32_t i = 0; i < o.nargs; i++)
     if (emu_arg_parse(o.argspec[i], &args[i], err, sizeof err)) {
@@ -621,12 +620,14 @@ int wl_cmd_emu(int argc, char **argv)
   memcpy(bl.grid, o.cfg.grid, sizeof bl.grid);
   memcpy(bl.block, o.cfg.block, sizeof bl.block);
   /* resources from ptxas and the occupancy they allow, when the toolkit is here; the profile
-     also drives the timing model */
+     also drives the timing model. The measurement (harness/measure) does the rest: the
+     launch, the occupancy breakdown, the counters and the timing model */
   char plog[2048];
-  int nrs = 0, have_prof = 0;
+  int nrs = 0;
   struct occ_error oe;
+  struct ms_setup ms = {.mod = &mod};
   if (occ_profile_load(o.profile ? o.profile : o.arch, &prof, &oe) == OCC_OK) {
-    have_prof = 1;
+    ms.prof = &prof;
     run.profile = prof.id;
   } else if (o.profile) {
     wl_error("--profile %s: %s", o.profile, oe.msg);
@@ -636,88 +637,57 @@ int wl_cmd_emu(int argc, char **argv)
   if (run_ptxas(wl_ends_with(o.file, ".cu") ? ptx_path : o.file, o.arch, 0, rs, 32, &nrs, plog,
                 sizeof plog) == RUN_PTXAS_OK)
     run.rsrc = run_resources_find(rs, nrs, o.kernel);
-  if (run.rsrc && have_prof) {
-    const struct run_resources *k = run.rsrc;
-    struct occ_input in = occ_input_default();
-    in.regs_per_thread = k->registers;
-    in.static_smem = k->static_smem;
-    in.dyn_smem = (int)o.cfg.dyn_smem;
-    in.block_threads = (int)(o.cfg.block[0] * o.cfg.block[1] * o.cfg.block[2]);
-    if (k->barriers > 0)
-      in.barriers = k->barriers;
-    if (occ_compute(&prof, &in, &occ, &oe) == OCC_OK)
-      run.occ = &occ;
+  if (run.rsrc) {
+    ms.kern.known = 1;
+    ms.kern.registers = run.rsrc->registers;
+    ms.kern.static_smem = run.rsrc->static_smem;
+    ms.kern.barriers = run.rsrc->barriers;
   }
-  /* the timing model: which blocks the emulator records for it */
-  struct tm_kernel tk = {
-    .grid_blocks = o.cfg.grid[0] * o.cfg.grid[1] * o.cfg.grid[2],
-    .block_threads = o.cfg.block[0] * o.cfg.block[1] * o.cfg.block[2],
-    .warp_size = o.cfg.warp_size, .dyn_smem = o.cfg.dyn_smem,
-    .regs_per_thread = run.rsrc ? run.rsrc->registers : 0,
-    .static_smem = run.rsrc ? (uint32_t)run.rsrc->static_smem : 0,
-    .barriers = run.rsrc ? run.rsrc->barriers : 0,
-  };
-  struct tm_plan plan;
-  memset(&plan, 0, sizeof plan);
-  if (o.backend == BE_EMU && have_prof)
-    tm_plan(&prof, &tk, &plan);
-  bl.trace_every = plan.ok ? plan.trace_every : 0;
-  bl.trace_blocks = plan.ok ? plan.trace_blocks : 0;
-  be_launch_limits(&bl, have_prof ? &prof : NULL, run.rsrc ? run.rsrc->registers : 0);
-  /* a cooperative grid must fit at once: the occupancy's blocks a SM on each of its SMs */
   bl.cooperative = o.cfg.cooperative;
   memcpy(bl.cluster, o.cfg.cluster, sizeof bl.cluster);
-  if (run.occ && run.occ->active_blocks > 0 && prof.sm_count > 0) {
-    bl.coop_blocks_per_sm = (uint32_t)run.occ->active_blocks;
-    bl.sm_count = (uint32_t)prof.sm_count;
-  }
   /* the report names the launch as it runs: cooperative when the kernel uses grid.sync(),
      with the kernel's clusters */
   o.cfg.cooperative = o.cfg.cooperative || sim_kernel_cooperative(&mod, f);
   if (!sim_cluster_dims(&mod, f, &o.cfg, o.cfg.cluster))
     memset(o.cfg.cluster, 0, sizeof o.cfg.cluster);
-  struct be_result br;
-  struct timespec t0, t1;
-  clock_gettime(CLOCK_MONOTONIC, &t0);
-  enum be_status st = be_launch(dev, o.kernel, params, psize, &bl, &br, err, sizeof err);
-  clock_gettime(CLOCK_MONOTONIC, &t1);
-  run.run_seconds = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
+  enum be_status st = ms_launch(&ms, dev, o.kernel, params, psize, &bl, MS_MEASURE, &mr, err,
+                                sizeof err);
+  run.run_seconds = mr.launch_s;
   if (st != BE_OK) {
     wl_error("%s", err);
     rc = WL_EXIT_USAGE;
     goto out;
   }
-  run.res = br.emu;
+  const struct be_result *br = &mr.br;
+  run.res = br->emu;
+  run.occ = mr.have_occ ? &mr.occ : NULL;
   run.backend = o.backend;
   run.device = be_describe(dev);
-  run.gpu_ms = br.gpu_ms;
-  run.gpu_error = br.gpu_error;
-  run.ran_ok = br.ran_ok;
+  run.gpu_ms = br->gpu_ms;
+  run.gpu_error = br->gpu_error;
+  run.ran_ok = br->ran_ok;
   run.show_lines = o.lines;
   if (o.backend == BE_EMU) {
-    if (met_compute(&mod, &run.res, &met) != 0) {
+    if (!mr.have_rep) {
       wl_error("out of host memory computing the metrics");
       rc = WL_EXIT_USAGE;
       goto out;
     }
-    run.met = &met;
-    if (have_prof && run.ran_ok) {
-      clock_gettime(CLOCK_MONOTONIC, &t0);
-      int mrc = tm_model(&prof, &mod, &tk, &plan, &run.res.trace, &tmr);
-      clock_gettime(CLOCK_MONOTONIC, &t1);
-      run.model_seconds = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
-      if (mrc != 0) {
+    run.met = &mr.rep;
+    if (ms.prof && run.ran_ok) {
+      run.model_seconds = mr.model_s;
+      if (!mr.have_tm) {
         wl_error("out of host memory in the timing model");
         rc = WL_EXIT_USAGE;
         goto out;
       }
-      run.timing = &tmr;
+      run.timing = &mr.tm;
     }
   }
   /* a GPU kernel that hung holds the GPU: nothing can be read back, the report says why */
-  if (o.backend == BE_GPU && br.timed_out && o.ndumps)
+  if (o.backend == BE_GPU && br->timed_out && o.ndumps)
     wl_error("--dump: nothing written: the kernel did not finish");
-  rc = o.backend == BE_GPU && br.timed_out ? WL_EXIT_OK : write_dumps(&o, args, o.nargs, dev);
+  rc = o.backend == BE_GPU && br->timed_out ? WL_EXIT_OK : write_dumps(&o, args, o.nargs, dev);
   if (rc != WL_EXIT_OK)
     goto out;
   if (o.lanes) {
@@ -744,8 +714,7 @@ int wl_cmd_emu(int argc, char **argv)
   }
   rc = run.ran_ok ? WL_EXIT_OK : WL_EXIT_FAULT;
 out:
-  met_report_free(&met);
-  sim_result_free(&run.res);
+  ms_result_free(&mr);                         /* run.res is mr's */
   for (uint32_t i = 0; i < o.nargs; i++)
     emu_arg_free(&args[i]);
   free(params);

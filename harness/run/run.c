@@ -3,7 +3,8 @@
  *   kernel file --nvcc--> PTX --parse--> module: signature checked, choices read
  *   for every test size and the main size: inputs (seeded), outputs poisoned, launch,
  *       outputs compared with the CPU reference (reference.c, compiled and loaded here)
- *   for the main size and every sweep point: metrics (emulator) or timings (GPU)
+ *   for the main size and every sweep point: measured (harness/measure: occupancy,
+ *       counters and modelled time on the emulator; timings and Nsight Compute on a GPU)
  *
  * A student's mistake (no build, wrong signature, wrong values, a fault, a kernel that hangs
  * the GPU) is a result in struct run_result; only our own or the lab's problems are errors.
@@ -35,6 +36,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "measure/ms.h"
 #include "metrics/met.h"
 #include "metrics/occ.h"
 #include "ptx/ptx.h"
@@ -50,7 +52,6 @@
 #include "run/run_sanitize.h"
 #include "run/run_sweepfill.h"
 #include "run/run_toolkit.h"
-#include "timing/tm.h"
 
 #define GUARD_BYTES 65536u   /* each side of every GPU buffer */
 #define GUARD_BYTE 0xa5      /* the guard pattern: byte k of buffer i's zones is guard_byte(i, k) */
@@ -101,6 +102,8 @@ struct ctx {
   int have_prof;
   struct run_resources rsrc;
   int have_rsrc;
+  struct ms_setup ms;          /* what every launch's measurement shares: the profile (loaded
+                                  once, above), the module, ptxas's report, the lab's metrics */
   int sanitized;               /* compute-sanitizer was already run for a GPU fault */
   char hung[192];              /* the check or point on which the GPU hung; "" while it has not */
   struct run_progress *prog;   /* NULL when the run is not in a child */
@@ -503,25 +506,8 @@ static int launch_shape(struct ctx *c, struct launch *L, char *why, size_t n)
   L->bl.sched = SIM_SCHED_ITS;
   L->bl.warp_size = c->have_prof && c->prof.warp_size == 64 ? 64 : 32;
   L->bl.max_warp_insts = emu_budget();
-  be_launch_limits(&L->bl, c->have_prof ? &c->prof : NULL, c->have_rsrc ? c->rsrc.registers : 0);
   L->bl.cooperative = c->lab->cooperative;
   memcpy(L->bl.cluster, c->lab->cluster, sizeof L->bl.cluster);
-  /* a kernel that uses grid.sync() runs cooperatively: its grid must fit on the GPU at once */
-  if (c->have_prof && c->have_rsrc && c->prof.sm_count > 0) {
-    struct occ_input in = occ_input_default();
-    struct occ_result o;
-    struct occ_error oe;
-    in.regs_per_thread = c->rsrc.registers;
-    in.static_smem = c->rsrc.static_smem;
-    in.dyn_smem = (int)L->bl.dyn_smem;
-    in.block_threads = (int)(L->bl.block[0] * L->bl.block[1] * L->bl.block[2]);
-    if (c->rsrc.barriers > 0)
-      in.barriers = c->rsrc.barriers;
-    if (occ_compute(&c->prof, &in, &o, &oe) == OCC_OK && o.active_blocks > 0) {
-      L->bl.coop_blocks_per_sm = (uint32_t)o.active_blocks;
-      L->bl.sm_count = (uint32_t)c->prof.sm_count;
-    }
-  }
   return 0;
 }
 
@@ -940,75 +926,48 @@ static int compare(struct ctx *c, struct launch *L, int64_t *first_bad, char *wh
   return 0;
 }
 
-/* The launch of L as a `warplab emu PTX --backend gpu` command line (the same PTX, shape,
-   buffer sizes and inputs as the checked launch: random inputs by the same seed, others through
-   a file beside the run), for tools that wrap a launch: Nsight Compute, and compute-sanitizer.
-   argv[first..] is filled and NULL-terminated. Returns 0, or -1 when warplab's own path
-   cannot be found or an input file cannot be written. */
+/* The launch of L as a `warplab emu PTX --backend gpu` command line (ms_command: the same
+   PTX, shape, buffer sizes and inputs as the checked launch: random inputs by the same seed,
+   others through a file beside the run), for tools that wrap a launch: Nsight Compute, and
+   compute-sanitizer. argv[first..] is filled and NULL-terminated. Returns 0, or -1 when
+   warplab's own path cannot be found or an input file cannot be written. */
 struct emu_cmd {
-  char self[1024], grid[64], block[64], smem[32];
-  char specs[RUN_MAX_PARAMS][1400];
-  char *argv[32 + 2 * RUN_MAX_PARAMS];
+  char self[1024];
+  struct ms_command cmd;
 };
 
 static int emu_command(struct ctx *c, const struct launch *L, struct emu_cmd *e, int first)
 {
-  e->argv[first] = NULL;
+  e->cmd.argv[first] = NULL;
   if (run_self_path(e->self, sizeof e->self))
     return -1;
-  snprintf(e->grid, sizeof e->grid, "%u,%u,%u", L->bl.grid[0], L->bl.grid[1], L->bl.grid[2]);
-  snprintf(e->block, sizeof e->block, "%u,%u,%u", L->bl.block[0], L->bl.block[1], L->bl.block[2]);
-  snprintf(e->smem, sizeof e->smem, "%u", L->bl.dyn_smem);
-  int a = first;
-  char **argv = e->argv;
-  argv[a++] = e->self;
-  argv[a++] = "emu";
-  argv[a++] = c->res->prov.ptx_file;
-  argv[a++] = "--kernel";
-  argv[a++] = (char *)c->lab->kernel;
-  argv[a++] = "--grid";
-  argv[a++] = e->grid;
-  argv[a++] = "--block";
-  argv[a++] = e->block;
-  argv[a++] = "--smem";
-  argv[a++] = e->smem;
-  argv[a++] = "--backend";
-  argv[a++] = "gpu";
-  for (uint32_t i = 0; i < c->lab->nparams && i < RUN_MAX_PARAMS; i++) {
+  struct ms_arg args[RUN_MAX_PARAMS];
+  uint32_t n = c->lab->nparams < RUN_MAX_PARAMS ? c->lab->nparams : RUN_MAX_PARAMS;
+  for (uint32_t i = 0; i < n; i++) {
     const struct run_param *p = &c->lab->params[i];
+    struct ms_arg *a = &args[i];
+    memset(a, 0, sizeof *a);
+    a->type = run_elem_name(p->elem);
+    a->count = L->count[i];
     if (p->role == RUN_ROLE_SCALAR) {
-      snprintf(e->specs[i], sizeof e->specs[i], "%s:%" PRId64, run_elem_name(p->elem), L->scalar[i]);
+      a->init = MS_ARG_SCALAR;
+      a->scalar = L->scalar[i];
     } else if (p->role == RUN_ROLE_OUT || !strcmp(p->init, "zero") || !p->init[0]) {
-      /* an output: the launch overwrites it; zero as launch_prepare makes unset inputs */
-      snprintf(e->specs[i], sizeof e->specs[i], "%sbuf:%" PRIu64 ":zero", run_elem_name(p->elem),
-               L->count[i]);
+      a->init = MS_ARG_ZERO;     /* an output: the launch overwrites it; zero as launch_prepare
+                                    makes unset inputs */
     } else if (!strcmp(p->init, "rand")) {
-      /* the checked launch's inputs exactly: launch_prepare's seed rule */
-      snprintf(e->specs[i], sizeof e->specs[i], "%sbuf:%" PRIu64 ":rand:%" PRIu64,
-               run_elem_name(p->elem), L->count[i], L->seed * 1000003u + i);
+      a->init = MS_ARG_RAND;     /* the checked launch's inputs exactly: launch_prepare's seed rule */
+      a->seed = L->seed * 1000003u + i;
     } else if (!strcmp(p->init, "iota")) {
-      snprintf(e->specs[i], sizeof e->specs[i], "%sbuf:%" PRIu64 ":iota", run_elem_name(p->elem),
-               L->count[i]);
-    } else {
-      /* chain=, fill=: the inputs as they were made, through a file beside the run */
-      char path[1200];
-      snprintf(path, sizeof path, "%s/launch-input-%u.bin", c->res->prov.ptx_file[0] ?
-               c->res->results_dir : ".", i);
-      FILE *f = fopen(path, "wb");
-      size_t bytes = (size_t)L->count[i] * run_elem_size(p->elem);
-      int ok = f && fwrite(L->input[i], 1, bytes, f) == bytes;
-      if (f)
-        ok &= fclose(f) == 0;
-      if (!ok)
-        return -1;
-      snprintf(e->specs[i], sizeof e->specs[i], "%sbuf:%" PRIu64 ":file=%s",
-               run_elem_name(p->elem), L->count[i], path);
+      a->init = MS_ARG_IOTA;
+    } else {                     /* chain=, fill=: the inputs as they were made */
+      a->init = MS_ARG_DATA;
+      a->data = L->input[i];
+      a->bytes = (size_t)L->count[i] * run_elem_size(p->elem);
     }
-    argv[a++] = "--arg";
-    argv[a++] = e->specs[i];
   }
-  argv[a] = NULL;
-  return 0;
+  return ms_command(&e->cmd, first, e->self, c->res->prov.ptx_file, c->lab->kernel, &L->bl, args,
+                    n, c->res->prov.ptx_file[0] ? c->res->results_dir : ".");
 }
 
 /* A kernel that faulted on the GPU (an illegal or misaligned address, a launch failure), or
@@ -1027,7 +986,7 @@ static void gpu_fault_where(struct ctx *c, struct launch *L, struct run_check *c
   struct emu_cmd e;
   struct run_sanitized r;
   char err[256];
-  if (emu_command(c, L, &e, 0) || run_sanitize("memcheck", e.argv, &r, err, sizeof err) ||
+  if (emu_command(c, L, &e, 0) || run_sanitize("memcheck", e.cmd.argv, &r, err, sizeof err) ||
       !r.message[0])
     return;
   char first[sizeof chk->detail];
@@ -1063,11 +1022,16 @@ static void fault_kind(const struct sim_fault *f, struct run_check *chk)
   snprintf(chk->fault_place, sizeof chk->fault_place, "%s", place);
 }
 
-static int launch_check(struct ctx *c, struct launch *L, struct run_check *chk, struct be_result *br)
+/* Launch L (measured when how is MS_MEASURE) into *mr and check its outputs into *chk.
+   Returns 0, or -1 with c->err when the lab's reference failed. */
+static int launch_check(struct ctx *c, struct launch *L, struct run_check *chk, enum ms_what how,
+                        struct ms_result *mr)
 {
   char err[512];
+  const struct be_result *br = &mr->br;
   launch_reset(c, L);
-  enum be_status st = be_launch(c->be, c->lab->kernel, L->params, L->psize, &L->bl, br, err, sizeof err);
+  enum be_status st = ms_launch(&c->ms, c->be, c->lab->kernel, L->params, L->psize, &L->bl, how,
+                                mr, err, sizeof err);
   if (st != BE_OK) {
     chk->state = RUN_CHECK_FAULT;
     snprintf(chk->detail, sizeof chk->detail, "the launch failed: %s", err);
@@ -1132,101 +1096,24 @@ static int launch_check(struct ctx *c, struct launch *L, struct run_check *chk, 
 
 /* ---- measurement ---- */
 
-static void add_metric(struct run_point *pt, const char *name, double v, int defined, const char *kind)
+/* The figures of a measurement as the point's metrics: by name, the edge of result.json. */
+static void point_values(struct run_point *pt, const struct ms_result *mr)
 {
-  if (pt->nmetrics == RUN_MAX_POINT_METRICS)
-    return;
-  struct run_metric *m = &pt->metric[pt->nmetrics++];
-  snprintf(m->name, sizeof m->name, "%s", name);
-  m->value = v;
-  m->defined = defined;
-  snprintf(m->kind, sizeof m->kind, "%s", kind);
-}
-
-static void occupancy_metrics(struct ctx *c, struct run_point *pt)
-{
-  if (!c->have_prof || !c->have_rsrc)
-    return;
-  /* local memory as ptxas allocated it: arrays indexed at run time and spilled registers. The
-     emulator runs PTX, where spills do not exist yet, so ptxas's report is where they show */
-  int has_stack = (c->rsrc.has & RUN_RES_STACK) != 0;
-  add_metric(pt, met_name(MET_STACK_FRAME), c->rsrc.stack_frame, has_stack, "exact");
-  add_metric(pt, met_name(MET_SPILL_STORES), c->rsrc.spill_stores, has_stack, "exact");
-  struct occ_input in = occ_input_default();
-  in.regs_per_thread = c->rsrc.registers;
-  in.static_smem = c->rsrc.static_smem;
-  in.dyn_smem = (int)pt->smem;
-  in.block_threads = (int)(pt->block[0] * pt->block[1] * pt->block[2]);
-  if (c->rsrc.barriers > 0)
-    in.barriers = c->rsrc.barriers;
-  struct occ_result o;
-  struct occ_error e;
-  if (occ_compute(&c->prof, &in, &o, &e) != OCC_OK)
-    return;
-  add_metric(pt, met_name(MET_OCC_THEORETICAL), o.occupancy_pct, 1, "exact");
-  add_metric(pt, met_name(MET_ACTIVE_BLOCKS), o.active_blocks, 1, "exact");
-  add_metric(pt, met_name(MET_REGISTERS), c->rsrc.registers, 1, "exact");
-}
-
-/* warplab's ratios of two Nsight Compute sums (met_names.def), which ncu has no metric for:
-   on the GPU they are computed from the sums ncu measured, as the emulator computes them
-   (met.c), when the lab lists the ratio and both sums. */
-static const enum met_id run_ratios[][3] = {
-  {MET_S_LD_WPR, MET_S_LD_WAVE, MET_S_LD_INST},
-  {MET_S_ST_WPR, MET_S_ST_WAVE, MET_S_ST_INST},
-};
-
-static const struct run_metric *point_metric(const struct run_point *pt, const char *name)
-{
-  for (uint32_t i = 0; i < pt->nmetrics; i++)
-    if (pt->metric[i].defined && !strcmp(pt->metric[i].name, name))
-      return &pt->metric[i];
-  return NULL;
-}
-
-static void derived_ratios(struct ctx *c, struct run_point *pt)
-{
-  for (size_t r = 0; r < sizeof run_ratios / sizeof run_ratios[0]; r++) {
-    int listed = 0;
-    for (uint32_t i = 0; i < c->lab->nmetrics; i++)
-      listed |= !strcmp(c->lab->metrics[i], met_name(run_ratios[r][0]));
-    const struct run_metric *num = point_metric(pt, met_name(run_ratios[r][1]));
-    const struct run_metric *den = point_metric(pt, met_name(run_ratios[r][2]));
-    if (listed && num && den && den->value > 0)
-      add_metric(pt, met_name(run_ratios[r][0]), num->value / den->value, 1, "measured");
-  }
-}
-
-/* DRAM bandwidth, from the point's DRAM bytes and its time (the timing model's on the emulator,
-   the CUDA events' with ncu's bytes on the GPU), when the lab lists it: bytes per second
-   (dram__bytes.sum.per_second) and that as a share of the profile's DRAM bandwidth
-   (dram__throughput.avg.pct_of_peak_sustained_elapsed). Nsight Compute's own figures would
-   be taken under its locked clocks and its own kernel duration; these go with the lab's
-   times. Kind: the time's. */
-static const enum met_id run_bw = MET_DRAM_BW, run_bw_pct = MET_DRAM_BW_PCT;
-
-static void derived_bandwidth(struct ctx *c, struct run_point *pt)
-{
-  const struct run_metric *t = point_metric(pt, met_name(MET_TIME));
-  const struct run_metric *b = point_metric(pt, met_name(MET_DRAM_BYTES));
-  if (!t || !b || t->value <= 0)
-    return;
-  double bps = b->value / (t->value * 1e-9);
-  char kind[16];
-  snprintf(kind, sizeof kind, "%s", t->kind);
-  for (uint32_t i = 0; i < c->lab->nmetrics; i++) {
-    if (!strcmp(c->lab->metrics[i], met_name(run_bw)))
-      add_metric(pt, met_name(run_bw), bps, 1, kind);
-    else if (!strcmp(c->lab->metrics[i], met_name(run_bw_pct)) && c->have_prof && c->prof.dram_bandwidth_gbs > 0)
-      add_metric(pt, met_name(run_bw_pct), 100.0 * bps / (c->prof.dram_bandwidth_gbs * 1e9), 1, kind);
+  for (uint32_t i = 0; i < mr->nvalues && pt->nmetrics < RUN_MAX_POINT_METRICS; i++) {
+    const struct ms_value *v = &mr->values[i];
+    struct run_metric *m = &pt->metric[pt->nmetrics++];
+    snprintf(m->name, sizeof m->name, "%s", met_name(v->id));
+    m->value = v->value;
+    m->defined = v->defined;
+    snprintf(m->kind, sizeof m->kind, "%s", met_kind_name(v->kind));
   }
 }
 
 /* GPU metrics: the launch of L again, under Nsight Compute, through `warplab emu --backend gpu`
-   on the same PTX, shape and buffer sizes (inputs are fresh random values: the lab's counts do
-   not depend on the data). Metrics ncu cannot give are left out; when ncu is missing or the
-   counters are not permitted, the point says so and keeps its timings. */
-static void ncu_metrics(struct ctx *c, struct launch *L, struct run_point *pt)
+   on the same PTX, shape, buffer sizes and inputs (emu_command). Metrics ncu cannot give are
+   left out; when ncu is missing or the counters are not permitted, the point says so and
+   keeps its timings. */
+static void ncu_metrics(struct ctx *c, struct launch *L, struct ms_result *mr)
 {
   char ncu[1024];
   if (run_find_tool("ncu", ncu, sizeof ncu)) {
@@ -1234,112 +1121,33 @@ static void ncu_metrics(struct ctx *c, struct launch *L, struct run_point *pt)
              "ncu not found: GPU metrics other than time are not available");
     return;
   }
-  char metrics[2048] = "";
-  size_t k = 0;
-  for (uint32_t i = 0; i < c->lab->nmetrics; i++) {
-    const char *m = c->lab->metrics[i];
-    if (!strncmp(m, "warplab__", 9) || !strncmp(m, "launch__", 8) || !strcmp(m, met_name(MET_TIME)) ||
-        !strcmp(m, met_name(MET_OCC_THEORETICAL)) || !strcmp(m, met_name(run_bw)) ||
-        !strcmp(m, met_name(run_bw_pct)))
-      continue;
-    int w = snprintf(metrics + k, sizeof metrics - k, "%s%s", k ? "," : "", m);
-    if (w < 0 || (size_t)w >= sizeof metrics - k)
-      break;
-    k += (size_t)w;
-  }
-  if (!k)
+  char metrics[2048];
+  if (!ms_ncu_list(&c->ms, metrics, sizeof metrics))
     return;
   /* argv for: ncu --csv --metrics LIST SELF emu PTX ... --backend gpu [--arg SPEC]... */
   struct emu_cmd e;
-  e.argv[0] = ncu;
-  e.argv[1] = "--csv";
-  e.argv[2] = "--metrics";
-  e.argv[3] = metrics;
+  e.cmd.argv[0] = ncu;
+  e.cmd.argv[1] = "--csv";
+  e.cmd.argv[2] = "--metrics";
+  e.cmd.argv[3] = metrics;
   if (emu_command(c, L, &e, 4))
     return;
-  char **argv = e.argv;
   size_t outlen = 1 << 20;
   char *out = malloc(outlen);
   if (!out)
     return;
-  run_exec_capture(argv, NULL, out, outlen);
-  for (char *line = out, *next; line && *line; line = next) {
-    next = strchr(line, '\n');
-    if (next)
-      *next++ = 0;
-    if (strstr(line, "ERR_NVGPUCTRPERM")) {
-      snprintf(c->res->prov.ncu_note, sizeof c->res->prov.ncu_note,
-               "ncu: the GPU's performance counters are not permitted for this user "
-               "(ERR_NVGPUCTRPERM): timings only");
-      continue;
-    }
-    /* CSV rows: ...,"Metric Name","Metric Unit","Metric Value" at the end */
-    char *fields[32];
-    int nf = 0;
-    for (char *q = line; *q && nf < 32;) {
-      if (*q != '"') {
-        q++;
-        continue;
-      }
-      char *start = ++q;
-      while (*q && *q != '"')
-        q++;
-      if (!*q)
-        break;
-      *q++ = 0;
-      fields[nf++] = start;
-    }
-    if (nf < 3)
-      continue;
-    const char *name = fields[nf - 3], *value = fields[nf - 1];
-    int known = 0;
-    for (uint32_t i = 0; i < c->lab->nmetrics; i++)
-      known |= !strcmp(c->lab->metrics[i], name);
-    if (!known)
-      continue;
-    char num[64];
-    size_t j = 0;
-    for (const char *q = value; *q && j < sizeof num - 1; q++)
-      if (*q != ',')
-        num[j++] = *q;
-    num[j] = 0;
-    char *end;
-    double v = strtod(num, &end);
-    if (end != num)
-      add_metric(pt, name, v, 1, "measured");
-  }
+  run_exec_capture(e.cmd.argv, NULL, out, outlen);
+  if (ms_ncu_parse(&c->ms, out, mr))
+    snprintf(c->res->prov.ncu_note, sizeof c->res->prov.ncu_note,
+             "ncu: the GPU's performance counters are not permitted for this user "
+             "(ERR_NVGPUCTRPERM): timings only");
   free(out);
-  derived_ratios(c, pt);
   if (!c->res->prov.ncu_note[0])
     snprintf(c->res->prov.ncu_note, sizeof c->res->prov.ncu_note, "%s",
              c->opts->profile_all || c->opts->quick || !c->lab->nsweeps
                  ? "GPU metrics from Nsight Compute (one profiled launch per configuration)"
                  : "GPU metrics from Nsight Compute for the main configuration; the sweeps are "
                    "timed only (--profile-all profiles every configuration)");
-}
-
-/* The timing model's figures for an emulated point: its time and the lab's modelled metrics. */
-static void modelled_time(struct ctx *c, const struct tm_kernel *tk, const struct tm_plan *plan,
-                          const struct sim_result *r, struct run_point *pt)
-{
-  struct tm_report t;
-  if (!c->have_prof || tm_model(&c->prof, &c->mod, tk, plan, &r->trace, &t) != 0)
-    return;
-  if (!t.ok) {
-    snprintf(c->res->prov.timing_note, sizeof c->res->prov.timing_note, "%s", t.how);
-    return;
-  }
-  pt->time_ms = t.time_ns / 1e6;
-  snprintf(pt->time_kind, sizeof pt->time_kind, "modelled");
-  snprintf(c->res->prov.timing_note, sizeof c->res->prov.timing_note, "times on the emulator are "
-           "modelled for %s: %s", c->prof.name, t.how);
-  double v;
-  int def;
-  const char *name;
-  for (unsigned i = 0; (name = tm_metric(&t, i, &v, &def)) != NULL; i++)
-    for (uint32_t k = 0; k < c->lab->nmetrics; k++)
-      if (!strcmp(c->lab->metrics[k], name))
-        add_metric(pt, name, v, def, "modelled");
 }
 
 /* The first lane chart of lab.json that shows point pt, or NULL. */
@@ -1380,9 +1188,9 @@ static void point_name(const struct run_point *pt, char *buf, size_t n)
 static void measure(struct ctx *c, struct launch *L, struct run_point *pt)
 {
   struct run_check chk;
-  struct be_result br;
+  struct ms_result mr;
   memset(&chk, 0, sizeof chk);
-  memset(&br, 0, sizeof br);
+  ms_result_init(&mr);
   memcpy(pt->grid, L->bl.grid, sizeof pt->grid);
   memcpy(pt->block, L->bl.block, sizeof pt->block);
   pt->smem = L->bl.dyn_smem;
@@ -1392,39 +1200,25 @@ static void measure(struct ctx *c, struct launch *L, struct run_point *pt)
     snprintf(pt->problem, sizeof pt->problem, "not run: the GPU hung on %s", c->hung);
     return;
   }
-  /* the timing model: the emulator records the blocks it needs */
-  struct tm_kernel tk = {
-    .grid_blocks = L->bl.grid[0] * L->bl.grid[1] * L->bl.grid[2],
-    .block_threads = L->bl.block[0] * L->bl.block[1] * L->bl.block[2],
-    .warp_size = L->bl.warp_size, .dyn_smem = L->bl.dyn_smem,
-    .regs_per_thread = c->have_rsrc ? c->rsrc.registers : 0,
-    .static_smem = c->have_rsrc ? (uint32_t)c->rsrc.static_smem : 0,
-    .barriers = c->have_rsrc ? c->rsrc.barriers : 0,
-  };
-  struct tm_plan plan;
-  memset(&plan, 0, sizeof plan);
-  if (c->kind == BE_EMU && c->have_prof)
-    tm_plan(&c->prof, &tk, &plan);
-  L->bl.trace_every = plan.ok ? plan.trace_every : 0;
-  L->bl.trace_blocks = plan.ok ? plan.trace_blocks : 0;
   /* a lane chart shows this point: the emulator keeps the log of its warp */
   const struct run_lane_chart *lane = c->kind == BE_EMU ? lane_chart_of(c, pt) : NULL;
   L->bl.lanes = lane != NULL;
   L->bl.lanes_block = lane ? lane->block : 0;
   L->bl.lanes_warp = lane ? lane->warp : 0;
   int lc = 0;
-  if (L->checked)
+  if (L->checked) {
     chk.state = RUN_CHECK_PASS;                 /* the main size's test, this very launch */
-  else
-    lc = launch_check(c, L, &chk, &br);
-  L->bl.trace_every = L->bl.trace_blocks = 0;
+    ms_occupancy(&c->ms, &L->bl, &mr);
+  } else {
+    lc = launch_check(c, L, &chk, MS_MEASURE, &mr);
+  }
   L->bl.lanes = 0;
   if (lane && lc == 0)
-    write_lane_logs(c, pt, &br.emu.lanes);
+    write_lane_logs(c, pt, &mr.br.emu.lanes);
   if (lc != 0) {
     pt->correct = 0;
     snprintf(pt->problem, sizeof pt->problem, "%s", c->err);
-    sim_result_free(&br.emu);
+    ms_result_free(&mr);
     return;
   }
   pt->correct = chk.state == RUN_CHECK_PASS;
@@ -1432,72 +1226,56 @@ static void measure(struct ctx *c, struct launch *L, struct run_point *pt)
     snprintf(pt->problem, sizeof pt->problem, "%s", chk.detail);
   if (chk.state == RUN_CHECK_TIMEOUT)
     point_name(pt, c->hung, sizeof c->hung);
-  occupancy_metrics(c, pt);
-  if (c->kind == BE_EMU && br.ran_ok) {
-    struct met_report rep;
-    if (met_compute(&c->mod, &br.emu, &rep) == 0) {
-      for (uint32_t i = 0; i < c->lab->nmetrics; i++) {
-        enum met_id id = c->lab->metric_id[i];   /* resolved when the lab loaded */
-        if (id < MET_COUNT)
-          add_metric(pt, met_name(id), rep.value[id], rep.defined[id], met_kind_name(met_kind_of(id)));
-      }
-      /* a GPU whose loads are served in 128-byte transactions (Fermi's L1-cached loads):
-         the efficiency its profiler (nvprof) reported, from the lines each request touched */
-      if (c->have_prof && c->prof.transaction_bytes == 128) {
-        double req = rep.value[MET_G_LD_REQ], lines = rep.value[MET_G_LD_LINES];
-        double bytes = rep.value[MET_G_LD_BYTES];
-        add_metric(pt, met_name(MET_GLD_TRANS_PER_REQ), req > 0 ? lines / req : 0, req > 0, "exact");
-        add_metric(pt, met_name(MET_GLD_EFFICIENCY), lines > 0 ? 100.0 * bytes / (lines * 128.0) : 0, lines > 0,
-                   "exact");
-      }
-      if (!pt->sweep[0]) {                      /* the main configuration: where to look */
-        struct met_hotspot h[4];
-        int n = met_hotspots(&rep, h, 4);
-        c->res->nhot = 0;
-        for (int i = 0; i < n; i++) {
-          struct run_hotspot *x = &c->res->hot[c->res->nhot++];
-          snprintf(x->file, sizeof x->file, "%s", h[i].path);
-          x->line = h[i].line;
-          snprintf(x->text, sizeof x->text, "%s", h[i].text);
-          snprintf(x->kind, sizeof x->kind, "%s", met_hot_kind_name(h[i].kind));
-          x->weight = h[i].weight;
-        }
-      }
-      met_report_free(&rep);
+  if (c->kind == BE_EMU && mr.br.ran_ok && mr.have_rep && !pt->sweep[0]) {
+    struct met_hotspot h[4];                    /* the main configuration: where to look */
+    int n = met_hotspots(&mr.rep, h, 4);
+    c->res->nhot = 0;
+    for (int i = 0; i < n; i++) {
+      struct run_hotspot *x = &c->res->hot[c->res->nhot++];
+      snprintf(x->file, sizeof x->file, "%s", h[i].path);
+      x->line = h[i].line;
+      snprintf(x->text, sizeof x->text, "%s", h[i].text);
+      snprintf(x->kind, sizeof x->kind, "%s", met_hot_kind_name(h[i].kind));
+      x->weight = h[i].weight;
     }
-    modelled_time(c, &tk, &plan, &br.emu, pt);
   }
-  sim_result_free(&br.emu);
+  if (!pt->sweep[0] && mr.have_occ) {          /* the main configuration's breakdown */
+    c->res->occ.have = 1;
+    c->res->occ.in = mr.occ_in;
+    c->res->occ.out = mr.occ;
+  }
+  if (mr.timing_note[0])
+    snprintf(c->res->prov.timing_note, sizeof c->res->prov.timing_note, "%s", mr.timing_note);
   if (c->kind == BE_GPU && pt->correct) {
-    struct be_timing t;
     char err[512];
     launch_reset(c, L);
-    enum be_status ts = be_time(c->be, c->lab->kernel, L->params, L->psize, &L->bl, 1.0, 200, 2.0,
-                                &t, err, sizeof err);
+    enum be_status ts = ms_time(&c->ms, c->be, c->lab->kernel, L->params, L->psize, &L->bl, &mr,
+                                err, sizeof err);
     if (ts == BE_ERR_TIMEOUT) {                 /* it finished once, then hung while timed */
       char name[160];
       point_name(pt, name, sizeof name);
       snprintf(pt->problem, sizeof pt->problem, "timing it: %s", err);
       snprintf(c->hung, sizeof c->hung, "the timing of %s", name);
     }
-    if (ts == BE_OK) {
-      pt->time_ms = t.median_ms;
-      pt->time_spread_pct = t.rse_pct;
-      pt->reps = t.reps;
-      snprintf(pt->time_kind, sizeof pt->time_kind, "measured");
-      add_metric(pt, met_name(MET_TIME), t.median_ms * 1e6, 1, "measured");
-      if (t.sm_clock_mhz)
-        c->res->prov.sm_clock_mhz = t.sm_clock_mhz;
-    }
+    if (ts == BE_OK && mr.sm_clock_mhz)
+      c->res->prov.sm_clock_mhz = mr.sm_clock_mhz;
     /* Nsight Compute replays the launch once per metric pass, seconds a configuration: the
        main configuration only (the one the rubric's targets judge), unless asked */
     if (!c->opts->no_ncu && !c->hung[0] && (!pt->sweep[0] || c->opts->profile_all)) {
       double t0 = now_s();
-      ncu_metrics(c, L, pt);
+      ncu_metrics(c, L, &mr);
       c->res->phase_s[RUN_PHASE_PROFILE] += now_s() - t0;
     }
   }
-  derived_bandwidth(c, pt);
+  ms_derive(&c->ms, &mr);
+  if (mr.time_ms >= 0) {
+    pt->time_ms = mr.time_ms;
+    pt->time_spread_pct = mr.time_spread_pct;
+    pt->reps = mr.reps;
+    snprintf(pt->time_kind, sizeof pt->time_kind, "%s", met_kind_name(mr.time_kind));
+  }
+  point_values(pt, &mr);
+  ms_result_free(&mr);
 }
 
 static void point_label(const struct run_sizes *ch, const struct run_sweep *sw, uint32_t row,
@@ -1529,18 +1307,13 @@ struct arch_swap {
   uint32_t warp_size;          /* the profile's: 32 or 64 */
 };
 
-/* Returns 0 with c switched to the emulator when needed, or -1 with c->err. */
-static int arch_enter(struct ctx *c, const char *arch, struct arch_swap *s)
+/* The test's profile arch, whose warp size (32 or 64) the lab read when it loaded. Returns 0
+   with c switched to the emulator when needed, or -1 with c->err. */
+static int arch_enter(struct ctx *c, const char *arch, uint32_t warp, struct arch_swap *s)
 {
-  struct occ_profile p;
-  struct occ_error oe;
   char e[256];
   memset(s, 0, sizeof *s);
-  if (occ_profile_load(arch, &p, &oe) != OCC_OK) {
-    snprintf(c->err, c->errlen, "lab.json tests.arch %s: %s", arch, oe.msg);
-    return -1;
-  }
-  s->warp_size = p.warp_size == 64 ? 64 : 32;
+  s->warp_size = warp == 64 ? 64 : 32;
   s->be = c->be;
   s->kind = c->kind;
   if (c->kind == BE_EMU)
@@ -1672,6 +1445,8 @@ static int run_here(const struct run_lab *lab, const struct run_opts *opts, stru
   const char *prof = opts->profile ? opts->profile : "sm_90";
   if (occ_profile_load(prof, &c.prof, &oe) == OCC_OK) {
     c.have_prof = 1;
+    res->prof = c.prof;                         /* what the layers above read */
+    res->have_prof = 1;
     snprintf(pv->profile, sizeof pv->profile, "%s", c.prof.id);
   } else if (opts->profile) {
     snprintf(err, errlen, "--arch %s: %s", opts->profile, oe.msg);
@@ -1766,6 +1541,19 @@ static int run_here(const struct run_lab *lab, const struct run_opts *opts, stru
       res->registers = (uint32_t)k->registers;
     }
   }
+  c.ms.prof = c.have_prof ? &c.prof : NULL;
+  c.ms.mod = &c.mod;
+  c.ms.want = lab->metric_id;
+  c.ms.nwant = lab->nmetrics;
+  if (c.have_rsrc) {
+    c.ms.kern.known = 1;
+    c.ms.kern.registers = c.rsrc.registers;
+    c.ms.kern.static_smem = c.rsrc.static_smem;
+    c.ms.kern.barriers = c.rsrc.barriers;
+    c.ms.kern.has_stack = (c.rsrc.has & RUN_RES_STACK) != 0;
+    c.ms.kern.stack_frame = c.rsrc.stack_frame;
+    c.ms.kern.spill_stores = c.rsrc.spill_stores;
+  }
   if (load_reference(&c) || open_backend(&c))
     goto out;
   if (be_load(c.be, c.ptx, c.ptx_len, &c.mod, err, errlen) != BE_OK)
@@ -1848,26 +1636,27 @@ static int run_here(const struct run_lab *lab, const struct run_opts *opts, stru
     if (tarch[0]) {
       snprintf(chk->label + strlen(chk->label), sizeof chk->label - strlen(chk->label),
                " arch=%s", tarch);
-      if (arch_enter(&c, tarch, &sw))
+      if (arch_enter(&c, tarch, lab->test_warp[t], &sw))
         goto out;
     }
-    struct be_result br;
-    memset(&br, 0, sizeof br);
+    struct ms_result mr;
+    ms_result_init(&mr);
+    const struct be_result *br = &mr.br;
     int prepared = launch_prepare(&c, &L, chk->detail, sizeof chk->detail) == 0;
     if (prepared && sw.warp_size)
       L.bl.warp_size = sw.warp_size;
     progress(&c, (int32_t)t, -1);
     if (!prepared) {
       chk->state = RUN_CHECK_FAIL;
-    } else if (launch_check(&c, &L, chk, &br)) {
+    } else if (launch_check(&c, &L, chk, MS_LAUNCH, &mr)) {
       launch_free(&c, &L);
-      sim_result_free(&br.emu);
+      ms_result_free(&mr);
       arch_leave(&c, &sw);
       goto out;
     }
-    int ran_away = c.kind == BE_EMU && !br.ran_ok && br.emu.outcome == SIM_BUDGET;
-    run_result_add_printf(res, chk->label, br.emu.printf_out, br.emu.printf_len, br.emu.printf_cut);
-    sim_result_free(&br.emu);
+    int ran_away = c.kind == BE_EMU && !br->ran_ok && br->emu.outcome == SIM_BUDGET;
+    run_result_add_printf(res, chk->label, br->emu.printf_out, br->emu.printf_len, br->emu.printf_cut);
+    ms_result_free(&mr);
     if (chk->state != RUN_CHECK_PASS)
       res->all_passed = 0;
     if (t == lab->ntests && c.kind == BE_GPU && !tarch[0] && chk->state == RUN_CHECK_PASS) {
@@ -2140,6 +1929,7 @@ static int run_shown_tests(const struct run_lab *lab, const struct run_opts *opt
       continue;
     shown->tests[shown->ntests] = lab->tests[t];
     memcpy(shown->test_arch[shown->ntests], lab->test_arch[t], sizeof lab->test_arch[t]);
+    shown->test_warp[shown->ntests] = lab->test_warp[t];
     shown->test_hidden[shown->ntests++] = 0;
   }
   int rc = run_uncached(shown, opts, res, err, errlen);

@@ -145,6 +145,18 @@ struct run_result {
   uint32_t npoints;
   char results_dir[1024];      /* where the report, data and charts went */
   uint32_t registers;          /* from ptxas, 0 when unknown */
+  int have_prof;               /* prof holds the architecture profile the run used */
+  struct occ_profile prof;     /* loaded once, by the run (or by run_result_load for a run
+                                  read back) and passed down: the charts' expressions and the
+                                  grader's occupancy hint read it, never load it again */
+  struct run_occupancy {       /* the main configuration's occupancy breakdown, as measured
+                                  (harness/measure): the calculator's input (ptxas's
+                                  resources, the launch) and its answer on prof; have 0 when
+                                  not worked out (no profile, no ptxas report) */
+    int have;
+    struct occ_input in;
+    struct occ_result out;
+  } occ;
   struct run_hotspot {         /* emulator, main configuration: the lines to look at first */
     char file[256];
     uint32_t line;

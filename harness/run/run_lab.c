@@ -99,9 +99,10 @@ static int get_sizes(struct ctx *c, json_t *o, const char *field, struct run_siz
 
 /* A test: its sizes and choices, optionally "arch", the emulator profile it runs on (lab 07
    checks its reductions on the 64-lane wave64 profile too), and "hidden": true for a test
-   only a graded run checks (*hidden). */
+   only a graded run checks (*hidden). *warp: the profile's warp size (the profile is loaded
+   here, once, to check the name). */
 static int get_test(struct ctx *c, json_t *o, struct run_sizes *s, char *arch, size_t n,
-                    uint8_t *hidden)
+                    uint32_t *warp, uint8_t *hidden)
 {
   json_t *a = json_is_object(o) ? json_object_get(o, "arch") : NULL;
   json_t *h = json_is_object(o) ? json_object_get(o, "hidden") : NULL;
@@ -114,7 +115,7 @@ static int get_test(struct ctx *c, json_t *o, struct run_sizes *s, char *arch, s
     if (!sizes)
       return bad(c, "tests", "out of memory");
     json_object_del(sizes, "hidden");
-    int rc = get_test(c, sizes, s, arch, n, hidden);
+    int rc = get_test(c, sizes, s, arch, n, warp, hidden);
     json_decref(sizes);
     *hidden = json_is_true(h);
     return rc;
@@ -127,6 +128,7 @@ static int get_test(struct ctx *c, json_t *o, struct run_sizes *s, char *arch, s
       occ_profile_load(json_string_value(a), &prof, &oe) != OCC_OK)
     return bad(c, "tests.arch", "must name an architecture profile of harness/arch (\"wave64\")");
   snprintf(arch, n, "%s", json_string_value(a));
+  *warp = prof.warp_size == 64 ? 64 : 32;
   json_t *sizes = json_copy(o);
   if (!sizes)
     return bad(c, "tests", "out of memory");
@@ -479,50 +481,30 @@ static int chart_name_known(const struct run_lab *lab, const char *name, size_t 
   return 0;
 }
 
-static int is_digit(char ch) { return ch >= '0' && ch <= '9'; }
-static int name_char(char ch, int first)
+/* What a chart expression's names are checked against, and where an error is said. */
+struct expr_names {
+  struct ctx *c;
+  const struct run_lab *lab;
+  const char *field, *text;
+};
+
+static int expr_name(void *ctx, const char *name, size_t len)
 {
-  return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || ch == '_' ||
-         (!first && (is_digit(ch) || ch == '.'));
+  const struct expr_names *x = ctx;
+  if (chart_name_known(x->lab, name, len))
+    return 0;
+  int metric_like = len == strlen(x->text) || memmem(name, len, "__", 2) != NULL;
+  return unknown_name(x->c, x->field, x->text, name, len, metric_like ? "unknown metric"
+                      : "unknown name (no metric, choice, size or profile number)");
 }
 
-/* Resolve every name of a chart expression (plots/plot_expr.h's grammar: a NAME is letters,
-   digits, '_' and '.', not starting with a digit or a dot; one followed by '(' is a
-   function). Syntax is left to plots/, which evaluates it. */
+/* Resolve every name of a chart expression, as the charts' grammar reads them
+   (run_expr_names). Syntax is left to plots/, which evaluates it. */
 static int resolve_expr(struct ctx *c, const struct run_lab *lab, const char *field,
                         const char *text)
 {
-  const char *p = text;
-  while (*p) {
-    if (is_digit(*p) || *p == '.') {                 /* a number: 12, 0.5, 1e-6 */
-      while (is_digit(*p) || *p == '.')
-        p++;
-      if ((*p == 'e' || *p == 'E') && (is_digit(p[1]) || ((p[1] == '+' || p[1] == '-') &&
-                                                           is_digit(p[2])))) {
-        p += 2;
-        while (is_digit(*p))
-          p++;
-      }
-      continue;
-    }
-    if (!name_char(*p, 1)) {
-      p++;
-      continue;
-    }
-    const char *s = p;
-    while (name_char(*p, 0))
-      p++;
-    size_t len = (size_t)(p - s);
-    const char *q = p;
-    while (*q == ' ' || *q == '\t')
-      q++;
-    if (*q == '(' || chart_name_known(lab, s, len))
-      continue;
-    int metric_like = len == strlen(text) || memmem(s, len, "__", 2) != NULL;
-    return unknown_name(c, field, text, s, len, metric_like ? "unknown metric"
-                        : "unknown name (no metric, choice, size or profile number)");
-  }
-  return 0;
+  struct expr_names x = {.c = c, .lab = lab, .field = field, .text = text};
+  return run_expr_names(text, expr_name, &x) ? -1 : 0;
 }
 
 /* The names in "charts": each y, x and predict. */
@@ -544,19 +526,150 @@ static int resolve_charts(struct ctx *c, const struct run_lab *lab, json_t *root
   return 0;
 }
 
-/* The names in "rubric": each metric target's and the performance metric. */
-static int resolve_rubric(struct ctx *c, json_t *root)
+/* The number at key of o into *v (fallback when absent; *has, when asked, whether it is
+   there). Returns 0, or -1 with the error when it is there but not a number. */
+static int rubric_number(struct ctx *c, json_t *o, const char *key, const char *field,
+                         double fallback, double *v, int *has)
 {
-  json_t *rubric = json_object_get(root, "rubric"), *t;
-  enum met_id id;
+  json_t *x = json_object_get(o, key);
+  if (has)
+    *has = x != NULL;
+  *v = fallback;
+  if (!x)
+    return 0;
+  if (!json_is_number(x))
+    return bad(c, field, "must be a number");
+  *v = json_number_value(x);
+  return 0;
+}
+
+/* The string at key of o into out ("" when absent and not required). Returns 0, or -1 with
+   the error. */
+static int rubric_string(struct ctx *c, json_t *o, const char *key, const char *field, char *out,
+                         size_t n, int required)
+{
+  json_t *x = json_object_get(o, key);
+  out[0] = 0;
+  if (!x)
+    return required ? bad(c, field, "missing") : 0;
+  if (!json_is_string(x) || strlen(json_string_value(x)) >= n)
+    return bad(c, field, "must be a string (of reasonable length)");
+  snprintf(out, n, "%s", json_string_value(x));
+  return 0;
+}
+
+/* A part of the rubric: absent (0, *has 0), an object (0, *has 1), or an error. */
+static int rubric_part(struct ctx *c, json_t *rubric, const char *key, const char *field,
+                       json_t **part, int *has)
+{
+  *part = json_object_get(rubric, key);
+  *has = *part != NULL;
+  return *part && !json_is_object(*part) ? bad(c, field, "must be an object") : 0;
+}
+
+/* rubric.metrics.targets: {"metric": NAME, "max" and/or "min": N, "points": N, "why": TEXT} */
+static int rubric_targets(struct ctx *c, json_t *m, struct run_rubric *r)
+{
+  json_t *ts = json_object_get(m, "targets"), *t;
+  if (ts && !json_is_array(ts))
+    return bad(c, "rubric.metrics.targets", "must be an array");
+  if (json_array_size(ts) > RUN_MAX_TARGETS)
+    return bad(c, "rubric.metrics.targets", "too many (at most 16)");
   size_t i;
-  json_array_foreach(json_object_get(json_object_get(rubric, "metrics"), "targets"), i, t) {
-    const char *m = json_string_value(json_object_get(t, "metric"));
-    if (m && resolve_metric(c, "rubric.metrics.targets.metric", m, &id))
+  json_array_foreach(ts, i, t) {
+    struct run_target *x = &r->targets[r->ntargets++];
+    if (!json_is_object(t))
+      return bad(c, "rubric.metrics.targets", "each must be an object");
+    if (rubric_string(c, t, "metric", "rubric.metrics.targets.metric", x->metric,
+                      sizeof x->metric, 1) ||
+        resolve_metric(c, "rubric.metrics.targets.metric", x->metric, &x->id) ||
+        rubric_number(c, t, "max", "rubric.metrics.targets.max", 0, &x->max, &x->has_max) ||
+        rubric_number(c, t, "min", "rubric.metrics.targets.min", 0, &x->min, &x->has_min) ||
+        rubric_number(c, t, "points", "rubric.metrics.targets.points", 0, &x->points, NULL) ||
+        rubric_string(c, t, "why", "rubric.metrics.targets.why", x->why, sizeof x->why, 0))
       return -1;
+    if (!x->has_max && !x->has_min)
+      return bad(c, "rubric.metrics.targets", "each needs a \"max\" or a \"min\"");
   }
-  const char *m = json_string_value(json_object_get(json_object_get(rubric, "performance"), "metric"));
-  return m ? resolve_metric(c, "rubric.performance.metric", m, &id) : 0;
+  return 0;
+}
+
+/* rubric.questions.items: {"id": ID, "answer": N, "tolerance": N, "unit", "section",
+   "method": "pencil" | "measure"} */
+static int rubric_questions(struct ctx *c, json_t *q, struct run_rubric *r)
+{
+  json_t *items = json_object_get(q, "items"), *x;
+  if (items && !json_is_array(items))
+    return bad(c, "rubric.questions.items", "must be an array");
+  if (json_array_size(items) > RUN_MAX_QUESTIONS)
+    return bad(c, "rubric.questions.items", "too many (at most 32)");
+  size_t i;
+  json_array_foreach(items, i, x) {
+    struct run_question *y = &r->questions[r->nquestions++];
+    char method[16];
+    if (!json_is_object(x))
+      return bad(c, "rubric.questions.items", "each must be an object");
+    if (rubric_string(c, x, "id", "rubric.questions.items.id", y->id, sizeof y->id, 1) ||
+        rubric_string(c, x, "unit", "rubric.questions.items.unit", y->unit, sizeof y->unit, 0) ||
+        rubric_string(c, x, "section", "rubric.questions.items.section", y->section,
+                      sizeof y->section, 0) ||
+        rubric_string(c, x, "method", "rubric.questions.items.method", method, sizeof method, 0) ||
+        rubric_number(c, x, "answer", "rubric.questions.items.answer", 0, &y->answer,
+                      &y->has_answer) ||
+        rubric_number(c, x, "tolerance", "rubric.questions.items.tolerance", 0, &y->tolerance,
+                      NULL))
+      return -1;
+    y->pencil = !strcmp(method, "pencil");
+  }
+  return 0;
+}
+
+/* "rubric": {"total", "correctness", "metrics", "performance", "questions"}, each part
+   {"points": N, ...}; metric names resolved in the catalogue. */
+static int parse_rubric(struct ctx *c, json_t *root, struct run_rubric *r)
+{
+  memset(r, 0, sizeof *r);
+  json_t *rubric = json_object_get(root, "rubric"), *part;
+  if (!rubric)
+    return 0;
+  if (!json_is_object(rubric))
+    return bad(c, "rubric", "must be an object");
+  r->present = 1;
+  if (rubric_number(c, rubric, "total", "rubric.total", 0, &r->total, &r->has_total))
+    return -1;
+  if (rubric_part(c, rubric, "correctness", "rubric.correctness", &part, &r->has_correctness) ||
+      rubric_number(c, part, "points", "rubric.correctness.points", 0, &r->correctness_points,
+                    NULL))
+    return -1;
+  if (rubric_part(c, rubric, "metrics", "rubric.metrics", &part, &r->has_metrics) ||
+      rubric_number(c, part, "points", "rubric.metrics.points", 0, &r->metrics_points, NULL) ||
+      rubric_targets(c, part, r))
+    return -1;
+  enum met_id id;
+  if (rubric_part(c, rubric, "performance", "rubric.performance", &part, &r->has_performance) ||
+      rubric_number(c, part, "points", "rubric.performance.points", 0, &r->performance_points,
+                    NULL) ||
+      rubric_string(c, part, "metric", "rubric.performance.metric", r->performance_metric,
+                    sizeof r->performance_metric, 0) ||
+      (r->performance_metric[0] &&
+       resolve_metric(c, "rubric.performance.metric", r->performance_metric, &id)) ||
+      rubric_number(c, part, "full_within", "rubric.performance.full_within", 1.2,
+                    &r->full_within, NULL) ||
+      rubric_number(c, part, "zero_beyond", "rubric.performance.zero_beyond", 10,
+                    &r->zero_beyond, NULL))
+    return -1;
+  if (rubric_part(c, rubric, "questions", "rubric.questions", &part, &r->has_questions) ||
+      rubric_number(c, part, "points", "rubric.questions.points", 0, &r->questions_points, NULL) ||
+      rubric_questions(c, part, r))
+    return -1;
+  return 0;
+}
+
+int run_rubric_parse(json_t *root, const char *file, struct run_rubric *r, char *err,
+                     size_t errlen)
+{
+  struct ctx c = {file, err, errlen, NULL};
+  return parse_rubric(&c, root, r);
 }
 
 /* Every expression must evaluate with the emulator sizes and the default choices. */
@@ -720,7 +833,7 @@ int run_lab_load(const char *which, const char *labs_dir, struct run_lab *lab, c
     }
     for (size_t i = 0; i < json_array_size(ts); i++)
       if (get_test(&c, json_array_get(ts, i), &lab->tests[i], lab->test_arch[i],
-                   sizeof lab->test_arch[i], &lab->test_hidden[i]))
+                   sizeof lab->test_arch[i], &lab->test_warp[i], &lab->test_hidden[i]))
         goto fail;
     lab->ntests = (uint32_t)json_array_size(ts);
   }
@@ -767,7 +880,7 @@ int run_lab_load(const char *which, const char *labs_dir, struct run_lab *lab, c
     }
     lab->nmetrics = (uint32_t)json_array_size(ms);
   }
-  if (check_exprs(&c, lab) || resolve_charts(&c, lab, root) || resolve_rubric(&c, root))
+  if (check_exprs(&c, lab) || resolve_charts(&c, lab, root) || parse_rubric(&c, root, &lab->rubric))
     goto fail;
   free(text);
   return 0;

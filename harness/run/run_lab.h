@@ -72,6 +72,49 @@ struct run_lane_chart {
   enum run_lane_access access;  /* ... that loads or stores; the first the warp executed */
 };
 
+/* lab.json's "rubric", parsed and checked when the lab loads: what grader/ scores with. */
+#define RUN_MAX_TARGETS 16
+#define RUN_MAX_QUESTIONS 32
+
+struct run_target {           /* rubric.metrics.targets[] */
+  char metric[96];            /* the metric's name, as lab.json writes it ... */
+  enum met_id id;             /* ... resolved in the catalogue at load */
+  int has_max, has_min;       /* at most max, at least min (one of them, or both) */
+  double max, min;
+  double points;
+  char why[512];              /* the reason the feedback gives; "" when none */
+};
+
+struct run_question {         /* rubric.questions.items[] */
+  char id[64];                /* "q1": its key in answers.json */
+  char unit[48];              /* "" when none */
+  char section[160];          /* the handout section that explains it; "" when none */
+  int pencil;                 /* "method": "pencil": worked out from the handout, not measured */
+  int has_answer;             /* 0 in a students' copy (warplab release takes the key out) */
+  double answer, tolerance;
+};
+
+struct run_rubric {
+  int present;                /* lab.json has a "rubric" */
+  int has_total;              /* "total": the lab's full score; else the parts' points */
+  double total;
+  int has_correctness;        /* each part: present, and its points */
+  double correctness_points;
+  int has_metrics;
+  double metrics_points;
+  struct run_target targets[RUN_MAX_TARGETS];
+  uint32_t ntargets;
+  int has_performance;
+  double performance_points;
+  char performance_metric[96]; /* "" when none */
+  double full_within, zero_beyond;  /* full points within this ratio of the reference's
+                                       figure, none beyond that one (defaults 1.2 and 10) */
+  int has_questions;
+  double questions_points;    /* shared evenly by the items */
+  struct run_question questions[RUN_MAX_QUESTIONS];
+  uint32_t nquestions;
+};
+
 struct run_lab {
   char dir[1024];             /* the lab's folder */
   char id[64];                /* "01-matrix-add" */
@@ -84,6 +127,8 @@ struct run_lab {
   struct run_sizes tests[RUN_MAX_TESTS];
   uint32_t ntests;
   char test_arch[RUN_MAX_TESTS][32];  /* a test's own emulator profile ("wave64"), "" if none */
+  uint32_t test_warp[RUN_MAX_TESTS];  /* that profile's warp size (32 or 64), read when the lab
+                                         loads; 0 if none */
   uint8_t test_hidden[RUN_MAX_TESTS]; /* "hidden": true: only `warplab grade` checks it */
   char grid[3][RUN_EXPR_LEN], block[3][RUN_EXPR_LEN], smem[RUN_EXPR_LEN];
   int cooperative;            /* launch.cooperative: every block resident at once (a kernel
@@ -100,7 +145,8 @@ struct run_lab {
   uint32_t nmetrics;
   struct run_lane_chart lane_charts[RUN_MAX_LANE_CHARTS];
   uint32_t nlane_charts;
-  json_t *json;               /* the whole definition: charts for plots/, rubric for grader/ */
+  struct run_rubric rubric;   /* what grader/ scores with */
+  json_t *json;               /* the whole definition: charts for plots/ */
 };
 
 /* The warplab folder (labs/, harness/): $WARPLAB_HOME when set, else "." when ./labs exists,
@@ -113,6 +159,13 @@ const char *run_home(void);
 int run_lab_load(const char *which, const char *labs_dir, struct run_lab *lab, char *err,
                  size_t errlen);
 void run_lab_free(struct run_lab *lab);
+
+/* The "rubric" of lab.json's root object (read from file, for messages) into *r, checked: its
+   parts objects, points and bounds numbers, each target naming a metric of the catalogue,
+   each question an id. No "rubric": r->present 0. Returns 0, or -1 with err naming the file
+   and field. run_lab_load does this; a test's or a tool's hand-made lab.json text too. */
+int run_rubric_parse(json_t *root, const char *file, struct run_rubric *r, char *err,
+                     size_t errlen);
 
 /* 1 with the value of name in *v, or 0 when s has no such name. */
 int run_sizes_get(const struct run_sizes *s, const char *name, int64_t *v);

@@ -28,6 +28,28 @@ static void sizes(struct run_sizes *s, json_t *o)
       run_sizes_set(s, name, json_integer_value(v));
 }
 
+/* The run's profile, loaded once here for the layers above, and the main configuration's
+   occupancy breakdown: its input as result.json keeps it, the calculator's answer on the
+   profile. */
+static void occupancy(struct run_result *r, json_t *o)
+{
+  struct occ_error e;
+  r->have_prof = r->prov.profile[0] && occ_profile_load(r->prov.profile, &r->prof, &e) == OCC_OK;
+  if (!r->have_prof || !json_is_object(o))
+    return;
+  struct occ_input *in = &r->occ.in;
+  *in = occ_input_default();
+  in->regs_per_thread = (int)u32(json_object_get(o, "regs_per_thread"));
+  in->static_smem = (int)u32(json_object_get(o, "static_smem"));
+  in->dyn_smem = (int)u32(json_object_get(o, "dyn_smem"));
+  in->block_threads = (int)u32(json_object_get(o, "block_threads"));
+  in->barriers = (int)u32(json_object_get(o, "barriers"));
+  json_t *cv = json_object_get(o, "carveout_pct");
+  if (json_is_integer(cv))
+    in->carveout_pct = (int)json_integer_value(cv);
+  r->occ.have = occ_compute(&r->prof, in, &r->occ.out, &e) == OCC_OK;
+}
+
 /* The tests: label, sizes, state, detail, the first wrong element and a fault's source line. */
 static void checks(struct run_result *r, json_t *tests)
 {
@@ -118,6 +140,11 @@ json_t *run_result_json(const struct run_lab *lab, const struct run_result *r, c
   json_object_set_new(o, "built", json_boolean(r->built));
   json_object_set_new(o, "build_log", json_string(r->build_log));
   json_object_set_new(o, "registers", r->registers ? json_integer(r->registers) : json_null());
+  const struct occ_input *oi = &r->occ.in;
+  json_object_set_new(o, "occupancy", !r->occ.have ? json_null() : json_pack(
+      "{s:i,s:i,s:i,s:i,s:i,s:i}", "regs_per_thread", oi->regs_per_thread, "static_smem",
+      oi->static_smem, "dyn_smem", oi->dyn_smem, "block_threads", oi->block_threads, "barriers",
+      oi->barriers, "carveout_pct", oi->carveout_pct));
   json_t *tests = json_array();
   for (uint32_t i = 0; i < r->nchecks; i++) {
     const struct run_check *c = &r->checks[i];
@@ -256,6 +283,7 @@ int run_result_load(const char *dir, struct run_result *r, char *lab_id, size_t 
   }
   copy(r->build_log, sizeof r->build_log, json_object_get(o, "build_log"));
   r->registers = u32(json_object_get(o, "registers"));
+  occupancy(r, json_object_get(o, "occupancy"));
   checks(r, json_object_get(o, "tests"));
   r->all_passed = json_is_true(json_object_get(o, "all_passed"));
   json_t *pf = json_object_get(o, "printf");

@@ -35,6 +35,9 @@ static struct run_lab *lab_new(void)
   json_error_t e;
   lab->json = json_loads(RUBRIC, 0, &e);
   ck_assert_msg(lab->json != NULL, "%s", e.text);
+  char err[256];
+  ck_assert_msg(run_rubric_parse(lab->json, "lab.json", &lab->rubric, err, sizeof err) == 0,
+                "%s", err);
   snprintf(lab->id, sizeof lab->id, "99-test");
   return lab;
 }
@@ -175,6 +178,9 @@ static struct run_lab *lab2_new(void)
   json_error_t e;
   lab->json = json_loads(RUBRIC2, 0, &e);
   ck_assert_msg(lab->json != NULL, "%s", e.text);
+  char err[256];
+  ck_assert_msg(run_rubric_parse(lab->json, "lab.json", &lab->rubric, err, sizeof err) == 0,
+                "%s", err);
   snprintf(lab->id, sizeof lab->id, "99-test");
   lab->ntests = 2;
   const int64_t n[3] = {1, 33, 4096};

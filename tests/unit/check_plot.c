@@ -4,8 +4,7 @@
  * out and said to be missing; no gnuplot is a status, not a failure; a malformed chart is
  * refused before anything is drawn. Line charts: points in the order of x, one block per
  * sweep, a prediction equal to its formula at every point and along x, derived values from
- * expressions, a folder's own charts.json. The real-number expressions of charts
- * (plot_expr.h): values, precedence, functions, branches, and every error with its column.
+ * expressions, a folder's own charts.json (the expressions themselves: check_expr.c).
  * The drawing tests are skipped when gnuplot is not installed. */
 #include <check.h>
 #include <dirent.h>
@@ -18,7 +17,6 @@
 
 #include "metrics/occ.h"
 #include "plots/plot.h"
-#include "plots/plot_expr.h"
 #include "suites.h"
 
 static char dir[64];
@@ -44,6 +42,15 @@ static void teardown(void)
   }
   closedir(d);
   ck_assert_int_eq(rmdir(dir), 0);
+}
+
+/* The run's profile, as a run keeps it for the charts (run_result.prof): the one its
+   provenance names. */
+static void run_profile(struct run_result *r)
+{
+  struct occ_error e;
+  ck_assert_int_eq(occ_profile_load(r->prov.profile, &r->prof, &e), OCC_OK);
+  r->have_prof = 1;
 }
 
 static void add_point(struct run_result *r, const char *sweep, int64_t bx, int64_t by, double spr)
@@ -77,6 +84,7 @@ static void fake(struct run_lab *lab, struct run_result *r, const char *charts)
   snprintf(r->prov.backend, sizeof r->prov.backend, "emu");
   snprintf(r->prov.device, sizeof r->prov.device, "warplab emulator, profile NVIDIA H200");
   snprintf(r->prov.profile, sizeof r->prov.profile, "h200");
+  run_profile(r);
   snprintf(r->prov.sizes, sizeof r->prov.sizes, "n=1024");
   add_point(r, "", 32, 8, 4);
   add_point(r, "shapes", 16, 16, 4);
@@ -266,128 +274,6 @@ START_TEST(test_bad_charts)
 }
 END_TEST
 
-/* ---- the expressions of charts ---- */
-
-struct named {
-  const char *name;
-  double v;
-};
-
-static const struct named expr_vars[] = {
-  {"WARPS", 8}, {"UNROLL", 4}, {"n", 1024}, {"gpu__time_duration.sum", 2048}, {"zero", 0},
-};
-
-static int expr_lookup(void *ctx, const char *name, size_t len, double *v)
-{
-  int *asked = ctx;
-  for (size_t i = 0; i < sizeof expr_vars / sizeof *expr_vars; i++)
-    if (strlen(expr_vars[i].name) == len && !strncmp(expr_vars[i].name, name, len)) {
-      *v = expr_vars[i].v;
-      (*asked)++;
-      return 0;
-    }
-  return -1;
-}
-
-START_TEST(test_expr_values)
-{
-  static const struct { const char *text; double want; } rows[] = {
-    {"1 + 2 * 3", 7}, {"(1 + 2) * 3", 9}, {"7 / 2", 3.5}, {"- -4", 4}, {"2 - 3 - 4", -5},
-    {"12 / 4 / 3", 1}, {"1e-6 * 2e6", 2}, {".5 + 0.25", 0.75}, {"1.5E2", 150},
-    {"12 * n / gpu__time_duration.sum", 6}, {"WARPS * 32 * UNROLL", 1024},
-    {"min(WARPS, 3)", 3}, {"max(1, UNROLL, WARPS, 2)", 8}, {"min(5, 4, 6)", 4},
-    {"ceil(7 / 2)", 4}, {"floor(-0.5)", -1}, {"abs(3 - 5)", 2}, {"cdiv(n, 100)", 11},
-    {"WARPS < 16", 1}, {"WARPS >= 16", 0}, {"WARPS == 8", 1}, {"WARPS != 8", 0},
-    {"WARPS <= 8", 1}, {"UNROLL > 4", 0}, {"1 + 2 < 4", 1},
-    {"WARPS > 4 ? 10 : 20", 10}, {"WARPS > 64 ? 10 : 20", 20},
-    {"WARPS < 4 ? 1 : WARPS < 16 ? 2 : 3", 2}, {"(WARPS < 4 ? 1 : 5) * 2", 10},
-    {"  WARPS  ", 8}, {"min(4800, WARPS * 32 * UNROLL * 12 * 132 * 1980 / 1000 / 641)", 4800},
-  };
-  for (size_t i = 0; i < sizeof rows / sizeof *rows; i++) {
-    double v = -12345;
-    int asked = 0;
-    char err[256] = "";
-    ck_assert_msg(plot_expr_eval(rows[i].text, expr_lookup, &asked, &v, err, sizeof err) ==
-                  PLOT_EXPR_OK, "%s: %s", rows[i].text, err);
-    ck_assert_msg(fabs(v - rows[i].want) <= 1e-12 * fabs(rows[i].want), "%s = %.17g, expected %g",
-                  rows[i].text, v, rows[i].want);
-    ck_assert_int_eq(plot_expr_check(rows[i].text, err, sizeof err), PLOT_EXPR_OK);
-  }
-}
-END_TEST
-
-/* The branch not taken is parsed, not evaluated: its unknown names and its division by zero
-   are no error; a syntax error in it is. */
-START_TEST(test_expr_branches)
-{
-  double v = 0;
-  int asked = 0;
-  char err[256] = "";
-  ck_assert_int_eq(plot_expr_eval("WARPS > 4 ? n : nosuch / zero", expr_lookup, &asked, &v, err,
-                                  sizeof err), PLOT_EXPR_OK);
-  ck_assert(v == 1024 && asked == 2);   /* WARPS and n, never zero */
-  ck_assert_int_eq(plot_expr_eval("WARPS < 4 ? 1 / zero : 2", expr_lookup, &asked, &v, err,
-                                  sizeof err), PLOT_EXPR_OK);
-  ck_assert(v == 2);
-  ck_assert_int_eq(plot_expr_eval("WARPS > 4 ? 1 : (2", expr_lookup, &asked, &v, err, sizeof err),
-                   PLOT_EXPR_SYNTAX);
-  /* a check looks up nothing and divides by nothing */
-  ck_assert_int_eq(plot_expr_check("a.b / (c - c) + min(d, e)", err, sizeof err), PLOT_EXPR_OK);
-}
-END_TEST
-
-START_TEST(test_expr_errors)
-{
-  static const struct { const char *text; int status; const char *msg; } rows[] = {
-    {"", PLOT_EXPR_SYNTAX, "unexpected end at column 1"},
-    {"1 +", PLOT_EXPR_SYNTAX, "unexpected end at column 4"},
-    {"(1 + 2", PLOT_EXPR_SYNTAX, "expected ')' at column 7"},
-    {"1 + 2)", PLOT_EXPR_SYNTAX, "unmatched ')' at column 6"},
-    {"2 3", PLOT_EXPR_SYNTAX, "unexpected text at column 3"},
-    {"1e", PLOT_EXPR_SYNTAX, "an exponent without digits"},
-    {". + 1", PLOT_EXPR_SYNTAX, "a lone '.' at column 1"},
-    {"WARPS ? 1", PLOT_EXPR_SYNTAX, "expected ':'"},
-    {"pow(2, 3)", PLOT_EXPR_SYNTAX, "unknown function (min, max, ceil, floor, abs, cdiv) at column 1"},
-    {"min(1)", PLOT_EXPR_SYNTAX, "min takes at least 2 arguments"},
-    {"ceil(1, 2)", PLOT_EXPR_SYNTAX, "ceil takes 1 argument"},
-    {"min(1 2)", PLOT_EXPR_SYNTAX, "expected ',' or ')'"},
-    {"1 = 2", PLOT_EXPR_SYNTAX, "unexpected text at column 3"},
-    {"WARPS * nosuch", PLOT_EXPR_UNKNOWN, "unknown name 'nosuch' at column 9"},
-    {"gpu__time_duration.avg", PLOT_EXPR_UNKNOWN, "unknown name 'gpu__time_duration.avg'"},
-    {"n / zero", PLOT_EXPR_MATH, "division by zero at column 3"},
-    {"cdiv(n, zero)", PLOT_EXPR_MATH, "cdiv by zero"},
-    {"1e300 * 1e300", PLOT_EXPR_MATH, "not a finite number"},
-    {"1e999", PLOT_EXPR_SYNTAX, "number too large"},
-  };
-  for (size_t i = 0; i < sizeof rows / sizeof *rows; i++) {
-    double v = 0;
-    int asked = 0;
-    char err[256] = "";
-    int st = plot_expr_eval(rows[i].text, expr_lookup, &asked, &v, err, sizeof err);
-    ck_assert_msg(st == rows[i].status, "'%s': status %d, expected %d (%s)", rows[i].text, st,
-                  rows[i].status, err);
-    ck_assert_msg(strstr(err, rows[i].msg) != NULL, "'%s': message '%s' lacks '%s'", rows[i].text,
-                  err, rows[i].msg);
-    /* a syntax check finds exactly the syntax errors */
-    st = plot_expr_check(rows[i].text, err, sizeof err);
-    ck_assert_int_eq(st, rows[i].status == PLOT_EXPR_SYNTAX ? PLOT_EXPR_SYNTAX : PLOT_EXPR_OK);
-  }
-}
-END_TEST
-
-START_TEST(test_expr_is_name)
-{
-  ck_assert(plot_expr_is_name("gpu__time_duration.sum"));
-  ck_assert(plot_expr_is_name("WARPS"));
-  ck_assert(plot_expr_is_name("_x1"));
-  ck_assert(!plot_expr_is_name("12 * n"));
-  ck_assert(!plot_expr_is_name("1x"));
-  ck_assert(!plot_expr_is_name(".sum"));
-  ck_assert(!plot_expr_is_name(""));
-  ck_assert(!plot_expr_is_name("a b"));
-}
-END_TEST
-
 /* ---- line charts ---- */
 
 /* The H200 profile's numbers a prediction below uses. */
@@ -432,6 +318,7 @@ static void fake_warps(struct run_lab *lab, struct run_result *r, const char *ch
   snprintf(r->prov.backend, sizeof r->prov.backend, "emu");
   snprintf(r->prov.device, sizeof r->prov.device, "warplab emulator, profile NVIDIA H200");
   snprintf(r->prov.profile, sizeof r->prov.profile, "h200");
+  run_profile(r);
   snprintf(r->prov.sizes, sizeof r->prov.sizes, "n=1024 blocks=8");
   add_warps_point(r, "", 8, 8, 40);
   static const int64_t warps[] = {16, 4, 64, 8};
@@ -768,11 +655,5 @@ Suite *suite_plot(void)
   tcase_add_test(t, test_bad_line_charts);
   tcase_add_test(t, test_folder_charts);
   suite_add_tcase(s, t);
-  TCase *e = tcase_create("expressions");
-  tcase_add_test(e, test_expr_values);
-  tcase_add_test(e, test_expr_branches);
-  tcase_add_test(e, test_expr_errors);
-  tcase_add_test(e, test_expr_is_name);
-  suite_add_tcase(s, e);
   return s;
 }

@@ -235,6 +235,81 @@ START_TEST(test_sanitizer_parse_overflow)
 }
 END_TEST
 
+/* The run's profile and the main configuration's occupancy breakdown through result.json:
+   written, read back, the profile loaded once by the reading and the breakdown the
+   calculator's on it; a run without a breakdown writes null and reads none back. */
+START_TEST(test_result_occupancy_round_trip)
+{
+  char dir[] = "/tmp/warplab-check-occ-XXXXXX", lab_id[32], err[256];
+  ck_assert_ptr_nonnull(mkdtemp(dir));
+  struct run_lab *lab = calloc(1, sizeof *lab);
+  struct run_result *r = calloc(1, sizeof *r), *back = malloc(sizeof *back);
+  ck_assert(lab && r && back);
+  snprintf(lab->id, sizeof lab->id, "99-occ");
+  snprintf(r->prov.profile, sizeof r->prov.profile, "a100");
+  struct occ_error oe;
+  ck_assert_int_eq(occ_profile_load("a100", &r->prof, &oe), OCC_OK);
+  r->have_prof = 1;
+  r->occ.have = 1;
+  r->occ.in = occ_input_default();
+  r->occ.in.regs_per_thread = 40;
+  r->occ.in.static_smem = 12288;
+  r->occ.in.dyn_smem = 4096;
+  r->occ.in.block_threads = 192;
+  r->occ.in.barriers = 2;
+  ck_assert_int_eq(occ_compute(&r->prof, &r->occ.in, &r->occ.out, &oe), OCC_OK);
+  json_t *j = run_result_json(lab, r, NULL, NULL);
+  ck_assert_int_eq(run_result_save(dir, j, err, sizeof err), 0);
+  json_decref(j);
+  ck_assert_int_eq(run_result_load(dir, back, lab_id, sizeof lab_id, err, sizeof err), 0);
+  ck_assert(back->have_prof);
+  ck_assert_str_eq(back->prof.id, "a100");
+  ck_assert_int_eq(back->prof.regs_per_sm, r->prof.regs_per_sm);
+  ck_assert(back->occ.have);
+  ck_assert_mem_eq(&back->occ.in, &r->occ.in, sizeof r->occ.in);
+  ck_assert_int_eq(back->occ.out.active_blocks, r->occ.out.active_blocks);
+  ck_assert_uint_eq(back->occ.out.limiting, r->occ.out.limiting);
+  ck_assert_int_eq(back->occ.out.smem_per_block, r->occ.out.smem_per_block);
+
+  r->occ.have = 0;
+  j = run_result_json(lab, r, NULL, NULL);
+  ck_assert(json_is_null(json_object_get(j, "occupancy")));
+  ck_assert_int_eq(run_result_save(dir, j, err, sizeof err), 0);
+  json_decref(j);
+  ck_assert_int_eq(run_result_load(dir, back, lab_id, sizeof lab_id, err, sizeof err), 0);
+  ck_assert(back->have_prof && !back->occ.have);
+  char path[64];
+  snprintf(path, sizeof path, "%s/result.json", dir);
+  unlink(path);
+  rmdir(dir);
+  free(lab);
+  free(r);
+  free(back);
+}
+END_TEST
+
+/* A test's own profile is loaded once, when the lab loads: its warp size is kept with the
+   test (lab 07's wave64 tests: 64 lanes), so the run does not load it again. */
+START_TEST(test_lab_test_warp_size)
+{
+  static struct run_lab lab;
+  char err[512] = "";
+  ck_assert_msg(run_lab_load("07", "labs", &lab, err, sizeof err) == 0, "%s", err);
+  int wave64 = 0;
+  for (uint32_t t = 0; t < lab.ntests; t++) {
+    if (!strcmp(lab.test_arch[t], "wave64")) {
+      ck_assert_uint_eq(lab.test_warp[t], 64);
+      wave64++;
+    } else {
+      ck_assert_str_eq(lab.test_arch[t], "");
+      ck_assert_uint_eq(lab.test_warp[t], 0);
+    }
+  }
+  ck_assert_int_ge(wave64, 1);
+  run_lab_free(&lab);
+}
+END_TEST
+
 /* A build folder that cannot be prepared after the kernel's copy is written (here: a sandbox
    read path that is not absolute) is an error to report; the copy's file was closed twice
    on that path before (glibc aborts on the second fclose, ASan reports a use after free). */
@@ -382,6 +457,79 @@ START_TEST(test_lab_typo_refused)
   int line;
   ck_assert_msg(load_with("\"sm__cycles_elapsed.avg\"", "\"sm__cycles_elapsed.avg\"", err,
                           sizeof err, &line) == 0, "%s", err);
+}
+END_TEST
+
+/* lab.json's rubric, parsed once by the lab loader (run_rubric_parse) into what grader/
+   scores with: parts, points, bounds, defaults, each target's metric resolved, questions with
+   and without their answer; and the shapes it refuses, naming the field. */
+static int rubric_of(const char *text, struct run_rubric *r, char *err, size_t n)
+{
+  json_error_t je;
+  json_t *root = json_loads(text, 0, &je);
+  ck_assert_msg(root != NULL, "%s", je.text);
+  int rc = run_rubric_parse(root, "lab.json", r, err, n);
+  json_decref(root);
+  return rc;
+}
+
+START_TEST(test_rubric_parsed)
+{
+  static struct run_rubric r;
+  char err[512];
+  ck_assert_int_eq(rubric_of("{\"rubric\": {\"total\": 90, \"correctness\": {\"points\": 40},"
+      " \"metrics\": {\"points\": 20, \"targets\": [{\"metric\": \"gpu__time_duration.sum\","
+      " \"max\": 5e4, \"points\": 20, \"why\": \"fast\"}]},"
+      " \"performance\": {\"points\": 10, \"metric\": \"gpu__time_duration.sum\"},"
+      " \"questions\": {\"points\": 20, \"items\": [{\"id\": \"q1\", \"answer\": 4, \"tolerance\":"
+      " 0.5, \"unit\": \"warps\", \"method\": \"pencil\"}, {\"id\": \"q2\", \"section\": \"S\"}]}}}",
+      &r, err, sizeof err), 0);
+  ck_assert(r.present && r.has_total && r.has_correctness && r.has_metrics);
+  ck_assert(r.has_performance && r.has_questions);
+  ck_assert_double_eq(r.total, 90);
+  ck_assert_double_eq(r.correctness_points, 40);
+  ck_assert_uint_eq(r.ntargets, 1);
+  ck_assert_str_eq(r.targets[0].metric, "gpu__time_duration.sum");
+  ck_assert_int_eq(r.targets[0].id, MET_TIME);
+  ck_assert(r.targets[0].has_max && !r.targets[0].has_min);
+  ck_assert_double_eq(r.targets[0].max, 5e4);
+  ck_assert_str_eq(r.targets[0].why, "fast");
+  ck_assert_double_eq(r.performance_points, 10);
+  ck_assert_double_eq(r.full_within, 1.2);          /* the defaults */
+  ck_assert_double_eq(r.zero_beyond, 10);
+  ck_assert_uint_eq(r.nquestions, 2);
+  ck_assert(r.questions[0].has_answer && r.questions[0].pencil);
+  ck_assert_double_eq(r.questions[0].answer, 4);
+  ck_assert_double_eq(r.questions[0].tolerance, 0.5);
+  ck_assert_str_eq(r.questions[0].unit, "warps");
+  ck_assert(!r.questions[1].has_answer && !r.questions[1].pencil);   /* a students' copy */
+  ck_assert_str_eq(r.questions[1].section, "S");
+
+  ck_assert_int_eq(rubric_of("{\"title\": \"none\"}", &r, err, sizeof err), 0);
+  ck_assert(!r.present && !r.has_correctness && r.ntargets == 0);
+
+  static const struct { const char *text, *msg; } bad[] = {
+    {"{\"rubric\": [1]}", "\"rubric\": must be an object"},
+    {"{\"rubric\": {\"correctness\": 3}}", "\"rubric.correctness\": must be an object"},
+    {"{\"rubric\": {\"correctness\": {\"points\": \"40\"}}}", "\"rubric.correctness.points\": "
+     "must be a number"},
+    {"{\"rubric\": {\"metrics\": {\"targets\": [{\"metric\": \"gpu__time_duraton.sum\", \"max\":"
+     " 1}]}}}", "unknown metric 'gpu__time_duraton.sum' (did you mean 'gpu__time_duration.sum'?)"},
+    {"{\"rubric\": {\"metrics\": {\"targets\": [{\"metric\": \"gpu__time_duration.sum\"}]}}}",
+     "needs a \"max\" or a \"min\""},
+    {"{\"rubric\": {\"metrics\": {\"targets\": [{\"max\": 1}]}}}",
+     "\"rubric.metrics.targets.metric\": missing"},
+    {"{\"rubric\": {\"questions\": {\"items\": [{\"answer\": 1}]}}}",
+     "\"rubric.questions.items.id\": missing"},
+    {"{\"rubric\": {\"questions\": {\"items\": [{\"id\": \"q1\", \"answer\": \"4\"}]}}}",
+     "\"rubric.questions.items.answer\": must be a number"},
+  };
+  for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+    err[0] = 0;
+    ck_assert_msg(rubric_of(bad[i].text, &r, err, sizeof err) == -1, "accepted: %s", bad[i].text);
+    ck_assert_msg(strstr(err, bad[i].msg) != NULL, "%s: %s", bad[i].text, err);
+    ck_assert_msg(!strncmp(err, "lab.json", 8), "%s", err);
+  }
 }
 END_TEST
 
@@ -549,11 +697,14 @@ Suite *suite_run(void)
   tcase_add_test(t, test_expr_values);
   tcase_add_test(t, test_expr_errors);
   tcase_add_test(t, test_fill_rand_parts);
+  tcase_add_test(t, test_rubric_parsed);
   tcase_add_test(t, test_half_bits);
   tcase_add_test(t, test_result_load);
   tcase_add_test(t, test_result_ship);
   tcase_add_test(t, test_sanitizer_parse);
   tcase_add_test(t, test_sanitizer_parse_overflow);
+  tcase_add_test(t, test_result_occupancy_round_trip);
+  tcase_add_test(t, test_lab_test_warp_size);
   tcase_add_test(t, test_build_unprepared_folder);
   tcase_add_test(t, test_labs_resolve);
   tcase_add_test(t, test_lab_typo_refused);

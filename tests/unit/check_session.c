@@ -35,6 +35,8 @@ static struct run_lab *lab_new(int with_solution)
   lab->json = json_loads("{\"rubric\": {\"total\": 10, \"correctness\": {\"points\": 10}}}", 0,
                          NULL);
   ck_assert_ptr_nonnull(lab->json);
+  char rerr[256];
+  ck_assert_int_eq(run_rubric_parse(lab->json, "lab.json", &lab->rubric, rerr, sizeof rerr), 0);
   snprintf(lab->id, sizeof lab->id, "99-test");
   snprintf(lab->dir, sizeof lab->dir, "%s/labs/99-test", root);
   snprintf(lab->kernel_file, sizeof lab->kernel_file, "k.cu");
@@ -236,6 +238,7 @@ START_TEST(grade_errors_are_values)
   gs_ran(&s, 0, NULL);
   ck_assert_int_eq(s.step, GS_STEP_SCORE);
   json_object_del(lab->json, "rubric");
+  memset(&lab->rubric, 0, sizeof lab->rubric);
   ck_assert_int_eq(gs_score(&s), GS_NO_RUBRIC);
   ck_assert_int_eq(s.scored, 0);
   ck_assert_str_eq(gs_status_text(GS_NO_RUBRIC), "the lab has no rubric");

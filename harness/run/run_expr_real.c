@@ -1,8 +1,8 @@
-/* plot_expr.c: evaluate the real-number expressions of charts (see plot_expr.h).
+/* run_expr_real.c: evaluate the real-number expressions of charts (see run_expr.h).
  *
- * A recursive-descent parser that computes as it parses, like harness/run/run_expr.c, with
+ * A recursive-descent parser that computes as it parses, like run_expr.c, with
  * one addition: a parser is `live` or not. A branch of `c ? a : b` that is not taken, and the
- * whole text under plot_expr_check, is parsed without being evaluated: no name is looked up
+ * whole text under run_expr_real_check, is parsed without being evaluated: no name is looked up
  * and no division is checked, so a syntax error is found wherever it is and a name that only
  * the other branch needs is never asked for. */
 #include <math.h>
@@ -10,14 +10,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "plots/plot_expr.h"
+#include "run/run_expr.h"
 
 #define MAX_DEPTH 64
 #define MAX_ARGS 16
 
 struct parser {
   const char *text, *p;
-  plot_expr_lookup_fn lookup;
+  run_expr_lookup_fn lookup;
   void *ctx;
   int live;               /* 0: parse only (an untaken branch, or a syntax check) */
   int status, depth;
@@ -66,7 +66,7 @@ static double number(struct parser *ps)
   }
   if (ps->p == s + 1 && *s == '.') {
     ps->p = s;
-    fail(ps, PLOT_EXPR_SYNTAX, "a lone '.'");
+    fail(ps, RUN_EXPR_SYNTAX, "a lone '.'");
     return 0;
   }
   if (*ps->p == 'e' || *ps->p == 'E') {
@@ -74,7 +74,7 @@ static double number(struct parser *ps)
     if (*e == '+' || *e == '-')
       e++;
     if (!is_digit(*e)) {
-      fail(ps, PLOT_EXPR_SYNTAX, "an exponent without digits");
+      fail(ps, RUN_EXPR_SYNTAX, "an exponent without digits");
       return 0;
     }
     while (is_digit(*e))
@@ -85,7 +85,7 @@ static double number(struct parser *ps)
   size_t n = (size_t)(ps->p - s);
   if (n >= sizeof buf) {
     ps->p = s;
-    fail(ps, PLOT_EXPR_SYNTAX, "number too long");
+    fail(ps, RUN_EXPR_SYNTAX, "number too long");
     return 0;
   }
   memcpy(buf, s, n);
@@ -93,7 +93,7 @@ static double number(struct parser *ps)
   double v = strtod(buf, NULL);
   if (!isfinite(v)) {
     ps->p = s;
-    fail(ps, PLOT_EXPR_SYNTAX, "number too large");
+    fail(ps, RUN_EXPR_SYNTAX, "number too large");
     return 0;
   }
   return v;
@@ -112,7 +112,7 @@ static double call(struct parser *ps, const char *name, size_t n)
   const char *at = ps->p;
   if (f == sizeof fns / sizeof *fns) {
     ps->p = name;
-    fail(ps, PLOT_EXPR_SYNTAX, "unknown function (min, max, ceil, floor, abs, cdiv)");
+    fail(ps, RUN_EXPR_SYNTAX, "unknown function (min, max, ceil, floor, abs, cdiv)");
     return 0;
   }
   ps->p++;   /* '(' */
@@ -129,7 +129,7 @@ static double call(struct parser *ps, const char *name, size_t n)
       continue;
     }
     if (*ps->p != ')') {
-      fail(ps, PLOT_EXPR_SYNTAX, "expected ',' or ')'");
+      fail(ps, RUN_EXPR_SYNTAX, "expected ',' or ')'");
       return 0;
     }
     ps->p++;
@@ -141,7 +141,7 @@ static double call(struct parser *ps, const char *name, size_t n)
     char msg[96];
     snprintf(msg, sizeof msg, "%s takes %s%d argument%s", fns[f].name,
              fns[f].max > fns[f].min ? "at least " : "", fns[f].min, fns[f].min > 1 ? "s" : "");
-    fail(ps, PLOT_EXPR_SYNTAX, msg);
+    fail(ps, RUN_EXPR_SYNTAX, msg);
     ps->p = end;
     return 0;
   }
@@ -160,7 +160,7 @@ static double call(struct parser *ps, const char *name, size_t n)
   case 4: return fabs(a[0]);
   default:
     if (a[1] == 0) {
-      fail(ps, PLOT_EXPR_MATH, "cdiv by zero");
+      fail(ps, RUN_EXPR_MATH, "cdiv by zero");
       return 0;
     }
     return ceil(a[0] / a[1]);
@@ -178,14 +178,14 @@ static double atom(struct parser *ps)
     double v = expr(ps);
     skip(ps);
     if (*ps->p != ')') {
-      fail(ps, PLOT_EXPR_SYNTAX, "expected ')'");
+      fail(ps, RUN_EXPR_SYNTAX, "expected ')'");
       return 0;
     }
     ps->p++;
     return v;
   }
   if (!name_char(*ps->p, 1)) {
-    fail(ps, PLOT_EXPR_SYNTAX, *ps->p ? "expected a number, a name or '('" : "unexpected end");
+    fail(ps, RUN_EXPR_SYNTAX, *ps->p ? "expected a number, a name or '('" : "unexpected end");
     return 0;
   }
   const char *start = ps->p;
@@ -204,7 +204,7 @@ static double atom(struct parser *ps)
     char msg[160];
     snprintf(msg, sizeof msg, "unknown name '%.*s'", (int)(n < 100 ? n : 100), start);
     ps->p = start;
-    fail(ps, PLOT_EXPR_UNKNOWN, msg);
+    fail(ps, RUN_EXPR_UNKNOWN, msg);
     ps->p = after;
     return 0;
   }
@@ -219,7 +219,7 @@ static double unary(struct parser *ps)
     return atom(ps);
   ps->p++;
   if (++ps->depth > MAX_DEPTH) {
-    fail(ps, PLOT_EXPR_SYNTAX, "expression nested too deeply");
+    fail(ps, RUN_EXPR_SYNTAX, "expression nested too deeply");
     return 0;
   }
   double v = -unary(ps);
@@ -243,7 +243,7 @@ static double product(struct parser *ps)
     if (op == '/' && r == 0) {
       const char *end = ps->p;
       ps->p = at;
-      fail(ps, PLOT_EXPR_MATH, "division by zero");
+      fail(ps, RUN_EXPR_MATH, "division by zero");
       ps->p = end;
       return 0;
     }
@@ -299,7 +299,7 @@ static double compare(struct parser *ps)
 static double expr(struct parser *ps)
 {
   if (++ps->depth > MAX_DEPTH) {
-    fail(ps, PLOT_EXPR_SYNTAX, "expression nested too deeply");
+    fail(ps, RUN_EXPR_SYNTAX, "expression nested too deeply");
     return 0;
   }
   double v = compare(ps);
@@ -311,7 +311,7 @@ static double expr(struct parser *ps)
     double a = expr(ps);
     skip(ps);
     if (*ps->p != ':') {
-      fail(ps, PLOT_EXPR_SYNTAX, "expected ':'");
+      fail(ps, RUN_EXPR_SYNTAX, "expected ':'");
       ps->live = live;
       return 0;
     }
@@ -330,17 +330,17 @@ static int run(struct parser *ps, double *out)
   double v = expr(ps);
   skip(ps);
   if (!ps->status && *ps->p)
-    fail(ps, PLOT_EXPR_SYNTAX, *ps->p == ')' ? "unmatched ')'" : "unexpected text");
+    fail(ps, RUN_EXPR_SYNTAX, *ps->p == ')' ? "unmatched ')'" : "unexpected text");
   if (!ps->status && ps->live && !isfinite(v)) {
     ps->p = ps->text;
-    fail(ps, PLOT_EXPR_MATH, "the result is not a finite number");
+    fail(ps, RUN_EXPR_MATH, "the result is not a finite number");
   }
   if (!ps->status && out)
     *out = v;
   return ps->status;
 }
 
-int plot_expr_eval(const char *text, plot_expr_lookup_fn lookup, void *ctx, double *out,
+int run_expr_real_eval(const char *text, run_expr_lookup_fn lookup, void *ctx, double *out,
                    char *err, size_t errlen)
 {
   struct parser ps = {.text = text, .p = text, .lookup = lookup, .ctx = ctx, .live = 1,
@@ -348,17 +348,52 @@ int plot_expr_eval(const char *text, plot_expr_lookup_fn lookup, void *ctx, doub
   return run(&ps, out);
 }
 
-int plot_expr_check(const char *text, char *err, size_t errlen)
+int run_expr_real_check(const char *text, char *err, size_t errlen)
 {
   struct parser ps = {.text = text, .p = text, .err = err, .errlen = errlen};
   return run(&ps, NULL);
 }
 
-int plot_expr_is_name(const char *text)
+int run_expr_is_name(const char *text)
 {
   if (!name_char(*text, 1))
     return 0;
   while (name_char(*text, 0))
     text++;
   return *text == 0;
+}
+
+int run_expr_names(const char *text, int (*visit)(void *ctx, const char *name, size_t len),
+                   void *ctx)
+{
+  const char *p = text;
+  while (*p) {
+    if (is_digit(*p) || *p == '.') {            /* a number: 12, 0.5, 1e-6 */
+      while (is_digit(*p) || *p == '.')
+        p++;
+      if ((*p == 'e' || *p == 'E') &&
+          (is_digit(p[1]) || ((p[1] == '+' || p[1] == '-') && is_digit(p[2])))) {
+        p += 2;
+        while (is_digit(*p))
+          p++;
+      }
+      continue;
+    }
+    if (!name_char(*p, 1)) {
+      p++;
+      continue;
+    }
+    const char *s = p;
+    while (name_char(*p, 0))
+      p++;
+    const char *q = p;
+    while (*q == ' ' || *q == '\t')
+      q++;
+    if (*q == '(')                              /* a function */
+      continue;
+    int rc = visit(ctx, s, (size_t)(p - s));
+    if (rc)
+      return rc;
+  }
+  return 0;
 }

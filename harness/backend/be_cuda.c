@@ -428,8 +428,11 @@ static int explain_refusal(struct gpu *g, const char *kernel, cu_function f,
 /* Launch f with l: cuLaunchKernel, or cuLaunchKernelEx with the cooperative attribute (the
    kernel uses grid.sync(), or l asks for it) and the cluster dimension l names (a kernel's
    own __cluster_dims__ needs none; the driver judges one that contradicts it).
-   cuLaunchKernelEx takes the parameters one by one, from the packed buffer by the kernel's
-   layout. */
+   Both take the parameters one by one (kernelParams), from the packed buffer by the kernel's
+   layout: a tensor map passed by value (const __grid_constant__ CUtensorMap) handed over as
+   one packed buffer (CU_LAUNCH_PARAM_BUFFER_POINTER) made the H100 stop the kernel with an
+   illegal instruction at its first tensor copy, where kernelParams runs it (tests/gpu
+   results: tma_params against tma_buffer). */
 static cu_result launch(struct gpu *g, const char *kernel, cu_function f, const void *params,
                         size_t psize, const struct be_launch *l)
 {
@@ -440,18 +443,22 @@ static cu_result launch(struct gpu *g, const char *kernel, cu_function f, const 
   size_t sz = psize;
   void *extra[] = {CU_LAUNCH_PARAM_BUFFER_POINTER, (void *)params, CU_LAUNCH_PARAM_BUFFER_SIZE,
                    &sz, CU_LAUNCH_PARAM_END};
-  if (!coop && !cluster)
+  uint32_t off[256], size[256], total = 0;
+  int np = fi >= 0 ? sim_param_layout(g->pmod, fi, off, size, 256, &total) : -1;
+  void *args[256];
+  for (int i = 0; i < np && i < 256; i++)
+    args[i] = (uint8_t *)params + off[i];
+  if (!coop && !cluster) {
+    if (np < 0 || np > 256)
+      return c->LaunchKernel(f, l->grid[0], l->grid[1], l->grid[2], l->block[0], l->block[1],
+                             l->block[2], l->dyn_smem, NULL, NULL, extra);
     return c->LaunchKernel(f, l->grid[0], l->grid[1], l->grid[2], l->block[0], l->block[1],
-                           l->block[2], l->dyn_smem, NULL, NULL, extra);
+                           l->block[2], l->dyn_smem, NULL, args, NULL);
+  }
   if (!c->LaunchKernelEx || fi < 0)
     return 801;                         /* CUDA_ERROR_NOT_SUPPORTED */
-  uint32_t off[256], size[256], total = 0;
-  int np = sim_param_layout(g->pmod, fi, off, size, 256, &total);
   if (np < 0 || np > 256)
     return 1;                           /* CUDA_ERROR_INVALID_VALUE */
-  void *args[256];
-  for (int i = 0; i < np; i++)
-    args[i] = (uint8_t *)params + off[i];
   struct cu_launch_attr at[2];
   memset(at, 0, sizeof at);
   unsigned na = 0;

@@ -1,5 +1,6 @@
-// tma_host.cu: a TMA check outside warplab (tests/gpu/tma_launch.sh): tma.cu's tma_f32 kernel launched through the runtime with maps
-// made by cuTensorMapEncodeTiled, outputs compared with the expected.
+// tma_host.cu: a TMA check outside warplab (tests/gpu/tma_launch.sh): tma.cu's tma_f32
+// kernel launched through the runtime with maps made by cuTensorMapEncodeTiled, its outputs
+// compared with the expected.
 #include <cuda.h>
 #include <cstdio>
 #include <cstdint>

@@ -67,7 +67,7 @@ static enum be_status emu_launch(void *impl, const char *kernel, const void *par
     .lanes = l->lanes, .lanes_block = l->lanes_block, .lanes_warp = l->lanes_warp,
     .max_threads = l->max_threads, .regs_per_thread = l->regs_per_thread,
     .regs_per_block = l->regs_per_block, .reg_alloc_unit = l->reg_alloc_unit,
-    .max_smem = l->max_smem,
+    .max_smem = l->max_smem, .resident_blocks = l->resident_blocks,
   };
   memcpy(c.grid, l->grid, sizeof c.grid);
   memcpy(c.block, l->block, sizeof c.block);

@@ -614,7 +614,8 @@ int wl_cmd_emu(int argc, char **argv)
     tm_plan(&prof, &tk, &plan);
   bl.trace_every = plan.ok ? plan.trace_every : 0;
   bl.trace_blocks = plan.ok ? plan.trace_blocks : 0;
-  be_launch_limits(&bl, have_prof ? &prof : NULL, run.rsrc ? run.rsrc->registers : 0);
+  be_launch_limits(&bl, have_prof ? &prof : NULL, run.rsrc ? run.rsrc->registers : 0,
+                   run.rsrc ? run.rsrc->static_smem : 0, run.rsrc ? run.rsrc->barriers : 0);
   struct be_result br;
   struct timespec t0, t1;
   clock_gettime(CLOCK_MONOTONIC, &t0);

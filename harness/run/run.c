@@ -502,7 +502,8 @@ static int launch_shape(struct ctx *c, struct launch *L, char *why, size_t n)
   L->bl.sched = SIM_SCHED_ITS;
   L->bl.warp_size = c->have_prof && c->prof.warp_size == 64 ? 64 : 32;
   L->bl.max_warp_insts = emu_budget();
-  be_launch_limits(&L->bl, c->have_prof ? &c->prof : NULL, c->have_rsrc ? c->rsrc.registers : 0);
+  be_launch_limits(&L->bl, c->have_prof ? &c->prof : NULL, c->have_rsrc ? c->rsrc.registers : 0,
+                   c->have_rsrc ? c->rsrc.static_smem : 0, c->have_rsrc ? c->rsrc.barriers : 0);
   return 0;
 }
 

@@ -4,11 +4,11 @@
  * releases a barrier every live thread has reached, or is stuck: then it reports barrier
  * divergence (a barrier reached by part of a warp, in the words of compute-sanitizer's
  * synccheck) or a deadlock listing which threads loop, which wait where, and which exited.
- * Warps that spin without changing anything count as unable to run, unless a block on another
- * worker thread still runs and may write what they wait for.
+ * Warps that spin without changing anything count as unable to run; when only another block
+ * could write what they wait for, the block is set aside (parked) for sim_launch.c to resume
+ * once global memory has changed, or to have it report the deadlock when nothing can.
  */
 #include <inttypes.h>
-#include <sched.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -289,13 +289,14 @@ static int release_barriers(struct sim_block *b)
 
 /* No warp of b can run but some spin: loop without changing a register, a pc or memory over
    a whole checkpoint window (sim_warp.c). Is that a deadlock? Not while memory has changed
-   since a spinning warp was judged (it is let run again until its next checkpoint), nor while
-   a block on another worker still runs: it may yet write what they wait for (a lock another
-   block holds). Returns 1 to go on running. */
+   since a spinning warp was judged (it is let run again until its next checkpoint): returns
+   1 to go on running. Nor, perhaps, while another block may yet write what they wait for (a
+   flag, a lock another block holds): returns 2 to set the block aside, with the global
+   writes it has seen, unless b->final says nothing else can. Returns 0: stuck. */
 static int may_progress(struct sim_block *b)
 {
   int spin = 0;
-  uint64_t wr = b->writes + sim_launch_global_writes(b);
+  uint64_t global = sim_launch_global_writes(b), wr = b->writes + global;
   for (uint32_t i = 0; i < b->nwarps; i++) {
     struct sim_warp *w = &b->warps[i];
     if (w->state != SIM_W_RUN || !w->spinning)
@@ -306,13 +307,10 @@ static int may_progress(struct sim_block *b)
       return 1;
     }
   }
-  if (!spin || b->nworkers < 2)
+  if (!spin || b->final)
     return 0;
-  __atomic_store_n(&b->worker->state, SIM_WK_STUCK, __ATOMIC_RELEASE);
-  if (!sim_launch_others_running(b))
-    return 0;
-  sched_yield();                /* give the host's cores to the blocks that can move */
-  return 1;
+  b->park_writes = global;
+  return 2;
 }
 
 /* Account n instructions against the launch budget; 1 when it is spent. */
@@ -342,10 +340,13 @@ static void past_budget(struct sim_block *b, struct sim_warp *w)
 
 enum sim_status sim_block_run(struct sim_block *b)
 {
-  for (uint32_t i = 0; i < b->nwarps; i++)
-    sim_warp_init(b, &b->warps[i]);
-  memset(b->bar_arrived, 0, sizeof b->bar_arrived);
-  sim_race_begin(b);           /* without host memory for it, the block runs unchecked */
+  if (!b->parked) {
+    for (uint32_t i = 0; i < b->nwarps; i++)
+      sim_warp_init(b, &b->warps[i]);
+    memset(b->bar_arrived, 0, sizeof b->bar_arrived);
+    sim_race_begin(b);         /* without host memory for it, the block runs unchecked */
+  }
+  b->parked = 0;
   for (;;) {
     int runnable = 0, alive = 0;
     for (uint32_t i = 0; i < b->nwarps; i++) {
@@ -370,11 +371,8 @@ enum sim_status sim_block_run(struct sim_block *b)
       break;
     if (b->linear > *b->stop_after)
       return SIM_OK;
-    if (runnable) {
-      if (b->nworkers > 1 && __atomic_load_n(&b->worker->state, __ATOMIC_RELAXED) != SIM_WK_RUNNING)
-        __atomic_store_n(&b->worker->state, SIM_WK_RUNNING, __ATOMIC_RELEASE);
+    if (runnable)
       continue;
-    }
     int r = release_barriers(b);
     if (r < 0 || b->faulted)
       return SIM_OK;
@@ -387,8 +385,19 @@ enum sim_status sim_block_run(struct sim_block *b)
           past_budget(b, &b->warps[i]);
           return SIM_OK;
         }
-    if (r > 0 || may_progress(b))
+    int mp = r > 0 ? 1 : may_progress(b);
+    if (mp == 1)
       continue;
+    if (mp == 2) {
+      /* set aside: the race checker's shadow is the worker thread's, and the block may resume
+         on another, so what it holds is reported now and the block runs on unchecked */
+      sim_race_end(b);
+      if (b->faulted)
+        return SIM_OK;
+      b->race = NULL;
+      b->parked = 1;
+      return SIM_OK;
+    }
     /* stuck: a barrier reached by part of a warp, or a deadlock */
     for (uint32_t i = 0; i < b->nwarps; i++) {
       struct sim_warp *w = &b->warps[i];

@@ -222,29 +222,25 @@ struct sim_block {
   uint64_t mb_fails;             /* mbarrier waits that found their phase open since an
                                     mbarrier or memory last changed (sim_async.c) ... */
   uint64_t mb_writes;            /* ... and b->writes when that count started */
-};
-
-/* What a worker is doing, for the progress watch of the blocks on the others. */
-enum sim_wkstate {
-  SIM_WK_IDLE = 0,               /* not started, or out of blocks */
-  SIM_WK_RUNNING,                /* running a block that makes progress, or taking the next */
-  SIM_WK_STUCK                   /* its block's warps spin without changing anything or wait */
+  int parked;                    /* sim_block_run set the block aside: its warps spin on memory
+                                    another block may write (sim_launch.c resumes it) */
+  uint64_t park_writes;          /* the launch's global writes when it was set aside */
+  int final;                     /* nothing else can write what it waits for: report, not park */
 };
 
 struct sim_worker {
   uint64_t global_writes;        /* this worker's stores and atomics that changed global memory */
-  uint32_t state;                /* enum sim_wkstate (atomic) */
-  char pad[52];
+  char pad[56];
 };
 
 /* Sum of every worker's global writes (monotonic; racy reads are fine). */
 uint64_t sim_launch_global_writes(const struct sim_block *b);
-/* 1 when a worker other than b's runs a block that is not stuck (or is about to take one): it
-   may yet write what b's spinning warps wait for. */
-int sim_launch_others_running(const struct sim_block *b);
 
 /* ---- execution ---- */
-/* Run one block to completion, fault or deadlock. Returns SIM_OK (fault goes to b->res). */
+/* Run one block to completion, fault or deadlock, or until its warps spin on memory that
+   only another block could change: then b->parked is set and a later call (b->parked still
+   set) resumes it; with b->final set it reports the deadlock instead. Returns SIM_OK (a fault
+   goes to b->res). */
 enum sim_status sim_block_run(struct sim_block *b);
 
 /* Run warp w of block b for up to quantum instructions. Returns the number executed; sets

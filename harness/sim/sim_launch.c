@@ -18,13 +18,30 @@
 #define MAX_THREADS_PER_BLOCK 1024u
 #define DEFAULT_MAX_SMEM (227u * 1024u)
 
+/* One block's state: what a worker runs, and what a parked block keeps until it resumes. */
+struct slot {
+  struct sim_block b;
+  struct sim_result r;
+  struct sim_warp *warps;
+  uint64_t *regs;
+  uint8_t *local, *pframe, *smem;
+};
+
 struct launch {
   struct sim_device *d;
   const struct sim_prog *prog;
   const struct sim_launch *cfg;
   const uint8_t *kparams;
   uint32_t nblocks, nwarps, W, threads_per_block;
-  uint32_t next;                    /* next block to start (atomic) */
+  pthread_mutex_t lock;             /* guards what follows, to `stop_after` */
+  pthread_cond_t moved;             /* a block ended or was parked */
+  uint32_t next;                    /* next block to start */
+  uint32_t resident;                /* blocks the modelled GPU holds at once */
+  uint32_t in_flight;               /* blocks started and not ended: running or parked */
+  uint32_t running;                 /* blocks a worker runs now */
+  struct slot **parked;             /* parked blocks, in index order (at most `resident`) */
+  uint32_t nparked;
+  int abandon;                      /* the launch ends now (budget, host memory): drop them */
   volatile uint32_t stop_after;     /* lowest faulting block so far */
   uint64_t budget_used;
   struct sim_worker *workers;
@@ -139,15 +156,6 @@ uint64_t sim_launch_global_writes(const struct sim_block *b)
   return s;
 }
 
-int sim_launch_others_running(const struct sim_block *b)
-{
-  for (uint32_t i = 0; i < b->nworkers; i++)
-    if (&b->all_workers[i] != b->worker &&
-        __atomic_load_n(&b->all_workers[i].state, __ATOMIC_ACQUIRE) == SIM_WK_RUNNING)
-      return 1;
-  return 0;
-}
-
 uint32_t sim_trace_block(uint32_t k, uint32_t every, uint32_t nblocks)
 {
   uint64_t first = (uint64_t)k * every, span = nblocks - first < every ? nblocks - first : every;
@@ -167,34 +175,46 @@ static void lower_stop(struct launch *L, uint32_t idx)
     ;
 }
 
-static void *worker_main(void *arg)
+static void slot_free(const struct launch *L, struct slot *s)
 {
-  struct worker_out *out = arg;
-  struct launch *L = out->L;
+  if (!s)
+    return;
+  if (s->warps)
+    sim_async_free(s->warps, L->nwarps);
+  free(s->warps);
+  free(s->regs);
+  free(s->local);
+  free(s->pframe);
+  free(s->smem);
+  free(s);
+}
+
+/* A block's memory, its warps' lanes laid out; NULL when host memory ran out. */
+static struct slot *slot_new(const struct launch *L)
+{
   const struct sim_prog *p = L->prog;
   const struct sim_launch *cfg = L->cfg;
   uint32_t W = L->W, nw = L->nwarps;
-  struct sim_warp *warps = calloc(nw, sizeof *warps);
-  uint64_t *regs = calloc((size_t)p->nregs * W * nw + 1, sizeof *regs);
-  uint8_t *local = calloc((size_t)p->local_size * W * nw + 1, 1);
-  uint8_t *pframe = calloc((size_t)p->pframe_size * W * nw + 1, 1);
-  uint32_t smem_size = p->dyn_base + cfg->dyn_smem;
-  if (!cfg->dyn_smem)
-    smem_size = p->static_smem;
-  uint8_t *smem = calloc(smem_size + 1, 1);
-  out->stats = calloc(p->ncode ? p->ncode : 1, sizeof *out->stats);
-  const struct sim_alloc **cache = calloc(p->ncode ? p->ncode : 1, sizeof *cache);
-  if (!warps || !regs || !local || !pframe || !smem || !out->stats || !cache) {
-    out->st = SIM_ERR_NOMEM;
-    goto done;
+  struct slot *s = calloc(1, sizeof *s);
+  if (!s)
+    return NULL;
+  s->warps = calloc(nw, sizeof *s->warps);
+  s->regs = calloc((size_t)p->nregs * W * nw + 1, sizeof *s->regs);
+  s->local = calloc((size_t)p->local_size * W * nw + 1, 1);
+  s->pframe = calloc((size_t)p->pframe_size * W * nw + 1, 1);
+  uint32_t smem_size = cfg->dyn_smem ? p->dyn_base + cfg->dyn_smem : p->static_smem;
+  s->smem = calloc(smem_size + 1, 1);
+  if (!s->warps || !s->regs || !s->local || !s->pframe || !s->smem) {
+    slot_free(L, s);
+    return NULL;
   }
   for (uint32_t i = 0; i < nw; i++) {
-    struct sim_warp *w = &warps[i];
+    struct sim_warp *w = &s->warps[i];
     w->id = i;
     w->nlanes = W;
-    w->regs = regs + (size_t)p->nregs * W * i;
-    w->local = local + (size_t)p->local_size * W * i;
-    w->pframe = pframe + (size_t)p->pframe_size * W * i;
+    w->regs = s->regs + (size_t)p->nregs * W * i;
+    w->local = s->local + (size_t)p->local_size * W * i;
+    w->pframe = s->pframe + (size_t)p->pframe_size * W * i;
     w->exists = 0;
     for (uint32_t l = 0; l < W; l++) {
       uint32_t t = i * W + l;
@@ -206,70 +226,254 @@ static void *worker_main(void *arg)
       w->tid[l][2] = t / (cfg->block[0] * cfg->block[1]);
     }
   }
+  s->b.smem_size = smem_size;
+  return s;
+}
+
+/* Set up slot s for block idx, run by worker out. */
+static void block_begin(struct worker_out *out, struct slot *s, uint32_t idx, uint64_t budget,
+                        const struct sim_alloc **cache)
+{
+  struct launch *L = out->L;
+  const struct sim_launch *cfg = L->cfg;
+  memset(&s->r, 0, sizeof s->r);
+  uint32_t smem_size = s->b.smem_size;
+  s->b = (struct sim_block){
+    .prog = L->prog, .dev = L->d, .cfg = cfg, .worker = &L->workers[out->index],
+    .linear = idx, .nthreads = L->threads_per_block, .nwarps = L->nwarps, .W = L->W,
+    .smem = s->smem, .smem_size = smem_size, .kparams = L->kparams,
+    .kparam_size = L->prog->kparam_size, .warps = s->warps, .res = &s->r,
+    .stop_after = &L->stop_after, .all_workers = L->workers, .nworkers = L->nworkers,
+    .budget_used = &L->budget_used, .budget = budget, .stats = out->stats,
+    .alloc_cache = cache, .pf = &L->pool->pf,
+  };
+  struct sim_block *b = &s->b;
+  if (L->trace_every && idx / L->trace_every < L->trace->nblk &&
+      idx == sim_trace_block(idx / L->trace_every, L->trace_every, L->nblocks)) {
+    b->trace = &L->trace->blk[idx / L->trace_every];
+    b->trace->linear = idx;
+  }
+  if (L->lanes && idx == cfg->lanes_block && cfg->lanes_warp < L->nwarps) {
+    b->lanes = L->lanes;                       /* this block holds the logged warp */
+    b->lanes->recorded = 1;
+    b->lanes->exists = s->warps[cfg->lanes_warp].exists;
+  }
+  b->ctaid[0] = idx % cfg->grid[0];
+  b->ctaid[1] = (idx / cfg->grid[0]) % cfg->grid[1];
+  b->ctaid[2] = idx / (cfg->grid[0] * cfg->grid[1]);
+  /* shared memory is poisoned (or zeroed) by sim_block_run: sim_race_begin */
+}
+
+/* Drop the parked blocks past the lowest faulting one (all of them when the launch is
+   abandoned): they would not have run, or are cut short as a fault cuts a running block. */
+static void drop_parked(struct launch *L)
+{
+  uint32_t stop = __atomic_load_n(&L->stop_after, __ATOMIC_RELAXED), k = 0;
+  for (uint32_t i = 0; i < L->nparked; i++) {
+    struct slot *s = L->parked[i];
+    if (L->abandon || s->b.linear > stop) {
+      free(s->b.out);
+      slot_free(L, s);
+      L->in_flight--;
+    } else {
+      L->parked[k++] = s;
+    }
+  }
+  L->nparked = k;
+}
+
+/* The first parked block that may move (global memory changed since it parked), taken off
+   the list; NULL when none may. */
+static struct slot *take_movable(struct launch *L)
+{
+  uint64_t now = 0;
+  for (uint32_t i = 0; i < L->nworkers; i++)
+    now += __atomic_load_n(&L->workers[i].global_writes, __ATOMIC_RELAXED);
+  for (uint32_t i = 0; i < L->nparked; i++) {
+    struct slot *s = L->parked[i];
+    if (s->b.park_writes != now) {
+      memmove(&L->parked[i], &L->parked[i + 1], (L->nparked - i - 1) * sizeof *L->parked);
+      L->nparked--;
+      return s;
+    }
+  }
+  return NULL;
+}
+
+static void park(struct launch *L, struct slot *s)
+{
+  uint32_t k = L->nparked++;
+  for (; k && L->parked[k - 1]->b.linear > s->b.linear; k--)
+    L->parked[k] = L->parked[k - 1];
+  L->parked[k] = s;
+}
+
+/* The deadlock of block s, which waited for another block when nothing else could move:
+   which blocks the modelled GPU would not have started, in front of its report. */
+static void say_interblock(const struct launch *L, struct slot *s)
+{
+  struct sim_fault *f = &s->r.fault;
+  if (!s->b.faulted || s->r.outcome != SIM_DEADLOCK)
+    return;
+  char first[448], rest[sizeof f->message];
+  snprintf(rest, sizeof rest, "%s", f->message);
+  const uint32_t *c = s->b.ctaid;
+  char later[64];
+  if (L->next + 1 < L->nblocks)
+    snprintf(later, sizeof later, "blocks %u to %u", L->next, L->nblocks - 1);
+  else
+    snprintf(later, sizeof later, "block %u", L->next);
+  if (L->next < L->nblocks && L->next <= __atomic_load_n(&L->stop_after, __ATOMIC_RELAXED))
+    snprintf(first, sizeof first, "inter-block dependence: block (%u,%u,%u) waits for a write no "
+             "started block makes, and %s would not have started: the modelled GPU holds at "
+             "most %u blocks of this launch at once and all %u wait (a GPU hangs here; a wait "
+             "across the grid needs a cooperative launch). ", c[0], c[1], c[2], later,
+             L->resident, L->in_flight);
+  else if (L->in_flight > 1)
+    snprintf(first, sizeof first, "inter-block dependence: block (%u,%u,%u) and %u other "
+             "block%s wait for writes no block makes (each waits for another). ", c[0], c[1],
+             c[2], L->in_flight - 1, L->in_flight == 2 ? "" : "s");
+  else
+    return;
+  size_t k = strlen(first), n = strlen(rest);
+  if (k + n >= sizeof f->message)
+    n = sizeof f->message - 1 - k;
+  memcpy(f->message, first, k);
+  memcpy(f->message + k, rest, n);
+  f->message[k + n] = 0;
+}
+
+/* A block ended (or faulted, or was cut short): its output, counters and fault. */
+static void block_end(struct worker_out *out, struct slot *s)
+{
+  struct launch *L = out->L;
+  struct sim_block *b = &s->b;
+  if (b->out_len) {
+    pool_add(L->pool, b->linear, b->out, b->out_len);
+    b->out = NULL;
+  }
+  free(b->out);
+  b->out = NULL;
+  out->ctr.warp_insts += b->ctr.warp_insts;
+  out->ctr.thread_insts += b->ctr.thread_insts;
+  if (b->faulted) {
+    if (b->linear < out->fault_block) {
+      out->fault_block = b->linear;
+      out->res = s->r;
+    }
+    lower_stop(L, s->r.outcome == SIM_BUDGET ? 0 : b->linear);
+    if (s->r.outcome == SIM_BUDGET)
+      L->abandon = 1;
+  }
+}
+
+static void *worker_main(void *arg)
+{
+  struct worker_out *out = arg;
+  struct launch *L = out->L;
+  const struct sim_prog *p = L->prog;
+  const struct sim_launch *cfg = L->cfg;
+  out->stats = calloc(p->ncode ? p->ncode : 1, sizeof *out->stats);
+  const struct sim_alloc **cache = calloc(p->ncode ? p->ncode : 1, sizeof *cache);
+  struct slot *spare = NULL;
   uint64_t budget = cfg->max_warp_insts ? cfg->max_warp_insts : SIM_DEFAULT_BUDGET;
+  pthread_mutex_lock(&L->lock);
+  if (!out->stats || !cache) {
+    out->st = SIM_ERR_NOMEM;
+    L->abandon = 1;
+  }
   for (;;) {
-    uint32_t idx = __atomic_fetch_add(&L->next, 1, __ATOMIC_RELAXED);
-    if (idx >= L->nblocks || idx > __atomic_load_n(&L->stop_after, __ATOMIC_RELAXED))
+    drop_parked(L);
+    if (L->abandon)
       break;
-    struct sim_result r;
-    memset(&r, 0, sizeof r);
-    struct sim_block b = {
-      .prog = p, .dev = L->d, .cfg = cfg, .worker = &L->workers[out->index],
-      .linear = idx, .nthreads = L->threads_per_block, .nwarps = nw, .W = W,
-      .smem = smem, .smem_size = smem_size, .kparams = L->kparams,
-      .kparam_size = p->kparam_size, .warps = warps, .res = &r,
-      .stop_after = &L->stop_after, .all_workers = L->workers, .nworkers = L->nworkers,
-      .budget_used = &L->budget_used, .budget = budget, .stats = out->stats,
-      .alloc_cache = cache, .pf = &L->pool->pf,
-    };
-    if (L->trace_every && idx / L->trace_every < L->trace->nblk &&
-        idx == sim_trace_block(idx / L->trace_every, L->trace_every, L->nblocks)) {
-      b.trace = &L->trace->blk[idx / L->trace_every];
-      b.trace->linear = idx;
+    uint32_t stop = __atomic_load_n(&L->stop_after, __ATOMIC_RELAXED);
+    int more = L->next < L->nblocks && L->next <= stop;
+    struct slot *s = NULL;
+    if (more && L->in_flight < L->resident) {
+      if (!spare) {                             /* memory for it, outside the lock */
+        pthread_mutex_unlock(&L->lock);
+        spare = slot_new(L);
+        pthread_mutex_lock(&L->lock);
+        if (!spare) {
+          out->st = SIM_ERR_NOMEM;
+          L->abandon = 1;
+          break;
+        }
+        continue;                               /* things may have moved meanwhile */
+      }
+      s = spare;
+      spare = NULL;
+      L->in_flight++;
+      block_begin(out, s, L->next++, budget, cache);
+    } else if ((s = take_movable(L)) != NULL) {
+      s->b.final = 0;
+    } else if (!more && !L->nparked) {
+      break;                                    /* nothing left for this worker */
+    } else if (L->running) {
+      /* the running blocks may end, park, or write what a parked one waits for */
+      struct timespec t;
+      clock_gettime(CLOCK_REALTIME, &t);
+      t.tv_nsec += 1000000;
+      if (t.tv_nsec >= 1000000000) {
+        t.tv_sec++;
+        t.tv_nsec -= 1000000000;
+      }
+      pthread_cond_timedwait(&L->moved, &L->lock, &t);
+      continue;
+    } else {
+      /* nothing runs, no parked block can move and no block may start: the first parked
+         block reports its deadlock (and the launch stops there) */
+      s = L->parked[0];
+      memmove(&L->parked[0], &L->parked[1], (L->nparked - 1) * sizeof *L->parked);
+      L->nparked--;
+      s->b.final = 1;
     }
-    if (L->lanes && idx == cfg->lanes_block && cfg->lanes_warp < nw) {
-      b.lanes = L->lanes;                      /* this block holds the logged warp */
-      b.lanes->recorded = 1;
-      b.lanes->exists = warps[cfg->lanes_warp].exists;
+    if (s->b.parked) {                          /* resumed here: this worker's tables */
+      s->b.worker = &L->workers[out->index];
+      s->b.stats = out->stats;
+      s->b.alloc_cache = cache;
     }
-    b.ctaid[0] = idx % cfg->grid[0];
-    b.ctaid[1] = (idx / cfg->grid[0]) % cfg->grid[1];
-    b.ctaid[2] = idx / (cfg->grid[0] * cfg->grid[1]);
-    /* shared memory is poisoned (or zeroed) by sim_block_run: sim_race_begin */
-    __atomic_store_n(&b.worker->state, SIM_WK_RUNNING, __ATOMIC_RELEASE);
-    enum sim_status st = sim_block_run(&b);
-    __atomic_store_n(&b.worker->state, SIM_WK_RUNNING, __ATOMIC_RELEASE);
-    if (b.out_len) {
-      pool_add(L->pool, idx, b.out, b.out_len);
-      b.out = NULL;
+    L->running++;
+    pthread_mutex_unlock(&L->lock);
+    enum sim_status st = sim_block_run(&s->b);
+    pthread_mutex_lock(&L->lock);
+    L->running--;
+    pthread_cond_broadcast(&L->moved);
+    if (st == SIM_OK && s->b.parked && !s->b.faulted) {
+      park(L, s);
+      continue;
     }
-    free(b.out);
-    out->ctr.warp_insts += b.ctr.warp_insts;
-    out->ctr.thread_insts += b.ctr.thread_insts;
+    if (s->b.final)
+      say_interblock(L, s);
+    L->in_flight--;
+    block_end(out, s);
+    if (!spare)
+      spare = s;
+    else
+      slot_free(L, s);
     if (st != SIM_OK) {
       out->st = st;
+      L->abandon = 1;
       lower_stop(L, 0);
       break;
     }
-    if (b.faulted) {
-      if (idx < out->fault_block) {
-        out->fault_block = idx;
-        out->res = r;
-      }
-      lower_stop(L, r.outcome == SIM_BUDGET ? 0 : idx);
-    }
   }
-done:
-  __atomic_store_n(&L->workers[out->index].state, SIM_WK_IDLE, __ATOMIC_RELEASE);
+  drop_parked(L);
+  pthread_cond_broadcast(&L->moved);
+  pthread_mutex_unlock(&L->lock);
+  slot_free(L, spare);
   free(cache);
-  if (warps)
-    sim_async_free(warps, nw);
-  free(warps);
-  free(regs);
-  free(local);
-  free(pframe);
-  free(smem);
   return NULL;
+}
+
+/* Blocks of nwarps warps an H100 holds at once, the default of sim_launch.resident_blocks:
+   132 SMs of 64 warps and 32 blocks each. */
+static uint32_t default_resident(uint32_t nwarps)
+{
+  uint32_t per_sm = nwarps ? 64 / nwarps : 32;
+  if (per_sm > 32)
+    per_sm = 32;
+  return 132 * (per_sm ? per_sm : 1);
 }
 
 /* "kernel NAME (FILE.cu:LINE)": the kernel and the first line of its own code, where the
@@ -439,11 +643,16 @@ enum sim_status sim_run(struct sim_device *d, const struct ptx_module *m, const 
     lz->ctaid[2] = cfg->lanes_block / (cfg->grid[0] * cfg->grid[1]);
     L.lanes = lz;
   }
+  L.resident = cfg->resident_blocks ? cfg->resident_blocks : default_resident(L.nwarps);
+  if (L.resident > L.nblocks)
+    L.resident = L.nblocks;
   L.workers = calloc(nwk, sizeof *L.workers);
+  L.parked = calloc(L.resident, sizeof *L.parked);
   struct worker_out *outs = calloc(nwk, sizeof *outs);
   pthread_t *th = calloc(nwk, sizeof *th);
-  if (!L.workers || !outs || !th) {
+  if (!L.workers || !L.parked || !outs || !th) {
     sim_result_free(res);
+    free(L.parked);
     free(L.workers);
     free(outs);
     free(th);
@@ -456,19 +665,19 @@ enum sim_status sim_run(struct sim_device *d, const struct ptx_module *m, const 
     outs[i].index = i;
     outs[i].fault_block = UINT32_MAX;
   }
+  pthread_mutex_init(&L.lock, NULL);
+  pthread_cond_init(&L.moved, NULL);
   uint32_t started = 0;
-  L.workers[0].state = SIM_WK_RUNNING;
   for (uint32_t i = 1; i < nwk; i++) {
-    __atomic_store_n(&L.workers[i].state, SIM_WK_RUNNING, __ATOMIC_RELEASE);
-    if (pthread_create(&th[i], NULL, worker_main, &outs[i]) != 0) {
-      __atomic_store_n(&L.workers[i].state, SIM_WK_IDLE, __ATOMIC_RELEASE);
+    if (pthread_create(&th[i], NULL, worker_main, &outs[i]) != 0)
       break;
-    }
     started = i;
   }
   worker_main(&outs[0]);
   for (uint32_t i = 1; i <= started; i++)
     pthread_join(th[i], NULL);
+  pthread_cond_destroy(&L.moved);
+  pthread_mutex_destroy(&L.lock);
 
   st = SIM_OK;
   res->nstats = m->ninsts;
@@ -514,6 +723,7 @@ enum sim_status sim_run(struct sim_device *d, const struct ptx_module *m, const 
   res->static_smem = prog.static_smem;
   res->local_bytes = prog.local_size;
   res->workers_used = started + 1;
+  free(L.parked);
   free(L.workers);
   free(outs);
   free(th);

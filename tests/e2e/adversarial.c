@@ -16,7 +16,8 @@
  * And what costs or games the grader itself (issue 22): ptxas and nvcc held to their CPU limit
  * and saying so in words; metric targets that padding with extra accesses cannot win; a
  * --keep-ptx path that cannot be written, a 4 GiB .local array, an answers.json with a
- * byte-order mark.
+ * byte-order mark; a block that spins on another block's flag, which must end (or deadlock)
+ * as on the modelled GPU whatever the host's threads.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -444,10 +445,54 @@ START_TEST(adversarial_tools_bounded)
 }
 END_TEST
 
+/* `warplab emu interblock.ptx --kernel wait_for` on Fermi M2070's profile (14 SMs of 8 blocks
+   of one warp: 112 blocks at once), grid blocks of 32 threads, waiter and setter, on threads
+   host threads. */
+static struct e2e_run *interblock(const char *ptx, int grid, int waiter, int setter, int threads)
+{
+  return e2e_emu(ptx, "--kernel", "wait_for", "--grid", e2e_fmt("%d", grid), "--block", "32",
+                 "--profile", "fermi-m2070", "--arg", "i32buf:1:zero", "--arg",
+                 e2e_fmt("i32buf:%d:zero", grid), "--arg", e2e_fmt("i32:%d", waiter), "--arg",
+                 e2e_fmt("i32:%d", setter), "--threads", e2e_fmt("%d", threads), "--json",
+                 (char *)NULL);
+}
+
+/* A block that spins on a flag another block sets ends as it would on the modelled GPU, with
+   1, 2 or 8 host threads alike: block 1 waiting for block 0 and block 0 waiting for the last
+   of 112 blocks (all of which the GPU holds at once) run to their end; 113 blocks that all
+   wait for the last are a deadlock that names the block the GPU would not have started, in
+   the same words whatever the threads. Before, one thread deadlocked where several passed. */
+START_TEST(adversarial_interblock_spin)
+{
+  const char *cu = e2e_kernel("interblock.cu"), *ptx = e2e_tmp("interblock.ptx");
+  int spin = e2e_marker_line(cu, "SPIN");
+  e2e_expect_ok(e2e_emu(cu, "--kernel", "wait_for", "--grid", "2", "--block", "32", "--arg",
+                        "i32buf:1:zero", "--arg", "i32buf:2:zero", "--arg", "i32:1", "--arg",
+                        "i32:0", "--keep-ptx", ptx, "--json", (char *)NULL));
+  static const int threads[] = {1, 2, 8};
+  const char *first = NULL;
+  for (int k = 0; k < 3; k++) {
+    e2e_expect_ok(interblock(ptx, 16, 1, 0, threads[k]));
+    e2e_expect_ok(interblock(ptx, 112, 0, 111, threads[k]));
+    struct e2e_run *r = interblock(ptx, 113, -1, 112, threads[k]);
+    e2e_expect_outcome(r, 1, "deadlock");
+    const char *msg = e2e_jstr(r, "fault/message");
+    ck_assert_msg(strstr(msg, "inter-block dependence: block (0,0,0) waits for a write no started "
+                              "block makes, and block 112 would not have started: the modelled "
+                              "GPU holds at most 112 blocks of this launch at once") &&
+                  e2e_mentions_line(msg, "interblock.cu", spin), "%s: %s", r->cmd, msg);
+    if (!first)
+      first = msg;
+    ck_assert_msg(!strcmp(msg, first), "%s: the report differs with %d threads:\n%s\n%s", r->cmd,
+                  threads[k], msg, first);
+  }
+}
+END_TEST
+
 void e2e_add_adversarial_tests(Suite *s)
 {
   if (!e2e_have_nvcc()) {
-    printf("e2e: nvcc not found: SKIPPING the %zu tests of the adversarial test case\n", NCASES + 8);
+    printf("e2e: nvcc not found: SKIPPING the %zu tests of the adversarial test case\n", NCASES + 9);
     return;
   }
   TCase *tc = tcase_create("adversarial");
@@ -462,5 +507,6 @@ void e2e_add_adversarial_tests(Suite *s)
   tcase_add_test(tc, adversarial_tools_bounded);
   tcase_add_test(tc, adversarial_padded_metrics);
   tcase_add_test(tc, adversarial_small);
+  tcase_add_test(tc, adversarial_interblock_spin);
   suite_add_tcase(s, tc);
 }

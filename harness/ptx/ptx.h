@@ -328,6 +328,8 @@ struct ptx_func {
   uint32_t first_ret;          /* index into module->func_params */
   uint32_t ptx_line;           /* line of the .entry/.func keyword */
   uint32_t maxntid[3], reqntid[3], minnctapersm, maxnreg; /* performance directives, 0 if absent */
+  uint32_t reqnctapercluster[3], maxclusterrank; /* cluster directives (__cluster_dims__, the
+                                  third argument of __launch_bounds__), 0 if absent */
   const char *refused;         /* NULL, or why the emulator cannot run this function: its body
                                   uses a construct warplab does not model ("unsupported
                                   instruction 'tex.1d.v4.s32.s32' at line 45"), or names a

@@ -1912,7 +1912,8 @@ static int parse_perf(struct parser *p, struct ptx_func *f) {
     uint64_t v;
     if (t->kind != PTX_TK_DOTW) return 0;
     if (tok_is(t, "maxntid") || tok_is(t, "reqntid") || tok_is(t, "reqnctapercluster")) {
-      uint32_t *dst = tok_is(t, "maxntid") ? f->maxntid : tok_is(t, "reqntid") ? f->reqntid : NULL;
+      uint32_t *dst = tok_is(t, "maxntid") ? f->maxntid : tok_is(t, "reqntid") ? f->reqntid
+                      : f->reqnctapercluster;
       int i;
       next(p);
       for (i = 0; i < 3; i++) {
@@ -1928,6 +1929,7 @@ static int parse_perf(struct parser *p, struct ptx_func *f) {
       TRY(expect_uint(p, UINT32_MAX, &v, "value"));
       if (tok_is(t, "minnctapersm")) f->minnctapersm = (uint32_t)v;
       else if (tok_is(t, "maxnreg")) f->maxnreg = (uint32_t)v;
+      else f->maxclusterrank = (uint32_t)v;
     } else if (tok_is(t, "noreturn") || tok_is(t, "explicitcluster")) {
       next(p);
     } else {
@@ -2089,6 +2091,9 @@ static int parse_function(struct parser *p) {
     if (hdr.reqntid[0]) memcpy(f->reqntid, hdr.reqntid, sizeof f->reqntid);
     if (hdr.minnctapersm) f->minnctapersm = hdr.minnctapersm;
     if (hdr.maxnreg) f->maxnreg = hdr.maxnreg;
+    if (hdr.reqnctapercluster[0])
+      memcpy(f->reqnctapercluster, hdr.reqnctapercluster, sizeof f->reqnctapercluster);
+    if (hdr.maxclusterrank) f->maxclusterrank = hdr.maxclusterrank;
     if (!has_body) return 0;
     f->first_inst = m->ninsts;
     f->first_reg = m->nregs;

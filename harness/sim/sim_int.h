@@ -236,6 +236,16 @@ struct sim_worker {
 /* Sum of every worker's global writes (monotonic; racy reads are fine). */
 uint64_t sim_launch_global_writes(const struct sim_block *b);
 
+/* ---- launch checks ---- */
+#define SIM_CLUSTER_PORTABLE_MAX 8u  /* blocks a cluster may hold without the non-portable
+                                        attribute */
+/* The cluster part of sim_launch_check (sim_launch_cluster.c): the launch of kernel func, named
+   `who` in the words, against its __cluster_dims__ and __launch_bounds__ cluster bound. SIM_OK,
+   or SIM_ERR_BADARG with the driver's error and why in err. */
+enum sim_status sim_launch_check_cluster(const struct ptx_module *m, int func,
+                                         const struct sim_launch *c, const char *who, char *err,
+                                         size_t n);
+
 /* ---- execution ---- */
 /* Run one block to completion, fault or deadlock, or until its warps spin on memory that
    only another block could change: then b->parked is set and a later call (b->parked still

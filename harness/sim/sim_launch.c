@@ -536,6 +536,8 @@ enum sim_status sim_launch_check(const struct ptx_module *m, int func, const str
     snprintf(err, n, "warp size %u: the emulator runs warps of 32 or 64 lanes", W);
     return SIM_ERR_BADARG;
   }
+  if (sim_launch_check_cluster(m, func, c, who, err, n) != SIM_OK)
+    return SIM_ERR_BADARG;
   const uint32_t *req = fn->reqntid;
   if (req[0] && (c->block[0] != req[0] || c->block[1] != (req[1] ? req[1] : 1) ||
                  c->block[2] != (req[2] ? req[2] : 1))) {

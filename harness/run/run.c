@@ -1211,6 +1211,8 @@ static void derived_bandwidth(struct ctx *c, struct run_point *pt)
 static void ncu_metrics(struct ctx *c, struct launch *L, struct run_point *pt)
 {
   char ncu[1024];
+  if (!strncmp(c->res->prov.ncu_note, RUN_NCU_STOPPED, strlen(RUN_NCU_STOPPED)))
+    return;                        /* stopped by its limits once: not again for each point */
   if (run_find_tool("ncu", ncu, sizeof ncu)) {
     snprintf(c->res->prov.ncu_note, sizeof c->res->prov.ncu_note,
              "ncu not found: GPU metrics other than time are not available");
@@ -1244,7 +1246,14 @@ static void ncu_metrics(struct ctx *c, struct launch *L, struct run_point *pt)
   char *out = malloc(outlen);
   if (!out)
     return;
-  run_exec_capture(argv, NULL, out, outlen);
+  char stopped[256];
+  run_exec_tool(argv, "ncu", out, outlen, stopped, sizeof stopped);
+  if (stopped[0]) {                /* the grader's limit, not the kernel's result */
+    snprintf(c->res->prov.ncu_note, sizeof c->res->prov.ncu_note, RUN_NCU_STOPPED "%.150s",
+             stopped);
+    free(out);
+    return;
+  }
   for (char *line = out, *next; line && *line; line = next) {
     next = strchr(line, '\n');
     if (next)

@@ -17,7 +17,8 @@
  * and saying so in words; metric targets that padding with extra accesses cannot win; a
  * --keep-ptx path that cannot be written, a 4 GiB .local array, an answers.json with a
  * byte-order mark; a block that spins on another block's flag, which must end (or deadlock)
- * as on the modelled GPU whatever the host's threads.
+ * as on the modelled GPU whatever the host's threads; compute-sanitizer held to the tools'
+ * limits.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -445,6 +446,31 @@ START_TEST(adversarial_tools_bounded)
 }
 END_TEST
 
+/* compute-sanitizer runs the student's kernel again, so it is held to the limits nvcc is
+   held to: a stand-in on PATH that never ends (it sleeps a minute) is stopped at the clock
+   limit (lowered to 2 s by WARPLAB_TOOL_WALL_S; 600 by default), and `emu --sanitize` says
+   the kernel could not be checked and why, instead of waiting, or reporting no errors. */
+START_TEST(adversarial_gpu_tools_bounded)
+{
+  const char *bin = e2e_tmp("bin");
+  ck_assert_int_eq(system(e2e_fmt("mkdir -p '%1$s' && printf '#!/bin/sh\nsleep 60\n' > "
+                                  "'%1$s/compute-sanitizer' && chmod +x '%1$s/compute-sanitizer'",
+                                  bin)), 0);
+  const char *path = getenv("PATH");
+  char *saved = e2e_fmt("%s", path ? path : "/usr/bin:/bin");
+  setenv("PATH", e2e_fmt("%s:%s", bin, saved), 1);
+  setenv("WARPLAB_TOOL_WALL_S", "2", 1);
+  struct e2e_run *r = e2e_emu(e2e_kernel("oob.cu"), "--kernel", "oob_write", "--grid", "1",
+                              "--block", "32", "--arg", "f32buf:32:zero", "--arg",
+                              "f32buf:32:zero", "--arg", "i32:32", "--backend", "gpu",
+                              "--sanitize", "memcheck", (char *)NULL);
+  unsetenv("WARPLAB_TOOL_WALL_S");
+  setenv("PATH", saved, 1);
+  e2e_expect_error(r, 2, "could not be measured: compute-sanitizer was stopped after 2 s on the "
+                   "clock (its limit)", (char *)NULL);
+}
+END_TEST
+
 /* `warplab emu interblock.ptx --kernel wait_for` on Fermi M2070's profile (14 SMs of 8 blocks
    of one warp: 112 blocks at once), grid blocks of 32 threads, waiter and setter, on threads
    host threads. */
@@ -492,7 +518,7 @@ END_TEST
 void e2e_add_adversarial_tests(Suite *s)
 {
   if (!e2e_have_nvcc()) {
-    printf("e2e: nvcc not found: SKIPPING the %zu tests of the adversarial test case\n", NCASES + 9);
+    printf("e2e: nvcc not found: SKIPPING the %zu tests of the adversarial test case\n", NCASES + 10);
     return;
   }
   TCase *tc = tcase_create("adversarial");
@@ -508,5 +534,6 @@ void e2e_add_adversarial_tests(Suite *s)
   tcase_add_test(tc, adversarial_padded_metrics);
   tcase_add_test(tc, adversarial_small);
   tcase_add_test(tc, adversarial_interblock_spin);
+  tcase_add_test(tc, adversarial_gpu_tools_bounded);
   suite_add_tcase(s, tc);
 }

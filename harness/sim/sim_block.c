@@ -338,6 +338,28 @@ static void past_budget(struct sim_block *b, struct sim_warp *w)
                   sim_ctz64(w->live | 1), SIM_FK_BUDGET, msg);
 }
 
+void sim_block_stuck(struct sim_block *b)
+{
+  /* a barrier reached by part of a warp, or a deadlock */
+  for (uint32_t i = 0; i < b->nwarps; i++) {
+    struct sim_warp *w = &b->warps[i];
+    uint64_t at = w->barwait & w->live;
+    if (at && (w->live & ~at)) {
+      spinners(w);
+      report_stuck(b, 1, w, at);
+      return;
+    }
+  }
+  /* lanes waiting at a shuffle or vote for lanes of their mask that are elsewhere: the mask
+     is wrong (they do not call it), which says more than "deadlock" */
+  for (uint32_t i = 0; i < b->nwarps; i++) {
+    spinners(&b->warps[i]);
+    if (sim_race_stuck(b, &b->warps[i]))
+      return;
+  }
+  report_stuck(b, 0, NULL, 0);
+}
+
 enum sim_status sim_block_run(struct sim_block *b)
 {
   if (!b->parked) {
@@ -398,24 +420,7 @@ enum sim_status sim_block_run(struct sim_block *b)
       b->parked = 1;
       return SIM_OK;
     }
-    /* stuck: a barrier reached by part of a warp, or a deadlock */
-    for (uint32_t i = 0; i < b->nwarps; i++) {
-      struct sim_warp *w = &b->warps[i];
-      uint64_t at = w->barwait & w->live;
-      if (at && (w->live & ~at)) {
-        spinners(w);
-        report_stuck(b, 1, w, at);
-        return SIM_OK;
-      }
-    }
-    /* lanes waiting at a shuffle or vote for lanes of their mask that are elsewhere: the mask
-       is wrong (they do not call it), which says more than "deadlock" */
-    for (uint32_t i = 0; i < b->nwarps; i++) {
-      spinners(&b->warps[i]);
-      if (sim_race_stuck(b, &b->warps[i]))
-        return SIM_OK;
-    }
-    report_stuck(b, 0, NULL, 0);
+    sim_block_stuck(b);
     return SIM_OK;
   }
   if (b->chunk)

@@ -253,6 +253,11 @@ enum sim_status sim_launch_check_cluster(const struct ptx_module *m, int func,
    goes to b->res). */
 enum sim_status sim_block_run(struct sim_block *b);
 
+/* Block b can make no progress (no warp can run, none is let past a barrier, nothing else
+   may write what its spinning warps wait for): report why, as its fault (barrier divergence,
+   a wrong mask, or a deadlock with who waits where). */
+void sim_block_stuck(struct sim_block *b);
+
 /* Run warp w of block b for up to quantum instructions. Returns the number executed; sets
    w->state. A fault marks b->faulted. */
 uint64_t sim_warp_run(struct sim_block *b, struct sim_warp *w, uint64_t quantum);

@@ -343,6 +343,46 @@ static void say_interblock(const struct launch *L, struct slot *s)
   f->message[k + n] = 0;
 }
 
+static void block_end(struct worker_out *out, struct slot *s);
+
+/* The launch ran past its budget while blocks were parked: when the first of them still waits
+   for a write no block has made since it parked, its deadlock is the report (it comes before
+   the budget's, at a later block): the budget ran out while the blocks waited for each other,
+   as a GPU would hang. */
+static void budget_while_parked(struct worker_out *out)
+{
+  struct launch *L = out->L;
+  if (!L->nparked)
+    return;
+  struct slot *s = L->parked[0];
+  uint64_t now = 0;
+  for (uint32_t i = 0; i < L->nworkers; i++)
+    now += __atomic_load_n(&L->workers[i].global_writes, __ATOMIC_RELAXED);
+  if (s->b.park_writes != now)
+    return;
+  memmove(&L->parked[0], &L->parked[1], (L->nparked - 1) * sizeof *L->parked);
+  L->nparked--;
+  sim_block_stuck(&s->b);
+  struct sim_fault *f = &s->r.fault;
+  if (s->b.faulted && s->r.outcome == SIM_DEADLOCK) {
+    char first[320], rest[sizeof f->message];
+    snprintf(rest, sizeof rest, "%s", f->message);
+    snprintf(first, sizeof first, "inter-block dependence: block (%u,%u,%u) waits for a write no "
+             "block has made, and the launch ran past its budget of %" PRIu64 " warp-"
+             "instructions before the blocks it may start had all run (a GPU hangs here). ",
+             s->b.ctaid[0], s->b.ctaid[1], s->b.ctaid[2], s->b.budget);
+    size_t k = strlen(first), n = strlen(rest);
+    if (k + n >= sizeof f->message)
+      n = sizeof f->message - 1 - k;
+    memcpy(f->message, first, k);
+    memcpy(f->message + k, rest, n);
+    f->message[k + n] = 0;
+  }
+  L->in_flight--;
+  block_end(out, s);
+  slot_free(L, s);
+}
+
 /* A block ended (or faulted, or was cut short): its output, counters and fault. */
 static void block_end(struct worker_out *out, struct slot *s)
 {
@@ -362,8 +402,10 @@ static void block_end(struct worker_out *out, struct slot *s)
       out->res = s->r;
     }
     lower_stop(L, s->r.outcome == SIM_BUDGET ? 0 : b->linear);
-    if (s->r.outcome == SIM_BUDGET)
+    if (s->r.outcome == SIM_BUDGET) {
       L->abandon = 1;
+      budget_while_parked(out);
+    }
   }
 }
 

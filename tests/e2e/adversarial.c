@@ -483,11 +483,27 @@ static struct e2e_run *interblock(const char *ptx, int grid, int waiter, int set
                  (char *)NULL);
 }
 
+/* The report of r, which must be a deadlock saying want, the same as *first (set by the
+   first call). */
+static void same_deadlock(struct e2e_run *r, const char *want, int spin, const char **first,
+                          int threads)
+{
+  e2e_expect_outcome(r, 1, "deadlock");
+  const char *msg = e2e_jstr(r, "fault/message");
+  ck_assert_msg(strstr(msg, want) && e2e_mentions_line(msg, "interblock.cu", spin), "%s: %s",
+                r->cmd, msg);
+  if (!*first)
+    *first = msg;
+  ck_assert_msg(!strcmp(msg, *first), "%s: the report differs with %d threads:\n%s\n%s", r->cmd,
+                threads, msg, *first);
+}
+
 /* A block that spins on a flag another block sets ends as it would on the modelled GPU, with
    1, 2 or 8 host threads alike: block 1 waiting for block 0 and block 0 waiting for the last
    of 112 blocks (all of which the GPU holds at once) run to their end; 113 blocks that all
    wait for the last are a deadlock that names the block the GPU would not have started, in
-   the same words whatever the threads. Before, one thread deadlocked where several passed. */
+   the same words whatever the threads, also when the instruction budget runs out before all
+   have waited. Before, one thread deadlocked where several passed. */
 START_TEST(adversarial_interblock_spin)
 {
   const char *cu = e2e_kernel("interblock.cu"), *ptx = e2e_tmp("interblock.ptx");
@@ -496,21 +512,23 @@ START_TEST(adversarial_interblock_spin)
                         "i32buf:1:zero", "--arg", "i32buf:2:zero", "--arg", "i32:1", "--arg",
                         "i32:0", "--keep-ptx", ptx, "--json", (char *)NULL));
   static const int threads[] = {1, 2, 8};
-  const char *first = NULL;
+  const char *first = NULL, *cut = NULL;
   for (int k = 0; k < 3; k++) {
     e2e_expect_ok(interblock(ptx, 16, 1, 0, threads[k]));
     e2e_expect_ok(interblock(ptx, 112, 0, 111, threads[k]));
-    struct e2e_run *r = interblock(ptx, 113, -1, 112, threads[k]);
-    e2e_expect_outcome(r, 1, "deadlock");
-    const char *msg = e2e_jstr(r, "fault/message");
-    ck_assert_msg(strstr(msg, "inter-block dependence: block (0,0,0) waits for a write no started "
-                              "block makes, and block 112 would not have started: the modelled "
-                              "GPU holds at most 112 blocks of this launch at once") &&
-                  e2e_mentions_line(msg, "interblock.cu", spin), "%s: %s", r->cmd, msg);
-    if (!first)
-      first = msg;
-    ck_assert_msg(!strcmp(msg, first), "%s: the report differs with %d threads:\n%s\n%s", r->cmd,
-                  threads[k], msg, first);
+    same_deadlock(interblock(ptx, 113, -1, 112, threads[k]),
+                  "inter-block dependence: block (0,0,0) waits for a write no started block "
+                  "makes, and block 112 would not have started: the modelled GPU holds at most "
+                  "112 blocks of this launch at once", spin, &first, threads[k]);
+    /* the budget runs out before every block has waited: still block 0's deadlock */
+    same_deadlock(e2e_emu(ptx, "--kernel", "wait_for", "--grid", "113", "--block", "32",
+                          "--profile", "fermi-m2070", "--arg", "i32buf:1:zero", "--arg",
+                          "i32buf:113:zero", "--arg", "i32:-1", "--arg", "i32:112", "--threads",
+                          e2e_fmt("%d", threads[k]), "--max-insts", "500000", "--json",
+                          (char *)NULL),
+                  "inter-block dependence: block (0,0,0) waits for a write no block has made, "
+                  "and the launch ran past its budget of 500000 warp-instructions", spin, &cut,
+                  threads[k]);
   }
 }
 END_TEST

@@ -4,11 +4,13 @@
  *
  * A kernel compiled with __cluster_dims__(X, Y, Z) carries PTX .reqnctapercluster X, Y, Z (and
  * .explicitcluster); every launch of it is a cluster launch, refused by the driver with
- * CUDA_ERROR_INVALID_CLUSTER_SIZE when the cluster holds more blocks than the portable
- * maximum, 8 (more needs cudaFuncAttributeNonPortableClusterSizeAllowed, which warplab never
- * sets), or when the grid is not a whole number of clusters in every dimension (CUDA
- * Programming Guide, "Thread Block Clusters": "The grid dimension must be a multiple of
- * cluster size"; the portable maximum is in the same section).
+ * CUDA_ERROR_INVALID_CLUSTER_SIZE ("a kernel launch error has occurred due to cluster
+ * misconfiguration") when the cluster holds more blocks than the portable maximum, 8 (more
+ * needs cudaFuncAttributeNonPortableClusterSizeAllowed, which warplab never sets), and with
+ * CUDA_ERROR_INVALID_VALUE when the grid is not a whole number of clusters in every dimension
+ * (CUDA Programming Guide, "Thread Block Clusters": "The grid dimension must be a multiple of
+ * cluster size"; the portable maximum is in the same section). Which of the two errors the
+ * driver gives for each is not documented: tests/gpu/prove.sh records what a GPU says.
  *
  * __launch_bounds__(T, minBlocks, maxBlocksPerCluster) writes .maxntid T, .minnctapersm
  * minBlocks and .maxclusterrank maxBlocksPerCluster. minBlocks is a request to ptxas, which
@@ -23,6 +25,7 @@
 
 #define CLUSTER_SIZE "CUDA_ERROR_INVALID_CLUSTER_SIZE (a kernel launch error has occurred due " \
   "to cluster misconfiguration)"
+#define INVALID_VALUE "CUDA_ERROR_INVALID_VALUE (invalid argument)"
 
 enum sim_status sim_launch_check_cluster(const struct ptx_module *m, int func,
                                          const struct sim_launch *c, const char *who, char *err,
@@ -51,10 +54,10 @@ enum sim_status sim_launch_check_cluster(const struct ptx_module *m, int func,
   }
   for (int i = 0; i < 3; i++)
     if (c->grid[i] % d[i]) {
-      snprintf(err, n, "the GPU refuses this launch with " CLUSTER_SIZE ": %s was compiled with "
-               "__cluster_dims__(%u,%u,%u) (PTX .reqnctapercluster), and its grid (%u,%u,%u) is "
-               "not a whole number of clusters: grid.%c = %u is not a multiple of %u", who, d[0],
-               d[1], d[2], c->grid[0], c->grid[1], c->grid[2], "xyz"[i], c->grid[i], d[i]);
+      snprintf(err, n, "the GPU refuses this launch with " INVALID_VALUE ": the grid (%u,%u,%u) "
+               "is not a whole number of clusters of (%u,%u,%u) blocks (%s, compiled with "
+               "__cluster_dims__: grid.%c = %u is not a multiple of %u)", c->grid[0], c->grid[1],
+               c->grid[2], d[0], d[1], d[2], who, "xyz"[i], c->grid[i], d[i]);
       return SIM_ERR_BADARG;
     }
   return SIM_OK;

@@ -348,9 +348,9 @@ START_TEST(min_blocks_caps_registers_not_launches)
 }
 END_TEST
 
-/* __cluster_dims__: a cluster of 16 blocks (past the portable 8) and a grid that is not a
-   whole number of 2 x 2 clusters are refused as a GPU refuses them, with the kernel's line;
-   a grid of whole clusters runs. */
+/* __cluster_dims__: a cluster of 16 blocks (past the portable 8, CUDA_ERROR_INVALID_CLUSTER_SIZE)
+   and a grid that is not a whole number of 2 x 2 clusters (CUDA_ERROR_INVALID_VALUE) are
+   refused as a GPU refuses them, with the kernel's line; a grid of whole clusters runs. */
 START_TEST(cluster_limits_refused_on_emu)
 {
   const char *k = e2e_kernel("limits.cu");
@@ -362,8 +362,9 @@ START_TEST(cluster_limits_refused_on_emu)
   ck_assert(e2e_mentions_line(r->err, "limits.cu", e2e_marker_line(k, "WIDE-DECL")));
   r = e2e_emu(k, "--kernel", "square_cluster", "--grid", "3,2", "--block", "32", "--arg",
               "i32buf:6:zero", "--json", (char *)NULL);
-  e2e_expect_error(r, 2, "CUDA_ERROR_INVALID_CLUSTER_SIZE", "kernel square_cluster",
-                   "__cluster_dims__(2,2,1)", "grid.x = 3 is not a multiple of 2", (char *)NULL);
+  e2e_expect_error(r, 2, "CUDA_ERROR_INVALID_VALUE", "the grid (3,2,1) is not a whole number "
+                   "of clusters of (2,2,1) blocks", "kernel square_cluster",
+                   "grid.x = 3 is not a multiple of 2", (char *)NULL);
   r = e2e_emu(k, "--kernel", "square_cluster", "--grid", "4,3", "--block", "32", "--arg",
               "i32buf:12:zero", "--json", (char *)NULL);
   e2e_expect_error(r, 2, "grid.y = 3 is not a multiple of 2", (char *)NULL);

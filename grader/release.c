@@ -232,7 +232,7 @@ static int strip_lab(const char *src, const char *dst, struct release_summary *s
   return 0;
 }
 
-/* The newest result.json below dir (dir/LAB/STAMP-solution/result.json), into path. */
+/* The folder of a result.json below dir (dir/LAB/STAMP-solution/result.json), into path. */
 static int find_result(const char *dir, char *path, size_t n)
 {
   DIR *d = opendir(dir);
@@ -248,7 +248,7 @@ static int find_result(const char *dir, char *path, size_t n)
     char cand[4200];
     snprintf(cand, sizeof cand, "%s/result.json", sub);
     if (access(cand, R_OK) == 0) {
-      snprintf(path, n, "%s", cand);
+      snprintf(path, n, "%s", sub);
       found = 0;
     } else if (found && find_result(sub, path, n) == 0) {
       found = 0;
@@ -284,33 +284,11 @@ static int reference_figures(const char *warplab, const char *home, const struct
              "%d): %s", lab->id, st, tail);
     goto out;
   }
-  json_error_t je;
-  json_t *r = json_load_file(path, JSON_PRESERVE_ORDER, &je);
-  if (!json_is_object(r)) {
-    snprintf(err, errlen, "%s:%d: %s", path, je.line, je.text);
-    json_decref(r);
-    goto out;
-  }
-  static const char *const drop[] = {"build_log", "hotspots", "charts", "results_dir",
-                                     "integrity"};
-  for (size_t i = 0; i < sizeof drop / sizeof *drop; i++)
-    json_object_del(r, drop[i]);
-  json_t *prov = json_object_get(r, "provenance");
-  json_object_del(prov, "kernel_file");
-  json_object_del(prov, "ptx");
-  json_object_del(prov, "isolation");
-  json_object_set_new(prov, "shipped", json_string("the reference solution's figures, shipped "
-                                                   "with the students' copy (warplab release)"));
   char dir[4200];
   snprintf(dir, sizeof dir, "%s/labs/%s/%s", out, lab->id, RELEASE_REFERENCE_DIR);
-  snprintf(path, sizeof path, "%s/result.json", dir);
-  if (mkdirs(dir, err, errlen) == 0) {
-    if (json_dump_file(r, path, JSON_INDENT(2) | JSON_PRESERVE_ORDER) == 0)
-      rc = 0;
-    else
-      snprintf(err, errlen, "cannot write %s", path);
-  }
-  json_decref(r);
+  if (mkdirs(dir, err, errlen) == 0)
+    rc = run_result_ship(path, dir, "the reference solution's figures, shipped with the "
+                         "students' copy (warplab release)", err, errlen);
 out:
   free(log);
   release_remove_tree(tmp);

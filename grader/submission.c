@@ -304,24 +304,36 @@ json_t *submission_answers(const char *dir, char *why, size_t whylen)
   struct stat st;
   why[0] = 0;
   snprintf(path, sizeof path, "%s/answers.json", dir);
-  if (lstat(path, &st) != 0)
+  /* the checks are on the file opened, not on the name: a link put there between a check and
+     the read is not followed (O_NOFOLLOW), a FIFO does not block the grader (O_NONBLOCK) */
+  int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0 && (errno == ENOENT || errno == ENOTDIR))
     return NULL;                                /* no answers: nothing wrong */
-  if (S_ISLNK(st.st_mode) || !S_ISREG(st.st_mode)) {
+  if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    if (fd >= 0)
+      close(fd);
     snprintf(why, whylen, "answers.json is not a regular file of the submission (a link?): "
              "it was not read");
     return NULL;
   }
   if (st.st_size > SUBMISSION_MAX_ANSWERS_BYTES) {
+    close(fd);
     snprintf(why, whylen, "answers.json is %lld bytes, more than %d: it was not read",
              (long long)st.st_size, SUBMISSION_MAX_ANSWERS_BYTES);
     return NULL;
   }
   /* read whole, so that a UTF-8 byte-order mark (as some editors save) can be skipped */
   char buf[SUBMISSION_MAX_ANSWERS_BYTES + 1];
-  FILE *f = fopen(path, "rb");
-  size_t len = f ? fread(buf, 1, sizeof buf - 1, f) : 0;
-  if (f)
-    fclose(f);
+  size_t len = 0;
+  while (len < sizeof buf - 1) {
+    ssize_t n = read(fd, buf + len, sizeof buf - 1 - len);
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n <= 0)
+      break;
+    len += (size_t)n;
+  }
+  close(fd);
   size_t skip = len >= 3 && !memcmp(buf, "\xEF\xBB\xBF", 3) ? 3 : 0;
   json_error_t je;
   json_t *a = json_loadb(buf + skip, len - skip, 0, &je);

@@ -44,7 +44,10 @@ enum submission_status submission_find_kernel(const char *dir, const char *kerne
                                               char *err, size_t errlen);
 
 /* The answers of folder dir: a JSON object, or NULL (none given, or not usable: then why says
-   what was wrong with answers.json, and is empty when there is simply none). */
+   what was wrong with answers.json, and is empty when there is simply none). The one reader
+   of answers.json (grade, run's score and the feedback screen all come here): a link or
+   anything but a regular file is refused, so is one over SUBMISSION_MAX_ANSWERS_BYTES; a
+   UTF-8 byte-order mark before the object is skipped. */
 json_t *submission_answers(const char *dir, char *why, size_t whylen);
 
 /* s as one quoted name for a message: in single quotes, with a quote, a backslash and every

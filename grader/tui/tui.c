@@ -1,10 +1,11 @@
 /* tui.c: the feedback screen's input loop (see tui.h).
  *
  * One loop: wait up to 0.1 s for a key, then see to the run in progress, the watched kernel
- * file and a stop signal, and draw. A session of runs is the kernel file's run, then the
- * reference solution's on the same inputs (same seed, backend and profile, main size only),
- * then the score; each run is a child process (tui_job.c), so the screen answers keys while
- * it runs and r, b or p start over at once. */
+ * file and a stop signal, and draw. A session of runs is grader/session.h's: the kernel
+ * file's run, then the reference solution's on the same inputs (same seed, backend and
+ * profile, main size only), then the score; the session says what runs next, and each run is
+ * a child process here (tui_job.c), so the screen answers keys while it runs and r, b or p
+ * start over at once. */
 #include <curses.h>
 #include <errno.h>
 #include <stdarg.h>
@@ -14,8 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "grader/release.h"
-#include "grader/submission.h"
+#include "grader/session.h"
 #include "grader/tui/tui.h"
 #include "grader/tui/tui_int.h"
 #include "metrics/occ.h"
@@ -25,16 +25,13 @@
 #define WATCH_POLL_S 0.25     /* how often the kernel file's mtime is read in watch mode */
 #define WATCH_SETTLE_S 0.3    /* a save is taken once the file stays the same this long */
 
-enum phase { PHASE_IDLE = 0, PHASE_YOURS, PHASE_REFERENCE };
-
 struct tui {
   const struct tui_opts *o;
   struct run_opts run;                 /* the next run's options: backend and profile change */
   struct tui_view v;
-  struct run_result *stu, *ref, *scratch;
-  struct grade_result *grade;
+  struct gs_session gs;                /* the session: its runs, its score */
   struct tui_job job;
-  enum phase phase;
+  int running;                         /* a job of the session's runs now */
   double started;                      /* when the session began */
   int run_status;
   char dir[64];                        /* a private folder for the runs' output */
@@ -62,35 +59,27 @@ static void status(struct tui *t, int role, const char *fmt, ...)
   t->v.status_role = role;
 }
 
-/* Score the kernel file's run against the reference's, with the answers in answers.json
-   beside the kernel file when there is one. */
+/* The session's score on the screen: the grade, or why there is none; the answers scored. */
 static void score(struct tui *t)
 {
-  char dir[1100], path[1200], err[512], why[512];
-  const char *kf = t->stu->prov.kernel_file;
-  const char *slash = strrchr(kf, '/');
-  snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - kf) : 1, slash ? kf : ".");
-  snprintf(path, sizeof path, "%s/answers.json", dir);
-  t->v.answers[0] = 0;
-  /* read as warplab grade reads it (submission.h): the same answers, the same complaints */
-  json_t *answers = submission_answers(dir, why, sizeof why);
-  if (answers)
-    snprintf(t->v.answers, sizeof t->v.answers, "%.1000s", path);
-  else if (why[0])
-    snprintf(t->v.answers, sizeof t->v.answers, "%.1000s", why);
-  if (grade_score(t->o->lab, t->stu, t->v.ref, answers, t->grade, err, sizeof err) == 0) {
-    t->v.grade = t->grade;
+  struct gs_session *s = &t->gs;
+  enum gs_status st = gs_score(s);
+  t->v.ref = s->ref_source != GS_REF_NONE ? s->ref : NULL;
+  snprintf(t->v.ref_note, sizeof t->v.ref_note, "%.1000s", s->ref_note);
+  snprintf(t->v.answers, sizeof t->v.answers, "%.1000s",
+           s->answers[0] ? s->answers : s->answers_note);
+  if (st == GS_OK) {
+    t->v.grade = s->grade;
   } else {
     t->v.grade = NULL;
-    snprintf(t->v.ref_note, sizeof t->v.ref_note, "not scored: %s", err);
+    snprintf(t->v.ref_note, sizeof t->v.ref_note, "not scored: %.1000s", s->error);
   }
-  json_decref(answers);
 }
 
 static void session_done(struct tui *t)
 {
-  t->phase = PHASE_IDLE;
-  const struct run_result *s = t->stu;
+  t->running = 0;
+  const struct run_result *s = t->gs.stu;
   char what[64], sc[64] = "";
   uint32_t pass = 0;
   for (uint32_t i = 0; i < s->nchecks; i++)
@@ -110,9 +99,31 @@ static void session_done(struct tui *t)
    (they stay, so switching to a backend this machine has not got loses nothing). */
 static void run_failed(struct tui *t, const char *why)
 {
-  t->phase = PHASE_IDLE;
-  snprintf(t->v.error, sizeof t->v.error, "%s", why);
+  t->running = 0;
+  snprintf(t->v.error, sizeof t->v.error, "%.1000s", why);
   status(t, TUI_BAD, "run %u failed: %s", t->v.runs, why);
+}
+
+/* The session's next run as a child process, or its score when no run is left. */
+static void next_step(struct tui *t)
+{
+  struct gs_session *s = &t->gs;
+  char err[512];
+  while (s->step == GS_STEP_REFERENCE || s->step == GS_STEP_STUDENT) {
+    int yours = s->step == GS_STEP_STUDENT;
+    if (tui_job_start(&t->job, t->o->warplab, t->o->lab->id, &s->next, t->dir,
+                      yours ? "yours" : "reference", err, sizeof err) == 0) {
+      t->running = 1;
+      return;
+    }
+    if (yours) {
+      run_failed(t, err);
+      return;
+    }
+    gs_ran(s, -1, err);   /* feedback goes on without the reference, saying why */
+  }
+  score(t);
+  session_done(t);
 }
 
 /* Start a session: the kernel file's run (a run in progress is stopped first). */
@@ -123,16 +134,12 @@ static void start(struct tui *t)
   t->v.error[0] = 0;
   t->v.ref_note[0] = 0;
   t->started = tui_now();
-  char err[512];
-  if (tui_job_start(&t->job, t->o->warplab, t->o->lab->id, &t->run, t->dir, "yours", err,
-                    sizeof err)) {
-    run_failed(t, err);
-    return;
-  }
-  t->phase = PHASE_YOURS;
+  struct gs_input in = {.mode = GS_FEEDBACK, .lab = t->o->lab, .run = t->run};
+  gs_begin(&t->gs, &in);
+  next_step(t);
 }
 
-/* The kernel file's run has ended: show it, then run the reference solution on its inputs. */
+/* The kernel file's run has ended: show it, then the rest of the session. */
 static void yours_ended(struct tui *t, int st)
 {
   char err[1024];
@@ -140,76 +147,43 @@ static void yours_ended(struct tui *t, int st)
     run_failed(t, "the run was killed before it finished");
     return;
   }
-  if (tui_job_result(&t->job, t->scratch, t->v.charts_note, sizeof t->v.charts_note, err, sizeof err)) {
+  if (tui_job_result(&t->job, t->gs.run, t->v.charts_note, sizeof t->v.charts_note, err,
+                     sizeof err)) {
     t->run_status = st;
     run_failed(t, err);
     return;
   }
-  struct run_result *x = t->stu;
-  t->stu = t->scratch;
-  t->scratch = x;
-  t->stu->lab = t->o->lab;
   t->run_status = st;
-  t->v.stu = t->stu;
+  if (gs_ran(&t->gs, 0, NULL) != GS_OK) {
+    run_failed(t, t->gs.error);
+    return;
+  }
+  t->v.stu = t->gs.stu;
   t->v.ref = NULL;
   t->v.grade = NULL;
   if (t->v.chart >= t->v.ncharts)
     t->v.chart = 0;
-  if (t->run.solution) {   /* the reference solution is what ran */
-    memcpy(t->ref, t->stu, sizeof *t->ref);
-    t->v.ref = t->ref;
-    score(t);
-    session_done(t);
-    return;
-  }
-  if (!release_has_solution(t->o->lab)) {   /* a students' copy: the solution's figures */
-    if (release_reference_load(t->o->lab, t->stu, t->ref, t->v.ref_note,
-                               sizeof t->v.ref_note) == 0)
-      t->v.ref = t->ref;
-    score(t);
-    session_done(t);
-    return;
-  }
-  struct run_opts so = t->run;
-  so.kernel_file = NULL;
-  so.solution = 1;
-  so.seed = t->stu->prov.seed;
-  so.have_seed = 1;
-  so.backend = !strcmp(t->stu->prov.backend, "gpu") ? RUN_BACKEND_GPU : RUN_BACKEND_EMU;
-  so.quick = 1;
-  if (tui_job_start(&t->job, t->o->warplab, t->o->lab->id, &so, t->dir, "reference", err,
-                    sizeof err)) {
-    snprintf(t->v.ref_note, sizeof t->v.ref_note, "the reference solution did not run: %.900s", err);
-    score(t);
-    session_done(t);
-    return;
-  }
-  t->phase = PHASE_REFERENCE;
+  next_step(t);
 }
 
 static void reference_ended(struct tui *t, int st)
 {
   char err[1024], note[512];
-  if (st < 0 || tui_job_result(&t->job, t->scratch, note, sizeof note, err, sizeof err)) {
-    snprintf(t->v.ref_note, sizeof t->v.ref_note, "the reference solution's run failed: %.900s",
-             st < 0 ? "killed" : err);
-  } else {
-    struct run_result *x = t->ref;
-    t->ref = t->scratch;
-    t->scratch = x;
-    t->ref->lab = t->o->lab;
-    t->v.ref = t->ref;
-  }
-  score(t);
-  session_done(t);
+  if (st < 0)
+    gs_ran(&t->gs, -1, "the run was killed before it finished");
+  else if (tui_job_result(&t->job, t->gs.run, note, sizeof note, err, sizeof err))
+    gs_ran(&t->gs, -1, err);
+  else
+    gs_ran(&t->gs, 0, NULL);
+  next_step(t);
 }
 
 static void poll_job(struct tui *t)
 {
   int st;
-  if (t->phase == PHASE_IDLE || !tui_job_poll(&t->job, &st))
+  if (!t->running || !tui_job_poll(&t->job, &st))
     return;
-  if (t->phase == PHASE_YOURS)
+  if (t->gs.step == GS_STEP_STUDENT)
     yours_ended(t, st);
   else
     reference_ended(t, st);
@@ -253,10 +227,10 @@ static void set_watch(struct tui *t, int on)
 
 static void update_status(struct tui *t)
 {
-  if (t->phase == PHASE_IDLE)
+  if (!t->running)
     return;
   status(t, TUI_WARN, "run %u: running %s (%s, %s)... %.1f s", t->v.runs,
-         t->phase == PHASE_YOURS ? "your kernel" : "the reference", t->v.backend, t->v.profile,
+         t->gs.step == GS_STEP_STUDENT ? "your kernel" : "the reference", t->v.backend, t->v.profile,
          tui_now() - t->started);
 }
 
@@ -291,9 +265,9 @@ static int key(struct tui *t, int ch)
     break;
   case 'w': case 'W':
     set_watch(t, !t->watch);
-    if (t->phase == PHASE_IDLE && t->watch)
+    if (!t->running && t->watch)
       status(t, TUI_NORMAL, "watch on: the lab runs again whenever %s is saved", t->kernel);
-    else if (t->phase == PHASE_IDLE)
+    else if (!t->running)
       status(t, TUI_NORMAL, "watch off");
     break;
   case 'b': case 'B':
@@ -372,11 +346,7 @@ int tui_run(const struct tui_opts *o, int *run_status, char *err, size_t errlen)
   t->o = o;
   t->run = o->run;
   t->run_status = -1;
-  t->stu = malloc(sizeof *t->stu);
-  t->ref = malloc(sizeof *t->ref);
-  t->scratch = malloc(sizeof *t->scratch);
-  t->grade = malloc(sizeof *t->grade);
-  if (!t->stu || !t->ref || !t->scratch || !t->grade) {
+  if (gs_init(&t->gs) != GS_OK) {
     snprintf(err, errlen, "out of host memory");
     goto out;
   }
@@ -429,10 +399,7 @@ out:
   tui_job_stop(&t->job);
   if (t->dir[0])
     cleanup_dir(t);
-  free(t->stu);
-  free(t->ref);
-  free(t->scratch);
-  free(t->grade);
+  gs_free(&t->gs);
   free(t);
   return rc;
 }

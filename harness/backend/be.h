@@ -53,6 +53,15 @@ struct be_launch {
   uint32_t max_smem;
   uint32_t resident_blocks;   /* emu only: blocks the GPU holds at once (sim_launch's); 0: the
                                  emulator's default */
+  /* Cooperative launches and clusters (both backends). A kernel that uses grid.sync() (reads
+     %envreg: sim_kernel_cooperative) is launched cooperatively whatever cooperative says;
+     cluster is the launch's cluster dimension (0: none; a kernel's __cluster_dims__ needs
+     none). The emulator refuses a cooperative grid of more than coop_blocks_per_sm x
+     sm_count blocks, as the GPU does (0: unknown, no check). */
+  int cooperative;
+  uint32_t cluster[3];
+  uint32_t coop_blocks_per_sm;
+  uint32_t sm_count;
 };
 
 /* Set l's limits from the architecture profile p (NULL: the defaults) and the kernel's

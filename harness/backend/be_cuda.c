@@ -3,7 +3,8 @@
  * libcuda.so.1 is opened with dlopen, so warplab builds and runs without a driver and uses
  * one when it is there. The PTX is JIT-compiled by the driver (cuModuleLoadDataEx, with the
  * JIT's error log); parameters go in as the same packed buffer the emulator takes
- * (CU_LAUNCH_PARAM_BUFFER_POINTER). A kernel that faults leaves the context unusable: the
+ * (CU_LAUNCH_PARAM_BUFFER_POINTER), or one by one through cuLaunchKernelEx for a cooperative
+ * launch (a kernel that uses grid.sync(), or --cooperative) or one with --cluster. A kernel that faults leaves the context unusable: the
  * error comes back as a result, in words, with the advice to rerun on the emulator, which
  * names the line.
  *
@@ -38,6 +39,25 @@ typedef unsigned long long cu_ptr;
 #define CU_JIT_ERROR_LOG_BUFFER 5
 #define CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES 6
 #define CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES 8
+#define CU_LAUNCH_ATTRIBUTE_COOPERATIVE 2
+#define CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION 4
+
+/* cuLaunchKernelEx's launch description (cuda.h's CUlaunchAttribute and CUlaunchConfig) */
+struct cu_launch_attr {
+  int id;
+  char pad[4];
+  union {
+    char pad[64];
+    int cooperative;
+    struct { unsigned x, y, z; } cluster;
+  } value;
+};
+struct cu_launch_config {
+  unsigned grid[3], block[3], smem;
+  void *stream;
+  struct cu_launch_attr *attrs;
+  unsigned nattrs;
+};
 #define CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT 16
 #define CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE 38
 #define NVML_CLOCK_SM 1
@@ -73,6 +93,8 @@ struct cu_api {
   cu_result (*MemcpyDtoH)(void *, cu_ptr, size_t);
   cu_result (*LaunchKernel)(cu_function, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,
                             unsigned, void *, void **, void **);
+  /* optional (CUDA 12): cooperative launches and clusters */
+  cu_result (*LaunchKernelEx)(const struct cu_launch_config *, cu_function, void **, void **);
   cu_result (*EventCreate)(cu_event *, unsigned);
   cu_result (*EventRecord)(cu_event, void *);
   cu_result (*EventSynchronize)(cu_event);
@@ -155,6 +177,7 @@ static int load_api(struct cu_api *c, char *err, size_t n)
   LOAD(MemsetD8, "cuMemsetD8_v2", NULL)
   LOAD(MemcpyDtoH, "cuMemcpyDtoH_v2", NULL)
   LOAD(LaunchKernel, "cuLaunchKernel", NULL)
+  *(void **)&c->LaunchKernelEx = sym(c->lib, "cuLaunchKernelEx", NULL);
   LOAD(EventCreate, "cuEventCreate", NULL)
   LOAD(EventRecord, "cuEventRecord", NULL)
   LOAD(EventSynchronize, "cuEventSynchronize", NULL)
@@ -388,11 +411,60 @@ static int explain_refusal(struct gpu *g, const char *kernel, cu_function f,
     .dyn_smem = l->dyn_smem, .warp_size = 32, .max_threads = l->max_threads,
     .regs_per_thread = regs > 0 ? (uint32_t)regs : l->regs_per_thread,
     .regs_per_block = l->regs_per_block, .reg_alloc_unit = l->reg_alloc_unit,
-    .max_smem = l->max_smem,
+    .max_smem = l->max_smem, .cooperative = l->cooperative,
+    .coop_blocks_per_sm = l->coop_blocks_per_sm, .sm_count = l->sm_count,
   };
   memcpy(c.grid, l->grid, sizeof c.grid);
   memcpy(c.block, l->block, sizeof c.block);
+  memcpy(c.cluster, l->cluster, sizeof c.cluster);
   return sim_launch_check(g->pmod, fi, &c, smem > 0 ? (uint32_t)smem : 0, err, errlen) != SIM_OK;
+}
+
+/* Launch f with l: cuLaunchKernel, or cuLaunchKernelEx with the cooperative attribute (the
+   kernel uses grid.sync(), or l asks for it) and the cluster dimension l names (a kernel's
+   own __cluster_dims__ needs none; the driver judges one that contradicts it).
+   cuLaunchKernelEx takes the parameters one by one, from the packed buffer by the kernel's
+   layout. */
+static cu_result launch(struct gpu *g, const char *kernel, cu_function f, const void *params,
+                        size_t psize, const struct be_launch *l)
+{
+  struct cu_api *c = &g->api;
+  int fi = g->pmod ? ptx_find_func(g->pmod, kernel) : -1;
+  int coop = l->cooperative || (fi >= 0 && sim_kernel_cooperative(g->pmod, fi));
+  int cluster = l->cluster[0] != 0;
+  size_t sz = psize;
+  void *extra[] = {CU_LAUNCH_PARAM_BUFFER_POINTER, (void *)params, CU_LAUNCH_PARAM_BUFFER_SIZE,
+                   &sz, CU_LAUNCH_PARAM_END};
+  if (!coop && !cluster)
+    return c->LaunchKernel(f, l->grid[0], l->grid[1], l->grid[2], l->block[0], l->block[1],
+                           l->block[2], l->dyn_smem, NULL, NULL, extra);
+  if (!c->LaunchKernelEx || fi < 0)
+    return 801;                         /* CUDA_ERROR_NOT_SUPPORTED */
+  uint32_t off[256], size[256], total = 0;
+  int np = sim_param_layout(g->pmod, fi, off, size, 256, &total);
+  if (np < 0 || np > 256)
+    return 1;                           /* CUDA_ERROR_INVALID_VALUE */
+  void *args[256];
+  for (int i = 0; i < np; i++)
+    args[i] = (uint8_t *)params + off[i];
+  struct cu_launch_attr at[2];
+  memset(at, 0, sizeof at);
+  unsigned na = 0;
+  if (coop) {
+    at[na].id = CU_LAUNCH_ATTRIBUTE_COOPERATIVE;
+    at[na++].value.cooperative = 1;
+  }
+  if (cluster) {
+    at[na].id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+    at[na].value.cluster.x = l->cluster[0];
+    at[na].value.cluster.y = l->cluster[1] ? l->cluster[1] : 1;
+    at[na++].value.cluster.z = l->cluster[2] ? l->cluster[2] : 1;
+  }
+  struct cu_launch_config cfg = {
+    .grid = {l->grid[0], l->grid[1], l->grid[2]}, .block = {l->block[0], l->block[1], l->block[2]},
+    .smem = l->dyn_smem, .attrs = at, .nattrs = na,
+  };
+  return c->LaunchKernelEx(&cfg, f, args, NULL);
 }
 
 static enum be_status gpu_launch(void *impl, const char *kernel, const void *params, size_t psize,
@@ -406,15 +478,11 @@ static enum be_status gpu_launch(void *impl, const char *kernel, const void *par
   enum be_status st0 = kernel_function(g, kernel, l, &f, err, errlen);
   if (st0 != BE_OK)
     return st0;
-  size_t sz = psize;
-  void *extra[] = {CU_LAUNCH_PARAM_BUFFER_POINTER, (void *)params, CU_LAUNCH_PARAM_BUFFER_SIZE,
-                   &sz, CU_LAUNCH_PARAM_END};
   cu_event e0 = NULL, e1 = NULL;
   c->EventCreate(&e0, 0);
   c->EventCreate(&e1, 0);
   c->EventRecord(e0, NULL);
-  r = c->LaunchKernel(f, l->grid[0], l->grid[1], l->grid[2], l->block[0], l->block[1], l->block[2],
-                      l->dyn_smem, NULL, NULL, extra);
+  r = launch(g, kernel, f, params, psize, l);
   if (r != 0) {
     if (!explain_refusal(g, kernel, f, l, err, errlen))
       cu_msg(c, "launching the kernel", r, err, errlen);
@@ -505,9 +573,6 @@ static enum be_status gpu_time(void *impl, const char *kernel, const void *param
   double *ms = calloc(max_reps, sizeof *ms);
   if (!ms)
     return BE_ERR_NOMEM;
-  size_t sz = psize;
-  void *extra[] = {CU_LAUNCH_PARAM_BUFFER_POINTER, (void *)params, CU_LAUNCH_PARAM_BUFFER_SIZE,
-                   &sz, CU_LAUNCH_PARAM_END};
   cu_event e0 = NULL, e1 = NULL;
   c->EventCreate(&e0, 0);
   c->EventCreate(&e1, 0);
@@ -518,8 +583,7 @@ static enum be_status gpu_time(void *impl, const char *kernel, const void *param
   for (int rep = -1; (uint32_t)n < max_reps; rep++) {
     c->MemsetD8(g->flush, (unsigned char)rep, g->flush_bytes);
     c->EventRecord(e0, NULL);
-    r = c->LaunchKernel(f, l->grid[0], l->grid[1], l->grid[2], l->block[0], l->block[1],
-                        l->block[2], l->dyn_smem, NULL, NULL, extra);
+    r = launch(g, kernel, f, params, psize, l);
     c->EventRecord(e1, NULL);
     if (r == 0 && wait_kernel(g, e1, limit, &r)) {
       hung(g, limit, err, errlen);

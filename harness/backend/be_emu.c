@@ -68,7 +68,10 @@ static enum be_status emu_launch(void *impl, const char *kernel, const void *par
     .max_threads = l->max_threads, .regs_per_thread = l->regs_per_thread,
     .regs_per_block = l->regs_per_block, .reg_alloc_unit = l->reg_alloc_unit,
     .max_smem = l->max_smem, .resident_blocks = l->resident_blocks,
+    .cooperative = l->cooperative, .coop_blocks_per_sm = l->coop_blocks_per_sm,
+    .sm_count = l->sm_count,
   };
+  memcpy(c.cluster, l->cluster, sizeof c.cluster);
   memcpy(c.grid, l->grid, sizeof c.grid);
   memcpy(c.block, l->block, sizeof c.block);
   enum sim_status st = sim_run(e->dev, e->mod, kernel, params, psize, &c, &res->emu, err, errlen);

@@ -38,7 +38,7 @@ static void emu_usage(FILE *f)
         "         [--smem BYTES] [--sched its|stack] [--arch sm_90] [--json] [--dump N=PATH]...\n"
         "         [--threads N] [--max-insts N] [--warp-size 32|64] [--keep-ptx PATH]\n"
         "         [--backend emu|gpu] [--lines] [--profile NAME] [--sanitize TOOL]\n"
-        "         [--lanes PATH [--lanes-warp B,W]]\n"
+        "         [--lanes PATH [--lanes-warp B,W]] [--cooperative] [--cluster X[,Y[,Z]]]\n"
         "         --arg SPEC ...   (one per kernel parameter, in order)\n"
         "\n"
         "SPEC: TYPEbuf:COUNT:INIT   a buffer; TYPE i8 u8 i16 u16 i32 u32 i64 u64\n"
@@ -63,7 +63,12 @@ static void emu_usage(FILE *f)
         "        32-byte sector, with the instruction's sector count; shared: offset and bank\n"
         "        ((offset / 4) mod 32), with its wavefronts. At most 65536 steps.\n"
         "--lanes-warp B,W: the warp it logs: warp W of the block whose linear index is B\n"
-        "        (blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z)); default 0,0.\n", f);
+        "        (blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z)); default 0,0.\n"
+        "--cooperative: a cooperative launch (cudaLaunchCooperativeKernel): every block is\n"
+        "        resident at once, or the launch is refused as the GPU refuses it. A kernel\n"
+        "        that uses cooperative_groups' grid.sync() is always launched so.\n"
+        "--cluster X[,Y[,Z]]: thread-block clusters of that shape (cudaLaunchKernelEx's\n"
+        "        cluster dimension), for a kernel without __cluster_dims__.\n", f);
   wl_print_exit_codes();
 }
 
@@ -135,6 +140,7 @@ static int parse_opts(int argc, char **argv, struct emu_opts *o)
     {"lines", no_argument, 0, 'L'}, {"profile", required_argument, 0, 'P'},
     {"sanitize", required_argument, 0, 'Z'}, {"lanes", required_argument, 0, 'N'},
     {"lanes-warp", required_argument, 0, 'W'},
+    {"cooperative", no_argument, 0, 'C'}, {"cluster", required_argument, 0, 'c'},
     {"help", no_argument, 0, 'h'}, {0, 0, 0, 0},
   };
   memset(o, 0, sizeof *o);
@@ -274,6 +280,13 @@ static int parse_opts(int argc, char **argv, struct emu_opts *o)
         o->backend = BE_GPU;
       else {
         wl_error("--backend '%s': expected emu or gpu", optarg);
+        return -1;
+      }
+      break;
+    case 'C': o->cfg.cooperative = 1; break;
+    case 'c':
+      if (parse_dim3(optarg, o->cfg.cluster)) {
+        wl_error("--cluster '%s': expected X[,Y[,Z]] with positive integers", optarg);
         return -1;
       }
       break;
@@ -616,6 +629,18 @@ int wl_cmd_emu(int argc, char **argv)
   bl.trace_blocks = plan.ok ? plan.trace_blocks : 0;
   be_launch_limits(&bl, have_prof ? &prof : NULL, run.rsrc ? run.rsrc->registers : 0,
                    run.rsrc ? run.rsrc->static_smem : 0, run.rsrc ? run.rsrc->barriers : 0);
+  /* a cooperative grid must fit at once: the occupancy's blocks a SM on each of its SMs */
+  bl.cooperative = o.cfg.cooperative;
+  memcpy(bl.cluster, o.cfg.cluster, sizeof bl.cluster);
+  if (run.occ && run.occ->active_blocks > 0 && prof.sm_count > 0) {
+    bl.coop_blocks_per_sm = (uint32_t)run.occ->active_blocks;
+    bl.sm_count = (uint32_t)prof.sm_count;
+  }
+  /* the report names the launch as it runs: cooperative when the kernel uses grid.sync(),
+     with the kernel's clusters */
+  o.cfg.cooperative = o.cfg.cooperative || sim_kernel_cooperative(&mod, f);
+  if (!sim_cluster_dims(&mod, f, &o.cfg, o.cfg.cluster))
+    memset(o.cfg.cluster, 0, sizeof o.cfg.cluster);
   struct be_result br;
   struct timespec t0, t1;
   clock_gettime(CLOCK_MONOTONIC, &t0);

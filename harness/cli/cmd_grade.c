@@ -14,7 +14,7 @@
 #include "cli/warplab.h"
 #include "grader/batch.h"
 #include "grader/grade.h"
-#include "grader/release.h"
+#include "grader/session.h"
 #include "grader/submission.h"
 #include "run/run.h"
 #include "run/run_exec.h"
@@ -135,8 +135,7 @@ int wl_cmd_grade(int argc, char **argv)
     return WL_EXIT_USAGE;
   }
   /* the submission: its kernel file (a regular file of the folder, of a sane size, in a
-     folder without links; a miscased name graded with a note) and its answers (a broken
-     answers.json loses the answers, not the grade) */
+     folder without links; a miscased name graded with a note) */
   double full = batch_full_score(&lab);
   char knote[768];
   enum submission_status sst = submission_find_kernel(dir, lab.kernel_file, kfile, sizeof kfile,
@@ -148,35 +147,27 @@ int wl_cmd_grade(int argc, char **argv)
   }
   if (knote[0])
     wl_error("%s", knote);
-  char why[512];
-  json_t *answers = submission_answers(dir, why, sizeof why);
-  if (why[0])
-    wl_error("%s", why);
-  struct run_result *stu = malloc(sizeof *stu), *ref = malloc(sizeof *ref);
-  struct grade_result *g = malloc(sizeof *g);
-  int rc = WL_EXIT_USAGE;
-  if (!stu || !ref || !g) {
+  /* the session (grader/session.h): the reference solution first, on the inputs the
+     submission will get (our own code, run before the confinement, so that its run can be
+     kept in the cache, run_cache.h, and a class's batch builds and runs it once, not once a
+     student), then the submission, then the score with its answers (a broken answers.json
+     loses the answers, not the grade) */
+  struct gs_session s;
+  if (gs_init(&s) != GS_OK) {
     put_status(rfd, BATCH_UNGRADED, full, "could not be graded: out of host memory");
-    goto out;
+    run_lab_free(&lab);
+    return WL_EXIT_USAGE;
   }
-  /* the reference solution first, on the inputs the submission will get: our own code, run
-     before the confinement, so that its run can be kept in the cache (run_cache.h) and a
-     class's batch builds and runs it once, not once a student */
-  if (!o.have_seed) {
-    o.seed = run_fresh_seed();
-    o.have_seed = 1;
-  }
-  o.quick = 1;
   o.no_ncu = no_ncu;
-  o.hidden_tests = 1;                           /* grade runs the lab's hidden tests too */
-  struct run_opts so = o;
-  so.kernel_file = NULL;
-  so.solution = 1;
-  int has_solution = release_has_solution(&lab);
-  if (has_solution && run_lab_run(&lab, &so, ref, err, sizeof err)) {
-    char why0[2200];
-    snprintf(why0, sizeof why0, "could not be graded: the reference solution: %s", err);
-    put_status(rfd, BATCH_UNGRADED, full, why0);
+  o.kernel_file = kfile;
+  struct gs_input in = {.mode = GS_GRADE, .lab = &lab, .run = o, .answers_dir = dir};
+  gs_begin(&s, &in);
+  int rc = WL_EXIT_USAGE;
+  char why[2600];
+  enum gs_status st = s.step == GS_STEP_REFERENCE ? gs_step(&s) : GS_OK;
+  if (st != GS_OK) {
+    snprintf(why, sizeof why, "could not be graded: the reference solution: %s", s.error);
+    put_status(rfd, BATCH_UNGRADED, full, why);
     goto out;
   }
   /* from here on the run is confined: it writes only beneath its results folder and reads
@@ -184,69 +175,34 @@ int wl_cmd_grade(int argc, char **argv)
   char note[512];
   if (run_sandbox_confine_grade(dir, o.results_root, o.backend != RUN_BACKEND_EMU, note,
                                 sizeof note) < 0) {
-    snprintf(err, sizeof err, "could not be graded: %s", note);
-    put_status(rfd, BATCH_UNGRADED, full, err);
+    snprintf(why, sizeof why, "could not be graded: %s", note);
+    put_status(rfd, BATCH_UNGRADED, full, why);
     goto out;
   }
-  /* the submission, on the same inputs; on a GPU, Nsight Compute measures the main
-     configuration's metrics for the targets */
-  o.kernel_file = kfile;
-  char why2[2200];
-  if (run_lab_run(&lab, &o, stu, err, sizeof err)) {
-    if (!stu->built || !stu->results_dir[0]) {
-      snprintf(why2, sizeof why2, "could not be graded: %s", err);
-      put_status(rfd, BATCH_UNGRADED, full, why2);
-      goto out;
-    }
-    /* built, then not run for a reason of the kernel's: graded, every test "not run" with
-       that reason (the reference solution's run below says whether the reason is ours) */
-    const char *base = err;                     /* no instructor's path: "kernel.ptx:9: ..." */
-    const char *colon = strchr(err, ':');
-    if (err[0] == '/' && colon)
-      for (const char *p = err; p < colon; p++)
-        if (*p == '/')
-          base = p + 1;
-    struct run_check *k = &stu->checks[0];
-    memset(k, 0, sizeof *k);
-    snprintf(k->label, sizeof k->label, "the run");
-    k->state = RUN_CHECK_FAIL;
-    k->first_bad = -1;
-    snprintf(k->detail, sizeof k->detail, "%.700s", base);
-    stu->nchecks = 1;
-    stu->npoints = 0;
-    stu->all_passed = 0;
-  }
-  char ref_note[1200] = "";
-  int have_ref = 1;
-  if (!has_solution)                            /* a students' copy: the solution's figures */
-    have_ref = release_reference_load(&lab, stu, ref, ref_note, sizeof ref_note) == 0;
-  else if (stu->prov.backend[0] && strcmp(stu->prov.backend, ref->prov.backend)) {
-    /* "auto" chose otherwise for the submission (a GPU lost between the two): the reference
-       again, on the submission's backend (a kernel that did not build has none: the
-       reference as it ran) */
-    so.backend = !strcmp(stu->prov.backend, "gpu") ? RUN_BACKEND_GPU : RUN_BACKEND_EMU;
-    if (run_lab_run(&lab, &so, ref, err, sizeof err)) {
-      snprintf(why2, sizeof why2, "could not be graded: the reference solution: %s", err);
-      put_status(rfd, BATCH_UNGRADED, full, why2);
-      goto out;
-    }
-  }
-  if (grade_score(&lab, stu, have_ref ? ref : NULL, answers, g, err, sizeof err)) {
-    snprintf(why2, sizeof why2, "could not be graded: %s", err);
-    put_status(rfd, BATCH_UNGRADED, full, why2);
+  /* the submission, on the same inputs (on a GPU, Nsight Compute measures the main
+     configuration's metrics for the targets), then the score */
+  st = gs_run(&s);
+  if (s.answers_note[0])
+    wl_error("%s", s.answers_note);
+  if (st != GS_OK) {
+    snprintf(why, sizeof why, "could not be graded: %s%s", st == GS_REFERENCE_FAILED ?
+             "the reference solution: " : "", s.error);
+    put_status(rfd, BATCH_UNGRADED, full, why);
     goto out;
   }
-  if (why[0] && g->nhints < GRADE_MAX_HINTS)
-    snprintf(g->hints[g->nhints++], sizeof g->hints[0], "%s", why);
+  struct run_result *stu = s.stu, *ref = s.ref_source != GS_REF_NONE ? s.ref : NULL;
+  struct grade_result *g = s.grade;
+  if (s.answers_note[0] && g->nhints < GRADE_MAX_HINTS)
+    snprintf(g->hints[g->nhints++], sizeof g->hints[0], "%s", s.answers_note);
   if (knote[0] && g->nhints < GRADE_MAX_HINTS)
     snprintf(g->hints[g->nhints++], sizeof g->hints[0], "%s", knote);
-  if (ref_note[0] && g->nhints < GRADE_MAX_HINTS)
-    snprintf(g->hints[g->nhints++], sizeof g->hints[0], "%.760s", ref_note);
+  if (s.ref_note[0] && g->nhints < GRADE_MAX_HINTS)
+    snprintf(g->hints[g->nhints++], sizeof g->hints[0], "%.760s", s.ref_note);
   /* the grader's own limits decide no grade: not the student's 0 */
-  int limited = batch_grader_limit(stu, have_ref ? ref : NULL, why2, sizeof why2);
+  int limited = batch_grader_limit(stu, ref, why, sizeof why);
   if (limited)
-    wl_error("%s", why2);
-  json_t *gs = limited ? batch_result_json(BATCH_UNGRADED, full, why2) : grade_gradescope_json(g);
+    wl_error("%s", why);
+  json_t *gs = limited ? batch_result_json(BATCH_UNGRADED, full, why) : grade_gradescope_json(g);
   put_result(rfd, gs);
   char path[1200];
   snprintf(path, sizeof path, "%s/results.json", stu->results_dir);
@@ -267,10 +223,7 @@ int wl_cmd_grade(int argc, char **argv)
   json_decref(gs);
   rc = run_exit_code(stu);
 out:
-  json_decref(answers);
-  free(stu);
-  free(ref);
-  free(g);
+  gs_free(&s);
   run_lab_free(&lab);
   return rc;
 }

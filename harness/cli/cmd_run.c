@@ -17,6 +17,7 @@
 #include "cli/warplab.h"
 #include "grader/tui/tui.h"
 #include "grader/grade.h"
+#include "grader/session.h"
 #include "metrics/met.h"
 #include "metrics/met_fmt.h"
 #include "plots/plot.h"
@@ -234,9 +235,10 @@ static void report_measurements(const struct page *pg, const struct run_result *
   }
 }
 
-/* The text report of run r: provenance, tests, measurements, hotspots, score, folder. */
+/* The text report of run r: provenance, tests, measurements, hotspots, score (g, NULL when
+   not scored; basis: what it was scored against), folder. */
 static void report_text(FILE *f, int wide, const struct run_lab *lab, const struct run_result *r,
-                        const struct grade_result *g, int with_ref, const char *score_note)
+                        const struct grade_result *g, const char *basis, const char *score_note)
 {
   const struct page pg = {f, wide ? INT_MAX : REPORT_WIDTH};
   const struct run_provenance *p = &r->prov;
@@ -309,9 +311,7 @@ static void report_text(FILE *f, int wide, const struct run_lab *lab, const stru
     }
   }
   if (g) {
-    fprintf(f, "\nScore %.1f of %.0f (%s)\n", g->score, g->max, with_ref ?
-            "against the reference solution on the same inputs" :
-            "nothing was measured, so the reference solution was not run");
+    fprintf(f, "\nScore %.1f of %.0f (%s)\n", g->score, g->max, basis);
     for (uint32_t i = 0; i < g->nitems; i++) {
       const struct grade_item *it = &g->items[i];
       /* a metric's name as its column's label: "metric target: sh.ld.confl at most 0" */
@@ -342,74 +342,33 @@ static void report_text(FILE *f, int wide, const struct run_lab *lab, const stru
   fprintf(f, "\nResults in %s\n", r->results_dir);
 }
 
-/* The score of run r, as the feedback screen gives it: against the reference solution run on
-   the same inputs (main size only; r itself when r is the solution's), with answers.json
-   beside the kernel file; a run that measured nothing is scored without one (*with_ref 0).
-   Returns a malloc'd grade, or NULL with why in note; note also says why the handout's
-   questions were not scored. */
-static struct grade_result *score_run(const struct run_lab *lab, const struct run_opts *o,
-                                      const struct run_result *r, int keep, int *with_ref,
-                                      char *note, size_t nlen)
+/* The score of the session's run, as the feedback screen gives it (grader/session.h):
+   against the reference solution run on the same inputs, with answers.json beside the kernel
+   file. basis says what it was scored against; note why the score or the handout's questions
+   are missing. Returns the grade, or NULL. */
+static const struct grade_result *score_run(struct gs_session *s, int keep, char *basis,
+                                            size_t blen, char *note, size_t nlen)
 {
-  *with_ref = 0;
-  if (!lab->json || !json_object_get(lab->json, "rubric")) {
-    snprintf(note, nlen, "the lab has no rubric");
+  enum gs_status st = gs_run(s);
+  if (s->ref_source == GS_REF_RUN)
+    wl_results_after_run(s->ref->results_dir, keep);
+  snprintf(basis, blen, "%s", s->ref_source == GS_REF_NONE ? s->ref_note
+           : s->ref_source == GS_REF_SHIPPED ? "against the reference solution's figures "
+           "shipped with this copy" : "against the reference solution on the same inputs");
+  if (st == GS_NO_RUBRIC) {
+    snprintf(note, nlen, "%.1000s", s->error);
     return NULL;
   }
-  struct grade_result *g = malloc(sizeof *g);
-  struct run_result *ref = NULL;
-  char err[1024], path[1100];
-  json_t *answers = NULL;
-  if (!g) {
-    snprintf(note, nlen, "not scored: out of host memory");
+  if (st != GS_OK) {
+    snprintf(note, nlen, "not scored: %.1000s", s->error);
     return NULL;
   }
-  if (o->solution || !r->npoints) {   /* nothing measured: no reference needed */
-    ref = o->solution ? (struct run_result *)r : NULL;
-    *with_ref = o->solution;
-  } else if ((ref = malloc(sizeof *ref))) {
-    struct run_opts so = *o;
-    so.kernel_file = NULL;
-    so.solution = 1;
-    so.seed = r->prov.seed;
-    so.have_seed = 1;
-    so.backend = !strcmp(r->prov.backend, "gpu") ? RUN_BACKEND_GPU : RUN_BACKEND_EMU;
-    so.quick = 1;
-    if (run_lab_run(lab, &so, ref, err, sizeof err)) {
-      snprintf(note, nlen, "not scored: the reference solution did not run: %.900s", err);
-      goto fail;
-    }
-    wl_results_after_run(ref->results_dir, keep);
-    *with_ref = 1;
-  }
-  const char *kf = r->prov.kernel_file, *slash = strrchr(kf, '/');
-  snprintf(path, sizeof path, "%.*sanswers.json", slash ? (int)(slash - kf + 1) : 0, kf);
-  if (access(path, R_OK) == 0) {
-    answers = json_load_file(path, 0, NULL);
-    if (!json_is_object(answers)) {
-      json_decref(answers);
-      answers = NULL;
-      snprintf(note, nlen, "%.1000s is not a JSON object ({\"q1\": 4, ...}): the handout's "
-               "questions are not scored", path);
-    }
-  } else {
+  if (s->answers_note[0])
+    snprintf(note, nlen, "%.500s", s->answers_note);
+  else if (!s->answers[0])
     snprintf(note, nlen, "the handout's questions score from answers.json beside the kernel "
              "file ({\"q1\": 4, ...}); there is none");
-  }
-  if (grade_score(lab, r, ref, answers, g, err, sizeof err)) {
-    snprintf(note, nlen, "not scored: %.1000s", err);
-    goto fail;
-  }
-  json_decref(answers);
-  if (ref != r)
-    free(ref);
-  return g;
-fail:
-  json_decref(answers);
-  if (ref != r)
-    free(ref);
-  free(g);
-  return NULL;
+  return s->grade;
 }
 
 int wl_cmd_run(int argc, char **argv)
@@ -427,6 +386,7 @@ int wl_cmd_run(int argc, char **argv)
   const char *keep_s = NULL;
   struct run_opts o;
   memset(&o, 0, sizeof o);
+  o.sweep_counters = 1;                         /* GPU: the sweeps' ratios from the emulator */
   int json = 0, plain = 0, wide = 0, c;
   optind = 1;
   opterr = 0;
@@ -516,17 +476,20 @@ int wl_cmd_run(int argc, char **argv)
     snprintf(env, sizeof env, "%d", keep);
     setenv("WARPLAB_KEEP_RUNS", env, 1);
   }
-  struct run_result *res = malloc(sizeof *res);
-  if (!res) {
+  struct gs_session s;
+  if (gs_init(&s) != GS_OK) {
     run_lab_free(&lab);
     wl_error("out of host memory");
     return WL_EXIT_USAGE;
   }
+  struct gs_input in = {.mode = GS_FEEDBACK, .lab = &lab, .run = o};
+  gs_begin(&s, &in);
   int rc;
-  if (run_lab_run(&lab, &o, res, err, sizeof err)) {
-    wl_error("%s", err);
+  if (gs_step(&s) != GS_OK) {   /* the kernel file's run */
+    wl_error("%s", s.error);
     rc = WL_EXIT_USAGE;
   } else {
+    const struct run_result *res = s.stu;
     rc = run_exit_code(res);
     wl_results_after_run(res->results_dir, keep);
     char charts[4096] = "", perr[512] = "";
@@ -539,11 +502,9 @@ int wl_cmd_run(int argc, char **argv)
       json_dumpf(j, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
       fputc('\n', stdout);
     } else {
-      char note[1100] = "";
-      int with_ref;
-      struct grade_result *g = score_run(&lab, &o, res, keep, &with_ref, note, sizeof note);
-      report_text(stdout, wide, &lab, res, g, with_ref, note);
-      free(g);
+      char note[1100] = "", basis[1300];
+      const struct grade_result *g = score_run(&s, keep, basis, sizeof basis, note, sizeof note);
+      report_text(stdout, wide, &lab, res, g, basis, note);
       if (charts[0]) {
         printf("Charts\n");
         for (char *line = charts; *line;) {
@@ -557,7 +518,7 @@ int wl_cmd_run(int argc, char **argv)
     }
     json_decref(j);
   }
-  free(res);
+  gs_free(&s);
   run_lab_free(&lab);
   return rc;
 }

@@ -164,6 +164,10 @@ void emu_report_text(FILE *f, const struct emu_run *r)
           c->grid[1], c->grid[2], c->block[0], c->block[1], c->block[2]);
   if (c->dyn_smem)
     fprintf(f, "  dynamic shared %u B", c->dyn_smem);
+  if (c->cooperative)
+    fprintf(f, "  cooperative");
+  if (c->cluster[0])
+    fprintf(f, "  clusters (%u,%u,%u)", c->cluster[0], c->cluster[1], c->cluster[2]);
   fprintf(f, "  sched %s  %s  warp %u\n", c->sched == SIM_SCHED_STACK ? "stack" : "its", r->arch,
           c->warp_size ? c->warp_size : 32);
   const struct sim_result *s = &r->res;
@@ -335,6 +339,11 @@ int emu_report_json(FILE *f, const struct emu_run *r)
                                 c->sched == SIM_SCHED_STACK ? "stack" : "its", "arch", r->arch,
                                 "warp_size", (json_int_t)(c->warp_size ? c->warp_size : 32),
                                 "threads", (json_int_t)s->workers_used));
+  json_t *lj = json_object_get(o, "launch");
+  if (lj) {     /* as it ran: cooperative (grid.sync() or --cooperative), its clusters or null */
+    json_object_set_new(lj, "cooperative", json_boolean(c->cooperative));
+    json_object_set_new(lj, "cluster", c->cluster[0] ? dim3(c->cluster) : json_null());
+  }
   json_t *res = json_pack("{s:I,s:I}", "static_smem_bytes", (json_int_t)s->static_smem,
                            "local_bytes_per_thread", (json_int_t)s->local_bytes);
   if (r->rsrc) {

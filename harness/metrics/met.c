@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "metrics/met.h"
+#include "ptx/ptx_mma.h"
 
 static const struct {
   const char *name, *label, *unit;
@@ -172,7 +173,7 @@ static int reg_is_read(const struct ptx_module *m, uint32_t f, uint32_t reg, uin
       if ((op->kind == PTX_OPD_REG || op->kind == PTX_OPD_ADDR) && (op->reg == reg || op->pair == reg))
         return 1;
       if (op->kind == PTX_OPD_VEC)
-        for (uint32_t v = 0; v < op->nvec && v < 4; v++)
+        for (uint32_t v = 0; v < op->nvec && v < PTX_MAX_VEC; v++)
           if (op->vreg[v] == reg)
             return 1;
     }
@@ -194,6 +195,17 @@ int met_compute(const struct ptx_module *m, const struct sim_result *res, struct
     v[MET_THREAD_INST] += (double)s->threads;
     v[MET_THREAD_INST_PRED_ON] += (double)s->pred_on;
     int ld = in->op == PTX_OP_LD || in->op == PTX_OP_LDU, st = in->op == PTX_OP_ST;
+    if (ptx_mma_op(in->op)) {       /* tensor cores: fragment loads and stores are accesses */
+      ld = in->sub != PTX_MMA_MMA && in->sub != PTX_MMA_STORE_D && in->sub != PTX_MMA_STMATRIX;
+      st = in->sub == PTX_MMA_STORE_D || in->sub == PTX_MMA_STMATRIX;
+      if (in->sub == PTX_MMA_MMA) {
+        /* ptxas's HMMA/IMMA/DMMA: one per m16n8 tile of a wmma (f64's m8n8k4: one) */
+        unsigned mm, nn, kk;
+        ptx_mma_dims(PTX_MMA_SHAPE(in->mma), &mm, &nn, &kk);
+        double per = in->op == PTX_OP_WMMA && mm * nn > 128 ? (double)(mm * nn / 128) : 1.0;
+        v[MET_TENSOR_INST] += per * (double)s->execs;
+      }
+    }
     int atom = in->op == PTX_OP_ATOM, red = in->op == PTX_OP_RED;
     if (atom && in->opd[0].kind == PTX_OPD_REG && !reg_is_read(m, in->func, in->opd[0].reg, i)) {
       atom = 0;

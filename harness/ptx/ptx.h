@@ -46,6 +46,8 @@ enum ptx_cost {
   PTX_COST_FENCE,
   PTX_COST_SLEEP,
   PTX_COST_MBAR,      /* mbarrier: an atomic on a shared-memory word, no memory traffic counted */
+  PTX_COST_TENSOR,    /* wmma, mma, ldmatrix, stmatrix: the tensor pipe for mma, a memory
+                         access for the fragment loads and stores (inst.sub says which) */
   PTX_COST_COUNT
 };
 
@@ -136,7 +138,9 @@ enum ptx_barmode {   /* bar / barrier */
   PTX_BAR_SYNC = 0,  /* bar.sync, bar.cta.sync, barrier.sync[.aligned] */
   PTX_BAR_ARRIVE,    /* bar.arrive */
   PTX_BAR_RED,       /* bar.red.{popc,and,or}: boolop holds the reduction */
-  PTX_BAR_WARP_SYNC  /* bar.warp.sync mask */
+  PTX_BAR_WARP_SYNC, /* bar.warp.sync mask */
+  PTX_BAR_CLUSTER_ARRIVE, /* barrier.cluster.arrive[.relaxed][.aligned]: no operands */
+  PTX_BAR_CLUSTER_WAIT    /* barrier.cluster.wait[.aligned] */
 };
 enum ptx_shfmode { PTX_SHF_L_WRAP = 0, PTX_SHF_L_CLAMP, PTX_SHF_R_WRAP, PTX_SHF_R_CLAMP };
 enum ptx_prmtmode { PTX_PRMT_DEFAULT = 0, PTX_PRMT_F4E, PTX_PRMT_B4E, PTX_PRMT_RC8,
@@ -199,6 +203,16 @@ enum ptx_sreg {
   PTX_SR_CLOCK, PTX_SR_CLOCK_HI, PTX_SR_CLOCK64, PTX_SR_GLOBALTIMER, PTX_SR_GLOBALTIMER_LO,
   PTX_SR_GLOBALTIMER_HI, PTX_SR_DYNAMIC_SMEM_SIZE, PTX_SR_TOTAL_SMEM_SIZE,
   PTX_SR_WARP_SZ, /* the WARP_SZ constant: a special register so a 64-lane profile can change it */
+  /* thread-block clusters (sm_90): a launch without clusters is one of 1x1x1 clusters */
+  PTX_SR_CLUSTER_CTAID_X, PTX_SR_CLUSTER_CTAID_Y, PTX_SR_CLUSTER_CTAID_Z,
+  PTX_SR_CLUSTER_NCTAID_X, PTX_SR_CLUSTER_NCTAID_Y, PTX_SR_CLUSTER_NCTAID_Z,
+  PTX_SR_CLUSTER_CTARANK, PTX_SR_CLUSTER_NCTARANK,
+  PTX_SR_CLUSTERID_X, PTX_SR_CLUSTERID_Y, PTX_SR_CLUSTERID_Z,
+  PTX_SR_NCLUSTERID_X, PTX_SR_NCLUSTERID_Y, PTX_SR_NCLUSTERID_Z,
+  PTX_SR_IS_EXPLICIT_CLUSTER,
+  /* %envreg0..31: what the driver hands the kernel; %envreg1:%envreg2 is the grid workspace
+     of a cooperative launch (cooperative_groups' grid.sync()) */
+  PTX_SR_ENVREG0, PTX_SR_ENVREG31 = PTX_SR_ENVREG0 + 31,
   PTX_SR_COUNT
 };
 /* Name as written in PTX ("%tid.x", "WARP_SZ"). */
@@ -207,6 +221,7 @@ const char *ptx_sreg_name(enum ptx_sreg r);
 /* ---- operands ---- */
 #define PTX_NOREG UINT32_MAX   /* no register; also the sink '_' in vectors and pairs */
 #define PTX_MAX_OPD 6
+#define PTX_MAX_VEC 8          /* registers in a vector operand: wmma fragments hold 8 */
 
 enum ptx_opd_kind {
   PTX_OPD_NONE = 0,
@@ -225,13 +240,13 @@ enum ptx_opd_kind {
 struct ptx_operand {
   uint8_t kind;        /* enum ptx_opd_kind */
   uint8_t neg;         /* '!' before a predicate operand */
-  uint8_t nvec;        /* PTX_OPD_VEC: number of elements (1..4) */
+  uint8_t nvec;        /* PTX_OPD_VEC: number of elements (1..PTX_MAX_VEC) */
   uint8_t pad_;
   uint32_t reg;
   uint32_t pair;
   uint32_t sym;
   int64_t imm;
-  uint32_t vreg[4];
+  uint32_t vreg[PTX_MAX_VEC];
 };
 
 /* ---- instructions ---- */
@@ -267,6 +282,8 @@ struct ptx_inst {
                           inlined; the chain's root when no location of it is in an own file */
   uint32_t frame;      /* the .loc's place in module->frames (the inlining chain up from
                           file/line), or PTX_NOREG when none */
+  uint32_t mma;        /* wmma, mma, ldmatrix, stmatrix: shape, layouts and types, packed
+                          (ptx_mma.h); 0 for every other opcode */
   struct ptx_operand opd[PTX_MAX_OPD];
 };
 
@@ -328,8 +345,10 @@ struct ptx_func {
   uint32_t first_ret;          /* index into module->func_params */
   uint32_t ptx_line;           /* line of the .entry/.func keyword */
   uint32_t maxntid[3], reqntid[3], minnctapersm, maxnreg; /* performance directives, 0 if absent */
-  uint32_t reqnctapercluster[3], maxclusterrank; /* cluster directives (__cluster_dims__, the
-                                  third argument of __launch_bounds__), 0 if absent */
+  uint32_t reqnctapercluster[3]; /* __cluster_dims__ (.reqnctapercluster), 0 if absent */
+  uint32_t maxclusterrank;     /* __launch_bounds__'s third argument (.maxclusterrank), 0 if
+                                  absent */
+  uint8_t explicitcluster;     /* .explicitcluster: the kernel must be launched with clusters */
   const char *refused;         /* NULL, or why the emulator cannot run this function: its body
                                   uses a construct warplab does not model ("unsupported
                                   instruction 'tex.1d.v4.s32.s32' at line 45"), or names a

@@ -12,6 +12,7 @@
  */
 #include "ptx/ptx.h"
 #include "ptx/ptx_lex.h"
+#include "ptx/ptx_mma.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -359,7 +360,10 @@ static int word_type(const struct ptx_tok *t) {
 static int word_space(const struct ptx_tok *t) {
   if (t->kind != PTX_TK_DOTW) return -1;
   if (tok_is(t, "global")) return PTX_SP_GLOBAL;
-  if (tok_is(t, "shared") || tok_is(t, "shared::cta")) return PTX_SP_SHARED;
+  /* a shared::cluster address names a block of the cluster (mapa); one of the block's own
+     shared memory is one too, so both are the shared space */
+  if (tok_is(t, "shared") || tok_is(t, "shared::cta") || tok_is(t, "shared::cluster"))
+    return PTX_SP_SHARED;
   if (tok_is(t, "local")) return PTX_SP_LOCAL;
   if (tok_is(t, "const")) return PTX_SP_CONST;
   if (tok_is(t, "param")) return PTX_SP_PARAM;
@@ -454,6 +458,10 @@ static const struct {
   {"%dynamic_smem_size", PTX_SR_DYNAMIC_SMEM_SIZE, 0},
   {"%total_smem_size", PTX_SR_TOTAL_SMEM_SIZE, 0},
   {"WARP_SZ", PTX_SR_WARP_SZ, 0},
+  {"%cluster_ctaid", PTX_SR_CLUSTER_CTAID_X, 1},  {"%cluster_nctaid", PTX_SR_CLUSTER_NCTAID_X, 1},
+  {"%cluster_ctarank", PTX_SR_CLUSTER_CTARANK, 0}, {"%cluster_nctarank", PTX_SR_CLUSTER_NCTARANK, 0},
+  {"%clusterid", PTX_SR_CLUSTERID_X, 1},          {"%nclusterid", PTX_SR_NCLUSTERID_X, 1},
+  {"%is_explicit_cluster", PTX_SR_IS_EXPLICIT_CLUSTER, 0},
 };
 
 /* real special registers (prefixes) that warplab does not model */
@@ -1236,6 +1244,8 @@ static int two_type_op(int op) {
 static int apply_mod(struct ptx_inst *in, struct modstate *ms, const struct ptx_tok *t) {
   int v;
   size_t i;
+  if (ptx_mma_op(in->op))            /* tensor cores: ptx_mma.c */
+    return ptx_mma_mod(in, t->s, t->len);
   int ty = word_type(t), sp = word_space(t);
   if (ty != PTX_T_NONE && ms->ntypes == 2 && (in->op == PTX_OP_VABSDIFF2 || in->op == PTX_OP_VABSDIFF4)) {
     if (ptx_type_is_signed((enum ptx_type)ty)) in->flags |= PTX_F_BSIGNED;  /* vop.dtype.atype.btype */
@@ -1257,6 +1267,7 @@ static int apply_mod(struct ptx_inst *in, struct modstate *ms, const struct ptx_
   }
   if (sp >= 0) {
     in->space = (uint8_t)sp;
+    if (in->op == PTX_OP_ISSPACEP && tok_is(t, "shared::cluster")) in->sub = 1; /* any block's */
     return 0;
   }
   if (tok_is(t, "v2") || tok_is(t, "v4")) {
@@ -1288,7 +1299,14 @@ static int apply_mod(struct ptx_inst *in, struct modstate *ms, const struct ptx_
     if (tok_is(t, "sync")) return 0;
     break;
   case PTX_OP_BAR:
-    if (tok_is(t, "cluster")) return 1; /* barrier.cluster: clusters are not modelled, refuse */
+    /* barrier.cluster.arrive / .wait: "cluster" comes first, then the mode */
+    if (tok_is(t, "cluster")) { in->sub = PTX_BAR_CLUSTER_WAIT; return 0; }
+    if (in->sub == PTX_BAR_CLUSTER_WAIT || in->sub == PTX_BAR_CLUSTER_ARRIVE) {
+      if (tok_is(t, "arrive")) { in->sub = PTX_BAR_CLUSTER_ARRIVE; return 0; }
+      if (tok_is(t, "wait") || tok_is(t, "relaxed")) return 0;
+      if (tok_is(t, "aligned")) { in->flags |= PTX_F_ALIGNED; return 0; }
+      return 1;
+    }
     if (tok_is(t, "sync")) return 0; /* PTX_BAR_SYNC is the default; bar.warp.sync keeps WARP_SYNC */
     if (tok_is(t, "arrive")) { in->sub = PTX_BAR_ARRIVE; return 0; }
     if (tok_is(t, "red")) { in->sub = PTX_BAR_RED; return 0; }
@@ -1444,7 +1462,7 @@ static int parse_operand(struct parser *p, struct ptx_inst *in, unsigned idx, co
   size_t i;
   memset(o, 0, sizeof *o);
   o->reg = o->pair = o->sym = PTX_NOREG;
-  for (i = 0; i < 4; i++) o->vreg[i] = PTX_NOREG;
+  for (i = 0; i < PTX_MAX_VEC; i++) o->vreg[i] = PTX_NOREG;
   if (is_punct(t, '!')) {
     next(p);
     t = peek(p);
@@ -1480,7 +1498,8 @@ static int parse_operand(struct parser *p, struct ptx_inst *in, unsigned idx, co
     o->kind = PTX_OPD_VEC;
     for (;;) {
       const struct ptx_tok *e = peek(p);
-      if (o->nvec == 4) return syn(p, e, "more than 4 elements in vector operand of '%s'", opname);
+      if (o->nvec == PTX_MAX_VEC)
+        return syn(p, e, "more than %d elements in vector operand of '%s'", PTX_MAX_VEC, opname);
       if (e->kind == PTX_TK_IDENT && tok_is(e, "_")) {
         o->vreg[o->nvec++] = PTX_NOREG;
       } else if (e->kind == PTX_TK_INT && e->u == 0) {
@@ -1569,6 +1588,16 @@ static int parse_operand(struct parser *p, struct ptx_inst *in, unsigned idx, co
       next(p);
     }
     return 0;
+  }
+  if (t->len > 7 && t->len <= 9 && memcmp(t->s, "%envreg", 7) == 0 && t->s[7] >= '0' &&
+      t->s[7] <= '9' && (t->len == 8 || (t->s[8] >= '0' && t->s[8] <= '9'))) {
+    unsigned k = (unsigned)(t->s[7] - '0');
+    if (t->len == 9) k = k * 10 + (unsigned)(t->s[8] - '0');
+    if (k <= 31 && (t->len == 8 || t->s[7] != '0')) {   /* %envreg0 .. %envreg31 */
+      o->kind = PTX_OPD_SREG;
+      o->reg = PTX_SR_ENVREG0 + k;
+      return 0;
+    }
   }
   for (i = 0; i < sizeof unsupported_sregs / sizeof unsupported_sregs[0]; i++) {
     size_t n = strlen(unsupported_sregs[i]);
@@ -1739,6 +1768,12 @@ static int parse_inst(struct parser *p) {
     next(p);
   } else {
     next(p);
+  }
+  if (ptx_mma_op(in.op)) {            /* tensor cores: ptx_mma.c */
+    int refuse;
+    const char *why = ptx_mma_check(&in, &refuse);
+    if (why && refuse) return unsup(p, opt, "unsupported instruction '%s' at line %u: %s", ot.s, opt->line, why);
+    if (why) return syn(p, opt, "'%s' with %u operands: %s", ptx_op_name((enum ptx_op)in.op), in.nopd, why);
   }
   if (in.op == PTX_OP_BRA && (in.nopd != 1 || in.opd[0].kind != PTX_OPD_LABEL))
     return syn(p, opt, "'%s' needs exactly one label operand", ot.s);
@@ -1913,7 +1948,7 @@ static int parse_perf(struct parser *p, struct ptx_func *f) {
     if (t->kind != PTX_TK_DOTW) return 0;
     if (tok_is(t, "maxntid") || tok_is(t, "reqntid") || tok_is(t, "reqnctapercluster")) {
       uint32_t *dst = tok_is(t, "maxntid") ? f->maxntid : tok_is(t, "reqntid") ? f->reqntid
-                      : f->reqnctapercluster;
+                    : f->reqnctapercluster;
       int i;
       next(p);
       for (i = 0; i < 3; i++) {
@@ -1931,6 +1966,7 @@ static int parse_perf(struct parser *p, struct ptx_func *f) {
       else if (tok_is(t, "maxnreg")) f->maxnreg = (uint32_t)v;
       else f->maxclusterrank = (uint32_t)v;
     } else if (tok_is(t, "noreturn") || tok_is(t, "explicitcluster")) {
+      if (tok_is(t, "explicitcluster")) f->explicitcluster = 1;
       next(p);
     } else {
       return 0;
@@ -2094,6 +2130,7 @@ static int parse_function(struct parser *p) {
     if (hdr.reqnctapercluster[0])
       memcpy(f->reqnctapercluster, hdr.reqnctapercluster, sizeof f->reqnctapercluster);
     if (hdr.maxclusterrank) f->maxclusterrank = hdr.maxclusterrank;
+    if (hdr.explicitcluster) f->explicitcluster = 1;
     if (!has_body) return 0;
     f->first_inst = m->ninsts;
     f->first_reg = m->nregs;

@@ -81,6 +81,16 @@ const char *ptx_sreg_name(enum ptx_sreg r) {
     "%clock", "%clock_hi", "%clock64", "%globaltimer", "%globaltimer_lo",
     "%globaltimer_hi", "%dynamic_smem_size", "%total_smem_size",
     "WARP_SZ",
+    "%cluster_ctaid.x", "%cluster_ctaid.y", "%cluster_ctaid.z",
+    "%cluster_nctaid.x", "%cluster_nctaid.y", "%cluster_nctaid.z",
+    "%cluster_ctarank", "%cluster_nctarank",
+    "%clusterid.x", "%clusterid.y", "%clusterid.z",
+    "%nclusterid.x", "%nclusterid.y", "%nclusterid.z", "%is_explicit_cluster",
+    "%envreg0", "%envreg1", "%envreg2", "%envreg3", "%envreg4", "%envreg5", "%envreg6",
+    "%envreg7", "%envreg8", "%envreg9", "%envreg10", "%envreg11", "%envreg12", "%envreg13",
+    "%envreg14", "%envreg15", "%envreg16", "%envreg17", "%envreg18", "%envreg19",
+    "%envreg20", "%envreg21", "%envreg22", "%envreg23", "%envreg24", "%envreg25",
+    "%envreg26", "%envreg27", "%envreg28", "%envreg29", "%envreg30", "%envreg31",
   };
   return (unsigned)r < PTX_SR_COUNT ? names[r] : "?";
 }

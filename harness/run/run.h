@@ -29,6 +29,9 @@ struct run_opts {
   int no_ncu;                  /* GPU: timings only, no Nsight Compute runs */
   int profile_all;             /* GPU: Nsight Compute on every sweep configuration, not only
                                   the main one (each costs a profiled launch, seconds each) */
+  int sweep_counters;          /* GPU without profile_all: the sweeps' ratio metrics from the
+                                  emulator's exact counters of the same PTX at the lab's
+                                  emulator size (run_emu_sweeps), labelled so */
   const char *size_set[8];     /* "NAME=V": problem-size variables of the main size to change */
   uint32_t nsize_set;
   int hidden_tests;            /* also check the tests lab.json marks "hidden" (grade only) */
@@ -104,7 +107,7 @@ struct run_provenance {
   char ptx_file[1200];
   char started[32];            /* ISO 8601 UTC */
   uint32_t sm_clock_mhz;       /* gpu, when the driver tells */
-  char ncu_note[200];          /* gpu: where the metrics came from, or why there are none
+  char ncu_note[400];          /* gpu: where the metrics came from, or why there are none
                                   (RUN_NCU_STOPPED when ncu met a tool limit) */
   char timing_note[400];       /* emu: how times were modelled, or why there are none */
   char isolation[700];         /* how nvcc was kept from files other than the kernel's,
@@ -203,6 +206,12 @@ json_t *run_result_json(const struct run_lab *lab, const struct run_result *r, c
                         const char *charts_note);
 /* Write j as dir/result.json. Returns 0, or -1 with err. */
 int run_result_save(const char *dir, json_t *j, char *err, size_t errlen);
+/* The run saved in from_dir/result.json made fit to ship (a students' copy's reference
+   figures): without paths, build log, hot spots, charts or integrity findings, with note as
+   provenance.shipped (NULL: none); written to to_dir/result.json (to_dir exists). Returns 0,
+   or -1 with err. */
+int run_result_ship(const char *from_dir, const char *to_dir, const char *note, char *err,
+                    size_t errlen);
 
 /* Read the run saved in dir/result.json back into *res (provenance, points and their metrics;
    results_dir = dir) and its lab's id into lab_id. Returns 0, or -1 with err. */

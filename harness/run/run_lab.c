@@ -216,6 +216,22 @@ static int parse_launch(struct ctx *c, json_t *root, struct run_lab *lab)
       }
     }
   }
+  json_t *co = json_object_get(l, "cooperative"), *cl = json_object_get(l, "cluster");
+  if (co && !json_is_boolean(co))
+    return bad(c, "launch.cooperative", "must be true or false");
+  lab->cooperative = json_is_true(co);
+  memset(lab->cluster, 0, sizeof lab->cluster);
+  if (cl) {
+    if (!json_is_array(cl) || json_array_size(cl) < 1 || json_array_size(cl) > 3)
+      return bad(c, "launch.cluster", "must be an array of 1 to 3 positive integers");
+    for (size_t d = 0; d < 3; d++) {
+      json_t *v = json_array_get(cl, d);
+      if (d < json_array_size(cl) && (!json_is_integer(v) || json_integer_value(v) < 1 ||
+                                      json_integer_value(v) > 1024))
+        return bad(c, "launch.cluster", "must be an array of 1 to 3 positive integers");
+      lab->cluster[d] = d < json_array_size(cl) ? (uint32_t)json_integer_value(v) : 1;
+    }
+  }
   json_t *sm = json_object_get(l, "smem");
   if (sm)
     return get_expr(c, sm, "launch.smem", lab->smem);

@@ -86,6 +86,9 @@ struct run_lab {
   char test_arch[RUN_MAX_TESTS][32];  /* a test's own emulator profile ("wave64"), "" if none */
   uint8_t test_hidden[RUN_MAX_TESTS]; /* "hidden": true: only `warplab grade` checks it */
   char grid[3][RUN_EXPR_LEN], block[3][RUN_EXPR_LEN], smem[RUN_EXPR_LEN];
+  int cooperative;            /* launch.cooperative: every block resident at once (a kernel
+                                 that uses grid.sync() is launched so anyway) */
+  uint32_t cluster[3];        /* launch.cluster: thread-block clusters of that shape; 0: none */
   char ref_source[128], ref_function[64];
   int has_abs, has_rel, has_ulp;
   double tol_abs, tol_rel;

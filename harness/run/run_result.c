@@ -187,6 +187,35 @@ int run_result_save(const char *dir, json_t *j, char *err, size_t errlen)
 }
 
 
+int run_result_ship(const char *from_dir, const char *to_dir, const char *note, char *err,
+                    size_t errlen)
+{
+  char path[1200];
+  snprintf(path, sizeof path, "%s/result.json", from_dir);
+  json_error_t je;
+  json_t *r = json_load_file(path, JSON_PRESERVE_ORDER, &je);
+  if (!json_is_object(r)) {
+    snprintf(err, errlen, "%s:%d: %s", path, je.line, r ? "not an object" : je.text);
+    json_decref(r);
+    return -1;
+  }
+  /* what names the machine it ran on or quotes the source: paths, the build log, the hot
+     spots' lines, the charts' files, the integrity findings */
+  static const char *const drop[] = {"build_log", "hotspots", "charts", "results_dir",
+                                     "integrity"};
+  for (size_t i = 0; i < sizeof drop / sizeof *drop; i++)
+    json_object_del(r, drop[i]);
+  json_t *prov = json_object_get(r, "provenance");
+  json_object_del(prov, "kernel_file");
+  json_object_del(prov, "ptx");
+  json_object_del(prov, "isolation");
+  if (note)
+    json_object_set_new(prov, "shipped", json_string(note));
+  int rc = run_result_save(to_dir, r, err, errlen);
+  json_decref(r);
+  return rc;
+}
+
 int run_result_load(const char *dir, struct run_result *r, char *lab_id, size_t lab_len, char *err,
                     size_t errlen)
 {

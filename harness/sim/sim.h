@@ -156,6 +156,18 @@ struct sim_launch {
      number alone, never on the host's cores or worker threads. 0: an H100's 132 SMs, each
      holding what 2048 threads and 32 blocks allow. */
   uint32_t resident_blocks;
+  /* Cooperative launches and clusters (sim_cluster.c). A cooperative launch
+     (cuLaunchCooperativeKernel) has every block of the grid resident at once, so grid-wide
+     synchronisation (cooperative_groups' grid.sync(), which reads the grid workspace from
+     %envreg1:%envreg2) completes; the emulator runs its blocks interleaved. A kernel that
+     reads %envreg is launched cooperatively whatever this says (sim_kernel_cooperative). */
+  int cooperative;
+  uint32_t coop_blocks_per_sm; /* blocks of this kernel one SM holds (the occupancy) and ... */
+  uint32_t sm_count;           /* ... the GPU's SMs: a cooperative grid of more blocks than
+                                  their product is refused as the GPU refuses it; 0: unknown,
+                                  no check */
+  uint32_t cluster[3];      /* the launch's cluster dimension (cuLaunchKernelEx's attribute);
+                               0: none, the kernel's __cluster_dims__ or else clusters of one */
 };
 #define SIM_DEFAULT_BUDGET 2000000000ull
 /* What device printf may leave behind in one launch: CUDA's default printf FIFO
@@ -306,6 +318,17 @@ enum sim_status sim_run(struct sim_device *d, const struct ptx_module *m, const 
    the driver gives, the kernel's name and its .cu line where the PTX has one. */
 enum sim_status sim_launch_check(const struct ptx_module *m, int func, const struct sim_launch *cfg,
                                  uint32_t static_smem, char *err, size_t errlen);
+
+/* Whether entry func of m must be launched cooperatively: it, or a function it calls, reads
+   %envreg (cooperative_groups' grid workspace: grid.sync(), this_grid().is_valid()). Both
+   backends then launch it cooperatively, as a CUDA program that calls grid.sync() must
+   (cudaLaunchCooperativeKernel); warplab's command line has no host code to say so. */
+int sim_kernel_cooperative(const struct ptx_module *m, int func);
+/* The cluster dimension a launch of entry func of m with cfg runs with, into dims: the
+   kernel's __cluster_dims__ (.reqnctapercluster), else cfg->cluster, else 1,1,1. Returns 1
+   when the launch has clusters (either of those named them), else 0. */
+int sim_cluster_dims(const struct ptx_module *m, int func, const struct sim_launch *cfg,
+                     uint32_t dims[3]);
 
 /* "0-15,17": the set bits of a lane mask as ranges, into buf. */
 void sim_lanes_text(uint64_t lanes, char *buf, size_t n);

@@ -4,9 +4,13 @@
  * releases a barrier every live thread has reached, or is stuck: then it reports barrier
  * divergence (a barrier reached by part of a warp, in the words of compute-sanitizer's
  * synccheck) or a deadlock listing which threads loop, which wait where, and which exited.
- * Warps that spin without changing anything count as unable to run; when only another block
- * could write what they wait for, the block is set aside (parked) for sim_launch.c to resume
- * once global memory has changed, or to have it report the deadlock when nothing can.
+ * Warps that spin without changing anything count as unable to run. Blocks run in slices
+ * (sim_block_resume). A block of a group (a cooperative grid, a cluster: sim_launch.c's
+ * run_group) that none of its warps can run gives way to the other blocks of its group, and
+ * the group decides when that is a deadlock (sim_block_stuck). A block outside a group whose
+ * warps spin on memory only another block could write is set aside (SIM_BS_WAIT) for
+ * sim_launch.c to resume once global memory has changed, or to have it report the deadlock
+ * when nothing can.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -287,30 +291,24 @@ static int release_barriers(struct sim_block *b)
   return released;
 }
 
-/* No warp of b can run but some spin: loop without changing a register, a pc or memory over
-   a whole checkpoint window (sim_warp.c). Is that a deadlock? Not while memory has changed
-   since a spinning warp was judged (it is let run again until its next checkpoint): returns
-   1 to go on running. Nor, perhaps, while another block may yet write what they wait for (a
-   flag, a lock another block holds): returns 2 to set the block aside, with the global
-   writes it has seen, unless b->final says nothing else can. Returns 0: stuck. */
-static int may_progress(struct sim_block *b)
+/* Whether b has spinning warps (0: none), and whether memory changed since one was judged
+   spinning: then it is let run again until its next checkpoint (1); else -1. *global: the
+   launch's global writes the judgement saw. */
+static int spin_unstuck(struct sim_block *b, uint64_t *global)
 {
   int spin = 0;
-  uint64_t global = sim_launch_global_writes(b), wr = b->writes + global;
+  uint64_t wr = b->writes + (*global = sim_launch_global_writes(b));
   for (uint32_t i = 0; i < b->nwarps; i++) {
     struct sim_warp *w = &b->warps[i];
     if (w->state != SIM_W_RUN || !w->spinning)
       continue;
-    spin = 1;
+    spin = -1;
     if (w->snap_writes != wr) {
       w->spinning = 0;
       return 1;
     }
   }
-  if (!spin || b->final)
-    return 0;
-  b->park_writes = global;
-  return 2;
+  return spin;
 }
 
 /* Account n instructions against the launch budget; 1 when it is spent. */
@@ -338,13 +336,24 @@ static void past_budget(struct sim_block *b, struct sim_warp *w)
                   sim_ctz64(w->live | 1), SIM_FK_BUDGET, msg);
 }
 
+void sim_block_begin(struct sim_block *b)
+{
+  for (uint32_t i = 0; i < b->nwarps; i++) {
+    sim_warp_init(b, &b->warps[i]);
+    b->warps[i].clarr = b->warps[i].clwait = 0;
+  }
+  memset(b->bar_arrived, 0, sizeof b->bar_arrived);
+  sim_race_begin(b);           /* without host memory for it, the block runs unchecked */
+}
+
 void sim_block_stuck(struct sim_block *b)
 {
-  /* a barrier reached by part of a warp, or a deadlock */
+  /* stuck: a barrier reached by part of a warp, or a deadlock; in a group, lanes that spin
+     wait for another block (grid.sync()'s thread 0), which is no barrier divergence */
   for (uint32_t i = 0; i < b->nwarps; i++) {
     struct sim_warp *w = &b->warps[i];
     uint64_t at = w->barwait & w->live;
-    if (at && (w->live & ~at)) {
+    if (at && (w->live & ~at) && !(b->in_group && (spinners(w) & (w->loopers | w->snap_loopers)))) {
       spinners(w);
       report_stuck(b, 1, w, at);
       return;
@@ -360,15 +369,9 @@ void sim_block_stuck(struct sim_block *b)
   report_stuck(b, 0, NULL, 0);
 }
 
-enum sim_status sim_block_run(struct sim_block *b)
+enum sim_bstep sim_block_resume(struct sim_block *b, uint64_t slice)
 {
-  if (!b->parked) {
-    for (uint32_t i = 0; i < b->nwarps; i++)
-      sim_warp_init(b, &b->warps[i]);
-    memset(b->bar_arrived, 0, sizeof b->bar_arrived);
-    sim_race_begin(b);         /* without host memory for it, the block runs unchecked */
-  }
-  b->parked = 0;
+  uint64_t start = b->ctr.warp_insts;
   for (;;) {
     int runnable = 0, alive = 0;
     for (uint32_t i = 0; i < b->nwarps; i++) {
@@ -378,10 +381,10 @@ enum sim_status sim_block_run(struct sim_block *b)
       if (w->state == SIM_W_RUN || w->have_group) {
         uint64_t n = sim_warp_run(b, w, b->budget < QUANTUM * 16 ? b->budget / 16 + 1 : QUANTUM);
         if (b->faulted)
-          return SIM_OK;
+          return SIM_BS_DONE;
         if (spend(b, n)) {
           past_budget(b, w);
-          return SIM_OK;
+          return SIM_BS_DONE;
         }
       }
       if (w->state != SIM_W_DONE)
@@ -392,12 +395,20 @@ enum sim_status sim_block_run(struct sim_block *b)
     if (!alive)
       break;
     if (b->linear > *b->stop_after)
-      return SIM_OK;
-    if (runnable)
+      return SIM_BS_DONE;
+    if (runnable) {
+      if (b->in_group && b->nworkers > 1 &&
+          __atomic_load_n(&b->worker->state, __ATOMIC_RELAXED) != SIM_WK_RUNNING)
+        __atomic_store_n(&b->worker->state, SIM_WK_RUNNING, __ATOMIC_RELEASE);
+      if (slice && b->ctr.warp_insts - start >= slice)
+        return SIM_BS_YIELD;
       continue;
+    }
     int r = release_barriers(b);
     if (r < 0 || b->faulted)
-      return SIM_OK;
+      return SIM_BS_DONE;
+    if (r == 0)
+      r = sim_cluster_release(b);
     /* a barrier round costs the host far more than an instruction: each warp's wait counts as
        BARRIER_WAIT_COST instructions, so that a runaway loop around __syncthreads() meets the
        budget as soon as one without a barrier would */
@@ -405,27 +416,34 @@ enum sim_status sim_block_run(struct sim_block *b)
       for (uint32_t i = 0; i < b->nwarps; i++)
         if (b->warps[i].state != SIM_W_DONE) {
           past_budget(b, &b->warps[i]);
-          return SIM_OK;
+          return SIM_BS_DONE;
         }
-    int mp = r > 0 ? 1 : may_progress(b);
-    if (mp == 1)
+    if (r > 0)
       continue;
-    if (mp == 2) {
-      /* set aside: the race checker's shadow is the worker thread's, and the block may resume
-         on another, so what it holds is reported now and the block runs on unchecked */
+    uint64_t global;
+    int spin = spin_unstuck(b, &global);
+    if (spin > 0)
+      continue;
+    if (b->in_group)            /* the other blocks of its group may free it */
+      return SIM_BS_WAIT;
+    if (spin < 0 && !b->final) {
+      /* its warps spin: another block may yet write what they wait for (a flag, a lock it
+         holds), so the block is set aside with the global writes it has seen. The race
+         checker's shadow is the worker thread's and the block may resume on another, so what
+         it holds is reported now and the block runs on unchecked */
       sim_race_end(b);
       if (b->faulted)
-        return SIM_OK;
+        return SIM_BS_DONE;
       b->race = NULL;
-      b->parked = 1;
-      return SIM_OK;
+      b->park_writes = global;
+      return SIM_BS_WAIT;
     }
     sim_block_stuck(b);
-    return SIM_OK;
+    return SIM_BS_DONE;
   }
   if (b->chunk)
     __atomic_add_fetch(b->budget_used, b->chunk, __ATOMIC_RELAXED);
   b->chunk = 0;
   sim_race_end(b);
-  return SIM_OK;
+  return SIM_BS_DONE;
 }

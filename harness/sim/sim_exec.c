@@ -13,6 +13,7 @@
 
 #include "sim/sim_alu.h"
 #include "sim/sim_int.h"
+#include "sim/sim_mma.h"
 
 #define REG(r) (w->regs + (size_t)(r) * W)
 #define FOR_LANES(mask) for (unsigned l = lo; l < hi; l++) if ((mask) >> l & 1)
@@ -81,7 +82,7 @@ static uint64_t lane_sreg(const struct sim_block *b, const struct sim_warp *w, u
   case PTX_SR_DYNAMIC_SMEM_SIZE: return b->cfg->dyn_smem;
   case PTX_SR_TOTAL_SMEM_SIZE: return b->smem_size;
   case PTX_SR_WARP_SZ: return b->W;
-  default: return 0;
+  default: return sim_cluster_sreg(b, sr);       /* clusters, %envreg */
   }
 }
 
@@ -126,6 +127,12 @@ static uint8_t *mem_at(struct sim_block *b, struct sim_warp *w, uint32_t pc, uns
     return al->data + (a - al->base);
   }
   case PTX_SP_SHARED:
+    if (a >= SIM_DSMEM_STRIDE) {                 /* another block of the cluster (mapa) */
+      uint8_t *p = sim_cluster_smem(b, a, size);
+      if (!p)
+        sim_fault_mem(b, w, pc, l, SIM_FK_OUT_OF_BOUNDS, real, acc, addr, size);
+      return p;
+    }
     if (a > b->smem_size || size > b->smem_size - a) {
       sim_fault_mem(b, w, pc, l, SIM_FK_OUT_OF_BOUNDS, real, acc, addr, size);
       return NULL;
@@ -693,11 +700,26 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
     break;
   }
 
+  case PTX_OP_MAPA: {
+    const uint64_t *a = REG(in->opd[1].reg), *r = REG(in->opd[2].reg);
+    FOR_LANES(e) {
+      uint64_t v;
+      if (sim_cluster_mapa(b, w, pc, l, (enum ptx_space)in->space, a[l] & sim_alu_mask(t),
+                           r[l] & 0xffffffffu, &v))
+        return pc;
+      REG(d->reg)[l] = v & sim_alu_mask(t);
+    }
+    break;
+  }
+
   case PTX_OP_ISSPACEP: {
     const uint64_t *a = REG(in->opd[1].reg);
     FOR_LANES(e) {
       uint64_t v = a[l];
       int sh = v - SIM_SHARED_WIN < SIM_WIN_SIZE, lc = v - SIM_LOCAL_WIN < SIM_WIN_SIZE;
+      if (sh && in->space == PTX_SP_SHARED && !in->sub && v - SIM_SHARED_WIN >= SIM_DSMEM_STRIDE)
+        sh = (v - SIM_SHARED_WIN) / SIM_DSMEM_STRIDE - 1 ==   /* .shared::cta: its own block */
+             sim_cluster_sreg(b, PTX_SR_CLUSTER_CTARANK);
       REG(d->reg)[l] = in->space == PTX_SP_SHARED ? sh : in->space == PTX_SP_LOCAL ? lc
                      : in->space == PTX_SP_GLOBAL ? (!sh && !lc) : 0;
     }
@@ -1060,6 +1082,14 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
 
   case PTX_OP_MBARRIER:                           /* mbarrier: sim_async.c */
     if (sim_mbarrier_exec(b, w, pc, e))
+      return pc;
+    break;
+
+  case PTX_OP_WMMA:                               /* tensor cores: sim_mma.c */
+  case PTX_OP_MMA:
+  case PTX_OP_LDMATRIX:
+  case PTX_OP_STMATRIX:
+    if (sim_mma_exec(b, w, pc, e))
       return pc;
     break;
 

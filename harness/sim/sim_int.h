@@ -164,10 +164,29 @@ struct sim_warp {
   int snap_valid, spinning;
   uint32_t wsync;                /* __syncwarp()s and .sync collectives the warp has completed:
                                     the race checker's order between its lanes */
+  /* barrier.cluster (sim_cluster.c): lanes that arrived and have not waited yet, the phase
+     they arrived in, and lanes waiting (also in barwait, at no block barrier) */
+  uint64_t clarr, clwait;
+  uint32_t clphase[SIM_MAX_WARP];
 };
 
 /* ---- blocks ---- */
 struct sim_worker;
+struct sim_block;
+
+/* A cluster of blocks that run together (sim_cluster.c): their distributed shared memory and
+   barrier.cluster. A launch without clusters gives each block a cluster of its own. */
+struct sim_cluster {
+  uint32_t n;                    /* blocks */
+  struct sim_block **blk;        /* by rank (%cluster_ctarank) */
+  uint32_t phase;                /* barrier.cluster phases completed */
+  uint64_t *progress;            /* bumped when a phase completes (the group's progress
+                                    count, sim_launch.c), or NULL */
+};
+
+/* Where distributed shared memory lives: a shared-space address at or past this names block
+   (address / SIM_DSMEM_STRIDE - 1) of the cluster, at offset address % SIM_DSMEM_STRIDE. */
+#define SIM_DSMEM_STRIDE 0x01000000u
 
 /* What the launch's printf output has come to (kept by sim_launch.c, read by sim_builtin.c). */
 struct sim_printf {
@@ -222,19 +241,39 @@ struct sim_block {
   uint64_t mb_fails;             /* mbarrier waits that found their phase open since an
                                     mbarrier or memory last changed (sim_async.c) ... */
   uint64_t mb_writes;            /* ... and b->writes when that count started */
-  int parked;                    /* sim_block_run set the block aside: its warps spin on memory
-                                    another block may write (sim_launch.c resumes it) */
-  uint64_t park_writes;          /* the launch's global writes when it was set aside */
-  int final;                     /* nothing else can write what it waits for: report, not park */
+  uint64_t park_writes;          /* outside a group: the launch's global writes when it last
+                                    returned SIM_BS_WAIT (sim_launch.c resumes it after more) */
+  int final;                     /* outside a group: nothing else can write what it waits for:
+                                    sim_block_resume reports the deadlock, not SIM_BS_WAIT */
+  struct sim_cluster *cluster;   /* its cluster, when it runs in a group (sim_launch.c), else
+                                    NULL: then own is its cluster of one */
+  struct sim_cluster own;
+  struct sim_block *own_blk;
+  uint32_t crank;                /* its rank in the cluster */
+  uint64_t coop_ws;              /* the grid workspace of a cooperative launch (%envreg1:2) */
+  int in_group;                  /* run by sim_block_resume among the other blocks of its
+                                    group: waiting for them yields instead of a deadlock */
+  struct sim_race *race_own;     /* the checker's shadow of a block in a group (its own) */
+};
+
+/* What a worker is doing, for the progress watch of the blocks on the others. */
+enum sim_wkstate {
+  SIM_WK_IDLE = 0,               /* not started, or out of blocks */
+  SIM_WK_RUNNING,                /* running a block that makes progress, or taking the next */
+  SIM_WK_STUCK                   /* its block's warps spin without changing anything or wait */
 };
 
 struct sim_worker {
   uint64_t global_writes;        /* this worker's stores and atomics that changed global memory */
-  char pad[56];
+  uint32_t state;                /* enum sim_wkstate (atomic): kept by the workers of groups */
+  char pad[52];
 };
 
 /* Sum of every worker's global writes (monotonic; racy reads are fine). */
 uint64_t sim_launch_global_writes(const struct sim_block *b);
+/* 1 when a worker other than b's runs a group that is not stuck (or is about to take one): it
+   may yet write what b's group waits for. */
+int sim_launch_others_running(const struct sim_block *b);
 
 /* ---- launch checks ---- */
 #define SIM_CLUSTER_PORTABLE_MAX 8u  /* blocks a cluster may hold without the non-portable
@@ -247,16 +286,41 @@ enum sim_status sim_launch_check_cluster(const struct ptx_module *m, int func,
                                          size_t n);
 
 /* ---- execution ---- */
-/* Run one block to completion, fault or deadlock, or until its warps spin on memory that
-   only another block could change: then b->parked is set and a later call (b->parked still
-   set) resumes it; with b->final set it reports the deadlock instead. Returns SIM_OK (a fault
-   goes to b->res). */
-enum sim_status sim_block_run(struct sim_block *b);
-
-/* Block b can make no progress (no warp can run, none is let past a barrier, nothing else
-   may write what its spinning warps wait for): report why, as its fault (barrier divergence,
-   a wrong mask, or a deadlock with who waits where). */
+/* Blocks that run interleaved or are set aside (sim_launch.c): sim_block_begin sets b up,
+   sim_block_resume runs it for about slice warp-instructions (0: no limit) and says why it
+   stopped, sim_block_stuck reports the deadlock of a block nothing can free (b->faulted).
+   A block of a group (a cooperative grid, a cluster) waits for the other blocks of its group;
+   one outside a group waits only when its warps spin on memory another block may write, with
+   b->park_writes set, and its race check ends there (it may resume on another worker thread,
+   unchecked); with b->final set it reports its deadlock instead. */
+enum sim_bstep {
+  SIM_BS_DONE = 0,               /* ended, faulted, or stopped (a lower block faulted) */
+  SIM_BS_YIELD,                  /* its slice is used up; it can go on */
+  SIM_BS_WAIT                    /* no warp can run: it waits for another block */
+};
+void sim_block_begin(struct sim_block *b);
+enum sim_bstep sim_block_resume(struct sim_block *b, uint64_t slice);
 void sim_block_stuck(struct sim_block *b);
+
+/* ---- clusters and cooperative launches (sim_cluster.c) ---- */
+/* The value of cluster or %envreg special register sr for block b (0 for any other). */
+uint64_t sim_cluster_sreg(const struct sim_block *b, unsigned sr);
+/* b's cluster (its own cluster of one when it runs alone). */
+struct sim_cluster *sim_cluster_of(struct sim_block *b);
+/* barrier.cluster.arrive (wait 0) or .wait (wait 1) by lanes e of warp w: returns the lanes
+   that go on past it; the others wait (w->clwait, w->barwait) until sim_cluster_release. */
+uint64_t sim_cluster_barrier(struct sim_block *b, struct sim_warp *w, int wait, uint64_t e);
+/* Let past the lanes of b waiting at barrier.cluster.wait whose phase completed (a thread that
+   exited may have completed it). Returns 1 when some were, else 0. */
+int sim_cluster_release(struct sim_block *b);
+/* Host pointer of size bytes at shared-space address a (past SIM_DSMEM_STRIDE: another block
+   of the cluster), or NULL when a is in no block's shared memory. */
+uint8_t *sim_cluster_smem(struct sim_block *b, uint64_t a, uint32_t size);
+/* mapa: address a of lane l (generic when space is NONE, else shared::cta) as the same
+   location in the block of rank `rank` of b's cluster. Returns 0 with *out set, or -1 after
+   reporting the fault (a rank outside the cluster, an address outside shared memory). */
+int sim_cluster_mapa(struct sim_block *b, struct sim_warp *w, uint32_t pc, unsigned l,
+                     enum ptx_space sp, uint64_t a, uint64_t rank, uint64_t *out);
 
 /* Run warp w of block b for up to quantum instructions. Returns the number executed; sets
    w->state. A fault marks b->faulted. */
@@ -325,6 +389,8 @@ int sim_builtin(struct sim_block *b, struct sim_warp *w, uint32_t pc, unsigned l
 /* Set up the checker for block b (its shadow, its first epoch) and poison its shared memory.
    Returns 0, or -1 when host memory ran out (the block then runs unchecked). */
 int sim_race_begin(struct sim_block *b);
+/* Free the shadow of a block that ran in a group (b->race_own). */
+void sim_race_free_own(struct sim_block *b);
 /* A block-wide barrier was released: accesses after it are ordered after those before it.
    Reports a race or an uninitialised read held (b->faulted) first. */
 void sim_race_barrier(struct sim_block *b);

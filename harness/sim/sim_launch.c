@@ -6,11 +6,23 @@
  * lowest-numbered faulting block (blocks after it are not started, or stop early), and the
  * counters are sums. Global-memory atomics are host atomics; everything else a block touches
  * is its own.
+ *
+ * Blocks that must run at the same time are the exception: the blocks of a cooperative grid
+ * (grid.sync()) or of a cluster form a group, which one worker runs interleaved (run_group),
+ * a block waiting for another giving way to the rest.
+ *
+ * Outside groups, a block may still wait for another (a flag or lock in global memory). Such
+ * a wait ends as it would on the modelled GPU, whatever the host's cores: at most
+ * sim_launch.resident_blocks blocks are started and not ended at once, a new one starting
+ * when one ends; a block whose warps spin on memory no block of its own changes is set aside
+ * (sim_block_resume's SIM_BS_WAIT) and resumed once global memory has changed; when nothing
+ * runs and none of them can move, the lowest of them reports an inter-block deadlock.
  */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sched.h>
 #include <unistd.h>
 
 #include "sim/sim_int.h"
@@ -18,24 +30,17 @@
 #define MAX_THREADS_PER_BLOCK 1024u
 #define DEFAULT_MAX_SMEM (227u * 1024u)
 
-/* One block's state: what a worker runs, and what a parked block keeps until it resumes. */
-struct slot {
-  struct sim_block b;
-  struct sim_result r;
-  struct sim_warp *warps;
-  uint64_t *regs;
-  uint8_t *local, *pframe, *smem;
-};
-
 struct launch {
   struct sim_device *d;
   const struct sim_prog *prog;
   const struct sim_launch *cfg;
   const uint8_t *kparams;
   uint32_t nblocks, nwarps, W, threads_per_block;
-  pthread_mutex_t lock;             /* guards what follows, to `stop_after` */
-  pthread_cond_t moved;             /* a block ended or was parked */
-  uint32_t next;                    /* next block to start */
+  uint32_t next;                    /* next block (group) to start: atomic in a launch of
+                                       groups, else guarded by lock */
+  pthread_mutex_t lock;             /* outside groups: guards next and what follows, to
+                                       `stop_after` */
+  pthread_cond_t moved;             /* a block ended or was set aside */
   uint32_t resident;                /* blocks the modelled GPU holds at once */
   uint32_t in_flight;               /* blocks started and not ended: running or parked */
   uint32_t running;                 /* blocks a worker runs now */
@@ -50,6 +55,10 @@ struct launch {
   uint32_t trace_every;
   struct sim_lanes *lanes;          /* the lane log, when the launch keeps one */
   struct pool *pool;                /* printf output */
+  uint32_t group_blocks;            /* blocks that run together (a cooperative grid, a
+                                       cluster; run_group), 0: blocks run alone */
+  uint32_t cluster_size;            /* blocks of a cluster (1 without clusters) */
+  uint64_t coop_ws;                 /* the grid workspace of a cooperative launch, or 0 */
 };
 
 struct printed {                   /* one block's printf output */
@@ -156,6 +165,15 @@ uint64_t sim_launch_global_writes(const struct sim_block *b)
   return s;
 }
 
+int sim_launch_others_running(const struct sim_block *b)
+{
+  for (uint32_t i = 0; i < b->nworkers; i++)
+    if (&b->all_workers[i] != b->worker &&
+        __atomic_load_n(&b->all_workers[i].state, __ATOMIC_ACQUIRE) == SIM_WK_RUNNING)
+      return 1;
+  return 0;
+}
+
 uint32_t sim_trace_block(uint32_t k, uint32_t every, uint32_t nblocks)
 {
   uint64_t first = (uint64_t)k * every, span = nblocks - first < every ? nblocks - first : every;
@@ -175,46 +193,36 @@ static void lower_stop(struct launch *L, uint32_t idx)
     ;
 }
 
-static void slot_free(const struct launch *L, struct slot *s)
-{
-  if (!s)
-    return;
-  if (s->warps)
-    sim_async_free(s->warps, L->nwarps);
-  free(s->warps);
-  free(s->regs);
-  free(s->local);
-  free(s->pframe);
-  free(s->smem);
-  free(s);
-}
+/* One block's storage: its warps, registers, local memory, parameter frames, shared memory. */
+struct bmem {
+  struct sim_warp *warps;
+  uint64_t *regs;
+  uint8_t *local, *pframe, *smem;
+  uint32_t smem_size;
+};
 
-/* A block's memory, its warps' lanes laid out; NULL when host memory ran out. */
-static struct slot *slot_new(const struct launch *L)
+/* Allocate m for blocks of L and set up its warps' lanes. 0, or -1 when memory ran out (what
+   was allocated stays for bmem_free). */
+static int bmem_alloc(const struct launch *L, struct bmem *m)
 {
   const struct sim_prog *p = L->prog;
   const struct sim_launch *cfg = L->cfg;
   uint32_t W = L->W, nw = L->nwarps;
-  struct slot *s = calloc(1, sizeof *s);
-  if (!s)
-    return NULL;
-  s->warps = calloc(nw, sizeof *s->warps);
-  s->regs = calloc((size_t)p->nregs * W * nw + 1, sizeof *s->regs);
-  s->local = calloc((size_t)p->local_size * W * nw + 1, 1);
-  s->pframe = calloc((size_t)p->pframe_size * W * nw + 1, 1);
-  uint32_t smem_size = cfg->dyn_smem ? p->dyn_base + cfg->dyn_smem : p->static_smem;
-  s->smem = calloc(smem_size + 1, 1);
-  if (!s->warps || !s->regs || !s->local || !s->pframe || !s->smem) {
-    slot_free(L, s);
-    return NULL;
-  }
+  m->warps = calloc(nw, sizeof *m->warps);
+  m->regs = calloc((size_t)p->nregs * W * nw + 1, sizeof *m->regs);
+  m->local = calloc((size_t)p->local_size * W * nw + 1, 1);
+  m->pframe = calloc((size_t)p->pframe_size * W * nw + 1, 1);
+  m->smem_size = cfg->dyn_smem ? p->dyn_base + cfg->dyn_smem : p->static_smem;
+  m->smem = calloc(m->smem_size + 1, 1);
+  if (!m->warps || !m->regs || !m->local || !m->pframe || !m->smem)
+    return -1;
   for (uint32_t i = 0; i < nw; i++) {
-    struct sim_warp *w = &s->warps[i];
+    struct sim_warp *w = &m->warps[i];
     w->id = i;
     w->nlanes = W;
-    w->regs = s->regs + (size_t)p->nregs * W * i;
-    w->local = s->local + (size_t)p->local_size * W * i;
-    w->pframe = s->pframe + (size_t)p->pframe_size * W * i;
+    w->regs = m->regs + (size_t)p->nregs * W * i;
+    w->local = m->local + (size_t)p->local_size * W * i;
+    w->pframe = m->pframe + (size_t)p->pframe_size * W * i;
     w->exists = 0;
     for (uint32_t l = 0; l < W; l++) {
       uint32_t t = i * W + l;
@@ -226,42 +234,107 @@ static struct slot *slot_new(const struct launch *L)
       w->tid[l][2] = t / (cfg->block[0] * cfg->block[1]);
     }
   }
-  s->b.smem_size = smem_size;
-  return s;
+  return 0;
 }
 
-/* Set up slot s for block idx, run by worker out. */
-static void block_begin(struct worker_out *out, struct slot *s, uint32_t idx, uint64_t budget,
-                        const struct sim_alloc **cache)
+static void bmem_free(struct bmem *m, uint32_t nw)
 {
-  struct launch *L = out->L;
+  if (m->warps)
+    sim_async_free(m->warps, nw);
+  free(m->warps);
+  free(m->regs);
+  free(m->local);
+  free(m->pframe);
+  free(m->smem);
+}
+
+/* Set up *b to run block idx of L on worker out with storage m; its fault goes to *r. */
+static void block_setup(struct launch *L, struct worker_out *out, struct bmem *m,
+                        const struct sim_alloc **cache, uint32_t idx, struct sim_block *b,
+                        struct sim_result *r)
+{
   const struct sim_launch *cfg = L->cfg;
-  memset(&s->r, 0, sizeof s->r);
-  uint32_t smem_size = s->b.smem_size;
-  s->b = (struct sim_block){
+  uint64_t budget = cfg->max_warp_insts ? cfg->max_warp_insts : SIM_DEFAULT_BUDGET;
+  memset(r, 0, sizeof *r);
+  *b = (struct sim_block){
     .prog = L->prog, .dev = L->d, .cfg = cfg, .worker = &L->workers[out->index],
     .linear = idx, .nthreads = L->threads_per_block, .nwarps = L->nwarps, .W = L->W,
-    .smem = s->smem, .smem_size = smem_size, .kparams = L->kparams,
-    .kparam_size = L->prog->kparam_size, .warps = s->warps, .res = &s->r,
+    .smem = m->smem, .smem_size = m->smem_size, .kparams = L->kparams,
+    .kparam_size = L->prog->kparam_size, .warps = m->warps, .res = r,
     .stop_after = &L->stop_after, .all_workers = L->workers, .nworkers = L->nworkers,
     .budget_used = &L->budget_used, .budget = budget, .stats = out->stats,
-    .alloc_cache = cache, .pf = &L->pool->pf,
+    .alloc_cache = cache, .pf = &L->pool->pf, .coop_ws = L->coop_ws,
   };
-  struct sim_block *b = &s->b;
   if (L->trace_every && idx / L->trace_every < L->trace->nblk &&
       idx == sim_trace_block(idx / L->trace_every, L->trace_every, L->nblocks)) {
     b->trace = &L->trace->blk[idx / L->trace_every];
     b->trace->linear = idx;
   }
   if (L->lanes && idx == cfg->lanes_block && cfg->lanes_warp < L->nwarps) {
-    b->lanes = L->lanes;                       /* this block holds the logged warp */
+    b->lanes = L->lanes;                      /* this block holds the logged warp */
     b->lanes->recorded = 1;
-    b->lanes->exists = s->warps[cfg->lanes_warp].exists;
+    b->lanes->exists = m->warps[cfg->lanes_warp].exists;
   }
   b->ctaid[0] = idx % cfg->grid[0];
   b->ctaid[1] = (idx / cfg->grid[0]) % cfg->grid[1];
   b->ctaid[2] = idx / (cfg->grid[0] * cfg->grid[1]);
-  /* shared memory is poisoned (or zeroed) by sim_block_run: sim_race_begin */
+}
+
+/* Block b ended (st: how sim_block_run returned): its printed text, counters and fault go to
+   the launch and the worker. Returns 1 when the worker must stop taking blocks. */
+static int block_finish(struct launch *L, struct worker_out *out, struct sim_block *b,
+                        enum sim_status st)
+{
+  if (b->out_len) {
+    pool_add(L->pool, b->linear, b->out, b->out_len);
+    b->out = NULL;
+  }
+  free(b->out);
+  b->out = NULL;
+  out->ctr.warp_insts += b->ctr.warp_insts;
+  out->ctr.thread_insts += b->ctr.thread_insts;
+  if (st != SIM_OK) {
+    out->st = st;
+    lower_stop(L, 0);
+    return 1;
+  }
+  if (b->faulted) {
+    if (b->linear < out->fault_block) {
+      out->fault_block = b->linear;
+      out->res = *b->res;
+    }
+    lower_stop(L, b->res->outcome == SIM_BUDGET ? 0 : b->linear);
+  }
+  return 0;
+}
+
+/* ---- blocks outside groups: started as the modelled GPU holds them ---- */
+
+/* One block outside groups: what a worker runs, and what a parked block keeps until it
+   resumes. */
+struct slot {
+  struct sim_block b;
+  struct sim_result r;
+  struct bmem m;
+};
+
+static void slot_free(const struct launch *L, struct slot *s)
+{
+  if (!s)
+    return;
+  bmem_free(&s->m, L->nwarps);
+  free(s);
+}
+
+/* A block's memory, its warps' lanes laid out; NULL when host memory ran out. */
+static struct slot *slot_new(const struct launch *L)
+{
+  struct slot *s = calloc(1, sizeof *s);
+  if (s && bmem_alloc(L, &s->m)) {
+    slot_free(L, s);
+    return NULL;
+  }
+  return s;
 }
 
 /* Drop the parked blocks past the lowest faulting one (all of them when the launch is
@@ -383,53 +456,179 @@ static void budget_while_parked(struct worker_out *out)
   slot_free(L, s);
 }
 
-/* A block ended (or faulted, or was cut short): its output, counters and fault. */
+/* A block ended (or faulted, or was cut short): its output, counters and fault; a budget
+   spent ends the launch. */
 static void block_end(struct worker_out *out, struct slot *s)
 {
   struct launch *L = out->L;
-  struct sim_block *b = &s->b;
-  if (b->out_len) {
-    pool_add(L->pool, b->linear, b->out, b->out_len);
-    b->out = NULL;
-  }
-  free(b->out);
-  b->out = NULL;
-  out->ctr.warp_insts += b->ctr.warp_insts;
-  out->ctr.thread_insts += b->ctr.thread_insts;
-  if (b->faulted) {
-    if (b->linear < out->fault_block) {
-      out->fault_block = b->linear;
-      out->res = s->r;
-    }
-    lower_stop(L, s->r.outcome == SIM_BUDGET ? 0 : b->linear);
-    if (s->r.outcome == SIM_BUDGET) {
-      L->abandon = 1;
-      budget_while_parked(out);
-    }
+  block_finish(L, out, &s->b, SIM_OK);
+  if (s->b.faulted && s->r.outcome == SIM_BUDGET) {
+    L->abandon = 1;
+    budget_while_parked(out);
   }
 }
 
-static void *worker_main(void *arg)
+/* ---- groups: blocks that must run at the same time ----
+   A cooperative grid is one group of all its blocks; a launch with clusters has a group per
+   cluster. The blocks of a group run on one worker, interleaved: each in turn runs about
+   GROUP_SLICE warp-instructions, or until it waits for another block (a spin on memory that
+   does not change, barrier.cluster), and the group goes round until every block has ended.
+   When every block waits and nothing changed in a whole round, it is a deadlock, reported
+   for the lowest-numbered waiting block. */
+#define GROUP_SLICE 4096u
+
+/* The linear index of block `rank` of cluster cid (clusters numbered x first). */
+static uint32_t cluster_block(const struct launch *L, uint32_t cid, uint32_t rank)
 {
-  struct worker_out *out = arg;
-  struct launch *L = out->L;
-  const struct sim_prog *p = L->prog;
-  const struct sim_launch *cfg = L->cfg;
-  out->stats = calloc(p->ncode ? p->ncode : 1, sizeof *out->stats);
-  const struct sim_alloc **cache = calloc(p->ncode ? p->ncode : 1, sizeof *cache);
-  struct slot *spare = NULL;
-  uint64_t budget = cfg->max_warp_insts ? cfg->max_warp_insts : SIM_DEFAULT_BUDGET;
-  pthread_mutex_lock(&L->lock);
-  if (!out->stats || !cache) {
+  const uint32_t *g = L->cfg->grid;
+  uint32_t c[3];
+  for (int i = 0; i < 3; i++)
+    c[i] = L->cfg->cluster[i] ? L->cfg->cluster[i] : 1;   /* no clusters: clusters of one */
+  uint32_t ncx = g[0] / c[0], ncy = g[1] / c[1];
+  uint32_t x = cid % ncx * c[0] + rank % c[0];
+  uint32_t y = cid / ncx % ncy * c[1] + rank / c[0] % c[1];
+  uint32_t z = cid / (ncx * ncy) * c[2] + rank / (c[0] * c[1]);
+  return x + y * g[0] + z * g[0] * g[1];
+}
+
+/* Run group gi of L on worker out. */
+static void run_group(struct launch *L, struct worker_out *out, const struct sim_alloc **cache,
+                      uint32_t gi)
+{
+  uint32_t csize = L->cluster_size, ncl = L->group_blocks / csize, n = L->group_blocks;
+  struct bmem *mem = calloc(n, sizeof *mem);
+  struct sim_block *bs = calloc(n, sizeof *bs);
+  struct sim_result *rs = calloc(n, sizeof *rs);
+  struct sim_cluster *cls = calloc(ncl, sizeof *cls);
+  struct sim_block **ranks = calloc(n, sizeof *ranks);
+  uint8_t *status = calloc(n, 1);
+  uint64_t *seen = calloc(n, sizeof *seen);
+  uint64_t phases = 0, writes = 0;
+  int ok = mem && bs && rs && cls && ranks && status && seen;
+  for (uint32_t i = 0; ok && i < n; i++)
+    ok = bmem_alloc(L, &mem[i]) == 0;
+  if (!ok) {
     out->st = SIM_ERR_NOMEM;
-    L->abandon = 1;
+    lower_stop(L, 0);
+    goto done;
   }
+  for (uint32_t c = 0; c < ncl; c++) {
+    cls[c] = (struct sim_cluster){.n = csize, .blk = ranks + (size_t)c * csize,
+                                  .progress = &phases};
+    for (uint32_t r = 0; r < csize; r++) {
+      uint32_t i = c * csize + r;
+      block_setup(L, out, &mem[i], cache, cluster_block(L, gi * ncl + c, r), &bs[i], &rs[i]);
+      bs[i].cluster = &cls[c];
+      bs[i].crank = r;
+      bs[i].in_group = 1;
+      ranks[i] = &bs[i];
+    }
+  }
+  for (uint32_t i = 0; i < n; i++) {
+    sim_block_begin(&bs[i]);
+    status[i] = SIM_BS_YIELD;
+  }
+  __atomic_store_n(&L->workers[out->index].state, SIM_WK_RUNNING, __ATOMIC_RELEASE);
+  uint32_t highest = 0;
+  for (uint32_t i = 0; i < n; i++)
+    highest = bs[i].linear > highest ? bs[i].linear : highest;
+  for (uint32_t left = n; left;) {
+    int moved = 0;
+    /* a block of another group before one of these faulted: the launch ends with its report
+       (the group stops as a whole, so that none of it waits for a block that stopped) */
+    if (highest > __atomic_load_n(&L->stop_after, __ATOMIC_RELAXED))
+      break;
+    for (uint32_t i = 0; i < n && left; i++) {
+      struct sim_block *b = &bs[i];
+      uint64_t now = writes + phases + sim_launch_global_writes(b);
+      if (status[i] == SIM_BS_DONE || (status[i] == SIM_BS_WAIT && seen[i] == now))
+        continue;
+      uint64_t w0 = b->writes;
+      status[i] = (uint8_t)sim_block_resume(b, GROUP_SLICE);
+      writes += b->writes - w0;
+      if (status[i] == SIM_BS_WAIT) {
+        seen[i] = writes + phases + sim_launch_global_writes(b);
+        moved |= seen[i] != now;
+        continue;
+      }
+      moved = 1;
+      if (status[i] != SIM_BS_DONE)
+        continue;
+      left--;
+      if (block_finish(L, out, b, SIM_OK) || b->faulted)
+        left = 0;                          /* a fault ends the grid: the others stop */
+    }
+    if (!left || moved)
+      continue;
+    /* every block waits and nothing changed: unless a block on another worker may still
+       write what they wait for, a deadlock */
+    if (L->nworkers > 1) {
+      __atomic_store_n(&L->workers[out->index].state, SIM_WK_STUCK, __ATOMIC_RELEASE);
+      if (sim_launch_others_running(&bs[0])) {
+        sched_yield();
+        continue;
+      }
+    }
+    uint32_t low = UINT32_MAX;
+    for (uint32_t i = 0; i < n; i++)
+      if (status[i] != SIM_BS_DONE && (low == UINT32_MAX || bs[i].linear < bs[low].linear))
+        low = i;
+    sim_block_stuck(&bs[low]);
+    status[low] = SIM_BS_DONE;
+    block_finish(L, out, &bs[low], SIM_OK);
+    left = 0;
+  }
+  for (uint32_t i = 0; i < n; i++)
+    if (status[i] != SIM_BS_DONE) {          /* stopped by a fault: what it did still counts */
+      out->ctr.warp_insts += bs[i].ctr.warp_insts;
+      out->ctr.thread_insts += bs[i].ctr.thread_insts;
+      if (bs[i].chunk)
+        __atomic_add_fetch(bs[i].budget_used, bs[i].chunk, __ATOMIC_RELAXED);
+      free(bs[i].out);
+    }
+done:
+  for (uint32_t i = 0; bs && i < n; i++)
+    sim_race_free_own(&bs[i]);
+  for (uint32_t i = 0; mem && i < n; i++)
+    bmem_free(&mem[i], L->nwarps);
+  free(mem);
+  free(bs);
+  free(rs);
+  free(cls);
+  free(ranks);
+  free(status);
+  free(seen);
+}
+
+/* A worker of a launch of groups: takes the next group until none is left. */
+static void group_worker(struct worker_out *out, const struct sim_alloc **cache)
+{
+  struct launch *L = out->L;
+  uint32_t units = L->nblocks / L->group_blocks;
+  for (;;) {
+    uint32_t idx = __atomic_fetch_add(&L->next, 1, __ATOMIC_RELAXED);
+    if (idx >= units)
+      break;
+    run_group(L, out, cache, idx);
+    if (out->st != SIM_OK)
+      break;
+  }
+}
+
+/* A worker of a launch without groups: starts blocks in index order while the modelled GPU
+   holds fewer than L->resident, resumes parked blocks that may move, waits while others run,
+   and when nothing can move has the first parked block report its deadlock. */
+static void block_worker(struct worker_out *out, const struct sim_alloc **cache)
+{
+  struct launch *L = out->L;
+  struct slot *spare = NULL;
+  pthread_mutex_lock(&L->lock);
   for (;;) {
     drop_parked(L);
     if (L->abandon)
       break;
     uint32_t stop = __atomic_load_n(&L->stop_after, __ATOMIC_RELAXED);
-    int more = L->next < L->nblocks && L->next <= stop;
+    int more = L->next < L->nblocks && L->next <= stop, fresh = 0;
     struct slot *s = NULL;
     if (more && L->in_flight < L->resident) {
       if (!spare) {                             /* memory for it, outside the lock */
@@ -439,6 +638,7 @@ static void *worker_main(void *arg)
         if (!spare) {
           out->st = SIM_ERR_NOMEM;
           L->abandon = 1;
+          lower_stop(L, 0);
           break;
         }
         continue;                               /* things may have moved meanwhile */
@@ -446,7 +646,8 @@ static void *worker_main(void *arg)
       s = spare;
       spare = NULL;
       L->in_flight++;
-      block_begin(out, s, L->next++, budget, cache);
+      block_setup(L, out, &s->m, cache, L->next++, &s->b, &s->r);
+      fresh = 1;
     } else if ((s = take_movable(L)) != NULL) {
       s->b.final = 0;
     } else if (!more && !L->nparked) {
@@ -470,18 +671,20 @@ static void *worker_main(void *arg)
       L->nparked--;
       s->b.final = 1;
     }
-    if (s->b.parked) {                          /* resumed here: this worker's tables */
+    if (!fresh) {                               /* resumed here: this worker's tables */
       s->b.worker = &L->workers[out->index];
       s->b.stats = out->stats;
       s->b.alloc_cache = cache;
     }
     L->running++;
     pthread_mutex_unlock(&L->lock);
-    enum sim_status st = sim_block_run(&s->b);
+    if (fresh)
+      sim_block_begin(&s->b);    /* shared memory is poisoned (or zeroed): sim_race_begin */
+    enum sim_bstep st = sim_block_resume(&s->b, 0);
     pthread_mutex_lock(&L->lock);
     L->running--;
     pthread_cond_broadcast(&L->moved);
-    if (st == SIM_OK && s->b.parked && !s->b.faulted) {
+    if (st == SIM_BS_WAIT) {
       park(L, s);
       continue;
     }
@@ -493,17 +696,35 @@ static void *worker_main(void *arg)
       spare = s;
     else
       slot_free(L, s);
-    if (st != SIM_OK) {
-      out->st = st;
-      L->abandon = 1;
-      lower_stop(L, 0);
-      break;
-    }
   }
   drop_parked(L);
   pthread_cond_broadcast(&L->moved);
   pthread_mutex_unlock(&L->lock);
   slot_free(L, spare);
+}
+
+static void *worker_main(void *arg)
+{
+  struct worker_out *out = arg;
+  struct launch *L = out->L;
+  const struct sim_prog *p = L->prog;
+  out->stats = calloc(p->ncode ? p->ncode : 1, sizeof *out->stats);
+  const struct sim_alloc **cache = calloc(p->ncode ? p->ncode : 1, sizeof *cache);
+  if (!out->stats || !cache) {
+    out->st = SIM_ERR_NOMEM;
+    lower_stop(L, 0);
+    if (!L->group_blocks) {                     /* the others stop too */
+      pthread_mutex_lock(&L->lock);
+      L->abandon = 1;
+      pthread_cond_broadcast(&L->moved);
+      pthread_mutex_unlock(&L->lock);
+    }
+  } else if (L->group_blocks) {
+    group_worker(out, cache);
+  } else {
+    block_worker(out, cache);
+  }
+  __atomic_store_n(&L->workers[out->index].state, SIM_WK_IDLE, __ATOMIC_RELEASE);
   free(cache);
   return NULL;
 }
@@ -545,6 +766,51 @@ static void kernel_named(const struct ptx_module *m, int func, char *buf, size_t
 /* The CUDA driver's words for the errors a refused launch gets. */
 #define INVALID_VALUE "CUDA_ERROR_INVALID_VALUE (invalid argument)"
 #define OUT_OF_RESOURCES "CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES (too many resources requested for launch)"
+#define COOP_TOO_LARGE "CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE (too many blocks in cooperative launch)"
+
+/* What a launch with clusters or a cooperative one needs beyond sim_launch_check's other
+   checks (the cluster size limits are checked with those): a grid of whole clusters, one
+   cluster dimension, and a cooperative grid whose blocks are all resident at once. */
+static enum sim_status check_groups(const struct ptx_module *m, int func, const struct sim_launch *c,
+                                    const char *who, char *err, size_t n)
+{
+  const struct ptx_func *fn = &m->funcs[func];
+  const uint32_t *k = fn->reqnctapercluster;
+  uint32_t d[3];
+  int clusters = sim_cluster_dims(m, func, c, d);
+  if (k[0] && c->cluster[0] && (c->cluster[0] != k[0] || c->cluster[1] != (k[1] ? k[1] : 1) ||
+                                c->cluster[2] != (k[2] ? k[2] : 1))) {
+    snprintf(err, n, "the GPU refuses this launch with " INVALID_VALUE ": %s was compiled with "
+             "__cluster_dims__(%u,%u,%u) (PTX .reqnctapercluster) and the launch asks for "
+             "clusters of (%u,%u,%u); leave out --cluster", who, d[0], d[1], d[2],
+             c->cluster[0], c->cluster[1], c->cluster[2]);
+    return SIM_ERR_BADARG;
+  }
+  if (fn->explicitcluster && !clusters) {
+    snprintf(err, n, "the GPU refuses this launch with " INVALID_VALUE ": %s must be launched "
+             "with clusters (PTX .explicitcluster); give --cluster X,Y,Z", who);
+    return SIM_ERR_BADARG;
+  }
+  for (int i = 0; clusters && i < 3; i++)
+    if (c->grid[i] % d[i]) {
+      snprintf(err, n, "the GPU refuses this launch with " INVALID_VALUE ": the grid (%u,%u,%u) "
+               "is not a whole number of clusters of (%u,%u,%u) blocks (%s%s: grid.%c = %u is "
+               "not a multiple of %u)", c->grid[0], c->grid[1], c->grid[2], d[0], d[1], d[2],
+               who, k[0] ? ", compiled with __cluster_dims__" : "", "xyz"[i], c->grid[i], d[i]);
+      return SIM_ERR_BADARG;
+    }
+  uint64_t nblocks = (uint64_t)c->grid[0] * c->grid[1] * c->grid[2];
+  uint64_t most = (uint64_t)c->coop_blocks_per_sm * c->sm_count;
+  if ((c->cooperative || sim_kernel_cooperative(m, func)) && c->sm_count && nblocks > most) {
+    snprintf(err, n, "the GPU refuses this launch with " COOP_TOO_LARGE ": %s is launched "
+             "cooperatively (%s), so every block must be resident at once, and at most "
+             "%" PRIu64 " blocks are (%u a SM by the occupancy of this launch, %u SMs); this grid "
+             "has %" PRIu64, who, c->cooperative ? "--cooperative" : "it uses grid.sync()",
+             most, c->coop_blocks_per_sm, c->sm_count, nblocks);
+    return SIM_ERR_BADARG;
+  }
+  return SIM_OK;
+}
 
 enum sim_status sim_launch_check(const struct ptx_module *m, int func, const struct sim_launch *c,
                                  uint32_t static_smem, char *err, size_t n)
@@ -578,8 +844,6 @@ enum sim_status sim_launch_check(const struct ptx_module *m, int func, const str
     snprintf(err, n, "warp size %u: the emulator runs warps of 32 or 64 lanes", W);
     return SIM_ERR_BADARG;
   }
-  if (sim_launch_check_cluster(m, func, c, who, err, n) != SIM_OK)
-    return SIM_ERR_BADARG;
   const uint32_t *req = fn->reqntid;
   if (req[0] && (c->block[0] != req[0] || c->block[1] != (req[1] ? req[1] : 1) ||
                  c->block[2] != (req[2] ? req[2] : 1))) {
@@ -620,7 +884,9 @@ enum sim_status sim_launch_check(const struct ptx_module *m, int func, const str
              who, static_smem, c->dyn_smem, max_smem);
     return SIM_ERR_BADARG;
   }
-  return SIM_OK;
+  if (sim_launch_check_cluster(m, func, c, who, err, n) != SIM_OK)
+    return SIM_ERR_BADARG;
+  return check_groups(m, func, c, who, err, n);
 }
 
 enum sim_status sim_run(struct sim_device *d, const struct ptx_module *m, const char *kernel,
@@ -634,6 +900,14 @@ enum sim_status sim_run(struct sim_device *d, const struct ptx_module *m, const 
     snprintf(err, errlen, "no kernel (.entry) named %s in the module", kernel);
     return SIM_ERR_NOKERNEL;
   }
+  /* the launch as it runs: cooperative when the kernel needs it, its clusters' dimension
+     (the blocks read it through b->cfg) */
+  const struct sim_launch *asked = cfg;
+  struct sim_launch eff = *cfg;
+  eff.cooperative = cfg->cooperative || sim_kernel_cooperative(m, f);
+  if (!sim_cluster_dims(m, f, cfg, eff.cluster))
+    memset(eff.cluster, 0, sizeof eff.cluster);
+  cfg = &eff;
   struct sim_prog prog;
   enum sim_status st = sim_link(d, m, f, &prog, err, errlen);
   if (st != SIM_OK)
@@ -645,7 +919,7 @@ enum sim_status sim_run(struct sim_device *d, const struct ptx_module *m, const 
     return SIM_ERR_BADARG;
   }
   /* what the GPU checks before it starts (dyn_base: the static part, aligned for the dynamic) */
-  st = sim_launch_check(m, f, cfg, cfg->dyn_smem ? prog.dyn_base : prog.static_smem, err, errlen);
+  st = sim_launch_check(m, f, asked, cfg->dyn_smem ? prog.dyn_base : prog.static_smem, err, errlen);
   if (st != SIM_OK) {
     sim_prog_free(&prog);
     return st;
@@ -658,9 +932,18 @@ enum sim_status sim_run(struct sim_device *d, const struct ptx_module *m, const 
   };
   L.nblocks = cfg->grid[0] * cfg->grid[1] * cfg->grid[2];
   L.nwarps = (L.threads_per_block + W - 1) / W;
+  L.cluster_size = cfg->cluster[0] ? cfg->cluster[0] * cfg->cluster[1] * cfg->cluster[2] : 1;
+  L.group_blocks = cfg->cooperative ? L.nblocks : L.cluster_size > 1 ? L.cluster_size : 0;
+  if (cfg->cooperative && sim_mem_alloc(d, 16, "the grid workspace of the cooperative launch",
+                                        0, &L.coop_ws) != SIM_OK) {
+    sim_prog_free(&prog);
+    snprintf(err, errlen, "out of host memory");
+    return SIM_ERR_NOMEM;
+  }
   uint32_t nwk = cfg->workers ? cfg->workers : sim_host_cores();
-  if (nwk > L.nblocks)
-    nwk = L.nblocks;
+  uint32_t units = L.group_blocks ? L.nblocks / L.group_blocks : L.nblocks;
+  if (nwk > units)
+    nwk = units;
   if (nwk < 1)
     nwk = 1;
   if (nwk > 256)
@@ -695,6 +978,8 @@ enum sim_status sim_run(struct sim_device *d, const struct ptx_module *m, const 
   struct worker_out *outs = calloc(nwk, sizeof *outs);
   pthread_t *th = calloc(nwk, sizeof *th);
   if (!L.workers || !L.parked || !outs || !th) {
+    if (L.coop_ws)
+      sim_free(d, L.coop_ws);
     sim_result_free(res);
     free(L.parked);
     free(L.workers);
@@ -712,9 +997,13 @@ enum sim_status sim_run(struct sim_device *d, const struct ptx_module *m, const 
   pthread_mutex_init(&L.lock, NULL);
   pthread_cond_init(&L.moved, NULL);
   uint32_t started = 0;
+  L.workers[0].state = SIM_WK_RUNNING;
   for (uint32_t i = 1; i < nwk; i++) {
-    if (pthread_create(&th[i], NULL, worker_main, &outs[i]) != 0)
+    __atomic_store_n(&L.workers[i].state, SIM_WK_RUNNING, __ATOMIC_RELEASE);
+    if (pthread_create(&th[i], NULL, worker_main, &outs[i]) != 0) {
+      __atomic_store_n(&L.workers[i].state, SIM_WK_IDLE, __ATOMIC_RELEASE);
       break;
+    }
     started = i;
   }
   worker_main(&outs[0]);
@@ -767,6 +1056,8 @@ enum sim_status sim_run(struct sim_device *d, const struct ptx_module *m, const 
   res->static_smem = prog.static_smem;
   res->local_bytes = prog.local_size;
   res->workers_used = started + 1;
+  if (L.coop_ws)
+    sim_free(d, L.coop_ws);
   free(L.parked);
   free(L.workers);
   free(outs);

@@ -9,8 +9,10 @@
  * needs cudaFuncAttributeNonPortableClusterSizeAllowed, which warplab never sets), and with
  * CUDA_ERROR_INVALID_VALUE when the grid is not a whole number of clusters in every dimension
  * (CUDA Programming Guide, "Thread Block Clusters": "The grid dimension must be a multiple of
- * cluster size"; the portable maximum is in the same section). Which of the two errors the
- * driver gives for each is not documented: tests/gpu/prove.sh records what a GPU says.
+ * cluster size"; the portable maximum is in the same section; sim_launch.c's check_groups
+ * checks the grid). Which of the two errors the driver gives for each is not documented:
+ * tests/gpu/prove.sh records what a GPU says. A launch's own cluster dimension (--cluster,
+ * cuLaunchKernelEx's attribute) is held to the same limits.
  *
  * __launch_bounds__(T, minBlocks, maxBlocksPerCluster) writes .maxntid T, .minnctapersm
  * minBlocks and .maxclusterrank maxBlocksPerCluster. minBlocks is a request to ptxas, which
@@ -25,40 +27,35 @@
 
 #define CLUSTER_SIZE "CUDA_ERROR_INVALID_CLUSTER_SIZE (a kernel launch error has occurred due " \
   "to cluster misconfiguration)"
-#define INVALID_VALUE "CUDA_ERROR_INVALID_VALUE (invalid argument)"
 
 enum sim_status sim_launch_check_cluster(const struct ptx_module *m, int func,
                                          const struct sim_launch *c, const char *who, char *err,
                                          size_t n)
 {
   const struct ptx_func *fn = &m->funcs[func];
-  const uint32_t *cl = fn->reqnctapercluster;
-  if (!cl[0])
+  uint32_t d[3];
+  if (!sim_cluster_dims(m, func, c, d))
     return SIM_OK;
-  uint32_t d[3] = {cl[0], cl[1] ? cl[1] : 1, cl[2] ? cl[2] : 1};
   uint64_t size = (uint64_t)d[0] * d[1] * d[2];
+  char from[96];
+  if (fn->reqnctapercluster[0])
+    snprintf(from, sizeof from, "was compiled with __cluster_dims__(%u,%u,%u) (PTX "
+             ".reqnctapercluster)", d[0], d[1], d[2]);
+  else
+    snprintf(from, sizeof from, "is launched with clusters of (%u,%u,%u)", d[0], d[1], d[2]);
   if (size > SIM_CLUSTER_PORTABLE_MAX) {
-    snprintf(err, n, "the GPU refuses this launch with " CLUSTER_SIZE ": %s was compiled with "
-             "__cluster_dims__(%u,%u,%u) (PTX .reqnctapercluster): %" PRIu64 " blocks a cluster, "
-             "more than the portable maximum of %u (a larger cluster needs "
-             "cudaFuncAttributeNonPortableClusterSizeAllowed)", who, d[0], d[1], d[2], size,
+    snprintf(err, n, "the GPU refuses this launch with " CLUSTER_SIZE ": %s %s: %" PRIu64
+             " blocks a cluster, more than the portable maximum of %u (a larger cluster needs "
+             "cudaFuncAttributeNonPortableClusterSizeAllowed)", who, from, size,
              SIM_CLUSTER_PORTABLE_MAX);
     return SIM_ERR_BADARG;
   }
   if (fn->maxclusterrank && size > fn->maxclusterrank) {
     snprintf(err, n, "the GPU refuses this launch with " CLUSTER_SIZE ": %s has clusters of "
-             "%" PRIu64 " blocks (__cluster_dims__(%u,%u,%u)) and allows at most %u "
-             "(__launch_bounds__'s third argument, PTX .maxclusterrank)", who, size, d[0], d[1],
-             d[2], fn->maxclusterrank);
+             "%" PRIu64 " blocks (%s) and allows at most %u (__launch_bounds__'s third "
+             "argument, PTX .maxclusterrank)", who, size, fn->reqnctapercluster[0] ?
+             "__cluster_dims__" : "--cluster", fn->maxclusterrank);
     return SIM_ERR_BADARG;
   }
-  for (int i = 0; i < 3; i++)
-    if (c->grid[i] % d[i]) {
-      snprintf(err, n, "the GPU refuses this launch with " INVALID_VALUE ": the grid (%u,%u,%u) "
-               "is not a whole number of clusters of (%u,%u,%u) blocks (%s, compiled with "
-               "__cluster_dims__: grid.%c = %u is not a multiple of %u)", c->grid[0], c->grid[1],
-               c->grid[2], d[0], d[1], d[2], who, "xyz"[i], c->grid[i], d[i]);
-      return SIM_ERR_BADARG;
-    }
   return SIM_OK;
 }

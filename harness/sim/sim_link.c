@@ -334,7 +334,7 @@ static enum sim_status rewrite(struct linker *L)
             op->pair += rb;
           break;
         case PTX_OPD_VEC:
-          for (uint32_t v = 0; v < op->nvec && v < 4; v++)
+          for (uint32_t v = 0; v < op->nvec && v < PTX_MAX_VEC; v++)
             if (op->vreg[v] != PTX_NOREG)
               op->vreg[v] += rb;
           break;

@@ -25,8 +25,9 @@
  *
  * Global memory, within a block: its threads' plain writes are held in a table of the words
  * written (by open addressing, 32 slots a thread, per block), so a read or write by another thread of the block
- * of a word written in the same epoch (and, within a warp, with no __syncwarp() between) is a
- * read-after-write or write-after-write hazard. Reads are not held: a write after another
+ * of bytes of a word written in the same epoch (and, within a warp, with no __syncwarp()
+ * between) is a read-after-write or write-after-write hazard; neighbouring bytes of one word
+ * written by different threads are not. Reads are not held: a write after another
  * thread's read (write-after-read) is found in shared memory only. A block that writes more
  * words than the table holds is checked no further, which misses hazards, never invents them.
  *
@@ -45,6 +46,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ptx/ptx_mma.h"
 #include "sim/sim_int.h"
 
 #define POISON 0xffu
@@ -68,6 +70,8 @@ struct gword {                   /* a global word a block wrote (open addressing
   uint32_t base;                 /* the block (its first epoch) that wrote it; else a free slot */
   uint32_t ep;                   /* epoch of the last write */
   uint16_t tid, wsync;           /* its thread; the warp's __syncwarp count */
+  uint8_t bytes;                 /* the bytes of the word it wrote (bit i: byte i): threads
+                                    writing neighbouring bytes of one word are not a race */
 };
 #define GCAP (1u << 15)          /* slots at most: 32 for each thread of a block of 1024 */
 #define GMIN (1u << 12)          /* slots at least (64 KiB: a small table stays in the cache) */
@@ -100,6 +104,12 @@ static void race_free(void *p)
   free(r);
 }
 
+void sim_race_free_own(struct sim_block *b)
+{
+  race_free(b->race_own);
+  b->race_own = NULL;
+}
+
 static void race_make_key(void)
 {
   race_key_ok = pthread_key_create(&race_key, race_free) == 0;
@@ -120,13 +130,17 @@ int sim_race_begin(struct sim_block *b)
   pthread_once(&race_once, race_make_key);
   if (!race_key_ok)
     return -1;
-  struct sim_race *r = pthread_getspecific(race_key);
+  /* blocks that run interleaved (a cluster, a cooperative grid) each have their own shadow
+     of shared memory, without the global-write table (their global accesses go unchecked) */
+  struct sim_race *r = b->in_group ? b->race_own : pthread_getspecific(race_key);
   if (!r) {
     r = calloc(1, sizeof *r);
-    if (!r || pthread_setspecific(race_key, r)) {
+    if (!r || (!b->in_group && pthread_setspecific(race_key, r))) {
       free(r);
       return -1;
     }
+    if (b->in_group)
+      b->race_own = r;
   }
   uint32_t words = (b->smem_size + 3) / 4 + 1;
   if (r->nwords < words || r->clock > UINT32_MAX - (1u << 24)) {
@@ -139,7 +153,7 @@ int sim_race_begin(struct sim_block *b)
     if (!r->sh)
       return -1;
   }
-  if (!r->g && !(nc & SIM_NOCHECK_RACE)) {
+  if (!r->g && !(nc & SIM_NOCHECK_RACE) && !b->in_group) {
     r->g = calloc(GCAP, sizeof *r->g);     /* without them, global memory goes unchecked */
     r->gpc = calloc(GCAP, sizeof *r->gpc);
     if (!r->g || !r->gpc) {
@@ -500,7 +514,11 @@ int sim_race_global(struct sim_block *b, struct sim_warp *w, uint32_t pc, unsign
       g = &r->g[i];
     }
     int found = g->base == base;
-    if (found && g->ep == E && g->tid != t && (g->tid / W != w->id || g->wsync == ws) &&
+    uint64_t lo = addr > word << 2 ? addr : word << 2;
+    uint64_t hi = addr + size < (word + 1) << 2 ? addr + size : (word + 1) << 2;
+    uint8_t bytes = (uint8_t)(((1u << (hi - lo)) - 1) << (lo & 3));   /* this access's, of word */
+    if (found && g->ep == E && g->tid != t && (g->bytes & bytes) &&
+        (g->tid / W != w->id || g->wsync == ws) &&
         (acc == SIM_ACC_READ || r->gpc[i] != pc || g->tid / W != w->id))
       return report_global(b, w, pc, l, acc == SIM_ACC_READ ? RAW : WAW, g->tid, r->gpc[i], addr,
                            size);
@@ -523,6 +541,9 @@ int sim_race_global(struct sim_block *b, struct sim_warp *w, uint32_t pc, unsign
       g->base = base;
       g->word = (uint32_t)word;
     }
+    /* the same thread's bytes add up; another thread's replace the older writer's (its bytes
+       are forgotten, which misses hazards, never invents them) */
+    g->bytes = found && g->ep == E && g->tid == t ? (uint8_t)(g->bytes | bytes) : bytes;
     g->ep = E;
     g->tid = t;
     g->wsync = ws;
@@ -536,6 +557,8 @@ int sim_race_global(struct sim_block *b, struct sim_warp *w, uint32_t pc, unsign
 /* The membermask operand of a .sync collective or bar.warp.sync, or -1 when it has none. */
 static int mask_operand(const struct ptx_inst *in)
 {
+  if (ptx_mma_op(in->op))
+    return -1;                                  /* .aligned tensor-core ops: no mask */
   int idx = in->op == PTX_OP_SHFL ? 4 : in->op == PTX_OP_BAR ? 0 : 2;
   if (in->op == PTX_OP_BAR && in->sub != PTX_BAR_WARP_SYNC)
     return -1;
@@ -650,6 +673,28 @@ int sim_race_stuck(struct sim_block *b, struct sim_warp *w)
   for (uint64_t mm = w->syncwait & w->live; mm; mm &= mm - 1) {
     unsigned l = sim_ctz64(mm);
     const struct ptx_inst *in = &b->prog->code[w->pc[l]];
+    if (ptx_mma_op(in->op)) {
+      /* wmma, mma, ldmatrix, stmatrix: .sync.aligned, the whole warp together */
+      uint64_t away = w->live & ~w->syncwait, here = 0;
+      for (uint64_t k = w->syncwait & w->live; k; k &= k - 1)
+        if (w->pc[sim_ctz64(k)] == w->pc[l])
+          here |= 1ull << sim_ctz64(k);
+      away |= w->live & ~here;
+      if (!away)
+        continue;
+      char here_at[160], there[160], lanes[64], msg[640];
+      where_pc(b, w->pc[l], here_at, sizeof here_at);
+      if (!sim_reconv_where(b, w, sim_ctz64(away), there, sizeof there))
+        where_pc(b, w->pc[sim_ctz64(away)], there, sizeof there);
+      sim_lanes_text(away, lanes, sizeof lanes);
+      snprintf(msg, sizeof msg,
+               "Divergent tensor-core instruction: warp %u of block (%u,%u,%u) runs '%s' at "
+               "%.120s without lanes %.60s (they are at %.120s); wmma, mma.sync, ldmatrix and "
+               "stmatrix are .aligned: every lane of the warp must execute the same one together",
+               w->id, b->ctaid[0], b->ctaid[1], b->ctaid[2], ptx_op_name((enum ptx_op)in->op),
+               here_at, lanes, there);
+      return report_mask(b, w, w->pc[l], l, msg);
+    }
     int idx = mask_operand(in);
     if (idx < 0 || in->op == PTX_OP_BAR)
       continue;

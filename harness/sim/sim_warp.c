@@ -28,11 +28,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ptx/ptx_mma.h"
 #include "sim/sim_int.h"
 
 #define REG(r) (w->regs + (size_t)(r) * b->W)
 #define SPIN_LIMIT 2048u     /* ITS: backward branches before waiting lanes are let past */
 #define CHECK_EVERY 4096u    /* backward branches between livelock checkpoints */
+#define GROUP_CHECK_EVERY 64u /* ... in a block of a group (sim_launch.c's run_group): one that
+                                waits for another block (grid.sync()) gives way sooner */
 
 static inline int lane_top(const struct sim_warp *w, unsigned l)
 {
@@ -191,7 +194,7 @@ uint64_t *sim_warp_zero_plan(const struct sim_prog *p)
         note_read(zero, d, op->reg, nr);
         break;
       case PTX_OPD_VEC:
-        for (uint32_t v = 0; v < op->nvec && v < 4; v++)
+        for (uint32_t v = 0; v < op->nvec && v < PTX_MAX_VEC; v++)
           note_read(zero, d, op->vreg[v], nr);
         break;
       default:
@@ -429,7 +432,7 @@ static void backward(struct sim_block *b, struct sim_warp *w)
     recheck_all(b, w);
     w->spin = 0;
   }
-  if (w->backs % CHECK_EVERY == 0) {
+  if (w->backs % (b->in_group ? GROUP_CHECK_EVERY : CHECK_EVERY) == 0) {
     uint64_t h = hash_state(b, w);
     uint64_t wr = b->writes + sim_launch_global_writes(b);
     w->spinning = w->snap_valid && h == w->snap_hash && wr == w->snap_writes;
@@ -470,6 +473,8 @@ static uint64_t sync_need(const struct sim_block *b, const struct sim_warp *w,
                           const struct ptx_inst *in, unsigned l)
 {
   int idx = in->op == PTX_OP_SHFL ? 4 : 2;
+  if (ptx_mma_op(in->op))
+    return w->live;                             /* .aligned tensor-core ops: the whole warp */
   if (in->nopd <= idx)
     return 0;                                   /* old non-.sync form */
   uint64_t mask = REG(in->opd[idx].reg)[l] & 0xffffffffu;
@@ -652,6 +657,14 @@ static int control(struct sim_block *b, struct sim_warp *w, const struct ptx_ins
       }
       return 0;
     }
+    if (in->sub == PTX_BAR_CLUSTER_ARRIVE || in->sub == PTX_BAR_CLUSTER_WAIT) {
+      /* barrier.cluster: lanes that may not go on wait for the cluster (sim_cluster.c) */
+      uint64_t go = sim_cluster_barrier(b, w, in->sub == PTX_BAR_CLUSTER_WAIT, e);
+      for (uint64_t mm = (g & ~e) | go; mm; mm &= mm - 1)
+        w->pc[sim_ctz64(mm)] = pc + 1;
+      arrive(b, w, (g & ~e) | go);
+      return 0;
+    }
     if (in->sub == PTX_BAR_ARRIVE) {
       uint32_t id = (uint32_t)REG(in->opd[0].reg)[sim_ctz64(g)] & 15;
       b->bar_arrived[id] += sim_popc64(e);
@@ -713,8 +726,12 @@ static int control(struct sim_block *b, struct sim_warp *w, const struct ptx_ins
   case PTX_OP_SHFL:
   case PTX_OP_VOTE:
   case PTX_OP_MATCH:
-  case PTX_OP_REDUX: {
-    if (sim_race_mask(b, w, pc, in, e))
+  case PTX_OP_REDUX:
+  case PTX_OP_WMMA:
+  case PTX_OP_MMA:
+  case PTX_OP_LDMATRIX:
+  case PTX_OP_STMATRIX: {
+    if (!ptx_mma_op(in->op) && sim_race_mask(b, w, pc, in, e))
       return 1;
     uint64_t need = g ? sync_need(b, w, in, sim_ctz64(g)) : 0;
     uint64_t waiting_here = 0;
@@ -769,6 +786,10 @@ static int is_control(enum ptx_op op)
   case PTX_OP_VOTE:
   case PTX_OP_MATCH:
   case PTX_OP_REDUX:
+  case PTX_OP_WMMA:
+  case PTX_OP_MMA:
+  case PTX_OP_LDMATRIX:
+  case PTX_OP_STMATRIX:
     return 1;
   default:
     return 0;

@@ -9,6 +9,7 @@
  */
 #include <string.h>
 
+#include "ptx/ptx_mma.h"
 #include "timing/tm_int.h"
 
 static int or_default(int v, int d) { return v > 0 ? v : d; }
@@ -33,6 +34,8 @@ void tm_costs_init(struct tm_costs *c, const struct occ_profile *p, uint32_t W)
   c->i_fp64 = (w + or_default(p->fp64_lanes, 16) - 1) / or_default(p->fp64_lanes, 16);
   c->i_sfu = (w + or_default(p->sfu_lanes, 4) - 1) / or_default(p->sfu_lanes, 4);
   c->barrier = or_default(p->barrier_cycles, 20);
+  c->tensor = or_default(p->tensor_cycles, 33);
+  c->tensor_fma = or_default(p->tensor_f16_fma_per_cycle, 256);
   c->block_launch = or_default(p->block_launch_cycles, 100);
   c->l1_sectors = or_default(p->l1_sectors_per_cycle, 4);
   c->block_dispatch = p->block_dispatch_cycles > 0 ? p->block_dispatch_cycles : 1.0;
@@ -86,7 +89,7 @@ static void regs_of(const struct ptx_inst *in, struct tm_op *o)
       }
       break;
     case PTX_OPD_VEC:
-      for (unsigned k = 0; k < d->nvec && k < 4; k++) {
+      for (unsigned k = 0; k < d->nvec && k < PTX_MAX_VEC; k++) {
         if (dst)
           add_reg(o->dst, &o->ndst, TM_MAX_DST, d->vreg[k]);
         else
@@ -147,8 +150,9 @@ void tm_classify(const struct tm_costs *c, const struct ptx_inst *in, struct tm_
 
   /* control */
   case PTX_COST_BARRIER: {
-    set(o, in->sub == PTX_BAR_WARP_SYNC ? TM_C_FIXED : TM_C_BARRIER, TM_PIPE_CBU, TM_DEP_WAIT,
-        in->sub == PTX_BAR_WARP_SYNC ? 2 : 0, 1);
+    /* barrier.cluster.arrive does not wait; .wait is taken as a barrier of the block */
+    int nowait = in->sub == PTX_BAR_WARP_SYNC || in->sub == PTX_BAR_CLUSTER_ARRIVE;
+    set(o, nowait ? TM_C_FIXED : TM_C_BARRIER, TM_PIPE_CBU, TM_DEP_WAIT, nowait ? 2 : 0, 1);
     /* bar.sync a{, b}; bar.arrive a, b; bar.red.op d, a{, b}, {!}c: barrier a, b threads
        (immediates; a register operand is taken as barrier 0 of the whole block) */
     unsigned a = in->sub == PTX_BAR_RED ? 1 : 0;
@@ -175,6 +179,26 @@ void tm_classify(const struct tm_costs *c, const struct ptx_inst *in, struct tm_
     break;
   case PTX_COST_SLEEP:
     set(o, TM_C_FIXED, TM_PIPE_CBU, TM_DEP_WAIT, 100, 1);
+    break;
+
+  /* tensor cores: mma issues to the tensor pipe for its multiply-adds at the profile's rate
+     (f16 and bf16; tf32 at half of it, int8 at twice, f64 at a sixteenth); the fragment
+     loads and stores (wmma.load/store, ldmatrix, stmatrix) are memory accesses */
+  case PTX_COST_TENSOR:
+    if (in->sub == PTX_MMA_MMA) {
+      unsigned m, n, k;
+      enum ptx_type ta = PTX_MMA_ATYPE(in->mma);
+      ptx_mma_dims(PTX_MMA_SHAPE(in->mma), &m, &n, &k);
+      double rate = c->tensor_fma * (ta == PTX_T_TF32 ? 0.5 : ta == PTX_T_F64 ? 1.0 / 16
+                                     : ta == PTX_T_S8 || ta == PTX_T_U8 ? 2.0 : 1.0);
+      double ivl = (double)(m * n * k) / (rate > 0 ? rate : 1);
+      set(o, TM_C_FIXED, TM_PIPE_TENSOR, TM_DEP_SHORT, c->tensor,
+          ivl < 1 ? 1 : ivl > 255 ? 255 : (uint32_t)(ivl + 0.5));
+    } else if (in->sub == PTX_MMA_STORE_D || in->sub == PTX_MMA_STMATRIX) {
+      set(o, TM_C_STORE, TM_PIPE_LSU, TM_DEP_WAIT, 2, 1);
+    } else {
+      set(o, TM_C_LOAD, TM_PIPE_LSU, TM_DEP_LONG, 0, 1);
+    }
     break;
 
   /* warp-wide exchanges go through the shared-memory unit */

@@ -16,6 +16,8 @@ struct tm_costs {
   uint32_t dram_loaded;                                     /* more DRAM latency at full load */
   uint32_t i_fp32, i_int, i_fp64, i_sfu;                    /* issue intervals, cycles */
   uint32_t barrier, block_launch, l1_sectors;
+  uint32_t tensor, tensor_fma;      /* mma: latency, and f16 multiply-adds a cycle per
+                                       sub-partition's tensor core */
   double block_dispatch;                                    /* GPU-wide, cycles per block */
   double atom_sector, atom_dup, atom_same_int, atom_same_float; /* the L2 atomic unit */
 };
@@ -33,11 +35,11 @@ enum tm_class {
   TM_C_EXIT
 };
 enum tm_pipe { TM_PIPE_FP32 = 0, TM_PIPE_INT, TM_PIPE_FP64, TM_PIPE_SFU, TM_PIPE_LSU, TM_PIPE_MIO,
-               TM_PIPE_CBU, TM_NPIPES };
+               TM_PIPE_CBU, TM_PIPE_TENSOR, TM_NPIPES };
 enum tm_dep { TM_DEP_WAIT = 0, TM_DEP_SHORT, TM_DEP_LONG };   /* who waits on the result */
 
-#define TM_MAX_SRC 12
-#define TM_MAX_DST 5
+#define TM_MAX_SRC 25                 /* wmma.mma reads 24 fragment registers and a guard */
+#define TM_MAX_DST 8
 /* cp.async's parts, for the groups the timing model keeps per warp (tm_sm.c). */
 enum tm_async { TM_ASYNC_NONE = 0, TM_ASYNC_COPY, TM_ASYNC_COMMIT, TM_ASYNC_WAIT, TM_ASYNC_WAIT_ALL };
 

@@ -1335,6 +1335,8 @@ int main(void)
   e2e_add_limits_tests(s);
   e2e_add_ptxops_tests(s);
   e2e_add_async_tests(s);
+  e2e_add_coop_tests(s);
+  e2e_add_mma_tests(s);
   e2e_add_grade_tests(s);
   e2e_add_gpuhang_tests(s);
   e2e_add_release_tests(s);

@@ -152,7 +152,7 @@ START_TEST(cli_plain_report_fits)
 END_TEST
 
 /* A kernel that does not build: the header says there is no backend, not "- ():", and the
-   score is 0. */
+   score is 0 of the lab's whole rubric. */
 START_TEST(cli_build_failure_header)
 {
   struct e2e_run *r = e2e_warplab("run", "01", "--kernel-file", "tests/e2e/lab01/compile_error.cu",
@@ -162,9 +162,28 @@ START_TEST(cli_build_failure_header)
   ck_assert_msg(strstr(r->out, "backend      none (the kernel did not build)") != NULL, "%.3000s",
                 r->out);
   ck_assert_ptr_null(strstr(r->out, "- ()"));
-  /* scored all the same: nothing, and it says why there was no reference run */
-  ck_assert_msg(strstr(r->out, "Score 0.0 of ") &&
-                strstr(r->out, "nothing was measured, so the reference solution was not run"),
+  /* scored all the same, as the feedback screen and grade score it: 0 of the whole rubric,
+     the reference solution run on the same inputs (its time is part of the maximum) */
+  ck_assert_msg(strstr(r->out, "Score 0.0 of 100 (against the reference solution on the same "
+                       "inputs)"), "%.3000s", r->out);
+}
+END_TEST
+
+/* The text report's score reads answers.json as `warplab grade` does (submission.h): a link
+   named answers.json beside the kernel file is not followed, and the report says so. */
+START_TEST(cli_answers_link_refused)
+{
+  const char *dir = e2e_tmp("sub");
+  char repo[1024];
+  ck_assert_ptr_nonnull(getcwd(repo, sizeof repo));
+  ck_assert_int_eq(system(e2e_fmt("mkdir -p '%s' && cp labs/01-matrix-add/matrix_add.cu '%s/' && "
+                                  "ln -s '%s/solutions/01-matrix-add/answers.json' "
+                                  "'%s/answers.json'", dir, dir, repo, dir)), 0);
+  struct e2e_run *r = e2e_warplab("run", "01", "--kernel-file", e2e_fmt("%s/matrix_add.cu", dir),
+                                  "--backend", "emu", "--quick", "--plain", "--results",
+                                  e2e_tmp("results"), (char *)NULL);
+  ck_assert_int_eq(r->status, 1);
+  ck_assert_msg(strstr(r->out, "answers.json is not a regular file of the submission (a link?)"),
                 "%.3000s", r->out);
 }
 END_TEST
@@ -201,6 +220,7 @@ void e2e_add_cli_tests(Suite *s)
     tcase_add_test(tc, cli_latest_prune_clean);
     tcase_add_test(tc, cli_plain_report_fits);
     tcase_add_test(tc, cli_build_failure_header);
+    tcase_add_test(tc, cli_answers_link_refused);
     tcase_add_test(tc, cli_labs_copied_alone);
   }
   suite_add_tcase(s, tc);

@@ -156,6 +156,10 @@ void e2e_add_limits_tests(Suite *s);   /* launch limits, printf bounds (tests/e2
 void e2e_add_ptxops_tests(Suite *s);
 /* cp.async from CUDA C: stages, cooperative groups, zero fill, races (tests/e2e/async.c). */
 void e2e_add_async_tests(Suite *s);
+/* Cooperative launches (grid.sync()) and thread-block clusters (coop.c). */
+void e2e_add_coop_tests(Suite *s);
+/* tests/e2e/mma.c: tensor-core PTX (wmma, mma.sync, ldmatrix, stmatrix). */
+void e2e_add_mma_tests(Suite *s);
 /* warplab grade (tests/e2e/lab.c). */
 void e2e_add_grade_tests(Suite *s);
 /* A kernel that hangs the GPU, with a stand-in driver (tests/e2e/gpuhang.c). */

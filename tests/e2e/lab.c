@@ -56,6 +56,32 @@ START_TEST(lab01_solution_passes)
 }
 END_TEST
 
+/* On the Fermi profile the sweep adds nvprof's gld_efficiency: 128 bytes over 128 bytes per
+   line a warp touches. The 16-wide shapes give the 2010 lesson's 50%; q7 asks for the 8-wide
+   ones, whose warps touch four lines: 25%, the rubric's answer. */
+START_TEST(lab01_fermi_efficiency_is_q7)
+{
+  struct e2e_run *r = e2e_warplab("run", "01", "--solution", "--backend", "emu", "--arch",
+                                  "fermi-m2070", "--json", "--results", e2e_tmp("results"),
+                                  (char *)NULL);
+  ck_assert_msg(r->status == 0, "%s exited %d\n%.3000s", r->cmd, r->status, r->err);
+  json_t *lab = e2e_load_json("labs/01-matrix-add/lab.json");
+  double q7 = e2e_rubric_answer(lab, "q7");
+  json_decref(lab);
+  static const struct { const char *label; double eff; } want[] = {
+    {"16x16", 50}, {"16x32", 50}, {"8x8", 25}, {"8x32", 25}};
+  for (size_t i = 0; i < sizeof want / sizeof *want; i++) {
+    json_t *v = e2e_j(e2e_point(r, "block shapes", want[i].label), "metrics/gld_efficiency/value");
+    ck_assert_msg(json_is_number(v), "%s: no gld_efficiency", want[i].label);
+    ck_assert_msg(json_number_value(v) == want[i].eff, "%s: gld_efficiency %g, expected %g",
+                  want[i].label, json_number_value(v), want[i].eff);
+    if (want[i].label[0] == '8')
+      ck_assert_msg(json_number_value(v) == q7, "%s: gld_efficiency %g, the rubric's q7 %g",
+                    want[i].label, json_number_value(v), q7);
+  }
+}
+END_TEST
+
 START_TEST(lab01_starter_is_poisoned)
 {
   struct e2e_run *r = run_lab("labs/01-matrix-add/matrix_add.cu", NULL);
@@ -194,6 +220,7 @@ void e2e_add_lab_tests(Suite *s)
   tcase_set_timeout(tc, LAB_TIMEOUT_S);
   tcase_add_test(tc, lab01_solution_passes);
   tcase_add_test(tc, lab01_starter_is_poisoned);
+  tcase_add_test(tc, lab01_fermi_efficiency_is_q7);
   tcase_add_test(tc, lab01_no_bounds_faults_at_its_line);
   tcase_add_test(tc, lab01_wrong_index_first_bad);
   tcase_add_test(tc, lab01_compile_error_line);
@@ -212,7 +239,7 @@ START_TEST(grade_solution_and_starter)
 {
   const char *sub = e2e_tmp("alice");
   char *cmd = e2e_fmt("mkdir -p '%s' && cp solutions/01-matrix-add/matrix_add.cu '%s/' && "
-                      "printf '{\"q1\":4,\"q2\":4,\"q3\":2,\"q4\":4,\"q5\":8,\"q6\":50,\"q7\":50,"
+                      "printf '{\"q1\":4,\"q2\":4,\"q3\":2,\"q4\":4,\"q5\":8,\"q6\":50,\"q7\":25,"
                       "\"q8\":8,\"q9\":100,\"q10\":0.671}' > '%s/answers.json'", sub, sub, sub);
   ck_assert_int_eq(system(cmd), 0);
   struct e2e_run *r = e2e_warplab("grade", "01", sub, "--backend", "emu", "--json", "--out",

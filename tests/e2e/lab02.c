@@ -405,7 +405,7 @@ START_TEST(lab02_launch_bounds_spill)
   const char *tile = "labs/02-occupancy/tile.cu";
   struct e2e_run *free8 = e2e_warplab("occupancy", tile, "--kernel", "gemm8x8", "--block", "256",
                                       "--json", (char *)NULL);
-  struct e2e_run *cap = e2e_warplab("occupancy", tile, "--kernel", "gemm8x8_cap64", "--block", "256",
+  struct e2e_run *cap = e2e_warplab("occupancy", tile, "--kernel", "gemm8x8_bounded", "--block", "256",
                                     "--json", (char *)NULL);
   ck_assert_msg(free8->status == 0 && cap->status == 0, "%s\n%s\n%s", free8->err, cap->cmd, cap->err);
   long long want = 65536 / (4 * 256);

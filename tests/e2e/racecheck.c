@@ -106,6 +106,20 @@ START_TEST(global_within_a_block)
 }
 END_TEST
 
+/* Global hazards are judged on the bytes written, not the word: threads writing neighbouring
+   bytes of one word are not a race; a read of another thread's byte is one. */
+START_TEST(global_bytes_of_a_word)
+{
+  e2e_expect_ok(emu("global_bytes_ok", "64"));
+  struct e2e_run *r = emu("global_bytes_raw", "64");
+  expect_report(r, "race", "GBYTE-READ", "GBYTE-WRITE",
+                "Race on __global__ memory: read-after-write hazard on");
+  /* the word's last writer is held: thread 2 reads the byte thread 3 wrote */
+  e2e_expect_dim3(r, "fault/thread", 2, 0, 0);
+  e2e_expect_dim3(r, "fault/other/thread", 3, 0, 0);
+}
+END_TEST
+
 START_TEST(uninitialised_read)
 {
   struct e2e_run *r = emu("uninit_read", "64");
@@ -160,6 +174,7 @@ void e2e_add_racecheck_tests(Suite *s)
   tcase_add_checked_fixture(tc, e2e_setup, e2e_teardown);
   tcase_set_timeout(tc, 300);
   tcase_add_test(tc, raw_between_warps);
+  tcase_add_test(tc, global_bytes_of_a_word);
   tcase_add_test(tc, war_between_warps);
   tcase_add_test(tc, waw_between_warps);
   tcase_add_test(tc, softmax_reusing_a_slot);

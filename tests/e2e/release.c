@@ -196,6 +196,16 @@ START_TEST(release_students_copy)
   }
   ck_assert(perf && q1);
   json_decref(g);
+  /* run's text report in the copy scores against the shipped figures too (grader/session.h),
+     as grade and the feedback screen do */
+  out = e2e_tmp("run.txt");
+  sh_expect(0, "cd '%s' && env -u WARPLAB_HOME bin/warplab run 01 --quick --backend emu --plain "
+            "--kernel-file '%s/matrix_add.cu' --results '%s' > '%s'", rel, sub, e2e_tmp("runs"),
+            out);
+  char *text = e2e_read_text(out);
+  ck_assert_msg(strstr(text, "(against the reference solution's figures shipped with this copy)")
+                && strstr(text, "15.0/15.0  performance against the reference solution"),
+                "%.3000s", text);
 }
 END_TEST
 

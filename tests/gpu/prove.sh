@@ -113,6 +113,83 @@ pcase coverage coverage.cu coverage 1 64 "1:f32:exact 2:u32:order 3:u64:exact 4:
   $A f32buf:64:rand:27 $A f32buf:257:zero $A u32buf:512:zero $A u64buf:3:fill=99999 $A f64buf:65:zero
 pcase dyn_smem dyn_smem.cu reverse_block 4 128 "1:f32:exact" --smem 512 \
   $A f32buf:512:rand:26 $A f32buf:512:zero
+# cooperative launches and clusters (issue 18): a kernel that uses grid.sync() is launched
+# cooperatively on both backends (cuLaunchKernelEx's cooperative attribute on the GPU);
+# --cooperative and --cluster pass through to both
+pcase grid_sync grid_sync.cu grid_reduce 20 256 "1:i32:exact 2:i32:exact" \
+  $A i32buf:50000:rand:41 $A i32buf:20:zero $A i32buf:20:zero $A i32:50000
+pcase coop_counter grid_sync.cu counter_barrier 8 64 "1:i32:exact" --cooperative \
+  $A i32buf:1:zero $A i32buf:512:zero
+pcase cluster_hist cluster.cu dsmem_hist 8 128 "1:u32:exact" --smem 64 \
+  $A u32buf:5000:rand:42 $A u32buf:128:zero $A i32:5000 $A i32:64
+pcase cluster_nb_2x2 cluster.cu neighbour 4,4 64 "0:i32:exact" --cluster 2,2 $A i32buf:96:zero
+pcase cluster_nb_4x1 cluster.cu neighbour 4,4 64 "0:i32:exact" --cluster 4 $A i32buf:96:zero
+pcase cluster_nb_none cluster.cu neighbour 4,4 64 "0:i32:exact" $A i32buf:96:zero
+
+# Tensor cores (tests/e2e/kernels/mma.cu). mma.sync takes each lane's registers raw, so the
+# fragment layouts are what is compared. Exact: f16/bf16 rand values (k/1024 - 1, k/128 - 1)
+# with C = 0 sum exactly in f32 in any order; iota integers and int8 are exact; ldmatrix and
+# stmatrix move bits. ulp: random C, tf32 from full f32 mantissas (the low 13 bits must be
+# ignored), f64 rand and f16 accumulators, where the sums are not exact: the emulator follows
+# the published model of the H100's tensor cores (sim_mma.c) for f16/bf16/tf32 and a chain of
+# fmas for f64; "identical" in proof.csv says whether that is bit for bit.
+pcase mma_f16_k16 mma.cu mma_f16_k16 1 32 "3:f32:exact" \
+  $A f16buf:256:rand:40 $A f16buf:128:rand:41 $A f32buf:128:zero $A f32buf:128:zero
+pcase mma_f16_k16_c mma.cu mma_f16_k16 1 32 "3:f32:ulp" \
+  $A f16buf:256:rand:40 $A f16buf:128:rand:41 $A f32buf:128:rand:42 $A f32buf:128:zero
+pcase mma_f16_k8 mma.cu mma_f16_k8 1 32 "3:f32:exact" \
+  $A f16buf:128:rand:43 $A f16buf:64:rand:44 $A f32buf:128:zero $A f32buf:128:zero
+pcase mma_f16_f16acc mma.cu mma_f16_k16_f16acc 1 32 "3:u32:ulp" \
+  $A f16buf:256:rand:45 $A f16buf:128:rand:46 $A f16buf:128:rand:47 $A u32buf:64:zero
+pcase mma_bf16_k16 mma.cu mma_bf16_k16 1 32 "3:f32:exact" \
+  $A bf16buf:256:rand:48 $A bf16buf:128:rand:49 $A f32buf:128:zero $A f32buf:128:zero
+pcase mma_bf16_k8 mma.cu mma_bf16_k8 1 32 "3:f32:exact" \
+  $A bf16buf:128:rand:63 $A bf16buf:64:rand:64 $A f32buf:128:zero $A f32buf:128:zero
+pcase mma_tf32_k8 mma.cu mma_tf32_k8 1 32 "3:f32:exact" \
+  $A f32buf:128:iota $A f32buf:64:iota $A f32buf:128:iota $A f32buf:128:zero
+pcase mma_tf32_k8_rand mma.cu mma_tf32_k8 1 32 "3:f32:ulp" \
+  $A f32buf:128:rand:50 $A f32buf:64:rand:51 $A f32buf:128:rand:52 $A f32buf:128:zero
+pcase mma_tf32_k4_rand mma.cu mma_tf32_k4 1 32 "3:f32:ulp" \
+  $A f32buf:64:rand:53 $A f32buf:32:rand:54 $A f32buf:128:zero $A f32buf:128:zero
+pcase mma_f64 mma.cu mma_f64 1 32 "3:f64:exact" \
+  $A f64buf:32:iota $A f64buf:32:iota $A f64buf:64:iota $A f64buf:64:zero
+pcase mma_f64_rand mma.cu mma_f64 1 32 "3:f64:ulp" \
+  $A f64buf:32:rand:55 $A f64buf:32:rand:56 $A f64buf:64:rand:57 $A f64buf:64:zero
+pcase mma_s8_k32 mma.cu mma_s8_k32 1 32 "3:i32:exact" \
+  $A i8buf:512:rand:58 $A i8buf:256:rand:59 $A i32buf:128:rand:60 $A i32buf:128:zero
+pcase mma_u8s8_k32_sat mma.cu mma_u8s8_k32_sat 1 32 "3:i32:exact" \
+  $A u8buf:512:rand:65 $A i8buf:256:rand:66 $A i32buf:128:rand:67 $A i32buf:128:zero
+pcase mma_s8u8_k16 mma.cu mma_s8u8_k16 1 32 "3:i32:exact" \
+  $A i8buf:256:rand:68 $A u8buf:128:rand:69 $A i32buf:128:rand:70 $A i32buf:128:zero
+pcase mma_s8_m8n8k16 mma.cu mma_s8_m8n8k16 1 32 "3:i32:exact" \
+  $A i8buf:128:rand:71 $A i8buf:128:rand:72 $A i32buf:64:rand:73 $A i32buf:64:zero
+pcase mma_u8_m8n8k16_sat mma.cu mma_u8_m8n8k16_sat 1 32 "3:i32:exact" \
+  $A u8buf:128:rand:74 $A u8buf:128:rand:75 $A i32buf:64:rand:76 $A i32buf:64:zero
+pcase ldmatrix mma.cu ldsm 1 32 "1:u32:exact" $A u16buf:256:rand:61 $A u32buf:768:zero
+pcase stmatrix mma.cu stsm 1 32 "1:u32:exact" $A u32buf:128:rand:62 $A u16buf:1536:zero
+# wmma: D, and every element of the A, B and C fragments (their layout is the GPU's own;
+# the emulator's is read off ptxas's SASS). iota inputs are distinct exact integers.
+wm() {  # wm NAME KERNEL ABTYPE CTYPE FTYPE MODE-OF-D [INIT-A INIT-B INIT-C]
+  pcase "$1" mma.cu "$2" 1 32 "3:$4:$6 4:u32:exact 5:u32:exact 6:u32:exact" \
+    $A "$3buf:1024:${7:-iota}" $A "$3buf:1024:${8:-iota}" $A "$4buf:1024:${9:-iota}" \
+    $A "$4buf:1024:zero" $A "$5buf:512:zero" $A "$5buf:512:zero" $A "$4buf:256:zero"
+}
+wm wmma_f16_rc wmma_f16_rc f16 f32 f16 exact
+wm wmma_f16_rc_rand wmma_f16_rc f16 f32 f16 exact rand:77 rand:78 zero
+wm wmma_f16_cr wmma_f16_cr f16 f32 f16 exact
+wm wmma_f16_rr_h wmma_f16_rr_h f16 f16 f16 ulp rand:79 rand:80 rand:81
+wm wmma_f16_m32 wmma_f16_m32 f16 f32 f16 exact
+wm wmma_f16_m8 wmma_f16_m8 f16 f32 f16 exact
+wm wmma_bf16 wmma_bf16 bf16 f32 bf16 exact
+wm wmma_tf32 wmma_tf32 f32 f32 f32 exact
+wm wmma_f64 wmma_f64 f64 f64 f64 exact
+wm wmma_s8 wmma_s8 i8 i32 i8 exact
+wm wmma_u8 wmma_u8 u8 i32 u8 exact
+# the CUDA 9 blog's wmma GEMM as public collections carry it: three accumulating mma per tile,
+# so the H100's truncating sums show (ulp: how far the emulator's model is from it)
+pcase wmma_blog_gemm mma.cu wmma_blog_gemm 2,1 128,4 "2:f32:ulp" \
+  $A f16buf:4608:rand:82 $A f16buf:3072:rand:83 $A f32buf:6144:rand:84 \
+  $A i32:96 $A i32:64 $A i32:48 $A f32:2 $A f32:-1
 
 {
   echo "warplab emulator vs $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | head -1)"
@@ -145,6 +222,23 @@ nvcc -arch=sm_90 -ptx -lineinfo "$S" -o "$W/sync.ptx"
   "$WL" emu "$W/oob.ptx" --kernel oob_write --grid 2 --block 64 $A f32buf:100:rand $A f32buf:100:zero $A i32:100; echo "rc=$?"
 } >"$OUT/sanitizer.txt" 2>&1
 
+# What the GPU refuses of cooperative and cluster launches, next to the emulator's words.
+nvcc -arch=sm_90 -ptx -lineinfo "$K/grid_sync.cu" -o "$W/gs.ptx"
+nvcc -arch=sm_90 -ptx -lineinfo "$K/cluster.cu" -o "$W/cl.ptx"
+{
+  for be in gpu emu; do
+    echo "== grid_reduce (grid.sync) with 100000 blocks of 256, $be"
+    "$WL" emu "$W/gs.ptx" --kernel grid_reduce --grid 100000 --block 256 $A i32buf:1000:zero \
+      $A i32buf:100000:zero $A i32buf:100000:zero $A i32:1000 --backend $be; echo "rc=$?"
+    echo "== neighbour --grid 6 --cluster 4, $be"
+    "$WL" emu "$W/cl.ptx" --kernel neighbour --grid 6 --block 32 --cluster 4 $A i32buf:36:zero \
+      --backend $be; echo "rc=$?"
+    echo "== dsmem_hist (__cluster_dims__(4,1,1)) with --cluster 2, $be"
+    "$WL" emu "$W/cl.ptx" --kernel dsmem_hist --grid 8 --block 32 --smem 64 --cluster 2 \
+      $A u32buf:10:zero $A u32buf:128:zero $A i32:10 $A i32:64 --backend $be; echo "rc=$?"
+  done
+} >"$OUT/coop.txt" 2>&1
+
 # Instruction counts as ncu reports them (SASS) next to the emulator's (PTX), for issue 3.
 {
   for k in "elementwise.cu add 4 256 $A f32buf:1000:rand:1 $A f32buf:1000:rand:2 $A f32buf:1000:zero $A i32:1000" \
@@ -161,6 +255,16 @@ nvcc -arch=sm_90 -ptx -lineinfo "$S" -o "$W/sync.ptx"
     timeout -s KILL 120 ncu --metrics smsp__inst_executed.sum,smsp__thread_inst_executed.sum,l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum \
       "$WL" emu "$W/ncu.ptx" --kernel "$kern" --grid "$g" --block "$bl" "$@" --backend gpu 2>&1 | grep -E "smsp__|l1tex__|ERR|==PROF=="
   done
+  # tensor cores: ptxas's HMMA count and fragment loads/stores next to the emulator's
+  nvcc -arch=sm_90 -ptx -lineinfo "$K/mma.cu" -o "$W/ncu_mma.ptx"
+  set -- $A f16buf:1024:iota $A f16buf:1024:iota $A f32buf:1024:iota $A f32buf:1024:zero \
+    $A f16buf:512:zero $A f16buf:512:zero $A f32buf:256:zero
+  echo "== wmma_f16_rc emulator"
+  "$WL" emu "$W/ncu_mma.ptx" --kernel wmma_f16_rc --grid 1 --block 32 "$@" --json | \
+    grep -A1 '"smsp__inst_executed_pipe_tensor\|"smsp__sass_inst_executed_op_global' | grep -v -- --
+  echo "== wmma_f16_rc ncu"
+  timeout -s KILL 120 ncu --metrics smsp__inst_executed_pipe_tensor.sum,smsp__sass_inst_executed_op_global_ld.sum,smsp__sass_inst_executed_op_global_st.sum \
+    "$WL" emu "$W/ncu_mma.ptx" --kernel wmma_f16_rc --grid 1 --block 32 "$@" --backend gpu 2>&1 | grep -E "smsp__|ERR|==PROF=="
 } >"$OUT/ncu.txt" 2>&1
 
 # Launches a GPU refuses for their clusters, and one __launch_bounds__(T, minBlocks) allows

@@ -205,6 +205,39 @@ START_TEST(ncu_stopped_is_the_graders_limit)
 }
 END_TEST
 
+/* answers.json, read only as a regular file of the folder and of a sane size (submission.h):
+   a link (even to good answers) and a file over the limit are refused with why; a UTF-8
+   byte-order mark before the object is taken; no file at all is no answers, nothing wrong. */
+START_TEST(answers_checked)
+{
+  char why[512];
+  const char *dir = folder("printf '{\"q1\": 4}' > %s/good.json && ln -s good.json %s/answers.json");
+  json_t *a = submission_answers(dir, why, sizeof why);
+  ck_assert_ptr_null(a);
+  ck_assert_msg(strstr(why, "not a regular file") != NULL, "%s", why);
+  rm_folder(dir);
+  char cmd[256];
+  snprintf(cmd, sizeof cmd, "{ printf '{\"q1\": 4}'; head -c %d /dev/zero | tr '\\0' ' '; } > "
+           "%%s/answers.json", SUBMISSION_MAX_ANSWERS_BYTES);
+  dir = folder(cmd);
+  a = submission_answers(dir, why, sizeof why);
+  ck_assert_ptr_null(a);
+  ck_assert_msg(strstr(why, "more than 65536") != NULL, "%s", why);
+  rm_folder(dir);
+  dir = folder("printf '\\357\\273\\277{\"q1\": 4}' > %s/answers.json");
+  a = submission_answers(dir, why, sizeof why);
+  ck_assert_ptr_nonnull(a);
+  ck_assert_str_eq(why, "");
+  ck_assert_int_eq(json_integer_value(json_object_get(a, "q1")), 4);
+  json_decref(a);
+  rm_folder(dir);
+  dir = folder("true %s");
+  ck_assert_ptr_null(submission_answers(dir, why, sizeof why));
+  ck_assert_str_eq(why, "");
+  rm_folder(dir);
+}
+END_TEST
+
 Suite *suite_batch(void)
 {
   Suite *s = suite_create("batch");
@@ -216,6 +249,7 @@ Suite *suite_batch(void)
   tcase_add_test(tc, hash_moves_with_the_files);
   tcase_add_test(tc, kernel_found_or_said);
   tcase_add_test(tc, ncu_stopped_is_the_graders_limit);
+  tcase_add_test(tc, answers_checked);
   suite_add_tcase(s, tc);
   return s;
 }

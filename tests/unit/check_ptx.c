@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "ptx/ptx.h"
+#include "ptx/ptx_mma.h"
 #include "suites.h"
 
 /* ---- a module: a device function, a kernel with a branch, a kernel with a call ---- */
@@ -694,6 +695,16 @@ static const struct decode_case decode_cases[] = {
   {"bar.cta.sync 0;", PTX_OP_BAR, 0, 0, 0, PTX_BAR_SYNC, 0, 0, 0, 1, 0, 1},
   {"barrier.sync.aligned 0;", PTX_OP_BAR, 0, 0, 0, PTX_BAR_SYNC, 0, 0, 0, 1, PTX_F_ALIGNED, 1},
   {"barrier.sync 1, 64;", PTX_OP_BAR, 0, 0, 0, PTX_BAR_SYNC, 0, 0, 0, 1, 0, 2},
+  {"barrier.cluster.arrive;", PTX_OP_BAR, 0, 0, 0, PTX_BAR_CLUSTER_ARRIVE, 0, 0, 0, 1, 0, 0},
+  {"barrier.cluster.arrive.relaxed.aligned;", PTX_OP_BAR, 0, 0, 0, PTX_BAR_CLUSTER_ARRIVE, 0, 0, 0, 1,
+   PTX_F_ALIGNED, 0},
+  {"barrier.cluster.wait.aligned;", PTX_OP_BAR, 0, 0, 0, PTX_BAR_CLUSTER_WAIT, 0, 0, 0, 1, PTX_F_ALIGNED, 0},
+  {"mapa.u64 %rd1, %rd2, %r1;", PTX_OP_MAPA, PTX_T_U64, 0, PTX_SP_NONE, 0, 0, 0, 0, 1, 0, 3},
+  {"mapa.shared::cluster.u32 %r1, %r2, 3;", PTX_OP_MAPA, PTX_T_U32, 0, PTX_SP_SHARED, 0, 0, 0, 0, 1, 0, 3},
+  {"ld.shared::cluster.u32 %r1, [%r2];", PTX_OP_LD, PTX_T_U32, 0, PTX_SP_SHARED, 0, 0, 0, 0, 1, 0, 2},
+  {"atom.shared::cluster.add.u32 %r1, [%r2], 1;", PTX_OP_ATOM, PTX_T_U32, 0, PTX_SP_SHARED, PTX_ATOM_ADD, 0, 0,
+   0, 1, 0, 3},
+  {"fence.acq_rel.cluster;", PTX_OP_FENCE, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0},
   {"bar.arrive 1, 64;", PTX_OP_BAR, 0, 0, 0, PTX_BAR_ARRIVE, 0, 0, 0, 1, 0, 2},
   {"bar.red.popc.u32 %r1, 0, %p1;", PTX_OP_BAR, PTX_T_U32, 0, 0, PTX_BAR_RED, 0, PTX_BOOL_POPC, 0, 1, 0, 3},
   {"bar.red.and.pred %p1, 0, %p2;", PTX_OP_BAR, PTX_T_PRED, 0, 0, PTX_BAR_RED, 0, PTX_BOOL_AND, 0, 1, 0, 3},
@@ -742,6 +753,8 @@ static const struct decode_case decode_cases[] = {
   {"cvta.to.global.u64 %rd1, %rd2;", PTX_OP_CVTA, PTX_T_U64, 0, PTX_SP_GLOBAL, 0, 0, 0, 0, 1, PTX_F_TO, 2},
   {"cvta.shared.u64 %rd1, %rd2;", PTX_OP_CVTA, PTX_T_U64, 0, PTX_SP_SHARED, 0, 0, 0, 0, 1, 0, 2},
   {"isspacep.global %p1, %rd1;", PTX_OP_ISSPACEP, 0, 0, PTX_SP_GLOBAL, 0, 0, 0, 0, 1, 0, 2},
+  {"isspacep.shared::cluster %p1, %rd1;", PTX_OP_ISSPACEP, 0, 0, PTX_SP_SHARED, 1, 0, 0, 0, 1, 0, 2},
+  {"isspacep.shared %p1, %rd1;", PTX_OP_ISSPACEP, 0, 0, PTX_SP_SHARED, 0, 0, 0, 0, 1, 0, 2},
   {"bfind.shiftamt.u32 %r1, %r2;", PTX_OP_BFIND, PTX_T_U32, 0, 0, 0, 0, 0, 0, 1, PTX_F_SHIFTAMT, 2},
   {"min.NaN.f32 %f1, %f2, %f3;", PTX_OP_MIN, PTX_T_F32, 0, 0, 0, 0, 0, 0, 1, PTX_F_NAN, 3},
   {"max.relu.s32 %r1, %r2, %r3;", PTX_OP_MAX, PTX_T_S32, 0, 0, 0, 0, 0, 0, 1, PTX_F_RELU, 3},
@@ -799,7 +812,10 @@ START_TEST(test_every_opcode) {
   /* cp and mbarrier need their mode word (alone they are refused, as cp.reduce would be) */
   snprintf(body, sizeof body, "%s%s;", name,
            _i == PTX_OP_SHF ? ".l.wrap.b32" : _i == PTX_OP_BMSK || _i == PTX_OP_SZEXT ? ".wrap"
-           : _i == PTX_OP_CP ? ".async.commit_group" : _i == PTX_OP_MBARRIER ? ".inval.shared.b64 [%rd1]" : "");
+           : _i == PTX_OP_CP ? ".async.commit_group" : _i == PTX_OP_MBARRIER ? ".inval.shared.b64 [%rd1]"
+           : _i == PTX_OP_WMMA ? ".load.a.sync.aligned.row.m16n16k16.f16"       /* tensor cores: */
+           : _i == PTX_OP_MMA ? ".sync.aligned.m8n8k4.row.col.f64.f64.f64.f64"  /* a valid form */
+           : _i == PTX_OP_LDMATRIX || _i == PTX_OP_STMATRIX ? ".sync.aligned.m8n8.x1.b16" : "");
   st = parse_kernel(body, &m, &e);
   if (st != PTX_OK) {
     /* decoded, then held to its operand shape (ptx_check.c): the message names the opcode */
@@ -823,8 +839,8 @@ START_TEST(test_opcode_table) {
   ck_assert_str_eq(oi->name, ptx_op_name((enum ptx_op)_i));
   ck_assert_uint_lt(oi->cost, PTX_COST_COUNT);
   ck_assert_uint_le(oi->dst, PTX_DST_MODE);
-  if (_i == PTX_OP_CALL) {
-    ck_assert_str_eq(oi->shape, "*");  /* the parser checks call's operands itself */
+  if (_i == PTX_OP_CALL || ptx_mma_op((unsigned)_i)) {
+    ck_assert_str_eq(oi->shape, "*");  /* the parser checks their operands itself */
     return;
   }
   ck_assert_msg(strspn(oi->shape, "doDsSal|") == strlen(oi->shape), "%s: shape \"%s\"", oi->name,
@@ -1130,7 +1146,8 @@ START_TEST(test_module_directives) {
     "{\n.reg .b32 %r<3>;\n.pragma \"nounroll\";\n"
     "{ .param .b32 p0;\n.param .b32 r0;\ncall.uni (r0), later, (p0);\n}\n"
     "ret;\n}\n"
-    ".func (.param .b32 func_retval0) later(.param .b32 later_param_0)\n.noreturn\n{\nret;\n}\n";
+    ".func (.param .b32 func_retval0) later(.param .b32 later_param_0)\n.noreturn\n{\nret;\n}\n"
+    ".entry clustered()\n.explicitcluster\n.reqnctapercluster 4, 2\n{\nret;\n}\n";
   static const int32_t tab[4] = {1, -2, 3, 4};
   struct ptx_module m;
   struct ptx_error e;
@@ -1146,7 +1163,13 @@ START_TEST(test_module_directives) {
   ck_assert_uint_eq(m.vars[2].size, 16);
   ck_assert_mem_eq(m.init + m.vars[2].init_off, tab, 16);
   ck_assert_uint_eq(m.vars[3].has_init, 0);
-  ck_assert_uint_eq(m.nfuncs, 3);
+  ck_assert_uint_eq(m.nfuncs, 4);
+  ck_assert_uint_eq(m.funcs[3].reqnctapercluster[0], 4);   /* __cluster_dims__(4, 2) */
+  ck_assert_uint_eq(m.funcs[3].reqnctapercluster[1], 2);
+  ck_assert_uint_eq(m.funcs[3].reqnctapercluster[2], 1);
+  ck_assert_uint_eq(m.funcs[3].explicitcluster, 1);
+  ck_assert_uint_eq(m.funcs[2].explicitcluster, 0);
+  ck_assert_uint_eq(m.funcs[2].reqnctapercluster[0], 0);
   ck_assert_str_eq(m.funcs[0].name, "later");
   ck_assert_uint_eq(m.funcs[0].is_extern, 0); /* declared first, defined at the end */
   ck_assert_uint_eq(m.funcs[0].ninst, 1);
@@ -1163,6 +1186,65 @@ START_TEST(test_module_directives) {
   ck_assert_uint_eq(m.insts[0].op, PTX_OP_CALL);
   ck_assert_uint_eq(m.insts[0].opd[0].reg, 0); /* forward reference to a later definition */
   ptx_module_free(&m);
+}
+END_TEST
+
+/* The tensor-core instructions nvcc emits decode into their mode, shape, layouts and the
+   types of A, B, C and D, with the fragments they read and write. */
+START_TEST(test_tensor_core_forms) {
+  static const struct {
+    const char *text;
+    uint16_t op;
+    uint8_t sub, vec, shape, acol, bcol, trans;
+    uint8_t ta, tb, tc, td;
+    uint32_t flags;
+    unsigned nregs0;
+  } cases[] = {
+    {"wmma.load.a.sync.aligned.row.m16n16k16.global.f16 {%r1,%r2,%r3,%r4,%r5,%r6,%r7,%r8}, [%rd1], %r9;",
+     PTX_OP_WMMA, PTX_MMA_LOAD_A, 1, PTX_MMA_M16N16K16, 0, 0, 0, PTX_T_F16, 0, 0, 0, 0, 8},
+    {"wmma.load.b.sync.aligned.col.m32n8k16.bf16 {%r1,%r2}, [%rd1];",
+     PTX_OP_WMMA, PTX_MMA_LOAD_B, 1, PTX_MMA_M32N8K16, 1, 0, 0, PTX_T_BF16, 0, 0, 0, 0, 2},
+    {"wmma.store.d.sync.aligned.col.m8n8k4.shared.f64 [%rd1], {%fd1,%fd2}, %r9;",
+     PTX_OP_WMMA, PTX_MMA_STORE_D, 1, PTX_MMA_M8N8K4, 1, 0, 0, PTX_T_F64, 0, 0, 0, 0, 2},
+    {"wmma.mma.sync.aligned.row.col.m16n16k16.f32.f16 {%f1,%f2,%f3,%f4,%f5,%f6,%f7,%f8}, "
+     "{%r1,%r2,%r3,%r4,%r5,%r6,%r7,%r8}, {%r1,%r2,%r3,%r4,%r5,%r6,%r7,%r8}, {%r1,%r2,%r3,%r4};",
+     PTX_OP_WMMA, PTX_MMA_MMA, 1, PTX_MMA_M16N16K16, 0, 1, 0, PTX_T_F16, PTX_T_F16, PTX_T_F16,
+     PTX_T_F32, 0, 8},
+    {"mma.sync.aligned.m16n8k32.row.col.satfinite.s32.u8.s8.s32 {%r1,%r2,%r3,%r4}, "
+     "{%r5,%r6,%r7,%r8}, {%r9,%r10}, {%r11,%r12,%r13,%r14};",
+     PTX_OP_MMA, PTX_MMA_MMA, 1, PTX_MMA_M16N8K32, 0, 1, 0, PTX_T_U8, PTX_T_S8, PTX_T_S32,
+     PTX_T_S32, PTX_F_SAT, 4},
+    {"mma.sync.aligned.m16n8k4.row.col.f32.tf32.tf32.f32 {%f1,%f2,%f3,%f4}, {%r1,%r2}, {%r3}, "
+     "{%f5,%f6,%f7,%f8};",
+     PTX_OP_MMA, PTX_MMA_MMA, 1, PTX_MMA_M16N8K4, 0, 1, 0, PTX_T_TF32, PTX_T_TF32, PTX_T_F32,
+     PTX_T_F32, 0, 4},
+    {"ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%r1,%r2,%r3,%r4}, [%r5];",
+     PTX_OP_LDMATRIX, PTX_MMA_LDMATRIX, 4, PTX_MMA_M8N8, 0, 0, 1, PTX_T_B16, 0, 0, 0, 0, 4},
+    {"stmatrix.sync.aligned.m8n8.x2.shared.b16 [%r5], {%r1,%r2};",
+     PTX_OP_STMATRIX, PTX_MMA_STMATRIX, 2, PTX_MMA_M8N8, 0, 0, 0, PTX_T_B16, 0, 0, 0, 0, 2},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    struct ptx_module m;
+    struct ptx_error e;
+    ck_assert_msg(parse_kernel(cases[i].text, &m, &e) == PTX_OK, "'%s': %s", cases[i].text, e.msg);
+    ck_assert_msg(m.funcs[0].refused == NULL, "'%s' refused: %s", cases[i].text, m.funcs[0].refused);
+    const struct ptx_inst *in = &m.insts[0];
+    uint32_t x = in->mma;
+    ck_assert_uint_eq(in->op, cases[i].op);
+    ck_assert_uint_eq(in->sub, cases[i].sub);
+    ck_assert_uint_eq(in->vec, cases[i].vec);
+    ck_assert_uint_eq(PTX_MMA_SHAPE(x), cases[i].shape);
+    ck_assert_uint_eq(PTX_MMA_ACOL(x), cases[i].acol);
+    ck_assert_uint_eq(PTX_MMA_BCOL(x), cases[i].bcol);
+    ck_assert_uint_eq(PTX_MMA_TRANS(x), cases[i].trans);
+    ck_assert_uint_eq(PTX_MMA_ATYPE(x), cases[i].ta);
+    ck_assert_uint_eq(PTX_MMA_BTYPE(x), cases[i].tb);
+    ck_assert_uint_eq(PTX_MMA_CTYPE(x), cases[i].tc);
+    ck_assert_uint_eq(PTX_MMA_DTYPE(x), cases[i].td);
+    ck_assert_uint_eq(in->flags, cases[i].flags);
+    ck_assert_uint_eq(ptx_mma_nregs(in, 0), cases[i].nregs0);
+    ptx_module_free(&m);
+  }
 }
 END_TEST
 
@@ -1183,8 +1265,8 @@ static const struct err_case err_cases[] = {
   {"mbarrier.init.shared.b64 [%r1];", PTX_ERR_SYNTAX, "'mbarrier.init.shared.b64' takes operands as", 12},
   {"mbarrier.test_wait.shared.b64 [%r1], %rd1;", PTX_ERR_SYNTAX, "takes operands das", 12},
   {"mbarrier.shared.b64 [%r1], %r2;", REFUSED, "unsupported instruction 'mbarrier.shared.b64'", 12},
-  {"mbarrier.init.shared::cluster.b64 [%rd1], 1;", REFUSED,
-   "unsupported modifier '.shared::cluster' in 'mbarrier.init.shared::cluster.b64'", 12},
+  {"mbarrier.init.shared::grid.b64 [%rd1], 1;", REFUSED,
+   "unsupported modifier '.shared::grid' in 'mbarrier.init.shared::grid.b64'", 12},
   {"mov.u32 %r1, 0;\ntex.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [t, {%f1, %f2}];", REFUSED,
    "'tex.2d.v4.f32.f32' at PTX line 13", 13},
   {"wgmma.fence.sync.aligned;", REFUSED, "unsupported instruction 'wgmma", 12},
@@ -1203,14 +1285,35 @@ static const struct err_case err_cases[] = {
   {"$L:\n$L:\nret;", PTX_ERR_SEMANTIC, "label '$L' is defined twice", 13},
   {"bra;", PTX_ERR_SYNTAX, "needs exactly one label", 12},
   {"add.foo.s32 %r1, %r2, %r3;", REFUSED, "unsupported modifier '.foo' in 'add.foo.s32' at PTX line 12", 12},
-  {"barrier.cluster.arrive.aligned;", REFUSED, "unsupported modifier '.cluster' in 'barrier.cluster.arrive.aligned'",
+  {"barrier.cluster.arrive.sync;", REFUSED, "unsupported modifier '.sync' in 'barrier.cluster.arrive.sync'",
    12},
   {"fence.proxy.async.shared::cta;", REFUSED, "unsupported modifier '.proxy' in 'fence.proxy.async", 12},
   {"add.s32.u32 %r1, %r2, %r3;", PTX_ERR_SYNTAX, "too many types", 12},
   {"mov.u32 %r1, %tid;", PTX_ERR_SYNTAX, "'%tid' needs a component", 12},
   {"add.s32 %r1, %r2, 1.5;", PTX_ERR_SYNTAX, "floating-point literal", 12},
   {"mov.f32 %f1, 0f3F80;", PTX_ERR_SYNTAX, "malformed 0f", 12},
-  {"ld.global.v4.u32 {%r1, %r2, %r3, %r4, %r5}, [%rd1];", PTX_ERR_SYNTAX, "more than 4 elements", 12},
+  {"ld.global.v4.u32 {%r1, %r2, %r3, %r4, %r5}, [%rd1];", PTX_ERR_SYNTAX, "'ld' with 2 operands", 12},
+  {"mov.b32 {%r1, %r2, %r3, %r4, %r5, %r6, %r7, %r8, %r9}, %r1;", PTX_ERR_SYNTAX, "more than 8 elements", 12},
+  /* tensor cores (ptx_mma.c): forms sm_80/sm_90 do not have, or warplab does not model, are
+     refused with the reason; a modelled form with the wrong fragments is an error */
+  {"mma.sp.sync.aligned.m16n8k32.row.col.f32.f16.f16.f32 {%f1,%f2,%f3,%f4}, {%r1,%r2,%r3,%r4}, "
+   "{%r5,%r6,%r7,%r8}, {%f5,%f6,%f7,%f8}, %r9, 0;", REFUSED, "unsupported modifier '.sp'", 12},
+  {"mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32 {%f1,%f2,%f3,%f4}, {%r1,%r2,%r3,%r4}, "
+   "{%r5,%r6}, {%f5,%f6,%f7,%f8};", REFUSED, "unsupported modifier '.e4m3'", 12},
+  {"mma.sync.aligned.m16n8k32.row.col.f32.f16.f16.f32 {%f1,%f2,%f3,%f4}, {%r1,%r2,%r3,%r4}, "
+   "{%r5,%r6}, {%f5,%f6,%f7,%f8};", REFUSED, "not a form of sm_80/sm_90", 12},
+  {"mma.sync.aligned.m16n8k16.col.row.f32.f16.f16.f32 {%f1,%f2,%f3,%f4}, {%r1,%r2,%r3,%r4}, "
+   "{%r5,%r6}, {%f5,%f6,%f7,%f8};", REFUSED, "only .row.col", 12},
+  {"mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%f1,%f2,%f3,%f4}, {%r1,%r2,%r3}, "
+   "{%r5,%r6}, {%f5,%f6,%f7,%f8};", PTX_ERR_SYNTAX, "'mma' with 4 operands: a fragment", 12},
+  {"wmma.load.a.sync.aligned.row.m16n16k16.global.f16 {%r1,%r2,%r3,%r4}, [%rd1], %r9;",
+   PTX_ERR_SYNTAX, "'wmma' with 3 operands", 12},
+  {"wmma.load.a.sync.aligned.row.m16n16k16.global.s4 {%r1}, [%rd1], %r9;", REFUSED,
+   "unsupported modifier '.s4'", 12},
+  {"ldmatrix.sync.aligned.m16n16.x1.trans.shared.b8 {%r1}, [%r2];", REFUSED,
+   "unsupported modifier '.m16n16'", 12},
+  {"ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%r1,%r2}, [%r3];", PTX_ERR_SYNTAX,
+   "'ldmatrix' with 2 operands", 12},
   {"shf.l.b32 %r1, %r2, %r3, %r4;", PTX_ERR_SYNTAX, "needs .l or .r and .wrap or .clamp", 12},
   {".reg .b32 %r1;", PTX_ERR_SEMANTIC, "register '%r1' is declared twice", 12},
   {"add.s32 %r1, %r2, %r3, %r4, %r5, %r6, %r7;", PTX_ERR_SYNTAX, "too many operands", 12},
@@ -1218,7 +1321,7 @@ static const struct err_case err_cases[] = {
   {".pragma \"nounroll;", PTX_ERR_SYNTAX, "unterminated string", 12},
   {".global .u32 g;", PTX_ERR_SYNTAX, "cannot be declared inside a function", 12},
   {"call.uni nothere, ();", PTX_ERR_SEMANTIC, "call to undeclared function 'nothere'", 12},
-  {"mov.u32 %r1, %envreg2;", REFUSED, "unsupported special register '%envreg2'", 12},
+  {"mov.u32 %r1, %envreg32;", REFUSED, "unsupported special register '%envreg32'", 12},
   {"prototype_0 : .callprototype (.param .b32 _) _ (.param .b32 _);", REFUSED,
    "unsupported indirect call or branch ('.callprototype')", 12},
   {".reg .b32 %big<4000000>;", PTX_ERR_SYNTAX, "register count 4000000 is out of range", 12},
@@ -1298,7 +1401,7 @@ START_TEST(test_refused_kernels) {
     "$L_dead:\nret;\n}\n"
     ".func ok_func()\n{\nret;\n}\n"
     ".entry uses_helper()\n{\ncall.uni helper, ();\nret;\n}\n"
-    ".entry bad()\n{\n.reg .b32 %r<2>;\n.loc 1 20 5\nmov.u32 %r1, %envreg3;\nret;\n}\n"
+    ".entry bad()\n{\n.reg .b32 %r<2>;\n.loc 1 20 5\nmov.u32 %r1, %pm3;\nret;\n}\n"
     ".entry good(.param .u32 n)\n{\n.reg .pred %p<2>;\n.reg .b32 %r<3>;\n"
     "ld.param.u32 %r1, [n];\nsetp.eq.s32 %p1, %r1, 0;\n@%p1 bra $L_done;\nadd.s32 %r2, %r1, 1;\n"
     "$L_done:\nret;\n}\n"
@@ -1325,7 +1428,7 @@ START_TEST(test_refused_kernels) {
   ck_assert_uint_eq(m.funcs[bad].refused_line, 20);
   ck_assert_uint_eq(m.funcs[helper].refused_line, 8);
   ptx_refusal_text(&m, (uint32_t)bad, (uint32_t)bad, msg, sizeof msg);
-  ck_assert_msg(strstr(msg, "kernel 'bad'") && strstr(msg, "'%envreg3'") &&
+  ck_assert_msg(strstr(msg, "kernel 'bad'") && strstr(msg, "'%pm3'") &&
                 strstr(msg, "two_kernels.cu:20"), "%s", msg);
   ptx_refusal_text(&m, (uint32_t)uses, (uint32_t)helper, msg, sizeof msg);
   ck_assert_msg(strstr(msg, "kernel 'uses_helper'") && strstr(msg, "function 'helper'") &&
@@ -1471,6 +1574,7 @@ Suite *suite_ptx(void) {
   tcase_add_loop_test(tc, test_immediates, 0, (int)(sizeof imm_cases / sizeof imm_cases[0]));
   tcase_add_loop_test(tc, test_addresses, 0, (int)(sizeof addr_cases / sizeof addr_cases[0]));
   tcase_add_test(tc, test_vectors_and_sinks);
+  tcase_add_test(tc, test_tensor_core_forms);
   tcase_add_test(tc, test_operand_shapes);
   tcase_add_test(tc, test_guards_and_labels);
   tcase_add_test(tc, test_scopes);

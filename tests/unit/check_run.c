@@ -17,6 +17,7 @@
 #include "run/run_file.h"
 #include "run/run_lab.h"
 #include "run/run_sanitize.h"
+#include "run/run_sweepfill.h"
 #include "suites.h"
 
 static const struct run_var vars[] = {{"nx", 1000}, {"ny", 3}, {"BLOCK_X", 32}, {"BLOCK_Y", 8}};
@@ -123,6 +124,49 @@ START_TEST(test_result_load)
   free(r);
   unlink(path);
   rmdir(dir);
+}
+END_TEST
+
+/* A result.json made fit to ship in a students' copy (run_result_ship): paths, build log,
+   hot spots, charts and integrity findings gone, the note added, the figures kept. */
+START_TEST(test_result_ship)
+{
+  char from[] = "/tmp/warplab-check-ship-XXXXXX", to[] = "/tmp/warplab-check-ship-XXXXXX";
+  char path[64], err[256];
+  ck_assert_ptr_nonnull(mkdtemp(from));
+  ck_assert_ptr_nonnull(mkdtemp(to));
+  snprintf(path, sizeof path, "%s/result.json", from);
+  FILE *f = fopen(path, "w");
+  ck_assert_ptr_nonnull(f);
+  fputs("{\"lab\": \"01-matrix-add\", \"results_dir\": \"/home/i/r\", \"build_log\": \"x\","
+        " \"hotspots\": [], \"charts\": [\"/home/i/r/t.png\"], \"integrity\": {},"
+        " \"provenance\": {\"backend\": \"emu\", \"kernel_file\": \"/home/i/s.cu\","
+        " \"ptx\": \"/home/i/s.ptx\", \"isolation\": \"none\", \"seed\": 7},"
+        " \"built\": true}", f);
+  ck_assert_int_eq(fclose(f), 0);
+  ck_assert_int_eq(run_result_ship(from, to, "shipped here", err, sizeof err), 0);
+  snprintf(path, sizeof path, "%s/result.json", to);
+  json_t *j = json_load_file(path, 0, NULL);
+  ck_assert_ptr_nonnull(j);
+  static const char *const gone[] = {"results_dir", "build_log", "hotspots", "charts", "integrity"};
+  for (size_t i = 0; i < sizeof gone / sizeof *gone; i++)
+    ck_assert_msg(!json_object_get(j, gone[i]), "%s kept", gone[i]);
+  json_t *p = json_object_get(j, "provenance");
+  ck_assert_ptr_null(json_object_get(p, "kernel_file"));
+  ck_assert_ptr_null(json_object_get(p, "ptx"));
+  ck_assert_ptr_null(json_object_get(p, "isolation"));
+  ck_assert_str_eq(json_string_value(json_object_get(p, "shipped")), "shipped here");
+  ck_assert_int_eq(json_integer_value(json_object_get(p, "seed")), 7);
+  ck_assert(json_is_true(json_object_get(j, "built")));
+  json_decref(j);
+  unlink(path);
+  rmdir(to);
+  /* no result.json to ship: an error, nothing written */
+  snprintf(path, sizeof path, "%s/result.json", from);
+  unlink(path);
+  ck_assert_int_ne(run_result_ship(from, from, NULL, err, sizeof err), 0);
+  ck_assert_ptr_nonnull(strstr(err, "result.json"));
+  rmdir(from);
 }
 END_TEST
 
@@ -243,7 +287,8 @@ END_TEST
 
 /* labs/03's lab.json with the first "from" replaced by "to", loaded from a copy: run_lab_load's
    status, its message in err, and in *line the line of lab.json where "to" now stands. */
-static int load_with(const char *from, const char *to, char *err, size_t n, int *line)
+static int load_into(const char *from, const char *to, struct run_lab *lab, char *err, size_t n,
+                     int *line)
 {
   size_t len;
   char *text = run_read_file("labs/03-latency-hiding/lab.json", &len);
@@ -261,14 +306,46 @@ static int load_with(const char *from, const char *to, char *err, size_t n, int 
   fprintf(f, "%.*s%s%s", (int)(at - text), text, to, at + strlen(from));
   ck_assert_int_eq(fclose(f), 0);
   free(text);
-  static struct run_lab lab;
-  int rc = run_lab_load(dir, NULL, &lab, err, n);
-  if (rc == 0)
-    run_lab_free(&lab);
+  int rc = run_lab_load(dir, NULL, lab, err, n);
   unlink(path);
   rmdir(dir);
   return rc;
 }
+
+static int load_with(const char *from, const char *to, char *err, size_t n, int *line)
+{
+  static struct run_lab lab;
+  int rc = load_into(from, to, &lab, err, n, line);
+  if (rc == 0)
+    run_lab_free(&lab);
+  return rc;
+}
+
+/* launch.cooperative and launch.cluster: kept as given (cluster padded with 1s), absent as
+   0; anything but a boolean, or but 1 to 3 positive integers, refused with the field. */
+START_TEST(test_lab_cooperative_and_cluster)
+{
+  static struct run_lab lab;
+  char err[768] = "";
+  int line;
+  const char *from = "\"launch\": {";
+  ck_assert_int_eq(load_into(from, "\"launch\": {\"cooperative\": true, \"cluster\": [2, 3], ", &lab,
+                             err, sizeof err, &line), 0);
+  ck_assert_int_eq(lab.cooperative, 1);
+  ck_assert_uint_eq(lab.cluster[0], 2);
+  ck_assert_uint_eq(lab.cluster[1], 3);
+  ck_assert_uint_eq(lab.cluster[2], 1);
+  run_lab_free(&lab);
+  ck_assert_int_eq(load_into(from, from, &lab, err, sizeof err, &line), 0);
+  ck_assert_int_eq(lab.cooperative, 0);
+  ck_assert_uint_eq(lab.cluster[0], 0);
+  run_lab_free(&lab);
+  ck_assert_int_eq(load_with(from, "\"launch\": {\"cooperative\": 1, ", err, sizeof err, &line), -1);
+  ck_assert_msg(strstr(err, "launch.cooperative"), "%s", err);
+  ck_assert_int_eq(load_with(from, "\"launch\": {\"cluster\": [0], ", err, sizeof err, &line), -1);
+  ck_assert_msg(strstr(err, "launch.cluster"), "%s", err);
+}
+END_TEST
 
 /* A typo in a metric's name is refused when the lab loads, with the file, the line and the
    name it should have been: in "metrics", in a chart's y (a name, or one inside an
@@ -396,6 +473,75 @@ START_TEST(test_half_bits)
 }
 END_TEST
 
+/* A GPU run's unprofiled sweep rows take the emulator's ratios, never its size-bound counts,
+   never a modelled figure, never over a figure the GPU measured. */
+START_TEST(test_sweepfill)
+{
+  ck_assert(run_sweepfill_metric("l1tex__average_t_sectors_per_request_pipe_lsu_mem_global_op_ld.ratio"));
+  ck_assert(run_sweepfill_metric("smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct"));
+  ck_assert(!run_sweepfill_metric("l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"));
+  ck_assert(!run_sweepfill_metric("gpu__time_duration.sum"));
+  ck_assert(!run_sweepfill_metric("sm__warps_active.avg.pct_of_peak_sustained_active"));
+  ck_assert(!run_sweepfill_metric("no_such_metric"));
+  static struct run_lab lab;
+  static struct run_result gpu, emu;
+  memset(&lab, 0, sizeof lab);
+  memset(&gpu, 0, sizeof gpu);
+  memset(&emu, 0, sizeof emu);
+  const char *ratio = "l1tex__average_t_sectors_per_request_pipe_lsu_mem_global_op_ld.ratio";
+  const char *count = "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum";
+  snprintf(lab.metrics[0], sizeof lab.metrics[0], "%s", ratio);
+  snprintf(lab.metrics[1], sizeof lab.metrics[1], "%s", count);
+  lab.nmetrics = 2;
+  /* gpu: main (profiled), sweep row a (timed only), sweep row b (profiled: kept) */
+  gpu.npoints = 3;
+  gpu.points[1].correct = gpu.points[2].correct = 1;
+  snprintf(gpu.points[1].sweep, 64, "shapes");
+  snprintf(gpu.points[1].label, 64, "32x8");
+  snprintf(gpu.points[2].sweep, 64, "shapes");
+  snprintf(gpu.points[2].label, 64, "8x8");
+  snprintf(gpu.points[2].metric[0].name, 96, "%s", ratio);
+  gpu.points[2].metric[0].value = 9;
+  gpu.points[2].metric[0].defined = 1;
+  gpu.points[2].nmetrics = 1;
+  /* emu: the same rows in another order, both metrics defined */
+  emu.npoints = 3;
+  const char *labels[3] = {"", "8x8", "32x8"};
+  for (int i = 0; i < 3; i++) {
+    struct run_point *p = &emu.points[i];
+    if (i)
+      snprintf(p->sweep, 64, "shapes");
+    snprintf(p->label, 64, "%s", labels[i]);
+    p->correct = 1;
+    snprintf(p->metric[0].name, 96, "%s", ratio);
+    p->metric[0].value = 4 + i;
+    p->metric[0].defined = 1;
+    snprintf(p->metric[1].name, 96, "%s", count);
+    p->metric[1].value = 1000;
+    p->metric[1].defined = 1;
+    p->nmetrics = 2;
+  }
+  char filled[64];
+  ck_assert_int_eq(run_sweepfill_merge(&lab, &gpu, &emu, filled, sizeof filled), 1);
+  ck_assert_str_eq(filled, "sect/req");
+  ck_assert_uint_eq(gpu.points[0].nmetrics, 0);      /* the main row is the GPU's own */
+  ck_assert_uint_eq(gpu.points[1].nmetrics, 1);      /* the ratio, not the count */
+  ck_assert_str_eq(gpu.points[1].metric[0].name, ratio);
+  ck_assert(gpu.points[1].metric[0].value == 6);    /* row 32x8's, matched by label */
+  ck_assert_str_eq(gpu.points[1].metric[0].kind, "emulated");
+  ck_assert(gpu.points[2].metric[0].value == 9);    /* measured: kept */
+  /* an emulator row that failed its check fills nothing */
+  memset(&gpu.points[1], 0, sizeof gpu.points[1]);
+  snprintf(gpu.points[1].sweep, 64, "shapes");
+  snprintf(gpu.points[1].label, 64, "32x8");
+  ck_assert_int_eq(run_sweepfill_merge(&lab, &gpu, &emu, filled, sizeof filled), 0);  /* GPU row failed */
+  gpu.points[1].correct = 1;
+  emu.points[2].correct = 0;
+  ck_assert_int_eq(run_sweepfill_merge(&lab, &gpu, &emu, filled, sizeof filled), 0);
+  ck_assert_uint_eq(gpu.points[1].nmetrics, 0);
+}
+END_TEST
+
 Suite *suite_run(void)
 {
   Suite *s = suite_create("run");
@@ -405,12 +551,15 @@ Suite *suite_run(void)
   tcase_add_test(t, test_fill_rand_parts);
   tcase_add_test(t, test_half_bits);
   tcase_add_test(t, test_result_load);
+  tcase_add_test(t, test_result_ship);
   tcase_add_test(t, test_sanitizer_parse);
   tcase_add_test(t, test_sanitizer_parse_overflow);
   tcase_add_test(t, test_build_unprepared_folder);
   tcase_add_test(t, test_labs_resolve);
   tcase_add_test(t, test_lab_typo_refused);
+  tcase_add_test(t, test_lab_cooperative_and_cluster);
   tcase_add_test(t, test_lab_hidden_tests);
+  tcase_add_test(t, test_sweepfill);
   suite_add_tcase(s, t);
   return s;
 }

@@ -1,7 +1,9 @@
 /* check_sim.c: the SIMT core on hand-written PTX: memory faults with their reports,
  * reconvergence (counted exactly), the spin lock under both scheduling models, barriers and
  * barrier divergence, the instruction budget, calls, 64-lane warps, and parallel runs that
- * must equal serial ones, and which registers a block starts with zeroed. Needs no nvcc. */
+ * must equal serial ones, which registers a block starts with zeroed, grid-wide
+ * synchronisation in a cooperative grid, and clusters (barrier.cluster, mapa, distributed
+ * shared memory). Needs no nvcc. */
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1280,6 +1282,154 @@ START_TEST(test_barrier_at_two_instructions)
 }
 END_TEST
 
+/* ---- cooperative grids and clusters (sim_cluster.c, sim_launch.c's groups) ---- */
+
+/* grid.sync() as cooperative_groups emits it: the workspace from %envreg1:%envreg2, a
+   release add that flips the counter's top bit once every block has added, an acquire spin.
+   a[b] = b + 1 before it; out[b] = a[(b + 1) % G] after it. One thread a block. */
+static const char *k_gsync =
+  HDR
+  ".visible .entry gsync(.param .u64 pa, .param .u64 po)\n"
+  "{\n"
+  "  .reg .pred %p<3>;\n  .reg .b32 %r<16>;\n  .reg .b64 %rd<12>;\n"
+  "  ld.param.u64 %rd1, [pa];\n  ld.param.u64 %rd9, [po];\n"
+  "  mov.u32 %r3, %ctaid.x;\n  mov.u32 %r4, %nctaid.x;\n"
+  "  mul.wide.u32 %rd6, %r3, 4;\n  add.s64 %rd7, %rd1, %rd6;\n"
+  "  add.u32 %r11, %r3, 1;\n  st.global.u32 [%rd7], %r11;\n"
+  "  mov.u32 %r1, %envreg2;\n  cvt.u64.u32 %rd2, %r1;\n"
+  "  mov.u32 %r2, %envreg1;\n  cvt.u64.u32 %rd3, %r2;\n"
+  "  bfi.b64 %rd4, %rd3, %rd2, 32, 32;\n  add.s64 %rd5, %rd4, 4;\n"
+  "  setp.eq.s32 %p1, %r3, 0;\n  mov.u32 %r5, -2147483647;\n  sub.s32 %r6, %r5, %r4;\n"
+  "  selp.b32 %r7, %r6, 1, %p1;\n"
+  "  atom.add.release.gpu.u32 %r8, [%rd5], %r7;\n"
+  "$L_spin:\n"
+  "  ld.acquire.gpu.u32 %r9, [%rd5];\n  xor.b32 %r10, %r9, %r8;\n"
+  "  setp.gt.s32 %p2, %r10, -1;\n  @%p2 bra $L_spin;\n"
+  "  rem.u32 %r12, %r11, %r4;\n  mul.wide.u32 %rd8, %r12, 4;\n  add.s64 %rd8, %rd1, %rd8;\n"
+  "  ld.global.u32 %r13, [%rd8];\n  add.s64 %rd10, %rd9, %rd6;\n  st.global.u32 [%rd10], %r13;\n"
+  "  ret;\n"
+  "}\n";
+
+/* Every block of the grid runs interleaved, so the spin ends, even on one host thread; the
+   kernel's %envreg makes the launch cooperative without asking. */
+START_TEST(test_grid_sync_one_host_thread)
+{
+  struct fx f;
+  load(&f, k_gsync);
+  ck_assert_int_eq(sim_kernel_cooperative(&f.m, ptx_find_func(&f.m, "gsync")), 1);
+  const uint32_t G = 12;
+  uint64_t p[2] = {buffer(&f, G * 4, "argument 0"), buffer(&f, G * 4, "argument 1")};
+  for (uint32_t workers = 1; workers <= 2; workers++) {
+    ck_assert_int_eq(launch(&f, "gsync", G, 1, p, 2, SIM_SCHED_ITS, workers, 0), SIM_OK);
+    ck_assert_msg(f.r.outcome == SIM_RAN_OK, "%s", f.r.fault.message);
+    uint32_t out[12];
+    ck_assert_int_eq(sim_read(f.d, p[1], out, sizeof out), SIM_OK);
+    for (uint32_t b = 0; b < G; b++)
+      ck_assert_uint_eq(out[b], (b + 1) % G + 1);
+  }
+  done(&f);
+}
+END_TEST
+
+/* A cooperative grid larger than the GPU holds at once is refused, in the driver's words;
+   one that fits, or a launch that is not cooperative, is not. */
+START_TEST(test_cooperative_grid_too_large)
+{
+  struct fx f;
+  load(&f, k_gsync);
+  int k = ptx_find_func(&f.m, "gsync");
+  char err[512];
+  struct sim_launch c = {.grid = {133, 1, 1}, .block = {1, 1, 1}, .coop_blocks_per_sm = 1,
+                         .sm_count = 132};
+  ck_assert_int_eq(sim_launch_check(&f.m, k, &c, 0, err, sizeof err), SIM_ERR_BADARG);
+  ck_assert_msg(strstr(err, "CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE") && strstr(err, "132"), "%s", err);
+  c.grid[0] = 132;
+  ck_assert_int_eq(sim_launch_check(&f.m, k, &c, 0, err, sizeof err), SIM_OK);
+  done(&f);
+  load(&f, k_store);                      /* no grid.sync(): not cooperative unless asked */
+  k = ptx_find_func(&f.m, "store");
+  ck_assert_int_eq(sim_kernel_cooperative(&f.m, k), 0);
+  c.grid[0] = 1000;
+  ck_assert_int_eq(sim_launch_check(&f.m, k, &c, 0, err, sizeof err), SIM_OK);
+  c.cooperative = 1;
+  ck_assert_int_eq(sim_launch_check(&f.m, k, &c, 0, err, sizeof err), SIM_ERR_BADARG);
+  done(&f);
+}
+END_TEST
+
+/* Clusters of two (.reqnctapercluster): each block puts its rank + 1 in shared memory, and
+   after barrier.cluster reads its neighbour's through mapa (generic and shared::cluster):
+   out[b] = neighbour's + 10 * %cluster_nctarank + 100 * %clusterid.x + 1000 * both reads
+   agree + 10000 * isspacep.shared::cluster + 100000 * isspacep.shared (::cta) of the
+   neighbour's address. */
+static const char *k_cluster =
+  HDR
+  ".visible .entry cl(.param .u64 po)\n"
+  ".explicitcluster\n.reqnctapercluster 2, 1, 1\n"
+  "{\n"
+  "  .reg .pred %p<4>;\n  .reg .b32 %r<24>;\n  .reg .b64 %rd<8>;\n"
+  "  .shared .align 4 .u32 s;\n"
+  "  ld.param.u64 %rd1, [po];\n"
+  "  mov.u32 %r1, %cluster_ctarank;\n  mov.u32 %r2, %cluster_nctarank;\n"
+  "  add.u32 %r3, %r1, 1;\n  st.shared.u32 [s], %r3;\n"
+  "  barrier.cluster.arrive.aligned;\n  barrier.cluster.wait.aligned;\n"
+  "  rem.u32 %r4, %r3, %r2;\n"
+  "  mov.u32 %r5, s;\n  cvt.u64.u32 %rd2, %r5;\n  cvta.shared.u64 %rd3, %rd2;\n"
+  "  mapa.u64 %rd4, %rd3, %r4;\n  ld.u32 %r6, [%rd4];\n"
+  "  mapa.shared::cluster.u32 %r7, %r5, %r4;\n  ld.shared::cluster.u32 %r8, [%r7];\n"
+  "  barrier.cluster.arrive;\n  barrier.cluster.wait;\n"
+  "  setp.eq.u32 %p1, %r6, %r8;\n  selp.u32 %r9, 1000, 0, %p1;\n"
+  "  mov.u32 %r10, %clusterid.x;\n  mad.lo.u32 %r11, %r10, 100, %r9;\n"
+  "  mad.lo.u32 %r12, %r2, 10, %r11;\n  add.u32 %r13, %r12, %r6;\n"
+  "  mov.u32 %r14, %ctaid.x;\n  mul.wide.u32 %rd5, %r14, 4;\n  add.s64 %rd6, %rd1, %rd5;\n"
+  "  isspacep.shared::cluster %p2, %rd4;\n  selp.u32 %r15, 10000, 0, %p2;\n"
+  "  isspacep.shared %p3, %rd4;\n  selp.u32 %r16, 100000, 0, %p3;\n"
+  "  add.u32 %r17, %r13, %r15;\n  add.u32 %r18, %r17, %r16;\n"
+  "  st.global.u32 [%rd6], %r18;\n"
+  "  ret;\n"
+  "}\n";
+
+START_TEST(test_cluster_dsmem_and_barrier)
+{
+  struct fx f;
+  load(&f, k_cluster);
+  uint64_t p = buffer(&f, 6 * 4, "argument 0");
+  ck_assert_int_eq(launch(&f, "cl", 6, 32, &p, 1, SIM_SCHED_ITS, 2, 0), SIM_OK);
+  ck_assert_msg(f.r.outcome == SIM_RAN_OK, "%s", f.r.fault.message);
+  uint32_t out[6];
+  ck_assert_int_eq(sim_read(f.d, p, out, sizeof out), SIM_OK);
+  for (uint32_t b = 0; b < 6; b++)
+    ck_assert_uint_eq(out[b], 10000 + 1000 + 100 * (b / 2) + 20 + ((b % 2 + 1) % 2 + 1));
+  /* a grid that is not whole clusters is refused */
+  ck_assert_int_eq(launch(&f, "cl", 5, 32, &p, 1, SIM_SCHED_ITS, 2, 0), SIM_ERR_BADARG);
+  ck_assert_msg(strstr(f.err, "whole number of clusters"), "%s", f.err);
+  done(&f);
+}
+END_TEST
+
+/* A launch's own cluster dimension (cuLaunchKernelEx's attribute, --cluster) is held to the
+   portable maximum of 8 blocks a cluster, as a kernel's __cluster_dims__ is; 8 runs. */
+START_TEST(test_launch_cluster_past_portable_refused)
+{
+  struct fx f;
+  load(&f, k_store);
+  uint64_t p = buffer(&f, 16 * 32 * 4, "argument 0");
+  struct sim_launch c = {.grid = {16, 1, 1}, .block = {32, 1, 1}, .sched = SIM_SCHED_ITS,
+                         .workers = 1, .cluster = {16, 1, 1}};
+  sim_result_free(&f.r);
+  ck_assert_int_eq(sim_run(f.d, &f.m, "store", &p, 8, &c, &f.r, f.err, sizeof f.err),
+                   SIM_ERR_BADARG);
+  ck_assert_msg(strstr(f.err, "CUDA_ERROR_INVALID_CLUSTER_SIZE") &&
+                strstr(f.err, "launched with clusters of (16,1,1)") &&
+                strstr(f.err, "more than the portable maximum of 8"), "%s", f.err);
+  c.cluster[0] = 8;
+  sim_result_free(&f.r);
+  ck_assert_int_eq(sim_run(f.d, &f.m, "store", &p, 8, &c, &f.r, f.err, sizeof f.err), SIM_OK);
+  ck_assert_msg(f.r.outcome == SIM_RAN_OK, "%s", f.r.fault.message);
+  done(&f);
+}
+END_TEST
+
 Suite *suite_sim(void)
 {
   Suite *s = suite_create("sim");
@@ -1317,6 +1467,10 @@ Suite *suite_sim(void)
   tcase_add_test(t, test_unwritten_registers_read_zero);
   tcase_add_test(t, test_guarded_param_load);
   tcase_add_test(t, test_barrier_at_two_instructions);
+  tcase_add_test(t, test_grid_sync_one_host_thread);
+  tcase_add_test(t, test_cooperative_grid_too_large);
+  tcase_add_test(t, test_cluster_dsmem_and_barrier);
+  tcase_add_test(t, test_launch_cluster_past_portable_refused);
   suite_add_tcase(s, t);
   return s;
 }

@@ -612,6 +612,65 @@ START_TEST(test_classify_every_opcode)
 }
 END_TEST
 
+/* Tensor-core instructions: mma issues to the tensor pipe for its multiply-adds at the
+   profile's rate (f16/bf16 at tensor_f16_fma_per_cycle, tf32 at half, int8 at twice, f64 at a
+   sixteenth), with the profile's latency, and depends on every fragment register; the
+   fragment loads and stores are memory accesses. */
+static const char k_tensor[] =
+  ".version 8.5\n.target sm_90\n.address_size 64\n"
+  ".visible .entry k(.param .u64 p)\n{\n"
+  ".reg .b32 %r<40>;\n.reg .f32 %f<40>;\n.reg .f64 %fd<8>;\n.reg .b64 %rd<4>;\n"
+  "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%f1,%f2,%f3,%f4}, {%r1,%r2,%r3,%r4}, "
+  "{%r5,%r6}, {%f5,%f6,%f7,%f8};\n"
+  "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%f1,%f2,%f3,%f4}, {%r1,%r2,%r3,%r4}, "
+  "{%r5,%r6}, {%f5,%f6,%f7,%f8};\n"
+  "mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32 {%r10,%r11,%r12,%r13}, {%r1,%r2,%r3,%r4}, "
+  "{%r5,%r6}, {%r14,%r15,%r16,%r17};\n"
+  "mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {%fd1,%fd2}, {%fd3}, {%fd4}, {%fd5,%fd6};\n"
+  "wmma.mma.sync.aligned.row.col.m16n16k16.f32.f32 {%f9,%f10,%f11,%f12,%f13,%f14,%f15,%f16}, "
+  "{%r1,%r2,%r3,%r4,%r5,%r6,%r7,%r8}, {%r9,%r10,%r11,%r12,%r13,%r14,%r15,%r16}, "
+  "{%f1,%f2,%f3,%f4,%f5,%f6,%f7,%f8};\n"
+  "wmma.load.a.sync.aligned.row.m16n16k16.global.f16 {%r1,%r2,%r3,%r4,%r5,%r6,%r7,%r8}, [%rd1], %r9;\n"
+  "stmatrix.sync.aligned.m8n8.x2.shared.b16 [%r20], {%r1,%r2};\n"
+  "ret;\n}\n";
+
+START_TEST(test_classify_tensor)
+{
+  struct occ_profile p = h200();
+  struct tm_costs c;
+  tm_costs_init(&c, &p, 32);
+  ck_assert_int_gt(p.tensor_cycles, 0);
+  ck_assert_int_gt(p.tensor_f16_fma_per_cycle, 0);
+  struct ptx_module m;
+  struct ptx_error e;
+  ck_assert_msg(ptx_parse(k_tensor, strlen(k_tensor), &m, &e) == PTX_OK, "line %u: %s", e.line,
+                e.msg);
+  ck_assert_uint_eq(m.ninsts, 8);
+  struct tm_op o[8];
+  for (unsigned i = 0; i < m.ninsts; i++)
+    tm_classify(&c, &m.insts[i], &o[i]);
+  double f16 = p.tensor_f16_fma_per_cycle;
+  static const double work[5] = {16 * 8 * 16, 16 * 8 * 8 * 2, 16 * 8 * 32 / 2.0, 8 * 8 * 4 * 16,
+                                 16 * 16 * 16};
+  static const unsigned nsrc[5] = {10, 10, 10, 4, 24}, ndst[5] = {4, 4, 4, 2, 8};
+  for (unsigned i = 0; i < 5; i++) {
+    ck_assert_uint_eq(o[i].pipe, TM_PIPE_TENSOR);
+    ck_assert_uint_eq(o[i].cls, TM_C_FIXED);
+    ck_assert_uint_eq(o[i].latency, (uint32_t)p.tensor_cycles);
+    ck_assert_msg(o[i].interval == (uint32_t)(work[i] / f16 + 0.5), "inst %u: interval %u", i,
+                  o[i].interval);
+    ck_assert_uint_eq(o[i].nsrc, nsrc[i]);
+    ck_assert_uint_eq(o[i].ndst, ndst[i]);
+  }
+  ck_assert_uint_eq(o[5].cls, TM_C_LOAD);
+  ck_assert_uint_eq(o[5].ndst, 8);
+  ck_assert_uint_eq(o[6].cls, TM_C_STORE);
+  ck_assert_uint_eq(o[6].ndst, 0);
+  ck_assert_uint_eq(o[6].nsrc, 3);
+  ptx_module_free(&m);
+}
+END_TEST
+
 START_TEST(test_classify)
 {
   struct occ_profile p = h200();
@@ -1465,6 +1524,7 @@ Suite *suite_tm(void)
   tcase_add_test(tc, test_serve_queue);
   tcase_add_test(tc, test_serve_busy);
   tcase_add_test(tc, test_classify);
+  tcase_add_test(tc, test_classify_tensor);
   tcase_add_loop_test(tc, test_classify_every_opcode, 0, PTX_OP_COUNT);
   tcase_add_test(tc, test_sm_dispatch);
   tcase_add_test(tc, test_plan);

@@ -12,6 +12,10 @@
  *   WARPLAB_FAKE_CUDA_MAX_THREADS=N   a launch of blocks of more than N threads is refused with
  *                                     CUDA_ERROR_INVALID_VALUE, as a kernel's __launch_bounds__
  *                                     makes a real driver refuse it
+ *   WARPLAB_FAKE_CUDA_LOG=PATH        cuLaunchKernelEx (cooperative launches, clusters) appends
+ *                                     a line to PATH: the shape, its attributes, and the first
+ *                                     4 bytes of each of its first WARPLAB_FAKE_CUDA_NPARAMS
+ *                                     parameters
  * A real driver waits for a hung kernel in almost every call (a copy, a free, unloading the
  * module, releasing the context), and would never come back; this one aborts there instead,
  * with a message, so that a test sees a call warplab must not make after a hang rather than
@@ -162,6 +166,52 @@ CUresult cuLaunchKernel(void *f, unsigned gx, unsigned gy, unsigned gz, unsigned
   if (hang_at && module_matches_hang && launches == hang_at)
     hung = 1;
   return 0;
+}
+
+/* cuLaunchKernelEx's description (cuda.h's CUlaunchConfig, CUlaunchAttribute) */
+struct fake_attr {
+  int id;
+  char pad[4];
+  union {
+    char pad[64];
+    int cooperative;
+    struct { unsigned x, y, z; } cluster;
+  } v;
+};
+struct fake_config {
+  unsigned grid[3], block[3], smem;
+  void *stream;
+  struct fake_attr *attrs;
+  unsigned nattrs;
+};
+
+CUresult cuLaunchKernelEx(const struct fake_config *c, void *f, void **params, void **extra)
+{
+  const char *log = getenv("WARPLAB_FAKE_CUDA_LOG"), *np = getenv("WARPLAB_FAKE_CUDA_NPARAMS");
+  FILE *o = log && *log ? fopen(log, "a") : NULL;
+  if (o) {
+    fprintf(o, "grid %u %u %u block %u %u %u smem %u", c->grid[0], c->grid[1], c->grid[2],
+            c->block[0], c->block[1], c->block[2], c->smem);
+    for (unsigned i = 0; i < c->nattrs; i++) {
+      const struct fake_attr *a = &c->attrs[i];
+      if (a->id == 2)
+        fprintf(o, " cooperative %d", a->v.cooperative);
+      else if (a->id == 4)
+        fprintf(o, " cluster %u %u %u", a->v.cluster.x, a->v.cluster.y, a->v.cluster.z);
+      else
+        fprintf(o, " attribute %d", a->id);
+    }
+    long n = np && *np ? strtol(np, NULL, 10) : 0;
+    for (long i = 0; i < n && params; i++) {
+      unsigned v;
+      memcpy(&v, params[i], sizeof v);
+      fprintf(o, " p%ld %u", i, v);
+    }
+    fputc('\n', o);
+    fclose(o);
+  }
+  return cuLaunchKernel(f, c->grid[0], c->grid[1], c->grid[2], c->block[0], c->block[1],
+                        c->block[2], c->smem, c->stream, params, extra);
 }
 
 static int event_token;

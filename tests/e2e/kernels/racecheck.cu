@@ -203,6 +203,25 @@ extern "C" __global__ void global_raw_ok(const float *in, float *out)
         out[t] = 2.0f * out[t - 32];
 }
 
+// Neighbouring bytes of one word written by different threads, each its own bytes (three
+// flags a thread, as cuda-samples' simpleVoteIntrinsics writes them): no race. Reading a
+// neighbour's byte of the same word before a barrier is one.
+extern "C" __global__ void global_bytes_ok(const float *in, float *out)
+{
+    unsigned char *flags = (unsigned char *)out;
+    int t = threadIdx.x;
+    flags[t * 3] = t & 1;
+    flags[t * 3 + 1] = 1;
+}
+
+extern "C" __global__ void global_bytes_raw(const float *in, float *out)
+{
+    unsigned char *flags = (unsigned char *)out;
+    int t = threadIdx.x;
+    flags[t] = (unsigned char)t;                 // GBYTE-WRITE
+    flags[128 + t] = flags[t ^ 1];               // GBYTE-READ
+}
+
 // A full mask inside a branch half the warp does not take: lanes 16-31 are not there.
 extern "C" __global__ void inactive_mask(const float *in, float *out)
 {

@@ -1,0 +1,346 @@
+#!/usr/bin/env python3
+"""corpus.py: every kernel of a folder of public CUDA files on the emulator and on the GPU.
+
+    python3 tests/gpu/corpus.py WARPLAB SRCDIR OUTDIR [--include DIR]... [--backends emu,gpu]
+                                [--jobs N] [--only SUBSTRING]
+
+Issue 18 asks how much of what people write in CUDA warplab runs unchanged. This script takes
+every .cu file under SRCDIR as it is (a clone of a public sample collection, never committed
+here), compiles it to PTX for sm_90 with nvcc, and runs every kernel of the PTX through
+`warplab emu` on each backend with the same synthetic inputs:
+
+- parameters from the kernel's C++ signature (c++filt) where it is mangled, else from the PTX:
+  a pointer is a buffer of 2^18 elements of its type (floating point: rand, integers: iota, so
+  that index buffers stay in bounds), an integer scalar 256, a floating-point one 1.5, a
+  struct by value its bytes as zeros; 8 blocks of the first shape of SHAPES (or the
+  kernel's .reqntid; within its .maxntid) that the GPU runs without a fault (the inputs
+  suit the kernel), the emulator at the same shape; 48 KB of dynamic shared memory when the
+  kernel declares extern shared memory;
+- every buffer dumped after the run and compared byte for byte between the backends
+  (floating point also in ULPs).
+
+Each kernel gets one verdict: `match` (both ran, every buffer identical), `close` (both ran,
+floating-point buffers within 16 ULP: approximate intrinsics, float atomics' order),
+`differ`, `both-fault` (the GPU and the emulator both stopped it: the synthetic inputs do not
+suit it), `refused` (the emulator names a construct it does not run), `emu-check` (the GPU
+ran it, the emulator's race, initialisation or mask check stopped it: with these inputs the
+kernel reads what no thread wrote, or races), `emu-fault` or `gpu-fault` (one backend
+alone), `timeout`, `no-ptx` (nvcc could not compile the file alone), `not-run` (past
+--deadline). A kernel is tried at each block shape of SHAPES in turn until both backends run
+it cleanly. corpus.csv is written a file at a time, so a run cut short keeps what it did.
+OUTDIR/corpus.csv has one row a kernel, OUTDIR/corpus.txt the summary and every refusal's
+words. With --backends emu, only the emulator runs (refusals and faults, no comparison).
+"""
+import argparse
+import concurrent.futures as cf
+import csv
+import os
+import re
+import struct
+import subprocess
+import sys
+import time
+
+N = 1 << 18
+
+CXX_TYPES = [  # demangled C++ type -> warplab element type
+    ("unsigned long long", "u64"), ("long long", "i64"), ("unsigned long", "u64"), ("long", "i64"),
+    ("unsigned int", "u32"), ("int", "i32"), ("unsigned short", "u16"), ("short", "i16"),
+    ("unsigned char", "u8"), ("signed char", "i8"), ("char", "i8"), ("bool", "u8"),
+    ("double", "f64"), ("float", "f32"), ("__half", "f16"), ("half", "f16"),
+    ("__nv_bfloat16", "bf16"), ("size_t", "u64"), ("uint", "u32"),
+    ("float2", "f32"), ("float4", "f32"), ("int2", "i32"), ("int4", "i32"), ("uint4", "u32"),
+    ("uchar4", "u8"), ("double2", "f64"),
+]
+PTX_SCALAR = {"u8": "u8", "s8": "i8", "u16": "u16", "s16": "i16", "u32": "u32", "s32": "i32",
+              "b32": "u32", "u64": "u64", "s64": "i64", "b64": "u64", "f32": "f32",
+              "f64": "f64", "b16": "u16", "b8": "u8", "f16": "f16"}
+
+
+def demangle(names):
+    try:
+        out = subprocess.run(["c++filt"], input="\n".join(names), capture_output=True, text=True,
+                             timeout=30).stdout.split("\n")
+        return dict(zip(names, out))
+    except (OSError, subprocess.TimeoutExpired):
+        return {n: n for n in names}
+
+
+def split_params(sig):
+    """'k(float*, int, Foo<int, 2>)' -> ['float*', 'int', 'Foo<int, 2>']"""
+    i = sig.find("(")
+    if i < 0 or not sig.endswith(")"):
+        return None
+    body, depth, cur, out = sig[i + 1:-1], 0, "", []
+    for ch in body:
+        if ch in "<(":
+            depth += 1
+        elif ch in ">)":
+            depth -= 1
+        if ch == "," and depth == 0:
+            out.append(cur.strip())
+            cur = ""
+        else:
+            cur += ch
+    if cur.strip():
+        out.append(cur.strip())
+    return out
+
+
+def cxx_elem(t):
+    t = re.sub(r"\b(const|volatile|__restrict__|__restrict|restrict)\b", "", t).strip()
+    for name, e in CXX_TYPES:
+        if re.fullmatch(r"(std::)?" + re.escape(name) + r"\s*\*?", t.replace(" *", "*")):
+            return e
+    return None
+
+
+def entries(ptx):
+    """[(name, [(ptxtype or None, bytes, param_name)], body, directives)]"""
+    out = []
+    for m in re.finditer(r"\.entry\s+([\w$]+)\s*\((.*?)\)\s*([^{]*)\{", ptx, re.S):
+        params = []
+        for p in re.finditer(r"\.param\s+(?:\.align\s+(\d+)\s+)?\.(\w+)\s+(?:\.ptr\s+[^\n,]*?)?([\w$]+)(?:\[(\d+)\])?",
+                             m.group(2)):
+            ty, name, count = p.group(2), p.group(3), p.group(4)
+            if count is not None:
+                params.append((None, int(count), name))
+            else:
+                params.append((ty, int(re.sub(r"\D", "", ty) or 8) // 8, name))
+        start = m.end()
+        end = ptx.find("\n}", start)
+        out.append((m.group(1), params, ptx[start:end], m.group(3)))
+    return out
+
+
+def arg_specs(name, params, body, sig, seed):
+    cxx = split_params(sig) if sig != name else None
+    if cxx is not None and len(cxx) != len(params):
+        cxx = None
+    specs, bufs = [], []
+    for i, (ty, nbytes, pname) in enumerate(params):
+        c = cxx[i] if cxx else None
+        is_ptr = None
+        if c is not None:
+            is_ptr = c.rstrip().endswith("*")
+        elif ty in ("u64", "b64", "s64"):
+            reg = re.search(r"ld\.param\.[ub]64\s+(%rd\d+),\s*\[" + re.escape(pname) + r"\]", body)
+            is_ptr = bool(reg and re.search(r"cvta\.to\.global\.u64\s+%rd\d+,\s*" + re.escape(reg.group(1)) + r"\b",
+                                            body))
+        if ty is None and not is_ptr:               # a struct by value: its bytes, zero
+            specs.append("bytes:" + "00" * nbytes)
+            continue
+        if is_ptr:
+            e = cxx_elem(c) if c else None
+            if e is None:
+                specs.append("u8buf:%d:iota" % (4 * N))
+            elif e.startswith("f") or e == "bf16":
+                specs.append("%sbuf:%d:rand:%d" % (e, N, seed + i))
+            else:
+                specs.append("%sbuf:%d:iota" % (e, N))
+            bufs.append(i)
+            continue
+        e = cxx_elem(c) if c else PTX_SCALAR.get(ty, "u32")
+        if e is None:
+            e = PTX_SCALAR.get(ty, "u32")
+        specs.append("%s:%s" % (e, "1.5" if e.startswith("f") or e == "bf16" else "8" if e in ("i8", "u8") else "256"))
+    return specs, bufs
+
+
+def launch_shapes(directives):
+    """The block shapes to try: the kernel's .reqntid alone, else SHAPES within .maxntid."""
+    m = re.search(r"\.(reqntid|maxntid)\s+(\d+)(?:\s*,\s*(\d+))?(?:\s*,\s*(\d+))?", directives)
+    if not m:
+        return SHAPES
+    dims = [int(x) for x in m.groups()[1:] if x]
+    if m.group(1) == "reqntid":
+        return [",".join(str(d) for d in dims)]
+    most = 1
+    for d in dims:
+        most *= d
+    fit = [b for b in SHAPES if eval(b.replace(",", "*")) <= most]
+    return fit or [str(most)]
+
+
+def run(cmd, timeout):
+    try:
+        p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+        return p.returncode, p.stdout, p.stderr
+    except subprocess.TimeoutExpired:
+        return 124, "", "timed out after %d s" % timeout
+
+
+def ulps(a, b, e):
+    size = {"f32": 4, "f64": 8, "f16": 2, "bf16": 2}.get(e)
+    if not size or len(a) != len(b):
+        return None
+    fmt = {4: "<i", 8: "<q", 2: "<h"}[size]
+    worst = 0
+    for k in range(0, len(a) - size + 1, size):
+        x, y = struct.unpack_from(fmt, a, k)[0], struct.unpack_from(fmt, b, k)[0]
+        if x != y:
+            bias = 1 << (8 * size - 1)
+            x = x if x >= 0 else bias - x
+            y = y if y >= 0 else bias - y
+            worst = max(worst, abs(x - y))
+    return worst
+
+
+SHAPES = ["128", "16,16", "256", "32,8", "512"]
+
+
+def one_run(args, be, ptx_path, name, specs, bufs, block, smem, work):
+    cmd = [args.warplab, "emu", ptx_path, "--kernel", name, "--grid", "8", "--block", block,
+           "--backend", be]
+    if smem:
+        cmd += ["--smem", str(smem)]
+    for s in specs:
+        cmd += ["--arg", s]
+    for i in bufs:
+        cmd += ["--dump", "%d=%s/%s.%s.%d.bin" % (i, work, name, be, i)]
+    rc, out, err = run(cmd, args.timeout)
+    why = ""
+    for line in (out + "\n" + err).split("\n"):   # the fault's own line, else the first words
+        if re.match(r"\s*(warplab:|[a-z_]+: )", line) and not line.strip().startswith(("global:", "shared:", "branches:", "ptxas:", "occupancy", "local:")):
+            why = line.strip()
+            break
+    return rc, (why or (err or out).strip().split("\n")[0])[:300]
+
+
+def judge(args, res, specs, bufs, block, work, name):
+    emu_rc, emu_msg = res["emu"]
+    refused = emu_rc == 2 and re.search(r"unsupported|not supported|refus|does not run|cannot run", emu_msg, re.I)
+    if refused:
+        return "refused", emu_msg
+    if emu_rc == 124 or res.get("gpu", (0,))[0] == 124:
+        return "timeout", "block %s: %s" % (block, emu_msg or res.get("gpu", (0, ""))[1])
+    if emu_rc == 2:
+        return "error", emu_msg
+    check = re.match(r"(race|uninitialized_read|sync_mask|barrier_divergence):", emu_msg)
+    if "gpu" not in res:
+        return ("ran" if emu_rc == 0 else "emu-check" if check else "emu-fault"), "block %s: %s" % (block, emu_msg)
+    gpu_rc, gpu_msg = res["gpu"]
+    if emu_rc != 0 and gpu_rc != 0:
+        return "both-fault", emu_msg
+    if emu_rc != 0:
+        return ("emu-check" if check else "emu-fault"), "block %s: %s" % (block, emu_msg)
+    if gpu_rc != 0:
+        return "gpu-fault", gpu_msg
+    worst, differ = 0, False
+    for i in bufs:
+        try:
+            a = open("%s/%s.emu.%d.bin" % (work, name, i), "rb").read()
+            b = open("%s/%s.gpu.%d.bin" % (work, name, i), "rb").read()
+        except OSError as ex:
+            return "error", str(ex)
+        if a != b:
+            e = specs[i].split("buf:")[0]
+            u = ulps(a, b, e)
+            if u is None:
+                differ = True
+            else:
+                worst = max(worst, u)
+    if differ or worst > 16:
+        return "differ", "block %s: %s" % (block, "max %d ULP" % worst if not differ else "integer or byte buffers differ")
+    return ("close", "block %s: max %d ULP" % (block, worst)) if worst else ("match", "block %s" % block)
+
+
+def kernel_case(args, ptx_path, name, specs, bufs, blocks, smem, work):
+    """The first block shape both backends run cleanly (the inputs suit the kernel there), else
+    the verdict at the first shape the GPU ran (or the first shape)."""
+    first = None
+    for block in blocks:
+        res = {}
+        if "gpu" in args.backends:
+            res["gpu"] = one_run(args, "gpu", ptx_path, name, specs, bufs, block, smem, work)
+            if res["gpu"][0] != 0 and block != blocks[-1]:
+                continue
+        res["emu"] = one_run(args, "emu", ptx_path, name, specs, bufs, block, smem, work)
+        verdict = judge(args, res, specs, bufs, block, work, name)
+        if verdict[0] in ("match", "close", "ran", "differ", "refused", "error"):
+            return verdict
+        if first is None:
+            first = verdict
+    return first
+
+
+def do_file(args, src):
+    rel = os.path.relpath(src, args.srcdir)
+    work = os.path.join(args.out, "work", re.sub(r"[^\w.-]", "_", rel))
+    os.makedirs(work, exist_ok=True)
+    ptx_path = os.path.join(work, "k.ptx")
+    inc = sum((["-I", d] for d in args.include), [])
+    rc, _, err = run(["nvcc", "-arch=sm_90", "-ptx", "-lineinfo", "-I", os.path.dirname(src)] + inc +
+                     [src, "-o", ptx_path], 120)
+    if rc != 0:
+        return [(rel, "", "no-ptx", err.strip().split("\n")[0][:200])]
+    ptx = open(ptx_path).read()
+    ents = entries(ptx)
+    sigs = demangle([e[0] for e in ents])
+    rows = []
+    for k, (name, params, body, directives) in enumerate(ents):
+        if args.only and args.only not in name:
+            continue
+        if args.deadline_at and time.time() > args.deadline_at:
+            rows.append((rel, sigs.get(name, name)[:160], "not-run", "past --deadline"))
+            continue
+        specs, bufs = arg_specs(name, params, body, sigs.get(name, name), 100 + k)
+        blocks = launch_shapes(directives)
+        smem = 48 * 1024 if re.search(r"\.extern\s+\.shared", ptx) else 0
+        verdict, why = kernel_case(args, ptx_path, name, specs, bufs, blocks, smem, work)
+        rows.append((rel, sigs.get(name, name)[:160], verdict, why))
+    return rows
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("warplab")
+    ap.add_argument("srcdir")
+    ap.add_argument("out")
+    ap.add_argument("--include", action="append", default=[])
+    ap.add_argument("--backends", default="emu,gpu")
+    ap.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
+    ap.add_argument("--timeout", type=int, default=60)
+    ap.add_argument("--only", default="")
+    ap.add_argument("--deadline", type=int, default=0, help="seconds: files not started by then are not run")
+    args = ap.parse_args()
+    args.backends = args.backends.split(",")
+    args.warplab = os.path.realpath(args.warplab)
+    os.makedirs(args.out, exist_ok=True)
+    files = sorted(os.path.join(d, f) for d, _, fs in os.walk(args.srcdir) for f in fs if f.endswith(".cu"))
+    rows = []
+    deadline = args.deadline_at = time.time() + args.deadline if args.deadline else None
+    f = open(os.path.join(args.out, "corpus.csv"), "w", newline="")
+    w = csv.writer(f)
+    w.writerow(["file", "kernel", "verdict", "detail"])
+    with cf.ThreadPoolExecutor(args.jobs) as ex:
+        def one(src):
+            if deadline and time.time() > deadline:
+                return [(os.path.relpath(src, args.srcdir), "", "not-run", "past --deadline")]
+            return do_file(args, src)
+        for r in ex.map(one, files):
+            rows.extend(r)
+            w.writerows(r)
+            f.flush()
+    f.close()
+    counts = {}
+    for r in rows:
+        counts[r[2]] = counts.get(r[2], 0) + 1
+    kernels = [r for r in rows if r[2] not in ("no-ptx", "not-run")]
+    judged = [r for r in kernels if r[2] not in ("both-fault", "gpu-fault", "emu-check")]
+    ok = [r for r in judged if r[2] in ("match", "close", "ran")]
+    lines = ["%d files, %d kernels (backends %s)" % (len(files), len(kernels), ",".join(args.backends))]
+    lines += ["  %-11s %d" % (k, v) for k, v in sorted(counts.items(), key=lambda kv: -kv[1])]
+    if judged:
+        lines.append("ran and matched: %d of %d kernels whose inputs the GPU accepted (%.1f%%); "
+                     "both-fault, gpu-fault and emu-check are left out" % (len(ok), len(judged), 100.0 * len(ok) / len(judged)))
+    lines.append("")
+    for r in rows:
+        if r[2] not in ("match", "close", "ran"):
+            lines.append("%-10s %s: %s: %s" % (r[2], r[0], r[1], r[3]))
+    open(os.path.join(args.out, "corpus.txt"), "w").write("\n".join(lines) + "\n")
+    print("\n".join(lines[:14]))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -322,6 +322,10 @@ int batch_grader_limit(const struct run_result *student, const struct run_result
              "said: %.300s)", student->build_log);
     return 1;
   }
+  if (!strncmp(student->prov.ncu_note, RUN_NCU_STOPPED, strlen(RUN_NCU_STOPPED))) {
+    snprintf(why, whylen, "could not be graded: the GPU metrics %.190s", student->prov.ncu_note);
+    return 1;
+  }
   return 0;
 }
 

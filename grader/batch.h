@@ -112,9 +112,9 @@ int batch_result_check(const json_t *j, double full, char *why, size_t whylen);
    not be graded (UNGRADED), or one whose submission hash is not the folder's now. */
 int batch_needs_grading(const struct batch_opts *o, const char *student);
 
-/* When a grade is not the student's to get: the reference solution did not build either, or
-   the student's build was stopped by the grader's own limits (out of memory, a signal).
-   Returns 1 with why, for the result, or 0. */
+/* When a grade is not the student's to get: the reference solution did not build either, the
+   student's build was stopped by the grader's own limits (out of memory, a signal), or ncu,
+   measuring its GPU metrics, was (RUN_NCU_STOPPED). Returns 1 with why, for the result, or 0. */
 int batch_grader_limit(const struct run_result *student, const struct run_result *solution,
                        char *why, size_t whylen);
 

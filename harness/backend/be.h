@@ -51,6 +51,8 @@ struct be_launch {
   uint32_t regs_per_block;
   uint32_t reg_alloc_unit;
   uint32_t max_smem;
+  uint32_t resident_blocks;   /* emu only: blocks the GPU holds at once (sim_launch's); 0: the
+                                 emulator's default */
   /* Cooperative launches and clusters (both backends). A kernel that uses grid.sync() (reads
      %envreg: sim_kernel_cooperative) is launched cooperatively whatever cooperative says;
      cluster is the launch's cluster dimension (0: none; a kernel's __cluster_dims__ needs
@@ -63,9 +65,27 @@ struct be_launch {
 };
 
 /* Set l's limits from the architecture profile p (NULL: the defaults) and the kernel's
-   registers a thread from ptxas (0: unknown). */
-static inline void be_launch_limits(struct be_launch *l, const struct occ_profile *p, int regs)
+   registers a thread, static shared memory and barriers from ptxas (0: unknown), and the
+   blocks of it
+   the profile's GPU holds at once (its SMs times the occupancy calculator's blocks an SM),
+   from l's block and dynamic shared memory. */
+static inline void be_launch_limits(struct be_launch *l, const struct occ_profile *p, int regs,
+                                    int static_smem, int barriers)
 {
+  l->resident_blocks = 0;
+  if (p && p->sm_count > 0) {
+    struct occ_input in = occ_input_default();
+    struct occ_result r;
+    struct occ_error e;
+    in.regs_per_thread = regs;
+    in.static_smem = static_smem;
+    in.dyn_smem = (int)l->dyn_smem;
+    in.block_threads = (int)(l->block[0] * l->block[1] * l->block[2]);
+    if (barriers > 0)
+      in.barriers = barriers;
+    if (occ_compute(p, &in, &r, &e) == OCC_OK && r.active_blocks > 0)
+      l->resident_blocks = (uint32_t)r.active_blocks * (uint32_t)p->sm_count;
+  }
   l->max_threads = p && p->max_threads_per_block > 0 ? (uint32_t)p->max_threads_per_block : 0;
   l->regs_per_block = p && p->regs_per_block > 0 ? (uint32_t)p->regs_per_block : 0;
   l->reg_alloc_unit = p && p->reg_alloc_unit > 0 ? (uint32_t)p->reg_alloc_unit : 0;

@@ -67,8 +67,9 @@ static enum be_status emu_launch(void *impl, const char *kernel, const void *par
     .lanes = l->lanes, .lanes_block = l->lanes_block, .lanes_warp = l->lanes_warp,
     .max_threads = l->max_threads, .regs_per_thread = l->regs_per_thread,
     .regs_per_block = l->regs_per_block, .reg_alloc_unit = l->reg_alloc_unit,
-    .max_smem = l->max_smem, .cooperative = l->cooperative,
-    .coop_blocks_per_sm = l->coop_blocks_per_sm, .sm_count = l->sm_count,
+    .max_smem = l->max_smem, .resident_blocks = l->resident_blocks,
+    .cooperative = l->cooperative, .coop_blocks_per_sm = l->coop_blocks_per_sm,
+    .sm_count = l->sm_count,
   };
   memcpy(c.cluster, l->cluster, sizeof c.cluster);
   memcpy(c.grid, l->grid, sizeof c.grid);

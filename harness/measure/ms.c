@@ -74,7 +74,8 @@ static struct occ_input occ_input_of(const struct ms_setup *s, const struct be_l
    here. */
 static void launch_limits(const struct ms_setup *s, struct be_launch *bl)
 {
-  be_launch_limits(bl, s->prof, s->kern.known ? s->kern.registers : 0);
+  be_launch_limits(bl, s->prof, s->kern.known ? s->kern.registers : 0,
+                   s->kern.known ? s->kern.static_smem : 0, s->kern.known ? s->kern.barriers : 0);
   /* a cooperative grid must fit on the GPU at once: the occupancy's blocks a SM on each SM */
   if (!s->prof || !s->kern.known || s->prof->sm_count <= 0)
     return;

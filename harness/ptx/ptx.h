@@ -363,6 +363,8 @@ struct ptx_func {
   uint32_t ptx_line;           /* line of the .entry/.func keyword */
   uint32_t maxntid[3], reqntid[3], minnctapersm, maxnreg; /* performance directives, 0 if absent */
   uint32_t reqnctapercluster[3]; /* __cluster_dims__ (.reqnctapercluster), 0 if absent */
+  uint32_t maxclusterrank;     /* __launch_bounds__'s third argument (.maxclusterrank), 0 if
+                                  absent */
   uint8_t explicitcluster;     /* .explicitcluster: the kernel must be launched with clusters */
   const char *refused;         /* NULL, or why the emulator cannot run this function: its body
                                   uses a construct warplab does not model ("unsupported

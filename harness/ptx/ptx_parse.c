@@ -2086,6 +2086,7 @@ static int parse_perf(struct parser *p, struct ptx_func *f) {
       TRY(expect_uint(p, UINT32_MAX, &v, "value"));
       if (tok_is(t, "minnctapersm")) f->minnctapersm = (uint32_t)v;
       else if (tok_is(t, "maxnreg")) f->maxnreg = (uint32_t)v;
+      else f->maxclusterrank = (uint32_t)v;
     } else if (tok_is(t, "noreturn") || tok_is(t, "explicitcluster")) {
       if (tok_is(t, "explicitcluster")) f->explicitcluster = 1;
       next(p);
@@ -2250,6 +2251,7 @@ static int parse_function(struct parser *p) {
     if (hdr.maxnreg) f->maxnreg = hdr.maxnreg;
     if (hdr.reqnctapercluster[0])
       memcpy(f->reqnctapercluster, hdr.reqnctapercluster, sizeof f->reqnctapercluster);
+    if (hdr.maxclusterrank) f->maxclusterrank = hdr.maxclusterrank;
     if (hdr.explicitcluster) f->explicitcluster = 1;
     if (!has_body) return 0;
     f->first_inst = m->ninsts;

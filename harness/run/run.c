@@ -1116,6 +1116,8 @@ static void point_values(struct run_point *pt, const struct ms_result *mr)
 static void ncu_metrics(struct ctx *c, struct launch *L, struct ms_result *mr)
 {
   char ncu[1024];
+  if (!strncmp(c->res->prov.ncu_note, RUN_NCU_STOPPED, strlen(RUN_NCU_STOPPED)))
+    return;                        /* stopped by its limits once: not again for each point */
   if (run_find_tool("ncu", ncu, sizeof ncu)) {
     snprintf(c->res->prov.ncu_note, sizeof c->res->prov.ncu_note,
              "ncu not found: GPU metrics other than time are not available");

@@ -90,6 +90,10 @@ struct run_point {
   uint32_t nmetrics;
 };
 
+/* How ncu_note starts when ncu was stopped by the limits of the tools run on a student's
+   input (run_exec_tool): the metrics could not be measured, the grader's failure (batch.h). */
+#define RUN_NCU_STOPPED "could not be measured: "
+
 struct run_provenance {
   char warplab_version[32];
   char backend[8];             /* "emu" or "gpu" */
@@ -103,7 +107,8 @@ struct run_provenance {
   char ptx_file[1200];
   char started[32];            /* ISO 8601 UTC */
   uint32_t sm_clock_mhz;       /* gpu, when the driver tells */
-  char ncu_note[400];          /* gpu: where the metrics came from, or why there are none */
+  char ncu_note[400];          /* gpu: where the metrics came from, or why there are none
+                                  (RUN_NCU_STOPPED when ncu met a tool limit) */
   char timing_note[400];       /* emu: how times were modelled, or why there are none */
   char isolation[700];         /* how nvcc was kept from files other than the kernel's,
                                   and the run from files other than its own

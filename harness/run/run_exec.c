@@ -226,6 +226,21 @@ void run_exec_tool_limits(struct run_exec_limits *lim)
   unsigned long v = e && *e ? strtoul(e, &end, 10) : 0;
   if (e && *e && !*end && v > 0 && v < lim->cpu_s)
     lim->cpu_s = (unsigned)v;
+  e = getenv("WARPLAB_TOOL_WALL_S");
+  v = e && *e ? strtoul(e, &end, 10) : 0;
+  if (e && *e && !*end && v > 0 && v < lim->wall_s)
+    lim->wall_s = (unsigned)v;
+}
+
+int run_exec_tool(char *const argv[], const char *what, char *out, size_t outlen, char *stopped,
+                  size_t n)
+{
+  struct run_exec_limits lim;
+  run_exec_tool_limits(&lim);
+  double cpu = 0;
+  int rc = spawn(argv, NULL, NULL, &lim, out, outlen, &cpu);
+  run_exec_stopped_words(rc, outlen ? out : NULL, cpu, &lim, what, stopped, n);
+  return rc;
 }
 
 /* Whether the last non-blank line of log is exactly word (what sh prints for a child killed

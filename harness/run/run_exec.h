@@ -28,9 +28,10 @@ struct run_exec_limits {
                                    each process */
 };
 
-/* The limits every toolkit program run on a student's input gets (nvcc, ptxas): 300 s of CPU
-   time and 4 GiB of memory a process, 512 MiB files, 256 open files, 600 s on the clock.
-   WARPLAB_TOOL_CPU_S=N lowers the CPU time (tests; it never raises it). */
+/* The limits every toolkit program run on a student's input gets (nvcc, ptxas, ncu,
+   compute-sanitizer): 300 s of CPU time and 4 GiB of memory a process, 512 MiB files, 256 open
+   files, 600 s on the clock. WARPLAB_TOOL_CPU_S=N and WARPLAB_TOOL_WALL_S=N lower the CPU time
+   and the time on the clock (tests; they never raise them). */
 void run_exec_tool_limits(struct run_exec_limits *lim);
 
 /* Whether a tool's run that returned rc (as run_exec_confined_cpu does) after cpu_s seconds of
@@ -58,6 +59,16 @@ int run_exec_confined(char *const argv[], const struct run_sandbox *sb,
 int run_exec_confined_cpu(char *const argv[], const struct run_sandbox *sb,
                           const struct run_exec_limits *lim, char *out, size_t outlen,
                           double *cpu_s);
+
+/* Run a tool that runs a student's kernel (ncu, compute-sanitizer: both launch it again
+   through `warplab emu --backend gpu`) as nvcc is run: with run_exec_tool_limits' limits, in
+   its own process group, it and all it started killed at the clock limit; it reads and writes
+   what the run may (a graded run is confined by run_sandbox_confine_self, and the tool needs
+   the GPU's files besides nvcc's). what names it ("ncu"). Returns as run_exec_confined; when
+   a limit (or the system, for memory) stopped it, its words go into stopped ("ncu was stopped
+   after 600 s on the clock (its limit)"), else stopped is "". */
+int run_exec_tool(char *const argv[], const char *what, char *out, size_t outlen, char *stopped,
+                  size_t n);
 
 /* The running executable's path (/proc/self/exe), into buf. Returns 0, or -1. */
 int run_self_path(char *buf, size_t len);

@@ -151,9 +151,13 @@ int run_sanitize(const char *tool, char *const argv[], struct run_sanitized *out
   for (size_t i = 0; i < n; i++)
     args[k++] = argv[i];
   args[k] = NULL;
-  int st = run_exec_capture(args, NULL, text, cap);
+  char stopped[256];
+  int st = run_exec_tool(args, "compute-sanitizer", text, cap, stopped, sizeof stopped);
   int rc = 0;
-  if (st < 0 || st == 127) {
+  if (stopped[0]) {
+    snprintf(err, errlen, "could not be measured: %s", stopped);
+    rc = -1;
+  } else if (st < 0 || st == 127) {
     snprintf(err, errlen, "compute-sanitizer could not be run (%s)", cs);
     rc = -1;
   } else {

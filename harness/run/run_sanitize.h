@@ -25,8 +25,10 @@ struct run_sanitized {
 int run_sanitizer_parse(const char *text, struct run_sanitized *out);
 
 /* Run argv (a NULL-terminated command, e.g. warplab emu ... --backend gpu) under
-   `compute-sanitizer --tool tool` and parse what it says. Returns 0 with *out filled, or -1
-   with why in err (no compute-sanitizer, or it could not run). */
+   `compute-sanitizer --tool tool`, with the limits of every tool run on a student's input
+   (run_exec_tool), and parse what it says. Returns 0 with *out filled, or -1 with why in err
+   (no compute-sanitizer, it could not run, or a limit stopped it: "could not be measured:
+   compute-sanitizer was stopped after 600 s on the clock (its limit)"). */
 int run_sanitize(const char *tool, char *const argv[], struct run_sanitized *out, char *err,
                  size_t errlen);
 

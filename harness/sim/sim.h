@@ -149,6 +149,13 @@ struct sim_launch {
   uint32_t regs_per_thread; /* ptxas's "Used N registers"; 0 = unknown: no register check */
   uint32_t regs_per_block;  /* 32-bit registers one block may hold; 0 = 65536 */
   uint32_t reg_alloc_unit;  /* registers per warp are rounded up to this; 0 = 256 */
+  /* Blocks of this launch the modelled GPU holds at once: its SMs times the blocks of this
+     kernel an SM holds (the occupancy calculator's). Blocks start in index order, a new one
+     when one ends, as many at a time as this; a block that spins waiting for another block
+     is run interleaved with the others started, so whether such a wait ends depends on this
+     number alone, never on the host's cores or worker threads. 0: an H100's 132 SMs, each
+     holding what 2048 threads and 32 blocks allow. */
+  uint32_t resident_blocks;
   /* Cooperative launches and clusters (sim_cluster.c). A cooperative launch
      (cuLaunchCooperativeKernel) has every block of the grid resident at once, so grid-wide
      synchronisation (cooperative_groups' grid.sync(), which reads the grid workspace from

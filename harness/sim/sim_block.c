@@ -4,15 +4,15 @@
  * releases a barrier every live thread has reached, or is stuck: then it reports barrier
  * divergence (a barrier reached by part of a warp, in the words of compute-sanitizer's
  * synccheck) or a deadlock listing which threads loop, which wait where, and which exited.
- * Warps that spin without changing anything count as unable to run, unless a block on another
- * worker thread still runs and may write what they wait for.
- *
- * A block of a group (a cooperative grid, a cluster: sim_launch.c's run_group) runs in slices
- * (sim_block_resume): when none of its warps can run it gives way to the other blocks of its
- * group instead, and the group decides when that is a deadlock (sim_block_stuck).
+ * Warps that spin without changing anything count as unable to run. Blocks run in slices
+ * (sim_block_resume). A block of a group (a cooperative grid, a cluster: sim_launch.c's
+ * run_group) that none of its warps can run gives way to the other blocks of its group, and
+ * the group decides when that is a deadlock (sim_block_stuck). A block outside a group whose
+ * warps spin on memory only another block could write is set aside (SIM_BS_WAIT) for
+ * sim_launch.c to resume once global memory has changed, or to have it report the deadlock
+ * when nothing can.
  */
 #include <inttypes.h>
-#include <sched.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -292,11 +292,12 @@ static int release_barriers(struct sim_block *b)
 }
 
 /* Whether b has spinning warps (0: none), and whether memory changed since one was judged
-   spinning: then it is let run again until its next checkpoint (1); else -1. */
-static int spin_unstuck(struct sim_block *b)
+   spinning: then it is let run again until its next checkpoint (1); else -1. *global: the
+   launch's global writes the judgement saw. */
+static int spin_unstuck(struct sim_block *b, uint64_t *global)
 {
   int spin = 0;
-  uint64_t wr = b->writes + sim_launch_global_writes(b);
+  uint64_t wr = b->writes + (*global = sim_launch_global_writes(b));
   for (uint32_t i = 0; i < b->nwarps; i++) {
     struct sim_warp *w = &b->warps[i];
     if (w->state != SIM_W_RUN || !w->spinning)
@@ -308,25 +309,6 @@ static int spin_unstuck(struct sim_block *b)
     }
   }
   return spin;
-}
-
-/* No warp of b can run but some spin: loop without changing a register, a pc or memory over
-   a whole checkpoint window (sim_warp.c). Is that a deadlock? Not while memory has changed
-   since a spinning warp was judged (it is let run again until its next checkpoint), nor while
-   a block on another worker still runs: it may yet write what they wait for (a lock another
-   block holds). Returns 1 to go on running. */
-static int may_progress(struct sim_block *b)
-{
-  int spin = spin_unstuck(b);
-  if (spin > 0)
-    return 1;
-  if (!spin || b->nworkers < 2)
-    return 0;
-  __atomic_store_n(&b->worker->state, SIM_WK_STUCK, __ATOMIC_RELEASE);
-  if (!sim_launch_others_running(b))
-    return 0;
-  sched_yield();                /* give the host's cores to the blocks that can move */
-  return 1;
 }
 
 /* Account n instructions against the launch budget; 1 when it is spent. */
@@ -415,7 +397,8 @@ enum sim_bstep sim_block_resume(struct sim_block *b, uint64_t slice)
     if (b->linear > *b->stop_after)
       return SIM_BS_DONE;
     if (runnable) {
-      if (b->nworkers > 1 && __atomic_load_n(&b->worker->state, __ATOMIC_RELAXED) != SIM_WK_RUNNING)
+      if (b->in_group && b->nworkers > 1 &&
+          __atomic_load_n(&b->worker->state, __ATOMIC_RELAXED) != SIM_WK_RUNNING)
         __atomic_store_n(&b->worker->state, SIM_WK_RUNNING, __ATOMIC_RELEASE);
       if (slice && b->ctr.warp_insts - start >= slice)
         return SIM_BS_YIELD;
@@ -437,13 +420,24 @@ enum sim_bstep sim_block_resume(struct sim_block *b, uint64_t slice)
         }
     if (r > 0)
       continue;
-    if (b->in_group) {          /* the other blocks of its group may free it */
-      if (spin_unstuck(b) > 0)
-        continue;
+    uint64_t global;
+    int spin = spin_unstuck(b, &global);
+    if (spin > 0)
+      continue;
+    if (b->in_group)            /* the other blocks of its group may free it */
+      return SIM_BS_WAIT;
+    if (spin < 0 && !b->final) {
+      /* its warps spin: another block may yet write what they wait for (a flag, a lock it
+         holds), so the block is set aside with the global writes it has seen. The race
+         checker's shadow is the worker thread's and the block may resume on another, so what
+         it holds is reported now and the block runs on unchecked */
+      sim_race_end(b);
+      if (b->faulted)
+        return SIM_BS_DONE;
+      b->race = NULL;
+      b->park_writes = global;
       return SIM_BS_WAIT;
     }
-    if (may_progress(b))
-      continue;
     sim_block_stuck(b);
     return SIM_BS_DONE;
   }
@@ -454,11 +448,4 @@ enum sim_bstep sim_block_resume(struct sim_block *b, uint64_t slice)
     return SIM_BS_DONE;
   sim_race_end(b);
   return SIM_BS_DONE;
-}
-
-enum sim_status sim_block_run(struct sim_block *b)
-{
-  sim_block_begin(b);
-  sim_block_resume(b, 0);
-  return SIM_OK;
 }

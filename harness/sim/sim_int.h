@@ -253,6 +253,10 @@ struct sim_block {
   uint64_t mb_fails;             /* mbarrier waits that found their phase open since an
                                     mbarrier or memory last changed (sim_async.c) ... */
   uint64_t mb_writes;            /* ... and b->writes when that count started */
+  uint64_t park_writes;          /* outside a group: the launch's global writes when it last
+                                    returned SIM_BS_WAIT (sim_launch.c resumes it after more) */
+  int final;                     /* outside a group: nothing else can write what it waits for:
+                                    sim_block_resume reports the deadlock, not SIM_BS_WAIT */
   struct sim_cluster *cluster;   /* its cluster, when it runs in a group (sim_launch.c), else
                                     NULL: then own is its cluster of one */
   struct sim_cluster own;
@@ -273,24 +277,34 @@ enum sim_wkstate {
 
 struct sim_worker {
   uint64_t global_writes;        /* this worker's stores and atomics that changed global memory */
-  uint32_t state;                /* enum sim_wkstate (atomic) */
+  uint32_t state;                /* enum sim_wkstate (atomic): kept by the workers of groups */
   char pad[52];
 };
 
 /* Sum of every worker's global writes (monotonic; racy reads are fine). */
 uint64_t sim_launch_global_writes(const struct sim_block *b);
-/* 1 when a worker other than b's runs a block that is not stuck (or is about to take one): it
-   may yet write what b's spinning warps wait for. */
+/* 1 when a worker other than b's runs a group that is not stuck (or is about to take one): it
+   may yet write what b's group waits for. */
 int sim_launch_others_running(const struct sim_block *b);
 
-/* ---- execution ---- */
-/* Run one block to completion, fault or deadlock. Returns SIM_OK (fault goes to b->res). */
-enum sim_status sim_block_run(struct sim_block *b);
+/* ---- launch checks ---- */
+#define SIM_CLUSTER_PORTABLE_MAX 8u  /* blocks a cluster may hold without the non-portable
+                                        attribute */
+/* The cluster part of sim_launch_check (sim_launch_cluster.c): the launch of kernel func, named
+   `who` in the words, against its __cluster_dims__ and __launch_bounds__ cluster bound. SIM_OK,
+   or SIM_ERR_BADARG with the driver's error and why in err. */
+enum sim_status sim_launch_check_cluster(const struct ptx_module *m, int func,
+                                         const struct sim_launch *c, const char *who, char *err,
+                                         size_t n);
 
-/* Blocks that run interleaved (a cooperative grid, a cluster: sim_launch.c's run_group):
-   sim_block_begin sets b up, sim_block_resume runs it for about slice warp-instructions and
-   says why it stopped, sim_block_stuck reports the deadlock of a block none of its group can
-   free (b->faulted). */
+/* ---- execution ---- */
+/* Blocks that run interleaved or are set aside (sim_launch.c): sim_block_begin sets b up,
+   sim_block_resume runs it for about slice warp-instructions (0: no limit) and says why it
+   stopped, sim_block_stuck reports the deadlock of a block nothing can free (b->faulted).
+   A block of a group (a cooperative grid, a cluster) waits for the other blocks of its group;
+   one outside a group waits only when its warps spin on memory another block may write, with
+   b->park_writes set, and its race check ends there (it may resume on another worker thread,
+   unchecked); with b->final set it reports its deadlock instead. */
 enum sim_bstep {
   SIM_BS_DONE = 0,               /* ended, faulted, or stopped (a lower block faulted) */
   SIM_BS_YIELD,                  /* its slice is used up; it can go on */

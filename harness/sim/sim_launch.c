@@ -10,6 +10,13 @@
  * Blocks that must run at the same time are the exception: the blocks of a cooperative grid
  * (grid.sync()) or of a cluster form a group, which one worker runs interleaved (run_group),
  * a block waiting for another giving way to the rest.
+ *
+ * Outside groups, a block may still wait for another (a flag or lock in global memory). Such
+ * a wait ends as it would on the modelled GPU, whatever the host's cores: at most
+ * sim_launch.resident_blocks blocks are started and not ended at once, a new one starting
+ * when one ends; a block whose warps spin on memory no block of its own changes is set aside
+ * (sim_block_resume's SIM_BS_WAIT) and resumed once global memory has changed; when nothing
+ * runs and none of them can move, the lowest of them reports an inter-block deadlock.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -29,7 +36,17 @@ struct launch {
   const struct sim_launch *cfg;
   const uint8_t *kparams;
   uint32_t nblocks, nwarps, W, threads_per_block;
-  uint32_t next;                    /* next block to start (atomic) */
+  uint32_t next;                    /* next block (group) to start: atomic in a launch of
+                                       groups, else guarded by lock */
+  pthread_mutex_t lock;             /* outside groups: guards next and what follows, to
+                                       `stop_after` */
+  pthread_cond_t moved;             /* a block ended or was set aside */
+  uint32_t resident;                /* blocks the modelled GPU holds at once */
+  uint32_t in_flight;               /* blocks started and not ended: running or parked */
+  uint32_t running;                 /* blocks a worker runs now */
+  struct slot **parked;             /* parked blocks, in index order (at most `resident`) */
+  uint32_t nparked;
+  int abandon;                      /* the launch ends now (budget, host memory): drop them */
   volatile uint32_t stop_after;     /* lowest faulting block so far */
   uint64_t budget_used;
   struct sim_worker *workers;
@@ -291,6 +308,166 @@ static int block_finish(struct launch *L, struct worker_out *out, struct sim_blo
   return 0;
 }
 
+/* ---- blocks outside groups: started as the modelled GPU holds them ---- */
+
+/* One block outside groups: what a worker runs, and what a parked block keeps until it
+   resumes. */
+struct slot {
+  struct sim_block b;
+  struct sim_result r;
+  struct bmem m;
+};
+
+static void slot_free(const struct launch *L, struct slot *s)
+{
+  if (!s)
+    return;
+  bmem_free(&s->m, L->nwarps);
+  free(s);
+}
+
+/* A block's memory, its warps' lanes laid out; NULL when host memory ran out. */
+static struct slot *slot_new(const struct launch *L)
+{
+  struct slot *s = calloc(1, sizeof *s);
+  if (s && bmem_alloc(L, &s->m)) {
+    slot_free(L, s);
+    return NULL;
+  }
+  return s;
+}
+
+/* Drop the parked blocks past the lowest faulting one (all of them when the launch is
+   abandoned): they would not have run, or are cut short as a fault cuts a running block. */
+static void drop_parked(struct launch *L)
+{
+  uint32_t stop = __atomic_load_n(&L->stop_after, __ATOMIC_RELAXED), k = 0;
+  for (uint32_t i = 0; i < L->nparked; i++) {
+    struct slot *s = L->parked[i];
+    if (L->abandon || s->b.linear > stop) {
+      free(s->b.out);
+      slot_free(L, s);
+      L->in_flight--;
+    } else {
+      L->parked[k++] = s;
+    }
+  }
+  L->nparked = k;
+}
+
+/* The first parked block that may move (global memory changed since it parked), taken off
+   the list; NULL when none may. */
+static struct slot *take_movable(struct launch *L)
+{
+  uint64_t now = 0;
+  for (uint32_t i = 0; i < L->nworkers; i++)
+    now += __atomic_load_n(&L->workers[i].global_writes, __ATOMIC_RELAXED);
+  for (uint32_t i = 0; i < L->nparked; i++) {
+    struct slot *s = L->parked[i];
+    if (s->b.park_writes != now) {
+      memmove(&L->parked[i], &L->parked[i + 1], (L->nparked - i - 1) * sizeof *L->parked);
+      L->nparked--;
+      return s;
+    }
+  }
+  return NULL;
+}
+
+static void park(struct launch *L, struct slot *s)
+{
+  uint32_t k = L->nparked++;
+  for (; k && L->parked[k - 1]->b.linear > s->b.linear; k--)
+    L->parked[k] = L->parked[k - 1];
+  L->parked[k] = s;
+}
+
+/* The deadlock of block s, which waited for another block when nothing else could move:
+   which blocks the modelled GPU would not have started, in front of its report. */
+static void say_interblock(const struct launch *L, struct slot *s)
+{
+  struct sim_fault *f = &s->r.fault;
+  if (!s->b.faulted || s->r.outcome != SIM_DEADLOCK)
+    return;
+  char first[448], rest[sizeof f->message];
+  snprintf(rest, sizeof rest, "%s", f->message);
+  const uint32_t *c = s->b.ctaid;
+  char later[64];
+  if (L->next + 1 < L->nblocks)
+    snprintf(later, sizeof later, "blocks %u to %u", L->next, L->nblocks - 1);
+  else
+    snprintf(later, sizeof later, "block %u", L->next);
+  if (L->next < L->nblocks && L->next <= __atomic_load_n(&L->stop_after, __ATOMIC_RELAXED))
+    snprintf(first, sizeof first, "inter-block dependence: block (%u,%u,%u) waits for a write no "
+             "started block makes, and %s would not have started: the modelled GPU holds at "
+             "most %u blocks of this launch at once and all %u wait (a GPU hangs here; a wait "
+             "across the grid needs a cooperative launch). ", c[0], c[1], c[2], later,
+             L->resident, L->in_flight);
+  else if (L->in_flight > 1)
+    snprintf(first, sizeof first, "inter-block dependence: block (%u,%u,%u) and %u other "
+             "block%s wait for writes no block makes (each waits for another). ", c[0], c[1],
+             c[2], L->in_flight - 1, L->in_flight == 2 ? "" : "s");
+  else
+    return;
+  size_t k = strlen(first), n = strlen(rest);
+  if (k + n >= sizeof f->message)
+    n = sizeof f->message - 1 - k;
+  memcpy(f->message, first, k);
+  memcpy(f->message + k, rest, n);
+  f->message[k + n] = 0;
+}
+
+static void block_end(struct worker_out *out, struct slot *s);
+
+/* The launch ran past its budget while blocks were parked: when the first of them still waits
+   for a write no block has made since it parked, its deadlock is the report (it comes before
+   the budget's, at a later block): the budget ran out while the blocks waited for each other,
+   as a GPU would hang. */
+static void budget_while_parked(struct worker_out *out)
+{
+  struct launch *L = out->L;
+  if (!L->nparked)
+    return;
+  struct slot *s = L->parked[0];
+  uint64_t now = 0;
+  for (uint32_t i = 0; i < L->nworkers; i++)
+    now += __atomic_load_n(&L->workers[i].global_writes, __ATOMIC_RELAXED);
+  if (s->b.park_writes != now)
+    return;
+  memmove(&L->parked[0], &L->parked[1], (L->nparked - 1) * sizeof *L->parked);
+  L->nparked--;
+  sim_block_stuck(&s->b);
+  struct sim_fault *f = &s->r.fault;
+  if (s->b.faulted && s->r.outcome == SIM_DEADLOCK) {
+    char first[320], rest[sizeof f->message];
+    snprintf(rest, sizeof rest, "%s", f->message);
+    snprintf(first, sizeof first, "inter-block dependence: block (%u,%u,%u) waits for a write no "
+             "block has made, and the launch ran past its budget of %" PRIu64 " warp-"
+             "instructions before the blocks it may start had all run (a GPU hangs here). ",
+             s->b.ctaid[0], s->b.ctaid[1], s->b.ctaid[2], s->b.budget);
+    size_t k = strlen(first), n = strlen(rest);
+    if (k + n >= sizeof f->message)
+      n = sizeof f->message - 1 - k;
+    memcpy(f->message, first, k);
+    memcpy(f->message + k, rest, n);
+    f->message[k + n] = 0;
+  }
+  L->in_flight--;
+  block_end(out, s);
+  slot_free(L, s);
+}
+
+/* A block ended (or faulted, or was cut short): its output, counters and fault; a budget
+   spent ends the launch. */
+static void block_end(struct worker_out *out, struct slot *s)
+{
+  struct launch *L = out->L;
+  block_finish(L, out, &s->b, SIM_OK);
+  if (s->b.faulted && s->r.outcome == SIM_BUDGET) {
+    L->abandon = 1;
+    budget_while_parked(out);
+  }
+}
+
 /* ---- groups: blocks that must run at the same time ----
    A cooperative grid is one group of all its blocks; a launch with clusters has a group per
    cluster. The blocks of a group run on one worker, interleaved: each in turn runs about
@@ -423,45 +600,143 @@ done:
   free(seen);
 }
 
+/* A worker of a launch of groups: takes the next group until none is left. */
+static void group_worker(struct worker_out *out, const struct sim_alloc **cache)
+{
+  struct launch *L = out->L;
+  uint32_t units = L->nblocks / L->group_blocks;
+  for (;;) {
+    uint32_t idx = __atomic_fetch_add(&L->next, 1, __ATOMIC_RELAXED);
+    if (idx >= units)
+      break;
+    run_group(L, out, cache, idx);
+    if (out->st != SIM_OK)
+      break;
+  }
+}
+
+/* A worker of a launch without groups: starts blocks in index order while the modelled GPU
+   holds fewer than L->resident, resumes parked blocks that may move, waits while others run,
+   and when nothing can move has the first parked block report its deadlock. */
+static void block_worker(struct worker_out *out, const struct sim_alloc **cache)
+{
+  struct launch *L = out->L;
+  struct slot *spare = NULL;
+  pthread_mutex_lock(&L->lock);
+  for (;;) {
+    drop_parked(L);
+    if (L->abandon)
+      break;
+    uint32_t stop = __atomic_load_n(&L->stop_after, __ATOMIC_RELAXED);
+    int more = L->next < L->nblocks && L->next <= stop, fresh = 0;
+    struct slot *s = NULL;
+    if (more && L->in_flight < L->resident) {
+      if (!spare) {                             /* memory for it, outside the lock */
+        pthread_mutex_unlock(&L->lock);
+        spare = slot_new(L);
+        pthread_mutex_lock(&L->lock);
+        if (!spare) {
+          out->st = SIM_ERR_NOMEM;
+          L->abandon = 1;
+          lower_stop(L, 0);
+          break;
+        }
+        continue;                               /* things may have moved meanwhile */
+      }
+      s = spare;
+      spare = NULL;
+      L->in_flight++;
+      block_setup(L, out, &s->m, cache, L->next++, &s->b, &s->r);
+      fresh = 1;
+    } else if ((s = take_movable(L)) != NULL) {
+      s->b.final = 0;
+    } else if (!more && !L->nparked) {
+      break;                                    /* nothing left for this worker */
+    } else if (L->running) {
+      /* the running blocks may end, park, or write what a parked one waits for */
+      struct timespec t;
+      clock_gettime(CLOCK_REALTIME, &t);
+      t.tv_nsec += 1000000;
+      if (t.tv_nsec >= 1000000000) {
+        t.tv_sec++;
+        t.tv_nsec -= 1000000000;
+      }
+      pthread_cond_timedwait(&L->moved, &L->lock, &t);
+      continue;
+    } else {
+      /* nothing runs, no parked block can move and no block may start: the first parked
+         block reports its deadlock (and the launch stops there) */
+      s = L->parked[0];
+      memmove(&L->parked[0], &L->parked[1], (L->nparked - 1) * sizeof *L->parked);
+      L->nparked--;
+      s->b.final = 1;
+    }
+    if (!fresh) {                               /* resumed here: this worker's tables */
+      s->b.worker = &L->workers[out->index];
+      s->b.stats = out->stats;
+      s->b.alloc_cache = cache;
+    }
+    L->running++;
+    pthread_mutex_unlock(&L->lock);
+    if (fresh)
+      sim_block_begin(&s->b);    /* shared memory is poisoned (or zeroed): sim_race_begin */
+    enum sim_bstep st = sim_block_resume(&s->b, 0);
+    pthread_mutex_lock(&L->lock);
+    L->running--;
+    pthread_cond_broadcast(&L->moved);
+    if (st == SIM_BS_WAIT) {
+      park(L, s);
+      continue;
+    }
+    if (s->b.final)
+      say_interblock(L, s);
+    L->in_flight--;
+    block_end(out, s);
+    if (!spare)
+      spare = s;
+    else
+      slot_free(L, s);
+  }
+  drop_parked(L);
+  pthread_cond_broadcast(&L->moved);
+  pthread_mutex_unlock(&L->lock);
+  slot_free(L, spare);
+}
+
 static void *worker_main(void *arg)
 {
   struct worker_out *out = arg;
   struct launch *L = out->L;
   const struct sim_prog *p = L->prog;
-  struct bmem m;
-  memset(&m, 0, sizeof m);
   out->stats = calloc(p->ncode ? p->ncode : 1, sizeof *out->stats);
   const struct sim_alloc **cache = calloc(p->ncode ? p->ncode : 1, sizeof *cache);
-  if (!out->stats || !cache || (!L->group_blocks && bmem_alloc(L, &m))) {
+  if (!out->stats || !cache) {
     out->st = SIM_ERR_NOMEM;
-    goto done;
-  }
-  uint32_t units = L->group_blocks ? L->nblocks / L->group_blocks : L->nblocks;
-  for (;;) {
-    uint32_t idx = __atomic_fetch_add(&L->next, 1, __ATOMIC_RELAXED);
-    if (idx >= units || (!L->group_blocks && idx > __atomic_load_n(&L->stop_after, __ATOMIC_RELAXED)))
-      break;
-    if (L->group_blocks) {
-      run_group(L, out, cache, idx);
-      if (out->st != SIM_OK)
-        break;
-      continue;
+    lower_stop(L, 0);
+    if (!L->group_blocks) {                     /* the others stop too */
+      pthread_mutex_lock(&L->lock);
+      L->abandon = 1;
+      pthread_cond_broadcast(&L->moved);
+      pthread_mutex_unlock(&L->lock);
     }
-    struct sim_result r;
-    struct sim_block b;
-    block_setup(L, out, &m, cache, idx, &b, &r);
-    /* shared memory is poisoned (or zeroed) by sim_block_run: sim_race_begin */
-    __atomic_store_n(&b.worker->state, SIM_WK_RUNNING, __ATOMIC_RELEASE);
-    enum sim_status st = sim_block_run(&b);
-    __atomic_store_n(&b.worker->state, SIM_WK_RUNNING, __ATOMIC_RELEASE);
-    if (block_finish(L, out, &b, st))
-      break;
+  } else if (L->group_blocks) {
+    group_worker(out, cache);
+  } else {
+    block_worker(out, cache);
   }
-done:
   __atomic_store_n(&L->workers[out->index].state, SIM_WK_IDLE, __ATOMIC_RELEASE);
   free(cache);
-  bmem_free(&m, L->nwarps);
   return NULL;
+}
+
+/* Blocks of nwarps warps an H100 holds at once, the default of sim_launch.resident_blocks:
+   132 SMs of 64 warps and 32 blocks each. */
+static uint32_t default_resident(uint32_t nwarps)
+{
+  uint32_t per_sm = nwarps ? 64 / nwarps : 32;
+  if (per_sm > 32)
+    per_sm = 32;
+  return 132 * (per_sm ? per_sm : 1);
 }
 
 /* "kernel NAME (FILE.cu:LINE)": the kernel and the first line of its own code, where the
@@ -516,12 +791,14 @@ static enum sim_status check_groups(const struct ptx_module *m, int func, const 
              "with clusters (PTX .explicitcluster); give --cluster X,Y,Z", who);
     return SIM_ERR_BADARG;
   }
-  if (clusters && (c->grid[0] % d[0] || c->grid[1] % d[1] || c->grid[2] % d[2])) {
-    snprintf(err, n, "the GPU refuses this launch with " INVALID_VALUE ": the grid (%u,%u,%u) "
-             "is not a whole number of clusters of (%u,%u,%u) blocks (%s)", c->grid[0],
-             c->grid[1], c->grid[2], d[0], d[1], d[2], who);
-    return SIM_ERR_BADARG;
-  }
+  for (int i = 0; clusters && i < 3; i++)
+    if (c->grid[i] % d[i]) {
+      snprintf(err, n, "the GPU refuses this launch with " INVALID_VALUE ": the grid (%u,%u,%u) "
+               "is not a whole number of clusters of (%u,%u,%u) blocks (%s%s: grid.%c = %u is "
+               "not a multiple of %u)", c->grid[0], c->grid[1], c->grid[2], d[0], d[1], d[2],
+               who, k[0] ? ", compiled with __cluster_dims__" : "", "xyz"[i], c->grid[i], d[i]);
+      return SIM_ERR_BADARG;
+    }
   uint64_t nblocks = (uint64_t)c->grid[0] * c->grid[1] * c->grid[2];
   uint64_t most = (uint64_t)c->coop_blocks_per_sm * c->sm_count;
   if ((c->cooperative || sim_kernel_cooperative(m, func)) && c->sm_count && nblocks > most) {
@@ -607,6 +884,8 @@ enum sim_status sim_launch_check(const struct ptx_module *m, int func, const str
              who, static_smem, c->dyn_smem, max_smem);
     return SIM_ERR_BADARG;
   }
+  if (sim_launch_check_cluster(m, func, c, who, err, n) != SIM_OK)
+    return SIM_ERR_BADARG;
   return check_groups(m, func, c, who, err, n);
 }
 
@@ -691,13 +970,18 @@ enum sim_status sim_run(struct sim_device *d, const struct ptx_module *m, const 
     lz->ctaid[2] = cfg->lanes_block / (cfg->grid[0] * cfg->grid[1]);
     L.lanes = lz;
   }
+  L.resident = cfg->resident_blocks ? cfg->resident_blocks : default_resident(L.nwarps);
+  if (L.resident > L.nblocks)
+    L.resident = L.nblocks;
   L.workers = calloc(nwk, sizeof *L.workers);
+  L.parked = calloc(L.resident, sizeof *L.parked);
   struct worker_out *outs = calloc(nwk, sizeof *outs);
   pthread_t *th = calloc(nwk, sizeof *th);
-  if (!L.workers || !outs || !th) {
+  if (!L.workers || !L.parked || !outs || !th) {
     if (L.coop_ws)
       sim_free(d, L.coop_ws);
     sim_result_free(res);
+    free(L.parked);
     free(L.workers);
     free(outs);
     free(th);
@@ -710,6 +994,8 @@ enum sim_status sim_run(struct sim_device *d, const struct ptx_module *m, const 
     outs[i].index = i;
     outs[i].fault_block = UINT32_MAX;
   }
+  pthread_mutex_init(&L.lock, NULL);
+  pthread_cond_init(&L.moved, NULL);
   uint32_t started = 0;
   L.workers[0].state = SIM_WK_RUNNING;
   for (uint32_t i = 1; i < nwk; i++) {
@@ -723,6 +1009,8 @@ enum sim_status sim_run(struct sim_device *d, const struct ptx_module *m, const 
   worker_main(&outs[0]);
   for (uint32_t i = 1; i <= started; i++)
     pthread_join(th[i], NULL);
+  pthread_cond_destroy(&L.moved);
+  pthread_mutex_destroy(&L.lock);
 
   st = SIM_OK;
   res->nstats = m->ninsts;
@@ -770,6 +1058,7 @@ enum sim_status sim_run(struct sim_device *d, const struct ptx_module *m, const 
   res->workers_used = started + 1;
   if (L.coop_ws)
     sim_free(d, L.coop_ws);
+  free(L.parked);
   free(L.workers);
   free(outs);
   free(th);

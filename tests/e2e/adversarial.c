@@ -16,7 +16,9 @@
  * And what costs or games the grader itself (issue 22): ptxas and nvcc held to their CPU limit
  * and saying so in words; metric targets that padding with extra accesses cannot win; a
  * --keep-ptx path that cannot be written, a 4 GiB .local array, an answers.json with a
- * byte-order mark.
+ * byte-order mark; a block that spins on another block's flag, which must end (or deadlock)
+ * as on the modelled GPU whatever the host's threads; compute-sanitizer held to the tools'
+ * limits.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -444,10 +446,97 @@ START_TEST(adversarial_tools_bounded)
 }
 END_TEST
 
+/* compute-sanitizer runs the student's kernel again, so it is held to the limits nvcc is
+   held to: a stand-in on PATH that never ends (it sleeps a minute) is stopped at the clock
+   limit (lowered to 2 s by WARPLAB_TOOL_WALL_S; 600 by default), and `emu --sanitize` says
+   the kernel could not be checked and why, instead of waiting, or reporting no errors. */
+START_TEST(adversarial_gpu_tools_bounded)
+{
+  const char *bin = e2e_tmp("bin");
+  ck_assert_int_eq(system(e2e_fmt("mkdir -p '%1$s' && printf '#!/bin/sh\nsleep 60\n' > "
+                                  "'%1$s/compute-sanitizer' && chmod +x '%1$s/compute-sanitizer'",
+                                  bin)), 0);
+  const char *path = getenv("PATH");
+  char *saved = e2e_fmt("%s", path ? path : "/usr/bin:/bin");
+  setenv("PATH", e2e_fmt("%s:%s", bin, saved), 1);
+  setenv("WARPLAB_TOOL_WALL_S", "2", 1);
+  struct e2e_run *r = e2e_emu(e2e_kernel("oob.cu"), "--kernel", "oob_write", "--grid", "1",
+                              "--block", "32", "--arg", "f32buf:32:zero", "--arg",
+                              "f32buf:32:zero", "--arg", "i32:32", "--backend", "gpu",
+                              "--sanitize", "memcheck", (char *)NULL);
+  unsetenv("WARPLAB_TOOL_WALL_S");
+  setenv("PATH", saved, 1);
+  e2e_expect_error(r, 2, "could not be measured: compute-sanitizer was stopped after 2 s on the "
+                   "clock (its limit)", (char *)NULL);
+}
+END_TEST
+
+/* `warplab emu interblock.ptx --kernel wait_for` on Fermi M2070's profile (14 SMs of 8 blocks
+   of one warp: 112 blocks at once), grid blocks of 32 threads, waiter and setter, on threads
+   host threads. */
+static struct e2e_run *interblock(const char *ptx, int grid, int waiter, int setter, int threads)
+{
+  return e2e_emu(ptx, "--kernel", "wait_for", "--grid", e2e_fmt("%d", grid), "--block", "32",
+                 "--profile", "fermi-m2070", "--arg", "i32buf:1:zero", "--arg",
+                 e2e_fmt("i32buf:%d:zero", grid), "--arg", e2e_fmt("i32:%d", waiter), "--arg",
+                 e2e_fmt("i32:%d", setter), "--threads", e2e_fmt("%d", threads), "--json",
+                 (char *)NULL);
+}
+
+/* The report of r, which must be a deadlock saying want, the same as *first (set by the
+   first call). */
+static void same_deadlock(struct e2e_run *r, const char *want, int spin, const char **first,
+                          int threads)
+{
+  e2e_expect_outcome(r, 1, "deadlock");
+  const char *msg = e2e_jstr(r, "fault/message");
+  ck_assert_msg(strstr(msg, want) && e2e_mentions_line(msg, "interblock.cu", spin), "%s: %s",
+                r->cmd, msg);
+  if (!*first)
+    *first = msg;
+  ck_assert_msg(!strcmp(msg, *first), "%s: the report differs with %d threads:\n%s\n%s", r->cmd,
+                threads, msg, *first);
+}
+
+/* A block that spins on a flag another block sets ends as it would on the modelled GPU, with
+   1, 2 or 8 host threads alike: block 1 waiting for block 0 and block 0 waiting for the last
+   of 112 blocks (all of which the GPU holds at once) run to their end; 113 blocks that all
+   wait for the last are a deadlock that names the block the GPU would not have started, in
+   the same words whatever the threads, also when the instruction budget runs out before all
+   have waited. Before, one thread deadlocked where several passed. */
+START_TEST(adversarial_interblock_spin)
+{
+  const char *cu = e2e_kernel("interblock.cu"), *ptx = e2e_tmp("interblock.ptx");
+  int spin = e2e_marker_line(cu, "SPIN");
+  e2e_expect_ok(e2e_emu(cu, "--kernel", "wait_for", "--grid", "2", "--block", "32", "--arg",
+                        "i32buf:1:zero", "--arg", "i32buf:2:zero", "--arg", "i32:1", "--arg",
+                        "i32:0", "--keep-ptx", ptx, "--json", (char *)NULL));
+  static const int threads[] = {1, 2, 8};
+  const char *first = NULL, *cut = NULL;
+  for (int k = 0; k < 3; k++) {
+    e2e_expect_ok(interblock(ptx, 16, 1, 0, threads[k]));
+    e2e_expect_ok(interblock(ptx, 112, 0, 111, threads[k]));
+    same_deadlock(interblock(ptx, 113, -1, 112, threads[k]),
+                  "inter-block dependence: block (0,0,0) waits for a write no started block "
+                  "makes, and block 112 would not have started: the modelled GPU holds at most "
+                  "112 blocks of this launch at once", spin, &first, threads[k]);
+    /* the budget runs out before every block has waited: still block 0's deadlock */
+    same_deadlock(e2e_emu(ptx, "--kernel", "wait_for", "--grid", "113", "--block", "32",
+                          "--profile", "fermi-m2070", "--arg", "i32buf:1:zero", "--arg",
+                          "i32buf:113:zero", "--arg", "i32:-1", "--arg", "i32:112", "--threads",
+                          e2e_fmt("%d", threads[k]), "--max-insts", "500000", "--json",
+                          (char *)NULL),
+                  "inter-block dependence: block (0,0,0) waits for a write no block has made, "
+                  "and the launch ran past its budget of 500000 warp-instructions", spin, &cut,
+                  threads[k]);
+  }
+}
+END_TEST
+
 void e2e_add_adversarial_tests(Suite *s)
 {
   if (!e2e_have_nvcc()) {
-    printf("e2e: nvcc not found: SKIPPING the %zu tests of the adversarial test case\n", NCASES + 8);
+    printf("e2e: nvcc not found: SKIPPING the %zu tests of the adversarial test case\n", NCASES + 10);
     return;
   }
   TCase *tc = tcase_create("adversarial");
@@ -462,5 +551,7 @@ void e2e_add_adversarial_tests(Suite *s)
   tcase_add_test(tc, adversarial_tools_bounded);
   tcase_add_test(tc, adversarial_padded_metrics);
   tcase_add_test(tc, adversarial_small);
+  tcase_add_test(tc, adversarial_interblock_spin);
+  tcase_add_test(tc, adversarial_gpu_tools_bounded);
   suite_add_tcase(s, tc);
 }

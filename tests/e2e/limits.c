@@ -14,7 +14,9 @@
  * `heavy` has 128 registers (cudaFuncGetAttributes: at most 512 threads a block), 1024
  * threads give cudaErrorLaunchOutOfResources "too many resources requested for launch", 512
  * run; `dynamic` with 240000 bytes of dynamic shared memory gives cudaErrorInvalidValue,
- * 232448 (after cudaFuncSetAttribute) runs.
+ * 232448 (after cudaFuncSetAttribute) runs. Thread block clusters follow the CUDA Programming
+ * Guide (a portable cluster holds at most 8 blocks; the grid is a whole number of clusters);
+ * tests/gpu/prove.sh writes what an H100 says of the same launches (launch_refusals.txt).
  */
 #include <check.h>
 #include <stdio.h>
@@ -328,6 +330,50 @@ START_TEST(float_for_an_int_parameter_refused)
 }
 END_TEST
 
+/* __launch_bounds__(256, 8) (.minnctapersm 8) is a request to ptxas, not a launch limit: it
+   caps `capped` (heavy's body, 128 registers uncapped) at 65536 / (8 x 256) = 32 registers, so
+   blocks of 256 threads run, and only blocks past 256 threads are refused (.maxntid). */
+START_TEST(min_blocks_caps_registers_not_launches)
+{
+  const char *k = e2e_kernel("limits.cu");
+  struct e2e_run *r = e2e_emu(k, "--kernel", "capped", "--grid", "1", "--block", "256", "--arg",
+                              "f32buf:1024:rand", "--arg", "f32buf:1024:zero", "--arg", "i32:2",
+                              "--json", (char *)NULL);
+  e2e_expect_ok(r);
+  ck_assert_int_le(e2e_jint(r, "resources/registers_per_thread"), 32);
+  r = e2e_emu(k, "--kernel", "capped", "--grid", "1", "--block", "512", "--arg",
+              "f32buf:1024:rand", "--arg", "f32buf:1024:zero", "--arg", "i32:2", "--json",
+              (char *)NULL);
+  e2e_expect_error(r, 2, "CUDA_ERROR_INVALID_VALUE", "__launch_bounds__(256)", (char *)NULL);
+}
+END_TEST
+
+/* __cluster_dims__: a cluster of 16 blocks (past the portable 8, CUDA_ERROR_INVALID_CLUSTER_SIZE)
+   and a grid that is not a whole number of 2 x 2 clusters (CUDA_ERROR_INVALID_VALUE) are
+   refused as a GPU refuses them, with the kernel's line; a grid of whole clusters runs. */
+START_TEST(cluster_limits_refused_on_emu)
+{
+  const char *k = e2e_kernel("limits.cu");
+  struct e2e_run *r = e2e_emu(k, "--kernel", "wide_cluster", "--grid", "16", "--block", "32",
+                              "--arg", "i32buf:16:zero", "--json", (char *)NULL);
+  e2e_expect_error(r, 2, "CUDA_ERROR_INVALID_CLUSTER_SIZE", "kernel wide_cluster",
+                   "__cluster_dims__(16,1,1)", "16 blocks a cluster, more than the portable "
+                   "maximum of 8", (char *)NULL);
+  ck_assert(e2e_mentions_line(r->err, "limits.cu", e2e_marker_line(k, "WIDE-DECL")));
+  r = e2e_emu(k, "--kernel", "square_cluster", "--grid", "3,2", "--block", "32", "--arg",
+              "i32buf:6:zero", "--json", (char *)NULL);
+  e2e_expect_error(r, 2, "CUDA_ERROR_INVALID_VALUE", "the grid (3,2,1) is not a whole number "
+                   "of clusters of (2,2,1) blocks", "kernel square_cluster",
+                   "grid.x = 3 is not a multiple of 2", (char *)NULL);
+  r = e2e_emu(k, "--kernel", "square_cluster", "--grid", "4,3", "--block", "32", "--arg",
+              "i32buf:12:zero", "--json", (char *)NULL);
+  e2e_expect_error(r, 2, "grid.y = 3 is not a multiple of 2", (char *)NULL);
+  r = e2e_emu(k, "--kernel", "square_cluster", "--grid", "4,2", "--block", "32", "--arg",
+              "i32buf:8:zero", "--json", (char *)NULL);
+  e2e_expect_ok(r);
+}
+END_TEST
+
 START_TEST(negative_seed_refused)
 {
   struct e2e_run *r = e2e_warplab("run", "01", "--solution", "--backend", "emu", "--seed", "-1",
@@ -363,5 +409,7 @@ void e2e_add_limits_tests(Suite *s)
   tcase_add_test(tc, local_array_of_4_gib_refused);
   tcase_add_test(tc, float_for_an_int_parameter_refused);
   tcase_add_test(tc, negative_seed_refused);
+  tcase_add_test(tc, min_blocks_caps_registers_not_launches);
+  tcase_add_test(tc, cluster_limits_refused_on_emu);
   suite_add_tcase(s, tc);
 }

@@ -299,6 +299,23 @@ nvcc -arch=sm_90 -ptx -lineinfo "$K/cluster.cu" -o "$W/cl.ptx"
     "$WL" emu "$W/ncu_mma.ptx" --kernel wmma_f16_rc --grid 1 --block 32 "$@" --backend gpu 2>&1 | grep -E "smsp__|ERR|==PROF=="
 } >"$OUT/ncu.txt" 2>&1
 
+# Launches a GPU refuses for their clusters, and one __launch_bounds__(T, minBlocks) allows
+# (issue 22): the driver's error on the GPU beside the emulator's words, for each.
+nvcc -arch=sm_90 -ptx -lineinfo "$K/limits.cu" -o "$W/limits.ptx"
+{
+  for k in "wide_cluster 16 32 $A i32buf:16:zero" "square_cluster 3,2 32 $A i32buf:6:zero" \
+           "square_cluster 4,2 32 $A i32buf:8:zero" \
+           "capped 1 256 $A f32buf:1024:rand $A f32buf:1024:zero $A i32:2"; do
+    set -- $k
+    kern=$1 g=$2 bl=$3
+    shift 3
+    for be in gpu emu; do
+      echo "== $kern grid $g block $bl on $be"
+      timeout -s KILL 60 "$WL" emu "$W/limits.ptx" --kernel "$kern" --grid "$g" --block "$bl" "$@" --backend "$be" 2>&1 | grep -E "CUDA_ERROR|ran cleanly|registers"; echo "rc=${PIPESTATUS[0]}"
+    done
+  done
+} >"$OUT/launch_refusals.txt" 2>&1
+
 # Last, because it may leave a hung kernel behind: the spin lock followed by __syncthreads().
 {
   echo "== spin_then_sync on the gpu (20 s limit)"

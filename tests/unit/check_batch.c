@@ -4,7 +4,8 @@
  * may not report); the results the batch makes itself pass that check; a name is quoted so a
  * newline or a quote stays inside it; the submission's hash moves with any change of its
  * files and with nothing else; the kernel file is found, a miscased one with a note, and a
- * link anywhere in the folder refuses it. */
+ * link anywhere in the folder refuses it; ncu stopped by the tools' limits leaves a student
+ * ungraded. */
 #include <check.h>
 #include <jansson.h>
 #include <stdio.h>
@@ -184,6 +185,26 @@ START_TEST(kernel_found_or_said)
 }
 END_TEST
 
+/* A student whose GPU metrics ncu could not measure within the tools' limits is not graded
+   (the grader's failure, not the student's 0); one whose metrics came from ncu is. */
+START_TEST(ncu_stopped_is_the_graders_limit)
+{
+  struct run_result *stu = calloc(1, sizeof *stu), *ref = calloc(1, sizeof *ref);
+  ck_assert(stu && ref);
+  stu->built = ref->built = 1;
+  char why[400];
+  snprintf(stu->prov.ncu_note, sizeof stu->prov.ncu_note, "GPU metrics from Nsight Compute");
+  ck_assert_int_eq(batch_grader_limit(stu, ref, why, sizeof why), 0);
+  snprintf(stu->prov.ncu_note, sizeof stu->prov.ncu_note,
+           RUN_NCU_STOPPED "ncu was stopped after 600 s on the clock (its limit)");
+  ck_assert_int_eq(batch_grader_limit(stu, ref, why, sizeof why), 1);
+  ck_assert_str_eq(why, "could not be graded: the GPU metrics could not be measured: ncu was "
+                        "stopped after 600 s on the clock (its limit)");
+  free(stu);
+  free(ref);
+}
+END_TEST
+
 /* answers.json, read only as a regular file of the folder and of a sane size (submission.h):
    a link (even to good answers) and a file over the limit are refused with why; a UTF-8
    byte-order mark before the object is taken; no file at all is no answers, nothing wrong. */
@@ -227,6 +248,7 @@ Suite *suite_batch(void)
   tcase_add_test(tc, quote_keeps_a_name_whole);
   tcase_add_test(tc, hash_moves_with_the_files);
   tcase_add_test(tc, kernel_found_or_said);
+  tcase_add_test(tc, ncu_stopped_is_the_graders_limit);
   tcase_add_test(tc, answers_checked);
   suite_add_tcase(s, tc);
   return s;

@@ -597,6 +597,29 @@ START_TEST(test_exec_stopped_words)
 }
 END_TEST
 
+/* A tool run on a student's kernel (ncu, compute-sanitizer) is stopped at the tools' limits,
+   and says so: one that sleeps at the clock limit, one that spins at the CPU limit (both
+   lowered to 1 s); one that ends is not "stopped". */
+START_TEST(test_exec_tool_bounded)
+{
+  char out[256], w[256];
+  char *sleeper[] = {"sh", "-c", "echo started; sleep 30", NULL};
+  char *spinner[] = {"sh", "-c", "while :; do :; done", NULL};
+  char *quick[] = {"sh", "-c", "echo done", NULL};
+  setenv("WARPLAB_TOOL_WALL_S", "1", 1);
+  ck_assert_int_eq(run_exec_tool(sleeper, "ncu", out, sizeof out, w, sizeof w), RUN_EXEC_TIMEOUT);
+  ck_assert_str_eq(w, "ncu was stopped after 1 s on the clock (its limit)");
+  unsetenv("WARPLAB_TOOL_WALL_S");
+  setenv("WARPLAB_TOOL_CPU_S", "1", 1);
+  run_exec_tool(spinner, "compute-sanitizer", out, sizeof out, w, sizeof w);
+  ck_assert_str_eq(w, "compute-sanitizer was stopped after 1 s of CPU time (its limit)");
+  unsetenv("WARPLAB_TOOL_CPU_S");
+  ck_assert_int_eq(run_exec_tool(quick, "ncu", out, sizeof out, w, sizeof w), 0);
+  ck_assert_str_eq(out, "done\n");
+  ck_assert_str_eq(w, "");
+}
+END_TEST
+
 Suite *suite_sandbox(void)
 {
   Suite *s = suite_create("sandbox");
@@ -617,6 +640,7 @@ Suite *suite_sandbox(void)
   tcase_add_test(tc, test_namespace_confines);
   tcase_add_test(tc, test_none_sets_folder);
   tcase_add_test(tc, test_exec_limits);
+  tcase_add_test(tc, test_exec_tool_bounded);
   tcase_add_test(tc, test_confine_self);
   suite_add_tcase(s, tc);
   return s;

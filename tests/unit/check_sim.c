@@ -1454,6 +1454,29 @@ START_TEST(test_tensor_map_encode)
 }
 END_TEST
 
+/* A launch's own cluster dimension (cuLaunchKernelEx's attribute, --cluster) is held to the
+   portable maximum of 8 blocks a cluster, as a kernel's __cluster_dims__ is; 8 runs. */
+START_TEST(test_launch_cluster_past_portable_refused)
+{
+  struct fx f;
+  load(&f, k_store);
+  uint64_t p = buffer(&f, 16 * 32 * 4, "argument 0");
+  struct sim_launch c = {.grid = {16, 1, 1}, .block = {32, 1, 1}, .sched = SIM_SCHED_ITS,
+                         .workers = 1, .cluster = {16, 1, 1}};
+  sim_result_free(&f.r);
+  ck_assert_int_eq(sim_run(f.d, &f.m, "store", &p, 8, &c, &f.r, f.err, sizeof f.err),
+                   SIM_ERR_BADARG);
+  ck_assert_msg(strstr(f.err, "CUDA_ERROR_INVALID_CLUSTER_SIZE") &&
+                strstr(f.err, "launched with clusters of (16,1,1)") &&
+                strstr(f.err, "more than the portable maximum of 8"), "%s", f.err);
+  c.cluster[0] = 8;
+  sim_result_free(&f.r);
+  ck_assert_int_eq(sim_run(f.d, &f.m, "store", &p, 8, &c, &f.r, f.err, sizeof f.err), SIM_OK);
+  ck_assert_msg(f.r.outcome == SIM_RAN_OK, "%s", f.r.fault.message);
+  done(&f);
+}
+END_TEST
+
 Suite *suite_sim(void)
 {
   Suite *s = suite_create("sim");
@@ -1495,6 +1518,7 @@ Suite *suite_sim(void)
   tcase_add_test(t, test_grid_sync_one_host_thread);
   tcase_add_test(t, test_cooperative_grid_too_large);
   tcase_add_test(t, test_cluster_dsmem_and_barrier);
+  tcase_add_test(t, test_launch_cluster_past_portable_refused);
   suite_add_tcase(s, t);
   return s;
 }

@@ -97,3 +97,34 @@ extern "C" __global__ void huge_local(int *out, int n)
     a[n] = 1;
     out[0] = a[n + 1];
 }
+
+// `heavy`'s body under __launch_bounds__(256, 8): ptxas caps its registers so that 8 blocks of
+// 256 threads fit an SM (65536 / 2048 = 32 a thread, spilling the rest), and blocks of 256 run.
+extern "C" __global__ void __launch_bounds__(256, 8) capped(const float *in, float *out, int n)
+{
+    float acc[96];
+#pragma unroll
+    for (int k = 0; k < 96; k++)
+        acc[k] = in[(threadIdx.x + k * 37) % n];
+    for (int it = 0; it < n; it++) {
+#pragma unroll
+        for (int k = 0; k < 96; k++)
+            acc[k] = acc[k] * acc[(k + 1) % 96] + 1.0f;
+    }
+    float s = 0;
+#pragma unroll
+    for (int k = 0; k < 96; k++)
+        s += acc[k];
+    out[threadIdx.x] = s;
+}
+
+// Thread block clusters fixed at compile time: 16 blocks (past the portable 8) and 2 x 2.
+extern "C" __global__ void __cluster_dims__(16, 1, 1) wide_cluster(int *out) // WIDE-DECL
+{
+    out[blockIdx.x] = blockIdx.x;
+}
+
+extern "C" __global__ void __cluster_dims__(2, 2, 1) square_cluster(int *out)
+{
+    out[blockIdx.y * gridDim.x + blockIdx.x] = 1;
+}

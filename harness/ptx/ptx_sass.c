@@ -1,0 +1,282 @@
+/* ptx_sass.c: nvdisasm's listing read into SASS instruction counts by PTX line, and put on a
+   module's instructions (ptx_sass.h). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "ptx/ptx_sass.h"
+
+static const char *const class_names[PTX_SASS_NCLASS] = {
+#define CLASS(id, word) [PTX_SASS_##id] = word,
+#define MNEMONIC(m, id)
+#include "ptx_sass.def"
+#undef CLASS
+#undef MNEMONIC
+};
+
+static const struct {
+  const char *mnemonic;
+  enum ptx_sass_class cls;
+} mnemonics[] = {
+#define CLASS(id, word)
+#define MNEMONIC(m, id) {m, PTX_SASS_##id},
+#include "ptx_sass.def"
+#undef CLASS
+#undef MNEMONIC
+};
+
+const char *ptx_sass_class_name(enum ptx_sass_class c)
+{
+  return (unsigned)c < PTX_SASS_NCLASS ? class_names[c] : "?";
+}
+
+enum ptx_sass_class ptx_sass_classify(const char *mnemonic, size_t len)
+{
+  for (size_t i = 0; i < sizeof mnemonics / sizeof *mnemonics; i++)
+    if (strlen(mnemonics[i].mnemonic) == len && !memcmp(mnemonics[i].mnemonic, mnemonic, len))
+      return mnemonics[i].cls;
+  return PTX_SASS_ALL;
+}
+
+void ptx_sass_lines_free(struct ptx_sass_lines *l)
+{
+  free(l->by_line);
+  memset(l, 0, sizeof *l);
+}
+
+void ptx_sass_free(struct ptx_sass *s)
+{
+  free(s->inst);
+  memset(s, 0, sizeof *s);
+}
+
+/* The row of PTX line `line`, growing the table; NULL when out of memory. */
+static struct ptx_sass_count *line_row(struct ptx_sass_lines *l, uint32_t *cap, uint32_t line)
+{
+  if (line >= *cap) {
+    uint32_t nc = *cap ? *cap : 256;
+    while (nc <= line)
+      nc *= 2;
+    struct ptx_sass_count *nb = realloc(l->by_line, nc * sizeof *nb);
+    if (!nb)
+      return NULL;
+    memset(nb + *cap, 0, (nc - *cap) * sizeof *nb);
+    l->by_line = nb;
+    *cap = nc;
+  }
+  if (line >= l->nlines)
+    l->nlines = line + 1;
+  return &l->by_line[line];
+}
+
+static int is_blank(char c) { return c == ' ' || c == '\t' || c == '\r'; }
+
+/* Whether s[0..n) starts with p (after blanks, which *s is advanced past). */
+static int starts(const char **s, const char *end, const char *p)
+{
+  const char *q = *s;
+  while (q < end && is_blank(*q))
+    q++;
+  size_t k = strlen(p);
+  if ((size_t)(end - q) < k || memcmp(q, p, k))
+    return 0;
+  *s = q + k;
+  return 1;
+}
+
+/* A decimal number at s (before end); 0 when none. */
+static uint32_t number(const char *s, const char *end)
+{
+  uint64_t v = 0;
+  while (s < end && *s >= '0' && *s <= '9' && v < 0xffffffffu)
+    v = v * 10 + (uint64_t)(*s++ - '0');
+  return v > 0xffffffffu ? 0xffffffffu : (uint32_t)v;
+}
+
+/* The parse loop's state within one .text section. */
+struct section {
+  int in_text;                 /* inside a code section */
+  int counted;                 /* instructions counted in it so far */
+  int dead;                    /* past the entry's code: a subroutine of ptxas's, or padding */
+  uint32_t line;               /* the current PTX line (0: none yet) */
+  char label[64];              /* the label just before the current instruction ("" none) */
+};
+
+/* One instruction line: "/ *0160* /   @!P0 BRA `(.L_x_0) ;" (s just past the address). */
+static int instruction(struct ptx_sass_lines *l, uint32_t *cap, struct section *sec,
+                       const char *s, const char *end)
+{
+  while (s < end && is_blank(*s))
+    s++;
+  if (s < end && *s == '{')    /* a dual-issue pair's opening brace (older sms) */
+    s++;
+  while (s < end && is_blank(*s))
+    s++;
+  int guarded = s < end && *s == '@';
+  if (guarded) {               /* the guard predicate */
+    while (s < end && !is_blank(*s))
+      s++;
+    while (s < end && is_blank(*s))
+      s++;
+  }
+  const char *op = s;
+  while (s < end && ((*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9') || *s == '_'))
+    s++;
+  size_t oplen = (size_t)(s - op);
+  if (!oplen)
+    return 0;
+  /* the self-branch that ends a function ".L_x_9: BRA `(.L_x_9);", and what follows it */
+  if (oplen == 3 && !memcmp(op, "BRA", 3) && !guarded && sec->label[0]) {
+    const char *t = s;
+    while (t < end && is_blank(*t))
+      t++;
+    size_t ll = strlen(sec->label);
+    if (end - t > (long)ll + 2 && t[0] == '`' && t[1] == '(' && !memcmp(t + 2, sec->label, ll) &&
+        t[2 + ll] == ')')
+      sec->dead = 1;
+  }
+  sec->label[0] = 0;
+  if (sec->dead) {
+    l->skipped++;
+    return 0;
+  }
+  sec->counted++;
+  if (!sec->line) {
+    l->unlined++;
+    return 0;
+  }
+  struct ptx_sass_count *c = line_row(l, cap, sec->line);
+  if (!c)
+    return -1;
+  enum ptx_sass_class cls = ptx_sass_classify(op, oplen);
+  c->n[PTX_SASS_ALL]++;
+  if (cls != PTX_SASS_ALL)
+    c->n[cls]++;
+  if (cls == PTX_SASS_LDS) {
+    const char *mods = s, *t = s;
+    while (t < end && !is_blank(*t))
+      t++;
+    size_t ml = (size_t)(t - mods);
+    for (size_t i = 0; i + 3 <= ml; i++) {
+      if (!memcmp(mods + i, ".64", 3) && (i + 3 == ml || mods[i + 3] == '.'))
+        c->lds64++;
+      else if (i + 4 <= ml && !memcmp(mods + i, ".128", 4) && (i + 4 == ml || mods[i + 4] == '.'))
+        c->lds128++;
+    }
+  }
+  return 0;
+}
+
+int ptx_sass_parse(const char *text, size_t len, struct ptx_sass_lines *out)
+{
+  memset(out, 0, sizeof *out);
+  uint32_t cap = 0;
+  struct section sec;
+  memset(&sec, 0, sizeof sec);
+  const char *p = text, *stop = text + len;
+  while (p < stop) {
+    const char *eol = memchr(p, '\n', (size_t)(stop - p));
+    const char *end = eol ? eol : stop;
+    const char *s = p;
+    p = eol ? eol + 1 : stop;
+    if (starts(&s, end, "//---------------------")) {
+      memset(&sec, 0, sizeof sec);
+      if (starts(&s, end, ".text.")) {
+        sec.in_text = 1;
+        out->functions++;
+      }
+      continue;
+    }
+    if (!sec.in_text)
+      continue;
+    if (starts(&s, end, "//## File")) {
+      /* //## File ".nv_debug_ptx_txt", line 191 */
+      const char *q = s;
+      while (q + 5 <= end && memcmp(q, "line ", 5))
+        q++;
+      if (q + 5 <= end)
+        sec.line = number(q + 5, end);
+      continue;
+    }
+    if (starts(&s, end, "/*")) {
+      const char *q = s;
+      while (q + 1 < end && !(q[0] == '*' && q[1] == '/'))
+        q++;
+      if (q + 1 >= end)
+        continue;
+      if (instruction(out, &cap, &sec, q + 2, end)) {
+        ptx_sass_lines_free(out);
+        return -1;
+      }
+      continue;
+    }
+    /* another function symbol after code: one of ptxas's internal subroutines */
+    if (starts(&s, end, ".type") && sec.counted) {
+      sec.dead = 1;
+      continue;
+    }
+    /* a label ".L_x_0:" (remembered to spot the final self-branch) */
+    const char *q = s;
+    while (q < end && is_blank(*q))
+      q++;
+    const char *name = q;
+    while (q < end && !is_blank(*q) && *q != ':')
+      q++;
+    if (q < end && *q == ':' && q > name && (size_t)(q - name) < sizeof sec.label) {
+      memcpy(sec.label, name, (size_t)(q - name));
+      sec.label[q - name] = 0;
+    }
+  }
+  if (!out->functions) {
+    ptx_sass_lines_free(out);
+    return -1;
+  }
+  return 0;
+}
+
+/* The instruction of m that SASS on PTX line `line` belongs to (see ptx_sass.h), or
+   UINT32_MAX when none. m's instructions are in the order of their lines. */
+static uint32_t inst_of_line(const struct ptx_module *m, uint32_t line)
+{
+  uint32_t lo = 0, hi = m->ninsts;         /* first instruction with ptx_line >= line */
+  while (lo < hi) {
+    uint32_t mid = lo + (hi - lo) / 2;
+    if (m->insts[mid].ptx_line < line)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  if (lo < m->ninsts && m->funcs[m->insts[lo].func].ptx_line <= line)
+    return lo;
+  return lo > 0 ? lo - 1 : UINT32_MAX;
+}
+
+static void add_count(struct ptx_sass_count *to, const struct ptx_sass_count *from)
+{
+  for (int c = 0; c < PTX_SASS_NCLASS; c++)
+    to->n[c] += from->n[c];
+  to->lds64 += from->lds64;
+  to->lds128 += from->lds128;
+}
+
+int ptx_sass_attach(const struct ptx_module *m, const struct ptx_sass_lines *lines,
+                    struct ptx_sass *out)
+{
+  memset(out, 0, sizeof *out);
+  out->inst = calloc(m->ninsts ? m->ninsts : 1, sizeof *out->inst);
+  if (!out->inst)
+    return -1;
+  out->ninsts = m->ninsts;
+  for (uint32_t line = 1; line < lines->nlines; line++) {
+    const struct ptx_sass_count *c = &lines->by_line[line];
+    if (!c->n[PTX_SASS_ALL])
+      continue;
+    uint32_t i = inst_of_line(m, line);
+    if (i == UINT32_MAX)
+      continue;
+    if (m->insts[i].ptx_line != line)
+      add_count(&out->entry, c);
+    add_count(&out->inst[i], c);
+    out->total += c->n[PTX_SASS_ALL];
+  }
+  return 0;
+}

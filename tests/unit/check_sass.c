@@ -1,0 +1,313 @@
+/* check_sass.c: unit tests of the SASS map (harness/ptx/ptx_sass.c) and of the counts made
+ * from it (harness/metrics/met_sass.c).
+ *
+ * The listing is committed: tests/unit/data/sass_merge.sass is `nvdisasm -c -gp` (nvdisasm
+ * 13.5) of `ptxas -lineinfo -arch=sm_90` (CUDA 13.0) of tests/unit/data/sass_merge.ptx, which
+ * nvcc -lineinfo made of tests/e2e/kernels/sass_merge.cu. The figures below were read off it
+ * by hand (line 196 of the PTX is count_one's atom.global.add; its SASS is the warp
+ * aggregation: VOTEU.ANY, FLO, POPC x2, ATOMG, SHFL ...).
+ */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "metrics/met.h"
+#include "ptx/ptx.h"
+#include "ptx/ptx_sass.h"
+#include "sim/sim.h"
+#include "suites.h"
+
+#define SASS_FILE "tests/unit/data/sass_merge.sass"
+#define PTX_FILE "tests/unit/data/sass_merge.ptx"
+
+static char *slurp(const char *path, size_t *len)
+{
+  FILE *f = fopen(path, "rb");
+  ck_assert_msg(f != NULL, "%s: cannot open (run from the repository root)", path);
+  char *buf = calloc(1, 1 << 20);
+  ck_assert_ptr_nonnull(buf);
+  *len = fread(buf, 1, (1 << 20) - 1, f);
+  fclose(f);
+  return buf;
+}
+
+START_TEST(test_classify)
+{
+  static const struct {
+    const char *m;
+    enum ptx_sass_class c;
+  } t[] = {
+    {"LDS", PTX_SASS_LDS}, {"LDSM", PTX_SASS_LDS}, {"STS", PTX_SASS_STS},
+    {"ATOMS", PTX_SASS_ATOMS}, {"LDG", PTX_SASS_LDG}, {"STG", PTX_SASS_STG},
+    {"ATOMG", PTX_SASS_ATOMG}, {"RED", PTX_SASS_REDG}, {"REDG", PTX_SASS_REDG},
+    {"LDL", PTX_SASS_LDL}, {"STL", PTX_SASS_STL}, {"LD", PTX_SASS_GEN_LD},
+    {"ST", PTX_SASS_GEN_ST}, {"ATOM", PTX_SASS_GEN_ATOM}, {"LDGSTS", PTX_SASS_LDGSTS},
+    {"VOTEU", PTX_SASS_VOTEU},
+    /* near misses are in no class: REDUX is a warp reduction, LDC a constant load */
+    {"REDUX", PTX_SASS_ALL}, {"LDC", PTX_SASS_ALL}, {"FFMA", PTX_SASS_ALL}, {"LDSX", PTX_SASS_ALL},
+  };
+  for (size_t i = 0; i < sizeof t / sizeof *t; i++)
+    ck_assert_msg(ptx_sass_classify(t[i].m, strlen(t[i].m)) == t[i].c, "%s", t[i].m);
+  ck_assert_str_eq(ptx_sass_class_name(PTX_SASS_LDS), "shared load");
+  ck_assert_str_eq(ptx_sass_class_name(PTX_SASS_NCLASS), "?");
+}
+END_TEST
+
+START_TEST(test_parse_listing)
+{
+  size_t len;
+  char *text = slurp(SASS_FILE, &len);
+  struct ptx_sass_lines l;
+  ck_assert_int_eq(ptx_sass_parse(text, len, &l), 0);
+  ck_assert_uint_eq(l.functions, 4);
+  ck_assert_uint_eq(l.unlined, 0);
+  /* each function's final self-branch and NOPs, and div_float's slow-path subroutine */
+  ck_assert_uint_eq(l.skipped, 155);
+  uint32_t all = 0, lds = 0, lds128 = 0;
+  for (uint32_t i = 0; i < l.nlines; i++) {
+    all += l.by_line[i].n[PTX_SASS_ALL];
+    lds += l.by_line[i].n[PTX_SASS_LDS];
+    lds128 += l.by_line[i].lds128;
+  }
+  ck_assert_uint_eq(all, 28 + 40 + 22 + 91);
+  /* gemm_tiled: 32 PTX shared loads a tile, 20 LDS of which 4 are LDS.128 */
+  ck_assert_uint_eq(lds, 20);
+  ck_assert_uint_eq(lds128, 4);
+  ck_assert_uint_eq(l.by_line[101].n[PTX_SASS_LDS], 1);
+  ck_assert_uint_eq(l.by_line[101].lds128, 1);
+  ck_assert_uint_eq(l.by_line[104].n[PTX_SASS_ALL], 0);   /* merged into line 101's */
+  ck_assert_uint_eq(l.by_line[100].n[PTX_SASS_LDS], 1);
+  ck_assert_uint_eq(l.by_line[100].lds128, 0);
+  /* count_one's atomicAdd, aggregated per warp */
+  const struct ptx_sass_count *a = &l.by_line[196];
+  ck_assert_uint_eq(a->n[PTX_SASS_ALL], 12);
+  ck_assert_uint_eq(a->n[PTX_SASS_VOTEU], 1);
+  ck_assert_uint_eq(a->n[PTX_SASS_ATOMG], 1);
+  /* an integer division: 24 instructions; a float division: 13 without its subroutine */
+  ck_assert_uint_eq(l.by_line[231].n[PTX_SASS_ALL], 24);
+  ck_assert_uint_eq(l.by_line[268].n[PTX_SASS_ALL], 13);
+  /* a function's "{" line: the prologue (LDC R1, ULDC) */
+  ck_assert_uint_eq(l.by_line[23].n[PTX_SASS_ALL], 2);
+  ptx_sass_lines_free(&l);
+  free(text);
+}
+END_TEST
+
+START_TEST(test_parse_rejects_non_listing)
+{
+  struct ptx_sass_lines l;
+  const char *t = "nvdisasm fatal   : Could not open input file 'x.cubin'\n";
+  ck_assert_int_eq(ptx_sass_parse(t, strlen(t), &l), -1);
+  ck_assert_ptr_null(l.by_line);
+  /* a guarded self-branch is a loop that runs, not the end of the code */
+  const char *loop =
+    "//--------------------- .text.k --------------------------\n"
+    "k:\n"
+    "\t//## File \".nv_debug_ptx_txt\", line 7\n"
+    ".L_x_1:\n"
+    "        /*0000*/              @P0 BRA `(.L_x_1) ;\n"
+    "        /*0010*/                   EXIT ;\n"
+    ".L_x_2:\n"
+    "        /*0020*/                   BRA `(.L_x_2);\n"
+    "        /*0030*/                   NOP;\n";
+  ck_assert_int_eq(ptx_sass_parse(loop, strlen(loop), &l), 0);
+  ck_assert_uint_eq(l.by_line[7].n[PTX_SASS_ALL], 2);
+  ck_assert_uint_eq(l.skipped, 2);
+  ptx_sass_lines_free(&l);
+}
+END_TEST
+
+/* The module and SASS map of the committed sample. */
+struct sample {
+  struct ptx_module m;
+  struct ptx_sass s;
+};
+
+static void load_sample(struct sample *x)
+{
+  size_t len, slen;
+  char *ptx = slurp(PTX_FILE, &len);
+  struct ptx_error e;
+  memset(x, 0, sizeof *x);
+  ck_assert_int_eq(ptx_parse(ptx, len, &x->m, &e), PTX_OK);
+  char *text = slurp(SASS_FILE, &slen);
+  struct ptx_sass_lines l;
+  ck_assert_int_eq(ptx_sass_parse(text, slen, &l), 0);
+  ck_assert_int_eq(ptx_sass_attach(&x->m, &l, &x->s), 0);
+  ptx_sass_lines_free(&l);
+  free(text);
+  free(ptx);
+}
+
+static int func_of(const struct ptx_module *m, const char *name)
+{
+  for (uint32_t f = 0; f < m->nfuncs; f++)
+    if (!strcmp(m->funcs[f].name, name))
+      return (int)f;
+  ck_abort_msg("no function %s", name);
+  return -1;
+}
+
+START_TEST(test_attach)
+{
+  struct sample x;
+  load_sample(&x);
+  ck_assert_uint_eq(x.s.ninsts, x.m.ninsts);
+  ck_assert_uint_eq(x.s.total, 28 + 40 + 22 + 91);
+  /* every function's prologue, on its "{" line, goes to its first instruction */
+  ck_assert_uint_eq(x.s.entry.n[PTX_SASS_ALL], 4 * 2);
+  for (int k = 0; k < 4; k++) {
+    static const char *const names[] = {"gemm_tiled", "count_one", "div_mod", "div_float"};
+    static const uint32_t sizes[] = {91, 22, 40, 28};
+    const struct ptx_func *f = &x.m.funcs[func_of(&x.m, names[k])];
+    ck_assert_uint_ge(x.s.inst[f->first_inst].n[PTX_SASS_ALL], 2);
+    uint32_t sum = 0;
+    for (uint32_t i = f->first_inst; i < f->first_inst + f->ninst; i++)
+      sum += x.s.inst[i].n[PTX_SASS_ALL];
+    ck_assert_uint_eq(sum, sizes[k]);
+  }
+  ptx_sass_free(&x.s);
+  ptx_module_free(&x.m);
+}
+END_TEST
+
+/* Run kernel k of the sample on the emulator, with its metrics from PTX and from SASS. */
+struct launch {
+  struct sample x;
+  struct sim_device *d;
+  struct sim_result r;
+  struct met_report rep;
+};
+
+static void run_kernel(struct launch *L, const char *k, uint32_t grid[2], uint32_t block[2],
+                       const uint64_t *bufs, uint32_t nbufs, int32_t iarg)
+{
+  char err[256];
+  uint8_t params[64];
+  uint64_t addr[4];
+  memset(L, 0, sizeof *L);
+  load_sample(&L->x);
+  L->d = sim_device_new();
+  ck_assert_ptr_nonnull(L->d);
+  for (uint32_t i = 0; i < nbufs; i++) {
+    ck_assert_int_eq(sim_malloc(L->d, bufs[i], "buf", &addr[i]), SIM_OK);
+    memcpy(params + 8 * i, &addr[i], 8);
+  }
+  memcpy(params + 8 * nbufs, &iarg, 4);
+  uint32_t off[8], size[8], total = 0;
+  ck_assert_int_ge(sim_param_layout(&L->x.m, func_of(&L->x.m, k), off, size, 8, &total), 0);
+  struct sim_launch c = {.grid = {grid[0], grid[1], 1}, .block = {block[0], block[1], 1},
+                         .workers = 1};
+  ck_assert_int_eq(sim_run(L->d, &L->x.m, k, params, total, &c, &L->r, err, sizeof err),
+                   SIM_OK);
+  ck_assert_msg(L->r.outcome == SIM_RAN_OK, "%s", L->r.fault.message);
+  ck_assert_int_eq(met_compute(&L->x.m, &L->r, &L->rep), 0);
+  ck_assert_int_eq(met_apply_sass(&L->rep, &L->x.m, &L->r, &L->x.s), 0);
+}
+
+static void launch_free(struct launch *L)
+{
+  met_report_free(&L->rep);
+  sim_result_free(&L->r);
+  sim_device_free(L->d);
+  ptx_sass_free(&L->x.s);
+  ptx_module_free(&L->x.m);
+}
+
+START_TEST(test_gemm_merged_loads)
+{
+  /* 32x32 matrices, 2x2 blocks of 16x16 threads: 32 warps, 2 tiles each */
+  struct launch L;
+  uint32_t grid[2] = {2, 2}, block[2] = {16, 16};
+  uint64_t bufs[3] = {4096, 4096, 4096};
+  run_kernel(&L, "gemm_tiled", grid, block, bufs, 3, 32);
+  const struct met_report *r = &L.rep;
+  ck_assert_int_eq(r->sass, 1);
+  /* PTX: 32 shared loads a warp a tile; SASS: 16 LDS and 4 LDS.128 */
+  ck_assert_double_eq(r->ptx_value[MET_S_LD_INST], 32.0 * 2 * 32);
+  ck_assert_double_eq(r->value[MET_S_LD_INST], 32.0 * 2 * 20);
+  ck_assert_int_eq(r->kind[MET_S_LD_INST], MET_FROM_SASS);
+  /* every load is conflict-free at one wavefront (a warp reads 2 rows of As, one row of Bs):
+     the merged LDS.128 makes one, as the PTX load it stands for does */
+  ck_assert_double_eq(r->ptx_value[MET_S_LD_WAVE], 32.0 * 2 * 32);
+  ck_assert_double_eq(r->value[MET_S_LD_WAVE], 32.0 * 2 * 20);
+  ck_assert_double_eq(r->value[MET_S_LD_CONF], 0);
+  /* the stores and global accesses are as the PTX has them: kind unchanged */
+  ck_assert_double_eq(r->value[MET_S_ST_INST], 32.0 * 2 * 2);
+  ck_assert_int_eq(r->kind[MET_S_ST_INST], MET_EXACT);
+  ck_assert_int_eq(r->kind[MET_G_LD_INST], MET_EXACT);
+  ck_assert_int_eq(r->kind[MET_INST], MET_FROM_SASS);
+  ck_assert_double_lt(r->value[MET_INST], r->ptx_value[MET_INST]);
+  launch_free(&L);
+}
+END_TEST
+
+START_TEST(test_straight_line_counts)
+{
+  /* kernels without loops run each of their SASS instructions once a warp (the slow path of
+     the division and the padding are not counted): 4 warps */
+  static const struct {
+    const char *k;
+    uint32_t sass;
+    uint32_t nbufs;
+  } t[] = {{"count_one", 22, 2}, {"div_mod", 40, 2}, {"div_float", 28, 2}};
+  for (size_t i = 0; i < sizeof t / sizeof *t; i++) {
+    struct launch L;
+    uint32_t grid[2] = {2, 1}, block[2] = {64, 1};
+    uint64_t bufs[2] = {1024, 1024};
+    run_kernel(&L, t[i].k, grid, block, bufs, t[i].nbufs, 3);
+    ck_assert_msg(L.rep.value[MET_INST] == 4.0 * t[i].sass, "%s: %g", t[i].k, L.rep.value[MET_INST]);
+    ck_assert_double_eq(L.rep.value[MET_THREAD_INST], 128.0 * t[i].sass);
+    ck_assert_int_eq(L.rep.kind[MET_INST], MET_FROM_SASS);
+    ck_assert_str_eq(met_kind_name(L.rep.kind[MET_INST]), "from-sass");
+    launch_free(&L);
+  }
+}
+END_TEST
+
+START_TEST(test_atomic_aggregated)
+{
+  /* count_one: one ATOMG a warp, as the PTX's atom: the atomic counts stay exact */
+  struct launch L;
+  uint32_t grid[2] = {2, 1}, block[2] = {64, 1};
+  uint64_t bufs[2] = {4, 1024};
+  run_kernel(&L, "count_one", grid, block, bufs, 2, 0);
+  ck_assert_double_eq(L.rep.value[MET_G_ATOM_INST], 4);
+  ck_assert_int_eq(L.rep.kind[MET_G_ATOM_INST], MET_EXACT);
+  ck_assert_double_eq(L.rep.value[MET_G_RED_INST], 0);
+  launch_free(&L);
+}
+END_TEST
+
+START_TEST(test_map_of_another_module)
+{
+  struct launch L;
+  uint32_t grid[2] = {1, 1}, block[2] = {32, 1};
+  uint64_t bufs[2] = {4, 1024};
+  run_kernel(&L, "count_one", grid, block, bufs, 2, 0);
+  struct ptx_sass other = {.inst = L.x.s.inst, .ninsts = L.x.s.ninsts - 1};
+  struct met_report before = L.rep;
+  ck_assert_int_eq(met_apply_sass(&L.rep, &L.x.m, &L.r, &other), -1);
+  ck_assert_double_eq(L.rep.value[MET_INST], before.value[MET_INST]);
+  launch_free(&L);
+}
+END_TEST
+
+Suite *suite_sass(void)
+{
+  Suite *s = suite_create("sass");
+  TCase *t = tcase_create("listing");
+  tcase_add_test(t, test_classify);
+  tcase_add_test(t, test_parse_listing);
+  tcase_add_test(t, test_parse_rejects_non_listing);
+  tcase_add_test(t, test_attach);
+  suite_add_tcase(s, t);
+  TCase *m = tcase_create("metrics");
+  tcase_add_test(m, test_gemm_merged_loads);
+  tcase_add_test(m, test_straight_line_counts);
+  tcase_add_test(m, test_atomic_aggregated);
+  tcase_add_test(m, test_map_of_another_module);
+  suite_add_tcase(s, m);
+  return s;
+}

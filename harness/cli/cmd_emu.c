@@ -26,6 +26,7 @@
 #include "metrics/met.h"
 #include "metrics/occ.h"
 #include "run/run_ptxas.h"
+#include "run/run_sass.h"
 #include "run/run_sanitize.h"
 #include "sim/sim.h"
 
@@ -512,6 +513,9 @@ int wl_cmd_emu(int argc, char **argv)
   struct be *dev = NULL;
   struct met_report met;
   memset(&met, 0, sizeof met);
+  struct ptx_sass sass;
+  memset(&sass, 0, sizeof sass);
+  char slog[512];
   struct emu_run run;
   memset(&run, 0, sizeof run);
   struct run_resources rs[32];
@@ -640,6 +644,14 @@ int wl_cmd_emu(int argc, char **argv)
       goto out;
     }
     run.met = &met;
+    /* count what the GPU executes: the SASS ptxas makes of this PTX, where nvdisasm is here */
+    if (run_sass(wl_ends_with(o.file, ".cu") ? ptx_path : o.file, o.arch, &mod, &sass, slog,
+                 sizeof slog) == RUN_SASS_OK)
+      met_apply_sass(&met, &mod, &run.res, &sass);
+    else {
+      slog[strcspn(slog, "\n")] = 0;
+      run.sass_note = slog;
+    }
     if (have_prof && run.ran_ok) {
       clock_gettime(CLOCK_MONOTONIC, &t0);
       int mrc = tm_model(&prof, &mod, &tk, &plan, &run.res.trace, &tmr);
@@ -684,6 +696,7 @@ int wl_cmd_emu(int argc, char **argv)
   rc = run.ran_ok ? WL_EXIT_OK : WL_EXIT_FAULT;
 out:
   met_report_free(&met);
+  ptx_sass_free(&sass);
   sim_result_free(&run.res);
   for (uint32_t i = 0; i < o.nargs; i++)
     emu_arg_free(&args[i]);

@@ -47,6 +47,7 @@
 #include "run/run_file.h"
 #include "run/run_lanes.h"
 #include "run/run_ptxas.h"
+#include "run/run_sass.h"
 #include "run/run_sanitize.h"
 #include "run/run_toolkit.h"
 #include "timing/tm.h"
@@ -100,6 +101,8 @@ struct ctx {
   int have_prof;
   struct run_resources rsrc;
   int have_rsrc;
+  struct ptx_sass sass;        /* emulator: the SASS map of the PTX (run_sass.h) ... */
+  int have_sass;               /* ... when nvdisasm made one: the counts are the GPU's */
   int sanitized;               /* compute-sanitizer was already run for a GPU fault */
   char hung[192];              /* the check or point on which the GPU hung; "" while it has not */
   struct run_progress *prog;   /* NULL when the run is not in a child */
@@ -1417,10 +1420,12 @@ static void measure(struct ctx *c, struct launch *L, struct run_point *pt)
   if (c->kind == BE_EMU && br.ran_ok) {
     struct met_report rep;
     if (met_compute(&c->mod, &br.emu, &rep) == 0) {
+      if (c->have_sass)
+        met_apply_sass(&rep, &c->mod, &br.emu, &c->sass);
       for (uint32_t i = 0; i < c->lab->nmetrics; i++) {
         enum met_id id = c->lab->metric_id[i];   /* resolved when the lab loaded */
         if (id < MET_COUNT)
-          add_metric(pt, met_name(id), rep.value[id], rep.defined[id], met_kind_name(met_kind_of(id)));
+          add_metric(pt, met_name(id), rep.value[id], rep.defined[id], met_kind_name(rep.kind[id]));
       }
       /* a GPU whose loads are served in 128-byte transactions (Fermi's L1-cached loads):
          the efficiency its profiler (nvprof) reported, from the lines each request touched */
@@ -1751,6 +1756,10 @@ static int run_here(const struct run_lab *lab, const struct run_opts *opts, stru
     goto out;
   if (be_load(c.be, c.ptx, c.ptx_len, &c.mod, err, errlen) != BE_OK)
     goto out;
+  if (c.kind == BE_EMU) {
+    char slog[512];
+    c.have_sass = run_sass(pv->ptx_file, arch, &c.mod, &c.sass, slog, sizeof slog) == RUN_SASS_OK;
+  }
   int kfi = ptx_find_func(&c.mod, lab->kernel);
   int refused = c.kind == BE_EMU && kfi >= 0 ? ptx_func_refused(&c.mod, (uint32_t)kfi) : -1;
   if (refused >= 0) {
@@ -1951,6 +1960,7 @@ out:
   if (c.ref_lib)
     dlclose(c.ref_lib);
   ptx_module_free(&c.mod);
+  ptx_sass_free(&c.sass);
   free(c.ptx);
   return rc;
 }

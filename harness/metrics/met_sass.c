@@ -2,13 +2,16 @@
    met_apply_sass; ptx/ptx_sass.h).
  *
  * The emulator counts each PTX instruction's warp executions; ptxas turned that instruction
- * into k machine instructions of known classes (k = 0 where it folded or merged it away, 20
- * for an integer division). Each SASS instruction is taken to run as often as the PTX one it
- * is attributed to. For memory classes an execution is one the PTX instruction made in that
- * space (its requests in the emulator's statistics), so a SASS access of a PTX access counts
- * as the PTX one did. What this cannot see: a loop ptxas unrolls further (its copies are all
- * counted at the PTX trip count) and branches ptxas adds inside one PTX instruction (the
- * fast path of a division counts its call to the slow path too).
+ * into k machine instructions of known classes (k = 0 where it folded or merged it away, 24
+ * for an integer division). A SASS basic block is taken to run as often as the most frequent
+ * PTX instruction in it: that covers the bodies of branches ptxas turned into predicated
+ * instructions, which every warp issues (smsp__inst_executed counts them, lanes off or not).
+ * For memory classes an execution is one the PTX instruction made in that space (its requests
+ * in the emulator's statistics: ncu counts a memory instruction only where a lane's predicate
+ * is on), so a SASS access of a PTX access counts as the PTX one did. What this cannot see: a
+ * loop ptxas unrolls further (its copies are all counted at the PTX trip count), and branches
+ * ptxas adds inside one PTX instruction (the fast path of a division counts its call to the
+ * slow path too).
  */
 #include <string.h>
 
@@ -47,7 +50,7 @@ static void update_ratio(struct met_report *r, enum met_id id, double num, doubl
 int met_apply_sass(struct met_report *r, const struct ptx_module *m, const struct sim_result *res,
                    const struct ptx_sass *s)
 {
-  if (!s->inst || s->ninsts != m->ninsts)
+  if (!s->inst || s->ninsts != m->ninsts || (s->nblocks && (!s->order || !s->own || !s->joined)))
     return -1;
   double v[MET_COUNT] = {0};
   double s_ld_wave = 0, s_ld_ideal = 0, s_st_wave = 0, s_st_ideal = 0;
@@ -56,10 +59,6 @@ int met_apply_sass(struct met_report *r, const struct ptx_module *m, const struc
     const struct ptx_sass_count *c = &s->inst[i];
     if (!st->execs)
       continue;
-    double all = c->n[PTX_SASS_ALL];
-    v[MET_INST] += (double)st->execs * all;
-    v[MET_THREAD_INST] += (double)st->threads * all;
-    v[MET_THREAD_INST_PRED_ON] += (double)st->pred_on * all;
     /* the executions of a memory class: the PTX access's requests in that space, else (SASS
        memory code from an instruction that is no access) its executions */
     int acc = is_access(&m->insts[i]);
@@ -91,6 +90,38 @@ int met_apply_sass(struct met_report *r, const struct ptx_module *m, const struc
         s_st_ideal += (double)st->s_ideal;
       }
     }
+  }
+  /* every instruction of a SASS block runs as often as the block: as often as the most
+     frequent PTX instruction in it (a branch body ptxas predicated runs with its branch),
+     for the lanes that ran that one; a predicated instruction's lanes are on where they
+     ran its PTX instruction */
+  double prev = 0;              /* how often the block before ran */
+  for (uint32_t b = 0; b < s->nblocks; b++) {
+    uint32_t best = UINT32_MAX;
+    /* instructions on their own lines decide; the prologue's (a "{" line) only in a block
+       of nothing else */
+    for (int own = 1; own >= 0 && best == UINT32_MAX; own--)
+      for (uint32_t k = s->block[b]; k < s->block[b + 1]; k++) {
+        uint32_t i = s->order[k];
+        if (s->own[k] == own && i < res->nstats && res->stats[i].execs &&
+            (best == UINT32_MAX || res->stats[i].execs > res->stats[best].execs))
+          best = i;
+      }
+    double runs = best == UINT32_MAX ? 0 : (double)res->stats[best].execs;
+    double threads = best == UINT32_MAX ? 0 : (double)res->stats[best].threads;
+    if (b > 0 && s->joined[b] && runs > prev) {   /* entered from the block before alone */
+      threads = runs > 0 ? threads * prev / runs : 0;
+      runs = prev;
+    }
+    prev = runs;
+    if (runs == 0)
+      continue;
+    double n = (double)(s->block[b + 1] - s->block[b]);
+    v[MET_INST] += n * runs;
+    v[MET_THREAD_INST] += n * threads;
+    for (uint32_t k = s->block[b]; k < s->block[b + 1]; k++)
+      if (s->order[k] < res->nstats)
+        v[MET_THREAD_INST_PRED_ON] += (double)res->stats[s->order[k]].pred_on;
   }
   r->sass = 1;
   /* the instruction counts are SASS counts now, equal to the PTX's or not */

@@ -40,12 +40,18 @@ enum ptx_sass_class ptx_sass_classify(const char *mnemonic, size_t len)
 void ptx_sass_lines_free(struct ptx_sass_lines *l)
 {
   free(l->by_line);
+  free(l->refs);
+  free(l->joined);
   memset(l, 0, sizeof *l);
 }
 
 void ptx_sass_free(struct ptx_sass *s)
 {
   free(s->inst);
+  free(s->order);
+  free(s->own);
+  free(s->block);
+  free(s->joined);
   memset(s, 0, sizeof *s);
 }
 
@@ -97,12 +103,90 @@ struct section {
   int in_text;                 /* inside a code section */
   int counted;                 /* instructions counted in it so far */
   int dead;                    /* past the entry's code: a subroutine of ptxas's, or padding */
+  int new_block;               /* the next instruction starts a basic block */
   uint32_t line;               /* the current PTX line (0: none yet) */
   char label[64];              /* the label just before the current instruction ("" none) */
 };
 
+/* The parse's growing tables (beside the section's state). */
+struct parse {
+  uint32_t cap, rcap, jcap;    /* room in by_line, refs, joined */
+  uint32_t blocks;             /* blocks started so far */
+  struct named {               /* a block that starts at a label */
+    char name[64];
+    uint32_t block;
+  } *starts;
+  uint32_t nstarts, scap;
+  char (*targets)[64];         /* the labels branches name */
+  uint32_t ntargets, tcap;
+};
+
+/* Grow *arr (of *cap elements of size sz) to hold n + 1; -1 when out of memory. */
+static int grow(void **arr, uint32_t *cap, uint32_t n, size_t sz)
+{
+  if (n < *cap)
+    return 0;
+  uint32_t nc = *cap ? *cap * 2 : 256;
+  void *na = realloc(*arr, nc * sz);
+  if (!na)
+    return -1;
+  *arr = na;
+  *cap = nc;
+  return 0;
+}
+
+/* Note the label a branch names ("`(.L_x_6)" in s .. end); -1 when out of memory. */
+static int add_target(struct parse *ps, const char *s, const char *end)
+{
+  while (s + 1 < end && !(s[0] == '`' && s[1] == '('))
+    s++;
+  if (s + 1 >= end)
+    return 0;
+  const char *name = s + 2, *q = name;
+  while (q < end && *q != ')')
+    q++;
+  if (q >= end || (size_t)(q - name) >= sizeof ps->targets[0])
+    return 0;
+  if (grow((void **)&ps->targets, &ps->tcap, ps->ntargets, sizeof ps->targets[0]))
+    return -1;
+  memcpy(ps->targets[ps->ntargets], name, (size_t)(q - name));
+  ps->targets[ps->ntargets++][q - name] = 0;
+  return 0;
+}
+
+static int cmp_name(const void *a, const void *b) { return strcmp(a, b); }
+
+/* Whether an instruction of this mnemonic ends a basic block. */
+static int ends_block(const char *op, size_t len)
+{
+  static const char *const ends[] = {"BRA", "BRX", "JMP", "JMX", "EXIT", "RET", "CALL", "KILL"};
+  for (size_t i = 0; i < sizeof ends / sizeof *ends; i++)
+    if (strlen(ends[i]) == len && !memcmp(ends[i], op, len))
+      return 1;
+  return 0;
+}
+
+/* Append a reference to l->refs; -1 when out of memory. */
+static int add_ref(struct ptx_sass_lines *l, uint32_t *cap, uint32_t line, uint32_t block,
+                   uint32_t ends)
+{
+  if (l->nrefs == *cap) {
+    uint32_t nc = *cap ? *cap * 2 : 1024;
+    struct ptx_sass_ref *nr = realloc(l->refs, nc * sizeof *nr);
+    if (!nr)
+      return -1;
+    l->refs = nr;
+    *cap = nc;
+  }
+  l->refs[l->nrefs].line = line;
+  l->refs[l->nrefs].block = block;
+  l->refs[l->nrefs].ends = ends;
+  l->nrefs++;
+  return 0;
+}
+
 /* One instruction line: "/ *0160* /   @!P0 BRA `(.L_x_0) ;" (s just past the address). */
-static int instruction(struct ptx_sass_lines *l, uint32_t *cap, struct section *sec,
+static int instruction(struct ptx_sass_lines *l, struct parse *ps, struct section *sec,
                        const char *s, const char *end)
 {
   while (s < end && is_blank(*s))
@@ -134,17 +218,39 @@ static int instruction(struct ptx_sass_lines *l, uint32_t *cap, struct section *
         t[2 + ll] == ')')
       sec->dead = 1;
   }
-  sec->label[0] = 0;
+  if (sec->label[0] || !sec->counted)
+    sec->new_block = 1;
   if (sec->dead) {
+    sec->label[0] = 0;
     l->skipped++;
     return 0;
   }
+  if (sec->new_block) {
+    /* a block is entered from the one before it alone, unless it opens the function or a
+       branch names its label (settled once every branch is read) */
+    if (grow((void **)&l->joined, &ps->jcap, ps->blocks, 1))
+      return -1;
+    l->joined[ps->blocks] = sec->counted > 0;
+    if (sec->label[0]) {
+      if (grow((void **)&ps->starts, &ps->scap, ps->nstarts, sizeof *ps->starts))
+        return -1;
+      memcpy(ps->starts[ps->nstarts].name, sec->label, sizeof sec->label);
+      ps->starts[ps->nstarts++].block = ps->blocks;
+    }
+    l->nblocks = ++ps->blocks;
+  }
+  sec->label[0] = 0;
   sec->counted++;
+  sec->new_block = ends_block(op, oplen);
+  if (sec->new_block && add_target(ps, s, end))
+    return -1;
   if (!sec->line) {
     l->unlined++;
     return 0;
   }
-  struct ptx_sass_count *c = line_row(l, cap, sec->line);
+  if (add_ref(l, &ps->rcap, sec->line, ps->blocks - 1, (uint32_t)sec->new_block))
+    return -1;
+  struct ptx_sass_count *c = line_row(l, &ps->cap, sec->line);
   if (!c)
     return -1;
   enum ptx_sass_class cls = ptx_sass_classify(op, oplen);
@@ -169,7 +275,9 @@ static int instruction(struct ptx_sass_lines *l, uint32_t *cap, struct section *
 int ptx_sass_parse(const char *text, size_t len, struct ptx_sass_lines *out)
 {
   memset(out, 0, sizeof *out);
-  uint32_t cap = 0;
+  struct parse ps;
+  memset(&ps, 0, sizeof ps);
+  int rc = -1;
   struct section sec;
   memset(&sec, 0, sizeof sec);
   const char *p = text, *stop = text + len;
@@ -203,10 +311,8 @@ int ptx_sass_parse(const char *text, size_t len, struct ptx_sass_lines *out)
         q++;
       if (q + 1 >= end)
         continue;
-      if (instruction(out, &cap, &sec, q + 2, end)) {
-        ptx_sass_lines_free(out);
-        return -1;
-      }
+      if (instruction(out, &ps, &sec, q + 2, end))
+        goto out;
       continue;
     }
     /* another function symbol after code: one of ptxas's internal subroutines */
@@ -226,11 +332,21 @@ int ptx_sass_parse(const char *text, size_t len, struct ptx_sass_lines *out)
       sec.label[q - name] = 0;
     }
   }
-  if (!out->functions) {
+  if (!out->functions)
+    goto out;
+  if (ps.ntargets)
+    qsort(ps.targets, ps.ntargets, sizeof ps.targets[0], cmp_name);
+  for (uint32_t i = 0; i < ps.nstarts; i++)
+    if (ps.ntargets && bsearch(ps.starts[i].name, ps.targets, ps.ntargets, sizeof ps.targets[0],
+                               cmp_name))
+      out->joined[ps.starts[i].block] = 0;
+  rc = 0;
+out:
+  free(ps.starts);
+  free(ps.targets);
+  if (rc)
     ptx_sass_lines_free(out);
-    return -1;
-  }
-  return 0;
+  return rc;
 }
 
 /* The instruction of m that SASS on PTX line `line` belongs to (see ptx_sass.h), or
@@ -263,9 +379,36 @@ int ptx_sass_attach(const struct ptx_module *m, const struct ptx_sass_lines *lin
 {
   memset(out, 0, sizeof *out);
   out->inst = calloc(m->ninsts ? m->ninsts : 1, sizeof *out->inst);
-  if (!out->inst)
+  out->order = malloc((lines->nrefs ? lines->nrefs : 1) * sizeof *out->order);
+  out->own = malloc(lines->nrefs ? lines->nrefs : 1);
+  out->block = malloc((lines->nrefs + 1) * sizeof *out->block);
+  out->joined = malloc(lines->nrefs + 1);
+  if (!out->inst || !out->order || !out->own || !out->block || !out->joined) {
+    ptx_sass_free(out);
     return -1;
+  }
   out->ninsts = m->ninsts;
+  /* the blocks, in code order; a SASS instruction whose line is outside the module (none,
+     for the PTX it was made of) is left out */
+  uint32_t k = 0, last = UINT32_MAX;
+  for (uint32_t r = 0; r < lines->nrefs; r++) {
+    uint32_t i = inst_of_line(m, lines->refs[r].line);
+    if (i == UINT32_MAX)
+      continue;
+    if (!k || lines->refs[r].block != last) {
+      out->joined[out->nblocks] = lines->joined && lines->refs[r].block < lines->nblocks &&
+                                  lines->joined[lines->refs[r].block];
+      out->block[out->nblocks++] = k;
+    }
+    last = lines->refs[r].block;
+    const struct ptx_inst *in = &m->insts[i];
+    int branch = in->op == PTX_OP_BRA || in->op == PTX_OP_RET || in->op == PTX_OP_EXIT;
+    int param = in->op == PTX_OP_LD && in->space == PTX_SP_PARAM;
+    out->own[k] = in->ptx_line == lines->refs[r].line && (!branch || lines->refs[r].ends) &&
+                  !param;
+    out->order[k++] = i;
+  }
+  out->block[out->nblocks] = k;
   for (uint32_t line = 1; line < lines->nlines; line++) {
     const struct ptx_sass_count *c = &lines->by_line[line];
     if (!c->n[PTX_SASS_ALL])

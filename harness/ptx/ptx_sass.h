@@ -46,10 +46,23 @@ struct ptx_sass_count {
   uint32_t lds64, lds128;      /* of the LDS: 64- and 128-bit ones (LDS.64, LDS.128, LDS.U.128) */
 };
 
+/* One counted SASS instruction, in code order: its PTX line and its basic block. */
+struct ptx_sass_ref {
+  uint32_t line;
+  uint32_t block;              /* SASS basic blocks are numbered in code order from 0; a block
+                                  starts at a label and after a branch, call, return or exit */
+  uint32_t ends;               /* 1 for such a branch, call, return or exit */
+};
+
 /* nvdisasm's text read by PTX line. */
 struct ptx_sass_lines {
   struct ptx_sass_count *by_line;  /* [0 .. nlines): index = PTX line (1-based; 0 unused) */
   uint32_t nlines;
+  struct ptx_sass_ref *refs;   /* [0 .. nrefs): every counted instruction that has a line */
+  uint32_t nrefs;
+  uint8_t *joined;             /* [0 .. nblocks): 1 where the block is entered only from the
+                                  block before it (no branch names its label) */
+  uint32_t nblocks;
   uint32_t functions;          /* .text sections read */
   uint32_t unlined;            /* counted SASS instructions before any line annotation */
   uint32_t skipped;            /* internal subroutines, the final self-branch and its padding */
@@ -63,6 +76,25 @@ struct ptx_sass {
                                   ptx_sass_attach puts them on the function's first
                                   instruction; counted here too, for reports */
   uint32_t total;              /* SASS instructions attached */
+  /* The code's basic blocks: a SASS block runs all its instructions whenever it runs, even
+     where they came from PTX instructions that run less often (ptxas turns a short branch into
+     predicated instructions); met_apply_sass counts a block as often as the most frequent
+     PTX instruction in it. */
+  uint32_t *order;             /* [0 .. total): the module instruction of each SASS one */
+  uint8_t *own;                /* [0 .. total): 1 where the SASS instruction runs as often as
+                                  its PTX instruction; 0 where its line holds no instruction (a
+                                  function's "{": ptxas's prologue and the parameter loads it
+                                  sinks to where they are used), holds a parameter load (sunk
+                                  the same way), or holds a branch or return and the SASS one
+                                  is none (code ptxas moved next to the branch takes its line):
+                                  those say nothing of how often their block runs */
+  uint32_t *block;             /* [0 .. nblocks]: block b is order[block[b] .. block[b + 1]) */
+  uint8_t *joined;             /* [0 .. nblocks): 1 where block b is entered only from block
+                                  b - 1 (no branch names its label), so it runs no more often:
+                                  ptxas's second EXIT, after an early `@P0 EXIT`, runs only
+                                  for the warps that did not leave, though it has the PTX
+                                  ret's line, which every warp ran */
+  uint32_t nblocks;
 };
 
 /* The class of a SASS mnemonic ("LDS", "ATOMG"; not NUL-terminated, len characters), or

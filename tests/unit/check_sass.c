@@ -294,6 +294,213 @@ START_TEST(test_map_of_another_module)
 }
 END_TEST
 
+/* A branch ptxas turned into predicated code: warp 0 runs the body (lines 12, 13), warp 1
+   skips it; the listing has the body in the block of the branch's condition, as ptxas makes
+   it. Lines as numbered below. */
+static const char k_ifconv[] =
+  ".version 8.0\n"                                              /* 1 */
+  ".target sm_90\n"
+  ".address_size 64\n"
+  ".visible .entry k(.param .u64 p)\n"
+  "{\n"                                                         /* 5 */
+  "  .reg .pred %p<2>;\n"
+  "  .reg .b32 %r<4>;\n"
+  "  .reg .b64 %rd<3>;\n"
+  "  ld.param.u64 %rd1, [p];\n"                                 /* 9 */
+  "  mov.u32 %r1, %tid.x;\n"                                    /* 10 */
+  "  setp.ge.u32 %p1, %r1, 32;\n"                               /* 11 */
+  "  @%p1 bra $L1;\n"                                           /* 12 */
+  "  add.u32 %r2, %r1, 1;\n"                                    /* 13 */
+  "  st.global.u32 [%rd1], %r2;\n"                              /* 14 */
+  "$L1:\n"
+  "  ret;\n"                                                    /* 16 */
+  "}\n";
+
+static const char k_ifconv_sass[] =
+  "//--------------------- .text.k --------------------------\n"
+  "k:\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 5\n"
+  "        /*0000*/                   LDC R1, c[0x0][0x28] ;\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 10\n"
+  "        /*0010*/                   S2R R0, SR_TID.X ;\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 11\n"
+  "        /*0020*/                   ISETP.GE.U32.AND P0, PT, R0, 0x20, PT ;\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 9\n"
+  "        /*0030*/               @!P0 LDC.64 R2, c[0x0][0x210] ;\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 13\n"
+  "        /*0040*/               @!P0 VIADD R5, R0, 0x1 ;\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 14\n"
+  "        /*0050*/               @!P0 STG.E desc[UR4][R2.64], R5 ;\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 16\n"
+  "        /*0060*/                   EXIT ;\n"
+  ".L_x_0:\n"
+  "        /*0070*/                   BRA `(.L_x_0);\n";
+
+/* The same PTX where ptxas kept the branch, and sank a parameter load of the prologue (the
+   "{" line) into the body. */
+static const char k_branch_sass[] =
+  "//--------------------- .text.k --------------------------\n"
+  "k:\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 5\n"
+  "        /*0000*/                   LDC R1, c[0x0][0x28] ;\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 10\n"
+  "        /*0010*/                   S2R R0, SR_TID.X ;\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 11\n"
+  "        /*0020*/                   ISETP.GE.U32.AND P0, PT, R0, 0x20, PT ;\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 12\n"
+  "        /*0030*/                @P0 BRA `(.L_x_1) ;\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 5\n"
+  "        /*0040*/                   ULDC.64 UR4, c[0x0][0x208] ;\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 13\n"
+  "        /*0050*/                   VIADD R5, R0, 0x1 ;\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 14\n"
+  "        /*0060*/                   STG.E desc[UR4][R2.64], R5 ;\n"
+  ".L_x_1:\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 16\n"
+  "        /*0070*/                   EXIT ;\n"
+  ".L_x_0:\n"
+  "        /*0080*/                   BRA `(.L_x_0);\n";
+
+START_TEST(test_branch_and_sunk_prologue)
+{
+  struct ptx_module m;
+  struct ptx_error e;
+  char err[256];
+  ck_assert_int_eq(ptx_parse(k_ifconv, strlen(k_ifconv), &m, &e), PTX_OK);
+  struct ptx_sass_lines l;
+  ck_assert_int_eq(ptx_sass_parse(k_branch_sass, strlen(k_branch_sass), &l), 0);
+  struct ptx_sass s;
+  ck_assert_int_eq(ptx_sass_attach(&m, &l, &s), 0);
+  ck_assert_uint_eq(s.nblocks, 3);
+  ck_assert_uint_eq(s.block[1], 4);
+  ck_assert_uint_eq(s.block[2], 7);
+  ck_assert_int_eq(s.own[0], 0);                  /* LDC on the "{" line */
+  ck_assert_int_eq(s.own[4], 0);                  /* ULDC, sunk into the body */
+  ck_assert_int_eq(s.own[5], 1);
+  struct sim_device *d = sim_device_new();
+  uint64_t a;
+  ck_assert_int_eq(sim_malloc(d, 4, "out", &a), SIM_OK);
+  struct sim_launch c = {.grid = {1, 1, 1}, .block = {64, 1, 1}, .workers = 1};
+  struct sim_result r;
+  ck_assert_int_eq(sim_run(d, &m, "k", &a, 8, &c, &r, err, sizeof err), SIM_OK);
+  struct met_report rep;
+  ck_assert_int_eq(met_compute(&m, &r, &rep), 0);
+  ck_assert_int_eq(met_apply_sass(&rep, &m, &r, &s), 0);
+  /* 4 + 1 a warp for both, the body's 3 for warp 0 only: the ULDC counts as often as the
+     body it was sunk into, not as the first instruction it is attributed to */
+  ck_assert_double_eq(rep.value[MET_INST], 2 * 5 + 3);
+  met_report_free(&rep);
+  sim_result_free(&r);
+  sim_device_free(d);
+  ptx_sass_free(&s);
+  ptx_sass_lines_free(&l);
+  ptx_module_free(&m);
+}
+END_TEST
+
+/* The same PTX where ptxas made the branch an early `@P0 EXIT` and the ret a second EXIT
+   after the body (as for copy_tail of tests/gpu/kernels/metrics.cu), and sank the parameter
+   load (line 9) into the body. The labels are no branch's target. */
+static const char k_exit_sass[] =
+  "//--------------------- .text.k --------------------------\n"
+  "k:\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 5\n"
+  "        /*0000*/                   LDC R1, c[0x0][0x28] ;\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 10\n"
+  "        /*0010*/                   S2R R0, SR_TID.X ;\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 11\n"
+  "        /*0020*/                   ISETP.GE.U32.AND P0, PT, R0, 0x20, PT ;\n"
+  ".L_x_9:\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 12\n"
+  "        /*0030*/                @P0 EXIT ;\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 9\n"
+  "        /*0040*/                   LDC.64 R2, c[0x0][0x210] ;\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 13\n"
+  "        /*0050*/                   VIADD R5, R0, 0x1 ;\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 14\n"
+  "        /*0060*/                   STG.E desc[UR4][R2.64], R5 ;\n"
+  ".L_x_10:\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 16\n"
+  "        /*0070*/                   EXIT ;\n"
+  ".L_x_0:\n"
+  "        /*0080*/                   BRA `(.L_x_0);\n";
+
+START_TEST(test_early_exit_and_sunk_parameter)
+{
+  struct ptx_module m;
+  struct ptx_error e;
+  char err[256];
+  ck_assert_int_eq(ptx_parse(k_ifconv, strlen(k_ifconv), &m, &e), PTX_OK);
+  struct ptx_sass_lines l;
+  ck_assert_int_eq(ptx_sass_parse(k_exit_sass, strlen(k_exit_sass), &l), 0);
+  ck_assert_uint_eq(l.nblocks, 4);
+  ck_assert_int_eq(l.joined[0], 0);               /* the function's entry */
+  ck_assert_int_eq(l.joined[1], 1);               /* .L_x_9: no branch names it */
+  ck_assert_int_eq(l.joined[2], 1);               /* after @P0 EXIT */
+  ck_assert_int_eq(l.joined[3], 1);
+  struct ptx_sass s;
+  ck_assert_int_eq(ptx_sass_attach(&m, &l, &s), 0);
+  ck_assert_int_eq(s.own[4], 0);                  /* the sunk parameter load */
+  struct sim_device *d = sim_device_new();
+  uint64_t a;
+  ck_assert_int_eq(sim_malloc(d, 4, "out", &a), SIM_OK);
+  struct sim_launch c = {.grid = {1, 1, 1}, .block = {64, 1, 1}, .workers = 1};
+  struct sim_result r;
+  ck_assert_int_eq(sim_run(d, &m, "k", &a, 8, &c, &r, err, sizeof err), SIM_OK);
+  struct met_report rep;
+  ck_assert_int_eq(met_compute(&m, &r, &rep), 0);
+  ck_assert_int_eq(met_apply_sass(&rep, &m, &r, &s), 0);
+  /* both warps: 3 + the early EXIT; warp 0 alone: the body's 3 and the last EXIT, though
+     the PTX's ret ran in both warps */
+  ck_assert_double_eq(rep.value[MET_INST], 2 * 4 + 3 + 1);
+  met_report_free(&rep);
+  sim_result_free(&r);
+  sim_device_free(d);
+  ptx_sass_free(&s);
+  ptx_sass_lines_free(&l);
+  ptx_module_free(&m);
+}
+END_TEST
+
+START_TEST(test_predicated_branch_body)
+{
+  struct ptx_module m;
+  struct ptx_error e;
+  char err[256];
+  ck_assert_int_eq(ptx_parse(k_ifconv, strlen(k_ifconv), &m, &e), PTX_OK);
+  struct ptx_sass_lines l;
+  ck_assert_int_eq(ptx_sass_parse(k_ifconv_sass, strlen(k_ifconv_sass), &l), 0);
+  ck_assert_uint_eq(l.nrefs, 7);
+  ck_assert_uint_eq(l.skipped, 1);
+  ck_assert_uint_eq(l.refs[6].block, 0);          /* one block: nothing branches */
+  struct ptx_sass s;
+  ck_assert_int_eq(ptx_sass_attach(&m, &l, &s), 0);
+  ck_assert_uint_eq(s.nblocks, 1);
+  ck_assert_uint_eq(s.block[1], 7);
+  struct sim_device *d = sim_device_new();
+  uint64_t a;
+  ck_assert_int_eq(sim_malloc(d, 4, "out", &a), SIM_OK);
+  struct sim_launch c = {.grid = {1, 1, 1}, .block = {64, 1, 1}, .workers = 1};
+  struct sim_result r;
+  ck_assert_int_eq(sim_run(d, &m, "k", &a, 8, &c, &r, err, sizeof err), SIM_OK);
+  struct met_report rep;
+  ck_assert_int_eq(met_compute(&m, &r, &rep), 0);
+  ck_assert_double_eq(rep.value[MET_INST], 2 * 5 + 2);          /* PTX: warp 1 skips 2 */
+  ck_assert_int_eq(met_apply_sass(&rep, &m, &r, &s), 0);
+  /* both warps issue all 7 SASS instructions; only warp 0's store has a lane on */
+  ck_assert_double_eq(rep.value[MET_INST], 2 * 7);
+  ck_assert_double_eq(rep.value[MET_THREAD_INST], 64 * 7);
+  ck_assert_double_eq(rep.value[MET_G_ST_INST], 1);
+  ck_assert_int_eq(rep.kind[MET_G_ST_INST], MET_EXACT);
+  met_report_free(&rep);
+  sim_result_free(&r);
+  sim_device_free(d);
+  ptx_sass_free(&s);
+  ptx_sass_lines_free(&l);
+  ptx_module_free(&m);
+}
+END_TEST
+
 Suite *suite_sass(void)
 {
   Suite *s = suite_create("sass");
@@ -308,6 +515,9 @@ Suite *suite_sass(void)
   tcase_add_test(m, test_straight_line_counts);
   tcase_add_test(m, test_atomic_aggregated);
   tcase_add_test(m, test_map_of_another_module);
+  tcase_add_test(m, test_predicated_branch_body);
+  tcase_add_test(m, test_branch_and_sunk_prologue);
+  tcase_add_test(m, test_early_exit_and_sunk_parameter);
   suite_add_tcase(s, m);
   return s;
 }

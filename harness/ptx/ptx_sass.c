@@ -117,7 +117,7 @@ struct parse {
     uint32_t block;
   } *starts;
   uint32_t nstarts, scap;
-  char (*targets)[64];         /* the labels branches name */
+  char (*targets)[64];         /* the labels branches and BSSY name */
   uint32_t ntargets, tcap;
 };
 
@@ -242,7 +242,9 @@ static int instruction(struct ptx_sass_lines *l, struct parse *ps, struct sectio
   sec->label[0] = 0;
   sec->counted++;
   sec->new_block = ends_block(op, oplen);
-  if (sec->new_block && add_target(ps, s, end))
+  /* the labels branches name, and those BSSY names as its reconvergence point (entered
+     from the branch's every path) */
+  if (add_target(ps, s, end))
     return -1;
   if (!sec->line) {
     l->unlined++;

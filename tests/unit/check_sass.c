@@ -89,6 +89,18 @@ START_TEST(test_parse_listing)
   ck_assert_uint_eq(l.by_line[268].n[PTX_SASS_ALL], 13);
   /* a function's "{" line: the prologue (LDC R1, ULDC) */
   ck_assert_uint_eq(l.by_line[23].n[PTX_SASS_ALL], 2);
+  /* SASS basic blocks: div_float (the listing's first function) is blocks 0-5: its entry
+     up to `@!P0 BRA .L_x_1`, the call of the slow path and the code after it (entered from
+     the block before alone), .L_x_1 (the branch's target), .L_x_0 (where the division's
+     paths meet, which its BSSY names: entered by a branch too), the EXIT */
+  ck_assert_uint_eq(l.nblocks, 17);
+  static const uint8_t joined[6] = {0, 1, 1, 0, 0, 1};
+  for (uint32_t b = 0; b < 6; b++)
+    ck_assert_msg(l.joined[b] == joined[b], "block %u joined %u", b, l.joined[b]);
+  uint32_t njoined = 0;
+  for (uint32_t b = 0; b < l.nblocks; b++)
+    njoined += l.joined[b];
+  ck_assert_uint_eq(njoined, 9);
   ptx_sass_lines_free(&l);
   free(text);
 }

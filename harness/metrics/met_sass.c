@@ -8,11 +8,15 @@
  * instructions, which every warp issues (smsp__inst_executed counts them, lanes off or not).
  * For memory classes an execution is one the PTX instruction made in that space (its requests
  * in the emulator's statistics: ncu counts a memory instruction only where a lane's predicate
- * is on), so a SASS access of a PTX access counts as the PTX one did. What this cannot see: a
- * loop ptxas unrolls further (its copies are all counted at the PTX trip count), and branches
- * ptxas adds inside one PTX instruction (the fast path of a division counts its call to the
- * slow path too).
+ * is on), so a SASS access of a PTX access counts as the PTX one did. Bounds from the code's
+ * shape: a block outside the SASS's loops runs at most once a call of its function; a block
+ * reached only from the one before runs no more often than it; a loop block holding k copies
+ * of its PTX body (ptxas unrolled it) runs a k-th as often. Estimates still: the remainder of
+ * an unrolled loop (lanes with different trip counts: loop_mod7 of tests/e2e/kernels/
+ * divergent.cu is counted 6% high), and branches ptxas adds inside one PTX instruction (the
+ * fast path of a division counts its call of the slow path too).
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "metrics/met.h"
@@ -50,7 +54,8 @@ static void update_ratio(struct met_report *r, enum met_id id, double num, doubl
 int met_apply_sass(struct met_report *r, const struct ptx_module *m, const struct sim_result *res,
                    const struct ptx_sass *s)
 {
-  if (!s->inst || s->ninsts != m->ninsts || (s->nblocks && (!s->order || !s->own || !s->joined)))
+  if (!s->inst || s->ninsts != m->ninsts || (s->nblocks && (!s->order || !s->own || !s->joined || !s->looped || !s->unroll ||
+                                        !s->func_first)))
     return -1;
   double v[MET_COUNT] = {0};
   double s_ld_wave = 0, s_ld_ideal = 0, s_st_wave = 0, s_st_ideal = 0;
@@ -96,6 +101,9 @@ int met_apply_sass(struct met_report *r, const struct ptx_module *m, const struc
      for the lanes that ran that one; a predicated instruction's lanes are on where they
      ran its PTX instruction */
   double prev = 0;              /* how often the block before ran */
+  double *ran = malloc((s->nblocks ? s->nblocks : 1) * sizeof *ran);
+  if (!ran)
+    return -1;
   for (uint32_t b = 0; b < s->nblocks; b++) {
     uint32_t best = UINT32_MAX;
     /* instructions on their own lines decide; the prologue's (a "{" line) only in a block
@@ -109,11 +117,18 @@ int met_apply_sass(struct met_report *r, const struct ptx_module *m, const struc
       }
     double runs = best == UINT32_MAX ? 0 : (double)res->stats[best].execs;
     double threads = best == UINT32_MAX ? 0 : (double)res->stats[best].threads;
-    if (b > 0 && s->joined[b] && runs > prev) {   /* entered from the block before alone */
-      threads = runs > 0 ? threads * prev / runs : 0;
-      runs = prev;
+    double cap = runs;
+    if (s->looped[b] && s->unroll[b] > 1)
+      cap = runs / s->unroll[b];                   /* k PTX iterations a pass */
+    else if (!s->looped[b] && s->func_first[b] < b)
+      cap = ran[s->func_first[b]];                 /* at most once a call of its function */
+    if (b > 0 && s->joined[b] && cap > prev)       /* entered from the block before alone */
+      cap = prev;
+    if (cap < runs) {
+      threads = runs > 0 ? threads * cap / runs : 0;
+      runs = cap;
     }
-    prev = runs;
+    ran[b] = prev = runs;
     if (runs == 0)
       continue;
     double n = (double)(s->block[b + 1] - s->block[b]);
@@ -121,8 +136,10 @@ int met_apply_sass(struct met_report *r, const struct ptx_module *m, const struc
     v[MET_THREAD_INST] += n * threads;
     for (uint32_t k = s->block[b]; k < s->block[b + 1]; k++)
       if (s->order[k] < res->nstats)
-        v[MET_THREAD_INST_PRED_ON] += (double)res->stats[s->order[k]].pred_on;
+        v[MET_THREAD_INST_PRED_ON] += (double)res->stats[s->order[k]].pred_on /
+                                      (s->looped[b] ? s->unroll[b] : 1);
   }
+  free(ran);
   r->sass = 1;
   /* the instruction counts are SASS counts now, equal to the PTX's or not */
   static const enum met_id insts[] = {MET_INST, MET_THREAD_INST, MET_THREAD_INST_PRED_ON};

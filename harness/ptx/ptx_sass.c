@@ -42,6 +42,8 @@ void ptx_sass_lines_free(struct ptx_sass_lines *l)
   free(l->by_line);
   free(l->refs);
   free(l->joined);
+  free(l->looped);
+  free(l->func_first);
   memset(l, 0, sizeof *l);
 }
 
@@ -52,6 +54,9 @@ void ptx_sass_free(struct ptx_sass *s)
   free(s->own);
   free(s->block);
   free(s->joined);
+  free(s->looped);
+  free(s->unroll);
+  free(s->func_first);
   memset(s, 0, sizeof *s);
 }
 
@@ -104,13 +109,14 @@ struct section {
   int counted;                 /* instructions counted in it so far */
   int dead;                    /* past the entry's code: a subroutine of ptxas's, or padding */
   int new_block;               /* the next instruction starts a basic block */
+  uint32_t first_block;        /* the section's first block (the function's entry) */
   uint32_t line;               /* the current PTX line (0: none yet) */
   char label[64];              /* the label just before the current instruction ("" none) */
 };
 
 /* The parse's growing tables (beside the section's state). */
 struct parse {
-  uint32_t cap, rcap, jcap;    /* room in by_line, refs, joined */
+  uint32_t cap, rcap, jcap, lcap, ecap; /* room in by_line, refs, joined, looped, entry */
   uint32_t blocks;             /* blocks started so far */
   struct named {               /* a block that starts at a label */
     char name[64];
@@ -151,7 +157,20 @@ static int add_target(struct parse *ps, const char *s, const char *end)
     return -1;
   memcpy(ps->targets[ps->ntargets], name, (size_t)(q - name));
   ps->targets[ps->ntargets++][q - name] = 0;
-  return 0;
+  return 1;
+}
+
+/* A branch back to a label of this section at block `to` <= the current block: a loop; its
+   blocks are marked looped. The last target add_target noted is the branch's. */
+static void back_edge(struct ptx_sass_lines *l, const struct parse *ps, uint32_t first)
+{
+  const char *t = ps->targets[ps->ntargets - 1];
+  for (uint32_t i = ps->nstarts; i-- > 0 && ps->starts[i].block >= first;)
+    if (!strcmp(ps->starts[i].name, t)) {
+      for (uint32_t b = ps->starts[i].block; b < ps->blocks; b++)
+        l->looped[b] = 1;
+      return;
+    }
 }
 
 static int cmp_name(const void *a, const void *b) { return strcmp(a, b); }
@@ -228,9 +247,15 @@ static int instruction(struct ptx_sass_lines *l, struct parse *ps, struct sectio
   if (sec->new_block) {
     /* a block is entered from the one before it alone, unless it opens the function or a
        branch names its label (settled once every branch is read) */
-    if (grow((void **)&l->joined, &ps->jcap, ps->blocks, 1))
+    if (grow((void **)&l->joined, &ps->jcap, ps->blocks, 1) ||
+        grow((void **)&l->looped, &ps->lcap, ps->blocks, 1) ||
+        grow((void **)&l->func_first, &ps->ecap, ps->blocks, sizeof *l->func_first))
       return -1;
+    if (!sec->counted)
+      sec->first_block = ps->blocks;
     l->joined[ps->blocks] = sec->counted > 0;
+    l->looped[ps->blocks] = 0;
+    l->func_first[ps->blocks] = sec->first_block;
     if (sec->label[0]) {
       if (grow((void **)&ps->starts, &ps->scap, ps->nstarts, sizeof *ps->starts))
         return -1;
@@ -244,8 +269,11 @@ static int instruction(struct ptx_sass_lines *l, struct parse *ps, struct sectio
   sec->new_block = ends_block(op, oplen);
   /* the labels branches name, and those BSSY names as its reconvergence point (entered
      from the branch's every path) */
-  if (add_target(ps, s, end))
+  int named = add_target(ps, s, end);
+  if (named < 0)
     return -1;
+  if (named && oplen == 3 && !memcmp(op, "BRA", 3))
+    back_edge(l, ps, sec->first_block);
   if (!sec->line) {
     l->unlined++;
     return 0;
@@ -368,6 +396,42 @@ static uint32_t inst_of_line(const struct ptx_module *m, uint32_t line)
   return lo > 0 ? lo - 1 : UINT32_MAX;
 }
 
+static int cmp_u32(const void *a, const void *b)
+{
+  uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+  return x < y ? -1 : x > y;
+}
+
+/* How many copies of its PTX loop body a looped block holds (ptxas unrolls loops): the number
+   of SASS instructions that most of the PTX instructions with more than one in the block have,
+   where at least two share it; 1 otherwise (a PTX instruction that makes many, as a division
+   does, is not a copy). -1 when out of memory. */
+static int unroll_factor(const struct ptx_sass *s, uint32_t b, uint8_t *out)
+{
+  uint32_t n = 0, first = s->block[b], end = s->block[b + 1];
+  uint32_t *v = malloc((end - first + 1) * sizeof *v);
+  if (!v)
+    return -1;
+  for (uint32_t k = first; k < end; k++)
+    if (s->own[k])
+      v[n++] = s->order[k];
+  qsort(v, n, sizeof *v, cmp_u32);
+  uint32_t hist[33] = {0};     /* PTX instructions with 2 .. 32 SASS ones here */
+  for (uint32_t i = 0, j; i < n; i = j) {
+    for (j = i; j < n && v[j] == v[i]; j++)
+      ;
+    if (j - i >= 2 && j - i <= 32)
+      hist[j - i]++;
+  }
+  free(v);
+  uint32_t best = 1;
+  for (uint32_t c = 2; c <= 32; c++)
+    if (hist[c] >= 2 && hist[c] > hist[best == 1 ? 0 : best])
+      best = c;
+  *out = (uint8_t)best;
+  return 0;
+}
+
 static void add_count(struct ptx_sass_count *to, const struct ptx_sass_count *from)
 {
   for (int c = 0; c < PTX_SASS_NCLASS; c++)
@@ -385,21 +449,37 @@ int ptx_sass_attach(const struct ptx_module *m, const struct ptx_sass_lines *lin
   out->own = malloc(lines->nrefs ? lines->nrefs : 1);
   out->block = malloc((lines->nrefs + 1) * sizeof *out->block);
   out->joined = malloc(lines->nrefs + 1);
-  if (!out->inst || !out->order || !out->own || !out->block || !out->joined) {
+  out->looped = malloc(lines->nrefs + 1);
+  out->unroll = malloc(lines->nrefs + 1);
+  out->func_first = malloc((lines->nrefs + 1) * sizeof *out->func_first);
+  uint32_t *at = malloc((lines->nblocks + 1) * sizeof *at);   /* parse block -> ours */
+  if (!out->inst || !out->order || !out->own || !out->block || !out->joined || !out->looped ||
+      !out->unroll || !out->func_first || !at) {
+    free(at);
     ptx_sass_free(out);
     return -1;
   }
   out->ninsts = m->ninsts;
   /* the blocks, in code order; a SASS instruction whose line is outside the module (none,
      for the PTX it was made of) is left out */
+  for (uint32_t b = 0; b <= lines->nblocks; b++)
+    at[b] = UINT32_MAX;
   uint32_t k = 0, last = UINT32_MAX;
   for (uint32_t r = 0; r < lines->nrefs; r++) {
     uint32_t i = inst_of_line(m, lines->refs[r].line);
     if (i == UINT32_MAX)
       continue;
     if (!k || lines->refs[r].block != last) {
-      out->joined[out->nblocks] = lines->joined && lines->refs[r].block < lines->nblocks &&
-                                  lines->joined[lines->refs[r].block];
+      uint32_t pb = lines->refs[r].block, b = out->nblocks;
+      int known = pb < lines->nblocks;
+      out->joined[b] = known && lines->joined[pb];
+      out->looped[b] = known && lines->looped[pb];
+      out->unroll[b] = 1;
+      /* the function's entry block, where that had SASS of the module; else this one */
+      uint32_t f = known ? at[lines->func_first[pb]] : UINT32_MAX;
+      out->func_first[b] = f != UINT32_MAX ? f : b;
+      if (known)
+        at[pb] = b;
       out->block[out->nblocks++] = k;
     }
     last = lines->refs[r].block;
@@ -411,6 +491,12 @@ int ptx_sass_attach(const struct ptx_module *m, const struct ptx_sass_lines *lin
     out->order[k++] = i;
   }
   out->block[out->nblocks] = k;
+  free(at);
+  for (uint32_t b = 0; b < out->nblocks; b++)
+    if (out->looped[b] && unroll_factor(out, b, &out->unroll[b])) {
+      ptx_sass_free(out);
+      return -1;
+    }
   for (uint32_t line = 1; line < lines->nlines; line++) {
     const struct ptx_sass_count *c = &lines->by_line[line];
     if (!c->n[PTX_SASS_ALL])

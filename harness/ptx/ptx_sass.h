@@ -62,6 +62,9 @@ struct ptx_sass_lines {
   uint32_t nrefs;
   uint8_t *joined;             /* [0 .. nblocks): 1 where the block is entered only from the
                                   block before it (no branch names its label) */
+  uint8_t *looped;             /* [0 .. nblocks): 1 where the block is inside a loop: a branch
+                                  at it or after it goes back to a label at it or before it */
+  uint32_t *func_first;        /* [0 .. nblocks): the first block of its function */
   uint32_t nblocks;
   uint32_t functions;          /* .text sections read */
   uint32_t unlined;            /* counted SASS instructions before any line annotation */
@@ -94,6 +97,11 @@ struct ptx_sass {
                                   ptxas's second EXIT, after an early `@P0 EXIT`, runs only
                                   for the warps that did not leave, though it has the PTX
                                   ret's line, which every warp ran */
+  uint8_t *looped;             /* [0 .. nblocks): block b is inside a loop of the SASS */
+  uint8_t *unroll;             /* [0 .. nblocks): a looped block's copies of its PTX loop body
+                                  (ptxas unrolled the loop: each copy is one PTX iteration), 1
+                                  when none; a block outside loops runs at most once a call */
+  uint32_t *func_first;        /* [0 .. nblocks): the first block of its function */
   uint32_t nblocks;
 };
 

@@ -474,6 +474,106 @@ START_TEST(test_early_exit_and_sunk_parameter)
 }
 END_TEST
 
+/* A counted loop (lines 14-17, n = 8 iterations) that ptxas unrolled by 2, with a last
+   iteration's add predicated after it (line 14 again, outside the loop). */
+static const char k_loop[] =
+  ".version 8.0\n"                                              /* 1 */
+  ".target sm_90\n"
+  ".address_size 64\n"
+  ".visible .entry k(.param .u64 p, .param .u32 n)\n"
+  "{\n"                                                         /* 5 */
+  "  .reg .pred %p<2>;\n"
+  "  .reg .b32 %r<6>;\n"
+  "  .reg .b64 %rd<3>;\n"
+  "  ld.param.u64 %rd1, [p];\n"                                 /* 9 */
+  "  ld.param.u32 %r1, [n];\n"
+  "  mov.u32 %r2, 0;\n"                                         /* 11 */
+  "  mov.u32 %r3, 0;\n"
+  "$L1:\n"
+  "  add.u32 %r3, %r3, %r2;\n"                                  /* 14 */
+  "  add.u32 %r2, %r2, 1;\n"
+  "  setp.lt.u32 %p1, %r2, %r1;\n"                              /* 16 */
+  "  @%p1 bra $L1;\n"
+  "  st.global.u32 [%rd1], %r3;\n"                              /* 18 */
+  "  ret;\n"
+  "}\n";
+
+static const char k_loop_sass[] =
+  "//--------------------- .text.k --------------------------\n"
+  "k:\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 5\n"
+  "        /*0000*/                   LDC R1, c[0x0][0x28] ;\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 11\n"
+  "        /*0010*/                   MOV R2, RZ ;\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 12\n"
+  "        /*0020*/                   MOV R3, RZ ;\n"
+  ".L_x_1:\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 14\n"
+  "        /*0030*/                   IADD3 R3, R3, R2, RZ ;\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 15\n"
+  "        /*0040*/                   IADD3 R2, R2, 0x1, RZ ;\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 14\n"
+  "        /*0050*/                   IADD3 R3, R3, R2, RZ ;\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 15\n"
+  "        /*0060*/                   IADD3 R2, R2, 0x1, RZ ;\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 16\n"
+  "        /*0070*/                   ISETP.GE.U32.AND P0, PT, R2, c[0x0][0x218], PT ;\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 17\n"
+  "        /*0080*/              @!P0 BRA `(.L_x_1) ;\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 9\n"
+  "        /*0090*/                   LDC.64 R4, c[0x0][0x210] ;\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 14\n"
+  "        /*00a0*/               @P1 IADD3 R3, R3, R2, RZ ;\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 18\n"
+  "        /*00b0*/                   STG.E desc[UR4][R4.64], R3 ;\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 19\n"
+  "        /*00c0*/                   EXIT ;\n"
+  ".L_x_2:\n"
+  "        /*00d0*/                   BRA `(.L_x_2);\n";
+
+START_TEST(test_unrolled_loop)
+{
+  struct ptx_module m;
+  struct ptx_error e;
+  char err[256];
+  ck_assert_int_eq(ptx_parse(k_loop, strlen(k_loop), &m, &e), PTX_OK);
+  struct ptx_sass_lines l;
+  ck_assert_int_eq(ptx_sass_parse(k_loop_sass, strlen(k_loop_sass), &l), 0);
+  ck_assert_uint_eq(l.nblocks, 3);
+  ck_assert_int_eq(l.looped[0], 0);
+  ck_assert_int_eq(l.looped[1], 1);               /* .L_x_1 up to the BRA back to it */
+  ck_assert_int_eq(l.looped[2], 0);
+  ck_assert_uint_eq(l.func_first[2], 0);
+  struct ptx_sass s;
+  ck_assert_int_eq(ptx_sass_attach(&m, &l, &s), 0);
+  ck_assert_int_eq(s.unroll[1], 2);               /* lines 14 and 15 twice each */
+  ck_assert_int_eq(s.unroll[2], 1);
+  struct sim_device *d = sim_device_new();
+  uint8_t params[12];
+  uint64_t a;
+  uint32_t n = 8;
+  ck_assert_int_eq(sim_malloc(d, 4, "out", &a), SIM_OK);
+  memcpy(params, &a, 8);
+  memcpy(params + 8, &n, 4);
+  struct sim_launch c = {.grid = {1, 1, 1}, .block = {32, 1, 1}, .workers = 1};
+  struct sim_result r;
+  ck_assert_int_eq(sim_run(d, &m, "k", params, sizeof params, &c, &r, err, sizeof err), SIM_OK);
+  struct met_report rep;
+  ck_assert_int_eq(met_compute(&m, &r, &rep), 0);
+  ck_assert_double_eq(rep.value[MET_INST], 4 + 4 * 8 + 2);      /* PTX */
+  ck_assert_int_eq(met_apply_sass(&rep, &m, &r, &s), 0);
+  /* 3 before the loop, 6 a pass for 4 passes, then 4 once (the predicated add counts as
+     often as the block it is in, at most once a call, not 8 times) */
+  ck_assert_double_eq(rep.value[MET_INST], 3 + 6 * 4 + 4);
+  met_report_free(&rep);
+  sim_result_free(&r);
+  sim_device_free(d);
+  ptx_sass_free(&s);
+  ptx_sass_lines_free(&l);
+  ptx_module_free(&m);
+}
+END_TEST
+
 START_TEST(test_predicated_branch_body)
 {
   struct ptx_module m;
@@ -530,6 +630,7 @@ Suite *suite_sass(void)
   tcase_add_test(m, test_predicated_branch_body);
   tcase_add_test(m, test_branch_and_sunk_prologue);
   tcase_add_test(m, test_early_exit_and_sunk_parameter);
+  tcase_add_test(m, test_unrolled_loop);
   suite_add_tcase(s, m);
   return s;
 }

@@ -134,6 +134,7 @@ install_nvdisasm() {
   fi
   say "installing: nvdisasm (PyPI nvidia-cuda-nvdisasm) into $dir"
   local pip=(python3 -m pip install --quiet --disable-pip-version-check --no-warn-script-location
+             --timeout 30 --retries 1
              --upgrade --target "$dir" nvidia-cuda-nvdisasm)
   # --target leaves the system's packages alone; an externally managed Python (PEP 668) may
   # still want --break-system-packages said

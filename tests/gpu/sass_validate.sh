@@ -11,7 +11,8 @@
 #   2. the cases below: tests/gpu/kernels/sass_families.cu (tiled GEMM with LDS.128 merging,
 #      register-blocked GEMM, histograms global and privatised, same-address atomicAdd with and
 #      without its result, reductions) and kernels of the end-to-end suite
-#      (tests/e2e/kernels/sass_merge.cu, reduce.cu, atomics.cu, transpose.cu), into OUTDIR/raw/.
+#      (tests/e2e/kernels/sass_merge.cu, reduce.cu, atomics.cu, transpose.cu, and prove.sh's
+#      launches of elementwise.cu, matrix_add.cu, reduce.cu, divergent.cu), into OUTDIR/raw/.
 # It writes OUTDIR/sass_compare.csv (case,metric,kind,emulator,ptx,ncu,agrees) and
 # OUTDIR/sass_compare.txt: for smsp__inst_executed.sum how many cases are within 5% of ncu
 # counted on SASS and on PTX; for the shared-load instructions and wavefronts and the atomic
@@ -61,7 +62,8 @@ trap 'rm -rf "$W"' EXIT
 METRICS=smsp__inst_executed.sum,smsp__thread_inst_executed.sum,smsp__sass_inst_executed_op_shared_ld.sum,smsp__sass_inst_executed_op_shared_st.sum,smsp__sass_inst_executed_op_shared_atom.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum,smsp__sass_inst_executed_op_global_ld.sum,smsp__sass_inst_executed_op_global_st.sum,smsp__sass_inst_executed_op_global_atom.sum,smsp__sass_inst_executed_op_global_red.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_atom.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_red.sum
 declare -A PTXOF
 for src in tests/gpu/kernels/sass_families.cu tests/e2e/kernels/sass_merge.cu tests/e2e/kernels/reduce.cu \
-           tests/e2e/kernels/atomics.cu tests/e2e/kernels/transpose.cu; do
+           tests/e2e/kernels/atomics.cu tests/e2e/kernels/transpose.cu tests/e2e/kernels/elementwise.cu \
+           tests/e2e/kernels/matrix_add.cu tests/e2e/kernels/divergent.cu; do
   base=$(basename "$src" .cu)
   if ! nvcc -arch=sm_90 -ptx -lineinfo "$src" -o "$W/$base.ptx"; then
     echo "sass_validate: nvcc failed on $src" >&2
@@ -103,6 +105,13 @@ scase e2e_reduce_warp reduce reduce_warp 16 256 $A f32buf:4096:rand:9 $A f32buf:
 scase e2e_hist_global atomics hist_global 16 256 $A u8buf:65536:rand:10 $A u32buf:256:zero $A i32:65536
 scase e2e_hist_shared atomics hist_shared 16 256 $A u8buf:65536:rand:10 $A u32buf:256:zero $A i32:65536
 scase e2e_transpose transpose transpose_tiled 4,4 32,8 $A f32buf:16384:iota $A f32buf:16384:zero $A i32:128 $A i32:128
+# prove.sh's instruction-count launches (tests/gpu/results/ncu_inst_counts.txt: ncu 640, 52000,
+# 15360, 1792 warp-instructions); loop_mod7's loop ptxas unrolls by 4, which the SASS counts
+# do not follow (every copy is counted at the PTX trip count)
+scase e2e_add elementwise add 4 256 $A f32buf:1000:rand:1 $A f32buf:1000:rand:2 $A f32buf:1000:zero $A i32:1000
+scase e2e_matrix_add matrix_add matrix_add 10,25 32,8 $A f32buf:60000:rand:5 $A f32buf:60000:rand:6 $A f32buf:60000:zero $A i32:300 $A i32:200
+scase e2e_reduce_shared_40 reduce reduce_shared 40 128 $A f32buf:5000:rand:8 $A f32buf:40:zero $A i32:5000
+scase e2e_loop_mod7 divergent loop_mod7 4 256 $A i32buf:1000:zero $A i32:1000
 
 python3 - "$OUT" "$W/cases.txt" "$EMU_ONLY" "$COMMITTED" tests/gpu/results/metrics_compare.csv <<'PYEOF'
 import csv, json, os, sys

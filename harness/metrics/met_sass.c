@@ -16,6 +16,7 @@
  * divergent.cu is counted 6% high), and branches ptxas adds inside one PTX instruction (the
  * fast path of a division counts its call of the slow path too).
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -141,6 +142,9 @@ int met_apply_sass(struct met_report *r, const struct ptx_module *m, const struc
   }
   free(ran);
   r->sass = 1;
+  /* a loop block's passes are its PTX iterations over its copies: whole counts, rounded */
+  for (int id = 0; id < MET_COUNT; id++)
+    v[id] = floor(v[id] + 0.5);
   /* the instruction counts are SASS counts now, equal to the PTX's or not */
   static const enum met_id insts[] = {MET_INST, MET_THREAD_INST, MET_THREAD_INST_PRED_ON};
   for (size_t k = 0; k < sizeof insts / sizeof *insts; k++) {

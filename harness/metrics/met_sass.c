@@ -13,8 +13,10 @@
  * reached only from the one before runs no more often than it; a loop block holding k copies
  * of its PTX body (ptxas unrolled it) runs a k-th as often. Estimates still: the remainder of
  * an unrolled loop (lanes with different trip counts: loop_mod7 of tests/e2e/kernels/
- * divergent.cu is counted 6% high), and branches ptxas adds inside one PTX instruction (the
- * fast path of a division counts its call of the slow path too).
+ * divergent.cu is counted 6% high), branches ptxas adds inside one PTX instruction (the
+ * fast path of a division counts its call of the slow path too), and the wavefronts of a
+ * merged load (those of the PTX load it stands for: right for a broadcast and for lanes that
+ * read neighbouring words, 2 where lane i's LDS.64 reads words 2i and 2i + 1).
  */
 #include <math.h>
 #include <stdlib.h>
@@ -89,8 +91,15 @@ int met_apply_sass(struct met_report *r, const struct ptx_module *m, const struc
       const struct ptx_inst *in = &m->insts[i];
       int ld = in->op == PTX_OP_LD || in->op == PTX_OP_LDU;
       if (ld && lds > 0) {
+        /* a load that stands for f PTX loads (an LDS.64 or LDS.128 of 32-bit ones) reads f
+           times the bytes a lane: its conflict-free wavefronts are f times the PTX load's,
+           never more than it takes (a broadcast stays one) */
+        unsigned w = ptx_type_size((enum ptx_type)in->type) * (in->vec ? in->vec : 1);
+        unsigned wide = c->lds128 ? 16 : c->lds64 ? 8 : w;
+        double f = w && wide > w ? (double)(wide / w) : 1.0;
+        double ideal = (double)st->s_ideal * f;
         s_ld_wave += (double)st->s_wavefronts;
-        s_ld_ideal += (double)st->s_ideal;
+        s_ld_ideal += ideal < (double)st->s_wavefronts ? ideal : (double)st->s_wavefronts;
       } else if (!ld && (sts > 0 || n[PTX_SASS_LDGSTS] > 0)) {
         s_st_wave += (double)st->s_wavefronts;
         s_st_ideal += (double)st->s_ideal;

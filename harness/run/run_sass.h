@@ -6,7 +6,8 @@
  * Both read a private copy of the student's PTX, confined and limited as nvcc and ptxas are
  * (run_sandbox.h, run_exec_tool_limits). nvdisasm is looked for as ptxas is (PATH, then
  * /usr/local/cuda/bin); where a toolkit lacks it, the PyPI package nvidia-cuda-nvdisasm has
- * it (docker/install-deps.sh installs it).
+ * it (docker/install-deps.sh installs it). WARPLAB_SASS=off in the environment leaves the
+ * counts on the PTX (RUN_SASS_NO_TOOL): the tests of the PTX-level rules set it.
  */
 #ifndef WARPLAB_RUN_SASS_H
 #define WARPLAB_RUN_SASS_H
@@ -18,7 +19,8 @@
 
 enum run_sass_status {
   RUN_SASS_OK = 0,
-  RUN_SASS_NO_TOOL,     /* ptxas or nvdisasm not found: log says which and where we looked */
+  RUN_SASS_NO_TOOL,     /* ptxas or nvdisasm not found (log says which and where we looked),
+                           or WARPLAB_SASS=off */
   RUN_SASS_FAILED,      /* ptxas refused the PTX, a tool was stopped by a limit, or the listing
                            could not be read: log says so in words */
   RUN_SASS_SYSTEM       /* could not run them (fork, folder, memory) */

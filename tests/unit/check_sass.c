@@ -574,6 +574,88 @@ START_TEST(test_unrolled_loop)
 }
 END_TEST
 
+/* Lane i reads words 2i and 2i + 1 of shared memory (lines 15, 16): two 2-way conflicted PTX
+   loads, which ptxas makes one conflict-free LDS.64 (version 2's first step in lab 07). */
+static const char k_pair[] =
+  ".version 8.0\n"                                              /* 1 */
+  ".target sm_90\n"
+  ".address_size 64\n"
+  ".shared .align 8 .b8 s[512];\n"
+  ".visible .entry k(.param .u64 p)\n"                          /* 5 */
+  "{\n"
+  "  .reg .b32 %r<8>;\n"
+  "  .reg .b64 %rd<3>;\n"
+  "  ld.param.u64 %rd1, [p];\n"                                 /* 9 */
+  "  mov.u32 %r1, %tid.x;\n"
+  "  shl.b32 %r2, %r1, 3;\n"                                    /* 11 */
+  "  mov.u32 %r3, s;\n"
+  "  add.u32 %r4, %r3, %r2;\n"                                  /* 13 */
+  "  ld.shared.u32 %r5, [%r4];\n"                               /* 14 */
+  "  ld.shared.u32 %r6, [%r4+4];\n"                             /* 15 */
+  "  add.u32 %r7, %r5, %r6;\n"
+  "  st.global.u32 [%rd1], %r7;\n"                              /* 17 */
+  "  ret;\n"
+  "}\n";
+
+static const char k_pair_sass[] =
+  "//--------------------- .text.k --------------------------\n"
+  "k:\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 6\n"
+  "        /*0000*/                   LDC R1, c[0x0][0x28] ;\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 10\n"
+  "        /*0010*/                   S2R R0, SR_TID.X ;\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 14\n"
+  "        /*0020*/                   LDS.64 R2, [R0.X8] ;\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 16\n"
+  "        /*0030*/                   IADD3 R5, R2, R3, RZ ;\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 17\n"
+  "        /*0040*/                   STG.E desc[UR4][R4.64], R5 ;\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 18\n"
+  "        /*0050*/                   EXIT ;\n"
+  ".L_x_0:\n"
+  "        /*0060*/                   BRA `(.L_x_0);\n";
+
+START_TEST(test_merged_pair_wavefronts)
+{
+  struct ptx_module m;
+  struct ptx_error e;
+  char err[256];
+  ck_assert_int_eq(ptx_parse(k_pair, strlen(k_pair), &m, &e), PTX_OK);
+  struct ptx_sass_lines l;
+  ck_assert_int_eq(ptx_sass_parse(k_pair_sass, strlen(k_pair_sass), &l), 0);
+  ck_assert_uint_eq(l.by_line[14].lds64, 1);
+  struct ptx_sass s;
+  ck_assert_int_eq(ptx_sass_attach(&m, &l, &s), 0);
+  struct sim_device *d = sim_device_new();
+  uint64_t a;
+  ck_assert_int_eq(sim_malloc(d, 4, "out", &a), SIM_OK);
+  struct sim_launch c = {.grid = {1, 1, 1}, .block = {32, 1, 1}, .workers = 1,
+                         .nocheck = SIM_NOCHECK_INIT | SIM_NOCHECK_RACE};
+  struct sim_result r;
+  ck_assert_int_eq(sim_run(d, &m, "k", &a, 8, &c, &r, err, sizeof err), SIM_OK);
+  ck_assert_msg(r.outcome == SIM_RAN_OK, "%s", r.fault.message);
+  struct met_report rep;
+  ck_assert_int_eq(met_compute(&m, &r, &rep), 0);
+  /* on PTX: two loads of 2 wavefronts each (lanes i and i + 16 share a bank), 1 ideal each */
+  ck_assert_double_eq(rep.value[MET_S_LD_WAVE], 4);
+  ck_assert_double_eq(rep.value[MET_S_LD_CONF], 2);
+  ck_assert_int_eq(met_apply_sass(&rep, &m, &r, &s), 0);
+  /* one LDS.64 over 256 contiguous bytes: 2 wavefronts, both needed, no conflict */
+  ck_assert_double_eq(rep.value[MET_S_LD_INST], 1);
+  ck_assert_double_eq(rep.value[MET_S_LD_WAVE], 2);
+  ck_assert_double_eq(rep.value[MET_S_LD_IDEAL], 2);
+  ck_assert_double_eq(rep.value[MET_S_LD_CONF], 0);
+  ck_assert_int_eq(rep.kind[MET_S_LD_CONF], MET_FROM_SASS);
+  ck_assert_double_eq(rep.ptx_value[MET_S_LD_CONF], 2);
+  met_report_free(&rep);
+  sim_result_free(&r);
+  sim_device_free(d);
+  ptx_sass_free(&s);
+  ptx_sass_lines_free(&l);
+  ptx_module_free(&m);
+}
+END_TEST
+
 START_TEST(test_predicated_branch_body)
 {
   struct ptx_module m;
@@ -631,6 +713,7 @@ Suite *suite_sass(void)
   tcase_add_test(m, test_branch_and_sunk_prologue);
   tcase_add_test(m, test_early_exit_and_sunk_parameter);
   tcase_add_test(m, test_unrolled_loop);
+  tcase_add_test(m, test_merged_pair_wavefronts);
   suite_add_tcase(s, m);
   return s;
 }

@@ -13,6 +13,13 @@
 #
 # The CUDA Toolkit is never installed from the distribution (its packages lag behind and
 # clash with NVIDIA's); without it warplab still runs .ptx files in its emulator.
+#
+# nvdisasm (how warplab counts the machine instructions a GPU executes, harness/run/run_sass.c):
+# where the toolkit has none (its pip-installed or minimal forms), the PyPI package
+# nvidia-cuda-nvdisasm is unpacked with pip into $WARPLAB_TOOLS_DIR (default
+# /opt/warplab-tools) and linked into $WARPLAB_TOOLS_BIN (default /usr/local/bin); pip comes
+# from the python3-pip package when missing. Best effort: without it warplab counts PTX
+# instructions and says so.
 set -euo pipefail
 
 if_missing=0
@@ -92,7 +99,63 @@ EOF
   return 0
 }
 
+# Nonzero when nvdisasm is found (PATH, the toolkit's folder).
+have_nvdisasm() {
+  command -v nvdisasm >/dev/null 2>&1 && return 0
+  find_cuda && [ -x "$cuda_bin/nvdisasm" ] && return 0
+  [ -x /usr/local/cuda/bin/nvdisasm ]
+}
+
+# Install nvdisasm from PyPI when the toolkit is here without it (see the top of this file).
+# Never fails the script: says what went wrong instead.
+install_nvdisasm() {
+  have_nvdisasm && return 0
+  find_cuda || return 0          # no ptxas, no cubin to disassemble
+  local dir=${WARPLAB_TOOLS_DIR:-/opt/warplab-tools} bin=${WARPLAB_TOOLS_BIN:-/usr/local/bin}
+  local run=()
+  if [ "$(id -u)" -ne 0 ] && { ! mkdir -p "$dir" 2>/dev/null || [ ! -w "$dir" ] || [ ! -w "$bin" ]; }; then
+    if command -v sudo >/dev/null 2>&1; then
+      run=(sudo)
+    else
+      say "WARNING: nvdisasm not installed (not root, no sudo; set WARPLAB_TOOLS_DIR and WARPLAB_TOOLS_BIN to folders you may write): instruction counts will be PTX-level"
+      return 0
+    fi
+  fi
+  if ! python3 -m pip --version >/dev/null 2>&1; then
+    if command -v apt-get >/dev/null 2>&1; then
+      say "installing: python3-pip (for nvdisasm)"
+      ${run[@]+"${run[@]}"} env DEBIAN_FRONTEND=noninteractive apt-get update -q >/dev/null || true
+      ${run[@]+"${run[@]}"} env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends python3-pip >/dev/null || true
+    fi
+  fi
+  if ! python3 -m pip --version >/dev/null 2>&1; then
+    say "WARNING: nvdisasm not installed (python3 -m pip is missing): instruction counts will be PTX-level"
+    return 0
+  fi
+  say "installing: nvdisasm (PyPI nvidia-cuda-nvdisasm) into $dir"
+  local pip=(python3 -m pip install --quiet --disable-pip-version-check --no-warn-script-location
+             --timeout 30 --retries 1
+             --upgrade --target "$dir" nvidia-cuda-nvdisasm)
+  # --target leaves the system's packages alone; an externally managed Python (PEP 668) may
+  # still want --break-system-packages said
+  if ! ${run[@]+"${run[@]}"} "${pip[@]}" 2>/dev/null &&
+     ! ${run[@]+"${run[@]}"} "${pip[@]}" --break-system-packages; then
+    say "WARNING: pip could not install nvidia-cuda-nvdisasm: instruction counts will be PTX-level"
+    return 0
+  fi
+  local found
+  found=$(find "$dir" -path '*/bin/nvdisasm' -type f 2>/dev/null | head -n 1)
+  if [ -z "$found" ]; then
+    say "WARNING: nvidia-cuda-nvdisasm holds no bin/nvdisasm: instruction counts will be PTX-level"
+    return 0
+  fi
+  ${run[@]+"${run[@]}"} mkdir -p "$bin"
+  ${run[@]+"${run[@]}"} ln -sf "$found" "$bin/nvdisasm"
+  say "nvdisasm: $bin/nvdisasm -> $found"
+}
+
 if [ "$if_missing" = 1 ] && ! build_deps_missing; then
+  install_nvdisasm
   if find_cuda; then
     say "all build and test dependencies are present (CUDA: $cuda_bin/nvcc)"
   else
@@ -141,3 +204,4 @@ if build_deps_missing; then
   exit 1
 fi
 cuda_report
+install_nvdisasm

@@ -27,6 +27,7 @@
 #include "metrics/met.h"
 #include "metrics/occ.h"
 #include "run/run_ptxas.h"
+#include "run/run_sass.h"
 #include "run/run_sanitize.h"
 #include "sim/sim.h"
 
@@ -562,6 +563,9 @@ int wl_cmd_emu(int argc, char **argv)
   struct be *dev = NULL;
   struct ms_result mr;
   ms_result_init(&mr);
+  struct ptx_sass sass;
+  memset(&sass, 0, sizeof sass);
+  char slog[512];
   struct emu_run run;
   memset(&run, 0, sizeof run);
   struct run_resources rs[32];
@@ -650,6 +654,16 @@ int wl_cmd_emu(int argc, char **argv)
   o.cfg.cooperative = o.cfg.cooperative || sim_kernel_cooperative(&mod, f);
   if (!sim_cluster_dims(&mod, f, &o.cfg, o.cfg.cluster))
     memset(o.cfg.cluster, 0, sizeof o.cfg.cluster);
+  /* count what the GPU executes: the SASS ptxas makes of this PTX, where nvdisasm is here */
+  if (o.backend == BE_EMU) {
+    if (run_sass(wl_ends_with(o.file, ".cu") ? ptx_path : o.file, o.arch, &mod, &sass, slog,
+                 sizeof slog) == RUN_SASS_OK) {
+      ms.sass = &sass;
+    } else {
+      slog[strcspn(slog, "\n")] = 0;
+      run.sass_note = slog;
+    }
+  }
   enum be_status st = ms_launch(&ms, dev, o.kernel, params, psize, &bl, MS_MEASURE, &mr, err,
                                 sizeof err);
   run.run_seconds = mr.launch_s;
@@ -715,6 +729,7 @@ int wl_cmd_emu(int argc, char **argv)
   rc = run.ran_ok ? WL_EXIT_OK : WL_EXIT_FAULT;
 out:
   ms_result_free(&mr);                         /* run.res is mr's */
+  ptx_sass_free(&sass);
   for (uint32_t i = 0; i < o.nargs; i++)
     emu_arg_free(&args[i]);
   free(params);

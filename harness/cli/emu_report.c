@@ -197,6 +197,12 @@ void emu_report_text(FILE *f, const struct emu_run *r)
     fprintf(f, "  printf:\n%s%s", s->printf_out, s->printf_out[s->printf_len - 1] == '\n' ? "" : "\n");
   if (s->printf_cut)
     fprintf(f, "  printf: output was cut: %s\n", SIM_PRINTF_CUT_NOTE);
+  if (r->met && r->met->sass)
+    fprintf(f, "  machine code (SASS ptxas makes for %s): %.0f warp-instructions, %.0f shared loads"
+            " (the PTX's: %.0f and %.0f)\n", r->arch, mv(r, MET_INST), mv(r, MET_S_LD_INST),
+            r->met->ptx_value[MET_INST], r->met->ptx_value[MET_S_LD_INST]);
+  else if (r->met && r->sass_note)
+    fprintf(f, "  instruction counts are PTX-level: %s\n", r->sass_note);
   if (r->met)
     metric_summary(f, r);
   if (r->timing)
@@ -388,9 +394,13 @@ int emu_report_json(FILE *f, const struct emu_run *r)
         json_t *val = !r->met->defined[id] ? json_null()
                     : strstr(met_name((enum met_id)id), ".sum") ? json_integer((json_int_t)x)
                     : json_real(x);
-        json_object_set_new(m, met_name((enum met_id)id),
-                            json_pack("{s:o,s:s}", "value", val, "kind",
-                                      met_kind_name(met_kind_of((enum met_id)id))));
+        json_t *e = json_pack("{s:o,s:s}", "value", val, "kind", met_kind_name(r->met->kind[id]));
+        /* a figure the SASS changed keeps its count on PTX beside it */
+        if (e && r->met->kind[id] == MET_FROM_SASS && r->met->ptx_value[id] != x)
+          json_object_set_new(e, "ptx_value", strstr(met_name((enum met_id)id), ".sum")
+                                              ? json_integer((json_int_t)r->met->ptx_value[id])
+                                              : json_real(r->met->ptx_value[id]));
+        json_object_set_new(m, met_name((enum met_id)id), e);
       }
     } else {
       json_object_set_new(m, met_name(MET_INST), metric(s->counters.warp_insts, "ptx-level"));
@@ -419,6 +429,9 @@ int emu_report_json(FILE *f, const struct emu_run *r)
                                                "kind", "modelled"));
     }
     json_object_set_new(o, "metrics", m);
+    if (r->met)
+      json_object_set_new(o, "sass", json_pack("{s:s,s:s?}", "counts", r->met->sass ? "sass" : "ptx",
+                                               "note", r->sass_note));
     if (r->timing)
       json_object_set_new(o, "timing_model", json_string(r->timing->how));
     json_t *lines = json_array();

@@ -36,6 +36,8 @@ struct emu_run {
   const char *profile;         /* the profile's name */
   const struct tm_report *timing; /* emulator: the timing model's figures, or NULL */
   int show_lines;              /* text report: the per-source-line table */
+  const char *sass_note;       /* emulator: why the counts are not from SASS (no nvdisasm,
+                                  ptxas refused ...), or NULL when met->sass */
 };
 
 void emu_report_text(FILE *f, const struct emu_run *r);

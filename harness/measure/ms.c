@@ -135,7 +135,7 @@ static void counter_values(const struct ms_setup *s, struct ms_result *r)
   for (uint32_t i = 0; i < s->nwant; i++) {
     enum met_id id = s->want[i];
     if (id < MET_COUNT)
-      ms_add(r, id, rep->value[id], rep->defined[id], met_kind_of(id));
+      ms_add(r, id, rep->value[id], rep->defined[id], rep->kind[id]);
   }
   if (s->prof && s->prof->transaction_bytes == 128) {
     double req = rep->value[MET_G_LD_REQ], lines = rep->value[MET_G_LD_LINES];
@@ -207,9 +207,11 @@ enum be_status ms_launch(const struct ms_setup *s, struct be *b, const char *ker
   r->launch_s = now_s() - t0;
   if (st != BE_OK || what != MS_MEASURE || !emu)
     return st;
-  if (met_compute(s->mod, &r->br.emu, &r->rep) == 0)
+  if (met_compute(s->mod, &r->br.emu, &r->rep) == 0) {
     r->have_rep = 1;
-  else
+    if (s->sass)                              /* count what the GPU executes */
+      met_apply_sass(&r->rep, s->mod, &r->br.emu, s->sass);
+  } else
     r->nomem = 1;
   if (!r->br.ran_ok)
     return BE_OK;

@@ -53,6 +53,8 @@ struct ms_setup {
   struct ms_kernel kern;
   const enum met_id *want;         /* the metrics a run reports (a lab's list), in its order */
   uint32_t nwant;
+  const struct ptx_sass *sass;     /* the SASS ptxas makes of the module (run_sass.h), or NULL:
+                                      the counters are then PTX-level */
 };
 
 /* One figure: a metric of the catalogue by id, with how it relates to a real GPU's. */

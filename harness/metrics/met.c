@@ -29,7 +29,7 @@ const char *met_kind_name(enum met_kind k)
 {
   static const char *const names[MET_NKINDS] = {
     [MET_EXACT] = "exact", [MET_PTX_LEVEL] = "ptx-level", [MET_MODELLED] = "modelled",
-    [MET_MEASURED] = "measured",
+    [MET_MEASURED] = "measured", [MET_FROM_SASS] = "from-sass",
   };
   return (unsigned)k < MET_NKINDS ? names[k] : "ptx-level";
 }
@@ -109,6 +109,7 @@ const char *met_short_label(const char *name)
 static void set(struct met_report *r, enum met_id id, double v)
 {
   r->value[id] = v;
+  r->ptx_value[id] = v;
   r->defined[id] = 1;
 }
 
@@ -283,8 +284,10 @@ int met_compute(const struct ptx_module *m, const struct sim_result *res, struct
     l->branches += s->br_uniform + s->br_divergent;
     l->divergent_branches += s->br_divergent;
   }
-  for (int id = 0; id < MET_COUNT; id++)
+  for (int id = 0; id < MET_COUNT; id++) {
     set(r, (enum met_id)id, v[id]);
+    r->kind[id] = met_kind_of((enum met_id)id);
+  }
   r->defined[MET_THREAD_PER_INST] = 0;
   ratio(r, MET_THREAD_PER_INST, v[MET_THREAD_INST], v[MET_INST], 1.0);
   set(r, MET_S_LD_CONF, v[MET_S_LD_WAVE] - v[MET_S_LD_IDEAL]);

@@ -15,6 +15,7 @@
 #include <stdint.h>
 
 #include "ptx/ptx.h"
+#include "ptx/ptx_sass.h"
 #include "sim/sim.h"
 
 /* Each source of met_names.def says whether its metrics are the emulator's counters (met_compute
@@ -47,7 +48,10 @@ enum met_id {
   MET_ALL
 };
 
-enum met_kind { MET_EXACT = 0, MET_PTX_LEVEL, MET_MODELLED, MET_MEASURED, MET_NKINDS };
+/* MET_FROM_SASS: an estimate from the SASS ptxas makes of the PTX (met_apply_sass): the
+   emulator's count of each PTX instruction times the machine instructions it became; never in
+   the catalogue, a report's kind where the SASS changed a figure. */
+enum met_kind { MET_EXACT = 0, MET_PTX_LEVEL, MET_MODELLED, MET_MEASURED, MET_FROM_SASS, MET_NKINDS };
 
 /* Where warplab's figure of a metric comes from (the SOURCE column of met_names.def). */
 enum met_source {
@@ -58,7 +62,7 @@ enum met_source {
 /* "smsp__inst_executed.sum"; "?" for an id out of range */
 const char *met_name(enum met_id id);
 enum met_kind met_kind_of(enum met_id id);
-/* "exact", "ptx-level", "modelled", "measured" */
+/* "exact", "ptx-level", "modelled", "measured", "from-sass" */
 const char *met_kind_name(enum met_kind k);
 enum met_source met_source_of(enum met_id id);
 /* "counter", "ptxas", "occupancy", "timing", "derived", "ncu" */
@@ -97,6 +101,11 @@ struct met_line {
 struct met_report {             /* the emulator's counters: ids below MET_COUNT */
   double value[MET_COUNT];
   int defined[MET_COUNT];      /* 0 for a ratio with nothing to divide by */
+  enum met_kind kind[MET_COUNT]; /* the catalogue's (met_kind_of), or MET_FROM_SASS where
+                                  met_apply_sass changed the value */
+  double ptx_value[MET_COUNT]; /* the value counted on PTX (met_compute's), kept where
+                                  met_apply_sass changed it */
+  int sass;                    /* 1 when met_apply_sass ran: the SASS map was there */
   struct met_line *lines;      /* by file then line; only lines that executed */
   uint32_t nlines;
 };
@@ -104,6 +113,19 @@ struct met_report {             /* the emulator's counters: ids below MET_COUNT 
 /* Compute the report of a launch; 0, or -1 when out of memory. */
 int met_compute(const struct ptx_module *m, const struct sim_result *r, struct met_report *out);
 void met_report_free(struct met_report *rep);
+
+/* Count what the GPU executes (met_sass.c): recompute rep's instruction counts from the SASS
+   map s of m (ptx/ptx_sass.h) and the per-instruction statistics of r, each PTX instruction's
+   executions times the SASS instructions it became: smsp__inst_executed.sum and the thread
+   counts; the memory instruction counts by space (LDS, LDG, ATOMG, RED ... as ptxas emitted
+   them, a merged LDS.128 once for the four loads it replaced), shared wavefronts (a merged
+   load's are those of the PTX load it is attributed to), and atomic sectors (aggregated where
+   ptxas emitted a warp vote for the atomic). A figure that comes out different from the PTX
+   count takes the new value with kind MET_FROM_SASS, its PTX count kept in ptx_value; the
+   instruction counts are MET_FROM_SASS always. Returns 0, or -1 when s does not belong to m
+   (rep unchanged). */
+int met_apply_sass(struct met_report *rep, const struct ptx_module *m, const struct sim_result *r,
+                   const struct ptx_sass *s);
 
 /* Where a launch's trouble is, line by line: a finding from the per-line counts, in words. */
 enum met_hot_kind {

@@ -49,6 +49,7 @@
 #include "run/run_file.h"
 #include "run/run_lanes.h"
 #include "run/run_ptxas.h"
+#include "run/run_sass.h"
 #include "run/run_sanitize.h"
 #include "run/run_sweepfill.h"
 #include "run/run_toolkit.h"
@@ -104,6 +105,8 @@ struct ctx {
   int have_rsrc;
   struct ms_setup ms;          /* what every launch's measurement shares: the profile (loaded
                                   once, above), the module, ptxas's report, the lab's metrics */
+  struct ptx_sass sass;        /* emulator: the SASS map of the PTX (run_sass.h) ... */
+  int have_sass;               /* ... when nvdisasm made one: the counts are the GPU's */
   int sanitized;               /* compute-sanitizer was already run for a GPU fault */
   char hung[192];              /* the check or point on which the GPU hung; "" while it has not */
   struct run_progress *prog;   /* NULL when the run is not in a child */
@@ -1560,6 +1563,11 @@ static int run_here(const struct run_lab *lab, const struct run_opts *opts, stru
     goto out;
   if (be_load(c.be, c.ptx, c.ptx_len, &c.mod, err, errlen) != BE_OK)
     goto out;
+  if (c.kind == BE_EMU) {
+    char slog[512];
+    c.have_sass = run_sass(pv->ptx_file, arch, &c.mod, &c.sass, slog, sizeof slog) == RUN_SASS_OK;
+    c.ms.sass = c.have_sass ? &c.sass : NULL;   /* the counters as the GPU executes them */
+  }
   int kfi = ptx_find_func(&c.mod, lab->kernel);
   int refused = c.kind == BE_EMU && kfi >= 0 ? ptx_func_refused(&c.mod, (uint32_t)kfi) : -1;
   if (refused >= 0) {
@@ -1761,6 +1769,7 @@ out:
   if (c.ref_lib)
     dlclose(c.ref_lib);
   ptx_module_free(&c.mod);
+  ptx_sass_free(&c.sass);
   free(c.ptx);
   return rc;
 }

@@ -71,7 +71,7 @@ struct run_metric {
   char name[96];
   double value;
   int defined;
-  char kind[16];               /* "exact", "ptx-level", "modelled", "measured" */
+  char kind[16];               /* "exact", "ptx-level", "modelled", "measured", "from-sass" */
 };
 
 /* One measured configuration: the main run, or one point of a sweep. */

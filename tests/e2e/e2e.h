@@ -121,6 +121,8 @@ void e2e_expect_full_marks(const char *lab, const char *dir);
 /* Adds the "metrics" test case (tests/e2e/metrics.c: memory and branch counters from first
  * principles) to S; adds nothing, with a message, when nvcc is missing. */
 void e2e_add_metrics_tests(Suite *s);
+/* Counts from the SASS ptxas makes (tests/e2e/sass.c): the "sass" test case. */
+void e2e_add_sass_tests(Suite *s);
 /* The tests of warplab run (tests/e2e/lab.c). */
 void e2e_add_lab_tests(Suite *s);
 /* Lab 02, occupancy: staircases, waves, local memory and spills, starter, grade (lab02.c). */

@@ -171,6 +171,9 @@ static void expect_answer(json_t *lab, const char *id, double measured)
 
 START_TEST(lab07_solution_counts_from_first_principles)
 {
+  /* the rules on the PTX, as the rubric's answers count them: ptxas merges version 2's first
+     two loads into an LDS.64, which the counts from SASS follow where nvdisasm is installed */
+  setenv("WARPLAB_SASS", "off", 1);
   struct e2e_run *r = run07(NULL, NULL, NULL);
   ck_assert_msg(r->status == 0, "%s exited %d\n%.3000s\n%.2000s", r->cmd, r->status, r->out, r->err);
   ck_assert(json_is_true(e2e_j(r->json, "all_passed")));

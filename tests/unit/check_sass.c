@@ -1,0 +1,719 @@
+/* check_sass.c: unit tests of the SASS map (harness/ptx/ptx_sass.c) and of the counts made
+ * from it (harness/metrics/met_sass.c).
+ *
+ * The listing is committed: tests/unit/data/sass_merge.sass is `nvdisasm -c -gp` (nvdisasm
+ * 13.5) of `ptxas -lineinfo -arch=sm_90` (CUDA 13.0) of tests/unit/data/sass_merge.ptx, which
+ * nvcc -lineinfo made of tests/e2e/kernels/sass_merge.cu. The figures below were read off it
+ * by hand (line 196 of the PTX is count_one's atom.global.add; its SASS is the warp
+ * aggregation: VOTEU.ANY, FLO, POPC x2, ATOMG, SHFL ...).
+ */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "metrics/met.h"
+#include "ptx/ptx.h"
+#include "ptx/ptx_sass.h"
+#include "sim/sim.h"
+#include "suites.h"
+
+#define SASS_FILE "tests/unit/data/sass_merge.sass"
+#define PTX_FILE "tests/unit/data/sass_merge.ptx"
+
+static char *slurp(const char *path, size_t *len)
+{
+  FILE *f = fopen(path, "rb");
+  ck_assert_msg(f != NULL, "%s: cannot open (run from the repository root)", path);
+  char *buf = calloc(1, 1 << 20);
+  ck_assert_ptr_nonnull(buf);
+  *len = fread(buf, 1, (1 << 20) - 1, f);
+  fclose(f);
+  return buf;
+}
+
+START_TEST(test_classify)
+{
+  static const struct {
+    const char *m;
+    enum ptx_sass_class c;
+  } t[] = {
+    {"LDS", PTX_SASS_LDS}, {"LDSM", PTX_SASS_LDS}, {"STS", PTX_SASS_STS},
+    {"ATOMS", PTX_SASS_ATOMS}, {"LDG", PTX_SASS_LDG}, {"STG", PTX_SASS_STG},
+    {"ATOMG", PTX_SASS_ATOMG}, {"RED", PTX_SASS_REDG}, {"REDG", PTX_SASS_REDG},
+    {"LDL", PTX_SASS_LDL}, {"STL", PTX_SASS_STL}, {"LD", PTX_SASS_GEN_LD},
+    {"ST", PTX_SASS_GEN_ST}, {"ATOM", PTX_SASS_GEN_ATOM}, {"LDGSTS", PTX_SASS_LDGSTS},
+    {"VOTEU", PTX_SASS_VOTEU},
+    /* near misses are in no class: REDUX is a warp reduction, LDC a constant load */
+    {"REDUX", PTX_SASS_ALL}, {"LDC", PTX_SASS_ALL}, {"FFMA", PTX_SASS_ALL}, {"LDSX", PTX_SASS_ALL},
+  };
+  for (size_t i = 0; i < sizeof t / sizeof *t; i++)
+    ck_assert_msg(ptx_sass_classify(t[i].m, strlen(t[i].m)) == t[i].c, "%s", t[i].m);
+  ck_assert_str_eq(ptx_sass_class_name(PTX_SASS_LDS), "shared load");
+  ck_assert_str_eq(ptx_sass_class_name(PTX_SASS_NCLASS), "?");
+}
+END_TEST
+
+START_TEST(test_parse_listing)
+{
+  size_t len;
+  char *text = slurp(SASS_FILE, &len);
+  struct ptx_sass_lines l;
+  ck_assert_int_eq(ptx_sass_parse(text, len, &l), 0);
+  ck_assert_uint_eq(l.functions, 4);
+  ck_assert_uint_eq(l.unlined, 0);
+  /* each function's final self-branch and NOPs, and div_float's slow-path subroutine */
+  ck_assert_uint_eq(l.skipped, 155);
+  uint32_t all = 0, lds = 0, lds128 = 0;
+  for (uint32_t i = 0; i < l.nlines; i++) {
+    all += l.by_line[i].n[PTX_SASS_ALL];
+    lds += l.by_line[i].n[PTX_SASS_LDS];
+    lds128 += l.by_line[i].lds128;
+  }
+  ck_assert_uint_eq(all, 28 + 40 + 22 + 91);
+  /* gemm_tiled: 32 PTX shared loads a tile, 20 LDS of which 4 are LDS.128 */
+  ck_assert_uint_eq(lds, 20);
+  ck_assert_uint_eq(lds128, 4);
+  ck_assert_uint_eq(l.by_line[101].n[PTX_SASS_LDS], 1);
+  ck_assert_uint_eq(l.by_line[101].lds128, 1);
+  ck_assert_uint_eq(l.by_line[104].n[PTX_SASS_ALL], 0);   /* merged into line 101's */
+  ck_assert_uint_eq(l.by_line[100].n[PTX_SASS_LDS], 1);
+  ck_assert_uint_eq(l.by_line[100].lds128, 0);
+  /* count_one's atomicAdd, aggregated per warp */
+  const struct ptx_sass_count *a = &l.by_line[196];
+  ck_assert_uint_eq(a->n[PTX_SASS_ALL], 12);
+  ck_assert_uint_eq(a->n[PTX_SASS_VOTEU], 1);
+  ck_assert_uint_eq(a->n[PTX_SASS_ATOMG], 1);
+  /* an integer division: 24 instructions; a float division: 13 without its subroutine */
+  ck_assert_uint_eq(l.by_line[231].n[PTX_SASS_ALL], 24);
+  ck_assert_uint_eq(l.by_line[268].n[PTX_SASS_ALL], 13);
+  /* a function's "{" line: the prologue (LDC R1, ULDC) */
+  ck_assert_uint_eq(l.by_line[23].n[PTX_SASS_ALL], 2);
+  /* SASS basic blocks: div_float (the listing's first function) is blocks 0-5: its entry
+     up to `@!P0 BRA .L_x_1`, the call of the slow path and the code after it (entered from
+     the block before alone), .L_x_1 (the branch's target), .L_x_0 (where the division's
+     paths meet, which its BSSY names: entered by a branch too), the EXIT */
+  ck_assert_uint_eq(l.nblocks, 17);
+  static const uint8_t joined[6] = {0, 1, 1, 0, 0, 1};
+  for (uint32_t b = 0; b < 6; b++)
+    ck_assert_msg(l.joined[b] == joined[b], "block %u joined %u", b, l.joined[b]);
+  uint32_t njoined = 0;
+  for (uint32_t b = 0; b < l.nblocks; b++)
+    njoined += l.joined[b];
+  ck_assert_uint_eq(njoined, 9);
+  ptx_sass_lines_free(&l);
+  free(text);
+}
+END_TEST
+
+START_TEST(test_parse_rejects_non_listing)
+{
+  struct ptx_sass_lines l;
+  const char *t = "nvdisasm fatal   : Could not open input file 'x.cubin'\n";
+  ck_assert_int_eq(ptx_sass_parse(t, strlen(t), &l), -1);
+  ck_assert_ptr_null(l.by_line);
+  /* a guarded self-branch is a loop that runs, not the end of the code */
+  const char *loop =
+    "//--------------------- .text.k --------------------------\n"
+    "k:\n"
+    "\t//## File \".nv_debug_ptx_txt\", line 7\n"
+    ".L_x_1:\n"
+    "        /*0000*/              @P0 BRA `(.L_x_1) ;\n"
+    "        /*0010*/                   EXIT ;\n"
+    ".L_x_2:\n"
+    "        /*0020*/                   BRA `(.L_x_2);\n"
+    "        /*0030*/                   NOP;\n";
+  ck_assert_int_eq(ptx_sass_parse(loop, strlen(loop), &l), 0);
+  ck_assert_uint_eq(l.by_line[7].n[PTX_SASS_ALL], 2);
+  ck_assert_uint_eq(l.skipped, 2);
+  ptx_sass_lines_free(&l);
+}
+END_TEST
+
+/* The module and SASS map of the committed sample. */
+struct sample {
+  struct ptx_module m;
+  struct ptx_sass s;
+};
+
+static void load_sample(struct sample *x)
+{
+  size_t len, slen;
+  char *ptx = slurp(PTX_FILE, &len);
+  struct ptx_error e;
+  memset(x, 0, sizeof *x);
+  ck_assert_int_eq(ptx_parse(ptx, len, &x->m, &e), PTX_OK);
+  char *text = slurp(SASS_FILE, &slen);
+  struct ptx_sass_lines l;
+  ck_assert_int_eq(ptx_sass_parse(text, slen, &l), 0);
+  ck_assert_int_eq(ptx_sass_attach(&x->m, &l, &x->s), 0);
+  ptx_sass_lines_free(&l);
+  free(text);
+  free(ptx);
+}
+
+static int func_of(const struct ptx_module *m, const char *name)
+{
+  for (uint32_t f = 0; f < m->nfuncs; f++)
+    if (!strcmp(m->funcs[f].name, name))
+      return (int)f;
+  ck_abort_msg("no function %s", name);
+  return -1;
+}
+
+START_TEST(test_attach)
+{
+  struct sample x;
+  load_sample(&x);
+  ck_assert_uint_eq(x.s.ninsts, x.m.ninsts);
+  ck_assert_uint_eq(x.s.total, 28 + 40 + 22 + 91);
+  /* every function's prologue, on its "{" line, goes to its first instruction */
+  ck_assert_uint_eq(x.s.entry.n[PTX_SASS_ALL], 4 * 2);
+  for (int k = 0; k < 4; k++) {
+    static const char *const names[] = {"gemm_tiled", "count_one", "div_mod", "div_float"};
+    static const uint32_t sizes[] = {91, 22, 40, 28};
+    const struct ptx_func *f = &x.m.funcs[func_of(&x.m, names[k])];
+    ck_assert_uint_ge(x.s.inst[f->first_inst].n[PTX_SASS_ALL], 2);
+    uint32_t sum = 0;
+    for (uint32_t i = f->first_inst; i < f->first_inst + f->ninst; i++)
+      sum += x.s.inst[i].n[PTX_SASS_ALL];
+    ck_assert_uint_eq(sum, sizes[k]);
+  }
+  ptx_sass_free(&x.s);
+  ptx_module_free(&x.m);
+}
+END_TEST
+
+/* Run kernel k of the sample on the emulator, with its metrics from PTX and from SASS. */
+struct launch {
+  struct sample x;
+  struct sim_device *d;
+  struct sim_result r;
+  struct met_report rep;
+};
+
+static void run_kernel(struct launch *L, const char *k, uint32_t grid[2], uint32_t block[2],
+                       const uint64_t *bufs, uint32_t nbufs, int32_t iarg)
+{
+  char err[256];
+  uint8_t params[64];
+  uint64_t addr[4];
+  memset(L, 0, sizeof *L);
+  load_sample(&L->x);
+  L->d = sim_device_new();
+  ck_assert_ptr_nonnull(L->d);
+  for (uint32_t i = 0; i < nbufs; i++) {
+    ck_assert_int_eq(sim_malloc(L->d, bufs[i], "buf", &addr[i]), SIM_OK);
+    memcpy(params + 8 * i, &addr[i], 8);
+  }
+  memcpy(params + 8 * nbufs, &iarg, 4);
+  uint32_t off[8], size[8], total = 0;
+  ck_assert_int_ge(sim_param_layout(&L->x.m, func_of(&L->x.m, k), off, size, 8, &total), 0);
+  struct sim_launch c = {.grid = {grid[0], grid[1], 1}, .block = {block[0], block[1], 1},
+                         .workers = 1};
+  ck_assert_int_eq(sim_run(L->d, &L->x.m, k, params, total, &c, &L->r, err, sizeof err),
+                   SIM_OK);
+  ck_assert_msg(L->r.outcome == SIM_RAN_OK, "%s", L->r.fault.message);
+  ck_assert_int_eq(met_compute(&L->x.m, &L->r, &L->rep), 0);
+  ck_assert_int_eq(met_apply_sass(&L->rep, &L->x.m, &L->r, &L->x.s), 0);
+}
+
+static void launch_free(struct launch *L)
+{
+  met_report_free(&L->rep);
+  sim_result_free(&L->r);
+  sim_device_free(L->d);
+  ptx_sass_free(&L->x.s);
+  ptx_module_free(&L->x.m);
+}
+
+START_TEST(test_gemm_merged_loads)
+{
+  /* 32x32 matrices, 2x2 blocks of 16x16 threads: 32 warps, 2 tiles each */
+  struct launch L;
+  uint32_t grid[2] = {2, 2}, block[2] = {16, 16};
+  uint64_t bufs[3] = {4096, 4096, 4096};
+  run_kernel(&L, "gemm_tiled", grid, block, bufs, 3, 32);
+  const struct met_report *r = &L.rep;
+  ck_assert_int_eq(r->sass, 1);
+  /* PTX: 32 shared loads a warp a tile; SASS: 16 LDS and 4 LDS.128 */
+  ck_assert_double_eq(r->ptx_value[MET_S_LD_INST], 32.0 * 2 * 32);
+  ck_assert_double_eq(r->value[MET_S_LD_INST], 32.0 * 2 * 20);
+  ck_assert_int_eq(r->kind[MET_S_LD_INST], MET_FROM_SASS);
+  /* every load is conflict-free at one wavefront (a warp reads 2 rows of As, one row of Bs):
+     the merged LDS.128 makes one, as the PTX load it stands for does */
+  ck_assert_double_eq(r->ptx_value[MET_S_LD_WAVE], 32.0 * 2 * 32);
+  ck_assert_double_eq(r->value[MET_S_LD_WAVE], 32.0 * 2 * 20);
+  ck_assert_double_eq(r->value[MET_S_LD_CONF], 0);
+  /* the stores and global accesses are as the PTX has them: kind unchanged */
+  ck_assert_double_eq(r->value[MET_S_ST_INST], 32.0 * 2 * 2);
+  ck_assert_int_eq(r->kind[MET_S_ST_INST], MET_EXACT);
+  ck_assert_int_eq(r->kind[MET_G_LD_INST], MET_EXACT);
+  ck_assert_int_eq(r->kind[MET_INST], MET_FROM_SASS);
+  ck_assert_double_lt(r->value[MET_INST], r->ptx_value[MET_INST]);
+  launch_free(&L);
+}
+END_TEST
+
+START_TEST(test_straight_line_counts)
+{
+  /* kernels without loops run each of their SASS instructions once a warp (the slow path of
+     the division and the padding are not counted): 4 warps */
+  static const struct {
+    const char *k;
+    uint32_t sass;
+    uint32_t nbufs;
+  } t[] = {{"count_one", 22, 2}, {"div_mod", 40, 2}, {"div_float", 28, 2}};
+  for (size_t i = 0; i < sizeof t / sizeof *t; i++) {
+    struct launch L;
+    uint32_t grid[2] = {2, 1}, block[2] = {64, 1};
+    uint64_t bufs[2] = {1024, 1024};
+    run_kernel(&L, t[i].k, grid, block, bufs, t[i].nbufs, 3);
+    ck_assert_msg(L.rep.value[MET_INST] == 4.0 * t[i].sass, "%s: %g", t[i].k, L.rep.value[MET_INST]);
+    ck_assert_double_eq(L.rep.value[MET_THREAD_INST], 128.0 * t[i].sass);
+    ck_assert_int_eq(L.rep.kind[MET_INST], MET_FROM_SASS);
+    ck_assert_str_eq(met_kind_name(L.rep.kind[MET_INST]), "from-sass");
+    launch_free(&L);
+  }
+}
+END_TEST
+
+START_TEST(test_atomic_aggregated)
+{
+  /* count_one: one ATOMG a warp, as the PTX's atom: the atomic counts stay exact */
+  struct launch L;
+  uint32_t grid[2] = {2, 1}, block[2] = {64, 1};
+  uint64_t bufs[2] = {4, 1024};
+  run_kernel(&L, "count_one", grid, block, bufs, 2, 0);
+  ck_assert_double_eq(L.rep.value[MET_G_ATOM_INST], 4);
+  ck_assert_int_eq(L.rep.kind[MET_G_ATOM_INST], MET_EXACT);
+  ck_assert_double_eq(L.rep.value[MET_G_RED_INST], 0);
+  launch_free(&L);
+}
+END_TEST
+
+START_TEST(test_map_of_another_module)
+{
+  struct launch L;
+  uint32_t grid[2] = {1, 1}, block[2] = {32, 1};
+  uint64_t bufs[2] = {4, 1024};
+  run_kernel(&L, "count_one", grid, block, bufs, 2, 0);
+  struct ptx_sass other = {.inst = L.x.s.inst, .ninsts = L.x.s.ninsts - 1};
+  struct met_report before = L.rep;
+  ck_assert_int_eq(met_apply_sass(&L.rep, &L.x.m, &L.r, &other), -1);
+  ck_assert_double_eq(L.rep.value[MET_INST], before.value[MET_INST]);
+  launch_free(&L);
+}
+END_TEST
+
+/* A branch ptxas turned into predicated code: warp 0 runs the body (lines 12, 13), warp 1
+   skips it; the listing has the body in the block of the branch's condition, as ptxas makes
+   it. Lines as numbered below. */
+static const char k_ifconv[] =
+  ".version 8.0\n"                                              /* 1 */
+  ".target sm_90\n"
+  ".address_size 64\n"
+  ".visible .entry k(.param .u64 p)\n"
+  "{\n"                                                         /* 5 */
+  "  .reg .pred %p<2>;\n"
+  "  .reg .b32 %r<4>;\n"
+  "  .reg .b64 %rd<3>;\n"
+  "  ld.param.u64 %rd1, [p];\n"                                 /* 9 */
+  "  mov.u32 %r1, %tid.x;\n"                                    /* 10 */
+  "  setp.ge.u32 %p1, %r1, 32;\n"                               /* 11 */
+  "  @%p1 bra $L1;\n"                                           /* 12 */
+  "  add.u32 %r2, %r1, 1;\n"                                    /* 13 */
+  "  st.global.u32 [%rd1], %r2;\n"                              /* 14 */
+  "$L1:\n"
+  "  ret;\n"                                                    /* 16 */
+  "}\n";
+
+static const char k_ifconv_sass[] =
+  "//--------------------- .text.k --------------------------\n"
+  "k:\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 5\n"
+  "        /*0000*/                   LDC R1, c[0x0][0x28] ;\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 10\n"
+  "        /*0010*/                   S2R R0, SR_TID.X ;\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 11\n"
+  "        /*0020*/                   ISETP.GE.U32.AND P0, PT, R0, 0x20, PT ;\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 9\n"
+  "        /*0030*/               @!P0 LDC.64 R2, c[0x0][0x210] ;\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 13\n"
+  "        /*0040*/               @!P0 VIADD R5, R0, 0x1 ;\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 14\n"
+  "        /*0050*/               @!P0 STG.E desc[UR4][R2.64], R5 ;\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 16\n"
+  "        /*0060*/                   EXIT ;\n"
+  ".L_x_0:\n"
+  "        /*0070*/                   BRA `(.L_x_0);\n";
+
+/* The same PTX where ptxas kept the branch, and sank a parameter load of the prologue (the
+   "{" line) into the body. */
+static const char k_branch_sass[] =
+  "//--------------------- .text.k --------------------------\n"
+  "k:\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 5\n"
+  "        /*0000*/                   LDC R1, c[0x0][0x28] ;\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 10\n"
+  "        /*0010*/                   S2R R0, SR_TID.X ;\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 11\n"
+  "        /*0020*/                   ISETP.GE.U32.AND P0, PT, R0, 0x20, PT ;\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 12\n"
+  "        /*0030*/                @P0 BRA `(.L_x_1) ;\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 5\n"
+  "        /*0040*/                   ULDC.64 UR4, c[0x0][0x208] ;\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 13\n"
+  "        /*0050*/                   VIADD R5, R0, 0x1 ;\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 14\n"
+  "        /*0060*/                   STG.E desc[UR4][R2.64], R5 ;\n"
+  ".L_x_1:\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 16\n"
+  "        /*0070*/                   EXIT ;\n"
+  ".L_x_0:\n"
+  "        /*0080*/                   BRA `(.L_x_0);\n";
+
+START_TEST(test_branch_and_sunk_prologue)
+{
+  struct ptx_module m;
+  struct ptx_error e;
+  char err[256];
+  ck_assert_int_eq(ptx_parse(k_ifconv, strlen(k_ifconv), &m, &e), PTX_OK);
+  struct ptx_sass_lines l;
+  ck_assert_int_eq(ptx_sass_parse(k_branch_sass, strlen(k_branch_sass), &l), 0);
+  struct ptx_sass s;
+  ck_assert_int_eq(ptx_sass_attach(&m, &l, &s), 0);
+  ck_assert_uint_eq(s.nblocks, 3);
+  ck_assert_uint_eq(s.block[1], 4);
+  ck_assert_uint_eq(s.block[2], 7);
+  ck_assert_int_eq(s.own[0], 0);                  /* LDC on the "{" line */
+  ck_assert_int_eq(s.own[4], 0);                  /* ULDC, sunk into the body */
+  ck_assert_int_eq(s.own[5], 1);
+  struct sim_device *d = sim_device_new();
+  uint64_t a;
+  ck_assert_int_eq(sim_malloc(d, 4, "out", &a), SIM_OK);
+  struct sim_launch c = {.grid = {1, 1, 1}, .block = {64, 1, 1}, .workers = 1};
+  struct sim_result r;
+  ck_assert_int_eq(sim_run(d, &m, "k", &a, 8, &c, &r, err, sizeof err), SIM_OK);
+  struct met_report rep;
+  ck_assert_int_eq(met_compute(&m, &r, &rep), 0);
+  ck_assert_int_eq(met_apply_sass(&rep, &m, &r, &s), 0);
+  /* 4 + 1 a warp for both, the body's 3 for warp 0 only: the ULDC counts as often as the
+     body it was sunk into, not as the first instruction it is attributed to */
+  ck_assert_double_eq(rep.value[MET_INST], 2 * 5 + 3);
+  met_report_free(&rep);
+  sim_result_free(&r);
+  sim_device_free(d);
+  ptx_sass_free(&s);
+  ptx_sass_lines_free(&l);
+  ptx_module_free(&m);
+}
+END_TEST
+
+/* The same PTX where ptxas made the branch an early `@P0 EXIT` and the ret a second EXIT
+   after the body (as for copy_tail of tests/gpu/kernels/metrics.cu), and sank the parameter
+   load (line 9) into the body. The labels are no branch's target. */
+static const char k_exit_sass[] =
+  "//--------------------- .text.k --------------------------\n"
+  "k:\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 5\n"
+  "        /*0000*/                   LDC R1, c[0x0][0x28] ;\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 10\n"
+  "        /*0010*/                   S2R R0, SR_TID.X ;\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 11\n"
+  "        /*0020*/                   ISETP.GE.U32.AND P0, PT, R0, 0x20, PT ;\n"
+  ".L_x_9:\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 12\n"
+  "        /*0030*/                @P0 EXIT ;\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 9\n"
+  "        /*0040*/                   LDC.64 R2, c[0x0][0x210] ;\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 13\n"
+  "        /*0050*/                   VIADD R5, R0, 0x1 ;\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 14\n"
+  "        /*0060*/                   STG.E desc[UR4][R2.64], R5 ;\n"
+  ".L_x_10:\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 16\n"
+  "        /*0070*/                   EXIT ;\n"
+  ".L_x_0:\n"
+  "        /*0080*/                   BRA `(.L_x_0);\n";
+
+START_TEST(test_early_exit_and_sunk_parameter)
+{
+  struct ptx_module m;
+  struct ptx_error e;
+  char err[256];
+  ck_assert_int_eq(ptx_parse(k_ifconv, strlen(k_ifconv), &m, &e), PTX_OK);
+  struct ptx_sass_lines l;
+  ck_assert_int_eq(ptx_sass_parse(k_exit_sass, strlen(k_exit_sass), &l), 0);
+  ck_assert_uint_eq(l.nblocks, 4);
+  ck_assert_int_eq(l.joined[0], 0);               /* the function's entry */
+  ck_assert_int_eq(l.joined[1], 1);               /* .L_x_9: no branch names it */
+  ck_assert_int_eq(l.joined[2], 1);               /* after @P0 EXIT */
+  ck_assert_int_eq(l.joined[3], 1);
+  struct ptx_sass s;
+  ck_assert_int_eq(ptx_sass_attach(&m, &l, &s), 0);
+  ck_assert_int_eq(s.own[4], 0);                  /* the sunk parameter load */
+  struct sim_device *d = sim_device_new();
+  uint64_t a;
+  ck_assert_int_eq(sim_malloc(d, 4, "out", &a), SIM_OK);
+  struct sim_launch c = {.grid = {1, 1, 1}, .block = {64, 1, 1}, .workers = 1};
+  struct sim_result r;
+  ck_assert_int_eq(sim_run(d, &m, "k", &a, 8, &c, &r, err, sizeof err), SIM_OK);
+  struct met_report rep;
+  ck_assert_int_eq(met_compute(&m, &r, &rep), 0);
+  ck_assert_int_eq(met_apply_sass(&rep, &m, &r, &s), 0);
+  /* both warps: 3 + the early EXIT; warp 0 alone: the body's 3 and the last EXIT, though
+     the PTX's ret ran in both warps */
+  ck_assert_double_eq(rep.value[MET_INST], 2 * 4 + 3 + 1);
+  met_report_free(&rep);
+  sim_result_free(&r);
+  sim_device_free(d);
+  ptx_sass_free(&s);
+  ptx_sass_lines_free(&l);
+  ptx_module_free(&m);
+}
+END_TEST
+
+/* A counted loop (lines 14-17, n = 8 iterations) that ptxas unrolled by 2, with a last
+   iteration's add predicated after it (line 14 again, outside the loop). */
+static const char k_loop[] =
+  ".version 8.0\n"                                              /* 1 */
+  ".target sm_90\n"
+  ".address_size 64\n"
+  ".visible .entry k(.param .u64 p, .param .u32 n)\n"
+  "{\n"                                                         /* 5 */
+  "  .reg .pred %p<2>;\n"
+  "  .reg .b32 %r<6>;\n"
+  "  .reg .b64 %rd<3>;\n"
+  "  ld.param.u64 %rd1, [p];\n"                                 /* 9 */
+  "  ld.param.u32 %r1, [n];\n"
+  "  mov.u32 %r2, 0;\n"                                         /* 11 */
+  "  mov.u32 %r3, 0;\n"
+  "$L1:\n"
+  "  add.u32 %r3, %r3, %r2;\n"                                  /* 14 */
+  "  add.u32 %r2, %r2, 1;\n"
+  "  setp.lt.u32 %p1, %r2, %r1;\n"                              /* 16 */
+  "  @%p1 bra $L1;\n"
+  "  st.global.u32 [%rd1], %r3;\n"                              /* 18 */
+  "  ret;\n"
+  "}\n";
+
+static const char k_loop_sass[] =
+  "//--------------------- .text.k --------------------------\n"
+  "k:\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 5\n"
+  "        /*0000*/                   LDC R1, c[0x0][0x28] ;\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 11\n"
+  "        /*0010*/                   MOV R2, RZ ;\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 12\n"
+  "        /*0020*/                   MOV R3, RZ ;\n"
+  ".L_x_1:\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 14\n"
+  "        /*0030*/                   IADD3 R3, R3, R2, RZ ;\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 15\n"
+  "        /*0040*/                   IADD3 R2, R2, 0x1, RZ ;\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 14\n"
+  "        /*0050*/                   IADD3 R3, R3, R2, RZ ;\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 15\n"
+  "        /*0060*/                   IADD3 R2, R2, 0x1, RZ ;\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 16\n"
+  "        /*0070*/                   ISETP.GE.U32.AND P0, PT, R2, c[0x0][0x218], PT ;\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 17\n"
+  "        /*0080*/              @!P0 BRA `(.L_x_1) ;\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 9\n"
+  "        /*0090*/                   LDC.64 R4, c[0x0][0x210] ;\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 14\n"
+  "        /*00a0*/               @P1 IADD3 R3, R3, R2, RZ ;\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 18\n"
+  "        /*00b0*/                   STG.E desc[UR4][R4.64], R3 ;\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 19\n"
+  "        /*00c0*/                   EXIT ;\n"
+  ".L_x_2:\n"
+  "        /*00d0*/                   BRA `(.L_x_2);\n";
+
+START_TEST(test_unrolled_loop)
+{
+  struct ptx_module m;
+  struct ptx_error e;
+  char err[256];
+  ck_assert_int_eq(ptx_parse(k_loop, strlen(k_loop), &m, &e), PTX_OK);
+  struct ptx_sass_lines l;
+  ck_assert_int_eq(ptx_sass_parse(k_loop_sass, strlen(k_loop_sass), &l), 0);
+  ck_assert_uint_eq(l.nblocks, 3);
+  ck_assert_int_eq(l.looped[0], 0);
+  ck_assert_int_eq(l.looped[1], 1);               /* .L_x_1 up to the BRA back to it */
+  ck_assert_int_eq(l.looped[2], 0);
+  ck_assert_uint_eq(l.func_first[2], 0);
+  struct ptx_sass s;
+  ck_assert_int_eq(ptx_sass_attach(&m, &l, &s), 0);
+  ck_assert_int_eq(s.unroll[1], 2);               /* lines 14 and 15 twice each */
+  ck_assert_int_eq(s.unroll[2], 1);
+  struct sim_device *d = sim_device_new();
+  uint8_t params[12];
+  uint64_t a;
+  uint32_t n = 8;
+  ck_assert_int_eq(sim_malloc(d, 4, "out", &a), SIM_OK);
+  memcpy(params, &a, 8);
+  memcpy(params + 8, &n, 4);
+  struct sim_launch c = {.grid = {1, 1, 1}, .block = {32, 1, 1}, .workers = 1};
+  struct sim_result r;
+  ck_assert_int_eq(sim_run(d, &m, "k", params, sizeof params, &c, &r, err, sizeof err), SIM_OK);
+  struct met_report rep;
+  ck_assert_int_eq(met_compute(&m, &r, &rep), 0);
+  ck_assert_double_eq(rep.value[MET_INST], 4 + 4 * 8 + 2);      /* PTX */
+  ck_assert_int_eq(met_apply_sass(&rep, &m, &r, &s), 0);
+  /* 3 before the loop, 6 a pass for 4 passes, then 4 once (the predicated add counts as
+     often as the block it is in, at most once a call, not 8 times) */
+  ck_assert_double_eq(rep.value[MET_INST], 3 + 6 * 4 + 4);
+  met_report_free(&rep);
+  sim_result_free(&r);
+  sim_device_free(d);
+  ptx_sass_free(&s);
+  ptx_sass_lines_free(&l);
+  ptx_module_free(&m);
+}
+END_TEST
+
+/* Lane i reads words 2i and 2i + 1 of shared memory (lines 15, 16): two 2-way conflicted PTX
+   loads, which ptxas makes one conflict-free LDS.64 (version 2's first step in lab 07). */
+static const char k_pair[] =
+  ".version 8.0\n"                                              /* 1 */
+  ".target sm_90\n"
+  ".address_size 64\n"
+  ".shared .align 8 .b8 s[512];\n"
+  ".visible .entry k(.param .u64 p)\n"                          /* 5 */
+  "{\n"
+  "  .reg .b32 %r<8>;\n"
+  "  .reg .b64 %rd<3>;\n"
+  "  ld.param.u64 %rd1, [p];\n"                                 /* 9 */
+  "  mov.u32 %r1, %tid.x;\n"
+  "  shl.b32 %r2, %r1, 3;\n"                                    /* 11 */
+  "  mov.u32 %r3, s;\n"
+  "  add.u32 %r4, %r3, %r2;\n"                                  /* 13 */
+  "  ld.shared.u32 %r5, [%r4];\n"                               /* 14 */
+  "  ld.shared.u32 %r6, [%r4+4];\n"                             /* 15 */
+  "  add.u32 %r7, %r5, %r6;\n"
+  "  st.global.u32 [%rd1], %r7;\n"                              /* 17 */
+  "  ret;\n"
+  "}\n";
+
+static const char k_pair_sass[] =
+  "//--------------------- .text.k --------------------------\n"
+  "k:\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 6\n"
+  "        /*0000*/                   LDC R1, c[0x0][0x28] ;\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 10\n"
+  "        /*0010*/                   S2R R0, SR_TID.X ;\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 14\n"
+  "        /*0020*/                   LDS.64 R2, [R0.X8] ;\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 16\n"
+  "        /*0030*/                   IADD3 R5, R2, R3, RZ ;\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 17\n"
+  "        /*0040*/                   STG.E desc[UR4][R4.64], R5 ;\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 18\n"
+  "        /*0050*/                   EXIT ;\n"
+  ".L_x_0:\n"
+  "        /*0060*/                   BRA `(.L_x_0);\n";
+
+START_TEST(test_merged_pair_wavefronts)
+{
+  struct ptx_module m;
+  struct ptx_error e;
+  char err[256];
+  ck_assert_int_eq(ptx_parse(k_pair, strlen(k_pair), &m, &e), PTX_OK);
+  struct ptx_sass_lines l;
+  ck_assert_int_eq(ptx_sass_parse(k_pair_sass, strlen(k_pair_sass), &l), 0);
+  ck_assert_uint_eq(l.by_line[14].lds64, 1);
+  struct ptx_sass s;
+  ck_assert_int_eq(ptx_sass_attach(&m, &l, &s), 0);
+  struct sim_device *d = sim_device_new();
+  uint64_t a;
+  ck_assert_int_eq(sim_malloc(d, 4, "out", &a), SIM_OK);
+  struct sim_launch c = {.grid = {1, 1, 1}, .block = {32, 1, 1}, .workers = 1,
+                         .nocheck = SIM_NOCHECK_INIT | SIM_NOCHECK_RACE};
+  struct sim_result r;
+  ck_assert_int_eq(sim_run(d, &m, "k", &a, 8, &c, &r, err, sizeof err), SIM_OK);
+  ck_assert_msg(r.outcome == SIM_RAN_OK, "%s", r.fault.message);
+  struct met_report rep;
+  ck_assert_int_eq(met_compute(&m, &r, &rep), 0);
+  /* on PTX: two loads of 2 wavefronts each (lanes i and i + 16 share a bank), 1 ideal each */
+  ck_assert_double_eq(rep.value[MET_S_LD_WAVE], 4);
+  ck_assert_double_eq(rep.value[MET_S_LD_CONF], 2);
+  ck_assert_int_eq(met_apply_sass(&rep, &m, &r, &s), 0);
+  /* one LDS.64 over 256 contiguous bytes: 2 wavefronts, both needed, no conflict */
+  ck_assert_double_eq(rep.value[MET_S_LD_INST], 1);
+  ck_assert_double_eq(rep.value[MET_S_LD_WAVE], 2);
+  ck_assert_double_eq(rep.value[MET_S_LD_IDEAL], 2);
+  ck_assert_double_eq(rep.value[MET_S_LD_CONF], 0);
+  ck_assert_int_eq(rep.kind[MET_S_LD_CONF], MET_FROM_SASS);
+  ck_assert_double_eq(rep.ptx_value[MET_S_LD_CONF], 2);
+  met_report_free(&rep);
+  sim_result_free(&r);
+  sim_device_free(d);
+  ptx_sass_free(&s);
+  ptx_sass_lines_free(&l);
+  ptx_module_free(&m);
+}
+END_TEST
+
+START_TEST(test_predicated_branch_body)
+{
+  struct ptx_module m;
+  struct ptx_error e;
+  char err[256];
+  ck_assert_int_eq(ptx_parse(k_ifconv, strlen(k_ifconv), &m, &e), PTX_OK);
+  struct ptx_sass_lines l;
+  ck_assert_int_eq(ptx_sass_parse(k_ifconv_sass, strlen(k_ifconv_sass), &l), 0);
+  ck_assert_uint_eq(l.nrefs, 7);
+  ck_assert_uint_eq(l.skipped, 1);
+  ck_assert_uint_eq(l.refs[6].block, 0);          /* one block: nothing branches */
+  struct ptx_sass s;
+  ck_assert_int_eq(ptx_sass_attach(&m, &l, &s), 0);
+  ck_assert_uint_eq(s.nblocks, 1);
+  ck_assert_uint_eq(s.block[1], 7);
+  struct sim_device *d = sim_device_new();
+  uint64_t a;
+  ck_assert_int_eq(sim_malloc(d, 4, "out", &a), SIM_OK);
+  struct sim_launch c = {.grid = {1, 1, 1}, .block = {64, 1, 1}, .workers = 1};
+  struct sim_result r;
+  ck_assert_int_eq(sim_run(d, &m, "k", &a, 8, &c, &r, err, sizeof err), SIM_OK);
+  struct met_report rep;
+  ck_assert_int_eq(met_compute(&m, &r, &rep), 0);
+  ck_assert_double_eq(rep.value[MET_INST], 2 * 5 + 2);          /* PTX: warp 1 skips 2 */
+  ck_assert_int_eq(met_apply_sass(&rep, &m, &r, &s), 0);
+  /* both warps issue all 7 SASS instructions; only warp 0's store has a lane on */
+  ck_assert_double_eq(rep.value[MET_INST], 2 * 7);
+  ck_assert_double_eq(rep.value[MET_THREAD_INST], 64 * 7);
+  ck_assert_double_eq(rep.value[MET_G_ST_INST], 1);
+  ck_assert_int_eq(rep.kind[MET_G_ST_INST], MET_EXACT);
+  met_report_free(&rep);
+  sim_result_free(&r);
+  sim_device_free(d);
+  ptx_sass_free(&s);
+  ptx_sass_lines_free(&l);
+  ptx_module_free(&m);
+}
+END_TEST
+
+Suite *suite_sass(void)
+{
+  Suite *s = suite_create("sass");
+  TCase *t = tcase_create("listing");
+  tcase_add_test(t, test_classify);
+  tcase_add_test(t, test_parse_listing);
+  tcase_add_test(t, test_parse_rejects_non_listing);
+  tcase_add_test(t, test_attach);
+  suite_add_tcase(s, t);
+  TCase *m = tcase_create("metrics");
+  tcase_add_test(m, test_gemm_merged_loads);
+  tcase_add_test(m, test_straight_line_counts);
+  tcase_add_test(m, test_atomic_aggregated);
+  tcase_add_test(m, test_map_of_another_module);
+  tcase_add_test(m, test_predicated_branch_body);
+  tcase_add_test(m, test_branch_and_sunk_prologue);
+  tcase_add_test(m, test_early_exit_and_sunk_parameter);
+  tcase_add_test(m, test_unrolled_loop);
+  tcase_add_test(m, test_merged_pair_wavefronts);
+  suite_add_tcase(s, m);
+  return s;
+}

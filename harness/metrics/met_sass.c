@@ -73,7 +73,13 @@ int met_apply_sass(struct met_report *r, const struct ptx_module *m, const struc
     double sh = acc ? (double)st->s_req : (double)st->execs;
     double gl = acc ? (double)st->g_req : (double)st->execs;
     double lo = acc ? (double)st->l_req : (double)st->execs;
-    const uint32_t *n = c->n;
+    /* an access's SASS memory instructions a PTX execution: one, or none where ptxas merged
+       it into a neighbour's (LDS.64/128). ptxas's copies of an access in a loop it unrolls
+       (the body k times and a remainder) each run a share of the executions, so their number
+       is not a count per execution: the emulator's executions already are */
+    uint32_t n[PTX_SASS_NCLASS];
+    for (unsigned k = 0; k < PTX_SASS_NCLASS; k++)
+      n[k] = acc && c->n[k] > 1 ? 1 : c->n[k];
     double lds = n[PTX_SASS_LDS] + (acc ? n[PTX_SASS_GEN_LD] : 0);
     double sts = n[PTX_SASS_STS] + (acc ? n[PTX_SASS_GEN_ST] : 0);
     v[MET_S_LD_INST] += sh * lds;

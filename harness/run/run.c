@@ -1141,7 +1141,14 @@ static void ncu_metrics(struct ctx *c, struct launch *L, struct ms_result *mr)
   char *out = malloc(outlen);
   if (!out)
     return;
-  run_exec_capture(e.cmd.argv, NULL, out, outlen);
+  char stopped[256];
+  run_exec_tool(e.cmd.argv, "ncu", out, outlen, stopped, sizeof stopped);
+  if (stopped[0]) {                /* the grader's limit, not the kernel's result */
+    snprintf(c->res->prov.ncu_note, sizeof c->res->prov.ncu_note, RUN_NCU_STOPPED "%.150s",
+             stopped);
+    free(out);
+    return;
+  }
   if (ms_ncu_parse(&c->ms, out, mr))
     snprintf(c->res->prov.ncu_note, sizeof c->res->prov.ncu_note,
              "ncu: the GPU's performance counters are not permitted for this user "

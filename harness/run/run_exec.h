@@ -61,8 +61,9 @@ int run_exec_confined_cpu(char *const argv[], const struct run_sandbox *sb,
                           double *cpu_s);
 
 /* Run a tool that runs a student's kernel (ncu, compute-sanitizer: both launch it again
-   through `warplab emu --backend gpu`) as nvcc is run: with run_exec_tool_limits' limits, in
-   its own process group, it and all it started killed at the clock limit; it reads and writes
+   through `warplab emu --backend gpu`) as nvcc is run: with run_exec_tool_limits' CPU, clock
+   and file-size limits (not its memory and open-file caps, which the CUDA driver needs
+   beyond), in its own process group, it and all it started killed at the clock limit; it reads and writes
    what the run may (a graded run is confined by run_sandbox_confine_self, and the tool needs
    the GPU's files besides nvcc's). what names it ("ncu"). Returns as run_exec_confined; when
    a limit (or the system, for memory) stopped it, its words go into stopped ("ncu was stopped

@@ -381,6 +381,22 @@ static void park(struct launch *L, struct slot *s)
   L->parked[k] = s;
 }
 
+/* Put first (a sentence and its space) in front of fault f's message, cutting the end of the
+   message where both do not fit. */
+static void prefix_message(struct sim_fault *f, const char *first)
+{
+  char rest[sizeof f->message];
+  snprintf(rest, sizeof rest, "%s", f->message);
+  size_t k = strlen(first), n = strlen(rest);
+  if (k >= sizeof f->message)
+    k = sizeof f->message - 1;
+  if (k + n >= sizeof f->message)
+    n = sizeof f->message - 1 - k;
+  memcpy(f->message, first, k);
+  memcpy(f->message + k, rest, n);
+  f->message[k + n] = 0;
+}
+
 /* The deadlock of block s, which waited for another block when nothing else could move:
    which blocks the modelled GPU would not have started, in front of its report. */
 static void say_interblock(const struct launch *L, struct slot *s)
@@ -388,8 +404,7 @@ static void say_interblock(const struct launch *L, struct slot *s)
   struct sim_fault *f = &s->r.fault;
   if (!s->b.faulted || s->r.outcome != SIM_DEADLOCK)
     return;
-  char first[448], rest[sizeof f->message];
-  snprintf(rest, sizeof rest, "%s", f->message);
+  char first[448];
   const uint32_t *c = s->b.ctaid;
   char later[64];
   if (L->next + 1 < L->nblocks)
@@ -408,12 +423,7 @@ static void say_interblock(const struct launch *L, struct slot *s)
              c[2], L->in_flight - 1, L->in_flight == 2 ? "" : "s");
   else
     return;
-  size_t k = strlen(first), n = strlen(rest);
-  if (k + n >= sizeof f->message)
-    n = sizeof f->message - 1 - k;
-  memcpy(f->message, first, k);
-  memcpy(f->message + k, rest, n);
-  f->message[k + n] = 0;
+  prefix_message(f, first);
 }
 
 static void block_end(struct worker_out *out, struct slot *s);
@@ -438,18 +448,12 @@ static void budget_while_parked(struct worker_out *out)
   sim_block_stuck(&s->b);
   struct sim_fault *f = &s->r.fault;
   if (s->b.faulted && s->r.outcome == SIM_DEADLOCK) {
-    char first[320], rest[sizeof f->message];
-    snprintf(rest, sizeof rest, "%s", f->message);
+    char first[320];
     snprintf(first, sizeof first, "inter-block dependence: block (%u,%u,%u) waits for a write no "
              "block has made, and the launch ran past its budget of %" PRIu64 " warp-"
              "instructions before the blocks it may start had all run (a GPU hangs here). ",
              s->b.ctaid[0], s->b.ctaid[1], s->b.ctaid[2], s->b.budget);
-    size_t k = strlen(first), n = strlen(rest);
-    if (k + n >= sizeof f->message)
-      n = sizeof f->message - 1 - k;
-    memcpy(f->message, first, k);
-    memcpy(f->message + k, rest, n);
-    f->message[k + n] = 0;
+    prefix_message(f, first);
   }
   L->in_flight--;
   block_end(out, s);

@@ -499,7 +499,9 @@ static int write_dumps(const struct emu_opts *o, struct emu_arg *args, uint32_t 
 }
 
 /* `--sanitize TOOL` (GPU only): the same command again under compute-sanitizer, and its
-   first finding in the emulator's words. */
+   first finding in the emulator's words. A .cu file is built here first and the command
+   given its PTX: nvcc run under the tool's injection crashes (status 139 on an H100), and
+   the tool then checked no kernel. */
 static int sanitized(int argc, char **argv, const struct emu_opts *o)
 {
   if (o->backend != BE_GPU) {
@@ -512,34 +514,47 @@ static int sanitized(int argc, char **argv, const struct emu_opts *o)
     wl_error("cannot find the warplab executable");
     return WL_EXIT_USAGE;
   }
-  char **args = calloc((size_t)argc + 2, sizeof *args);
-  if (!args) {
+  char tmpdir[4096] = "", ptx_path[4096] = "";
+  char *text = NULL;
+  size_t len = 0;
+  int rc = get_ptx(o, tmpdir, &text, &len, ptx_path, sizeof ptx_path);
+  free(text);
+  char **args = rc ? NULL : calloc((size_t)argc + 2, sizeof *args);
+  if (!rc && !args) {
     wl_error("out of host memory");
-    return WL_EXIT_USAGE;
+    rc = WL_EXIT_USAGE;
   }
-  int k = 0;
-  args[k++] = self;
-  args[k++] = "emu";
-  for (int i = 1; i < argc; i++) {
-    if (!strcmp(argv[i], "--sanitize")) {
-      i++;
-      continue;
+  if (!rc) {
+    int k = 0;
+    args[k++] = self;
+    args[k++] = "emu";
+    for (int i = 1; i < argc; i++) {
+      if (!strcmp(argv[i], "--sanitize") || !strcmp(argv[i], "--keep-ptx")) {
+        i++;
+        continue;
+      }
+      if (!strncmp(argv[i], "--sanitize=", 11) || !strncmp(argv[i], "--keep-ptx=", 11) ||
+          !strcmp(argv[i], "--json"))
+        continue;
+      args[k++] = argv[i] == o->file ? ptx_path : argv[i];
     }
-    if (!strncmp(argv[i], "--sanitize=", 11) || !strcmp(argv[i], "--json"))
-      continue;
-    args[k++] = argv[i];
+    args[k] = NULL;
+    struct run_sanitized r;
+    char err[512];
+    if (run_sanitize(o->sanitize, args, &r, err, sizeof err)) {
+      wl_error("%s", err);
+      rc = WL_EXIT_USAGE;
+    } else {
+      emu_report_sanitizer(stdout, o->kernel, o->sanitize, &r, o->json);
+      rc = r.errors ? WL_EXIT_FAULT : WL_EXIT_OK;
+    }
   }
-  args[k] = NULL;
-  struct run_sanitized r;
-  char err[512];
-  int st = run_sanitize(o->sanitize, args, &r, err, sizeof err);
   free(args);
-  if (st) {
-    wl_error("%s", err);
-    return WL_EXIT_USAGE;
+  if (tmpdir[0]) {
+    unlink(ptx_path);
+    rmdir(tmpdir);
   }
-  emu_report_sanitizer(stdout, o->kernel, o->sanitize, &r, o->json);
-  return r.errors ? WL_EXIT_FAULT : WL_EXIT_OK;
+  return rc;
 }
 
 int wl_cmd_emu(int argc, char **argv)

@@ -84,6 +84,11 @@ int run_sanitizer_parse(const char *text, struct run_sanitized *out)
         summary = n;
       continue;
     }
+    if (!indented && !strncmp(line, "Error: ", 7) && !is_header(line)) {
+      if (!out->tool_error[0])
+        snprintf(out->tool_error, sizeof out->tool_error, "%.255s", line + 7);
+      continue;
+    }
     if (!indented && is_header(line)) {
       if (++reports == 1) {
         in_first = 1;
@@ -118,6 +123,19 @@ int run_sanitizer_parse(const char *text, struct run_sanitized *out)
   }
   out->errors = summary >= 0 ? summary : reports;
   return out->errors;
+}
+
+/* The last non-blank line of text that is not the tool's own ("========= "), into buf. */
+static void last_app_line(const char *text, char *buf, size_t n)
+{
+  buf[0] = 0;
+  for (const char *p = text; *p;) {
+    const char *e = strchr(p, '\n');
+    size_t len = e ? (size_t)(e - p) : strlen(p);
+    if (len && strncmp(p, PREFIX, sizeof PREFIX - 1) && strncmp(p, "=========", 9))
+      snprintf(buf, n, "%.*s", (int)(len < n ? len : n - 1), p);
+    p = e ? e + 1 : p + len;
+  }
 }
 
 int run_sanitize(const char *tool, char *const argv[], struct run_sanitized *out, char *err,
@@ -160,8 +178,14 @@ int run_sanitize(const char *tool, char *const argv[], struct run_sanitized *out
   } else if (st < 0 || st == 127) {
     snprintf(err, errlen, "compute-sanitizer could not be run (%s)", cs);
     rc = -1;
-  } else {
-    run_sanitizer_parse(text, out);
+  } else if (run_sanitizer_parse(text, out) == 0 && out->tool_error[0]) {
+    /* the application ended before its first launch (a build that failed under the tool):
+       nothing was checked, which is no "0 errors" */
+    char last[256];
+    last_app_line(text, last, sizeof last);
+    snprintf(err, errlen, "compute-sanitizer checked no kernel: %s%s%s", out->tool_error,
+             last[0] ? "; the application said: " : "", last);
+    rc = -1;
   }
   free(args);
   free(text);

@@ -18,16 +18,21 @@ struct run_sanitized {
   char message[768];           /* the first report, in the emulator's words ("" when none) */
   char file[256];              /* its CUDA source file and line, when the report has them */
   int line;
+  char tool_error[256];        /* the tool's own failure ("Error: Target application terminated
+                                  before first instrumented API call"): no kernel was checked */
 };
 
 /* Parse compute-sanitizer's output (its "========= " lines; anything else is ignored).
-   Returns the number of errors found. */
+   Returns the number of errors found. An unindented "Error: ..." that is not a report (the
+   tool could not check the application) goes to tool_error. */
 int run_sanitizer_parse(const char *text, struct run_sanitized *out);
 
 /* Run argv (a NULL-terminated command, e.g. warplab emu ... --backend gpu) under
    `compute-sanitizer --tool tool`, with the limits of every tool run on a student's input
    (run_exec_tool), and parse what it says. Returns 0 with *out filled, or -1 with why in err
-   (no compute-sanitizer, it could not run, or a limit stopped it: "could not be measured:
+   (no compute-sanitizer, it could not run, it checked no kernel -- "compute-sanitizer checked
+   no kernel: Target application terminated ..." with the application's last line --, or a
+   limit stopped it: "could not be measured:
    compute-sanitizer was stopped after 600 s on the clock (its limit)"). */
 int run_sanitize(const char *tool, char *const argv[], struct run_sanitized *out, char *err,
                  size_t errlen);

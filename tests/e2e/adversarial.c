@@ -471,6 +471,40 @@ START_TEST(adversarial_gpu_tools_bounded)
 }
 END_TEST
 
+/* `emu FILE.cu --sanitize` builds the PTX itself and gives the tool's run the .ptx (nvcc
+   run under compute-sanitizer crashed on an H100, and the tool then checked nothing); a tool
+   that checked no kernel ("Error: Target application terminated before first instrumented
+   API call") is an error that says so, never "0 errors". The stand-in records its arguments
+   and prints what the H100's compute-sanitizer printed. */
+START_TEST(adversarial_sanitizer_checked_nothing)
+{
+  const char *bin = e2e_tmp("bin-nothing");
+  const char *log = e2e_tmp("sanitizer-args.txt");
+  ck_assert_int_eq(system(e2e_fmt("mkdir -p '%1$s' && printf '#!/bin/sh\necho \"$@\" > %2$s\n"
+                                  "echo \"========= COMPUTE-SANITIZER\"\n"
+                                  "echo \"nvcc failed (status 139) with no message\"\n"
+                                  "echo \"========= Error: Target application terminated "
+                                  "before first instrumented API call\"\n' > "
+                                  "'%1$s/compute-sanitizer' && chmod +x '%1$s/compute-sanitizer'",
+                                  bin, log)), 0);
+  const char *path = getenv("PATH");
+  char *saved = e2e_fmt("%s", path ? path : "/usr/bin:/bin");
+  setenv("PATH", e2e_fmt("%s:%s", bin, saved), 1);
+  struct e2e_run *r = e2e_emu(e2e_kernel("oob.cu"), "--kernel", "oob_write", "--grid", "1",
+                              "--block", "32", "--arg", "f32buf:32:zero", "--arg",
+                              "f32buf:32:zero", "--arg", "i32:32", "--backend", "gpu",
+                              "--sanitize", "memcheck", (char *)NULL);
+  setenv("PATH", saved, 1);
+  e2e_expect_error(r, 2, "compute-sanitizer checked no kernel: Target application terminated "
+                   "before first instrumented API call; the application said: nvcc failed "
+                   "(status 139) with no message", (char *)NULL);
+  char *args = e2e_read_text(log);
+  ck_assert_ptr_nonnull(args);
+  ck_assert_msg(strstr(args, "--tool memcheck") && strstr(args, "/kernel.ptx") &&
+                !strstr(args, "oob.cu"), "the tool's command is not given the built PTX: %s", args);
+}
+END_TEST
+
 /* `warplab emu interblock.ptx --kernel wait_for` on Fermi M2070's profile (14 SMs of 8 blocks
    of one warp: 112 blocks at once), grid blocks of 32 threads, waiter and setter, on threads
    host threads. */
@@ -553,5 +587,6 @@ void e2e_add_adversarial_tests(Suite *s)
   tcase_add_test(tc, adversarial_small);
   tcase_add_test(tc, adversarial_interblock_spin);
   tcase_add_test(tc, adversarial_gpu_tools_bounded);
+  tcase_add_test(tc, adversarial_sanitizer_checked_nothing);
   suite_add_tcase(s, tc);
 }

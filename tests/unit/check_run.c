@@ -213,6 +213,16 @@ START_TEST(test_sanitizer_parse)
   ck_assert_int_eq(run_sanitizer_parse("========= COMPUTE-SANITIZER\n"
                                        "========= ERROR SUMMARY: 0 errors\n", &r), 0);
   ck_assert_str_eq(r.message, "");
+  ck_assert_str_eq(r.tool_error, "");
+
+  /* what an H100 printed when nvcc crashed under the tool: no kernel checked, no report */
+  ck_assert_int_eq(run_sanitizer_parse("========= COMPUTE-SANITIZER\n"
+                                       "nvcc failed (status 139) with no message\n"
+                                       "========= Error: Target application terminated before "
+                                       "first instrumented API call\n", &r), 0);
+  ck_assert_str_eq(r.tool_error, "Target application terminated before first instrumented API "
+                   "call");
+  ck_assert_str_eq(r.message, "");
 }
 END_TEST
 

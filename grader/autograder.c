@@ -15,6 +15,7 @@
 #include "grader/autograder.h"
 #include "grader/release.h"
 #include "grader/submission.h"
+#include "run/run_exec.h"
 
 const char *autograder_root(void)
 {
@@ -303,36 +304,26 @@ static int grade_child(const char *warplab, const char *lab, const char *dir, co
   snprintf(runs, sizeof runs, "%.4000s/runs", out);
   snprintf(jpath, sizeof jpath, "%.4000s/grade.json", out);
   snprintf(lpath, sizeof lpath, "%.4000s/grade.log", out);
-  fflush(NULL);
-  pid_t pid = fork();
-  if (pid < 0)
-    return -1;
-  if (pid == 0) {
-    int jo = open(jpath, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    int lo = open(lpath, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    int ni = open("/dev/null", O_RDONLY);
-    if (jo < 0 || lo < 0 || ni < 0 || dup2(jo, 1) < 0 || dup2(lo, 2) < 0 || dup2(ni, 0) < 0)
-      _exit(127);
-    setpgid(0, 0);   /* its own group: a timeout ends nvcc and whatever else it started */
-    execl(warplab, warplab, "grade", lab, dir, "--backend", "emu", "--json", "--out", runs,
-          (char *)NULL);
-    _exit(127);
-  }
-  setpgid(pid, pid);
-  int status = 0;
-  for (unsigned waited = 0;; waited++) {
-    pid_t r = waitpid(pid, &status, WNOHANG);
-    if (r == pid)
-      return status;
-    if (r < 0 && errno != EINTR)
-      return -1;
-    if (waited >= timeout_s * 10) {
-      kill(-pid, SIGKILL);
-      waitpid(pid, &status, 0);
-      return -2;
+  int jo = open(jpath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  int lo = open(lpath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  int rc = -1;
+  if (jo >= 0 && lo >= 0) {
+    char *argv[] = {(char *)warplab, "grade", (char *)lab, (char *)dir, "--backend", "emu",
+                    "--json", "--out", runs, NULL};
+    struct run_exec_child c = {.in = -1, .out = jo, .err = lo, .pass_fd = -1, .pass_as = -1};
+    fflush(NULL);
+    pid_t pid = run_exec_start(argv, &c);
+    if (pid > 0) {
+      rc = run_exec_wait(pid, timeout_s);
+      if (rc == RUN_EXEC_TIMEOUT)
+        rc = -2;
     }
-    usleep(100000);
   }
+  if (jo >= 0)
+    close(jo);
+  if (lo >= 0)
+    close(lo);
+  return rc;
 }
 
 /* The checks of the tests lab.json marks hidden stay out of the students' sight on

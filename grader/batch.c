@@ -19,6 +19,7 @@
 #include "grader/batch.h"
 #include "grader/class_charts.h"
 #include "grader/submission.h"
+#include "run/run_exec.h"
 
 #define MAX_STUDENTS BATCH_MAX_STUDENTS
 #define MAX_JOBS 64
@@ -390,37 +391,6 @@ static pid_t start(const struct batch_opts *o, const char *student, const char *
   snprintf(log, sizeof log, "%.4300s/log.txt", sdir);
   snprintf(runs, sizeof runs, "%.4300s/runs", sdir);
   snprintf(fdarg, sizeof fdarg, "%d", RESULT_FD);
-  pid_t parent = getpid();
-  pid_t pid = fork();
-  if (pid != 0)
-    return pid;
-  /* the child: its own process group, limits, output to the student's log. It dies with the
-     batch: a batch killed and resumed must not find an orphan of its first run still writing
-     the same student's log. */
-  setpgid(0, 0);
-  prctl(PR_SET_PDEATHSIG, SIGKILL);
-  if (getppid() != parent)
-    _exit(126);                                 /* the batch died before prctl took effect */
-  struct rlimit as = {(rlim_t)o->memory_mb << 20, (rlim_t)o->memory_mb << 20};
-#if defined(__SANITIZE_ADDRESS__)
-  /* an AddressSanitizer build reserves terabytes of address space for its shadow memory: an
-     address-space cap would stop it from starting, so the sanitizer build grades uncapped */
-  (void)as;
-#else
-  if (o->memory_mb)
-    setrlimit(RLIMIT_AS, &as);
-#endif
-  struct rlimit core = {0, 0};
-  setrlimit(RLIMIT_CORE, &core);
-  int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd >= 0) {
-    dup2(fd, 1);
-    dup2(fd, 2);
-  }
-  /* the result's descriptor, open across exec (dup2 clears close-on-exec; onto itself it
-     does not) */
-  if (rfd == RESULT_FD ? fcntl(rfd, F_SETFD, 0) : dup2(rfd, RESULT_FD) < 0)
-    _exit(126);
   char *argv[16];
   int a = 0;
   argv[a++] = (char *)o->warplab;
@@ -438,8 +408,21 @@ static pid_t start(const struct batch_opts *o, const char *student, const char *
     argv[a++] = (char *)o->seed;
   }
   argv[a] = NULL;
-  execv(o->warplab, argv);
-  _exit(127);
+  /* its own process group, limits, output to the student's log. It dies with the batch: a
+     batch killed and resumed must not find an orphan of its first run still writing the same
+     student's log. */
+  int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  struct run_exec_child c = {.in = -1, .out = fd, .err = fd, .pass_fd = rfd, .pass_as = RESULT_FD,
+                             .no_core = 1, .die_with_us = 1};
+#if !defined(__SANITIZE_ADDRESS__)
+  /* an AddressSanitizer build reserves terabytes of address space for its shadow memory: an
+     address-space cap would stop it from starting, so the sanitizer build grades uncapped */
+  c.as_bytes = (unsigned long long)o->memory_mb << 20;
+#endif
+  pid_t pid = run_exec_start(argv, &c);
+  if (fd >= 0)
+    close(fd);
+  return pid;
 }
 
 #define MAX_RESULT_BYTES (4 << 20)

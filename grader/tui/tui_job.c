@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "grader/tui/tui_int.h"
+#include "run/run_exec.h"
 
 #define MAX_ARGS 48
 
@@ -87,30 +88,15 @@ int tui_job_start(struct tui_job *j, const char *warplab, const char *lab_id,
     snprintf(err, errlen, "cannot write the run's output into %s: %s", dir, strerror(errno));
     goto fail;
   }
-  pid_t pid = fork();
+  /* the child: its own process group, no terminal, the fatal signals' handlers (the
+     screen's) back to their defaults */
+  struct run_exec_child c = {.in = in, .out = out, .err = errfd, .pass_fd = -1, .pass_as = -1,
+                             .default_signals = 1};
+  pid_t pid = run_exec_start((char *const *)argv, &c);
   if (pid < 0) {
     snprintf(err, errlen, "cannot start a run: %s", strerror(errno));
     goto fail;
   }
-  if (pid == 0) {
-    /* the child: its own process group, no terminal; only async-signal-safe calls up to exec,
-       and _exit (never exit: the atexit handlers belong to the screen) */
-    setpgid(0, 0);
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = SIG_DFL;
-    static const int sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
-    for (size_t i = 0; i < sizeof sigs / sizeof *sigs; i++)
-      sigaction(sigs[i], &sa, NULL);
-    if (dup2(in, 0) < 0 || dup2(out, 1) < 0 || dup2(errfd, 2) < 0)
-      _exit(127);
-    execv(warplab, (char *const *)argv);
-    static const char msg[] = "warplab: the feedback screen cannot start warplab for a run\n";
-    ssize_t w = write(2, msg, sizeof msg - 1);
-    (void)w;
-    _exit(127);
-  }
-  setpgid(pid, pid);   /* also here, so that a stop right after the fork reaches the group */
   close(out);
   close(errfd);
   close(in);

@@ -296,3 +296,76 @@ int run_self_path(char *buf, size_t len)
   buf[n] = 0;
   return 0;
 }
+
+pid_t run_exec_start(char *const argv[], const struct run_exec_child *c)
+{
+  pid_t parent = getpid();
+  pid_t pid = fork();
+  if (pid != 0) {
+    if (pid > 0)
+      setpgid(pid, pid);            /* also here: a kill right after the fork reaches it */
+    return pid;
+  }
+  setpgid(0, 0);
+  if (c->die_with_us) {
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() != parent)
+      _exit(126);                   /* we died before prctl took effect */
+  }
+  if (c->default_signals) {
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = SIG_DFL;
+    static const int sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT,
+                               SIGPIPE};
+    for (size_t i = 0; i < sizeof sigs / sizeof *sigs; i++)
+      sigaction(sigs[i], &sa, NULL);
+  }
+  if (c->as_bytes) {
+    struct rlimit as = {(rlim_t)c->as_bytes, (rlim_t)c->as_bytes};
+    setrlimit(RLIMIT_AS, &as);
+  }
+  if (c->no_core) {
+    struct rlimit core = {0, 0};
+    setrlimit(RLIMIT_CORE, &core);
+  }
+  int in = c->in >= 0 ? c->in : open("/dev/null", O_RDONLY | O_CLOEXEC);
+  if (in < 0 || dup2(in, 0) < 0 || (c->out >= 0 && dup2(c->out, 1) < 0) ||
+      (c->err >= 0 && dup2(c->err, 2) < 0))
+    _exit(127);
+  /* open across exec (dup2 clears close-on-exec; onto itself it does not) */
+  if (c->pass_fd >= 0 && (c->pass_fd == c->pass_as ? fcntl(c->pass_fd, F_SETFD, 0)
+                                                    : dup2(c->pass_fd, c->pass_as)) < 0)
+    _exit(126);
+  execv(argv[0], argv);
+  static const char msg[] = "warplab: cannot run a program: ";
+  ssize_t w = write(2, msg, sizeof msg - 1);
+  w = write(2, argv[0], strlen(argv[0]));
+  w = write(2, "\n", 1);
+  (void)w;
+  _exit(127);
+}
+
+int run_exec_wait(pid_t pid, unsigned timeout_s)
+{
+  double deadline = timeout_s ? now_s() + timeout_s : 0;
+  int status = 0;
+  for (;;) {
+    pid_t r = waitpid(pid, &status, deadline ? WNOHANG : 0);
+    if (r == pid)
+      return status;
+    if (r < 0 && errno != EINTR)
+      return -1;
+    if (deadline && now_s() >= deadline) {
+      kill(-pid, SIGKILL);
+      kill(pid, SIGKILL);
+      while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+        ;
+      return RUN_EXEC_TIMEOUT;
+    }
+    if (deadline) {
+      struct timespec ts = {0, 50 * 1000 * 1000};
+      nanosleep(&ts, NULL);
+    }
+  }
+}

@@ -9,6 +9,7 @@
 #define WARPLAB_RUN_EXEC_H
 
 #include <stddef.h>
+#include <sys/types.h>
 
 #include "run/run_sandbox.h"
 
@@ -70,6 +71,29 @@ int run_exec_confined_cpu(char *const argv[], const struct run_sandbox *sb,
    after 600 s on the clock (its limit)"), else stopped is "". */
 int run_exec_tool(char *const argv[], const char *what, char *out, size_t outlen, char *stopped,
                   size_t n);
+
+/* How run_exec_start sets up a child before it runs its program. Descriptors are the
+   caller's: -1 gives /dev/null (stdin) or leaves the stream as ours (stdout, stderr). */
+struct run_exec_child {
+  int in, out, err;             /* its standard streams */
+  int pass_fd, pass_as;         /* pass_fd open across exec as descriptor pass_as (-1: none) */
+  unsigned long long as_bytes;  /* RLIMIT_AS (0: none) */
+  int no_core;                  /* no core files */
+  int die_with_us;              /* killed when this process ends (and never started after) */
+  int default_signals;          /* the fatal signals' handlers back to their defaults */
+};
+
+/* Start argv[0] (a path; not searched) with argv as c says, in a process group of its own, so
+   run_exec_wait's timeout and a caller's kill(-pid) end what it starts too. Only
+   async-signal-safe calls run between fork and exec. Returns its pid, or -1 (errno). The one
+   place warplab forks a program: the batch's graders, the screen's runs, the autograder's
+   grade and every tool above use it. */
+pid_t run_exec_start(char *const argv[], const struct run_exec_child *c);
+
+/* Wait for child pid (started by run_exec_start) for at most timeout_s seconds (0: for ever),
+   then kill its process group. Returns its wait status, RUN_EXEC_TIMEOUT when it was killed
+   for time, or -1 (errno). */
+int run_exec_wait(pid_t pid, unsigned timeout_s);
 
 /* The running executable's path (/proc/self/exe), into buf. Returns 0, or -1. */
 int run_self_path(char *buf, size_t len);

@@ -620,6 +620,56 @@ START_TEST(test_exec_tool_bounded)
 }
 END_TEST
 
+/* run_exec_start and run_exec_wait, the one fork of the batch, the screen and the
+   autograder: the streams and the passed descriptor reach the program, its status comes back,
+   and a timeout kills its whole group (a grandchild that keeps the pipe open too). */
+START_TEST(test_exec_start_wait)
+{
+  char path[] = "/tmp/warplab-exec-XXXXXX";
+  int out = mkstemp(path);
+  ck_assert_int_ge(out, 0);
+  int p[2];
+  ck_assert_int_eq(pipe(p), 0);
+  char *prog[] = {"/bin/sh", "-c", "echo to-out; echo to-fd >&5; exit 3", NULL};
+  struct run_exec_child c = {.in = -1, .out = out, .err = out, .pass_fd = p[1], .pass_as = 5};
+  pid_t pid = run_exec_start(prog, &c);
+  ck_assert_int_gt(pid, 0);
+  close(p[1]);
+  int st = run_exec_wait(pid, 0);
+  ck_assert(WIFEXITED(st));
+  ck_assert_int_eq(WEXITSTATUS(st), 3);
+  char buf[64] = "";
+  ck_assert_int_eq(read(p[0], buf, sizeof buf - 1), 6);
+  ck_assert_str_eq(buf, "to-fd\n");
+  close(p[0]);
+  ck_assert_int_eq(pread(out, buf, sizeof buf - 1, 0), 7);
+  buf[7] = 0;
+  ck_assert_str_eq(buf, "to-out\n");
+  close(out);
+  unlink(path);
+
+  /* a child that sleeps, with a grandchild in its group: both gone after the timeout */
+  ck_assert_int_eq(pipe(p), 0);
+  char *sleeper[] = {"/bin/sh", "-c", "sleep 30 & sleep 30", NULL};
+  struct run_exec_child s = {.in = -1, .out = p[1], .err = -1, .pass_fd = -1, .pass_as = -1};
+  pid = run_exec_start(sleeper, &s);
+  ck_assert_int_gt(pid, 0);
+  close(p[1]);
+  ck_assert_int_eq(run_exec_wait(pid, 1), RUN_EXEC_TIMEOUT);
+  ck_assert_int_eq(read(p[0], buf, sizeof buf), 0);     /* end of file: no writer is left */
+  close(p[0]);
+
+  char *missing[] = {"/nonexistent/program", NULL};
+  struct run_exec_child m = {.in = -1, .out = -1, .err = open("/dev/null", O_WRONLY),
+                             .pass_fd = -1, .pass_as = -1};
+  pid = run_exec_start(missing, &m);
+  close(m.err);
+  st = run_exec_wait(pid, 5);
+  ck_assert(WIFEXITED(st));
+  ck_assert_int_eq(WEXITSTATUS(st), 127);
+}
+END_TEST
+
 Suite *suite_sandbox(void)
 {
   Suite *s = suite_create("sandbox");
@@ -641,6 +691,7 @@ Suite *suite_sandbox(void)
   tcase_add_test(tc, test_none_sets_folder);
   tcase_add_test(tc, test_exec_limits);
   tcase_add_test(tc, test_exec_tool_bounded);
+  tcase_add_test(tc, test_exec_start_wait);
   tcase_add_test(tc, test_confine_self);
   suite_add_tcase(s, tc);
   return s;

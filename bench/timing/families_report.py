@@ -37,6 +37,19 @@ FAMILIES = ["transpose", "gather", "loops", "stencil", "gemm", "conv2d", "scan",
 # the sizes; where that is not the work, an expression over them
 WORK = {"gemm": lambda s: s["n"] * s["n"] * s["k"]}
 
+# what each family's points are, in lab.json's order (the labels are the swept values)
+NAMES = {
+    "transpose": ["copy", "naive", "tile", "tile padded"],
+    "gather": ["sorted", "random in 16 KB", "random"],
+    "loops": ["sorted trips", "random trips", "random 0..7"],
+    "stencil": ["1-D naive", "1-D shared", "2-D naive", "2-D shared"],
+    "gemm": ["naive", "tiled 16", "tiled 32", "regs 2x2", "regs 4x4"],
+    "conv2d": ["3x3", "5x5", "7x7"],
+    "scan": ["Hillis-Steele", "Blelloch", "warp shuffle"],
+    "spmv": ["vector banded", "vector random", "scalar banded", "scalar random"],
+    "rowred": ["gemv thread", "gemv warp", "softmax thread", "softmax warp"],
+}
+
 INST = "smsp__inst_executed.sum"
 
 
@@ -150,13 +163,14 @@ def family(name, emu, gpu, ncu, tot):
     size_e = (emu.get("provenance") or {}).get("sizes", "?")
     size_g = (gpu.get("provenance") or {}).get("sizes", "-") if gpu else "-"
     print(f"\n{name}  (model at {size_e}; GPU at {size_g})")
-    print(f"  {'sweep / point':<28} {'model us':>10} {'GPU us':>10} {'model x':>8} {'GPU x':>8}"
+    print(f"  {'point (swept values)':<36} {'model us':>10} {'GPU us':>10} {'model x':>8} {'GPU x':>8}"
           f" {'err':>7} {'abs err':>8} {'inst/work model':>16} {'ncu':>10} {'inst':>6}")
     base_e = pe[0][2]
     first = (pe[0][0], pe[0][1])
     base_g = pg[first][0] if first in pg else None
     errs, abs_errs, within, compared, inst_ok, inst_n = [], [], 0, 0, 0, 0
-    for s, l, te, ie, _ in pe:
+    names = NAMES.get(name, [])
+    for pos, (s, l, te, ie, _) in enumerate(pe):
         g = pg.get((s, l))
         tg = g[0] if g else None
         xe = te / base_e if base_e else None
@@ -182,8 +196,8 @@ def family(name, emu, gpu, ncu, tot):
             iagree = ipw_e / ipw_g - 1
             inst_n += 1
             inst_ok += abs(iagree) <= 0.05
-        label = f"{s} / {l}"
-        print(f"  {label:<28} {fmt(te * 1e3, '.2f', 10)} {fmt(None if tg is None else tg * 1e3, '.2f', 10)}"
+        label = f"{names[pos]} ({l})" if pos < len(names) else f"{s} / {l}"
+        print(f"  {label[:36]:<36} {fmt(te * 1e3, '.2f', 10)} {fmt(None if tg is None else tg * 1e3, '.2f', 10)}"
               f" {fmt(xe, '.3f', 8)} {fmt(xg, '.3f', 8)} {pct(err)} {pct(abs_err, 8)}"
               f" {fmt(ipw_e, '.4g', 16)} {fmt(ipw_g, '.4g', 10)} {pct(iagree, 6)}")
     line = f"  {name}: "

@@ -15,6 +15,8 @@
 #   WARPLAB=PATH  the warplab binary (default: the repository's bin/warplab; build it with make)
 #   NCU=1         on the GPU, also take the metrics with Nsight Compute (default --no-ncu:
 #                 timings only, one launch series per point)
+#   ARCH=PROFILE  on the emulator, model that architecture profile (warplab run --arch:
+#                 h200, h100-sxm, ...; default warplab's own)
 set -u
 
 usage() {
@@ -62,6 +64,9 @@ for name in "${names[@]}"; do
   args=(run "$dir" --backend "$backend" --json --kernel-file "$dir/$kfile" --results "$outdir/results")
   if [ "$backend" != emu ] && [ "${NCU:-0}" != 1 ]; then
     args+=(--no-ncu)
+  fi
+  if [ "$backend" = emu ] && [ -n "${ARCH:-}" ]; then
+    args+=(--arch "$ARCH")
   fi
   echo "== $name: $warplab ${args[*]}" >&2
   start=$(date +%s.%N)

@@ -21,9 +21,11 @@
  * note in the chart saying so.
  *
  * The scripts are written next to their data and refer to it by name, so `gnuplot NAME.gp`
- * in the results folder redraws a chart. gnuplot (found on PATH) runs through harness/run's
- * process runner (run_exec.h), in the results folder, killed when it takes longer than
- * PLOT_TIMEOUT_S.
+ * in the results folder redraws a chart. All of a run's charts are drawn by one gnuplot
+ * (found on PATH, run through harness/run's process runner, run_exec.h, in the results
+ * folder), each script from a fresh session; a chart whose script fails is drawn again alone,
+ * for its message, and the ones after it too. gnuplot is killed when it takes longer than
+ * PLOT_TIMEOUT_S a chart.
  */
 #include <errno.h>
 #include <math.h>
@@ -1501,13 +1503,132 @@ static int gp_text(const char *gnuplot, const char *dir, const char *name, char 
   return rc;
 }
 
+/* Whether a chart's name can go into a gnuplot command as it is (lab.json's chart names
+   can: letters, digits, '-' and '_'). */
+static int plain_name(const char *name)
+{
+  for (const char *p = name; *p; p++)
+    if (!(*p == '-' || *p == '_' || *p == '.' || (*p >= '0' && *p <= '9') ||
+          (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z')))
+      return 0;
+  return name[0] != 0;
+}
+
+#define DREW "warplab drew "   /* gnuplot prints it after each chart of a batch it drew */
+
+/* One gnuplot for the charts of l whose names are plain: `gnuplot -e "reset session"
+   A.gp -e 'print "warplab drew A"' -e "reset session" B.gp ...` in dir, each script from a
+   fresh session (nothing one chart sets reaches the next), sets drawn[i] for each chart it
+   drew (gnuplot stops at a script's first error: the charts after it are not drawn).
+   Returns 0, or -2 with err when it ran out of time. */
+static int gp_batch(const char *gnuplot, const char *dir, const struct plot_list *l, int drawn[],
+                    char *err, size_t errlen)
+{
+  size_t nargs = 0, nplain = 0;
+  const char **args = calloc((size_t)l->n * 5 + 1, sizeof *args);
+  char (*script)[80] = calloc(l->n ? l->n : 1, sizeof *script);
+  char (*mark)[112] = calloc(l->n ? l->n : 1, sizeof *mark);
+  size_t loglen = 65536;
+  char *log = malloc(loglen);
+  int rc = 0;
+  if (!args || !script || !mark || !log)
+    goto out;                        /* nothing drawn: each chart is drawn alone */
+  for (uint32_t i = 0; i < l->n; i++) {
+    if (!plain_name(l->name[i]))
+      continue;
+    snprintf(script[i], sizeof script[i], "%s.gp", l->name[i]);
+    snprintf(mark[i], sizeof mark[i], "print \"" DREW "%s\"", l->name[i]);
+    args[nargs++] = "-e";
+    args[nargs++] = "reset session";
+    args[nargs++] = script[i];
+    args[nargs++] = "-e";
+    args[nargs++] = mark[i];
+    nplain++;
+  }
+  if (!nplain)
+    goto out;
+  char e[1200];
+  int st = gp_exec(gnuplot, dir, args, nargs, PLOT_TIMEOUT_S * (unsigned)nplain, "(all charts)",
+                   log, loglen, e, sizeof e);
+  if (st == -2) {
+    snprintf(err, errlen, "%s", e);
+    rc = -2;
+  }
+  /* the charts it drew: its lines "warplab drew NAME" */
+  for (char *line = log; *line;) {
+    size_t len = strcspn(line, "\n");
+    if (len > strlen(DREW) && !strncmp(line, DREW, strlen(DREW)))
+      for (uint32_t i = 0; i < l->n; i++)
+        if (!drawn[i] && len - strlen(DREW) == strlen(l->name[i]) &&
+            !strncmp(line + strlen(DREW), l->name[i], len - strlen(DREW)))
+          drawn[i] = 1;
+    line += len + (line[len] == '\n');
+  }
+out:
+  free(args);
+  free(script);
+  free(mark);
+  free(log);
+  return rc;
+}
+
+int plot_list_add(struct plot_list *l, const char *name, const char *what, char *err,
+                  size_t errlen)
+{
+  if (l->n == PLOT_MAX_LIST) {
+    snprintf(err, errlen, "%s%s: more than %d charts in one run", what, name, PLOT_MAX_LIST);
+    return -1;
+  }
+  snprintf(l->name[l->n], sizeof l->name[l->n], "%s", name);
+  snprintf(l->what[l->n], sizeof l->what[l->n], "%s", what);
+  l->n++;
+  return 0;
+}
+
+int plot_list_draw(const struct plot_list *l, const char *dir, char *paths_out, size_t paths_len,
+                   char *err, size_t errlen)
+{
+  if (!l->n)
+    return PLOT_OK;
+  char gnuplot[1024];
+  if (plot_find_gnuplot(gnuplot, sizeof gnuplot)) {
+    snprintf(err, errlen, "gnuplot is not installed (not on PATH): the charts' data and scripts "
+             "are in %s, the pictures are not drawn", dir);
+    return PLOT_NO_GNUPLOT;
+  }
+  int drawn[PLOT_MAX_LIST] = {0};
+  char e[1400];
+  int rc = PLOT_OK;
+  int hung = gp_batch(gnuplot, dir, l, drawn, e, sizeof e) == -2;
+  for (uint32_t i = 0; i < l->n; i++) {
+    /* one the batch did not draw is drawn alone: the one whose script failed says why, the
+       ones after it are drawn; a gnuplot that hung is not tried on every chart */
+    int st = drawn[i] ? 0 : hung ? -2 : 0;
+    if (!drawn[i] && !hung) {
+      char script[80];
+      snprintf(script, sizeof script, "%s.gp", l->name[i]);
+      st = gp_run(gnuplot, dir, script, e, sizeof e);
+      hung = st == -2;
+    }
+    if (st) {
+      if (rc == PLOT_OK) {
+        snprintf(err, errlen, "%s%s", l->what[i], e);
+        rc = PLOT_FAILED;
+      }
+      continue;
+    }
+    char png[1200];
+    path_join(png, sizeof png, dir, l->name[i], ".png");
+    append_line(paths_out, paths_len, png);
+  }
+  return rc;
+}
+
 /* ---- the entry points ---- */
 
-int plot_lab_charts(const struct run_lab *lab, const struct run_result *r, char *paths_out,
-                    size_t paths_len, char *err, size_t errlen)
+int plot_lab_scripts(const struct run_lab *lab, const struct run_result *r,
+                     struct plot_list *l, char *err, size_t errlen)
 {
-  if (paths_len)
-    paths_out[0] = 0;
   json_t *charts = lab->json ? json_object_get(lab->json, "charts") : NULL;
   if (!charts || r->npoints == 0)
     return PLOT_OK;
@@ -1521,43 +1642,49 @@ int plot_lab_charts(const struct run_lab *lab, const struct run_result *r, char 
     snprintf(err, errlen, "out of host memory");
     return PLOT_FAILED;
   }
-  /* every definition first, so a broken one is reported before anything is drawn */
+  /* every definition first, so a broken one is reported before anything is written */
   for (size_t i = 0; i < n; i++)
     if (chart_parse(lab, json_array_get(charts, i), i, c, err, errlen)) {
       free(c);
       return PLOT_BAD_CHART;
     }
-  char gnuplot[1024];
-  int have = plot_find_gnuplot(gnuplot, sizeof gnuplot) == 0;
   int rc = PLOT_OK;
   for (size_t i = 0; i < n; i++) {
     char e[1024];
     chart_parse(lab, json_array_get(charts, i), i, c, e, sizeof e);
     chart_gather(c, r);
-    char script[128];
-    snprintf(script, sizeof script, "%s.gp", c->name);
-    int st = write_dat(c, r, e, sizeof e) || write_script(c, r, TARGET_FILES, 0, 0, e, sizeof e)
-             ? -1 : have ? gp_run(gnuplot, r->results_dir, script, e, sizeof e) : 0;
-    if (st) {
+    if (write_dat(c, r, e, sizeof e) || write_script(c, r, TARGET_FILES, 0, 0, e, sizeof e) ||
+        plot_list_add(l, c->name, "", e, sizeof e)) {
       if (rc == PLOT_OK) {
         snprintf(err, errlen, "%s", e);
         rc = PLOT_FAILED;
       }
-      have = have && st != -2;   /* a gnuplot that hangs once is not tried on every chart */
-      continue;
-    }
-    if (have) {
-      char png[1200];
-      path_join(png, sizeof png, r->results_dir, c->name, ".png");
-      append_line(paths_out, paths_len, png);
     }
   }
   free(c);
-  if (!have && rc == PLOT_OK) {
-    snprintf(err, errlen, "gnuplot is not installed (not on PATH): the charts' data and scripts "
-             "are in %s, the pictures are not drawn", r->results_dir);
-    rc = PLOT_NO_GNUPLOT;
+  return rc;
+}
+
+int plot_lab_charts(const struct run_lab *lab, const struct run_result *r, char *paths_out,
+                    size_t paths_len, char *err, size_t errlen)
+{
+  if (paths_len)
+    paths_out[0] = 0;
+  struct plot_list *l = calloc(1, sizeof *l);
+  if (!l) {
+    snprintf(err, errlen, "out of host memory");
+    return PLOT_FAILED;
   }
+  int rc = plot_lab_scripts(lab, r, l, err, errlen);
+  if (rc != PLOT_BAD_CHART) {
+    char e[1600];
+    int drc = plot_list_draw(l, r->results_dir, paths_out, paths_len, e, sizeof e);
+    if (rc == PLOT_OK && drc != PLOT_OK) {
+      snprintf(err, errlen, "%s", e);
+      rc = drc;
+    }
+  }
+  free(l);
   return rc;
 }
 

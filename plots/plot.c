@@ -21,25 +21,23 @@
  * note in the chart saying so.
  *
  * The scripts are written next to their data and refer to it by name, so `gnuplot NAME.gp`
- * in the results folder redraws a chart. gnuplot runs as a child process (fork and exec,
- * found on PATH), in the results folder, killed when it takes longer than PLOT_TIMEOUT_S.
+ * in the results folder redraws a chart. All of a run's charts are drawn by one gnuplot
+ * (found on PATH, run through harness/run's process runner, run_exec.h, in the results
+ * folder), each script from a fresh session; a chart whose script fails is drawn again alone,
+ * for its message, and the ones after it too. gnuplot is killed when it takes longer than
+ * PLOT_TIMEOUT_S a chart.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <math.h>
-#include <poll.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
-#include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "metrics/met.h"
 #include "metrics/occ.h"
 #include "plots/plot.h"
+#include "run/run_exec.h"
 #include "run/run_expr.h"
 
 /* ---- the chart: its definition and its figures ---- */
@@ -949,7 +947,8 @@ static void gp_preamble(FILE *f, const struct chart *c, const struct run_result 
   fprintf(f, "# Data: %s.dat. Redraw with `gnuplot %s%s` in this folder.\n", c->name, c->name,
           dumb ? ".term.gp" : ".gp");
   if (dumb) {
-    fprintf(f, "set terminal dumb size %d,%d noenhanced\nset output\n", width, height);
+    fprintf(f, "set terminal dumb size %d,%d noenhanced\n", width, height);
+    fputs("if (exists(\"warplab_out\")) { set output warplab_out } else { set output }\n", f);
   } else {
     fprintf(f, "if (strstrt(GPVAL_TERMINALS, \"pngcairo\") > 0) {\n"
                "  set terminal pngcairo size %d,%d font \"Sans,12\" noenhanced background rgb \"white\"\n"
@@ -1419,139 +1418,6 @@ int plot_find_gnuplot(char *out, size_t outlen)
   return -1;
 }
 
-static double now_s(void)
-{
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-/* Append what fd has to buf (cut at len, the rest read and dropped). Returns 0 at end of
-   file, 1 when there may be more. */
-static int drain(int fd, char *buf, size_t len, size_t *used)
-{
-  char tmp[4096];
-  ssize_t n = read(fd, tmp, sizeof tmp);
-  if (n < 0)
-    return errno == EINTR || errno == EAGAIN ? 1 : 0;
-  if (n == 0)
-    return 0;
-  size_t take = (size_t)n;
-  if (len && *used + take > len - 1)
-    take = len - 1 - *used;
-  if (take) {
-    memcpy(buf + *used, tmp, take);
-    *used += take;
-    buf[*used] = 0;
-  }
-  return 1;
-}
-
-/* Run gnuplot on script (a file in dir), in dir. Its standard output goes to out (when not
-   NULL). Returns 0, -1 with err (gnuplot's own message when it failed), or -2 with err when
-   it ran out of time and was stopped. */
-static int gp_run(const char *gnuplot, const char *dir, const char *script, char *out,
-                  size_t outlen, char *err, size_t errlen)
-{
-  int po[2], pe[2];
-  if (pipe(po) != 0) {
-    snprintf(err, errlen, "cannot run gnuplot: %s", strerror(errno));
-    return -1;
-  }
-  if (pipe(pe) != 0) {
-    snprintf(err, errlen, "cannot run gnuplot: %s", strerror(errno));
-    close(po[0]);
-    close(po[1]);
-    return -1;
-  }
-  pid_t pid = fork();
-  if (pid < 0) {
-    snprintf(err, errlen, "cannot run gnuplot: %s", strerror(errno));
-    close(po[0]), close(po[1]), close(pe[0]), close(pe[1]);
-    return -1;
-  }
-  if (pid == 0) {
-    prctl(PR_SET_PDEATHSIG, SIGKILL);          /* gnuplot dies with warplab */
-    int null = open("/dev/null", O_RDONLY);
-    if (null >= 0)
-      dup2(null, 0);
-    dup2(po[1], 1);
-    dup2(pe[1], 2);
-    close(po[0]), close(po[1]), close(pe[0]), close(pe[1]);
-    if (null > 2)
-      close(null);
-    if (chdir(dir) != 0) {
-      fprintf(stderr, "cannot enter %s: %s\n", dir, strerror(errno));
-      _exit(126);
-    }
-    execl(gnuplot, "gnuplot", script, (char *)NULL);
-    fprintf(stderr, "cannot run %s: %s\n", gnuplot, strerror(errno));
-    _exit(127);
-  }
-  close(po[1]);
-  close(pe[1]);
-  char diag[2048] = "";
-  size_t nout = 0, ndiag = 0;
-  if (out && outlen)
-    out[0] = 0;
-  struct pollfd fds[2] = {{po[0], POLLIN, 0}, {pe[0], POLLIN, 0}};
-  double deadline = now_s() + PLOT_TIMEOUT_S;
-  int timed_out = 0, status = 0;
-  while (fds[0].fd >= 0 || fds[1].fd >= 0) {
-    double left = deadline - now_s();
-    if (left <= 0) {
-      timed_out = 1;
-      break;
-    }
-    int n = poll(fds, 2, (int)(left * 1000) + 1);
-    if (n < 0 && errno != EINTR)
-      break;
-    for (int k = 0; n > 0 && k < 2; k++) {
-      if (fds[k].fd < 0 || !fds[k].revents)
-        continue;
-      int more = k == 0 ? drain(fds[k].fd, out, out ? outlen : 0, &nout)
-                        : drain(fds[k].fd, diag, sizeof diag, &ndiag);
-      if (!more) {
-        close(fds[k].fd);
-        fds[k].fd = -1;
-      }
-    }
-  }
-  for (int k = 0; k < 2; k++)
-    if (fds[k].fd >= 0)
-      close(fds[k].fd);
-  /* the pipes are closed; wait for the exit, within the same deadline */
-  while (!timed_out) {
-    pid_t w = waitpid(pid, &status, WNOHANG);
-    if (w == pid || (w < 0 && errno != EINTR))
-      break;
-    if (now_s() >= deadline) {
-      timed_out = 1;
-      break;
-    }
-    struct timespec ts = {0, 5000000};
-    nanosleep(&ts, NULL);
-  }
-  if (timed_out) {
-    kill(pid, SIGKILL);
-    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-      ;
-    snprintf(err, errlen, "gnuplot did not finish %s/%s in %d s: stopped", dir, script,
-             PLOT_TIMEOUT_S);
-    return -2;
-  }
-  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-    while (ndiag && (diag[ndiag - 1] == '\n' || diag[ndiag - 1] == ' '))
-      diag[--ndiag] = 0;
-    snprintf(err, errlen, "gnuplot failed on %s/%s: %s", dir, script,
-             ndiag ? diag : "no message");
-    return -1;
-  }
-  return 0;
-}
-
-/* ---- the entry points ---- */
-
 static void append_line(char *buf, size_t len, const char *line)
 {
   size_t k = strlen(buf);
@@ -1559,11 +1425,210 @@ static void append_line(char *buf, size_t len, const char *line)
     snprintf(buf + k, len - k, "%s%s", k ? "\n" : "", line);
 }
 
-int plot_lab_charts(const struct run_lab *lab, const struct run_result *r, char *paths_out,
-                    size_t paths_len, char *err, size_t errlen)
+/* Run gnuplot with args (after its own name), in dir, through harness/run's process runner
+   (run_exec.h: no shell, stdin /dev/null, its own process group, killed with all it started
+   after wall_s seconds). What it prints (stdout and stderr) goes to log. Returns 0, -1 with
+   err ("gnuplot failed on DIR/what: its message"), or -2 with err when it ran out of time and
+   was stopped. */
+static int gp_exec(const char *gnuplot, const char *dir, const char *const args[], size_t nargs,
+                   unsigned wall_s, const char *what, char *log, size_t loglen, char *err,
+                   size_t errlen)
 {
-  if (paths_len)
-    paths_out[0] = 0;
+  const char **argv = calloc(nargs + 2, sizeof *argv);
+  if (!argv) {
+    snprintf(err, errlen, "cannot run gnuplot: out of host memory");
+    return -1;
+  }
+  argv[0] = gnuplot;
+  for (size_t i = 0; i < nargs; i++)
+    argv[i + 1] = args[i];
+  int rc = run_exec_timed((char *const *)argv, dir, wall_s, log, loglen);
+  free(argv);
+  if (rc == RUN_EXEC_TIMEOUT) {
+    snprintf(err, errlen, "gnuplot did not finish %s/%s in %u s: stopped", dir, what, wall_s);
+    return -2;
+  }
+  if (rc != 0) {
+    size_t n = strlen(log);
+    while (n && (log[n - 1] == '\n' || log[n - 1] == ' '))
+      log[--n] = 0;
+    if (rc < 0)
+      snprintf(err, errlen, "cannot run gnuplot: %s", strerror(errno));
+    else if (rc == 127 && !n)
+      snprintf(err, errlen, "cannot run %s", gnuplot);
+    else
+      snprintf(err, errlen, "gnuplot failed on %s/%s: %.*s", dir, what, 1600,
+               n ? log : "no message");
+    return -1;
+  }
+  return 0;
+}
+
+/* Run gnuplot on script (a file in dir), in dir, stopped after PLOT_TIMEOUT_S. Returns as
+   gp_exec. */
+static int gp_run(const char *gnuplot, const char *dir, const char *script, char *err,
+                  size_t errlen)
+{
+  char log[2048];
+  const char *args[] = {script};
+  return gp_exec(gnuplot, dir, args, 1, PLOT_TIMEOUT_S, script, log, sizeof log, err, errlen);
+}
+
+/* Run gnuplot on NAME.term.gp in dir, its text chart into out (NUL-terminated, cut at
+   outlen): the script writes it to the file warplab_out names when that is set (here:
+   NAME.term.txt, read and removed; gnuplot's messages stay apart), else to standard output
+   (`gnuplot NAME.term.gp` by hand). Returns as gp_exec. */
+static int gp_text(const char *gnuplot, const char *dir, const char *name, char *out,
+                   size_t outlen, char *err, size_t errlen)
+{
+  char script[80], set[160], txt[1200], log[2048];
+  snprintf(script, sizeof script, "%s.term.gp", name);
+  snprintf(set, sizeof set, "warplab_out = \"%s.term.txt\"", name);
+  path_join(txt, sizeof txt, dir, name, ".term.txt");
+  if (outlen)
+    out[0] = 0;
+  const char *args[] = {"-e", set, script};
+  int rc = gp_exec(gnuplot, dir, args, 3, PLOT_TIMEOUT_S, script, log, sizeof log, err, errlen);
+  FILE *f = fopen(txt, "r");
+  if (f) {
+    size_t n = outlen ? fread(out, 1, outlen - 1, f) : 0;
+    if (outlen)
+      out[n] = 0;
+    fclose(f);
+    unlink(txt);
+  } else if (rc == 0) {
+    snprintf(err, errlen, "gnuplot wrote no chart into %s", txt);
+    rc = -1;
+  }
+  return rc;
+}
+
+/* Whether a chart's name can go into a gnuplot command as it is (lab.json's chart names
+   can: letters, digits, '-' and '_'). */
+static int plain_name(const char *name)
+{
+  for (const char *p = name; *p; p++)
+    if (!(*p == '-' || *p == '_' || *p == '.' || (*p >= '0' && *p <= '9') ||
+          (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z')))
+      return 0;
+  return name[0] != 0;
+}
+
+#define DREW "warplab drew "   /* gnuplot prints it after each chart of a batch it drew */
+
+/* One gnuplot for the charts of l whose names are plain: `gnuplot -e "reset session"
+   A.gp -e 'print "warplab drew A"' -e "reset session" B.gp ...` in dir, each script from a
+   fresh session (nothing one chart sets reaches the next), sets drawn[i] for each chart it
+   drew (gnuplot stops at a script's first error: the charts after it are not drawn).
+   Returns 0, or -2 with err when it ran out of time. */
+static int gp_batch(const char *gnuplot, const char *dir, const struct plot_list *l, int drawn[],
+                    char *err, size_t errlen)
+{
+  size_t nargs = 0, nplain = 0;
+  const char **args = calloc((size_t)l->n * 5 + 1, sizeof *args);
+  char (*script)[80] = calloc(l->n ? l->n : 1, sizeof *script);
+  char (*mark)[112] = calloc(l->n ? l->n : 1, sizeof *mark);
+  size_t loglen = 65536;
+  char *log = malloc(loglen);
+  int rc = 0;
+  if (!args || !script || !mark || !log)
+    goto out;                        /* nothing drawn: each chart is drawn alone */
+  for (uint32_t i = 0; i < l->n; i++) {
+    if (!plain_name(l->name[i]))
+      continue;
+    snprintf(script[i], sizeof script[i], "%s.gp", l->name[i]);
+    snprintf(mark[i], sizeof mark[i], "print \"" DREW "%s\"", l->name[i]);
+    args[nargs++] = "-e";
+    args[nargs++] = "reset session";
+    args[nargs++] = script[i];
+    args[nargs++] = "-e";
+    args[nargs++] = mark[i];
+    nplain++;
+  }
+  if (!nplain)
+    goto out;
+  char e[1200];
+  int st = gp_exec(gnuplot, dir, args, nargs, PLOT_TIMEOUT_S * (unsigned)nplain, "(all charts)",
+                   log, loglen, e, sizeof e);
+  if (st == -2) {
+    snprintf(err, errlen, "%s", e);
+    rc = -2;
+  }
+  /* the charts it drew: its lines "warplab drew NAME" */
+  for (char *line = log; *line;) {
+    size_t len = strcspn(line, "\n");
+    if (len > strlen(DREW) && !strncmp(line, DREW, strlen(DREW)))
+      for (uint32_t i = 0; i < l->n; i++)
+        if (!drawn[i] && len - strlen(DREW) == strlen(l->name[i]) &&
+            !strncmp(line + strlen(DREW), l->name[i], len - strlen(DREW)))
+          drawn[i] = 1;
+    line += len + (line[len] == '\n');
+  }
+out:
+  free(args);
+  free(script);
+  free(mark);
+  free(log);
+  return rc;
+}
+
+int plot_list_add(struct plot_list *l, const char *name, const char *what, char *err,
+                  size_t errlen)
+{
+  if (l->n == PLOT_MAX_LIST) {
+    snprintf(err, errlen, "%s%s: more than %d charts in one run", what, name, PLOT_MAX_LIST);
+    return -1;
+  }
+  snprintf(l->name[l->n], sizeof l->name[l->n], "%s", name);
+  snprintf(l->what[l->n], sizeof l->what[l->n], "%s", what);
+  l->n++;
+  return 0;
+}
+
+int plot_list_draw(const struct plot_list *l, const char *dir, char *paths_out, size_t paths_len,
+                   char *err, size_t errlen)
+{
+  if (!l->n)
+    return PLOT_OK;
+  char gnuplot[1024];
+  if (plot_find_gnuplot(gnuplot, sizeof gnuplot)) {
+    snprintf(err, errlen, "gnuplot is not installed (not on PATH): the charts' data and scripts "
+             "are in %s, the pictures are not drawn", dir);
+    return PLOT_NO_GNUPLOT;
+  }
+  int drawn[PLOT_MAX_LIST] = {0};
+  char e[1400];
+  int rc = PLOT_OK;
+  int hung = gp_batch(gnuplot, dir, l, drawn, e, sizeof e) == -2;
+  for (uint32_t i = 0; i < l->n; i++) {
+    /* one the batch did not draw is drawn alone: the one whose script failed says why, the
+       ones after it are drawn; a gnuplot that hung is not tried on every chart */
+    int st = drawn[i] ? 0 : hung ? -2 : 0;
+    if (!drawn[i] && !hung) {
+      char script[80];
+      snprintf(script, sizeof script, "%s.gp", l->name[i]);
+      st = gp_run(gnuplot, dir, script, e, sizeof e);
+      hung = st == -2;
+    }
+    if (st) {
+      if (rc == PLOT_OK) {
+        snprintf(err, errlen, "%s%s", l->what[i], e);
+        rc = PLOT_FAILED;
+      }
+      continue;
+    }
+    char png[1200];
+    path_join(png, sizeof png, dir, l->name[i], ".png");
+    append_line(paths_out, paths_len, png);
+  }
+  return rc;
+}
+
+/* ---- the entry points ---- */
+
+int plot_lab_scripts(const struct run_lab *lab, const struct run_result *r,
+                     struct plot_list *l, char *err, size_t errlen)
+{
   json_t *charts = lab->json ? json_object_get(lab->json, "charts") : NULL;
   if (!charts || r->npoints == 0)
     return PLOT_OK;
@@ -1577,43 +1642,49 @@ int plot_lab_charts(const struct run_lab *lab, const struct run_result *r, char 
     snprintf(err, errlen, "out of host memory");
     return PLOT_FAILED;
   }
-  /* every definition first, so a broken one is reported before anything is drawn */
+  /* every definition first, so a broken one is reported before anything is written */
   for (size_t i = 0; i < n; i++)
     if (chart_parse(lab, json_array_get(charts, i), i, c, err, errlen)) {
       free(c);
       return PLOT_BAD_CHART;
     }
-  char gnuplot[1024];
-  int have = plot_find_gnuplot(gnuplot, sizeof gnuplot) == 0;
   int rc = PLOT_OK;
   for (size_t i = 0; i < n; i++) {
     char e[1024];
     chart_parse(lab, json_array_get(charts, i), i, c, e, sizeof e);
     chart_gather(c, r);
-    char script[128];
-    snprintf(script, sizeof script, "%s.gp", c->name);
-    int st = write_dat(c, r, e, sizeof e) || write_script(c, r, TARGET_FILES, 0, 0, e, sizeof e)
-             ? -1 : have ? gp_run(gnuplot, r->results_dir, script, NULL, 0, e, sizeof e) : 0;
-    if (st) {
+    if (write_dat(c, r, e, sizeof e) || write_script(c, r, TARGET_FILES, 0, 0, e, sizeof e) ||
+        plot_list_add(l, c->name, "", e, sizeof e)) {
       if (rc == PLOT_OK) {
         snprintf(err, errlen, "%s", e);
         rc = PLOT_FAILED;
       }
-      have = have && st != -2;   /* a gnuplot that hangs once is not tried on every chart */
-      continue;
-    }
-    if (have) {
-      char png[1200];
-      path_join(png, sizeof png, r->results_dir, c->name, ".png");
-      append_line(paths_out, paths_len, png);
     }
   }
   free(c);
-  if (!have && rc == PLOT_OK) {
-    snprintf(err, errlen, "gnuplot is not installed (not on PATH): the charts' data and scripts "
-             "are in %s, the pictures are not drawn", r->results_dir);
-    rc = PLOT_NO_GNUPLOT;
+  return rc;
+}
+
+int plot_lab_charts(const struct run_lab *lab, const struct run_result *r, char *paths_out,
+                    size_t paths_len, char *err, size_t errlen)
+{
+  if (paths_len)
+    paths_out[0] = 0;
+  struct plot_list *l = calloc(1, sizeof *l);
+  if (!l) {
+    snprintf(err, errlen, "out of host memory");
+    return PLOT_FAILED;
   }
+  int rc = plot_lab_scripts(lab, r, l, err, errlen);
+  if (rc != PLOT_BAD_CHART) {
+    char e[1600];
+    int drc = plot_list_draw(l, r->results_dir, paths_out, paths_len, e, sizeof e);
+    if (rc == PLOT_OK && drc != PLOT_OK) {
+      snprintf(err, errlen, "%s", e);
+      rc = drc;
+    }
+  }
+  free(l);
   return rc;
 }
 
@@ -1638,14 +1709,12 @@ int plot_terminal_chart(const struct run_lab *lab, const struct run_result *r, c
     rc = PLOT_BAD_CHART;
   } else {
     chart_gather(c, r);
-    char script[128];
-    snprintf(script, sizeof script, "%s.term.gp", c->name);
     if (write_dat(c, r, err, errlen) || write_script(c, r, TARGET_DUMB, width, height, err, errlen))
       rc = PLOT_FAILED;
     else if (plot_find_gnuplot(gnuplot, sizeof gnuplot)) {
       snprintf(err, errlen, "gnuplot is not installed (not on PATH)");
       rc = PLOT_NO_GNUPLOT;
-    } else if (gp_run(gnuplot, r->results_dir, script, out, outlen, err, errlen)) {
+    } else if (gp_text(gnuplot, r->results_dir, c->name, out, outlen, err, errlen)) {
       rc = PLOT_FAILED;
     }
   }
@@ -1729,7 +1798,7 @@ int plot_run_script(const char *dir, const char *script, char *err, size_t errle
              "%s, the picture is not drawn", dir);
     return PLOT_NO_GNUPLOT;
   }
-  return gp_run(gnuplot, dir, script, NULL, 0, err, errlen) ? PLOT_FAILED : PLOT_OK;
+  return gp_run(gnuplot, dir, script, err, errlen) ? PLOT_FAILED : PLOT_OK;
 }
 
 void plot_gp_string(FILE *f, const char *s)

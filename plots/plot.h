@@ -23,7 +23,7 @@ enum plot_status {
 
 #define PLOT_MAX_SERIES 6
 #define PLOT_MAX_ROWS (1 + RUN_MAX_SWEEPS * RUN_MAX_POINTS)   /* a line chart's sweeps' points */
-#define PLOT_TIMEOUT_S 20
+#define PLOT_TIMEOUT_S 20     /* seconds a chart */
 
 /* Find gnuplot on PATH; writes its path to out. Returns 0 when found, -1 otherwise. */
 int plot_find_gnuplot(char *out, size_t outlen);
@@ -33,9 +33,37 @@ int plot_find_gnuplot(char *out, size_t outlen);
    rerun there by hand), NAME.png and NAME.svg. paths_out receives the PNG paths written,
    one per line (empty when there was nothing to chart: no measurements, or no charts).
    Returns PLOT_OK, or another plot_status with err; on PLOT_FAILED the charts that could be
-   drawn are drawn and listed. */
+   drawn are drawn and listed. All of them are drawn by one gnuplot (plot_list_draw). */
 int plot_lab_charts(const struct run_lab *lab, const struct run_result *r, char *paths_out,
                     size_t paths_len, char *err, size_t errlen);
+
+/* Charts whose data and scripts are written into one folder, to be drawn by one gnuplot
+   (plot_list_draw). */
+#define PLOT_MAX_LIST 64
+struct plot_list {
+  uint32_t n;
+  char name[PLOT_MAX_LIST][64];   /* NAME: NAME.gp draws NAME.png and NAME.svg */
+  char what[PLOT_MAX_LIST][80];   /* what its error starts with: "", "lane chart NAME: " */
+};
+
+/* Add chart name (its NAME.gp written) to l. Returns 0, or -1 with err when l is full. */
+int plot_list_add(struct plot_list *l, const char *name, const char *what, char *err,
+                  size_t errlen);
+
+/* Draw the charts of l, in dir, with one gnuplot process (each script from a fresh gnuplot
+   session); a chart that it did not draw (gnuplot stops at the first error of a script) is
+   drawn alone, so that one whose script fails is named with gnuplot's message and the others
+   are drawn. Appends the PNGs drawn to paths_out, one a line. Returns PLOT_OK; PLOT_NO_GNUPLOT
+   with err (nothing drawn); PLOT_FAILED with err naming the first chart that failed. */
+int plot_list_draw(const struct plot_list *l, const char *dir, char *paths_out, size_t paths_len,
+                   char *err, size_t errlen);
+
+/* plot_lab_charts' first half: every chart's NAME.dat and NAME.gp written into
+   r->results_dir and added to l (nothing drawn). Returns PLOT_OK; PLOT_BAD_CHART with err
+   (nothing written); PLOT_FAILED with err naming the first chart that could not be written
+   (the others are). */
+int plot_lab_scripts(const struct run_lab *lab, const struct run_result *r,
+                     struct plot_list *l, char *err, size_t errlen);
 
 /* The chart of lab->json named name, as text for a terminal (gnuplot's dumb terminal),
    width x height characters, into out (NUL-terminated, cut at outlen). Writes NAME.dat and

@@ -2,7 +2,8 @@
  *
  * The lane log (harness/run/run_lanes.h) lists the warp's steps with each lane's address; this
  * file picks the step a picture is about, turns its lanes into cells, writes them as a data
- * file and a gnuplot script, and runs gnuplot (plot_run_script, the runner of plot.c). Every
+ * file and a gnuplot script, and runs gnuplot (plot.c's runner: one chart alone with
+ * plot_run_script, a run's charts all together with plot_list_draw). Every
  * count in a title is the emulator's own for that instruction (the log's "sectors",
  * "wavefronts"), so a picture never disagrees with the metrics; what the cells show (which
  * lane's bytes fall in which sector, which banks serve how many words) is worked out here from
@@ -403,7 +404,7 @@ static int draw_sectors(const struct lanes_log *g, json_t *step, const struct pl
   finish(f, name, width, height);
   if (files_close(&x, err, errlen))
     return PLOT_FAILED;
-  return plot_run_script(dir, x.script, err, errlen);
+  return PLOT_OK;
 }
 
 /* ---- banks ---- */
@@ -522,7 +523,7 @@ static int draw_banks(const struct lanes_log *g, json_t *step, const struct plot
   finish(f, name, width, height);
   if (files_close(&x, err, errlen))
     return PLOT_FAILED;
-  return plot_run_script(dir, x.script, err, errlen);
+  return PLOT_OK;
 }
 
 /* ---- timeline ---- */
@@ -664,13 +665,15 @@ static int draw_timeline(const struct lanes_log *g, const struct plot_lanes_spec
   finish(f, name, width, height);
   if (files_close(&x, err, errlen))
     return PLOT_FAILED;
-  return plot_run_script(dir, x.script, err, errlen);
+  return PLOT_OK;
 }
 
 /* ---- entry points ---- */
 
-int plot_lanes_draw(const char *log_path, const struct plot_lanes_spec *s, const char *dir,
-                    const char *name, char *err, size_t errlen)
+/* The picture s of the lane log at log_path: dir/name.dat and dir/name.gp written, nothing
+   drawn. Returns as plot_lanes_draw. */
+static int lanes_write(const char *log_path, const struct plot_lanes_spec *s, const char *dir,
+                       const char *name, char *err, size_t errlen)
 {
   struct lanes_log g;
   if (log_load(log_path, &g, err, errlen))
@@ -689,33 +692,26 @@ int plot_lanes_draw(const char *log_path, const struct plot_lanes_spec *s, const
   return rc;
 }
 
-int plot_run_charts(const struct run_lab *lab, const struct run_result *r, char *paths_out,
-                    size_t paths_len, char *err, size_t errlen)
+int plot_lanes_draw(const char *log_path, const struct plot_lanes_spec *s, const char *dir,
+                    const char *name, char *err, size_t errlen)
 {
-  int rc = plot_lab_charts(lab, r, paths_out, paths_len, err, errlen);
-  if (!lab->nlane_charts || !r->npoints)
+  int rc = lanes_write(log_path, s, dir, name, err, errlen);
+  if (rc != PLOT_OK)
     return rc;
-  char lanes[2048], e[512];
-  int lrc = plot_lane_charts(lab, r, lanes, sizeof lanes, e, sizeof e);
-  size_t k = paths_len ? strlen(paths_out) : 0;
-  if (lanes[0] && paths_len > k)
-    snprintf(paths_out + k, paths_len - k, "%s%s", k ? "\n" : "", lanes);
-  if (rc == PLOT_OK && lrc != PLOT_OK) {
-    snprintf(err, errlen, "%s", e);
-    rc = lrc;
-  }
-  return rc;
+  char script[200];
+  snprintf(script, sizeof script, "%s.gp", name);
+  return plot_run_script(dir, script, err, errlen);
 }
 
-int plot_lane_charts(const struct run_lab *lab, const struct run_result *r, char *paths_out,
-                     size_t paths_len, char *err, size_t errlen)
+/* plot_lane_charts' first half: each lane chart's data and script written and added to l.
+   Returns PLOT_OK, or the first other status with err ("lane chart NAME: ..."). */
+static int lane_scripts(const struct run_lab *lab, const struct run_result *r,
+                        struct plot_list *l, char *err, size_t errlen)
 {
-  if (paths_len)
-    paths_out[0] = 0;
   int rc = PLOT_OK;
   for (uint32_t i = 0; i < lab->nlane_charts; i++) {
     const struct run_lane_chart *c = &lab->lane_charts[i];
-    char log[1200], e[512];
+    char log[1200], e[512], what[80];
     snprintf(log, sizeof log, "%s/%s.lanes.json", r->results_dir, c->name);
     struct stat st;
     if (stat(log, &st) != 0)     /* a GPU run, a --quick run, a point that did not run */
@@ -729,16 +725,58 @@ int plot_lane_charts(const struct run_lab *lab, const struct run_result *r, char
     else
       snprintf(s.subtitle, sizeof s.subtitle, "the kernel file's own configuration, on the "
                "emulator");
-    int st2 = plot_lanes_draw(log, &s, r->results_dir, c->name, e, sizeof e);
-    if (st2 == PLOT_OK) {
-      size_t k = strlen(paths_out);
-      if (paths_len > k)
-        snprintf(paths_out + k, paths_len - k, "%s%s/%s.png", k ? "\n" : "", r->results_dir,
-                 c->name);
-    } else if (rc == PLOT_OK) {
-      snprintf(err, errlen, "lane chart %s: %s", c->name, e);
+    snprintf(what, sizeof what, "lane chart %.60s: ", c->name);
+    int st2 = lanes_write(log, &s, r->results_dir, c->name, e, sizeof e);
+    if (st2 == PLOT_OK && plot_list_add(l, c->name, what, e, sizeof e))
+      st2 = PLOT_FAILED;
+    if (st2 != PLOT_OK && rc == PLOT_OK) {
+      snprintf(err, errlen, "%s%s", what, e);
       rc = st2;
     }
+  }
+  return rc;
+}
+
+int plot_run_charts(const struct run_lab *lab, const struct run_result *r, char *paths_out,
+                    size_t paths_len, char *err, size_t errlen)
+{
+  if (paths_len)
+    paths_out[0] = 0;
+  struct plot_list *l = calloc(1, sizeof *l);
+  if (!l) {
+    snprintf(err, errlen, "out of host memory");
+    return PLOT_FAILED;
+  }
+  /* the lab's charts, then its lane charts, all drawn by one gnuplot */
+  char lab_e[1600] = "", lane_e[1600] = "", draw_e[1600] = "";
+  int lab_st = plot_lab_scripts(lab, r, l, lab_e, sizeof lab_e);
+  int lane_st = r->npoints ? lane_scripts(lab, r, l, lane_e, sizeof lane_e) : PLOT_OK;
+  int draw_st = plot_list_draw(l, r->results_dir, paths_out, paths_len, draw_e, sizeof draw_e);
+  free(l);
+  /* the lab charts' own errors first, then the drawing's, then the lane charts' */
+  int rc = lab_st != PLOT_OK ? lab_st : draw_st != PLOT_OK ? draw_st : lane_st;
+  if (rc != PLOT_OK)
+    snprintf(err, errlen, "%s", lab_st != PLOT_OK ? lab_e : draw_st != PLOT_OK ? draw_e : lane_e);
+  return rc;
+}
+
+int plot_lane_charts(const struct run_lab *lab, const struct run_result *r, char *paths_out,
+                     size_t paths_len, char *err, size_t errlen)
+{
+  if (paths_len)
+    paths_out[0] = 0;
+  struct plot_list *l = calloc(1, sizeof *l);
+  if (!l) {
+    snprintf(err, errlen, "out of host memory");
+    return PLOT_FAILED;
+  }
+  char e[1600];
+  int rc = lane_scripts(lab, r, l, err, errlen);
+  int drc = plot_list_draw(l, r->results_dir, paths_out, paths_len, e, sizeof e);
+  free(l);
+  if (rc == PLOT_OK && drc != PLOT_OK) {
+    snprintf(err, errlen, "%s", e);
+    rc = drc;
   }
   return rc;
 }

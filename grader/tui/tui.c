@@ -5,7 +5,9 @@
  * file's run, then the reference solution's on the same inputs (same seed, backend and
  * profile, main size only), then the score; the session says what runs next, and each run is
  * a child process here (tui_job.c), so the screen answers keys while it runs and r, b or p
- * start over at once. */
+ * start over at once. The kernel file's run hands over its tests and main configuration as
+ * soon as they are measured (`warplab run --main-first`): they are on the screen while the
+ * sweeps run, and the whole run replaces them when it ends. */
 #include <curses.h>
 #include <errno.h>
 #include <stdarg.h>
@@ -33,6 +35,8 @@ struct tui {
   struct tui_job job;
   int running;                         /* a job of the session's runs now */
   double started;                      /* when the session began */
+  struct run_result *early;            /* the kernel file's run before its sweeps */
+  double early_at;                     /* when it came, since started; 0: not (yet) */
   int run_status;
   char dir[64];                        /* a private folder for the runs' output */
   char profiles[MAX_PROFILES][OCC_STR_LEN];
@@ -112,7 +116,7 @@ static void next_step(struct tui *t)
   while (s->step == GS_STEP_REFERENCE || s->step == GS_STEP_STUDENT) {
     int yours = s->step == GS_STEP_STUDENT;
     if (tui_job_start(&t->job, t->o->warplab, t->o->lab->id, &s->next, t->dir,
-                      yours ? "yours" : "reference", err, sizeof err) == 0) {
+                      yours ? "yours" : "reference", yours, err, sizeof err) == 0) {
       t->running = 1;
       return;
     }
@@ -134,6 +138,7 @@ static void start(struct tui *t)
   t->v.error[0] = 0;
   t->v.ref_note[0] = 0;
   t->started = tui_now();
+  t->early_at = 0;
   struct gs_input in = {.mode = GS_FEEDBACK, .lab = t->o->lab, .run = t->run};
   gs_begin(&t->gs, &in);
   next_step(t);
@@ -178,9 +183,27 @@ static void reference_ended(struct tui *t, int st)
   next_step(t);
 }
 
+/* The kernel file's tests and main configuration, while its sweeps run: on the screen at
+   once, with no reference or score yet (they come after the whole run). */
+static void early_came(struct tui *t)
+{
+  t->early_at = tui_now() - t->started;
+  t->v.stu = t->early;
+  t->v.ref = NULL;
+  t->v.grade = NULL;
+  t->v.error[0] = 0;
+  snprintf(t->v.charts_note, sizeof t->v.charts_note,
+           "the sweeps are still running; the charts are drawn when they end");
+  if (t->v.chart >= t->v.ncharts)
+    t->v.chart = 0;
+}
+
 static void poll_job(struct tui *t)
 {
   int st;
+  if (t->running && t->gs.step == GS_STEP_STUDENT && !t->early_at &&
+      tui_job_main_first(&t->job, t->early))
+    early_came(t);
   if (!t->running || !tui_job_poll(&t->job, &st))
     return;
   if (t->gs.step == GS_STEP_STUDENT)
@@ -229,6 +252,11 @@ static void update_status(struct tui *t)
 {
   if (!t->running)
     return;
+  if (t->early_at && t->gs.step == GS_STEP_STUDENT) {
+    status(t, TUI_WARN, "run %u: main configuration in %.1f s; sweeps running... %.1f s",
+           t->v.runs, t->early_at, tui_now() - t->started);
+    return;
+  }
   status(t, TUI_WARN, "run %u: running %s (%s, %s)... %.1f s", t->v.runs,
          t->gs.step == GS_STEP_STUDENT ? "your kernel" : "the reference", t->v.backend, t->v.profile,
          tui_now() - t->started);
@@ -320,11 +348,17 @@ static int key(struct tui *t, int ch)
 
 static void cleanup_dir(struct tui *t)
 {
-  static const char *const files[] = {"yours.json", "yours.err", "reference.json", "reference.err"};
+  static const char *const files[] = {"yours.json", "yours.err", "reference.json", "reference.err",
+                                      "yours.main/result.json", "yours.main.part/result.json"};
+  static const char *const dirs[] = {"yours.main", "yours.main.part"};
   char path[128];
   for (size_t i = 0; i < sizeof files / sizeof *files; i++) {
     snprintf(path, sizeof path, "%s/%s", t->dir, files[i]);
     unlink(path);
+  }
+  for (size_t i = 0; i < sizeof dirs / sizeof *dirs; i++) {
+    snprintf(path, sizeof path, "%s/%s", t->dir, dirs[i]);
+    rmdir(path);
   }
   rmdir(t->dir);
 }
@@ -346,7 +380,8 @@ int tui_run(const struct tui_opts *o, int *run_status, char *err, size_t errlen)
   t->o = o;
   t->run = o->run;
   t->run_status = -1;
-  if (gs_init(&t->gs) != GS_OK) {
+  t->early = calloc(1, sizeof *t->early);
+  if (!t->early || gs_init(&t->gs) != GS_OK) {
     snprintf(err, errlen, "out of host memory");
     goto out;
   }
@@ -400,6 +435,7 @@ out:
   if (t->dir[0])
     cleanup_dir(t);
   gs_free(&t->gs);
+  free(t->early);
   free(t);
   return rc;
 }

@@ -99,16 +99,25 @@ void tui_chart_draw(struct tui_canvas *c, const struct tui_view *v);
 struct tui_job {
   pid_t pid;                 /* 0: none running */
   char out[1100], errs[1100];/* the files its stdout and stderr go to */
+  char main_dir[1100];       /* its --main-first folder: the run so far, before the sweeps */
+  int main_taken;            /* that run was read (or none was asked for) */
   double started;            /* tui_now() when it started */
 };
 
 /* Seconds on a monotonic clock. */
 double tui_now(void);
 /* Start `WARPLAB run LAB --json ...` with the options o, in a process group of its own, its
-   output into DIR/NAME.json and DIR/NAME.err. Returns 0, or -1 with err. */
+   output into DIR/NAME.json and DIR/NAME.err; with main_first, also `--main-first
+   DIR/NAME.main` (tui_job_main_first). Returns 0, or -1 with err. */
 int tui_job_start(struct tui_job *j, const char *warplab, const char *lab_id,
-                  const struct run_opts *o, const char *dir, const char *name, char *err,
-                  size_t errlen);
+                  const struct run_opts *o, const char *dir, const char *name, int main_first,
+                  char *err, size_t errlen);
+/* While a job started with main_first runs: 1 once, when the run so far (tests and the main
+   configuration, before the sweeps) has come, read into *r; else 0 (not yet, none coming, or
+   not readable: the whole run comes at its end all the same). */
+int tui_job_main_first(struct tui_job *j, struct run_result *r);
+/* Remove the job's --main-first folder (the screen's folder is removed on the way out). */
+void tui_job_clear(const struct tui_job *j);
 /* 0 while it runs; 1 when it has ended, with *status its exit status (-1: killed). */
 int tui_job_poll(struct tui_job *j, int *status);
 /* Stop it and its children (nvcc, gnuplot) and wait for it. */

@@ -32,7 +32,7 @@ double tui_now(void)
 
 /* The command line of a run with options o. Strings that need room live in buf. */
 static int job_argv(const char *warplab, const char *lab_id, const struct run_opts *o,
-                    const char *argv[MAX_ARGS], char buf[2][32])
+                    const char *main_dir, const char *argv[MAX_ARGS], char buf[2][32])
 {
   int n = 0;
   argv[n++] = warplab;
@@ -64,6 +64,10 @@ static int job_argv(const char *warplab, const char *lab_id, const struct run_op
     argv[n++] = "--quick";
   if (o->no_ncu)
     argv[n++] = "--no-ncu";
+  if (main_dir) {
+    argv[n++] = "--main-first";
+    argv[n++] = main_dir;
+  }
   for (uint32_t i = 0; i < o->nsize_set && n + 3 < MAX_ARGS; i++) {
     argv[n++] = "--size";
     argv[n++] = o->size_set[i];
@@ -72,13 +76,29 @@ static int job_argv(const char *warplab, const char *lab_id, const struct run_op
   return n;
 }
 
+/* Remove what an earlier job left in its --main-first folder. */
+static void main_dir_clear(const char *main_dir)
+{
+  char path[1200];
+  const char *const dirs[] = {"", ".part"};
+  for (size_t i = 0; i < 2; i++) {
+    snprintf(path, sizeof path, "%s%s/result.json", main_dir, dirs[i]);
+    unlink(path);
+    snprintf(path, sizeof path, "%s%s", main_dir, dirs[i]);
+    rmdir(path);
+  }
+}
+
 int tui_job_start(struct tui_job *j, const char *warplab, const char *lab_id,
-                  const struct run_opts *o, const char *dir, const char *name, char *err,
-                  size_t errlen)
+                  const struct run_opts *o, const char *dir, const char *name, int main_first,
+                  char *err, size_t errlen)
 {
   const char *argv[MAX_ARGS];
   char buf[2][32];
-  job_argv(warplab, lab_id, o, argv, buf);
+  snprintf(j->main_dir, sizeof j->main_dir, "%s/%s.main", dir, name);
+  main_dir_clear(j->main_dir);
+  j->main_taken = !main_first;
+  job_argv(warplab, lab_id, o, main_first ? j->main_dir : NULL, argv, buf);
   snprintf(j->out, sizeof j->out, "%s/%s.json", dir, name);
   snprintf(j->errs, sizeof j->errs, "%s/%s.err", dir, name);
   int out = open(j->out, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
@@ -193,4 +213,31 @@ int tui_job_result(const struct tui_job *j, struct run_result *r, char *charts_n
   int rc = run_result_load(dir, r, id, sizeof id, err, errlen);
   json_decref(o);
   return rc;
+}
+
+int tui_job_main_first(struct tui_job *j, struct run_result *r)
+{
+  if (j->main_taken || !j->pid)
+    return 0;
+  char path[1200], id[128], err[256];
+  snprintf(path, sizeof path, "%s/result.json", j->main_dir);
+  if (access(path, R_OK) != 0)
+    return 0;
+  j->main_taken = 1;
+  if (run_result_load(j->main_dir, r, id, sizeof id, err, sizeof err))
+    return 0;
+  /* the run's own folder, where its charts will be, not the folder it was handed over in */
+  json_error_t je;
+  json_t *o = json_load_file(path, 0, &je);
+  const char *rd = json_string_value(json_object_get(o, "results_dir"));
+  if (rd)
+    snprintf(r->results_dir, sizeof r->results_dir, "%s", rd);
+  json_decref(o);
+  return 1;
+}
+
+void tui_job_clear(const struct tui_job *j)
+{
+  if (j->main_dir[0])
+    main_dir_clear(j->main_dir);
 }

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli/warplab.h"
@@ -31,7 +32,7 @@ static void run_usage(FILE *f)
   fputs("usage: warplab run NN [--backend auto|gpu|emu] [--arch PROFILE] [--kernel-file PATH]\n"
         "                      [--solution] [--seed N] [--quick] [--json] [--plain] [--wide]\n"
         "                      [--no-ncu] [--profile-all] [--results DIR] [--keep N]\n"
-        "                      [--size NAME=V]...\n"
+        "                      [--size NAME=V]... [--main-first DIR]\n"
         "\n"
         "Runs lab NN (labs/NN-name; NN in any form: 1, 01, matrix-add, 01-matrix-add): builds\n"
         "the kernel file, checks it on every test size, then measures it on the lab's problem\n"
@@ -60,6 +61,9 @@ static void run_usage(FILE *f)
         "                 or WARPLAB_KEEP_RUNS); older ones are removed ('warplab clean' too)\n"
         "  --size         change one of the main problem size's variables (e.g. --size nx=4096);\n"
         "                 the tests' edge sizes stay as the lab defines them\n"
+        "  --main-first   write the run so far as DIR/result.json as soon as the main\n"
+        "                 configuration is measured, before the sweeps (DIR must not exist;\n"
+        "                 the feedback screen shows it while the sweeps run)\n"
         "The text report also runs the reference solution on the same inputs (main size only)\n"
         "for the score, as the feedback screen does; --json does not.\n"
         "Environment: WARPLAB_GPU_TIMEOUT=S, the seconds a GPU launch may take (60);\n"
@@ -371,6 +375,32 @@ static const struct grade_result *score_run(struct gs_session *s, int keep, char
   return s->grade;
 }
 
+/* --main-first DIR: the run so far, once its main configuration is measured and before its
+   sweeps, as DIR/result.json (written into DIR.part, then renamed to DIR, so that a reader
+   that finds DIR finds it whole; DIR must not exist). The feedback screen shows it while the
+   sweeps run. */
+struct main_first {
+  const char *dir;
+  const struct run_lab *lab;
+  int done;
+};
+
+static void write_main_first(const struct run_result *res, void *arg)
+{
+  struct main_first *m = arg;
+  if (m->done)
+    return;
+  m->done = 1;
+  char part[1100], err[512];
+  snprintf(part, sizeof part, "%s.part", m->dir);
+  json_t *j = run_result_json(m->lab, res, NULL, NULL);
+  if (!j || (mkdir(part, 0700) != 0 && errno != EEXIST) ||
+      run_result_save(part, j, err, sizeof err) || rename(part, m->dir) != 0)
+    wl_error("--main-first %s: cannot write the main configuration's result: %s", m->dir,
+             strerror(errno));
+  json_decref(j);
+}
+
 int wl_cmd_run(int argc, char **argv)
 {
   static const struct option longopts[] = {
@@ -381,9 +411,11 @@ int wl_cmd_run(int argc, char **argv)
     {"no-ncu", no_argument, 0, 'N'}, {"size", required_argument, 0, 'Z'},
     {"profile-all", no_argument, 0, 'A'}, {"plain", no_argument, 0, 'P'},
     {"wide", no_argument, 0, 'W'}, {"keep", required_argument, 0, 'K'},
+    {"main-first", required_argument, 0, 'M'},
     {"help", no_argument, 0, 'h'}, {0, 0, 0, 0},
   };
   const char *keep_s = NULL;
+  struct main_first early = {0};
   struct run_opts o;
   memset(&o, 0, sizeof o);
   o.sweep_counters = 1;                         /* GPU: the sweeps' ratios from the emulator */
@@ -420,6 +452,7 @@ int wl_cmd_run(int argc, char **argv)
     case 'P': plain = 1; break;
     case 'W': wide = 1; break;
     case 'K': keep_s = optarg; break;
+    case 'M': early.dir = optarg; break;
     case 'q': o.quick = 1; break;
     case 'N': o.no_ncu = 1; break;
     case 'A': o.profile_all = 1; break;
@@ -475,6 +508,11 @@ int wl_cmd_run(int argc, char **argv)
     char env[32];
     snprintf(env, sizeof env, "%d", keep);
     setenv("WARPLAB_KEEP_RUNS", env, 1);
+  }
+  if (early.dir) {
+    early.lab = &lab;
+    o.on_main = write_main_first;
+    o.on_main_arg = &early;
   }
   struct gs_session s;
   if (gs_init(&s) != GS_OK) {

@@ -1730,6 +1730,8 @@ static int run_here(const struct run_lab *lab, const struct run_opts *opts, stru
       point_label(&choices, NULL, 0, pt->label, sizeof pt->label);
       progress(&c, -1, (int32_t)res->npoints - 1);
       measure(&c, &L, pt);
+      if (opts->on_main && !opts->quick && lab->nsweeps)
+        opts->on_main(res, opts->on_main_arg);
       if (!opts->quick && lab->nsweeps && pt->correct)
         ref_choice_free(&c, &L);
       for (uint32_t s = 0; s < lab->nsweeps && !opts->quick; s++) {

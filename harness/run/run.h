@@ -17,6 +17,8 @@
 
 enum run_backend { RUN_BACKEND_AUTO = 0, RUN_BACKEND_EMU, RUN_BACKEND_GPU };
 
+struct run_result;
+
 struct run_opts {
   enum run_backend backend;
   const char *profile;         /* emulator architecture profile ("h200"); NULL: the default */
@@ -35,6 +37,12 @@ struct run_opts {
   const char *size_set[8];     /* "NAME=V": problem-size variables of the main size to change */
   uint32_t nsize_set;
   int hidden_tests;            /* also check the tests lab.json marks "hidden" (grade only) */
+  /* Called once, with the run so far (the tests and the main configuration, its only point),
+     when the main configuration is measured and sweeps are still to run; NULL: not called.
+     `warplab run --main-first`, for the feedback screen. On a GPU it runs in the run's child
+     process. */
+  void (*on_main)(const struct run_result *res, void *arg);
+  void *on_main_arg;
 };
 
 /* A check's outcome. TIMEOUT: on the GPU the kernel did not finish within

@@ -204,6 +204,13 @@ int run_exec_capture(char *const argv[], const char *cwd, char *out, size_t outl
   return spawn(argv, cwd, NULL, NULL, out, outlen, NULL);
 }
 
+int run_exec_timed(char *const argv[], const char *cwd, unsigned wall_s, char *out,
+                   size_t outlen)
+{
+  struct run_exec_limits lim = {.wall_s = wall_s};
+  return spawn(argv, cwd, NULL, &lim, out, outlen, NULL);
+}
+
 int run_exec_confined(char *const argv[], const struct run_sandbox *sb,
                       const struct run_exec_limits *lim, char *out, size_t outlen)
 {

@@ -19,6 +19,12 @@
    127 when it could not be executed, or -1 when no process could be started. */
 int run_exec_capture(char *const argv[], const char *cwd, char *out, size_t outlen);
 
+/* run_exec_capture with a time on the clock: after wall_s seconds (0: none) it and all it
+   started are killed. For our own helper programs (gnuplot, plots/), not a student's input.
+   Returns as run_exec_capture, or RUN_EXEC_TIMEOUT. */
+int run_exec_timed(char *const argv[], const char *cwd, unsigned wall_s, char *out,
+                   size_t outlen);
+
 /* Limits for run_exec_confined; a 0 leaves that limit as it is. */
 struct run_exec_limits {
   unsigned cpu_s;               /* RLIMIT_CPU: seconds of CPU time, each process */

@@ -2,7 +2,8 @@
  * mistyped command or option; every option of `warplab run` explained in its --help; lab
  * numbers and names in any natural form; results/NN-name/latest and the pruning of old runs,
  * and `warplab clean`; the text report fitting 100 columns with named sweep rows, times in
- * ns/us/ms, the score and a tidy backend line. Everything on the emulator. */
+ * ns/us/ms, the score and a tidy backend line; --main-first, the run so far before its
+ * sweeps (the feedback screen's first results). Everything on the emulator. */
 #include <check.h>
 #include <dirent.h>
 #include <stdio.h>
@@ -208,6 +209,40 @@ START_TEST(cli_labs_copied_alone)
 }
 END_TEST
 
+/* --main-first DIR: DIR/result.json holds the run before its sweeps (the tests, the main
+   configuration as its only point, the run's own folder), the same tests and main point as
+   the whole run's result; a --quick run has no sweeps to wait for and writes nothing. */
+START_TEST(cli_main_first)
+{
+  const char *res = e2e_tmp("results"), *early = e2e_tmp("early");
+  struct e2e_run *r = e2e_warplab("run", "01", "--solution", "--backend", "emu", "--json",
+                                  "--results", res, "--main-first", early, (char *)NULL);
+  ck_assert_msg(r->status == 0, "%s\n%s", r->cmd, r->err);
+  json_t *e = e2e_load_json(e2e_fmt("%s/result.json", early));
+  ck_assert_ptr_nonnull(e);
+  json_t *pts = json_object_get(e, "points"), *all = json_object_get(r->json, "points");
+  ck_assert_uint_eq(json_array_size(pts), 1);
+  ck_assert_uint_gt(json_array_size(all), 1);
+  ck_assert_str_eq(json_string_value(json_object_get(json_array_get(pts, 0), "sweep")), "");
+  ck_assert_str_eq(json_string_value(json_object_get(json_array_get(pts, 0), "label")),
+                   json_string_value(json_object_get(json_array_get(all, 0), "label")));
+  ck_assert(json_equal(json_object_get(json_array_get(pts, 0), "metrics"),
+                       json_object_get(json_array_get(all, 0), "metrics")));
+  ck_assert(json_equal(json_object_get(e, "tests"), json_object_get(r->json, "tests")));
+  ck_assert(json_is_true(json_object_get(e, "all_passed")));
+  ck_assert_str_eq(json_string_value(json_object_get(e, "results_dir")),
+                   e2e_jstr(r, "results_dir"));
+  json_decref(e);
+  struct stat st;
+  ck_assert_int_ne(stat(e2e_fmt("%s.part", early), &st), 0);
+  const char *quick = e2e_tmp("early-quick");
+  r = e2e_warplab("run", "01", "--solution", "--backend", "emu", "--json", "--quick",
+                  "--results", res, "--main-first", quick, (char *)NULL);
+  ck_assert_msg(r->status == 0, "%s\n%s", r->cmd, r->err);
+  ck_assert_int_ne(stat(quick, &st), 0);
+}
+END_TEST
+
 void e2e_add_cli_tests(Suite *s)
 {
   TCase *tc = tcase_create("cli");
@@ -222,6 +257,7 @@ void e2e_add_cli_tests(Suite *s)
     tcase_add_test(tc, cli_build_failure_header);
     tcase_add_test(tc, cli_answers_link_refused);
     tcase_add_test(tc, cli_labs_copied_alone);
+    tcase_add_test(tc, cli_main_first);
   }
   suite_add_tcase(s, tc);
 }

@@ -25,6 +25,10 @@
 #              drawn over text (the screen's own overlap log), no raw metric names, rows
 #              "label value value ok"
 #   plain      --plain on a terminal: the text report
+#   main-first lab 03's solution (its sweeps are most of its run): the tests, the main
+#              configuration's metrics and its chart row are on the screen while the sweeps
+#              run ("sweeps running" in the status line, no sweep row yet, no score); when
+#              the run ends, the sweep rows and the score
 # After every exit the shell's terminal settings (stty -g) must be what they were before.
 #
 #   WARPLAB=path/to/warplab bash tests/e2e/tui.sh      (make e2e and make asan run it)
@@ -408,6 +412,28 @@ for lab in 06 07; do
   ran
 done
 lab=01
+
+# ---- main-first: the main configuration's results before the sweeps' ----
+lab=03
+start main-first 160 50 TERM=xterm-256color -- --solution --backend emu --no-ncu
+wait_first=$wait_s
+wait_s=$((wait_s * 3))                 # lab 03's whole run: tens of seconds on 2 busy cores
+if wait_for "sweeps running"; then
+  # the first screen with the main configuration: its tests and metrics, its row of chart 1
+  # (over the sweep "warps, UNROLL 1": 1x64 ... 1x4), and nothing of the sweeps yet
+  expect "Tests: 6 of 6 passed" "n=8650752 blocks=2112 (main)" "Metrics: yours, reference" \
+         "sect/req" "Chart 1 of 6" "8x8 (yours)" "the sweeps are still running" \
+         "Scoring after the reference solution's run"
+  expect_not "1x64" "1x4 " "run 1 done" "Score 100"
+  wait_for "run 1 done"
+  expect "8x8 (yours)" "1x64" "1x4 " "Score 100.0 / 100" "Tests: 6 of 6 passed"
+  expect_not "sweeps running" "the sweeps are still running"
+  keys q
+  exits 0
+fi
+wait_s=$wait_first
+lab=01
+ran
 
 # ---- plain: the text report on a terminal ----
 start plain 120 40 TERM=xterm-256color -- --solution --backend emu --quick --plain

@@ -4,13 +4,16 @@
  * out and said to be missing; no gnuplot is a status, not a failure; a malformed chart is
  * refused before anything is drawn. Line charts: points in the order of x, one block per
  * sweep, a prediction equal to its formula at every point and along x, derived values from
- * expressions, a folder's own charts.json (the expressions themselves: check_expr.c).
+ * expressions, a folder's own charts.json (the expressions themselves: check_expr.c). All of
+ * a run's charts come from one gnuplot, each as its script alone draws it; a failing one is
+ * named and the others drawn.
  * The drawing tests are skipped when gnuplot is not installed. */
 #include <check.h>
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <math.h>
@@ -223,6 +226,104 @@ START_TEST(test_chart_data)
   ck_assert_ptr_nonnull(strstr(d.notes[0], "time: not available on the emulator"));
   ck_assert_int_eq(plot_chart_data(&lab, &r, 1, &d, err, sizeof err), PLOT_BAD_CHART);
   ck_assert_ptr_nonnull(strstr(err, "no chart number 2"));
+  json_decref(lab.json);
+}
+END_TEST
+
+/* A gnuplot on PATH that counts its runs (one line each in dir/gnuplot.log) and runs the
+   real one. */
+static void counting_gnuplot(void)
+{
+  char real[1024], path[256], env[4096];
+  ck_assert_int_eq(plot_find_gnuplot(real, sizeof real), 0);
+  snprintf(path, sizeof path, "%s/gnuplot", dir);
+  FILE *f = fopen(path, "w");
+  ck_assert_ptr_nonnull(f);
+  fprintf(f, "#!/bin/sh\necho run >> '%s/gnuplot.log'\nexec '%s' \"$@\"\n", dir, real);
+  fclose(f);
+  ck_assert_int_eq(chmod(path, 0755), 0);
+  const char *old = getenv("PATH");
+  snprintf(env, sizeof env, "%s:%s", dir, old ? old : "");
+  setenv("PATH", env, 1);                /* fork mode: this test's process only */
+}
+
+static int gnuplot_runs(void)
+{
+  char path[256], line[64];
+  snprintf(path, sizeof path, "%s/gnuplot.log", dir);
+  FILE *f = fopen(path, "r");
+  int n = 0;
+  while (f && fgets(line, sizeof line, f))
+    n++;
+  if (f)
+    fclose(f);
+  return n;
+}
+
+#define THREE_CHARTS                                                                          \
+  "{\"charts\": [{\"name\": \"a\", \"title\": \"Log\", \"sweep\": \"shapes\", \"y\": [\"spr\"],"   \
+  " \"log\": true}, {\"name\": \"b\", \"title\": \"Linear\", \"sweep\": \"shapes\","              \
+  " \"y\": [\"spr\"]}, {\"name\": \"c\", \"style\": \"lines\", \"sweeps\": [\"shapes\"],"         \
+  " \"x\": \"BX\", \"y\": [\"spr\"], \"predict\": \"BX / 4\"}]}"
+
+/* A run's charts are drawn by one gnuplot, each as `gnuplot NAME.gp` by hand draws it (no
+   setting of one chart, a log scale, reaches the next). */
+START_TEST(test_one_gnuplot_for_all_charts)
+{
+  if (!have_gnuplot())
+    return;
+  struct run_lab lab;
+  struct run_result r;
+  fake(&lab, &r, THREE_CHARTS);
+  counting_gnuplot();
+  char paths[1024], err[1024] = "";
+  ck_assert_msg(plot_lab_charts(&lab, &r, paths, sizeof paths, err, sizeof err) == PLOT_OK, "%s",
+                err);
+  ck_assert_int_eq(gnuplot_runs(), 1);
+  char want[512];
+  snprintf(want, sizeof want, "%s/a.png\n%s/b.png\n%s/c.png", dir, dir, dir);
+  ck_assert_str_eq(paths, want);
+  static char batch[1 << 17], alone[1 << 17];
+  const char *names[] = {"a", "b", "c"};
+  for (int i = 0; i < 3; i++) {
+    char png[64], script[64];
+    snprintf(png, sizeof png, "%s.png", names[i]);
+    snprintf(script, sizeof script, "%s.gp", names[i]);
+    size_t n = slurp(png, batch, sizeof batch);
+    ck_assert_int_eq(plot_run_script(dir, script, err, sizeof err), PLOT_OK);
+    ck_assert_uint_eq(slurp(png, alone, sizeof alone), n);
+    ck_assert_msg(!memcmp(batch, alone, n), "%s differs from `gnuplot %s`", png, script);
+  }
+  json_decref(lab.json);
+}
+END_TEST
+
+/* A chart whose script fails (its PNG cannot be written: a folder has its name) is named
+   with gnuplot's message; the charts before and after it are drawn. */
+START_TEST(test_failing_chart_named_others_drawn)
+{
+  if (!have_gnuplot())
+    return;
+  struct run_lab lab;
+  struct run_result r;
+  fake(&lab, &r, THREE_CHARTS);
+  counting_gnuplot();
+  char blocker[256];
+  snprintf(blocker, sizeof blocker, "%s/b.png", dir);
+  ck_assert_int_eq(mkdir(blocker, 0755), 0);
+  char paths[1024], err[1024] = "";
+  int rc = plot_lab_charts(&lab, &r, paths, sizeof paths, err, sizeof err);
+  ck_assert_int_eq(rmdir(blocker), 0);
+  ck_assert_int_eq(rc, PLOT_FAILED);
+  ck_assert_msg(strstr(err, "gnuplot failed on ") && strstr(err, "/b.gp: "), "%s", err);
+  ck_assert_ptr_nonnull(strstr(err, "cannot open file"));
+  char want[512];
+  snprintf(want, sizeof want, "%s/a.png\n%s/c.png", dir, dir);
+  ck_assert_str_eq(paths, want);
+  static char text[1 << 17];
+  ck_assert_uint_gt(slurp("c.png", text, sizeof text), 5000);
+  ck_assert_ptr_nonnull(strstr(text, "PNG"));
+  ck_assert_int_eq(gnuplot_runs(), 3);   /* all three, then b alone and c alone */
   json_decref(lab.json);
 }
 END_TEST
@@ -646,6 +747,8 @@ Suite *suite_plot(void)
   tcase_add_test(t, test_terminal_chart);
   tcase_add_test(t, test_chart_data);
   tcase_add_test(t, test_no_gnuplot);
+  tcase_add_test(t, test_one_gnuplot_for_all_charts);
+  tcase_add_test(t, test_failing_chart_named_others_drawn);
   tcase_add_test(t, test_bad_charts);
   tcase_add_test(t, test_line_chart_data);
   tcase_add_test(t, test_line_chart_drawn);

@@ -222,7 +222,7 @@ static int call(struct tree *t, const char *name, size_t len)
   }
   if (t->n[k].nargs < fns[f].min || t->n[k].nargs > fns[f].max) {
     char msg[128];
-    snprintf(msg, sizeof msg, "wrong number of arguments: %s takes %s%d argument%s",
+    snprintf(msg, sizeof msg, "%s takes %s%d argument%s (a wrong number of arguments)",
              fns[f].name, fns[f].max > fns[f].min ? "at least " : "", fns[f].min,
              fns[f].min > 1 ? "s" : "");
     fail_at(t, open, RUN_EXPR_SYNTAX, msg);

@@ -214,7 +214,7 @@ START_TEST(test_expr_modes)
     {"pow2ceil(n)", 1, "unknown function (min, max, ceil, floor, abs, cdiv) at column 1"},
     {"n +* 2", 0, "expected a number, a name or '(' at column 4"},
     {"n +* 2", 1, "expected a number, a name or '(' at column 4"},
-    {"cdiv(n)", 1, "wrong number of arguments: cdiv takes 2 arguments at column 5"},
+    {"cdiv(n)", 1, "cdiv takes 2 arguments (a wrong number of arguments) at column 5"},
     {"2 * nope", 0, "'2 * nope': unknown name 'nope' at column 5"},
     {"2 * nope", 1, "'2 * nope': unknown name 'nope' at column 5"},
     {"cdiv(n, 0)", 0, "cdiv by a number that is not positive at column 5"},

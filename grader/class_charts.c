@@ -95,15 +95,10 @@ static void chart_name(char *out, size_t n, const char *metric)
 /* What a metric measures, in the lab's words: the y label of the lab's first chart of it. */
 static const char *metric_words(const struct run_lab *lab, const char *metric)
 {
-  json_t *charts = lab->json ? json_object_get(lab->json, "charts") : NULL;
-  size_t i;
-  json_t *ch;
-  json_array_foreach(charts, i, ch) {
-    json_t *y = json_object_get(ch, "y");
-    const char *ylabel = json_string_value(json_object_get(ch, "ylabel"));
-    if (ylabel && json_array_size(y) >= 1 && json_is_string(json_array_get(y, 0)) &&
-        !strcmp(json_string_value(json_array_get(y, 0)), metric))
-      return ylabel;
+  for (uint32_t i = 0; i < lab->ncharts; i++) {
+    const struct run_chart *ch = &lab->charts[i];
+    if (ch->ylabel[0] && ch->nseries >= 1 && !strcmp(ch->metric[0], metric))
+      return ch->ylabel;
   }
   return metric;
 }

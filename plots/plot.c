@@ -1,7 +1,8 @@
 /* plot.c: a lab's charts: gather each chart's figures from a run's result structures, write
  * them as a data file and a gnuplot script, and run gnuplot on them.
  *
- * A chart of lab.json ("charts", plots/README.md) is a bar chart or a line chart.
+ * A chart of lab.json ("charts", plots/README.md), parsed and checked when the lab loads
+ * (struct run_chart, run_lab.h: plots/ reads no lab.json), is a bar chart or a line chart.
  *
  * Bars: one cluster of bars per configuration of one sweep, one bar per metric named in "y".
  * The main configuration (the kernel file's own choice, run point 0) is marked: "(yours)"
@@ -108,21 +109,11 @@ const char *plot_status_name(enum plot_status s)
   return "?";
 }
 
-static int copy_str(char *dst, size_t n, const char *src)
-{
-  size_t len = strlen(src);
-  if (len >= n)
-    return -1;
-  memcpy(dst, src, len + 1);
-  return 0;
-}
-
-/* The file a lab's charts come from: lab.json, or a folder's charts.json
-   (plot_use_folder_charts marks the definitions it installs with "charts_file"). */
+/* The file a lab's charts come from, for messages: lab.json, or a folder's charts.json
+   (run_charts_parse notes which). */
 static const char *charts_file(const struct run_lab *lab)
 {
-  const char *f = lab->json ? json_string_value(json_object_get(lab->json, "charts_file")) : NULL;
-  return f ? f : "lab.json";
+  return lab->charts_from[0] ? lab->charts_from : "lab.json";
 }
 
 /* Whether name is one of the lab's sweeps. */
@@ -134,217 +125,46 @@ static int lab_has_sweep(const struct run_lab *lab, const char *name)
   return 0;
 }
 
-/* A text field of def into dst (absent: left as it is). Returns 0, or -1 with err. */
-static int parse_text(json_t *def, const char *key, char *dst, size_t size, const char *where,
-                      char *err, size_t errlen)
+/* Chart number index of the lab (parsed and checked when it loaded: run_lab.h) into c, its
+   figures not gathered yet. */
+static void chart_parse(const struct run_lab *lab, uint32_t index, struct chart *c)
 {
-  json_t *v = json_object_get(def, key);
-  if (!v)
-    return 0;
-  if (!json_is_string(v) || copy_str(dst, size, json_string_value(v))) {
-    snprintf(err, errlen, "%s: \"%s\" must be a string of at most %zu characters", where, key,
-             size - 1);
-    return -1;
-  }
-  return 0;
-}
-
-/* An expression field: its syntax checked. Returns 0, or -1 with err. */
-static int parse_expr(json_t *def, const char *key, char *dst, size_t size, const char *where,
-                      char *err, size_t errlen)
-{
-  if (parse_text(def, key, dst, size, where, err, errlen))
-    return -1;
-  char e[512];
-  if (dst[0] && run_expr_real_check(dst, e, sizeof e)) {
-    snprintf(err, errlen, "%s: \"%s\": %s", where, key, e);
-    return -1;
-  }
-  return 0;
-}
-
-static int parse_bool(json_t *def, const char *key, int *out, const char *where, char *err,
-                      size_t errlen)
-{
-  json_t *v = json_object_get(def, key);
-  if (v && !json_is_boolean(v)) {
-    snprintf(err, errlen, "%s: \"%s\" must be true or false", where, key);
-    return -1;
-  }
-  *out = v && json_is_true(v);
-  return 0;
-}
-
-/* The line chart's own fields: x, xlabel, xlog, sweeps, predict, predict_label. Returns 0,
-   or -1 with err. */
-static int parse_lines(const struct run_lab *lab, json_t *def, struct chart *c, const char *where,
-                       char *err, size_t errlen)
-{
-  if (parse_expr(def, "x", c->x, sizeof c->x, where, err, errlen) ||
-      parse_text(def, "xlabel", c->xlabel, sizeof c->xlabel, where, err, errlen) ||
-      parse_bool(def, "xlog", &c->xlog, where, err, errlen) ||
-      parse_expr(def, "predict", c->predict, sizeof c->predict, where, err, errlen) ||
-      parse_text(def, "predict_label", c->predict_label, sizeof c->predict_label, where, err,
-                 errlen))
-    return -1;
-  if (!c->x[0]) {
-    snprintf(err, errlen, "%s: a line chart needs \"x\": a choice, a metric or an expression "
-             "over them", where);
-    return -1;
-  }
-  if (!c->predict_label[0])
-    snprintf(c->predict_label, sizeof c->predict_label, "prediction");
-  json_t *sweeps = json_object_get(def, "sweeps");
-  if (sweeps && c->sweep[0]) {
-    snprintf(err, errlen, "%s: give \"sweep\" or \"sweeps\", not both", where);
-    return -1;
-  }
-  if (sweeps) {
-    if (!json_is_array(sweeps) || json_array_size(sweeps) == 0 ||
-        json_array_size(sweeps) > RUN_MAX_SWEEPS) {
-      snprintf(err, errlen, "%s: \"sweeps\" must list 1 to %d sweeps", where, RUN_MAX_SWEEPS);
-      return -1;
-    }
-    for (size_t k = 0; k < json_array_size(sweeps); k++) {
-      const char *n = json_string_value(json_array_get(sweeps, k));
-      if (!n || copy_str(c->sweeps[k], sizeof c->sweeps[k], n) || !lab_has_sweep(lab, n)) {
-        snprintf(err, errlen, "%s: \"sweeps\"[%zu] '%s' is not one of the lab's sweeps", where,
-                 k, n ? n : "?");
-        return -1;
-      }
-    }
-    c->nsweeps = (uint32_t)json_array_size(sweeps);
-  } else if (c->sweep[0]) {
-    memcpy(c->sweeps[0], c->sweep, sizeof c->sweeps[0]);
-    c->nsweeps = 1;
-  } else {
-    snprintf(err, errlen, "%s: a line chart needs \"sweep\" or \"sweeps\"", where);
-    return -1;
-  }
-  return 0;
-}
-
-/* Read charts[index] of lab.json into c (definition only). Returns 0, or -1 with err. */
-static int chart_parse(const struct run_lab *lab, json_t *def, size_t index, struct chart *c,
-                       char *err, size_t errlen)
-{
+  const struct run_chart *d = &lab->charts[index];
+  _Static_assert(sizeof c->metric == sizeof d->metric && sizeof c->label == sizeof d->label &&
+                 sizeof c->x == sizeof d->x && sizeof c->predict == sizeof d->predict &&
+                 sizeof c->title == sizeof d->title && sizeof c->name == sizeof d->name,
+                 "a chart's texts: the sizes run_lab.h gives them");
   memset(c, 0, sizeof *c);
-  c->scale = 1.0;
-  char where[1200];
-  snprintf(where, sizeof where, "%s/%s: charts[%zu]", lab->dir, charts_file(lab), index);
-  if (!json_is_object(def)) {
-    snprintf(err, errlen, "%s: expected an object", where);
-    return -1;
-  }
-  const char *name = json_string_value(json_object_get(def, "name"));
-  if (!name || !*name || copy_str(c->name, sizeof c->name, name)) {
-    snprintf(err, errlen, "%s: \"name\" must be a string of 1 to %zu characters (it names the "
-             "chart's files)", where, sizeof c->name - 1);
-    return -1;
-  }
-  for (const char *p = name; *p; p++)
-    if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
-          *p == '-' || *p == '_')) {
-      snprintf(err, errlen, "%s: \"name\" '%s' may hold only letters, digits, '-' and '_' (it "
-               "names the chart's files)", where, name);
-      return -1;
-    }
-  snprintf(where, sizeof where, "%s/%s: chart '%s'", lab->dir, charts_file(lab), name);
-  if (parse_text(def, "title", c->title, sizeof c->title, where, err, errlen) ||
-      parse_text(def, "sweep", c->sweep, sizeof c->sweep, where, err, errlen) ||
-      parse_text(def, "ylabel", c->ylabel, sizeof c->ylabel, where, err, errlen))
-    return -1;
-  if (!c->title[0])
-    snprintf(c->title, sizeof c->title, "%s", name);
-  if (c->sweep[0] && !lab_has_sweep(lab, c->sweep)) {
-    snprintf(err, errlen, "%s: \"sweep\" '%s' is not one of the lab's sweeps", where, c->sweep);
-    return -1;
-  }
-  json_t *style = json_object_get(def, "style");
-  const char *st = json_string_value(style);
-  if (style && (!st || (strcmp(st, "bars") && strcmp(st, "lines")))) {
-    snprintf(err, errlen, "%s: \"style\" must be \"bars\" or \"lines\"", where);
-    return -1;
-  }
-  c->lines = st && !strcmp(st, "lines");
-  static const char *const line_keys[] = {"x", "xlabel", "xlog", "sweeps", "predict",
-                                          "predict_label"};
-  for (size_t k = 0; !c->lines && k < sizeof line_keys / sizeof *line_keys; k++)
-    if (json_object_get(def, line_keys[k])) {
-      snprintf(err, errlen, "%s: \"%s\" belongs to line charts (\"style\": \"lines\")", where,
-               line_keys[k]);
-      return -1;
-    }
-  if (c->lines && parse_lines(lab, def, c, where, err, errlen))
-    return -1;
-  if (parse_bool(def, "log", &c->log, where, err, errlen))
-    return -1;
-  json_t *scale = json_object_get(def, "scale");
-  if (scale) {
-    if (!json_is_number(scale) || !(json_number_value(scale) > 0) || !isfinite(json_number_value(scale))) {
-      snprintf(err, errlen, "%s: \"scale\" must be a positive number (each value is multiplied "
-               "by it)", where);
-      return -1;
-    }
-    c->scale = json_number_value(scale);
-  }
-  json_t *y = json_object_get(def, "y");
-  if (!json_is_array(y) || json_array_size(y) == 0 || json_array_size(y) > PLOT_MAX_SERIES) {
-    snprintf(err, errlen, "%s: \"y\" must list 1 to %d metric names", where, PLOT_MAX_SERIES);
-    return -1;
-  }
-  if (c->lines && json_array_size(y) * c->nsweeps > PLOT_MAX_SERIES) {
-    snprintf(err, errlen, "%s: %zu metrics of \"y\" over %u sweeps make %zu lines: at most %d",
-             where, json_array_size(y), c->nsweeps, json_array_size(y) * c->nsweeps,
-             PLOT_MAX_SERIES);
-    return -1;
-  }
-  if (c->lines && c->predict[0] && json_array_size(y) >= PLOT_MAX_SERIES) {
-    snprintf(err, errlen, "%s: with \"predict\", \"y\" may list at most %d metrics", where,
-             PLOT_MAX_SERIES - 1);
-    return -1;
-  }
-  json_t *labels = json_object_get(def, "labels");
-  if (labels && (!json_is_array(labels) || json_array_size(labels) != json_array_size(y))) {
-    snprintf(err, errlen, "%s: \"labels\" must give one label per metric of \"y\"", where);
-    return -1;
-  }
-  c->nseries = (uint32_t)json_array_size(y);
-  for (uint32_t s = 0; s < c->nseries; s++) {
-    const char *m = json_string_value(json_array_get(y, s));
-    if (!m || !*m || copy_str(c->metric[s], sizeof c->metric[s], m)) {
-      snprintf(err, errlen, "%s: \"y\"[%u] must be a metric name, or an expression of at most "
-               "%zu characters", where, s, sizeof c->metric[s] - 1);
-      return -1;
-    }
-    c->is_expr[s] = !run_expr_is_name(m);
-    char e[512];
-    if (c->is_expr[s] && run_expr_real_check(m, e, sizeof e)) {
-      snprintf(err, errlen, "%s: \"y\"[%u]: %s", where, s, e);
-      return -1;
-    }
-    const char *l = labels ? json_string_value(json_array_get(labels, s)) : NULL;
-    if (labels && (!l || !*l || copy_str(c->label[s], sizeof c->label[s], l))) {
-      snprintf(err, errlen, "%s: \"labels\"[%u] must be a string of 1 to %zu characters", where,
-               s, sizeof c->label[s] - 1);
-      return -1;
-    }
-    if (!labels)   /* one series: the chart's name says what it is ("time"); else the metric */
-      snprintf(c->label[s], sizeof c->label[s], "%s", c->nseries == 1 ? c->name : c->metric[s]);
-  }
-  return 0;
+  memcpy(c->name, d->name, sizeof c->name);
+  memcpy(c->title, d->title, sizeof c->title);
+  snprintf(c->sweep, sizeof c->sweep, "%s", d->sweep);
+  snprintf(c->ylabel, sizeof c->ylabel, "%s", d->ylabel);
+  c->log = d->log;
+  c->scale = d->scale;
+  c->nseries = d->nseries;
+  memcpy(c->metric, d->metric, sizeof c->metric);
+  memcpy(c->label, d->label, sizeof c->label);
+  memcpy(c->is_expr, d->is_expr, sizeof c->is_expr);
+  c->lines = d->lines;
+  memcpy(c->x, d->x, sizeof c->x);
+  snprintf(c->xlabel, sizeof c->xlabel, "%s", d->xlabel);
+  c->xlog = d->xlog;
+  memcpy(c->predict, d->predict, sizeof c->predict);
+  snprintf(c->predict_label, sizeof c->predict_label, "%s", d->predict_label);
+  c->nsweeps = d->nsweeps;
+  for (uint32_t k = 0; k < d->nsweeps; k++)
+    snprintf(c->sweeps[k], sizeof c->sweeps[k], "%s", d->sweeps[k]);
 }
 
 /* The chart named name (NULL: index), parsed. Returns 0, or -1 with err. */
 static int chart_find(const struct run_lab *lab, const char *name, struct chart *c, char *err,
                       size_t errlen)
 {
-  json_t *charts = lab->json ? json_object_get(lab->json, "charts") : NULL;
-  for (size_t i = 0; json_is_array(charts) && i < json_array_size(charts); i++) {
-    const char *n = json_string_value(json_object_get(json_array_get(charts, i), "name"));
-    if (n && !strcmp(n, name))
-      return chart_parse(lab, json_array_get(charts, i), i, c, err, errlen);
-  }
+  for (uint32_t i = 0; i < lab->ncharts; i++)
+    if (!strcmp(lab->charts[i].name, name)) {
+      chart_parse(lab, i, c);
+      return 0;
+    }
   snprintf(err, errlen, "%s/%s has no chart named '%s'", lab->dir, charts_file(lab), name);
   return -1;
 }
@@ -1629,29 +1449,18 @@ int plot_list_draw(const struct plot_list *l, const char *dir, char *paths_out, 
 int plot_lab_scripts(const struct run_lab *lab, const struct run_result *r,
                      struct plot_list *l, char *err, size_t errlen)
 {
-  json_t *charts = lab->json ? json_object_get(lab->json, "charts") : NULL;
-  if (!charts || r->npoints == 0)
+  if (lab->ncharts == 0 || r->npoints == 0)
     return PLOT_OK;
-  if (!json_is_array(charts)) {
-    snprintf(err, errlen, "%s/%s: \"charts\" must be an array", lab->dir, charts_file(lab));
-    return PLOT_BAD_CHART;
-  }
-  size_t n = json_array_size(charts);
+  uint32_t n = lab->ncharts;
   struct chart *c = malloc(sizeof *c);
   if (!c) {
     snprintf(err, errlen, "out of host memory");
     return PLOT_FAILED;
   }
-  /* every definition first, so a broken one is reported before anything is written */
-  for (size_t i = 0; i < n; i++)
-    if (chart_parse(lab, json_array_get(charts, i), i, c, err, errlen)) {
-      free(c);
-      return PLOT_BAD_CHART;
-    }
   int rc = PLOT_OK;
-  for (size_t i = 0; i < n; i++) {
+  for (uint32_t i = 0; i < n; i++) {
     char e[1024];
-    chart_parse(lab, json_array_get(charts, i), i, c, e, sizeof e);
+    chart_parse(lab, i, c);
     chart_gather(c, r);
     if (write_dat(c, r, e, sizeof e) || write_script(c, r, TARGET_FILES, 0, 0, e, sizeof e) ||
         plot_list_add(l, c->name, "", e, sizeof e)) {
@@ -1724,8 +1533,7 @@ int plot_terminal_chart(const struct run_lab *lab, const struct run_result *r, c
 
 uint32_t plot_chart_count(const struct run_lab *lab)
 {
-  json_t *charts = lab->json ? json_object_get(lab->json, "charts") : NULL;
-  return json_is_array(charts) ? (uint32_t)json_array_size(charts) : 0;
+  return lab->ncharts;
 }
 
 int plot_chart_data(const struct run_lab *lab, const struct run_result *r, uint32_t index,
@@ -1741,11 +1549,7 @@ int plot_chart_data(const struct run_lab *lab, const struct run_result *r, uint3
     snprintf(err, errlen, "out of host memory");
     return PLOT_FAILED;
   }
-  if (chart_parse(lab, json_array_get(json_object_get(lab->json, "charts"), index), index, c, err,
-                  errlen)) {
-    free(c);
-    return PLOT_BAD_CHART;
-  }
+  chart_parse(lab, index, c);
   chart_gather(c, r);
   snprintf(d->name, sizeof d->name, "%s", c->name);
   snprintf(d->title, sizeof d->title, "%s", c->title);
@@ -1839,9 +1643,8 @@ int plot_use_folder_charts(struct run_lab *lab, const struct run_result *r, cons
     memset(sw, 0, sizeof *sw);
     snprintf(sw->name, sizeof sw->name, "%s", name);
   }
-  json_object_set_new(o, "charts_file", json_string("charts.json"));
-  json_decref(lab->json);
-  lab->json = o;
   snprintf(lab->dir, sizeof lab->dir, "%s", dir);
-  return 1;
+  int rc = run_charts_parse(o, "charts.json", lab, err, errlen) ? -1 : 1;
+  json_decref(o);
+  return rc;
 }

@@ -17,18 +17,18 @@
 enum plot_status {
   PLOT_OK = 0,
   PLOT_NO_GNUPLOT,   /* gnuplot is not on PATH: nothing drawn (the .dat files are written) */
-  PLOT_BAD_CHART,    /* a chart of lab.json is malformed (the message names it) */
+  PLOT_BAD_CHART,    /* no such chart (a definition is checked when the lab loads) */
   PLOT_FAILED,       /* a file could not be written, or gnuplot failed or timed out */
 };
 
-#define PLOT_MAX_SERIES 6
+#define PLOT_MAX_SERIES RUN_CHART_SERIES   /* the metrics of a chart (run_lab.h) */
 #define PLOT_MAX_ROWS (1 + RUN_MAX_SWEEPS * RUN_MAX_POINTS)   /* a line chart's sweeps' points */
 #define PLOT_TIMEOUT_S 20     /* seconds a chart */
 
 /* Find gnuplot on PATH; writes its path to out. Returns 0 when found, -1 otherwise. */
 int plot_find_gnuplot(char *out, size_t outlen);
 
-/* Draw every chart of lab->json's "charts" for the run r, into r->results_dir: for a chart
+/* Draw every chart of the lab (lab->charts) for the run r, into r->results_dir: for a chart
    named NAME, NAME.dat (the data, tab-separated), NAME.gp (the gnuplot script, which can be
    rerun there by hand), NAME.png and NAME.svg. paths_out receives the PNG paths written,
    one per line (empty when there was nothing to chart: no measurements, or no charts).
@@ -65,7 +65,7 @@ int plot_list_draw(const struct plot_list *l, const char *dir, char *paths_out, 
 int plot_lab_scripts(const struct run_lab *lab, const struct run_result *r,
                      struct plot_list *l, char *err, size_t errlen);
 
-/* The chart of lab->json named name, as text for a terminal (gnuplot's dumb terminal),
+/* The chart of the lab named name, as text for a terminal (gnuplot's dumb terminal),
    width x height characters, into out (NUL-terminated, cut at outlen). Writes NAME.dat and
    NAME.term.gp into r->results_dir. Returns PLOT_OK, or another plot_status with err
    (PLOT_BAD_CHART also when there is no chart of that name). */
@@ -106,10 +106,10 @@ struct plot_data {
   uint32_t nnotes;
 };
 
-/* How many charts lab->json lists (0: none, or "charts" is not an array). */
+/* How many charts the lab has (lab->ncharts). */
 uint32_t plot_chart_count(const struct run_lab *lab);
 
-/* Chart number index of lab->json, with its figures from r, into *d. Writes no file and runs
+/* Chart number index of the lab, with its figures from r, into *d. Writes no file and runs
    nothing. Returns PLOT_OK, or PLOT_BAD_CHART with err (a malformed chart, or no such index). */
 int plot_chart_data(const struct run_lab *lab, const struct run_result *r, uint32_t index,
                     struct plot_data *d, char *err, size_t errlen);
@@ -124,10 +124,11 @@ void plot_gp_string(FILE *f, const char *s);
 
 /* A folder of figures that no lab run made (lab 03's staircase.sh and fma.sh write one: a
    result.json whose points are the benchmark's, and charts.json, {"charts": [...]} in
-   lab.json's form): when dir holds charts.json, its charts replace those of lab->json, and
-   the sweeps the points of r name become lab->sweeps, so that plot_lab_charts draws them
-   (`warplab charts DIR`). Returns 1 when it did, 0 when there is no charts.json, -1 with err
-   (a charts.json that is not JSON, or more sweeps than a lab may have). */
+   lab.json's form): when dir holds charts.json, the sweeps the points of r name become
+   lab->sweeps and its charts, parsed and checked by run_charts_parse, replace lab->charts,
+   so that plot_lab_charts draws them (`warplab charts DIR`). Returns 1 when it did, 0 when
+   there is no charts.json, -1 with err (a charts.json that is not JSON or whose charts are
+   malformed, or more sweeps than a lab may have). */
 int plot_use_folder_charts(struct run_lab *lab, const struct run_result *r, const char *dir,
                            char *err, size_t errlen);
 

@@ -1,6 +1,7 @@
 /* run_lab.c: load and check a lab definition (see run_lab.h and labs/README.md); its metric
    names are resolved here, against the catalogue (metrics/met_names.def). */
 #include <dirent.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -385,23 +386,30 @@ static int parse_lane_charts(struct ctx *c, json_t *root, struct run_lab *lab)
 
 /* The line of lab.json where s first appears as a whole string ("s"), else anywhere; 0 when
    it is not there as written (a string spelled with escapes). */
-static int line_of(const struct ctx *c, const char *s)
+/* The line of text (a file's, or NULL) holding s: as a whole JSON string first, else
+   anywhere. 0 when unknown. */
+static int text_line(const char *text, const char *s)
 {
   size_t n = strlen(s);
   const char *at = NULL;
-  if (!c->text || !n)
+  if (!text || !n)
     return 0;
-  for (const char *q = strchr(c->text, '"'); q && !at; q = strchr(q + 1, '"'))
+  for (const char *q = strchr(text, '"'); q && !at; q = strchr(q + 1, '"'))
     if (!strncmp(q + 1, s, n) && q[n + 1] == '"')
       at = q;
   if (!at)
-    at = strstr(c->text, s);
+    at = strstr(text, s);
   if (!at)
     return 0;
   int line = 1;
-  for (const char *q = c->text; q < at; q++)
+  for (const char *q = text; q < at; q++)
     line += *q == '\n';
   return line;
+}
+
+static int line_of(const struct ctx *c, const char *s)
+{
+  return text_line(c->text, s);
 }
 
 /* Refuse name (len characters), found in the string where of field: "FILE:LINE: \"field\":
@@ -499,7 +507,7 @@ static int expr_name(void *ctx, const char *name, size_t len)
 }
 
 /* Resolve every name of a chart expression, as the charts' grammar reads them
-   (run_expr_names). Syntax is left to plots/, which evaluates it. */
+   (run_expr_names); its syntax was checked by run_charts_parse. */
 static int resolve_expr(struct ctx *c, const struct run_lab *lab, const char *field,
                         const char *text)
 {
@@ -507,23 +515,298 @@ static int resolve_expr(struct ctx *c, const struct run_lab *lab, const char *fi
   return run_expr_names(text, expr_name, &x) ? -1 : 0;
 }
 
-/* The names in "charts": each y, x and predict. */
-static int resolve_charts(struct ctx *c, const struct run_lab *lab, json_t *root)
+/* The names in the charts: each y, x and predict. */
+static int resolve_charts(struct ctx *c, const struct run_lab *lab)
 {
-  json_t *charts = json_object_get(root, "charts");
-  size_t i, k;
-  json_t *ch, *y;
-  json_array_foreach(charts, i, ch) {
-    json_array_foreach(json_object_get(ch, "y"), k, y)
-      if (json_is_string(y) && resolve_expr(c, lab, "charts.y", json_string_value(y)))
+  for (uint32_t i = 0; i < lab->ncharts; i++) {
+    const struct run_chart *ch = &lab->charts[i];
+    for (uint32_t k = 0; k < ch->nseries; k++)
+      if (resolve_expr(c, lab, "charts.y", ch->metric[k]))
         return -1;
-    const char *x = json_string_value(json_object_get(ch, "x"));
-    const char *pr = json_string_value(json_object_get(ch, "predict"));
-    if ((x && resolve_expr(c, lab, "charts.x", x)) ||
-        (pr && resolve_expr(c, lab, "charts.predict", pr)))
+    if ((ch->x[0] && resolve_expr(c, lab, "charts.x", ch->x)) ||
+        (ch->predict[0] && resolve_expr(c, lab, "charts.predict", ch->predict)))
       return -1;
   }
   return 0;
+}
+
+/* ---- "charts" ---- */
+
+static int copy_str(char *dst, size_t n, const char *src)
+{
+  size_t len = strlen(src);
+  if (len >= n)
+    return -1;
+  memcpy(dst, src, len + 1);
+  return 0;
+}
+
+/* Whether name is one of the lab's sweeps. */
+static int lab_has_sweep(const struct run_lab *lab, const char *name)
+{
+  for (uint32_t k = 0; k < lab->nsweeps; k++)
+    if (!strcmp(lab->sweeps[k].name, name))
+      return 1;
+  return 0;
+}
+
+/* A text field of def into dst (absent: left as it is). Returns 0, or -1 with err. */
+static int chart_text(json_t *def, const char *key, char *dst, size_t size, const char *where,
+                      char *err, size_t errlen)
+{
+  json_t *v = json_object_get(def, key);
+  if (!v)
+    return 0;
+  if (!json_is_string(v) || copy_str(dst, size, json_string_value(v))) {
+    snprintf(err, errlen, "%s: \"%s\" must be a string of at most %zu characters", where, key,
+             size - 1);
+    return -1;
+  }
+  return 0;
+}
+
+/* Where a chart's field is, for messages: the file, the chart, the file's text (for the
+   line of an expression; NULL when not read). */
+struct chart_at {
+  const char *file, *chart, *text;
+};
+
+/* The syntax of expression text, field ("\"x\"", "\"y\"[0]") of a chart, checked as a real
+   expression.
+   Returns 0, or -1 with err: "labs/03-x/lab.json:57: chart 'bw': \"x\": 'WARPS +':
+   unexpected end at column 8". */
+static int chart_syntax(const struct chart_at *at, const char *field, const char *text,
+                        char *err, size_t errlen)
+{
+  char e[512], line[32] = "";
+  if (!run_expr_real_check(text, e, sizeof e))
+    return 0;
+  int n = text_line(at->text, text);
+  if (n)
+    snprintf(line, sizeof line, ":%d", n);
+  snprintf(err, errlen, "%s%s: %s: %s: %s", at->file, line, at->chart, field, e);
+  return -1;
+}
+
+/* An expression field: its syntax checked. Returns 0, or -1 with err. */
+static int chart_expr(json_t *def, const char *key, char *dst, size_t size, const char *where,
+                      const struct chart_at *at, char *err, size_t errlen)
+{
+  if (chart_text(def, key, dst, size, where, err, errlen))
+    return -1;
+  char field[32];
+  snprintf(field, sizeof field, "\"%s\"", key);
+  return dst[0] ? chart_syntax(at, field, dst, err, errlen) : 0;
+}
+
+static int chart_bool(json_t *def, const char *key, int *out, const char *where, char *err,
+                      size_t errlen)
+{
+  json_t *v = json_object_get(def, key);
+  if (v && !json_is_boolean(v)) {
+    snprintf(err, errlen, "%s: \"%s\" must be true or false", where, key);
+    return -1;
+  }
+  *out = v && json_is_true(v);
+  return 0;
+}
+
+/* The line chart's own fields: x, xlabel, xlog, sweeps, predict, predict_label. Returns 0,
+   or -1 with err. */
+static int chart_lines(const struct run_lab *lab, json_t *def, struct run_chart *c,
+                       const char *where, const struct chart_at *at, char *err, size_t errlen)
+{
+  if (chart_expr(def, "x", c->x, sizeof c->x, where, at, err, errlen) ||
+      chart_text(def, "xlabel", c->xlabel, sizeof c->xlabel, where, err, errlen) ||
+      chart_bool(def, "xlog", &c->xlog, where, err, errlen) ||
+      chart_expr(def, "predict", c->predict, sizeof c->predict, where, at, err, errlen) ||
+      chart_text(def, "predict_label", c->predict_label, sizeof c->predict_label, where, err,
+                 errlen))
+    return -1;
+  if (!c->x[0]) {
+    snprintf(err, errlen, "%s: a line chart needs \"x\": a choice, a metric or an expression "
+             "over them", where);
+    return -1;
+  }
+  if (!c->predict_label[0])
+    snprintf(c->predict_label, sizeof c->predict_label, "prediction");
+  json_t *sweeps = json_object_get(def, "sweeps");
+  if (sweeps && c->sweep[0]) {
+    snprintf(err, errlen, "%s: give \"sweep\" or \"sweeps\", not both", where);
+    return -1;
+  }
+  if (sweeps) {
+    if (!json_is_array(sweeps) || json_array_size(sweeps) == 0 ||
+        json_array_size(sweeps) > RUN_MAX_SWEEPS) {
+      snprintf(err, errlen, "%s: \"sweeps\" must list 1 to %d sweeps", where, RUN_MAX_SWEEPS);
+      return -1;
+    }
+    for (size_t k = 0; k < json_array_size(sweeps); k++) {
+      const char *n = json_string_value(json_array_get(sweeps, k));
+      if (!n || copy_str(c->sweeps[k], sizeof c->sweeps[k], n) || !lab_has_sweep(lab, n)) {
+        snprintf(err, errlen, "%s: \"sweeps\"[%zu] '%s' is not one of the lab's sweeps", where,
+                 k, n ? n : "?");
+        return -1;
+      }
+    }
+    c->nsweeps = (uint32_t)json_array_size(sweeps);
+  } else if (c->sweep[0]) {
+    memcpy(c->sweeps[0], c->sweep, sizeof c->sweeps[0]);
+    c->nsweeps = 1;
+  } else {
+    snprintf(err, errlen, "%s: a line chart needs \"sweep\" or \"sweeps\"", where);
+    return -1;
+  }
+  return 0;
+}
+
+/* charts[index], def, into c; text: the file's, for lines (or NULL). Returns 0, or -1 with
+   err. */
+static int chart_parse(const struct run_lab *lab, json_t *def, size_t index, const char *text,
+                       struct run_chart *c, char *err, size_t errlen)
+{
+  memset(c, 0, sizeof *c);
+  c->scale = 1.0;
+  char where[1200];
+  snprintf(where, sizeof where, "%s/%s: charts[%zu]", lab->dir, lab->charts_from, index);
+  if (!json_is_object(def)) {
+    snprintf(err, errlen, "%s: expected an object", where);
+    return -1;
+  }
+  const char *name = json_string_value(json_object_get(def, "name"));
+  if (!name || !*name || copy_str(c->name, sizeof c->name, name)) {
+    snprintf(err, errlen, "%s: \"name\" must be a string of 1 to %zu characters (it names the "
+             "chart's files)", where, sizeof c->name - 1);
+    return -1;
+  }
+  for (const char *p = name; *p; p++)
+    if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+          *p == '-' || *p == '_')) {
+      snprintf(err, errlen, "%s: \"name\" '%s' may hold only letters, digits, '-' and '_' (it "
+               "names the chart's files)", where, name);
+      return -1;
+    }
+  snprintf(where, sizeof where, "%s/%s: chart '%s'", lab->dir, lab->charts_from, name);
+  char file[1100], chart[96];
+  snprintf(file, sizeof file, "%s/%s", lab->dir, lab->charts_from);
+  snprintf(chart, sizeof chart, "chart '%s'", name);
+  struct chart_at at = {file, chart, text};
+  if (chart_text(def, "title", c->title, sizeof c->title, where, err, errlen) ||
+      chart_text(def, "sweep", c->sweep, sizeof c->sweep, where, err, errlen) ||
+      chart_text(def, "ylabel", c->ylabel, sizeof c->ylabel, where, err, errlen))
+    return -1;
+  if (!c->title[0])
+    snprintf(c->title, sizeof c->title, "%s", name);
+  if (c->sweep[0] && !lab_has_sweep(lab, c->sweep)) {
+    snprintf(err, errlen, "%s: \"sweep\" '%s' is not one of the lab's sweeps", where, c->sweep);
+    return -1;
+  }
+  json_t *style = json_object_get(def, "style");
+  const char *st = json_string_value(style);
+  if (style && (!st || (strcmp(st, "bars") && strcmp(st, "lines")))) {
+    snprintf(err, errlen, "%s: \"style\" must be \"bars\" or \"lines\"", where);
+    return -1;
+  }
+  c->lines = st && !strcmp(st, "lines");
+  static const char *const line_keys[] = {"x", "xlabel", "xlog", "sweeps", "predict",
+                                          "predict_label"};
+  for (size_t k = 0; !c->lines && k < sizeof line_keys / sizeof *line_keys; k++)
+    if (json_object_get(def, line_keys[k])) {
+      snprintf(err, errlen, "%s: \"%s\" belongs to line charts (\"style\": \"lines\")", where,
+               line_keys[k]);
+      return -1;
+    }
+  if (c->lines && chart_lines(lab, def, c, where, &at, err, errlen))
+    return -1;
+  if (chart_bool(def, "log", &c->log, where, err, errlen))
+    return -1;
+  json_t *scale = json_object_get(def, "scale");
+  if (scale) {
+    if (!json_is_number(scale) || !(json_number_value(scale) > 0) ||
+        !isfinite(json_number_value(scale))) {
+      snprintf(err, errlen, "%s: \"scale\" must be a positive number (each value is multiplied "
+               "by it)", where);
+      return -1;
+    }
+    c->scale = json_number_value(scale);
+  }
+  json_t *y = json_object_get(def, "y");
+  if (!json_is_array(y) || json_array_size(y) == 0 || json_array_size(y) > RUN_CHART_SERIES) {
+    snprintf(err, errlen, "%s: \"y\" must list 1 to %d metric names", where, RUN_CHART_SERIES);
+    return -1;
+  }
+  if (c->lines && json_array_size(y) * c->nsweeps > RUN_CHART_SERIES) {
+    snprintf(err, errlen, "%s: %zu metrics of \"y\" over %u sweeps make %zu lines: at most %d",
+             where, json_array_size(y), c->nsweeps, json_array_size(y) * c->nsweeps,
+             RUN_CHART_SERIES);
+    return -1;
+  }
+  if (c->lines && c->predict[0] && json_array_size(y) >= RUN_CHART_SERIES) {
+    snprintf(err, errlen, "%s: with \"predict\", \"y\" may list at most %d metrics", where,
+             RUN_CHART_SERIES - 1);
+    return -1;
+  }
+  json_t *labels = json_object_get(def, "labels");
+  if (labels && (!json_is_array(labels) || json_array_size(labels) != json_array_size(y))) {
+    snprintf(err, errlen, "%s: \"labels\" must give one label per metric of \"y\"", where);
+    return -1;
+  }
+  c->nseries = (uint32_t)json_array_size(y);
+  for (uint32_t s = 0; s < c->nseries; s++) {
+    const char *m = json_string_value(json_array_get(y, s));
+    if (!m || !*m || copy_str(c->metric[s], sizeof c->metric[s], m)) {
+      snprintf(err, errlen, "%s: \"y\"[%u] must be a metric name, or an expression of at most "
+               "%zu characters", where, s, sizeof c->metric[s] - 1);
+      return -1;
+    }
+    c->is_expr[s] = !run_expr_is_name(m);
+    char field[32];
+    snprintf(field, sizeof field, "\"y\"[%u]", s);
+    if (c->is_expr[s] && chart_syntax(&at, field, m, err, errlen))
+      return -1;
+    const char *l = labels ? json_string_value(json_array_get(labels, s)) : NULL;
+    if (labels && (!l || !*l || copy_str(c->label[s], sizeof c->label[s], l))) {
+      snprintf(err, errlen, "%s: \"labels\"[%u] must be a string of 1 to %zu characters", where,
+               s, sizeof c->label[s] - 1);
+      return -1;
+    }
+    if (!labels)   /* one series: the chart's name says what it is ("time"); else the metric */
+      snprintf(c->label[s], sizeof c->label[s], "%s", c->nseries == 1 ? c->name : c->metric[s]);
+  }
+  return 0;
+}
+
+/* run_charts_parse, with the file's text for the lines of messages (or NULL). */
+static int charts_parse(json_t *root, const char *from, const char *text, struct run_lab *lab,
+                        char *err, size_t errlen)
+{
+  lab->ncharts = 0;
+  snprintf(lab->charts_from, sizeof lab->charts_from, "%s", from);
+  json_t *charts = json_is_object(root) ? json_object_get(root, "charts") : NULL;
+  if (!charts)
+    return 0;
+  if (!json_is_array(charts)) {
+    snprintf(err, errlen, "%s/%s: \"charts\" must be an array", lab->dir, from);
+    return -1;
+  }
+  if (json_array_size(charts) > RUN_MAX_CHARTS) {
+    snprintf(err, errlen, "%s/%s: \"charts\" lists %zu charts: at most %d", lab->dir, from,
+             json_array_size(charts), RUN_MAX_CHARTS);
+    return -1;
+  }
+  for (size_t i = 0; i < json_array_size(charts); i++)
+    if (chart_parse(lab, json_array_get(charts, i), i, text, &lab->charts[i], err, errlen)) {
+      lab->ncharts = 0;
+      return -1;
+    }
+  lab->ncharts = (uint32_t)json_array_size(charts);
+  return 0;
+}
+
+int run_charts_parse(json_t *root, const char *from, struct run_lab *lab, char *err,
+                     size_t errlen)
+{
+  return charts_parse(root, from, NULL, lab, err, errlen);
 }
 
 /* The number at key of o into *v (fallback when absent; *has, when asked, whether it is
@@ -798,7 +1081,6 @@ int run_lab_load(const char *which, const char *labs_dir, struct run_lab *lab, c
     snprintf(err, errlen, "%s:%d: %s", file, je.line, je.text);
     return -1;
   }
-  lab->json = root;
   size_t textlen;
   char *text = run_read_file(file, &textlen);
   struct ctx c = {file, err, errlen, text};
@@ -880,22 +1162,23 @@ int run_lab_load(const char *which, const char *labs_dir, struct run_lab *lab, c
     }
     lab->nmetrics = (uint32_t)json_array_size(ms);
   }
-  if (check_exprs(&c, lab) || resolve_charts(&c, lab, root) || parse_rubric(&c, root, &lab->rubric))
+  if (check_exprs(&c, lab) || charts_parse(root, "lab.json", text, lab, err, errlen) ||
+      resolve_charts(&c, lab) || parse_rubric(&c, root, &lab->rubric))
     goto fail;
   free(text);
+  json_decref(root);
   return 0;
 fail_sizes:
   if (!c.err[0] || !strstr(c.err, "sizes"))
     bad(&c, "sizes", "missing: {\"emu\": {...}, \"gpu\": {...}}");
 fail:
   free(text);
+  json_decref(root);
   run_lab_free(lab);
   return -1;
 }
 
 void run_lab_free(struct run_lab *lab)
 {
-  if (lab->json)
-    json_decref(lab->json);
-  lab->json = NULL;
+  (void)lab;   /* a loaded lab holds nothing to free: every field is parsed into the struct */
 }

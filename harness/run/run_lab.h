@@ -72,6 +72,33 @@ struct run_lane_chart {
   enum run_lane_access access;  /* ... that loads or stores; the first the warp executed */
 };
 
+/* lab.json's "charts" (plots/README.md), parsed and checked when the lab loads: what plots/
+   draws and grader/ names metrics with. Every field is checked here (types, lengths, the
+   sweeps named, each expression's syntax as a real expression and each name it uses), so
+   plots/ reads no lab.json. */
+#define RUN_MAX_CHARTS 16
+#define RUN_CHART_SERIES 6    /* metrics of "y" (plots/ draws at most this many lines) */
+
+struct run_chart {
+  char name[64];              /* the files: NAME.dat, NAME.gp, NAME.png ... */
+  char title[192];            /* "" in lab.json: the name */
+  char sweep[64], ylabel[192];
+  int log;                    /* "log": a logarithmic y axis */
+  double scale;               /* each value times this (1 when absent) */
+  uint32_t nseries;
+  char metric[RUN_CHART_SERIES][96];   /* "y": a metric's name or a real expression ... */
+  int is_expr[RUN_CHART_SERIES];       /* ... 1 for an expression */
+  char label[RUN_CHART_SERIES][96];    /* "labels", else the chart's name (one series) or the
+                                          metric */
+  int lines;                  /* "style": "lines"; the fields below are a line chart's */
+  char x[160], xlabel[192];   /* x: a choice, a metric or an expression over them */
+  int xlog;
+  char predict[320];          /* "" when none */
+  char predict_label[96];     /* "prediction" when absent */
+  uint32_t nsweeps;           /* "sweeps", or the one "sweep" */
+  char sweeps[RUN_MAX_SWEEPS][64];
+};
+
 /* lab.json's "rubric", parsed and checked when the lab loads: what grader/ scores with. */
 #define RUN_MAX_TARGETS 16
 #define RUN_MAX_QUESTIONS 32
@@ -146,7 +173,10 @@ struct run_lab {
   struct run_lane_chart lane_charts[RUN_MAX_LANE_CHARTS];
   uint32_t nlane_charts;
   struct run_rubric rubric;   /* what grader/ scores with */
-  json_t *json;               /* the whole definition: charts for plots/ */
+  struct run_chart charts[RUN_MAX_CHARTS];   /* what plots/ draws */
+  uint32_t ncharts;
+  char charts_from[32];       /* the file in dir the charts came from, for messages:
+                                 "lab.json", or a results folder's "charts.json" */
 };
 
 /* The warplab folder (labs/, harness/): $WARPLAB_HOME when set, else "." when ./labs exists,
@@ -158,6 +188,7 @@ const char *run_home(void);
    an unknown metric, its line: "labs/03-x/lab.json:44: \"metrics\": unknown metric ..."). */
 int run_lab_load(const char *which, const char *labs_dir, struct run_lab *lab, char *err,
                  size_t errlen);
+/* Release what a loaded lab holds (nothing now: kept so that callers need not know). */
 void run_lab_free(struct run_lab *lab);
 
 /* The "rubric" of lab.json's root object (read from file, for messages) into *r, checked: its
@@ -165,6 +196,14 @@ void run_lab_free(struct run_lab *lab);
    each question an id. No "rubric": r->present 0. Returns 0, or -1 with err naming the file
    and field. run_lab_load does this; a test's or a tool's hand-made lab.json text too. */
 int run_rubric_parse(json_t *root, const char *file, struct run_rubric *r, char *err,
+                     size_t errlen);
+
+/* The "charts" of root (read from dir/from: "lab.json", or a results folder's "charts.json")
+   into lab->charts, checked against lab->sweeps: every field's type and length, each y, x and
+   predict a well-formed real expression. No "charts": none. The names the expressions use are
+   not resolved here (run_lab_load does that for lab.json: a folder's charts.json may name
+   figures of its own). Returns 0, or -1 with err naming the file, the chart and the field. */
+int run_charts_parse(json_t *root, const char *from, struct run_lab *lab, char *err,
                      size_t errlen);
 
 /* 1 with the value of name in *v, or 0 when s has no such name. */

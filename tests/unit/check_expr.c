@@ -1,8 +1,8 @@
 /* check_expr.c: the real-number expressions of charts (harness/run/run_expr.h,
- * run_expr_real.c; moved with the tests from plots/): values, precedence, functions,
+ * run_expr.c; moved with the tests from plots/): values, precedence, functions,
  * branches, and every error with its column; and run_expr_names, the names an expression
- * uses as run_lab.c resolves them when a lab loads. The integer expressions of lab
- * definitions are check_run.c's. */
+ * uses as run_lab.c resolves them when a lab loads; and the one language's two modes side
+ * by side (test_expr_modes). The integer expressions of lab definitions are check_run.c's. */
 #include <check.h>
 #include <stdio.h>
 #include <string.h>
@@ -167,6 +167,72 @@ START_TEST(test_expr_names)
 }
 END_TEST
 
+/* The values of test_expr_modes' names as reals: n 7, WARPS 8, as its integers. */
+static int mode_lookup(void *ctx, const char *name, size_t len, double *v)
+{
+  (void)ctx;
+  if (len == 1 && name[0] == 'n')
+    *v = 7;
+  else if (len == 5 && !strncmp(name, "WARPS", 5))
+    *v = 8;
+  else
+    return -1;
+  return 0;
+}
+
+/* One language, two modes: the same text parsed by one parser, evaluated as integers (C's
+   truncating division, sizes) or as reals (charts); the same precedence in both; errors in
+   one format, with the column, in both; what only one mode has is refused in the other. */
+START_TEST(test_expr_modes)
+{
+  static const struct run_var iv[] = {{"n", 7}, {"WARPS", 8}};
+  static const struct { const char *text; int64_t i; double r; } both[] = {
+    {"7 / 2", 3, 3.5}, {"-7 / 2", -3, -3.5}, {"n / 2 * 2", 6, 7}, {"1 + 2 * 3 - 4", 3, 3},
+    {"2 * 3 % 4", 2, 2}, {"7 % 3", 1, 1}, {"-(2 + 3) * 2", -10, -10},
+    {"1 + 2 < 4", 1, 1}, {"WARPS > 4 ? n / 2 : 0", 3, 3.5}, {"n < 4 ? 1 / 0 : 2", 2, 2},
+    {"cdiv(n, 2)", 4, 4}, {"min(WARPS, n, 9)", 7, 7}, {"max(1, n - 10)", 1, 1},
+  };
+  for (size_t i = 0; i < sizeof both / sizeof *both; i++) {
+    int64_t v = -1;
+    double r = -1;
+    char err[256] = "";
+    ck_assert_msg(run_expr_eval(both[i].text, iv, 2, &v, err, sizeof err) == 0, "%s: %s",
+                  both[i].text, err);
+    ck_assert_msg(v == both[i].i, "%s = %lld as integers, expected %lld", both[i].text,
+                  (long long)v, (long long)both[i].i);
+    ck_assert_msg(run_expr_real_eval(both[i].text, mode_lookup, NULL, &r, err, sizeof err) ==
+                  RUN_EXPR_OK, "%s: %s", both[i].text, err);
+    ck_assert_msg(r == both[i].r, "%s = %g as reals, expected %g", both[i].text, r, both[i].r);
+    ck_assert_int_eq(run_expr_check(both[i].text, 0, err, sizeof err), RUN_EXPR_OK);
+  }
+  static const struct { const char *text; int real; const char *msg; } errs[] = {
+    {"n / (n - 7)", 0, "'n / (n - 7)': division by zero at column 3"},
+    {"n / (n - 7)", 1, "'n / (n - 7)': division by zero at column 3"},
+    {"n + 1.5", 0, "a number that is not an integer at column 5"},
+    {"n + 1e3", 0, "a number that is not an integer at column 5"},
+    {"ceil(n)", 0, "unknown function (min, max, cdiv, pow2ceil) at column 1"},
+    {"pow2ceil(n)", 1, "unknown function (min, max, ceil, floor, abs, cdiv) at column 1"},
+    {"n +* 2", 0, "expected a number, a name or '(' at column 4"},
+    {"n +* 2", 1, "expected a number, a name or '(' at column 4"},
+    {"cdiv(n)", 1, "cdiv takes 2 arguments (a wrong number of arguments) at column 5"},
+    {"2 * nope", 0, "'2 * nope': unknown name 'nope' at column 5"},
+    {"2 * nope", 1, "'2 * nope': unknown name 'nope' at column 5"},
+    {"cdiv(n, 0)", 0, "cdiv by a number that is not positive at column 5"},
+    {"4611686018427387904 * 2", 0, "the value overflows 64 bits at column 21"},
+  };
+  for (size_t i = 0; i < sizeof errs / sizeof *errs; i++) {
+    char err[256] = "";
+    int64_t v;
+    double r;
+    int st = errs[i].real ? run_expr_real_eval(errs[i].text, mode_lookup, NULL, &r, err, sizeof err)
+                          : run_expr_eval(errs[i].text, iv, 2, &v, err, sizeof err);
+    ck_assert_msg(st != 0, "'%s' accepted", errs[i].text);
+    ck_assert_msg(strstr(err, errs[i].msg) != NULL, "'%s': message '%s' lacks '%s'",
+                  errs[i].text, err, errs[i].msg);
+  }
+}
+END_TEST
+
 Suite *suite_expr(void)
 {
   Suite *s = suite_create("expr");
@@ -176,6 +242,7 @@ Suite *suite_expr(void)
   tcase_add_test(e, test_expr_errors);
   tcase_add_test(e, test_expr_is_name);
   tcase_add_test(e, test_expr_names);
+  tcase_add_test(e, test_expr_modes);
   suite_add_tcase(s, e);
   return s;
 }

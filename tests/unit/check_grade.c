@@ -33,18 +33,18 @@ static struct run_lab *lab_new(void)
   struct run_lab *lab = calloc(1, sizeof *lab);
   ck_assert_ptr_nonnull(lab);
   json_error_t e;
-  lab->json = json_loads(RUBRIC, 0, &e);
-  ck_assert_msg(lab->json != NULL, "%s", e.text);
+  json_t *root = json_loads(RUBRIC, 0, &e);
+  ck_assert_msg(root != NULL, "%s", e.text);
   char err[256];
-  ck_assert_msg(run_rubric_parse(lab->json, "lab.json", &lab->rubric, err, sizeof err) == 0,
+  ck_assert_msg(run_rubric_parse(root, "lab.json", &lab->rubric, err, sizeof err) == 0,
                 "%s", err);
+  json_decref(root);
   snprintf(lab->id, sizeof lab->id, "99-test");
   return lab;
 }
 
 static void lab_free(struct run_lab *lab)
 {
-  json_decref(lab->json);
   free(lab);
 }
 
@@ -176,11 +176,12 @@ static struct run_lab *lab2_new(void)
   struct run_lab *lab = calloc(1, sizeof *lab);
   ck_assert_ptr_nonnull(lab);
   json_error_t e;
-  lab->json = json_loads(RUBRIC2, 0, &e);
-  ck_assert_msg(lab->json != NULL, "%s", e.text);
+  json_t *root = json_loads(RUBRIC2, 0, &e);
+  ck_assert_msg(root != NULL, "%s", e.text);
   char err[256];
-  ck_assert_msg(run_rubric_parse(lab->json, "lab.json", &lab->rubric, err, sizeof err) == 0,
+  ck_assert_msg(run_rubric_parse(root, "lab.json", &lab->rubric, err, sizeof err) == 0,
                 "%s", err);
+  json_decref(root);
   snprintf(lab->id, sizeof lab->id, "99-test");
   lab->ntests = 2;
   const int64_t n[3] = {1, 33, 4096};

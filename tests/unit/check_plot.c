@@ -2,7 +2,8 @@
  * PNG (its signature), the SVG and the data file with the right numbers; the main
  * configuration marked once, first or in its place in the sweep; a series with no value left
  * out and said to be missing; no gnuplot is a status, not a failure; a malformed chart is
- * refused before anything is drawn. Line charts: points in the order of x, one block per
+ * refused when the charts are parsed (run_charts_parse, as the lab loads), before anything
+ * is drawn. Line charts: points in the order of x, one block per
  * sweep, a prediction equal to its formula at every point and along x, derived values from
  * expressions, a folder's own charts.json (the expressions themselves: check_expr.c). All of
  * a run's charts come from one gnuplot, each as its script alone draws it; a failing one is
@@ -71,18 +72,31 @@ static void add_point(struct run_result *r, const char *sweep, int64_t bx, int64
   snprintf(m->kind, sizeof m->kind, "exact");
 }
 
+/* What the last fake lab's charts gave when parsed as the lab loader parses them
+   (run_charts_parse): 0, or -1 with the message in fake_err. */
+static int fake_rc;
+static char fake_err[768];
+
+static void fake_charts(struct run_lab *lab, const char *charts)
+{
+  json_error_t je;
+  json_t *root = json_loads(charts, 0, &je);
+  ck_assert_msg(root != NULL, "%s", je.text);
+  fake_err[0] = 0;
+  fake_rc = run_charts_parse(root, "lab.json", lab, fake_err, sizeof fake_err);
+  json_decref(root);
+}
+
 /* A lab with one sweep, "shapes", and the charts given; a run on the emulator of its main
    configuration 32x8 and the sweep points 16x16 and 4x64. */
 static void fake(struct run_lab *lab, struct run_result *r, const char *charts)
 {
   memset(lab, 0, sizeof *lab);
   memset(r, 0, sizeof *r);
-  json_error_t je;
-  lab->json = json_loads(charts, 0, &je);
-  ck_assert_msg(lab->json != NULL, "%s", je.text);
   snprintf(lab->dir, sizeof lab->dir, "labs/99-fake");
   snprintf(lab->sweeps[0].name, sizeof lab->sweeps[0].name, "shapes");
   lab->nsweeps = 1;
+  fake_charts(lab, charts);
   snprintf(r->results_dir, sizeof r->results_dir, "%s", dir);
   snprintf(r->prov.backend, sizeof r->prov.backend, "emu");
   snprintf(r->prov.device, sizeof r->prov.device, "warplab emulator, profile NVIDIA H200");
@@ -146,7 +160,6 @@ START_TEST(test_draws_png_svg_and_data)
   ck_assert_ptr_nonnull(strstr(text, "sectors (exact): spr"));   /* the key gives the kind */
   ck_assert_ptr_nonnull(strstr(text, "NVIDIA H200"));            /* the subtitle the device */
   ck_assert_ptr_null(strstr(text, "gpu__time_duration.sum (")); /* no key entry for no bars */
-  json_decref(lab.json);
 }
 END_TEST
 
@@ -170,7 +183,6 @@ START_TEST(test_main_in_sweep_marked_in_place)
   ck_assert_ptr_nonnull(strstr(text, "set logscale y"));
   ck_assert_ptr_nonnull(strstr(text, "no values for 4x64"));
   ck_assert_ptr_nonnull(strstr(text, "set object rect from 1.50, graph 0 to 2.50"));
-  json_decref(lab.json);
 }
 END_TEST
 
@@ -195,7 +207,6 @@ START_TEST(test_terminal_chart)
   ck_assert_int_eq(plot_terminal_chart(&lab, &r, "nope", 70, 20, out, sizeof out, err, sizeof err),
                    PLOT_BAD_CHART);
   ck_assert_ptr_nonnull(strstr(err, "no chart named 'nope'"));
-  json_decref(lab.json);
 }
 END_TEST
 
@@ -226,7 +237,6 @@ START_TEST(test_chart_data)
   ck_assert_ptr_nonnull(strstr(d.notes[0], "time: not available on the emulator"));
   ck_assert_int_eq(plot_chart_data(&lab, &r, 1, &d, err, sizeof err), PLOT_BAD_CHART);
   ck_assert_ptr_nonnull(strstr(err, "no chart number 2"));
-  json_decref(lab.json);
 }
 END_TEST
 
@@ -294,7 +304,6 @@ START_TEST(test_one_gnuplot_for_all_charts)
     ck_assert_uint_eq(slurp(png, alone, sizeof alone), n);
     ck_assert_msg(!memcmp(batch, alone, n), "%s differs from `gnuplot %s`", png, script);
   }
-  json_decref(lab.json);
 }
 END_TEST
 
@@ -324,7 +333,6 @@ START_TEST(test_failing_chart_named_others_drawn)
   ck_assert_uint_gt(slurp("c.png", text, sizeof text), 5000);
   ck_assert_ptr_nonnull(strstr(text, "PNG"));
   ck_assert_int_eq(gnuplot_runs(), 3);   /* all three, then b alone and c alone */
-  json_decref(lab.json);
 }
 END_TEST
 
@@ -342,7 +350,6 @@ START_TEST(test_no_gnuplot)
   static char text[4096];
   slurp("spr.dat", text, sizeof text);   /* the data is written all the same */
   ck_assert_ptr_nonnull(strstr(text, "4x64\t8\n"));
-  json_decref(lab.json);
 }
 END_TEST
 
@@ -365,12 +372,11 @@ START_TEST(test_bad_charts)
     struct run_lab lab;
     struct run_result r;
     fake(&lab, &r, rows[i].json);
-    char paths[256], err[512] = "";
-    ck_assert_int_eq(plot_lab_charts(&lab, &r, paths, sizeof paths, err, sizeof err), PLOT_BAD_CHART);
-    ck_assert_msg(strstr(err, rows[i].msg) != NULL, "%s: message '%s' lacks '%s'", rows[i].json,
-                  err, rows[i].msg);
-    ck_assert_ptr_nonnull(strstr(err, "labs/99-fake/lab.json"));
-    json_decref(lab.json);
+    ck_assert_int_eq(fake_rc, -1);
+    ck_assert_uint_eq(lab.ncharts, 0);
+    ck_assert_msg(strstr(fake_err, rows[i].msg) != NULL, "%s: message '%s' lacks '%s'",
+                  rows[i].json, fake_err, rows[i].msg);
+    ck_assert_ptr_nonnull(strstr(fake_err, "labs/99-fake/lab.json"));
   }
 }
 END_TEST
@@ -408,13 +414,11 @@ static void fake_warps(struct run_lab *lab, struct run_result *r, const char *ch
 {
   memset(lab, 0, sizeof *lab);
   memset(r, 0, sizeof *r);
-  json_error_t je;
-  lab->json = json_loads(charts, 0, &je);
-  ck_assert_msg(lab->json != NULL, "%s", je.text);
   snprintf(lab->dir, sizeof lab->dir, "labs/99-fake");
   snprintf(lab->sweeps[0].name, sizeof lab->sweeps[0].name, "u1");
   snprintf(lab->sweeps[1].name, sizeof lab->sweeps[1].name, "u8");
   lab->nsweeps = 2;
+  fake_charts(lab, charts);
   snprintf(r->results_dir, sizeof r->results_dir, "%s", dir);
   snprintf(r->prov.backend, sizeof r->prov.backend, "emu");
   snprintf(r->prov.device, sizeof r->prov.device, "warplab emulator, profile NVIDIA H200");
@@ -526,7 +530,6 @@ START_TEST(test_line_chart_data)
   ck_assert_ptr_nonnull(strstr(text, "prediction (Little's law) = " LITTLE));
   ck_assert_ptr_nonnull(strstr(text, "dram_cycles = 641"));
   ck_assert_ptr_nonnull(strstr(text, "(h200.conf)"));
-  json_decref(lab.json);
 }
 END_TEST
 
@@ -547,7 +550,6 @@ START_TEST(test_line_chart_drawn)
                    PLOT_OK);
   ck_assert_ptr_nonnull(strstr(out, "Bandwidth"));
   ck_assert_ptr_nonnull(strstr(out, "prediction (Little's law)"));
-  json_decref(lab.json);
 }
 END_TEST
 
@@ -576,7 +578,6 @@ START_TEST(test_line_chart_plot_data)
   }
   ck_assert(d.rows[5].is_main);
   ck_assert_uint_eq(d.nnotes, 0);
-  json_decref(lab.json);
 }
 END_TEST
 
@@ -606,7 +607,6 @@ START_TEST(test_line_chart_x_metric)
   slurp("t.gp", text, sizeof text);
   ck_assert_ptr_nonnull(strstr(text, "index 0 using 2:(column(4)) with lines dt"));
   ck_assert_ptr_null(strstr(text, "set logscale x"));
-  json_decref(lab.json);
 }
 END_TEST
 
@@ -636,7 +636,6 @@ START_TEST(test_line_chart_missing)
   ck_assert_msg(strstr(all, "prediction: no value for 1x16: ") != NULL &&
                 strstr(all, "unknown name 'no_such_key'") != NULL, "%s", all);
   /* y from a time some points lack: the others drawn, the lacking ones named */
-  json_decref(lab.json);
   fake_warps(&lab, &r,
              "{\"charts\": [{\"name\": \"m\", \"style\": \"lines\", \"sweep\": \"u1\","
              " \"x\": \"WARPS\", \"y\": [\"12 * n / gpu__time_duration.sum\"]}]}");
@@ -645,7 +644,6 @@ START_TEST(test_line_chart_missing)
   ck_assert_uint_eq(d.ndefined[0], 3);
   ck_assert_str_eq(d.kind[0], "modelled");   /* the kind of the metric it reads */
   ck_assert_ptr_nonnull(strstr(d.notes[0], "no values for 1x4"));
-  json_decref(lab.json);
 }
 END_TEST
 
@@ -684,12 +682,11 @@ START_TEST(test_bad_line_charts)
     struct run_lab lab;
     struct run_result r;
     fake_warps(&lab, &r, rows[i].json);
-    char paths[256], err[512] = "";
-    ck_assert_int_eq(plot_lab_charts(&lab, &r, paths, sizeof paths, err, sizeof err), PLOT_BAD_CHART);
-    ck_assert_msg(strstr(err, rows[i].msg) != NULL, "%s: message '%s' lacks '%s'", rows[i].json,
-                  err, rows[i].msg);
-    ck_assert_ptr_nonnull(strstr(err, "labs/99-fake/lab.json"));
-    json_decref(lab.json);
+    ck_assert_int_eq(fake_rc, -1);
+    ck_assert_uint_eq(lab.ncharts, 0);
+    ck_assert_msg(strstr(fake_err, rows[i].msg) != NULL, "%s: message '%s' lacks '%s'",
+                  rows[i].json, fake_err, rows[i].msg);
+    ck_assert_ptr_nonnull(strstr(fake_err, "labs/99-fake/lab.json"));
   }
 }
 END_TEST
@@ -726,13 +723,21 @@ START_TEST(test_folder_charts)
   /* its errors name charts.json */
   ck_assert_int_eq(plot_chart_data(&lab, &r, 3, &d, err, sizeof err), PLOT_BAD_CHART);
   ck_assert_ptr_nonnull(strstr(err, "/charts.json has no chart number 4"));
+  /* its charts are checked as a lab's are: a malformed expression is refused with its place */
+  f = fopen(path, "w");
+  ck_assert_ptr_nonnull(f);
+  fputs("{\"charts\": [{\"name\": \"b\", \"style\": \"lines\", \"sweep\": \"bench a\","
+        " \"x\": \"WARPS +\", \"y\": [\"gpu__time_duration.sum\"]}]}", f);
+  fclose(f);
+  ck_assert_int_eq(plot_use_folder_charts(&lab, &r, dir, err, sizeof err), -1);
+  ck_assert_msg(strstr(err, "/charts.json: chart 'b': \"x\": 'WARPS +': unexpected end at column 8"),
+                "%s", err);
   f = fopen(path, "w");
   ck_assert_ptr_nonnull(f);
   fputs("{\"charts\": [", f);
   fclose(f);
   ck_assert_int_eq(plot_use_folder_charts(&lab, &r, dir, err, sizeof err), -1);
   ck_assert_ptr_nonnull(strstr(err, "charts.json:1:"));
-  json_decref(lab.json);
 }
 END_TEST
 

@@ -462,6 +462,23 @@ START_TEST(test_lab_typo_refused)
     ck_assert_msg(strstr(err, rows[i].field) != NULL, "'%s' lacks %s", err, rows[i].field);
     ck_assert_msg(strstr(err, rows[i].want) != NULL, "'%s' lacks '%s'", err, rows[i].want);
   }
+  /* a chart expression that does not parse is refused at load too, with its line and the
+     column: lab 03's bandwidth chart's x and a derived y */
+  static const struct { const char *from, *to, *want; } syntax[] = {
+    {"\"x\": \"WARPS\"", "\"x\": \"WARPS +\"",
+     "chart 'bandwidth': \"x\": 'WARPS +': unexpected end at column 8"},
+    {"12 * n / (gpu__time_duration.sum", "12 * n / (gpu__time_duration.sum +* 2",
+     "\"y\"[0]: '12 * n / (gpu__time_duration.sum +* 2"},
+  };
+  for (size_t i = 0; i < sizeof syntax / sizeof *syntax; i++) {
+    char err[768] = "", at[32];
+    int line;
+    ck_assert_msg(load_with(syntax[i].from, syntax[i].to, err, sizeof err, &line) == -1,
+                  "%s accepted", syntax[i].to);
+    snprintf(at, sizeof at, "/lab.json:%d: ", line);
+    ck_assert_msg(strstr(err, at) != NULL, "%s: '%s' lacks '%s'", syntax[i].to, err, at);
+    ck_assert_msg(strstr(err, syntax[i].want) != NULL, "'%s' lacks '%s'", err, syntax[i].want);
+  }
   /* the unchanged copy loads: the refusals are the typos' */
   char err[768] = "";
   int line;
@@ -577,7 +594,10 @@ START_TEST(test_lab_hidden_tests)
   int64_t nx;
   ck_assert(run_sizes_get(&lab->tests[lab->ntests - 1], "nx", &nx));   /* not a size itself */
   ck_assert(!run_sizes_get(&lab->tests[lab->ntests - 1], "hidden", &nx));
-  json_t *bad = json_deep_copy(lab->json);
+  char lab_file[1100];
+  snprintf(lab_file, sizeof lab_file, "%s/lab.json", lab->dir);
+  json_t *bad = json_load_file(lab_file, 0, NULL);
+  ck_assert_ptr_nonnull(bad);
   json_object_set_new(json_array_get(json_object_get(bad, "tests"), 0), "hidden",
                       json_string("yes"));
   char dir[] = "/tmp/check_run_lab.XXXXXX";

@@ -32,11 +32,12 @@ static struct run_lab *lab_new(int with_solution)
   ck_assert_int_eq(with_solution ? system(sh) : 0, 0);
   struct run_lab *lab = calloc(1, sizeof *lab);
   ck_assert_ptr_nonnull(lab);
-  lab->json = json_loads("{\"rubric\": {\"total\": 10, \"correctness\": {\"points\": 10}}}", 0,
-                         NULL);
-  ck_assert_ptr_nonnull(lab->json);
+  json_t *rubric = json_loads("{\"rubric\": {\"total\": 10, \"correctness\": {\"points\": 10}}}",
+                              0, NULL);
+  ck_assert_ptr_nonnull(rubric);
   char rerr[256];
-  ck_assert_int_eq(run_rubric_parse(lab->json, "lab.json", &lab->rubric, rerr, sizeof rerr), 0);
+  ck_assert_int_eq(run_rubric_parse(rubric, "lab.json", &lab->rubric, rerr, sizeof rerr), 0);
+  json_decref(rubric);
   snprintf(lab->id, sizeof lab->id, "99-test");
   snprintf(lab->dir, sizeof lab->dir, "%s/labs/99-test", root);
   snprintf(lab->kernel_file, sizeof lab->kernel_file, "k.cu");
@@ -48,7 +49,6 @@ static void lab_free(struct run_lab *lab)
   char sh[128];
   snprintf(sh, sizeof sh, "rm -rf '%s'", root);
   ck_assert_int_eq(system(sh), 0);
-  json_decref(lab->json);
   free(lab);
 }
 
@@ -237,7 +237,6 @@ START_TEST(grade_errors_are_values)
   fake_run(&s, "emu", 7, 1);
   gs_ran(&s, 0, NULL);
   ck_assert_int_eq(s.step, GS_STEP_SCORE);
-  json_object_del(lab->json, "rubric");
   memset(&lab->rubric, 0, sizeof lab->rubric);
   ck_assert_int_eq(gs_score(&s), GS_NO_RUBRIC);
   ck_assert_int_eq(s.scored, 0);

@@ -825,7 +825,7 @@ END_TEST
 START_TEST(test_every_opcode) {
   struct ptx_module m;
   struct ptx_error e;
-  char body[64];
+  char body[96];
   const char *name = ptx_op_name((enum ptx_op)_i);
   enum ptx_status st;
   ck_assert_str_ne(name, "?");
@@ -837,7 +837,12 @@ START_TEST(test_every_opcode) {
            : _i == PTX_OP_CP ? ".async.commit_group" : _i == PTX_OP_MBARRIER ? ".inval.shared.b64 [%rd1]"
            : _i == PTX_OP_WMMA ? ".load.a.sync.aligned.row.m16n16k16.f16"       /* tensor cores: */
            : _i == PTX_OP_MMA ? ".sync.aligned.m8n8k4.row.col.f64.f64.f64.f64"  /* a valid form */
-           : _i == PTX_OP_LDMATRIX || _i == PTX_OP_STMATRIX ? ".sync.aligned.m8n8.x1.b16" : "");
+           : _i == PTX_OP_LDMATRIX || _i == PTX_OP_STMATRIX ? ".sync.aligned.m8n8.x1.b16"
+           : _i == PTX_OP_TEX ? ".2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%f5, %f6}]" /* textures: */
+           : _i == PTX_OP_TLD4 ? ".r.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%f5, %f6}]"
+           : _i == PTX_OP_SULD ? ".b.1d.b32.trap {%r1}, [%rd1, {%r2}]"
+           : _i == PTX_OP_SUST ? ".b.1d.b32.trap [%rd1, {%r2}], {%r1}"
+           : _i == PTX_OP_TXQ || _i == PTX_OP_SUQ ? ".width.b32 %r1, [%rd1]" : "");
   st = parse_kernel(body, &m, &e);
   if (st != PTX_OK) {
     /* decoded, then held to its operand shape (ptx_check.c): the message names the opcode */
@@ -879,9 +884,11 @@ START_TEST(test_opcode_table) {
       ck_assert_msg(writes, "%s: form \"%.*s\" has no destination", oi->name, (int)n, form);
     else if (oi->dst == PTX_DST_NO)
       ck_assert_msg(!writes, "%s: form \"%.*s\" has a destination", oi->name, (int)n, form);
-    if (_i == PTX_OP_CP || _i == PTX_OP_MBARRIER) {
+    if (_i == PTX_OP_CP || _i == PTX_OP_MBARRIER || _i == PTX_OP_TEX || _i == PTX_OP_TLD4 ||
+        _i == PTX_OP_TXQ || _i == PTX_OP_SULD || _i == PTX_OP_SUST || _i == PTX_OP_SUQ) {
       /* which forms an instruction may take depends on its mode word (cp.async.wait_group
-         N, mbarrier.init [a], n): test_async_forms parses each */
+         N, mbarrier.init [a], n; tex's geometry): test_async_forms and test_tex_forms parse
+         each */
       if (!form[n])
         break;
       form += n + 1;

@@ -414,11 +414,11 @@ const struct sim_tex *sim_tex_get(const struct sim_device *d, uint64_t h);
    Texture fetch of the texel coordinates c (x, y, z; a layer is c[2] as an integer; f32 when
    !int_coords, else s32 bits) into out (4 x 32 bits: f32 bits when the results are floats,
    else integers), as tex.GEOM.v4.DTYPE.CTYPE does. */
-void sim_tex_fetch(const struct sim_tex *t, const uint8_t *data, const uint32_t c[3],
+void sim_tex_fetch(const struct sim_tex *t, const void *data, const uint32_t c[3],
                    int int_coords, uint32_t out[4]);
 /* tld4.COMP: component comp (0..3: r g b a) of the four texels a linear fetch at (x, y) would
    blend, lower left first, counter-clockwise (tex2Dgather). */
-void sim_tex_gather(const struct sim_tex *t, const uint8_t *data, const uint32_t c[3], int comp,
+void sim_tex_gather(const struct sim_tex *t, const void *data, const uint32_t c[3], int comp,
                     uint32_t out[4]);
 /* The 1.8 fixed-point weight the texture unit blends with for the fraction of x - 0.5: the
    fraction rounded to a multiple of 1/256 (the CUDA programming guide's Texture Fetching

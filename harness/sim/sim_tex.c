@@ -267,7 +267,7 @@ static int coords(const struct sim_tex *t, const uint32_t c[3], float u[3], int6
   return dims;
 }
 
-void sim_tex_fetch(const struct sim_tex *t, const uint8_t *data, const uint32_t c[3],
+void sim_tex_fetch(const struct sim_tex *t, const void *data, const uint32_t c[3],
                    int int_coords, uint32_t out[4])
 {
   int layered = t->geom == SIM_TEX_A1D || t->geom == SIM_TEX_A2D || t->geom == SIM_TEX_CUBE;
@@ -327,7 +327,7 @@ void sim_tex_fetch(const struct sim_tex *t, const uint8_t *data, const uint32_t 
     out[ch] = bits_of(acc[ch]);
 }
 
-void sim_tex_gather(const struct sim_tex *t, const uint8_t *data, const uint32_t c[3], int comp,
+void sim_tex_gather(const struct sim_tex *t, const void *data, const uint32_t c[3], int comp,
                     uint32_t out[4])
 {
   float u[3] = {0, 0, 0};

@@ -85,3 +85,11 @@ extern "C" __global__ void surf_u8x4(cudaSurfaceObject_t src, cudaSurfaceObject_
   uchar4 b = surf2Dread<uchar4>(src, (x + 1) * 4, y, cudaBoundaryModeZero);
   surf2Dwrite(make_uchar4(a.x + b.x, a.y ^ b.y, a.z, (unsigned char)(x + y)), dst, x * 4, y);
 }
+
+// texCubemap at directions (x0 + i * dx, y0 + j * dx, z) for a grid of threads
+extern "C" __global__ void texcube_f1(cudaTextureObject_t t, float *out, float x0, float dx, float y0, float z)
+{
+  int i = blockIdx.x * blockDim.x + threadIdx.x, j = blockIdx.y * blockDim.y + threadIdx.y;
+  int nx = gridDim.x * blockDim.x;
+  out[j * nx + i] = texCubemap<float>(t, x0 + i * dx, y0 + j * dx, z);
+}

@@ -26,8 +26,10 @@
  * faults with the coordinates, .clamp moves to the nearest texel, .zero reads zeros and drops
  * the store.
  *
- * The metrics count a texture or surface instruction as a global load (a sust as a store) of
- * the first texel each lane touches; the timing model times it so.
+ * Each texture or surface instruction records the first texel each lane touches as a global
+ * access (sim_stats_mem), so the timing model costs tex, tld4 and suld as global loads of those
+ * texels and sust as a store; the metrics count tex, tld4 and txq as Nsight Compute's
+ * smsp__inst_executed_op_texture.sum, and none of them as lsu global loads or stores.
  */
 #include <math.h>
 #include <stdio.h>

@@ -7,6 +7,7 @@
  * fraction held in 1.8 fixed point (the nearest multiple of 1/256); wrap takes the index
  * modulo the size, clamp the edge texel, border zero. The coordinates are the kernel's
  * fma(i, step, start) in f32, as its PTX computes them. Surfaces: x in bytes, .trap faults.
+ * smsp__inst_executed_op_texture.sum counts the texture instructions, one a warp.
  */
 #include <check.h>
 #include <math.h>
@@ -59,6 +60,8 @@ START_TEST(point_sampling_wraps_normalised_coordinates)
                               A, "f32:-0.5", A, "f32:0.1875", A, "f32:-0.25", A, "f32:0.375", "--dump",
                               dump(1, out), "--json", NULL);
   e2e_expect_ok(r);
+  /* one tex a warp: 4 warps */
+  ck_assert_int_eq(e2e_jint(r, "metrics/smsp__inst_executed_op_texture.sum/value"), 4);
   float *got = e2e_read(out, NX * NY * 16);
   for (unsigned j = 0; j < NY; j++)
     for (unsigned i = 0; i < NX; i++) {

@@ -2,12 +2,15 @@
  * (clamp, border, wrap, mirror, and wrap/mirror without normalised coordinates), point and
  * linear filtering with the 1.8 fixed-point weights, 8/16-bit integers read as normalised
  * floats, halves, missing channels, integer coordinates on linear memory, tld4's gather
- * order, cube map faces, and the object table's checks. Needs no nvcc. */
+ * order, cube map faces, and the object table's checks; then txq, suq and the surface
+ * out-of-range modes (.clamp, .zero, .trap) and a handle of the wrong kind on hand-written
+ * PTX. Needs no nvcc. */
 #include <check.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "ptx/ptx.h"
 #include "sim/sim.h"
 #include "suites.h"
 
@@ -251,6 +254,92 @@ START_TEST(test_table) {
 }
 END_TEST
 
+
+/* ---- the instructions, on hand-written PTX ---- */
+
+/* k(tex, surf, out): out[0..3] = txq.width, txq.height, txq.normalized_coords, suq.width;
+   out[4] = suld.b.1d.b32.clamp at byte -8, out[5] at byte 400 (clamped to the last texel),
+   out[6] = .zero past the end; sust.b.1d.b32.zero past the end is dropped; then a sust.trap
+   at byte 4 * thread */
+static const char *k_tex =
+  ".version 9.0\n.target sm_90\n.address_size 64\n"
+  ".visible .entry k(.param .u64 t, .param .u64 s, .param .u64 o)\n{\n"
+  ".reg .b32 %r<12>;\n.reg .b64 %rd<6>;\n"
+  "ld.param.u64 %rd1, [t];\nld.param.u64 %rd2, [s];\nld.param.u64 %rd3, [o];\n"
+  "cvta.to.global.u64 %rd3, %rd3;\n"
+  "txq.width.b32 %r1, [%rd1];\ntxq.height.b32 %r2, [%rd1];\n"
+  "txq.normalized_coords.b32 %r3, [%rd1];\nsuq.width.b32 %r4, [%rd2];\n"
+  "mov.u32 %r9, -8;\nsuld.b.1d.b32.clamp {%r5}, [%rd2, {%r9}];\n"
+  "mov.u32 %r9, 400;\nsuld.b.1d.b32.clamp {%r6}, [%rd2, {%r9}];\n"
+  "suld.b.1d.b32.zero {%r7}, [%rd2, {%r9}];\n"
+  "mov.u32 %r10, 99;\nsust.b.1d.b32.zero [%rd2, {%r9}], {%r10};\n"
+  "st.global.v4.u32 [%rd3], {%r1, %r2, %r3, %r4};\n"
+  "st.global.v4.u32 [%rd3+16], {%r5, %r6, %r7, %r7};\n"
+  "mov.u32 %r11, %tid.x;\nshl.b32 %r11, %r11, 2;\n"
+  "sust.b.1d.b32.trap [%rd2, {%r11}], {%r11};\n"
+  "ret;\n}\n";
+
+static void run_k(struct sim_device *d, const struct ptx_module *m, uint64_t p[3], uint32_t threads,
+                  struct sim_result *r)
+{
+  char err[256];
+  struct sim_launch c = {.grid = {1, 1, 1}, .block = {threads, 1, 1}};
+  memset(r, 0, sizeof *r);
+  ck_assert_int_eq(sim_run(d, m, "k", p, sizeof(uint64_t) * 3, &c, r, err, sizeof err), SIM_OK);
+}
+
+START_TEST(test_queries_and_surface_modes) {
+  struct ptx_module m;
+  struct ptx_error e;
+  ck_assert_msg(ptx_parse(k_tex, strlen(k_tex), &m, &e) == PTX_OK, "%s", e.msg);
+  ck_assert_ptr_null(m.funcs[0].refused);
+  struct sim_device *d = sim_device_new();
+  char err[256];
+  uint64_t tbuf, sbuf, obuf, p[3];
+  uint32_t sv[5] = {10, 11, 12, 13, 14}, o[8];
+  ck_assert_int_eq(sim_malloc(d, 64, "tex", &tbuf), SIM_OK);
+  ck_assert_int_eq(sim_malloc(d, sizeof sv, "surf", &sbuf), SIM_OK);
+  ck_assert_int_eq(sim_malloc(d, sizeof o, "out", &obuf), SIM_OK);
+  ck_assert_int_eq(sim_write(d, sbuf, sv, sizeof sv), SIM_OK);
+  struct sim_tex t = tex(SIM_TEX_2D, SIM_TEX_FLOAT, 32, 1, 4, 4, 1), s = tex(SIM_TEX_1D, SIM_TEX_UINT, 32, 1, 5, 1, 1);
+  t.addr = tbuf;
+  t.norm_coords = 1;
+  s.addr = sbuf;
+  s.surface = 1;
+  ck_assert_int_eq(sim_tex_create(d, &t, &p[0], err, sizeof err), 0);
+  ck_assert_int_eq(sim_tex_create(d, &s, &p[1], err, sizeof err), 0);
+  p[2] = obuf;
+  struct sim_result r;
+  run_k(d, &m, p, 5, &r);                    /* threads 0..4 store at bytes 0..16: in range */
+  ck_assert_msg(r.outcome == SIM_RAN_OK, "%s", r.fault.message);
+  sim_result_free(&r);
+  ck_assert_int_eq(sim_read(d, obuf, o, sizeof o), SIM_OK);
+  ck_assert_uint_eq(o[0], 4);
+  ck_assert_uint_eq(o[1], 4);
+  ck_assert_uint_eq(o[2], 1);
+  ck_assert_uint_eq(o[3], 5);
+  ck_assert_uint_eq(o[4], 10);               /* clamped to texel 0 */
+  ck_assert_uint_eq(o[5], 14);               /* clamped to texel 4 */
+  ck_assert_uint_eq(o[6], 0);                /* .zero */
+  ck_assert_int_eq(sim_read(d, sbuf, sv, sizeof sv), SIM_OK);
+  for (uint32_t i = 0; i < 5; i++)           /* the .zero store was dropped; the .trap ones landed */
+    ck_assert_uint_eq(sv[i], 4 * i);
+  run_k(d, &m, p, 6, &r);                    /* thread 5 stores at byte 20 of 20 */
+  ck_assert_int_eq(r.outcome, SIM_FAULT);
+  ck_assert_msg(strstr(r.fault.message, "out-of-range surface coordinates (20 bytes"), "%s", r.fault.message);
+  ck_assert_uint_eq(r.fault.thread[0], 5);
+  sim_result_free(&r);
+  uint64_t swapped[3] = {p[1], p[0], obuf};  /* a surface as the texture, and back */
+  run_k(d, &m, swapped, 1, &r);
+  ck_assert_int_eq(r.outcome, SIM_FAULT);
+  ck_assert_msg(strstr(r.fault.message, "txq on handle 2, which is not a texture object"), "%s",
+                r.fault.message);
+  sim_result_free(&r);
+  sim_device_free(d);
+  ptx_module_free(&m);
+}
+END_TEST
+
 Suite *suite_tex(void)
 {
   Suite *s = suite_create("tex");
@@ -264,6 +353,9 @@ Suite *suite_tex(void)
   tcase_add_test(tc, test_gather);
   tcase_add_test(tc, test_cube);
   tcase_add_test(tc, test_table);
+  suite_add_tcase(s, tc);
+  tc = tcase_create("instructions");
+  tcase_add_test(tc, test_queries_and_surface_modes);
   suite_add_tcase(s, tc);
   return s;
 }

@@ -380,7 +380,7 @@ struct ptx_func {
   uint8_t explicitcluster;     /* .explicitcluster: the kernel must be launched with clusters */
   const char *refused;         /* NULL, or why the emulator cannot run this function: its body
                                   uses a construct warplab does not model ("unsupported
-                                  instruction 'tex.1d.v4.s32.s32' at line 45"), or names a
+                                  instruction 'wgmma.fence.sync.aligned' at line 45"), or names a
                                   variable whose initialiser was refused (ptx_var.refused); in
                                   the first case its body is dropped (ninst 0). The rest of the
                                   module loads */
@@ -440,7 +440,7 @@ void ptx_module_free(struct ptx_module *m);
    first (fi itself, or a callee). */
 int ptx_func_refused(const struct ptx_module *m, uint32_t fi);
 /* The message for launching kernel fi, which reaches refused function g (ptx_func_refused):
-   "kernel 'k' cannot run on the emulator: unsupported instruction 'tex...' at line 45 (at
+   "kernel 'k' cannot run on the emulator: unsupported instruction 'wgmma...' at line 45 (at
    k.cu:12)", naming g when it is a callee. Returns buf. */
 const char *ptx_refusal_text(const struct ptx_module *m, uint32_t fi, uint32_t g, char *buf,
                              size_t n);

@@ -849,8 +849,9 @@ static enum be_status gpu_texture(void *impl, const struct sim_tex *t, uint64_t 
     ad.depth = t->geom == SIM_TEX_1D || t->geom == SIM_TEX_2D ? 0 : t->depth;
     ad.format = fmt;
     ad.nchan = t->nchan;
-    ad.flags = (t->geom == SIM_TEX_A1D || t->geom == SIM_TEX_A2D ? CUDA_ARRAY3D_LAYERED : 0u) |
-               (t->geom == SIM_TEX_CUBE ? CUDA_ARRAY3D_CUBEMAP : 0u) |
+    ad.flags = (t->geom == SIM_TEX_A1D || t->geom == SIM_TEX_A2D || t->geom == SIM_TEX_ACUBE
+                ? CUDA_ARRAY3D_LAYERED : 0u) |
+               (t->geom >= SIM_TEX_CUBE ? CUDA_ARRAY3D_CUBEMAP : 0u) |
                (t->surface ? CUDA_ARRAY3D_SURFACE_LDST : 0u);
     x.t = *t;
     if ((r = c->Array3DCreate(&x.array, &ad)) != 0) {

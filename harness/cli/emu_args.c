@@ -218,9 +218,11 @@ static int parse_tex(const char *kind, const char *rest, struct emu_arg *a, char
   static const struct { const char *n; uint8_t surface, geom, ndims; } kinds[] = {
     {"tex1d", 0, SIM_TEX_1D, 1}, {"tex2d", 0, SIM_TEX_2D, 2}, {"tex3d", 0, SIM_TEX_3D, 3},
     {"tex1dlayered", 0, SIM_TEX_A1D, 2}, {"tex2dlayered", 0, SIM_TEX_A2D, 3},
-    {"texcube", 0, SIM_TEX_CUBE, 1}, {"surf1d", 1, SIM_TEX_1D, 1}, {"surf2d", 1, SIM_TEX_2D, 2},
+    {"texcube", 0, SIM_TEX_CUBE, 1}, {"texcubelayered", 0, SIM_TEX_ACUBE, 2},
+    {"surf1d", 1, SIM_TEX_1D, 1}, {"surf2d", 1, SIM_TEX_2D, 2},
     {"surf3d", 1, SIM_TEX_3D, 3}, {"surf1dlayered", 1, SIM_TEX_A1D, 2},
-    {"surf2dlayered", 1, SIM_TEX_A2D, 3},
+    {"surf2dlayered", 1, SIM_TEX_A2D, 3}, {"surfcube", 1, SIM_TEX_CUBE, 1},
+    {"surfcubelayered", 1, SIM_TEX_ACUBE, 2},
   };
   static const struct { const char *n; enum run_elem e; uint8_t kind; } types[] = {
     {"u8", RUN_U8, SIM_TEX_UINT}, {"i8", RUN_I8, SIM_TEX_SINT}, {"u16", RUN_U16, SIM_TEX_UINT},
@@ -235,7 +237,8 @@ static int parse_tex(const char *kind, const char *rest, struct emu_arg *a, char
   const char *c1 = strchr(rest, ':'), *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
   if (k == sizeof kinds / sizeof kinds[0]) {
     snprintf(err, errlen, "--arg '%s': unknown kind '%s' (tex1d tex2d tex3d tex1dlayered "
-             "tex2dlayered texcube surf1d surf2d surf3d surf1dlayered surf2dlayered)", spec, kind);
+             "tex2dlayered texcube texcubelayered surf1d surf2d surf3d surf1dlayered "
+             "surf2dlayered surfcube surfcubelayered)", spec, kind);
     return -1;
   }
   if (!c2) {
@@ -287,9 +290,9 @@ static int parse_tex(const char *kind, const char *rest, struct emu_arg *a, char
     opts = last + 1;
   size_t il = opts ? (size_t)(opts - 1 - init) : strlen(init);
   uint64_t w = dims[0], h = 1, dpt = 1;
-  if (kinds[k].geom == SIM_TEX_CUBE) {
+  if (kinds[k].geom >= SIM_TEX_CUBE) {
     h = w;
-    dpt = 6;
+    dpt = kinds[k].geom == SIM_TEX_ACUBE ? 6 * dims[1] : 6;
   } else if (kinds[k].geom == SIM_TEX_A1D) {
     dpt = dims[1];
   } else {

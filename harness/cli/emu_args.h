@@ -13,8 +13,9 @@
    KIND:DIMS:<type>[xN]:INIT[:OPTS]   a texture or surface object (cudaTextureObject_t,
                      cudaSurfaceObject_t) over a buffer of its own holding the texels packed,
                      row after row: KIND tex1d tex2d tex3d tex1dlayered tex2dlayered texcube
-                     surf1d surf2d surf3d surf1dlayered surf2dlayered; DIMS "W", "WxH",
-                     "WxHxD" (layered: the layers last; cube: W, 6 faces of WxW); the texel
+                     texcubelayered surf1d surf2d surf3d surf1dlayered surf2dlayered surfcube
+                     surfcubelayered; DIMS "W", "WxH", "WxHxD" (layered: the layers last;
+                     cube: W, 6 faces of WxW; layered cube: WxLAYERS); the texel
                      type one of u8 i8 u16 i16 u32 i32 f16 f32 with N channels (1, 2, 4);
                      OPTS, comma-separated: addr=clamp|wrap|mirror|border (clamp),
                      filter=point|linear (point), norm=0|1 (normalised coordinates, 0),

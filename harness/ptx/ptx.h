@@ -178,7 +178,8 @@ enum ptx_mbarmode {   /* mbarrier.MODE */
 /* tex, tld4, suld, sust: the geometry, in inst.sub (the numbering of sim.h's sim_tex_geom);
    txq, suq: the query, in inst.sub. tld4's component (0..3: r g b a) and suld/sust's
    out-of-range mode are in inst.cmp. */
-enum ptx_texgeom { PTX_TEX_1D = 0, PTX_TEX_2D, PTX_TEX_3D, PTX_TEX_A1D, PTX_TEX_A2D, PTX_TEX_CUBE };
+enum ptx_texgeom { PTX_TEX_1D = 0, PTX_TEX_2D, PTX_TEX_3D, PTX_TEX_A1D, PTX_TEX_A2D, PTX_TEX_CUBE,
+                   PTX_TEX_ACUBE };
 enum ptx_texquery {
   PTX_TXQ_WIDTH = 0, PTX_TXQ_HEIGHT, PTX_TXQ_DEPTH, PTX_TXQ_ARRAY_SIZE,
   PTX_TXQ_NORMALIZED_COORDS, PTX_TXQ_FILTER_MODE, PTX_TXQ_ADDR_MODE_0, PTX_TXQ_ADDR_MODE_1,

@@ -1417,7 +1417,7 @@ static int apply_mod(struct ptx_inst *in, struct modstate *ms, const struct ptx_
   case PTX_OP_SUST:
   case PTX_OP_TXQ:
   case PTX_OP_SUQ: {
-    static const char *const geoms[] = {"1d", "2d", "3d", "a1d", "a2d", "cube"};
+    static const char *const geoms[] = {"1d", "2d", "3d", "a1d", "a2d", "cube", "acube"};
     static const char *const queries[] = {
       "width", "height", "depth", "array_size", "normalized_coords", "filter_mode",
       "addr_mode_0", "addr_mode_1", "addr_mode_2", "num_mipmap_levels", "num_samples"};
@@ -1830,7 +1830,7 @@ static int parse_call(struct parser *p, struct ptx_inst *in, const char *opname)
    sust [handle, {coordinates}], {s..}; txq/suq d, [handle]. */
 static const char *tex_check(const struct ptx_inst *in, const struct modstate *ms)
 {
-  static const uint8_t ncoords[] = {1, 2, 4, 2, 4, 4};   /* by enum ptx_texgeom */
+  static const uint8_t ncoords[] = {1, 2, 4, 2, 4, 4, 4};   /* by enum ptx_texgeom */
   int q = in->op == PTX_OP_TXQ || in->op == PTX_OP_SUQ, st = in->op == PTX_OP_SUST;
   const struct ptx_operand *a = &in->opd[st ? 0 : 1], *v = &in->opd[st ? 1 : 0];
   if (in->nopd != 2 || a->kind != PTX_OPD_ADDR || a->reg == PTX_NOREG || a->imm)
@@ -1839,11 +1839,11 @@ static const char *tex_check(const struct ptx_inst *in, const struct modstate *m
   if (q)
     return ms->tex_word && !a->nvec ? NULL : "needs a query and [handle]";
   if (!(in->flags & PTX_F_TEXGEOM) || (in->op != PTX_OP_TEX && !ms->tex_word))
-    return "a geometry (1d, 2d, 3d, a1d, a2d, cube) and mode the emulator does not model";
+    return "a geometry (1d, 2d, 3d, a1d, a2d, cube, acube) and mode the emulator does not model";
   if (in->op == PTX_OP_TLD4 && in->sub != PTX_TEX_2D)
     return "tld4 is modelled for 2d textures only";
-  if ((in->op == PTX_OP_SULD || in->op == PTX_OP_SUST) && in->sub == PTX_TEX_CUBE)
-    return "cube surfaces are not modelled";
+  if ((in->op == PTX_OP_SULD || in->op == PTX_OP_SUST) && in->sub >= PTX_TEX_CUBE)
+    return "surfaces have no cube geometry (a cube map's faces are a2d layers)";
   if (a->nvec != ncoords[in->sub] && !(ncoords[in->sub] == 4 && a->nvec == 3))
     return "the coordinates do not match the geometry";
   if (in->op == PTX_OP_TEX || in->op == PTX_OP_TLD4) {
@@ -1854,7 +1854,7 @@ static const char *tex_check(const struct ptx_inst *in, const struct modstate *m
       return "results of f32, s32 or u32 and coordinates of f32 or s32 are modelled";
     if (in->op == PTX_OP_TLD4 && in->type2 != PTX_T_F32)
       return "tld4 takes f32 coordinates";
-    if (in->sub == PTX_TEX_CUBE && in->type2 != PTX_T_F32)
+    if (in->sub >= PTX_TEX_CUBE && in->type2 != PTX_T_F32)
       return "cube textures take f32 coordinates";
     return NULL;
   }

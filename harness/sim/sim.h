@@ -375,8 +375,9 @@ int sim_tmap_decode(const uint8_t in[SIM_TMAP_BYTES], struct sim_tmap *t);
    apart; layers and cube faces are slices) and, for a texture, how it is sampled. The
    emulator keeps the objects in a table of the device; the 64-bit handle a kernel is passed
    (cudaTextureObject_t) is the object's index plus one. */
-enum sim_tex_geom {        /* the PTX geometry that samples it */
-  SIM_TEX_1D = 0, SIM_TEX_2D, SIM_TEX_3D, SIM_TEX_A1D, SIM_TEX_A2D, SIM_TEX_CUBE
+enum sim_tex_geom {        /* the PTX geometry that samples it (a surface's cube map: a2d) */
+  SIM_TEX_1D = 0, SIM_TEX_2D, SIM_TEX_3D, SIM_TEX_A1D, SIM_TEX_A2D, SIM_TEX_CUBE,
+  SIM_TEX_ACUBE            /* layered cube map: 6 faces a layer */
 };
 enum sim_tex_res { SIM_TEX_RES_ARRAY = 0, SIM_TEX_RES_LINEAR, SIM_TEX_RES_PITCH2D };
 enum sim_tex_kind { SIM_TEX_UINT = 0, SIM_TEX_SINT, SIM_TEX_FLOAT }; /* float: 16 is half */
@@ -394,7 +395,8 @@ struct sim_tex {
   uint8_t read_norm;       /* read mode normalised float: 8/16-bit integers read as [0, 1]
                               (unsigned) or [-1, 1] (signed) */
   uint32_t width, height, depth; /* texels (height, depth 1 when unused); layers of a1d/a2d
-                              and the 6 faces of a cube are depth slices */
+                              and the 6 faces of a cube are depth slices (a layered cube:
+                              6 x layers, layer after layer) */
   uint64_t addr;           /* device address of texel (0, 0, 0) */
   uint64_t pitch;          /* bytes from one row to the next */
 };
@@ -411,14 +413,14 @@ int sim_tex_create(struct sim_device *d, const struct sim_tex *t, uint64_t *hand
 const struct sim_tex *sim_tex_get(const struct sim_device *d, uint64_t h);
 
 /* Sampling, for the emulator and its tests: data is the resource's first byte on the host.
-   Texture fetch of the texel coordinates c (x, y, z; a layer is c[2] as an integer; f32 when
-   !int_coords, else s32 bits) into out (4 x 32 bits: f32 bits when the results are floats,
-   else integers), as tex.GEOM.v4.DTYPE.CTYPE does. */
-void sim_tex_fetch(const struct sim_tex *t, const void *data, const uint32_t c[3],
+   Texture fetch at coordinates c (x, y, z: f32 bits when !int_coords, else s32; c[3] the
+   layer of a1d/a2d/acube, an integer) into out (4 x 32 bits: f32 bits when the results are
+   floats, else integers), as tex.GEOM.v4.DTYPE.CTYPE does. */
+void sim_tex_fetch(const struct sim_tex *t, const void *data, const uint32_t c[4],
                    int int_coords, uint32_t out[4]);
 /* tld4.COMP: component comp (0..3: r g b a) of the four texels a linear fetch at (x, y) would
    blend, lower left first, counter-clockwise (tex2Dgather). */
-void sim_tex_gather(const struct sim_tex *t, const void *data, const uint32_t c[3], int comp,
+void sim_tex_gather(const struct sim_tex *t, const void *data, const uint32_t c[4], int comp,
                     uint32_t out[4]);
 /* The 1.8 fixed-point weight the texture unit blends with for the fraction of x - 0.5: the
    fraction rounded to a multiple of 1/256 (the CUDA programming guide's Texture Fetching

@@ -72,7 +72,7 @@ int sim_tex_create(struct sim_device *d, const struct sim_tex *t, uint64_t *hand
     snprintf(err, errlen, "the sizes must be positive and the pitch at least a row's bytes");
     return -1;
   }
-  if (t->geom > SIM_TEX_CUBE || t->res > SIM_TEX_RES_PITCH2D) {
+  if (t->geom > SIM_TEX_ACUBE || t->res > SIM_TEX_RES_PITCH2D) {
     snprintf(err, errlen, "unknown geometry or resource");
     return -1;
   }
@@ -81,8 +81,9 @@ int sim_tex_create(struct sim_device *d, const struct sim_tex *t, uint64_t *hand
                           "integers read as normalised floats");
     return -1;
   }
-  if (t->geom == SIM_TEX_CUBE && (t->depth != 6 || t->width != t->height)) {
-    snprintf(err, errlen, "a cube map has 6 square faces");
+  if ((t->geom == SIM_TEX_CUBE && t->depth != 6) || (t->geom == SIM_TEX_ACUBE && t->depth % 6) ||
+      (t->geom >= SIM_TEX_CUBE && t->width != t->height)) {
+    snprintf(err, errlen, "a cube map has 6 square faces (a layer)");
     return -1;
   }
   for (int k = 0; k < 3; k++)
@@ -243,8 +244,8 @@ static int cube_face(float x, float y, float z, float *s, float *tt)
 }
 
 /* The filtering dimensions of t's geometry and the float coordinates of c in texels; *layer
-   the slice (layer or cube face). */
-static int coords(const struct sim_tex *t, const uint32_t c[3], float u[3], int64_t *layer,
+   the slice (layer, cube face, or layered cube's face of its layer). */
+static int coords(const struct sim_tex *t, const uint32_t c[4], float u[3], int64_t *layer,
                   int *norm)
 {
   int dims;
@@ -254,13 +255,16 @@ static int coords(const struct sim_tex *t, const uint32_t c[3], float u[3], int6
   case SIM_TEX_1D: dims = 1; u[0] = f32_of(c[0]); break;
   case SIM_TEX_2D: dims = 2; u[0] = f32_of(c[0]); u[1] = f32_of(c[1]); break;
   case SIM_TEX_3D: dims = 3; u[0] = f32_of(c[0]); u[1] = f32_of(c[1]); u[2] = f32_of(c[2]); break;
-  case SIM_TEX_A1D: dims = 1; u[0] = f32_of(c[0]); *layer = (int32_t)c[2]; break;
-  case SIM_TEX_A2D: dims = 2; u[0] = f32_of(c[0]); u[1] = f32_of(c[1]); *layer = (int32_t)c[2]; break;
-  default:
+  case SIM_TEX_A1D: dims = 1; u[0] = f32_of(c[0]); *layer = (int32_t)c[3]; break;
+  case SIM_TEX_A2D: dims = 2; u[0] = f32_of(c[0]); u[1] = f32_of(c[1]); *layer = (int32_t)c[3]; break;
+  default: {                           /* cube, acube: a face, of layer c[3] */
+    int64_t nl = t->depth / 6, l = t->geom == SIM_TEX_ACUBE ? (int32_t)c[3] : 0;
+    l = l < 0 ? 0 : l >= nl ? nl - 1 : l;
     dims = 2;
-    *layer = cube_face(f32_of(c[0]), f32_of(c[1]), f32_of(c[2]), &u[0], &u[1]);
+    *layer = l * 6 + cube_face(f32_of(c[0]), f32_of(c[1]), f32_of(c[2]), &u[0], &u[1]);
     *norm = 1;
     break;
+  }
   }
   float n[3] = {(float)t->width, (float)t->height, (float)t->depth};
   for (int k = 0; k < dims; k++)
@@ -269,13 +273,14 @@ static int coords(const struct sim_tex *t, const uint32_t c[3], float u[3], int6
   return dims;
 }
 
-void sim_tex_fetch(const struct sim_tex *t, const void *data, const uint32_t c[3],
+void sim_tex_fetch(const struct sim_tex *t, const void *data, const uint32_t c[4],
                    int int_coords, uint32_t out[4])
 {
-  int layered = t->geom == SIM_TEX_A1D || t->geom == SIM_TEX_A2D || t->geom == SIM_TEX_CUBE;
+  int layered = t->geom == SIM_TEX_A1D || t->geom == SIM_TEX_A2D || t->geom >= SIM_TEX_CUBE;
   if (int_coords) {                    /* tex1Dfetch and the like: one texel, no filtering */
     int dims = t->geom == SIM_TEX_3D ? 3 : t->geom == SIM_TEX_2D || t->geom == SIM_TEX_A2D ? 2 : 1;
-    int64_t x = (int32_t)c[0], y = dims > 1 ? (int32_t)c[1] : 0, z = dims > 2 || layered ? (int32_t)c[2] : 0;
+    int64_t x = (int32_t)c[0], y = dims > 1 ? (int32_t)c[1] : 0;
+    int64_t z = dims > 2 ? (int32_t)c[2] : layered ? (int32_t)c[3] : 0;
     if (t->res == SIM_TEX_RES_LINEAR) {
       if (x < 0 || x >= t->width) {
         memset(out, 0, 4 * sizeof *out);
@@ -295,7 +300,7 @@ void sim_tex_fetch(const struct sim_tex *t, const void *data, const uint32_t c[3
   int dims = coords(t, c, u, &layer, &norm);
   struct sim_tex tt = *t;
   tt.norm_coords = (uint8_t)norm;
-  if (t->geom == SIM_TEX_CUBE)
+  if (t->geom >= SIM_TEX_CUBE)
     tt.addr_mode[0] = tt.addr_mode[1] = SIM_TEX_CLAMP;
   if (!t->linear) {
     int64_t i[3] = {0, 0, layered ? layer : 0};
@@ -329,7 +334,7 @@ void sim_tex_fetch(const struct sim_tex *t, const void *data, const uint32_t c[3
     out[ch] = bits_of(acc[ch]);
 }
 
-void sim_tex_gather(const struct sim_tex *t, const void *data, const uint32_t c[3], int comp,
+void sim_tex_gather(const struct sim_tex *t, const void *data, const uint32_t c[4], int comp,
                     uint32_t out[4])
 {
   float u[3] = {0, 0, 0};
@@ -382,46 +387,47 @@ static const struct sim_tex *object(struct sim_block *b, struct sim_warp *w, uin
   return t;
 }
 
-/* Lane l's coordinates of the instruction's [handle, {..}] in geometry order: x, y, z, where
-   z is the layer of a1d/a2d. */
+/* Lane l's coordinates of the instruction's [handle, {..}] in the order sim_tex_fetch takes
+   them: x, y, z, layer (PTX puts a1d/a2d/acube's layer first). */
 static void lane_coords(struct sim_block *b, struct sim_warp *w, const struct ptx_operand *a, int geom,
-                        unsigned l, uint32_t c[3])
+                        unsigned l, uint32_t c[4])
 {
   uint32_t r[4] = {0, 0, 0, 0};
   for (unsigned k = 0; k < 4 && k < a->nvec; k++)
     r[k] = a->vreg[k] != PTX_NOREG ? (uint32_t)REG(a->vreg[k])[l] : 0;
-  if (geom == SIM_TEX_A1D) {
-    c[0] = r[1]; c[1] = 0; c[2] = r[0];
-  } else if (geom == SIM_TEX_A2D) {
-    c[0] = r[1]; c[1] = r[2]; c[2] = r[0];
+  if (geom == SIM_TEX_A1D || geom == SIM_TEX_A2D || geom == SIM_TEX_ACUBE) {
+    c[0] = r[1]; c[1] = geom == SIM_TEX_A1D ? 0 : r[2]; c[2] = geom == SIM_TEX_ACUBE ? r[3] : 0; c[3] = r[0];
   } else {
-    c[0] = r[0]; c[1] = r[1]; c[2] = r[2];
+    c[0] = r[0]; c[1] = r[1]; c[2] = r[2]; c[3] = 0;
   }
 }
 
+/* Whether an instruction of geometry geom may use t: its own, or a2d for a surface over a
+   cube map (surfCubemapread's faces are layers) */
 static int tex_geom_matches(const struct sim_tex *t, int geom)
 {
-  return t->geom == geom;
+  return t->geom == geom || (t->surface && t->geom >= SIM_TEX_CUBE && geom == SIM_TEX_A2D);
 }
 
 static int geom_fault(struct sim_block *b, struct sim_warp *w, uint32_t pc, unsigned l,
                       const struct sim_tex *t)
 {
-  static const char *const names[] = {"1d", "2d", "3d", "a1d", "a2d", "cube"};
+  static const char *const names[] = {"1d", "2d", "3d", "a1d", "a2d", "cube", "acube"};
   const struct ptx_inst *in = &b->prog->code[pc];
   char msg[200];
   snprintf(msg, sizeof msg, "%s.%s on a %s object made for %s", ptx_op_name((enum ptx_op)in->op),
-           names[in->sub % 6], t->surface ? "surface" : "texture", names[t->geom % 6]);
+           names[in->sub % 7], t->surface ? "surface" : "texture", names[t->geom % 7]);
   return fault(b, w, pc, l, msg);
 }
 
 /* The byte offset of surface texel coordinates c (x in bytes) for an access of n bytes under
    mode: 0 with it in *off, 1 when out of range under .zero, -1 when under .trap. */
-static int surf_offset(const struct sim_tex *t, const uint32_t c[3], int dims, int layered, unsigned n,
+static int surf_offset(const struct sim_tex *t, const uint32_t c[4], int dims, int layered, unsigned n,
                        int mode, uint64_t *off)
 {
   int64_t lim[3] = {(int64_t)t->width * sim_tex_texel_size(t) - (int64_t)n + 1, t->height, t->depth};
-  int64_t v[3] = {(int32_t)c[0], dims > 1 ? (int32_t)c[1] : 0, dims > 2 || layered ? (int32_t)c[2] : 0};
+  int64_t v[3] = {(int32_t)c[0], dims > 1 ? (int32_t)c[1] : 0,
+                  dims > 2 ? (int32_t)c[2] : layered ? (int32_t)c[3] : 0};
   for (int k = 0; k < 3; k++) {
     if (v[k] >= 0 && v[k] < lim[k])
       continue;
@@ -486,7 +492,7 @@ int sim_tex_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t 
                  float_results(t) ? "floats" : "integers");
         return fault(b, w, pc, l, msg);
       }
-      uint32_t c[3], out[4];
+      uint32_t c[4], out[4];
       lane_coords(b, w, &in->opd[1], in->sub, l, c);
       if (in->op == PTX_OP_TLD4)
         sim_tex_gather(t, data, c, in->cmp, out);
@@ -515,7 +521,7 @@ int sim_tex_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t 
         return -1;
       if (!tex_geom_matches(t, in->sub))
         return geom_fault(b, w, pc, l, t);
-      uint32_t c[3];
+      uint32_t c[4];
       uint64_t off = 0;
       lane_coords(b, w, a, in->sub, l, c);
       int r = surf_offset(t, c, dims, layered, es * n, in->cmp, &off);

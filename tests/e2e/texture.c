@@ -237,6 +237,37 @@ START_TEST(volumes_layers_and_read_modes)
 }
 END_TEST
 
+/* cube maps: texCubemap picks the face by the major axis (the unit tests check the faces);
+   texCubemapLayered's layer L reads the same texel 6 faces x L further on; surfCubemapread/
+   write address faces as layers: dst(x, y, f) = src(x, y, f) + 1000 f */
+START_TEST(cube_maps)
+{
+  const char *ptx = texture_ptx(), *a = e2e_tmp("a.bin"), *b = e2e_tmp("b.bin");
+  const char *dirs[] = {A, "f32:-0.9", A, "f32:0.55", A, "f32:-0.8", A, "f32:0.6"};
+  struct e2e_run *r = e2e_emu(ptx, "--kernel", "texcube_f1", "--grid", "1", "--block", "4,4", A, "texcube:2:f32:iota",
+                              A, "f32buf:16:zero", dirs[0], dirs[1], dirs[2], dirs[3], dirs[4], dirs[5], dirs[6],
+                              dirs[7], "--dump", dump(1, a), "--json", NULL);
+  e2e_expect_ok(r);
+  r = e2e_emu(ptx, "--kernel", "texcubelayered_f1", "--grid", "1", "--block", "4,4", A, "texcubelayered:2x3:f32:iota",
+              A, "f32buf:16:zero", dirs[0], dirs[1], dirs[2], dirs[3], dirs[4], dirs[5], dirs[6], dirs[7], A, "i32:2",
+              "--dump", dump(1, b), "--json", NULL);
+  e2e_expect_ok(r);
+  float *fa = e2e_read(a, 64), *fb = e2e_read(b, 64);
+  int faces = 0;
+  for (int k = 0; k < 16; k++) {
+    ck_assert_float_eq(fb[k], fa[k] + 48.0f);
+    faces |= 1 << ((int)fa[k] / 4);
+  }
+  ck_assert_msg(faces == 0x1f, "faces read: %#x, expected all but -z (z is 0.6)", faces);
+  r = e2e_emu(ptx, "--kernel", "surfcube_copy", "--grid", "1", "--block", "2,2,6", A, "surfcube:2:f32:iota", A,
+              "surfcube:2:f32:zero", "--dump", dump(1, a), "--json", NULL);
+  e2e_expect_ok(r);
+  fa = e2e_read(a, 96);
+  for (int k = 0; k < 24; k++)
+    ck_assert_float_eq(fa[k], (float)k + 1000.0f * (float)(k / 4));
+}
+END_TEST
+
 void e2e_add_texture_tests(Suite *s)
 {
   TCase *tc = tcase_create("texture");
@@ -251,6 +282,7 @@ void e2e_add_texture_tests(Suite *s)
     tcase_add_test(tc, fetch_and_gather);
     tcase_add_test(tc, surfaces_read_and_write);
     tcase_add_test(tc, volumes_layers_and_read_modes);
+    tcase_add_test(tc, cube_maps);
   }
   suite_add_tcase(s, tc);
 }

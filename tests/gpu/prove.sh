@@ -248,6 +248,8 @@ pcase tld4_gather_u8 $T gather_g 1 16,8 "1:f32:exact" $(targs tex2d:8x4:u8x4:ran
 pcase tex3d_linear $T tex3d_f1 1 8,8 "1:f32:exact" $(targs tex3d:4x4x4:f32:iota:filter=linear f32buf:64:zero f32:-0.3 f32:0.55 f32:1.3)
 pcase tex2d_layered $T tex2dlayered_f1 1 8,8 "1:f32:exact" $(targs tex2dlayered:4x4x3:f32:iota:filter=linear f32buf:64:zero f32:-0.3 f32:0.55 i32:2)
 pcase texcube $T texcube_f1 1 4,4 "1:f32:exact" $(targs texcube:4:f32:iota f32buf:16:zero f32:-0.9 f32:0.55 f32:-0.8 f32:0.6)
+pcase texcube_layered $T texcubelayered_f1 1 4,4 "1:f32:exact" $(targs texcubelayered:4x3:f32:iota f32buf:16:zero f32:-0.9 f32:0.55 f32:-0.8 f32:0.6 i32:2)
+pcase surfcube $T surfcube_copy 1 4,4,6 "1:f32:exact" $(targs surfcube:4:f32:rand:90 surfcube:4:f32:zero)
 pcase surf2d_f32 $T surf_scale 1 8,4 "1:f32:exact" $(targs surf2d:6x3:f32:rand:98 surf2d:6x3:f32:zero i32:6 i32:3)
 pcase surf2d_u8x4 $T surf_u8x4 1 8,4 "1:u8:exact" $(targs surf2d:7x3:u8x4:rand:99 surf2d:7x3:u8x4:zero i32:7 i32:3)
 # calls through pointers: virtual functions of objects built in the kernel, function pointers

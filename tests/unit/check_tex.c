@@ -49,7 +49,7 @@ static struct sim_tex tex(uint8_t geom, uint8_t kind, uint8_t bits, uint8_t ncha
 /* channel 0 of a float fetch at x (and y) */
 static float at(const struct sim_tex *t, const void *data, float x, float y)
 {
-  uint32_t c[3] = {fb(x), fb(y), 0}, out[4];
+  uint32_t c[4] = {fb(x), fb(y), 0, 0}, out[4];
   sim_tex_fetch(t, data, c, 0, out);
   return bf(out[0]);
 }
@@ -129,7 +129,7 @@ START_TEST(test_read_modes) {
   static const int8_t s8[4] = {-128, -127, 127, 0};
   static const uint16_t u16[2] = {65535, 0};
   struct sim_tex t = tex(SIM_TEX_1D, SIM_TEX_UINT, 8, 4, 1, 1, 1);
-  uint32_t c[3] = {fb(0.5f), 0, 0}, out[4];
+  uint32_t c[4] = {fb(0.5f), 0, 0, 0}, out[4];
   t.read_norm = 1;
   sim_tex_fetch(&t, u8, c, 0, out);
   ck_assert_float_eq(bf(out[0]), 0.0f);
@@ -178,7 +178,7 @@ START_TEST(test_int_coords) {
   struct sim_tex t = tex(SIM_TEX_1D, SIM_TEX_FLOAT, 32, 1, 3, 1, 1);
   uint32_t out[4];
   t.res = SIM_TEX_RES_LINEAR;
-  uint32_t c[3] = {2, 0, 0};
+  uint32_t c[4] = {2, 0, 0, 0};
   sim_tex_fetch(&t, v, c, 1, out);
   ck_assert_float_eq(bf(out[0]), 7.0f);
   c[0] = 3;
@@ -197,7 +197,7 @@ END_TEST
 START_TEST(test_gather) {
   static const float v[8] = {1, 10, 2, 20, 3, 30, 4, 40};   /* 2x2, two channels */
   struct sim_tex t = tex(SIM_TEX_2D, SIM_TEX_FLOAT, 32, 2, 2, 2, 1);
-  uint32_t c[3] = {fb(1.0f), fb(1.0f), 0}, out[4];
+  uint32_t c[4] = {fb(1.0f), fb(1.0f), 0, 0}, out[4];
   sim_tex_gather(&t, v, c, 0, out);
   ck_assert_float_eq(bf(out[0]), 3.0f);      /* (0, 1) */
   ck_assert_float_eq(bf(out[1]), 4.0f);      /* (1, 1) */
@@ -216,15 +216,15 @@ START_TEST(test_cube) {
   struct sim_tex t = tex(SIM_TEX_CUBE, SIM_TEX_FLOAT, 32, 1, 2, 2, 6);
   uint32_t out[4];
   /* +x: face 0, s = (-z/|x| + 1) / 2, t = (-y/|x| + 1) / 2: (0.75, 0.25) -> texel (1, 0) */
-  uint32_t c[3] = {fb(2.0f), fb(1.0f), fb(-1.0f)};
+  uint32_t c[4] = {fb(2.0f), fb(1.0f), fb(-1.0f), 0};
   sim_tex_fetch(&t, v, c, 0, out);
   ck_assert_float_eq(bf(out[0]), 1.0f);
   /* -z: face 5, s = (-x/|z| + 1) / 2 = 0.25, t = 0.75: texel (0, 1) of face 5 */
-  uint32_t c2[3] = {fb(0.5f), fb(-0.5f), fb(-1.0f)};
+  uint32_t c2[4] = {fb(0.5f), fb(-0.5f), fb(-1.0f), 0};
   sim_tex_fetch(&t, v, c2, 0, out);
   ck_assert_float_eq(bf(out[0]), 5 * 4 + 2.0f);
   /* +y: face 2, s = x, t = z: (0.25, 0.75) -> texel (0, 1) */
-  uint32_t c3[3] = {fb(-0.5f), fb(1.0f), fb(0.5f)};
+  uint32_t c3[4] = {fb(-0.5f), fb(1.0f), fb(0.5f), 0};
   sim_tex_fetch(&t, v, c3, 0, out);
   ck_assert_float_eq(bf(out[0]), 2 * 4 + 2.0f);
 }

@@ -93,3 +93,22 @@ extern "C" __global__ void texcube_f1(cudaTextureObject_t t, float *out, float x
   int nx = gridDim.x * blockDim.x;
   out[j * nx + i] = texCubemap<float>(t, x0 + i * dx, y0 + j * dx, z);
 }
+
+// texCubemapLayered: the same directions in layer `layer`
+extern "C" __global__ void texcubelayered_f1(cudaTextureObject_t t, float *out, float x0, float dx, float y0,
+                                             float z, int layer)
+{
+  int i = blockIdx.x * blockDim.x + threadIdx.x, j = blockIdx.y * blockDim.y + threadIdx.y;
+  int nx = gridDim.x * blockDim.x;
+  out[j * nx + i] = texCubemapLayered<float>(t, x0 + i * dx, y0 + j * dx, z, layer);
+}
+
+// cube map surfaces (faces are layers): dst(x, y, face) = src(x, y, face) + 1000 face; a block
+// of w x w x 6 threads
+extern "C" __global__ void surfcube_copy(cudaSurfaceObject_t src, cudaSurfaceObject_t dst)
+{
+  int x = threadIdx.x, y = threadIdx.y, face = threadIdx.z;
+  float v;
+  surfCubemapread(&v, src, x * 4, y, face);
+  surfCubemapwrite(v + 1000.0f * face, dst, x * 4, y, face);
+}

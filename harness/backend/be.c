@@ -77,6 +77,12 @@ enum be_status be_tensor_map(struct be *b, const struct sim_tmap *t, uint8_t map
   return b->ops->tensor_map(b->impl, t, map, err, errlen);
 }
 
+enum be_status be_texture(struct be *b, const struct sim_tex *t, uint64_t *handle, char *err,
+                          size_t errlen)
+{
+  return b->ops->texture(b->impl, t, handle, err, errlen);
+}
+
 enum be_status be_launch(struct be *b, const char *kernel, const void *params, size_t psize,
                          const struct be_launch *l, struct be_result *res, char *err,
                          size_t errlen)

@@ -123,6 +123,14 @@ enum be_status be_read(struct be *b, uint64_t addr, void *dst, uint64_t n);
    BE_OK, or an error with the reason in err (a field the encoder refuses). */
 enum be_status be_tensor_map(struct be *b, const struct sim_tmap *t, uint8_t map[SIM_TMAP_BYTES],
                              char *err, size_t errlen);
+/* A texture or surface object over t's resource (t->addr a device address of this backend),
+   as the 64-bit handle a cudaTextureObject_t / cudaSurfaceObject_t parameter holds: the GPU's
+   from cuTexObjectCreate / cuSurfObjectCreate (over a CUDA array filled from the resource, or
+   the memory itself for linear and pitch2D resources; a surface's array is copied back to the
+   resource before be_read reads it), the emulator's from sim_tex_create. Returns BE_OK, or
+   an error with the reason in err. */
+enum be_status be_texture(struct be *b, const struct sim_tex *t, uint64_t *handle, char *err,
+                          size_t errlen);
 /* Launch kernel with the packed parameter buffer (see sim_param_layout) and wait for it.
    GPU: at most WARPLAB_GPU_TIMEOUT seconds (default 60). A kernel still running then comes
    back as a result (ran_ok 0, timed_out 1, the message in gpu_error), not as an end of the
@@ -168,6 +176,8 @@ struct be_ops {
                          double max_seconds, struct be_timing *t, char *err, size_t errlen);
   enum be_status (*tensor_map)(void *impl, const struct sim_tmap *t, uint8_t *map, char *err,
                                size_t errlen);
+  enum be_status (*texture)(void *impl, const struct sim_tex *t, uint64_t *handle, char *err,
+                            size_t errlen);
   void (*close)(void *impl);
 };
 extern const struct be_ops be_emu_ops;

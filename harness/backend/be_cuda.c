@@ -42,6 +42,61 @@ typedef unsigned long long cu_ptr;
 #define CU_LAUNCH_ATTRIBUTE_COOPERATIVE 2
 #define CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION 4
 
+/* texture and surface objects (cuda.h's CUDA_ARRAY3D_DESCRIPTOR, CUDA_MEMCPY3D,
+   CUDA_RESOURCE_DESC, CUDA_TEXTURE_DESC) */
+typedef void *cu_array;
+struct cu_array3d_desc {
+  size_t width, height, depth;
+  int format;
+  unsigned nchan, flags;
+};
+struct cu_memcpy3d {
+  size_t src_x, src_y, src_z, src_lod;
+  int src_type;
+  const void *src_host;
+  cu_ptr src_dev;
+  cu_array src_array;
+  void *reserved0;
+  size_t src_pitch, src_height;
+  size_t dst_x, dst_y, dst_z, dst_lod;
+  int dst_type;
+  void *dst_host;
+  cu_ptr dst_dev;
+  cu_array dst_array;
+  void *reserved1;
+  size_t dst_pitch, dst_height;
+  size_t width_bytes, height, depth;
+};
+struct cu_resource_desc {
+  int type;
+  union {
+    struct { cu_array array; } array;
+    struct { cu_ptr dev; int format; unsigned nchan; size_t bytes; } linear;
+    struct { cu_ptr dev; int format; unsigned nchan; size_t width, height, pitch; } pitch2d;
+    int reserved[32];
+  } res;
+  unsigned flags;
+};
+struct cu_texture_desc {
+  int addr_mode[3];
+  int filter;
+  unsigned flags, max_aniso;
+  int mip_filter;
+  float mip_bias, mip_min, mip_max;
+  float border[4];
+  int reserved[12];
+};
+#define CU_MEMORYTYPE_DEVICE 2
+#define CU_MEMORYTYPE_ARRAY 3
+#define CU_RESOURCE_TYPE_ARRAY 0
+#define CU_RESOURCE_TYPE_LINEAR 2
+#define CU_RESOURCE_TYPE_PITCH2D 3
+#define CUDA_ARRAY3D_LAYERED 1
+#define CUDA_ARRAY3D_SURFACE_LDST 2
+#define CUDA_ARRAY3D_CUBEMAP 4
+#define CU_TRSF_READ_AS_INTEGER 1
+#define CU_TRSF_NORMALIZED_COORDINATES 2
+
 /* cuLaunchKernelEx's launch description (cuda.h's CUlaunchAttribute and CUlaunchConfig) */
 struct cu_launch_attr {
   int id;
@@ -107,6 +162,18 @@ struct cu_api {
   cu_result (*TensorMapEncodeTiled)(void *, int, unsigned, void *, const unsigned long long *,
                                     const unsigned long long *, const unsigned *, const unsigned *,
                                     int, int, int, int);
+  /* optional: texture and surface objects */
+  cu_result (*Array3DCreate)(cu_array *, const struct cu_array3d_desc *);
+  cu_result (*Memcpy3D)(const struct cu_memcpy3d *);
+  cu_result (*TexObjectCreate)(unsigned long long *, const struct cu_resource_desc *,
+                               const struct cu_texture_desc *, const void *);
+  cu_result (*SurfObjectCreate)(unsigned long long *, const struct cu_resource_desc *);
+};
+
+/* A texture or surface object this backend made over a CUDA array (be_texture). */
+struct gpu_tex {
+  struct sim_tex t;
+  cu_array array;
 };
 
 struct gpu {
@@ -120,6 +187,9 @@ struct gpu {
   int broken;          /* a kernel fault left the context unusable */
   int hung;            /* a kernel did not finish in time and still runs: call the driver no
                           more (any call that waits for the GPU would wait for ever) */
+  struct gpu_tex *texs; /* objects over arrays: a surface's array is copied back to its
+                           resource before that memory is read */
+  uint32_t ntexs, cap_texs;
   cu_ptr flush;        /* a buffer larger than the L2, rewritten between timed runs */
   size_t flush_bytes;
 };
@@ -191,6 +261,10 @@ static int load_api(struct cu_api *c, char *err, size_t n)
   LOAD(GetErrorName, "cuGetErrorName", NULL)
   LOAD(GetErrorString, "cuGetErrorString", NULL)
   *(void **)&c->TensorMapEncodeTiled = sym(c->lib, "cuTensorMapEncodeTiled", NULL);
+  *(void **)&c->Array3DCreate = sym(c->lib, "cuArray3DCreate_v2", NULL);
+  *(void **)&c->Memcpy3D = sym(c->lib, "cuMemcpy3D_v2", NULL);
+  *(void **)&c->TexObjectCreate = sym(c->lib, "cuTexObjectCreate", NULL);
+  *(void **)&c->SurfObjectCreate = sym(c->lib, "cuSurfObjectCreate", NULL);
 #undef LOAD
   return 0;
 }
@@ -366,10 +440,44 @@ static enum be_status gpu_write(void *impl, uint64_t addr, const void *src, uint
   return !g->hung && g->api.MemcpyHtoD(addr, src, n) == 0 ? BE_OK : BE_ERR_DEVICE;
 }
 
+/* A copy between t's resource in device memory and its array (to_array, else back). */
+static cu_result tex_copy(struct gpu *g, const struct gpu_tex *x, int to_array)
+{
+  struct cu_memcpy3d c;
+  memset(&c, 0, sizeof c);
+  if (to_array) {
+    c.src_type = CU_MEMORYTYPE_DEVICE;
+    c.src_dev = x->t.addr;
+    c.src_pitch = x->t.pitch;
+    c.src_height = x->t.height;
+    c.dst_type = CU_MEMORYTYPE_ARRAY;
+    c.dst_array = x->array;
+  } else {
+    c.src_type = CU_MEMORYTYPE_ARRAY;
+    c.src_array = x->array;
+    c.dst_type = CU_MEMORYTYPE_DEVICE;
+    c.dst_dev = x->t.addr;
+    c.dst_pitch = x->t.pitch;
+    c.dst_height = x->t.height;
+  }
+  c.width_bytes = (size_t)x->t.width * sim_tex_texel_size(&x->t);
+  c.height = x->t.height;
+  c.depth = x->t.depth;
+  return g->api.Memcpy3D(&c);
+}
+
 static enum be_status gpu_read(void *impl, uint64_t addr, void *dst, uint64_t n)
 {
   struct gpu *g = impl;
-  return !g->hung && g->api.MemcpyDtoH(dst, addr, n) == 0 ? BE_OK : BE_ERR_DEVICE;
+  if (g->hung)
+    return BE_ERR_DEVICE;
+  for (uint32_t i = 0; i < g->ntexs; i++) {    /* surfaces: what the kernels stored */
+    const struct gpu_tex *x = &g->texs[i];
+    if (x->t.surface && x->t.addr < addr + n && addr < x->t.addr + sim_tex_span(&x->t) &&
+        tex_copy(g, x, 0) != 0)
+      return BE_ERR_DEVICE;
+  }
+  return g->api.MemcpyDtoH(dst, addr, n) == 0 ? BE_OK : BE_ERR_DEVICE;
 }
 
 /* The kernel's function, allowed the launch's dynamic shared memory. */
@@ -646,6 +754,7 @@ static void gpu_close(void *impl)
     return;
   if (g->hung) {               /* every call below would wait for the kernel that hangs */
     free(g->allocs);
+    free(g->texs);
     free(g);
     return;
   }
@@ -659,6 +768,7 @@ static void gpu_close(void *impl)
   }
   g->api.DevicePrimaryCtxRelease(g->dev);
   free(g->allocs);
+  free(g->texs);
   free(g);
 }
 
@@ -695,8 +805,100 @@ static enum be_status gpu_tensor_map(void *impl, const struct sim_tmap *t, uint8
   return BE_OK;
 }
 
+/* cuTexObjectCreate / cuSurfObjectCreate over t: a linear or pitch2D texture reads t's memory
+   itself; an array resource is a CUDA array (layered, cube map, surface load/store as t
+   says) filled from it. */
+static enum be_status gpu_texture(void *impl, const struct sim_tex *t, uint64_t *handle, char *err,
+                                  size_t errlen)
+{
+  struct gpu *g = impl;
+  struct cu_api *c = &g->api;
+  static const int fmts[3][3] = {{0x01, 0x02, 0x03}, {0x08, 0x09, 0x0a}, {0, 0x10, 0x20}};
+  int fmt = fmts[t->kind % 3][t->bits == 8 ? 0 : t->bits == 16 ? 1 : 2];
+  cu_result r;
+  if (g->hung || g->broken) {
+    snprintf(err, errlen, "%s", g->hung ? no_more : "the GPU context is unusable after an earlier kernel fault");
+    return BE_ERR_DEVICE;
+  }
+  if (!c->Array3DCreate || !c->Memcpy3D || !c->TexObjectCreate || !c->SurfObjectCreate) {
+    snprintf(err, errlen, "the NVIDIA driver lacks texture and surface objects");
+    return BE_ERR_DEVICE;
+  }
+  struct cu_resource_desc rd;
+  memset(&rd, 0, sizeof rd);
+  if (t->res == SIM_TEX_RES_LINEAR) {
+    rd.type = CU_RESOURCE_TYPE_LINEAR;
+    rd.res.linear.dev = t->addr;
+    rd.res.linear.format = fmt;
+    rd.res.linear.nchan = t->nchan;
+    rd.res.linear.bytes = (size_t)t->width * sim_tex_texel_size(t);
+  } else if (t->res == SIM_TEX_RES_PITCH2D) {
+    rd.type = CU_RESOURCE_TYPE_PITCH2D;
+    rd.res.pitch2d.dev = t->addr;
+    rd.res.pitch2d.format = fmt;
+    rd.res.pitch2d.nchan = t->nchan;
+    rd.res.pitch2d.width = t->width;
+    rd.res.pitch2d.height = t->height;
+    rd.res.pitch2d.pitch = t->pitch;
+  } else {
+    struct cu_array3d_desc ad;
+    struct gpu_tex x;
+    memset(&ad, 0, sizeof ad);
+    ad.width = t->width;
+    ad.height = t->geom == SIM_TEX_1D || t->geom == SIM_TEX_A1D ? 0 : t->height;
+    ad.depth = t->geom == SIM_TEX_1D || t->geom == SIM_TEX_2D ? 0 : t->depth;
+    ad.format = fmt;
+    ad.nchan = t->nchan;
+    ad.flags = (t->geom == SIM_TEX_A1D || t->geom == SIM_TEX_A2D || t->geom == SIM_TEX_ACUBE
+                ? CUDA_ARRAY3D_LAYERED : 0u) |
+               (t->geom >= SIM_TEX_CUBE ? CUDA_ARRAY3D_CUBEMAP : 0u) |
+               (t->surface ? CUDA_ARRAY3D_SURFACE_LDST : 0u);
+    x.t = *t;
+    if ((r = c->Array3DCreate(&x.array, &ad)) != 0) {
+      cu_msg(c, "cuArray3DCreate", r, err, errlen);
+      return BE_ERR_BADARG;
+    }
+    if ((r = tex_copy(g, &x, 1)) != 0) {
+      cu_msg(c, "cuMemcpy3D into the array", r, err, errlen);
+      return BE_ERR_DEVICE;
+    }
+    if (g->ntexs == g->cap_texs) {
+      uint32_t cap = g->cap_texs ? 2 * g->cap_texs : 8;
+      struct gpu_tex *nt = realloc(g->texs, cap * sizeof *nt);
+      if (!nt) {
+        snprintf(err, errlen, "out of host memory");
+        return BE_ERR_NOMEM;
+      }
+      g->texs = nt;
+      g->cap_texs = cap;
+    }
+    g->texs[g->ntexs++] = x;
+    rd.type = CU_RESOURCE_TYPE_ARRAY;
+    rd.res.array.array = x.array;
+  }
+  unsigned long long h = 0;
+  if (t->surface) {
+    r = c->SurfObjectCreate(&h, &rd);
+  } else {
+    struct cu_texture_desc td;
+    memset(&td, 0, sizeof td);
+    for (int k = 0; k < 3; k++)
+      td.addr_mode[k] = t->addr_mode[k];          /* CUaddress_mode's numbering */
+    td.filter = t->linear;
+    td.flags = (t->norm_coords ? CU_TRSF_NORMALIZED_COORDINATES : 0u) |
+               (t->kind != SIM_TEX_FLOAT && !t->read_norm ? CU_TRSF_READ_AS_INTEGER : 0u);
+    r = c->TexObjectCreate(&h, &rd, &td, NULL);
+  }
+  if (r) {
+    cu_msg(c, t->surface ? "cuSurfObjectCreate" : "cuTexObjectCreate", r, err, errlen);
+    return BE_ERR_BADARG;
+  }
+  *handle = h;
+  return BE_OK;
+}
+
 const struct be_ops be_cuda_ops = {
   .kind = BE_GPU, .open = gpu_open, .load = gpu_load, .alloc = gpu_alloc, .free = gpu_free,
   .write = gpu_write, .read = gpu_read, .launch = gpu_launch, .time = gpu_time,
-  .tensor_map = gpu_tensor_map, .close = gpu_close,
+  .tensor_map = gpu_tensor_map, .texture = gpu_texture, .close = gpu_close,
 };

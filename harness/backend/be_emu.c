@@ -98,8 +98,16 @@ static enum be_status emu_tensor_map(void *impl, const struct sim_tmap *t, uint8
   return sim_tmap_encode(t, map, err, errlen) ? BE_ERR_BADARG : BE_OK;
 }
 
+static enum be_status emu_texture(void *impl, const struct sim_tex *t, uint64_t *handle, char *err,
+                                  size_t errlen)
+{
+  struct emu *e = impl;
+  return sim_tex_create(e->dev, t, handle, err, errlen) ? BE_ERR_BADARG : BE_OK;
+}
+
 const struct be_ops be_emu_ops = {
   .kind = BE_EMU, .open = emu_open, .load = emu_load, .alloc = emu_alloc, .free = emu_free,
   .write = emu_write,
-  .read = emu_read, .launch = emu_launch, .tensor_map = emu_tensor_map, .close = emu_close,
+  .read = emu_read, .launch = emu_launch, .tensor_map = emu_tensor_map,
+  .texture = emu_texture, .close = emu_close,
 };

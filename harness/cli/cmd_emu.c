@@ -55,6 +55,20 @@ static void emu_usage(FILE *f)
         "                           DIMS innermost first (64x32), STRIDES in bytes of\n"
         "                           dims 1.. (256, or - packed), BOX the tile (32x16);\n"
         "                           tiled, no swizzle, zeros outside the tensor\n"
+        "      KIND:DIMS:TEXEL:INIT[:OPTS]\n"
+        "                           a texture or surface object (cudaTextureObject_t,\n"
+        "                           cudaSurfaceObject_t) over a buffer of its own:\n"
+        "                           KIND tex1d tex2d tex3d tex1dlayered tex2dlayered\n"
+        "                           texcube texcubelayered surf1d surf2d surf3d\n"
+        "                           surf1dlayered surf2dlayered surfcube\n"
+        "                           surfcubelayered; DIMS W, WxH, WxHxD (layers last;\n"
+        "                           a cube map W, six faces; a layered one WxLAYERS);\n"
+        "                           TEXEL u8 i8 u16 i16 u32 i32 f16 f32, xN for N = 1,\n"
+        "                           2, 4 channels (u8x4); OPTS comma-separated:\n"
+        "                           addr=clamp|wrap|mirror|border filter=point|linear\n"
+        "                           norm=0|1 (normalised coordinates) read=elem|norm\n"
+        "                           res=array|linear|pitch (tex1d: linear, else array)\n"
+        "                           e.g. tex2d:64x32:u8x4:rand:7:filter=linear,read=norm\n"
         "--dump N=PATH writes argument N's buffer (0-based), raw, after the run.\n"
         "--sched its (default): independent thread scheduling, Volta and later;\n"
         "        stack: pre-Volta reconvergence stack (the SIMT spin lock deadlocks).\n"
@@ -459,6 +473,15 @@ static int pack_params(const struct ptx_module *m, int f, struct emu_arg *args, 
       if (build_tmap(dev, &args[i], i, *buf + off[i]))
         return WL_EXIT_USAGE;
       continue;
+    }
+    if (args[i].is_tex) {
+      struct sim_tex t = args[i].tex;
+      char terr2[256];
+      t.addr = args[i].dev_addr;
+      if (be_texture(dev, &t, &bits, terr2, sizeof terr2) != BE_OK) {
+        wl_error("--arg %u '%s': %s", i, args[i].spec, terr2);
+        return WL_EXIT_USAGE;
+      }
     }
     if (args[i].nbytes)
       memcpy(*buf + off[i], args[i].bytes, want);

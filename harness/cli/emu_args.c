@@ -210,6 +210,158 @@ static int parse_tmap(const char *rest, struct emu_arg *a, char *err, size_t err
   return 0;
 }
 
+/* KIND:DIMS:<type>[xN]:INIT[:OPTS] (emu_args.h): a texture or surface object over a buffer of
+   its own. The object's own checks (formats, filtering) are sim_tex_create's and the driver's,
+   when it is made. */
+static int parse_tex(const char *kind, const char *rest, struct emu_arg *a, char *err, size_t errlen)
+{
+  static const struct { const char *n; uint8_t surface, geom, ndims; } kinds[] = {
+    {"tex1d", 0, SIM_TEX_1D, 1}, {"tex2d", 0, SIM_TEX_2D, 2}, {"tex3d", 0, SIM_TEX_3D, 3},
+    {"tex1dlayered", 0, SIM_TEX_A1D, 2}, {"tex2dlayered", 0, SIM_TEX_A2D, 3},
+    {"texcube", 0, SIM_TEX_CUBE, 1}, {"texcubelayered", 0, SIM_TEX_ACUBE, 2},
+    {"surf1d", 1, SIM_TEX_1D, 1}, {"surf2d", 1, SIM_TEX_2D, 2},
+    {"surf3d", 1, SIM_TEX_3D, 3}, {"surf1dlayered", 1, SIM_TEX_A1D, 2},
+    {"surf2dlayered", 1, SIM_TEX_A2D, 3}, {"surfcube", 1, SIM_TEX_CUBE, 1},
+    {"surfcubelayered", 1, SIM_TEX_ACUBE, 2},
+  };
+  static const struct { const char *n; enum run_elem e; uint8_t kind; } types[] = {
+    {"u8", RUN_U8, SIM_TEX_UINT}, {"i8", RUN_I8, SIM_TEX_SINT}, {"u16", RUN_U16, SIM_TEX_UINT},
+    {"i16", RUN_I16, SIM_TEX_SINT}, {"u32", RUN_U32, SIM_TEX_UINT}, {"i32", RUN_I32, SIM_TEX_SINT},
+    {"f16", RUN_F16, SIM_TEX_FLOAT}, {"f32", RUN_F32, SIM_TEX_FLOAT},
+  };
+  char spec[sizeof a->spec];
+  snprintf(spec, sizeof spec, "%s", a->spec);
+  size_t k;
+  for (k = 0; k < sizeof kinds / sizeof kinds[0] && strcmp(kinds[k].n, kind); k++)
+    ;
+  const char *c1 = strchr(rest, ':'), *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
+  if (k == sizeof kinds / sizeof kinds[0]) {
+    snprintf(err, errlen, "--arg '%s': unknown kind '%s' (tex1d tex2d tex3d tex1dlayered "
+             "tex2dlayered texcube texcubelayered surf1d surf2d surf3d surf1dlayered "
+             "surf2dlayered surfcube surfcubelayered)", spec, kind);
+    return -1;
+  }
+  if (!c2) {
+    snprintf(err, errlen, "--arg '%s': a texture or surface is KIND:DIMS:TYPE[xN]:INIT[:OPTS] "
+             "(tex2d:64x32:f32:rand:filter=linear)", spec);
+    return -1;
+  }
+  uint64_t dims[SIM_TMAP_MAX_RANK];
+  unsigned nd = parse_xlist(rest, (size_t)(c1 - rest), dims);
+  if (nd != kinds[k].ndims) {
+    snprintf(err, errlen, "--arg '%s': %s takes %u size%s (%s)", spec, kind, kinds[k].ndims,
+             kinds[k].ndims == 1 ? "" : "s",
+             kinds[k].ndims == 1 ? "W" : kinds[k].ndims == 2 ? "WxH, or WxLAYERS" : "WxHxD, or WxHxLAYERS");
+    return -1;
+  }
+  for (unsigned d = 0; d < nd; d++)
+    if (!dims[d] || dims[d] > 65536) {
+      snprintf(err, errlen, "--arg '%s': sizes are 1 to 65536", spec);
+      return -1;
+    }
+  char ty[16];
+  size_t tl = (size_t)(c2 - c1 - 1);
+  if (tl >= sizeof ty)
+    tl = sizeof ty - 1;
+  memcpy(ty, c1 + 1, tl);
+  ty[tl] = 0;
+  unsigned nchan = 1;
+  char *x = strchr(ty, 'x');
+  if (x) {
+    nchan = x[1] == '1' ? 1 : x[1] == '2' ? 2 : x[1] == '4' ? 4 : 0;
+    if (x[1] && x[2])
+      nchan = 0;
+    *x = 0;
+  }
+  size_t t;
+  for (t = 0; t < sizeof types / sizeof types[0] && strcmp(types[t].n, ty); t++)
+    ;
+  if (t == sizeof types / sizeof types[0] || !nchan) {
+    snprintf(err, errlen, "--arg '%s': the texel type is u8 i8 u16 i16 u32 i32 f16 or f32, with "
+             "x1, x2 or x4 channels (u8x4)", spec);
+    return -1;
+  }
+  /* INIT, then OPTS when the last field names options */
+  const char *init = c2 + 1, *opts = NULL;
+  const char *last = strrchr(init, ':');
+  if (last && (!strncmp(last + 1, "addr=", 5) || !strncmp(last + 1, "filter=", 7) ||
+               !strncmp(last + 1, "norm=", 5) || !strncmp(last + 1, "read=", 5) ||
+               !strncmp(last + 1, "res=", 4)))
+    opts = last + 1;
+  size_t il = opts ? (size_t)(opts - 1 - init) : strlen(init);
+  uint64_t w = dims[0], h = 1, dpt = 1;
+  if (kinds[k].geom >= SIM_TEX_CUBE) {
+    h = w;
+    dpt = kinds[k].geom == SIM_TEX_ACUBE ? 6 * dims[1] : 6;
+  } else if (kinds[k].geom == SIM_TEX_A1D) {
+    dpt = dims[1];
+  } else {
+    h = nd > 1 ? dims[1] : 1;
+    dpt = nd > 2 ? dims[2] : 1;
+  }
+  char bspec[sizeof a->spec];
+  snprintf(bspec, sizeof bspec, "%sbuf:%llu:%.*s", types[t].n,
+           (unsigned long long)(w * h * dpt * nchan), (int)il, init);
+  struct emu_arg b;
+  if (emu_arg_parse(bspec, &b, err, errlen))
+    return -1;
+  *a = b;
+  snprintf(a->spec, sizeof a->spec, "%s", spec);
+  a->is_tex = 1;
+  struct sim_tex *tx = &a->tex;
+  tx->surface = kinds[k].surface;
+  tx->geom = kinds[k].geom;
+  tx->res = !tx->surface && tx->geom == SIM_TEX_1D ? SIM_TEX_RES_LINEAR : SIM_TEX_RES_ARRAY;
+  tx->kind = types[t].kind;
+  tx->bits = (uint8_t)(run_elem_size(types[t].e) * 8);
+  tx->nchan = (uint8_t)nchan;
+  tx->addr_mode[0] = tx->addr_mode[1] = tx->addr_mode[2] = SIM_TEX_CLAMP;
+  tx->width = (uint32_t)w;
+  tx->height = (uint32_t)h;
+  tx->depth = (uint32_t)dpt;
+  tx->pitch = w * nchan * run_elem_size(types[t].e);
+  while (opts && *opts) {
+    size_t n = strcspn(opts, ",");
+    char o[32];
+    snprintf(o, sizeof o, "%.*s", (int)(n < sizeof o ? n : sizeof o - 1), opts);
+    int ok = 1;
+    if (!strcmp(o, "addr=clamp") || !strcmp(o, "addr=wrap") || !strcmp(o, "addr=mirror") ||
+        !strcmp(o, "addr=border")) {
+      uint8_t m = o[5] == 'c' ? SIM_TEX_CLAMP : o[5] == 'w' ? SIM_TEX_WRAP : o[5] == 'm' ? SIM_TEX_MIRROR
+                  : SIM_TEX_BORDER;
+      tx->addr_mode[0] = tx->addr_mode[1] = tx->addr_mode[2] = m;
+    } else if (!strcmp(o, "filter=point") || !strcmp(o, "filter=linear")) {
+      tx->linear = o[7] == 'l';
+    } else if (!strcmp(o, "norm=0") || !strcmp(o, "norm=1")) {
+      tx->norm_coords = o[5] == '1';
+    } else if (!strcmp(o, "read=elem") || !strcmp(o, "read=norm")) {
+      tx->read_norm = o[5] == 'n';
+    } else if (!strcmp(o, "res=array") || !strcmp(o, "res=linear") || !strcmp(o, "res=pitch")) {
+      tx->res = o[4] == 'a' ? SIM_TEX_RES_ARRAY : o[4] == 'l' ? SIM_TEX_RES_LINEAR : SIM_TEX_RES_PITCH2D;
+    } else {
+      ok = 0;
+    }
+    if (!ok || (tx->surface && o[0] != 'r')) {
+      snprintf(err, errlen, "--arg '%s': unknown option '%s' (%s)", spec, o,
+               tx->surface ? "a surface takes only res=array" :
+               "addr=clamp|wrap|mirror|border, filter=point|linear, norm=0|1, read=elem|norm, "
+               "res=array|linear|pitch");
+      emu_arg_free(a);
+      return -1;
+    }
+    opts += n + (opts[n] == ',');
+  }
+  if ((tx->res == SIM_TEX_RES_LINEAR && tx->geom != SIM_TEX_1D) ||
+      (tx->res == SIM_TEX_RES_PITCH2D && tx->geom != SIM_TEX_2D) ||
+      (tx->surface && tx->res != SIM_TEX_RES_ARRAY)) {
+    snprintf(err, errlen, "--arg '%s': res=linear is for tex1d, res=pitch for tex2d, and "
+             "surfaces are arrays", spec);
+    emu_arg_free(a);
+    return -1;
+  }
+  return 0;
+}
+
 int emu_arg_parse(const char *spec, struct emu_arg *a, char *err, size_t errlen)
 {
   memset(a, 0, sizeof *a);
@@ -231,6 +383,8 @@ int emu_arg_parse(const char *spec, struct emu_arg *a, char *err, size_t errlen)
     return parse_bytes(colon + 1, a, err, errlen);
   if (!strcmp(type, "tmap"))
     return parse_tmap(colon + 1, a, err, errlen);
+  if (!strncmp(type, "tex", 3) || !strncmp(type, "surf", 4))
+    return parse_tex(type, colon + 1, a, err, errlen);
   if (tl > 3 && !strcmp(type + tl - 3, "buf")) {
     a->is_buffer = 1;
     type[tl - 3] = 0;

@@ -10,6 +10,20 @@
  *                     BOX the tile one copy moves ("32x16"); tiled, no interleave, no
  *                     swizzle, out-of-bounds elements zero (cuTensorMapEncodeTiled on the
  *                     GPU); --dump of it writes its buffer
+   KIND:DIMS:<type>[xN]:INIT[:OPTS]   a texture or surface object (cudaTextureObject_t,
+                     cudaSurfaceObject_t) over a buffer of its own holding the texels packed,
+                     row after row: KIND tex1d tex2d tex3d tex1dlayered tex2dlayered texcube
+                     texcubelayered surf1d surf2d surf3d surf1dlayered surf2dlayered surfcube
+                     surfcubelayered; DIMS "W", "WxH", "WxHxD" (layered: the layers last;
+                     cube: W, 6 faces of WxW; layered cube: WxLAYERS); the texel
+                     type one of u8 i8 u16 i16 u32 i32 f16 f32 with N channels (1, 2, 4);
+                     OPTS, comma-separated: addr=clamp|wrap|mirror|border (clamp),
+                     filter=point|linear (point), norm=0|1 (normalised coordinates, 0),
+                     read=elem|norm (8/16-bit integers read as floats in [0,1]/[-1,1], elem),
+                     res=array|linear|pitch (the resource: tex1d linear, others array);
+                     e.g. tex2d:64x32:u8x4:rand:7:filter=linear,read=norm,norm=1. The kernel
+                     gets the object's handle; --dump of it writes its buffer (a surface's
+                     after the kernel's stores)
  * with <type> one of i8 u8 i16 u16 i32 u32 i64 u64 f16 bf16 f32 f64 (f16 and bf16 values
  * are rounded to nearest from the decimal).
  *
@@ -39,6 +53,9 @@ struct emu_arg {
   int is_tmap;           /* tmap: a buffer (is_buffer is set) passed as a tensor map of it,
                             whose 128 bytes are made once it has its device address */
   struct sim_tmap tmap;  /* tmap: every field but addr */
+  int is_tex;            /* tex*, surf*: a buffer (is_buffer is set) passed as the handle of a
+                            texture or surface object over it, made once it has its address */
+  struct sim_tex tex;    /* tex*, surf*: every field but addr */
   char spec[256];        /* as given */
 };
 

@@ -207,6 +207,8 @@ int met_compute(const struct ptx_module *m, const struct sim_result *res, struct
         v[MET_TENSOR_INST] += per * (double)s->execs;
       }
     }
+    if (in->op == PTX_OP_TEX || in->op == PTX_OP_TLD4 || in->op == PTX_OP_TXQ)
+      v[MET_TEX_INST] += (double)s->execs;   /* the texture unit's: ncu's op_texture */
     int atom = in->op == PTX_OP_ATOM, red = in->op == PTX_OP_RED;
     if (atom && in->opd[0].kind == PTX_OPD_REG && !reg_is_read(m, in->func, in->opd[0].reg, i)) {
       atom = 0;

@@ -175,6 +175,17 @@ enum ptx_mbarmode {   /* mbarrier.MODE */
   PTX_MBAR_TRY_WAIT,  /* try_wait{.parity} p, [a], state | parity{, hint}: as test_wait here */
   PTX_MBAR_PENDING_COUNT /* pending_count d, state */
 };
+/* tex, tld4, suld, sust: the geometry, in inst.sub (the numbering of sim.h's sim_tex_geom);
+   txq, suq: the query, in inst.sub. tld4's component (0..3: r g b a) and suld/sust's
+   out-of-range mode are in inst.cmp. */
+enum ptx_texgeom { PTX_TEX_1D = 0, PTX_TEX_2D, PTX_TEX_3D, PTX_TEX_A1D, PTX_TEX_A2D, PTX_TEX_CUBE,
+                   PTX_TEX_ACUBE };
+enum ptx_texquery {
+  PTX_TXQ_WIDTH = 0, PTX_TXQ_HEIGHT, PTX_TXQ_DEPTH, PTX_TXQ_ARRAY_SIZE,
+  PTX_TXQ_NORMALIZED_COORDS, PTX_TXQ_FILTER_MODE, PTX_TXQ_ADDR_MODE_0, PTX_TXQ_ADDR_MODE_1,
+  PTX_TXQ_ADDR_MODE_2, PTX_TXQ_NUM_MIPMAP_LEVELS, PTX_TXQ_NUM_SAMPLES
+};
+enum ptx_suclamp { PTX_SU_TRAP = 0, PTX_SU_CLAMP, PTX_SU_ZERO };
 enum ptx_testpmode { PTX_TESTP_FINITE = 0, PTX_TESTP_INFINITE, PTX_TESTP_NUMBER,
                      PTX_TESTP_NOTANUMBER, PTX_TESTP_NORMAL, PTX_TESTP_SUBNORMAL };
 
@@ -202,6 +213,8 @@ enum ptx_testpmode { PTX_TESTP_FINITE = 0, PTX_TESTP_INFINITE, PTX_TESTP_NUMBER,
 #define PTX_F_EXPECT_TX (1u << 20) /* mbarrier.arrive.expect_tx */
 #define PTX_F_NOCOMPLETE (1u << 21) /* mbarrier.arrive.noComplete */
 #define PTX_F_NOINC    (1u << 22)  /* cp.async.mbarrier.arrive.noinc */
+#define PTX_F_SUST_P   (1u << 23)  /* sust.p: a formatted store (else sust.b, raw bits) */
+#define PTX_F_TEXGEOM  (1u << 24)  /* tex, tld4, suld, sust: a geometry word was seen */
 
 /* ---- special registers ---- */
 enum ptx_sreg {
@@ -368,7 +381,7 @@ struct ptx_func {
   uint8_t explicitcluster;     /* .explicitcluster: the kernel must be launched with clusters */
   const char *refused;         /* NULL, or why the emulator cannot run this function: its body
                                   uses a construct warplab does not model ("unsupported
-                                  instruction 'tex.1d.v4.s32.s32' at line 45"), or names a
+                                  instruction 'wgmma.fence.sync.aligned' at line 45"), or names a
                                   variable whose initialiser was refused (ptx_var.refused); in
                                   the first case its body is dropped (ninst 0). The rest of the
                                   module loads */
@@ -428,7 +441,7 @@ void ptx_module_free(struct ptx_module *m);
    first (fi itself, or a callee). */
 int ptx_func_refused(const struct ptx_module *m, uint32_t fi);
 /* The message for launching kernel fi, which reaches refused function g (ptx_func_refused):
-   "kernel 'k' cannot run on the emulator: unsupported instruction 'tex...' at line 45 (at
+   "kernel 'k' cannot run on the emulator: unsupported instruction 'wgmma...' at line 45 (at
    k.cu:12)", naming g when it is a callee. Returns buf. */
 const char *ptx_refusal_text(const struct ptx_module *m, uint32_t fi, uint32_t g, char *buf,
                              size_t n);

@@ -1251,11 +1251,13 @@ struct modstate {
   int cp_reduce, cp_tensor;  /* cp.reduce; .tensor (2 once its .Nd is seen) */
   int cp_hint;         /* bulk copy .L2::cache_hint: a last operand, the policy, dropped */
   int mbar_mode;       /* mbarrier: the mode word was seen */
+  int tex_word;        /* tex/tld4/suld/sust/txq/suq: the b/p, component or query word */
 };
 
 static int two_type_op(int op) {
   return op == PTX_OP_CVT || op == PTX_OP_SET || op == PTX_OP_SLCT || op == PTX_OP_DP4A ||
-         op == PTX_OP_DP2A || op == PTX_OP_VABSDIFF2 || op == PTX_OP_VABSDIFF4;
+         op == PTX_OP_DP2A || op == PTX_OP_VABSDIFF2 || op == PTX_OP_VABSDIFF4 || op == PTX_OP_TEX ||
+         op == PTX_OP_TLD4;
 }
 
 /* Apply one modifier word to in. Returns 0, 1 when the word is unknown for this opcode,
@@ -1409,6 +1411,54 @@ static int apply_mod(struct ptx_inst *in, struct modstate *ms, const struct ptx_
     if (tok_is(t, "prefetch")) { in->sub = PTX_CP_BULK_PREFETCH; return 0; }
     if (ms->cp_reduce && LOOKUP(t, atom_words, &v)) { in->cmp = (uint8_t)v; return 0; }
     break;
+  case PTX_OP_TEX:      /* texture and surface objects (sim_tex.c); mipmaps, offsets, depth */
+  case PTX_OP_TLD4:     /* compare, multisampling and formatted loads are refused by name */
+  case PTX_OP_SULD:
+  case PTX_OP_SUST:
+  case PTX_OP_TXQ:
+  case PTX_OP_SUQ: {
+    static const char *const geoms[] = {"1d", "2d", "3d", "a1d", "a2d", "cube", "acube"};
+    static const char *const queries[] = {
+      "width", "height", "depth", "array_size", "normalized_coords", "filter_mode",
+      "addr_mode_0", "addr_mode_1", "addr_mode_2", "num_mipmap_levels", "num_samples"};
+    static const char *const clamps[] = {"trap", "clamp", "zero"};
+    static const char *const comps[] = {"r", "g", "b", "a"};
+    if (in->op == PTX_OP_TXQ || in->op == PTX_OP_SUQ) {
+      for (i = 0; i < sizeof queries / sizeof queries[0]; i++)
+        if (tok_is(t, queries[i]) && !ms->tex_word &&
+            (in->op == PTX_OP_TXQ || i <= PTX_TXQ_ARRAY_SIZE)) {
+          in->sub = (uint8_t)i;
+          ms->tex_word = 1;
+          return 0;
+        }
+      return 1;
+    }
+    for (i = 0; i < sizeof geoms / sizeof geoms[0]; i++)
+      if (tok_is(t, geoms[i]) && !(in->flags & PTX_F_TEXGEOM)) {
+        in->sub = (uint8_t)i;
+        in->flags |= PTX_F_TEXGEOM;
+        return 0;
+      }
+    if (in->op == PTX_OP_TLD4) {
+      for (i = 0; i < 4; i++)
+        if (tok_is(t, comps[i]) && !ms->tex_word) {
+          in->cmp = (uint8_t)i;
+          ms->tex_word = 1;
+          return 0;
+        }
+    }
+    if (in->op == PTX_OP_SULD || in->op == PTX_OP_SUST) {
+      for (i = 0; i < sizeof clamps / sizeof clamps[0]; i++)
+        if (tok_is(t, clamps[i])) { in->cmp = (uint8_t)i; return 0; }
+      if (tok_is(t, "b") && !ms->tex_word) { ms->tex_word = 1; return 0; }
+      if (tok_is(t, "p") && in->op == PTX_OP_SUST && !ms->tex_word) {
+        in->flags |= PTX_F_SUST_P;
+        ms->tex_word = 1;
+        return 0;
+      }
+    }
+    return 1;
+  }
   case PTX_OP_MBARRIER: {
     static const struct { const char *n; uint8_t v; } modes[] = {
       {"init", PTX_MBAR_INIT}, {"inval", PTX_MBAR_INVAL}, {"arrive", PTX_MBAR_ARRIVE},
@@ -1472,6 +1522,11 @@ static int parse_address(struct parser *p, struct ptx_operand *o, const char *op
       o->reg = (uint32_t)r;
     } else {
       long v = find_var(p, t->s, t->len);
+      if (v < 0 && (!strncmp(opname, "tex.", 4) || !strncmp(opname, "tld4.", 5) ||
+                    !strncmp(opname, "suld.", 5) || !strncmp(opname, "sust.", 5) ||
+                    !strncmp(opname, "txq.", 4) || !strncmp(opname, "suq.", 4)))
+        return unsup(p, t, "unsupported instruction '%s' at line %u: texture and surface references "
+                     "('%.*s') are not modelled, only objects", opname, t->line, (int)t->len, t->s);
       if (v < 0)
         return sem(p, t, "unknown register or symbol '%.*s' in address of '%s'", (int)t->len, t->s, opname);
       o->sym = (uint32_t)v;
@@ -1500,13 +1555,15 @@ static int parse_address(struct parser *p, struct ptx_operand *o, const char *op
   }
   if (is_punct(peek(p), ',')) {
     /* a tensor copy's [tensor-map, {c0, ..}]: up to 5 coordinate registers, in vreg[0..3]
-       and pair */
+       and pair; a texture's or surface's [handle, {c0, ..}] likewise (up to 4) */
     next(p);
     TRY(expect(p, '{', "before a tensor copy's coordinates"));
     for (;;) {
       const struct ptx_tok *e = peek(p);
       long r = e->kind == PTX_TK_IDENT ? find_reg(p, e) : -1;
-      if (r < 0)
+      if (e->kind == PTX_TK_IDENT && tok_is(e, "_"))
+        r = (long)PTX_NOREG;            /* tex.3d's {x, y, z, _}: an unused coordinate */
+      else if (r < 0)
         return syn(p, e, "expected a coordinate register in '%s', found %s", opname, tokdesc(e, b, sizeof b));
       if (o->nvec == 5) return syn(p, e, "more than 5 coordinates in '%s'", opname);
       if (o->nvec < 4) o->vreg[o->nvec] = (uint32_t)r;
@@ -1768,6 +1825,48 @@ static int parse_call(struct parser *p, struct ptx_inst *in, const char *opname)
   return expect(p, ';', "at the end of the call");
 }
 
+/* Whether a texture or surface instruction is one the emulator runs (sim_tex.c): NULL, or why
+   not. tex/tld4 take {d0..d3}, [handle, {coordinates}]; suld {d..}, [handle, {coordinates}];
+   sust [handle, {coordinates}], {s..}; txq/suq d, [handle]. */
+static const char *tex_check(const struct ptx_inst *in, const struct modstate *ms)
+{
+  static const uint8_t ncoords[] = {1, 2, 4, 2, 4, 4, 4};   /* by enum ptx_texgeom */
+  int q = in->op == PTX_OP_TXQ || in->op == PTX_OP_SUQ, st = in->op == PTX_OP_SUST;
+  const struct ptx_operand *a = &in->opd[st ? 0 : 1], *v = &in->opd[st ? 1 : 0];
+  if (in->nopd != 2 || a->kind != PTX_OPD_ADDR || a->reg == PTX_NOREG || a->imm)
+    return "only the unified form with a 64-bit object handle in a register is modelled "
+           "(texture and surface references, samplers, offsets and depth compare are not)";
+  if (q)
+    return ms->tex_word && !a->nvec ? NULL : "needs a query and [handle]";
+  if (!(in->flags & PTX_F_TEXGEOM) || (in->op != PTX_OP_TEX && !ms->tex_word))
+    return "a geometry (1d, 2d, 3d, a1d, a2d, cube, acube) and mode the emulator does not model";
+  if (in->op == PTX_OP_TLD4 && in->sub != PTX_TEX_2D)
+    return "tld4 is modelled for 2d textures only";
+  if ((in->op == PTX_OP_SULD || in->op == PTX_OP_SUST) && in->sub >= PTX_TEX_CUBE)
+    return "surfaces have no cube geometry (a cube map's faces are a2d layers)";
+  if (a->nvec != ncoords[in->sub] && !(ncoords[in->sub] == 4 && a->nvec == 3))
+    return "the coordinates do not match the geometry";
+  if (in->op == PTX_OP_TEX || in->op == PTX_OP_TLD4) {
+    if (v->kind != PTX_OPD_VEC || v->nvec != 4 || in->vec != 4)
+      return "only the .v4 results are modelled";
+    if ((in->type != PTX_T_F32 && in->type != PTX_T_S32 && in->type != PTX_T_U32) ||
+        (in->type2 != PTX_T_F32 && in->type2 != PTX_T_S32))
+      return "results of f32, s32 or u32 and coordinates of f32 or s32 are modelled";
+    if (in->op == PTX_OP_TLD4 && in->type2 != PTX_T_F32)
+      return "tld4 takes f32 coordinates";
+    if (in->sub >= PTX_TEX_CUBE && in->type2 != PTX_T_F32)
+      return "cube textures take f32 coordinates";
+    return NULL;
+  }
+  if (in->flags & PTX_F_SUST_P)
+    return "formatted surface stores (sust.p) are not modelled";
+  if (in->type != PTX_T_B8 && in->type != PTX_T_B16 && in->type != PTX_T_B32 && in->type != PTX_T_B64)
+    return "surface accesses of b8, b16, b32 or b64 are modelled";
+  if (v->kind == PTX_OPD_VEC ? v->nvec != in->vec : in->vec != 1)
+    return "the vector of registers does not match the access's .v2/.v4";
+  return NULL;
+}
+
 /* instruction := ['@' ['!'] name] opcode {'.' modifier} [operand {',' operand}] ';' */
 static int parse_inst(struct parser *p) {
   struct ptx_module *m = p->m;
@@ -1889,6 +1988,11 @@ static int parse_inst(struct parser *p) {
     }
     if (in.sub == PTX_MBAR_ARRIVE && (in.flags & PTX_F_EXPECT_TX) && in.nopd != 3)
       return syn(p, opt, "'%s' needs its transaction count", ot.s);
+  }
+  if (in.op == PTX_OP_TEX || in.op == PTX_OP_TLD4 || in.op == PTX_OP_SULD || in.op == PTX_OP_SUST ||
+      in.op == PTX_OP_TXQ || in.op == PTX_OP_SUQ) {
+    const char *why = tex_check(&in, &ms);
+    if (why) return unsup(p, opt, "unsupported instruction '%s' at line %u: %s", ot.s, opt->line, why);
   }
   if (in.op == PTX_OP_CP && ms.cp_bulk) {
     /* the operand forms of each bulk copy: 'a' an address, 't' a tensor address [tmap, {..}] */

@@ -369,4 +369,62 @@ int sim_tmap_encode(const struct sim_tmap *t, uint8_t out[SIM_TMAP_BYTES], char 
 /* Decode a map sim_tmap_encode wrote. Returns 0, or -1 when the bytes are not one. */
 int sim_tmap_decode(const uint8_t in[SIM_TMAP_BYTES], struct sim_tmap *t);
 
+/* ---- texture and surface objects (tex, tld4, txq, suld, sust, suq: sim_tex.c) ----
+   What cuTexObjectCreate / cuSurfObjectCreate are given: a resource (device memory holding
+   width x height x depth texels of one format, rows pitch bytes apart, slices height rows
+   apart; layers and cube faces are slices) and, for a texture, how it is sampled. The
+   emulator keeps the objects in a table of the device; the 64-bit handle a kernel is passed
+   (cudaTextureObject_t) is the object's index plus one. */
+enum sim_tex_geom {        /* the PTX geometry that samples it (a surface's cube map: a2d) */
+  SIM_TEX_1D = 0, SIM_TEX_2D, SIM_TEX_3D, SIM_TEX_A1D, SIM_TEX_A2D, SIM_TEX_CUBE,
+  SIM_TEX_ACUBE            /* layered cube map: 6 faces a layer */
+};
+enum sim_tex_res { SIM_TEX_RES_ARRAY = 0, SIM_TEX_RES_LINEAR, SIM_TEX_RES_PITCH2D };
+enum sim_tex_kind { SIM_TEX_UINT = 0, SIM_TEX_SINT, SIM_TEX_FLOAT }; /* float: 16 is half */
+enum sim_tex_addr { SIM_TEX_WRAP = 0, SIM_TEX_CLAMP, SIM_TEX_MIRROR, SIM_TEX_BORDER }; /* CUaddress_mode */
+struct sim_tex {
+  uint8_t surface;         /* a surface object (suld/sust), else a texture object */
+  uint8_t geom;            /* enum sim_tex_geom */
+  uint8_t res;             /* enum sim_tex_res */
+  uint8_t kind;            /* enum sim_tex_kind of each channel */
+  uint8_t bits;            /* bits of each channel: 8, 16 or 32 */
+  uint8_t nchan;           /* 1, 2 or 4 */
+  uint8_t addr_mode[3];    /* enum sim_tex_addr, per dimension */
+  uint8_t linear;          /* filter mode linear, else point */
+  uint8_t norm_coords;     /* normalised coordinates: [0, 1) spans the texture */
+  uint8_t read_norm;       /* read mode normalised float: 8/16-bit integers read as [0, 1]
+                              (unsigned) or [-1, 1] (signed) */
+  uint32_t width, height, depth; /* texels (height, depth 1 when unused); layers of a1d/a2d
+                              and the 6 faces of a cube are depth slices (a layered cube:
+                              6 x layers, layer after layer) */
+  uint64_t addr;           /* device address of texel (0, 0, 0) */
+  uint64_t pitch;          /* bytes from one row to the next */
+};
+/* Bytes of one texel of t. */
+uint32_t sim_tex_texel_size(const struct sim_tex *t);
+/* Bytes of the resource t reads: from its address to the end of its last texel. */
+uint64_t sim_tex_span(const struct sim_tex *t);
+/* Check t as cuTexObjectCreate / cuSurfObjectCreate do (a format, filter or read mode they
+   refuse, such as linear filtering of integers read as integers) and add it to d's table.
+   Returns 0 with its handle in *handle, or -1 with a message in err. */
+int sim_tex_create(struct sim_device *d, const struct sim_tex *t, uint64_t *handle, char *err,
+                   size_t errlen);
+/* The object of handle h in d's table, or NULL. */
+const struct sim_tex *sim_tex_get(const struct sim_device *d, uint64_t h);
+
+/* Sampling, for the emulator and its tests: data is the resource's first byte on the host.
+   Texture fetch at coordinates c (x, y, z: f32 bits when !int_coords, else s32; c[3] the
+   layer of a1d/a2d/acube, an integer) into out (4 x 32 bits: f32 bits when the results are
+   floats, else integers), as tex.GEOM.v4.DTYPE.CTYPE does. */
+void sim_tex_fetch(const struct sim_tex *t, const void *data, const uint32_t c[4],
+                   int int_coords, uint32_t out[4]);
+/* tld4.COMP: component comp (0..3: r g b a) of the four texels a linear fetch at (x, y) would
+   blend, lower left first, counter-clockwise (tex2Dgather). */
+void sim_tex_gather(const struct sim_tex *t, const void *data, const uint32_t c[4], int comp,
+                    uint32_t out[4]);
+/* The 1.8 fixed-point weight the texture unit blends with for the fraction of x - 0.5: the
+   fraction rounded to a multiple of 1/256 (the CUDA programming guide's Texture Fetching
+   appendix). Exported for the tests. */
+float sim_tex_weight(float frac);
+
 #endif

@@ -1085,6 +1085,16 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
       return pc;
     break;
 
+  case PTX_OP_TEX:                                /* textures and surfaces: sim_tex.c */
+  case PTX_OP_TLD4:
+  case PTX_OP_TXQ:
+  case PTX_OP_SULD:
+  case PTX_OP_SUST:
+  case PTX_OP_SUQ:
+    if (sim_tex_exec(b, w, pc, e))
+      return pc;
+    break;
+
   case PTX_OP_WMMA:                               /* tensor cores: sim_mma.c */
   case PTX_OP_MMA:
   case PTX_OP_LDMATRIX:

@@ -40,6 +40,8 @@ struct sim_device {
   uint64_t next_base;
   struct sim_modvars *mods;
   uint32_t nmods;
+  struct sim_tex *texs;          /* texture and surface objects (sim_tex.c): handle i + 1 */
+  uint32_t ntexs, cap_texs;
 };
 
 /* Device allocation holding [addr, addr+size), or NULL. */
@@ -375,6 +377,10 @@ void sim_fault_other(struct sim_block *b, struct sim_warp *w, uint32_t pc, unsig
 uint8_t *sim_mem_lane(struct sim_block *b, struct sim_warp *w, uint32_t pc, unsigned l,
                       enum ptx_space sp, uint64_t addr, uint32_t size, uint32_t align,
                       enum sim_access acc);
+
+/* Texture and surface objects (sim_tex.c). Execute tex, tld4, txq, suld, sust or suq
+   instruction pc for lanes e of warp w. Returns 0, or -1 after reporting a fault. */
+int sim_tex_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t e);
 
 /* cp.async (sim_async.c). Execute cp.async instruction pc (a copy, commit_group, wait_group
    or wait_all) for lanes e of warp w. Copies are queued per thread and done when their group

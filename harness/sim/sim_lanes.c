@@ -85,7 +85,7 @@ void sim_lanes_mem(struct sim_block *b, uint32_t pc, enum ptx_space sp, const ui
     return;
   }
   enum ptx_op op = (enum ptx_op)b->prog->code[pc].op;
-  s->access = (uint8_t)(op == PTX_OP_ST ? SIM_ACC_WRITE
+  s->access = (uint8_t)(op == PTX_OP_ST || op == PTX_OP_SUST ? SIM_ACC_WRITE
                         : op == PTX_OP_ATOM || op == PTX_OP_RED ? SIM_ACC_ATOMIC : SIM_ACC_READ);
   s->size = size;
   s->first = lz->nacc;

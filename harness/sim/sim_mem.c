@@ -32,6 +32,7 @@ void sim_device_free(struct sim_device *d)
   for (uint32_t i = 0; i < d->nmods; i++)
     free(d->mods[i].addr);
   free(d->mods);
+  free(d->texs);
   free(d);
 }
 

@@ -1337,6 +1337,7 @@ int main(void)
   e2e_add_builtin_tests(s);
   e2e_add_limits_tests(s);
   e2e_add_ptxops_tests(s);
+  e2e_add_texture_tests(s);
   e2e_add_async_tests(s);
   e2e_add_coop_tests(s);
   e2e_add_mma_tests(s);

@@ -156,6 +156,8 @@ void e2e_add_builtin_tests(Suite *s);
 void e2e_add_limits_tests(Suite *s);   /* launch limits, printf bounds (tests/e2e/limits.c) */
 /* sm_80/sm_90 PTX against the ISA, and per-kernel refusal (tests/e2e/ptxops.c). */
 void e2e_add_ptxops_tests(Suite *s);
+/* texture and surface objects through --arg tex2d:/surf2d:... (tests/e2e/texture.c). */
+void e2e_add_texture_tests(Suite *s);
 /* cp.async from CUDA C: stages, cooperative groups, zero fill, races (tests/e2e/async.c). */
 void e2e_add_async_tests(Suite *s);
 /* Cooperative launches (grid.sync()) and thread-block clusters (coop.c). */

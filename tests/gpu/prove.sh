@@ -3,6 +3,7 @@
 # same PTX and the same inputs, and compare every output buffer byte for byte.
 #
 #   bash tests/gpu/prove.sh WARPLAB OUTDIR
+#   PROVE_ONLY='^(tex|tld4|surf)' bash tests/gpu/prove.sh WARPLAB OUTDIR   (only those cases)
 #
 # Run on a machine with an NVIDIA GPU (the device tool). Writes OUTDIR/proof.txt (the
 # table), OUTDIR/proof.csv, and the raw reports of compute-sanitizer and ncu it runs on the
@@ -44,6 +45,7 @@ EOF
 pcase() {
   local name=$1 file=$2 kernel=$3 grid=$4 block=$5 dumps=$6
   shift 6
+  if [ -n "${PROVE_ONLY:-}" ] && [[ ! $name =~ $PROVE_ONLY ]]; then return; fi
   local ptx=$W/$name.ptx
   nvcc -arch=sm_90 -ptx -lineinfo "$K/$file" -o "$ptx" 2>/dev/null || { echo "nvcc failed on $file"; fails=$((fails+1)); return; }
   local be d outcome_emu outcome_gpu
@@ -215,6 +217,41 @@ pcase tma_u8 tma.cu tma_u8 2,3 128 "1:u8:exact 2:u32:exact" \
   $A u32buf:768:fill=7
 pcase tma_box3d tma.cu tma_box3d 2 64 "1:f32:exact" \
   $A tmap:12x5x3:-:8x4x2:f32buf:180:iota $A f32buf:128:fill=-1
+# texture and surface objects (texture.cu): cuTexObjectCreate/cuSurfObjectCreate over CUDA
+# arrays (pitch2D and linear memory where res= says) on the GPU. Steps of 0.3/0.7 give
+# fractions that are not multiples of 1/256, so the linear cases test the 8-bit weights; iota
+# texels keep the blends exact in f32 whatever the order of the sums, rand ones are in ULPs.
+T=texture.cu
+S8="f32:-0.5 f32:0.1875 f32:-0.25 f32:0.375"          # normalised: -0.5 .. 2.3, -0.25 .. 2.4
+SU="f32:-2.5 f32:0.75 f32:-1.5 f32:0.625"             # unnormalised: -2.5 .. 8.75, -1.5 .. 2.9
+SL="f32:-1 f32:0.3 f32:-0.6 f32:0.7"                  # linear: fractions off the 1/256 grid
+targs() { local r=() v; for v in "$@"; do r+=($A "$v"); done; echo "${r[@]}"; }
+pcase tex2d_point_wrap $T tex2d_f4 1 16,8 "1:f32:exact" $(targs tex2d:8x4:f32x4:iota:norm=1,addr=wrap f32buf:512:zero $S8)
+pcase tex2d_point_mirror $T tex2d_f4 1 16,8 "1:f32:exact" $(targs tex2d:8x4:f32x4:iota:norm=1,addr=mirror f32buf:512:zero $S8)
+pcase tex2d_point_clamp $T tex2d_f4 1 16,8 "1:f32:exact" $(targs tex2d:8x4:f32x4:iota:addr=clamp f32buf:512:zero $SU)
+pcase tex2d_point_border $T tex2d_f4 1 16,8 "1:f32:exact" $(targs tex2d:8x4:f32x4:iota:addr=border f32buf:512:zero $SU)
+pcase tex2d_wrap_unnorm $T tex2d_f4 1 16,8 "1:f32:exact" $(targs tex2d:8x4:f32x4:iota:addr=wrap f32buf:512:zero $SU)
+pcase tex2d_one_channel $T tex2d_f4 1 16,8 "1:f32:exact" $(targs tex2d:8x4:f32:iota:norm=1,addr=wrap f32buf:512:zero $S8)
+pcase tex2d_linear_clamp $T tex2d_f1 1 32,8 "1:f32:exact" $(targs tex2d:8x4:f32:iota:filter=linear f32buf:256:zero $SL)
+pcase tex2d_linear_border $T tex2d_f1 1 32,8 "1:f32:exact" $(targs tex2d:8x4:f32:iota:filter=linear,addr=border f32buf:256:zero $SL)
+pcase tex2d_linear_wrap_norm $T tex2d_f4 1 16,8 "1:f32:exact" $(targs tex2d:8x4:f32x2:iota:filter=linear,norm=1,addr=wrap f32buf:512:zero f32:-0.3 f32:0.17 f32:-0.2 f32:0.31)
+pcase tex2d_linear_rand $T tex2d_f1 1 32,8 "1:f32:ulp" $(targs tex2d:8x4:f32:rand:91:filter=linear f32buf:256:zero $SL)
+pcase tex2d_linear_u8norm $T tex2d_f4 1 16,8 "1:f32:ulp" $(targs tex2d:8x4:u8x4:rand:92:filter=linear,read=norm,norm=1,addr=mirror f32buf:512:zero f32:-0.3 f32:0.17 f32:-0.2 f32:0.31)
+pcase tex2d_linear_f16 $T tex2d_f4 1 16,8 "1:f32:ulp" $(targs tex2d:8x4:f16x4:rand:93:filter=linear f32buf:512:zero $SL)
+pcase tex2d_u8_elem $T tex2d_u4 1 16,8 "1:u32:exact" $(targs tex2d:8x4:u8x4:rand:94 u32buf:512:zero $SU)
+pcase tex2d_i16_norm $T tex2d_f4 1 16,8 "1:f32:exact" $(targs tex2d:8x4:i16x2:rand:95:read=norm f32buf:512:zero $SU)
+pcase tex2d_pitch2d $T tex2d_f1 1 32,8 "1:f32:exact" $(targs tex2d:16x8:f32:iota:res=pitch,filter=linear f32buf:256:zero $SL)
+pcase tex1d_fetch $T fetch1d 1 1024 "1:f32:exact" $(targs tex1d:1000:f32:rand:96 f32buf:1024:zero i32:-5)
+pcase tex1d_linear_wrap $T tex1d_f1 1 64 "1:f32:exact" $(targs tex1d:16:f32:iota:res=array,filter=linear,norm=1,addr=wrap f32buf:64:zero f32:-0.7 f32:0.049)
+pcase tld4_gather $T gather_g 1 16,8 "1:f32:exact" $(targs tex2d:8x4:f32x2:iota f32buf:512:zero $SL)
+pcase tld4_gather_u8 $T gather_g 1 16,8 "1:f32:exact" $(targs tex2d:8x4:u8x4:rand:97:read=norm,norm=1,addr=wrap f32buf:512:zero $S8)
+pcase tex3d_linear $T tex3d_f1 1 8,8 "1:f32:exact" $(targs tex3d:4x4x4:f32:iota:filter=linear f32buf:64:zero f32:-0.3 f32:0.55 f32:1.3)
+pcase tex2d_layered $T tex2dlayered_f1 1 8,8 "1:f32:exact" $(targs tex2dlayered:4x4x3:f32:iota:filter=linear f32buf:64:zero f32:-0.3 f32:0.55 i32:2)
+pcase texcube $T texcube_f1 1 4,4 "1:f32:exact" $(targs texcube:4:f32:iota f32buf:16:zero f32:-0.9 f32:0.55 f32:-0.8 f32:0.6)
+pcase texcube_layered $T texcubelayered_f1 1 4,4 "1:f32:exact" $(targs texcubelayered:4x3:f32:iota f32buf:16:zero f32:-0.9 f32:0.55 f32:-0.8 f32:0.6 i32:2)
+pcase surfcube $T surfcube_copy 1 4,4,6 "1:f32:exact" $(targs surfcube:4:f32:rand:90 surfcube:4:f32:zero)
+pcase surf2d_f32 $T surf_scale 1 8,4 "1:f32:exact" $(targs surf2d:6x3:f32:rand:98 surf2d:6x3:f32:zero i32:6 i32:3)
+pcase surf2d_u8x4 $T surf_u8x4 1 8,4 "1:u8:exact" $(targs surf2d:7x3:u8x4:rand:99 surf2d:7x3:u8x4:zero i32:7 i32:3)
 # calls through pointers: virtual functions of objects built in the kernel, function pointers
 pcase virtual_shapes virtual.cu virtual_shapes 2 128 "1:f32:exact" \
   $A f32buf:200:rand:81 $A f32buf:200:zero $A i32:200

@@ -727,6 +727,25 @@ static const struct decode_case decode_cases[] = {
   {"prmt.b32.rc16 %r1, %r2, %r3, %r4;", PTX_OP_PRMT, PTX_T_B32, 0, 0, PTX_PRMT_RC16, 0, 0, 0, 1, 0, 4},
   {"testp.notanumber.f32 %p1, %f1;", PTX_OP_TESTP, PTX_T_F32, 0, 0, PTX_TESTP_NOTANUMBER, 0, 0, 0, 1, 0, 2},
   {"testp.subnormal.f64 %p1, %fd1;", PTX_OP_TESTP, PTX_T_F64, 0, 0, PTX_TESTP_SUBNORMAL, 0, 0, 0, 1, 0, 2},
+  /* texture and surface objects: geometry in sub; tld4's component, the clamp mode in cmp */
+  {"tex.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%f5, %f6}];", PTX_OP_TEX, PTX_T_F32, PTX_T_F32, 0,
+   PTX_TEX_2D, 0, 0, 0, 4, PTX_F_TEXGEOM, 2},
+  {"tex.1d.v4.s32.s32 {%r1, %r2, %r3, %r4}, [%rd1, {%r5}];", PTX_OP_TEX, PTX_T_S32, PTX_T_S32, 0, PTX_TEX_1D,
+   0, 0, 0, 4, PTX_F_TEXGEOM, 2},
+  {"tex.3d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%f5, %f6, %f7, _}];", PTX_OP_TEX, PTX_T_F32, PTX_T_F32, 0,
+   PTX_TEX_3D, 0, 0, 0, 4, PTX_F_TEXGEOM, 2},
+  {"tex.a2d.v4.u32.f32 {%r1, %r2, %r3, %r4}, [%rd1, {%r5, %f5, %f6, %f6}];", PTX_OP_TEX, PTX_T_U32, PTX_T_F32,
+   0, PTX_TEX_A2D, 0, 0, 0, 4, PTX_F_TEXGEOM, 2},
+  {"tex.acube.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%r1, %f5, %f6, %f7}];", PTX_OP_TEX, PTX_T_F32,
+   PTX_T_F32, 0, PTX_TEX_ACUBE, 0, 0, 0, 4, PTX_F_TEXGEOM, 2},
+  {"tld4.a.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%f5, %f6}];", PTX_OP_TLD4, PTX_T_F32, PTX_T_F32, 0,
+   PTX_TEX_2D, 3, 0, 0, 4, PTX_F_TEXGEOM, 2},
+  {"txq.height.b32 %r1, [%rd1];", PTX_OP_TXQ, PTX_T_B32, 0, 0, PTX_TXQ_HEIGHT, 0, 0, 0, 1, 0, 2},
+  {"suq.array_size.b32 %r1, [%rd1];", PTX_OP_SUQ, PTX_T_B32, 0, 0, PTX_TXQ_ARRAY_SIZE, 0, 0, 0, 1, 0, 2},
+  {"suld.b.2d.v4.b8.zero {%rs1, %rs2, %rs3, %rs4}, [%rd1, {%r1, %r2}];", PTX_OP_SULD, PTX_T_B8, 0, 0,
+   PTX_TEX_2D, PTX_SU_ZERO, 0, 0, 4, PTX_F_TEXGEOM, 2},
+  {"sust.b.a1d.b32.clamp [%rd1, {%r1, %r2}], {%r3};", PTX_OP_SUST, PTX_T_B32, 0, 0, PTX_TEX_A1D, PTX_SU_CLAMP,
+   0, 0, 1, PTX_F_TEXGEOM, 2},
   {"cp.async.ca.shared.global [%r1], [%rd1], 4, 4;", PTX_OP_CP, 0, 0, PTX_SP_GLOBAL, PTX_CP_COPY, 0, 0, 0, 1,
    0, 4},
   {"cp.async.cg.shared.global.L2::128B [%r1], [%rd1], 16, %p1;", PTX_OP_CP, 0, PTX_T_PRED, PTX_SP_GLOBAL,
@@ -825,7 +844,7 @@ END_TEST
 START_TEST(test_every_opcode) {
   struct ptx_module m;
   struct ptx_error e;
-  char body[64];
+  char body[96];
   const char *name = ptx_op_name((enum ptx_op)_i);
   enum ptx_status st;
   ck_assert_str_ne(name, "?");
@@ -837,7 +856,12 @@ START_TEST(test_every_opcode) {
            : _i == PTX_OP_CP ? ".async.commit_group" : _i == PTX_OP_MBARRIER ? ".inval.shared.b64 [%rd1]"
            : _i == PTX_OP_WMMA ? ".load.a.sync.aligned.row.m16n16k16.f16"       /* tensor cores: */
            : _i == PTX_OP_MMA ? ".sync.aligned.m8n8k4.row.col.f64.f64.f64.f64"  /* a valid form */
-           : _i == PTX_OP_LDMATRIX || _i == PTX_OP_STMATRIX ? ".sync.aligned.m8n8.x1.b16" : "");
+           : _i == PTX_OP_LDMATRIX || _i == PTX_OP_STMATRIX ? ".sync.aligned.m8n8.x1.b16"
+           : _i == PTX_OP_TEX ? ".2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%f5, %f6}]" /* textures: */
+           : _i == PTX_OP_TLD4 ? ".r.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%f5, %f6}]"
+           : _i == PTX_OP_SULD ? ".b.1d.b32.trap {%r1}, [%rd1, {%r2}]"
+           : _i == PTX_OP_SUST ? ".b.1d.b32.trap [%rd1, {%r2}], {%r1}"
+           : _i == PTX_OP_TXQ || _i == PTX_OP_SUQ ? ".width.b32 %r1, [%rd1]" : "");
   st = parse_kernel(body, &m, &e);
   if (st != PTX_OK) {
     /* decoded, then held to its operand shape (ptx_check.c): the message names the opcode */
@@ -879,9 +903,11 @@ START_TEST(test_opcode_table) {
       ck_assert_msg(writes, "%s: form \"%.*s\" has no destination", oi->name, (int)n, form);
     else if (oi->dst == PTX_DST_NO)
       ck_assert_msg(!writes, "%s: form \"%.*s\" has a destination", oi->name, (int)n, form);
-    if (_i == PTX_OP_CP || _i == PTX_OP_MBARRIER) {
+    if (_i == PTX_OP_CP || _i == PTX_OP_MBARRIER || _i == PTX_OP_TEX || _i == PTX_OP_TLD4 ||
+        _i == PTX_OP_TXQ || _i == PTX_OP_SULD || _i == PTX_OP_SUST || _i == PTX_OP_SUQ) {
       /* which forms an instruction may take depends on its mode word (cp.async.wait_group
-         N, mbarrier.init [a], n): test_async_forms parses each */
+         N, mbarrier.init [a], n; tex's geometry): test_async_forms and test_tex_forms parse
+         each */
       if (!form[n])
         break;
       form += n + 1;
@@ -1352,6 +1378,15 @@ static const struct err_case err_cases[] = {
    "unsupported modifier '.shared::grid' in 'mbarrier.init.shared::grid.b64'", 12},
   {"mov.u32 %r1, 0;\ntex.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [t, {%f1, %f2}];", REFUSED,
    "'tex.2d.v4.f32.f32' at PTX line 13", 13},
+  {"tex.level.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%f5, %f6}], %f7;", REFUSED,
+   "unsupported modifier '.level'", 12},
+  {"tex.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%f5}];", REFUSED,
+   "the coordinates do not match the geometry", 12},
+  {"tex.2d.v2.f32.f32 {%f1, %f2}, [%rd1, {%f5, %f6}];", REFUSED, "only the .v4 results", 12},
+  {"sust.p.2d.b32.trap [%rd1, {%r1, %r2}], {%r3};", REFUSED, "sust.p", 12},
+  {"suld.b.cube.b32.trap {%r1}, [%rd1, {%r1, %r2, %r3, %r3}];", REFUSED, "surfaces have no cube geometry", 12},
+  {"suld.b.2d.v2.b32.trap {%r1}, [%rd1, {%r1, %r2}];", REFUSED, "does not match the access's .v2/.v4", 12},
+  {"txq.channel_order.b32 %r1, [%rd1];", REFUSED, "unsupported modifier '.channel_order'", 12},
   {"wgmma.fence.sync.aligned;", REFUSED, "unsupported instruction 'wgmma", 12},
   {"atom.global.add.v2.f32 {%f1, %f2}, [%rd1], %f3;", PTX_ERR_SYNTAX, "do not match the atomic's .v2/.v4", 12},
   {"atom.global.add.f32 %f1, [%rd1], {%f2, %f3};", PTX_ERR_SYNTAX, "do not match the atomic's .v2/.v4", 12},

@@ -1,7 +1,8 @@
 // two_kernels.cu: one module, two kernels the emulator runs and one it refuses (end-to-end
-// suite, per-kernel refusal). `fetch` reads through a texture object, which warplab does not
-// model; `shapes` calls virtual functions (a table of function addresses in a global
-// initialiser, an indirect call), refused until warplab ran them. `scale` and `shapes` must
+// suite, per-kernel refusal). `fetch` reads a mipmap level of a texture object (tex.level),
+// which warplab does not model (plain fetches it runs); `shapes` calls virtual functions (a
+// table of function addresses in a global initialiser, an indirect call), refused until
+// warplab ran them. `scale` and `shapes` must
 // run, and launching `fetch` must name it, what it uses and its line (the marker comment).
 
 extern "C" __global__ void scale(const int *in, int *out, int k, int n)
@@ -15,7 +16,7 @@ extern "C" __global__ void fetch(cudaTextureObject_t tex, int *out, int n)
 {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i < n)
-        out[i] = tex1Dfetch<int>(tex, i); // TEX-HERE
+        out[i] = tex1DLod<int>(tex, (float)i, 0.0f); // TEX-HERE
 }
 
 struct Shape {

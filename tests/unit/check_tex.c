@@ -1,0 +1,361 @@
+/* check_tex.c: texture sampling (sim_tex.c) against values computed by hand: address modes
+ * (clamp, border, wrap, mirror, and wrap/mirror without normalised coordinates), point and
+ * linear filtering with the 1.8 fixed-point weights, 8/16-bit integers read as normalised
+ * floats, halves, missing channels, integer coordinates on linear memory, tld4's gather
+ * order, cube map faces, and the object table's checks; then txq, suq and the surface
+ * out-of-range modes (.clamp, .zero, .trap) and a handle of the wrong kind on hand-written
+ * PTX. Needs no nvcc. */
+#include <check.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "ptx/ptx.h"
+#include "sim/sim.h"
+#include "suites.h"
+
+static uint32_t fb(float f)
+{
+  uint32_t u;
+  memcpy(&u, &f, 4);
+  return u;
+}
+
+static float bf(uint32_t u)
+{
+  float f;
+  memcpy(&f, &u, 4);
+  return f;
+}
+
+/* A texture of w x h x d texels of nchan channels of kind/bits, packed. */
+static struct sim_tex tex(uint8_t geom, uint8_t kind, uint8_t bits, uint8_t nchan, uint32_t w,
+                          uint32_t h, uint32_t d)
+{
+  struct sim_tex t;
+  memset(&t, 0, sizeof t);
+  t.geom = geom;
+  t.kind = kind;
+  t.bits = bits;
+  t.nchan = nchan;
+  t.width = w;
+  t.height = h;
+  t.depth = d;
+  t.pitch = (uint64_t)w * nchan * bits / 8;
+  t.addr_mode[0] = t.addr_mode[1] = t.addr_mode[2] = SIM_TEX_CLAMP;
+  return t;
+}
+
+/* channel 0 of a float fetch at x (and y) */
+static float at(const struct sim_tex *t, const void *data, float x, float y)
+{
+  uint32_t c[4] = {fb(x), fb(y), 0, 0}, out[4];
+  sim_tex_fetch(t, data, c, 0, out);
+  return bf(out[0]);
+}
+
+/* the fraction rounded to the nearest 1/256: the 9-bit (1.8) weight */
+START_TEST(test_weights) {
+  ck_assert_float_eq(sim_tex_weight(0.3f), 77.0f / 256.0f);    /* 76.8 -> 77 */
+  ck_assert_float_eq(sim_tex_weight(0.7f), 179.0f / 256.0f);   /* 179.2 -> 179 */
+  ck_assert_float_eq(sim_tex_weight(0.999f), 1.0f);            /* 255.74 -> 256: 1.0 fits */
+  ck_assert_float_eq(sim_tex_weight(0.001f), 0.0f);
+  ck_assert_float_eq(sim_tex_weight(0.5f), 0.5f);
+}
+END_TEST
+
+/* point sampling of {10, 20, 30, 40} under each address mode */
+START_TEST(test_address_modes) {
+  static const float v[4] = {10, 20, 30, 40};
+  struct sim_tex t = tex(SIM_TEX_1D, SIM_TEX_FLOAT, 32, 1, 4, 1, 1);
+  /* clamp, unnormalised: the edge texels */
+  ck_assert_float_eq(at(&t, v, -3.0f, 0), 10.0f);
+  ck_assert_float_eq(at(&t, v, 1.99f, 0), 20.0f);
+  ck_assert_float_eq(at(&t, v, 5.5f, 0), 40.0f);
+  /* wrap and mirror without normalised coordinates clamp, as the hardware does */
+  t.addr_mode[0] = SIM_TEX_WRAP;
+  ck_assert_float_eq(at(&t, v, 5.0f, 0), 40.0f);
+  t.addr_mode[0] = SIM_TEX_MIRROR;
+  ck_assert_float_eq(at(&t, v, -1.0f, 0), 10.0f);
+  /* border: zero outside [0, 4) */
+  t.addr_mode[0] = SIM_TEX_BORDER;
+  ck_assert_float_eq(at(&t, v, -0.5f, 0), 0.0f);
+  ck_assert_float_eq(at(&t, v, 4.0f, 0), 0.0f);
+  ck_assert_float_eq(at(&t, v, 3.99f, 0), 40.0f);
+  /* normalised: x * 4; wrap takes the index modulo 4 */
+  t.norm_coords = 1;
+  t.addr_mode[0] = SIM_TEX_WRAP;
+  ck_assert_float_eq(at(&t, v, 1.125f, 0), 10.0f);   /* 4.5 -> 4 -> 0 */
+  ck_assert_float_eq(at(&t, v, -0.125f, 0), 40.0f);  /* -0.5 -> -1 -> 3 */
+  ck_assert_float_eq(at(&t, v, 0.5f, 0), 30.0f);     /* 2 */
+  /* mirror: period 8, 4..7 reflected to 3..0 */
+  t.addr_mode[0] = SIM_TEX_MIRROR;
+  ck_assert_float_eq(at(&t, v, 1.125f, 0), 40.0f);   /* 4 -> 3 */
+  ck_assert_float_eq(at(&t, v, 1.875f, 0), 10.0f);   /* 7 -> 0 */
+  ck_assert_float_eq(at(&t, v, -0.125f, 0), 10.0f);  /* -1 -> 0 */
+  ck_assert_float_eq(at(&t, v, -0.375f, 0), 20.0f);  /* -2 -> 6 -> 1 */
+}
+END_TEST
+
+/* linear filtering: (1 - a) T[i] + a T[i+1] with a = frac(x - 0.5) in 1/256 steps */
+START_TEST(test_linear) {
+  static const float v1[2] = {0, 256};
+  static const float v2[4] = {0, 256, 512, 768};
+  struct sim_tex t = tex(SIM_TEX_1D, SIM_TEX_FLOAT, 32, 1, 2, 1, 1);
+  t.linear = 1;
+  /* x = 0.8: x - 0.5 = 0.3, a = 77/256: 77, not the exact 76.8 */
+  ck_assert_float_eq(at(&t, v1, 0.8f, 0), 77.0f);
+  ck_assert_float_eq(at(&t, v1, 1.0f, 0), 128.0f);
+  /* at and before the first texel's centre: clamped, T[-1] = T[0] */
+  ck_assert_float_eq(at(&t, v1, 0.5f, 0), 0.0f);
+  ck_assert_float_eq(at(&t, v1, 0.25f, 0), 0.0f);
+  ck_assert_float_eq(at(&t, v1, 1.75f, 0), 256.0f);
+  /* border: the outside texel is zero: 0.75 T[1] + 0.25 T[2] at x = 1.75 */
+  t.addr_mode[0] = SIM_TEX_BORDER;
+  ck_assert_float_eq(at(&t, v1, 1.75f, 0), 192.0f);
+  /* bilinear: a = 77/256 (x 0.8), b = 179/256 (y 1.2): 256 a + 512 b = 77 + 358 */
+  struct sim_tex t2 = tex(SIM_TEX_2D, SIM_TEX_FLOAT, 32, 1, 2, 2, 1);
+  t2.linear = 1;
+  ck_assert_float_eq(at(&t2, v2, 0.8f, 1.2f), 435.0f);
+  /* normalised: (0.4 * 2, 0.6 * 2) = (0.8, 1.2) */
+  t2.norm_coords = 1;
+  ck_assert_float_eq(at(&t2, v2, 0.4f, 0.6f), 435.0f);
+}
+END_TEST
+
+/* read modes: 8/16-bit integers as normalised floats, or as integers */
+START_TEST(test_read_modes) {
+  static const uint8_t u8[4] = {0, 51, 255, 128};
+  static const int8_t s8[4] = {-128, -127, 127, 0};
+  static const uint16_t u16[2] = {65535, 0};
+  struct sim_tex t = tex(SIM_TEX_1D, SIM_TEX_UINT, 8, 4, 1, 1, 1);
+  uint32_t c[4] = {fb(0.5f), 0, 0, 0}, out[4];
+  t.read_norm = 1;
+  sim_tex_fetch(&t, u8, c, 0, out);
+  ck_assert_float_eq(bf(out[0]), 0.0f);
+  ck_assert_float_eq(bf(out[1]), 0.2f);                       /* 51 / 255 */
+  ck_assert_float_eq(bf(out[2]), 1.0f);
+  ck_assert_float_eq(bf(out[3]), 128.0f / 255.0f);
+  t.read_norm = 0;                                           /* element type: the integers */
+  sim_tex_fetch(&t, u8, c, 0, out);
+  ck_assert_uint_eq(out[1], 51);
+  ck_assert_uint_eq(out[2], 255);
+  struct sim_tex s = tex(SIM_TEX_1D, SIM_TEX_SINT, 8, 4, 1, 1, 1);
+  s.read_norm = 1;                                           /* [-1, 1]: -128 clamps to -1 */
+  sim_tex_fetch(&s, s8, c, 0, out);
+  ck_assert_float_eq(bf(out[0]), -1.0f);
+  ck_assert_float_eq(bf(out[1]), -1.0f);
+  ck_assert_float_eq(bf(out[2]), 1.0f);
+  ck_assert_float_eq(bf(out[3]), 0.0f);
+  s.read_norm = 0;
+  sim_tex_fetch(&s, s8, c, 0, out);
+  ck_assert_int_eq((int32_t)out[0], -128);                   /* sign-extended */
+  struct sim_tex w = tex(SIM_TEX_1D, SIM_TEX_UINT, 16, 2, 1, 1, 1);
+  w.read_norm = 1;
+  sim_tex_fetch(&w, u16, c, 0, out);
+  ck_assert_float_eq(bf(out[0]), 1.0f);
+  ck_assert_float_eq(bf(out[1]), 0.0f);
+  /* two channels: blue is 0, alpha 1 */
+  ck_assert_float_eq(bf(out[2]), 0.0f);
+  ck_assert_float_eq(bf(out[3]), 1.0f);
+}
+END_TEST
+
+/* halves read as floats, and filtered */
+START_TEST(test_half) {
+  static const uint16_t h[2] = {0x3c00, 0xc000};   /* 1.0, -2.0 */
+  struct sim_tex t = tex(SIM_TEX_1D, SIM_TEX_FLOAT, 16, 1, 2, 1, 1);
+  ck_assert_float_eq(at(&t, h, 0.5f, 0), 1.0f);
+  ck_assert_float_eq(at(&t, h, 1.5f, 0), -2.0f);
+  t.linear = 1;
+  ck_assert_float_eq(at(&t, h, 1.0f, 0), -0.5f);
+}
+END_TEST
+
+/* integer coordinates (tex1Dfetch) on linear memory: one texel, zero out of range */
+START_TEST(test_int_coords) {
+  static const float v[3] = {5, 6, 7};
+  struct sim_tex t = tex(SIM_TEX_1D, SIM_TEX_FLOAT, 32, 1, 3, 1, 1);
+  uint32_t out[4];
+  t.res = SIM_TEX_RES_LINEAR;
+  uint32_t c[4] = {2, 0, 0, 0};
+  sim_tex_fetch(&t, v, c, 1, out);
+  ck_assert_float_eq(bf(out[0]), 7.0f);
+  c[0] = 3;
+  sim_tex_fetch(&t, v, c, 1, out);
+  ck_assert_float_eq(bf(out[0]), 0.0f);
+  c[0] = (uint32_t)-1;
+  sim_tex_fetch(&t, v, c, 1, out);
+  ck_assert_float_eq(bf(out[0]), 0.0f);
+  t.res = SIM_TEX_RES_ARRAY;                 /* an array clamps */
+  sim_tex_fetch(&t, v, c, 1, out);
+  ck_assert_float_eq(bf(out[0]), 5.0f);
+}
+END_TEST
+
+/* tld4: the four texels of a bilinear footprint, lower left first, counter-clockwise */
+START_TEST(test_gather) {
+  static const float v[8] = {1, 10, 2, 20, 3, 30, 4, 40};   /* 2x2, two channels */
+  struct sim_tex t = tex(SIM_TEX_2D, SIM_TEX_FLOAT, 32, 2, 2, 2, 1);
+  uint32_t c[4] = {fb(1.0f), fb(1.0f), 0, 0}, out[4];
+  sim_tex_gather(&t, v, c, 0, out);
+  ck_assert_float_eq(bf(out[0]), 3.0f);      /* (0, 1) */
+  ck_assert_float_eq(bf(out[1]), 4.0f);      /* (1, 1) */
+  ck_assert_float_eq(bf(out[2]), 2.0f);      /* (1, 0) */
+  ck_assert_float_eq(bf(out[3]), 1.0f);      /* (0, 0) */
+  sim_tex_gather(&t, v, c, 1, out);
+  ck_assert_float_eq(bf(out[0]), 30.0f);
+}
+END_TEST
+
+/* cube maps: the major axis picks the face */
+START_TEST(test_cube) {
+  float v[6 * 4];
+  for (int i = 0; i < 24; i++)
+    v[i] = (float)i;
+  struct sim_tex t = tex(SIM_TEX_CUBE, SIM_TEX_FLOAT, 32, 1, 2, 2, 6);
+  uint32_t out[4];
+  /* +x: face 0, s = (-z/|x| + 1) / 2, t = (-y/|x| + 1) / 2: (0.75, 0.25) -> texel (1, 0) */
+  uint32_t c[4] = {fb(2.0f), fb(1.0f), fb(-1.0f), 0};
+  sim_tex_fetch(&t, v, c, 0, out);
+  ck_assert_float_eq(bf(out[0]), 1.0f);
+  /* -z: face 5, s = (-x/|z| + 1) / 2 = 0.25, t = 0.75: texel (0, 1) of face 5 */
+  uint32_t c2[4] = {fb(0.5f), fb(-0.5f), fb(-1.0f), 0};
+  sim_tex_fetch(&t, v, c2, 0, out);
+  ck_assert_float_eq(bf(out[0]), 5 * 4 + 2.0f);
+  /* +y: face 2, s = x, t = z: (0.25, 0.75) -> texel (0, 1) */
+  uint32_t c3[4] = {fb(-0.5f), fb(1.0f), fb(0.5f), 0};
+  sim_tex_fetch(&t, v, c3, 0, out);
+  ck_assert_float_eq(bf(out[0]), 2 * 4 + 2.0f);
+}
+END_TEST
+
+/* the table: handles from 1, and the checks cuTexObjectCreate makes */
+START_TEST(test_table) {
+  struct sim_device *d = sim_device_new();
+  char err[256];
+  uint64_t h1 = 0, h2 = 0, h3 = 0;
+  struct sim_tex t = tex(SIM_TEX_2D, SIM_TEX_UINT, 8, 4, 4, 4, 1);
+  ck_assert_int_eq(sim_tex_create(d, &t, &h1, err, sizeof err), 0);
+  t.linear = 1;                             /* integers read as integers cannot be filtered */
+  ck_assert_int_eq(sim_tex_create(d, &t, &h2, err, sizeof err), -1);
+  ck_assert_msg(strstr(err, "linear filtering"), "%s", err);
+  t.read_norm = 1;
+  ck_assert_int_eq(sim_tex_create(d, &t, &h2, err, sizeof err), 0);
+  t.nchan = 3;
+  ck_assert_int_eq(sim_tex_create(d, &t, &h3, err, sizeof err), -1);
+  ck_assert_uint_eq(h1, 1);
+  ck_assert_uint_eq(h2, 2);
+  ck_assert_ptr_null(sim_tex_get(d, 0));
+  ck_assert_ptr_null(sim_tex_get(d, 3));
+  ck_assert_uint_eq(sim_tex_get(d, 2)->read_norm, 1);
+  ck_assert_uint_eq(sim_tex_span(sim_tex_get(d, 1)), 64);
+  sim_device_free(d);
+}
+END_TEST
+
+
+/* ---- the instructions, on hand-written PTX ---- */
+
+/* k(tex, surf, out): out[0..3] = txq.width, txq.height, txq.normalized_coords, suq.width;
+   out[4] = suld.b.1d.b32.clamp at byte -8, out[5] at byte 400 (clamped to the last texel),
+   out[6] = .zero past the end; sust.b.1d.b32.zero past the end is dropped; then a sust.trap
+   at byte 4 * thread */
+static const char *k_tex =
+  ".version 9.0\n.target sm_90\n.address_size 64\n"
+  ".visible .entry k(.param .u64 t, .param .u64 s, .param .u64 o)\n{\n"
+  ".reg .b32 %r<12>;\n.reg .b64 %rd<6>;\n"
+  "ld.param.u64 %rd1, [t];\nld.param.u64 %rd2, [s];\nld.param.u64 %rd3, [o];\n"
+  "cvta.to.global.u64 %rd3, %rd3;\n"
+  "txq.width.b32 %r1, [%rd1];\ntxq.height.b32 %r2, [%rd1];\n"
+  "txq.normalized_coords.b32 %r3, [%rd1];\nsuq.width.b32 %r4, [%rd2];\n"
+  "mov.u32 %r9, -8;\nsuld.b.1d.b32.clamp {%r5}, [%rd2, {%r9}];\n"
+  "mov.u32 %r9, 400;\nsuld.b.1d.b32.clamp {%r6}, [%rd2, {%r9}];\n"
+  "suld.b.1d.b32.zero {%r7}, [%rd2, {%r9}];\n"
+  "mov.u32 %r10, 99;\nsust.b.1d.b32.zero [%rd2, {%r9}], {%r10};\n"
+  "st.global.v4.u32 [%rd3], {%r1, %r2, %r3, %r4};\n"
+  "st.global.v4.u32 [%rd3+16], {%r5, %r6, %r7, %r7};\n"
+  "mov.u32 %r11, %tid.x;\nshl.b32 %r11, %r11, 2;\n"
+  "sust.b.1d.b32.trap [%rd2, {%r11}], {%r11};\n"
+  "ret;\n}\n";
+
+static void run_k(struct sim_device *d, const struct ptx_module *m, uint64_t p[3], uint32_t threads,
+                  struct sim_result *r)
+{
+  char err[256];
+  struct sim_launch c = {.grid = {1, 1, 1}, .block = {threads, 1, 1}};
+  memset(r, 0, sizeof *r);
+  ck_assert_int_eq(sim_run(d, m, "k", p, sizeof(uint64_t) * 3, &c, r, err, sizeof err), SIM_OK);
+}
+
+START_TEST(test_queries_and_surface_modes) {
+  struct ptx_module m;
+  struct ptx_error e;
+  ck_assert_msg(ptx_parse(k_tex, strlen(k_tex), &m, &e) == PTX_OK, "%s", e.msg);
+  ck_assert_ptr_null(m.funcs[0].refused);
+  struct sim_device *d = sim_device_new();
+  char err[256];
+  uint64_t tbuf, sbuf, obuf, p[3];
+  uint32_t sv[5] = {10, 11, 12, 13, 14}, o[8];
+  ck_assert_int_eq(sim_malloc(d, 64, "tex", &tbuf), SIM_OK);
+  ck_assert_int_eq(sim_malloc(d, sizeof sv, "surf", &sbuf), SIM_OK);
+  ck_assert_int_eq(sim_malloc(d, sizeof o, "out", &obuf), SIM_OK);
+  ck_assert_int_eq(sim_write(d, sbuf, sv, sizeof sv), SIM_OK);
+  struct sim_tex t = tex(SIM_TEX_2D, SIM_TEX_FLOAT, 32, 1, 4, 4, 1), s = tex(SIM_TEX_1D, SIM_TEX_UINT, 32, 1, 5, 1, 1);
+  t.addr = tbuf;
+  t.norm_coords = 1;
+  s.addr = sbuf;
+  s.surface = 1;
+  ck_assert_int_eq(sim_tex_create(d, &t, &p[0], err, sizeof err), 0);
+  ck_assert_int_eq(sim_tex_create(d, &s, &p[1], err, sizeof err), 0);
+  p[2] = obuf;
+  struct sim_result r;
+  run_k(d, &m, p, 5, &r);                    /* threads 0..4 store at bytes 0..16: in range */
+  ck_assert_msg(r.outcome == SIM_RAN_OK, "%s", r.fault.message);
+  sim_result_free(&r);
+  ck_assert_int_eq(sim_read(d, obuf, o, sizeof o), SIM_OK);
+  ck_assert_uint_eq(o[0], 4);
+  ck_assert_uint_eq(o[1], 4);
+  ck_assert_uint_eq(o[2], 1);
+  ck_assert_uint_eq(o[3], 5);
+  ck_assert_uint_eq(o[4], 10);               /* clamped to texel 0 */
+  ck_assert_uint_eq(o[5], 14);               /* clamped to texel 4 */
+  ck_assert_uint_eq(o[6], 0);                /* .zero */
+  ck_assert_int_eq(sim_read(d, sbuf, sv, sizeof sv), SIM_OK);
+  for (uint32_t i = 0; i < 5; i++)           /* the .zero store was dropped; the .trap ones landed */
+    ck_assert_uint_eq(sv[i], 4 * i);
+  run_k(d, &m, p, 6, &r);                    /* thread 5 stores at byte 20 of 20 */
+  ck_assert_int_eq(r.outcome, SIM_FAULT);
+  ck_assert_msg(strstr(r.fault.message, "out-of-range surface coordinates (20 bytes"), "%s", r.fault.message);
+  ck_assert_uint_eq(r.fault.thread[0], 5);
+  sim_result_free(&r);
+  uint64_t swapped[3] = {p[1], p[0], obuf};  /* a surface as the texture, and back */
+  run_k(d, &m, swapped, 1, &r);
+  ck_assert_int_eq(r.outcome, SIM_FAULT);
+  ck_assert_msg(strstr(r.fault.message, "txq on handle 2, which is not a texture object"), "%s",
+                r.fault.message);
+  sim_result_free(&r);
+  sim_device_free(d);
+  ptx_module_free(&m);
+}
+END_TEST
+
+Suite *suite_tex(void)
+{
+  Suite *s = suite_create("tex");
+  TCase *tc = tcase_create("sampling");
+  tcase_add_test(tc, test_weights);
+  tcase_add_test(tc, test_address_modes);
+  tcase_add_test(tc, test_linear);
+  tcase_add_test(tc, test_read_modes);
+  tcase_add_test(tc, test_half);
+  tcase_add_test(tc, test_int_coords);
+  tcase_add_test(tc, test_gather);
+  tcase_add_test(tc, test_cube);
+  tcase_add_test(tc, test_table);
+  suite_add_tcase(s, tc);
+  tc = tcase_create("instructions");
+  tcase_add_test(tc, test_queries_and_surface_modes);
+  suite_add_tcase(s, tc);
+  return s;
+}

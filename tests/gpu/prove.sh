@@ -4,6 +4,8 @@
 #
 #   bash tests/gpu/prove.sh WARPLAB OUTDIR
 #   PROVE_ONLY='^(tex|tld4|surf)' bash tests/gpu/prove.sh WARPLAB OUTDIR   (only those cases)
+#   PROVE_KEEP=1 ...   also keeps both backends' buffers of every case that differs in
+#                      OUTDIR/differ/NAME.{emu,gpu}.N.bin, to study the difference
 #
 # Run on a machine with an NVIDIA GPU (the device tool). Writes OUTDIR/proof.txt (the
 # table), OUTDIR/proof.csv, and the raw reports of compute-sanitizer and ncu it runs on the
@@ -67,6 +69,9 @@ pcase() {
     else same=no; read -r diffs mx < <(ulp_diff "$a" "$b" "$ty"); fi
     echo "$name,$kernel,${outcome_emu:-?},${outcome_gpu:-?},arg$n:$ty,$bytes,$same,$diffs,$mx,$mode" >>"$CSV"
     if [ "$mode" = exact ] && [ "$same" != yes ]; then fails=$((fails+1)); fi
+    if [ -n "${PROVE_KEEP:-}" ] && [ "$same" != yes ]; then
+      mkdir -p "$OUT/differ" && cp "$a" "$b" "$OUT/differ/" 2>/dev/null
+    fi
   done
 }
 

@@ -5,8 +5,8 @@
 #
 # On a machine with an NVIDIA GPU: every family folder of bench/timing (FAMILIES below, or
 # the NAMEs given) measured with CUDA events (bench/timing/run.sh gpu, at lab.json's GPU
-# size) into OUTDIR/gpu, then again under Nsight Compute (NCU=1: smsp__inst_executed.sum and
-# the other metrics lab.json lists) into OUTDIR/ncu. Every folder runs under a timeout of its
+# size) into OUTDIR/gpu, then again under Nsight Compute (NCU=all: smsp__inst_executed.sum
+# and the other metrics lab.json lists, at every sweep point) into OUTDIR/ncu. Every folder runs under a timeout of its
 # own (PER_S seconds, default 40), and the whole stays inside BUDGET_S seconds (default 330:
 # a folder that would start past it is skipped), so one folder that fails or hangs costs at
 # most its timeout and the rest still run. Then the report against the emulator's committed
@@ -46,7 +46,7 @@ one_run() {
     return
   fi
   t=$(( left < PER_S ? left : PER_S ))
-  [ "$mode" = ncu ] && ncu=1
+  [ "$mode" = ncu ] && ncu=all
   local s=$(date +%s)
   NCU=$ncu WARPLAB=$WL timeout -k 5 "$t" bash bench/timing/run.sh gpu "$OUT/$mode" "$name" \
     >"$OUT/$mode/$name.summary" 2>&1

@@ -13,7 +13,8 @@
 # results goes to OUTDIR/report.txt (bench/timing/results/emu-families/PROFILE, the profile
 # of the GPU found: h100-sxm for an H100, else h200; EMU_DIR=PATH picks another), the device's
 # description to OUTDIR/device.txt, and everything (without the results folders) also to
-# OUTDIR/families-gpu.tgz. Exit status 0 when every folder ran cleanly, 1 otherwise.
+# OUTDIR/families-gpu.tgz. MODES="ncu" (default "gpu ncu") runs the ncu pass alone (the
+# report then has no GPU times). Exit status 0 when every folder ran cleanly, 1 otherwise.
 set -u
 FAMILIES=(transpose gather loops stencil gemm conv2d scan spmv rowred)
 WL=$(realpath "${1:?usage: families.sh WARPLAB OUTDIR [NAME...]}")
@@ -63,11 +64,11 @@ one_run() {
   fi
 }
 
-for name in "${FAMILIES[@]}"; do
-  one_run gpu "$name"
-done
-for name in "${FAMILIES[@]}"; do
-  one_run ncu "$name"
+for mode in ${MODES:-gpu ncu}; do
+  case "$mode" in gpu|ncu) ;; *) echo "families.sh: MODES: gpu or ncu, not $mode" >&2; exit 2 ;; esac
+  for name in "${FAMILIES[@]}"; do
+    one_run "$mode" "$name"
+  done
 done
 {
   for line in "${summary[@]}"; do

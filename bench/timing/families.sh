@@ -5,15 +5,16 @@
 #
 # On a machine with an NVIDIA GPU: every family folder of bench/timing (FAMILIES below, or
 # the NAMEs given) measured with CUDA events (bench/timing/run.sh gpu, at lab.json's GPU
-# size) into OUTDIR/gpu, then again under Nsight Compute (NCU=1: smsp__inst_executed.sum and
-# the other metrics lab.json lists) into OUTDIR/ncu. Every folder runs under a timeout of its
+# size) into OUTDIR/gpu, then again under Nsight Compute (NCU=all: smsp__inst_executed.sum
+# and the other metrics lab.json lists, at every sweep point) into OUTDIR/ncu. Every folder runs under a timeout of its
 # own (PER_S seconds, default 40), and the whole stays inside BUDGET_S seconds (default 330:
 # a folder that would start past it is skipped), so one folder that fails or hangs costs at
 # most its timeout and the rest still run. Then the report against the emulator's committed
 # results goes to OUTDIR/report.txt (bench/timing/results/emu-families/PROFILE, the profile
 # of the GPU found: h100-sxm for an H100, else h200; EMU_DIR=PATH picks another), the device's
 # description to OUTDIR/device.txt, and everything (without the results folders) also to
-# OUTDIR/families-gpu.tgz. Exit status 0 when every folder ran cleanly, 1 otherwise.
+# OUTDIR/families-gpu.tgz. MODES="ncu" (default "gpu ncu") runs the ncu pass alone (the
+# report then has no GPU times). Exit status 0 when every folder ran cleanly, 1 otherwise.
 set -u
 FAMILIES=(transpose gather loops stencil gemm conv2d scan spmv rowred)
 WL=$(realpath "${1:?usage: families.sh WARPLAB OUTDIR [NAME...]}")
@@ -46,7 +47,7 @@ one_run() {
     return
   fi
   t=$(( left < PER_S ? left : PER_S ))
-  [ "$mode" = ncu ] && ncu=1
+  [ "$mode" = ncu ] && ncu=all
   local s=$(date +%s)
   NCU=$ncu WARPLAB=$WL timeout -k 5 "$t" bash bench/timing/run.sh gpu "$OUT/$mode" "$name" \
     >"$OUT/$mode/$name.summary" 2>&1
@@ -63,11 +64,11 @@ one_run() {
   fi
 }
 
-for name in "${FAMILIES[@]}"; do
-  one_run gpu "$name"
-done
-for name in "${FAMILIES[@]}"; do
-  one_run ncu "$name"
+for mode in ${MODES:-gpu ncu}; do
+  case "$mode" in gpu|ncu) ;; *) echo "families.sh: MODES: gpu or ncu, not $mode" >&2; exit 2 ;; esac
+  for name in "${FAMILIES[@]}"; do
+    one_run "$mode" "$name"
+  done
 done
 {
   for line in "${summary[@]}"; do

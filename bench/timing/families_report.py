@@ -90,12 +90,22 @@ def work(name, result):
 
 
 def points(result):
-    """[(sweep, label, time_ms, inst or None, inst kind)] of the sweep points with a time."""
-    out = []
-    for p in (result or {}).get("points", []):
+    """[(sweep, label, time_ms, inst or None, inst kind)] of the sweep points with a time.
+    A point without a measured instruction count takes the main configuration's when their
+    choices are the same (ncu without --profile-all profiles the main configuration only)."""
+    out, main = [], None
+    pts = (result or {}).get("points", [])
+    for p in pts:
+        m = (p.get("metrics") or {}).get(INST) or {}
+        if not p.get("sweep") and m.get("kind") == "measured":
+            main = (p.get("choices"), m)
+    for p in pts:
         if not p.get("sweep") or p.get("time_ms") is None:
             continue
         m = (p.get("metrics") or {}).get(INST) or {}
+        if m.get("kind") != "measured" and main and main[0] is not None and \
+                p.get("choices") == main[0]:
+            m = main[1]
         out.append((p["sweep"], p["label"], p["time_ms"], m.get("value"), m.get("kind", "")))
     return out
 

@@ -14,7 +14,8 @@
 #
 #   WARPLAB=PATH  the warplab binary (default: the repository's bin/warplab; build it with make)
 #   NCU=1         on the GPU, also take the metrics with Nsight Compute (default --no-ncu:
-#                 timings only, one launch series per point)
+#                 timings only, one launch series per point); ncu profiles the main
+#                 configuration only. NCU=all: every sweep point too (--profile-all)
 #   ARCH=PROFILE  on the emulator, model that architecture profile (warplab run --arch:
 #                 h200, h100-sxm, ...; default warplab's own)
 set -u
@@ -62,9 +63,12 @@ for name in "${names[@]}"; do
   fi
   kfile=$(sed -n 's/^ *"kernel_file": *"\([^"]*\)".*/\1/p' "$dir/lab.json" | head -n 1)
   args=(run "$dir" --backend "$backend" --json --kernel-file "$dir/$kfile" --results "$outdir/results")
-  if [ "$backend" != emu ] && [ "${NCU:-0}" != 1 ]; then
-    args+=(--no-ncu)
-  fi
+  case "$backend:${NCU:-0}" in
+    emu:*) ;;
+    *:1) ;;
+    *:all) args+=(--profile-all) ;;
+    *) args+=(--no-ncu) ;;
+  esac
   if [ "$backend" = emu ] && [ -n "${ARCH:-}" ]; then
     args+=(--arch "$ARCH")
   fi

@@ -74,6 +74,21 @@ class Report(unittest.TestCase):
         self.assertIn("within-family ratios within 25%: 2 of 3", out)
         self.assertIn("Spearman over 5 points", out)
 
+    def test_main_configuration_counts(self):
+        # ncu without --profile-all: the main configuration's count only; it stands for the
+        # sweep point with the same choices and no other
+        ncu = result("n=4000", [("a", 2.0, None), ("b", 4.4, None), ("c", 8.0, None)],
+                     "measured", "")
+        ncu["points"][0]["choices"] = {"K": 1}
+        ncu["points"][0]["metrics"] = {"smsp__inst_executed.sum": {"value": 400.0,
+                                                                   "kind": "measured"}}
+        for p, k in zip(ncu["points"][1:], (0, 1, 2)):
+            p["choices"] = {"K": k}
+        write(self.ncu, "gather", ncu)
+        rc, out = run(self.emu, self.gpu, self.ncu, "--only", "gather")
+        self.assertEqual(rc, 0, out)
+        self.assertIn("inst_executed within 5%: 1 of 1", out)
+
     def test_emulator_alone(self):
         rc, out = run(self.emu, "--only", "gather")
         self.assertEqual(rc, 0, out)

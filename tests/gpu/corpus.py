@@ -12,7 +12,9 @@ here), compiles it to PTX for sm_90 with nvcc, and runs every kernel of the PTX 
 - parameters from the kernel's C++ signature (c++filt) where it is mangled, else from the PTX:
   a pointer is a buffer of 2^18 elements of its type (floating point: rand, integers: iota, so
   that index buffers stay in bounds), an integer scalar 256, a floating-point one 1.5, a
-  struct by value its bytes as zeros; 8 blocks of the first shape of SHAPES (or the
+  struct by value its bytes as zeros, a 64-bit parameter the kernel uses as the handle of a
+  texture or surface object (tex, tld4, txq, suld, sust, suq on it) an object of rand texels
+  of that instruction's geometry and type (texture_spec); 8 blocks of the first shape of SHAPES (or the
   kernel's .reqntid; within its .maxntid) that the GPU runs without a fault (the inputs
   suit the kernel), the emulator at the same shape; 48 KB of dynamic shared memory when the
   kernel declares extern shared memory;
@@ -113,6 +115,40 @@ def entries(ptx):
     return out
 
 
+TEX_USE = r"\b(tex|tld4|txq|suld|sust|suq)((?:\.\w+)*)\s[^;]*?\[\s*%s\s*[,\]]"
+TEX_DIMS = {"1d": ("1d", "65536"), "2d": ("2d", "512x512"), "3d": ("3d", "64x64x64"),
+            "a1d": ("1dlayered", "4096x4"), "a2d": ("2dlayered", "256x256x4"),
+            "cube": ("cube", "64"), "acube": ("cubelayered", "64x2")}
+SURF_TEXEL = {"b8": "u8", "b16": "u16", "b32": "u32", "b64": "u32x2"}
+
+
+def texture_spec(pname, body, seed):
+    """A texture or surface object argument for a .u64 parameter the kernel uses as the handle of
+    tex, tld4, txq, suld, sust or suq (cudaTextureObject_t and cudaSurfaceObject_t are unsigned
+    long long in a signature): its geometry and texel type from the first such instruction,
+    point sampling, clamped, over rand texels. None when the parameter is no handle."""
+    reg = re.search(r"ld\.param\.[ub]64\s+(%rd\d+),\s*\[" + re.escape(pname) + r"\]", body)
+    if not reg:
+        return None
+    use = re.search(TEX_USE % re.escape(reg.group(1)), body)
+    if not use:
+        return None
+    op, mods = use.group(1), use.group(2).split(".")[1:]
+    geom = next((TEX_DIMS[m] for m in mods if m in TEX_DIMS), TEX_DIMS["2d"])
+    if op in ("suld", "sust", "suq"):
+        kind = "surf"
+        texel = next((SURF_TEXEL[m] for m in mods if m in SURF_TEXEL), "u32")
+        if "v4" in mods and "x" not in texel:
+            texel += "x4"
+        elif "v2" in mods and "x" not in texel:
+            texel += "x2"
+    else:
+        kind = "tex"
+        kinds = [m for m in mods if m in ("f32", "s32", "u32", "f16")]
+        texel = {"s32": "i32", "u32": "u32"}.get(kinds[0] if kinds else "f32", "f32")
+    return "%s%s:%s:%s:rand:%d" % (kind, geom[0], geom[1], texel, seed)
+
+
 def arg_specs(name, params, body, sig, seed):
     cxx = split_params(sig) if sig != name else None
     if cxx is not None and len(cxx) != len(params):
@@ -120,6 +156,11 @@ def arg_specs(name, params, body, sig, seed):
     specs, bufs = [], []
     for i, (ty, nbytes, pname) in enumerate(params):
         c = cxx[i] if cxx else None
+        tex = texture_spec(pname, body, seed + i) if ty in ("u64", "b64", "s64") else None
+        if tex:
+            specs.append(tex)
+            bufs.append(i)
+            continue
         is_ptr = None
         if c is not None:
             is_ptr = c.rstrip().endswith("*")

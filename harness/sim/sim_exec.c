@@ -379,6 +379,23 @@ static inline int in_smem(const struct sim_block *b, const uint8_t *p)
   return (uintptr_t)p - (uintptr_t)b->smem < b->smem_size;
 }
 
+/* The lanes of e address base[l] + imm, each of size bytes, aligned and inside the block's own
+   shared memory: one check for the warp (the largest address, the OR of all), so the lane
+   loop needs none. The addresses go to av. 0 when some lane would fault: the caller then takes
+   the lane-by-lane path, which reports the first such lane as before. */
+static int smem_warp_ok(const struct sim_block *b, const uint64_t *base, uint64_t imm,
+                        uint64_t e, unsigned lo, unsigned hi, uint32_t size, uint64_t *av)
+{
+  uint64_t top = 0, ors = 0;
+  FOR_LANES(e) {
+    uint64_t a = av[l] = base[l] + imm;
+    top = a > top ? a : top;
+    ors |= a;
+  }
+  return !(ors & (size - 1)) && top < SIM_DSMEM_STRIDE && top <= b->smem_size &&
+         size <= b->smem_size - top;
+}
+
 /* A store of lane l from operand s (n elements of size bytes) would leave the bytes at p as
    they are. */
 static int store_same(const struct sim_warp *w, unsigned W, const struct ptx_operand *s,
@@ -833,6 +850,20 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
       break;
     }
     uint64_t av[SIM_MAX_WARP];
+    if (n == 1 && d->kind == PTX_OPD_REG && sp == PTX_SP_SHARED && base &&
+        smem_warp_ok(b, base, (uint64_t)ad->imm, e, lo, hi, size, av)) {
+      /* scalar shared loads the warp check found in bounds: the race check and the load */
+      uint64_t *dd = REG(d->reg);
+      int vol = (in->flags & PTX_F_VOLATILE) != 0, sgn = ptx_type_is_signed(t);
+      FOR_LANES(e) {
+        if (b->race && sim_race_access(b, w, pc, l, (uint32_t)av[l], size, SIM_ACC_READ, vol, 0))
+          return pc;
+        uint64_t v = load_bits(b->smem + av[l], size);
+        dd[l] = sgn ? sim_alu_sext(t, v) : v;
+      }
+      sim_stats_mem(b, pc, sp, av, e, size, 0);
+      break;
+    }
     if (n == 1 && d->kind == PTX_OPD_REG && sp == PTX_SP_PARAM && !base &&
         (uint64_t)ad->imm < SIM_PFRAME_BASE) {
       /* a kernel parameter: one address and one value for the warp, read once */
@@ -903,6 +934,23 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
       break;
     }
     uint64_t av[SIM_MAX_WARP];
+    if (n == 1 && s->kind == PTX_OPD_REG && sp == PTX_SP_SHARED && base &&
+        smem_warp_ok(b, base, (uint64_t)ad->imm, e, lo, hi, size, av)) {
+      /* scalar shared stores the warp check found in bounds: the race check and the store */
+      const uint64_t *sv = REG(s->reg);
+      uint64_t mk = size >= 8 ? ~0ull : (1ull << (size * 8)) - 1;
+      int vol = (in->flags & PTX_F_VOLATILE) != 0;
+      FOR_LANES(e) {
+        uint8_t *p = b->smem + av[l];
+        if (b->race && sim_race_access(b, w, pc, l, (uint32_t)av[l], size, SIM_ACC_WRITE, vol,
+                                       load_bits(p, size) == (sv[l] & mk)))
+          return pc;
+        store_bits(p, size, sv[l]);
+      }
+      sim_stats_mem(b, pc, sp, av, e, size, 0);
+      b->writes++;
+      break;
+    }
     FOR_LANES(e) {
       uint64_t addr = av[l] = (base ? base[l] : 0) + (uint64_t)ad->imm;
       uint8_t *p = mem_at(b, w, pc, l, sp, addr, size * n, size * n, SIM_ACC_WRITE);

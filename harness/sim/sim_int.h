@@ -280,6 +280,7 @@ struct sim_worker {
   uint32_t state;                /* enum sim_wkstate (atomic): kept by the workers of groups */
   char pad[52];
 };
+_Static_assert(sizeof(struct sim_worker) == 64, "struct sim_worker is one cache line");
 
 /* Sum of every worker's global writes (monotonic; racy reads are fine). */
 uint64_t sim_launch_global_writes(const struct sim_block *b);

@@ -855,9 +855,9 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
       /* scalar shared loads the warp check found in bounds: the race check and the load */
       uint64_t *dd = REG(d->reg);
       int vol = (in->flags & PTX_F_VOLATILE) != 0, sgn = ptx_type_is_signed(t);
+      if (b->race && sim_race_shared_reads(b, w, pc, e, av, size, vol))
+        return pc;                       /* faulted: the block ends, its registers unread */
       FOR_LANES(e) {
-        if (b->race && sim_race_access(b, w, pc, l, (uint32_t)av[l], size, SIM_ACC_READ, vol, 0))
-          return pc;
         uint64_t v = load_bits(b->smem + av[l], size);
         dd[l] = sgn ? sim_alu_sext(t, v) : v;
       }
@@ -938,14 +938,11 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
         smem_warp_ok(b, base, (uint64_t)ad->imm, e, lo, hi, size, av)) {
       /* scalar shared stores the warp check found in bounds: the race check and the store */
       const uint64_t *sv = REG(s->reg);
-      uint64_t mk = size >= 8 ? ~0ull : (1ull << (size * 8)) - 1;
-      int vol = (in->flags & PTX_F_VOLATILE) != 0;
-      FOR_LANES(e) {
-        uint8_t *p = b->smem + av[l];
-        if (b->race && sim_race_access(b, w, pc, l, (uint32_t)av[l], size, SIM_ACC_WRITE, vol,
-                                       load_bits(p, size) == (sv[l] & mk)))
+      if (b->race) {
+        if (sim_race_shared_stores(b, w, pc, e, av, size, (in->flags & PTX_F_VOLATILE) != 0, sv))
           return pc;
-        store_bits(p, size, sv[l]);
+      } else {
+        FOR_LANES(e) store_bits(b->smem + av[l], size, sv[l]);
       }
       sim_stats_mem(b, pc, sp, av, e, size, 0);
       b->writes++;

@@ -427,6 +427,16 @@ int sim_race_access(struct sim_block *b, struct sim_warp *w, uint32_t pc, unsign
    faulted. */
 int sim_race_global(struct sim_block *b, struct sim_warp *w, uint32_t pc, unsigned l,
                     uint64_t addr, uint32_t size, enum sim_access acc, int same);
+/* sim_race_access for the lanes of e reading size bytes at shared offsets off[l], in lane
+   order. Returns 0, or -1 when b has faulted. */
+int sim_race_shared_reads(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t e,
+                          const uint64_t *off, uint32_t size, int vol);
+/* The lanes of e store val[l]'s low size bytes (size <= 8) at shared offset off[l], in lane
+   order, each checked by sim_race_access just before it is done (same: the bytes there
+   already hold the value). Returns 0, or -1 when b has faulted (that lane and the lanes after
+   it not stored). */
+int sim_race_shared_stores(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t e,
+                           const uint64_t *off, uint32_t size, int vol, const uint64_t *val);
 /* A global read at addr may need sim_race_global: the block has written words near it. */
 static inline int sim_race_global_read(const struct sim_block *b, uint64_t addr)
 {

@@ -366,8 +366,11 @@ static int report_uninit(struct sim_block *b, struct sim_warp *w, uint32_t pc, u
 
 /* ---- the access check ---- */
 
-int sim_race_access(struct sim_block *b, struct sim_warp *w, uint32_t pc, unsigned l,
-                    uint32_t off, uint32_t size, enum sim_access acc, int vol, int same)
+/* sim_race_access's body, inlined into it and into the warp-wide loops below (which save the
+   call and the set-up of every lane). */
+static inline __attribute__((always_inline)) int
+access_one(struct sim_block *b, struct sim_warp *w, uint32_t pc, unsigned l, uint32_t off,
+           uint32_t size, enum sim_access acc, int vol, int same)
 {
   struct sim_race *r = b->race;
   const uint32_t nc = b->cfg->nocheck, W = b->W, E = b->race_ep, base = b->race_base;
@@ -454,6 +457,39 @@ int sim_race_access(struct sim_block *b, struct sim_warp *w, uint32_t pc, unsign
     s->wbytes = bytes;
     s->init = init | bytes;
     s->iep = base;
+  }
+  return 0;
+}
+
+int sim_race_access(struct sim_block *b, struct sim_warp *w, uint32_t pc, unsigned l,
+                    uint32_t off, uint32_t size, enum sim_access acc, int vol, int same)
+{
+  return access_one(b, w, pc, l, off, size, acc, vol, same);
+}
+
+int sim_race_shared_reads(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t e,
+                          const uint64_t *off, uint32_t size, int vol)
+{
+  for (uint64_t mm = e; mm; mm &= mm - 1) {
+    unsigned l = sim_ctz64(mm);
+    if (access_one(b, w, pc, l, (uint32_t)off[l], size, SIM_ACC_READ, vol, 0))
+      return -1;
+  }
+  return 0;
+}
+
+int sim_race_shared_stores(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t e,
+                           const uint64_t *off, uint32_t size, int vol, const uint64_t *val)
+{
+  uint64_t mk = size >= 8 ? ~0ull : (1ull << (size * 8)) - 1;
+  for (uint64_t mm = e; mm; mm &= mm - 1) {
+    unsigned l = sim_ctz64(mm);
+    uint8_t *p = b->smem + off[l];
+    uint64_t old = 0, v = val[l];
+    memcpy(&old, p, size);                     /* little-endian host, as the GPU */
+    if (access_one(b, w, pc, l, (uint32_t)off[l], size, SIM_ACC_WRITE, vol, old == (v & mk)))
+      return -1;
+    memcpy(p, &v, size);
   }
   return 0;
 }

@@ -75,6 +75,7 @@ struct gword {                   /* a global word a block wrote (open addressing
 };
 #define GCAP (1u << 15)          /* slots at most: 32 for each thread of a block of 1024 */
 #define GMIN (1u << 12)          /* slots at least (64 KiB: a small table stays in the cache) */
+#define GFILT_LOG 16             /* bits of the filter of the block's words (8 KiB) */
 
 struct sim_race {                /* one host thread's shadow, kept from block to block */
   struct shadow *sh;
@@ -82,6 +83,8 @@ struct sim_race {                /* one host thread's shadow, kept from block to
   uint32_t clock;                /* the last epoch handed out */
   struct gword *g;               /* the block's global writes (GCAP slots, or NULL) ... */
   uint32_t *gpc;                 /* ... and the code index of each */
+  uint64_t *gfilt;               /* a bit for each word the block put in g, by another hash of
+                                    it: a clear bit says the word is not there, without probing */
   uint32_t gslots, gshift;       /* slots the block uses (a power of two), 64 - log2 of it */
   int held;                      /* a race found in the block, reported at the next barrier or
                                     the block's end unless another fault comes first */
@@ -100,6 +103,7 @@ static void race_free(void *p)
     free(r->sh);
     free(r->g);
     free(r->gpc);
+    free(r->gfilt);
   }
   free(r);
 }
@@ -156,13 +160,18 @@ int sim_race_begin(struct sim_block *b)
   if (!r->g && !(nc & SIM_NOCHECK_RACE) && !b->in_group) {
     r->g = calloc(GCAP, sizeof *r->g);     /* without them, global memory goes unchecked */
     r->gpc = calloc(GCAP, sizeof *r->gpc);
-    if (!r->g || !r->gpc) {
+    r->gfilt = calloc((1u << GFILT_LOG) / 64, sizeof *r->gfilt);
+    if (!r->g || !r->gpc || !r->gfilt) {
       free(r->g);
       free(r->gpc);
+      free(r->gfilt);
       r->g = NULL;
       r->gpc = NULL;
+      r->gfilt = NULL;
     }
   }
+  if (r->g)                                /* the block's own words only */
+    memset(r->gfilt, 0, (1u << GFILT_LOG) / 8);
   /* 32 slots a thread, filled to three quarters at most: a block that writes more words than
      that is checked no further */
   r->gslots = GMIN;
@@ -543,6 +552,9 @@ int sim_race_global(struct sim_block *b, struct sim_warp *w, uint32_t pc, unsign
   const uint16_t t = (uint16_t)(w->id * W + l), ws = (uint16_t)w->wsync;
   const uint32_t mask = r->gslots - 1, fill = r->gslots / 4 * 3;
   for (uint64_t word = addr >> 2, last = (addr + size - 1) >> 2; word <= last; word++) {
+    uint32_t f = (uint32_t)((word * 0xC2B2AE3D27D4EB4Full) >> (64 - GFILT_LOG));
+    if (!(r->gfilt[f >> 6] >> (f & 63) & 1) && (acc == SIM_ACC_READ || b->race_gused >= fill))
+      continue;          /* not in the table, and not to be put there: what probing would do */
     uint32_t i = (uint32_t)((word * 0x9E3779B97F4A7C15ull) >> r->gshift) & mask;
     struct gword *g = &r->g[i];
     while (g->base == base && g->word != (uint32_t)word) {
@@ -576,6 +588,7 @@ int sim_race_global(struct sim_block *b, struct sim_warp *w, uint32_t pc, unsign
       b->race_gused++;
       g->base = base;
       g->word = (uint32_t)word;
+      r->gfilt[f >> 6] |= 1ull << (f & 63);
     }
     /* the same thread's bytes add up; another thread's replace the older writer's (its bytes
        are forgotten, which misses hazards, never invents them) */

@@ -177,7 +177,7 @@ static uint8_t *mem_at(struct sim_block *b, struct sim_warp *w, uint32_t pc, uns
   }
 }
 
-static inline uint64_t load_bits(const uint8_t *p, unsigned size)
+static inline __attribute__((always_inline)) uint64_t load_bits(const uint8_t *p, unsigned size)
 {
   /* little-endian host, as the GPU; fixed-size copies compile to single moves */
   switch (size) {
@@ -189,7 +189,7 @@ static inline uint64_t load_bits(const uint8_t *p, unsigned size)
   }
 }
 
-static inline void store_bits(uint8_t *p, unsigned size, uint64_t v)
+static inline __attribute__((always_inline)) void store_bits(uint8_t *p, unsigned size, uint64_t v)
 {
   switch (size) {
   case 4: { uint32_t x = (uint32_t)v; memcpy(p, &x, 4); return; }
@@ -396,6 +396,25 @@ static int smem_warp_ok(const struct sim_block *b, const uint64_t *base, uint64_
          size <= b->smem_size - top;
 }
 
+/* The lanes of e address base[l] + imm (written to av), size bytes each, aligned and inside
+   al (the instruction's cached allocation, or NULL): one check for the warp (the lowest and
+   highest address, the OR of all) instead of one a lane. 0 when some lane is outside al or
+   misaligned: the caller then takes the lane-by-lane path (another allocation, or a fault for
+   the first such lane, as before). */
+static int global_warp_ok(const struct sim_alloc *al, const uint64_t *base, uint64_t imm,
+                          uint64_t e, unsigned lo, unsigned hi, uint32_t size, uint64_t *av)
+{
+  uint64_t top = 0, bot = ~0ull, ors = 0;
+  FOR_LANES(e) {
+    uint64_t a = av[l] = base[l] + imm;
+    top = a > top ? a : top;
+    bot = a < bot ? a : bot;
+    ors |= a;
+  }
+  return al && bot >= al->base && al->size >= size && top - al->base <= al->size - size &&
+         !(ors & (size - 1));
+}
+
 /* A store of lane l from operand s (n elements of size bytes) would leave the bytes at p as
    they are. */
 static int store_same(const struct sim_warp *w, unsigned W, const struct ptx_operand *s,
@@ -546,9 +565,9 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
     } else if (op == PTX_OP_ADD && (t == PTX_T_S64 || t == PTX_T_U64 || t == PTX_T_B64)) {
       FOR_E(dd[l] = a[l] + bb[l]);
     } else if (op == PTX_OP_MUL && (in->flags & PTX_F_WIDE) && t == PTX_T_S32) {
-      FOR_LANES(e) dd[l] = sim_alu_mul_wide_s32(a[l], bb[l]);
+      FOR_E(dd[l] = sim_alu_mul_wide_s32(a[l], bb[l]));
     } else if (op == PTX_OP_MUL && (in->flags & PTX_F_WIDE) && t == PTX_T_U32) {
-      FOR_LANES(e) dd[l] = sim_alu_mul_wide_u32(a[l], bb[l]);
+      FOR_E(dd[l] = sim_alu_mul_wide_u32(a[l], bb[l]));
     } else {
       FOR_LANES(e) dd[l] = sim_alu_ibin(op, t, in->flags, a[l], bb[l]);
     }
@@ -832,6 +851,23 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
       uint64_t *dd = REG(d->reg);
       int sgn = ptx_type_is_signed(t);
       uint64_t av[SIM_MAX_WARP];
+      const struct sim_alloc *al0 = b->alloc_cache[pc];
+      if (global_warp_ok(al0, base, (uint64_t)ad->imm, e, lo, hi, size, av)) {
+        /* every lane in the cached allocation: the race check (reads only hold what they
+           find, they never fault), then the loads */
+        if (b->race_gused && sp == PTX_SP_GLOBAL && !(in->flags & PTX_F_VOLATILE))
+          FOR_LANES(e) {
+            if (sim_race_global_read(b, av[l]) &&
+                sim_race_global(b, w, pc, l, av[l], size, SIM_ACC_READ, 0))
+              return pc;
+          }
+        FOR_LANES(e) {
+          uint64_t v = load_bits(al0->data + (av[l] - al0->base), size);
+          dd[l] = sgn ? sim_alu_sext(t, v) : v;
+        }
+        sim_stats_mem(b, pc, sp, av, e, size, 0);
+        break;
+      }
       FOR_LANES(e) {
         uint64_t addr = av[l] = base[l] + (uint64_t)ad->imm;
         const struct sim_alloc *al = b->alloc_cache[pc];
@@ -913,6 +949,24 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
     if (n == 1 && s->kind == PTX_OPD_REG && sp == PTX_SP_GLOBAL && base) {
       const uint64_t *sv = REG(s->reg);
       uint64_t av[SIM_MAX_WARP];
+      const struct sim_alloc *al0 = b->alloc_cache[pc];
+      if (global_warp_ok(al0, base, (uint64_t)ad->imm, e, lo, hi, size, av) && !al0->read_only) {
+        /* every lane in the cached allocation: each lane's race check (its 'same value' test
+           sees the stores of the lanes before it), then its store */
+        uint64_t mk = size >= 8 ? ~0ull : (1ull << (size * 8)) - 1;
+        int chk = b->race && !(in->flags & PTX_F_VOLATILE);
+        FOR_LANES(e) {
+          uint8_t *p = al0->data + (av[l] - al0->base);
+          if (chk && sim_race_global(b, w, pc, l, av[l], size, SIM_ACC_WRITE,
+                                     load_bits(p, size) == (sv[l] & mk)))
+            return pc;
+          store_bits(p, size, sv[l]);
+        }
+        sim_stats_mem(b, pc, sp, av, e, size, 0);
+        b->worker->global_writes++;
+        b->writes++;
+        break;
+      }
       FOR_LANES(e) {
         uint64_t addr = av[l] = base[l] + (uint64_t)ad->imm;
         const struct sim_alloc *al = b->alloc_cache[pc];

@@ -953,14 +953,11 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
       if (global_warp_ok(al0, base, (uint64_t)ad->imm, e, lo, hi, size, av) && !al0->read_only) {
         /* every lane in the cached allocation: each lane's race check (its 'same value' test
            sees the stores of the lanes before it), then its store */
-        uint64_t mk = size >= 8 ? ~0ull : (1ull << (size * 8)) - 1;
-        int chk = b->race && !(in->flags & PTX_F_VOLATILE);
-        FOR_LANES(e) {
-          uint8_t *p = al0->data + (av[l] - al0->base);
-          if (chk && sim_race_global(b, w, pc, l, av[l], size, SIM_ACC_WRITE,
-                                     load_bits(p, size) == (sv[l] & mk)))
+        if (b->race && !(in->flags & PTX_F_VOLATILE)) {
+          if (sim_race_global_stores(b, w, pc, e, av, size, al0->data, al0->base, sv))
             return pc;
-          store_bits(p, size, sv[l]);
+        } else {
+          FOR_LANES(e) store_bits(al0->data + (av[l] - al0->base), size, sv[l]);
         }
         sim_stats_mem(b, pc, sp, av, e, size, 0);
         b->worker->global_writes++;

@@ -437,6 +437,12 @@ int sim_race_shared_reads(struct sim_block *b, struct sim_warp *w, uint32_t pc, 
    it not stored). */
 int sim_race_shared_stores(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t e,
                            const uint64_t *off, uint32_t size, int vol, const uint64_t *val);
+/* The lanes of e store val[l]'s low size bytes (size <= 8) at global address addr[l], host
+   byte host + (addr[l] - host_base), in lane order, each checked by sim_race_global just before it is done.
+   Returns 0, or -1 when b has faulted (that lane and the lanes after it not stored). */
+int sim_race_global_stores(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t e,
+                           const uint64_t *addr, uint32_t size, uint8_t *host,
+                           uint64_t host_base, const uint64_t *val);
 /* A global read at addr may need sim_race_global: the block has written words near it. */
 static inline int sim_race_global_read(const struct sim_block *b, uint64_t addr)
 {

@@ -542,8 +542,10 @@ static int report_global(struct sim_block *b, struct sim_warp *w, uint32_t pc, u
   return 0;
 }
 
-int sim_race_global(struct sim_block *b, struct sim_warp *w, uint32_t pc, unsigned l,
-                    uint64_t addr, uint32_t size, enum sim_access acc, int same)
+/* sim_race_global's body, inlined into it and into sim_race_global_lanes. */
+static inline __attribute__((always_inline)) int
+global_one(struct sim_block *b, struct sim_warp *w, uint32_t pc, unsigned l, uint64_t addr,
+           uint32_t size, enum sim_access acc, int same)
 {
   struct sim_race *r = b->race;
   if (!r->g || (acc == SIM_ACC_WRITE && same))
@@ -597,6 +599,29 @@ int sim_race_global(struct sim_block *b, struct sim_warp *w, uint32_t pc, unsign
     g->tid = t;
     g->wsync = ws;
     r->gpc[i] = pc;
+  }
+  return 0;
+}
+
+int sim_race_global(struct sim_block *b, struct sim_warp *w, uint32_t pc, unsigned l,
+                    uint64_t addr, uint32_t size, enum sim_access acc, int same)
+{
+  return global_one(b, w, pc, l, addr, size, acc, same);
+}
+
+int sim_race_global_stores(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t e,
+                           const uint64_t *addr, uint32_t size, uint8_t *host,
+                           uint64_t host_base, const uint64_t *val)
+{
+  uint64_t mk = size >= 8 ? ~0ull : (1ull << (size * 8)) - 1;
+  for (uint64_t mm = e; mm; mm &= mm - 1) {
+    unsigned l = sim_ctz64(mm);
+    uint8_t *p = host + (addr[l] - host_base);
+    uint64_t old = 0, v = val[l];
+    memcpy(&old, p, size);                     /* little-endian host, as the GPU */
+    if (global_one(b, w, pc, l, addr[l], size, SIM_ACC_WRITE, old == (v & mk)))
+      return -1;
+    memcpy(p, &v, size);
   }
   return 0;
 }

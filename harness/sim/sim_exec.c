@@ -477,15 +477,8 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
   const unsigned W = b->W;
   enum ptx_type t = (enum ptx_type)in->type;
   uint64_t e = m;                                  /* lanes whose guard holds */
-  if (in->guard != PTX_NOREG) {
-    const uint64_t *g = REG(in->guard);
-    e = 0;
-    for (uint64_t mm = m; mm; mm &= mm - 1) {
-      unsigned l = sim_ctz64(mm);
-      if ((g[l] & 1) != in->guard_neg)
-        e |= 1ull << l;
-    }
-  }
+  if (in->guard != PTX_NOREG)
+    e = sim_guard_mask(REG(in->guard), m, in->guard_neg);
   b->ctr.warp_insts++;
   b->ctr.thread_insts += sim_popc64(m);
   struct sim_inst_stats *ist = &b->stats[pc];

@@ -10,6 +10,9 @@
 
 #include <pthread.h>
 #include <stdint.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include "sim/sim.h"
 
@@ -491,5 +494,31 @@ int sim_grow(void **p, uint32_t *cap, uint32_t need, size_t elem, uint32_t first
 
 static inline unsigned sim_ctz64(uint64_t x) { return (unsigned)__builtin_ctzll(x); }
 static inline unsigned sim_popc64(uint64_t x) { return (unsigned)__builtin_popcountll(x); }
+
+/* The lanes of m whose predicate register g holds (bit 0 of g[l] is not neg, 0 or 1): a
+   guard "@%p" or "@!%p". A full 32-lane warp packs the bits without a mask test per lane,
+   two lanes an SSE2 movemask where the compiler targets SSE2 (every x86-64). */
+static inline uint64_t sim_guard_mask(const uint64_t *g, uint64_t m, unsigned neg)
+{
+  uint64_t e = 0;
+  if (m == 0xffffffffull) {
+#ifdef __SSE2__
+    for (unsigned l = 0; l < 32; l += 2) {
+      __m128i v = _mm_slli_epi64(_mm_loadu_si128((const __m128i *)(g + l)), 63);
+      e |= (uint64_t)_mm_movemask_pd(_mm_castsi128_pd(v)) << l;
+    }
+#else
+    for (unsigned l = 0; l < 32; l++)
+      e |= (g[l] & 1) << l;
+#endif
+    return neg ? ~e & m : e;
+  }
+  for (uint64_t mm = m; mm; mm &= mm - 1) {
+    unsigned l = sim_ctz64(mm);
+    if ((g[l] & 1) != neg)
+      e |= 1ull << l;
+  }
+  return e;
+}
 
 #endif

@@ -470,6 +470,31 @@ access_one(struct sim_block *b, struct sim_warp *w, uint32_t pc, unsigned l, uin
   return 0;
 }
 
+/* The size bytes at p (8 at most) as a little-endian value, as the GPU, like sim_exec's
+   load_bits; fixed-size copies the compiler makes single moves (a memcpy of a variable size
+   is a library call). bytes_store writes them back. */
+static inline uint64_t bytes_load(const uint8_t *p, uint32_t size)
+{
+  switch (size) {
+  case 4: { uint32_t v; memcpy(&v, p, 4); return v; }
+  case 8: { uint64_t v; memcpy(&v, p, 8); return v; }
+  case 2: { uint16_t v; memcpy(&v, p, 2); return v; }
+  case 1: return *p;
+  default: { uint64_t v = 0; memcpy(&v, p, size > 8 ? 8 : size); return v; }
+  }
+}
+
+static inline void bytes_store(uint8_t *p, uint32_t size, uint64_t v)
+{
+  switch (size) {
+  case 4: { uint32_t x = (uint32_t)v; memcpy(p, &x, 4); return; }
+  case 8: memcpy(p, &v, 8); return;
+  case 2: { uint16_t x = (uint16_t)v; memcpy(p, &x, 2); return; }
+  case 1: *p = (uint8_t)v; return;
+  default: memcpy(p, &v, size > 8 ? 8 : size); return;
+  }
+}
+
 int sim_race_access(struct sim_block *b, struct sim_warp *w, uint32_t pc, unsigned l,
                     uint32_t off, uint32_t size, enum sim_access acc, int vol, int same)
 {
@@ -494,11 +519,11 @@ int sim_race_shared_stores(struct sim_block *b, struct sim_warp *w, uint32_t pc,
   for (uint64_t mm = e; mm; mm &= mm - 1) {
     unsigned l = sim_ctz64(mm);
     uint8_t *p = b->smem + off[l];
-    uint64_t old = 0, v = val[l];
-    memcpy(&old, p, size);                     /* little-endian host, as the GPU */
-    if (access_one(b, w, pc, l, (uint32_t)off[l], size, SIM_ACC_WRITE, vol, old == (v & mk)))
+    uint64_t v = val[l];
+    if (access_one(b, w, pc, l, (uint32_t)off[l], size, SIM_ACC_WRITE, vol,
+                   bytes_load(p, size) == (v & mk)))
       return -1;
-    memcpy(p, &v, size);
+    bytes_store(p, size, v);
   }
   return 0;
 }
@@ -617,11 +642,10 @@ int sim_race_global_stores(struct sim_block *b, struct sim_warp *w, uint32_t pc,
   for (uint64_t mm = e; mm; mm &= mm - 1) {
     unsigned l = sim_ctz64(mm);
     uint8_t *p = host + (addr[l] - host_base);
-    uint64_t old = 0, v = val[l];
-    memcpy(&old, p, size);                     /* little-endian host, as the GPU */
-    if (global_one(b, w, pc, l, addr[l], size, SIM_ACC_WRITE, old == (v & mk)))
+    uint64_t v = val[l];
+    if (global_one(b, w, pc, l, addr[l], size, SIM_ACC_WRITE, bytes_load(p, size) == (v & mk)))
       return -1;
-    memcpy(p, &v, size);
+    bytes_store(p, size, v);
   }
   return 0;
 }

@@ -372,6 +372,18 @@ __attribute__((target("avx2,fma"))) static void fma_f32_full_avx2(uint64_t *d, c
 }
 #endif
 
+#ifdef SIM_X86_CLONES
+/* d[l] = s[l] & mk for a full 32-lane warp with AVX2, four lanes a vector: mov. */
+__attribute__((target("avx2"))) static void and_full_avx2(uint64_t *d, const uint64_t *s,
+                                                          uint64_t mk)
+{
+  const __m256i m = _mm256_set1_epi64x((long long)mk);
+  for (unsigned l = 0; l < 32; l += 4)
+    _mm256_storeu_si256((__m256i *)(d + l),
+                        _mm256_and_si256(_mm256_loadu_si256((const __m256i *)(s + l)), m));
+}
+#endif
+
 /* The fused multiply-add lane loop, the arithmetic core of most kernels. On x86-64 it is
    compiled twice, for FMA hardware and for any x86-64, and the loader picks one, so the
    common case is one instruction per lane instead of a libm call; a full warp on a CPU with
@@ -521,6 +533,12 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
       uint64_t mk = t == PTX_T_PRED ? 1 : sim_alu_mask(t);
       const uint64_t *s = REG(in->opd[1].reg);
       uint64_t *dd = REG(d->reg);
+#ifdef SIM_X86_CLONES
+      if (e == SIM_FULL32 && __builtin_cpu_supports("avx2")) {
+        and_full_avx2(dd, s, mk);
+        break;
+      }
+#endif
       FOR_E(dd[l] = s[l] & mk);
     }
     break;
@@ -619,12 +637,10 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
   case PTX_OP_MADC: {
     const uint64_t *a = REG(in->opd[1].reg), *bb = REG(in->opd[2].reg), *c = REG(in->opd[3].reg);
     uint64_t *dd = REG(d->reg);
-    if (ptx_type_is_float(t)) {
-      if (t == PTX_T_F32 && in->rnd <= PTX_RND_RN && !(in->flags & (PTX_F_FTZ | PTX_F_SAT))) {
-        fma_f32_lanes(dd, a, bb, c, e, lo, hi);
-      } else {
-        FOR_LANES(e) dd[l] = sim_alu_ffma(t, (enum ptx_rnd)in->rnd, in->flags, a[l], bb[l], c[l]);
-      }
+    if (t == PTX_T_F32 && in->rnd <= PTX_RND_RN && !(in->flags & (PTX_F_FTZ | PTX_F_SAT))) {
+      fma_f32_lanes(dd, a, bb, c, e, lo, hi);          /* mad.f32 and fma.rn.f32 */
+    } else if (ptx_type_is_float(t)) {
+      FOR_LANES(e) dd[l] = sim_alu_ffma(t, (enum ptx_rnd)in->rnd, in->flags, a[l], bb[l], c[l]);
     } else if (in->op == PTX_OP_MADC || (in->flags & PTX_F_CC)) {
       FOR_LANES(e) {
         unsigned co = 0;

@@ -1151,7 +1151,7 @@ unsigned sim_alu_icmp(enum ptx_cmp cmp, enum ptx_type t, uint64_t a, uint64_t b)
 #define SETP_LANES(LOAD, expr)                                                                  \
   do {                                                                                          \
     if (e == 0xffffffffull) {      /* a full warp: constant trip count, vectorised */          \
-      _Pragma("GCC ivdep")                                                                      \
+      SIM_IVDEP                                                                                 \
       for (unsigned l = 0; l < 32; l++) {                                                       \
         LOAD;                                                                                   \
         d[l] = (expr);                                                                          \

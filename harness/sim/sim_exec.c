@@ -25,7 +25,7 @@
 #define FOR_E(stmt)                                  \
   do {                                               \
     if (e == SIM_FULL32) {                           \
-      _Pragma("GCC ivdep")                           \
+      SIM_IVDEP                                      \
       for (unsigned l = 0; l < 32; l++) { stmt; }    \
     } else if (efull) {                              \
       for (unsigned l = lo; l < hi; l++) { stmt; }   \
@@ -401,7 +401,7 @@ static void fma_f32_lanes(uint64_t *d, const uint64_t *a, const uint64_t *b, con
   }
 #endif
   if (e == SIM_FULL32) {                                    /* a full warp: vectorised */
-#pragma GCC ivdep
+    SIM_IVDEP
     for (unsigned l = 0; l < 32; l++)
       d[l] = sim_alu_fma_f32_rn(a[l], b[l], c[l]);
     return;

@@ -1,10 +1,17 @@
 #!/usr/bin/env bash
 # emu_callgrind.sh: host instructions per warp-instruction of the emulator, counted by
 # callgrind on one worker thread, for an arithmetic loop, a streaming memory kernel and a
-# shared-memory kernel with a barrier each iteration (bench/kernels). The count is the
-# whole process's (PTX parsing and inputs included, kept small by running enough
-# warp-instructions); the warp-instructions are warplab's smsp__inst_executed.sum. A script
-# that prints figures, never a test. Skipped (with a note) when valgrind is not installed.
+# shared-memory kernel with a barrier each iteration (bench/kernels). The warp-instructions
+# are warplab's smsp__inst_executed.sum. A script that prints figures, never a test.
+# Skipped (with a note) when valgrind is not installed.
+#
+# Each kernel runs at two work sizes, W1 and W2 = 4 x W1 (loop count or element count).
+# Three figures per kernel, all host instructions (callgrind Ir) per warp-instruction:
+#   whole:    the whole process at W2 (PTX parsing, input generation, checks, JSON included);
+#   launch:   the launch alone at W2 (Ir inclusive of the worker entry, worker_main);
+#   marginal: (launch Ir at W2 - launch Ir at W1) / (warp-insts at W2 - at W1), the cost of
+#             one more warp-instruction with every per-launch and per-block cost taken out.
+# The marginal figure is the one the targets of issue 19 are stated in.
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -20,25 +27,38 @@ for k in alu_loop mem_mixed smem_bar; do
   nvcc -arch=sm_90 -ptx -lineinfo "bench/kernels/$k.cu" -o "$tmp/$k.ptx"
 done
 
-# name | ptx | kernel | grid | block | args...
+# name | ptx | kernel | grid | block | args at W1 | args at W2
 cases=(
-  "alu_loop|alu_loop|alu_loop|8|256|f32buf:2048:zero i32:200"
-  "saxpy|mem_mixed|saxpy|16|256|i32:262144 f32:1.5 f32buf:262144:rand:1 f32buf:262144:rand:2"
-  "smem_bar|smem_bar|smem_bar|8|256|f32buf:2048:zero i32:50"
+  "alu_loop|alu_loop|alu_loop|8|256|f32buf:2048:zero i32:50|f32buf:2048:zero i32:200"
+  "saxpy|mem_mixed|saxpy|16|256|i32:65536 f32:1.5 f32buf:65536:rand:1 f32buf:65536:rand:2|i32:262144 f32:1.5 f32buf:262144:rand:1 f32buf:262144:rand:2"
+  "smem_bar|smem_bar|smem_bar|8|256|f32buf:2048:zero i32:12|f32buf:2048:zero i32:50"
 )
-printf '%-10s %12s %14s %10s\n' kernel warp-insts host-insts per-w-inst
-for c in "${cases[@]}"; do
-  IFS='|' read -r name ptx kernel grid block argl <<< "$c"
-  args=()
-  for a in $argl; do args+=(--arg "$a"); done
-  out=$(valgrind --tool=callgrind --callgrind-out-file="$tmp/cg.$name" "$warplab" emu \
-        "$tmp/$ptx.ptx" --kernel "$kernel" --grid "$grid" --block "$block" --threads 1 \
-        --json "${args[@]}" 2>"$tmp/err.$name") || { echo "callgrind: $name failed" >&2; cat "$tmp/err.$name" >&2; exit 1; }
+
+# One callgrind run: prints "warp-insts whole-Ir launch-Ir".
+measure() { # tag ptx kernel grid block args
+  local args=() a out wi ir lir
+  for a in $6; do args+=(--arg "$a"); done
+  out=$(valgrind --tool=callgrind --callgrind-out-file="$tmp/cg.$1" "$warplab" emu \
+        "$tmp/$2.ptx" --kernel "$3" --grid "$4" --block "$5" --threads 1 \
+        --json "${args[@]}" 2>"$tmp/err.$1") || { echo "callgrind: $1 failed" >&2; cat "$tmp/err.$1" >&2; return 1; }
   wi=$(printf '%s' "$out" | tr -d '\n' | sed -n 's/.*"smsp__inst_executed\.sum"[^0-9]*\([0-9][0-9]*\).*/\1/p')
-  ir=$(sed -n 's/^summary: *\([0-9]*\).*/\1/p' "$tmp/cg.$name")
-  [ -n "$ir" ] || ir=$(sed -n 's/^totals: *\([0-9]*\).*/\1/p' "$tmp/cg.$name")
-  awk -v n="$name" -v w="$wi" -v i="$ir" 'BEGIN { printf "%-10s %12d %14d %10.0f\n", n, w, i, (w > 0 ? i / w : 0) }'
-  [ -z "${CALLGRIND_KEEP:-}" ] || cp "$tmp/cg.$name" "$CALLGRIND_KEEP.$name"
+  ir=$(sed -n 's/^summary: *\([0-9]*\).*/\1/p' "$tmp/cg.$1")
+  [ -n "$ir" ] || ir=$(sed -n 's/^totals: *\([0-9]*\).*/\1/p' "$tmp/cg.$1")
+  lir=$(callgrind_annotate --inclusive=yes --threshold=100 "$tmp/cg.$1" 2>/dev/null |
+        sed -n 's/^ *\([0-9,]*\) .*worker_main.*/\1/p' | head -n 1 | tr -d ,)
+  echo "${wi:-0} ${ir:-0} ${lir:-0}"
+}
+
+printf '%-10s %12s %8s %8s %9s\n' kernel warp-insts whole launch marginal
+for c in "${cases[@]}"; do
+  IFS='|' read -r name ptx kernel grid block args1 args2 <<< "$c"
+  read -r w1 _ l1 <<< "$(measure "$name.1" "$ptx" "$kernel" "$grid" "$block" "$args1")"
+  read -r w2 i2 l2 <<< "$(measure "$name.2" "$ptx" "$kernel" "$grid" "$block" "$args2")"
+  awk -v n="$name" -v w1="$w1" -v w2="$w2" -v i2="$i2" -v l1="$l1" -v l2="$l2" 'BEGIN {
+    printf "%-10s %12d %8.0f %8.0f %9.0f\n", n, w2, (w2 > 0 ? i2 / w2 : 0),
+           (w2 > 0 ? l2 / w2 : 0), (w2 > w1 ? (l2 - l1) / (w2 - w1) : 0) }'
+  [ -z "${CALLGRIND_KEEP:-}" ] || cp "$tmp/cg.$name.2" "$CALLGRIND_KEEP.$name"
 done
-echo "per-w-inst: host instructions (callgrind Ir, whole process) per warp-instruction"
-echo "(smsp__inst_executed.sum), one worker thread"
+echo "host instructions (callgrind Ir) per warp-instruction (smsp__inst_executed.sum), one"
+echo "worker thread. whole: the whole process; launch: the launch alone (worker_main);"
+echo "marginal: launch Ir per extra warp-instruction between two work sizes (W2 = 4 x W1)."

@@ -1150,7 +1150,13 @@ unsigned sim_alu_icmp(enum ptx_cmp cmp, enum ptx_type t, uint64_t a, uint64_t b)
    them: one loop without mask tests when e holds every lane of the range. */
 #define SETP_LANES(LOAD, expr)                                                                  \
   do {                                                                                          \
-    if (full) {                                                                                 \
+    if (e == 0xffffffffull) {      /* a full warp: constant trip count, vectorised */          \
+      SIM_IVDEP                                                                                 \
+      for (unsigned l = 0; l < 32; l++) {                                                       \
+        LOAD;                                                                                   \
+        d[l] = (expr);                                                                          \
+      }                                                                                         \
+    } else if (full) {                                                                          \
       for (unsigned l = lo; l < hi; l++) {                                                      \
         LOAD;                                                                                   \
         d[l] = (expr);                                                                          \

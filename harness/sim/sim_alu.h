@@ -39,6 +39,15 @@
 
 #include "ptx/ptx.h"
 
+/* Before a lane loop whose iterations are independent (a register written is at most the
+   same register read, lane for lane): GCC's ivdep, so that it vectorises without alias
+   checks. Nothing for other compilers. */
+#if defined(__GNUC__) && !defined(__clang__)
+#define SIM_IVDEP _Pragma("GCC ivdep")
+#else
+#define SIM_IVDEP
+#endif
+
 #define SIM_ALU_F32_CNAN UINT64_C(0x7fffffff)
 #define SIM_ALU_F16_CNAN UINT64_C(0x7fff)          /* f16 and bf16 */
 #define SIM_ALU_F64_CNAN UINT64_C(0x7fffffffffffffff)

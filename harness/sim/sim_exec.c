@@ -17,16 +17,23 @@
 
 #define REG(r) (w->regs + (size_t)(r) * W)
 #define FOR_LANES(mask) for (unsigned l = lo; l < hi; l++) if ((mask) >> l & 1)
-/* stmt for the lanes of e: without mask tests (a loop the compiler can vectorise) when e holds
-   every lane of [lo, hi) (efull), the common case of converged code */
+/* stmt for the lanes of e: without mask tests when e holds every lane of [lo, hi) (efull),
+   the common case of converged code. A full 32-lane warp gets a loop of constant trip count
+   marked ivdep (a register written is never another register read, except the same one lane
+   for lane), the one shape GCC vectorises at -O2 (its very-cheap cost model: no alias checks,
+   no scalar epilogue). */
 #define FOR_E(stmt)                                  \
   do {                                               \
-    if (efull) {                                     \
+    if (e == SIM_FULL32) {                           \
+      SIM_IVDEP                                      \
+      for (unsigned l = 0; l < 32; l++) { stmt; }    \
+    } else if (efull) {                              \
       for (unsigned l = lo; l < hi; l++) { stmt; }   \
     } else {                                         \
       FOR_LANES(e) { stmt; }                         \
     }                                                \
   } while (0)
+#define SIM_FULL32 0xffffffffull
 
 static uint64_t lane_sreg(const struct sim_block *b, const struct sim_warp *w, unsigned sr,
                           unsigned l)
@@ -170,7 +177,7 @@ static uint8_t *mem_at(struct sim_block *b, struct sim_warp *w, uint32_t pc, uns
   }
 }
 
-static inline uint64_t load_bits(const uint8_t *p, unsigned size)
+static inline __attribute__((always_inline)) uint64_t load_bits(const uint8_t *p, unsigned size)
 {
   /* little-endian host, as the GPU; fixed-size copies compile to single moves */
   switch (size) {
@@ -182,7 +189,7 @@ static inline uint64_t load_bits(const uint8_t *p, unsigned size)
   }
 }
 
-static inline void store_bits(uint8_t *p, unsigned size, uint64_t v)
+static inline __attribute__((always_inline)) void store_bits(uint8_t *p, unsigned size, uint64_t v)
 {
   switch (size) {
   case 4: { uint32_t x = (uint32_t)v; memcpy(p, &x, 4); return; }
@@ -341,15 +348,64 @@ int sim_read_lane(struct sim_block *b, struct sim_warp *w, uint32_t pc, unsigned
   return 0;
 }
 
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__SANITIZE_ADDRESS__)
+#include <immintrin.h>
+#define SIM_X86_CLONES 1
+/* fma.rn.f32 for a full 32-lane warp with AVX2 and FMA, four lanes a vector: each 64-bit
+   register slot is taken as two floats, the lane's value in the low one (little-endian); the
+   high one computes something the final mask drops, so no shuffles are needed. NaN results
+   become SIM_ALU_F32_CNAN, as sim_alu_fma_f32_rn does; the rest is the same IEEE fma. */
+__attribute__((target("avx2,fma"))) static void fma_f32_full_avx2(uint64_t *d, const uint64_t *a,
+                                                                 const uint64_t *b,
+                                                                 const uint64_t *c)
+{
+  const __m256i low = _mm256_set1_epi64x(0xffffffff);
+  const __m256 cnan = _mm256_castsi256_ps(_mm256_set1_epi64x((long long)SIM_ALU_F32_CNAN));
+  for (unsigned l = 0; l < 32; l += 4) {
+    __m256 x = _mm256_loadu_ps((const float *)(a + l));
+    __m256 y = _mm256_loadu_ps((const float *)(b + l));
+    __m256 z = _mm256_loadu_ps((const float *)(c + l));
+    __m256 r = _mm256_fmadd_ps(x, y, z);
+    r = _mm256_blendv_ps(r, cnan, _mm256_cmp_ps(r, r, _CMP_UNORD_Q));
+    _mm256_storeu_si256((__m256i *)(d + l), _mm256_and_si256(_mm256_castps_si256(r), low));
+  }
+}
+#endif
+
+#ifdef SIM_X86_CLONES
+/* d[l] = s[l] & mk for a full 32-lane warp with AVX2, four lanes a vector: mov. */
+__attribute__((target("avx2"))) static void and_full_avx2(uint64_t *d, const uint64_t *s,
+                                                          uint64_t mk)
+{
+  const __m256i m = _mm256_set1_epi64x((long long)mk);
+  for (unsigned l = 0; l < 32; l += 4)
+    _mm256_storeu_si256((__m256i *)(d + l),
+                        _mm256_and_si256(_mm256_loadu_si256((const __m256i *)(s + l)), m));
+}
+#endif
+
 /* The fused multiply-add lane loop, the arithmetic core of most kernels. On x86-64 it is
    compiled twice, for FMA hardware and for any x86-64, and the loader picks one, so the
-   common case is one instruction per lane instead of a libm call. */
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__SANITIZE_ADDRESS__)
-__attribute__((target_clones("fma", "default")))
+   common case is one instruction per lane instead of a libm call; a full warp on a CPU with
+   AVX2 and FMA (asked at run time) takes fma_f32_full_avx2. */
+#ifdef SIM_X86_CLONES
+__attribute__((target_clones("arch=haswell", "default")))
 #endif
 static void fma_f32_lanes(uint64_t *d, const uint64_t *a, const uint64_t *b, const uint64_t *c,
                           uint64_t e, unsigned lo, unsigned hi)
 {
+#ifdef SIM_X86_CLONES
+  if (e == SIM_FULL32 && __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) {
+    fma_f32_full_avx2(d, a, b, c);
+    return;
+  }
+#endif
+  if (e == SIM_FULL32) {                                    /* a full warp: vectorised */
+    SIM_IVDEP
+    for (unsigned l = 0; l < 32; l++)
+      d[l] = sim_alu_fma_f32_rn(a[l], b[l], c[l]);
+    return;
+  }
   if ((unsigned)__builtin_popcountll(e) == hi - lo) {      /* every lane: no mask tests */
     for (unsigned l = lo; l < hi; l++)
       d[l] = sim_alu_fma_f32_rn(a[l], b[l], c[l]);
@@ -364,6 +420,42 @@ static void fma_f32_lanes(uint64_t *d, const uint64_t *a, const uint64_t *b, con
 static inline int in_smem(const struct sim_block *b, const uint8_t *p)
 {
   return (uintptr_t)p - (uintptr_t)b->smem < b->smem_size;
+}
+
+/* The lanes of e address base[l] + imm, each of size bytes, aligned and inside the block's own
+   shared memory: one check for the warp (the largest address, the OR of all), so the lane
+   loop needs none. The addresses go to av. 0 when some lane would fault: the caller then takes
+   the lane-by-lane path, which reports the first such lane as before. */
+static int smem_warp_ok(const struct sim_block *b, const uint64_t *base, uint64_t imm,
+                        uint64_t e, unsigned lo, unsigned hi, uint32_t size, uint64_t *av)
+{
+  uint64_t top = 0, ors = 0;
+  FOR_LANES(e) {
+    uint64_t a = av[l] = base[l] + imm;
+    top = a > top ? a : top;
+    ors |= a;
+  }
+  return !(ors & (size - 1)) && top < SIM_DSMEM_STRIDE && top <= b->smem_size &&
+         size <= b->smem_size - top;
+}
+
+/* The lanes of e address base[l] + imm (written to av), size bytes each, aligned and inside
+   al (the instruction's cached allocation, or NULL): one check for the warp (the lowest and
+   highest address, the OR of all) instead of one a lane. 0 when some lane is outside al or
+   misaligned: the caller then takes the lane-by-lane path (another allocation, or a fault for
+   the first such lane, as before). */
+static int global_warp_ok(const struct sim_alloc *al, const uint64_t *base, uint64_t imm,
+                          uint64_t e, unsigned lo, unsigned hi, uint32_t size, uint64_t *av)
+{
+  uint64_t top = 0, bot = ~0ull, ors = 0;
+  FOR_LANES(e) {
+    uint64_t a = av[l] = base[l] + imm;
+    top = a > top ? a : top;
+    bot = a < bot ? a : bot;
+    ors |= a;
+  }
+  return al && bot >= al->base && al->size >= size && top - al->base <= al->size - size &&
+         !(ors & (size - 1));
 }
 
 /* A store of lane l from operand s (n elements of size bytes) would leave the bytes at p as
@@ -397,15 +489,8 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
   const unsigned W = b->W;
   enum ptx_type t = (enum ptx_type)in->type;
   uint64_t e = m;                                  /* lanes whose guard holds */
-  if (in->guard != PTX_NOREG) {
-    const uint64_t *g = REG(in->guard);
-    e = 0;
-    for (uint64_t mm = m; mm; mm &= mm - 1) {
-      unsigned l = sim_ctz64(mm);
-      if ((g[l] & 1) != in->guard_neg)
-        e |= 1ull << l;
-    }
-  }
+  if (in->guard != PTX_NOREG)
+    e = sim_guard_mask(REG(in->guard), m, in->guard_neg);
   b->ctr.warp_insts++;
   b->ctr.thread_insts += sim_popc64(m);
   struct sim_inst_stats *ist = &b->stats[pc];
@@ -448,6 +533,12 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
       uint64_t mk = t == PTX_T_PRED ? 1 : sim_alu_mask(t);
       const uint64_t *s = REG(in->opd[1].reg);
       uint64_t *dd = REG(d->reg);
+#ifdef SIM_X86_CLONES
+      if (e == SIM_FULL32 && __builtin_cpu_supports("avx2")) {
+        and_full_avx2(dd, s, mk);
+        break;
+      }
+#endif
       FOR_E(dd[l] = s[l] & mk);
     }
     break;
@@ -516,9 +607,9 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
     } else if (op == PTX_OP_ADD && (t == PTX_T_S64 || t == PTX_T_U64 || t == PTX_T_B64)) {
       FOR_E(dd[l] = a[l] + bb[l]);
     } else if (op == PTX_OP_MUL && (in->flags & PTX_F_WIDE) && t == PTX_T_S32) {
-      FOR_LANES(e) dd[l] = sim_alu_mul_wide_s32(a[l], bb[l]);
+      FOR_E(dd[l] = sim_alu_mul_wide_s32(a[l], bb[l]));
     } else if (op == PTX_OP_MUL && (in->flags & PTX_F_WIDE) && t == PTX_T_U32) {
-      FOR_LANES(e) dd[l] = sim_alu_mul_wide_u32(a[l], bb[l]);
+      FOR_E(dd[l] = sim_alu_mul_wide_u32(a[l], bb[l]));
     } else {
       FOR_LANES(e) dd[l] = sim_alu_ibin(op, t, in->flags, a[l], bb[l]);
     }
@@ -546,12 +637,10 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
   case PTX_OP_MADC: {
     const uint64_t *a = REG(in->opd[1].reg), *bb = REG(in->opd[2].reg), *c = REG(in->opd[3].reg);
     uint64_t *dd = REG(d->reg);
-    if (ptx_type_is_float(t)) {
-      if (t == PTX_T_F32 && in->rnd <= PTX_RND_RN && !(in->flags & (PTX_F_FTZ | PTX_F_SAT))) {
-        fma_f32_lanes(dd, a, bb, c, e, lo, hi);
-      } else {
-        FOR_LANES(e) dd[l] = sim_alu_ffma(t, (enum ptx_rnd)in->rnd, in->flags, a[l], bb[l], c[l]);
-      }
+    if (t == PTX_T_F32 && in->rnd <= PTX_RND_RN && !(in->flags & (PTX_F_FTZ | PTX_F_SAT))) {
+      fma_f32_lanes(dd, a, bb, c, e, lo, hi);          /* mad.f32 and fma.rn.f32 */
+    } else if (ptx_type_is_float(t)) {
+      FOR_LANES(e) dd[l] = sim_alu_ffma(t, (enum ptx_rnd)in->rnd, in->flags, a[l], bb[l], c[l]);
     } else if (in->op == PTX_OP_MADC || (in->flags & PTX_F_CC)) {
       FOR_LANES(e) {
         unsigned co = 0;
@@ -802,6 +891,23 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
       uint64_t *dd = REG(d->reg);
       int sgn = ptx_type_is_signed(t);
       uint64_t av[SIM_MAX_WARP];
+      const struct sim_alloc *al0 = b->alloc_cache[pc];
+      if (global_warp_ok(al0, base, (uint64_t)ad->imm, e, lo, hi, size, av)) {
+        /* every lane in the cached allocation: the race check (reads only hold what they
+           find, they never fault), then the loads */
+        if (b->race_gused && sp == PTX_SP_GLOBAL && !(in->flags & PTX_F_VOLATILE))
+          FOR_LANES(e) {
+            if (sim_race_global_read(b, av[l]) &&
+                sim_race_global(b, w, pc, l, av[l], size, SIM_ACC_READ, 0))
+              return pc;
+          }
+        FOR_LANES(e) {
+          uint64_t v = load_bits(al0->data + (av[l] - al0->base), size);
+          dd[l] = sgn ? sim_alu_sext(t, v) : v;
+        }
+        sim_stats_mem(b, pc, sp, av, e, size, 0);
+        break;
+      }
       FOR_LANES(e) {
         uint64_t addr = av[l] = base[l] + (uint64_t)ad->imm;
         const struct sim_alloc *al = b->alloc_cache[pc];
@@ -820,6 +926,20 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
       break;
     }
     uint64_t av[SIM_MAX_WARP];
+    if (n == 1 && d->kind == PTX_OPD_REG && sp == PTX_SP_SHARED && base &&
+        smem_warp_ok(b, base, (uint64_t)ad->imm, e, lo, hi, size, av)) {
+      /* scalar shared loads the warp check found in bounds: the race check and the load */
+      uint64_t *dd = REG(d->reg);
+      int vol = (in->flags & PTX_F_VOLATILE) != 0, sgn = ptx_type_is_signed(t);
+      if (b->race && sim_race_shared_reads(b, w, pc, e, av, size, vol))
+        return pc;                       /* faulted: the block ends, its registers unread */
+      FOR_LANES(e) {
+        uint64_t v = load_bits(b->smem + av[l], size);
+        dd[l] = sgn ? sim_alu_sext(t, v) : v;
+      }
+      sim_stats_mem(b, pc, sp, av, e, size, 0);
+      break;
+    }
     if (n == 1 && d->kind == PTX_OPD_REG && sp == PTX_SP_PARAM && !base &&
         (uint64_t)ad->imm < SIM_PFRAME_BASE) {
       /* a kernel parameter: one address and one value for the warp, read once */
@@ -869,6 +989,21 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
     if (n == 1 && s->kind == PTX_OPD_REG && sp == PTX_SP_GLOBAL && base) {
       const uint64_t *sv = REG(s->reg);
       uint64_t av[SIM_MAX_WARP];
+      const struct sim_alloc *al0 = b->alloc_cache[pc];
+      if (global_warp_ok(al0, base, (uint64_t)ad->imm, e, lo, hi, size, av) && !al0->read_only) {
+        /* every lane in the cached allocation: each lane's race check (its 'same value' test
+           sees the stores of the lanes before it), then its store */
+        if (b->race && !(in->flags & PTX_F_VOLATILE)) {
+          if (sim_race_global_stores(b, w, pc, e, av, size, al0->data, al0->base, sv))
+            return pc;
+        } else {
+          FOR_LANES(e) store_bits(al0->data + (av[l] - al0->base), size, sv[l]);
+        }
+        sim_stats_mem(b, pc, sp, av, e, size, 0);
+        b->worker->global_writes++;
+        b->writes++;
+        break;
+      }
       FOR_LANES(e) {
         uint64_t addr = av[l] = base[l] + (uint64_t)ad->imm;
         const struct sim_alloc *al = b->alloc_cache[pc];
@@ -890,6 +1025,20 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
       break;
     }
     uint64_t av[SIM_MAX_WARP];
+    if (n == 1 && s->kind == PTX_OPD_REG && sp == PTX_SP_SHARED && base &&
+        smem_warp_ok(b, base, (uint64_t)ad->imm, e, lo, hi, size, av)) {
+      /* scalar shared stores the warp check found in bounds: the race check and the store */
+      const uint64_t *sv = REG(s->reg);
+      if (b->race) {
+        if (sim_race_shared_stores(b, w, pc, e, av, size, (in->flags & PTX_F_VOLATILE) != 0, sv))
+          return pc;
+      } else {
+        FOR_LANES(e) store_bits(b->smem + av[l], size, sv[l]);
+      }
+      sim_stats_mem(b, pc, sp, av, e, size, 0);
+      b->writes++;
+      break;
+    }
     FOR_LANES(e) {
       uint64_t addr = av[l] = (base ? base[l] : 0) + (uint64_t)ad->imm;
       uint8_t *p = mem_at(b, w, pc, l, sp, addr, size * n, size * n, SIM_ACC_WRITE);

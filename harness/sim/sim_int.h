@@ -10,6 +10,9 @@
 
 #include <pthread.h>
 #include <stdint.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include "sim/sim.h"
 
@@ -282,6 +285,7 @@ struct sim_worker {
   uint32_t state;                /* enum sim_wkstate (atomic): kept by the workers of groups */
   char pad[52];
 };
+_Static_assert(sizeof(struct sim_worker) == 64, "struct sim_worker is one cache line");
 
 /* Sum of every worker's global writes (monotonic; racy reads are fine). */
 uint64_t sim_launch_global_writes(const struct sim_block *b);
@@ -432,6 +436,22 @@ int sim_race_access(struct sim_block *b, struct sim_warp *w, uint32_t pc, unsign
    faulted. */
 int sim_race_global(struct sim_block *b, struct sim_warp *w, uint32_t pc, unsigned l,
                     uint64_t addr, uint32_t size, enum sim_access acc, int same);
+/* sim_race_access for the lanes of e reading size bytes at shared offsets off[l], in lane
+   order. Returns 0, or -1 when b has faulted. */
+int sim_race_shared_reads(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t e,
+                          const uint64_t *off, uint32_t size, int vol);
+/* The lanes of e store val[l]'s low size bytes (size <= 8) at shared offset off[l], in lane
+   order, each checked by sim_race_access just before it is done (same: the bytes there
+   already hold the value). Returns 0, or -1 when b has faulted (that lane and the lanes after
+   it not stored). */
+int sim_race_shared_stores(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t e,
+                           const uint64_t *off, uint32_t size, int vol, const uint64_t *val);
+/* The lanes of e store val[l]'s low size bytes (size <= 8) at global address addr[l], host
+   byte host + (addr[l] - host_base), in lane order, each checked by sim_race_global just before it is done.
+   Returns 0, or -1 when b has faulted (that lane and the lanes after it not stored). */
+int sim_race_global_stores(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t e,
+                           const uint64_t *addr, uint32_t size, uint8_t *host,
+                           uint64_t host_base, const uint64_t *val);
 /* A global read at addr may need sim_race_global: the block has written words near it. */
 static inline int sim_race_global_read(const struct sim_block *b, uint64_t addr)
 {
@@ -480,5 +500,31 @@ int sim_grow(void **p, uint32_t *cap, uint32_t need, size_t elem, uint32_t first
 
 static inline unsigned sim_ctz64(uint64_t x) { return (unsigned)__builtin_ctzll(x); }
 static inline unsigned sim_popc64(uint64_t x) { return (unsigned)__builtin_popcountll(x); }
+
+/* The lanes of m whose predicate register g holds (bit 0 of g[l] is not neg, 0 or 1): a
+   guard "@%p" or "@!%p". A full 32-lane warp packs the bits without a mask test per lane,
+   two lanes an SSE2 movemask where the compiler targets SSE2 (every x86-64). */
+static inline uint64_t sim_guard_mask(const uint64_t *g, uint64_t m, unsigned neg)
+{
+  uint64_t e = 0;
+  if (m == 0xffffffffull) {
+#ifdef __SSE2__
+    for (unsigned l = 0; l < 32; l += 2) {
+      __m128i v = _mm_slli_epi64(_mm_loadu_si128((const __m128i *)(g + l)), 63);
+      e |= (uint64_t)_mm_movemask_pd(_mm_castsi128_pd(v)) << l;
+    }
+#else
+    for (unsigned l = 0; l < 32; l++)
+      e |= (g[l] & 1) << l;
+#endif
+    return neg ? ~e & m : e;
+  }
+  for (uint64_t mm = m; mm; mm &= mm - 1) {
+    unsigned l = sim_ctz64(mm);
+    if ((g[l] & 1) != neg)
+      e |= 1ull << l;
+  }
+  return e;
+}
 
 #endif

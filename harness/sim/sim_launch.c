@@ -977,7 +977,11 @@ enum sim_status sim_run(struct sim_device *d, const struct ptx_module *m, const 
   L.resident = cfg->resident_blocks ? cfg->resident_blocks : default_resident(L.nwarps);
   if (L.resident > L.nblocks)
     L.resident = L.nblocks;
-  L.workers = calloc(nwk, sizeof *L.workers);
+  /* a cache line each, aligned: every global store bumps its worker's global_writes, and
+     two workers sharing a line would take it from each other (calloc aligns to 16 only) */
+  L.workers = aligned_alloc(64, nwk * sizeof *L.workers);
+  if (L.workers)
+    memset(L.workers, 0, nwk * sizeof *L.workers);
   L.parked = calloc(L.resident, sizeof *L.parked);
   struct worker_out *outs = calloc(nwk, sizeof *outs);
   pthread_t *th = calloc(nwk, sizeof *th);

@@ -75,6 +75,7 @@ struct gword {                   /* a global word a block wrote (open addressing
 };
 #define GCAP (1u << 15)          /* slots at most: 32 for each thread of a block of 1024 */
 #define GMIN (1u << 12)          /* slots at least (64 KiB: a small table stays in the cache) */
+#define GFILT_LOG 16             /* bits of the filter of the block's words (8 KiB) */
 
 struct sim_race {                /* one host thread's shadow, kept from block to block */
   struct shadow *sh;
@@ -82,6 +83,8 @@ struct sim_race {                /* one host thread's shadow, kept from block to
   uint32_t clock;                /* the last epoch handed out */
   struct gword *g;               /* the block's global writes (GCAP slots, or NULL) ... */
   uint32_t *gpc;                 /* ... and the code index of each */
+  uint64_t *gfilt;               /* a bit for each word the block put in g, by another hash of
+                                    it: a clear bit says the word is not there, without probing */
   uint32_t gslots, gshift;       /* slots the block uses (a power of two), 64 - log2 of it */
   int held;                      /* a race found in the block, reported at the next barrier or
                                     the block's end unless another fault comes first */
@@ -100,6 +103,7 @@ static void race_free(void *p)
     free(r->sh);
     free(r->g);
     free(r->gpc);
+    free(r->gfilt);
   }
   free(r);
 }
@@ -156,13 +160,18 @@ int sim_race_begin(struct sim_block *b)
   if (!r->g && !(nc & SIM_NOCHECK_RACE) && !b->in_group) {
     r->g = calloc(GCAP, sizeof *r->g);     /* without them, global memory goes unchecked */
     r->gpc = calloc(GCAP, sizeof *r->gpc);
-    if (!r->g || !r->gpc) {
+    r->gfilt = calloc((1u << GFILT_LOG) / 64, sizeof *r->gfilt);
+    if (!r->g || !r->gpc || !r->gfilt) {
       free(r->g);
       free(r->gpc);
+      free(r->gfilt);
       r->g = NULL;
       r->gpc = NULL;
+      r->gfilt = NULL;
     }
   }
+  if (r->g)                                /* the block's own words only */
+    memset(r->gfilt, 0, (1u << GFILT_LOG) / 8);
   /* 32 slots a thread, filled to three quarters at most: a block that writes more words than
      that is checked no further */
   r->gslots = GMIN;
@@ -366,8 +375,11 @@ static int report_uninit(struct sim_block *b, struct sim_warp *w, uint32_t pc, u
 
 /* ---- the access check ---- */
 
-int sim_race_access(struct sim_block *b, struct sim_warp *w, uint32_t pc, unsigned l,
-                    uint32_t off, uint32_t size, enum sim_access acc, int vol, int same)
+/* sim_race_access's body, inlined into it and into the warp-wide loops below (which save the
+   call and the set-up of every lane). */
+static inline __attribute__((always_inline)) int
+access_one(struct sim_block *b, struct sim_warp *w, uint32_t pc, unsigned l, uint32_t off,
+           uint32_t size, enum sim_access acc, int vol, int same)
 {
   struct sim_race *r = b->race;
   const uint32_t nc = b->cfg->nocheck, W = b->W, E = b->race_ep, base = b->race_base;
@@ -458,6 +470,64 @@ int sim_race_access(struct sim_block *b, struct sim_warp *w, uint32_t pc, unsign
   return 0;
 }
 
+/* The size bytes at p (8 at most) as a little-endian value, as the GPU, like sim_exec's
+   load_bits; fixed-size copies the compiler makes single moves (a memcpy of a variable size
+   is a library call). bytes_store writes them back. */
+static inline uint64_t bytes_load(const uint8_t *p, uint32_t size)
+{
+  switch (size) {
+  case 4: { uint32_t v; memcpy(&v, p, 4); return v; }
+  case 8: { uint64_t v; memcpy(&v, p, 8); return v; }
+  case 2: { uint16_t v; memcpy(&v, p, 2); return v; }
+  case 1: return *p;
+  default: { uint64_t v = 0; memcpy(&v, p, size > 8 ? 8 : size); return v; }
+  }
+}
+
+static inline void bytes_store(uint8_t *p, uint32_t size, uint64_t v)
+{
+  switch (size) {
+  case 4: { uint32_t x = (uint32_t)v; memcpy(p, &x, 4); return; }
+  case 8: memcpy(p, &v, 8); return;
+  case 2: { uint16_t x = (uint16_t)v; memcpy(p, &x, 2); return; }
+  case 1: *p = (uint8_t)v; return;
+  default: memcpy(p, &v, size > 8 ? 8 : size); return;
+  }
+}
+
+int sim_race_access(struct sim_block *b, struct sim_warp *w, uint32_t pc, unsigned l,
+                    uint32_t off, uint32_t size, enum sim_access acc, int vol, int same)
+{
+  return access_one(b, w, pc, l, off, size, acc, vol, same);
+}
+
+int sim_race_shared_reads(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t e,
+                          const uint64_t *off, uint32_t size, int vol)
+{
+  for (uint64_t mm = e; mm; mm &= mm - 1) {
+    unsigned l = sim_ctz64(mm);
+    if (access_one(b, w, pc, l, (uint32_t)off[l], size, SIM_ACC_READ, vol, 0))
+      return -1;
+  }
+  return 0;
+}
+
+int sim_race_shared_stores(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t e,
+                           const uint64_t *off, uint32_t size, int vol, const uint64_t *val)
+{
+  uint64_t mk = size >= 8 ? ~0ull : (1ull << (size * 8)) - 1;
+  for (uint64_t mm = e; mm; mm &= mm - 1) {
+    unsigned l = sim_ctz64(mm);
+    uint8_t *p = b->smem + off[l];
+    uint64_t v = val[l];
+    if (access_one(b, w, pc, l, (uint32_t)off[l], size, SIM_ACC_WRITE, vol,
+                   bytes_load(p, size) == (v & mk)))
+      return -1;
+    bytes_store(p, size, v);
+  }
+  return 0;
+}
+
 /* ---- global memory ---- */
 
 /* Hold a hazard on the global word at addr between lane l of w and thread ot's write at opc,
@@ -497,8 +567,10 @@ static int report_global(struct sim_block *b, struct sim_warp *w, uint32_t pc, u
   return 0;
 }
 
-int sim_race_global(struct sim_block *b, struct sim_warp *w, uint32_t pc, unsigned l,
-                    uint64_t addr, uint32_t size, enum sim_access acc, int same)
+/* sim_race_global's body, inlined into it and into sim_race_global_lanes. */
+static inline __attribute__((always_inline)) int
+global_one(struct sim_block *b, struct sim_warp *w, uint32_t pc, unsigned l, uint64_t addr,
+           uint32_t size, enum sim_access acc, int same)
 {
   struct sim_race *r = b->race;
   if (!r->g || (acc == SIM_ACC_WRITE && same))
@@ -507,6 +579,9 @@ int sim_race_global(struct sim_block *b, struct sim_warp *w, uint32_t pc, unsign
   const uint16_t t = (uint16_t)(w->id * W + l), ws = (uint16_t)w->wsync;
   const uint32_t mask = r->gslots - 1, fill = r->gslots / 4 * 3;
   for (uint64_t word = addr >> 2, last = (addr + size - 1) >> 2; word <= last; word++) {
+    uint32_t f = (uint32_t)((word * 0xC2B2AE3D27D4EB4Full) >> (64 - GFILT_LOG));
+    if (!(r->gfilt[f >> 6] >> (f & 63) & 1) && (acc == SIM_ACC_READ || b->race_gused >= fill))
+      continue;          /* not in the table, and not to be put there: what probing would do */
     uint32_t i = (uint32_t)((word * 0x9E3779B97F4A7C15ull) >> r->gshift) & mask;
     struct gword *g = &r->g[i];
     while (g->base == base && g->word != (uint32_t)word) {
@@ -540,6 +615,7 @@ int sim_race_global(struct sim_block *b, struct sim_warp *w, uint32_t pc, unsign
       b->race_gused++;
       g->base = base;
       g->word = (uint32_t)word;
+      r->gfilt[f >> 6] |= 1ull << (f & 63);
     }
     /* the same thread's bytes add up; another thread's replace the older writer's (its bytes
        are forgotten, which misses hazards, never invents them) */
@@ -548,6 +624,28 @@ int sim_race_global(struct sim_block *b, struct sim_warp *w, uint32_t pc, unsign
     g->tid = t;
     g->wsync = ws;
     r->gpc[i] = pc;
+  }
+  return 0;
+}
+
+int sim_race_global(struct sim_block *b, struct sim_warp *w, uint32_t pc, unsigned l,
+                    uint64_t addr, uint32_t size, enum sim_access acc, int same)
+{
+  return global_one(b, w, pc, l, addr, size, acc, same);
+}
+
+int sim_race_global_stores(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t e,
+                           const uint64_t *addr, uint32_t size, uint8_t *host,
+                           uint64_t host_base, const uint64_t *val)
+{
+  uint64_t mk = size >= 8 ? ~0ull : (1ull << (size * 8)) - 1;
+  for (uint64_t mm = e; mm; mm &= mm - 1) {
+    unsigned l = sim_ctz64(mm);
+    uint8_t *p = host + (addr[l] - host_base);
+    uint64_t v = val[l];
+    if (global_one(b, w, pc, l, addr[l], size, SIM_ACC_WRITE, bytes_load(p, size) == (v & mk)))
+      return -1;
+    bytes_store(p, size, v);
   }
   return 0;
 }

@@ -162,7 +162,7 @@ static void shared_cost(struct sim_inst_stats *st, const uint64_t *addr, uint64_
        mask has a bit per word), else counted in rounds: each round serves, in every bank, the
        first word still waiting there and every lane that wants that word (a broadcast); the
        words of other lanes in a bank already served wait for the next round */
-    uint64_t word[SIM_MAX_WARP * 4], bankword[32];
+    uint64_t word[SIM_MAX_WARP * 4];
     unsigned n = 0, best = 0;
     uint32_t banks = 0;
     if (words == 1) {
@@ -182,24 +182,26 @@ static void shared_cost(struct sim_inst_stats *st, const uint64_t *addr, uint64_
       }
     }
     if (sim_popc64(banks) == n) {
-      n = 0;
       best = 1;
-    }
-    while (n) {
-      uint32_t served = 0;
-      unsigned left = 0;
+    } else {
+      /* each round serves one distinct word in every bank, so the rounds are the most
+         distinct words in one bank: count them, each bank's distinct words on a chain */
+      int16_t head[32], next[SIM_MAX_WARP * 4];
+      unsigned cnt[32] = {0};
+      memset(head, 0xff, sizeof head);
       for (unsigned i = 0; i < n; i++) {
         uint64_t w = word[i];
-        uint32_t bit = 1u << (w & 31);
-        if (!(served & bit)) {
-          served |= bit;
-          bankword[w & 31] = w;
-        } else if (bankword[w & 31] != w) {
-          word[left++] = w;
-        }
+        unsigned k = (unsigned)(w & 31);
+        int j = head[k];
+        while (j >= 0 && word[j] != w)
+          j = next[j];
+        if (j >= 0)
+          continue;                     /* a word already counted: a broadcast */
+        next[i] = head[k];
+        head[k] = (int16_t)i;
+        if (++cnt[k] > best)
+          best = cnt[k];
       }
-      n = left;
-      best++;
     }
     st->s_wavefronts += best ? best : 1;
     st->s_ideal++;

@@ -32,6 +32,16 @@ static int cmp_u64(const void *a, const void *b)
   return x < y ? -1 : x > y;
 }
 
+/* Sort v[0..n) ascending; the common case, addresses already in lane order, costs one pass. */
+static void sort_u64(uint64_t *v, unsigned n)
+{
+  for (unsigned i = 1; i < n; i++)
+    if (v[i] < v[i - 1]) {
+      qsort(v, n, sizeof *v, cmp_u64);
+      return;
+    }
+}
+
 void sim_trace_mem(struct sim_block *b, enum ptx_space sp, const uint64_t *addr, uint64_t m,
                    uint32_t size, uint64_t wavefronts)
 {
@@ -49,7 +59,7 @@ void sim_trace_mem(struct sim_block *b, enum ptx_space sp, const uint64_t *addr,
   unsigned na = 0;
   for (uint64_t mm = m; mm && sp == PTX_SP_GLOBAL; mm &= mm - 1)
     lanes[na++] = addr[sim_ctz64(mm)];
-  qsort(lanes, na, sizeof *lanes, cmp_u64);
+  sort_u64(lanes, na);
   unsigned distinct = 0, run = 0, most = 0;
   for (unsigned i = 0; i < na; i++) {
     run = i && lanes[i] == lanes[i - 1] ? run + 1 : 1;
@@ -72,7 +82,7 @@ void sim_trace_mem(struct sim_block *b, enum ptx_space sp, const uint64_t *addr,
     for (uint64_t x = a >> 5; x <= (a + size - 1) >> 5 && n < sizeof s / sizeof *s; x++)
       s[n++] = x;
   }
-  qsort(s, n, sizeof *s, cmp_u64);
+  sort_u64(s, n);
   unsigned d = 0;
   for (unsigned i = 0; i < n; i++)
     if (!d || s[i] != s[d - 1])

@@ -386,14 +386,7 @@ static uint64_t guard_lanes(const struct sim_block *b, const struct sim_warp *w,
 {
   if (in->guard == PTX_NOREG)
     return m;
-  const uint64_t *g = REG(in->guard);
-  uint64_t e = 0;
-  for (uint64_t mm = m; mm; mm &= mm - 1) {
-    unsigned l = sim_ctz64(mm);
-    if ((g[l] & 1) != in->guard_neg)
-      e |= 1ull << l;
-  }
-  return e;
+  return sim_guard_mask(REG(in->guard), m, in->guard_neg);
 }
 
 static uint64_t hash_state(const struct sim_block *b, const struct sim_warp *w)

@@ -208,9 +208,21 @@ struct sim_tblock {
                               rest of it was not recorded */
 };
 
+/* What one block of the grid did, for the timing model's dispatch of every block over all
+   SMs (harness/timing/tm_dispatch.c): cheap totals, counted for every block of a launch that
+   records a trace. */
+struct sim_bwork {
+  uint64_t warp_insts;     /* warp-instructions it issued */
+  uint64_t sectors;        /* global and local 32-byte sectors its accesses touched */
+  uint64_t wavefronts;     /* shared-memory wavefronts */
+};
+
 struct sim_trace {
   struct sim_tblock *blk;  /* in block order */
   uint32_t nblk;
+  struct sim_bwork *work;  /* per block of the grid, by linear index (nwork = the grid's
+                              blocks); a block that did not run has all zero */
+  uint32_t nwork;
 };
 
 /* The lane log (sim_lanes.c): every warp-instruction one chosen warp executed, in order, with

@@ -236,6 +236,8 @@ struct sim_block {
   int faulted;
   struct sim_result *res;        /* where the fault goes */
   struct sim_counters ctr;
+  uint64_t sectors, wavefronts;  /* its global/local sectors and shared wavefronts so far
+                                    (struct sim_bwork) */
   volatile uint32_t *stop_after; /* blocks past this linear index stop (a lower one faulted) */
   const struct sim_worker *all_workers;
   uint32_t nworkers;

@@ -293,6 +293,9 @@ static int block_finish(struct launch *L, struct worker_out *out, struct sim_blo
   b->out = NULL;
   out->ctr.warp_insts += b->ctr.warp_insts;
   out->ctr.thread_insts += b->ctr.thread_insts;
+  if (L->trace->work && b->linear < L->trace->nwork)   /* each block's own entry */
+    L->trace->work[b->linear] =
+        (struct sim_bwork){b->ctr.warp_insts, b->sectors, b->wavefronts};
   if (st != SIM_OK) {
     out->st = st;
     lower_stop(L, 0);
@@ -959,10 +962,13 @@ enum sim_status sim_run(struct sim_device *d, const struct ptx_module *m, const 
     if (n > cfg->trace_blocks)
       n = cfg->trace_blocks;
     res->trace.blk = calloc(n, sizeof *res->trace.blk);
+    res->trace.work = calloc(L.nblocks, sizeof *res->trace.work);
     if (res->trace.blk) {
       res->trace.nblk = n;
       L.trace_every = cfg->trace_every;
     }
+    if (res->trace.work)
+      res->trace.nwork = L.nblocks;
   }
   if (cfg->lanes) {
     struct sim_lanes *lz = &res->lanes;

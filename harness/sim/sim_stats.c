@@ -266,6 +266,7 @@ void sim_stats_mem(struct sim_block *b, uint32_t pc, enum ptx_space sp, const ui
   if (!m || !b->stats)
     return;
   struct sim_inst_stats *st = &b->stats[pc];
+  uint64_t sec0 = st->g_sectors + st->l_sectors, wf0 = st->s_wavefronts;
   uint64_t a0 = addr[sim_ctz64(m)];
   enum ptx_space real = sp;
   uint64_t off = 0;
@@ -310,6 +311,8 @@ void sim_stats_mem(struct sim_block *b, uint32_t pc, enum ptx_space sp, const ui
   default:
     break;
   }
+  b->sectors += st->g_sectors + st->l_sectors - sec0;
+  b->wavefronts += st->s_wavefronts - wf0;
   if (b->lanes)
     sim_lanes_mem(b, pc, sp, addr, m, size);
 }
@@ -320,6 +323,9 @@ void sim_result_free(struct sim_result *r)
     free(r->trace.blk[i].ev);
     free(r->trace.blk[i].sec);
   }
+  free(r->trace.work);
+  r->trace.work = NULL;
+  r->trace.nwork = 0;
   free(r->trace.blk);
   r->trace.blk = NULL;
   r->trace.nblk = 0;

@@ -4,7 +4,10 @@
  * (TRACE_WAVES times the blocks resident at once); the SM model replays them, and blocks past
  * them are added at the steady rate of the last recorded half. The other SMs are taken to
  * behave like SM 0 (under round-robin dispatch they run the same kernel on no more blocks),
- * sharing the L2 and DRAM bandwidth with it and holding an equal slice of the L2.
+ * sharing the L2 and DRAM bandwidth with it and holding an equal slice of the L2. Where the
+ * grid's blocks did unequal work (the emulator's per-block totals), the time is scaled by
+ * how much longer the busiest SM is kept when every block is dispatched by its work
+ * (tm_dispatch.c).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -150,6 +153,21 @@ int tm_model(const struct occ_profile *p, const struct ptx_module *m, const stru
       per_block = (double)so.cycles / n;
     cycles += per_block * (double)(plan->sm0_blocks - n);
   }
+  /* every block of the grid, at the cost its work gives it, to whichever SM frees a slot
+     first: a grid whose blocks do unequal work keeps its busiest SM longer than the sample
+     says (or shorter, where the sample was the heavy part) */
+  double ratio = 1;
+  struct tm_dispatch_in di = {
+    .grid_blocks = k->grid_blocks, .sm_count = (uint32_t)p->sm_count,
+    .blocks_per_sm = plan->blocks_per_sm, .dispatch = in.costs.block_dispatch,
+    .block_launch = in.costs.block_launch,
+    .sector_cycles = 32.0 * plan->sms_used / in.dram_bytes_per_cycle,
+  };
+  if (tm_dispatch_ratio(&di, tr, so.block_start, so.block_end, &ratio)) {
+    tm_sm_out_free(&so);
+    return -1;
+  }
+  cycles *= ratio;
   /* SM 0 gets its blocks first; the SMs after it start theirs block_dispatch_cycles apart,
      so the last SM of the final round ends that much later (the kernel ends with it) */
   double d = p->block_dispatch_cycles > 0 ? p->block_dispatch_cycles : 1.0;
@@ -170,6 +188,7 @@ int tm_model(const struct occ_profile *p, const struct ptx_module *m, const stru
   out->dram_bytes = so.dram_bytes / n * k->grid_blocks;
   out->blocks_modelled = n;
   out->blocks_sm0 = plan->sm0_blocks;
+  out->dispatch_ratio = ratio;
   if (plan->sm0_blocks > n)
     snprintf(out->how, sizeof out->how, "modelled: SM 0 of %u (the busiest, %u blocks, %u at a "
              "time), its first %u blocks cycle by cycle and the other %u at their steady rate; "
@@ -179,6 +198,11 @@ int tm_model(const struct occ_profile *p, const struct ptx_module *m, const stru
     snprintf(out->how, sizeof out->how, "modelled: SM 0 of %u (the busiest, %u block%s, %u at a "
              "time) cycle by cycle; the other SMs taken to be alike", p->sm_count,
              plan->sm0_blocks, plan->sm0_blocks == 1 ? "" : "s", plan->blocks_per_sm);
+  if (ratio != 1) {
+    size_t len = strlen(out->how);
+    snprintf(out->how + len, sizeof out->how - len, "; its blocks' unequal work, dispatched "
+             "to whichever SM is free, x%.3f", ratio);
+  }
   tm_sm_out_free(&so);
   return 0;
 }

@@ -11,7 +11,8 @@
  *               ones finish, four schedulers issuing from ready warps, a scoreboard of
  *               register results, pipe throughput, shared-memory wavefronts, an L1, an L2
  *               slice and DRAM as bandwidth-limited servers shared with the other busy SMs,
- *               barriers. Blocks past the recorded ones are extrapolated at the steady rate.
+ *               barriers. Blocks past the recorded ones are extrapolated at the steady rate;
+ *               blocks of unequal work are dispatched over all SMs by their work.
  *
  * It reads the trace, the module and the profile, and never changes the emulator's state.
  * Every figure it produces is `modelled`.
@@ -70,6 +71,8 @@ struct tm_report {
   double dram_bytes;           /* the whole grid's DRAM traffic, extrapolated */
   uint32_t blocks_modelled;    /* SM 0's blocks replayed in detail */
   uint32_t blocks_sm0;
+  double dispatch_ratio;       /* the grid's busiest SM over a grid of blocks like SM 0's,
+                                  by each block's recorded work (tm_dispatch.c); 1: alike */
   char how[320];               /* how it was modelled, in a sentence */
 };
 

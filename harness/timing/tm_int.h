@@ -100,4 +100,26 @@ struct tm_server {
 /* Serve `bytes` arriving at cycle t; returns the cycle the last byte leaves. */
 double tm_serve(struct tm_server *s, double t, double bytes);
 
+/* ---- the grid's blocks over all SMs (tm_dispatch.c) ---- */
+/* The makespan of nblocks blocks, in index order, each to the slot of sms x slots_per_sm
+   that frees first (ties: the first wave round robin over the SMs), none starting before
+   its index times `dispatch` cycles (the GPU's block scheduler), block i holding its slot
+   cost[i] cycles (cost NULL: every block `uniform`): when the last block ends, on the
+   busiest SM. 0, or -1 when out of host memory or without slots. */
+int tm_dispatch_makespan(const double *cost, double uniform, uint32_t nblocks, uint32_t sms,
+                         uint32_t slots_per_sm, double dispatch, double *makespan);
+
+struct tm_dispatch_in {
+  uint32_t grid_blocks, sm_count, blocks_per_sm;
+  double dispatch;           /* GPU-wide cycles between two blocks started */
+  double block_launch;       /* cycles a slot stays empty between two blocks */
+  double sector_cycles;      /* what a 32-byte sector costs an SM: its share of DRAM */
+};
+/* How much longer the grid's blocks, each at the cost its recorded work gives it, keep the
+   busiest SM than a grid of blocks like the replayed ones would (tr: the emulator's trace,
+   start/end: the replayed blocks' cycles, tm_sm_out). *ratio is 1 when every block did the
+   same work or the trace has no per-block totals. 0, or -1 when out of host memory. */
+int tm_dispatch_ratio(const struct tm_dispatch_in *in, const struct sim_trace *tr,
+                      const int64_t *start, const int64_t *end, double *ratio);
+
 #endif

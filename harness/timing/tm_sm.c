@@ -631,11 +631,12 @@ int tm_sm_run(const struct tm_sm_in *in, const struct tm_op *ops, const struct s
   s.w = calloc(s.nslots_w, sizeof *s.w);
   s.b = calloc(nblocks ? nblocks : 1, sizeof *s.b);
   out->block_start = calloc(nblocks ? nblocks : 1, sizeof *out->block_start);
+  out->block_end = calloc(nblocks ? nblocks : 1, sizeof *out->block_end);
   int64_t *slot_free = calloc(slots, sizeof *slot_free);
   uint8_t *why = calloc(s.nslots_w ? s.nslots_w : 1, 1);   /* each warp's state this cycle */
   s.atom = calloc(ATOM_LINES, sizeof *s.atom);
   int rc = -1;
-  if (!s.w || !s.b || !out->block_start || !slot_free || !why || !s.atom)
+  if (!s.w || !s.b || !out->block_start || !out->block_end || !slot_free || !why || !s.atom)
     goto done;
   for (uint32_t k = 0; k < s.nslots_w; k++) {
     s.w[k].ready = calloc(in->nregs ? in->nregs : 1, sizeof *s.w[k].ready);
@@ -664,6 +665,7 @@ int tm_sm_run(const struct tm_sm_in *in, const struct tm_op *ops, const struct s
     /* blocks: retire finished ones, start waiting ones in free slots */
     for (uint32_t k = 0; k < slots; k++) {
       if (slot_blk[k] >= 0 && s.b[slot_blk[k]].live == 0) {
+        out->block_end[slot_blk[k]] = t;
         slot_blk[k] = -1;
         slot_free[k] = t + in->costs.block_launch;
         resident_blocks--;
@@ -793,4 +795,6 @@ void tm_sm_out_free(struct tm_sm_out *o)
 {
   free(o->block_start);
   o->block_start = NULL;
+  free(o->block_end);
+  o->block_end = NULL;
 }

@@ -17,6 +17,7 @@ struct tm_sm_in {
 struct tm_sm_out {
   int64_t cycles;                  /* when the last block ended */
   int64_t *block_start;            /* per block (in dispatch order): the cycle it started */
+  int64_t *block_end;              /* ... and the cycle it ended (its last warp exited) */
   uint64_t issued;
   double stall[TM_STALL_COUNT];    /* warp-cycles per state */
   double warp_cycles;              /* resident warps summed over cycles */

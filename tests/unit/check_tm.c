@@ -1020,6 +1020,113 @@ START_TEST(test_trace_block_choice)
 END_TEST
 
 /* ---------------------------------------------------------------------------------------
+ * The grid's blocks over all SMs (tm_dispatch.c)
+ * ------------------------------------------------------------------------------------- */
+
+/* Greedy dispatch, worked by hand: each block, in index order, takes the slot that frees
+   first. Two SMs of one slot, block 0 four times as long as the others: SM 1 runs blocks 1
+   to 4 while SM 0 runs block 0, so the grid ends at 4 (round robin, SM 0 running blocks 0,
+   2 and 4, would end at 6). */
+START_TEST(test_dispatch_makespan)
+{
+  double m;
+  const double uneven[] = {4, 1, 1, 1, 1};
+  ck_assert_int_eq(tm_dispatch_makespan(uneven, 0, 5, 2, 1, 0, &m), 0);
+  ck_assert_double_eq(m, 4);
+  /* two SMs of two slots: blocks 0-3 end at 1, 4-6 at 2, and the long last one at 1 + 10 */
+  const double tail[] = {1, 1, 1, 1, 1, 1, 1, 10};
+  ck_assert_int_eq(tm_dispatch_makespan(tail, 0, 8, 2, 2, 0, &m), 0);
+  ck_assert_double_eq(m, 11);
+  /* the block scheduler: one block every 5 cycles, so the third starts at 10 */
+  ck_assert_int_eq(tm_dispatch_makespan(NULL, 1, 3, 1, 4, 5, &m), 0);
+  ck_assert_double_eq(m, 11);
+  /* alike blocks: the same as every block given the uniform cost; ceil(G / slots) rounds */
+  double same[1000], mu;
+  for (int i = 0; i < 1000; i++)
+    same[i] = 7;
+  ck_assert_int_eq(tm_dispatch_makespan(same, 0, 1000, 132, 2, 0, &m), 0);
+  ck_assert_int_eq(tm_dispatch_makespan(NULL, 7, 1000, 132, 2, 0, &mu), 0);
+  ck_assert_double_eq(m, mu);
+  ck_assert_double_eq(m, 7 * 4);                /* 1000 blocks on 264 slots: 4 rounds */
+  ck_assert_int_eq(tm_dispatch_makespan(NULL, 1, 3, 0, 4, 0, &m), -1);   /* no slots */
+}
+END_TEST
+
+/* A made-up trace of a grid of 132 x 8 blocks, one at a time on an SM: its k-th replayed
+   block the k-th wave's first, each replayed block `dur` cycles long; work[] the per-block
+   totals the trace has, nwork of them (the grid's blocks, or not). Returns the ratio. */
+static double dispatch_ratio_of(const struct sim_bwork *work, uint32_t nwork, int64_t dur)
+{
+  const uint32_t grid = 132 * 8;
+  enum { WAVES = 8 };
+  struct sim_tblock blk[WAVES];
+  int64_t start[WAVES], end[WAVES];
+  memset(blk, 0, sizeof blk);
+  for (uint32_t k = 0; k < WAVES; k++) {
+    blk[k].linear = 132 * k;
+    start[k] = dur * (int64_t)k;
+    end[k] = start[k] + dur;
+  }
+  struct sim_trace tr = {.blk = blk, .nblk = WAVES, .work = (struct sim_bwork *)work,
+                         .nwork = nwork};
+  struct tm_dispatch_in in = {.grid_blocks = grid, .sm_count = 132, .blocks_per_sm = 1,
+                              .dispatch = 1, .block_launch = 100, .sector_cycles = 2};
+  double ratio = 0;
+  ck_assert_int_eq(tm_dispatch_ratio(&in, &tr, start, end, &ratio), 0);
+  return ratio;
+}
+
+/* Blocks alike: the replay stands (exactly 1). The work of every 132nd block (the replayed
+   ones) moved to its neighbour: the replayed blocks were short, the others are not, and
+   the neighbours hold their SMs twice as long, so the grid is more than twice as long as
+   the replayed blocks say. Half of each wave's blocks twice as heavy as the replayed
+   ones: about 1.33 times (the mean work, 1.5 times the replayed blocks', with the fixed
+   part of each block's time). Without per-block totals for this grid: 1. Each replayed
+   block lasts 100 cycles (its launch) plus its work at one unit a cycle. */
+START_TEST(test_dispatch_ratio)
+{
+  enum { G = 132 * 8 };
+  static struct sim_bwork w[G];
+  for (uint32_t b = 0; b < G; b++)
+    w[b] = (struct sim_bwork){.warp_insts = 400, .sectors = 100};   /* 200 units */
+  ck_assert_double_eq(dispatch_ratio_of(w, G, 200), 1);
+  for (uint32_t b = 0; b < G; b += 132) {
+    w[b] = (struct sim_bwork){.warp_insts = 8};                     /* 2 units */
+    w[b + 1] = (struct sim_bwork){.warp_insts = 800, .sectors = 200};
+  }
+  double shifted = dispatch_ratio_of(w, G, 2);
+  ck_assert_msg(shifted >= 2, "work moved off the replayed blocks: x%.3f", shifted);
+  for (uint32_t b = 0; b < G; b++)
+    w[b] = (struct sim_bwork){.warp_insts = 400, .sectors = b % 132 >= 66 ? 200 : 100};
+  double heavy = dispatch_ratio_of(w, G, 200);
+  ck_assert_msg(heavy > 1.25 && heavy < 1.45, "half the blocks twice as heavy: x%.3f", heavy);
+  ck_assert_double_eq(dispatch_ratio_of(w, G - 1, 200), 1);   /* another grid's totals */
+  ck_assert_double_eq(dispatch_ratio_of(NULL, 0, 200), 1);
+}
+END_TEST
+
+/* The emulator's per-block totals: one for every block of the grid, adding up to the
+   launch's warp-instructions; alike blocks leave the replay's time as it is. */
+START_TEST(test_block_work_recorded)
+{
+  char *k = fma_ptx(1, 8, 0);
+  struct model x;
+  model_load(&x, k, 4096);
+  model_run(&x, "fma", 300, 64, 300);
+  ck_assert_uint_eq(x.r.trace.nwork, 300);
+  uint64_t sum = 0;
+  for (uint32_t b = 0; b < 300; b++) {
+    ck_assert_uint_eq(x.r.trace.work[b].warp_insts, x.r.trace.work[0].warp_insts);
+    sum += x.r.trace.work[b].warp_insts;
+  }
+  ck_assert_uint_eq(sum, x.r.counters.warp_insts);
+  ck_assert_double_eq(x.rep.dispatch_ratio, 1);
+  model_free(&x);
+  free(k);
+}
+END_TEST
+
+/* ---------------------------------------------------------------------------------------
  * End to end: arithmetic
  * ------------------------------------------------------------------------------------- */
 
@@ -1528,6 +1635,8 @@ Suite *suite_tm(void)
   tcase_add_loop_test(tc, test_classify_every_opcode, 0, PTX_OP_COUNT);
   tcase_add_test(tc, test_sm_dispatch);
   tcase_add_test(tc, test_plan);
+  tcase_add_test(tc, test_dispatch_makespan);
+  tcase_add_test(tc, test_dispatch_ratio);
   suite_add_tcase(s, tc);
   tc = tcase_create("model");
   tcase_set_timeout(tc, 30);
@@ -1548,6 +1657,7 @@ Suite *suite_tm(void)
   tcase_add_test(tc, test_cache_random_is_random);
   tcase_add_test(tc, test_named_barrier);
   tcase_add_test(tc, test_grid_dispatch);
+  tcase_add_test(tc, test_block_work_recorded);
   suite_add_tcase(s, tc);
   return s;
 }

@@ -2,7 +2,7 @@
 // multiple of 132 (the H100's and H200's SM count) moved to the next block. A GPU sends
 // blocks to whichever SM is free, so this is no faster there (one block does twice the
 // work); a model that simulated the blocks 0, 132, 264, ... as SM 0's would find SM 0 idle
-// and call it faster. tests/e2e/lab.c: it earns no speed-up.
+// and call it faster. tests/e2e/timing.c: it earns no speed-up.
 
 __constant__ int BLOCK_X = 64;
 __constant__ int BLOCK_Y = 4;

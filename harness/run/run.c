@@ -408,10 +408,8 @@ static int load_reference(struct ctx *c)
     }
     snprintf(inc, sizeof inc, "-I%.1000s/harness/run", exe);
   }
-  char *argv[] = {"cc", "-std=c11", "-O2", "-shared", "-fPIC", inc, "-o", so, src, NULL};
   char log[2048];
-  int st = run_exec_capture(argv, NULL, log, sizeof log);
-  if (st != 0) {
+  if (run_build_shared_lib(src, inc + 2, so, log, sizeof log, NULL) != 0) {
     snprintf(c->err, c->errlen, "the lab's reference %s did not build: %s", src, log);
     return -1;
   }
@@ -1398,18 +1396,7 @@ static int open_backend(struct ctx *c)
 
 static void nvcc_version(char *buf, size_t n)
 {
-  char nvcc[1024];
-  buf[0] = 0;
-  if (run_find_tool("nvcc", nvcc, sizeof nvcc))
-    return;
-  char *argv[] = {nvcc, "--version", NULL};
-  char out[2048];
-  run_exec_capture(argv, NULL, out, sizeof out);
-  char *r = strstr(out, "release ");
-  if (r) {
-    r[strcspn(r, "\n")] = 0;
-    snprintf(buf, n, "%s", r);
-  }
+  run_build_toolkit_line(buf, n);
 }
 
 /* The checks of tests u to the main size, not run, each saying why ("not run: the GPU hung on
@@ -1491,7 +1478,10 @@ static int run_here(const struct run_lab *lab, const struct run_opts *opts, stru
   snprintf(arch, sizeof arch, "sm_%d", c.have_prof && c.prof.sm >= 50 ? c.prof.sm : 90);
   if (c.have_prof && c.prof.sm < 50)
     snprintf(arch, sizeof arch, "sm_90");      /* teaching profiles of old GPUs: compile for today's */
-  enum run_build_status bs = run_build_ptx(kfile, arch, pv->ptx_file, res->build_log, sizeof res->build_log);
+  struct run_build_info binfo;
+  enum run_build_status bs = run_build_ptx_info(kfile, arch, pv->ptx_file, res->build_log,
+                                                sizeof res->build_log, &binfo);
+  snprintf(pv->build_from, sizeof pv->build_from, "%s", binfo.from_cache ? "cache" : "nvcc");
   if (bs == RUN_BUILD_NO_NVCC) {
     snprintf(err, errlen, "%s", res->build_log);
     return -1;

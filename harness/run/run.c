@@ -110,6 +110,8 @@ struct ctx {
   int sanitized;               /* compute-sanitizer was already run for a GPU fault */
   char hung[192];              /* the check or point on which the GPU hung; "" while it has not */
   struct run_progress *prog;   /* NULL when the run is not in a child */
+  struct run_inputs *inputs;   /* every launch's inputs, each made once (run_data.h); made
+                                  by the first launch_prepare */
   char *err;
   size_t errlen;
 };
@@ -408,10 +410,8 @@ static int load_reference(struct ctx *c)
     }
     snprintf(inc, sizeof inc, "-I%.1000s/harness/run", exe);
   }
-  char *argv[] = {"cc", "-std=c11", "-O2", "-shared", "-fPIC", inc, "-o", so, src, NULL};
   char log[2048];
-  int st = run_exec_capture(argv, NULL, log, sizeof log);
-  if (st != 0) {
+  if (run_build_shared_lib(src, inc + 2, so, log, sizeof log, NULL) != 0) {
     snprintf(c->err, c->errlen, "the lab's reference %s did not build: %s", src, log);
     return -1;
   }
@@ -433,7 +433,9 @@ static int load_reference(struct ctx *c)
 struct launch {
   struct run_sizes size, choices;
   uint64_t seed;
-  void *input[RUN_MAX_PARAMS];     /* what each buffer starts as (generated once) */
+  const void *input[RUN_MAX_PARAMS]; /* what each buffer starts as: c->inputs' (made once for
+                                       every launch of the same size and seed) ... */
+  uint32_t input_owned;             /* ... unless bit i says it is this launch's own */
   void *host[RUN_MAX_PARAMS];      /* what the device held after the run */
   void *expect[RUN_MAX_PARAMS];    /* the reference's view: inputs in, expected outputs out */
   uint64_t count[RUN_MAX_PARAMS];
@@ -456,9 +458,11 @@ struct launch {
 static void launch_free(struct ctx *c, struct launch *L)
 {
   for (uint32_t i = 0; i < c->lab->nparams; i++) {
-    free(L->input[i]);
-    free(L->host[i]);
-    free(L->expect[i]);
+    size_t bytes = (size_t)L->count[i] * run_elem_size(c->lab->params[i].elem);
+    if (L->input_owned >> i & 1)
+      free((void *)L->input[i]);
+    run_inputs_give_back(c->inputs, L->host[i], bytes);   /* for the next launch's */
+    run_inputs_give_back(c->inputs, L->expect[i], bytes);
     if (L->base[i])
       be_free(c->be, L->base[i]);
   }
@@ -558,24 +562,18 @@ static int launch_prepare(struct ctx *c, struct launch *L, char *why, size_t n)
     }
     L->count[i] = (uint64_t)cnt;
     size_t bytes = (size_t)cnt * run_elem_size(p->elem);
-    L->input[i] = malloc(bytes);
-    L->host[i] = malloc(bytes);
-    L->expect[i] = malloc(bytes);
+    int owned = 0;
+    if (!c->inputs)
+      c->inputs = run_inputs_new();             /* freed at the end of run_here */
+    L->input[i] = run_inputs_get(c->inputs, p->init, p->elem, L->count[i],
+                                 L->seed * 1000003u + i, &owned);
+    L->input_owned |= (uint32_t)owned << i;
+    L->host[i] = run_inputs_scratch(c->inputs, bytes);
+    L->expect[i] = run_inputs_scratch(c->inputs, bytes);
     if (!L->input[i] || !L->host[i] || !L->expect[i]) {
       snprintf(why, n, "out of host memory for %s (%zu bytes)", p->name, bytes);
       return -1;
     }
-    uint64_t seed = L->seed * 1000003u + i;
-    if (!strcmp(p->init, "rand"))
-      run_fill_rand(L->input[i], p->elem, L->count[i], seed);
-    else if (!strcmp(p->init, "iota"))
-      run_fill_iota(L->input[i], p->elem, L->count[i]);
-    else if (!strncmp(p->init, "chain=", 6))
-      run_fill_chain(L->input[i], p->elem, L->count[i], (uint64_t)strtoll(p->init + 6, NULL, 0));
-    else if (!strncmp(p->init, "fill=", 5))
-      run_fill_bits(L->input[i], p->elem, L->count[i], (uint64_t)strtoll(p->init + 5, NULL, 0));
-    else
-      memset(L->input[i], 0, bytes);
     char name[64];
     snprintf(name, sizeof name, "%s (parameter %u)", p->name, i);
     /* on the GPU, guard zones around each buffer catch writes past it, which nothing there
@@ -623,10 +621,15 @@ static void launch_reset(struct ctx *c, struct launch *L)
     if (p->role == RUN_ROLE_SCALAR)
       continue;
     size_t bytes = (size_t)L->count[i] * run_elem_size(p->elem);
-    memcpy(L->host[i], L->input[i], bytes);
-    if (p->role == RUN_ROLE_OUT)
+    const void *from = L->input[i];             /* an input: written as it was made */
+    if (p->role == RUN_ROLE_OUT) {
       run_poison(L->host[i], bytes);
-    be_write(c->be, L->dev[i], L->host[i], bytes);
+      from = L->host[i];
+    } else if (p->role != RUN_ROLE_IN) {        /* in and out: a copy the launch may change */
+      memcpy(L->host[i], L->input[i], bytes);
+      from = L->host[i];
+    }
+    be_write(c->be, L->dev[i], from, bytes);
     if (L->guard) {
       static uint8_t canary[GUARD_BYTES];
       for (uint64_t k = 0; k < GUARD_BYTES; k++)
@@ -1398,18 +1401,7 @@ static int open_backend(struct ctx *c)
 
 static void nvcc_version(char *buf, size_t n)
 {
-  char nvcc[1024];
-  buf[0] = 0;
-  if (run_find_tool("nvcc", nvcc, sizeof nvcc))
-    return;
-  char *argv[] = {nvcc, "--version", NULL};
-  char out[2048];
-  run_exec_capture(argv, NULL, out, sizeof out);
-  char *r = strstr(out, "release ");
-  if (r) {
-    r[strcspn(r, "\n")] = 0;
-    snprintf(buf, n, "%s", r);
-  }
+  run_build_toolkit_line(buf, n);
 }
 
 /* The checks of tests u to the main size, not run, each saying why ("not run: the GPU hung on
@@ -1491,7 +1483,10 @@ static int run_here(const struct run_lab *lab, const struct run_opts *opts, stru
   snprintf(arch, sizeof arch, "sm_%d", c.have_prof && c.prof.sm >= 50 ? c.prof.sm : 90);
   if (c.have_prof && c.prof.sm < 50)
     snprintf(arch, sizeof arch, "sm_90");      /* teaching profiles of old GPUs: compile for today's */
-  enum run_build_status bs = run_build_ptx(kfile, arch, pv->ptx_file, res->build_log, sizeof res->build_log);
+  struct run_build_info binfo;
+  enum run_build_status bs = run_build_ptx_info(kfile, arch, pv->ptx_file, res->build_log,
+                                                sizeof res->build_log, &binfo);
+  snprintf(pv->build_from, sizeof pv->build_from, "%s", binfo.from_cache ? "cache" : "nvcc");
   if (bs == RUN_BUILD_NO_NVCC) {
     snprintf(err, errlen, "%s", res->build_log);
     return -1;
@@ -1780,6 +1775,7 @@ out:
   ptx_module_free(&c.mod);
   ptx_sass_free(&c.sass);
   free(c.ptx);
+  run_inputs_free(c.inputs);
   return rc;
 }
 

@@ -109,6 +109,8 @@ struct run_provenance {
   char device[256];            /* GPU name and driver, or the emulator and its profile */
   char profile[64];
   char nvcc_version[64];
+  char build_from[8];          /* "nvcc", or "cache": the PTX was a build kept in the cache
+                                  (run_build.h), nvcc did not run */
   uint64_t seed;
   char sizes[160];             /* the problem size, as text */
   char kernel_file[1024];

@@ -6,6 +6,15 @@
  * folder, and nvcc runs there, confined to it and to its own files (run_sandbox.h), with
  * limits on its time and on the files it writes. The copy's path, in nvcc's messages and in
  * the PTX (.file), is written back to the real one.
+ *
+ * A build that succeeded is kept in the cache folder (run_cache.h) as entry ptx-KEY: the key
+ * hashes the file's bytes, its path (the PTX and the messages name it), the arch and nvcc's
+ * flags, the toolkit's version line, the confinement and include check (they decide which
+ * builds succeed) and this warplab (run_cache_hash_self); the entry holds the PTX, nvcc's
+ * messages (its warnings are shown again) and the manifest of the headers the preprocessor
+ * opened (size, modification time and inode of each, from its -MD list), checked on every
+ * use: a header changed since is a miss. A build that failed is not kept: its errors come
+ * from nvcc every time.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -16,7 +25,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "run/run.h"
 #include "run/run_build.h"
+#include "run/run_cache.h"
 #include "run/run_exec.h"
 #include "run/run_file.h"
 #include "run/run_incl.h"
@@ -26,6 +37,11 @@
 #define BUILD_MAX_SOURCE (16u << 20)
 #define RAW_LOG ((size_t)1 << 20)               /* nvcc's messages read, before tidying */
 #define DEPS_NAME "warplab-deps.d"              /* the preprocessor's list of files opened */
+#define BUILD_CACHE_FORMAT "ptx-entry-1"        /* what an entry holds and how: bump on a change */
+/* nvcc's flags after -arch: the preprocessor writes the list of every file it opened beside
+   the copy (GCC's -MD: headers that Thrust names from the kernel file's macros included) */
+static const char *const nvcc_flags[] = {"-ptx", "-lineinfo", "-Xcompiler", "-MD,-MF," DEPS_NAME};
+#define NVCC_NFLAGS (sizeof nvcc_flags / sizeof *nvcc_flags)
 /* a header opened (or asked for) outside the toolkit's and system's folders: the same words
    whether that path exists or not */
 #define BUILD_REFUSED "an #include (written in this file, or made by a header from macros " \
@@ -350,11 +366,260 @@ void run_build_isolation(char *buf, size_t n)
              : "include check off (WARPLAB_INCLUDE_CHECK=off)", self[0] ? "; " : "", self);
 }
 
+void run_build_toolkit_line(char *buf, size_t n)
+{
+  static char cached_for[4096], cached[128];
+  char nvcc[4096];
+  buf[0] = 0;
+  if (run_find_tool("nvcc", nvcc, sizeof nvcc))
+    return;
+  if (!cached_for[0] || strcmp(cached_for, nvcc)) {
+    char *argv[] = {nvcc, "--version", NULL};
+    char out[2048] = "";
+    cached[0] = 0;
+    run_exec_capture(argv, NULL, out, sizeof out);
+    char *r = strstr(out, "release ");
+    if (r) {
+      r[strcspn(r, "\n")] = 0;
+      snprintf(cached, sizeof cached, "%s", r);
+    }
+    snprintf(cached_for, sizeof cached_for, "%s", nvcc);
+  }
+  snprintf(buf, n, "%s", cached);
+}
+
+uint64_t run_build_key(const char *src, size_t len, const char *cu, const char *real,
+                       const char *arch, const char *toolkit, int checked)
+{
+  uint64_t h = run_cache_hash_str(RUN_CACHE_SEED, BUILD_CACHE_FORMAT);
+  h = run_cache_hash_self(h);
+  h = run_cache_hash_str(h, toolkit);
+  h = run_cache_hash_str(h, arch);
+  for (size_t i = 0; i < NVCC_NFLAGS; i++)
+    h = run_cache_hash_str(h, nvcc_flags[i]);
+  int64_t mode[3] = {checked, (int64_t)run_sandbox_probe(NULL, 0), (int64_t)len};
+  h = run_cache_hash(h, mode, sizeof mode);
+  h = run_cache_hash_str(h, cu);
+  h = run_cache_hash_str(h, real);
+  return run_cache_hash(h, src, len);
+}
+
+char *run_build_manifest(const char *deps, const char *cwd, const char *skip)
+{
+  const char *colon = deps ? strstr(deps, ": ") : NULL;
+  if (!colon)
+    colon = deps ? strstr(deps, ":\n") : NULL;
+  if (!colon)
+    return NULL;
+  const char *p = colon + 1;
+  size_t cap = 4096, k = 0, sl = skip ? strlen(skip) : 0;
+  char *out = malloc(cap);
+  char name[4096], path[8300];
+  int r;
+  if (!out)
+    return NULL;
+  out[0] = 0;
+  while (out && (r = next_dep(&p, name, sizeof name)) == 0) {
+    if (name[0] != '/')
+      snprintf(path, sizeof path, "%s/%s", cwd, name);
+    else
+      snprintf(path, sizeof path, "%s", name);
+    struct stat st;
+    if (sl && !strncmp(path, skip, sl) && path[sl] == '/')
+      continue;                                 /* the copy: its bytes are in the key */
+    if (strchr(path, '\n') || stat(path, &st) != 0)
+      break;
+    if (k + strlen(path) + 80 > cap) {
+      char *bigger = realloc(out, cap *= 2);
+      if (!bigger)
+        break;
+      out = bigger;
+    }
+    k += (size_t)snprintf(out + k, cap - k, "%lld %lld.%09ld %llu %s\n", (long long)st.st_size,
+                          (long long)st.st_mtim.tv_sec, st.st_mtim.tv_nsec,
+                          (unsigned long long)st.st_ino, path);
+  }
+  if (r != 1) {                                 /* a file not stat'ed, or a name too long */
+    free(out);
+    return NULL;
+  }
+  return out;
+}
+
+int run_build_manifest_fresh(const char *manifest)
+{
+  char line[8400], now[8400];
+  const char *s = manifest;
+  while (s && *s) {
+    size_t len = strcspn(s, "\n");
+    if (len >= sizeof line)
+      return 0;
+    memcpy(line, s, len);
+    line[len] = 0;
+    s += len + (s[len] == '\n');
+    /* the path is what follows the third blank */
+    const char *path = line;
+    for (int b = 0; b < 3 && path; b++)
+      path = strchr(path, ' ') ? strchr(path, ' ') + 1 : NULL;
+    struct stat st;
+    if (!path || stat(path, &st) != 0)
+      return 0;
+    snprintf(now, sizeof now, "%lld %lld.%09ld %llu %s", (long long)st.st_size,
+             (long long)st.st_mtim.tv_sec, st.st_mtim.tv_nsec, (unsigned long long)st.st_ino, path);
+    if (strcmp(now, line))
+      return 0;
+  }
+  return 1;
+}
+
+/* The build kept under key, when there is one and every header it read is as it was: the PTX
+   written to ptx_out, nvcc's messages into log. Returns 0, or -1 (a miss: nothing written). */
+static int cache_load(uint64_t key, const char *ptx_out, char *log, size_t loglen)
+{
+  char *data = NULL;
+  size_t len = 0;
+  if (run_cache_blob_load("ptx", key, &data, &len))
+    return -1;
+  const char *end = data + len;
+  const char *manifest = data;
+  const char *msgs = manifest + strlen(manifest) + 1;
+  const char *ptx = msgs < end ? msgs + strlen(msgs) + 1 : NULL;
+  int rc = -1;
+  if (ptx && ptx <= end && run_build_manifest_fresh(manifest)) {
+    FILE *f = fopen(ptx_out, "wb");
+    size_t pl = (size_t)(end - ptx);
+    if (f) {
+      int ok = fwrite(ptx, 1, pl, f) == pl;
+      if (fclose(f) == 0 && ok)
+        rc = 0;
+    }
+    if (rc == 0)
+      snprintf(log, loglen, "%s", msgs);
+  }
+  free(data);
+  return rc;
+}
+
+/* Keep a build that succeeded under key: its manifest, messages and PTX (ptx, len bytes). */
+static void cache_store(uint64_t key, const char *manifest, const char *msgs, const char *ptx,
+                        size_t len)
+{
+  size_t ml = strlen(manifest) + 1, gl = strlen(msgs) + 1;
+  char *data = malloc(ml + gl + len);
+  if (!data)
+    return;
+  memcpy(data, manifest, ml);
+  memcpy(data + ml, msgs, gl);
+  memcpy(data + ml + gl, ptx, len);
+  run_cache_blob_store("ptx", key, data, ml + gl + len);
+  free(data);
+}
+
+/* The C compiler's version line (`cc --version`'s first), asked once in a process. */
+static void cc_version(char *buf, size_t n)
+{
+  static char cached[160];
+  static int asked;
+  if (!asked) {
+    char *argv[] = {"cc", "--version", NULL};
+    char out[2048] = "";
+    run_exec_capture(argv, NULL, out, sizeof out);
+    out[strcspn(out, "\n")] = 0;
+    snprintf(cached, sizeof cached, "%s", out);
+    asked = 1;
+  }
+  snprintf(buf, n, "%s", cached);
+}
+
+int run_build_shared_lib(const char *src, const char *inc_dir, const char *so_out, char *log,
+                         size_t loglen, int *from_cache)
+{
+  char inc[1100], deps[1200], ccv[160];
+  static const char *const flags[] = {"-std=c11", "-O2", "-shared", "-fPIC"};
+  enum { NF = sizeof flags / sizeof *flags };
+  log[0] = 0;
+  if (from_cache)
+    *from_cache = 0;
+  snprintf(inc, sizeof inc, "-I%s", inc_dir);
+  snprintf(deps, sizeof deps, "%s.d", so_out);
+  size_t slen = 0;
+  char *text = run_read_file(src, &slen);
+  cc_version(ccv, sizeof ccv);
+  uint64_t key = run_cache_hash_self(run_cache_hash_str(RUN_CACHE_SEED, "refso-entry-1"));
+  key = run_cache_hash_str(key, ccv);
+  for (int i = 0; i < NF; i++)
+    key = run_cache_hash_str(key, flags[i]);
+  key = run_cache_hash_str(key, inc);
+  key = run_cache_hash_str(key, src);
+  key = text ? run_cache_hash(key, text, slen) : key;
+  free(text);
+  /* an entry: the manifest of the headers read, a NUL, the library's bytes */
+  char *kept = NULL;
+  size_t klen = 0;
+  if (text && run_cache_blob_load("refso", key, &kept, &klen) == 0) {
+    size_t ml = strlen(kept);
+    int ok = 0;
+    if (ml < klen && run_build_manifest_fresh(kept)) {
+      FILE *f = fopen(so_out, "wb");
+      if (f) {
+        ok = fwrite(kept + ml + 1, 1, klen - ml - 1, f) == klen - ml - 1;
+        ok &= fclose(f) == 0;
+      }
+    }
+    free(kept);
+    if (ok) {
+      if (from_cache)
+        *from_cache = 1;
+      return 0;
+    }
+  }
+  char *argv[NF + 9];
+  int na = 0;
+  argv[na++] = "cc";
+  for (int i = 0; i < NF; i++)
+    argv[na++] = (char *)flags[i];
+  argv[na++] = inc;
+  argv[na++] = "-MD";
+  argv[na++] = "-MF";
+  argv[na++] = deps;
+  argv[na++] = "-o";
+  argv[na++] = (char *)so_out;
+  argv[na++] = (char *)src;
+  argv[na] = NULL;
+  int st = run_exec_capture(argv, NULL, log, loglen);
+  char *dtext = st == 0 ? run_read_file(deps, &klen) : NULL;
+  char cwd[4096];
+  char *manifest = dtext && getcwd(cwd, sizeof cwd) ? run_build_manifest(dtext, cwd, NULL) : NULL;
+  size_t solen = 0;
+  char *so = manifest ? run_read_file(so_out, &solen) : NULL;
+  size_t ml = manifest ? strlen(manifest) + 1 : 0;
+  char *entry = so ? malloc(ml + solen) : NULL;
+  if (entry) {
+    memcpy(entry, manifest, ml);
+    memcpy(entry + ml, so, solen);
+    run_cache_blob_store("refso", key, entry, ml + solen);
+  }
+  free(entry);
+  free(so);
+  free(manifest);
+  free(dtext);
+  unlink(deps);
+  return st == 0 ? 0 : -1;
+}
+
 enum run_build_status run_build_ptx(const char *cu, const char *arch, const char *ptx_out,
                                     char *log, size_t loglen)
 {
+  return run_build_ptx_info(cu, arch, ptx_out, log, loglen, NULL);
+}
+
+enum run_build_status run_build_ptx_info(const char *cu, const char *arch, const char *ptx_out,
+                                         char *log, size_t loglen, struct run_build_info *info)
+{
   char nvcc[4096];
   log[0] = 0;
+  if (info)
+    memset(info, 0, sizeof *info);
   if (run_find_tool("nvcc", nvcc, sizeof nvcc) != 0) {
     snprintf(log, loglen,
              "nvcc (the CUDA Toolkit's compiler) was not found on PATH or in /usr/local/cuda/bin.\n"
@@ -395,6 +660,19 @@ enum run_build_status run_build_ptx(const char *cu, const char *arch, const char
       snprintf(log, loglen, "cannot check %s: out of host memory\n", cu);
     return refused < 0 ? RUN_BUILD_SYSTEM : RUN_BUILD_FAILED;
   }
+  char toolkit[128];
+  run_build_toolkit_line(toolkit, sizeof toolkit);
+  const char *to = strpbrk(real, "\"\\") ? NULL : real;   /* the path the PTX names (below) */
+  uint64_t key = run_build_key(src, srclen, cu, to ? to : "(copy)", archflag, toolkit,
+                               include_check_on(kind));
+  if (info)
+    info->key = key;
+  if (cache_load(key, ptx_out, log, loglen) == 0) {
+    free(src);
+    if (info)
+      info->from_cache = 1;
+    return RUN_BUILD_OK;
+  }
 
   /* a fresh private folder: work/ (the copy, nvcc's output and temp files) and root/ (the
      namespace's root, when that is the confinement) */
@@ -413,7 +691,7 @@ enum run_build_status run_build_ptx(const char *cu, const char *arch, const char
   snprintf(deps, sizeof deps, "%s/" DEPS_NAME, work);
   snprintf(out, sizeof out, "%s/out.ptx", work);
   enum run_build_status rs = RUN_BUILD_SYSTEM;
-  char *ptx = NULL, *fixed = NULL, *raw = NULL;
+  char *ptx = NULL, *fixed = NULL, *raw = NULL, *manifest = NULL;
   struct run_sandbox *sb = malloc(sizeof *sb);
   FILE *f = NULL;
   int ready = sb && !mkdir(work, 0700) && !mkdir(root, 0700) && (f = fopen(copy, "wb"));
@@ -427,10 +705,16 @@ enum run_build_status run_build_ptx(const char *cu, const char *arch, const char
     snprintf(log, loglen, "cannot prepare the build folder %s: %s\n", base, strerror(errno));
     goto out;
   }
-  /* the preprocessor writes the list of every file it opened beside the copy (GCC's -MD:
-     headers that Thrust names from the kernel file's macros included), checked below */
-  char *argv[] = {nvcc, archflag, "-ptx", "-lineinfo", "-Xcompiler", "-MD,-MF," DEPS_NAME,
-                  "-o", out, copy, NULL};
+  char *argv[4 + NVCC_NFLAGS + 3];
+  int na = 0;
+  argv[na++] = nvcc;
+  argv[na++] = archflag;
+  for (size_t i = 0; i < NVCC_NFLAGS; i++)
+    argv[na++] = (char *)nvcc_flags[i];
+  argv[na++] = "-o";
+  argv[na++] = out;
+  argv[na++] = copy;
+  argv[na] = NULL;
   size_t rawlen = loglen < RAW_LOG ? RAW_LOG : loglen + 1;
   if (!(raw = malloc(rawlen))) {
     snprintf(log, loglen, "cannot run nvcc: out of host memory\n");
@@ -468,6 +752,7 @@ enum run_build_status run_build_ptx(const char *cu, const char *arch, const char
               strlen(raw) + 1 >= rawlen;
   int listed = dtext != NULL;
   int outside = fatal || (dtext && run_build_deps_ok(dtext, work, al, nal)) || (!dtext && rc == 0);
+  manifest = dtext && rc == 0 ? run_build_manifest(dtext, work, work) : NULL;
   free(dtext);
   if (outside && include_check_on(kind)) {
     snprintf(log, loglen, "%s: error: " BUILD_REFUSED "\n", cu);
@@ -501,14 +786,16 @@ enum run_build_status run_build_ptx(const char *cu, const char *arch, const char
   size_t cap = len + 64 * strlen(real) + 4096;
   fixed = ptx ? malloc(cap) : NULL;
   /* A '"' or '\' in the real path would need escaping inside the PTX string: keep the copy's
-     path there instead (line numbers are unaffected; only the file name shown differs). */
-  const char *to = strpbrk(real, "\"\\") ? copy : real;
+     path there instead (line numbers are unaffected; only the file name shown differs), and
+     such a build is not kept (the copy's path is another every time). */
   rs = RUN_BUILD_SYSTEM;
-  if (fixed && replace_all(ptx, copy, to, fixed, cap) == 0 && (f = fopen(ptx_out, "wb"))) {
+  if (fixed && replace_all(ptx, copy, to ? to : copy, fixed, cap) == 0 && (f = fopen(ptx_out, "wb"))) {
     size_t fl = strlen(fixed);
     int ok = fwrite(fixed, 1, fl, f) == fl;
     if (fclose(f) == 0 && ok)
       rs = RUN_BUILD_OK;
+    if (rs == RUN_BUILD_OK && to && manifest)
+      cache_store(key, manifest, log, fixed, fl);
   }
   if (rs != RUN_BUILD_OK)
     snprintf(log + strlen(log), loglen - strlen(log), "cannot write %s: %s\n", ptx_out, strerror(errno));
@@ -517,6 +804,7 @@ out:
   free(raw);
   free(ptx);
   free(fixed);
+  free(manifest);
   free(sb);
   rm_tree(base);
   return rs;

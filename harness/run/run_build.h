@@ -9,11 +9,16 @@
  * refused in the same words, the compiler's messages withheld. Its diagnostics are
  * rewritten to the editor-friendly "file:line: error: ..." form and returned to the caller
  * verbatim otherwise.
+ *
+ * A build that succeeded is kept in the cache folder (run_cache.h) and used again while the
+ * file, its path, the arch, nvcc's flags, the toolkit, warplab's version and every header the
+ * preprocessor opened are as they were; WARPLAB_CACHE=off builds every time.
  */
 #ifndef WARPLAB_RUN_BUILD_H
 #define WARPLAB_RUN_BUILD_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 enum run_build_status {
   RUN_BUILD_OK = 0,
@@ -29,11 +34,49 @@ struct run_incl_opts;
    /usr/include may be named; strict where nvcc runs unconfined. */
 void run_build_incl_opts(const struct run_toolkit *tk, int strict, struct run_incl_opts *o);
 
+/* What run_build_ptx_info tells of a build besides its status. */
+struct run_build_info {
+  int from_cache;        /* the PTX and messages came from the cache: nvcc did not run */
+  uint64_t key;          /* the build's cache key (0 when not reached) */
+};
+
 /* Compile cu to PTX at ptx_out for arch ("sm_90") with -lineinfo. On return, log holds
    nvcc's messages (warnings too), with "f.cu(12): error" rewritten as "f.cu:12: error", or
    the include check's refusals (RUN_BUILD_FAILED, nvcc not run). */
 enum run_build_status run_build_ptx(const char *cu, const char *arch, const char *ptx_out,
                                     char *log, size_t loglen);
+
+/* run_build_ptx, and into *info (NULL: not wanted) whether the build came from the cache. */
+enum run_build_status run_build_ptx_info(const char *cu, const char *arch, const char *ptx_out,
+                                         char *log, size_t loglen, struct run_build_info *info);
+
+/* Build the C file src (a lab's reference: warplab's own code, not a student's) into the
+   shared library so_out with the system's C compiler (cc -std=c11 -O2 -shared -fPIC
+   -Iinc_dir), or copy the library kept in the cache for the same file, flags, compiler and
+   headers (*from_cache set to 1; from_cache may be NULL). Returns 0, or -1 with cc's
+   messages in log. */
+int run_build_shared_lib(const char *src, const char *inc_dir, const char *so_out, char *log,
+                         size_t loglen, int *from_cache);
+
+/* The toolkit's version line, from `nvcc --version` ("release 13.0, V13.0.88"; "" when nvcc
+   is not found or does not say), asked once per nvcc path in a process. */
+void run_build_toolkit_line(char *buf, size_t n);
+
+/* The cache key of a build of the len bytes at src, the file cu (as named) at real path real,
+   for archflag ("-arch=sm_90") with the toolkit whose version line is toolkit; checked: the
+   include check is on (it and the confinement, probed here, decide which builds succeed),
+   and this warplab (run_cache_hash_self). */
+uint64_t run_build_key(const char *src, size_t len, const char *cu, const char *real,
+                       const char *archflag, const char *toolkit, int checked);
+
+/* The manifest of the files a dependency list (deps, as for run_build_deps_ok; relative
+   names from folder cwd) names, those beneath folder skip left out: a line "SIZE MTIME INODE
+   PATH" each (malloc'd). NULL when a file cannot be stat'ed or the list cannot be read. */
+char *run_build_manifest(const char *deps, const char *cwd, const char *skip);
+
+/* Whether every file of a manifest still has the size, modification time and inode it
+   lists: 1 yes, 0 no (one changed, is gone, or a line cannot be read). */
+int run_build_manifest_fresh(const char *manifest);
 
 /* Check a dependency list (deps: make's rule as GCC's -MD writes it, "t.o: a.cu /x/y.h \\\n
    ...") against the folders whose files a build may read (allowed[0..n-1], real paths):

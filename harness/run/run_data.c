@@ -1,5 +1,6 @@
 /* run_data.c: element types, the seeded generator and poison (see run_data.h). */
 #include <pthread.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -198,4 +199,106 @@ void run_fill_bits(void *buf, enum run_elem e, uint64_t count, uint64_t v)
 void run_poison(void *buf, size_t bytes)
 {
   memset(buf, 0xff, bytes);
+}
+
+void run_fill_init(void *buf, const char *init, enum run_elem e, uint64_t count, uint64_t seed)
+{
+  if (!strcmp(init, "rand"))
+    run_fill_rand(buf, e, count, seed);
+  else if (!strcmp(init, "iota"))
+    run_fill_iota(buf, e, count);
+  else if (!strncmp(init, "chain=", 6))
+    run_fill_chain(buf, e, count, (uint64_t)strtoll(init + 6, NULL, 0));
+  else if (!strncmp(init, "fill=", 5))
+    run_fill_bits(buf, e, count, (uint64_t)strtoll(init + 5, NULL, 0));
+  else
+    memset(buf, 0, (size_t)count * run_elem_size(e));
+}
+
+#define POOL_MAX 64
+
+/* One input made: what made it, and its bytes. */
+struct pooled {
+  char init[64];
+  enum run_elem e;
+  uint64_t count, seed;
+  void *buf;
+};
+
+#define SPARE_MAX 32
+
+struct run_inputs {
+  struct pooled in[POOL_MAX];
+  unsigned n;
+  struct {                     /* scratch buffers given back, for the next launch */
+    void *buf;
+    size_t bytes;
+  } spare[SPARE_MAX];
+  unsigned nspare;
+};
+
+struct run_inputs *run_inputs_new(void)
+{
+  return calloc(1, sizeof(struct run_inputs));
+}
+
+const void *run_inputs_get(struct run_inputs *pool, const char *init, enum run_elem e,
+                           uint64_t count, uint64_t seed, int *owned)
+{
+  /* the seed makes only "rand"'s bytes: other rules match whatever it is */
+  uint64_t s = !strcmp(init, "rand") ? seed : 0;
+  size_t il = strlen(init);
+  *owned = 0;
+  for (unsigned i = 0; pool && il < sizeof pool->in[0].init && i < pool->n; i++) {
+    const struct pooled *q = &pool->in[i];
+    if (q->e == e && q->count == count && q->seed == s && !strcmp(q->init, init))
+      return q->buf;
+  }
+  void *buf = malloc((size_t)count * run_elem_size(e) + !count);
+  if (!buf)
+    return NULL;
+  run_fill_init(buf, init, e, count, seed);
+  if (!pool || pool->n == POOL_MAX || il >= sizeof pool->in[0].init) {
+    *owned = 1;
+    return buf;
+  }
+  struct pooled *q = &pool->in[pool->n++];
+  memcpy(q->init, init, il + 1);
+  q->e = e;
+  q->count = count;
+  q->seed = s;
+  q->buf = buf;
+  return buf;
+}
+
+void *run_inputs_scratch(struct run_inputs *pool, size_t bytes)
+{
+  for (unsigned i = 0; pool && i < pool->nspare; i++)
+    if (pool->spare[i].bytes == bytes) {
+      void *buf = pool->spare[i].buf;
+      pool->spare[i] = pool->spare[--pool->nspare];
+      return buf;
+    }
+  return malloc(bytes + !bytes);
+}
+
+void run_inputs_give_back(struct run_inputs *pool, void *buf, size_t bytes)
+{
+  if (!buf)
+    return;
+  if (!pool || pool->nspare == SPARE_MAX) {
+    free(buf);
+    return;
+  }
+  pool->spare[pool->nspare].buf = buf;
+  pool->spare[pool->nspare++].bytes = bytes;
+}
+
+void run_inputs_free(struct run_inputs *pool)
+{
+  for (unsigned i = 0; pool && i < pool->n; i++)
+    free(pool->in[i].buf);
+  for (unsigned i = 0; pool && i < pool->nspare; i++)
+    free(pool->spare[i].buf);
+  free(pool);
 }

@@ -9,6 +9,12 @@
  *
  * Poison fills an output with all-ones bytes before a launch: NaN for floats, -1 for
  * integers, so an element the kernel never wrote cannot pass for a right answer.
+ *
+ * A run's inputs come from a pool (struct run_inputs): the same rule, type, count and seed
+ * give the same bytes, so a buffer is made once and shared by every launch that asks for it
+ * (each test of the same size, the main size's test and its measurement, the sweep points
+ * whose arguments change but whose buffers do not); the buffers a launch writes into are
+ * given back to it and handed out again to the next launch of the same sizes.
  */
 #ifndef WARPLAB_RUN_DATA_H
 #define WARPLAB_RUN_DATA_H
@@ -44,5 +50,32 @@ void run_fill_chain(void *buf, enum run_elem e, uint64_t count, uint64_t step);
 void run_fill_bits(void *buf, enum run_elem e, uint64_t count, uint64_t v);
 /* All-ones bytes. */
 void run_poison(void *buf, size_t bytes);
+
+/* count elements of e made by rule init: "rand" (run_fill_rand with seed), "iota",
+   "chain=STEP", "fill=BITS"; anything else zeros. */
+void run_fill_init(void *buf, const char *init, enum run_elem e, uint64_t count, uint64_t seed);
+
+struct run_inputs;
+
+/* An empty pool of inputs, or NULL when out of memory. */
+struct run_inputs *run_inputs_new(void);
+
+/* The count elements of e made by rule init with seed (run_fill_init), made on the first
+   ask and kept in pool: the caller reads them and never writes or frees them. NULL when out
+   of memory. A pool that is full (or NULL) still answers: with a buffer made for this ask
+   alone, which *owned says the caller must free (0 for a pooled one). */
+const void *run_inputs_get(struct run_inputs *pool, const char *init, enum run_elem e,
+                           uint64_t count, uint64_t seed, int *owned);
+
+/* A buffer of bytes bytes to write into (its contents undefined): one given back to pool of
+   that size, else a new one (malloc). NULL when out of memory. */
+void *run_inputs_scratch(struct run_inputs *pool, size_t bytes);
+
+/* Give scratch buffer buf of bytes bytes back to pool for run_inputs_scratch to hand out
+   again (freed when the pool is NULL or holds enough; NULL buf: nothing). */
+void run_inputs_give_back(struct run_inputs *pool, void *buf, size_t bytes);
+
+/* Free the pool and every buffer it holds (NULL: nothing). */
+void run_inputs_free(struct run_inputs *pool);
 
 #endif

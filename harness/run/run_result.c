@@ -132,6 +132,8 @@ json_t *run_result_json(const struct run_lab *lab, const struct run_result *r, c
     json_object_set_new(json_object_get(o, "provenance"), "timing_model", json_string(p->timing_note));
   if (p->isolation[0])
     json_object_set_new(json_object_get(o, "provenance"), "isolation", json_string(p->isolation));
+  if (p->build_from[0])
+    json_object_set_new(json_object_get(o, "provenance"), "build", json_string(p->build_from));
   json_t *ph = json_object();
   for (int i = 0; i < RUN_PHASE_COUNT; i++)
     json_object_set_new(ph, run_phase_name((enum run_phase)i), json_real(r->phase_s[i]));
@@ -270,6 +272,7 @@ int run_result_load(const char *dir, struct run_result *r, char *lab_id, size_t 
   copy(r->prov.ncu_note, sizeof r->prov.ncu_note, json_object_get(p, "metrics_source"));
   copy(r->prov.timing_note, sizeof r->prov.timing_note, json_object_get(p, "timing_model"));
   copy(r->prov.isolation, sizeof r->prov.isolation, json_object_get(p, "isolation"));
+  copy(r->prov.build_from, sizeof r->prov.build_from, json_object_get(p, "build"));
   json_t *seed = json_object_get(p, "seed");
   r->prov.seed = json_is_integer(seed) ? (uint64_t)json_integer_value(seed) : 0;
   r->prov.sm_clock_mhz = u32(json_object_get(p, "sm_clock_mhz"));

@@ -1,5 +1,7 @@
 /* run_sass.c: ptxas and nvdisasm on a PTX file, confined, read into its SASS map
-   (run_sass.h). */
+   (run_sass.h). nvdisasm's listing is kept in the cache folder (run_cache.h, entry sass-KEY:
+   the PTX's bytes, the arch and the toolkit's version line), so the same PTX is assembled
+   and listed once. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,6 +10,7 @@
 #include <unistd.h>
 
 #include "run/run_build.h"
+#include "run/run_cache.h"
 #include "run/run_exec.h"
 #include "run/run_file.h"
 #include "run/run_sandbox.h"
@@ -59,6 +62,31 @@ static enum run_sass_status run_tool(char *const argv[], const char *work, const
   return RUN_SASS_OK;
 }
 
+/* The listing text (len bytes) read into the SASS map of m, into out. */
+static enum run_sass_status read_listing(const char *text, size_t len, const struct ptx_module *m,
+                                         struct ptx_sass *out, char *log, size_t loglen)
+{
+  enum run_sass_status st = RUN_SASS_OK;
+  struct ptx_sass_lines lines;
+  if (len + 1 >= LISTING_MAX) {
+    snprintf(log, loglen, "nvdisasm's listing is longer than %zu MiB\n", LISTING_MAX >> 20);
+    st = RUN_SASS_FAILED;
+  } else if (ptx_sass_parse(text, len, &lines) != 0) {
+    snprintf(log, loglen, "nvdisasm's listing holds no code\n");
+    st = RUN_SASS_FAILED;
+  } else {
+    if (!lines.nlines) {
+      snprintf(log, loglen, "nvdisasm's listing has no PTX line information\n");
+      st = RUN_SASS_FAILED;
+    } else if (ptx_sass_attach(m, &lines, out) != 0) {
+      snprintf(log, loglen, "out of memory reading nvdisasm's listing\n");
+      st = RUN_SASS_SYSTEM;
+    }
+    ptx_sass_lines_free(&lines);
+  }
+  return st;
+}
+
 enum run_sass_status run_sass(const char *ptx, const char *arch, const struct ptx_module *m,
                               struct ptx_sass *out, char *log, size_t loglen)
 {
@@ -85,6 +113,25 @@ enum run_sass_status run_sass(const char *ptx, const char *arch, const struct pt
   if (!src) {
     snprintf(log, loglen, "%s: %s\n", ptx, strerror(errno));
     return RUN_SASS_FAILED;
+  }
+  char toolkit[128];
+  run_build_toolkit_line(toolkit, sizeof toolkit);
+  uint64_t key = run_cache_hash_self(run_cache_hash_str(RUN_CACHE_SEED, "sass-listing-1"));
+  key = run_cache_hash_str(key, toolkit);
+  key = run_cache_hash_str(key, archflag);
+  key = run_cache_hash(key, src, plen);
+  char *kept = NULL;
+  size_t klen = 0;
+  if (run_cache_blob_load("sass", key, &kept, &klen) == 0) {
+    enum run_sass_status ks = read_listing(kept, klen, m, out, log, loglen);
+    free(kept);
+    if (ks == RUN_SASS_OK) {
+      free(src);
+      return ks;
+    }
+    ptx_sass_free(out);                         /* a listing kept that does not read: made again */
+    memset(out, 0, sizeof *out);
+    log[0] = 0;
   }
   char base[1024], work[1100], root[1100], copy[1200], cubin[1200];
   if (run_build_private_folder("sass", base, sizeof base, log, loglen)) {
@@ -117,23 +164,9 @@ enum run_sass_status run_sass(const char *ptx, const char *arch, const struct pt
   if (st != RUN_SASS_OK)
     goto out;
   size_t len = strlen(text);
-  struct ptx_sass_lines lines;
-  if (len + 1 >= LISTING_MAX) {
-    snprintf(log, loglen, "nvdisasm's listing is longer than %zu MiB\n", LISTING_MAX >> 20);
-    st = RUN_SASS_FAILED;
-  } else if (ptx_sass_parse(text, len, &lines) != 0) {
-    snprintf(log, loglen, "nvdisasm's listing holds no code\n");
-    st = RUN_SASS_FAILED;
-  } else {
-    if (!lines.nlines) {
-      snprintf(log, loglen, "nvdisasm's listing has no PTX line information\n");
-      st = RUN_SASS_FAILED;
-    } else if (ptx_sass_attach(m, &lines, out) != 0) {
-      snprintf(log, loglen, "out of memory reading nvdisasm's listing\n");
-      st = RUN_SASS_SYSTEM;
-    }
-    ptx_sass_lines_free(&lines);
-  }
+  st = read_listing(text, len, m, out, log, loglen);
+  if (st == RUN_SASS_OK)
+    run_cache_blob_store("sass", key, text, len);
 out:
   free(src);
   free(text);

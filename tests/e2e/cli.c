@@ -243,6 +243,36 @@ START_TEST(cli_main_first)
 }
 END_TEST
 
+/* The build cache (run_build.h): a second run of the same kernel file takes its PTX from the
+   cache, nvcc not run (provenance "build": "cache"), with the same PTX and the same results;
+   WARPLAB_CACHE=off builds with nvcc again. */
+START_TEST(cli_build_cache)
+{
+  setenv("WARPLAB_CACHE", e2e_tmp("cache"), 1);
+  struct e2e_run *r[3];
+  const char *ptx[3];
+  for (int i = 0; i < 3; i++) {
+    if (i == 2)
+      setenv("WARPLAB_CACHE", "off", 1);
+    r[i] = e2e_warplab("run", "01", "--solution", "--backend", "emu", "--quick", "--json",
+                       "--results", e2e_tmp(e2e_fmt("results%d", i)), (char *)NULL);
+    ck_assert_msg(r[i]->status == 0, "%s\n%s", r[i]->cmd, r[i]->err);
+    ptx[i] = e2e_read_text(e2e_jstr(r[i], "provenance/ptx"));
+    ck_assert_ptr_nonnull(ptx[i]);
+  }
+  unsetenv("WARPLAB_CACHE");
+  ck_assert_str_eq(e2e_jstr(r[0], "provenance/build"), "nvcc");
+  ck_assert_str_eq(e2e_jstr(r[1], "provenance/build"), "cache");
+  ck_assert_str_eq(e2e_jstr(r[2], "provenance/build"), "nvcc");
+  ck_assert_str_eq(ptx[0], ptx[1]);
+  ck_assert_str_eq(ptx[0], ptx[2]);
+  for (int i = 1; i < 3; i++) {
+    ck_assert_int_eq(e2e_jint(r[i], "registers"), e2e_jint(r[0], "registers"));
+    ck_assert_str_eq(e2e_jstr(r[i], "tests/0/state"), "pass");
+  }
+}
+END_TEST
+
 void e2e_add_cli_tests(Suite *s)
 {
   TCase *tc = tcase_create("cli");
@@ -258,6 +288,7 @@ void e2e_add_cli_tests(Suite *s)
     tcase_add_test(tc, cli_answers_link_refused);
     tcase_add_test(tc, cli_labs_copied_alone);
     tcase_add_test(tc, cli_main_first);
+    tcase_add_test(tc, cli_build_cache);
   }
   suite_add_tcase(s, tc);
 }

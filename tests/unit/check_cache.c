@@ -1,12 +1,21 @@
-/* check_cache.c: the reference-run cache (harness/run/run_cache.c): its key follows every input
- * a run's figures depend on, and an entry reads back as it was written. */
+/* check_cache.c: the cache folder (harness/run/run_cache.c): the reference-run cache's key
+ * follows every input a run's figures depend on, and an entry reads back as it was written;
+ * a tool's output (run_cache_blob_*) reads back whole or not at all; the build cache
+ * (run_build.c) keys on the source, the flags, the toolkit and every header read, and a
+ * second build of the same file does not run nvcc. */
 #include <check.h>
+#include <dirent.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
+#include "run/run_build.h"
 #include "run/run_cache.h"
+#include "run/run_file.h"
 #include "suites.h"
 
 static char dir[64], kfile[128];
@@ -103,6 +112,183 @@ START_TEST(test_round_trip)
 }
 END_TEST
 
+/* The number of entries of kind ("ptx-") in the cache folder. */
+static int entries(const char *prefix)
+{
+  char path[256];
+  snprintf(path, sizeof path, "%s/cache", dir);
+  DIR *d = opendir(path);
+  int n = 0;
+  struct dirent *e;
+  while (d && (e = readdir(d)))
+    n += !strncmp(e->d_name, prefix, strlen(prefix));
+  if (d)
+    closedir(d);
+  return n;
+}
+
+/* A tool's output reads back byte for byte; a truncated or altered entry, another key, a kind
+   that is not a name, or the cache turned off is no entry. */
+START_TEST(test_blob)
+{
+  char *got = NULL;
+  size_t len = 0;
+  static const char data[] = "PTX\0with a NUL inside";
+  ck_assert_int_eq(run_cache_blob_load("ptx", 7, &got, &len), -1);
+  ck_assert_int_eq(run_cache_blob_store("ptx", 7, data, sizeof data), 0);
+  ck_assert_int_eq(run_cache_blob_load("ptx", 7, &got, &len), 0);
+  ck_assert_uint_eq(len, sizeof data);
+  ck_assert(!memcmp(got, data, sizeof data));
+  ck_assert_int_eq(got[len], 0);
+  free(got);
+  ck_assert_int_eq(run_cache_blob_load("ptx", 8, &got, &len), -1);
+  ck_assert_int_eq(run_cache_blob_load("sass", 7, &got, &len), -1);
+  ck_assert_int_eq(run_cache_blob_store("../x", 7, data, sizeof data), -1);
+  ck_assert_int_eq(run_cache_blob_store("ref", 7, data, sizeof data), -1);
+  ck_assert_int_eq(entries(".tmp"), 0);                    /* no temporary file left */
+  char path[256];
+  snprintf(path, sizeof path, "%s/cache/ptx-%016x.bin", dir, 7);
+  struct stat st;
+  ck_assert_int_eq(stat(path, &st), 0);
+  /* one byte changed, the length kept: the hash tells */
+  FILE *f = fopen(path, "r+b");
+  ck_assert_ptr_nonnull(f);
+  ck_assert_int_eq(fseek(f, st.st_size - 2, SEEK_SET), 0);
+  ck_assert_int_eq(fputc('X', f), 'X');
+  ck_assert_int_eq(fclose(f), 0);
+  ck_assert_int_eq(run_cache_blob_load("ptx", 7, &got, &len), -1);
+  ck_assert_ptr_null(got);
+  /* written again, then cut short */
+  ck_assert_int_eq(run_cache_blob_store("ptx", 7, data, sizeof data), 0);
+  ck_assert_int_eq(run_cache_blob_load("ptx", 7, &got, &len), 0);
+  free(got);
+  ck_assert_int_eq(truncate(path, st.st_size - 1), 0);
+  ck_assert_int_eq(run_cache_blob_load("ptx", 7, &got, &len), -1);
+  setenv("WARPLAB_CACHE", "off", 1);
+  ck_assert_int_eq(run_cache_blob_store("ptx", 9, data, sizeof data), -1);
+  ck_assert_int_eq(run_cache_blob_load("ptx", 9, &got, &len), -1);
+}
+END_TEST
+
+/* The build key is the same for the same build, and changes with the source's bytes, its
+   name and path, the arch flag, the toolkit and the include check. */
+START_TEST(test_build_key)
+{
+  static const char a[] = "__global__ void k() {}\n", b[] = "__global__ void k() { }\n";
+  uint64_t k0 = run_build_key(a, strlen(a), "k.cu", "/x/k.cu", "-arch=sm_90", "release 13.0", 1);
+  ck_assert(k0 == run_build_key(a, strlen(a), "k.cu", "/x/k.cu", "-arch=sm_90", "release 13.0", 1));
+  ck_assert(k0 != run_build_key(b, strlen(b), "k.cu", "/x/k.cu", "-arch=sm_90", "release 13.0", 1));
+  ck_assert(k0 != run_build_key(a, strlen(a) - 1, "k.cu", "/x/k.cu", "-arch=sm_90", "release 13.0", 1));
+  ck_assert(k0 != run_build_key(a, strlen(a), "j.cu", "/x/k.cu", "-arch=sm_90", "release 13.0", 1));
+  ck_assert(k0 != run_build_key(a, strlen(a), "k.cu", "/y/k.cu", "-arch=sm_90", "release 13.0", 1));
+  ck_assert(k0 != run_build_key(a, strlen(a), "k.cu", "/x/k.cu", "-arch=sm_80", "release 13.0", 1));
+  ck_assert(k0 != run_build_key(a, strlen(a), "k.cu", "/x/k.cu", "-arch=sm_90", "release 12.8", 1));
+  ck_assert(k0 != run_build_key(a, strlen(a), "k.cu", "/x/k.cu", "-arch=sm_90", "release 13.0", 0));
+}
+END_TEST
+
+/* A manifest lists the files of a dependency list (the skipped folder's left out) and stays
+   fresh until one of them changes: an included header rewritten is a miss. */
+START_TEST(test_build_manifest)
+{
+  char hdr[128], skipped[160], deps[512];
+  snprintf(hdr, sizeof hdr, "%s/inc.h", dir);
+  write_file(hdr, "#define N 1\n");
+  char sub[128];
+  snprintf(sub, sizeof sub, "%s/work", dir);
+  ck_assert_int_eq(mkdir(sub, 0700), 0);
+  snprintf(skipped, sizeof skipped, "%s/k.cu", sub);
+  write_file(skipped, "x\n");
+  snprintf(deps, sizeof deps, "k.o: k.cu \\\n %s \\\n %s/gone.h\n", hdr, dir);
+  ck_assert_ptr_null(run_build_manifest(deps, sub, sub));          /* gone.h: not there */
+  snprintf(deps, sizeof deps, "k.o: k.cu \\\n %s\n", hdr);
+  char *m = run_build_manifest(deps, sub, sub);
+  ck_assert_ptr_nonnull(m);
+  ck_assert_ptr_nonnull(strstr(m, hdr));
+  ck_assert_ptr_null(strstr(m, "k.cu"));
+  ck_assert_int_eq(run_build_manifest_fresh(m), 1);
+  write_file(skipped, "y\n");                                      /* not listed: no matter */
+  ck_assert_int_eq(run_build_manifest_fresh(m), 1);
+  write_file(hdr, "#define N 2\n");                                /* same size, new time */
+  struct timespec later[2] = {{0, UTIME_OMIT}, {time(NULL) + 5, 0}};
+  ck_assert_int_eq(utimensat(AT_FDCWD, hdr, later, 0), 0);
+  ck_assert_int_eq(run_build_manifest_fresh(m), 0);
+  free(m);
+  m = run_build_manifest(deps, sub, sub);
+  ck_assert_int_eq(run_build_manifest_fresh(m), 1);
+  write_file(hdr, "#define N 10\n");                               /* another size */
+  ck_assert_int_eq(run_build_manifest_fresh(m), 0);
+  unlink(hdr);
+  ck_assert_int_eq(run_build_manifest_fresh(m), 0);
+  free(m);
+}
+END_TEST
+
+/* nvcc's build of a file is kept: the same build again comes from the cache with the same PTX;
+   another arch, the cache off, or a truncated entry builds with nvcc again; a build that
+   fails is not kept (its errors come from nvcc every time). */
+START_TEST(test_build_cached)
+{
+  char cu[128], ptx[128], bad[128], log[4096];
+  snprintf(cu, sizeof cu, "%s/k.cu", dir);
+  snprintf(ptx, sizeof ptx, "%s/k.ptx", dir);
+  write_file(cu, "__global__ void k(float *x) { x[threadIdx.x] = 2.0f; }\n");
+  struct run_build_info info;
+  enum run_build_status st = run_build_ptx_info(cu, "sm_90", ptx, log, sizeof log, &info);
+  if (st == RUN_BUILD_NO_NVCC)
+    return;                                     /* nothing to build with on this machine */
+  ck_assert_msg(st == RUN_BUILD_OK, "%s", log);
+  ck_assert_int_eq(info.from_cache, 0);
+  ck_assert_int_eq(entries("ptx-"), 1);
+  size_t n1 = 0, n2 = 0;
+  char *first = run_read_file(ptx, &n1);
+  ck_assert_ptr_nonnull(first);
+  unlink(ptx);
+  ck_assert_int_eq(run_build_ptx_info(cu, "sm_90", ptx, log, sizeof log, &info), RUN_BUILD_OK);
+  ck_assert_int_eq(info.from_cache, 1);
+  char *second = run_read_file(ptx, &n2);
+  ck_assert_ptr_nonnull(second);
+  ck_assert_uint_eq(n1, n2);
+  ck_assert(!memcmp(first, second, n1));
+  free(second);
+  ck_assert_ptr_nonnull(strstr(first, "k.cu"));  /* the .file names the real file */
+  free(first);
+  ck_assert_int_eq(run_build_ptx_info(cu, "sm_80", ptx, log, sizeof log, &info), RUN_BUILD_OK);
+  ck_assert_int_eq(info.from_cache, 0);
+  ck_assert_int_eq(entries("ptx-"), 2);
+  /* the source changed: a miss */
+  write_file(cu, "__global__ void k(float *x) { x[threadIdx.x] = 3.0f; }\n");
+  ck_assert_int_eq(run_build_ptx_info(cu, "sm_90", ptx, log, sizeof log, &info), RUN_BUILD_OK);
+  ck_assert_int_eq(info.from_cache, 0);
+  ck_assert_int_eq(run_build_ptx_info(cu, "sm_90", ptx, log, sizeof log, &info), RUN_BUILD_OK);
+  ck_assert_int_eq(info.from_cache, 1);
+  /* the entry cut short: rebuilt, and kept whole again */
+  char path[256];
+  snprintf(path, sizeof path, "%s/cache/ptx-%016llx.bin", dir, (unsigned long long)info.key);
+  struct stat st0;
+  ck_assert_int_eq(stat(path, &st0), 0);
+  ck_assert_int_eq(truncate(path, st0.st_size / 2), 0);
+  ck_assert_int_eq(run_build_ptx_info(cu, "sm_90", ptx, log, sizeof log, &info), RUN_BUILD_OK);
+  ck_assert_int_eq(info.from_cache, 0);
+  ck_assert_int_eq(run_build_ptx_info(cu, "sm_90", ptx, log, sizeof log, &info), RUN_BUILD_OK);
+  ck_assert_int_eq(info.from_cache, 1);
+  /* a compile error is not kept */
+  snprintf(bad, sizeof bad, "%s/bad.cu", dir);
+  write_file(bad, "__global__ void k(float *x) { x[threadIdx.x] = y; }\n");
+  int before = entries("ptx-");
+  for (int i = 0; i < 2; i++) {
+    ck_assert_int_eq(run_build_ptx_info(bad, "sm_90", ptx, log, sizeof log, &info), RUN_BUILD_FAILED);
+    ck_assert_int_eq(info.from_cache, 0);
+    ck_assert_msg(strstr(log, "bad.cu:1: error") != NULL, "%s", log);
+  }
+  ck_assert_int_eq(entries("ptx-"), before);
+  /* the cache off: nvcc every time */
+  setenv("WARPLAB_CACHE", "off", 1);
+  ck_assert_int_eq(run_build_ptx_info(cu, "sm_90", ptx, log, sizeof log, &info), RUN_BUILD_OK);
+  ck_assert_int_eq(info.from_cache, 0);
+}
+END_TEST
+
 Suite *suite_cache(void)
 {
   Suite *s = suite_create("cache");
@@ -110,6 +296,11 @@ Suite *suite_cache(void)
   tcase_add_checked_fixture(tc, setup, teardown);
   tcase_add_test(tc, test_key_follows_inputs);
   tcase_add_test(tc, test_round_trip);
+  tcase_add_test(tc, test_blob);
+  tcase_add_test(tc, test_build_key);
+  tcase_add_test(tc, test_build_manifest);
+  tcase_add_test(tc, test_build_cached);
+  tcase_set_timeout(tc, 120);
   suite_add_tcase(s, tc);
   return s;
 }

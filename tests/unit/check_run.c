@@ -578,6 +578,53 @@ START_TEST(test_fill_rand_parts)
 }
 END_TEST
 
+/* The pool of a run's inputs: the same rule, type, count and seed is one buffer made once
+   (the seed matters to "rand" only), with the bytes run_fill_init makes; anything else is
+   another buffer; no pool, or a full one, gives a buffer of the caller's own. Scratch buffers
+   given back are handed out again for their size. */
+START_TEST(test_inputs_pool)
+{
+  struct run_inputs *pool = run_inputs_new();
+  ck_assert_ptr_nonnull(pool);
+  int owned = -1;
+  const float *a = run_inputs_get(pool, "rand", RUN_F32, 1000, 5, &owned);
+  ck_assert_ptr_nonnull(a);
+  ck_assert_int_eq(owned, 0);
+  ck_assert_ptr_eq(run_inputs_get(pool, "rand", RUN_F32, 1000, 5, &owned), a);
+  float want[1000];
+  run_fill_rand(want, RUN_F32, 1000, 5);
+  ck_assert(!memcmp(a, want, sizeof want));
+  ck_assert_ptr_ne(run_inputs_get(pool, "rand", RUN_F32, 1000, 6, &owned), a);
+  ck_assert_ptr_ne(run_inputs_get(pool, "rand", RUN_F32, 999, 5, &owned), a);
+  ck_assert_ptr_ne(run_inputs_get(pool, "rand", RUN_U32, 1000, 5, &owned), a);
+  ck_assert_ptr_ne(run_inputs_get(pool, "iota", RUN_F32, 1000, 5, &owned), a);
+  const int32_t *c = run_inputs_get(pool, "chain=3", RUN_I32, 10, 1, &owned);
+  ck_assert_ptr_eq(run_inputs_get(pool, "chain=3", RUN_I32, 10, 2, &owned), c);
+  ck_assert_int_eq(c[9], 2);                    /* (9 + 3) mod 10 */
+  ck_assert_ptr_ne(run_inputs_get(pool, "chain=4", RUN_I32, 10, 1, &owned), c);
+  for (int i = 0; i < 100; i++)                 /* the pool fills: then buffers of one's own */
+    run_inputs_get(pool, "fill=7", RUN_U8, (uint64_t)i + 1, 0, &owned);
+  void *mine = (void *)run_inputs_get(pool, "fill=7", RUN_U8, 500, 0, &owned);
+  ck_assert_int_eq(owned, 1);
+  ck_assert_int_eq(((uint8_t *)mine)[499], 7);
+  free(mine);
+  /* scratch given back is handed out again for the same size only */
+  void *x = run_inputs_scratch(pool, 4096);
+  ck_assert_ptr_nonnull(x);
+  run_inputs_give_back(pool, x, 4096);
+  void *y = run_inputs_scratch(pool, 8192);
+  ck_assert_ptr_ne(y, x);
+  ck_assert_ptr_eq(run_inputs_scratch(pool, 4096), x);
+  run_inputs_give_back(pool, y, 8192);
+  run_inputs_give_back(pool, x, 4096);
+  run_inputs_free(pool);                        /* frees the spares too (ASan checks) */
+  mine = (void *)run_inputs_get(NULL, "zero", RUN_F64, 4, 0, &owned);
+  ck_assert_int_eq(owned, 1);
+  ck_assert(((double *)mine)[3] == 0.0);
+  free(mine);
+}
+END_TEST
+
 /* "hidden": true marks a test for graded runs only; anything but a boolean is refused with
    the field's name. Lab 01 has exactly one, its last test. */
 START_TEST(test_lab_hidden_tests)
@@ -727,6 +774,7 @@ Suite *suite_run(void)
   tcase_add_test(t, test_expr_values);
   tcase_add_test(t, test_expr_errors);
   tcase_add_test(t, test_fill_rand_parts);
+  tcase_add_test(t, test_inputs_pool);
   tcase_add_test(t, test_rubric_parsed);
   tcase_add_test(t, test_half_bits);
   tcase_add_test(t, test_result_load);

@@ -1,0 +1,93 @@
+#!/usr/bin/env bash
+# pipeline_times.sh: the pipeline figures issue 19 tracks, around the emulator. A script
+# that prints figures, never a test: nothing here passes or fails on speed.
+#
+# 1. For every lab 01..07, the whole `warplab run NN --solution` (build, tests, sweeps,
+#    charts) beside one `nvcc -ptx` of the same kernel file, and their ratio (target <= 4).
+#    Each run twice on one fresh build cache ($WARPLAB_CACHE): cold (nothing kept), then
+#    warm (the first run's PTX, ptxas report and SASS listing kept).
+# 2. A batch: a class of BENCH_STUDENTS (default 30) copies of the lab's solution, each
+#    made a distinct file (a comment naming the student: every build is one nvcc run, as
+#    real submissions are), graded by `warplab batch NN CLASS -j 2 --backend emu` on a fresh
+#    cache; students a minute, and the projection to 300 students x 7 labs (target <= 30
+#    minutes): the sum over the labs graded of their batch time x 300 / students, scaled by
+#    7 / labs graded when BENCH_BATCH_LABS names fewer than seven.
+#
+#   BENCH_LABS="01 05"        labs of part 1 (default: 01..07)
+#   BENCH_BATCH_LABS="01"     labs of part 2 (default: 01..07; "" skips it)
+#   BENCH_STUDENTS=N          the class size (default 30)
+set -euo pipefail
+
+cd "$(dirname "$0")/.."
+warplab=${WARPLAB:-bin/warplab}
+[ -x "$warplab" ] || { echo "pipeline times: $warplab is not built (run: make)" >&2; exit 1; }
+if ! command -v nvcc >/dev/null 2>&1 && [ -x /usr/local/cuda/bin/nvcc ]; then
+  export PATH="/usr/local/cuda/bin:$PATH"
+fi
+labs=${BENCH_LABS:-01 02 03 04 05 06 07}
+batch_labs=${BENCH_BATCH_LABS-01 02 03 04 05 06 07}
+students=${BENCH_STUDENTS:-30}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+now() { date +%s.%N; }
+since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.2f", b - a }'; }
+lab_dir() { local d; for d in labs/"$1"-*; do echo "$d"; return; done; }
+# The lab's kernel file name, from lab.json's "kernel_file".
+kernel_name() { sed -n 's/.*"kernel_file": *"\([^"]*\)".*/\1/p' "$(lab_dir "$1")/lab.json" | head -1; }
+
+echo "warplab pipeline times ($warplab, $(nproc) cores)"
+printf '%-4s %8s | %9s %6s | %9s %6s\n' lab nvcc_s cold_run_s ratio warm_run_s ratio
+for n in $labs; do
+  sol=solutions/$(basename "$(lab_dir "$n")")/$(kernel_name "$n")
+  t0=$(now)
+  nvcc -arch=sm_90 -ptx -lineinfo "$sol" -o "$tmp/k.ptx" >/dev/null 2>&1 || echo "pipeline times: nvcc $sol failed" >&2
+  tn=$(since "$t0")
+  rm -rf "$tmp/cache"
+  walls=()
+  for _ in cold warm; do
+    t0=$(now)
+    WARPLAB_CACHE=$tmp/cache "$warplab" run "$n" --solution --plain --results "$tmp/results" \
+      >/dev/null 2>&1 || echo "pipeline times: run $n --solution failed" >&2
+    walls+=("$(since "$t0")")
+  done
+  awk -v n="$n" -v tn="$tn" -v c="${walls[0]}" -v w="${walls[1]}" 'BEGIN {
+    printf "%-4s %8.2f | %9.2f %6.1f | %9.2f %6.1f\n", n, tn, c, (tn > 0 ? c / tn : 0), w,
+           (tn > 0 ? w / tn : 0) }'
+  rm -rf "$tmp/results"
+done
+echo "ratio: the whole run's wall time over one nvcc -ptx of the same file (target <= 4);"
+echo "cold: an empty build cache, warm: the same run again on the cache the cold run filled."
+
+[ -n "$batch_labs" ] || exit 0
+echo
+echo "batch: $students students a lab, warplab batch -j 2 --backend emu, a fresh cache a lab"
+printf '%-4s %9s %12s\n' lab wall_s students/min
+total=0
+nl=0
+for n in $batch_labs; do
+  d=$(lab_dir "$n")
+  k=$(kernel_name "$n")
+  cls=$tmp/class-$n
+  for i in $(seq -w 1 "$students"); do
+    mkdir -p "$cls/s$i"
+    cp "solutions/$(basename "$d")/$k" "$cls/s$i/$k"
+    printf '// student s%s\n' "$i" >> "$cls/s$i/$k"
+    if [ -f "solutions/$(basename "$d")/answers.json" ]; then
+      cp "solutions/$(basename "$d")/answers.json" "$cls/s$i/"
+    fi
+  done
+  rm -rf "$tmp/cache"
+  t0=$(now)
+  WARPLAB_CACHE=$tmp/cache "$warplab" batch "$n" "$cls" --out "$tmp/graded-$n" -j 2 --backend emu \
+    >/dev/null 2>&1 || echo "pipeline times: batch $n failed" >&2
+  w=$(since "$t0")
+  awk -v n="$n" -v w="$w" -v s="$students" 'BEGIN { printf "%-4s %9.1f %12.1f\n", n, w, (w > 0 ? s * 60 / w : 0) }'
+  total=$(awk -v a="$total" -v w="$w" 'BEGIN { print a + w }')
+  nl=$((nl + 1))
+  rm -rf "$cls" "$tmp/graded-$n"
+done
+awk -v t="$total" -v s="$students" -v nl="$nl" 'BEGIN {
+  m = t * 300 / s * 7 / nl / 60
+  printf "projection: 300 students x 7 labs on 2 cores: %.1f minutes (target <= 30)%s\n", m,
+         (nl < 7 ? sprintf(", from %d of the 7 labs", nl) : "") }'

@@ -18,7 +18,8 @@
  * (normalised coordinates only; without them the hardware clamps). Integer coordinates
  * (tex1Dfetch) read one texel, zero out of range. 8- and 16-bit integers read as normalised
  * floats give v / (2^n - 1) unsigned, max(v / (2^(n-1) - 1), -1) signed; halves read as
- * floats. A texture of fewer than four channels reads the missing ones as 0 and alpha as 1.
+ * floats. A texture of fewer than four channels reads the missing ones as 0, alpha too (an
+ * H100's tex2d_one_channel, tex2d_i16_norm; integer reads by analogy, not measured).
  * Cube maps pick a face by the direction's major axis (the guide's cube map table) and sample
  * it with normalised coordinates and clamping.
  *
@@ -148,10 +149,9 @@ static void texel(const struct sim_tex *t, const uint8_t *data, int64_t x, int64
 {
   const uint8_t *p = data + ((uint64_t)z * t->height + (uint64_t)y) * t->pitch +
                      (uint64_t)x * sim_tex_texel_size(t);
-  int fl = float_results(t);
   for (unsigned c = 0; c < 4; c++) {
-    if (c >= t->nchan) {
-      v[c] = c == 3 ? (fl ? bits_of(1.0f) : 1u) : 0u;
+    if (c >= t->nchan) {               /* missing channels, alpha included, read 0 (H100) */
+      v[c] = 0;
       continue;
     }
     uint32_t raw = 0;

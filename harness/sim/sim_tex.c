@@ -13,12 +13,19 @@
  * Sampling follows the CUDA programming guide's Texture Fetching appendix: with normalised
  * coordinates x is first scaled by the size; point filtering reads texel floor(x); linear
  * filtering blends texels i = floor(x - 0.5) and i + 1 with weight a = frac(x - 0.5) held in
- * 1.8 fixed point (sim_tex_weight), (1 - a) T[i] + a T[i+1], per dimension. Address modes act
- * on each texel index: clamp to the edge, border (the texel reads as zero), wrap and mirror
- * (normalised coordinates only; without them the hardware clamps). Integer coordinates
- * (tex1Dfetch) read one texel, zero out of range. 8- and 16-bit integers read as normalised
- * floats give v / (2^n - 1) unsigned, max(v / (2^(n-1) - 1), -1) signed; halves read as
- * floats. A texture of fewer than four channels reads the missing ones as 0 and alpha as 1.
+ * 1.8 fixed point (sim_tex_weight), (1 - a) T[i] + a T[i+1], per dimension, a 0 where clamping
+ * holds both texels at the edge. As an H100 does (measured, issue 18): the 2D and 3D weights
+ * are split with rounding to 1/256 (corner_weights), not exact products; the blend of f32
+ * texels is exact, then rounded to a float to nearest with ties away from zero; halves blend
+ * to a half the same way; 8-bit unsigned normalised texels blend to a 16-bit unorm, half up,
+ * read as n / 65535. Other normalised integers blend like floats (not measured).
+ * Address modes act on each texel index: clamp to the edge, border (the texel reads as
+ * zero), wrap and mirror (normalised coordinates only; without them the hardware clamps).
+ * Integer coordinates (tex1Dfetch) read one texel, zero out of range. 8- and 16-bit integers
+ * read as normalised floats give v / (2^n - 1) unsigned, max(v / (2^(n-1) - 1), -1) signed;
+ * halves read as floats. A texture of fewer than four channels reads the missing ones as 0,
+ * alpha too (an H100's tex2d_one_channel, tex2d_i16_norm; integer reads by analogy, not
+ * measured).
  * Cube maps pick a face by the direction's major axis (the guide's cube map table) and sample
  * it with normalised coordinates and clamping.
  *
@@ -136,6 +143,69 @@ static float half_to_float(uint16_t h)
   return f32_of(s | ((e + 112u) << 23) | (m << 13));
 }
 
+/* The integer weights, summing to 256, of the 2^dims texels around a sample whose 1.8
+   fixed-point fractions are a[] (bit k of a corner's index picks texel i0[k] + 1 in dimension
+   k). Measured on an H100 (tests/gpu/prove.sh: tex2d_linear_border, _rand, _f16, _u8norm,
+   tex3d_linear): the hardware does not multiply the fractions exactly (a b / 65536) but splits
+   the weight of each z slice (c, 256 - c) by x, rounding half up, then each of those by y,
+   rounding half up for the upper x texel and half down for the lower one. In 2D that is
+   w11 = (a b + 128) >> 8, w10 = a - w11, w01 = b - w11, w00 = 256 - a - b + w11: the weights
+   along each axis still sum to a and b. Exact products differed in 89 of the 256 samples of
+   tex2d_linear_border; these weights give the H100's bits in all of them and in all 64 of
+   tex3d_linear (which fit only when a clamped dimension's fraction is 0, as sim_tex_fetch
+   sets it). */
+static void corner_weights(int dims, const int a[3], int w[8])
+{
+  for (int z = 0; z < (dims == 3 ? 2 : 1); z++) {
+    int cz = dims < 3 ? 256 : z ? a[2] : 256 - a[2];
+    int x1 = (a[0] * cz + 128) >> 8, x0 = cz - x1;
+    int *wz = w + 4 * z;
+    if (dims == 1) {
+      wz[0] = x0;
+      wz[1] = x1;
+      continue;
+    }
+    int y11 = (a[1] * x1 + 128) >> 8, y01 = (a[1] * x0 + 127) >> 8;
+    wz[0] = x0 - y01;
+    wz[1] = x1 - y11;
+    wz[2] = y01;
+    wz[3] = y11;
+  }
+}
+
+/* An exact sum of products (weight times texel, each exact in a double), kept as a double
+   and the rounding error of its additions. */
+struct blend {
+  double hi, lo;
+};
+
+static void blend_add(struct blend *s, double p)
+{
+  double t = s->hi + p, bp = t - s->hi;
+  s->lo += (s->hi - (t - bp)) + (p - bp);   /* two-sum: the error of hi + p */
+  s->hi = t;
+}
+
+/* The sum s / 256 rounded to a float of prec significant bits whose normal exponents (of
+   values m 2^e, 0.5 <= m < 1) start at emin (f32: 24, -125; f16: 11, -13), to nearest with
+   ties away from zero: what an H100 gives for f32 and f16 texels (the sums of
+   tex2d_linear_rand that fall exactly between two floats go away from zero; those of
+   tex2d_linear_f16 are halves, rounded the same way). */
+static double round_away(struct blend s, int prec, int emin)
+{
+  double hi = s.hi / 256.0, lo = s.lo / 256.0;
+  if (hi == 0.0 || !isfinite(hi))
+    return hi + lo;
+  int e;
+  frexp(hi, &e);
+  double q = ldexp(1.0, (e < emin ? emin : e) - prec);
+  double t = hi / q, fl = floor(t), fr = t - fl;
+  double n = fl;
+  if (fr > 0.5 || (fr == 0.5 && (lo > 0 || (lo == 0 && hi > 0))))
+    n = fl + 1;
+  return n * q;
+}
+
 /* Whether t's fetches give floats (else 32-bit integers). */
 static int float_results(const struct sim_tex *t)
 {
@@ -148,10 +218,9 @@ static void texel(const struct sim_tex *t, const uint8_t *data, int64_t x, int64
 {
   const uint8_t *p = data + ((uint64_t)z * t->height + (uint64_t)y) * t->pitch +
                      (uint64_t)x * sim_tex_texel_size(t);
-  int fl = float_results(t);
   for (unsigned c = 0; c < 4; c++) {
-    if (c >= t->nchan) {
-      v[c] = c == 3 ? (fl ? bits_of(1.0f) : 1u) : 0u;
+    if (c >= t->nchan) {               /* missing channels, alpha included, read 0 (H100) */
+      v[c] = 0;
       continue;
     }
     uint32_t raw = 0;
@@ -195,6 +264,15 @@ static int address(const struct sim_tex *t, int mode, int64_t *i, int64_t n)
     *i = *i < 0 ? 0 : *i >= n ? n - 1 : *i;
     return 0;
   }
+}
+
+/* Whether dimension k of a texture sampled in dims dimensions clamps (its mode, or wrap and
+   mirror without normalised coordinates, as address() does). */
+static int clamps(const struct sim_tex *t, int k, int dims)
+{
+  int mode = t->addr_mode[k];
+  return k < dims && (mode == SIM_TEX_CLAMP ||
+                      (!t->norm_coords && (mode == SIM_TEX_WRAP || mode == SIM_TEX_MIRROR)));
 }
 
 /* Texel (x, y, z) after the address modes (z a layer index, clamped, when layered), or the
@@ -310,28 +388,45 @@ void sim_tex_fetch(const struct sim_tex *t, const void *data, const uint32_t c[4
     return;
   }
   int64_t i0[3] = {0, 0, layered ? layer : 0};
-  float a[3] = {0, 0, 0};
+  int64_t n[3] = {t->width, t->height, t->depth};
+  int a[3] = {0, 0, 0};
   for (int k = 0; k < dims; k++) {
     float xb = u[k] - 0.5f, fl = floorf(xb);
     i0[k] = (int64_t)fl;
-    a[k] = sim_tex_weight(xb - fl);
+    a[k] = (int)(sim_tex_weight(xb - fl) * 256.0f);
+    if (clamps(&tt, k, dims) && (i0[k] < 0 || i0[k] + 1 >= n[k]))
+      a[k] = 0;                        /* the H100 clamps the coordinate, so its weight is 0 */
   }
-  float acc[4] = {0, 0, 0, 0};
+  int wgt[8];
+  corner_weights(dims, a, wgt);
+  /* 8-bit unsigned normalised texels are blended as integers (raw ones, read_norm off) */
+  int unorm8 = t->kind == SIM_TEX_UINT && t->bits == 8 && t->read_norm;
+  if (unorm8)
+    tt.read_norm = 0;
+  struct blend acc[4];
+  memset(acc, 0, sizeof acc);
+  int64_t iacc[4] = {0, 0, 0, 0};
   for (int corner = 0; corner < (1 << dims); corner++) {
-    float wgt = 1.0f;
     int64_t i[3] = {i0[0], i0[1], i0[2]};
-    for (int k = 0; k < dims; k++) {
-      int hi = (corner >> k) & 1;
-      i[k] += hi;
-      wgt *= hi ? a[k] : 1.0f - a[k];
-    }
+    for (int k = 0; k < dims; k++)
+      i[k] += (corner >> k) & 1;
     uint32_t v[4];
     texel_at(&tt, data, dims, i[0], i[1], i[2], v);
-    for (int ch = 0; ch < 4; ch++)
-      acc[ch] += wgt * f32_of(v[ch]);
+    for (int ch = 0; ch < 4; ch++) {
+      if (unorm8)
+        iacc[ch] += (int64_t)wgt[corner] * v[ch] * 257;
+      else
+        blend_add(&acc[ch], (double)wgt[corner] * f32_of(v[ch]));
+    }
   }
-  for (int ch = 0; ch < 4; ch++)
-    out[ch] = bits_of(acc[ch]);
+  for (int ch = 0; ch < 4; ch++) {
+    if (unorm8)                        /* to unorm16, half up, then a float */
+      out[ch] = bits_of((float)((iacc[ch] + 128) >> 8) / 65535.0f);
+    else if (t->kind == SIM_TEX_FLOAT && t->bits == 16)
+      out[ch] = bits_of((float)round_away(acc[ch], 11, -13));
+    else
+      out[ch] = bits_of((float)round_away(acc[ch], 24, -125));
+  }
 }
 
 void sim_tex_gather(const struct sim_tex *t, const void *data, const uint32_t c[4], int comp,

@@ -1,10 +1,10 @@
 /* check_tex.c: texture sampling (sim_tex.c) against values computed by hand: address modes
  * (clamp, border, wrap, mirror, and wrap/mirror without normalised coordinates), point and
- * linear filtering with the 1.8 fixed-point weights, 8/16-bit integers read as normalised
- * floats, halves, missing channels, integer coordinates on linear memory, tld4's gather
- * order, cube map faces, and the object table's checks; then txq, suq and the surface
- * out-of-range modes (.clamp, .zero, .trap) and a handle of the wrong kind on hand-written
- * PTX. Needs no nvcc. */
+ * linear filtering with the 1.8 fixed-point weights (and an H100's bits at prove.sh's
+ * inputs), 8/16-bit integers read as normalised floats, halves, missing channels, integer
+ * coordinates on linear memory, tld4's gather order, cube map faces, and the object table's
+ * checks; then txq, suq and the surface out-of-range modes (.clamp, .zero, .trap) and a
+ * handle of the wrong kind on hand-written PTX. Needs no nvcc. */
 #include <check.h>
 #include <math.h>
 #include <stdio.h>
@@ -123,6 +123,94 @@ START_TEST(test_linear) {
 }
 END_TEST
 
+/* Linear filtering as an H100 does it, at inputs of tests/gpu/prove.sh's texture cases (the
+   textures of `--arg tex2d:8x4:...:rand:SEED`, the coordinates its kernels computed) with the
+   values the H100 returned there (proof of issue 18): bilinear and trilinear weights split
+   with rounding, not exact products; f32 sums rounded to nearest with ties away from zero;
+   halves blended to a half; 8-bit unorm blended to a 16-bit unorm. */
+static const uint32_t rand91[32] = {
+    0x3f70aa0e, 0xbebd9560, 0x3f7338e8, 0xbe8c64ac, 0x3f127d78, 0x3e15f368,
+    0x3e358710, 0x3ebcf694, 0xbf11f928, 0x3e8dfacc, 0x3f6325e8, 0xbf4c4426,
+    0x3f647748, 0xbe032d40, 0xbf1ad544, 0xbea2259c, 0xbf161a12, 0x3f5aab54,
+    0x3f4828d0, 0xbed61358, 0x3e1f86e8, 0x3e4cc790, 0x3d83b8a0, 0x3f643922,
+    0x3e9e7e04, 0xbe48d788, 0xbf477c74, 0x3f32426a, 0xbe795990, 0x3f76c1bc,
+    0xbf201a10, 0xbf67e07e,
+};
+static const uint16_t half93[128] = {
+    0x3bb4, 0x343c, 0xb7fc, 0x2cb0, 0x3930, 0x3a0c, 0x3b48, 0xb4f0, 0xb250, 0xb90e,
+    0xba30, 0x33d0, 0x2dc0, 0xbaa6, 0xbbb0, 0x3ae6, 0xa180, 0xb100, 0x3bb2, 0x3870,
+    0x390a, 0xb5ac, 0xbb92, 0x3922, 0x3550, 0xb6dc, 0xbab4, 0x3728, 0x3870, 0xb65c,
+    0xbab4, 0xb994, 0x36d0, 0xb93e, 0x3b72, 0x38d4, 0x2440, 0x3a12, 0xa5c0, 0x3b1c,
+    0xac00, 0x3998, 0x3414, 0x341c, 0x3a0a, 0xb87e, 0x368c, 0x3832, 0x3330, 0x3ad0,
+    0x3638, 0x3258, 0xbb80, 0xb528, 0xac20, 0x3758, 0xb9bc, 0x392e, 0x2c80, 0x3800,
+    0xbaa6, 0x3220, 0xbb7e, 0xb718, 0x380e, 0xb478, 0xb598, 0x381c, 0xb328, 0xb624,
+    0x38d4, 0xb83a, 0xba2e, 0x36e8, 0x2960, 0x2f50, 0x38b0, 0x2640, 0xba28, 0xb218,
+    0xba66, 0x3404, 0x3368, 0x2df0, 0x31c8, 0x362c, 0x28c0, 0x38ea, 0xacf0, 0x3814,
+    0x34f0, 0xb834, 0x30c8, 0xbbcc, 0x3b9a, 0x39c8, 0x394a, 0x2e00, 0xbb8e, 0xb5e8,
+    0xb9aa, 0x3afc, 0x3250, 0xb068, 0x3b5e, 0xb1a0, 0x39c0, 0xb6c8, 0xbbfa, 0xad90,
+    0xb740, 0x33b8, 0xb8d4, 0xb9e6, 0x38d2, 0x38a8, 0xaee0, 0xb830, 0x38fc, 0xb964,
+    0xb340, 0xb6b0, 0xb4f4, 0x3418, 0x3be6, 0xbbcc, 0x3bea, 0xb434,
+};
+static const uint8_t u8_92[128] = {
+    157, 236, 101, 167, 137, 64, 44, 118, 117, 150, 167, 17, 73, 249, 21, 122,
+    159, 138, 46, 28, 6, 60, 119, 24, 184, 75, 21, 16, 53, 27, 36, 136,
+    122, 45, 123, 165, 238, 83, 49, 4, 1, 119, 214, 242, 234, 22, 231, 121,
+    32, 107, 139, 65, 74, 63, 237, 26, 93, 163, 149, 18, 229, 62, 105, 65,
+    141, 115, 144, 249, 30, 0, 253, 103, 38, 51, 206, 6, 239, 195, 180, 144,
+    21, 40, 99, 190, 79, 101, 230, 13, 246, 23, 137, 231, 239, 16, 184, 204,
+    128, 253, 56, 114, 144, 17, 123, 189, 148, 100, 244, 19, 29, 26, 175, 229,
+    180, 82, 170, 122, 34, 63, 18, 138, 163, 196, 181, 178, 51, 32, 147, 2,
+};
+
+/* channel ch of a float fetch at (x, y, z), as bits */
+static uint32_t at_bits(const struct sim_tex *t, const void *data, uint32_t x, uint32_t y,
+                        uint32_t z, int ch)
+{
+  uint32_t c[4] = {x, y, z, 0}, out[4];
+  sim_tex_fetch(t, data, c, 0, out);
+  return out[ch];
+}
+
+START_TEST(test_linear_h100) {
+  float iota[64];
+  for (int i = 0; i < 64; i++)
+    iota[i] = (float)i;
+  /* tex2d_linear_border, samples 38 and 39: weights 77 x 154 and 154 x 154 / 256 round to 46
+     and 93 (exact products: 11858 and 23716 / 65536) */
+  struct sim_tex t = tex(SIM_TEX_2D, SIM_TEX_FLOAT, 32, 1, 8, 4, 1);
+  t.linear = 1;
+  t.addr_mode[0] = t.addr_mode[1] = SIM_TEX_BORDER;
+  ck_assert_uint_eq(at_bits(&t, iota, 0x3f4cccce, 0x3dccccc8, 0, 0), 0x3e380000);   /* 0.1796875 */
+  ck_assert_uint_eq(at_bits(&t, iota, 0x3f8cccce, 0x3dccccc8, 0, 0), 0x3eba0000);   /* 0.36328125 */
+  /* tex2d_linear_rand, samples 89 and 145: sums exactly between two floats go away from 0 */
+  t.addr_mode[0] = t.addr_mode[1] = SIM_TEX_CLAMP;
+  ck_assert_uint_eq(at_bits(&t, rand91, 0x40d00001, 0x3f4ccccc, 0, 0), 0xbd6d6c97);
+  ck_assert_uint_eq(at_bits(&t, rand91, 0x40833334, 0x400ccccc, 0, 0), 0x3c5d2e87);
+  /* tex2d_linear_f16, elements 24 and 44: a half, ties away from zero */
+  struct sim_tex h = tex(SIM_TEX_2D, SIM_TEX_FLOAT, 16, 4, 8, 4, 1);
+  h.linear = 1;
+  ck_assert_uint_eq(at_bits(&h, half93, 0x3f4cccce, 0xbf19999a, 0, 0), 0x3f5e4000);   /* 0.868.. */
+  ck_assert_uint_eq(at_bits(&h, half93, 0x40133334, 0xbf19999a, 0, 0), 0xbcebe000);
+  /* tex2d_linear_u8norm (normalised, mirror), elements 0 and 317: n / 65535 */
+  struct sim_tex u = tex(SIM_TEX_2D, SIM_TEX_UINT, 8, 4, 8, 4, 1);
+  u.linear = u.read_norm = u.norm_coords = 1;
+  u.addr_mode[0] = u.addr_mode[1] = SIM_TEX_MIRROR;
+  ck_assert_uint_eq(at_bits(&u, u8_92, 0xbe99999a, 0xbe4ccccd, 0, 0), 0x3eb68eb7);
+  ck_assert_uint_eq(at_bits(&u, u8_92, 0x40100000, 0x3f851eb8, 0, 1), 0x3e6aeceb);
+  /* tex3d_linear (z = 1.3), samples 6, 16, 22, 51 and 52 (exact weights: 15.3125, 14.015625,
+     16.515625, 23.6640625, 24.2109375); 16 needs the clamped x's weight of 0, 51 and 52 the
+     y split rounding half down for the lower x texel */
+  struct sim_tex v = tex(SIM_TEX_3D, SIM_TEX_FLOAT, 32, 1, 4, 4, 4);
+  v.linear = 1;
+  uint32_t z = fb(1.3f);
+  ck_assert_float_eq(bf(at_bits(&v, iota, 0x40400000, 0xbe99999a, z, 0)), 15.31640625f);
+  ck_assert_float_eq(bf(at_bits(&v, iota, 0xbe99999a, 0x3f4ccccd, z, 0)), 14.015625f);
+  ck_assert_float_eq(bf(at_bits(&v, iota, 0x40400000, 0x3f4ccccd, z, 0)), 16.53515625f);
+  ck_assert_float_eq(bf(at_bits(&v, iota, 0x3faccccd, 0x40400000, z, 0)), 23.6796875f);
+  ck_assert_float_eq(bf(at_bits(&v, iota, 0x3ff33334, 0x40400000, z, 0)), 24.1953125f);
+}
+END_TEST
+
 /* read modes: 8/16-bit integers as normalised floats, or as integers */
 START_TEST(test_read_modes) {
   static const uint8_t u8[4] = {0, 51, 255, 128};
@@ -155,9 +243,9 @@ START_TEST(test_read_modes) {
   sim_tex_fetch(&w, u16, c, 0, out);
   ck_assert_float_eq(bf(out[0]), 1.0f);
   ck_assert_float_eq(bf(out[1]), 0.0f);
-  /* two channels: blue is 0, alpha 1 */
+  /* two channels: blue and alpha are 0 (an H100's tex2d_one_channel, tex2d_i16_norm) */
   ck_assert_float_eq(bf(out[2]), 0.0f);
-  ck_assert_float_eq(bf(out[3]), 1.0f);
+  ck_assert_float_eq(bf(out[3]), 0.0f);
 }
 END_TEST
 
@@ -347,6 +435,7 @@ Suite *suite_tex(void)
   tcase_add_test(tc, test_weights);
   tcase_add_test(tc, test_address_modes);
   tcase_add_test(tc, test_linear);
+  tcase_add_test(tc, test_linear_h100);
   tcase_add_test(tc, test_read_modes);
   tcase_add_test(tc, test_half);
   tcase_add_test(tc, test_int_coords);

@@ -251,6 +251,13 @@ pcase tex1d_linear_wrap $T tex1d_f1 1 64 "1:f32:exact" $(targs tex1d:16:f32:iota
 pcase tld4_gather $T gather_g 1 16,8 "1:f32:exact" $(targs tex2d:8x4:f32x2:iota f32buf:512:zero $SL)
 pcase tld4_gather_u8 $T gather_g 1 16,8 "1:f32:exact" $(targs tex2d:8x4:u8x4:rand:97:read=norm,norm=1,addr=wrap f32buf:512:zero $S8)
 pcase tex3d_linear $T tex3d_f1 1 8,8 "1:f32:exact" $(targs tex3d:4x4x4:f32:iota:filter=linear f32buf:64:zero f32:-0.3 f32:0.55 f32:1.3)
+# formats and texels the filtering rules were not fitted on (sim_tex.c: fitted on f32, f16 and
+# u8 normalised): 16-bit and signed 8-bit normalised, half with two channels, 3-D rand texels
+pcase tex2d_linear_u16norm $T tex2d_f4 1 16,8 "1:f32:exact" $(targs tex2d:8x4:u16x4:rand:97:filter=linear,read=norm f32buf:512:zero $SL)
+pcase tex2d_linear_i8norm $T tex2d_f4 1 16,8 "1:f32:exact" $(targs tex2d:8x4:i8x4:rand:98:filter=linear,read=norm,norm=1,addr=wrap f32buf:512:zero f32:-0.3 f32:0.17 f32:-0.2 f32:0.31)
+pcase tex2d_linear_i16norm $T tex2d_f4 1 16,8 "1:f32:exact" $(targs tex2d:8x4:i16x2:rand:99:filter=linear,read=norm,addr=border f32buf:512:zero $SL)
+pcase tex2d_linear_f16x2 $T tex2d_f4 1 16,8 "1:f32:exact" $(targs tex2d:8x4:f16x2:rand:100:filter=linear,norm=1,addr=mirror f32buf:512:zero f32:-0.3 f32:0.17 f32:-0.2 f32:0.31)
+pcase tex3d_linear_rand $T tex3d_f1 1 8,8 "1:f32:exact" $(targs tex3d:4x4x4:f32:rand:101:filter=linear f32buf:64:zero f32:-0.3 f32:0.55 f32:1.3)
 pcase tex2d_layered $T tex2dlayered_f1 1 8,8 "1:f32:exact" $(targs tex2dlayered:4x4x3:f32:iota:filter=linear f32buf:64:zero f32:-0.3 f32:0.55 i32:2)
 pcase texcube $T texcube_f1 1 4,4 "1:f32:exact" $(targs texcube:4:f32:iota f32buf:16:zero f32:-0.9 f32:0.55 f32:-0.8 f32:0.6)
 pcase texcube_layered $T texcubelayered_f1 1 4,4 "1:f32:exact" $(targs texcubelayered:4x3:f32:iota f32buf:16:zero f32:-0.9 f32:0.55 f32:-0.8 f32:0.6 i32:2)

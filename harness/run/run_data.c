@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include "run/run_data.h"
+#include "sim/sim.h"
 
 #include <math.h>
 
@@ -131,7 +132,7 @@ void run_fill_rand(void *buf, enum run_elem e, uint64_t count, uint64_t seed)
   /* a GPU's problem size is hundreds of millions of elements: in parts, one a core, the same
      bytes as in one pass */
   enum { MAX_PARTS = 16, MIN_PART = 1u << 22 };
-  long cores = sysconf(_SC_NPROCESSORS_ONLN);
+  long cores = (long)sim_host_cores();
   uint64_t parts = count / MIN_PART;
   if (parts > (uint64_t)(cores > 0 ? cores : 1))
     parts = (uint64_t)(cores > 0 ? cores : 1);

@@ -153,6 +153,13 @@ struct worker_out {
 
 uint32_t sim_host_cores(void)
 {
+  /* the cores this process may run on, fewer than the machine's under taskset, a Slurm
+     allocation or a container's cpuset (under `taskset -c 0,1` on a 16-core host it started
+     16 worker threads for 2 cores) */
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0)
+    return (uint32_t)CPU_COUNT(&set);
   long n = sysconf(_SC_NPROCESSORS_ONLN);
   return n > 0 ? (uint32_t)n : 1;
 }

@@ -15,7 +15,7 @@
 # order in which lanes won an atomic are compared but not required to match (mode order).
 set -uo pipefail
 WL=$(realpath "${1:?usage: prove.sh WARPLAB OUTDIR}")
-OUT=$(realpath "${2:?usage: prove.sh WARPLAB OUTDIR}")
+mkdir -p "${2:?usage: prove.sh WARPLAB OUTDIR}" && OUT=$(realpath "$2")
 cd "$(dirname "$0")/../.."
 K=tests/e2e/kernels
 W=$(mktemp -d)

@@ -5,6 +5,7 @@
  * synchronisation in a cooperative grid, and clusters (barrier.cluster, mapa, distributed
  * shared memory). Needs no nvcc. */
 #include <check.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1477,12 +1478,32 @@ START_TEST(test_launch_cluster_past_portable_refused)
 }
 END_TEST
 
+/* The worker threads' default is the cores this process may run on (its affinity), not the
+   machine's: pinned to one core, one. (libcheck runs each test in a child of its own.) */
+START_TEST(test_host_cores_affinity)
+{
+  cpu_set_t set;
+  ck_assert_int_eq(sched_getaffinity(0, sizeof set, &set), 0);
+  int first = -1;
+  for (int c = 0; c < CPU_SETSIZE && first < 0; c++)
+    if (CPU_ISSET(c, &set))
+      first = c;
+  ck_assert_int_ge(first, 0);
+  ck_assert_uint_eq(sim_host_cores(), (uint32_t)CPU_COUNT(&set));
+  CPU_ZERO(&set);
+  CPU_SET(first, &set);
+  ck_assert_int_eq(sched_setaffinity(0, sizeof set, &set), 0);
+  ck_assert_uint_eq(sim_host_cores(), 1);
+}
+END_TEST
+
 Suite *suite_sim(void)
 {
   Suite *s = suite_create("sim");
   TCase *t = tcase_create("core");
   tcase_set_timeout(t, 60);
   tcase_add_test(t, test_store_ok);
+  tcase_add_test(t, test_host_cores_affinity);
   tcase_add_test(t, test_tensor_map_encode);
   tcase_add_test(t, test_race_between_warps);
   tcase_add_test(t, test_race_within_a_warp);

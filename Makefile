@@ -27,7 +27,7 @@ ARCHFLAGS := $(if $(filter x86_64,$(shell uname -m)),-mpopcnt,)
 CFLAGS  += $(CFLAGS_BASE) $(ARCHFLAGS) $(PKG_CFLAGS)
 LDLIBS  += $(PKG_LIBS) $(NCURSES_LIBS) -lm -ldl -pthread
 
-LIB_DIRS := harness/ptx harness/sim harness/metrics harness/timing harness/backend harness/measure harness/run plots grader grader/tui
+LIB_DIRS := harness/ptx harness/sim harness/metrics harness/timing harness/backend harness/measure harness/toolchain harness/run plots grader grader/tui
 LIB_SRC  := $(foreach d,$(LIB_DIRS),$(wildcard $(d)/*.c))
 LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
 CLI_SRC  := $(wildcard harness/cli/*.c)

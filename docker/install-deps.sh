@@ -14,7 +14,7 @@
 # The CUDA Toolkit is never installed from the distribution (its packages lag behind and
 # clash with NVIDIA's); without it warplab still runs .ptx files in its emulator.
 #
-# nvdisasm (how warplab counts the machine instructions a GPU executes, harness/run/run_sass.c):
+# nvdisasm (how warplab counts the machine instructions a GPU executes, harness/toolchain/tc_sass.c):
 # where the toolkit has none (its pip-installed or minimal forms), the PyPI package
 # nvidia-cuda-nvdisasm is unpacked with pip into $WARPLAB_TOOLS_DIR (default
 # /opt/warplab-tools) and linked into $WARPLAB_TOOLS_BIN (default /usr/local/bin); pip comes

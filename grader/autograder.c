@@ -15,7 +15,7 @@
 #include "grader/autograder.h"
 #include "grader/release.h"
 #include "grader/submission.h"
-#include "run/run_exec.h"
+#include "toolchain/tc_exec.h"
 
 const char *autograder_root(void)
 {
@@ -310,12 +310,12 @@ static int grade_child(const char *warplab, const char *lab, const char *dir, co
   if (jo >= 0 && lo >= 0) {
     char *argv[] = {(char *)warplab, "grade", (char *)lab, (char *)dir, "--backend", "emu",
                     "--json", "--out", runs, NULL};
-    struct run_exec_child c = {.in = -1, .out = jo, .err = lo, .pass_fd = -1, .pass_as = -1};
+    struct tc_exec_child c = {.in = -1, .out = jo, .err = lo, .pass_fd = -1, .pass_as = -1};
     fflush(NULL);
-    pid_t pid = run_exec_start(argv, &c);
+    pid_t pid = tc_exec_start(argv, &c);
     if (pid > 0) {
-      rc = run_exec_wait(pid, timeout_s);
-      if (rc == RUN_EXEC_TIMEOUT)
+      rc = tc_exec_wait(pid, timeout_s);
+      if (rc == TC_EXEC_TIMEOUT)
         rc = -2;
     }
   }

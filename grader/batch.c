@@ -19,7 +19,7 @@
 #include "grader/batch.h"
 #include "grader/class_charts.h"
 #include "grader/submission.h"
-#include "run/run_exec.h"
+#include "toolchain/tc_exec.h"
 
 #define MAX_STUDENTS BATCH_MAX_STUDENTS
 #define MAX_JOBS 64
@@ -299,12 +299,12 @@ int batch_needs_grading(const struct batch_opts *o, const char *student)
 static int stopped_by_limits(const char *log)
 {
   static const char *const signs[] = {"catastrophic error: out of memory", "std::bad_alloc",
-                                      "ran out of memory (at most", /* run_exec.h's words */
+                                      "ran out of memory (at most", /* tc_exec.h's words */
                                       "Cannot allocate memory", "virtual memory exhausted"};
   for (size_t i = 0; i < sizeof signs / sizeof *signs; i++)
     if (strstr(log, signs[i]))
       return 1;
-  /* "nvcc failed (status 137) with no message": killed by a signal (run_build.c) */
+  /* "nvcc failed (status 137) with no message": killed by a signal (tc_build.c) */
   const char *p = strstr(log, "nvcc failed (status ");
   return p && strtol(p + 20, NULL, 10) > 128;
 }
@@ -412,14 +412,14 @@ static pid_t start(const struct batch_opts *o, const char *student, const char *
      batch killed and resumed must not find an orphan of its first run still writing the same
      student's log. */
   int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  struct run_exec_child c = {.in = -1, .out = fd, .err = fd, .pass_fd = rfd, .pass_as = RESULT_FD,
+  struct tc_exec_child c = {.in = -1, .out = fd, .err = fd, .pass_fd = rfd, .pass_as = RESULT_FD,
                              .no_core = 1, .die_with_us = 1};
 #if !defined(__SANITIZE_ADDRESS__)
   /* an AddressSanitizer build reserves terabytes of address space for its shadow memory: an
      address-space cap would stop it from starting, so the sanitizer build grades uncapped */
   c.as_bytes = (unsigned long long)o->memory_mb << 20;
 #endif
-  pid_t pid = run_exec_start(argv, &c);
+  pid_t pid = tc_exec_start(argv, &c);
   if (fd >= 0)
     close(fd);
   return pid;

@@ -21,7 +21,8 @@
 #include <unistd.h>
 
 #include "grader/batch.h"
-#include "run/run_exec.h"
+#include "toolchain/tc_exec.h"
+#include "toolchain/tc_file.h"
 
 /* s in single quotes for sh, a quote inside as '\'' . */
 static void sh_quote(FILE *f, const char *s)
@@ -117,7 +118,7 @@ static int sbatch(const char *dependency, const char *script, char *id, size_t i
   argv[a++] = (char *)script;
   argv[a] = NULL;
   char out[4096];
-  int st = run_exec_capture(argv, NULL, out, sizeof out);
+  int st = tc_exec_capture(argv, NULL, out, sizeof out);
   size_t n = strlen(out);
   while (n && (out[n - 1] == '\n' || out[n - 1] == ' '))
     out[--n] = 0;
@@ -158,7 +159,7 @@ int batch_slurm_submit(const struct batch_opts *o, const struct batch_slurm_opts
     return -1;
   }
   if (absolute(o->out, out, sizeof out, err, errlen) || absolute(".", cwd, sizeof cwd, err, errlen) ||
-      absolute(run_home(), home, sizeof home, err, errlen))
+      absolute(tc_home(), home, sizeof home, err, errlen))
     return -1;
   snprintf(dir, sizeof dir, "%s/slurm", out);
   if (mkdir(dir, 0755) && errno != EEXIST) {

@@ -9,6 +9,7 @@
 #include "grader/grade_occ.h"
 #include "metrics/met.h"
 #include "metrics/occ.h"
+#include "toolchain/tc_file.h"
 
 #define THEORETICAL met_name(MET_OCC_THEORETICAL)
 #define ACHIEVED met_name(MET_OCC_ACHIEVED)
@@ -91,7 +92,7 @@ static void handout_ref(const struct run_lab *lab, char *out, size_t outlen)
   char path[1400], heading[256];
   const char *names[2] = {base, "00-getting-started"};
   for (int i = 0; i < 2; i++) {
-    snprintf(path, sizeof path, "%s/handouts/%s.md", run_home(), names[i]);
+    snprintf(path, sizeof path, "%s/handouts/%s.md", tc_home(), names[i]);
     if (grade_handout_section(path, "occupancy", heading, sizeof heading)) {
       snprintf(out, outlen, " See handouts/%s.md, section '%s'.", names[i], heading);
       return;

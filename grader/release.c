@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "grader/release.h"
-#include "run/run_exec.h"
+#include "toolchain/tc_exec.h"
 
 /* ---- files ---- */
 
@@ -280,7 +280,7 @@ static int reference_figures(const char *warplab, const char *home, const struct
     goto out;
   }
   setenv("WARPLAB_HOME", home, 1);
-  int st = run_exec_capture(argv, NULL, log, 1 << 20);
+  int st = tc_exec_capture(argv, NULL, log, 1 << 20);
   if (st != 0 || find_result(tmp, path, sizeof path)) {
     const char *tail = strlen(log) > 1500 ? log + strlen(log) - 1500 : log;
     snprintf(err, errlen, "the reference solution of lab %s did not pass on the emulator (exit "

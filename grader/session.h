@@ -14,7 +14,7 @@
  *                maximum does not depend on it); then the score.
  *   GS_GRADE     the seed fixed first (a fresh one unless given); the reference solution
  *                first, main size only, so that it runs before the caller confines the
- *                process (run_sandbox.h) and is kept in run_cache.h's cache for a class;
+ *                process (tc_sandbox.h) and is kept in run_cache.h's cache for a class;
  *                then the submission with the lab's hidden tests, main size only (a run
  *                that built but stopped for a reason of the kernel's is graded as one failed
  *                test); the reference again when "auto" chose another backend for the

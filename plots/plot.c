@@ -23,7 +23,7 @@
  *
  * The scripts are written next to their data and refer to it by name, so `gnuplot NAME.gp`
  * in the results folder redraws a chart. All of a run's charts are drawn by one gnuplot
- * (found on PATH, run through harness/run's process runner, run_exec.h, in the results
+ * (found on PATH, run through harness/run's process runner, tc_exec.h, in the results
  * folder), each script from a fresh session; a chart whose script fails is drawn again alone,
  * for its message, and the ones after it too. gnuplot is killed when it takes longer than
  * PLOT_TIMEOUT_S a chart.
@@ -38,8 +38,8 @@
 #include "metrics/met.h"
 #include "metrics/occ.h"
 #include "plots/plot.h"
-#include "run/run_exec.h"
 #include "run/run_expr.h"
+#include "toolchain/tc_exec.h"
 
 /* ---- the chart: its definition and its figures ---- */
 
@@ -1246,7 +1246,7 @@ static void append_line(char *buf, size_t len, const char *line)
 }
 
 /* Run gnuplot with args (after its own name), in dir, through harness/run's process runner
-   (run_exec.h: no shell, stdin /dev/null, its own process group, killed with all it started
+   (tc_exec.h: no shell, stdin /dev/null, its own process group, killed with all it started
    after wall_s seconds). What it prints (stdout and stderr) goes to log. Returns 0, -1 with
    err ("gnuplot failed on DIR/what: its message"), or -2 with err when it ran out of time and
    was stopped. */
@@ -1262,9 +1262,9 @@ static int gp_exec(const char *gnuplot, const char *dir, const char *const args[
   argv[0] = gnuplot;
   for (size_t i = 0; i < nargs; i++)
     argv[i + 1] = args[i];
-  int rc = run_exec_timed((char *const *)argv, dir, wall_s, log, loglen);
+  int rc = tc_exec_timed((char *const *)argv, dir, wall_s, log, loglen);
   free(argv);
-  if (rc == RUN_EXEC_TIMEOUT) {
+  if (rc == TC_EXEC_TIMEOUT) {
     snprintf(err, errlen, "gnuplot did not finish %s/%s in %u s: stopped", dir, what, wall_s);
     return -2;
   }

@@ -17,7 +17,7 @@
 #include <unistd.h>
 
 #include "grader/tui/tui_int.h"
-#include "run/run_exec.h"
+#include "toolchain/tc_exec.h"
 
 #define MAX_ARGS 48
 
@@ -110,9 +110,9 @@ int tui_job_start(struct tui_job *j, const char *warplab, const char *lab_id,
   }
   /* the child: its own process group, no terminal, the fatal signals' handlers (the
      screen's) back to their defaults */
-  struct run_exec_child c = {.in = in, .out = out, .err = errfd, .pass_fd = -1, .pass_as = -1,
+  struct tc_exec_child c = {.in = in, .out = out, .err = errfd, .pass_fd = -1, .pass_as = -1,
                              .default_signals = 1};
-  pid_t pid = run_exec_start((char *const *)argv, &c);
+  pid_t pid = tc_exec_start((char *const *)argv, &c);
   if (pid < 0) {
     snprintf(err, errlen, "cannot start a run: %s", strerror(errno));
     goto fail;

@@ -10,8 +10,9 @@
 
 #include "cli/warplab.h"
 #include "grader/autograder.h"
-#include "run/run_exec.h"
 #include "run/run_lab.h"
+#include "toolchain/tc_exec.h"
+#include "toolchain/tc_file.h"
 
 static void autograder_usage(FILE *f)
 {
@@ -81,7 +82,7 @@ int wl_cmd_autograder(int argc, char **argv)
     return WL_EXIT_USAGE;
   }
   char labs[4200], err[4096];
-  snprintf(labs, sizeof labs, "%.4000s/labs", run_home());
+  snprintf(labs, sizeof labs, "%.4000s/labs", tc_home());
   struct run_lab *lab = malloc(sizeof *lab);
   if (!lab) {
     wl_error("out of host memory");
@@ -95,14 +96,14 @@ int wl_cmd_autograder(int argc, char **argv)
   }
   if (run) {
     char self[4096];
-    if (run_self_path(self, sizeof self) ||
+    if (tc_self_path(self, sizeof self) ||
         autograder_run(lab, self, autograder_root(), timeout_s, err, sizeof err)) {
       wl_error("autograder: %s", err);
       rc = WL_EXIT_FAULT;
     } else {
       printf("warplab autograder: %s/results/results.json written\n", autograder_root());
     }
-  } else if (autograder_write(run_home(), lab, out, err, sizeof err)) {
+  } else if (autograder_write(tc_home(), lab, out, err, sizeof err)) {
     wl_error("autograder: %s", err);
     rc = WL_EXIT_FAULT;
   } else {

@@ -14,22 +14,22 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "backend/be.h"
 #include "cli/emu_args.h"
 #include "cli/emu_report.h"
 #include "cli/warplab.h"
-#include "ptx/ptx.h"
-#include "run/run_build.h"
-#include "run/run_exec.h"
-#include "run/run_file.h"
-#include "run/run_lanes.h"
-#include "backend/be.h"
 #include "measure/ms.h"
 #include "metrics/met.h"
 #include "metrics/occ.h"
-#include "run/run_ptxas.h"
-#include "run/run_sass.h"
-#include "run/run_sanitize.h"
+#include "ptx/ptx.h"
+#include "run/run_lanes.h"
 #include "sim/sim.h"
+#include "toolchain/tc_build.h"
+#include "toolchain/tc_exec.h"
+#include "toolchain/tc_file.h"
+#include "toolchain/tc_ptxas.h"
+#include "toolchain/tc_sanitize.h"
+#include "toolchain/tc_sass.h"
 
 #define MAX_ARGS 64
 #define MAX_DUMPS 32
@@ -371,12 +371,12 @@ static int get_ptx(const struct emu_opts *o, char *tmpdir, char **text, size_t *
       snprintf(ptx_path, plen, "%.3100s/kernel.ptx", tmpdir);
     }
     char log[16384];
-    enum run_build_status bs = run_build_ptx(o->file, o->arch, ptx_path, log, sizeof log);
-    if (bs != RUN_BUILD_OK) {
+    enum tc_build_status bs = tc_build_ptx(o->file, o->arch, ptx_path, log, sizeof log);
+    if (bs != TC_BUILD_OK) {
       fprintf(stderr, "%s", log);
       /* only the kernel file's own errors are a failed build: no nvcc, or a --keep-ptx path
          that cannot be written, is the command's input */
-      if (bs != RUN_BUILD_FAILED) {
+      if (bs != TC_BUILD_FAILED) {
         if (o->keep_ptx)
           wl_error("--keep-ptx %s: the PTX could not be kept there", o->keep_ptx);
         return WL_EXIT_USAGE;
@@ -389,7 +389,7 @@ static int get_ptx(const struct emu_opts *o, char *tmpdir, char **text, size_t *
   } else {
     snprintf(ptx_path, plen, "%s", o->file);
   }
-  *text = run_read_file(ptx_path, len);
+  *text = tc_read_file(ptx_path, len);
   if (!*text) {
     wl_error("cannot read %s: %s", ptx_path, strerror(errno));
     return WL_EXIT_USAGE;
@@ -533,7 +533,7 @@ static int sanitized(int argc, char **argv, const struct emu_opts *o)
     return WL_EXIT_USAGE;
   }
   char self[4096];
-  if (run_self_path(self, sizeof self)) {
+  if (tc_self_path(self, sizeof self)) {
     wl_error("cannot find the warplab executable");
     return WL_EXIT_USAGE;
   }
@@ -562,9 +562,9 @@ static int sanitized(int argc, char **argv, const struct emu_opts *o)
       args[k++] = argv[i] == o->file ? ptx_path : argv[i];
     }
     args[k] = NULL;
-    struct run_sanitized r;
+    struct tc_sanitized r;
     char err[512];
-    if (run_sanitize(o->sanitize, args, &r, err, sizeof err)) {
+    if (tc_sanitize(o->sanitize, args, &r, err, sizeof err)) {
       wl_error("%s", err);
       rc = WL_EXIT_USAGE;
     } else {
@@ -606,7 +606,7 @@ int wl_cmd_emu(int argc, char **argv)
   char slog[512];
   struct emu_run run;
   memset(&run, 0, sizeof run);
-  struct run_resources rs[32];
+  struct tc_resources rs[32];
   struct occ_profile prof;
 
   for (uint32_t i = 0; i < o.nargs; i++)
@@ -676,9 +676,9 @@ int wl_cmd_emu(int argc, char **argv)
     rc = WL_EXIT_USAGE;
     goto out;
   }
-  if (run_ptxas(wl_ends_with(o.file, ".cu") ? ptx_path : o.file, o.arch, 0, rs, 32, &nrs, plog,
-                sizeof plog) == RUN_PTXAS_OK)
-    run.rsrc = run_resources_find(rs, nrs, o.kernel);
+  if (tc_ptxas(wl_ends_with(o.file, ".cu") ? ptx_path : o.file, o.arch, 0, rs, 32, &nrs, plog,
+                sizeof plog) == TC_PTXAS_OK)
+    run.rsrc = tc_resources_find(rs, nrs, o.kernel);
   if (run.rsrc) {
     ms.kern.known = 1;
     ms.kern.registers = run.rsrc->registers;
@@ -694,8 +694,8 @@ int wl_cmd_emu(int argc, char **argv)
     memset(o.cfg.cluster, 0, sizeof o.cfg.cluster);
   /* count what the GPU executes: the SASS ptxas makes of this PTX, where nvdisasm is here */
   if (o.backend == BE_EMU) {
-    if (run_sass(wl_ends_with(o.file, ".cu") ? ptx_path : o.file, o.arch, &mod, &sass, slog,
-                 sizeof slog) == RUN_SASS_OK) {
+    if (tc_sass(wl_ends_with(o.file, ".cu") ? ptx_path : o.file, o.arch, &mod, &sass, slog,
+                 sizeof slog) == TC_SASS_OK) {
       ms.sass = &sass;
     } else {
       slog[strcspn(slog, "\n")] = 0;

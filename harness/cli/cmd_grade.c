@@ -17,7 +17,8 @@
 #include "grader/session.h"
 #include "grader/submission.h"
 #include "run/run.h"
-#include "run/run_exec.h"
+#include "toolchain/tc_exec.h"
+#include "toolchain/tc_file.h"
 
 /* The Gradescope result j, whole, to descriptor fd (when fd >= 0): the channel a batch reads
    a grade from, which nothing a student hands in reaches. */
@@ -128,7 +129,7 @@ int wl_cmd_grade(int argc, char **argv)
   }
   const char *which = argv[optind], *dir = argv[optind + 1];
   char err[2048], labs[1024], kfile[1400];
-  snprintf(labs, sizeof labs, "%s/labs", run_home());
+  snprintf(labs, sizeof labs, "%s/labs", tc_home());
   struct run_lab lab;
   if (run_lab_load(which, labs, &lab, err, sizeof err)) {
     wl_error("%s", err);
@@ -171,9 +172,9 @@ int wl_cmd_grade(int argc, char **argv)
     goto out;
   }
   /* from here on the run is confined: it writes only beneath its results folder and reads
-     the lab's folders and this submission's, not those beside it (run_sandbox.h) */
+     the lab's folders and this submission's, not those beside it (tc_sandbox.h) */
   char note[512];
-  if (run_sandbox_confine_grade(dir, o.results_root, o.backend != RUN_BACKEND_EMU, note,
+  if (tc_sandbox_confine_grade(dir, o.results_root, o.backend != RUN_BACKEND_EMU, note,
                                 sizeof note) < 0) {
     snprintf(why, sizeof why, "could not be graded: %s", note);
     put_status(rfd, BATCH_UNGRADED, full, why);
@@ -387,14 +388,14 @@ int wl_cmd_batch(int argc, char **argv)
   o.lab = argv[optind];
   o.roster = argv[optind + 1];
   char self[4096], err[2048], labs[1024];
-  if (run_self_path(self, sizeof self)) {
+  if (tc_self_path(self, sizeof self)) {
     wl_error("cannot find the warplab executable to grade with");
     return WL_EXIT_USAGE;
   }
   o.warplab = self;
   /* the lab, loaded now: a wrong number is said at once, not once per student, and its
      rubric says which class charts to draw */
-  snprintf(labs, sizeof labs, "%s/labs", run_home());
+  snprintf(labs, sizeof labs, "%s/labs", tc_home());
   struct run_lab lab;
   if (run_lab_load(o.lab, labs, &lab, err, sizeof err)) {
     wl_error("%s", err);

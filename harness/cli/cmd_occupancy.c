@@ -18,8 +18,8 @@
 #include "cli/warplab.h"
 #include "metrics/met.h"
 #include "metrics/occ.h"
-#include "run/run_build.h"
-#include "run/run_ptxas.h"
+#include "toolchain/tc_build.h"
+#include "toolchain/tc_ptxas.h"
 
 #define MAX_FUNCS 256
 
@@ -202,11 +202,11 @@ static int parse_opts(int argc, char **argv, struct occ_opts *o)
 /* Read FILE's kernel resources through nvcc (for .cu) and ptxas into *res. Returns an exit
    code (WL_EXIT_OK when *res is filled). */
 static int kernel_resources(const struct occ_opts *o, const struct occ_profile *prof,
-                            struct run_resources *res)
+                            struct tc_resources *res)
 {
   char arch[16], tmpdir[] = "/tmp/warplab-occ-XXXXXX", ptx[64];
   char *log = malloc(1 << 16);
-  struct run_resources *funcs = calloc(MAX_FUNCS, sizeof *funcs);
+  struct tc_resources *funcs = calloc(MAX_FUNCS, sizeof *funcs);
   int rc = WL_EXIT_OK, made_dir = 0, n = 0;
   const char *ptx_path = o->file;
   snprintf(arch, sizeof arch, "sm_%d", prof->sm);
@@ -228,10 +228,10 @@ static int kernel_resources(const struct occ_opts *o, const struct occ_profile *
     }
     made_dir = 1;
     snprintf(ptx, sizeof ptx, "%s/k.ptx", tmpdir);
-    enum run_build_status b = run_build_ptx(o->file, arch, ptx, log, 1 << 16);
-    if (b != RUN_BUILD_OK) {
+    enum tc_build_status b = tc_build_ptx(o->file, arch, ptx, log, 1 << 16);
+    if (b != TC_BUILD_OK) {
       fputs(log, stderr);
-      rc = b == RUN_BUILD_NO_NVCC ? WL_EXIT_USAGE : WL_EXIT_BUILD;
+      rc = b == TC_BUILD_NO_NVCC ? WL_EXIT_USAGE : WL_EXIT_BUILD;
       goto out;
     }
     ptx_path = ptx;
@@ -240,17 +240,17 @@ static int kernel_resources(const struct occ_opts *o, const struct occ_profile *
     rc = WL_EXIT_USAGE;
     goto out;
   }
-  enum run_ptxas_status s = run_ptxas(ptx_path, arch, o->maxrreg, funcs, MAX_FUNCS, &n, log, 1 << 16);
-  if (s != RUN_PTXAS_OK) {
+  enum tc_ptxas_status s = tc_ptxas(ptx_path, arch, o->maxrreg, funcs, MAX_FUNCS, &n, log, 1 << 16);
+  if (s != TC_PTXAS_OK) {
     fputs(log, stderr);
-    if (s == RUN_PTXAS_FAILED)
+    if (s == TC_PTXAS_FAILED)
       wl_error("ptxas could not assemble %s for %s (the profile %s)", o->file, arch, prof->id);
-    rc = s == RUN_PTXAS_FAILED ? WL_EXIT_BUILD : WL_EXIT_USAGE;
+    rc = s == TC_PTXAS_FAILED ? WL_EXIT_BUILD : WL_EXIT_USAGE;
     goto out;
   }
-  const struct run_resources *k = NULL;
+  const struct tc_resources *k = NULL;
   if (o->kernel) {
-    k = run_resources_find(funcs, n, o->kernel);
+    k = tc_resources_find(funcs, n, o->kernel);
   } else {
     for (int i = 0; i < n; i++)
       if (funcs[i].is_entry) {
@@ -261,7 +261,7 @@ static int kernel_resources(const struct occ_opts *o, const struct occ_profile *
         k = &funcs[i];
       }
   }
-  if (!k || !k->is_entry || !(k->has & RUN_RES_REGISTERS)) {
+  if (!k || !k->is_entry || !(k->has & TC_RES_REGISTERS)) {
     char names[1024];
     size_t len = 0;
     names[0] = 0;
@@ -406,7 +406,7 @@ int wl_cmd_occupancy(int argc, char **argv)
   }
 
   struct occ_input in = occ_input_default();
-  struct run_resources res;
+  struct tc_resources res;
   memset(&res, 0, sizeof res);
   if (o.file) {
     int rc = kernel_resources(&o, &prof, &res);
@@ -414,7 +414,7 @@ int wl_cmd_occupancy(int argc, char **argv)
       return rc;
     in.regs_per_thread = res.registers;
     in.static_smem = res.static_smem;
-    if (res.has & RUN_RES_BARRIERS)
+    if (res.has & TC_RES_BARRIERS)
       in.barriers = res.barriers;
   } else {
     in.regs_per_thread = o.regs;
@@ -457,8 +457,8 @@ int wl_cmd_occupancy(int argc, char **argv)
       json_object_set_new(k, "stack_frame", json_integer(res.stack_frame));
       json_object_set_new(k, "spill_stores", json_integer(res.spill_stores));
       json_object_set_new(k, "spill_loads", json_integer(res.spill_loads));
-      json_object_set_new(k, "barriers", (res.has & RUN_RES_BARRIERS) ? json_integer(res.barriers) : json_null());
-      json_object_set_new(k, "const_bytes", (res.has & RUN_RES_CONST) ? json_integer(res.const_bytes) : json_null());
+      json_object_set_new(k, "barriers", (res.has & TC_RES_BARRIERS) ? json_integer(res.barriers) : json_null());
+      json_object_set_new(k, "const_bytes", (res.has & TC_RES_CONST) ? json_integer(res.const_bytes) : json_null());
       json_object_set_new(root, "ptxas", k);
     }
     json_t *inj = json_pack("{s:i,s:i,s:i,s:i,s:i}", "regs_per_thread", in.regs_per_thread,
@@ -494,7 +494,7 @@ int wl_cmd_occupancy(int argc, char **argv)
     printf("%s, kernel %s (ptxas -arch=sm_%d): %d registers, %d B static shared, %d B stack, "
            "%d B spill stores, %d B spill loads", o.file, res.name, prof.sm, res.registers,
            res.static_smem, res.stack_frame, res.spill_stores, res.spill_loads);
-    if (res.has & RUN_RES_BARRIERS)
+    if (res.has & TC_RES_BARRIERS)
       printf(", %d barrier%s", res.barriers, res.barriers == 1 ? "" : "s");
     printf("\n");
   }

@@ -7,8 +7,9 @@
 
 #include "cli/warplab.h"
 #include "grader/release.h"
-#include "run/run_exec.h"
 #include "run/run_lab.h"
+#include "toolchain/tc_exec.h"
+#include "toolchain/tc_file.h"
 
 static void release_usage(FILE *f)
 {
@@ -51,12 +52,12 @@ int wl_cmd_release(int argc, char **argv)
     return WL_EXIT_USAGE;
   }
   char self[4096], err[4096];
-  if (run_self_path(self, sizeof self)) {
+  if (tc_self_path(self, sizeof self)) {
     wl_error("release: cannot find the warplab executable");
     return WL_EXIT_USAGE;
   }
   struct release_summary s;
-  if (release_write(run_home(), out, self, &s, err, sizeof err)) {
+  if (release_write(tc_home(), out, self, &s, err, sizeof err)) {
     wl_error("release: %s", err);
     return WL_EXIT_FAULT;
   }

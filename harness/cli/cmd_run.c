@@ -16,16 +16,17 @@
 #include <unistd.h>
 
 #include "cli/warplab.h"
-#include "grader/tui/tui.h"
 #include "grader/grade.h"
 #include "grader/session.h"
+#include "grader/tui/tui.h"
 #include "metrics/met.h"
 #include "metrics/met_fmt.h"
 #include "plots/plot.h"
 #include "plots/plot_lanes.h"
 #include "run/run.h"
 #include "run/run_describe.h"
-#include "run/run_exec.h"
+#include "toolchain/tc_exec.h"
+#include "toolchain/tc_file.h"
 
 static void run_usage(FILE *f)
 {
@@ -490,7 +491,7 @@ int wl_cmd_run(int argc, char **argv)
     return WL_EXIT_USAGE;
   char self[4096];
   if (!json && !plain && isatty(STDOUT_FILENO) && isatty(STDIN_FILENO) &&
-      !run_self_path(self, sizeof self)) {
+      !tc_self_path(self, sizeof self)) {
     struct tui_opts t = {.warplab = self, .lab = &lab, .run = o};
     int status;
     int st = tui_run(&t, &status, err, sizeof err);
@@ -579,7 +580,7 @@ int wl_cmd_charts(int argc, char **argv)
   int rc = WL_EXIT_USAGE;
   struct run_lab lab;
   char labs[1024];
-  snprintf(labs, sizeof labs, "%s/labs", run_home());
+  snprintf(labs, sizeof labs, "%s/labs", tc_home());
   if (run_result_load(argv[1], res, id, sizeof id, err, sizeof err) ||
       run_lab_load(id, labs, &lab, err, sizeof err)) {
     wl_error("%s", err);

@@ -462,7 +462,7 @@ int emu_report_json(FILE *f, const struct emu_run *r)
 }
 
 void emu_report_sanitizer(FILE *f, const char *kernel, const char *tool,
-                          const struct run_sanitized *r, int json)
+                          const struct tc_sanitized *r, int json)
 {
   if (json) {
     json_t *j = json_pack("{s:s,s:s,s:i,s:s,s:s?,s:o}", "kernel", kernel, "sanitizer", tool,

@@ -8,10 +8,10 @@
 #include "backend/be.h"
 #include "metrics/met.h"
 #include "metrics/occ.h"
-#include "run/run_ptxas.h"
-#include "run/run_sanitize.h"
 #include "sim/sim.h"
 #include "timing/tm.h"
+#include "toolchain/tc_ptxas.h"
+#include "toolchain/tc_sanitize.h"
 
 struct emu_run {
   const char *kernel;
@@ -31,7 +31,7 @@ struct emu_run {
   double run_seconds;          /* wall time of the emulated launch itself */
   double model_seconds;        /* wall time of the timing model */
   const struct met_report *met; /* emulator: the launch's metrics, or NULL */
-  const struct run_resources *rsrc; /* ptxas's report of the kernel, or NULL */
+  const struct tc_resources *rsrc; /* ptxas's report of the kernel, or NULL */
   const struct occ_result *occ; /* theoretical occupancy on the profile, or NULL */
   const char *profile;         /* the profile's name */
   const struct tm_report *timing; /* emulator: the timing model's figures, or NULL */
@@ -45,6 +45,6 @@ void emu_report_text(FILE *f, const struct emu_run *r);
 int emu_report_json(FILE *f, const struct emu_run *r);
 /* What compute-sanitizer's tool found in kernel's launch on the GPU (`--sanitize`). */
 void emu_report_sanitizer(FILE *f, const char *kernel, const char *tool,
-                          const struct run_sanitized *r, int json);
+                          const struct tc_sanitized *r, int json);
 
 #endif

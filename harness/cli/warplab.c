@@ -10,6 +10,7 @@
 #include "cli/warplab.h"
 #include "metrics/met.h"
 #include "run/run_lab.h"
+#include "toolchain/tc_file.h"
 
 void wl_error(const char *fmt, ...)
 {
@@ -74,7 +75,7 @@ void wl_bad_option(const char *cmd, const char *arg, const struct option *opts)
 int wl_lab_load(const char *which, struct run_lab *lab)
 {
   char labs[1100], err[2048];
-  snprintf(labs, sizeof labs, "%s/labs", run_home());
+  snprintf(labs, sizeof labs, "%s/labs", tc_home());
   if (run_lab_load(which, labs, lab, err, sizeof err) == 0)
     return 0;
   /* a mistyped name: the closest folder name, or name without its number */

@@ -53,7 +53,7 @@ struct ms_setup {
   struct ms_kernel kern;
   const enum met_id *want;         /* the metrics a run reports (a lab's list), in its order */
   uint32_t nwant;
-  const struct ptx_sass *sass;     /* the SASS ptxas makes of the module (run_sass.h), or NULL:
+  const struct ptx_sass *sass;     /* the SASS ptxas makes of the module (tc_sass.h), or NULL:
                                       the counters are then PTX-level */
 };
 

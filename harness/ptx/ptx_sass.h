@@ -17,7 +17,7 @@
  * the PTX file's own). ptx_sass_parse reads that text into SASS
  * instruction counts by PTX line and class (ptx_sass.def); ptx_sass_attach puts them on the
  * module's instructions, so that the metrics layer can weigh them by how often the emulator
- * ran each instruction. Running ptxas and nvdisasm is harness/run/run_sass.c's job.
+ * ran each instruction. Running ptxas and nvdisasm is harness/toolchain/tc_sass.c's job.
  *
  * Not counted: ptxas's internal subroutines (the slow paths of IEEE division and square root,
  * `$__internal_...`, called only for special operands), and the self-branch and NOP padding

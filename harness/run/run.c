@@ -42,17 +42,18 @@
 #include "ptx/ptx.h"
 #include "run/lab_ref.h"
 #include "run/run.h"
-#include "run/run_build.h"
 #include "run/run_cache.h"
-#include "run/run_exec.h"
 #include "run/run_expr.h"
-#include "run/run_file.h"
 #include "run/run_lanes.h"
-#include "run/run_ptxas.h"
-#include "run/run_sass.h"
-#include "run/run_sanitize.h"
 #include "run/run_sweepfill.h"
-#include "run/run_toolkit.h"
+#include "toolchain/tc_build.h"
+#include "toolchain/tc_cache.h"
+#include "toolchain/tc_exec.h"
+#include "toolchain/tc_file.h"
+#include "toolchain/tc_ptxas.h"
+#include "toolchain/tc_sanitize.h"
+#include "toolchain/tc_sass.h"
+#include "toolchain/tc_toolkit.h"
 
 #define GUARD_BYTES 65536u   /* each side of every GPU buffer */
 #define GUARD_BYTE 0xa5      /* the guard pattern: byte k of buffer i's zones is guard_byte(i, k) */
@@ -101,11 +102,11 @@ struct ctx {
   void *ref_lib;
   struct occ_profile prof;
   int have_prof;
-  struct run_resources rsrc;
+  struct tc_resources rsrc;
   int have_rsrc;
   struct ms_setup ms;          /* what every launch's measurement shares: the profile (loaded
                                   once, above), the module, ptxas's report, the lab's metrics */
-  struct ptx_sass sass;        /* emulator: the SASS map of the PTX (run_sass.h) ... */
+  struct ptx_sass sass;        /* emulator: the SASS map of the PTX (tc_sass.h) ... */
   int have_sass;               /* ... when nvdisasm made one: the counts are the GPU's */
   int sanitized;               /* compute-sanitizer was already run for a GPU fault */
   char hung[192];              /* the check or point on which the GPU hung; "" while it has not */
@@ -397,12 +398,12 @@ static int load_reference(struct ctx *c)
   char src[1200], so[1200], inc[1040];
   snprintf(src, sizeof src, "%s/%s", c->lab->dir, c->lab->ref_source);
   snprintf(so, sizeof so, "%s/reference.so", c->res->results_dir);
-  snprintf(inc, sizeof inc, "-I%.1000s/harness/run", run_home());
+  snprintf(inc, sizeof inc, "-I%.1000s/harness/run", tc_home());
   /* a labs/ folder copied without harness/ (a student's own folder): lab_ref.h from the
      repository this warplab was built in (bin/warplab's parent) */
   char exe[1000], hdr[1100];
   snprintf(hdr, sizeof hdr, "%s/lab_ref.h", inc + 2);
-  if (access(hdr, R_OK) && !run_self_path(exe, sizeof exe)) {
+  if (access(hdr, R_OK) && !tc_self_path(exe, sizeof exe)) {
     for (int up = 0; up < 2; up++) {
       char *slash = strrchr(exe, '/');
       if (slash)
@@ -411,7 +412,7 @@ static int load_reference(struct ctx *c)
     snprintf(inc, sizeof inc, "-I%.1000s/harness/run", exe);
   }
   char log[2048];
-  if (run_build_shared_lib(src, inc + 2, so, log, sizeof log, NULL) != 0) {
+  if (tc_build_shared_lib(src, inc + 2, so, log, sizeof log, NULL) != 0) {
     snprintf(c->err, c->errlen, "the lab's reference %s did not build: %s", src, log);
     return -1;
   }
@@ -945,7 +946,7 @@ struct emu_cmd {
 static int emu_command(struct ctx *c, const struct launch *L, struct emu_cmd *e, int first)
 {
   e->cmd.argv[first] = NULL;
-  if (run_self_path(e->self, sizeof e->self))
+  if (tc_self_path(e->self, sizeof e->self))
     return -1;
   struct ms_arg args[RUN_MAX_PARAMS];
   uint32_t n = c->lab->nparams < RUN_MAX_PARAMS ? c->lab->nparams : RUN_MAX_PARAMS;
@@ -990,9 +991,9 @@ static void gpu_fault_where(struct ctx *c, struct launch *L, struct run_check *c
     return;
   c->sanitized = 1;
   struct emu_cmd e;
-  struct run_sanitized r;
+  struct tc_sanitized r;
   char err[256];
-  if (emu_command(c, L, &e, 0) || run_sanitize("memcheck", e.cmd.argv, &r, err, sizeof err) ||
+  if (emu_command(c, L, &e, 0) || tc_sanitize("memcheck", e.cmd.argv, &r, err, sizeof err) ||
       !r.message[0])
     return;
   char first[sizeof chk->detail];
@@ -1124,7 +1125,7 @@ static void ncu_metrics(struct ctx *c, struct launch *L, struct ms_result *mr)
   char ncu[1024];
   if (!strncmp(c->res->prov.ncu_note, RUN_NCU_STOPPED, strlen(RUN_NCU_STOPPED)))
     return;                        /* stopped by its limits once: not again for each point */
-  if (run_find_tool("ncu", ncu, sizeof ncu)) {
+  if (tc_find_tool("ncu", ncu, sizeof ncu)) {
     snprintf(c->res->prov.ncu_note, sizeof c->res->prov.ncu_note,
              "ncu not found: GPU metrics other than time are not available");
     return;
@@ -1145,7 +1146,7 @@ static void ncu_metrics(struct ctx *c, struct launch *L, struct ms_result *mr)
   if (!out)
     return;
   char stopped[256];
-  run_exec_tool(e.cmd.argv, "ncu", out, outlen, stopped, sizeof stopped);
+  tc_exec_tool(e.cmd.argv, "ncu", out, outlen, stopped, sizeof stopped);
   if (stopped[0]) {                /* the grader's limit, not the kernel's result */
     snprintf(c->res->prov.ncu_note, sizeof c->res->prov.ncu_note, RUN_NCU_STOPPED "%.150s",
              stopped);
@@ -1401,7 +1402,7 @@ static int open_backend(struct ctx *c)
 
 static void nvcc_version(char *buf, size_t n)
 {
-  run_build_toolkit_line(buf, n);
+  tc_build_toolkit_line(buf, n);
 }
 
 /* The checks of tests u to the main size, not run, each saying why ("not run: the GPU hung on
@@ -1437,7 +1438,7 @@ static int run_here(const struct run_lab *lab, const struct run_opts *opts, stru
   struct run_provenance *pv = &res->prov;
   int rc = -1;
   err[0] = 0;
-  snprintf(pv->warplab_version, sizeof pv->warplab_version, "%s", WARPLAB_RUN_VERSION);
+  snprintf(pv->warplab_version, sizeof pv->warplab_version, "%s", WARPLAB_VERSION);
   pv->seed = opts->have_seed ? opts->seed : run_fresh_seed();
   time_t now = time(NULL);
   struct tm tm;
@@ -1477,26 +1478,26 @@ static int run_here(const struct run_lab *lab, const struct run_opts *opts, stru
   /* build */
   double t_start = now_s();
   nvcc_version(pv->nvcc_version, sizeof pv->nvcc_version);
-  run_build_isolation(pv->isolation, sizeof pv->isolation);
+  tc_build_isolation(pv->isolation, sizeof pv->isolation);
   snprintf(pv->ptx_file, sizeof pv->ptx_file, "%s/kernel.ptx", res->results_dir);
   char arch[16];
   snprintf(arch, sizeof arch, "sm_%d", c.have_prof && c.prof.sm >= 50 ? c.prof.sm : 90);
   if (c.have_prof && c.prof.sm < 50)
     snprintf(arch, sizeof arch, "sm_90");      /* teaching profiles of old GPUs: compile for today's */
-  struct run_build_info binfo;
-  enum run_build_status bs = run_build_ptx_info(kfile, arch, pv->ptx_file, res->build_log,
+  struct tc_build_info binfo;
+  enum tc_build_status bs = tc_build_ptx_info(kfile, arch, pv->ptx_file, res->build_log,
                                                 sizeof res->build_log, &binfo);
   snprintf(pv->build_from, sizeof pv->build_from, "%s", binfo.from_cache ? "cache" : "nvcc");
-  if (bs == RUN_BUILD_NO_NVCC) {
+  if (bs == TC_BUILD_NO_NVCC) {
     snprintf(err, errlen, "%s", res->build_log);
     return -1;
   }
-  if (bs != RUN_BUILD_OK) {
+  if (bs != TC_BUILD_OK) {
     res->phase_s[RUN_PHASE_BUILD] = res->phase_s[RUN_PHASE_TOTAL] = now_s() - t_start;
     return 0;                                   /* not built: exit 3, the log says why */
   }
   res->built = 1;
-  c.ptx = run_read_file(pv->ptx_file, &c.ptx_len);
+  c.ptx = tc_read_file(pv->ptx_file, &c.ptx_len);
   struct ptx_error pe;
   enum ptx_status ps = c.ptx ? ptx_parse(c.ptx, c.ptx_len, &c.mod, &pe) : PTX_ERR_SEMANTIC;
   if (ps == PTX_ERR_UNSUPPORTED) {
@@ -1537,11 +1538,11 @@ static int run_here(const struct run_lab *lab, const struct run_opts *opts, stru
     goto out;
   }
   flag_clock_reads(&c);
-  struct run_resources rs[32];
+  struct tc_resources rs[32];
   int nrs = 0;
   char plog[2048];
-  if (run_ptxas(pv->ptx_file, arch, 0, rs, 32, &nrs, plog, sizeof plog) == RUN_PTXAS_OK) {
-    const struct run_resources *k = run_resources_find(rs, nrs, lab->kernel);
+  if (tc_ptxas(pv->ptx_file, arch, 0, rs, 32, &nrs, plog, sizeof plog) == TC_PTXAS_OK) {
+    const struct tc_resources *k = tc_resources_find(rs, nrs, lab->kernel);
     if (k) {
       c.rsrc = *k;
       c.have_rsrc = 1;
@@ -1557,7 +1558,7 @@ static int run_here(const struct run_lab *lab, const struct run_opts *opts, stru
     c.ms.kern.registers = c.rsrc.registers;
     c.ms.kern.static_smem = c.rsrc.static_smem;
     c.ms.kern.barriers = c.rsrc.barriers;
-    c.ms.kern.has_stack = (c.rsrc.has & RUN_RES_STACK) != 0;
+    c.ms.kern.has_stack = (c.rsrc.has & TC_RES_STACK) != 0;
     c.ms.kern.stack_frame = c.rsrc.stack_frame;
     c.ms.kern.spill_stores = c.rsrc.spill_stores;
   }
@@ -1567,7 +1568,7 @@ static int run_here(const struct run_lab *lab, const struct run_opts *opts, stru
     goto out;
   if (c.kind == BE_EMU) {
     char slog[512];
-    c.have_sass = run_sass(pv->ptx_file, arch, &c.mod, &c.sass, slog, sizeof slog) == RUN_SASS_OK;
+    c.have_sass = tc_sass(pv->ptx_file, arch, &c.mod, &c.sass, slog, sizeof slog) == TC_SASS_OK;
     c.ms.sass = c.have_sass ? &c.sass : NULL;   /* the counters as the GPU executes them */
   }
   int kfi = ptx_find_func(&c.mod, lab->kernel);

@@ -13,7 +13,6 @@
 #include "run/run_lab.h"
 
 /* warplab's version, in every result's provenance */
-#define WARPLAB_RUN_VERSION "0.1.0"
 
 enum run_backend { RUN_BACKEND_AUTO = 0, RUN_BACKEND_EMU, RUN_BACKEND_GPU };
 
@@ -99,7 +98,7 @@ struct run_point {
 };
 
 /* How ncu_note starts when ncu was stopped by the limits of the tools run on a student's
-   input (run_exec_tool): the metrics could not be measured, the grader's failure (batch.h). */
+   input (tc_exec_tool): the metrics could not be measured, the grader's failure (batch.h). */
 #define RUN_NCU_STOPPED "could not be measured: "
 
 struct run_provenance {
@@ -110,7 +109,7 @@ struct run_provenance {
   char profile[64];
   char nvcc_version[64];
   char build_from[8];          /* "nvcc", or "cache": the PTX was a build kept in the cache
-                                  (run_build.h), nvcc did not run */
+                                  (tc_build.h), nvcc did not run */
   uint64_t seed;
   char sizes[160];             /* the problem size, as text */
   char kernel_file[1024];
@@ -122,7 +121,7 @@ struct run_provenance {
   char timing_note[400];       /* emu: how times were modelled, or why there are none */
   char isolation[700];         /* how nvcc was kept from files other than the kernel's,
                                   and the run from files other than its own
-                                  (run_build_isolation) */
+                                  (tc_build_isolation) */
 };
 
 /* The phases of a run whose wall time the report shows: X(ID, "name in result.json") */

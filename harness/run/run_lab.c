@@ -9,10 +9,10 @@
 #include <unistd.h>
 
 #include "metrics/occ.h"
-#include "run/run_exec.h"
-#include "run/run_file.h"
 #include "run/run_expr.h"
 #include "run/run_lab.h"
+#include "toolchain/tc_exec.h"
+#include "toolchain/tc_file.h"
 
 int run_sizes_get(const struct run_sizes *s, const char *name, int64_t *v)
 {
@@ -1035,37 +1035,6 @@ static int find_dir(const char *which, const char *labs_dir, char *out, size_t n
   return 0;
 }
 
-static int is_dir(const char *path)
-{
-  struct stat st;
-  return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
-}
-
-const char *run_home(void)
-{
-  static char home[4096];
-  const char *env = getenv("WARPLAB_HOME");
-  if (env && *env)
-    return env;
-  if (home[0])
-    return home;
-  snprintf(home, sizeof home, ".");
-  if (is_dir("labs"))
-    return home;
-  char exe[4096], labs[4200];
-  if (run_self_path(exe, sizeof exe))
-    return home;
-  for (int up = 0; up < 2; up++) {
-    char *slash = strrchr(exe, '/');
-    if (!slash)
-      return home;
-    *slash = 0;
-  }
-  snprintf(labs, sizeof labs, "%s/labs", exe[0] ? exe : "/");
-  if (is_dir(labs))
-    snprintf(home, sizeof home, "%s", exe[0] ? exe : "/");
-  return home;
-}
 
 int run_lab_load(const char *which, const char *labs_dir, struct run_lab *lab, char *err,
                  size_t errlen)
@@ -1082,7 +1051,7 @@ int run_lab_load(const char *which, const char *labs_dir, struct run_lab *lab, c
     return -1;
   }
   size_t textlen;
-  char *text = run_read_file(file, &textlen);
+  char *text = tc_read_file(file, &textlen);
   struct ctx c = {file, err, errlen, text};
   const char *slash = strrchr(lab->dir, '/');
   const char *base = slash ? slash + 1 : lab->dir;

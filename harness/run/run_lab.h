@@ -179,10 +179,6 @@ struct run_lab {
                                  "lab.json", or a results folder's "charts.json" */
 };
 
-/* The warplab folder (labs/, harness/): $WARPLAB_HOME when set, else "." when ./labs exists,
-   else the folder above the running binary's bin/ when it has labs/, else ".". */
-const char *run_home(void);
-
 /* Load a lab by number ("01"), name ("01-matrix-add") or folder path. labs_dir is the labs
    folder (NULL: "labs"). Returns 0, or -1 with a message naming the file and field (and for
    an unknown metric, its line: "labs/03-x/lab.json:44: \"metrics\": unknown metric ..."). */

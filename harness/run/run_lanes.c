@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "run/run_file.h"
 #include "run/run_lanes.h"
+#include "toolchain/tc_file.h"
 
 #define MAX_FILES 32
 
@@ -179,7 +179,7 @@ int run_lanes_write(const char *path, const struct sim_lanes *lz, const struct p
       free(src.data);
       free(src.start);
       size_t len = 0;
-      char *d = run_read_file(ptx_file_path(m, files[fl[i].file]), &len);
+      char *d = tc_read_file(ptx_file_path(m, files[fl[i].file]), &len);
       text_load(&src, d, len, 1);
       loaded = fl[i].file;
     }

@@ -243,7 +243,7 @@ START_TEST(cli_main_first)
 }
 END_TEST
 
-/* The build cache (run_build.h): a second run of the same kernel file takes its PTX from the
+/* The build cache (tc_build.h): a second run of the same kernel file takes its PTX from the
    cache, nvcc not run (provenance "build": "cache"), with the same PTX and the same results;
    WARPLAB_CACHE=off builds with nvcc again. */
 START_TEST(cli_build_cache)

@@ -4,7 +4,7 @@
 #   bash tests/gpu/sass_validate.sh [--emu-only] [--committed] WARPLAB OUTDIR
 #
 # The emulator counts what ptxas's machine code executes where nvdisasm is installed
-# (harness/run/run_sass.c; metrics of kind "from-sass", their PTX counts kept as ptx_value).
+# (harness/toolchain/tc_sass.c; metrics of kind "from-sass", their PTX counts kept as ptx_value).
 # This script compares those counts with ncu's on the GPU:
 #   1. the 74 cases of tests/gpu/metrics_validate.sh (its kernels of metrics.cu and
 #      metrics_rules.cu), run by that script into OUTDIR/metrics/;

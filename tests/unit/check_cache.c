@@ -1,7 +1,7 @@
 /* check_cache.c: the cache folder (harness/run/run_cache.c): the reference-run cache's key
  * follows every input a run's figures depend on, and an entry reads back as it was written;
- * a tool's output (run_cache_blob_*) reads back whole or not at all; the build cache
- * (run_build.c) keys on the source, the flags, the toolkit and every header read, and a
+ * a tool's output (tc_cache_blob_*) reads back whole or not at all; the build cache
+ * (tc_build.c) keys on the source, the flags, the toolkit and every header read, and a
  * second build of the same file does not run nvcc. */
 #include <check.h>
 #include <dirent.h>
@@ -13,9 +13,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "run/run_build.h"
 #include "run/run_cache.h"
-#include "run/run_file.h"
+#include "toolchain/tc_build.h"
+#include "toolchain/tc_cache.h"
+#include "toolchain/tc_file.h"
 #include "suites.h"
 
 static char dir[64], kfile[128];
@@ -106,7 +107,7 @@ START_TEST(test_round_trip)
   ck_assert_int_eq(run_cache_load(42, &lab, b), -1);
   setenv("WARPLAB_CACHE", "off", 1);
   char where[64];
-  ck_assert_int_eq(run_cache_dir(where, sizeof where), -1);
+  ck_assert_int_eq(tc_cache_dir(where, sizeof where), -1);
   free(a);
   free(b);
 }
@@ -134,17 +135,23 @@ START_TEST(test_blob)
   char *got = NULL;
   size_t len = 0;
   static const char data[] = "PTX\0with a NUL inside";
-  ck_assert_int_eq(run_cache_blob_load("ptx", 7, &got, &len), -1);
-  ck_assert_int_eq(run_cache_blob_store("ptx", 7, data, sizeof data), 0);
-  ck_assert_int_eq(run_cache_blob_load("ptx", 7, &got, &len), 0);
+  ck_assert_int_eq(tc_cache_blob_load("ptx", 7, &got, &len), -1);
+  ck_assert_int_eq(tc_cache_blob_store("ptx", 7, data, sizeof data), 0);
+  ck_assert_int_eq(tc_cache_blob_load("ptx", 7, &got, &len), 0);
   ck_assert_uint_eq(len, sizeof data);
   ck_assert(!memcmp(got, data, sizeof data));
   ck_assert_int_eq(got[len], 0);
   free(got);
-  ck_assert_int_eq(run_cache_blob_load("ptx", 8, &got, &len), -1);
-  ck_assert_int_eq(run_cache_blob_load("sass", 7, &got, &len), -1);
-  ck_assert_int_eq(run_cache_blob_store("../x", 7, data, sizeof data), -1);
-  ck_assert_int_eq(run_cache_blob_store("ref", 7, data, sizeof data), -1);
+  ck_assert_int_eq(tc_cache_blob_load("ptx", 8, &got, &len), -1);
+  ck_assert_int_eq(tc_cache_blob_load("sass", 7, &got, &len), -1);
+  ck_assert_int_eq(tc_cache_blob_store("../x", 7, data, sizeof data), -1);
+  ck_assert_int_eq(tc_cache_blob_store("Ref", 7, data, sizeof data), -1);
+  /* a reference run is an entry "ref" of exactly one struct run_result: other bytes are none */
+  ck_assert_int_eq(tc_cache_blob_store("ref", 7, data, sizeof data), 0);
+  struct run_result *res = malloc(sizeof *res);
+  ck_assert_ptr_nonnull(res);
+  ck_assert_int_eq(run_cache_load(7, NULL, res), -1);
+  free(res);
   ck_assert_int_eq(entries(".tmp"), 0);                    /* no temporary file left */
   char path[256];
   snprintf(path, sizeof path, "%s/cache/ptx-%016x.bin", dir, 7);
@@ -156,17 +163,17 @@ START_TEST(test_blob)
   ck_assert_int_eq(fseek(f, st.st_size - 2, SEEK_SET), 0);
   ck_assert_int_eq(fputc('X', f), 'X');
   ck_assert_int_eq(fclose(f), 0);
-  ck_assert_int_eq(run_cache_blob_load("ptx", 7, &got, &len), -1);
+  ck_assert_int_eq(tc_cache_blob_load("ptx", 7, &got, &len), -1);
   ck_assert_ptr_null(got);
   /* written again, then cut short */
-  ck_assert_int_eq(run_cache_blob_store("ptx", 7, data, sizeof data), 0);
-  ck_assert_int_eq(run_cache_blob_load("ptx", 7, &got, &len), 0);
+  ck_assert_int_eq(tc_cache_blob_store("ptx", 7, data, sizeof data), 0);
+  ck_assert_int_eq(tc_cache_blob_load("ptx", 7, &got, &len), 0);
   free(got);
   ck_assert_int_eq(truncate(path, st.st_size - 1), 0);
-  ck_assert_int_eq(run_cache_blob_load("ptx", 7, &got, &len), -1);
+  ck_assert_int_eq(tc_cache_blob_load("ptx", 7, &got, &len), -1);
   setenv("WARPLAB_CACHE", "off", 1);
-  ck_assert_int_eq(run_cache_blob_store("ptx", 9, data, sizeof data), -1);
-  ck_assert_int_eq(run_cache_blob_load("ptx", 9, &got, &len), -1);
+  ck_assert_int_eq(tc_cache_blob_store("ptx", 9, data, sizeof data), -1);
+  ck_assert_int_eq(tc_cache_blob_load("ptx", 9, &got, &len), -1);
 }
 END_TEST
 
@@ -175,15 +182,15 @@ END_TEST
 START_TEST(test_build_key)
 {
   static const char a[] = "__global__ void k() {}\n", b[] = "__global__ void k() { }\n";
-  uint64_t k0 = run_build_key(a, strlen(a), "k.cu", "/x/k.cu", "-arch=sm_90", "release 13.0", 1);
-  ck_assert(k0 == run_build_key(a, strlen(a), "k.cu", "/x/k.cu", "-arch=sm_90", "release 13.0", 1));
-  ck_assert(k0 != run_build_key(b, strlen(b), "k.cu", "/x/k.cu", "-arch=sm_90", "release 13.0", 1));
-  ck_assert(k0 != run_build_key(a, strlen(a) - 1, "k.cu", "/x/k.cu", "-arch=sm_90", "release 13.0", 1));
-  ck_assert(k0 != run_build_key(a, strlen(a), "j.cu", "/x/k.cu", "-arch=sm_90", "release 13.0", 1));
-  ck_assert(k0 != run_build_key(a, strlen(a), "k.cu", "/y/k.cu", "-arch=sm_90", "release 13.0", 1));
-  ck_assert(k0 != run_build_key(a, strlen(a), "k.cu", "/x/k.cu", "-arch=sm_80", "release 13.0", 1));
-  ck_assert(k0 != run_build_key(a, strlen(a), "k.cu", "/x/k.cu", "-arch=sm_90", "release 12.8", 1));
-  ck_assert(k0 != run_build_key(a, strlen(a), "k.cu", "/x/k.cu", "-arch=sm_90", "release 13.0", 0));
+  uint64_t k0 = tc_build_key(a, strlen(a), "k.cu", "/x/k.cu", "-arch=sm_90", "release 13.0", 1);
+  ck_assert(k0 == tc_build_key(a, strlen(a), "k.cu", "/x/k.cu", "-arch=sm_90", "release 13.0", 1));
+  ck_assert(k0 != tc_build_key(b, strlen(b), "k.cu", "/x/k.cu", "-arch=sm_90", "release 13.0", 1));
+  ck_assert(k0 != tc_build_key(a, strlen(a) - 1, "k.cu", "/x/k.cu", "-arch=sm_90", "release 13.0", 1));
+  ck_assert(k0 != tc_build_key(a, strlen(a), "j.cu", "/x/k.cu", "-arch=sm_90", "release 13.0", 1));
+  ck_assert(k0 != tc_build_key(a, strlen(a), "k.cu", "/y/k.cu", "-arch=sm_90", "release 13.0", 1));
+  ck_assert(k0 != tc_build_key(a, strlen(a), "k.cu", "/x/k.cu", "-arch=sm_80", "release 13.0", 1));
+  ck_assert(k0 != tc_build_key(a, strlen(a), "k.cu", "/x/k.cu", "-arch=sm_90", "release 12.8", 1));
+  ck_assert(k0 != tc_build_key(a, strlen(a), "k.cu", "/x/k.cu", "-arch=sm_90", "release 13.0", 0));
 }
 END_TEST
 
@@ -200,26 +207,26 @@ START_TEST(test_build_manifest)
   snprintf(skipped, sizeof skipped, "%s/k.cu", sub);
   write_file(skipped, "x\n");
   snprintf(deps, sizeof deps, "k.o: k.cu \\\n %s \\\n %s/gone.h\n", hdr, dir);
-  ck_assert_ptr_null(run_build_manifest(deps, sub, sub));          /* gone.h: not there */
+  ck_assert_ptr_null(tc_build_manifest(deps, sub, sub));          /* gone.h: not there */
   snprintf(deps, sizeof deps, "k.o: k.cu \\\n %s\n", hdr);
-  char *m = run_build_manifest(deps, sub, sub);
+  char *m = tc_build_manifest(deps, sub, sub);
   ck_assert_ptr_nonnull(m);
   ck_assert_ptr_nonnull(strstr(m, hdr));
   ck_assert_ptr_null(strstr(m, "k.cu"));
-  ck_assert_int_eq(run_build_manifest_fresh(m), 1);
+  ck_assert_int_eq(tc_build_manifest_fresh(m), 1);
   write_file(skipped, "y\n");                                      /* not listed: no matter */
-  ck_assert_int_eq(run_build_manifest_fresh(m), 1);
+  ck_assert_int_eq(tc_build_manifest_fresh(m), 1);
   write_file(hdr, "#define N 2\n");                                /* same size, new time */
   struct timespec later[2] = {{0, UTIME_OMIT}, {time(NULL) + 5, 0}};
   ck_assert_int_eq(utimensat(AT_FDCWD, hdr, later, 0), 0);
-  ck_assert_int_eq(run_build_manifest_fresh(m), 0);
+  ck_assert_int_eq(tc_build_manifest_fresh(m), 0);
   free(m);
-  m = run_build_manifest(deps, sub, sub);
-  ck_assert_int_eq(run_build_manifest_fresh(m), 1);
+  m = tc_build_manifest(deps, sub, sub);
+  ck_assert_int_eq(tc_build_manifest_fresh(m), 1);
   write_file(hdr, "#define N 10\n");                               /* another size */
-  ck_assert_int_eq(run_build_manifest_fresh(m), 0);
+  ck_assert_int_eq(tc_build_manifest_fresh(m), 0);
   unlink(hdr);
-  ck_assert_int_eq(run_build_manifest_fresh(m), 0);
+  ck_assert_int_eq(tc_build_manifest_fresh(m), 0);
   free(m);
 }
 END_TEST
@@ -233,34 +240,34 @@ START_TEST(test_build_cached)
   snprintf(cu, sizeof cu, "%s/k.cu", dir);
   snprintf(ptx, sizeof ptx, "%s/k.ptx", dir);
   write_file(cu, "__global__ void k(float *x) { x[threadIdx.x] = 2.0f; }\n");
-  struct run_build_info info;
-  enum run_build_status st = run_build_ptx_info(cu, "sm_90", ptx, log, sizeof log, &info);
-  if (st == RUN_BUILD_NO_NVCC)
+  struct tc_build_info info;
+  enum tc_build_status st = tc_build_ptx_info(cu, "sm_90", ptx, log, sizeof log, &info);
+  if (st == TC_BUILD_NO_NVCC)
     return;                                     /* nothing to build with on this machine */
-  ck_assert_msg(st == RUN_BUILD_OK, "%s", log);
+  ck_assert_msg(st == TC_BUILD_OK, "%s", log);
   ck_assert_int_eq(info.from_cache, 0);
   ck_assert_int_eq(entries("ptx-"), 1);
   size_t n1 = 0, n2 = 0;
-  char *first = run_read_file(ptx, &n1);
+  char *first = tc_read_file(ptx, &n1);
   ck_assert_ptr_nonnull(first);
   unlink(ptx);
-  ck_assert_int_eq(run_build_ptx_info(cu, "sm_90", ptx, log, sizeof log, &info), RUN_BUILD_OK);
+  ck_assert_int_eq(tc_build_ptx_info(cu, "sm_90", ptx, log, sizeof log, &info), TC_BUILD_OK);
   ck_assert_int_eq(info.from_cache, 1);
-  char *second = run_read_file(ptx, &n2);
+  char *second = tc_read_file(ptx, &n2);
   ck_assert_ptr_nonnull(second);
   ck_assert_uint_eq(n1, n2);
   ck_assert(!memcmp(first, second, n1));
   free(second);
   ck_assert_ptr_nonnull(strstr(first, "k.cu"));  /* the .file names the real file */
   free(first);
-  ck_assert_int_eq(run_build_ptx_info(cu, "sm_80", ptx, log, sizeof log, &info), RUN_BUILD_OK);
+  ck_assert_int_eq(tc_build_ptx_info(cu, "sm_80", ptx, log, sizeof log, &info), TC_BUILD_OK);
   ck_assert_int_eq(info.from_cache, 0);
   ck_assert_int_eq(entries("ptx-"), 2);
   /* the source changed: a miss */
   write_file(cu, "__global__ void k(float *x) { x[threadIdx.x] = 3.0f; }\n");
-  ck_assert_int_eq(run_build_ptx_info(cu, "sm_90", ptx, log, sizeof log, &info), RUN_BUILD_OK);
+  ck_assert_int_eq(tc_build_ptx_info(cu, "sm_90", ptx, log, sizeof log, &info), TC_BUILD_OK);
   ck_assert_int_eq(info.from_cache, 0);
-  ck_assert_int_eq(run_build_ptx_info(cu, "sm_90", ptx, log, sizeof log, &info), RUN_BUILD_OK);
+  ck_assert_int_eq(tc_build_ptx_info(cu, "sm_90", ptx, log, sizeof log, &info), TC_BUILD_OK);
   ck_assert_int_eq(info.from_cache, 1);
   /* the entry cut short: rebuilt, and kept whole again */
   char path[256];
@@ -268,23 +275,23 @@ START_TEST(test_build_cached)
   struct stat st0;
   ck_assert_int_eq(stat(path, &st0), 0);
   ck_assert_int_eq(truncate(path, st0.st_size / 2), 0);
-  ck_assert_int_eq(run_build_ptx_info(cu, "sm_90", ptx, log, sizeof log, &info), RUN_BUILD_OK);
+  ck_assert_int_eq(tc_build_ptx_info(cu, "sm_90", ptx, log, sizeof log, &info), TC_BUILD_OK);
   ck_assert_int_eq(info.from_cache, 0);
-  ck_assert_int_eq(run_build_ptx_info(cu, "sm_90", ptx, log, sizeof log, &info), RUN_BUILD_OK);
+  ck_assert_int_eq(tc_build_ptx_info(cu, "sm_90", ptx, log, sizeof log, &info), TC_BUILD_OK);
   ck_assert_int_eq(info.from_cache, 1);
   /* a compile error is not kept */
   snprintf(bad, sizeof bad, "%s/bad.cu", dir);
   write_file(bad, "__global__ void k(float *x) { x[threadIdx.x] = y; }\n");
   int before = entries("ptx-");
   for (int i = 0; i < 2; i++) {
-    ck_assert_int_eq(run_build_ptx_info(bad, "sm_90", ptx, log, sizeof log, &info), RUN_BUILD_FAILED);
+    ck_assert_int_eq(tc_build_ptx_info(bad, "sm_90", ptx, log, sizeof log, &info), TC_BUILD_FAILED);
     ck_assert_int_eq(info.from_cache, 0);
     ck_assert_msg(strstr(log, "bad.cu:1: error") != NULL, "%s", log);
   }
   ck_assert_int_eq(entries("ptx-"), before);
   /* the cache off: nvcc every time */
   setenv("WARPLAB_CACHE", "off", 1);
-  ck_assert_int_eq(run_build_ptx_info(cu, "sm_90", ptx, log, sizeof log, &info), RUN_BUILD_OK);
+  ck_assert_int_eq(tc_build_ptx_info(cu, "sm_90", ptx, log, sizeof log, &info), TC_BUILD_OK);
   ck_assert_int_eq(info.from_cache, 0);
 }
 END_TEST

@@ -1,6 +1,6 @@
 /* check_occ.c: unit tests of the occupancy calculator, the architecture profiles
  * (harness/metrics/occ.c, harness/arch/NAME.conf) and the ptxas report reader
- * (harness/run/run_ptxas.c).
+ * (harness/toolchain/tc_ptxas.c).
  *
  * The calculator is held to the CUDA toolkit's own cuda_occupancy.h: occ_reference.inc is
  * that header's cudaOccMaxActiveBlocksPerMultiprocessor on thousands of launches over
@@ -16,8 +16,8 @@
 #include <string.h>
 
 #include "metrics/occ.h"
-#include "run/run_toolkit.h"
-#include "run/run_ptxas.h"
+#include "toolchain/tc_ptxas.h"
+#include "toolchain/tc_toolkit.h"
 #include "suites.h"
 
 struct occ_ref_prop {
@@ -527,8 +527,8 @@ static const char PTXAS_SM70_OLD[] =
 
 START_TEST(test_ptxas_parse_sm90)
 {
-  struct run_resources r[8];
-  ck_assert_int_eq(run_ptxas_parse(PTXAS_SM90, r, 8), 3);
+  struct tc_resources r[8];
+  ck_assert_int_eq(tc_ptxas_parse(PTXAS_SM90, r, 8), 3);
   ck_assert_str_eq(r[1].name, "_Z3locPfii");
   ck_assert_str_eq(r[1].arch, "sm_90");
   ck_assert_int_eq(r[1].is_entry, 1);
@@ -539,18 +539,18 @@ START_TEST(test_ptxas_parse_sm90)
   ck_assert_int_eq(r[1].spill_loads, 100);
   ck_assert_int_eq(r[1].cumulative_stack, 80);
   ck_assert_int_eq(r[1].barriers, 1);
-  ck_assert_uint_eq(r[1].has, RUN_RES_REGISTERS | RUN_RES_STATIC_SMEM | RUN_RES_STACK |
-                              RUN_RES_BARRIERS | RUN_RES_CUMULATIVE_STACK);
+  ck_assert_uint_eq(r[1].has, TC_RES_REGISTERS | TC_RES_STATIC_SMEM | TC_RES_STACK |
+                              TC_RES_BARRIERS | TC_RES_CUMULATIVE_STACK);
   ck_assert_int_eq(r[2].registers, 10);
   ck_assert_int_eq(r[2].static_smem, 0);
   ck_assert_int_eq(r[2].barriers, 0);
   ck_assert_int_eq(r[0].registers, 48);
-  ck_assert_ptr_eq(run_resources_find(r, 3, "add"), &r[2]);
-  ck_assert_ptr_eq(run_resources_find(r, 3, "_Z3locPfii"), &r[1]);
-  ck_assert_ptr_null(run_resources_find(r, 3, "ad"));
-  ck_assert_ptr_null(run_resources_find(r, 3, "missing"));
+  ck_assert_ptr_eq(tc_resources_find(r, 3, "add"), &r[2]);
+  ck_assert_ptr_eq(tc_resources_find(r, 3, "_Z3locPfii"), &r[1]);
+  ck_assert_ptr_null(tc_resources_find(r, 3, "ad"));
+  ck_assert_ptr_null(tc_resources_find(r, 3, "missing"));
   /* room for one: the first is kept */
-  ck_assert_int_eq(run_ptxas_parse(PTXAS_SM90, r, 1), 1);
+  ck_assert_int_eq(tc_ptxas_parse(PTXAS_SM90, r, 1), 1);
   ck_assert_str_eq(r[0].name, "_Z5heavyPfi");
   ck_assert_int_eq(r[0].registers, 48);
 }
@@ -558,34 +558,34 @@ END_TEST
 
 START_TEST(test_ptxas_parse_sm75)
 {
-  struct run_resources r[8];
-  ck_assert_int_eq(run_ptxas_parse(PTXAS_SM75, r, 8), 3);
+  struct tc_resources r[8];
+  ck_assert_int_eq(tc_ptxas_parse(PTXAS_SM75, r, 8), 3);
   ck_assert_int_eq(r[0].barriers, 6);
   ck_assert_int_eq(r[0].static_smem, 1024);
   ck_assert_int_eq(r[0].const_bytes, 360);
-  ck_assert(r[0].has & RUN_RES_CONST);
+  ck_assert(r[0].has & TC_RES_CONST);
   ck_assert_int_eq(r[1].registers, 63);
   ck_assert_int_eq(r[1].stack_frame, 128);
   ck_assert_str_eq(r[2].name, "_Z6helperPfi");
   ck_assert_int_eq(r[2].is_entry, 0);
-  ck_assert(!(r[2].has & RUN_RES_REGISTERS));
-  ck_assert_ptr_eq(run_resources_find(r, 3, "helper"), &r[2]);
+  ck_assert(!(r[2].has & TC_RES_REGISTERS));
+  ck_assert_ptr_eq(tc_resources_find(r, 3, "helper"), &r[2]);
 }
 END_TEST
 
 START_TEST(test_ptxas_parse_old)
 {
-  struct run_resources r[4];
-  ck_assert_int_eq(run_ptxas_parse(PTXAS_SM70_OLD, r, 4), 1);
+  struct tc_resources r[4];
+  ck_assert_int_eq(tc_ptxas_parse(PTXAS_SM70_OLD, r, 4), 1);
   ck_assert_str_eq(r[0].name, "scale");
   ck_assert_str_eq(r[0].arch, "sm_70");
   ck_assert_int_eq(r[0].registers, 32);
   ck_assert_int_eq(r[0].static_smem, 8192);
   ck_assert_int_eq(r[0].const_bytes, 380);
   ck_assert_int_eq(r[0].spill_stores, 36);
-  ck_assert(!(r[0].has & RUN_RES_BARRIERS));
-  ck_assert_int_eq(run_ptxas_parse("", r, 4), 0);
-  ck_assert_int_eq(run_ptxas_parse("ptxas fatal   : Unresolved extern function 'f'\n", r, 4), 0);
+  ck_assert(!(r[0].has & TC_RES_BARRIERS));
+  ck_assert_int_eq(tc_ptxas_parse("", r, 4), 0);
+  ck_assert_int_eq(tc_ptxas_parse("ptxas fatal   : Unresolved extern function 'f'\n", r, 4), 0);
 }
 END_TEST
 
@@ -613,7 +613,7 @@ static const char TINY_PTX[] =
 START_TEST(test_ptxas_real)
 {
   char tool[4096];
-  if (run_find_tool("ptxas", tool, sizeof tool) != 0) {
+  if (tc_find_tool("ptxas", tool, sizeof tool) != 0) {
     fprintf(stderr, "check_occ: ptxas not found: the real-ptxas test is skipped\n");
     return;
   }
@@ -623,11 +623,11 @@ START_TEST(test_ptxas_real)
   FILE *f = fdopen(fd, "w");
   fputs(TINY_PTX, f);
   fclose(f);
-  struct run_resources r[4];
+  struct tc_resources r[4];
   int n = 0;
   char log[8192];
-  enum run_ptxas_status st = run_ptxas(path, "sm_80", 0, r, 4, &n, log, sizeof log);
-  ck_assert_msg(st == RUN_PTXAS_OK, "ptxas: %s", log);
+  enum tc_ptxas_status st = tc_ptxas(path, "sm_80", 0, r, 4, &n, log, sizeof log);
+  ck_assert_msg(st == TC_PTXAS_OK, "ptxas: %s", log);
   ck_assert_int_eq(n, 1);
   ck_assert_str_eq(r[0].name, "tiny");
   ck_assert_str_eq(r[0].arch, "sm_80");
@@ -635,11 +635,11 @@ START_TEST(test_ptxas_real)
   ck_assert_int_gt(r[0].registers, 0);
   ck_assert_int_le(r[0].registers, 32);
   ck_assert_int_eq(r[0].spill_stores, 0);
-  if (r[0].has & RUN_RES_BARRIERS)
+  if (r[0].has & TC_RES_BARRIERS)
     ck_assert_int_eq(r[0].barriers, 1);
   /* an arch ptxas does not know is its failure, with its message */
-  st = run_ptxas(path, "sm_1", 0, r, 4, &n, log, sizeof log);
-  ck_assert_int_eq(st, RUN_PTXAS_FAILED);
+  st = tc_ptxas(path, "sm_1", 0, r, 4, &n, log, sizeof log);
+  ck_assert_int_eq(st, TC_PTXAS_FAILED);
   ck_assert_ptr_nonnull(strstr(log, "sm_1"));
   remove(path);
 }

@@ -11,13 +11,13 @@
 #include <unistd.h>
 
 #include "run/run.h"
-#include "run/run_build.h"
 #include "run/run_data.h"
 #include "run/run_expr.h"
-#include "run/run_file.h"
 #include "run/run_lab.h"
-#include "run/run_sanitize.h"
 #include "run/run_sweepfill.h"
+#include "toolchain/tc_build.h"
+#include "toolchain/tc_file.h"
+#include "toolchain/tc_sanitize.h"
 #include "suites.h"
 
 static const struct run_var vars[] = {{"nx", 1000}, {"ny", 3}, {"BLOCK_X", 32}, {"BLOCK_Y", 8}};
@@ -188,8 +188,8 @@ START_TEST(test_sanitizer_parse)
     "=========     at oob_write+0x220 in oob.cu:8\n"
     "=========     by thread (101,0,0) in block (1,0,0)\n"
     "========= ERROR SUMMARY: 28 errors\n";
-  struct run_sanitized r;
-  ck_assert_int_eq(run_sanitizer_parse(memcheck, &r), 28);
+  struct tc_sanitized r;
+  ck_assert_int_eq(tc_sanitizer_parse(memcheck, &r), 28);
   ck_assert_str_eq(r.message, "Invalid __global__ write of size 4 bytes at oob.cu:8 by thread "
                    "(100,0,0) in block (1,0,0): access to 0x7f121a800390 is out of bounds and is "
                    "1 bytes after the nearest allocation at 0x7f121a800200 of size 400 bytes");
@@ -204,19 +204,19 @@ START_TEST(test_sanitizer_parse)
     "========= Barrier error detected. Divergent thread(s) in warp.\n"
     "=========     at half_barrier+0x190 in barrier_divergence.cu:13\n"
     "=========     by thread (1,0,0) in block (0,0,0)\n";
-  ck_assert_int_eq(run_sanitizer_parse(synccheck, &r), 2);     /* no summary: reports counted */
+  ck_assert_int_eq(tc_sanitizer_parse(synccheck, &r), 2);     /* no summary: reports counted */
   ck_assert_str_eq(r.message, "Barrier error detected. Divergent thread(s) in warp. at "
                    "/work/main/tests/e2e/kernels/barrier_divergence.cu:13 by thread (0,0,0) in "
                    "block (0,0,0)");
   ck_assert_int_eq(r.line, 13);
 
-  ck_assert_int_eq(run_sanitizer_parse("========= COMPUTE-SANITIZER\n"
+  ck_assert_int_eq(tc_sanitizer_parse("========= COMPUTE-SANITIZER\n"
                                        "========= ERROR SUMMARY: 0 errors\n", &r), 0);
   ck_assert_str_eq(r.message, "");
   ck_assert_str_eq(r.tool_error, "");
 
   /* what an H100 printed when nvcc crashed under the tool: no kernel checked, no report */
-  ck_assert_int_eq(run_sanitizer_parse("========= COMPUTE-SANITIZER\n"
+  ck_assert_int_eq(tc_sanitizer_parse("========= COMPUTE-SANITIZER\n"
                                        "nvcc failed (status 139) with no message\n"
                                        "========= Error: Target application terminated before "
                                        "first instrumented API call\n", &r), 0);
@@ -236,12 +236,12 @@ START_TEST(test_sanitizer_parse_overflow)
     "========= Invalid __global__ write of size 4 bytes\n"
     "=========     at oob_write+0x220 in oob.cu:8\n"
     "========= ERROR SUMMARY: 4294967297 errors\n";
-  struct run_sanitized r;
-  ck_assert_int_eq(run_sanitizer_parse(text, &r), 2);          /* the reports, counted */
+  struct tc_sanitized r;
+  ck_assert_int_eq(tc_sanitizer_parse(text, &r), 2);          /* the reports, counted */
   ck_assert_int_eq(r.line, 0);
   ck_assert_str_eq(r.file, "");
-  ck_assert_int_eq(run_sanitizer_parse("========= ERROR SUMMARY: 12x errors\n", &r), 12);
-  ck_assert_int_eq(run_sanitizer_parse("========= ERROR SUMMARY: -3 errors\n", &r), 0);
+  ck_assert_int_eq(tc_sanitizer_parse("========= ERROR SUMMARY: 12x errors\n", &r), 12);
+  ck_assert_int_eq(tc_sanitizer_parse("========= ERROR SUMMARY: -3 errors\n", &r), 0);
 }
 END_TEST
 
@@ -334,13 +334,13 @@ START_TEST(test_build_unprepared_folder)
   fputs("__global__ void k(float *x) { x[threadIdx.x] = 1.0f; }\n", f);
   ck_assert_int_eq(fclose(f), 0);
   setenv("WARPLAB_SANDBOX_READ", "not/absolute", 1);
-  enum run_build_status st = run_build_ptx(cu, "sm_90", ptx, log, sizeof log);
+  enum tc_build_status st = tc_build_ptx(cu, "sm_90", ptx, log, sizeof log);
   unsetenv("WARPLAB_SANDBOX_READ");
   unlink(cu);
   rmdir(dir);
-  if (st == RUN_BUILD_NO_NVCC)
+  if (st == TC_BUILD_NO_NVCC)
     return;                                     /* nothing to build with on this machine */
-  ck_assert_int_eq(st, RUN_BUILD_SYSTEM);
+  ck_assert_int_eq(st, TC_BUILD_SYSTEM);
   ck_assert_msg(strstr(log, "cannot prepare the build folder") != NULL, "log: %s", log);
 }
 END_TEST
@@ -376,7 +376,7 @@ static int load_into(const char *from, const char *to, struct run_lab *lab, char
                      int *line)
 {
   size_t len;
-  char *text = run_read_file("labs/03-latency-hiding/lab.json", &len);
+  char *text = tc_read_file("labs/03-latency-hiding/lab.json", &len);
   ck_assert_ptr_nonnull(text);
   char *at = strstr(text, from);
   ck_assert_msg(at != NULL, "labs/03 has no %s", from);

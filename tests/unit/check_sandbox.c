@@ -1,7 +1,7 @@
 /* check_sandbox.c: what keeps an untrusted kernel file from other files when nvcc builds it:
- * the include check (run_incl.c: each trick refused on its line, real kernels accepted), the
- * confinement of the compiler's process (run_sandbox.c: Landlock and namespaces, each tried
- * where this machine has it), and the limits of run_exec_confined (time on the clock, file
+ * the include check (tc_incl.c: each trick refused on its line, real kernels accepted), the
+ * confinement of the compiler's process (tc_sandbox.c: Landlock and namespaces, each tried
+ * where this machine has it), and the limits of tc_exec_confined (time on the clock, file
  * size).
  */
 #include <check.h>
@@ -15,30 +15,30 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "run/run_build.h"
-#include "run/run_exec.h"
-#include "run/run_file.h"
-#include "run/run_incl.h"
-#include "run/run_sandbox.h"
-#include "run/run_toolkit.h"
+#include "toolchain/tc_build.h"
+#include "toolchain/tc_exec.h"
+#include "toolchain/tc_file.h"
+#include "toolchain/tc_incl.h"
+#include "toolchain/tc_sandbox.h"
+#include "toolchain/tc_toolkit.h"
 #include "suites.h"
 
 /* The toolkit's header folders when nvcc is installed (else only standard headers pass). */
-static struct run_incl_opts toolkit_opts(int strict)
+static struct tc_incl_opts toolkit_opts(int strict)
 {
-  static struct run_toolkit tk;
+  static struct tc_toolkit tk;
   char nvcc[4096];
-  if (run_find_tool("nvcc", nvcc, sizeof nvcc) == 0)
-    run_toolkit_find(nvcc, &tk);
-  struct run_incl_opts o;
-  run_build_incl_opts(&tk, strict, &o);                 /* as run_build.c does */
+  if (tc_find_tool("nvcc", nvcc, sizeof nvcc) == 0)
+    tc_toolkit_find(nvcc, &tk);
+  struct tc_incl_opts o;
+  tc_build_incl_opts(&tk, strict, &o);                 /* as tc_build.c does */
   return o;
 }
 
 static int have_toolkit(void)
 {
   char nvcc[4096];
-  return run_find_tool("nvcc", nvcc, sizeof nvcc) == 0;
+  return tc_find_tool("nvcc", nvcc, sizeof nvcc) == 0;
 }
 
 START_TEST(test_incl_refused)
@@ -90,11 +90,11 @@ START_TEST(test_incl_refused)
     {"#define CAT(a, b) a##b\n", 1, 1, "token pasting"},
     {"#define CAT(a, b) a %:%: b\n", 1, 1, "token pasting"},
   };
-  struct run_incl_opts o = toolkit_opts(0);
+  struct tc_incl_opts o = toolkit_opts(0);
   for (size_t i = 0; i < sizeof rows / sizeof *rows; i++) {
     char log[4096];
     o.strict = rows[i].strict;
-    int n = run_incl_check(rows[i].src, strlen(rows[i].src), "k.cu", &o, log, sizeof log);
+    int n = tc_incl_check(rows[i].src, strlen(rows[i].src), "k.cu", &o, log, sizeof log);
     ck_assert_msg(n >= 1, "row %zu accepted: %s", i, rows[i].src);
     char want[32];
     snprintf(want, sizeof want, "k.cu:%u: error: ", rows[i].line);
@@ -122,10 +122,10 @@ START_TEST(test_incl_accepted)
     "int dependency = 3;\n",
     "#\n",
   };
-  struct run_incl_opts o = toolkit_opts(0);
+  struct tc_incl_opts o = toolkit_opts(0);
   for (size_t i = 0; i < sizeof rows / sizeof *rows; i++) {
     char log[4096];
-    int n = run_incl_check(rows[i], strlen(rows[i]), "k.cu", &o, log, sizeof log);
+    int n = tc_incl_check(rows[i], strlen(rows[i]), "k.cu", &o, log, sizeof log);
     ck_assert_msg(n == 0, "row %zu refused: %s", i, log);
   }
   if (!have_toolkit())
@@ -136,7 +136,7 @@ START_TEST(test_incl_accepted)
   };
   for (size_t i = 0; i < 2; i++) {
     char log[4096];
-    int n = run_incl_check(cuda[i], strlen(cuda[i]), "k.cu", &o, log, sizeof log);
+    int n = tc_incl_check(cuda[i], strlen(cuda[i]), "k.cu", &o, log, sizeof log);
     ck_assert_msg(n == 0, "toolkit row %zu refused: %s", i, log);
   }
 }
@@ -146,7 +146,7 @@ END_TEST
 START_TEST(test_incl_labs)
 {
   const char *tops[] = {"labs", "solutions"};
-  struct run_incl_opts o = toolkit_opts(1);
+  struct tc_incl_opts o = toolkit_opts(1);
   int files = 0;
   for (int t = 0; t < 2; t++) {
     DIR *d = opendir(tops[t]);
@@ -166,9 +166,9 @@ START_TEST(test_incl_labs)
         char path[1024], log[4096];
         snprintf(path, sizeof path, "%s/%s", sub, f->d_name);
         size_t n = 0;
-        char *src = run_read_file(path, &n);
+        char *src = tc_read_file(path, &n);
         ck_assert_ptr_nonnull(src);
-        ck_assert_msg(run_incl_check(src, n, path, &o, log, sizeof log) == 0, "%s", log);
+        ck_assert_msg(tc_incl_check(src, n, path, &o, log, sizeof log) == 0, "%s", log);
         free(src);
         files++;
       }
@@ -184,22 +184,22 @@ END_TEST
 START_TEST(test_incl_messages_in_line_order)
 {
   const char *src = "#include \"a\"\nint x = 'b;\n#include \"c\"\n";
-  struct run_incl_opts o = toolkit_opts(0);
+  struct tc_incl_opts o = toolkit_opts(0);
   char log[4096];
-  ck_assert_int_eq(run_incl_check(src, strlen(src), "k.cu", &o, log, sizeof log), 3);
+  ck_assert_int_eq(tc_incl_check(src, strlen(src), "k.cu", &o, log, sizeof log), 3);
   char *l1 = strstr(log, "k.cu:1:"), *l2 = strstr(log, "k.cu:2:"), *l3 = strstr(log, "k.cu:3:");
   ck_assert(l1 && l2 && l3 && l1 < l2 && l2 < l3);
-  /* many refusals: the first RUN_INCL_MAX_MESSAGES, then a count */
+  /* many refusals: the first TC_INCL_MAX_MESSAGES, then a count */
   char many[2000];
   size_t k = 0;
   for (int i = 0; i < 30; i++)
     k += (size_t)snprintf(many + k, sizeof many - k, "#include \"x\"\n");
-  ck_assert_int_eq(run_incl_check(many, strlen(many), "k.cu", &o, log, sizeof log), 30);
+  ck_assert_int_eq(tc_incl_check(many, strlen(many), "k.cu", &o, log, sizeof log), 30);
   ck_assert_ptr_nonnull(strstr(log, "... and 10 more"));
   /* a small log is cut, never overrun */
   char small[40];
   memset(small, 'x', sizeof small);
-  ck_assert_int_eq(run_incl_check(src, strlen(src), "k.cu", &o, small, 32), 3);
+  ck_assert_int_eq(tc_incl_check(src, strlen(src), "k.cu", &o, small, 32), 3);
   ck_assert(memchr(small, 0, 32) != NULL);
   ck_assert_int_eq(small[39], 'x');
 }
@@ -213,7 +213,7 @@ START_TEST(test_incl_header_names)
     {"a//b.h", 0}, {"std io.h", 0}, {"passwd", 0}, {"x\"y", 0},
   };
   for (size_t i = 0; i < sizeof rows / sizeof *rows; i++)
-    ck_assert_msg(run_incl_header_ok(rows[i].name, NULL) == rows[i].ok, "<%s>", rows[i].name);
+    ck_assert_msg(tc_incl_header_ok(rows[i].name, NULL) == rows[i].ok, "<%s>", rows[i].name);
 }
 END_TEST
 
@@ -239,27 +239,27 @@ static void remove_tree(void)
 }
 
 /* Whether kind can be entered here: a child that tries. */
-static int can_enter(const struct run_sandbox *sb)
+static int can_enter(const struct tc_sandbox *sb)
 {
   pid_t pid = fork();
   if (pid == 0)
-    _exit(run_sandbox_enter(sb) == 0 ? 0 : 1);
+    _exit(tc_sandbox_enter(sb) == 0 ? 0 : 1);
   int status = 1;
   waitpid(pid, &status, 0);
   return WIFEXITED(status) && WEXITSTATUS(status) == 0;
 }
 
 /* A shell in alice's sandbox tries bob's file by every road, and to write outside. */
-static void try_confined(enum run_sandbox_kind kind)
+static void try_confined(enum tc_sandbox_kind kind)
 {
   make_tree();
-  struct run_sandbox *sb = malloc(sizeof *sb);
+  struct tc_sandbox *sb = malloc(sizeof *sb);
   char work[128], root[128];
   snprintf(work, sizeof work, "%s/alice/work", base);
   snprintf(root, sizeof root, "%s/alice/root", base);
-  ck_assert_int_eq(run_sandbox_for_nvcc(sb, kind, "/nonexistent/bin/nvcc", NULL, work, root), 0);
+  ck_assert_int_eq(tc_sandbox_for_nvcc(sb, kind, "/nonexistent/bin/nvcc", NULL, work, root), 0);
   if (!can_enter(sb)) {
-    printf("check_sandbox: %s cannot be entered here: SKIPPING its test\n", run_sandbox_name(kind));
+    printf("check_sandbox: %s cannot be entered here: SKIPPING its test\n", tc_sandbox_name(kind));
     free(sb);
     remove_tree();
     return;
@@ -273,17 +273,17 @@ static void try_confined(enum run_sandbox_kind kind)
            base);
   char *argv[] = {"/bin/sh", "-c", script, NULL};
   char out[8192];
-  struct run_exec_limits lim = {.wall_s = 60};
-  int rc = run_exec_confined(argv, sb, &lim, out, sizeof out);
-  ck_assert_msg(rc >= 0, "%s: rc %d (%s)", run_sandbox_name(kind), rc, strerror(errno));
-  ck_assert_msg(strstr(out, "BOBSECRET") == NULL, "%s leaked: %s", run_sandbox_name(kind), out);
-  ck_assert_msg(strstr(out, "root:") == NULL, "%s leaked /etc/passwd: %s", run_sandbox_name(kind), out);
+  struct tc_exec_limits lim = {.wall_s = 60};
+  int rc = tc_exec_confined(argv, sb, &lim, out, sizeof out);
+  ck_assert_msg(rc >= 0, "%s: rc %d (%s)", tc_sandbox_name(kind), rc, strerror(errno));
+  ck_assert_msg(strstr(out, "BOBSECRET") == NULL, "%s leaked: %s", tc_sandbox_name(kind), out);
+  ck_assert_msg(strstr(out, "root:") == NULL, "%s leaked /etc/passwd: %s", tc_sandbox_name(kind), out);
   ck_assert_msg(strstr(out, "inside") != NULL, "%s: it cannot write its own folder: %s",
-                run_sandbox_name(kind), out);
+                tc_sandbox_name(kind), out);
   char path[256];
   snprintf(path, sizeof path, "%s/bob/secret.txt", base);
   size_t n;
-  char *bob = run_read_file(path, &n);
+  char *bob = tc_read_file(path, &n);
   ck_assert_str_eq(bob, "BOBSECRET\n");
   free(bob);
   snprintf(path, sizeof path, "%s/alice/escape", base);
@@ -294,13 +294,13 @@ static void try_confined(enum run_sandbox_kind kind)
 
 START_TEST(test_landlock_confines)
 {
-  try_confined(RUN_SANDBOX_LANDLOCK);
+  try_confined(TC_SANDBOX_LANDLOCK);
 }
 END_TEST
 
 START_TEST(test_namespace_confines)
 {
-  try_confined(RUN_SANDBOX_NAMESPACE);
+  try_confined(TC_SANDBOX_NAMESPACE);
 }
 END_TEST
 
@@ -309,16 +309,16 @@ END_TEST
 START_TEST(test_none_sets_folder)
 {
   make_tree();
-  struct run_sandbox *sb = malloc(sizeof *sb);
+  struct tc_sandbox *sb = malloc(sizeof *sb);
   char work[128];
   snprintf(work, sizeof work, "%s/alice/work", base);
-  ck_assert_int_eq(run_sandbox_for_nvcc(sb, RUN_SANDBOX_NONE, "/x/bin/nvcc", NULL, work, NULL), 0);
+  ck_assert_int_eq(tc_sandbox_for_nvcc(sb, TC_SANDBOX_NONE, "/x/bin/nvcc", NULL, work, NULL), 0);
   char *argv[] = {"/bin/sh", "-c", "pwd; echo \"tmp=$TMPDIR cpath=$CPATH deps=$DEPENDENCIES_OUTPUT\"",
                   NULL};
   char out[2048], want[300];
   setenv("CPATH", "/elsewhere", 1);             /* GCC would search it for <...> headers */
   setenv("DEPENDENCIES_OUTPUT", "/elsewhere/deps.d", 1);       /* and write this file */
-  ck_assert_int_eq(run_exec_confined(argv, sb, NULL, out, sizeof out), 0);
+  ck_assert_int_eq(tc_exec_confined(argv, sb, NULL, out, sizeof out), 0);
   unsetenv("CPATH");
   unsetenv("DEPENDENCIES_OUTPUT");
   snprintf(want, sizeof want, "%s\ntmp=%s cpath= deps=\n", work, work);
@@ -333,18 +333,18 @@ END_TEST
 START_TEST(test_exec_limits)
 {
   make_tree();
-  struct run_sandbox *sb = malloc(sizeof *sb);
+  struct tc_sandbox *sb = malloc(sizeof *sb);
   char work[128];
   snprintf(work, sizeof work, "%s/alice/work", base);
-  ck_assert_int_eq(run_sandbox_for_nvcc(sb, RUN_SANDBOX_NONE, "/x/bin/nvcc", NULL, work, NULL), 0);
+  ck_assert_int_eq(tc_sandbox_for_nvcc(sb, TC_SANDBOX_NONE, "/x/bin/nvcc", NULL, work, NULL), 0);
   char *hang[] = {"/bin/sh", "-c", "sleep 60 & echo started; sleep 60", NULL};
   char out[2048];
-  struct run_exec_limits lim = {.wall_s = 1};
-  ck_assert_int_eq(run_exec_confined(hang, sb, &lim, out, sizeof out), RUN_EXEC_TIMEOUT);
+  struct tc_exec_limits lim = {.wall_s = 1};
+  ck_assert_int_eq(tc_exec_confined(hang, sb, &lim, out, sizeof out), TC_EXEC_TIMEOUT);
   ck_assert_str_eq(out, "started\n");
   char *big[] = {"/bin/sh", "-c", "head -c 3000000 /dev/zero > big", NULL};
-  struct run_exec_limits small = {.fsize = 1 << 20};
-  ck_assert_int_ne(run_exec_confined(big, sb, &small, out, sizeof out), 0);
+  struct tc_exec_limits small = {.fsize = 1 << 20};
+  ck_assert_int_ne(tc_exec_confined(big, sb, &small, out, sizeof out), 0);
   char path[256];
   struct stat st;
   snprintf(path, sizeof path, "%s/big", work);
@@ -372,7 +372,7 @@ START_TEST(test_confine_self)
   if (pid == 0) {
     const char *read[] = {alice};
     char why[512];
-    int rc = run_sandbox_confine_self(res, read, 1, 0, why, sizeof why);
+    int rc = tc_sandbox_confine_self(res, read, 1, 0, why, sizeof why);
     if (rc == 1)
       _exit(100);
     if (rc != 0)
@@ -394,7 +394,7 @@ START_TEST(test_confine_self)
     FILE *k = fopen(path, "w");
     bits |= k ? 0 : 8;                          /* its own results: allowed */
     bits |= strncmp(getenv("TMPDIR") ? getenv("TMPDIR") : "", res, strlen(res)) ? 16 : 0;
-    bits |= strstr(run_sandbox_self_note(), "confined by Landlock") ? 0 : 32;
+    bits |= strstr(tc_sandbox_self_note(), "confined by Landlock") ? 0 : 32;
     _exit(bits);
   }
   int status = 0;
@@ -445,8 +445,8 @@ START_TEST(test_toolkit_asks_nvcc)
            dir);
   snprintf(p, sizeof p, "%s/bin/nvcc", dir);
   write_script(p, script);
-  struct run_toolkit tk;
-  ck_assert_int_eq(run_toolkit_find(p, &tk), 0);
+  struct tc_toolkit tk;
+  ck_assert_int_eq(tc_toolkit_find(p, &tk), 0);
   char want[256];
   snprintf(want, sizeof want, "%s/real", dir);
   ck_assert_str_eq(tk.top, want);
@@ -458,17 +458,17 @@ START_TEST(test_toolkit_asks_nvcc)
   /* a header there may be named; the same name two above the wrapper may not */
   snprintf(p, sizeof p, "%s/real/inc/tk_header.h", dir);
   write_script(p, "\n");
-  struct run_incl_opts o;
-  run_build_incl_opts(&tk, 0, &o);
+  struct tc_incl_opts o;
+  tc_build_incl_opts(&tk, 0, &o);
   char log[2048];
   const char *src = "#include <tk_header.h>\n";
-  ck_assert_msg(run_incl_check(src, strlen(src), "k.cu", &o, log, sizeof log) == 0, "%s", log);
+  ck_assert_msg(tc_incl_check(src, strlen(src), "k.cu", &o, log, sizeof log) == 0, "%s", log);
   src = "#include <cuda_runtime_only_two_above.h>\n";
-  ck_assert_int_eq(run_incl_check(src, strlen(src), "k.cu", &o, log, sizeof log), 1);
+  ck_assert_int_eq(tc_incl_check(src, strlen(src), "k.cu", &o, log, sizeof log), 1);
   /* the sandbox lets nvcc read the real toolkit */
-  struct run_sandbox *sb = malloc(sizeof *sb);
+  struct tc_sandbox *sb = malloc(sizeof *sb);
   snprintf(p, sizeof p, "%s/bin/nvcc", dir);
-  ck_assert_int_eq(run_sandbox_for_nvcc(sb, RUN_SANDBOX_NONE, p, &tk, "/tmp", NULL), 0);
+  ck_assert_int_eq(tc_sandbox_for_nvcc(sb, TC_SANDBOX_NONE, p, &tk, "/tmp", NULL), 0);
   int found = 0;
   snprintf(want, sizeof want, "%s/real", dir);
   for (size_t i = 0; i < sb->nread; i++)
@@ -481,16 +481,16 @@ START_TEST(test_toolkit_asks_nvcc)
   write_script(p, "\n");
   snprintf(p, sizeof p, "%s/real/bin/nvcc", dir);
   write_script(p, "#!/bin/sh\nexit 1\n");
-  ck_assert_int_eq(run_toolkit_find(p, &tk), 0);
+  ck_assert_int_eq(tc_toolkit_find(p, &tk), 0);
   snprintf(want, sizeof want, "%s/real/include", dir);
   ck_assert_int_eq(tk.ninclude, 1);
   ck_assert_str_eq(tk.include[0], want);
   /* and one that neither says nor is laid out so: nothing, and only /usr/include by name */
   snprintf(p, sizeof p, "%s/bin/nvcc2", dir);
   write_script(p, "#!/bin/sh\nexit 1\n");
-  ck_assert_int_eq(run_toolkit_find(p, &tk), -1);
+  ck_assert_int_eq(tc_toolkit_find(p, &tk), -1);
   ck_assert_int_eq(tk.ninclude, 0);
-  run_build_incl_opts(&tk, 0, &o);
+  tc_build_incl_opts(&tk, 0, &o);
   ck_assert_str_eq(o.include_dirs[0], "/usr/include");
   ck_assert_ptr_null(o.include_dirs[1]);
 
@@ -503,7 +503,7 @@ END_TEST
 START_TEST(test_toolkit_real_wrapper)
 {
   char nvcc[4096], real[4096];
-  if (run_find_tool("nvcc", nvcc, sizeof nvcc) || !realpath(nvcc, real)) {
+  if (tc_find_tool("nvcc", nvcc, sizeof nvcc) || !realpath(nvcc, real)) {
     printf("check_sandbox: no nvcc here: SKIPPING the wrapper test\n");
     return;
   }
@@ -515,14 +515,14 @@ START_TEST(test_toolkit_real_wrapper)
   snprintf(script, sizeof script, "#!/bin/sh\nexec '%s' \"$@\"\n", real);
   snprintf(p, sizeof p, "%s/bin/nvcc", dir);
   write_script(p, script);
-  struct run_toolkit tk;
-  ck_assert_int_eq(run_toolkit_find(p, &tk), 0);
-  struct run_incl_opts o;
-  run_build_incl_opts(&tk, 0, &o);
+  struct tc_toolkit tk;
+  ck_assert_int_eq(tc_toolkit_find(p, &tk), 0);
+  struct tc_incl_opts o;
+  tc_build_incl_opts(&tk, 0, &o);
   char log[4096];
   const char *src = "#include <cuda_runtime.h>\n#include <cooperative_groups.h>\n"
                     "#include <cuda/std/cstdint>\n";
-  ck_assert_msg(run_incl_check(src, strlen(src), "k.cu", &o, log, sizeof log) == 0, "%s", log);
+  ck_assert_msg(tc_incl_check(src, strlen(src), "k.cu", &o, log, sizeof log) == 0, "%s", log);
   snprintf(script, sizeof script, "rm -rf '%s'", dir);
   ck_assert_int_eq(system(script), 0);
 }
@@ -539,23 +539,23 @@ START_TEST(test_build_deps)
   ck_assert_ptr_nonnull(f);
   fclose(f);
   const char *allowed[] = {"/usr/include", "/tmp"};
-  ck_assert_int_eq(run_build_deps_ok("k.o: k.cu /usr/include/stdio.h \\\n /usr/include/errno.h\n",
+  ck_assert_int_eq(tc_build_deps_ok("k.o: k.cu /usr/include/stdio.h \\\n /usr/include/errno.h\n",
                                      dir, allowed, 2), 0);
-  ck_assert_int_eq(run_build_deps_ok("k.o: k.cu\n", "/usr", allowed, 2), 1);
-  ck_assert_int_eq(run_build_deps_ok("k.o: /usr/include/../../etc/passwd\n", "/tmp", allowed, 2), 1);
-  ck_assert_int_eq(run_build_deps_ok("k.o: /usr/include/stdio.h \\\n /etc/hostname\n", "/tmp",
+  ck_assert_int_eq(tc_build_deps_ok("k.o: k.cu\n", "/usr", allowed, 2), 1);
+  ck_assert_int_eq(tc_build_deps_ok("k.o: /usr/include/../../etc/passwd\n", "/tmp", allowed, 2), 1);
+  ck_assert_int_eq(tc_build_deps_ok("k.o: /usr/include/stdio.h \\\n /etc/hostname\n", "/tmp",
                                      allowed, 2), 1);
-  ck_assert_int_eq(run_build_deps_ok("k.o: /usr/include/no\\ such.h\n", "/tmp", allowed, 2), 1);
-  ck_assert_int_eq(run_build_deps_ok("k.o: /usr/includes/x.h\n", "/tmp", allowed, 2), 1);
-  ck_assert_int_eq(run_build_deps_ok("no rule here", "/tmp", allowed, 2), 1);
-  ck_assert_int_eq(run_build_deps_ok("k.o:\n", "/tmp", allowed, 2), 1);
-  ck_assert_int_eq(run_build_deps_ok(NULL, "/tmp", allowed, 2), 1);
+  ck_assert_int_eq(tc_build_deps_ok("k.o: /usr/include/no\\ such.h\n", "/tmp", allowed, 2), 1);
+  ck_assert_int_eq(tc_build_deps_ok("k.o: /usr/includes/x.h\n", "/tmp", allowed, 2), 1);
+  ck_assert_int_eq(tc_build_deps_ok("no rule here", "/tmp", allowed, 2), 1);
+  ck_assert_int_eq(tc_build_deps_ok("k.o:\n", "/tmp", allowed, 2), 1);
+  ck_assert_int_eq(tc_build_deps_ok(NULL, "/tmp", allowed, 2), 1);
   /* a link in an allowed folder that leads out of it */
   snprintf(link, sizeof link, "%s/l.h", dir);
   ck_assert_int_eq(symlink("/etc/hostname", link), 0);
   snprintf(rule, sizeof rule, "k.o: %s\n", link);
   const char *only[] = {dir};
-  ck_assert_int_eq(run_build_deps_ok(rule, "/", only, 1), 1);
+  ck_assert_int_eq(tc_build_deps_ok(rule, "/", only, 1), 1);
   unlink(link);
   unlink(cu);
   rmdir(dir);
@@ -566,33 +566,33 @@ END_TEST
    "Killed" with the time used up), by memory (killed with time to spare); not otherwise. */
 START_TEST(test_exec_stopped_words)
 {
-  struct run_exec_limits lim;
+  struct tc_exec_limits lim;
   unsetenv("WARPLAB_TOOL_CPU_S");
-  run_exec_tool_limits(&lim);
+  tc_exec_tool_limits(&lim);
   ck_assert_uint_eq(lim.cpu_s, 300);
   ck_assert_uint_eq(lim.wall_s, 600);
   ck_assert(lim.data == 4ull << 30);
   setenv("WARPLAB_TOOL_CPU_S", "9999", 1);        /* never raised */
-  run_exec_tool_limits(&lim);
+  tc_exec_tool_limits(&lim);
   ck_assert_uint_eq(lim.cpu_s, 300);
   setenv("WARPLAB_TOOL_CPU_S", "5", 1);
-  run_exec_tool_limits(&lim);
+  tc_exec_tool_limits(&lim);
   ck_assert_uint_eq(lim.cpu_s, 5);
   unsetenv("WARPLAB_TOOL_CPU_S");
   char w[200];
-  ck_assert_int_eq(run_exec_stopped_words(RUN_EXEC_TIMEOUT, "", 1, &lim, "ptxas", w, sizeof w), 1);
+  ck_assert_int_eq(tc_exec_stopped_words(TC_EXEC_TIMEOUT, "", 1, &lim, "ptxas", w, sizeof w), 1);
   ck_assert_str_eq(w, "ptxas was stopped after 600 s on the clock (its limit)");
-  ck_assert_int_eq(run_exec_stopped_words(1, "k.cu(3): error\nKilled\n", 5.2, &lim, "the compiler",
+  ck_assert_int_eq(tc_exec_stopped_words(1, "k.cu(3): error\nKilled\n", 5.2, &lim, "the compiler",
                                           w, sizeof w), 1);
   ck_assert_str_eq(w, "the compiler was stopped after 5 s of CPU time (its limit)");
-  ck_assert_int_eq(run_exec_stopped_words(152, "", 0.5, &lim, "ptxas", w, sizeof w), 1);
+  ck_assert_int_eq(tc_exec_stopped_words(152, "", 0.5, &lim, "ptxas", w, sizeof w), 1);
   ck_assert_str_eq(w, "ptxas was stopped after 5 s of CPU time (its limit)");
-  ck_assert_int_eq(run_exec_stopped_words(137, "", 0.5, &lim, "the compiler", w, sizeof w), 1);
+  ck_assert_int_eq(tc_exec_stopped_words(137, "", 0.5, &lim, "the compiler", w, sizeof w), 1);
   ck_assert_str_eq(w, "the compiler ran out of memory (at most 4096 MiB a process, or the "
                       "grader's own cap) and was stopped");
-  ck_assert_int_eq(run_exec_stopped_words(1, "k.cu(3): error: Killed is not a type\n", 5.2, &lim,
+  ck_assert_int_eq(tc_exec_stopped_words(1, "k.cu(3): error: Killed is not a type\n", 5.2, &lim,
                                           "the compiler", w, sizeof w), 0);
-  ck_assert_int_eq(run_exec_stopped_words(2, "", 9, &lim, "ptxas", w, sizeof w), 0);
+  ck_assert_int_eq(tc_exec_stopped_words(2, "", 9, &lim, "ptxas", w, sizeof w), 0);
   ck_assert_str_eq(w, "");
 }
 END_TEST
@@ -607,20 +607,20 @@ START_TEST(test_exec_tool_bounded)
   char *spinner[] = {"sh", "-c", "while :; do :; done", NULL};
   char *quick[] = {"sh", "-c", "echo done", NULL};
   setenv("WARPLAB_TOOL_WALL_S", "1", 1);
-  ck_assert_int_eq(run_exec_tool(sleeper, "ncu", out, sizeof out, w, sizeof w), RUN_EXEC_TIMEOUT);
+  ck_assert_int_eq(tc_exec_tool(sleeper, "ncu", out, sizeof out, w, sizeof w), TC_EXEC_TIMEOUT);
   ck_assert_str_eq(w, "ncu was stopped after 1 s on the clock (its limit)");
   unsetenv("WARPLAB_TOOL_WALL_S");
   setenv("WARPLAB_TOOL_CPU_S", "1", 1);
-  run_exec_tool(spinner, "compute-sanitizer", out, sizeof out, w, sizeof w);
+  tc_exec_tool(spinner, "compute-sanitizer", out, sizeof out, w, sizeof w);
   ck_assert_str_eq(w, "compute-sanitizer was stopped after 1 s of CPU time (its limit)");
   unsetenv("WARPLAB_TOOL_CPU_S");
-  ck_assert_int_eq(run_exec_tool(quick, "ncu", out, sizeof out, w, sizeof w), 0);
+  ck_assert_int_eq(tc_exec_tool(quick, "ncu", out, sizeof out, w, sizeof w), 0);
   ck_assert_str_eq(out, "done\n");
   ck_assert_str_eq(w, "");
 }
 END_TEST
 
-/* run_exec_start and run_exec_wait, the one fork of the batch, the screen and the
+/* tc_exec_start and tc_exec_wait, the one fork of the batch, the screen and the
    autograder: the streams and the passed descriptor reach the program, its status comes back,
    and a timeout kills its whole group (a grandchild that keeps the pipe open too). */
 START_TEST(test_exec_start_wait)
@@ -631,11 +631,11 @@ START_TEST(test_exec_start_wait)
   int p[2];
   ck_assert_int_eq(pipe(p), 0);
   char *prog[] = {"/bin/sh", "-c", "echo to-out; echo to-fd >&5; exit 3", NULL};
-  struct run_exec_child c = {.in = -1, .out = out, .err = out, .pass_fd = p[1], .pass_as = 5};
-  pid_t pid = run_exec_start(prog, &c);
+  struct tc_exec_child c = {.in = -1, .out = out, .err = out, .pass_fd = p[1], .pass_as = 5};
+  pid_t pid = tc_exec_start(prog, &c);
   ck_assert_int_gt(pid, 0);
   close(p[1]);
-  int st = run_exec_wait(pid, 0);
+  int st = tc_exec_wait(pid, 0);
   ck_assert(WIFEXITED(st));
   ck_assert_int_eq(WEXITSTATUS(st), 3);
   char buf[64] = "";
@@ -651,20 +651,20 @@ START_TEST(test_exec_start_wait)
   /* a child that sleeps, with a grandchild in its group: both gone after the timeout */
   ck_assert_int_eq(pipe(p), 0);
   char *sleeper[] = {"/bin/sh", "-c", "sleep 30 & sleep 30", NULL};
-  struct run_exec_child s = {.in = -1, .out = p[1], .err = -1, .pass_fd = -1, .pass_as = -1};
-  pid = run_exec_start(sleeper, &s);
+  struct tc_exec_child s = {.in = -1, .out = p[1], .err = -1, .pass_fd = -1, .pass_as = -1};
+  pid = tc_exec_start(sleeper, &s);
   ck_assert_int_gt(pid, 0);
   close(p[1]);
-  ck_assert_int_eq(run_exec_wait(pid, 1), RUN_EXEC_TIMEOUT);
+  ck_assert_int_eq(tc_exec_wait(pid, 1), TC_EXEC_TIMEOUT);
   ck_assert_int_eq(read(p[0], buf, sizeof buf), 0);     /* end of file: no writer is left */
   close(p[0]);
 
   char *missing[] = {"/nonexistent/program", NULL};
-  struct run_exec_child m = {.in = -1, .out = -1, .err = open("/dev/null", O_WRONLY),
+  struct tc_exec_child m = {.in = -1, .out = -1, .err = open("/dev/null", O_WRONLY),
                              .pass_fd = -1, .pass_as = -1};
-  pid = run_exec_start(missing, &m);
+  pid = tc_exec_start(missing, &m);
   close(m.err);
-  st = run_exec_wait(pid, 5);
+  st = tc_exec_wait(pid, 5);
   ck_assert(WIFEXITED(st));
   ck_assert_int_eq(WEXITSTATUS(st), 127);
 }

@@ -26,8 +26,8 @@
 #include "metrics/occ.h"
 #include "ptx/ptx.h"
 #include "sim/sim.h"
-#include "suites.h"
 #include "timing/tm_sm.h"
+#include "suites.h"
 
 #define HDR ".version 9.0\n.target sm_90\n.address_size 64\n"
 

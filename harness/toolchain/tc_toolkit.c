@@ -1,4 +1,4 @@
-/* run_toolkit.c: finding the CUDA Toolkit's programs and header folders (see run_toolkit.h). */
+/* tc_toolkit.c: finding the CUDA Toolkit's programs and header folders (see tc_toolkit.h). */
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -6,10 +6,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "run/run_exec.h"
-#include "run/run_toolkit.h"
+#include "toolchain/tc_exec.h"
+#include "toolchain/tc_toolkit.h"
 
-int run_find_tool(const char *name, char *out, size_t outlen)
+int tc_find_tool(const char *name, char *out, size_t outlen)
 {
   const char *path = getenv("PATH");
   while (path && *path) {
@@ -30,10 +30,10 @@ static int is_dir(const char *p)
 }
 
 /* dir's real path added to tk's header folders, unless missing, too long or there already. */
-static void add_include(struct run_toolkit *tk, const char *dir)
+static void add_include(struct tc_toolkit *tk, const char *dir)
 {
   char real[PATH_MAX];
-  if (tk->ninclude >= RUN_TOOLKIT_MAX_INCLUDE || !realpath(dir, real) || !is_dir(real) ||
+  if (tk->ninclude >= TC_TOOLKIT_MAX_INCLUDE || !realpath(dir, real) || !is_dir(real) ||
       strlen(real) >= sizeof tk->include[0])
     return;
   for (int i = 0; i < tk->ninclude; i++)
@@ -70,7 +70,7 @@ static int next_word(const char **p, char *w, size_t n)
 }
 
 /* The folders named by -I and -isystem in the rest of the line at p. */
-static void add_flag_dirs(struct run_toolkit *tk, const char *p)
+static void add_flag_dirs(struct tc_toolkit *tk, const char *p)
 {
   char w[PATH_MAX];
   int want = 0;                                 /* the word before was a bare -I or -isystem */
@@ -86,11 +86,11 @@ static void add_flag_dirs(struct run_toolkit *tk, const char *p)
 }
 
 /* Ask nvcc: its dryrun prints "#$ TOP=...", "#$ INCLUDES=..." and "#$ SYSTEM_INCLUDES=...". */
-static int ask_nvcc(const char *nvcc, struct run_toolkit *tk)
+static int ask_nvcc(const char *nvcc, struct tc_toolkit *tk)
 {
   static char out[1 << 16];
   char *argv[] = {(char *)nvcc, "-dryrun", "-E", "-x", "cu", "/dev/null", NULL};
-  if (run_exec_capture(argv, NULL, out, sizeof out) != 0)
+  if (tc_exec_capture(argv, NULL, out, sizeof out) != 0)
     return -1;
   for (const char *l = out; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
     if (strncmp(l, "#$ ", 3))
@@ -111,7 +111,7 @@ static int ask_nvcc(const char *nvcc, struct run_toolkit *tk)
 }
 
 /* NVIDIA's layout: ROOT/bin/nvcc, ROOT/include, ROOT/include/cccl. */
-static int from_layout(const char *nvcc, struct run_toolkit *tk)
+static int from_layout(const char *nvcc, struct tc_toolkit *tk)
 {
   char real[PATH_MAX], dir[PATH_MAX + 32];
   if (!realpath(nvcc, real))
@@ -135,10 +135,10 @@ static int from_layout(const char *nvcc, struct run_toolkit *tk)
   return 0;
 }
 
-int run_toolkit_find(const char *nvcc, struct run_toolkit *tk)
+int tc_toolkit_find(const char *nvcc, struct tc_toolkit *tk)
 {
   static char cached_for[PATH_MAX];
-  static struct run_toolkit cached;
+  static struct tc_toolkit cached;
   static int cached_rc;
   if (cached_for[0] && !strcmp(cached_for, nvcc)) {
     *tk = cached;

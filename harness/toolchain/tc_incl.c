@@ -1,4 +1,4 @@
-/* run_incl.c: the include check (see run_incl.h).
+/* tc_incl.c: the include check (see tc_incl.h).
  *
  * The file is read in the preprocessor's own phases: physical lines are spliced where a
  * backslash ends one (GCC also splices across blanks after the backslash, so this does too),
@@ -17,7 +17,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "run/run_incl.h"
+#include "toolchain/tc_incl.h"
 
 static const char *const std_headers[] = {
   /* C */
@@ -58,7 +58,7 @@ struct refusal {
 
 struct scan {
   const char *name;
-  const struct run_incl_opts *o;
+  const struct tc_incl_opts *o;
   char *t;                 /* the spliced text */
   uint32_t *line;          /* each byte's line in the file */
   size_t n;
@@ -136,7 +136,7 @@ static const char *quote(const struct scan *s, size_t from, char *buf, size_t n)
   return buf;
 }
 
-int run_incl_header_ok(const char *name, const struct run_incl_opts *o)
+int tc_incl_header_ok(const char *name, const struct tc_incl_opts *o)
 {
   size_t len = strlen(name);
   if (!len || len > 200 || name[0] == '/')
@@ -186,7 +186,7 @@ static int header_at(const struct scan *s, size_t p, size_t *end)
   memcpy(name, s->t + p + 1, q - p - 1);
   name[q - p - 1] = 0;
   *end = q + 1;
-  return run_incl_header_ok(name, s->o);
+  return tc_incl_header_ok(name, s->o);
 }
 
 #define WHY_INCLUDE "a kernel file is built alone and may include only CUDA Toolkit, C/C++ " \
@@ -378,7 +378,7 @@ static void tokens(struct scan *s)
   }
 }
 
-int run_incl_check(const char *src, size_t len, const char *name, const struct run_incl_opts *o,
+int tc_incl_check(const char *src, size_t len, const char *name, const struct tc_incl_opts *o,
                    char *log, size_t loglen)
 {
   struct scan s = {.name = name, .o = o};
@@ -446,7 +446,7 @@ int run_incl_check(const char *src, size_t len, const char *name, const struct r
   int kept = s.refusals < MAX_KEPT ? s.refusals : MAX_KEPT;
   qsort(s.kept, (size_t)kept, sizeof *s.kept, by_line);
   size_t k = 0;
-  for (int i = 0; i < kept && i < RUN_INCL_MAX_MESSAGES && k + 1 < loglen; i++) {
+  for (int i = 0; i < kept && i < TC_INCL_MAX_MESSAGES && k + 1 < loglen; i++) {
     int w = snprintf(log + k, loglen - k, "%s:%u: error: %s\n", name, s.kept[i].line, s.kept[i].msg);
     if (w < 0 || (size_t)w >= loglen - k) {
       log[k] = 0;
@@ -454,8 +454,8 @@ int run_incl_check(const char *src, size_t len, const char *name, const struct r
     }
     k += (size_t)w;
   }
-  if (s.refusals > RUN_INCL_MAX_MESSAGES && k + 1 < loglen)
-    snprintf(log + k, loglen - k, "%s: ... and %d more\n", name, s.refusals - RUN_INCL_MAX_MESSAGES);
+  if (s.refusals > TC_INCL_MAX_MESSAGES && k + 1 < loglen)
+    snprintf(log + k, loglen - k, "%s: ... and %d more\n", name, s.refusals - TC_INCL_MAX_MESSAGES);
   rc = s.refusals;
 out:
   free(s.t);

@@ -1,4 +1,4 @@
-/* run_ptxas.h: a kernel's resource usage as the real compiler sees it, from `ptxas -v`.
+/* tc_ptxas.h: a kernel's resource usage as the real compiler sees it, from `ptxas -v`.
  *
  * Occupancy depends on what ptxas allocates, not on the PTX: registers per thread, static
  * shared memory, the stack frame and spills to local memory, the block barriers. ptxas -v
@@ -12,23 +12,23 @@
  * (sm_75..sm_89 also print ", 368 bytes cmem[0]"; before CUDA 12 there is no "used N
  * barriers"; items that are zero, such as smem, are left out.) ptxas is found like nvcc.
  */
-#ifndef WARPLAB_RUN_PTXAS_H
-#define WARPLAB_RUN_PTXAS_H
+#ifndef WARPLAB_TC_PTXAS_H
+#define WARPLAB_TC_PTXAS_H
 
 #include <stddef.h>
 
-/* Which fields of struct run_resources ptxas reported (bits of run_resources.has). */
-enum run_res_field {
-  RUN_RES_REGISTERS = 1u << 0,
-  RUN_RES_STATIC_SMEM = 1u << 1,   /* set with registers: ptxas omits "0 bytes smem" */
-  RUN_RES_CONST = 1u << 2,         /* cmem[N] printed (not on sm_90 since CUDA 13) */
-  RUN_RES_STACK = 1u << 3,         /* stack frame and spills */
-  RUN_RES_BARRIERS = 1u << 4,      /* "used N barriers" (CUDA 12 and later) */
-  RUN_RES_CUMULATIVE_STACK = 1u << 5
+/* Which fields of struct tc_resources ptxas reported (bits of tc_resources.has). */
+enum tc_res_field {
+  TC_RES_REGISTERS = 1u << 0,
+  TC_RES_STATIC_SMEM = 1u << 1,   /* set with registers: ptxas omits "0 bytes smem" */
+  TC_RES_CONST = 1u << 2,         /* cmem[N] printed (not on sm_90 since CUDA 13) */
+  TC_RES_STACK = 1u << 3,         /* stack frame and spills */
+  TC_RES_BARRIERS = 1u << 4,      /* "used N barriers" (CUDA 12 and later) */
+  TC_RES_CUMULATIVE_STACK = 1u << 5
 };
 
 /* One function of a ptxas -v report. */
-struct run_resources {
+struct tc_resources {
   char name[256];        /* as ptxas prints it: mangled unless extern "C" */
   int is_entry;          /* a kernel (.entry), not a device function */
   char arch[16];         /* "sm_90" from "Compiling entry function ... for 'sm_90'" */
@@ -40,33 +40,33 @@ struct run_resources {
   int spill_loads;       /* bytes */
   int cumulative_stack;  /* bytes, including callees' frames */
   int barriers;          /* named block barriers (bar.sync N uses N+1) */
-  unsigned has;          /* enum run_res_field bits */
+  unsigned has;          /* enum tc_res_field bits */
 };
 
-enum run_ptxas_status {
-  RUN_PTXAS_OK = 0,
-  RUN_PTXAS_NO_PTXAS,    /* ptxas not found: log says where we looked */
-  RUN_PTXAS_FAILED,      /* ptxas refused the PTX (or the arch): log holds its messages */
-  RUN_PTXAS_SYSTEM       /* could not run it (fork, pipe, memory) */
+enum tc_ptxas_status {
+  TC_PTXAS_OK = 0,
+  TC_PTXAS_NO_PTXAS,    /* ptxas not found: log says where we looked */
+  TC_PTXAS_FAILED,      /* ptxas refused the PTX (or the arch): log holds its messages */
+  TC_PTXAS_SYSTEM       /* could not run it (fork, pipe, memory) */
 };
 
 /* Parse the text of a ptxas -v report into out[0..max-1], functions in the order ptxas
    first names them. Returns the number stored (functions past the first max are left out). */
-int run_ptxas_parse(const char *text, struct run_resources *out, int max);
+int tc_ptxas_parse(const char *text, struct tc_resources *out, int max);
 
 /* The function called name in r[0..n-1]: the exact name, else the one C++ function whose
    Itanium-mangled name is _Z<len><name>... ("add" finds "_Z3addPfPKfi"). NULL when none, or
    when a plain name matches several overloads. */
-const struct run_resources *run_resources_find(const struct run_resources *r, int n,
+const struct tc_resources *tc_resources_find(const struct tc_resources *r, int n,
                                                const char *name);
 
 /* Run `ptxas -v -arch=ARCH [--maxrregcount=N] -o /dev/null PTX` and parse its report into
    out[0..max-1], *n set to the count parsed. maxrregcount 0: no limit. ptxas reads a private
-   copy of the PTX (a student's), confined and limited as nvcc is (run_sandbox.h,
-   run_exec_tool_limits); stopped by a limit, it is RUN_PTXAS_FAILED and log says so in words.
+   copy of the PTX (a student's), confined and limited as nvcc is (tc_sandbox.h,
+   tc_exec_tool_limits); stopped by a limit, it is TC_PTXAS_FAILED and log says so in words.
    On return log holds ptxas's messages (warnings too). */
-enum run_ptxas_status run_ptxas(const char *ptx, const char *arch, int maxrregcount,
-                                struct run_resources *out, int max, int *n,
+enum tc_ptxas_status tc_ptxas(const char *ptx, const char *arch, int maxrregcount,
+                                struct tc_resources *out, int max, int *n,
                                 char *log, size_t loglen);
 
 #endif

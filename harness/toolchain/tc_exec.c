@@ -1,4 +1,4 @@
-/* run_exec.c: run a program and capture its output (see run_exec.h). */
+/* tc_exec.c: run a program and capture its output (see tc_exec.h). */
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -12,7 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "run/run_exec.h"
+#include "toolchain/tc_exec.h"
 
 extern char **environ;
 
@@ -79,8 +79,8 @@ static double now_s(void)
 
 /* The child's side: its process group, death with us, standard streams, limits, the
    confinement (a failure is written to report as an errno), then argv. Never returns. */
-static void child(char *const argv[], const char *cwd, const struct run_sandbox *sb,
-                  const struct run_exec_limits *lim, char **env, pid_t parent, int out, int report)
+static void child(char *const argv[], const char *cwd, const struct tc_sandbox *sb,
+                  const struct tc_exec_limits *lim, char **env, pid_t parent, int out, int report)
 {
   /* its own group, so a timeout kills what it started too; and it dies with warplab: a
      grader killed by its batch leaves no compiler behind writing into the student's results */
@@ -99,7 +99,7 @@ static void child(char *const argv[], const char *cwd, const struct run_sandbox 
     set_limit(RLIMIT_NOFILE, lim->nofile);
     set_limit(RLIMIT_DATA, lim->data);
   }
-  if (sb ? run_sandbox_enter(sb) != 0 : cwd && chdir(cwd) != 0) {
+  if (sb ? tc_sandbox_enter(sb) != 0 : cwd && chdir(cwd) != 0) {
     int e = errno ? errno : EPERM;
     if (report >= 0 && write(report, &e, sizeof e) < 0)
       _exit(126);
@@ -109,8 +109,8 @@ static void child(char *const argv[], const char *cwd, const struct run_sandbox 
   _exit(127);
 }
 
-static int spawn(char *const argv[], const char *cwd, const struct run_sandbox *sb,
-                 const struct run_exec_limits *lim, char *out, size_t outlen, double *cpu_s)
+static int spawn(char *const argv[], const char *cwd, const struct tc_sandbox *sb,
+                 const struct tc_exec_limits *lim, char *out, size_t outlen, double *cpu_s)
 {
   if (cpu_s)
     *cpu_s = 0;
@@ -192,41 +192,41 @@ static int spawn(char *const argv[], const char *cwd, const struct run_sandbox *
   }
   if (why) {
     errno = why;
-    return RUN_EXEC_UNCONFINED;
+    return TC_EXEC_UNCONFINED;
   }
   if (timed_out)
-    return RUN_EXEC_TIMEOUT;
+    return TC_EXEC_TIMEOUT;
   return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
 }
 
-int run_exec_capture(char *const argv[], const char *cwd, char *out, size_t outlen)
+int tc_exec_capture(char *const argv[], const char *cwd, char *out, size_t outlen)
 {
   return spawn(argv, cwd, NULL, NULL, out, outlen, NULL);
 }
 
-int run_exec_timed(char *const argv[], const char *cwd, unsigned wall_s, char *out,
+int tc_exec_timed(char *const argv[], const char *cwd, unsigned wall_s, char *out,
                    size_t outlen)
 {
-  struct run_exec_limits lim = {.wall_s = wall_s};
+  struct tc_exec_limits lim = {.wall_s = wall_s};
   return spawn(argv, cwd, NULL, &lim, out, outlen, NULL);
 }
 
-int run_exec_confined(char *const argv[], const struct run_sandbox *sb,
-                      const struct run_exec_limits *lim, char *out, size_t outlen)
+int tc_exec_confined(char *const argv[], const struct tc_sandbox *sb,
+                      const struct tc_exec_limits *lim, char *out, size_t outlen)
 {
   return spawn(argv, NULL, sb, lim, out, outlen, NULL);
 }
 
-int run_exec_confined_cpu(char *const argv[], const struct run_sandbox *sb,
-                          const struct run_exec_limits *lim, char *out, size_t outlen,
+int tc_exec_confined_cpu(char *const argv[], const struct tc_sandbox *sb,
+                          const struct tc_exec_limits *lim, char *out, size_t outlen,
                           double *cpu_s)
 {
   return spawn(argv, NULL, sb, lim, out, outlen, cpu_s);
 }
 
-void run_exec_tool_limits(struct run_exec_limits *lim)
+void tc_exec_tool_limits(struct tc_exec_limits *lim)
 {
-  *lim = (struct run_exec_limits){.cpu_s = 300, .fsize = 512ull << 20, .nofile = 256,
+  *lim = (struct tc_exec_limits){.cpu_s = 300, .fsize = 512ull << 20, .nofile = 256,
                                   .wall_s = 600, .data = 4ull << 30};
   const char *e = getenv("WARPLAB_TOOL_CPU_S");
   char *end;
@@ -239,11 +239,11 @@ void run_exec_tool_limits(struct run_exec_limits *lim)
     lim->wall_s = (unsigned)v;
 }
 
-int run_exec_tool(char *const argv[], const char *what, char *out, size_t outlen, char *stopped,
+int tc_exec_tool(char *const argv[], const char *what, char *out, size_t outlen, char *stopped,
                   size_t n)
 {
-  struct run_exec_limits lim;
-  run_exec_tool_limits(&lim);
+  struct tc_exec_limits lim;
+  tc_exec_tool_limits(&lim);
   /* the GPU tools (ncu, compute-sanitizer) run the kernel on the GPU through the CUDA driver,
      which maps device memory and opens device files in the process: a 4 GiB data cap left
      compute-sanitizer's run of a kernel finding nothing on an H100 (0 errors where it found
@@ -252,7 +252,7 @@ int run_exec_tool(char *const argv[], const char *what, char *out, size_t outlen
   lim.nofile = 0;
   double cpu = 0;
   int rc = spawn(argv, NULL, NULL, &lim, out, outlen, &cpu);
-  run_exec_stopped_words(rc, outlen ? out : NULL, cpu, &lim, what, stopped, n);
+  tc_exec_stopped_words(rc, outlen ? out : NULL, cpu, &lim, what, stopped, n);
   return rc;
 }
 
@@ -269,13 +269,13 @@ static int last_line_is(const char *log, const char *word)
   return n - b == strlen(word) && !strncmp(log + b, word, n - b);
 }
 
-int run_exec_stopped_words(int rc, const char *log, double cpu_s,
-                           const struct run_exec_limits *lim, const char *what, char *buf,
+int tc_exec_stopped_words(int rc, const char *log, double cpu_s,
+                           const struct tc_exec_limits *lim, const char *what, char *buf,
                            size_t n)
 {
   if (n)
     buf[0] = 0;
-  if (rc == RUN_EXEC_TIMEOUT) {
+  if (rc == TC_EXEC_TIMEOUT) {
     snprintf(buf, n, "%s was stopped after %u s on the clock (its limit)", what,
              lim ? lim->wall_s : 0);
     return 1;
@@ -295,7 +295,7 @@ int run_exec_stopped_words(int rc, const char *log, double cpu_s,
   return 1;
 }
 
-int run_self_path(char *buf, size_t len)
+int tc_self_path(char *buf, size_t len)
 {
   ssize_t n = len ? readlink("/proc/self/exe", buf, len - 1) : -1;
   if (n <= 0)
@@ -304,7 +304,7 @@ int run_self_path(char *buf, size_t len)
   return 0;
 }
 
-pid_t run_exec_start(char *const argv[], const struct run_exec_child *c)
+pid_t tc_exec_start(char *const argv[], const struct tc_exec_child *c)
 {
   pid_t parent = getpid();
   pid_t pid = fork();
@@ -353,7 +353,7 @@ pid_t run_exec_start(char *const argv[], const struct run_exec_child *c)
   _exit(127);
 }
 
-int run_exec_wait(pid_t pid, unsigned timeout_s)
+int tc_exec_wait(pid_t pid, unsigned timeout_s)
 {
   double deadline = timeout_s ? now_s() + timeout_s : 0;
   int status = 0;
@@ -368,7 +368,7 @@ int run_exec_wait(pid_t pid, unsigned timeout_s)
       kill(pid, SIGKILL);
       while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
         ;
-      return RUN_EXEC_TIMEOUT;
+      return TC_EXEC_TIMEOUT;
     }
     if (deadline) {
       struct timespec ts = {0, 50 * 1000 * 1000};

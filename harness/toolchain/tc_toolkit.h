@@ -1,4 +1,4 @@
-/* run_toolkit.h: where the CUDA Toolkit's programs and headers are.
+/* tc_toolkit.h: where the CUDA Toolkit's programs and headers are.
  *
  * A tool is looked for on PATH, then in /usr/local/cuda/bin. The toolkit's header folders are
  * the ones nvcc itself searches, and nvcc is asked for them (`nvcc -dryrun`, whose TOP,
@@ -6,25 +6,25 @@
  * execs the real one (an image's /usr/local/bin/nvcc), or a distribution's package. Where
  * nvcc cannot say, NVIDIA's layout is assumed: ROOT/bin/nvcc, ROOT/include, ROOT/include/cccl.
  */
-#ifndef WARPLAB_RUN_TOOLKIT_H
-#define WARPLAB_RUN_TOOLKIT_H
+#ifndef WARPLAB_TC_TOOLKIT_H
+#define WARPLAB_TC_TOOLKIT_H
 
 #include <stddef.h>
 
-#define RUN_TOOLKIT_MAX_INCLUDE 4
+#define TC_TOOLKIT_MAX_INCLUDE 4
 
-struct run_toolkit {
+struct tc_toolkit {
   char top[1024];                                  /* the toolkit's real root ("": unknown) */
-  char include[RUN_TOOLKIT_MAX_INCLUDE][1024];     /* real folders nvcc searches, in order */
+  char include[TC_TOOLKIT_MAX_INCLUDE][1024];     /* real folders nvcc searches, in order */
   int ninclude;
 };
 
 /* Path of tool `name` (PATH, then /usr/local/cuda/bin) written to out; 0 when found. */
-int run_find_tool(const char *name, char *out, size_t outlen);
+int tc_find_tool(const char *name, char *out, size_t outlen);
 
 /* The toolkit whose nvcc is at nvcc, into tk (nvcc is asked once per path in a process).
    Returns 0, or -1 when neither nvcc nor the layout says where its headers are (tk then
    empty). */
-int run_toolkit_find(const char *nvcc, struct run_toolkit *tk);
+int tc_toolkit_find(const char *nvcc, struct tc_toolkit *tk);
 
 #endif

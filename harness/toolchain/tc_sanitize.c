@@ -1,13 +1,13 @@
-/* run_sanitize.c: compute-sanitizer's reports in the emulator's words (see run_sanitize.h). */
+/* tc_sanitize.c: compute-sanitizer's reports in the emulator's words (see tc_sanitize.h). */
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "run/run_toolkit.h"
-#include "run/run_exec.h"
-#include "run/run_sanitize.h"
+#include "toolchain/tc_exec.h"
+#include "toolchain/tc_sanitize.h"
+#include "toolchain/tc_toolkit.h"
 
 #define PREFIX "========= "
 
@@ -71,7 +71,7 @@ static void append(char *buf, size_t n, const char *fmt, const char *s)
     snprintf(buf + k, n - k, fmt, s);
 }
 
-int run_sanitizer_parse(const char *text, struct run_sanitized *out)
+int tc_sanitizer_parse(const char *text, struct tc_sanitized *out)
 {
   memset(out, 0, sizeof *out);
   const char *p = text;
@@ -138,12 +138,12 @@ static void last_app_line(const char *text, char *buf, size_t n)
   }
 }
 
-int run_sanitize(const char *tool, char *const argv[], struct run_sanitized *out, char *err,
+int tc_sanitize(const char *tool, char *const argv[], struct tc_sanitized *out, char *err,
                  size_t errlen)
 {
   char cs[4096];
   memset(out, 0, sizeof *out);
-  if (run_find_tool("compute-sanitizer", cs, sizeof cs)) {
+  if (tc_find_tool("compute-sanitizer", cs, sizeof cs)) {
     snprintf(err, errlen, "compute-sanitizer (CUDA Toolkit) was not found on PATH or in "
              "/usr/local/cuda/bin");
     return -1;
@@ -170,7 +170,7 @@ int run_sanitize(const char *tool, char *const argv[], struct run_sanitized *out
     args[k++] = argv[i];
   args[k] = NULL;
   char stopped[256];
-  int st = run_exec_tool(args, "compute-sanitizer", text, cap, stopped, sizeof stopped);
+  int st = tc_exec_tool(args, "compute-sanitizer", text, cap, stopped, sizeof stopped);
   int rc = 0;
   if (stopped[0]) {
     snprintf(err, errlen, "could not be measured: %s", stopped);
@@ -178,7 +178,7 @@ int run_sanitize(const char *tool, char *const argv[], struct run_sanitized *out
   } else if (st < 0 || st == 127) {
     snprintf(err, errlen, "compute-sanitizer could not be run (%s)", cs);
     rc = -1;
-  } else if (run_sanitizer_parse(text, out) == 0 && out->tool_error[0]) {
+  } else if (tc_sanitizer_parse(text, out) == 0 && out->tool_error[0]) {
     /* the application ended before its first launch (a build that failed under the tool):
        nothing was checked, which is no "0 errors" */
     char last[256];

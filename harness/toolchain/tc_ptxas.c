@@ -1,4 +1,4 @@
-/* run_ptxas.c: run ptxas -v on a PTX file and read its resource report (see run_ptxas.h). */
+/* tc_ptxas.c: run ptxas -v on a PTX file and read its resource report (see tc_ptxas.h). */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -6,12 +6,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "run/run_file.h"
-#include "run/run_sandbox.h"
-#include "run/run_toolkit.h"
-#include "run/run_exec.h"
-#include "run/run_build.h"
-#include "run/run_ptxas.h"
+#include "toolchain/tc_build.h"
+#include "toolchain/tc_exec.h"
+#include "toolchain/tc_file.h"
+#include "toolchain/tc_ptxas.h"
+#include "toolchain/tc_sandbox.h"
+#include "toolchain/tc_toolkit.h"
 
 /* The number at *p (skipping blanks), advancing *p; -1 when there is none. */
 static long scan_num(const char **p)
@@ -44,7 +44,7 @@ static int eat(const char **s, const char *word)
 }
 
 /* The record for name: an existing one, else a new one (when room); index or -1. */
-static int record(struct run_resources *out, int max, int *count, const char *name, size_t len)
+static int record(struct tc_resources *out, int max, int *count, const char *name, size_t len)
 {
   for (int i = 0; i < *count && i < max; i++)
     if (strlen(out[i].name) == len && !strncmp(out[i].name, name, len))
@@ -60,7 +60,7 @@ static int record(struct run_resources *out, int max, int *count, const char *na
 }
 
 /* "N bytes stack frame, N bytes spill stores, N bytes spill loads" */
-static void parse_stack(const char *s, struct run_resources *r)
+static void parse_stack(const char *s, struct tc_resources *r)
 {
   long v;
   while ((v = scan_num(&s)) >= 0) {
@@ -75,17 +75,17 @@ static void parse_stack(const char *s, struct run_resources *r)
       break;
     s++;
   }
-  r->has |= RUN_RES_STACK;
+  r->has |= TC_RES_STACK;
 }
 
 /* "Used N registers, used N barriers, N bytes cumulative stack size, N bytes smem,
     N bytes cmem[0], N textures ..." (s points after "Used") */
-static void parse_used(const char *s, struct run_resources *r)
+static void parse_used(const char *s, struct tc_resources *r)
 {
   long v = scan_num(&s);
   if (v >= 0 && eat(&s, "registers")) {
     r->registers = (int)v;
-    r->has |= RUN_RES_REGISTERS | RUN_RES_STATIC_SMEM;
+    r->has |= TC_RES_REGISTERS | TC_RES_STATIC_SMEM;
   }
   while ((s = strchr(s, ','))) {
     s++;
@@ -93,7 +93,7 @@ static void parse_used(const char *s, struct run_resources *r)
       v = scan_num(&s);
       if (v >= 0 && eat(&s, "barriers")) {
         r->barriers = (int)v;
-        r->has |= RUN_RES_BARRIERS;
+        r->has |= TC_RES_BARRIERS;
       }
       continue;
     }
@@ -104,10 +104,10 @@ static void parse_used(const char *s, struct run_resources *r)
       r->static_smem = (int)v;
     } else if (eat(&s, "bytes cmem[")) {
       r->const_bytes += (int)v;
-      r->has |= RUN_RES_CONST;
+      r->has |= TC_RES_CONST;
     } else if (eat(&s, "bytes cumulative stack size")) {
       r->cumulative_stack = (int)v;
-      r->has |= RUN_RES_CUMULATIVE_STACK;
+      r->has |= TC_RES_CUMULATIVE_STACK;
     }
   }
 }
@@ -134,7 +134,7 @@ static int replace_all(const char *src, const char *from, const char *to, char *
   return 0;
 }
 
-int run_ptxas_parse(const char *text, struct run_resources *out, int max)
+int tc_ptxas_parse(const char *text, struct tc_resources *out, int max)
 {
   int count = 0, cur = -1;
   const char *line = text;
@@ -185,7 +185,7 @@ int run_ptxas_parse(const char *text, struct run_resources *out, int max)
   return count;
 }
 
-const struct run_resources *run_resources_find(const struct run_resources *r, int n,
+const struct tc_resources *tc_resources_find(const struct tc_resources *r, int n,
                                                const char *name)
 {
   for (int i = 0; i < n; i++)
@@ -195,7 +195,7 @@ const struct run_resources *run_resources_find(const struct run_resources *r, in
   int w = snprintf(prefix, sizeof prefix, "_Z%zu%s", strlen(name), name);
   if (w < 0 || (size_t)w >= sizeof prefix)
     return NULL;
-  const struct run_resources *hit = NULL;
+  const struct tc_resources *hit = NULL;
   for (int i = 0; i < n; i++)
     if (!strncmp(r[i].name, prefix, (size_t)w)) {
       if (hit)
@@ -205,19 +205,19 @@ const struct run_resources *run_resources_find(const struct run_resources *r, in
   return hit;
 }
 
-enum run_ptxas_status run_ptxas(const char *ptx, const char *arch, int maxrregcount,
-                                struct run_resources *out, int max, int *n,
+enum tc_ptxas_status tc_ptxas(const char *ptx, const char *arch, int maxrregcount,
+                                struct tc_resources *out, int max, int *n,
                                 char *log, size_t loglen)
 {
   char ptxas[4096], archflag[64], regflag[64];
   *n = 0;
   log[0] = 0;
-  if (run_find_tool("ptxas", ptxas, sizeof ptxas) != 0) {
+  if (tc_find_tool("ptxas", ptxas, sizeof ptxas) != 0) {
     snprintf(log, loglen,
              "ptxas (the CUDA Toolkit's PTX assembler) was not found on PATH or in /usr/local/cuda/bin.\n"
              "warplab needs it to read a kernel's registers and shared memory.\n"
              "Install the CUDA Toolkit from NVIDIA, or use the container: see docker/README.md.\n");
-    return RUN_PTXAS_NO_PTXAS;
+    return TC_PTXAS_NO_PTXAS;
   }
   snprintf(archflag, sizeof archflag, "-arch=%s", arch && *arch ? arch : "sm_90");
   snprintf(regflag, sizeof regflag, "--maxrregcount=%d", maxrregcount);
@@ -225,23 +225,23 @@ enum run_ptxas_status run_ptxas(const char *ptx, const char *arch, int maxrregco
      of the files, its CPU time, memory and time on the clock): a 100,000-instruction inline
      asm block took 897 s of ptxas. */
   size_t plen = 0;
-  char *src = run_read_file(ptx, &plen);
+  char *src = tc_read_file(ptx, &plen);
   if (!src) {
     snprintf(log, loglen, "%s: %s\n", ptx, strerror(errno));
-    return RUN_PTXAS_FAILED;
+    return TC_PTXAS_FAILED;
   }
   char base[1024], work[1100], root[1100], copy[1200];
-  if (run_build_private_folder("ptxas", base, sizeof base, log, loglen)) {
+  if (tc_build_private_folder("ptxas", base, sizeof base, log, loglen)) {
     free(src);
-    return RUN_PTXAS_SYSTEM;
+    return TC_PTXAS_SYSTEM;
   }
   snprintf(work, sizeof work, "%s/work", base);
   snprintf(root, sizeof root, "%s/root", base);
   snprintf(copy, sizeof copy, "%s/kernel.ptx", work);
-  enum run_ptxas_status st = RUN_PTXAS_SYSTEM;
+  enum tc_ptxas_status st = TC_PTXAS_SYSTEM;
   size_t cap = (size_t)1 << 20;         /* ptxas -v says a few lines per kernel */
   char *text = malloc(cap);
-  struct run_sandbox *sb = malloc(sizeof *sb);
+  struct tc_sandbox *sb = malloc(sizeof *sb);
   FILE *f = NULL;
   int ready = text && sb && !mkdir(work, 0700) && !mkdir(root, 0700) && (f = fopen(copy, "wb"));
   if (f) {
@@ -249,8 +249,8 @@ enum run_ptxas_status run_ptxas(const char *ptx, const char *arch, int maxrregco
     if (fclose(f) != 0)
       ready = 0;
   }
-  enum run_sandbox_kind kind = run_sandbox_probe(NULL, 0);
-  if (!ready || run_sandbox_for_nvcc(sb, kind, ptxas, NULL, work, root)) {
+  enum tc_sandbox_kind kind = tc_sandbox_probe(NULL, 0);
+  if (!ready || tc_sandbox_for_nvcc(sb, kind, ptxas, NULL, work, root)) {
     snprintf(log, loglen, "cannot prepare a folder for ptxas: %s\n", strerror(errno));
     goto out;
   }
@@ -265,28 +265,28 @@ enum run_ptxas_status run_ptxas(const char *ptx, const char *arch, int maxrregco
   argv[k++] = "/dev/null";
   argv[k++] = copy;
   argv[k] = NULL;
-  struct run_exec_limits lim;
-  run_exec_tool_limits(&lim);
+  struct tc_exec_limits lim;
+  tc_exec_tool_limits(&lim);
   double cpu = 0;
-  int status = run_exec_confined_cpu(argv, sb, &lim, text, cap, &cpu);
+  int status = tc_exec_confined_cpu(argv, sb, &lim, text, cap, &cpu);
   char stop[200];
-  st = RUN_PTXAS_OK;
-  if (status == -1 || status == RUN_EXEC_UNCONFINED) {
+  st = TC_PTXAS_OK;
+  if (status == -1 || status == TC_EXEC_UNCONFINED) {
     snprintf(log, loglen, "cannot run ptxas%s: %s\n", status == -1 ? "" : " confined",
              strerror(errno));
-    st = RUN_PTXAS_SYSTEM;
-  } else if (run_exec_stopped_words(status, text, cpu, &lim, "ptxas", stop, sizeof stop)) {
+    st = TC_PTXAS_SYSTEM;
+  } else if (tc_exec_stopped_words(status, text, cpu, &lim, "ptxas", stop, sizeof stop)) {
     snprintf(log, loglen, "%s: %s\n", ptx, stop);
-    st = RUN_PTXAS_FAILED;
+    st = TC_PTXAS_FAILED;
   } else if (status != 0) {
     if (status == 127)
       snprintf(log, loglen, "cannot run %s\n", ptxas);
     else if (replace_all(text, copy, ptx, log, loglen) != 0 || !log[0])
       snprintf(log, loglen, "ptxas failed (status %d) with no message\n", status);
-    st = RUN_PTXAS_FAILED;
+    st = TC_PTXAS_FAILED;
   } else {
     replace_all(text, copy, ptx, log, loglen);
-    *n = run_ptxas_parse(text, out, max);
+    *n = tc_ptxas_parse(text, out, max);
   }
 out:
   free(src);

@@ -1,5 +1,5 @@
-/* run_sandbox.c: Landlock or a user+mount namespace around a child process (see
- * run_sandbox.h).
+/* tc_sandbox.c: Landlock or a user+mount namespace around a child process (see
+ * tc_sandbox.h).
  *
  * Landlock's constants and structures are declared here rather than taken from
  * <linux/landlock.h>, so warplab builds against older kernel headers (the syscall is asked at
@@ -21,9 +21,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "run/run_lab.h"
-#include "run/run_sandbox.h"
-#include "run/run_toolkit.h"
+#include "toolchain/tc_file.h"
+#include "toolchain/tc_sandbox.h"
+#include "toolchain/tc_toolkit.h"
 
 /* ---- Landlock (include/uapi/linux/landlock.h) ---- */
 
@@ -94,7 +94,7 @@ static int ll_allow(int rs, const char *path, uint64_t rights)
   return r < 0 ? -1 : 0;
 }
 
-static int enter_landlock(const struct run_sandbox *sb)
+static int enter_landlock(const struct tc_sandbox *sb)
 {
   int abi = ll_abi();
   if (abi < 1) {
@@ -245,7 +245,7 @@ static int beneath(const char *path, const char *dir)
   return !strncmp(path, dir, n) && (path[n] == '/' || path[n] == 0);
 }
 
-static int enter_namespace(const struct run_sandbox *sb)
+static int enter_namespace(const struct tc_sandbox *sb)
 {
   char map[64];
   uid_t uid = getuid();
@@ -308,27 +308,27 @@ static int probe_namespace(void)
   return WIFEXITED(status) && WEXITSTATUS(status) == 0;
 }
 
-enum run_sandbox_kind run_sandbox_probe(char *why, size_t n)
+enum tc_sandbox_kind tc_sandbox_probe(char *why, size_t n)
 {
   static int done;
-  static enum run_sandbox_kind kind;
+  static enum tc_sandbox_kind kind;
   static char reason[160];
   if (!done) {
     const char *force = getenv("WARPLAB_SANDBOX");
     int abi = ll_abi();
     int lle = errno;
     if (force && *force && strcmp(force, "auto")) {
-      kind = !strcmp(force, "landlock") ? RUN_SANDBOX_LANDLOCK
-           : !strcmp(force, "namespace") ? RUN_SANDBOX_NAMESPACE : RUN_SANDBOX_NONE;
+      kind = !strcmp(force, "landlock") ? TC_SANDBOX_LANDLOCK
+           : !strcmp(force, "namespace") ? TC_SANDBOX_NAMESPACE : TC_SANDBOX_NONE;
       snprintf(reason, sizeof reason, "WARPLAB_SANDBOX=%.40s", force);
     } else if (abi >= 1) {
-      kind = RUN_SANDBOX_LANDLOCK;
+      kind = TC_SANDBOX_LANDLOCK;
       snprintf(reason, sizeof reason, "Landlock ABI %d", abi);
     } else if (probe_namespace()) {
-      kind = RUN_SANDBOX_NAMESPACE;
+      kind = TC_SANDBOX_NAMESPACE;
       snprintf(reason, sizeof reason, "no Landlock (%s); user namespaces", strerror(lle));
     } else {
-      kind = RUN_SANDBOX_NONE;
+      kind = TC_SANDBOX_NONE;
       snprintf(reason, sizeof reason, "no Landlock (%s), no user namespaces", strerror(lle));
     }
     done = 1;
@@ -338,14 +338,14 @@ enum run_sandbox_kind run_sandbox_probe(char *why, size_t n)
   return kind;
 }
 
-const char *run_sandbox_name(enum run_sandbox_kind kind)
+const char *tc_sandbox_name(enum tc_sandbox_kind kind)
 {
-  return kind == RUN_SANDBOX_LANDLOCK ? "landlock" : kind == RUN_SANDBOX_NAMESPACE ? "namespace" : "none";
+  return kind == TC_SANDBOX_LANDLOCK ? "landlock" : kind == TC_SANDBOX_NAMESPACE ? "namespace" : "none";
 }
 
-static int add_read(struct run_sandbox *sb, const char *path)
+static int add_read(struct tc_sandbox *sb, const char *path)
 {
-  if (sb->nread == RUN_SANDBOX_MAX_READ || strlen(path) >= sizeof sb->read[0] || path[0] != '/')
+  if (sb->nread == TC_SANDBOX_MAX_READ || strlen(path) >= sizeof sb->read[0] || path[0] != '/')
     return -1;
   for (size_t i = 0; i < sb->nread; i++)
     if (!strcmp(sb->read[i], path))
@@ -365,8 +365,8 @@ static void grandparent(const char *file, char *out, size_t n)
   }
 }
 
-int run_sandbox_for_nvcc(struct run_sandbox *sb, enum run_sandbox_kind kind, const char *nvcc,
-                         const struct run_toolkit *tk, const char *dir, const char *root)
+int tc_sandbox_for_nvcc(struct tc_sandbox *sb, enum tc_sandbox_kind kind, const char *nvcc,
+                         const struct tc_toolkit *tk, const char *dir, const char *root)
 {
   static const char *const sys[] = {
     "/usr/bin", "/usr/sbin", "/usr/lib", "/usr/lib32", "/usr/lib64", "/usr/libx32", "/usr/libexec",
@@ -396,7 +396,7 @@ int run_sandbox_for_nvcc(struct run_sandbox *sb, enum run_sandbox_kind kind, con
   static const char *const hosts[] = {"gcc", "g++"};
   for (size_t i = 0; i < 2; i++) {
     char host[1024];
-    if (run_find_tool(hosts[i], host, sizeof host) == 0 && realpath(host, real) && !beneath(real, "/usr")) {
+    if (tc_find_tool(hosts[i], host, sizeof host) == 0 && realpath(host, real) && !beneath(real, "/usr")) {
       grandparent(real, top, sizeof top);
       bad |= add_read(sb, top);
     }
@@ -415,12 +415,12 @@ int run_sandbox_for_nvcc(struct run_sandbox *sb, enum run_sandbox_kind kind, con
   return bad ? -1 : 0;
 }
 
-int run_sandbox_enter(const struct run_sandbox *sb)
+int tc_sandbox_enter(const struct tc_sandbox *sb)
 {
   switch (sb->kind) {
-  case RUN_SANDBOX_LANDLOCK: return enter_landlock(sb);
-  case RUN_SANDBOX_NAMESPACE: return enter_namespace(sb);
-  case RUN_SANDBOX_NONE: break;
+  case TC_SANDBOX_LANDLOCK: return enter_landlock(sb);
+  case TC_SANDBOX_NAMESPACE: return enter_namespace(sb);
+  case TC_SANDBOX_NONE: break;
   }
   return chdir(sb->write);
 }
@@ -435,7 +435,7 @@ static void remove_run_tmp(void)
   rmdir(run_tmp);                               /* empty by then: each build removes its own */
 }
 
-const char *run_sandbox_self_note(void)
+const char *tc_sandbox_self_note(void)
 {
   return self_note;
 }
@@ -452,19 +452,19 @@ static void cap_limit(int which, rlim_t v)
   setrlimit(which, &r);
 }
 
-int run_sandbox_confine_self(const char *write_dir, const char *const read[], size_t nread,
+int tc_sandbox_confine_self(const char *write_dir, const char *const read[], size_t nread,
                              int gpu, char *why, size_t n)
 {
   /* limits first: they hold whatever the kernel offers. No RLIMIT_NPROC: it counts every
      process of the user (a batch's other students, the grader's shell), not this run's */
-  cap_limit(RLIMIT_FSIZE, (rlim_t)RUN_SANDBOX_MAX_FILE);
+  cap_limit(RLIMIT_FSIZE, (rlim_t)TC_SANDBOX_MAX_FILE);
   cap_limit(RLIMIT_NOFILE, 4096);
   cap_limit(RLIMIT_CORE, 0);
   const char *force = getenv("WARPLAB_SANDBOX");
   int abi = ll_abi();
   if ((force && *force && strcmp(force, "auto") && strcmp(force, "landlock")) || abi < 1) {
     snprintf(why, n, "this run not confined (%s): files held to %llu MiB", abi < 1 ? "no Landlock"
-             : "WARPLAB_SANDBOX", RUN_SANDBOX_MAX_FILE >> 20);
+             : "WARPLAB_SANDBOX", TC_SANDBOX_MAX_FILE >> 20);
     snprintf(self_note, sizeof self_note, "%s", why);
     return 1;
   }
@@ -503,13 +503,13 @@ int run_sandbox_confine_self(const char *write_dir, const char *const read[], si
     const char *path;
     uint64_t rights;
     int optional;
-  } rules[RUN_SANDBOX_MAX_READ + 32];
+  } rules[TC_SANDBOX_MAX_READ + 32];
   size_t nr = 0;
   static const char *const sys_ro[] = {"/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64",
                                        "/libx32", "/etc", "/opt", "/proc", "/sys", "/dev"};
   for (size_t i = 0; i < sizeof sys_ro / sizeof *sys_ro; i++)
     rules[nr++] = (struct rule){sys_ro[i], ro, 1};
-  for (size_t i = 0; i < nread && nr < RUN_SANDBOX_MAX_READ + 12; i++)
+  for (size_t i = 0; i < nread && nr < TC_SANDBOX_MAX_READ + 12; i++)
     rules[nr++] = (struct rule){read[i], ro, 1};
   char exe[4096];
   ssize_t el = readlink("/proc/self/exe", exe, sizeof exe - 1);
@@ -561,34 +561,34 @@ int run_sandbox_confine_self(const char *write_dir, const char *const read[], si
   snprintf(why, n, "this run confined by Landlock ABI %d: it writes only beneath its results "
            "folder%s, reads only the lab's and the submission's folders and the system's; files "
            "held to %llu MiB", abi, gpu ? " (and the GPU's /dev, /tmp, ~/.nv)" : "",
-           RUN_SANDBOX_MAX_FILE >> 20);
+           TC_SANDBOX_MAX_FILE >> 20);
   snprintf(self_note, sizeof self_note, "%s", why);
   return 0;
 }
 
-int run_sandbox_confine_grade(const char *sub, const char *results_root, int may_gpu, char *why,
+int tc_sandbox_confine_grade(const char *sub, const char *results_root, int may_gpu, char *why,
                               size_t n)
 {
   static const char *const parts[] = {"labs", "solutions", "handouts", "harness", "plots"};
   char paths[5][1100];
-  const char *read[RUN_SANDBOX_MAX_READ + 8];
+  const char *read[TC_SANDBOX_MAX_READ + 8];
   size_t k = 0;
   read[k++] = sub;
   for (size_t i = 0; i < 5; i++) {
-    snprintf(paths[i], sizeof paths[i], "%.1000s/%s", run_home(), parts[i]);
+    snprintf(paths[i], sizeof paths[i], "%.1000s/%s", tc_home(), parts[i]);
     read[k++] = paths[i];
   }
   /* and what nvcc reads, where that is outside the system's folders (a toolkit in $HOME) */
-  struct run_sandbox *sb = malloc(sizeof *sb);
-  struct run_toolkit *tk = malloc(sizeof *tk);
+  struct tc_sandbox *sb = malloc(sizeof *sb);
+  struct tc_toolkit *tk = malloc(sizeof *tk);
   char nvcc[4096];
-  if (sb && tk && run_find_tool("nvcc", nvcc, sizeof nvcc) == 0 &&
-      (run_toolkit_find(nvcc, tk), 1) &&
-      run_sandbox_for_nvcc(sb, RUN_SANDBOX_NONE, nvcc, tk, "/", NULL) == 0)
+  if (sb && tk && tc_find_tool("nvcc", nvcc, sizeof nvcc) == 0 &&
+      (tc_toolkit_find(nvcc, tk), 1) &&
+      tc_sandbox_for_nvcc(sb, TC_SANDBOX_NONE, nvcc, tk, "/", NULL) == 0)
     for (size_t i = 0; i < sb->nread && k < sizeof read / sizeof *read; i++)
       read[k++] = sb->read[i];
   int gpu = may_gpu && access("/dev/nvidiactl", F_OK) == 0;
-  int rc = run_sandbox_confine_self(results_root ? results_root : "results", read, k, gpu, why, n);
+  int rc = tc_sandbox_confine_self(results_root ? results_root : "results", read, k, gpu, why, n);
   free(sb);
   free(tk);
   return rc;

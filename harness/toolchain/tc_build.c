@@ -1,16 +1,16 @@
-/* run_build.c: compile a .cu file to PTX with nvcc -ptx -lineinfo (see run_build.h).
+/* tc_build.c: compile a .cu file to PTX with nvcc -ptx -lineinfo (see tc_build.h).
  *
  * The file is untrusted (a student's submission, built on the grading machine), and nvcc's
  * preprocessor reads whatever it names; its messages go back to the student. So the file is
- * first put through the include check (run_incl.h), then copied alone into a fresh private
- * folder, and nvcc runs there, confined to it and to its own files (run_sandbox.h), with
+ * first put through the include check (tc_incl.h), then copied alone into a fresh private
+ * folder, and nvcc runs there, confined to it and to its own files (tc_sandbox.h), with
  * limits on its time and on the files it writes. The copy's path, in nvcc's messages and in
  * the PTX (.file), is written back to the real one.
  *
  * A build that succeeded is kept in the cache folder (run_cache.h) as entry ptx-KEY: the key
  * hashes the file's bytes, its path (the PTX and the messages name it), the arch and nvcc's
  * flags, the toolkit's version line, the confinement and include check (they decide which
- * builds succeed) and this warplab (run_cache_hash_self); the entry holds the PTX, nvcc's
+ * builds succeed) and this warplab (tc_cache_hash_self); the entry holds the PTX, nvcc's
  * messages (its warnings are shown again) and the manifest of the headers the preprocessor
  * opened (size, modification time and inode of each, from its -MD list), checked on every
  * use: a header changed since is a miss. A build that failed is not kept: its errors come
@@ -25,14 +25,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "run/run.h"
-#include "run/run_build.h"
-#include "run/run_cache.h"
-#include "run/run_exec.h"
-#include "run/run_file.h"
-#include "run/run_incl.h"
-#include "run/run_sandbox.h"
-#include "run/run_toolkit.h"
+#include "toolchain/tc_build.h"
+#include "toolchain/tc_cache.h"
+#include "toolchain/tc_exec.h"
+#include "toolchain/tc_file.h"
+#include "toolchain/tc_incl.h"
+#include "toolchain/tc_sandbox.h"
+#include "toolchain/tc_toolkit.h"
 
 #define BUILD_MAX_SOURCE (16u << 20)
 #define RAW_LOG ((size_t)1 << 20)               /* nvcc's messages read, before tidying */
@@ -131,7 +130,7 @@ static int shell_safe(const char *s)
   return 1;
 }
 
-int run_build_private_folder(const char *tool, char *base, size_t n, char *err, size_t errlen)
+int tc_build_private_folder(const char *tool, char *base, size_t n, char *err, size_t errlen)
 {
   const char *tmp = getenv("TMPDIR");
   if (!tmp || tmp[0] != '/' || strlen(tmp) > 900 || !shell_safe(tmp))
@@ -217,7 +216,7 @@ static int next_dep(const char **p, char *out, size_t n)
   return 0;
 }
 
-int run_build_deps_ok(const char *deps, const char *cwd, const char *const allowed[], int n)
+int tc_build_deps_ok(const char *deps, const char *cwd, const char *const allowed[], int n)
 {
   const char *colon = deps ? strstr(deps, ": ") : NULL;
   if (!colon)
@@ -251,7 +250,7 @@ int run_build_deps_ok(const char *deps, const char *cwd, const char *const allow
 /* The folders a build may read headers from, real paths, into dirs[0..max-1]: the toolkit's
    (as nvcc is named and as it is), its header folders, the system's and the compiler's
    header folders, and work (the private copy). Returns the count. */
-static int allowed_dirs(const char *nvcc, const struct run_toolkit *tk, const char *work,
+static int allowed_dirs(const char *nvcc, const struct tc_toolkit *tk, const char *work,
                         char dirs[][4096], int max)
 {
   static const char *const sys[] = {"/usr/include", "/usr/local/include", "/usr/lib/gcc"};
@@ -280,7 +279,7 @@ static int allowed_dirs(const char *nvcc, const struct run_toolkit *tk, const ch
   for (size_t i = 0; i < sizeof sys / sizeof *sys; i++)
     cand[nc++] = sys[i];
   /* a host compiler outside /usr keeps its own headers beside it */
-  if (run_find_tool("gcc", host, sizeof host) == 0 && realpath(host, hreal)) {
+  if (tc_find_tool("gcc", host, sizeof host) == 0 && realpath(host, hreal)) {
     for (int k = 0; k < 2; k++) {
       char *sl = strrchr(hreal, '/');
       if (sl && sl > hreal)
@@ -330,7 +329,7 @@ static void drop_signal_line(char *log)
     log[b] = 0;
 }
 
-void run_build_incl_opts(const struct run_toolkit *tk, int strict, struct run_incl_opts *o)
+void tc_build_incl_opts(const struct tc_toolkit *tk, int strict, struct tc_incl_opts *o)
 {
   memset(o, 0, sizeof *o);
   o->strict = strict;
@@ -345,39 +344,39 @@ void run_build_incl_opts(const struct run_toolkit *tk, int strict, struct run_in
 
 /* WARPLAB_INCLUDE_CHECK=off leaves the confinement alone to hold (tests of each layer on its
    own); where there is no confinement the check stays on whatever it says. */
-static int include_check_on(enum run_sandbox_kind kind)
+static int include_check_on(enum tc_sandbox_kind kind)
 {
   const char *ic = getenv("WARPLAB_INCLUDE_CHECK");
-  return kind == RUN_SANDBOX_NONE || !ic || strcmp(ic, "off");
+  return kind == TC_SANDBOX_NONE || !ic || strcmp(ic, "off");
 }
 
-void run_build_isolation(char *buf, size_t n)
+void tc_build_isolation(char *buf, size_t n)
 {
   char why[160];
-  enum run_sandbox_kind k = run_sandbox_probe(why, sizeof why);
-  const char *self = run_sandbox_self_note();
-  if (k == RUN_SANDBOX_NONE)
+  enum tc_sandbox_kind k = tc_sandbox_probe(why, sizeof why);
+  const char *self = tc_sandbox_self_note();
+  if (k == TC_SANDBOX_NONE)
     snprintf(buf, n, "include check (strict) only, nvcc not confined (%s)%s%s", why,
              self[0] ? "; " : "", self);
   else
     snprintf(buf, n, "%s (%s): nvcc reads only the toolkit, the system's compilers and headers "
              "and a private copy of the kernel file, and writes only beside that copy; %s%s%s",
-             run_sandbox_name(k), why, include_check_on(k) ? "include check"
+             tc_sandbox_name(k), why, include_check_on(k) ? "include check"
              : "include check off (WARPLAB_INCLUDE_CHECK=off)", self[0] ? "; " : "", self);
 }
 
-void run_build_toolkit_line(char *buf, size_t n)
+void tc_build_toolkit_line(char *buf, size_t n)
 {
   static char cached_for[4096], cached[128];
   char nvcc[4096];
   buf[0] = 0;
-  if (run_find_tool("nvcc", nvcc, sizeof nvcc))
+  if (tc_find_tool("nvcc", nvcc, sizeof nvcc))
     return;
   if (!cached_for[0] || strcmp(cached_for, nvcc)) {
     char *argv[] = {nvcc, "--version", NULL};
     char out[2048] = "";
     cached[0] = 0;
-    run_exec_capture(argv, NULL, out, sizeof out);
+    tc_exec_capture(argv, NULL, out, sizeof out);
     char *r = strstr(out, "release ");
     if (r) {
       r[strcspn(r, "\n")] = 0;
@@ -388,23 +387,23 @@ void run_build_toolkit_line(char *buf, size_t n)
   snprintf(buf, n, "%s", cached);
 }
 
-uint64_t run_build_key(const char *src, size_t len, const char *cu, const char *real,
+uint64_t tc_build_key(const char *src, size_t len, const char *cu, const char *real,
                        const char *arch, const char *toolkit, int checked)
 {
-  uint64_t h = run_cache_hash_str(RUN_CACHE_SEED, BUILD_CACHE_FORMAT);
-  h = run_cache_hash_self(h);
-  h = run_cache_hash_str(h, toolkit);
-  h = run_cache_hash_str(h, arch);
+  uint64_t h = tc_cache_hash_str(TC_CACHE_SEED, BUILD_CACHE_FORMAT);
+  h = tc_cache_hash_self(h);
+  h = tc_cache_hash_str(h, toolkit);
+  h = tc_cache_hash_str(h, arch);
   for (size_t i = 0; i < NVCC_NFLAGS; i++)
-    h = run_cache_hash_str(h, nvcc_flags[i]);
-  int64_t mode[3] = {checked, (int64_t)run_sandbox_probe(NULL, 0), (int64_t)len};
-  h = run_cache_hash(h, mode, sizeof mode);
-  h = run_cache_hash_str(h, cu);
-  h = run_cache_hash_str(h, real);
-  return run_cache_hash(h, src, len);
+    h = tc_cache_hash_str(h, nvcc_flags[i]);
+  int64_t mode[3] = {checked, (int64_t)tc_sandbox_probe(NULL, 0), (int64_t)len};
+  h = tc_cache_hash(h, mode, sizeof mode);
+  h = tc_cache_hash_str(h, cu);
+  h = tc_cache_hash_str(h, real);
+  return tc_cache_hash(h, src, len);
 }
 
-char *run_build_manifest(const char *deps, const char *cwd, const char *skip)
+char *tc_build_manifest(const char *deps, const char *cwd, const char *skip)
 {
   const char *colon = deps ? strstr(deps, ": ") : NULL;
   if (!colon)
@@ -446,7 +445,7 @@ char *run_build_manifest(const char *deps, const char *cwd, const char *skip)
   return out;
 }
 
-int run_build_manifest_fresh(const char *manifest)
+int tc_build_manifest_fresh(const char *manifest)
 {
   char line[8400], now[8400];
   const char *s = manifest;
@@ -478,14 +477,14 @@ static int cache_load(uint64_t key, const char *ptx_out, char *log, size_t logle
 {
   char *data = NULL;
   size_t len = 0;
-  if (run_cache_blob_load("ptx", key, &data, &len))
+  if (tc_cache_blob_load("ptx", key, &data, &len))
     return -1;
   const char *end = data + len;
   const char *manifest = data;
   const char *msgs = manifest + strlen(manifest) + 1;
   const char *ptx = msgs < end ? msgs + strlen(msgs) + 1 : NULL;
   int rc = -1;
-  if (ptx && ptx <= end && run_build_manifest_fresh(manifest)) {
+  if (ptx && ptx <= end && tc_build_manifest_fresh(manifest)) {
     FILE *f = fopen(ptx_out, "wb");
     size_t pl = (size_t)(end - ptx);
     if (f) {
@@ -511,7 +510,7 @@ static void cache_store(uint64_t key, const char *manifest, const char *msgs, co
   memcpy(data, manifest, ml);
   memcpy(data + ml, msgs, gl);
   memcpy(data + ml + gl, ptx, len);
-  run_cache_blob_store("ptx", key, data, ml + gl + len);
+  tc_cache_blob_store("ptx", key, data, ml + gl + len);
   free(data);
 }
 
@@ -523,7 +522,7 @@ static void cc_version(char *buf, size_t n)
   if (!asked) {
     char *argv[] = {"cc", "--version", NULL};
     char out[2048] = "";
-    run_exec_capture(argv, NULL, out, sizeof out);
+    tc_exec_capture(argv, NULL, out, sizeof out);
     out[strcspn(out, "\n")] = 0;
     snprintf(cached, sizeof cached, "%s", out);
     asked = 1;
@@ -531,7 +530,7 @@ static void cc_version(char *buf, size_t n)
   snprintf(buf, n, "%s", cached);
 }
 
-int run_build_shared_lib(const char *src, const char *inc_dir, const char *so_out, char *log,
+int tc_build_shared_lib(const char *src, const char *inc_dir, const char *so_out, char *log,
                          size_t loglen, int *from_cache)
 {
   char inc[1100], deps[1200], ccv[160];
@@ -543,23 +542,23 @@ int run_build_shared_lib(const char *src, const char *inc_dir, const char *so_ou
   snprintf(inc, sizeof inc, "-I%s", inc_dir);
   snprintf(deps, sizeof deps, "%s.d", so_out);
   size_t slen = 0;
-  char *text = run_read_file(src, &slen);
+  char *text = tc_read_file(src, &slen);
   cc_version(ccv, sizeof ccv);
-  uint64_t key = run_cache_hash_self(run_cache_hash_str(RUN_CACHE_SEED, "refso-entry-1"));
-  key = run_cache_hash_str(key, ccv);
+  uint64_t key = tc_cache_hash_self(tc_cache_hash_str(TC_CACHE_SEED, "refso-entry-1"));
+  key = tc_cache_hash_str(key, ccv);
   for (int i = 0; i < NF; i++)
-    key = run_cache_hash_str(key, flags[i]);
-  key = run_cache_hash_str(key, inc);
-  key = run_cache_hash_str(key, src);
-  key = text ? run_cache_hash(key, text, slen) : key;
+    key = tc_cache_hash_str(key, flags[i]);
+  key = tc_cache_hash_str(key, inc);
+  key = tc_cache_hash_str(key, src);
+  key = text ? tc_cache_hash(key, text, slen) : key;
   free(text);
   /* an entry: the manifest of the headers read, a NUL, the library's bytes */
   char *kept = NULL;
   size_t klen = 0;
-  if (text && run_cache_blob_load("refso", key, &kept, &klen) == 0) {
+  if (text && tc_cache_blob_load("refso", key, &kept, &klen) == 0) {
     size_t ml = strlen(kept);
     int ok = 0;
-    if (ml < klen && run_build_manifest_fresh(kept)) {
+    if (ml < klen && tc_build_manifest_fresh(kept)) {
       FILE *f = fopen(so_out, "wb");
       if (f) {
         ok = fwrite(kept + ml + 1, 1, klen - ml - 1, f) == klen - ml - 1;
@@ -586,18 +585,18 @@ int run_build_shared_lib(const char *src, const char *inc_dir, const char *so_ou
   argv[na++] = (char *)so_out;
   argv[na++] = (char *)src;
   argv[na] = NULL;
-  int st = run_exec_capture(argv, NULL, log, loglen);
-  char *dtext = st == 0 ? run_read_file(deps, &klen) : NULL;
+  int st = tc_exec_capture(argv, NULL, log, loglen);
+  char *dtext = st == 0 ? tc_read_file(deps, &klen) : NULL;
   char cwd[4096];
-  char *manifest = dtext && getcwd(cwd, sizeof cwd) ? run_build_manifest(dtext, cwd, NULL) : NULL;
+  char *manifest = dtext && getcwd(cwd, sizeof cwd) ? tc_build_manifest(dtext, cwd, NULL) : NULL;
   size_t solen = 0;
-  char *so = manifest ? run_read_file(so_out, &solen) : NULL;
+  char *so = manifest ? tc_read_file(so_out, &solen) : NULL;
   size_t ml = manifest ? strlen(manifest) + 1 : 0;
   char *entry = so ? malloc(ml + solen) : NULL;
   if (entry) {
     memcpy(entry, manifest, ml);
     memcpy(entry + ml, so, solen);
-    run_cache_blob_store("refso", key, entry, ml + solen);
+    tc_cache_blob_store("refso", key, entry, ml + solen);
   }
   free(entry);
   free(so);
@@ -607,25 +606,25 @@ int run_build_shared_lib(const char *src, const char *inc_dir, const char *so_ou
   return st == 0 ? 0 : -1;
 }
 
-enum run_build_status run_build_ptx(const char *cu, const char *arch, const char *ptx_out,
+enum tc_build_status tc_build_ptx(const char *cu, const char *arch, const char *ptx_out,
                                     char *log, size_t loglen)
 {
-  return run_build_ptx_info(cu, arch, ptx_out, log, loglen, NULL);
+  return tc_build_ptx_info(cu, arch, ptx_out, log, loglen, NULL);
 }
 
-enum run_build_status run_build_ptx_info(const char *cu, const char *arch, const char *ptx_out,
-                                         char *log, size_t loglen, struct run_build_info *info)
+enum tc_build_status tc_build_ptx_info(const char *cu, const char *arch, const char *ptx_out,
+                                         char *log, size_t loglen, struct tc_build_info *info)
 {
   char nvcc[4096];
   log[0] = 0;
   if (info)
     memset(info, 0, sizeof *info);
-  if (run_find_tool("nvcc", nvcc, sizeof nvcc) != 0) {
+  if (tc_find_tool("nvcc", nvcc, sizeof nvcc) != 0) {
     snprintf(log, loglen,
              "nvcc (the CUDA Toolkit's compiler) was not found on PATH or in /usr/local/cuda/bin.\n"
              "warplab needs it to compile .cu files (a .ptx file runs without it).\n"
              "Install the CUDA Toolkit from NVIDIA, or use the container: see docker/README.md.\n");
-    return RUN_BUILD_NO_NVCC;
+    return TC_BUILD_NO_NVCC;
   }
   char archflag[64];
   snprintf(archflag, sizeof archflag, "-arch=%s", arch && *arch ? arch : "sm_90");
@@ -635,35 +634,35 @@ enum run_build_status run_build_ptx_info(const char *cu, const char *arch, const
   struct stat st;
   if (!realpath(cu, real) || stat(real, &st) != 0) {
     snprintf(log, loglen, "%s: %s\n", cu, strerror(errno));
-    return RUN_BUILD_FAILED;
+    return TC_BUILD_FAILED;
   }
   if (!S_ISREG(st.st_mode) || st.st_size > BUILD_MAX_SOURCE) {
     snprintf(log, loglen, "%s: %s\n", cu, S_ISREG(st.st_mode) ? "larger than 16 MiB: not built"
              : "not a regular file");
-    return RUN_BUILD_FAILED;
+    return TC_BUILD_FAILED;
   }
   size_t srclen = 0;
-  char *src = run_read_file(real, &srclen);
+  char *src = tc_read_file(real, &srclen);
   if (!src) {
     snprintf(log, loglen, "%s: %s\n", cu, strerror(errno));
-    return RUN_BUILD_FAILED;
+    return TC_BUILD_FAILED;
   }
-  enum run_sandbox_kind kind = run_sandbox_probe(NULL, 0);
-  struct run_toolkit tk;
-  run_toolkit_find(nvcc, &tk);
-  struct run_incl_opts io;
-  run_build_incl_opts(&tk, kind == RUN_SANDBOX_NONE, &io);
-  int refused = include_check_on(kind) ? run_incl_check(src, srclen, cu, &io, log, loglen) : 0;
+  enum tc_sandbox_kind kind = tc_sandbox_probe(NULL, 0);
+  struct tc_toolkit tk;
+  tc_toolkit_find(nvcc, &tk);
+  struct tc_incl_opts io;
+  tc_build_incl_opts(&tk, kind == TC_SANDBOX_NONE, &io);
+  int refused = include_check_on(kind) ? tc_incl_check(src, srclen, cu, &io, log, loglen) : 0;
   if (refused != 0) {
     free(src);
     if (refused < 0)
       snprintf(log, loglen, "cannot check %s: out of host memory\n", cu);
-    return refused < 0 ? RUN_BUILD_SYSTEM : RUN_BUILD_FAILED;
+    return refused < 0 ? TC_BUILD_SYSTEM : TC_BUILD_FAILED;
   }
   char toolkit[128];
-  run_build_toolkit_line(toolkit, sizeof toolkit);
+  tc_build_toolkit_line(toolkit, sizeof toolkit);
   const char *to = strpbrk(real, "\"\\") ? NULL : real;   /* the path the PTX names (below) */
-  uint64_t key = run_build_key(src, srclen, cu, to ? to : "(copy)", archflag, toolkit,
+  uint64_t key = tc_build_key(src, srclen, cu, to ? to : "(copy)", archflag, toolkit,
                                include_check_on(kind));
   if (info)
     info->key = key;
@@ -671,15 +670,15 @@ enum run_build_status run_build_ptx_info(const char *cu, const char *arch, const
     free(src);
     if (info)
       info->from_cache = 1;
-    return RUN_BUILD_OK;
+    return TC_BUILD_OK;
   }
 
   /* a fresh private folder: work/ (the copy, nvcc's output and temp files) and root/ (the
      namespace's root, when that is the confinement) */
   char base[1024], work[1100], root[1100], copy[1400], out[1200], deps[1200];
-  if (run_build_private_folder("nvcc", base, sizeof base, log, loglen)) {
+  if (tc_build_private_folder("nvcc", base, sizeof base, log, loglen)) {
     free(src);
-    return RUN_BUILD_SYSTEM;
+    return TC_BUILD_SYSTEM;
   }
   snprintf(work, sizeof work, "%s/work", base);
   snprintf(root, sizeof root, "%s/root", base);
@@ -690,9 +689,9 @@ enum run_build_status run_build_ptx_info(const char *cu, const char *arch, const
            strcmp(name, DEPS_NAME) && strcmp(name, "out.ptx") ? name : "kernel.cu");
   snprintf(deps, sizeof deps, "%s/" DEPS_NAME, work);
   snprintf(out, sizeof out, "%s/out.ptx", work);
-  enum run_build_status rs = RUN_BUILD_SYSTEM;
+  enum tc_build_status rs = TC_BUILD_SYSTEM;
   char *ptx = NULL, *fixed = NULL, *raw = NULL, *manifest = NULL;
-  struct run_sandbox *sb = malloc(sizeof *sb);
+  struct tc_sandbox *sb = malloc(sizeof *sb);
   FILE *f = NULL;
   int ready = sb && !mkdir(work, 0700) && !mkdir(root, 0700) && (f = fopen(copy, "wb"));
   if (f) {                                      /* closed once, whether the write went or not */
@@ -701,7 +700,7 @@ enum run_build_status run_build_ptx_info(const char *cu, const char *arch, const
       ready = 0;
     f = NULL;
   }
-  if (!ready || run_sandbox_for_nvcc(sb, kind, nvcc, &tk, work, root)) {
+  if (!ready || tc_sandbox_for_nvcc(sb, kind, nvcc, &tk, work, root)) {
     snprintf(log, loglen, "cannot prepare the build folder %s: %s\n", base, strerror(errno));
     goto out;
   }
@@ -722,19 +721,19 @@ enum run_build_status run_build_ptx_info(const char *cu, const char *arch, const
   }
   /* limits on one nvcc run (a template that never ends, a PTX file that fills the disk),
      the same for every tool run on a student's input */
-  struct run_exec_limits lim;
-  run_exec_tool_limits(&lim);
+  struct tc_exec_limits lim;
+  tc_exec_tool_limits(&lim);
   double cpu = 0;
-  int rc = run_exec_confined_cpu(argv, sb, &lim, raw, rawlen, &cpu);
-  if (rc == -1 || rc == RUN_EXEC_UNCONFINED) {
+  int rc = tc_exec_confined_cpu(argv, sb, &lim, raw, rawlen, &cpu);
+  if (rc == -1 || rc == TC_EXEC_UNCONFINED) {
     char why[160];
-    run_sandbox_probe(why, sizeof why);
+    tc_sandbox_probe(why, sizeof why);
     if (rc == -1)
       snprintf(log, loglen, "cannot run nvcc: %s\n", strerror(errno));
     else
       snprintf(log, loglen, "cannot confine nvcc with %s (%s): %s. Nothing was built. "
                "WARPLAB_SANDBOX=none builds with the include check alone.\n",
-               run_sandbox_name(kind), why, strerror(errno));
+               tc_sandbox_name(kind), why, strerror(errno));
     goto out;
   }
   /* Every file the preprocessor opened must be the toolkit's, the system's or the copy; one
@@ -747,16 +746,16 @@ enum run_build_status run_build_ptx_info(const char *cu, const char *arch, const
   for (int i = 0; i < nal; i++)
     al[i] = allowed[i];
   size_t dlen = 0;
-  char *dtext = run_read_file(deps, &dlen);
+  char *dtext = tc_read_file(deps, &dlen);
   int fatal = strstr(raw, "fatal error:") || strstr(raw, "cannot open source file") ||
               strlen(raw) + 1 >= rawlen;
   int listed = dtext != NULL;
-  int outside = fatal || (dtext && run_build_deps_ok(dtext, work, al, nal)) || (!dtext && rc == 0);
-  manifest = dtext && rc == 0 ? run_build_manifest(dtext, work, work) : NULL;
+  int outside = fatal || (dtext && tc_build_deps_ok(dtext, work, al, nal)) || (!dtext && rc == 0);
+  manifest = dtext && rc == 0 ? tc_build_manifest(dtext, work, work) : NULL;
   free(dtext);
   if (outside && include_check_on(kind)) {
     snprintf(log, loglen, "%s: error: " BUILD_REFUSED "\n", cu);
-    rs = RUN_BUILD_FAILED;
+    rs = TC_BUILD_FAILED;
     goto out;
   }
   if (!listed && include_check_on(kind))        /* stopped before the list was written */
@@ -769,9 +768,9 @@ enum run_build_status run_build_ptx_info(const char *cu, const char *arch, const
       snprintf(log, loglen, "%s", tidy);
     free(tidy);
   }
-  rs = RUN_BUILD_FAILED;
+  rs = TC_BUILD_FAILED;
   char stop[200];
-  if (run_exec_stopped_words(rc, raw, cpu, &lim, "the compiler (nvcc)", stop, sizeof stop)) {
+  if (tc_exec_stopped_words(rc, raw, cpu, &lim, "the compiler (nvcc)", stop, sizeof stop)) {
     drop_signal_line(log);                      /* sh's "Killed": said in words instead */
     snprintf(log + strlen(log), loglen - strlen(log), "%s: error: %s\n", cu, stop);
     goto out;
@@ -782,22 +781,22 @@ enum run_build_status run_build_ptx_info(const char *cu, const char *arch, const
     goto out;
   }
   size_t len = 0;
-  ptx = run_read_file(out, &len);
+  ptx = tc_read_file(out, &len);
   size_t cap = len + 64 * strlen(real) + 4096;
   fixed = ptx ? malloc(cap) : NULL;
   /* A '"' or '\' in the real path would need escaping inside the PTX string: keep the copy's
      path there instead (line numbers are unaffected; only the file name shown differs), and
      such a build is not kept (the copy's path is another every time). */
-  rs = RUN_BUILD_SYSTEM;
+  rs = TC_BUILD_SYSTEM;
   if (fixed && replace_all(ptx, copy, to ? to : copy, fixed, cap) == 0 && (f = fopen(ptx_out, "wb"))) {
     size_t fl = strlen(fixed);
     int ok = fwrite(fixed, 1, fl, f) == fl;
     if (fclose(f) == 0 && ok)
-      rs = RUN_BUILD_OK;
-    if (rs == RUN_BUILD_OK && to && manifest)
+      rs = TC_BUILD_OK;
+    if (rs == TC_BUILD_OK && to && manifest)
       cache_store(key, manifest, log, fixed, fl);
   }
-  if (rs != RUN_BUILD_OK)
+  if (rs != TC_BUILD_OK)
     snprintf(log + strlen(log), loglen - strlen(log), "cannot write %s: %s\n", ptx_out, strerror(errno));
 out:
   free(src);

@@ -401,6 +401,8 @@ static double global_access(struct sm *s, const struct sim_tev *e, const struct 
   s->lsu_free = t0 + (cost < 1 ? 1 : cost);
   double done = t0 + c->l1;
   int local = e->space == PTX_SP_LOCAL;
+  uint32_t lane_bytes = s->ops[e->inst].st_bytes;
+  int partial = lane_bytes && (uint64_t)e->lanes * lane_bytes < 32ull * e->n;
   for (uint32_t i = 0; i < e->n; i++) {
     uint64_t sec = tb->sec[e->first + i];
     double r;
@@ -419,9 +421,14 @@ static double global_access(struct sm *s, const struct sim_tev *e, const struct 
           r = l2t + c->l2 > there ? l2t + c->l2 : there;
         } else {
           out->l2_misses++;
-          double d = tm_serve(&s->dram, t0, 32);
+          /* DRAM moves dram_access bytes (HBM: 64, a sector pair); the pair's other sector
+             comes in with it, so a kernel that uses it pays nothing more and one that does
+             not (a scattered gather, a large stride) pays twice a sector's bytes */
+          double d = tm_serve(&s->dram, t0, c->dram_access);
           r = (d > l2t ? d : l2t) + c->dram + c->dram_loaded * s->dram.busy;
           tm_cache_set_ready(&s->l2, sec, r);
+          if (c->dram_access > 32)
+            tm_cache_fill(&s->l2, sec, c->dram_access, r);
         }
         tm_cache_set_ready(&s->l1, sec, r);
       }
@@ -432,7 +439,10 @@ static double global_access(struct sm *s, const struct sim_tev *e, const struct 
         tm_cache_access(&s->l1, sec, 1);
       else
         tm_cache_drop(&s->l1, sec);
-      double l2t = tm_serve(&s->l2bw, t0, 32), lat = c->l2;
+      /* a store that writes part of a sector (lanes x bytes below 32 per sector: a
+         transpose's column, a thread a row) is a read-modify-write in the L2 */
+      double l2b = cls == TM_C_STORE && !local && partial ? c->l2_partial_store : 32;
+      double l2t = tm_serve(&s->l2bw, t0, l2b), lat = c->l2;
       if (!tm_cache_access(&s->l2, sec, 1)) {
         if (cls != TM_C_STORE) {                 /* an atomic's line is fetched first */
           double d = tm_serve(&s->dram, t0, 32);
@@ -448,9 +458,18 @@ static double global_access(struct sm *s, const struct sim_tev *e, const struct 
       }
       /* a sector's first write makes it dirty: its write-back to DRAM is charged now, once,
          whether the line came from a load or from the write itself */
-      if (tm_cache_dirty(&s->l2, sec))
-        tm_serve(&s->dram, t0, 32);
+      if (tm_cache_dirty(&s->l2, sec) && !tm_cache_peer_dirty(&s->l2, sec, c->dram_access))
+        tm_serve(&s->dram, t0, c->dram_access);
       r = cls == TM_C_STORE ? t0 + 1 : l2t + lat;
+      /* partial-sector writes that cost the L2 more than a sector's bandwidth back up: the
+         load/store unit takes no more until the L2 is close to done with them, and the
+         kernel ends when it is */
+      if (l2b > 32) {
+        if (l2t - ATOM_QUEUE > s->lsu_free)
+          s->lsu_free = l2t - ATOM_QUEUE;
+        if (l2t > s->drain)
+          s->drain = l2t;
+      }
     }
     if (r > done)
       done = r;

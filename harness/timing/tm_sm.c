@@ -217,31 +217,60 @@ static int can_pass(const struct tm_op *ld, const struct tm_op *prev)
    next load (lab 02's median window: nine loads, the first compare after the second), where
    ptxas issues all nine first. Each global or local load moves up past at most HOIST_MAX
    instructions it may pass. */
-static void hoist_loads(uint32_t *evi, uint32_t n, const struct sim_tev *ev,
+/* Is the instruction at position q of a warp's order right after a branch? It stays there:
+   issue() reads from it where the branch went (and whether ptxas would have predicated the
+   code it jumped over). */
+static int after_branch(const uint32_t *evi, uint32_t q, const struct sim_tev *ev,
                         const struct tm_op *ops)
+{
+  return q >= 2 && ops[ev[evi[q - 2]].inst].cls == TM_C_BRANCH;
+}
+
+/* Move the instruction at position a as far up as it may pass (at most HOIST_MAX): its new
+   position. */
+static uint32_t move_up(uint32_t *evi, uint32_t a, const struct sim_tev *ev, const struct tm_op *ops)
+{
+  const struct tm_op *o = &ops[ev[evi[a]].inst];
+  uint32_t q = a;
+  while (q > 0 && a - q < HOIST_MAX && can_pass(o, &ops[ev[evi[q - 1]].inst]) &&
+         !after_branch(evi, q, ev, ops))
+    q--;
+  if (q < a) {
+    uint32_t keep = evi[a];
+    memmove(&evi[q + 1], &evi[q], (a - q) * sizeof *evi);
+    evi[q] = keep;
+  }
+  return q;
+}
+
+static void hoist_loads(uint32_t *evi, uint32_t n, const struct sim_tev *ev,
+                        const struct tm_op *ops, int addr)
 {
   for (uint32_t p = 1; p < n; p++) {
     const struct sim_tev *e = &ev[evi[p]];
     const struct tm_op *o = &ops[e->inst];
     if (o->cls != TM_C_LOAD || (e->space != PTX_SP_GLOBAL && e->space != PTX_SP_LOCAL))
       continue;
-    uint32_t q = p;
-    /* the instruction after a branch stays where it is: issue() reads from it where the
-       branch went (and whether ptxas would have predicated the code it jumped over) */
-    while (q > 0 && p - q < HOIST_MAX && can_pass(o, &ops[ev[evi[q - 1]].inst]) &&
-           !(q >= 2 && ops[ev[evi[q - 2]].inst].cls == TM_C_BRANCH))
-      q--;
-    if (q < p) {
-      uint32_t keep = evi[p];
-      memmove(&evi[q + 1], &evi[q], (p - q) * sizeof *evi);
-      evi[q] = keep;
+    uint32_t q = move_up(evi, p, ev, ops);
+    /* ptxas computes a load's address early too: where the load stops at the arithmetic
+       that makes its address (an unrolled loop's `add` after the previous step's FMA), that
+       arithmetic moves up first, then the load after it */
+    for (int k = 0; addr && k < 4 && q > 0 && p - q < HOIST_MAX && !after_branch(evi, q, ev, ops); k++) {
+      const struct tm_op *a = &ops[ev[evi[q - 1]].inst];
+      int feeds = 0;
+      for (uint32_t i = 0; i < o->nsrc && !feeds; i++)
+        feeds = op_writes(a, o->src[i]);
+      if (!feeds || a->cls != TM_C_FIXED || a->pipe == TM_PIPE_LSU || a->pipe == TM_PIPE_CBU ||
+          a->async || move_up(evi, q - 1, ev, ops) == q - 1)
+        break;
+      q = move_up(evi, q, ev, ops);
     }
   }
 }
 
 /* Group a block's events by warp, each warp's in issue order (hoist_loads). */
 static int index_block(struct bstate *bs, const struct sim_tblock *tb, uint32_t nwarps,
-                       const struct tm_op *ops)
+                       const struct tm_op *ops, int addr)
 {
   bs->tb = tb;
   bs->first = calloc(nwarps + 1, sizeof *bs->first);
@@ -263,7 +292,7 @@ static int index_block(struct bstate *bs, const struct sim_tblock *tb, uint32_t 
   }
   free(fill);
   for (uint32_t k = 0; k < nwarps; k++)
-    hoist_loads(bs->evi + bs->first[k], bs->first[k + 1] - bs->first[k], tb->ev, ops);
+    hoist_loads(bs->evi + bs->first[k], bs->first[k + 1] - bs->first[k], tb->ev, ops, addr);
   return 0;
 }
 
@@ -663,7 +692,7 @@ int tm_sm_run(const struct tm_sm_in *in, const struct tm_op *ops, const struct s
       goto done;
   }
   for (uint32_t j = 0; j < nblocks; j++)
-    if (index_block(&s.b[j], &blocks[j], wpb, ops))
+    if (index_block(&s.b[j], &blocks[j], wpb, ops, in->costs.hoist_addr))
       goto done;
   atom_regions(&s, blocks, nblocks);
   if (tm_cache_init(&s.l1, in->l1_bytes, 4, 1) || tm_cache_init(&s.l2, in->l2_slice_bytes, 16, 0))

@@ -1262,6 +1262,21 @@ START_TEST(test_loads_issue_early)
 }
 END_TEST
 
+/* A load whose address comes from arithmetic after the first load's use: in PTX order the
+   address waits for the first load. With hoist_load_address the arithmetic moves up with
+   the load, as ptxas schedules it (an unrolled loop's next address), and both loads are in
+   flight at once; without it (the H200 profile), two DRAM latencies. */
+static const char addr_order_ptx[] = HDR
+  ".visible .entry addr(.param .u64 buf, .param .u64 out)\n{\n"
+  "  .reg .b32 %r<6>;\n  .reg .b64 %rd<4>;\n"
+  "  ld.param.u64 %rd1, [buf];\n"
+  "  ld.global.u32 %r1, [%rd1];\n"
+  "  add.u32 %r2, %r1, 1;\n"
+  "  add.s64 %rd2, %rd1, 2048;\n"
+  "  ld.global.u32 %r3, [%rd2];\n"
+  "  add.u32 %r4, %r3, %r2;\n"
+  "  ret;\n}\n";
+
 /* Cycles of a one-block launch with profile p. */
 static double one_block_cycles_p(const struct occ_profile *p, const char *ptx, const char *kernel,
                                  uint32_t threads, double *dram_bytes)
@@ -1276,6 +1291,20 @@ static double one_block_cycles_p(const struct occ_profile *p, const char *ptx, c
   model_free(&x);
   return c;
 }
+
+START_TEST(test_address_issues_early)
+{
+  struct occ_profile p = h200();
+  const double dram = p.dram_cycles;
+  ck_assert_int_eq(p.hoist_load_address, 0);
+  double without = one_block_cycles_p(&p, addr_order_ptx, "addr", 32, NULL);
+  p.hoist_load_address = 1;
+  double with = one_block_cycles_p(&p, addr_order_ptx, "addr", 32, NULL);
+  ck_assert_double_ge(without, 2 * dram);
+  ck_assert_double_ge(with, dram);
+  ck_assert_msg(with < 1.5 * dram, "with: %.0f cycles, two DRAM latencies (%.0f each)", with, dram);
+}
+END_TEST
 
 /* DRAM access granularity and partial-sector stores. A warp loads one word every 64 bytes
    (32 sectors, none of them a pair with another) or every 4 (4 sectors, two pairs): with
@@ -1637,6 +1666,7 @@ Suite *suite_tm(void)
   tcase_add_test(tc, test_barrier);
   tcase_add_test(tc, test_load_chains);
   tcase_add_test(tc, test_loads_issue_early);
+  tcase_add_test(tc, test_address_issues_early);
   tcase_add_test(tc, test_dram_granularity);
   tcase_add_test(tc, test_partial_store);
   tcase_add_test(tc, test_sector_on_its_way);

@@ -75,6 +75,8 @@ struct sm {
   uint64_t age;
   struct atom_line *atom;        /* the L2 atomic unit's lines, ATOM_LINES of them (hashed) */
   double drain;                  /* when the last atomic asked for is done */
+  uint64_t *seen;                /* with a DRAM access granularity: lines this SM has loaded,
+                                    direct-mapped (SEEN_LINES), line + 1 (0: none) */
   uint32_t nblocks;              /* recorded blocks */
 };
 
@@ -94,6 +96,7 @@ struct atom_line {
 };
 #define ATOM_LINES 8192          /* a power of two */
 #define ATOM_REGION_SECTORS 128  /* 4 KB: a region's sectors */
+#define SEEN_LINES (1u << 20)
 #define ATOM_QUEUE 512           /* cycles of atomics the memory system takes without the SM's
                                     load/store unit waiting */
 
@@ -453,11 +456,17 @@ static double global_access(struct sm *s, const struct sim_tev *e, const struct 
           /* DRAM moves dram_access bytes (HBM: 64, a sector pair); the pair's other sector
              comes in with it, so a kernel that uses it pays nothing more and one that does
              not (a scattered gather, a large stride) pays twice a sector's bytes */
-          double d = tm_serve(&s->dram, t0, c->dram_access);
+          /* except on a line this SM loaded before, in another request: data its blocks
+             share, which other SMs read too and the real L2 shares (an SpMV's x); a miss
+             there is the per-SM slice's, and the pair is not charged on top of it */
+          uint64_t line = sec >> 2;
+          int again = s->seen && s->seen[line % SEEN_LINES] == line + 1;
+          uint32_t bytes = again ? 32 : c->dram_access;
+          double d = tm_serve(&s->dram, t0, bytes);
           r = (d > l2t ? d : l2t) + c->dram + c->dram_loaded * s->dram.busy;
           tm_cache_set_ready(&s->l2, sec, r);
-          if (c->dram_access > 32)
-            tm_cache_fill(&s->l2, sec, c->dram_access, r);
+          if (bytes > 32)
+            tm_cache_fill(&s->l2, sec, bytes, r);
         }
         tm_cache_set_ready(&s->l1, sec, r);
       }
@@ -503,6 +512,12 @@ static double global_access(struct sm *s, const struct sim_tev *e, const struct 
     if (r > done)
       done = r;
   }
+  if (s->seen && cls == TM_C_LOAD)      /* marked after the request: its own sectors are
+                                           not the "again" of each other */
+    for (uint32_t i = 0; i < e->n; i++) {
+      uint64_t line = tb->sec[e->first + i] >> 2;
+      s->seen[line % SEEN_LINES] = line + 1;
+    }
   if ((cls == TM_C_ATOM || cls == TM_C_RED) && !local) {
     double unit = atom_unit(s, &s->ops[e->inst], e, tb, t0);
     if (unit > done)
@@ -682,8 +697,11 @@ int tm_sm_run(const struct tm_sm_in *in, const struct tm_op *ops, const struct s
   int64_t *slot_free = calloc(slots, sizeof *slot_free);
   uint8_t *why = calloc(s.nslots_w ? s.nslots_w : 1, 1);   /* each warp's state this cycle */
   s.atom = calloc(ATOM_LINES, sizeof *s.atom);
+  if (in->costs.dram_access > 32)
+    s.seen = calloc(SEEN_LINES, sizeof *s.seen);
   int rc = -1;
-  if (!s.w || !s.b || !out->block_start || !slot_free || !why || !s.atom)
+  if (!s.w || !s.b || !out->block_start || !slot_free || !why || !s.atom ||
+      (in->costs.dram_access > 32 && !s.seen))
     goto done;
   for (uint32_t k = 0; k < s.nslots_w; k++) {
     s.w[k].ready = calloc(in->nregs ? in->nregs : 1, sizeof *s.w[k].ready);
@@ -832,6 +850,7 @@ done:
   free(slot_free);
   free(why);
   free(s.atom);
+  free(s.seen);
   tm_cache_free(&s.l1);
   tm_cache_free(&s.l2);
   return rc;

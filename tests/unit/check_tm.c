@@ -1351,6 +1351,34 @@ START_TEST(test_dram_granularity)
 }
 END_TEST
 
+/* A line the SM loaded before in another request is data its blocks share (other SMs read it
+   too, and the real L2 shares it): a miss there is charged a sector, not the pair. A warp
+   loads sector 0 of a line, then sector 2 of it: 64 + 32 bytes; sectors 0 and 2 of one
+   line in one request: 64 + 64. */
+static const char again_ptx[] = HDR
+  ".visible .entry again(.param .u64 buf, .param .u64 out)\n{\n"
+  "  .reg .b32 %r<4>;\n  .reg .b64 %rd<4>;\n"
+  "  ld.param.u64 %rd1, [buf];\n"
+  "  ld.global.u32 %r1, [%rd1];\n  add.u32 %r2, %r1, 1;\n"
+  "  ld.global.u32 %r3, [%rd1+64];\n  add.u32 %r2, %r3, %r2;\n  ret;\n}\n"
+  ".visible .entry once(.param .u64 buf, .param .u64 out)\n{\n"
+  "  .reg .b32 %r<4>;\n  .reg .b64 %rd<4>;\n"
+  "  ld.param.u64 %rd1, [buf];\n  mov.u32 %r1, %tid.x;\n"
+  "  and.b32 %r1, %r1, 1;\n  mul.wide.u32 %rd2, %r1, 64;\n  add.s64 %rd3, %rd1, %rd2;\n"
+  "  ld.global.u32 %r2, [%rd3];\n  add.u32 %r3, %r2, 1;\n  ret;\n}\n";
+
+START_TEST(test_dram_pair_again)
+{
+  struct occ_profile p = h200();
+  p.dram_access_bytes = 64;
+  double again, once;
+  one_block_cycles_p(&p, again_ptx, "again", 32, &again);
+  one_block_cycles_p(&p, again_ptx, "once", 32, &once);
+  ck_assert_double_eq(again, 64 + 32);
+  ck_assert_double_eq(once, 64 + 64);
+}
+END_TEST
+
 START_TEST(test_partial_store)
 {
   struct occ_profile p = h200();
@@ -1668,6 +1696,7 @@ Suite *suite_tm(void)
   tcase_add_test(tc, test_loads_issue_early);
   tcase_add_test(tc, test_address_issues_early);
   tcase_add_test(tc, test_dram_granularity);
+  tcase_add_test(tc, test_dram_pair_again);
   tcase_add_test(tc, test_partial_store);
   tcase_add_test(tc, test_sector_on_its_way);
   tcase_add_test(tc, test_dram_bound);

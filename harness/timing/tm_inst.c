@@ -44,6 +44,11 @@ void tm_costs_init(struct tm_costs *c, const struct occ_profile *p, uint32_t W)
   c->atom_dup = p->atom_dup_cycles;
   c->atom_same_int = p->atom_same_int_cycles;
   c->atom_same_float = p->atom_same_float_cycles;
+  /* DRAM's access granularity and the L2's partial-sector writes: 0 leaves a sector's
+     32 bytes (what profiles without the keys were calibrated with) */
+  c->dram_access = p->dram_access_bytes > 32 ? (uint32_t)p->dram_access_bytes : 32;
+  c->l2_partial_store = p->l2_partial_store_bytes > 0 ? p->l2_partial_store_bytes : 32;
+  c->hoist_addr = p->hoist_load_address > 0;
 }
 
 static int is_float(enum ptx_type t) { return t == PTX_T_F32 || t == PTX_T_F16 || t == PTX_T_F16X2 ||
@@ -144,6 +149,10 @@ void tm_classify(const struct tm_costs *c, const struct ptx_inst *in, struct tm_
     break;
   case PTX_COST_STORE:
     set(o, in->space == PTX_SP_PARAM ? TM_C_FIXED : TM_C_STORE, TM_PIPE_LSU, TM_DEP_WAIT, 2, 1);
+    if (in->op != PTX_OP_CP) {       /* a lane's bytes: what makes a store partial (tm_sm.c) */
+      unsigned b = ptx_type_size(t) * (in->vec ? in->vec : 1u);
+      o->st_bytes = (uint8_t)(b > 255 ? 255 : b);
+    }
     break;
   case PTX_COST_ATOM:
     set(o, TM_C_ATOM, TM_PIPE_LSU, TM_DEP_LONG, 0, 1);

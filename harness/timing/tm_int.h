@@ -20,6 +20,9 @@ struct tm_costs {
                                        sub-partition's tensor core */
   double block_dispatch;                                    /* GPU-wide, cycles per block */
   double atom_sector, atom_dup, atom_same_int, atom_same_float; /* the L2 atomic unit */
+  uint32_t dram_access;     /* bytes DRAM moves at least per access: 32 (a sector) or 64 */
+  double l2_partial_store;  /* L2 bandwidth, in bytes, of a store's write of part of a sector */
+  int hoist_addr;           /* a load's address arithmetic moves up with it (tm_sm.c) */
 };
 void tm_costs_init(struct tm_costs *c, const struct occ_profile *p, uint32_t warp_size);
 
@@ -56,6 +59,7 @@ struct tm_op {
   uint8_t atom_float;      /* atom/red: a floating-point operation (slower at one address) */
   uint8_t async;           /* cp.async: enum tm_async */
   uint8_t async_n;         /* cp.async.wait_group N: N (the groups that may stay in flight) */
+  uint8_t st_bytes;        /* st: bytes a lane writes (type size x vector width); else 0 */
   uint32_t src[TM_MAX_SRC], dst[TM_MAX_DST];   /* module register indices */
 };
 void tm_classify(const struct tm_costs *c, const struct ptx_inst *in, struct tm_op *o);
@@ -84,6 +88,12 @@ void tm_cache_drop(struct tm_cache *c, uint64_t sector);
    a second access to a sector an earlier miss asked for waits for the same data. */
 double tm_cache_ready_at(const struct tm_cache *c, uint64_t sector);
 void tm_cache_set_ready(struct tm_cache *c, uint64_t sector, double t);
+/* Make the other sectors of sector's aligned `bytes` (64: its pair) present, ready at t,
+   where its line is present and they are not: what a DRAM access of that size brought in.
+   Returns how many it made present. */
+int tm_cache_fill(struct tm_cache *c, uint64_t sector, uint32_t bytes, double t);
+/* 1 when another sector of sector's aligned `bytes` is present and dirty. */
+int tm_cache_peer_dirty(const struct tm_cache *c, uint64_t sector, uint32_t bytes);
 /* Mark a present sector written; 1 when it was clean (its write-back is new), else 0. */
 int tm_cache_dirty(struct tm_cache *c, uint64_t sector);
 

@@ -162,3 +162,41 @@ int tm_cache_dirty(struct tm_cache *c, uint64_t sector)
   c->dirty[w] |= bit;
   return 1;
 }
+
+/* The sectors of sector's aligned group of `bytes` (2 for 64 bytes, 4 for 128), as a mask
+   of its line's four sector bits. */
+static uint8_t group_mask(uint64_t sector, uint32_t bytes)
+{
+  uint32_t n = bytes / 32;
+  if (n <= 1)
+    return (uint8_t)(1u << (sector & 3));
+  if (n > 4)
+    n = 4;
+  uint32_t first = (uint32_t)(sector & 3) & ~(n - 1);
+  return (uint8_t)(((1u << n) - 1) << first);
+}
+
+int tm_cache_fill(struct tm_cache *c, uint64_t sector, uint32_t bytes, double t)
+{
+  long w = find(c, sector);
+  if (w < 0)
+    return 0;
+  uint8_t add = (uint8_t)(group_mask(sector, bytes) & ~c->valid[w]);
+  int n = 0;
+  for (int k = 0; k < 4; k++)
+    if (add & (1u << k)) {
+      c->ready[w * 4 + k] = t;
+      n++;
+    }
+  c->valid[w] |= add;
+  return n;
+}
+
+int tm_cache_peer_dirty(const struct tm_cache *c, uint64_t sector, uint32_t bytes)
+{
+  long w = find(c, sector);
+  if (w < 0)
+    return 0;
+  uint8_t peers = (uint8_t)(group_mask(sector, bytes) & ~(1u << (sector & 3)));
+  return (c->dirty[w] & c->valid[w] & peers) != 0;
+}

@@ -75,6 +75,8 @@ struct sm {
   uint64_t age;
   struct atom_line *atom;        /* the L2 atomic unit's lines, ATOM_LINES of them (hashed) */
   double drain;                  /* when the last atomic asked for is done */
+  uint64_t *seen;                /* with a DRAM access granularity: lines this SM has loaded,
+                                    direct-mapped (SEEN_LINES), line + 1 (0: none) */
   uint32_t nblocks;              /* recorded blocks */
 };
 
@@ -94,6 +96,7 @@ struct atom_line {
 };
 #define ATOM_LINES 8192          /* a power of two */
 #define ATOM_REGION_SECTORS 128  /* 4 KB: a region's sectors */
+#define SEEN_LINES (1u << 20)
 #define ATOM_QUEUE 512           /* cycles of atomics the memory system takes without the SM's
                                     load/store unit waiting */
 
@@ -217,31 +220,60 @@ static int can_pass(const struct tm_op *ld, const struct tm_op *prev)
    next load (lab 02's median window: nine loads, the first compare after the second), where
    ptxas issues all nine first. Each global or local load moves up past at most HOIST_MAX
    instructions it may pass. */
-static void hoist_loads(uint32_t *evi, uint32_t n, const struct sim_tev *ev,
+/* Is the instruction at position q of a warp's order right after a branch? It stays there:
+   issue() reads from it where the branch went (and whether ptxas would have predicated the
+   code it jumped over). */
+static int after_branch(const uint32_t *evi, uint32_t q, const struct sim_tev *ev,
                         const struct tm_op *ops)
+{
+  return q >= 2 && ops[ev[evi[q - 2]].inst].cls == TM_C_BRANCH;
+}
+
+/* Move the instruction at position a as far up as it may pass (at most HOIST_MAX): its new
+   position. */
+static uint32_t move_up(uint32_t *evi, uint32_t a, const struct sim_tev *ev, const struct tm_op *ops)
+{
+  const struct tm_op *o = &ops[ev[evi[a]].inst];
+  uint32_t q = a;
+  while (q > 0 && a - q < HOIST_MAX && can_pass(o, &ops[ev[evi[q - 1]].inst]) &&
+         !after_branch(evi, q, ev, ops))
+    q--;
+  if (q < a) {
+    uint32_t keep = evi[a];
+    memmove(&evi[q + 1], &evi[q], (a - q) * sizeof *evi);
+    evi[q] = keep;
+  }
+  return q;
+}
+
+static void hoist_loads(uint32_t *evi, uint32_t n, const struct sim_tev *ev,
+                        const struct tm_op *ops, int addr)
 {
   for (uint32_t p = 1; p < n; p++) {
     const struct sim_tev *e = &ev[evi[p]];
     const struct tm_op *o = &ops[e->inst];
     if (o->cls != TM_C_LOAD || (e->space != PTX_SP_GLOBAL && e->space != PTX_SP_LOCAL))
       continue;
-    uint32_t q = p;
-    /* the instruction after a branch stays where it is: issue() reads from it where the
-       branch went (and whether ptxas would have predicated the code it jumped over) */
-    while (q > 0 && p - q < HOIST_MAX && can_pass(o, &ops[ev[evi[q - 1]].inst]) &&
-           !(q >= 2 && ops[ev[evi[q - 2]].inst].cls == TM_C_BRANCH))
-      q--;
-    if (q < p) {
-      uint32_t keep = evi[p];
-      memmove(&evi[q + 1], &evi[q], (p - q) * sizeof *evi);
-      evi[q] = keep;
+    uint32_t q = move_up(evi, p, ev, ops);
+    /* ptxas computes a load's address early too: where the load stops at the arithmetic
+       that makes its address (an unrolled loop's `add` after the previous step's FMA), that
+       arithmetic moves up first, then the load after it */
+    for (int k = 0; addr && k < 4 && q > 0 && p - q < HOIST_MAX && !after_branch(evi, q, ev, ops); k++) {
+      const struct tm_op *a = &ops[ev[evi[q - 1]].inst];
+      int feeds = 0;
+      for (uint32_t i = 0; i < o->nsrc && !feeds; i++)
+        feeds = op_writes(a, o->src[i]);
+      if (!feeds || a->cls != TM_C_FIXED || a->pipe == TM_PIPE_LSU || a->pipe == TM_PIPE_CBU ||
+          a->async || move_up(evi, q - 1, ev, ops) == q - 1)
+        break;
+      q = move_up(evi, q, ev, ops);
     }
   }
 }
 
 /* Group a block's events by warp, each warp's in issue order (hoist_loads). */
 static int index_block(struct bstate *bs, const struct sim_tblock *tb, uint32_t nwarps,
-                       const struct tm_op *ops)
+                       const struct tm_op *ops, int addr)
 {
   bs->tb = tb;
   bs->first = calloc(nwarps + 1, sizeof *bs->first);
@@ -263,7 +295,7 @@ static int index_block(struct bstate *bs, const struct sim_tblock *tb, uint32_t 
   }
   free(fill);
   for (uint32_t k = 0; k < nwarps; k++)
-    hoist_loads(bs->evi + bs->first[k], bs->first[k + 1] - bs->first[k], tb->ev, ops);
+    hoist_loads(bs->evi + bs->first[k], bs->first[k + 1] - bs->first[k], tb->ev, ops, addr);
   return 0;
 }
 
@@ -401,6 +433,8 @@ static double global_access(struct sm *s, const struct sim_tev *e, const struct 
   s->lsu_free = t0 + (cost < 1 ? 1 : cost);
   double done = t0 + c->l1;
   int local = e->space == PTX_SP_LOCAL;
+  uint32_t lane_bytes = s->ops[e->inst].st_bytes;
+  int partial = lane_bytes && (uint64_t)e->lanes * lane_bytes < 32ull * e->n;
   for (uint32_t i = 0; i < e->n; i++) {
     uint64_t sec = tb->sec[e->first + i];
     double r;
@@ -419,9 +453,20 @@ static double global_access(struct sm *s, const struct sim_tev *e, const struct 
           r = l2t + c->l2 > there ? l2t + c->l2 : there;
         } else {
           out->l2_misses++;
-          double d = tm_serve(&s->dram, t0, 32);
+          /* DRAM moves dram_access bytes (HBM: 64, a sector pair); the pair's other sector
+             comes in with it, so a kernel that uses it pays nothing more and one that does
+             not (a scattered gather, a large stride) pays twice a sector's bytes */
+          /* except on a line this SM loaded before, in another request: data its blocks
+             share, which other SMs read too and the real L2 shares (an SpMV's x); a miss
+             there is the per-SM slice's, and the pair is not charged on top of it */
+          uint64_t line = sec >> 2;
+          int again = s->seen && s->seen[line % SEEN_LINES] == line + 1;
+          uint32_t bytes = again ? 32 : c->dram_access;
+          double d = tm_serve(&s->dram, t0, bytes);
           r = (d > l2t ? d : l2t) + c->dram + c->dram_loaded * s->dram.busy;
           tm_cache_set_ready(&s->l2, sec, r);
+          if (bytes > 32)
+            tm_cache_fill(&s->l2, sec, bytes, r);
         }
         tm_cache_set_ready(&s->l1, sec, r);
       }
@@ -432,7 +477,10 @@ static double global_access(struct sm *s, const struct sim_tev *e, const struct 
         tm_cache_access(&s->l1, sec, 1);
       else
         tm_cache_drop(&s->l1, sec);
-      double l2t = tm_serve(&s->l2bw, t0, 32), lat = c->l2;
+      /* a store that writes part of a sector (lanes x bytes below 32 per sector: a
+         transpose's column, a thread a row) is a read-modify-write in the L2 */
+      double l2b = cls == TM_C_STORE && !local && partial ? c->l2_partial_store : 32;
+      double l2t = tm_serve(&s->l2bw, t0, l2b), lat = c->l2;
       if (!tm_cache_access(&s->l2, sec, 1)) {
         if (cls != TM_C_STORE) {                 /* an atomic's line is fetched first */
           double d = tm_serve(&s->dram, t0, 32);
@@ -448,13 +496,28 @@ static double global_access(struct sm *s, const struct sim_tev *e, const struct 
       }
       /* a sector's first write makes it dirty: its write-back to DRAM is charged now, once,
          whether the line came from a load or from the write itself */
-      if (tm_cache_dirty(&s->l2, sec))
-        tm_serve(&s->dram, t0, 32);
+      if (tm_cache_dirty(&s->l2, sec) && !tm_cache_peer_dirty(&s->l2, sec, c->dram_access))
+        tm_serve(&s->dram, t0, c->dram_access);
       r = cls == TM_C_STORE ? t0 + 1 : l2t + lat;
+      /* partial-sector writes that cost the L2 more than a sector's bandwidth back up: the
+         load/store unit takes no more until the L2 is close to done with them, and the
+         kernel ends when it is */
+      if (l2b > 32) {
+        if (l2t - ATOM_QUEUE > s->lsu_free)
+          s->lsu_free = l2t - ATOM_QUEUE;
+        if (l2t > s->drain)
+          s->drain = l2t;
+      }
     }
     if (r > done)
       done = r;
   }
+  if (s->seen && cls == TM_C_LOAD)      /* marked after the request: its own sectors are
+                                           not the "again" of each other */
+    for (uint32_t i = 0; i < e->n; i++) {
+      uint64_t line = tb->sec[e->first + i] >> 2;
+      s->seen[line % SEEN_LINES] = line + 1;
+    }
   if ((cls == TM_C_ATOM || cls == TM_C_RED) && !local) {
     double unit = atom_unit(s, &s->ops[e->inst], e, tb, t0);
     if (unit > done)
@@ -635,8 +698,11 @@ int tm_sm_run(const struct tm_sm_in *in, const struct tm_op *ops, const struct s
   int64_t *slot_free = calloc(slots, sizeof *slot_free);
   uint8_t *why = calloc(s.nslots_w ? s.nslots_w : 1, 1);   /* each warp's state this cycle */
   s.atom = calloc(ATOM_LINES, sizeof *s.atom);
+  if (in->costs.dram_access > 32)
+    s.seen = calloc(SEEN_LINES, sizeof *s.seen);
   int rc = -1;
-  if (!s.w || !s.b || !out->block_start || !out->block_end || !slot_free || !why || !s.atom)
+  if (!s.w || !s.b || !out->block_start || !out->block_end || !slot_free || !why || !s.atom ||
+      (in->costs.dram_access > 32 && !s.seen))
     goto done;
   for (uint32_t k = 0; k < s.nslots_w; k++) {
     s.w[k].ready = calloc(in->nregs ? in->nregs : 1, sizeof *s.w[k].ready);
@@ -645,7 +711,7 @@ int tm_sm_run(const struct tm_sm_in *in, const struct tm_op *ops, const struct s
       goto done;
   }
   for (uint32_t j = 0; j < nblocks; j++)
-    if (index_block(&s.b[j], &blocks[j], wpb, ops))
+    if (index_block(&s.b[j], &blocks[j], wpb, ops, in->costs.hoist_addr))
       goto done;
   atom_regions(&s, blocks, nblocks);
   if (tm_cache_init(&s.l1, in->l1_bytes, 4, 1) || tm_cache_init(&s.l2, in->l2_slice_bytes, 16, 0))
@@ -786,6 +852,7 @@ done:
   free(slot_free);
   free(why);
   free(s.atom);
+  free(s.seen);
   tm_cache_free(&s.l1);
   tm_cache_free(&s.l2);
   return rc;

@@ -407,6 +407,28 @@ START_TEST(test_cache_dirty)
 }
 END_TEST
 
+/* A DRAM access of 64 bytes brings a sector's pair partner in with it (ready when it is),
+   and a pair is written back once: a sector whose partner is dirty adds no write-back. */
+START_TEST(test_cache_fill_pair)
+{
+  struct tm_cache c;
+  ck_assert_int_eq(tm_cache_init(&c, 4 * 128, 4, 0), 0);
+  ck_assert_int_eq(tm_cache_fill(&c, 41, 64, 500), 0);      /* line absent: nothing */
+  tm_cache_access(&c, 41, 1);
+  ck_assert_int_eq(tm_cache_fill(&c, 41, 64, 500), 1);      /* sector 40 comes in */
+  ck_assert_double_eq(tm_cache_ready_at(&c, 40), 500);
+  ck_assert_int_eq(tm_cache_access(&c, 40, 1), 1);
+  ck_assert_int_eq(tm_cache_access(&c, 42, 1), 0);           /* the other pair is not in */
+  ck_assert_int_eq(tm_cache_fill(&c, 41, 32, 500), 0);      /* 32 bytes: the sector alone */
+  ck_assert_int_eq(tm_cache_peer_dirty(&c, 41, 64), 0);
+  ck_assert_int_eq(tm_cache_dirty(&c, 40), 1);
+  ck_assert_int_eq(tm_cache_peer_dirty(&c, 41, 64), 1);
+  ck_assert_int_eq(tm_cache_peer_dirty(&c, 41, 32), 0);
+  ck_assert_int_eq(tm_cache_peer_dirty(&c, 42, 64), 0);     /* 43 is not in */
+  tm_cache_free(&c);
+}
+END_TEST
+
 /* Random replacement: a cyclic walk a little larger than the cache hits part of the time
    (LRU would never hit, test_cache_lru), and one that fits still always hits. */
 START_TEST(test_cache_random)
@@ -1347,6 +1369,138 @@ START_TEST(test_loads_issue_early)
 }
 END_TEST
 
+/* A load whose address comes from arithmetic after the first load's use: in PTX order the
+   address waits for the first load. With hoist_load_address the arithmetic moves up with
+   the load, as ptxas schedules it (an unrolled loop's next address), and both loads are in
+   flight at once; without it (the H200 profile), two DRAM latencies. */
+static const char addr_order_ptx[] = HDR
+  ".visible .entry addr(.param .u64 buf, .param .u64 out)\n{\n"
+  "  .reg .b32 %r<6>;\n  .reg .b64 %rd<4>;\n"
+  "  ld.param.u64 %rd1, [buf];\n"
+  "  ld.global.u32 %r1, [%rd1];\n"
+  "  add.u32 %r2, %r1, 1;\n"
+  "  add.s64 %rd2, %rd1, 2048;\n"
+  "  ld.global.u32 %r3, [%rd2];\n"
+  "  add.u32 %r4, %r3, %r2;\n"
+  "  ret;\n}\n";
+
+/* Cycles of a one-block launch with profile p. */
+static double one_block_cycles_p(const struct occ_profile *p, const char *ptx, const char *kernel,
+                                 uint32_t threads, double *dram_bytes)
+{
+  struct model x;
+  model_load(&x, ptx, 4096);
+  x.p = *p;
+  model_run(&x, kernel, 1, threads, 1);
+  double c = x.rep.cycles;
+  if (dram_bytes)
+    *dram_bytes = x.rep.dram_bytes;
+  model_free(&x);
+  return c;
+}
+
+START_TEST(test_address_issues_early)
+{
+  struct occ_profile p = h200();
+  const double dram = p.dram_cycles;
+  ck_assert_int_eq(p.hoist_load_address, 0);
+  double without = one_block_cycles_p(&p, addr_order_ptx, "addr", 32, NULL);
+  p.hoist_load_address = 1;
+  double with = one_block_cycles_p(&p, addr_order_ptx, "addr", 32, NULL);
+  ck_assert_double_ge(without, 2 * dram);
+  ck_assert_double_ge(with, dram);
+  ck_assert_msg(with < 1.5 * dram, "with: %.0f cycles, two DRAM latencies (%.0f each)", with, dram);
+}
+END_TEST
+
+/* DRAM access granularity and partial-sector stores. A warp loads one word every 64 bytes
+   (32 sectors, none of them a pair with another) or every 4 (4 sectors, two pairs): with
+   dram_access_bytes = 64 the first moves twice its sectors' bytes, the second the same.
+   A warp storing one word per 128-byte line writes part of 32 sectors; with
+   l2_partial_store_bytes the L2 takes that much bandwidth for each and the kernel ends when
+   it is done; a warp storing 32 consecutive words writes whole sectors and is unaffected. */
+static const char granularity_ptx[] = HDR
+  ".visible .entry ld64(.param .u64 buf, .param .u64 out)\n{\n"
+  "  .reg .b32 %r<4>;\n  .reg .b64 %rd<4>;\n"
+  "  ld.param.u64 %rd1, [buf];\n  mov.u32 %r1, %tid.x;\n"
+  "  mul.wide.u32 %rd2, %r1, 64;\n  add.s64 %rd3, %rd1, %rd2;\n"
+  "  ld.global.u32 %r2, [%rd3];\n  add.u32 %r3, %r2, 1;\n  ret;\n}\n"
+  ".visible .entry ld4(.param .u64 buf, .param .u64 out)\n{\n"
+  "  .reg .b32 %r<4>;\n  .reg .b64 %rd<4>;\n"
+  "  ld.param.u64 %rd1, [buf];\n  mov.u32 %r1, %tid.x;\n"
+  "  mul.wide.u32 %rd2, %r1, 4;\n  add.s64 %rd3, %rd1, %rd2;\n"
+  "  ld.global.u32 %r2, [%rd3];\n  add.u32 %r3, %r2, 1;\n  ret;\n}\n"
+  ".visible .entry st128(.param .u64 buf, .param .u64 out)\n{\n"
+  "  .reg .b32 %r<4>;\n  .reg .b64 %rd<4>;\n"
+  "  ld.param.u64 %rd1, [buf];\n  mov.u32 %r1, %tid.x;\n"
+  "  mul.wide.u32 %rd2, %r1, 128;\n  add.s64 %rd3, %rd1, %rd2;\n"
+  "  st.global.u32 [%rd3], %r1;\n  ret;\n}\n"
+  ".visible .entry st4(.param .u64 buf, .param .u64 out)\n{\n"
+  "  .reg .b32 %r<4>;\n  .reg .b64 %rd<4>;\n"
+  "  ld.param.u64 %rd1, [buf];\n  mov.u32 %r1, %tid.x;\n"
+  "  mul.wide.u32 %rd2, %r1, 4;\n  add.s64 %rd3, %rd1, %rd2;\n"
+  "  st.global.u32 [%rd3], %r1;\n  ret;\n}\n";
+
+START_TEST(test_dram_granularity)
+{
+  struct occ_profile p = h200();
+  ck_assert_int_eq(p.dram_access_bytes, 0);
+  double b32, b64, c32, c64;
+  one_block_cycles_p(&p, granularity_ptx, "ld64", 32, &b32);
+  one_block_cycles_p(&p, granularity_ptx, "ld4", 32, &c32);
+  p.dram_access_bytes = 64;
+  one_block_cycles_p(&p, granularity_ptx, "ld64", 32, &b64);
+  one_block_cycles_p(&p, granularity_ptx, "ld4", 32, &c64);
+  ck_assert_double_eq(b32, 32 * 32);
+  ck_assert_double_eq(b64, 2 * 32 * 32);
+  ck_assert_double_eq(c32, 4 * 32);
+  ck_assert_double_eq(c64, 4 * 32);
+}
+END_TEST
+
+/* A line the SM loaded before in another request is data its blocks share (other SMs read it
+   too, and the real L2 shares it): a miss there is charged a sector, not the pair. A warp
+   loads sector 0 of a line, then sector 2 of it: 64 + 32 bytes; sectors 0 and 2 of one
+   line in one request: 64 + 64. */
+static const char again_ptx[] = HDR
+  ".visible .entry again(.param .u64 buf, .param .u64 out)\n{\n"
+  "  .reg .b32 %r<4>;\n  .reg .b64 %rd<4>;\n"
+  "  ld.param.u64 %rd1, [buf];\n"
+  "  ld.global.u32 %r1, [%rd1];\n  add.u32 %r2, %r1, 1;\n"
+  "  ld.global.u32 %r3, [%rd1+64];\n  add.u32 %r2, %r3, %r2;\n  ret;\n}\n"
+  ".visible .entry once(.param .u64 buf, .param .u64 out)\n{\n"
+  "  .reg .b32 %r<4>;\n  .reg .b64 %rd<4>;\n"
+  "  ld.param.u64 %rd1, [buf];\n  mov.u32 %r1, %tid.x;\n"
+  "  and.b32 %r1, %r1, 1;\n  mul.wide.u32 %rd2, %r1, 64;\n  add.s64 %rd3, %rd1, %rd2;\n"
+  "  ld.global.u32 %r2, [%rd3];\n  add.u32 %r3, %r2, 1;\n  ret;\n}\n";
+
+START_TEST(test_dram_pair_again)
+{
+  struct occ_profile p = h200();
+  p.dram_access_bytes = 64;
+  double again, once;
+  one_block_cycles_p(&p, again_ptx, "again", 32, &again);
+  one_block_cycles_p(&p, again_ptx, "once", 32, &once);
+  ck_assert_double_eq(again, 64 + 32);
+  ck_assert_double_eq(once, 64 + 64);
+}
+END_TEST
+
+START_TEST(test_partial_store)
+{
+  struct occ_profile p = h200();
+  double col = one_block_cycles_p(&p, granularity_ptx, "st128", 32, NULL);
+  double row = one_block_cycles_p(&p, granularity_ptx, "st4", 32, NULL);
+  p.l2_partial_store_bytes = 1e6;
+  double l2_per_cycle = p.l2_bandwidth_gbs * 1e3 / p.sm_clock_mhz;   /* one SM busy */
+  double col2 = one_block_cycles_p(&p, granularity_ptx, "st128", 32, NULL);
+  double row2 = one_block_cycles_p(&p, granularity_ptx, "st4", 32, NULL);
+  ck_assert_double_lt(col, 1000);
+  ck_assert_double_ge(col2, 32 * 1e6 / l2_per_cycle);
+  ck_assert_double_eq(row2, row);
+}
+END_TEST
+
 /* Two warps read one sector at once: the first misses and goes to DRAM, the second finds
    the sector on its way and must wait for the same data, then runs 30 dependent adds on it.
    The block ends with the second warp: a DRAM latency and the 30 adds after the loads. */
@@ -1627,6 +1781,7 @@ Suite *suite_tm(void)
   tcase_add_test(tc, test_cache_sectors);
   tcase_add_test(tc, test_cache_drop);
   tcase_add_test(tc, test_cache_dirty);
+  tcase_add_test(tc, test_cache_fill_pair);
   tcase_add_test(tc, test_cache_random);
   tcase_add_test(tc, test_serve_queue);
   tcase_add_test(tc, test_serve_busy);
@@ -1648,6 +1803,10 @@ Suite *suite_tm(void)
   tcase_add_test(tc, test_barrier);
   tcase_add_test(tc, test_load_chains);
   tcase_add_test(tc, test_loads_issue_early);
+  tcase_add_test(tc, test_address_issues_early);
+  tcase_add_test(tc, test_dram_granularity);
+  tcase_add_test(tc, test_dram_pair_again);
+  tcase_add_test(tc, test_partial_store);
   tcase_add_test(tc, test_sector_on_its_way);
   tcase_add_test(tc, test_dram_bound);
   tcase_add_test(tc, test_extrapolation);

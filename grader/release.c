@@ -200,41 +200,6 @@ static int skip_anywhere(const char *rel, int is_dir)
   return !strcmp(base, "answers.json") || !strcmp(base, ".git");
 }
 
-/* Take every "answer" out of the rubric's questions, and every hidden test out of "tests". */
-static int strip_lab(const char *src, const char *dst, struct release_summary *s, char *err,
-                     size_t errlen)
-{
-  json_error_t je;
-  json_t *root = json_load_file(src, JSON_PRESERVE_ORDER, &je);
-  if (!json_is_object(root)) {
-    snprintf(err, errlen, "%s:%d: %s", src, je.line, root ? "not an object" : je.text);
-    json_decref(root);
-    return -1;
-  }
-  json_t *items = json_object_get(json_object_get(json_object_get(root, "rubric"), "questions"),
-                                  "items");
-  size_t i;
-  json_t *x;
-  json_array_foreach(items, i, x)
-    if (json_object_get(x, "answer")) {
-      json_object_del(x, "answer");
-      s->answers++;
-    }
-  json_t *tests = json_object_get(root, "tests");
-  for (i = json_array_size(tests); i-- > 0;)
-    if (json_is_true(json_object_get(json_array_get(tests, i), "hidden"))) {
-      json_array_remove(tests, i);
-      s->hidden++;
-    }
-  int rc = json_dump_file(root, dst, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-  json_decref(root);
-  if (rc) {
-    snprintf(err, errlen, "cannot write %s", dst);
-    return -1;
-  }
-  return 0;
-}
-
 /* The folder of a result.json below dir (dir/LAB/STAMP-solution/result.json), into path. */
 static int find_result(const char *dir, char *path, size_t n)
 {
@@ -684,7 +649,7 @@ int release_write(const char *home, const char *out, const char *warplab,
     snprintf(dst, sizeof dst, "%s/%s/lab.json", olabs, e->d_name);
     rc = run_lab_load(e->d_name, labs, lab, err, errlen);
     if (!rc)
-      rc = strip_lab(src, dst, s, err, errlen);
+      rc = run_lab_students_copy(src, dst, &s->answers, &s->hidden, err, errlen);
     if (!rc)
       rc = reference_figures(warplab, home, lab, out, err, errlen);
     if (!rc) {

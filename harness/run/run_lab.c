@@ -1151,3 +1151,37 @@ void run_lab_free(struct run_lab *lab)
 {
   (void)lab;   /* a loaded lab holds nothing to free: every field is parsed into the struct */
 }
+
+int run_lab_students_copy(const char *src, const char *dst, unsigned *answers, unsigned *hidden,
+                          char *err, size_t errlen)
+{
+  json_error_t je;
+  json_t *root = json_load_file(src, JSON_PRESERVE_ORDER, &je);
+  if (!json_is_object(root)) {
+    snprintf(err, errlen, "%s:%d: %s", src, je.line, root ? "not an object" : je.text);
+    json_decref(root);
+    return -1;
+  }
+  json_t *items = json_object_get(json_object_get(json_object_get(root, "rubric"), "questions"),
+                                  "items");
+  size_t i;
+  json_t *x;
+  json_array_foreach(items, i, x)
+    if (json_object_get(x, "answer")) {
+      json_object_del(x, "answer");
+      (*answers)++;
+    }
+  json_t *tests = json_object_get(root, "tests");
+  for (i = json_array_size(tests); i-- > 0;)
+    if (json_is_true(json_object_get(json_array_get(tests, i), "hidden"))) {
+      json_array_remove(tests, i);
+      (*hidden)++;
+    }
+  int rc = json_dump_file(root, dst, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+  json_decref(root);
+  if (rc) {
+    snprintf(err, errlen, "cannot write %s", dst);
+    return -1;
+  }
+  return 0;
+}

@@ -207,4 +207,11 @@ int run_sizes_get(const struct run_sizes *s, const char *name, int64_t *v);
 /* Set name to v in s (added when absent); -1 when s is full. */
 int run_sizes_set(struct run_sizes *s, const char *name, int64_t v);
 
+/* The students' copy of the lab.json at src, written to dst: every "answer" taken out of the
+   rubric's questions and every hidden test out of "tests", the rest as it is (key order
+   kept); *answers and *hidden count what was taken out. Returns 0, or -1 with err. The one
+   other reading of a lab.json than run_lab_load's, here so that this module owns the format. */
+int run_lab_students_copy(const char *src, const char *dst, unsigned *answers, unsigned *hidden,
+                          char *err, size_t errlen);
+
 #endif

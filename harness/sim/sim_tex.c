@@ -18,7 +18,8 @@
  * are split with rounding to 1/256 (corner_weights), not exact products; the blend of f32
  * texels is exact, then rounded to a float to nearest with ties away from zero; halves blend
  * to a half the same way; 8-bit unsigned normalised texels blend to a 16-bit unorm, half up,
- * read as n / 65535. Other normalised integers blend like floats (not measured).
+ * read as n / 65535; 16-bit and signed 8-bit normalised integers blend to a 16-bit value too,
+ * each by its own rule (norm_result).
  * Address modes act on each texel index: clamp to the edge, border (the texel reads as
  * zero), wrap and mirror (normalised coordinates only; without them the hardware clamps).
  * Integer coordinates (tex1Dfetch) read one texel, zero out of range. 8- and 16-bit integers
@@ -351,6 +352,47 @@ static int coords(const struct sim_tex *t, const uint32_t c[4], float u[3], int6
   return dims;
 }
 
+/* A raw normalised integer texel v (as texel() gives it with read_norm off: zero-extended
+   unsigned, sign-extended signed) as linear filtering blends it: signed ones clamped to
+   -(2^(bits-1) - 1), the most negative code reading as -1 as it does unfiltered. */
+static int64_t norm_raw(const struct sim_tex *t, uint32_t v)
+{
+  if (t->kind == SIM_TEX_UINT)
+    return v;
+  int32_t lo = -(int32_t)((1u << (t->bits - 1)) - 1u);
+  return (int32_t)v < lo ? lo : (int32_t)v;
+}
+
+static int64_t floor_div(int64_t a, int64_t b)  /* b > 0 */
+{
+  int64_t q = a / b;
+  return q * b > a ? q - 1 : q;
+}
+
+/* The float an H100 returns for normalised integer texels blended with corner weights summing
+   to 256: s is the sum of weight times norm_raw(texel). Each format is blended to a 16-bit
+   normalised integer n, rounded half up, and read as n / 65535 (unsigned) or n / 32767
+   (signed); measured bit for bit on an H100 (tests/gpu/prove.sh: tex2d_linear_u8norm, and
+   tex2d_linear_u16norm, _i8norm, _i16norm, all 512 elements of each):
+     u8:  n = (257 s + 128) >> 8          (the 8-bit code widened by 257, exact)
+     u16: n = (s + 128) >> 8
+     s16: n = floor((s + 128) / 256)
+     s8:  b = floor(258 s / 32), n = floor(b 32767 / 262128 + 1/2): as if the codes were
+          widened by 258 (not the exact 32767 / 127), the blend kept to 1/8 and truncated, then
+          rescaled by 32767 / 32766 and rounded. The exact n = round(s 32767 / 32512) differed
+          in 31 of the 512 floats of tex2d_linear_i8norm; blending v / 127 as floats, in all
+          512 (u16norm: 363, i16norm: 191 of 512, with the float blend).
+   Ties of negative values (round half up or away from zero) were not seen; -128 and -32768
+   texels were not in the measured data (clamped as unfiltered reads are). */
+static float norm_result(const struct sim_tex *t, int64_t s)
+{
+  if (t->kind == SIM_TEX_UINT)
+    return (float)((t->bits == 8 ? 257 * s + 128 : s + 128) >> 8) / 65535.0f;
+  int64_t n = t->bits == 16 ? floor_div(s + 128, 256)
+                            : floor_div(floor_div(258 * s, 32) * 32767 + 131064, 262128);
+  return (float)n / 32767.0f;
+}
+
 void sim_tex_fetch(const struct sim_tex *t, const void *data, const uint32_t c[4],
                    int int_coords, uint32_t out[4])
 {
@@ -399,9 +441,9 @@ void sim_tex_fetch(const struct sim_tex *t, const void *data, const uint32_t c[4
   }
   int wgt[8];
   corner_weights(dims, a, wgt);
-  /* 8-bit unsigned normalised texels are blended as integers (raw ones, read_norm off) */
-  int unorm8 = t->kind == SIM_TEX_UINT && t->bits == 8 && t->read_norm;
-  if (unorm8)
+  /* normalised 8- and 16-bit integers are blended as integers (raw ones, read_norm off) */
+  int inorm = t->kind != SIM_TEX_FLOAT && t->bits < 32 && t->read_norm;
+  if (inorm)
     tt.read_norm = 0;
   struct blend acc[4];
   memset(acc, 0, sizeof acc);
@@ -413,15 +455,15 @@ void sim_tex_fetch(const struct sim_tex *t, const void *data, const uint32_t c[4
     uint32_t v[4];
     texel_at(&tt, data, dims, i[0], i[1], i[2], v);
     for (int ch = 0; ch < 4; ch++) {
-      if (unorm8)
-        iacc[ch] += (int64_t)wgt[corner] * v[ch] * 257;
+      if (inorm)
+        iacc[ch] += (int64_t)wgt[corner] * norm_raw(t, v[ch]);
       else
         blend_add(&acc[ch], (double)wgt[corner] * f32_of(v[ch]));
     }
   }
   for (int ch = 0; ch < 4; ch++) {
-    if (unorm8)                        /* to unorm16, half up, then a float */
-      out[ch] = bits_of((float)((iacc[ch] + 128) >> 8) / 65535.0f);
+    if (inorm)
+      out[ch] = bits_of(norm_result(t, iacc[ch]));
     else if (t->kind == SIM_TEX_FLOAT && t->bits == 16)
       out[ch] = bits_of((float)round_away(acc[ch], 11, -13));
     else

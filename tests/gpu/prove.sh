@@ -258,6 +258,11 @@ pcase tex2d_linear_i8norm $T tex2d_f4 1 16,8 "1:f32:exact" $(targs tex2d:8x4:i8x
 pcase tex2d_linear_i16norm $T tex2d_f4 1 16,8 "1:f32:exact" $(targs tex2d:8x4:i16x2:rand:99:filter=linear,read=norm,addr=border f32buf:512:zero $SL)
 pcase tex2d_linear_f16x2 $T tex2d_f4 1 16,8 "1:f32:exact" $(targs tex2d:8x4:f16x2:rand:100:filter=linear,norm=1,addr=mirror f32buf:512:zero f32:-0.3 f32:0.17 f32:-0.2 f32:0.31)
 pcase tex3d_linear_rand $T tex3d_f1 1 8,8 "1:f32:exact" $(targs tex3d:4x4x4:f32:rand:101:filter=linear f32buf:64:zero f32:-0.3 f32:0.55 f32:1.3)
+# and again on other texels, the check of the rules fitted on the three cases above
+pcase tex2d_linear_u16norm_b $T tex2d_f4 1 16,8 "1:f32:exact" $(targs tex2d:8x4:u16x4:rand:102:filter=linear,read=norm,norm=1,addr=mirror f32buf:512:zero f32:-0.3 f32:0.17 f32:-0.2 f32:0.31)
+pcase tex2d_linear_i8norm_b $T tex2d_f4 1 16,8 "1:f32:exact" $(targs tex2d:8x4:i8x4:rand:103:filter=linear,read=norm f32buf:512:zero $SL)
+pcase tex2d_linear_i16norm_b $T tex2d_f4 1 16,8 "1:f32:exact" $(targs tex2d:8x4:i16x4:rand:104:filter=linear,read=norm,norm=1,addr=wrap f32buf:512:zero f32:-0.3 f32:0.17 f32:-0.2 f32:0.31)
+pcase tex3d_linear_i8norm $T tex3d_f1 1 8,8 "1:f32:exact" $(targs tex3d:4x4x4:i8:rand:105:filter=linear,read=norm f32buf:64:zero f32:-0.3 f32:0.55 f32:1.3)
 pcase tex2d_layered $T tex2dlayered_f1 1 8,8 "1:f32:exact" $(targs tex2dlayered:4x4x3:f32:iota:filter=linear f32buf:64:zero f32:-0.3 f32:0.55 i32:2)
 pcase texcube $T texcube_f1 1 4,4 "1:f32:exact" $(targs texcube:4:f32:iota f32buf:16:zero f32:-0.9 f32:0.55 f32:-0.8 f32:0.6)
 pcase texcube_layered $T texcubelayered_f1 1 4,4 "1:f32:exact" $(targs texcubelayered:4x3:f32:iota f32buf:16:zero f32:-0.9 f32:0.55 f32:-0.8 f32:0.6 i32:2)

@@ -47,7 +47,7 @@ for n in $labs; do
   walls=()
   for _ in cold warm; do
     t0=$(now)
-    WARPLAB_CACHE=$tmp/cache "$warplab" run "$n" --solution --plain --results "$tmp/results" \
+    WARPLAB_CACHE=$tmp/cache "$warplab" run "$n" --solution --backend emu --plain --results "$tmp/results" \
       >/dev/null 2>&1 || echo "pipeline times: run $n --solution failed" >&2
     walls+=("$(since "$t0")")
   done

@@ -602,8 +602,11 @@ START_TEST(test_inputs_pool)
   ck_assert_ptr_eq(run_inputs_get(pool, "chain=3", RUN_I32, 10, 2, &owned), c);
   ck_assert_int_eq(c[9], 2);                    /* (9 + 3) mod 10 */
   ck_assert_ptr_ne(run_inputs_get(pool, "chain=4", RUN_I32, 10, 1, &owned), c);
-  for (int i = 0; i < 100; i++)                 /* the pool fills: then buffers of one's own */
-    run_inputs_get(pool, "fill=7", RUN_U8, (uint64_t)i + 1, 0, &owned);
+  for (int i = 0; i < 100; i++) {               /* the pool fills: then buffers of one's own */
+    const void *b = run_inputs_get(pool, "fill=7", RUN_U8, (uint64_t)i + 1, 0, &owned);
+    if (owned)
+      free((void *)b);
+  }
   void *mine = (void *)run_inputs_get(pool, "fill=7", RUN_U8, 500, 0, &owned);
   ck_assert_int_eq(owned, 1);
   ck_assert_int_eq(((uint8_t *)mine)[499], 7);

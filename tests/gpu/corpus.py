@@ -29,7 +29,8 @@ ran it, the emulator's race, initialisation or mask check stopped it: with these
 kernel reads what no thread wrote, or races), `emu-fault` or `gpu-fault` (one backend
 alone), `timeout`, `no-ptx` (nvcc could not compile the file alone), `not-run` (past
 --deadline). A kernel is tried at each block shape of SHAPES in turn until both backends run
-it cleanly. corpus.csv is written a file at a time, so a run cut short keeps what it did.
+it cleanly. Files are compiled first, then every kernel of every file is one job of the
+--jobs pool; corpus.csv is written a kernel at a time, so a run cut short keeps what it did.
 OUTDIR/corpus.csv has one row a kernel, OUTDIR/corpus.txt the summary and every refusal's
 words. With --backends emu, only the emulator runs (refusals and faults, no comparison).
 """
@@ -308,7 +309,9 @@ def kernel_case(args, ptx_path, name, specs, bufs, blocks, smem, work):
     return first
 
 
-def do_file(args, src):
+def prepare_file(args, src):
+    """The file compiled to PTX: ([rows already judged: no-ptx], [kernel tasks]); a task is
+    (rel, ptx_path, work, ptx, kernel index, entry, signature)."""
     rel = os.path.relpath(src, args.srcdir)
     work = os.path.join(args.out, "work", re.sub(r"[^\w.-]", "_", rel))
     os.makedirs(work, exist_ok=True)
@@ -316,31 +319,34 @@ def do_file(args, src):
     inc = sum((["-I", d] for d in args.include), [])
     failed = ptx_path + ".failed"
     if args.reuse_ptx and os.path.exists(failed):
-        return [(rel, "", "no-ptx", open(failed).read()[:200])]
+        return [(rel, "", "no-ptx", open(failed).read()[:200])], []
     if not (args.reuse_ptx and os.path.exists(ptx_path)):
         rc, _, err = run(["nvcc", "-arch=sm_90", "-ptx", "-lineinfo", "-I", os.path.dirname(src)] + inc +
                          [src, "-o", ptx_path], 120)
         if rc != 0:
             open(failed, "w").write(err.strip().split("\n")[0][:200])
-            return [(rel, "", "no-ptx", err.strip().split("\n")[0][:200])]
+            return [(rel, "", "no-ptx", err.strip().split("\n")[0][:200])], []
     if args.compile_only:
-        return []
+        return [], []
     ptx = open(ptx_path).read()
     ents = entries(ptx)
     sigs = demangle([e[0] for e in ents])
-    rows = []
-    for k, (name, params, body, directives) in enumerate(ents):
-        if args.only and args.only not in name:
-            continue
-        if args.deadline_at and time.time() > args.deadline_at:
-            rows.append((rel, sigs.get(name, name)[:160], "not-run", "past --deadline"))
-            continue
-        specs, bufs = arg_specs(name, params, body, sigs.get(name, name), 100 + k)
-        blocks = launch_shapes(directives)
-        smem = 48 * 1024 if re.search(r"\.extern\s+\.shared", ptx) else 0
-        verdict, why = kernel_case(args, ptx_path, name, specs, bufs, blocks, smem, work)
-        rows.append((rel, sigs.get(name, name)[:160], verdict, why))
-    return rows
+    tasks = [(rel, ptx_path, work, ptx, k, e, sigs.get(e[0], e[0]))
+             for k, e in enumerate(ents) if not args.only or args.only in e[0]]
+    return [], tasks
+
+
+def run_kernel(args, task):
+    """One kernel's verdict row. Kernels run in parallel across and within files (a file of
+    168 template instances no longer runs them one after another)."""
+    rel, ptx_path, work, ptx, k, (name, params, body, directives), sig = task
+    if args.deadline_at and time.time() > args.deadline_at:
+        return (rel, sig[:160], "not-run", "past --deadline")
+    specs, bufs = arg_specs(name, params, body, sig, 100 + k)
+    blocks = launch_shapes(directives)
+    smem = 48 * 1024 if re.search(r"\.extern\s+\.shared", ptx) else 0
+    verdict, why = kernel_case(args, ptx_path, name, specs, bufs, blocks, smem, work)
+    return (rel, sig[:160], verdict, why)
 
 
 def main():
@@ -367,13 +373,15 @@ def main():
     w = csv.writer(f)
     w.writerow(["file", "kernel", "verdict", "detail"])
     with cf.ThreadPoolExecutor(args.jobs) as ex:
-        def one(src):
-            if deadline and time.time() > deadline:
-                return [(os.path.relpath(src, args.srcdir), "", "not-run", "past --deadline")]
-            return do_file(args, src)
-        for r in ex.map(one, files):
-            rows.extend(r)
-            w.writerows(r)
+        tasks = []
+        for done, todo in ex.map(lambda src: prepare_file(args, src), files):
+            rows.extend(done)
+            w.writerows(done)
+            tasks.extend(todo)
+        f.flush()
+        for r in ex.map(lambda t: run_kernel(args, t), tasks):
+            rows.append(r)
+            w.writerow(r)
             f.flush()
     f.close()
     counts = {}

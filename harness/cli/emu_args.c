@@ -81,6 +81,11 @@ static int parse_bytes(const char *hex, struct emu_arg *a, char *err, size_t err
              "(bytes:0a0b0c0d)", a->spec, EMU_ARG_MAX_BYTES);
     return -1;
   }
+  a->bytes = malloc(n / 2);
+  if (!a->bytes) {
+    snprintf(err, errlen, "--arg '%s': out of host memory", a->spec);
+    return -1;
+  }
   for (size_t i = 0; i < n / 2; i++) {
     unsigned v = 0;
     for (size_t k = 0; k < 2; k++) {
@@ -89,6 +94,8 @@ static int parse_bytes(const char *hex, struct emu_arg *a, char *err, size_t err
                    ? (unsigned)(c - 'a' + 10) : c >= 'A' && c <= 'F' ? (unsigned)(c - 'A' + 10) : 16;
       if (d > 15) {
         snprintf(err, errlen, "--arg '%s': '%c' is not a hex digit", a->spec, c);
+        free(a->bytes);
+        a->bytes = NULL;
         return -1;
       }
       v = v * 16 + d;
@@ -467,6 +474,8 @@ void emu_arg_free(struct emu_arg *a)
 {
   free(a->data);
   a->data = NULL;
+  free(a->bytes);
+  a->bytes = NULL;
 }
 
 int emu_arg_check_type(const struct emu_arg *a, unsigned t, const char *param, char *err,

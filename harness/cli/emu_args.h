@@ -39,7 +39,9 @@
 #include "run/run_data.h"
 #include "sim/sim.h"
 
-#define EMU_ARG_MAX_BYTES 1024   /* a struct by value: .param space for one is at most 4 KB */
+/* a struct by value: a kernel's parameters take at most 32764 bytes (CUDA 12.1 and PTX ISA 8.1
+   on sm_70 and later; 4 KB before) */
+#define EMU_ARG_MAX_BYTES 32764
 
 struct emu_arg {
   int is_buffer;
@@ -47,7 +49,7 @@ struct emu_arg {
   uint64_t count;        /* buffers: elements */
   uint8_t *data;         /* buffers: count * size bytes */
   uint64_t scalar;       /* scalars: the bits */
-  uint8_t bytes[EMU_ARG_MAX_BYTES]; /* bytes:HEX: the parameter's bytes */
+  uint8_t *bytes;         /* bytes:HEX: the parameter's bytes (allocated) */
   uint32_t nbytes;       /* bytes:HEX: how many (0 for every other kind) */
   uint64_t dev_addr;     /* buffers: where it lives on the device */
   int is_tmap;           /* tmap: a buffer (is_buffer is set) passed as a tensor map of it,

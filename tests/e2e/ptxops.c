@@ -873,6 +873,30 @@ START_TEST(narrow_and_struct_arguments)
 }
 END_TEST
 
+/* A struct by value of 32000 bytes (the limit is 32764 since CUDA 12.1) reaches the kernel
+   whole: element i of the output is 2 v[i] + v[7999 - i] with v[i] = i. */
+START_TEST(large_struct_argument)
+{
+  enum { N = 8000 };
+  static char spec[6 + 8 * N + 1] = "bytes:";
+  for (int i = 0; i < N; i++)
+    snprintf(spec + 6 + 8 * i, 9, "%02x%02x%02x%02x", i & 255, i >> 8 & 255, 0, 0);
+  const char *k = e2e_kernel("args.cu"), *pout = e2e_tmp("big.bin");
+  struct e2e_run *r = e2e_emu(k, "--kernel", "big_param", "--grid", "32", "--block", "256", A,
+                              spec, A, "i32buf:8000:zero", "--dump", dump_arg(1, pout), "--json", NULL);
+  e2e_expect_ok(r);
+  int32_t *got = e2e_read(pout, N * 4);
+  for (int i = 0; i < N; i++)
+    ck_assert_int_eq(got[i], 2 * i + (N - 1 - i));
+  /* one byte over the limit is a usage error that names it */
+  static char over[6 + 2 * 32765 + 1] = "bytes:";
+  memset(over + 6, '0', 2 * 32765);
+  r = e2e_emu(k, "--kernel", "big_param", "--grid", "1", "--block", "32", A, over, A,
+              "i32buf:1:zero", NULL);
+  e2e_expect_error(r, 2, "takes 1 to 32764 bytes", NULL);
+}
+END_TEST
+
 void e2e_add_ptxops_tests(Suite *s)
 {
   TCase *tc = tcase_create("ptxops");
@@ -888,6 +912,7 @@ void e2e_add_ptxops_tests(Suite *s)
     tcase_add_test(tc, atomics_of_every_width);
     tcase_add_test(tc, refused_kernel_leaves_the_others);
     tcase_add_test(tc, narrow_and_struct_arguments);
+    tcase_add_test(tc, large_struct_argument);
   }
   suite_add_tcase(s, tc);
 }

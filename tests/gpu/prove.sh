@@ -276,6 +276,10 @@ pcase function_pointers virtual.cu function_pointers 2 128 "1:i32:exact" \
   $A i32buf:200:rand:82 $A i32buf:200:zero $A i32:200
 pcase virtual_destructor virtual.cu virtual_destructor_and_constant_table 1 128 "1:f32:exact" \
   $A f32buf:100:rand:83 $A f32buf:100:zero $A i32:100
+# a struct of 32000 bytes by value (kernel parameters may take 32764 bytes since CUDA 12.1)
+pcase big_param args.cu big_param 32 256 "1:i32:exact" \
+  $A "bytes:$(python3 -c 'import struct; print(struct.pack("<8000i", *range(8000)).hex())')" \
+  $A i32buf:8000:zero
 
 {
   echo "warplab emulator vs $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | head -1)"

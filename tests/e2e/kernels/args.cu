@@ -31,3 +31,16 @@ extern "C" __global__ void narrow_args(const __half *h, const __nv_bfloat16 *bf,
   o[6] = (double)(p.a + p.c + p.d);
   o[7] = (double)p.b + p.e;
 }
+
+/* A struct of 32000 bytes by value: CUDA 12.1 and PTX ISA 8.1 let a kernel's parameters take
+   32764 bytes on sm_70 and later (4 KB before). */
+struct Big {
+  int v[8000];
+};
+
+extern "C" __global__ void big_param(Big b, int *out)
+{
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < 8000)
+    out[i] = b.v[i] * 2 + b.v[7999 - i];
+}

@@ -234,6 +234,11 @@ enum ptx_sreg {
   PTX_SR_CLUSTERID_X, PTX_SR_CLUSTERID_Y, PTX_SR_CLUSTERID_Z,
   PTX_SR_NCLUSTERID_X, PTX_SR_NCLUSTERID_Y, PTX_SR_NCLUSTERID_Z,
   PTX_SR_IS_EXPLICIT_CLUSTER,
+  /* the shared memory a block holds for NVIDIA's system software (sm_80+): its bounds, its
+     size, and two places in it (cooperative_groups keeps its multi-warp tiles' barriers and
+     exchange slots at %reserved_smem_offset_1) */
+  PTX_SR_RESERVED_SMEM_BEGIN, PTX_SR_RESERVED_SMEM_END, PTX_SR_RESERVED_SMEM_CAP,
+  PTX_SR_RESERVED_SMEM_OFFSET_0, PTX_SR_RESERVED_SMEM_OFFSET_1,
   /* %envreg0..31: what the driver hands the kernel; %envreg1:%envreg2 is the grid workspace
      of a cooperative launch (cooperative_groups' grid.sync()) */
   PTX_SR_ENVREG0, PTX_SR_ENVREG31 = PTX_SR_ENVREG0 + 31,

@@ -462,9 +462,14 @@ static const struct {
   {"%cluster_ctarank", PTX_SR_CLUSTER_CTARANK, 0}, {"%cluster_nctarank", PTX_SR_CLUSTER_NCTARANK, 0},
   {"%clusterid", PTX_SR_CLUSTERID_X, 1},          {"%nclusterid", PTX_SR_NCLUSTERID_X, 1},
   {"%is_explicit_cluster", PTX_SR_IS_EXPLICIT_CLUSTER, 0},
+  {"%reserved_smem_offset_begin", PTX_SR_RESERVED_SMEM_BEGIN, 0},
+  {"%reserved_smem_offset_end", PTX_SR_RESERVED_SMEM_END, 0},
+  {"%reserved_smem_offset_cap", PTX_SR_RESERVED_SMEM_CAP, 0},
+  {"%reserved_smem_offset_0", PTX_SR_RESERVED_SMEM_OFFSET_0, 0},
+  {"%reserved_smem_offset_1", PTX_SR_RESERVED_SMEM_OFFSET_1, 0},
 };
 
-/* real special registers (prefixes) that warplab does not model */
+/* real special registers (prefixes) that warplab does not model (those above excepted) */
 static const char *const unsupported_sregs[] = {
   "%envreg", "%pm", "%cluster", "%nclusterid", "%is_explicit_cluster", "%reserved_smem",
   "%aggr_smem_size", "%current_graph_exec",

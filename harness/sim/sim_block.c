@@ -343,6 +343,7 @@ void sim_block_begin(struct sim_block *b)
     b->warps[i].clarr = b->warps[i].clwait = 0;
   }
   memset(b->bar_arrived, 0, sizeof b->bar_arrived);
+  memset(b->rsmem, 0, sizeof b->rsmem);
   sim_race_begin(b);           /* without host memory for it, the block runs unchecked */
 }
 

@@ -88,6 +88,11 @@ static uint64_t lane_sreg(const struct sim_block *b, const struct sim_warp *w, u
   }
   case PTX_SR_DYNAMIC_SMEM_SIZE: return b->cfg->dyn_smem;
   case PTX_SR_TOTAL_SMEM_SIZE: return b->smem_size;
+  case PTX_SR_RESERVED_SMEM_BEGIN:
+  case PTX_SR_RESERVED_SMEM_OFFSET_0: return SIM_RSMEM_BASE;
+  case PTX_SR_RESERVED_SMEM_END: return SIM_RSMEM_BASE + SIM_RSMEM_SIZE;
+  case PTX_SR_RESERVED_SMEM_CAP: return SIM_RSMEM_SIZE;
+  case PTX_SR_RESERVED_SMEM_OFFSET_1: return SIM_RSMEM_BASE + SIM_RSMEM_OFF1;
   case PTX_SR_WARP_SZ: return b->W;
   default: return sim_cluster_sreg(b, sr);       /* clusters, %envreg */
   }
@@ -141,6 +146,8 @@ static uint8_t *mem_at(struct sim_block *b, struct sim_warp *w, uint32_t pc, uns
       return p;
     }
     if (a > b->smem_size || size > b->smem_size - a) {
+      if (a - SIM_RSMEM_BASE < SIM_RSMEM_SIZE && size <= SIM_RSMEM_BASE + SIM_RSMEM_SIZE - a)
+        return b->rsmem + (a - SIM_RSMEM_BASE);  /* the reserved shared memory */
       sim_fault_mem(b, w, pc, l, SIM_FK_OUT_OF_BOUNDS, real, acc, addr, size);
       return NULL;
     }
@@ -1104,11 +1111,13 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
     }
     const uint64_t *bv = REG(so->reg);
     const uint64_t *cv = (is_atom && in->sub == PTX_ATOM_CAS) ? REG(in->opd[3].reg) : NULL;
+    int tile_release = 0;          /* bits of a tile barrier in reserved memory cleared */
     FOR_LANES(e) {
       uint64_t addr = av[l] = (base ? base[l] : 0) + (uint64_t)ad->imm;
       uint8_t *p = mem_at(b, w, pc, l, sp, addr, size, size, SIM_ACC_ATOMIC);
       if (!p)
         return pc;
+      tile_release |= in->sub == PTX_ATOM_AND && (uintptr_t)p - (uintptr_t)b->rsmem < SIM_RSMEM_SIZE;
       if (b->race && in_smem(b, p) &&
           sim_race_access(b, w, pc, l, (uint32_t)(p - b->smem), size, SIM_ACC_ATOMIC, 0, 0))
         return pc;
@@ -1127,6 +1136,12 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
     sim_stats_mem(b, pc, sp, av, e, size, uniform ? SIM_ATOMIC_UNIFORM : SIM_ATOMIC);
     if (diff)
       b->writes++;
+    /* cooperative_groups releases the warps of a tile of 64 to 512 threads by clearing their
+       bits of its barrier word in reserved shared memory: for the race checker that orders the
+       block's accesses before it and after it, as a barrier does (every warp's, not only the
+       tile's: a race across it between other warps goes unreported, none is invented) */
+    if (tile_release && diff)
+      sim_race_barrier(b);
     break;
   }
 

@@ -205,6 +205,16 @@ struct sim_cluster {
    (address / SIM_DSMEM_STRIDE - 1) of the cluster, at offset address % SIM_DSMEM_STRIDE. */
 #define SIM_DSMEM_STRIDE 0x01000000u
 
+/* The shared memory a block holds for NVIDIA's system software (sm_80 and later; the 1 KB
+   reservedSharedMemPerBlock of the arch profiles, counted by the occupancy calculator):
+   %reserved_smem_offset_begin .. _end. A GPU puts it below the kernel's own shared memory;
+   the emulator puts it at a shared offset of its own, far past any block's shared memory, so
+   that an access just outside the kernel's arrays still faults. cooperative_groups keeps its
+   multi-warp tiles' barriers and exchange slots (288 bytes) at %reserved_smem_offset_1. */
+#define SIM_RSMEM_BASE   0x00800000u
+#define SIM_RSMEM_SIZE   1024u
+#define SIM_RSMEM_OFF1   512u             /* %reserved_smem_offset_1 - _begin */
+
 /* What the launch's printf output has come to (kept by sim_launch.c, read by sim_builtin.c). */
 struct sim_printf {
   uint32_t cut_after;            /* atomic: the output kept fills SIM_PRINTF_FIFO with blocks up
@@ -222,6 +232,8 @@ struct sim_block {
   uint32_t nthreads, nwarps, W;
   uint8_t *smem;
   uint32_t smem_size;
+  _Alignas(16) uint8_t rsmem[SIM_RSMEM_SIZE]; /* the reserved shared memory, zeroed when the
+                                                 block begins */
   const uint8_t *kparams;
   uint32_t kparam_size;
   struct sim_warp *warps;

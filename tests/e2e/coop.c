@@ -1,9 +1,10 @@
 /* coop.c: end-to-end tests of cooperative launches and thread-block clusters
- * (tests/e2e/kernels/grid_sync.cu, cluster.cu): cooperative_groups' grid.sync() as nvcc 13
- * emits it for sm_90 (the grid workspace in %envreg1:2, acquire/release atomics), a launch
- * the GPU would refuse because the grid does not fit at once, clusters from __cluster_dims__
- * and from --cluster, distributed shared memory through map_shared_rank, cluster.sync(), and
- * the deadlocks of a grid or a cluster that never meets.
+ * (tests/e2e/kernels/grid_sync.cu, cluster.cu, cg_tiles.cu): cooperative_groups' grid.sync()
+ * as nvcc 13 emits it for sm_90 (the grid workspace in %envreg1:2, acquire/release atomics),
+ * a launch the GPU would refuse because the grid does not fit at once, clusters from
+ * __cluster_dims__ and from --cluster, distributed shared memory through map_shared_rank,
+ * cluster.sync(), the deadlocks of a grid or a cluster that never meets, and tiles of 64 to
+ * 512 threads (their barriers and exchange slots in the reserved shared memory).
  *
  * Expected values are recomputed on the host from the inputs (the CLI's rand generator) and
  * from CUDA's definitions of the cluster coordinates; integer sums wrap as the GPU's do.
@@ -243,6 +244,129 @@ START_TEST(gpu_backend_launch_attributes)
 }
 END_TEST
 
+/* One tile's sum, wrapping as the GPU's int does. */
+static uint32_t sum_u32(const uint32_t *v, unsigned n)
+{
+  uint32_t s = 0;
+  for (unsigned i = 0; i < n; i++)
+    s += v[i];
+  return s;
+}
+
+/* tiled_partition<64> and <128> of blocks of 256: cg::reduce per tile, and each thread's
+   thread_rank, meta_group_rank, num_threads, meta_group_size; the exchange slots and
+   barriers in reserved shared memory are counted as the shared accesses they are. */
+START_TEST(multi_warp_tile_sums)
+{
+  const unsigned G = 3, B = 256, n = G * B;
+  static const unsigned sizes[2] = {64, 128};
+  uint32_t *in = e2e_rand_u32(n, 51);
+  for (unsigned k = 0; k < 2; k++) {
+    unsigned T = sizes[k], ntiles = n / T;
+    const char *ps = e2e_tmp(e2e_fmt("sum%u.bin", T)), *pi = e2e_tmp(e2e_fmt("info%u.bin", T));
+    struct e2e_run *r = e2e_emu(e2e_kernel("cg_tiles.cu"), "--kernel", e2e_fmt("tile%u_sum", T),
+                                "--grid", e2e_fmt("%u", G), "--block", e2e_fmt("%u", B), A,
+                                e2e_fmt("i32buf:%u:rand:51", n), A, e2e_fmt("i32buf:%u:zero", ntiles),
+                                A, e2e_fmt("u32buf:%u:zero", 4 * n), "--dump", e2e_fmt("1=%s", ps),
+                                "--dump", e2e_fmt("2=%s", pi), "--json", NULL);
+    e2e_expect_ok(r);
+    uint32_t *sum = e2e_read(ps, ntiles * 4), *info = e2e_read(pi, 4 * n * 4);
+    for (unsigned t = 0; t < ntiles; t++)
+      ck_assert_msg(sum[t] == sum_u32(in + t * T, T), "tile<%u> %u: sum %u, expected %u", T, t,
+                    sum[t], sum_u32(in + t * T, T));
+    for (unsigned g = 0; g < n; g++) {
+      const uint32_t want[4] = {g % T, g % B / T, T, B / T}, *got = &info[4 * g];
+      ck_assert_msg(!memcmp(got, want, sizeof want), "tile<%u>, thread %u: thread_rank %u "
+                    "meta_group_rank %u num_threads %u meta_group_size %u, expected %u %u %u %u",
+                    T, g, got[0], got[1], got[2], got[3], want[0], want[1], want[2], want[3]);
+    }
+    /* the kernel declares no shared memory: every shared store is cg::reduce's, one a warp
+       (its partial sum) and one a tile (the tile's) */
+    ck_assert_int_eq(e2e_jint(r, "metrics/smsp__sass_inst_executed_op_shared_st.sum/value"),
+                     n / 32 + ntiles);
+  }
+}
+END_TEST
+
+/* tile<128>.sync() orders a write to shared memory before another warp's read of it (no race
+   reported); the tile's shfl, any and all reach across its four warps. */
+START_TEST(multi_warp_tile_exchange)
+{
+  const unsigned G = 2, B = 512, n = G * B, T = 128;
+  uint32_t *in = e2e_rand_u32(n, 52);
+  const char *po = e2e_tmp("out.bin");
+  struct e2e_run *r = e2e_emu(e2e_kernel("cg_tiles.cu"), "--kernel", "tile128_exchange", "--grid",
+                              e2e_fmt("%u", G), "--block", e2e_fmt("%u", B), A,
+                              e2e_fmt("i32buf:%u:rand:52", n), A, e2e_fmt("i32buf:%u:zero", 4 * n),
+                              "--dump", e2e_fmt("1=%s", po), "--json", NULL);
+  e2e_expect_ok(r);
+  uint32_t *out = e2e_read(po, 4 * n * 4);
+  unsigned anys = 0;
+  for (unsigned g = 0; g < n; g++) {
+    unsigned base = g - g % T, rank = g % T, mgr = g % B / T;
+    uint32_t any = 0, all = 1;
+    for (unsigned i = base; i < base + T; i++) {
+      any |= (in[i] & 0xff) < 2;
+      all &= (in[i] & 0xff) != 0x5a;
+    }
+    anys += any;
+    const uint32_t want[4] = {in[base + (rank + 33) % T], in[base + (7 * mgr + 3) % T], any, all};
+    const uint32_t *got = &out[4 * g];
+    ck_assert_msg(!memcmp(got, want, sizeof want), "thread %u: got %u %u %u %u, expected %u %u "
+                  "%u %u", g, got[0], got[1], got[2], got[3], want[0], want[1], want[2],
+                  want[3]);
+  }
+  ck_assert_msg(anys > 0 && anys < n, "the inputs make any() the same for every tile");
+}
+END_TEST
+
+/* block_tile_memory, a tile of 256 and tiles of 64 taken from it: a maximum and sums. */
+START_TEST(multi_warp_tile_memory_nested)
+{
+  const unsigned G = 2, B = 512, n = G * B;
+  uint32_t *in = e2e_rand_u32(n, 53);
+  const char *pm = e2e_tmp("mx.bin"), *ps = e2e_tmp("sum.bin");
+  struct e2e_run *r = e2e_emu(e2e_kernel("cg_tiles.cu"), "--kernel", "tile_memory_nested",
+                              "--grid", e2e_fmt("%u", G), "--block", e2e_fmt("%u", B), A,
+                              e2e_fmt("i32buf:%u:rand:53", n), A, e2e_fmt("i32buf:%u:zero", n / 256),
+                              A, e2e_fmt("i32buf:%u:zero", n / 64), "--dump", e2e_fmt("1=%s", pm),
+                              "--dump", e2e_fmt("2=%s", ps), "--json", NULL);
+  e2e_expect_ok(r);
+  int32_t *mx = e2e_read(pm, n / 256 * 4);
+  uint32_t *sum = e2e_read(ps, n / 64 * 4);
+  for (unsigned t = 0; t < n / 256; t++) {
+    int32_t m = INT32_MIN;
+    for (unsigned i = t * 256; i < (t + 1) * 256; i++)
+      m = (int32_t)in[i] > m ? (int32_t)in[i] : m;
+    ck_assert_msg(mx[t] == m, "tile<256> %u: max %d, expected %d", t, mx[t], m);
+  }
+  for (unsigned t = 0; t < n / 64; t++)
+    ck_assert_msg(sum[t] == sum_u32(in + t * 64, 64), "tile<64> %u: sum %u, expected %u", t,
+                  sum[t], sum_u32(in + t * 64, 64));
+}
+END_TEST
+
+/* %reserved_smem_offset_*: a region of 1 KB (the arch profiles' reservedSharedMemPerBlock)
+   from _begin to _end, with room at offset_1 for cooperative_groups' 288 bytes (5 barriers,
+   12 bytes, 32 slots of 8 bytes: details/memory.h), 8-byte aligned. */
+START_TEST(reserved_smem_registers)
+{
+  const char *po = e2e_tmp("regs.bin");
+  struct e2e_run *r = e2e_emu(e2e_kernel("cg_tiles.cu"), "--kernel", "reserved_smem_regs",
+                              "--grid", "1", "--block", "32", A, "u32buf:6:zero", "--dump",
+                              e2e_fmt("0=%s", po), "--json", NULL);
+  e2e_expect_ok(r);
+  uint32_t *v = e2e_read(po, 6 * 4);
+  ck_assert_uint_eq(v[2], 1024);
+  ck_assert_uint_eq(v[1] - v[0], v[2]);
+  ck_assert_msg(v[3] >= v[0] && v[3] < v[1], "offset_0 %u outside [%u, %u)", v[3], v[0], v[1]);
+  ck_assert_msg(v[4] >= v[0] && v[4] + 288 <= v[1], "offset_1 %u leaves no 288 bytes before %u",
+                v[4], v[1]);
+  ck_assert_msg(v[4] % 8 == 0, "offset_1 %u is not 8-byte aligned", v[4]);
+  ck_assert_uint_eq(v[5], v[4] - v[0]);
+}
+END_TEST
+
 void e2e_add_coop_tests(Suite *s)
 {
   if (!e2e_have_nvcc()) {
@@ -261,5 +385,9 @@ void e2e_add_coop_tests(Suite *s)
   tcase_add_test(tc, cluster_launch_refusals);
   tcase_add_test(tc, cluster_never_meets_is_a_deadlock);
   tcase_add_test(tc, gpu_backend_launch_attributes);
+  tcase_add_test(tc, multi_warp_tile_sums);
+  tcase_add_test(tc, multi_warp_tile_exchange);
+  tcase_add_test(tc, multi_warp_tile_memory_nested);
+  tcase_add_test(tc, reserved_smem_registers);
   suite_add_tcase(s, tc);
 }

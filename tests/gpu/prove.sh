@@ -132,6 +132,19 @@ pcase cluster_hist cluster.cu dsmem_hist 8 128 "1:u32:exact" --smem 64 \
 pcase cluster_nb_2x2 cluster.cu neighbour 4,4 64 "0:i32:exact" --cluster 2,2 $A i32buf:96:zero
 pcase cluster_nb_4x1 cluster.cu neighbour 4,4 64 "0:i32:exact" --cluster 4 $A i32buf:96:zero
 pcase cluster_nb_none cluster.cu neighbour 4,4 64 "0:i32:exact" $A i32buf:96:zero
+# cooperative groups' tiles of 64 to 512 threads (cg_tiles.cu): their barriers and exchange
+# slots live in the block's reserved shared memory (%reserved_smem_offset_1). The registers'
+# values are the driver's on the GPU and the emulator's own (order: told, not required; with
+# PROVE_KEEP=1 the GPU's are in differ/cg_reserved_regs.gpu.0.bin: begin end cap off0 off1)
+pcase cg_tile64_sum cg_tiles.cu tile64_sum 3 256 "1:i32:exact 2:u32:exact" \
+  $A i32buf:768:rand:51 $A i32buf:12:zero $A u32buf:3072:zero
+pcase cg_tile128_sum cg_tiles.cu tile128_sum 3 256 "1:i32:exact 2:u32:exact" \
+  $A i32buf:768:rand:51 $A i32buf:6:zero $A u32buf:3072:zero
+pcase cg_tile128_exchange cg_tiles.cu tile128_exchange 2 512 "1:i32:exact" \
+  $A i32buf:1024:rand:52 $A i32buf:4096:zero
+pcase cg_tile_memory cg_tiles.cu tile_memory_nested 2 512 "1:i32:exact 2:i32:exact" \
+  $A i32buf:1024:rand:53 $A i32buf:4:zero $A i32buf:16:zero
+pcase cg_reserved_regs cg_tiles.cu reserved_smem_regs 1 32 "0:u32:order" $A u32buf:6:zero
 
 # Tensor cores (tests/e2e/kernels/mma.cu). mma.sync takes each lane's registers raw, so the
 # fragment layouts are what is compared. Exact: f16/bf16 rand values (k/1024 - 1, k/128 - 1)

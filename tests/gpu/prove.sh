@@ -276,6 +276,11 @@ pcase function_pointers virtual.cu function_pointers 2 128 "1:i32:exact" \
   $A i32buf:200:rand:82 $A i32buf:200:zero $A i32:200
 pcase virtual_destructor virtual.cu virtual_destructor_and_constant_table 1 128 "1:f32:exact" \
   $A f32buf:100:rand:83 $A f32buf:100:zero $A i32:100
+# in-kernel malloc/free and new/delete (heap.cu): per-thread blocks written and summed, the
+# 8 MiB default heap refusing 16 MiB (NULL, handled) and giving 1 MiB
+pcase heap_per_thread heap.cu heap_per_thread 4 256 "0:i32:exact" $A i32buf:1024:zero $A i32:10
+pcase heap_new_delete heap.cu heap_new_delete 4 256 "0:i32:exact" $A i32buf:1024:zero $A i32:7
+pcase heap_exhaust heap.cu heap_exhaust 1 32 "0:i32:exact" $A i32buf:3:zero $A u64:16777216 $A u64:1048576
 
 {
   echo "warplab emulator vs $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | head -1)"

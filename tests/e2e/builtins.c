@@ -88,6 +88,19 @@ START_TEST(malloc_returns_null_when_the_heap_is_exhausted)
   ck_assert_int_eq(got[0], 1);
   ck_assert_int_eq(got[1], 1);
   ck_assert_int_eq(got[2], 1234);
+  /* --heap sets the heap's size: 2 MiB fits the default heap, not one of 1 MiB */
+  for (int small = 0; small <= 1; small++) {
+    r = e2e_emu(k, "--kernel", "heap_exhaust", "--grid", "1", "--block", "32", "--heap",
+                small ? "1048576" : "8388608", "--arg", "i32buf:3:zero", "--arg", "u64:2097152",
+                "--arg", "u64:262144", "--dump", e2e_fmt("0=%s", out), "--json", (char *)NULL);
+    e2e_expect_ok(r);
+    got = e2e_read(out, 12);
+    ck_assert_int_eq(got[0], small);
+    ck_assert_int_eq(got[1], 1);
+  }
+  r = e2e_emu(k, "--kernel", "heap_exhaust", "--grid", "1", "--block", "32", "--heap", "0", "--arg",
+              "i32buf:3:zero", "--arg", "u64:1", "--arg", "u64:4", (char *)NULL);
+  e2e_expect_error(r, 2, "--heap '0'", NULL);
 }
 END_TEST
 

@@ -62,6 +62,9 @@ struct be_launch {
   uint32_t cluster[3];
   uint32_t coop_blocks_per_sm;
   uint32_t sm_count;
+  /* The device heap of in-kernel malloc/new (cudaLimitMallocHeapSize), both backends: set
+     before the first launch of the session; 0: CUDA's default, 8 MiB. */
+  uint64_t heap_bytes;
 };
 
 /* Set l's limits from the architecture profile p (NULL: the defaults) and the kernel's

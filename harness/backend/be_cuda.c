@@ -168,7 +168,10 @@ struct cu_api {
   cu_result (*TexObjectCreate)(unsigned long long *, const struct cu_resource_desc *,
                                const struct cu_texture_desc *, const void *);
   cu_result (*SurfObjectCreate)(unsigned long long *, const struct cu_resource_desc *);
+  /* optional: the device heap's size (be_launch.heap_bytes) */
+  cu_result (*CtxSetLimit)(int, size_t);
 };
+#define CU_LIMIT_MALLOC_HEAP_SIZE 2
 
 /* A texture or surface object this backend made over a CUDA array (be_texture). */
 struct gpu_tex {
@@ -192,6 +195,7 @@ struct gpu {
   uint32_t ntexs, cap_texs;
   cu_ptr flush;        /* a buffer larger than the L2, rewritten between timed runs */
   size_t flush_bytes;
+  int launched;        /* a launch ran: the heap's size is set */
 };
 
 static void *sym(void *lib, const char *a, const char *b)
@@ -252,6 +256,7 @@ static int load_api(struct cu_api *c, char *err, size_t n)
   LOAD(MemcpyDtoH, "cuMemcpyDtoH_v2", NULL)
   LOAD(LaunchKernel, "cuLaunchKernel", NULL)
   *(void **)&c->LaunchKernelEx = sym(c->lib, "cuLaunchKernelEx", NULL);
+  *(void **)&c->CtxSetLimit = sym(c->lib, "cuCtxSetLimit", NULL);
   LOAD(EventCreate, "cuEventCreate", NULL)
   LOAD(EventRecord, "cuEventRecord", NULL)
   LOAD(EventSynchronize, "cuEventSynchronize", NULL)
@@ -545,6 +550,13 @@ static cu_result launch(struct gpu *g, const char *kernel, cu_function f, const 
                         size_t psize, const struct be_launch *l)
 {
   struct cu_api *c = &g->api;
+  if (!g->launched && l->heap_bytes) {   /* before any kernel that mallocs, as CUDA needs */
+    cu_result r = c->CtxSetLimit ? c->CtxSetLimit(CU_LIMIT_MALLOC_HEAP_SIZE, l->heap_bytes)
+                                 : 801;  /* CUDA_ERROR_NOT_SUPPORTED */
+    if (r != 0)
+      return r;
+  }
+  g->launched = 1;
   int fi = g->pmod ? ptx_find_func(g->pmod, kernel) : -1;
   int coop = l->cooperative || (fi >= 0 && sim_kernel_cooperative(g->pmod, fi));
   int cluster = l->cluster[0] != 0;

@@ -8,6 +8,7 @@
 struct emu {
   struct sim_device *dev;
   const struct ptx_module *mod;
+  int launched;                  /* a launch ran: the heap's size is set */
 };
 
 static enum be_status emu_open(void **impl, char *desc, size_t desclen, char *err, size_t errlen)
@@ -74,6 +75,12 @@ static enum be_status emu_launch(void *impl, const char *kernel, const void *par
   memcpy(c.cluster, l->cluster, sizeof c.cluster);
   memcpy(c.grid, l->grid, sizeof c.grid);
   memcpy(c.block, l->block, sizeof c.block);
+  if (!e->launched && l->heap_bytes && sim_set_heap_size(e->dev, l->heap_bytes) != SIM_OK) {
+    snprintf(err, errlen, "a device heap of %llu bytes: expected 1 to %llu",
+             (unsigned long long)l->heap_bytes, (unsigned long long)SIM_HEAP_MAX);
+    return BE_ERR_BADARG;
+  }
+  e->launched = 1;
   enum sim_status st = sim_run(e->dev, e->mod, kernel, params, psize, &c, &res->emu, err, errlen);
   if (st == SIM_ERR_NOMEM)
     return BE_ERR_NOMEM;

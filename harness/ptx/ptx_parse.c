@@ -1257,6 +1257,8 @@ struct modstate {
   int cp_hint;         /* bulk copy .L2::cache_hint: a last operand, the policy, dropped */
   int mbar_mode;       /* mbarrier: the mode word was seen */
   int tex_word;        /* tex/tld4/suld/sust/txq/suq: the b/p, component or query word */
+  int tex_lod;         /* tex: its mipmap word, .base (1), .level (2, a lod operand after the
+                          address) or .grad (3, two gradient vectors after it) */
 };
 
 static int two_type_op(int op) {
@@ -1416,7 +1418,8 @@ static int apply_mod(struct ptx_inst *in, struct modstate *ms, const struct ptx_
     if (tok_is(t, "prefetch")) { in->sub = PTX_CP_BULK_PREFETCH; return 0; }
     if (ms->cp_reduce && LOOKUP(t, atom_words, &v)) { in->cmp = (uint8_t)v; return 0; }
     break;
-  case PTX_OP_TEX:      /* texture and surface objects (sim_tex.c); mipmaps, offsets, depth */
+  case PTX_OP_TEX:      /* texture and surface objects (sim_tex.c); tex.base/.level/.grad
+                           sample the one level warplab's textures have; offsets, depth */
   case PTX_OP_TLD4:     /* compare, multisampling and formatted loads are refused by name */
   case PTX_OP_SULD:
   case PTX_OP_SUST:
@@ -1444,6 +1447,15 @@ static int apply_mod(struct ptx_inst *in, struct modstate *ms, const struct ptx_
         in->flags |= PTX_F_TEXGEOM;
         return 0;
       }
+    if (in->op == PTX_OP_TEX && !ms->tex_lod) {
+      /* warplab's textures have one level: each of these samples level 0 (sim_tex.c) */
+      static const char *const lods[] = {"base", "level", "grad"};
+      for (i = 0; i < 3; i++)
+        if (tok_is(t, lods[i])) {
+          ms->tex_lod = (int)i + 1;
+          return 0;
+        }
+    }
     if (in->op == PTX_OP_TLD4) {
       for (i = 0; i < 4; i++)
         if (tok_is(t, comps[i]) && !ms->tex_word) {
@@ -1838,7 +1850,14 @@ static const char *tex_check(const struct ptx_inst *in, const struct modstate *m
   static const uint8_t ncoords[] = {1, 2, 4, 2, 4, 4, 4};   /* by enum ptx_texgeom */
   int q = in->op == PTX_OP_TXQ || in->op == PTX_OP_SUQ, st = in->op == PTX_OP_SUST;
   const struct ptx_operand *a = &in->opd[st ? 0 : 1], *v = &in->opd[st ? 1 : 0];
-  if (in->nopd != 2 || a->kind != PTX_OPD_ADDR || a->reg == PTX_NOREG || a->imm)
+  unsigned extra = ms->tex_lod == 2 ? 1 : ms->tex_lod == 3 ? 2 : 0;  /* lod, or dPdx and dPdy */
+  for (unsigned k = 2; k < 2u + extra; k++)
+    if (k >= in->nopd || (in->opd[k].kind != (extra == 1 ? PTX_OPD_REG : PTX_OPD_VEC) &&
+                          !(extra == 1 && in->opd[k].kind == PTX_OPD_IMM)))
+      return ms->tex_lod == 2 ? "tex.level takes a level of detail (an f32 register or number) "
+                                "after the address"
+                              : "tex.grad takes two gradient vectors after the address";
+  if (in->nopd != 2 + extra || a->kind != PTX_OPD_ADDR || a->reg == PTX_NOREG || a->imm)
     return "only the unified form with a 64-bit object handle in a register is modelled "
            "(texture and surface references, samplers, offsets and depth compare are not)";
   if (q)

@@ -303,6 +303,14 @@ void sim_device_free(struct sim_device *d);
 enum sim_status sim_malloc(struct sim_device *d, uint64_t size, const char *name, uint64_t *addr);
 /* Release the allocation starting at addr; SIM_ERR_BADARG when there is none. */
 enum sim_status sim_free(struct sim_device *d, uint64_t addr);
+/* The device heap that in-kernel malloc/free (and new/delete) use: CUDA's default size
+   (cudaLimitMallocHeapSize), and the largest the emulator makes. */
+#define SIM_HEAP_DEFAULT (8ull << 20)
+#define SIM_HEAP_MAX (1ull << 30)
+/* Set the size of d's device heap, as cudaDeviceSetLimit(cudaLimitMallocHeapSize) does:
+   SIM_OK, or SIM_ERR_BADARG for 0 bytes, more than SIM_HEAP_MAX, or once the heap is made
+   (the first launch of a kernel that calls malloc or free makes it, as on the GPU). */
+enum sim_status sim_set_heap_size(struct sim_device *d, uint64_t bytes);
 /* Copy to/from device memory; SIM_ERR_BADARG when the range is not inside one allocation. */
 enum sim_status sim_write(struct sim_device *d, uint64_t addr, const void *src, uint64_t n);
 enum sim_status sim_read(const struct sim_device *d, uint64_t addr, void *dst, uint64_t n);

@@ -6,6 +6,9 @@
  *   __assertfail(message, file, line, function, size)
  *                             what a failed assert() calls: reported as a fault of the
  *                             thread, with the assertion and its line
+ *   malloc(size), free(ptr)   the device heap's (sim_heap.c); C++ new and delete compile to
+ *                             them. free of a pointer malloc did not return, or of one freed
+ *                             already, is a fault of the thread (undefined on the GPU)
  *
  * printf output is kept per block and gathered in block order by the launch, so a parallel
  * run prints what a serial one does; within a block, warps print in the order they run and
@@ -326,6 +329,24 @@ int sim_builtin(struct sim_block *b, struct sim_warp *w, uint32_t pc, unsigned l
              base ? base + 1 : file, (uint32_t)arg[2], func);
     sim_fault_other(b, w, pc, l, SIM_FK_TRAP, text);
     return -1;
+  }
+  if (ci->builtin == SIM_BUILTIN_MALLOC) {
+    uint64_t r = sim_heap_malloc(b->dev, arg[0]);
+    if (r && b->race)
+      sim_race_global_forget(b, r, arg[0]);   /* a block another thread freed: a new life */
+    if (ci->nout)
+      memcpy(fr + p->copies[ci->first_out].src, &r, 8);
+    return 0;
+  }
+  if (ci->builtin == SIM_BUILTIN_FREE) {
+    if (sim_heap_free(b->dev, arg[0])) {
+      char text[160];
+      snprintf(text, sizeof text, "free() of 0x%" PRIx64 ", which is not a block malloc "
+               "returned (or it was freed already)", arg[0]);
+      sim_fault_other(b, w, pc, l, SIM_FK_TRAP, text);
+      return -1;
+    }
+    return 0;
   }
   /* vprintf: returns the number of arguments, -1 for a null format (as CUDA's printf) */
   char fmt[MAX_STRING];

@@ -135,6 +135,14 @@ static uint8_t *mem_at(struct sim_block *b, struct sim_warp *w, uint32_t pc, uns
       sim_fault_mem(b, w, pc, l, SIM_FK_READ_ONLY, real, acc, addr, size);
       return NULL;
     }
+    if (al->heap) {                  /* block by block, and never cached: the fast paths of
+                                        ld/st check the cached allocation alone */
+      if (sim_heap_check(b->dev, a, size)) {
+        sim_fault_mem(b, w, pc, l, SIM_FK_OUT_OF_BOUNDS, real, acc, addr, size);
+        return NULL;
+      }
+      return al->data + (a - al->base);
+    }
     b->alloc_cache[pc] = al;
     return al->data + (a - al->base);
   }

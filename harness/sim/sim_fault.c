@@ -176,7 +176,12 @@ void sim_fault_mem(struct sim_block *b, struct sim_warp *w, uint32_t pc, unsigne
          nearest allocation says nothing about it */
       uint64_t dist = addr >= a->base + a->size ? addr - (a->base + a->size) + 1 : a->base - addr;
       int wild = dist >= WILD_DISTANCE && dist > a->size;
-      if (kind == SIM_FK_OUT_OF_BOUNDS && wild)
+      if (kind == SIM_FK_OUT_OF_BOUNDS && a->heap && addr - a->base < a->size) {
+        char where[200];
+        sim_heap_describe(b->dev, addr, size, where, sizeof where);
+        snprintf(extra, sizeof extra, ": access to 0x%" PRIx64 " is out of bounds, %s", addr,
+                 where);
+      } else if (kind == SIM_FK_OUT_OF_BOUNDS && wild)
         snprintf(extra, sizeof extra, ": access to 0x%" PRIx64 " is out of bounds, in no "
                  "allocation (a wild pointer: no buffer, argument or __constant__ variable lies "
                  "within %u MiB)", addr, WILD_DISTANCE >> 20);

@@ -29,6 +29,8 @@ struct sim_alloc {
   uint64_t base, size;
   uint8_t *data;
   int read_only;
+  int heap;                      /* the device heap: accesses are checked block by block
+                                    (sim_heap_check), never cached per instruction */
   char name[64];
 };
 
@@ -45,6 +47,9 @@ struct sim_device {
   uint32_t nmods;
   struct sim_tex *texs;          /* texture and surface objects (sim_tex.c): handle i + 1 */
   uint32_t ntexs, cap_texs;
+  struct sim_heap *heap;         /* in-kernel malloc's heap (sim_heap.c), or NULL until a
+                                    kernel that calls malloc or free is linked */
+  uint64_t heap_limit;           /* its size when made; 0: SIM_HEAP_DEFAULT */
 };
 
 /* Device allocation holding [addr, addr+size), or NULL. */
@@ -55,14 +60,35 @@ const struct sim_alloc *sim_mem_nearest(const struct sim_device *d, uint64_t add
 enum sim_status sim_mem_alloc(struct sim_device *d, uint64_t size, const char *name,
                               int read_only, uint64_t *addr);
 
+/* ---- the device heap (sim_heap.c) ---- */
+/* Make d's heap if it has none yet: SIM_OK, or SIM_ERR_NOMEM. */
+enum sim_status sim_heap_ready(struct sim_device *d);
+/* Free d's heap and its bookkeeping (sim_device_free). */
+void sim_heap_free_all(struct sim_device *d);
+/* Device malloc: the address of a new block of size bytes, 16-byte aligned, or 0 when the
+   heap has no room (or was never made). Thread-safe. */
+uint64_t sim_heap_malloc(struct sim_device *d, uint64_t size);
+/* Device free: 0, or -1 when addr is not a live block's start (0 is: free(NULL) does
+   nothing). Thread-safe. */
+int sim_heap_free(struct sim_device *d, uint64_t addr);
+/* An access of size bytes at addr in the heap's allocation: 0 when it lies in one live
+   block, else -1. */
+int sim_heap_check(const struct sim_device *d, uint64_t addr, uint32_t size);
+/* Where an access the check refused lies, for the fault report: past the end of which block,
+   or in memory no block holds. */
+void sim_heap_describe(const struct sim_device *d, uint64_t addr, uint32_t size, char *buf,
+                       size_t n);
+
 /* ---- a linked program ---- */
 struct sim_copy { uint32_t dst, src, size; };   /* param-frame offsets */
-enum sim_builtin { SIM_BUILTIN_NONE = 0, SIM_BUILTIN_VPRINTF, SIM_BUILTIN_ASSERTFAIL };
+enum sim_builtin { SIM_BUILTIN_NONE = 0, SIM_BUILTIN_VPRINTF, SIM_BUILTIN_ASSERTFAIL,
+                   SIM_BUILTIN_MALLOC, SIM_BUILTIN_FREE };
 
 struct sim_callinfo {
   uint32_t target;               /* code index of the callee's first instruction */
   uint32_t builtin;              /* enum sim_builtin: a CUDA runtime function the emulator
-                                    provides itself (printf, assert) */
+                                    provides itself (printf, assert,
+                                    malloc, free) */
   uint32_t first_in, nin;        /* copies caller args -> callee params (into prog->copies) */
   uint32_t first_out, nout;      /* copies callee return -> caller retval */
   uint32_t first_alt;            /* an indirect call (target SIM_NO_TARGET): the call through
@@ -466,6 +492,9 @@ int sim_race_shared_stores(struct sim_block *b, struct sim_warp *w, uint32_t pc,
 int sim_race_global_stores(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t e,
                            const uint64_t *addr, uint32_t size, uint8_t *host,
                            uint64_t host_base, const uint64_t *val);
+/* Forget the block's writes to [addr, addr + size): the memory was freed and malloc handed
+   it out again, so what threads wrote there before is no hazard for what comes now. */
+void sim_race_global_forget(struct sim_block *b, uint64_t addr, uint64_t size);
 /* A global read at addr may need sim_race_global: the block has written words near it. */
 static inline int sim_race_global_read(const struct sim_block *b, uint64_t addr)
 {

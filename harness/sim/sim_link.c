@@ -116,6 +116,10 @@ static enum sim_builtin builtin_of(const char *name)
     return SIM_BUILTIN_VPRINTF;
   if (!strcmp(name, "__assertfail"))
     return SIM_BUILTIN_ASSERTFAIL;
+  if (!strcmp(name, "malloc"))
+    return SIM_BUILTIN_MALLOC;
+  if (!strcmp(name, "free"))
+    return SIM_BUILTIN_FREE;
   return SIM_BUILTIN_NONE;
 }
 
@@ -128,7 +132,7 @@ static enum sim_status reach_funcs(struct linker *L, uint32_t f)
   const struct ptx_func *fn = &L->m->funcs[f];
   if ((fn->is_extern || (!fn->ninst && !fn->is_entry)) && !builtin_of(fn->name)) {
     snprintf(L->err, L->errlen, "function %s is declared but has no body in this module (the "
-             "emulator provides printf and assert; other device-runtime functions are not "
+             "emulator provides printf, assert, malloc and free; other device-runtime functions are not "
              "supported)", fn->name);
     return SIM_ERR_UNSUPPORTED;
   }
@@ -612,6 +616,9 @@ enum sim_status sim_link(struct sim_device *d, const struct ptx_module *m, int f
     st = rewrite(&L);
   if (st == SIM_OK)
     st = link_calls(&L);
+  for (uint32_t c = 0; st == SIM_OK && c < p->ncalls_all; c++)
+    if (p->calls[c].builtin == SIM_BUILTIN_MALLOC || p->calls[c].builtin == SIM_BUILTIN_FREE)
+      st = sim_heap_ready(d);                  /* made once, at the first such kernel */
   if (st == SIM_OK)
     p->zero = sim_warp_zero_plan(p);  /* NULL (zero them all) when memory ran out */
 out:

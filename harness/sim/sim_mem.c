@@ -33,6 +33,7 @@ void sim_device_free(struct sim_device *d)
     free(d->mods[i].addr);
   free(d->mods);
   free(d->texs);
+  sim_heap_free_all(d);
   free(d);
 }
 
@@ -56,6 +57,7 @@ enum sim_status sim_mem_alloc(struct sim_device *d, uint64_t size, const char *n
   a->size = size;
   a->data = data;
   a->read_only = read_only;
+  a->heap = 0;
   snprintf(a->name, sizeof a->name, "%s", name ? name : "allocation");
   d->next_base += (n + ALLOC_ALIGN - 1) / ALLOC_ALIGN * ALLOC_ALIGN + ALLOC_GAP;
   *addr = a->base;
@@ -71,6 +73,8 @@ enum sim_status sim_free(struct sim_device *d, uint64_t addr)
 {
   for (uint32_t i = 0; i < d->nallocs; i++)
     if (d->allocs[i].base == addr) {
+      if (d->allocs[i].heap)
+        return SIM_ERR_BADARG;                  /* the device heap lives as long as d */
       free(d->allocs[i].data);
       memmove(&d->allocs[i], &d->allocs[i + 1], (d->nallocs - i - 1) * sizeof *d->allocs);
       d->nallocs--;

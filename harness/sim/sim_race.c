@@ -650,6 +650,35 @@ int sim_race_global_stores(struct sim_block *b, struct sim_warp *w, uint32_t pc,
   return 0;
 }
 
+void sim_race_global_forget(struct sim_block *b, uint64_t addr, uint64_t size)
+{
+  struct sim_race *r = b->race;
+  if (!r || !r->g || !b->race_gused || !size || addr + size <= b->race_glo ||
+      addr > b->race_glo + b->race_gspan)
+    return;
+  uint64_t first = addr >> 2, last = (addr + size - 1) >> 2;
+  const uint32_t base = b->race_base, mask = r->gslots - 1;
+  if (last - first >= r->gslots) {             /* a large block: look at every slot */
+    for (uint32_t i = 0; i < r->gslots; i++) {
+      struct gword *g = &r->g[i];           /* words by their low 32 bits: the heap's span
+                                               is far below 2^32 words */
+      if (g->base == base && g->word - (uint32_t)first <= (uint32_t)(last - first))
+        g->ep = 0;
+    }
+    return;
+  }
+  for (uint64_t word = first; word <= last; word++) {
+    uint32_t i = (uint32_t)((word * 0x9E3779B97F4A7C15ull) >> r->gshift) & mask;
+    struct gword *g = &r->g[i];
+    while (g->base == base && g->word != (uint32_t)word) {
+      i = (i + 1) & mask;
+      g = &r->g[i];
+    }
+    if (g->base == base)
+      g->ep = 0;                               /* an epoch no access has: an old write */
+  }
+}
+
 /* ---- masks ---- */
 
 /* The membermask operand of a .sync collective or bar.warp.sync, or -1 when it has none. */

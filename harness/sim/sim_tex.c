@@ -8,7 +8,15 @@
  *   txq.width.b32 d, [handle];
  *   suld.b.2d.v4.b32.trap {..}, [handle, {xbytes, y}];         surf2Dread
  *   sust.b.2d.b32.trap [handle, {xbytes, y}], {s};             surf2Dwrite
+ *   tex.level.2d.v4.f32.f32 {..}, [handle, {x, y}], lod;     tex2DLod<float4>(t, x, y, lod)
+ *   tex.grad.2d.v4.f32.f32 {..}, [handle, {x, y}], {dx..}, {dy..};   tex2DGrad
  * The handle is the object's index in the device's table plus one (sim_tex_create).
+ *
+ * A texture here has one level: it is made over a CUDA array or linear memory, never a
+ * mipmapped array, and the GPU samples such a texture at level 0 whatever level of detail
+ * tex.level asks for or tex.grad's gradients give (the programming guide: tex2DLod fetches
+ * "from the CUDA array" at that level; the GPU proof's tex2d_lod and tex2d_grad cases). So
+ * .level and .grad sample as plain tex does, and their extra operands are not read.
  *
  * Sampling follows the CUDA programming guide's Texture Fetching appendix: with normalised
  * coordinates x is first scaled by the size; point filtering reads texel floor(x); linear

@@ -792,11 +792,11 @@ START_TEST(refused_kernel_leaves_the_others)
   int32_t *got = e2e_read(pout, 40 * 4);
   for (int i = 0; i < 40; i++)
     ck_assert_int_eq(got[i], 3 * i + 1);
-  r = e2e_emu(k, "--kernel", "fetch", "--grid", "1", "--block", "32", A, "u64:0", A,
-              "i32buf:8:zero", A, "i32:8", NULL);
-  e2e_expect_error(r, 2, "kernel 'fetch'", "tex.level.1d", NULL);
-  ck_assert_msg(e2e_mentions_line(r->err, "two_kernels.cu", e2e_marker_line(k, "TEX-HERE")),
-                "the refusal does not name the texture fetch's line: %s", r->err);
+  r = e2e_emu(k, "--kernel", "counter", "--grid", "1", "--block", "32", A, "i32buf:8:zero", A,
+              "i32:8", NULL);
+  e2e_expect_error(r, 2, "kernel 'counter'", "%pm0", NULL);
+  ck_assert_msg(e2e_mentions_line(r->err, "two_kernels.cu", e2e_marker_line(k, "PM-HERE")),
+                "the refusal does not name the counter read's line: %s", r->err);
   /* virtual calls, once refused, run: Tri's area on odd lanes, Shape's on even ones */
   r = e2e_emu(k, "--kernel", "shapes", "--grid", "1", "--block", "32", A, "i32buf:8:zero", A,
               "i32:8", "--dump", dump_arg(0, pout), "--json", NULL);

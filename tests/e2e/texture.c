@@ -272,6 +272,50 @@ START_TEST(cube_maps)
 }
 END_TEST
 
+/* tex2DLod, tex2DGrad, tex1DLod and tex3DGrad (tex.level, tex.grad) on textures of one level
+   sample level 0, whatever level of detail each thread asks for: the same bytes as tex2D,
+   tex1D and tex3D at the same coordinates (linear filtering and wrap, so that every sample is
+   a blend) */
+START_TEST(level_and_gradient_sample_the_one_level)
+{
+  const char *ptx = texture_ptx(), *lod = e2e_kernel("tex_lod.cu");
+  const char *plain = e2e_tmp("plain.bin"), *got = e2e_tmp("lod.bin");
+  const char *t2 = "tex2d:8x4:f32x4:iota:filter=linear,norm=1,addr=wrap";
+  const char *const steps[] = {A, "f32:-0.5", A, "f32:0.1875", A, "f32:-0.25", A, "f32:0.375"};
+  struct e2e_run *r = e2e_emu(ptx, "--kernel", "tex2d_f4", "--grid", "1", "--block", "16,8", A, t2, A,
+                              "f32buf:512:zero", steps[0], steps[1], steps[2], steps[3], steps[4], steps[5],
+                              steps[6], steps[7], "--dump", dump(1, plain), "--json", NULL);
+  e2e_expect_ok(r);
+  const float *want = e2e_read(plain, 512 * 4);
+  ck_assert_float_ne(want[17], want[18]);               /* samples that tell places apart */
+  const char *const kernels[] = {"tex2d_lod_f4", "tex2d_grad_f4"}, *const extra[] = {"f32:1.5", "f32:0.7"};
+  for (int k = 0; k < 2; k++) {
+    r = e2e_emu(lod, "--kernel", kernels[k], "--grid", "1", "--block", "16,8", A, t2, A, "f32buf:512:zero",
+                steps[0], steps[1], steps[2], steps[3], steps[4], steps[5], steps[6], steps[7], A, extra[k],
+                "--dump", dump(1, got), "--json", NULL);
+    e2e_expect_ok(r);
+    ck_assert_int_eq(e2e_jint(r, "metrics/smsp__inst_executed_op_texture.sum/value"), 4);
+    ck_assert_msg(memcmp(e2e_read(got, 512 * 4), want, 512 * 4) == 0, "%s differs from tex2d", kernels[k]);
+  }
+  const char *t1 = "tex1d:16:f32:iota:res=array,filter=linear,norm=1,addr=wrap";
+  r = e2e_emu(ptx, "--kernel", "tex1d_f1", "--grid", "1", "--block", "64", A, t1, A, "f32buf:64:zero", A,
+              "f32:-0.7", A, "f32:0.049", "--dump", dump(1, plain), "--json", NULL);
+  e2e_expect_ok(r);
+  r = e2e_emu(lod, "--kernel", "tex1d_lod_f1", "--grid", "1", "--block", "64", A, t1, A, "f32buf:64:zero", A,
+              "f32:-0.7", A, "f32:0.049", A, "f32:0.25", "--dump", dump(1, got), "--json", NULL);
+  e2e_expect_ok(r);
+  ck_assert(memcmp(e2e_read(got, 256), e2e_read(plain, 256), 256) == 0);
+  const char *t3 = "tex3d:4x4x4:f32:iota:filter=linear";
+  r = e2e_emu(ptx, "--kernel", "tex3d_f1", "--grid", "1", "--block", "8,8", A, t3, A, "f32buf:64:zero", A,
+              "f32:-0.3", A, "f32:0.55", A, "f32:1.3", "--dump", dump(1, plain), "--json", NULL);
+  e2e_expect_ok(r);
+  r = e2e_emu(lod, "--kernel", "tex3d_grad_f1", "--grid", "1", "--block", "8,8", A, t3, A, "f32buf:64:zero",
+              A, "f32:-0.3", A, "f32:0.55", A, "f32:1.3", "--dump", dump(1, got), "--json", NULL);
+  e2e_expect_ok(r);
+  ck_assert(memcmp(e2e_read(got, 256), e2e_read(plain, 256), 256) == 0);
+}
+END_TEST
+
 void e2e_add_texture_tests(Suite *s)
 {
   TCase *tc = tcase_create("texture");
@@ -287,6 +331,7 @@ void e2e_add_texture_tests(Suite *s)
     tcase_add_test(tc, surfaces_read_and_write);
     tcase_add_test(tc, volumes_layers_and_read_modes);
     tcase_add_test(tc, cube_maps);
+    tcase_add_test(tc, level_and_gradient_sample_the_one_level);
   }
   suite_add_tcase(s, tc);
 }

@@ -279,6 +279,16 @@ pcase tex3d_linear_i8norm $T tex3d_f1 1 8,8 "1:f32:exact" $(targs tex3d:4x4x4:i8
 pcase tex2d_layered $T tex2dlayered_f1 1 8,8 "1:f32:exact" $(targs tex2dlayered:4x4x3:f32:iota:filter=linear f32buf:64:zero f32:-0.3 f32:0.55 i32:2)
 pcase texcube $T texcube_f1 1 4,4 "1:f32:exact" $(targs texcube:4:f32:iota f32buf:16:zero f32:-0.9 f32:0.55 f32:-0.8 f32:0.6)
 pcase texcube_layered $T texcubelayered_f1 1 4,4 "1:f32:exact" $(targs texcubelayered:4x3:f32:iota f32buf:16:zero f32:-0.9 f32:0.55 f32:-0.8 f32:0.6 i32:2)
+# tex.level and tex.grad (tex_lod.cu: tex2DLod, tex2DGrad, tex1DLod, tex3DGrad) on textures of
+# one level (CUDA arrays, not mipmapped arrays): the GPU samples level 0 whatever the level of
+# detail, so each must also equal the plain case above with the same texture and steps
+# (tex2d_linear_wrap_norm's texture here, with S8; tex1d_linear_wrap; tex3d_linear)
+TL=tex_lod.cu
+pcase tex2d_lod $TL tex2d_lod_f4 1 16,8 "1:f32:exact" $(targs tex2d:8x4:f32x4:iota:filter=linear,norm=1,addr=wrap f32buf:512:zero $S8 f32:1.5)
+pcase tex2d_lod_plain $T tex2d_f4 1 16,8 "1:f32:exact" $(targs tex2d:8x4:f32x4:iota:filter=linear,norm=1,addr=wrap f32buf:512:zero $S8)
+pcase tex2d_grad $TL tex2d_grad_f4 1 16,8 "1:f32:exact" $(targs tex2d:8x4:f32x4:iota:filter=linear,norm=1,addr=wrap f32buf:512:zero $S8 f32:0.7)
+pcase tex1d_lod $TL tex1d_lod_f1 1 64 "1:f32:exact" $(targs tex1d:16:f32:iota:res=array,filter=linear,norm=1,addr=wrap f32buf:64:zero f32:-0.7 f32:0.049 f32:0.25)
+pcase tex3d_grad $TL tex3d_grad_f1 1 8,8 "1:f32:exact" $(targs tex3d:4x4x4:f32:iota:filter=linear f32buf:64:zero f32:-0.3 f32:0.55 f32:1.3)
 pcase surfcube $T surfcube_copy 1 4,4,6 "1:f32:exact" $(targs surfcube:4:f32:rand:90 surfcube:4:f32:zero)
 pcase surf2d_f32 $T surf_scale 1 8,4 "1:f32:exact" $(targs surf2d:6x3:f32:rand:98 surf2d:6x3:f32:zero i32:6 i32:3)
 pcase surf2d_u8x4 $T surf_u8x4 1 8,4 "1:u8:exact" $(targs surf2d:7x3:u8x4:rand:99 surf2d:7x3:u8x4:zero i32:7 i32:3)
@@ -293,6 +303,12 @@ pcase virtual_destructor virtual.cu virtual_destructor_and_constant_table 1 128 
 pcase big_param args.cu big_param 32 256 "1:i32:exact" \
   $A "bytes:$(python3 -c 'import struct; print(struct.pack("<8000i", *range(8000)).hex())')" \
   $A i32buf:8000:zero
+# in-kernel malloc/free and new/delete (heap.cu): per-thread blocks written and summed, the
+# 8 MiB default heap refusing 16 MiB (NULL, handled) and giving 1 MiB
+pcase heap_per_thread heap.cu heap_per_thread 4 256 "0:i32:exact" $A i32buf:1024:zero $A i32:10
+pcase heap_new_delete heap.cu heap_new_delete 4 256 "0:i32:exact" $A i32buf:1024:zero $A i32:7
+pcase heap_exhaust heap.cu heap_exhaust 1 32 "0:i32:exact" $A i32buf:3:zero $A u64:16777216 $A u64:1048576
+pcase heap_small heap.cu heap_exhaust 1 32 "0:i32:exact" --heap 1048576 $A i32buf:3:zero $A u64:2097152 $A u64:262144
 
 {
   echo "warplab emulator vs $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | head -1)"

@@ -95,6 +95,101 @@ START_TEST(test_store_ok)
 END_TEST
 
 /* a pointer far from every allocation is "in no allocation", not N bytes from the nearest */
+/* The device heap's allocator (sim_heap.c): its size is set before it is made and not after;
+   blocks are 16-byte aligned and distinct, malloc returns 0 when no range fits, the ranges
+   freed in any order merge again into one, free refuses what malloc did not return, and the
+   access check holds an access to its block. */
+START_TEST(test_heap_allocator)
+{
+  struct sim_device *d = sim_device_new();
+  ck_assert_ptr_nonnull(d);
+  ck_assert_int_eq(sim_set_heap_size(d, 0), SIM_ERR_BADARG);
+  ck_assert_int_eq(sim_set_heap_size(d, SIM_HEAP_MAX + 1), SIM_ERR_BADARG);
+  ck_assert_int_eq(sim_set_heap_size(d, 4096), SIM_OK);
+  ck_assert_uint_eq(sim_heap_malloc(d, 16), 0);            /* not made yet */
+  ck_assert_int_eq(sim_heap_ready(d), SIM_OK);
+  ck_assert_int_eq(sim_set_heap_size(d, 8192), SIM_ERR_BADARG);
+  uint64_t p[16];
+  for (int i = 0; i < 16; i++) {
+    p[i] = sim_heap_malloc(d, 250);                        /* 256 bytes each: the heap full */
+    ck_assert_uint_ne(p[i], 0);
+    ck_assert_uint_eq(p[i] % 16, 0);
+    for (int j = 0; j < i; j++)
+      ck_assert_uint_ne(p[i], p[j]);
+  }
+  ck_assert_uint_eq(sim_heap_malloc(d, 1), 0);
+  ck_assert_int_eq(sim_heap_check(d, p[3], 4), 0);
+  ck_assert_int_eq(sim_heap_check(d, p[3] + 246, 4), 0);
+  ck_assert_int_eq(sim_heap_check(d, p[3] + 248, 4), -1);  /* past the 250 bytes asked for */
+  ck_assert_int_eq(sim_heap_free(d, p[3] + 16), -1);       /* not a block's start */
+  ck_assert_int_eq(sim_heap_free(d, 0), 0);                /* free(NULL) */
+  const int order[16] = {5, 0, 15, 9, 3, 12, 1, 7, 14, 2, 10, 6, 13, 4, 11, 8};
+  for (int i = 0; i < 16; i++)
+    ck_assert_int_eq(sim_heap_free(d, p[order[i]]), 0);
+  ck_assert_int_eq(sim_heap_free(d, p[5]), -1);            /* freed twice */
+  ck_assert_int_eq(sim_heap_check(d, p[3], 4), -1);        /* freed: no access */
+  uint64_t all = sim_heap_malloc(d, 4096);                 /* the ranges merged into one */
+  ck_assert_uint_ne(all, 0);
+  ck_assert_int_eq(sim_heap_check(d, all + 4092, 4), 0);
+  ck_assert_int_eq(sim_free(d, all), SIM_ERR_BADARG);      /* the host cannot free the heap */
+  sim_device_free(d);
+}
+END_TEST
+
+/* malloc and free as a kernel calls them: a block one launch mallocs lives on to the next,
+   which reads what the first wrote and frees it; a third launch's free of it is a fault */
+static const char *k_heap =
+  HDR
+  ".extern .func (.param .b64 func_retval0) malloc(.param .b64 malloc_param_0);\n"
+  ".extern .func free(.param .b64 free_param_0);\n"
+  ".visible .entry mk(.param .u64 slot)\n"
+  "{\n"
+  "  .reg .b32 %r<2>;\n  .reg .b64 %rd<4>;\n"
+  "  ld.param.u64 %rd1, [slot];\n"
+  "  {\n  .param .b64 param0;\n  st.param.b64 [param0], 40;\n  .param .b64 retval0;\n"
+  "  call.uni (retval0), malloc, (param0);\n  ld.param.b64 %rd2, [retval0];\n  }\n"
+  "  mov.u32 %r1, 77;\n"
+  "  st.u32 [%rd2+36], %r1;\n"
+  "  st.u64 [%rd1], %rd2;\n"
+  "  ret;\n"
+  "}\n"
+  ".visible .entry use(.param .u64 slot, .param .u64 out)\n"
+  "{\n"
+  "  .reg .b32 %r<2>;\n  .reg .b64 %rd<4>;\n"
+  "  ld.param.u64 %rd1, [slot];\n"
+  "  ld.param.u64 %rd3, [out];\n"
+  "  ld.u64 %rd2, [%rd1];\n"
+  "  ld.u32 %r1, [%rd2+36];\n"
+  "  st.u32 [%rd3], %r1;\n"
+  "  {\n  .param .b64 param0;\n  st.param.b64 [param0], %rd2;\n"
+  "  call.uni free, (param0);\n  }\n"
+  "  ret;\n"
+  "}\n";
+
+START_TEST(test_heap_across_launches)
+{
+  struct fx f;
+  load(&f, k_heap);
+  uint64_t slot = buffer(&f, 8, "slot"), out = buffer(&f, 4, "out");
+  ck_assert_int_eq(launch(&f, "mk", 1, 1, &slot, 1, SIM_SCHED_ITS, 1, 0), SIM_OK);
+  ck_assert_int_eq(f.r.outcome, SIM_RAN_OK);
+  uint64_t pp[2] = {slot, out}, blk;
+  ck_assert_int_eq(sim_read(f.d, slot, &blk, 8), SIM_OK);
+  ck_assert_uint_ne(blk, 0);
+  ck_assert_int_eq(launch(&f, "use", 1, 1, pp, 2, SIM_SCHED_ITS, 1, 0), SIM_OK);
+  ck_assert_int_eq(f.r.outcome, SIM_RAN_OK);
+  uint32_t v = 0;
+  ck_assert_int_eq(sim_read(f.d, out, &v, 4), SIM_OK);
+  ck_assert_uint_eq(v, 77);
+  ck_assert_int_eq(launch(&f, "use", 1, 1, pp, 2, SIM_SCHED_ITS, 1, 0), SIM_OK);
+  ck_assert_int_eq(f.r.outcome, SIM_FAULT);                /* the block is freed: its read */
+  ck_assert_int_eq(f.r.fault.kind, SIM_FK_OUT_OF_BOUNDS);
+  ck_assert_msg(strstr(f.r.fault.message, "in no block malloc holds") != NULL, "%s",
+                f.r.fault.message);
+  done(&f);
+}
+END_TEST
+
 START_TEST(test_wild_pointer_report)
 {
   struct fx f;
@@ -1540,6 +1635,8 @@ Suite *suite_sim(void)
   tcase_add_test(t, test_cooperative_grid_too_large);
   tcase_add_test(t, test_cluster_dsmem_and_barrier);
   tcase_add_test(t, test_launch_cluster_past_portable_refused);
+  tcase_add_test(t, test_heap_allocator);
+  tcase_add_test(t, test_heap_across_launches);
   suite_add_tcase(s, t);
   return s;
 }

@@ -1,9 +1,10 @@
 // two_kernels.cu: one module, two kernels the emulator runs and one it refuses (end-to-end
-// suite, per-kernel refusal). `fetch` reads a mipmap level of a texture object (tex.level),
-// which warplab does not model (plain fetches it runs); `shapes` calls virtual functions (a
-// table of function addresses in a global initialiser, an indirect call), refused until
-// warplab ran them. `scale` and `shapes` must
-// run, and launching `fetch` must name it, what it uses and its line (the marker comment).
+// suite, per-kernel refusal). `counter` reads a performance-monitor counter (%pm0), which
+// warplab does not model (it once read a mipmap level with tex.level, refused until warplab's
+// one-level textures ran it); `shapes` calls virtual functions (a table of function
+// addresses in a global initialiser, an indirect call), refused until warplab ran them.
+// `scale` and `shapes` must run, and launching `counter` must name it, what it uses and its
+// line (the marker comment).
 
 extern "C" __global__ void scale(const int *in, int *out, int k, int n)
 {
@@ -12,11 +13,13 @@ extern "C" __global__ void scale(const int *in, int *out, int k, int n)
         out[i] = in[i] * k + 1;
 }
 
-extern "C" __global__ void fetch(cudaTextureObject_t tex, int *out, int n)
+extern "C" __global__ void counter(int *out, int n)
 {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
+    unsigned c;
+    asm volatile("mov.u32 %0, %%pm0;" : "=r"(c)); // PM-HERE
     if (i < n)
-        out[i] = tex1DLod<int>(tex, (float)i, 0.0f); // TEX-HERE
+        out[i] = (int)c;
 }
 
 struct Shape {

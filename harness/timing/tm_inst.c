@@ -48,6 +48,13 @@ void tm_costs_init(struct tm_costs *c, const struct occ_profile *p, uint32_t W)
      32 bytes (what profiles without the keys were calibrated with) */
   c->dram_access = p->dram_access_bytes > 32 ? (uint32_t)p->dram_access_bytes : 32;
   c->l2_partial_store = p->l2_partial_store_bytes > 0 ? p->l2_partial_store_bytes : 32;
+  /* an L1 that moves whole lines (transaction_bytes above the sector: Fermi's L1-cached
+     loads, 128 bytes); otherwise the sectors asked for, what sm_70+ profiles were
+     calibrated with */
+  uint32_t sector = p->sector_bytes > 0 ? (uint32_t)p->sector_bytes : 32;
+  c->l1_fill = p->transaction_bytes > (int)sector && p->transaction_bytes <= 128
+               ? (uint32_t)p->transaction_bytes : 32;
+  c->l1_miss_lines = p->l1_miss_lines > 0 ? (uint32_t)p->l1_miss_lines : 0;
   c->hoist_addr = p->hoist_load_address > 0;
 }
 

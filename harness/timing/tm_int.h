@@ -21,6 +21,10 @@ struct tm_costs {
   double block_dispatch;                                    /* GPU-wide, cycles per block */
   double atom_sector, atom_dup, atom_same_int, atom_same_float; /* the L2 atomic unit */
   uint32_t dram_access;     /* bytes DRAM moves at least per access: 32 (a sector) or 64 */
+  uint32_t l1_fill;         /* bytes a global load's L1 miss moves from the L2: 32 (the
+                               sectors asked for) or a whole line (Fermi's 128) */
+  uint32_t l1_miss_lines;   /* with whole-line fills: line misses an SM's L1 keeps in flight
+                               (0: no limit) */
   double l2_partial_store;  /* L2 bandwidth, in bytes, of a store's write of part of a sector */
   int hoist_addr;           /* a load's address arithmetic moves up with it (tm_sm.c) */
 };

@@ -78,6 +78,8 @@ struct sm {
   uint64_t *seen;                /* with a DRAM access granularity: lines this SM has loaded,
                                     direct-mapped (SEEN_LINES), line + 1 (0: none) */
   uint32_t nblocks;              /* recorded blocks */
+  double *miss;                  /* with line fills and l1_miss_lines: when each of the L1's
+                                    miss slots is free again (the line's data is back) */
 };
 
 
@@ -415,6 +417,24 @@ static int can_issue(struct sm *s, uint32_t slot, int64_t t, uint8_t *why, int64
   return 1;
 }
 
+/* A line miss of the L1 waits for one of its l1_miss_lines miss slots (Fermi's L1 keeps
+   only so many line misses in flight): *t becomes the cycle the line can be asked for (the
+   earliest a slot frees), and the slot is returned for the caller to mark busy until the
+   line's data is back; NULL when the profile sets no limit. */
+static double *miss_slot(struct sm *s, double *t)
+{
+  if (!s->miss)
+    return NULL;
+  uint32_t best = 0;
+  for (uint32_t k = 1; k < s->in->costs.l1_miss_lines; k++)
+    if (s->miss[k] < s->miss[best])
+      best = k;
+  if (s->miss[best] > *t)
+    *t = s->miss[best];
+  s->miss[best] = *t;
+  return &s->miss[best];
+}
+
 /* When the sectors of a global or local access are back (loads), or gone (stores). */
 static double global_access(struct sm *s, const struct sim_tev *e, const struct sim_tblock *tb,
                             double t, int cls, struct tm_sm_out *out)
@@ -435,10 +455,20 @@ static double global_access(struct sm *s, const struct sim_tev *e, const struct 
   int local = e->space == PTX_SP_LOCAL;
   uint32_t lane_bytes = s->ops[e->inst].st_bytes;
   int partial = lane_bytes && (uint64_t)e->lanes * lane_bytes < 32ull * e->n;
+  /* an L1 that moves whole lines (l1_fill above a sector: Fermi): the L2 sends the line
+     once for the request's misses in it, and the sectors nobody asked for come in too */
+  uint64_t fill = UINT64_MAX, fill_sec = 0, per_fill = c->l1_fill / 32;
+  double fill_t = 0, fill_r = 0, fill_at = t0, *slot = NULL;
   for (uint32_t i = 0; i < e->n; i++) {
     uint64_t sec = tb->sec[e->first + i];
     double r;
     if (cls == TM_C_LOAD) {
+      if (per_fill > 1 && sec / per_fill != fill && fill != UINT64_MAX) {
+        tm_cache_fill(&s->l1, fill_sec, c->l1_fill, fill_r);
+        if (slot)
+          *slot = fill_r;
+        fill = UINT64_MAX;
+      }
       if (tm_cache_access(&s->l1, sec, 1)) {
         out->l1_hits++;
         double there = tm_cache_ready_at(&s->l1, sec);    /* a miss of another load's, on
@@ -446,7 +476,20 @@ static double global_access(struct sm *s, const struct sim_tev *e, const struct 
         r = t0 + c->l1 > there ? t0 + c->l1 : there;
       } else {
         out->l1_misses++;
-        double l2t = tm_serve(&s->l2bw, t0, 32);
+        double l2t;
+        if (per_fill <= 1) {
+          l2t = tm_serve(&s->l2bw, t0, 32);
+        } else {
+          if (fill == UINT64_MAX) {
+            fill = sec / per_fill;
+            fill_sec = sec;
+            fill_at = t0;
+            slot = miss_slot(s, &fill_at);
+            fill_t = tm_serve(&s->l2bw, t0, c->l1_fill);
+            fill_r = 0;
+          }
+          l2t = fill_t;
+        }
         if (tm_cache_access(&s->l2, sec, 1)) {
           out->l2_hits++;
           double there = tm_cache_ready_at(&s->l2, sec);
@@ -467,6 +510,13 @@ static double global_access(struct sm *s, const struct sim_tev *e, const struct 
           tm_cache_set_ready(&s->l2, sec, r);
           if (bytes > 32)
             tm_cache_fill(&s->l2, sec, bytes, r);
+        }
+        /* a line that waited for a miss slot is asked for that much later (the servers
+           above took it in arrival order, so that they stay in time order) */
+        if (fill != UINT64_MAX) {
+          r += fill_at - t0;
+          if (r > fill_r)
+            fill_r = r;
         }
         tm_cache_set_ready(&s->l1, sec, r);
       }
@@ -511,6 +561,11 @@ static double global_access(struct sm *s, const struct sim_tev *e, const struct 
     }
     if (r > done)
       done = r;
+  }
+  if (fill != UINT64_MAX) {
+    tm_cache_fill(&s->l1, fill_sec, c->l1_fill, fill_r);
+    if (slot)
+      *slot = fill_r;
   }
   if (s->seen && cls == TM_C_LOAD)      /* marked after the request: its own sectors are
                                            not the "again" of each other */
@@ -698,11 +753,14 @@ int tm_sm_run(const struct tm_sm_in *in, const struct tm_op *ops, const struct s
   int64_t *slot_free = calloc(slots, sizeof *slot_free);
   uint8_t *why = calloc(s.nslots_w ? s.nslots_w : 1, 1);   /* each warp's state this cycle */
   s.atom = calloc(ATOM_LINES, sizeof *s.atom);
+  if (in->costs.l1_fill > 32 && in->costs.l1_miss_lines)
+    s.miss = calloc(in->costs.l1_miss_lines, sizeof *s.miss);
   if (in->costs.dram_access > 32)
     s.seen = calloc(SEEN_LINES, sizeof *s.seen);
   int rc = -1;
   if (!s.w || !s.b || !out->block_start || !out->block_end || !slot_free || !why || !s.atom ||
-      (in->costs.dram_access > 32 && !s.seen))
+      (in->costs.dram_access > 32 && !s.seen) ||
+      (in->costs.l1_fill > 32 && in->costs.l1_miss_lines && !s.miss))
     goto done;
   for (uint32_t k = 0; k < s.nslots_w; k++) {
     s.w[k].ready = calloc(in->nregs ? in->nregs : 1, sizeof *s.w[k].ready);
@@ -853,6 +911,7 @@ done:
   free(why);
   free(s.atom);
   free(s.seen);
+  free(s.miss);
   tm_cache_free(&s.l1);
   tm_cache_free(&s.l2);
   return rc;

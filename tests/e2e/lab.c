@@ -82,6 +82,82 @@ START_TEST(lab01_fermi_efficiency_is_q7)
 }
 END_TEST
 
+/* The 2010 table of handouts/01-matrix-add.md ("A lesson from 2010": the four classic block
+   shapes timed on a Tesla M2070), read from the handout: block label ("32x16") and time. */
+struct table_row { char label[16]; double ms; };
+
+static int read_2010_table(struct table_row *rows, int max)
+{
+  char *text = e2e_read_text("handouts/01-matrix-add.md");
+  ck_assert_ptr_nonnull(text);
+  char *sec = strstr(text, "## A lesson from 2010");
+  ck_assert_ptr_nonnull(sec);
+  char *end = strstr(sec + 3, "\n## ");
+  if (end)
+    *end = '\0';
+  int n = 0;
+  for (char *line = sec; line && n < max; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
+    int bx, by;
+    if (sscanf(line, "| %d x %d |", &bx, &by) != 2)
+      continue;
+    /* the time is the first cell that reads "N ms" (bold or not) */
+    char *cell = line;
+    double ms = -1;
+    while ((cell = strchr(cell + 1, '|')) && *(cell + 1) != '\n' && ms < 0) {
+      char *c = cell + 1;
+      while (*c == ' ' || *c == '*')
+        c++;
+      char unit[8] = "";
+      if (sscanf(c, "%lf %3s", &ms, unit) != 2 || strncmp(unit, "ms", 2))
+        ms = -1;
+    }
+    if (ms <= 0)
+      continue;
+    snprintf(rows[n].label, sizeof rows[n].label, "%dx%d", bx, by);
+    rows[n].ms = ms;
+    n++;
+  }
+  return n;
+}
+
+/* The Fermi profile reproduces the handout's 2010 table: the four shapes in the table's order
+   of time, 32 x 16 ahead of 16 x 16 by at least half the table's margin, and every shape's
+   time over the fastest one's within 20% of the table's ratio. (The emulator's size is 1024 x
+   512, the table's 16384 x 16384: ratios, not times.) */
+START_TEST(lab01_fermi_times_follow_2010)
+{
+  struct table_row t[8];
+  int n = read_2010_table(t, 8);
+  ck_assert_int_eq(n, 4);
+  struct e2e_run *r = e2e_warplab("run", "01", "--solution", "--backend", "emu", "--arch",
+                                  "fermi-m2070", "--json", "--results", e2e_tmp("results"),
+                                  (char *)NULL);
+  ck_assert_msg(r->status == 0, "%s exited %d\n%.3000s", r->cmd, r->status, r->err);
+  double m[8];
+  int best = 0;
+  for (int i = 0; i < n; i++) {
+    json_t *v = e2e_j(e2e_point(r, "block shapes", t[i].label), "metrics/gpu__time_duration.sum/value");
+    ck_assert_msg(json_is_number(v), "%s: no modelled time", t[i].label);
+    m[i] = json_number_value(v);
+    if (t[i].ms < t[best].ms)
+      best = i;
+  }
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < n; j++)
+      if (t[i].ms < t[j].ms)
+        ck_assert_msg(m[i] < m[j], "%s (%g ms in 2010) modelled %g ns, not ahead of %s (%g ms) "
+                      "at %g ns", t[i].label, t[i].ms, m[i], t[j].label, t[j].ms, m[j]);
+  for (int i = 0; i < n; i++) {
+    double want = t[i].ms / t[best].ms, got = m[i] / m[best];
+    ck_assert_msg(fabs(got - want) <= 0.2 * want, "%s: %.2f times %s's time, the 2010 table %.2f",
+                  t[i].label, got, t[best].label, want);
+    if (!strcmp(t[i].label, "16x16") && !strcmp(t[best].label, "32x16"))
+      ck_assert_msg(got >= 1 + (want - 1) / 2, "16x16: %.2f times 32x16's time, the 2010 table "
+                    "%.2f", got, want);
+  }
+}
+END_TEST
+
 START_TEST(lab01_starter_is_poisoned)
 {
   struct e2e_run *r = run_lab("labs/01-matrix-add/matrix_add.cu", NULL);
@@ -212,7 +288,7 @@ END_TEST
 void e2e_add_lab_tests(Suite *s)
 {
   if (!e2e_have_nvcc()) {
-    printf("e2e: nvcc not found: SKIPPING the 10 tests of the lab test case\n");
+    printf("e2e: nvcc not found: SKIPPING the 12 tests of the lab test case\n");
     return;
   }
   TCase *tc = tcase_create("lab");
@@ -221,6 +297,7 @@ void e2e_add_lab_tests(Suite *s)
   tcase_add_test(tc, lab01_solution_passes);
   tcase_add_test(tc, lab01_starter_is_poisoned);
   tcase_add_test(tc, lab01_fermi_efficiency_is_q7);
+  tcase_add_test(tc, lab01_fermi_times_follow_2010);
   tcase_add_test(tc, lab01_no_bounds_faults_at_its_line);
   tcase_add_test(tc, lab01_wrong_index_first_bad);
   tcase_add_test(tc, lab01_compile_error_line);

@@ -1501,6 +1501,52 @@ START_TEST(test_partial_store)
 }
 END_TEST
 
+/* Whole-line L1 fills (transaction_bytes above sector_bytes: Fermi). With the L2 at one byte
+   a cycle, a warp reading one word every 64 bytes (32 sectors in 16 lines) takes the L2 1024
+   cycles with sectors and 2048 with 128-byte lines, and moves the same DRAM bytes; a warp
+   reading 32 consecutive words (one whole line) takes the same either way; a profile whose
+   transaction is its sector (wave64: 64 and 64) moves sectors. */
+START_TEST(test_line_fill)
+{
+  struct occ_profile p = h200();
+  ck_assert_int_eq(p.transaction_bytes, p.sector_bytes);
+  p.l2_bandwidth_gbs = p.sm_clock_mhz / 1e3;              /* 1 byte a cycle */
+  double d32, d128, spread32, spread128, line32, line128;
+  spread32 = one_block_cycles_p(&p, granularity_ptx, "ld64", 32, &d32);
+  line32 = one_block_cycles_p(&p, granularity_ptx, "ld4", 32, NULL);
+  p.transaction_bytes = 128;
+  spread128 = one_block_cycles_p(&p, granularity_ptx, "ld64", 32, &d128);
+  line128 = one_block_cycles_p(&p, granularity_ptx, "ld4", 32, NULL);
+  ck_assert_msg(spread128 - spread32 >= 1000 && spread128 - spread32 <= 1030,
+                "16 lines: %.0f cycles with lines, %.0f with sectors", spread128, spread32);
+  ck_assert_double_eq(d128, d32);
+  ck_assert_double_eq(line128, line32);
+  p.sector_bytes = 128;                                    /* the transaction is the sector */
+  ck_assert_double_eq(one_block_cycles_p(&p, granularity_ptx, "ld64", 32, NULL), spread32);
+}
+END_TEST
+
+/* l1_miss_lines: with whole-line fills the L1 keeps that many line misses in flight. The
+   warp of ld64 misses 16 lines at once: with one slot they go to DRAM one after another,
+   16 latencies; with 16 slots or no limit, together. */
+START_TEST(test_l1_miss_lines)
+{
+  struct occ_profile p = h200();
+  p.transaction_bytes = 128;
+  double free_ = one_block_cycles_p(&p, granularity_ptx, "ld64", 32, NULL);
+  p.l1_miss_lines = 16;
+  double sixteen = one_block_cycles_p(&p, granularity_ptx, "ld64", 32, NULL);
+  p.l1_miss_lines = 1;
+  double one = one_block_cycles_p(&p, granularity_ptx, "ld64", 32, NULL);
+  ck_assert_double_eq(sixteen, free_);
+  ck_assert_msg(one >= 16.0 * p.dram_cycles && free_ < 2.0 * p.dram_cycles,
+                "one slot: %.0f cycles, no limit: %.0f (DRAM latency %d)", one, free_, p.dram_cycles);
+  p.transaction_bytes = 32;                                /* no line fills: no slots */
+  double sectors = one_block_cycles_p(&p, granularity_ptx, "ld64", 32, NULL);
+  ck_assert_double_lt(sectors, 2.0 * p.dram_cycles);
+}
+END_TEST
+
 /* Two warps read one sector at once: the first misses and goes to DRAM, the second finds
    the sector on its way and must wait for the same data, then runs 30 dependent adds on it.
    The block ends with the second warp: a DRAM latency and the 30 adds after the loads. */
@@ -1807,6 +1853,8 @@ Suite *suite_tm(void)
   tcase_add_test(tc, test_dram_granularity);
   tcase_add_test(tc, test_dram_pair_again);
   tcase_add_test(tc, test_partial_store);
+  tcase_add_test(tc, test_line_fill);
+  tcase_add_test(tc, test_l1_miss_lines);
   tcase_add_test(tc, test_sector_on_its_way);
   tcase_add_test(tc, test_dram_bound);
   tcase_add_test(tc, test_extrapolation);

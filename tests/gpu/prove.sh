@@ -308,7 +308,9 @@ pcase big_param args.cu big_param 32 256 "1:i32:exact" \
 pcase heap_per_thread heap.cu heap_per_thread 4 256 "0:i32:exact" $A i32buf:1024:zero $A i32:10
 pcase heap_new_delete heap.cu heap_new_delete 4 256 "0:i32:exact" $A i32buf:1024:zero $A i32:7
 pcase heap_exhaust heap.cu heap_exhaust 1 32 "0:i32:exact" $A i32buf:3:zero $A u64:16777216 $A u64:1048576
-pcase heap_small heap.cu heap_exhaust 1 32 "0:i32:exact" --heap 1048576 $A i32buf:3:zero $A u64:2097152 $A u64:262144
+# how much a heap of --heap BYTES holds is the allocator's own: on the H100 (2026-11-26) a
+# 1 MiB heap gave 2 MiB where the emulator's refuses it, so this case is compared, not required
+pcase heap_small heap.cu heap_exhaust 1 32 "0:i32:order" --heap 1048576 $A i32buf:3:zero $A u64:2097152 $A u64:262144
 
 {
   echo "warplab emulator vs $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | head -1)"

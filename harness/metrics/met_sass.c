@@ -216,7 +216,7 @@ static int loop_shares(const struct ptx_module *m, const struct sim_result *res,
     }
     uint32_t copies = 0;
     for (uint32_t v = 0; v < nver; v++)
-      if (2 * ver[v].covered >= body) {  /* the copies first; the others are checks */
+      if (2 * ver[v].covered > body) {   /* the copies first; the others are checks */
         struct version t = ver[copies];
         ver[copies++] = ver[v];
         ver[v] = t;

@@ -9,6 +9,7 @@
  */
 #include <check.h>
 #include <stdio.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -695,6 +696,191 @@ START_TEST(test_predicated_branch_body)
 }
 END_TEST
 
+/* A jump table names its targets: the blocks after a BRX are entered from it, not from the
+   block before (a switch's cases were counted 0 where that one did not run). */
+START_TEST(test_jump_table_targets)
+{
+  const char *t =
+    "//--------------------- .text.k --------------------------\n"
+    "k:\n"
+    "\t//## File \".nv_debug_ptx_txt\", line 7\n"
+    "        /*0000*/                   BRX R2 -0x10      (*\"BRANCH_TARGETS .L_x_1,.L_x_2\"*);\n"
+    ".L_x_1:\n"
+    "        /*0010*/                   EXIT ;\n"
+    ".L_x_2:\n"
+    "        /*0020*/                   EXIT ;\n"
+    ".L_x_3:\n"
+    "        /*0030*/                   BRA `(.L_x_3);\n";
+  struct ptx_sass_lines l;
+  ck_assert_int_eq(ptx_sass_parse(t, strlen(t), &l), 0);
+  ck_assert_uint_eq(l.nblocks, 3);
+  ck_assert_int_eq(l.joined[1], 0);
+  ck_assert_int_eq(l.joined[2], 0);
+  ptx_sass_lines_free(&l);
+}
+END_TEST
+
+/* Run kernel k of ptx (parameters p, a buffer of 8 bytes, and n) on one warp with the SASS
+   listing sass; the SASS count of warp instructions. */
+static double loop_count(const char *ptx, const char *sass, uint32_t n, struct ptx_sass *s_out)
+{
+  struct ptx_module m;
+  struct ptx_error e;
+  char err[256];
+  ck_assert_int_eq(ptx_parse(ptx, strlen(ptx), &m, &e), PTX_OK);
+  struct ptx_sass_lines l;
+  ck_assert_int_eq(ptx_sass_parse(sass, strlen(sass), &l), 0);
+  struct ptx_sass s;
+  ck_assert_int_eq(ptx_sass_attach(&m, &l, &s), 0);
+  struct sim_device *d = sim_device_new();
+  uint8_t params[12];
+  uint64_t a;
+  ck_assert_int_eq(sim_malloc(d, 8, "out", &a), SIM_OK);
+  memcpy(params, &a, 8);
+  memcpy(params + 8, &n, 4);
+  struct sim_launch c = {.grid = {1, 1, 1}, .block = {32, 1, 1}, .workers = 1};
+  struct sim_result r;
+  ck_assert_int_eq(sim_run(d, &m, "k", params, sizeof params, &c, &r, err, sizeof err), SIM_OK);
+  struct met_report rep;
+  ck_assert_int_eq(met_compute(&m, &r, &rep), 0);
+  ck_assert_int_eq(met_apply_sass(&rep, &m, &r, &s), 0);
+  double v = rep.value[MET_INST];
+  if (s_out) {
+    *s_out = s;
+  } else {
+    ptx_sass_free(&s);
+  }
+  met_report_free(&rep);
+  sim_result_free(&r);
+  sim_device_free(d);
+  ptx_sass_lines_free(&l);
+  ptx_module_free(&m);
+  return v;
+}
+
+/* k_loop (lines 14-17) as ptxas unrolls a loop of unknown trip count: a main loop of two
+   iterations a pass, a check, and a loop of one for what is left. */
+static const char k_loop_rest_sass[] =
+  "//--------------------- .text.k --------------------------\n"
+  "k:\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 5\n"
+  "        /*0000*/                   LDC R1, c[0x0][0x28] ;\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 11\n"
+  "        /*0010*/                   MOV R2, RZ ;\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 12\n"
+  "        /*0020*/                   MOV R3, RZ ;\n"
+  ".L_x_1:\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 14\n"
+  "        /*0030*/                   IADD3 R3, R3, R2, RZ ;\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 15\n"
+  "        /*0040*/                   IADD3 R2, R2, 0x1, RZ ;\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 14\n"
+  "        /*0050*/                   IADD3 R3, R3, R2, RZ ;\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 15\n"
+  "        /*0060*/                   IADD3 R2, R2, 0x1, RZ ;\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 16\n"
+  "        /*0070*/                   ISETP.GE.U32.AND P0, PT, R2, R4, PT ;\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 17\n"
+  "        /*0080*/              @!P0 BRA `(.L_x_1) ;\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 16\n"
+  "        /*0090*/                   ISETP.GE.U32.AND P0, PT, R2, c[0x0][0x218], PT ;\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 17\n"
+  "        /*00a0*/               @P0 BRA `(.L_x_3) ;\n"
+  ".L_x_2:\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 14\n"
+  "        /*00b0*/                   IADD3 R3, R3, R2, RZ ;\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 15\n"
+  "        /*00c0*/                   IADD3 R2, R2, 0x1, RZ ;\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 16\n"
+  "        /*00d0*/                   ISETP.GE.U32.AND P0, PT, R2, c[0x0][0x218], PT ;\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 17\n"
+  "        /*00e0*/              @!P0 BRA `(.L_x_2) ;\n"
+  ".L_x_3:\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 9\n"
+  "        /*00f0*/                   LDC.64 R4, c[0x0][0x210] ;\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 18\n"
+  "        /*0100*/                   STG.E desc[UR4][R4.64], R3 ;\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 19\n"
+  "        /*0110*/                   EXIT ;\n"
+  ".L_x_4:\n"
+  "        /*0120*/                   BRA `(.L_x_4);\n";
+
+START_TEST(test_loop_copies_share_runs)
+{
+  /* 8 PTX iterations in one entry: the main copy takes 8 less the (2 - 1) / 2 an entry
+     leaves on average, 3.75 passes of 6; the check runs once (2); the rest loop 0.5 passes
+     of 4; 3 before and 3 after. Counted as often as the PTX loop, the rest loop alone
+     would be 8 passes of 4. */
+  ck_assert_double_eq(loop_count(k_loop, k_loop_rest_sass, 8, NULL),
+                      floor(3 + 6 * 3.75 + 2 + 4 * 0.5 + 3 + 0.5));
+}
+END_TEST
+
+/* A loop whose 64-bit adds (lines 14, 15) make two SASS instructions each: not unrolled. */
+static const char k_loop64[] =
+  ".version 8.0\n"                                              /* 1 */
+  ".target sm_90\n"
+  ".address_size 64\n"
+  ".visible .entry k(.param .u64 p, .param .u32 n)\n"
+  "{\n"                                                         /* 5 */
+  "  .reg .pred %p<2>;\n"
+  "  .reg .b32 %r<6>;\n"
+  "  .reg .b64 %rd<4>;\n"
+  "  ld.param.u64 %rd1, [p];\n"                                 /* 9 */
+  "  ld.param.u32 %r1, [n];\n"
+  "  mov.u32 %r2, 0;\n"                                         /* 11 */
+  "  mov.u64 %rd2, 0;\n"
+  "$L1:\n"
+  "  add.s64 %rd2, %rd2, %rd1;\n"                               /* 14 */
+  "  add.s64 %rd3, %rd2, 4;\n"
+  "  add.u32 %r2, %r2, 1;\n"                                    /* 16 */
+  "  setp.lt.u32 %p1, %r2, %r1;\n"
+  "  @%p1 bra $L1;\n"                                           /* 18 */
+  "  st.global.u64 [%rd1], %rd2;\n"
+  "  ret;\n"                                                    /* 20 */
+  "}\n";
+
+static const char k_loop64_sass[] =
+  "//--------------------- .text.k --------------------------\n"
+  "k:\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 5\n"
+  "        /*0000*/                   LDC R1, c[0x0][0x28] ;\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 11\n"
+  "        /*0010*/                   MOV R2, RZ ;\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 12\n"
+  "        /*0020*/                   MOV R6, RZ ;\n"
+  ".L_x_1:\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 14\n"
+  "        /*0030*/                   IADD3 R6, P1, R6, R4, RZ ;\n"
+  "        /*0040*/                   IADD3.X R7, R7, R5, RZ, P1, !PT ;\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 15\n"
+  "        /*0050*/                   IADD3 R8, P1, R6, 0x4, RZ ;\n"
+  "        /*0060*/                   IADD3.X R9, RZ, R7, RZ, P1, !PT ;\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 16\n"
+  "        /*0070*/                   IADD3 R2, R2, 0x1, RZ ;\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 17\n"
+  "        /*0080*/                   ISETP.GE.U32.AND P0, PT, R2, c[0x0][0x218], PT ;\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 18\n"
+  "        /*0090*/              @!P0 BRA `(.L_x_1) ;\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 9\n"
+  "        /*00a0*/                   LDC.64 R4, c[0x0][0x210] ;\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 19\n"
+  "        /*00b0*/                   STG.E.64 desc[UR4][R4.64], R6 ;\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 20\n"
+  "        /*00c0*/                   EXIT ;\n"
+  ".L_x_2:\n"
+  "        /*00d0*/                   BRA `(.L_x_2);\n";
+
+START_TEST(test_wide_adds_are_no_copies)
+{
+  struct ptx_sass s;
+  double v = loop_count(k_loop64, k_loop64_sass, 8, &s);
+  ck_assert_int_eq(s.unroll[1], 1);
+  ck_assert_double_eq(v, 3 + 7 * 8 + 3);       /* the loop's 7 a PTX iteration */
+  ptx_sass_free(&s);
+}
+END_TEST
+
 Suite *suite_sass(void)
 {
   Suite *s = suite_create("sass");
@@ -703,6 +889,7 @@ Suite *suite_sass(void)
   tcase_add_test(t, test_parse_listing);
   tcase_add_test(t, test_parse_rejects_non_listing);
   tcase_add_test(t, test_attach);
+  tcase_add_test(t, test_jump_table_targets);
   suite_add_tcase(s, t);
   TCase *m = tcase_create("metrics");
   tcase_add_test(m, test_gemm_merged_loads);
@@ -714,6 +901,8 @@ Suite *suite_sass(void)
   tcase_add_test(m, test_early_exit_and_sunk_parameter);
   tcase_add_test(m, test_unrolled_loop);
   tcase_add_test(m, test_merged_pair_wavefronts);
+  tcase_add_test(m, test_loop_copies_share_runs);
+  tcase_add_test(m, test_wide_adds_are_no_copies);
   suite_add_tcase(s, m);
   return s;
 }

@@ -347,7 +347,7 @@ int met_apply_sass(struct met_report *r, const struct ptx_module *m, const struc
     double runs = best == UINT32_MAX ? 0 : (double)res->stats[best].execs;
     double threads = best == UINT32_MAX ? 0 : (double)res->stats[best].threads;
     double cap = runs;
-    if (s->unroll[b] > 1)
+    if (s->unroll[b] > 1 && (s->looped[b] || est[b].loop != UINT32_MAX))
       cap = runs / s->unroll[b];                   /* k PTX iterations a pass */
     if (!s->looped[b] && s->func_first[b] < b && ran[s->func_first[b]] < cap)
       cap = ran[s->func_first[b]];                 /* at most once a call of its function */

@@ -10,16 +10,23 @@
  * in the emulator's statistics: ncu counts a memory instruction only where a lane's predicate
  * is on), so a SASS access of a PTX access counts as the PTX one did. Bounds from the code's
  * shape: a block outside the SASS's loops runs at most once a call of its function; a block
- * reached only from the one before runs no more often than it; a loop block holding k copies
- * of its PTX body (ptxas unrolled it) runs a k-th as often. Estimates still: the remainder of
- * an unrolled loop (lanes with different trip counts: loop_mod7 of tests/e2e/kernels/
- * divergent.cu is counted 6% high), branches ptxas adds inside one PTX instruction (the
+ * reached only from the one before runs no more often than it; a block holding k copies of
+ * a PTX loop's body (ptxas unrolled it) runs a k-th as often. Where ptxas made several copies
+ * of one PTX loop (a peeled first iteration, a main loop of k a pass, straight-line and loop
+ * copies for the rest), the PTX loop's executions are shared over them (loop_shares): each
+ * entry (the instruction before the loop's head runs once an entry) leaves its trips modulo
+ * k to the copies after the main one, on average (k - 1) / 2; where a warp's lanes run
+ * different trip counts (the warp runs more than its lanes' mean), the copies after the main
+ * one run where any lane needs them, and their runs move that way in proportion; the
+ * copies' checks outside SASS loops run at most once an entry. Estimates still: the shares
+ * of the copies (trips modulo k are taken as spread evenly, where every entry may run the
+ * same), code ptxas sank into one path of a branch (counted as often as the PTX before the branch:
+ * the copy of transpose.cu is 26% high), branches ptxas adds inside one PTX instruction (the
  * fast path of a division counts its call of the slow path too), and the wavefronts of a
  * merged load (those of the PTX load it stands for: right for a broadcast and for lanes that
  * read neighbouring words, 2 where lane i's LDS.64 reads words 2i and 2i + 1).
  */
 #include <math.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -118,11 +125,13 @@ static int block_bests(const struct ptx_module *m, const struct sim_result *res,
 }
 
 /* How often PTX loop e (backward branch e, target h) is entered: as often as the
-   instruction before h runs, where it falls through into h; 0 when not known. */
+   instruction before h runs, where it falls through into h; 0 when not known. *lanes: by
+   how many lanes, summed. */
 static double loop_entries(const struct ptx_module *m, const struct sim_result *res,
-                           uint32_t e)
+                           uint32_t e, double *lanes)
 {
   uint32_t h = back_target(m, e);
+  *lanes = 0;
   if (h == UINT32_MAX || h == 0 || m->insts[h - 1].func != m->insts[h].func ||
       h - 1 >= res->nstats)
     return 0;
@@ -130,6 +139,7 @@ static double loop_entries(const struct ptx_module *m, const struct sim_result *
   if ((pre->op == PTX_OP_BRA && pre->guard == PTX_NOREG) || pre->op == PTX_OP_RET ||
       pre->op == PTX_OP_EXIT)
     return 0;
+  *lanes = (double)res->stats[h - 1].threads;
   return (double)res->stats[h - 1].execs;
 }
 
@@ -140,15 +150,61 @@ struct version {
   int looped;
   uint32_t k;
   uint32_t covered;            /* distinct PTX instructions of the loop in it */
+  uint32_t first;              /* its first block */
+  int peeled;                  /* straight-line, before every SASS loop copy: ptxas peeled
+                                  the first iterations off */
   double runs;
 };
 
+/* Peeled copies first, then the largest, a loop before straight-line code, then in code
+   order. */
 static int cmp_version(const void *a, const void *b)
 {
   const struct version *x = a, *y = b;
+  if (x->peeled != y->peeled)
+    return x->peeled ? -1 : 1;
   if (x->k != y->k)
     return x->k > y->k ? -1 : 1;
-  return x->looped != y->looped ? (x->looped ? -1 : 1) : 0;
+  if (x->looped != y->looped)
+    return x->looped ? -1 : 1;
+  return x->first < y->first ? -1 : x->first > y->first;
+}
+
+/* Share execs executions in visits entries of a PTX loop over its copies ver[0 .. n) (in
+   cmp_version's order), into ver[].runs, or into runs[] where that is not NULL (see
+   loop_shares). */
+static void share_out(struct version *ver, uint32_t n, double execs, double visits,
+                      double *runs)
+{
+  double left = execs, mod = 0;          /* mod: what is left an entry is below it (0: any) */
+  for (uint32_t v = 0; v < n; v++) {
+    double k = ver[v].k, mean = left / visits, r;
+    if (v + 1 == n) {
+      r = left / k;
+    } else if (ver[v].peeled) {            /* every entry runs a PTX loop's first trip */
+      r = visits * k < left ? visits : left / k;
+      left -= r * k;
+    } else if (ver[v].looped) {
+      double rest = (k - 1) / 2 < mean ? (k - 1) / 2 : mean;
+      double take = left - visits * rest;
+      r = take > 0 ? take / k : 0;
+      left -= r * k;
+      mod = k;
+    } else {
+      /* what is left an entry, spread evenly below mod, or up to twice its mean */
+      double w = mod > 0 && mod < 2 * mean + 1 ? mod : 2 * mean + 1;
+      double p = (w - k) / w;
+      r = visits * (p < 0 ? 0 : p);
+      if (r * k > left)
+        r = left / k;
+      left -= r * k;
+      mod = k;
+    }
+    if (runs)
+      runs[v] = r;
+    else
+      ver[v].runs = r;
+  }
 }
 
 /* ptxas unrolls a loop into copies of its body: a main loop of k iterations a pass, then
@@ -176,22 +232,27 @@ static int loop_shares(const struct ptx_module *m, const struct sim_result *res,
     uint32_t h = back_target(m, e), body = 0;
     for (uint32_t i = h; i <= e; i++)
       body += s->inst[i].n[PTX_SASS_ALL] > 0;
-    double visits = loop_entries(m, res, e);
+    double lane_visits, visits = loop_entries(m, res, e, &lane_visits);
     double execs = (double)res->stats[est[b0].best].execs;
+    double lane_execs = (double)res->stats[est[b0].best].threads;
     /* the copies: per SASS loop, or per block outside loops */
     uint32_t nver = 0;
     for (uint32_t b = b0; b < s->nblocks; b++) {
       if (est[b].loop != e)
         continue;
       done[b] = 1;
-      if (execs < (double)res->stats[est[b].best].execs)
+      if (execs < (double)res->stats[est[b].best].execs) {
         execs = (double)res->stats[est[b].best].execs;
+        lane_execs = (double)res->stats[est[b].best].threads;
+      }
       int looped = s->loop[b] != UINT32_MAX;
       uint32_t id = looped ? s->loop[b] : b, v;
       for (v = 0; v < nver && !(ver[v].looped == looped && ver[v].id == id); v++)
         ;
       if (v == nver) {
         ver[nver].id = id;
+        ver[nver].first = b;
+        ver[nver].peeled = 0;
         ver[nver].looped = looped;
         ver[nver].k = 1;
         ver[nver].covered = 0;
@@ -221,37 +282,44 @@ static int loop_shares(const struct ptx_module *m, const struct sim_result *res,
         ver[copies++] = ver[v];
         ver[v] = t;
       }
-    if (visits <= 0)
+    if (visits <= 0 || lane_visits <= 0 || lane_execs <= 0)
       continue;
     for (uint32_t b = b0; b < s->nblocks; b++)  /* outside SASS loops: once an entry at most */
       if (est[b].loop == e && s->loop[b] == UINT32_MAX)
         est[b].share = visits;
     if (copies < 2)
       continue;
+    uint32_t first_loop = UINT32_MAX;
+    for (uint32_t v = 0; v < copies; v++)
+      if (ver[v].looped && ver[v].first < first_loop)
+        first_loop = ver[v].first;
+    for (uint32_t v = 0; v < copies; v++)
+      ver[v].peeled = !ver[v].looped && first_loop != UINT32_MAX && ver[v].first < first_loop;
     qsort(ver, copies, sizeof *ver, cmp_version);
-    double left = execs, mod = 0;        /* mod: what is left an entry is below it (0: any) */
-    for (uint32_t v = 0; v < copies; v++) {
-      double k = ver[v].k, mean = left / visits;
-      if (v + 1 == copies) {
-        ver[v].runs = left / k;
-      } else if (ver[v].looped) {
-        double rest = (k - 1) / 2 < mean ? (k - 1) / 2 : mean;
-        double take = left - visits * rest;
-        ver[v].runs = take > 0 ? take / k : 0;
-        left -= ver[v].runs * k;
-        mod = k;
+    /* as if a warp's lanes ran the same trips, and by lanes: a copy after the first runs
+       where any of the warp's lanes needs it */
+    double *lane = malloc(copies * sizeof *lane);
+    if (!lane)
+      goto out;
+    share_out(ver, copies, execs, visits, NULL);
+    share_out(ver, copies, lane_execs, lane_visits, lane);
+    double a = lane_visits / visits;     /* lanes a warp's entry */
+    double mean = lane_execs / lane_visits, max = execs / visits;
+    /* how far the lanes' trips differ: 0 where the warp runs its lanes' mean, 1 where it
+       runs twice it (as the longest of independent lanes with trips spread evenly) */
+    double spread = mean > 0 ? max / mean - 1 : 0;
+    spread = spread < 0 ? 0 : spread > 1 ? 1 : spread;
+    for (uint32_t v = 1; v < copies && spread > 0; v++) {
+      double p = lane[v] / lane_visits, any;   /* runs a lane's entry */
+      if (ver[v].looped) {
+        double most = (double)(ver[v - 1].k - 1) / ver[v].k;
+        any = a * p < most ? a * p : most;
       } else {
-        double p = mod > 0 ? (mod - k) / mod : 1;
-        if (p < 0)
-          p = 0;
-        double runs = visits * p;
-        if (runs * k > left)
-          runs = left / k;
-        ver[v].runs = runs;
-        left -= runs * k;
-        mod = k;
+        any = 1 - pow(1 - (p < 1 ? p : 1), a);
       }
+      ver[v].runs += spread * (visits * any - ver[v].runs);
     }
+    free(lane);
     for (uint32_t b = b0; b < s->nblocks; b++) {
       if (est[b].loop != e)
         continue;

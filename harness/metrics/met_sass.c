@@ -100,10 +100,24 @@ static int block_bests(const struct ptx_module *m, const struct sim_result *res,
     if (back_target(m, e) != UINT32_MAX)
       back[nback++] = e;
   for (uint32_t b = 0; b < s->nblocks; b++) {
-    uint32_t best = UINT32_MAX;
+    uint32_t best = UINT32_MAX, after = 0;
+    /* a block entered only by falling through a conditional branch is one of its paths:
+       what ptxas sank into it from before the branch ran on the other path too */
+    if (b > 0 && s->joined[b] && !s->looped[b] && s->block[b] > 0) {
+      uint32_t k = s->block[b] - 1, j = s->order[k];
+      const struct ptx_inst *br = &m->insts[j];
+      if (s->own[k] && br->op == PTX_OP_BRA && br->guard != PTX_NOREG)
+        after = j + 1;
+    }
+    int later = 0;               /* own instructions from after that branch */
+    for (uint32_t k = s->block[b]; k < s->block[b + 1] && after; k++)
+      later |= s->own[k] && s->order[k] >= after &&
+               m->insts[s->order[k]].func == m->insts[after - 1].func;
     for (int own = 1; own >= 0 && best == UINT32_MAX; own--)
       for (uint32_t k = s->block[b]; k < s->block[b + 1]; k++) {
         uint32_t i = s->order[k];
+        if (later && (!own || i < after))
+          continue;
         if (s->own[k] == own && i < res->nstats && res->stats[i].execs &&
             (best == UINT32_MAX || res->stats[i].execs > res->stats[best].execs))
           best = i;

@@ -1094,6 +1094,84 @@ START_TEST(test_pairs_outside_loops)
 }
 END_TEST
 
+/* A product computed before a branch (line 11) that ptxas sank into the branch's body, the
+   block after `@P0 BRA`: warp 0 runs the body, warp 1 skips it. */
+static const char k_sink[] =
+  ".version 8.0\n"                                              /* 1 */
+  ".target sm_90\n"
+  ".address_size 64\n"
+  ".visible .entry k(.param .u64 p)\n"
+  "{\n"                                                         /* 5 */
+  "  .reg .pred %p<2>;\n"
+  "  .reg .b32 %r<4>;\n"
+  "  .reg .b64 %rd<3>;\n"
+  "  ld.param.u64 %rd1, [p];\n"                                 /* 9 */
+  "  mov.u32 %r1, %tid.x;\n"
+  "  mul.lo.u32 %r3, %r1, 3;\n"                                 /* 11 */
+  "  setp.ge.u32 %p1, %r1, 32;\n"
+  "  @%p1 bra $L1;\n"                                           /* 13 */
+  "  add.u32 %r2, %r3, 1;\n"
+  "  st.global.u32 [%rd1], %r2;\n"                              /* 15 */
+  "$L1:\n"
+  "  ret;\n"                                                    /* 17 */
+  "}\n";
+
+static const char k_sink_sass[] =
+  "//--------------------- .text.k --------------------------\n"
+  "k:\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 5\n"
+  "        /*0000*/                   LDC R1, c[0x0][0x28] ;\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 10\n"
+  "        /*0010*/                   S2R R0, SR_TID.X ;\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 12\n"
+  "        /*0020*/                   ISETP.GE.U32.AND P0, PT, R0, 0x20, PT ;\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 13\n"
+  "        /*0030*/               @P0 BRA `(.L_x_1) ;\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 11\n"
+  "        /*0040*/                   IMAD R3, R0, 0x3, RZ ;\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 9\n"
+  "        /*0050*/                   LDC.64 R4, c[0x0][0x210] ;\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 14\n"
+  "        /*0060*/                   VIADD R5, R3, 0x1 ;\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 15\n"
+  "        /*0070*/                   STG.E desc[UR4][R4.64], R5 ;\n"
+  ".L_x_1:\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 17\n"
+  "        /*0080*/                   EXIT ;\n"
+  ".L_x_2:\n"
+  "        /*0090*/                   BRA `(.L_x_2);\n";
+
+START_TEST(test_sunk_into_branch)
+{
+  struct ptx_module m;
+  struct ptx_error e;
+  char err[256];
+  ck_assert_int_eq(ptx_parse(k_sink, strlen(k_sink), &m, &e), PTX_OK);
+  struct ptx_sass_lines l;
+  ck_assert_int_eq(ptx_sass_parse(k_sink_sass, strlen(k_sink_sass), &l), 0);
+  struct ptx_sass s;
+  ck_assert_int_eq(ptx_sass_attach(&m, &l, &s), 0);
+  struct sim_device *d = sim_device_new();
+  uint64_t a;
+  ck_assert_int_eq(sim_malloc(d, 4, "out", &a), SIM_OK);
+  struct sim_launch c = {.grid = {1, 1, 1}, .block = {64, 1, 1}, .workers = 1};
+  struct sim_result r;
+  ck_assert_int_eq(sim_run(d, &m, "k", &a, 8, &c, &r, err, sizeof err), SIM_OK);
+  struct met_report rep;
+  ck_assert_int_eq(met_compute(&m, &r, &rep), 0);
+  ck_assert_int_eq(met_apply_sass(&rep, &m, &r, &s), 0);
+  /* both warps run the test (4) and the EXIT (1); the body (4) only warp 0, however often
+     the product sunk into it ran in the PTX */
+  ck_assert_double_eq(rep.value[MET_INST], 2 * 4 + 4 + 2 * 1);
+  met_report_free(&rep);
+  sim_result_free(&r);
+  sim_device_free(d);
+  ptx_sass_free(&s);
+  ptx_sass_lines_free(&l);
+  ptx_module_free(&m);
+}
+END_TEST
+
 Suite *suite_sass(void)
 {
   Suite *s = suite_create("sass");
@@ -1119,6 +1197,7 @@ Suite *suite_sass(void)
   tcase_add_test(m, test_peeled_iteration);
   tcase_add_test(m, test_divergent_trips);
   tcase_add_test(m, test_pairs_outside_loops);
+  tcase_add_test(m, test_sunk_into_branch);
   suite_add_tcase(s, m);
   return s;
 }

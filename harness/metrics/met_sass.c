@@ -20,8 +20,10 @@
  * one run where any lane needs them, and their runs move that way in proportion; the
  * copies' checks outside SASS loops run at most once an entry. Estimates still: the shares
  * of the copies (trips modulo k are taken as spread evenly, where every entry may run the
- * same), code ptxas sank into one path of a branch (counted as often as the PTX before the branch:
- * the copy of transpose.cu is 26% high), branches ptxas adds inside one PTX instruction (the
+ * same), code ptxas sank into a path of a branch it keeps (a block entered by falling
+ * through a conditional branch counts by its PTX from after that branch where it has any; a
+ * path entered at its label counts by what was sunk into it too), branches ptxas adds
+ * inside one PTX instruction (the
  * fast path of a division counts its call of the slow path too), and the wavefronts of a
  * merged load (those of the PTX load it stands for: right for a broadcast and for lanes that
  * read neighbouring words, 2 where lane i's LDS.64 reads words 2i and 2i + 1).

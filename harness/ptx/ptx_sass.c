@@ -44,6 +44,7 @@ void ptx_sass_lines_free(struct ptx_sass_lines *l)
   free(l->joined);
   free(l->looped);
   free(l->func_first);
+  free(l->loop_head);
   memset(l, 0, sizeof *l);
 }
 
@@ -57,6 +58,7 @@ void ptx_sass_free(struct ptx_sass *s)
   free(s->looped);
   free(s->unroll);
   free(s->func_first);
+  free(s->loop);
   memset(s, 0, sizeof *s);
 }
 
@@ -116,7 +118,8 @@ struct section {
 
 /* The parse's growing tables (beside the section's state). */
 struct parse {
-  uint32_t cap, rcap, jcap, lcap, ecap; /* room in by_line, refs, joined, looped, entry */
+  uint32_t cap, rcap, jcap, lcap, ecap, hcap; /* room in by_line, refs, joined, looped,
+                                                 func_first, loop_head */
   uint32_t blocks;             /* blocks started so far */
   struct named {               /* a block that starts at a label */
     char name[64];
@@ -141,9 +144,40 @@ static int grow(void **arr, uint32_t *cap, uint32_t n, size_t sz)
   return 0;
 }
 
-/* Note the label a branch names ("`(.L_x_6)" in s .. end); -1 when out of memory. */
+/* Note label name[0 .. len) as a branch's target; 0, or -1 when out of memory. */
+static int note_target(struct parse *ps, const char *name, size_t len)
+{
+  if (!len || len >= sizeof ps->targets[0])
+    return 0;
+  if (grow((void **)&ps->targets, &ps->tcap, ps->ntargets, sizeof ps->targets[0]))
+    return -1;
+  memcpy(ps->targets[ps->ntargets], name, len);
+  ps->targets[ps->ntargets++][len] = 0;
+  return 0;
+}
+
+/* Note the labels an instruction names: a branch's "`(.L_x_6)", or the jump table of an
+   indirect branch, `BRX R2 -0xb0 (*"BRANCH_TARGETS .L_x_31,.L_x_32,.L_x_6"*)` (in s ..
+   end). Returns 1 when it named one in the first form, 0 when not, -1 when out of memory. */
 static int add_target(struct parse *ps, const char *s, const char *end)
 {
+  static const char table[] = "BRANCH_TARGETS";
+  for (const char *t = s; t + sizeof table - 1 <= end; t++)
+    if (!memcmp(t, table, sizeof table - 1)) {
+      const char *q = t + sizeof table - 1;
+      for (;;) {
+        while (q < end && (is_blank(*q) || *q == ','))
+          q++;
+        const char *name = q;
+        while (q < end && !is_blank(*q) && *q != ',' && *q != '"')
+          q++;
+        if (q == name)
+          break;
+        if (note_target(ps, name, (size_t)(q - name)))
+          return -1;
+      }
+      break;
+    }
   while (s + 1 < end && !(s[0] == '`' && s[1] == '('))
     s++;
   if (s + 1 >= end)
@@ -153,22 +187,26 @@ static int add_target(struct parse *ps, const char *s, const char *end)
     q++;
   if (q >= end || (size_t)(q - name) >= sizeof ps->targets[0])
     return 0;
-  if (grow((void **)&ps->targets, &ps->tcap, ps->ntargets, sizeof ps->targets[0]))
+  if (note_target(ps, name, (size_t)(q - name)))
     return -1;
-  memcpy(ps->targets[ps->ntargets], name, (size_t)(q - name));
-  ps->targets[ps->ntargets++][q - name] = 0;
   return 1;
 }
 
 /* A branch back to a label of this section at block `to` <= the current block: a loop; its
-   blocks are marked looped. The last target add_target noted is the branch's. */
+   blocks are marked looped, and the loop's first block is their innermost loop's head where
+   no loop inside it holds them. The last target add_target noted is the branch's. */
 static void back_edge(struct ptx_sass_lines *l, const struct parse *ps, uint32_t first)
 {
   const char *t = ps->targets[ps->ntargets - 1];
   for (uint32_t i = ps->nstarts; i-- > 0 && ps->starts[i].block >= first;)
     if (!strcmp(ps->starts[i].name, t)) {
-      for (uint32_t b = ps->starts[i].block; b < ps->blocks; b++)
+      uint32_t head = ps->starts[i].block;
+      for (uint32_t b = head; b < ps->blocks; b++) {
         l->looped[b] = 1;
+        /* loops nest: the innermost is the one that starts last */
+        if (l->loop_head[b] == UINT32_MAX || l->loop_head[b] < head)
+          l->loop_head[b] = head;
+      }
       return;
     }
 }
@@ -249,8 +287,10 @@ static int instruction(struct ptx_sass_lines *l, struct parse *ps, struct sectio
        branch names its label (settled once every branch is read) */
     if (grow((void **)&l->joined, &ps->jcap, ps->blocks, 1) ||
         grow((void **)&l->looped, &ps->lcap, ps->blocks, 1) ||
-        grow((void **)&l->func_first, &ps->ecap, ps->blocks, sizeof *l->func_first))
+        grow((void **)&l->func_first, &ps->ecap, ps->blocks, sizeof *l->func_first) ||
+        grow((void **)&l->loop_head, &ps->hcap, ps->blocks, sizeof *l->loop_head))
       return -1;
+    l->loop_head[ps->blocks] = UINT32_MAX;
     if (!sec->counted)
       sec->first_block = ps->blocks;
     l->joined[ps->blocks] = sec->counted > 0;
@@ -402,32 +442,40 @@ static int cmp_u32(const void *a, const void *b)
   return x < y ? -1 : x > y;
 }
 
-/* How many copies of its PTX loop body a looped block holds (ptxas unrolls loops): the number
-   of SASS instructions that most of the PTX instructions with more than one in the block have,
-   where at least two share it; 1 otherwise (a PTX instruction that makes many, as a division
-   does, is not a copy). -1 when out of memory. */
-static int unroll_factor(const struct ptx_sass *s, uint32_t b, uint8_t *out)
+/* How many copies of a PTX loop body block b holds (ptxas unrolls loops, in part inside a
+   loop of its own or wholly): the number of SASS instructions (2 or more) that the most of
+   the block's PTX instructions have there, where at least two do and no fewer than have one
+   (the loop's control: its counter, test and branch), ties to the fewer; 1 otherwise. A PTX
+   instruction that makes several (a division; 64-bit integer ones, left out: IADD3 and
+   IADD3.X) is no copy: the block's other PTX instructions have one each. -1 when out of
+   memory. */
+static int unroll_factor(const struct ptx_module *m, const struct ptx_sass *s, uint32_t b,
+                         uint8_t *out)
 {
   uint32_t n = 0, first = s->block[b], end = s->block[b + 1];
   uint32_t *v = malloc((end - first + 1) * sizeof *v);
   if (!v)
     return -1;
-  for (uint32_t k = first; k < end; k++)
-    if (s->own[k])
+  for (uint32_t k = first; k < end; k++) {
+    enum ptx_type t = (enum ptx_type)m->insts[s->order[k]].type;
+    if (s->own[k] && t != PTX_T_B64 && t != PTX_T_U64 && t != PTX_T_S64)
       v[n++] = s->order[k];
+  }
   qsort(v, n, sizeof *v, cmp_u32);
-  uint32_t hist[33] = {0};     /* PTX instructions with 2 .. 32 SASS ones here */
+  uint32_t hist[33] = {0};     /* PTX instructions with 1 .. 32 SASS ones here */
   for (uint32_t i = 0, j; i < n; i = j) {
     for (j = i; j < n && v[j] == v[i]; j++)
       ;
-    if (j - i >= 2 && j - i <= 32)
+    if (j - i <= 32)
       hist[j - i]++;
   }
   free(v);
   uint32_t best = 1;
   for (uint32_t c = 2; c <= 32; c++)
-    if (hist[c] >= 2 && hist[c] > hist[best == 1 ? 0 : best])
+    if (hist[c] >= 2 && hist[c] > (best == 1 ? 0 : hist[best]))
       best = c;
+  if (hist[best] < hist[1])    /* copies are as many as the loop's control, or none */
+    best = 1;
   *out = (uint8_t)best;
   return 0;
 }
@@ -452,9 +500,10 @@ int ptx_sass_attach(const struct ptx_module *m, const struct ptx_sass_lines *lin
   out->looped = malloc(lines->nrefs + 1);
   out->unroll = malloc(lines->nrefs + 1);
   out->func_first = malloc((lines->nrefs + 1) * sizeof *out->func_first);
+  out->loop = malloc((lines->nrefs + 1) * sizeof *out->loop);
   uint32_t *at = malloc((lines->nblocks + 1) * sizeof *at);   /* parse block -> ours */
   if (!out->inst || !out->order || !out->own || !out->block || !out->joined || !out->looped ||
-      !out->unroll || !out->func_first || !at) {
+      !out->unroll || !out->func_first || !out->loop || !at) {
     free(at);
     ptx_sass_free(out);
     return -1;
@@ -475,6 +524,7 @@ int ptx_sass_attach(const struct ptx_module *m, const struct ptx_sass_lines *lin
       out->joined[b] = known && lines->joined[pb];
       out->looped[b] = known && lines->looped[pb];
       out->unroll[b] = 1;
+      out->loop[b] = known && lines->loop_head ? lines->loop_head[pb] : UINT32_MAX;
       /* the function's entry block, where that had SASS of the module; else this one */
       uint32_t f = known ? at[lines->func_first[pb]] : UINT32_MAX;
       out->func_first[b] = f != UINT32_MAX ? f : b;
@@ -493,7 +543,7 @@ int ptx_sass_attach(const struct ptx_module *m, const struct ptx_sass_lines *lin
   out->block[out->nblocks] = k;
   free(at);
   for (uint32_t b = 0; b < out->nblocks; b++)
-    if (out->looped[b] && unroll_factor(out, b, &out->unroll[b])) {
+    if (unroll_factor(m, out, b, &out->unroll[b])) {
       ptx_sass_free(out);
       return -1;
     }

@@ -65,6 +65,8 @@ struct ptx_sass_lines {
   uint8_t *looped;             /* [0 .. nblocks): 1 where the block is inside a loop: a branch
                                   at it or after it goes back to a label at it or before it */
   uint32_t *func_first;        /* [0 .. nblocks): the first block of its function */
+  uint32_t *loop_head;         /* [0 .. nblocks): the first block of the innermost loop that
+                                  holds the block, UINT32_MAX where none does */
   uint32_t nblocks;
   uint32_t functions;          /* .text sections read */
   uint32_t unlined;            /* counted SASS instructions before any line annotation */
@@ -98,10 +100,13 @@ struct ptx_sass {
                                   for the warps that did not leave, though it has the PTX
                                   ret's line, which every warp ran */
   uint8_t *looped;             /* [0 .. nblocks): block b is inside a loop of the SASS */
-  uint8_t *unroll;             /* [0 .. nblocks): a looped block's copies of its PTX loop body
+  uint8_t *unroll;             /* [0 .. nblocks): the block's copies of a PTX loop body
                                   (ptxas unrolled the loop: each copy is one PTX iteration), 1
                                   when none; a block outside loops runs at most once a call */
   uint32_t *func_first;        /* [0 .. nblocks): the first block of its function */
+  uint32_t *loop;              /* [0 .. nblocks): which SASS loop holds block b innermost (an
+                                  id, equal for the blocks of one loop), UINT32_MAX where
+                                  none does */
   uint32_t nblocks;
 };
 

@@ -9,6 +9,7 @@
  */
 #include <check.h>
 #include <stdio.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -695,6 +696,482 @@ START_TEST(test_predicated_branch_body)
 }
 END_TEST
 
+/* A jump table names its targets: the blocks after a BRX are entered from it, not from the
+   block before (a switch's cases were counted 0 where that one did not run). */
+START_TEST(test_jump_table_targets)
+{
+  const char *t =
+    "//--------------------- .text.k --------------------------\n"
+    "k:\n"
+    "\t//## File \".nv_debug_ptx_txt\", line 7\n"
+    "        /*0000*/                   BRX R2 -0x10      (*\"BRANCH_TARGETS .L_x_1,.L_x_2\"*);\n"
+    ".L_x_1:\n"
+    "        /*0010*/                   EXIT ;\n"
+    ".L_x_2:\n"
+    "        /*0020*/                   EXIT ;\n"
+    ".L_x_3:\n"
+    "        /*0030*/                   BRA `(.L_x_3);\n";
+  struct ptx_sass_lines l;
+  ck_assert_int_eq(ptx_sass_parse(t, strlen(t), &l), 0);
+  ck_assert_uint_eq(l.nblocks, 3);
+  ck_assert_int_eq(l.joined[1], 0);
+  ck_assert_int_eq(l.joined[2], 0);
+  ptx_sass_lines_free(&l);
+}
+END_TEST
+
+/* Run kernel k of ptx (parameters p, a buffer of 8 bytes, and n) on `threads` threads with
+   the SASS listing sass; the SASS count of warp instructions. */
+static double loop_count_on(const char *ptx, const char *sass, uint32_t n, uint32_t threads,
+                            struct ptx_sass *s_out)
+{
+  struct ptx_module m;
+  struct ptx_error e;
+  char err[256];
+  ck_assert_int_eq(ptx_parse(ptx, strlen(ptx), &m, &e), PTX_OK);
+  struct ptx_sass_lines l;
+  ck_assert_int_eq(ptx_sass_parse(sass, strlen(sass), &l), 0);
+  struct ptx_sass s;
+  ck_assert_int_eq(ptx_sass_attach(&m, &l, &s), 0);
+  struct sim_device *d = sim_device_new();
+  uint8_t params[12];
+  uint64_t a;
+  ck_assert_int_eq(sim_malloc(d, 8, "out", &a), SIM_OK);
+  memcpy(params, &a, 8);
+  memcpy(params + 8, &n, 4);
+  struct sim_launch c = {.grid = {1, 1, 1}, .block = {threads, 1, 1}, .workers = 1};
+  struct sim_result r;
+  ck_assert_int_eq(sim_run(d, &m, "k", params, sizeof params, &c, &r, err, sizeof err), SIM_OK);
+  struct met_report rep;
+  ck_assert_int_eq(met_compute(&m, &r, &rep), 0);
+  ck_assert_int_eq(met_apply_sass(&rep, &m, &r, &s), 0);
+  double v = rep.value[MET_INST];
+  if (s_out) {
+    *s_out = s;
+  } else {
+    ptx_sass_free(&s);
+  }
+  met_report_free(&rep);
+  sim_result_free(&r);
+  sim_device_free(d);
+  ptx_sass_lines_free(&l);
+  ptx_module_free(&m);
+  return v;
+}
+
+static double loop_count(const char *ptx, const char *sass, uint32_t n, struct ptx_sass *s_out)
+{
+  return loop_count_on(ptx, sass, n, 32, s_out);
+}
+
+/* k_loop (lines 14-17) as ptxas unrolls a loop of unknown trip count: a main loop of two
+   iterations a pass, a check, and a loop of one for what is left. */
+static const char k_loop_rest_sass[] =
+  "//--------------------- .text.k --------------------------\n"
+  "k:\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 5\n"
+  "        /*0000*/                   LDC R1, c[0x0][0x28] ;\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 11\n"
+  "        /*0010*/                   MOV R2, RZ ;\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 12\n"
+  "        /*0020*/                   MOV R3, RZ ;\n"
+  ".L_x_1:\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 14\n"
+  "        /*0030*/                   IADD3 R3, R3, R2, RZ ;\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 15\n"
+  "        /*0040*/                   IADD3 R2, R2, 0x1, RZ ;\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 14\n"
+  "        /*0050*/                   IADD3 R3, R3, R2, RZ ;\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 15\n"
+  "        /*0060*/                   IADD3 R2, R2, 0x1, RZ ;\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 16\n"
+  "        /*0070*/                   ISETP.GE.U32.AND P0, PT, R2, R4, PT ;\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 17\n"
+  "        /*0080*/              @!P0 BRA `(.L_x_1) ;\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 16\n"
+  "        /*0090*/                   ISETP.GE.U32.AND P0, PT, R2, c[0x0][0x218], PT ;\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 17\n"
+  "        /*00a0*/               @P0 BRA `(.L_x_3) ;\n"
+  ".L_x_2:\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 14\n"
+  "        /*00b0*/                   IADD3 R3, R3, R2, RZ ;\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 15\n"
+  "        /*00c0*/                   IADD3 R2, R2, 0x1, RZ ;\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 16\n"
+  "        /*00d0*/                   ISETP.GE.U32.AND P0, PT, R2, c[0x0][0x218], PT ;\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 17\n"
+  "        /*00e0*/              @!P0 BRA `(.L_x_2) ;\n"
+  ".L_x_3:\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 9\n"
+  "        /*00f0*/                   LDC.64 R4, c[0x0][0x210] ;\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 18\n"
+  "        /*0100*/                   STG.E desc[UR4][R4.64], R3 ;\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 19\n"
+  "        /*0110*/                   EXIT ;\n"
+  ".L_x_4:\n"
+  "        /*0120*/                   BRA `(.L_x_4);\n";
+
+START_TEST(test_loop_copies_share_runs)
+{
+  /* 8 PTX iterations in one entry: the main copy takes 8 less the (2 - 1) / 2 an entry
+     leaves on average, 3.75 passes of 6; the check runs once (2); the rest loop 0.5 passes
+     of 4; 3 before and 3 after. Counted as often as the PTX loop, the rest loop alone
+     would be 8 passes of 4. */
+  ck_assert_double_eq(loop_count(k_loop, k_loop_rest_sass, 8, NULL),
+                      floor(3 + 6 * 3.75 + 2 + 4 * 0.5 + 3 + 0.5));
+}
+END_TEST
+
+/* A loop whose 64-bit adds (lines 14, 15) make two SASS instructions each: not unrolled. */
+static const char k_loop64[] =
+  ".version 8.0\n"                                              /* 1 */
+  ".target sm_90\n"
+  ".address_size 64\n"
+  ".visible .entry k(.param .u64 p, .param .u32 n)\n"
+  "{\n"                                                         /* 5 */
+  "  .reg .pred %p<2>;\n"
+  "  .reg .b32 %r<6>;\n"
+  "  .reg .b64 %rd<4>;\n"
+  "  ld.param.u64 %rd1, [p];\n"                                 /* 9 */
+  "  ld.param.u32 %r1, [n];\n"
+  "  mov.u32 %r2, 0;\n"                                         /* 11 */
+  "  mov.u64 %rd2, 0;\n"
+  "$L1:\n"
+  "  add.s64 %rd2, %rd2, %rd1;\n"                               /* 14 */
+  "  add.s64 %rd3, %rd2, 4;\n"
+  "  add.u32 %r2, %r2, 1;\n"                                    /* 16 */
+  "  setp.lt.u32 %p1, %r2, %r1;\n"
+  "  @%p1 bra $L1;\n"                                           /* 18 */
+  "  st.global.u64 [%rd1], %rd2;\n"
+  "  ret;\n"                                                    /* 20 */
+  "}\n";
+
+static const char k_loop64_sass[] =
+  "//--------------------- .text.k --------------------------\n"
+  "k:\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 5\n"
+  "        /*0000*/                   LDC R1, c[0x0][0x28] ;\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 11\n"
+  "        /*0010*/                   MOV R2, RZ ;\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 12\n"
+  "        /*0020*/                   MOV R6, RZ ;\n"
+  ".L_x_1:\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 14\n"
+  "        /*0030*/                   IADD3 R6, P1, R6, R4, RZ ;\n"
+  "        /*0040*/                   IADD3.X R7, R7, R5, RZ, P1, !PT ;\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 15\n"
+  "        /*0050*/                   IADD3 R8, P1, R6, 0x4, RZ ;\n"
+  "        /*0060*/                   IADD3.X R9, RZ, R7, RZ, P1, !PT ;\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 16\n"
+  "        /*0070*/                   IADD3 R2, R2, 0x1, RZ ;\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 17\n"
+  "        /*0080*/                   ISETP.GE.U32.AND P0, PT, R2, c[0x0][0x218], PT ;\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 18\n"
+  "        /*0090*/              @!P0 BRA `(.L_x_1) ;\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 9\n"
+  "        /*00a0*/                   LDC.64 R4, c[0x0][0x210] ;\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 19\n"
+  "        /*00b0*/                   STG.E.64 desc[UR4][R4.64], R6 ;\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 20\n"
+  "        /*00c0*/                   EXIT ;\n"
+  ".L_x_2:\n"
+  "        /*00d0*/                   BRA `(.L_x_2);\n";
+
+START_TEST(test_wide_adds_are_no_copies)
+{
+  struct ptx_sass s;
+  double v = loop_count(k_loop64, k_loop64_sass, 8, &s);
+  ck_assert_int_eq(s.unroll[1], 1);
+  ck_assert_double_eq(v, 3 + 7 * 8 + 3);       /* the loop's 7 a PTX iteration */
+  ptx_sass_free(&s);
+}
+END_TEST
+
+/* k_loop with its first iteration peeled off (straight-line, before the main loop of 2 a
+   pass), then a check and a rest loop. */
+static const char k_loop_peel_sass[] =
+  "//--------------------- .text.k --------------------------\n"
+  "k:\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 5\n"
+  "        /*0000*/                   LDC R1, c[0x0][0x28] ;\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 11\n"
+  "        /*0010*/                   MOV R2, RZ ;\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 12\n"
+  "        /*0020*/                   MOV R3, RZ ;\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 14\n"
+  "        /*0030*/                   IADD3 R3, R3, R2, RZ ;\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 15\n"
+  "        /*0040*/                   IADD3 R2, R2, 0x1, RZ ;\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 16\n"
+  "        /*0050*/                   ISETP.GE.U32.AND P0, PT, R2, c[0x0][0x218], PT ;\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 17\n"
+  "        /*0060*/               @P0 BRA `(.L_x_3) ;\n"
+  ".L_x_1:\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 14\n"
+  "        /*0070*/                   IADD3 R3, R3, R2, RZ ;\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 15\n"
+  "        /*0080*/                   IADD3 R2, R2, 0x1, RZ ;\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 14\n"
+  "        /*0090*/                   IADD3 R3, R3, R2, RZ ;\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 15\n"
+  "        /*00a0*/                   IADD3 R2, R2, 0x1, RZ ;\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 16\n"
+  "        /*00b0*/                   ISETP.GE.U32.AND P0, PT, R2, R4, PT ;\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 17\n"
+  "        /*00c0*/              @!P0 BRA `(.L_x_1) ;\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 16\n"
+  "        /*00d0*/                   ISETP.GE.U32.AND P0, PT, R2, c[0x0][0x218], PT ;\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 17\n"
+  "        /*00e0*/               @P0 BRA `(.L_x_3) ;\n"
+  ".L_x_2:\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 14\n"
+  "        /*00f0*/                   IADD3 R3, R3, R2, RZ ;\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 15\n"
+  "        /*0100*/                   IADD3 R2, R2, 0x1, RZ ;\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 16\n"
+  "        /*0110*/                   ISETP.GE.U32.AND P0, PT, R2, c[0x0][0x218], PT ;\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 17\n"
+  "        /*0120*/              @!P0 BRA `(.L_x_2) ;\n"
+  ".L_x_3:\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 9\n"
+  "        /*0130*/                   LDC.64 R4, c[0x0][0x210] ;\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 18\n"
+  "        /*0140*/                   STG.E desc[UR4][R4.64], R3 ;\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 19\n"
+  "        /*0150*/                   EXIT ;\n"
+  ".L_x_4:\n"
+  "        /*0160*/                   BRA `(.L_x_4);\n";
+
+START_TEST(test_peeled_iteration)
+{
+  /* 8 iterations an entry, 2 warps: the peeled copy runs once an entry (4), the main loop
+     takes 7 less 0.5 (3.25 passes of 6), the check once (2), the rest 0.5 passes of 4 */
+  ck_assert_double_eq(loop_count_on(k_loop, k_loop_peel_sass, 8, 64, NULL),
+                      floor(2 * (3 + 4 + 6 * 3.25 + 2 + 4 * 0.5 + 3) + 0.5));
+}
+END_TEST
+
+/* k_loop where odd lanes run one iteration more (n + 1): the loop at lines 17-20. */
+static const char k_dloop[] =
+  ".version 8.0\n"                                              /* 1 */
+  ".target sm_90\n"
+  ".address_size 64\n"
+  ".visible .entry k(.param .u64 p, .param .u32 n)\n"
+  "{\n"                                                         /* 5 */
+  "  .reg .pred %p<2>;\n"
+  "  .reg .b32 %r<6>;\n"
+  "  .reg .b64 %rd<3>;\n"
+  "  ld.param.u64 %rd1, [p];\n"                                 /* 9 */
+  "  ld.param.u32 %r4, [n];\n"
+  "  mov.u32 %r1, %tid.x;\n"                                    /* 11 */
+  "  and.b32 %r1, %r1, 1;\n"
+  "  add.u32 %r1, %r1, %r4;\n"                                  /* 13 */
+  "  mov.u32 %r2, 0;\n"
+  "  mov.u32 %r3, 0;\n"                                         /* 15 */
+  "$L1:\n"
+  "  add.u32 %r3, %r3, %r2;\n"                                  /* 17 */
+  "  add.u32 %r2, %r2, 1;\n"
+  "  setp.lt.u32 %p1, %r2, %r1;\n"                              /* 19 */
+  "  @%p1 bra $L1;\n"
+  "  st.global.u32 [%rd1], %r3;\n"                              /* 21 */
+  "  ret;\n"
+  "}\n";
+
+static const char k_dloop_sass[] =
+  "//--------------------- .text.k --------------------------\n"
+  "k:\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 5\n"
+  "        /*0000*/                   LDC R1, c[0x0][0x28] ;\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 11\n"
+  "        /*0010*/                   S2R R0, SR_TID.X ;\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 12\n"
+  "        /*0020*/                   LOP3.LUT R0, R0, 0x1, RZ, 0xc0, !PT ;\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 13\n"
+  "        /*0030*/                   IADD3 R4, R0, c[0x0][0x218], RZ ;\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 14\n"
+  "        /*0040*/                   MOV R2, RZ ;\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 15\n"
+  "        /*0050*/                   MOV R3, RZ ;\n"
+  ".L_x_1:\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 17\n"
+  "        /*0060*/                   IADD3 R3, R3, R2, RZ ;\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 18\n"
+  "        /*0070*/                   IADD3 R2, R2, 0x1, RZ ;\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 17\n"
+  "        /*0080*/                   IADD3 R3, R3, R2, RZ ;\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 18\n"
+  "        /*0090*/                   IADD3 R2, R2, 0x1, RZ ;\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 19\n"
+  "        /*00a0*/                   ISETP.GE.U32.AND P0, PT, R2, R5, PT ;\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 20\n"
+  "        /*00b0*/              @!P0 BRA `(.L_x_1) ;\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 19\n"
+  "        /*00c0*/                   ISETP.GE.U32.AND P0, PT, R2, R4, PT ;\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 20\n"
+  "        /*00d0*/               @P0 BRA `(.L_x_3) ;\n"
+  ".L_x_2:\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 17\n"
+  "        /*00e0*/                   IADD3 R3, R3, R2, RZ ;\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 18\n"
+  "        /*00f0*/                   IADD3 R2, R2, 0x1, RZ ;\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 19\n"
+  "        /*0100*/                   ISETP.GE.U32.AND P0, PT, R2, R4, PT ;\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 20\n"
+  "        /*0110*/              @!P0 BRA `(.L_x_2) ;\n"
+  ".L_x_3:\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 9\n"
+  "        /*0120*/                   LDC.64 R4, c[0x0][0x210] ;\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 21\n"
+  "        /*0130*/                   STG.E desc[UR4][R4.64], R3 ;\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 22\n"
+  "        /*0140*/                   EXIT ;\n"
+  ".L_x_4:\n"
+  "        /*0150*/                   BRA `(.L_x_4);\n";
+
+START_TEST(test_divergent_trips)
+{
+  /* lanes of 4 and 5 trips, 8 warps: a warp runs 5 PTX iterations, its lanes 4.5 on
+     average, so the lanes' trips spread by 5 / 4.5 - 1 = 1/9. As if the lanes agreed, the
+     main loop takes 5 less 0.5 (2.25 passes of 6) and the rest loop 0.5; every warp has lanes
+     with a rest (half of them), so the rest loop's runs go 1/9 of the way from 0.5 to 1 */
+  double rest = 0.5 + (1.0 / 9) * (1 - 0.5);
+  ck_assert_double_eq(loop_count_on(k_dloop, k_dloop_sass, 4, 256, NULL),
+                      floor(8 * (6 + 6 * 2.25 + 2 + 4 * rest + 3) + 0.5));
+}
+END_TEST
+
+/* Three 32-bit PTX instructions that make two SASS ones each (more than make one), outside
+   any loop: no copies of a loop's body. */
+static const char k_pairs_sass[] =
+  "//--------------------- .text.k --------------------------\n"
+  "k:\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 5\n"
+  "        /*0000*/                   LDC R1, c[0x0][0x28] ;\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 10\n"
+  "        /*0010*/                   S2R R0, SR_TID.X ;\n"
+  "        /*0020*/                   MOV R6, R0 ;\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 11\n"
+  "        /*0030*/                   ISETP.GE.U32.AND P0, PT, R0, 0x20, PT ;\n"
+  "        /*0040*/                   PLOP3.LUT P1, PT, P0, PT, PT, 0x8, 0x0 ;\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 9\n"
+  "        /*0050*/               @!P0 LDC.64 R2, c[0x0][0x210] ;\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 13\n"
+  "        /*0060*/               @!P0 VIADD R5, R0, 0x1 ;\n"
+  "        /*0070*/               @!P0 IMAD.MOV.U32 R7, RZ, RZ, R5 ;\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 14\n"
+  "        /*0080*/               @!P0 STG.E desc[UR4][R2.64], R7 ;\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 16\n"
+  "        /*0090*/                   EXIT ;\n"
+  ".L_x_0:\n"
+  "        /*00a0*/                   BRA `(.L_x_0);\n";
+
+START_TEST(test_pairs_outside_loops)
+{
+  struct ptx_module m;
+  struct ptx_error e;
+  char err[256];
+  ck_assert_int_eq(ptx_parse(k_ifconv, strlen(k_ifconv), &m, &e), PTX_OK);
+  struct ptx_sass_lines l;
+  ck_assert_int_eq(ptx_sass_parse(k_pairs_sass, strlen(k_pairs_sass), &l), 0);
+  struct ptx_sass s;
+  ck_assert_int_eq(ptx_sass_attach(&m, &l, &s), 0);
+  struct sim_device *d = sim_device_new();
+  uint64_t a;
+  ck_assert_int_eq(sim_malloc(d, 4, "out", &a), SIM_OK);
+  struct sim_launch c = {.grid = {1, 1, 1}, .block = {64, 1, 1}, .workers = 1};
+  struct sim_result r;
+  ck_assert_int_eq(sim_run(d, &m, "k", &a, 8, &c, &r, err, sizeof err), SIM_OK);
+  struct met_report rep;
+  ck_assert_int_eq(met_compute(&m, &r, &rep), 0);
+  ck_assert_int_eq(met_apply_sass(&rep, &m, &r, &s), 0);
+  ck_assert_double_eq(rep.value[MET_INST], 2 * 10);  /* every warp runs the block once */
+  met_report_free(&rep);
+  sim_result_free(&r);
+  sim_device_free(d);
+  ptx_sass_free(&s);
+  ptx_sass_lines_free(&l);
+  ptx_module_free(&m);
+}
+END_TEST
+
+/* A product computed before a branch (line 11) that ptxas sank into the branch's body, the
+   block after `@P0 BRA`: warp 0 runs the body, warp 1 skips it. */
+static const char k_sink[] =
+  ".version 8.0\n"                                              /* 1 */
+  ".target sm_90\n"
+  ".address_size 64\n"
+  ".visible .entry k(.param .u64 p)\n"
+  "{\n"                                                         /* 5 */
+  "  .reg .pred %p<2>;\n"
+  "  .reg .b32 %r<4>;\n"
+  "  .reg .b64 %rd<3>;\n"
+  "  ld.param.u64 %rd1, [p];\n"                                 /* 9 */
+  "  mov.u32 %r1, %tid.x;\n"
+  "  mul.lo.u32 %r3, %r1, 3;\n"                                 /* 11 */
+  "  setp.ge.u32 %p1, %r1, 32;\n"
+  "  @%p1 bra $L1;\n"                                           /* 13 */
+  "  add.u32 %r2, %r3, 1;\n"
+  "  st.global.u32 [%rd1], %r2;\n"                              /* 15 */
+  "$L1:\n"
+  "  ret;\n"                                                    /* 17 */
+  "}\n";
+
+static const char k_sink_sass[] =
+  "//--------------------- .text.k --------------------------\n"
+  "k:\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 5\n"
+  "        /*0000*/                   LDC R1, c[0x0][0x28] ;\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 10\n"
+  "        /*0010*/                   S2R R0, SR_TID.X ;\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 12\n"
+  "        /*0020*/                   ISETP.GE.U32.AND P0, PT, R0, 0x20, PT ;\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 13\n"
+  "        /*0030*/               @P0 BRA `(.L_x_1) ;\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 11\n"
+  "        /*0040*/                   IMAD R3, R0, 0x3, RZ ;\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 9\n"
+  "        /*0050*/                   LDC.64 R4, c[0x0][0x210] ;\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 14\n"
+  "        /*0060*/                   VIADD R5, R3, 0x1 ;\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 15\n"
+  "        /*0070*/                   STG.E desc[UR4][R4.64], R5 ;\n"
+  ".L_x_1:\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 17\n"
+  "        /*0080*/                   EXIT ;\n"
+  ".L_x_2:\n"
+  "        /*0090*/                   BRA `(.L_x_2);\n";
+
+START_TEST(test_sunk_into_branch)
+{
+  struct ptx_module m;
+  struct ptx_error e;
+  char err[256];
+  ck_assert_int_eq(ptx_parse(k_sink, strlen(k_sink), &m, &e), PTX_OK);
+  struct ptx_sass_lines l;
+  ck_assert_int_eq(ptx_sass_parse(k_sink_sass, strlen(k_sink_sass), &l), 0);
+  struct ptx_sass s;
+  ck_assert_int_eq(ptx_sass_attach(&m, &l, &s), 0);
+  struct sim_device *d = sim_device_new();
+  uint64_t a;
+  ck_assert_int_eq(sim_malloc(d, 4, "out", &a), SIM_OK);
+  struct sim_launch c = {.grid = {1, 1, 1}, .block = {64, 1, 1}, .workers = 1};
+  struct sim_result r;
+  ck_assert_int_eq(sim_run(d, &m, "k", &a, 8, &c, &r, err, sizeof err), SIM_OK);
+  struct met_report rep;
+  ck_assert_int_eq(met_compute(&m, &r, &rep), 0);
+  ck_assert_int_eq(met_apply_sass(&rep, &m, &r, &s), 0);
+  /* both warps run the test (4) and the EXIT (1); the body (4) only warp 0, however often
+     the product sunk into it ran in the PTX */
+  ck_assert_double_eq(rep.value[MET_INST], 2 * 4 + 4 + 2 * 1);
+  met_report_free(&rep);
+  sim_result_free(&r);
+  sim_device_free(d);
+  ptx_sass_free(&s);
+  ptx_sass_lines_free(&l);
+  ptx_module_free(&m);
+}
+END_TEST
+
 Suite *suite_sass(void)
 {
   Suite *s = suite_create("sass");
@@ -703,6 +1180,7 @@ Suite *suite_sass(void)
   tcase_add_test(t, test_parse_listing);
   tcase_add_test(t, test_parse_rejects_non_listing);
   tcase_add_test(t, test_attach);
+  tcase_add_test(t, test_jump_table_targets);
   suite_add_tcase(s, t);
   TCase *m = tcase_create("metrics");
   tcase_add_test(m, test_gemm_merged_loads);
@@ -714,6 +1192,12 @@ Suite *suite_sass(void)
   tcase_add_test(m, test_early_exit_and_sunk_parameter);
   tcase_add_test(m, test_unrolled_loop);
   tcase_add_test(m, test_merged_pair_wavefronts);
+  tcase_add_test(m, test_loop_copies_share_runs);
+  tcase_add_test(m, test_wide_adds_are_no_copies);
+  tcase_add_test(m, test_peeled_iteration);
+  tcase_add_test(m, test_divergent_trips);
+  tcase_add_test(m, test_pairs_outside_loops);
+  tcase_add_test(m, test_sunk_into_branch);
   suite_add_tcase(s, m);
   return s;
 }

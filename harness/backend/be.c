@@ -48,11 +48,25 @@ enum be_status be_free(struct be *b, uint64_t addr)
   return b->ops->free(b->impl, addr);
 }
 
+/* Whether l asks b for what only the emulator does: an order seed (a GPU schedules warps and
+   blocks itself). BE_ERR_BADARG with the reason in err, or BE_OK. */
+static enum be_status emu_only(const struct be *b, const struct be_launch *l, char *err,
+                               size_t errlen)
+{
+  if (b->ops->kind != BE_GPU || !l->order_seed)
+    return BE_OK;
+  snprintf(err, errlen, "an order seed (--order) chooses the order the emulator runs warps and "
+           "blocks in; a GPU's scheduler chooses its own: leave out --backend gpu");
+  return BE_ERR_BADARG;
+}
+
 enum be_status be_time(struct be *b, const char *kernel, const void *params, size_t psize,
                        const struct be_launch *l, double rse_target, uint32_t max_reps,
                        double max_seconds, struct be_timing *t, char *err, size_t errlen)
 {
   memset(t, 0, sizeof *t);
+  if (emu_only(b, l, err, errlen) != BE_OK)
+    return BE_ERR_BADARG;
   if (!b->ops->time) {
     snprintf(err, errlen, "the %s backend does not measure time", b->ops->kind == BE_GPU ? "gpu" : "emulator");
     return BE_ERR_BADARG;
@@ -88,6 +102,8 @@ enum be_status be_launch(struct be *b, const char *kernel, const void *params, s
                          size_t errlen)
 {
   memset(res, 0, sizeof *res);
+  if (emu_only(b, l, err, errlen) != BE_OK)
+    return BE_ERR_BADARG;
   return b->ops->launch(b->impl, kernel, params, psize, l, res, err, errlen);
 }
 

@@ -65,6 +65,9 @@ struct be_launch {
   /* The device heap of in-kernel malloc/new (cudaLimitMallocHeapSize), both backends: set
      before the first launch of the session; 0: CUDA's default, 8 MiB. */
   uint64_t heap_bytes;
+  /* emu only: the order warps and blocks run in (sim_launch.order_seed); 0: the fixed order.
+     The GPU backend refuses a launch with another (BE_ERR_BADARG). */
+  uint64_t order_seed;
 };
 
 /* Set l's limits from the architecture profile p (NULL: the defaults) and the kernel's

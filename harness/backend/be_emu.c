@@ -70,7 +70,7 @@ static enum be_status emu_launch(void *impl, const char *kernel, const void *par
     .regs_per_block = l->regs_per_block, .reg_alloc_unit = l->reg_alloc_unit,
     .max_smem = l->max_smem, .resident_blocks = l->resident_blocks,
     .cooperative = l->cooperative, .coop_blocks_per_sm = l->coop_blocks_per_sm,
-    .sm_count = l->sm_count,
+    .sm_count = l->sm_count, .order_seed = l->order_seed,
   };
   memcpy(c.cluster, l->cluster, sizeof c.cluster);
   memcpy(c.grid, l->grid, sizeof c.grid);

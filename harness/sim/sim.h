@@ -168,6 +168,16 @@ struct sim_launch {
                                   no check */
   uint32_t cluster[3];      /* the launch's cluster dimension (cuLaunchKernelEx's attribute);
                                0: none, the kernel's __cluster_dims__ or else clusters of one */
+  /* The order warps and blocks run in. 0: the fixed order (each block's warps take turns in
+     index order, blocks start in index order on every host thread). Another value: a
+     pseudo-random order that this seed alone decides, the same in every run: blocks (the
+     groups of a cooperative grid or of clusters) start in an order shuffled by the seed, on
+     one host thread whatever `workers` says, and at each turn a block's warps run in a
+     shuffled order for a random share of the usual turn. A kernel whose result does not
+     depend on the order (no races; atomics that commute, as integer adds do) gives the same
+     values under every seed; one that hands out slots by an atomic counter, or whose last
+     writer wins, may not (sim_block.c, sim_launch.c). */
+  uint64_t order_seed;
 };
 #define SIM_DEFAULT_BUDGET 2000000000ull
 /* What device printf may leave behind in one launch: CUDA's default printf FIFO

@@ -1,16 +1,17 @@
 /* sim_block.c: the warps of one thread block, their barriers, and the progress watch.
  *
- * Warps take turns (a quantum of instructions each). When no warp can run, the block either
- * releases a barrier every live thread has reached, or is stuck: then it reports barrier
- * divergence (a barrier reached by part of a warp, in the words of compute-sanitizer's
- * synccheck) or a deadlock listing which threads loop, which wait where, and which exited.
- * Warps that spin without changing anything count as unable to run. Blocks run in slices
- * (sim_block_resume). A block of a group (a cooperative grid, a cluster: sim_launch.c's
- * run_group) that none of its warps can run gives way to the other blocks of its group, and
- * the group decides when that is a deadlock (sim_block_stuck). A block outside a group whose
- * warps spin on memory only another block could write is set aside (SIM_BS_WAIT) for
- * sim_launch.c to resume once global memory has changed, or to have it report the deadlock
- * when nothing can.
+ * Warps take turns (a quantum of instructions each), in index order, or under an order seed
+ * (sim_launch.order_seed) in an order shuffled at each round, each for a random share of the
+ * quantum. When no warp can run, the block either releases a barrier every live thread has
+ * reached, or is stuck: then it reports barrier divergence (a barrier reached by part of a
+ * warp, in the words of compute-sanitizer's synccheck) or a deadlock listing which threads
+ * loop, which wait where, and which exited. Warps that spin without changing anything count as
+ * unable to run. Blocks run in slices (sim_block_resume). A block of a group (a cooperative
+ * grid, a cluster: sim_launch.c's run_group) that none of its warps can run gives way to the
+ * other blocks of its group, and the group decides when that is a deadlock (sim_block_stuck). A
+ * block outside a group whose warps spin on memory only another block could write is set aside
+ * (SIM_BS_WAIT) for sim_launch.c to resume once global memory has changed, or to have it report
+ * the deadlock when nothing can.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -370,17 +371,44 @@ void sim_block_stuck(struct sim_block *b)
   report_stuck(b, 0, NULL, 0);
 }
 
+/* A round of turns in the order of seed b->order_rng: order[0..nwarps) shuffled (Fisher-Yates),
+   and each warp's share of the turn in quantum[], 1 to q instructions. A block of more warps
+   than order holds keeps index order and whole turns. */
+static void shuffle_round(struct sim_block *b, uint8_t *order, uint64_t *quantum, uint64_t q)
+{
+  uint32_t n = b->nwarps;
+  if (n > SIM_MAX_WARP)
+    return;
+  for (uint32_t i = 0; i < n; i++)
+    order[i] = (uint8_t)i;
+  for (uint32_t i = n; i > 1; i--) {
+    uint32_t j = (uint32_t)(sim_order_next(&b->order_rng) % i);
+    uint8_t t = order[i - 1];
+    order[i - 1] = order[j];
+    order[j] = t;
+  }
+  for (uint32_t i = 0; i < n; i++)
+    quantum[i] = 1 + sim_order_next(&b->order_rng) % q;
+}
+
 enum sim_bstep sim_block_resume(struct sim_block *b, uint64_t slice)
 {
   uint64_t start = b->ctr.warp_insts;
+  uint64_t q = b->budget < QUANTUM * 16 ? b->budget / 16 + 1 : QUANTUM;
+  uint8_t order[SIM_MAX_WARP];       /* a shuffled round (order_rng): warps and their shares */
+  uint64_t share[SIM_MAX_WARP];
   for (;;) {
     int runnable = 0, alive = 0;
-    for (uint32_t i = 0; i < b->nwarps; i++) {
+    int shuffled = b->cfg->order_seed && b->nwarps <= SIM_MAX_WARP;
+    if (shuffled)
+      shuffle_round(b, order, share, q);
+    for (uint32_t k = 0; k < b->nwarps; k++) {
+      uint32_t i = shuffled ? order[k] : k;
       struct sim_warp *w = &b->warps[i];
       if (w->state == SIM_W_DONE)
         continue;
       if (w->state == SIM_W_RUN || w->have_group) {
-        uint64_t n = sim_warp_run(b, w, b->budget < QUANTUM * 16 ? b->budget / 16 + 1 : QUANTUM);
+        uint64_t n = sim_warp_run(b, w, shuffled ? share[k] : q);
         if (b->faulted)
           return SIM_BS_DONE;
         if (spend(b, n)) {

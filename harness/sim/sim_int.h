@@ -311,7 +311,19 @@ struct sim_block {
   int in_group;                  /* run by sim_block_resume among the other blocks of its
                                     group: waiting for them yields instead of a deadlock */
   struct sim_race *race_own;     /* the checker's shadow of a block in a group (its own) */
+  uint64_t order_rng;            /* under an order seed (sim_launch.order_seed): the state of
+                                    the generator that shuffles its warps' turns */
 };
+
+/* The splitmix64 step: the next pseudo-random number of the order generator at *s
+   (sim_launch.order_seed). */
+static inline uint64_t sim_order_next(uint64_t *s)
+{
+  uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  return z ^ (z >> 31);
+}
 
 /* What a worker is doing, for the progress watch of the blocks on the others. */
 enum sim_wkstate {

@@ -1,7 +1,8 @@
 /* sim_launch.c: a kernel launch: check the configuration, link, and run the grid's blocks on
  * worker threads.
  *
- * Blocks are independent, so workers take them in index order from a shared counter. The
+ * Blocks are independent, so workers take them in index order from a shared counter (under an
+ * order seed, sim_launch.order_seed, one worker takes them in an order the seed shuffles). The
  * result is the same as a serial run: when blocks fault, the report is the one of the
  * lowest-numbered faulting block (blocks after it are not started, or stop early), and the
  * counters are sums. Global-memory atomics are host atomics; everything else a block touches
@@ -59,6 +60,8 @@ struct launch {
                                        cluster; run_group), 0: blocks run alone */
   uint32_t cluster_size;            /* blocks of a cluster (1 without clusters) */
   uint64_t coop_ws;                 /* the grid workspace of a cooperative launch, or 0 */
+  uint32_t *perm;                   /* under an order seed: the order blocks (groups) start
+                                       in, a shuffle of their indices; NULL: index order */
 };
 
 struct printed {                   /* one block's printf output */
@@ -200,6 +203,14 @@ static void lower_stop(struct launch *L, uint32_t idx)
     ;
 }
 
+/* Whether the next block of a launch outside groups may start: in index order, when no block
+   before it faulted; in an order seed's order, when no block faulted. */
+static int may_start(const struct launch *L)
+{
+  uint32_t stop = __atomic_load_n(&L->stop_after, __ATOMIC_RELAXED);
+  return L->perm ? stop == UINT32_MAX : L->next <= stop;
+}
+
 /* One block's storage: its warps, registers, local memory, parameter frames, shared memory. */
 struct bmem {
   struct sim_warp *warps;
@@ -285,6 +296,10 @@ static void block_setup(struct launch *L, struct worker_out *out, struct bmem *m
   b->ctaid[0] = idx % cfg->grid[0];
   b->ctaid[1] = (idx / cfg->grid[0]) % cfg->grid[1];
   b->ctaid[2] = idx / (cfg->grid[0] * cfg->grid[1]);
+  if (cfg->order_seed) {     /* each block's own generator: the same whichever block ran before */
+    b->order_rng = cfg->order_seed ^ ((uint64_t)idx << 32 | idx);
+    sim_order_next(&b->order_rng);
+  }
 }
 
 /* Block b ended (st: how sim_block_run returned): its printed text, counters and fault go to
@@ -417,11 +432,15 @@ static void say_interblock(const struct launch *L, struct slot *s)
   char first[448];
   const uint32_t *c = s->b.ctaid;
   char later[64];
-  if (L->next + 1 < L->nblocks)
+  if (L->perm && L->next + 1 < L->nblocks)
+    snprintf(later, sizeof later, "%u more blocks", L->nblocks - L->next);
+  else if (L->perm)
+    snprintf(later, sizeof later, "block %u", L->perm[L->next]);
+  else if (L->next + 1 < L->nblocks)
     snprintf(later, sizeof later, "blocks %u to %u", L->next, L->nblocks - 1);
   else
     snprintf(later, sizeof later, "block %u", L->next);
-  if (L->next < L->nblocks && L->next <= __atomic_load_n(&L->stop_after, __ATOMIC_RELAXED))
+  if (L->next < L->nblocks && may_start(L))
     snprintf(first, sizeof first, "inter-block dependence: block (%u,%u,%u) waits for a write no "
              "started block makes, and %s would not have started: the modelled GPU holds at "
              "most %u blocks of this launch at once and all %u wait (a GPU hangs here; a wait "
@@ -517,8 +536,9 @@ static void run_group(struct launch *L, struct worker_out *out, const struct sim
   struct sim_block **ranks = calloc(n, sizeof *ranks);
   uint8_t *status = calloc(n, 1);
   uint64_t *seen = calloc(n, sizeof *seen);
-  uint64_t phases = 0, writes = 0;
-  int ok = mem && bs && rs && cls && ranks && status && seen;
+  uint32_t *turn = L->perm ? calloc(n, sizeof *turn) : NULL;  /* an order seed's round */
+  uint64_t phases = 0, writes = 0, rng = L->cfg->order_seed ^ gi;
+  int ok = mem && bs && rs && cls && ranks && status && seen && (turn || !L->perm);
   for (uint32_t i = 0; ok && i < n; i++)
     ok = bmem_alloc(L, &mem[i]) == 0;
   if (!ok) {
@@ -552,7 +572,13 @@ static void run_group(struct launch *L, struct worker_out *out, const struct sim
        (the group stops as a whole, so that none of it waits for a block that stopped) */
     if (highest > __atomic_load_n(&L->stop_after, __ATOMIC_RELAXED))
       break;
-    for (uint32_t i = 0; i < n && left; i++) {
+    for (uint32_t k = 0; turn && k < n; k++) {     /* Fisher-Yates: the blocks' turns */
+      uint32_t j = (uint32_t)(sim_order_next(&rng) % (k + 1));
+      turn[k] = turn[j];
+      turn[j] = k;
+    }
+    for (uint32_t k = 0; k < n && left; k++) {
+      uint32_t i = turn ? turn[k] : k;
       struct sim_block *b = &bs[i];
       uint64_t now = writes + phases + sim_launch_global_writes(b);
       if (status[i] == SIM_BS_DONE || (status[i] == SIM_BS_WAIT && seen[i] == now))
@@ -612,6 +638,7 @@ done:
   free(ranks);
   free(status);
   free(seen);
+  free(turn);
 }
 
 /* A worker of a launch of groups: takes the next group until none is left. */
@@ -623,7 +650,7 @@ static void group_worker(struct worker_out *out, const struct sim_alloc **cache)
     uint32_t idx = __atomic_fetch_add(&L->next, 1, __ATOMIC_RELAXED);
     if (idx >= units)
       break;
-    run_group(L, out, cache, idx);
+    run_group(L, out, cache, L->perm ? L->perm[idx] : idx);
     if (out->st != SIM_OK)
       break;
   }
@@ -641,8 +668,7 @@ static void block_worker(struct worker_out *out, const struct sim_alloc **cache)
     drop_parked(L);
     if (L->abandon)
       break;
-    uint32_t stop = __atomic_load_n(&L->stop_after, __ATOMIC_RELAXED);
-    int more = L->next < L->nblocks && L->next <= stop, fresh = 0;
+    int more = L->next < L->nblocks && may_start(L), fresh = 0;
     struct slot *s = NULL;
     if (more && L->in_flight < L->resident) {
       if (!spare) {                             /* memory for it, outside the lock */
@@ -660,7 +686,8 @@ static void block_worker(struct worker_out *out, const struct sim_alloc **cache)
       s = spare;
       spare = NULL;
       L->in_flight++;
-      block_setup(L, out, &s->m, cache, L->next++, &s->b, &s->r);
+      block_setup(L, out, &s->m, cache, L->perm ? L->perm[L->next] : L->next, &s->b, &s->r);
+      L->next++;
       fresh = 1;
     } else if ((s = take_movable(L)) != NULL) {
       s->b.final = 0;
@@ -956,6 +983,25 @@ enum sim_status sim_run(struct sim_device *d, const struct ptx_module *m, const 
   }
   uint32_t nwk = cfg->workers ? cfg->workers : sim_host_cores();
   uint32_t units = L.group_blocks ? L.nblocks / L.group_blocks : L.nblocks;
+  if (cfg->order_seed) {
+    /* the seed's order: blocks (groups) start in a shuffle of their indices, on one host
+       thread, so that no host timing changes which block's atomics come first */
+    nwk = 1;
+    L.perm = malloc((size_t)units * sizeof *L.perm);
+    if (!L.perm) {
+      if (L.coop_ws)
+        sim_free(d, L.coop_ws);
+      sim_prog_free(&prog);
+      snprintf(err, errlen, "out of host memory");
+      return SIM_ERR_NOMEM;
+    }
+    uint64_t rng = cfg->order_seed;
+    for (uint32_t k = 0; k < units; k++) {
+      uint32_t j = (uint32_t)(sim_order_next(&rng) % ((uint64_t)k + 1));
+      L.perm[k] = L.perm[j];
+      L.perm[j] = k;
+    }
+  }
   if (nwk > units)
     nwk = units;
   if (nwk < 1)
@@ -1002,6 +1048,7 @@ enum sim_status sim_run(struct sim_device *d, const struct ptx_module *m, const 
     if (L.coop_ws)
       sim_free(d, L.coop_ws);
     sim_result_free(res);
+    free(L.perm);
     free(L.parked);
     free(L.workers);
     free(outs);
@@ -1079,6 +1126,7 @@ enum sim_status sim_run(struct sim_device *d, const struct ptx_module *m, const 
   res->workers_used = started + 1;
   if (L.coop_ws)
     sim_free(d, L.coop_ws);
+  free(L.perm);
   free(L.parked);
   free(L.workers);
   free(outs);

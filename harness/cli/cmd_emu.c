@@ -41,7 +41,7 @@ static void emu_usage(FILE *f)
         "         [--threads N] [--max-insts N] [--warp-size 32|64] [--keep-ptx PATH]\n"
         "         [--backend emu|gpu] [--lines] [--profile NAME] [--sanitize TOOL]\n"
         "         [--lanes PATH [--lanes-warp B,W]] [--cooperative] [--cluster X[,Y[,Z]]]\n"
-        "         [--heap BYTES]\n"
+        "         [--heap BYTES] [--order SEED] [--order-check N]\n"
         "         --arg SPEC ...   (one per kernel parameter, in order)\n"
         "\n"
         "SPEC: TYPEbuf:COUNT:INIT   a buffer; TYPE i8 u8 i16 u16 i32 u32 i64 u64\n"
@@ -93,7 +93,20 @@ static void emu_usage(FILE *f)
         "        resident at once, or the launch is refused as the GPU refuses it. A kernel\n"
         "        that uses cooperative_groups' grid.sync() is always launched so.\n"
         "--cluster X[,Y[,Z]]: thread-block clusters of that shape (cudaLaunchKernelEx's\n"
-        "        cluster dimension), for a kernel without __cluster_dims__.\n", f);
+        "        cluster dimension), for a kernel without __cluster_dims__.\n"
+        "--order SEED: the order warps and blocks run in (emulator only). 0, the default:\n"
+        "        warps of a block take turns in index order and blocks start in index order.\n"
+        "        Another seed: a pseudo-random order that the seed alone decides, the same in\n"
+        "        every run: blocks start in a shuffled order (on one host thread), and at each\n"
+        "        turn a block's warps run in a shuffled order for a random share of the turn.\n"
+        "        A race-free kernel whose atomics commute (integer add) gives the same values\n"
+        "        under every seed; one that hands out slots with atomicAdd, or whose last\n"
+        "        writer wins, may not: a GPU may give any of those results.\n"
+        "--order-check N: run the kernel under N orders (N >= 2: --order's seed S, then\n"
+        "        S+1 ... S+N-1), each on a fresh emulator, and compare every buffer argument\n"
+        "        with the first run's: the report says whether the output depends on the\n"
+        "        order warps run, naming the first argument and element that differ\n"
+        "        (--json: \"order_check\").\n", f);
   wl_print_exit_codes();
 }
 
@@ -151,6 +164,8 @@ struct emu_opts {
   struct dump dumps[MAX_DUMPS];
   uint32_t ndumps;
   uint64_t heap;               /* --heap: bytes of the device heap, 0: the default */
+  uint32_t order_check;        /* --order-check: orders to compare, 0: no check */
+  int have_order;              /* --order was given */
 };
 
 static int parse_opts(int argc, char **argv, struct emu_opts *o)
@@ -168,6 +183,7 @@ static int parse_opts(int argc, char **argv, struct emu_opts *o)
     {"lanes-warp", required_argument, 0, 'W'},
     {"cooperative", no_argument, 0, 'C'}, {"cluster", required_argument, 0, 'c'},
     {"heap", required_argument, 0, 'H'},
+    {"order", required_argument, 0, 'O'}, {"order-check", required_argument, 0, 'Q'},
     {"help", no_argument, 0, 'h'}, {0, 0, 0, 0},
   };
   memset(o, 0, sizeof *o);
@@ -325,6 +341,22 @@ static int parse_opts(int argc, char **argv, struct emu_opts *o)
         return -1;
       }
       break;
+    case 'O':
+      if (parse_u64_opt(optarg, &v)) {
+        wl_error("--order '%s': expected a seed, 0 (the fixed order) or a positive integer",
+                 optarg);
+        return -1;
+      }
+      o->cfg.order_seed = v;
+      o->have_order = 1;
+      break;
+    case 'Q':
+      if (parse_u64_opt(optarg, &v) || v < 2 || v > 1000) {
+        wl_error("--order-check '%s': expected how many orders to compare, 2 to 1000", optarg);
+        return -1;
+      }
+      o->order_check = (uint32_t)v;
+      break;
     case 'h': emu_usage(stdout); return 1;
     default:
       wl_error("emu: unknown or incomplete option '%s' (see warplab emu --help)", argv[optind - 1]);
@@ -335,6 +367,11 @@ static int parse_opts(int argc, char **argv, struct emu_opts *o)
     o->file = argv[optind++];
   if (optind < argc) {
     wl_error("emu: unexpected argument '%s'", argv[optind]);
+    return -1;
+  }
+  if ((o->have_order || o->order_check) && o->backend == BE_GPU) {
+    wl_error("%s chooses the order the emulator runs warps and blocks in; a GPU's scheduler "
+             "chooses its own: leave out --backend gpu", o->order_check ? "--order-check" : "--order");
     return -1;
   }
   if (o->lanes && o->backend == BE_GPU) {
@@ -534,6 +571,173 @@ static int write_dumps(const struct emu_opts *o, struct emu_arg *args, uint32_t 
   return WL_EXIT_OK;
 }
 
+/* The element of e at p in words: an integer, a float, or a half's bits in hex. */
+static void elem_text(enum run_elem e, const uint8_t *p, char *buf, size_t n)
+{
+  union {
+    int8_t i8; uint8_t u8; int16_t i16; uint16_t u16; int32_t i32; uint32_t u32;
+    int64_t i64; uint64_t u64; float f; double d;
+  } v;
+  memset(&v, 0, sizeof v);
+  memcpy(&v, p, run_elem_size(e));
+  switch (e) {
+  case RUN_I8: snprintf(buf, n, "%d", v.i8); break;
+  case RUN_U8: snprintf(buf, n, "%u", v.u8); break;
+  case RUN_I16: snprintf(buf, n, "%d", v.i16); break;
+  case RUN_U16: snprintf(buf, n, "%u", v.u16); break;
+  case RUN_I32: snprintf(buf, n, "%" PRId32, v.i32); break;
+  case RUN_U32: snprintf(buf, n, "%" PRIu32, v.u32); break;
+  case RUN_I64: snprintf(buf, n, "%" PRId64, v.i64); break;
+  case RUN_U64: snprintf(buf, n, "%" PRIu64, v.u64); break;
+  case RUN_F32: snprintf(buf, n, "%.9g", (double)v.f); break;
+  case RUN_F64: snprintf(buf, n, "%.17g", v.d); break;
+  case RUN_F16: case RUN_BF16: snprintf(buf, n, "0x%04x", v.u16); break;
+  }
+}
+
+/* The contents of every buffer argument on dev into out[i] (malloc'd; NULL for the other
+   arguments). Returns 0, or -1 (out of memory, or a buffer that cannot be read). */
+static int read_buffers(struct be *dev, const struct emu_arg *args, uint32_t nargs, uint8_t **out)
+{
+  for (uint32_t i = 0; i < nargs; i++) {
+    out[i] = NULL;
+    if (!args[i].is_buffer)
+      continue;
+    uint64_t bytes = args[i].count * run_elem_size(args[i].elem);
+    out[i] = malloc(bytes ? bytes : 1);
+    if (!out[i] || be_read(dev, args[i].dev_addr, out[i], bytes) != BE_OK)
+      return -1;
+  }
+  return 0;
+}
+
+/* The launch of o once more, under order seed `seed`, on a fresh emulator with the arguments'
+   first contents: its buffers' contents into out[] (read_buffers), whether it ran cleanly
+   into *ran_ok, and its fault's message into msg when it did not. Returns WL_EXIT_OK, or an
+   exit code after saying why. */
+static int order_run(const struct emu_opts *o, const char *text, size_t len,
+                     const struct ptx_module *mod, int f, struct emu_arg *args,
+                     const struct ms_setup *ms, const struct be_launch *bl, uint64_t seed,
+                     uint8_t **out, int *ran_ok, char *msg, size_t msglen)
+{
+  struct be *dev = NULL;
+  uint8_t *params = NULL;
+  uint32_t psize = 0;
+  struct ms_result mr;
+  ms_result_init(&mr);
+  struct be_launch l = *bl;
+  l.order_seed = seed;
+  l.lanes = 0;
+  char err[512];
+  int rc = WL_EXIT_USAGE;
+  if (be_open(BE_EMU, &dev, err, sizeof err) != BE_OK ||
+      be_load(dev, text, len, mod, err, sizeof err) != BE_OK) {
+    wl_error("%s", err);
+    goto out;
+  }
+  rc = pack_params(mod, f, args, o->nargs, dev, &params, &psize);
+  if (rc != WL_EXIT_OK)
+    goto out;
+  rc = WL_EXIT_USAGE;
+  if (ms_launch(ms, dev, o->kernel, params, psize, &l, MS_LAUNCH, &mr, err, sizeof err) != BE_OK) {
+    wl_error("--order-check: %s", err);
+    goto out;
+  }
+  *ran_ok = mr.br.ran_ok;
+  const char *fm = mr.br.ran_ok ? "" : mr.br.emu.fault.message;
+  size_t fl = strnlen(fm, msglen - 1);         /* a long message is cut */
+  memcpy(msg, fm, fl);
+  msg[fl] = 0;
+  if (read_buffers(dev, args, o->nargs, out)) {
+    wl_error("--order-check: out of host memory");
+    goto out;
+  }
+  rc = WL_EXIT_OK;
+out:
+  ms_result_free(&mr);
+  free(params);
+  be_close(dev);
+  return rc;
+}
+
+/* Where the buffers of two runs first differ: 1 with *arg and *elem set, 0 when they are the
+   same. */
+static int first_difference(const struct emu_arg *args, uint32_t nargs, uint8_t *const *a,
+                            uint8_t *const *b, uint32_t *arg, uint64_t *elem)
+{
+  for (uint32_t i = 0; i < nargs; i++) {
+    if (!a[i] || !b[i])
+      continue;
+    uint64_t es = run_elem_size(args[i].elem);
+    uint64_t bytes = args[i].count * es;
+    if (!memcmp(a[i], b[i], bytes))
+      continue;
+    uint64_t k = 0;
+    while (a[i][k] == b[i][k])
+      k++;
+    *arg = i;
+    *elem = k / es;
+    return 1;
+  }
+  return 0;
+}
+
+/* --order-check: the launch, which ran on dev with result br under o's order seed, run again
+   under the next seeds until o->order_check runs are made or two differ; the finding into
+   *ord. Returns WL_EXIT_OK, or an exit code after saying why. */
+static int order_check(const struct emu_opts *o, const char *text, size_t len,
+                       const struct ptx_module *mod, int f, struct emu_arg *args,
+                       const struct ms_setup *ms, const struct be_launch *bl, struct be *dev,
+                       const struct be_result *br, struct emu_order *ord)
+{
+  memset(ord, 0, sizeof *ord);
+  ord->runs = 1;
+  ord->first = o->cfg.order_seed;
+  if (!br->ran_ok)
+    return WL_EXIT_OK;                         /* a fault is the report: nothing to compare */
+  uint8_t *base[MAX_ARGS] = {0}, *other[MAX_ARGS] = {0};
+  uint64_t addr[MAX_ARGS];
+  for (uint32_t i = 0; i < o->nargs; i++)
+    addr[i] = args[i].dev_addr;
+  int rc = WL_EXIT_OK;
+  if (read_buffers(dev, args, o->nargs, base)) {
+    wl_error("--order-check: out of host memory");
+    rc = WL_EXIT_USAGE;
+  }
+  for (uint32_t k = 1; rc == WL_EXIT_OK && k < o->order_check && !ord->depends; k++) {
+    uint64_t seed = ord->first + k;
+    int ok = 0;
+    char msg[sizeof ord->fault_message];
+    rc = order_run(o, text, len, mod, f, args, ms, bl, seed, other, &ok, msg, sizeof msg);
+    if (rc != WL_EXIT_OK)
+      break;
+    ord->runs++;
+    ord->seed_a = ord->first;
+    ord->seed_b = seed;
+    if (!ok) {
+      ord->depends = ord->fault = 1;
+      snprintf(ord->fault_message, sizeof ord->fault_message, "%s", msg);
+    } else if (first_difference(args, o->nargs, base, other, &ord->arg, &ord->element)) {
+      const struct emu_arg *a = &args[ord->arg];
+      uint64_t at = ord->element * run_elem_size(a->elem);
+      ord->depends = 1;
+      elem_text(a->elem, base[ord->arg] + at, ord->value_a, sizeof ord->value_a);
+      elem_text(a->elem, other[ord->arg] + at, ord->value_b, sizeof ord->value_b);
+    }
+    for (uint32_t i = 0; i < o->nargs; i++) {
+      free(other[i]);
+      other[i] = NULL;
+    }
+  }
+  ord->checked = rc == WL_EXIT_OK;
+  for (uint32_t i = 0; i < o->nargs; i++) {
+    args[i].dev_addr = addr[i];                /* the first run's, for --dump */
+    free(base[i]);
+    free(other[i]);
+  }
+  return rc;
+}
+
 /* `--sanitize TOOL` (GPU only): the same command again under compute-sanitizer, and its
    first finding in the emulator's words. A .cu file is built here first and the command
    given its PTX: nvcc run under the tool's injection crashes (status 139 on an H100), and
@@ -621,6 +825,7 @@ int wl_cmd_emu(int argc, char **argv)
   memset(&run, 0, sizeof run);
   struct tc_resources rs[32];
   struct occ_profile prof;
+  struct emu_order order;
 
   for (uint32_t i = 0; i < o.nargs; i++)
     if (emu_arg_parse(o.argspec[i], &args[i], err, sizeof err)) {
@@ -670,6 +875,7 @@ int wl_cmd_emu(int argc, char **argv)
   struct be_launch bl = {
     .dyn_smem = o.cfg.dyn_smem, .sched = o.cfg.sched, .warp_size = o.cfg.warp_size,
     .workers = o.cfg.workers, .max_warp_insts = o.cfg.max_warp_insts, .heap_bytes = o.heap,
+    .order_seed = o.cfg.order_seed,
     .lanes = o.lanes != NULL, .lanes_block = o.cfg.lanes_block, .lanes_warp = o.cfg.lanes_warp,
   };
   memcpy(bl.grid, o.cfg.grid, sizeof bl.grid);
@@ -748,6 +954,12 @@ int wl_cmd_emu(int argc, char **argv)
       }
       run.timing = &mr.tm;
     }
+  }
+  if (o.order_check) {
+    rc = order_check(&o, text, len, &mod, f, args, &ms, &bl, dev, br, &order);
+    if (rc != WL_EXIT_OK)
+      goto out;
+    run.order = &order;
   }
   /* a GPU kernel that hung holds the GPU: nothing can be read back, the report says why */
   if (o.backend == BE_GPU && br->timed_out && o.ndumps)

@@ -157,6 +157,27 @@ static void line_table(FILE *f, const struct emu_run *r)
   fputc('\n', f);
 }
 
+/* --order-check's finding in a sentence. */
+static void order_text(const struct emu_order *d, char *buf, size_t n)
+{
+  if (!d->checked)
+    snprintf(buf, n, "not made: the kernel faults under order seed %" PRIu64
+             ", and the fault is the report", d->first);
+  else if (d->depends && d->fault)
+    snprintf(buf, n, "the output depends on the order warps run: the kernel runs cleanly under "
+             "order seed %" PRIu64 " and faults under seed %" PRIu64 " (%s)", d->seed_a,
+             d->seed_b, d->fault_message);
+  else if (d->depends)
+    snprintf(buf, n, "the output depends on the order warps run: argument %u differs between "
+             "orders (first at element %" PRIu64 ": %s under order seed %" PRIu64 ", %s under "
+             "seed %" PRIu64 "). The result is a matter of scheduling (atomics that hand out "
+             "slots, or a race: the last writer wins), and a GPU may give either",
+             d->arg, d->element, d->value_a, d->seed_a, d->value_b, d->seed_b);
+  else
+    snprintf(buf, n, "the same values under %u orders (seeds %" PRIu64 " to %" PRIu64 ")",
+             d->runs, d->first, d->first + d->runs - 1);
+}
+
 void emu_report_text(FILE *f, const struct emu_run *r)
 {
   const struct sim_launch *c = r->cfg;
@@ -168,6 +189,8 @@ void emu_report_text(FILE *f, const struct emu_run *r)
     fprintf(f, "  cooperative");
   if (c->cluster[0])
     fprintf(f, "  clusters (%u,%u,%u)", c->cluster[0], c->cluster[1], c->cluster[2]);
+  if (c->order_seed)
+    fprintf(f, "  order %" PRIu64, c->order_seed);
   fprintf(f, "  sched %s  %s  warp %u\n", c->sched == SIM_SCHED_STACK ? "stack" : "its", r->arch,
           c->warp_size ? c->warp_size : 32);
   const struct sim_result *s = &r->res;
@@ -209,6 +232,11 @@ void emu_report_text(FILE *f, const struct emu_run *r)
     timing_summary(f, r->timing);
   if (r->met && r->show_lines)
     line_table(f, r);
+  if (r->order) {
+    char ot[768];
+    order_text(r->order, ot, sizeof ot);
+    fprintf(f, "  order check: %s\n", ot);
+  }
   if (s->outcome == SIM_RAN_OK) {
     fprintf(f, "  ran cleanly\n");
     return;
@@ -327,6 +355,28 @@ static json_t *metric(uint64_t v, const char *kind)
   return json_pack("{s:I,s:s}", "value", (json_int_t)v, "kind", kind);
 }
 
+/* --order-check's finding: runs, whether the output depends on the order, and where. */
+static json_t *order_obj(const struct emu_order *d)
+{
+  char msg[768];
+  order_text(d, msg, sizeof msg);
+  json_t *o = json_pack("{s:I,s:I,s:b,s:b,s:s}", "runs", (json_int_t)d->runs, "first_seed",
+                        (json_int_t)d->first, "checked", d->checked, "depends", d->depends,
+                        "message", msg);
+  if (!o)
+    return json_null();
+  int where = d->depends && !d->fault;
+  json_object_set_new(o, "seeds", d->depends ? json_pack("[I,I]", (json_int_t)d->seed_a,
+                                                         (json_int_t)d->seed_b) : json_null());
+  json_object_set_new(o, "fault", d->depends && d->fault ? json_string(d->fault_message)
+                                                         : json_null());
+  json_object_set_new(o, "arg", where ? json_integer(d->arg) : json_null());
+  json_object_set_new(o, "element", where ? json_integer((json_int_t)d->element) : json_null());
+  json_object_set_new(o, "values", where ? json_pack("[s,s]", d->value_a, d->value_b)
+                                         : json_null());
+  return o;
+}
+
 int emu_report_json(FILE *f, const struct emu_run *r)
 {
   const struct sim_launch *c = r->cfg;
@@ -349,6 +399,7 @@ int emu_report_json(FILE *f, const struct emu_run *r)
   if (lj) {     /* as it ran: cooperative (grid.sync() or --cooperative), its clusters or null */
     json_object_set_new(lj, "cooperative", json_boolean(c->cooperative));
     json_object_set_new(lj, "cluster", c->cluster[0] ? dim3(c->cluster) : json_null());
+    json_object_set_new(lj, "order", json_integer((json_int_t)c->order_seed));
   }
   json_t *res = json_pack("{s:I,s:I}", "static_smem_bytes", (json_int_t)s->static_smem,
                            "local_bytes_per_thread", (json_int_t)s->local_bytes);
@@ -387,6 +438,7 @@ int emu_report_json(FILE *f, const struct emu_run *r)
     json_object_set_new(o, "printf_cut", json_boolean(s->printf_cut));
     json_object_set_new(o, "outcome", json_string(sim_outcome_name(s->outcome)));
     json_object_set_new(o, "fault", s->outcome == SIM_RAN_OK ? json_null() : fault_obj(r));
+    json_object_set_new(o, "order_check", r->order ? order_obj(r->order) : json_null());
     json_t *m = json_object();
     if (r->met) {
       for (int id = 0; id < MET_COUNT; id++) {

@@ -13,6 +13,22 @@
 #include "toolchain/tc_ptxas.h"
 #include "toolchain/tc_sanitize.h"
 
+/* --order-check: whether a run's values depend on the order warps and blocks run in, from the
+   same launch run again under other order seeds (sim_launch.order_seed) on a fresh emulator
+   each, every buffer argument compared with the first run's. */
+struct emu_order {
+  uint32_t runs;               /* runs made, under seeds first, first + 1, ... */
+  uint64_t first;              /* the first run's seed (--order's, 0 by default) */
+  int checked;                 /* 0: nothing compared (the first run faulted) */
+  int depends;                 /* two orders gave different values, or one faulted */
+  uint64_t seed_a, seed_b;     /* depends: the first run's seed and the one that differs */
+  int fault;                   /* depends: the run under seed_b faulted (its message below) */
+  char fault_message[256];
+  uint32_t arg;                /* depends, !fault: the argument that differs ... */
+  uint64_t element;            /* ... its first differing element ... */
+  char value_a[48], value_b[48]; /* ... and that element under seed_a and under seed_b */
+};
+
 struct emu_run {
   const char *kernel;
   const char *source;          /* the file given (.cu or .ptx) */
@@ -38,6 +54,7 @@ struct emu_run {
   int show_lines;              /* text report: the per-source-line table */
   const char *sass_note;       /* emulator: why the counts are not from SASS (no nvdisasm,
                                   ptxas refused ...), or NULL when met->sass */
+  const struct emu_order *order; /* --order-check's finding, or NULL */
 };
 
 void emu_report_text(FILE *f, const struct emu_run *r);

@@ -1333,6 +1333,7 @@ int main(void)
   e2e_add_adversarial_tests(s);
   e2e_add_isolation_tests(s);
   e2e_add_racecheck_tests(s);
+  e2e_add_order_tests(s);
   e2e_add_handout_tests(s);
   e2e_add_builtin_tests(s);
   e2e_add_limits_tests(s);

@@ -149,6 +149,7 @@ void e2e_add_adversarial_tests(Suite *s);
 void e2e_add_isolation_tests(Suite *s);
 /* Shared-memory races, uninitialised reads, bad masks, wrong elements counted (racecheck.c). */
 void e2e_add_racecheck_tests(Suite *s);
+void e2e_add_order_tests(Suite *s);
 /* The handouts' code examples (tests/e2e/handouts.c). */
 void e2e_add_handout_tests(Suite *s);
 /* printf and assert (tests/e2e/builtins.c). */

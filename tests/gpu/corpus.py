@@ -27,16 +27,21 @@ floating-point buffers within 16 ULP: approximate intrinsics, float atomics' ord
 suit it), `refused` (the emulator names a construct it does not run), `emu-check` (the GPU
 ran it, the emulator's race, initialisation or mask check stopped it: with these inputs the
 kernel reads what no thread wrote, or races), `emu-fault` or `gpu-fault` (one backend
-alone), `timeout`, `no-ptx` (nvcc could not compile the file alone), `not-run` (past
---deadline). A kernel is tried at each block shape of SHAPES in turn until both backends run
-it cleanly. Files are compiled first, then every kernel of every file is one job of the
---jobs pool; corpus.csv is written a kernel at a time, so a run cut short keeps what it did.
+alone), `order` (the backends differ, and so do the emulator's own runs under other orders
+of warps and blocks, `warplab emu --order-check`: the result depends on scheduling, such as
+slots handed out by atomicAdd or a last writer that wins, so no single right answer exists),
+`timeout`, `no-ptx` (nvcc could not compile the file alone), `not-run` (past --deadline).
+both-fault, gpu-fault, emu-check and order are left out of the share that ran and matched.
+A kernel is tried at each block shape of SHAPES in turn until both backends run it cleanly.
+Files are compiled first, then every kernel of every file is one job of the --jobs pool;
+corpus.csv is written a kernel at a time, so a run cut short keeps what it did.
 OUTDIR/corpus.csv has one row a kernel, OUTDIR/corpus.txt the summary and every refusal's
 words. With --backends emu, only the emulator runs (refusals and faults, no comparison).
 """
 import argparse
 import concurrent.futures as cf
 import csv
+import json
 import os
 import re
 import struct
@@ -290,6 +295,28 @@ def judge(args, res, specs, bufs, block, work, name):
     return ("close", "block %s: max %d ULP" % (block, worst)) if worst else ("match", "block %s" % block)
 
 
+def order_verdict(args, ptx_path, name, specs, block, smem, verdict):
+    """A `differ` verdict becomes `order` when the emulator's own outputs change between orders
+    of warps and blocks (`warplab emu --order-check 3`: the default order and seeds 1 and 2): the
+    result depends on scheduling, and the GPU's is one of several legitimate ones."""
+    if verdict[0] != "differ":
+        return verdict
+    cmd = [args.warplab, "emu", ptx_path, "--kernel", name, "--grid", "8", "--block", block,
+           "--backend", "emu", "--order-check", "3", "--json"]
+    if smem:
+        cmd += ["--smem", str(smem)]
+    for s in specs:
+        cmd += ["--arg", s]
+    rc, out, _ = run(cmd, 3 * args.timeout)
+    try:
+        oc = json.loads(out).get("order_check") or {}
+    except ValueError:
+        return verdict
+    if rc == 0 and oc.get("depends"):
+        return "order", "block %s: %s" % (block, oc.get("message", "")[:240])
+    return verdict
+
+
 def kernel_case(args, ptx_path, name, specs, bufs, blocks, smem, work):
     """The first block shape both backends run cleanly (the inputs suit the kernel there), else
     the verdict at the first shape the GPU ran (or the first shape)."""
@@ -301,8 +328,9 @@ def kernel_case(args, ptx_path, name, specs, bufs, blocks, smem, work):
             if res["gpu"][0] != 0 and block != blocks[-1]:
                 continue
         res["emu"] = one_run(args, "emu", ptx_path, name, specs, bufs, block, smem, work)
-        verdict = judge(args, res, specs, bufs, block, work, name)
-        if verdict[0] in ("match", "close", "ran", "differ", "refused", "error"):
+        verdict = order_verdict(args, ptx_path, name, specs, block, smem,
+                                judge(args, res, specs, bufs, block, work, name))
+        if verdict[0] in ("match", "close", "ran", "differ", "order", "refused", "error"):
             return verdict
         if first is None:
             first = verdict
@@ -388,13 +416,17 @@ def main():
     for r in rows:
         counts[r[2]] = counts.get(r[2], 0) + 1
     kernels = [r for r in rows if r[2] not in ("no-ptx", "not-run")]
-    judged = [r for r in kernels if r[2] not in ("both-fault", "gpu-fault", "emu-check")]
+    judged = [r for r in kernels if r[2] not in ("both-fault", "gpu-fault", "emu-check", "order")]
     ok = [r for r in judged if r[2] in ("match", "close", "ran")]
     lines = ["%d files, %d kernels (backends %s)" % (len(files), len(kernels), ",".join(args.backends))]
     lines += ["  %-11s %d" % (k, v) for k, v in sorted(counts.items(), key=lambda kv: -kv[1])]
+    if counts.get("order"):
+        lines.append("  (order: the emulator's own outputs change with the order warps and blocks "
+                     "run, warplab emu --order-check; the result depends on scheduling)")
     if judged:
         lines.append("ran and matched: %d of %d kernels whose inputs the GPU accepted (%.1f%%); "
-                     "both-fault, gpu-fault and emu-check are left out" % (len(ok), len(judged), 100.0 * len(ok) / len(judged)))
+                     "both-fault, gpu-fault, emu-check and order (the result depends on the "
+                     "order warps run: no single right answer) are left out" % (len(ok), len(judged), 100.0 * len(ok) / len(judged)))
     lines.append("")
     for r in rows:
         if r[2] not in ("match", "close", "ran"):

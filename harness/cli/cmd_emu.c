@@ -105,7 +105,8 @@ static void emu_usage(FILE *f)
         "--order-check N: run the kernel under N orders (N >= 2: --order's seed S, then\n"
         "        S+1 ... S+N-1), each on a fresh emulator, and compare every buffer argument\n"
         "        with the first run's: the report says whether the output depends on the\n"
-        "        order warps run, naming the first argument and element that differ\n"
+        "        order warps run, naming the first argument and element that differ, or\n"
+        "        the order under which it faults and one under which it does not\n"
         "        (--json: \"order_check\").\n", f);
   wl_print_exit_codes();
 }
@@ -683,8 +684,9 @@ static int first_difference(const struct emu_arg *args, uint32_t nargs, uint8_t 
 }
 
 /* --order-check: the launch, which ran on dev with result br under o's order seed, run again
-   under the next seeds until o->order_check runs are made or two differ; the finding into
-   *ord. Returns WL_EXIT_OK, or an exit code after saying why. */
+   under the next seeds until o->order_check runs are made or two differ (in a buffer, or in
+   whether the kernel faults: blocks that wait for a block the GPU may not have started); the
+   finding into *ord. Returns WL_EXIT_OK, or an exit code after saying why. */
 static int order_check(const struct emu_opts *o, const char *text, size_t len,
                        const struct ptx_module *mod, int f, struct emu_arg *args,
                        const struct ms_setup *ms, const struct be_launch *bl, struct be *dev,
@@ -693,14 +695,12 @@ static int order_check(const struct emu_opts *o, const char *text, size_t len,
   memset(ord, 0, sizeof *ord);
   ord->runs = 1;
   ord->first = o->cfg.order_seed;
-  if (!br->ran_ok)
-    return WL_EXIT_OK;                         /* a fault is the report: nothing to compare */
   uint8_t *base[MAX_ARGS] = {0}, *other[MAX_ARGS] = {0};
   uint64_t addr[MAX_ARGS];
   for (uint32_t i = 0; i < o->nargs; i++)
     addr[i] = args[i].dev_addr;
   int rc = WL_EXIT_OK;
-  if (read_buffers(dev, args, o->nargs, base)) {
+  if (br->ran_ok && read_buffers(dev, args, o->nargs, base)) {
     wl_error("--order-check: out of host memory");
     rc = WL_EXIT_USAGE;
   }
@@ -714,10 +714,14 @@ static int order_check(const struct emu_opts *o, const char *text, size_t len,
     ord->runs++;
     ord->seed_a = ord->first;
     ord->seed_b = seed;
-    if (!ok) {
+    if (!ok != !br->ran_ok) {                  /* whether it faults depends on the order */
       ord->depends = ord->fault = 1;
-      snprintf(ord->fault_message, sizeof ord->fault_message, "%s", msg);
-    } else if (first_difference(args, o->nargs, base, other, &ord->arg, &ord->element)) {
+      ord->fault_seed = ok ? ord->first : seed;
+      const char *fm = ok ? br->emu.fault.message : msg;
+      size_t fl = strnlen(fm, sizeof ord->fault_message - 1);   /* a long message is cut */
+      memcpy(ord->fault_message, fm, fl);
+      ord->fault_message[fl] = 0;
+    } else if (ok && first_difference(args, o->nargs, base, other, &ord->arg, &ord->element)) {
       const struct emu_arg *a = &args[ord->arg];
       uint64_t at = ord->element * run_elem_size(a->elem);
       ord->depends = 1;
@@ -729,7 +733,7 @@ static int order_check(const struct emu_opts *o, const char *text, size_t len,
       other[i] = NULL;
     }
   }
-  ord->checked = rc == WL_EXIT_OK;
+  ord->all_fault = !br->ran_ok && !ord->depends;
   for (uint32_t i = 0; i < o->nargs; i++) {
     args[i].dev_addr = addr[i];                /* the first run's, for --dump */
     free(base[i]);

@@ -160,13 +160,13 @@ static void line_table(FILE *f, const struct emu_run *r)
 /* --order-check's finding in a sentence. */
 static void order_text(const struct emu_order *d, char *buf, size_t n)
 {
-  if (!d->checked)
-    snprintf(buf, n, "not made: the kernel faults under order seed %" PRIu64
-             ", and the fault is the report", d->first);
+  if (d->all_fault)
+    snprintf(buf, n, "the kernel faults under all %u orders (seeds %" PRIu64 " to %" PRIu64
+             "): nothing to compare", d->runs, d->first, d->first + d->runs - 1);
   else if (d->depends && d->fault)
-    snprintf(buf, n, "the output depends on the order warps run: the kernel runs cleanly under "
-             "order seed %" PRIu64 " and faults under seed %" PRIu64 " (%s)", d->seed_a,
-             d->seed_b, d->fault_message);
+    snprintf(buf, n, "the output depends on the order warps run: the kernel faults under order "
+             "seed %" PRIu64 " and runs cleanly under seed %" PRIu64 " (%s)", d->fault_seed,
+             d->fault_seed == d->seed_a ? d->seed_b : d->seed_a, d->fault_message);
   else if (d->depends)
     snprintf(buf, n, "the output depends on the order warps run: argument %u differs between "
              "orders (first at element %" PRIu64 ": %s under order seed %" PRIu64 ", %s under "
@@ -361,15 +361,16 @@ static json_t *order_obj(const struct emu_order *d)
   char msg[768];
   order_text(d, msg, sizeof msg);
   json_t *o = json_pack("{s:I,s:I,s:b,s:b,s:s}", "runs", (json_int_t)d->runs, "first_seed",
-                        (json_int_t)d->first, "checked", d->checked, "depends", d->depends,
+                        (json_int_t)d->first, "all_fault", d->all_fault, "depends", d->depends,
                         "message", msg);
   if (!o)
     return json_null();
   int where = d->depends && !d->fault;
   json_object_set_new(o, "seeds", d->depends ? json_pack("[I,I]", (json_int_t)d->seed_a,
                                                          (json_int_t)d->seed_b) : json_null());
-  json_object_set_new(o, "fault", d->depends && d->fault ? json_string(d->fault_message)
-                                                         : json_null());
+  json_object_set_new(o, "fault", d->depends && d->fault
+                      ? json_pack("{s:I,s:s}", "seed", (json_int_t)d->fault_seed, "message",
+                                  d->fault_message) : json_null());
   json_object_set_new(o, "arg", where ? json_integer(d->arg) : json_null());
   json_object_set_new(o, "element", where ? json_integer((json_int_t)d->element) : json_null());
   json_object_set_new(o, "values", where ? json_pack("[s,s]", d->value_a, d->value_b)

@@ -19,10 +19,11 @@
 struct emu_order {
   uint32_t runs;               /* runs made, under seeds first, first + 1, ... */
   uint64_t first;              /* the first run's seed (--order's, 0 by default) */
-  int checked;                 /* 0: nothing compared (the first run faulted) */
+  int all_fault;               /* every run faulted: nothing to compare */
   int depends;                 /* two orders gave different values, or one faulted */
   uint64_t seed_a, seed_b;     /* depends: the first run's seed and the one that differs */
-  int fault;                   /* depends: the run under seed_b faulted (its message below) */
+  int fault;                   /* depends: one of the two runs faulted and the other did not */
+  uint64_t fault_seed;         /* fault: the seed it faulted under, and its message */
   char fault_message[256];
   uint32_t arg;                /* depends, !fault: the argument that differs ... */
   uint64_t element;            /* ... its first differing element ... */

@@ -311,6 +311,14 @@ pcase heap_exhaust heap.cu heap_exhaust 1 32 "0:i32:exact" $A i32buf:3:zero $A u
 # how much a heap of --heap BYTES holds is the allocator's own: on the H100 (2026-11-26) a
 # 1 MiB heap gave 2 MiB where the emulator's refuses it, so this case is compared, not required
 pcase heap_small heap.cu heap_exhaust 1 32 "0:i32:order" --heap 1048576 $A i32buf:3:zero $A u64:2097152 $A u64:262144
+# order.cu (warplab emu --order, --order-check): an integer histogram and how many elements
+# push appends are the same in every order of warps and blocks, so bit-exact; where push puts
+# each element is the scheduler's (the emulator's order check calls it order-dependent), so
+# compared, not required
+pcase order_histogram order.cu histogram 8 256 "1:u32:exact" \
+  $A i32buf:2048:rand:3 $A u32buf:16:zero $A i32:2048
+pcase order_push order.cu push 4 64 "2:i32:exact 1:i32:order" \
+  $A i32buf:256:iota $A i32buf:256:zero $A i32buf:1:zero $A i32:256
 
 {
   echo "warplab emulator vs $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | head -1)"

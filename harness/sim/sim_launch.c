@@ -987,7 +987,7 @@ enum sim_status sim_run(struct sim_device *d, const struct ptx_module *m, const 
     /* the seed's order: blocks (groups) start in a shuffle of their indices, on one host
        thread, so that no host timing changes which block's atomics come first */
     nwk = 1;
-    L.perm = malloc((size_t)units * sizeof *L.perm);
+    L.perm = calloc(units, sizeof *L.perm);
     if (!L.perm) {
       if (L.coop_ws)
         sim_free(d, L.coop_ws);

@@ -101,6 +101,9 @@ struct sim_prog {
   uint64_t *zero;                /* bitmap of the function registers a block must start with
                                     zeroed (sim_warp_zero_plan); NULL: all of them */
 };
+/* Fuse mul/add pairs without rounding modifier into fma as ptxas does (sim_contract.c). */
+void sim_contract_fma(struct sim_prog *p);
+
 
 /* Link entry `func` of m for a launch on d: allocate module variables on d if needed,
    resolve symbols, lay out shared/local/param memory. */

@@ -10,6 +10,7 @@
  * .cu files that a GPU runs as they are, to prove the same results on hardware later.
  */
 #include <check.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -873,6 +874,54 @@ START_TEST(narrow_and_struct_arguments)
 }
 END_TEST
 
+/* ---- fma_contract ---- */
+
+/* ptxas fuses a mul and an add or sub without rounding modifier into one fma (the PTX ISA
+   allows it; the GPU rounds once): cuda-samples' recursiveGaussian was a byte off where the
+   emulator rounded twice. An explicit .rn on the mul forbids it. */
+START_TEST(mul_add_contract_as_ptxas_does)
+{
+  const size_t n = 1024;
+  float *x = e2e_rand_f32(n, 611), *y = e2e_rand_f32(n, 612), *z = e2e_rand_f32(n, 613);
+  float *want = e2e_alloc(n * 5 * sizeof(float));
+  double *wantd = e2e_alloc(n * 2 * sizeof(double));
+  size_t twice = 0;                     /* inputs where rounding twice gives another value */
+  for (size_t i = 0; i < n; i++) {
+    volatile float p = x[i] * y[i];
+    float *w = want + i * 5;
+    w[0] = w[1] = fmaf(x[i], y[i], z[i]);
+    w[2] = fmaf(-x[i], y[i], z[i]);
+    w[3] = fmaf(x[i], y[i], -z[i]);
+    w[4] = p + z[i];
+    twice += w[4] != w[0];
+    double dx = x[i], dy = (double)y[i] * (1.0 + 1.0 / 3.0), dz = z[i];
+    wantd[i * 2] = fma(-dx, dy, dz);
+    wantd[i * 2 + 1] = fma(dx, dy, -dz);
+  }
+  ck_assert_msg(twice > 0, "the inputs never tell one rounding from two");
+  const char *px = e2e_write("x.bin", x, n * 4), *py = e2e_write("y.bin", y, n * 4),
+             *pz = e2e_write("z.bin", z, n * 4), *po = e2e_tmp("o.bin"), *pd = e2e_tmp("d.bin");
+  struct e2e_run *r = e2e_emu(e2e_kernel("contract.cu"), "--kernel", "fma_contract", "--grid", "8",
+                              "--block", "128", A, file_arg("f32", n, px), A, file_arg("f32", n, py),
+                              A, file_arg("f32", n, pz), A, e2e_fmt("f32buf:%zu:zero", n * 5), A,
+                              e2e_fmt("f64buf:%zu:zero", n * 2), A, e2e_fmt("i32:%zu", n),
+                              "--dump", dump_arg(3, po), "--dump", dump_arg(4, pd), "--json", NULL);
+  e2e_expect_ok(r);
+  uint32_t *got = e2e_read(po, n * 5 * 4);
+  uint64_t *gotd = e2e_read(pd, n * 2 * 8);
+  for (size_t i = 0; i < n * 5; i++)
+    ck_assert_msg(got[i] == f32_bits(want[i]), "fma_contract o[%zu] (x=%a y=%a z=%a): got 0x%08x, "
+                  "expected 0x%08x (see o[%zu] in contract.cu)", i % 5, (double)x[i / 5],
+                  (double)y[i / 5], (double)z[i / 5], got[i], f32_bits(want[i]), i % 5);
+  for (size_t i = 0; i < n * 2; i++) {
+    uint64_t wb;
+    memcpy(&wb, &wantd[i], 8);
+    ck_assert_msg(gotd[i] == wb, "fma_contract d[%zu] of thread %zu: got 0x%016" PRIx64
+                  ", expected 0x%016" PRIx64, i % 2, i / 2, gotd[i], wb);
+  }
+}
+END_TEST
+
 void e2e_add_ptxops_tests(Suite *s)
 {
   TCase *tc = tcase_create("ptxops");
@@ -888,6 +937,7 @@ void e2e_add_ptxops_tests(Suite *s)
     tcase_add_test(tc, atomics_of_every_width);
     tcase_add_test(tc, refused_kernel_leaves_the_others);
     tcase_add_test(tc, narrow_and_struct_arguments);
+    tcase_add_test(tc, mul_add_contract_as_ptxas_does);
   }
   suite_add_tcase(s, tc);
 }

@@ -41,6 +41,7 @@ static void emu_usage(FILE *f)
         "         [--threads N] [--max-insts N] [--warp-size 32|64] [--keep-ptx PATH]\n"
         "         [--backend emu|gpu] [--lines] [--profile NAME] [--sanitize TOOL]\n"
         "         [--lanes PATH [--lanes-warp B,W]] [--cooperative] [--cluster X[,Y[,Z]]]\n"
+        "         [--order index|reverse]\n"
         "         --arg SPEC ...   (one per kernel parameter, in order)\n"
         "\n"
         "SPEC: TYPEbuf:COUNT:INIT   a buffer; TYPE i8 u8 i16 u16 i32 u32 i64 u64\n"
@@ -86,6 +87,10 @@ static void emu_usage(FILE *f)
         "        ((offset / 4) mod 32), with its wavefronts. At most 65536 steps.\n"
         "--lanes-warp B,W: the warp it logs: warp W of the block whose linear index is B\n"
         "        (blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z)); default 0,0.\n"
+        "--order reverse: blocks take their indices, and a block's warps their turns, in\n"
+        "        reverse order (not in cooperative launches or clusters). CUDA leaves both\n"
+        "        orders open: a result that changes with it depends on a race between blocks\n"
+        "        or warps (two writing one word) that the checks do not see.\n"
         "--cooperative: a cooperative launch (cudaLaunchCooperativeKernel): every block is\n"
         "        resident at once, or the launch is refused as the GPU refuses it. A kernel\n"
         "        that uses cooperative_groups' grid.sync() is always launched so.\n"
@@ -163,6 +168,7 @@ static int parse_opts(int argc, char **argv, struct emu_opts *o)
     {"sanitize", required_argument, 0, 'Z'}, {"lanes", required_argument, 0, 'N'},
     {"lanes-warp", required_argument, 0, 'W'},
     {"cooperative", no_argument, 0, 'C'}, {"cluster", required_argument, 0, 'c'},
+    {"order", required_argument, 0, 'O'},
     {"help", no_argument, 0, 'h'}, {0, 0, 0, 0},
   };
   memset(o, 0, sizeof *o);
@@ -243,6 +249,13 @@ static int parse_opts(int argc, char **argv, struct emu_opts *o)
         return -1;
       }
       o->argspec[o->nargs++] = optarg;
+      break;
+    case 'O':
+      if (strcmp(optarg, "index") && strcmp(optarg, "reverse")) {
+        wl_error("--order '%s': expected index or reverse", optarg);
+        return -1;
+      }
+      o->cfg.reverse = !strcmp(optarg, "reverse");
       break;
     case 't':
       if (parse_u64_opt(optarg, &v) || v > 1024) {
@@ -656,7 +669,7 @@ int wl_cmd_emu(int argc, char **argv)
   run.arch = o.arch;
   struct be_launch bl = {
     .dyn_smem = o.cfg.dyn_smem, .sched = o.cfg.sched, .warp_size = o.cfg.warp_size,
-    .workers = o.cfg.workers, .max_warp_insts = o.cfg.max_warp_insts,
+    .workers = o.cfg.workers, .max_warp_insts = o.cfg.max_warp_insts, .reverse = o.cfg.reverse,
     .lanes = o.lanes != NULL, .lanes_block = o.cfg.lanes_block, .lanes_warp = o.cfg.lanes_warp,
   };
   memcpy(bl.grid, o.cfg.grid, sizeof bl.grid);

@@ -168,6 +168,9 @@ struct sim_launch {
                                   no check */
   uint32_t cluster[3];      /* the launch's cluster dimension (cuLaunchKernelEx's attribute);
                                0: none, the kernel's __cluster_dims__ or else clusters of one */
+  int reverse;              /* blocks take their indices, and a block's warps their turns, in
+                               reverse order (outside cooperative launches and clusters): a
+                               result that changes depends on an order CUDA leaves open */
 };
 #define SIM_DEFAULT_BUDGET 2000000000ull
 /* What device printf may leave behind in one launch: CUDA's default printf FIFO

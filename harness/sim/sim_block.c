@@ -375,7 +375,7 @@ enum sim_bstep sim_block_resume(struct sim_block *b, uint64_t slice)
   for (;;) {
     int runnable = 0, alive = 0;
     for (uint32_t i = 0; i < b->nwarps; i++) {
-      struct sim_warp *w = &b->warps[i];
+      struct sim_warp *w = &b->warps[b->cfg->reverse ? b->nwarps - 1 - i : i];
       if (w->state == SIM_W_DONE)
         continue;
       if (w->state == SIM_W_RUN || w->have_group) {

@@ -457,6 +457,12 @@ int sim_race_shared_stores(struct sim_block *b, struct sim_warp *w, uint32_t pc,
 int sim_race_global_stores(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t e,
                            const uint64_t *addr, uint32_t size, uint8_t *host,
                            uint64_t host_base, const uint64_t *val);
+/* cp.async's copy of size bytes to shared offset off, issued by lane l of w at pc in barrier
+   epoch ep, lands now (at its wait): a read of those bytes between the issue and now, by
+   another thread or after a barrier, is a race (the ISA leaves the destination undefined
+   until the wait). Returns 0 (a race is held for the next barrier), or -1. */
+int sim_race_async_land(struct sim_block *b, struct sim_warp *w, uint32_t pc, unsigned l,
+                        uint32_t off, uint32_t size, uint32_t ep);
 /* A global read at addr may need sim_race_global: the block has written words near it. */
 static inline int sim_race_global_read(const struct sim_block *b, uint64_t addr)
 {

@@ -874,6 +874,48 @@ START_TEST(narrow_and_struct_arguments)
 }
 END_TEST
 
+/* ---- redux_groups ---- */
+
+/* redux.sync with a different membermask in each group of a warp (labeled_partition's groups
+   reducing at once): each lane gets its own group's result. The emulator reduced over every
+   lane that reached the instruction (cuda-samples' calculateMaxInEachBuckets: every bucket got
+   the warp's maximum). */
+START_TEST(redux_over_each_lanes_own_group)
+{
+  const size_t n = 256;
+  uint32_t *a = e2e_rand_u32(n, 621);
+  for (size_t i = 0; i < n; i++)
+    a[i] = (a[i] >> 1) & 0x7fffffu;            /* min is signed: keep them positive */
+  uint32_t *want = e2e_alloc(n * 4 * 4);
+  for (size_t i = 0; i < n; i++) {
+    size_t w0 = i / 32 * 32;
+    uint32_t add = 0, mx = 0, mn = 0xffffffffu, orv = 0;
+    for (size_t k = w0; k < w0 + 32; k++)
+      if (a[k] % 5 == a[i] % 5) {
+        add += a[k];
+        mx = a[k] > mx ? a[k] : mx;
+        mn = a[k] < mn ? a[k] : mn;
+        orv |= a[k];
+      }
+    want[i * 4] = add;
+    want[i * 4 + 1] = mx;
+    want[i * 4 + 2] = mn;
+    want[i * 4 + 3] = orv;
+  }
+  const char *pa = e2e_write("a.bin", a, n * 4), *po = e2e_tmp("o.bin");
+  struct e2e_run *r = e2e_emu(e2e_kernel("ptxops.cu"), "--kernel", "redux_groups", "--grid", "2",
+                              "--block", "128", A, file_arg("u32", n, pa), A,
+                              e2e_fmt("u32buf:%zu:zero", n * 4), A, e2e_fmt("i32:%zu", n),
+                              "--dump", dump_arg(1, po), "--json", NULL);
+  e2e_expect_ok(r);
+  uint32_t *got = e2e_read(po, n * 4 * 4);
+  static const char *const what[] = {"add", "max", "min", "or"};
+  for (size_t i = 0; i < n * 4; i++)
+    ck_assert_msg(got[i] == want[i], "redux_groups: %s of lane %zu's group (key %u): got 0x%08x, "
+                  "expected 0x%08x", what[i % 4], i / 4, a[i / 4] % 5, got[i], want[i]);
+}
+END_TEST
+
 /* ---- fma_contract ---- */
 
 /* ptxas fuses a mul and an add or sub without rounding modifier into one fma (the PTX ISA
@@ -938,6 +980,7 @@ void e2e_add_ptxops_tests(Suite *s)
     tcase_add_test(tc, refused_kernel_leaves_the_others);
     tcase_add_test(tc, narrow_and_struct_arguments);
     tcase_add_test(tc, mul_add_contract_as_ptxas_does);
+    tcase_add_test(tc, redux_over_each_lanes_own_group);
   }
   suite_add_tcase(s, tc);
 }

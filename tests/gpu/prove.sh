@@ -111,6 +111,9 @@ pcase float_ops float_ops.cu float_ops 4 256 "2:f32:ulp 3:i32:exact 4:f64:exact 
 pcase fma_contract contract.cu fma_contract 8 128 "3:f32:exact 4:f64:exact" \
   $A f32buf:1024:rand:23 $A f32buf:1024:rand:24 $A f32buf:1024:rand:25 $A f32buf:5120:zero \
   $A f64buf:2048:zero $A i32:1024
+# redux.sync with each group of a warp its own membermask (labeled_partition + reduce)
+pcase redux_groups ptxops.cu redux_groups 2 128 "1:u32:exact" $A u32buf:256:rand:26 \
+  $A u32buf:1024:zero $A i32:256
 pcase warp_vote warp_vote.cu warp_vote 2 64 "1:u32:exact" $A i32buf:128:rand:20 $A u32buf:1024:zero
 pcase warp_redux warp_vote.cu warp_redux 2 64 "1:u32:exact" $A u32buf:128:rand:21 $A u32buf:768:zero
 pcase shuffles warp_shuffle.cu shuffles 2 64 "1:i32:exact" $A i32buf:128:rand:22 $A i32buf:1280:zero

@@ -233,3 +233,19 @@ extern "C" __global__ void atomic_ops(const unsigned *a, const unsigned *b,
         atomicAdd(&u64[8], sull);
     }
 }
+
+// __reduce_*_sync over groups of a warp, each lane naming its own group (the lanes with the same
+// key, from __match_any_sync), as cooperative_groups' labeled_partition + reduce compiles: the
+// groups reduce at once, each over its own lanes. out[i * 4 + k]: add, max, min, or.
+extern "C" __global__ void redux_groups(const unsigned *a, unsigned *out, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n)
+        return;
+    unsigned v = a[i], key = v % 5;
+    unsigned g = __match_any_sync(0xffffffffu, key);
+    out[i * 4 + 0] = __reduce_add_sync(g, v);
+    out[i * 4 + 1] = __reduce_max_sync(g, v);
+    out[i * 4 + 2] = (unsigned)__reduce_min_sync(g, (int)v);
+    out[i * 4 + 3] = __reduce_or_sync(g, v);
+}

@@ -916,6 +916,35 @@ START_TEST(redux_over_each_lanes_own_group)
 }
 END_TEST
 
+/* ---- nan_payload ---- */
+
+/* A NaN through cvt.f64.f32, add.f64 and cvt.rn.f32.f64 keeps its sign and payload, as on the
+   H100 (cuda-samples' reduceSinglePassMultiBlockCG, an f32 sum kept in double, gave back its
+   NaN input's bits where the emulator gave the canonical NaN). */
+START_TEST(nan_keeps_its_payload_through_f64)
+{
+  const size_t n = 256;
+  uint32_t *a = e2e_rand_u32(n, 631);
+  const char *pa = e2e_write("a.bin", a, n * 4), *po = e2e_tmp("o.bin"), *pd = e2e_tmp("d.bin");
+  struct e2e_run *r = e2e_emu(e2e_kernel("ptxops.cu"), "--kernel", "nan_payload", "--grid", "2",
+                              "--block", "128", A, file_arg("u32", n, pa), A,
+                              e2e_fmt("u32buf:%zu:zero", n), A, e2e_fmt("u64buf:%zu:zero", n), A,
+                              e2e_fmt("i32:%zu", n), "--dump", dump_arg(1, po), "--dump",
+                              dump_arg(2, pd), "--json", NULL);
+  e2e_expect_ok(r);
+  uint32_t *got = e2e_read(po, n * 4);
+  uint64_t *gotd = e2e_read(pd, n * 8);
+  for (size_t i = 0; i < n; i++) {
+    uint32_t bits = (a[i] & 0x807fffffu) | 0x7fc00001u;
+    uint64_t d = (uint64_t)(bits >> 31) << 63 | UINT64_C(0x7ff8000000000000) |
+                 (uint64_t)(bits & 0x7fffffu) << 29;
+    ck_assert_msg(gotd[i] == d, "nan_payload: (double)0x%08x: got 0x%016" PRIx64 ", expected 0x%016"
+                  PRIx64, bits, gotd[i], d);
+    ck_assert_msg(got[i] == bits, "nan_payload: 0x%08x through double: got 0x%08x", bits, got[i]);
+  }
+}
+END_TEST
+
 /* ---- fma_contract ---- */
 
 /* ptxas fuses a mul and an add or sub without rounding modifier into one fma (the PTX ISA
@@ -981,6 +1010,7 @@ void e2e_add_ptxops_tests(Suite *s)
     tcase_add_test(tc, narrow_and_struct_arguments);
     tcase_add_test(tc, mul_add_contract_as_ptxas_does);
     tcase_add_test(tc, redux_over_each_lanes_own_group);
+    tcase_add_test(tc, nan_keeps_its_payload_through_f64);
   }
   suite_add_tcase(s, tc);
 }

@@ -114,6 +114,9 @@ pcase fma_contract contract.cu fma_contract 8 128 "3:f32:exact 4:f64:exact" \
 # redux.sync with each group of a warp its own membermask (labeled_partition + reduce)
 pcase redux_groups ptxops.cu redux_groups 2 128 "1:u32:exact" $A u32buf:256:rand:26 \
   $A u32buf:1024:zero $A i32:256
+# a NaN's sign and payload through cvt.f64.f32, add.f64, cvt.rn.f32.f64 (sim_alu.c)
+pcase nan_payload ptxops.cu nan_payload 2 128 "1:u32:exact 2:u64:exact" $A u32buf:256:rand:27 \
+  $A u32buf:256:zero $A u64buf:256:zero $A i32:256
 pcase warp_vote warp_vote.cu warp_vote 2 64 "1:u32:exact" $A i32buf:128:rand:20 $A u32buf:1024:zero
 pcase warp_redux warp_vote.cu warp_redux 2 64 "1:u32:exact" $A u32buf:128:rand:21 $A u32buf:768:zero
 pcase shuffles warp_shuffle.cu shuffles 2 64 "1:i32:exact" $A i32buf:128:rand:22 $A i32buf:1280:zero

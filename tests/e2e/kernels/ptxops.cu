@@ -249,3 +249,17 @@ extern "C" __global__ void redux_groups(const unsigned *a, unsigned *out, int n)
     out[i * 4 + 2] = (unsigned)__reduce_min_sync(g, (int)v);
     out[i * 4 + 3] = __reduce_or_sync(g, v);
 }
+
+// A NaN through f32 -> f64 -> f32 (cvt.f64.f32, add.f64, cvt.rn.f32.f64), as a float sum kept in
+// double does: the H100 keeps its sign and payload. a[i] made a NaN of its own sign and payload.
+extern "C" __global__ void nan_payload(const unsigned *a, unsigned *out, unsigned long long *od,
+                                       int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n)
+        return;
+    float f = __uint_as_float((a[i] & 0x807fffffu) | 0x7fc00001u);
+    double d = (double)f;
+    od[i] = (unsigned long long)__double_as_longlong(d);
+    out[i] = __float_as_uint(__double2float_rn(__dadd_rn(d, 1.0)));
+}

@@ -199,6 +199,8 @@ wm wmma_f16_m32 wmma_f16_m32 f16 f32 f16 exact
 wm wmma_f16_m8 wmma_f16_m8 f16 f32 f16 exact
 wm wmma_bf16 wmma_bf16 bf16 f32 bf16 exact
 wm wmma_tf32 wmma_tf32 f32 f32 f32 exact
+# full-mantissa tf32 with a random C: two HMMA.1684 per k8 step, each rounded (sim_mma.c)
+wm wmma_tf32_rand wmma_tf32 f32 f32 f32 exact rand:82 rand:83 rand:84
 wm wmma_f64 wmma_f64 f64 f64 f64 exact
 wm wmma_s8 wmma_s8 i8 i32 i8 exact
 wm wmma_u8 wmma_u8 u8 i32 u8 exact

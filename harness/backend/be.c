@@ -48,14 +48,14 @@ enum be_status be_free(struct be *b, uint64_t addr)
   return b->ops->free(b->impl, addr);
 }
 
-/* Whether l asks b for what only the emulator does: an order seed (a GPU schedules warps and
-   blocks itself). BE_ERR_BADARG with the reason in err, or BE_OK. */
+/* Whether l asks b for what only the emulator does: an order seed or the reverse order (a
+   GPU schedules warps and blocks itself). BE_ERR_BADARG with the reason in err, or BE_OK. */
 static enum be_status emu_only(const struct be *b, const struct be_launch *l, char *err,
                                size_t errlen)
 {
-  if (b->ops->kind != BE_GPU || !l->order_seed)
+  if (b->ops->kind != BE_GPU || (!l->order_seed && !l->reverse))
     return BE_OK;
-  snprintf(err, errlen, "an order seed (--order) chooses the order the emulator runs warps and "
+  snprintf(err, errlen, "an order (--order) chooses the order the emulator runs warps and "
            "blocks in; a GPU's scheduler chooses its own: leave out --backend gpu");
   return BE_ERR_BADARG;
 }

@@ -41,7 +41,7 @@ static void emu_usage(FILE *f)
         "         [--threads N] [--max-insts N] [--warp-size 32|64] [--keep-ptx PATH]\n"
         "         [--backend emu|gpu] [--lines] [--profile NAME] [--sanitize TOOL]\n"
         "         [--lanes PATH [--lanes-warp B,W]] [--cooperative] [--cluster X[,Y[,Z]]]\n"
-        "         [--heap BYTES] [--order SEED] [--order-check N]\n"
+        "         [--heap BYTES] [--order SEED|reverse] [--order-check N]\n"
         "         --arg SPEC ...   (one per kernel parameter, in order)\n"
         "\n"
         "SPEC: TYPEbuf:COUNT:INIT   a buffer; TYPE i8 u8 i16 u16 i32 u32 i64 u64\n"
@@ -89,6 +89,10 @@ static void emu_usage(FILE *f)
         "        ((offset / 4) mod 32), with its wavefronts. At most 65536 steps.\n"
         "--lanes-warp B,W: the warp it logs: warp W of the block whose linear index is B\n"
         "        (blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z)); default 0,0.\n"
+        "--order reverse: blocks take their indices, and a block's warps their turns, in\n"
+        "        reverse order (not in cooperative launches or clusters). CUDA leaves both\n"
+        "        orders open: a result that changes with it depends on a race between blocks\n"
+        "        or warps (two writing one word) that the checks do not see.\n"
         "--cooperative: a cooperative launch (cudaLaunchCooperativeKernel): every block is\n"
         "        resident at once, or the launch is refused as the GPU refuses it. A kernel\n"
         "        that uses cooperative_groups' grid.sync() is always launched so.\n"
@@ -343,9 +347,12 @@ static int parse_opts(int argc, char **argv, struct emu_opts *o)
       }
       break;
     case 'O':
-      if (parse_u64_opt(optarg, &v)) {
-        wl_error("--order '%s': expected a seed, 0 (the fixed order) or a positive integer",
-                 optarg);
+      o->cfg.reverse = !strcmp(optarg, "reverse");
+      if (o->cfg.reverse || !strcmp(optarg, "index"))
+        v = 0;
+      else if (parse_u64_opt(optarg, &v)) {
+        wl_error("--order '%s': expected a seed (0, the fixed index order, or a positive "
+                 "integer), index or reverse", optarg);
         return -1;
       }
       o->cfg.order_seed = v;
@@ -879,7 +886,7 @@ int wl_cmd_emu(int argc, char **argv)
   struct be_launch bl = {
     .dyn_smem = o.cfg.dyn_smem, .sched = o.cfg.sched, .warp_size = o.cfg.warp_size,
     .workers = o.cfg.workers, .max_warp_insts = o.cfg.max_warp_insts, .heap_bytes = o.heap,
-    .order_seed = o.cfg.order_seed,
+    .order_seed = o.cfg.order_seed, .reverse = o.cfg.reverse,
     .lanes = o.lanes != NULL, .lanes_block = o.cfg.lanes_block, .lanes_warp = o.cfg.lanes_warp,
   };
   memcpy(bl.grid, o.cfg.grid, sizeof bl.grid);

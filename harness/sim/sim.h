@@ -178,6 +178,9 @@ struct sim_launch {
      values under every seed; one that hands out slots by an atomic counter, or whose last
      writer wins, may not (sim_block.c, sim_launch.c). */
   uint64_t order_seed;
+  int reverse;              /* blocks take their indices, and a block's warps their turns, in
+                               reverse order (outside cooperative launches and clusters): a
+                               result that changes depends on an order CUDA leaves open */
 };
 #define SIM_DEFAULT_BUDGET 2000000000ull
 /* What device printf may leave behind in one launch: CUDA's default printf FIFO

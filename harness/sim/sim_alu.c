@@ -877,7 +877,15 @@ uint64_t sim_alu_cvt(enum ptx_type dt, enum ptx_type st, enum ptx_rnd rnd, uint3
     }
     return alu_float_post(dt, flags, u);
   }
-  /* float to float */
+  /* float to float. Between f32 and f64 a NaN keeps its sign and payload (quieted), as the
+     H100's F2F does: cuda-samples' reduceSinglePassMultiBlockCG sums f32 input through f64
+     and gets its NaN input's bits back; other conversions give the canonical NaN */
+  if (st == PTX_T_F32 && dt == PTX_T_F64 && alu_is_nan32((uint32_t)a))
+    return alu_float_post(dt, flags, (a >> 31 & 1) << 63 | UINT64_C(0x7ff8000000000000) |
+                                         (a & 0x7fffff) << 29);
+  if (st == PTX_T_F64 && dt == PTX_T_F32 &&
+      (a & UINT64_C(0x7fffffffffffffff)) > UINT64_C(0x7ff0000000000000))
+    return alu_float_post(dt, flags, (a >> 63) << 31 | 0x7fc00000u | (a >> 29 & 0x7fffff));
   double x = alu_float_value(st, flags, a);
   if (alu_is_int_round(rnd)) {
     x = alu_round_int(rnd, x);

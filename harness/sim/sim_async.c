@@ -36,6 +36,7 @@ struct sim_acopy {
   uint8_t size;      /* cp-size: 4, 8 or 16 bytes written */
   uint8_t src_size;  /* bytes read from src; the rest of the destination is zero-filled */
   uint32_t group;    /* the lane's group number: agroups[lane] when it was issued */
+  uint32_t ep;       /* the block's barrier epoch when it was issued (sim_race_async_land) */
   uint32_t dst;      /* shared-memory offset */
   uint64_t src;      /* global address */
 };
@@ -128,7 +129,7 @@ static int issue(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t 
       return fault(b, w, pc, l, "out of host memory for cp.async's queue");
     w->acp[w->nacp++] = (struct sim_acopy){
       .pc = pc, .lane = (uint8_t)l, .size = (uint8_t)size, .src_size = (uint8_t)src_size,
-      .group = w->agroups[l], .dst = (uint32_t)dst, .src = src,
+      .group = w->agroups[l], .ep = b->race_ep, .dst = (uint32_t)dst, .src = src,
     };
     dav[l] = dst;
     sav[l] = src;
@@ -159,8 +160,9 @@ static int perform(struct sim_block *b, struct sim_warp *w, const struct sim_aco
   uint8_t *d = sim_mem_lane(b, w, c->pc, c->lane, PTX_SP_SHARED, c->dst, c->size, c->size, SIM_ACC_WRITE);
   if (!d)
     return -1;
-  if (b->race && sim_race_access(b, w, c->pc, c->lane, c->dst, c->size, SIM_ACC_WRITE, 0,
-                                 memcmp(d, buf, c->size) == 0))
+  if (b->race && (sim_race_async_land(b, w, c->pc, c->lane, c->dst, c->size, c->ep) ||
+                  sim_race_access(b, w, c->pc, c->lane, c->dst, c->size, SIM_ACC_WRITE, 0,
+                                  memcmp(d, buf, c->size) == 0)))
     return -1;
   memcpy(d, buf, c->size);
   b->writes++;

@@ -403,7 +403,7 @@ enum sim_bstep sim_block_resume(struct sim_block *b, uint64_t slice)
     if (shuffled)
       shuffle_round(b, order, share, q);
     for (uint32_t k = 0; k < b->nwarps; k++) {
-      uint32_t i = shuffled ? order[k] : k;
+      uint32_t i = shuffled ? order[k] : b->cfg->reverse ? b->nwarps - 1 - k : k;
       struct sim_warp *w = &b->warps[i];
       if (w->state == SIM_W_DONE)
         continue;

@@ -1222,28 +1222,36 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
     break;
   }
 
-  case PTX_OP_REDUX: {
+  case PTX_OP_REDUX: {          /* each lane over the lanes of its own membermask: groups of a
+                                   warp (labeled_partition) reduce at once, each its own */
     const uint64_t *a = REG(in->opd[1].reg);
-    uint64_t acc = 0;
-    int first = 1;
+    const uint64_t *mk = in->nopd > 2 ? REG(in->opd[2].reg) : NULL;
+    uint64_t res[SIM_MAX_WARP];
     FOR_LANES(e) {
-      uint64_t v = a[l] & 0xffffffffu;
-      if (first) {
-        acc = v;
-        first = 0;
-        continue;
+      uint64_t g = mk ? mk[l] & 0xffffffffu : e, acc = 0;
+      if (mk && b->W == 64 && g == 0xffffffffu)
+        g = ~0ull;                               /* a full mask means the whole wave */
+      int first = 1;
+      for (g &= e; g; g &= g - 1) {
+        uint64_t v = a[sim_ctz64(g)] & 0xffffffffu;
+        if (first) {
+          acc = v;
+          first = 0;
+          continue;
+        }
+        switch (in->sub) {
+        case PTX_ATOM_ADD: acc = (uint32_t)(acc + v); break;
+        case PTX_ATOM_AND: acc &= v; break;
+        case PTX_ATOM_OR: acc |= v; break;
+        case PTX_ATOM_XOR: acc ^= v; break;
+        case PTX_ATOM_MIN: acc = sim_alu_ibin(PTX_OP_MIN, t, 0, acc, v); break;
+        case PTX_ATOM_MAX: acc = sim_alu_ibin(PTX_OP_MAX, t, 0, acc, v); break;
+        default: break;
+        }
       }
-      switch (in->sub) {
-      case PTX_ATOM_ADD: acc = (uint32_t)(acc + v); break;
-      case PTX_ATOM_AND: acc &= v; break;
-      case PTX_ATOM_OR: acc |= v; break;
-      case PTX_ATOM_XOR: acc ^= v; break;
-      case PTX_ATOM_MIN: acc = sim_alu_ibin(PTX_OP_MIN, t, 0, acc, v); break;
-      case PTX_ATOM_MAX: acc = sim_alu_ibin(PTX_OP_MAX, t, 0, acc, v); break;
-      default: break;
-      }
+      res[l] = acc;
     }
-    FOR_LANES(e) REG(d->reg)[l] = acc;
+    FOR_LANES(e) REG(d->reg)[l] = res[l];
     break;
   }
 

@@ -127,6 +127,9 @@ struct sim_prog {
   uint64_t *zero;                /* bitmap of the function registers a block must start with
                                     zeroed (sim_warp_zero_plan); NULL: all of them */
 };
+/* Fuse mul/add pairs without rounding modifier into fma as ptxas does (sim_contract.c). */
+void sim_contract_fma(struct sim_prog *p);
+
 
 /* Link entry `func` of m for a launch on d: allocate module variables on d if needed,
    resolve symbols, lay out shared/local/param memory. */
@@ -507,6 +510,12 @@ int sim_race_global_stores(struct sim_block *b, struct sim_warp *w, uint32_t pc,
 /* Forget the block's writes to [addr, addr + size): the memory was freed and malloc handed
    it out again, so what threads wrote there before is no hazard for what comes now. */
 void sim_race_global_forget(struct sim_block *b, uint64_t addr, uint64_t size);
+/* cp.async's copy of size bytes to shared offset off, issued by lane l of w at pc in barrier
+   epoch ep, lands now (at its wait): a read of those bytes between the issue and now, by
+   another thread or after a barrier, is a race (the ISA leaves the destination undefined
+   until the wait). Returns 0 (a race is held for the next barrier), or -1. */
+int sim_race_async_land(struct sim_block *b, struct sim_warp *w, uint32_t pc, unsigned l,
+                        uint32_t off, uint32_t size, uint32_t ep);
 /* A global read at addr may need sim_race_global: the block has written words near it. */
 static inline int sim_race_global_read(const struct sim_block *b, uint64_t addr)
 {

@@ -293,9 +293,10 @@ static void block_setup(struct launch *L, struct worker_out *out, struct bmem *m
     b->lanes->recorded = 1;
     b->lanes->exists = m->warps[cfg->lanes_warp].exists;
   }
-  b->ctaid[0] = idx % cfg->grid[0];
-  b->ctaid[1] = (idx / cfg->grid[0]) % cfg->grid[1];
-  b->ctaid[2] = idx / (cfg->grid[0] * cfg->grid[1]);
+  uint32_t bi = cfg->reverse ? L->nblocks - 1 - idx : idx;   /* the block it runs as */
+  b->ctaid[0] = bi % cfg->grid[0];
+  b->ctaid[1] = (bi / cfg->grid[0]) % cfg->grid[1];
+  b->ctaid[2] = bi / (cfg->grid[0] * cfg->grid[1]);
   if (cfg->order_seed) {     /* each block's own generator: the same whichever block ran before */
     b->order_rng = cfg->order_seed ^ ((uint64_t)idx << 32 | idx);
     sim_order_next(&b->order_rng);

@@ -620,6 +620,8 @@ enum sim_status sim_link(struct sim_device *d, const struct ptx_module *m, int f
     if (p->calls[c].builtin == SIM_BUILTIN_MALLOC || p->calls[c].builtin == SIM_BUILTIN_FREE)
       st = sim_heap_ready(d);                  /* made once, at the first such kernel */
   if (st == SIM_OK)
+    sim_contract_fma(p);            /* ptxas's mul+add fusion (sim_contract.c) */
+  if (st == SIM_OK)
     p->zero = sim_warp_zero_plan(p);  /* NULL (zero them all) when memory ran out */
 out:
   free(L.reach);

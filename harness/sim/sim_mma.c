@@ -356,12 +356,13 @@ static double tc_block(const double *a, const double *b, unsigned n, double c, i
 }
 
 /* D[r][c] of a float mma: row a of A, column col of B (b[k][col]), K, accumulator c, as the
-   tensor cores compute it; the bits of D's type td. */
+   tensor cores compute it; the bits of D's type td. nfma: the products of one block, the K of
+   the HMMA instruction ptxas makes of it (16; tf32: 8 for mma.sync's HMMA.1688, 4 for wmma's
+   m16n16k8, which ptxas makes of HMMA.1684 pairs, each pair's first result rounded to f32). */
 static uint64_t tc_dot(const double *a, double (*b)[MAXD], unsigned col, unsigned K, double c,
-                       enum ptx_type ta, enum ptx_type tc, enum ptx_type td)
+                       enum ptx_type ta, enum ptx_type tc, enum ptx_type td, unsigned nfma)
 {
   int out16 = td == PTX_T_F16, in_ebits = ta == PTX_T_F16 ? 5 : 8;
-  unsigned nfma = ta == PTX_T_TF32 ? 8 : 16;
   double bb[MAXD], exact = c;
   int nan = c != c, pinf = c == INFINITY, ninf = c == -INFINITY;
   for (unsigned k = 0; k < K; k++) {
@@ -464,7 +465,8 @@ static int run_mma(struct sim_block *b, struct sim_warp *w, const struct ptx_ins
           s = fma(fa[r][k], fb[k][c], s);
         bits = s != s ? SIM_ALU_F64_CNAN : sim_alu_from_f64(s);
       } else {
-        bits = tc_dot(fa[r], fb, c, K, fc[r][c], ta, tc, td);
+        bits = tc_dot(fa[r], fb, c, K, fc[r][c], ta, tc, td,
+                      ta != PTX_T_TF32 ? 16 : in->op == PTX_OP_WMMA ? 4 : 8);
       }
       put_elem(w, W, d, ed, l, i, bits);
     }

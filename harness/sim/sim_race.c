@@ -528,6 +528,46 @@ int sim_race_shared_stores(struct sim_block *b, struct sim_warp *w, uint32_t pc,
   return 0;
 }
 
+/* ---- asynchronous copies ---- */
+
+int sim_race_async_land(struct sim_block *b, struct sim_warp *w, uint32_t pc, unsigned l,
+                        uint32_t off, uint32_t size, uint32_t ep)
+{
+  struct sim_race *r = b->race;
+  if (!r || (b->cfg->nocheck & SIM_NOCHECK_RACE))
+    return 0;
+  const uint32_t W = b->W, base = b->race_base;
+  const uint16_t t = (uint16_t)(w->id * W + l);
+  const uint32_t end = off + size;
+  for (uint32_t a = off & ~3u; a < end; a += 4) {
+    uint32_t lo = a < off ? off - a : 0, hi = end - a < 4 ? end - a : 4;
+    uint8_t bytes = (uint8_t)(((1u << hi) - 1) & ~((1u << lo) - 1));
+    const struct shadow *s = &r->sh[a >> 2];
+    if (!(s->rbytes & bytes) || s->rep < base || s->rep < ep)
+      continue;                                /* no read since the issue */
+    if (s->rep == ep && s->rtid == t && !(s->rflags & R_MANY))
+      continue;                                /* the issuer's own, perhaps before the issue */
+    uint16_t o = s->rtid != t ? s->rtid : s->rtid2;
+    uint32_t opc = s->rtid != t ? s->rpc : s->rpc2;
+    char me[96], other[96], here[160], there[160], what[160], msg[1024];
+    thread_text(b, t, 0, me, sizeof me);
+    thread_text(b, o, 0, other, sizeof other);
+    where_pc(b, pc, here, sizeof here);
+    where_pc(b, opc, there, sizeof there);
+    place(b, a + lo, 4, what, sizeof what);
+    snprintf(msg, sizeof msg,
+             "Race on __shared__ memory: write-after-read hazard on %.80s in block (%u,%u,%u): "
+             "%.60s cp.async at %.100s copies into it, and %.60s read it at %.100s while the "
+             "copy was in flight (after its issue, before its wait_group): the copy may land "
+             "before the read (wait for the copy and __syncthreads() before reading, and issue a "
+             "copy into a buffer only after a __syncthreads() that follows its last reads)",
+             what, b->ctaid[0], b->ctaid[1], b->ctaid[2], me, here, other, there);
+    hold(b, w, pc, l, PTX_SP_SHARED, SIM_ACC_WRITE, a + lo, 0, opc, o, msg);
+    return 0;
+  }
+  return 0;
+}
+
 /* ---- global memory ---- */
 
 /* Hold a hazard on the global word at addr between lane l of w and thread ot's write at opc,

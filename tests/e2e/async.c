@@ -148,6 +148,25 @@ START_TEST(missing_barrier_after_the_wait_is_a_race)
 }
 END_TEST
 
+/* Reading a destination between the copy's issue and its wait, barriers in between: a race
+   between the read and the copy landing, reported at both lines (the copy's destination is
+   undefined until the wait, whatever barriers come between). */
+START_TEST(read_while_the_copy_is_in_flight_is_a_race)
+{
+  const char *k = e2e_kernel("async.cu");
+  struct e2e_run *r = e2e_emu(k, "--kernel", "read_in_flight", "--grid", "1", "--block", "128", A,
+                              "f32buf:256:rand:36", A, "f32buf:256:zero", "--json", NULL);
+  e2e_expect_outcome(r, 1, "fault");
+  ck_assert_str_eq(e2e_jstr(r, "fault/kind"), "race");
+  int wline = e2e_marker_line(k, "ASYNC-FLIGHT-COPY"), rline = e2e_marker_line(k, "ASYNC-FLIGHT-READ");
+  long long at = e2e_jint(r, "fault/source/line"), other = e2e_jint(r, "fault/other/source/line");
+  ck_assert_msg(at == wline && other == rline, "the race is reported at lines %lld and %lld, not %d "
+                "and %d", at, other, wline, rline);
+  ck_assert_msg(strstr(e2e_jstr(r, "fault/message"), "in flight") != NULL, "%s",
+                e2e_jstr(r, "fault/message"));
+}
+END_TEST
+
 /* Lab 03's asynchronous-copy triad (labs/03-latency-hiding/async_copy.cu) at every STAGES, on
    a size that leaves a partial tile and blocks with different tile counts: z = 2x + y bit for
    bit (2x is exact, so the sum is rounded once, fused or not). */
@@ -632,6 +651,7 @@ void e2e_add_async_tests(Suite *s)
   tcase_add_test(tc, short_source_is_zero_filled);
   tcase_add_test(tc, ignore_source_predicate_writes_zeros);
   tcase_add_test(tc, destination_changes_at_the_wait);
+  tcase_add_test(tc, read_while_the_copy_is_in_flight_is_a_race);
   tcase_add_test(tc, missing_barrier_after_the_wait_is_a_race);
   tcase_add_test(tc, cuda_barrier_phases);
   tcase_add_test(tc, cuda_pipeline_two_stages);

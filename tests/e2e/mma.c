@@ -425,6 +425,43 @@ static void run_wmma_case(const struct wcase *c)
   free(cm);
 }
 
+/* wmma's tf32 m16n16k8 is two HMMA.1684 in a row on sm_90 (ptxas), mma.sync's m16n8k8 one
+   HMMA.1688: the tensor cores round the sum of the first four products to f32 (toward zero)
+   before the next four come in. A row {1, 2^-24, 0, 0, 2^-24, 0, 0, 0} times ones: 1 + 2^-24
+   drops to 1, and 1 + 2^-24 again, so D = 1 (in one block of eight it would be 1 + 2^-23).
+   cuda-samples' simple_wmma_tf32gemm: 3896 words 1 to 30 ULP off the H100's, 5 after. */
+START_TEST(wmma_tf32_sums_four_products_at_a_time)
+{
+  enum { M = 16, N = 16, K = 8, LDA = K + 8, LDB = N + 8, LDC = N + 4 };
+  float *a = calloc(M * LDA, 4), *b = calloc(K * LDB, 4), *c = calloc(M * LDC, 4);
+  ck_assert(a && b && c);
+  for (int r = 0; r < M; r++) {
+    a[r * LDA] = 1.0f;
+    a[r * LDA + 1] = a[r * LDA + 4] = ldexpf(1.0f, -24);
+  }
+  for (int i = 0; i < K * LDB; i++)
+    b[i] = 1.0f;
+  const char *pa = e2e_write("tf.a", a, M * LDA * 4), *pb = e2e_write("tf.b", b, K * LDB * 4);
+  const char *pc = e2e_write("tf.c", c, M * LDC * 4), *pd = e2e_tmp("tf.d");
+  struct e2e_run *r = e2e_emu(e2e_kernel("mma.cu"), "--kernel", "wmma_tf32", "--grid", "1",
+                              "--block", "32", A, e2e_fmt("f32buf:%d:file=%s", M * LDA, pa), A,
+                              e2e_fmt("f32buf:%d:file=%s", K * LDB, pb), A,
+                              e2e_fmt("f32buf:%d:file=%s", M * LDC, pc), A,
+                              e2e_fmt("f32buf:%d:zero", M * LDC), A, "f32buf:512:zero", A,
+                              "f32buf:512:zero", A, "f32buf:256:zero", "--dump",
+                              e2e_fmt("3=%s", pd), "--json", NULL);
+  e2e_expect_ok(r);
+  float *d = e2e_read(pd, M * LDC * 4);
+  for (int i = 0; i < M; i++)
+    for (int j = 0; j < N; j++)
+      ck_assert_msg(d[i * LDC + j] == 1.0f, "D[%d][%d] = %a, expected 1 (two blocks of four)", i,
+                    j, (double)d[i * LDC + j]);
+  free(a);
+  free(b);
+  free(c);
+}
+END_TEST
+
 START_TEST(wmma_tiles_multiply)
 {
   static const struct wcase cases[] = {
@@ -516,6 +553,7 @@ void e2e_add_mma_tests(Suite *s)
     tcase_add_test(tc, mma_rounds_as_the_h100);
     tcase_add_test(tc, ldmatrix_and_stmatrix_match_the_isa);
     tcase_add_test(tc, wmma_tiles_multiply);
+    tcase_add_test(tc, wmma_tf32_sums_four_products_at_a_time);
     tcase_add_test(tc, wmma_blog_gemm_multiplies);
     tcase_add_test(tc, divergent_mma_is_reported);
   }

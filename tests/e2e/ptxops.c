@@ -10,6 +10,7 @@
  * .cu files that a GPU runs as they are, to prove the same results on hardware later.
  */
 #include <check.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -897,6 +898,125 @@ START_TEST(large_struct_argument)
 }
 END_TEST
 
+/* ---- redux_groups ---- */
+
+/* redux.sync with a different membermask in each group of a warp (labeled_partition's groups
+   reducing at once): each lane gets its own group's result. The emulator reduced over every
+   lane that reached the instruction (cuda-samples' calculateMaxInEachBuckets: every bucket got
+   the warp's maximum). */
+START_TEST(redux_over_each_lanes_own_group)
+{
+  const size_t n = 256;
+  uint32_t *a = e2e_rand_u32(n, 621);
+  for (size_t i = 0; i < n; i++)
+    a[i] = (a[i] >> 1) & 0x7fffffu;            /* min is signed: keep them positive */
+  uint32_t *want = e2e_alloc(n * 4 * 4);
+  for (size_t i = 0; i < n; i++) {
+    size_t w0 = i / 32 * 32;
+    uint32_t add = 0, mx = 0, mn = 0xffffffffu, orv = 0;
+    for (size_t k = w0; k < w0 + 32; k++)
+      if (a[k] % 5 == a[i] % 5) {
+        add += a[k];
+        mx = a[k] > mx ? a[k] : mx;
+        mn = a[k] < mn ? a[k] : mn;
+        orv |= a[k];
+      }
+    want[i * 4] = add;
+    want[i * 4 + 1] = mx;
+    want[i * 4 + 2] = mn;
+    want[i * 4 + 3] = orv;
+  }
+  const char *pa = e2e_write("a.bin", a, n * 4), *po = e2e_tmp("o.bin");
+  struct e2e_run *r = e2e_emu(e2e_kernel("ptxops.cu"), "--kernel", "redux_groups", "--grid", "2",
+                              "--block", "128", A, file_arg("u32", n, pa), A,
+                              e2e_fmt("u32buf:%zu:zero", n * 4), A, e2e_fmt("i32:%zu", n),
+                              "--dump", dump_arg(1, po), "--json", NULL);
+  e2e_expect_ok(r);
+  uint32_t *got = e2e_read(po, n * 4 * 4);
+  static const char *const what[] = {"add", "max", "min", "or"};
+  for (size_t i = 0; i < n * 4; i++)
+    ck_assert_msg(got[i] == want[i], "redux_groups: %s of lane %zu's group (key %u): got 0x%08x, "
+                  "expected 0x%08x", what[i % 4], i / 4, a[i / 4] % 5, got[i], want[i]);
+}
+END_TEST
+
+/* ---- nan_payload ---- */
+
+/* A NaN through cvt.f64.f32, add.f64 and cvt.rn.f32.f64 keeps its sign and payload, as on the
+   H100 (cuda-samples' reduceSinglePassMultiBlockCG, an f32 sum kept in double, gave back its
+   NaN input's bits where the emulator gave the canonical NaN). */
+START_TEST(nan_keeps_its_payload_through_f64)
+{
+  const size_t n = 256;
+  uint32_t *a = e2e_rand_u32(n, 631);
+  const char *pa = e2e_write("a.bin", a, n * 4), *po = e2e_tmp("o.bin"), *pd = e2e_tmp("d.bin");
+  struct e2e_run *r = e2e_emu(e2e_kernel("ptxops.cu"), "--kernel", "nan_payload", "--grid", "2",
+                              "--block", "128", A, file_arg("u32", n, pa), A,
+                              e2e_fmt("u32buf:%zu:zero", n), A, e2e_fmt("u64buf:%zu:zero", n), A,
+                              e2e_fmt("i32:%zu", n), "--dump", dump_arg(1, po), "--dump",
+                              dump_arg(2, pd), "--json", NULL);
+  e2e_expect_ok(r);
+  uint32_t *got = e2e_read(po, n * 4);
+  uint64_t *gotd = e2e_read(pd, n * 8);
+  for (size_t i = 0; i < n; i++) {
+    uint32_t bits = (a[i] & 0x807fffffu) | 0x7fc00001u;
+    uint64_t d = (uint64_t)(bits >> 31) << 63 | UINT64_C(0x7ff8000000000000) |
+                 (uint64_t)(bits & 0x7fffffu) << 29;
+    ck_assert_msg(gotd[i] == d, "nan_payload: (double)0x%08x: got 0x%016" PRIx64 ", expected 0x%016"
+                  PRIx64, bits, gotd[i], d);
+    ck_assert_msg(got[i] == bits, "nan_payload: 0x%08x through double: got 0x%08x", bits, got[i]);
+  }
+}
+END_TEST
+
+/* ---- fma_contract ---- */
+
+/* ptxas fuses a mul and an add or sub without rounding modifier into one fma (the PTX ISA
+   allows it; the GPU rounds once): cuda-samples' recursiveGaussian was a byte off where the
+   emulator rounded twice. An explicit .rn on the mul forbids it. */
+START_TEST(mul_add_contract_as_ptxas_does)
+{
+  const size_t n = 1024;
+  float *x = e2e_rand_f32(n, 611), *y = e2e_rand_f32(n, 612), *z = e2e_rand_f32(n, 613);
+  float *want = e2e_alloc(n * 5 * sizeof(float));
+  double *wantd = e2e_alloc(n * 2 * sizeof(double));
+  size_t twice = 0;                     /* inputs where rounding twice gives another value */
+  for (size_t i = 0; i < n; i++) {
+    volatile float p = x[i] * y[i];
+    float *w = want + i * 5;
+    w[0] = w[1] = fmaf(x[i], y[i], z[i]);
+    w[2] = fmaf(-x[i], y[i], z[i]);
+    w[3] = fmaf(x[i], y[i], -z[i]);
+    w[4] = p + z[i];
+    twice += w[4] != w[0];
+    double dx = x[i], dy = (double)y[i] * (1.0 + 1.0 / 3.0), dz = z[i];
+    wantd[i * 2] = fma(-dx, dy, dz);
+    wantd[i * 2 + 1] = fma(dx, dy, -dz);
+  }
+  ck_assert_msg(twice > 0, "the inputs never tell one rounding from two");
+  const char *px = e2e_write("x.bin", x, n * 4), *py = e2e_write("y.bin", y, n * 4),
+             *pz = e2e_write("z.bin", z, n * 4), *po = e2e_tmp("o.bin"), *pd = e2e_tmp("d.bin");
+  struct e2e_run *r = e2e_emu(e2e_kernel("contract.cu"), "--kernel", "fma_contract", "--grid", "8",
+                              "--block", "128", A, file_arg("f32", n, px), A, file_arg("f32", n, py),
+                              A, file_arg("f32", n, pz), A, e2e_fmt("f32buf:%zu:zero", n * 5), A,
+                              e2e_fmt("f64buf:%zu:zero", n * 2), A, e2e_fmt("i32:%zu", n),
+                              "--dump", dump_arg(3, po), "--dump", dump_arg(4, pd), "--json", NULL);
+  e2e_expect_ok(r);
+  uint32_t *got = e2e_read(po, n * 5 * 4);
+  uint64_t *gotd = e2e_read(pd, n * 2 * 8);
+  for (size_t i = 0; i < n * 5; i++)
+    ck_assert_msg(got[i] == f32_bits(want[i]), "fma_contract o[%zu] (x=%a y=%a z=%a): got 0x%08x, "
+                  "expected 0x%08x (see o[%zu] in contract.cu)", i % 5, (double)x[i / 5],
+                  (double)y[i / 5], (double)z[i / 5], got[i], f32_bits(want[i]), i % 5);
+  for (size_t i = 0; i < n * 2; i++) {
+    uint64_t wb;
+    memcpy(&wb, &wantd[i], 8);
+    ck_assert_msg(gotd[i] == wb, "fma_contract d[%zu] of thread %zu: got 0x%016" PRIx64
+                  ", expected 0x%016" PRIx64, i % 2, i / 2, gotd[i], wb);
+  }
+}
+END_TEST
+
 void e2e_add_ptxops_tests(Suite *s)
 {
   TCase *tc = tcase_create("ptxops");
@@ -913,6 +1033,9 @@ void e2e_add_ptxops_tests(Suite *s)
     tcase_add_test(tc, refused_kernel_leaves_the_others);
     tcase_add_test(tc, narrow_and_struct_arguments);
     tcase_add_test(tc, large_struct_argument);
+    tcase_add_test(tc, mul_add_contract_as_ptxas_does);
+    tcase_add_test(tc, redux_over_each_lanes_own_group);
+    tcase_add_test(tc, nan_keeps_its_payload_through_f64);
   }
   suite_add_tcase(s, tc);
 }

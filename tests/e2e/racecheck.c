@@ -120,6 +120,33 @@ START_TEST(global_bytes_of_a_word)
 }
 END_TEST
 
+/* --order reverse: blocks take their indices, and warps their turns, in reverse order. A result
+   that changes with it depends on a race between blocks (every block writing out[0]); a race
+   the index order hides from the checker shows in the other order. */
+START_TEST(reverse_order_shows_races)
+{
+  const char *k = e2e_kernel("racecheck.cu");
+  const char *pi = e2e_tmp("index.bin"), *pr = e2e_tmp("reverse.bin");
+  e2e_expect_ok(e2e_emu(k, "--kernel", "last_block_wins", "--grid", "4", "--block", "32", "--arg",
+                        "f32buf:64:rand:7", "--arg", "f32buf:64:zero", "--dump",
+                        e2e_fmt("1=%s", pi), "--json", (char *)NULL));
+  e2e_expect_ok(e2e_emu(k, "--kernel", "last_block_wins", "--grid", "4", "--block", "32", "--arg",
+                        "f32buf:64:rand:7", "--arg", "f32buf:64:zero", "--dump",
+                        e2e_fmt("1=%s", pr), "--order", "reverse", "--json", (char *)NULL));
+  float *a = e2e_read(pi, 64 * 4), *b = e2e_read(pr, 64 * 4);
+  ck_assert_msg(a[0] == 3.0f && b[0] == 0.0f, "out[0]: %g in index order, %g in reverse order",
+                (double)a[0], (double)b[0]);
+  struct e2e_run *r = e2e_emu(k, "--kernel", "byte_then_word", "--grid", "1", "--block", "64",
+                              "--arg", "f32buf:64:rand:7", "--arg", "f32buf:64:zero", "--order",
+                              "reverse", "--json", (char *)NULL);
+  expect_report(r, "race", "ORDER-BYTE", "ORDER-WORD",
+                "Race on __global__ memory: write-after-write hazard");
+  r = e2e_emu(k, "--kernel", "last_block_wins", "--grid", "1", "--block", "32", "--arg",
+              "f32buf:64:rand:7", "--arg", "f32buf:64:zero", "--order", "backwards", (char *)NULL);
+  e2e_expect_error(r, 2, "--order 'backwards'", NULL);
+}
+END_TEST
+
 START_TEST(uninitialised_read)
 {
   struct e2e_run *r = emu("uninit_read", "64");
@@ -181,6 +208,7 @@ void e2e_add_racecheck_tests(Suite *s)
   tcase_add_test(tc, within_a_warp);
   tcase_add_test(tc, global_within_a_block);
   tcase_add_test(tc, uninitialised_read);
+  tcase_add_test(tc, reverse_order_shows_races);
   tcase_add_test(tc, bad_masks);
   tcase_add_test(tc, wrong_elements_counted);
   suite_add_tcase(s, tc);

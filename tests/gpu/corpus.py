@@ -22,19 +22,24 @@ here), compiles it to PTX for sm_90 with nvcc, and runs every kernel of the PTX 
   (floating point also in ULPs).
 
 Each kernel gets one verdict: `match` (both ran, every buffer identical), `close` (both ran,
-floating-point buffers within 16 ULP: approximate intrinsics, float atomics' order),
+floating-point buffers within 16 ULP: approximate intrinsics, float atomics' order), `approx`
+(both ran; the kernel uses .approx instructions, whose results are the GPU's MUFU tables, and
+every buffer is within 2^-14 of its largest value), `order` (the emulator's own result changes
+when its blocks and warps run in reverse order, `warplab emu --order reverse`, an order CUDA
+leaves open: a race between blocks or warps, the GPU's answer one of the possible ones),
 `differ`, `both-fault` (the GPU and the emulator both stopped it: the synthetic inputs do not
 suit it), `refused` (the emulator names a construct it does not run), `emu-check` (the GPU
-ran it, the emulator's race, initialisation or mask check stopped it: with these inputs the
-kernel reads what no thread wrote, or races), `emu-fault` or `gpu-fault` (one backend
-alone), `order` (the backends differ, and so do the emulator's own runs under other orders
-of warps and blocks, `warplab emu --order-check`: the result depends on scheduling, such as
-slots handed out by atomicAdd or a last writer that wins, so no single right answer exists),
-`timeout`, `no-ptx` (nvcc could not compile the file alone), `not-run` (past --deadline).
-both-fault, gpu-fault, emu-check and order are left out of the share that ran and matched.
-A kernel is tried at each block shape of SHAPES in turn until both backends run it cleanly.
-Files are compiled first, then every kernel of every file is one job of the --jobs pool;
-corpus.csv is written a kernel at a time, so a run cut short keeps what it did.
+ran it, the emulator's race, initialisation or mask check stopped it, in index order or, for
+a result that differed, in reverse order: with these inputs the kernel reads what no thread
+wrote, or races), `emu-fault` or `gpu-fault` (one backend alone), `timeout`, `no-ptx` (nvcc
+could not compile the file alone), `not-run` (past --deadline). A `differ` that neither the
+reverse order nor `approx` explains is also run under other order seeds (`warplab emu
+--order-check 3`): when the emulator's own outputs change, it is `order` too (slots handed out
+by atomicAdd, a last writer that wins). both-fault, gpu-fault, `order` and `emu-check` are
+left out of the share that matched, `approx` counts with `close`. A kernel is tried at each
+block shape of SHAPES in turn until both backends run it cleanly. Files are compiled first,
+then every kernel of every file is one job of the --jobs pool; corpus.csv is written a kernel
+at a time, so a run cut short keeps what it did.
 OUTDIR/corpus.csv has one row a kernel, OUTDIR/corpus.txt the summary and every refusal's
 words. With --backends emu, only the emulator runs (refusals and faults, no comparison).
 """
@@ -42,6 +47,7 @@ import argparse
 import concurrent.futures as cf
 import csv
 import json
+import math
 import os
 import re
 import struct
@@ -115,9 +121,12 @@ def entries(ptx):
                 params.append((None, int(count), name))
             else:
                 params.append((ty, int(re.sub(r"\D", "", ty) or 8) // 8, name))
-        start = m.end()
-        end = ptx.find("\n}", start)
-        out.append((m.group(1), params, ptx[start:end], m.group(3)))
+        start, depth, end = m.end(), 1, m.end()
+        while depth and end < len(ptx):     # the matching brace: inline asm has { } blocks
+            c = ptx[end]
+            depth += 1 if c == "{" else -1 if c == "}" else 0
+            end += 1
+        out.append((m.group(1), params, ptx[start:end - 1], m.group(3)))
     return out
 
 
@@ -236,15 +245,18 @@ def ulps(a, b, e):
 SHAPES = ["128", "16,16", "256", "32,8", "512"]
 
 
-def one_run(args, be, ptx_path, name, specs, bufs, block, smem, work):
+def one_run(args, be, ptx_path, name, specs, bufs, block, smem, work, reverse=False):
+    """One backend's run; with reverse, the emulator's with blocks and warps in reverse order
+    (--order reverse), dumped as NAME.emurev.I.bin."""
     cmd = [args.warplab, "emu", ptx_path, "--kernel", name, "--grid", "8", "--block", block,
-           "--backend", be]
+           "--backend", be] + (["--order", "reverse"] if reverse else [])
+    tag = "emurev" if reverse else be
     if smem:
         cmd += ["--smem", str(smem)]
     for s in specs:
         cmd += ["--arg", s]
     for i in bufs:
-        cmd += ["--dump", "%d=%s/%s.%s.%d.bin" % (i, work, name, be, i)]
+        cmd += ["--dump", "%d=%s/%s.%s.%d.bin" % (i, work, name, tag, i)]
     rc, out, err = run(cmd, args.timeout)
     why = ""
     for line in (out + "\n" + err).split("\n"):   # the fault's own line, else the first words
@@ -317,7 +329,80 @@ def order_verdict(args, ptx_path, name, specs, block, smem, verdict):
     return verdict
 
 
-def kernel_case(args, ptx_path, name, specs, bufs, blocks, smem, work):
+APPROX = re.compile(r"\b(?:ex2|lg2|sin|cos|rsqrt|rcp|sqrt|tanh|div)\.approx\b")
+APPROX_SCALE = 2.0 ** -14      # an approx difference, relative to the buffer's largest value
+
+
+def approx_error(a, b, e):
+    """The largest difference between the buffers read as floats of type e, relative to the
+    buffer's largest value; for a buffer whose element type the signature did not say (u8),
+    read as f32 and relative to each word's own value (the rest of it may be anything read as
+    a float). None when they cannot be so compared (an integer type, NaN or infinity in one and
+    not the other)."""
+    untyped = e == "u8"
+    fmt = {"f32": "f", "f64": "d", "u8": "f"}.get(e)
+    if not fmt or len(a) != len(b) or len(a) % struct.calcsize(fmt):
+        return None
+    size = struct.calcsize(fmt)
+    n = len(a) // size
+    xs, ys = struct.unpack("<%d%s" % (n, fmt), a), struct.unpack("<%d%s" % (n, fmt), b)
+    top, worst = 0.0, 0.0
+    for k, (x, y) in enumerate(zip(xs, ys)):
+        if a[k * size:(k + 1) * size] != b[k * size:(k + 1) * size]:
+            if not (math.isfinite(x) and math.isfinite(y)):
+                return None
+            d = abs(x - y)
+            if untyped:
+                d = d / max(abs(x), abs(y)) if d else 0.0
+            worst = max(worst, d)
+        if math.isfinite(y) and not untyped:
+            top = max(top, abs(y))
+    if untyped:
+        return worst
+    return worst / top if top else None
+
+
+def second_opinion(args, ptx_path, name, specs, bufs, block, smem, work, body, why):
+    """A `differ` looked at again, by what the emulator alone can say:
+    - `emu-check`: run with blocks and warps in reverse order (an order CUDA leaves open), its
+      race, initialisation or mask check stops the kernel: two threads write one word with no
+      barrier between, which the first order hid;
+    - `order`: the reverse order runs cleanly and its result is not the index order's: blocks
+      or warps race (write one word, or read what another writes) and the GPU's answer is one
+      of the possible ones;
+    - `approx`: the kernel uses approximate instructions (ex2/lg2/sin/cos/rsqrt/rcp/sqrt/tanh/
+      div .approx: the GPU's MUFU tables, which the emulator does not reproduce bit for bit)
+      and every buffer is within APPROX_SCALE of its largest value;
+    else `differ` as it was."""
+    rc, msg = one_run(args, "emu", ptx_path, name, specs, bufs, block, smem, work, reverse=True)
+    if rc != 0 and re.match(r"(race|uninitialized_read|sync_mask|barrier_divergence):", msg):
+        return "emu-check", "block %s: with blocks and warps in reverse order: %s" % (block, msg)
+    if rc == 0:
+        for i in bufs:
+            try:
+                a = open("%s/%s.emu.%d.bin" % (work, name, i), "rb").read()
+                r = open("%s/%s.emurev.%d.bin" % (work, name, i), "rb").read()
+            except OSError:
+                break
+            if a != r:
+                n = sum(1 for k in range(0, min(len(a), len(r)) - 3, 4) if a[k:k + 4] != r[k:k + 4])
+                return "order", ("block %s: argument %d: %d words change when blocks and warps run "
+                                 "in reverse order (a race between them); %s" % (block, i, n, why))
+    if APPROX.search(body):
+        worst = 0.0
+        for i in bufs:
+            a = open("%s/%s.emu.%d.bin" % (work, name, i), "rb").read()
+            b = open("%s/%s.gpu.%d.bin" % (work, name, i), "rb").read()
+            if a != b:
+                err = approx_error(a, b, specs[i].split("buf:")[0])
+                if err is None or err > APPROX_SCALE:
+                    return "differ", "block %s: %s" % (block, why)
+                worst = max(worst, err)
+        return "approx", "block %s: .approx instructions; largest difference %.2g of the largest value" % (block, worst)
+    return "differ", "block %s: %s" % (block, why)
+
+
+def kernel_case(args, ptx_path, name, specs, bufs, blocks, smem, work, body=""):
     """The first block shape both backends run cleanly (the inputs suit the kernel there), else
     the verdict at the first shape the GPU ran (or the first shape)."""
     first = None
@@ -328,9 +413,12 @@ def kernel_case(args, ptx_path, name, specs, bufs, blocks, smem, work):
             if res["gpu"][0] != 0 and block != blocks[-1]:
                 continue
         res["emu"] = one_run(args, "emu", ptx_path, name, specs, bufs, block, smem, work)
-        verdict = order_verdict(args, ptx_path, name, specs, block, smem,
-                                judge(args, res, specs, bufs, block, work, name))
-        if verdict[0] in ("match", "close", "ran", "differ", "order", "refused", "error"):
+        verdict = judge(args, res, specs, bufs, block, work, name)
+        if verdict[0] == "differ" and "gpu" in res:
+            verdict = second_opinion(args, ptx_path, name, specs, bufs, block, smem, work, body,
+                                     verdict[1].split(": ", 1)[1])
+            return order_verdict(args, ptx_path, name, specs, block, smem, verdict)
+        if verdict[0] in ("match", "close", "ran", "differ", "refused", "error"):
             return verdict
         if first is None:
             first = verdict
@@ -373,7 +461,7 @@ def run_kernel(args, task):
     specs, bufs = arg_specs(name, params, body, sig, 100 + k)
     blocks = launch_shapes(directives)
     smem = 48 * 1024 if re.search(r"\.extern\s+\.shared", ptx) else 0
-    verdict, why = kernel_case(args, ptx_path, name, specs, bufs, blocks, smem, work)
+    verdict, why = kernel_case(args, ptx_path, name, specs, bufs, blocks, smem, work, body)
     return (rel, sig[:160], verdict, why)
 
 
@@ -417,7 +505,7 @@ def main():
         counts[r[2]] = counts.get(r[2], 0) + 1
     kernels = [r for r in rows if r[2] not in ("no-ptx", "not-run")]
     judged = [r for r in kernels if r[2] not in ("both-fault", "gpu-fault", "emu-check", "order")]
-    ok = [r for r in judged if r[2] in ("match", "close", "ran")]
+    ok = [r for r in judged if r[2] in ("match", "close", "approx", "ran")]
     lines = ["%d files, %d kernels (backends %s)" % (len(files), len(kernels), ",".join(args.backends))]
     lines += ["  %-11s %d" % (k, v) for k, v in sorted(counts.items(), key=lambda kv: -kv[1])]
     if counts.get("order"):
@@ -429,7 +517,7 @@ def main():
                      "order warps run: no single right answer) are left out" % (len(ok), len(judged), 100.0 * len(ok) / len(judged)))
     lines.append("")
     for r in rows:
-        if r[2] not in ("match", "close", "ran"):
+        if r[2] not in ("match", "close", "approx", "ran"):
             lines.append("%-10s %s: %s: %s" % (r[2], r[0], r[1], r[3]))
     open(os.path.join(args.out, "corpus.txt"), "w").write("\n".join(lines) + "\n")
     print("\n".join(lines[:14]))

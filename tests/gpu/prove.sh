@@ -107,6 +107,16 @@ pcase int_ops int_ops.cu int_ops 2 256 "2:u32:exact" \
 pcase float_ops float_ops.cu float_ops 4 256 "2:f32:ulp 3:i32:exact 4:f64:exact 5:u32:exact" \
   $A f32buf:1000:rand:18 $A f32buf:1000:rand:19 $A f32buf:14000:zero $A i32buf:6000:zero \
   $A f64buf:4000:zero $A u32buf:2000:zero $A i32:1000
+# ptxas fuses mul+add/sub without rounding modifier into one fma (sim_contract.c)
+pcase fma_contract contract.cu fma_contract 8 128 "3:f32:exact 4:f64:exact" \
+  $A f32buf:1024:rand:23 $A f32buf:1024:rand:24 $A f32buf:1024:rand:25 $A f32buf:5120:zero \
+  $A f64buf:2048:zero $A i32:1024
+# redux.sync with each group of a warp its own membermask (labeled_partition + reduce)
+pcase redux_groups ptxops.cu redux_groups 2 128 "1:u32:exact" $A u32buf:256:rand:26 \
+  $A u32buf:1024:zero $A i32:256
+# a NaN's sign and payload through cvt.f64.f32, add.f64, cvt.rn.f32.f64 (sim_alu.c)
+pcase nan_payload ptxops.cu nan_payload 2 128 "1:u32:exact 2:u64:exact" $A u32buf:256:rand:27 \
+  $A u32buf:256:zero $A u64buf:256:zero $A i32:256
 pcase warp_vote warp_vote.cu warp_vote 2 64 "1:u32:exact" $A i32buf:128:rand:20 $A u32buf:1024:zero
 pcase warp_redux warp_vote.cu warp_redux 2 64 "1:u32:exact" $A u32buf:128:rand:21 $A u32buf:768:zero
 pcase shuffles warp_shuffle.cu shuffles 2 64 "1:i32:exact" $A i32buf:128:rand:22 $A i32buf:1280:zero
@@ -202,6 +212,8 @@ wm wmma_f16_m32 wmma_f16_m32 f16 f32 f16 exact
 wm wmma_f16_m8 wmma_f16_m8 f16 f32 f16 exact
 wm wmma_bf16 wmma_bf16 bf16 f32 bf16 exact
 wm wmma_tf32 wmma_tf32 f32 f32 f32 exact
+# full-mantissa tf32 with a random C: two HMMA.1684 per k8 step, each rounded (sim_mma.c)
+wm wmma_tf32_rand wmma_tf32 f32 f32 f32 exact rand:82 rand:83 rand:84
 wm wmma_f64 wmma_f64 f64 f64 f64 exact
 wm wmma_s8 wmma_s8 i8 i32 i8 exact
 wm wmma_u8 wmma_u8 u8 i32 u8 exact

@@ -326,6 +326,12 @@ static const struct row cvt_rows[] = {
   CV(F32, F64, RP, 0, 1, SUB1),
   CV(F32, F64, RN, FTZ, UINT64_C(0x3800000000000000), P0), /* 2^-127 flushed */
   CV(F64, F32, NONE, 0, P1, D1),
+  /* f32 <-> f64 keep a NaN's sign and payload, quieted (the H100's F2F); a .sat NaN is 0 */
+  CV(F64, F32, NONE, 0, 0xfffefdfcu, UINT64_C(0xffffdfbf80000000)),
+  CV(F64, F32, NONE, 0, 0x7f800001u, UINT64_C(0x7ff8000020000000)),
+  CV(F32, F64, RN, 0, UINT64_C(0xffffdfbf80000000), 0xfffefdfcu),
+  CV(F32, F64, RN, 0, UINT64_C(0x7ff0000000000001), 0x7fc00000u),
+  CV(F32, F64, RN, SAT, UINT64_C(0xffffdfbf80000000), 0),
   CV(F64, F32, NONE, FTZ, SUB1, 0),
   CV(F64, F32, NONE, 0, SUB1, UINT64_C(0x36a0000000000000)), /* 2^-149 exactly */
   /* float -> same float: integer rounding, ftz, sat */

@@ -61,6 +61,26 @@ extern "C" __global__ void missing_sync(const float *in, float *out)
   out[i] = s[blockDim.x - 1 - i];  // ASYNC-RACE-READ
 }
 
+// Reads a neighbour's destination while its copy is in flight: issued, not yet waited for.
+// Barriers between the issue and the read do not help (only the wait does): the copy may land
+// before or after the read. cuda-samples' MatrixMulAsyncCopyMultiStage issues a stage into the
+// buffer it is still reading so, and gets another product on the H100.
+extern "C" __global__ void read_in_flight(const float *in, float *out)
+{
+  __shared__ float s[256];
+  const int i = threadIdx.x;
+  s[i] = in[i];
+  __syncthreads();
+  __pipeline_memcpy_async(&s[i], &in[blockDim.x + i], sizeof(float));  // ASYNC-FLIGHT-COPY
+  __pipeline_commit();
+  __syncthreads();
+  out[i] = s[blockDim.x - 1 - i];  // ASYNC-FLIGHT-READ
+  __syncthreads();
+  __pipeline_wait_prior(0);
+  __syncthreads();
+  out[blockDim.x + i] = s[i];
+}
+
 // Reads its own destination before the wait: undefined on a GPU (the copy may or may not have
 // landed), so not for a GPU comparison. The emulator performs a group's copies when the group
 // is waited on: the first read gives the old value, -1, the second the copied one.

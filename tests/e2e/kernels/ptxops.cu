@@ -233,3 +233,33 @@ extern "C" __global__ void atomic_ops(const unsigned *a, const unsigned *b,
         atomicAdd(&u64[8], sull);
     }
 }
+
+// __reduce_*_sync over groups of a warp, each lane naming its own group (the lanes with the same
+// key, from __match_any_sync), as cooperative_groups' labeled_partition + reduce compiles: the
+// groups reduce at once, each over its own lanes. out[i * 4 + k]: add, max, min, or.
+extern "C" __global__ void redux_groups(const unsigned *a, unsigned *out, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n)
+        return;
+    unsigned v = a[i], key = v % 5;
+    unsigned g = __match_any_sync(0xffffffffu, key);
+    out[i * 4 + 0] = __reduce_add_sync(g, v);
+    out[i * 4 + 1] = __reduce_max_sync(g, v);
+    out[i * 4 + 2] = (unsigned)__reduce_min_sync(g, (int)v);
+    out[i * 4 + 3] = __reduce_or_sync(g, v);
+}
+
+// A NaN through f32 -> f64 -> f32 (cvt.f64.f32, add.f64, cvt.rn.f32.f64), as a float sum kept in
+// double does: the H100 keeps its sign and payload. a[i] made a NaN of its own sign and payload.
+extern "C" __global__ void nan_payload(const unsigned *a, unsigned *out, unsigned long long *od,
+                                       int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n)
+        return;
+    float f = __uint_as_float((a[i] & 0x807fffffu) | 0x7fc00001u);
+    double d = (double)f;
+    od[i] = (unsigned long long)__double_as_longlong(d);
+    out[i] = __float_as_uint(__double2float_rn(__dadd_rn(d, 1.0)));
+}

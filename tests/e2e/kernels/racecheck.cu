@@ -262,3 +262,25 @@ __device__ void softmax_row(const float *in, float *out)
 
 extern "C" __global__ void softmax_reuse(const float *in, float *out) { softmax_row<0>(in, out); }
 extern "C" __global__ void softmax_ok(const float *in, float *out) { softmax_row<1>(in, out); }
+
+// Every block writes out[0]: the last to run wins, and CUDA does not say which that is. The
+// emulator runs blocks in index order; --order reverse shows the other answer.
+extern "C" __global__ void last_block_wins(const float *in, float *out)
+{
+  if (threadIdx.x == 0)
+    out[0] = (float)blockIdx.x;
+}
+
+// Thread i writes byte 0 of word i + 32, which thread i + 32 (the next warp) writes too, with
+// no barrier: a write-after-write race. In index order the checker sees thread i + 32's bytes
+// 3 and 0 replace thread i's byte 0 as one writer's (cuda-samples' texture_cube); in reverse
+// order thread i writes after thread i + 32 and the race is reported.
+extern "C" __global__ void byte_then_word(const float *in, float *out)
+{
+  unsigned char *p = (unsigned char *)out;
+  const int i = threadIdx.x;
+  p[4 * i + 3] = 1;
+  p[4 * i] = 2;  // ORDER-WORD
+  if (i + 32 < (int)blockDim.x)
+    p[4 * (i + 32)] = 3;  // ORDER-BYTE
+}

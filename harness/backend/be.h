@@ -65,6 +65,9 @@ struct be_launch {
   /* The device heap of in-kernel malloc/new (cudaLimitMallocHeapSize), both backends: set
      before the first launch of the session; 0: CUDA's default, 8 MiB. */
   uint64_t heap_bytes;
+  /* A thread's call stack (cudaLimitStackSize), both backends, set before the launch;
+     0: CUDA's default, 1 KiB. Recursive device functions use it. */
+  uint64_t stack_bytes;
 };
 
 /* Set l's limits from the architecture profile p (NULL: the defaults) and the kernel's

@@ -34,6 +34,10 @@ struct sim_rlane {
   uint32_t bytes;                /* stack bytes the lane's activations take */
 };
 
+/* Host memory the call stacks of one block's threads may take together: a runaway recursion
+   of a function with many registers under a large --stack must not exhaust the host. */
+#define SIM_RECUR_HOST ((size_t)256 << 20)
+
 struct rec {                     /* a record's header; the saved bytes follow it */
   uint32_t ret_pc, ret_call;
   uint32_t sp, bytes;            /* the lane's sp and bytes before the call */
@@ -92,8 +96,15 @@ int sim_recur_call(struct sim_block *b, struct sim_warp *w, uint32_t pc, unsigne
     return 1;
   }
   size_t save = rf ? (size_t)rf->nregs * 8 + rf->pf_size : 0;
-  if (reserve(r, sizeof(struct rec) + save)) {
-    sim_fault_other(b, w, pc, l, SIM_FK_CALL_DEPTH, "out of host memory for the call stack");
+  size_t cap = SIM_RECUR_HOST / (b->nthreads ? b->nthreads : 1);
+  if (r->used + sizeof(struct rec) + save > cap || reserve(r, sizeof(struct rec) + save)) {
+    char msg[512];
+    snprintf(msg, sizeof msg, "this call, %u calls deep, would take the emulator's copy of the "
+             "thread's call stack past the host memory it gives one thread (%zu bytes: %u MiB a "
+             "block, shared by its threads; this call keeps %zu bytes there): the emulator "
+             "cannot run a recursion this deep", w->depth[l] + 1, cap,
+             (unsigned)(SIM_RECUR_HOST >> 20), sizeof(struct rec) + save);
+    sim_fault_other(b, w, pc, l, SIM_FK_CALL_DEPTH, msg);
     return 1;
   }
   struct rec h = {pc + 1, cidx, r->sp, r->bytes, r->top};

@@ -168,6 +168,27 @@ START_TEST(runaway_recursion_is_a_fault)
 }
 END_TEST
 
+/* The emulator keeps each activation's saved registers on the host, 256 MiB a block at most:
+   a recursion that would pass it under a large --stack is a fault that says so, at the
+   call's line (thread 0 recurses, the other 1023 threads do not). */
+START_TEST(host_memory_of_the_call_stack_is_bounded)
+{
+  const char *k = e2e_kernel("recursion.cu");
+  uint32_t in[1024] = {4000000000u};
+  const char *pin = e2e_write("in.bin", in, sizeof in);
+  struct e2e_run *r = e2e_emu(k, "--kernel", "deep_recursion", "--grid", "1", "--block", "1024",
+                              "--stack", "524288", A, e2e_fmt("u32buf:1024:file=%s", pin), A,
+                              "u32buf:1024:zero", A, "i32:1024", "--json", NULL);
+  e2e_expect_outcome(r, 1, "fault");
+  ck_assert_str_eq(e2e_jstr(r, "fault/kind"), "call_depth");
+  ck_assert_int_eq(e2e_jint(r, "fault/source/line"), e2e_marker_line(k, "DEEP-CALL"));
+  ck_assert_int_eq(e2e_jint(r, "fault/thread/0"), 0);
+  const char *msg = e2e_jstr(r, "fault/message");
+  ck_assert_msg(strstr(msg, "host memory") && strstr(msg, "cannot run a recursion this deep"),
+                "%s", msg);
+}
+END_TEST
+
 void e2e_add_recursion_tests(Suite *s)
 {
   if (!e2e_have_nvcc()) {
@@ -183,5 +204,6 @@ void e2e_add_recursion_tests(Suite *s)
   tcase_add_test(tc, recursion_through_a_pointer);
   tcase_add_test(tc, stack_overflow_is_a_fault);
   tcase_add_test(tc, runaway_recursion_is_a_fault);
+  tcase_add_test(tc, host_memory_of_the_call_stack_is_bounded);
   suite_add_tcase(s, tc);
 }

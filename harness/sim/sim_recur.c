@@ -95,7 +95,8 @@ int sim_recur_call(struct sim_block *b, struct sim_warp *w, uint32_t pc, unsigne
     sim_fault_other(b, w, pc, l, SIM_FK_CALL_DEPTH, msg);
     return 1;
   }
-  size_t save = rf ? (size_t)rf->nregs * 8 + rf->pf_size : 0;
+  /* the saved registers and .param bytes, rounded so that records stay 8-byte aligned */
+  size_t save = rf ? ((size_t)rf->nregs * 8 + rf->pf_size + 7) / 8 * 8 : 0;
   size_t cap = SIM_RECUR_HOST / (b->nthreads ? b->nthreads : 1);
   if (r->used + sizeof(struct rec) + save > cap || reserve(r, sizeof(struct rec) + save)) {
     char msg[512];

@@ -1,8 +1,8 @@
 /* recursion.c: end-to-end tests of recursive device functions (tests/e2e/kernels/recursion.cu):
  * each activation has its own registers, parameters and local arrays; lanes of one warp
- * recurse to depths that depend on their data, under both scheduling models; mutual
- * recursion and recursion through a function pointer; a recursion deeper than the thread's
- * call stack (cudaLimitStackSize, `--stack`) is a fault at the call's line.
+ * recurse to depths and along paths that depend on their data, under both scheduling models;
+ * mutual recursion and recursion through a function pointer; a recursion deeper than the
+ * thread's call stack (cudaLimitStackSize, `--stack`) is a fault at the call's line.
  *
  * Expected values are the same functions computed on the host (unsigned arithmetic, mod
  * 2^32). Comparisons are exact.
@@ -38,6 +38,23 @@ static uint32_t ping(uint32_t n) { return n == 0 ? 1u : 2u * pong(n - 1) + n; }
 static uint32_t pong(uint32_t n) { return n == 0 ? 3u : ping(n - 1) * 5u - n; }
 static uint32_t tri(uint32_t n) { return n == 0 ? 0u : n + tri(n - 1); }
 static uint32_t sq(uint32_t n) { return n == 0 ? 1u : n * n + 2u * sq(n - 1); }
+static uint32_t tree(uint32_t x, uint32_t d)
+{
+  if (d == 0)
+    return x & 0xff;
+  uint32_t s;
+  if (x & 1) {
+    s = tree(x * 3 + 1, d - 1) + 1;
+    if (s & 2)
+      s ^= tree(x >> 3, d > 3 ? 3 : d - 1);
+  } else if (x & 2) {
+    s = tree(x >> 1, d - 1) * 5;
+  } else {
+    s = x % 7 == 0 ? 11 : tree(x / 4 + d, d - 1) - 3;
+  }
+  return s;
+}
+
 static uint32_t deep(uint32_t n) { return n == 0 ? 7u : deep(n - 1) * 3 + n; }
 
 /* Run kernel k of recursion.cu on n random inputs (seed) with out of nout words, extra
@@ -70,6 +87,22 @@ START_TEST(fact_fib_lane_depths)
       ck_assert_msg(got[2 * i + 1] == fib(in[i] % 18), "%s thread %u: fib(%u) = %u, expected %u",
                     sched[s], i, in[i] % 18, got[2 * i + 1], fib(in[i] % 18));
     }
+  }
+}
+END_TEST
+
+/* Lanes split at every level of a walk their data steers, in both models. */
+START_TEST(divergent_tree_walk)
+{
+  const unsigned n = 150;
+  const char *sched[] = {"its", "stack"};
+  for (unsigned s = 0; s < 2; s++) {
+    uint32_t *in = e2e_rand_u32(n, 95), *got;
+    struct e2e_run *r = run_rec("tree_walk", n, n, 95, "--sched", sched[s], &got);
+    e2e_expect_ok(r);
+    for (unsigned i = 0; i < n; i++)
+      ck_assert_msg(got[i] == tree(in[i], in[i] % 50), "%s thread %u: tree(%u) = %u, expected %u",
+                    sched[s], i, in[i], got[i], tree(in[i], in[i] % 50));
   }
 }
 END_TEST
@@ -199,6 +232,7 @@ void e2e_add_recursion_tests(Suite *s)
   tcase_add_checked_fixture(tc, e2e_setup, e2e_teardown);
   tcase_set_timeout(tc, 120);
   tcase_add_test(tc, fact_fib_lane_depths);
+  tcase_add_test(tc, divergent_tree_walk);
   tcase_add_test(tc, local_arrays_per_activation);
   tcase_add_test(tc, mutual_recursion);
   tcase_add_test(tc, recursion_through_a_pointer);

@@ -311,11 +311,13 @@ pcase heap_exhaust heap.cu heap_exhaust 1 32 "0:i32:exact" $A i32buf:3:zero $A u
 # how much a heap of --heap BYTES holds is the allocator's own: on the H100 (2026-11-26) a
 # 1 MiB heap gave 2 MiB where the emulator's refuses it, so this case is compared, not required
 pcase heap_small heap.cu heap_exhaust 1 32 "0:i32:order" --heap 1048576 $A i32buf:3:zero $A u64:2097152 $A u64:262144
-# recursion (recursion.cu): fib to depths that differ lane by lane, a local array per
-# activation changed by the next one down, mutual recursion, recursion through a function
-# pointer, 64 activations in CUDA's 1 KiB stack and 201 in a 4 KiB one (--stack: the GPU's
-# cudaLimitStackSize too)
+# recursion (recursion.cu): fib to depths that differ lane by lane, a walk the lanes' data
+# steer, a local array per activation changed by the next one down, mutual recursion,
+# recursion through a function pointer, 64 activations in CUDA's 1 KiB stack and 201 in a
+# 4 KiB one (--stack: the GPU's cudaLimitStackSize too)
 pcase rec_fact_fib recursion.cu fact_fib 3 64 "1:u32:exact" $A u32buf:150:rand:91 $A u32buf:300:zero $A i32:150
+# (tree: ptxas gives it a 32-byte frame, 50 deep pass 1 KiB on the GPU: --stack 4096)
+pcase rec_tree_walk recursion.cu tree_walk 3 64 "1:u32:exact" --stack 4096 $A u32buf:150:rand:95 $A u32buf:150:zero $A i32:150
 pcase rec_local_frames recursion.cu local_frames 3 64 "1:u32:exact" $A u32buf:150:rand:92 $A u32buf:150:zero $A i32:150
 pcase rec_mutual recursion.cu mutual 3 64 "1:u32:exact" $A u32buf:150:rand:93 $A u32buf:150:zero $A i32:150
 pcase rec_pointer recursion.cu pointer_recursion 3 64 "1:u32:exact" $A u32buf:150:rand:94 $A u32buf:150:zero $A i32:150

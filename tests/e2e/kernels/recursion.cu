@@ -93,6 +93,33 @@ extern "C" __global__ void pointer_recursion(const unsigned *in, unsigned *out, 
   out[i] = f(in[i] % 20, (const void *)f);
 }
 
+// A walk whose branches and calls depend on the lane's data: lanes of a warp split at each
+// level, some recursing twice, to depths up to 49.
+__device__ __noinline__ unsigned tree(unsigned x, unsigned d)
+{
+  if (d == 0)
+    return x & 0xff;
+  unsigned s;
+  if (x & 1) {
+    s = tree(x * 3 + 1, d - 1) + 1;
+    if (s & 2)
+      s ^= tree(x >> 3, d > 3 ? 3 : d - 1);
+  } else if (x & 2) {
+    s = tree(x >> 1, d - 1) * 5;
+  } else {
+    s = x % 7 == 0 ? 11 : tree(x / 4 + d, d - 1) - 3;
+  }
+  return s;
+}
+
+// out[i] = tree(in[i], in[i] % 50)
+extern "C" __global__ void tree_walk(const unsigned *in, unsigned *out, int n)
+{
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n)
+    out[i] = tree(in[i], in[i] % 50);
+}
+
 // Recursion n deep (n from the input): with a 1 KiB stack it overflows for n large enough;
 // a runaway when n never reaches the end (in[i] = 0 counts up from 1).
 __device__ __noinline__ unsigned deep(unsigned n)

@@ -222,15 +222,33 @@ START_TEST(host_memory_of_the_call_stack_is_bounded)
 }
 END_TEST
 
+/* Hand-written PTX (tests/e2e/ptx/recursion.ptx): the .local array named in the load and
+   store operands themselves ([buf+4]) is each activation's own. out[i] = r(i) = 11 i + r(i-1). */
+START_TEST(ptx_local_operands_per_activation)
+{
+  const char *pout = e2e_tmp("out.bin");
+  struct e2e_run *r = e2e_emu(e2e_ptx("recursion.ptx"), "--kernel", "k", "--grid", "1", "--block",
+                              "32", A, "u32buf:32:zero", "--dump", e2e_fmt("0=%s", pout), "--json",
+                              NULL);
+  e2e_expect_ok(r);
+  uint32_t *got = e2e_read(pout, 32 * 4);
+  for (uint32_t i = 0; i < 32; i++)
+    ck_assert_msg(got[i] == 11 * i * (i + 1) / 2, "thread %u: %u, expected %u", i, got[i],
+                  11 * i * (i + 1) / 2);
+}
+END_TEST
+
 void e2e_add_recursion_tests(Suite *s)
 {
-  if (!e2e_have_nvcc()) {
-    printf("e2e: nvcc not found: SKIPPING the recursion tests\n");
-    return;
-  }
   TCase *tc = tcase_create("recursion");
   tcase_add_checked_fixture(tc, e2e_setup, e2e_teardown);
   tcase_set_timeout(tc, 120);
+  tcase_add_test(tc, ptx_local_operands_per_activation);
+  suite_add_tcase(s, tc);
+  if (!e2e_have_nvcc()) {
+    printf("e2e: nvcc not found: SKIPPING the recursion tests of .cu files\n");
+    return;
+  }
   tcase_add_test(tc, fact_fib_lane_depths);
   tcase_add_test(tc, divergent_tree_walk);
   tcase_add_test(tc, local_arrays_per_activation);
@@ -239,5 +257,4 @@ void e2e_add_recursion_tests(Suite *s)
   tcase_add_test(tc, stack_overflow_is_a_fault);
   tcase_add_test(tc, runaway_recursion_is_a_fault);
   tcase_add_test(tc, host_memory_of_the_call_stack_is_bounded);
-  suite_add_tcase(s, tc);
 }

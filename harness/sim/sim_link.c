@@ -204,46 +204,51 @@ static enum sim_status reach_all(struct linker *L, uint32_t entry)
   return st;
 }
 
-/* Function f's callees among the reachable functions: direct calls, and for a call through a
-   pointer the node nf standing for every function an indirect call may reach. Calls fn(L, to)
-   for each; returns the first nonzero it gives, else 0. */
-static int each_callee(const struct linker *L, uint32_t f, int (*fn)(void *, uint32_t), void *arg)
+/* The call graph of the reachable functions, as lists of callees (off[f] .. off[f + 1] in
+   to[]): direct calls, and for a call through a pointer node nf, whose callees are every
+   function an indirect call may reach. Returns 0, or -1 when host memory ran out. */
+static int call_graph(struct linker *L, uint32_t **off, uint32_t **to)
 {
   const struct ptx_module *m = L->m;
-  if (f == m->nfuncs) {
-    for (uint32_t g = 0; g < m->nfuncs; g++)
-      if (L->reach[g] && indirect_target(m, g, L->linkable)) {
-        int r = fn(arg, g);
-        if (r)
-          return r;
+  uint32_t nf = m->nfuncs;
+  size_t n = 0;
+  *off = calloc((size_t)nf + 2, sizeof **off);
+  for (int pass = 0; pass < 2; pass++) {
+    if (!*off)
+      return -1;
+    if (pass) {
+      *to = malloc((n ? n : 1) * sizeof **to);
+      if (!*to)
+        return -1;
+    }
+    n = 0;
+    for (uint32_t f = 0; f <= nf; f++) {
+      (*off)[f] = (uint32_t)n;
+      if (f == nf) {
+        for (uint32_t g = 0; L->indirect && g < nf; g++)
+          if (L->reach[g] && indirect_target(m, g, L->linkable)) {
+            if (pass)
+              (*to)[n] = g;
+            n++;
+          }
+        continue;
       }
-    return 0;
-  }
-  const struct ptx_func *fn_ = &m->funcs[f];
-  for (uint32_t i = 0; i < fn_->ninst; i++) {
-    const struct ptx_inst *in = &m->insts[fn_->first_inst + i];
-    if (in->op != PTX_OP_CALL)
-      continue;
-    uint32_t to = in->opd[0].kind == PTX_OPD_FUNC ? in->opd[0].reg : m->nfuncs;
-    if (to > m->nfuncs || (to < m->nfuncs && !L->reach[to]))
-      continue;
-    int r = fn(arg, to);
-    if (r)
-      return r;
-  }
-  return 0;
-}
-
-struct walk { uint8_t *seen; uint32_t *stack, n, target; };
-
-static int walk_push(void *arg, uint32_t to)
-{
-  struct walk *wk = arg;
-  if (to == wk->target)
-    return 1;
-  if (!wk->seen[to]) {
-    wk->seen[to] = 1;
-    wk->stack[wk->n++] = to;
+      if (!L->reach[f])
+        continue;
+      const struct ptx_func *fn = &m->funcs[f];
+      for (uint32_t i = 0; i < fn->ninst; i++) {
+        const struct ptx_inst *in = &m->insts[fn->first_inst + i];
+        if (in->op != PTX_OP_CALL)
+          continue;
+        uint32_t g = in->opd[0].kind == PTX_OPD_FUNC ? in->opd[0].reg : nf;
+        if (g > nf || (g < nf && !L->reach[g]))
+          continue;
+        if (pass)
+          (*to)[n] = g;
+        n++;
+      }
+    }
+    (*off)[nf + 1] = (uint32_t)n;
   }
   return 0;
 }
@@ -255,21 +260,30 @@ static enum sim_status find_recursion(struct linker *L)
 {
   const struct ptx_module *m = L->m;
   struct sim_prog *p = L->p;
-  uint32_t nf = m->nfuncs;
-  struct walk wk = {calloc((size_t)nf + 1, 1), calloc((size_t)nf + 1, sizeof *wk.stack), 0, 0};
+  uint32_t nf = m->nfuncs, *off = NULL, *to = NULL;
+  uint32_t *stack = calloc((size_t)nf + 2, sizeof *stack);   /* f, then each node once */
+  uint8_t *seen = calloc((size_t)nf + 1, 1);
   enum sim_status st = SIM_OK;
-  if (!wk.seen || !wk.stack) {
+  if (!stack || !seen || call_graph(L, &off, &to)) {
     st = SIM_ERR_NOMEM;
     goto out;
   }
+  /* f is recursive when a walk from its callees comes back to it */
   for (uint32_t k = 0; k < L->norder; k++) {
-    uint32_t f = L->order[k];
-    memset(wk.seen, 0, (size_t)nf + 1);
-    wk.n = 0;
-    wk.target = f;
-    int found = each_callee(L, f, walk_push, &wk);
-    while (!found && wk.n)
-      found = each_callee(L, wk.stack[--wk.n], walk_push, &wk);
+    uint32_t f = L->order[k], n = 0;
+    int found = 0;
+    memset(seen, 0, (size_t)nf + 1);
+    stack[n++] = f;
+    while (!found && n) {
+      uint32_t x = stack[--n];
+      for (uint32_t e = off[x]; !found && e < off[x + 1]; e++) {
+        found = to[e] == f;
+        if (!seen[to[e]]) {
+          seen[to[e]] = 1;
+          stack[n++] = to[e];
+        }
+      }
+    }
     if (found)
       L->rec[f] = ++p->nrfuncs;
   }
@@ -320,8 +334,10 @@ static enum sim_status find_recursion(struct linker *L)
     rf->nhid = L->nhid - rf->first_hid;
   }
 out:
-  free(wk.seen);
-  free(wk.stack);
+  free(off);
+  free(to);
+  free(stack);
+  free(seen);
   return st;
 }
 

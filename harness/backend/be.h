@@ -69,6 +69,9 @@ struct be_launch {
   /* emu only: the order warps and blocks run in (sim_launch.order_seed); 0: the fixed order.
      The GPU backend refuses a launch with another (BE_ERR_BADARG). */
   uint64_t order_seed;
+  /* A thread's call stack (cudaLimitStackSize), both backends, set before the launch;
+     0: CUDA's default, 1 KiB. Recursive device functions use it. */
+  uint64_t stack_bytes;
 };
 
 /* Set l's limits from the architecture profile p (NULL: the defaults) and the kernel's

@@ -172,6 +172,7 @@ struct cu_api {
   cu_result (*CtxSetLimit)(int, size_t);
 };
 #define CU_LIMIT_MALLOC_HEAP_SIZE 2
+#define CU_LIMIT_STACK_SIZE 0
 
 /* A texture or surface object this backend made over a CUDA array (be_texture). */
 struct gpu_tex {
@@ -553,6 +554,11 @@ static cu_result launch(struct gpu *g, const char *kernel, cu_function f, const 
   if (!g->launched && l->heap_bytes) {   /* before any kernel that mallocs, as CUDA needs */
     cu_result r = c->CtxSetLimit ? c->CtxSetLimit(CU_LIMIT_MALLOC_HEAP_SIZE, l->heap_bytes)
                                  : 801;  /* CUDA_ERROR_NOT_SUPPORTED */
+    if (r != 0)
+      return r;
+  }
+  if (l->stack_bytes) {                  /* the call stack recursion uses */
+    cu_result r = c->CtxSetLimit ? c->CtxSetLimit(CU_LIMIT_STACK_SIZE, l->stack_bytes) : 801;
     if (r != 0)
       return r;
   }

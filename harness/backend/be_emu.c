@@ -80,6 +80,11 @@ static enum be_status emu_launch(void *impl, const char *kernel, const void *par
              (unsigned long long)l->heap_bytes, (unsigned long long)SIM_HEAP_MAX);
     return BE_ERR_BADARG;
   }
+  if (sim_set_stack_size(e->dev, l->stack_bytes ? l->stack_bytes : SIM_STACK_DEFAULT) != SIM_OK) {
+    snprintf(err, errlen, "a call stack of %llu bytes: expected 1 to %u",
+             (unsigned long long)l->stack_bytes, SIM_STACK_MAX);
+    return BE_ERR_BADARG;
+  }
   e->launched = 1;
   enum sim_status st = sim_run(e->dev, e->mod, kernel, params, psize, &c, &res->emu, err, errlen);
   if (st == SIM_ERR_NOMEM)

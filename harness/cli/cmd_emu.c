@@ -41,7 +41,7 @@ static void emu_usage(FILE *f)
         "         [--threads N] [--max-insts N] [--warp-size 32|64] [--keep-ptx PATH]\n"
         "         [--backend emu|gpu] [--lines] [--profile NAME] [--sanitize TOOL]\n"
         "         [--lanes PATH [--lanes-warp B,W]] [--cooperative] [--cluster X[,Y[,Z]]]\n"
-        "         [--heap BYTES] [--order SEED|reverse] [--order-check N]\n"
+        "         [--heap BYTES] [--stack BYTES] [--order SEED|reverse] [--order-check N]\n"
         "         --arg SPEC ...   (one per kernel parameter, in order)\n"
         "\n"
         "SPEC: TYPEbuf:COUNT:INIT   a buffer; TYPE i8 u8 i16 u16 i32 u32 i64 u64\n"
@@ -76,6 +76,8 @@ static void emu_usage(FILE *f)
         "--threads N: host threads running blocks (0 = all cores, the default).\n"
         "--heap BYTES: the device heap of in-kernel malloc/new (cudaLimitMallocHeapSize;\n"
         "        default 8 MiB, CUDA's).\n"
+        "--stack BYTES: a thread's call stack, which recursive device functions use\n"
+        "        (cudaLimitStackSize; default 1024, CUDA's); deeper recursion faults.\n"
         "--profile: the architecture profile for occupancy (harness/arch; default: --arch's)\n"
         "--lines: a table per CUDA source line: instructions, sectors per request, shared\n"
         "        wavefronts per instruction, divergent branches (always in --json).\n"
@@ -171,6 +173,7 @@ struct emu_opts {
   uint64_t heap;               /* --heap: bytes of the device heap, 0: the default */
   uint32_t order_check;        /* --order-check: orders to compare, 0: no check */
   int have_order;              /* --order was given */
+  uint64_t stack;              /* --stack: bytes of a thread's call stack, 0: the default */
 };
 
 static int parse_opts(int argc, char **argv, struct emu_opts *o)
@@ -187,7 +190,7 @@ static int parse_opts(int argc, char **argv, struct emu_opts *o)
     {"sanitize", required_argument, 0, 'Z'}, {"lanes", required_argument, 0, 'N'},
     {"lanes-warp", required_argument, 0, 'W'},
     {"cooperative", no_argument, 0, 'C'}, {"cluster", required_argument, 0, 'c'},
-    {"heap", required_argument, 0, 'H'},
+    {"heap", required_argument, 0, 'H'}, {"stack", required_argument, 0, 'T'},
     {"order", required_argument, 0, 'O'}, {"order-check", required_argument, 0, 'Q'},
     {"help", no_argument, 0, 'h'}, {0, 0, 0, 0},
   };
@@ -284,6 +287,13 @@ static int parse_opts(int argc, char **argv, struct emu_opts *o)
         return -1;
       }
       o->heap = v;
+      break;
+    case 'T':
+      if (parse_u64_opt(optarg, &v) || v == 0 || v > SIM_STACK_MAX) {
+        wl_error("--stack '%s': expected 1 to %u bytes", optarg, SIM_STACK_MAX);
+        return -1;
+      }
+      o->stack = v;
       break;
     case 'm':
       if (parse_u64_opt(optarg, &v) || v == 0) {
@@ -886,7 +896,7 @@ int wl_cmd_emu(int argc, char **argv)
   struct be_launch bl = {
     .dyn_smem = o.cfg.dyn_smem, .sched = o.cfg.sched, .warp_size = o.cfg.warp_size,
     .workers = o.cfg.workers, .max_warp_insts = o.cfg.max_warp_insts, .heap_bytes = o.heap,
-    .order_seed = o.cfg.order_seed, .reverse = o.cfg.reverse,
+    .order_seed = o.cfg.order_seed, .reverse = o.cfg.reverse, .stack_bytes = o.stack,
     .lanes = o.lanes != NULL, .lanes_block = o.cfg.lanes_block, .lanes_warp = o.cfg.lanes_warp,
   };
   memcpy(bl.grid, o.cfg.grid, sizeof bl.grid);

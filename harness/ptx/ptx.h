@@ -468,7 +468,7 @@ enum ptx_status ptx_check_operands(const struct ptx_module *m, struct ptx_error 
 
 /* Control-flow analysis (ptx_cfg.c): fills inst.reconv of every bra with the immediate
    post-dominator of the branch within its function. Called by ptx_parse. Returns PTX_OK, or
-   PTX_ERR_SEMANTIC (with err) for a call graph with recursion, which warplab does not run. */
+   PTX_ERR_SEMANTIC (with err) for a branch out of its function. */
 enum ptx_status ptx_cfg_analyse(struct ptx_module *m, struct ptx_error *err);
 
 #endif

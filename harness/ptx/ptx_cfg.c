@@ -1,16 +1,14 @@
 /* ptx_cfg.c: control-flow analysis of a decoded PTX module.
  *
- * Two jobs, both needed before the emulator can run a module:
- *  1. Reconvergence points. Per function, the instructions are cut into basic blocks
- *     (leaders: the first instruction, every branch target, every instruction after a
- *     bra/ret/exit/trap), the block graph gets a virtual exit node that ret/exit/trap and a
- *     fall off the end lead to, and immediate post-dominators are computed with the
- *     Cooper-Harvey-Kennedy iterative algorithm on the reverse graph. Each bra's reconv is
- *     the first instruction of its block's immediate post-dominator, or PTX_NOREG when that
- *     is the virtual exit (the paths only meet when the threads are done). The SIMT stack
- *     in harness/sim uses it to re-join divergent lanes.
- *  2. Recursion check. The call graph built from call instructions must be acyclic: the
- *     emulator gives every call frame static storage and does not run recursion.
+ * Reconvergence points, needed before the emulator can run a module. Per function, the
+ * instructions are cut into basic blocks (leaders: the first instruction, every branch
+ * target, every instruction after a bra/ret/exit/trap), the block graph gets a virtual exit
+ * node that ret/exit/trap and a fall off the end lead to, and immediate post-dominators are
+ * computed with the Cooper-Harvey-Kennedy iterative algorithm on the reverse graph. Each
+ * bra's reconv is the first instruction of its block's immediate post-dominator, or
+ * PTX_NOREG when that is the virtual exit (the paths only meet when the threads are done).
+ * The SIMT stack in harness/sim uses it to re-join divergent lanes. Recursion in the call
+ * graph is no concern here: harness/sim/sim_link.c finds it and sim_recur.c runs it.
  * Everything is iterative (no recursion), so a huge or hostile module cannot overflow the
  * stack.
  */
@@ -203,95 +201,6 @@ static enum ptx_status analyse_func(struct ptx_module *m, uint32_t fi, struct cf
   return PTX_OK;
 }
 
-/* Reject a cycle in the call graph, naming it. */
-static enum ptx_status check_recursion(const struct ptx_module *m, struct ptx_error *err) {
-  uint32_t nf = m->nfuncs, i, f, sp = 0, nedge = 0;
-  uint32_t *off = calloc((size_t)nf + 1, sizeof *off);
-  uint32_t *edge = NULL, *eline = NULL, *fill = NULL, *stack = NULL;
-  uint8_t *color = calloc((size_t)nf + 1, 1);
-  enum ptx_status st = PTX_OK;
-  if (!off || !color) goto nomem;
-  for (f = 0; f < nf; f++)
-    for (i = 0; i < m->funcs[f].ninst; i++) {
-      const struct ptx_inst *in = &m->insts[m->funcs[f].first_inst + i];
-      if (in->op == PTX_OP_CALL && in->opd[0].kind == PTX_OPD_FUNC && in->opd[0].reg < nf) {
-        off[f + 1]++;
-        nedge++;
-      }
-    }
-  for (f = 0; f < nf; f++) off[f + 1] += off[f];
-  edge = malloc(((size_t)nedge + 1) * sizeof *edge);
-  eline = malloc(((size_t)nedge + 1) * sizeof *eline);
-  fill = malloc(((size_t)nf + 1) * sizeof *fill);
-  stack = malloc((2 * (size_t)nf + 2) * sizeof *stack);
-  if (!edge || !eline || !fill || !stack) goto nomem;
-  memcpy(fill, off, (size_t)nf * sizeof *fill);
-  for (f = 0; f < nf; f++)
-    for (i = 0; i < m->funcs[f].ninst; i++) {
-      const struct ptx_inst *in = &m->insts[m->funcs[f].first_inst + i];
-      if (in->op == PTX_OP_CALL && in->opd[0].kind == PTX_OPD_FUNC && in->opd[0].reg < nf) {
-        eline[fill[f]] = in->ptx_line;
-        edge[fill[f]++] = in->opd[0].reg;
-      }
-    }
-  /* colours: 0 unvisited, 1 on the DFS stack, 2 done */
-  for (f = 0; f < nf && st == PTX_OK; f++) {
-    if (color[f]) continue;
-    color[f] = 1;
-    stack[sp++] = f;
-    stack[sp++] = off[f];
-    while (sp && st == PTX_OK) {
-      uint32_t x = stack[sp - 2], *pos = &stack[sp - 1];
-      if (*pos < off[x + 1]) {
-        uint32_t e = (*pos)++, y = edge[e];
-        if (color[y] == 0) {
-          color[y] = 1;
-          stack[sp++] = y;
-          stack[sp++] = off[y];
-        } else if (color[y] == 1) {
-          /* cycle: y ... x -> y, the frames from y to the top of the stack */
-          char msg[sizeof err->msg];
-          size_t len = 0;
-          uint32_t k = 0;
-          int w;
-          while (stack[k] != y) k += 2;
-          w = snprintf(msg, sizeof msg, "recursive call: ");
-          len = w > 0 ? (size_t)w : 0;
-          for (; k < sp && len < sizeof msg; k += 2) {
-            const char *nm = m->funcs[stack[k]].name;
-            w = snprintf(msg + len, sizeof msg - len, "%s -> ", nm ? nm : "?");
-            if (w < 0) break;
-            len += (size_t)w;
-          }
-          if (len < sizeof msg)
-            snprintf(msg + len, sizeof msg - len, "%s is not supported by the emulator",
-                     m->funcs[y].name ? m->funcs[y].name : "?");
-          st = fail(err, PTX_ERR_SEMANTIC, eline[e], "%s", msg);
-        }
-      } else {
-        color[x] = 2;
-        sp -= 2;
-      }
-    }
-    sp = 0;
-  }
-  free(off);
-  free(edge);
-  free(eline);
-  free(fill);
-  free(stack);
-  free(color);
-  return st;
-nomem:
-  free(off);
-  free(edge);
-  free(eline);
-  free(fill);
-  free(stack);
-  free(color);
-  return fail(err, PTX_ERR_NOMEM, 0, "%s", "out of memory in control-flow analysis");
-}
-
 enum ptx_status ptx_cfg_analyse(struct ptx_module *m, struct ptx_error *err) {
   struct cfg_scratch s;
   uint32_t f, maxn = 0;
@@ -312,6 +221,5 @@ enum ptx_status ptx_cfg_analyse(struct ptx_module *m, struct ptx_error *err) {
   for (f = 0; f < m->nfuncs && st == PTX_OK; f++)
     if (m->funcs[f].ninst) st = analyse_func(m, f, &s, err);
   scratch_free(&s);
-  if (st != PTX_OK) return st;
-  return check_recursion(m, err);
+  return st;
 }

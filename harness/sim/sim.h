@@ -324,6 +324,15 @@ enum sim_status sim_free(struct sim_device *d, uint64_t addr);
    SIM_OK, or SIM_ERR_BADARG for 0 bytes, more than SIM_HEAP_MAX, or once the heap is made
    (the first launch of a kernel that calls malloc or free makes it, as on the GPU). */
 enum sim_status sim_set_heap_size(struct sim_device *d, uint64_t bytes);
+/* A thread's call stack, as cudaLimitStackSize: CUDA's default (1 KiB), and the largest the
+   emulator allows. Only recursion uses it (sim_recur.c): non-recursive calls need no stack
+   beyond what ptxas lays out. */
+#define SIM_STACK_DEFAULT 1024u
+#define SIM_STACK_MAX (512u * 1024u)
+/* Set the call stack of a thread for later launches on d, as
+   cudaDeviceSetLimit(cudaLimitStackSize) does: SIM_OK, or SIM_ERR_BADARG for 0 bytes or more
+   than SIM_STACK_MAX. */
+enum sim_status sim_set_stack_size(struct sim_device *d, uint64_t bytes);
 /* Copy to/from device memory; SIM_ERR_BADARG when the range is not inside one allocation. */
 enum sim_status sim_write(struct sim_device *d, uint64_t addr, const void *src, uint64_t n);
 enum sim_status sim_read(const struct sim_device *d, uint64_t addr, void *dst, uint64_t n);

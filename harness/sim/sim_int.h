@@ -50,6 +50,8 @@ struct sim_device {
   struct sim_heap *heap;         /* in-kernel malloc's heap (sim_heap.c), or NULL until a
                                     kernel that calls malloc or free is linked */
   uint64_t heap_limit;           /* its size when made; 0: SIM_HEAP_DEFAULT */
+  uint32_t stack_limit;          /* a thread's call stack (sim_set_stack_size); 0: the default
+                                    SIM_STACK_DEFAULT */
 };
 
 /* Device allocation holding [addr, addr+size), or NULL. */
@@ -91,11 +93,30 @@ struct sim_callinfo {
                                     malloc, free) */
   uint32_t first_in, nin;        /* copies caller args -> callee params (into prog->copies) */
   uint32_t first_out, nout;      /* copies callee return -> caller retval */
+  uint32_t recur;                /* the callee is recursive: 1 + its index in prog->rfuncs
+                                    (sim_recur.c saves and restores its frame); else 0 */
   uint32_t first_alt;            /* an indirect call (target SIM_NO_TARGET): the call through
                                     a pointer to module function f is prog->calls[first_alt + f]
                                     (target SIM_NO_TARGET: not one this kernel can call) */
 };
 #define SIM_NO_TARGET UINT32_MAX
+
+/* A recursive function (in a cycle of the call graph) of a linked program: what a call of
+   it saves and sets up on the lane's call stack (sim_recur.c). */
+struct sim_rfunc {
+  uint32_t func;                 /* module function index */
+  uint32_t reg, nregs;           /* its registers, hidden ones included */
+  uint32_t pf_off, pf_size;      /* its .param variables: param-frame bytes [off, off + size) */
+  uint32_t lsize;                /* its .local variables: bytes of an activation's frame */
+  uint32_t cost;                 /* stack bytes an activation takes: lsize + SIM_RECUR_FRAME */
+  uint32_t first_hid, nhid;      /* its hidden registers, prog->hid[first_hid ..] */
+};
+/* A hidden register of a recursive function: an address of one of its .local variables (the
+   variable's offset plus a constant), set at each call to the activation's frame + off. */
+struct sim_hidreg { uint32_t reg, off; };
+/* Stack bytes an activation takes besides its local variables (the return address and saved
+   registers, which the emulator keeps elsewhere). */
+#define SIM_RECUR_FRAME 16u
 
 struct sim_prog {
   const struct ptx_module *mod;
@@ -115,7 +136,16 @@ struct sim_prog {
   struct sim_callinfo *calls;    /* indexed by the call instruction's opd[1].imm; then each
                                     indirect call's alternatives (first_alt) */
   uint32_t ncalls_all;           /* entries of calls: ncalls and the alternatives */
-  int has_indirect;              /* some call is through a pointer: calls check recursion */
+  int has_indirect;              /* some call is through a pointer */
+  int recursive;                 /* some function is recursive: calls and returns go through
+                                    sim_recur.c's per-lane call stack */
+  struct sim_rfunc *rfuncs;      /* the recursive functions */
+  uint32_t nrfuncs;
+  struct sim_hidreg *hid;        /* their hidden registers */
+  uint32_t nhid;
+  uint32_t stack_base;           /* local offset where the call stack's frames start (after the
+                                    other functions' local variables) */
+  uint32_t stack_bytes;          /* a thread's call stack (cudaLimitStackSize) */
   uint32_t ncalls;
   struct sim_copy *copies;
   uint32_t ncopies;
@@ -183,7 +213,9 @@ struct sim_warp {
   /* calls */
   uint32_t ret_pc[SIM_MAX_WARP][SIM_CALLDEPTH];
   uint32_t ret_call[SIM_MAX_WARP][SIM_CALLDEPTH];
-  uint8_t depth[SIM_MAX_WARP];
+  uint32_t depth[SIM_MAX_WARP];
+  struct sim_rlane *rl;          /* a recursive program's per-lane call stacks (sim_recur.c),
+                                    made at the first call; else NULL */
 
   uint64_t *regs;                /* nregs * W */
   uint8_t *local;                /* local_size * W */
@@ -455,6 +487,17 @@ void sim_async_reset(struct sim_warp *w);
 int sim_async_block_end(struct sim_block *b);
 /* Free the queues of warps[0 .. n). */
 void sim_async_free(struct sim_warp *warps, uint32_t n);
+
+/* Calls of a recursive program (sim_recur.c). Lane l of w calls prog->calls[cidx] (call
+   instruction pc): push the lane's record, save a recursive callee's frame, copy the
+   arguments in, set up its .local frame. Returns 0, or 1 after reporting the fault (a stack
+   overflow). The caller sets the lane's pc. */
+int sim_recur_call(struct sim_block *b, struct sim_warp *w, uint32_t pc, unsigned l, uint32_t cidx);
+/* Lane l of w returns from its top call (w->depth[l] > 0): copy the return values out, give
+   the interrupted activation its frame back, set w->pc[l] to the return point. */
+void sim_recur_return(struct sim_block *b, struct sim_warp *w, unsigned l);
+/* Free the call stacks of warps[0 .. n). */
+void sim_recur_free(struct sim_warp *warps, uint32_t n);
 
 /* Copy n bytes at generic address addr, as lane l of warp w sees it, into dst; -1 after
    reporting a fault (the access was not allowed). */

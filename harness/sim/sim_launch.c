@@ -257,8 +257,10 @@ static int bmem_alloc(const struct launch *L, struct bmem *m)
 
 static void bmem_free(struct bmem *m, uint32_t nw)
 {
-  if (m->warps)
+  if (m->warps) {
     sim_async_free(m->warps, nw);
+    sim_recur_free(m->warps, nw);
+  }
   free(m->warps);
   free(m->regs);
   free(m->local);

@@ -3,8 +3,11 @@
  * Linking happens once per launch, before any thread runs, so that the execution loop never
  * looks anything up by name:
  *  - the entry and every function it can call are copied into one code array;
- *  - registers of each function get their own range of the per-thread register file
- *    (recursion is rejected by ptx_cfg, so one frame per function is enough);
+ *  - registers of each function get their own range of the per-thread register file;
+ *  - a recursive function (in a cycle of the call graph, through direct calls or calls
+ *    through pointers) is marked for sim_recur.c, which gives each activation its own
+ *    registers, .param variables and .local frame: its .local variables get no fixed offset
+ *    but hidden registers holding their addresses, set at each call;
  *  - every immediate source operand becomes a "constant register" filled once per warp,
  *    so instructions read all their sources the same way;
  *  - symbols become addresses: module .global/.const variables are allocated on the device
@@ -107,6 +110,12 @@ struct linker {
   size_t errlen;
   int indirect;              /* a reachable function calls through a pointer */
   uint8_t *linkable;         /* per function: linkable()'s state */
+  uint32_t *rec;             /* per function: 1 + its index in p->rfuncs when recursive, else 0 */
+  uint32_t *lfoff;           /* per var: a recursive function's .local variable's offset in
+                                an activation's frame */
+  struct hid { uint32_t func, var; int64_t imm; } *hid;  /* the hidden registers, grouped by
+                                function: the address of var + imm */
+  uint32_t nhid;
 };
 
 /* The built-in that implements an external function, or SIM_BUILTIN_NONE. */
@@ -150,8 +159,8 @@ static enum sim_status reach_funcs(struct linker *L, uint32_t f)
 }
 
 /* Whether function f and what it calls have bodies (or are built-ins): depth-first, with
-   state[] 0 unseen, 1 being looked at or fine, 2 not (direct recursion is refused by
-   ptx_cfg, so the walk ends). */
+   state[] 0 unseen, 1 being looked at or fine, 2 not (a function being looked at counts as
+   fine, so a cycle of calls ends the walk). */
 static int linkable(const struct ptx_module *m, uint32_t f, uint8_t *state)
 {
   if (state[f])
@@ -195,6 +204,153 @@ static enum sim_status reach_all(struct linker *L, uint32_t entry)
   return st;
 }
 
+/* The call graph of the reachable functions, as lists of callees (off[f] .. off[f + 1] in
+   to[]): direct calls, and for a call through a pointer node nf, whose callees are every
+   function an indirect call may reach. Returns 0, or -1 when host memory ran out. */
+static int call_graph(struct linker *L, uint32_t **off, uint32_t **to)
+{
+  const struct ptx_module *m = L->m;
+  uint32_t nf = m->nfuncs;
+  size_t n = 0;
+  *off = calloc((size_t)nf + 2, sizeof **off);
+  for (int pass = 0; pass < 2; pass++) {
+    if (!*off)
+      return -1;
+    if (pass) {
+      *to = malloc((n ? n : 1) * sizeof **to);
+      if (!*to)
+        return -1;
+    }
+    n = 0;
+    for (uint32_t f = 0; f <= nf; f++) {
+      (*off)[f] = (uint32_t)n;
+      if (f == nf) {
+        for (uint32_t g = 0; L->indirect && g < nf; g++)
+          if (L->reach[g] && indirect_target(m, g, L->linkable)) {
+            if (pass)
+              (*to)[n] = g;
+            n++;
+          }
+        continue;
+      }
+      if (!L->reach[f])
+        continue;
+      const struct ptx_func *fn = &m->funcs[f];
+      for (uint32_t i = 0; i < fn->ninst; i++) {
+        const struct ptx_inst *in = &m->insts[fn->first_inst + i];
+        if (in->op != PTX_OP_CALL)
+          continue;
+        uint32_t g = in->opd[0].kind == PTX_OPD_FUNC ? in->opd[0].reg : nf;
+        if (g > nf || (g < nf && !L->reach[g]))
+          continue;
+        if (pass)
+          (*to)[n] = g;
+        n++;
+      }
+    }
+    (*off)[nf + 1] = (uint32_t)n;
+  }
+  return 0;
+}
+
+/* Which reachable functions are recursive (reach themselves through calls): L->rec, and
+   p->rfuncs with their registers. Before the register layout: adds each one's hidden
+   registers (the addresses of its .local variables it names) to L->hid. */
+static enum sim_status find_recursion(struct linker *L)
+{
+  const struct ptx_module *m = L->m;
+  struct sim_prog *p = L->p;
+  uint32_t nf = m->nfuncs, *off = NULL, *to = NULL;
+  uint32_t *stack = calloc((size_t)nf + 2, sizeof *stack);   /* f, then each node once */
+  uint8_t *seen = calloc((size_t)nf + 1, 1);
+  enum sim_status st = SIM_OK;
+  if (!stack || !seen || call_graph(L, &off, &to)) {
+    st = SIM_ERR_NOMEM;
+    goto out;
+  }
+  /* f is recursive when a walk from its callees comes back to it */
+  for (uint32_t k = 0; k < L->norder; k++) {
+    uint32_t f = L->order[k], n = 0;
+    int found = 0;
+    memset(seen, 0, (size_t)nf + 1);
+    stack[n++] = f;
+    while (!found && n) {
+      uint32_t x = stack[--n];
+      for (uint32_t e = off[x]; !found && e < off[x + 1]; e++) {
+        found = to[e] == f;
+        if (!seen[to[e]]) {
+          seen[to[e]] = 1;
+          stack[n++] = to[e];
+        }
+      }
+    }
+    if (found)
+      L->rec[f] = ++p->nrfuncs;
+  }
+  if (!p->nrfuncs)
+    goto out;
+  p->recursive = 1;
+  p->rfuncs = calloc(p->nrfuncs, sizeof *p->rfuncs);
+  if (!p->rfuncs) {
+    st = SIM_ERR_NOMEM;
+    goto out;
+  }
+  /* the hidden registers: each (variable, constant) a recursive function's operands name */
+  uint32_t cap = 0;
+  for (uint32_t k = 0; k < L->norder; k++) {
+    uint32_t f = L->order[k];
+    if (!L->rec[f])
+      continue;
+    struct sim_rfunc *rf = &p->rfuncs[L->rec[f] - 1];
+    const struct ptx_func *fn = &m->funcs[f];
+    rf->func = f;
+    rf->first_hid = L->nhid;
+    for (uint32_t i = 0; i < fn->ninst; i++) {
+      const struct ptx_inst *in = &m->insts[fn->first_inst + i];
+      for (uint32_t o = 0; o < in->nopd; o++) {
+        const struct ptx_operand *op = &in->opd[o];
+        if ((op->kind != PTX_OPD_SYM && (op->kind != PTX_OPD_ADDR || op->reg != PTX_NOREG)) ||
+            op->sym >= m->nvars || m->vars[op->sym].space != PTX_SP_LOCAL ||
+            m->vars[op->sym].func != (int32_t)f)
+          continue;
+        int64_t imm = op->kind == PTX_OPD_SYM ? op->imm : 0;
+        uint32_t h = rf->first_hid;
+        while (h < L->nhid && (L->hid[h].var != op->sym || L->hid[h].imm != imm))
+          h++;
+        if (h < L->nhid)
+          continue;
+        if (L->nhid == cap) {
+          cap = cap ? cap * 2 : 16;
+          struct hid *nh = realloc(L->hid, cap * sizeof *nh);
+          if (!nh) {
+            st = SIM_ERR_NOMEM;
+            goto out;
+          }
+          L->hid = nh;
+        }
+        L->hid[L->nhid++] = (struct hid){f, op->sym, imm};
+      }
+    }
+    rf->nhid = L->nhid - rf->first_hid;
+  }
+out:
+  free(off);
+  free(to);
+  free(stack);
+  free(seen);
+  return st;
+}
+
+/* The hidden register of recursive function f for var + imm. */
+static uint32_t hidden_reg(const struct linker *L, uint32_t f, uint32_t var, int64_t imm)
+{
+  const struct sim_rfunc *rf = &L->p->rfuncs[L->rec[f] - 1];
+  uint32_t h = rf->first_hid;
+  while (L->hid[h].var != var || L->hid[h].imm != imm)
+    h++;
+  return rf->reg + L->m->funcs[f].nregs + (h - rf->first_hid);
+}
+
 /* Register holding constant v (bits), added on first use. */
 static enum sim_status const_reg(struct linker *L, uint64_t v, uint32_t *reg)
 {
@@ -221,7 +377,7 @@ static enum sim_status layout(struct linker *L, const uint64_t *modaddr)
 {
   const struct ptx_module *m = L->m;
   struct sim_prog *p = L->p;
-  uint64_t shared = 0, local = 0, pframe = 0, dyn_align = 16;
+  uint64_t shared = 0, local = 0, pframe = 0, dyn_align = 16, stack = 0;
   uint8_t *used_shared = calloc(m->nvars ? m->nvars : 1, 1);
   if (!used_shared)
     return SIM_ERR_NOMEM;
@@ -258,6 +414,13 @@ static enum sim_status layout(struct linker *L, const uint64_t *modaddr)
     case PTX_SP_LOCAL:
       if (!in_reach)
         break;
+      if (v->func >= 0 && L->rec[v->func]) {   /* in each activation's frame */
+        struct sim_rfunc *rf = &p->rfuncs[L->rec[v->func] - 1];
+        rf->lsize = (uint32_t)align_up(rf->lsize, v->align);
+        L->lfoff[i] = rf->lsize;
+        rf->lsize += (uint32_t)v->size;
+        break;
+      }
       local = align_up(local, v->align);
       L->sym_addr[i] = local;
       L->sym_ok[i] = 1;
@@ -266,8 +429,8 @@ static enum sim_status layout(struct linker *L, const uint64_t *modaddr)
     case PTX_SP_PARAM:
       if (v->is_kparam)
         break;                           /* below */
-      if (!in_reach)
-        break;
+      if (!in_reach || (v->func >= 0 && L->rec[v->func]))
+        break;                           /* a recursive function's: below */
       pframe = align_up(pframe, v->align ? v->align : 8);
       L->sym_addr[i] = SIM_PFRAME_BASE + pframe;
       L->sym_ok[i] = 1;
@@ -276,6 +439,33 @@ static enum sim_status layout(struct linker *L, const uint64_t *modaddr)
     default:
       break;
     }
+  }
+  /* a recursive function's .param variables lie together, saved and restored as one */
+  for (uint32_t r = 0; r < p->nrfuncs; r++) {
+    struct sim_rfunc *rf = &p->rfuncs[r];
+    pframe = align_up(pframe, 16);
+    rf->pf_off = (uint32_t)pframe;
+    for (uint32_t i = 0; i < m->nvars; i++) {
+      const struct ptx_var *v = &m->vars[i];
+      if (v->space != PTX_SP_PARAM || v->is_kparam || v->func != (int32_t)rf->func)
+        continue;
+      pframe = align_up(pframe, v->align ? v->align : 8);
+      L->sym_addr[i] = SIM_PFRAME_BASE + pframe;
+      L->sym_ok[i] = 1;
+      pframe += v->size;
+    }
+    rf->pf_size = (uint32_t)(pframe - rf->pf_off);
+    rf->lsize = (uint32_t)align_up(rf->lsize, 16);
+    rf->cost = rf->lsize + SIM_RECUR_FRAME;
+    if (rf->lsize > p->stack_bytes) {
+      snprintf(L->err, L->errlen, "recursive function %s has %u bytes of local variables, more "
+               "than the %u-byte call stack of a thread (cudaLimitStackSize; warplab emu --stack "
+               "BYTES sets it)", m->funcs[rf->func].name, rf->lsize, p->stack_bytes);
+      free(used_shared);
+      return SIM_ERR_BADARG;
+    }
+    if (rf->lsize)
+      stack = p->stack_bytes;
   }
   for (uint32_t i = 0; i < m->nvars; i++) {
     const struct ptx_var *v = &m->vars[i];
@@ -307,6 +497,8 @@ static enum sim_status layout(struct linker *L, const uint64_t *modaddr)
              m->funcs[p->entry_func].name, shared);
     return SIM_ERR_BADARG;
   }
+  p->stack_base = (uint32_t)align_up(local, 16);
+  local = stack ? p->stack_base + stack : local;   /* the frames of recursive functions */
   if (local > SIM_MAX_LOCAL) {         /* a 4 GiB array would wrap local_size to 0 */
     snprintf(L->err, L->errlen, "kernel %s uses %" PRIu64 " bytes of local memory a thread (its "
              "local arrays); CUDA allows at most %u (512 KiB)", m->funcs[p->entry_func].name,
@@ -396,6 +588,14 @@ static enum sim_status rewrite(struct linker *L)
           op->reg = op->reg - fn->first_inst + L->func_code[f];
           break;
         case PTX_OPD_SYM:
+          if (L->rec[f] && op->sym < m->nvars && m->vars[op->sym].space == PTX_SP_LOCAL &&
+              m->vars[op->sym].func == (int32_t)f) {
+            op->kind = PTX_OPD_REG;      /* this activation's address of the variable */
+            op->reg = hidden_reg(L, f, op->sym, op->imm);
+            op->pair = PTX_NOREG;
+            op->sym = PTX_NOREG;
+            break;
+          }
           st = sym_address(L, op->sym, &a);
           if (st != SIM_OK)
             return st;
@@ -411,6 +611,10 @@ static enum sim_status rewrite(struct linker *L)
           }
           if (op->reg != PTX_NOREG) {
             op->reg += rb;
+          } else if (L->rec[f] && op->sym < m->nvars && m->vars[op->sym].space == PTX_SP_LOCAL &&
+                     m->vars[op->sym].func == (int32_t)f) {
+            op->reg = hidden_reg(L, f, op->sym, 0);
+            op->sym = PTX_NOREG;
           } else if (op->sym != PTX_NOREG) {
             st = sym_address(L, op->sym, &a);
             if (st != SIM_OK)
@@ -485,6 +689,7 @@ static enum sim_status call_copies(struct linker *L, const struct ptx_call *call
     return SIM_ERR_UNSUPPORTED;
   }
   ci->target = L->func_code[f];
+  ci->recur = L->rec[f];
   ci->builtin = callee->ninst ? SIM_BUILTIN_NONE : builtin_of(callee->name);
   ci->first_in = p->ncopies;
   for (uint32_t a = 0; a < call->nargs; a++) {
@@ -590,19 +795,38 @@ enum sim_status sim_link(struct sim_device *d, const struct ptx_module *m, int f
   L.sym_addr = calloc(nv, sizeof *L.sym_addr);
   L.sym_ok = calloc(nv, 1);
   L.linkable = calloc(nf, 1);
-  if (!L.linkable || !L.reach || !L.order || !L.func_code || !L.func_reg || !L.sym_addr || !L.sym_ok) {
+  L.rec = calloc(nf, sizeof *L.rec);
+  L.lfoff = calloc(nv, sizeof *L.lfoff);
+  if (!L.rec || !L.lfoff || !L.linkable || !L.reach || !L.order || !L.func_code || !L.func_reg || !L.sym_addr || !L.sym_ok) {
     st = SIM_ERR_NOMEM;
     goto out;
   }
   st = reach_all(&L, (uint32_t)func);
+  if (st == SIM_OK)
+    st = find_recursion(&L);
   if (st != SIM_OK)
     goto out;
+  p->stack_bytes = d->stack_limit ? d->stack_limit : SIM_STACK_DEFAULT;
   for (uint32_t k = 0; k < L.norder; k++) {
     const struct ptx_func *fn = &m->funcs[L.order[k]];
     L.func_code[L.order[k]] = p->ncode;
     L.func_reg[L.order[k]] = p->nregs;
     p->ncode += fn->ninst;
     p->nregs += fn->nregs;
+    if (L.rec[L.order[k]]) {           /* then its hidden registers */
+      struct sim_rfunc *rf = &p->rfuncs[L.rec[L.order[k]] - 1];
+      rf->reg = L.func_reg[L.order[k]];
+      rf->nregs = fn->nregs + rf->nhid;
+      p->nregs += rf->nhid;
+    }
+  }
+  p->nhid = L.nhid;
+  if (L.nhid) {
+    p->hid = calloc(L.nhid, sizeof *p->hid);
+    if (!p->hid) {
+      st = SIM_ERR_NOMEM;
+      goto out;
+    }
   }
   p->entry = 0;
   p->code = calloc(p->ncode ? p->ncode : 1, sizeof *p->code);
@@ -612,6 +836,9 @@ enum sim_status sim_link(struct sim_device *d, const struct ptx_module *m, int f
     goto out;
   }
   st = layout(&L, modaddr);
+  for (uint32_t h = 0; st == SIM_OK && h < L.nhid; h++)   /* now that frames are laid out */
+    p->hid[h] = (struct sim_hidreg){hidden_reg(&L, L.hid[h].func, L.hid[h].var, L.hid[h].imm),
+                                    L.lfoff[L.hid[h].var] + (uint32_t)L.hid[h].imm};
   if (st == SIM_OK)
     st = rewrite(&L);
   if (st == SIM_OK)
@@ -631,6 +858,9 @@ out:
   free(L.sym_addr);
   free(L.sym_ok);
   free(L.linkable);
+  free(L.rec);
+  free(L.lfoff);
+  free(L.hid);
   free(L.consts);
   if (st != SIM_OK) {
     if (st == SIM_ERR_NOMEM)
@@ -649,5 +879,7 @@ void sim_prog_free(struct sim_prog *p)
   free(p->copies);
   free(p->svars);
   free(p->zero);
+  free(p->rfuncs);
+  free(p->hid);
   memset(p, 0, sizeof *p);
 }

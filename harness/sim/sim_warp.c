@@ -593,17 +593,19 @@ static int control(struct sim_block *b, struct sim_warp *w, const struct ptx_ins
       if (ci->target == SIM_NO_TARGET && call_through(b, w, pc, l, ci, &cidx))
         return 1;
       const struct sim_callinfo *cl = &p->calls[cidx];
+      if (p->recursive) {                  /* the lane's own call stack (sim_recur.c) */
+        if (sim_recur_call(b, w, pc, l, cidx))
+          return 1;
+        tgt[l] = cl->target;
+        if (first == SIM_NO_TARGET)
+          first = cl->target;
+        same &= cl->target == first;
+        continue;
+      }
       if (w->depth[l] >= SIM_CALLDEPTH) {
         sim_fault_other(b, w, pc, l, SIM_FK_CALL_DEPTH, "device-function calls nested too deeply");
         return 1;
       }
-      for (unsigned d = 0; p->has_indirect && d < w->depth[l]; d++)
-        if (p->calls[w->ret_call[l][d]].target == cl->target) {
-          sim_fault_other(b, w, pc, l, SIM_FK_CALL_DEPTH, "a recursive call (through a function "
-                          "pointer or virtual function): the emulator runs device functions "
-                          "without recursion");
-          return 1;
-        }
       uint8_t *fr = w->pframe + l * fs;
       for (uint32_t k = 0; k < cl->nin; k++) {
         const struct sim_copy *c = &p->copies[cl->first_in + k];
@@ -639,7 +641,9 @@ static int control(struct sim_block *b, struct sim_warp *w, const struct ptx_ins
     dissolve(w);
     for (uint64_t mm = e; mm; mm &= mm - 1) {
       unsigned l = sim_ctz64(mm);
-      if (in->op == PTX_OP_RET && w->depth[l]) {
+      if (in->op == PTX_OP_RET && w->depth[l] && p->recursive) {
+        sim_recur_return(b, w, l);
+      } else if (in->op == PTX_OP_RET && w->depth[l]) {
         unsigned dd = --w->depth[l];
         const struct sim_callinfo *ci = &p->calls[w->ret_call[l][dd]];
         uint8_t *fr = w->pframe + (size_t)l * p->pframe_size;

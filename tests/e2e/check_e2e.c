@@ -1343,6 +1343,7 @@ int main(void)
   e2e_add_coop_tests(s);
   e2e_add_mma_tests(s);
   e2e_add_calls_tests(s);
+  e2e_add_recursion_tests(s);
   e2e_add_grade_tests(s);
   e2e_add_gpuhang_tests(s);
   e2e_add_release_tests(s);

@@ -167,6 +167,8 @@ void e2e_add_coop_tests(Suite *s);
 void e2e_add_mma_tests(Suite *s);
 /* virtual functions and function pointers (tests/e2e/calls.c). */
 void e2e_add_calls_tests(Suite *s);
+/* recursive device functions and the call stack (tests/e2e/recursion.c). */
+void e2e_add_recursion_tests(Suite *s);
 /* warplab grade (tests/e2e/lab.c). */
 void e2e_add_grade_tests(Suite *s);
 /* A kernel that hangs the GPU, with a stand-in driver (tests/e2e/gpuhang.c). */

@@ -331,6 +331,18 @@ pcase order_histogram order.cu histogram 8 256 "1:u32:exact" \
   $A i32buf:2048:rand:3 $A u32buf:16:zero $A i32:2048
 pcase order_push order.cu push 4 64 "2:i32:exact 1:i32:order" \
   $A i32buf:256:iota $A i32buf:256:zero $A i32buf:1:zero $A i32:256
+# recursion (recursion.cu): fib to depths that differ lane by lane, a walk the lanes' data
+# steer, a local array per activation changed by the next one down, mutual recursion,
+# recursion through a function pointer, 64 activations in CUDA's 1 KiB stack and 201 in a
+# 4 KiB one (--stack: the GPU's cudaLimitStackSize too)
+pcase rec_fact_fib recursion.cu fact_fib 3 64 "1:u32:exact" $A u32buf:150:rand:91 $A u32buf:300:zero $A i32:150
+# (tree: ptxas gives it a 32-byte frame, 50 deep pass 1 KiB on the GPU: --stack 4096)
+pcase rec_tree_walk recursion.cu tree_walk 3 64 "1:u32:exact" --stack 4096 $A u32buf:150:rand:95 $A u32buf:150:zero $A i32:150
+pcase rec_local_frames recursion.cu local_frames 3 64 "1:u32:exact" $A u32buf:150:rand:92 $A u32buf:150:zero $A i32:150
+pcase rec_mutual recursion.cu mutual 3 64 "1:u32:exact" $A u32buf:150:rand:93 $A u32buf:150:zero $A i32:150
+pcase rec_pointer recursion.cu pointer_recursion 3 64 "1:u32:exact" $A u32buf:150:rand:94 $A u32buf:150:zero $A i32:150
+pcase rec_deep_1k recursion.cu deep_recursion 1 32 "1:u32:exact" $A u32buf:32:iota $A u32buf:32:zero $A i32:32
+pcase rec_deep_4k recursion.cu deep_recursion 2 64 "1:u32:exact" --stack 4096 $A u32buf:128:fill=200 $A u32buf:128:zero $A i32:128
 
 {
   echo "warplab emulator vs $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | head -1)"
@@ -361,6 +373,14 @@ nvcc -arch=sm_90 -ptx -lineinfo "$S" -o "$W/sync.ptx"
   timeout -s KILL 60 compute-sanitizer --tool memcheck "$WL" emu "$W/oob.ptx" --kernel oob_write --grid 2 --block 64 $A f32buf:100:rand $A f32buf:100:zero $A i32:100 --backend gpu 2>&1 | head -40; echo "rc=$?"
   echo "== oob_write on the emulator"
   "$WL" emu "$W/oob.ptx" --kernel oob_write --grid 2 --block 64 $A f32buf:100:rand $A f32buf:100:zero $A i32:100; echo "rc=$?"
+  # a runaway recursion past the 1 KiB stack: the GPU's error beside the emulator's fault
+  nvcc -arch=sm_90 -ptx -lineinfo "$K/recursion.cu" -o "$W/rec.ptx"
+  echo "== deep_recursion 4000000000 deep on the gpu"
+  timeout -s KILL 60 "$WL" emu "$W/rec.ptx" --kernel deep_recursion --grid 2 --block 64 $A u32buf:128:fill=4000000000 $A u32buf:128:zero $A i32:128 --backend gpu; echo "rc=$?"
+  echo "== deep_recursion 4000000000 deep under compute-sanitizer memcheck"
+  timeout -s KILL 60 compute-sanitizer --tool memcheck "$WL" emu "$W/rec.ptx" --kernel deep_recursion --grid 2 --block 64 $A u32buf:128:fill=4000000000 $A u32buf:128:zero $A i32:128 --backend gpu 2>&1 | head -30; echo "rc=$?"
+  echo "== deep_recursion 4000000000 deep on the emulator"
+  "$WL" emu "$W/rec.ptx" --kernel deep_recursion --grid 2 --block 64 $A u32buf:128:fill=4000000000 $A u32buf:128:zero $A i32:128; echo "rc=$?"
 } >"$OUT/sanitizer.txt" 2>&1
 
 # What the GPU refuses of cooperative and cluster launches, next to the emulator's words.

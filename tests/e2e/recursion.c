@@ -1,0 +1,260 @@
+/* recursion.c: end-to-end tests of recursive device functions (tests/e2e/kernels/recursion.cu):
+ * each activation has its own registers, parameters and local arrays; lanes of one warp
+ * recurse to depths and along paths that depend on their data, under both scheduling models;
+ * mutual recursion and recursion through a function pointer; a recursion deeper than the
+ * thread's call stack (cudaLimitStackSize, `--stack`) is a fault at the call's line.
+ *
+ * Expected values are the same functions computed on the host (unsigned arithmetic, mod
+ * 2^32). Comparisons are exact.
+ */
+#include <check.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "e2e.h"
+
+#define A "--arg"
+
+static uint32_t fact(uint32_t n) { return n <= 1 ? 1u : n * fact(n - 1); }
+static uint32_t fib(uint32_t n) { return n < 2 ? n : fib(n - 1) + fib(n - 2); }
+
+static uint32_t walk(uint32_t n, uint32_t *parent)
+{
+  uint32_t a[6], s = 0;
+  for (uint32_t k = 0; k < 6; k++)
+    a[k] = n * 7 + k;
+  if (parent)
+    parent[n % 6] += 100 * n + 1;
+  if (n > 0)
+    s = walk(n - 1, a);
+  for (int k = 0; k < 6; k++)
+    s = s * 3 + a[k];
+  return s;
+}
+
+static uint32_t pong(uint32_t n);
+static uint32_t ping(uint32_t n) { return n == 0 ? 1u : 2u * pong(n - 1) + n; }
+static uint32_t pong(uint32_t n) { return n == 0 ? 3u : ping(n - 1) * 5u - n; }
+static uint32_t tri(uint32_t n) { return n == 0 ? 0u : n + tri(n - 1); }
+static uint32_t sq(uint32_t n) { return n == 0 ? 1u : n * n + 2u * sq(n - 1); }
+static uint32_t tree(uint32_t x, uint32_t d)
+{
+  if (d == 0)
+    return x & 0xff;
+  uint32_t s;
+  if (x & 1) {
+    s = tree(x * 3 + 1, d - 1) + 1;
+    if (s & 2)
+      s ^= tree(x >> 3, d > 3 ? 3 : d - 1);
+  } else if (x & 2) {
+    s = tree(x >> 1, d - 1) * 5;
+  } else {
+    s = x % 7 == 0 ? 11 : tree(x / 4 + d, d - 1) - 3;
+  }
+  return s;
+}
+
+static uint32_t deep(uint32_t n) { return n == 0 ? 7u : deep(n - 1) * 3 + n; }
+
+/* Run kernel k of recursion.cu on n random inputs (seed) with out of nout words, extra
+   options before the arguments; returns the run, *out the dumped output. */
+static struct e2e_run *run_rec(const char *k, unsigned n, unsigned nout, uint64_t seed,
+                               const char *opt, const char *optv, uint32_t **out)
+{
+  const char *pout = e2e_tmp("out.bin");
+  struct e2e_run *r = e2e_emu(e2e_kernel("recursion.cu"), "--kernel", k, "--grid", "3", "--block",
+                              "64", opt ? opt : "--json", opt ? optv : "--json",
+                              A, e2e_fmt("u32buf:%u:rand:%llu", n, (unsigned long long)seed),
+                              A, e2e_fmt("u32buf:%u:zero", nout), A, e2e_fmt("i32:%u", n),
+                              "--dump", e2e_fmt("1=%s", pout), "--json", NULL);
+  *out = r->status == 0 ? e2e_read(pout, nout * 4) : NULL;
+  return r;
+}
+
+/* fib's two calls and fact, to depths 0..17 that differ lane by lane, in both models. */
+START_TEST(fact_fib_lane_depths)
+{
+  const unsigned n = 150;
+  const char *sched[] = {"its", "stack"};
+  for (unsigned s = 0; s < 2; s++) {
+    uint32_t *in = e2e_rand_u32(n, 91), *got;
+    struct e2e_run *r = run_rec("fact_fib", n, 2 * n, 91, "--sched", sched[s], &got);
+    e2e_expect_ok(r);
+    for (unsigned i = 0; i < n; i++) {
+      ck_assert_msg(got[2 * i] == fact(in[i] % 13), "%s thread %u: fact(%u) = %u, expected %u",
+                    sched[s], i, in[i] % 13, got[2 * i], fact(in[i] % 13));
+      ck_assert_msg(got[2 * i + 1] == fib(in[i] % 18), "%s thread %u: fib(%u) = %u, expected %u",
+                    sched[s], i, in[i] % 18, got[2 * i + 1], fib(in[i] % 18));
+    }
+  }
+}
+END_TEST
+
+/* Lanes split at every level of a walk their data steers, in both models. */
+START_TEST(divergent_tree_walk)
+{
+  const unsigned n = 150;
+  const char *sched[] = {"its", "stack"};
+  for (unsigned s = 0; s < 2; s++) {
+    uint32_t *in = e2e_rand_u32(n, 95), *got;
+    struct e2e_run *r = run_rec("tree_walk", n, n, 95, "--sched", sched[s], &got);
+    e2e_expect_ok(r);
+    for (unsigned i = 0; i < n; i++)
+      ck_assert_msg(got[i] == tree(in[i], in[i] % 50), "%s thread %u: tree(%u) = %u, expected %u",
+                    sched[s], i, in[i], got[i], tree(in[i], in[i] % 50));
+  }
+}
+END_TEST
+
+/* Each activation's local array is its own: the callee changes its caller's through a
+   pointer, then the caller sums its own. */
+START_TEST(local_arrays_per_activation)
+{
+  const unsigned n = 150;
+  uint32_t *in = e2e_rand_u32(n, 92), *got;
+  struct e2e_run *r = run_rec("local_frames", n, n, 92, NULL, NULL, &got);
+  e2e_expect_ok(r);
+  for (unsigned i = 0; i < n; i++)
+    ck_assert_msg(got[i] == walk(in[i] % 11, NULL), "thread %u: walk(%u) = %u, expected %u", i,
+                  in[i] % 11, got[i], walk(in[i] % 11, NULL));
+}
+END_TEST
+
+/* ping calls pong calls ping, up to 24 deep. */
+START_TEST(mutual_recursion)
+{
+  const unsigned n = 150;
+  uint32_t *in = e2e_rand_u32(n, 93), *got;
+  struct e2e_run *r = run_rec("mutual", n, n, 93, NULL, NULL, &got);
+  e2e_expect_ok(r);
+  for (unsigned i = 0; i < n; i++)
+    ck_assert_msg(got[i] == ping(in[i] % 25), "thread %u: ping(%u) = %u, expected %u", i,
+                  in[i] % 25, got[i], ping(in[i] % 25));
+}
+END_TEST
+
+/* tri or sq (by the input's parity) calls itself through the pointer it is passed. */
+START_TEST(recursion_through_a_pointer)
+{
+  const unsigned n = 150;
+  uint32_t *in = e2e_rand_u32(n, 94), *got;
+  struct e2e_run *r = run_rec("pointer_recursion", n, n, 94, NULL, NULL, &got);
+  e2e_expect_ok(r);
+  for (unsigned i = 0; i < n; i++) {
+    uint32_t want = (in[i] & 1) ? sq(in[i] % 20) : tri(in[i] % 20);
+    ck_assert_msg(got[i] == want, "thread %u: %u, expected %u", i, got[i], want);
+  }
+}
+END_TEST
+
+/* deep(n) takes n + 1 activations of 16 bytes: 64 fill CUDA's 1 KiB stack, 65 overflow it
+   (a fault at the recursive call's line, naming the stack) unless --stack gives room. */
+START_TEST(stack_overflow_is_a_fault)
+{
+  const char *k = e2e_kernel("recursion.cu");
+  const char *pout = e2e_tmp("out.bin");
+  struct e2e_run *r = e2e_emu(k, "--kernel", "deep_recursion", "--grid", "1", "--block", "32", A,
+                              "u32buf:32:fill=63", A, "u32buf:32:zero", A, "i32:32", "--dump",
+                              e2e_fmt("1=%s", pout), "--json", NULL);
+  e2e_expect_ok(r);
+  uint32_t *got = e2e_read(pout, 32 * 4);
+  ck_assert_uint_eq(got[31], deep(63));
+  r = e2e_emu(k, "--kernel", "deep_recursion", "--grid", "1", "--block", "32", A,
+              "u32buf:32:fill=64", A, "u32buf:32:zero", A, "i32:32", "--json", NULL);
+  e2e_expect_outcome(r, 1, "fault");
+  ck_assert_str_eq(e2e_jstr(r, "fault/kind"), "call_depth");
+  ck_assert_int_eq(e2e_jint(r, "fault/source/line"), e2e_marker_line(k, "DEEP-CALL"));
+  const char *msg = e2e_jstr(r, "fault/message");
+  ck_assert_msg(strstr(msg, "stack overflow") && strstr(msg, "1024 bytes") &&
+                strstr(msg, "65 calls deep"), "%s", msg);
+  r = e2e_emu(k, "--kernel", "deep_recursion", "--grid", "1", "--block", "32", "--stack", "2048",
+              A, "u32buf:32:fill=64", A, "u32buf:32:zero", A, "i32:32", "--dump",
+              e2e_fmt("1=%s", pout), "--json", NULL);
+  e2e_expect_ok(r);
+  got = e2e_read(pout, 32 * 4);
+  ck_assert_uint_eq(got[0], deep(64));
+}
+END_TEST
+
+/* A recursion that would go on for billions of calls ends in the stack-overflow fault, with
+   CUDA's stack and with a larger one. */
+START_TEST(runaway_recursion_is_a_fault)
+{
+  const char *k = e2e_kernel("recursion.cu");
+  struct e2e_run *r = e2e_emu(k, "--kernel", "deep_recursion", "--grid", "2", "--block", "64",
+                              A, "u32buf:128:fill=4000000000", A, "u32buf:128:zero", A,
+                              "i32:128", "--json", NULL);
+  e2e_expect_outcome(r, 1, "fault");
+  ck_assert_str_eq(e2e_jstr(r, "fault/kind"), "call_depth");
+  ck_assert_int_eq(e2e_jint(r, "fault/source/line"), e2e_marker_line(k, "DEEP-CALL"));
+  const char *msg = e2e_jstr(r, "fault/message");
+  ck_assert_msg(strstr(msg, "stack overflow") && strstr(msg, "65 calls deep"), "%s", msg);
+  r = e2e_emu(k, "--kernel", "deep_recursion", "--grid", "2", "--block", "64", "--stack", "16384",
+              A, "u32buf:128:fill=4000000000", A, "u32buf:128:zero", A, "i32:128", "--json", NULL);
+  e2e_expect_outcome(r, 1, "fault");
+  msg = e2e_jstr(r, "fault/message");
+  ck_assert_msg(strstr(msg, "16384 bytes") && strstr(msg, "1025 calls deep"), "%s", msg);
+  r = e2e_emu(k, "--kernel", "deep_recursion", "--grid", "1", "--block", "32", "--stack", "0",
+              A, "u32buf:32:zero", A, "u32buf:32:zero", A, "i32:32", "--json", NULL);
+  e2e_expect_error(r, 2, "--stack", NULL);
+}
+END_TEST
+
+/* The emulator keeps each activation's saved registers on the host, 256 MiB a block at most:
+   a recursion that would pass it under a large --stack is a fault that says so, at the
+   call's line (thread 0 recurses, the other 1023 threads do not). */
+START_TEST(host_memory_of_the_call_stack_is_bounded)
+{
+  const char *k = e2e_kernel("recursion.cu");
+  uint32_t in[1024] = {4000000000u};
+  const char *pin = e2e_write("in.bin", in, sizeof in);
+  struct e2e_run *r = e2e_emu(k, "--kernel", "deep_recursion", "--grid", "1", "--block", "1024",
+                              "--stack", "524288", A, e2e_fmt("u32buf:1024:file=%s", pin), A,
+                              "u32buf:1024:zero", A, "i32:1024", "--json", NULL);
+  e2e_expect_outcome(r, 1, "fault");
+  ck_assert_str_eq(e2e_jstr(r, "fault/kind"), "call_depth");
+  ck_assert_int_eq(e2e_jint(r, "fault/source/line"), e2e_marker_line(k, "DEEP-CALL"));
+  ck_assert_int_eq(e2e_jint(r, "fault/thread/0"), 0);
+  const char *msg = e2e_jstr(r, "fault/message");
+  ck_assert_msg(strstr(msg, "host memory") && strstr(msg, "cannot run a recursion this deep"),
+                "%s", msg);
+}
+END_TEST
+
+/* Hand-written PTX (tests/e2e/ptx/recursion.ptx): the .local array named in the load and
+   store operands themselves ([buf+4]) is each activation's own. out[i] = r(i) = 11 i + r(i-1). */
+START_TEST(ptx_local_operands_per_activation)
+{
+  const char *pout = e2e_tmp("out.bin");
+  struct e2e_run *r = e2e_emu(e2e_ptx("recursion.ptx"), "--kernel", "k", "--grid", "1", "--block",
+                              "32", A, "u32buf:32:zero", "--dump", e2e_fmt("0=%s", pout), "--json",
+                              NULL);
+  e2e_expect_ok(r);
+  uint32_t *got = e2e_read(pout, 32 * 4);
+  for (uint32_t i = 0; i < 32; i++)
+    ck_assert_msg(got[i] == 11 * i * (i + 1) / 2, "thread %u: %u, expected %u", i, got[i],
+                  11 * i * (i + 1) / 2);
+}
+END_TEST
+
+void e2e_add_recursion_tests(Suite *s)
+{
+  TCase *tc = tcase_create("recursion");
+  tcase_add_checked_fixture(tc, e2e_setup, e2e_teardown);
+  tcase_set_timeout(tc, 120);
+  tcase_add_test(tc, ptx_local_operands_per_activation);
+  suite_add_tcase(s, tc);
+  if (!e2e_have_nvcc()) {
+    printf("e2e: nvcc not found: SKIPPING the recursion tests of .cu files\n");
+    return;
+  }
+  tcase_add_test(tc, fact_fib_lane_depths);
+  tcase_add_test(tc, divergent_tree_walk);
+  tcase_add_test(tc, local_arrays_per_activation);
+  tcase_add_test(tc, mutual_recursion);
+  tcase_add_test(tc, recursion_through_a_pointer);
+  tcase_add_test(tc, stack_overflow_is_a_fault);
+  tcase_add_test(tc, runaway_recursion_is_a_fault);
+  tcase_add_test(tc, host_memory_of_the_call_stack_is_bounded);
+}

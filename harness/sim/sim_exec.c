@@ -896,11 +896,7 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
         /* every lane in the cached allocation: the race check (reads only hold what they
            find, they never fault), then the loads */
         if (b->race_gused && sp == PTX_SP_GLOBAL && !(in->flags & PTX_F_VOLATILE))
-          FOR_LANES(e) {
-            if (sim_race_global_read(b, av[l]) &&
-                sim_race_global(b, w, pc, l, av[l], size, SIM_ACC_READ, 0))
-              return pc;
-          }
+          sim_race_global_reads(b, w, pc, e, av, size);
         FOR_LANES(e) {
           uint64_t v = load_bits(al0->data + (av[l] - al0->base), size);
           dd[l] = sgn ? sim_alu_sext(t, v) : v;

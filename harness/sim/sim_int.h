@@ -438,6 +438,10 @@ int sim_race_access(struct sim_block *b, struct sim_warp *w, uint32_t pc, unsign
    faulted. */
 int sim_race_global(struct sim_block *b, struct sim_warp *w, uint32_t pc, unsigned l,
                     uint64_t addr, uint32_t size, enum sim_access acc, int same);
+/* sim_race_global for the lanes of e reading size bytes at global addresses addr[l] (plain
+   loads), in lane order. Returns 0. */
+int sim_race_global_reads(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t e,
+                          const uint64_t *addr, uint32_t size);
 /* sim_race_access for the lanes of e reading size bytes at shared offsets off[l], in lane
    order. Returns 0, or -1 when b has faulted. */
 int sim_race_shared_reads(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t e,

@@ -458,6 +458,31 @@ static int global_warp_ok(const struct sim_alloc *al, const uint64_t *base, uint
          !(ors & (size - 1));
 }
 
+/* A full 32-lane warp whose lanes address base[l] + imm in steps of exactly size bytes (a
+   coalesced access), aligned and inside al: its first address goes to *a0. 0 otherwise (the
+   caller then takes the lane-by-lane paths). One test a lane, no branch, so the loop is
+   straight-line code. */
+static inline int warp_seq(const struct sim_alloc *al, const uint64_t *base, uint64_t imm,
+                           uint32_t size, uint64_t *a0)
+{
+  uint64_t b0 = base[0], x = b0, bad = 0;
+  SIM_IVDEP
+  for (unsigned l = 0; l < 32; l++) {
+    bad |= base[l] ^ x;
+    x += size;
+  }
+  uint64_t a = *a0 = b0 + imm;
+  return !bad && al && a >= al->base && a - al->base <= al->size &&
+         32u * size <= al->size - (a - al->base) && !(a & (size - 1));
+}
+
+/* The addresses of a coalesced warp access (warp_seq) for the per-lane routines. */
+static inline void seq_addrs(uint64_t *av, uint64_t a0, uint32_t size)
+{
+  for (unsigned l = 0; l < 32; l++)
+    av[l] = a0 + (uint64_t)l * size;
+}
+
 /* A store of lane l from operand s (n elements of size bytes) would leave the bytes at p as
    they are. */
 static int store_same(const struct sim_warp *w, unsigned W, const struct ptx_operand *s,
@@ -892,6 +917,35 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
       int sgn = ptx_type_is_signed(t);
       uint64_t av[SIM_MAX_WARP];
       const struct sim_alloc *al0 = b->alloc_cache[pc];
+      uint64_t a0;
+      if (e == SIM_FULL32 && W == 32 && (size == 4 || size == 8) &&
+          warp_seq(al0, base, (uint64_t)ad->imm, size, &a0)) {
+        /* a coalesced warp inside the cached allocation: one bounds check, one copy; the race
+           check only where the block has written words in the span */
+        if (b->race_gused && sp == PTX_SP_GLOBAL && !(in->flags & PTX_F_VOLATILE) &&
+            a0 + 31u * size >= b->race_glo && a0 <= b->race_glo + b->race_gspan) {
+          seq_addrs(av, a0, size);
+          sim_race_global_reads(b, w, pc, e, av, size);
+        }
+        const uint8_t *src = al0->data + (a0 - al0->base);
+        if (size == 8) {
+          memcpy(dd, src, 32 * 8);
+        } else if (sgn) {
+          for (unsigned l = 0; l < 32; l++) {
+            int32_t v;
+            memcpy(&v, src + 4 * l, 4);
+            dd[l] = (uint64_t)(int64_t)v;
+          }
+        } else {
+          for (unsigned l = 0; l < 32; l++) {
+            uint32_t v;
+            memcpy(&v, src + 4 * l, 4);
+            dd[l] = v;
+          }
+        }
+        sim_stats_mem_seq(b, pc, sp, a0, size);
+        break;
+      }
       if (global_warp_ok(al0, base, (uint64_t)ad->imm, e, lo, hi, size, av)) {
         /* every lane in the cached allocation: the race check (reads only hold what they
            find, they never fault), then the loads */
@@ -986,6 +1040,28 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
       const uint64_t *sv = REG(s->reg);
       uint64_t av[SIM_MAX_WARP];
       const struct sim_alloc *al0 = b->alloc_cache[pc];
+      uint64_t a0;
+      if (e == SIM_FULL32 && W == 32 && (size == 4 || size == 8) &&
+          warp_seq(al0, base, (uint64_t)ad->imm, size, &a0) && !al0->read_only) {
+        /* a coalesced warp inside the cached allocation: one bounds check, one copy (the race
+           check stores lane by lane, its 'same value' test before each) */
+        uint8_t *dst = al0->data + (a0 - al0->base);
+        if (b->race && !(in->flags & PTX_F_VOLATILE)) {
+          seq_addrs(av, a0, size);
+          sim_race_global_stores(b, w, pc, e, av, size, al0->data, al0->base, sv);
+        } else if (size == 8) {
+          memcpy(dst, sv, 32 * 8);
+        } else {
+          for (unsigned l = 0; l < 32; l++) {
+            uint32_t v = (uint32_t)sv[l];
+            memcpy(dst + 4 * l, &v, 4);
+          }
+        }
+        sim_stats_mem_seq(b, pc, sp, a0, size);
+        b->worker->global_writes++;
+        b->writes++;
+        break;
+      }
       if (global_warp_ok(al0, base, (uint64_t)ad->imm, e, lo, hi, size, av) && !al0->read_only) {
         /* every lane in the cached allocation: each lane's race check (its 'same value' test
            sees the stores of the lanes before it), then its store */

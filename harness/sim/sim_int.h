@@ -475,6 +475,10 @@ int sim_race_exit(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
    meet another) for lanes of their mask that wait elsewhere. Report it (-1), else 0. */
 int sim_race_stuck(struct sim_block *b, struct sim_warp *w);
 
+/* sim_stats_mem for a full 32-lane warp whose lanes address a0 + lane * size (a coalesced
+   access), counted in closed form where nothing needs the lanes' addresses. */
+void sim_stats_mem_seq(struct sim_block *b, uint32_t pc, enum ptx_space sp, uint64_t a0,
+                       uint32_t size);
 /* Count one memory access of the lanes in m (addresses addr[lane], size bytes each) into the
    statistics of pc: requests, sectors, lines, distinct bytes, shared wavefronts. atomic: 0, or
    SIM_ATOMIC / SIM_ATOMIC_UNIFORM. */
@@ -490,6 +494,9 @@ void sim_stats_mem(struct sim_block *b, uint32_t pc, enum ptx_space sp, const ui
 void sim_trace_inst(struct sim_block *b, const struct sim_warp *w, uint32_t pc, uint64_t m);
 void sim_trace_mem(struct sim_block *b, enum ptx_space sp, const uint64_t *addr, uint64_t m,
                    uint32_t size, uint64_t wavefronts);
+/* sim_trace_mem for a global access of a full 32-lane warp whose lanes address
+   a0 + lane * size (a coalesced access): every address once, sectors in one run. */
+void sim_trace_mem_seq(struct sim_block *b, uint64_t a0, uint32_t size);
 
 /* Lane log (sim_lanes.c; only when b->lanes is set): one warp-instruction at code index pc
    about to run for lanes m of warp w (recorded when w is the logged warp, with the lanes its

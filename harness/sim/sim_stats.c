@@ -317,6 +317,30 @@ void sim_stats_mem(struct sim_block *b, uint32_t pc, enum ptx_space sp, const ui
     sim_lanes_mem(b, pc, sp, addr, m, size);
 }
 
+void sim_stats_mem_seq(struct sim_block *b, uint32_t pc, enum ptx_space sp, uint64_t a0,
+                       uint32_t size)
+{
+  if (!b->stats)
+    return;
+  if (sp != PTX_SP_GLOBAL || b->W != 32 || b->lanes) {
+    uint64_t av[32];
+    for (unsigned l = 0; l < 32; l++)
+      av[l] = a0 + (uint64_t)l * size;
+    sim_stats_mem(b, pc, sp, av, 0xffffffffull, size, 0);
+    return;
+  }
+  /* global_cost_closed's sums for lanes stepping by size */
+  struct sim_inst_stats *st = &b->stats[pc];
+  uint64_t end = a0 + 32u * size, sectors = ((end - 1) >> 5) - (a0 >> 5) + 1;
+  st->g_req++;
+  st->g_sectors += sectors;
+  st->g_lines += ((end - 1) >> 7) - (a0 >> 7) + 1;
+  st->g_bytes += end - a0;
+  b->sectors += sectors;
+  if (b->trace)
+    sim_trace_mem_seq(b, a0, size);
+}
+
 void sim_result_free(struct sim_result *r)
 {
   for (uint32_t i = 0; i < r->trace.nblk; i++) {

@@ -430,10 +430,18 @@ static int smem_warp_ok(const struct sim_block *b, const uint64_t *base, uint64_
                         uint64_t e, unsigned lo, unsigned hi, uint32_t size, uint64_t *av)
 {
   uint64_t top = 0, ors = 0;
-  FOR_LANES(e) {
-    uint64_t a = av[l] = base[l] + imm;
-    top = a > top ? a : top;
-    ors |= a;
+  if (e == SIM_FULL32) {                         /* no mask tests: straight-line code */
+    for (unsigned l = 0; l < 32; l++) {
+      uint64_t a = av[l] = base[l] + imm;
+      top = a > top ? a : top;
+      ors |= a;
+    }
+  } else {
+    FOR_LANES(e) {
+      uint64_t a = av[l] = base[l] + imm;
+      top = a > top ? a : top;
+      ors |= a;
+    }
   }
   return !(ors & (size - 1)) && top < SIM_DSMEM_STRIDE && top <= b->smem_size &&
          size <= b->smem_size - top;

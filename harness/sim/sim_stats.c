@@ -142,6 +142,23 @@ static void shared_cost(struct sim_inst_stats *st, const uint64_t *addr, uint64_
 {
   unsigned group = size >= 16 ? 8 : size == 8 ? 16 : 32;
   unsigned words = size > 4 ? size / 4 : 1;
+  if (size <= 4 && W == 32 && m == 0xffffffffull) {
+    /* a full warp whose words step by a constant s (a row, a column, a broadcast): the busiest
+       bank has gcd(s, 32) distinct words of the 32 (1 for s = 0: one word, a broadcast) */
+    uint64_t w0 = addr[0] >> 2, s = (addr[1] >> 2) - w0, x = w0, bad = 0;
+    for (unsigned l = 0; l < 32; l++) {
+      bad |= (addr[l] >> 2) ^ x;
+      x += s;
+    }
+    uint64_t s40 = s & 0xffffffffffull;     /* word numbers are taken to 40 bits below */
+    if (!bad && (!s40 || __builtin_ctzll(s40) < 32)) {
+      unsigned k = s40 ? (unsigned)__builtin_ctzll(s40) : 0;
+      st->s_wavefronts += s40 ? 1u << (k > 5 ? 5 : k) : 1;
+      st->s_ideal++;
+      st->s_req++;
+      return;
+    }
+  }
   if (m && size > 4) {                      /* one address for the whole warp: a broadcast */
     uint64_t a0 = addr[sim_ctz64(m)], mm = m & (m - 1);
     while (mm && addr[sim_ctz64(mm)] == a0)

@@ -1055,8 +1055,7 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
            check stores lane by lane, its 'same value' test before each) */
         uint8_t *dst = al0->data + (a0 - al0->base);
         if (b->race && !(in->flags & PTX_F_VOLATILE)) {
-          seq_addrs(av, a0, size);
-          sim_race_global_stores(b, w, pc, e, av, size, al0->data, al0->base, sv);
+          sim_race_global_stores_seq(b, w, pc, a0, size, dst, sv);
         } else if (size == 8) {
           memcpy(dst, sv, 32 * 8);
         } else {

@@ -458,6 +458,10 @@ int sim_race_shared_stores(struct sim_block *b, struct sim_warp *w, uint32_t pc,
 int sim_race_global_stores(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t e,
                            const uint64_t *addr, uint32_t size, uint8_t *host,
                            uint64_t host_base, const uint64_t *val);
+/* sim_race_global_stores for a full 32-lane warp storing at a0 + lane * size (a coalesced
+   store), host bytes from host on. Returns 0. */
+int sim_race_global_stores_seq(struct sim_block *b, struct sim_warp *w, uint32_t pc,
+                               uint64_t a0, uint32_t size, uint8_t *host, const uint64_t *val);
 /* A global read at addr may need sim_race_global: the block has written words near it. */
 static inline int sim_race_global_read(const struct sim_block *b, uint64_t addr)
 {

@@ -801,6 +801,35 @@ int sim_race_global_stores(struct sim_block *b, struct sim_warp *w, uint32_t pc,
   return 0;
 }
 
+int sim_race_global_stores_seq(struct sim_block *b, struct sim_warp *w, uint32_t pc,
+                               uint64_t a0, uint32_t size, uint8_t *host, const uint64_t *val)
+{
+  if (!b->race->g) {
+    for (unsigned l = 0; l < 32; l++)
+      bytes_store(host + l * size, size, val[l]);
+    return 0;
+  }
+  struct gctx c;
+  gctx_init(&c, b, w, pc);
+  if (size == 4 && !(a0 & 3)) {                /* words, the common case */
+    for (unsigned l = 0; l < 32; l++) {
+      uint32_t v = (uint32_t)val[l], old;
+      memcpy(&old, host + 4 * l, 4);
+      if (old != v)
+        gword_one(&c, l, (a0 >> 2) + l, 0xf, a0 + 4 * l, 4, SIM_ACC_WRITE);
+      memcpy(host + 4 * l, &v, 4);
+    }
+    return 0;
+  }
+  uint64_t mk = size >= 8 ? ~0ull : (1ull << (size * 8)) - 1;
+  for (unsigned l = 0; l < 32; l++) {
+    uint8_t *p = host + l * size;
+    global_one(&c, l, a0 + l * size, size, SIM_ACC_WRITE, bytes_load(p, size) == (val[l] & mk));
+    bytes_store(p, size, val[l]);
+  }
+  return 0;
+}
+
 /* ---- masks ---- */
 
 /* The membermask operand of a .sync collective or bar.warp.sync, or -1 when it has none. */

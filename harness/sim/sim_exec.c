@@ -351,6 +351,14 @@ int sim_read_lane(struct sim_block *b, struct sim_warp *w, uint32_t pc, unsigned
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__SANITIZE_ADDRESS__)
 #include <immintrin.h>
 #define SIM_X86_CLONES 1
+/* What the CPU has, asked once at load time rather than at every full-warp instruction. */
+static int cpu_avx2, cpu_avx2_fma;
+__attribute__((constructor)) static void cpu_detect(void)
+{
+  __builtin_cpu_init();
+  cpu_avx2 = __builtin_cpu_supports("avx2") != 0;
+  cpu_avx2_fma = cpu_avx2 && __builtin_cpu_supports("fma");
+}
 /* fma.rn.f32 for a full 32-lane warp with AVX2 and FMA, four lanes a vector: each 64-bit
    register slot is taken as two floats, the lane's value in the low one (little-endian); the
    high one computes something the final mask drops, so no shuffles are needed. NaN results
@@ -361,6 +369,7 @@ __attribute__((target("avx2,fma"))) static void fma_f32_full_avx2(uint64_t *d, c
 {
   const __m256i low = _mm256_set1_epi64x(0xffffffff);
   const __m256 cnan = _mm256_castsi256_ps(_mm256_set1_epi64x((long long)SIM_ALU_F32_CNAN));
+#pragma GCC unroll 8
   for (unsigned l = 0; l < 32; l += 4) {
     __m256 x = _mm256_loadu_ps((const float *)(a + l));
     __m256 y = _mm256_loadu_ps((const float *)(b + l));
@@ -378,9 +387,50 @@ __attribute__((target("avx2"))) static void and_full_avx2(uint64_t *d, const uin
                                                           uint64_t mk)
 {
   const __m256i m = _mm256_set1_epi64x((long long)mk);
+#pragma GCC unroll 8
   for (unsigned l = 0; l < 32; l += 4)
     _mm256_storeu_si256((__m256i *)(d + l),
                         _mm256_and_si256(_mm256_loadu_si256((const __m256i *)(s + l)), m));
+}
+#endif
+
+#ifdef SIM_X86_CLONES
+/* Whether base[l] != base[0] + l * size for some lane of a full 32-lane warp, with AVX2, four
+   lanes a vector (warp_seq). */
+__attribute__((target("avx2"))) static int seq_bad_avx2(const uint64_t *base, uint64_t size)
+{
+  __m256i x = _mm256_add_epi64(_mm256_set1_epi64x((long long)base[0]),
+                               _mm256_setr_epi64x(0, (long long)size, (long long)(2 * size),
+                                                  (long long)(3 * size)));
+  const __m256i step = _mm256_set1_epi64x((long long)(4 * size));
+  __m256i bad = _mm256_setzero_si256();
+#pragma GCC unroll 8
+  for (unsigned l = 0; l < 32; l += 4) {
+    bad = _mm256_or_si256(bad, _mm256_xor_si256(_mm256_loadu_si256((const __m256i *)(base + l)), x));
+    x = _mm256_add_epi64(x, step);
+  }
+  return !_mm256_testz_si256(bad, bad);
+}
+
+/* av[l] = base[l] + imm for a full 32-lane warp with AVX2; 1 when every address is at most
+   lim and has none of the bits of amask (smem_warp_ok). */
+__attribute__((target("avx2"))) static int addrs_ok_avx2(const uint64_t *base, uint64_t imm,
+                                                         uint64_t lim, uint64_t amask,
+                                                         uint64_t *av)
+{
+  const __m256i vimm = _mm256_set1_epi64x((long long)imm);
+  const __m256i sign = _mm256_set1_epi64x((long long)(1ull << 63));
+  const __m256i vlim = _mm256_set1_epi64x((long long)(lim ^ (1ull << 63)));
+  __m256i ors = _mm256_setzero_si256(), over = _mm256_setzero_si256();
+#pragma GCC unroll 8
+  for (unsigned l = 0; l < 32; l += 4) {
+    __m256i a = _mm256_add_epi64(_mm256_loadu_si256((const __m256i *)(base + l)), vimm);
+    _mm256_storeu_si256((__m256i *)(av + l), a);
+    ors = _mm256_or_si256(ors, a);
+    over = _mm256_or_si256(over, _mm256_cmpgt_epi64(_mm256_xor_si256(a, sign), vlim));
+  }
+  ors = _mm256_and_si256(ors, _mm256_set1_epi64x((long long)amask));
+  return _mm256_testz_si256(ors, ors) && _mm256_testz_si256(over, over);
 }
 #endif
 
@@ -395,7 +445,7 @@ static void fma_f32_lanes(uint64_t *d, const uint64_t *a, const uint64_t *b, con
                           uint64_t e, unsigned lo, unsigned hi)
 {
 #ifdef SIM_X86_CLONES
-  if (e == SIM_FULL32 && __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) {
+  if (e == SIM_FULL32 && cpu_avx2_fma) {
     fma_f32_full_avx2(d, a, b, c);
     return;
   }
@@ -430,6 +480,16 @@ static int smem_warp_ok(const struct sim_block *b, const uint64_t *base, uint64_
                         uint64_t e, unsigned lo, unsigned hi, uint32_t size, uint64_t *av)
 {
   uint64_t top = 0, ors = 0;
+#ifdef SIM_X86_CLONES
+  if (e == SIM_FULL32 && cpu_avx2) {
+    /* every address at most the last one an access of size bytes may start at */
+    if (size > b->smem_size)
+      return 0;
+    uint64_t lim = b->smem_size - size;
+    return addrs_ok_avx2(base, imm, lim < SIM_DSMEM_STRIDE - 1 ? lim : SIM_DSMEM_STRIDE - 1,
+                         size - 1, av);
+  }
+#endif
   if (e == SIM_FULL32) {                         /* no mask tests: straight-line code */
     for (unsigned l = 0; l < 32; l++) {
       uint64_t a = av[l] = base[l] + imm;
@@ -474,11 +534,15 @@ static inline int warp_seq(const struct sim_alloc *al, const uint64_t *base, uin
                            uint32_t size, uint64_t *a0)
 {
   uint64_t b0 = base[0], x = b0, bad = 0;
-  SIM_IVDEP
-  for (unsigned l = 0; l < 32; l++) {
-    bad |= base[l] ^ x;
-    x += size;
-  }
+#ifdef SIM_X86_CLONES
+  if (cpu_avx2)
+    bad = (uint64_t)seq_bad_avx2(base, size);
+  else
+#endif
+    for (unsigned l = 0; l < 32; l++) {
+      bad |= base[l] ^ x;
+      x += size;
+    }
   uint64_t a = *a0 = b0 + imm;
   return !bad && al && a >= al->base && a - al->base <= al->size &&
          32u * size <= al->size - (a - al->base) && !(a & (size - 1));
@@ -567,7 +631,7 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
       const uint64_t *s = REG(in->opd[1].reg);
       uint64_t *dd = REG(d->reg);
 #ifdef SIM_X86_CLONES
-      if (e == SIM_FULL32 && __builtin_cpu_supports("avx2")) {
+      if (e == SIM_FULL32 && cpu_avx2) {
         and_full_avx2(dd, s, mk);
         break;
       }
@@ -671,6 +735,12 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
     const uint64_t *a = REG(in->opd[1].reg), *bb = REG(in->opd[2].reg), *c = REG(in->opd[3].reg);
     uint64_t *dd = REG(d->reg);
     if (t == PTX_T_F32 && in->rnd <= PTX_RND_RN && !(in->flags & (PTX_F_FTZ | PTX_F_SAT))) {
+#ifdef SIM_X86_CLONES
+      if (e == SIM_FULL32 && cpu_avx2_fma) {
+        fma_f32_full_avx2(dd, a, bb, c);
+        break;
+      }
+#endif
       fma_f32_lanes(dd, a, bb, c, e, lo, hi);          /* mad.f32 and fma.rn.f32 */
     } else if (ptx_type_is_float(t)) {
       FOR_LANES(e) dd[l] = sim_alu_ffma(t, (enum ptx_rnd)in->rnd, in->flags, a[l], bb[l], c[l]);

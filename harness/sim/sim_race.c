@@ -718,6 +718,43 @@ gword_one(const struct gctx *c, unsigned l, uint64_t word, uint8_t bytes, uint64
   return 0;
 }
 
+/* gword_one's store of all four bytes of a word the table does not hold (outside the span
+   of the block's words): put in while the table has room, with no lookup. */
+static inline __attribute__((always_inline)) void gword_new(const struct gctx *c, unsigned l,
+                                                            uint64_t word)
+{
+  struct sim_block *b = c->b;
+  if (b->race_gused >= c->fill)
+    return;                                    /* full: the rest goes unchecked */
+  const uint32_t base = c->base, mask = c->mask;
+  uint32_t f = (uint32_t)((word * 0xC2B2AE3D27D4EB4Full) >> (64 - GFILT_LOG));
+  uint32_t i = (uint32_t)((word * 0x9E3779B97F4A7C15ull) >> c->gshift) & mask;
+  struct gword *g = &c->g[i];
+  while (g->base == base) {
+    i = (i + 1) & mask;
+    g = &c->g[i];
+  }
+  uint64_t a4 = word << 2;
+  if (!b->race_gused) {
+    b->race_glo = a4;
+    b->race_gspan = 3;
+  } else if (a4 < b->race_glo) {
+    b->race_gspan += b->race_glo - a4;
+    b->race_glo = a4;
+  } else if (a4 + 3 - b->race_glo > b->race_gspan) {
+    b->race_gspan = a4 + 3 - b->race_glo;
+  }
+  b->race_gused++;
+  g->base = base;
+  g->word = (uint32_t)word;
+  c->gfilt[f >> 6] |= 1ull << (f & 63);
+  g->bytes = 0xf;
+  g->ep = c->E;
+  g->tid = (uint16_t)(c->t0 + l);
+  g->wsync = c->ws;
+  c->gpc[i] = c->pc;
+}
+
 /* sim_race_global's body, inlined into it and into the warp-wide loops below: lane l's
    access of size bytes at addr, word by word (same: a store that leaves the bytes as they
    are). Returns 0. */
@@ -811,6 +848,30 @@ int sim_race_global_stores_seq(struct sim_block *b, struct sim_warp *w, uint32_t
   }
   struct gctx c;
   gctx_init(&c, b, w, pc);
+  if ((size == 4 || size == 8) && !(a0 & 3) &&
+      (!b->race_gused || a0 + 32u * size - 1 < b->race_glo ||
+       a0 > b->race_glo + b->race_gspan)) {
+    /* words the block has not written (the table holds only words in the span): no lookup;
+       each goes into the table while it has room (what gword_one does for a word it does
+       not find), and nothing at all is left to do once the table is full */
+    uint32_t nw = size / 4;
+    for (unsigned l = 0; l < 32 && b->race_gused < c.fill; l++) {
+      uint64_t v = val[l], old = bytes_load(host + l * size, size);
+      if (old == (size == 8 ? v : (uint32_t)v))
+        continue;
+      for (uint32_t k = 0; k < nw; k++)
+        gword_new(&c, l, (a0 >> 2) + l * nw + k);
+    }
+    if (size == 8) {
+      memcpy(host, val, 32 * 8);
+    } else {
+      for (unsigned l = 0; l < 32; l++) {
+        uint32_t v = (uint32_t)val[l];
+        memcpy(host + 4 * l, &v, 4);
+      }
+    }
+    return 0;
+  }
   if (size == 4 && !(a0 & 3)) {                /* words, the common case */
     for (unsigned l = 0; l < 32; l++) {
       uint32_t v = (uint32_t)val[l], old;

@@ -412,6 +412,23 @@ __attribute__((target("avx2"))) static int seq_bad_avx2(const uint64_t *base, ui
   return !_mm256_testz_si256(bad, bad);
 }
 
+/* d[l] = the l-th of 32 little-endian 4-byte values at src, zero- or sign-extended, with
+   AVX2, four lanes a vector (a coalesced load). */
+__attribute__((target("avx2"))) static void widen32_avx2(uint64_t *d, const uint8_t *src, int sgn)
+{
+  if (sgn) {
+#pragma GCC unroll 8
+    for (unsigned l = 0; l < 32; l += 4)
+      _mm256_storeu_si256((__m256i *)(d + l),
+                          _mm256_cvtepi32_epi64(_mm_loadu_si128((const __m128i *)(src + 4 * l))));
+  } else {
+#pragma GCC unroll 8
+    for (unsigned l = 0; l < 32; l += 4)
+      _mm256_storeu_si256((__m256i *)(d + l),
+                          _mm256_cvtepu32_epi64(_mm_loadu_si128((const __m128i *)(src + 4 * l))));
+  }
+}
+
 /* av[l] = base[l] + imm for a full 32-lane warp with AVX2; 1 when every address is at most
    lim and has none of the bits of amask (smem_warp_ok). */
 __attribute__((target("avx2"))) static int addrs_ok_avx2(const uint64_t *base, uint64_t imm,
@@ -1008,6 +1025,10 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
         const uint8_t *src = al0->data + (a0 - al0->base);
         if (size == 8) {
           memcpy(dd, src, 32 * 8);
+#ifdef SIM_X86_CLONES
+        } else if (cpu_avx2) {
+          widen32_avx2(dd, src, sgn);
+#endif
         } else if (sgn) {
           for (unsigned l = 0; l < 32; l++) {
             int32_t v;

@@ -412,6 +412,53 @@ __attribute__((target("avx2"))) static int seq_bad_avx2(const uint64_t *base, ui
   return !_mm256_testz_si256(bad, bad);
 }
 
+/* The binary operations of a full 32-lane warp that bin_full_avx2 does. */
+enum vop { VOP_ADD32, VOP_SUB32, VOP_MUL32, VOP_AND32, VOP_OR32, VOP_XOR32, VOP_ADD64,
+           VOP_MULWS, VOP_MULWU, VOP_FADD, VOP_FSUB, VOP_FMUL };
+
+#define VLOOP(expr)                                                              \
+  do {                                                                           \
+    _Pragma("GCC unroll 8")                                                      \
+    for (unsigned l = 0; l < 32; l += 4) {                                       \
+      __m256i x = _mm256_loadu_si256((const __m256i *)(a + l));                  \
+      __m256i y = _mm256_loadu_si256((const __m256i *)(b + l));                  \
+      _mm256_storeu_si256((__m256i *)(d + l), (expr));                           \
+    }                                                                            \
+  } while (0)
+#define VF32(op) _mm256_and_si256(low, f32_canon(op(_mm256_castsi256_ps(x), _mm256_castsi256_ps(y)), cnan))
+
+/* r, its NaNs made SIM_ALU_F32_CNAN (as sim_alu's f32 ops do). */
+__attribute__((target("avx2"))) static inline __m256i f32_canon(__m256 r, __m256 cnan)
+{
+  return _mm256_castps_si256(_mm256_blendv_ps(r, cnan, _mm256_cmp_ps(r, r, _CMP_UNORD_Q)));
+}
+
+/* d[l] = a[l] op b[l] for a full 32-lane warp with AVX2, four lanes a vector, exactly as the
+   scalar lane loops of sim_exec compute them: 32-bit results zero-extended, mul.wide from the
+   low 32 bits, f32 from the low halves (the high halves compute something the mask drops). */
+__attribute__((target("avx2"))) static void bin_full_avx2(enum vop op, uint64_t *d,
+                                                          const uint64_t *a, const uint64_t *b)
+{
+  const __m256i low = _mm256_set1_epi64x(0xffffffff);
+  const __m256 cnan = _mm256_castsi256_ps(_mm256_set1_epi64x((long long)SIM_ALU_F32_CNAN));
+  switch (op) {
+  case VOP_ADD32: VLOOP(_mm256_and_si256(_mm256_add_epi64(x, y), low)); break;
+  case VOP_SUB32: VLOOP(_mm256_and_si256(_mm256_sub_epi64(x, y), low)); break;
+  case VOP_MUL32: VLOOP(_mm256_and_si256(_mm256_mul_epu32(x, y), low)); break;
+  case VOP_AND32: VLOOP(_mm256_and_si256(_mm256_and_si256(x, y), low)); break;
+  case VOP_OR32: VLOOP(_mm256_and_si256(_mm256_or_si256(x, y), low)); break;
+  case VOP_XOR32: VLOOP(_mm256_and_si256(_mm256_xor_si256(x, y), low)); break;
+  case VOP_ADD64: VLOOP(_mm256_add_epi64(x, y)); break;
+  case VOP_MULWS: VLOOP(_mm256_mul_epi32(x, y)); break;
+  case VOP_MULWU: VLOOP(_mm256_mul_epu32(x, y)); break;
+  case VOP_FADD: VLOOP(VF32(_mm256_add_ps)); break;
+  case VOP_FSUB: VLOOP(VF32(_mm256_sub_ps)); break;
+  case VOP_FMUL: VLOOP(VF32(_mm256_mul_ps)); break;
+  }
+}
+#undef VLOOP
+#undef VF32
+
 /* d[l] = the l-th of 32 little-endian 4-byte values at src, zero- or sign-extended, with
    AVX2, four lanes a vector (a coalesced load). */
 __attribute__((target("avx2"))) static void widen32_avx2(uint64_t *d, const uint8_t *src, int sgn)
@@ -683,6 +730,13 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
       }
     } else if (t == PTX_T_F32 && in->rnd <= PTX_RND_RN && !(in->flags & (PTX_F_FTZ | PTX_F_SAT)) &&
                (op == PTX_OP_ADD || op == PTX_OP_MUL || op == PTX_OP_SUB)) {
+#ifdef SIM_X86_CLONES
+      if (e == SIM_FULL32 && cpu_avx2) {
+        bin_full_avx2(op == PTX_OP_ADD ? VOP_FADD : op == PTX_OP_MUL ? VOP_FMUL : VOP_FSUB, dd, a,
+                      bb);
+        break;
+      }
+#endif
       if (op == PTX_OP_ADD) {
         FOR_E(dd[l] = sim_alu_add_f32_rn(a[l], bb[l]));
       } else if (op == PTX_OP_MUL) {
@@ -696,6 +750,16 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
                !(in->flags & ~PTX_F_LO) && op != PTX_OP_DIV && op != PTX_OP_REM &&
                op != PTX_OP_MIN && op != PTX_OP_MAX && op != PTX_OP_MUL24) {
       /* 32-bit integer arithmetic, inline: the index math of every kernel */
+#ifdef SIM_X86_CLONES
+      if (e == SIM_FULL32 && cpu_avx2 &&
+          (op == PTX_OP_ADD || op == PTX_OP_SUB || op == PTX_OP_MUL || op == PTX_OP_AND ||
+           op == PTX_OP_OR || op == PTX_OP_XOR)) {
+        bin_full_avx2(op == PTX_OP_ADD ? VOP_ADD32 : op == PTX_OP_SUB ? VOP_SUB32
+                      : op == PTX_OP_MUL ? VOP_MUL32 : op == PTX_OP_AND ? VOP_AND32
+                      : op == PTX_OP_OR ? VOP_OR32 : VOP_XOR32, dd, a, bb);
+        break;
+      }
+#endif
       switch (op) {
       case PTX_OP_ADD: FOR_E(dd[l] = (uint32_t)(a[l] + bb[l])); break;
       case PTX_OP_SUB: FOR_E(dd[l] = (uint32_t)(a[l] - bb[l])); break;
@@ -719,10 +783,28 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
       default: FOR_LANES(e) dd[l] = sim_alu_ibin(op, t, in->flags, a[l], bb[l]); break;
       }
     } else if (op == PTX_OP_ADD && (t == PTX_T_S64 || t == PTX_T_U64 || t == PTX_T_B64)) {
+#ifdef SIM_X86_CLONES
+      if (e == SIM_FULL32 && cpu_avx2) {
+        bin_full_avx2(VOP_ADD64, dd, a, bb);
+        break;
+      }
+#endif
       FOR_E(dd[l] = a[l] + bb[l]);
     } else if (op == PTX_OP_MUL && (in->flags & PTX_F_WIDE) && t == PTX_T_S32) {
+#ifdef SIM_X86_CLONES
+      if (e == SIM_FULL32 && cpu_avx2) {
+        bin_full_avx2(VOP_MULWS, dd, a, bb);
+        break;
+      }
+#endif
       FOR_E(dd[l] = sim_alu_mul_wide_s32(a[l], bb[l]));
     } else if (op == PTX_OP_MUL && (in->flags & PTX_F_WIDE) && t == PTX_T_U32) {
+#ifdef SIM_X86_CLONES
+      if (e == SIM_FULL32 && cpu_avx2) {
+        bin_full_avx2(VOP_MULWU, dd, a, bb);
+        break;
+      }
+#endif
       FOR_E(dd[l] = sim_alu_mul_wide_u32(a[l], bb[l]));
     } else {
       FOR_LANES(e) dd[l] = sim_alu_ibin(op, t, in->flags, a[l], bb[l]);

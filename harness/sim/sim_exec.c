@@ -459,6 +459,42 @@ __attribute__((target("avx2"))) static void bin_full_avx2(enum vop op, uint64_t 
 #undef VLOOP
 #undef VF32
 
+/* setp on 32-bit integers for a full 32-lane warp with AVX2: d[l] = 1 when the low 32 bits
+   of a[l] and b[l] compare as cm says (signed when sg), else 0. The low halves are moved to
+   the top (and, unsigned, their sign bit flipped), where a signed 64-bit compare orders them
+   as 32-bit values. */
+__attribute__((target("avx2"))) static void setp_i32_full_avx2(enum ptx_cmp cm, int sg,
+                                                               uint64_t *d, const uint64_t *a,
+                                                               const uint64_t *b)
+{
+  const __m256i one = _mm256_set1_epi64x(1);
+  const __m256i flip = _mm256_set1_epi64x(sg ? 0 : (long long)(1ull << 63));
+  const int swap = cm == PTX_CMP_LT || cm == PTX_CMP_LO || cm == PTX_CMP_GE || cm == PTX_CMP_HS;
+  const int eq = cm == PTX_CMP_EQ || cm == PTX_CMP_NE;
+  const __m256i inv = _mm256_set1_epi64x(cm == PTX_CMP_NE || cm == PTX_CMP_LE ||
+                                         cm == PTX_CMP_LS || cm == PTX_CMP_GE ||
+                                         cm == PTX_CMP_HS ? -1 : 0);
+#define SETP_LOOP(cmp)                                                                    \
+  do {                                                                                    \
+    _Pragma("GCC unroll 8")                                                               \
+    for (unsigned l = 0; l < 32; l += 4) {                                                \
+      __m256i x = _mm256_xor_si256(                                                       \
+          _mm256_slli_epi64(_mm256_loadu_si256((const __m256i *)(a + l)), 32), flip);     \
+      __m256i y = _mm256_xor_si256(                                                       \
+          _mm256_slli_epi64(_mm256_loadu_si256((const __m256i *)(b + l)), 32), flip);     \
+      _mm256_storeu_si256((__m256i *)(d + l),                                             \
+                          _mm256_and_si256(_mm256_xor_si256((cmp), inv), one));           \
+    }                                                                                     \
+  } while (0)
+  if (eq)
+    SETP_LOOP(_mm256_cmpeq_epi64(x, y));
+  else if (swap)
+    SETP_LOOP(_mm256_cmpgt_epi64(y, x));
+  else
+    SETP_LOOP(_mm256_cmpgt_epi64(x, y));
+#undef SETP_LOOP
+}
+
 /* d[l] = the l-th of 32 little-endian 4-byte values at src, zero- or sign-extended, with
    AVX2, four lanes a vector (a coalesced load). */
 __attribute__((target("avx2"))) static void widen32_avx2(uint64_t *d, const uint8_t *src, int sgn)
@@ -744,7 +780,9 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
       } else {
         FOR_E(dd[l] = sim_alu_sub_f32_rn(a[l], bb[l]));
       }
-    } else if (ptx_type_is_float(t)) {
+    } else if (t != PTX_T_S32 && t != PTX_T_U32 && t != PTX_T_B32 && t != PTX_T_S64 &&
+               t != PTX_T_U64 && t != PTX_T_B64 && ptx_type_is_float(t)) {
+      /* (the integer types, the common case, are told apart without the call) */
       FOR_LANES(e) dd[l] = sim_alu_fbin(op, t, (enum ptx_rnd)in->rnd, in->flags, a[l], bb[l]);
     } else if ((t == PTX_T_S32 || t == PTX_T_U32 || t == PTX_T_B32) &&
                !(in->flags & ~PTX_F_LO) && op != PTX_OP_DIV && op != PTX_OP_REM &&
@@ -899,6 +937,12 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
       uint64_t *dd = REG(d->reg);
       int sgn = ptx_type_is_signed(t);
       enum ptx_cmp cm = (enum ptx_cmp)in->cmp;
+#ifdef SIM_X86_CLONES
+      if (e == SIM_FULL32 && cpu_avx2 && (!sgn || cm <= PTX_CMP_GE)) {
+        setp_i32_full_avx2(cm, sgn, dd, a, bb);
+        break;
+      }
+#endif
       if (!sgn || cm <= PTX_CMP_GE)           /* the compare chosen once, not per lane */
         sim_alu_setp_i32_lanes(cm, sgn, dd, a, bb, e, lo, hi);
       else

@@ -648,13 +648,6 @@ static inline int warp_seq(const struct sim_alloc *al, const uint64_t *base, uin
          32u * size <= al->size - (a - al->base) && !(a & (size - 1));
 }
 
-/* The addresses of a coalesced warp access (warp_seq) for the per-lane routines. */
-static inline void seq_addrs(uint64_t *av, uint64_t a0, uint32_t size)
-{
-  for (unsigned l = 0; l < 32; l++)
-    av[l] = a0 + (uint64_t)l * size;
-}
-
 /* A store of lane l from operand s (n elements of size bytes) would leave the bytes at p as
    they are. */
 static int store_same(const struct sim_warp *w, unsigned W, const struct ptx_operand *s,
@@ -1144,10 +1137,8 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
         /* a coalesced warp inside the cached allocation: one bounds check, one copy; the race
            check only where the block has written words in the span */
         if (b->race_gused && sp == PTX_SP_GLOBAL && !(in->flags & PTX_F_VOLATILE) &&
-            a0 + 31u * size >= b->race_glo && a0 <= b->race_glo + b->race_gspan) {
-          seq_addrs(av, a0, size);
-          sim_race_global_reads(b, w, pc, e, av, size);
-        }
+            a0 + 31u * size >= b->race_glo && a0 <= b->race_glo + b->race_gspan)
+          sim_race_global_reads_seq(b, w, pc, a0, size);
         const uint8_t *src = al0->data + (a0 - al0->base);
         if (size == 8) {
           memcpy(dd, src, 32 * 8);

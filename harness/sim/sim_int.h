@@ -442,6 +442,10 @@ int sim_race_global(struct sim_block *b, struct sim_warp *w, uint32_t pc, unsign
    loads), in lane order. Returns 0. */
 int sim_race_global_reads(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t e,
                           const uint64_t *addr, uint32_t size);
+/* sim_race_global_reads for a full 32-lane warp reading at a0 + lane * size (a coalesced
+   load). Returns 0. */
+int sim_race_global_reads_seq(struct sim_block *b, struct sim_warp *w, uint32_t pc,
+                              uint64_t a0, uint32_t size);
 /* sim_race_access for the lanes of e reading size bytes at shared offsets off[l], in lane
    order. Returns 0, or -1 when b has faulted. */
 int sim_race_shared_reads(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t e,

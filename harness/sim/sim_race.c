@@ -803,6 +803,20 @@ int sim_race_global_reads(struct sim_block *b, struct sim_warp *w, uint32_t pc, 
   return 0;
 }
 
+int sim_race_global_reads_seq(struct sim_block *b, struct sim_warp *w, uint32_t pc,
+                              uint64_t a0, uint32_t size)
+{
+  if (!b->race || !b->race->g)
+    return 0;
+  struct gctx c;
+  gctx_init(&c, b, w, pc);
+  /* no test of each lane against the span: a word outside it is not in the table, and a
+     read that does not find its word does nothing */
+  for (unsigned l = 0; l < 32; l++)
+    global_one(&c, l, a0 + l * size, size, SIM_ACC_READ, 0);
+  return 0;
+}
+
 int sim_race_global_stores(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t e,
                            const uint64_t *addr, uint32_t size, uint8_t *host,
                            uint64_t host_base, const uint64_t *val)

@@ -16,6 +16,36 @@
 
 #include "sim/sim_int.h"
 
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__SANITIZE_ADDRESS__)
+#include <immintrin.h>
+#define SIM_STATS_AVX2 1
+static int cpu_avx2;                  /* asked once at load time */
+__attribute__((constructor)) static void cpu_detect(void)
+{
+  __builtin_cpu_init();
+  cpu_avx2 = __builtin_cpu_supports("avx2") != 0;
+}
+
+/* Whether addr[l] >> 2 != w0 + l * s for some lane of a full 32-lane warp, with AVX2, four
+   lanes a vector (shared_cost's stride test). */
+__attribute__((target("avx2"))) static int words_bad_avx2(const uint64_t *addr, uint64_t w0,
+                                                          uint64_t s)
+{
+  __m256i x = _mm256_add_epi64(_mm256_set1_epi64x((long long)w0),
+                               _mm256_setr_epi64x(0, (long long)s, (long long)(2 * s),
+                                                  (long long)(3 * s)));
+  const __m256i step = _mm256_set1_epi64x((long long)(4 * s));
+  __m256i bad = _mm256_setzero_si256();
+#pragma GCC unroll 8
+  for (unsigned l = 0; l < 32; l += 4) {
+    __m256i a = _mm256_srli_epi64(_mm256_loadu_si256((const __m256i *)(addr + l)), 2);
+    bad = _mm256_or_si256(bad, _mm256_xor_si256(a, x));
+    x = _mm256_add_epi64(x, step);
+  }
+  return !_mm256_testz_si256(bad, bad);
+}
+#endif
+
 static void sort_u64(uint64_t *v, unsigned n)
 {
   for (unsigned i = 1; i < n; i++) {
@@ -146,10 +176,15 @@ static void shared_cost(struct sim_inst_stats *st, const uint64_t *addr, uint64_
     /* a full warp whose words step by a constant s (a row, a column, a broadcast): the busiest
        bank has gcd(s, 32) distinct words of the 32 (1 for s = 0: one word, a broadcast) */
     uint64_t w0 = addr[0] >> 2, s = (addr[1] >> 2) - w0, x = w0, bad = 0;
-    for (unsigned l = 0; l < 32; l++) {
-      bad |= (addr[l] >> 2) ^ x;
-      x += s;
-    }
+#ifdef SIM_STATS_AVX2
+    if (cpu_avx2)
+      bad = (uint64_t)words_bad_avx2(addr, w0, s);
+    else
+#endif
+      for (unsigned l = 0; l < 32; l++) {
+        bad |= (addr[l] >> 2) ^ x;
+        x += s;
+      }
     uint64_t s40 = s & 0xffffffffffull;     /* word numbers are taken to 40 bits below */
     if (!bad && (!s40 || __builtin_ctzll(s40) < 32)) {
       unsigned k = s40 ? (unsigned)__builtin_ctzll(s40) : 0;

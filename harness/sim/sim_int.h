@@ -446,11 +446,13 @@ int sim_race_global_reads(struct sim_block *b, struct sim_warp *w, uint32_t pc, 
    load). Returns 0. */
 int sim_race_global_reads_seq(struct sim_block *b, struct sim_warp *w, uint32_t pc,
                               uint64_t a0, uint32_t size);
-/* sim_race_access for the lanes of e reading size bytes at shared offsets off[l], in lane
-   order. Returns 0, or -1 when b has faulted. */
+/* sim_race_access for the lanes of e reading size bytes at shared offsets off[l] (each a
+   multiple of size: the caller checked), in lane order. Returns 0, or -1 when b has
+   faulted. */
 int sim_race_shared_reads(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t e,
                           const uint64_t *off, uint32_t size, int vol);
-/* The lanes of e store val[l]'s low size bytes (size <= 8) at shared offset off[l], in lane
+/* The lanes of e store val[l]'s low size bytes (size <= 8) at shared offset off[l] (a
+   multiple of size: the caller checked), in lane
    order, each checked by sim_race_access just before it is done (same: the bytes there
    already hold the value). Returns 0, or -1 when b has faulted (that lane and the lanes after
    it not stored). */

@@ -556,6 +556,11 @@ int sim_race_shared_reads(struct sim_block *b, struct sim_warp *w, uint32_t pc, 
 {
   struct actx c;
   actx_init(&c, b, w, pc, SIM_ACC_READ, vol);
+  if (size == 4 && e == 0xffffffffull) {       /* a full warp of aligned words */
+    for (unsigned l = 0; l < 32; l++)
+      shadow_word(&c, l, (uint32_t)off[l], 0, 0xf, 4, SIM_ACC_READ, 0);
+    return 0;
+  }
   for (uint64_t mm = e; mm; mm &= mm - 1) {
     unsigned l = sim_ctz64(mm);
     access_one(&c, l, (uint32_t)off[l], size, SIM_ACC_READ, 0);
@@ -570,6 +575,15 @@ int sim_race_shared_stores(struct sim_block *b, struct sim_warp *w, uint32_t pc,
   struct actx c;
   actx_init(&c, b, w, pc, SIM_ACC_WRITE, vol);
   uint8_t *smem = b->smem;
+  if (size == 4 && e == 0xffffffffull) {       /* a full warp of aligned words */
+    for (unsigned l = 0; l < 32; l++) {
+      uint32_t o = (uint32_t)off[l], v = (uint32_t)val[l], old;
+      memcpy(&old, smem + o, 4);
+      shadow_word(&c, l, o, 0, 0xf, 4, SIM_ACC_WRITE, old == v);
+      memcpy(smem + o, &v, 4);
+    }
+    return 0;
+  }
   if (size == 4) {                             /* words, the common case */
     for (uint64_t mm = e; mm; mm &= mm - 1) {
       unsigned l = sim_ctz64(mm);

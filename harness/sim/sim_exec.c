@@ -412,6 +412,28 @@ __attribute__((target("avx2"))) static int seq_bad_avx2(const uint64_t *base, ui
   return !_mm256_testz_si256(bad, bad);
 }
 
+/* d[l] = the 4-byte value at base + off[l], zero- or sign-extended, for a full 32-lane warp
+   with AVX2 gathers, four lanes a vector (a shared load the warp check found in bounds). */
+__attribute__((target("avx2"))) static void gather32_avx2(uint64_t *d, const uint8_t *base,
+                                                          const uint64_t *off, int sgn)
+{
+  if (sgn) {
+#pragma GCC unroll 8
+    for (unsigned l = 0; l < 32; l += 4) {
+      __m128i v = _mm256_i64gather_epi32((const int *)(const void *)base,
+                                         _mm256_loadu_si256((const __m256i *)(off + l)), 1);
+      _mm256_storeu_si256((__m256i *)(d + l), _mm256_cvtepi32_epi64(v));
+    }
+  } else {
+#pragma GCC unroll 8
+    for (unsigned l = 0; l < 32; l += 4) {
+      __m128i v = _mm256_i64gather_epi32((const int *)(const void *)base,
+                                         _mm256_loadu_si256((const __m256i *)(off + l)), 1);
+      _mm256_storeu_si256((__m256i *)(d + l), _mm256_cvtepu32_epi64(v));
+    }
+  }
+}
+
 /* The binary operations of a full 32-lane warp that bin_full_avx2 does. */
 enum vop { VOP_ADD32, VOP_SUB32, VOP_MUL32, VOP_AND32, VOP_OR32, VOP_XOR32, VOP_ADD64,
            VOP_MULWS, VOP_MULWU, VOP_FADD, VOP_FSUB, VOP_FMUL };
@@ -1199,6 +1221,13 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
       int vol = (in->flags & PTX_F_VOLATILE) != 0, sgn = ptx_type_is_signed(t);
       if (b->race && sim_race_shared_reads(b, w, pc, e, av, size, vol))
         return pc;                       /* faulted: the block ends, its registers unread */
+#ifdef SIM_X86_CLONES
+      if (e == SIM_FULL32 && size == 4 && cpu_avx2) {
+        gather32_avx2(dd, b->smem, av, sgn);
+        sim_stats_mem(b, pc, sp, av, e, size, 0);
+        break;
+      }
+#endif
       FOR_LANES(e) {
         uint64_t v = load_bits(b->smem + av[l], size);
         dd[l] = sgn ? sim_alu_sext(t, v) : v;

@@ -1199,13 +1199,15 @@ END_TEST
    what the lane-by-lane loops give: the same kernel in a block of 32 (a full warp) and of 31
    threads (a partial one), each lane checked against C. Results: out32[k * 32 + tid] for
    add sub mul.lo and or xor (u32), add sub mul (f32, NaN made 0x7fffffff) and setp (lt.s32,
-   lt.u32, ne.u32, ge.s32, as 0 or 1); out64[j * 32 + tid] (from byte 2048) for mul.wide.s32,
-   mul.wide.u32 and their add.s64. */
+   lt.u32, ne.u32, ge.s32, as 0 or 1) and a shared load of the next thread's a (through a
+   barrier); out64[j * 32 + tid] (from byte 2048) for mul.wide.s32, mul.wide.u32 and their
+   add.s64. */
 static const char *k_fast =
   HDR
   ".visible .entry fast(.param .u64 pa, .param .u64 pb, .param .u64 po)\n"
   "{\n"
-  "  .reg .pred %p<5>;\n  .reg .b32 %r<16>;\n  .reg .f32 %f<6>;\n  .reg .b64 %rd<16>;\n"
+  "  .shared .align 4 .b32 sh[32];\n"
+  "  .reg .pred %p<5>;\n  .reg .b32 %r<24>;\n  .reg .f32 %f<6>;\n  .reg .b64 %rd<16>;\n"
   "  ld.param.u64 %rd1, [pa];\n  ld.param.u64 %rd2, [pb];\n  ld.param.u64 %rd3, [po];\n"
   "  cvta.to.global.u64 %rd1, %rd1;\n  cvta.to.global.u64 %rd2, %rd2;\n"
   "  cvta.to.global.u64 %rd3, %rd3;\n"
@@ -1228,6 +1230,11 @@ static const char *k_fast =
   "  setp.lt.u32 %p2, %r2, %r3;\n  selp.u32 %r11, 1, 0, %p2;\n  st.global.u32 [%rd7+1280], %r11;\n"
   "  setp.ne.u32 %p3, %r2, %r3;\n  selp.u32 %r12, 1, 0, %p3;\n  st.global.u32 [%rd7+1408], %r12;\n"
   "  setp.ge.s32 %p4, %r2, %r3;\n  selp.u32 %r13, 1, 0, %p4;\n  st.global.u32 [%rd7+1536], %r13;\n"
+  "  mov.u32 %r14, sh;\n  shl.b32 %r15, %r1, 2;\n  add.u32 %r15, %r15, %r14;\n"
+  "  st.shared.u32 [%r15], %r2;\n  bar.sync 0;\n"
+  "  mov.u32 %r16, %ntid.x;\n  add.u32 %r17, %r1, 1;\n  rem.u32 %r17, %r17, %r16;\n"
+  "  shl.b32 %r17, %r17, 2;\n  add.u32 %r17, %r17, %r14;\n"
+  "  ld.shared.u32 %r18, [%r17];\n  st.global.u32 [%rd7+1664], %r18;\n"
   "  mul.wide.u32 %rd8, %r1, 8;\n  add.s64 %rd9, %rd3, %rd8;\n"
   "  mul.wide.s32 %rd10, %r2, %r3;\n  st.global.u64 [%rd9+2048], %rd10;\n"
   "  mul.wide.u32 %rd11, %r2, %r3;\n  st.global.u64 [%rd9+2304], %rd11;\n"
@@ -1270,20 +1277,21 @@ START_TEST(test_full_warp_fast_paths)
     ck_assert_int_eq(sim_write(f.d, p[1], b, sizeof b), SIM_OK);
     ck_assert_int_eq(launch(&f, "fast", 1, block, p, 3, SIM_SCHED_ITS, 1, 0), SIM_OK);
     ck_assert_int_eq(f.r.outcome, SIM_RAN_OK);
-    uint32_t o32[13 * 32];
+    uint32_t o32[14 * 32];
     uint64_t o64[3 * 32];
     ck_assert_int_eq(sim_read(f.d, p[2], o32, sizeof o32), SIM_OK);
     ck_assert_int_eq(sim_read(f.d, p[2] + 2048, o64, sizeof o64), SIM_OK);
     for (uint32_t l = 0; l < block; l++) {
       float x = bits_f32(a[l]), y = bits_f32(b[l]);
-      uint32_t want32[13] = {a[l] + b[l], a[l] - b[l], a[l] * b[l], a[l] & b[l], a[l] | b[l],
+      uint32_t want32[14] = {a[l] + b[l], a[l] - b[l], a[l] * b[l], a[l] & b[l], a[l] | b[l],
                              a[l] ^ b[l], f32_canon_bits(x + y), f32_canon_bits(x - y),
                              f32_canon_bits(x * y), (int32_t)a[l] < (int32_t)b[l],
-                             a[l] < b[l], a[l] != b[l], (int32_t)a[l] >= (int32_t)b[l]};
+                             a[l] < b[l], a[l] != b[l], (int32_t)a[l] >= (int32_t)b[l],
+                             a[(l + 1) % block]};
       uint64_t ws = (uint64_t)((int64_t)(int32_t)a[l] * (int64_t)(int32_t)b[l]);
       uint64_t wu = (uint64_t)a[l] * b[l];
       uint64_t want64[3] = {ws, wu, ws + wu};
-      for (uint32_t k = 0; k < 13; k++)
+      for (uint32_t k = 0; k < 14; k++)
         ck_assert_msg(o32[k * 32 + l] == want32[k], "block %u lane %u result %u: %08x, not %08x",
                       block, l, k, o32[k * 32 + l], want32[k]);
       for (uint32_t j = 0; j < 3; j++)

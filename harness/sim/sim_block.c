@@ -265,7 +265,16 @@ static int release_barriers(struct sim_block *b)
         continue;
       uint32_t last_pc = UINT32_MAX;
       const struct ptx_inst *in = NULL;
-      for (uint64_t m = at; m; m &= m - 1) {
+      if (!(red_ids >> id & 1)) {
+        /* no lane at a bar.red: each lane just steps past its barrier */
+        if (at == 0xffffffffull && b->W == 32)
+          for (unsigned l = 0; l < 32; l++)
+            w->pc[l]++;
+        else
+          for (uint64_t m = at; m; m &= m - 1)
+            w->pc[sim_ctz64(m)]++;
+      }
+      for (uint64_t m = red_ids >> id & 1 ? at : 0; m; m &= m - 1) {
         unsigned l = sim_ctz64(m);
         if (w->pc[l] != last_pc) {
           last_pc = w->pc[l];

@@ -366,6 +366,14 @@ int sim_read_lane(struct sim_block *b, struct sim_warp *w, uint32_t pc, unsigned
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__SANITIZE_ADDRESS__)
 #include <immintrin.h>
 #define SIM_X86_CLONES 1
+/* What the CPU has, asked once at load time rather than at every full-warp instruction. */
+static int cpu_avx2, cpu_avx2_fma;
+__attribute__((constructor)) static void cpu_detect(void)
+{
+  __builtin_cpu_init();
+  cpu_avx2 = __builtin_cpu_supports("avx2") != 0;
+  cpu_avx2_fma = cpu_avx2 && __builtin_cpu_supports("fma");
+}
 /* fma.rn.f32 for a full 32-lane warp with AVX2 and FMA, four lanes a vector: each 64-bit
    register slot is taken as two floats, the lane's value in the low one (little-endian); the
    high one computes something the final mask drops, so no shuffles are needed. NaN results
@@ -376,6 +384,7 @@ __attribute__((target("avx2,fma"))) static void fma_f32_full_avx2(uint64_t *d, c
 {
   const __m256i low = _mm256_set1_epi64x(0xffffffff);
   const __m256 cnan = _mm256_castsi256_ps(_mm256_set1_epi64x((long long)SIM_ALU_F32_CNAN));
+#pragma GCC unroll 8
   for (unsigned l = 0; l < 32; l += 4) {
     __m256 x = _mm256_loadu_ps((const float *)(a + l));
     __m256 y = _mm256_loadu_ps((const float *)(b + l));
@@ -393,9 +402,172 @@ __attribute__((target("avx2"))) static void and_full_avx2(uint64_t *d, const uin
                                                           uint64_t mk)
 {
   const __m256i m = _mm256_set1_epi64x((long long)mk);
+#pragma GCC unroll 8
   for (unsigned l = 0; l < 32; l += 4)
     _mm256_storeu_si256((__m256i *)(d + l),
                         _mm256_and_si256(_mm256_loadu_si256((const __m256i *)(s + l)), m));
+}
+#endif
+
+#ifdef SIM_X86_CLONES
+/* Whether base[l] != base[0] + l * size for some lane of a full 32-lane warp, with AVX2, four
+   lanes a vector (warp_seq). */
+__attribute__((target("avx2"))) static int seq_bad_avx2(const uint64_t *base, uint64_t size)
+{
+  __m256i x = _mm256_add_epi64(_mm256_set1_epi64x((long long)base[0]),
+                               _mm256_setr_epi64x(0, (long long)size, (long long)(2 * size),
+                                                  (long long)(3 * size)));
+  const __m256i step = _mm256_set1_epi64x((long long)(4 * size));
+  __m256i bad = _mm256_setzero_si256();
+#pragma GCC unroll 8
+  for (unsigned l = 0; l < 32; l += 4) {
+    bad = _mm256_or_si256(bad, _mm256_xor_si256(_mm256_loadu_si256((const __m256i *)(base + l)), x));
+    x = _mm256_add_epi64(x, step);
+  }
+  return !_mm256_testz_si256(bad, bad);
+}
+
+/* d[l] = the 4-byte value at base + off[l], zero- or sign-extended, for a full 32-lane warp
+   with AVX2 gathers, four lanes a vector (a shared load the warp check found in bounds). */
+__attribute__((target("avx2"))) static void gather32_avx2(uint64_t *d, const uint8_t *base,
+                                                          const uint64_t *off, int sgn)
+{
+  if (sgn) {
+#pragma GCC unroll 8
+    for (unsigned l = 0; l < 32; l += 4) {
+      __m128i v = _mm256_i64gather_epi32((const int *)(const void *)base,
+                                         _mm256_loadu_si256((const __m256i *)(off + l)), 1);
+      _mm256_storeu_si256((__m256i *)(d + l), _mm256_cvtepi32_epi64(v));
+    }
+  } else {
+#pragma GCC unroll 8
+    for (unsigned l = 0; l < 32; l += 4) {
+      __m128i v = _mm256_i64gather_epi32((const int *)(const void *)base,
+                                         _mm256_loadu_si256((const __m256i *)(off + l)), 1);
+      _mm256_storeu_si256((__m256i *)(d + l), _mm256_cvtepu32_epi64(v));
+    }
+  }
+}
+
+/* The binary operations of a full 32-lane warp that bin_full_avx2 does. */
+enum vop { VOP_ADD32, VOP_SUB32, VOP_MUL32, VOP_AND32, VOP_OR32, VOP_XOR32, VOP_ADD64,
+           VOP_MULWS, VOP_MULWU, VOP_FADD, VOP_FSUB, VOP_FMUL };
+
+#define VLOOP(expr)                                                              \
+  do {                                                                           \
+    _Pragma("GCC unroll 8")                                                      \
+    for (unsigned l = 0; l < 32; l += 4) {                                       \
+      __m256i x = _mm256_loadu_si256((const __m256i *)(a + l));                  \
+      __m256i y = _mm256_loadu_si256((const __m256i *)(b + l));                  \
+      _mm256_storeu_si256((__m256i *)(d + l), (expr));                           \
+    }                                                                            \
+  } while (0)
+#define VF32(op) _mm256_and_si256(low, f32_canon(op(_mm256_castsi256_ps(x), _mm256_castsi256_ps(y)), cnan))
+
+/* r, its NaNs made SIM_ALU_F32_CNAN (as sim_alu's f32 ops do). */
+__attribute__((target("avx2"))) static inline __m256i f32_canon(__m256 r, __m256 cnan)
+{
+  return _mm256_castps_si256(_mm256_blendv_ps(r, cnan, _mm256_cmp_ps(r, r, _CMP_UNORD_Q)));
+}
+
+/* d[l] = a[l] op b[l] for a full 32-lane warp with AVX2, four lanes a vector, exactly as the
+   scalar lane loops of sim_exec compute them: 32-bit results zero-extended, mul.wide from the
+   low 32 bits, f32 from the low halves (the high halves compute something the mask drops). */
+__attribute__((target("avx2"))) static void bin_full_avx2(enum vop op, uint64_t *d,
+                                                          const uint64_t *a, const uint64_t *b)
+{
+  const __m256i low = _mm256_set1_epi64x(0xffffffff);
+  const __m256 cnan = _mm256_castsi256_ps(_mm256_set1_epi64x((long long)SIM_ALU_F32_CNAN));
+  switch (op) {
+  case VOP_ADD32: VLOOP(_mm256_and_si256(_mm256_add_epi64(x, y), low)); break;
+  case VOP_SUB32: VLOOP(_mm256_and_si256(_mm256_sub_epi64(x, y), low)); break;
+  case VOP_MUL32: VLOOP(_mm256_and_si256(_mm256_mul_epu32(x, y), low)); break;
+  case VOP_AND32: VLOOP(_mm256_and_si256(_mm256_and_si256(x, y), low)); break;
+  case VOP_OR32: VLOOP(_mm256_and_si256(_mm256_or_si256(x, y), low)); break;
+  case VOP_XOR32: VLOOP(_mm256_and_si256(_mm256_xor_si256(x, y), low)); break;
+  case VOP_ADD64: VLOOP(_mm256_add_epi64(x, y)); break;
+  case VOP_MULWS: VLOOP(_mm256_mul_epi32(x, y)); break;
+  case VOP_MULWU: VLOOP(_mm256_mul_epu32(x, y)); break;
+  case VOP_FADD: VLOOP(VF32(_mm256_add_ps)); break;
+  case VOP_FSUB: VLOOP(VF32(_mm256_sub_ps)); break;
+  case VOP_FMUL: VLOOP(VF32(_mm256_mul_ps)); break;
+  }
+}
+#undef VLOOP
+#undef VF32
+
+/* setp on 32-bit integers for a full 32-lane warp with AVX2: d[l] = 1 when the low 32 bits
+   of a[l] and b[l] compare as cm says (signed when sg), else 0. The low halves are moved to
+   the top (and, unsigned, their sign bit flipped), where a signed 64-bit compare orders them
+   as 32-bit values. */
+__attribute__((target("avx2"))) static void setp_i32_full_avx2(enum ptx_cmp cm, int sg,
+                                                               uint64_t *d, const uint64_t *a,
+                                                               const uint64_t *b)
+{
+  const __m256i one = _mm256_set1_epi64x(1);
+  const __m256i flip = _mm256_set1_epi64x(sg ? 0 : (long long)(1ull << 63));
+  const int swap = cm == PTX_CMP_LT || cm == PTX_CMP_LO || cm == PTX_CMP_GE || cm == PTX_CMP_HS;
+  const int eq = cm == PTX_CMP_EQ || cm == PTX_CMP_NE;
+  const __m256i inv = _mm256_set1_epi64x(cm == PTX_CMP_NE || cm == PTX_CMP_LE ||
+                                         cm == PTX_CMP_LS || cm == PTX_CMP_GE ||
+                                         cm == PTX_CMP_HS ? -1 : 0);
+#define SETP_LOOP(cmp)                                                                    \
+  do {                                                                                    \
+    _Pragma("GCC unroll 8")                                                               \
+    for (unsigned l = 0; l < 32; l += 4) {                                                \
+      __m256i x = _mm256_xor_si256(                                                       \
+          _mm256_slli_epi64(_mm256_loadu_si256((const __m256i *)(a + l)), 32), flip);     \
+      __m256i y = _mm256_xor_si256(                                                       \
+          _mm256_slli_epi64(_mm256_loadu_si256((const __m256i *)(b + l)), 32), flip);     \
+      _mm256_storeu_si256((__m256i *)(d + l),                                             \
+                          _mm256_and_si256(_mm256_xor_si256((cmp), inv), one));           \
+    }                                                                                     \
+  } while (0)
+  if (eq)
+    SETP_LOOP(_mm256_cmpeq_epi64(x, y));
+  else if (swap)
+    SETP_LOOP(_mm256_cmpgt_epi64(y, x));
+  else
+    SETP_LOOP(_mm256_cmpgt_epi64(x, y));
+#undef SETP_LOOP
+}
+
+/* d[l] = the l-th of 32 little-endian 4-byte values at src, zero- or sign-extended, with
+   AVX2, four lanes a vector (a coalesced load). */
+__attribute__((target("avx2"))) static void widen32_avx2(uint64_t *d, const uint8_t *src, int sgn)
+{
+  if (sgn) {
+#pragma GCC unroll 8
+    for (unsigned l = 0; l < 32; l += 4)
+      _mm256_storeu_si256((__m256i *)(d + l),
+                          _mm256_cvtepi32_epi64(_mm_loadu_si128((const __m128i *)(src + 4 * l))));
+  } else {
+#pragma GCC unroll 8
+    for (unsigned l = 0; l < 32; l += 4)
+      _mm256_storeu_si256((__m256i *)(d + l),
+                          _mm256_cvtepu32_epi64(_mm_loadu_si128((const __m128i *)(src + 4 * l))));
+  }
+}
+
+/* av[l] = base[l] + imm for a full 32-lane warp with AVX2; 1 when every address is at most
+   lim and has none of the bits of amask (smem_warp_ok). */
+__attribute__((target("avx2"))) static int addrs_ok_avx2(const uint64_t *base, uint64_t imm,
+                                                         uint64_t lim, uint64_t amask,
+                                                         uint64_t *av)
+{
+  const __m256i vimm = _mm256_set1_epi64x((long long)imm);
+  const __m256i sign = _mm256_set1_epi64x((long long)(1ull << 63));
+  const __m256i vlim = _mm256_set1_epi64x((long long)(lim ^ (1ull << 63)));
+  __m256i ors = _mm256_setzero_si256(), over = _mm256_setzero_si256();
+#pragma GCC unroll 8
+  for (unsigned l = 0; l < 32; l += 4) {
+    __m256i a = _mm256_add_epi64(_mm256_loadu_si256((const __m256i *)(base + l)), vimm);
+    _mm256_storeu_si256((__m256i *)(av + l), a);
+    ors = _mm256_or_si256(ors, a);
+    over = _mm256_or_si256(over, _mm256_cmpgt_epi64(_mm256_xor_si256(a, sign), vlim));
+  }
+  ors = _mm256_and_si256(ors, _mm256_set1_epi64x((long long)amask));
+  return _mm256_testz_si256(ors, ors) && _mm256_testz_si256(over, over);
 }
 #endif
 
@@ -410,7 +582,7 @@ static void fma_f32_lanes(uint64_t *d, const uint64_t *a, const uint64_t *b, con
                           uint64_t e, unsigned lo, unsigned hi)
 {
 #ifdef SIM_X86_CLONES
-  if (e == SIM_FULL32 && __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) {
+  if (e == SIM_FULL32 && cpu_avx2_fma) {
     fma_f32_full_avx2(d, a, b, c);
     return;
   }
@@ -445,10 +617,28 @@ static int smem_warp_ok(const struct sim_block *b, const uint64_t *base, uint64_
                         uint64_t e, unsigned lo, unsigned hi, uint32_t size, uint64_t *av)
 {
   uint64_t top = 0, ors = 0;
-  FOR_LANES(e) {
-    uint64_t a = av[l] = base[l] + imm;
-    top = a > top ? a : top;
-    ors |= a;
+#ifdef SIM_X86_CLONES
+  if (e == SIM_FULL32 && cpu_avx2) {
+    /* every address at most the last one an access of size bytes may start at */
+    if (size > b->smem_size)
+      return 0;
+    uint64_t lim = b->smem_size - size;
+    return addrs_ok_avx2(base, imm, lim < SIM_DSMEM_STRIDE - 1 ? lim : SIM_DSMEM_STRIDE - 1,
+                         size - 1, av);
+  }
+#endif
+  if (e == SIM_FULL32) {                         /* no mask tests: straight-line code */
+    for (unsigned l = 0; l < 32; l++) {
+      uint64_t a = av[l] = base[l] + imm;
+      top = a > top ? a : top;
+      ors |= a;
+    }
+  } else {
+    FOR_LANES(e) {
+      uint64_t a = av[l] = base[l] + imm;
+      top = a > top ? a : top;
+      ors |= a;
+    }
   }
   return !(ors & (size - 1)) && top < SIM_DSMEM_STRIDE && top <= b->smem_size &&
          size <= b->smem_size - top;
@@ -471,6 +661,28 @@ static int global_warp_ok(const struct sim_alloc *al, const uint64_t *base, uint
   }
   return al && bot >= al->base && al->size >= size && top - al->base <= al->size - size &&
          !(ors & (size - 1));
+}
+
+/* A full 32-lane warp whose lanes address base[l] + imm in steps of exactly size bytes (a
+   coalesced access), aligned and inside al: its first address goes to *a0. 0 otherwise (the
+   caller then takes the lane-by-lane paths). One test a lane, no branch, so the loop is
+   straight-line code. */
+static inline int warp_seq(const struct sim_alloc *al, const uint64_t *base, uint64_t imm,
+                           uint32_t size, uint64_t *a0)
+{
+  uint64_t b0 = base[0], x = b0, bad = 0;
+#ifdef SIM_X86_CLONES
+  if (cpu_avx2)
+    bad = (uint64_t)seq_bad_avx2(base, size);
+  else
+#endif
+    for (unsigned l = 0; l < 32; l++) {
+      bad |= base[l] ^ x;
+      x += size;
+    }
+  uint64_t a = *a0 = b0 + imm;
+  return !bad && al && a >= al->base && a - al->base <= al->size &&
+         32u * size <= al->size - (a - al->base) && !(a & (size - 1));
 }
 
 /* A store of lane l from operand s (n elements of size bytes) would leave the bytes at p as
@@ -549,7 +761,7 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
       const uint64_t *s = REG(in->opd[1].reg);
       uint64_t *dd = REG(d->reg);
 #ifdef SIM_X86_CLONES
-      if (e == SIM_FULL32 && __builtin_cpu_supports("avx2")) {
+      if (e == SIM_FULL32 && cpu_avx2) {
         and_full_avx2(dd, s, mk);
         break;
       }
@@ -584,6 +796,13 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
       }
     } else if (t == PTX_T_F32 && in->rnd <= PTX_RND_RN && !(in->flags & (PTX_F_FTZ | PTX_F_SAT)) &&
                (op == PTX_OP_ADD || op == PTX_OP_MUL || op == PTX_OP_SUB)) {
+#ifdef SIM_X86_CLONES
+      if (e == SIM_FULL32 && cpu_avx2) {
+        bin_full_avx2(op == PTX_OP_ADD ? VOP_FADD : op == PTX_OP_MUL ? VOP_FMUL : VOP_FSUB, dd, a,
+                      bb);
+        break;
+      }
+#endif
       if (op == PTX_OP_ADD) {
         FOR_E(dd[l] = sim_alu_add_f32_rn(a[l], bb[l]));
       } else if (op == PTX_OP_MUL) {
@@ -591,12 +810,24 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
       } else {
         FOR_E(dd[l] = sim_alu_sub_f32_rn(a[l], bb[l]));
       }
-    } else if (ptx_type_is_float(t)) {
+    } else if (t != PTX_T_S32 && t != PTX_T_U32 && t != PTX_T_B32 && t != PTX_T_S64 &&
+               t != PTX_T_U64 && t != PTX_T_B64 && ptx_type_is_float(t)) {
+      /* (the integer types, the common case, are told apart without the call) */
       FOR_LANES(e) dd[l] = sim_alu_fbin(op, t, (enum ptx_rnd)in->rnd, in->flags, a[l], bb[l]);
     } else if ((t == PTX_T_S32 || t == PTX_T_U32 || t == PTX_T_B32) &&
                !(in->flags & ~PTX_F_LO) && op != PTX_OP_DIV && op != PTX_OP_REM &&
                op != PTX_OP_MIN && op != PTX_OP_MAX && op != PTX_OP_MUL24) {
       /* 32-bit integer arithmetic, inline: the index math of every kernel */
+#ifdef SIM_X86_CLONES
+      if (e == SIM_FULL32 && cpu_avx2 &&
+          (op == PTX_OP_ADD || op == PTX_OP_SUB || op == PTX_OP_MUL || op == PTX_OP_AND ||
+           op == PTX_OP_OR || op == PTX_OP_XOR)) {
+        bin_full_avx2(op == PTX_OP_ADD ? VOP_ADD32 : op == PTX_OP_SUB ? VOP_SUB32
+                      : op == PTX_OP_MUL ? VOP_MUL32 : op == PTX_OP_AND ? VOP_AND32
+                      : op == PTX_OP_OR ? VOP_OR32 : VOP_XOR32, dd, a, bb);
+        break;
+      }
+#endif
       switch (op) {
       case PTX_OP_ADD: FOR_E(dd[l] = (uint32_t)(a[l] + bb[l])); break;
       case PTX_OP_SUB: FOR_E(dd[l] = (uint32_t)(a[l] - bb[l])); break;
@@ -620,10 +851,28 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
       default: FOR_LANES(e) dd[l] = sim_alu_ibin(op, t, in->flags, a[l], bb[l]); break;
       }
     } else if (op == PTX_OP_ADD && (t == PTX_T_S64 || t == PTX_T_U64 || t == PTX_T_B64)) {
+#ifdef SIM_X86_CLONES
+      if (e == SIM_FULL32 && cpu_avx2) {
+        bin_full_avx2(VOP_ADD64, dd, a, bb);
+        break;
+      }
+#endif
       FOR_E(dd[l] = a[l] + bb[l]);
     } else if (op == PTX_OP_MUL && (in->flags & PTX_F_WIDE) && t == PTX_T_S32) {
+#ifdef SIM_X86_CLONES
+      if (e == SIM_FULL32 && cpu_avx2) {
+        bin_full_avx2(VOP_MULWS, dd, a, bb);
+        break;
+      }
+#endif
       FOR_E(dd[l] = sim_alu_mul_wide_s32(a[l], bb[l]));
     } else if (op == PTX_OP_MUL && (in->flags & PTX_F_WIDE) && t == PTX_T_U32) {
+#ifdef SIM_X86_CLONES
+      if (e == SIM_FULL32 && cpu_avx2) {
+        bin_full_avx2(VOP_MULWU, dd, a, bb);
+        break;
+      }
+#endif
       FOR_E(dd[l] = sim_alu_mul_wide_u32(a[l], bb[l]));
     } else {
       FOR_LANES(e) dd[l] = sim_alu_ibin(op, t, in->flags, a[l], bb[l]);
@@ -653,6 +902,12 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
     const uint64_t *a = REG(in->opd[1].reg), *bb = REG(in->opd[2].reg), *c = REG(in->opd[3].reg);
     uint64_t *dd = REG(d->reg);
     if (t == PTX_T_F32 && in->rnd <= PTX_RND_RN && !(in->flags & (PTX_F_FTZ | PTX_F_SAT))) {
+#ifdef SIM_X86_CLONES
+      if (e == SIM_FULL32 && cpu_avx2_fma) {
+        fma_f32_full_avx2(dd, a, bb, c);
+        break;
+      }
+#endif
       fma_f32_lanes(dd, a, bb, c, e, lo, hi);          /* mad.f32 and fma.rn.f32 */
     } else if (ptx_type_is_float(t)) {
       FOR_LANES(e) dd[l] = sim_alu_ffma(t, (enum ptx_rnd)in->rnd, in->flags, a[l], bb[l], c[l]);
@@ -712,6 +967,12 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
       uint64_t *dd = REG(d->reg);
       int sgn = ptx_type_is_signed(t);
       enum ptx_cmp cm = (enum ptx_cmp)in->cmp;
+#ifdef SIM_X86_CLONES
+      if (e == SIM_FULL32 && cpu_avx2 && (!sgn || cm <= PTX_CMP_GE)) {
+        setp_i32_full_avx2(cm, sgn, dd, a, bb);
+        break;
+      }
+#endif
       if (!sgn || cm <= PTX_CMP_GE)           /* the compare chosen once, not per lane */
         sim_alu_setp_i32_lanes(cm, sgn, dd, a, bb, e, lo, hi);
       else
@@ -907,15 +1168,42 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
       int sgn = ptx_type_is_signed(t);
       uint64_t av[SIM_MAX_WARP];
       const struct sim_alloc *al0 = b->alloc_cache[pc];
+      uint64_t a0;
+      if (e == SIM_FULL32 && W == 32 && (size == 4 || size == 8) &&
+          warp_seq(al0, base, (uint64_t)ad->imm, size, &a0)) {
+        /* a coalesced warp inside the cached allocation: one bounds check, one copy; the race
+           check only where the block has written words in the span */
+        if (b->race_gused && sp == PTX_SP_GLOBAL && !(in->flags & PTX_F_VOLATILE) &&
+            a0 + 31u * size >= b->race_glo && a0 <= b->race_glo + b->race_gspan)
+          sim_race_global_reads_seq(b, w, pc, a0, size);
+        const uint8_t *src = al0->data + (a0 - al0->base);
+        if (size == 8) {
+          memcpy(dd, src, 32 * 8);
+#ifdef SIM_X86_CLONES
+        } else if (cpu_avx2) {
+          widen32_avx2(dd, src, sgn);
+#endif
+        } else if (sgn) {
+          for (unsigned l = 0; l < 32; l++) {
+            int32_t v;
+            memcpy(&v, src + 4 * l, 4);
+            dd[l] = (uint64_t)(int64_t)v;
+          }
+        } else {
+          for (unsigned l = 0; l < 32; l++) {
+            uint32_t v;
+            memcpy(&v, src + 4 * l, 4);
+            dd[l] = v;
+          }
+        }
+        sim_stats_mem_seq(b, pc, sp, a0, size);
+        break;
+      }
       if (global_warp_ok(al0, base, (uint64_t)ad->imm, e, lo, hi, size, av)) {
         /* every lane in the cached allocation: the race check (reads only hold what they
            find, they never fault), then the loads */
         if (b->race_gused && sp == PTX_SP_GLOBAL && !(in->flags & PTX_F_VOLATILE))
-          FOR_LANES(e) {
-            if (sim_race_global_read(b, av[l]) &&
-                sim_race_global(b, w, pc, l, av[l], size, SIM_ACC_READ, 0))
-              return pc;
-          }
+          sim_race_global_reads(b, w, pc, e, av, size);
         FOR_LANES(e) {
           uint64_t v = load_bits(al0->data + (av[l] - al0->base), size);
           dd[l] = sgn ? sim_alu_sext(t, v) : v;
@@ -948,6 +1236,13 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
       int vol = (in->flags & PTX_F_VOLATILE) != 0, sgn = ptx_type_is_signed(t);
       if (b->race && sim_race_shared_reads(b, w, pc, e, av, size, vol))
         return pc;                       /* faulted: the block ends, its registers unread */
+#ifdef SIM_X86_CLONES
+      if (e == SIM_FULL32 && size == 4 && cpu_avx2) {
+        gather32_avx2(dd, b->smem, av, sgn);
+        sim_stats_mem(b, pc, sp, av, e, size, 0);
+        break;
+      }
+#endif
       FOR_LANES(e) {
         uint64_t v = load_bits(b->smem + av[l], size);
         dd[l] = sgn ? sim_alu_sext(t, v) : v;
@@ -1005,6 +1300,27 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
       const uint64_t *sv = REG(s->reg);
       uint64_t av[SIM_MAX_WARP];
       const struct sim_alloc *al0 = b->alloc_cache[pc];
+      uint64_t a0;
+      if (e == SIM_FULL32 && W == 32 && (size == 4 || size == 8) &&
+          warp_seq(al0, base, (uint64_t)ad->imm, size, &a0) && !al0->read_only) {
+        /* a coalesced warp inside the cached allocation: one bounds check, one copy (the race
+           check stores lane by lane, its 'same value' test before each) */
+        uint8_t *dst = al0->data + (a0 - al0->base);
+        if (b->race && !(in->flags & PTX_F_VOLATILE)) {
+          sim_race_global_stores_seq(b, w, pc, a0, size, dst, sv);
+        } else if (size == 8) {
+          memcpy(dst, sv, 32 * 8);
+        } else {
+          for (unsigned l = 0; l < 32; l++) {
+            uint32_t v = (uint32_t)sv[l];
+            memcpy(dst + 4 * l, &v, 4);
+          }
+        }
+        sim_stats_mem_seq(b, pc, sp, a0, size);
+        b->worker->global_writes++;
+        b->writes++;
+        break;
+      }
       if (global_warp_ok(al0, base, (uint64_t)ad->imm, e, lo, hi, size, av) && !al0->read_only) {
         /* every lane in the cached allocation: each lane's race check (its 'same value' test
            sees the stores of the lanes before it), then its store */

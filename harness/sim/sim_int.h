@@ -534,11 +534,21 @@ int sim_race_access(struct sim_block *b, struct sim_warp *w, uint32_t pc, unsign
    faulted. */
 int sim_race_global(struct sim_block *b, struct sim_warp *w, uint32_t pc, unsigned l,
                     uint64_t addr, uint32_t size, enum sim_access acc, int same);
-/* sim_race_access for the lanes of e reading size bytes at shared offsets off[l], in lane
-   order. Returns 0, or -1 when b has faulted. */
+/* sim_race_global for the lanes of e reading size bytes at global addresses addr[l] (plain
+   loads), in lane order. Returns 0. */
+int sim_race_global_reads(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t e,
+                          const uint64_t *addr, uint32_t size);
+/* sim_race_global_reads for a full 32-lane warp reading at a0 + lane * size (a coalesced
+   load). Returns 0. */
+int sim_race_global_reads_seq(struct sim_block *b, struct sim_warp *w, uint32_t pc,
+                              uint64_t a0, uint32_t size);
+/* sim_race_access for the lanes of e reading size bytes at shared offsets off[l] (each a
+   multiple of size: the caller checked), in lane order. Returns 0, or -1 when b has
+   faulted. */
 int sim_race_shared_reads(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t e,
                           const uint64_t *off, uint32_t size, int vol);
-/* The lanes of e store val[l]'s low size bytes (size <= 8) at shared offset off[l], in lane
+/* The lanes of e store val[l]'s low size bytes (size <= 8) at shared offset off[l] (a
+   multiple of size: the caller checked), in lane
    order, each checked by sim_race_access just before it is done (same: the bytes there
    already hold the value). Returns 0, or -1 when b has faulted (that lane and the lanes after
    it not stored). */
@@ -559,6 +569,10 @@ void sim_race_global_forget(struct sim_block *b, uint64_t addr, uint64_t size);
    until the wait). Returns 0 (a race is held for the next barrier), or -1. */
 int sim_race_async_land(struct sim_block *b, struct sim_warp *w, uint32_t pc, unsigned l,
                         uint32_t off, uint32_t size, uint32_t ep);
+/* sim_race_global_stores for a full 32-lane warp storing at a0 + lane * size (a coalesced
+   store), host bytes from host on. Returns 0. */
+int sim_race_global_stores_seq(struct sim_block *b, struct sim_warp *w, uint32_t pc,
+                               uint64_t a0, uint32_t size, uint8_t *host, const uint64_t *val);
 /* A global read at addr may need sim_race_global: the block has written words near it. */
 static inline int sim_race_global_read(const struct sim_block *b, uint64_t addr)
 {
@@ -576,6 +590,10 @@ int sim_race_exit(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
    meet another) for lanes of their mask that wait elsewhere. Report it (-1), else 0. */
 int sim_race_stuck(struct sim_block *b, struct sim_warp *w);
 
+/* sim_stats_mem for a full 32-lane warp whose lanes address a0 + lane * size (a coalesced
+   access), counted in closed form where nothing needs the lanes' addresses. */
+void sim_stats_mem_seq(struct sim_block *b, uint32_t pc, enum ptx_space sp, uint64_t a0,
+                       uint32_t size);
 /* Count one memory access of the lanes in m (addresses addr[lane], size bytes each) into the
    statistics of pc: requests, sectors, lines, distinct bytes, shared wavefronts. atomic: 0, or
    SIM_ATOMIC / SIM_ATOMIC_UNIFORM. */
@@ -591,6 +609,9 @@ void sim_stats_mem(struct sim_block *b, uint32_t pc, enum ptx_space sp, const ui
 void sim_trace_inst(struct sim_block *b, const struct sim_warp *w, uint32_t pc, uint64_t m);
 void sim_trace_mem(struct sim_block *b, enum ptx_space sp, const uint64_t *addr, uint64_t m,
                    uint32_t size, uint64_t wavefronts);
+/* sim_trace_mem for a global access of a full 32-lane warp whose lanes address
+   a0 + lane * size (a coalesced access): every address once, sectors in one run. */
+void sim_trace_mem_seq(struct sim_block *b, uint64_t a0, uint32_t size);
 
 /* Lane log (sim_lanes.c; only when b->lanes is set): one warp-instruction at code index pc
    about to run for lanes m of warp w (recorded when w is the logged warp, with the lanes its

@@ -375,97 +375,145 @@ static int report_uninit(struct sim_block *b, struct sim_warp *w, uint32_t pc, u
 
 /* ---- the access check ---- */
 
-/* sim_race_access's body, inlined into it and into the warp-wide loops below (which save the
-   call and the set-up of every lane). */
-static inline __attribute__((always_inline)) int
-access_one(struct sim_block *b, struct sim_warp *w, uint32_t pc, unsigned l, uint32_t off,
-           uint32_t size, enum sim_access acc, int vol, int same)
+/* What an access check of one warp-instruction needs, taken out of the block and the warp
+   once before the lane loop: the shadow's stores are byte stores, which may alias anything,
+   so the compiler would otherwise reload every one of these for every lane. */
+struct actx {
+  struct sim_block *b;
+  struct sim_warp *w;
+  struct shadow *sh;
+  uint32_t pc, W, E, base, wid, t0; /* t0: the warp's first thread (linear in the block) */
+  uint16_t ws;                      /* the warp's __syncwarp count */
+  int racy;                         /* checked for races, not only for initialisation */
+  int initchk;                      /* uninitialised reads are reported */
+};
+
+static inline __attribute__((always_inline)) void
+actx_init(struct actx *c, struct sim_block *b, struct sim_warp *w, uint32_t pc,
+          enum sim_access acc, int vol)
 {
-  struct sim_race *r = b->race;
-  const uint32_t nc = b->cfg->nocheck, W = b->W, E = b->race_ep, base = b->race_base;
-  const uint16_t t = (uint16_t)(w->id * W + l), ws = (uint16_t)w->wsync;
-  const int racy = !(vol || acc == SIM_ACC_ATOMIC || (nc & SIM_NOCHECK_RACE));
+  const uint32_t nc = b->cfg->nocheck;
+  c->b = b;
+  c->w = w;
+  c->sh = b->race->sh;
+  c->pc = pc;
+  c->W = b->W;
+  c->E = b->race_ep;
+  c->base = b->race_base;
+  c->wid = w->id;
+  c->t0 = w->id * b->W;
+  c->ws = (uint16_t)w->wsync;
+  c->racy = !(vol || acc == SIM_ACC_ATOMIC || (nc & SIM_NOCHECK_RACE));
+  c->initchk = !(nc & SIM_NOCHECK_INIT);
+}
+
+/* The check of lane l's access of the bytes `bytes` (lowest lo) of the shared word at a, part
+   of an access of size bytes at off. Returns 1 when a race was held (the lane's remaining
+   words go unchecked), else 0. */
+static inline __attribute__((always_inline)) int
+shadow_word(const struct actx *c, unsigned l, uint32_t a, uint32_t lo, uint8_t bytes,
+            uint32_t size, enum sim_access acc, int same)
+{
+  struct sim_block *b = c->b;
+  struct sim_warp *w = c->w;
+  const uint32_t W = c->W, E = c->E, base = c->base, pc = c->pc, wid = c->wid;
+  const uint16_t t = (uint16_t)(c->t0 + l), ws = c->ws;
+  struct shadow *s = &c->sh[a >> 2];
+  uint8_t init = s->iep == base ? s->init : 0;
+  if (acc != SIM_ACC_WRITE && !(init & bytes) && c->initchk && !b->un_pending) {
+    /* reported at the next barrier, unless another thread writes the word before it: then
+       the read came too early, a race, which says more */
+    b->un_pending = 1;
+    b->un_pc = pc;
+    b->un_warp = wid;
+    b->un_lane = l;
+    b->un_addr = a + lo;
+    b->un_size = size;
+  }
+  if (!c->racy) {
+    if (acc != SIM_ACC_READ) {
+      s->init = init | bytes;
+      s->iep = base;
+    }
+    return 0;
+  }
+  if (acc == SIM_ACC_READ) {
+    /* read-after-write: the last write, by another thread, not ordered before this read */
+    if (s->wep == E && s->wtid != t && (s->wbytes & bytes) &&
+        (s->wtid / W != wid || s->wsync == ws))
+      return !report_race(b, w, pc, l, RAW, s->wtid, s->wpc, a + lo);
+    if (s->rep != E || (!(s->rflags & R_WARPS) && s->rtid / W == wid && s->rsync != ws)) {
+      /* a new summary: the reads before are ordered before anything this warp does next */
+      s->rep = E;
+      s->rtid = t;
+      s->rpc = pc;
+      s->rsync = ws;
+      s->rflags = 0;
+      s->rbytes = bytes;
+      return 0;
+    }
+    if (!(s->rflags & (R_WARPS | R_MANY)) && s->rtid != t) {
+      s->rflags |= s->rtid / W != wid ? R_WARPS | R_MANY : R_MANY;
+      s->rtid2 = t;
+      s->rpc2 = pc;
+    } else if (!(s->rflags & R_WARPS) && s->rtid / W != wid) {
+      s->rflags |= R_WARPS;
+      s->rtid2 = t;
+      s->rpc2 = pc;
+    }
+    s->rbytes |= bytes;
+    return 0;
+  }
+  /* a write */
+  if (same && (init & bytes) == bytes)
+    return 0;                                  /* it changes nothing anyone could see */
+  if (s->rep == E && (s->rbytes & bytes)) {
+    /* write-after-read: a read by another thread not ordered before this write */
+    uint16_t o = s->rtid != t ? s->rtid : s->rtid2;
+    uint32_t opc = s->rtid != t ? s->rpc : s->rpc2;
+    if (s->rflags & R_WARPS) {
+      if (s->rtid / W == wid) {                /* name a reader of the other warp */
+        o = s->rtid2;
+        opc = s->rpc2;
+      }
+      return !report_race(b, w, pc, l, WAR, o, opc, a + lo);
+    }
+    if (s->rtid / W != wid)
+      return !report_race(b, w, pc, l, WAR, o, opc, a + lo);
+    if (s->rsync == ws && (s->rtid != t || (s->rflags & R_MANY)))
+      return !report_race(b, w, pc, l, WAR, o, opc, a + lo);
+  }
+  /* write-after-write: the last write, by another thread, not ordered before this one (two
+     lanes storing at once in one instruction are the hardware's to order) */
+  if (s->wep == E && s->wtid != t && (s->wbytes & bytes) &&
+      (s->wtid / W != wid || (s->wsync == ws && s->wpc != pc)))
+    return !report_race(b, w, pc, l, WAW, s->wtid, s->wpc, a + lo);
+  s->wep = E;
+  s->wtid = t;
+  s->wpc = pc;
+  s->wsync = ws;
+  s->wbytes = bytes;
+  s->init = init | bytes;
+  s->iep = base;
+  return 0;
+}
+
+/* sim_race_access's body, inlined into it and into the warp-wide loops below: lane l's
+   access of size bytes at shared offset off, word by word. Returns 0. */
+static inline __attribute__((always_inline)) int
+access_one(const struct actx *c, unsigned l, uint32_t off, uint32_t size, enum sim_access acc,
+           int same)
+{
+  if (size == 4 && !(off & 3)) {               /* one whole word: the common case */
+    shadow_word(c, l, off, 0, 0xf, 4, acc, same);
+    return 0;
+  }
   const uint32_t end = off + size;
   for (uint32_t a = off & ~3u; a < end; a += 4) {
     uint32_t lo = a < off ? off - a : 0, hi = end - a < 4 ? end - a : 4;
     uint8_t bytes = (uint8_t)(((1u << hi) - 1) & ~((1u << lo) - 1));
-    struct shadow *s = &r->sh[a >> 2];
-    uint8_t init = s->iep == base ? s->init : 0;
-    if (acc != SIM_ACC_WRITE && !(init & bytes) && !(nc & SIM_NOCHECK_INIT) && !b->un_pending) {
-      /* reported at the next barrier, unless another thread writes the word before it: then
-         the read came too early, a race, which says more */
-      b->un_pending = 1;
-      b->un_pc = pc;
-      b->un_warp = w->id;
-      b->un_lane = l;
-      b->un_addr = a + lo;
-      b->un_size = size;
-    }
-    if (!racy) {
-      if (acc != SIM_ACC_READ) {
-        s->init = init | bytes;
-        s->iep = base;
-      }
-      continue;
-    }
-    if (acc == SIM_ACC_READ) {
-      /* read-after-write: the last write, by another thread, not ordered before this read */
-      if (s->wep == E && s->wtid != t && (s->wbytes & bytes) &&
-          (s->wtid / W != w->id || s->wsync == ws))
-        return report_race(b, w, pc, l, RAW, s->wtid, s->wpc, a + lo);
-      if (s->rep != E || (!(s->rflags & R_WARPS) && s->rtid / W == w->id && s->rsync != ws)) {
-        /* a new summary: the reads before are ordered before anything this warp does next */
-        s->rep = E;
-        s->rtid = t;
-        s->rpc = pc;
-        s->rsync = ws;
-        s->rflags = 0;
-        s->rbytes = bytes;
-        continue;
-      }
-      if (!(s->rflags & (R_WARPS | R_MANY)) && s->rtid != t) {
-        s->rflags |= s->rtid / W != w->id ? R_WARPS | R_MANY : R_MANY;
-        s->rtid2 = t;
-        s->rpc2 = pc;
-      } else if (!(s->rflags & R_WARPS) && s->rtid / W != w->id) {
-        s->rflags |= R_WARPS;
-        s->rtid2 = t;
-        s->rpc2 = pc;
-      }
-      s->rbytes |= bytes;
-      continue;
-    }
-    /* a write */
-    if (same && (init & bytes) == bytes)
-      continue;                                /* it changes nothing anyone could see */
-    if (s->rep == E && (s->rbytes & bytes)) {
-      /* write-after-read: a read by another thread not ordered before this write */
-      uint16_t o = s->rtid != t ? s->rtid : s->rtid2;
-      uint32_t opc = s->rtid != t ? s->rpc : s->rpc2;
-      if (s->rflags & R_WARPS) {
-        if (s->rtid / W == w->id) {            /* name a reader of the other warp */
-          o = s->rtid2;
-          opc = s->rpc2;
-        }
-        return report_race(b, w, pc, l, WAR, o, opc, a + lo);
-      }
-      if (s->rtid / W != w->id)
-        return report_race(b, w, pc, l, WAR, o, opc, a + lo);
-      if (s->rsync == ws && (s->rtid != t || (s->rflags & R_MANY)))
-        return report_race(b, w, pc, l, WAR, o, opc, a + lo);
-    }
-    /* write-after-write: the last write, by another thread, not ordered before this one (two
-       lanes storing at once in one instruction are the hardware's to order) */
-    if (s->wep == E && s->wtid != t && (s->wbytes & bytes) &&
-        (s->wtid / W != w->id || (s->wsync == ws && s->wpc != pc)))
-      return report_race(b, w, pc, l, WAW, s->wtid, s->wpc, a + lo);
-    s->wep = E;
-    s->wtid = t;
-    s->wpc = pc;
-    s->wsync = ws;
-    s->wbytes = bytes;
-    s->init = init | bytes;
-    s->iep = base;
+    if (shadow_word(c, l, a, lo, bytes, size, acc, same))
+      return 0;
   }
   return 0;
 }
@@ -498,16 +546,24 @@ static inline void bytes_store(uint8_t *p, uint32_t size, uint64_t v)
 int sim_race_access(struct sim_block *b, struct sim_warp *w, uint32_t pc, unsigned l,
                     uint32_t off, uint32_t size, enum sim_access acc, int vol, int same)
 {
-  return access_one(b, w, pc, l, off, size, acc, vol, same);
+  struct actx c;
+  actx_init(&c, b, w, pc, acc, vol);
+  return access_one(&c, l, off, size, acc, same);
 }
 
 int sim_race_shared_reads(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t e,
                           const uint64_t *off, uint32_t size, int vol)
 {
+  struct actx c;
+  actx_init(&c, b, w, pc, SIM_ACC_READ, vol);
+  if (size == 4 && e == 0xffffffffull) {       /* a full warp of aligned words */
+    for (unsigned l = 0; l < 32; l++)
+      shadow_word(&c, l, (uint32_t)off[l], 0, 0xf, 4, SIM_ACC_READ, 0);
+    return 0;
+  }
   for (uint64_t mm = e; mm; mm &= mm - 1) {
     unsigned l = sim_ctz64(mm);
-    if (access_one(b, w, pc, l, (uint32_t)off[l], size, SIM_ACC_READ, vol, 0))
-      return -1;
+    access_one(&c, l, (uint32_t)off[l], size, SIM_ACC_READ, 0);
   }
   return 0;
 }
@@ -516,13 +572,33 @@ int sim_race_shared_stores(struct sim_block *b, struct sim_warp *w, uint32_t pc,
                            const uint64_t *off, uint32_t size, int vol, const uint64_t *val)
 {
   uint64_t mk = size >= 8 ? ~0ull : (1ull << (size * 8)) - 1;
+  struct actx c;
+  actx_init(&c, b, w, pc, SIM_ACC_WRITE, vol);
+  uint8_t *smem = b->smem;
+  if (size == 4 && e == 0xffffffffull) {       /* a full warp of aligned words */
+    for (unsigned l = 0; l < 32; l++) {
+      uint32_t o = (uint32_t)off[l], v = (uint32_t)val[l], old;
+      memcpy(&old, smem + o, 4);
+      shadow_word(&c, l, o, 0, 0xf, 4, SIM_ACC_WRITE, old == v);
+      memcpy(smem + o, &v, 4);
+    }
+    return 0;
+  }
+  if (size == 4) {                             /* words, the common case */
+    for (uint64_t mm = e; mm; mm &= mm - 1) {
+      unsigned l = sim_ctz64(mm);
+      uint32_t o = (uint32_t)off[l], v = (uint32_t)val[l], old;
+      memcpy(&old, smem + o, 4);
+      access_one(&c, l, o, 4, SIM_ACC_WRITE, old == v);
+      memcpy(smem + o, &v, 4);
+    }
+    return 0;
+  }
   for (uint64_t mm = e; mm; mm &= mm - 1) {
     unsigned l = sim_ctz64(mm);
-    uint8_t *p = b->smem + off[l];
+    uint8_t *p = smem + off[l];
     uint64_t v = val[l];
-    if (access_one(b, w, pc, l, (uint32_t)off[l], size, SIM_ACC_WRITE, vol,
-                   bytes_load(p, size) == (v & mk)))
-      return -1;
+    access_one(&c, l, (uint32_t)off[l], size, SIM_ACC_WRITE, bytes_load(p, size) == (v & mk));
     bytes_store(p, size, v);
   }
   return 0;
@@ -607,63 +683,151 @@ static int report_global(struct sim_block *b, struct sim_warp *w, uint32_t pc, u
   return 0;
 }
 
-/* sim_race_global's body, inlined into it and into sim_race_global_lanes. */
-static inline __attribute__((always_inline)) int
-global_one(struct sim_block *b, struct sim_warp *w, uint32_t pc, unsigned l, uint64_t addr,
-           uint32_t size, enum sim_access acc, int same)
+/* What a global access check of one warp-instruction needs, taken out of the block and the
+   warp once before the lane loop (the table's byte stores may alias anything). */
+struct gctx {
+  struct sim_block *b;
+  struct sim_warp *w;
+  struct sim_race *r;
+  struct gword *g;
+  uint32_t *gpc;
+  uint64_t *gfilt;
+  uint32_t pc, W, E, base, wid, t0, mask, fill, gshift;
+  uint16_t ws;
+};
+
+static inline __attribute__((always_inline)) void
+gctx_init(struct gctx *c, struct sim_block *b, struct sim_warp *w, uint32_t pc)
 {
   struct sim_race *r = b->race;
-  if (!r->g || (acc == SIM_ACC_WRITE && same))
+  c->b = b;
+  c->w = w;
+  c->r = r;
+  c->g = r->g;
+  c->gpc = r->gpc;
+  c->gfilt = r->gfilt;
+  c->pc = pc;
+  c->W = b->W;
+  c->E = b->race_ep;
+  c->base = b->race_base;
+  c->wid = w->id;
+  c->t0 = w->id * b->W;
+  c->mask = r->gslots - 1;
+  c->fill = r->gslots / 4 * 3;
+  c->gshift = r->gshift;
+  c->ws = (uint16_t)w->wsync;
+}
+
+/* Lane l's access of the bytes `bytes` of global word `word`, part of an access of size bytes
+   at addr. Returns 1 when a race was held (the lane's remaining words go unchecked), else 0. */
+static inline __attribute__((always_inline)) int
+gword_one(const struct gctx *c, unsigned l, uint64_t word, uint8_t bytes, uint64_t addr,
+          uint32_t size, enum sim_access acc)
+{
+  struct sim_block *b = c->b;
+  const uint32_t W = c->W, E = c->E, base = c->base, mask = c->mask, pc = c->pc, wid = c->wid;
+  const uint16_t t = (uint16_t)(c->t0 + l), ws = c->ws;
+  uint32_t f = (uint32_t)((word * 0xC2B2AE3D27D4EB4Full) >> (64 - GFILT_LOG));
+  if (!(c->gfilt[f >> 6] >> (f & 63) & 1) && (acc == SIM_ACC_READ || b->race_gused >= c->fill))
+    return 0;            /* not in the table, and not to be put there: what probing would do */
+  uint32_t i = (uint32_t)((word * 0x9E3779B97F4A7C15ull) >> c->gshift) & mask;
+  struct gword *g = &c->g[i];
+  while (g->base == base && g->word != (uint32_t)word) {
+    i = (i + 1) & mask;
+    g = &c->g[i];
+  }
+  int found = g->base == base;
+  if (found && g->ep == E && g->tid != t && (g->bytes & bytes) &&
+      (g->tid / W != wid || g->wsync == ws) &&
+      (acc == SIM_ACC_READ || c->gpc[i] != pc || g->tid / W != wid))
+    return !report_global(b, c->w, pc, l, acc == SIM_ACC_READ ? RAW : WAW, g->tid, c->gpc[i],
+                          addr, size);
+  if (acc == SIM_ACC_READ)
     return 0;
-  const uint32_t W = b->W, E = b->race_ep, base = b->race_base;
-  const uint16_t t = (uint16_t)(w->id * W + l), ws = (uint16_t)w->wsync;
-  const uint32_t mask = r->gslots - 1, fill = r->gslots / 4 * 3;
-  for (uint64_t word = addr >> 2, last = (addr + size - 1) >> 2; word <= last; word++) {
-    uint32_t f = (uint32_t)((word * 0xC2B2AE3D27D4EB4Full) >> (64 - GFILT_LOG));
-    if (!(r->gfilt[f >> 6] >> (f & 63) & 1) && (acc == SIM_ACC_READ || b->race_gused >= fill))
-      continue;          /* not in the table, and not to be put there: what probing would do */
-    uint32_t i = (uint32_t)((word * 0x9E3779B97F4A7C15ull) >> r->gshift) & mask;
-    struct gword *g = &r->g[i];
-    while (g->base == base && g->word != (uint32_t)word) {
-      i = (i + 1) & mask;
-      g = &r->g[i];
+  if (!found) {
+    if (b->race_gused >= c->fill)
+      return 0;                                /* full: the rest goes unchecked */
+    uint64_t a4 = word << 2;
+    if (!b->race_gused) {
+      b->race_glo = a4;
+      b->race_gspan = 3;
+    } else if (a4 < b->race_glo) {
+      b->race_gspan += b->race_glo - a4;
+      b->race_glo = a4;
+    } else if (a4 + 3 - b->race_glo > b->race_gspan) {
+      b->race_gspan = a4 + 3 - b->race_glo;
     }
-    int found = g->base == base;
+    b->race_gused++;
+    g->base = base;
+    g->word = (uint32_t)word;
+    c->gfilt[f >> 6] |= 1ull << (f & 63);
+  }
+  /* the same thread's bytes add up; another thread's replace the older writer's (its bytes
+     are forgotten, which misses hazards, never invents them) */
+  g->bytes = found && g->ep == E && g->tid == t ? (uint8_t)(g->bytes | bytes) : bytes;
+  g->ep = E;
+  g->tid = t;
+  g->wsync = ws;
+  c->gpc[i] = pc;
+  return 0;
+}
+
+/* gword_one's store of all four bytes of a word the table does not hold (outside the span
+   of the block's words): put in while the table has room, with no lookup. */
+static inline __attribute__((always_inline)) void gword_new(const struct gctx *c, unsigned l,
+                                                            uint64_t word)
+{
+  struct sim_block *b = c->b;
+  if (b->race_gused >= c->fill)
+    return;                                    /* full: the rest goes unchecked */
+  const uint32_t base = c->base, mask = c->mask;
+  uint32_t f = (uint32_t)((word * 0xC2B2AE3D27D4EB4Full) >> (64 - GFILT_LOG));
+  uint32_t i = (uint32_t)((word * 0x9E3779B97F4A7C15ull) >> c->gshift) & mask;
+  struct gword *g = &c->g[i];
+  while (g->base == base) {
+    i = (i + 1) & mask;
+    g = &c->g[i];
+  }
+  uint64_t a4 = word << 2;
+  if (!b->race_gused) {
+    b->race_glo = a4;
+    b->race_gspan = 3;
+  } else if (a4 < b->race_glo) {
+    b->race_gspan += b->race_glo - a4;
+    b->race_glo = a4;
+  } else if (a4 + 3 - b->race_glo > b->race_gspan) {
+    b->race_gspan = a4 + 3 - b->race_glo;
+  }
+  b->race_gused++;
+  g->base = base;
+  g->word = (uint32_t)word;
+  c->gfilt[f >> 6] |= 1ull << (f & 63);
+  g->bytes = 0xf;
+  g->ep = c->E;
+  g->tid = (uint16_t)(c->t0 + l);
+  g->wsync = c->ws;
+  c->gpc[i] = c->pc;
+}
+
+/* sim_race_global's body, inlined into it and into the warp-wide loops below: lane l's
+   access of size bytes at addr, word by word (same: a store that leaves the bytes as they
+   are). Returns 0. */
+static inline __attribute__((always_inline)) int
+global_one(const struct gctx *c, unsigned l, uint64_t addr, uint32_t size, enum sim_access acc,
+           int same)
+{
+  if (acc == SIM_ACC_WRITE && same)
+    return 0;
+  if (size == 4 && !(addr & 3)) {              /* one whole word: the common case */
+    gword_one(c, l, addr >> 2, 0xf, addr, 4, acc);
+    return 0;
+  }
+  for (uint64_t word = addr >> 2, last = (addr + size - 1) >> 2; word <= last; word++) {
     uint64_t lo = addr > word << 2 ? addr : word << 2;
     uint64_t hi = addr + size < (word + 1) << 2 ? addr + size : (word + 1) << 2;
     uint8_t bytes = (uint8_t)(((1u << (hi - lo)) - 1) << (lo & 3));   /* this access's, of word */
-    if (found && g->ep == E && g->tid != t && (g->bytes & bytes) &&
-        (g->tid / W != w->id || g->wsync == ws) &&
-        (acc == SIM_ACC_READ || r->gpc[i] != pc || g->tid / W != w->id))
-      return report_global(b, w, pc, l, acc == SIM_ACC_READ ? RAW : WAW, g->tid, r->gpc[i], addr,
-                           size);
-    if (acc == SIM_ACC_READ)
-      continue;
-    if (!found) {
-      if (b->race_gused >= fill)
-        continue;                              /* full: the rest goes unchecked */
-      uint64_t a4 = word << 2;
-      if (!b->race_gused) {
-        b->race_glo = a4;
-        b->race_gspan = 3;
-      } else if (a4 < b->race_glo) {
-        b->race_gspan += b->race_glo - a4;
-        b->race_glo = a4;
-      } else if (a4 + 3 - b->race_glo > b->race_gspan) {
-        b->race_gspan = a4 + 3 - b->race_glo;
-      }
-      b->race_gused++;
-      g->base = base;
-      g->word = (uint32_t)word;
-      r->gfilt[f >> 6] |= 1ull << (f & 63);
-    }
-    /* the same thread's bytes add up; another thread's replace the older writer's (its bytes
-       are forgotten, which misses hazards, never invents them) */
-    g->bytes = found && g->ep == E && g->tid == t ? (uint8_t)(g->bytes | bytes) : bytes;
-    g->ep = E;
-    g->tid = t;
-    g->wsync = ws;
-    r->gpc[i] = pc;
+    if (gword_one(c, l, word, bytes, addr, size, acc))
+      return 0;
   }
   return 0;
 }
@@ -671,7 +835,40 @@ global_one(struct sim_block *b, struct sim_warp *w, uint32_t pc, unsigned l, uin
 int sim_race_global(struct sim_block *b, struct sim_warp *w, uint32_t pc, unsigned l,
                     uint64_t addr, uint32_t size, enum sim_access acc, int same)
 {
-  return global_one(b, w, pc, l, addr, size, acc, same);
+  if (!b->race->g)
+    return 0;
+  struct gctx c;
+  gctx_init(&c, b, w, pc);
+  return global_one(&c, l, addr, size, acc, same);
+}
+
+int sim_race_global_reads(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t e,
+                          const uint64_t *addr, uint32_t size)
+{
+  if (!b->race || !b->race->g)
+    return 0;
+  struct gctx c;
+  gctx_init(&c, b, w, pc);
+  for (uint64_t mm = e; mm; mm &= mm - 1) {
+    unsigned l = sim_ctz64(mm);
+    if (sim_race_global_read(b, addr[l]))
+      global_one(&c, l, addr[l], size, SIM_ACC_READ, 0);
+  }
+  return 0;
+}
+
+int sim_race_global_reads_seq(struct sim_block *b, struct sim_warp *w, uint32_t pc,
+                              uint64_t a0, uint32_t size)
+{
+  if (!b->race || !b->race->g)
+    return 0;
+  struct gctx c;
+  gctx_init(&c, b, w, pc);
+  /* no test of each lane against the span: a word outside it is not in the table, and a
+     read that does not find its word does nothing */
+  for (unsigned l = 0; l < 32; l++)
+    global_one(&c, l, a0 + l * size, size, SIM_ACC_READ, 0);
+  return 0;
 }
 
 int sim_race_global_stores(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t e,
@@ -679,12 +876,31 @@ int sim_race_global_stores(struct sim_block *b, struct sim_warp *w, uint32_t pc,
                            uint64_t host_base, const uint64_t *val)
 {
   uint64_t mk = size >= 8 ? ~0ull : (1ull << (size * 8)) - 1;
+  if (!b->race->g) {
+    for (uint64_t mm = e; mm; mm &= mm - 1) {
+      unsigned l = sim_ctz64(mm);
+      bytes_store(host + (addr[l] - host_base), size, val[l]);
+    }
+    return 0;
+  }
+  struct gctx c;
+  gctx_init(&c, b, w, pc);
+  if (size == 4) {                             /* words, the common case */
+    for (uint64_t mm = e; mm; mm &= mm - 1) {
+      unsigned l = sim_ctz64(mm);
+      uint8_t *p = host + (addr[l] - host_base);
+      uint32_t v = (uint32_t)val[l], old;
+      memcpy(&old, p, 4);
+      global_one(&c, l, addr[l], 4, SIM_ACC_WRITE, old == v);
+      memcpy(p, &v, 4);
+    }
+    return 0;
+  }
   for (uint64_t mm = e; mm; mm &= mm - 1) {
     unsigned l = sim_ctz64(mm);
     uint8_t *p = host + (addr[l] - host_base);
     uint64_t v = val[l];
-    if (global_one(b, w, pc, l, addr[l], size, SIM_ACC_WRITE, bytes_load(p, size) == (v & mk)))
-      return -1;
+    global_one(&c, l, addr[l], size, SIM_ACC_WRITE, bytes_load(p, size) == (v & mk));
     bytes_store(p, size, v);
   }
   return 0;
@@ -717,6 +933,59 @@ void sim_race_global_forget(struct sim_block *b, uint64_t addr, uint64_t size)
     if (g->base == base)
       g->ep = 0;                               /* an epoch no access has: an old write */
   }
+}
+
+int sim_race_global_stores_seq(struct sim_block *b, struct sim_warp *w, uint32_t pc,
+                               uint64_t a0, uint32_t size, uint8_t *host, const uint64_t *val)
+{
+  if (!b->race->g) {
+    for (unsigned l = 0; l < 32; l++)
+      bytes_store(host + l * size, size, val[l]);
+    return 0;
+  }
+  struct gctx c;
+  gctx_init(&c, b, w, pc);
+  if ((size == 4 || size == 8) && !(a0 & 3) &&
+      (!b->race_gused || a0 + 32u * size - 1 < b->race_glo ||
+       a0 > b->race_glo + b->race_gspan)) {
+    /* words the block has not written (the table holds only words in the span): no lookup;
+       each goes into the table while it has room (what gword_one does for a word it does
+       not find), and nothing at all is left to do once the table is full */
+    uint32_t nw = size / 4;
+    for (unsigned l = 0; l < 32 && b->race_gused < c.fill; l++) {
+      uint64_t v = val[l], old = bytes_load(host + l * size, size);
+      if (old == (size == 8 ? v : (uint32_t)v))
+        continue;
+      for (uint32_t k = 0; k < nw; k++)
+        gword_new(&c, l, (a0 >> 2) + l * nw + k);
+    }
+    if (size == 8) {
+      memcpy(host, val, 32 * 8);
+    } else {
+      for (unsigned l = 0; l < 32; l++) {
+        uint32_t v = (uint32_t)val[l];
+        memcpy(host + 4 * l, &v, 4);
+      }
+    }
+    return 0;
+  }
+  if (size == 4 && !(a0 & 3)) {                /* words, the common case */
+    for (unsigned l = 0; l < 32; l++) {
+      uint32_t v = (uint32_t)val[l], old;
+      memcpy(&old, host + 4 * l, 4);
+      if (old != v)
+        gword_one(&c, l, (a0 >> 2) + l, 0xf, a0 + 4 * l, 4, SIM_ACC_WRITE);
+      memcpy(host + 4 * l, &v, 4);
+    }
+    return 0;
+  }
+  uint64_t mk = size >= 8 ? ~0ull : (1ull << (size * 8)) - 1;
+  for (unsigned l = 0; l < 32; l++) {
+    uint8_t *p = host + l * size;
+    global_one(&c, l, a0 + l * size, size, SIM_ACC_WRITE, bytes_load(p, size) == (val[l] & mk));
+    bytes_store(p, size, val[l]);
+  }
+  return 0;
 }
 
 /* ---- masks ---- */

@@ -16,6 +16,36 @@
 
 #include "sim/sim_int.h"
 
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__SANITIZE_ADDRESS__)
+#include <immintrin.h>
+#define SIM_STATS_AVX2 1
+static int cpu_avx2;                  /* asked once at load time */
+__attribute__((constructor)) static void cpu_detect(void)
+{
+  __builtin_cpu_init();
+  cpu_avx2 = __builtin_cpu_supports("avx2") != 0;
+}
+
+/* Whether addr[l] >> 2 != w0 + l * s for some lane of a full 32-lane warp, with AVX2, four
+   lanes a vector (shared_cost's stride test). */
+__attribute__((target("avx2"))) static int words_bad_avx2(const uint64_t *addr, uint64_t w0,
+                                                          uint64_t s)
+{
+  __m256i x = _mm256_add_epi64(_mm256_set1_epi64x((long long)w0),
+                               _mm256_setr_epi64x(0, (long long)s, (long long)(2 * s),
+                                                  (long long)(3 * s)));
+  const __m256i step = _mm256_set1_epi64x((long long)(4 * s));
+  __m256i bad = _mm256_setzero_si256();
+#pragma GCC unroll 8
+  for (unsigned l = 0; l < 32; l += 4) {
+    __m256i a = _mm256_srli_epi64(_mm256_loadu_si256((const __m256i *)(addr + l)), 2);
+    bad = _mm256_or_si256(bad, _mm256_xor_si256(a, x));
+    x = _mm256_add_epi64(x, step);
+  }
+  return !_mm256_testz_si256(bad, bad);
+}
+#endif
+
 static void sort_u64(uint64_t *v, unsigned n)
 {
   for (unsigned i = 1; i < n; i++) {
@@ -142,6 +172,28 @@ static void shared_cost(struct sim_inst_stats *st, const uint64_t *addr, uint64_
 {
   unsigned group = size >= 16 ? 8 : size == 8 ? 16 : 32;
   unsigned words = size > 4 ? size / 4 : 1;
+  if (size <= 4 && W == 32 && m == 0xffffffffull) {
+    /* a full warp whose words step by a constant s (a row, a column, a broadcast): the busiest
+       bank has gcd(s, 32) distinct words of the 32 (1 for s = 0: one word, a broadcast) */
+    uint64_t w0 = addr[0] >> 2, s = (addr[1] >> 2) - w0, x = w0, bad = 0;
+#ifdef SIM_STATS_AVX2
+    if (cpu_avx2)
+      bad = (uint64_t)words_bad_avx2(addr, w0, s);
+    else
+#endif
+      for (unsigned l = 0; l < 32; l++) {
+        bad |= (addr[l] >> 2) ^ x;
+        x += s;
+      }
+    uint64_t s40 = s & 0xffffffffffull;     /* word numbers are taken to 40 bits below */
+    if (!bad && (!s40 || __builtin_ctzll(s40) < 32)) {
+      unsigned k = s40 ? (unsigned)__builtin_ctzll(s40) : 0;
+      st->s_wavefronts += s40 ? 1u << (k > 5 ? 5 : k) : 1;
+      st->s_ideal++;
+      st->s_req++;
+      return;
+    }
+  }
   if (m && size > 4) {                      /* one address for the whole warp: a broadcast */
     uint64_t a0 = addr[sim_ctz64(m)], mm = m & (m - 1);
     while (mm && addr[sim_ctz64(mm)] == a0)
@@ -315,6 +367,30 @@ void sim_stats_mem(struct sim_block *b, uint32_t pc, enum ptx_space sp, const ui
   b->wavefronts += st->s_wavefronts - wf0;
   if (b->lanes)
     sim_lanes_mem(b, pc, sp, addr, m, size);
+}
+
+void sim_stats_mem_seq(struct sim_block *b, uint32_t pc, enum ptx_space sp, uint64_t a0,
+                       uint32_t size)
+{
+  if (!b->stats)
+    return;
+  if (sp != PTX_SP_GLOBAL || b->W != 32 || b->lanes) {
+    uint64_t av[32];
+    for (unsigned l = 0; l < 32; l++)
+      av[l] = a0 + (uint64_t)l * size;
+    sim_stats_mem(b, pc, sp, av, 0xffffffffull, size, 0);
+    return;
+  }
+  /* global_cost_closed's sums for lanes stepping by size */
+  struct sim_inst_stats *st = &b->stats[pc];
+  uint64_t end = a0 + 32u * size, sectors = ((end - 1) >> 5) - (a0 >> 5) + 1;
+  st->g_req++;
+  st->g_sectors += sectors;
+  st->g_lines += ((end - 1) >> 7) - (a0 >> 7) + 1;
+  st->g_bytes += end - a0;
+  b->sectors += sectors;
+  if (b->trace)
+    sim_trace_mem_seq(b, a0, size);
 }
 
 void sim_result_free(struct sim_result *r)

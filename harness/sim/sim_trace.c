@@ -96,3 +96,24 @@ void sim_trace_mem(struct sim_block *b, enum ptx_space sp, const uint64_t *addr,
   for (unsigned i = 0; i < d; i++)
     t->sec[t->nsec++] = s[i];
 }
+
+void sim_trace_mem_seq(struct sim_block *b, uint64_t a0, uint32_t size)
+{
+  struct sim_tblock *t = b->trace;
+  if (t->truncated || !t->nev)
+    return;
+  struct sim_tev *e = &t->ev[t->nev - 1];
+  e->space = (uint8_t)PTX_SP_GLOBAL;
+  e->dups = 0;                       /* 32 distinct addresses, one lane on each */
+  e->same = 1;
+  uint64_t s0 = a0 >> 5, s1 = (a0 + 32u * size - 1) >> 5;
+  unsigned d = (unsigned)(s1 - s0 + 1);
+  if (sim_grow((void **)&t->sec, &t->cap_sec, t->nsec + d, sizeof *t->sec, 1024)) {
+    t->truncated = 1;
+    return;
+  }
+  e->first = t->nsec;
+  e->n = d;
+  for (uint64_t x = s0; x <= s1; x++)
+    t->sec[t->nsec++] = x;
+}

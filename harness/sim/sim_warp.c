@@ -269,8 +269,12 @@ static void dissolve(struct sim_warp *w)
 {
   if (!w->have_group)
     return;
-  for (uint64_t m = w->gmask; m; m &= m - 1)
-    w->pc[sim_ctz64(m)] = w->gpc;
+  if (w->gmask == 0xffffffffull)
+    for (unsigned l = 0; l < 32; l++)
+      w->pc[l] = w->gpc;
+  else
+    for (uint64_t m = w->gmask; m; m &= m - 1)
+      w->pc[sim_ctz64(m)] = w->gpc;
   w->have_group = 0;
 }
 
@@ -352,6 +356,23 @@ static int select_group(struct sim_warp *w)
     return 0;
   w->prefer &= sel;
   uint64_t cand = w->prefer ? w->prefer : sel;
+  if (cand == 0xffffffffull) {
+    /* a whole 32-lane warp at one pc with no convergence barrier open (after a barrier, a
+       uniform loop): the group is every lane, with no per-lane scan */
+    uint32_t pc0 = w->pc[0], diff = 0;
+    uint8_t open = 0;
+    for (unsigned l = 0; l < 32; l++) {
+      diff |= w->pc[l] ^ pc0;
+      open |= w->csp[l];
+    }
+    if (!diff && !open) {
+      w->gmask = cand;
+      w->gpc = pc0;
+      w->gtop = -1;
+      w->have_group = 1;
+      return 1;
+    }
+  }
   /* one pass: the lowest pc so far, and its lanes under the first one's convergence
      barrier (a lower pc starts again; its first lane is the lowest-numbered one there) */
   uint32_t minpc = UINT32_MAX;
@@ -722,8 +743,12 @@ static int control(struct sim_block *b, struct sim_warp *w, const struct ptx_ins
       uint32_t id = (uint32_t)REG(in->opd[0].reg)[sim_ctz64(e)] & 15;
       for (uint64_t mm = g & ~e; mm; mm &= mm - 1)
         w->pc[sim_ctz64(mm)] = pc + 1;
-      for (uint64_t mm = e; mm; mm &= mm - 1)
-        w->barid[sim_ctz64(mm)] = id;
+      if (e == 0xffffffffull)
+        for (unsigned l = 0; l < 32; l++)
+          w->barid[l] = id;
+      else
+        for (uint64_t mm = e; mm; mm &= mm - 1)
+          w->barid[sim_ctz64(mm)] = id;
       if (!w->barat[id])
         w->barpc[id] = pc;
       else if (w->barpc[id] != pc)

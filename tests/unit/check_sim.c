@@ -1290,6 +1290,113 @@ START_TEST(test_unwritten_registers_read_zero)
 }
 END_TEST
 
+/* Full-warp fast paths (coalesced loads and stores, vector integer and f32 arithmetic) give
+   what the lane-by-lane loops give: the same kernel in a block of 32 (a full warp) and of 31
+   threads (a partial one), each lane checked against C. Results: out32[k * 32 + tid] for
+   add sub mul.lo and or xor (u32), add sub mul (f32, NaN made 0x7fffffff) and setp (lt.s32,
+   lt.u32, ne.u32, ge.s32, as 0 or 1) and a shared load of the next thread's a (through a
+   barrier); out64[j * 32 + tid] (from byte 2048) for mul.wide.s32, mul.wide.u32 and their
+   add.s64. */
+static const char *k_fast =
+  HDR
+  ".visible .entry fast(.param .u64 pa, .param .u64 pb, .param .u64 po)\n"
+  "{\n"
+  "  .shared .align 4 .b32 sh[32];\n"
+  "  .reg .pred %p<5>;\n  .reg .b32 %r<24>;\n  .reg .f32 %f<6>;\n  .reg .b64 %rd<16>;\n"
+  "  ld.param.u64 %rd1, [pa];\n  ld.param.u64 %rd2, [pb];\n  ld.param.u64 %rd3, [po];\n"
+  "  cvta.to.global.u64 %rd1, %rd1;\n  cvta.to.global.u64 %rd2, %rd2;\n"
+  "  cvta.to.global.u64 %rd3, %rd3;\n"
+  "  mov.u32 %r1, %tid.x;\n"
+  "  mul.wide.u32 %rd4, %r1, 4;\n"
+  "  add.s64 %rd5, %rd1, %rd4;\n  ld.global.u32 %r2, [%rd5];\n"
+  "  add.s64 %rd6, %rd2, %rd4;\n  ld.global.u32 %r3, [%rd6];\n"
+  "  add.s64 %rd7, %rd3, %rd4;\n"
+  "  add.u32 %r4, %r2, %r3;\n  st.global.u32 [%rd7], %r4;\n"
+  "  sub.u32 %r5, %r2, %r3;\n  st.global.u32 [%rd7+128], %r5;\n"
+  "  mul.lo.u32 %r6, %r2, %r3;\n  st.global.u32 [%rd7+256], %r6;\n"
+  "  and.b32 %r7, %r2, %r3;\n  st.global.u32 [%rd7+384], %r7;\n"
+  "  or.b32 %r8, %r2, %r3;\n  st.global.u32 [%rd7+512], %r8;\n"
+  "  xor.b32 %r9, %r2, %r3;\n  st.global.u32 [%rd7+640], %r9;\n"
+  "  mov.b32 %f1, %r2;\n  mov.b32 %f2, %r3;\n"
+  "  add.f32 %f3, %f1, %f2;\n  st.global.f32 [%rd7+768], %f3;\n"
+  "  sub.f32 %f4, %f1, %f2;\n  st.global.f32 [%rd7+896], %f4;\n"
+  "  mul.f32 %f5, %f1, %f2;\n  st.global.f32 [%rd7+1024], %f5;\n"
+  "  setp.lt.s32 %p1, %r2, %r3;\n  selp.u32 %r10, 1, 0, %p1;\n  st.global.u32 [%rd7+1152], %r10;\n"
+  "  setp.lt.u32 %p2, %r2, %r3;\n  selp.u32 %r11, 1, 0, %p2;\n  st.global.u32 [%rd7+1280], %r11;\n"
+  "  setp.ne.u32 %p3, %r2, %r3;\n  selp.u32 %r12, 1, 0, %p3;\n  st.global.u32 [%rd7+1408], %r12;\n"
+  "  setp.ge.s32 %p4, %r2, %r3;\n  selp.u32 %r13, 1, 0, %p4;\n  st.global.u32 [%rd7+1536], %r13;\n"
+  "  mov.u32 %r14, sh;\n  shl.b32 %r15, %r1, 2;\n  add.u32 %r15, %r15, %r14;\n"
+  "  st.shared.u32 [%r15], %r2;\n  bar.sync 0;\n"
+  "  mov.u32 %r16, %ntid.x;\n  add.u32 %r17, %r1, 1;\n  rem.u32 %r17, %r17, %r16;\n"
+  "  shl.b32 %r17, %r17, 2;\n  add.u32 %r17, %r17, %r14;\n"
+  "  ld.shared.u32 %r18, [%r17];\n  st.global.u32 [%rd7+1664], %r18;\n"
+  "  mul.wide.u32 %rd8, %r1, 8;\n  add.s64 %rd9, %rd3, %rd8;\n"
+  "  mul.wide.s32 %rd10, %r2, %r3;\n  st.global.u64 [%rd9+2048], %rd10;\n"
+  "  mul.wide.u32 %rd11, %r2, %r3;\n  st.global.u64 [%rd9+2304], %rd11;\n"
+  "  add.s64 %rd12, %rd10, %rd11;\n  st.global.u64 [%rd9+2560], %rd12;\n"
+  "  ret;\n"
+  "}\n";
+
+static uint32_t f32_canon_bits(float r)
+{
+  uint32_t u;
+  memcpy(&u, &r, 4);
+  return r != r ? 0x7fffffffu : u;
+}
+
+static float bits_f32(uint32_t u)
+{
+  float f;
+  memcpy(&f, &u, 4);
+  return f;
+}
+
+START_TEST(test_full_warp_fast_paths)
+{
+  uint32_t a[32], b[32];
+  for (uint32_t i = 0; i < 32; i++) {
+    a[i] = i * 0x9E3779B9u + 0x3f000000u;
+    b[i] = (i * 0x85EBCA6Bu) ^ 0x40400000u;
+  }
+  a[3] = 0x7f800000u;  b[3] = 0xff800000u;           /* inf + -inf: NaN */
+  a[5] = 0x7fc00001u;  b[5] = 0x3f800000u;           /* a NaN with a payload */
+  a[7] = 0x00000000u;  b[7] = 0x7f800000u;           /* 0 * inf: NaN */
+  a[9] = 0x80000000u;  b[9] = 0xffffffffu;           /* the most negative int, -1 */
+  a[11] = 12345u;      b[11] = 12345u;               /* equal */
+  for (uint32_t block = 31; block <= 32; block++) {
+    struct fx f;
+    load(&f, k_fast);
+    uint64_t p[3] = {buffer(&f, sizeof a, "argument 0"), buffer(&f, sizeof b, "argument 1"),
+                     buffer(&f, 2816, "argument 2")};
+    ck_assert_int_eq(sim_write(f.d, p[0], a, sizeof a), SIM_OK);
+    ck_assert_int_eq(sim_write(f.d, p[1], b, sizeof b), SIM_OK);
+    ck_assert_int_eq(launch(&f, "fast", 1, block, p, 3, SIM_SCHED_ITS, 1, 0), SIM_OK);
+    ck_assert_int_eq(f.r.outcome, SIM_RAN_OK);
+    uint32_t o32[14 * 32];
+    uint64_t o64[3 * 32];
+    ck_assert_int_eq(sim_read(f.d, p[2], o32, sizeof o32), SIM_OK);
+    ck_assert_int_eq(sim_read(f.d, p[2] + 2048, o64, sizeof o64), SIM_OK);
+    for (uint32_t l = 0; l < block; l++) {
+      float x = bits_f32(a[l]), y = bits_f32(b[l]);
+      uint32_t want32[14] = {a[l] + b[l], a[l] - b[l], a[l] * b[l], a[l] & b[l], a[l] | b[l],
+                             a[l] ^ b[l], f32_canon_bits(x + y), f32_canon_bits(x - y),
+                             f32_canon_bits(x * y), (int32_t)a[l] < (int32_t)b[l],
+                             a[l] < b[l], a[l] != b[l], (int32_t)a[l] >= (int32_t)b[l],
+                             a[(l + 1) % block]};
+      uint64_t ws = (uint64_t)((int64_t)(int32_t)a[l] * (int64_t)(int32_t)b[l]);
+      uint64_t wu = (uint64_t)a[l] * b[l];
+      uint64_t want64[3] = {ws, wu, ws + wu};
+      for (uint32_t k = 0; k < 14; k++)
+        ck_assert_msg(o32[k * 32 + l] == want32[k], "block %u lane %u result %u: %08x, not %08x",
+                      block, l, k, o32[k * 32 + l], want32[k]);
+      for (uint32_t j = 0; j < 3; j++)
+        ck_assert_msg(o64[j * 32 + l] == want64[j], "block %u lane %u wide %u", block, l, j);
+    }
+    done(&f);
+  }
+}
+END_TEST
+
 /* A guarded ld.param (read once for the warp) gives the parameter to the lanes its guard
    lets through and leaves the others' register alone: out[tid] = tid odd ? n : tid. */
 static const char *k_param =
@@ -1598,6 +1705,7 @@ Suite *suite_sim(void)
   TCase *t = tcase_create("core");
   tcase_set_timeout(t, 60);
   tcase_add_test(t, test_store_ok);
+  tcase_add_test(t, test_full_warp_fast_paths);
   tcase_add_test(t, test_host_cores_affinity);
   tcase_add_test(t, test_tensor_map_encode);
   tcase_add_test(t, test_race_between_warps);

@@ -97,6 +97,11 @@ enum be_status be_texture(struct be *b, const struct sim_tex *t, uint64_t *handl
   return b->ops->texture(b->impl, t, handle, err, errlen);
 }
 
+enum be_status be_state_digest(struct be *b, uint64_t *digest)
+{
+  return b->ops->state_digest ? b->ops->state_digest(b->impl, digest) : BE_ERR_UNAVAILABLE;
+}
+
 enum be_status be_launch(struct be *b, const char *kernel, const void *params, size_t psize,
                          const struct be_launch *l, struct be_result *res, char *err,
                          size_t errlen)

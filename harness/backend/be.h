@@ -162,6 +162,10 @@ struct be_timing {
 enum be_status be_time(struct be *b, const char *kernel, const void *params, size_t psize,
                        const struct be_launch *l, double rse_target, uint32_t max_reps,
                        double max_seconds, struct be_timing *t, char *err, size_t errlen);
+/* The emulator: *digest receives sim_device_state_digest of its device (what a launch starts
+   from besides its arguments and buffers). BE_ERR_UNAVAILABLE on a GPU, whose state is not
+   the program's to know. */
+enum be_status be_state_digest(struct be *b, uint64_t *digest);
 void be_close(struct be *b);
 /* Whether a CUDA driver library can be loaded, without initialising it (a process that has
    initialised CUDA cannot use it in a child it forks). WARPLAB_TEST_LIBCUDA names another
@@ -189,6 +193,7 @@ struct be_ops {
   enum be_status (*texture)(void *impl, const struct sim_tex *t, uint64_t *handle, char *err,
                             size_t errlen);
   void (*close)(void *impl);
+  enum be_status (*state_digest)(void *impl, uint64_t *digest);   /* NULL: unsupported */
 };
 extern const struct be_ops be_emu_ops;
 extern const struct be_ops be_cuda_ops;

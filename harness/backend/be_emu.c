@@ -117,9 +117,16 @@ static enum be_status emu_texture(void *impl, const struct sim_tex *t, uint64_t 
   return sim_tex_create(e->dev, t, handle, err, errlen) ? BE_ERR_BADARG : BE_OK;
 }
 
+static enum be_status emu_state_digest(void *impl, uint64_t *digest)
+{
+  struct emu *e = impl;
+  *digest = sim_device_state_digest(e->dev);
+  return BE_OK;
+}
+
 const struct be_ops be_emu_ops = {
   .kind = BE_EMU, .open = emu_open, .load = emu_load, .alloc = emu_alloc, .free = emu_free,
   .write = emu_write,
   .read = emu_read, .launch = emu_launch, .tensor_map = emu_tensor_map,
-  .texture = emu_texture, .close = emu_close,
+  .texture = emu_texture, .close = emu_close, .state_digest = emu_state_digest,
 };

@@ -336,6 +336,12 @@ enum sim_status sim_set_stack_size(struct sim_device *d, uint64_t bytes);
 /* Copy to/from device memory; SIM_ERR_BADARG when the range is not inside one allocation. */
 enum sim_status sim_write(struct sim_device *d, uint64_t addr, const void *src, uint64_t n);
 enum sim_status sim_read(const struct sim_device *d, uint64_t addr, void *dst, uint64_t n);
+/* A digest (FNV-1a, 64 bits) of what a launch on d starts from besides its arguments: the
+   contents of the writable module-scope variables (__device__) of the modules launched on d
+   so far, and the number of texture objects. Equal digests before two launches of the same
+   kernel, arguments and buffers mean the same starting state (a kernel that keeps a counter
+   in a __device__ variable changes it). */
+uint64_t sim_device_state_digest(const struct sim_device *d);
 
 /* Kernel parameter layout of entry `func`: offsets and sizes of each parameter in the
    parameter buffer (natural alignment), and the buffer's total size. Returns the number of

@@ -94,6 +94,24 @@ static enum sim_status module_vars(struct sim_device *d, const struct ptx_module
   return SIM_OK;
 }
 
+uint64_t sim_device_state_digest(const struct sim_device *d)
+{
+  uint64_t h = 0xcbf29ce484222325ull;
+  for (uint32_t k = 0; k < d->nmods; k++) {
+    const struct ptx_module *m = d->mods[k].mod;
+    for (uint32_t i = 0; i < m->nvars; i++) {
+      uint64_t a = d->mods[k].addr[i];
+      const struct sim_alloc *al = a ? sim_mem_find(d, a, m->vars[i].size) : NULL;
+      if (!al || al->read_only)
+        continue;
+      const uint8_t *p = al->data + (a - al->base);
+      for (uint64_t j = 0; j < m->vars[i].size; j++)
+        h = (h ^ p[j]) * 0x100000001b3ull;
+    }
+  }
+  return (h ^ d->ntexs) * 0x100000001b3ull;
+}
+
 struct linker {
   const struct ptx_module *m;
   struct sim_prog *p;

@@ -13,7 +13,10 @@
  *     the wave64 tests of versions 6 and 7 at out[0] with exactly the half-wave sum; one with
  *     32 written everywhere deadlocks there (a full mask is the whole wave);
  *   - a test naming a profile that does not exist is refused when the lab loads;
- *   - the reference solution with its answers gets every point.
+ *   - the reference solution with its answers gets every point;
+ *   - the sweep's repeat of the main configuration (version 7) is launched again when the
+ *     kernel changed the device's state (a __device__ launch counter), not taken from the
+ *     main configuration's launch.
  * Sizes: the sweep runs at n = 2^20 (--size), a quarter of the lab's emulator size: the counts
  * per block do not depend on n. */
 #include <check.h>
@@ -436,6 +439,26 @@ START_TEST(lab07_grade_solution_full_marks)
 }
 END_TEST
 
+/* A sweep point that repeats the main configuration (version 7) is taken from the main
+   configuration's launch only when the device starts from the same state: a kernel that
+   counts its launches in a __device__ variable, and runs one more fence for each, executes
+   more instructions at the repeat, seven launches later (the first point is the main
+   configuration's). Taking the figures of the first launch would give the same count. */
+START_TEST(lab07_device_state_not_reused)
+{
+  struct e2e_run *r = e2e_warplab("run", "07", "--kernel-file", "tests/e2e/lab07/launch_counter.cu",
+                                  "--backend", "emu", "--json", "--results", e2e_tmp("results"),
+                                  "--seed", LAB07_SEED, "--size", "n=65536", (char *)NULL);
+  ck_assert_msg(r->status == 0, "%s exited %d\n%.3000s\n%.2000s", r->cmd, r->status, r->out, r->err);
+  json_t *main_pt = json_array_get(e2e_j(r->json, "points"), 0), *again = point(r, "7");
+  ck_assert(json_is_true(json_object_get(again, "correct")));
+  const char *inst = "metrics/smsp__inst_executed.sum/value";
+  double a = json_number_value(e2e_j(main_pt, inst)), b = json_number_value(e2e_j(again, inst));
+  ck_assert_msg(a > 0 && b > a, "the main configuration ran %g warp-instructions and its repeat "
+                "%g: expected more (the fences of the 7 launches between them)", a, b);
+}
+END_TEST
+
 void e2e_add_lab07_tests(Suite *s)
 {
   if (!e2e_have_nvcc()) {
@@ -455,5 +478,6 @@ void e2e_add_lab07_tests(Suite *s)
   tcase_add_test(tc, lab07_failing_wave64_tests_hinted);
   tcase_add_test(tc, every_solution_gets_no_hint_it_shares);
   tcase_add_test(tc, fault_hints_name_the_bug);
+  tcase_add_test(tc, lab07_device_state_not_reused);
   suite_add_tcase(s, tc);
 }

@@ -2,8 +2,8 @@
  * reconvergence (counted exactly), the spin lock under both scheduling models, barriers and
  * barrier divergence, the instruction budget, calls, 64-lane warps, and parallel runs that
  * must equal serial ones, which registers a block starts with zeroed, grid-wide
- * synchronisation in a cooperative grid, and clusters (barrier.cluster, mapa, distributed
- * shared memory). Needs no nvcc. */
+ * synchronisation in a cooperative grid, clusters (barrier.cluster, mapa, distributed
+ * shared memory), and the device's state digest. Needs no nvcc. */
 #include <check.h>
 #include <sched.h>
 #include <stdio.h>
@@ -90,6 +90,54 @@ START_TEST(test_store_ok)
   /* 7 instructions, 2 warps, all lanes active */
   ck_assert_uint_eq(f.r.counters.warp_insts, 14);
   ck_assert_uint_eq(f.r.counters.thread_insts, 14 * 32);
+  done(&f);
+}
+END_TEST
+
+/* count += 1 by thread 0, and the argument buffer's element 0 = 7: a kernel that changes a
+   __device__ variable, beside a read-only __constant__ one */
+static const char *k_count =
+  HDR
+  ".global .align 4 .u32 count;\n"
+  ".const .align 4 .u32 limit = 5;\n"
+  ".visible .entry bump(.param .u64 p)\n"
+  "{\n"
+  "  .reg .b32 %r<4>;\n  .reg .b64 %rd<3>;\n  .reg .pred %p<2>;\n"
+  "  ld.param.u64 %rd1, [p];\n"
+  "  cvta.to.global.u64 %rd2, %rd1;\n"
+  "  mov.u32 %r1, %tid.x;\n"
+  "  setp.ne.u32 %p1, %r1, 0;\n"
+  "  @%p1 bra done;\n"
+  "  ld.global.u32 %r2, [count];\n"
+  "  ld.const.u32 %r3, [limit];\n"
+  "  add.u32 %r2, %r2, 1;\n"
+  "  st.global.u32 [count], %r2;\n"
+  "  mov.u32 %r3, 7;\n"
+  "  st.global.u32 [%rd2], %r3;\n"
+  "done:\n"
+  "  ret;\n"
+  "}\n";
+
+/* The device's state digest (what run.c compares before taking a sweep point's figures from
+   an earlier launch) follows the __device__ variables a launch changes, and not the argument
+   buffers the run writes itself before every launch. */
+START_TEST(test_state_digest_follows_device_vars)
+{
+  struct fx f;
+  load(&f, k_count);
+  uint64_t a = buffer(&f, 64 * 4, "argument 0");
+  ck_assert_int_eq(launch(&f, "bump", 1, 32, &a, 1, SIM_SCHED_ITS, 1, 0), SIM_OK);
+  ck_assert_int_eq(f.r.outcome, SIM_RAN_OK);
+  uint64_t once = sim_device_state_digest(f.d);
+  uint32_t junk[64];
+  memset(junk, 0xab, sizeof junk);
+  ck_assert_int_eq(sim_write(f.d, a, junk, sizeof junk), SIM_OK);
+  ck_assert(sim_device_state_digest(f.d) == once);     /* buffers are not the state */
+  ck_assert_int_eq(launch(&f, "bump", 1, 32, &a, 1, SIM_SCHED_ITS, 1, 0), SIM_OK);
+  ck_assert_int_eq(f.r.outcome, SIM_RAN_OK);
+  uint64_t twice = sim_device_state_digest(f.d);
+  ck_assert(twice != once);                             /* count went from 1 to 2 */
+  ck_assert(sim_device_state_digest(f.d) == twice);
   done(&f);
 }
 END_TEST
@@ -1706,6 +1754,7 @@ Suite *suite_sim(void)
   tcase_set_timeout(t, 60);
   tcase_add_test(t, test_store_ok);
   tcase_add_test(t, test_full_warp_fast_paths);
+  tcase_add_test(t, test_state_digest_follows_device_vars);
   tcase_add_test(t, test_host_cores_affinity);
   tcase_add_test(t, test_tensor_map_encode);
   tcase_add_test(t, test_race_between_warps);

@@ -245,6 +245,7 @@ struct sim_block {
   uint64_t budget;
   uint64_t chunk;                /* instructions not yet added to budget_used */
   struct sim_tblock *trace;      /* where this block's instructions are recorded, or NULL */
+  struct sim_trace *touch;       /* the launch's first touches (every block), or NULL */
   struct sim_lanes *lanes;       /* the lane log, when this block holds its warp, or NULL */
   int lanes_open;                /* the last instruction run was the logged warp's */
   uint64_t lanes_before[4];      /* its statistics before it ran (sim_lanes.c) */
@@ -486,6 +487,10 @@ void sim_stats_mem(struct sim_block *b, uint32_t pc, enum ptx_space sp, const ui
 void sim_trace_inst(struct sim_block *b, const struct sim_warp *w, uint32_t pc, uint64_t m);
 void sim_trace_mem(struct sim_block *b, enum ptx_space sp, const uint64_t *addr, uint64_t m,
                    uint32_t size, uint64_t wavefronts);
+
+/* Keep the first touch of the global sectors the lanes in m touch (addresses addr[lane], size
+   bytes each) in b->touch (sim_trace.c; only when b->touch is set). */
+void sim_trace_touch(struct sim_block *b, const uint64_t *addr, uint64_t m, uint32_t size);
 
 /* Lane log (sim_lanes.c; only when b->lanes is set): one warp-instruction at code index pc
    about to run for lanes m of warp w (recorded when w is the logged warp, with the lanes its

@@ -288,6 +288,8 @@ void sim_stats_mem(struct sim_block *b, uint32_t pc, enum ptx_space sp, const ui
       global_cost(st, addr, m, size, b->W);
     if (b->trace)
       sim_trace_mem(b, real, addr, m, size, 0);
+    if (b->touch)
+      sim_trace_touch(b, addr, m, size);
     break;
   case PTX_SP_SHARED: {
     uint64_t before = st->s_wavefronts;
@@ -325,6 +327,12 @@ void sim_result_free(struct sim_result *r)
   }
   free(r->trace.work);
   r->trace.work = NULL;
+  free(r->trace.touch);
+  r->trace.touch = NULL;
+  r->trace.ntouch = 0;
+  free(r->trace.seg);
+  r->trace.seg = NULL;
+  r->trace.nseg = 0;
   r->trace.nwork = 0;
   free(r->trace.blk);
   r->trace.blk = NULL;

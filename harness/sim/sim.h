@@ -226,25 +226,30 @@ struct sim_trace {
   struct sim_bwork *work;  /* per block of the grid, by linear index (nwork = the grid's
                               blocks); a block that did not run has all zero */
   uint32_t nwork;
-  /* The first touch of every 32-byte sector of global memory, by any block of the grid (the
-     L2 is shared by all SMs: a sector another block read is there for the recorded ones):
-     touch[i] is sim_touch_key of the earliest access to the i-th sector of the launch's
-     allocations (seg: each allocation's sectors, in address order; sim_touch_index), 0 for
+  /* The first touch of every 128-byte line of global memory, by any block of the grid (the
+     L2 is shared by all SMs: a line another block read is there for the recorded ones):
+     touch[i] is sim_touch_key of the earliest access to the i-th line of the launch's
+     allocations (seg: each allocation's lines, in address order; sim_touch_index), 0 for
      none. NULL when the launch asked for none or its allocations hold more than
-     SIM_TOUCH_MAX sectors. */
+     SIM_TOUCH_MAX lines. Lines, not sectors: a coalesced access touches its lines whole,
+     and a quarter of the keys costs the emulator a quarter of the time. */
   uint64_t *touch;
   uint64_t ntouch;
   struct sim_touch_seg *seg;
   uint32_t nseg;
   uint32_t touch_wave;     /* sim_launch.trace_wave */
+  uint32_t touch_until;    /* blocks from this linear index on keep none: their wave comes
+                              after the last recorded block's, so none of their touches is
+                              first for a recorded block */
 };
 struct sim_touch_seg {
-  uint64_t first, n;       /* the allocation's sectors: first, and how many */
+  uint64_t first, n;       /* the allocation's lines: first, and how many */
   uint64_t at;             /* the index of its first in sim_trace.touch */
 };
-#define SIM_TOUCH_MAX (1ull << 25)   /* sectors (1 GiB of allocations, 256 MiB of keys) */
-/* The index in tr->touch of global sector `sector` (byte address / 32), or UINT64_MAX when
-   it is in none of the launch's allocations (or no first touches were kept). */
+#define SIM_TOUCH_MAX (1ull << 24)   /* lines (2 GiB of allocations; 128 MiB of keys, of which
+                                        only the pages a launch touches are made) */
+/* The index in tr->touch of the line of global sector `sector` (byte address / 32), or
+   UINT64_MAX when it is in none of the launch's allocations (or none were kept). */
 uint64_t sim_touch_index(const struct sim_trace *tr, uint64_t sector);
 
 /* When a block touched memory, as one number that orders touches (smaller is earlier): the

@@ -488,9 +488,11 @@ void sim_trace_inst(struct sim_block *b, const struct sim_warp *w, uint32_t pc, 
 void sim_trace_mem(struct sim_block *b, enum ptx_space sp, const uint64_t *addr, uint64_t m,
                    uint32_t size, uint64_t wavefronts);
 
-/* Keep the first touch of the global sectors the lanes in m touch (addresses addr[lane], size
-   bytes each) in b->touch (sim_trace.c; only when b->touch is set). */
-void sim_trace_touch(struct sim_block *b, const uint64_t *addr, uint64_t m, uint32_t size);
+/* Keep the first touch of the global lines the lanes in m touch (addresses addr[lane], size
+   bytes each; span: their bytes [span[0], span[1]) when those leave no line between
+   untouched, else span[1] <= span[0]) in b->touch (sim_trace.c; only when b->touch is set). */
+void sim_trace_touch(struct sim_block *b, const uint64_t *addr, uint64_t m, uint32_t size,
+                     const uint64_t *span);
 
 /* Lane log (sim_lanes.c; only when b->lanes is set): one warp-instruction at code index pc
    about to run for lanes m of warp w (recorded when w is the logged warp, with the lanes its

@@ -5,7 +5,7 @@
  * touched: the distinct 32-byte sectors of a global or local access (the caches and DRAM are
  * modelled on them), the wavefronts of a shared one. Recording changes nothing the kernel
  * sees; a block that runs past SIM_TRACE_MAX_EVENTS is marked truncated. For every block, not
- * only the recorded ones, it keeps when each global sector was first touched (struct
+ * only the recorded ones, it keeps when each global line was first touched (struct
  * sim_trace.touch): the L2 is the GPU's, and what other SMs' blocks read is there for the
  * recorded blocks too.
  */
@@ -100,21 +100,40 @@ void sim_trace_mem(struct sim_block *b, enum ptx_space sp, const uint64_t *addr,
     t->sec[t->nsec++] = s[i];
 }
 
-/* The allocation holding global sector `sector`, or NULL. */
-static const struct sim_touch_seg *touch_seg(const struct sim_trace *tr, uint64_t sector)
+/* The allocation holding global line `line`, or NULL. */
+static const struct sim_touch_seg *touch_seg(const struct sim_trace *tr, uint64_t line)
 {
   uint32_t lo = 0, hi = tr->nseg;
   while (lo < hi) {                       /* the first allocation that ends past sector */
     uint32_t mid = lo + (hi - lo) / 2;
-    if (tr->seg[mid].first + tr->seg[mid].n <= sector)
+    if (tr->seg[mid].first + tr->seg[mid].n <= line)
       lo = mid + 1;
     else
       hi = mid;
   }
-  return lo < tr->nseg && sector >= tr->seg[lo].first ? &tr->seg[lo] : NULL;
+  return lo < tr->nseg && line >= tr->seg[lo].first ? &tr->seg[lo] : NULL;
 }
 
-void sim_trace_touch(struct sim_block *b, const uint64_t *addr, uint64_t m, uint32_t size)
+/* Line x was touched at key: keep the smaller of it and what is there. *seg: the allocation
+   of the last line, which the next is likely in too. */
+static void touch_one(struct sim_trace *tr, const struct sim_touch_seg **seg, uint64_t x,
+                      uint64_t key)
+{
+  if (x - (*seg)->first >= (*seg)->n) {
+    const struct sim_touch_seg *f = touch_seg(tr, x);
+    if (!f)
+      return;
+    *seg = f;
+  }
+  uint64_t *p = &tr->touch[(*seg)->at + (x - (*seg)->first)];
+  uint64_t v = __atomic_load_n(p, __ATOMIC_RELAXED);
+  while ((!v || v > key) &&
+         !__atomic_compare_exchange_n(p, &v, key, 1, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+    ;
+}
+
+void sim_trace_touch(struct sim_block *b, const uint64_t *addr, uint64_t m, uint32_t size,
+                     const uint64_t *span)
 {
   struct sim_trace *tr = b->touch;
   /* the block's warp-instructions before this one (sim_exec counts it first): the index of
@@ -122,30 +141,24 @@ void sim_trace_touch(struct sim_block *b, const uint64_t *addr, uint64_t m, uint
   uint64_t done = b->ctr.warp_insts ? b->ctr.warp_insts - 1 : 0;
   uint64_t key = sim_touch_key(tr->touch_wave, b->linear, done), prev = UINT64_MAX;
   const struct sim_touch_seg *seg = &tr->seg[0];
+  if (span[1] > span[0]) {              /* a coalesced access: its lines one by one */
+    for (uint64_t x = span[0] >> 7; x <= (span[1] - 1) >> 7; x++)
+      touch_one(tr, &seg, x, key);
+    return;
+  }
   for (uint64_t mm = m; mm; mm &= mm - 1) {
     uint64_t a = addr[sim_ctz64(mm)];
-    for (uint64_t x = a >> 5; x <= (a + (size ? size : 1) - 1) >> 5; x++) {
-      if (x == prev)                      /* neighbouring lanes mostly share a sector */
-        continue;
-      prev = x;
-      if (x - seg->first >= seg->n) {           /* the next lanes are likely in this one */
-        const struct sim_touch_seg *f = touch_seg(tr, x);
-        if (!f)
-          continue;
-        seg = f;
+    for (uint64_t x = a >> 7; x <= (a + (size ? size : 1) - 1) >> 7; x++)
+      if (x != prev) {                  /* neighbouring lanes often share a line */
+        prev = x;
+        touch_one(tr, &seg, x, key);
       }
-      uint64_t i = seg->at + (x - seg->first);
-      uint64_t v = __atomic_load_n(&tr->touch[i], __ATOMIC_RELAXED);
-      while ((!v || v > key) &&
-             !__atomic_compare_exchange_n(&tr->touch[i], &v, key, 1, __ATOMIC_RELAXED,
-                                          __ATOMIC_RELAXED))
-        ;
-    }
   }
 }
 
 uint64_t sim_touch_index(const struct sim_trace *tr, uint64_t sector)
 {
-  const struct sim_touch_seg *f = tr->touch ? touch_seg(tr, sector) : NULL;
-  return f ? f->at + (sector - f->first) : UINT64_MAX;
+  uint64_t line = sector >> 2;
+  const struct sim_touch_seg *f = tr->touch ? touch_seg(tr, line) : NULL;
+  return f ? f->at + (line - f->first) : UINT64_MAX;
 }

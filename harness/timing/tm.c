@@ -244,7 +244,7 @@ int tm_touch_init(struct tm_touch *t, const struct sim_trace *tr, uint64_t l2_by
   t->tr = tr;
   t->n = tr->ntouch;
   t->wave = tr->touch_wave;
-  t->l2_sectors = (double)l2_bytes / 32;
+  t->l2_lines = (double)l2_bytes / 128;
   for (uint64_t i = 0; i < t->n; i++)
     if (t->key[i])
       t->cum[touch_bin(t, t->key[i]) + 1]++;

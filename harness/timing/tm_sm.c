@@ -100,7 +100,7 @@ struct atom_line {
 #define ATOM_LINES 8192          /* a power of two */
 #define ATOM_REGION_SECTORS 128  /* 4 KB: a region's sectors */
 #define SEEN_LINES (1u << 20)
-#define MINE_SECTORS (1u << 20)
+#define MINE_SECTORS (1u << 16)
 #define ATOM_QUEUE 512           /* cycles of atomics the memory system takes without the SM's
                                     load/store unit waiting */
 
@@ -439,7 +439,7 @@ static int l2_shared(const struct sm *s, const struct sim_tblock *tb, const stru
   size_t k = (size_t)(sec % MINE_SECTORS);
   if (s->mine[k] == sec + 1 && s->mine_key[k] > since && s->mine_key[k] < me)
     since = s->mine_key[k];
-  return tm_touch_volume(t, since, me) <= t->l2_sectors;
+  return tm_touch_volume(t, since, me) <= t->l2_lines;
 }
 
 /* When the sectors of a global or local access are back (loads), or gone (stores). */

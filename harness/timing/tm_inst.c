@@ -49,6 +49,7 @@ void tm_costs_init(struct tm_costs *c, const struct occ_profile *p, uint32_t W)
   c->dram_access = p->dram_access_bytes > 32 ? (uint32_t)p->dram_access_bytes : 32;
   c->l2_partial_store = p->l2_partial_store_bytes > 0 ? p->l2_partial_store_bytes : 32;
   c->hoist_addr = p->hoist_load_address > 0;
+  c->dram_page = p->dram_page_bytes > 0 ? p->dram_page_bytes : 0;
 }
 
 static int is_float(enum ptx_type t) { return t == PTX_T_F32 || t == PTX_T_F16 || t == PTX_T_F16X2 ||

@@ -23,6 +23,7 @@ struct tm_costs {
   uint32_t dram_access;     /* bytes DRAM moves at least per access: 32 (a sector) or 64 */
   double l2_partial_store;  /* L2 bandwidth, in bytes, of a store's write of part of a sector */
   int hoist_addr;           /* a load's address arithmetic moves up with it (tm_sm.c) */
+  double dram_page;         /* DRAM bandwidth, in bytes, of opening a page (tm_sm.c); 0: none */
 };
 void tm_costs_init(struct tm_costs *c, const struct occ_profile *p, uint32_t warp_size);
 

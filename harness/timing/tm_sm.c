@@ -60,6 +60,9 @@ struct bstate {                  /* a recorded block on this SM */
                                     have landed: its mbarrier waits issue no earlier */
 };
 
+#define DRAM_PAGES 256           /* pages the model keeps open per SM */
+#define DRAM_PAGE_SECTORS 32     /* 1 KB: an HBM pseudo-channel's page */
+
 struct sm {
   const struct tm_sm_in *in;
   const struct tm_op *ops;
@@ -80,6 +83,8 @@ struct sm {
   uint64_t *mine;                /* with the grid's first touches: the sectors this SM loaded
                                     last, direct-mapped (MINE_SECTORS), sector + 1 ... */
   uint64_t *mine_key;            /* ... and when (sim_touch_key) */
+  uint64_t pages[DRAM_PAGES];    /* DRAM pages this SM's loads opened last, direct-mapped,
+                                    page + 1 (0: none) */
   uint32_t nblocks;              /* recorded blocks */
 };
 
@@ -442,6 +447,18 @@ static int l2_shared(const struct sm *s, const struct sim_tblock *tb, const stru
   return tm_touch_volume(t, since, me) <= t->l2_lines;
 }
 
+/* Does a DRAM access to sector sec open a page? 1 when none of this SM's recent DRAM loads
+   was to its page (random gathers: every access; streams: one in a page's 8 lines). */
+static int dram_page_opens(struct sm *s, uint64_t sec)
+{
+  uint64_t page = sec / DRAM_PAGE_SECTORS;
+  uint64_t *slot = &s->pages[(page * 0x9e3779b97f4a7c15ull) >> 56];     /* 8 bits: DRAM_PAGES */
+  if (*slot == page + 1)
+    return 0;
+  *slot = page + 1;
+  return 1;
+}
+
 /* When the sectors of a global or local access are back (loads), or gone (stores). */
 static double global_access(struct sm *s, const struct sim_tev *e, const struct sim_tblock *tb,
                             double t, int cls, struct tm_sm_out *out)
@@ -493,7 +510,10 @@ static double global_access(struct sm *s, const struct sim_tev *e, const struct 
           uint64_t line = sec >> 2;
           int again = s->seen && s->seen[line % SEEN_LINES] == line + 1;
           uint32_t bytes = again ? 32 : c->dram_access;
-          double d = tm_serve(&s->dram, t0, bytes);
+          /* opening a DRAM page takes bandwidth that moves no data (dram_page_bytes) */
+          double open = c->dram_page > 0 && dram_page_opens(s, sec) ? c->dram_page : 0;
+          double d = tm_serve(&s->dram, t0, bytes + open);
+          s->dram.bytes -= open;
           r = (d > l2t ? d : l2t) + c->dram + c->dram_loaded * s->dram.busy;
           tm_cache_set_ready(&s->l2, sec, r);
           if (bytes > 32)

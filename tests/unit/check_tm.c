@@ -1537,6 +1537,49 @@ START_TEST(test_shared_l2)
 }
 END_TEST
 
+/* Opening a DRAM page takes bandwidth that moves no data (dram_page_bytes): 32 lanes loading
+   from 32 pages 1 KB apart open 32, a warp's 128 contiguous bytes one; the bytes moved are
+   the same either way. */
+static const char page_ptx[] = HDR
+  ".visible .entry ld1k(.param .u64 buf, .param .u64 out)\n{\n"
+  "  .reg .b32 %r<4>;\n  .reg .b64 %rd<4>;\n"
+  "  ld.param.u64 %rd1, [buf];\n  mov.u32 %r1, %tid.x;\n"
+  "  mul.wide.u32 %rd2, %r1, 1024;\n  add.s64 %rd3, %rd1, %rd2;\n"
+  "  ld.global.u32 %r2, [%rd3];\n  add.u32 %r3, %r2, 1;\n  ret;\n}\n"
+  ".visible .entry ld4(.param .u64 buf, .param .u64 out)\n{\n"
+  "  .reg .b32 %r<4>;\n  .reg .b64 %rd<4>;\n"
+  "  ld.param.u64 %rd1, [buf];\n  mov.u32 %r1, %tid.x;\n"
+  "  mul.wide.u32 %rd2, %r1, 4;\n  add.s64 %rd3, %rd1, %rd2;\n"
+  "  ld.global.u32 %r2, [%rd3];\n  add.u32 %r3, %r2, 1;\n  ret;\n}\n";
+
+static double page_cycles(const char *kernel, double page, double *dram)
+{
+  struct model x;
+  model_load(&x, page_ptx, 64 * 1024);
+  x.p.dram_page_bytes = page;
+  model_run(&x, kernel, 1, 32, 1);
+  double c = x.rep.cycles;
+  *dram = x.rep.dram_bytes;
+  model_free(&x);
+  return c;
+}
+
+START_TEST(test_dram_page)
+{
+  struct occ_profile p = h200();
+  ck_assert_double_eq(p.dram_page_bytes, 0);
+  double d0, d1, s0, s1;
+  const double page = 1e6;
+  double scattered = page_cycles("ld1k", page, &d1) - page_cycles("ld1k", 0, &d0);
+  double stream = page_cycles("ld4", page, &s1) - page_cycles("ld4", 0, &s0);
+  ck_assert_double_eq(d1, d0);
+  ck_assert_double_eq(s1, s0);
+  ck_assert_double_gt(stream, 0);
+  ck_assert_msg(scattered > 16 * stream, "32 pages: %.0f more cycles, one page: %.0f", scattered,
+                stream);
+}
+END_TEST
+
 START_TEST(test_partial_store)
 {
   struct occ_profile p = h200();
@@ -1859,6 +1902,7 @@ Suite *suite_tm(void)
   tcase_add_test(tc, test_dram_pair_again);
   tcase_add_test(tc, test_partial_store);
   tcase_add_test(tc, test_shared_l2);
+  tcase_add_test(tc, test_dram_page);
   tcase_add_test(tc, test_sector_on_its_way);
   tcase_add_test(tc, test_dram_bound);
   tcase_add_test(tc, test_extrapolation);

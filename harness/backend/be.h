@@ -39,6 +39,7 @@ struct be_launch {
   uint64_t max_warp_insts;    /* emu only */
   uint32_t trace_every;       /* emu only: blocks recorded for the timing model (harness/timing, */
   uint32_t trace_blocks;      /*   struct tm_plan); 0: none */
+  uint32_t trace_wave;        /* emu only: blocks resident GPU-wide (sim_launch.trace_wave) */
   int lanes;                  /* emu only: keep the lane log of warp lanes_warp of the block */
   uint32_t lanes_block;       /*   whose linear index is lanes_block (struct sim_lanes) */
   uint32_t lanes_warp;

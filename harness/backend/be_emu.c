@@ -65,6 +65,7 @@ static enum be_status emu_launch(void *impl, const char *kernel, const void *par
     .dyn_smem = l->dyn_smem, .sched = l->sched, .warp_size = l->warp_size,
     .workers = l->workers, .max_warp_insts = l->max_warp_insts, .reverse = l->reverse,
     .trace_every = l->trace_every, .trace_blocks = l->trace_blocks,
+    .trace_wave = l->trace_wave,
     .lanes = l->lanes, .lanes_block = l->lanes_block, .lanes_warp = l->lanes_warp,
     .max_threads = l->max_threads, .regs_per_thread = l->regs_per_thread,
     .regs_per_block = l->regs_per_block, .reg_alloc_unit = l->reg_alloc_unit,

@@ -201,6 +201,7 @@ enum be_status ms_launch(const struct ms_setup *s, struct be *b, const char *ker
       tm_plan(s->prof, &tk, &plan);
     bl.trace_every = plan.ok ? plan.trace_every : 0;
     bl.trace_blocks = plan.ok ? plan.trace_blocks : 0;
+    bl.trace_wave = plan.ok ? plan.blocks_per_sm * plan.trace_every : 0;
   }
   double t0 = now_s();
   enum be_status st = be_launch(b, kernel, params, psize, &bl, &r->br, err, errlen);
@@ -228,7 +229,7 @@ enum be_status ms_time(const struct ms_setup *s, struct be *b, const char *kerne
 {
   struct be_launch bl = *l;
   launch_limits(s, &bl);
-  bl.trace_every = bl.trace_blocks = 0;
+  bl.trace_every = bl.trace_blocks = bl.trace_wave = 0;
   bl.lanes = 0;
   struct be_timing t;
   enum be_status st = be_time(b, kernel, params, psize, &bl, 1.0, 200, 2.0, &t, err, errlen);

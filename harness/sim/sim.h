@@ -140,6 +140,9 @@ struct sim_launch {
                               (0: record none), the k-th from blocks [k*every, (k+1)*every)
                               (sim_trace_block) ... */
   uint32_t trace_blocks;   /* ... the first trace_blocks of them */
+  uint32_t trace_wave;     /* with a trace: the blocks resident GPU-wide at once (the timing
+                              model's wave), which orders the first touches of global sectors
+                              (struct sim_trace.touch); 0: no first touches kept */
   int lanes;               /* keep a lane log (struct sim_lanes) of one warp: ... */
   uint32_t lanes_block;    /* ... warp lanes_warp of the block whose linear index is this */
   uint32_t lanes_warp;
@@ -236,7 +239,50 @@ struct sim_trace {
   struct sim_bwork *work;  /* per block of the grid, by linear index (nwork = the grid's
                               blocks); a block that did not run has all zero */
   uint32_t nwork;
+  /* The first touch of every 128-byte line of global memory, by any block of the grid (the
+     L2 is shared by all SMs: a line another block read is there for the recorded ones):
+     touch[i] is sim_touch_key of the earliest access to the i-th line of the launch's
+     allocations (seg: each allocation's lines, in address order; sim_touch_index), 0 for
+     none. NULL when the launch asked for none or its allocations hold more than
+     SIM_TOUCH_MAX lines. Lines, not sectors: a coalesced access touches its lines whole,
+     and a quarter of the keys costs the emulator a quarter of the time. */
+  uint64_t *touch;
+  uint64_t ntouch;
+  struct sim_touch_seg *seg;
+  uint32_t nseg;
+  uint32_t touch_wave;     /* sim_launch.trace_wave */
+  uint32_t touch_until;    /* blocks from this linear index on keep none: their wave comes
+                              after the last recorded block's, so none of their touches is
+                              first for a recorded block */
 };
+struct sim_touch_seg {
+  uint64_t first, n;       /* the allocation's lines: first, and how many */
+  uint64_t at;             /* the index of its first in sim_trace.touch */
+};
+#define SIM_TOUCH_MAX (1ull << 24)   /* lines (2 GiB of allocations; 128 MiB of keys, of which
+                                        only the pages a launch touches are made) */
+/* The index in tr->touch of the line of global sector `sector` (byte address / 32), or
+   UINT64_MAX when it is in none of the launch's allocations (or none were kept). */
+uint64_t sim_touch_index(const struct sim_trace *tr, uint64_t sector);
+
+/* When a block touched memory, as one number that orders touches (smaller is earlier): the
+   block's wave (linear / wave_blocks: blocks of one wave run at once, a later wave after
+   them), its warp-instructions so far, its linear index (of two touches at the same point of
+   their blocks, the lower block's is taken as first), plus 1 (0 is "none"). */
+static inline uint64_t sim_touch_key(uint32_t wave_blocks, uint32_t linear, uint64_t insts)
+{
+  uint64_t w = wave_blocks ? linear / wave_blocks : 0;
+  if (w > 0xffe)
+    w = 0xffe;
+  if (insts > 0xfffffff)
+    insts = 0xfffffff;
+  return (w << 52 | insts << 24 | (linear & 0xffffffu)) + 1;
+}
+/* The parts of a key: its wave, its block's warp-instructions so far, its block (low 24 bits
+   of the linear index). */
+static inline uint32_t sim_touch_wave(uint64_t key) { return (uint32_t)((key - 1) >> 52); }
+static inline uint64_t sim_touch_insts(uint64_t key) { return ((key - 1) >> 24) & 0xfffffff; }
+static inline uint32_t sim_touch_block(uint64_t key) { return (uint32_t)((key - 1) & 0xffffff); }
 
 /* The lane log (sim_lanes.c): every warp-instruction one chosen warp executed, in order, with
    its active lanes and, for a memory access, each lane's address; what plots/plot_lanes.c

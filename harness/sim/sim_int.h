@@ -318,6 +318,7 @@ struct sim_block {
   uint64_t budget;
   uint64_t chunk;                /* instructions not yet added to budget_used */
   struct sim_tblock *trace;      /* where this block's instructions are recorded, or NULL */
+  struct sim_trace *touch;       /* the launch's first touches (every block), or NULL */
   struct sim_lanes *lanes;       /* the lane log, when this block holds its warp, or NULL */
   int lanes_open;                /* the last instruction run was the logged warp's */
   uint64_t lanes_before[4];      /* its statistics before it ran (sim_lanes.c) */
@@ -612,6 +613,12 @@ void sim_trace_mem(struct sim_block *b, enum ptx_space sp, const uint64_t *addr,
 /* sim_trace_mem for a global access of a full 32-lane warp whose lanes address
    a0 + lane * size (a coalesced access): every address once, sectors in one run. */
 void sim_trace_mem_seq(struct sim_block *b, uint64_t a0, uint32_t size);
+
+/* Keep the first touch of the global lines the lanes in m touch (addresses addr[lane], size
+   bytes each; span: their bytes [span[0], span[1]) when those leave no line between
+   untouched, else span[1] <= span[0]) in b->touch (sim_trace.c; only when b->touch is set). */
+void sim_trace_touch(struct sim_block *b, const uint64_t *addr, uint64_t m, uint32_t size,
+                     const uint64_t *span);
 
 /* Lane log (sim_lanes.c; only when b->lanes is set): one warp-instruction at code index pc
    about to run for lanes m of warp w (recorded when w is the logged warp, with the lanes its

@@ -195,6 +195,40 @@ uint32_t sim_trace_block(uint32_t k, uint32_t every, uint32_t nblocks)
   return (uint32_t)(first + (span ? z % span : 0));
 }
 
+/* Room for the first touches of every line of the device's allocations (struct
+   sim_trace.touch), when the launch asks for them (wave) and they hold no more than
+   SIM_TOUCH_MAX lines; else none (the timing model then does without). */
+static void touch_setup(struct sim_trace *tr, const struct sim_device *d, uint32_t wave)
+{
+  if (!wave || !d->nallocs)
+    return;
+  uint64_t total = 0;
+  for (uint32_t i = 0; i < d->nallocs; i++)
+    total += ((d->allocs[i].base + (d->allocs[i].size ? d->allocs[i].size : 1) + 127) >> 7) -
+             (d->allocs[i].base >> 7);
+  if (total > SIM_TOUCH_MAX)
+    return;
+  tr->seg = calloc(d->nallocs, sizeof *tr->seg);
+  tr->touch = calloc(total, sizeof *tr->touch);    /* untouched pages stay unmapped */
+  if (!tr->seg || !tr->touch) {
+    free(tr->seg);
+    free(tr->touch);
+    tr->seg = NULL;
+    tr->touch = NULL;
+    return;
+  }
+  uint64_t at = 0;
+  for (uint32_t i = 0; i < d->nallocs; i++) {      /* allocations are sorted by address */
+    const struct sim_alloc *a = &d->allocs[i];
+    uint64_t first = a->base >> 7, end = (a->base + (a->size ? a->size : 1) + 127) >> 7;
+    tr->seg[i] = (struct sim_touch_seg){first, end - first, at};
+    at += end - first;
+  }
+  tr->nseg = d->nallocs;
+  tr->ntouch = total;
+  tr->touch_wave = wave;
+}
+
 static void lower_stop(struct launch *L, uint32_t idx)
 {
   uint32_t cur = __atomic_load_n(&L->stop_after, __ATOMIC_RELAXED);
@@ -290,6 +324,8 @@ static void block_setup(struct launch *L, struct worker_out *out, struct bmem *m
     b->trace = &L->trace->blk[idx / L->trace_every];
     b->trace->linear = idx;
   }
+  if (L->trace->touch && idx < L->trace->touch_until)
+    b->touch = L->trace;
   if (L->lanes && idx == cfg->lanes_block && cfg->lanes_warp < L->nwarps) {
     b->lanes = L->lanes;                      /* this block holds the logged warp */
     b->lanes->recorded = 1;
@@ -1025,6 +1061,12 @@ enum sim_status sim_run(struct sim_device *d, const struct ptx_module *m, const 
     }
     if (res->trace.work)
       res->trace.nwork = L.nblocks;
+    touch_setup(&res->trace, d, cfg->trace_wave);
+    /* a block of a wave after the last recorded block's touches nothing first for it */
+    uint64_t until = (uint64_t)res->trace.nblk * cfg->trace_every;
+    if (cfg->trace_wave)
+      until = (until + cfg->trace_wave - 1) / cfg->trace_wave * cfg->trace_wave;
+    res->trace.touch_until = until < L.nblocks ? (uint32_t)until : L.nblocks;
   }
   if (cfg->lanes) {
     struct sim_lanes *lz = &res->lanes;

@@ -82,8 +82,9 @@ static unsigned gather_sorted(uint64_t *a, const uint64_t *addr, uint64_t m)
 /* The common case in one pass: lanes' addresses ascending, each access within one sector or
    two. Returns 0 (and counts nothing) when the addresses are not in order. */
 static int global_cost_ordered(struct sim_inst_stats *st, const uint64_t *addr, uint64_t m,
-                               uint32_t size)
+                               uint32_t size, uint64_t *span)
 {
+  uint64_t first = addr[sim_ctz64(m)];
   uint64_t sectors = 0, lines = 0, bytes = 0, prev = 0, end = 0;
   uint64_t last_sec = UINT64_MAX, last_line = UINT64_MAX;
   for (uint64_t mm = m; mm; mm &= mm - 1) {
@@ -106,13 +107,17 @@ static int global_cost_ordered(struct sim_inst_stats *st, const uint64_t *addr, 
   st->g_sectors += sectors;
   st->g_lines += lines;
   st->g_bytes += bytes;
+  if (((end - 1) >> 7) - (first >> 7) + 1 == lines) {   /* every line between is touched */
+    span[0] = first;
+    span[1] = end;
+  }
   return 1;
 }
 
 /* Closed forms for a full warp whose lanes step by exactly `size` bytes (a coalesced access)
    or all use one address (a broadcast). Returns 0 when the access is neither. */
 static int global_cost_closed(struct sim_inst_stats *st, const uint64_t *addr, uint64_t m,
-                              uint32_t size, unsigned W)
+                              uint32_t size, unsigned W, uint64_t *span)
 {
   uint64_t full = W == 64 ? ~0ull : (1ull << W) - 1;
   if (m != full)
@@ -128,15 +133,19 @@ static int global_cost_closed(struct sim_inst_stats *st, const uint64_t *addr, u
   st->g_sectors += ((end - 1) >> 5) - (a0 >> 5) + 1;
   st->g_lines += ((end - 1) >> 7) - (a0 >> 7) + 1;
   st->g_bytes += end - a0;
+  span[0] = a0;
+  span[1] = end;
   return 1;
 }
 
+/* span: set to the access's bytes [span[0], span[1]) where they leave no line between
+   untouched (a coalesced access), else left as it is. */
 static void global_cost(struct sim_inst_stats *st, const uint64_t *addr, uint64_t m,
-                        uint32_t size, unsigned W)
+                        uint32_t size, unsigned W, uint64_t *span)
 {
-  if (global_cost_closed(st, addr, m, size, W))
+  if (global_cost_closed(st, addr, m, size, W, span))
     return;
-  if (size <= 32 && global_cost_ordered(st, addr, m, size))
+  if (size <= 32 && global_cost_ordered(st, addr, m, size, span))
     return;
   uint64_t a[SIM_MAX_WARP];
   unsigned n = gather_sorted(a, addr, m);
@@ -332,14 +341,17 @@ void sim_stats_mem(struct sim_block *b, uint32_t pc, enum ptx_space sp, const ui
       real = PTX_SP_GLOBAL;
     }
   }
+  uint64_t span[2] = {0, 0};            /* a coalesced access's bytes (global_cost) */
   switch (real) {
   case PTX_SP_GLOBAL:
     if (atomic)
       atomic_cost(st, addr, m, atomic == SIM_ATOMIC_UNIFORM);
     else
-      global_cost(st, addr, m, size, b->W);
+      global_cost(st, addr, m, size, b->W, span);
     if (b->trace)
       sim_trace_mem(b, real, addr, m, size, 0);
+    if (b->touch)
+      sim_trace_touch(b, addr, m, size, span);
     break;
   case PTX_SP_SHARED: {
     uint64_t before = st->s_wavefronts;
@@ -391,6 +403,10 @@ void sim_stats_mem_seq(struct sim_block *b, uint32_t pc, enum ptx_space sp, uint
   b->sectors += sectors;
   if (b->trace)
     sim_trace_mem_seq(b, a0, size);
+  if (b->touch) {                       /* the shared L2's first touches, as sim_stats_mem */
+    uint64_t span[2] = {a0, end};
+    sim_trace_touch(b, NULL, 0, size, span);
+  }
 }
 
 void sim_result_free(struct sim_result *r)
@@ -401,6 +417,12 @@ void sim_result_free(struct sim_result *r)
   }
   free(r->trace.work);
   r->trace.work = NULL;
+  free(r->trace.touch);
+  r->trace.touch = NULL;
+  r->trace.ntouch = 0;
+  free(r->trace.seg);
+  r->trace.seg = NULL;
+  r->trace.nseg = 0;
   r->trace.nwork = 0;
   free(r->trace.blk);
   r->trace.blk = NULL;

@@ -4,7 +4,10 @@
  * the SMs it models in detail, each warp's instructions in order and what each memory access
  * touched: the distinct 32-byte sectors of a global or local access (the caches and DRAM are
  * modelled on them), the wavefronts of a shared one. Recording changes nothing the kernel
- * sees; a block that runs past SIM_TRACE_MAX_EVENTS is marked truncated.
+ * sees; a block that runs past SIM_TRACE_MAX_EVENTS is marked truncated. For every block, not
+ * only the recorded ones, it keeps when each global line was first touched (struct
+ * sim_trace.touch): the L2 is the GPU's, and what other SMs' blocks read is there for the
+ * recorded blocks too.
  */
 #include <stdlib.h>
 
@@ -116,4 +119,67 @@ void sim_trace_mem_seq(struct sim_block *b, uint64_t a0, uint32_t size)
   e->n = d;
   for (uint64_t x = s0; x <= s1; x++)
     t->sec[t->nsec++] = x;
+}
+
+/* The allocation holding global line `line`, or NULL. */
+static const struct sim_touch_seg *touch_seg(const struct sim_trace *tr, uint64_t line)
+{
+  uint32_t lo = 0, hi = tr->nseg;
+  while (lo < hi) {                       /* the first allocation that ends past sector */
+    uint32_t mid = lo + (hi - lo) / 2;
+    if (tr->seg[mid].first + tr->seg[mid].n <= line)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo < tr->nseg && line >= tr->seg[lo].first ? &tr->seg[lo] : NULL;
+}
+
+/* Line x was touched at key: keep the smaller of it and what is there. *seg: the allocation
+   of the last line, which the next is likely in too. */
+static void touch_one(struct sim_trace *tr, const struct sim_touch_seg **seg, uint64_t x,
+                      uint64_t key)
+{
+  if (x - (*seg)->first >= (*seg)->n) {
+    const struct sim_touch_seg *f = touch_seg(tr, x);
+    if (!f)
+      return;
+    *seg = f;
+  }
+  uint64_t *p = &tr->touch[(*seg)->at + (x - (*seg)->first)];
+  uint64_t v = __atomic_load_n(p, __ATOMIC_RELAXED);
+  while ((!v || v > key) &&
+         !__atomic_compare_exchange_n(p, &v, key, 1, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+    ;
+}
+
+void sim_trace_touch(struct sim_block *b, const uint64_t *addr, uint64_t m, uint32_t size,
+                     const uint64_t *span)
+{
+  struct sim_trace *tr = b->touch;
+  /* the block's warp-instructions before this one (sim_exec counts it first): the index of
+     its event in a recorded block, which the timing model keys its own touches by */
+  uint64_t done = b->ctr.warp_insts ? b->ctr.warp_insts - 1 : 0;
+  uint64_t key = sim_touch_key(tr->touch_wave, b->linear, done), prev = UINT64_MAX;
+  const struct sim_touch_seg *seg = &tr->seg[0];
+  if (span[1] > span[0]) {              /* a coalesced access: its lines one by one */
+    for (uint64_t x = span[0] >> 7; x <= (span[1] - 1) >> 7; x++)
+      touch_one(tr, &seg, x, key);
+    return;
+  }
+  for (uint64_t mm = m; mm; mm &= mm - 1) {
+    uint64_t a = addr[sim_ctz64(mm)];
+    for (uint64_t x = a >> 7; x <= (a + (size ? size : 1) - 1) >> 7; x++)
+      if (x != prev) {                  /* neighbouring lanes often share a line */
+        prev = x;
+        touch_one(tr, &seg, x, key);
+      }
+  }
+}
+
+uint64_t sim_touch_index(const struct sim_trace *tr, uint64_t sector)
+{
+  uint64_t line = sector >> 2;
+  const struct sim_touch_seg *f = tr->touch ? touch_seg(tr, line) : NULL;
+  return f ? f->at + (line - f->first) : UINT64_MAX;
 }

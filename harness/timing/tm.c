@@ -4,7 +4,9 @@
  * (TRACE_WAVES times the blocks resident at once); the SM model replays them, and blocks past
  * them are added at the steady rate of the last recorded half. The other SMs are taken to
  * behave like SM 0 (under round-robin dispatch they run the same kernel on no more blocks),
- * sharing the L2 and DRAM bandwidth with it and holding an equal slice of the L2. Where the
+ * sharing the L2 and DRAM bandwidth with it and holding an equal slice of the L2 for what
+ * the SMs do not share; what the grid's other blocks touched first is in the whole L2
+ * (tm_touch_init, from the emulator's first touches of every sector). Where the
  * grid's blocks did unequal work (the emulator's per-block totals), the time is scaled by
  * how much longer the busiest SM is kept when every block is dispatched by its work
  * (tm_dispatch.c).
@@ -125,8 +127,15 @@ int tm_model(const struct occ_profile *p, const struct ptx_module *m, const stru
   in.dram_bytes_per_cycle = dram_gbs * sustained * 1e3 / mhz;
   in.l2_bytes_per_cycle = l2_gbs * 1e3 / mhz;
 
+  struct tm_touch touch;
+  if (tm_touch_init(&touch, tr, l2)) {
+    free(ops);
+    return -1;
+  }
+  in.touch = touch.key ? &touch : NULL;
   struct tm_sm_out so;
   int rc = tm_sm_run(&in, ops, tr->blk, tr->nblk, &so);
+  tm_touch_free(&touch);
   free(ops);
   if (rc) {
     tm_sm_out_free(&so);
@@ -205,6 +214,56 @@ int tm_model(const struct occ_profile *p, const struct ptx_module *m, const stru
   }
   tm_sm_out_free(&so);
   return 0;
+}
+
+static uint32_t touch_bin(const struct tm_touch *t, uint64_t key)
+{
+  double f = (double)sim_touch_insts(key) * TM_TOUCH_BINS / t->block_insts;
+  uint64_t b = (uint64_t)sim_touch_wave(key) * TM_TOUCH_BINS +
+               (f < TM_TOUCH_BINS - 1 ? (uint64_t)f : TM_TOUCH_BINS - 1);
+  return b < t->nbins ? (uint32_t)b : t->nbins - 1;
+}
+
+int tm_touch_init(struct tm_touch *t, const struct sim_trace *tr, uint64_t l2_bytes)
+{
+  memset(t, 0, sizeof *t);
+  if (!tr->touch || !tr->touch_wave || !tr->nwork)
+    return 0;
+  double insts = 0;
+  for (uint32_t i = 0; i < tr->nwork; i++)
+    insts += (double)tr->work[i].warp_insts;
+  t->block_insts = insts / tr->nwork > 1 ? insts / tr->nwork : 1;
+  uint32_t waves = (tr->nwork - 1) / tr->touch_wave + 1;
+  if (waves > 0xfff)
+    waves = 0xfff;
+  t->nbins = waves * TM_TOUCH_BINS;
+  t->cum = calloc((size_t)t->nbins + 1, sizeof *t->cum);
+  if (!t->cum)
+    return -1;
+  t->key = tr->touch;
+  t->tr = tr;
+  t->n = tr->ntouch;
+  t->wave = tr->touch_wave;
+  t->l2_lines = (double)l2_bytes / 128;
+  for (uint64_t i = 0; i < t->n; i++)
+    if (t->key[i])
+      t->cum[touch_bin(t, t->key[i]) + 1]++;
+  for (uint32_t k = 0; k < t->nbins; k++)
+    t->cum[k + 1] += t->cum[k];
+  return 0;
+}
+
+void tm_touch_free(struct tm_touch *t)
+{
+  free(t->cum);
+  t->cum = NULL;
+  t->key = NULL;
+}
+
+double tm_touch_volume(const struct tm_touch *t, uint64_t a, uint64_t b)
+{
+  uint32_t x = touch_bin(t, a), y = touch_bin(t, b);
+  return y > x ? (double)(t->cum[y] - t->cum[x]) : 0;
 }
 
 const char *tm_metric(const struct tm_report *r, unsigned i, double *value, int *defined)

@@ -27,6 +27,7 @@ struct tm_costs {
                                (0: no limit) */
   double l2_partial_store;  /* L2 bandwidth, in bytes, of a store's write of part of a sector */
   int hoist_addr;           /* a load's address arithmetic moves up with it (tm_sm.c) */
+  double dram_page;         /* DRAM bandwidth, in bytes, of opening a page (tm_sm.c); 0: none */
 };
 void tm_costs_init(struct tm_costs *c, const struct occ_profile *p, uint32_t warp_size);
 

@@ -60,6 +60,9 @@ struct bstate {                  /* a recorded block on this SM */
                                     have landed: its mbarrier waits issue no earlier */
 };
 
+#define DRAM_PAGES 256           /* pages the model keeps open per SM */
+#define DRAM_PAGE_SECTORS 32     /* 1 KB: an HBM pseudo-channel's page */
+
 struct sm {
   const struct tm_sm_in *in;
   const struct tm_op *ops;
@@ -77,6 +80,11 @@ struct sm {
   double drain;                  /* when the last atomic asked for is done */
   uint64_t *seen;                /* with a DRAM access granularity: lines this SM has loaded,
                                     direct-mapped (SEEN_LINES), line + 1 (0: none) */
+  uint64_t *mine;                /* with the grid's first touches: the sectors this SM loaded
+                                    last, direct-mapped (MINE_SECTORS), sector + 1 ... */
+  uint64_t *mine_key;            /* ... and when (sim_touch_key) */
+  uint64_t pages[DRAM_PAGES];    /* DRAM pages this SM's loads opened last, direct-mapped,
+                                    page + 1 (0: none) */
   uint32_t nblocks;              /* recorded blocks */
   double *miss;                  /* with line fills and l1_miss_lines: when each of the L1's
                                     miss slots is free again (the line's data is back) */
@@ -99,6 +107,7 @@ struct atom_line {
 #define ATOM_LINES 8192          /* a power of two */
 #define ATOM_REGION_SECTORS 128  /* 4 KB: a region's sectors */
 #define SEEN_LINES (1u << 20)
+#define MINE_SECTORS (1u << 16)
 #define ATOM_QUEUE 512           /* cycles of atomics the memory system takes without the SM's
                                     load/store unit waiting */
 
@@ -435,6 +444,41 @@ static double *miss_slot(struct sm *s, double *t)
   return &s->miss[best];
 }
 
+/* Is sector sec, which this SM's share of the L2 does not hold, in the GPU's L2 for access e
+   of block tb? The L2 is shared by all SMs, and the slice this SM's model keeps is its share
+   of what the SMs do not share: a sector another block touched first (another SM's block: a
+   stencil's halo, a GEMM's tiles, the x of an SpMV) is in it unless the L2 has taken in more
+   than it holds since then, or since this SM last loaded it, whichever is later. A sector its
+   own block touched first is the slice's to keep. */
+static int l2_shared(const struct sm *s, const struct sim_tblock *tb, const struct sim_tev *e,
+                     uint64_t sec)
+{
+  const struct tm_touch *t = s->in->touch;
+  uint64_t i = sim_touch_index(t->tr, sec);
+  if (i >= t->n)
+    return 0;
+  uint64_t first = t->key[i], me = sim_touch_key(t->wave, tb->linear, (uint64_t)(e - tb->ev));
+  if (!first || first >= me || sim_touch_block(first) == (tb->linear & 0xffffffu))
+    return 0;
+  uint64_t since = first;
+  size_t k = (size_t)(sec % MINE_SECTORS);
+  if (s->mine[k] == sec + 1 && s->mine_key[k] > since && s->mine_key[k] < me)
+    since = s->mine_key[k];
+  return tm_touch_volume(t, since, me) <= t->l2_lines;
+}
+
+/* Does a DRAM access to sector sec open a page? 1 when none of this SM's recent DRAM loads
+   was to its page (random gathers: every access; streams: one in a page's 8 lines). */
+static int dram_page_opens(struct sm *s, uint64_t sec)
+{
+  uint64_t page = sec / DRAM_PAGE_SECTORS;
+  uint64_t *slot = &s->pages[(page * 0x9e3779b97f4a7c15ull) >> 56];     /* 8 bits: DRAM_PAGES */
+  if (*slot == page + 1)
+    return 0;
+  *slot = page + 1;
+  return 1;
+}
+
 /* When the sectors of a global or local access are back (loads), or gone (stores). */
 static double global_access(struct sm *s, const struct sim_tev *e, const struct sim_tblock *tb,
                             double t, int cls, struct tm_sm_out *out)
@@ -494,6 +538,10 @@ static double global_access(struct sm *s, const struct sim_tev *e, const struct 
           out->l2_hits++;
           double there = tm_cache_ready_at(&s->l2, sec);
           r = l2t + c->l2 > there ? l2t + c->l2 : there;
+        } else if (s->mine && !local && l2_shared(s, tb, e, sec)) {
+          out->l2_hits++;                 /* another SM's block brought it in */
+          r = l2t + c->l2;
+          tm_cache_set_ready(&s->l2, sec, r);
         } else {
           out->l2_misses++;
           /* DRAM moves dram_access bytes (HBM: 64, a sector pair); the pair's other sector
@@ -505,7 +553,10 @@ static double global_access(struct sm *s, const struct sim_tev *e, const struct 
           uint64_t line = sec >> 2;
           int again = s->seen && s->seen[line % SEEN_LINES] == line + 1;
           uint32_t bytes = again ? 32 : c->dram_access;
-          double d = tm_serve(&s->dram, t0, bytes);
+          /* opening a DRAM page takes bandwidth that moves no data (dram_page_bytes) */
+          double open = c->dram_page > 0 && dram_page_opens(s, sec) ? c->dram_page : 0;
+          double d = tm_serve(&s->dram, t0, bytes + open);
+          s->dram.bytes -= open;
           r = (d > l2t ? d : l2t) + c->dram + c->dram_loaded * s->dram.busy;
           tm_cache_set_ready(&s->l2, sec, r);
           if (bytes > 32)
@@ -566,6 +617,15 @@ static double global_access(struct sm *s, const struct sim_tev *e, const struct 
     tm_cache_fill(&s->l1, fill_sec, c->l1_fill, fill_r);
     if (slot)
       *slot = fill_r;
+  }
+  if (s->mine && cls == TM_C_LOAD && !local) {
+    uint64_t me = sim_touch_key(s->in->touch->wave, tb->linear, (uint64_t)(e - tb->ev));
+    for (uint32_t i = 0; i < e->n; i++) {
+      uint64_t sec = tb->sec[e->first + i];
+      size_t k = (size_t)(sec % MINE_SECTORS);
+      s->mine[k] = sec + 1;
+      s->mine_key[k] = me;
+    }
   }
   if (s->seen && cls == TM_C_LOAD)      /* marked after the request: its own sectors are
                                            not the "again" of each other */
@@ -757,10 +817,15 @@ int tm_sm_run(const struct tm_sm_in *in, const struct tm_op *ops, const struct s
     s.miss = calloc(in->costs.l1_miss_lines, sizeof *s.miss);
   if (in->costs.dram_access > 32)
     s.seen = calloc(SEEN_LINES, sizeof *s.seen);
+  if (in->touch) {
+    s.mine = calloc(MINE_SECTORS, sizeof *s.mine);
+    s.mine_key = calloc(MINE_SECTORS, sizeof *s.mine_key);
+  }
   int rc = -1;
   if (!s.w || !s.b || !out->block_start || !out->block_end || !slot_free || !why || !s.atom ||
       (in->costs.dram_access > 32 && !s.seen) ||
-      (in->costs.l1_fill > 32 && in->costs.l1_miss_lines && !s.miss))
+      (in->costs.l1_fill > 32 && in->costs.l1_miss_lines && !s.miss) ||
+      (in->touch && (!s.mine || !s.mine_key)))
     goto done;
   for (uint32_t k = 0; k < s.nslots_w; k++) {
     s.w[k].ready = calloc(in->nregs ? in->nregs : 1, sizeof *s.w[k].ready);
@@ -912,6 +977,8 @@ done:
   free(s.atom);
   free(s.seen);
   free(s.miss);
+  free(s.mine);
+  free(s.mine_key);
   tm_cache_free(&s.l1);
   tm_cache_free(&s.l2);
   return rc;

@@ -4,6 +4,28 @@
 
 #include "timing/tm_int.h"
 
+/* The grid's first touches of global lines (struct sim_trace.touch), with how many lines
+   were first touched before each point of the run: what the L2, shared by all SMs, has taken
+   in since a line came (tm_touch_volume). */
+struct tm_touch {
+  const struct sim_trace *tr;      /* key[sim_touch_index(tr, sector)]: sim_touch_key of the
+                                      sector's line, 0 none */
+  const uint64_t *key;
+  uint64_t n;
+  uint32_t wave;                   /* blocks per wave (sim_touch_key's wave_blocks) */
+  double block_insts;              /* a block's warp-instructions, on average */
+  uint32_t nbins;                  /* TM_TOUCH_BINS per wave */
+  uint64_t *cum;                   /* cum[k]: lines first touched in bins before k */
+  double l2_lines;                 /* the L2's capacity, in 128-byte lines */
+};
+#define TM_TOUCH_BINS 64
+/* Build t from the emulator's trace (tr->touch; none: t->key NULL) for an L2 of l2_bytes.
+   0, or -1 when out of host memory. */
+int tm_touch_init(struct tm_touch *t, const struct sim_trace *tr, uint64_t l2_bytes);
+void tm_touch_free(struct tm_touch *t);
+/* Lines first touched between the touches of keys a and b (a before b), to a bin. */
+double tm_touch_volume(const struct tm_touch *t, uint64_t a, uint64_t b);
+
 struct tm_sm_in {
   struct tm_costs costs;
   uint32_t blocks_per_sm, warps_per_block, warp_size;
@@ -12,6 +34,7 @@ struct tm_sm_in {
   uint64_t l1_bytes, l2_slice_bytes;
   double l2_bytes_per_cycle;       /* all SMs together; divided among the busy ones */
   double dram_bytes_per_cycle;
+  const struct tm_touch *touch;    /* the grid's first touches, or NULL */
 };
 
 struct tm_sm_out {

@@ -177,6 +177,7 @@ struct model {
   struct sim_device *d;
   struct sim_result r;
   int regs;                       /* registers per thread for the plan; 0: the assumed 32 */
+  int touch;                      /* keep the grid's first touches (sim_launch.trace_wave) */
   struct tm_kernel k;
   struct tm_plan plan;
   struct tm_report rep;
@@ -222,6 +223,7 @@ static void model_run(struct model *x, const char *kernel, uint32_t grid, uint32
   if (run_grid == grid) {
     c.trace_every = x->plan.trace_every;
     c.trace_blocks = x->plan.trace_blocks;
+    c.trace_wave = x->touch ? x->plan.blocks_per_sm * x->plan.trace_every : 0;
   } else {
     ck_assert_uint_eq(run_grid, x->plan.trace_blocks);
     c.trace_every = 1;
@@ -1486,6 +1488,98 @@ START_TEST(test_dram_pair_again)
 }
 END_TEST
 
+/* The L2 is the GPU's, shared by all SMs: what another SM's block read first is there for
+   SM 0's. Every block reads the same 1 KB ("same"): with the grid's first touches kept, SM 0's
+   recorded blocks (none of them block 0, which reads it first) find it in the L2 and move no
+   DRAM bytes; without them SM 0's first block fetches it. Every block reading its own 1 KB
+   ("own") moves the same bytes either way. */
+static const char shared_l2_ptx[] = HDR
+  ".visible .entry same(.param .u64 buf, .param .u64 out)\n{\n"
+  "  .reg .b32 %r<4>;\n  .reg .b64 %rd<4>;\n"
+  "  ld.param.u64 %rd1, [buf];\n  mov.u32 %r1, %tid.x;\n"
+  "  mul.wide.u32 %rd2, %r1, 4;\n  add.s64 %rd3, %rd1, %rd2;\n"
+  "  ld.global.u32 %r2, [%rd3];\n  add.u32 %r3, %r2, 1;\n  ret;\n}\n"
+  ".visible .entry own(.param .u64 buf, .param .u64 out)\n{\n"
+  "  .reg .b32 %r<6>;\n  .reg .b64 %rd<4>;\n"
+  "  ld.param.u64 %rd1, [buf];\n  mov.u32 %r1, %tid.x;\n  mov.u32 %r4, %ctaid.x;\n"
+  "  mad.lo.u32 %r5, %r4, 256, %r1;\n"
+  "  mul.wide.u32 %rd2, %r5, 4;\n  add.s64 %rd3, %rd1, %rd2;\n"
+  "  ld.global.u32 %r2, [%rd3];\n  add.u32 %r3, %r2, 1;\n  ret;\n}\n";
+
+static double shared_l2_dram(const char *kernel, int touch, double *l2_hit)
+{
+  struct model x;
+  model_load(&x, shared_l2_ptx, 1u << 20);
+  x.touch = touch;
+  uint32_t grid = 4 * (uint32_t)x.p.sm_count;
+  model_run(&x, kernel, grid, 256, grid);
+  ck_assert_uint_eq(x.r.trace.ntouch > 0, touch != 0);
+  for (uint32_t i = 0; i < x.r.trace.nblk; i++)
+    ck_assert_uint_ne(x.r.trace.blk[i].linear, 0);
+  double d = x.rep.dram_bytes;
+  *l2_hit = x.rep.l2_hit_pct;
+  model_free(&x);
+  return d;
+}
+
+START_TEST(test_shared_l2)
+{
+  double hit_with, hit_without, own_with, own_without;
+  double with = shared_l2_dram("same", 1, &hit_with), without = shared_l2_dram("same", 0, &hit_without);
+  ck_assert_double_eq(with, 0);
+  ck_assert_double_gt(without, 0);
+  ck_assert_double_eq(hit_with, 100);
+  ck_assert_double_lt(hit_without, 100);
+  double own = shared_l2_dram("own", 1, &own_with), own0 = shared_l2_dram("own", 0, &own_without);
+  ck_assert_double_eq(own, own0);
+  ck_assert_double_eq(own_with, 0);
+  ck_assert_double_eq(own_without, 0);
+}
+END_TEST
+
+/* Opening a DRAM page takes bandwidth that moves no data (dram_page_bytes): 32 lanes loading
+   from 32 pages 1 KB apart open 32, a warp's 128 contiguous bytes one; the bytes moved are
+   the same either way. */
+static const char page_ptx[] = HDR
+  ".visible .entry ld1k(.param .u64 buf, .param .u64 out)\n{\n"
+  "  .reg .b32 %r<4>;\n  .reg .b64 %rd<4>;\n"
+  "  ld.param.u64 %rd1, [buf];\n  mov.u32 %r1, %tid.x;\n"
+  "  mul.wide.u32 %rd2, %r1, 1024;\n  add.s64 %rd3, %rd1, %rd2;\n"
+  "  ld.global.u32 %r2, [%rd3];\n  add.u32 %r3, %r2, 1;\n  ret;\n}\n"
+  ".visible .entry ld4(.param .u64 buf, .param .u64 out)\n{\n"
+  "  .reg .b32 %r<4>;\n  .reg .b64 %rd<4>;\n"
+  "  ld.param.u64 %rd1, [buf];\n  mov.u32 %r1, %tid.x;\n"
+  "  mul.wide.u32 %rd2, %r1, 4;\n  add.s64 %rd3, %rd1, %rd2;\n"
+  "  ld.global.u32 %r2, [%rd3];\n  add.u32 %r3, %r2, 1;\n  ret;\n}\n";
+
+static double page_cycles(const char *kernel, double page, double *dram)
+{
+  struct model x;
+  model_load(&x, page_ptx, 64 * 1024);
+  x.p.dram_page_bytes = page;
+  model_run(&x, kernel, 1, 32, 1);
+  double c = x.rep.cycles;
+  *dram = x.rep.dram_bytes;
+  model_free(&x);
+  return c;
+}
+
+START_TEST(test_dram_page)
+{
+  struct occ_profile p = h200();
+  ck_assert_double_eq(p.dram_page_bytes, 0);
+  double d0, d1, s0, s1;
+  const double page = 1e6;
+  double scattered = page_cycles("ld1k", page, &d1) - page_cycles("ld1k", 0, &d0);
+  double stream = page_cycles("ld4", page, &s1) - page_cycles("ld4", 0, &s0);
+  ck_assert_double_eq(d1, d0);
+  ck_assert_double_eq(s1, s0);
+  ck_assert_double_gt(stream, 0);
+  ck_assert_msg(scattered > 16 * stream, "32 pages: %.0f more cycles, one page: %.0f", scattered,
+                stream);
+}
+END_TEST
+
 START_TEST(test_partial_store)
 {
   struct occ_profile p = h200();
@@ -1855,6 +1949,8 @@ Suite *suite_tm(void)
   tcase_add_test(tc, test_partial_store);
   tcase_add_test(tc, test_line_fill);
   tcase_add_test(tc, test_l1_miss_lines);
+  tcase_add_test(tc, test_shared_l2);
+  tcase_add_test(tc, test_dram_page);
   tcase_add_test(tc, test_sector_on_its_way);
   tcase_add_test(tc, test_dram_bound);
   tcase_add_test(tc, test_extrapolation);

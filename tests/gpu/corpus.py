@@ -32,7 +32,9 @@ suit it), `refused` (the emulator names a construct it does not run), `emu-check
 ran it, the emulator's race, initialisation or mask check stopped it, in index order or, for
 a result that differed, in reverse order: with these inputs the kernel reads what no thread
 wrote, or races), `emu-fault` or `gpu-fault` (one backend alone), `timeout`, `no-ptx` (nvcc
-could not compile the file alone), `not-run` (past --deadline). A `differ` that neither the
+could not compile the file alone), `not-run` (past --deadline). An `emu-fault` that is an
+access out of bounds the GPU ran through is run again on the GPU under compute-sanitizer's
+memcheck: when memcheck finds errors too, it is `both-fault`. A `differ` that neither the
 reverse order nor `approx` explains is also run under other order seeds (`warplab emu
 --order-check 3`): when the emulator's own outputs change, it is `order` too (slots handed out
 by atomicAdd, a last writer that wins). both-fault, gpu-fault, `order` and `emu-check` are
@@ -422,7 +424,36 @@ def kernel_case(args, ptx_path, name, specs, bufs, blocks, smem, work, body=""):
             return verdict
         if first is None:
             first = verdict
-    return first
+    return sanitizer_verdict(args, ptx_path, name, specs, smem, first)
+
+
+def sanitizer_verdict(args, ptx_path, name, specs, smem, verdict):
+    """An `emu-fault` out-of-bounds access the GPU ran through: a GPU does not stop at every
+    access outside a buffer (an allocation sits in larger mapped pages), so the same launch runs
+    again on the GPU under compute-sanitizer's memcheck (`warplab emu --backend gpu --sanitize
+    memcheck`); when it reports errors too, the inputs do not suit the kernel on either
+    backend: `both-fault`, with memcheck's first words."""
+    if verdict is None or verdict[0] != "emu-fault" or "out_of_bounds" not in verdict[1] \
+            or "gpu" not in args.backends:
+        return verdict
+    m = re.match(r"block (\S+):", verdict[1])
+    if not m:
+        return verdict
+    cmd = [args.warplab, "emu", ptx_path, "--kernel", name, "--grid", "8", "--block", m.group(1),
+           "--backend", "gpu", "--sanitize", "memcheck", "--json"]
+    if smem:
+        cmd += ["--smem", str(smem)]
+    for s in specs:
+        cmd += ["--arg", s]
+    rc, out, _ = run(cmd, 4 * args.timeout)
+    try:
+        found = json.loads(out)
+    except ValueError:
+        return verdict
+    if found.get("errors", 0) > 0:
+        return "both-fault", "%s; compute-sanitizer memcheck on the GPU agrees (%d errors, first: %s)" % (
+            verdict[1][:200], found["errors"], (found.get("first") or "")[:160])
+    return verdict
 
 
 def prepare_file(args, src):

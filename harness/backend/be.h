@@ -73,6 +73,11 @@ struct be_launch {
   /* A thread's call stack (cudaLimitStackSize), both backends, set before the launch;
      0: CUDA's default, 1 KiB. Recursive device functions use it. */
   uint64_t stack_bytes;
+  /* emu only: ptxas's stack frames of the module's device functions (sim_launch.frames), what
+     each activation of a recursive one takes from that stack; NULL, 0: not known (the
+     emulator estimates them) */
+  const struct sim_frame *frames;
+  uint32_t nframes;
 };
 
 /* Set l's limits from the architecture profile p (NULL: the defaults) and the kernel's

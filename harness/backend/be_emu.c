@@ -72,6 +72,7 @@ static enum be_status emu_launch(void *impl, const char *kernel, const void *par
     .max_smem = l->max_smem, .resident_blocks = l->resident_blocks,
     .cooperative = l->cooperative, .coop_blocks_per_sm = l->coop_blocks_per_sm,
     .sm_count = l->sm_count, .order_seed = l->order_seed,
+    .frames = l->frames, .nframes = l->nframes,
   };
   memcpy(c.cluster, l->cluster, sizeof c.cluster);
   memcpy(c.grid, l->grid, sizeof c.grid);

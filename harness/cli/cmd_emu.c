@@ -404,6 +404,19 @@ static int parse_opts(int argc, char **argv, struct emu_opts *o)
   return 0;
 }
 
+/* The stack frames of the device functions in ptxas's report rs[0 .. n) into out (at most
+   max): what a recursive function's activations take on the GPU (sim_launch.frames). Returns
+   the count. */
+static uint32_t device_frames(const struct tc_resources *rs, int n, struct sim_frame *out,
+                              uint32_t max)
+{
+  uint32_t k = 0;
+  for (int i = 0; i < n && k < max; i++)
+    if (!rs[i].is_entry && (rs[i].has & TC_RES_STACK) && rs[i].stack_frame >= 0)
+      out[k++] = (struct sim_frame){.func = rs[i].name, .bytes = (uint32_t)rs[i].stack_frame};
+  return k;
+}
+
 static void list_kernels(const struct ptx_module *m)
 {
   fprintf(stderr, "warplab: kernels in this module:");
@@ -844,7 +857,8 @@ int wl_cmd_emu(int argc, char **argv)
   char slog[512];
   struct emu_run run;
   memset(&run, 0, sizeof run);
-  struct tc_resources rs[32];
+  struct tc_resources rs[128];
+  struct sim_frame frames[128];
   struct occ_profile prof;
   struct emu_order order;
 
@@ -916,9 +930,12 @@ int wl_cmd_emu(int argc, char **argv)
     rc = WL_EXIT_USAGE;
     goto out;
   }
-  if (tc_ptxas(wl_ends_with(o.file, ".cu") ? ptx_path : o.file, o.arch, 0, rs, 32, &nrs, plog,
-                sizeof plog) == TC_PTXAS_OK)
+  if (tc_ptxas(wl_ends_with(o.file, ".cu") ? ptx_path : o.file, o.arch, 0, rs, 128, &nrs, plog,
+                sizeof plog) == TC_PTXAS_OK) {
     run.rsrc = tc_resources_find(rs, nrs, o.kernel);
+    bl.frames = frames;
+    bl.nframes = device_frames(rs, nrs, frames, 128);
+  }
   if (run.rsrc) {
     ms.kern.known = 1;
     ms.kern.registers = run.rsrc->registers;

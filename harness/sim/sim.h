@@ -127,6 +127,14 @@ struct sim_inst_stats {
    cannot be steered by blockIdx arithmetic (work moved off every every-th block). */
 uint32_t sim_trace_block(uint32_t k, uint32_t every, uint32_t nblocks);
 
+/* A device function's stack frame as ptxas laid it out for the GPU ("Function properties for
+   _Z3fibj: 24 bytes stack frame": its local variables, spilled registers and the saved return
+   address), by the function's PTX name. */
+struct sim_frame {
+  const char *func;
+  uint32_t bytes;
+};
+
 struct sim_launch {
   uint32_t grid[3], block[3];
   uint32_t dyn_smem;       /* dynamic shared memory bytes */
@@ -184,6 +192,11 @@ struct sim_launch {
   int reverse;              /* blocks take their indices, and a block's warps their turns, in
                                reverse order (outside cooperative launches and clusters): a
                                result that changes depends on an order CUDA leaves open */
+  /* ptxas's stack frames of the module's device functions (NULL, 0: not known). Each call of
+     a recursive function takes its frame from the thread's call stack (cudaLimitStackSize);
+     a function not among them takes an estimate, its .local bytes + SIM_RECUR_FRAME. */
+  const struct sim_frame *frames;
+  uint32_t nframes;
 };
 #define SIM_DEFAULT_BUDGET 2000000000ull
 /* What device printf may leave behind in one launch: CUDA's default printf FIFO

@@ -108,7 +108,9 @@ struct sim_rfunc {
   uint32_t reg, nregs;           /* its registers, hidden ones included */
   uint32_t pf_off, pf_size;      /* its .param variables: param-frame bytes [off, off + size) */
   uint32_t lsize;                /* its .local variables: bytes of an activation's frame */
-  uint32_t cost;                 /* stack bytes an activation takes: lsize + SIM_RECUR_FRAME */
+  uint32_t cost;                 /* stack bytes an activation takes: ptxas's frame
+                                    (sim_launch.frames), else lsize + SIM_RECUR_FRAME */
+  int ptxas;                     /* cost is ptxas's frame, not the estimate */
   uint32_t first_hid, nhid;      /* its hidden registers, prog->hid[first_hid ..] */
 };
 /* A hidden register of a recursive function: an address of one of its .local variables (the
@@ -497,6 +499,9 @@ int sim_recur_call(struct sim_block *b, struct sim_warp *w, uint32_t pc, unsigne
 /* Lane l of w returns from its top call (w->depth[l] > 0): copy the return values out, give
    the interrupted activation its frame back, set w->pc[l] to the return point. */
 void sim_recur_return(struct sim_block *b, struct sim_warp *w, unsigned l);
+/* Charge each recursive function of p ptxas's stack frame for it among frames[0 .. n) (by
+   its PTX name) instead of the estimate sim_link gave it. */
+void sim_recur_frames(struct sim_prog *p, const struct sim_frame *frames, uint32_t n);
 /* Free the call stacks of warps[0 .. n). */
 void sim_recur_free(struct sim_warp *warps, uint32_t n);
 

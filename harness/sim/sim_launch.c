@@ -992,6 +992,7 @@ enum sim_status sim_run(struct sim_device *d, const struct ptx_module *m, const 
   enum sim_status st = sim_link(d, m, f, &prog, err, errlen);
   if (st != SIM_OK)
     return st;
+  sim_recur_frames(&prog, cfg->frames, cfg->nframes);
   if (params_size != prog.kparam_size) {
     snprintf(err, errlen, "kernel %s takes %u bytes of parameters, %zu were given", kernel,
              prog.kparam_size, params_size);

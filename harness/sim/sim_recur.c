@@ -14,9 +14,12 @@
  *    the new activation a .local frame of its own on the lane's stack in local memory: the
  *    function's local variables are addressed through hidden registers (sim_link.c) that the
  *    call sets to this frame, so each activation's arrays have their own addresses;
- *  - each activation of a recursive function takes its .local bytes plus SIM_RECUR_FRAME from
- *    the thread's stack (cudaLimitStackSize, sim_set_stack_size); a call that would pass it
- *    is a stack-overflow fault at the call's line.
+ *  - each activation of a recursive function takes its stack frame from the thread's stack
+ *    (cudaLimitStackSize, sim_set_stack_size): the frame ptxas gives the function on the GPU
+ *    (sim_launch.frames: its local variables, spilled registers and saved return address),
+ *    or where ptxas's report is not at hand an estimate, its .local bytes plus
+ *    SIM_RECUR_FRAME; a call that would pass the stack is a stack-overflow fault at the
+ *    call's line that says which figure it charged.
  * Lanes of one warp may be at different depths: each lane's registers are its own column of
  * the register file, so lanes of different activations run an instruction together.
  */
@@ -85,13 +88,18 @@ int sim_recur_call(struct sim_block *b, struct sim_warp *w, uint32_t pc, unsigne
     r->bytes = 0;
   }
   if (rf && r->bytes + rf->cost > p->stack_bytes) {
-    char msg[512];
+    char msg[640], how[256];
+    if (rf->ptxas)
+      snprintf(how, sizeof how, "ptxas: %u-byte frame", rf->cost);
+    else
+      snprintf(how, sizeof how, "estimated: %u of local variables, %u for the return address "
+               "and saved registers; ptxas's frame size was not available", rf->lsize,
+               SIM_RECUR_FRAME);
     snprintf(msg, sizeof msg, "stack overflow: this recursive call of %s, %u calls deep, would "
              "take the thread's call stack past its %u bytes (cudaLimitStackSize, `warplab emu "
-             "--stack BYTES`); each activation of %s takes %u bytes (%u of local variables, %u "
-             "for the return address and saved registers)", p->mod->funcs[rf->func].name,
-             w->depth[l] + 1, p->stack_bytes, p->mod->funcs[rf->func].name, rf->cost, rf->lsize,
-             SIM_RECUR_FRAME);
+             "--stack BYTES`); each activation of %s takes %u bytes (%s)",
+             p->mod->funcs[rf->func].name, w->depth[l] + 1, p->stack_bytes,
+             p->mod->funcs[rf->func].name, rf->cost, how);
     sim_fault_other(b, w, pc, l, SIM_FK_CALL_DEPTH, msg);
     return 1;
   }
@@ -182,6 +190,20 @@ void sim_recur_return(struct sim_block *b, struct sim_warp *w, unsigned l)
   r->used = r->top;
   r->top = h.prev;
   w->depth[l]--;
+}
+
+void sim_recur_frames(struct sim_prog *p, const struct sim_frame *frames, uint32_t n)
+{
+  for (uint32_t r = 0; r < p->nrfuncs; r++) {
+    struct sim_rfunc *rf = &p->rfuncs[r];
+    const char *name = p->mod->funcs[rf->func].name;
+    for (uint32_t i = 0; i < n; i++)
+      if (frames[i].func && !strcmp(frames[i].func, name)) {
+        rf->cost = frames[i].bytes;
+        rf->ptxas = 1;
+        break;
+      }
+  }
 }
 
 void sim_recur_free(struct sim_warp *warps, uint32_t n)

@@ -56,15 +56,25 @@ static uint32_t tree(uint32_t x, uint32_t d)
 }
 
 static uint32_t deep(uint32_t n) { return n == 0 ? 7u : deep(n - 1) * 3 + n; }
+static uint32_t heavy(uint32_t n, uint32_t a, uint32_t b)
+{
+  if (n == 0)
+    return a ^ b;
+  uint32_t x = a * 3 + n, y = b * 5 + n, z = a ^ (b >> 3), w = a + b * 7, v = (a << 2) - b;
+  uint32_t r = heavy(n - 1, x + y, z - w + v);
+  return r * x + (r ^ y) + z * r + (w >> (r & 7)) + v;
+}
 
 /* Run kernel k of recursion.cu on n random inputs (seed) with out of nout words, extra
    options before the arguments; returns the run, *out the dumped output. */
 static struct e2e_run *run_rec(const char *k, unsigned n, unsigned nout, uint64_t seed,
-                               const char *opt, const char *optv, uint32_t **out)
+                               const char *opt, const char *optv, const char *stack,
+                               uint32_t **out)
 {
   const char *pout = e2e_tmp("out.bin");
   struct e2e_run *r = e2e_emu(e2e_kernel("recursion.cu"), "--kernel", k, "--grid", "3", "--block",
-                              "64", opt ? opt : "--json", opt ? optv : "--json",
+                              "64", opt ? opt : "--json", opt ? optv : "--json", "--stack",
+                              stack ? stack : "1024",
                               A, e2e_fmt("u32buf:%u:rand:%llu", n, (unsigned long long)seed),
                               A, e2e_fmt("u32buf:%u:zero", nout), A, e2e_fmt("i32:%u", n),
                               "--dump", e2e_fmt("1=%s", pout), "--json", NULL);
@@ -79,7 +89,7 @@ START_TEST(fact_fib_lane_depths)
   const char *sched[] = {"its", "stack"};
   for (unsigned s = 0; s < 2; s++) {
     uint32_t *in = e2e_rand_u32(n, 91), *got;
-    struct e2e_run *r = run_rec("fact_fib", n, 2 * n, 91, "--sched", sched[s], &got);
+    struct e2e_run *r = run_rec("fact_fib", n, 2 * n, 91, "--sched", sched[s], NULL, &got);
     e2e_expect_ok(r);
     for (unsigned i = 0; i < n; i++) {
       ck_assert_msg(got[2 * i] == fact(in[i] % 13), "%s thread %u: fact(%u) = %u, expected %u",
@@ -91,14 +101,16 @@ START_TEST(fact_fib_lane_depths)
 }
 END_TEST
 
-/* Lanes split at every level of a walk their data steers, in both models. */
+/* Lanes split at every level of a walk their data steers, in both models. ptxas gives tree a
+   32-byte frame: 50 activations pass CUDA's 1 KiB stack, on the GPU as on the emulator, so
+   the walk runs with 4 KiB (as tests/gpu/prove.sh's rec_tree_walk). */
 START_TEST(divergent_tree_walk)
 {
   const unsigned n = 150;
   const char *sched[] = {"its", "stack"};
   for (unsigned s = 0; s < 2; s++) {
     uint32_t *in = e2e_rand_u32(n, 95), *got;
-    struct e2e_run *r = run_rec("tree_walk", n, n, 95, "--sched", sched[s], &got);
+    struct e2e_run *r = run_rec("tree_walk", n, n, 95, "--sched", sched[s], "4096", &got);
     e2e_expect_ok(r);
     for (unsigned i = 0; i < n; i++)
       ck_assert_msg(got[i] == tree(in[i], in[i] % 50), "%s thread %u: tree(%u) = %u, expected %u",
@@ -113,7 +125,7 @@ START_TEST(local_arrays_per_activation)
 {
   const unsigned n = 150;
   uint32_t *in = e2e_rand_u32(n, 92), *got;
-  struct e2e_run *r = run_rec("local_frames", n, n, 92, NULL, NULL, &got);
+  struct e2e_run *r = run_rec("local_frames", n, n, 92, NULL, NULL, NULL, &got);
   e2e_expect_ok(r);
   for (unsigned i = 0; i < n; i++)
     ck_assert_msg(got[i] == walk(in[i] % 11, NULL), "thread %u: walk(%u) = %u, expected %u", i,
@@ -126,7 +138,7 @@ START_TEST(mutual_recursion)
 {
   const unsigned n = 150;
   uint32_t *in = e2e_rand_u32(n, 93), *got;
-  struct e2e_run *r = run_rec("mutual", n, n, 93, NULL, NULL, &got);
+  struct e2e_run *r = run_rec("mutual", n, n, 93, NULL, NULL, NULL, &got);
   e2e_expect_ok(r);
   for (unsigned i = 0; i < n; i++)
     ck_assert_msg(got[i] == ping(in[i] % 25), "thread %u: ping(%u) = %u, expected %u", i,
@@ -139,7 +151,7 @@ START_TEST(recursion_through_a_pointer)
 {
   const unsigned n = 150;
   uint32_t *in = e2e_rand_u32(n, 94), *got;
-  struct e2e_run *r = run_rec("pointer_recursion", n, n, 94, NULL, NULL, &got);
+  struct e2e_run *r = run_rec("pointer_recursion", n, n, 94, NULL, NULL, NULL, &got);
   e2e_expect_ok(r);
   for (unsigned i = 0; i < n; i++) {
     uint32_t want = (in[i] & 1) ? sq(in[i] % 20) : tri(in[i] % 20);
@@ -174,6 +186,42 @@ START_TEST(stack_overflow_is_a_fault)
   e2e_expect_ok(r);
   got = e2e_read(pout, 32 * 4);
   ck_assert_uint_eq(got[0], deep(64));
+}
+END_TEST
+
+/* heavy keeps five values live across its call, which ptxas spills to a frame bigger than
+   the emulator's estimate of 16 bytes (32 on sm_90 with nvcc 13): each activation is
+   charged ptxas's frame, as the GPU charges it, so heavy(40)'s 41 activations, which fit the
+   1 KiB stack at the estimate's 16 bytes each, overflow it, at the call 1024 / frame + 1
+   deep; the fault names ptxas's figure. With --stack 2048 they fit. */
+START_TEST(stack_overflow_takes_ptxas_frame)
+{
+  const char *k = e2e_kernel("recursion.cu");
+  const char *pout = e2e_tmp("out.bin");
+  const unsigned depth = 40;
+  ck_assert_uint_le((depth + 1) * 16, 1024);     /* fits with the estimate */
+  struct e2e_run *r = e2e_emu(k, "--kernel", "heavy_recursion", "--grid", "1", "--block", "32",
+                              A, e2e_fmt("u32buf:32:fill=%u", depth), A, "u32buf:32:zero", A,
+                              "i32:32", "--json", NULL);
+  e2e_expect_outcome(r, 1, "fault");
+  ck_assert_str_eq(e2e_jstr(r, "fault/kind"), "call_depth");
+  ck_assert_int_eq(e2e_jint(r, "fault/source/line"), e2e_marker_line(k, "HEAVY-CALL"));
+  const char *msg = e2e_jstr(r, "fault/message");
+  const char *at = strstr(msg, "(ptxas: ");
+  unsigned frame = 0;
+  ck_assert_msg(at && sscanf(at, "(ptxas: %u-byte frame)", &frame) == 1, "%s", msg);
+  ck_assert_msg(frame > 16 && (depth + 1) * frame > 1024, "frame %u: %s", frame, msg);
+  ck_assert_msg(strstr(msg, "1024 bytes") &&
+                strstr(msg, e2e_fmt("%u calls deep", 1024 / frame + 1)) &&
+                strstr(msg, e2e_fmt("takes %u bytes", frame)), "%s", msg);
+  r = e2e_emu(k, "--kernel", "heavy_recursion", "--grid", "1", "--block", "32", "--stack",
+              "2048", A, e2e_fmt("u32buf:32:fill=%u", depth), A, "u32buf:32:zero", A, "i32:32",
+              "--dump", e2e_fmt("1=%s", pout), "--json", NULL);
+  e2e_expect_ok(r);
+  uint32_t *got = e2e_read(pout, 32 * 4);
+  for (uint32_t i = 0; i < 32; i++)
+    ck_assert_msg(got[i] == heavy(depth, depth * 11 + 1, i), "thread %u: %u, expected %u", i,
+                  got[i], heavy(depth, depth * 11 + 1, i));
 }
 END_TEST
 
@@ -255,6 +303,7 @@ void e2e_add_recursion_tests(Suite *s)
   tcase_add_test(tc, mutual_recursion);
   tcase_add_test(tc, recursion_through_a_pointer);
   tcase_add_test(tc, stack_overflow_is_a_fault);
+  tcase_add_test(tc, stack_overflow_takes_ptxas_frame);
   tcase_add_test(tc, runaway_recursion_is_a_fault);
   tcase_add_test(tc, host_memory_of_the_call_stack_is_bounded);
 }

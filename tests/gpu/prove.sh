@@ -343,6 +343,8 @@ pcase rec_mutual recursion.cu mutual 3 64 "1:u32:exact" $A u32buf:150:rand:93 $A
 pcase rec_pointer recursion.cu pointer_recursion 3 64 "1:u32:exact" $A u32buf:150:rand:94 $A u32buf:150:zero $A i32:150
 pcase rec_deep_1k recursion.cu deep_recursion 1 32 "1:u32:exact" $A u32buf:32:iota $A u32buf:32:zero $A i32:32
 pcase rec_deep_4k recursion.cu deep_recursion 2 64 "1:u32:exact" --stack 4096 $A u32buf:128:fill=200 $A u32buf:128:zero $A i32:128
+# heavy: ptxas spills it to a 32-byte frame; 41 activations need 1312 bytes: --stack 2048
+pcase rec_heavy_2k recursion.cu heavy_recursion 1 32 "1:u32:exact" --stack 2048 $A u32buf:32:fill=40 $A u32buf:32:zero $A i32:32
 
 {
   echo "warplab emulator vs $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | head -1)"
@@ -381,6 +383,14 @@ nvcc -arch=sm_90 -ptx -lineinfo "$S" -o "$W/sync.ptx"
   timeout -s KILL 60 compute-sanitizer --tool memcheck "$WL" emu "$W/rec.ptx" --kernel deep_recursion --grid 2 --block 64 $A u32buf:128:fill=4000000000 $A u32buf:128:zero $A i32:128 --backend gpu 2>&1 | head -30; echo "rc=$?"
   echo "== deep_recursion 4000000000 deep on the emulator"
   "$WL" emu "$W/rec.ptx" --kernel deep_recursion --grid 2 --block 64 $A u32buf:128:fill=4000000000 $A u32buf:128:zero $A i32:128; echo "rc=$?"
+  # 41 activations of heavy fit 1 KiB at the old estimate (16 bytes), not at ptxas's 32-byte
+  # frame: the GPU must fail as the emulator does (stack overflow, 33 calls deep)
+  echo "== heavy_recursion 40 deep in 1 KiB on the gpu"
+  timeout -s KILL 60 "$WL" emu "$W/rec.ptx" --kernel heavy_recursion --grid 1 --block 32 $A u32buf:32:fill=40 $A u32buf:32:zero $A i32:32 --backend gpu; echo "rc=$?"
+  echo "== heavy_recursion 40 deep in 1 KiB under compute-sanitizer memcheck"
+  timeout -s KILL 60 compute-sanitizer --tool memcheck "$WL" emu "$W/rec.ptx" --kernel heavy_recursion --grid 1 --block 32 $A u32buf:32:fill=40 $A u32buf:32:zero $A i32:32 --backend gpu 2>&1 | head -30; echo "rc=$?"
+  echo "== heavy_recursion 40 deep in 1 KiB on the emulator"
+  "$WL" emu "$W/rec.ptx" --kernel heavy_recursion --grid 1 --block 32 $A u32buf:32:fill=40 $A u32buf:32:zero $A i32:32; echo "rc=$?"
 } >"$OUT/sanitizer.txt" 2>&1
 
 # What the GPU refuses of cooperative and cluster launches, next to the emulator's words.

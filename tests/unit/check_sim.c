@@ -335,6 +335,58 @@ START_TEST(test_misaligned_and_readonly)
 }
 END_TEST
 
+/* A recursive function's activations take ptxas's stack frame for it when the launch gives
+   one (sim_launch.frames), else the estimate (.local bytes + SIM_RECUR_FRAME, 16 here), and
+   the overflow fault says which: d(n) = d(n - 1) + 1 makes n + 1 activations. */
+START_TEST(test_recursion_takes_ptxas_frames)
+{
+  const char *k =
+    HDR
+    ".func (.param .b32 rv) d(.param .b32 n)\n{\n"
+    "  .reg .pred %p<2>;\n  .reg .b32 %r<4>;\n"
+    "  ld.param.u32 %r1, [n];\n  mov.u32 %r3, 0;\n  setp.eq.u32 %p1, %r1, 0;\n"
+    "  @%p1 bra DONE;\n  sub.u32 %r2, %r1, 1;\n"
+    "  {\n  .param .b32 a;\n  st.param.b32 [a], %r2;\n  .param .b32 r;\n"
+    "  call.uni (r), d, (a);\n  ld.param.b32 %r3, [r];\n  }\n"
+    "  add.u32 %r3, %r3, 1;\n"
+    "DONE:\n  st.param.b32 [rv], %r3;\n  ret;\n}\n"
+    ".visible .entry k(.param .u32 n)\n{\n"
+    "  .reg .b32 %r<3>;\n  ld.param.u32 %r1, [n];\n"
+    "  {\n  .param .b32 a;\n  st.param.b32 [a], %r1;\n  .param .b32 r;\n"
+    "  call.uni (r), d, (a);\n  ld.param.b32 %r2, [r];\n  }\n  ret;\n}\n";
+  struct fx f;
+  load(&f, k);
+  struct sim_frame big = {.func = "d", .bytes = 32}, small = {.func = "d", .bytes = 8};
+  struct sim_launch c = {.grid = {1, 1, 1}, .block = {1, 1, 1}, .workers = 1};
+  uint32_t n = 40;             /* 41 activations: 656 bytes estimated, 1312 at 32 bytes */
+  sim_result_free(&f.r);
+  ck_assert_int_eq(sim_run(f.d, &f.m, "k", &n, 4, &c, &f.r, f.err, sizeof f.err), SIM_OK);
+  ck_assert_int_eq(f.r.outcome, SIM_RAN_OK);
+  c.frames = &big;
+  c.nframes = 1;
+  sim_result_free(&f.r);
+  ck_assert_int_eq(sim_run(f.d, &f.m, "k", &n, 4, &c, &f.r, f.err, sizeof f.err), SIM_OK);
+  ck_assert_int_eq(f.r.fault.kind, SIM_FK_CALL_DEPTH);
+  ck_assert_msg(strstr(f.r.fault.message, "33 calls deep") &&
+                strstr(f.r.fault.message, "takes 32 bytes (ptxas: 32-byte frame)"), "%s",
+                f.r.fault.message);
+  n = 100;                     /* 101 activations: 1616 bytes estimated, 808 at 8 bytes */
+  c.frames = &small;
+  sim_result_free(&f.r);
+  ck_assert_int_eq(sim_run(f.d, &f.m, "k", &n, 4, &c, &f.r, f.err, sizeof f.err), SIM_OK);
+  ck_assert_int_eq(f.r.outcome, SIM_RAN_OK);
+  c.frames = NULL;
+  c.nframes = 0;
+  sim_result_free(&f.r);
+  ck_assert_int_eq(sim_run(f.d, &f.m, "k", &n, 4, &c, &f.r, f.err, sizeof f.err), SIM_OK);
+  ck_assert_int_eq(f.r.fault.kind, SIM_FK_CALL_DEPTH);
+  ck_assert_msg(strstr(f.r.fault.message, "65 calls deep") &&
+                strstr(f.r.fault.message, "takes 16 bytes (estimated:") &&
+                strstr(f.r.fault.message, "not available"), "%s", f.r.fault.message);
+  done(&f);
+}
+END_TEST
+
 START_TEST(test_shared_and_local_bounds)
 {
   const char *k =
@@ -1753,6 +1805,7 @@ Suite *suite_sim(void)
   TCase *t = tcase_create("core");
   tcase_set_timeout(t, 60);
   tcase_add_test(t, test_store_ok);
+  tcase_add_test(t, test_recursion_takes_ptxas_frames);
   tcase_add_test(t, test_full_warp_fast_paths);
   tcase_add_test(t, test_state_digest_follows_device_vars);
   tcase_add_test(t, test_host_cores_affinity);

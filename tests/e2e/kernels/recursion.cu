@@ -136,3 +136,23 @@ extern "C" __global__ void deep_recursion(const unsigned *in, unsigned *out, int
   if (i < n)
     out[i] = deep(in[i]);
 }
+
+// Recursion n deep whose activations keep five values live across the call: ptxas spills
+// them, so its stack frame (32 bytes on sm_90 with nvcc 13) is bigger than the emulator's
+// estimate for a function without local variables (16 bytes).
+__device__ __noinline__ unsigned heavy(unsigned n, unsigned a, unsigned b)
+{
+  if (n == 0)
+    return a ^ b;
+  unsigned x = a * 3 + n, y = b * 5 + n, z = a ^ (b >> 3), w = a + b * 7, v = (a << 2) - b;
+  unsigned r = heavy(n - 1, x + y, z - w + v); // HEAVY-CALL
+  return r * x + (r ^ y) + z * r + (w >> (r & 7)) + v;
+}
+
+// out[i] = heavy(in[i], in[i] * 11 + 1, i)
+extern "C" __global__ void heavy_recursion(const unsigned *in, unsigned *out, int n)
+{
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n)
+    out[i] = heavy(in[i], in[i] * 11 + 1, i);
+}

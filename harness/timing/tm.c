@@ -132,7 +132,12 @@ int tm_model(const struct occ_profile *p, const struct ptx_module *m, const stru
     free(ops);
     return -1;
   }
-  in.touch = touch.key ? &touch : NULL;
+  /* The grid's first touches make the L2 the GPU's, shared by all SMs; where the L1 moves
+     whole lines (transaction_bytes above sector_bytes: Fermi), the line fill's own rule
+     already serves a line's other sectors to the neighbouring block from the shared L2
+     (DRAM charged only for the sectors asked for), and the two together counted that
+     sharing twice (lab 01 on fermi-m2070: 16 x 32 at 1.10x 32 x 16, the 2010 table 1.34x) */
+  in.touch = touch.key && p->transaction_bytes <= p->sector_bytes ? &touch : NULL;
   struct tm_sm_out so;
   int rc = tm_sm_run(&in, ops, tr->blk, tr->nblk, &so);
   tm_touch_free(&touch);

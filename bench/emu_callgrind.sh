@@ -2,7 +2,8 @@
 # emu_callgrind.sh: host instructions per warp-instruction of the emulator, counted by
 # callgrind on one worker thread, for an arithmetic loop, a streaming memory kernel and a
 # shared-memory kernel with a barrier each iteration (bench/kernels). The warp-instructions
-# are warplab's smsp__inst_executed.sum. A script that prints figures, never a test.
+# are the PTX warp-instructions the interpreter ran (smsp__inst_executed.sum's ptx_value).
+# A script that prints figures, never a test.
 # Skipped (with a note) when valgrind is not installed.
 #
 # Each kernel runs at two work sizes, W1 and W2 = 4 x W1 (loop count or element count).
@@ -41,7 +42,12 @@ measure() { # tag ptx kernel grid block args
   out=$(valgrind --tool=callgrind --callgrind-out-file="$tmp/cg.$1" "$warplab" emu \
         "$tmp/$2.ptx" --kernel "$3" --grid "$4" --block "$5" --threads 1 \
         --json "${args[@]}" 2>"$tmp/err.$1") || { echo "callgrind: $1 failed" >&2; cat "$tmp/err.$1" >&2; return 1; }
-  wi=$(printf '%s' "$out" | tr -d '\n' | sed -n 's/.*"smsp__inst_executed\.sum"[^0-9]*\([0-9][0-9]*\).*/\1/p')
+  # the PTX warp-instructions the interpreter ran (ptx_value: smsp__inst_executed.sum itself
+  # counts ptxas's machine code where nvdisasm is installed, which is not the work done here)
+  wi=$(printf '%s' "$out" | tr -d '\n' |
+       sed -n 's/.*"smsp__inst_executed\.sum": *{[^}]*"ptx_value": *\([0-9][0-9]*\).*/\1/p')
+  [ -n "$wi" ] ||
+    wi=$(printf '%s' "$out" | tr -d '\n' | sed -n 's/.*"smsp__inst_executed\.sum"[^0-9]*\([0-9][0-9]*\).*/\1/p')
   ir=$(sed -n 's/^summary: *\([0-9]*\).*/\1/p' "$tmp/cg.$1")
   [ -n "$ir" ] || ir=$(sed -n 's/^totals: *\([0-9]*\).*/\1/p' "$tmp/cg.$1")
   lir=$(callgrind_annotate --inclusive=yes --threshold=100 "$tmp/cg.$1" 2>/dev/null |
@@ -59,6 +65,6 @@ for c in "${cases[@]}"; do
            (w2 > 0 ? l2 / w2 : 0), (w2 > w1 ? (l2 - l1) / (w2 - w1) : 0) }'
   [ -z "${CALLGRIND_KEEP:-}" ] || cp "$tmp/cg.$name.2" "$CALLGRIND_KEEP.$name"
 done
-echo "host instructions (callgrind Ir) per warp-instruction (smsp__inst_executed.sum), one"
+echo "host instructions (callgrind Ir) per PTX warp-instruction run (smsp__inst_executed.sum's ptx_value), one"
 echo "worker thread. whole: the whole process; launch: the launch alone (worker_main);"
 echo "marginal: launch Ir per extra warp-instruction between two work sizes (W2 = 4 x W1)."

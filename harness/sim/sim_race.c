@@ -53,16 +53,41 @@
 #define R_MANY 1u                /* readers of more than one thread since the summary began */
 #define R_WARPS 2u               /* readers of more than one warp */
 
-struct shadow {                  /* one 4-byte word of shared memory */
-  uint32_t wep, rep;             /* epoch of the last write / of the reads summarised (0: none) */
-  uint32_t wpc, rpc, rpc2;       /* code index of the last write / a reader / a second reader */
-  uint32_t iep;                  /* the block (its first epoch) whose writes `init` records */
-  uint16_t wtid, rtid, rtid2;    /* threads (linear in the block) of those accesses */
-  uint16_t wsync, rsync;         /* the warp's __syncwarp count at the write / at the reads */
-  uint8_t init;                  /* bytes written in the block */
-  uint8_t wbytes, rbytes;        /* bytes of the last write / of the reads */
-  uint8_t rflags;                /* R_MANY, R_WARPS */
+struct shadow {                  /* shared memory's shadow, an array per field (one entry a
+                                    4-byte word), so that a warp's contiguous words are one
+                                    vector compare or store per field */
+  uint32_t *wep, *rep;           /* epoch of the last write / of the reads summarised (0: none) */
+  uint32_t *wpc, *rpc, *rpc2;    /* code index of the last write / a reader / a second reader */
+  uint32_t *iep;                 /* the block (its first epoch) whose writes `init` records */
+  uint16_t *wtid, *rtid, *rtid2; /* threads (linear in the block) of those accesses */
+  uint16_t *wsync, *rsync;       /* the warp's __syncwarp count at the write / at the reads */
+  uint8_t *init;                 /* bytes written in the block */
+  uint8_t *wbytes, *rbytes;      /* bytes of the last write / of the reads */
+  uint8_t *rflags;               /* R_MANY, R_WARPS */
+  void *mem;                     /* the one allocation they all lie in (NULL: none) */
 };
+#define SHADOW_BYTES (6 * 4 + 5 * 2 + 4)   /* a word's entries in all of them */
+
+/* Allocate sh for words words, zeroed (every epoch 0: nothing recorded). Returns 0, or -1
+   (sh->mem NULL) when out of memory. */
+static int shadow_alloc(struct shadow *sh, uint32_t words)
+{
+  uint8_t *m = calloc(words, SHADOW_BYTES);
+  memset(sh, 0, sizeof *sh);
+  if (!m)
+    return -1;
+  sh->mem = m;
+  uint32_t **w32[] = {&sh->wep, &sh->rep, &sh->wpc, &sh->rpc, &sh->rpc2, &sh->iep};
+  for (size_t k = 0; k < sizeof w32 / sizeof *w32; k++, m += (size_t)words * 4)
+    *w32[k] = (uint32_t *)(void *)m;
+  uint16_t **w16[] = {&sh->wtid, &sh->rtid, &sh->rtid2, &sh->wsync, &sh->rsync};
+  for (size_t k = 0; k < sizeof w16 / sizeof *w16; k++, m += (size_t)words * 2)
+    *w16[k] = (uint16_t *)(void *)m;
+  uint8_t **w8[] = {&sh->init, &sh->wbytes, &sh->rbytes, &sh->rflags};
+  for (size_t k = 0; k < sizeof w8 / sizeof *w8; k++, m += words)
+    *w8[k] = m;
+  return 0;
+}
 
 struct gword {                   /* a global word a block wrote (open addressing by word) */
   uint32_t word;                 /* byte address / 4, its low 32 bits (16 GiB: no two live
@@ -78,7 +103,7 @@ struct gword {                   /* a global word a block wrote (open addressing
 #define GFILT_LOG 16             /* bits of the filter of the block's words (8 KiB) */
 
 struct sim_race {                /* one host thread's shadow, kept from block to block */
-  struct shadow *sh;
+  struct shadow sh;
   uint32_t nwords;
   uint32_t clock;                /* the last epoch handed out */
   struct gword *g;               /* the block's global writes (GCAP slots, or NULL) ... */
@@ -100,7 +125,7 @@ static void race_free(void *p)
 {
   struct sim_race *r = p;
   if (r) {
-    free(r->sh);
+    free(r->sh.mem);
     free(r->g);
     free(r->gpc);
     free(r->gfilt);
@@ -148,13 +173,13 @@ int sim_race_begin(struct sim_block *b)
   }
   uint32_t words = (b->smem_size + 3) / 4 + 1;
   if (r->nwords < words || r->clock > UINT32_MAX - (1u << 24)) {
-    free(r->sh);
-    r->sh = calloc(words, sizeof *r->sh);
-    r->nwords = r->sh ? words : 0;
+    free(r->sh.mem);
+    shadow_alloc(&r->sh, words);
+    r->nwords = r->sh.mem ? words : 0;
     r->clock = 0;
     if (r->g)
       memset(r->g, 0, GCAP * sizeof *r->g);
-    if (!r->sh)
+    if (!r->sh.mem)
       return -1;
   }
   if (!r->g && !(nc & SIM_NOCHECK_RACE) && !b->in_group) {
@@ -381,7 +406,7 @@ static int report_uninit(struct sim_block *b, struct sim_warp *w, uint32_t pc, u
 struct actx {
   struct sim_block *b;
   struct sim_warp *w;
-  struct shadow *sh;
+  struct shadow sh;
   uint32_t pc, W, E, base, wid, t0; /* t0: the warp's first thread (linear in the block) */
   uint16_t ws;                      /* the warp's __syncwarp count */
   int racy;                         /* checked for races, not only for initialisation */
@@ -418,8 +443,9 @@ shadow_word(const struct actx *c, unsigned l, uint32_t a, uint32_t lo, uint8_t b
   struct sim_warp *w = c->w;
   const uint32_t W = c->W, E = c->E, base = c->base, pc = c->pc, wid = c->wid;
   const uint16_t t = (uint16_t)(c->t0 + l), ws = c->ws;
-  struct shadow *s = &c->sh[a >> 2];
-  uint8_t init = s->iep == base ? s->init : 0;
+  const struct shadow *S = &c->sh;
+  const size_t i = a >> 2;
+  uint8_t init = S->iep[i] == base ? S->init[i] : 0;
   if (acc != SIM_ACC_WRITE && !(init & bytes) && c->initchk && !b->un_pending) {
     /* reported at the next barrier, unless another thread writes the word before it: then
        the read came too early, a race, which says more */
@@ -432,69 +458,69 @@ shadow_word(const struct actx *c, unsigned l, uint32_t a, uint32_t lo, uint8_t b
   }
   if (!c->racy) {
     if (acc != SIM_ACC_READ) {
-      s->init = init | bytes;
-      s->iep = base;
+      S->init[i] = init | bytes;
+      S->iep[i] = base;
     }
     return 0;
   }
   if (acc == SIM_ACC_READ) {
     /* read-after-write: the last write, by another thread, not ordered before this read */
-    if (s->wep == E && s->wtid != t && (s->wbytes & bytes) &&
-        (s->wtid / W != wid || s->wsync == ws))
-      return !report_race(b, w, pc, l, RAW, s->wtid, s->wpc, a + lo);
-    if (s->rep != E || (!(s->rflags & R_WARPS) && s->rtid / W == wid && s->rsync != ws)) {
+    if (S->wep[i] == E && S->wtid[i] != t && (S->wbytes[i] & bytes) &&
+        (S->wtid[i] / W != wid || S->wsync[i] == ws))
+      return !report_race(b, w, pc, l, RAW, S->wtid[i], S->wpc[i], a + lo);
+    if (S->rep[i] != E || (!(S->rflags[i] & R_WARPS) && S->rtid[i] / W == wid && S->rsync[i] != ws)) {
       /* a new summary: the reads before are ordered before anything this warp does next */
-      s->rep = E;
-      s->rtid = t;
-      s->rpc = pc;
-      s->rsync = ws;
-      s->rflags = 0;
-      s->rbytes = bytes;
+      S->rep[i] = E;
+      S->rtid[i] = t;
+      S->rpc[i] = pc;
+      S->rsync[i] = ws;
+      S->rflags[i] = 0;
+      S->rbytes[i] = bytes;
       return 0;
     }
-    if (!(s->rflags & (R_WARPS | R_MANY)) && s->rtid != t) {
-      s->rflags |= s->rtid / W != wid ? R_WARPS | R_MANY : R_MANY;
-      s->rtid2 = t;
-      s->rpc2 = pc;
-    } else if (!(s->rflags & R_WARPS) && s->rtid / W != wid) {
-      s->rflags |= R_WARPS;
-      s->rtid2 = t;
-      s->rpc2 = pc;
+    if (!(S->rflags[i] & (R_WARPS | R_MANY)) && S->rtid[i] != t) {
+      S->rflags[i] |= S->rtid[i] / W != wid ? R_WARPS | R_MANY : R_MANY;
+      S->rtid2[i] = t;
+      S->rpc2[i] = pc;
+    } else if (!(S->rflags[i] & R_WARPS) && S->rtid[i] / W != wid) {
+      S->rflags[i] |= R_WARPS;
+      S->rtid2[i] = t;
+      S->rpc2[i] = pc;
     }
-    s->rbytes |= bytes;
+    S->rbytes[i] |= bytes;
     return 0;
   }
   /* a write */
   if (same && (init & bytes) == bytes)
     return 0;                                  /* it changes nothing anyone could see */
-  if (s->rep == E && (s->rbytes & bytes)) {
+  if (S->rep[i] == E && (S->rbytes[i] & bytes)) {
     /* write-after-read: a read by another thread not ordered before this write */
-    uint16_t o = s->rtid != t ? s->rtid : s->rtid2;
-    uint32_t opc = s->rtid != t ? s->rpc : s->rpc2;
-    if (s->rflags & R_WARPS) {
-      if (s->rtid / W == wid) {                /* name a reader of the other warp */
-        o = s->rtid2;
-        opc = s->rpc2;
+    uint16_t o = S->rtid[i] != t ? S->rtid[i] : S->rtid2[i];
+    uint32_t opc = S->rtid[i] != t ? S->rpc[i] : S->rpc2[i];
+    if (S->rflags[i] & R_WARPS) {
+      if (S->rtid[i] / W == wid) {                /* name a reader of the other warp */
+        o = S->rtid2[i];
+        opc = S->rpc2[i];
       }
       return !report_race(b, w, pc, l, WAR, o, opc, a + lo);
     }
-    if (s->rtid / W != wid)
+    if (S->rtid[i] / W != wid)
       return !report_race(b, w, pc, l, WAR, o, opc, a + lo);
-    if (s->rsync == ws && (s->rtid != t || (s->rflags & R_MANY)))
+    if (S->rsync[i] == ws && (S->rtid[i] != t || (S->rflags[i] & R_MANY)))
       return !report_race(b, w, pc, l, WAR, o, opc, a + lo);
   }
   /* write-after-write: the last write, by another thread, not ordered before this one (two
      lanes storing at once in one instruction are the hardware's to order) */
-  if (s->wep == E && s->wtid != t && (s->wbytes & bytes) &&
-      (s->wtid / W != wid || (s->wsync == ws && s->wpc != pc)))
-    return !report_race(b, w, pc, l, WAW, s->wtid, s->wpc, a + lo);
-  s->wep = E;
-  s->wtid = t;
-  s->wpc = pc;
-  s->wsync = ws;
-  s->wbytes = bytes;
-  s->init = init | bytes;
-  s->iep = base;
+  if (S->wep[i] == E && S->wtid[i] != t && (S->wbytes[i] & bytes) &&
+      (S->wtid[i] / W != wid || (S->wsync[i] == ws && S->wpc[i] != pc)))
+    return !report_race(b, w, pc, l, WAW, S->wtid[i], S->wpc[i], a + lo);
+  S->wep[i] = E;
+  S->wtid[i] = t;
+  S->wpc[i] = pc;
+  S->wsync[i] = ws;
+  S->wbytes[i] = bytes;
+  S->init[i] = init | bytes;
+  S->iep[i] = base;
   return 0;
 }
 
@@ -543,6 +569,102 @@ static inline void bytes_store(uint8_t *p, uint32_t size, uint64_t v)
   }
 }
 
+/* The fast paths' loops of 32 are worth vector code even at -O2 (which GCC 12 does not make
+   for loops that mix widths). */
+#if defined(__GNUC__) && !defined(__clang__)
+#define VECTORIZE __attribute__((optimize("tree-vectorize")))
+#else
+#define VECTORIZE
+#endif
+
+/* A full warp's 32 aligned words at consecutive offsets from off[0] (lane l at off[0] + 4 l)?
+   Then the fast paths below see its shadow entries as one span of each array. */
+static inline int warp_contiguous(const uint64_t *off)
+{
+  uint64_t bad = off[0] & 3;
+  for (unsigned l = 1; l < 32; l++)
+    bad |= off[l] ^ (off[0] + 4 * l);
+  return !bad;
+}
+
+/* A full warp's read of the 32 words from word i0, when every one is the first read of the
+   epoch (none summarised in it), none was written in the epoch, and each was written in the
+   block (nothing to report uninitialised): what shadow_word does for each lane then, a new
+   summary, as one pass over each array. Returns 0 when some word is not such, and nothing
+   was changed (the lane-by-lane check decides). */
+static inline VECTORIZE int reads_fresh(const struct actx *c, uint32_t i0)
+{
+  const struct shadow *S = &c->sh;
+  const uint32_t E = c->E, base = c->base;
+  uint32_t *restrict rep = S->rep + i0;
+  const uint32_t *restrict wep = S->wep + i0, *restrict iep = S->iep + i0;
+  const uint8_t *restrict init = S->init + i0;
+  unsigned bad = 0;
+  for (unsigned l = 0; l < 32; l++)
+    bad |= (rep[l] == E) | (wep[l] == E);
+  if (c->initchk)
+    for (unsigned l = 0; l < 32; l++)
+      bad |= (iep[l] != base) | !(init[l] & 0xf);
+  if (bad)
+    return 0;
+  uint32_t *restrict rpc = S->rpc + i0;
+  uint16_t *restrict rtid = S->rtid + i0, *restrict rsync = S->rsync + i0;
+  uint8_t *rflags = S->rflags + i0, *rbytes = S->rbytes + i0;
+  const uint32_t pc = c->pc;
+  const uint16_t t0 = (uint16_t)c->t0, ws = c->ws;
+  for (unsigned l = 0; l < 32; l++)
+    rep[l] = E;
+  for (unsigned l = 0; l < 32; l++)
+    rpc[l] = pc;
+  for (unsigned l = 0; l < 32; l++)
+    rtid[l] = (uint16_t)(t0 + l);
+  for (unsigned l = 0; l < 32; l++)
+    rsync[l] = ws;
+  memset(rflags, 0, 32);
+  memset(rbytes, 0xf, 32);
+  return 1;
+}
+
+/* A full warp's write of the 32 words from word i0 (vals: the values, smem + 4 i0 the old
+   ones), when no word was read or written in the epoch and none keeps its written bytes as
+   they are: what shadow_word does for each lane then, a new last write, as one pass over each
+   array. Returns 0 when some word is not such, and nothing was changed. */
+static inline VECTORIZE int writes_fresh(const struct actx *c, uint32_t i0, const uint8_t *smem,
+                               const uint64_t *val)
+{
+  const struct shadow *S = &c->sh;
+  const uint32_t E = c->E, base = c->base;
+  uint32_t *restrict wep = S->wep + i0, *restrict iep = S->iep + i0;
+  const uint32_t *restrict rep = S->rep + i0;
+  uint8_t *restrict init = S->init + i0;
+  uint32_t v[32], old[32];
+  memcpy(old, smem + 4 * (size_t)i0, sizeof old);
+  for (unsigned l = 0; l < 32; l++)
+    v[l] = (uint32_t)val[l];
+  unsigned bad = 0;
+  for (unsigned l = 0; l < 32; l++)
+    bad |= (rep[l] == E) | (wep[l] == E) | (old[l] == v[l]);
+  if (bad)
+    return 0;
+  uint32_t *restrict wpc = S->wpc + i0;
+  uint16_t *restrict wtid = S->wtid + i0, *restrict wsync = S->wsync + i0;
+  const uint32_t pc = c->pc;
+  const uint16_t t0 = (uint16_t)c->t0, ws = c->ws;
+  for (unsigned l = 0; l < 32; l++)
+    wep[l] = E;
+  for (unsigned l = 0; l < 32; l++)
+    wpc[l] = pc;
+  for (unsigned l = 0; l < 32; l++)
+    iep[l] = base;
+  for (unsigned l = 0; l < 32; l++)
+    wtid[l] = (uint16_t)(t0 + l);
+  for (unsigned l = 0; l < 32; l++)
+    wsync[l] = ws;
+  memset(S->wbytes + i0, 0xf, 32);
+  memset(init, 0xf, 32);
+  return 1;
+}
+
 int sim_race_access(struct sim_block *b, struct sim_warp *w, uint32_t pc, unsigned l,
                     uint32_t off, uint32_t size, enum sim_access acc, int vol, int same)
 {
@@ -557,6 +679,8 @@ int sim_race_shared_reads(struct sim_block *b, struct sim_warp *w, uint32_t pc, 
   struct actx c;
   actx_init(&c, b, w, pc, SIM_ACC_READ, vol);
   if (size == 4 && e == 0xffffffffull) {       /* a full warp of aligned words */
+    if (c.racy && warp_contiguous(off) && reads_fresh(&c, (uint32_t)(off[0] >> 2)))
+      return 0;
     for (unsigned l = 0; l < 32; l++)
       shadow_word(&c, l, (uint32_t)off[l], 0, 0xf, 4, SIM_ACC_READ, 0);
     return 0;
@@ -576,6 +700,14 @@ int sim_race_shared_stores(struct sim_block *b, struct sim_warp *w, uint32_t pc,
   actx_init(&c, b, w, pc, SIM_ACC_WRITE, vol);
   uint8_t *smem = b->smem;
   if (size == 4 && e == 0xffffffffull) {       /* a full warp of aligned words */
+    if (c.racy && warp_contiguous(off) && writes_fresh(&c, (uint32_t)(off[0] >> 2), smem, val)) {
+      uint8_t *p = smem + off[0];
+      for (unsigned l = 0; l < 32; l++) {
+        uint32_t v = (uint32_t)val[l];
+        memcpy(p + 4 * l, &v, 4);
+      }
+      return 0;
+    }
     for (unsigned l = 0; l < 32; l++) {
       uint32_t o = (uint32_t)off[l], v = (uint32_t)val[l], old;
       memcpy(&old, smem + o, 4);
@@ -618,13 +750,14 @@ int sim_race_async_land(struct sim_block *b, struct sim_warp *w, uint32_t pc, un
   for (uint32_t a = off & ~3u; a < end; a += 4) {
     uint32_t lo = a < off ? off - a : 0, hi = end - a < 4 ? end - a : 4;
     uint8_t bytes = (uint8_t)(((1u << hi) - 1) & ~((1u << lo) - 1));
-    const struct shadow *s = &r->sh[a >> 2];
-    if (!(s->rbytes & bytes) || s->rep < base || s->rep < ep)
+    const struct shadow *S = &r->sh;
+    const size_t i = a >> 2;
+    if (!(S->rbytes[i] & bytes) || S->rep[i] < base || S->rep[i] < ep)
       continue;                                /* no read since the issue */
-    if (s->rep == ep && s->rtid == t && !(s->rflags & R_MANY))
+    if (S->rep[i] == ep && S->rtid[i] == t && !(S->rflags[i] & R_MANY))
       continue;                                /* the issuer's own, perhaps before the issue */
-    uint16_t o = s->rtid != t ? s->rtid : s->rtid2;
-    uint32_t opc = s->rtid != t ? s->rpc : s->rpc2;
+    uint16_t o = S->rtid[i] != t ? S->rtid[i] : S->rtid2[i];
+    uint32_t opc = S->rtid[i] != t ? S->rpc[i] : S->rpc2[i];
     char me[96], other[96], here[160], there[160], what[160], msg[1024];
     thread_text(b, t, 0, me, sizeof me);
     thread_text(b, o, 0, other, sizeof other);

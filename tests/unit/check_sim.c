@@ -1201,6 +1201,53 @@ START_TEST(test_global_race_within_a_block)
 }
 END_TEST
 
+/* Whole warps of contiguous words after a barrier (the checker's warp-wide path): each thread
+   writes s[tid], waits, reads s[tid | 32] (warp 0 reads warp 1's words) and writes s[tid]
+   again. Warps run in order, so warp 1's second write of s[32..63] follows warp 0's reads of
+   them: without a barrier between, a write-after-read (line 9 against line 7) that only a
+   record of those warp-wide reads shows. With a second barrier there is none. */
+START_TEST(test_race_warp_wide_reads)
+{
+  for (int sync = 0; sync < 2; sync++) {
+    char k[1536];
+    snprintf(k, sizeof k,
+      HDR
+      ".visible .entry ww(.param .u64 out)\n{\n"
+      "  .shared .align 4 .b8 s[256];\n"
+      "  .reg .b32 %%r<12>;\n  .reg .b64 %%rd<4>;\n"
+      "  mov.u32 %%r1, %%tid.x;\n  mov.u32 %%r4, s;\n  shl.b32 %%r5, %%r1, 2;\n"
+      "  add.s32 %%r6, %%r4, %%r5;\n  or.b32 %%r7, %%r5, 128;\n  add.s32 %%r8, %%r4, %%r7;\n"
+      "  .loc 1 5 3\n  st.shared.u32 [%%r6], %%r1;\n"
+      "  bar.sync 0;\n"
+      "  .loc 1 7 3\n  ld.shared.u32 %%r9, [%%r8];\n"
+      "  %s\n"
+      "  add.s32 %%r9, %%r9, 1000;\n"
+      "  .loc 1 9 3\n  st.shared.u32 [%%r6], %%r9;\n"
+      "  ld.param.u64 %%rd1, [out];\n  mul.wide.u32 %%rd2, %%r1, 4;\n  add.s64 %%rd3, %%rd1, %%rd2;\n"
+      "  st.global.u32 [%%rd3], %%r9;\n"
+      "  ret;\n}\n"
+      ".file 1 \"/lab/ww.cu\"\n", sync ? "bar.sync 0;" : "");
+    struct fx f;
+    load(&f, k);
+    uint64_t out = buffer(&f, 64 * 4, "out");
+    struct sim_launch c = {.grid = {1, 1, 1}, .block = {64, 1, 1}, .workers = 1};
+    ck_assert_int_eq(sim_run(f.d, &f.m, "ww", &out, 8, &c, &f.r, f.err, sizeof f.err), SIM_OK);
+    if (sync) {
+      ck_assert_msg(f.r.outcome == SIM_RAN_OK, "%s", f.r.fault.message);
+    } else {
+      ck_assert_int_eq(f.r.fault.kind, SIM_FK_RACE);
+      ck_assert_uint_eq(f.r.fault.thread[0], 32);
+      ck_assert_uint_eq(f.r.fault.other_thread[0], 0);
+      ck_assert_uint_eq(line_of(&f, f.r.fault.inst), 9);
+      ck_assert_uint_eq(line_of(&f, f.r.fault.other_inst), 7);
+      ck_assert_msg(strstr(f.r.fault.message, "write-after-read hazard on s[32]"), "%s",
+                    f.r.fault.message);
+    }
+    done(&f);
+  }
+}
+END_TEST
+
 /* Every thread of two warps stores 1 into one flag, then all read it after a barrier: stores
    that leave the word as it is are no hazard. */
 START_TEST(test_same_value_stores_are_no_race)
@@ -1761,6 +1808,7 @@ Suite *suite_sim(void)
   tcase_add_test(t, test_race_within_a_warp);
   tcase_add_test(t, test_uninitialised_shared_read);
   tcase_add_test(t, test_same_value_stores_are_no_race);
+  tcase_add_test(t, test_race_warp_wide_reads);
   tcase_add_test(t, test_global_race_within_a_block);
   tcase_add_test(t, test_sync_masks);
   tcase_add_test(t, test_oob_write_report);

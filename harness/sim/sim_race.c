@@ -579,11 +579,14 @@ static inline void bytes_store(uint8_t *p, uint32_t size, uint64_t v)
 
 /* A full warp's 32 aligned words at consecutive offsets from off[0] (lane l at off[0] + 4 l)?
    Then the fast paths below see its shadow entries as one span of each array. */
-static inline int warp_contiguous(const uint64_t *off)
+static inline VECTORIZE int warp_contiguous(const uint64_t *off)
 {
-  uint64_t bad = off[0] & 3;
-  for (unsigned l = 1; l < 32; l++)
-    bad |= off[l] ^ (off[0] + 4 * l);
+  const uint32_t o0 = (uint32_t)off[0];        /* shared offsets: 32 bits */
+  if ((o0 & 3) || (uint32_t)off[1] != o0 + 4 || (uint32_t)off[31] != o0 + 124)
+    return 0;                                  /* most other patterns, at once */
+  uint32_t bad = 0;
+  for (unsigned l = 2; l < 31; l++)
+    bad |= (uint32_t)off[l] ^ (o0 + 4 * l);
   return !bad;
 }
 
@@ -625,11 +628,12 @@ static inline VECTORIZE int reads_fresh(const struct actx *c, uint32_t i0)
   return 1;
 }
 
-/* A full warp's write of the 32 words from word i0 (vals: the values, smem + 4 i0 the old
+/* A full warp's write of the 32 words from word i0 (val: the values, smem + 4 i0 the old
    ones), when no word was read or written in the epoch and none keeps its written bytes as
    they are: what shadow_word does for each lane then, a new last write, as one pass over each
-   array. Returns 0 when some word is not such, and nothing was changed. */
-static inline VECTORIZE int writes_fresh(const struct actx *c, uint32_t i0, const uint8_t *smem,
+   array, and the store of the values. Returns 0 when some word is not such, and nothing was
+   changed. */
+static inline VECTORIZE int writes_fresh(const struct actx *c, uint32_t i0, uint8_t *smem,
                                const uint64_t *val)
 {
   const struct shadow *S = &c->sh;
@@ -662,6 +666,7 @@ static inline VECTORIZE int writes_fresh(const struct actx *c, uint32_t i0, cons
     wsync[l] = ws;
   memset(S->wbytes + i0, 0xf, 32);
   memset(init, 0xf, 32);
+  memcpy(smem + 4 * (size_t)i0, v, sizeof v);
   return 1;
 }
 
@@ -681,6 +686,33 @@ int sim_race_shared_reads(struct sim_block *b, struct sim_warp *w, uint32_t pc, 
   if (size == 4 && e == 0xffffffffull) {       /* a full warp of aligned words */
     if (c.racy && warp_contiguous(off) && reads_fresh(&c, (uint32_t)(off[0] >> 2)))
       return 0;
+    if (c.racy) {
+      /* word by word, the first read of the epoch of a word written in the epoch before (what
+         shadow_word does then, a new summary) without shadow_word's tests one after another;
+         any other word (a second lane's read of one word among them) through shadow_word */
+      const struct shadow *S = &c.sh;
+      uint32_t *restrict rep = S->rep, *restrict rpc = S->rpc;
+      const uint32_t *restrict wep = S->wep, *restrict iep = S->iep;
+      const uint8_t *restrict init = S->init;
+      uint16_t *restrict rtid = S->rtid, *restrict rsync = S->rsync;
+      uint8_t *restrict rflags = S->rflags, *restrict rbytes = S->rbytes;
+      const uint32_t E = c.E, base = c.base;
+      const int initchk = c.initchk;
+      for (unsigned l = 0; l < 32; l++) {
+        const uint32_t i = (uint32_t)off[l] >> 2;
+        if (rep[i] != E && wep[i] != E && (!initchk || (iep[i] == base && (init[i] & 0xf)))) {
+          rep[i] = E;
+          rtid[i] = (uint16_t)(c.t0 + l);
+          rpc[i] = pc;
+          rsync[i] = c.ws;
+          rflags[i] = 0;
+          rbytes[i] = 0xf;
+        } else {
+          shadow_word(&c, l, (uint32_t)off[l], 0, 0xf, 4, SIM_ACC_READ, 0);
+        }
+      }
+      return 0;
+    }
     for (unsigned l = 0; l < 32; l++)
       shadow_word(&c, l, (uint32_t)off[l], 0, 0xf, 4, SIM_ACC_READ, 0);
     return 0;
@@ -700,14 +732,8 @@ int sim_race_shared_stores(struct sim_block *b, struct sim_warp *w, uint32_t pc,
   actx_init(&c, b, w, pc, SIM_ACC_WRITE, vol);
   uint8_t *smem = b->smem;
   if (size == 4 && e == 0xffffffffull) {       /* a full warp of aligned words */
-    if (c.racy && warp_contiguous(off) && writes_fresh(&c, (uint32_t)(off[0] >> 2), smem, val)) {
-      uint8_t *p = smem + off[0];
-      for (unsigned l = 0; l < 32; l++) {
-        uint32_t v = (uint32_t)val[l];
-        memcpy(p + 4 * l, &v, 4);
-      }
+    if (c.racy && warp_contiguous(off) && writes_fresh(&c, (uint32_t)(off[0] >> 2), smem, val))
       return 0;
-    }
     for (unsigned l = 0; l < 32; l++) {
       uint32_t o = (uint32_t)off[l], v = (uint32_t)val[l], old;
       memcpy(&old, smem + o, 4);

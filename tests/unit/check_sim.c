@@ -1202,13 +1202,20 @@ START_TEST(test_global_race_within_a_block)
 END_TEST
 
 /* Whole warps of contiguous words after a barrier (the checker's warp-wide path): each thread
-   writes s[tid], waits, reads s[tid | 32] (warp 0 reads warp 1's words) and writes s[tid]
-   again. Warps run in order, so warp 1's second write of s[32..63] follows warp 0's reads of
+   writes s[tid], waits, reads a word of s[32..63] (warp 0 reads warp 1's words, in order or
+   not) and writes s[tid] again. Warps run in order, so warp 1's second write of s[32..63] follows warp 0's reads of
    them: without a barrier between, a write-after-read (line 9 against line 7) that only a
    record of those warp-wide reads shows. With a second barrier there is none. */
 START_TEST(test_race_warp_wide_reads)
 {
-  for (int sync = 0; sync < 2; sync++) {
+  /* the read's word offset from tid * 4 (%r5): contiguous, or the other warp's words in
+     another order (lane l reads word 32 + 5 l % 32) */
+  static const char *const addr[2] = {
+    "or.b32 %r7, %r5, 128;",
+    "mul.lo.u32 %r7, %r5, 5;\n  and.b32 %r7, %r7, 124;\n  or.b32 %r7, %r7, 128;",
+  };
+  for (int run = 0; run < 4; run++) {
+    const int sync = run & 1;
     char k[1536];
     snprintf(k, sizeof k,
       HDR
@@ -1216,7 +1223,7 @@ START_TEST(test_race_warp_wide_reads)
       "  .shared .align 4 .b8 s[256];\n"
       "  .reg .b32 %%r<12>;\n  .reg .b64 %%rd<4>;\n"
       "  mov.u32 %%r1, %%tid.x;\n  mov.u32 %%r4, s;\n  shl.b32 %%r5, %%r1, 2;\n"
-      "  add.s32 %%r6, %%r4, %%r5;\n  or.b32 %%r7, %%r5, 128;\n  add.s32 %%r8, %%r4, %%r7;\n"
+      "  add.s32 %%r6, %%r4, %%r5;\n  %s\n  add.s32 %%r8, %%r4, %%r7;\n"
       "  .loc 1 5 3\n  st.shared.u32 [%%r6], %%r1;\n"
       "  bar.sync 0;\n"
       "  .loc 1 7 3\n  ld.shared.u32 %%r9, [%%r8];\n"
@@ -1226,7 +1233,7 @@ START_TEST(test_race_warp_wide_reads)
       "  ld.param.u64 %%rd1, [out];\n  mul.wide.u32 %%rd2, %%r1, 4;\n  add.s64 %%rd3, %%rd1, %%rd2;\n"
       "  st.global.u32 [%%rd3], %%r9;\n"
       "  ret;\n}\n"
-      ".file 1 \"/lab/ww.cu\"\n", sync ? "bar.sync 0;" : "");
+      ".file 1 \"/lab/ww.cu\"\n", addr[run >> 1], sync ? "bar.sync 0;" : "");
     struct fx f;
     load(&f, k);
     uint64_t out = buffer(&f, 64 * 4, "out");

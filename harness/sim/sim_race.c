@@ -98,9 +98,12 @@ struct gword {                   /* a global word a block wrote (open addressing
   uint8_t bytes;                 /* the bytes of the word it wrote (bit i: byte i): threads
                                     writing neighbouring bytes of one word are not a race */
 };
-#define GCAP (1u << 15)          /* slots at most: 32 for each thread of a block of 1024 */
-#define GMIN (1u << 12)          /* slots at least (64 KiB: a small table stays in the cache) */
+#define GCAP (1u << 16)          /* slots at most: 64 for each thread of a block of 1024 */
+#define GMIN (1u << 13)          /* slots at least (160 KiB) */
 #define GFILT_LOG 16             /* bits of the filter of the block's words (8 KiB) */
+#define GCFILT_LOG 13            /* bits of the filter of their 128-byte chunks (1 KiB), after
+                                    it in the same array: a clear bit says no word of the chunk
+                                    is in the table, so a coalesced warp needs no lookup */
 
 struct sim_race {                /* one host thread's shadow, kept from block to block */
   struct shadow sh;
@@ -185,7 +188,7 @@ int sim_race_begin(struct sim_block *b)
   if (!r->g && !(nc & SIM_NOCHECK_RACE) && !b->in_group) {
     r->g = calloc(GCAP, sizeof *r->g);     /* without them, global memory goes unchecked */
     r->gpc = calloc(GCAP, sizeof *r->gpc);
-    r->gfilt = calloc((1u << GFILT_LOG) / 64, sizeof *r->gfilt);
+    r->gfilt = calloc(((1u << GFILT_LOG) + (1u << GCFILT_LOG)) / 64, sizeof *r->gfilt);
     if (!r->g || !r->gpc || !r->gfilt) {
       free(r->g);
       free(r->gpc);
@@ -196,12 +199,13 @@ int sim_race_begin(struct sim_block *b)
     }
   }
   if (r->g)                                /* the block's own words only */
-    memset(r->gfilt, 0, (1u << GFILT_LOG) / 8);
-  /* 32 slots a thread, filled to three quarters at most: a block that writes more words than
-     that is checked no further */
+    memset(r->gfilt, 0, ((1u << GFILT_LOG) + (1u << GCFILT_LOG)) / 8);
+  /* 64 slots a thread, filled to three eighths at most (24 words a thread: a table that
+     short of full needs few probes): a block that writes more words than that is checked no
+     further */
   r->gslots = GMIN;
-  r->gshift = 64 - 12;
-  while (r->gslots < GCAP && r->gslots < 32 * b->nthreads) {
+  r->gshift = 64 - 13;
+  while (r->gslots < GCAP && r->gslots < 64 * b->nthreads) {
     r->gslots *= 2;
     r->gshift--;
   }
@@ -850,7 +854,7 @@ struct gctx {
   struct sim_race *r;
   struct gword *g;
   uint32_t *gpc;
-  uint64_t *gfilt;
+  uint64_t *gfilt, *gcfilt;
   uint32_t pc, W, E, base, wid, t0, mask, fill, gshift;
   uint16_t ws;
 };
@@ -865,6 +869,7 @@ gctx_init(struct gctx *c, struct sim_block *b, struct sim_warp *w, uint32_t pc)
   c->g = r->g;
   c->gpc = r->gpc;
   c->gfilt = r->gfilt;
+  c->gcfilt = r->gfilt + (1u << GFILT_LOG) / 64;
   c->pc = pc;
   c->W = b->W;
   c->E = b->race_ep;
@@ -872,9 +877,32 @@ gctx_init(struct gctx *c, struct sim_block *b, struct sim_warp *w, uint32_t pc)
   c->wid = w->id;
   c->t0 = w->id * b->W;
   c->mask = r->gslots - 1;
-  c->fill = r->gslots / 4 * 3;
+  c->fill = r->gslots / 8 * 3;
   c->gshift = r->gshift;
   c->ws = (uint16_t)w->wsync;
+}
+
+/* The chunk filter's bit of the 128-byte chunk of global word `word` (gcfilt). */
+static inline uint32_t chunk_bit(uint64_t word)
+{
+  return (uint32_t)(((word >> 5) * 0x9E3779B97F4A7C15ull) >> (64 - GCFILT_LOG));
+}
+
+static inline void chunk_mark(const struct gctx *c, uint64_t word)
+{
+  uint32_t f = chunk_bit(word);
+  c->gcfilt[f >> 6] |= 1ull << (f & 63);
+}
+
+/* No word from first to last (a warp's, a few chunks) is in the table? */
+static inline int chunks_clear(const struct gctx *c, uint64_t first, uint64_t last)
+{
+  for (uint64_t ch = first >> 5; ch <= last >> 5; ch++) {
+    uint32_t f = chunk_bit(ch << 5);
+    if (c->gcfilt[f >> 6] >> (f & 63) & 1)
+      return 0;
+  }
+  return 1;
 }
 
 /* Lane l's access of the bytes `bytes` of global word `word`, part of an access of size bytes
@@ -920,6 +948,7 @@ gword_one(const struct gctx *c, unsigned l, uint64_t word, uint8_t bytes, uint64
     g->base = base;
     g->word = (uint32_t)word;
     c->gfilt[f >> 6] |= 1ull << (f & 63);
+    chunk_mark(c, word);
   }
   /* the same thread's bytes add up; another thread's replace the older writer's (its bytes
      are forgotten, which misses hazards, never invents them) */
@@ -931,41 +960,65 @@ gword_one(const struct gctx *c, unsigned l, uint64_t word, uint8_t bytes, uint64
   return 0;
 }
 
-/* gword_one's store of all four bytes of a word the table does not hold (outside the span
-   of the block's words): put in while the table has room, with no lookup. */
-static inline __attribute__((always_inline)) void gword_new(const struct gctx *c, unsigned l,
-                                                            uint64_t word)
+/* gword_one's stores of all four bytes of words the table does not hold (outside the span of
+   the block's words, or in chunks none of whose words it holds), for a coalesced warp store
+   (32 lanes of size 4 or 8 at a0, host its old bytes, val the values): each word whose value
+   changes is put in, in lane order, while the table has room, with no lookup; the table's
+   fill and the span of the block's words are kept in registers and set once at the end (the
+   span is the bounding range of the words put in, whatever their order). */
+static void gwords_new(const struct gctx *c, uint64_t a0, uint32_t size, const uint8_t *host,
+                       const uint64_t *val)
 {
   struct sim_block *b = c->b;
-  if (b->race_gused >= c->fill)
-    return;                                    /* full: the rest goes unchecked */
-  const uint32_t base = c->base, mask = c->mask;
-  uint32_t f = (uint32_t)((word * 0xC2B2AE3D27D4EB4Full) >> (64 - GFILT_LOG));
-  uint32_t i = (uint32_t)((word * 0x9E3779B97F4A7C15ull) >> c->gshift) & mask;
-  struct gword *g = &c->g[i];
-  while (g->base == base) {
-    i = (i + 1) & mask;
-    g = &c->g[i];
+  struct gword *const g = c->g;
+  uint32_t *const gpc = c->gpc;
+  uint64_t *const gfilt = c->gfilt;
+  const uint32_t base = c->base, mask = c->mask, fill = c->fill, shift = c->gshift;
+  const uint32_t E = c->E, pc = c->pc, t0 = c->t0;
+  const uint16_t ws = c->ws;
+  const uint32_t nw = size / 4;
+  uint32_t used = b->race_gused, first = used;
+  uint64_t wlo = UINT64_MAX, whi = 0;
+  for (unsigned l = 0; l < 32 && used < fill; l++) {
+    uint64_t v = val[l], old = size == 8 ? bytes_load(host + 8 * l, 8) : bytes_load(host + 4 * l, 4);
+    if (old == (size == 8 ? v : (uint32_t)v))
+      continue;
+    for (uint32_t k = 0; k < nw && used < fill; k++) {
+      uint64_t word = (a0 >> 2) + l * nw + k;
+      uint32_t f = (uint32_t)((word * 0xC2B2AE3D27D4EB4Full) >> (64 - GFILT_LOG));
+      uint32_t i = (uint32_t)((word * 0x9E3779B97F4A7C15ull) >> shift) & mask;
+      while (g[i].base == base)
+        i = (i + 1) & mask;
+      struct gword *e = &g[i];
+      e->base = base;
+      e->word = (uint32_t)word;
+      e->bytes = 0xf;
+      e->ep = E;
+      e->tid = (uint16_t)(t0 + l);
+      e->wsync = ws;
+      gpc[i] = pc;
+      gfilt[f >> 6] |= 1ull << (f & 63);
+      wlo = word < wlo ? word : wlo;
+      whi = word > whi ? word : whi;
+      used++;
+    }
   }
-  uint64_t a4 = word << 2;
-  if (!b->race_gused) {
-    b->race_glo = a4;
-    b->race_gspan = 3;
-  } else if (a4 < b->race_glo) {
-    b->race_gspan += b->race_glo - a4;
-    b->race_glo = a4;
-  } else if (a4 + 3 - b->race_glo > b->race_gspan) {
-    b->race_gspan = a4 + 3 - b->race_glo;
+  if (used == first)
+    return;
+  uint64_t lo = wlo << 2, hi = (whi << 2) + 3;
+  if (!first) {
+    b->race_glo = lo;
+    b->race_gspan = hi - lo;
+  } else {
+    uint64_t glo = b->race_glo, ghi = b->race_glo + b->race_gspan;
+    glo = lo < glo ? lo : glo;
+    ghi = hi > ghi ? hi : ghi;
+    b->race_glo = glo;
+    b->race_gspan = ghi - glo;
   }
-  b->race_gused++;
-  g->base = base;
-  g->word = (uint32_t)word;
-  c->gfilt[f >> 6] |= 1ull << (f & 63);
-  g->bytes = 0xf;
-  g->ep = c->E;
-  g->tid = (uint16_t)(c->t0 + l);
-  g->wsync = c->ws;
-  c->gpc[i] = c->pc;
+  b->race_gused = used;
+  for (uint64_t ch = a0 >> 7; ch <= (a0 + 32u * size - 1) >> 7; ch++)
+    chunk_mark(c, ch << 5);                    /* the chunks of the words put in */
 }
 
 /* sim_race_global's body, inlined into it and into the warp-wide loops below: lane l's
@@ -1023,6 +1076,8 @@ int sim_race_global_reads_seq(struct sim_block *b, struct sim_warp *w, uint32_t 
     return 0;
   struct gctx c;
   gctx_init(&c, b, w, pc);
+  if (chunks_clear(&c, a0 >> 2, (a0 + 32u * size - 1) >> 2))
+    return 0;                                  /* none of its words is in the table */
   /* no test of each lane against the span: a word outside it is not in the table, and a
      read that does not find its word does nothing */
   for (unsigned l = 0; l < 32; l++)
@@ -1106,18 +1161,14 @@ int sim_race_global_stores_seq(struct sim_block *b, struct sim_warp *w, uint32_t
   gctx_init(&c, b, w, pc);
   if ((size == 4 || size == 8) && !(a0 & 3) &&
       (!b->race_gused || a0 + 32u * size - 1 < b->race_glo ||
-       a0 > b->race_glo + b->race_gspan)) {
-    /* words the block has not written (the table holds only words in the span): no lookup;
+       a0 > b->race_glo + b->race_gspan ||
+       chunks_clear(&c, a0 >> 2, (a0 + 32u * size - 1) >> 2))) {
+    /* words the block has not written (the table holds only words in the span, and of
+       chunks the chunk filter has seen): no lookup;
        each goes into the table while it has room (what gword_one does for a word it does
        not find), and nothing at all is left to do once the table is full */
-    uint32_t nw = size / 4;
-    for (unsigned l = 0; l < 32 && b->race_gused < c.fill; l++) {
-      uint64_t v = val[l], old = bytes_load(host + l * size, size);
-      if (old == (size == 8 ? v : (uint32_t)v))
-        continue;
-      for (uint32_t k = 0; k < nw; k++)
-        gword_new(&c, l, (a0 >> 2) + l * nw + k);
-    }
+    if (b->race_gused < c.fill)
+      gwords_new(&c, a0, size, host, val);
     if (size == 8) {
       memcpy(host, val, 32 * 8);
     } else {

@@ -15,21 +15,24 @@
  * first: that one is the student's first problem. Not checked: atomics (their order does not matter) and ld/st.volatile
  * (deliberate communication: flags, turn-taking, spin locks).
  *
- * The shadow: per 4-byte word of shared memory, the last write (thread, instruction, barrier
- * epoch, the warp's __syncwarp count) and a summary of the reads since (one reader, a second
- * reader of another thread or warp, flags saying there were several), with byte masks so that
- * threads writing neighbouring bytes of one word are not a race. Nothing is cleared: epochs
- * come from one counter per host thread, one step at every barrier release and at every
- * block's start, so an entry of an earlier epoch or block is simply old. A store that leaves
- * the word as it was (every thread writing the same flag) changes nothing and is not a hazard.
+ * The shadow: per 4-byte word of shared memory (an array per field), the last write (thread,
+ * instruction, barrier epoch, the warp's __syncwarp count) and a summary of the reads since (one
+ * reader, a second reader of another thread or warp, flags saying there were several), with byte
+ * masks so that threads writing neighbouring bytes of one word are not a race. Nothing is
+ * cleared: epochs come from one counter per host thread, one step at every barrier release and
+ * at every block's start, so an entry of an earlier epoch or block is simply old. A store that
+ * leaves the word as it was (every thread writing the same flag) changes nothing and is not a
+ * hazard.
  *
  * Global memory, within a block: its threads' plain writes are held in a table of the words
- * written (by open addressing, 32 slots a thread, per block), so a read or write by another thread of the block
- * of bytes of a word written in the same epoch (and, within a warp, with no __syncwarp()
- * between) is a read-after-write or write-after-write hazard; neighbouring bytes of one word
- * written by different threads are not. Reads are not held: a write after another
- * thread's read (write-after-read) is found in shared memory only. A block that writes more
- * words than the table holds is checked no further, which misses hazards, never invents them.
+ * written (by open addressing, room for 24 words a thread, per block, with filters of the
+ * words and of their 128-byte chunks so that a coalesced warp whose chunks the block has not
+ * written needs no lookup), so a read or write by another thread of the block of bytes of a
+ * word written in the same epoch (and, within a warp, with no __syncwarp() between) is a
+ * read-after-write or write-after-write hazard; neighbouring bytes of one word written by
+ * different threads are not. Reads are not held: a write after another thread's read
+ * (write-after-read) is found in shared memory only. A block that writes more words than the
+ * table holds is checked no further, which misses hazards, never invents them.
  *
  * Initialisation: shared memory starts poisoned (0xff bytes: NaN as a float, -1 as an int),
  * not zeroed, and a read of a word no thread of the block wrote (none of the bytes read) is
@@ -472,7 +475,8 @@ shadow_word(const struct actx *c, unsigned l, uint32_t a, uint32_t lo, uint8_t b
     if (S->wep[i] == E && S->wtid[i] != t && (S->wbytes[i] & bytes) &&
         (S->wtid[i] / W != wid || S->wsync[i] == ws))
       return !report_race(b, w, pc, l, RAW, S->wtid[i], S->wpc[i], a + lo);
-    if (S->rep[i] != E || (!(S->rflags[i] & R_WARPS) && S->rtid[i] / W == wid && S->rsync[i] != ws)) {
+    if (S->rep[i] != E ||
+        (!(S->rflags[i] & R_WARPS) && S->rtid[i] / W == wid && S->rsync[i] != ws)) {
       /* a new summary: the reads before are ordered before anything this warp does next */
       S->rep[i] = E;
       S->rtid[i] = t;
@@ -980,7 +984,8 @@ static void gwords_new(const struct gctx *c, uint64_t a0, uint32_t size, const u
   uint32_t used = b->race_gused, first = used;
   uint64_t wlo = UINT64_MAX, whi = 0;
   for (unsigned l = 0; l < 32 && used < fill; l++) {
-    uint64_t v = val[l], old = size == 8 ? bytes_load(host + 8 * l, 8) : bytes_load(host + 4 * l, 4);
+    uint64_t v = val[l];
+    uint64_t old = size == 8 ? bytes_load(host + 8 * l, 8) : bytes_load(host + 4 * l, 4);
     if (old == (size == 8 ? v : (uint32_t)v))
       continue;
     for (uint32_t k = 0; k < nw && used < fill; k++) {

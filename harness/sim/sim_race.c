@@ -15,21 +15,24 @@
  * first: that one is the student's first problem. Not checked: atomics (their order does not matter) and ld/st.volatile
  * (deliberate communication: flags, turn-taking, spin locks).
  *
- * The shadow: per 4-byte word of shared memory, the last write (thread, instruction, barrier
- * epoch, the warp's __syncwarp count) and a summary of the reads since (one reader, a second
- * reader of another thread or warp, flags saying there were several), with byte masks so that
- * threads writing neighbouring bytes of one word are not a race. Nothing is cleared: epochs
- * come from one counter per host thread, one step at every barrier release and at every
- * block's start, so an entry of an earlier epoch or block is simply old. A store that leaves
- * the word as it was (every thread writing the same flag) changes nothing and is not a hazard.
+ * The shadow: per 4-byte word of shared memory (an array per field), the last write (thread,
+ * instruction, barrier epoch, the warp's __syncwarp count) and a summary of the reads since (one
+ * reader, a second reader of another thread or warp, flags saying there were several), with byte
+ * masks so that threads writing neighbouring bytes of one word are not a race. Nothing is
+ * cleared: epochs come from one counter per host thread, one step at every barrier release and
+ * at every block's start, so an entry of an earlier epoch or block is simply old. A store that
+ * leaves the word as it was (every thread writing the same flag) changes nothing and is not a
+ * hazard.
  *
  * Global memory, within a block: its threads' plain writes are held in a table of the words
- * written (by open addressing, 32 slots a thread, per block), so a read or write by another thread of the block
- * of bytes of a word written in the same epoch (and, within a warp, with no __syncwarp()
- * between) is a read-after-write or write-after-write hazard; neighbouring bytes of one word
- * written by different threads are not. Reads are not held: a write after another
- * thread's read (write-after-read) is found in shared memory only. A block that writes more
- * words than the table holds is checked no further, which misses hazards, never invents them.
+ * written (by open addressing, room for 24 words a thread, per block, with filters of the
+ * words and of their 128-byte chunks so that a coalesced warp whose chunks the block has not
+ * written needs no lookup), so a read or write by another thread of the block of bytes of a
+ * word written in the same epoch (and, within a warp, with no __syncwarp() between) is a
+ * read-after-write or write-after-write hazard; neighbouring bytes of one word written by
+ * different threads are not. Reads are not held: a write after another thread's read
+ * (write-after-read) is found in shared memory only. A block that writes more words than the
+ * table holds is checked no further, which misses hazards, never invents them.
  *
  * Initialisation: shared memory starts poisoned (0xff bytes: NaN as a float, -1 as an int),
  * not zeroed, and a read of a word no thread of the block wrote (none of the bytes read) is
@@ -53,16 +56,41 @@
 #define R_MANY 1u                /* readers of more than one thread since the summary began */
 #define R_WARPS 2u               /* readers of more than one warp */
 
-struct shadow {                  /* one 4-byte word of shared memory */
-  uint32_t wep, rep;             /* epoch of the last write / of the reads summarised (0: none) */
-  uint32_t wpc, rpc, rpc2;       /* code index of the last write / a reader / a second reader */
-  uint32_t iep;                  /* the block (its first epoch) whose writes `init` records */
-  uint16_t wtid, rtid, rtid2;    /* threads (linear in the block) of those accesses */
-  uint16_t wsync, rsync;         /* the warp's __syncwarp count at the write / at the reads */
-  uint8_t init;                  /* bytes written in the block */
-  uint8_t wbytes, rbytes;        /* bytes of the last write / of the reads */
-  uint8_t rflags;                /* R_MANY, R_WARPS */
+struct shadow {                  /* shared memory's shadow, an array per field (one entry a
+                                    4-byte word), so that a warp's contiguous words are one
+                                    vector compare or store per field */
+  uint32_t *wep, *rep;           /* epoch of the last write / of the reads summarised (0: none) */
+  uint32_t *wpc, *rpc, *rpc2;    /* code index of the last write / a reader / a second reader */
+  uint32_t *iep;                 /* the block (its first epoch) whose writes `init` records */
+  uint16_t *wtid, *rtid, *rtid2; /* threads (linear in the block) of those accesses */
+  uint16_t *wsync, *rsync;       /* the warp's __syncwarp count at the write / at the reads */
+  uint8_t *init;                 /* bytes written in the block */
+  uint8_t *wbytes, *rbytes;      /* bytes of the last write / of the reads */
+  uint8_t *rflags;               /* R_MANY, R_WARPS */
+  void *mem;                     /* the one allocation they all lie in (NULL: none) */
 };
+#define SHADOW_BYTES (6 * 4 + 5 * 2 + 4)   /* a word's entries in all of them */
+
+/* Allocate sh for words words, zeroed (every epoch 0: nothing recorded). Returns 0, or -1
+   (sh->mem NULL) when out of memory. */
+static int shadow_alloc(struct shadow *sh, uint32_t words)
+{
+  uint8_t *m = calloc(words, SHADOW_BYTES);
+  memset(sh, 0, sizeof *sh);
+  if (!m)
+    return -1;
+  sh->mem = m;
+  uint32_t **w32[] = {&sh->wep, &sh->rep, &sh->wpc, &sh->rpc, &sh->rpc2, &sh->iep};
+  for (size_t k = 0; k < sizeof w32 / sizeof *w32; k++, m += (size_t)words * 4)
+    *w32[k] = (uint32_t *)(void *)m;
+  uint16_t **w16[] = {&sh->wtid, &sh->rtid, &sh->rtid2, &sh->wsync, &sh->rsync};
+  for (size_t k = 0; k < sizeof w16 / sizeof *w16; k++, m += (size_t)words * 2)
+    *w16[k] = (uint16_t *)(void *)m;
+  uint8_t **w8[] = {&sh->init, &sh->wbytes, &sh->rbytes, &sh->rflags};
+  for (size_t k = 0; k < sizeof w8 / sizeof *w8; k++, m += words)
+    *w8[k] = m;
+  return 0;
+}
 
 struct gword {                   /* a global word a block wrote (open addressing by word) */
   uint32_t word;                 /* byte address / 4, its low 32 bits (16 GiB: no two live
@@ -73,12 +101,15 @@ struct gword {                   /* a global word a block wrote (open addressing
   uint8_t bytes;                 /* the bytes of the word it wrote (bit i: byte i): threads
                                     writing neighbouring bytes of one word are not a race */
 };
-#define GCAP (1u << 15)          /* slots at most: 32 for each thread of a block of 1024 */
-#define GMIN (1u << 12)          /* slots at least (64 KiB: a small table stays in the cache) */
+#define GCAP (1u << 16)          /* slots at most: 64 for each thread of a block of 1024 */
+#define GMIN (1u << 13)          /* slots at least (160 KiB) */
 #define GFILT_LOG 16             /* bits of the filter of the block's words (8 KiB) */
+#define GCFILT_LOG 13            /* bits of the filter of their 128-byte chunks (1 KiB), after
+                                    it in the same array: a clear bit says no word of the chunk
+                                    is in the table, so a coalesced warp needs no lookup */
 
 struct sim_race {                /* one host thread's shadow, kept from block to block */
-  struct shadow *sh;
+  struct shadow sh;
   uint32_t nwords;
   uint32_t clock;                /* the last epoch handed out */
   struct gword *g;               /* the block's global writes (GCAP slots, or NULL) ... */
@@ -100,7 +131,7 @@ static void race_free(void *p)
 {
   struct sim_race *r = p;
   if (r) {
-    free(r->sh);
+    free(r->sh.mem);
     free(r->g);
     free(r->gpc);
     free(r->gfilt);
@@ -148,19 +179,19 @@ int sim_race_begin(struct sim_block *b)
   }
   uint32_t words = (b->smem_size + 3) / 4 + 1;
   if (r->nwords < words || r->clock > UINT32_MAX - (1u << 24)) {
-    free(r->sh);
-    r->sh = calloc(words, sizeof *r->sh);
-    r->nwords = r->sh ? words : 0;
+    free(r->sh.mem);
+    shadow_alloc(&r->sh, words);
+    r->nwords = r->sh.mem ? words : 0;
     r->clock = 0;
     if (r->g)
       memset(r->g, 0, GCAP * sizeof *r->g);
-    if (!r->sh)
+    if (!r->sh.mem)
       return -1;
   }
   if (!r->g && !(nc & SIM_NOCHECK_RACE) && !b->in_group) {
     r->g = calloc(GCAP, sizeof *r->g);     /* without them, global memory goes unchecked */
     r->gpc = calloc(GCAP, sizeof *r->gpc);
-    r->gfilt = calloc((1u << GFILT_LOG) / 64, sizeof *r->gfilt);
+    r->gfilt = calloc(((1u << GFILT_LOG) + (1u << GCFILT_LOG)) / 64, sizeof *r->gfilt);
     if (!r->g || !r->gpc || !r->gfilt) {
       free(r->g);
       free(r->gpc);
@@ -171,12 +202,13 @@ int sim_race_begin(struct sim_block *b)
     }
   }
   if (r->g)                                /* the block's own words only */
-    memset(r->gfilt, 0, (1u << GFILT_LOG) / 8);
-  /* 32 slots a thread, filled to three quarters at most: a block that writes more words than
-     that is checked no further */
+    memset(r->gfilt, 0, ((1u << GFILT_LOG) + (1u << GCFILT_LOG)) / 8);
+  /* 64 slots a thread, filled to three eighths at most (24 words a thread: a table that
+     short of full needs few probes): a block that writes more words than that is checked no
+     further */
   r->gslots = GMIN;
-  r->gshift = 64 - 12;
-  while (r->gslots < GCAP && r->gslots < 32 * b->nthreads) {
+  r->gshift = 64 - 13;
+  while (r->gslots < GCAP && r->gslots < 64 * b->nthreads) {
     r->gslots *= 2;
     r->gshift--;
   }
@@ -381,7 +413,7 @@ static int report_uninit(struct sim_block *b, struct sim_warp *w, uint32_t pc, u
 struct actx {
   struct sim_block *b;
   struct sim_warp *w;
-  struct shadow *sh;
+  struct shadow sh;
   uint32_t pc, W, E, base, wid, t0; /* t0: the warp's first thread (linear in the block) */
   uint16_t ws;                      /* the warp's __syncwarp count */
   int racy;                         /* checked for races, not only for initialisation */
@@ -418,8 +450,9 @@ shadow_word(const struct actx *c, unsigned l, uint32_t a, uint32_t lo, uint8_t b
   struct sim_warp *w = c->w;
   const uint32_t W = c->W, E = c->E, base = c->base, pc = c->pc, wid = c->wid;
   const uint16_t t = (uint16_t)(c->t0 + l), ws = c->ws;
-  struct shadow *s = &c->sh[a >> 2];
-  uint8_t init = s->iep == base ? s->init : 0;
+  const struct shadow *S = &c->sh;
+  const size_t i = a >> 2;
+  uint8_t init = S->iep[i] == base ? S->init[i] : 0;
   if (acc != SIM_ACC_WRITE && !(init & bytes) && c->initchk && !b->un_pending) {
     /* reported at the next barrier, unless another thread writes the word before it: then
        the read came too early, a race, which says more */
@@ -432,69 +465,70 @@ shadow_word(const struct actx *c, unsigned l, uint32_t a, uint32_t lo, uint8_t b
   }
   if (!c->racy) {
     if (acc != SIM_ACC_READ) {
-      s->init = init | bytes;
-      s->iep = base;
+      S->init[i] = init | bytes;
+      S->iep[i] = base;
     }
     return 0;
   }
   if (acc == SIM_ACC_READ) {
     /* read-after-write: the last write, by another thread, not ordered before this read */
-    if (s->wep == E && s->wtid != t && (s->wbytes & bytes) &&
-        (s->wtid / W != wid || s->wsync == ws))
-      return !report_race(b, w, pc, l, RAW, s->wtid, s->wpc, a + lo);
-    if (s->rep != E || (!(s->rflags & R_WARPS) && s->rtid / W == wid && s->rsync != ws)) {
+    if (S->wep[i] == E && S->wtid[i] != t && (S->wbytes[i] & bytes) &&
+        (S->wtid[i] / W != wid || S->wsync[i] == ws))
+      return !report_race(b, w, pc, l, RAW, S->wtid[i], S->wpc[i], a + lo);
+    if (S->rep[i] != E ||
+        (!(S->rflags[i] & R_WARPS) && S->rtid[i] / W == wid && S->rsync[i] != ws)) {
       /* a new summary: the reads before are ordered before anything this warp does next */
-      s->rep = E;
-      s->rtid = t;
-      s->rpc = pc;
-      s->rsync = ws;
-      s->rflags = 0;
-      s->rbytes = bytes;
+      S->rep[i] = E;
+      S->rtid[i] = t;
+      S->rpc[i] = pc;
+      S->rsync[i] = ws;
+      S->rflags[i] = 0;
+      S->rbytes[i] = bytes;
       return 0;
     }
-    if (!(s->rflags & (R_WARPS | R_MANY)) && s->rtid != t) {
-      s->rflags |= s->rtid / W != wid ? R_WARPS | R_MANY : R_MANY;
-      s->rtid2 = t;
-      s->rpc2 = pc;
-    } else if (!(s->rflags & R_WARPS) && s->rtid / W != wid) {
-      s->rflags |= R_WARPS;
-      s->rtid2 = t;
-      s->rpc2 = pc;
+    if (!(S->rflags[i] & (R_WARPS | R_MANY)) && S->rtid[i] != t) {
+      S->rflags[i] |= S->rtid[i] / W != wid ? R_WARPS | R_MANY : R_MANY;
+      S->rtid2[i] = t;
+      S->rpc2[i] = pc;
+    } else if (!(S->rflags[i] & R_WARPS) && S->rtid[i] / W != wid) {
+      S->rflags[i] |= R_WARPS;
+      S->rtid2[i] = t;
+      S->rpc2[i] = pc;
     }
-    s->rbytes |= bytes;
+    S->rbytes[i] |= bytes;
     return 0;
   }
   /* a write */
   if (same && (init & bytes) == bytes)
     return 0;                                  /* it changes nothing anyone could see */
-  if (s->rep == E && (s->rbytes & bytes)) {
+  if (S->rep[i] == E && (S->rbytes[i] & bytes)) {
     /* write-after-read: a read by another thread not ordered before this write */
-    uint16_t o = s->rtid != t ? s->rtid : s->rtid2;
-    uint32_t opc = s->rtid != t ? s->rpc : s->rpc2;
-    if (s->rflags & R_WARPS) {
-      if (s->rtid / W == wid) {                /* name a reader of the other warp */
-        o = s->rtid2;
-        opc = s->rpc2;
+    uint16_t o = S->rtid[i] != t ? S->rtid[i] : S->rtid2[i];
+    uint32_t opc = S->rtid[i] != t ? S->rpc[i] : S->rpc2[i];
+    if (S->rflags[i] & R_WARPS) {
+      if (S->rtid[i] / W == wid) {                /* name a reader of the other warp */
+        o = S->rtid2[i];
+        opc = S->rpc2[i];
       }
       return !report_race(b, w, pc, l, WAR, o, opc, a + lo);
     }
-    if (s->rtid / W != wid)
+    if (S->rtid[i] / W != wid)
       return !report_race(b, w, pc, l, WAR, o, opc, a + lo);
-    if (s->rsync == ws && (s->rtid != t || (s->rflags & R_MANY)))
+    if (S->rsync[i] == ws && (S->rtid[i] != t || (S->rflags[i] & R_MANY)))
       return !report_race(b, w, pc, l, WAR, o, opc, a + lo);
   }
   /* write-after-write: the last write, by another thread, not ordered before this one (two
      lanes storing at once in one instruction are the hardware's to order) */
-  if (s->wep == E && s->wtid != t && (s->wbytes & bytes) &&
-      (s->wtid / W != wid || (s->wsync == ws && s->wpc != pc)))
-    return !report_race(b, w, pc, l, WAW, s->wtid, s->wpc, a + lo);
-  s->wep = E;
-  s->wtid = t;
-  s->wpc = pc;
-  s->wsync = ws;
-  s->wbytes = bytes;
-  s->init = init | bytes;
-  s->iep = base;
+  if (S->wep[i] == E && S->wtid[i] != t && (S->wbytes[i] & bytes) &&
+      (S->wtid[i] / W != wid || (S->wsync[i] == ws && S->wpc[i] != pc)))
+    return !report_race(b, w, pc, l, WAW, S->wtid[i], S->wpc[i], a + lo);
+  S->wep[i] = E;
+  S->wtid[i] = t;
+  S->wpc[i] = pc;
+  S->wsync[i] = ws;
+  S->wbytes[i] = bytes;
+  S->init[i] = init | bytes;
+  S->iep[i] = base;
   return 0;
 }
 
@@ -543,6 +577,107 @@ static inline void bytes_store(uint8_t *p, uint32_t size, uint64_t v)
   }
 }
 
+/* The fast paths' loops of 32 are worth vector code even at -O2 (which GCC 12 does not make
+   for loops that mix widths). */
+#if defined(__GNUC__) && !defined(__clang__)
+#define VECTORIZE __attribute__((optimize("tree-vectorize")))
+#else
+#define VECTORIZE
+#endif
+
+/* A full warp's 32 aligned words at consecutive offsets from off[0] (lane l at off[0] + 4 l)?
+   Then the fast paths below see its shadow entries as one span of each array. */
+static inline VECTORIZE int warp_contiguous(const uint64_t *off)
+{
+  const uint32_t o0 = (uint32_t)off[0];        /* shared offsets: 32 bits */
+  if ((o0 & 3) || (uint32_t)off[1] != o0 + 4 || (uint32_t)off[31] != o0 + 124)
+    return 0;                                  /* most other patterns, at once */
+  uint32_t bad = 0;
+  for (unsigned l = 2; l < 31; l++)
+    bad |= (uint32_t)off[l] ^ (o0 + 4 * l);
+  return !bad;
+}
+
+/* A full warp's read of the 32 words from word i0, when every one is the first read of the
+   epoch (none summarised in it), none was written in the epoch, and each was written in the
+   block (nothing to report uninitialised): what shadow_word does for each lane then, a new
+   summary, as one pass over each array. Returns 0 when some word is not such, and nothing
+   was changed (the lane-by-lane check decides). */
+static inline VECTORIZE int reads_fresh(const struct actx *c, uint32_t i0)
+{
+  const struct shadow *S = &c->sh;
+  const uint32_t E = c->E, base = c->base;
+  uint32_t *restrict rep = S->rep + i0;
+  const uint32_t *restrict wep = S->wep + i0, *restrict iep = S->iep + i0;
+  const uint8_t *restrict init = S->init + i0;
+  unsigned bad = 0;
+  for (unsigned l = 0; l < 32; l++)
+    bad |= (rep[l] == E) | (wep[l] == E);
+  if (c->initchk)
+    for (unsigned l = 0; l < 32; l++)
+      bad |= (iep[l] != base) | !(init[l] & 0xf);
+  if (bad)
+    return 0;
+  uint32_t *restrict rpc = S->rpc + i0;
+  uint16_t *restrict rtid = S->rtid + i0, *restrict rsync = S->rsync + i0;
+  uint8_t *rflags = S->rflags + i0, *rbytes = S->rbytes + i0;
+  const uint32_t pc = c->pc;
+  const uint16_t t0 = (uint16_t)c->t0, ws = c->ws;
+  for (unsigned l = 0; l < 32; l++)
+    rep[l] = E;
+  for (unsigned l = 0; l < 32; l++)
+    rpc[l] = pc;
+  for (unsigned l = 0; l < 32; l++)
+    rtid[l] = (uint16_t)(t0 + l);
+  for (unsigned l = 0; l < 32; l++)
+    rsync[l] = ws;
+  memset(rflags, 0, 32);
+  memset(rbytes, 0xf, 32);
+  return 1;
+}
+
+/* A full warp's write of the 32 words from word i0 (val: the values, smem + 4 i0 the old
+   ones), when no word was read or written in the epoch and none keeps its written bytes as
+   they are: what shadow_word does for each lane then, a new last write, as one pass over each
+   array, and the store of the values. Returns 0 when some word is not such, and nothing was
+   changed. */
+static inline VECTORIZE int writes_fresh(const struct actx *c, uint32_t i0, uint8_t *smem,
+                               const uint64_t *val)
+{
+  const struct shadow *S = &c->sh;
+  const uint32_t E = c->E, base = c->base;
+  uint32_t *restrict wep = S->wep + i0, *restrict iep = S->iep + i0;
+  const uint32_t *restrict rep = S->rep + i0;
+  uint8_t *restrict init = S->init + i0;
+  uint32_t v[32], old[32];
+  memcpy(old, smem + 4 * (size_t)i0, sizeof old);
+  for (unsigned l = 0; l < 32; l++)
+    v[l] = (uint32_t)val[l];
+  unsigned bad = 0;
+  for (unsigned l = 0; l < 32; l++)
+    bad |= (rep[l] == E) | (wep[l] == E) | (old[l] == v[l]);
+  if (bad)
+    return 0;
+  uint32_t *restrict wpc = S->wpc + i0;
+  uint16_t *restrict wtid = S->wtid + i0, *restrict wsync = S->wsync + i0;
+  const uint32_t pc = c->pc;
+  const uint16_t t0 = (uint16_t)c->t0, ws = c->ws;
+  for (unsigned l = 0; l < 32; l++)
+    wep[l] = E;
+  for (unsigned l = 0; l < 32; l++)
+    wpc[l] = pc;
+  for (unsigned l = 0; l < 32; l++)
+    iep[l] = base;
+  for (unsigned l = 0; l < 32; l++)
+    wtid[l] = (uint16_t)(t0 + l);
+  for (unsigned l = 0; l < 32; l++)
+    wsync[l] = ws;
+  memset(S->wbytes + i0, 0xf, 32);
+  memset(init, 0xf, 32);
+  memcpy(smem + 4 * (size_t)i0, v, sizeof v);
+  return 1;
+}
+
 int sim_race_access(struct sim_block *b, struct sim_warp *w, uint32_t pc, unsigned l,
                     uint32_t off, uint32_t size, enum sim_access acc, int vol, int same)
 {
@@ -557,6 +692,35 @@ int sim_race_shared_reads(struct sim_block *b, struct sim_warp *w, uint32_t pc, 
   struct actx c;
   actx_init(&c, b, w, pc, SIM_ACC_READ, vol);
   if (size == 4 && e == 0xffffffffull) {       /* a full warp of aligned words */
+    if (c.racy && warp_contiguous(off) && reads_fresh(&c, (uint32_t)(off[0] >> 2)))
+      return 0;
+    if (c.racy) {
+      /* word by word, the first read of the epoch of a word written in the epoch before (what
+         shadow_word does then, a new summary) without shadow_word's tests one after another;
+         any other word (a second lane's read of one word among them) through shadow_word */
+      const struct shadow *S = &c.sh;
+      uint32_t *restrict rep = S->rep, *restrict rpc = S->rpc;
+      const uint32_t *restrict wep = S->wep, *restrict iep = S->iep;
+      const uint8_t *restrict init = S->init;
+      uint16_t *restrict rtid = S->rtid, *restrict rsync = S->rsync;
+      uint8_t *restrict rflags = S->rflags, *restrict rbytes = S->rbytes;
+      const uint32_t E = c.E, base = c.base;
+      const int initchk = c.initchk;
+      for (unsigned l = 0; l < 32; l++) {
+        const uint32_t i = (uint32_t)off[l] >> 2;
+        if (rep[i] != E && wep[i] != E && (!initchk || (iep[i] == base && (init[i] & 0xf)))) {
+          rep[i] = E;
+          rtid[i] = (uint16_t)(c.t0 + l);
+          rpc[i] = pc;
+          rsync[i] = c.ws;
+          rflags[i] = 0;
+          rbytes[i] = 0xf;
+        } else {
+          shadow_word(&c, l, (uint32_t)off[l], 0, 0xf, 4, SIM_ACC_READ, 0);
+        }
+      }
+      return 0;
+    }
     for (unsigned l = 0; l < 32; l++)
       shadow_word(&c, l, (uint32_t)off[l], 0, 0xf, 4, SIM_ACC_READ, 0);
     return 0;
@@ -576,6 +740,8 @@ int sim_race_shared_stores(struct sim_block *b, struct sim_warp *w, uint32_t pc,
   actx_init(&c, b, w, pc, SIM_ACC_WRITE, vol);
   uint8_t *smem = b->smem;
   if (size == 4 && e == 0xffffffffull) {       /* a full warp of aligned words */
+    if (c.racy && warp_contiguous(off) && writes_fresh(&c, (uint32_t)(off[0] >> 2), smem, val))
+      return 0;
     for (unsigned l = 0; l < 32; l++) {
       uint32_t o = (uint32_t)off[l], v = (uint32_t)val[l], old;
       memcpy(&old, smem + o, 4);
@@ -618,13 +784,14 @@ int sim_race_async_land(struct sim_block *b, struct sim_warp *w, uint32_t pc, un
   for (uint32_t a = off & ~3u; a < end; a += 4) {
     uint32_t lo = a < off ? off - a : 0, hi = end - a < 4 ? end - a : 4;
     uint8_t bytes = (uint8_t)(((1u << hi) - 1) & ~((1u << lo) - 1));
-    const struct shadow *s = &r->sh[a >> 2];
-    if (!(s->rbytes & bytes) || s->rep < base || s->rep < ep)
+    const struct shadow *S = &r->sh;
+    const size_t i = a >> 2;
+    if (!(S->rbytes[i] & bytes) || S->rep[i] < base || S->rep[i] < ep)
       continue;                                /* no read since the issue */
-    if (s->rep == ep && s->rtid == t && !(s->rflags & R_MANY))
+    if (S->rep[i] == ep && S->rtid[i] == t && !(S->rflags[i] & R_MANY))
       continue;                                /* the issuer's own, perhaps before the issue */
-    uint16_t o = s->rtid != t ? s->rtid : s->rtid2;
-    uint32_t opc = s->rtid != t ? s->rpc : s->rpc2;
+    uint16_t o = S->rtid[i] != t ? S->rtid[i] : S->rtid2[i];
+    uint32_t opc = S->rtid[i] != t ? S->rpc[i] : S->rpc2[i];
     char me[96], other[96], here[160], there[160], what[160], msg[1024];
     thread_text(b, t, 0, me, sizeof me);
     thread_text(b, o, 0, other, sizeof other);
@@ -691,7 +858,7 @@ struct gctx {
   struct sim_race *r;
   struct gword *g;
   uint32_t *gpc;
-  uint64_t *gfilt;
+  uint64_t *gfilt, *gcfilt;
   uint32_t pc, W, E, base, wid, t0, mask, fill, gshift;
   uint16_t ws;
 };
@@ -706,6 +873,7 @@ gctx_init(struct gctx *c, struct sim_block *b, struct sim_warp *w, uint32_t pc)
   c->g = r->g;
   c->gpc = r->gpc;
   c->gfilt = r->gfilt;
+  c->gcfilt = r->gfilt + (1u << GFILT_LOG) / 64;
   c->pc = pc;
   c->W = b->W;
   c->E = b->race_ep;
@@ -713,9 +881,32 @@ gctx_init(struct gctx *c, struct sim_block *b, struct sim_warp *w, uint32_t pc)
   c->wid = w->id;
   c->t0 = w->id * b->W;
   c->mask = r->gslots - 1;
-  c->fill = r->gslots / 4 * 3;
+  c->fill = r->gslots / 8 * 3;
   c->gshift = r->gshift;
   c->ws = (uint16_t)w->wsync;
+}
+
+/* The chunk filter's bit of the 128-byte chunk of global word `word` (gcfilt). */
+static inline uint32_t chunk_bit(uint64_t word)
+{
+  return (uint32_t)(((word >> 5) * 0x9E3779B97F4A7C15ull) >> (64 - GCFILT_LOG));
+}
+
+static inline void chunk_mark(const struct gctx *c, uint64_t word)
+{
+  uint32_t f = chunk_bit(word);
+  c->gcfilt[f >> 6] |= 1ull << (f & 63);
+}
+
+/* No word from first to last (a warp's, a few chunks) is in the table? */
+static inline int chunks_clear(const struct gctx *c, uint64_t first, uint64_t last)
+{
+  for (uint64_t ch = first >> 5; ch <= last >> 5; ch++) {
+    uint32_t f = chunk_bit(ch << 5);
+    if (c->gcfilt[f >> 6] >> (f & 63) & 1)
+      return 0;
+  }
+  return 1;
 }
 
 /* Lane l's access of the bytes `bytes` of global word `word`, part of an access of size bytes
@@ -761,6 +952,7 @@ gword_one(const struct gctx *c, unsigned l, uint64_t word, uint8_t bytes, uint64
     g->base = base;
     g->word = (uint32_t)word;
     c->gfilt[f >> 6] |= 1ull << (f & 63);
+    chunk_mark(c, word);
   }
   /* the same thread's bytes add up; another thread's replace the older writer's (its bytes
      are forgotten, which misses hazards, never invents them) */
@@ -772,41 +964,66 @@ gword_one(const struct gctx *c, unsigned l, uint64_t word, uint8_t bytes, uint64
   return 0;
 }
 
-/* gword_one's store of all four bytes of a word the table does not hold (outside the span
-   of the block's words): put in while the table has room, with no lookup. */
-static inline __attribute__((always_inline)) void gword_new(const struct gctx *c, unsigned l,
-                                                            uint64_t word)
+/* gword_one's stores of all four bytes of words the table does not hold (outside the span of
+   the block's words, or in chunks none of whose words it holds), for a coalesced warp store
+   (32 lanes of size 4 or 8 at a0, host its old bytes, val the values): each word whose value
+   changes is put in, in lane order, while the table has room, with no lookup; the table's
+   fill and the span of the block's words are kept in registers and set once at the end (the
+   span is the bounding range of the words put in, whatever their order). */
+static void gwords_new(const struct gctx *c, uint64_t a0, uint32_t size, const uint8_t *host,
+                       const uint64_t *val)
 {
   struct sim_block *b = c->b;
-  if (b->race_gused >= c->fill)
-    return;                                    /* full: the rest goes unchecked */
-  const uint32_t base = c->base, mask = c->mask;
-  uint32_t f = (uint32_t)((word * 0xC2B2AE3D27D4EB4Full) >> (64 - GFILT_LOG));
-  uint32_t i = (uint32_t)((word * 0x9E3779B97F4A7C15ull) >> c->gshift) & mask;
-  struct gword *g = &c->g[i];
-  while (g->base == base) {
-    i = (i + 1) & mask;
-    g = &c->g[i];
+  struct gword *const g = c->g;
+  uint32_t *const gpc = c->gpc;
+  uint64_t *const gfilt = c->gfilt;
+  const uint32_t base = c->base, mask = c->mask, fill = c->fill, shift = c->gshift;
+  const uint32_t E = c->E, pc = c->pc, t0 = c->t0;
+  const uint16_t ws = c->ws;
+  const uint32_t nw = size / 4;
+  uint32_t used = b->race_gused, first = used;
+  uint64_t wlo = UINT64_MAX, whi = 0;
+  for (unsigned l = 0; l < 32 && used < fill; l++) {
+    uint64_t v = val[l];
+    uint64_t old = size == 8 ? bytes_load(host + 8 * l, 8) : bytes_load(host + 4 * l, 4);
+    if (old == (size == 8 ? v : (uint32_t)v))
+      continue;
+    for (uint32_t k = 0; k < nw && used < fill; k++) {
+      uint64_t word = (a0 >> 2) + l * nw + k;
+      uint32_t f = (uint32_t)((word * 0xC2B2AE3D27D4EB4Full) >> (64 - GFILT_LOG));
+      uint32_t i = (uint32_t)((word * 0x9E3779B97F4A7C15ull) >> shift) & mask;
+      while (g[i].base == base)
+        i = (i + 1) & mask;
+      struct gword *e = &g[i];
+      e->base = base;
+      e->word = (uint32_t)word;
+      e->bytes = 0xf;
+      e->ep = E;
+      e->tid = (uint16_t)(t0 + l);
+      e->wsync = ws;
+      gpc[i] = pc;
+      gfilt[f >> 6] |= 1ull << (f & 63);
+      wlo = word < wlo ? word : wlo;
+      whi = word > whi ? word : whi;
+      used++;
+    }
   }
-  uint64_t a4 = word << 2;
-  if (!b->race_gused) {
-    b->race_glo = a4;
-    b->race_gspan = 3;
-  } else if (a4 < b->race_glo) {
-    b->race_gspan += b->race_glo - a4;
-    b->race_glo = a4;
-  } else if (a4 + 3 - b->race_glo > b->race_gspan) {
-    b->race_gspan = a4 + 3 - b->race_glo;
+  if (used == first)
+    return;
+  uint64_t lo = wlo << 2, hi = (whi << 2) + 3;
+  if (!first) {
+    b->race_glo = lo;
+    b->race_gspan = hi - lo;
+  } else {
+    uint64_t glo = b->race_glo, ghi = b->race_glo + b->race_gspan;
+    glo = lo < glo ? lo : glo;
+    ghi = hi > ghi ? hi : ghi;
+    b->race_glo = glo;
+    b->race_gspan = ghi - glo;
   }
-  b->race_gused++;
-  g->base = base;
-  g->word = (uint32_t)word;
-  c->gfilt[f >> 6] |= 1ull << (f & 63);
-  g->bytes = 0xf;
-  g->ep = c->E;
-  g->tid = (uint16_t)(c->t0 + l);
-  g->wsync = c->ws;
-  c->gpc[i] = c->pc;
+  b->race_gused = used;
+  for (uint64_t ch = a0 >> 7; ch <= (a0 + 32u * size - 1) >> 7; ch++)
+    chunk_mark(c, ch << 5);                    /* the chunks of the words put in */
 }
 
 /* sim_race_global's body, inlined into it and into the warp-wide loops below: lane l's
@@ -864,6 +1081,8 @@ int sim_race_global_reads_seq(struct sim_block *b, struct sim_warp *w, uint32_t 
     return 0;
   struct gctx c;
   gctx_init(&c, b, w, pc);
+  if (chunks_clear(&c, a0 >> 2, (a0 + 32u * size - 1) >> 2))
+    return 0;                                  /* none of its words is in the table */
   /* no test of each lane against the span: a word outside it is not in the table, and a
      read that does not find its word does nothing */
   for (unsigned l = 0; l < 32; l++)
@@ -947,18 +1166,14 @@ int sim_race_global_stores_seq(struct sim_block *b, struct sim_warp *w, uint32_t
   gctx_init(&c, b, w, pc);
   if ((size == 4 || size == 8) && !(a0 & 3) &&
       (!b->race_gused || a0 + 32u * size - 1 < b->race_glo ||
-       a0 > b->race_glo + b->race_gspan)) {
-    /* words the block has not written (the table holds only words in the span): no lookup;
+       a0 > b->race_glo + b->race_gspan ||
+       chunks_clear(&c, a0 >> 2, (a0 + 32u * size - 1) >> 2))) {
+    /* words the block has not written (the table holds only words in the span, and of
+       chunks the chunk filter has seen): no lookup;
        each goes into the table while it has room (what gword_one does for a word it does
        not find), and nothing at all is left to do once the table is full */
-    uint32_t nw = size / 4;
-    for (unsigned l = 0; l < 32 && b->race_gused < c.fill; l++) {
-      uint64_t v = val[l], old = bytes_load(host + l * size, size);
-      if (old == (size == 8 ? v : (uint32_t)v))
-        continue;
-      for (uint32_t k = 0; k < nw; k++)
-        gword_new(&c, l, (a0 >> 2) + l * nw + k);
-    }
+    if (b->race_gused < c.fill)
+      gwords_new(&c, a0, size, host, val);
     if (size == 8) {
       memcpy(host, val, 32 * 8);
     } else {

@@ -1206,6 +1206,51 @@ END_TEST
 /* Global memory within a block: thread t >= 32 reads out[t - 32], which thread t - 32 wrote
    (line 6); SYNC between them or not. Two blocks, one worker: block 1 must not take block 0's
    writes for its own. */
+/* Coalesced warp stores that land inside the span of the block's words, in 128-byte chunks
+   the checker has not seen: warp 1's stores of out[32..63] and out[160..191] (an instruction
+   runs the warp-wide path from its second warp on), between warp 0's. Warp 2 reads
+   out[160..191] with no barrier after warp 1 wrote them: a read-after-write (line 9 against
+   line 7). Warps 0 and 1 read words nobody writes. */
+START_TEST(test_global_race_coalesced_chunks)
+{
+  for (int sync = 0; sync < 2; sync++) {
+    char k[2048];
+    snprintf(k, sizeof k,
+      HDR
+      ".visible .entry gc(.param .u64 out)\n{\n"
+      "  .reg .pred %%p<2>;\n  .reg .b32 %%r<12>;\n  .reg .b64 %%rd<8>;\n"
+      "  mov.u32 %%r1, %%tid.x;\n  add.u32 %%r2, %%r1, 1;\n"
+      "  ld.param.u64 %%rd1, [out];\n  mul.wide.u32 %%rd2, %%r1, 4;\n  add.s64 %%rd3, %%rd1, %%rd2;\n"
+      "  .loc 1 5 3\n  st.global.u32 [%%rd3+1024], %%r2;\n"
+      "  .loc 1 6 3\n  st.global.u32 [%%rd3], %%r2;\n"
+      "  .loc 1 7 3\n  st.global.u32 [%%rd3+512], %%r2;\n"
+      "  %s\n"
+      "  setp.ge.u32 %%p1, %%r1, 64;\n  selp.u32 %%r6, 96, 512, %%p1;\n  add.u32 %%r7, %%r1, %%r6;\n"
+      "  mul.wide.u32 %%rd4, %%r7, 4;\n  add.s64 %%rd5, %%rd1, %%rd4;\n"
+      "  .loc 1 9 3\n  ld.global.u32 %%r5, [%%rd5];\n"
+      "  st.global.u32 [%%rd3+3072], %%r5;\n"
+      "  ret;\n}\n"
+      ".file 1 \"/lab/gc.cu\"\n", sync ? "bar.sync 0;" : "");
+    struct fx f;
+    load(&f, k);
+    uint64_t out = buffer(&f, 1024 * 4, "out");
+    ck_assert_int_eq(launch(&f, "gc", 1, 96, &out, 1, SIM_SCHED_ITS, 1, 0), SIM_OK);
+    if (sync) {
+      ck_assert_msg(f.r.outcome == SIM_RAN_OK, "%s", f.r.fault.message);
+    } else {
+      ck_assert_int_eq(f.r.fault.kind, SIM_FK_RACE);
+      ck_assert_uint_eq(f.r.fault.thread[0], 64);
+      ck_assert_uint_eq(f.r.fault.other_thread[0], 32);
+      ck_assert_uint_eq(line_of(&f, f.r.fault.inst), 9);
+      ck_assert_uint_eq(line_of(&f, f.r.fault.other_inst), 7);
+      ck_assert_msg(strstr(f.r.fault.message, "read-after-write hazard on element 160 "), "%s",
+                    f.r.fault.message);
+    }
+    done(&f);
+  }
+}
+END_TEST
+
 START_TEST(test_global_race_within_a_block)
 {
   for (int sync = 0; sync < 2; sync++) {
@@ -1246,6 +1291,60 @@ START_TEST(test_global_race_within_a_block)
       ck_assert_uint_eq(line_of(&f, f.r.fault.other_inst), 6);
       ck_assert_msg(strstr(f.r.fault.message, "__global__ memory: read-after-write hazard on "
                                               "element 1 (byte 4) of out"), "%s",
+                    f.r.fault.message);
+    }
+    done(&f);
+  }
+}
+END_TEST
+
+/* Whole warps of contiguous words after a barrier (the checker's warp-wide path): each thread
+   writes s[tid], waits, reads a word of s[32..63] (warp 0 reads warp 1's words, in order or
+   not) and writes s[tid] again. Warps run in order, so warp 1's second write of s[32..63] follows warp 0's reads of
+   them: without a barrier between, a write-after-read (line 9 against line 7) that only a
+   record of those warp-wide reads shows. With a second barrier there is none. */
+START_TEST(test_race_warp_wide_reads)
+{
+  /* the read's word offset from tid * 4 (%r5): contiguous, or the other warp's words in
+     another order (lane l reads word 32 + 5 l % 32) */
+  static const char *const addr[2] = {
+    "or.b32 %r7, %r5, 128;",
+    "mul.lo.u32 %r7, %r5, 5;\n  and.b32 %r7, %r7, 124;\n  or.b32 %r7, %r7, 128;",
+  };
+  for (int run = 0; run < 4; run++) {
+    const int sync = run & 1;
+    char k[1536];
+    snprintf(k, sizeof k,
+      HDR
+      ".visible .entry ww(.param .u64 out)\n{\n"
+      "  .shared .align 4 .b8 s[256];\n"
+      "  .reg .b32 %%r<12>;\n  .reg .b64 %%rd<4>;\n"
+      "  mov.u32 %%r1, %%tid.x;\n  mov.u32 %%r4, s;\n  shl.b32 %%r5, %%r1, 2;\n"
+      "  add.s32 %%r6, %%r4, %%r5;\n  %s\n  add.s32 %%r8, %%r4, %%r7;\n"
+      "  .loc 1 5 3\n  st.shared.u32 [%%r6], %%r1;\n"
+      "  bar.sync 0;\n"
+      "  .loc 1 7 3\n  ld.shared.u32 %%r9, [%%r8];\n"
+      "  %s\n"
+      "  add.s32 %%r9, %%r9, 1000;\n"
+      "  .loc 1 9 3\n  st.shared.u32 [%%r6], %%r9;\n"
+      "  ld.param.u64 %%rd1, [out];\n  mul.wide.u32 %%rd2, %%r1, 4;\n  add.s64 %%rd3, %%rd1, %%rd2;\n"
+      "  st.global.u32 [%%rd3], %%r9;\n"
+      "  ret;\n}\n"
+      ".file 1 \"/lab/ww.cu\"\n", addr[run >> 1], sync ? "bar.sync 0;" : "");
+    struct fx f;
+    load(&f, k);
+    uint64_t out = buffer(&f, 64 * 4, "out");
+    struct sim_launch c = {.grid = {1, 1, 1}, .block = {64, 1, 1}, .workers = 1};
+    ck_assert_int_eq(sim_run(f.d, &f.m, "ww", &out, 8, &c, &f.r, f.err, sizeof f.err), SIM_OK);
+    if (sync) {
+      ck_assert_msg(f.r.outcome == SIM_RAN_OK, "%s", f.r.fault.message);
+    } else {
+      ck_assert_int_eq(f.r.fault.kind, SIM_FK_RACE);
+      ck_assert_uint_eq(f.r.fault.thread[0], 32);
+      ck_assert_uint_eq(f.r.fault.other_thread[0], 0);
+      ck_assert_uint_eq(line_of(&f, f.r.fault.inst), 9);
+      ck_assert_uint_eq(line_of(&f, f.r.fault.other_inst), 7);
+      ck_assert_msg(strstr(f.r.fault.message, "write-after-read hazard on s[32]"), "%s",
                     f.r.fault.message);
     }
     done(&f);
@@ -1814,7 +1913,9 @@ Suite *suite_sim(void)
   tcase_add_test(t, test_race_within_a_warp);
   tcase_add_test(t, test_uninitialised_shared_read);
   tcase_add_test(t, test_same_value_stores_are_no_race);
+  tcase_add_test(t, test_race_warp_wide_reads);
   tcase_add_test(t, test_global_race_within_a_block);
+  tcase_add_test(t, test_global_race_coalesced_chunks);
   tcase_add_test(t, test_sync_masks);
   tcase_add_test(t, test_oob_write_report);
   tcase_add_test(t, test_wild_pointer_report);

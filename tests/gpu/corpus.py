@@ -247,16 +247,23 @@ def ulps(a, b, e):
 SHAPES = ["128", "16,16", "256", "32,8", "512"]
 
 
-def one_run(args, be, ptx_path, name, specs, bufs, block, smem, work, reverse=False):
-    """One backend's run; with reverse, the emulator's with blocks and warps in reverse order
-    (--order reverse), dumped as NAME.emurev.I.bin."""
-    cmd = [args.warplab, "emu", ptx_path, "--kernel", name, "--grid", "8", "--block", block,
-           "--backend", be] + (["--order", "reverse"] if reverse else [])
-    tag = "emurev" if reverse else be
+def emu_cmd(args, ptx_path, name, specs, block, smem, extra):
+    """The `warplab emu` command line of one launch of the corpus (8 blocks of `block`, the
+    kernel's arguments), with the options in extra."""
+    cmd = [args.warplab, "emu", ptx_path, "--kernel", name, "--grid", "8", "--block", block] + extra
     if smem:
         cmd += ["--smem", str(smem)]
     for s in specs:
         cmd += ["--arg", s]
+    return cmd
+
+
+def one_run(args, be, ptx_path, name, specs, bufs, block, smem, work, reverse=False):
+    """One backend's run; with reverse, the emulator's with blocks and warps in reverse order
+    (--order reverse), dumped as NAME.emurev.I.bin."""
+    cmd = emu_cmd(args, ptx_path, name, specs, block, smem,
+                  ["--backend", be] + (["--order", "reverse"] if reverse else []))
+    tag = "emurev" if reverse else be
     for i in bufs:
         cmd += ["--dump", "%d=%s/%s.%s.%d.bin" % (i, work, name, tag, i)]
     rc, out, err = run(cmd, args.timeout)
@@ -315,12 +322,8 @@ def order_verdict(args, ptx_path, name, specs, block, smem, verdict):
     result depends on scheduling, and the GPU's is one of several legitimate ones."""
     if verdict[0] != "differ":
         return verdict
-    cmd = [args.warplab, "emu", ptx_path, "--kernel", name, "--grid", "8", "--block", block,
-           "--backend", "emu", "--order-check", "3", "--json"]
-    if smem:
-        cmd += ["--smem", str(smem)]
-    for s in specs:
-        cmd += ["--arg", s]
+    cmd = emu_cmd(args, ptx_path, name, specs, block, smem,
+                  ["--backend", "emu", "--order-check", "3", "--json"])
     rc, out, _ = run(cmd, 3 * args.timeout)
     try:
         oc = json.loads(out).get("order_check") or {}
@@ -439,12 +442,8 @@ def sanitizer_verdict(args, ptx_path, name, specs, smem, verdict):
     m = re.match(r"block (\S+):", verdict[1])
     if not m:
         return verdict
-    cmd = [args.warplab, "emu", ptx_path, "--kernel", name, "--grid", "8", "--block", m.group(1),
-           "--backend", "gpu", "--sanitize", "memcheck", "--json"]
-    if smem:
-        cmd += ["--smem", str(smem)]
-    for s in specs:
-        cmd += ["--arg", s]
+    cmd = emu_cmd(args, ptx_path, name, specs, m.group(1), smem,
+                  ["--backend", "gpu", "--sanitize", "memcheck", "--json"])
     rc, out, _ = run(cmd, 4 * args.timeout)
     try:
         found = json.loads(out)

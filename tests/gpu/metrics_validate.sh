@@ -238,6 +238,8 @@ def read_ncu(name):
 def fmt(v):
     if v is None:
         return ''
+    if v != v:
+        return 'nan'                    # ncu prints nan for a ratio of nothing
     return '%d' % v if v == int(v) and abs(v) < 1e15 else '%.4g' % v
 
 def matches(metric, a, b):

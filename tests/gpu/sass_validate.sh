@@ -180,7 +180,9 @@ rows, missing = [], []
 within = {'sass': 0, 'ptx': 0, 'n': 0}
 equal = {m: {'sass': 0, 'ptx': 0, 'n': 0} for m in EQUAL}
 def fmt(v):
-    return '' if v is None else ('%d' % v if v == int(v) else '%.4g' % v)
+    if v is None:
+        return ''
+    return 'nan' if v != v else ('%d' % v if v == int(v) else '%.4g' % v)
 for name, counts, emu, ncu in runs:
     if emu is None:
         missing.append(name)

@@ -22,6 +22,7 @@
 #include "metrics/met.h"
 #include "metrics/occ.h"
 #include "ptx/ptx.h"
+#include "run/run.h"
 #include "run/run_lanes.h"
 #include "sim/sim.h"
 #include "toolchain/tc_build.h"
@@ -402,19 +403,6 @@ static int parse_opts(int argc, char **argv, struct emu_opts *o)
     return -1;
   }
   return 0;
-}
-
-/* The stack frames of the device functions in ptxas's report rs[0 .. n) into out (at most
-   max): what a recursive function's activations take on the GPU (sim_launch.frames). Returns
-   the count. */
-static uint32_t device_frames(const struct tc_resources *rs, int n, struct sim_frame *out,
-                              uint32_t max)
-{
-  uint32_t k = 0;
-  for (int i = 0; i < n && k < max; i++)
-    if (!rs[i].is_entry && (rs[i].has & TC_RES_STACK) && rs[i].stack_frame >= 0)
-      out[k++] = (struct sim_frame){.func = rs[i].name, .bytes = (uint32_t)rs[i].stack_frame};
-  return k;
 }
 
 static void list_kernels(const struct ptx_module *m)
@@ -934,7 +922,7 @@ int wl_cmd_emu(int argc, char **argv)
                 sizeof plog) == TC_PTXAS_OK) {
     run.rsrc = tc_resources_find(rs, nrs, o.kernel);
     bl.frames = frames;
-    bl.nframes = device_frames(rs, nrs, frames, 128);
+    bl.nframes = run_device_frames(rs, nrs, frames, 128);
   }
   if (run.rsrc) {
     ms.kern.known = 1;

@@ -239,6 +239,8 @@ enum ptx_sreg {
      exchange slots at %reserved_smem_offset_1) */
   PTX_SR_RESERVED_SMEM_BEGIN, PTX_SR_RESERVED_SMEM_END, PTX_SR_RESERVED_SMEM_CAP,
   PTX_SR_RESERVED_SMEM_OFFSET_0, PTX_SR_RESERVED_SMEM_OFFSET_1,
+  /* the block's shared memory with that reserve: %total_smem_size + _cap (sm_90) */
+  PTX_SR_AGGR_SMEM_SIZE,
   /* %envreg0..31: what the driver hands the kernel; %envreg1:%envreg2 is the grid workspace
      of a cooperative launch (cooperative_groups' grid.sync()) */
   PTX_SR_ENVREG0, PTX_SR_ENVREG31 = PTX_SR_ENVREG0 + 31,

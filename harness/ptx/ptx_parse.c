@@ -467,12 +467,13 @@ static const struct {
   {"%reserved_smem_offset_cap", PTX_SR_RESERVED_SMEM_CAP, 0},
   {"%reserved_smem_offset_0", PTX_SR_RESERVED_SMEM_OFFSET_0, 0},
   {"%reserved_smem_offset_1", PTX_SR_RESERVED_SMEM_OFFSET_1, 0},
+  {"%aggr_smem_size", PTX_SR_AGGR_SMEM_SIZE, 0},
 };
 
 /* real special registers (prefixes) that warplab does not model (those above excepted) */
 static const char *const unsupported_sregs[] = {
   "%envreg", "%pm", "%cluster", "%nclusterid", "%is_explicit_cluster", "%reserved_smem",
-  "%aggr_smem_size", "%current_graph_exec",
+  "%current_graph_exec",
 };
 
 static const struct {

@@ -87,7 +87,7 @@ const char *ptx_sreg_name(enum ptx_sreg r) {
     "%clusterid.x", "%clusterid.y", "%clusterid.z",
     "%nclusterid.x", "%nclusterid.y", "%nclusterid.z", "%is_explicit_cluster",
     "%reserved_smem_offset_begin", "%reserved_smem_offset_end", "%reserved_smem_offset_cap",
-    "%reserved_smem_offset_0", "%reserved_smem_offset_1",
+    "%reserved_smem_offset_0", "%reserved_smem_offset_1", "%aggr_smem_size",
     "%envreg0", "%envreg1", "%envreg2", "%envreg3", "%envreg4", "%envreg5", "%envreg6",
     "%envreg7", "%envreg8", "%envreg9", "%envreg10", "%envreg11", "%envreg12", "%envreg13",
     "%envreg14", "%envreg15", "%envreg16", "%envreg17", "%envreg18", "%envreg19",

@@ -60,6 +60,7 @@
 
 #define GUARD_BYTES 65536u   /* each side of every GPU buffer */
 #define GUARD_BYTE 0xa5      /* the guard pattern: byte k of buffer i's zones is guard_byte(i, k) */
+#define RUN_PTXAS_FUNCS 64   /* functions of ptxas's report kept: the kernel and its callees */
 
 /* Every buffer's guard zones hold a pattern of their own, varying along the zone: a kernel
    that copies one buffer's guard zone into another's (a gather without its bounds check reads
@@ -107,6 +108,11 @@ struct ctx {
   int have_prof;
   struct tc_resources rsrc;
   int have_rsrc;
+  struct tc_resources rs[RUN_PTXAS_FUNCS];   /* ptxas's report of every function ... */
+  int nrs;
+  struct sim_frame frames[RUN_PTXAS_FUNCS];  /* ... and the device functions' stack frames,
+                                                 every launch's (be_launch.frames) */
+  uint32_t nframes;
   struct ms_setup ms;          /* what every launch's measurement shares: the profile (loaded
                                   once, above), the module, ptxas's report, the lab's metrics */
   struct ptx_sass sass;        /* emulator: the SASS map of the PTX (tc_sass.h) ... */
@@ -121,6 +127,16 @@ struct ctx {
   char *err;
   size_t errlen;
 };
+
+uint32_t run_device_frames(const struct tc_resources *rs, int n, struct sim_frame *out,
+                           uint32_t max)
+{
+  uint32_t k = 0;
+  for (int i = 0; i < n && k < max; i++)
+    if (!rs[i].is_entry && (rs[i].has & TC_RES_STACK) && rs[i].stack_frame >= 0)
+      out[k++] = (struct sim_frame){.func = rs[i].name, .bytes = (uint32_t)rs[i].stack_frame};
+  return k;
+}
 
 static const char *const state_names[][2] = {
   [RUN_CHECK_PASS] = {"pass", "ok"}, [RUN_CHECK_FAIL] = {"fail", "FAIL"},
@@ -520,6 +536,8 @@ static int launch_shape(struct ctx *c, struct launch *L, char *why, size_t n)
   L->bl.warp_size = c->have_prof && c->prof.warp_size == 64 ? 64 : 32;
   L->bl.max_warp_insts = emu_budget();
   L->bl.cooperative = c->lab->cooperative;
+  L->bl.frames = c->frames;
+  L->bl.nframes = c->nframes;
   memcpy(L->bl.cluster, c->lab->cluster, sizeof L->bl.cluster);
   return 0;
 }
@@ -1639,16 +1657,16 @@ static int run_here(const struct run_lab *lab, const struct run_opts *opts, stru
     goto out;
   }
   flag_clock_reads(&c);
-  struct tc_resources rs[32];
-  int nrs = 0;
   char plog[2048];
-  if (tc_ptxas(pv->ptx_file, arch, 0, rs, 32, &nrs, plog, sizeof plog) == TC_PTXAS_OK) {
-    const struct tc_resources *k = tc_resources_find(rs, nrs, lab->kernel);
+  if (tc_ptxas(pv->ptx_file, arch, 0, c.rs, RUN_PTXAS_FUNCS, &c.nrs, plog, sizeof plog) ==
+      TC_PTXAS_OK) {
+    const struct tc_resources *k = tc_resources_find(c.rs, c.nrs, lab->kernel);
     if (k) {
       c.rsrc = *k;
       c.have_rsrc = 1;
       res->registers = (uint32_t)k->registers;
     }
+    c.nframes = run_device_frames(c.rs, c.nrs, c.frames, RUN_PTXAS_FUNCS);
   }
   c.ms.prof = c.have_prof ? &c.prof : NULL;
   c.ms.mod = &c.mod;

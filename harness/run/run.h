@@ -206,6 +206,15 @@ int run_exit_code(const struct run_result *r);
 int run_lab_run(const struct run_lab *lab, const struct run_opts *opts, struct run_result *res,
                 char *err, size_t errlen);
 
+struct tc_resources;
+
+/* The stack frames of the device functions in ptxas's report rs[0 .. n) into out (at most
+   max), each naming rs[i].name (out lives no longer than rs): what each activation of a
+   recursive function takes on the GPU (be_launch.frames; without them the emulator charges
+   an estimate). Returns the count. */
+uint32_t run_device_frames(const struct tc_resources *rs, int n, struct sim_frame *out,
+                           uint32_t max);
+
 /* The kernel file a run with opts builds: opts->kernel_file, the solution's
    (solutions/NN-name/KERNEL.cu) or the lab's starter file; in buf when made up. */
 const char *run_kernel_path(const struct run_lab *lab, const struct run_opts *opts, char *buf,

@@ -93,6 +93,7 @@ static uint64_t lane_sreg(const struct sim_block *b, const struct sim_warp *w, u
   case PTX_SR_RESERVED_SMEM_END: return SIM_RSMEM_BASE + SIM_RSMEM_SIZE;
   case PTX_SR_RESERVED_SMEM_CAP: return SIM_RSMEM_SIZE;
   case PTX_SR_RESERVED_SMEM_OFFSET_1: return SIM_RSMEM_BASE + SIM_RSMEM_OFF1;
+  case PTX_SR_AGGR_SMEM_SIZE: return (uint64_t)b->smem_size + SIM_RSMEM_SIZE; /* ptxas: SR_SMEMSZ */
   case PTX_SR_WARP_SZ: return b->W;
   default: return sim_cluster_sreg(b, sr);       /* clusters, %envreg */
   }

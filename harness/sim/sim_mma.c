@@ -17,7 +17,7 @@
  *  - integers exactly, in 64 bits; then D wraps to 32 bits, or clamps with .satfinite;
  *  - f16, bf16 and tf32 (whose low 13 bits are ignored) as the H100's tensor cores do it, by
  *    the published model of them (tc_block below): exact products, summed in blocks of 16 (tf32:
- *    8) aligned to the largest term with 2 or 3 extra bits and truncated below, each block's
+ *    8, or 4) aligned to the largest term with 2 extra bits and truncated below, each block's
  *    result normalised toward zero for f32 (to nearest even for f16) and carried into the
  *    next; NaN and infinities as IEEE would have them, NaN canonical. Where the exact sum of
  *    a block fits D's format (small integers, values on a common grid) that is the exact
@@ -222,18 +222,22 @@ static int64_t to_int(enum ptx_type t, uint64_t v)
 
 /* ---- the tensor cores' floating-point dot products ----
  * Khattak and Mikaitis, "Accurate Models of NVIDIA Tensor Cores" (arXiv:2512.07004, 2025),
- * checked bit for bit against an H100 on 10^5 random inputs: K is taken in blocks of 16
- * products (tf32: 8), and each block is one fused step that adds the exact products and the
- * accumulator aligned to the largest exponent with 2 extra bits (3 when the largest product's
- * significand carries), truncated below, and normalises the sum to D's format, toward zero
- * for f32 and to nearest even for f16. That result is the next block's accumulator. */
+ * checked bit for bit against an H100 on 10^5 random inputs; their MATLAB code
+ * (github.com/north-numerical-computing/MATLAB-tensor-core, models/H100TC.m and
+ * models/tools/Generic_BFMA_TC.m) is what this follows. K is taken in blocks of 16 products
+ * (tf32: 8, or 4 for HMMA.1684), and each block is one fused step: every product is kept
+ * unnormalised, as the product of its inputs' significands (in [1, 4)) at the sum of their
+ * exponents; the products and the accumulator (when it is not zero) are aligned to the
+ * largest of those exponents with 2 extra bits, the bits below dropped, and the integer sum
+ * is normalised to D's format, toward zero for f32 and to nearest even for f16. That result
+ * is the next block's accumulator. A product whose significand carries (>= 2) thus keeps one
+ * bit more than the others when it is the largest term; a zero accumulator takes no part in
+ * the alignment (which matters where mma starts from C = 0, as after wmma::fill_fragment). */
 
-/* floor(log2 |x|), and -1 for 0 as the model has it */
+/* floor(log2 |x|) of a nonzero x */
 static int ilog2d(double x)
 {
   int e;
-  if (x == 0)
-    return -1;
   frexp(x, &e);
   return e - 1;
 }
@@ -249,38 +253,11 @@ static int bitlen64(uint64_t v)
 static double tc_block(const double *a, const double *b, unsigned n, double c, int in_ebits,
                        int man_out, int exp_out, int rne)
 {
-  enum { NMAX = MAXD + 1, PRD_MAN = 23 };
-  const int emin_in = 2 - (1 << (in_ebits - 1)), emin_prd = 2 - (1 << 7);
-  const int emin_out = 2 - (1 << (exp_out - 1));
-  int any = 0, max_pe = -10000;
-  double max_r2 = 0;
-  for (unsigned i = 0; i < n; i++) {
-    double r2 = a[i] * b[i];
-    if (r2 == 0)
-      continue;
-    any = 1;
-    if (fabs(r2) > max_r2)
-      max_r2 = fabs(r2);
-    int pe = (ilog2d(a[i]) > emin_in ? ilog2d(a[i]) : emin_in) +
-             (ilog2d(b[i]) > emin_in ? ilog2d(b[i]) : emin_in);
-    if (pe > max_pe)
-      max_pe = pe;
-  }
-  double max_sig = 0;
-  for (unsigned i = 0; i < n; i++) {
-    double r2 = a[i] * b[i];
-    if (r2 == 0)
-      continue;
-    int pe = (ilog2d(a[i]) > emin_in ? ilog2d(a[i]) : emin_in) +
-             (ilog2d(b[i]) > emin_in ? ilog2d(b[i]) : emin_in);
-    if (pe == max_pe && ldexp(fabs(r2), -max_pe) > max_sig)
-      max_sig = ldexp(fabs(r2), -max_pe);
-  }
-  int special = !(fabs(c) > max_r2 && any);
-  int ce = ilog2d(fabs(c));
-  int spc = special && max_pe >= (ce > emin_prd ? ce : emin_prd) && max_sig >= 2.0;
-  int neab = 2 + spc;
-  /* each term as a 24-bit significand and the exponent of its leading bit */
+  enum { NMAX = MAXD + 1, PRD_MAN = 23, NEAB = 2 };
+  const int emin_in = 2 - (1 << (in_ebits - 1)), emin_out = 2 - (1 << (exp_out - 1));
+  const int min_align = exp_out == 5 ? -21 : -133;   /* the model's min_exp_limit */
+  int any = 0;
+  /* each term as an integer significand (PRD_MAN fraction bits) and its exponent */
   int64_t sig[NMAX];
   int ex[NMAX], neg[NMAX], valid[NMAX];
   for (unsigned i = 0; i < n; i++) {
@@ -289,9 +266,10 @@ static double tc_block(const double *a, const double *b, unsigned n, double c, i
     neg[i] = r2 < 0;
     if (!valid[i])
       continue;
-    int e = ilog2d(r2);
-    sig[i] = (int64_t)ldexp(fabs(r2), PRD_MAN - e);   /* exact: at most 22 significant bits */
-    ex[i] = e;
+    any = 1;
+    int ea = ilog2d(a[i]), eb = ilog2d(b[i]);
+    ex[i] = (ea > emin_in ? ea : emin_in) + (eb > emin_in ? eb : emin_in);
+    sig[i] = (int64_t)ldexp(fabs(r2), PRD_MAN - ex[i]);  /* exact: at most 22 significant bits */
   }
   {
     float cf = (float)c;
@@ -303,7 +281,7 @@ static double tc_block(const double *a, const double *b, unsigned n, double c, i
     sig[n] = (int64_t)(cb & 0x7fffffu) + (craw ? (1 << 23) : 0);
     ex[n] = craw ? craw - 127 : -126;
   }
-  int max_e = -1000;
+  int max_e = min_align;
   for (unsigned i = 0; i <= n; i++)
     if (valid[i] && ex[i] > max_e)
       max_e = ex[i];
@@ -312,7 +290,7 @@ static double tc_block(const double *a, const double *b, unsigned n, double c, i
     if (!valid[i])
       continue;
     int sh = max_e - ex[i];
-    int64_t v = (sig[i] << neab) >> (sh > 63 ? 63 : sh);
+    int64_t v = (sig[i] << NEAB) >> (sh > 63 ? 63 : sh);   /* truncated */
     sum += neg[i] ? -v : v;
   }
   if (!any && c == 0)
@@ -322,7 +300,7 @@ static double tc_block(const double *a, const double *b, unsigned n, double c, i
   int s_out = sum < 0;
   uint64_t mag = (uint64_t)(sum < 0 ? -sum : sum);
   int bl = bitlen64(mag), target = man_out + 1 + 3;
-  int d_exp = max_e + bl - (PRD_MAN + neab + 1);
+  int d_exp = max_e + bl - (PRD_MAN + NEAB + 1);
   int shn = bl - target;
   uint64_t mant;
   if (shn > 0) {

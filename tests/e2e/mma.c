@@ -462,6 +462,29 @@ START_TEST(wmma_tf32_sums_four_products_at_a_time)
 }
 END_TEST
 
+/* The H100's tensor cores keep a product unnormalised (its inputs' significands multiplied, at
+   the sum of their exponents) when they align a block's terms, and a zero C takes no part in
+   the alignment. wmma_tf32_zero_c (kernels/wmma_tf32_gemm.cu) adds 0.375 * 0.375 = 2.25 * 2^-4
+   and -2^-15 * 2^-14 = -2^-29 to C = 0: aligned to 2^-4 with 2 extra bits the grid is 2^-29,
+   so the small product stays and the sum truncated toward zero is 0.140625 - 2^-26; aligned
+   to the normalised 1.125 * 2^-3 (as the emulator did when C was 0 and the products were
+   below 1/2) it drops out and D was 0.140625. With that, cuda-samples' simple_wmma_tf32gemm
+   had 5 words up to 24 ULP off the H100's; the emulator's own outputs change in exactly those
+   5 words and by that much with the fix (corpus.py's inputs). */
+START_TEST(wmma_tf32_from_zero_keeps_the_carry_bit)
+{
+  const char *pd = e2e_tmp("zc.d");
+  struct e2e_run *r = e2e_emu(e2e_kernel("wmma_tf32_gemm.cu"), "--kernel", "wmma_tf32_zero_c",
+                              "--grid", "1", "--block", "32", A, "f32buf:256:zero", "--dump",
+                              e2e_fmt("0=%s", pd), "--json", NULL);
+  e2e_expect_ok(r);
+  const uint32_t *d = e2e_read(pd, 256 * 4);
+  for (int i = 0; i < 256; i++)
+    ck_assert_msg(d[i] == 0x3e0fffffu, "D[%d][%d] = 0x%08x, expected 0x3e0fffff (0.140625 - 2^-26)",
+                  i / 16, i % 16, d[i]);
+}
+END_TEST
+
 START_TEST(wmma_tiles_multiply)
 {
   static const struct wcase cases[] = {
@@ -554,6 +577,7 @@ void e2e_add_mma_tests(Suite *s)
     tcase_add_test(tc, ldmatrix_and_stmatrix_match_the_isa);
     tcase_add_test(tc, wmma_tiles_multiply);
     tcase_add_test(tc, wmma_tf32_sums_four_products_at_a_time);
+    tcase_add_test(tc, wmma_tf32_from_zero_keeps_the_carry_bit);
     tcase_add_test(tc, wmma_blog_gemm_multiplies);
     tcase_add_test(tc, divergent_mma_is_reported);
   }

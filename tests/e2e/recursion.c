@@ -227,6 +227,49 @@ END_TEST
 
 /* A recursion that would go on for billions of calls ends in the stack-overflow fault, with
    CUDA's stack and with a larger one. */
+/* `warplab run` charges ptxas's frames too, as `warplab emu` does: lab 01's matrix_add with
+   heavy(40) in every thread (41 activations: 656 bytes at the estimate's 16 each, which fit
+   CUDA's 1 KiB stack; 1312 at ptxas's 32, which do not) faults on the first test, and the
+   fault names ptxas's figure. Charged the estimate, the run passed every test. */
+START_TEST(lab_run_takes_ptxas_frame)
+{
+  static const char text[] =
+    "__constant__ int BLOCK_X = 32;\n"
+    "__constant__ int BLOCK_Y = 8;\n"
+    "__device__ __noinline__ unsigned heavy(unsigned n, unsigned a, unsigned b)\n"
+    "{\n"
+    "  if (n == 0)\n"
+    "    return a ^ b;\n"
+    "  unsigned x = a * 3 + n, y = b * 5 + n, z = a ^ (b >> 3), w = a + b * 7, v = (a << 2) - b;\n"
+    "  unsigned r = heavy(n - 1, x + y, z - w + v);\n"
+    "  return r * x + (r ^ y) + z * r + (w >> (r & 7)) + v;\n"
+    "}\n"
+    "extern \"C\" __global__ void matrix_add(const float *a, const float *b, float *c, int nx, int ny)\n"
+    "{\n"
+    "  int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;\n"
+    "  if (x < nx && y < ny) {\n"
+    "    int i = y * nx + x;\n"
+    "    unsigned h = heavy(40, (unsigned)i, 7u);\n"
+    "    c[i] = a[i] + b[i] + (h == 0x9e3779b9u ? 1.0f : 0.0f);\n"
+    "  }\n"
+    "}\n";
+  const char *file = e2e_write("matrix_add.cu", text, strlen(text));
+  struct e2e_run *r = e2e_warplab("run", "01", "--kernel-file", file, "--backend", "emu", "--json",
+                                  "--results", e2e_tmp("results"), "--quick", (char *)NULL);
+  ck_assert_msg(r->json, "%s exited %d\n%.2000s", r->cmd, r->status, r->err);
+  json_t *t = json_array_get(e2e_j(r->json, "tests"), 0);
+  ck_assert_ptr_nonnull(t);
+  const char *state = json_string_value(json_object_get(t, "state"));
+  const char *detail = json_string_value(json_object_get(t, "detail"));
+  ck_assert_msg(state && !strcmp(state, "fault"), "first test: %s: %s", state, detail);
+  ck_assert_msg(detail && strstr(detail, "stack overflow") && strstr(detail, "(ptxas: ") &&
+                strstr(detail, "1024 bytes"), "%s", detail);
+  unsigned frame = 0;
+  ck_assert_msg(sscanf(strstr(detail, "(ptxas: "), "(ptxas: %u-byte frame)", &frame) == 1 &&
+                frame > 16 && 41 * frame > 1024, "%s", detail);
+}
+END_TEST
+
 START_TEST(runaway_recursion_is_a_fault)
 {
   const char *k = e2e_kernel("recursion.cu");
@@ -304,6 +347,7 @@ void e2e_add_recursion_tests(Suite *s)
   tcase_add_test(tc, recursion_through_a_pointer);
   tcase_add_test(tc, stack_overflow_is_a_fault);
   tcase_add_test(tc, stack_overflow_takes_ptxas_frame);
+  tcase_add_test(tc, lab_run_takes_ptxas_frame);
   tcase_add_test(tc, runaway_recursion_is_a_fault);
   tcase_add_test(tc, host_memory_of_the_call_stack_is_bounded);
 }

@@ -345,6 +345,19 @@ pcase rec_deep_1k recursion.cu deep_recursion 1 32 "1:u32:exact" $A u32buf:32:io
 pcase rec_deep_4k recursion.cu deep_recursion 2 64 "1:u32:exact" --stack 4096 $A u32buf:128:fill=200 $A u32buf:128:zero $A i32:128
 # heavy: ptxas spills it to a 32-byte frame; 41 activations need 1312 bytes: --stack 2048
 pcase rec_heavy_2k recursion.cu heavy_recursion 1 32 "1:u32:exact" --stack 2048 $A u32buf:32:fill=40 $A u32buf:32:zero $A i32:32
+# tf32 GEMMs from a zero accumulator (wmma_tf32_gemm.cu): the tensor cores align a block to
+# its largest product unnormalised and leave C = 0 out of it (sim_mma.c); the GEMM has the
+# shape of cuda-samples' simple_wmma_tf32gemm (__float_to_tf32, fill_fragment 0, k / 8 wmma
+# steps, alpha * acc + beta * c), 132 of its 65536 words change with that; zero_c is one such
+# sum, 0x3e0fffff in every word. mma_tf32_k4_rand (C = 0) should now be identical too.
+pcase wmma_tf32_gemm wmma_tf32_gemm.cu wmma_tf32_gemm 4,16 128 "3:f32:exact" \
+  $A f32buf:16384:rand:85 $A f32buf:16384:rand:86 $A f32buf:65536:rand:87 $A f32buf:65536:zero \
+  $A i32:256 $A i32:256 $A i32:64 $A f32:1.5 $A f32:1.5
+pcase wmma_tf32_zero_c wmma_tf32_gemm.cu wmma_tf32_zero_c 1 32 "0:f32:exact" $A f32buf:256:zero
+# the shared-memory size registers (smem_sizes.cu): 400 bytes of the block's own, --smem 1000;
+# the emulator gives %dynamic_smem_size 1000, %total_smem_size 1400, %aggr_smem_size 2424
+# (the total and the 1 KB reserve), %reserved_smem_offset_cap 1024
+pcase smem_sizes smem_sizes.cu smem_sizes 1 32 "0:u32:exact" --smem 1000 $A u32buf:4:zero
 
 {
   echo "warplab emulator vs $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | head -1)"

@@ -968,6 +968,39 @@ START_TEST(test_call)
 }
 END_TEST
 
+/* The shared-memory size registers of a block with 400 bytes of its own and 1000 dynamic:
+   %dynamic_smem_size 1000, %total_smem_size 1400 (the two), %aggr_smem_size 2424 (with the
+   1 KB held for the system, %reserved_smem_offset_cap; ptxas reads SR_SMEMSZ for it). */
+START_TEST(test_smem_size_registers)
+{
+  const char *k =
+    HDR
+    ".extern .shared .align 16 .b8 dyn[];\n"
+    ".visible .entry sizes(.param .u64 o)\n{\n"
+    "  .shared .align 4 .b8 own[400];\n"
+    "  .reg .b32 %r<6>;\n  .reg .b64 %rd<2>;\n"
+    "  mov.u32 %r1, %dynamic_smem_size;\n  mov.u32 %r2, %total_smem_size;\n"
+    "  mov.u32 %r3, %aggr_smem_size;\n  mov.u32 %r4, %reserved_smem_offset_cap;\n"
+    "  st.shared.u32 [own], %r1;\n  st.shared.u32 [dyn], %r2;\n"
+    "  ld.param.u64 %rd1, [o];\n"
+    "  st.global.v4.u32 [%rd1], {%r1, %r2, %r3, %r4};\n  ret;\n}\n";
+  struct fx f;
+  load(&f, k);
+  uint64_t a = buffer(&f, 16, "o");
+  struct sim_launch c = {.grid = {1, 1, 1}, .block = {32, 1, 1}, .workers = 1, .dyn_smem = 1000};
+  sim_result_free(&f.r);
+  ck_assert_int_eq(sim_run(f.d, &f.m, "sizes", &a, 8, &c, &f.r, f.err, sizeof f.err), SIM_OK);
+  ck_assert_int_eq(f.r.outcome, SIM_RAN_OK);
+  uint32_t o[4];
+  sim_read(f.d, a, o, sizeof o);
+  ck_assert_uint_eq(o[0], 1000);
+  ck_assert_uint_eq(o[1], 400 + 1000);
+  ck_assert_uint_eq(o[3], 1024);
+  ck_assert_uint_eq(o[2], 400 + 1000 + 1024);
+  done(&f);
+}
+END_TEST
+
 /* 64-lane waves: WARP_SZ reads 64, a full-mask ballot spans the wave, shfl.down reaches
    lane 32+. */
 START_TEST(test_wave64)
@@ -1936,6 +1969,7 @@ Suite *suite_sim(void)
   tcase_add_test(t, test_parallel_equals_serial);
   tcase_add_test(t, test_call);
   tcase_add_test(t, test_wave64);
+  tcase_add_test(t, test_smem_size_registers);
   tcase_add_test(t, test_wave64_votes_and_segments);
   tcase_add_test(t, test_bad_launch);
   tcase_add_test(t, test_zero_plan);

@@ -66,11 +66,31 @@ static enum sim_status module_vars(struct sim_device *d, const struct ptx_module
     return SIM_ERR_NOMEM;
   d->mods = mv;
   uint64_t *addr = calloc(m->nvars ? m->nvars : 1, sizeof *addr);
-  if (!addr)
+  uint64_t *off = calloc(m->nvars ? m->nvars : 1, sizeof *off);
+  if (!addr || !off) {
+    free(addr);
+    free(off);
     return SIM_ERR_NOMEM;
+  }
+  /* the __constant__ variables: one bank, as ptxas lays it out (sim_const.c) */
+  uint64_t used = sim_cbank_layout(m, off);
+  if (used > SIM_CBANK_SIZE) {
+    snprintf(err, errlen, "the module has %" PRIu64 " bytes of __constant__ variables; ptxas "
+             "refuses more than %u (\"File uses too much global constant data\")", used,
+             SIM_CBANK_SIZE);
+    free(addr);
+    free(off);
+    return SIM_ERR_BADARG;
+  }
+  enum sim_status cst = sim_cbank_new(d, m, off, used, addr);
+  free(off);
+  if (cst != SIM_OK) {
+    free(addr);
+    return cst;
+  }
   for (uint32_t i = 0; i < m->nvars; i++) {
     const struct ptx_var *v = &m->vars[i];
-    if (v->space != PTX_SP_GLOBAL && v->space != PTX_SP_CONST)
+    if (v->space != PTX_SP_GLOBAL && !(v->space == PTX_SP_CONST && v->is_extern))
       continue;
     char name[64];
     snprintf(name, sizeof name, "%s %s", v->space == PTX_SP_CONST ? "__constant__" : "__device__",
@@ -865,6 +885,8 @@ enum sim_status sim_link(struct sim_device *d, const struct ptx_module *m, int f
     if (p->calls[c].builtin == SIM_BUILTIN_MALLOC || p->calls[c].builtin == SIM_BUILTIN_FREE)
       st = sim_heap_ready(d);                  /* made once, at the first such kernel */
   if (st == SIM_OK)
+    st = sim_cbank_roots(p, modaddr);
+  if (st == SIM_OK)
     sim_contract_fma(p);            /* ptxas's mul+add fusion (sim_contract.c) */
   if (st == SIM_OK)
     p->zero = sim_warp_zero_plan(p);  /* NULL (zero them all) when memory ran out */
@@ -897,6 +919,7 @@ void sim_prog_free(struct sim_prog *p)
   free(p->copies);
   free(p->svars);
   free(p->zero);
+  free(p->croot);
   free(p->rfuncs);
   free(p->hid);
   memset(p, 0, sizeof *p);

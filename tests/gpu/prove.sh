@@ -122,6 +122,12 @@ pcase warp_redux warp_vote.cu warp_redux 2 64 "1:u32:exact" $A u32buf:128:rand:2
 pcase shuffles warp_shuffle.cu shuffles 2 64 "1:i32:exact" $A i32buf:128:rand:22 $A i32buf:1280:zero
 pcase poly_const const_mem.cu poly_const 4 256 "1:f32:exact" \
   $A f32buf:1000:rand:23 $A f32buf:1000:zero $A i32:1000
+# reads past the end of __constant__ arrays (dct8x8's Q, bilateralFilter's cGaussian): the
+# GPU reads the bytes that follow in constant bank 3, laid out by ptxas (sim_const.c): the
+# neighbour's, the padding, and 256+ bytes past the last variable, which the emulator takes
+# as zero; the emulator warns at the .cu line and runs on
+pcase const_overread const_overread.cu const_overread 1 96 "0:u32:exact" \
+  $A u32buf:96:fill=7 $A i32:96
 pcase vec4_scale vector_load.cu vec4_scale 1 256 "1:f32:exact" \
   $A f32buf:1024:rand:24 $A f32buf:1024:zero $A i32:256 $A f32:1.5
 pcase vec2_swap vector_load.cu vec2_swap 2 256 "1:f32:exact" \

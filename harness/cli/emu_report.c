@@ -77,7 +77,7 @@ static double mv(const struct emu_run *r, enum met_id id)
 
 /* The launch's warnings (what the GPU runs through: a read past a __constant__ variable) and
    the values it set with cudaGraphSetConditional, one line each. */
-static void notes_text(FILE *f, const struct sim_result *s)
+static void notes_text(FILE *f, const struct emu_run *r, const struct sim_result *s)
 {
   for (uint32_t i = 0; i < s->nwarn; i++)
     fprintf(f, "  warning: %s (%" PRIu64 " time%s)\n", s->warn[i].message, s->warn[i].count,
@@ -86,11 +86,16 @@ static void notes_text(FILE *f, const struct sim_result *s)
     fprintf(f, "  warning: %" PRIu64 " more at other instructions\n", s->warn_more);
   for (uint32_t i = 0; i < s->ngcond; i++) {
     const struct sim_gcond *g = &s->gcond[i];
+    const struct ptx_inst *in = inst_of(r, g->inst);
+    const char *path = src_path(r, in), *base = path ? strrchr(path, '/') : NULL;
+    char at[300] = "";
+    if (path)
+      snprintf(at, sizeof at, " at %s:%u", base ? base + 1 : path, in->uline);
     fprintf(f, "  cudaGraphSetConditional: handle %" PRIu64 " set to %u (the last of %" PRIu64
-            " call%s: thread (%u,%u,%u) of block (%u,%u,%u)); outside a CUDA graph this changes "
-            "no memory, a graph's conditional node reads it\n", g->handle, g->value, g->calls,
-            g->calls == 1 ? "" : "s", g->thread[0], g->thread[1], g->thread[2], g->block[0],
-            g->block[1], g->block[2]);
+            " call%s: thread (%u,%u,%u) of block (%u,%u,%u)%s); outside a CUDA graph this "
+            "changes no memory, a graph's conditional node reads it\n", g->handle, g->value,
+            g->calls, g->calls == 1 ? "" : "s", g->thread[0], g->thread[1], g->thread[2],
+            g->block[0], g->block[1], g->block[2], at);
   }
   if (s->gcond_more)
     fprintf(f, "  cudaGraphSetConditional: %" PRIu64 " more calls on other handles\n",
@@ -280,7 +285,7 @@ void emu_report_text(FILE *f, const struct emu_run *r)
     fprintf(f, "  printf:\n%s%s", s->printf_out, s->printf_out[s->printf_len - 1] == '\n' ? "" : "\n");
   if (s->printf_cut)
     fprintf(f, "  printf: output was cut: %s\n", SIM_PRINTF_CUT_NOTE);
-  notes_text(f, s);
+  notes_text(f, r, s);
   if (r->met && r->met->sass)
     fprintf(f, "  machine code (SASS ptxas makes for %s): %.0f warp-instructions, %.0f shared loads"
             " (the PTX's: %.0f and %.0f)\n", r->arch, mv(r, MET_INST), mv(r, MET_S_LD_INST),

@@ -130,13 +130,13 @@ void sim_heap_describe(const struct sim_device *d, uint64_t addr, uint32_t size,
 /* ---- a linked program ---- */
 struct sim_copy { uint32_t dst, src, size; };   /* param-frame offsets */
 enum sim_builtin { SIM_BUILTIN_NONE = 0, SIM_BUILTIN_VPRINTF, SIM_BUILTIN_ASSERTFAIL,
-                   SIM_BUILTIN_MALLOC, SIM_BUILTIN_FREE };
+                   SIM_BUILTIN_MALLOC, SIM_BUILTIN_FREE, SIM_BUILTIN_GRAPH_SET_COND };
 
 struct sim_callinfo {
   uint32_t target;               /* code index of the callee's first instruction */
   uint32_t builtin;              /* enum sim_builtin: a CUDA runtime function the emulator
-                                    provides itself (printf, assert,
-                                    malloc, free) */
+                                    provides itself (printf, assert, malloc, free,
+                                    cudaGraphSetConditional) */
   uint32_t first_in, nin;        /* copies caller args -> callee params (into prog->copies) */
   uint32_t first_out, nout;      /* copies callee return -> caller retval */
   uint32_t recur;                /* the callee is recursive: 1 + its index in prog->rfuncs

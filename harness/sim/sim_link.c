@@ -167,6 +167,8 @@ static enum sim_builtin builtin_of(const char *name)
     return SIM_BUILTIN_MALLOC;
   if (!strcmp(name, "free"))
     return SIM_BUILTIN_FREE;
+  if (!strcmp(name, "cudaGraphSetConditional"))
+    return SIM_BUILTIN_GRAPH_SET_COND;
   return SIM_BUILTIN_NONE;
 }
 
@@ -179,8 +181,8 @@ static enum sim_status reach_funcs(struct linker *L, uint32_t f)
   const struct ptx_func *fn = &L->m->funcs[f];
   if ((fn->is_extern || (!fn->ninst && !fn->is_entry)) && !builtin_of(fn->name)) {
     snprintf(L->err, L->errlen, "function %s is declared but has no body in this module (the "
-             "emulator provides printf, assert, malloc and free; other device-runtime functions are not "
-             "supported)", fn->name);
+             "emulator provides printf, assert, malloc, free and cudaGraphSetConditional; other "
+             "device-runtime functions are not supported)", fn->name);
     return SIM_ERR_UNSUPPORTED;
   }
   for (uint32_t i = 0; i < fn->ninst; i++) {

@@ -128,6 +128,12 @@ pcase poly_const const_mem.cu poly_const 4 256 "1:f32:exact" \
 # as zero; the emulator warns at the .cu line and runs on
 pcase const_overread const_overread.cu const_overread 1 96 "0:u32:exact" \
   $A u32buf:96:fill=7 $A i32:96
+# cudaGraphSetConditional outside a graph (graphConditionalNodes' kernels): ptxas resolves it
+# itself (a call through the driver's table, c[0x4], as vprintf), so the PTX loads as it is;
+# the buffer shows the kernel's own writes, and whether the GPU runs the call with a handle
+# no graph made is what this proves
+pcase graph_cond graph_cond.cu graph_cond 4 32 "1:i32:exact" \
+  $A i32buf:4:iota $A i32buf:4:zero $A u64:1234 $A u64:99
 pcase vec4_scale vector_load.cu vec4_scale 1 256 "1:f32:exact" \
   $A f32buf:1024:rand:24 $A f32buf:1024:zero $A i32:256 $A f32:1.5
 pcase vec2_swap vector_load.cu vec2_swap 2 256 "1:f32:exact" \

@@ -467,6 +467,24 @@ nvcc -arch=sm_90 -ptx -lineinfo "$K/limits.cu" -o "$W/limits.ptx"
   done
 } >"$OUT/launch_refusals.txt" 2>&1
 
+# A module that calls device-runtime functions the driver's JIT does not provide (a launch
+# from the device, compiled with -rdc=true): the GPU backend links it with libcudadevrt.a
+# (be_cuda.c); want "ran cleanly" and out[i] = 3i + 1 on the gpu, the emulator's refusal by
+# name beside it.
+if [ -z "${PROVE_ONLY:-}" ] || [[ devrt =~ $PROVE_ONLY ]]; then
+  {
+    nvcc -arch=sm_90 -rdc=true -ptx -lineinfo "$K/cdp_launch.cu" -o "$W/cdp.ptx"
+    grep -o '__cudaCDP2[A-Za-z0-9]*' "$W/cdp.ptx" | sort -u
+    for be in gpu emu; do
+      echo "== cdp_parent on $be"
+      timeout -s KILL 60 "$WL" emu "$W/cdp.ptx" --kernel cdp_parent --grid 1 --block 32 \
+        $A i32buf:200:zero $A i32:200 --dump "0=$W/cdp.$be.bin" --backend $be 2>&1 | \
+        grep -E "ran cleanly|warplab|CUDA_ERROR|rror"; echo "rc=${PIPESTATUS[0]}"
+    done
+    python3 -c "import struct,sys; d=open(sys.argv[1],'rb').read(); v=struct.unpack('<200i',d); print('gpu out[i] == 3i+1 for all 200:', all(v[i]==3*i+1 for i in range(200)))" "$W/cdp.gpu.bin"
+  } >"$OUT/devrt.txt" 2>&1
+fi
+
 # Last, because it may leave a hung kernel behind: the spin lock followed by __syncthreads().
 {
   echo "== spin_then_sync on the gpu (20 s limit)"

@@ -271,12 +271,17 @@ def one_run(args, be, ptx_path, name, specs, bufs, block, smem, work, reverse=Fa
     for i in bufs:
         cmd += ["--dump", "%d=%s/%s.%s.%d.bin" % (i, work, name, tag, i)]
     rc, out, err = run(cmd, args.timeout)
-    why = ""
-    for line in (out + "\n" + err).split("\n"):   # the fault's own line, else the first words
-        if re.match(r"\s*(warplab:|[a-z_]+: )", line) and not line.strip().startswith(("global:", "shared:", "branches:", "ptxas:", "occupancy", "local:")):
-            why = line.strip()
-            break
-    return rc, (why or (err or out).strip().split("\n")[0])[:300]
+    return rc, first_words(out, err)
+
+
+def first_words(out, err):
+    """What a `warplab emu` run said, in a line: the fault's own line (or the refusal's), not
+    a figure of the report nor a warning the run went on after, else its first words."""
+    for line in (out + "\n" + err).split("\n"):
+        if re.match(r"\s*(warplab:|[a-z_]+: )", line) and not line.strip().startswith(
+                ("global:", "shared:", "branches:", "ptxas:", "occupancy", "local:", "warning:")):
+            return line.strip()[:300]
+    return (err or out).strip().split("\n")[0][:300]
 
 
 def judge(args, res, specs, bufs, block, work, name):

@@ -4,7 +4,7 @@
     python3 tests/gpu/test_corpus.py      (exit status 0 when every test passes)
 
 judge() is given the (exit status, first words) pairs one_run() would return and the buffers it
-would have dumped; summary() the rows. A GPU run that timed out has no reference output, so it
+would have dumped; summary() the rows; first_words() a report with a warning before its fault. A GPU run that timed out has no reference output, so it
 is `gpu-hang` whatever the emulator did and is left out of the judged share; an emulator that
 alone timed out is `timeout` and counts against the emulator.
 """
@@ -61,6 +61,19 @@ class JudgeTest(unittest.TestCase):
         with open(os.path.join(self.work, "k.gpu.0.bin"), "wb") as f:
             f.write(b"\x01\x02\x03\x05")
         self.assertEqual(self.judge((0, ""), (0, ""))[0], "differ")
+
+
+class FirstWordsTest(unittest.TestCase):
+    def test_a_warning_is_not_the_fault(self):
+        out = ("warplab emu: k  grid (8,1,1)  block (128,1,1)\n"
+               "  global: 1 load requests\n"
+               "  warning: read past the end of __constant__ Q: the GPU returns the bytes\n"
+               "\n  race: Race on __shared__ memory: write-after-write hazard\n")
+        self.assertTrue(corpus.first_words(out, "").startswith("race: Race on __shared__"))
+
+    def test_the_refusal_on_stderr(self):
+        self.assertEqual(corpus.first_words("", "warplab: function f is declared\n"),
+                         "warplab: function f is declared")
 
 
 class SummaryTest(unittest.TestCase):

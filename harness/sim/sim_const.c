@@ -234,6 +234,8 @@ uint8_t *sim_cbank_read(struct sim_block *b, struct sim_warp *w, uint32_t pc, un
     if (addr < c->base || addr - c->base > SIM_CBANK_SIZE || size > SIM_CBANK_SIZE - (addr - c->base))
       continue;
     uint64_t rel = addr - c->base;
+    if (!sim_note_warn_count(b, pc))
+      return c->data + rel;             /* warned of already: counted */
     /* the variable it was addressed from (else the one it starts in or after), and the one
        whose bytes it reads */
     const struct sim_cvar *from = NULL, *into = NULL;

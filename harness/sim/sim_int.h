@@ -527,8 +527,11 @@ uint8_t *sim_cbank_read(struct sim_block *b, struct sim_warp *w, uint32_t pc, un
    into res (SIM_OK, or SIM_ERR_NOMEM). */
 void sim_notes_begin(struct sim_device *d);
 enum sim_status sim_notes_end(struct sim_device *d, struct sim_result *res);
-/* A warning msg (its words; the thread and place are added) about lane l of w at code index
-   pc: kept once an instruction, for the lowest block that gives it, counted every time. */
+/* A warning at code index pc by block b, kept once an instruction for the lowest block that
+   gives it: sim_note_warn_count counts it, and returns 1 when its words are wanted (none kept
+   yet for the instruction, or a higher block's), which sim_note_warn then gives (msg; the
+   thread, lane l of w, and the place are added). */
+int sim_note_warn_count(struct sim_block *b, uint32_t pc);
 void sim_note_warn(struct sim_block *b, struct sim_warp *w, uint32_t pc, unsigned l,
                    const char *msg);
 /* cudaGraphSetConditional(handle, value) by lane l of w at code index pc. */

@@ -7,7 +7,8 @@
  * the launch ends. What is kept does not depend on which host thread ran which block first:
  * a warning keeps the lowest block that gave it (and that block's first time), a conditional
  * handle the value the highest block set last, as if blocks ran one after another in index
- * order; the counts are totals.
+ * order; the counts are totals. A warning already kept is counted without the lock (a kernel
+ * may read past a __constant__ array millions of times).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,7 +20,8 @@ void sim_notes_begin(struct sim_device *d)
 {
   struct sim_notes *n = &d->notes;
   pthread_mutex_lock(&n->lock);
-  n->nwarn = n->ngcond = 0;
+  __atomic_store_n(&n->nwarn, 0, __ATOMIC_RELEASE);
+  n->ngcond = 0;
   n->warn_more = n->gcond_more = 0;
   pthread_mutex_unlock(&n->lock);
 }
@@ -55,7 +57,8 @@ enum sim_status sim_notes_end(struct sim_device *d, struct sim_result *res)
       st = SIM_ERR_NOMEM;
     }
   }
-  n->nwarn = n->ngcond = 0;
+  __atomic_store_n(&n->nwarn, 0, __ATOMIC_RELEASE);
+  n->ngcond = 0;
   pthread_mutex_unlock(&n->lock);
   return st;
 }
@@ -67,30 +70,51 @@ static void where_thread(const struct sim_block *b, const struct sim_warp *w, un
   memcpy(thread, w->tid[l], 3 * sizeof *thread);
 }
 
+int sim_note_warn_count(struct sim_block *b, uint32_t pc)
+{
+  struct sim_notes *n = &b->dev->notes;
+  uint32_t inst = pc < b->prog->ncode ? b->prog->orig[pc] : PTX_NOREG;
+  /* without the lock: entries are written before nwarn counts them, never moved */
+  uint32_t have = __atomic_load_n(&n->nwarn, __ATOMIC_ACQUIRE);
+  for (uint32_t i = 0; i < have; i++)
+    if (n->warn[i].inst == inst) {
+      __atomic_fetch_add(&n->warn[i].count, 1, __ATOMIC_RELAXED);
+      return b->linear < __atomic_load_n(&n->warn_block[i], __ATOMIC_RELAXED);
+    }
+  pthread_mutex_lock(&n->lock);
+  uint32_t i = 0;
+  while (i < n->nwarn && n->warn[i].inst != inst)
+    i++;
+  int keep = 0;
+  if (i < n->nwarn) {
+    __atomic_fetch_add(&n->warn[i].count, 1, __ATOMIC_RELAXED);
+    keep = b->linear < n->warn_block[i];
+  } else if (n->nwarn == SIM_MAX_WARNINGS) {
+    n->warn_more++;
+  } else {
+    memset(&n->warn[i], 0, sizeof n->warn[i]);
+    n->warn[i].inst = inst;
+    n->warn[i].count = 1;
+    n->warn_block[i] = UINT32_MAX;
+    __atomic_store_n(&n->nwarn, i + 1, __ATOMIC_RELEASE);
+    keep = 1;
+  }
+  pthread_mutex_unlock(&n->lock);
+  return keep;
+}
+
 void sim_note_warn(struct sim_block *b, struct sim_warp *w, uint32_t pc, unsigned l,
                    const char *msg)
 {
   struct sim_notes *n = &b->dev->notes;
   uint32_t inst = pc < b->prog->ncode ? b->prog->orig[pc] : PTX_NOREG;
   pthread_mutex_lock(&n->lock);
-  uint32_t i = 0;
-  while (i < n->nwarn && n->warn[i].inst != inst)
-    i++;
-  if (i == n->nwarn) {
-    if (n->nwarn == SIM_MAX_WARNINGS) {
-      n->warn_more++;
-      pthread_mutex_unlock(&n->lock);
-      return;
-    }
-    n->nwarn++;
-    n->warn[i].count = 0;
-    n->warn_block[i] = UINT32_MAX;
-  }
-  struct sim_warning *x = &n->warn[i];
-  x->count++;
-  if (b->linear < n->warn_block[i]) {           /* the lowest block's first time */
-    n->warn_block[i] = b->linear;
-    x->inst = inst;
+  for (uint32_t i = 0; i < n->nwarn; i++) {
+    struct sim_warning *x = &n->warn[i];
+    if (x->inst != inst || b->linear >= n->warn_block[i])
+      continue;
+    __atomic_store_n(&n->warn_block[i], b->linear, __ATOMIC_RELAXED);  /* the lowest block's
+                                                                           first time */
     where_thread(b, w, l, x->block, x->thread);
     char loc[256];
     sim_where(b->prog->mod, inst, loc, sizeof loc);

@@ -67,6 +67,15 @@ START_TEST(overread_returns_the_bank_bytes_with_a_warning)
   ck_assert_int_eq(json_integer_value(json_object_get(w, "count")), n - 14);
   ck_assert_int_eq(json_array_size(e2e_j(r->json, "warnings")), 4);
 
+  /* four blocks on two worker threads: every read counted, the lowest block's kept */
+  r = e2e_emu(k, "--kernel", "const_overread", "--grid", "4", "--block", "96", "--threads", "2",
+              "--arg", "u32buf:96:fill=7", "--arg", "i32:96", "--json", (char *)NULL);
+  e2e_expect_ok(r);
+  w = warning_at(r, k, "HI-HERE", "here zeros");
+  ck_assert_int_eq(json_integer_value(json_object_get(w, "count")), 4 * (n - 14));
+  ck_assert_int_eq(json_integer_value(json_array_get(json_object_get(w, "block"), 0)), 0);
+  ck_assert_int_eq(json_integer_value(json_array_get(json_object_get(w, "thread"), 0)), 14);
+
   /* the report a student reads: the warning, and the kernel ran cleanly */
   r = e2e_emu(k, "--kernel", "const_overread", "--grid", "1", "--block", "96", "--arg",
               "u32buf:96:fill=7", "--arg", "i32:96", (char *)NULL);

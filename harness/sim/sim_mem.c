@@ -66,6 +66,7 @@ enum sim_status sim_mem_alloc(struct sim_device *d, uint64_t size, const char *n
   a->data = data;
   a->read_only = read_only;
   a->heap = 0;
+  a->view = 0;
   snprintf(a->name, sizeof a->name, "%s", name ? name : "allocation");
   d->next_base += (n + ALLOC_ALIGN - 1) / ALLOC_ALIGN * ALLOC_ALIGN + ALLOC_GAP;
   *addr = a->base;

@@ -2,7 +2,9 @@
  *
  * libcuda.so.1 is opened with dlopen, so warplab builds and runs without a driver and uses
  * one when it is there. The PTX is JIT-compiled by the driver (cuModuleLoadDataEx, with the
- * JIT's error log); parameters go in as the same packed buffer the emulator takes
+ * JIT's error log; a module that calls a device-runtime function the JIT does not provide
+ * itself, "Unresolved extern function", is linked with libcudadevrt.a instead, find_devrt);
+ * parameters go in as the same packed buffer the emulator takes
  * (CU_LAUNCH_PARAM_BUFFER_POINTER), or one by one through cuLaunchKernelEx for a cooperative
  * launch (a kernel that uses grid.sync(), or --cooperative) or one with --cluster. A kernel that faults leaves the context unusable: the
  * error comes back as a result, in words, with the advice to rerun on the emulator, which
@@ -25,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "backend/be.h"
 
@@ -170,7 +173,15 @@ struct cu_api {
   cu_result (*SurfObjectCreate)(unsigned long long *, const struct cu_resource_desc *);
   /* optional: the device heap's size (be_launch.heap_bytes) */
   cu_result (*CtxSetLimit)(int, size_t);
+  /* optional: linking a module with the device runtime's library (gpu_load) */
+  cu_result (*LinkCreate)(unsigned, int *, void **, void **);
+  cu_result (*LinkAddData)(void *, int, void *, size_t, const char *, unsigned, int *, void **);
+  cu_result (*LinkAddFile)(void *, int, const char *, unsigned, int *, void **);
+  cu_result (*LinkComplete)(void *, void **, size_t *);
+  cu_result (*LinkDestroy)(void *);
 };
+#define CU_JIT_INPUT_PTX 1
+#define CU_JIT_INPUT_LIBRARY 4
 #define CU_LIMIT_MALLOC_HEAP_SIZE 2
 #define CU_LIMIT_STACK_SIZE 0
 
@@ -258,6 +269,11 @@ static int load_api(struct cu_api *c, char *err, size_t n)
   LOAD(LaunchKernel, "cuLaunchKernel", NULL)
   *(void **)&c->LaunchKernelEx = sym(c->lib, "cuLaunchKernelEx", NULL);
   *(void **)&c->CtxSetLimit = sym(c->lib, "cuCtxSetLimit", NULL);
+  *(void **)&c->LinkCreate = sym(c->lib, "cuLinkCreate_v2", "cuLinkCreate");
+  *(void **)&c->LinkAddData = sym(c->lib, "cuLinkAddData_v2", "cuLinkAddData");
+  *(void **)&c->LinkAddFile = sym(c->lib, "cuLinkAddFile_v2", "cuLinkAddFile");
+  *(void **)&c->LinkComplete = sym(c->lib, "cuLinkComplete", NULL);
+  *(void **)&c->LinkDestroy = sym(c->lib, "cuLinkDestroy", NULL);
   LOAD(EventCreate, "cuEventCreate", NULL)
   LOAD(EventRecord, "cuEventRecord", NULL)
   LOAD(EventSynchronize, "cuEventSynchronize", NULL)
@@ -378,6 +394,56 @@ unavailable:
   return BE_ERR_UNAVAILABLE;
 }
 
+/* The device runtime's library (libcudadevrt.a), into path: $WARPLAB_CUDADEVRT, else beside
+   the toolkit ($CUDA_HOME, /usr/local/cuda: lib64, lib, targets/<arch>/lib), else
+   /usr/local/lib. Returns 0, or -1 when there is none. */
+static int find_devrt(char *path, size_t n)
+{
+  const char *env = getenv("WARPLAB_CUDADEVRT");
+  if (env && *env) {
+    snprintf(path, n, "%s", env);
+    return access(path, R_OK) ? -1 : 0;
+  }
+  const char *home = getenv("CUDA_HOME");
+  const char *roots[] = {home && *home ? home : "/usr/local/cuda", "/usr/local/cuda"};
+  const char *subs[] = {"lib64", "lib", "targets/x86_64-linux/lib", "targets/sbsa-linux/lib"};
+  for (size_t r = 0; r < sizeof roots / sizeof *roots; r++)
+    for (size_t k = 0; k < sizeof subs / sizeof *subs; k++) {
+      snprintf(path, n, "%s/%s/libcudadevrt.a", roots[r], subs[k]);
+      if (!access(path, R_OK))
+        return 0;
+    }
+  snprintf(path, n, "/usr/local/lib/libcudadevrt.a");
+  return access(path, R_OK) ? -1 : 0;
+}
+
+/* Load text (NUL-terminated PTX) linked with the device runtime's library lib (cuLinkCreate,
+   the PTX, the library, cuLinkComplete, then the linked cubin), as nvcc -rdc links a program
+   that calls device-runtime functions the JIT does not provide itself (a kernel launch from
+   the device: __cudaCDP2LaunchDeviceV2 ...). The linker's error log goes to log. */
+static cu_result link_devrt(struct gpu *g, const char *text, size_t len, const char *lib,
+                            char *log, size_t loglen)
+{
+  int opts[] = {CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
+  void *vals[] = {log, (void *)(uintptr_t)loglen};
+  void *state = NULL, *cubin = NULL;
+  size_t size = 0;
+  log[0] = 0;
+  cu_result r = g->api.LinkCreate(2, opts, vals, &state);
+  if (r != 0)
+    return r;
+  r = g->api.LinkAddData(state, CU_JIT_INPUT_PTX, (void *)text, len + 1, "kernel.ptx", 0, NULL,
+                         NULL);
+  if (r == 0)
+    r = g->api.LinkAddFile(state, CU_JIT_INPUT_LIBRARY, lib, 0, NULL, NULL);
+  if (r == 0)
+    r = g->api.LinkComplete(state, &cubin, &size);
+  if (r == 0)
+    r = g->api.ModuleLoadDataEx(&g->mod, cubin, 0, NULL, NULL);
+  g->api.LinkDestroy(state);               /* the cubin is the link state's */
+  return r;
+}
+
 static enum be_status gpu_load(void *impl, const char *ptx, size_t len, const struct ptx_module *m,
                                char *err, size_t errlen)
 {
@@ -394,6 +460,11 @@ static enum be_status gpu_load(void *impl, const char *ptx, size_t len, const st
   int opts[] = {CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
   void *vals[] = {log, (void *)(uintptr_t)sizeof log};
   cu_result r = g->api.ModuleLoadDataEx(&g->mod, text, 2, opts, vals);
+  char lib[512];
+  if (r != 0 && strstr(log, "Unresolved extern function") && g->api.LinkCreate &&
+      g->api.LinkAddData && g->api.LinkAddFile && g->api.LinkComplete && g->api.LinkDestroy &&
+      !find_devrt(lib, sizeof lib))
+    r = link_devrt(g, text, len, lib, log, sizeof log);   /* a device-runtime function */
   free(text);
   if (r != 0) {
     char m2[256];

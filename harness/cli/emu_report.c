@@ -75,6 +75,71 @@ static double mv(const struct emu_run *r, enum met_id id)
   return r->met->defined[id] ? r->met->value[id] : 0.0;
 }
 
+/* The launch's warnings (what the GPU runs through: a read past a __constant__ variable) and
+   the values it set with cudaGraphSetConditional, one line each. */
+static void notes_text(FILE *f, const struct emu_run *r, const struct sim_result *s)
+{
+  for (uint32_t i = 0; i < s->nwarn; i++)
+    fprintf(f, "  warning: %s (%" PRIu64 " time%s)\n", s->warn[i].message, s->warn[i].count,
+            s->warn[i].count == 1 ? "" : "s");
+  if (s->warn_more)
+    fprintf(f, "  warning: %" PRIu64 " more at other instructions\n", s->warn_more);
+  for (uint32_t i = 0; i < s->ngcond; i++) {
+    const struct sim_gcond *g = &s->gcond[i];
+    const struct ptx_inst *in = inst_of(r, g->inst);
+    const char *path = src_path(r, in), *base = path ? strrchr(path, '/') : NULL;
+    char at[300] = "";
+    if (path)
+      snprintf(at, sizeof at, " at %s:%u", base ? base + 1 : path, in->uline);
+    fprintf(f, "  cudaGraphSetConditional: handle %" PRIu64 " set to %u (the last of %" PRIu64
+            " call%s: thread (%u,%u,%u) of block (%u,%u,%u)%s); outside a CUDA graph this "
+            "changes no memory, a graph's conditional node reads it\n", g->handle, g->value,
+            g->calls, g->calls == 1 ? "" : "s", g->thread[0], g->thread[1], g->thread[2],
+            g->block[0], g->block[1], g->block[2], at);
+  }
+  if (s->gcond_more)
+    fprintf(f, "  cudaGraphSetConditional: %" PRIu64 " more calls on other handles\n",
+            s->gcond_more);
+}
+
+/* The source line of module instruction mi ("k.cu:12"), or null. */
+static json_t *line_of(const struct emu_run *r, uint32_t mi)
+{
+  const struct ptx_inst *in = inst_of(r, mi);
+  const char *path = src_path(r, in);
+  if (!path)
+    return json_null();
+  const char *base = strrchr(path, '/');
+  char buf[300];
+  snprintf(buf, sizeof buf, "%s:%u", base ? base + 1 : path, in->uline);
+  return json_string(buf);
+}
+
+static void notes_json(json_t *o, const struct emu_run *r, const struct sim_result *s)
+{
+  json_t *w = json_array(), *g = json_array();
+  for (uint32_t i = 0; i < s->nwarn; i++) {
+    const struct sim_warning *x = &s->warn[i];
+    json_array_append_new(w, json_pack("{s:s,s:o,s:I,s:[i,i,i],s:[i,i,i]}", "message",
+                                       x->message, "line", line_of(r, x->inst), "count",
+                                       (json_int_t)x->count, "block", x->block[0], x->block[1],
+                                       x->block[2], "thread", x->thread[0], x->thread[1],
+                                       x->thread[2]));
+  }
+  for (uint32_t i = 0; i < s->ngcond; i++) {
+    const struct sim_gcond *x = &s->gcond[i];
+    json_array_append_new(g, json_pack("{s:I,s:I,s:I,s:o,s:[i,i,i],s:[i,i,i]}", "handle",
+                                       (json_int_t)x->handle, "value", (json_int_t)x->value,
+                                       "calls", (json_int_t)x->calls, "line",
+                                       line_of(r, x->inst), "block", x->block[0], x->block[1],
+                                       x->block[2], "thread", x->thread[0], x->thread[1],
+                                       x->thread[2]));
+  }
+  json_object_set_new(o, "warnings", w);
+  json_object_set_new(o, "warnings_more", json_integer((json_int_t)s->warn_more));
+  json_object_set_new(o, "graph_conditionals", g);
+}
+
 /* The few figures a student looks at first. */
 static void metric_summary(FILE *f, const struct emu_run *r)
 {
@@ -220,6 +285,7 @@ void emu_report_text(FILE *f, const struct emu_run *r)
     fprintf(f, "  printf:\n%s%s", s->printf_out, s->printf_out[s->printf_len - 1] == '\n' ? "" : "\n");
   if (s->printf_cut)
     fprintf(f, "  printf: output was cut: %s\n", SIM_PRINTF_CUT_NOTE);
+  notes_text(f, r, s);
   if (r->met && r->met->sass)
     fprintf(f, "  machine code (SASS ptxas makes for %s): %.0f warp-instructions, %.0f shared loads"
             " (the PTX's: %.0f and %.0f)\n", r->arch, mv(r, MET_INST), mv(r, MET_S_LD_INST),
@@ -437,6 +503,7 @@ int emu_report_json(FILE *f, const struct emu_run *r)
   } else {
     json_object_set_new(o, "printf", s->printf_len ? json_stringn(s->printf_out, s->printf_len) : json_null());
     json_object_set_new(o, "printf_cut", json_boolean(s->printf_cut));
+    notes_json(o, r, s);
     json_object_set_new(o, "outcome", json_string(sim_outcome_name(s->outcome)));
     json_object_set_new(o, "fault", s->outcome == SIM_RAN_OK ? json_null() : fault_obj(r));
     json_object_set_new(o, "order_check", r->order ? order_obj(r->order) : json_null());

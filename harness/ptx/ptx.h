@@ -347,6 +347,8 @@ struct ptx_var {
   uint8_t space;       /* enum ptx_space: GLOBAL, CONST, SHARED, LOCAL, PARAM */
   uint8_t elem_type;   /* enum ptx_type as declared (.b8, .u32, .f32 ...) */
   uint8_t is_extern;   /* extern .shared with [] : dynamic shared memory */
+  uint8_t is_visible;  /* module scope, .visible, .weak or .common: ptxas lays these .const
+                          variables out first in the constant bank (sim_link.c) */
   uint8_t is_kparam;   /* parameter of an .entry (kernel parameter) */
   uint8_t is_fparam;   /* formal parameter or return value of a .func */
   uint8_t is_retval;   /* .func return parameter */

@@ -851,8 +851,8 @@ static int skip_init(struct parser *p, uint64_t *nvals) {
 }
 
 /* variable := space {linkage} spec name dims ['=' init] {',' name dims ['=' init]} ';'
-   (the space word is the current token) */
-static int parse_var_decl(struct parser *p, int is_extern) {
+   (the space word is the current token; is_visible: .visible, .weak or .common came before) */
+static int parse_var_decl(struct parser *p, int is_extern, int is_visible) {
   const struct ptx_tok *st = next(p);
   struct spec sp;
   char b[64];
@@ -924,6 +924,7 @@ static int parse_var_decl(struct parser *p, int is_extern) {
     TRY(add_var(p, name, &sp, size,
                 p->cur_func == PTX_NOREG ? -1 : (int32_t)p->cur_func, &idx));
     p->m->vars[idx].is_extern = (uint8_t)(is_extern != 0);
+    p->m->vars[idx].is_visible = (uint8_t)(is_visible != 0);
     if (has_init) {
       p->m->vars[idx].has_init = 1;
       p->m->vars[idx].init_off = init_off;
@@ -2107,7 +2108,7 @@ static int parse_block(struct parser *p) {
       if (tok_is(t, "reg")) TRY(parse_reg_decl(p));
       else if (tok_is(t, "local") || tok_is(t, "shared") || tok_is(t, "shared::cta") || tok_is(t, "param") ||
                tok_is(t, "global") || tok_is(t, "const"))
-        TRY(parse_var_decl(p, 0));
+        TRY(parse_var_decl(p, 0, 0));
       else if (tok_is(t, "loc")) TRY(parse_loc(p));
       else if (tok_is(t, "pragma")) TRY(parse_pragma(p));
       else if (tok_is(t, "callprototype")) {
@@ -2426,7 +2427,7 @@ static int parse_module(struct parser *p) {
   char b[64];
   for (;;) {
     const struct ptx_tok *t = peek(p);
-    int is_extern = 0;
+    int is_extern = 0, is_visible = 0;
     if (t->kind == PTX_TK_EOF) break;
     if (t->kind != PTX_TK_DOTW) return syn(p, t, "expected a directive, found %s", tokdesc(t, b, sizeof b));
     if (tok_is(t, "version")) {
@@ -2454,6 +2455,7 @@ static int parse_module(struct parser *p) {
     } else {
       while (is_dotw(t, "visible") || is_dotw(t, "extern") || is_dotw(t, "weak") || is_dotw(t, "common")) {
         if (tok_is(t, "extern")) is_extern = 1;
+        else is_visible = 1;
         next(p);
         t = peek(p);
       }
@@ -2463,7 +2465,7 @@ static int parse_module(struct parser *p) {
         TRY(parse_function(p));
       } else if (is_dotw(t, "global") || is_dotw(t, "const") || is_dotw(t, "shared") ||
                  is_dotw(t, "shared::cta") || is_dotw(t, "local")) {
-        TRY(parse_var_decl(p, is_extern));
+        TRY(parse_var_decl(p, is_extern, is_visible));
       } else if (is_dotw(t, "tex") || is_dotw(t, "surfref") || is_dotw(t, "texref") || is_dotw(t, "samplerref") ||
                  is_dotw(t, "alias")) {
         return unsup(p, t, "unsupported directive '.%.*s' at line %u", (int)t->len, t->s, t->line);

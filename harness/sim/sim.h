@@ -344,6 +344,31 @@ struct sim_lanes {
   uint32_t nbuf;
 };
 
+/* Something a kernel did that a GPU runs through and a student should know of: a read past
+   the end of a __constant__ variable (the GPU returns the bytes that follow in the constant
+   bank). It changes neither the values nor the outcome. One a module instruction. */
+struct sim_warning {
+  uint32_t inst;           /* module instruction index */
+  uint32_t block[3], thread[3]; /* the first thread that did it: in the lowest block, the first
+                              time in that block */
+  uint64_t count;          /* times a thread did it there */
+  char message[512];       /* in words a student reads, with the .cu line */
+};
+#define SIM_MAX_WARNINGS 16
+
+/* cudaGraphSetConditional(handle, value) as a kernel called it: the device runtime sets a
+   conditional node's value, which only a CUDA graph's conditional node reads. Outside a graph
+   it changes no memory; the emulator keeps, for each handle, the value last set (the last
+   call of the highest block that called it, blocks in index order) for the report. */
+struct sim_gcond {
+  uint64_t handle;         /* cudaGraphConditionalHandle */
+  uint32_t value;          /* the last value set */
+  uint32_t inst;           /* where it was set (module instruction index) */
+  uint32_t block[3], thread[3];
+  uint64_t calls;          /* calls that set this handle, by every thread */
+};
+#define SIM_MAX_GCONDS 16
+
 struct sim_result {
   enum sim_outcome outcome;
   struct sim_fault fault;          /* valid unless outcome == SIM_RAN_OK */
@@ -361,6 +386,14 @@ struct sim_result {
                                       or a conversion past SIM_PRINTF_CONV_MAX characters */
   struct sim_trace trace;          /* the blocks sim_launch.trace_every chose (owned) */
   struct sim_lanes lanes;          /* the warp sim_launch.lanes chose (owned) */
+  struct sim_warning *warn;        /* warnings, by instruction in code order (owned; NULL:
+                                      none) */
+  uint32_t nwarn;
+  uint64_t warn_more;              /* warnings at further instructions, not kept */
+  struct sim_gcond *gcond;         /* cudaGraphSetConditional calls, by handle in the order
+                                      first set (owned; NULL: none) */
+  uint32_t ngcond;
+  uint64_t gcond_more;             /* calls on further handles, not kept */
 };
 
 struct sim_device;

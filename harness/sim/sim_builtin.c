@@ -9,6 +9,11 @@
  *   malloc(size), free(ptr)   the device heap's (sim_heap.c); C++ new and delete compile to
  *                             them. free of a pointer malloc did not return, or of one freed
  *                             already, is a fault of the thread (undefined on the GPU)
+ *   cudaGraphSetConditional(handle, value)
+ *                             sets the value a CUDA graph's conditional node reads (if, while,
+ *                             switch nodes, CUDA 12.4). Outside a graph, as here, it changes no
+ *                             memory: the call is recorded (sim_note_gcond) and reported, the
+ *                             value last set for each handle
  *
  * printf output is kept per block and gathered in block order by the launch, so a parallel
  * run prints what a serial one does; within a block, warps print in the order they run and
@@ -336,6 +341,10 @@ int sim_builtin(struct sim_block *b, struct sim_warp *w, uint32_t pc, unsigned l
       sim_race_global_forget(b, r, arg[0]);   /* a block another thread freed: a new life */
     if (ci->nout)
       memcpy(fr + p->copies[ci->first_out].src, &r, 8);
+    return 0;
+  }
+  if (ci->builtin == SIM_BUILTIN_GRAPH_SET_COND) {
+    sim_note_gcond(b, w, pc, l, arg[0], (uint32_t)arg[1]);
     return 0;
   }
   if (ci->builtin == SIM_BUILTIN_FREE) {

@@ -128,6 +128,11 @@ static uint8_t *mem_at(struct sim_block *b, struct sim_warp *w, uint32_t pc, uns
     const struct sim_alloc *al = b->alloc_cache[pc];
     if (!al || a - al->base > al->size || size > al->size - (a - al->base))
       al = sim_mem_find(b->dev, a, size);
+    if ((!al || al->view) && acc == SIM_ACC_READ) {
+      uint8_t *p = sim_cbank_read(b, w, pc, l, a, size, al);
+      if (p)                           /* past a __constant__ variable, in its bank: warned */
+        return p;
+    }
     if (!al) {
       sim_fault_mem(b, w, pc, l, SIM_FK_OUT_OF_BOUNDS, real, acc, addr, size);
       return NULL;

@@ -31,7 +31,50 @@ struct sim_alloc {
   int read_only;
   int heap;                      /* the device heap: accesses are checked block by block
                                     (sim_heap_check), never cached per instruction */
+  int view;                      /* a __constant__ variable: data points into its module's
+                                    constant bank (struct sim_cbank), which owns it */
   char name[64];
+};
+
+/* A module's constant bank (ptxas's bank 3, .nv.constant3): its __constant__ variables laid
+   out as ptxas lays them out, in SIM_CBANK_SIZE bytes at base, zero past the last one. Each
+   variable is also an allocation of its own (a view into data), so that accesses inside one
+   take the usual paths; a read that leaves its variable but stays in the bank is let through
+   with a warning (sim_cbank_overread), as the GPU reads the bank's next bytes. */
+#define SIM_CBANK_SIZE 65536u
+struct sim_cbank {
+  uint64_t base;
+  uint8_t *data;                 /* SIM_CBANK_SIZE bytes */
+  uint32_t used;                 /* end of the last variable */
+  uint32_t nvars;
+  struct sim_cvar {              /* by offset */
+    uint32_t off, size;
+    const char *name;
+  } *vars;
+};
+/* The offsets ptxas gives module m's .const variables in bank 3, into off (per module var;
+   variables of other spaces, and .extern ones, are left as they are): first the .visible
+   (and .weak, .common) ones in declaration order, then the others in declaration order, each
+   at the next multiple of its alignment. Returns the bytes used, which ptxas refuses past
+   SIM_CBANK_SIZE. */
+uint64_t sim_cbank_layout(const struct ptx_module *m, uint64_t *off);
+/* Make module m's constant bank on d, each variable an allocation named name[i] (a view into
+   the bank): off as sim_cbank_layout gave it; addr[i] receives each variable's address.
+   SIM_OK or SIM_ERR_NOMEM. */
+enum sim_status sim_cbank_new(struct sim_device *d, const struct ptx_module *m,
+                              const uint64_t *off, uint64_t used, uint64_t *addr);
+
+/* ---- what a launch reports besides its outcome (sim_note.c) ---- */
+struct sim_notes {               /* of the launch running on a device */
+  pthread_mutex_t lock;
+  struct sim_warning warn[SIM_MAX_WARNINGS];
+  uint32_t warn_block[SIM_MAX_WARNINGS]; /* linear index of each one's block */
+  uint32_t nwarn;
+  uint64_t warn_more;
+  struct sim_gcond gcond[SIM_MAX_GCONDS];
+  uint32_t gcond_block[SIM_MAX_GCONDS];
+  uint32_t ngcond;
+  uint64_t gcond_more;
 };
 
 struct sim_modvars {             /* where a module's global/const variables live on a device */
@@ -52,6 +95,9 @@ struct sim_device {
   uint64_t heap_limit;           /* its size when made; 0: SIM_HEAP_DEFAULT */
   uint32_t stack_limit;          /* a thread's call stack (sim_set_stack_size); 0: the default
                                     SIM_STACK_DEFAULT */
+  struct sim_cbank *cbanks;      /* the constant bank of each module launched, in address order */
+  uint32_t ncbanks;
+  struct sim_notes notes;
 };
 
 /* Device allocation holding [addr, addr+size), or NULL. */
@@ -84,13 +130,13 @@ void sim_heap_describe(const struct sim_device *d, uint64_t addr, uint32_t size,
 /* ---- a linked program ---- */
 struct sim_copy { uint32_t dst, src, size; };   /* param-frame offsets */
 enum sim_builtin { SIM_BUILTIN_NONE = 0, SIM_BUILTIN_VPRINTF, SIM_BUILTIN_ASSERTFAIL,
-                   SIM_BUILTIN_MALLOC, SIM_BUILTIN_FREE };
+                   SIM_BUILTIN_MALLOC, SIM_BUILTIN_FREE, SIM_BUILTIN_GRAPH_SET_COND };
 
 struct sim_callinfo {
   uint32_t target;               /* code index of the callee's first instruction */
   uint32_t builtin;              /* enum sim_builtin: a CUDA runtime function the emulator
-                                    provides itself (printf, assert,
-                                    malloc, free) */
+                                    provides itself (printf, assert, malloc, free,
+                                    cudaGraphSetConditional) */
   uint32_t first_in, nin;        /* copies caller args -> callee params (into prog->copies) */
   uint32_t first_out, nout;      /* copies callee return -> caller retval */
   uint32_t recur;                /* the callee is recursive: 1 + its index in prog->rfuncs
@@ -156,6 +202,9 @@ struct sim_prog {
     uint32_t off, size;          /* shared offset and bytes (extern: to the end of shared memory) */
   } *svars;
   uint32_t nsvars;
+  uint64_t *croot;               /* per code pc of a load: the address of the __constant__
+                                    variable its address was formed from (sim_cbank_roots), 0
+                                    where not known; NULL when the module has none */
   uint64_t *zero;                /* bitmap of the function registers a block must start with
                                     zeroed (sim_warp_zero_plan); NULL: all of them */
 };
@@ -462,6 +511,33 @@ int sim_same_inlined_call(const struct ptx_module *m, uint32_t a, uint32_t b);
    the branch (laid out after the if). Returns 1 with buf filled, else 0. */
 int sim_reconv_where(const struct sim_block *b, const struct sim_warp *w, unsigned l, char *buf,
                      size_t n);
+/* p->croot of a program linked from m, whose module variables are at modaddr: for each load
+   (ld, ldu of the constant or generic space), the __constant__ variable whose address its
+   address register was formed from (a mov of the variable's address, then adds, subs, cvta,
+   selp of the same variable), as the kernel's source indexed it. SIM_OK or SIM_ERR_NOMEM. */
+enum sim_status sim_cbank_roots(struct sim_prog *p, const uint64_t *modaddr);
+/* A read of size bytes at addr by lane l at code index pc, which found allocation al (NULL:
+   none): when it leaves the __constant__ variable it was addressed from (p->croot) or lies
+   in no allocation, but stays in a constant bank, a warning for the student (sim_note_warn)
+   and the host pointer to the bank's bytes there, which the GPU reads. NULL otherwise: the
+   caller goes on as for any allocation (al), or reports the fault (no al). */
+uint8_t *sim_cbank_read(struct sim_block *b, struct sim_warp *w, uint32_t pc, unsigned l,
+                        uint64_t addr, uint32_t size, const struct sim_alloc *al);
+/* The launch's notes: sim_notes_begin empties d's before a launch; sim_notes_end moves them
+   into res (SIM_OK, or SIM_ERR_NOMEM). */
+void sim_notes_begin(struct sim_device *d);
+enum sim_status sim_notes_end(struct sim_device *d, struct sim_result *res);
+/* A warning at code index pc by block b, kept once an instruction for the lowest block that
+   gives it: sim_note_warn_count counts it, and returns 1 when its words are wanted (none kept
+   yet for the instruction, or a higher block's), which sim_note_warn then gives (msg; the
+   thread, lane l of w, and the place are added). */
+int sim_note_warn_count(struct sim_block *b, uint32_t pc);
+void sim_note_warn(struct sim_block *b, struct sim_warp *w, uint32_t pc, unsigned l,
+                   const char *msg);
+/* cudaGraphSetConditional(handle, value) by lane l of w at code index pc. */
+void sim_note_gcond(struct sim_block *b, struct sim_warp *w, uint32_t pc, unsigned l,
+                    uint64_t handle, uint32_t value);
+
 /* Fill a fault report of another kind with a message. */
 void sim_fault_other(struct sim_block *b, struct sim_warp *w, uint32_t pc, unsigned lane,
                      enum sim_fault_kind kind, const char *msg);

@@ -1005,6 +1005,7 @@ enum sim_status sim_run(struct sim_device *d, const struct ptx_module *m, const 
     sim_prog_free(&prog);
     return st;
   }
+  sim_notes_begin(d);
   struct pool pool = {.lock = PTHREAD_MUTEX_INITIALIZER, .pf = {.cut_after = UINT32_MAX}};
   struct launch L = {
     .d = d, .prog = &prog, .cfg = cfg, .kparams = params, .W = W, .pool = &pool,
@@ -1165,6 +1166,8 @@ enum sim_status sim_run(struct sim_device *d, const struct ptx_module *m, const 
   }
   pool_gather(&pool, res);
   pthread_mutex_destroy(&pool.lock);
+  if (sim_notes_end(d, res) != SIM_OK)
+    st = SIM_ERR_NOMEM;
   if (st != SIM_OK)
     snprintf(err, errlen, "out of host memory while running the kernel");
   res->static_smem = prog.static_smem;

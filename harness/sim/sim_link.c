@@ -66,11 +66,31 @@ static enum sim_status module_vars(struct sim_device *d, const struct ptx_module
     return SIM_ERR_NOMEM;
   d->mods = mv;
   uint64_t *addr = calloc(m->nvars ? m->nvars : 1, sizeof *addr);
-  if (!addr)
+  uint64_t *off = calloc(m->nvars ? m->nvars : 1, sizeof *off);
+  if (!addr || !off) {
+    free(addr);
+    free(off);
     return SIM_ERR_NOMEM;
+  }
+  /* the __constant__ variables: one bank, as ptxas lays it out (sim_const.c) */
+  uint64_t used = sim_cbank_layout(m, off);
+  if (used > SIM_CBANK_SIZE) {
+    snprintf(err, errlen, "the module has %" PRIu64 " bytes of __constant__ variables; ptxas "
+             "refuses more than %u (\"File uses too much global constant data\")", used,
+             SIM_CBANK_SIZE);
+    free(addr);
+    free(off);
+    return SIM_ERR_BADARG;
+  }
+  enum sim_status cst = sim_cbank_new(d, m, off, used, addr);
+  free(off);
+  if (cst != SIM_OK) {
+    free(addr);
+    return cst;
+  }
   for (uint32_t i = 0; i < m->nvars; i++) {
     const struct ptx_var *v = &m->vars[i];
-    if (v->space != PTX_SP_GLOBAL && v->space != PTX_SP_CONST)
+    if (v->space != PTX_SP_GLOBAL && !(v->space == PTX_SP_CONST && v->is_extern))
       continue;
     char name[64];
     snprintf(name, sizeof name, "%s %s", v->space == PTX_SP_CONST ? "__constant__" : "__device__",
@@ -147,6 +167,8 @@ static enum sim_builtin builtin_of(const char *name)
     return SIM_BUILTIN_MALLOC;
   if (!strcmp(name, "free"))
     return SIM_BUILTIN_FREE;
+  if (!strcmp(name, "cudaGraphSetConditional"))
+    return SIM_BUILTIN_GRAPH_SET_COND;
   return SIM_BUILTIN_NONE;
 }
 
@@ -159,8 +181,8 @@ static enum sim_status reach_funcs(struct linker *L, uint32_t f)
   const struct ptx_func *fn = &L->m->funcs[f];
   if ((fn->is_extern || (!fn->ninst && !fn->is_entry)) && !builtin_of(fn->name)) {
     snprintf(L->err, L->errlen, "function %s is declared but has no body in this module (the "
-             "emulator provides printf, assert, malloc and free; other device-runtime functions are not "
-             "supported)", fn->name);
+             "emulator provides printf, assert, malloc, free and cudaGraphSetConditional; other "
+             "device-runtime functions are not supported)", fn->name);
     return SIM_ERR_UNSUPPORTED;
   }
   for (uint32_t i = 0; i < fn->ninst; i++) {
@@ -865,6 +887,8 @@ enum sim_status sim_link(struct sim_device *d, const struct ptx_module *m, int f
     if (p->calls[c].builtin == SIM_BUILTIN_MALLOC || p->calls[c].builtin == SIM_BUILTIN_FREE)
       st = sim_heap_ready(d);                  /* made once, at the first such kernel */
   if (st == SIM_OK)
+    st = sim_cbank_roots(p, modaddr);
+  if (st == SIM_OK)
     sim_contract_fma(p);            /* ptxas's mul+add fusion (sim_contract.c) */
   if (st == SIM_OK)
     p->zero = sim_warp_zero_plan(p);  /* NULL (zero them all) when memory ran out */
@@ -897,6 +921,7 @@ void sim_prog_free(struct sim_prog *p)
   free(p->copies);
   free(p->svars);
   free(p->zero);
+  free(p->croot);
   free(p->rfuncs);
   free(p->hid);
   memset(p, 0, sizeof *p);

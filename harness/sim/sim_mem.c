@@ -19,6 +19,7 @@ struct sim_device *sim_device_new(void)
   if (!d)
     return NULL;
   d->next_base = SIM_GLOBAL_BASE;
+  pthread_mutex_init(&d->notes.lock, NULL);
   return d;
 }
 
@@ -27,8 +28,15 @@ void sim_device_free(struct sim_device *d)
   if (!d)
     return;
   for (uint32_t i = 0; i < d->nallocs; i++)
-    free(d->allocs[i].data);
+    if (!d->allocs[i].view)                     /* a __constant__ variable's: its bank's */
+      free(d->allocs[i].data);
   free(d->allocs);
+  for (uint32_t i = 0; i < d->ncbanks; i++) {
+    free(d->cbanks[i].data);
+    free(d->cbanks[i].vars);
+  }
+  free(d->cbanks);
+  pthread_mutex_destroy(&d->notes.lock);
   for (uint32_t i = 0; i < d->nmods; i++)
     free(d->mods[i].addr);
   free(d->mods);
@@ -58,6 +66,7 @@ enum sim_status sim_mem_alloc(struct sim_device *d, uint64_t size, const char *n
   a->data = data;
   a->read_only = read_only;
   a->heap = 0;
+  a->view = 0;
   snprintf(a->name, sizeof a->name, "%s", name ? name : "allocation");
   d->next_base += (n + ALLOC_ALIGN - 1) / ALLOC_ALIGN * ALLOC_ALIGN + ALLOC_GAP;
   *addr = a->base;
@@ -73,8 +82,9 @@ enum sim_status sim_free(struct sim_device *d, uint64_t addr)
 {
   for (uint32_t i = 0; i < d->nallocs; i++)
     if (d->allocs[i].base == addr) {
-      if (d->allocs[i].heap)
-        return SIM_ERR_BADARG;                  /* the device heap lives as long as d */
+      if (d->allocs[i].heap || d->allocs[i].view)
+        return SIM_ERR_BADARG;                  /* the device heap and the constant banks
+                                                   live as long as d */
       free(d->allocs[i].data);
       memmove(&d->allocs[i], &d->allocs[i + 1], (d->nallocs - i - 1) * sizeof *d->allocs);
       d->nallocs--;

@@ -438,4 +438,10 @@ void sim_result_free(struct sim_result *r)
   r->nstats = 0;
   r->printf_out = NULL;
   r->printf_len = 0;
+  free(r->warn);
+  r->warn = NULL;
+  r->nwarn = 0;
+  free(r->gcond);
+  r->gcond = NULL;
+  r->ngcond = 0;
 }

@@ -1,7 +1,8 @@
 /* builtins.c: end-to-end tests of the device-runtime functions the emulator provides:
  * printf (formats, block order whatever the number of workers), assert (a fault with the
  * assertion and its line), malloc/free and new/delete (the device heap: blocks that work,
- * NULL when the heap is exhausted, an overrun or a double free reported with its line). */
+ * NULL when the heap is exhausted, an overrun or a double free reported with its line),
+ * cudaGraphSetConditional (the values set, reported; no memory changed). */
 #include <check.h>
 #include <stdio.h>
 #include <string.h>
@@ -126,6 +127,42 @@ START_TEST(heap_overrun_and_double_free_are_faults)
 }
 END_TEST
 
+/* cudaGraphSetConditional outside a graph: no memory changes but the kernel's own; for each
+   handle the value the last block (in index order) set and the calls, on one worker thread
+   and on two */
+START_TEST(graph_set_conditional_is_reported)
+{
+  const char *k = e2e_kernel("graph_cond.cu"), *out = e2e_tmp("out.bin");
+  for (int w = 1; w <= 2; w++) {
+    struct e2e_run *r = e2e_emu(k, "--kernel", "graph_cond", "--grid", "4", "--block", "32",
+                                "--threads", w == 1 ? "1" : "2", "--arg", "i32buf:4:iota", "--arg",
+                                "i32buf:4:zero", "--arg", "u64:1234", "--arg", "u64:99", "--dump",
+                                e2e_fmt("1=%s", out), "--json", (char *)NULL);
+    e2e_expect_ok(r);
+    const int *got = e2e_read(out, 16);
+    for (int b = 0; b < 4; b++)
+      ck_assert_int_eq(got[b], b + 1);
+    ck_assert_int_eq(json_array_size(e2e_j(r->json, "graph_conditionals")), 2);
+    ck_assert_int_eq(e2e_jint(r, "graph_conditionals/0/handle"), 1234);
+    ck_assert_int_eq(e2e_jint(r, "graph_conditionals/0/value"), 10 * 3 + 3);
+    ck_assert_int_eq(e2e_jint(r, "graph_conditionals/0/calls"), 4);
+    e2e_expect_dim3(r, "graph_conditionals/0/block", 3, 0, 0);
+    ck_assert_str_eq(e2e_jstr(r, "graph_conditionals/0/line"),
+                     e2e_fmt("graph_cond.cu:%d", e2e_marker_line(k, "SET-HERE")));
+    ck_assert_int_eq(e2e_jint(r, "graph_conditionals/1/handle"), 99);
+    ck_assert_int_eq(e2e_jint(r, "graph_conditionals/1/value"), 7);
+    ck_assert_int_eq(e2e_jint(r, "graph_conditionals/1/calls"), 1);
+    e2e_expect_dim3(r, "graph_conditionals/1/thread", 5, 0, 0);
+  }
+  struct e2e_run *r = e2e_emu(k, "--kernel", "graph_cond", "--grid", "4", "--block", "32",
+                              "--arg", "i32buf:4:fill=2", "--arg", "i32buf:4:zero", "--arg",
+                              "u64:1234", "--arg", "u64:99", (char *)NULL);
+  ck_assert_int_eq(r->status, 0);
+  ck_assert_msg(strstr(r->out, "cudaGraphSetConditional: handle 1234 set to 32 (the last of 4 "
+                       "calls"), "%s", r->out);
+}
+END_TEST
+
 void e2e_add_builtin_tests(Suite *s)
 {
   if (!e2e_have_nvcc()) {
@@ -140,5 +177,6 @@ void e2e_add_builtin_tests(Suite *s)
   tcase_add_test(tc, malloc_and_new_per_thread);
   tcase_add_test(tc, malloc_returns_null_when_the_heap_is_exhausted);
   tcase_add_test(tc, heap_overrun_and_double_free_are_faults);
+  tcase_add_test(tc, graph_set_conditional_is_reported);
   suite_add_tcase(s, tc);
 }

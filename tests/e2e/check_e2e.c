@@ -1336,6 +1336,7 @@ int main(void)
   e2e_add_order_tests(s);
   e2e_add_handout_tests(s);
   e2e_add_builtin_tests(s);
+  e2e_add_constbank_tests(s);
   e2e_add_limits_tests(s);
   e2e_add_ptxops_tests(s);
   e2e_add_texture_tests(s);

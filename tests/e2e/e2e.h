@@ -154,6 +154,8 @@ void e2e_add_order_tests(Suite *s);
 void e2e_add_handout_tests(Suite *s);
 /* printf and assert (tests/e2e/builtins.c). */
 void e2e_add_builtin_tests(Suite *s);
+/* __constant__ memory as ptxas lays out constant bank 3 (tests/e2e/constbank.c) */
+void e2e_add_constbank_tests(Suite *s);
 void e2e_add_limits_tests(Suite *s);   /* launch limits, printf bounds (tests/e2e/limits.c) */
 /* sm_80/sm_90 PTX against the ISA, and per-kernel refusal (tests/e2e/ptxops.c). */
 void e2e_add_ptxops_tests(Suite *s);

@@ -31,15 +31,18 @@ leaves open: a race between blocks or warps, the GPU's answer one of the possibl
 suit it), `refused` (the emulator names a construct it does not run), `emu-check` (the GPU
 ran it, the emulator's race, initialisation or mask check stopped it, in index order or, for
 a result that differed, in reverse order: with these inputs the kernel reads what no thread
-wrote, or races), `emu-fault` or `gpu-fault` (one backend alone), `timeout`, `no-ptx` (nvcc
-could not compile the file alone), `not-run` (past --deadline). An `emu-fault` that is an
-access out of bounds the GPU ran through is run again on the GPU under compute-sanitizer's
-memcheck: when memcheck finds errors too, it is `both-fault`. A `differ` that neither the
-reverse order nor `approx` explains is also run under other order seeds (`warplab emu
---order-check 3`): when the emulator's own outputs change, it is `order` too (slots handed out
-by atomicAdd, a last writer that wins). both-fault, gpu-fault, `order` and `emu-check` are
-left out of the share that matched, `approx` counts with `close`. A kernel is tried at each
-block shape of SHAPES in turn until both backends run it cleanly. Files are compiled first,
+wrote, or races), `emu-fault` or `gpu-fault` (one backend alone), `gpu-hang` (the GPU did not
+finish within --timeout, whatever the emulator said: a deadlock it found, a race, or a timeout
+of its own, which the detail names; there is no reference output), `timeout` (the emulator
+alone did not finish), `no-ptx` (nvcc could not compile the file alone), `not-run` (past
+--deadline). An `emu-fault` that is an access out of bounds the GPU ran through is run again
+on the GPU under compute-sanitizer's memcheck: when memcheck finds errors too, it is
+`both-fault`. A `differ` that neither the reverse order nor `approx` explains is also run
+under other order seeds (`warplab emu --order-check 3`): when the emulator's own outputs
+change, it is `order` too (slots handed out by atomicAdd, a last writer that wins).
+both-fault, gpu-fault, gpu-hang, `order` and `emu-check` are left out of the share that
+matched (LEFT_OUT), `approx` counts with `close`. A kernel is tried at each block shape of
+SHAPES in turn until both backends run it cleanly. Files are compiled first,
 then every kernel of every file is one job of the --jobs pool; corpus.csv is written a kernel
 at a time, so a run cut short keeps what it did.
 OUTDIR/corpus.csv has one row a kernel, OUTDIR/corpus.txt the summary and every refusal's
@@ -245,6 +248,7 @@ def ulps(a, b, e):
 
 
 SHAPES = ["128", "16,16", "256", "32,8", "512"]
+LEFT_OUT = ("both-fault", "gpu-fault", "gpu-hang", "emu-check", "order")  # not in the judged share
 
 
 def emu_cmd(args, ptx_path, name, specs, block, smem, extra):
@@ -267,12 +271,17 @@ def one_run(args, be, ptx_path, name, specs, bufs, block, smem, work, reverse=Fa
     for i in bufs:
         cmd += ["--dump", "%d=%s/%s.%s.%d.bin" % (i, work, name, tag, i)]
     rc, out, err = run(cmd, args.timeout)
-    why = ""
-    for line in (out + "\n" + err).split("\n"):   # the fault's own line, else the first words
-        if re.match(r"\s*(warplab:|[a-z_]+: )", line) and not line.strip().startswith(("global:", "shared:", "branches:", "ptxas:", "occupancy", "local:")):
-            why = line.strip()
-            break
-    return rc, (why or (err or out).strip().split("\n")[0])[:300]
+    return rc, first_words(out, err)
+
+
+def first_words(out, err):
+    """What a `warplab emu` run said, in a line: the fault's own line (or the refusal's), not
+    a figure of the report nor a warning the run went on after, else its first words."""
+    for line in (out + "\n" + err).split("\n"):
+        if re.match(r"\s*(warplab:|[a-z_]+: )", line) and not line.strip().startswith(
+                ("global:", "shared:", "branches:", "ptxas:", "occupancy", "local:", "warning:")):
+            return line.strip()[:300]
+    return (err or out).strip().split("\n")[0][:300]
 
 
 def judge(args, res, specs, bufs, block, work, name):
@@ -283,8 +292,12 @@ def judge(args, res, specs, bufs, block, work, name):
         emu_rc = 1                                  # a launch the GPU refuses: a fault of this shape
     if refused:
         return "refused", emu_msg
-    if emu_rc == 124 or res.get("gpu", (0,))[0] == 124:
-        return "timeout", "block %s: %s" % (block, emu_msg or res.get("gpu", (0, ""))[1])
+    if res.get("gpu", (0,))[0] == 124:              # no reference output: not the emulator's fault
+        said = "also timed out" if emu_rc == 124 else "ran to the end" if emu_rc == 0 else emu_msg
+        return "gpu-hang", "block %s: the GPU did not finish in %d s; the emulator: %s" % (
+            block, args.timeout, said)
+    if emu_rc == 124:
+        return "timeout", "block %s: %s" % (block, emu_msg)
     if emu_rc == 2:
         return "error", emu_msg
     check = re.match(r"(race|uninitialized_read|sync_mask|barrier_divergence):", emu_msg)
@@ -495,6 +508,33 @@ def run_kernel(args, task):
     return (rel, sig[:160], verdict, why)
 
 
+def summary(rows, nfiles, backends):
+    """corpus.txt's lines for the verdict rows (file, kernel, verdict, detail): the count of
+    each verdict, the share that ran and matched among the kernels judged (LEFT_OUT are not),
+    then every row that did not match."""
+    counts = {}
+    for r in rows:
+        counts[r[2]] = counts.get(r[2], 0) + 1
+    kernels = [r for r in rows if r[2] not in ("no-ptx", "not-run")]
+    judged = [r for r in kernels if r[2] not in LEFT_OUT]
+    ok = [r for r in judged if r[2] in ("match", "close", "approx", "ran")]
+    lines = ["%d files, %d kernels (backends %s)" % (nfiles, len(kernels), ",".join(backends))]
+    lines += ["  %-11s %d" % (k, v) for k, v in sorted(counts.items(), key=lambda kv: -kv[1])]
+    if counts.get("order"):
+        lines.append("  (order: the emulator's own outputs change with the order warps and blocks "
+                     "run, warplab emu --order-check; the result depends on scheduling)")
+    if judged:
+        lines.append("ran and matched: %d of %d kernels whose inputs the GPU accepted (%.1f%%); "
+                     "both-fault, gpu-fault, gpu-hang (the GPU did not finish: no reference), "
+                     "emu-check and order (the result depends on the order warps run: no single "
+                     "right answer) are left out" % (len(ok), len(judged), 100.0 * len(ok) / len(judged)))
+    lines.append("")
+    for r in rows:
+        if r[2] not in ("match", "close", "approx", "ran"):
+            lines.append("%-10s %s: %s: %s" % (r[2], r[0], r[1], r[3]))
+    return lines
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("warplab")
@@ -530,25 +570,7 @@ def main():
             w.writerow(r)
             f.flush()
     f.close()
-    counts = {}
-    for r in rows:
-        counts[r[2]] = counts.get(r[2], 0) + 1
-    kernels = [r for r in rows if r[2] not in ("no-ptx", "not-run")]
-    judged = [r for r in kernels if r[2] not in ("both-fault", "gpu-fault", "emu-check", "order")]
-    ok = [r for r in judged if r[2] in ("match", "close", "approx", "ran")]
-    lines = ["%d files, %d kernels (backends %s)" % (len(files), len(kernels), ",".join(args.backends))]
-    lines += ["  %-11s %d" % (k, v) for k, v in sorted(counts.items(), key=lambda kv: -kv[1])]
-    if counts.get("order"):
-        lines.append("  (order: the emulator's own outputs change with the order warps and blocks "
-                     "run, warplab emu --order-check; the result depends on scheduling)")
-    if judged:
-        lines.append("ran and matched: %d of %d kernels whose inputs the GPU accepted (%.1f%%); "
-                     "both-fault, gpu-fault, emu-check and order (the result depends on the "
-                     "order warps run: no single right answer) are left out" % (len(ok), len(judged), 100.0 * len(ok) / len(judged)))
-    lines.append("")
-    for r in rows:
-        if r[2] not in ("match", "close", "approx", "ran"):
-            lines.append("%-10s %s: %s: %s" % (r[2], r[0], r[1], r[3]))
+    lines = summary(rows, len(files), args.backends)
     open(os.path.join(args.out, "corpus.txt"), "w").write("\n".join(lines) + "\n")
     print("\n".join(lines[:14]))
 

@@ -122,6 +122,18 @@ pcase warp_redux warp_vote.cu warp_redux 2 64 "1:u32:exact" $A u32buf:128:rand:2
 pcase shuffles warp_shuffle.cu shuffles 2 64 "1:i32:exact" $A i32buf:128:rand:22 $A i32buf:1280:zero
 pcase poly_const const_mem.cu poly_const 4 256 "1:f32:exact" \
   $A f32buf:1000:rand:23 $A f32buf:1000:zero $A i32:1000
+# reads past the end of __constant__ arrays (dct8x8's Q, bilateralFilter's cGaussian): the
+# GPU reads the bytes that follow in constant bank 3, laid out by ptxas (sim_const.c): the
+# neighbour's, the padding, and 256+ bytes past the last variable, which the emulator takes
+# as zero; the emulator warns at the .cu line and runs on
+pcase const_overread const_overread.cu const_overread 1 96 "0:u32:exact" \
+  $A u32buf:96:fill=7 $A i32:96
+# cudaGraphSetConditional outside a graph (graphConditionalNodes' kernels): ptxas resolves it
+# itself (a call through the driver's table, c[0x4], as vprintf), so the PTX loads as it is;
+# the buffer shows the kernel's own writes, and whether the GPU runs the call with a handle
+# no graph made is what this proves
+pcase graph_cond graph_cond.cu graph_cond 4 32 "1:i32:exact" \
+  $A i32buf:4:iota $A i32buf:4:zero $A u64:1234 $A u64:99
 pcase vec4_scale vector_load.cu vec4_scale 1 256 "1:f32:exact" \
   $A f32buf:1024:rand:24 $A f32buf:1024:zero $A i32:256 $A f32:1.5
 pcase vec2_swap vector_load.cu vec2_swap 2 256 "1:f32:exact" \
@@ -467,6 +479,24 @@ nvcc -arch=sm_90 -ptx -lineinfo "$K/limits.cu" -o "$W/limits.ptx"
     done
   done
 } >"$OUT/launch_refusals.txt" 2>&1
+
+# A module that calls device-runtime functions the driver's JIT does not provide (a launch
+# from the device, compiled with -rdc=true): the GPU backend links it with libcudadevrt.a
+# (be_cuda.c); want "ran cleanly" and out[i] = 3i + 1 on the gpu, the emulator's refusal by
+# name beside it.
+if [ -z "${PROVE_ONLY:-}" ] || [[ devrt =~ $PROVE_ONLY ]]; then
+  {
+    nvcc -arch=sm_90 -rdc=true -ptx -lineinfo "$K/cdp_launch.cu" -o "$W/cdp.ptx"
+    grep -o '__cudaCDP2[A-Za-z0-9]*' "$W/cdp.ptx" | sort -u
+    for be in gpu emu; do
+      echo "== cdp_parent on $be"
+      timeout -s KILL 60 "$WL" emu "$W/cdp.ptx" --kernel cdp_parent --grid 1 --block 32 \
+        $A i32buf:200:zero $A i32:200 --dump "0=$W/cdp.$be.bin" --backend $be 2>&1 | \
+        grep -E "ran cleanly|warplab|CUDA_ERROR|rror"; echo "rc=${PIPESTATUS[0]}"
+    done
+    python3 -c "import struct,sys; d=open(sys.argv[1],'rb').read(); v=struct.unpack('<200i',d); print('gpu out[i] == 3i+1 for all 200:', all(v[i]==3*i+1 for i in range(200)))" "$W/cdp.gpu.bin"
+  } >"$OUT/devrt.txt" 2>&1
+fi
 
 # Last, because it may leave a hung kernel behind: the spin lock followed by __syncthreads().
 {

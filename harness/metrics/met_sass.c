@@ -25,8 +25,8 @@
  * path entered at its label counts by what was sunk into it too), branches ptxas adds
  * inside one PTX instruction (the
  * fast path of a division counts its call of the slow path too), and the wavefronts of a
- * merged load (those of the PTX load it stands for: right for a broadcast and for lanes that
- * read neighbouring words, 2 where lane i's LDS.64 reads words 2i and 2i + 1).
+ * merged load (merged_wavefronts: from those of the PTX load it stands for, whose lanes'
+ * addresses the statistics do not keep).
  */
 #include <math.h>
 #include <stdlib.h>
@@ -44,6 +44,35 @@ static int is_access(const struct ptx_inst *in)
   default:
     return 0;
   }
+}
+
+/* The shared wavefronts of a load ptxas merged with its neighbours into one of `wide` bytes a
+   lane (LDS.64, LDS.128), from those of the PTX load it stands for (st), into *wave and the
+   conflict-free *ideal. A wavefront returns 128 bytes, one register of each of 32 lanes, so a
+   warp's LDS.64 takes 2 and its LDS.128 4 (half warps, quarter warps: a phase of 32 / r lanes
+   for r registers a lane, each phase as many wavefronts as the most distinct words it reads
+   in one bank), and half that where lanes 2i and 2i + 1 (or 2i and 2i + 2) read one address,
+   whose registers the return packs two at a time (measured with ncu on an H100: an LDS.128
+   that a whole warp, or each half warp, reads at one address takes 2 wavefronts, one of 16
+   distinct addresses a half warp, twice over, takes 4). The PTX load's lanes read at the same
+   addresses, 1/r of the bytes: where it takes one wavefront a request, no two lanes read
+   different words of one bank, which is taken as lanes sharing addresses (a row broadcast,
+   As[ty][k] of a tiled GEMM); where it takes more, the merged load takes as many as it does
+   (lane i reading 16-byte chunk i: 4 for the PTX load's 32 words over 8 banks, 4 for the
+   LDS.128's quarter warps), and no fewer than its phases of the lanes on. */
+static void merged_wavefronts(const struct sim_inst_stats *st, unsigned wide, double *wave,
+                              double *ideal)
+{
+  double r = wide / 4, req = (double)st->s_req, wf = (double)st->s_wavefronts;
+  if (wf <= req) {                       /* shared addresses: registers packed in pairs */
+    *wave = *ideal = req * r / 2;
+    return;
+  }
+  double lanes = (double)st->pred_on / req;  /* a request's lanes on, on average */
+  double phases = ceil(lanes / (32 / r));
+  phases = phases < 1 ? 1 : phases > r ? r : phases;
+  *ideal = req * phases;
+  *wave = wf > *ideal ? wf : *ideal;
 }
 
 /* Set metric id to v if it differs from the PTX count: then it is from SASS. */
@@ -398,15 +427,17 @@ int met_apply_sass(struct met_report *r, const struct ptx_module *m, const struc
       const struct ptx_inst *in = &m->insts[i];
       int ld = in->op == PTX_OP_LD || in->op == PTX_OP_LDU;
       if (ld && lds > 0) {
-        /* a load that stands for f PTX loads (an LDS.64 or LDS.128 of 32-bit ones) reads f
-           times the bytes a lane: its conflict-free wavefronts are f times the PTX load's,
-           never more than it takes (a broadcast stays one) */
         unsigned w = ptx_type_size((enum ptx_type)in->type) * (in->vec ? in->vec : 1);
         unsigned wide = c->lds128 ? 16 : c->lds64 ? 8 : w;
-        double f = w && wide > w ? (double)(wide / w) : 1.0;
-        double ideal = (double)st->s_ideal * f;
-        s_ld_wave += (double)st->s_wavefronts;
-        s_ld_ideal += ideal < (double)st->s_wavefronts ? ideal : (double)st->s_wavefronts;
+        if (w && wide > w) {
+          double wave, ideal;
+          merged_wavefronts(st, wide, &wave, &ideal);
+          s_ld_wave += wave;
+          s_ld_ideal += ideal;
+        } else {
+          s_ld_wave += (double)st->s_wavefronts;
+          s_ld_ideal += (double)st->s_ideal;
+        }
       } else if (!ld && (sts > 0 || n[PTX_SASS_LDGSTS] > 0)) {
         s_st_wave += (double)st->s_wavefronts;
         s_st_ideal += (double)st->s_ideal;

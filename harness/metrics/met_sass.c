@@ -22,9 +22,9 @@
  * of the copies (trips modulo k are taken as spread evenly, where every entry may run the
  * same), code ptxas sank into a path of a branch it keeps (a block entered by falling
  * through a conditional branch counts by its PTX from after that branch where it has any; a
- * path entered at its label counts by what was sunk into it too), branches ptxas adds
- * inside one PTX instruction (the
- * fast path of a division counts its call of the slow path too), and the wavefronts of a
+ * path entered at its label counts by what was sunk into it too), the call of a slow path
+ * ptxas adds inside one PTX instruction (an IEEE division's, for special operands: taken
+ * never to run), and the wavefronts of a
  * merged load (merged_wavefronts: from those of the PTX load it stands for, whose lanes'
  * addresses the statistics do not keep).
  */
@@ -388,7 +388,7 @@ int met_apply_sass(struct met_report *r, const struct ptx_module *m, const struc
                    const struct ptx_sass *s)
 {
   if (!s->inst || s->ninsts != m->ninsts || (s->nblocks && (!s->order || !s->own || !s->joined || !s->looped || !s->unroll || !s->loop ||
-                                        !s->func_first)))
+                                        !s->func_first || !s->slow)))
     return -1;
   double v[MET_COUNT] = {0};
   double s_ld_wave = 0, s_ld_ideal = 0, s_st_wave = 0, s_st_ideal = 0;
@@ -470,6 +470,8 @@ int met_apply_sass(struct met_report *r, const struct ptx_module *m, const struc
       cap = est[b].share;                          /* its share of its PTX loop's passes */
     if (b > 0 && s->joined[b] && cap > prev)       /* entered from the block before alone */
       cap = prev;
+    if (s->slow[b])                                /* a slow path, for special operands */
+      cap = 0;
     if (cap < runs) {
       threads = runs > 0 ? threads * cap / runs : 0;
       runs = cap;

@@ -45,6 +45,7 @@ void ptx_sass_lines_free(struct ptx_sass_lines *l)
   free(l->looped);
   free(l->func_first);
   free(l->loop_head);
+  free(l->slow);
   memset(l, 0, sizeof *l);
 }
 
@@ -59,6 +60,7 @@ void ptx_sass_free(struct ptx_sass *s)
   free(s->unroll);
   free(s->func_first);
   free(s->loop);
+  free(s->slow);
   memset(s, 0, sizeof *s);
 }
 
@@ -118,8 +120,8 @@ struct section {
 
 /* The parse's growing tables (beside the section's state). */
 struct parse {
-  uint32_t cap, rcap, jcap, lcap, ecap, hcap; /* room in by_line, refs, joined, looped,
-                                                 func_first, loop_head */
+  uint32_t cap, rcap, jcap, lcap, ecap, hcap, kcap; /* room in by_line, refs, joined, looped,
+                                                       func_first, loop_head, slow */
   uint32_t blocks;             /* blocks started so far */
   struct named {               /* a block that starts at a label */
     char name[64];
@@ -288,9 +290,11 @@ static int instruction(struct ptx_sass_lines *l, struct parse *ps, struct sectio
     if (grow((void **)&l->joined, &ps->jcap, ps->blocks, 1) ||
         grow((void **)&l->looped, &ps->lcap, ps->blocks, 1) ||
         grow((void **)&l->func_first, &ps->ecap, ps->blocks, sizeof *l->func_first) ||
-        grow((void **)&l->loop_head, &ps->hcap, ps->blocks, sizeof *l->loop_head))
+        grow((void **)&l->loop_head, &ps->hcap, ps->blocks, sizeof *l->loop_head) ||
+        grow((void **)&l->slow, &ps->kcap, ps->blocks, 1))
       return -1;
     l->loop_head[ps->blocks] = UINT32_MAX;
+    l->slow[ps->blocks] = 0;
     if (!sec->counted)
       sec->first_block = ps->blocks;
     l->joined[ps->blocks] = sec->counted > 0;
@@ -314,6 +318,9 @@ static int instruction(struct ptx_sass_lines *l, struct parse *ps, struct sectio
     return -1;
   if (named && oplen == 3 && !memcmp(op, "BRA", 3))
     back_edge(l, ps, sec->first_block);
+  if (named && oplen == 4 && !memcmp(op, "CALL", 4) &&
+      strstr(ps->targets[ps->ntargets - 1], "slowpath"))
+    l->slow[ps->blocks - 1] = 1;
   if (!sec->line) {
     l->unlined++;
     return 0;
@@ -501,9 +508,10 @@ int ptx_sass_attach(const struct ptx_module *m, const struct ptx_sass_lines *lin
   out->unroll = malloc(lines->nrefs + 1);
   out->func_first = malloc((lines->nrefs + 1) * sizeof *out->func_first);
   out->loop = malloc((lines->nrefs + 1) * sizeof *out->loop);
+  out->slow = malloc(lines->nrefs + 1);
   uint32_t *at = malloc((lines->nblocks + 1) * sizeof *at);   /* parse block -> ours */
   if (!out->inst || !out->order || !out->own || !out->block || !out->joined || !out->looped ||
-      !out->unroll || !out->func_first || !out->loop || !at) {
+      !out->unroll || !out->func_first || !out->loop || !out->slow || !at) {
     free(at);
     ptx_sass_free(out);
     return -1;
@@ -524,6 +532,7 @@ int ptx_sass_attach(const struct ptx_module *m, const struct ptx_sass_lines *lin
       out->joined[b] = known && lines->joined[pb];
       out->looped[b] = known && lines->looped[pb];
       out->unroll[b] = 1;
+      out->slow[b] = known && lines->slow && lines->slow[pb];
       out->loop[b] = known && lines->loop_head ? lines->loop_head[pb] : UINT32_MAX;
       /* the function's entry block, where that had SASS of the module; else this one */
       uint32_t f = known ? at[lines->func_first[pb]] : UINT32_MAX;

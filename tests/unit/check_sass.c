@@ -259,13 +259,15 @@ END_TEST
 
 START_TEST(test_straight_line_counts)
 {
-  /* kernels without loops run each of their SASS instructions once a warp (the slow path of
-     the division and the padding are not counted): 4 warps */
+  /* kernels without loops run each of their SASS instructions once a warp (the padding is
+     not counted, nor the division's slow path: the call of it (MOV, CALL) and the move after
+     it, which run only for special operands; ncu on an H100, sass_validate.sh's
+     merge_div_float: 25 a warp): 4 warps */
   static const struct {
     const char *k;
     uint32_t sass;
     uint32_t nbufs;
-  } t[] = {{"count_one", 22, 2}, {"div_mod", 40, 2}, {"div_float", 28, 2}};
+  } t[] = {{"count_one", 22, 2}, {"div_mod", 40, 2}, {"div_float", 25, 2}};
   for (size_t i = 0; i < sizeof t / sizeof *t; i++) {
     struct launch L;
     uint32_t grid[2] = {2, 1}, block[2] = {64, 1};

@@ -18,7 +18,12 @@
  * k to the copies after the main one, on average (k - 1) / 2; where a warp's lanes run
  * different trip counts (the warp runs more than its lanes' mean), the copies after the main
  * one run where any lane needs them, and their runs move that way in proportion; the
- * copies' checks outside SASS loops run at most once an entry. Estimates still: the shares
+ * copies' checks outside SASS loops run at most once an entry. A BSYNC (ptxas's
+ * reconvergence after a branch it brackets with BSSY) is issued by every group of lanes that
+ * reaches it apart: as often as the BSSY's block ran, plus once for each divergent execution
+ * of the PTX branches between them (outside nested BSSY .. BSYNC regions; not where a SASS
+ * loop lies between them, whose passes the PTX loop's branch does not count). Estimates
+ * still: the shares
  * of the copies (trips modulo k are taken as spread evenly, where every entry may run the
  * same), code ptxas sank into a path of a branch it keeps (a block entered by falling
  * through a conditional branch counts by its PTX from after that branch where it has any; a
@@ -384,11 +389,48 @@ out:
   return rc;
 }
 
+/* The groups of lanes that leave SASS block a apart on their way to the BSYNC at block b
+   (s->sync_from[b] == a): the divergent executions of the PTX branches in blocks a .. b - 1,
+   each of which splits a group in two, less those inside a BSSY .. BSYNC region nested in
+   it, whose groups meet again there. -1 where a loop of the SASS is in the region outside
+   nested ones: lanes leave it at different passes, which the PTX loop's branch, once an
+   iteration where ptxas's loop may run several a pass, does not count. seen: scratch,
+   m->ninsts zeros, left zero. */
+static double sync_splits(const struct ptx_module *m, const struct sim_result *res,
+                          const struct ptx_sass *s, uint32_t a, uint32_t b, uint8_t *seen)
+{
+  double splits = 0;
+  for (uint32_t c = a; c < b && splits >= 0; c++) {
+    int nested = 0;              /* c is in a region from a' > a to a BSYNC d before b */
+    for (uint32_t d = c + 1; d < b && !nested; d++)
+      nested = s->sync_from[d] != UINT32_MAX && s->sync_from[d] > a && s->sync_from[d] <= c;
+    if (nested)
+      continue;
+    if (s->loop[c] != UINT32_MAX && s->loop[c] != s->loop[b]) {
+      splits = -1;
+      break;
+    }
+    for (uint32_t k = s->block[c]; k < s->block[c + 1]; k++) {
+      uint32_t i = s->order[k];
+      const struct ptx_inst *in = &m->insts[i];
+      if (s->own[k] && in->op == PTX_OP_BRA && in->guard != PTX_NOREG && i < res->nstats &&
+          !seen[i]) {
+        seen[i] = 1;
+        splits += (double)res->stats[i].br_divergent;
+      }
+    }
+  }
+  for (uint32_t c = a; c < b; c++)
+    for (uint32_t k = s->block[c]; k < s->block[c + 1]; k++)
+      seen[s->order[k]] = 0;
+  return splits;
+}
+
 int met_apply_sass(struct met_report *r, const struct ptx_module *m, const struct sim_result *res,
                    const struct ptx_sass *s)
 {
   if (!s->inst || s->ninsts != m->ninsts || (s->nblocks && (!s->order || !s->own || !s->joined || !s->looped || !s->unroll || !s->loop ||
-                                        !s->func_first || !s->slow)))
+                                        !s->func_first || !s->slow || !s->sync_from)))
     return -1;
   double v[MET_COUNT] = {0};
   double s_ld_wave = 0, s_ld_ideal = 0, s_st_wave = 0, s_st_ideal = 0;
@@ -451,8 +493,13 @@ int met_apply_sass(struct met_report *r, const struct ptx_module *m, const struc
      instruction */
   struct block_est *est = calloc(s->nblocks ? s->nblocks : 1, sizeof *est);
   double *ran = malloc((s->nblocks ? s->nblocks : 1) * sizeof *ran);
-  if (!ran || !est || block_bests(m, res, s, est) || loop_shares(m, res, s, est)) {
+  double *ran_threads = malloc((s->nblocks ? s->nblocks : 1) * sizeof *ran_threads);
+  uint8_t *seen = calloc(m->ninsts ? m->ninsts : 1, 1);
+  if (!ran || !ran_threads || !seen || !est || block_bests(m, res, s, est) ||
+      loop_shares(m, res, s, est)) {
     free(ran);
+    free(ran_threads);
+    free(seen);
     free(est);
     return -1;
   }
@@ -476,7 +523,14 @@ int met_apply_sass(struct met_report *r, const struct ptx_module *m, const struc
       threads = runs > 0 ? threads * cap / runs : 0;
       runs = cap;
     }
+    uint32_t a = s->sync_from[b];
+    double splits = a < b ? sync_splits(m, res, s, a, b, seen) : -1;
+    if (splits >= 0) {            /* a BSYNC: once a group of lanes arriving apart, each lane once */
+      runs = ran[a] + splits;
+      threads = ran_threads[a];
+    }
     ran[b] = prev = runs;
+    ran_threads[b] = threads;
     if (runs == 0)
       continue;
     double n = (double)(s->block[b + 1] - s->block[b]);
@@ -493,6 +547,8 @@ int met_apply_sass(struct met_report *r, const struct ptx_module *m, const struc
   }
   free(est);
   free(ran);
+  free(ran_threads);
+  free(seen);
   r->sass = 1;
   /* a loop block's passes are its PTX iterations over its copies: whole counts, rounded */
   for (int id = 0; id < MET_COUNT; id++)

@@ -763,6 +763,122 @@ START_TEST(test_merged_quad_wavefronts)
 }
 END_TEST
 
+/* Lanes whose tid & m is not 0 run lines 16-17; ptxas brackets the branch with BSSY and
+   BSYNC (the listing below), as it does an if (branch_odd, branch_warp of
+   tests/gpu/kernels/metrics.cu) or a switch. */
+static const char k_sync[] =
+  ".version 8.0\n"                                              /* 1 */
+  ".target sm_90\n"
+  ".address_size 64\n"
+  ".visible .entry k(.param .u64 p, .param .u32 m)\n"
+  "{\n"                                                         /* 5 */
+  "  .reg .pred %p<2>;\n"
+  "  .reg .b32 %r<8>;\n"
+  "  .reg .b64 %rd<3>;\n"
+  "  ld.param.u64 %rd1, [p];\n"                                 /* 9 */
+  "  ld.param.u32 %r6, [m];\n"
+  "  mov.u32 %r1, %tid.x;\n"                                    /* 11 */
+  "  and.b32 %r2, %r1, %r6;\n"
+  "  setp.eq.u32 %p1, %r2, 0;\n"                                /* 13 */
+  "  mov.u32 %r3, 0;\n"
+  "  @%p1 bra $L__done;\n"                                      /* 15 */
+  "  mul.lo.u32 %r3, %r1, 3;\n"
+  "  add.u32 %r3, %r3, 1;\n"                                    /* 17 */
+  "$L__done:\n"
+  "  st.global.u32 [%rd1], %r3;\n"                              /* 19 */
+  "  ret;\n"
+  "}\n";
+
+/* The BSYNC has the body's last line, as ptxas gives it (branch_warp's). */
+static const char k_sync_sass[] =
+  "//--------------------- .text.k --------------------------\n"
+  "k:\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 5\n"
+  "        /*0000*/                   LDC R1, c[0x0][0x28] ;\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 11\n"
+  "        /*0010*/                   S2R R0, SR_TID.X ;\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 12\n"
+  "        /*0020*/                   LOP3.LUT R2, R0, c[0x0][0x218], RZ, 0xc0, !PT ;\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 14\n"
+  "        /*0030*/                   MOV R3, RZ ;\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 13\n"
+  "        /*0040*/                   ISETP.NE.U32.AND P0, PT, R2, RZ, PT ;\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 15\n"
+  "        /*0050*/                   BSSY B0, `(.L_x_1) ;\n"
+  "        /*0060*/              @!P0 BRA `(.L_x_0) ;\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 16\n"
+  "        /*0070*/                   IMAD R3, R0, 0x3, RZ ;\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 17\n"
+  "        /*0080*/                   IADD3 R3, R3, 0x1, RZ ;\n"
+  ".L_x_0:\n"
+  "        /*0090*/                   BSYNC B0 ;\n"
+  ".L_x_1:\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 19\n"
+  "        /*00a0*/                   LDC.64 R4, c[0x0][0x210] ;\n"
+  "        /*00b0*/                   STG.E desc[UR4][R4.64], R3 ;\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 20\n"
+  "        /*00c0*/                   EXIT ;\n"
+  ".L_x_2:\n"
+  "        /*00d0*/                   BRA `(.L_x_2);\n";
+
+/* A BSYNC is issued once by every group of lanes that reaches it apart: twice a warp whose
+   lanes split at the branch, once a warp that stays whole (ncu on an H100, metrics.cu's
+   branch_odd: 46 a warp, the other 45 instructions once; branch_warp: 44 and 19, BSYNC
+   once each), whatever the line ptxas gives it. */
+START_TEST(test_bsync_per_group)
+{
+  struct ptx_module m;
+  struct ptx_error e;
+  char err[256];
+  ck_assert_int_eq(ptx_parse(k_sync, strlen(k_sync), &m, &e), PTX_OK);
+  struct ptx_sass_lines l;
+  ck_assert_int_eq(ptx_sass_parse(k_sync_sass, strlen(k_sync_sass), &l), 0);
+  ck_assert_uint_eq(l.nblocks, 4);
+  ck_assert_uint_eq(l.sync_from[2], 0);           /* the BSYNC, its own block; BSSY's: 0 */
+  ck_assert_uint_eq(l.sync_from[1], UINT32_MAX);
+  ck_assert_uint_eq(l.sync_from[3], UINT32_MAX);
+  struct ptx_sass s;
+  ck_assert_int_eq(ptx_sass_attach(&m, &l, &s), 0);
+  ck_assert_uint_eq(s.nblocks, 4);
+  ck_assert_uint_eq(s.sync_from[2], 0);
+  static const struct {
+    uint32_t mask;
+    double inst, threads;
+  } cases[] = {
+    {1, 2 * (7 + 2 + 2 + 3), 768},     /* odd lanes: both warps split, BSYNC twice each */
+    {32, 2 * 7 + 2 + 2 + 2 * 3, 768},  /* warp 1 runs the body, warp 0 not: BSYNC once each */
+    {0, 2 * (7 + 1 + 3), 704},         /* no lane runs it */
+  };
+  for (size_t t = 0; t < sizeof cases / sizeof *cases; t++) {
+    struct sim_device *d = sim_device_new();
+    uint64_t a;
+    ck_assert_int_eq(sim_malloc(d, 4, "out", &a), SIM_OK);
+    uint8_t params[12];
+    memcpy(params, &a, 8);
+    memcpy(params + 8, &cases[t].mask, 4);
+    struct sim_launch c = {.grid = {1, 1, 1}, .block = {64, 1, 1}, .workers = 1,
+                           .nocheck = SIM_NOCHECK_INIT | SIM_NOCHECK_RACE};
+    struct sim_result r;
+    ck_assert_int_eq(sim_run(d, &m, "k", params, sizeof params, &c, &r, err, sizeof err),
+                     SIM_OK);
+    ck_assert_msg(r.outcome == SIM_RAN_OK, "%s", r.fault.message);
+    struct met_report rep;
+    ck_assert_int_eq(met_compute(&m, &r, &rep), 0);
+    ck_assert_int_eq(met_apply_sass(&rep, &m, &r, &s), 0);
+    ck_assert_msg(rep.value[MET_INST] == cases[t].inst, "mask %u: %g instructions, not %g",
+                  cases[t].mask, rep.value[MET_INST], cases[t].inst);
+    /* every lane issues the BSYNC once: 64 (with 7 + 3 each, and 2 each of 32 lanes) */
+    ck_assert_double_eq(rep.value[MET_THREAD_INST], cases[t].threads);
+    met_report_free(&rep);
+    sim_result_free(&r);
+    sim_device_free(d);
+  }
+  ptx_sass_free(&s);
+  ptx_sass_lines_free(&l);
+  ptx_module_free(&m);
+}
+END_TEST
+
 START_TEST(test_predicated_branch_body)
 {
   struct ptx_module m;
@@ -1299,6 +1415,7 @@ Suite *suite_sass(void)
   tcase_add_test(m, test_unrolled_loop);
   tcase_add_test(m, test_merged_pair_wavefronts);
   tcase_add_test(m, test_merged_quad_wavefronts);
+  tcase_add_test(m, test_bsync_per_group);
   tcase_add_test(m, test_loop_copies_share_runs);
   tcase_add_test(m, test_wide_adds_are_no_copies);
   tcase_add_test(m, test_peeled_iteration);

@@ -18,15 +18,20 @@
  * k to the copies after the main one, on average (k - 1) / 2; where a warp's lanes run
  * different trip counts (the warp runs more than its lanes' mean), the copies after the main
  * one run where any lane needs them, and their runs move that way in proportion; the
- * copies' checks outside SASS loops run at most once an entry. Estimates still: the shares
+ * copies' checks outside SASS loops run at most once an entry. A BSYNC (ptxas's
+ * reconvergence after a branch it brackets with BSSY) is issued by every group of lanes that
+ * reaches it apart: as often as the BSSY's block ran, plus once for each divergent execution
+ * of the PTX branches between them (outside nested BSSY .. BSYNC regions; not where a SASS
+ * loop lies between them, whose passes the PTX loop's branch does not count). Estimates
+ * still: the shares
  * of the copies (trips modulo k are taken as spread evenly, where every entry may run the
  * same), code ptxas sank into a path of a branch it keeps (a block entered by falling
  * through a conditional branch counts by its PTX from after that branch where it has any; a
- * path entered at its label counts by what was sunk into it too), branches ptxas adds
- * inside one PTX instruction (the
- * fast path of a division counts its call of the slow path too), and the wavefronts of a
- * merged load (those of the PTX load it stands for: right for a broadcast and for lanes that
- * read neighbouring words, 2 where lane i's LDS.64 reads words 2i and 2i + 1).
+ * path entered at its label counts by what was sunk into it too), the call of a slow path
+ * ptxas adds inside one PTX instruction (an IEEE division's, for special operands: taken
+ * never to run), and the wavefronts of a
+ * merged load (merged_wavefronts: from those of the PTX load it stands for, whose lanes'
+ * addresses the statistics do not keep).
  */
 #include <math.h>
 #include <stdlib.h>
@@ -44,6 +49,35 @@ static int is_access(const struct ptx_inst *in)
   default:
     return 0;
   }
+}
+
+/* The shared wavefronts of a load ptxas merged with its neighbours into one of `wide` bytes a
+   lane (LDS.64, LDS.128), from those of the PTX load it stands for (st), into *wave and the
+   conflict-free *ideal. A wavefront returns 128 bytes, one register of each of 32 lanes, so a
+   warp's LDS.64 takes 2 and its LDS.128 4 (half warps, quarter warps: a phase of 32 / r lanes
+   for r registers a lane, each phase as many wavefronts as the most distinct words it reads
+   in one bank), and half that where lanes 2i and 2i + 1 (or 2i and 2i + 2) read one address,
+   whose registers the return packs two at a time (measured with ncu on an H100: an LDS.128
+   that a whole warp, or each half warp, reads at one address takes 2 wavefronts, one of 16
+   distinct addresses a half warp, twice over, takes 4). The PTX load's lanes read at the same
+   addresses, 1/r of the bytes: where it takes one wavefront a request, no two lanes read
+   different words of one bank, which is taken as lanes sharing addresses (a row broadcast,
+   As[ty][k] of a tiled GEMM); where it takes more, the merged load takes as many as it does
+   (lane i reading 16-byte chunk i: 4 for the PTX load's 32 words over 8 banks, 4 for the
+   LDS.128's quarter warps), and no fewer than its phases of the lanes on. */
+static void merged_wavefronts(const struct sim_inst_stats *st, unsigned wide, double *wave,
+                              double *ideal)
+{
+  double r = wide / 4, req = (double)st->s_req, wf = (double)st->s_wavefronts;
+  if (wf <= req) {                       /* shared addresses: registers packed in pairs */
+    *wave = *ideal = req * r / 2;
+    return;
+  }
+  double lanes = (double)st->pred_on / req;  /* a request's lanes on, on average */
+  double phases = ceil(lanes / (32 / r));
+  phases = phases < 1 ? 1 : phases > r ? r : phases;
+  *ideal = req * phases;
+  *wave = wf > *ideal ? wf : *ideal;
 }
 
 /* Set metric id to v if it differs from the PTX count: then it is from SASS. */
@@ -355,11 +389,48 @@ out:
   return rc;
 }
 
+/* The groups of lanes that leave SASS block a apart on their way to the BSYNC at block b
+   (s->sync_from[b] == a): the divergent executions of the PTX branches in blocks a .. b - 1,
+   each of which splits a group in two, less those inside a BSSY .. BSYNC region nested in
+   it, whose groups meet again there. -1 where a loop of the SASS is in the region outside
+   nested ones: lanes leave it at different passes, which the PTX loop's branch, once an
+   iteration where ptxas's loop may run several a pass, does not count. seen: scratch,
+   m->ninsts zeros, left zero. */
+static double sync_splits(const struct ptx_module *m, const struct sim_result *res,
+                          const struct ptx_sass *s, uint32_t a, uint32_t b, uint8_t *seen)
+{
+  double splits = 0;
+  for (uint32_t c = a; c < b && splits >= 0; c++) {
+    int nested = 0;              /* c is in a region from a' > a to a BSYNC d before b */
+    for (uint32_t d = c + 1; d < b && !nested; d++)
+      nested = s->sync_from[d] != UINT32_MAX && s->sync_from[d] > a && s->sync_from[d] <= c;
+    if (nested)
+      continue;
+    if (s->loop[c] != UINT32_MAX && s->loop[c] != s->loop[b]) {
+      splits = -1;
+      break;
+    }
+    for (uint32_t k = s->block[c]; k < s->block[c + 1]; k++) {
+      uint32_t i = s->order[k];
+      const struct ptx_inst *in = &m->insts[i];
+      if (s->own[k] && in->op == PTX_OP_BRA && in->guard != PTX_NOREG && i < res->nstats &&
+          !seen[i]) {
+        seen[i] = 1;
+        splits += (double)res->stats[i].br_divergent;
+      }
+    }
+  }
+  for (uint32_t c = a; c < b; c++)
+    for (uint32_t k = s->block[c]; k < s->block[c + 1]; k++)
+      seen[s->order[k]] = 0;
+  return splits;
+}
+
 int met_apply_sass(struct met_report *r, const struct ptx_module *m, const struct sim_result *res,
                    const struct ptx_sass *s)
 {
   if (!s->inst || s->ninsts != m->ninsts || (s->nblocks && (!s->order || !s->own || !s->joined || !s->looped || !s->unroll || !s->loop ||
-                                        !s->func_first)))
+                                        !s->func_first || !s->slow || !s->sync_from)))
     return -1;
   double v[MET_COUNT] = {0};
   double s_ld_wave = 0, s_ld_ideal = 0, s_st_wave = 0, s_st_ideal = 0;
@@ -398,15 +469,17 @@ int met_apply_sass(struct met_report *r, const struct ptx_module *m, const struc
       const struct ptx_inst *in = &m->insts[i];
       int ld = in->op == PTX_OP_LD || in->op == PTX_OP_LDU;
       if (ld && lds > 0) {
-        /* a load that stands for f PTX loads (an LDS.64 or LDS.128 of 32-bit ones) reads f
-           times the bytes a lane: its conflict-free wavefronts are f times the PTX load's,
-           never more than it takes (a broadcast stays one) */
         unsigned w = ptx_type_size((enum ptx_type)in->type) * (in->vec ? in->vec : 1);
         unsigned wide = c->lds128 ? 16 : c->lds64 ? 8 : w;
-        double f = w && wide > w ? (double)(wide / w) : 1.0;
-        double ideal = (double)st->s_ideal * f;
-        s_ld_wave += (double)st->s_wavefronts;
-        s_ld_ideal += ideal < (double)st->s_wavefronts ? ideal : (double)st->s_wavefronts;
+        if (w && wide > w) {
+          double wave, ideal;
+          merged_wavefronts(st, wide, &wave, &ideal);
+          s_ld_wave += wave;
+          s_ld_ideal += ideal;
+        } else {
+          s_ld_wave += (double)st->s_wavefronts;
+          s_ld_ideal += (double)st->s_ideal;
+        }
       } else if (!ld && (sts > 0 || n[PTX_SASS_LDGSTS] > 0)) {
         s_st_wave += (double)st->s_wavefronts;
         s_st_ideal += (double)st->s_ideal;
@@ -420,8 +493,13 @@ int met_apply_sass(struct met_report *r, const struct ptx_module *m, const struc
      instruction */
   struct block_est *est = calloc(s->nblocks ? s->nblocks : 1, sizeof *est);
   double *ran = malloc((s->nblocks ? s->nblocks : 1) * sizeof *ran);
-  if (!ran || !est || block_bests(m, res, s, est) || loop_shares(m, res, s, est)) {
+  double *ran_threads = malloc((s->nblocks ? s->nblocks : 1) * sizeof *ran_threads);
+  uint8_t *seen = calloc(m->ninsts ? m->ninsts : 1, 1);
+  if (!ran || !ran_threads || !seen || !est || block_bests(m, res, s, est) ||
+      loop_shares(m, res, s, est)) {
     free(ran);
+    free(ran_threads);
+    free(seen);
     free(est);
     return -1;
   }
@@ -439,11 +517,20 @@ int met_apply_sass(struct met_report *r, const struct ptx_module *m, const struc
       cap = est[b].share;                          /* its share of its PTX loop's passes */
     if (b > 0 && s->joined[b] && cap > prev)       /* entered from the block before alone */
       cap = prev;
+    if (s->slow[b])                                /* a slow path, for special operands */
+      cap = 0;
     if (cap < runs) {
       threads = runs > 0 ? threads * cap / runs : 0;
       runs = cap;
     }
+    uint32_t a = s->sync_from[b];
+    double splits = a < b ? sync_splits(m, res, s, a, b, seen) : -1;
+    if (splits >= 0) {            /* a BSYNC: once a group of lanes arriving apart, each lane once */
+      runs = ran[a] + splits;
+      threads = ran_threads[a];
+    }
     ran[b] = prev = runs;
+    ran_threads[b] = threads;
     if (runs == 0)
       continue;
     double n = (double)(s->block[b + 1] - s->block[b]);
@@ -460,6 +547,8 @@ int met_apply_sass(struct met_report *r, const struct ptx_module *m, const struc
   }
   free(est);
   free(ran);
+  free(ran_threads);
+  free(seen);
   r->sass = 1;
   /* a loop block's passes are its PTX iterations over its copies: whole counts, rounded */
   for (int id = 0; id < MET_COUNT; id++)

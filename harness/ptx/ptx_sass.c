@@ -45,6 +45,8 @@ void ptx_sass_lines_free(struct ptx_sass_lines *l)
   free(l->looped);
   free(l->func_first);
   free(l->loop_head);
+  free(l->slow);
+  free(l->sync_from);
   memset(l, 0, sizeof *l);
 }
 
@@ -59,6 +61,8 @@ void ptx_sass_free(struct ptx_sass *s)
   free(s->unroll);
   free(s->func_first);
   free(s->loop);
+  free(s->slow);
+  free(s->sync_from);
   memset(s, 0, sizeof *s);
 }
 
@@ -118,8 +122,9 @@ struct section {
 
 /* The parse's growing tables (beside the section's state). */
 struct parse {
-  uint32_t cap, rcap, jcap, lcap, ecap, hcap; /* room in by_line, refs, joined, looped,
-                                                 func_first, loop_head */
+  uint32_t cap, rcap, jcap, lcap, ecap, hcap, kcap, ycap; /* room in by_line, refs, joined,
+                                                             looped, func_first, loop_head,
+                                                             slow, sync_from */
   uint32_t blocks;             /* blocks started so far */
   struct named {               /* a block that starts at a label */
     char name[64];
@@ -128,6 +133,10 @@ struct parse {
   uint32_t nstarts, scap;
   char (*targets)[64];         /* the labels branches and BSSY name */
   uint32_t ntargets, tcap;
+  struct named *bssy;          /* each BSSY: the label it names, and its block */
+  uint32_t nbssy, bcap;
+  uint8_t *is_bsync;           /* [0 .. blocks): the block is a BSYNC */
+  uint32_t icap;
 };
 
 /* Grow *arr (of *cap elements of size sz) to hold n + 1; -1 when out of memory. */
@@ -275,7 +284,9 @@ static int instruction(struct ptx_sass_lines *l, struct parse *ps, struct sectio
         t[2 + ll] == ')')
       sec->dead = 1;
   }
-  if (sec->label[0] || !sec->counted)
+  /* a BSYNC is a block of its own: each group of lanes that arrives apart issues it */
+  int bsync = oplen == 5 && !memcmp(op, "BSYNC", 5);
+  if (sec->label[0] || !sec->counted || bsync)
     sec->new_block = 1;
   if (sec->dead) {
     sec->label[0] = 0;
@@ -288,9 +299,15 @@ static int instruction(struct ptx_sass_lines *l, struct parse *ps, struct sectio
     if (grow((void **)&l->joined, &ps->jcap, ps->blocks, 1) ||
         grow((void **)&l->looped, &ps->lcap, ps->blocks, 1) ||
         grow((void **)&l->func_first, &ps->ecap, ps->blocks, sizeof *l->func_first) ||
-        grow((void **)&l->loop_head, &ps->hcap, ps->blocks, sizeof *l->loop_head))
+        grow((void **)&l->loop_head, &ps->hcap, ps->blocks, sizeof *l->loop_head) ||
+        grow((void **)&l->slow, &ps->kcap, ps->blocks, 1) ||
+        grow((void **)&l->sync_from, &ps->ycap, ps->blocks, sizeof *l->sync_from) ||
+        grow((void **)&ps->is_bsync, &ps->icap, ps->blocks, 1))
       return -1;
     l->loop_head[ps->blocks] = UINT32_MAX;
+    l->slow[ps->blocks] = 0;
+    l->sync_from[ps->blocks] = UINT32_MAX;
+    ps->is_bsync[ps->blocks] = (uint8_t)bsync;
     if (!sec->counted)
       sec->first_block = ps->blocks;
     l->joined[ps->blocks] = sec->counted > 0;
@@ -306,7 +323,8 @@ static int instruction(struct ptx_sass_lines *l, struct parse *ps, struct sectio
   }
   sec->label[0] = 0;
   sec->counted++;
-  sec->new_block = ends_block(op, oplen);
+  int ends = ends_block(op, oplen);
+  sec->new_block = ends || bsync;
   /* the labels branches name, and those BSSY names as its reconvergence point (entered
      from the branch's every path) */
   int named = add_target(ps, s, end);
@@ -314,11 +332,20 @@ static int instruction(struct ptx_sass_lines *l, struct parse *ps, struct sectio
     return -1;
   if (named && oplen == 3 && !memcmp(op, "BRA", 3))
     back_edge(l, ps, sec->first_block);
+  if (named && oplen == 4 && !memcmp(op, "CALL", 4) &&
+      strstr(ps->targets[ps->ntargets - 1], "slowpath"))
+    l->slow[ps->blocks - 1] = 1;
+  if (named && oplen == 4 && !memcmp(op, "BSSY", 4)) {
+    if (grow((void **)&ps->bssy, &ps->bcap, ps->nbssy, sizeof *ps->bssy))
+      return -1;
+    memcpy(ps->bssy[ps->nbssy].name, ps->targets[ps->ntargets - 1], sizeof ps->bssy->name);
+    ps->bssy[ps->nbssy++].block = ps->blocks - 1;
+  }
   if (!sec->line) {
     l->unlined++;
     return 0;
   }
-  if (add_ref(l, &ps->rcap, sec->line, ps->blocks - 1, (uint32_t)sec->new_block))
+  if (add_ref(l, &ps->rcap, sec->line, ps->blocks - 1, (uint32_t)ends))
     return -1;
   struct ptx_sass_count *c = line_row(l, &ps->cap, sec->line);
   if (!c)
@@ -410,10 +437,23 @@ int ptx_sass_parse(const char *text, size_t len, struct ptx_sass_lines *out)
     if (ps.ntargets && bsearch(ps.starts[i].name, ps.targets, ps.ntargets, sizeof ps.targets[0],
                                cmp_name))
       out->joined[ps.starts[i].block] = 0;
+  /* a BSSY's BSYNC: the block just before the label it names, when that is a BSYNC */
+  for (uint32_t j = 0; j < ps.nbssy; j++)
+    for (uint32_t i = 0; i < ps.nstarts; i++) {
+      uint32_t b = ps.starts[i].block;
+      if (b > ps.bssy[j].block + 1 && ps.is_bsync[b - 1] &&
+          out->func_first[b - 1] == out->func_first[ps.bssy[j].block] &&
+          !strcmp(ps.starts[i].name, ps.bssy[j].name)) {
+        out->sync_from[b - 1] = ps.bssy[j].block;
+        break;
+      }
+    }
   rc = 0;
 out:
   free(ps.starts);
   free(ps.targets);
+  free(ps.bssy);
+  free(ps.is_bsync);
   if (rc)
     ptx_sass_lines_free(out);
   return rc;
@@ -501,9 +541,12 @@ int ptx_sass_attach(const struct ptx_module *m, const struct ptx_sass_lines *lin
   out->unroll = malloc(lines->nrefs + 1);
   out->func_first = malloc((lines->nrefs + 1) * sizeof *out->func_first);
   out->loop = malloc((lines->nrefs + 1) * sizeof *out->loop);
+  out->slow = malloc(lines->nrefs + 1);
+  out->sync_from = malloc((lines->nrefs + 1) * sizeof *out->sync_from);
   uint32_t *at = malloc((lines->nblocks + 1) * sizeof *at);   /* parse block -> ours */
   if (!out->inst || !out->order || !out->own || !out->block || !out->joined || !out->looped ||
-      !out->unroll || !out->func_first || !out->loop || !at) {
+      !out->unroll || !out->func_first || !out->loop || !out->slow ||
+      !out->sync_from || !at) {
     free(at);
     ptx_sass_free(out);
     return -1;
@@ -524,6 +567,9 @@ int ptx_sass_attach(const struct ptx_module *m, const struct ptx_sass_lines *lin
       out->joined[b] = known && lines->joined[pb];
       out->looped[b] = known && lines->looped[pb];
       out->unroll[b] = 1;
+      out->slow[b] = known && lines->slow && lines->slow[pb];
+      out->sync_from[b] = known && lines->sync_from && lines->sync_from[pb] != UINT32_MAX
+                              ? at[lines->sync_from[pb]] : UINT32_MAX;
       out->loop[b] = known && lines->loop_head ? lines->loop_head[pb] : UINT32_MAX;
       /* the function's entry block, where that had SASS of the module; else this one */
       uint32_t f = known ? at[lines->func_first[pb]] : UINT32_MAX;

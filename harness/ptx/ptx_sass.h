@@ -67,6 +67,12 @@ struct ptx_sass_lines {
   uint32_t *func_first;        /* [0 .. nblocks): the first block of its function */
   uint32_t *loop_head;         /* [0 .. nblocks): the first block of the innermost loop that
                                   holds the block, UINT32_MAX where none does */
+  uint8_t *slow;               /* [0 .. nblocks): 1 where the block calls a slow path of
+                                  ptxas's ($__internal_..._slowpath: IEEE division or square
+                                  root of special operands) */
+  uint32_t *sync_from;         /* [0 .. nblocks): for a block that is a BSYNC (a block of its
+                                  own, just before the label a BSSY names), the block of that
+                                  BSSY; UINT32_MAX for others */
   uint32_t nblocks;
   uint32_t functions;          /* .text sections read */
   uint32_t unlined;            /* counted SASS instructions before any line annotation */
@@ -107,6 +113,13 @@ struct ptx_sass {
   uint32_t *loop;              /* [0 .. nblocks): which SASS loop holds block b innermost (an
                                   id, equal for the blocks of one loop), UINT32_MAX where
                                   none does */
+  uint8_t *slow;               /* [0 .. nblocks): block b calls a slow path of ptxas's, which
+                                  runs only for special operands (denormals, infinities, NaNs):
+                                  taken never to run, as the blocks entered only from it */
+  uint32_t *sync_from;         /* [0 .. nblocks): where block b is a BSYNC, the block of its
+                                  BSSY (< b): the lanes that split on the way from there arrive
+                                  at the BSYNC apart, and each group issues it; UINT32_MAX for
+                                  other blocks */
   uint32_t nblocks;
 };
 

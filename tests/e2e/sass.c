@@ -71,10 +71,11 @@ START_TEST(sass_gemm_merged_shared_loads)
     ck_assert_double_eq(metric(r, wave, "exact"), 32.0 * 2 * 32);
     return;
   }
-  /* 16 LDS and 4 LDS.128 a tile, each one wavefront (no conflicts) */
+  /* 16 LDS and 4 LDS.128 a tile; an LDS one wavefront, an LDS.128 of As[ty][k] (one address
+     each half warp) two: 24 (ncu on an H100, sass_validate.sh's merge_gemm_n64) */
   ck_assert_double_eq(metric(r, ld, "from-sass"), 32.0 * 2 * 20);
   ck_assert_double_eq(ptx_value(r, ld), 32.0 * 2 * 32);
-  ck_assert_double_eq(metric(r, wave, "from-sass"), 32.0 * 2 * 20);
+  ck_assert_double_eq(metric(r, wave, "from-sass"), 32.0 * 2 * 24);
   ck_assert_double_eq(ptx_value(r, wave), 32.0 * 2 * 32);
   /* stores and global loads are one machine instruction each: still exact, unchanged */
   ck_assert_double_eq(metric(r, "smsp__sass_inst_executed_op_shared_st.sum", "exact"), 32.0 * 2 * 2);
@@ -89,14 +90,15 @@ START_TEST(sass_straight_line_kernels)
 {
   /* no branches: every SASS instruction once a warp (4 warps); count_one's atomicAdd is
      VOTEU.ANY, FLO, POPC ... and one ATOMG a warp; div_float leaves out the division's
-     slow-path subroutine */
+     slow-path subroutine and the 3 instructions that call it (25 a warp, as ncu on an H100
+     counts merge_div_float) */
   static const struct {
     const char *kernel, *a1, *a2;
     double sass;
   } t[] = {
     {"count_one", "i32buf:1:zero", "i32buf:128:zero", 22},
     {"div_mod", "i32buf:128:iota", "i32buf:128:zero", 40},
-    {"div_float", "f32buf:129:iota", "f32buf:128:zero", 28},
+    {"div_float", "f32buf:129:iota", "f32buf:128:zero", 25},
   };
   for (size_t i = 0; i < sizeof t / sizeof *t; i++) {
     const char *src = e2e_kernel("sass_merge.cu");

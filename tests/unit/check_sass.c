@@ -241,10 +241,11 @@ START_TEST(test_gemm_merged_loads)
   ck_assert_double_eq(r->ptx_value[MET_S_LD_INST], 32.0 * 2 * 32);
   ck_assert_double_eq(r->value[MET_S_LD_INST], 32.0 * 2 * 20);
   ck_assert_int_eq(r->kind[MET_S_LD_INST], MET_FROM_SASS);
-  /* every load is conflict-free at one wavefront (a warp reads 2 rows of As, one row of Bs):
-     the merged LDS.128 makes one, as the PTX load it stands for does */
+  /* every PTX load is conflict-free at one wavefront (a warp reads 2 rows of As, one row of
+     Bs); an LDS.128 of As, each half warp at one address, takes 2 (ncu on an H100,
+     tests/gpu/sass_validate.sh's merge_gemm_n64: 24 a warp a tile, 16 + 4 x 2) */
   ck_assert_double_eq(r->ptx_value[MET_S_LD_WAVE], 32.0 * 2 * 32);
-  ck_assert_double_eq(r->value[MET_S_LD_WAVE], 32.0 * 2 * 20);
+  ck_assert_double_eq(r->value[MET_S_LD_WAVE], 32.0 * 2 * (16 + 4 * 2));
   ck_assert_double_eq(r->value[MET_S_LD_CONF], 0);
   /* the stores and global accesses are as the PTX has them: kind unchanged */
   ck_assert_double_eq(r->value[MET_S_ST_INST], 32.0 * 2 * 2);
@@ -258,13 +259,15 @@ END_TEST
 
 START_TEST(test_straight_line_counts)
 {
-  /* kernels without loops run each of their SASS instructions once a warp (the slow path of
-     the division and the padding are not counted): 4 warps */
+  /* kernels without loops run each of their SASS instructions once a warp (the padding is
+     not counted, nor the division's slow path: the call of it (MOV, CALL) and the move after
+     it, which run only for special operands; ncu on an H100, sass_validate.sh's
+     merge_div_float: 25 a warp): 4 warps */
   static const struct {
     const char *k;
     uint32_t sass;
     uint32_t nbufs;
-  } t[] = {{"count_one", 22, 2}, {"div_mod", 40, 2}, {"div_float", 28, 2}};
+  } t[] = {{"count_one", 22, 2}, {"div_mod", 40, 2}, {"div_float", 25, 2}};
   for (size_t i = 0; i < sizeof t / sizeof *t; i++) {
     struct launch L;
     uint32_t grid[2] = {2, 1}, block[2] = {64, 1};
@@ -651,6 +654,225 @@ START_TEST(test_merged_pair_wavefronts)
   met_report_free(&rep);
   sim_result_free(&r);
   sim_device_free(d);
+  ptx_sass_free(&s);
+  ptx_sass_lines_free(&l);
+  ptx_module_free(&m);
+}
+END_TEST
+
+/* Lane i reads 16 bytes at s + 16 * (i & MASK) as four 32-bit PTX loads (lines 15 to 18),
+   which ptxas makes one LDS.128 (the listing below). */
+static const char k_quad_fmt[] =
+  ".version 8.0\n"                                              /* 1 */
+  ".target sm_90\n"
+  ".address_size 64\n"
+  ".shared .align 16 .b8 s[512];\n"
+  ".visible .entry k(.param .u64 p)\n"                          /* 5 */
+  "{\n"
+  "  .reg .b32 %%r<12>;\n"
+  "  .reg .b64 %%rd<3>;\n"
+  "  ld.param.u64 %%rd1, [p];\n"                                /* 9 */
+  "  mov.u32 %%r1, %%tid.x;\n"
+  "  and.b32 %%r8, %%r1, %u;\n"                                 /* 11 */
+  "  shl.b32 %%r2, %%r8, 4;\n"
+  "  mov.u32 %%r3, s;\n"                                        /* 13 */
+  "  add.u32 %%r4, %%r3, %%r2;\n"
+  "  ld.shared.u32 %%r5, [%%r4];\n"                             /* 15 */
+  "  ld.shared.u32 %%r6, [%%r4+4];\n"
+  "  ld.shared.u32 %%r9, [%%r4+8];\n"                           /* 17 */
+  "  ld.shared.u32 %%r10, [%%r4+12];\n"
+  "  add.u32 %%r7, %%r5, %%r6;\n"                               /* 19 */
+  "  add.u32 %%r7, %%r7, %%r9;\n"
+  "  add.u32 %%r7, %%r7, %%r10;\n"                              /* 21 */
+  "  st.global.u32 [%%rd1], %%r7;\n"
+  "  ret;\n"                                                    /* 23 */
+  "}\n";
+
+static const char k_quad_sass[] =
+  "//--------------------- .text.k --------------------------\n"
+  "k:\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 6\n"
+  "        /*0000*/                   LDC R1, c[0x0][0x28] ;\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 10\n"
+  "        /*0010*/                   S2R R0, SR_TID.X ;\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 11\n"
+  "        /*0020*/                   LOP3.LUT R0, R0, 0x1f, RZ, 0xc0, !PT ;\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 15\n"
+  "        /*0030*/                   LDS.128 R4, [R0.X16] ;\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 19\n"
+  "        /*0040*/                   IADD3 R5, R4, R5, R6 ;\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 21\n"
+  "        /*0050*/                   IADD3 R5, R5, R7, RZ ;\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 22\n"
+  "        /*0060*/                   STG.E desc[UR4][R2.64], R5 ;\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 23\n"
+  "        /*0070*/                   EXIT ;\n"
+  ".L_x_0:\n"
+  "        /*0080*/                   BRA `(.L_x_0);\n";
+
+/* An LDS.128 returns 4 registers a lane, 128 bytes a wavefront: 4 wavefronts for a warp
+   (a quarter warp each), 2 where lane pairs share an address (ncu on an H100: gemm_tiled32's
+   As[ty][k], one address a warp; gemm_regblock's, one a half warp), more where a quarter warp
+   conflicts. Blocks of `lanes` threads; mask picks which 16-byte chunk lane i reads. */
+START_TEST(test_merged_quad_wavefronts)
+{
+  static const struct {
+    unsigned mask, lanes;
+    double ptx_wave, wave, ideal;
+  } cases[] = {
+    {0, 32, 4, 2, 2},            /* one address: every PTX load 1 wavefront (broadcast) */
+    {4, 32, 4, 2, 2},            /* two, 64 bytes apart, 4 lanes each in turn: no conflict */
+    {31, 32, 16, 4, 4},          /* chunk i: each PTX load 4-way, the LDS.128 4 quarters */
+    {31, 16, 8, 2, 2},           /* half a warp: 2 quarters */
+  };
+  for (size_t t = 0; t < sizeof cases / sizeof *cases; t++) {
+    char ptx[2048], err[256];
+    int n = snprintf(ptx, sizeof ptx, k_quad_fmt, cases[t].mask);
+    ck_assert(n > 0 && (size_t)n < sizeof ptx);
+    struct ptx_module m;
+    struct ptx_error e;
+    ck_assert_int_eq(ptx_parse(ptx, (size_t)n, &m, &e), PTX_OK);
+    struct ptx_sass_lines l;
+    ck_assert_int_eq(ptx_sass_parse(k_quad_sass, strlen(k_quad_sass), &l), 0);
+    ck_assert_uint_eq(l.by_line[15].lds128, 1);
+    struct ptx_sass s;
+    ck_assert_int_eq(ptx_sass_attach(&m, &l, &s), 0);
+    struct sim_device *d = sim_device_new();
+    uint64_t a;
+    ck_assert_int_eq(sim_malloc(d, 4, "out", &a), SIM_OK);
+    struct sim_launch c = {.grid = {1, 1, 1}, .block = {cases[t].lanes, 1, 1}, .workers = 1,
+                           .nocheck = SIM_NOCHECK_INIT | SIM_NOCHECK_RACE};
+    struct sim_result r;
+    ck_assert_int_eq(sim_run(d, &m, "k", &a, 8, &c, &r, err, sizeof err), SIM_OK);
+    ck_assert_msg(r.outcome == SIM_RAN_OK, "%s", r.fault.message);
+    struct met_report rep;
+    ck_assert_int_eq(met_compute(&m, &r, &rep), 0);
+    ck_assert_double_eq(rep.value[MET_S_LD_WAVE], cases[t].ptx_wave);
+    ck_assert_int_eq(met_apply_sass(&rep, &m, &r, &s), 0);
+    ck_assert_double_eq(rep.value[MET_S_LD_INST], 1);
+    ck_assert_msg(rep.value[MET_S_LD_WAVE] == cases[t].wave, "case %zu: %g wavefronts, not %g",
+                  t, rep.value[MET_S_LD_WAVE], cases[t].wave);
+    ck_assert_double_eq(rep.value[MET_S_LD_IDEAL], cases[t].ideal);
+    met_report_free(&rep);
+    sim_result_free(&r);
+    sim_device_free(d);
+    ptx_sass_free(&s);
+    ptx_sass_lines_free(&l);
+    ptx_module_free(&m);
+  }
+}
+END_TEST
+
+/* Lanes whose tid & m is not 0 run lines 16-17; ptxas brackets the branch with BSSY and
+   BSYNC (the listing below), as it does an if (branch_odd, branch_warp of
+   tests/gpu/kernels/metrics.cu) or a switch. */
+static const char k_sync[] =
+  ".version 8.0\n"                                              /* 1 */
+  ".target sm_90\n"
+  ".address_size 64\n"
+  ".visible .entry k(.param .u64 p, .param .u32 m)\n"
+  "{\n"                                                         /* 5 */
+  "  .reg .pred %p<2>;\n"
+  "  .reg .b32 %r<8>;\n"
+  "  .reg .b64 %rd<3>;\n"
+  "  ld.param.u64 %rd1, [p];\n"                                 /* 9 */
+  "  ld.param.u32 %r6, [m];\n"
+  "  mov.u32 %r1, %tid.x;\n"                                    /* 11 */
+  "  and.b32 %r2, %r1, %r6;\n"
+  "  setp.eq.u32 %p1, %r2, 0;\n"                                /* 13 */
+  "  mov.u32 %r3, 0;\n"
+  "  @%p1 bra $L__done;\n"                                      /* 15 */
+  "  mul.lo.u32 %r3, %r1, 3;\n"
+  "  add.u32 %r3, %r3, 1;\n"                                    /* 17 */
+  "$L__done:\n"
+  "  st.global.u32 [%rd1], %r3;\n"                              /* 19 */
+  "  ret;\n"
+  "}\n";
+
+/* The BSYNC has the body's last line, as ptxas gives it (branch_warp's). */
+static const char k_sync_sass[] =
+  "//--------------------- .text.k --------------------------\n"
+  "k:\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 5\n"
+  "        /*0000*/                   LDC R1, c[0x0][0x28] ;\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 11\n"
+  "        /*0010*/                   S2R R0, SR_TID.X ;\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 12\n"
+  "        /*0020*/                   LOP3.LUT R2, R0, c[0x0][0x218], RZ, 0xc0, !PT ;\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 14\n"
+  "        /*0030*/                   MOV R3, RZ ;\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 13\n"
+  "        /*0040*/                   ISETP.NE.U32.AND P0, PT, R2, RZ, PT ;\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 15\n"
+  "        /*0050*/                   BSSY B0, `(.L_x_1) ;\n"
+  "        /*0060*/              @!P0 BRA `(.L_x_0) ;\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 16\n"
+  "        /*0070*/                   IMAD R3, R0, 0x3, RZ ;\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 17\n"
+  "        /*0080*/                   IADD3 R3, R3, 0x1, RZ ;\n"
+  ".L_x_0:\n"
+  "        /*0090*/                   BSYNC B0 ;\n"
+  ".L_x_1:\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 19\n"
+  "        /*00a0*/                   LDC.64 R4, c[0x0][0x210] ;\n"
+  "        /*00b0*/                   STG.E desc[UR4][R4.64], R3 ;\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 20\n"
+  "        /*00c0*/                   EXIT ;\n"
+  ".L_x_2:\n"
+  "        /*00d0*/                   BRA `(.L_x_2);\n";
+
+/* A BSYNC is issued once by every group of lanes that reaches it apart: twice a warp whose
+   lanes split at the branch, once a warp that stays whole (ncu on an H100, metrics.cu's
+   branch_odd: 46 a warp, the other 45 instructions once; branch_warp: 44 and 19, BSYNC
+   once each), whatever the line ptxas gives it. */
+START_TEST(test_bsync_per_group)
+{
+  struct ptx_module m;
+  struct ptx_error e;
+  char err[256];
+  ck_assert_int_eq(ptx_parse(k_sync, strlen(k_sync), &m, &e), PTX_OK);
+  struct ptx_sass_lines l;
+  ck_assert_int_eq(ptx_sass_parse(k_sync_sass, strlen(k_sync_sass), &l), 0);
+  ck_assert_uint_eq(l.nblocks, 4);
+  ck_assert_uint_eq(l.sync_from[2], 0);           /* the BSYNC, its own block; BSSY's: 0 */
+  ck_assert_uint_eq(l.sync_from[1], UINT32_MAX);
+  ck_assert_uint_eq(l.sync_from[3], UINT32_MAX);
+  struct ptx_sass s;
+  ck_assert_int_eq(ptx_sass_attach(&m, &l, &s), 0);
+  ck_assert_uint_eq(s.nblocks, 4);
+  ck_assert_uint_eq(s.sync_from[2], 0);
+  static const struct {
+    uint32_t mask;
+    double inst, threads;
+  } cases[] = {
+    {1, 2 * (7 + 2 + 2 + 3), 768},     /* odd lanes: both warps split, BSYNC twice each */
+    {32, 2 * 7 + 2 + 2 + 2 * 3, 768},  /* warp 1 runs the body, warp 0 not: BSYNC once each */
+    {0, 2 * (7 + 1 + 3), 704},         /* no lane runs it */
+  };
+  for (size_t t = 0; t < sizeof cases / sizeof *cases; t++) {
+    struct sim_device *d = sim_device_new();
+    uint64_t a;
+    ck_assert_int_eq(sim_malloc(d, 4, "out", &a), SIM_OK);
+    uint8_t params[12];
+    memcpy(params, &a, 8);
+    memcpy(params + 8, &cases[t].mask, 4);
+    struct sim_launch c = {.grid = {1, 1, 1}, .block = {64, 1, 1}, .workers = 1,
+                           .nocheck = SIM_NOCHECK_INIT | SIM_NOCHECK_RACE};
+    struct sim_result r;
+    ck_assert_int_eq(sim_run(d, &m, "k", params, sizeof params, &c, &r, err, sizeof err),
+                     SIM_OK);
+    ck_assert_msg(r.outcome == SIM_RAN_OK, "%s", r.fault.message);
+    struct met_report rep;
+    ck_assert_int_eq(met_compute(&m, &r, &rep), 0);
+    ck_assert_int_eq(met_apply_sass(&rep, &m, &r, &s), 0);
+    ck_assert_msg(rep.value[MET_INST] == cases[t].inst, "mask %u: %g instructions, not %g",
+                  cases[t].mask, rep.value[MET_INST], cases[t].inst);
+    /* every lane issues the BSYNC once: 64 (with 7 + 3 each, and 2 each of 32 lanes) */
+    ck_assert_double_eq(rep.value[MET_THREAD_INST], cases[t].threads);
+    met_report_free(&rep);
+    sim_result_free(&r);
+    sim_device_free(d);
+  }
   ptx_sass_free(&s);
   ptx_sass_lines_free(&l);
   ptx_module_free(&m);
@@ -1192,6 +1414,8 @@ Suite *suite_sass(void)
   tcase_add_test(m, test_early_exit_and_sunk_parameter);
   tcase_add_test(m, test_unrolled_loop);
   tcase_add_test(m, test_merged_pair_wavefronts);
+  tcase_add_test(m, test_merged_quad_wavefronts);
+  tcase_add_test(m, test_bsync_per_group);
   tcase_add_test(m, test_loop_copies_share_runs);
   tcase_add_test(m, test_wide_adds_are_no_copies);
   tcase_add_test(m, test_peeled_iteration);

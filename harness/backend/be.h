@@ -53,6 +53,7 @@ struct be_launch {
   uint32_t regs_per_block;
   uint32_t reg_alloc_unit;
   uint32_t max_smem;
+  uint32_t smem_alloc_unit;
   uint32_t resident_blocks;   /* emu only: blocks the GPU holds at once (sim_launch's); 0: the
                                  emulator's default */
   /* Cooperative launches and clusters (both backends). A kernel that uses grid.sync() (reads
@@ -106,6 +107,7 @@ static inline void be_launch_limits(struct be_launch *l, const struct occ_profil
   l->regs_per_block = p && p->regs_per_block > 0 ? (uint32_t)p->regs_per_block : 0;
   l->reg_alloc_unit = p && p->reg_alloc_unit > 0 ? (uint32_t)p->reg_alloc_unit : 0;
   l->max_smem = p && p->smem_per_block_optin > 0 ? (uint32_t)p->smem_per_block_optin : 0;
+  l->smem_alloc_unit = p && p->smem_alloc_unit > 0 ? (uint32_t)p->smem_alloc_unit : 0;
   l->regs_per_thread = regs > 0 ? (uint32_t)regs : 0;
 }
 

@@ -144,6 +144,8 @@ struct sim_launch {
   uint32_t workers;        /* host threads running blocks; 0 = one per core */
   uint64_t max_warp_insts; /* budget for the launch; 0 = SIM_DEFAULT_BUDGET */
   uint32_t max_smem;       /* per-block shared memory limit of the profile; 0 = 227 KiB */
+  uint32_t smem_alloc_unit; /* a block's shared memory is allocated in these (the profile's
+                              smem_alloc_unit; %total_smem_size is rounded up to it); 0 = 1 */
   uint32_t trace_every;    /* record one block of every trace_every for the timing model
                               (0: record none), the k-th from blocks [k*every, (k+1)*every)
                               (sim_trace_block) ... */

@@ -87,7 +87,11 @@ static uint64_t lane_sreg(const struct sim_block *b, const struct sim_warp *w, u
     return sr == PTX_SR_GLOBALTIMER_LO ? (uint32_t)ns : sr == PTX_SR_GLOBALTIMER_HI ? ns >> 32 : ns;
   }
   case PTX_SR_DYNAMIC_SMEM_SIZE: return b->cfg->dyn_smem;
-  case PTX_SR_TOTAL_SMEM_SIZE: return b->smem_size;
+  case PTX_SR_TOTAL_SMEM_SIZE: {            /* what the block was allocated: the H100 gives 1408
+                                               for 1400 bytes (tests/gpu/prove.sh smem_sizes) */
+    uint32_t unit = b->cfg->smem_alloc_unit ? b->cfg->smem_alloc_unit : 1;
+    return (uint64_t)(b->smem_size + unit - 1) / unit * unit;
+  }
   case PTX_SR_RESERVED_SMEM_BEGIN:
   case PTX_SR_RESERVED_SMEM_OFFSET_0: return SIM_RSMEM_BASE;
   case PTX_SR_RESERVED_SMEM_END: return SIM_RSMEM_BASE + SIM_RSMEM_SIZE;

@@ -367,7 +367,7 @@ pcase wmma_tf32_gemm wmma_tf32_gemm.cu wmma_tf32_gemm 4,16 128 "3:f32:exact" \
   $A i32:256 $A i32:256 $A i32:64 $A f32:1.5 $A f32:1.5
 pcase wmma_tf32_zero_c wmma_tf32_gemm.cu wmma_tf32_zero_c 1 32 "0:f32:exact" $A f32buf:256:zero
 # the shared-memory size registers (smem_sizes.cu): 400 bytes of the block's own, --smem 1000;
-# the emulator gives %dynamic_smem_size 1000, %total_smem_size 1400, %aggr_smem_size 2424
+# the emulator gives %dynamic_smem_size 1000, %total_smem_size 1408 (as the H100: 1400 in 128-byte units), %aggr_smem_size 2424
 # (the total and the 1 KB reserve), %reserved_smem_offset_cap 1024
 pcase smem_sizes smem_sizes.cu smem_sizes 1 32 "0:u32:exact" --smem 1000 $A u32buf:4:zero
 

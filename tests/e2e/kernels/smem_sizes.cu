@@ -3,7 +3,8 @@
 // --smem 1000 of dynamic shared memory, writes out[0..3] = %dynamic_smem_size,
 // %total_smem_size, %aggr_smem_size (sm_90: the total with the 1 KB the system holds; ptxas
 // reads SR_SMEMSZ for it, and SR_SMEMSZ less a constant-bank word for the total),
-// %reserved_smem_offset_cap. The emulator: 1000, 1400, 2424, 1024.
+// %reserved_smem_offset_cap. The H100 and the emulator: 1000, 1408 (1400 in the 128-byte
+// units shared memory is allocated in), 2424, 1024.
 extern "C" __global__ void smem_sizes(unsigned *out)
 {
     __shared__ unsigned own[100];

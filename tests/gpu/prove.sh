@@ -130,8 +130,9 @@ pcase const_overread const_overread.cu const_overread 1 96 "0:u32:exact" \
   $A u32buf:96:fill=7 $A i32:96
 # cudaGraphSetConditional outside a graph (graphConditionalNodes' kernels): ptxas resolves it
 # itself (a call through the driver's table, c[0x4], as vprintf), so the PTX loads as it is;
-# the buffer shows the kernel's own writes, and whether the GPU runs the call with a handle
-# no graph made is what this proves
+# the buffer shows the kernel's own writes. The H100 stops the kernel at a handle no graph
+# made (proof_const_graph_h100.txt: no buffer came back), where the emulator runs the call
+# and reports the values set: a known difference, kept so this case shows it
 pcase graph_cond graph_cond.cu graph_cond 4 32 "1:i32:exact" \
   $A i32buf:4:iota $A i32buf:4:zero $A u64:1234 $A u64:99
 pcase vec4_scale vector_load.cu vec4_scale 1 256 "1:f32:exact" \

@@ -54,6 +54,7 @@
 #include "toolchain/tc_exec.h"
 #include "toolchain/tc_file.h"
 #include "toolchain/tc_ptxas.h"
+#include "toolchain/tc_sandbox.h"
 #include "toolchain/tc_sanitize.h"
 #include "toolchain/tc_sass.h"
 #include "toolchain/tc_toolkit.h"
@@ -111,6 +112,15 @@ struct ctx {
                                   once, above), the module, ptxas's report, the lab's metrics */
   struct ptx_sass sass;        /* emulator: the SASS map of the PTX (tc_sass.h) ... */
   int have_sass;               /* ... when nvdisasm made one: the counts are the GPU's */
+  struct sass_job {            /* tc_sass on a thread of its own (sass_start, sass_join) */
+    pthread_t thread;
+    int running;               /* started and not yet joined */
+    const char *ptx_file;
+    char arch[16];
+    const struct ptx_module *mod;
+    struct ptx_sass *out;
+    int ok;
+  } sass_job;
   int sanitized;               /* compute-sanitizer was already run for a GPU fault */
   char hung[192];              /* the check or point on which the GPU hung; "" while it has not */
   struct run_progress *prog;   /* NULL when the run is not in a child */
@@ -432,6 +442,58 @@ static int load_reference(struct ctx *c)
     return -1;
   }
   return 0;
+}
+
+/* ---- the SASS map, made beside the tests ---- */
+
+/* ptxas and nvdisasm on the PTX (tc_sass) take about as long as nvcc itself, nvdisasm most of
+   it; their map is read only when a configuration is measured (ms_launch with MS_MEASURE).
+   So they run on a thread of their own from the time the PTX is parsed, while ptxas's report
+   is read, the reference is built and the tests run, and the run waits for them before the
+   main configuration (sass_join). The thread reads the module and writes c->sass alone;
+   nothing else touches either until the join. */
+static void *sass_main(void *arg)
+{
+  struct sass_job *j = arg;
+  char slog[512];
+  j->ok = tc_sass(j->ptx_file, j->arch, j->mod, j->out, slog, sizeof slog) == TC_SASS_OK;
+  return NULL;
+}
+
+/* Start the SASS map of c's PTX (arch: "sm_90"); without a thread, make it here. */
+static void sass_start(struct ctx *c, const char *arch)
+{
+  struct sass_job *j = &c->sass_job;
+  if (j->running || c->have_sass)
+    return;
+  j->ptx_file = c->res->prov.ptx_file;
+  snprintf(j->arch, sizeof j->arch, "%s", arch);
+  j->mod = &c->mod;
+  j->out = &c->sass;
+  j->ok = 0;
+  /* what the toolchain keeps in statics is filled here first, not by two threads at once */
+  char toolkit[128];
+  tc_build_toolkit_line(toolkit, sizeof toolkit);
+  tc_sandbox_probe(NULL, 0);
+  if (pthread_create(&j->thread, NULL, sass_main, j) == 0) {
+    j->running = 1;
+    return;
+  }
+  sass_main(j);
+  c->have_sass = j->ok;
+  c->ms.sass = c->have_sass ? &c->sass : NULL;
+}
+
+/* Wait for the SASS map sass_start began: c->have_sass, and the measurements' c->ms.sass. */
+static void sass_join(struct ctx *c)
+{
+  struct sass_job *j = &c->sass_job;
+  if (!j->running)
+    return;
+  pthread_join(j->thread, NULL);
+  j->running = 0;
+  c->have_sass = j->ok;
+  c->ms.sass = c->have_sass ? &c->sass : NULL;  /* the counters as the GPU executes them */
 }
 
 /* ---- one launch: inputs, poison, run, compare ---- */
@@ -1638,6 +1700,10 @@ static int run_here(const struct run_lab *lab, const struct run_opts *opts, stru
     rc = 0;
     goto out;
   }
+  /* the emulator for certain (asked for, or no driver): its SASS map from now on, beside
+     the rest; an "auto" run with a driver starts it once the emulator is chosen */
+  if (opts->backend == RUN_BACKEND_EMU || !be_gpu_driver_present())
+    sass_start(&c, arch);
   flag_clock_reads(&c);
   struct tc_resources rs[32];
   int nrs = 0;
@@ -1667,11 +1733,8 @@ static int run_here(const struct run_lab *lab, const struct run_opts *opts, stru
     goto out;
   if (be_load(c.be, c.ptx, c.ptx_len, &c.mod, err, errlen) != BE_OK)
     goto out;
-  if (c.kind == BE_EMU) {
-    char slog[512];
-    c.have_sass = tc_sass(pv->ptx_file, arch, &c.mod, &c.sass, slog, sizeof slog) == TC_SASS_OK;
-    c.ms.sass = c.have_sass ? &c.sass : NULL;   /* the counters as the GPU executes them */
-  }
+  if (c.kind == BE_EMU)
+    sass_start(&c, arch);
   int kfi = ptx_find_func(&c.mod, lab->kernel);
   int refused = c.kind == BE_EMU && kfi >= 0 ? ptx_func_refused(&c.mod, (uint32_t)kfi) : -1;
   if (refused >= 0) {
@@ -1804,6 +1867,7 @@ static int run_here(const struct run_lab *lab, const struct run_opts *opts, stru
     }
   }
   progress(&c, -1, -1);
+  sass_join(&c);                                /* the measurements count SASS */
   double t_measure = now_s();
   res->phase_s[RUN_PHASE_TESTS] = t_measure - t_tests;
 
@@ -1867,6 +1931,7 @@ static int run_here(const struct run_lab *lab, const struct run_opts *opts, stru
   progress(&c, -1, -1);
   rc = 0;
 out:
+  sass_join(&c);
   if (have_main_L)
     launch_free(&c, &main_L);
   res->phase_s[RUN_PHASE_TOTAL] = now_s() - t_start;

@@ -505,7 +505,8 @@ struct launch {
                                        every launch of the same size and seed) ... */
   uint32_t input_owned;             /* ... unless bit i says it is this launch's own */
   void *host[RUN_MAX_PARAMS];      /* what the device held after the run */
-  void *expect[RUN_MAX_PARAMS];    /* the reference's view: inputs in, expected outputs out */
+  void *expect[RUN_MAX_PARAMS];    /* the reference's outputs (NULL for an in buffer: the
+                                       reference reads input[] itself) */
   uint64_t count[RUN_MAX_PARAMS];
   int64_t scalar[RUN_MAX_PARAMS];
   uint64_t dev[RUN_MAX_PARAMS];     /* what the kernel is given */
@@ -637,8 +638,9 @@ static int launch_prepare(struct ctx *c, struct launch *L, char *why, size_t n)
                                  L->seed * 1000003u + i, &owned);
     L->input_owned |= (uint32_t)owned << i;
     L->host[i] = run_inputs_scratch(c->inputs, bytes);
-    L->expect[i] = run_inputs_scratch(c->inputs, bytes);
-    if (!L->input[i] || !L->host[i] || !L->expect[i]) {
+    if (p->role != RUN_ROLE_IN)
+      L->expect[i] = run_inputs_scratch(c->inputs, bytes);
+    if (!L->input[i] || !L->host[i] || (!L->expect[i] && p->role != RUN_ROLE_IN)) {
       snprintf(why, n, "out of host memory for %s (%zu bytes)", p->name, bytes);
       return -1;
     }
@@ -735,6 +737,22 @@ static int guards_intact(struct ctx *c, struct launch *L, char *why, size_t n)
   return 1;
 }
 
+/* The buffers the reference is given for L (lab_ref.h): an in buffer is L's input itself, read
+   in place (a sweep's input is hundreds of megabytes in lab 04, copied for nothing before);
+   an out or inout buffer is expect[], starting as the input. */
+static void reference_view(struct ctx *c, struct launch *L, void *view[RUN_MAX_PARAMS])
+{
+  for (uint32_t i = 0; i < c->lab->nparams; i++) {
+    view[i] = NULL;
+    if (c->lab->params[i].role == RUN_ROLE_IN) {
+      view[i] = (void *)L->input[i];
+    } else if (L->expect[i]) {
+      memcpy(L->expect[i], L->input[i], (size_t)L->count[i] * run_elem_size(c->lab->params[i].elem));
+      view[i] = L->expect[i];
+    }
+  }
+}
+
 static int run_reference(struct ctx *c, struct launch *L, char *why, size_t n)
 {
   struct lab_ref r;
@@ -747,11 +765,10 @@ static int run_reference(struct ctx *c, struct launch *L, char *why, size_t n)
     names[i] = vars[i].name;
     vals[i] = vars[i].value;
   }
-  for (uint32_t i = 0; i < c->lab->nparams; i++)
-    if (L->expect[i])
-      memcpy(L->expect[i], L->input[i], (size_t)L->count[i] * run_elem_size(c->lab->params[i].elem));
+  void *view[RUN_MAX_PARAMS];
+  reference_view(c, L, view);
   r.nparams = c->lab->nparams;
-  r.buf = L->expect;
+  r.buf = view;
   r.count = L->count;
   r.scalar = L->scalar;
   r.nvars = (uint32_t)nv;
@@ -776,6 +793,10 @@ static void ref_choice_free(struct ctx *c, struct launch *L)
   void *probe[RUN_MAX_PARAMS] = {0};
   int ok = 1;
   for (uint32_t i = 0; i < lab->nparams && ok; i++) {
+    if (lab->params[i].role == RUN_ROLE_IN) {
+      probe[i] = (void *)L->input[i];         /* read in place, as run_reference gives it */
+      continue;
+    }
     if (!L->expect[i])
       continue;
     size_t bytes = (size_t)L->count[i] * run_elem_size(lab->params[i].elem);
@@ -808,7 +829,8 @@ static void ref_choice_free(struct ctx *c, struct launch *L)
     if (probe[i] && lab->params[i].role != RUN_ROLE_IN)
       ok = !memcmp(probe[i], L->expect[i], (size_t)L->count[i] * run_elem_size(lab->params[i].elem));
   for (uint32_t i = 0; i < lab->nparams; i++)
-    free(probe[i]);
+    if (lab->params[i].role != RUN_ROLE_IN)
+      free(probe[i]);
   L->ref_fixed = ok;
 }
 

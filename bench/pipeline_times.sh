@@ -6,7 +6,15 @@
 #    charts) beside one `nvcc -ptx` of the same kernel file, and their ratio (target <= 4).
 #    Each run twice on one fresh build cache ($WARPLAB_CACHE): cold (nothing kept), then
 #    warm (the first run's PTX, ptxas report and SASS listing kept).
-# 2. A batch: a class of BENCH_STUDENTS (default 30) copies of the lab's solution, each
+# 2. A student's save, the reference cached: for every lab of part 1, a copy of the solution as
+#    the student's file (answers.json beside it), run once as `warplab run NN --kernel-file F
+#    --seed S --plain` to fill the caches (the reference solution's build and its run on seed
+#    S, as the feedback screen's second save finds them); then a comment is appended to F (a
+#    save: nvcc runs again, and ptxas and nvdisasm for the SASS counts) and the same run is
+#    timed: nvcc -ptx of F alone, the whole run (ratio: target <= 4), and its first results,
+#    the seconds until the run's --main-first folder appears (the tests and the main
+#    configuration, what the feedback screen shows first; target <= 3).
+# 3. A batch: a class of BENCH_STUDENTS (default 30) copies of the lab's solution, each
 #    made a distinct file (a comment naming the student: every build is one nvcc run, as
 #    real submissions are), graded by `warplab batch NN CLASS -j 2 --backend emu` on a fresh
 #    cache; students a minute, and the projection to 300 students x 7 labs (target <= 30
@@ -14,7 +22,8 @@
 #    7 / labs graded when BENCH_BATCH_LABS names fewer than seven.
 #
 #   BENCH_LABS="01 05"        labs of part 1 (default: 01..07)
-#   BENCH_BATCH_LABS="01"     labs of part 2 (default: 01..07; "" skips it)
+#   BENCH_SAVE=0              skip part 2
+#   BENCH_BATCH_LABS="01"     labs of part 3 (default: 01..07; "" skips it)
 #   BENCH_STUDENTS=N          the class size (default 30)
 set -euo pipefail
 
@@ -58,6 +67,51 @@ for n in $labs; do
 done
 echo "ratio: the whole run's wall time over one nvcc -ptx of the same file (target <= 4);"
 echo "cold: an empty build cache, warm: the same run again on the cache the cold run filled."
+
+if [ "${BENCH_SAVE:-1}" != 0 ]; then
+  echo
+  echo "student save, reference cached: warplab run NN --kernel-file F --seed S --plain, after"
+  echo "a comment is appended to F (a run before it filled the caches)"
+  printf '%-4s %8s | %9s %6s | %8s\n' lab nvcc_s save_run_s ratio first_s
+  for n in $labs; do
+    d=$(lab_dir "$n")
+    k=$(kernel_name "$n")
+    stu=$tmp/student-$n
+    mkdir -p "$stu"
+    cp "solutions/$(basename "$d")/$k" "$stu/$k"
+    if [ -f "solutions/$(basename "$d")/answers.json" ]; then
+      cp "solutions/$(basename "$d")/answers.json" "$stu/"
+    fi
+    save_run() {   # save_run FIRST_DIR: the run, its --main-first folder FIRST_DIR
+      WARPLAB_CACHE=$tmp/cache "$warplab" run "$n" --kernel-file "$stu/$k" --seed 20261126 \
+        --backend emu --plain --results "$tmp/results" --main-first "$1" >/dev/null 2>&1
+    }
+    rm -rf "$tmp/cache"
+    save_run "$tmp/first-fill" || echo "pipeline times: run $n (filling the caches) failed" >&2
+    printf '// saved\n' >> "$stu/$k"
+    t0=$(now)
+    nvcc -arch=sm_90 -ptx -lineinfo "$stu/$k" -o "$tmp/k.ptx" >/dev/null 2>&1 || echo "pipeline times: nvcc $stu/$k failed" >&2
+    tn=$(since "$t0")
+    printf '// saved again\n' >> "$stu/$k"
+    t0=$(now)
+    save_run "$tmp/first-save" &
+    pid=$!
+    first=""
+    while kill -0 "$pid" 2>/dev/null; do
+      if [ -z "$first" ] && [ -d "$tmp/first-save" ]; then first=$(since "$t0"); fi
+      sleep 0.02
+    done
+    wait "$pid" || echo "pipeline times: run $n (the save) failed" >&2
+    w=$(since "$t0")
+    if [ -z "$first" ]; then first=$w; fi   # no sweeps: the whole run is its first results
+    awk -v n="$n" -v tn="$tn" -v w="$w" -v f="$first" 'BEGIN {
+      printf "%-4s %8.2f | %9.2f %6.1f | %8.2f\n", n, tn, w, (tn > 0 ? w / tn : 0), f }'
+    rm -rf "$tmp/results" "$tmp/first-fill" "$tmp/first-save" "$stu"
+  done
+  echo "save_run: the whole run after the save (nvcc, ptxas and nvdisasm on the new file, the"
+  echo "tests, the sweeps, the charts, the score against the cached reference run; target <= 4"
+  echo "x nvcc); first: until its tests and main configuration were written (--main-first)."
+fi
 
 [ -n "$batch_labs" ] || exit 0
 echo

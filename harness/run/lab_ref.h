@@ -4,7 +4,9 @@
  * names, int NAME(struct lab_ref *r), once per problem size, after the inputs are made. It
  * writes the expected contents of every output buffer (buf[i] for parameter i, already
  * holding the inputs for in/inout buffers) and returns 0, or sets r->error and returns
- * nonzero. This header is the whole interface: a reference includes nothing else of warplab.
+ * nonzero. An "in" buffer is the run's input itself, shared with the launches: a reference
+ * reads it and never writes it. This header is the whole interface: a reference includes
+ * nothing else of warplab.
  */
 #ifndef WARPLAB_LAB_REF_H
 #define WARPLAB_LAB_REF_H

@@ -54,6 +54,7 @@
 #include "toolchain/tc_exec.h"
 #include "toolchain/tc_file.h"
 #include "toolchain/tc_ptxas.h"
+#include "toolchain/tc_sandbox.h"
 #include "toolchain/tc_sanitize.h"
 #include "toolchain/tc_sass.h"
 #include "toolchain/tc_toolkit.h"
@@ -117,6 +118,15 @@ struct ctx {
                                   once, above), the module, ptxas's report, the lab's metrics */
   struct ptx_sass sass;        /* emulator: the SASS map of the PTX (tc_sass.h) ... */
   int have_sass;               /* ... when nvdisasm made one: the counts are the GPU's */
+  struct sass_job {            /* tc_sass on a thread of its own (sass_start, sass_join) */
+    pthread_t thread;
+    int running;               /* started and not yet joined */
+    const char *ptx_file;
+    char arch[16];
+    const struct ptx_module *mod;
+    struct ptx_sass *out;
+    int ok;
+  } sass_job;
   int sanitized;               /* compute-sanitizer was already run for a GPU fault */
   char hung[192];              /* the check or point on which the GPU hung; "" while it has not */
   struct run_progress *prog;   /* NULL when the run is not in a child */
@@ -450,6 +460,58 @@ static int load_reference(struct ctx *c)
   return 0;
 }
 
+/* ---- the SASS map, made beside the tests ---- */
+
+/* ptxas and nvdisasm on the PTX (tc_sass) take about as long as nvcc itself, nvdisasm most of
+   it; their map is read only when a configuration is measured (ms_launch with MS_MEASURE).
+   So they run on a thread of their own from the time the PTX is parsed, while ptxas's report
+   is read, the reference is built and the tests run, and the run waits for them before the
+   main configuration (sass_join). The thread reads the module and writes c->sass alone;
+   nothing else touches either until the join. */
+static void *sass_main(void *arg)
+{
+  struct sass_job *j = arg;
+  char slog[512];
+  j->ok = tc_sass(j->ptx_file, j->arch, j->mod, j->out, slog, sizeof slog) == TC_SASS_OK;
+  return NULL;
+}
+
+/* Start the SASS map of c's PTX (arch: "sm_90"); without a thread, make it here. */
+static void sass_start(struct ctx *c, const char *arch)
+{
+  struct sass_job *j = &c->sass_job;
+  if (j->running || c->have_sass)
+    return;
+  j->ptx_file = c->res->prov.ptx_file;
+  snprintf(j->arch, sizeof j->arch, "%s", arch);
+  j->mod = &c->mod;
+  j->out = &c->sass;
+  j->ok = 0;
+  /* what the toolchain keeps in statics is filled here first, not by two threads at once */
+  char toolkit[128];
+  tc_build_toolkit_line(toolkit, sizeof toolkit);
+  tc_sandbox_probe(NULL, 0);
+  if (pthread_create(&j->thread, NULL, sass_main, j) == 0) {
+    j->running = 1;
+    return;
+  }
+  sass_main(j);
+  c->have_sass = j->ok;
+  c->ms.sass = c->have_sass ? &c->sass : NULL;
+}
+
+/* Wait for the SASS map sass_start began: c->have_sass, and the measurements' c->ms.sass. */
+static void sass_join(struct ctx *c)
+{
+  struct sass_job *j = &c->sass_job;
+  if (!j->running)
+    return;
+  pthread_join(j->thread, NULL);
+  j->running = 0;
+  c->have_sass = j->ok;
+  c->ms.sass = c->have_sass ? &c->sass : NULL;  /* the counters as the GPU executes them */
+}
+
 /* ---- one launch: inputs, poison, run, compare ---- */
 
 struct launch {
@@ -459,7 +521,8 @@ struct launch {
                                        every launch of the same size and seed) ... */
   uint32_t input_owned;             /* ... unless bit i says it is this launch's own */
   void *host[RUN_MAX_PARAMS];      /* what the device held after the run */
-  void *expect[RUN_MAX_PARAMS];    /* the reference's view: inputs in, expected outputs out */
+  void *expect[RUN_MAX_PARAMS];    /* the reference's outputs (NULL for an in buffer: the
+                                       reference reads input[] itself) */
   uint64_t count[RUN_MAX_PARAMS];
   int64_t scalar[RUN_MAX_PARAMS];
   uint64_t dev[RUN_MAX_PARAMS];     /* what the kernel is given */
@@ -593,8 +656,9 @@ static int launch_prepare(struct ctx *c, struct launch *L, char *why, size_t n)
                                  L->seed * 1000003u + i, &owned);
     L->input_owned |= (uint32_t)owned << i;
     L->host[i] = run_inputs_scratch(c->inputs, bytes);
-    L->expect[i] = run_inputs_scratch(c->inputs, bytes);
-    if (!L->input[i] || !L->host[i] || !L->expect[i]) {
+    if (p->role != RUN_ROLE_IN)
+      L->expect[i] = run_inputs_scratch(c->inputs, bytes);
+    if (!L->input[i] || !L->host[i] || (!L->expect[i] && p->role != RUN_ROLE_IN)) {
       snprintf(why, n, "out of host memory for %s (%zu bytes)", p->name, bytes);
       return -1;
     }
@@ -691,6 +755,22 @@ static int guards_intact(struct ctx *c, struct launch *L, char *why, size_t n)
   return 1;
 }
 
+/* The buffers the reference is given for L (lab_ref.h): an in buffer is L's input itself, read
+   in place (a sweep's input is hundreds of megabytes in lab 04, copied for nothing before);
+   an out or inout buffer is expect[], starting as the input. */
+static void reference_view(struct ctx *c, struct launch *L, void *view[RUN_MAX_PARAMS])
+{
+  for (uint32_t i = 0; i < c->lab->nparams; i++) {
+    view[i] = NULL;
+    if (c->lab->params[i].role == RUN_ROLE_IN) {
+      view[i] = (void *)L->input[i];
+    } else if (L->expect[i]) {
+      memcpy(L->expect[i], L->input[i], (size_t)L->count[i] * run_elem_size(c->lab->params[i].elem));
+      view[i] = L->expect[i];
+    }
+  }
+}
+
 static int run_reference(struct ctx *c, struct launch *L, char *why, size_t n)
 {
   struct lab_ref r;
@@ -703,11 +783,10 @@ static int run_reference(struct ctx *c, struct launch *L, char *why, size_t n)
     names[i] = vars[i].name;
     vals[i] = vars[i].value;
   }
-  for (uint32_t i = 0; i < c->lab->nparams; i++)
-    if (L->expect[i])
-      memcpy(L->expect[i], L->input[i], (size_t)L->count[i] * run_elem_size(c->lab->params[i].elem));
+  void *view[RUN_MAX_PARAMS];
+  reference_view(c, L, view);
   r.nparams = c->lab->nparams;
-  r.buf = L->expect;
+  r.buf = view;
   r.count = L->count;
   r.scalar = L->scalar;
   r.nvars = (uint32_t)nv;
@@ -732,6 +811,10 @@ static void ref_choice_free(struct ctx *c, struct launch *L)
   void *probe[RUN_MAX_PARAMS] = {0};
   int ok = 1;
   for (uint32_t i = 0; i < lab->nparams && ok; i++) {
+    if (lab->params[i].role == RUN_ROLE_IN) {
+      probe[i] = (void *)L->input[i];         /* read in place, as run_reference gives it */
+      continue;
+    }
     if (!L->expect[i])
       continue;
     size_t bytes = (size_t)L->count[i] * run_elem_size(lab->params[i].elem);
@@ -764,7 +847,8 @@ static void ref_choice_free(struct ctx *c, struct launch *L)
     if (probe[i] && lab->params[i].role != RUN_ROLE_IN)
       ok = !memcmp(probe[i], L->expect[i], (size_t)L->count[i] * run_elem_size(lab->params[i].elem));
   for (uint32_t i = 0; i < lab->nparams; i++)
-    free(probe[i]);
+    if (lab->params[i].role != RUN_ROLE_IN)
+      free(probe[i]);
   L->ref_fixed = ok;
 }
 
@@ -1656,6 +1740,10 @@ static int run_here(const struct run_lab *lab, const struct run_opts *opts, stru
     rc = 0;
     goto out;
   }
+  /* the emulator for certain (asked for, or no driver): its SASS map from now on, beside
+     the rest; an "auto" run with a driver starts it once the emulator is chosen */
+  if (opts->backend == RUN_BACKEND_EMU || !be_gpu_driver_present())
+    sass_start(&c, arch);
   flag_clock_reads(&c);
   char plog[2048];
   if (tc_ptxas(pv->ptx_file, arch, 0, c.rs, RUN_PTXAS_FUNCS, &c.nrs, plog, sizeof plog) ==
@@ -1685,11 +1773,8 @@ static int run_here(const struct run_lab *lab, const struct run_opts *opts, stru
     goto out;
   if (be_load(c.be, c.ptx, c.ptx_len, &c.mod, err, errlen) != BE_OK)
     goto out;
-  if (c.kind == BE_EMU) {
-    char slog[512];
-    c.have_sass = tc_sass(pv->ptx_file, arch, &c.mod, &c.sass, slog, sizeof slog) == TC_SASS_OK;
-    c.ms.sass = c.have_sass ? &c.sass : NULL;   /* the counters as the GPU executes them */
-  }
+  if (c.kind == BE_EMU)
+    sass_start(&c, arch);
   int kfi = ptx_find_func(&c.mod, lab->kernel);
   int refused = c.kind == BE_EMU && kfi >= 0 ? ptx_func_refused(&c.mod, (uint32_t)kfi) : -1;
   if (refused >= 0) {
@@ -1822,6 +1907,7 @@ static int run_here(const struct run_lab *lab, const struct run_opts *opts, stru
     }
   }
   progress(&c, -1, -1);
+  sass_join(&c);                                /* the measurements count SASS */
   double t_measure = now_s();
   res->phase_s[RUN_PHASE_TESTS] = t_measure - t_tests;
 
@@ -1885,6 +1971,7 @@ static int run_here(const struct run_lab *lab, const struct run_opts *opts, stru
   progress(&c, -1, -1);
   rc = 0;
 out:
+  sass_join(&c);
   if (have_main_L)
     launch_free(&c, &main_L);
   res->phase_s[RUN_PHASE_TOTAL] = now_s() - t_start;

@@ -578,6 +578,52 @@ START_TEST(test_fill_rand_parts)
 }
 END_TEST
 
+/* "rand" of every element type, element by element, as the generator's formulas define it
+   (splitmix64 from the seed; a float from the top 24 or 53 bits, in [-1, 1); an integer from
+   the top bits of its width; f16 and bf16 rounded from the top 11 or 8): each type's own
+   loop in run_fill_rand must make exactly these bytes, or recorded seeds replay other
+   inputs. */
+START_TEST(test_fill_rand_types)
+{
+  enum { N = 1000 };
+  static const enum run_elem types[] = {RUN_U8, RUN_I32, RUN_U32, RUN_I64, RUN_U64, RUN_F32,
+                                        RUN_F64, RUN_I8, RUN_I16, RUN_U16, RUN_F16, RUN_BF16};
+  for (size_t t = 0; t < sizeof types / sizeof *types; t++) {
+    enum run_elem e = types[t];
+    unsigned es = run_elem_size(e);
+    uint8_t got[N * 8 + 8];
+    memset(got, 0xab, sizeof got);
+    run_fill_rand(got + 1, e, N, 4242 + t);    /* not aligned to the element: bytes, not words */
+    uint64_t st = 4242 + t;
+    for (unsigned i = 0; i < N; i++) {
+      uint64_t x = run_splitmix64(&st), want;
+      if (e == RUN_F32) {
+        float f = (float)((double)(x >> 40) * 0x1.0p-24) * 2.0f - 1.0f;
+        uint32_t u;
+        memcpy(&u, &f, 4);
+        want = u;
+      } else if (e == RUN_F64) {
+        double d = (double)(x >> 11) * 0x1.0p-53 * 2.0 - 1.0;
+        memcpy(&want, &d, 8);
+      } else if (e == RUN_F16) {
+        want = run_f16_bits((double)(x >> 53) * 0x1.0p-10 - 1.0);
+      } else if (e == RUN_BF16) {
+        want = run_bf16_bits((double)(x >> 56) * 0x1.0p-7 - 1.0);
+      } else {
+        want = es == 8 ? x : x >> (64 - 8 * es);
+      }
+      uint64_t have = 0;
+      memcpy(&have, got + 1 + (size_t)i * es, es);
+      if (have != want)
+        ck_abort_msg("%s element %u: %llx, expected %llx", run_elem_name(e), i,
+                     (unsigned long long)have, (unsigned long long)want);
+    }
+    ck_assert_uint_eq(got[0], 0xab);            /* nothing written outside */
+    ck_assert_uint_eq(got[1 + (size_t)N * es], 0xab);
+  }
+}
+END_TEST
+
 /* The pool of a run's inputs: the same rule, type, count and seed is one buffer made once
    (the seed matters to "rand" only), with the bytes run_fill_init makes; anything else is
    another buffer; no pool, or a full one, gives a buffer of the caller's own. Scratch buffers
@@ -777,6 +823,7 @@ Suite *suite_run(void)
   tcase_add_test(t, test_expr_values);
   tcase_add_test(t, test_expr_errors);
   tcase_add_test(t, test_fill_rand_parts);
+  tcase_add_test(t, test_fill_rand_types);
   tcase_add_test(t, test_inputs_pool);
   tcase_add_test(t, test_rubric_parsed);
   tcase_add_test(t, test_half_bits);

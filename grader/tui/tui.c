@@ -379,6 +379,12 @@ int tui_run(const struct tui_opts *o, int *run_status, char *err, size_t errlen)
   int rc = TUI_ERROR;
   t->o = o;
   t->run = o->run;
+  if (!t->run.have_seed) {   /* one seed a session: every save runs on the same inputs, so its
+                                times compare with the last save's, and the reference
+                                solution's run on them comes from the cache after the first */
+    t->run.seed = run_fresh_seed();
+    t->run.have_seed = 1;
+  }
   t->run_status = -1;
   t->early = calloc(1, sizeof *t->early);
   if (!t->early || gs_init(&t->gs) != GS_OK) {

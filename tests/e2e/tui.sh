@@ -75,7 +75,8 @@ trap 'true' INT
 stty -g > "$dir/stty.before"
 sh -c 'echo $$ > "$0/pid"; exec "$@"' "$dir" "$@"
 echo $? > "$dir/exit"
-stty -g > "$dir/stty.after"
+stty -g > "$dir/stty.after.part"           # whole before exits() can see it
+mv "$dir/stty.after.part" "$dir/stty.after"
 echo "after the screen: exit $(cat "$dir/exit")"
 exec sleep 600
 EOF
@@ -306,6 +307,8 @@ if wait_for "run 1 done"; then
   wait_for "Score 0.0 / 100"
   expect "Tests: 0 of 6 passed" "FAIL" "nx=1 ny=1" "never wrote" "No measurements" \
          "never written" "MISS"
+  seed1=$(screen | grep -o 'seed [0-9]*' | head -1)
+  [ -n "$seed1" ] || fail "row 2 names no seed"
   keys w
   wait_for "w watch on"
   sleep 0.5
@@ -314,6 +317,7 @@ if wait_for "run 1 done"; then
   wait_for "run 2 done"
   wait_for "Score 90.0 / 100"
   expect "Tests: 6 of 6 passed"
+  expect "$seed1"           # one seed a session: the save ran on the first run's inputs
   keys q
   exits 0
 fi

@@ -241,13 +241,38 @@ static int after_branch(const uint32_t *evi, uint32_t q, const struct sim_tev *e
 }
 
 /* Move the instruction at position a as far up as it may pass (at most HOIST_MAX): its new
-   position. */
+   position. Arithmetic that waits for a load's data (an x index made from a loaded column)
+   stays below the loads before it: ptxas moves it up to issue its load sooner, not ahead of
+   loads that wait for nothing (bench/timing/spmv's scalar rows: an x load's chain ahead of
+   the next trip's val and col loads left them waiting behind the col load it depends on).
+   It is found two levels of arithmetic deep: each step of a chain moves only after the one
+   that feeds it, so the step that reads the load is the one that stops. */
+/* Does the arithmetic at position a wait, within HOIST_MAX instructions above it and up to
+   `depth` levels of arithmetic, for a load's data? */
+static int waits_for_load(const uint32_t *evi, uint32_t a, const struct sim_tev *ev,
+                          const struct tm_op *ops, int depth)
+{
+  const struct tm_op *o = &ops[ev[evi[a]].inst];
+  for (uint32_t i = 0; i < o->nsrc; i++)
+    for (uint32_t q = a; q > 0 && a - q < HOIST_MAX; q--) {
+      const struct tm_op *w = &ops[ev[evi[q - 1]].inst];
+      if (!op_writes(w, o->src[i]))
+        continue;
+      if (w->cls == TM_C_LOAD || (depth > 0 && w->cls == TM_C_FIXED &&
+                                  waits_for_load(evi, q - 1, ev, ops, depth - 1)))
+        return 1;
+      break;
+    }
+  return 0;
+}
+
 static uint32_t move_up(uint32_t *evi, uint32_t a, const struct sim_tev *ev, const struct tm_op *ops)
 {
   const struct tm_op *o = &ops[ev[evi[a]].inst];
+  int arith = o->cls != TM_C_LOAD && waits_for_load(evi, a, ev, ops, 2);
   uint32_t q = a;
   while (q > 0 && a - q < HOIST_MAX && can_pass(o, &ops[ev[evi[q - 1]].inst]) &&
-         !after_branch(evi, q, ev, ops))
+         !(arith && ops[ev[evi[q - 1]].inst].cls == TM_C_LOAD) && !after_branch(evi, q, ev, ops))
     q--;
   if (q < a) {
     uint32_t keep = evi[a];

@@ -241,18 +241,76 @@ static int after_branch(const uint32_t *evi, uint32_t q, const struct sim_tev *e
 }
 
 /* Move the instruction at position a as far up as it may pass (at most HOIST_MAX): its new
-   position. */
+   position. Arithmetic that waits for a load's data (an x index made from a loaded column)
+   stays below the loads before it: ptxas moves it up to issue its load sooner, not ahead of
+   loads that wait for nothing (bench/timing/spmv's scalar rows: an x load's chain ahead of
+   the next trip's val and col loads left them waiting behind the col load it depends on).
+   It is found two levels of arithmetic deep: each step of a chain moves only after the one
+   that feeds it, so the step that reads the load is the one that stops. */
+/* Does the arithmetic at position a wait, within HOIST_MAX instructions above it and up to
+   `depth` levels of arithmetic, for a load's data? */
+static int waits_for_load(const uint32_t *evi, uint32_t a, const struct sim_tev *ev,
+                          const struct tm_op *ops, int depth)
+{
+  const struct tm_op *o = &ops[ev[evi[a]].inst];
+  for (uint32_t i = 0; i < o->nsrc; i++)
+    for (uint32_t q = a; q > 0 && a - q < HOIST_MAX; q--) {
+      const struct tm_op *w = &ops[ev[evi[q - 1]].inst];
+      if (!op_writes(w, o->src[i]))
+        continue;
+      if (w->cls == TM_C_LOAD || (depth > 0 && w->cls == TM_C_FIXED &&
+                                  waits_for_load(evi, q - 1, ev, ops, depth - 1)))
+        return 1;
+      break;
+    }
+  return 0;
+}
+
 static uint32_t move_up(uint32_t *evi, uint32_t a, const struct sim_tev *ev, const struct tm_op *ops)
 {
   const struct tm_op *o = &ops[ev[evi[a]].inst];
+  int arith = o->cls != TM_C_LOAD && waits_for_load(evi, a, ev, ops, 2);
   uint32_t q = a;
   while (q > 0 && a - q < HOIST_MAX && can_pass(o, &ops[ev[evi[q - 1]].inst]) &&
-         !after_branch(evi, q, ev, ops))
+         !(arith && ops[ev[evi[q - 1]].inst].cls == TM_C_LOAD) && !after_branch(evi, q, ev, ops))
     q--;
   if (q < a) {
     uint32_t keep = evi[a];
     memmove(&evi[q + 1], &evi[q], (a - q) * sizeof *evi);
     evi[q] = keep;
+  }
+  return q;
+}
+
+/* Does the instruction at position q - 1 make an operand of the one at q, and is it
+   arithmetic that ptxas would schedule early with it? */
+static int feeds_early(const uint32_t *evi, uint32_t q, const struct sim_tev *ev,
+                       const struct tm_op *ops)
+{
+  const struct tm_op *o = &ops[ev[evi[q]].inst], *a = &ops[ev[evi[q - 1]].inst];
+  if (a->cls != TM_C_FIXED || a->pipe == TM_PIPE_LSU || a->pipe == TM_PIPE_CBU || a->async)
+    return 0;
+  for (uint32_t i = 0; i < o->nsrc; i++)
+    if (op_writes(a, o->src[i]))
+      return 1;
+  return 0;
+}
+
+/* Move the instruction at position a up, and with it, first, the arithmetic that makes its
+   operands where that is what stops it (up to `depth` levels of it: the whole address
+   chain of a load, min/max/cvt/add/shl/add for a clamped 2-D index), none of it further
+   than HOIST_MAX above `limit`, the load's place, and at most *budget moves in all; its new
+   position. */
+static uint32_t move_up_chain(uint32_t *evi, uint32_t a, uint32_t limit, const struct sim_tev *ev,
+                              const struct tm_op *ops, int depth, int *budget)
+{
+  uint32_t q = move_up(evi, a, ev, ops);
+  --*budget;
+  for (int k = 0; depth > 0 && k < 8 && *budget > 0 && q > 0 && limit - q < HOIST_MAX &&
+                  !after_branch(evi, q, ev, ops) && feeds_early(evi, q, ev, ops); k++) {
+    if (move_up_chain(evi, q - 1, limit, ev, ops, depth - 1, budget) == q - 1)
+      break;
+    q = move_up(evi, q, ev, ops);
   }
   return q;
 }
@@ -265,20 +323,11 @@ static void hoist_loads(uint32_t *evi, uint32_t n, const struct sim_tev *ev,
     const struct tm_op *o = &ops[e->inst];
     if (o->cls != TM_C_LOAD || (e->space != PTX_SP_GLOBAL && e->space != PTX_SP_LOCAL))
       continue;
-    uint32_t q = move_up(evi, p, ev, ops);
     /* ptxas computes a load's address early too: where the load stops at the arithmetic
-       that makes its address (an unrolled loop's `add` after the previous step's FMA), that
-       arithmetic moves up first, then the load after it */
-    for (int k = 0; addr && k < 4 && q > 0 && p - q < HOIST_MAX && !after_branch(evi, q, ev, ops); k++) {
-      const struct tm_op *a = &ops[ev[evi[q - 1]].inst];
-      int feeds = 0;
-      for (uint32_t i = 0; i < o->nsrc && !feeds; i++)
-        feeds = op_writes(a, o->src[i]);
-      if (!feeds || a->cls != TM_C_FIXED || a->pipe == TM_PIPE_LSU || a->pipe == TM_PIPE_CBU ||
-          a->async || move_up(evi, q - 1, ev, ops) == q - 1)
-        break;
-      q = move_up(evi, q, ev, ops);
-    }
+       that makes its address (an unrolled loop's `add` after the previous step's FMA, a
+       clamped stencil index's chain), that arithmetic moves up first, then the load */
+    int budget = HOIST_MAX;
+    move_up_chain(evi, p, p, ev, ops, addr ? 8 : 0, &budget);
   }
 }
 

@@ -1422,6 +1422,77 @@ START_TEST(test_address_issues_early)
 }
 END_TEST
 
+/* The same with an address made by a chain of arithmetic (a clamped index: min, widen,
+   scale, add), all of it after the first load's use in PTX order. ptxas computes the whole
+   chain early (bench/timing/conv2d's 3x3 issues its nine rows' loads before the first FMA,
+   by nvdisasm); moving only the last step of it up left the load waiting for the first
+   load, two DRAM latencies (the 3x3 convolution modelled at twice the H100's time). */
+static const char addr_chain_ptx[] = HDR
+  ".visible .entry chain(.param .u64 buf, .param .u64 out)\n{\n"
+  "  .reg .b32 %r<8>;\n  .reg .b64 %rd<6>;\n"
+  "  ld.param.u64 %rd1, [buf];\n  mov.u32 %r5, %tid.x;\n"
+  "  ld.global.u32 %r1, [%rd1];\n"
+  "  add.u32 %r2, %r1, 1;\n"
+  "  min.u32 %r6, %r5, 7;\n"
+  "  add.u32 %r7, %r6, 512;\n"
+  "  mul.wide.u32 %rd2, %r7, 4;\n"
+  "  add.s64 %rd3, %rd1, %rd2;\n"
+  "  ld.global.u32 %r3, [%rd3];\n"
+  "  add.u32 %r4, %r3, %r2;\n"
+  "  ret;\n}\n";
+
+START_TEST(test_address_chain_issues_early)
+{
+  struct occ_profile p = h200();
+  const double dram = p.dram_cycles;
+  double without = one_block_cycles_p(&p, addr_chain_ptx, "chain", 32, NULL);
+  p.hoist_load_address = 1;
+  double with = one_block_cycles_p(&p, addr_chain_ptx, "chain", 32, NULL);
+  ck_assert_double_ge(without, 2 * dram);
+  ck_assert_double_ge(with, dram);
+  ck_assert_msg(with < 1.5 * dram, "with: %.0f cycles, two DRAM latencies (%.0f each)", with, dram);
+}
+END_TEST
+
+/* Two trips of a loop like a scalar SpMV row's: a column index, an x load whose address is
+   made from it, a value; the second trip's loads independent of the first's. In issue
+   order the second trip's index and value come first, then the first trip's (loads move up
+   past loads), and each x load waits for its own index: two DRAM latencies. Moving the
+   second x load's address chain up past the first trip's loads put it, waiting for its
+   index, ahead of loads that wait for nothing: three (bench/timing/spmv's scalar rows 1.35x
+   their time). */
+static const char chain_order_ptx[] = HDR
+  ".visible .entry trips(.param .u64 buf, .param .u64 out)\n{\n"
+  "  .reg .b32 %r<16>;\n  .reg .b64 %rd<12>;\n"
+  "  ld.param.u64 %rd1, [buf];\n"
+  "  ld.global.u32 %r1, [%rd1];\n"
+  "  and.b32 %r2, %r1, 63;\n"
+  "  mul.wide.u32 %rd2, %r2, 4;\n"
+  "  add.s64 %rd3, %rd1, %rd2;\n"
+  "  ld.global.u32 %r3, [%rd3+1024];\n"
+  "  ld.global.u32 %r4, [%rd1+2048];\n"
+  "  add.u32 %r5, %r3, %r4;\n"
+  "  ld.global.u32 %r6, [%rd1+2176];\n"
+  "  and.b32 %r7, %r6, 63;\n"
+  "  mul.wide.u32 %rd4, %r7, 4;\n"
+  "  add.s64 %rd5, %rd1, %rd4;\n"
+  "  ld.global.u32 %r8, [%rd5+3072];\n"
+  "  ld.global.u32 %r9, [%rd1+2304];\n"
+  "  add.u32 %r10, %r8, %r9;\n"
+  "  add.u32 %r11, %r10, %r5;\n"
+  "  ret;\n}\n";
+
+START_TEST(test_address_chain_stays_below_loads)
+{
+  struct occ_profile p = h200();
+  const double dram = p.dram_cycles;
+  p.hoist_load_address = 1;
+  double c = one_block_cycles_p(&p, chain_order_ptx, "trips", 32, NULL);
+  ck_assert_double_ge(c, 2 * dram);
+  ck_assert_msg(c < 2.5 * dram, "%.0f cycles, three DRAM latencies (%.0f each)", c, dram);
+}
+END_TEST
+
 /* DRAM access granularity and partial-sector stores. A warp loads one word every 64 bytes
    (32 sectors, none of them a pair with another) or every 4 (4 sectors, two pairs): with
    dram_access_bytes = 64 the first moves twice its sectors' bytes, the second the same.
@@ -1951,6 +2022,8 @@ Suite *suite_tm(void)
   tcase_add_test(tc, test_load_chains);
   tcase_add_test(tc, test_loads_issue_early);
   tcase_add_test(tc, test_address_issues_early);
+  tcase_add_test(tc, test_address_chain_issues_early);
+  tcase_add_test(tc, test_address_chain_stays_below_loads);
   tcase_add_test(tc, test_dram_granularity);
   tcase_add_test(tc, test_dram_pair_again);
   tcase_add_test(tc, test_partial_store);

@@ -23,6 +23,9 @@
  * at every block's start, so an entry of an earlier epoch or block is simply old. A store that
  * leaves the word as it was (every thread writing the same flag) changes nothing and is not a
  * hazard.
+ * A full warp's access of 32 different words at a constant stride (consecutive, a padded or
+ * transposed tile's column) whose words all need only a new record is checked and recorded
+ * in one pass over them (with AVX2 where the CPU has it); any other goes word by word.
  *
  * Global memory, within a block: its threads' plain writes are held in a table of the words
  * written (by open addressing, room for 24 words a thread, per block, with filters of the
@@ -585,25 +588,74 @@ static inline void bytes_store(uint8_t *p, uint32_t size, uint64_t v)
 #define VECTORIZE
 #endif
 
-/* A full warp's 32 aligned words at consecutive offsets from off[0] (lane l at off[0] + 4 l)?
-   Then the fast paths below see its shadow entries as one span of each array. */
-static inline VECTORIZE int warp_contiguous(const uint64_t *off)
+/* Where the CPU has AVX2 (asked once at load time), the fast paths take vector code of their
+   own: CLONED functions are compiled twice, with AVX2 and without, and the dynamic loader
+   picks one (GCC's target_clones); the *_avx2 ones are hand-written, and race_avx2 chooses
+   between them and their portable versions. */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && \
+    !defined(__SANITIZE_ADDRESS__)
+#include <immintrin.h>
+#define RACE_X86 1
+#define CLONED __attribute__((target_clones("avx2", "default")))
+static int race_avx2;
+__attribute__((constructor)) static void race_cpu_detect(void)
 {
-  const uint32_t o0 = (uint32_t)off[0];        /* shared offsets: 32 bits */
-  if ((o0 & 3) || (uint32_t)off[1] != o0 + 4 || (uint32_t)off[31] != o0 + 124)
-    return 0;                                  /* most other patterns, at once */
-  uint32_t bad = 0;
-  for (unsigned l = 2; l < 31; l++)
-    bad |= (uint32_t)off[l] ^ (o0 + 4 * l);
-  return !bad;
+  __builtin_cpu_init();
+  race_avx2 = __builtin_cpu_supports("avx2") != 0;
 }
+#else
+#define CLONED
+#endif
+
+/* A full warp's 32 aligned words at a constant non-zero stride from off[0] (lane l at
+   off[0] + l s)? Then its words are 32 different ones (a stride of one word: consecutive, one
+   span of each shadow array). Returns the stride in words, or 0. */
+static VECTORIZE int64_t warp_stride_c(const uint64_t *off)
+{
+  const int64_t o0 = (int64_t)off[0], s = (int64_t)off[1] - o0;
+  if (!s || ((o0 | s) & 3) || (int64_t)off[31] != o0 + 31 * s)
+    return 0;                                  /* most other patterns, at once */
+  int64_t bad = 0;
+  for (unsigned l = 2; l < 31; l++)
+    bad |= (int64_t)off[l] ^ (o0 + (int64_t)l * s);
+  return bad ? 0 : s / 4;
+}
+
+#ifdef RACE_X86
+__attribute__((target("avx2"))) static int64_t warp_stride_avx2(const uint64_t *off)
+{
+  const int64_t o0 = (int64_t)off[0], s = (int64_t)off[1] - o0;
+  if (!s || ((o0 | s) & 3) || (int64_t)off[31] != o0 + 31 * s)
+    return 0;
+  const __m256i step = _mm256_set1_epi64x(4 * s);
+  __m256i want = _mm256_set_epi64x(o0 + 3 * s, o0 + 2 * s, o0 + s, o0);
+  __m256i bad = _mm256_setzero_si256();
+#pragma GCC unroll 8
+  for (unsigned k = 0; k < 32; k += 4) {
+    __m256i v = _mm256_loadu_si256((const __m256i *)(const void *)(off + k));
+    bad = _mm256_or_si256(bad, _mm256_xor_si256(v, want));
+    want = _mm256_add_epi64(want, step);
+  }
+  return _mm256_testz_si256(bad, bad) ? s / 4 : 0;
+}
+#endif
+
+static inline int64_t warp_stride(const uint64_t *off)
+{
+#ifdef RACE_X86
+  if (race_avx2)
+    return warp_stride_avx2(off);
+#endif
+  return warp_stride_c(off);
+}
+
 
 /* A full warp's read of the 32 words from word i0, when every one is the first read of the
    epoch (none summarised in it), none was written in the epoch, and each was written in the
    block (nothing to report uninitialised): what shadow_word does for each lane then, a new
    summary, as one pass over each array. Returns 0 when some word is not such, and nothing
    was changed (the lane-by-lane check decides). */
-static inline VECTORIZE int reads_fresh(const struct actx *c, uint32_t i0)
+static CLONED VECTORIZE int reads_fresh(const struct actx *c, uint32_t i0)
 {
   const struct shadow *S = &c->sh;
   const uint32_t E = c->E, base = c->base;
@@ -641,7 +693,7 @@ static inline VECTORIZE int reads_fresh(const struct actx *c, uint32_t i0)
    they are: what shadow_word does for each lane then, a new last write, as one pass over each
    array, and the store of the values. Returns 0 when some word is not such, and nothing was
    changed. */
-static inline VECTORIZE int writes_fresh(const struct actx *c, uint32_t i0, uint8_t *smem,
+static CLONED VECTORIZE int writes_fresh(const struct actx *c, uint32_t i0, uint8_t *smem,
                                const uint64_t *val)
 {
   const struct shadow *S = &c->sh;
@@ -678,6 +730,85 @@ static inline VECTORIZE int writes_fresh(const struct actx *c, uint32_t i0, uint
   return 1;
 }
 
+#ifdef RACE_X86
+/* reads_fresh_strided's test with AVX2 gathers: 1 when each of the 32 words is such. */
+__attribute__((target("avx2"))) static int strided_fresh_avx2(const struct actx *c,
+                                                              uint32_t i0, int64_t s)
+{
+  const struct shadow *S = &c->sh;
+  const __m256i E = _mm256_set1_epi32((int)c->E), base = _mm256_set1_epi32((int)c->base);
+  const __m256i low = _mm256_set1_epi32(0xf), zero = _mm256_setzero_si256();
+  const int32_t s32 = (int32_t)s;
+  const __m256i step = _mm256_set1_epi32(8 * s32);
+  __m256i idx = _mm256_add_epi32(_mm256_set1_epi32((int)i0),
+                                 _mm256_mullo_epi32(_mm256_set1_epi32(s32),
+                                                    _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)));
+  __m256i bad = zero;
+#pragma GCC unroll 4
+  for (unsigned k = 0; k < 4; k++) {
+    __m256i rep = _mm256_i32gather_epi32((const int *)(const void *)S->rep, idx, 4);
+    __m256i wep = _mm256_i32gather_epi32((const int *)(const void *)S->wep, idx, 4);
+    bad = _mm256_or_si256(bad, _mm256_or_si256(_mm256_cmpeq_epi32(rep, E),
+                                                _mm256_cmpeq_epi32(wep, E)));
+    if (c->initchk) {
+      /* init's bytes four at a time: the byte arrays after it keep the last in the block */
+      __m256i iep = _mm256_i32gather_epi32((const int *)(const void *)S->iep, idx, 4);
+      __m256i ini = _mm256_i32gather_epi32((const int *)(const void *)S->init, idx, 1);
+      bad = _mm256_or_si256(bad, _mm256_andnot_si256(_mm256_cmpeq_epi32(iep, base),
+                                                     _mm256_set1_epi32(-1)));
+      bad = _mm256_or_si256(bad, _mm256_cmpeq_epi32(_mm256_and_si256(ini, low), zero));
+    }
+    idx = _mm256_add_epi32(idx, step);
+  }
+  return _mm256_testz_si256(bad, bad);
+}
+#endif
+
+/* reads_fresh for 32 different words at a stride of s words from word i0 (a transposed or
+   padded tile's column): the same test and the same new summaries, lane by lane. Returns 0
+   when some word is not such, and nothing was changed. */
+static inline int reads_fresh_strided(const struct actx *c, uint32_t i0, int64_t s)
+{
+  const struct shadow *S = &c->sh;
+  const uint32_t E = c->E, base = c->base;
+  uint32_t *restrict rep = S->rep, *restrict rpc = S->rpc;
+  size_t i;
+  unsigned bad = 0;
+#ifdef RACE_X86
+  if (race_avx2) {
+    bad = !strided_fresh_avx2(c, i0, s);
+  } else
+#endif
+  {
+    const uint32_t *restrict wep = S->wep, *restrict iep = S->iep;
+    const uint8_t *restrict init = S->init;
+    i = i0;
+    for (unsigned l = 0; l < 32; l++, i += (size_t)s)
+      bad |= (rep[i] == E) | (wep[i] == E);
+    if (c->initchk) {
+      i = i0;
+      for (unsigned l = 0; l < 32; l++, i += (size_t)s)
+        bad |= (iep[i] != base) | !(init[i] & 0xf);
+    }
+  }
+  if (bad)
+    return 0;
+  uint16_t *restrict rtid = S->rtid, *restrict rsync = S->rsync;
+  uint8_t *restrict rflags = S->rflags, *restrict rbytes = S->rbytes;
+  const uint32_t pc = c->pc;
+  const uint16_t t0 = (uint16_t)c->t0, ws = c->ws;
+  i = i0;
+  for (unsigned l = 0; l < 32; l++, i += (size_t)s) {
+    rep[i] = E;
+    rpc[i] = pc;
+    rtid[i] = (uint16_t)(t0 + l);
+    rsync[i] = ws;
+    rflags[i] = 0;
+    rbytes[i] = 0xf;
+  }
+  return 1;
+}
+
 int sim_race_access(struct sim_block *b, struct sim_warp *w, uint32_t pc, unsigned l,
                     uint32_t off, uint32_t size, enum sim_access acc, int vol, int same)
 {
@@ -692,9 +823,11 @@ int sim_race_shared_reads(struct sim_block *b, struct sim_warp *w, uint32_t pc, 
   struct actx c;
   actx_init(&c, b, w, pc, SIM_ACC_READ, vol);
   if (size == 4 && e == 0xffffffffull) {       /* a full warp of aligned words */
-    if (c.racy && warp_contiguous(off) && reads_fresh(&c, (uint32_t)(off[0] >> 2)))
-      return 0;
     if (c.racy) {
+      int64_t s = warp_stride(off);
+      if (s == 1 ? reads_fresh(&c, (uint32_t)(off[0] >> 2))
+                 : s && reads_fresh_strided(&c, (uint32_t)(off[0] >> 2), s))
+        return 0;
       /* word by word, the first read of the epoch of a word written in the epoch before (what
          shadow_word does then, a new summary) without shadow_word's tests one after another;
          any other word (a second lane's read of one word among them) through shadow_word */
@@ -740,7 +873,7 @@ int sim_race_shared_stores(struct sim_block *b, struct sim_warp *w, uint32_t pc,
   actx_init(&c, b, w, pc, SIM_ACC_WRITE, vol);
   uint8_t *smem = b->smem;
   if (size == 4 && e == 0xffffffffull) {       /* a full warp of aligned words */
-    if (c.racy && warp_contiguous(off) && writes_fresh(&c, (uint32_t)(off[0] >> 2), smem, val))
+    if (c.racy && warp_stride(off) == 1 && writes_fresh(&c, (uint32_t)(off[0] >> 2), smem, val))
       return 0;
     for (unsigned l = 0; l < 32; l++) {
       uint32_t o = (uint32_t)off[l], v = (uint32_t)val[l], old;

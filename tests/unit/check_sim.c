@@ -1305,13 +1305,15 @@ END_TEST
    record of those warp-wide reads shows. With a second barrier there is none. */
 START_TEST(test_race_warp_wide_reads)
 {
-  /* the read's word offset from tid * 4 (%r5): contiguous, or the other warp's words in
-     another order (lane l reads word 32 + 5 l % 32) */
-  static const char *const addr[2] = {
+  /* the read's word offset from tid * 4 (%r5): contiguous, the other warp's words in
+     another order (lane l reads word 32 + 5 l % 32), or in reverse (word 63 - l: a stride of
+     -1 word, sim_race.c's strided path; thread 31 then reads s[32] first) */
+  static const char *const addr[3] = {
     "or.b32 %r7, %r5, 128;",
     "mul.lo.u32 %r7, %r5, 5;\n  and.b32 %r7, %r7, 124;\n  or.b32 %r7, %r7, 128;",
+    "and.b32 %r7, %r5, 124;\n  xor.b32 %r7, %r7, 252;",
   };
-  for (int run = 0; run < 4; run++) {
+  for (int run = 0; run < 6; run++) {
     const int sync = run & 1;
     char k[1536];
     snprintf(k, sizeof k,
@@ -1341,7 +1343,7 @@ START_TEST(test_race_warp_wide_reads)
     } else {
       ck_assert_int_eq(f.r.fault.kind, SIM_FK_RACE);
       ck_assert_uint_eq(f.r.fault.thread[0], 32);
-      ck_assert_uint_eq(f.r.fault.other_thread[0], 0);
+      ck_assert_uint_eq(f.r.fault.other_thread[0], run >> 1 == 2 ? 31 : 0);
       ck_assert_uint_eq(line_of(&f, f.r.fault.inst), 9);
       ck_assert_uint_eq(line_of(&f, f.r.fault.other_inst), 7);
       ck_assert_msg(strstr(f.r.fault.message, "write-after-read hazard on s[32]"), "%s",

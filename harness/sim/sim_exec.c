@@ -1631,3 +1631,140 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
   }
   return pc + 1;
 }
+
+/* ---- the full-warp fast path ---- */
+
+/* What sim_exec_run does for an instruction, chosen once at link time (sim_exec_fast_plan):
+   the operations sim_exec gives a full 32-lane warp's AVX2 code, with the conditions sim_exec
+   tests before taking it, so that both compute the same. */
+enum fast_kind { FK_NONE, FK_MOV, FK_VOP, FK_FMA, FK_SETP };
+
+#ifdef SIM_X86_CLONES
+/* The fast kind of in (its vector operation in *vop, its compare in *cm, *sgn). */
+static enum fast_kind fast_kind(const struct ptx_inst *in, enum vop *vop)
+{
+  enum ptx_type t = (enum ptx_type)in->type;
+  enum ptx_op op = (enum ptx_op)in->op;
+  const struct ptx_operand *d = &in->opd[0];
+  int i32 = t == PTX_T_S32 || t == PTX_T_U32 || t == PTX_T_B32;
+  int i64 = t == PTX_T_S64 || t == PTX_T_U64 || t == PTX_T_B64;
+  if (in->guard != PTX_NOREG || d->kind != PTX_OPD_REG || d->reg == PTX_NOREG)
+    return FK_NONE;
+  switch (op) {
+  case PTX_OP_MOV:
+    return in->opd[1].kind == PTX_OPD_REG && in->opd[1].reg != PTX_NOREG ? FK_MOV : FK_NONE;
+  case PTX_OP_ADD:
+  case PTX_OP_SUB:
+  case PTX_OP_MUL:
+    if (in->flags & PTX_F_CC)
+      return FK_NONE;
+    if (t == PTX_T_F32 && in->rnd <= PTX_RND_RN && !(in->flags & (PTX_F_FTZ | PTX_F_SAT))) {
+      *vop = op == PTX_OP_ADD ? VOP_FADD : op == PTX_OP_MUL ? VOP_FMUL : VOP_FSUB;
+      return FK_VOP;
+    }
+    if (i32 && !(in->flags & ~PTX_F_LO)) {
+      *vop = op == PTX_OP_ADD ? VOP_ADD32 : op == PTX_OP_SUB ? VOP_SUB32 : VOP_MUL32;
+      return FK_VOP;
+    }
+    if (op == PTX_OP_ADD && i64) {
+      *vop = VOP_ADD64;
+      return FK_VOP;
+    }
+    if (op == PTX_OP_MUL && (in->flags & PTX_F_WIDE) && (t == PTX_T_S32 || t == PTX_T_U32)) {
+      *vop = t == PTX_T_S32 ? VOP_MULWS : VOP_MULWU;
+      return FK_VOP;
+    }
+    return FK_NONE;
+  case PTX_OP_AND:
+  case PTX_OP_OR:
+  case PTX_OP_XOR:
+    if (!i32 || (in->flags & ~PTX_F_LO))
+      return FK_NONE;
+    *vop = op == PTX_OP_AND ? VOP_AND32 : op == PTX_OP_OR ? VOP_OR32 : VOP_XOR32;
+    return FK_VOP;
+  case PTX_OP_MAD:
+  case PTX_OP_FMA:
+    return t == PTX_T_F32 && in->rnd <= PTX_RND_RN && !(in->flags & (PTX_F_FTZ | PTX_F_SAT)) &&
+           cpu_avx2_fma ? FK_FMA : FK_NONE;
+  case PTX_OP_SETP:
+    return !in->boolop && d->pair == PTX_NOREG && !ptx_type_is_float(t) &&
+           ptx_type_size(t) == 4 && in->cmp >= PTX_CMP_EQ && in->cmp <= PTX_CMP_HS &&
+           (!ptx_type_is_signed(t) || in->cmp <= PTX_CMP_GE) ? FK_SETP : FK_NONE;
+  default:
+    return FK_NONE;
+  }
+}
+#endif
+
+uint8_t *sim_exec_fast_plan(const struct sim_prog *p)
+{
+#ifdef SIM_X86_CLONES
+  if (!cpu_avx2)
+    return NULL;
+  uint8_t *f = calloc((size_t)p->ncode + 1, 1);    /* the last: the end, never fast */
+  if (!f)
+    return NULL;
+  for (uint32_t pc = 0; pc < p->ncode; pc++) {
+    enum vop vop = VOP_ADD32;
+    enum fast_kind k = fast_kind(&p->code[pc], &vop);
+    f[pc] = (uint8_t)(k == FK_VOP ? FK_VOP + 8 * (unsigned)vop : k);
+  }
+  return f;
+#else
+  (void)p;
+  return NULL;
+#endif
+}
+
+uint32_t sim_exec_run(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint32_t stop,
+                      uint64_t *n)
+{
+#ifdef SIM_X86_CLONES
+  const struct sim_prog *p = b->prog;
+  const uint8_t *fast = p->fast;
+  const unsigned W = 32;
+  const uint64_t lim = *n;
+  uint64_t k = 0;
+  do {
+    const struct ptx_inst *in = &p->code[pc];
+    struct sim_inst_stats *ist = &b->stats[pc];
+    b->ctr.warp_insts++;
+    b->ctr.thread_insts += 32;
+    ist->execs++;
+    ist->threads += 32;
+    ist->pred_on += 32;
+    if (b->trace)
+      sim_trace_inst(b, w, pc, SIM_FULL32);
+    uint64_t *dd = REG(in->opd[0].reg);
+    const uint64_t *a = REG(in->opd[1].reg);
+    unsigned f = fast[pc];
+    switch ((enum fast_kind)(f & 7)) {
+    case FK_MOV:
+      and_full_avx2(dd, a, (enum ptx_type)in->type == PTX_T_PRED ? 1 : sim_alu_mask((enum ptx_type)in->type));
+      break;
+    case FK_VOP:
+      bin_full_avx2((enum vop)(f >> 3), dd, a, REG(in->opd[2].reg));
+      break;
+    case FK_FMA:
+      fma_f32_full_avx2(dd, a, REG(in->opd[2].reg), REG(in->opd[3].reg));
+      break;
+    case FK_SETP:
+      setp_i32_full_avx2((enum ptx_cmp)in->cmp, ptx_type_is_signed((enum ptx_type)in->type), dd,
+                         a, REG(in->opd[2].reg));
+      break;
+    case FK_NONE:
+      break;
+    }
+    k++;
+    pc++;
+  } while (k < lim && pc != stop && fast[pc]);
+  *n = k;
+  return pc;
+#else
+  (void)b;
+  (void)w;
+  (void)stop;
+  *n = 0;
+  return pc;
+#endif
+}

@@ -158,7 +158,13 @@ struct sim_prog {
   uint32_t nsvars;
   uint64_t *zero;                /* bitmap of the function registers a block must start with
                                     zeroed (sim_warp_zero_plan); NULL: all of them */
+  uint8_t *fast;                 /* per code index (and one past the end, 0): non-zero where a
+                                    full warp may take sim_exec_run (sim_exec_fast_plan); NULL:
+                                    none may */
 };
+/* Which instructions of p a full warp may run through sim_exec_run: an array of p->ncode + 1
+   for p->fast, or NULL (none: the CPU lacks the vector code, or out of memory). */
+uint8_t *sim_exec_fast_plan(const struct sim_prog *p);
 /* Fuse mul/add pairs without rounding modifier into fma as ptxas does (sim_contract.c). */
 void sim_contract_fma(struct sim_prog *p);
 
@@ -444,6 +450,12 @@ void sim_warp_init(struct sim_block *b, struct sim_warp *w);
    non-control instructions; control instructions are handled by sim_warp. On a fault,
    fills b->res and sets b->faulted. */
 uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t m);
+/* Run a full 32-lane warp w of block b from pc through the instructions p->fast marks, one
+   after another, as sim_exec would: at most *n of them (at least one; pc must be marked),
+   stopping before pc `stop` (a convergence point) and before an unmarked one. Sets *n to the
+   number run; returns the next pc. */
+uint32_t sim_exec_run(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint32_t stop,
+                      uint64_t *n);
 
 /* Fill a memory fault report for lane `lane` of warp w at code index pc. */
 void sim_fault_mem(struct sim_block *b, struct sim_warp *w, uint32_t pc, unsigned lane,

@@ -1354,6 +1354,48 @@ START_TEST(test_race_warp_wide_reads)
 }
 END_TEST
 
+/* A full warp runs plain arithmetic through sim_exec_run's fast path, a partial one through
+   sim_exec: in a block of 48 threads, warp 0's lanes 0-15 and warp 1's (threads 32-47) start
+   from the same values (tid % 16) and must end with the same results, NaNs included. */
+START_TEST(test_fast_path_matches_sim_exec)
+{
+  const char *k =
+    HDR
+    ".visible .entry fp(.param .u64 out)\n{\n"
+    "  .reg .pred %p<3>;\n  .reg .b32 %r<12>;\n  .reg .f32 %f<6>;\n  .reg .b64 %rd<8>;\n"
+    "  mov.u32 %r1, %tid.x;\n  and.b32 %r2, %r1, 15;\n"
+    "  mul.lo.u32 %r3, %r2, -1640531527;\n  add.s32 %r4, %r3, -7;\n  sub.s32 %r5, %r4, %r2;\n"
+    "  or.b32 %r6, %r5, 256;\n  and.b32 %r7, %r6, %r3;\n  xor.b32 %r7, %r7, %r2;\n"
+    "  setp.lt.s32 %p1, %r5, %r4;\n  setp.gt.u32 %p2, %r3, -2147483648;\n"
+    "  selp.u32 %r9, 1, 0, %p1;\n  selp.u32 %r10, 2, 0, %p2;\n  or.b32 %r9, %r9, %r10;\n"
+    "  mul.wide.s32 %rd1, %r5, -3;\n  mul.wide.u32 %rd2, %r3, %r3;\n  add.s64 %rd3, %rd1, %rd2;\n"
+    "  cvt.rn.f32.u32 %f1, %r2;\n  mul.f32 %f2, %f1, 0f7F000000;\n  sub.f32 %f3, %f2, %f2;\n"
+    "  fma.rn.f32 %f4, %f1, 0f3F000000, %f3;\n  add.f32 %f5, %f4, %f1;\n  mov.b32 %r8, %f5;\n"
+    "  ld.param.u64 %rd4, [out];\n  mul.wide.u32 %rd5, %r1, 32;\n  add.s64 %rd6, %rd4, %rd5;\n"
+    "  st.global.u32 [%rd6], %r7;\n  st.global.u32 [%rd6+8], %r8;\n"
+    "  st.global.u32 [%rd6+16], %r9;\n  st.global.u64 [%rd6+24], %rd3;\n"
+    "  ret;\n}\n";
+  struct fx f;
+  load(&f, k);
+  uint64_t out = buffer(&f, 48 * 32, "out");
+  ck_assert_int_eq(launch(&f, "fp", 1, 48, &out, 1, SIM_SCHED_ITS, 1, 0), SIM_OK);
+  ck_assert_msg(f.r.outcome == SIM_RAN_OK, "%s", f.r.fault.message);
+  uint64_t v[48][4];
+  memset(v, 0, sizeof v);
+  ck_assert_int_eq(sim_read(f.d, out, v, sizeof v), SIM_OK);
+  for (unsigned t = 0; t < 16; t++)
+    for (unsigned j = 0; j < 4; j++) {
+      ck_assert_uint_eq(v[t][j], v[t + 32][j]);
+      ck_assert_uint_eq(v[t][j], v[t + 16][j]);
+    }
+  /* tid 1: 0x9E3779B9 - 7 - 1 = 0x9E3779B1 (bit 8 already set), & 0x9E3779B9, ^ 1 */
+  ck_assert_uint_eq(v[1][0], 0x9E3779B0u);
+  ck_assert_uint_eq(v[1][1], 0x3fc00000u);          /* 1 * 0.5 + (big - big = 0) + 1 = 1.5 */
+  ck_assert_uint_eq(v[2][1], 0x7fffffffu);          /* inf - inf: the canonical NaN */
+  done(&f);
+}
+END_TEST
+
 /* Every thread of two warps stores 1 into one flag, then all read it after a barrier: stores
    that leave the word as it is are no hazard. */
 START_TEST(test_same_value_stores_are_no_race)
@@ -1916,6 +1958,7 @@ Suite *suite_sim(void)
   tcase_add_test(t, test_uninitialised_shared_read);
   tcase_add_test(t, test_same_value_stores_are_no_race);
   tcase_add_test(t, test_race_warp_wide_reads);
+  tcase_add_test(t, test_fast_path_matches_sim_exec);
   tcase_add_test(t, test_global_race_within_a_block);
   tcase_add_test(t, test_global_race_coalesced_chunks);
   tcase_add_test(t, test_sync_masks);

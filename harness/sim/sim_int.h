@@ -203,6 +203,7 @@ struct sim_warp {
   uint64_t barat[16];            /* the barwait lanes by barrier id */
   uint32_t barpc[16];            /* the bar instruction the first of them waits at */
   uint32_t barmixed;             /* ids whose lanes wait at more than one bar instruction */
+  uint32_t barids;               /* ids whose barat is not empty */
   uint32_t pc[SIM_MAX_WARP];     /* per-lane pc, valid for lanes outside the current group */
   uint32_t tid[SIM_MAX_WARP][3];
 

@@ -218,7 +218,7 @@ void sim_warp_init(struct sim_block *b, struct sim_warp *w)
   w->live = w->exists;
   w->barwait = w->syncwait = w->prefer = w->cwait = 0;
   memset(w->barat, 0, sizeof w->barat);
-  w->barmixed = 0;
+  w->barmixed = w->barids = 0;
   for (unsigned l = 0; l < W; l++) {
     w->pc[l] = p->entry;
     w->csp[l] = 0;
@@ -754,6 +754,7 @@ static int control(struct sim_block *b, struct sim_warp *w, const struct ptx_ins
       else if (w->barpc[id] != pc)
         w->barmixed |= 1u << id;
       w->barat[id] |= e;
+      w->barids |= 1u << id;
       w->barwait |= e;
       arrive(b, w, g & ~e);
       return 0;
@@ -768,6 +769,7 @@ static int control(struct sim_block *b, struct sim_warp *w, const struct ptx_ins
         else if (w->barpc[id] != pc)
           w->barmixed |= 1u << id;
         w->barat[id] |= 1ull << l;
+        w->barids |= 1u << id;
         if (in->sub == PTX_BAR_RED) {
           const struct ptx_operand *po = &in->opd[in->nopd - 1];
           w->barpred[l] = (uint8_t)((REG(po->reg)[l] & 1) ^ po->neg);

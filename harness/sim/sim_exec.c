@@ -1637,7 +1637,7 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
 /* What sim_exec_run does for an instruction, chosen once at link time (sim_exec_fast_plan):
    the operations sim_exec gives a full 32-lane warp's AVX2 code, with the conditions sim_exec
    tests before taking it, so that both compute the same. */
-enum fast_kind { FK_NONE, FK_MOV, FK_VOP, FK_FMA, FK_SETP };
+enum fast_kind { FK_NONE, FK_MOV, FK_VOP, FK_FMA, FK_SETP, FK_LDS, FK_STS };
 
 #ifdef SIM_X86_CLONES
 /* The fast kind of in (its vector operation in *vop, its compare in *cm, *sgn). */
@@ -1648,7 +1648,12 @@ static enum fast_kind fast_kind(const struct ptx_inst *in, enum vop *vop)
   const struct ptx_operand *d = &in->opd[0];
   int i32 = t == PTX_T_S32 || t == PTX_T_U32 || t == PTX_T_B32;
   int i64 = t == PTX_T_S64 || t == PTX_T_U64 || t == PTX_T_B64;
-  if (in->guard != PTX_NOREG || d->kind != PTX_OPD_REG || d->reg == PTX_NOREG)
+  if (in->guard != PTX_NOREG)
+    return FK_NONE;
+  if (op == PTX_OP_ST)          /* a scalar store to shared memory through a register */
+    return (in->vec ? in->vec : 1) == 1 && in->opd[1].kind == PTX_OPD_REG &&
+           in->space == PTX_SP_SHARED && in->opd[0].reg != PTX_NOREG ? FK_STS : FK_NONE;
+  if (d->kind != PTX_OPD_REG || d->reg == PTX_NOREG)
     return FK_NONE;
   switch (op) {
   case PTX_OP_MOV:
@@ -1686,6 +1691,10 @@ static enum fast_kind fast_kind(const struct ptx_inst *in, enum vop *vop)
   case PTX_OP_FMA:
     return t == PTX_T_F32 && in->rnd <= PTX_RND_RN && !(in->flags & (PTX_F_FTZ | PTX_F_SAT)) &&
            cpu_avx2_fma ? FK_FMA : FK_NONE;
+  case PTX_OP_LD:
+  case PTX_OP_LDU:              /* a scalar load from shared memory through a register */
+    return (in->vec ? in->vec : 1) == 1 && in->space == PTX_SP_SHARED &&
+           in->opd[1].reg != PTX_NOREG ? FK_LDS : FK_NONE;
   case PTX_OP_SETP:
     return !in->boolop && d->pair == PTX_NOREG && !ptx_type_is_float(t) &&
            ptx_type_size(t) == 4 && in->cmp >= PTX_CMP_EQ && in->cmp <= PTX_CMP_HS &&
@@ -1724,23 +1733,33 @@ uint32_t sim_exec_run(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint
   const uint8_t *fast = p->fast;
   const unsigned W = 32;
   const uint64_t lim = *n;
-  uint64_t k = 0;
+  uint64_t k = 0;                                  /* instructions run */
   do {
     const struct ptx_inst *in = &p->code[pc];
+    const enum ptx_type t = (enum ptx_type)in->type;
+    unsigned f = fast[pc], size = 0;
+    uint64_t av[32];
+    if ((f & 7) >= FK_LDS) {
+      /* shared memory: the warp's addresses in bounds, else sim_exec reports the lane */
+      const struct ptx_operand *ad = &in->opd[(f & 7) == FK_LDS ? 1 : 0];
+      size = ptx_type_size(t);
+      if (!smem_warp_ok(b, REG(ad->reg), (uint64_t)ad->imm, SIM_FULL32, 0, 32, size, av))
+        break;
+    }
     struct sim_inst_stats *ist = &b->stats[pc];
     b->ctr.warp_insts++;
     b->ctr.thread_insts += 32;
     ist->execs++;
     ist->threads += 32;
     ist->pred_on += 32;
+    k++;
     if (b->trace)
       sim_trace_inst(b, w, pc, SIM_FULL32);
     uint64_t *dd = REG(in->opd[0].reg);
     const uint64_t *a = REG(in->opd[1].reg);
-    unsigned f = fast[pc];
     switch ((enum fast_kind)(f & 7)) {
     case FK_MOV:
-      and_full_avx2(dd, a, (enum ptx_type)in->type == PTX_T_PRED ? 1 : sim_alu_mask((enum ptx_type)in->type));
+      and_full_avx2(dd, a, t == PTX_T_PRED ? 1 : sim_alu_mask(t));
       break;
     case FK_VOP:
       bin_full_avx2((enum vop)(f >> 3), dd, a, REG(in->opd[2].reg));
@@ -1749,13 +1768,44 @@ uint32_t sim_exec_run(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint
       fma_f32_full_avx2(dd, a, REG(in->opd[2].reg), REG(in->opd[3].reg));
       break;
     case FK_SETP:
-      setp_i32_full_avx2((enum ptx_cmp)in->cmp, ptx_type_is_signed((enum ptx_type)in->type), dd,
-                         a, REG(in->opd[2].reg));
+      setp_i32_full_avx2((enum ptx_cmp)in->cmp, ptx_type_is_signed(t), dd, a,
+                         REG(in->opd[2].reg));
+      break;
+    case FK_LDS: {                                 /* as sim_exec's shared loads */
+      int sgn = ptx_type_is_signed(t);
+      if (b->race && sim_race_shared_reads(b, w, pc, SIM_FULL32, av, size,
+                                           (in->flags & PTX_F_VOLATILE) != 0)) {
+        *n = k;
+        return pc;                                 /* faulted */
+      }
+      if (size == 4) {
+        gather32_avx2(dd, b->smem, av, sgn);
+      } else {
+        for (unsigned l = 0; l < 32; l++) {
+          uint64_t v = load_bits(b->smem + av[l], size);
+          dd[l] = sgn ? sim_alu_sext(t, v) : v;
+        }
+      }
+      sim_stats_mem(b, pc, PTX_SP_SHARED, av, SIM_FULL32, size, 0);
+      break;
+    }
+    case FK_STS:                                   /* as sim_exec's shared stores */
+      if (b->race) {
+        if (sim_race_shared_stores(b, w, pc, SIM_FULL32, av, size,
+                                   (in->flags & PTX_F_VOLATILE) != 0, a)) {
+          *n = k;
+          return pc;                               /* faulted */
+        }
+      } else {
+        for (unsigned l = 0; l < 32; l++)
+          store_bits(b->smem + av[l], size, a[l]);
+      }
+      sim_stats_mem(b, pc, PTX_SP_SHARED, av, SIM_FULL32, size, 0);
+      b->writes++;
       break;
     case FK_NONE:
       break;
     }
-    k++;
     pc++;
   } while (k < lim && pc != stop && fast[pc]);
   *n = k;

@@ -452,9 +452,11 @@ void sim_warp_init(struct sim_block *b, struct sim_warp *w);
    fills b->res and sets b->faulted. */
 uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t m);
 /* Run a full 32-lane warp w of block b from pc through the instructions p->fast marks, one
-   after another, as sim_exec would: at most *n of them (at least one; pc must be marked),
-   stopping before pc `stop` (a convergence point) and before an unmarked one. Sets *n to the
-   number run; returns the next pc. */
+   after another, as sim_exec would: at most *n of them, stopping before pc `stop` (a
+   convergence point), before an unmarked one and before a shared access with an address out
+   of bounds (sim_exec's to report). Sets *n to the number run (0: run pc through sim_exec);
+   returns the next pc. On a fault (a race the checker ends the block for), b->faulted is set
+   and the pc returned is the faulting one's. */
 uint32_t sim_exec_run(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint32_t stop,
                       uint64_t *n);
 

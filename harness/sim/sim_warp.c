@@ -888,16 +888,20 @@ uint64_t sim_warp_run(struct sim_block *b, struct sim_warp *w, uint64_t quantum)
       continue;
     }
     if (p->fast && p->fast[pc] && w->gmask == 0xffffffffull && b->W == 32 && !b->lanes) {
-      /* a full warp's run of plain arithmetic: one call for all of it */
+      /* a full warp's run of plain arithmetic and shared accesses: one call for all of it */
       uint64_t n = quantum - (b->ctr.warp_insts - start);
       uint32_t npc = sim_exec_run(b, w, pc, w->gtop >= 0 ? w->cbar[w->gtop].pc : UINT32_MAX, &n);
-      w->gpc = npc;
-      if (w->gtop >= 0 && npc == w->cbar[w->gtop].pc) {
-        uint64_t g = w->gmask;
-        dissolve(w);
-        arrive(b, w, g);
-      }
-      continue;
+      if (b->faulted)
+        return b->ctr.warp_insts - start;
+      if (n) {
+        w->gpc = npc;
+        if (w->gtop >= 0 && npc == w->cbar[w->gtop].pc) {
+          uint64_t g = w->gmask;
+          dissolve(w);
+          arrive(b, w, g);
+        }
+        continue;
+      }                            /* none run: sim_exec reports pc's address */
     }
     if (b->lanes)                  /* the lane log: here, not in sim_exec's lane loops */
       sim_lanes_inst(b, w, pc, w->gmask);

@@ -1396,6 +1396,39 @@ START_TEST(test_fast_path_matches_sim_exec)
 }
 END_TEST
 
+/* A full warp's shared store and load past the end of shared memory, after arithmetic the
+   fast path runs: sim_exec_run leaves the access to sim_exec, which reports its first lane. */
+START_TEST(test_fast_path_shared_oob)
+{
+  for (int load_it = 0; load_it < 2; load_it++) {
+    char k[1024];
+    snprintf(k, sizeof k,
+      HDR
+      ".visible .entry so(.param .u64 out)\n{\n"
+      "  .shared .align 4 .b8 s[128];\n"
+      "  .reg .b32 %%r<12>;\n"
+      "  mov.u32 %%r1, %%tid.x;\n  mov.u32 %%r4, s;\n  mul.lo.u32 %%r5, %%r1, 65536;\n"
+      "  add.s32 %%r6, %%r4, %%r5;\n  add.s32 %%r7, %%r1, 1;\n"
+      "  .loc 1 5 3\n"
+      "  %s\n"
+      "  ret;\n}\n"
+      ".file 1 \"/lab/so.cu\"\n",
+      load_it ? "ld.shared.u32 %r8, [%r6];" : "st.shared.u32 [%r6], %r7;");
+    struct fx f;
+    load(&f, k);
+    uint64_t out = buffer(&f, 64, "out");
+    ck_assert_int_eq(launch(&f, "so", 1, 32, &out, 1, SIM_SCHED_ITS, 1, 0), SIM_OK);
+    ck_assert_int_eq(f.r.outcome, SIM_FAULT);
+    ck_assert_int_eq(f.r.fault.kind, SIM_FK_OUT_OF_BOUNDS);
+    ck_assert_int_eq(f.r.fault.space, PTX_SP_SHARED);
+    ck_assert_int_eq(f.r.fault.access, load_it ? SIM_ACC_READ : SIM_ACC_WRITE);
+    ck_assert_uint_eq(f.r.fault.lane, 1);
+    ck_assert_uint_eq(line_of(&f, f.r.fault.inst), 5);
+    done(&f);
+  }
+}
+END_TEST
+
 /* Every thread of two warps stores 1 into one flag, then all read it after a barrier: stores
    that leave the word as it is are no hazard. */
 START_TEST(test_same_value_stores_are_no_race)
@@ -1959,6 +1992,7 @@ Suite *suite_sim(void)
   tcase_add_test(t, test_same_value_stores_are_no_race);
   tcase_add_test(t, test_race_warp_wide_reads);
   tcase_add_test(t, test_fast_path_matches_sim_exec);
+  tcase_add_test(t, test_fast_path_shared_oob);
   tcase_add_test(t, test_global_race_within_a_block);
   tcase_add_test(t, test_global_race_coalesced_chunks);
   tcase_add_test(t, test_sync_masks);

@@ -613,6 +613,37 @@ static inline int in_smem(const struct sim_block *b, const uint8_t *p)
    shared memory: one check for the warp (the largest address, the OR of all), so the lane
    loop needs none. The addresses go to av. 0 when some lane would fault: the caller then takes
    the lane-by-lane path, which reports the first such lane as before. */
+#ifdef SIM_X86_CLONES
+/* addrs_ok_avx2, and the constant step of the addresses in bytes (*stride; SIM_NO_STRIDE where
+   they have none). */
+__attribute__((target("avx2"))) static int addrs_ok_stride_avx2(const uint64_t *base,
+                                                                uint64_t imm, uint64_t lim,
+                                                                uint64_t amask, uint64_t *av,
+                                                                int64_t *stride)
+{
+  const __m256i vimm = _mm256_set1_epi64x((long long)imm);
+  const __m256i sign = _mm256_set1_epi64x((long long)(1ull << 63));
+  const __m256i vlim = _mm256_set1_epi64x((long long)(lim ^ (1ull << 63)));
+  const uint64_t a0 = base[0] + imm, s = base[1] - base[0];
+  const __m256i step = _mm256_set1_epi64x((long long)(4 * s));
+  __m256i want = _mm256_setr_epi64x((long long)a0, (long long)(a0 + s), (long long)(a0 + 2 * s),
+                                    (long long)(a0 + 3 * s));
+  __m256i ors = _mm256_setzero_si256(), over = _mm256_setzero_si256(), off = ors;
+#pragma GCC unroll 8
+  for (unsigned l = 0; l < 32; l += 4) {
+    __m256i a = _mm256_add_epi64(_mm256_loadu_si256((const __m256i *)(base + l)), vimm);
+    _mm256_storeu_si256((__m256i *)(av + l), a);
+    ors = _mm256_or_si256(ors, a);
+    over = _mm256_or_si256(over, _mm256_cmpgt_epi64(_mm256_xor_si256(a, sign), vlim));
+    off = _mm256_or_si256(off, _mm256_xor_si256(a, want));
+    want = _mm256_add_epi64(want, step);
+  }
+  *stride = _mm256_testz_si256(off, off) ? (int64_t)s : SIM_NO_STRIDE;
+  ors = _mm256_and_si256(ors, _mm256_set1_epi64x((long long)amask));
+  return _mm256_testz_si256(ors, ors) && _mm256_testz_si256(over, over);
+}
+#endif
+
 static int smem_warp_ok(const struct sim_block *b, const uint64_t *base, uint64_t imm,
                         uint64_t e, unsigned lo, unsigned hi, uint32_t size, uint64_t *av)
 {
@@ -1234,7 +1265,7 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
       /* scalar shared loads the warp check found in bounds: the race check and the load */
       uint64_t *dd = REG(d->reg);
       int vol = (in->flags & PTX_F_VOLATILE) != 0, sgn = ptx_type_is_signed(t);
-      if (b->race && sim_race_shared_reads(b, w, pc, e, av, size, vol))
+      if (b->race && sim_race_shared_reads(b, w, pc, e, av, size, vol, SIM_NO_STRIDE))
         return pc;                       /* faulted: the block ends, its registers unread */
 #ifdef SIM_X86_CLONES
       if (e == SIM_FULL32 && size == 4 && cpu_avx2) {
@@ -1361,7 +1392,8 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
       /* scalar shared stores the warp check found in bounds: the race check and the store */
       const uint64_t *sv = REG(s->reg);
       if (b->race) {
-        if (sim_race_shared_stores(b, w, pc, e, av, size, (in->flags & PTX_F_VOLATILE) != 0, sv))
+        if (sim_race_shared_stores(b, w, pc, e, av, size, (in->flags & PTX_F_VOLATILE) != 0, sv,
+                                   SIM_NO_STRIDE))
           return pc;
       } else {
         FOR_LANES(e) store_bits(b->smem + av[l], size, sv[l]);
@@ -1739,11 +1771,17 @@ uint32_t sim_exec_run(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint
     const enum ptx_type t = (enum ptx_type)in->type;
     unsigned f = fast[pc], size = 0;
     uint64_t av[32];
+    int64_t stride = SIM_NO_STRIDE;
     if ((f & 7) >= FK_LDS) {
-      /* shared memory: the warp's addresses in bounds, else sim_exec reports the lane */
+      /* shared memory: the warp's addresses in bounds, else sim_exec reports the lane; their
+         stride, once for the race check and the bank conflicts */
       const struct ptx_operand *ad = &in->opd[(f & 7) == FK_LDS ? 1 : 0];
       size = ptx_type_size(t);
-      if (!smem_warp_ok(b, REG(ad->reg), (uint64_t)ad->imm, SIM_FULL32, 0, 32, size, av))
+      uint64_t top = b->smem_size - size;
+      if (size > b->smem_size ||
+          !addrs_ok_stride_avx2(REG(ad->reg), (uint64_t)ad->imm,
+                                top < SIM_DSMEM_STRIDE - 1 ? top : SIM_DSMEM_STRIDE - 1, size - 1,
+                                av, &stride))
         break;
     }
     struct sim_inst_stats *ist = &b->stats[pc];
@@ -1774,7 +1812,7 @@ uint32_t sim_exec_run(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint
     case FK_LDS: {                                 /* as sim_exec's shared loads */
       int sgn = ptx_type_is_signed(t);
       if (b->race && sim_race_shared_reads(b, w, pc, SIM_FULL32, av, size,
-                                           (in->flags & PTX_F_VOLATILE) != 0)) {
+                                           (in->flags & PTX_F_VOLATILE) != 0, stride)) {
         *n = k;
         return pc;                                 /* faulted */
       }
@@ -1786,13 +1824,13 @@ uint32_t sim_exec_run(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint
           dd[l] = sgn ? sim_alu_sext(t, v) : v;
         }
       }
-      sim_stats_mem(b, pc, PTX_SP_SHARED, av, SIM_FULL32, size, 0);
+      sim_stats_shared_full(b, pc, av, size, stride);
       break;
     }
     case FK_STS:                                   /* as sim_exec's shared stores */
       if (b->race) {
         if (sim_race_shared_stores(b, w, pc, SIM_FULL32, av, size,
-                                   (in->flags & PTX_F_VOLATILE) != 0, a)) {
+                                   (in->flags & PTX_F_VOLATILE) != 0, a, stride)) {
           *n = k;
           return pc;                               /* faulted */
         }
@@ -1800,7 +1838,7 @@ uint32_t sim_exec_run(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint
         for (unsigned l = 0; l < 32; l++)
           store_bits(b->smem + av[l], size, a[l]);
       }
-      sim_stats_mem(b, pc, PTX_SP_SHARED, av, SIM_FULL32, size, 0);
+      sim_stats_shared_full(b, pc, av, size, stride);
       b->writes++;
       break;
     case FK_NONE:

@@ -563,18 +563,23 @@ int sim_race_global_reads(struct sim_block *b, struct sim_warp *w, uint32_t pc, 
    load). Returns 0. */
 int sim_race_global_reads_seq(struct sim_block *b, struct sim_warp *w, uint32_t pc,
                               uint64_t a0, uint32_t size);
+/* A full warp's shared offsets (or addresses) step by no constant, or the caller did not look:
+   the stride arguments below. */
+#define SIM_NO_STRIDE INT64_MIN
 /* sim_race_access for the lanes of e reading size bytes at shared offsets off[l] (each a
-   multiple of size: the caller checked), in lane order. Returns 0, or -1 when b has
-   faulted. */
+   multiple of size: the caller checked), in lane order. stride: for a full warp, the constant
+   step of off in bytes where the caller knows it (off[l] = off[0] + l stride), else
+   SIM_NO_STRIDE. Returns 0, or -1 when b has faulted. */
 int sim_race_shared_reads(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t e,
-                          const uint64_t *off, uint32_t size, int vol);
+                          const uint64_t *off, uint32_t size, int vol, int64_t stride);
 /* The lanes of e store val[l]'s low size bytes (size <= 8) at shared offset off[l] (a
    multiple of size: the caller checked), in lane
    order, each checked by sim_race_access just before it is done (same: the bytes there
    already hold the value). Returns 0, or -1 when b has faulted (that lane and the lanes after
-   it not stored). */
+   it not stored). stride: as sim_race_shared_reads's. */
 int sim_race_shared_stores(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t e,
-                           const uint64_t *off, uint32_t size, int vol, const uint64_t *val);
+                           const uint64_t *off, uint32_t size, int vol, const uint64_t *val,
+                           int64_t stride);
 /* The lanes of e store val[l]'s low size bytes (size <= 8) at global address addr[l], host
    byte host + (addr[l] - host_base), in lane order, each checked by sim_race_global just before it is done.
    Returns 0, or -1 when b has faulted (that lane and the lanes after it not stored). */
@@ -620,6 +625,10 @@ void sim_stats_mem_seq(struct sim_block *b, uint32_t pc, enum ptx_space sp, uint
    SIM_ATOMIC / SIM_ATOMIC_UNIFORM. */
 void sim_stats_mem(struct sim_block *b, uint32_t pc, enum ptx_space sp, const uint64_t *addr,
                    uint64_t m, uint32_t size, int atomic);
+/* sim_stats_mem of a plain shared access by a full 32-lane warp at shared offsets addr[l] =
+   addr[0] + l stride (stride in bytes; SIM_NO_STRIDE: not known to be constant). */
+void sim_stats_shared_full(struct sim_block *b, uint32_t pc, const uint64_t *addr,
+                           uint32_t size, int64_t stride);
 #define SIM_ATOMIC 1          /* sim_stats_mem's atomic argument: an atomic access */
 #define SIM_ATOMIC_UNIFORM 2  /* an atomic whose active lanes share one address and one operand */
 

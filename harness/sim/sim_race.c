@@ -817,14 +817,23 @@ int sim_race_access(struct sim_block *b, struct sim_warp *w, uint32_t pc, unsign
   return access_one(&c, l, off, size, acc, same);
 }
 
+/* The stride in words of a full warp's 32 aligned words (0: no constant non-zero stride), from
+   the caller's stride in bytes where it knows it. */
+static inline int64_t word_stride(const uint64_t *off, int64_t stride)
+{
+  if (stride == SIM_NO_STRIDE)
+    return warp_stride(off);
+  return stride && !(((int64_t)off[0] | stride) & 3) ? stride / 4 : 0;
+}
+
 int sim_race_shared_reads(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t e,
-                          const uint64_t *off, uint32_t size, int vol)
+                          const uint64_t *off, uint32_t size, int vol, int64_t stride)
 {
   struct actx c;
   actx_init(&c, b, w, pc, SIM_ACC_READ, vol);
   if (size == 4 && e == 0xffffffffull) {       /* a full warp of aligned words */
     if (c.racy) {
-      int64_t s = warp_stride(off);
+      int64_t s = word_stride(off, stride);
       if (s == 1 ? reads_fresh(&c, (uint32_t)(off[0] >> 2))
                  : s && reads_fresh_strided(&c, (uint32_t)(off[0] >> 2), s))
         return 0;
@@ -866,14 +875,15 @@ int sim_race_shared_reads(struct sim_block *b, struct sim_warp *w, uint32_t pc, 
 }
 
 int sim_race_shared_stores(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t e,
-                           const uint64_t *off, uint32_t size, int vol, const uint64_t *val)
+                           const uint64_t *off, uint32_t size, int vol, const uint64_t *val,
+                           int64_t stride)
 {
   uint64_t mk = size >= 8 ? ~0ull : (1ull << (size * 8)) - 1;
   struct actx c;
   actx_init(&c, b, w, pc, SIM_ACC_WRITE, vol);
   uint8_t *smem = b->smem;
   if (size == 4 && e == 0xffffffffull) {       /* a full warp of aligned words */
-    if (c.racy && warp_stride(off) == 1 && writes_fresh(&c, (uint32_t)(off[0] >> 2), smem, val))
+    if (c.racy && word_stride(off, stride) == 1 && writes_fresh(&c, (uint32_t)(off[0] >> 2), smem, val))
       return 0;
     for (unsigned l = 0; l < 32; l++) {
       uint32_t o = (uint32_t)off[l], v = (uint32_t)val[l], old;

@@ -1429,6 +1429,48 @@ START_TEST(test_fast_path_shared_oob)
 }
 END_TEST
 
+/* Bank conflicts of a full warp's shared loads at a constant stride (sim_exec_run passes the
+   stride it found to the stats) and at none: the busiest bank's distinct words. */
+START_TEST(test_fast_path_shared_wavefronts)
+{
+  /* word index of lane l: l * stride words (stride 0: a broadcast), or l ^ 1 (no constant
+     stride: the lane-by-lane count) */
+  static const struct { const char *idx; uint64_t wf; } c[] = {
+    {"mul.lo.u32 %r5, %r1, 0;", 1}, {"mul.lo.u32 %r5, %r1, 1;", 1},
+    {"mul.lo.u32 %r5, %r1, 2;", 2}, {"mul.lo.u32 %r5, %r1, 8;", 8},
+    {"mul.lo.u32 %r5, %r1, 32;", 32}, {"mul.lo.u32 %r5, %r1, 33;", 1},
+    {"xor.b32 %r5, %r1, 1;", 1}, {"and.b32 %r5, %r1, 3;\n  mul.lo.u32 %r5, %r5, 32;", 4},
+  };
+  for (size_t i = 0; i < sizeof c / sizeof *c; i++) {
+    char k[1024];
+    snprintf(k, sizeof k,
+      HDR
+      ".visible .entry wf(.param .u64 out)\n{\n"
+      "  .shared .align 4 .b8 s[4352];\n"
+      "  .reg .b32 %%r<12>;\n"
+      "  mov.u32 %%r1, %%tid.x;\n  mov.u32 %%r4, s;\n  %s\n  shl.b32 %%r5, %%r5, 2;\n"
+      "  add.s32 %%r6, %%r4, %%r5;\n"
+      "  ld.volatile.shared.u32 %%r8, [%%r6];\n"
+      "  ret;\n}\n", c[i].idx);
+    struct fx f;
+    load(&f, k);
+    uint64_t out = buffer(&f, 64, "out");
+    struct sim_launch lc = {.grid = {1, 1, 1}, .block = {32, 1, 1}, .workers = 1,
+                            .nocheck = SIM_NOCHECK_INIT};
+    ck_assert_int_eq(sim_run(f.d, &f.m, "wf", &out, 8, &lc, &f.r, f.err, sizeof f.err), SIM_OK);
+    ck_assert_msg(f.r.outcome == SIM_RAN_OK, "%s", f.r.fault.message);
+    uint64_t wf = 0, req = 0;
+    for (uint32_t j = 0; j < f.r.nstats; j++) {
+      wf += f.r.stats[j].s_wavefronts;
+      req += f.r.stats[j].s_req;
+    }
+    ck_assert_uint_eq(req, 1);
+    ck_assert_msg(wf == c[i].wf, "%s: %llu wavefronts", c[i].idx, (unsigned long long)wf);
+    done(&f);
+  }
+}
+END_TEST
+
 /* Every thread of two warps stores 1 into one flag, then all read it after a barrier: stores
    that leave the word as it is are no hazard. */
 START_TEST(test_same_value_stores_are_no_race)
@@ -1993,6 +2035,7 @@ Suite *suite_sim(void)
   tcase_add_test(t, test_race_warp_wide_reads);
   tcase_add_test(t, test_fast_path_matches_sim_exec);
   tcase_add_test(t, test_fast_path_shared_oob);
+  tcase_add_test(t, test_fast_path_shared_wavefronts);
   tcase_add_test(t, test_global_race_within_a_block);
   tcase_add_test(t, test_global_race_coalesced_chunks);
   tcase_add_test(t, test_sync_masks);

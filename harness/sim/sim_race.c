@@ -588,23 +588,19 @@ static inline void bytes_store(uint8_t *p, uint32_t size, uint64_t v)
 #define VECTORIZE
 #endif
 
-/* Where the CPU has AVX2 (asked once at load time), the fast paths take vector code of their
-   own: CLONED functions are compiled twice, with AVX2 and without, and the dynamic loader
-   picks one (GCC's target_clones); the *_avx2 ones are hand-written, and race_avx2 chooses
-   between them and their portable versions. */
+/* Where the CPU has AVX2 (asked once at load time: race_avx2), the fast paths take vector code
+   of their own, the *_avx2 functions, hand-written; their portable versions stay for other
+   CPUs. */
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && \
     !defined(__SANITIZE_ADDRESS__)
 #include <immintrin.h>
 #define RACE_X86 1
-#define CLONED __attribute__((target_clones("avx2", "default")))
 static int race_avx2;
 __attribute__((constructor)) static void race_cpu_detect(void)
 {
   __builtin_cpu_init();
   race_avx2 = __builtin_cpu_supports("avx2") != 0;
 }
-#else
-#define CLONED
 #endif
 
 /* A full warp's 32 aligned words at a constant non-zero stride from off[0] (lane l at
@@ -655,7 +651,7 @@ static inline int64_t warp_stride(const uint64_t *off)
    block (nothing to report uninitialised): what shadow_word does for each lane then, a new
    summary, as one pass over each array. Returns 0 when some word is not such, and nothing
    was changed (the lane-by-lane check decides). */
-static CLONED VECTORIZE int reads_fresh(const struct actx *c, uint32_t i0)
+static VECTORIZE int reads_fresh_c(const struct actx *c, uint32_t i0)
 {
   const struct shadow *S = &c->sh;
   const uint32_t E = c->E, base = c->base;
@@ -693,7 +689,7 @@ static CLONED VECTORIZE int reads_fresh(const struct actx *c, uint32_t i0)
    they are: what shadow_word does for each lane then, a new last write, as one pass over each
    array, and the store of the values. Returns 0 when some word is not such, and nothing was
    changed. */
-static CLONED VECTORIZE int writes_fresh(const struct actx *c, uint32_t i0, uint8_t *smem,
+static VECTORIZE int writes_fresh_c(const struct actx *c, uint32_t i0, uint8_t *smem,
                                const uint64_t *val)
 {
   const struct shadow *S = &c->sh;
@@ -807,6 +803,120 @@ static inline int reads_fresh_strided(const struct actx *c, uint32_t i0, int64_t
     rbytes[i] = 0xf;
   }
   return 1;
+}
+
+#ifdef RACE_X86
+/* reads_fresh with AVX2, eight words a vector. */
+__attribute__((target("avx2"))) static int reads_fresh_avx2(const struct actx *c, uint32_t i0)
+{
+  const struct shadow *S = &c->sh;
+  const __m256i E = _mm256_set1_epi32((int)c->E), base = _mm256_set1_epi32((int)c->base);
+  const __m256i ones = _mm256_set1_epi32(-1), zero = _mm256_setzero_si256();
+  __m256i bad = zero;
+#pragma GCC unroll 4
+  for (unsigned l = 0; l < 32; l += 8) {
+    __m256i r = _mm256_loadu_si256((const __m256i *)(const void *)(S->rep + i0 + l));
+    __m256i wv = _mm256_loadu_si256((const __m256i *)(const void *)(S->wep + i0 + l));
+    bad = _mm256_or_si256(bad, _mm256_or_si256(_mm256_cmpeq_epi32(r, E),
+                                                _mm256_cmpeq_epi32(wv, E)));
+  }
+  if (c->initchk) {
+#pragma GCC unroll 4
+    for (unsigned l = 0; l < 32; l += 8) {
+      __m256i iv = _mm256_loadu_si256((const __m256i *)(const void *)(S->iep + i0 + l));
+      bad = _mm256_or_si256(bad, _mm256_xor_si256(_mm256_cmpeq_epi32(iv, base), ones));
+    }
+    __m256i in = _mm256_and_si256(_mm256_loadu_si256((const __m256i *)(const void *)(S->init + i0)),
+                                  _mm256_set1_epi8(0xf));
+    bad = _mm256_or_si256(bad, _mm256_cmpeq_epi8(in, zero));
+  }
+  if (!_mm256_testz_si256(bad, bad))
+    return 0;
+  const __m256i pc = _mm256_set1_epi32((int)c->pc);
+#pragma GCC unroll 4
+  for (unsigned l = 0; l < 32; l += 8) {
+    _mm256_storeu_si256((__m256i *)(void *)(S->rep + i0 + l), E);
+    _mm256_storeu_si256((__m256i *)(void *)(S->rpc + i0 + l), pc);
+  }
+  const __m256i t = _mm256_add_epi16(_mm256_set1_epi16((short)c->t0),
+                                     _mm256_setr_epi16(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12,
+                                                       13, 14, 15));
+  _mm256_storeu_si256((__m256i *)(void *)(S->rtid + i0), t);
+  _mm256_storeu_si256((__m256i *)(void *)(S->rtid + i0 + 16),
+                      _mm256_add_epi16(t, _mm256_set1_epi16(16)));
+  const __m256i ws = _mm256_set1_epi16((short)c->ws);
+  _mm256_storeu_si256((__m256i *)(void *)(S->rsync + i0), ws);
+  _mm256_storeu_si256((__m256i *)(void *)(S->rsync + i0 + 16), ws);
+  _mm256_storeu_si256((__m256i *)(void *)(S->rflags + i0), zero);
+  _mm256_storeu_si256((__m256i *)(void *)(S->rbytes + i0), _mm256_set1_epi8(0xf));
+  return 1;
+}
+
+/* writes_fresh with AVX2, eight words a vector: the values' low halves packed to 32 bits. */
+__attribute__((target("avx2"))) static int writes_fresh_avx2(const struct actx *c, uint32_t i0,
+                                                             uint8_t *smem, const uint64_t *val)
+{
+  const struct shadow *S = &c->sh;
+  const __m256i E = _mm256_set1_epi32((int)c->E);
+  uint8_t *old = smem + 4 * (size_t)i0;
+  __m256i v[4], bad = _mm256_setzero_si256();
+#pragma GCC unroll 4
+  for (unsigned k = 0; k < 4; k++) {
+    __m256 lo = _mm256_castsi256_ps(_mm256_loadu_si256((const __m256i *)(const void *)(val + 8 * k)));
+    __m256 hi = _mm256_castsi256_ps(_mm256_loadu_si256((const __m256i *)(const void *)(val + 8 * k + 4)));
+    v[k] = _mm256_permute4x64_epi64(_mm256_castps_si256(_mm256_shuffle_ps(lo, hi, _MM_SHUFFLE(2, 0, 2, 0))),
+                                    _MM_SHUFFLE(3, 1, 2, 0));
+    __m256i r = _mm256_loadu_si256((const __m256i *)(const void *)(S->rep + i0 + 8 * k));
+    __m256i wv = _mm256_loadu_si256((const __m256i *)(const void *)(S->wep + i0 + 8 * k));
+    __m256i o = _mm256_loadu_si256((const __m256i *)(const void *)(old + 32 * k));
+    bad = _mm256_or_si256(bad, _mm256_or_si256(_mm256_or_si256(_mm256_cmpeq_epi32(r, E),
+                                                                _mm256_cmpeq_epi32(wv, E)),
+                                               _mm256_cmpeq_epi32(o, v[k])));
+  }
+  if (!_mm256_testz_si256(bad, bad))
+    return 0;
+  const __m256i pc = _mm256_set1_epi32((int)c->pc), base = _mm256_set1_epi32((int)c->base);
+#pragma GCC unroll 4
+  for (unsigned k = 0; k < 4; k++) {
+    _mm256_storeu_si256((__m256i *)(void *)(S->wep + i0 + 8 * k), E);
+    _mm256_storeu_si256((__m256i *)(void *)(S->wpc + i0 + 8 * k), pc);
+    _mm256_storeu_si256((__m256i *)(void *)(S->iep + i0 + 8 * k), base);
+    _mm256_storeu_si256((__m256i *)(void *)(old + 32 * k), v[k]);
+  }
+  const __m256i t = _mm256_add_epi16(_mm256_set1_epi16((short)c->t0),
+                                     _mm256_setr_epi16(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12,
+                                                       13, 14, 15));
+  _mm256_storeu_si256((__m256i *)(void *)(S->wtid + i0), t);
+  _mm256_storeu_si256((__m256i *)(void *)(S->wtid + i0 + 16),
+                      _mm256_add_epi16(t, _mm256_set1_epi16(16)));
+  const __m256i ws = _mm256_set1_epi16((short)c->ws);
+  _mm256_storeu_si256((__m256i *)(void *)(S->wsync + i0), ws);
+  _mm256_storeu_si256((__m256i *)(void *)(S->wsync + i0 + 16), ws);
+  const __m256i f = _mm256_set1_epi8(0xf);
+  _mm256_storeu_si256((__m256i *)(void *)(S->wbytes + i0), f);
+  _mm256_storeu_si256((__m256i *)(void *)(S->init + i0), f);
+  return 1;
+}
+#endif
+
+/* The fresh-read and fresh-write passes: AVX2 where the CPU has it. */
+static inline int reads_fresh(const struct actx *c, uint32_t i0)
+{
+#ifdef RACE_X86
+  if (race_avx2)
+    return reads_fresh_avx2(c, i0);
+#endif
+  return reads_fresh_c(c, i0);
+}
+
+static inline int writes_fresh(const struct actx *c, uint32_t i0, uint8_t *smem,
+                               const uint64_t *val)
+{
+#ifdef RACE_X86
+  if (race_avx2)
+    return writes_fresh_avx2(c, i0, smem, val);
+#endif
+  return writes_fresh_c(c, i0, smem, val);
 }
 
 int sim_race_access(struct sim_block *b, struct sim_warp *w, uint32_t pc, unsigned l,

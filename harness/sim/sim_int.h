@@ -199,7 +199,6 @@ struct sim_warp {
   uint64_t prefer;               /* ITS: lanes let past a convergence barrier, run them first */
   uint64_t cwait;                /* waiting at their top convergence barrier */
   uint8_t barpred[SIM_MAX_WARP]; /* bar.red: each waiting lane's predicate */
-  uint32_t barid[SIM_MAX_WARP];  /* barrier each barwait lane waits at */
   uint64_t barat[16];            /* the barwait lanes by barrier id */
   uint32_t barpc[16];            /* the bar instruction the first of them waits at */
   uint32_t barmixed;             /* ids whose lanes wait at more than one bar instruction */

@@ -743,12 +743,6 @@ static int control(struct sim_block *b, struct sim_warp *w, const struct ptx_ins
       uint32_t id = (uint32_t)REG(in->opd[0].reg)[sim_ctz64(e)] & 15;
       for (uint64_t mm = g & ~e; mm; mm &= mm - 1)
         w->pc[sim_ctz64(mm)] = pc + 1;
-      if (e == 0xffffffffull)
-        for (unsigned l = 0; l < 32; l++)
-          w->barid[l] = id;
-      else
-        for (uint64_t mm = e; mm; mm &= mm - 1)
-          w->barid[sim_ctz64(mm)] = id;
       if (!w->barat[id])
         w->barpc[id] = pc;
       else if (w->barpc[id] != pc)
@@ -763,7 +757,6 @@ static int control(struct sim_block *b, struct sim_warp *w, const struct ptx_ins
       unsigned l = sim_ctz64(mm);
       if (e >> l & 1) {
         uint32_t id = (uint32_t)REG(in->opd[0].reg)[l] & 15;
-        w->barid[l] = id;
         if (!w->barat[id])
           w->barpc[id] = pc;
         else if (w->barpc[id] != pc)

@@ -442,6 +442,28 @@ actx_init(struct actx *c, struct sim_block *b, struct sim_warp *w, uint32_t pc,
   c->initchk = !(nc & SIM_NOCHECK_INIT);
 }
 
+/* What the whole-warp fast paths below need: the shadow itself (its arrays are only stored
+   through, in loops that load the pointers they use first) and the access's fields, set up
+   without actx's copy of the shadow. */
+struct fctx {
+  const struct shadow *S;
+  uint32_t pc, E, base, t0;
+  uint16_t ws;
+  int initchk;
+};
+
+static inline void fctx_init(struct fctx *c, struct sim_block *b, struct sim_warp *w,
+                             uint32_t pc)
+{
+  c->S = &b->race->sh;
+  c->pc = pc;
+  c->E = b->race_ep;
+  c->base = b->race_base;
+  c->t0 = w->id * b->W;
+  c->ws = (uint16_t)w->wsync;
+  c->initchk = !(b->cfg->nocheck & SIM_NOCHECK_INIT);
+}
+
 /* The check of lane l's access of the bytes `bytes` (lowest lo) of the shared word at a, part
    of an access of size bytes at off. Returns 1 when a race was held (the lane's remaining
    words go unchecked), else 0. */
@@ -651,9 +673,9 @@ static inline int64_t warp_stride(const uint64_t *off)
    block (nothing to report uninitialised): what shadow_word does for each lane then, a new
    summary, as one pass over each array. Returns 0 when some word is not such, and nothing
    was changed (the lane-by-lane check decides). */
-static VECTORIZE int reads_fresh_c(const struct actx *c, uint32_t i0)
+static VECTORIZE int reads_fresh_c(const struct fctx *c, uint32_t i0)
 {
-  const struct shadow *S = &c->sh;
+  const struct shadow *S = c->S;
   const uint32_t E = c->E, base = c->base;
   uint32_t *restrict rep = S->rep + i0;
   const uint32_t *restrict wep = S->wep + i0, *restrict iep = S->iep + i0;
@@ -689,10 +711,10 @@ static VECTORIZE int reads_fresh_c(const struct actx *c, uint32_t i0)
    they are: what shadow_word does for each lane then, a new last write, as one pass over each
    array, and the store of the values. Returns 0 when some word is not such, and nothing was
    changed. */
-static VECTORIZE int writes_fresh_c(const struct actx *c, uint32_t i0, uint8_t *smem,
+static VECTORIZE int writes_fresh_c(const struct fctx *c, uint32_t i0, uint8_t *smem,
                                const uint64_t *val)
 {
-  const struct shadow *S = &c->sh;
+  const struct shadow *S = c->S;
   const uint32_t E = c->E, base = c->base;
   uint32_t *restrict wep = S->wep + i0, *restrict iep = S->iep + i0;
   const uint32_t *restrict rep = S->rep + i0;
@@ -728,10 +750,10 @@ static VECTORIZE int writes_fresh_c(const struct actx *c, uint32_t i0, uint8_t *
 
 #ifdef RACE_X86
 /* reads_fresh_strided's test with AVX2 gathers: 1 when each of the 32 words is such. */
-__attribute__((target("avx2"))) static int strided_fresh_avx2(const struct actx *c,
+__attribute__((target("avx2"))) static int strided_fresh_avx2(const struct fctx *c,
                                                               uint32_t i0, int64_t s)
 {
-  const struct shadow *S = &c->sh;
+  const struct shadow *S = c->S;
   const __m256i E = _mm256_set1_epi32((int)c->E), base = _mm256_set1_epi32((int)c->base);
   const __m256i low = _mm256_set1_epi32(0xf), zero = _mm256_setzero_si256();
   const int32_t s32 = (int32_t)s;
@@ -763,9 +785,9 @@ __attribute__((target("avx2"))) static int strided_fresh_avx2(const struct actx 
 /* reads_fresh for 32 different words at a stride of s words from word i0 (a transposed or
    padded tile's column): the same test and the same new summaries, lane by lane. Returns 0
    when some word is not such, and nothing was changed. */
-static inline int reads_fresh_strided(const struct actx *c, uint32_t i0, int64_t s)
+static inline int reads_fresh_strided(const struct fctx *c, uint32_t i0, int64_t s)
 {
-  const struct shadow *S = &c->sh;
+  const struct shadow *S = c->S;
   const uint32_t E = c->E, base = c->base;
   uint32_t *restrict rep = S->rep, *restrict rpc = S->rpc;
   size_t i;
@@ -807,9 +829,9 @@ static inline int reads_fresh_strided(const struct actx *c, uint32_t i0, int64_t
 
 #ifdef RACE_X86
 /* reads_fresh with AVX2, eight words a vector. */
-__attribute__((target("avx2"))) static int reads_fresh_avx2(const struct actx *c, uint32_t i0)
+__attribute__((target("avx2"))) static int reads_fresh_avx2(const struct fctx *c, uint32_t i0)
 {
-  const struct shadow *S = &c->sh;
+  const struct shadow *S = c->S;
   const __m256i E = _mm256_set1_epi32((int)c->E), base = _mm256_set1_epi32((int)c->base);
   const __m256i ones = _mm256_set1_epi32(-1), zero = _mm256_setzero_si256();
   __m256i bad = zero;
@@ -853,10 +875,10 @@ __attribute__((target("avx2"))) static int reads_fresh_avx2(const struct actx *c
 }
 
 /* writes_fresh with AVX2, eight words a vector: the values' low halves packed to 32 bits. */
-__attribute__((target("avx2"))) static int writes_fresh_avx2(const struct actx *c, uint32_t i0,
+__attribute__((target("avx2"))) static int writes_fresh_avx2(const struct fctx *c, uint32_t i0,
                                                              uint8_t *smem, const uint64_t *val)
 {
-  const struct shadow *S = &c->sh;
+  const struct shadow *S = c->S;
   const __m256i E = _mm256_set1_epi32((int)c->E);
   uint8_t *old = smem + 4 * (size_t)i0;
   __m256i v[4], bad = _mm256_setzero_si256();
@@ -900,7 +922,7 @@ __attribute__((target("avx2"))) static int writes_fresh_avx2(const struct actx *
 #endif
 
 /* The fresh-read and fresh-write passes: AVX2 where the CPU has it. */
-static inline int reads_fresh(const struct actx *c, uint32_t i0)
+static inline int reads_fresh(const struct fctx *c, uint32_t i0)
 {
 #ifdef RACE_X86
   if (race_avx2)
@@ -909,7 +931,7 @@ static inline int reads_fresh(const struct actx *c, uint32_t i0)
   return reads_fresh_c(c, i0);
 }
 
-static inline int writes_fresh(const struct actx *c, uint32_t i0, uint8_t *smem,
+static inline int writes_fresh(const struct fctx *c, uint32_t i0, uint8_t *smem,
                                const uint64_t *val)
 {
 #ifdef RACE_X86
@@ -939,14 +961,18 @@ static inline int64_t word_stride(const uint64_t *off, int64_t stride)
 int sim_race_shared_reads(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t e,
                           const uint64_t *off, uint32_t size, int vol, int64_t stride)
 {
+  if (size == 4 && e == 0xffffffffull && !vol && !(b->cfg->nocheck & SIM_NOCHECK_RACE)) {
+    int64_t s = word_stride(off, stride);
+    struct fctx f;
+    fctx_init(&f, b, w, pc);
+    if (s == 1 ? reads_fresh(&f, (uint32_t)(off[0] >> 2))
+               : s && reads_fresh_strided(&f, (uint32_t)(off[0] >> 2), s))
+      return 0;
+  }
   struct actx c;
   actx_init(&c, b, w, pc, SIM_ACC_READ, vol);
   if (size == 4 && e == 0xffffffffull) {       /* a full warp of aligned words */
     if (c.racy) {
-      int64_t s = word_stride(off, stride);
-      if (s == 1 ? reads_fresh(&c, (uint32_t)(off[0] >> 2))
-                 : s && reads_fresh_strided(&c, (uint32_t)(off[0] >> 2), s))
-        return 0;
       /* word by word, the first read of the epoch of a word written in the epoch before (what
          shadow_word does then, a new summary) without shadow_word's tests one after another;
          any other word (a second lane's read of one word among them) through shadow_word */
@@ -989,12 +1015,17 @@ int sim_race_shared_stores(struct sim_block *b, struct sim_warp *w, uint32_t pc,
                            int64_t stride)
 {
   uint64_t mk = size >= 8 ? ~0ull : (1ull << (size * 8)) - 1;
+  uint8_t *smem = b->smem;
+  if (size == 4 && e == 0xffffffffull && !vol && !(b->cfg->nocheck & SIM_NOCHECK_RACE) &&
+      word_stride(off, stride) == 1) {
+    struct fctx f;
+    fctx_init(&f, b, w, pc);
+    if (writes_fresh(&f, (uint32_t)(off[0] >> 2), smem, val))
+      return 0;
+  }
   struct actx c;
   actx_init(&c, b, w, pc, SIM_ACC_WRITE, vol);
-  uint8_t *smem = b->smem;
   if (size == 4 && e == 0xffffffffull) {       /* a full warp of aligned words */
-    if (c.racy && word_stride(off, stride) == 1 && writes_fresh(&c, (uint32_t)(off[0] >> 2), smem, val))
-      return 0;
     for (unsigned l = 0; l < 32; l++) {
       uint32_t o = (uint32_t)off[l], v = (uint32_t)val[l], old;
       memcpy(&old, smem + o, 4);

@@ -921,6 +921,40 @@ __attribute__((target("avx2"))) static int writes_fresh_avx2(const struct fctx *
 }
 #endif
 
+#ifdef RACE_X86
+/* The lanes of a full warp reading the aligned words at off[l] whose words are such that
+   reads_fresh records them (not read or written in the epoch, written in the block), as a
+   mask, with AVX2 gathers; lanes that share a word all pass or fail together. */
+__attribute__((target("avx2"))) static uint32_t fresh_lanes_avx2(const struct fctx *c,
+                                                                 const uint64_t *off)
+{
+  const struct shadow *S = c->S;
+  const __m256i E = _mm256_set1_epi32((int)c->E), base = _mm256_set1_epi32((int)c->base);
+  const __m256i low = _mm256_set1_epi32(0xf), zero = _mm256_setzero_si256();
+  uint32_t bad = 0;
+#pragma GCC unroll 4
+  for (unsigned k = 0; k < 4; k++) {
+    __m256 lo = _mm256_castsi256_ps(_mm256_loadu_si256((const __m256i *)(const void *)(off + 8 * k)));
+    __m256 hi = _mm256_castsi256_ps(_mm256_loadu_si256((const __m256i *)(const void *)(off + 8 * k + 4)));
+    __m256i idx = _mm256_srli_epi32(
+        _mm256_permute4x64_epi64(_mm256_castps_si256(_mm256_shuffle_ps(lo, hi, _MM_SHUFFLE(2, 0, 2, 0))),
+                                 _MM_SHUFFLE(3, 1, 2, 0)), 2);
+    __m256i rv = _mm256_i32gather_epi32((const int *)(const void *)S->rep, idx, 4);
+    __m256i wv = _mm256_i32gather_epi32((const int *)(const void *)S->wep, idx, 4);
+    __m256i b8 = _mm256_or_si256(_mm256_cmpeq_epi32(rv, E), _mm256_cmpeq_epi32(wv, E));
+    if (c->initchk) {
+      __m256i iv = _mm256_i32gather_epi32((const int *)(const void *)S->iep, idx, 4);
+      __m256i in = _mm256_i32gather_epi32((const int *)(const void *)S->init, idx, 1);
+      b8 = _mm256_or_si256(b8, _mm256_andnot_si256(_mm256_cmpeq_epi32(iv, base),
+                                                   _mm256_set1_epi32(-1)));
+      b8 = _mm256_or_si256(b8, _mm256_cmpeq_epi32(_mm256_and_si256(in, low), zero));
+    }
+    bad |= (uint32_t)_mm256_movemask_ps(_mm256_castsi256_ps(b8)) << (8 * k);
+  }
+  return ~bad;
+}
+#endif
+
 /* The fresh-read and fresh-write passes: AVX2 where the CPU has it. */
 static inline int reads_fresh(const struct fctx *c, uint32_t i0)
 {
@@ -961,6 +995,7 @@ static inline int64_t word_stride(const uint64_t *off, int64_t stride)
 int sim_race_shared_reads(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t e,
                           const uint64_t *off, uint32_t size, int vol, int64_t stride)
 {
+  uint32_t fresh = 0;                          /* lanes whose word needs a new summary only */
   if (size == 4 && e == 0xffffffffull && !vol && !(b->cfg->nocheck & SIM_NOCHECK_RACE)) {
     int64_t s = word_stride(off, stride);
     struct fctx f;
@@ -968,10 +1003,38 @@ int sim_race_shared_reads(struct sim_block *b, struct sim_warp *w, uint32_t pc, 
     if (s == 1 ? reads_fresh(&f, (uint32_t)(off[0] >> 2))
                : s && reads_fresh_strided(&f, (uint32_t)(off[0] >> 2), s))
       return 0;
+#ifdef RACE_X86
+    if (race_avx2)
+      fresh = fresh_lanes_avx2(&f, off);
+#endif
   }
   struct actx c;
   actx_init(&c, b, w, pc, SIM_ACC_READ, vol);
   if (size == 4 && e == 0xffffffffull) {       /* a full warp of aligned words */
+    if (c.racy && fresh) {
+      /* the lanes tested at once: a fresh lane's word still is unless an earlier lane read it
+         (then its epoch says so, and shadow_word adds this reader); reads change nothing
+         else the test looked at */
+      const struct shadow *S = &c.sh;
+      uint32_t *restrict rep = S->rep, *restrict rpc = S->rpc;
+      uint16_t *restrict rtid = S->rtid, *restrict rsync = S->rsync;
+      uint8_t *restrict rflags = S->rflags, *restrict rbytes = S->rbytes;
+      const uint32_t E = c.E;
+      for (unsigned l = 0; l < 32; l++) {
+        const uint32_t i = (uint32_t)off[l] >> 2;
+        if ((fresh >> l & 1) && rep[i] != E) {
+          rep[i] = E;
+          rtid[i] = (uint16_t)(c.t0 + l);
+          rpc[i] = pc;
+          rsync[i] = c.ws;
+          rflags[i] = 0;
+          rbytes[i] = 0xf;
+        } else {
+          shadow_word(&c, l, (uint32_t)off[l], 0, 0xf, 4, SIM_ACC_READ, 0);
+        }
+      }
+      return 0;
+    }
     if (c.racy) {
       /* word by word, the first read of the epoch of a word written in the epoch before (what
          shadow_word does then, a new summary) without shadow_word's tests one after another;

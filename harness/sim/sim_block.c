@@ -268,8 +268,7 @@ static int release_barriers(struct sim_block *b)
       if (!(red_ids >> id & 1)) {
         /* no lane at a bar.red: each lane just steps past its barrier */
         if (at == 0xffffffffull && b->W == 32)
-          for (unsigned l = 0; l < 32; l++)
-            w->pc[l]++;
+          sim_pcs_inc32(w->pc);
         else
           for (uint64_t m = at; m; m &= m - 1)
             w->pc[sim_ctz64(m)]++;

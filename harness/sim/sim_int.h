@@ -446,6 +446,13 @@ uint64_t *sim_warp_zero_plan(const struct sim_prog *p);
 /* Set up warp w's lanes at the entry point. */
 void sim_warp_init(struct sim_block *b, struct sim_warp *w);
 
+/* The per-lane pcs of a full 32-lane warp, with AVX2 where the CPU has it (sim_warp.c): set
+   every one to v; step every one on; whether every one is pc[0]'s and no lane has a
+   convergence barrier open (csp[l] 0). */
+void sim_pcs_fill32(uint32_t *pc, uint32_t v);
+void sim_pcs_inc32(uint32_t *pc);
+int sim_pcs_uniform32(const uint32_t *pc, const uint8_t *csp);
+
 /* Execute instruction `in` (code index pc) for lanes `m` of warp w. Returns the next pc for
    non-control instructions; control instructions are handled by sim_warp. On a fault,
    fills b->res and sets b->faulted. */

@@ -816,6 +816,7 @@ static inline int reads_fresh_strided(const struct fctx *c, uint32_t i0, int64_t
   const uint32_t pc = c->pc;
   const uint16_t t0 = (uint16_t)c->t0, ws = c->ws;
   i = i0;
+#pragma GCC unroll 4
   for (unsigned l = 0; l < 32; l++, i += (size_t)s) {
     rep[i] = E;
     rpc[i] = pc;

@@ -1747,8 +1747,18 @@ uint8_t *sim_exec_fast_plan(const struct sim_prog *p)
     return NULL;
   for (uint32_t pc = 0; pc < p->ncode; pc++) {
     enum vop vop = VOP_ADD32;
-    enum fast_kind k = fast_kind(&p->code[pc], &vop);
-    f[pc] = (uint8_t)(k == FK_VOP ? FK_VOP + 8 * (unsigned)vop : k);
+    const struct ptx_inst *in = &p->code[pc];
+    enum fast_kind k = fast_kind(in, &vop);
+    enum ptx_type t = (enum ptx_type)in->type;
+    unsigned size = k >= FK_LDS ? ptx_type_size(t) : 0;
+    if (k >= FK_LDS && (size & (size - 1) || size > 8))
+      k = FK_NONE;                                 /* (no such scalar access) */
+    /* the kind in the low 3 bits; above them the vector operation, or a shared access's
+       size (log2) and signedness, or setp's signedness */
+    f[pc] = (uint8_t)(k == FK_VOP ? FK_VOP + 8 * (unsigned)vop
+                      : k >= FK_LDS ? k + 8 * (unsigned)__builtin_ctz(size ? size : 1) +
+                                          32 * (unsigned)ptx_type_is_signed(t)
+                      : k == FK_SETP ? k + 32 * (unsigned)ptx_type_is_signed(t) : k);
   }
   return f;
 #else
@@ -1776,7 +1786,7 @@ uint32_t sim_exec_run(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint
       /* shared memory: the warp's addresses in bounds, else sim_exec reports the lane; their
          stride, once for the race check and the bank conflicts */
       const struct ptx_operand *ad = &in->opd[(f & 7) == FK_LDS ? 1 : 0];
-      size = ptx_type_size(t);
+      size = 1u << (f >> 3 & 3);
       uint64_t top = b->smem_size - size;
       if (size > b->smem_size ||
           !addrs_ok_stride_avx2(REG(ad->reg), (uint64_t)ad->imm,
@@ -1786,7 +1796,6 @@ uint32_t sim_exec_run(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint
     }
     struct sim_inst_stats *ist = &b->stats[pc];
     b->ctr.warp_insts++;
-    b->ctr.thread_insts += 32;
     ist->execs++;
     ist->threads += 32;
     ist->pred_on += 32;
@@ -1806,14 +1815,14 @@ uint32_t sim_exec_run(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint
       fma_f32_full_avx2(dd, a, REG(in->opd[2].reg), REG(in->opd[3].reg));
       break;
     case FK_SETP:
-      setp_i32_full_avx2((enum ptx_cmp)in->cmp, ptx_type_is_signed(t), dd, a,
-                         REG(in->opd[2].reg));
+      setp_i32_full_avx2((enum ptx_cmp)in->cmp, f >> 5 & 1, dd, a, REG(in->opd[2].reg));
       break;
     case FK_LDS: {                                 /* as sim_exec's shared loads */
-      int sgn = ptx_type_is_signed(t);
+      int sgn = f >> 5 & 1;
       if (b->race && sim_race_shared_reads(b, w, pc, SIM_FULL32, av, size,
                                            (in->flags & PTX_F_VOLATILE) != 0, stride)) {
         *n = k;
+        b->ctr.thread_insts += 32 * k;
         return pc;                                 /* faulted */
       }
       if (size == 4) {
@@ -1832,6 +1841,7 @@ uint32_t sim_exec_run(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint
         if (sim_race_shared_stores(b, w, pc, SIM_FULL32, av, size,
                                    (in->flags & PTX_F_VOLATILE) != 0, a, stride)) {
           *n = k;
+          b->ctr.thread_insts += 32 * k;
           return pc;                               /* faulted */
         }
       } else {
@@ -1846,6 +1856,7 @@ uint32_t sim_exec_run(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint
     }
     pc++;
   } while (k < lim && pc != stop && fast[pc]);
+  b->ctr.thread_insts += 32 * k;
   *n = k;
   return pc;
 #else

@@ -956,6 +956,36 @@ __attribute__((target("avx2"))) static uint32_t fresh_lanes_avx2(const struct fc
 }
 #endif
 
+#ifdef RACE_X86
+__attribute__((target("avx2"))) static void store32_avx2(uint8_t *host, const uint64_t *val)
+{
+#pragma GCC unroll 4
+  for (unsigned k = 0; k < 4; k++) {
+    __m256 lo = _mm256_castsi256_ps(_mm256_loadu_si256((const __m256i *)(const void *)(val + 8 * k)));
+    __m256 hi = _mm256_castsi256_ps(_mm256_loadu_si256((const __m256i *)(const void *)(val + 8 * k + 4)));
+    _mm256_storeu_si256((__m256i *)(void *)(host + 32 * k),
+                        _mm256_permute4x64_epi64(_mm256_castps_si256(
+                                                   _mm256_shuffle_ps(lo, hi, _MM_SHUFFLE(2, 0, 2, 0))),
+                                                 _MM_SHUFFLE(3, 1, 2, 0)));
+  }
+}
+#endif
+
+/* The low 32 bits of a full warp's 32 values, stored one after another at host. */
+static void store32(uint8_t *host, const uint64_t *val)
+{
+#ifdef RACE_X86
+  if (race_avx2) {
+    store32_avx2(host, val);
+    return;
+  }
+#endif
+  for (unsigned l = 0; l < 32; l++) {
+    uint32_t v = (uint32_t)val[l];
+    memcpy(host + 4 * l, &v, 4);
+  }
+}
+
 /* The fresh-read and fresh-write passes: AVX2 where the CPU has it. */
 static inline int reads_fresh(const struct fctx *c, uint32_t i0)
 {
@@ -1522,14 +1552,10 @@ int sim_race_global_stores_seq(struct sim_block *b, struct sim_warp *w, uint32_t
        not find), and nothing at all is left to do once the table is full */
     if (b->race_gused < c.fill)
       gwords_new(&c, a0, size, host, val);
-    if (size == 8) {
+    if (size == 8)
       memcpy(host, val, 32 * 8);
-    } else {
-      for (unsigned l = 0; l < 32; l++) {
-        uint32_t v = (uint32_t)val[l];
-        memcpy(host + 4 * l, &v, 4);
-      }
-    }
+    else
+      store32(host, val);
     return 0;
   }
   if (size == 4 && !(a0 & 3)) {                /* words, the common case */

@@ -718,6 +718,63 @@ static inline int warp_seq(const struct sim_alloc *al, const uint64_t *base, uin
 
 /* A store of lane l from operand s (n elements of size bytes) would leave the bytes at p as
    they are. */
+/* A coalesced warp's scalar load of size 4 or 8 (from space in->space) at a0 .. a0 + 32 size,
+   inside allocation al0 (warp_seq said so), into dd: one copy; the race check only where the
+   block has written words in the span. */
+static inline void ld_global_seq(struct sim_block *b, struct sim_warp *w, uint32_t pc,
+                                 const struct ptx_inst *in, uint64_t *dd,
+                                 const struct sim_alloc *al0, uint64_t a0, unsigned size, int sgn)
+{
+  enum ptx_space sp = (enum ptx_space)in->space;
+  if (b->race_gused && sp == PTX_SP_GLOBAL && !(in->flags & PTX_F_VOLATILE) &&
+      a0 + 31u * size >= b->race_glo && a0 <= b->race_glo + b->race_gspan)
+    sim_race_global_reads_seq(b, w, pc, a0, size);
+  const uint8_t *src = al0->data + (a0 - al0->base);
+  if (size == 8) {
+    memcpy(dd, src, 32 * 8);
+#ifdef SIM_X86_CLONES
+  } else if (cpu_avx2) {
+    widen32_avx2(dd, src, sgn);
+#endif
+  } else if (sgn) {
+    for (unsigned l = 0; l < 32; l++) {
+      int32_t v;
+      memcpy(&v, src + 4 * l, 4);
+      dd[l] = (uint64_t)(int64_t)v;
+    }
+  } else {
+    for (unsigned l = 0; l < 32; l++) {
+      uint32_t v;
+      memcpy(&v, src + 4 * l, 4);
+      dd[l] = v;
+    }
+  }
+  sim_stats_mem_seq(b, pc, sp, a0, size);
+}
+
+/* A coalesced warp's scalar global store of size 4 or 8 of sv at a0 .. a0 + 32 size, inside
+   the writable allocation al0: one copy (the race check stores lane by lane, its 'same value'
+   test before each). */
+static inline void st_global_seq(struct sim_block *b, struct sim_warp *w, uint32_t pc,
+                                 const struct ptx_inst *in, const uint64_t *sv,
+                                 const struct sim_alloc *al0, uint64_t a0, unsigned size)
+{
+  uint8_t *dst = al0->data + (a0 - al0->base);
+  if (b->race && !(in->flags & PTX_F_VOLATILE)) {
+    sim_race_global_stores_seq(b, w, pc, a0, size, dst, sv);
+  } else if (size == 8) {
+    memcpy(dst, sv, 32 * 8);
+  } else {
+    for (unsigned l = 0; l < 32; l++) {
+      uint32_t v = (uint32_t)sv[l];
+      memcpy(dst + 4 * l, &v, 4);
+    }
+  }
+  sim_stats_mem_seq(b, pc, PTX_SP_GLOBAL, a0, size);
+  b->worker->global_writes++;
+  b->writes++;
+}
+
 static int store_same(const struct sim_warp *w, unsigned W, const struct ptx_operand *s,
                       unsigned l, const uint8_t *p, unsigned size, unsigned n)
 {
@@ -1202,32 +1259,7 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
       uint64_t a0;
       if (e == SIM_FULL32 && W == 32 && (size == 4 || size == 8) &&
           warp_seq(al0, base, (uint64_t)ad->imm, size, &a0)) {
-        /* a coalesced warp inside the cached allocation: one bounds check, one copy; the race
-           check only where the block has written words in the span */
-        if (b->race_gused && sp == PTX_SP_GLOBAL && !(in->flags & PTX_F_VOLATILE) &&
-            a0 + 31u * size >= b->race_glo && a0 <= b->race_glo + b->race_gspan)
-          sim_race_global_reads_seq(b, w, pc, a0, size);
-        const uint8_t *src = al0->data + (a0 - al0->base);
-        if (size == 8) {
-          memcpy(dd, src, 32 * 8);
-#ifdef SIM_X86_CLONES
-        } else if (cpu_avx2) {
-          widen32_avx2(dd, src, sgn);
-#endif
-        } else if (sgn) {
-          for (unsigned l = 0; l < 32; l++) {
-            int32_t v;
-            memcpy(&v, src + 4 * l, 4);
-            dd[l] = (uint64_t)(int64_t)v;
-          }
-        } else {
-          for (unsigned l = 0; l < 32; l++) {
-            uint32_t v;
-            memcpy(&v, src + 4 * l, 4);
-            dd[l] = v;
-          }
-        }
-        sim_stats_mem_seq(b, pc, sp, a0, size);
+        ld_global_seq(b, w, pc, in, dd, al0, a0, size, sgn);
         break;
       }
       if (global_warp_ok(al0, base, (uint64_t)ad->imm, e, lo, hi, size, av)) {
@@ -1334,22 +1366,7 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
       uint64_t a0;
       if (e == SIM_FULL32 && W == 32 && (size == 4 || size == 8) &&
           warp_seq(al0, base, (uint64_t)ad->imm, size, &a0) && !al0->read_only) {
-        /* a coalesced warp inside the cached allocation: one bounds check, one copy (the race
-           check stores lane by lane, its 'same value' test before each) */
-        uint8_t *dst = al0->data + (a0 - al0->base);
-        if (b->race && !(in->flags & PTX_F_VOLATILE)) {
-          sim_race_global_stores_seq(b, w, pc, a0, size, dst, sv);
-        } else if (size == 8) {
-          memcpy(dst, sv, 32 * 8);
-        } else {
-          for (unsigned l = 0; l < 32; l++) {
-            uint32_t v = (uint32_t)sv[l];
-            memcpy(dst + 4 * l, &v, 4);
-          }
-        }
-        sim_stats_mem_seq(b, pc, sp, a0, size);
-        b->worker->global_writes++;
-        b->writes++;
+        st_global_seq(b, w, pc, in, sv, al0, a0, size);
         break;
       }
       if (global_warp_ok(al0, base, (uint64_t)ad->imm, e, lo, hi, size, av) && !al0->read_only) {
@@ -1669,7 +1686,7 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
 /* What sim_exec_run does for an instruction, chosen once at link time (sim_exec_fast_plan):
    the operations sim_exec gives a full 32-lane warp's AVX2 code, with the conditions sim_exec
    tests before taking it, so that both compute the same. */
-enum fast_kind { FK_NONE, FK_MOV, FK_VOP, FK_FMA, FK_SETP, FK_LDS, FK_STS };
+enum fast_kind { FK_NONE, FK_MOV, FK_VOP, FK_FMA, FK_SETP, FK_LDS, FK_STS, FK_LDG, FK_STG };
 
 #ifdef SIM_X86_CLONES
 /* The fast kind of in (its vector operation in *vop, its compare in *cm, *sgn). */
@@ -1682,9 +1699,11 @@ static enum fast_kind fast_kind(const struct ptx_inst *in, enum vop *vop)
   int i64 = t == PTX_T_S64 || t == PTX_T_U64 || t == PTX_T_B64;
   if (in->guard != PTX_NOREG)
     return FK_NONE;
-  if (op == PTX_OP_ST)          /* a scalar store to shared memory through a register */
-    return (in->vec ? in->vec : 1) == 1 && in->opd[1].kind == PTX_OPD_REG &&
-           in->space == PTX_SP_SHARED && in->opd[0].reg != PTX_NOREG ? FK_STS : FK_NONE;
+  if (op == PTX_OP_ST)          /* a scalar store to shared or global memory, through a register */
+    return (in->vec ? in->vec : 1) != 1 || in->opd[1].kind != PTX_OPD_REG ||
+           in->opd[0].reg == PTX_NOREG ? FK_NONE
+           : in->space == PTX_SP_SHARED ? FK_STS
+           : in->space == PTX_SP_GLOBAL ? FK_STG : FK_NONE;
   if (d->kind != PTX_OPD_REG || d->reg == PTX_NOREG)
     return FK_NONE;
   switch (op) {
@@ -1724,9 +1743,10 @@ static enum fast_kind fast_kind(const struct ptx_inst *in, enum vop *vop)
     return t == PTX_T_F32 && in->rnd <= PTX_RND_RN && !(in->flags & (PTX_F_FTZ | PTX_F_SAT)) &&
            cpu_avx2_fma ? FK_FMA : FK_NONE;
   case PTX_OP_LD:
-  case PTX_OP_LDU:              /* a scalar load from shared memory through a register */
-    return (in->vec ? in->vec : 1) == 1 && in->space == PTX_SP_SHARED &&
-           in->opd[1].reg != PTX_NOREG ? FK_LDS : FK_NONE;
+  case PTX_OP_LDU:              /* a scalar load from shared or global memory, through a register */
+    return (in->vec ? in->vec : 1) != 1 || in->opd[1].reg == PTX_NOREG ? FK_NONE
+           : in->space == PTX_SP_SHARED ? FK_LDS
+           : in->space == PTX_SP_GLOBAL || in->space == PTX_SP_CONST ? FK_LDG : FK_NONE;
   case PTX_OP_SETP:
     return !in->boolop && d->pair == PTX_NOREG && !ptx_type_is_float(t) &&
            ptx_type_size(t) == 4 && in->cmp >= PTX_CMP_EQ && in->cmp <= PTX_CMP_HS &&
@@ -1753,12 +1773,14 @@ uint8_t *sim_exec_fast_plan(const struct sim_prog *p)
     unsigned size = k >= FK_LDS ? ptx_type_size(t) : 0;
     if (k >= FK_LDS && (size & (size - 1) || size > 8))
       k = FK_NONE;                                 /* (no such scalar access) */
-    /* the kind in the low 3 bits; above them the vector operation, or a shared access's
-       size (log2) and signedness, or setp's signedness */
-    f[pc] = (uint8_t)(k == FK_VOP ? FK_VOP + 8 * (unsigned)vop
-                      : k >= FK_LDS ? k + 8 * (unsigned)__builtin_ctz(size ? size : 1) +
-                                          32 * (unsigned)ptx_type_is_signed(t)
-                      : k == FK_SETP ? k + 32 * (unsigned)ptx_type_is_signed(t) : k);
+    if (k >= FK_LDG && size != 4 && size != 8)
+      k = FK_NONE;                                 /* global: words and double words only */
+    /* the kind in the low 4 bits; above them the vector operation, or a memory access's
+       size (log2, 2 bits) and then signedness, or setp's signedness */
+    f[pc] = (uint8_t)(k == FK_VOP ? FK_VOP + 16 * (unsigned)vop
+                      : k >= FK_LDS ? k + 16 * (unsigned)__builtin_ctz(size ? size : 1) +
+                                          64 * (unsigned)ptx_type_is_signed(t)
+                      : k == FK_SETP ? k + 64 * (unsigned)ptx_type_is_signed(t) : k);
   }
   return f;
 #else
@@ -1766,6 +1788,93 @@ uint8_t *sim_exec_fast_plan(const struct sim_prog *p)
   return NULL;
 #endif
 }
+
+#ifdef SIM_X86_CLONES
+/* The per-instruction counts sim_exec keeps, and its trace event, for a full warp at pc (the
+   block's thread-instructions: sim_exec_run adds them up at its end). */
+static inline void run_count(struct sim_block *b, const struct sim_warp *w, uint32_t pc)
+{
+  struct sim_inst_stats *ist = &b->stats[pc];
+  b->ctr.warp_insts++;
+  ist->execs++;
+  ist->threads += 32;
+  ist->pred_on += 32;
+  if (b->trace)
+    sim_trace_inst(b, w, pc, SIM_FULL32);
+}
+
+/* sim_exec_run's shared load or store at pc (plan byte f): 1 when run, 0 when its addresses
+   are not all in bounds (nothing done: sim_exec's to report), -1 when the race checker ended
+   the block. */
+static inline __attribute__((always_inline)) int run_shared(struct sim_block *b, struct sim_warp *w,
+                                                uint32_t pc, const struct ptx_inst *in,
+                                                unsigned f)
+{
+  const unsigned W = 32, size = 1u << (f >> 4 & 3);
+  const int load = (f & 15) == FK_LDS;
+  const struct ptx_operand *ad = &in->opd[load ? 1 : 0];
+  uint64_t av[32];
+  int64_t stride;
+  /* the warp's addresses in bounds, and their stride, found once for the race check and the
+     bank conflicts */
+  uint64_t top = b->smem_size - size;
+  if (size > b->smem_size ||
+      !addrs_ok_stride_avx2(REG(ad->reg), (uint64_t)ad->imm,
+                            top < SIM_DSMEM_STRIDE - 1 ? top : SIM_DSMEM_STRIDE - 1, size - 1,
+                            av, &stride))
+    return 0;
+  run_count(b, w, pc);
+  const int vol = (in->flags & PTX_F_VOLATILE) != 0;
+  if (load) {                                      /* as sim_exec's shared loads */
+    uint64_t *dd = REG(in->opd[0].reg);
+    const int sgn = f >> 6 & 1;
+    if (b->race && sim_race_shared_reads(b, w, pc, SIM_FULL32, av, size, vol, stride))
+      return -1;
+    if (size == 4) {
+      gather32_avx2(dd, b->smem, av, sgn);
+    } else {
+      for (unsigned l = 0; l < 32; l++) {
+        uint64_t v = load_bits(b->smem + av[l], size);
+        dd[l] = sgn ? sim_alu_sext((enum ptx_type)in->type, v) : v;
+      }
+    }
+  } else {                                         /* as sim_exec's shared stores */
+    const uint64_t *sv = REG(in->opd[1].reg);
+    if (b->race) {
+      if (sim_race_shared_stores(b, w, pc, SIM_FULL32, av, size, vol, sv, stride))
+        return -1;
+    } else {
+      for (unsigned l = 0; l < 32; l++)
+        store_bits(b->smem + av[l], size, sv[l]);
+    }
+    b->writes++;
+  }
+  sim_stats_shared_full(b, pc, av, size, stride);
+  return 1;
+}
+
+/* sim_exec_run's global load or store at pc (plan byte f): 1 when run, 0 when the warp is not
+   one coalesced access inside the allocation the instruction used last (and writable, for a
+   store): nothing done, sim_exec's lane-by-lane path. */
+static inline __attribute__((always_inline)) int run_global(struct sim_block *b, struct sim_warp *w,
+                                                uint32_t pc, const struct ptx_inst *in,
+                                                unsigned f)
+{
+  const unsigned W = 32, size = 1u << (f >> 4 & 3);
+  const int load = (f & 15) == FK_LDG;
+  const struct ptx_operand *ad = &in->opd[load ? 1 : 0];
+  const struct sim_alloc *al0 = b->alloc_cache[pc];
+  uint64_t a0;
+  if (!warp_seq(al0, REG(ad->reg), (uint64_t)ad->imm, size, &a0) || (!load && al0->read_only))
+    return 0;
+  run_count(b, w, pc);
+  if (load)
+    ld_global_seq(b, w, pc, in, REG(in->opd[0].reg), al0, a0, size, f >> 6 & 1);
+  else
+    st_global_seq(b, w, pc, in, REG(in->opd[1].reg), al0, a0, size);
+  return 1;
+}
+#endif
 
 uint32_t sim_exec_run(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint32_t stop,
                       uint64_t *n)
@@ -1778,82 +1887,49 @@ uint32_t sim_exec_run(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint
   uint64_t k = 0;                                  /* instructions run */
   do {
     const struct ptx_inst *in = &p->code[pc];
-    const enum ptx_type t = (enum ptx_type)in->type;
-    unsigned f = fast[pc], size = 0;
-    uint64_t av[32];
-    int64_t stride = SIM_NO_STRIDE;
-    if ((f & 7) >= FK_LDS) {
-      /* shared memory: the warp's addresses in bounds, else sim_exec reports the lane; their
-         stride, once for the race check and the bank conflicts */
-      const struct ptx_operand *ad = &in->opd[(f & 7) == FK_LDS ? 1 : 0];
-      size = 1u << (f >> 3 & 3);
-      uint64_t top = b->smem_size - size;
-      if (size > b->smem_size ||
-          !addrs_ok_stride_avx2(REG(ad->reg), (uint64_t)ad->imm,
-                                top < SIM_DSMEM_STRIDE - 1 ? top : SIM_DSMEM_STRIDE - 1, size - 1,
-                                av, &stride))
-        break;
-    }
-    struct sim_inst_stats *ist = &b->stats[pc];
-    b->ctr.warp_insts++;
-    ist->execs++;
-    ist->threads += 32;
-    ist->pred_on += 32;
-    k++;
-    if (b->trace)
-      sim_trace_inst(b, w, pc, SIM_FULL32);
-    uint64_t *dd = REG(in->opd[0].reg);
-    const uint64_t *a = REG(in->opd[1].reg);
-    switch ((enum fast_kind)(f & 7)) {
-    case FK_MOV:
-      and_full_avx2(dd, a, t == PTX_T_PRED ? 1 : sim_alu_mask(t));
+    const unsigned f = fast[pc];
+    int r = 1;
+    switch ((enum fast_kind)(f & 15)) {
+    case FK_MOV: {
+      enum ptx_type t = (enum ptx_type)in->type;
+      run_count(b, w, pc);
+      and_full_avx2(REG(in->opd[0].reg), REG(in->opd[1].reg),
+                    t == PTX_T_PRED ? 1 : sim_alu_mask(t));
       break;
+    }
     case FK_VOP:
-      bin_full_avx2((enum vop)(f >> 3), dd, a, REG(in->opd[2].reg));
+      run_count(b, w, pc);
+      bin_full_avx2((enum vop)(f >> 4), REG(in->opd[0].reg), REG(in->opd[1].reg),
+                    REG(in->opd[2].reg));
       break;
     case FK_FMA:
-      fma_f32_full_avx2(dd, a, REG(in->opd[2].reg), REG(in->opd[3].reg));
+      run_count(b, w, pc);
+      fma_f32_full_avx2(REG(in->opd[0].reg), REG(in->opd[1].reg), REG(in->opd[2].reg),
+                        REG(in->opd[3].reg));
       break;
     case FK_SETP:
-      setp_i32_full_avx2((enum ptx_cmp)in->cmp, f >> 5 & 1, dd, a, REG(in->opd[2].reg));
+      run_count(b, w, pc);
+      setp_i32_full_avx2((enum ptx_cmp)in->cmp, f >> 6 & 1, REG(in->opd[0].reg),
+                         REG(in->opd[1].reg), REG(in->opd[2].reg));
       break;
-    case FK_LDS: {                                 /* as sim_exec's shared loads */
-      int sgn = f >> 5 & 1;
-      if (b->race && sim_race_shared_reads(b, w, pc, SIM_FULL32, av, size,
-                                           (in->flags & PTX_F_VOLATILE) != 0, stride)) {
-        *n = k;
-        b->ctr.thread_insts += 32 * k;
-        return pc;                                 /* faulted */
-      }
-      if (size == 4) {
-        gather32_avx2(dd, b->smem, av, sgn);
-      } else {
-        for (unsigned l = 0; l < 32; l++) {
-          uint64_t v = load_bits(b->smem + av[l], size);
-          dd[l] = sgn ? sim_alu_sext(t, v) : v;
-        }
-      }
-      sim_stats_shared_full(b, pc, av, size, stride);
+    case FK_LDS:
+    case FK_STS:
+      r = run_shared(b, w, pc, in, f);
       break;
-    }
-    case FK_STS:                                   /* as sim_exec's shared stores */
-      if (b->race) {
-        if (sim_race_shared_stores(b, w, pc, SIM_FULL32, av, size,
-                                   (in->flags & PTX_F_VOLATILE) != 0, a, stride)) {
-          *n = k;
-          b->ctr.thread_insts += 32 * k;
-          return pc;                               /* faulted */
-        }
-      } else {
-        for (unsigned l = 0; l < 32; l++)
-          store_bits(b->smem + av[l], size, a[l]);
-      }
-      sim_stats_shared_full(b, pc, av, size, stride);
-      b->writes++;
+    case FK_LDG:
+    case FK_STG:
+      r = run_global(b, w, pc, in, f);
       break;
     case FK_NONE:
+      r = 0;
       break;
     }
+    if (r <= 0) {
+      *n = k + (r < 0);                            /* a fault: the faulting one counted */
+      b->ctr.thread_insts += 32 * *n;
+      return pc;
+    }
+    k++;
     pc++;
   } while (k < lim && pc != stop && fast[pc]);
   b->ctr.thread_insts += 32 * k;

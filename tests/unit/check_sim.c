@@ -1471,6 +1471,51 @@ START_TEST(test_fast_path_shared_wavefronts)
 }
 END_TEST
 
+/* Coalesced global loads and stores of a full warp go through sim_exec_run, a partial warp's
+   through sim_exec: out[t] = in[t] * 3 + 1 (u32) and out64[t] = in64[t] + t (u64), run twice
+   so that the second run finds the instructions' allocations cached. */
+START_TEST(test_fast_path_global)
+{
+  const char *k =
+    HDR
+    ".visible .entry fg(.param .u64 in, .param .u64 out, .param .u64 in64, .param .u64 out64)\n{\n"
+    "  .reg .b32 %r<8>;\n  .reg .b64 %rd<16>;\n"
+    "  ld.param.u64 %rd1, [in];\n  ld.param.u64 %rd2, [out];\n"
+    "  ld.param.u64 %rd3, [in64];\n  ld.param.u64 %rd4, [out64];\n"
+    "  mov.u32 %r1, %tid.x;\n  mul.wide.u32 %rd5, %r1, 4;\n  mul.wide.u32 %rd6, %r1, 8;\n"
+    "  add.s64 %rd7, %rd1, %rd5;\n  add.s64 %rd8, %rd2, %rd5;\n"
+    "  add.s64 %rd9, %rd3, %rd6;\n  add.s64 %rd10, %rd4, %rd6;\n"
+    "  ld.global.u32 %r2, [%rd7];\n  mul.lo.u32 %r3, %r2, 3;\n  add.s32 %r3, %r3, 1;\n"
+    "  st.global.u32 [%rd8], %r3;\n"
+    "  ld.global.u64 %rd11, [%rd9];\n  cvt.u64.u32 %rd12, %r1;\n  add.s64 %rd13, %rd11, %rd12;\n"
+    "  st.global.u64 [%rd10], %rd13;\n"
+    "  ret;\n}\n";
+  struct fx f;
+  load(&f, k);
+  uint64_t a[4] = {buffer(&f, 48 * 4, "in"), buffer(&f, 48 * 4, "out"), buffer(&f, 48 * 8, "in64"),
+                   buffer(&f, 48 * 8, "out64")};
+  uint32_t in[48], out[48];
+  uint64_t in64[48], out64[48];
+  for (unsigned t = 0; t < 48; t++) {
+    in[t] = 0x9E3779B9u * (t + 1);
+    in64[t] = 0x9E3779B97F4A7C15ull * (t + 7);
+  }
+  ck_assert_int_eq(sim_write(f.d, a[0], in, sizeof in), SIM_OK);
+  ck_assert_int_eq(sim_write(f.d, a[2], in64, sizeof in64), SIM_OK);
+  for (int run = 0; run < 2; run++) {
+    ck_assert_int_eq(launch(&f, "fg", 1, 48, a, 4, SIM_SCHED_ITS, 1, 0), SIM_OK);
+    ck_assert_msg(f.r.outcome == SIM_RAN_OK, "%s", f.r.fault.message);
+    ck_assert_int_eq(sim_read(f.d, a[1], out, sizeof out), SIM_OK);
+    ck_assert_int_eq(sim_read(f.d, a[3], out64, sizeof out64), SIM_OK);
+    for (unsigned t = 0; t < 48; t++) {
+      ck_assert_uint_eq(out[t], in[t] * 3u + 1u);
+      ck_assert_uint_eq(out64[t], in64[t] + t);
+    }
+  }
+  done(&f);
+}
+END_TEST
+
 /* Every thread of two warps stores 1 into one flag, then all read it after a barrier: stores
    that leave the word as it is are no hazard. */
 START_TEST(test_same_value_stores_are_no_race)
@@ -2036,6 +2081,7 @@ Suite *suite_sim(void)
   tcase_add_test(t, test_fast_path_matches_sim_exec);
   tcase_add_test(t, test_fast_path_shared_oob);
   tcase_add_test(t, test_fast_path_shared_wavefronts);
+  tcase_add_test(t, test_fast_path_global);
   tcase_add_test(t, test_global_race_within_a_block);
   tcase_add_test(t, test_global_race_coalesced_chunks);
   tcase_add_test(t, test_sync_masks);

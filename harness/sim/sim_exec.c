@@ -5,6 +5,14 @@
  * over the opcode, the lanes in an inner loop, registers as raw 64-bit bits laid out
  * register-major (regs[reg * W + lane]) so an instruction walks contiguous memory. Scalar
  * semantics live in sim_alu; memory accesses are checked here against their space.
+ *
+ * The fast path (at the end): where the CPU has AVX2, the link step marks the instructions a
+ * full 32-lane warp runs as vector code here (plain arithmetic, setp, scalar shared accesses,
+ * coalesced global ones), with their operation, size and signedness chosen once
+ * (sim_exec_fast_plan); sim_warp_run hands a full warp at a marked instruction to
+ * sim_exec_run, which runs marked instructions one after another through the same code and
+ * counters as sim_exec, leaving to sim_exec any access whose addresses need its lane-by-lane
+ * checks.
  */
 #include <math.h>
 #include <stdio.h>

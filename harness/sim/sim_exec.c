@@ -623,32 +623,44 @@ static inline int in_smem(const struct sim_block *b, const uint8_t *p)
    the lane-by-lane path, which reports the first such lane as before. */
 #ifdef SIM_X86_CLONES
 /* addrs_ok_avx2, and the constant step of the addresses in bytes (*stride; SIM_NO_STRIDE where
-   they have none). */
+   they have none). Addresses at a step of less than 4 GiB either way are in bounds when the
+   first and the last are (they are the extremes, with no wrap-around between); any others
+   are tested one by one. */
 __attribute__((target("avx2"))) static int addrs_ok_stride_avx2(const uint64_t *base,
                                                                 uint64_t imm, uint64_t lim,
                                                                 uint64_t amask, uint64_t *av,
                                                                 int64_t *stride)
 {
   const __m256i vimm = _mm256_set1_epi64x((long long)imm);
-  const __m256i sign = _mm256_set1_epi64x((long long)(1ull << 63));
-  const __m256i vlim = _mm256_set1_epi64x((long long)(lim ^ (1ull << 63)));
   const uint64_t a0 = base[0] + imm, s = base[1] - base[0];
   const __m256i step = _mm256_set1_epi64x((long long)(4 * s));
   __m256i want = _mm256_setr_epi64x((long long)a0, (long long)(a0 + s), (long long)(a0 + 2 * s),
                                     (long long)(a0 + 3 * s));
-  __m256i ors = _mm256_setzero_si256(), over = _mm256_setzero_si256(), off = ors;
+  __m256i ors = _mm256_setzero_si256(), off = ors;
 #pragma GCC unroll 8
   for (unsigned l = 0; l < 32; l += 4) {
     __m256i a = _mm256_add_epi64(_mm256_loadu_si256((const __m256i *)(base + l)), vimm);
     _mm256_storeu_si256((__m256i *)(av + l), a);
     ors = _mm256_or_si256(ors, a);
-    over = _mm256_or_si256(over, _mm256_cmpgt_epi64(_mm256_xor_si256(a, sign), vlim));
     off = _mm256_or_si256(off, _mm256_xor_si256(a, want));
     want = _mm256_add_epi64(want, step);
   }
-  *stride = _mm256_testz_si256(off, off) ? (int64_t)s : SIM_NO_STRIDE;
   ors = _mm256_and_si256(ors, _mm256_set1_epi64x((long long)amask));
-  return _mm256_testz_si256(ors, ors) && _mm256_testz_si256(over, over);
+  if (!_mm256_testz_si256(ors, ors))
+    return 0;                                      /* misaligned */
+  int steps = _mm256_testz_si256(off, off);
+  *stride = steps ? (int64_t)s : SIM_NO_STRIDE;
+  if (steps && s + (1ull << 32) < (2ull << 32))
+    return a0 <= lim && av[31] <= lim;
+  const __m256i sign = _mm256_set1_epi64x((long long)(1ull << 63));
+  const __m256i vlim = _mm256_set1_epi64x((long long)(lim ^ (1ull << 63)));
+  __m256i over = _mm256_setzero_si256();
+#pragma GCC unroll 8
+  for (unsigned l = 0; l < 32; l += 4) {
+    __m256i a = _mm256_loadu_si256((const __m256i *)(av + l));
+    over = _mm256_or_si256(over, _mm256_cmpgt_epi64(_mm256_xor_si256(a, sign), vlim));
+  }
+  return _mm256_testz_si256(over, over);
 }
 #endif
 

@@ -1397,23 +1397,30 @@ START_TEST(test_fast_path_matches_sim_exec)
 END_TEST
 
 /* A full warp's shared store and load past the end of shared memory, after arithmetic the
-   fast path runs: sim_exec_run leaves the access to sim_exec, which reports its first lane. */
+   fast path runs: sim_exec_run leaves the access to sim_exec, which reports its first lane.
+   Lane l's address: s + l * 256 KiB, or (64-bit) s + l * 595056260442243604, whose lane 31
+   wraps around to s + 108, in bounds like lane 0 (the bounds are not the ends' alone). */
 START_TEST(test_fast_path_shared_oob)
 {
-  for (int load_it = 0; load_it < 2; load_it++) {
+  static const char *const addr[2] = {
+    "mul.lo.u32 %r5, %r1, 65536;\n  add.s32 %r6, %r4, %r5;\n  cvt.u64.u32 %rd6, %r6;",
+    "cvt.u64.u32 %rd1, %r1;\n  mul.lo.u64 %rd2, %rd1, 595056260442243604;\n"
+    "  cvt.u64.u32 %rd3, %r4;\n  add.s64 %rd6, %rd3, %rd2;",
+  };
+  for (int run = 0; run < 4; run++) {
+    const int load_it = run & 1;
     char k[1024];
     snprintf(k, sizeof k,
       HDR
       ".visible .entry so(.param .u64 out)\n{\n"
       "  .shared .align 4 .b8 s[128];\n"
-      "  .reg .b32 %%r<12>;\n"
-      "  mov.u32 %%r1, %%tid.x;\n  mov.u32 %%r4, s;\n  mul.lo.u32 %%r5, %%r1, 65536;\n"
-      "  add.s32 %%r6, %%r4, %%r5;\n  add.s32 %%r7, %%r1, 1;\n"
+      "  .reg .b32 %%r<12>;\n  .reg .b64 %%rd<8>;\n"
+      "  mov.u32 %%r1, %%tid.x;\n  mov.u32 %%r4, s;\n  %s\n  add.s32 %%r7, %%r1, 1;\n"
       "  .loc 1 5 3\n"
       "  %s\n"
       "  ret;\n}\n"
       ".file 1 \"/lab/so.cu\"\n",
-      load_it ? "ld.shared.u32 %r8, [%r6];" : "st.shared.u32 [%r6], %r7;");
+      addr[run >> 1], load_it ? "ld.shared.u32 %r8, [%rd6];" : "st.shared.u32 [%rd6], %r7;");
     struct fx f;
     load(&f, k);
     uint64_t out = buffer(&f, 64, "out");

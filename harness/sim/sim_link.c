@@ -899,8 +899,8 @@ void sim_prog_free(struct sim_prog *p)
   free(p->copies);
   free(p->svars);
   free(p->zero);
-  free(p->fast);
   free(p->rfuncs);
   free(p->hid);
+  free(p->fast);
   memset(p, 0, sizeof *p);
 }

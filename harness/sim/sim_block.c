@@ -202,7 +202,8 @@ static int release_barriers(struct sim_block *b)
     live += sim_popc64(w->live);
     if (!(w->barwait & w->live))
       continue;
-    for (uint32_t id = 0; id < 16; id++) {
+    for (uint32_t bi = w->barids; bi; bi &= bi - 1) {   /* the ids with lanes waiting */
+      uint32_t id = (uint32_t)__builtin_ctz(bi);
       uint64_t at = w->barat[id] & w->live;
       if (!at)
         continue;
@@ -227,9 +228,8 @@ static int release_barriers(struct sim_block *b)
   if (!ids)
     return 0;
   int released = 0;
-  for (uint32_t id = 0; id < 16; id++) {
-    if (!(ids >> id & 1))
-      continue;
+  for (uint32_t bi = ids; bi; bi &= bi - 1) {
+    uint32_t id = (uint32_t)__builtin_ctz(bi);
     int counted = counted_ids >> id & 1;
     uint32_t arrived = narrived[id], expected = counted ? nexpected[id] : live;
     if (arrived + b->bar_arrived[id] < expected)
@@ -268,8 +268,7 @@ static int release_barriers(struct sim_block *b)
       if (!(red_ids >> id & 1)) {
         /* no lane at a bar.red: each lane just steps past its barrier */
         if (at == 0xffffffffull && b->W == 32)
-          for (unsigned l = 0; l < 32; l++)
-            w->pc[l]++;
+          sim_pcs_inc32(w->pc);
         else
           for (uint64_t m = at; m; m &= m - 1)
             w->pc[sim_ctz64(m)]++;
@@ -289,8 +288,10 @@ static int release_barriers(struct sim_block *b)
       }
       w->barwait &= ~at;
       w->barat[id] &= ~at;
-      if (!w->barat[id])
+      if (!w->barat[id]) {
         w->barmixed &= ~(1u << id);
+        w->barids &= ~(1u << id);
+      }
       if (w->state == SIM_W_BLOCKED)
         w->state = SIM_W_RUN;
     }

@@ -5,6 +5,14 @@
  * over the opcode, the lanes in an inner loop, registers as raw 64-bit bits laid out
  * register-major (regs[reg * W + lane]) so an instruction walks contiguous memory. Scalar
  * semantics live in sim_alu; memory accesses are checked here against their space.
+ *
+ * The fast path (at the end): where the CPU has AVX2, the link step marks the instructions a
+ * full 32-lane warp runs as vector code here (plain arithmetic, setp, scalar shared accesses,
+ * coalesced global ones), with their operation, size and signedness chosen once
+ * (sim_exec_fast_plan); sim_warp_run hands a full warp at a marked instruction to
+ * sim_exec_run, which runs marked instructions one after another through the same code and
+ * counters as sim_exec, leaving to sim_exec any access whose addresses need its lane-by-lane
+ * checks.
  */
 #include <math.h>
 #include <stdio.h>
@@ -623,6 +631,49 @@ static inline int in_smem(const struct sim_block *b, const uint8_t *p)
    shared memory: one check for the warp (the largest address, the OR of all), so the lane
    loop needs none. The addresses go to av. 0 when some lane would fault: the caller then takes
    the lane-by-lane path, which reports the first such lane as before. */
+#ifdef SIM_X86_CLONES
+/* addrs_ok_avx2, and the constant step of the addresses in bytes (*stride; SIM_NO_STRIDE where
+   they have none). Addresses at a step of less than 4 GiB either way are in bounds when the
+   first and the last are (they are the extremes, with no wrap-around between); any others
+   are tested one by one. */
+__attribute__((target("avx2"))) static int addrs_ok_stride_avx2(const uint64_t *base,
+                                                                uint64_t imm, uint64_t lim,
+                                                                uint64_t amask, uint64_t *av,
+                                                                int64_t *stride)
+{
+  const __m256i vimm = _mm256_set1_epi64x((long long)imm);
+  const uint64_t a0 = base[0] + imm, s = base[1] - base[0];
+  const __m256i step = _mm256_set1_epi64x((long long)(4 * s));
+  __m256i want = _mm256_setr_epi64x((long long)a0, (long long)(a0 + s), (long long)(a0 + 2 * s),
+                                    (long long)(a0 + 3 * s));
+  __m256i ors = _mm256_setzero_si256(), off = ors;
+#pragma GCC unroll 8
+  for (unsigned l = 0; l < 32; l += 4) {
+    __m256i a = _mm256_add_epi64(_mm256_loadu_si256((const __m256i *)(base + l)), vimm);
+    _mm256_storeu_si256((__m256i *)(av + l), a);
+    ors = _mm256_or_si256(ors, a);
+    off = _mm256_or_si256(off, _mm256_xor_si256(a, want));
+    want = _mm256_add_epi64(want, step);
+  }
+  ors = _mm256_and_si256(ors, _mm256_set1_epi64x((long long)amask));
+  if (!_mm256_testz_si256(ors, ors))
+    return 0;                                      /* misaligned */
+  int steps = _mm256_testz_si256(off, off);
+  *stride = steps ? (int64_t)s : SIM_NO_STRIDE;
+  if (steps && s + (1ull << 32) < (2ull << 32))
+    return a0 <= lim && av[31] <= lim;
+  const __m256i sign = _mm256_set1_epi64x((long long)(1ull << 63));
+  const __m256i vlim = _mm256_set1_epi64x((long long)(lim ^ (1ull << 63)));
+  __m256i over = _mm256_setzero_si256();
+#pragma GCC unroll 8
+  for (unsigned l = 0; l < 32; l += 4) {
+    __m256i a = _mm256_loadu_si256((const __m256i *)(av + l));
+    over = _mm256_or_si256(over, _mm256_cmpgt_epi64(_mm256_xor_si256(a, sign), vlim));
+  }
+  return _mm256_testz_si256(over, over);
+}
+#endif
+
 static int smem_warp_ok(const struct sim_block *b, const uint64_t *base, uint64_t imm,
                         uint64_t e, unsigned lo, unsigned hi, uint32_t size, uint64_t *av)
 {
@@ -697,6 +748,63 @@ static inline int warp_seq(const struct sim_alloc *al, const uint64_t *base, uin
 
 /* A store of lane l from operand s (n elements of size bytes) would leave the bytes at p as
    they are. */
+/* A coalesced warp's scalar load of size 4 or 8 (from space in->space) at a0 .. a0 + 32 size,
+   inside allocation al0 (warp_seq said so), into dd: one copy; the race check only where the
+   block has written words in the span. */
+static inline void ld_global_seq(struct sim_block *b, struct sim_warp *w, uint32_t pc,
+                                 const struct ptx_inst *in, uint64_t *dd,
+                                 const struct sim_alloc *al0, uint64_t a0, unsigned size, int sgn)
+{
+  enum ptx_space sp = (enum ptx_space)in->space;
+  if (b->race_gused && sp == PTX_SP_GLOBAL && !(in->flags & PTX_F_VOLATILE) &&
+      a0 + 31u * size >= b->race_glo && a0 <= b->race_glo + b->race_gspan)
+    sim_race_global_reads_seq(b, w, pc, a0, size);
+  const uint8_t *src = al0->data + (a0 - al0->base);
+  if (size == 8) {
+    memcpy(dd, src, 32 * 8);
+#ifdef SIM_X86_CLONES
+  } else if (cpu_avx2) {
+    widen32_avx2(dd, src, sgn);
+#endif
+  } else if (sgn) {
+    for (unsigned l = 0; l < 32; l++) {
+      int32_t v;
+      memcpy(&v, src + 4 * l, 4);
+      dd[l] = (uint64_t)(int64_t)v;
+    }
+  } else {
+    for (unsigned l = 0; l < 32; l++) {
+      uint32_t v;
+      memcpy(&v, src + 4 * l, 4);
+      dd[l] = v;
+    }
+  }
+  sim_stats_mem_seq(b, pc, sp, a0, size);
+}
+
+/* A coalesced warp's scalar global store of size 4 or 8 of sv at a0 .. a0 + 32 size, inside
+   the writable allocation al0: one copy (the race check stores lane by lane, its 'same value'
+   test before each). */
+static inline void st_global_seq(struct sim_block *b, struct sim_warp *w, uint32_t pc,
+                                 const struct ptx_inst *in, const uint64_t *sv,
+                                 const struct sim_alloc *al0, uint64_t a0, unsigned size)
+{
+  uint8_t *dst = al0->data + (a0 - al0->base);
+  if (b->race && !(in->flags & PTX_F_VOLATILE)) {
+    sim_race_global_stores_seq(b, w, pc, a0, size, dst, sv);
+  } else if (size == 8) {
+    memcpy(dst, sv, 32 * 8);
+  } else {
+    for (unsigned l = 0; l < 32; l++) {
+      uint32_t v = (uint32_t)sv[l];
+      memcpy(dst + 4 * l, &v, 4);
+    }
+  }
+  sim_stats_mem_seq(b, pc, PTX_SP_GLOBAL, a0, size);
+  b->worker->global_writes++;
+  b->writes++;
+}
+
 static int store_same(const struct sim_warp *w, unsigned W, const struct ptx_operand *s,
                       unsigned l, const uint8_t *p, unsigned size, unsigned n)
 {
@@ -1181,32 +1289,7 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
       uint64_t a0;
       if (e == SIM_FULL32 && W == 32 && (size == 4 || size == 8) &&
           warp_seq(al0, base, (uint64_t)ad->imm, size, &a0)) {
-        /* a coalesced warp inside the cached allocation: one bounds check, one copy; the race
-           check only where the block has written words in the span */
-        if (b->race_gused && sp == PTX_SP_GLOBAL && !(in->flags & PTX_F_VOLATILE) &&
-            a0 + 31u * size >= b->race_glo && a0 <= b->race_glo + b->race_gspan)
-          sim_race_global_reads_seq(b, w, pc, a0, size);
-        const uint8_t *src = al0->data + (a0 - al0->base);
-        if (size == 8) {
-          memcpy(dd, src, 32 * 8);
-#ifdef SIM_X86_CLONES
-        } else if (cpu_avx2) {
-          widen32_avx2(dd, src, sgn);
-#endif
-        } else if (sgn) {
-          for (unsigned l = 0; l < 32; l++) {
-            int32_t v;
-            memcpy(&v, src + 4 * l, 4);
-            dd[l] = (uint64_t)(int64_t)v;
-          }
-        } else {
-          for (unsigned l = 0; l < 32; l++) {
-            uint32_t v;
-            memcpy(&v, src + 4 * l, 4);
-            dd[l] = v;
-          }
-        }
-        sim_stats_mem_seq(b, pc, sp, a0, size);
+        ld_global_seq(b, w, pc, in, dd, al0, a0, size, sgn);
         break;
       }
       if (global_warp_ok(al0, base, (uint64_t)ad->imm, e, lo, hi, size, av)) {
@@ -1244,7 +1327,7 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
       /* scalar shared loads the warp check found in bounds: the race check and the load */
       uint64_t *dd = REG(d->reg);
       int vol = (in->flags & PTX_F_VOLATILE) != 0, sgn = ptx_type_is_signed(t);
-      if (b->race && sim_race_shared_reads(b, w, pc, e, av, size, vol))
+      if (b->race && sim_race_shared_reads(b, w, pc, e, av, size, vol, SIM_NO_STRIDE))
         return pc;                       /* faulted: the block ends, its registers unread */
 #ifdef SIM_X86_CLONES
       if (e == SIM_FULL32 && size == 4 && cpu_avx2) {
@@ -1313,22 +1396,7 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
       uint64_t a0;
       if (e == SIM_FULL32 && W == 32 && (size == 4 || size == 8) &&
           warp_seq(al0, base, (uint64_t)ad->imm, size, &a0) && !al0->read_only) {
-        /* a coalesced warp inside the cached allocation: one bounds check, one copy (the race
-           check stores lane by lane, its 'same value' test before each) */
-        uint8_t *dst = al0->data + (a0 - al0->base);
-        if (b->race && !(in->flags & PTX_F_VOLATILE)) {
-          sim_race_global_stores_seq(b, w, pc, a0, size, dst, sv);
-        } else if (size == 8) {
-          memcpy(dst, sv, 32 * 8);
-        } else {
-          for (unsigned l = 0; l < 32; l++) {
-            uint32_t v = (uint32_t)sv[l];
-            memcpy(dst + 4 * l, &v, 4);
-          }
-        }
-        sim_stats_mem_seq(b, pc, sp, a0, size);
-        b->worker->global_writes++;
-        b->writes++;
+        st_global_seq(b, w, pc, in, sv, al0, a0, size);
         break;
       }
       if (global_warp_ok(al0, base, (uint64_t)ad->imm, e, lo, hi, size, av) && !al0->read_only) {
@@ -1371,7 +1439,8 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
       /* scalar shared stores the warp check found in bounds: the race check and the store */
       const uint64_t *sv = REG(s->reg);
       if (b->race) {
-        if (sim_race_shared_stores(b, w, pc, e, av, size, (in->flags & PTX_F_VOLATILE) != 0, sv))
+        if (sim_race_shared_stores(b, w, pc, e, av, size, (in->flags & PTX_F_VOLATILE) != 0, sv,
+                                   SIM_NO_STRIDE))
           return pc;
       } else {
         FOR_LANES(e) store_bits(b->smem + av[l], size, sv[l]);
@@ -1640,4 +1709,267 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
   }
   }
   return pc + 1;
+}
+
+/* ---- the full-warp fast path ---- */
+
+/* What sim_exec_run does for an instruction, chosen once at link time (sim_exec_fast_plan):
+   the operations sim_exec gives a full 32-lane warp's AVX2 code, with the conditions sim_exec
+   tests before taking it, so that both compute the same. */
+enum fast_kind { FK_NONE, FK_MOV, FK_VOP, FK_FMA, FK_SETP, FK_LDS, FK_STS, FK_LDG, FK_STG };
+
+#ifdef SIM_X86_CLONES
+/* The fast kind of in (its vector operation in *vop, its compare in *cm, *sgn). */
+static enum fast_kind fast_kind(const struct ptx_inst *in, enum vop *vop)
+{
+  enum ptx_type t = (enum ptx_type)in->type;
+  enum ptx_op op = (enum ptx_op)in->op;
+  const struct ptx_operand *d = &in->opd[0];
+  int i32 = t == PTX_T_S32 || t == PTX_T_U32 || t == PTX_T_B32;
+  int i64 = t == PTX_T_S64 || t == PTX_T_U64 || t == PTX_T_B64;
+  if (in->guard != PTX_NOREG)
+    return FK_NONE;
+  if (op == PTX_OP_ST)          /* a scalar store to shared or global memory, through a register */
+    return (in->vec ? in->vec : 1) != 1 || in->opd[1].kind != PTX_OPD_REG ||
+           in->opd[0].reg == PTX_NOREG ? FK_NONE
+           : in->space == PTX_SP_SHARED ? FK_STS
+           : in->space == PTX_SP_GLOBAL ? FK_STG : FK_NONE;
+  if (d->kind != PTX_OPD_REG || d->reg == PTX_NOREG)
+    return FK_NONE;
+  switch (op) {
+  case PTX_OP_MOV:
+    return in->opd[1].kind == PTX_OPD_REG && in->opd[1].reg != PTX_NOREG ? FK_MOV : FK_NONE;
+  case PTX_OP_ADD:
+  case PTX_OP_SUB:
+  case PTX_OP_MUL:
+    if (in->flags & PTX_F_CC)
+      return FK_NONE;
+    if (t == PTX_T_F32 && in->rnd <= PTX_RND_RN && !(in->flags & (PTX_F_FTZ | PTX_F_SAT))) {
+      *vop = op == PTX_OP_ADD ? VOP_FADD : op == PTX_OP_MUL ? VOP_FMUL : VOP_FSUB;
+      return FK_VOP;
+    }
+    if (i32 && !(in->flags & ~PTX_F_LO)) {
+      *vop = op == PTX_OP_ADD ? VOP_ADD32 : op == PTX_OP_SUB ? VOP_SUB32 : VOP_MUL32;
+      return FK_VOP;
+    }
+    if (op == PTX_OP_ADD && i64) {
+      *vop = VOP_ADD64;
+      return FK_VOP;
+    }
+    if (op == PTX_OP_MUL && (in->flags & PTX_F_WIDE) && (t == PTX_T_S32 || t == PTX_T_U32)) {
+      *vop = t == PTX_T_S32 ? VOP_MULWS : VOP_MULWU;
+      return FK_VOP;
+    }
+    return FK_NONE;
+  case PTX_OP_AND:
+  case PTX_OP_OR:
+  case PTX_OP_XOR:
+    if (!i32 || (in->flags & ~PTX_F_LO))
+      return FK_NONE;
+    *vop = op == PTX_OP_AND ? VOP_AND32 : op == PTX_OP_OR ? VOP_OR32 : VOP_XOR32;
+    return FK_VOP;
+  case PTX_OP_MAD:
+  case PTX_OP_FMA:
+    return t == PTX_T_F32 && in->rnd <= PTX_RND_RN && !(in->flags & (PTX_F_FTZ | PTX_F_SAT)) &&
+           cpu_avx2_fma ? FK_FMA : FK_NONE;
+  case PTX_OP_LD:
+  case PTX_OP_LDU:              /* a scalar load from shared or global memory, through a register */
+    return (in->vec ? in->vec : 1) != 1 || in->opd[1].reg == PTX_NOREG ? FK_NONE
+           : in->space == PTX_SP_SHARED ? FK_LDS
+           : in->space == PTX_SP_GLOBAL || in->space == PTX_SP_CONST ? FK_LDG : FK_NONE;
+  case PTX_OP_SETP:
+    return !in->boolop && d->pair == PTX_NOREG && !ptx_type_is_float(t) &&
+           ptx_type_size(t) == 4 && in->cmp >= PTX_CMP_EQ && in->cmp <= PTX_CMP_HS &&
+           (!ptx_type_is_signed(t) || in->cmp <= PTX_CMP_GE) ? FK_SETP : FK_NONE;
+  default:
+    return FK_NONE;
+  }
+}
+#endif
+
+uint8_t *sim_exec_fast_plan(const struct sim_prog *p)
+{
+#ifdef SIM_X86_CLONES
+  if (!cpu_avx2)
+    return NULL;
+  uint8_t *f = calloc((size_t)p->ncode + 1, 1);    /* the last: the end, never fast */
+  if (!f)
+    return NULL;
+  for (uint32_t pc = 0; pc < p->ncode; pc++) {
+    enum vop vop = VOP_ADD32;
+    const struct ptx_inst *in = &p->code[pc];
+    enum fast_kind k = fast_kind(in, &vop);
+    enum ptx_type t = (enum ptx_type)in->type;
+    unsigned size = k >= FK_LDS ? ptx_type_size(t) : 0;
+    if (k >= FK_LDS && (size & (size - 1) || size > 8))
+      k = FK_NONE;                                 /* (no such scalar access) */
+    if (k >= FK_LDG && size != 4 && size != 8)
+      k = FK_NONE;                                 /* global: words and double words only */
+    /* the kind in the low 4 bits; above them the vector operation, or a memory access's
+       size (log2, 2 bits) and then signedness, or setp's signedness */
+    f[pc] = (uint8_t)(k == FK_VOP ? FK_VOP + 16 * (unsigned)vop
+                      : k >= FK_LDS ? k + 16 * (unsigned)__builtin_ctz(size ? size : 1) +
+                                          64 * (unsigned)ptx_type_is_signed(t)
+                      : k == FK_SETP ? k + 64 * (unsigned)ptx_type_is_signed(t) : k);
+  }
+  return f;
+#else
+  (void)p;
+  return NULL;
+#endif
+}
+
+#ifdef SIM_X86_CLONES
+/* The per-instruction counts sim_exec keeps, and its trace event, for a full warp at pc (the
+   block's thread-instructions: sim_exec_run adds them up at its end). */
+static inline void run_count(struct sim_block *b, const struct sim_warp *w, uint32_t pc)
+{
+  struct sim_inst_stats *ist = &b->stats[pc];
+  b->ctr.warp_insts++;
+  ist->execs++;
+  ist->threads += 32;
+  ist->pred_on += 32;
+  if (b->trace)
+    sim_trace_inst(b, w, pc, SIM_FULL32);
+}
+
+/* sim_exec_run's shared load or store at pc (plan byte f): 1 when run, 0 when its addresses
+   are not all in bounds (nothing done: sim_exec's to report), -1 when the race checker ended
+   the block. */
+static inline __attribute__((always_inline)) int run_shared(struct sim_block *b, struct sim_warp *w,
+                                                uint32_t pc, const struct ptx_inst *in,
+                                                unsigned f)
+{
+  const unsigned W = 32, size = 1u << (f >> 4 & 3);
+  const int load = (f & 15) == FK_LDS;
+  const struct ptx_operand *ad = &in->opd[load ? 1 : 0];
+  uint64_t av[32];
+  int64_t stride;
+  /* the warp's addresses in bounds, and their stride, found once for the race check and the
+     bank conflicts */
+  uint64_t top = b->smem_size - size;
+  if (size > b->smem_size ||
+      !addrs_ok_stride_avx2(REG(ad->reg), (uint64_t)ad->imm,
+                            top < SIM_DSMEM_STRIDE - 1 ? top : SIM_DSMEM_STRIDE - 1, size - 1,
+                            av, &stride))
+    return 0;
+  run_count(b, w, pc);
+  const int vol = (in->flags & PTX_F_VOLATILE) != 0;
+  if (load) {                                      /* as sim_exec's shared loads */
+    uint64_t *dd = REG(in->opd[0].reg);
+    const int sgn = f >> 6 & 1;
+    if (b->race && sim_race_shared_reads(b, w, pc, SIM_FULL32, av, size, vol, stride))
+      return -1;
+    if (size == 4) {
+      gather32_avx2(dd, b->smem, av, sgn);
+    } else {
+      for (unsigned l = 0; l < 32; l++) {
+        uint64_t v = load_bits(b->smem + av[l], size);
+        dd[l] = sgn ? sim_alu_sext((enum ptx_type)in->type, v) : v;
+      }
+    }
+  } else {                                         /* as sim_exec's shared stores */
+    const uint64_t *sv = REG(in->opd[1].reg);
+    if (b->race) {
+      if (sim_race_shared_stores(b, w, pc, SIM_FULL32, av, size, vol, sv, stride))
+        return -1;
+    } else {
+      for (unsigned l = 0; l < 32; l++)
+        store_bits(b->smem + av[l], size, sv[l]);
+    }
+    b->writes++;
+  }
+  sim_stats_shared_full(b, pc, av, size, stride);
+  return 1;
+}
+
+/* sim_exec_run's global load or store at pc (plan byte f): 1 when run, 0 when the warp is not
+   one coalesced access inside the allocation the instruction used last (and writable, for a
+   store): nothing done, sim_exec's lane-by-lane path. */
+static inline __attribute__((always_inline)) int run_global(struct sim_block *b, struct sim_warp *w,
+                                                uint32_t pc, const struct ptx_inst *in,
+                                                unsigned f)
+{
+  const unsigned W = 32, size = 1u << (f >> 4 & 3);
+  const int load = (f & 15) == FK_LDG;
+  const struct ptx_operand *ad = &in->opd[load ? 1 : 0];
+  const struct sim_alloc *al0 = b->alloc_cache[pc];
+  uint64_t a0;
+  if (!warp_seq(al0, REG(ad->reg), (uint64_t)ad->imm, size, &a0) || (!load && al0->read_only))
+    return 0;
+  run_count(b, w, pc);
+  if (load)
+    ld_global_seq(b, w, pc, in, REG(in->opd[0].reg), al0, a0, size, f >> 6 & 1);
+  else
+    st_global_seq(b, w, pc, in, REG(in->opd[1].reg), al0, a0, size);
+  return 1;
+}
+#endif
+
+uint32_t sim_exec_run(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint32_t stop,
+                      uint64_t *n)
+{
+#ifdef SIM_X86_CLONES
+  const struct sim_prog *p = b->prog;
+  const uint8_t *fast = p->fast;
+  const unsigned W = 32;
+  const uint64_t lim = *n;
+  uint64_t k = 0;                                  /* instructions run */
+  do {
+    const struct ptx_inst *in = &p->code[pc];
+    const unsigned f = fast[pc];
+    int r = 1;
+    switch ((enum fast_kind)(f & 15)) {
+    case FK_MOV: {
+      enum ptx_type t = (enum ptx_type)in->type;
+      run_count(b, w, pc);
+      and_full_avx2(REG(in->opd[0].reg), REG(in->opd[1].reg),
+                    t == PTX_T_PRED ? 1 : sim_alu_mask(t));
+      break;
+    }
+    case FK_VOP:
+      run_count(b, w, pc);
+      bin_full_avx2((enum vop)(f >> 4), REG(in->opd[0].reg), REG(in->opd[1].reg),
+                    REG(in->opd[2].reg));
+      break;
+    case FK_FMA:
+      run_count(b, w, pc);
+      fma_f32_full_avx2(REG(in->opd[0].reg), REG(in->opd[1].reg), REG(in->opd[2].reg),
+                        REG(in->opd[3].reg));
+      break;
+    case FK_SETP:
+      run_count(b, w, pc);
+      setp_i32_full_avx2((enum ptx_cmp)in->cmp, f >> 6 & 1, REG(in->opd[0].reg),
+                         REG(in->opd[1].reg), REG(in->opd[2].reg));
+      break;
+    case FK_LDS:
+    case FK_STS:
+      r = run_shared(b, w, pc, in, f);
+      break;
+    case FK_LDG:
+    case FK_STG:
+      r = run_global(b, w, pc, in, f);
+      break;
+    case FK_NONE:
+      r = 0;
+      break;
+    }
+    if (r <= 0) {
+      *n = k + (r < 0);                            /* a fault: the faulting one counted */
+      b->ctr.thread_insts += 32 * *n;
+      return pc;
+    }
+    k++;
+    pc++;
+  } while (k < lim && pc != stop && fast[pc]);
+  b->ctr.thread_insts += 32 * k;
+  *n = k;
+  return pc;
+#else
+  (void)b;
+  (void)w;
+  (void)stop;
+  *n = 0;
+  return pc;
+#endif
 }

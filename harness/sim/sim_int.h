@@ -207,7 +207,13 @@ struct sim_prog {
                                     where not known; NULL when the module has none */
   uint64_t *zero;                /* bitmap of the function registers a block must start with
                                     zeroed (sim_warp_zero_plan); NULL: all of them */
+  uint8_t *fast;                 /* per code index (and one past the end, 0): non-zero where a
+                                    full warp may take sim_exec_run (sim_exec_fast_plan); NULL:
+                                    none may */
 };
+/* Which instructions of p a full warp may run through sim_exec_run: an array of p->ncode + 1
+   for p->fast, or NULL (none: the CPU lacks the vector code, or out of memory). */
+uint8_t *sim_exec_fast_plan(const struct sim_prog *p);
 /* Fuse mul/add pairs without rounding modifier into fma as ptxas does (sim_contract.c). */
 void sim_contract_fma(struct sim_prog *p);
 
@@ -242,10 +248,10 @@ struct sim_warp {
   uint64_t prefer;               /* ITS: lanes let past a convergence barrier, run them first */
   uint64_t cwait;                /* waiting at their top convergence barrier */
   uint8_t barpred[SIM_MAX_WARP]; /* bar.red: each waiting lane's predicate */
-  uint32_t barid[SIM_MAX_WARP];  /* barrier each barwait lane waits at */
   uint64_t barat[16];            /* the barwait lanes by barrier id */
   uint32_t barpc[16];            /* the bar instruction the first of them waits at */
   uint32_t barmixed;             /* ids whose lanes wait at more than one bar instruction */
+  uint32_t barids;               /* ids whose barat is not empty */
   uint32_t pc[SIM_MAX_WARP];     /* per-lane pc, valid for lanes outside the current group */
   uint32_t tid[SIM_MAX_WARP][3];
 
@@ -489,10 +495,25 @@ uint64_t *sim_warp_zero_plan(const struct sim_prog *p);
 /* Set up warp w's lanes at the entry point. */
 void sim_warp_init(struct sim_block *b, struct sim_warp *w);
 
+/* The per-lane pcs of a full 32-lane warp, with AVX2 where the CPU has it (sim_warp.c): set
+   every one to v; step every one on; whether every one is pc[0]'s and no lane has a
+   convergence barrier open (csp[l] 0). */
+void sim_pcs_fill32(uint32_t *pc, uint32_t v);
+void sim_pcs_inc32(uint32_t *pc);
+int sim_pcs_uniform32(const uint32_t *pc, const uint8_t *csp);
+
 /* Execute instruction `in` (code index pc) for lanes `m` of warp w. Returns the next pc for
    non-control instructions; control instructions are handled by sim_warp. On a fault,
    fills b->res and sets b->faulted. */
 uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t m);
+/* Run a full 32-lane warp w of block b from pc through the instructions p->fast marks, one
+   after another, as sim_exec would: at most *n of them, stopping before pc `stop` (a
+   convergence point), before an unmarked one and before a shared access with an address out
+   of bounds (sim_exec's to report). Sets *n to the number run (0: run pc through sim_exec);
+   returns the next pc. On a fault (a race the checker ends the block for), b->faulted is set
+   and the pc returned is the faulting one's. */
+uint32_t sim_exec_run(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint32_t stop,
+                      uint64_t *n);
 
 /* Fill a memory fault report for lane `lane` of warp w at code index pc. */
 void sim_fault_mem(struct sim_block *b, struct sim_warp *w, uint32_t pc, unsigned lane,
@@ -624,18 +645,23 @@ int sim_race_global_reads(struct sim_block *b, struct sim_warp *w, uint32_t pc, 
    load). Returns 0. */
 int sim_race_global_reads_seq(struct sim_block *b, struct sim_warp *w, uint32_t pc,
                               uint64_t a0, uint32_t size);
+/* A full warp's shared offsets (or addresses) step by no constant, or the caller did not look:
+   the stride arguments below. */
+#define SIM_NO_STRIDE INT64_MIN
 /* sim_race_access for the lanes of e reading size bytes at shared offsets off[l] (each a
-   multiple of size: the caller checked), in lane order. Returns 0, or -1 when b has
-   faulted. */
+   multiple of size: the caller checked), in lane order. stride: for a full warp, the constant
+   step of off in bytes where the caller knows it (off[l] = off[0] + l stride), else
+   SIM_NO_STRIDE. Returns 0, or -1 when b has faulted. */
 int sim_race_shared_reads(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t e,
-                          const uint64_t *off, uint32_t size, int vol);
+                          const uint64_t *off, uint32_t size, int vol, int64_t stride);
 /* The lanes of e store val[l]'s low size bytes (size <= 8) at shared offset off[l] (a
    multiple of size: the caller checked), in lane
    order, each checked by sim_race_access just before it is done (same: the bytes there
    already hold the value). Returns 0, or -1 when b has faulted (that lane and the lanes after
-   it not stored). */
+   it not stored). stride: as sim_race_shared_reads's. */
 int sim_race_shared_stores(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t e,
-                           const uint64_t *off, uint32_t size, int vol, const uint64_t *val);
+                           const uint64_t *off, uint32_t size, int vol, const uint64_t *val,
+                           int64_t stride);
 /* The lanes of e store val[l]'s low size bytes (size <= 8) at global address addr[l], host
    byte host + (addr[l] - host_base), in lane order, each checked by sim_race_global just before it is done.
    Returns 0, or -1 when b has faulted (that lane and the lanes after it not stored). */
@@ -681,6 +707,10 @@ void sim_stats_mem_seq(struct sim_block *b, uint32_t pc, enum ptx_space sp, uint
    SIM_ATOMIC / SIM_ATOMIC_UNIFORM. */
 void sim_stats_mem(struct sim_block *b, uint32_t pc, enum ptx_space sp, const uint64_t *addr,
                    uint64_t m, uint32_t size, int atomic);
+/* sim_stats_mem of a plain shared access by a full 32-lane warp at shared offsets addr[l] =
+   addr[0] + l stride (stride in bytes; SIM_NO_STRIDE: not known to be constant). */
+void sim_stats_shared_full(struct sim_block *b, uint32_t pc, const uint64_t *addr,
+                           uint32_t size, int64_t stride);
 #define SIM_ATOMIC 1          /* sim_stats_mem's atomic argument: an atomic access */
 #define SIM_ATOMIC_UNIFORM 2  /* an atomic whose active lanes share one address and one operand */
 

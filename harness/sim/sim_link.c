@@ -892,6 +892,8 @@ enum sim_status sim_link(struct sim_device *d, const struct ptx_module *m, int f
     sim_contract_fma(p);            /* ptxas's mul+add fusion (sim_contract.c) */
   if (st == SIM_OK)
     p->zero = sim_warp_zero_plan(p);  /* NULL (zero them all) when memory ran out */
+  if (st == SIM_OK)
+    p->fast = sim_exec_fast_plan(p);  /* NULL: sim_exec for every instruction */
 out:
   free(L.reach);
   free(L.order);
@@ -924,5 +926,6 @@ void sim_prog_free(struct sim_prog *p)
   free(p->croot);
   free(p->rfuncs);
   free(p->hid);
+  free(p->fast);
   memset(p, 0, sizeof *p);
 }

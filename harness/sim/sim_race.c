@@ -23,6 +23,9 @@
  * at every block's start, so an entry of an earlier epoch or block is simply old. A store that
  * leaves the word as it was (every thread writing the same flag) changes nothing and is not a
  * hazard.
+ * A full warp's access of 32 different words at a constant stride (consecutive, a padded or
+ * transposed tile's column) whose words all need only a new record is checked and recorded
+ * in one pass over them (with AVX2 where the CPU has it); any other goes word by word.
  *
  * Global memory, within a block: its threads' plain writes are held in a table of the words
  * written (by open addressing, room for 24 words a thread, per block, with filters of the
@@ -439,6 +442,28 @@ actx_init(struct actx *c, struct sim_block *b, struct sim_warp *w, uint32_t pc,
   c->initchk = !(nc & SIM_NOCHECK_INIT);
 }
 
+/* What the whole-warp fast paths below need: the shadow itself (its arrays are only stored
+   through, in loops that load the pointers they use first) and the access's fields, set up
+   without actx's copy of the shadow. */
+struct fctx {
+  const struct shadow *S;
+  uint32_t pc, E, base, t0;
+  uint16_t ws;
+  int initchk;
+};
+
+static inline void fctx_init(struct fctx *c, struct sim_block *b, struct sim_warp *w,
+                             uint32_t pc)
+{
+  c->S = &b->race->sh;
+  c->pc = pc;
+  c->E = b->race_ep;
+  c->base = b->race_base;
+  c->t0 = w->id * b->W;
+  c->ws = (uint16_t)w->wsync;
+  c->initchk = !(b->cfg->nocheck & SIM_NOCHECK_INIT);
+}
+
 /* The check of lane l's access of the bytes `bytes` (lowest lo) of the shared word at a, part
    of an access of size bytes at off. Returns 1 when a race was held (the lane's remaining
    words go unchecked), else 0. */
@@ -585,27 +610,72 @@ static inline void bytes_store(uint8_t *p, uint32_t size, uint64_t v)
 #define VECTORIZE
 #endif
 
-/* A full warp's 32 aligned words at consecutive offsets from off[0] (lane l at off[0] + 4 l)?
-   Then the fast paths below see its shadow entries as one span of each array. */
-static inline VECTORIZE int warp_contiguous(const uint64_t *off)
+/* Where the CPU has AVX2 (asked once at load time: race_avx2), the fast paths take vector code
+   of their own, the *_avx2 functions, hand-written; their portable versions stay for other
+   CPUs. */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && \
+    !defined(__SANITIZE_ADDRESS__)
+#include <immintrin.h>
+#define RACE_X86 1
+static int race_avx2;
+__attribute__((constructor)) static void race_cpu_detect(void)
 {
-  const uint32_t o0 = (uint32_t)off[0];        /* shared offsets: 32 bits */
-  if ((o0 & 3) || (uint32_t)off[1] != o0 + 4 || (uint32_t)off[31] != o0 + 124)
-    return 0;                                  /* most other patterns, at once */
-  uint32_t bad = 0;
-  for (unsigned l = 2; l < 31; l++)
-    bad |= (uint32_t)off[l] ^ (o0 + 4 * l);
-  return !bad;
+  __builtin_cpu_init();
+  race_avx2 = __builtin_cpu_supports("avx2") != 0;
 }
+#endif
+
+/* A full warp's 32 aligned words at a constant non-zero stride from off[0] (lane l at
+   off[0] + l s)? Then its words are 32 different ones (a stride of one word: consecutive, one
+   span of each shadow array). Returns the stride in words, or 0. */
+static VECTORIZE int64_t warp_stride_c(const uint64_t *off)
+{
+  const int64_t o0 = (int64_t)off[0], s = (int64_t)off[1] - o0;
+  if (!s || ((o0 | s) & 3) || (int64_t)off[31] != o0 + 31 * s)
+    return 0;                                  /* most other patterns, at once */
+  int64_t bad = 0;
+  for (unsigned l = 2; l < 31; l++)
+    bad |= (int64_t)off[l] ^ (o0 + (int64_t)l * s);
+  return bad ? 0 : s / 4;
+}
+
+#ifdef RACE_X86
+__attribute__((target("avx2"))) static int64_t warp_stride_avx2(const uint64_t *off)
+{
+  const int64_t o0 = (int64_t)off[0], s = (int64_t)off[1] - o0;
+  if (!s || ((o0 | s) & 3) || (int64_t)off[31] != o0 + 31 * s)
+    return 0;
+  const __m256i step = _mm256_set1_epi64x(4 * s);
+  __m256i want = _mm256_set_epi64x(o0 + 3 * s, o0 + 2 * s, o0 + s, o0);
+  __m256i bad = _mm256_setzero_si256();
+#pragma GCC unroll 8
+  for (unsigned k = 0; k < 32; k += 4) {
+    __m256i v = _mm256_loadu_si256((const __m256i *)(const void *)(off + k));
+    bad = _mm256_or_si256(bad, _mm256_xor_si256(v, want));
+    want = _mm256_add_epi64(want, step);
+  }
+  return _mm256_testz_si256(bad, bad) ? s / 4 : 0;
+}
+#endif
+
+static inline int64_t warp_stride(const uint64_t *off)
+{
+#ifdef RACE_X86
+  if (race_avx2)
+    return warp_stride_avx2(off);
+#endif
+  return warp_stride_c(off);
+}
+
 
 /* A full warp's read of the 32 words from word i0, when every one is the first read of the
    epoch (none summarised in it), none was written in the epoch, and each was written in the
    block (nothing to report uninitialised): what shadow_word does for each lane then, a new
    summary, as one pass over each array. Returns 0 when some word is not such, and nothing
    was changed (the lane-by-lane check decides). */
-static inline VECTORIZE int reads_fresh(const struct actx *c, uint32_t i0)
+static VECTORIZE int reads_fresh_c(const struct fctx *c, uint32_t i0)
 {
-  const struct shadow *S = &c->sh;
+  const struct shadow *S = c->S;
   const uint32_t E = c->E, base = c->base;
   uint32_t *restrict rep = S->rep + i0;
   const uint32_t *restrict wep = S->wep + i0, *restrict iep = S->iep + i0;
@@ -641,10 +711,10 @@ static inline VECTORIZE int reads_fresh(const struct actx *c, uint32_t i0)
    they are: what shadow_word does for each lane then, a new last write, as one pass over each
    array, and the store of the values. Returns 0 when some word is not such, and nothing was
    changed. */
-static inline VECTORIZE int writes_fresh(const struct actx *c, uint32_t i0, uint8_t *smem,
+static VECTORIZE int writes_fresh_c(const struct fctx *c, uint32_t i0, uint8_t *smem,
                                const uint64_t *val)
 {
-  const struct shadow *S = &c->sh;
+  const struct shadow *S = c->S;
   const uint32_t E = c->E, base = c->base;
   uint32_t *restrict wep = S->wep + i0, *restrict iep = S->iep + i0;
   const uint32_t *restrict rep = S->rep + i0;
@@ -678,6 +748,264 @@ static inline VECTORIZE int writes_fresh(const struct actx *c, uint32_t i0, uint
   return 1;
 }
 
+#ifdef RACE_X86
+/* reads_fresh_strided's test with AVX2 gathers: 1 when each of the 32 words is such. */
+__attribute__((target("avx2"))) static int strided_fresh_avx2(const struct fctx *c,
+                                                              uint32_t i0, int64_t s)
+{
+  const struct shadow *S = c->S;
+  const __m256i E = _mm256_set1_epi32((int)c->E), base = _mm256_set1_epi32((int)c->base);
+  const __m256i low = _mm256_set1_epi32(0xf), zero = _mm256_setzero_si256();
+  const int32_t s32 = (int32_t)s;
+  const __m256i step = _mm256_set1_epi32(8 * s32);
+  __m256i idx = _mm256_add_epi32(_mm256_set1_epi32((int)i0),
+                                 _mm256_mullo_epi32(_mm256_set1_epi32(s32),
+                                                    _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)));
+  __m256i bad = zero;
+#pragma GCC unroll 4
+  for (unsigned k = 0; k < 4; k++) {
+    __m256i rep = _mm256_i32gather_epi32((const int *)(const void *)S->rep, idx, 4);
+    __m256i wep = _mm256_i32gather_epi32((const int *)(const void *)S->wep, idx, 4);
+    bad = _mm256_or_si256(bad, _mm256_or_si256(_mm256_cmpeq_epi32(rep, E),
+                                                _mm256_cmpeq_epi32(wep, E)));
+    if (c->initchk) {
+      /* init's bytes four at a time: the byte arrays after it keep the last in the block */
+      __m256i iep = _mm256_i32gather_epi32((const int *)(const void *)S->iep, idx, 4);
+      __m256i ini = _mm256_i32gather_epi32((const int *)(const void *)S->init, idx, 1);
+      bad = _mm256_or_si256(bad, _mm256_andnot_si256(_mm256_cmpeq_epi32(iep, base),
+                                                     _mm256_set1_epi32(-1)));
+      bad = _mm256_or_si256(bad, _mm256_cmpeq_epi32(_mm256_and_si256(ini, low), zero));
+    }
+    idx = _mm256_add_epi32(idx, step);
+  }
+  return _mm256_testz_si256(bad, bad);
+}
+#endif
+
+/* reads_fresh for 32 different words at a stride of s words from word i0 (a transposed or
+   padded tile's column): the same test and the same new summaries, lane by lane. Returns 0
+   when some word is not such, and nothing was changed. */
+static inline int reads_fresh_strided(const struct fctx *c, uint32_t i0, int64_t s)
+{
+  const struct shadow *S = c->S;
+  const uint32_t E = c->E, base = c->base;
+  uint32_t *restrict rep = S->rep, *restrict rpc = S->rpc;
+  size_t i;
+  unsigned bad = 0;
+#ifdef RACE_X86
+  if (race_avx2) {
+    bad = !strided_fresh_avx2(c, i0, s);
+  } else
+#endif
+  {
+    const uint32_t *restrict wep = S->wep, *restrict iep = S->iep;
+    const uint8_t *restrict init = S->init;
+    i = i0;
+    for (unsigned l = 0; l < 32; l++, i += (size_t)s)
+      bad |= (rep[i] == E) | (wep[i] == E);
+    if (c->initchk) {
+      i = i0;
+      for (unsigned l = 0; l < 32; l++, i += (size_t)s)
+        bad |= (iep[i] != base) | !(init[i] & 0xf);
+    }
+  }
+  if (bad)
+    return 0;
+  uint16_t *restrict rtid = S->rtid, *restrict rsync = S->rsync;
+  uint8_t *restrict rflags = S->rflags, *restrict rbytes = S->rbytes;
+  const uint32_t pc = c->pc;
+  const uint16_t t0 = (uint16_t)c->t0, ws = c->ws;
+  i = i0;
+#pragma GCC unroll 4
+  for (unsigned l = 0; l < 32; l++, i += (size_t)s) {
+    rep[i] = E;
+    rpc[i] = pc;
+    rtid[i] = (uint16_t)(t0 + l);
+    rsync[i] = ws;
+    rflags[i] = 0;
+    rbytes[i] = 0xf;
+  }
+  return 1;
+}
+
+#ifdef RACE_X86
+/* reads_fresh with AVX2, eight words a vector. */
+__attribute__((target("avx2"))) static int reads_fresh_avx2(const struct fctx *c, uint32_t i0)
+{
+  const struct shadow *S = c->S;
+  const __m256i E = _mm256_set1_epi32((int)c->E), base = _mm256_set1_epi32((int)c->base);
+  const __m256i ones = _mm256_set1_epi32(-1), zero = _mm256_setzero_si256();
+  __m256i bad = zero;
+#pragma GCC unroll 4
+  for (unsigned l = 0; l < 32; l += 8) {
+    __m256i r = _mm256_loadu_si256((const __m256i *)(const void *)(S->rep + i0 + l));
+    __m256i wv = _mm256_loadu_si256((const __m256i *)(const void *)(S->wep + i0 + l));
+    bad = _mm256_or_si256(bad, _mm256_or_si256(_mm256_cmpeq_epi32(r, E),
+                                                _mm256_cmpeq_epi32(wv, E)));
+  }
+  if (c->initchk) {
+#pragma GCC unroll 4
+    for (unsigned l = 0; l < 32; l += 8) {
+      __m256i iv = _mm256_loadu_si256((const __m256i *)(const void *)(S->iep + i0 + l));
+      bad = _mm256_or_si256(bad, _mm256_xor_si256(_mm256_cmpeq_epi32(iv, base), ones));
+    }
+    __m256i in = _mm256_and_si256(_mm256_loadu_si256((const __m256i *)(const void *)(S->init + i0)),
+                                  _mm256_set1_epi8(0xf));
+    bad = _mm256_or_si256(bad, _mm256_cmpeq_epi8(in, zero));
+  }
+  if (!_mm256_testz_si256(bad, bad))
+    return 0;
+  const __m256i pc = _mm256_set1_epi32((int)c->pc);
+#pragma GCC unroll 4
+  for (unsigned l = 0; l < 32; l += 8) {
+    _mm256_storeu_si256((__m256i *)(void *)(S->rep + i0 + l), E);
+    _mm256_storeu_si256((__m256i *)(void *)(S->rpc + i0 + l), pc);
+  }
+  const __m256i t = _mm256_add_epi16(_mm256_set1_epi16((short)c->t0),
+                                     _mm256_setr_epi16(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12,
+                                                       13, 14, 15));
+  _mm256_storeu_si256((__m256i *)(void *)(S->rtid + i0), t);
+  _mm256_storeu_si256((__m256i *)(void *)(S->rtid + i0 + 16),
+                      _mm256_add_epi16(t, _mm256_set1_epi16(16)));
+  const __m256i ws = _mm256_set1_epi16((short)c->ws);
+  _mm256_storeu_si256((__m256i *)(void *)(S->rsync + i0), ws);
+  _mm256_storeu_si256((__m256i *)(void *)(S->rsync + i0 + 16), ws);
+  _mm256_storeu_si256((__m256i *)(void *)(S->rflags + i0), zero);
+  _mm256_storeu_si256((__m256i *)(void *)(S->rbytes + i0), _mm256_set1_epi8(0xf));
+  return 1;
+}
+
+/* writes_fresh with AVX2, eight words a vector: the values' low halves packed to 32 bits. */
+__attribute__((target("avx2"))) static int writes_fresh_avx2(const struct fctx *c, uint32_t i0,
+                                                             uint8_t *smem, const uint64_t *val)
+{
+  const struct shadow *S = c->S;
+  const __m256i E = _mm256_set1_epi32((int)c->E);
+  uint8_t *old = smem + 4 * (size_t)i0;
+  __m256i v[4], bad = _mm256_setzero_si256();
+#pragma GCC unroll 4
+  for (unsigned k = 0; k < 4; k++) {
+    __m256 lo = _mm256_castsi256_ps(_mm256_loadu_si256((const __m256i *)(const void *)(val + 8 * k)));
+    __m256 hi = _mm256_castsi256_ps(_mm256_loadu_si256((const __m256i *)(const void *)(val + 8 * k + 4)));
+    v[k] = _mm256_permute4x64_epi64(_mm256_castps_si256(_mm256_shuffle_ps(lo, hi, _MM_SHUFFLE(2, 0, 2, 0))),
+                                    _MM_SHUFFLE(3, 1, 2, 0));
+    __m256i r = _mm256_loadu_si256((const __m256i *)(const void *)(S->rep + i0 + 8 * k));
+    __m256i wv = _mm256_loadu_si256((const __m256i *)(const void *)(S->wep + i0 + 8 * k));
+    __m256i o = _mm256_loadu_si256((const __m256i *)(const void *)(old + 32 * k));
+    bad = _mm256_or_si256(bad, _mm256_or_si256(_mm256_or_si256(_mm256_cmpeq_epi32(r, E),
+                                                                _mm256_cmpeq_epi32(wv, E)),
+                                               _mm256_cmpeq_epi32(o, v[k])));
+  }
+  if (!_mm256_testz_si256(bad, bad))
+    return 0;
+  const __m256i pc = _mm256_set1_epi32((int)c->pc), base = _mm256_set1_epi32((int)c->base);
+#pragma GCC unroll 4
+  for (unsigned k = 0; k < 4; k++) {
+    _mm256_storeu_si256((__m256i *)(void *)(S->wep + i0 + 8 * k), E);
+    _mm256_storeu_si256((__m256i *)(void *)(S->wpc + i0 + 8 * k), pc);
+    _mm256_storeu_si256((__m256i *)(void *)(S->iep + i0 + 8 * k), base);
+    _mm256_storeu_si256((__m256i *)(void *)(old + 32 * k), v[k]);
+  }
+  const __m256i t = _mm256_add_epi16(_mm256_set1_epi16((short)c->t0),
+                                     _mm256_setr_epi16(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12,
+                                                       13, 14, 15));
+  _mm256_storeu_si256((__m256i *)(void *)(S->wtid + i0), t);
+  _mm256_storeu_si256((__m256i *)(void *)(S->wtid + i0 + 16),
+                      _mm256_add_epi16(t, _mm256_set1_epi16(16)));
+  const __m256i ws = _mm256_set1_epi16((short)c->ws);
+  _mm256_storeu_si256((__m256i *)(void *)(S->wsync + i0), ws);
+  _mm256_storeu_si256((__m256i *)(void *)(S->wsync + i0 + 16), ws);
+  const __m256i f = _mm256_set1_epi8(0xf);
+  _mm256_storeu_si256((__m256i *)(void *)(S->wbytes + i0), f);
+  _mm256_storeu_si256((__m256i *)(void *)(S->init + i0), f);
+  return 1;
+}
+#endif
+
+#ifdef RACE_X86
+/* The lanes of a full warp reading the aligned words at off[l] whose words are such that
+   reads_fresh records them (not read or written in the epoch, written in the block), as a
+   mask, with AVX2 gathers; lanes that share a word all pass or fail together. */
+__attribute__((target("avx2"))) static uint32_t fresh_lanes_avx2(const struct fctx *c,
+                                                                 const uint64_t *off)
+{
+  const struct shadow *S = c->S;
+  const __m256i E = _mm256_set1_epi32((int)c->E), base = _mm256_set1_epi32((int)c->base);
+  const __m256i low = _mm256_set1_epi32(0xf), zero = _mm256_setzero_si256();
+  uint32_t bad = 0;
+#pragma GCC unroll 4
+  for (unsigned k = 0; k < 4; k++) {
+    __m256 lo = _mm256_castsi256_ps(_mm256_loadu_si256((const __m256i *)(const void *)(off + 8 * k)));
+    __m256 hi = _mm256_castsi256_ps(_mm256_loadu_si256((const __m256i *)(const void *)(off + 8 * k + 4)));
+    __m256i idx = _mm256_srli_epi32(
+        _mm256_permute4x64_epi64(_mm256_castps_si256(_mm256_shuffle_ps(lo, hi, _MM_SHUFFLE(2, 0, 2, 0))),
+                                 _MM_SHUFFLE(3, 1, 2, 0)), 2);
+    __m256i rv = _mm256_i32gather_epi32((const int *)(const void *)S->rep, idx, 4);
+    __m256i wv = _mm256_i32gather_epi32((const int *)(const void *)S->wep, idx, 4);
+    __m256i b8 = _mm256_or_si256(_mm256_cmpeq_epi32(rv, E), _mm256_cmpeq_epi32(wv, E));
+    if (c->initchk) {
+      __m256i iv = _mm256_i32gather_epi32((const int *)(const void *)S->iep, idx, 4);
+      __m256i in = _mm256_i32gather_epi32((const int *)(const void *)S->init, idx, 1);
+      b8 = _mm256_or_si256(b8, _mm256_andnot_si256(_mm256_cmpeq_epi32(iv, base),
+                                                   _mm256_set1_epi32(-1)));
+      b8 = _mm256_or_si256(b8, _mm256_cmpeq_epi32(_mm256_and_si256(in, low), zero));
+    }
+    bad |= (uint32_t)_mm256_movemask_ps(_mm256_castsi256_ps(b8)) << (8 * k);
+  }
+  return ~bad;
+}
+#endif
+
+#ifdef RACE_X86
+__attribute__((target("avx2"))) static void store32_avx2(uint8_t *host, const uint64_t *val)
+{
+#pragma GCC unroll 4
+  for (unsigned k = 0; k < 4; k++) {
+    __m256 lo = _mm256_castsi256_ps(_mm256_loadu_si256((const __m256i *)(const void *)(val + 8 * k)));
+    __m256 hi = _mm256_castsi256_ps(_mm256_loadu_si256((const __m256i *)(const void *)(val + 8 * k + 4)));
+    _mm256_storeu_si256((__m256i *)(void *)(host + 32 * k),
+                        _mm256_permute4x64_epi64(_mm256_castps_si256(
+                                                   _mm256_shuffle_ps(lo, hi, _MM_SHUFFLE(2, 0, 2, 0))),
+                                                 _MM_SHUFFLE(3, 1, 2, 0)));
+  }
+}
+#endif
+
+/* The low 32 bits of a full warp's 32 values, stored one after another at host. */
+static void store32(uint8_t *host, const uint64_t *val)
+{
+#ifdef RACE_X86
+  if (race_avx2) {
+    store32_avx2(host, val);
+    return;
+  }
+#endif
+  for (unsigned l = 0; l < 32; l++) {
+    uint32_t v = (uint32_t)val[l];
+    memcpy(host + 4 * l, &v, 4);
+  }
+}
+
+/* The fresh-read and fresh-write passes: AVX2 where the CPU has it. */
+static inline int reads_fresh(const struct fctx *c, uint32_t i0)
+{
+#ifdef RACE_X86
+  if (race_avx2)
+    return reads_fresh_avx2(c, i0);
+#endif
+  return reads_fresh_c(c, i0);
+}
+
+static inline int writes_fresh(const struct fctx *c, uint32_t i0, uint8_t *smem,
+                               const uint64_t *val)
+{
+#ifdef RACE_X86
+  if (race_avx2)
+    return writes_fresh_avx2(c, i0, smem, val);
+#endif
+  return writes_fresh_c(c, i0, smem, val);
+}
+
 int sim_race_access(struct sim_block *b, struct sim_warp *w, uint32_t pc, unsigned l,
                     uint32_t off, uint32_t size, enum sim_access acc, int vol, int same)
 {
@@ -686,14 +1014,58 @@ int sim_race_access(struct sim_block *b, struct sim_warp *w, uint32_t pc, unsign
   return access_one(&c, l, off, size, acc, same);
 }
 
-int sim_race_shared_reads(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t e,
-                          const uint64_t *off, uint32_t size, int vol)
+/* The stride in words of a full warp's 32 aligned words (0: no constant non-zero stride), from
+   the caller's stride in bytes where it knows it. */
+static inline int64_t word_stride(const uint64_t *off, int64_t stride)
 {
+  if (stride == SIM_NO_STRIDE)
+    return warp_stride(off);
+  return stride && !(((int64_t)off[0] | stride) & 3) ? stride / 4 : 0;
+}
+
+int sim_race_shared_reads(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t e,
+                          const uint64_t *off, uint32_t size, int vol, int64_t stride)
+{
+  uint32_t fresh = 0;                          /* lanes whose word needs a new summary only */
+  if (size == 4 && e == 0xffffffffull && !vol && !(b->cfg->nocheck & SIM_NOCHECK_RACE)) {
+    int64_t s = word_stride(off, stride);
+    struct fctx f;
+    fctx_init(&f, b, w, pc);
+    if (s == 1 ? reads_fresh(&f, (uint32_t)(off[0] >> 2))
+               : s && reads_fresh_strided(&f, (uint32_t)(off[0] >> 2), s))
+      return 0;
+#ifdef RACE_X86
+    if (race_avx2)
+      fresh = fresh_lanes_avx2(&f, off);
+#endif
+  }
   struct actx c;
   actx_init(&c, b, w, pc, SIM_ACC_READ, vol);
   if (size == 4 && e == 0xffffffffull) {       /* a full warp of aligned words */
-    if (c.racy && warp_contiguous(off) && reads_fresh(&c, (uint32_t)(off[0] >> 2)))
+    if (c.racy && fresh) {
+      /* the lanes tested at once: a fresh lane's word still is unless an earlier lane read it
+         (then its epoch says so, and shadow_word adds this reader); reads change nothing
+         else the test looked at */
+      const struct shadow *S = &c.sh;
+      uint32_t *restrict rep = S->rep, *restrict rpc = S->rpc;
+      uint16_t *restrict rtid = S->rtid, *restrict rsync = S->rsync;
+      uint8_t *restrict rflags = S->rflags, *restrict rbytes = S->rbytes;
+      const uint32_t E = c.E;
+      for (unsigned l = 0; l < 32; l++) {
+        const uint32_t i = (uint32_t)off[l] >> 2;
+        if ((fresh >> l & 1) && rep[i] != E) {
+          rep[i] = E;
+          rtid[i] = (uint16_t)(c.t0 + l);
+          rpc[i] = pc;
+          rsync[i] = c.ws;
+          rflags[i] = 0;
+          rbytes[i] = 0xf;
+        } else {
+          shadow_word(&c, l, (uint32_t)off[l], 0, 0xf, 4, SIM_ACC_READ, 0);
+        }
+      }
       return 0;
+    }
     if (c.racy) {
       /* word by word, the first read of the epoch of a word written in the epoch before (what
          shadow_word does then, a new summary) without shadow_word's tests one after another;
@@ -733,15 +1105,21 @@ int sim_race_shared_reads(struct sim_block *b, struct sim_warp *w, uint32_t pc, 
 }
 
 int sim_race_shared_stores(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t e,
-                           const uint64_t *off, uint32_t size, int vol, const uint64_t *val)
+                           const uint64_t *off, uint32_t size, int vol, const uint64_t *val,
+                           int64_t stride)
 {
   uint64_t mk = size >= 8 ? ~0ull : (1ull << (size * 8)) - 1;
+  uint8_t *smem = b->smem;
+  if (size == 4 && e == 0xffffffffull && !vol && !(b->cfg->nocheck & SIM_NOCHECK_RACE) &&
+      word_stride(off, stride) == 1) {
+    struct fctx f;
+    fctx_init(&f, b, w, pc);
+    if (writes_fresh(&f, (uint32_t)(off[0] >> 2), smem, val))
+      return 0;
+  }
   struct actx c;
   actx_init(&c, b, w, pc, SIM_ACC_WRITE, vol);
-  uint8_t *smem = b->smem;
   if (size == 4 && e == 0xffffffffull) {       /* a full warp of aligned words */
-    if (c.racy && warp_contiguous(off) && writes_fresh(&c, (uint32_t)(off[0] >> 2), smem, val))
-      return 0;
     for (unsigned l = 0; l < 32; l++) {
       uint32_t o = (uint32_t)off[l], v = (uint32_t)val[l], old;
       memcpy(&old, smem + o, 4);
@@ -1174,14 +1552,10 @@ int sim_race_global_stores_seq(struct sim_block *b, struct sim_warp *w, uint32_t
        not find), and nothing at all is left to do once the table is full */
     if (b->race_gused < c.fill)
       gwords_new(&c, a0, size, host, val);
-    if (size == 8) {
+    if (size == 8)
       memcpy(host, val, 32 * 8);
-    } else {
-      for (unsigned l = 0; l < 32; l++) {
-        uint32_t v = (uint32_t)val[l];
-        memcpy(host + 4 * l, &v, 4);
-      }
-    }
+    else
+      store32(host, val);
     return 0;
   }
   if (size == 4 && !(a0 & 3)) {                /* words, the common case */

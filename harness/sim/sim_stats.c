@@ -321,6 +321,30 @@ static void local_cost(struct sim_inst_stats *st, const uint64_t *addr, uint64_t
   st->l_sectors += d;
 }
 
+void sim_stats_shared_full(struct sim_block *b, uint32_t pc, const uint64_t *addr,
+                           uint32_t size, int64_t stride)
+{
+  /* shared_cost's full-warp stride case, in closed form: the busiest bank has gcd(s, 32)
+     distinct words of the 32, s the stride in words (1 for s = 0: a broadcast) */
+  uint64_t s40 = (uint64_t)(stride / 4) & 0xffffffffffull;
+  if (stride == SIM_NO_STRIDE || (stride & 3) || size > 4 || b->W != 32 || !b->stats ||
+      (s40 && __builtin_ctzll(s40) >= 32)) {
+    sim_stats_mem(b, pc, PTX_SP_SHARED, addr, 0xffffffffull, size, 0);
+    return;
+  }
+  struct sim_inst_stats *st = &b->stats[pc];
+  unsigned k = s40 ? (unsigned)__builtin_ctzll(s40) : 0;
+  uint64_t wf = s40 ? 1u << (k > 5 ? 5 : k) : 1;
+  st->s_wavefronts += wf;
+  st->s_ideal++;
+  st->s_req++;
+  if (b->trace)
+    sim_trace_mem(b, PTX_SP_SHARED, addr, 0xffffffffull, size, wf);
+  b->wavefronts += wf;
+  if (b->lanes)
+    sim_lanes_mem(b, pc, PTX_SP_SHARED, addr, 0xffffffffull, size);
+}
+
 void sim_stats_mem(struct sim_block *b, uint32_t pc, enum ptx_space sp, const uint64_t *addr,
                    uint64_t m, uint32_t size, int atomic)
 {

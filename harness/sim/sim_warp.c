@@ -218,7 +218,7 @@ void sim_warp_init(struct sim_block *b, struct sim_warp *w)
   w->live = w->exists;
   w->barwait = w->syncwait = w->prefer = w->cwait = 0;
   memset(w->barat, 0, sizeof w->barat);
-  w->barmixed = 0;
+  w->barmixed = w->barids = 0;
   for (unsigned l = 0; l < W; l++) {
     w->pc[l] = p->entry;
     w->csp[l] = 0;
@@ -265,13 +265,90 @@ void sim_warp_init(struct sim_block *b, struct sim_warp *w)
 }
 
 /* Write the current group's pc back to its lanes and forget the group. */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && \
+    !defined(__SANITIZE_ADDRESS__)
+#include <immintrin.h>
+#define WARP_X86 1
+static int warp_avx2;                 /* asked once at load time */
+__attribute__((constructor)) static void warp_cpu_detect(void)
+{
+  __builtin_cpu_init();
+  warp_avx2 = __builtin_cpu_supports("avx2") != 0;
+}
+
+__attribute__((target("avx2"))) static void pcs_fill_avx2(uint32_t *pc, uint32_t v)
+{
+  const __m256i x = _mm256_set1_epi32((int)v);
+  for (unsigned l = 0; l < 32; l += 8)
+    _mm256_storeu_si256((__m256i *)(void *)(pc + l), x);
+}
+
+__attribute__((target("avx2"))) static void pcs_inc_avx2(uint32_t *pc)
+{
+  const __m256i one = _mm256_set1_epi32(1);
+  for (unsigned l = 0; l < 32; l += 8) {
+    __m256i *p = (__m256i *)(void *)(pc + l);
+    _mm256_storeu_si256(p, _mm256_add_epi32(_mm256_loadu_si256(p), one));
+  }
+}
+
+__attribute__((target("avx2"))) static int pcs_uniform_avx2(const uint32_t *pc,
+                                                            const uint8_t *csp)
+{
+  const __m256i p0 = _mm256_set1_epi32((int)pc[0]);
+  __m256i d = _mm256_loadu_si256((const __m256i *)(const void *)csp);
+  for (unsigned l = 0; l < 32; l += 8)
+    d = _mm256_or_si256(d, _mm256_xor_si256(
+                               _mm256_loadu_si256((const __m256i *)(const void *)(pc + l)), p0));
+  return _mm256_testz_si256(d, d);
+}
+#endif
+
+void sim_pcs_fill32(uint32_t *pc, uint32_t v)
+{
+#ifdef WARP_X86
+  if (warp_avx2) {
+    pcs_fill_avx2(pc, v);
+    return;
+  }
+#endif
+  for (unsigned l = 0; l < 32; l++)
+    pc[l] = v;
+}
+
+void sim_pcs_inc32(uint32_t *pc)
+{
+#ifdef WARP_X86
+  if (warp_avx2) {
+    pcs_inc_avx2(pc);
+    return;
+  }
+#endif
+  for (unsigned l = 0; l < 32; l++)
+    pc[l]++;
+}
+
+int sim_pcs_uniform32(const uint32_t *pc, const uint8_t *csp)
+{
+#ifdef WARP_X86
+  if (warp_avx2)
+    return pcs_uniform_avx2(pc, csp);
+#endif
+  uint32_t diff = 0;
+  uint8_t open = 0;
+  for (unsigned l = 0; l < 32; l++) {
+    diff |= pc[l] ^ pc[0];
+    open |= csp[l];
+  }
+  return !diff && !open;
+}
+
 static void dissolve(struct sim_warp *w)
 {
   if (!w->have_group)
     return;
   if (w->gmask == 0xffffffffull)
-    for (unsigned l = 0; l < 32; l++)
-      w->pc[l] = w->gpc;
+    sim_pcs_fill32(w->pc, w->gpc);
   else
     for (uint64_t m = w->gmask; m; m &= m - 1)
       w->pc[sim_ctz64(m)] = w->gpc;
@@ -359,15 +436,9 @@ static int select_group(struct sim_warp *w)
   if (cand == 0xffffffffull) {
     /* a whole 32-lane warp at one pc with no convergence barrier open (after a barrier, a
        uniform loop): the group is every lane, with no per-lane scan */
-    uint32_t pc0 = w->pc[0], diff = 0;
-    uint8_t open = 0;
-    for (unsigned l = 0; l < 32; l++) {
-      diff |= w->pc[l] ^ pc0;
-      open |= w->csp[l];
-    }
-    if (!diff && !open) {
+    if (sim_pcs_uniform32(w->pc, w->csp)) {
       w->gmask = cand;
-      w->gpc = pc0;
+      w->gpc = w->pc[0];
       w->gtop = -1;
       w->have_group = 1;
       return 1;
@@ -743,17 +814,12 @@ static int control(struct sim_block *b, struct sim_warp *w, const struct ptx_ins
       uint32_t id = (uint32_t)REG(in->opd[0].reg)[sim_ctz64(e)] & 15;
       for (uint64_t mm = g & ~e; mm; mm &= mm - 1)
         w->pc[sim_ctz64(mm)] = pc + 1;
-      if (e == 0xffffffffull)
-        for (unsigned l = 0; l < 32; l++)
-          w->barid[l] = id;
-      else
-        for (uint64_t mm = e; mm; mm &= mm - 1)
-          w->barid[sim_ctz64(mm)] = id;
       if (!w->barat[id])
         w->barpc[id] = pc;
       else if (w->barpc[id] != pc)
         w->barmixed |= 1u << id;
       w->barat[id] |= e;
+      w->barids |= 1u << id;
       w->barwait |= e;
       arrive(b, w, g & ~e);
       return 0;
@@ -762,12 +828,12 @@ static int control(struct sim_block *b, struct sim_warp *w, const struct ptx_ins
       unsigned l = sim_ctz64(mm);
       if (e >> l & 1) {
         uint32_t id = (uint32_t)REG(in->opd[0].reg)[l] & 15;
-        w->barid[l] = id;
         if (!w->barat[id])
           w->barpc[id] = pc;
         else if (w->barpc[id] != pc)
           w->barmixed |= 1u << id;
         w->barat[id] |= 1ull << l;
+        w->barids |= 1u << id;
         if (in->sub == PTX_BAR_RED) {
           const struct ptx_operand *po = &in->opd[in->nopd - 1];
           w->barpred[l] = (uint8_t)((REG(po->reg)[l] & 1) ^ po->neg);
@@ -884,6 +950,22 @@ uint64_t sim_warp_run(struct sim_block *b, struct sim_warp *w, uint64_t quantum)
       if (control(b, w, in))
         return b->ctr.warp_insts - start;
       continue;
+    }
+    if (p->fast && p->fast[pc] && w->gmask == 0xffffffffull && b->W == 32 && !b->lanes) {
+      /* a full warp's run of plain arithmetic and shared accesses: one call for all of it */
+      uint64_t n = quantum - (b->ctr.warp_insts - start);
+      uint32_t npc = sim_exec_run(b, w, pc, w->gtop >= 0 ? w->cbar[w->gtop].pc : UINT32_MAX, &n);
+      if (b->faulted)
+        return b->ctr.warp_insts - start;
+      if (n) {
+        w->gpc = npc;
+        if (w->gtop >= 0 && npc == w->cbar[w->gtop].pc) {
+          uint64_t g = w->gmask;
+          dissolve(w);
+          arrive(b, w, g);
+        }
+        continue;
+      }                            /* none run: sim_exec reports pc's address */
     }
     if (b->lanes)                  /* the lane log: here, not in sim_exec's lane loops */
       sim_lanes_inst(b, w, pc, w->gmask);

@@ -1346,13 +1346,15 @@ END_TEST
    record of those warp-wide reads shows. With a second barrier there is none. */
 START_TEST(test_race_warp_wide_reads)
 {
-  /* the read's word offset from tid * 4 (%r5): contiguous, or the other warp's words in
-     another order (lane l reads word 32 + 5 l % 32) */
-  static const char *const addr[2] = {
+  /* the read's word offset from tid * 4 (%r5): contiguous, the other warp's words in
+     another order (lane l reads word 32 + 5 l % 32), or in reverse (word 63 - l: a stride of
+     -1 word, sim_race.c's strided path; thread 31 then reads s[32] first) */
+  static const char *const addr[3] = {
     "or.b32 %r7, %r5, 128;",
     "mul.lo.u32 %r7, %r5, 5;\n  and.b32 %r7, %r7, 124;\n  or.b32 %r7, %r7, 128;",
+    "and.b32 %r7, %r5, 124;\n  xor.b32 %r7, %r7, 252;",
   };
-  for (int run = 0; run < 4; run++) {
+  for (int run = 0; run < 6; run++) {
     const int sync = run & 1;
     char k[1536];
     snprintf(k, sizeof k,
@@ -1382,7 +1384,7 @@ START_TEST(test_race_warp_wide_reads)
     } else {
       ck_assert_int_eq(f.r.fault.kind, SIM_FK_RACE);
       ck_assert_uint_eq(f.r.fault.thread[0], 32);
-      ck_assert_uint_eq(f.r.fault.other_thread[0], 0);
+      ck_assert_uint_eq(f.r.fault.other_thread[0], run >> 1 == 2 ? 31 : 0);
       ck_assert_uint_eq(line_of(&f, f.r.fault.inst), 9);
       ck_assert_uint_eq(line_of(&f, f.r.fault.other_inst), 7);
       ck_assert_msg(strstr(f.r.fault.message, "write-after-read hazard on s[32]"), "%s",
@@ -1390,6 +1392,175 @@ START_TEST(test_race_warp_wide_reads)
     }
     done(&f);
   }
+}
+END_TEST
+
+/* A full warp runs plain arithmetic through sim_exec_run's fast path, a partial one through
+   sim_exec: in a block of 48 threads, warp 0's lanes 0-15 and warp 1's (threads 32-47) start
+   from the same values (tid % 16) and must end with the same results, NaNs included. */
+START_TEST(test_fast_path_matches_sim_exec)
+{
+  const char *k =
+    HDR
+    ".visible .entry fp(.param .u64 out)\n{\n"
+    "  .reg .pred %p<3>;\n  .reg .b32 %r<12>;\n  .reg .f32 %f<6>;\n  .reg .b64 %rd<8>;\n"
+    "  mov.u32 %r1, %tid.x;\n  and.b32 %r2, %r1, 15;\n"
+    "  mul.lo.u32 %r3, %r2, -1640531527;\n  add.s32 %r4, %r3, -7;\n  sub.s32 %r5, %r4, %r2;\n"
+    "  or.b32 %r6, %r5, 256;\n  and.b32 %r7, %r6, %r3;\n  xor.b32 %r7, %r7, %r2;\n"
+    "  setp.lt.s32 %p1, %r5, %r4;\n  setp.gt.u32 %p2, %r3, -2147483648;\n"
+    "  selp.u32 %r9, 1, 0, %p1;\n  selp.u32 %r10, 2, 0, %p2;\n  or.b32 %r9, %r9, %r10;\n"
+    "  mul.wide.s32 %rd1, %r5, -3;\n  mul.wide.u32 %rd2, %r3, %r3;\n  add.s64 %rd3, %rd1, %rd2;\n"
+    "  cvt.rn.f32.u32 %f1, %r2;\n  mul.f32 %f2, %f1, 0f7F000000;\n  sub.f32 %f3, %f2, %f2;\n"
+    "  fma.rn.f32 %f4, %f1, 0f3F000000, %f3;\n  add.f32 %f5, %f4, %f1;\n  mov.b32 %r8, %f5;\n"
+    "  ld.param.u64 %rd4, [out];\n  mul.wide.u32 %rd5, %r1, 32;\n  add.s64 %rd6, %rd4, %rd5;\n"
+    "  st.global.u32 [%rd6], %r7;\n  st.global.u32 [%rd6+8], %r8;\n"
+    "  st.global.u32 [%rd6+16], %r9;\n  st.global.u64 [%rd6+24], %rd3;\n"
+    "  ret;\n}\n";
+  struct fx f;
+  load(&f, k);
+  uint64_t out = buffer(&f, 48 * 32, "out");
+  ck_assert_int_eq(launch(&f, "fp", 1, 48, &out, 1, SIM_SCHED_ITS, 1, 0), SIM_OK);
+  ck_assert_msg(f.r.outcome == SIM_RAN_OK, "%s", f.r.fault.message);
+  uint64_t v[48][4];
+  memset(v, 0, sizeof v);
+  ck_assert_int_eq(sim_read(f.d, out, v, sizeof v), SIM_OK);
+  for (unsigned t = 0; t < 16; t++)
+    for (unsigned j = 0; j < 4; j++) {
+      ck_assert_uint_eq(v[t][j], v[t + 32][j]);
+      ck_assert_uint_eq(v[t][j], v[t + 16][j]);
+    }
+  /* tid 1: 0x9E3779B9 - 7 - 1 = 0x9E3779B1 (bit 8 already set), & 0x9E3779B9, ^ 1 */
+  ck_assert_uint_eq(v[1][0], 0x9E3779B0u);
+  ck_assert_uint_eq(v[1][1], 0x3fc00000u);          /* 1 * 0.5 + (big - big = 0) + 1 = 1.5 */
+  ck_assert_uint_eq(v[2][1], 0x7fffffffu);          /* inf - inf: the canonical NaN */
+  done(&f);
+}
+END_TEST
+
+/* A full warp's shared store and load past the end of shared memory, after arithmetic the
+   fast path runs: sim_exec_run leaves the access to sim_exec, which reports its first lane.
+   Lane l's address: s + l * 256 KiB, or (64-bit) s + l * 595056260442243604, whose lane 31
+   wraps around to s + 108, in bounds like lane 0 (the bounds are not the ends' alone). */
+START_TEST(test_fast_path_shared_oob)
+{
+  static const char *const addr[2] = {
+    "mul.lo.u32 %r5, %r1, 65536;\n  add.s32 %r6, %r4, %r5;\n  cvt.u64.u32 %rd6, %r6;",
+    "cvt.u64.u32 %rd1, %r1;\n  mul.lo.u64 %rd2, %rd1, 595056260442243604;\n"
+    "  cvt.u64.u32 %rd3, %r4;\n  add.s64 %rd6, %rd3, %rd2;",
+  };
+  for (int run = 0; run < 4; run++) {
+    const int load_it = run & 1;
+    char k[1024];
+    snprintf(k, sizeof k,
+      HDR
+      ".visible .entry so(.param .u64 out)\n{\n"
+      "  .shared .align 4 .b8 s[128];\n"
+      "  .reg .b32 %%r<12>;\n  .reg .b64 %%rd<8>;\n"
+      "  mov.u32 %%r1, %%tid.x;\n  mov.u32 %%r4, s;\n  %s\n  add.s32 %%r7, %%r1, 1;\n"
+      "  .loc 1 5 3\n"
+      "  %s\n"
+      "  ret;\n}\n"
+      ".file 1 \"/lab/so.cu\"\n",
+      addr[run >> 1], load_it ? "ld.shared.u32 %r8, [%rd6];" : "st.shared.u32 [%rd6], %r7;");
+    struct fx f;
+    load(&f, k);
+    uint64_t out = buffer(&f, 64, "out");
+    ck_assert_int_eq(launch(&f, "so", 1, 32, &out, 1, SIM_SCHED_ITS, 1, 0), SIM_OK);
+    ck_assert_int_eq(f.r.outcome, SIM_FAULT);
+    ck_assert_int_eq(f.r.fault.kind, SIM_FK_OUT_OF_BOUNDS);
+    ck_assert_int_eq(f.r.fault.space, PTX_SP_SHARED);
+    ck_assert_int_eq(f.r.fault.access, load_it ? SIM_ACC_READ : SIM_ACC_WRITE);
+    ck_assert_uint_eq(f.r.fault.lane, 1);
+    ck_assert_uint_eq(line_of(&f, f.r.fault.inst), 5);
+    done(&f);
+  }
+}
+END_TEST
+
+/* Bank conflicts of a full warp's shared loads at a constant stride (sim_exec_run passes the
+   stride it found to the stats) and at none: the busiest bank's distinct words. */
+START_TEST(test_fast_path_shared_wavefronts)
+{
+  /* word index of lane l: l * stride words (stride 0: a broadcast), or l ^ 1 (no constant
+     stride: the lane-by-lane count) */
+  static const struct { const char *idx; uint64_t wf; } c[] = {
+    {"mul.lo.u32 %r5, %r1, 0;", 1}, {"mul.lo.u32 %r5, %r1, 1;", 1},
+    {"mul.lo.u32 %r5, %r1, 2;", 2}, {"mul.lo.u32 %r5, %r1, 8;", 8},
+    {"mul.lo.u32 %r5, %r1, 32;", 32}, {"mul.lo.u32 %r5, %r1, 33;", 1},
+    {"xor.b32 %r5, %r1, 1;", 1}, {"and.b32 %r5, %r1, 3;\n  mul.lo.u32 %r5, %r5, 32;", 4},
+  };
+  for (size_t i = 0; i < sizeof c / sizeof *c; i++) {
+    char k[1024];
+    snprintf(k, sizeof k,
+      HDR
+      ".visible .entry wf(.param .u64 out)\n{\n"
+      "  .shared .align 4 .b8 s[4352];\n"
+      "  .reg .b32 %%r<12>;\n"
+      "  mov.u32 %%r1, %%tid.x;\n  mov.u32 %%r4, s;\n  %s\n  shl.b32 %%r5, %%r5, 2;\n"
+      "  add.s32 %%r6, %%r4, %%r5;\n"
+      "  ld.volatile.shared.u32 %%r8, [%%r6];\n"
+      "  ret;\n}\n", c[i].idx);
+    struct fx f;
+    load(&f, k);
+    uint64_t out = buffer(&f, 64, "out");
+    struct sim_launch lc = {.grid = {1, 1, 1}, .block = {32, 1, 1}, .workers = 1,
+                            .nocheck = SIM_NOCHECK_INIT};
+    ck_assert_int_eq(sim_run(f.d, &f.m, "wf", &out, 8, &lc, &f.r, f.err, sizeof f.err), SIM_OK);
+    ck_assert_msg(f.r.outcome == SIM_RAN_OK, "%s", f.r.fault.message);
+    uint64_t wf = 0, req = 0;
+    for (uint32_t j = 0; j < f.r.nstats; j++) {
+      wf += f.r.stats[j].s_wavefronts;
+      req += f.r.stats[j].s_req;
+    }
+    ck_assert_uint_eq(req, 1);
+    ck_assert_msg(wf == c[i].wf, "%s: %llu wavefronts", c[i].idx, (unsigned long long)wf);
+    done(&f);
+  }
+}
+END_TEST
+
+/* Coalesced global loads and stores of a full warp go through sim_exec_run, a partial warp's
+   through sim_exec: out[t] = in[t] * 3 + 1 (u32) and out64[t] = in64[t] + t (u64), run twice
+   so that the second run finds the instructions' allocations cached. */
+START_TEST(test_fast_path_global)
+{
+  const char *k =
+    HDR
+    ".visible .entry fg(.param .u64 in, .param .u64 out, .param .u64 in64, .param .u64 out64)\n{\n"
+    "  .reg .b32 %r<8>;\n  .reg .b64 %rd<16>;\n"
+    "  ld.param.u64 %rd1, [in];\n  ld.param.u64 %rd2, [out];\n"
+    "  ld.param.u64 %rd3, [in64];\n  ld.param.u64 %rd4, [out64];\n"
+    "  mov.u32 %r1, %tid.x;\n  mul.wide.u32 %rd5, %r1, 4;\n  mul.wide.u32 %rd6, %r1, 8;\n"
+    "  add.s64 %rd7, %rd1, %rd5;\n  add.s64 %rd8, %rd2, %rd5;\n"
+    "  add.s64 %rd9, %rd3, %rd6;\n  add.s64 %rd10, %rd4, %rd6;\n"
+    "  ld.global.u32 %r2, [%rd7];\n  mul.lo.u32 %r3, %r2, 3;\n  add.s32 %r3, %r3, 1;\n"
+    "  st.global.u32 [%rd8], %r3;\n"
+    "  ld.global.u64 %rd11, [%rd9];\n  cvt.u64.u32 %rd12, %r1;\n  add.s64 %rd13, %rd11, %rd12;\n"
+    "  st.global.u64 [%rd10], %rd13;\n"
+    "  ret;\n}\n";
+  struct fx f;
+  load(&f, k);
+  uint64_t a[4] = {buffer(&f, 48 * 4, "in"), buffer(&f, 48 * 4, "out"), buffer(&f, 48 * 8, "in64"),
+                   buffer(&f, 48 * 8, "out64")};
+  uint32_t in[48], out[48];
+  uint64_t in64[48], out64[48];
+  for (unsigned t = 0; t < 48; t++) {
+    in[t] = 0x9E3779B9u * (t + 1);
+    in64[t] = 0x9E3779B97F4A7C15ull * (t + 7);
+  }
+  ck_assert_int_eq(sim_write(f.d, a[0], in, sizeof in), SIM_OK);
+  ck_assert_int_eq(sim_write(f.d, a[2], in64, sizeof in64), SIM_OK);
+  for (int run = 0; run < 2; run++) {
+    ck_assert_int_eq(launch(&f, "fg", 1, 48, a, 4, SIM_SCHED_ITS, 1, 0), SIM_OK);
+    ck_assert_msg(f.r.outcome == SIM_RAN_OK, "%s", f.r.fault.message);
+    ck_assert_int_eq(sim_read(f.d, a[1], out, sizeof out), SIM_OK);
+    ck_assert_int_eq(sim_read(f.d, a[3], out64, sizeof out64), SIM_OK);
+    for (unsigned t = 0; t < 48; t++) {
+      ck_assert_uint_eq(out[t], in[t] * 3u + 1u);
+      ck_assert_uint_eq(out64[t], in64[t] + t);
+    }
+  }
+  done(&f);
 }
 END_TEST
 
@@ -1955,6 +2126,10 @@ Suite *suite_sim(void)
   tcase_add_test(t, test_uninitialised_shared_read);
   tcase_add_test(t, test_same_value_stores_are_no_race);
   tcase_add_test(t, test_race_warp_wide_reads);
+  tcase_add_test(t, test_fast_path_matches_sim_exec);
+  tcase_add_test(t, test_fast_path_shared_oob);
+  tcase_add_test(t, test_fast_path_shared_wavefronts);
+  tcase_add_test(t, test_fast_path_global);
   tcase_add_test(t, test_global_race_within_a_block);
   tcase_add_test(t, test_global_race_coalesced_chunks);
   tcase_add_test(t, test_sync_masks);

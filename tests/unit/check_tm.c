@@ -44,6 +44,7 @@ static struct occ_profile h200(void)
   p.dram_page_bytes = 0;
   p.l2_partial_store_bytes = 0;
   p.hoist_load_address = 0;
+  p.hoist_loads_sass = 0;
   return p;
 }
 
@@ -1422,6 +1423,56 @@ START_TEST(test_address_issues_early)
 }
 END_TEST
 
+/* A tile's fill as nvcc writes it, `x = 0; if (in) x = a[i]; s[j] = x` twice: in PTX order
+   the second load waits behind the shared store of the first, which waits for its data, and
+   behind a branch. ptxas predicates the branches and issues both loads before the stores
+   (hoist_loads_sass): one DRAM latency, not two. Then eight shared loads, each used at once
+   in PTX, which ptxas issues ahead of their uses: with the rule, about one shared-memory
+   latency for the eight, not eight. */
+static const char fill_order_ptx[] = HDR
+  ".visible .entry fill(.param .u64 buf, .param .u64 out)\n{\n"
+  "  .reg .pred %p<3>;\n  .reg .b32 %r<4>;\n  .reg .f32 %f<4>;\n  .reg .b64 %rd<3>;\n"
+  "  .shared .align 4 .b8 s[64];\n"
+  "  ld.param.u64 %rd1, [buf];\n  mov.u32 %r1, %tid.x;\n  mov.u32 %r2, s;\n"
+  "  setp.gt.u32 %p1, %r1, 1000;\n  mov.f32 %f1, 0f00000000;\n"
+  "  @%p1 bra $L1;\n  ld.global.f32 %f1, [%rd1];\n"
+  "$L1:\n  st.shared.f32 [%r2], %f1;\n"
+  "  setp.gt.u32 %p2, %r1, 2000;\n  mov.f32 %f2, 0f00000000;\n"
+  "  @%p2 bra $L2;\n  add.s64 %rd2, %rd1, 2048;\n  ld.global.f32 %f2, [%rd2];\n"
+  "$L2:\n  st.shared.f32 [%r2+4], %f2;\n  ret;\n}\n"
+  ".visible .entry uses(.param .u64 buf, .param .u64 out)\n{\n"
+  "  .reg .b32 %r<4>;\n  .reg .f32 %f<20>;\n"
+  "  .shared .align 4 .b8 s[64];\n  mov.u32 %r2, s;\n"
+  "  ld.shared.f32 %f1, [%r2];\n  add.f32 %f11, %f1, %f1;\n"
+  "  ld.shared.f32 %f2, [%r2+4];\n  add.f32 %f12, %f2, %f11;\n"
+  "  ld.shared.f32 %f3, [%r2+8];\n  add.f32 %f13, %f3, %f12;\n"
+  "  ld.shared.f32 %f4, [%r2+12];\n  add.f32 %f14, %f4, %f13;\n"
+  "  ld.shared.f32 %f5, [%r2+16];\n  add.f32 %f15, %f5, %f14;\n"
+  "  ld.shared.f32 %f6, [%r2+20];\n  add.f32 %f16, %f6, %f15;\n"
+  "  ld.shared.f32 %f7, [%r2+24];\n  add.f32 %f17, %f7, %f16;\n"
+  "  ld.shared.f32 %f8, [%r2+28];\n  add.f32 %f18, %f8, %f17;\n"
+  "  ret;\n}\n";
+
+START_TEST(test_fill_loads_issue_early)
+{
+  struct occ_profile p = h200();
+  const double dram = p.dram_cycles, smem = p.smem_cycles;
+  ck_assert_int_eq(p.hoist_loads_sass, 0);
+  double without = one_block_cycles_p(&p, fill_order_ptx, "fill", 32, NULL);
+  double uses_without = one_block_cycles_p(&p, fill_order_ptx, "uses", 32, NULL);
+  p.hoist_loads_sass = 1;
+  double with = one_block_cycles_p(&p, fill_order_ptx, "fill", 32, NULL);
+  double uses_with = one_block_cycles_p(&p, fill_order_ptx, "uses", 32, NULL);
+  ck_assert_double_ge(without, 2 * dram);
+  ck_assert_double_ge(with, dram);
+  ck_assert_msg(with < 1.5 * dram, "with: %.0f cycles, two DRAM latencies (%.0f each)", with, dram);
+  ck_assert_double_ge(uses_without, 8 * smem);
+  ck_assert_double_ge(uses_with, smem);
+  ck_assert_msg(uses_with < 3 * smem, "uses: %.0f cycles, eight shared-memory latencies (%.0f each)",
+                uses_with, smem);
+}
+END_TEST
+
 /* DRAM access granularity and partial-sector stores. A warp loads one word every 64 bytes
    (32 sectors, none of them a pair with another) or every 4 (4 sectors, two pairs): with
    dram_access_bytes = 64 the first moves twice its sectors' bytes, the second the same.
@@ -1951,6 +2002,7 @@ Suite *suite_tm(void)
   tcase_add_test(tc, test_load_chains);
   tcase_add_test(tc, test_loads_issue_early);
   tcase_add_test(tc, test_address_issues_early);
+  tcase_add_test(tc, test_fill_loads_issue_early);
   tcase_add_test(tc, test_dram_granularity);
   tcase_add_test(tc, test_dram_pair_again);
   tcase_add_test(tc, test_partial_store);

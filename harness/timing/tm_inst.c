@@ -57,6 +57,7 @@ void tm_costs_init(struct tm_costs *c, const struct occ_profile *p, uint32_t W)
   c->l1_miss_lines = p->l1_miss_lines > 0 ? (uint32_t)p->l1_miss_lines : 0;
   c->hoist_addr = p->hoist_load_address > 0;
   c->hoist_sass = p->hoist_loads_sass > 0;
+  c->lds_merge = p->lds_merge > 0;
   c->dram_page = p->dram_page_bytes > 0 ? p->dram_page_bytes : 0;
 }
 
@@ -310,5 +311,15 @@ void tm_mark_ifconv(const struct ptx_module *m, struct tm_op *ops)
         break;
     if (k == to)
       ops[i].ifconv = (uint8_t)(to - i - 1);
+  }
+}
+
+void tm_mark_merged(const struct ptx_module *m, const struct ptx_sass *s, struct tm_op *ops)
+{
+  for (uint32_t i = 0; i < m->ninsts && i < s->ninsts; i++) {
+    const struct ptx_inst *in = &m->insts[i];
+    if (in->op == PTX_OP_LD && in->space == PTX_SP_SHARED && ops[i].cls == TM_C_LOAD &&
+        s->inst[i].n[PTX_SASS_LDS] == 0 && s->inst[i].n[PTX_SASS_GEN_LD] == 0)
+      ops[i].merged = 1;
   }
 }

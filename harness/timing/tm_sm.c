@@ -762,7 +762,8 @@ static void issue(struct sm *s, uint32_t slot, int64_t t, struct tm_sm_out *out)
   switch ((enum tm_class)o->cls) {
   case TM_C_LOAD: case TM_C_STORE: case TM_C_ATOM: case TM_C_RED:
     if (e->space == PTX_SP_SHARED) {
-      double wf = e->n ? (double)e->n : 1;
+      /* a load ptxas merged into another's LDS.128 came with that one's wavefronts */
+      double wf = o->merged ? 0 : e->n ? (double)e->n : 1;
       double t0 = (double)t > s->mio_free ? (double)t : s->mio_free;
       s->mio_free = t0 + wf * (o->cls == TM_C_ATOM || o->cls == TM_C_RED ? 2 : 1);
       ready = t0 + wf - 1 + c->smem;

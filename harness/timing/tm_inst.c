@@ -316,10 +316,20 @@ void tm_mark_ifconv(const struct ptx_module *m, struct tm_op *ops)
 
 void tm_mark_merged(const struct ptx_module *m, const struct ptx_sass *s, struct tm_op *ops)
 {
-  for (uint32_t i = 0; i < m->ninsts && i < s->ninsts; i++) {
-    const struct ptx_inst *in = &m->insts[i];
-    if (in->op == PTX_OP_LD && in->space == PTX_SP_SHARED && ops[i].cls == TM_C_LOAD &&
-        s->inst[i].n[PTX_SASS_LDS] == 0 && s->inst[i].n[PTX_SASS_GEN_LD] == 0)
-      ops[i].merged = 1;
+  uint32_t n = m->ninsts < s->ninsts ? m->ninsts : s->ninsts;
+  for (uint32_t i = 0; i < n;) {
+    /* only in a function whose SASS has a vector LDS to merge into: a shared load without
+       an LDS of its own elsewhere is a map that lacks its line, not a merge */
+    uint32_t j = i;
+    int vec = 0;
+    for (; j < n && m->insts[j].func == m->insts[i].func; j++)
+      vec |= s->inst[j].lds64 || s->inst[j].lds128;
+    for (uint32_t k = i; vec && k < j; k++) {
+      const struct ptx_inst *in = &m->insts[k];
+      if (in->op == PTX_OP_LD && in->space == PTX_SP_SHARED && ops[k].cls == TM_C_LOAD &&
+          s->inst[k].n[PTX_SASS_LDS] == 0 && s->inst[k].n[PTX_SASS_GEN_LD] == 0)
+        ops[k].merged = 1;
+    }
+    i = j;
   }
 }

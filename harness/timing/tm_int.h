@@ -82,7 +82,8 @@ void tm_classify(const struct tm_costs *c, const struct ptx_inst *in, struct tm_
    tm_op.ifconv. */
 void tm_mark_ifconv(const struct ptx_module *m, struct tm_op *ops);
 /* Mark the shared loads of m that ptxas merged into another's vector load (the SASS map s
-   has no LDS on their line of their own): tm_op.merged. */
+   has no LDS on their line of their own, and their function has an LDS.64 or LDS.128):
+   tm_op.merged. */
 void tm_mark_merged(const struct ptx_module *m, const struct ptx_sass *s, struct tm_op *ops);
 
 /* ---- memory (tm_mem.c) ---- */

@@ -285,6 +285,11 @@ static uint32_t move_up(uint32_t *evi, uint32_t a, const struct order *or, struc
     const struct tm_op *prev = &or->ops[or->ev[evi[q - 1]].inst];
     if (!can_pass(o, prev, or->sass) || writes_any(prev, g->reg, g->n))
       break;
+    /* with sass, arithmetic that moves up for a load stays after the loads before it: ahead
+       of them, a chain that waits for one load (an SpMV's x[col[j]]) would hold up the
+       loads after that one, issued in order */
+    if (or->sass && o->cls != TM_C_LOAD && prev->cls == TM_C_LOAD)
+      break;
     if (prev->cls == TM_C_BRANCH) {
       if (g->n == 4 || prev->nsrc == 0)
         break;

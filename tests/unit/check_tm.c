@@ -1475,6 +1475,34 @@ START_TEST(test_fill_loads_issue_early)
 }
 END_TEST
 
+/* An unrolled gather, `sum += x[col[j]]` three times (every load in a line of its own, the
+   buffer's words 0, so x at 1024, 2048, 3072 bytes): ptxas issues the three col loads, then
+   each x load when its col is there, two memory latencies in all. Lifting each x load's
+   address arithmetic above the col loads before it (it waits for its own col) would hold
+   those up: a latency more for each. */
+static const char gather_order_ptx[] = HDR
+  ".visible .entry gat(.param .u64 buf, .param .u64 out)\n{\n"
+  "  .reg .b32 %r<12>;\n  .reg .f32 %f<8>;\n  .reg .b64 %rd<12>;\n"
+  "  ld.param.u64 %rd1, [buf];\n"
+  "  ld.global.u32 %r1, [%rd1];\n  and.b32 %r2, %r1, 255;\n  mul.wide.u32 %rd2, %r2, 4;\n"
+  "  add.s64 %rd3, %rd1, %rd2;\n  ld.global.f32 %f1, [%rd3+1024];\n"
+  "  ld.global.u32 %r3, [%rd1+256];\n  and.b32 %r4, %r3, 255;\n  mul.wide.u32 %rd4, %r4, 4;\n"
+  "  add.s64 %rd5, %rd1, %rd4;\n  ld.global.f32 %f2, [%rd5+2048];\n"
+  "  ld.global.u32 %r5, [%rd1+512];\n  and.b32 %r6, %r5, 255;\n  mul.wide.u32 %rd6, %r6, 4;\n"
+  "  add.s64 %rd7, %rd1, %rd6;\n  ld.global.f32 %f3, [%rd7+3072];\n"
+  "  add.f32 %f4, %f1, %f2;\n  add.f32 %f5, %f4, %f3;\n  ret;\n}\n";
+
+START_TEST(test_gather_chains_wait_their_turn)
+{
+  struct occ_profile p = h200();
+  const double dram = p.dram_cycles;
+  p.hoist_loads_sass = 1;
+  double c = one_block_cycles_p(&p, gather_order_ptx, "gat", 32, NULL);
+  ck_assert_double_ge(c, 2 * dram);
+  ck_assert_msg(c < 2.5 * dram, "%.0f cycles, two DRAM latencies (%.0f each)", c, dram);
+}
+END_TEST
+
 /* 32 warps each load 64 words that every lane of the warp reads alike (broadcasts, one
    wavefront each), in groups of four neighbouring words that ptxas makes one LDS.128 of.
    Counted as the PTX has them the shared-memory unit is busy 64 cycles a warp; with
@@ -2065,6 +2093,7 @@ Suite *suite_tm(void)
   tcase_add_test(tc, test_address_issues_early);
   tcase_add_test(tc, test_fill_loads_issue_early);
   tcase_add_test(tc, test_merged_shared_loads);
+  tcase_add_test(tc, test_gather_chains_wait_their_turn);
   tcase_add_test(tc, test_dram_granularity);
   tcase_add_test(tc, test_dram_pair_again);
   tcase_add_test(tc, test_partial_store);

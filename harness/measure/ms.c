@@ -122,6 +122,7 @@ static struct tm_kernel tm_kernel_of(const struct ms_setup *s, const struct be_l
     .regs_per_thread = s->kern.known ? s->kern.registers : 0,
     .static_smem = s->kern.known ? (uint32_t)s->kern.static_smem : 0,
     .barriers = s->kern.known ? s->kern.barriers : 0,
+    .sass = s->sass,
   };
   return tk;
 }

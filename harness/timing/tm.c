@@ -110,6 +110,9 @@ int tm_model(const struct occ_profile *p, const struct ptx_module *m, const stru
     return -1;
   for (uint32_t i = 0; i < m->ninsts; i++)
     tm_classify(&in.costs, &m->insts[i], &ops[i]);
+  tm_mark_ifconv(m, ops);
+  if (k->sass && in.costs.lds_merge)
+    tm_mark_merged(m, k->sass, ops);
   double mhz = p->sm_clock_mhz > 0 ? p->sm_clock_mhz : 1500;
   double sustained = p->dram_sustained_pct > 0 ? p->dram_sustained_pct / 100.0 : 0.9;
   double dram_gbs = p->dram_bandwidth_gbs > 0 ? p->dram_bandwidth_gbs : 1000;

@@ -24,6 +24,7 @@
 
 #include "metrics/occ.h"
 #include "ptx/ptx.h"
+#include "ptx/ptx_sass.h"
 #include "sim/sim.h"
 
 /* The launch, as the model needs it. */
@@ -34,6 +35,7 @@ struct tm_kernel {
   int regs_per_thread;         /* ptxas "Used N registers"; 0: unknown (32 is assumed) */
   uint32_t static_smem, dyn_smem;
   int barriers;                /* ptxas "used N barriers"; 0: 1 */
+  const struct ptx_sass *sass; /* the SASS ptxas made of the module, or NULL (ptx_sass.h) */
 };
 
 struct tm_plan {

@@ -56,6 +56,8 @@ void tm_costs_init(struct tm_costs *c, const struct occ_profile *p, uint32_t W)
                ? (uint32_t)p->transaction_bytes : 32;
   c->l1_miss_lines = p->l1_miss_lines > 0 ? (uint32_t)p->l1_miss_lines : 0;
   c->hoist_addr = p->hoist_load_address > 0;
+  c->hoist_sass = p->hoist_loads_sass > 0;
+  c->lds_merge = p->lds_merge > 0;
   c->dram_page = p->dram_page_bytes > 0 ? p->dram_page_bytes : 0;
 }
 
@@ -122,6 +124,7 @@ void tm_classify(const struct tm_costs *c, const struct ptx_inst *in, struct tm_
 {
   memset(o, 0, sizeof *o);
   regs_of(in, o);
+  o->space = in->space;
   enum ptx_type t = (enum ptx_type)in->type;
   int f64 = t == PTX_T_F64, fl = is_float(t);
   const struct ptx_op_info *oi = ptx_op_info((enum ptx_op)in->op);
@@ -287,5 +290,46 @@ void tm_classify(const struct tm_costs *c, const struct ptx_inst *in, struct tm_
     else
       set(o, TM_C_FIXED, TM_PIPE_INT, TM_DEP_WAIT, c->alu, c->i_int);
     break;
+  }
+}
+
+void tm_mark_ifconv(const struct ptx_module *m, struct tm_op *ops)
+{
+  for (uint32_t i = 0; i < m->ninsts; i++) {
+    const struct ptx_inst *in = &m->insts[i];
+    if (ops[i].cls != TM_C_BRANCH || in->op != PTX_OP_BRA || in->guard == PTX_NOREG)
+      continue;
+    uint32_t to = UINT32_MAX;
+    for (unsigned k = 0; k < in->nopd; k++)
+      if (in->opd[k].kind == PTX_OPD_LABEL)
+        to = in->opd[k].reg;
+    if (to <= i + 1 || to >= m->ninsts || to - i - 1 > TM_IFCONV_MAX || m->insts[to].func != in->func)
+      continue;
+    uint32_t k;
+    for (k = i + 1; k < to; k++)
+      if (ops[k].cls == TM_C_BARRIER || ops[k].cls == TM_C_BRANCH || ops[k].cls == TM_C_EXIT)
+        break;
+    if (k == to)
+      ops[i].ifconv = (uint8_t)(to - i - 1);
+  }
+}
+
+void tm_mark_merged(const struct ptx_module *m, const struct ptx_sass *s, struct tm_op *ops)
+{
+  uint32_t n = m->ninsts < s->ninsts ? m->ninsts : s->ninsts;
+  for (uint32_t i = 0; i < n;) {
+    /* only in a function whose SASS has a vector LDS to merge into: a shared load without
+       an LDS of its own elsewhere is a map that lacks its line, not a merge */
+    uint32_t j = i;
+    int vec = 0;
+    for (; j < n && m->insts[j].func == m->insts[i].func; j++)
+      vec |= s->inst[j].lds64 || s->inst[j].lds128;
+    for (uint32_t k = i; vec && k < j; k++) {
+      const struct ptx_inst *in = &m->insts[k];
+      if (in->op == PTX_OP_LD && in->space == PTX_SP_SHARED && ops[k].cls == TM_C_LOAD &&
+          s->inst[k].n[PTX_SASS_LDS] == 0 && s->inst[k].n[PTX_SASS_GEN_LD] == 0)
+        ops[k].merged = 1;
+    }
+    i = j;
   }
 }

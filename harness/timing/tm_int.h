@@ -27,6 +27,9 @@ struct tm_costs {
                                (0: no limit) */
   double l2_partial_store;  /* L2 bandwidth, in bytes, of a store's write of part of a sector */
   int hoist_addr;           /* a load's address arithmetic moves up with it (tm_sm.c) */
+  int lds_merge;            /* merged shared loads take no wavefronts (tm_op.merged) */
+  int hoist_sass;           /* loads move as ptxas moves them: shared ones too, past stores to
+                               another state space and past if-converted branches (tm_sm.c) */
   double dram_page;         /* DRAM bandwidth, in bytes, of opening a page (tm_sm.c); 0: none */
 };
 void tm_costs_init(struct tm_costs *c, const struct occ_profile *p, uint32_t warp_size);
@@ -65,9 +68,23 @@ struct tm_op {
   uint8_t async;           /* cp.async: enum tm_async */
   uint8_t async_n;         /* cp.async.wait_group N: N (the groups that may stay in flight) */
   uint8_t st_bytes;        /* st: bytes a lane writes (type size x vector width); else 0 */
+  uint8_t space;           /* ld/st/atom/red: the PTX state space (enum ptx_space; 0: generic) */
+  uint8_t merged;          /* a shared load ptxas merged into another one's LDS.64/LDS.128:
+                              its data comes with that one's wavefronts (tm_mark_merged) */
+  uint8_t ifconv;          /* a guarded forward branch around at most TM_IFCONV_MAX
+                              instructions with no barrier, branch or exit among them, which
+                              ptxas turns into predication: how many it skips; else 0 */
   uint32_t src[TM_MAX_SRC], dst[TM_MAX_DST];   /* module register indices */
 };
 void tm_classify(const struct tm_costs *c, const struct ptx_inst *in, struct tm_op *o);
+#define TM_IFCONV_MAX 12          /* longest branch-around ptxas turns into predication */
+/* Mark the branches of m (ops: tm_classify's of every instruction) that ptxas if-converts:
+   tm_op.ifconv. */
+void tm_mark_ifconv(const struct ptx_module *m, struct tm_op *ops);
+/* Mark the shared loads of m that ptxas merged into another's vector load (the SASS map s
+   has no LDS on their line of their own, and their function has an LDS.64 or LDS.128):
+   tm_op.merged. */
+void tm_mark_merged(const struct ptx_module *m, const struct ptx_sass *s, struct tm_op *ops);
 
 /* ---- memory (tm_mem.c) ---- */
 /* A sectored, set-associative LRU cache of 128-byte lines. */

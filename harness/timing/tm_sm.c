@@ -22,8 +22,10 @@
 #define LSU_QUEUE 16             /* cycles of backlog the load/store unit accepts before it
                                     throttles (lg_throttle) */
 #define MIO_QUEUE 4              /* the same for the shared-memory unit (mio_throttle) */
-#define IFCONV_MAX 12            /* longest branch-around ptxas turns into predication */
 #define HOIST_MAX 32             /* instructions a load moves up, at most (hoist_loads) */
+#define LIFT_DEPTH 6             /* with hoist_loads_sass: the arithmetic before a load that
+                                    moves up with it, at most this long a chain (lift) ... */
+#define LIFT_BUDGET 64           /* ... and at most this many tries a load */
 #define PHANTOM 254              /* a warp's state while it issues predicated-off code */
 #define NEVER INT64_MAX
 
@@ -51,6 +53,8 @@ struct bstate {                  /* a recorded block on this SM */
   const struct sim_tblock *tb;
   uint32_t *evi;                 /* events grouped by warp */
   uint32_t *first;               /* per warp: offset into evi, nwarps + 1 entries */
+  uint8_t *phantom;              /* per event: a branch's skipped instructions that ptxas
+                                    predicates (branch_phantoms), else 0 */
   uint32_t slot;
   uint32_t live;                 /* warps not exited */
   uint32_t arrived[16];          /* per barrier: warps that reached it (bar.arrive included) */
@@ -206,16 +210,34 @@ static int op_reads(const struct tm_op *o, uint32_t r)
   return 0;
 }
 
+/* How a warp's events are put in issue order (hoist_loads). */
+struct order {
+  const struct sim_tev *ev;
+  const struct tm_op *ops;
+  int addr;                      /* a load's address arithmetic moves up with it */
+  int sass;                      /* loads move as ptxas moves them (tm_costs.hoist_sass) */
+};
+
 /* May the load `ld` be issued before `prev`, the instruction ahead of it? ptxas schedules
    long loads as early as their operands allow, past arithmetic and other loads, but not past
    a store, an atomic, a fence, a barrier, a warp sync or a branch, and not past what writes
-   its address or guard, or reads or writes what it writes. */
-static int can_pass(const struct tm_op *ld, const struct tm_op *prev)
+   its address or guard, or reads or writes what it writes. With sass: it knows that two
+   state spaces do not overlap, so a global load goes ahead of a shared store (a tile's
+   loads ahead of the stores of the loads before them), and a short branch around
+   straight-line code is predication in its code, not a branch (tm_mark_ifconv). */
+static int can_pass(const struct tm_op *ld, const struct tm_op *prev, int sass)
 {
   if (prev->async && prev->async != TM_ASYNC_COPY)   /* a cp.async commit or wait orders */
     return 0;
-  if (!(prev->cls == TM_C_LOAD || (prev->cls == TM_C_FIXED && prev->pipe != TM_PIPE_LSU &&
-                                   prev->pipe != TM_PIPE_CBU)))
+  int ok = prev->cls == TM_C_LOAD || (prev->cls == TM_C_FIXED && prev->pipe != TM_PIPE_LSU &&
+                                      prev->pipe != TM_PIPE_CBU);
+  if (sass && prev->cls == TM_C_STORE && ((prev->space && ld->space && prev->space != ld->space &&
+                                            prev->space != PTX_SP_PARAM) ||
+                                           (ld->cls == TM_C_FIXED && ld->pipe != TM_PIPE_LSU)))
+    ok = 1;
+  if (sass && prev->cls == TM_C_BRANCH && prev->ifconv)
+    ok = 1;
+  if (!ok)
     return 0;
   for (uint32_t i = 0; i < ld->nsrc; i++)
     if (op_writes(prev, ld->src[i]))
@@ -229,51 +251,52 @@ static int can_pass(const struct tm_op *ld, const struct tm_op *prev)
 /* One warp's events (n indices into ev[]) in the order its machine code would issue them:
    the emulator records PTX order, in which nvcc often puts the use of one load before the
    next load (lab 02's median window: nine loads, the first compare after the second), where
-   ptxas issues all nine first. Each global or local load moves up past at most HOIST_MAX
-   instructions it may pass. */
-/* Is the instruction at position q of a warp's order right after a branch? It stays there:
-   issue() reads from it where the branch went (and whether ptxas would have predicated the
-   code it jumped over). */
-static int after_branch(const uint32_t *evi, uint32_t q, const struct sim_tev *ev,
-                        const struct tm_op *ops)
+   ptxas issues all nine first. Each global or local load (with sass, shared ones too) moves
+   up past at most HOIST_MAX instructions it may pass. */
+/* Is the instruction at position q of a warp's order right after a branch? Without sass it
+   stays there (as it did before issue() took where a branch went from index_block). */
+static int after_branch(const uint32_t *evi, uint32_t q, const struct order *or)
 {
-  return q >= 2 && ops[ev[evi[q - 2]].inst].cls == TM_C_BRANCH;
+  return !or->sass && q >= 2 && or->ops[or->ev[evi[q - 2]].inst].cls == TM_C_BRANCH;
 }
 
-/* Move the instruction at position a as far up as it may pass (at most HOIST_MAX): its new
-   position. Arithmetic that waits for a load's data (an x index made from a loaded column)
-   stays below the loads before it: ptxas moves it up to issue its load sooner, not ahead of
-   loads that wait for nothing (bench/timing/spmv's scalar rows: an x load's chain ahead of
-   the next trip's val and col loads left them waiting behind the col load it depends on).
-   It is found two levels of arithmetic deep: each step of a chain moves only after the one
-   that feeds it, so the step that reads the load is the one that stops. */
-/* Does the arithmetic at position a wait, within HOIST_MAX instructions above it and up to
-   `depth` levels of arithmetic, for a load's data? */
-static int waits_for_load(const uint32_t *evi, uint32_t a, const struct sim_tev *ev,
-                          const struct tm_op *ops, int depth)
+/* The guards of the if-converted branches an instruction moved past (move_up): its guards
+   in the machine code, so it may not pass what writes them. */
+struct guards {
+  uint32_t reg[4];
+  uint32_t n;
+};
+
+static int writes_any(const struct tm_op *prev, const uint32_t *r, uint32_t n)
 {
-  const struct tm_op *o = &ops[ev[evi[a]].inst];
-  for (uint32_t i = 0; i < o->nsrc; i++)
-    for (uint32_t q = a; q > 0 && a - q < HOIST_MAX; q--) {
-      const struct tm_op *w = &ops[ev[evi[q - 1]].inst];
-      if (!op_writes(w, o->src[i]))
-        continue;
-      if (w->cls == TM_C_LOAD || (depth > 0 && w->cls == TM_C_FIXED &&
-                                  waits_for_load(evi, q - 1, ev, ops, depth - 1)))
-        return 1;
-      break;
-    }
+  for (uint32_t i = 0; i < n; i++)
+    if (op_writes(prev, r[i]))
+      return 1;
   return 0;
 }
 
-static uint32_t move_up(uint32_t *evi, uint32_t a, const struct sim_tev *ev, const struct tm_op *ops)
+/* Move the instruction at position a as far up as it may pass (at most HOIST_MAX): its new
+   position. */
+static uint32_t move_up(uint32_t *evi, uint32_t a, const struct order *or, struct guards *g)
 {
-  const struct tm_op *o = &ops[ev[evi[a]].inst];
-  int arith = o->cls != TM_C_LOAD && waits_for_load(evi, a, ev, ops, 2);
+  const struct tm_op *o = &or->ops[or->ev[evi[a]].inst];
   uint32_t q = a;
-  while (q > 0 && a - q < HOIST_MAX && can_pass(o, &ops[ev[evi[q - 1]].inst]) &&
-         !(arith && ops[ev[evi[q - 1]].inst].cls == TM_C_LOAD) && !after_branch(evi, q, ev, ops))
+  while (q > 0 && a - q < HOIST_MAX && !after_branch(evi, q, or)) {
+    const struct tm_op *prev = &or->ops[or->ev[evi[q - 1]].inst];
+    if (!can_pass(o, prev, or->sass) || writes_any(prev, g->reg, g->n))
+      break;
+    /* with sass, arithmetic that moves up for a load stays after the loads before it: ahead
+       of them, a chain that waits for one load (an SpMV's x[col[j]]) would hold up the
+       loads after that one, issued in order */
+    if (or->sass && o->cls != TM_C_LOAD && prev->cls == TM_C_LOAD)
+      break;
+    if (prev->cls == TM_C_BRANCH) {
+      if (g->n == 4 || prev->nsrc == 0)
+        break;
+      g->reg[g->n++] = prev->src[0];
+    }
     q--;
+  }
   if (q < a) {
     uint32_t keep = evi[a];
     memmove(&evi[q + 1], &evi[q], (a - q) * sizeof *evi);
@@ -282,64 +305,66 @@ static uint32_t move_up(uint32_t *evi, uint32_t a, const struct sim_tev *ev, con
   return q;
 }
 
-/* Does the instruction at position q - 1 make an operand of the one at q, and is it
-   arithmetic that ptxas would schedule early with it? */
-static int feeds_early(const uint32_t *evi, uint32_t q, const struct sim_tev *ev,
-                       const struct tm_op *ops)
+/* Move the instruction at position a up (move_up); where it stops at arithmetic that makes
+   one of its operands (an unrolled loop's address `add` after the previous step's FMA), that
+   arithmetic moves up first (depth levels of it, each as this one), then this one again, as
+   ptxas computes a load's address early too. With sass, any arithmetic it stops at: the
+   `setp` of an if-converted load's guard, the `mov` of the value its lanes keep where the
+   guard is off (`x = 0; if (in) x = a[i]`). Its new position. */
+static uint32_t lift(uint32_t *evi, uint32_t a, const struct order *or, int depth, int *budget)
 {
-  const struct tm_op *o = &ops[ev[evi[q]].inst], *a = &ops[ev[evi[q - 1]].inst];
-  if (a->cls != TM_C_FIXED || a->pipe == TM_PIPE_LSU || a->pipe == TM_PIPE_CBU || a->async)
-    return 0;
-  for (uint32_t i = 0; i < o->nsrc; i++)
-    if (op_writes(a, o->src[i]))
-      return 1;
-  return 0;
-}
-
-/* Move the instruction at position a up, and with it, first, the arithmetic that makes its
-   operands where that is what stops it (up to `depth` levels of it: the whole address
-   chain of a load, min/max/cvt/add/shl/add for a clamped 2-D index), none of it further
-   than HOIST_MAX above `limit`, the load's place, and at most *budget moves in all; its new
-   position. */
-static uint32_t move_up_chain(uint32_t *evi, uint32_t a, uint32_t limit, const struct sim_tev *ev,
-                              const struct tm_op *ops, int depth, int *budget)
-{
-  uint32_t q = move_up(evi, a, ev, ops);
-  --*budget;
-  for (int k = 0; depth > 0 && k < 8 && *budget > 0 && q > 0 && limit - q < HOIST_MAX &&
-                  !after_branch(evi, q, ev, ops) && feeds_early(evi, q, ev, ops); k++) {
-    if (move_up_chain(evi, q - 1, limit, ev, ops, depth - 1, budget) == q - 1)
+  const struct tm_op *o = &or->ops[or->ev[evi[a]].inst];
+  struct guards g = { .n = 0 };
+  uint32_t q = move_up(evi, a, or, &g);
+  for (int k = 0; depth > 0 && k < 4 && q > 0 && a - q < HOIST_MAX && !after_branch(evi, q, or) &&
+                  --*budget > 0; k++) {
+    const struct tm_op *p = &or->ops[or->ev[evi[q - 1]].inst];
+    if (!(or->sass || writes_any(p, o->src, o->nsrc)) || p->cls != TM_C_FIXED ||
+        p->pipe == TM_PIPE_LSU || p->pipe == TM_PIPE_CBU || p->async ||
+        lift(evi, q - 1, or, depth - 1, budget) == q - 1)
       break;
-    q = move_up(evi, q, ev, ops);
+    q = move_up(evi, q, or, &g);
   }
   return q;
 }
 
-static void hoist_loads(uint32_t *evi, uint32_t n, const struct sim_tev *ev,
-                        const struct tm_op *ops, int addr)
+static void hoist_loads(uint32_t *evi, uint32_t n, const struct order *or)
 {
   for (uint32_t p = 1; p < n; p++) {
-    const struct sim_tev *e = &ev[evi[p]];
-    const struct tm_op *o = &ops[e->inst];
-    if (o->cls != TM_C_LOAD || (e->space != PTX_SP_GLOBAL && e->space != PTX_SP_LOCAL))
+    const struct sim_tev *e = &or->ev[evi[p]];
+    const struct tm_op *o = &or->ops[e->inst];
+    if (o->cls != TM_C_LOAD || (e->space != PTX_SP_GLOBAL && e->space != PTX_SP_LOCAL &&
+                                !(or->sass && e->space == PTX_SP_SHARED)))
       continue;
-    /* ptxas computes a load's address early too: where the load stops at the arithmetic
-       that makes its address (an unrolled loop's `add` after the previous step's FMA, a
-       clamped stencil index's chain), that arithmetic moves up first, then the load */
-    int budget = HOIST_MAX;
-    move_up_chain(evi, p, p, ev, ops, addr ? 8 : 0, &budget);
+    int budget = LIFT_BUDGET;
+    lift(evi, p, or, or->sass ? LIFT_DEPTH : or->addr ? 1 : 0, &budget);
   }
+}
+
+/* Where a warp's branch at position p of its PTX order (n events) went: the instructions it
+   skipped that ptxas predicates instead (issued, predicated off), else 0. */
+static uint8_t branch_phantoms(const uint32_t *evi, uint32_t p, uint32_t n, const struct order *or)
+{
+  const struct sim_tev *e = &or->ev[evi[p]];
+  uint32_t skip = p + 1 < n ? or->ev[evi[p + 1]].inst : e->inst;
+  if (skip <= e->inst + 1 || skip - e->inst - 1 > TM_IFCONV_MAX)
+    return 0;
+  for (uint32_t k = e->inst + 1; k < skip; k++)
+    if (or->ops[k].cls == TM_C_BARRIER || or->ops[k].cls == TM_C_BRANCH || or->ops[k].cls == TM_C_EXIT)
+      return 0;
+  return (uint8_t)(skip - e->inst - 1);
 }
 
 /* Group a block's events by warp, each warp's in issue order (hoist_loads). */
 static int index_block(struct bstate *bs, const struct sim_tblock *tb, uint32_t nwarps,
-                       const struct tm_op *ops, int addr)
+                       const struct tm_op *ops, const struct tm_costs *c)
 {
   bs->tb = tb;
   bs->first = calloc(nwarps + 1, sizeof *bs->first);
   bs->evi = malloc(((size_t)tb->nev + 1) * sizeof *bs->evi);
+  bs->phantom = calloc((size_t)tb->nev + 1, 1);
   uint32_t *fill = calloc(nwarps + 1, sizeof *fill);
-  if (!bs->first || !bs->evi || !fill) {
+  if (!bs->first || !bs->evi || !bs->phantom || !fill) {
     free(fill);
     return -1;
   }
@@ -354,8 +379,14 @@ static int index_block(struct bstate *bs, const struct sim_tblock *tb, uint32_t 
       bs->evi[bs->first[k] + fill[k]++] = i;
   }
   free(fill);
-  for (uint32_t k = 0; k < nwarps; k++)
-    hoist_loads(bs->evi + bs->first[k], bs->first[k + 1] - bs->first[k], tb->ev, ops, addr);
+  struct order or = { .ev = tb->ev, .ops = ops, .addr = c->hoist_addr, .sass = c->hoist_sass };
+  for (uint32_t k = 0; k < nwarps; k++) {
+    uint32_t *w = bs->evi + bs->first[k], n = bs->first[k + 1] - bs->first[k];
+    for (uint32_t p = 0; p < n; p++)      /* where each branch went, before the order moves */
+      if (ops[tb->ev[w[p]].inst].cls == TM_C_BRANCH)
+        bs->phantom[w[p]] = branch_phantoms(w, p, n, &or);
+    hoist_loads(w, n, &or);
+  }
   return 0;
 }
 
@@ -736,7 +767,8 @@ static void issue(struct sm *s, uint32_t slot, int64_t t, struct tm_sm_out *out)
   switch ((enum tm_class)o->cls) {
   case TM_C_LOAD: case TM_C_STORE: case TM_C_ATOM: case TM_C_RED:
     if (e->space == PTX_SP_SHARED) {
-      double wf = e->n ? (double)e->n : 1;
+      /* a load ptxas merged into another's LDS.128 came with that one's wavefronts */
+      double wf = o->merged ? 0 : e->n ? (double)e->n : 1;
       double t0 = (double)t > s->mio_free ? (double)t : s->mio_free;
       s->mio_free = t0 + wf * (o->cls == TM_C_ATOM || o->cls == TM_C_RED ? 2 : 1);
       ready = t0 + wf - 1 + c->smem;
@@ -758,20 +790,15 @@ static void issue(struct sm *s, uint32_t slot, int64_t t, struct tm_sm_out *out)
     x->next_ok = t + o->latency;
     x->next_why = TM_STALL_BRANCH;
     /* ptxas turns a short forward branch around straight-line code into predication: a warp
-       that skips the body in PTX still issues it, predicated off, in machine code */
-    uint32_t skip = x->pos < x->nev ? bs->tb->ev[x->evi[x->pos]].inst : e->inst;
-    if (skip > e->inst + 1 && skip - e->inst - 1 <= IFCONV_MAX) {
-      uint32_t n = skip - e->inst - 1, k;
-      for (k = e->inst + 1; k < skip; k++)
-        if (s->ops[k].cls == TM_C_BARRIER || s->ops[k].cls == TM_C_BRANCH || s->ops[k].cls == TM_C_EXIT)
-          break;
-      if (k == skip) {
-        out->issued += n;
-        s->sched_busy[slot % NSCHED] = t + 1 + n;
-        if (x->next_ok < t + 1 + (int64_t)n)
-          x->next_ok = t + 1 + n;
-        x->next_why = TM_STALL_SELECTED;
-      }
+       that skips the body in PTX still issues it, predicated off, in machine code
+       (index_block found where the branch went) */
+    uint32_t n = bs->phantom[x->evi[x->pos - 1]];
+    if (n) {
+      out->issued += n;
+      s->sched_busy[slot % NSCHED] = t + 1 + n;
+      if (x->next_ok < t + 1 + (int64_t)n)
+        x->next_ok = t + 1 + n;
+      x->next_why = TM_STALL_SELECTED;
     }
     break;
   }
@@ -883,7 +910,7 @@ int tm_sm_run(const struct tm_sm_in *in, const struct tm_op *ops, const struct s
       goto done;
   }
   for (uint32_t j = 0; j < nblocks; j++)
-    if (index_block(&s.b[j], &blocks[j], wpb, ops, in->costs.hoist_addr))
+    if (index_block(&s.b[j], &blocks[j], wpb, ops, &in->costs))
       goto done;
   atom_regions(&s, blocks, nblocks);
   if (tm_cache_init(&s.l1, in->l1_bytes, 4, 1) || tm_cache_init(&s.l2, in->l2_slice_bytes, 16, 0))
@@ -1018,6 +1045,7 @@ done:
     for (uint32_t j = 0; j < nblocks; j++) {
       free(s.b[j].evi);
       free(s.b[j].first);
+      free(s.b[j].phantom);
     }
   free(s.w);
   free(s.b);

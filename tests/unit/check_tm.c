@@ -44,6 +44,8 @@ static struct occ_profile h200(void)
   p.dram_page_bytes = 0;
   p.l2_partial_store_bytes = 0;
   p.hoist_load_address = 0;
+  p.hoist_loads_sass = 0;
+  p.lds_merge = 0;
   return p;
 }
 
@@ -185,6 +187,7 @@ struct model {
   struct sim_result r;
   int regs;                       /* registers per thread for the plan; 0: the assumed 32 */
   int touch;                      /* keep the grid's first touches (sim_launch.trace_wave) */
+  const struct ptx_sass *sass;    /* the SASS map the model gets, or NULL */
   struct tm_kernel k;
   struct tm_plan plan;
   struct tm_report rep;
@@ -221,7 +224,7 @@ static void model_run(struct model *x, const char *kernel, uint32_t grid, uint32
                       uint32_t run_grid)
 {
   x->k = (struct tm_kernel){.grid_blocks = grid, .block_threads = block,
-                            .regs_per_thread = x->regs};
+                            .regs_per_thread = x->regs, .sass = x->sass};
   ck_assert_int_eq(tm_plan(&x->p, &x->k, &x->plan), 0);
   ck_assert_msg(x->plan.ok, "%s", x->plan.note);
   /* the probes load shared memory they never wrote: only the loads' timing matters here */
@@ -1447,6 +1450,7 @@ START_TEST(test_address_chain_issues_early)
   const double dram = p.dram_cycles;
   double without = one_block_cycles_p(&p, addr_chain_ptx, "chain", 32, NULL);
   p.hoist_load_address = 1;
+  p.hoist_loads_sass = 1;     /* the sm_90 profiles: the whole chain moves */
   double with = one_block_cycles_p(&p, addr_chain_ptx, "chain", 32, NULL);
   ck_assert_double_ge(without, 2 * dram);
   ck_assert_double_ge(with, dram);
@@ -1487,9 +1491,147 @@ START_TEST(test_address_chain_stays_below_loads)
   struct occ_profile p = h200();
   const double dram = p.dram_cycles;
   p.hoist_load_address = 1;
+  p.hoist_loads_sass = 1;
   double c = one_block_cycles_p(&p, chain_order_ptx, "trips", 32, NULL);
   ck_assert_double_ge(c, 2 * dram);
   ck_assert_msg(c < 2.5 * dram, "%.0f cycles, three DRAM latencies (%.0f each)", c, dram);
+}
+END_TEST
+
+/* A tile's fill as nvcc writes it, `x = 0; if (in) x = a[i]; s[j] = x` twice: in PTX order
+   the second load waits behind the shared store of the first, which waits for its data, and
+   behind a branch. ptxas predicates the branches and issues both loads before the stores
+   (hoist_loads_sass): one DRAM latency, not two. Then eight shared loads, each used at once
+   in PTX, which ptxas issues ahead of their uses: with the rule, about one shared-memory
+   latency for the eight, not eight. */
+static const char fill_order_ptx[] = HDR
+  ".visible .entry fill(.param .u64 buf, .param .u64 out)\n{\n"
+  "  .reg .pred %p<3>;\n  .reg .b32 %r<4>;\n  .reg .f32 %f<4>;\n  .reg .b64 %rd<3>;\n"
+  "  .shared .align 4 .b8 s[64];\n"
+  "  ld.param.u64 %rd1, [buf];\n  mov.u32 %r1, %tid.x;\n  mov.u32 %r2, s;\n"
+  "  setp.gt.u32 %p1, %r1, 1000;\n  mov.f32 %f1, 0f00000000;\n"
+  "  @%p1 bra $L1;\n  ld.global.f32 %f1, [%rd1];\n"
+  "$L1:\n  st.shared.f32 [%r2], %f1;\n"
+  "  setp.gt.u32 %p2, %r1, 2000;\n  mov.f32 %f2, 0f00000000;\n"
+  "  @%p2 bra $L2;\n  add.s64 %rd2, %rd1, 2048;\n  ld.global.f32 %f2, [%rd2];\n"
+  "$L2:\n  st.shared.f32 [%r2+4], %f2;\n  ret;\n}\n"
+  ".visible .entry uses(.param .u64 buf, .param .u64 out)\n{\n"
+  "  .reg .b32 %r<4>;\n  .reg .f32 %f<20>;\n"
+  "  .shared .align 4 .b8 s[64];\n  mov.u32 %r2, s;\n"
+  "  ld.shared.f32 %f1, [%r2];\n  add.f32 %f11, %f1, %f1;\n"
+  "  ld.shared.f32 %f2, [%r2+4];\n  add.f32 %f12, %f2, %f11;\n"
+  "  ld.shared.f32 %f3, [%r2+8];\n  add.f32 %f13, %f3, %f12;\n"
+  "  ld.shared.f32 %f4, [%r2+12];\n  add.f32 %f14, %f4, %f13;\n"
+  "  ld.shared.f32 %f5, [%r2+16];\n  add.f32 %f15, %f5, %f14;\n"
+  "  ld.shared.f32 %f6, [%r2+20];\n  add.f32 %f16, %f6, %f15;\n"
+  "  ld.shared.f32 %f7, [%r2+24];\n  add.f32 %f17, %f7, %f16;\n"
+  "  ld.shared.f32 %f8, [%r2+28];\n  add.f32 %f18, %f8, %f17;\n"
+  "  ret;\n}\n";
+
+START_TEST(test_fill_loads_issue_early)
+{
+  struct occ_profile p = h200();
+  const double dram = p.dram_cycles, smem = p.smem_cycles;
+  ck_assert_int_eq(p.hoist_loads_sass, 0);
+  double without = one_block_cycles_p(&p, fill_order_ptx, "fill", 32, NULL);
+  double uses_without = one_block_cycles_p(&p, fill_order_ptx, "uses", 32, NULL);
+  p.hoist_loads_sass = 1;
+  double with = one_block_cycles_p(&p, fill_order_ptx, "fill", 32, NULL);
+  double uses_with = one_block_cycles_p(&p, fill_order_ptx, "uses", 32, NULL);
+  ck_assert_double_ge(without, 2 * dram);
+  ck_assert_double_ge(with, dram);
+  ck_assert_msg(with < 1.5 * dram, "with: %.0f cycles, two DRAM latencies (%.0f each)", with, dram);
+  ck_assert_double_ge(uses_without, 8 * smem);
+  ck_assert_double_ge(uses_with, smem);
+  ck_assert_msg(uses_with < 3 * smem, "uses: %.0f cycles, eight shared-memory latencies (%.0f each)",
+                uses_with, smem);
+}
+END_TEST
+
+/* An unrolled gather, `sum += x[col[j]]` three times (every load in a line of its own, the
+   buffer's words 0, so x at 1024, 2048, 3072 bytes): ptxas issues the three col loads, then
+   each x load when its col is there, two memory latencies in all. Lifting each x load's
+   address arithmetic above the col loads before it (it waits for its own col) would hold
+   those up: a latency more for each. */
+static const char gather_order_ptx[] = HDR
+  ".visible .entry gat(.param .u64 buf, .param .u64 out)\n{\n"
+  "  .reg .b32 %r<12>;\n  .reg .f32 %f<8>;\n  .reg .b64 %rd<12>;\n"
+  "  ld.param.u64 %rd1, [buf];\n"
+  "  ld.global.u32 %r1, [%rd1];\n  and.b32 %r2, %r1, 255;\n  mul.wide.u32 %rd2, %r2, 4;\n"
+  "  add.s64 %rd3, %rd1, %rd2;\n  ld.global.f32 %f1, [%rd3+1024];\n"
+  "  ld.global.u32 %r3, [%rd1+256];\n  and.b32 %r4, %r3, 255;\n  mul.wide.u32 %rd4, %r4, 4;\n"
+  "  add.s64 %rd5, %rd1, %rd4;\n  ld.global.f32 %f2, [%rd5+2048];\n"
+  "  ld.global.u32 %r5, [%rd1+512];\n  and.b32 %r6, %r5, 255;\n  mul.wide.u32 %rd6, %r6, 4;\n"
+  "  add.s64 %rd7, %rd1, %rd6;\n  ld.global.f32 %f3, [%rd7+3072];\n"
+  "  add.f32 %f4, %f1, %f2;\n  add.f32 %f5, %f4, %f3;\n  ret;\n}\n";
+
+START_TEST(test_gather_chains_wait_their_turn)
+{
+  struct occ_profile p = h200();
+  const double dram = p.dram_cycles;
+  p.hoist_loads_sass = 1;
+  double c = one_block_cycles_p(&p, gather_order_ptx, "gat", 32, NULL);
+  ck_assert_double_ge(c, 2 * dram);
+  ck_assert_msg(c < 2.5 * dram, "%.0f cycles, two DRAM latencies (%.0f each)", c, dram);
+}
+END_TEST
+
+/* 32 warps each load 64 words that every lane of the warp reads alike (broadcasts, one
+   wavefront each), in groups of four neighbouring words that ptxas makes one LDS.128 of.
+   Counted as the PTX has them the shared-memory unit is busy 64 cycles a warp; with
+   lds_merge and a SASS map that puts one LDS on the first of each four (none on the others),
+   16, and the launch takes at most 0.6 of the time. Without a SASS map nothing changes, nor
+   with one that has no vector LDS to merge into (a map that lacks the loads' lines). */
+static char *merge_ptx(void)
+{
+  struct text t = {0};
+  put(&t, HDR ".visible .entry merge(.param .u64 buf, .param .u64 out)\n{\n"
+          "  .reg .b32 %%r<4>;\n  .reg .f32 %%f<65>;\n"
+          "  .shared .align 16 .b8 s[256];\n  mov.u32 %%r2, s;\n");
+  for (int i = 0; i < 64; i++)
+    put(&t, "  ld.shared.f32 %%f%d, [%%r2+%d];\n", i + 1, 4 * i);
+  put(&t, "  ret;\n}\n");
+  return t.s;
+}
+
+START_TEST(test_merged_shared_loads)
+{
+  char *ptx = merge_ptx();
+  struct occ_profile p = h200();
+  struct model x;
+  model_load(&x, ptx, 4096);
+  struct ptx_sass s;
+  memset(&s, 0, sizeof s);
+  s.ninsts = x.m.ninsts;
+  s.inst = calloc(s.ninsts, sizeof *s.inst);
+  ck_assert_ptr_nonnull(s.inst);
+  uint32_t nld = 0;
+  for (uint32_t i = 0; i < x.m.ninsts; i++)
+    if (x.m.insts[i].op == PTX_OP_LD && x.m.insts[i].space == PTX_SP_SHARED) {
+      s.inst[i].n[PTX_SASS_ALL] = s.inst[i].n[PTX_SASS_LDS] = nld % 4 == 0;
+      s.inst[i].lds128 = nld % 4 == 0;
+      nld++;
+    }
+  ck_assert_uint_eq(nld, 64);
+  double c[4];
+  for (int k = 0; k < 4; k++) {      /* lds_merge off/on, without and with the map */
+    x.p = p;
+    x.p.lds_merge = k & 1;
+    x.sass = k & 2 ? &s : NULL;
+    model_run(&x, "merge", 1, 1024, 1);
+    c[k] = x.rep.cycles;
+  }
+  ck_assert_double_ge(c[0], 32 * 64);
+  ck_assert_double_eq(c[1], c[0]);
+  ck_assert_double_eq(c[2], c[0]);
+  ck_assert_msg(c[3] < 0.6 * c[0], "merged: %.0f cycles, as the PTX counts %.0f", c[3], c[0]);
+  memset(s.inst, 0, s.ninsts * sizeof *s.inst);
+  x.p.lds_merge = 1;
+  model_run(&x, "merge", 1, 1024, 1);
+  ck_assert_double_eq(x.rep.cycles, c[0]);
+  free(s.inst);
+  model_free(&x);
+  free(ptx);
 }
 END_TEST
 
@@ -2024,6 +2166,9 @@ Suite *suite_tm(void)
   tcase_add_test(tc, test_address_issues_early);
   tcase_add_test(tc, test_address_chain_issues_early);
   tcase_add_test(tc, test_address_chain_stays_below_loads);
+  tcase_add_test(tc, test_fill_loads_issue_early);
+  tcase_add_test(tc, test_merged_shared_loads);
+  tcase_add_test(tc, test_gather_chains_wait_their_turn);
   tcase_add_test(tc, test_dram_granularity);
   tcase_add_test(tc, test_dram_pair_again);
   tcase_add_test(tc, test_partial_store);

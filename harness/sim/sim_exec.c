@@ -469,7 +469,9 @@ __attribute__((target("avx2"))) static void gather32_avx2(uint64_t *d, const uin
 
 /* The binary operations of a full 32-lane warp that bin_full_avx2 does. */
 enum vop { VOP_ADD32, VOP_SUB32, VOP_MUL32, VOP_AND32, VOP_OR32, VOP_XOR32, VOP_ADD64,
-           VOP_MULWS, VOP_MULWU, VOP_FADD, VOP_FSUB, VOP_FMUL };
+           VOP_MULWS, VOP_MULWU, VOP_FADD, VOP_FSUB, VOP_FMUL,
+           /* min and max (the fast plan's second kind, FK_VOP2: VOP_MINS32 and on) */
+           VOP_MINS32, VOP_MAXS32, VOP_MINU32, VOP_MAXU32, VOP_FMIN, VOP_FMAX };
 
 #define VLOOP(expr)                                                              \
   do {                                                                           \
@@ -486,6 +488,36 @@ enum vop { VOP_ADD32, VOP_SUB32, VOP_MUL32, VOP_AND32, VOP_OR32, VOP_XOR32, VOP_
 __attribute__((target("avx2"))) static inline __m256i f32_canon(__m256 r, __m256 cnan)
 {
   return _mm256_castps_si256(_mm256_blendv_ps(r, cnan, _mm256_cmp_ps(r, r, _CMP_UNORD_Q)));
+}
+
+/* min or max of f32 in the low halves of x and y as sim_alu's alu_minmax gives them: the other
+   input where one is NaN, SIM_ALU_F32_CNAN where both are, -0 below +0 (the high halves
+   compute something the caller's mask drops). */
+__attribute__((target("avx2"))) static inline __m256i f32_minmax(__m256i xi, __m256i yi,
+                                                                 int is_max, __m256 cnan)
+{
+  __m256 x = _mm256_castsi256_ps(xi), y = _mm256_castsi256_ps(yi);
+  __m256 pick_x = _mm256_cmp_ps(x, y, is_max ? _CMP_GT_OQ : _CMP_LT_OQ);
+  __m256 r = _mm256_blendv_ps(y, x, pick_x);
+  __m256 both = is_max ? _mm256_and_ps(x, y) : _mm256_or_ps(x, y);  /* equal: +0 and -0 */
+  r = _mm256_blendv_ps(r, both, _mm256_cmp_ps(x, y, _CMP_EQ_OQ));
+  __m256 xn = _mm256_cmp_ps(x, x, _CMP_UNORD_Q), yn = _mm256_cmp_ps(y, y, _CMP_UNORD_Q);
+  r = _mm256_blendv_ps(r, y, xn);
+  r = _mm256_blendv_ps(r, x, _mm256_andnot_ps(xn, yn));
+  return _mm256_castps_si256(_mm256_blendv_ps(r, cnan, _mm256_and_ps(xn, yn)));
+}
+
+/* min or max of the low 32 bits of x and y, signed when sg, zero-extended: compared at the
+   top of 64-bit lanes (unsigned with the sign bit flipped), as setp_i32_full_avx2 does. */
+__attribute__((target("avx2"))) static inline __m256i i32_minmax(__m256i x, __m256i y,
+                                                                 int is_max, int sg)
+{
+  const __m256i flip = _mm256_set1_epi64x(sg ? 0 : (long long)(1ull << 63));
+  __m256i xs = _mm256_xor_si256(_mm256_slli_epi64(x, 32), flip);
+  __m256i ys = _mm256_xor_si256(_mm256_slli_epi64(y, 32), flip);
+  __m256i x_gt = _mm256_cmpgt_epi64(xs, ys);
+  __m256i pick_x = is_max ? x_gt : _mm256_cmpgt_epi64(ys, xs);
+  return _mm256_and_si256(_mm256_blendv_epi8(y, x, pick_x), _mm256_set1_epi64x(0xffffffff));
 }
 
 /* d[l] = a[l] op b[l] for a full 32-lane warp with AVX2, four lanes a vector, exactly as the
@@ -509,10 +541,24 @@ __attribute__((target("avx2"))) static void bin_full_avx2(enum vop op, uint64_t 
   case VOP_FADD: VLOOP(VF32(_mm256_add_ps)); break;
   case VOP_FSUB: VLOOP(VF32(_mm256_sub_ps)); break;
   case VOP_FMUL: VLOOP(VF32(_mm256_mul_ps)); break;
+  case VOP_MINS32: VLOOP(i32_minmax(x, y, 0, 1)); break;
+  case VOP_MAXS32: VLOOP(i32_minmax(x, y, 1, 1)); break;
+  case VOP_MINU32: VLOOP(i32_minmax(x, y, 0, 0)); break;
+  case VOP_MAXU32: VLOOP(i32_minmax(x, y, 1, 0)); break;
+  case VOP_FMIN: VLOOP(_mm256_and_si256(low, f32_minmax(x, y, 0, cnan))); break;
+  case VOP_FMAX: VLOOP(_mm256_and_si256(low, f32_minmax(x, y, 1, cnan))); break;
   }
 }
 #undef VLOOP
 #undef VF32
+
+/* The vector operation of min or max (op) of type t: f32, s32 or u32. */
+static inline enum vop minmax_vop(enum ptx_op op, enum ptx_type t)
+{
+  int mx = op == PTX_OP_MAX;
+  return t == PTX_T_F32 ? (mx ? VOP_FMAX : VOP_FMIN)
+         : t == PTX_T_S32 ? (mx ? VOP_MAXS32 : VOP_MINS32) : (mx ? VOP_MAXU32 : VOP_MINU32);
+}
 
 /* setp on 32-bit integers for a full 32-lane warp with AVX2: d[l] = 1 when the low 32 bits
    of a[l] and b[l] compare as cm says (signed when sg), else 0. The low halves are moved to
@@ -928,6 +974,11 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
       } else {
         FOR_E(dd[l] = sim_alu_sub_f32_rn(a[l], bb[l]));
       }
+#ifdef SIM_X86_CLONES
+    } else if (e == SIM_FULL32 && cpu_avx2 && (op == PTX_OP_MIN || op == PTX_OP_MAX) &&
+               !in->flags && (t == PTX_T_F32 || t == PTX_T_S32 || t == PTX_T_U32)) {
+      bin_full_avx2(minmax_vop(op, t), dd, a, bb);    /* clamps, filters, reductions */
+#endif
     } else if (t != PTX_T_S32 && t != PTX_T_U32 && t != PTX_T_B32 && t != PTX_T_S64 &&
                t != PTX_T_U64 && t != PTX_T_B64 && ptx_type_is_float(t)) {
       /* (the integer types, the common case, are told apart without the call) */
@@ -1716,7 +1767,8 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
 /* What sim_exec_run does for an instruction, chosen once at link time (sim_exec_fast_plan):
    the operations sim_exec gives a full 32-lane warp's AVX2 code, with the conditions sim_exec
    tests before taking it, so that both compute the same. */
-enum fast_kind { FK_NONE, FK_MOV, FK_VOP, FK_FMA, FK_SETP, FK_LDS, FK_STS, FK_LDG, FK_STG };
+enum fast_kind { FK_NONE, FK_MOV, FK_VOP, FK_FMA, FK_SETP, FK_VOP2, FK_LDS, FK_STS, FK_LDG,
+                 FK_STG };
 
 #ifdef SIM_X86_CLONES
 /* The fast kind of in (its vector operation in *vop, its compare in *cm, *sgn). */
@@ -1768,6 +1820,12 @@ static enum fast_kind fast_kind(const struct ptx_inst *in, enum vop *vop)
       return FK_NONE;
     *vop = op == PTX_OP_AND ? VOP_AND32 : op == PTX_OP_OR ? VOP_OR32 : VOP_XOR32;
     return FK_VOP;
+  case PTX_OP_MIN:
+  case PTX_OP_MAX:
+    if (in->flags || (t != PTX_T_F32 && t != PTX_T_S32 && t != PTX_T_U32))
+      return FK_NONE;
+    *vop = minmax_vop(op, t);
+    return FK_VOP2;
   case PTX_OP_MAD:
   case PTX_OP_FMA:
     return t == PTX_T_F32 && in->rnd <= PTX_RND_RN && !(in->flags & (PTX_F_FTZ | PTX_F_SAT)) &&
@@ -1808,6 +1866,7 @@ uint8_t *sim_exec_fast_plan(const struct sim_prog *p)
     /* the kind in the low 4 bits; above them the vector operation, or a memory access's
        size (log2, 2 bits) and then signedness, or setp's signedness */
     f[pc] = (uint8_t)(k == FK_VOP ? FK_VOP + 16 * (unsigned)vop
+                      : k == FK_VOP2 ? FK_VOP2 + 16 * (unsigned)(vop - VOP_MINS32)
                       : k >= FK_LDS ? k + 16 * (unsigned)__builtin_ctz(size ? size : 1) +
                                           64 * (unsigned)ptx_type_is_signed(t)
                       : k == FK_SETP ? k + 64 * (unsigned)ptx_type_is_signed(t) : k);
@@ -1930,6 +1989,11 @@ uint32_t sim_exec_run(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint
     case FK_VOP:
       run_count(b, w, pc);
       bin_full_avx2((enum vop)(f >> 4), REG(in->opd[0].reg), REG(in->opd[1].reg),
+                    REG(in->opd[2].reg));
+      break;
+    case FK_VOP2:
+      run_count(b, w, pc);
+      bin_full_avx2((enum vop)(VOP_MINS32 + (f >> 4)), REG(in->opd[0].reg), REG(in->opd[1].reg),
                     REG(in->opd[2].reg));
       break;
     case FK_FMA:

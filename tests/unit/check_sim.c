@@ -12,6 +12,7 @@
 
 #include "ptx/ptx.h"
 #include "sim/sim.h"
+#include "sim/sim_alu.h"
 #include "sim/sim_int.h"
 #include "suites.h"
 
@@ -1437,6 +1438,64 @@ START_TEST(test_fast_path_matches_sim_exec)
 }
 END_TEST
 
+/* min and max of f32, s32 and u32 on a full warp (the AVX2 path where the CPU has it) give
+   what sim_alu gives lane by lane: NaN against a number, two NaNs, +0 against -0, subnormals,
+   infinities, the ends of both integer ranges: every pair of 16 values, both ways round, in
+   eight full warps. */
+START_TEST(test_fast_path_min_max)
+{
+  const char *k =
+    HDR
+    ".visible .entry mm(.param .u64 a, .param .u64 b, .param .u64 out)\n{\n"
+    "  .reg .b32 %r<12>;\n  .reg .f32 %f<6>;\n  .reg .b64 %rd<12>;\n"
+    "  mov.u32 %r1, %tid.x;\n  ld.param.u64 %rd1, [a];\n  ld.param.u64 %rd2, [b];\n"
+    "  ld.param.u64 %rd3, [out];\n  mul.wide.u32 %rd4, %r1, 4;\n"
+    "  add.s64 %rd5, %rd1, %rd4;\n  add.s64 %rd6, %rd2, %rd4;\n"
+    "  ld.global.u32 %r2, [%rd5];\n  ld.global.u32 %r3, [%rd6];\n"
+    "  mov.b32 %f1, %r2;\n  mov.b32 %f2, %r3;\n"
+    "  min.f32 %f3, %f1, %f2;\n  max.f32 %f4, %f1, %f2;\n"
+    "  min.s32 %r4, %r2, %r3;\n  max.s32 %r5, %r2, %r3;\n"
+    "  min.u32 %r6, %r2, %r3;\n  max.u32 %r7, %r2, %r3;\n"
+    "  mov.b32 %r8, %f3;\n  mov.b32 %r9, %f4;\n"
+    "  mul.wide.u32 %rd7, %r1, 24;\n  add.s64 %rd8, %rd3, %rd7;\n"
+    "  st.global.u32 [%rd8], %r8;\n  st.global.u32 [%rd8+4], %r9;\n"
+    "  st.global.u32 [%rd8+8], %r4;\n  st.global.u32 [%rd8+12], %r5;\n"
+    "  st.global.u32 [%rd8+16], %r6;\n  st.global.u32 [%rd8+20], %r7;\n"
+    "  ret;\n}\n";
+  static const uint32_t v[] = {
+    0x7fc00000u, 0xffc12345u, 0x00000000u, 0x80000000u, 0x7f800000u, 0xff800000u,
+    0x00000001u, 0x80000001u, 0x3f800000u, 0xbf800000u, 0x7fffffffu, 0xffffffffu,
+    0x00000002u, 0x7f7fffffu, 0xff7fffffu, 0x40490fdbu};
+  const unsigned nv = sizeof v / sizeof v[0];
+  uint32_t a[256], b[256], out[256][6];
+  for (unsigned l = 0; l < 256; l++) {
+    a[l] = v[l % nv];
+    b[l] = v[l / nv % nv];
+  }
+  struct fx f;
+  load(&f, k);
+  uint64_t p[3] = {buffer(&f, sizeof a, "a"), buffer(&f, sizeof b, "b"),
+                   buffer(&f, sizeof out, "out")};
+  ck_assert_int_eq(sim_write(f.d, p[0], a, sizeof a), SIM_OK);
+  ck_assert_int_eq(sim_write(f.d, p[1], b, sizeof b), SIM_OK);
+  ck_assert_int_eq(launch(&f, "mm", 1, 256, p, 3, SIM_SCHED_ITS, 1, 0), SIM_OK);
+  ck_assert_msg(f.r.outcome == SIM_RAN_OK, "%s", f.r.fault.message);
+  ck_assert_int_eq(sim_read(f.d, p[2], out, sizeof out), SIM_OK);
+  static const enum ptx_op ops[2] = {PTX_OP_MIN, PTX_OP_MAX};
+  static const enum ptx_type it[2] = {PTX_T_S32, PTX_T_U32};
+  for (unsigned l = 0; l < 256; l++)
+    for (unsigned j = 0; j < 6; j++) {
+      uint64_t want = j < 2 ? sim_alu_fbin(ops[j], PTX_T_F32, PTX_RND_NONE, 0, a[l], b[l])
+                            : sim_alu_ibin(ops[j & 1], it[(j - 2) / 2], 0, a[l], b[l]);
+      ck_assert_msg(out[l][j] == (uint32_t)want, "lane %u, %s of 0x%08x and 0x%08x: 0x%08x, "
+                    "sim_alu 0x%08x", l, j < 2 ? (j ? "max.f32" : "min.f32")
+                    : j < 4 ? (j & 1 ? "max.s32" : "min.s32") : (j & 1 ? "max.u32" : "min.u32"),
+                    a[l], b[l], out[l][j], (uint32_t)want);
+    }
+  done(&f);
+}
+END_TEST
+
 /* A full warp's shared store and load past the end of shared memory, after arithmetic the
    fast path runs: sim_exec_run leaves the access to sim_exec, which reports its first lane.
    Lane l's address: s + l * 256 KiB, or (64-bit) s + l * 595056260442243604, whose lane 31
@@ -2127,6 +2186,7 @@ Suite *suite_sim(void)
   tcase_add_test(t, test_same_value_stores_are_no_race);
   tcase_add_test(t, test_race_warp_wide_reads);
   tcase_add_test(t, test_fast_path_matches_sim_exec);
+  tcase_add_test(t, test_fast_path_min_max);
   tcase_add_test(t, test_fast_path_shared_oob);
   tcase_add_test(t, test_fast_path_shared_wavefronts);
   tcase_add_test(t, test_fast_path_global);

@@ -297,6 +297,8 @@ struct sim_warp {
   uint32_t bgroups[SIM_MAX_WARP];
   uint64_t snap_loopers;         /* ... and in the window before it (deadlock reports) */
   int snap_valid, spinning;
+  int consts_set;                /* the constant registers hold p->consts (sim_warp_init: the
+                                    code never writes them, so once a launch is enough) */
   uint32_t wsync;                /* __syncwarp()s and .sync collectives the warp has completed:
                                     the race checker's order between its lanes */
   /* barrier.cluster (sim_cluster.c): lanes that arrived and have not waited yet, the phase

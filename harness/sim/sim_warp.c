@@ -239,25 +239,41 @@ void sim_warp_init(struct sim_block *b, struct sim_warp *w)
     /* only the registers that may be read before they are written (sim_warp_zero_plan);
        the others keep the last block's values until the code writes them */
     uint32_t nr = p->nregs - p->nconst;
-    for (uint32_t r = 0; r < nr;) {
-      if (!(p->zero[r / 64] >> (r % 64) & 1)) {
-        r++;
+    for (uint32_t r = 0; r < nr;) {            /* runs of set bits, a word at a time */
+      uint64_t word = p->zero[r / 64] >> (r % 64);
+      if (!word) {
+        r = (r / 64 + 1) * 64;
         continue;
       }
-      uint32_t e = r + 1;
-      while (e < nr && (p->zero[e / 64] >> (e % 64) & 1))
-        e++;
+      r += (uint32_t)__builtin_ctzll(word);
+      if (r >= nr)
+        break;
+      uint32_t e = r;
+      for (;;) {                               /* e: the end of the run of set bits from r */
+        uint64_t inv = ~p->zero[e / 64] >> (e % 64);
+        if (inv) {
+          e += (uint32_t)__builtin_ctzll(inv);
+          break;
+        }
+        e = (e / 64 + 1) * 64;
+        if (e >= nr)
+          break;
+      }
+      if (e > nr)
+        e = nr;
       memset(w->regs + (size_t)r * W, 0, (size_t)(e - r) * W * sizeof *w->regs);
       r = e;
     }
   } else {
     memset(w->regs, 0, (size_t)p->nregs * W * sizeof *w->regs);
+    w->consts_set = 0;
   }
-  for (uint32_t c = 0; c < p->nconst; c++) {
+  for (uint32_t c = 0; !w->consts_set && c < p->nconst; c++) {
     uint64_t *r = w->regs + (size_t)(p->nregs - p->nconst + c) * W;
     for (unsigned l = 0; l < W; l++)
       r[l] = p->consts[c];
   }
+  w->consts_set = 1;
   if (p->local_size)
     memset(w->local, 0, (size_t)p->local_size * W);
   if (p->pframe_size)

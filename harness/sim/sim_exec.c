@@ -471,7 +471,9 @@ __attribute__((target("avx2"))) static void gather32_avx2(uint64_t *d, const uin
 enum vop { VOP_ADD32, VOP_SUB32, VOP_MUL32, VOP_AND32, VOP_OR32, VOP_XOR32, VOP_ADD64,
            VOP_MULWS, VOP_MULWU, VOP_FADD, VOP_FSUB, VOP_FMUL,
            /* min and max (the fast plan's second kind, FK_VOP2: VOP_MINS32 and on) */
-           VOP_MINS32, VOP_MAXS32, VOP_MINU32, VOP_MAXU32, VOP_FMIN, VOP_FMAX };
+           VOP_MINS32, VOP_MAXS32, VOP_MINU32, VOP_MAXU32, VOP_FMIN, VOP_FMAX,
+           /* 64-bit integer arithmetic and the widening cvts (b unused) of index math */
+           VOP_SUB64, VOP_SHL64, VOP_AND64, VOP_OR64, VOP_XOR64, VOP_SEXT32, VOP_ZEXT32 };
 
 #define VLOOP(expr)                                                              \
   do {                                                                           \
@@ -479,6 +481,14 @@ enum vop { VOP_ADD32, VOP_SUB32, VOP_MUL32, VOP_AND32, VOP_OR32, VOP_XOR32, VOP_
     for (unsigned l = 0; l < 32; l += 4) {                                       \
       __m256i x = _mm256_loadu_si256((const __m256i *)(a + l));                  \
       __m256i y = _mm256_loadu_si256((const __m256i *)(b + l));                  \
+      _mm256_storeu_si256((__m256i *)(d + l), (expr));                           \
+    }                                                                            \
+  } while (0)
+#define VLOOP1(expr)                                                             \
+  do {                                                                           \
+    _Pragma("GCC unroll 8")                                                      \
+    for (unsigned l = 0; l < 32; l += 4) {                                       \
+      __m256i x = _mm256_loadu_si256((const __m256i *)(a + l));                  \
       _mm256_storeu_si256((__m256i *)(d + l), (expr));                           \
     }                                                                            \
   } while (0)
@@ -547,10 +557,40 @@ __attribute__((target("avx2"))) static void bin_full_avx2(enum vop op, uint64_t 
   case VOP_MAXU32: VLOOP(i32_minmax(x, y, 1, 0)); break;
   case VOP_FMIN: VLOOP(_mm256_and_si256(low, f32_minmax(x, y, 0, cnan))); break;
   case VOP_FMAX: VLOOP(_mm256_and_si256(low, f32_minmax(x, y, 1, cnan))); break;
+  case VOP_SUB64: VLOOP(_mm256_sub_epi64(x, y)); break;
+  case VOP_SHL64: VLOOP(_mm256_sllv_epi64(x, _mm256_and_si256(y, low))); break; /* >= 64: 0 */
+  case VOP_AND64: VLOOP(_mm256_and_si256(x, y)); break;
+  case VOP_OR64: VLOOP(_mm256_or_si256(x, y)); break;
+  case VOP_XOR64: VLOOP(_mm256_xor_si256(x, y)); break;
+  case VOP_SEXT32:
+    VLOOP1(_mm256_or_si256(_mm256_and_si256(x, low),
+                          _mm256_andnot_si256(low, _mm256_cmpgt_epi64(_mm256_setzero_si256(),
+                                                                      _mm256_slli_epi64(x, 32)))));
+    break;
+  case VOP_ZEXT32: VLOOP1(_mm256_and_si256(x, low)); break;
   }
 }
 #undef VLOOP
+#undef VLOOP1
 #undef VF32
+
+/* The vector operation of a 64-bit sub, shl, and, or or xor (op). */
+static inline enum vop int64_vop(enum ptx_op op)
+{
+  return op == PTX_OP_SUB ? VOP_SUB64 : op == PTX_OP_SHL ? VOP_SHL64 : op == PTX_OP_AND ? VOP_AND64
+         : op == PTX_OP_OR ? VOP_OR64 : VOP_XOR64;
+}
+
+/* Is in a cvt that widens a 32-bit integer to 64 bits, s64 from s32 or u64 from u32 (*sext:
+   which)? The index math of every kernel. */
+static inline int widening_cvt(const struct ptx_inst *in, int *sext)
+{
+  enum ptx_type t = (enum ptx_type)in->type, st = (enum ptx_type)in->type2;
+  if (in->op != PTX_OP_CVT || in->flags || in->rnd != PTX_RND_NONE || in->nopd != 2)
+    return 0;
+  *sext = t == PTX_T_S64 && st == PTX_T_S32;
+  return *sext || (t == PTX_T_U64 && st == PTX_T_U32);
+}
 
 /* The vector operation of min or max (op) of type t: f32, s32 or u32. */
 static inline enum vop minmax_vop(enum ptx_op op, enum ptx_type t)
@@ -1027,6 +1067,24 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
       }
 #endif
       FOR_E(dd[l] = a[l] + bb[l]);
+    } else if ((t == PTX_T_S64 || t == PTX_T_U64 || t == PTX_T_B64) && !(in->flags & ~PTX_F_LO) &&
+               (op == PTX_OP_SUB || op == PTX_OP_MUL || op == PTX_OP_SHL || op == PTX_OP_AND ||
+                op == PTX_OP_OR || op == PTX_OP_XOR)) {
+      /* 64-bit address arithmetic, inline (sim_alu_ibin's results) */
+#ifdef SIM_X86_CLONES
+      if (e == SIM_FULL32 && cpu_avx2 && op != PTX_OP_MUL) {
+        bin_full_avx2(int64_vop(op), dd, a, bb);
+        break;
+      }
+#endif
+      switch (op) {
+      case PTX_OP_SUB: FOR_E(dd[l] = a[l] - bb[l]); break;
+      case PTX_OP_MUL: FOR_E(dd[l] = a[l] * bb[l]); break;
+      case PTX_OP_SHL: FOR_E(dd[l] = (bb[l] & 0xffffffffu) >= 64 ? 0 : a[l] << (bb[l] & 63)); break;
+      case PTX_OP_AND: FOR_E(dd[l] = a[l] & bb[l]); break;
+      case PTX_OP_OR: FOR_E(dd[l] = a[l] | bb[l]); break;
+      default: FOR_E(dd[l] = a[l] ^ bb[l]); break;
+      }
     } else if (op == PTX_OP_MUL && (in->flags & PTX_F_WIDE) && t == PTX_T_S32) {
 #ifdef SIM_X86_CLONES
       if (e == SIM_FULL32 && cpu_avx2) {
@@ -1214,7 +1272,22 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
 
   case PTX_OP_CVT: {
     enum ptx_type st = (enum ptx_type)in->type2;
-    if ((t == PTX_T_F16X2 || t == PTX_T_BF16X2) && in->nopd >= 3) {
+    int sext;
+    if (widening_cvt(in, &sext)) {
+      const uint64_t *a = REG(in->opd[1].reg);
+      uint64_t *dd = REG(d->reg);
+#ifdef SIM_X86_CLONES
+      if (e == SIM_FULL32 && cpu_avx2) {
+        bin_full_avx2(sext ? VOP_SEXT32 : VOP_ZEXT32, dd, a, a);
+        break;
+      }
+#endif
+      if (sext) {
+        FOR_E(dd[l] = (uint64_t)(int64_t)(int32_t)(uint32_t)a[l]);
+      } else {
+        FOR_E(dd[l] = (uint32_t)a[l]);
+      }
+    } else if ((t == PTX_T_F16X2 || t == PTX_T_BF16X2) && in->nopd >= 3) {
       const uint64_t *a = REG(in->opd[1].reg), *bb = REG(in->opd[2].reg);
       FOR_LANES(e) REG(d->reg)[l] = sim_alu_cvt_pack(t, (enum ptx_rnd)in->rnd, in->flags, a[l], bb[l]);
     } else {
@@ -1767,8 +1840,8 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
 /* What sim_exec_run does for an instruction, chosen once at link time (sim_exec_fast_plan):
    the operations sim_exec gives a full 32-lane warp's AVX2 code, with the conditions sim_exec
    tests before taking it, so that both compute the same. */
-enum fast_kind { FK_NONE, FK_MOV, FK_VOP, FK_FMA, FK_SETP, FK_VOP2, FK_LDS, FK_STS, FK_LDG,
-                 FK_STG };
+enum fast_kind { FK_NONE, FK_MOV, FK_VOP, FK_FMA, FK_SETP, FK_VOP2, FK_VOP1, FK_LDS, FK_STS,
+                 FK_LDG, FK_STG };
 
 #ifdef SIM_X86_CLONES
 /* The fast kind of in (its vector operation in *vop, its compare in *cm, *sgn). */
@@ -1808,6 +1881,10 @@ static enum fast_kind fast_kind(const struct ptx_inst *in, enum vop *vop)
       *vop = VOP_ADD64;
       return FK_VOP;
     }
+    if (op == PTX_OP_SUB && i64 && !(in->flags & ~PTX_F_LO)) {
+      *vop = VOP_SUB64;
+      return FK_VOP2;
+    }
     if (op == PTX_OP_MUL && (in->flags & PTX_F_WIDE) && (t == PTX_T_S32 || t == PTX_T_U32)) {
       *vop = t == PTX_T_S32 ? VOP_MULWS : VOP_MULWU;
       return FK_VOP;
@@ -1816,8 +1893,12 @@ static enum fast_kind fast_kind(const struct ptx_inst *in, enum vop *vop)
   case PTX_OP_AND:
   case PTX_OP_OR:
   case PTX_OP_XOR:
-    if (!i32 || (in->flags & ~PTX_F_LO))
+    if ((!i32 && !i64) || (in->flags & ~PTX_F_LO))
       return FK_NONE;
+    if (i64) {
+      *vop = int64_vop(op);
+      return FK_VOP2;
+    }
     *vop = op == PTX_OP_AND ? VOP_AND32 : op == PTX_OP_OR ? VOP_OR32 : VOP_XOR32;
     return FK_VOP;
   case PTX_OP_MIN:
@@ -1826,6 +1907,19 @@ static enum fast_kind fast_kind(const struct ptx_inst *in, enum vop *vop)
       return FK_NONE;
     *vop = minmax_vop(op, t);
     return FK_VOP2;
+  case PTX_OP_SHL: {
+    if (!i64 || (in->flags & ~PTX_F_LO))
+      return FK_NONE;
+    *vop = VOP_SHL64;
+    return FK_VOP2;
+  }
+  case PTX_OP_CVT: {
+    int sext;
+    if (!widening_cvt(in, &sext) || in->opd[1].kind != PTX_OPD_REG || in->opd[1].reg == PTX_NOREG)
+      return FK_NONE;
+    *vop = sext ? VOP_SEXT32 : VOP_ZEXT32;
+    return FK_VOP1;
+  }
   case PTX_OP_MAD:
   case PTX_OP_FMA:
     return t == PTX_T_F32 && in->rnd <= PTX_RND_RN && !(in->flags & (PTX_F_FTZ | PTX_F_SAT)) &&
@@ -1866,7 +1960,7 @@ uint8_t *sim_exec_fast_plan(const struct sim_prog *p)
     /* the kind in the low 4 bits; above them the vector operation, or a memory access's
        size (log2, 2 bits) and then signedness, or setp's signedness */
     f[pc] = (uint8_t)(k == FK_VOP ? FK_VOP + 16 * (unsigned)vop
-                      : k == FK_VOP2 ? FK_VOP2 + 16 * (unsigned)(vop - VOP_MINS32)
+                      : k == FK_VOP2 || k == FK_VOP1 ? k + 16 * (unsigned)(vop - VOP_MINS32)
                       : k >= FK_LDS ? k + 16 * (unsigned)__builtin_ctz(size ? size : 1) +
                                           64 * (unsigned)ptx_type_is_signed(t)
                       : k == FK_SETP ? k + 64 * (unsigned)ptx_type_is_signed(t) : k);
@@ -1995,6 +2089,11 @@ uint32_t sim_exec_run(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint
       run_count(b, w, pc);
       bin_full_avx2((enum vop)(VOP_MINS32 + (f >> 4)), REG(in->opd[0].reg), REG(in->opd[1].reg),
                     REG(in->opd[2].reg));
+      break;
+    case FK_VOP1:                                  /* one operand: b is a, unused */
+      run_count(b, w, pc);
+      bin_full_avx2((enum vop)(VOP_MINS32 + (f >> 4)), REG(in->opd[0].reg), REG(in->opd[1].reg),
+                    REG(in->opd[1].reg));
       break;
     case FK_FMA:
       run_count(b, w, pc);

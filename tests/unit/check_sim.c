@@ -5,6 +5,7 @@
  * synchronisation in a cooperative grid, clusters (barrier.cluster, mapa, distributed
  * shared memory), and the device's state digest. Needs no nvcc. */
 #include <check.h>
+#include <inttypes.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1496,6 +1497,66 @@ START_TEST(test_fast_path_min_max)
 }
 END_TEST
 
+/* 64-bit sub, mul.lo, shl, and, or, xor and the widening cvts (s64 from s32, u64 from u32) on
+   full warps (AVX2 where the CPU has it, the inline loops else) give what sim_alu gives lane
+   by lane: shifts of 0, 63, 64 and more, negative 32-bit values, the ends of the ranges. */
+START_TEST(test_fast_path_int64)
+{
+  const char *k =
+    HDR
+    ".visible .entry i64(.param .u64 a, .param .u64 b, .param .u64 out)\n{\n"
+    "  .reg .b32 %r<6>;\n  .reg .b64 %rd<24>;\n"
+    "  mov.u32 %r1, %tid.x;\n  ld.param.u64 %rd1, [a];\n  ld.param.u64 %rd2, [b];\n"
+    "  ld.param.u64 %rd3, [out];\n  mul.wide.u32 %rd4, %r1, 8;\n"
+    "  add.s64 %rd5, %rd1, %rd4;\n  add.s64 %rd6, %rd2, %rd4;\n"
+    "  ld.global.u64 %rd7, [%rd5];\n  ld.global.u64 %rd8, [%rd6];\n"
+    "  cvt.u32.u64 %r2, %rd7;\n  cvt.u32.u64 %r3, %rd8;\n"
+    "  sub.s64 %rd9, %rd7, %rd8;\n  mul.lo.s64 %rd10, %rd7, %rd8;\n"
+    "  shl.b64 %rd11, %rd7, %r3;\n  and.b64 %rd12, %rd7, %rd8;\n"
+    "  or.b64 %rd13, %rd7, %rd8;\n  xor.b64 %rd14, %rd7, %rd8;\n"
+    "  cvt.s64.s32 %rd15, %r2;\n  cvt.u64.u32 %rd16, %r2;\n"
+    "  mul.wide.u32 %rd17, %r1, 64;\n  add.s64 %rd18, %rd3, %rd17;\n"
+    "  st.global.u64 [%rd18], %rd9;\n  st.global.u64 [%rd18+8], %rd10;\n"
+    "  st.global.u64 [%rd18+16], %rd11;\n  st.global.u64 [%rd18+24], %rd12;\n"
+    "  st.global.u64 [%rd18+32], %rd13;\n  st.global.u64 [%rd18+40], %rd14;\n"
+    "  st.global.u64 [%rd18+48], %rd15;\n  st.global.u64 [%rd18+56], %rd16;\n"
+    "  ret;\n}\n";
+  static const uint64_t v[] = {
+    0, 1, 63, 64, 65, 0xffffffffull, 0x80000000ull, 0x7fffffffull, 0x100000000ull | 5,
+    0xffffffff00000003ull, 0x8000000000000000ull, 0x7fffffffffffffffull, 0xffffffffffffffffull,
+    0x9E3779B97F4A7C15ull, 32, 0x123456789abcdef0ull};
+  const unsigned nv = sizeof v / sizeof v[0];
+  uint64_t a[256], b[256], out[256][8];
+  for (unsigned l = 0; l < 256; l++) {
+    a[l] = v[l % nv];
+    b[l] = v[l / nv % nv];
+  }
+  struct fx f;
+  load(&f, k);
+  uint64_t p[3] = {buffer(&f, sizeof a, "a"), buffer(&f, sizeof b, "b"),
+                   buffer(&f, sizeof out, "out")};
+  ck_assert_int_eq(sim_write(f.d, p[0], a, sizeof a), SIM_OK);
+  ck_assert_int_eq(sim_write(f.d, p[1], b, sizeof b), SIM_OK);
+  ck_assert_int_eq(launch(&f, "i64", 1, 256, p, 3, SIM_SCHED_ITS, 1, 0), SIM_OK);
+  ck_assert_msg(f.r.outcome == SIM_RAN_OK, "%s", f.r.fault.message);
+  ck_assert_int_eq(sim_read(f.d, p[2], out, sizeof out), SIM_OK);
+  static const enum ptx_op ops[6] = {PTX_OP_SUB, PTX_OP_MUL, PTX_OP_SHL, PTX_OP_AND, PTX_OP_OR,
+                                     PTX_OP_XOR};
+  static const char *const names[8] = {"sub", "mul.lo", "shl", "and", "or", "xor",
+                                       "cvt.s64.s32", "cvt.u64.u32"};
+  for (unsigned l = 0; l < 256; l++)
+    for (unsigned j = 0; j < 8; j++) {
+      uint64_t want = j < 6 ? sim_alu_ibin(ops[j], j == 2 ? PTX_T_B64 : PTX_T_S64,
+                                           j == 1 ? PTX_F_LO : 0, a[l],
+                                           j == 2 ? (uint32_t)b[l] : b[l])
+                      : j == 6 ? (uint64_t)(int64_t)(int32_t)(uint32_t)a[l] : (uint32_t)a[l];
+      ck_assert_msg(out[l][j] == want, "lane %u, %s of 0x%" PRIx64 " and 0x%" PRIx64 ": 0x%"
+                    PRIx64 ", sim_alu 0x%" PRIx64, l, names[j], a[l], b[l], out[l][j], want);
+    }
+  done(&f);
+}
+END_TEST
+
 /* A full warp's shared store and load past the end of shared memory, after arithmetic the
    fast path runs: sim_exec_run leaves the access to sim_exec, which reports its first lane.
    Lane l's address: s + l * 256 KiB, or (64-bit) s + l * 595056260442243604, whose lane 31
@@ -2187,6 +2248,7 @@ Suite *suite_sim(void)
   tcase_add_test(t, test_race_warp_wide_reads);
   tcase_add_test(t, test_fast_path_matches_sim_exec);
   tcase_add_test(t, test_fast_path_min_max);
+  tcase_add_test(t, test_fast_path_int64);
   tcase_add_test(t, test_fast_path_shared_oob);
   tcase_add_test(t, test_fast_path_shared_wavefronts);
   tcase_add_test(t, test_fast_path_global);

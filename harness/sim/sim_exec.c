@@ -473,7 +473,8 @@ enum vop { VOP_ADD32, VOP_SUB32, VOP_MUL32, VOP_AND32, VOP_OR32, VOP_XOR32, VOP_
            /* min and max (the fast plan's second kind, FK_VOP2: VOP_MINS32 and on) */
            VOP_MINS32, VOP_MAXS32, VOP_MINU32, VOP_MAXU32, VOP_FMIN, VOP_FMAX,
            /* 64-bit integer arithmetic and the widening cvts (b unused) of index math */
-           VOP_SUB64, VOP_SHL64, VOP_AND64, VOP_OR64, VOP_XOR64, VOP_SEXT32, VOP_ZEXT32 };
+           VOP_SUB64, VOP_SHL64, VOP_AND64, VOP_OR64, VOP_XOR64, VOP_SEXT32, VOP_ZEXT32,
+           VOP_SHL32, VOP_SHRU32 };
 
 #define VLOOP(expr)                                                              \
   do {                                                                           \
@@ -568,6 +569,15 @@ __attribute__((target("avx2"))) static void bin_full_avx2(enum vop op, uint64_t 
                                                                       _mm256_slli_epi64(x, 32)))));
     break;
   case VOP_ZEXT32: VLOOP1(_mm256_and_si256(x, low)); break;
+  /* 32-bit shifts on the zero-extended value: a count of 32 or more leaves nothing in the low
+     half, as sim_exec's (uint32_t)b > 31 ? 0 */
+  case VOP_SHL32:
+    VLOOP(_mm256_and_si256(_mm256_sllv_epi64(_mm256_and_si256(x, low), _mm256_and_si256(y, low)),
+                           low));
+    break;
+  case VOP_SHRU32:
+    VLOOP(_mm256_srlv_epi64(_mm256_and_si256(x, low), _mm256_and_si256(y, low)));
+    break;
   }
 }
 #undef VLOOP
@@ -1045,6 +1055,12 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
       case PTX_OP_OR: FOR_E(dd[l] = (uint32_t)(a[l] | bb[l])); break;
       case PTX_OP_XOR: FOR_E(dd[l] = (uint32_t)(a[l] ^ bb[l])); break;
       case PTX_OP_SHL:
+#ifdef SIM_X86_CLONES
+        if (e == SIM_FULL32 && cpu_avx2) {
+          bin_full_avx2(VOP_SHL32, dd, a, bb);
+          break;
+        }
+#endif
         FOR_LANES(e) dd[l] = (uint32_t)bb[l] > 31 ? 0 : (uint32_t)((uint32_t)a[l] << (uint32_t)bb[l]);
         break;
       case PTX_OP_SHR:
@@ -1054,6 +1070,12 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
             dd[l] = (uint32_t)((int32_t)(uint32_t)a[l] >> sh);
           }
         } else {
+#ifdef SIM_X86_CLONES
+          if (e == SIM_FULL32 && cpu_avx2) {
+            bin_full_avx2(VOP_SHRU32, dd, a, bb);
+            break;
+          }
+#endif
           FOR_LANES(e) dd[l] = (uint32_t)bb[l] > 31 ? 0 : (uint32_t)a[l] >> (uint32_t)bb[l];
         }
         break;
@@ -1907,12 +1929,16 @@ static enum fast_kind fast_kind(const struct ptx_inst *in, enum vop *vop)
       return FK_NONE;
     *vop = minmax_vop(op, t);
     return FK_VOP2;
-  case PTX_OP_SHL: {
-    if (!i64 || (in->flags & ~PTX_F_LO))
+  case PTX_OP_SHL:
+    if ((!i64 && !i32) || (in->flags & ~PTX_F_LO))
       return FK_NONE;
-    *vop = VOP_SHL64;
+    *vop = i64 ? VOP_SHL64 : VOP_SHL32;
     return FK_VOP2;
-  }
+  case PTX_OP_SHR:
+    if ((t != PTX_T_U32 && t != PTX_T_B32) || in->flags)
+      return FK_NONE;
+    *vop = VOP_SHRU32;
+    return FK_VOP2;
   case PTX_OP_CVT: {
     int sext;
     if (!widening_cvt(in, &sext) || in->opd[1].kind != PTX_OPD_REG || in->opd[1].reg == PTX_NOREG)

@@ -1448,7 +1448,7 @@ START_TEST(test_fast_path_min_max)
   const char *k =
     HDR
     ".visible .entry mm(.param .u64 a, .param .u64 b, .param .u64 out)\n{\n"
-    "  .reg .b32 %r<12>;\n  .reg .f32 %f<6>;\n  .reg .b64 %rd<12>;\n"
+    "  .reg .b32 %r<14>;\n  .reg .f32 %f<6>;\n  .reg .b64 %rd<12>;\n"
     "  mov.u32 %r1, %tid.x;\n  ld.param.u64 %rd1, [a];\n  ld.param.u64 %rd2, [b];\n"
     "  ld.param.u64 %rd3, [out];\n  mul.wide.u32 %rd4, %r1, 4;\n"
     "  add.s64 %rd5, %rd1, %rd4;\n  add.s64 %rd6, %rd2, %rd4;\n"
@@ -1458,17 +1458,19 @@ START_TEST(test_fast_path_min_max)
     "  min.s32 %r4, %r2, %r3;\n  max.s32 %r5, %r2, %r3;\n"
     "  min.u32 %r6, %r2, %r3;\n  max.u32 %r7, %r2, %r3;\n"
     "  mov.b32 %r8, %f3;\n  mov.b32 %r9, %f4;\n"
-    "  mul.wide.u32 %rd7, %r1, 24;\n  add.s64 %rd8, %rd3, %rd7;\n"
+    "  shl.b32 %r10, %r2, %r3;\n  shr.u32 %r11, %r2, %r3;\n"
+    "  mul.wide.u32 %rd7, %r1, 32;\n  add.s64 %rd8, %rd3, %rd7;\n"
     "  st.global.u32 [%rd8], %r8;\n  st.global.u32 [%rd8+4], %r9;\n"
     "  st.global.u32 [%rd8+8], %r4;\n  st.global.u32 [%rd8+12], %r5;\n"
     "  st.global.u32 [%rd8+16], %r6;\n  st.global.u32 [%rd8+20], %r7;\n"
+    "  st.global.u32 [%rd8+24], %r10;\n  st.global.u32 [%rd8+28], %r11;\n"
     "  ret;\n}\n";
   static const uint32_t v[] = {
     0x7fc00000u, 0xffc12345u, 0x00000000u, 0x80000000u, 0x7f800000u, 0xff800000u,
     0x00000001u, 0x80000001u, 0x3f800000u, 0xbf800000u, 0x7fffffffu, 0xffffffffu,
-    0x00000002u, 0x7f7fffffu, 0xff7fffffu, 0x40490fdbu};
+    0x00000002u, 0x0000001fu, 0xff7fffffu, 0x00000020u};
   const unsigned nv = sizeof v / sizeof v[0];
-  uint32_t a[256], b[256], out[256][6];
+  uint32_t a[256], b[256], out[256][8];
   for (unsigned l = 0; l < 256; l++) {
     a[l] = v[l % nv];
     b[l] = v[l / nv % nv];
@@ -1485,12 +1487,15 @@ START_TEST(test_fast_path_min_max)
   static const enum ptx_op ops[2] = {PTX_OP_MIN, PTX_OP_MAX};
   static const enum ptx_type it[2] = {PTX_T_S32, PTX_T_U32};
   for (unsigned l = 0; l < 256; l++)
-    for (unsigned j = 0; j < 6; j++) {
-      uint64_t want = j < 2 ? sim_alu_fbin(ops[j], PTX_T_F32, PTX_RND_NONE, 0, a[l], b[l])
+    for (unsigned j = 0; j < 8; j++) {
+      uint64_t want = j >= 6 ? sim_alu_ibin(j == 6 ? PTX_OP_SHL : PTX_OP_SHR,
+                                            j == 6 ? PTX_T_B32 : PTX_T_U32, 0, a[l], b[l])
+                    : j < 2 ? sim_alu_fbin(ops[j], PTX_T_F32, PTX_RND_NONE, 0, a[l], b[l])
                             : sim_alu_ibin(ops[j & 1], it[(j - 2) / 2], 0, a[l], b[l]);
       ck_assert_msg(out[l][j] == (uint32_t)want, "lane %u, %s of 0x%08x and 0x%08x: 0x%08x, "
                     "sim_alu 0x%08x", l, j < 2 ? (j ? "max.f32" : "min.f32")
-                    : j < 4 ? (j & 1 ? "max.s32" : "min.s32") : (j & 1 ? "max.u32" : "min.u32"),
+                    : j < 4 ? (j & 1 ? "max.s32" : "min.s32") : j < 6 ? (j & 1 ? "max.u32" : "min.u32")
+                    : j == 6 ? "shl.b32" : "shr.u32",
                     a[l], b[l], out[l][j], (uint32_t)want);
     }
   done(&f);

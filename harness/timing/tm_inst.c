@@ -56,6 +56,7 @@ void tm_costs_init(struct tm_costs *c, const struct occ_profile *p, uint32_t W)
                ? (uint32_t)p->transaction_bytes : 32;
   c->l1_miss_lines = p->l1_miss_lines > 0 ? (uint32_t)p->l1_miss_lines : 0;
   c->hoist_addr = p->hoist_load_address > 0;
+  c->lsu_in_order = p->lsu_in_order > 0;
   c->hoist_sass = p->hoist_loads_sass > 0;
   c->lds_merge = p->lds_merge > 0;
   c->dram_page = p->dram_page_bytes > 0 ? p->dram_page_bytes : 0;

@@ -27,6 +27,7 @@ struct tm_costs {
                                (0: no limit) */
   double l2_partial_store;  /* L2 bandwidth, in bytes, of a store's write of part of a sector */
   int hoist_addr;           /* a load's address arithmetic moves up with it (tm_sm.c) */
+  int lsu_in_order;         /* warps held back by the load/store unit get it in arrival order */
   int lds_merge;            /* merged shared loads take no wavefronts (tm_op.merged) */
   int hoist_sass;           /* loads move as ptxas moves them: shared ones too, past stores to
                                another state space and past if-converted branches (tm_sm.c) */

@@ -6,7 +6,10 @@
  * warp is still ready, else from the oldest ready warp (greedy-then-oldest). A warp is ready
  * when every register its next instruction reads has been written (a scoreboard of cycles),
  * the pipe the instruction needs is free, and the load/store or shared-memory unit is not
- * backed up. What each cycle a resident warp did not issue is charged to one stall reason.
+ * backed up. With lsu_in_order, warps the backed-up load/store unit held back get it in the
+ * order they reached it (a queue), not the scheduler's: greedy-then-oldest gave it to the
+ * oldest warps again and again, and a memory-bound kernel's warps drifted apart.
+ * What each cycle a resident warp did not issue is charged to one stall reason.
  * When no scheduler can issue, time jumps to the next cycle when one can.
  *
  * A warp's instructions are those the emulator recorded, in the order the machine code
@@ -47,6 +50,7 @@ struct warp {
   int64_t next_ok;               /* earliest cycle it may issue again */
   uint8_t next_why;              /* the stall reason until next_ok */
   uint64_t age;                  /* dispatch order: lower is older */
+  uint64_t ticket;               /* its place in the load/store unit's queue; 0: none */
 };
 
 struct bstate {                  /* a recorded block on this SM */
@@ -77,6 +81,8 @@ struct sm {
   int64_t sched_busy[NSCHED];    /* the scheduler issues a warp's predicated-off instructions */
   int last[NSCHED];
   double lsu_free, mio_free;
+  uint64_t tk_last, tk_serve;    /* the load/store unit's queue: the last place given, the
+                                    place served next (none waits when tk_serve > tk_last) */
   struct tm_cache l1, l2;
   struct tm_server l2bw, dram;
   uint64_t age;
@@ -497,7 +503,20 @@ static int can_issue(struct sm *s, uint32_t slot, int64_t t, uint8_t *why, int64
   int shared = e->space == PTX_SP_SHARED || o->cls == TM_C_SHFL;
   if (o->pipe == TM_PIPE_LSU || o->cls == TM_C_SHFL) {
     double unit = shared ? s->mio_free : s->lsu_free, queue = shared ? MIO_QUEUE : LSU_QUEUE;
-    if (unit - (double)t > queue) {
+    int backed = unit - (double)t > queue;
+    if (!shared && s->in->costs.lsu_in_order) {
+      /* a queue: a warp held back takes the next place (ticket) and goes only when it is
+         the first place and the unit has room; while places are taken, a warp that finds
+         the unit free queues too */
+      int waiting = s->tk_serve <= s->tk_last;
+      if (backed || (waiting && x->ticket != s->tk_serve)) {
+        if (!x->ticket)
+          x->ticket = ++s->tk_last;
+        *why = TM_STALL_LG_THROTTLE;
+        *when = backed ? ceil_cycle(unit - queue) : t + 1;
+        return 0;
+      }
+    } else if (backed) {
       *why = shared ? TM_STALL_MIO_THROTTLE : TM_STALL_LG_THROTTLE;
       *when = ceil_cycle(unit - queue);
       return 0;
@@ -759,6 +778,10 @@ static void issue(struct sm *s, uint32_t slot, int64_t t, struct tm_sm_out *out)
   const struct tm_op *o = &s->ops[e->inst];
   const struct tm_costs *c = &s->in->costs;
   out->issued++;
+  if (x->ticket) {
+    x->ticket = 0;
+    s->tk_serve++;
+  }
   x->next_ok = t + 1;
   x->next_why = TM_STALL_NOT_SELECTED;
   s->pipe_free[slot % NSCHED][o->pipe] = t + o->interval;
@@ -866,6 +889,7 @@ static void dispatch(struct sm *s, uint32_t j, uint32_t slot, int64_t t)
     x->next_ok = t;
     x->next_why = TM_STALL_NOT_SELECTED;
     x->age = s->age++;
+    x->ticket = 0;
     x->resident = x->nev > 0;
     bs->live += x->resident;
   }
@@ -878,6 +902,7 @@ int tm_sm_run(const struct tm_sm_in *in, const struct tm_op *ops, const struct s
   memset(out, 0, sizeof *out);
   struct sm s;
   memset(&s, 0, sizeof s);
+  s.tk_serve = 1;
   s.in = in;
   s.ops = ops;
   uint32_t slots = in->blocks_per_sm, wpb = in->warps_per_block;

@@ -38,14 +38,15 @@ static struct occ_profile h200(void)
   enum occ_status st = occ_profile_load("h200", &p, &e);
   ck_assert_msg(st == OCC_OK, "loading h200: %s", e.msg);
   /* the model these tests were written for: sectors without the DRAM access size, page cost,
-     partial-store cost and address hoisting the H100's families fitted (h200.conf takes them
-     too); each rule's own test turns it on */
+     partial-store cost, address hoisting and in-order load/store unit the H100's families
+     fitted (h200.conf takes them too); each rule's own test turns it on */
   p.dram_access_bytes = 0;
   p.dram_page_bytes = 0;
   p.l2_partial_store_bytes = 0;
   p.hoist_load_address = 0;
   p.hoist_loads_sass = 0;
   p.lds_merge = 0;
+  p.lsu_in_order = 0;
   return p;
 }
 
@@ -1800,6 +1801,42 @@ START_TEST(test_dram_page)
 }
 END_TEST
 
+/* lsu_in_order: warps the backed-up load/store unit holds back get it in the order they
+   reached it. Every lane reads its own 128-byte line (a warp's load: 32 lines, 32 cycles of
+   the unit), then the same address again once the first value is back. Greedy-then-oldest
+   gives the unit to the oldest warps first when their data returns, so their second loads
+   come while their lines are still in the L1; in order, each second load waits behind every
+   warp's first, 32 warps x 32 lines, more than the L1 keeps: the hit rate falls. */
+static const char reread_ptx[] = HDR
+  ".visible .entry reread(.param .u64 buf, .param .u64 out)\n{\n"
+  "  .reg .b32 %r<8>;\n  .reg .b64 %rd<6>;\n"
+  "  ld.param.u64 %rd1, [buf];\n  mov.u32 %r1, %tid.x;\n"
+  "  mul.wide.u32 %rd2, %r1, 128;\n  add.s64 %rd3, %rd1, %rd2;\n"
+  "  ld.global.u32 %r2, [%rd3];\n  and.b32 %r3, %r2, 0;\n"
+  "  cvt.u64.u32 %rd4, %r3;\n  add.s64 %rd5, %rd3, %rd4;\n"
+  "  ld.global.u32 %r4, [%rd5];\n  add.u32 %r5, %r4, %r2;\n  ret;\n}\n";
+
+static double reread_l1_hit(int in_order)
+{
+  struct model x;
+  model_load(&x, reread_ptx, 1024 * 128);
+  x.p.l1_bytes = 96 * 1024;
+  x.p.lsu_in_order = in_order;
+  model_run(&x, "reread", 1, 1024, 1);
+  double h = x.rep.l1_hit_pct;
+  model_free(&x);
+  return h;
+}
+
+START_TEST(test_lsu_in_order)
+{
+  ck_assert_int_eq(h200().lsu_in_order, 0);
+  double gto = reread_l1_hit(0), fifo = reread_l1_hit(1);
+  ck_assert_msg(fifo < gto - 10, "L1 hits: in order %.1f%%, greedy-then-oldest %.1f%%", fifo,
+                gto);
+}
+END_TEST
+
 START_TEST(test_partial_store)
 {
   struct occ_profile p = h200();
@@ -2172,6 +2209,7 @@ Suite *suite_tm(void)
   tcase_add_test(tc, test_dram_granularity);
   tcase_add_test(tc, test_dram_pair_again);
   tcase_add_test(tc, test_partial_store);
+  tcase_add_test(tc, test_lsu_in_order);
   tcase_add_test(tc, test_line_fill);
   tcase_add_test(tc, test_l1_miss_lines);
   tcase_add_test(tc, test_shared_l2);

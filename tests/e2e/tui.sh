@@ -20,7 +20,8 @@
 #              more lines there are
 #   mono       TERM=xterm-mono (no colours): the same screen, no colour on it
 #   no-color   NO_COLOR=1: no colour; SIGTERM restores the terminal and exits 130
-#   ctrl-c     Ctrl-C while the first run runs: exit 130, terminal restored, the run stopped
+#   ctrl-c     Ctrl-C while the first run runs (lab 03's, long enough to catch): exit 130,
+#              terminal restored, the run stopped
 #   layout     labs 06 and 07 at 160x50, 100x28 and 80x24, every pane focused in turn: no text
 #              drawn over text (the screen's own overlap log), no raw metric names, rows
 #              "label value value ok"
@@ -373,7 +374,9 @@ fi
 ran
 
 # ---- ctrl-c: during the first run ----
-start ctrl-c 120 40 TERM=xterm-256color -- --solution --backend emu
+lab=03                                 # a run long enough to be caught running (lab 01's
+start ctrl-c 120 40 TERM=xterm-256color -- --solution --backend emu   # takes 0.6 s)
+lab=01
 if wait_for "running your kernel"; then
   keys C-c
   exits 130

@@ -414,6 +414,17 @@ __attribute__((target("avx2,fma"))) static void fma_f32_full_avx2(uint64_t *d, c
 }
 #endif
 
+/* Is in a cvt that widens a 32-bit integer to 64 bits, s64 from s32 or u64 from u32 (*sext:
+   which)? The index math of every kernel. */
+static inline int widening_cvt(const struct ptx_inst *in, int *sext)
+{
+  enum ptx_type t = (enum ptx_type)in->type, st = (enum ptx_type)in->type2;
+  if (in->op != PTX_OP_CVT || in->flags || in->rnd != PTX_RND_NONE || in->nopd != 2)
+    return 0;
+  *sext = t == PTX_T_S64 && st == PTX_T_S32;
+  return *sext || (t == PTX_T_U64 && st == PTX_T_U32);
+}
+
 #ifdef SIM_X86_CLONES
 /* d[l] = s[l] & mk for a full 32-lane warp with AVX2, four lanes a vector: mov. */
 __attribute__((target("avx2"))) static void and_full_avx2(uint64_t *d, const uint64_t *s,
@@ -589,17 +600,6 @@ static inline enum vop int64_vop(enum ptx_op op)
 {
   return op == PTX_OP_SUB ? VOP_SUB64 : op == PTX_OP_SHL ? VOP_SHL64 : op == PTX_OP_AND ? VOP_AND64
          : op == PTX_OP_OR ? VOP_OR64 : VOP_XOR64;
-}
-
-/* Is in a cvt that widens a 32-bit integer to 64 bits, s64 from s32 or u64 from u32 (*sext:
-   which)? The index math of every kernel. */
-static inline int widening_cvt(const struct ptx_inst *in, int *sext)
-{
-  enum ptx_type t = (enum ptx_type)in->type, st = (enum ptx_type)in->type2;
-  if (in->op != PTX_OP_CVT || in->flags || in->rnd != PTX_RND_NONE || in->nopd != 2)
-    return 0;
-  *sext = t == PTX_T_S64 && st == PTX_T_S32;
-  return *sext || (t == PTX_T_U64 && st == PTX_T_U32);
 }
 
 /* The vector operation of min or max (op) of type t: f32, s32 or u32. */

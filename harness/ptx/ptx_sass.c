@@ -286,7 +286,11 @@ static int instruction(struct ptx_sass_lines *l, struct parse *ps, struct sectio
   }
   /* a BSYNC is a block of its own: each group of lanes that arrives apart issues it */
   int bsync = oplen == 5 && !memcmp(op, "BSYNC", 5);
-  if (sec->label[0] || !sec->counted || bsync)
+  /* so is an EXIT: the PTX's `ret` at the label its early-out branches name, which ptxas
+     made predicated EXITs of; nvdisasm 13.2 and later label it, 13.0 does not, and the
+     instructions before it run less often than it does */
+  int exitop = oplen == 4 && !memcmp(op, "EXIT", 4);
+  if (sec->label[0] || !sec->counted || bsync || exitop)
     sec->new_block = 1;
   if (sec->dead) {
     sec->label[0] = 0;

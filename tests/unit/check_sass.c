@@ -543,7 +543,7 @@ START_TEST(test_unrolled_loop)
   ck_assert_int_eq(ptx_parse(k_loop, strlen(k_loop), &m, &e), PTX_OK);
   struct ptx_sass_lines l;
   ck_assert_int_eq(ptx_sass_parse(k_loop_sass, strlen(k_loop_sass), &l), 0);
-  ck_assert_uint_eq(l.nblocks, 3);
+  ck_assert_uint_eq(l.nblocks, 4);                /* the EXIT a block of its own */
   ck_assert_int_eq(l.looped[0], 0);
   ck_assert_int_eq(l.looped[1], 1);               /* .L_x_1 up to the BRA back to it */
   ck_assert_int_eq(l.looped[2], 0);
@@ -833,13 +833,13 @@ START_TEST(test_bsync_per_group)
   ck_assert_int_eq(ptx_parse(k_sync, strlen(k_sync), &m, &e), PTX_OK);
   struct ptx_sass_lines l;
   ck_assert_int_eq(ptx_sass_parse(k_sync_sass, strlen(k_sync_sass), &l), 0);
-  ck_assert_uint_eq(l.nblocks, 4);
+  ck_assert_uint_eq(l.nblocks, 5);                /* the EXIT a block of its own */
   ck_assert_uint_eq(l.sync_from[2], 0);           /* the BSYNC, its own block; BSSY's: 0 */
   ck_assert_uint_eq(l.sync_from[1], UINT32_MAX);
   ck_assert_uint_eq(l.sync_from[3], UINT32_MAX);
   struct ptx_sass s;
   ck_assert_int_eq(ptx_sass_attach(&m, &l, &s), 0);
-  ck_assert_uint_eq(s.nblocks, 4);
+  ck_assert_uint_eq(s.nblocks, 5);
   ck_assert_uint_eq(s.sync_from[2], 0);
   static const struct {
     uint32_t mask;
@@ -889,11 +889,13 @@ START_TEST(test_predicated_branch_body)
   ck_assert_int_eq(ptx_sass_parse(k_ifconv_sass, strlen(k_ifconv_sass), &l), 0);
   ck_assert_uint_eq(l.nrefs, 7);
   ck_assert_uint_eq(l.skipped, 1);
-  ck_assert_uint_eq(l.refs[6].block, 0);          /* one block: nothing branches */
+  ck_assert_uint_eq(l.refs[5].block, 0);          /* nothing branches: one block, and */
+  ck_assert_uint_eq(l.refs[6].block, 1);          /* the EXIT one of its own */
   struct ptx_sass s;
   ck_assert_int_eq(ptx_sass_attach(&m, &l, &s), 0);
-  ck_assert_uint_eq(s.nblocks, 1);
-  ck_assert_uint_eq(s.block[1], 7);
+  ck_assert_uint_eq(s.nblocks, 2);
+  ck_assert_uint_eq(s.block[1], 6);
+  ck_assert_uint_eq(s.block[2], 7);
   struct sim_device *d = sim_device_new();
   uint64_t a;
   ck_assert_int_eq(sim_malloc(d, 4, "out", &a), SIM_OK);
@@ -914,6 +916,65 @@ START_TEST(test_predicated_branch_body)
   sim_device_free(d);
   ptx_sass_free(&s);
   ptx_sass_lines_free(&l);
+  ptx_module_free(&m);
+}
+END_TEST
+
+/* The same PTX where ptxas made the branch an early EXIT of the lanes past 32 (a kernel's
+   `if (i >= n) return;`), as nvdisasm 13.0 lists it: no label at the final EXIT, the `ret`
+   the branch names (nvdisasm 13.2 and later put one there). */
+static const char k_early_exit_sass[] =
+  "//--------------------- .text.k --------------------------\n"
+  "k:\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 5\n"
+  "        /*0000*/                   LDC R1, c[0x0][0x28] ;\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 10\n"
+  "        /*0010*/                   S2R R0, SR_TID.X ;\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 11\n"
+  "        /*0020*/                   ISETP.GE.U32.AND P0, PT, R0, 0x20, PT ;\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 12\n"
+  "        /*0030*/               @P0 EXIT ;\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 9\n"
+  "        /*0040*/                   LDC.64 R2, c[0x0][0x210] ;\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 13\n"
+  "        /*0050*/                   VIADD R5, R0, 0x1 ;\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 14\n"
+  "        /*0060*/                   STG.E desc[UR4][R2.64], R5 ;\n"
+  "\t//## File \".nv_debug_ptx_txt\", line 16\n"
+  "        /*0070*/                   EXIT ;\n"
+  ".L_x_0:\n"
+  "        /*0080*/                   BRA `(.L_x_0);\n";
+
+/* An EXIT is a block of its own whether or not nvdisasm labels it: warp 1, whose lanes all
+   leave at the early EXIT, issues 4 instructions, warp 0 all 8 (ncu on an H100 for this
+   shape, metrics.cu's copy_tail: 48 for 40 of 128 lanes, where the EXIT in one block with
+   the store counted 64). */
+START_TEST(test_early_exit_unlabelled)
+{
+  struct ptx_module m;
+  struct ptx_error e;
+  char err[256];
+  ck_assert_int_eq(ptx_parse(k_ifconv, strlen(k_ifconv), &m, &e), PTX_OK);
+  struct ptx_sass_lines l;
+  ck_assert_int_eq(ptx_sass_parse(k_early_exit_sass, strlen(k_early_exit_sass), &l), 0);
+  ck_assert_uint_eq(l.nblocks, 4);                /* .. ISETP | @P0 EXIT | LDC .. STG | EXIT */
+  struct ptx_sass s;
+  ck_assert_int_eq(ptx_sass_attach(&m, &l, &s), 0);
+  struct sim_device *d = sim_device_new();
+  uint64_t a;
+  ck_assert_int_eq(sim_malloc(d, 4, "out", &a), SIM_OK);
+  struct sim_launch c = {.grid = {1, 1, 1}, .block = {64, 1, 1}, .workers = 1};
+  struct sim_result r;
+  ck_assert_int_eq(sim_run(d, &m, "k", &a, 8, &c, &r, err, sizeof err), SIM_OK);
+  struct met_report rep;
+  ck_assert_int_eq(met_compute(&m, &r, &rep), 0);
+  ck_assert_int_eq(met_apply_sass(&rep, &m, &r, &s), 0);
+  ck_assert_double_eq(rep.value[MET_INST], 8 + 4);
+  met_report_free(&rep);
+  sim_result_free(&r);
+  ptx_sass_free(&s);
+  ptx_sass_lines_free(&l);
+  sim_device_free(d);
   ptx_module_free(&m);
 }
 END_TEST
@@ -1410,6 +1471,7 @@ Suite *suite_sass(void)
   tcase_add_test(m, test_atomic_aggregated);
   tcase_add_test(m, test_map_of_another_module);
   tcase_add_test(m, test_predicated_branch_body);
+  tcase_add_test(m, test_early_exit_unlabelled);
   tcase_add_test(m, test_branch_and_sunk_prologue);
   tcase_add_test(m, test_early_exit_and_sunk_parameter);
   tcase_add_test(m, test_unrolled_loop);

@@ -415,6 +415,12 @@ static double sync_splits(const struct ptx_module *m, const struct sim_result *r
       const struct ptx_inst *in = &m->insts[i];
       if (s->own[k] && in->op == PTX_OP_BRA && in->guard != PTX_NOREG && i < res->nstats &&
           !seen[i]) {
+        if (in->nopd > 0 && in->opd[0].kind == PTX_OPD_LABEL && in->opd[0].reg <= i) {
+          splits = -1;           /* a PTX loop's back edge: it diverges at every pass some
+                                    lanes leave (data-dependent trips), which ptxas's copies
+                                    of the loop, unrolled, do not repeat at the BSYNC */
+          break;
+        }
         seen[i] = 1;
         splits += (double)res->stats[i].br_divergent;
       }

@@ -1439,10 +1439,30 @@ START_TEST(test_fast_path_matches_sim_exec)
 }
 END_TEST
 
-/* min and max of f32, s32 and u32 on a full warp (the AVX2 path where the CPU has it) give
-   what sim_alu gives lane by lane: NaN against a number, two NaNs, +0 against -0, subnormals,
-   infinities, the ends of both integer ranges: every pair of 16 values, both ways round, in
-   eight full warps. */
+/* Kernel `name` of k on one block of 256 threads with parameters (a, b, out): a and b hold
+   every pair of the 16 values v (lane l: v[l % 16], v[l / 16]), each value `size` bytes; out
+   (out_size bytes) is read back. The caller ends the fixture with done(). */
+static void run_pairs(struct fx *f, const char *k, const char *name, const void *v,
+                      unsigned size, void *a, void *b, void *out, size_t out_size)
+{
+  for (unsigned l = 0; l < 256; l++) {
+    memcpy((uint8_t *)a + l * size, (const uint8_t *)v + (l % 16) * size, size);
+    memcpy((uint8_t *)b + l * size, (const uint8_t *)v + (l / 16) * size, size);
+  }
+  load(f, k);
+  uint64_t p[3] = {buffer(f, 256 * size, "a"), buffer(f, 256 * size, "b"),
+                   buffer(f, out_size, "out")};
+  ck_assert_int_eq(sim_write(f->d, p[0], a, 256 * size), SIM_OK);
+  ck_assert_int_eq(sim_write(f->d, p[1], b, 256 * size), SIM_OK);
+  ck_assert_int_eq(launch(f, name, 1, 256, p, 3, SIM_SCHED_ITS, 1, 0), SIM_OK);
+  ck_assert_msg(f->r.outcome == SIM_RAN_OK, "%s", f->r.fault.message);
+  ck_assert_int_eq(sim_read(f->d, p[2], out, out_size), SIM_OK);
+}
+
+/* min and max of f32, s32 and u32, shl.b32 and shr.u32 on a full warp (the AVX2 path where
+   the CPU has it) give what sim_alu gives lane by lane: NaN against a number, two NaNs, +0
+   against -0, subnormals, infinities, the ends of both integer ranges, shift counts of 0 to
+   32 and more: every pair of 16 values, both ways round, in eight full warps. */
 START_TEST(test_fast_path_min_max)
 {
   const char *k =
@@ -1469,21 +1489,10 @@ START_TEST(test_fast_path_min_max)
     0x7fc00000u, 0xffc12345u, 0x00000000u, 0x80000000u, 0x7f800000u, 0xff800000u,
     0x00000001u, 0x80000001u, 0x3f800000u, 0xbf800000u, 0x7fffffffu, 0xffffffffu,
     0x00000002u, 0x0000001fu, 0xff7fffffu, 0x00000020u};
-  const unsigned nv = sizeof v / sizeof v[0];
+  _Static_assert(sizeof v / sizeof v[0] == 16, "16 values, 256 pairs");
   uint32_t a[256], b[256], out[256][8];
-  for (unsigned l = 0; l < 256; l++) {
-    a[l] = v[l % nv];
-    b[l] = v[l / nv % nv];
-  }
   struct fx f;
-  load(&f, k);
-  uint64_t p[3] = {buffer(&f, sizeof a, "a"), buffer(&f, sizeof b, "b"),
-                   buffer(&f, sizeof out, "out")};
-  ck_assert_int_eq(sim_write(f.d, p[0], a, sizeof a), SIM_OK);
-  ck_assert_int_eq(sim_write(f.d, p[1], b, sizeof b), SIM_OK);
-  ck_assert_int_eq(launch(&f, "mm", 1, 256, p, 3, SIM_SCHED_ITS, 1, 0), SIM_OK);
-  ck_assert_msg(f.r.outcome == SIM_RAN_OK, "%s", f.r.fault.message);
-  ck_assert_int_eq(sim_read(f.d, p[2], out, sizeof out), SIM_OK);
+  run_pairs(&f, k, "mm", v, sizeof v[0], a, b, out, sizeof out);
   static const enum ptx_op ops[2] = {PTX_OP_MIN, PTX_OP_MAX};
   static const enum ptx_type it[2] = {PTX_T_S32, PTX_T_U32};
   for (unsigned l = 0; l < 256; l++)
@@ -1530,21 +1539,10 @@ START_TEST(test_fast_path_int64)
     0, 1, 63, 64, 65, 0xffffffffull, 0x80000000ull, 0x7fffffffull, 0x100000000ull | 5,
     0xffffffff00000003ull, 0x8000000000000000ull, 0x7fffffffffffffffull, 0xffffffffffffffffull,
     0x9E3779B97F4A7C15ull, 32, 0x123456789abcdef0ull};
-  const unsigned nv = sizeof v / sizeof v[0];
+  _Static_assert(sizeof v / sizeof v[0] == 16, "16 values, 256 pairs");
   uint64_t a[256], b[256], out[256][8];
-  for (unsigned l = 0; l < 256; l++) {
-    a[l] = v[l % nv];
-    b[l] = v[l / nv % nv];
-  }
   struct fx f;
-  load(&f, k);
-  uint64_t p[3] = {buffer(&f, sizeof a, "a"), buffer(&f, sizeof b, "b"),
-                   buffer(&f, sizeof out, "out")};
-  ck_assert_int_eq(sim_write(f.d, p[0], a, sizeof a), SIM_OK);
-  ck_assert_int_eq(sim_write(f.d, p[1], b, sizeof b), SIM_OK);
-  ck_assert_int_eq(launch(&f, "i64", 1, 256, p, 3, SIM_SCHED_ITS, 1, 0), SIM_OK);
-  ck_assert_msg(f.r.outcome == SIM_RAN_OK, "%s", f.r.fault.message);
-  ck_assert_int_eq(sim_read(f.d, p[2], out, sizeof out), SIM_OK);
+  run_pairs(&f, k, "i64", v, sizeof v[0], a, b, out, sizeof out);
   static const enum ptx_op ops[6] = {PTX_OP_SUB, PTX_OP_MUL, PTX_OP_SHL, PTX_OP_AND, PTX_OP_OR,
                                      PTX_OP_XOR};
   static const char *const names[8] = {"sub", "mul.lo", "shl", "and", "or", "xor",

@@ -127,12 +127,15 @@ START_TEST(reverse_order_shows_races)
 {
   const char *k = e2e_kernel("racecheck.cu");
   const char *pi = e2e_tmp("index.bin"), *pr = e2e_tmp("reverse.bin");
+  /* one worker thread: with two, blocks 0 and 1 run at once and either may write last (1 in
+     2 of 30 runs on 2 cores) */
   e2e_expect_ok(e2e_emu(k, "--kernel", "last_block_wins", "--grid", "4", "--block", "32", "--arg",
                         "f32buf:64:rand:7", "--arg", "f32buf:64:zero", "--dump",
-                        e2e_fmt("1=%s", pi), "--json", (char *)NULL));
+                        e2e_fmt("1=%s", pi), "--threads", "1", "--json", (char *)NULL));
   e2e_expect_ok(e2e_emu(k, "--kernel", "last_block_wins", "--grid", "4", "--block", "32", "--arg",
                         "f32buf:64:rand:7", "--arg", "f32buf:64:zero", "--dump",
-                        e2e_fmt("1=%s", pr), "--order", "reverse", "--json", (char *)NULL));
+                        e2e_fmt("1=%s", pr), "--order", "reverse", "--threads", "1", "--json",
+                        (char *)NULL));
   float *a = e2e_read(pi, 64 * 4), *b = e2e_read(pr, 64 * 4);
   ck_assert_msg(a[0] == 3.0f && b[0] == 0.0f, "out[0]: %g in index order, %g in reverse order",
                 (double)a[0], (double)b[0]);

@@ -74,6 +74,19 @@ struct shadow {                  /* shared memory's shadow, an array per field (
 };
 #define SHADOW_BYTES (6 * 4 + 5 * 2 + 4)   /* a word's entries in all of them */
 
+/* Word i's reads start a new summary in epoch E: thread t's read of `bytes` at code index pc,
+   its warp at __syncwarp count ws. */
+static inline void reads_begin(const struct shadow *S, size_t i, uint32_t E, uint16_t t,
+                               uint32_t pc, uint16_t ws, uint8_t bytes)
+{
+  S->rep[i] = E;
+  S->rtid[i] = t;
+  S->rpc[i] = pc;
+  S->rsync[i] = ws;
+  S->rflags[i] = 0;
+  S->rbytes[i] = bytes;
+}
+
 /* Allocate sh for words words, zeroed (every epoch 0: nothing recorded). Returns 0, or -1
    (sh->mem NULL) when out of memory. */
 static int shadow_alloc(struct shadow *sh, uint32_t words)
@@ -503,12 +516,7 @@ shadow_word(const struct actx *c, unsigned l, uint32_t a, uint32_t lo, uint8_t b
     if (S->rep[i] != E ||
         (!(S->rflags[i] & R_WARPS) && S->rtid[i] / W == wid && S->rsync[i] != ws)) {
       /* a new summary: the reads before are ordered before anything this warp does next */
-      S->rep[i] = E;
-      S->rtid[i] = t;
-      S->rpc[i] = pc;
-      S->rsync[i] = ws;
-      S->rflags[i] = 0;
-      S->rbytes[i] = bytes;
+      reads_begin(S, i, E, t, pc, ws, bytes);
       return 0;
     }
     if (!(S->rflags[i] & (R_WARPS | R_MANY)) && S->rtid[i] != t) {
@@ -1047,19 +1055,11 @@ int sim_race_shared_reads(struct sim_block *b, struct sim_warp *w, uint32_t pc, 
          (then its epoch says so, and shadow_word adds this reader); reads change nothing
          else the test looked at */
       const struct shadow *S = &c.sh;
-      uint32_t *restrict rep = S->rep, *restrict rpc = S->rpc;
-      uint16_t *restrict rtid = S->rtid, *restrict rsync = S->rsync;
-      uint8_t *restrict rflags = S->rflags, *restrict rbytes = S->rbytes;
       const uint32_t E = c.E;
       for (unsigned l = 0; l < 32; l++) {
         const uint32_t i = (uint32_t)off[l] >> 2;
-        if ((fresh >> l & 1) && rep[i] != E) {
-          rep[i] = E;
-          rtid[i] = (uint16_t)(c.t0 + l);
-          rpc[i] = pc;
-          rsync[i] = c.ws;
-          rflags[i] = 0;
-          rbytes[i] = 0xf;
+        if ((fresh >> l & 1) && S->rep[i] != E) {
+          reads_begin(S, i, E, (uint16_t)(c.t0 + l), pc, c.ws, 0xf);
         } else {
           shadow_word(&c, l, (uint32_t)off[l], 0, 0xf, 4, SIM_ACC_READ, 0);
         }
@@ -1071,22 +1071,15 @@ int sim_race_shared_reads(struct sim_block *b, struct sim_warp *w, uint32_t pc, 
          shadow_word does then, a new summary) without shadow_word's tests one after another;
          any other word (a second lane's read of one word among them) through shadow_word */
       const struct shadow *S = &c.sh;
-      uint32_t *restrict rep = S->rep, *restrict rpc = S->rpc;
       const uint32_t *restrict wep = S->wep, *restrict iep = S->iep;
       const uint8_t *restrict init = S->init;
-      uint16_t *restrict rtid = S->rtid, *restrict rsync = S->rsync;
-      uint8_t *restrict rflags = S->rflags, *restrict rbytes = S->rbytes;
       const uint32_t E = c.E, base = c.base;
       const int initchk = c.initchk;
       for (unsigned l = 0; l < 32; l++) {
         const uint32_t i = (uint32_t)off[l] >> 2;
-        if (rep[i] != E && wep[i] != E && (!initchk || (iep[i] == base && (init[i] & 0xf)))) {
-          rep[i] = E;
-          rtid[i] = (uint16_t)(c.t0 + l);
-          rpc[i] = pc;
-          rsync[i] = c.ws;
-          rflags[i] = 0;
-          rbytes[i] = 0xf;
+        if (S->rep[i] != E && wep[i] != E &&
+            (!initchk || (iep[i] == base && (init[i] & 0xf)))) {
+          reads_begin(S, i, E, (uint16_t)(c.t0 + l), pc, c.ws, 0xf);
         } else {
           shadow_word(&c, l, (uint32_t)off[l], 0, 0xf, 4, SIM_ACC_READ, 0);
         }

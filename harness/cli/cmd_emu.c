@@ -987,10 +987,14 @@ int wl_cmd_emu(int argc, char **argv)
       goto out;
     run.order = &order;
   }
-  /* a GPU kernel that hung holds the GPU: nothing can be read back, the report says why */
-  if (o.backend == BE_GPU && br->timed_out && o.ndumps)
-    wl_error("--dump: nothing written: the kernel did not finish");
-  rc = o.backend == BE_GPU && br->timed_out ? WL_EXIT_OK : write_dumps(&o, args, o.nargs, dev);
+  /* a GPU kernel that hung holds the GPU, and one that faulted took its context with it:
+     nothing can be read back, and the report says why */
+  int gpu_lost = o.backend == BE_GPU && (br->timed_out || !br->ran_ok);
+  if (gpu_lost && o.ndumps)
+    wl_error("--dump: nothing written: %s", br->timed_out ? "the kernel did not finish"
+             : "the kernel faulted on the GPU, and the fault ends the GPU context the buffers "
+               "were in (the report says what the driver reported)");
+  rc = gpu_lost ? WL_EXIT_OK : write_dumps(&o, args, o.nargs, dev);
   if (rc != WL_EXIT_OK)
     goto out;
   if (o.lanes) {

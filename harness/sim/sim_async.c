@@ -508,6 +508,16 @@ static int tensor_operand(struct sim_block *b, struct sim_warp *w, uint32_t pc, 
     c->coord[d] = d < dims && r != PTX_NOREG ? (int32_t)(uint32_t)REG(r)[l] : 0;
   }
   uint64_t n = sim_tmap_elem_size(c->tm.dtype);
+  if ((int64_t)c->coord[0] * (int64_t)n % 16) {
+    /* the H100 stops such a copy with an illegal instruction (tests/gpu/tma_granule.sh: x
+       -3, 1 and 2 floats fault, -8, -4, 0 and 4 run) */
+    char msg[300];
+    snprintf(msg, sizeof msg, "a tensor copy's box starts at element %d of the innermost "
+             "dimension, %lld bytes from the tensor's start: not a multiple of 16 bytes, which "
+             "the GPU stops as an illegal instruction", c->coord[0],
+             (long long)c->coord[0] * (long long)n);
+    return fault(b, w, pc, l, msg);
+  }
   for (unsigned d = 0; d < dims; d++)
     n *= c->tm.box[d];
   if (n > b->smem_size) {
@@ -522,8 +532,14 @@ static int tensor_operand(struct sim_block *b, struct sim_warp *w, uint32_t pc, 
 
 /* The rows of tensor copy c's box: row k (of the box's dims 1..4, innermost fastest) is box[0]
    elements from shared offset c->smem + k * rowbytes; *ga gets the global address of its first
-   in-bounds element and *lo, *hi its in-bounds elements [lo, hi) (lo == hi: none). */
-static void tensor_row(const struct sim_bulk *c, uint64_t k, uint64_t *ga, uint32_t *lo, uint32_t *hi)
+   in-bounds element and *lo, *hi its in-bounds elements [lo, hi) (lo == hi: none).
+   A store or reduction (dev given: the device whose allocations the row must stay in) writes
+   whole 16-byte granules of the innermost dimension, as the Tensor Memory Accelerator does: a
+   row ending inside the tensor's last granule also writes the elements past the tensor's width
+   up to the granule's end (on an H100, a 50-float tensor's stores wrote columns 50 and 51 too:
+   tests/gpu/results/tma_granule_h100.txt), where those bytes are inside the allocation. */
+static void tensor_row(const struct sim_bulk *c, const struct sim_device *dev, uint64_t k,
+                       uint64_t *ga, uint32_t *lo, uint32_t *hi)
 {
   const struct sim_tmap *t = &c->tm;
   uint64_t es = sim_tmap_elem_size(t->dtype), off = 0;
@@ -536,8 +552,14 @@ static void tensor_row(const struct sim_bulk *c, uint64_t k, uint64_t *ga, uint3
     else
       off += (uint64_t)x * t->strides[d - 1];
   }
-  int64_t x0 = c->coord[0], x1 = x0 + t->box[0];
-  int64_t a = x0 < 0 ? 0 : x0, z = x1 > (int64_t)t->dims[0] ? (int64_t)t->dims[0] : x1;
+  int64_t x0 = c->coord[0], x1 = x0 + t->box[0], width = (int64_t)t->dims[0];
+  if (dev) {                                       /* a store: whole 16-byte granules */
+    int64_t granule = (int64_t)((t->dims[0] * es + 15) / 16 * 16 / es);
+    if (granule > width && x1 > width &&
+        sim_mem_find(dev, t->addr + off + (uint64_t)width * es, (uint64_t)(granule - width) * es))
+      width = granule;
+  }
+  int64_t a = x0 < 0 ? 0 : x0, z = x1 > width ? width : x1;
   if (!in || z <= a) {
     *lo = *hi = 0;
     *ga = t->addr;
@@ -572,7 +594,7 @@ static void bulk_stats(struct sim_block *b, const struct sim_bulk *c)
   unsigned n = 0;
   for (uint64_t k = 0; k < rows; k++) {
     uint32_t lo, hi;
-    tensor_row(c, k, &a[n], &lo, &hi);
+    tensor_row(c, c->sub == PTX_CP_BULK_G2S ? NULL : b->dev, k, &a[n], &lo, &hi);
     if (lo == hi)
       continue;
     bytes = (hi - lo) * es;                     /* the same for every in-bounds row */
@@ -738,7 +760,7 @@ static int bulk_perform(struct sim_block *b, struct sim_warp *w, const struct si
       uint64_t ga = c->gaddr;
       uint32_t lo = 0, hi = c->size;
       if (c->tensor)
-        tensor_row(c, k, &ga, &lo, &hi);
+        tensor_row(c, NULL, k, &ga, &lo, &hi);
       uint32_t len = (hi - lo) * es;
       if (!len)
         continue;
@@ -763,7 +785,7 @@ static int bulk_perform(struct sim_block *b, struct sim_warp *w, const struct si
       uint64_t ga = c->gaddr;
       uint32_t lo = 0, hi = c->size;
       if (c->tensor)
-        tensor_row(c, k, &ga, &lo, &hi);
+        tensor_row(c, b->dev, k, &ga, &lo, &hi);
       if (hi > lo && bulk_global_write(b, w, c, ga, buf + k * rowb + lo * es, (hi - lo) * es))
         goto out;
     }

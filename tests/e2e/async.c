@@ -497,8 +497,11 @@ END_TEST
 /* tma.cu's kernel `kernel` on a W x H tensor of es-byte elements (row pitch P elements) given
    as --arg tmap:...:TYPEbuf:..., boxes of 32 x 16, a grid that covers it with boxes reaching
    past both edges: out = in + 1 (in the element's integer or float sense, add1) wherever the
-   tensor is and 0 in the pitch's padding (never written); tiles[block] = each box as it
-   landed, zeros past the tensor's edges. The input is the buffer warplab made (dumped). */
+   tensor is; in the pitch's padding, 1 (the box's zero + 1) up to the end of the 16-byte
+   granule holding the row's last element, which the tensor store writes whole as the H100
+   does (tests/gpu/results/tma_granule_h100.txt), and 0 past it (never written);
+   tiles[block] = each box as it landed, zeros past the tensor's edges. The input is the
+   buffer warplab made (dumped). */
 static void check_tma(const char *kernel, const char *type, unsigned es, unsigned W, unsigned H,
                       unsigned P, uint64_t (*add1)(uint64_t))
 {
@@ -515,12 +518,14 @@ static void check_tma(const char *kernel, const char *type, unsigned es, unsigne
   e2e_expect_ok(r);
   const uint8_t *in = e2e_read(pin, (size_t)n * es), *out = e2e_read(pout, (size_t)n * es),
                 *tiles = e2e_read(ptiles, (size_t)GX * GY * BW * BH * es);
+  const unsigned granule = (W * es + 15) / 16 * 16 / es;   /* the elements a row's store writes */
+  ck_assert_uint_lt(W, granule);                  /* (the cases have padding written) */
   for (unsigned y = 0; y < H; y++)
     for (unsigned x = 0; x < P; x++) {
       uint64_t a = 0, got = 0;
       memcpy(&a, in + ((size_t)y * P + x) * es, es);
       memcpy(&got, out + ((size_t)y * P + x) * es, es);
-      uint64_t want = x < W ? add1(a) : 0;
+      uint64_t want = x < W ? add1(a) : x < granule ? add1(0) : 0;
       ck_assert_msg(got == want, "%s: out(%u, %u) = %#llx, expected %#llx", kernel, x, y,
                     (unsigned long long)got, (unsigned long long)want);
     }
@@ -560,6 +565,30 @@ START_TEST(tma_f32_tiles_with_edges)
 }
 END_TEST
 
+/* A tensor store's last granule past the end of its allocation: a one-row 50-float tensor in
+   a 50-float buffer. The two elements the granule adds are outside every allocation, so they
+   are not written (the GPU's allocations are padded; the emulator's are exact), and the store
+   is no fault: every element of the tensor is in + 1. */
+START_TEST(tma_granule_stays_inside_its_allocation)
+{
+  const char *pin = e2e_tmp("in.bin"), *pout = e2e_tmp("out.bin");
+  struct e2e_run *r = e2e_emu(e2e_kernel("tma.cu"), "--kernel", "tma_f32", "--grid", "2,1",
+                              "--block", "128", A, "tmap:50x1:208:32x16:f32buf:50:rand:71", A,
+                              "tmap:50x1:208:32x16:f32buf:50:zero", A, "u32buf:1024:zero",
+                              "--dump", e2e_fmt("0=%s", pin), "--dump", e2e_fmt("1=%s", pout),
+                              "--json", NULL);
+  e2e_expect_ok(r);
+  const uint8_t *in = e2e_read(pin, 200), *out = e2e_read(pout, 200);
+  for (unsigned x = 0; x < 50; x++) {
+    uint32_t a, got;
+    memcpy(&a, in + 4 * x, 4);
+    memcpy(&got, out + 4 * x, 4);
+    ck_assert_msg(got == add1_f32(a), "out(%u) = %#x, expected %#llx", x, got,
+                  (unsigned long long)add1_f32(a));
+  }
+}
+END_TEST
+
 /* f16 (moved as bits) 70 x 20, rows 72 apart; u8 45 x 33, rows 64 apart. */
 START_TEST(tma_f16_and_u8_tiles)
 {
@@ -588,7 +617,7 @@ START_TEST(tma_bad_maps_are_refused)
 END_TEST
 
 /* A 3-D box (8 x 4 x 2) of a packed 12 x 5 x 3 f32 tensor (iota: element (x, y, z) is
-   z * 60 + y * 12 + x) at (8 bx - 3, -1, 1): past the tensor on the low x, low y and high x
+   z * 60 + y * 12 + x) at (8 bx - 4, -1, 1): past the tensor on the low x, low y and high x
    and z sides, which read as zeros. */
 START_TEST(tma_3d_box_with_negative_coordinates)
 {
@@ -600,11 +629,33 @@ START_TEST(tma_3d_box_with_negative_coordinates)
   float *got = e2e_read(pbox, 128 * 4);
   for (int b = 0; b < 2; b++)
     for (int k = 0; k < 64; k++) {
-      int x = b * 8 - 3 + k % 8, y = -1 + (k / 8) % 4, z = 1 + k / 32;
+      int x = b * 8 - 4 + k % 8, y = -1 + (k / 8) % 4, z = 1 + k / 32;
       float want = x >= 0 && x < 12 && y >= 0 && y < 5 && z < 3 ? (float)(z * 60 + y * 12 + x) : 0.0f;
       ck_assert_msg(e2e_f32_bits(got[b * 64 + k]) == e2e_f32_bits(want), "box %d element %d (%d, %d, %d): "
                     "got %g, expected %g", b, k, x, y, z, (double)got[b * 64 + k], (double)want);
     }
+}
+END_TEST
+
+/* A box whose innermost start is not on a 16-byte boundary (x = -3, 1, 2 floats) faults,
+   as the H100 stops it; -8, -4 and 4 run (tests/gpu/results/tma_granule_h100.txt). */
+START_TEST(tma_box_start_off_16_bytes_is_a_fault)
+{
+  static const struct { int x0, ok; } at[] = {{-3, 0}, {1, 0}, {2, 0}, {-8, 1}, {-4, 1}, {4, 1}};
+  for (size_t k = 0; k < sizeof at / sizeof at[0]; k++) {
+    struct e2e_run *r = e2e_emu(e2e_kernel("tma.cu"), "--kernel", "tma_box3d_at", "--grid", "2",
+                                "--block", "64", A, "tmap:12x5x3:-:8x4x2:f32buf:180:iota", A,
+                                "f32buf:128:zero", A, e2e_fmt("i32:%d", at[k].x0), A, "i32:0", A,
+                                "i32:0", "--json", NULL);
+    if (at[k].ok) {
+      e2e_expect_ok(r);
+      continue;
+    }
+    e2e_expect_outcome(r, 1, "fault");
+    const char *msg = e2e_jstr(r, "fault/message");
+    ck_assert_msg(strstr(msg, e2e_fmt("element %d of the innermost", at[k].x0)) &&
+                  strstr(msg, "16 bytes") && strstr(msg, "illegal instruction"), "%s", msg);
+  }
 }
 END_TEST
 
@@ -668,6 +719,8 @@ void e2e_add_async_tests(Suite *s)
   tcase_add_test(tc, bulk_copy_bad_size_is_a_fault);
   tcase_add_test(tc, tma_f32_tiles_with_edges);
   tcase_add_test(tc, tma_f16_and_u8_tiles);
+  tcase_add_test(tc, tma_granule_stays_inside_its_allocation);
+  tcase_add_test(tc, tma_box_start_off_16_bytes_is_a_fault);
   tcase_add_test(tc, tma_3d_box_with_negative_coordinates);
   tcase_add_test(tc, tma_bad_maps_are_refused);
   tcase_add_test(tc, tma_box_larger_than_shared_memory_is_a_fault);

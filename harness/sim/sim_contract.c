@@ -9,7 +9,12 @@
  * written, the emulator rounds twice and differs in the last bit, which a later truncation
  * (a colour byte: uint(x * 255)) turns into an off-by-one (cuda-samples' recursiveGaussian).
  *
- * The rule, on the linked code: a mul.f32/.f64 without rounding modifier or .sat whose result
+ * The half types are fused the same way: ptxas makes HFMA2 of f16 and f16x2 pairs and
+ * HFMA2.BF16_V2 of bf16 and bf16x2 ones (an hgemm's `half tmp += a * b` differed on the H100
+ * before they were).
+ *
+ * The rule, on the linked code: a mul (f32, f64, f16, f16x2, bf16, bf16x2) without rounding
+ * modifier or .sat whose result
  * has exactly one use, an add or sub of the same type without rounding modifier or .sat, later
  * in the same straight-line stretch (no branch target, branch or call between), under the
  * same guard, with the mul's sources unchanged between the two. Then
@@ -58,7 +63,9 @@ static int may_write(const struct ptx_inst *in, uint32_t r)
 
 static int is_contractible(const struct ptx_inst *in, enum ptx_op op)
 {
-  return in->op == op && (in->type == PTX_T_F32 || in->type == PTX_T_F64) &&
+  return in->op == op && (in->type == PTX_T_F32 || in->type == PTX_T_F64 ||
+                          in->type == PTX_T_F16 || in->type == PTX_T_F16X2 ||
+                          in->type == PTX_T_BF16 || in->type == PTX_T_BF16X2) &&
          in->rnd == PTX_RND_NONE && !(in->flags & PTX_F_SAT) && in->nopd == 3 &&
          in->opd[0].kind == PTX_OPD_REG && in->opd[1].kind == PTX_OPD_REG &&
          in->opd[2].kind == PTX_OPD_REG;

@@ -1017,6 +1017,34 @@ START_TEST(mul_add_contract_as_ptxas_does)
 }
 END_TEST
 
+/* The half types too: ptxas fuses f16, f16x2, bf16 and bf16x2 mul+add/sub pairs into HFMA2
+   (contract.cu's fma_contract_half): each fused pair equals the explicit fma.rn, and rounding
+   twice (mul.rn) gives another value on some inputs of every type. */
+START_TEST(half_mul_add_contract_as_ptxas_does)
+{
+  const size_t n = 512, H = 7;
+  static const char *type[] = {"f16", "f16x2", "bf16", "bf16x2"};
+  const char *po = e2e_tmp("h.bin");
+  struct e2e_run *r = e2e_emu(e2e_kernel("contract.cu"), "--kernel", "fma_contract_half", "--grid",
+                              "4", "--block", "128", A, "u32buf:512:rand:31", A, "u32buf:512:rand:32",
+                              A, "u32buf:512:rand:33", A, e2e_fmt("u32buf:%zu:zero", n * 4 * H), A,
+                              "i32:512", "--dump", dump_arg(3, po), "--json", NULL);
+  e2e_expect_ok(r);
+  uint32_t *got = e2e_read(po, n * 4 * H * 4);
+  for (size_t t = 0; t < 4; t++) {
+    size_t twice = 0;
+    for (size_t i = 0; i < n; i++) {
+      const uint32_t *h = got + (i * 4 + t) * H;
+      for (size_t k = 0; k < 3; k++)
+        ck_assert_msg(h[k] == h[4 + k], "%s thread %zu: the pair h[%zu] = 0x%08x, its fma.rn 0x%08x",
+                      type[t], i, k, h[k], h[4 + k]);
+      twice += h[3] != h[4];
+    }
+    ck_assert_msg(twice > 0, "%s: the inputs never tell one rounding from two", type[t]);
+  }
+}
+END_TEST
+
 void e2e_add_ptxops_tests(Suite *s)
 {
   TCase *tc = tcase_create("ptxops");
@@ -1034,6 +1062,7 @@ void e2e_add_ptxops_tests(Suite *s)
     tcase_add_test(tc, narrow_and_struct_arguments);
     tcase_add_test(tc, large_struct_argument);
     tcase_add_test(tc, mul_add_contract_as_ptxas_does);
+    tcase_add_test(tc, half_mul_add_contract_as_ptxas_does);
     tcase_add_test(tc, redux_over_each_lanes_own_group);
     tcase_add_test(tc, nan_keeps_its_payload_through_f64);
   }

@@ -111,6 +111,9 @@ pcase float_ops float_ops.cu float_ops 4 256 "2:f32:ulp 3:i32:exact 4:f64:exact 
 pcase fma_contract contract.cu fma_contract 8 128 "3:f32:exact 4:f64:exact" \
   $A f32buf:1024:rand:23 $A f32buf:1024:rand:24 $A f32buf:1024:rand:25 $A f32buf:5120:zero \
   $A f64buf:2048:zero $A i32:1024
+# and the half types' pairs into HFMA2 (f16, f16x2) and HFMA2.BF16_V2 (bf16, bf16x2)
+pcase fma_contract_half contract.cu fma_contract_half 4 128 "3:u32:exact" \
+  $A u32buf:512:rand:31 $A u32buf:512:rand:32 $A u32buf:512:rand:33 $A u32buf:14336:zero $A i32:512
 # redux.sync with each group of a warp its own membermask (labeled_partition + reduce)
 pcase redux_groups ptxops.cu redux_groups 2 128 "1:u32:exact" $A u32buf:256:rand:26 \
   $A u32buf:1024:zero $A i32:256

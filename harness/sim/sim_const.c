@@ -14,7 +14,11 @@
  * taken to be zero (the driver's bank is zero-filled past the module's data; to be proved on
  * the GPU: tests/gpu/prove.sh, const_overread). The emulator lays the bank out the same way
  * and lets such a read through with a warning at the .cu line, which changes neither the
- * values nor the outcome; a read outside the bank's 64 KB is a fault as before.
+ * values nor the outcome. A read through a __constant__ variable that leaves the bank's 64 KB
+ * altogether (before its start, or past its end: a 64 KB filter indexed with a larger filter
+ * size) reads zeros on the GPU, with no fault and nothing from memcheck (the H100, offsets
+ * -32 to +256 KB: tests/gpu/results/const_outside_bank_h100.txt); the emulator returns zeros
+ * there too, with a warning, where it faulted before.
  *
  * Each variable is also an allocation of its own (a view into the bank), so that reads
  * inside one take the usual paths. Which variable a load meant is what its address was
@@ -30,6 +34,10 @@
 #include "sim/sim_int.h"
 
 #define CBANK_GAP 4096u                  /* unmapped bytes after a bank (as between allocations) */
+
+/* What a read outside the bank returns (the widest load is a v4 of 64-bit words); never
+   written, only read through */
+static uint8_t outside_bank[32];
 
 uint64_t sim_cbank_layout(const struct ptx_module *m, uint64_t *off)
 {
@@ -271,5 +279,26 @@ uint8_t *sim_cbank_read(struct sim_block *b, struct sim_warp *w, uint32_t pc, un
     sim_note_warn(b, w, pc, l, msg);
     return c->data + rel;
   }
-  return NULL;
+  /* outside every bank: through a __constant__ variable, or an ld.const, the GPU's offset into
+     its bank lies outside it, and it reads zeros */
+  const struct ptx_inst *in = pc < b->prog->ncode ? &b->prog->code[pc] : NULL;
+  const struct sim_cbank *home = NULL;
+  for (uint32_t k = 0; k < d->ncbanks && !home; k++) {
+    const struct sim_cbank *c = &d->cbanks[k];
+    if (from_addr ? from_addr - c->base < SIM_CBANK_SIZE
+                  : in && in->space == PTX_SP_CONST && d->ncbanks == 1)
+      home = c;
+  }
+  if (!home || size > sizeof outside_bank)
+    return NULL;
+  if (sim_note_warn_count(b, pc)) {
+    char msg[300];
+    int before = addr < home->base;
+    snprintf(msg, sizeof msg, "read outside the 64 KB constant bank (%u bytes, %" PRIu64 " bytes "
+             "%s): the GPU returns zeros there", size,
+             before ? home->base - addr : addr - home->base,
+             before ? "before its start" : "from its start");
+    sim_note_warn(b, w, pc, l, msg);
+  }
+  return outside_bank;
 }

@@ -131,6 +131,10 @@ pcase poly_const const_mem.cu poly_const 4 256 "1:f32:exact" \
 # as zero; the emulator warns at the .cu line and runs on
 pcase const_overread const_overread.cu const_overread 1 96 "0:u32:exact" \
   $A u32buf:96:fill=7 $A i32:96
+# reads through a __constant__ array that leave the 64 KB bank (past its end: a 64 KB filter
+# indexed with a larger size; before its start): zeros on the GPU, no fault
+pcase const_outside_end const_overread.cu const_far 1 64 "0:u32:exact" $A u32buf:64:fill=7 $A i32:16380
+pcase const_outside_start const_overread.cu const_far 1 64 "0:u32:exact" $A u32buf:64:fill=7 $A i32:-10
 # cudaGraphSetConditional outside a graph (graphConditionalNodes' kernels): ptxas resolves it
 # itself (a call through the driver's table, c[0x4], as vprintf), so the PTX loads as it is;
 # the buffer shows the kernel's own writes. The H100 stops the kernel at a handle no graph

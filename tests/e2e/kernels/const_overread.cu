@@ -27,8 +27,9 @@ extern "C" __global__ void const_overread(int *out, int n)
     out[i] = v;
 }
 
-// out[0] = mid[k]: k = 100 is inside the 64 KB bank (zero, past the last variable), k = 16384
-// is 65544 bytes into it, outside: a fault on the emulator as on a GPU's memcheck.
+// out[i] = mid[k + i]: k = 100 is inside the 64 KB bank (zero, past the last variable), k =
+// 16384 is 65544 bytes into it, outside, and k = -10 starts 32 bytes before it: zeros outside
+// the bank, on the H100 (no fault, nothing from memcheck) as on the emulator.
 extern "C" __global__ void const_far(int *out, int k)
 {
     out[threadIdx.x] = mid[k + (int)threadIdx.x]; // FAR-HERE

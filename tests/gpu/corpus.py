@@ -34,13 +34,15 @@ a result that differed, in reverse order: with these inputs the kernel reads wha
 wrote, or races), `emu-fault` or `gpu-fault` (one backend alone), `gpu-hang` (the GPU did not
 finish within --timeout, whatever the emulator said: a deadlock it found, a race, or a timeout
 of its own, which the detail names; there is no reference output), `timeout` (the emulator
-alone did not finish), `no-ptx` (nvcc could not compile the file alone), `not-run` (past
+alone did not finish), `no-ptx` (nvcc could not compile the file alone), `no-link` (the
+kernel calls a device function the file only declares, defined in another file for nvcc -rdc:
+neither backend can link the module alone), `not-run` (past
 --deadline). An `emu-fault` that is an access out of bounds the GPU ran through is run again
 on the GPU under compute-sanitizer's memcheck: when memcheck finds errors too, it is
 `both-fault`. A `differ` that neither the reverse order nor `approx` explains is also run
 under other order seeds (`warplab emu --order-check 3`): when the emulator's own outputs
 change, it is `order` too (slots handed out by atomicAdd, a last writer that wins).
-both-fault, gpu-fault, gpu-hang, `order` and `emu-check` are left out of the share that
+both-fault, gpu-fault, gpu-hang, `order`, `emu-check` and `no-link` are left out of the share that
 matched (LEFT_OUT), `approx` counts with `close`. A kernel is tried at each block shape of
 SHAPES in turn until both backends run it cleanly. Files are compiled first,
 then every kernel of every file is one job of the --jobs pool; corpus.csv is written a kernel
@@ -248,7 +250,7 @@ def ulps(a, b, e):
 
 
 SHAPES = ["128", "16,16", "256", "32,8", "512"]
-LEFT_OUT = ("both-fault", "gpu-fault", "gpu-hang", "emu-check", "order")  # not in the judged share
+LEFT_OUT = ("both-fault", "gpu-fault", "gpu-hang", "emu-check", "order", "no-link")  # not judged
 
 
 def emu_cmd(args, ptx_path, name, specs, block, smem, extra):
@@ -290,6 +292,10 @@ def judge(args, res, specs, bufs, block, work, name):
                                         emu_msg, re.I) and "GPU refuses this launch" not in emu_msg
     if emu_rc == 2 and "GPU refuses this launch" in emu_msg:
         emu_rc = 1                                  # a launch the GPU refuses: a fault of this shape
+    if refused and "has no body" in emu_msg and res.get("gpu", (0,))[0] not in (0, 124):
+        # a device function defined in another file (nvcc -rdc): the GPU cannot link the
+        # module alone either
+        return "no-link", "%s; the GPU: %s" % (emu_msg, res["gpu"][1])
     if refused:
         return "refused", emu_msg
     if res.get("gpu", (0,))[0] == 124:              # no reference output: not the emulator's fault
@@ -526,8 +532,8 @@ def summary(rows, nfiles, backends):
     if judged:
         lines.append("ran and matched: %d of %d kernels whose inputs the GPU accepted (%.1f%%); "
                      "both-fault, gpu-fault, gpu-hang (the GPU did not finish: no reference), "
-                     "emu-check and order (the result depends on the order warps run: no single "
-                     "right answer) are left out" % (len(ok), len(judged), 100.0 * len(ok) / len(judged)))
+                     "emu-check, order (the result depends on the order warps run: no single "
+                     "right answer) and no-link are left out" % (len(ok), len(judged), 100.0 * len(ok) / len(judged)))
     lines.append("")
     for r in rows:
         if r[2] not in ("match", "close", "approx", "ran"):

@@ -78,36 +78,9 @@ extern "C" __global__ void tma_u8(const __grid_constant__ CUtensorMap in,
   tile_roundtrip<uint8_t>(&in, &out, tiles, add1_u8x4());
 }
 
-// A 3-D box of 8 x 4 x 2 f32 elements at (8 bx - 4, -1, 1), reaching past the tensor on every
-// side it can: box[bx][k] = the element at the box's k-th position (innermost first), zero
-// outside the tensor. (A box's innermost start must be a multiple of 16 bytes: at 8 bx - 3 the
-// GPU stops with an illegal instruction, tests/gpu/results/tma_granule_h100.txt.)
-extern "C" __global__ void tma_box3d(const __grid_constant__ CUtensorMap in, float *box)
-{
-  __shared__ alignas(128) float s[2][4][8];
-  __shared__ barrier bar;
-  if (threadIdx.x == 0) {
-    init(&bar, blockDim.x);
-    ptx::fence_proxy_async(ptx::space_shared);
-  }
-  __syncthreads();
-  barrier::arrival_token tok;
-  if (threadIdx.x == 0) {
-    int32_t c[3] = {(int32_t)blockIdx.x * 8 - 4, -1, 1};
-    ptx::cp_async_bulk_tensor(ptx::space_cluster, ptx::space_global, &s[0][0][0], &in, c,
-                              cuda::device::barrier_native_handle(bar));
-    tok = cuda::device::barrier_arrive_tx(bar, 1, sizeof s);
-  } else {
-    tok = bar.arrive();
-  }
-  bar.wait(std::move(tok));
-  box[blockIdx.x * 64 + threadIdx.x] = (&s[0][0][0])[threadIdx.x];
-}
-
-// The same 3-D box at (8 bx + x0, y0, z0): the coordinates as arguments, to probe which
-// corner of the tensor a box may reach past (tests/gpu/tma_granule.sh).
-extern "C" __global__ void tma_box3d_at(const __grid_constant__ CUtensorMap in, float *box, int x0,
-                                        int y0, int z0)
+// The 3-D box of 8 x 4 x 2 f32 elements at (8 bx + x0, y0, z0): box[bx][k] = the element at
+// the box's k-th position (innermost first), zero outside the tensor.
+__device__ void box3d_at(const CUtensorMap *in, float *box, int x0, int y0, int z0)
 {
   __shared__ alignas(128) float s[2][4][8];
   __shared__ barrier bar;
@@ -119,7 +92,7 @@ extern "C" __global__ void tma_box3d_at(const __grid_constant__ CUtensorMap in, 
   barrier::arrival_token tok;
   if (threadIdx.x == 0) {
     int32_t c[3] = {(int32_t)blockIdx.x * 8 + x0, y0, z0};
-    ptx::cp_async_bulk_tensor(ptx::space_cluster, ptx::space_global, &s[0][0][0], &in, c,
+    ptx::cp_async_bulk_tensor(ptx::space_cluster, ptx::space_global, &s[0][0][0], in, c,
                               cuda::device::barrier_native_handle(bar));
     tok = cuda::device::barrier_arrive_tx(bar, 1, sizeof s);
   } else {
@@ -127,4 +100,20 @@ extern "C" __global__ void tma_box3d_at(const __grid_constant__ CUtensorMap in, 
   }
   bar.wait(std::move(tok));
   box[blockIdx.x * 64 + threadIdx.x] = (&s[0][0][0])[threadIdx.x];
+}
+
+// The box at (8 bx - 4, -1, 1), reaching past the tensor on every side it can. (A box's
+// innermost start must be a multiple of 16 bytes: at 8 bx - 3 the GPU stops with an illegal
+// instruction, tests/gpu/results/tma_granule_h100.txt.)
+extern "C" __global__ void tma_box3d(const __grid_constant__ CUtensorMap in, float *box)
+{
+  box3d_at(&in, box, -4, -1, 1);
+}
+
+// The box at coordinates given as arguments, to probe which corner of the tensor a box may
+// reach past (tests/gpu/tma_granule.sh).
+extern "C" __global__ void tma_box3d_at(const __grid_constant__ CUtensorMap in, float *box, int x0,
+                                        int y0, int z0)
+{
+  box3d_at(&in, box, x0, y0, z0);
 }

@@ -2,7 +2,8 @@
  * follows every input a run's figures depend on, and an entry reads back as it was written;
  * a tool's output (tc_cache_blob_*) reads back whole or not at all; the build cache
  * (tc_build.c) keys on the source, the flags, the toolkit and every header read, and a
- * second build of the same file does not run nvcc. */
+ * second build of the same file does not run nvcc; what nvcc says of itself (tc_toolkit.c) is
+ * kept, and asked again when the toolkit changes. */
 #include <check.h>
 #include <dirent.h>
 #include <fcntl.h>
@@ -17,6 +18,7 @@
 #include "toolchain/tc_build.h"
 #include "toolchain/tc_cache.h"
 #include "toolchain/tc_file.h"
+#include "toolchain/tc_toolkit.h"
 #include "suites.h"
 
 static char dir[64], kfile[128];
@@ -296,6 +298,116 @@ START_TEST(test_build_cached)
 }
 END_TEST
 
+/* The lines in file path (0 when there is none). */
+static int count_lines(const char *path)
+{
+  size_t n = 0;
+  char *t = tc_read_file(path, &n);
+  int lines = 0;
+  for (size_t i = 0; t && i < n; i++)
+    lines += t[i] == '\n';
+  free(t);
+  return lines;
+}
+
+/* A stand-in toolkit in dir: bin/nvcc, a wrapper that execs real/nvcc (as an image's
+   /usr/local/bin/nvcc does), which logs each run in nvcc.log and answers -dryrun and
+   --version (release REL) like nvcc; real/nvcc.profile beside it; include/ its headers. */
+static void fake_toolkit(const char *rel)
+{
+  char path[256], text[1024];
+  snprintf(path, sizeof path, "%s/bin", dir);
+  mkdir(path, 0755);
+  snprintf(path, sizeof path, "%s/real", dir);
+  mkdir(path, 0755);
+  snprintf(path, sizeof path, "%s/include", dir);
+  mkdir(path, 0755);
+  snprintf(path, sizeof path, "%s/bin/nvcc", dir);
+  snprintf(text, sizeof text, "#!/bin/sh\nexec %s/real/nvcc \"$@\"\n", dir);
+  if (access(path, F_OK)) {                     /* the wrapper, written once */
+    write_file(path, text);
+    chmod(path, 0755);
+  }
+  snprintf(path, sizeof path, "%s/real/nvcc", dir);
+  snprintf(text, sizeof text,
+           "#!/bin/sh\necho \"$1\" >> %s/nvcc.log\n"
+           "case \"$1\" in\n"
+           "  -dryrun) echo '#$ _HERE_=%s/real'; echo '#$ TOP=%s/real/..';\n"
+           "           echo '#$ INCLUDES=\"-I%s/real/../include\"  ' ;;\n"
+           "  --version) echo 'Cuda compilation tools, release %s, V%s.1' ;;\n"
+           "esac\n", dir, dir, dir, dir, rel, rel);
+  write_file(path, text);
+  chmod(path, 0755);
+  snprintf(path, sizeof path, "%s/real/nvcc.profile", dir);
+  if (access(path, F_OK))
+    write_file(path, "TOP = $(_HERE_)/..\n");
+  snprintf(text, sizeof text, "%s/bin:/usr/bin:/bin", dir);
+  setenv("PATH", text, 1);                      /* fork mode: this test's process only */
+}
+
+/* Ask for the toolkit (as a new process would: nothing remembered) and check its answer:
+   TOP is dir, its one header folder dir/include, its version line "release REL, VREL.1". */
+static void check_probe(const char *rel)
+{
+  char nvcc[256], want[256], ver[128];
+  struct tc_toolkit tk;
+  tc_toolkit_forget();
+  ck_assert_int_eq(tc_find_tool("nvcc", nvcc, sizeof nvcc), 0);
+  ck_assert_int_eq(tc_toolkit_find(nvcc, &tk), 0);
+  ck_assert_str_eq(tk.top, dir);
+  ck_assert_int_eq(tk.ninclude, 1);
+  snprintf(want, sizeof want, "%s/include", dir);
+  ck_assert_str_eq(tk.include[0], want);
+  tc_build_toolkit_line(ver, sizeof ver);
+  snprintf(want, sizeof want, "release %s, V%s.1", rel, rel);
+  ck_assert_str_eq(ver, want);
+}
+
+/* What nvcc says of itself is kept: a new process asks no nvcc; the real nvcc behind the
+   wrapper replaced, its nvcc.profile changed, or the environment nvcc sees changed, it is
+   asked again (and the new answer kept); with the cache off it is asked every time. */
+START_TEST(test_toolkit_probe_cached)
+{
+  char log[256], path[256];
+  snprintf(dir, sizeof dir, "%.40s", realpath(dir, path) ? path : dir);   /* TOP comes back real */
+  snprintf(log, sizeof log, "%s/nvcc.log", dir);
+  unsetenv("NVCC_APPEND_FLAGS");
+  fake_toolkit("1.0");
+  check_probe("1.0");
+  ck_assert_int_eq(count_lines(log), 2);       /* -dryrun and --version, once */
+  ck_assert_int_eq(entries("toolkit-"), 1);
+  check_probe("1.0");
+  check_probe("1.0");
+  ck_assert_int_eq(count_lines(log), 2);       /* kept: no nvcc run */
+  /* the toolkit upgraded in place: the wrapper on PATH is the same, the real nvcc is not */
+  fake_toolkit("2.5");
+  check_probe("2.5");
+  ck_assert_int_eq(count_lines(log), 4);
+  check_probe("2.5");
+  ck_assert_int_eq(count_lines(log), 4);
+  /* its nvcc.profile edited */
+  snprintf(path, sizeof path, "%s/real/nvcc.profile", dir);
+  write_file(path, "TOP = $(_HERE_)/..\nINCLUDES += -I/nowhere\n");
+  check_probe("2.5");
+  ck_assert_int_eq(count_lines(log), 6);
+  check_probe("2.5");
+  ck_assert_int_eq(count_lines(log), 6);
+  /* a variable nvcc reads */
+  setenv("NVCC_APPEND_FLAGS", "-DX", 1);
+  check_probe("2.5");
+  ck_assert_int_eq(count_lines(log), 8);
+  /* warplab's own settings are not nvcc's */
+  setenv("WARPLAB_SASS", "off", 1);
+  check_probe("2.5");
+  ck_assert_int_eq(count_lines(log), 8);
+  /* the cache off: asked every time, and it still answers */
+  setenv("WARPLAB_CACHE", "off", 1);
+  check_probe("2.5");
+  check_probe("2.5");
+  ck_assert_int_eq(count_lines(log), 12);
+}
+END_TEST
+
 Suite *suite_cache(void)
 {
   Suite *s = suite_create("cache");
@@ -307,6 +419,7 @@ Suite *suite_cache(void)
   tcase_add_test(tc, test_build_key);
   tcase_add_test(tc, test_build_manifest);
   tcase_add_test(tc, test_build_cached);
+  tcase_add_test(tc, test_toolkit_probe_cached);
   tcase_set_timeout(tc, 120);
   suite_add_tcase(s, tc);
   return s;

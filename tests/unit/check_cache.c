@@ -2,8 +2,8 @@
  * follows every input a run's figures depend on, and an entry reads back as it was written;
  * a tool's output (tc_cache_blob_*) reads back whole or not at all; the build cache
  * (tc_build.c) keys on the source, the flags, the toolkit and every header read, and a
- * second build of the same file does not run nvcc; what nvcc says of itself (tc_toolkit.c) is
- * kept, and asked again when the toolkit changes. */
+ * second build of the same file does not run nvcc; what nvcc says of itself (tc_toolkit.c)
+ * and ptxas's report (tc_ptxas.c) are kept, and asked again when the toolkit changes. */
 #include <check.h>
 #include <dirent.h>
 #include <fcntl.h>
@@ -18,6 +18,7 @@
 #include "toolchain/tc_build.h"
 #include "toolchain/tc_cache.h"
 #include "toolchain/tc_file.h"
+#include "toolchain/tc_ptxas.h"
 #include "toolchain/tc_toolkit.h"
 #include "suites.h"
 
@@ -408,6 +409,93 @@ START_TEST(test_toolkit_probe_cached)
 }
 END_TEST
 
+/* A stand-in ptxas on PATH (dir/bin) that logs each run in ptxas.log and prints a -v report
+   with a warning that names the file it read (the private copy). */
+static void fake_ptxas(void)
+{
+  char path[256], text[1024];
+  snprintf(path, sizeof path, "%s/bin", dir);
+  mkdir(path, 0755);
+  snprintf(path, sizeof path, "%s/bin/ptxas", dir);
+  snprintf(text, sizeof text,
+           "#!/bin/sh\necho \"$*\" >> %s/ptxas.log\n"
+           "for a; do last=$a; done\narch=${2#-arch=}\n"
+           "echo \"ptxas $last, line 3; warning : stand-in\"\n"
+           "echo \"ptxas info    : Compiling entry function '_Z3addPf' for '$arch'\"\n"
+           "echo \"ptxas info    : Function properties for _Z3addPf\"\n"
+           "echo \"    8 bytes stack frame, 4 bytes spill stores, 4 bytes spill loads\"\n"
+           "echo \"ptxas info    : Used 42 registers, used 1 barriers, 1024 bytes smem\"\n",
+           dir);
+  write_file(path, text);
+  chmod(path, 0755);
+  snprintf(text, sizeof text, "%s/bin:/usr/bin:/bin", dir);
+  setenv("PATH", text, 1);                      /* fork mode: this test's process only */
+  setenv("WARPLAB_SANDBOX", "none", 1);         /* so that it can write its log */
+}
+
+/* ptxas's report is kept: the same PTX and flags again give the same functions and the same
+   messages (naming the PTX asked about) with no ptxas run; another arch, a changed PTX or a
+   changed ptxas run it again. */
+START_TEST(test_ptxas_report_cached)
+{
+  char ptx[128], other[128], plog[128], log1[1024], log2[1024];
+  struct tc_resources r1[4], r2[4];
+  int n1 = 0, n2 = 0;
+  fake_ptxas();
+  snprintf(plog, sizeof plog, "%s/ptxas.log", dir);
+  snprintf(ptx, sizeof ptx, "%s/k.ptx", dir);
+  snprintf(other, sizeof other, "%s/other.ptx", dir);
+  write_file(ptx, ".version 8.0\n.target sm_90\n");
+  write_file(other, ".version 8.0\n.target sm_90\n");
+  memset(r1, 0, sizeof r1);
+  memset(r2, 0xff, sizeof r2);
+  ck_assert_int_eq(tc_ptxas(ptx, "sm_90", 0, r1, 4, &n1, log1, sizeof log1), TC_PTXAS_OK);
+  ck_assert_int_eq(n1, 1);
+  ck_assert_int_eq(r1[0].registers, 42);
+  ck_assert_int_eq(count_lines(plog), 1);
+  char want[256];
+  snprintf(want, sizeof want, "ptxas %s, line 3; warning : stand-in", ptx);
+  ck_assert_msg(strstr(log1, want) != NULL, "%s", log1);
+  ck_assert_int_eq(entries("ptxas-"), 1);
+  /* again: from the cache, every field the same */
+  ck_assert_int_eq(tc_ptxas(ptx, "sm_90", 0, r2, 4, &n2, log2, sizeof log2), TC_PTXAS_OK);
+  ck_assert_int_eq(count_lines(plog), 1);
+  ck_assert_int_eq(n2, 1);
+  ck_assert(!memcmp(&r1[0], &r2[0], sizeof r1[0]));
+  ck_assert_str_eq(log1, log2);
+  /* the same bytes under another name: kept, its messages name that file */
+  ck_assert_int_eq(tc_ptxas(other, "sm_90", 0, r2, 4, &n2, log2, sizeof log2), TC_PTXAS_OK);
+  ck_assert_int_eq(count_lines(plog), 1);
+  snprintf(want, sizeof want, "ptxas %s, line 3; warning : stand-in", other);
+  ck_assert_msg(strstr(log2, want) != NULL, "%s", log2);
+  /* another arch, another register limit, another PTX: ptxas again */
+  ck_assert_int_eq(tc_ptxas(ptx, "sm_80", 0, r2, 4, &n2, log2, sizeof log2), TC_PTXAS_OK);
+  ck_assert_str_eq(r2[0].arch, "sm_80");
+  ck_assert_int_eq(count_lines(plog), 2);
+  ck_assert_int_eq(tc_ptxas(ptx, "sm_90", 32, r2, 4, &n2, log2, sizeof log2), TC_PTXAS_OK);
+  ck_assert_int_eq(count_lines(plog), 3);
+  write_file(ptx, ".version 8.0\n.target sm_90\n\n");
+  ck_assert_int_eq(tc_ptxas(ptx, "sm_90", 0, r2, 4, &n2, log2, sizeof log2), TC_PTXAS_OK);
+  ck_assert_int_eq(count_lines(plog), 4);
+  /* ptxas itself changed (a toolkit upgraded): run again */
+  write_file(ptx, ".version 8.0\n.target sm_90\n");
+  char path[256];
+  snprintf(path, sizeof path, "%s/bin/ptxas", dir);
+  FILE *f = fopen(path, "a");
+  ck_assert_ptr_nonnull(f);
+  fputs("# upgraded\n", f);
+  fclose(f);
+  ck_assert_int_eq(tc_ptxas(ptx, "sm_90", 0, r2, 4, &n2, log2, sizeof log2), TC_PTXAS_OK);
+  ck_assert_int_eq(count_lines(plog), 5);
+  ck_assert(!memcmp(&r1[0], &r2[0], sizeof r1[0]));
+  /* the cache off: every time */
+  setenv("WARPLAB_CACHE", "off", 1);
+  ck_assert_int_eq(tc_ptxas(ptx, "sm_90", 0, r2, 4, &n2, log2, sizeof log2), TC_PTXAS_OK);
+  ck_assert_int_eq(tc_ptxas(ptx, "sm_90", 0, r2, 4, &n2, log2, sizeof log2), TC_PTXAS_OK);
+  ck_assert_int_eq(count_lines(plog), 7);
+}
+END_TEST
+
 Suite *suite_cache(void)
 {
   Suite *s = suite_create("cache");
@@ -420,6 +508,7 @@ Suite *suite_cache(void)
   tcase_add_test(tc, test_build_manifest);
   tcase_add_test(tc, test_build_cached);
   tcase_add_test(tc, test_toolkit_probe_cached);
+  tcase_add_test(tc, test_ptxas_report_cached);
   tcase_set_timeout(tc, 120);
   suite_add_tcase(s, tc);
   return s;

@@ -196,13 +196,15 @@ static void ask_version(const char *nvcc, char *buf, size_t n)
   }
 }
 
-/* Environment variables that cannot change nvcc's answer: warplab's own settings and the
-   shell's bookkeeping. Every other one is part of the key: nvcc reads its environment
-   (NVCC_PREPEND_FLAGS, NVCC_APPEND_FLAGS, NVCC_CCBIN, and any variable its nvcc.profile
-   names: INCLUDES, PATH ...). */
+/* Environment variables that cannot change nvcc's answer: warplab's own settings, the
+   shell's bookkeeping, and the temporary folder (a graded run's own, set per run; it names
+   where nvcc's temporary files go, not where the toolkit is). Every other one is part of
+   the key: nvcc reads its environment (NVCC_PREPEND_FLAGS, NVCC_APPEND_FLAGS, NVCC_CCBIN,
+   and any variable its nvcc.profile names: INCLUDES, PATH ...). */
 static int env_ignored(const char *var)
 {
-  static const char *const names[] = {"PWD=", "OLDPWD=", "SHLVL=", "_=", "WARPLAB_", "CK_"};
+  static const char *const names[] = {"PWD=", "OLDPWD=", "SHLVL=", "_=", "TMPDIR=", "WARPLAB_",
+                                      "CK_"};
   for (size_t i = 0; i < sizeof names / sizeof *names; i++)
     if (!strncmp(var, names[i], strlen(names[i])))
       return 1;

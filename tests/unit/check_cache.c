@@ -397,8 +397,9 @@ START_TEST(test_toolkit_probe_cached)
   setenv("NVCC_APPEND_FLAGS", "-DX", 1);
   check_probe("2.5");
   ck_assert_int_eq(count_lines(log), 8);
-  /* warplab's own settings are not nvcc's */
+  /* warplab's own settings are not nvcc's, nor is a graded run's own temporary folder */
   setenv("WARPLAB_SASS", "off", 1);
+  setenv("TMPDIR", dir, 1);
   check_probe("2.5");
   ck_assert_int_eq(count_lines(log), 8);
   /* the cache off: asked every time, and it still answers */

@@ -22,17 +22,20 @@
  * note in the chart saying so.
  *
  * The scripts are written next to their data and refer to it by name, so `gnuplot NAME.gp`
- * in the results folder redraws a chart. All of a run's charts are drawn by one gnuplot
- * (found on PATH, run through harness/run's process runner, tc_exec.h, in the results
- * folder), each script from a fresh session; a chart whose script fails is drawn again alone,
- * for its message, and the ones after it too. gnuplot is killed when it takes longer than
- * PLOT_TIMEOUT_S a chart.
+ * in the results folder redraws a chart. A run's charts are drawn by two gnuplots at once
+ * (one where there is one chart or one CPU; found on PATH, run through harness/run's
+ * process runner, tc_exec.h, in the results folder), the charts shared between them by
+ * their size, each script from a fresh session; a chart whose script fails is drawn again
+ * alone, for its message, and the ones after it too. gnuplot is killed when it takes
+ * longer than PLOT_TIMEOUT_S a chart.
  */
 #include <errno.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "metrics/met.h"
@@ -1336,13 +1339,13 @@ static int plain_name(const char *name)
 
 #define DREW "warplab drew "   /* gnuplot prints it after each chart of a batch it drew */
 
-/* One gnuplot for the charts of l whose names are plain: `gnuplot -e "reset session"
-   A.gp -e 'print "warplab drew A"' -e "reset session" B.gp ...` in dir, each script from a
-   fresh session (nothing one chart sets reaches the next), sets drawn[i] for each chart it
-   drew (gnuplot stops at a script's first error: the charts after it are not drawn).
-   Returns 0, or -2 with err when it ran out of time. */
-static int gp_batch(const char *gnuplot, const char *dir, const struct plot_list *l, int drawn[],
-                    char *err, size_t errlen)
+/* One gnuplot for the charts of l whose names are plain and that pick[] holds (pick NULL:
+   all): `gnuplot -e "reset session" A.gp -e 'print "warplab drew A"' -e "reset session"
+   B.gp ...` in dir, each script from a fresh session (nothing one chart sets reaches the
+   next), sets drawn[i] for each chart it drew (gnuplot stops at a script's first error: the
+   charts after it are not drawn). Returns 0, or -2 with err when it ran out of time. */
+static int gp_batch(const char *gnuplot, const char *dir, const struct plot_list *l,
+                    const int pick[], int drawn[], char *err, size_t errlen)
 {
   size_t nargs = 0, nplain = 0;
   const char **args = calloc((size_t)l->n * 5 + 1, sizeof *args);
@@ -1354,7 +1357,7 @@ static int gp_batch(const char *gnuplot, const char *dir, const struct plot_list
   if (!args || !script || !mark || !log)
     goto out;                        /* nothing drawn: each chart is drawn alone */
   for (uint32_t i = 0; i < l->n; i++) {
-    if (!plain_name(l->name[i]))
+    if (!plain_name(l->name[i]) || (pick && !pick[i]))
       continue;
     snprintf(script[i], sizeof script[i], "%s.gp", l->name[i]);
     snprintf(mark[i], sizeof mark[i], "print \"" DREW "%s\"", l->name[i]);
@@ -1374,12 +1377,13 @@ static int gp_batch(const char *gnuplot, const char *dir, const struct plot_list
     snprintf(err, errlen, "%s", e);
     rc = -2;
   }
-  /* the charts it drew: its lines "warplab drew NAME" */
+  /* the charts it drew: its lines "warplab drew NAME" (only its own: drawn[] is shared with
+     the other gnuplot of plot_list_draw) */
   for (char *line = log; *line;) {
     size_t len = strcspn(line, "\n");
     if (len > strlen(DREW) && !strncmp(line, DREW, strlen(DREW)))
       for (uint32_t i = 0; i < l->n; i++)
-        if (!drawn[i] && len - strlen(DREW) == strlen(l->name[i]) &&
+        if ((!pick || pick[i]) && !drawn[i] && len - strlen(DREW) == strlen(l->name[i]) &&
             !strncmp(line + strlen(DREW), l->name[i], len - strlen(DREW)))
           drawn[i] = 1;
     line += len + (line[len] == '\n');
@@ -1390,6 +1394,80 @@ out:
   free(mark);
   free(log);
   return rc;
+}
+
+/* How much drawing chart NAME in dir is, to share charts between two gnuplots: the bytes
+   of its data and script (a chart's points and series; most of gnuplot's time is
+   compressing the PNG, which grows with them), and a floor for a chart's fixed cost. */
+static long chart_weight(const char *dir, const char *name)
+{
+  static const char *const ext[] = {".dat", ".gp"};
+  long w = 1024;
+  for (size_t k = 0; k < 2; k++) {
+    char path[1200];
+    struct stat st;
+    path_join(path, sizeof path, dir, name, ext[k]);
+    if (stat(path, &st) == 0)
+      w += (long)st.st_size;
+  }
+  return w;
+}
+
+/* One of plot_list_draw's two gnuplots, run on a thread of its own. */
+struct gp_half {
+  const char *gnuplot, *dir;
+  const struct plot_list *l;
+  const int *pick;
+  int *drawn;
+  int rc;
+  char err[1400];
+};
+
+static void *gp_half_run(void *arg)
+{
+  struct gp_half *h = arg;
+  h->rc = gp_batch(h->gnuplot, h->dir, h->l, h->pick, h->drawn, h->err, sizeof h->err);
+  return NULL;
+}
+
+/* The charts of l drawn by gnuplot in batches (gp_batch): one gnuplot where there is one
+   chart to draw or one CPU, else two at once, the charts shared between them in list order,
+   each to the one with less to draw so far (chart_weight). Sets drawn[i] for each chart
+   drawn. Returns 0, or -2 with err when a gnuplot ran out of time. */
+static int gp_batches(const char *gnuplot, const char *dir, const struct plot_list *l,
+                      int drawn[], char *err, size_t errlen)
+{
+  uint32_t nplain = 0;
+  for (uint32_t i = 0; i < l->n; i++)
+    nplain += (uint32_t)plain_name(l->name[i]);
+  if (nplain < 2 || sysconf(_SC_NPROCESSORS_ONLN) < 2)
+    return gp_batch(gnuplot, dir, l, NULL, drawn, err, errlen);
+  int pick[2][PLOT_MAX_LIST] = {{0}};
+  long load[2] = {0, 0};
+  for (uint32_t i = 0; i < l->n; i++) {
+    if (!plain_name(l->name[i]))
+      continue;
+    int k = load[1] < load[0];
+    pick[k][i] = 1;
+    load[k] += chart_weight(dir, l->name[i]);
+  }
+  struct gp_half half[2];
+  for (int k = 0; k < 2; k++)
+    half[k] = (struct gp_half){.gnuplot = gnuplot, .dir = dir, .l = l, .pick = pick[k],
+                               .drawn = drawn, .err = ""};
+  pthread_t t;
+  int threaded = pthread_create(&t, NULL, gp_half_run, &half[1]) == 0;
+  gp_half_run(&half[0]);
+  if (threaded)
+    pthread_join(t, NULL);
+  else
+    gp_half_run(&half[1]);                      /* no thread: one after the other */
+  for (int k = 0; k < 2; k++)
+    if (half[k].rc == -2) {
+      snprintf(err, errlen, "%s", half[k].err);
+      return -2;
+    }
+  return 0;
 }
 
 int plot_list_add(struct plot_list *l, const char *name, const char *what, char *err,
@@ -1419,7 +1497,7 @@ int plot_list_draw(const struct plot_list *l, const char *dir, char *paths_out, 
   int drawn[PLOT_MAX_LIST] = {0};
   char e[1400];
   int rc = PLOT_OK;
-  int hung = gp_batch(gnuplot, dir, l, drawn, e, sizeof e) == -2;
+  int hung = gp_batches(gnuplot, dir, l, drawn, e, sizeof e) == -2;
   for (uint32_t i = 0; i < l->n; i++) {
     /* one the batch did not draw is drawn alone: the one whose script failed says why, the
        ones after it are drawn; a gnuplot that hung is not tried on every chart */

@@ -33,11 +33,11 @@ int plot_find_gnuplot(char *out, size_t outlen);
    rerun there by hand), NAME.png and NAME.svg. paths_out receives the PNG paths written,
    one per line (empty when there was nothing to chart: no measurements, or no charts).
    Returns PLOT_OK, or another plot_status with err; on PLOT_FAILED the charts that could be
-   drawn are drawn and listed. All of them are drawn by one gnuplot (plot_list_draw). */
+   drawn are drawn and listed. They are drawn together (plot_list_draw). */
 int plot_lab_charts(const struct run_lab *lab, const struct run_result *r, char *paths_out,
                     size_t paths_len, char *err, size_t errlen);
 
-/* Charts whose data and scripts are written into one folder, to be drawn by one gnuplot
+/* Charts whose data and scripts are written into one folder, to be drawn together
    (plot_list_draw). */
 #define PLOT_MAX_LIST 64
 struct plot_list {
@@ -50,9 +50,10 @@ struct plot_list {
 int plot_list_add(struct plot_list *l, const char *name, const char *what, char *err,
                   size_t errlen);
 
-/* Draw the charts of l, in dir, with one gnuplot process (each script from a fresh gnuplot
-   session); a chart that it did not draw (gnuplot stops at the first error of a script) is
-   drawn alone, so that one whose script fails is named with gnuplot's message and the others
+/* Draw the charts of l, in dir, with two gnuplot processes at once, the charts shared
+   between them by size (one process for one chart, or on one CPU; each script from a fresh
+   gnuplot session); a chart that was not drawn (gnuplot stops at the first error of a
+   script) is drawn alone, so that one whose script fails is named with gnuplot's message and the others
    are drawn. Appends the PNGs drawn to paths_out, one a line. Returns PLOT_OK; PLOT_NO_GNUPLOT
    with err (nothing drawn); PLOT_FAILED with err naming the first chart that failed. */
 int plot_list_draw(const struct plot_list *l, const char *dir, char *paths_out, size_t paths_len,

@@ -747,7 +747,7 @@ int plot_run_charts(const struct run_lab *lab, const struct run_result *r, char 
     snprintf(err, errlen, "out of host memory");
     return PLOT_FAILED;
   }
-  /* the lab's charts, then its lane charts, all drawn by one gnuplot */
+  /* the lab's charts, then its lane charts, all drawn together (plot_list_draw) */
   char lab_e[1600] = "", lane_e[1600] = "", draw_e[1600] = "";
   int lab_st = plot_lab_scripts(lab, r, l, lab_e, sizeof lab_e);
   int lane_st = r->npoints ? lane_scripts(lab, r, l, lane_e, sizeof lane_e) : PLOT_OK;

@@ -367,24 +367,11 @@ void tc_build_isolation(char *buf, size_t n)
 
 void tc_build_toolkit_line(char *buf, size_t n)
 {
-  static char cached_for[4096], cached[128];
   char nvcc[4096];
   buf[0] = 0;
   if (tc_find_tool("nvcc", nvcc, sizeof nvcc))
     return;
-  if (!cached_for[0] || strcmp(cached_for, nvcc)) {
-    char *argv[] = {nvcc, "--version", NULL};
-    char out[2048] = "";
-    cached[0] = 0;
-    tc_exec_capture(argv, NULL, out, sizeof out);
-    char *r = strstr(out, "release ");
-    if (r) {
-      r[strcspn(r, "\n")] = 0;
-      snprintf(cached, sizeof cached, "%s", r);
-    }
-    snprintf(cached_for, sizeof cached_for, "%s", nvcc);
-  }
-  snprintf(buf, n, "%s", cached);
+  tc_toolkit_version(nvcc, buf, n);
 }
 
 uint64_t tc_build_key(const char *src, size_t len, const char *cu, const char *real,

@@ -59,7 +59,7 @@ int tc_build_shared_lib(const char *src, const char *inc_dir, const char *so_out
                          size_t loglen, int *from_cache);
 
 /* The toolkit's version line, from `nvcc --version` ("release 13.0, V13.0.88"; "" when nvcc
-   is not found or does not say), asked once per nvcc path in a process. */
+   is not found or does not say): tc_toolkit_version's, asked once and kept in the cache. */
 void tc_build_toolkit_line(char *buf, size_t n);
 
 /* The cache key of a build of the len bytes at src, the file cu (as named) at real path real,

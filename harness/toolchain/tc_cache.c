@@ -4,8 +4,9 @@
  * digits, a hash of everything the entry depends on) behind a header naming its magic, key
  * and length:
  *
- *   KIND-KEY.bin  any bytes (ptx-, ptxas-, sass-: a tool's output; ref-: a reference
- *                 solution's run, run_cache.c), with their length and hash in the header.
+ *   KIND-KEY.bin  any bytes (ptx-, ptxas-, sass-: a tool's output; toolkit-: what nvcc
+ *                 said of itself, tc_toolkit.c; ref-: a reference solution's run,
+ *                 run_cache.c), with their length and hash in the header.
  *
  * An entry is written to a fresh temporary file in the folder and renamed over its name, so
  * a reader (another batch worker) sees the whole old entry, the whole new one or none; one
@@ -68,6 +69,18 @@ uint64_t tc_cache_hash_file(uint64_t h, const char *path)
   h = text ? tc_cache_hash(h, text, n) : tc_cache_hash_str(h, "(missing)");
   free(text);
   return h;
+}
+
+uint64_t tc_cache_hash_stamp(uint64_t h, const char *path)
+{
+  struct stat st;
+  h = tc_cache_hash_str(h, path);
+  if (!path || stat(path, &st) != 0)
+    return tc_cache_hash_str(h, "(missing)");
+  int64_t id[7] = {(int64_t)st.st_dev, (int64_t)st.st_ino, (int64_t)st.st_size,
+                   (int64_t)st.st_mtim.tv_sec, (int64_t)st.st_mtim.tv_nsec,
+                   (int64_t)st.st_ctim.tv_sec, (int64_t)st.st_ctim.tv_nsec};
+  return tc_cache_hash(h, id, sizeof id);
 }
 
 int tc_cache_dir(char *buf, size_t n)

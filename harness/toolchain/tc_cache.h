@@ -31,6 +31,11 @@ uint64_t tc_cache_hash_self(uint64_t h);
 /* h with the file at path hashed in: its name and bytes; a missing file as its absence. */
 uint64_t tc_cache_hash_file(uint64_t h, const char *path);
 
+/* h with the file at path as it is on disk now, without reading it: its name, device,
+   inode, size, modification and change times (a program replaced, rewritten or touched
+   hashes differently); a missing file as its absence. */
+uint64_t tc_cache_hash_stamp(uint64_t h, const char *path);
+
 /* The cache's folder in buf. Returns 0, or -1 when the cache is off or has no home. */
 int tc_cache_dir(char *buf, size_t n);
 

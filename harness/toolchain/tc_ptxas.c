@@ -1,4 +1,9 @@
-/* tc_ptxas.c: run ptxas -v on a PTX file and read its resource report (see tc_ptxas.h). */
+/* tc_ptxas.c: run ptxas -v on a PTX file and read its resource report (see tc_ptxas.h).
+ *
+ * A report ptxas gave without error is kept in the cache folder (tc_cache.h, entry
+ * ptxas-KEY: the PTX's bytes, the arch and register flags, the toolkit's version line and
+ * the ptxas program's stamp), as ptxas printed it with the name of the copy it read, so the
+ * same PTX is assembled once and a report read back parses and logs as a fresh one. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -7,6 +12,7 @@
 #include <unistd.h>
 
 #include "toolchain/tc_build.h"
+#include "toolchain/tc_cache.h"
 #include "toolchain/tc_exec.h"
 #include "toolchain/tc_file.h"
 #include "toolchain/tc_ptxas.h"
@@ -205,6 +211,57 @@ const struct tc_resources *tc_resources_find(const struct tc_resources *r, int n
   return hit;
 }
 
+/* The key of ptxas's report on the n bytes of PTX at src with flags archflag and regflag
+   ("": none), by the ptxas at path. */
+static uint64_t report_key(const char *ptxas, const char *archflag, const char *regflag,
+                           const char *src, size_t n)
+{
+  char toolkit[128], real[4096];
+  tc_build_toolkit_line(toolkit, sizeof toolkit);
+  uint64_t key = tc_cache_hash_self(tc_cache_hash_str(TC_CACHE_SEED, "ptxas-report-1"));
+  key = tc_cache_hash_str(key, toolkit);
+  key = tc_cache_hash_str(key, realpath(ptxas, real) ? real : ptxas);
+  key = tc_cache_hash_stamp(key, ptxas);
+  key = tc_cache_hash_str(key, archflag);
+  key = tc_cache_hash_str(key, regflag);
+  return tc_cache_hash(key, src, n);
+}
+
+/* A kept report (entry: "COPY\nTEXT", TEXT what ptxas printed on the copy named COPY) read
+   into out and log as tc_ptxas does with a fresh one. Returns 0, or -1 when there is none. */
+static int report_load(uint64_t key, const char *ptx, struct tc_resources *out, int max, int *n,
+                       char *log, size_t loglen)
+{
+  char *kept = NULL;
+  size_t klen = 0;
+  if (tc_cache_blob_load("ptxas", key, &kept, &klen))
+    return -1;
+  char *text = strchr(kept, '\n');
+  if (!text || text == kept) {
+    free(kept);
+    return -1;
+  }
+  *text++ = 0;
+  replace_all(text, kept, ptx, log, loglen);
+  *n = tc_ptxas_parse(text, out, max);
+  free(kept);
+  return 0;
+}
+
+/* Keep ptxas's report text, printed on the copy named copy, as entry key. */
+static void report_store(uint64_t key, const char *copy, const char *text)
+{
+  size_t cl = strlen(copy), tl = strlen(text);
+  char *buf = strchr(copy, '\n') ? NULL : malloc(cl + 1 + tl);
+  if (!buf)
+    return;
+  memcpy(buf, copy, cl);
+  buf[cl] = '\n';
+  memcpy(buf + cl + 1, text, tl);
+  tc_cache_blob_store("ptxas", key, buf, cl + 1 + tl);
+  free(buf);
+}
+
 enum tc_ptxas_status tc_ptxas(const char *ptx, const char *arch, int maxrregcount,
                                 struct tc_resources *out, int max, int *n,
                                 char *log, size_t loglen)
@@ -229,6 +286,11 @@ enum tc_ptxas_status tc_ptxas(const char *ptx, const char *arch, int maxrregcoun
   if (!src) {
     snprintf(log, loglen, "%s: %s\n", ptx, strerror(errno));
     return TC_PTXAS_FAILED;
+  }
+  uint64_t key = report_key(ptxas, archflag, maxrregcount > 0 ? regflag : "", src, plen);
+  if (report_load(key, ptx, out, max, n, log, loglen) == 0) {
+    free(src);
+    return TC_PTXAS_OK;
   }
   char base[1024], work[1100], root[1100], copy[1200];
   if (tc_build_private_folder("ptxas", base, sizeof base, log, loglen)) {
@@ -287,6 +349,7 @@ enum tc_ptxas_status tc_ptxas(const char *ptx, const char *arch, int maxrregcoun
   } else {
     replace_all(text, copy, ptx, log, loglen);
     *n = tc_ptxas_parse(text, out, max);
+    report_store(key, copy, text);
   }
 out:
   free(src);

@@ -64,7 +64,8 @@ const struct tc_resources *tc_resources_find(const struct tc_resources *r, int n
    out[0..max-1], *n set to the count parsed. maxrregcount 0: no limit. ptxas reads a private
    copy of the PTX (a student's), confined and limited as nvcc is (tc_sandbox.h,
    tc_exec_tool_limits); stopped by a limit, it is TC_PTXAS_FAILED and log says so in words.
-   On return log holds ptxas's messages (warnings too). */
+   On return log holds ptxas's messages (warnings too). A report given without error is
+   kept in the cache folder (tc_cache.h) and read back for the same PTX, flags and ptxas. */
 enum tc_ptxas_status tc_ptxas(const char *ptx, const char *arch, int maxrregcount,
                                 struct tc_resources *out, int max, int *n,
                                 char *log, size_t loglen);

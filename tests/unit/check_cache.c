@@ -2,7 +2,8 @@
  * follows every input a run's figures depend on, and an entry reads back as it was written;
  * a tool's output (tc_cache_blob_*) reads back whole or not at all; the build cache
  * (tc_build.c) keys on the source, the flags, the toolkit and every header read, and a
- * second build of the same file does not run nvcc. */
+ * second build of the same file does not run nvcc; what nvcc says of itself (tc_toolkit.c)
+ * and ptxas's report (tc_ptxas.c) are kept, and asked again when the toolkit changes. */
 #include <check.h>
 #include <dirent.h>
 #include <fcntl.h>
@@ -17,6 +18,8 @@
 #include "toolchain/tc_build.h"
 #include "toolchain/tc_cache.h"
 #include "toolchain/tc_file.h"
+#include "toolchain/tc_ptxas.h"
+#include "toolchain/tc_toolkit.h"
 #include "suites.h"
 
 static char dir[64], kfile[128];
@@ -296,6 +299,204 @@ START_TEST(test_build_cached)
 }
 END_TEST
 
+/* The lines in file path (0 when there is none). */
+static int count_lines(const char *path)
+{
+  size_t n = 0;
+  char *t = tc_read_file(path, &n);
+  int lines = 0;
+  for (size_t i = 0; t && i < n; i++)
+    lines += t[i] == '\n';
+  free(t);
+  return lines;
+}
+
+/* A stand-in toolkit in dir: bin/nvcc, a wrapper that execs real/nvcc (as an image's
+   /usr/local/bin/nvcc does), which logs each run in nvcc.log and answers -dryrun and
+   --version (release REL) like nvcc; real/nvcc.profile beside it; include/ its headers. */
+static void fake_toolkit(const char *rel)
+{
+  char path[256], text[1024];
+  snprintf(path, sizeof path, "%s/bin", dir);
+  mkdir(path, 0755);
+  snprintf(path, sizeof path, "%s/real", dir);
+  mkdir(path, 0755);
+  snprintf(path, sizeof path, "%s/include", dir);
+  mkdir(path, 0755);
+  snprintf(path, sizeof path, "%s/bin/nvcc", dir);
+  snprintf(text, sizeof text, "#!/bin/sh\nexec %s/real/nvcc \"$@\"\n", dir);
+  if (access(path, F_OK)) {                     /* the wrapper, written once */
+    write_file(path, text);
+    chmod(path, 0755);
+  }
+  snprintf(path, sizeof path, "%s/real/nvcc", dir);
+  snprintf(text, sizeof text,
+           "#!/bin/sh\necho \"$1\" >> %s/nvcc.log\n"
+           "case \"$1\" in\n"
+           "  -dryrun) echo '#$ _HERE_=%s/real'; echo '#$ TOP=%s/real/..';\n"
+           "           echo '#$ INCLUDES=\"-I%s/real/../include\"  ' ;;\n"
+           "  --version) echo 'Cuda compilation tools, release %s, V%s.1' ;;\n"
+           "esac\n", dir, dir, dir, dir, rel, rel);
+  write_file(path, text);
+  chmod(path, 0755);
+  snprintf(path, sizeof path, "%s/real/nvcc.profile", dir);
+  if (access(path, F_OK))
+    write_file(path, "TOP = $(_HERE_)/..\n");
+  snprintf(text, sizeof text, "%s/bin:/usr/bin:/bin", dir);
+  setenv("PATH", text, 1);                      /* fork mode: this test's process only */
+}
+
+/* Ask for the toolkit (as a new process would: nothing remembered) and check its answer:
+   TOP is dir, its one header folder dir/include, its version line "release REL, VREL.1". */
+static void check_probe(const char *rel)
+{
+  char nvcc[256], want[256], ver[128];
+  struct tc_toolkit tk;
+  tc_toolkit_forget();
+  ck_assert_int_eq(tc_find_tool("nvcc", nvcc, sizeof nvcc), 0);
+  ck_assert_int_eq(tc_toolkit_find(nvcc, &tk), 0);
+  ck_assert_str_eq(tk.top, dir);
+  ck_assert_int_eq(tk.ninclude, 1);
+  snprintf(want, sizeof want, "%s/include", dir);
+  ck_assert_str_eq(tk.include[0], want);
+  tc_build_toolkit_line(ver, sizeof ver);
+  snprintf(want, sizeof want, "release %s, V%s.1", rel, rel);
+  ck_assert_str_eq(ver, want);
+}
+
+/* What nvcc says of itself is kept: a new process asks no nvcc; the real nvcc behind the
+   wrapper replaced, its nvcc.profile changed, or the environment nvcc sees changed, it is
+   asked again (and the new answer kept); with the cache off it is asked every time. */
+START_TEST(test_toolkit_probe_cached)
+{
+  char log[256], path[256];
+  snprintf(dir, sizeof dir, "%.40s", realpath(dir, path) ? path : dir);   /* TOP comes back real */
+  snprintf(log, sizeof log, "%s/nvcc.log", dir);
+  unsetenv("NVCC_APPEND_FLAGS");
+  fake_toolkit("1.0");
+  check_probe("1.0");
+  ck_assert_int_eq(count_lines(log), 2);       /* -dryrun and --version, once */
+  ck_assert_int_eq(entries("toolkit-"), 1);
+  check_probe("1.0");
+  check_probe("1.0");
+  ck_assert_int_eq(count_lines(log), 2);       /* kept: no nvcc run */
+  /* the toolkit upgraded in place: the wrapper on PATH is the same, the real nvcc is not */
+  fake_toolkit("2.5");
+  check_probe("2.5");
+  ck_assert_int_eq(count_lines(log), 4);
+  check_probe("2.5");
+  ck_assert_int_eq(count_lines(log), 4);
+  /* its nvcc.profile edited */
+  snprintf(path, sizeof path, "%s/real/nvcc.profile", dir);
+  write_file(path, "TOP = $(_HERE_)/..\nINCLUDES += -I/nowhere\n");
+  check_probe("2.5");
+  ck_assert_int_eq(count_lines(log), 6);
+  check_probe("2.5");
+  ck_assert_int_eq(count_lines(log), 6);
+  /* a variable nvcc reads */
+  setenv("NVCC_APPEND_FLAGS", "-DX", 1);
+  check_probe("2.5");
+  ck_assert_int_eq(count_lines(log), 8);
+  /* warplab's own settings are not nvcc's, nor is a graded run's own temporary folder */
+  setenv("WARPLAB_SASS", "off", 1);
+  setenv("TMPDIR", dir, 1);
+  check_probe("2.5");
+  ck_assert_int_eq(count_lines(log), 8);
+  /* the cache off: asked every time, and it still answers */
+  setenv("WARPLAB_CACHE", "off", 1);
+  check_probe("2.5");
+  check_probe("2.5");
+  ck_assert_int_eq(count_lines(log), 12);
+}
+END_TEST
+
+/* A stand-in ptxas on PATH (dir/bin) that logs each run in ptxas.log and prints a -v report
+   with a warning that names the file it read (the private copy). */
+static void fake_ptxas(void)
+{
+  char path[256], text[1024];
+  snprintf(path, sizeof path, "%s/bin", dir);
+  mkdir(path, 0755);
+  snprintf(path, sizeof path, "%s/bin/ptxas", dir);
+  snprintf(text, sizeof text,
+           "#!/bin/sh\necho \"$*\" >> %s/ptxas.log\n"
+           "for a; do last=$a; done\narch=${2#-arch=}\n"
+           "echo \"ptxas $last, line 3; warning : stand-in\"\n"
+           "echo \"ptxas info    : Compiling entry function '_Z3addPf' for '$arch'\"\n"
+           "echo \"ptxas info    : Function properties for _Z3addPf\"\n"
+           "echo \"    8 bytes stack frame, 4 bytes spill stores, 4 bytes spill loads\"\n"
+           "echo \"ptxas info    : Used 42 registers, used 1 barriers, 1024 bytes smem\"\n",
+           dir);
+  write_file(path, text);
+  chmod(path, 0755);
+  snprintf(text, sizeof text, "%s/bin:/usr/bin:/bin", dir);
+  setenv("PATH", text, 1);                      /* fork mode: this test's process only */
+  setenv("WARPLAB_SANDBOX", "none", 1);         /* so that it can write its log */
+}
+
+/* ptxas's report is kept: the same PTX and flags again give the same functions and the same
+   messages (naming the PTX asked about) with no ptxas run; another arch, a changed PTX or a
+   changed ptxas run it again. */
+START_TEST(test_ptxas_report_cached)
+{
+  char ptx[128], other[128], plog[128], log1[1024], log2[1024];
+  struct tc_resources r1[4], r2[4];
+  int n1 = 0, n2 = 0;
+  fake_ptxas();
+  snprintf(plog, sizeof plog, "%s/ptxas.log", dir);
+  snprintf(ptx, sizeof ptx, "%s/k.ptx", dir);
+  snprintf(other, sizeof other, "%s/other.ptx", dir);
+  write_file(ptx, ".version 8.0\n.target sm_90\n");
+  write_file(other, ".version 8.0\n.target sm_90\n");
+  memset(r1, 0, sizeof r1);
+  memset(r2, 0xff, sizeof r2);
+  ck_assert_int_eq(tc_ptxas(ptx, "sm_90", 0, r1, 4, &n1, log1, sizeof log1), TC_PTXAS_OK);
+  ck_assert_int_eq(n1, 1);
+  ck_assert_int_eq(r1[0].registers, 42);
+  ck_assert_int_eq(count_lines(plog), 1);
+  char want[256];
+  snprintf(want, sizeof want, "ptxas %s, line 3; warning : stand-in", ptx);
+  ck_assert_msg(strstr(log1, want) != NULL, "%s", log1);
+  ck_assert_int_eq(entries("ptxas-"), 1);
+  /* again: from the cache, every field the same */
+  ck_assert_int_eq(tc_ptxas(ptx, "sm_90", 0, r2, 4, &n2, log2, sizeof log2), TC_PTXAS_OK);
+  ck_assert_int_eq(count_lines(plog), 1);
+  ck_assert_int_eq(n2, 1);
+  ck_assert(!memcmp(&r1[0], &r2[0], sizeof r1[0]));
+  ck_assert_str_eq(log1, log2);
+  /* the same bytes under another name: kept, its messages name that file */
+  ck_assert_int_eq(tc_ptxas(other, "sm_90", 0, r2, 4, &n2, log2, sizeof log2), TC_PTXAS_OK);
+  ck_assert_int_eq(count_lines(plog), 1);
+  snprintf(want, sizeof want, "ptxas %s, line 3; warning : stand-in", other);
+  ck_assert_msg(strstr(log2, want) != NULL, "%s", log2);
+  /* another arch, another register limit, another PTX: ptxas again */
+  ck_assert_int_eq(tc_ptxas(ptx, "sm_80", 0, r2, 4, &n2, log2, sizeof log2), TC_PTXAS_OK);
+  ck_assert_str_eq(r2[0].arch, "sm_80");
+  ck_assert_int_eq(count_lines(plog), 2);
+  ck_assert_int_eq(tc_ptxas(ptx, "sm_90", 32, r2, 4, &n2, log2, sizeof log2), TC_PTXAS_OK);
+  ck_assert_int_eq(count_lines(plog), 3);
+  write_file(ptx, ".version 8.0\n.target sm_90\n\n");
+  ck_assert_int_eq(tc_ptxas(ptx, "sm_90", 0, r2, 4, &n2, log2, sizeof log2), TC_PTXAS_OK);
+  ck_assert_int_eq(count_lines(plog), 4);
+  /* ptxas itself changed (a toolkit upgraded): run again */
+  write_file(ptx, ".version 8.0\n.target sm_90\n");
+  char path[256];
+  snprintf(path, sizeof path, "%s/bin/ptxas", dir);
+  FILE *f = fopen(path, "a");
+  ck_assert_ptr_nonnull(f);
+  fputs("# upgraded\n", f);
+  fclose(f);
+  ck_assert_int_eq(tc_ptxas(ptx, "sm_90", 0, r2, 4, &n2, log2, sizeof log2), TC_PTXAS_OK);
+  ck_assert_int_eq(count_lines(plog), 5);
+  ck_assert(!memcmp(&r1[0], &r2[0], sizeof r1[0]));
+  /* the cache off: every time */
+  setenv("WARPLAB_CACHE", "off", 1);
+  ck_assert_int_eq(tc_ptxas(ptx, "sm_90", 0, r2, 4, &n2, log2, sizeof log2), TC_PTXAS_OK);
+  ck_assert_int_eq(tc_ptxas(ptx, "sm_90", 0, r2, 4, &n2, log2, sizeof log2), TC_PTXAS_OK);
+  ck_assert_int_eq(count_lines(plog), 7);
+}
+END_TEST
+
 Suite *suite_cache(void)
 {
   Suite *s = suite_create("cache");
@@ -307,6 +508,8 @@ Suite *suite_cache(void)
   tcase_add_test(tc, test_build_key);
   tcase_add_test(tc, test_build_manifest);
   tcase_add_test(tc, test_build_cached);
+  tcase_add_test(tc, test_toolkit_probe_cached);
+  tcase_add_test(tc, test_ptxas_report_cached);
   tcase_set_timeout(tc, 120);
   suite_add_tcase(s, tc);
   return s;

@@ -5,9 +5,9 @@
  * refused when the charts are parsed (run_charts_parse, as the lab loads), before anything
  * is drawn. Line charts: points in the order of x, one block per
  * sweep, a prediction equal to its formula at every point and along x, derived values from
- * expressions, a folder's own charts.json (the expressions themselves: check_expr.c). All of
- * a run's charts come from one gnuplot, each as its script alone draws it; a failing one is
- * named and the others drawn.
+ * expressions, a folder's own charts.json (the expressions themselves: check_expr.c). A run's
+ * charts come from two gnuplots at once (one for one chart), each chart as its script alone
+ * draws it; a failing one is named and the others drawn.
  * The drawing tests are skipped when gnuplot is not installed. */
 #include <check.h>
 #include <dirent.h>
@@ -240,16 +240,26 @@ START_TEST(test_chart_data)
 }
 END_TEST
 
-/* A gnuplot on PATH that counts its runs (one line each in dir/gnuplot.log) and runs the
-   real one. */
-static void counting_gnuplot(void)
+/* A gnuplot on PATH that logs its runs (one line each in dir/gnuplot.log: its arguments)
+   and runs the real one. With meet, a run given several charts waits (up to 10 s) for a
+   second such run to start and writes "together" in dir/meet.log when it did: two gnuplots
+   at once both write it, two in turn neither. */
+static void counting_gnuplot(int meet)
 {
   char real[1024], path[256], env[4096];
   ck_assert_int_eq(plot_find_gnuplot(real, sizeof real), 0);
   snprintf(path, sizeof path, "%s/gnuplot", dir);
   FILE *f = fopen(path, "w");
   ck_assert_ptr_nonnull(f);
-  fprintf(f, "#!/bin/sh\necho run >> '%s/gnuplot.log'\nexec '%s' \"$@\"\n", dir, real);
+  fprintf(f, "#!/bin/sh\necho \"$*\" >> '%s/gnuplot.log'\n", dir);
+  if (meet)
+    fprintf(f, "case \"$*\" in *'reset session'*)\n"
+               "  touch '%s/batch.'$$; i=0\n"
+               "  while [ $(ls '%s' | grep -c '^batch\\.') -lt 2 ] && [ $i -lt 100 ]; do\n"
+               "    sleep 0.1; i=$((i + 1)); done\n"
+               "  [ $(ls '%s' | grep -c '^batch\\.') -ge 2 ] && echo together >> '%s/meet.log' ;;\n"
+               "esac\n", dir, dir, dir, dir);
+  fprintf(f, "exec '%s' \"$@\"\n", real);
   fclose(f);
   ck_assert_int_eq(chmod(path, 0755), 0);
   const char *old = getenv("PATH");
@@ -257,16 +267,29 @@ static void counting_gnuplot(void)
   setenv("PATH", env, 1);                /* fork mode: this test's process only */
 }
 
-static int gnuplot_runs(void)
+/* The lines of dir/NAME (at most max, each cut at 511 characters) into lines; their count. */
+static int log_lines(const char *name, char lines[][512], int max)
 {
-  char path[256], line[64];
-  snprintf(path, sizeof path, "%s/gnuplot.log", dir);
+  char path[256];
+  snprintf(path, sizeof path, "%s/%s", dir, name);
   FILE *f = fopen(path, "r");
   int n = 0;
-  while (f && fgets(line, sizeof line, f))
+  while (f && n < max && fgets(lines[n], sizeof lines[n], f)) {
+    lines[n][strcspn(lines[n], "\n")] = 0;
     n++;
+  }
   if (f)
     fclose(f);
+  return n;
+}
+
+/* How many times script ("b.gp") is an argument in the run logged as line. */
+static int script_in(const char *line, const char *script)
+{
+  int n = 0;
+  size_t len = strlen(script);
+  for (const char *p = line; (p = strstr(p, script)); p += len)
+    n += (p == line || p[-1] == ' ') && (p[len] == ' ' || !p[len]);
   return n;
 }
 
@@ -276,20 +299,31 @@ static int gnuplot_runs(void)
   " \"y\": [\"spr\"]}, {\"name\": \"c\", \"style\": \"lines\", \"sweeps\": [\"shapes\"],"         \
   " \"x\": \"BX\", \"y\": [\"spr\"], \"predict\": \"BX / 4\"}]}"
 
-/* A run's charts are drawn by one gnuplot, each as `gnuplot NAME.gp` by hand draws it (no
-   setting of one chart, a log scale, reaches the next). */
-START_TEST(test_one_gnuplot_for_all_charts)
+/* A run's charts are drawn by two gnuplots at once (on a machine of two CPUs or more), each
+   chart by one of them, each as `gnuplot NAME.gp` by hand draws it (no setting of one chart,
+   a log scale, reaches the next). */
+START_TEST(test_two_gnuplots_for_all_charts)
 {
-  if (!have_gnuplot())
+  if (!have_gnuplot() || sysconf(_SC_NPROCESSORS_ONLN) < 2)
     return;
   struct run_lab lab;
   struct run_result r;
   fake(&lab, &r, THREE_CHARTS);
-  counting_gnuplot();
+  counting_gnuplot(1);
   char paths[1024], err[1024] = "";
   ck_assert_msg(plot_lab_charts(&lab, &r, paths, sizeof paths, err, sizeof err) == PLOT_OK, "%s",
                 err);
-  ck_assert_int_eq(gnuplot_runs(), 1);
+  char runs[16][512], met[16][512];
+  ck_assert_int_eq(log_lines("gnuplot.log", runs, 16), 2);
+  ck_assert_int_eq(log_lines("meet.log", met, 16), 2);    /* at once, not in turn */
+  const char *scripts[] = {"a.gp", "b.gp", "c.gp"};
+  for (int i = 0; i < 3; i++) {
+    ck_assert_int_eq(script_in(runs[0], scripts[i]) + script_in(runs[1], scripts[i]), 1);
+  }
+  ck_assert(script_in(runs[0], "a.gp") + script_in(runs[0], "b.gp") +
+            script_in(runs[0], "c.gp") >= 1);     /* neither gnuplot idle */
+  ck_assert(script_in(runs[1], "a.gp") + script_in(runs[1], "b.gp") +
+            script_in(runs[1], "c.gp") >= 1);
   char want[512];
   snprintf(want, sizeof want, "%s/a.png\n%s/b.png\n%s/c.png", dir, dir, dir);
   ck_assert_str_eq(paths, want);
@@ -307,8 +341,30 @@ START_TEST(test_one_gnuplot_for_all_charts)
 }
 END_TEST
 
+/* One chart: one gnuplot, as before. */
+START_TEST(test_one_chart_one_gnuplot)
+{
+  if (!have_gnuplot())
+    return;
+  struct run_lab lab;
+  struct run_result r;
+  fake(&lab, &r, "{\"charts\": [{\"name\": \"a\", \"sweep\": \"shapes\", \"y\": [\"spr\"]}]}");
+  counting_gnuplot(0);
+  char paths[1024], err[1024] = "";
+  ck_assert_msg(plot_lab_charts(&lab, &r, paths, sizeof paths, err, sizeof err) == PLOT_OK, "%s",
+                err);
+  char runs[16][512];
+  ck_assert_int_eq(log_lines("gnuplot.log", runs, 16), 1);
+  ck_assert_int_eq(script_in(runs[0], "a.gp"), 1);
+  char want[512];
+  snprintf(want, sizeof want, "%s/a.png", dir);
+  ck_assert_str_eq(paths, want);
+}
+END_TEST
+
 /* A chart whose script fails (its PNG cannot be written: a folder has its name) is named
-   with gnuplot's message; the charts before and after it are drawn. */
+   with gnuplot's message; the charts before and after it are drawn: the failing one and
+   those after it in its gnuplot's share are drawn again alone. */
 START_TEST(test_failing_chart_named_others_drawn)
 {
   if (!have_gnuplot())
@@ -316,7 +372,7 @@ START_TEST(test_failing_chart_named_others_drawn)
   struct run_lab lab;
   struct run_result r;
   fake(&lab, &r, THREE_CHARTS);
-  counting_gnuplot();
+  counting_gnuplot(0);
   char blocker[256];
   snprintf(blocker, sizeof blocker, "%s/b.png", dir);
   ck_assert_int_eq(mkdir(blocker, 0755), 0);
@@ -332,7 +388,23 @@ START_TEST(test_failing_chart_named_others_drawn)
   static char text[1 << 17];
   ck_assert_uint_gt(slurp("c.png", text, sizeof text), 5000);
   ck_assert_ptr_nonnull(strstr(text, "PNG"));
-  ck_assert_int_eq(gnuplot_runs(), 3);   /* all three, then b alone and c alone */
+  /* the batches (each chart in one), then b alone, and c alone where it came after b */
+  char runs[16][512];
+  int n = log_lines("gnuplot.log", runs, 16), batches = 0, b_alone = 0, c_alone = 0, c_after_b = 0;
+  for (int i = 0; i < n; i++) {
+    if (strstr(runs[i], "reset session")) {
+      batches++;
+      const char *pb = strstr(runs[i], " b.gp"), *pc = strstr(runs[i], " c.gp");
+      c_after_b |= pb && pc && pc > pb;
+    }
+    b_alone += !strcmp(runs[i], "b.gp");
+    c_alone += !strcmp(runs[i], "c.gp");
+  }
+  int two = sysconf(_SC_NPROCESSORS_ONLN) >= 2;
+  ck_assert_int_eq(batches, two ? 2 : 1);
+  ck_assert_int_eq(b_alone, 1);
+  ck_assert_int_eq(c_alone, c_after_b);
+  ck_assert_int_eq(n, batches + 1 + c_after_b);
 }
 END_TEST
 
@@ -752,7 +824,8 @@ Suite *suite_plot(void)
   tcase_add_test(t, test_terminal_chart);
   tcase_add_test(t, test_chart_data);
   tcase_add_test(t, test_no_gnuplot);
-  tcase_add_test(t, test_one_gnuplot_for_all_charts);
+  tcase_add_test(t, test_two_gnuplots_for_all_charts);
+  tcase_add_test(t, test_one_chart_one_gnuplot);
   tcase_add_test(t, test_failing_chart_named_others_drawn);
   tcase_add_test(t, test_bad_charts);
   tcase_add_test(t, test_line_chart_data);

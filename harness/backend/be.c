@@ -85,6 +85,17 @@ enum be_status be_read(struct be *b, uint64_t addr, void *dst, uint64_t n)
   return b->ops->read(b->impl, addr, dst, n);
 }
 
+enum be_status be_fill(struct be *b, uint64_t addr, uint8_t byte, uint64_t n)
+{
+  return b->ops->fill ? b->ops->fill(b->impl, addr, byte, n) : BE_ERR_UNAVAILABLE;
+}
+
+enum be_status be_view(struct be *b, uint64_t addr, uint64_t n, const void **p)
+{
+  *p = NULL;
+  return b->ops->view ? b->ops->view(b->impl, addr, n, p) : BE_ERR_UNAVAILABLE;
+}
+
 enum be_status be_tensor_map(struct be *b, const struct sim_tmap *t, uint8_t map[SIM_TMAP_BYTES],
                              char *err, size_t errlen)
 {

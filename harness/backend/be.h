@@ -135,6 +135,13 @@ enum be_status be_alloc(struct be *b, uint64_t size, const char *name, uint64_t 
 enum be_status be_free(struct be *b, uint64_t addr);
 enum be_status be_write(struct be *b, uint64_t addr, const void *src, uint64_t n);
 enum be_status be_read(struct be *b, uint64_t addr, void *dst, uint64_t n);
+/* The emulator, whose device memory is host memory: set n bytes at addr to byte (be_fill),
+   or give *p the n bytes at addr in place, to read without a copy, valid until their
+   allocation is freed and changed by every launch and write (be_view). BE_ERR_BADARG when
+   the range is not inside one allocation; BE_ERR_UNAVAILABLE on a GPU, whose memory a
+   caller copies to and from (be_write, be_read). */
+enum be_status be_fill(struct be *b, uint64_t addr, uint8_t byte, uint64_t n);
+enum be_status be_view(struct be *b, uint64_t addr, uint64_t n, const void **p);
 /* A tiled tensor map of t (its addr a device address of this backend) for a tensor copy
    (cp.async.bulk.tensor), as the 128 bytes of a CUtensorMap kernel parameter: the GPU's from
    cuTensorMapEncodeTiled, the emulator's from sim_tmap_encode with the same fields. Returns
@@ -202,6 +209,9 @@ struct be_ops {
                             size_t errlen);
   void (*close)(void *impl);
   enum be_status (*state_digest)(void *impl, uint64_t *digest);   /* NULL: unsupported */
+  /* the emulator's; NULL on a GPU (be_fill, be_view: BE_ERR_UNAVAILABLE) */
+  enum be_status (*fill)(void *impl, uint64_t addr, uint8_t byte, uint64_t n);
+  enum be_status (*view)(void *impl, uint64_t addr, uint64_t n, const void **p);
 };
 extern const struct be_ops be_emu_ops;
 extern const struct be_ops be_cuda_ops;

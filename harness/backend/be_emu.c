@@ -56,6 +56,19 @@ static enum be_status emu_read(void *impl, uint64_t addr, void *dst, uint64_t n)
   return sim_read(e->dev, addr, dst, n) == SIM_OK ? BE_OK : BE_ERR_BADARG;
 }
 
+static enum be_status emu_fill(void *impl, uint64_t addr, uint8_t byte, uint64_t n)
+{
+  struct emu *e = impl;
+  return sim_fill(e->dev, addr, byte, n) == SIM_OK ? BE_OK : BE_ERR_BADARG;
+}
+
+static enum be_status emu_view(void *impl, uint64_t addr, uint64_t n, const void **p)
+{
+  struct emu *e = impl;
+  *p = sim_view(e->dev, addr, n);
+  return *p ? BE_OK : BE_ERR_BADARG;
+}
+
 static enum be_status emu_launch(void *impl, const char *kernel, const void *params, size_t psize,
                                  const struct be_launch *l, struct be_result *res, char *err,
                                  size_t errlen)
@@ -132,4 +145,5 @@ const struct be_ops be_emu_ops = {
   .write = emu_write,
   .read = emu_read, .launch = emu_launch, .tensor_map = emu_tensor_map,
   .texture = emu_texture, .close = emu_close, .state_digest = emu_state_digest,
+  .fill = emu_fill, .view = emu_view,
 };

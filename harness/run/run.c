@@ -4,7 +4,8 @@
  *   for every test size and the main size: inputs (seeded), outputs poisoned, launch,
  *       outputs compared with the CPU reference (reference.c, compiled and loaded here)
  *   for the main size and every sweep point: measured (harness/measure: occupancy,
- *       counters and modelled time on the emulator; timings and Nsight Compute on a GPU)
+ *       counters and modelled time on the emulator; timings and Nsight Compute on a GPU),
+ *       a sweep point on the main size's buffers unless its choices change their sizes
  *
  * A student's mistake (no build, wrong signature, wrong values, a fault, a kernel that hangs
  * the GPU) is a result in struct run_result; only our own or the lab's problems are errors.
@@ -133,6 +134,10 @@ struct ctx {
   struct run_inputs *inputs;   /* every launch's inputs, each made once (run_data.h); made
                                   by the first launch_prepare */
   struct measured *done;       /* emulator: the launches measured so far (measure_once) */
+  uint64_t intact[RUN_MAX_PARAMS]; /* emulator: the device address of in buffer i while its
+                                      bytes are known to be its input as made (written, or
+                                      found unchanged after the last launch), so that
+                                      launch_reset need not write it again; 0: not known */
   uint32_t ndone, cap_done;
   char *err;
   size_t errlen;
@@ -520,7 +525,9 @@ struct launch {
   const void *input[RUN_MAX_PARAMS]; /* what each buffer starts as: c->inputs' (made once for
                                        every launch of the same size and seed) ... */
   uint32_t input_owned;             /* ... unless bit i says it is this launch's own */
-  void *host[RUN_MAX_PARAMS];      /* what the device held after the run */
+  void *host[RUN_MAX_PARAMS];      /* GPU: what the device held after the run, copied back */
+  const void *dview[RUN_MAX_PARAMS]; /* emulator: each buffer's device bytes in place
+                                       (be_view), read where they are; NULL on a GPU */
   void *expect[RUN_MAX_PARAMS];    /* the reference's outputs (NULL for an in buffer: the
                                        reference reads input[] itself) */
   uint64_t count[RUN_MAX_PARAMS];
@@ -548,6 +555,8 @@ static void launch_free(struct ctx *c, struct launch *L)
       free((void *)L->input[i]);
     run_inputs_give_back(c->inputs, L->host[i], bytes);   /* for the next launch's */
     run_inputs_give_back(c->inputs, L->expect[i], bytes);
+    if (L->base[i] && c->intact[i] == L->dev[i])
+      c->intact[i] = 0;
     if (L->base[i])
       be_free(c->be, L->base[i]);
   }
@@ -605,38 +614,66 @@ static int launch_shape(struct ctx *c, struct launch *L, char *why, size_t n)
   return 0;
 }
 
-/* Sizes, buffers, inputs and the launch shape. Returns 0, or -1 with why (the lab's or the
-   student's launch shape is impossible). */
+/* L's scalar arguments (L->scalar) from its sizes and choices. Returns 0, or -1 with why. */
+static int launch_scalars(struct ctx *c, struct launch *L, char *why, size_t n)
+{
+  const struct run_lab *lab = c->lab;
+  struct run_var vars[2 * RUN_MAX_VARS];
+  size_t nv = make_vars(&L->size, &L->choices, vars);
+  char e[256];
+  for (uint32_t i = 0; i < lab->nparams; i++) {
+    const struct run_param *p = &lab->params[i];
+    if (p->role == RUN_ROLE_SCALAR && run_expr_eval(p->value, vars, nv, &L->scalar[i], e, sizeof e)) {
+      snprintf(why, n, "lab.json params.%s: %s", p->name, e);
+      return -1;
+    }
+  }
+  return 0;
+}
+
+/* L's packed parameter buffer (L->params, L->psize): each scalar at its own alignment, each
+   buffer's device address at 8, in the lab's order (sim_param_layout). */
+static void launch_pack(struct ctx *c, struct launch *L)
+{
+  uint32_t off = 0;
+  for (uint32_t i = 0; i < c->lab->nparams; i++) {
+    const struct run_param *p = &c->lab->params[i];
+    if (p->role != RUN_ROLE_SCALAR) {
+      off = (off + 7) / 8 * 8;
+      memcpy(L->params + off, &L->dev[i], 8);
+      off += 8;
+      continue;
+    }
+    unsigned sz = run_elem_size(p->elem);
+    off = (off + sz - 1) / sz * sz;
+    if (p->elem == RUN_F32) {                   /* the integer value, as the float it means */
+      float v = (float)L->scalar[i];
+      memcpy(L->params + off, &v, sz);
+    } else if (p->elem == RUN_F64) {
+      double v = (double)L->scalar[i];
+      memcpy(L->params + off, &v, sz);
+    } else {
+      memcpy(L->params + off, &L->scalar[i], sz);
+    }
+    off += sz;
+  }
+  L->psize = off;
+}
+
+/* Sizes, buffers, inputs, scalar arguments and the launch shape. Returns 0, or -1 with why
+   (the lab's or the student's launch shape is impossible). */
 static int launch_prepare(struct ctx *c, struct launch *L, char *why, size_t n)
 {
   const struct run_lab *lab = c->lab;
-  if (launch_shape(c, L, why, n))
+  if (launch_shape(c, L, why, n) || launch_scalars(c, L, why, n))
     return -1;
   struct run_var vars[2 * RUN_MAX_VARS];
   size_t nv = make_vars(&L->size, &L->choices, vars);
   char e[256];
-  uint32_t off = 0;
   for (uint32_t i = 0; i < lab->nparams; i++) {
     const struct run_param *p = &lab->params[i];
-    if (p->role == RUN_ROLE_SCALAR) {
-      if (run_expr_eval(p->value, vars, nv, &L->scalar[i], e, sizeof e)) {
-        snprintf(why, n, "lab.json params.%s: %s", p->name, e);
-        return -1;
-      }
-      unsigned sz = run_elem_size(p->elem);
-      off = (off + sz - 1) / sz * sz;
-      if (p->elem == RUN_F32) {                 /* the integer value, as the float it means */
-        float v = (float)L->scalar[i];
-        memcpy(L->params + off, &v, sz);
-      } else if (p->elem == RUN_F64) {
-        double v = (double)L->scalar[i];
-        memcpy(L->params + off, &v, sz);
-      } else {
-        memcpy(L->params + off, &L->scalar[i], sz);
-      }
-      off += sz;
+    if (p->role == RUN_ROLE_SCALAR)
       continue;
-    }
     int64_t cnt;
     if (run_expr_eval(p->count, vars, nv, &cnt, e, sizeof e)) {
       snprintf(why, n, "lab.json buffers.%s.count: %s", p->name, e);
@@ -655,10 +692,12 @@ static int launch_prepare(struct ctx *c, struct launch *L, char *why, size_t n)
     L->input[i] = run_inputs_get(c->inputs, p->init, p->elem, L->count[i],
                                  L->seed * 1000003u + i, &owned);
     L->input_owned |= (uint32_t)owned << i;
-    L->host[i] = run_inputs_scratch(c->inputs, bytes);
+    if (c->kind == BE_GPU)                      /* the emulator's are read in place */
+      L->host[i] = run_inputs_scratch(c->inputs, bytes);
     if (p->role != RUN_ROLE_IN)
       L->expect[i] = run_inputs_scratch(c->inputs, bytes);
-    if (!L->input[i] || !L->host[i] || (!L->expect[i] && p->role != RUN_ROLE_IN)) {
+    if (!L->input[i] || (!L->host[i] && c->kind == BE_GPU) ||
+        (!L->expect[i] && p->role != RUN_ROLE_IN)) {
       snprintf(why, n, "out of host memory for %s (%zu bytes)", p->name, bytes);
       return -1;
     }
@@ -673,35 +712,76 @@ static int launch_prepare(struct ctx *c, struct launch *L, char *why, size_t n)
       return -1;
     }
     L->dev[i] = L->base[i] + L->guard;
-    off = (off + 7) / 8 * 8;
-    memcpy(L->params + off, &L->dev[i], 8);
-    off += 8;
+    if (c->kind == BE_EMU && be_view(c->be, L->dev[i], bytes, &L->dview[i]) != BE_OK) {
+      snprintf(why, n, "the emulator's memory of %s cannot be read in place", p->name);
+      return -1;
+    }
   }
-  L->psize = off;
+  launch_pack(c, L);
   return 0;
 }
 
-/* 1 when the buffers and scalar arguments of L serve launch P too (P differs in its choices,
-   and the lab's counts and scalar values do not depend on the ones that changed). */
-static int same_buffers(struct ctx *c, const struct launch *L, const struct launch *P)
+/* What of launch L serves launch P too, which differs from it in its choices: its buffers
+   (the same counts, so the same inputs), and its scalar arguments with them when the lab's
+   scalar values do not depend on the choices that changed either. */
+enum share { SHARE_NONE, SHARE_BUFFERS, SHARE_ALL };
+static enum share same_buffers(struct ctx *c, const struct launch *L, const struct launch *P)
 {
   const struct run_lab *lab = c->lab;
   struct run_var vars[2 * RUN_MAX_VARS];
   size_t nv = make_vars(&P->size, &P->choices, vars);
   char e[256];
+  enum share sh = SHARE_ALL;
   for (uint32_t i = 0; i < lab->nparams; i++) {
     const struct run_param *p = &lab->params[i];
     int64_t v;
     if (run_expr_eval(p->role == RUN_ROLE_SCALAR ? p->value : p->count, vars, nv, &v, e, sizeof e))
-      return 0;
-    if (p->role == RUN_ROLE_SCALAR ? v != L->scalar[i] : (uint64_t)v != L->count[i])
-      return 0;
+      return SHARE_NONE;
+    if (p->role != RUN_ROLE_SCALAR && (uint64_t)v != L->count[i])
+      return SHARE_NONE;
+    if (p->role == RUN_ROLE_SCALAR && v != L->scalar[i])
+      sh = SHARE_BUFFERS;
   }
-  return 1;
+  return sh;
 }
 
-/* Put every buffer in its starting state: inputs written, outputs poisoned (all-ones bytes),
-   so an element the kernel does not write cannot pass for a right answer. */
+/* P, a copy of L that shares its buffers but not its scalar arguments (SHARE_BUFFERS): its
+   own scalars, and expected outputs of its own (the reference runs for it: its outputs may
+   depend on the scalars), from the pool, given back by share_end. P->expect must be all NULL
+   (not L's). Returns 0, or -1 with why. */
+static int share_buffers(struct ctx *c, struct launch *P, char *why, size_t n)
+{
+  P->ref_fixed = 0;
+  for (uint32_t i = 0; i < c->lab->nparams; i++) {
+    const struct run_param *p = &c->lab->params[i];
+    if (p->role == RUN_ROLE_SCALAR || p->role == RUN_ROLE_IN)
+      continue;
+    size_t bytes = (size_t)P->count[i] * run_elem_size(p->elem);
+    P->expect[i] = run_inputs_scratch(c->inputs, bytes);
+    if (!P->expect[i]) {
+      snprintf(why, n, "out of host memory for %s (%zu bytes)", p->name, bytes);
+      return -1;
+    }
+  }
+  if (launch_shape(c, P, why, n) || launch_scalars(c, P, why, n))
+    return -1;
+  launch_pack(c, P);
+  return 0;
+}
+
+/* Give back what share_buffers took for P (none of L's: P->expect is its own or NULL). */
+static void share_end(struct ctx *c, struct launch *P)
+{
+  for (uint32_t i = 0; i < c->lab->nparams; i++)
+    run_inputs_give_back(c->inputs, P->expect[i],
+                         (size_t)P->count[i] * run_elem_size(c->lab->params[i].elem));
+}
+
+/* Put every buffer in its starting state for the one launch that follows: inputs written,
+   outputs poisoned (all-ones bytes), so an element the kernel does not write cannot pass for a
+   right answer. On the emulator the outputs are poisoned in device memory itself, and an input
+   that the last launch left as it was made (c->intact: launch_check compares it after every
+   launch) is not written again: a sweep point of lab 03 wrote 70 MB of unchanged inputs. */
 static void launch_reset(struct ctx *c, struct launch *L)
 {
   for (uint32_t i = 0; i < c->lab->nparams; i++) {
@@ -709,6 +789,15 @@ static void launch_reset(struct ctx *c, struct launch *L)
     if (p->role == RUN_ROLE_SCALAR)
       continue;
     size_t bytes = (size_t)L->count[i] * run_elem_size(p->elem);
+    if (L->dview[i]) {
+      if (p->role == RUN_ROLE_OUT)
+        be_fill(c->be, L->dev[i], RUN_POISON_BYTE, bytes);
+      else if (p->role != RUN_ROLE_IN || c->intact[i] != L->dev[i])
+        be_write(c->be, L->dev[i], L->input[i], bytes);
+      c->intact[i] = 0;                         /* the launch may write it: launch_check
+                                                   finds out */
+      continue;
+    }
     const void *from = L->input[i];             /* an input: written as it was made */
     if (p->role == RUN_ROLE_OUT) {
       run_poison(L->host[i], bytes);
@@ -993,20 +1082,21 @@ static int compare(struct ctx *c, struct launch *L, int64_t *first_bad, char *wh
     unsigned es = run_elem_size(p->elem);
     int fl = p->elem == RUN_F32 || p->elem == RUN_F64;
     uint64_t poison = es == 8 ? UINT64_MAX : es == 4 ? 0xffffffffu : es == 1 ? 0xff : 0;
+    const uint8_t *got_b = L->dview[i] ? L->dview[i] : L->host[i];  /* what the kernel left */
     struct wrong_set ws = {0};
     for (uint64_t k = 0; k < L->count[i]; k++) {
       if (k % CMP_CHUNK == 0) {
         /* a chunk equal bit for bit, with no NaN, is right whatever the tolerance: skipped
            at memcmp's speed (a GPU's problem size is a quarter of a billion elements) */
         uint64_t m = L->count[i] - k < CMP_CHUNK ? L->count[i] - k : CMP_CHUNK;
-        const uint8_t *g = (const uint8_t *)L->host[i] + k * es, *w = (const uint8_t *)L->expect[i] + k * es;
+        const uint8_t *g = got_b + k * es, *w = (const uint8_t *)L->expect[i] + k * es;
         if (!memcmp(g, w, m * es) && !(fl && has_nan(w, m, es))) {
           k += m - 1;
           continue;
         }
       }
       uint64_t got = 0, want = 0;
-      memcpy(&got, (uint8_t *)L->host[i] + k * es, es);
+      memcpy(&got, got_b + k * es, es);
       memcpy(&want, (uint8_t *)L->expect[i] + k * es, es);
       if (got == want && !(fl && isnan(as_double(p->elem, got))))
         continue;
@@ -1178,6 +1268,21 @@ static int launch_check(struct ctx *c, struct launch *L, struct run_check *chk, 
   for (uint32_t i = 0; i < c->lab->nparams; i++) {
     const struct run_param *p = &c->lab->params[i];
     size_t bytes = L->count[i] * run_elem_size(p->elem);
+    if (L->dview[i]) {
+      /* the emulator: the outputs are compared in place, and every input after every launch
+         (a memcmp where a GPU reads a copy back), so that writing into one is flagged at any
+         sweep point, and one left as it was is not written again (launch_reset) */
+      if (p->role != RUN_ROLE_IN)
+        continue;
+      if (!memcmp(L->dview[i], L->input[i], bytes)) {
+        c->intact[i] = L->dev[i];
+      } else {
+        char what[128];
+        snprintf(what, sizeof what, "the kernel wrote into its input %s", p->name);
+        flag(c->res, what);
+      }
+      continue;
+    }
     if (L->dev[i] && p->role != RUN_ROLE_IN)
       be_read(c->be, L->dev[i], L->host[i], bytes);
     else if (L->dev[i] && p->role == RUN_ROLE_IN && !L->inputs_trusted) {
@@ -1946,22 +2051,31 @@ static int run_here(const struct run_lab *lab, const struct run_opts *opts, stru
           snprintf(sp->sweep, sizeof sp->sweep, "%s", sw->name);
           sp->choices = P.choices;
           point_label(&P.choices, sw, p, sp->label, sizeof sp->label);
-          int own = !same_buffers(&c, &L, &P);  /* ... unless the choices change them */
+          /* ... unless the choices change them: new scalars (lab 03's unroll) with the
+             same buffers, or buffers of their own */
+          enum share sh = same_buffers(&c, &L, &P);
+          int own = sh == SHARE_NONE;
           if (own) {                            /* (memset: ref_fixed and the rest 0) */
             memset(&P, 0, sizeof P);
             P.size = L.size;
             P.choices = sp->choices;
             P.seed = L.seed;
+          } else if (sh == SHARE_BUFFERS) {
+            memset(P.expect, 0, sizeof P.expect); /* its own (share_buffers), not L's */
           }
           progress(&c, -1, (int32_t)res->npoints - 1);
           if (c.hung[0])
             snprintf(sp->problem, sizeof sp->problem, "not run: the GPU hung on %s", c.hung);
-          else if (own ? launch_prepare(&c, &P, why, sizeof why) : launch_shape(&c, &P, why, sizeof why))
+          else if (own ? launch_prepare(&c, &P, why, sizeof why)
+                   : sh == SHARE_BUFFERS ? share_buffers(&c, &P, why, sizeof why)
+                   : launch_shape(&c, &P, why, sizeof why))
             snprintf(sp->problem, sizeof sp->problem, "%s", why);
           else
             measure_once(&c, &P, sp);
           if (own)
             launch_free(&c, &P);
+          else if (sh == SHARE_BUFFERS)
+            share_end(&c, &P);
         }
       }
     }

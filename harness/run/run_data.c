@@ -219,7 +219,7 @@ void run_fill_bits(void *buf, enum run_elem e, uint64_t count, uint64_t v)
 
 void run_poison(void *buf, size_t bytes)
 {
-  memset(buf, 0xff, bytes);
+  memset(buf, RUN_POISON_BYTE, bytes);
 }
 
 void run_fill_init(void *buf, const char *init, enum run_elem e, uint64_t count, uint64_t seed)

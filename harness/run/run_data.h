@@ -48,7 +48,8 @@ void run_fill_iota(void *buf, enum run_elem e, uint64_t count);
 void run_fill_chain(void *buf, enum run_elem e, uint64_t count, uint64_t step);
 /* Every element set to the raw bits v. */
 void run_fill_bits(void *buf, enum run_elem e, uint64_t count, uint64_t v);
-/* All-ones bytes. */
+/* All-ones bytes (RUN_POISON_BYTE): an output before the kernel writes it. */
+#define RUN_POISON_BYTE 0xffu
 void run_poison(void *buf, size_t bytes);
 
 /* count elements of e made by rule init: "rand" (run_fill_rand with seed), "iota",

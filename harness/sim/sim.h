@@ -430,6 +430,12 @@ enum sim_status sim_set_stack_size(struct sim_device *d, uint64_t bytes);
 /* Copy to/from device memory; SIM_ERR_BADARG when the range is not inside one allocation. */
 enum sim_status sim_write(struct sim_device *d, uint64_t addr, const void *src, uint64_t n);
 enum sim_status sim_read(const struct sim_device *d, uint64_t addr, void *dst, uint64_t n);
+/* Set n bytes of device memory at addr to byte; SIM_ERR_BADARG as sim_write. */
+enum sim_status sim_fill(struct sim_device *d, uint64_t addr, uint8_t byte, uint64_t n);
+/* The n bytes of device memory at addr, in place (the emulator's device memory is host
+   memory): valid until their allocation is freed. NULL when the range is not inside one
+   allocation. */
+const void *sim_view(const struct sim_device *d, uint64_t addr, uint64_t n);
 /* A digest (FNV-1a, 64 bits) of what a launch on d starts from besides its arguments: the
    contents of the writable module-scope variables (__device__) of the modules launched on d
    so far, and the number of texture objects. Equal digests before two launches of the same

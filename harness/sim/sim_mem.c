@@ -156,6 +156,21 @@ enum sim_status sim_read(const struct sim_device *d, uint64_t addr, void *dst, u
   return SIM_OK;
 }
 
+enum sim_status sim_fill(struct sim_device *d, uint64_t addr, uint8_t byte, uint64_t n)
+{
+  const struct sim_alloc *a = sim_mem_find(d, addr, n);
+  if (!a)
+    return SIM_ERR_BADARG;
+  memset(a->data + (addr - a->base), byte, n);
+  return SIM_OK;
+}
+
+const void *sim_view(const struct sim_device *d, uint64_t addr, uint64_t n)
+{
+  const struct sim_alloc *a = sim_mem_find(d, addr, n);
+  return a ? a->data + (addr - a->base) : NULL;
+}
+
 int sim_grow(void **p, uint32_t *cap, uint32_t need, size_t elem, uint32_t first)
 {
   if (need <= *cap)

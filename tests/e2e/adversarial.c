@@ -180,6 +180,32 @@ START_TEST(adversarial_launches)
 }
 END_TEST
 
+/* A kernel that writes into its input at one sweep point only (the 8 x 8 blocks of lab 01's
+   block shapes, after the main configuration and the tests): flagged all the same, though
+   that point shares its buffers with the main configuration's, and the points after it get
+   their inputs as made again (each right: c = a + b, not c = 0 + b). */
+START_TEST(adversarial_sweep_point_writes_input)
+{
+  const char *dir = e2e_tmp("sub");
+  write_variant(dir, BODY, "    c[i] = a[i] + b[i];\n"
+                "    if (blockDim.x == 8 && blockDim.y == 8) ((float *)a)[i] = 0.0f;");
+  struct e2e_run *r = e2e_warplab("run", "01", "--kernel-file", e2e_fmt("%s/matrix_add.cu", dir),
+                                  "--backend", "emu", "--json", "--seed", "5", "--results",
+                                  e2e_tmp("results"), (char *)NULL);
+  ck_assert_msg(r->json != NULL, "%s: no JSON\n%.2000s\n%.2000s", r->cmd, r->out, r->err);
+  ck_assert_msg(json_is_true(json_object_get(r->json, "all_passed")), "%.3000s", r->out);
+  const char *integrity = e2e_jstr(r, "integrity");
+  ck_assert_msg(strstr(integrity, "the kernel wrote into its input a") != NULL, "%s", integrity);
+  ck_assert_msg(!strstr(integrity, "input b"), "%s", integrity);
+  const char *labels[] = {"8x8", "8x32", "4x64"};
+  for (int k = 0; k < 3; k++) {
+    json_t *pt = e2e_point(r, "block shapes", labels[k]);
+    ck_assert_msg(json_is_true(json_object_get(pt, "correct")), "%s: %s", labels[k],
+                  json_string_value(json_object_get(pt, "problem")));
+  }
+}
+END_TEST
+
 /* A Gradescope result that gives full marks, as text a student may put in a name. */
 #define FORGED "{\n  \"score\": 100.0,\n  \"max_score\": 100.0,\n  \"output\": \"mine\",\n" \
                "  \"tests\": [{\"name\": \"a\", \"score\": 100.0, \"max_score\": 100.0}]\n}"
@@ -579,6 +605,7 @@ void e2e_add_adversarial_tests(Suite *s)
   tcase_add_loop_test(tc, adversarial_kernels, 0, (int)NCASES);
   tcase_add_test(tc, adversarial_folders);
   tcase_add_test(tc, adversarial_launches);
+  tcase_add_test(tc, adversarial_sweep_point_writes_input);
   tcase_add_test(tc, adversarial_batch);
   tcase_add_test(tc, adversarial_batch_grader_limits);
   tcase_add_test(tc, adversarial_result_fd);

@@ -4,7 +4,8 @@
  *     (stride, offset, layout, vector width) counts the requests, sectors, lines and efficiency
  *     that first principles give for 32 lanes loading 4 bytes each, or 4 * VEC bytes with
  *     vector loads; the rubric's answers are those counts; its lane charts' logs hold the
- *     same sectors, lane by lane;
+ *     same sectors, lane by lane, and the vector width's point reads the main
+ *     configuration's buffer (a new scalar argument, the same buffers);
  *   - on the Fermi profile, nvprof's gld_efficiency follows from the 128-byte lines;
  *   - the starter writes nothing and fails on the poisoned output;
  *   - a kernel that ignores the layout fails a test of the other layout at its first wrong
@@ -149,6 +150,7 @@ START_TEST(lab04_solution_counts_from_first_principles)
     {"lanes_stride1", 4, 4}, {"lanes_stride2", 8, 4}, {"lanes_aos", 12, 4}, {"lanes_float4", 16, 16},
   };
   const char *dir = e2e_jstr(r, "results_dir");
+  json_int_t base[sizeof lc / sizeof *lc];      /* where each log's points start */
   for (size_t k = 0; k < sizeof lc / sizeof *lc; k++) {
     json_t *log = e2e_load_json(e2e_fmt("%s/%s.lanes.json", dir, lc[k].name));
     json_t *load = NULL, *s;
@@ -166,12 +168,20 @@ START_TEST(lab04_solution_counts_from_first_principles)
       ck_assert_int_eq(json_integer_value(json_object_get(a, "offset")), l * lc[k].step);
       ck_assert_int_eq(json_integer_value(json_object_get(a, "sector")), l * lc[k].step / 32);
     }
+    json_t *a0 = e2e_j(load, "mem/lanes/0");
+    base[k] = json_integer_value(json_object_get(a0, "addr")) -
+              json_integer_value(json_object_get(a0, "offset"));
     json_decref(log);
     if (system("command -v gnuplot >/dev/null 2>&1") == 0) {
       char *png = e2e_read_text(e2e_fmt("%s/%s.png", dir, lc[k].name));
       ck_assert_msg(!memcmp(png, "\x89PNG", 4), "%s.png is not a PNG", lc[k].name);
     }
   }
+  /* the vector width 4 point changes a scalar argument only (vec), not a buffer's size: it
+     runs on the main configuration's buffers (stride 1 is the main configuration), not on
+     buffers of its own */
+  ck_assert_msg(base[3] == base[0], "lanes_float4 reads points at %lld, the main configuration "
+                "at %lld", (long long)base[3], (long long)base[0]);
 }
 END_TEST
 

@@ -10,7 +10,10 @@
  *   - Nsight Compute: the --metrics list leaves out what ncu cannot measure; the CSV read
  *     back by id, thousands separators, unwanted rows, the permission error, the ratios;
  *   - ms_command: the launch as `warplab emu` arguments, each kind of input, and a file
- *     holding the very bytes of an input made another way.
+ *     holding the very bytes of an input made another way;
+ *   - the emulator backend's memory in place: be_fill poisons an output in device memory,
+ *     be_view reads what a launch stored there without a copy, both refuse a range outside
+ *     an allocation.
  * Needs no nvcc and no GPU: the kernel is hand-written PTX.
  */
 #include <check.h>
@@ -184,6 +187,43 @@ START_TEST(test_launch_alone_gives_no_figures)
   ck_assert(!r.have_rep && !r.have_tm && !r.have_occ);
   ck_assert(r.time_ms < 0);
   ms_result_free(&r);
+  fixture_close(&f);
+}
+END_TEST
+
+START_TEST(test_emulator_memory_in_place)
+{
+  enum { N = 256 };
+  struct fixture f;
+  fixture_open(&f, N, 1);
+  const void *vin = NULL, *vout = NULL;
+  ck_assert_int_eq(be_view(f.b, f.in, N * 4, &vin), BE_OK);
+  ck_assert_int_eq(be_view(f.b, f.out, N * 4, &vout), BE_OK);
+  ck_assert_int_eq(be_fill(f.b, f.out, 0xff, N * 4), BE_OK);
+  const uint8_t *o = vout;
+  for (int k = 0; k < N * 4; k++)
+    ck_assert_uint_eq(o[k], 0xff);              /* poisoned where the kernel will write */
+  uint32_t src[N];
+  for (uint32_t k = 0; k < N; k++)
+    src[k] = 0x01000000u + k;
+  ck_assert_int_eq(be_write(f.b, f.in, src, sizeof src), BE_OK);
+  ck_assert_mem_eq(vin, src, sizeof src);       /* the view is the device memory itself */
+  struct be_launch l = shape(1, 128, 0);        /* half the elements: the rest stay poisoned */
+  struct be_result r;
+  char err[256];
+  ck_assert_int_eq(be_launch(f.b, "copy", f.params, 20, &l, &r, err, sizeof err), BE_OK);
+  ck_assert(r.ran_ok);
+  ck_assert_mem_eq(vout, src, 128 * 4);         /* what the launch stored, seen in place */
+  uint32_t rest;
+  memcpy(&rest, o + 200 * 4, 4);
+  ck_assert_uint_eq(rest, 0xffffffffu);
+  /* a range that leaves its allocation: refused, nothing written */
+  const void *past = &rest;
+  ck_assert_int_eq(be_view(f.b, f.out, N * 4 + 1, &past), BE_ERR_BADARG);
+  ck_assert_ptr_null(past);
+  ck_assert_int_eq(be_fill(f.b, f.out + 4, 0, N * 4), BE_ERR_BADARG);
+  ck_assert_uint_eq(o[4], 0x01);
+  ck_assert_uint_eq(o[N * 4 - 1], 0xff);
   fixture_close(&f);
 }
 END_TEST
@@ -403,6 +443,7 @@ Suite *suite_ms(void)
   tcase_add_test(tc, test_occupancy_is_the_calculators);
   tcase_add_test(tc, test_occupancy_needs_profile_and_ptxas);
   tcase_add_test(tc, test_launch_alone_gives_no_figures);
+  tcase_add_test(tc, test_emulator_memory_in_place);
   tcase_add_test(tc, test_measured_launch_on_the_emulator);
   tcase_add_test(tc, test_fermi_figures_on_128_byte_transactions);
   tcase_add_test(tc, test_derive_bandwidth_share_of_peak);

@@ -46,7 +46,9 @@ static inline int lane_top(const struct sim_warp *w, unsigned l)
 
 /* Opcodes that write operand 0 (a register) for every lane whose guard holds, whatever their
    modifiers: a register such an instruction writes without a guard is defined from there on.
-   Every other instruction's registers count as read (the safe side). */
+   The warp collectives (shfl, vote, match, redux) write it for every lane that runs them,
+   once the lanes of their mask have arrived. Every other instruction's registers count as
+   read (the safe side). */
 static int writes_dst_fully(enum ptx_op op)
 {
   switch (op) {
@@ -59,14 +61,15 @@ static int writes_dst_fully(enum ptx_op op)
   case PTX_OP_RSQRT: case PTX_OP_SIN: case PTX_OP_COS: case PTX_OP_LG2: case PTX_OP_EX2:
   case PTX_OP_TANH: case PTX_OP_SETP: case PTX_OP_SELP: case PTX_OP_SLCT: case PTX_OP_CVT:
   case PTX_OP_CVTA: case PTX_OP_LD: case PTX_OP_LDU:
+  case PTX_OP_SHFL: case PTX_OP_VOTE: case PTX_OP_MATCH: case PTX_OP_REDUX:
     return 1;
   default:
     return 0;
   }
 }
 
-/* The function registers instruction `in` defines: its destination (and setp's second one),
-   when it writes them for every lane that runs it. *r2 gets PTX_NOREG when there is no
+/* The function registers instruction `in` defines: its destination (and the predicate of
+   setp, shfl and match.all, the second one), when it writes them for every lane that runs it. *r2 gets PTX_NOREG when there is no
    second. Returns the first, or PTX_NOREG. */
 static uint32_t defined_by(const struct ptx_inst *in, uint32_t nr, uint32_t *r2)
 {
@@ -74,7 +77,8 @@ static uint32_t defined_by(const struct ptx_inst *in, uint32_t nr, uint32_t *r2)
   if (in->guard != PTX_NOREG || !in->nopd || !writes_dst_fully((enum ptx_op)in->op) ||
       in->opd[0].kind != PTX_OPD_REG || in->opd[0].reg >= nr)
     return PTX_NOREG;
-  if (in->op == PTX_OP_SETP && in->opd[0].pair < nr)
+  if ((in->op == PTX_OP_SETP || in->op == PTX_OP_SHFL ||
+       (in->op == PTX_OP_MATCH && in->sub == PTX_MATCH_ALL)) && in->opd[0].pair < nr)
     *r2 = in->opd[0].pair;
   return in->opd[0].reg;
 }

@@ -1805,6 +1805,60 @@ START_TEST(test_zero_plan)
 }
 END_TEST
 
+/* The warp collectives define their destinations (and shfl's and match.all's predicate) for
+   every lane that runs them: only %r5, written by a guarded shfl, may be read unwritten. */
+static const char *k_zero_coll =
+  HDR
+  ".visible .entry zcoll(.param .u64 p)\n"
+  "{\n"
+  "  .reg .pred %p<4>;\n  .reg .b32 %r<12>;\n  .reg .b64 %rd<3>;\n"
+  "  ld.param.u64 %rd1, [p];\n"
+  "  mov.u32 %r1, %tid.x;\n"
+  "  mov.u32 %r2, -1;\n"
+  "  mov.u32 %r10, 1;\n"
+  "  mov.u32 %r11, 31;\n"
+  "  shfl.sync.down.b32 %r3|%p1, %r1, %r10, %r11, %r2;\n"
+  "  vote.sync.ballot.b32 %r4, %p1, %r2;\n"
+  "  setp.eq.u32 %p2, %r1, 0;\n"
+  "  @%p2 shfl.sync.idx.b32 %r5, %r1, %r10, %r11, %r2;\n"
+  "  match.all.sync.b32 %r6|%p3, %r1, %r2;\n"
+  "  redux.sync.add.u32 %r7, %r1, %r2;\n"
+  "  add.u32 %r8, %r3, %r4;\n"
+  "  add.u32 %r8, %r8, %r5;\n"
+  "  add.u32 %r8, %r8, %r6;\n"
+  "  add.u32 %r8, %r8, %r7;\n"
+  "  selp.u32 %r9, 1, 0, %p1;\n"
+  "  add.u32 %r8, %r8, %r9;\n"
+  "  selp.u32 %r9, 1, 0, %p3;\n"
+  "  add.u32 %r8, %r8, %r9;\n"
+  "  st.global.u32 [%rd1], %r8;\n"
+  "  ret;\n"
+  "}\n";
+
+START_TEST(test_zero_plan_collectives)
+{
+  struct fx f;
+  load(&f, k_zero_coll);
+  int fn = ptx_find_func(&f.m, "zcoll");
+  ck_assert_int_ge(fn, 0);
+  struct sim_prog p;
+  ck_assert_int_eq(sim_link(f.d, &f.m, fn, &p, f.err, sizeof f.err), SIM_OK);
+  ck_assert_ptr_nonnull(p.zero);
+  const struct ptx_func *F = &f.m.funcs[fn];
+  unsigned nzero = 0;
+  for (uint32_t r = 0; r < F->nregs; r++) {
+    const char *name = f.m.regs[F->first_reg + r].name;
+    int z = (int)(p.zero[r / 64] >> (r % 64) & 1);
+    int want = !strcmp(name, "%r5");
+    ck_assert_msg(z == want, "%s: zeroed %d, expected %d", name, z, want);
+    nzero += (unsigned)z;
+  }
+  ck_assert_uint_eq(nzero, 1);
+  sim_prog_free(&p);
+  done(&f);
+}
+END_TEST
+
 START_TEST(test_unwritten_registers_read_zero)
 {
   struct fx f;
@@ -2281,6 +2335,7 @@ Suite *suite_sim(void)
   tcase_add_test(t, test_wave64_votes_and_segments);
   tcase_add_test(t, test_bad_launch);
   tcase_add_test(t, test_zero_plan);
+  tcase_add_test(t, test_zero_plan_collectives);
   tcase_add_test(t, test_unwritten_registers_read_zero);
   tcase_add_test(t, test_guarded_param_load);
   tcase_add_test(t, test_barrier_at_two_instructions);

@@ -227,9 +227,11 @@ void sim_prog_free(struct sim_prog *p);
 /* ---- warps ---- */
 struct sim_cbar {                /* a convergence barrier: lanes meet again at pc */
   uint32_t pc;
-  uint64_t expect;               /* lanes that are to arrive */
   uint32_t from;                 /* the divergent branch that set it up (its pc), for reports:
                                   its line is the if's, where pc's may be any code after it */
+  uint64_t expect;               /* lanes that are to arrive */
+  uint64_t waiting;              /* the cwait lanes whose top barrier this is: released when
+                                    it holds every live lane of expect */
 };
 
 #define SIM_CSTACK 96            /* nesting depth of divergence per lane */

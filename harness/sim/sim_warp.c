@@ -377,37 +377,73 @@ static void dissolve(struct sim_warp *w)
 
 static void try_release(struct sim_block *b, struct sim_warp *w, int t);
 
-/* Lanes in m whose pc is their top convergence barrier's pc start waiting there. */
+/* Lanes of at, whose top convergence barrier is t and who are at its pc, start waiting
+   there. */
+static void wait_at(struct sim_block *b, struct sim_warp *w, uint64_t at, int t)
+{
+  w->cwait |= at;
+  w->cbar[t].waiting |= at;
+  try_release(b, w, t);
+}
+
+/* Lanes in m whose pc is their top convergence barrier's pc start waiting there. Lanes are
+   taken a top barrier at a time (the lanes of a group share theirs), and each barrier is
+   looked at once for all its new arrivals. */
 static void arrive(struct sim_block *b, struct sim_warp *w, uint64_t m)
 {
-  for (uint64_t mm = m & w->live; mm; mm &= mm - 1) {
-    unsigned l = sim_ctz64(mm);
-    int t = lane_top(w, l);
-    if (t >= 0 && w->pc[l] == w->cbar[t].pc && !(w->cwait >> l & 1)) {
-      w->cwait |= 1ull << l;
-      try_release(b, w, t);
+  uint64_t todo = m & w->live & ~w->cwait;
+  while (todo) {
+    int t = lane_top(w, sim_ctz64(todo));
+    uint32_t at_pc = t >= 0 ? w->cbar[t].pc : UINT32_MAX;
+    uint64_t same = 0, at = 0;
+    for (uint64_t mm = todo; mm; mm &= mm - 1) {
+      unsigned l = sim_ctz64(mm);
+      if (lane_top(w, l) == t) {
+        same |= 1ull << l;
+        if (w->pc[l] == at_pc)
+          at |= 1ull << l;
+      }
     }
+    todo &= ~same;
+    if (at)
+      wait_at(b, w, at, t);
   }
 }
 
-/* Release convergence barrier t when every live lane it expects waits at it. */
+/* The lanes of group g, at the pc of their top convergence barrier t (a group's lanes share
+   it), arrive there. */
+static void arrive_group(struct sim_block *b, struct sim_warp *w, uint64_t g, int t)
+{
+  dissolve(w);
+  uint64_t at = g & w->live & ~w->cwait;
+  if (at)
+    wait_at(b, w, at, t);
+}
+
+/* Release convergence barrier t when every live lane it expects waits at it (cbar.waiting:
+   the lanes waiting there, kept as they arrive, so nothing is rescanned). */
 static void try_release(struct sim_block *b, struct sim_warp *w, int t)
 {
   struct sim_cbar *cb = &w->cbar[t];
   uint64_t exp = cb->expect & w->live;
-  if (!cb->expect)
+  if (!cb->expect || (exp & ~cb->waiting))
     return;
+  cb->expect = 0;
+  cb->waiting &= ~exp;
+  w->cwait &= ~exp;
+  int t0 = -2, same = 1;     /* the lanes' top barrier now, when they share one */
   for (uint64_t mm = exp; mm; mm &= mm - 1) {
     unsigned l = sim_ctz64(mm);
-    if (!(w->cwait >> l & 1) || lane_top(w, l) != t)
-      return;
+    int tl = --w->csp[l] ? w->cstack[l][w->csp[l] - 1] : -1;
+    same &= t0 == -2 || tl == t0;
+    t0 = tl;
   }
-  cb->expect = 0;
-  w->cwait &= ~exp;
-  for (uint64_t mm = exp; mm; mm &= mm - 1)
-    w->csp[sim_ctz64(mm)]--;
   w->spin = 0;
-  arrive(b, w, exp);         /* an enclosing barrier at the same point */
+  /* an enclosing barrier at the same point: the lanes are all at this one's pc */
+  if (!same)
+    arrive(b, w, exp);
+  else if (t0 >= 0 && w->cbar[t0].pc == cb->pc)
+    wait_at(b, w, exp, t0);
 }
 
 /* Exited lanes no longer count: release any barrier now complete. */
@@ -419,30 +455,31 @@ static void recheck_all(struct sim_block *b, struct sim_warp *w)
 }
 
 /* A new convergence barrier at pc for the lanes of m, split by the branch at from (or the
-   group's own, when it already waits for them at that pc). Returns 0 when the nesting is too
-   deep. */
+   group's own, when it already waits for them at that pc). Returns the barrier, the lanes'
+   top one now, or -1 when the nesting is too deep. */
 static int push_cbar(struct sim_warp *w, uint64_t m, uint32_t pc, uint32_t from)
 {
   if (w->gtop >= 0 && w->cbar[w->gtop].pc == pc && w->cbar[w->gtop].expect)
-    return 1;
+    return w->gtop;
   uint32_t t = 0;
   while (t < w->ncbar && w->cbar[t].expect)
     t++;
   if (t == SIM_NCBAR)
-    return 0;
+    return -1;
   for (uint64_t mm = m; mm; mm &= mm - 1)
     if (w->csp[sim_ctz64(mm)] >= SIM_CSTACK)
-      return 0;
+      return -1;
   if (t == w->ncbar)
     w->ncbar++;
   w->cbar[t].pc = pc;
   w->cbar[t].expect = m;
+  w->cbar[t].waiting = 0;
   w->cbar[t].from = from;
   for (uint64_t mm = m; mm; mm &= mm - 1) {
     unsigned l = sim_ctz64(mm);
     w->cstack[l][w->csp[l]++] = (int16_t)t;
   }
-  return 1;
+  return (int)t;
 }
 
 /* Choose the next group; 0 when no lane can run. */
@@ -530,6 +567,7 @@ static void backward(struct sim_block *b, struct sim_warp *w)
       if (t < 0)
         continue;
       w->cbar[t].expect &= ~(1ull << l);
+      w->cbar[t].waiting &= ~(1ull << l);
       w->csp[l]--;
       w->cwait &= ~(1ull << l);
       w->prefer |= 1ull << l;
@@ -637,21 +675,21 @@ static int control(struct sim_block *b, struct sim_warp *w, const struct ptx_ins
       if (target <= pc)
         backward(b, w);
       if (w->have_group && w->gtop >= 0 && w->gpc == w->cbar[w->gtop].pc) {
-        dissolve(w);
-        arrive(b, w, g);
+        arrive_group(b, w, g, w->gtop);
       }
       return 0;
     }
     if (!e) {
       w->gpc = pc + 1;
       if (w->gtop >= 0 && w->gpc == w->cbar[w->gtop].pc) {
-        dissolve(w);
-        arrive(b, w, g);
+        arrive_group(b, w, g, w->gtop);
       }
       return 0;
     }
-    /* divergent */
-    if (in->reconv != PTX_NOREG && !push_cbar(w, g, in->reconv, pc)) {
+    /* divergent: the group's lanes share their top convergence barrier t, before and after
+       a new one is pushed */
+    int t = w->gtop;
+    if (in->reconv != PTX_NOREG && (t = push_cbar(w, g, in->reconv, pc)) < 0) {
       sim_fault_other(b, w, pc, sim_ctz64(g), SIM_FK_TRAP,
                       "divergent branches nested too deeply for the emulator");
       return 1;
@@ -666,7 +704,12 @@ static int control(struct sim_block *b, struct sim_warp *w, const struct ptx_ins
       backward(b, w);
       w->have_group = 0;
     }
-    arrive(b, w, g);
+    if (t >= 0) {                                   /* the side already at t's pc waits */
+      uint32_t at_pc = w->cbar[t].pc;
+      uint64_t at = (target == at_pc ? e : 0) | (pc + 1 == at_pc ? g & ~e : 0);
+      if (at)
+        wait_at(b, w, at, t);
+    }
     return 0;
   }
 
@@ -692,8 +735,7 @@ static int control(struct sim_block *b, struct sim_warp *w, const struct ptx_ins
       }
       w->gpc = pc + 1;
       if (w->gtop >= 0 && w->gpc == w->cbar[w->gtop].pc) {
-        dissolve(w);
-        arrive(b, w, g);
+        arrive_group(b, w, g, w->gtop);
       }
       return 0;
     }
@@ -749,13 +791,13 @@ static int control(struct sim_block *b, struct sim_warp *w, const struct ptx_ins
   case PTX_OP_RET:
   case PTX_OP_EXIT: {
     count(b, w, pc, g, e);
-    uint64_t exiting = 0;
+    uint64_t exiting = in->op == PTX_OP_EXIT ? e : 0;   /* ret: the lanes not in a call */
     dissolve(w);
-    for (uint64_t mm = e; mm; mm &= mm - 1) {
+    for (uint64_t mm = in->op == PTX_OP_EXIT ? 0 : e; mm; mm &= mm - 1) {
       unsigned l = sim_ctz64(mm);
-      if (in->op == PTX_OP_RET && w->depth[l] && p->recursive) {
+      if (w->depth[l] && p->recursive) {
         sim_recur_return(b, w, l);
-      } else if (in->op == PTX_OP_RET && w->depth[l]) {
+      } else if (w->depth[l]) {
         unsigned dd = --w->depth[l];
         const struct sim_callinfo *ci = &p->calls[w->ret_call[l][dd]];
         uint8_t *fr = w->pframe + (size_t)l * p->pframe_size;
@@ -915,8 +957,7 @@ static int control(struct sim_block *b, struct sim_warp *w, const struct ptx_ins
     } else {
       w->gpc = npc;
       if (w->gtop >= 0 && w->gpc == w->cbar[w->gtop].pc) {
-        dissolve(w);
-        arrive(b, w, g);
+        arrive_group(b, w, g, w->gtop);
       }
     }
     return 0;
@@ -981,8 +1022,7 @@ uint64_t sim_warp_run(struct sim_block *b, struct sim_warp *w, uint64_t quantum)
         w->gpc = npc;
         if (w->gtop >= 0 && npc == w->cbar[w->gtop].pc) {
           uint64_t g = w->gmask;
-          dissolve(w);
-          arrive(b, w, g);
+          arrive_group(b, w, g, w->gtop);
         }
         continue;
       }                            /* none run: sim_exec reports pc's address */
@@ -995,8 +1035,7 @@ uint64_t sim_warp_run(struct sim_block *b, struct sim_warp *w, uint64_t quantum)
     w->gpc = npc;
     if (w->gtop >= 0 && npc == w->cbar[w->gtop].pc) {
       uint64_t g = w->gmask;
-      dissolve(w);
-      arrive(b, w, g);
+      arrive_group(b, w, g, w->gtop);
     }
   }
   w->state = w->live ? SIM_W_RUN : SIM_W_DONE;

@@ -611,6 +611,30 @@ static void count(struct sim_block *b, const struct sim_warp *w, uint32_t pc, ui
   st->pred_on += sim_popc64(e);
 }
 
+/* Lanes m of w start waiting at bar.sync or bar.red `in` with barrier id: the block's counts
+   for release_barriers (sim_block.c). The thread count that a bar with one names is the
+   first such lane's, in warp then lane order. */
+static inline void bar_enter(struct sim_block *b, const struct sim_warp *w,
+                             const struct ptx_inst *in, uint32_t id, uint64_t m)
+{
+  int red = in->sub == PTX_BAR_RED;
+  b->bar_count[id] += sim_popc64(m);
+  b->bar_ids |= 1u << id;
+  if (w->id < 64)
+    b->bar_warps[id] |= 1ull << w->id;
+  b->bar_red |= (uint32_t)red << id;
+  b->bar_mixed |= w->barmixed & (1u << id);
+  if (red ? in->nopd >= 4 : in->nopd >= 2) {
+    unsigned l = sim_ctz64(m);
+    uint32_t who = w->id * SIM_MAX_WARP + l;
+    if (!(b->bar_counted >> id & 1) || who < b->bar_namer[id]) {
+      b->bar_counted |= 1u << id;
+      b->bar_namer[id] = who;
+      b->bar_expect[id] = (uint32_t)REG(in->opd[red ? 2 : 1].reg)[l];
+    }
+  }
+}
+
 /* Mask of lanes a .sync collective needs: its membermask operand, within the live lanes. */
 static uint64_t sync_need(const struct sim_block *b, const struct sim_warp *w,
                           const struct ptx_inst *in, unsigned l)
@@ -816,6 +840,7 @@ static int control(struct sim_block *b, struct sim_warp *w, const struct ptx_ins
       return 1;
     if (exiting) {
       w->live &= ~exiting;
+      b->nlive -= sim_popc64(exiting);
       w->cwait &= ~exiting;
       for (uint64_t mm = exiting; mm; mm &= mm - 1)
         w->csp[sim_ctz64(mm)] = 0;
@@ -883,7 +908,9 @@ static int control(struct sim_block *b, struct sim_warp *w, const struct ptx_ins
       w->barat[id] |= e;
       w->barids |= 1u << id;
       w->barwait |= e;
-      arrive(b, w, g & ~e);
+      bar_enter(b, w, in, id, e);
+      if (g & ~e)
+        arrive(b, w, g & ~e);
       return 0;
     }
     for (uint64_t mm = g; mm; mm &= mm - 1) {
@@ -896,6 +923,7 @@ static int control(struct sim_block *b, struct sim_warp *w, const struct ptx_ins
           w->barmixed |= 1u << id;
         w->barat[id] |= 1ull << l;
         w->barids |= 1u << id;
+        bar_enter(b, w, in, id, 1ull << l);
         if (in->sub == PTX_BAR_RED) {
           const struct ptx_operand *po = &in->opd[in->nopd - 1];
           w->barpred[l] = (uint8_t)((REG(po->reg)[l] & 1) ^ po->neg);

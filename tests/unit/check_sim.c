@@ -2073,6 +2073,64 @@ START_TEST(test_barrier_at_two_instructions)
 }
 END_TEST
 
+/* Warps name different thread counts at one barrier: the count is the first counted lane's
+   in warp order, not in order of arrival. Warp 1 arrives first naming 96; warp 0 arrives
+   after a loop naming 64; warp 2 exits. Taken from warp 0, the 64 threads there release
+   the barrier and store out[tid] = tid + 1; taken from warp 1 it would be a deadlock. Then
+   every thread of warps 0 and 1 meets at bar.red.popc with a count (64) and a predicate
+   (tid odd): out[64 + tid] = 32, the odd threads of the 64. */
+static const char *k_bar_order =
+  HDR
+  ".visible .entry border(.param .u64 p)\n{\n"
+  "  .reg .pred %p<4>;\n  .reg .b32 %r<8>;\n  .reg .b64 %rd<5>;\n"
+  "  ld.param.u64 %rd1, [p];\n"
+  "  cvta.to.global.u64 %rd2, %rd1;\n"
+  "  mov.u32 %r1, %tid.x;\n"
+  "  shr.u32 %r2, %r1, 5;\n"
+  "  setp.eq.u32 %p1, %r2, 2;\n"
+  "  @%p1 bra DONE;\n"
+  "  setp.eq.u32 %p2, %r2, 1;\n"
+  "  @%p2 bra LATE;\n"
+  "  mov.u32 %r3, 0;\n"
+  "LOOP:\n"
+  "  add.u32 %r3, %r3, 1;\n"
+  "  setp.lt.u32 %p3, %r3, 300;\n"
+  "  @%p3 bra.uni LOOP;\n"
+  "  mov.u32 %r4, 64;\n"
+  "  bra.uni BAR;\n"
+  "LATE:\n"
+  "  mov.u32 %r4, 96;\n"
+  "BAR:\n"
+  "  bar.sync 1, %r4;\n"
+  "  add.u32 %r5, %r1, 1;\n"
+  "  mul.wide.u32 %rd3, %r1, 4;\n"
+  "  add.s64 %rd4, %rd2, %rd3;\n"
+  "  st.global.u32 [%rd4], %r5;\n"
+  "  and.b32 %r6, %r1, 1;\n"
+  "  setp.ne.u32 %p3, %r6, 0;\n"
+  "  mov.u32 %r4, 64;\n"
+  "  bar.red.popc.u32 %r7, 2, %r4, %p3;\n"
+  "  st.global.u32 [%rd4+256], %r7;\n"
+  "DONE:\n"
+  "  ret;\n}\n";
+
+START_TEST(test_barrier_count_warp_order)
+{
+  struct fx f;
+  load(&f, k_bar_order);
+  uint64_t a = buffer(&f, 128 * 4, "argument 0");
+  ck_assert_msg(launch(&f, "border", 1, 96, &a, 1, SIM_SCHED_ITS, 1, 0) == SIM_OK, "%s", f.err);
+  ck_assert_int_eq(f.r.outcome, SIM_RAN_OK);
+  uint32_t out[128];
+  ck_assert_int_eq(sim_read(f.d, a, out, sizeof out), SIM_OK);
+  for (uint32_t i = 0; i < 64; i++) {
+    ck_assert_uint_eq(out[i], i + 1);
+    ck_assert_uint_eq(out[64 + i], 32);
+  }
+  done(&f);
+}
+END_TEST
+
 /* ---- cooperative grids and clusters (sim_cluster.c, sim_launch.c's groups) ---- */
 
 /* grid.sync() as cooperative_groups emits it: the workspace from %envreg1:%envreg2, a
@@ -2339,6 +2397,7 @@ Suite *suite_sim(void)
   tcase_add_test(t, test_unwritten_registers_read_zero);
   tcase_add_test(t, test_guarded_param_load);
   tcase_add_test(t, test_barrier_at_two_instructions);
+  tcase_add_test(t, test_barrier_count_warp_order);
   tcase_add_test(t, test_grid_sync_one_host_thread);
   tcase_add_test(t, test_cooperative_grid_too_large);
   tcase_add_test(t, test_cluster_dsmem_and_barrier);

@@ -223,12 +223,14 @@ void sim_warp_init(struct sim_block *b, struct sim_warp *w)
   w->barwait = w->syncwait = w->prefer = w->cwait = 0;
   memset(w->barat, 0, sizeof w->barat);
   w->barmixed = w->barids = 0;
-  for (unsigned l = 0; l < W; l++) {
-    w->pc[l] = p->entry;
-    w->csp[l] = 0;
-    w->depth[l] = 0;
-    w->carry[l] = 0;
-  }
+  if (W == 32)
+    sim_pcs_fill32(w->pc, p->entry);
+  else
+    for (unsigned l = 0; l < W; l++)
+      w->pc[l] = p->entry;
+  memset(w->csp, 0, sizeof w->csp);
+  memset(w->depth, 0, sizeof w->depth);
+  memset(w->carry, 0, sizeof w->carry);
   w->ncbar = 0;
   w->gmask = w->live;
   w->gpc = p->entry;
@@ -596,8 +598,8 @@ static void backward(struct sim_block *b, struct sim_warp *w)
 }
 
 /* Count a control instruction at pc run by lanes m, of which e pass its guard. */
-static void count(struct sim_block *b, const struct sim_warp *w, uint32_t pc, uint64_t m,
-                  uint64_t e)
+static inline void count(struct sim_block *b, const struct sim_warp *w, uint32_t pc,
+                         uint64_t m, uint64_t e)
 {
   if (b->trace)
     sim_trace_inst(b, w, pc, m);
@@ -815,9 +817,12 @@ static int control(struct sim_block *b, struct sim_warp *w, const struct ptx_ins
   case PTX_OP_RET:
   case PTX_OP_EXIT: {
     count(b, w, pc, g, e);
-    uint64_t exiting = in->op == PTX_OP_EXIT ? e : 0;   /* ret: the lanes not in a call */
+    /* exit, and ret in a kernel that makes no calls: every lane exits; else a ret returns
+       the lanes in a call */
+    int all_exit = in->op == PTX_OP_EXIT || !p->ncalls_all;
+    uint64_t exiting = all_exit ? e : 0;
     dissolve(w);
-    for (uint64_t mm = in->op == PTX_OP_EXIT ? 0 : e; mm; mm &= mm - 1) {
+    for (uint64_t mm = all_exit ? 0 : e; mm; mm &= mm - 1) {
       unsigned l = sim_ctz64(mm);
       if (w->depth[l] && p->recursive) {
         sim_recur_return(b, w, l);

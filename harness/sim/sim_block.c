@@ -187,57 +187,44 @@ static void report_stuck(struct sim_block *b, int divergence, struct sim_warp *d
   }
 }
 
+/* The next warp from index i on with lanes waiting at barrier id, or NULL: through the
+   block's mask of them (sim_warp.c's bar_enter), or every warp of a block of more than 64. */
+static inline struct sim_warp *next_waiter(struct sim_block *b, uint32_t id, uint32_t *i)
+{
+  if (b->nwarps > 64) {
+    for (; *i < b->nwarps; (*i)++)
+      if (b->warps[*i].barat[id] & b->warps[*i].live)
+        return &b->warps[(*i)++];
+    return NULL;
+  }
+  uint64_t m = *i < 64 ? b->bar_warps[id] >> *i << *i : 0;
+  if (!m)
+    return NULL;
+  *i = sim_ctz64(m) + 1;
+  return &b->warps[*i - 1];
+}
+
 /* Release every barrier all its threads have reached. Returns 1 when one was released, 0 when
-   none could be, -1 after reporting barrier divergence. Arrivals are counted from each warp's
-   lanes by barrier id (sim_warp.c keeps them): a warp whose lanes at a barrier all wait at one
-   bar instruction is looked at through its first lane, and only the barriers complete by
-   those counts are released. */
+   none could be, -1 after reporting barrier divergence. The threads waiting at each barrier id
+   and the thread count it expects (the first counted lane's, in warp then lane order) are
+   kept as lanes arrive (sim_warp.c's bar_enter); only the barriers complete by those counts
+   are looked at, and only their waiting warps. */
 static int release_barriers(struct sim_block *b)
 {
-  uint32_t live = 0, narrived[16] = {0}, nexpected[16] = {0};
-  uint32_t ids = 0, counted_ids = 0;        /* barriers with arrivals; with a thread count */
-  uint32_t red_ids = 0;                     /* barriers with lanes at a bar.red */
-  for (uint32_t i = 0; i < b->nwarps; i++) {
-    struct sim_warp *w = &b->warps[i];
-    live += sim_popc64(w->live);
-    if (!(w->barwait & w->live))
-      continue;
-    for (uint32_t bi = w->barids; bi; bi &= bi - 1) {   /* the ids with lanes waiting */
-      uint32_t id = (uint32_t)__builtin_ctz(bi);
-      uint64_t at = w->barat[id] & w->live;
-      if (!at)
-        continue;
-      narrived[id] += sim_popc64(at);
-      ids |= 1u << id;
-      /* the first lane with a thread count names it (in warp, then lane order) */
-      for (uint64_t m = at; m; m &= m - 1) {
-        unsigned l = sim_ctz64(m);
-        const struct ptx_inst *in = &b->prog->code[w->pc[l]];
-        if (in->sub == PTX_BAR_RED)
-          red_ids |= 1u << id;
-        if (!(counted_ids >> id & 1) &&
-            (in->sub == PTX_BAR_RED ? in->nopd >= 4 : in->nopd >= 2)) {
-          nexpected[id] = (uint32_t)REG(w, in->opd[in->sub == PTX_BAR_RED ? 2 : 1].reg)[l];
-          counted_ids |= 1u << id;
-        }
-        if (!(w->barmixed >> id & 1))
-          break;                            /* the other lanes wait at the same instruction */
-      }
-    }
-  }
-  if (!ids)
+  if (!b->bar_ids)
     return 0;
   int released = 0;
-  for (uint32_t bi = ids; bi; bi &= bi - 1) {
+  for (uint32_t bi = b->bar_ids; bi; bi &= bi - 1) {
     uint32_t id = (uint32_t)__builtin_ctz(bi);
-    int counted = counted_ids >> id & 1;
-    uint32_t arrived = narrived[id], expected = counted ? nexpected[id] : live;
+    int counted = b->bar_counted >> id & 1, red = b->bar_red >> id & 1;
+    uint32_t arrived = b->bar_count[id], expected = counted ? b->bar_expect[id] : b->nlive;
     if (arrived + b->bar_arrived[id] < expected)
       continue;
     /* every thread is here: all lanes of a warp must be at the same barrier instruction */
     uint32_t popc = 0;
-    for (uint32_t i = 0; i < b->nwarps; i++) {
-      struct sim_warp *w = &b->warps[i];
+    struct sim_warp *w;
+    for (uint32_t i = 0; (red || (!counted && (b->bar_mixed >> id & 1))) &&
+                         (w = next_waiter(b, id, &i)) != NULL;) {
       uint64_t at = w->barat[id] & w->live;
       if (!at)
         continue;
@@ -254,18 +241,17 @@ static int release_barriers(struct sim_block *b)
           w->live = live_save;
           return -1;
         }
-      if (red_ids >> id & 1)                /* only bar.red uses the count */
+      if (red)                              /* only bar.red uses the count */
         for (uint64_t m = at; m; m &= m - 1)
           popc += w->barpred[sim_ctz64(m)];
     }
-    for (uint32_t i = 0; i < b->nwarps; i++) {
-      struct sim_warp *w = &b->warps[i];
+    for (uint32_t i = 0; (w = next_waiter(b, id, &i)) != NULL;) {
       uint64_t at = w->barat[id] & w->live;
       if (!at)
         continue;
       uint32_t last_pc = UINT32_MAX;
       const struct ptx_inst *in = NULL;
-      if (!(red_ids >> id & 1)) {
+      if (!red) {
         /* no lane at a bar.red: each lane just steps past its barrier */
         if (at == 0xffffffffull && b->W == 32)
           sim_pcs_inc32(w->pc);
@@ -273,7 +259,7 @@ static int release_barriers(struct sim_block *b)
           for (uint64_t m = at; m; m &= m - 1)
             w->pc[sim_ctz64(m)]++;
       }
-      for (uint64_t m = red_ids >> id & 1 ? at : 0; m; m &= m - 1) {
+      for (uint64_t m = red ? at : 0; m; m &= m - 1) {
         unsigned l = sim_ctz64(m);
         if (w->pc[l] != last_pc) {
           last_pc = w->pc[l];
@@ -296,6 +282,12 @@ static int release_barriers(struct sim_block *b)
         w->state = SIM_W_RUN;
     }
     b->bar_arrived[id] = 0;
+    b->bar_count[id] = 0;
+    b->bar_warps[id] = 0;
+    b->bar_ids &= ~(1u << id);
+    b->bar_counted &= ~(1u << id);
+    b->bar_red &= ~(1u << id);
+    b->bar_mixed &= ~(1u << id);
     released = 1;
     sim_race_barrier(b);
   }
@@ -354,6 +346,12 @@ void sim_block_begin(struct sim_block *b)
     b->warps[i].clarr = b->warps[i].clwait = 0;
   }
   memset(b->bar_arrived, 0, sizeof b->bar_arrived);
+  memset(b->bar_count, 0, sizeof b->bar_count);
+  memset(b->bar_warps, 0, sizeof b->bar_warps);
+  b->bar_ids = b->bar_counted = b->bar_red = b->bar_mixed = 0;
+  b->nlive = 0;
+  for (uint32_t i = 0; i < b->nwarps; i++)
+    b->nlive += sim_popc64(b->warps[i].live);
   memset(b->rsmem, 0, sizeof b->rsmem);
   sim_race_begin(b);           /* without host memory for it, the block runs unchecked */
 }

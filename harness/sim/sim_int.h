@@ -227,9 +227,11 @@ void sim_prog_free(struct sim_prog *p);
 /* ---- warps ---- */
 struct sim_cbar {                /* a convergence barrier: lanes meet again at pc */
   uint32_t pc;
-  uint64_t expect;               /* lanes that are to arrive */
   uint32_t from;                 /* the divergent branch that set it up (its pc), for reports:
                                   its line is the if's, where pc's may be any code after it */
+  uint64_t expect;               /* lanes that are to arrive */
+  uint64_t waiting;              /* the cwait lanes whose top barrier this is: released when
+                                    it holds every live lane of expect */
 };
 
 #define SIM_CSTACK 96            /* nesting depth of divergence per lane */
@@ -360,6 +362,17 @@ struct sim_block {
   uint64_t writes;               /* stores and atomics by this block that changed memory
                                     (the progress watch) */
   uint32_t bar_arrived[16];      /* bar.arrive counts per barrier */
+  /* bar.sync and bar.red by barrier id, counted as lanes arrive (sim_warp.c) and cleared as
+     the barrier is released (sim_block.c), so that a release looks at no other warp */
+  uint32_t bar_count[16];        /* threads waiting */
+  uint32_t bar_expect[16];       /* the thread count the first counted lane names ... */
+  uint32_t bar_namer[16];        /* ... that lane, warp * SIM_MAX_WARP + lane */
+  uint64_t bar_warps[16];        /* the warps with lanes waiting (of the first 64) */
+  uint32_t bar_ids;              /* ids with threads waiting */
+  uint32_t bar_counted;          /* ... of which some wait at a bar with a thread count */
+  uint32_t bar_red;              /* ... some at a bar.red */
+  uint32_t bar_mixed;            /* ... some warp's lanes at more than one bar instruction */
+  uint32_t nlive;                /* the block's threads that have not exited */
   char *out;                     /* this block's printf output */
   size_t out_len, out_cap;
   struct sim_printf *pf;         /* the launch's */

@@ -46,7 +46,9 @@ static inline int lane_top(const struct sim_warp *w, unsigned l)
 
 /* Opcodes that write operand 0 (a register) for every lane whose guard holds, whatever their
    modifiers: a register such an instruction writes without a guard is defined from there on.
-   Every other instruction's registers count as read (the safe side). */
+   The warp collectives (shfl, vote, match, redux) write it for every lane that runs them,
+   once the lanes of their mask have arrived. Every other instruction's registers count as
+   read (the safe side). */
 static int writes_dst_fully(enum ptx_op op)
 {
   switch (op) {
@@ -59,14 +61,15 @@ static int writes_dst_fully(enum ptx_op op)
   case PTX_OP_RSQRT: case PTX_OP_SIN: case PTX_OP_COS: case PTX_OP_LG2: case PTX_OP_EX2:
   case PTX_OP_TANH: case PTX_OP_SETP: case PTX_OP_SELP: case PTX_OP_SLCT: case PTX_OP_CVT:
   case PTX_OP_CVTA: case PTX_OP_LD: case PTX_OP_LDU:
+  case PTX_OP_SHFL: case PTX_OP_VOTE: case PTX_OP_MATCH: case PTX_OP_REDUX:
     return 1;
   default:
     return 0;
   }
 }
 
-/* The function registers instruction `in` defines: its destination (and setp's second one),
-   when it writes them for every lane that runs it. *r2 gets PTX_NOREG when there is no
+/* The function registers instruction `in` defines: its destination (and the predicate of
+   setp, shfl and match.all, the second one), when it writes them for every lane that runs it. *r2 gets PTX_NOREG when there is no
    second. Returns the first, or PTX_NOREG. */
 static uint32_t defined_by(const struct ptx_inst *in, uint32_t nr, uint32_t *r2)
 {
@@ -74,7 +77,8 @@ static uint32_t defined_by(const struct ptx_inst *in, uint32_t nr, uint32_t *r2)
   if (in->guard != PTX_NOREG || !in->nopd || !writes_dst_fully((enum ptx_op)in->op) ||
       in->opd[0].kind != PTX_OPD_REG || in->opd[0].reg >= nr)
     return PTX_NOREG;
-  if (in->op == PTX_OP_SETP && in->opd[0].pair < nr)
+  if ((in->op == PTX_OP_SETP || in->op == PTX_OP_SHFL ||
+       (in->op == PTX_OP_MATCH && in->sub == PTX_MATCH_ALL)) && in->opd[0].pair < nr)
     *r2 = in->opd[0].pair;
   return in->opd[0].reg;
 }
@@ -219,12 +223,14 @@ void sim_warp_init(struct sim_block *b, struct sim_warp *w)
   w->barwait = w->syncwait = w->prefer = w->cwait = 0;
   memset(w->barat, 0, sizeof w->barat);
   w->barmixed = w->barids = 0;
-  for (unsigned l = 0; l < W; l++) {
-    w->pc[l] = p->entry;
-    w->csp[l] = 0;
-    w->depth[l] = 0;
-    w->carry[l] = 0;
-  }
+  if (W == 32)
+    sim_pcs_fill32(w->pc, p->entry);
+  else
+    for (unsigned l = 0; l < W; l++)
+      w->pc[l] = p->entry;
+  memset(w->csp, 0, sizeof w->csp);
+  memset(w->depth, 0, sizeof w->depth);
+  memset(w->carry, 0, sizeof w->carry);
   w->ncbar = 0;
   w->gmask = w->live;
   w->gpc = p->entry;
@@ -373,37 +379,73 @@ static void dissolve(struct sim_warp *w)
 
 static void try_release(struct sim_block *b, struct sim_warp *w, int t);
 
-/* Lanes in m whose pc is their top convergence barrier's pc start waiting there. */
+/* Lanes of at, whose top convergence barrier is t and who are at its pc, start waiting
+   there. */
+static void wait_at(struct sim_block *b, struct sim_warp *w, uint64_t at, int t)
+{
+  w->cwait |= at;
+  w->cbar[t].waiting |= at;
+  try_release(b, w, t);
+}
+
+/* Lanes in m whose pc is their top convergence barrier's pc start waiting there. Lanes are
+   taken a top barrier at a time (the lanes of a group share theirs), and each barrier is
+   looked at once for all its new arrivals. */
 static void arrive(struct sim_block *b, struct sim_warp *w, uint64_t m)
 {
-  for (uint64_t mm = m & w->live; mm; mm &= mm - 1) {
-    unsigned l = sim_ctz64(mm);
-    int t = lane_top(w, l);
-    if (t >= 0 && w->pc[l] == w->cbar[t].pc && !(w->cwait >> l & 1)) {
-      w->cwait |= 1ull << l;
-      try_release(b, w, t);
+  uint64_t todo = m & w->live & ~w->cwait;
+  while (todo) {
+    int t = lane_top(w, sim_ctz64(todo));
+    uint32_t at_pc = t >= 0 ? w->cbar[t].pc : UINT32_MAX;
+    uint64_t same = 0, at = 0;
+    for (uint64_t mm = todo; mm; mm &= mm - 1) {
+      unsigned l = sim_ctz64(mm);
+      if (lane_top(w, l) == t) {
+        same |= 1ull << l;
+        if (w->pc[l] == at_pc)
+          at |= 1ull << l;
+      }
     }
+    todo &= ~same;
+    if (at)
+      wait_at(b, w, at, t);
   }
 }
 
-/* Release convergence barrier t when every live lane it expects waits at it. */
+/* The lanes of group g, at the pc of their top convergence barrier t (a group's lanes share
+   it), arrive there. */
+static void arrive_group(struct sim_block *b, struct sim_warp *w, uint64_t g, int t)
+{
+  dissolve(w);
+  uint64_t at = g & w->live & ~w->cwait;
+  if (at)
+    wait_at(b, w, at, t);
+}
+
+/* Release convergence barrier t when every live lane it expects waits at it (cbar.waiting:
+   the lanes waiting there, kept as they arrive, so nothing is rescanned). */
 static void try_release(struct sim_block *b, struct sim_warp *w, int t)
 {
   struct sim_cbar *cb = &w->cbar[t];
   uint64_t exp = cb->expect & w->live;
-  if (!cb->expect)
+  if (!cb->expect || (exp & ~cb->waiting))
     return;
+  cb->expect = 0;
+  cb->waiting &= ~exp;
+  w->cwait &= ~exp;
+  int t0 = -2, same = 1;     /* the lanes' top barrier now, when they share one */
   for (uint64_t mm = exp; mm; mm &= mm - 1) {
     unsigned l = sim_ctz64(mm);
-    if (!(w->cwait >> l & 1) || lane_top(w, l) != t)
-      return;
+    int tl = --w->csp[l] ? w->cstack[l][w->csp[l] - 1] : -1;
+    same &= t0 == -2 || tl == t0;
+    t0 = tl;
   }
-  cb->expect = 0;
-  w->cwait &= ~exp;
-  for (uint64_t mm = exp; mm; mm &= mm - 1)
-    w->csp[sim_ctz64(mm)]--;
   w->spin = 0;
-  arrive(b, w, exp);         /* an enclosing barrier at the same point */
+  /* an enclosing barrier at the same point: the lanes are all at this one's pc */
+  if (!same)
+    arrive(b, w, exp);
+  else if (t0 >= 0 && w->cbar[t0].pc == cb->pc)
+    wait_at(b, w, exp, t0);
 }
 
 /* Exited lanes no longer count: release any barrier now complete. */
@@ -415,30 +457,31 @@ static void recheck_all(struct sim_block *b, struct sim_warp *w)
 }
 
 /* A new convergence barrier at pc for the lanes of m, split by the branch at from (or the
-   group's own, when it already waits for them at that pc). Returns 0 when the nesting is too
-   deep. */
+   group's own, when it already waits for them at that pc). Returns the barrier, the lanes'
+   top one now, or -1 when the nesting is too deep. */
 static int push_cbar(struct sim_warp *w, uint64_t m, uint32_t pc, uint32_t from)
 {
   if (w->gtop >= 0 && w->cbar[w->gtop].pc == pc && w->cbar[w->gtop].expect)
-    return 1;
+    return w->gtop;
   uint32_t t = 0;
   while (t < w->ncbar && w->cbar[t].expect)
     t++;
   if (t == SIM_NCBAR)
-    return 0;
+    return -1;
   for (uint64_t mm = m; mm; mm &= mm - 1)
     if (w->csp[sim_ctz64(mm)] >= SIM_CSTACK)
-      return 0;
+      return -1;
   if (t == w->ncbar)
     w->ncbar++;
   w->cbar[t].pc = pc;
   w->cbar[t].expect = m;
+  w->cbar[t].waiting = 0;
   w->cbar[t].from = from;
   for (uint64_t mm = m; mm; mm &= mm - 1) {
     unsigned l = sim_ctz64(mm);
     w->cstack[l][w->csp[l]++] = (int16_t)t;
   }
-  return 1;
+  return (int)t;
 }
 
 /* Choose the next group; 0 when no lane can run. */
@@ -526,6 +569,7 @@ static void backward(struct sim_block *b, struct sim_warp *w)
       if (t < 0)
         continue;
       w->cbar[t].expect &= ~(1ull << l);
+      w->cbar[t].waiting &= ~(1ull << l);
       w->csp[l]--;
       w->cwait &= ~(1ull << l);
       w->prefer |= 1ull << l;
@@ -554,8 +598,8 @@ static void backward(struct sim_block *b, struct sim_warp *w)
 }
 
 /* Count a control instruction at pc run by lanes m, of which e pass its guard. */
-static void count(struct sim_block *b, const struct sim_warp *w, uint32_t pc, uint64_t m,
-                  uint64_t e)
+static inline void count(struct sim_block *b, const struct sim_warp *w, uint32_t pc,
+                         uint64_t m, uint64_t e)
 {
   if (b->trace)
     sim_trace_inst(b, w, pc, m);
@@ -567,6 +611,30 @@ static void count(struct sim_block *b, const struct sim_warp *w, uint32_t pc, ui
   st->execs++;
   st->threads += sim_popc64(m);
   st->pred_on += sim_popc64(e);
+}
+
+/* Lanes m of w start waiting at bar.sync or bar.red `in` with barrier id: the block's counts
+   for release_barriers (sim_block.c). The thread count that a bar with one names is the
+   first such lane's, in warp then lane order. */
+static inline void bar_enter(struct sim_block *b, const struct sim_warp *w,
+                             const struct ptx_inst *in, uint32_t id, uint64_t m)
+{
+  int red = in->sub == PTX_BAR_RED;
+  b->bar_count[id] += sim_popc64(m);
+  b->bar_ids |= 1u << id;
+  if (w->id < 64)
+    b->bar_warps[id] |= 1ull << w->id;
+  b->bar_red |= (uint32_t)red << id;
+  b->bar_mixed |= w->barmixed & (1u << id);
+  if (red ? in->nopd >= 4 : in->nopd >= 2) {
+    unsigned l = sim_ctz64(m);
+    uint32_t who = w->id * SIM_MAX_WARP + l;
+    if (!(b->bar_counted >> id & 1) || who < b->bar_namer[id]) {
+      b->bar_counted |= 1u << id;
+      b->bar_namer[id] = who;
+      b->bar_expect[id] = (uint32_t)REG(in->opd[red ? 2 : 1].reg)[l];
+    }
+  }
 }
 
 /* Mask of lanes a .sync collective needs: its membermask operand, within the live lanes. */
@@ -633,21 +701,21 @@ static int control(struct sim_block *b, struct sim_warp *w, const struct ptx_ins
       if (target <= pc)
         backward(b, w);
       if (w->have_group && w->gtop >= 0 && w->gpc == w->cbar[w->gtop].pc) {
-        dissolve(w);
-        arrive(b, w, g);
+        arrive_group(b, w, g, w->gtop);
       }
       return 0;
     }
     if (!e) {
       w->gpc = pc + 1;
       if (w->gtop >= 0 && w->gpc == w->cbar[w->gtop].pc) {
-        dissolve(w);
-        arrive(b, w, g);
+        arrive_group(b, w, g, w->gtop);
       }
       return 0;
     }
-    /* divergent */
-    if (in->reconv != PTX_NOREG && !push_cbar(w, g, in->reconv, pc)) {
+    /* divergent: the group's lanes share their top convergence barrier t, before and after
+       a new one is pushed */
+    int t = w->gtop;
+    if (in->reconv != PTX_NOREG && (t = push_cbar(w, g, in->reconv, pc)) < 0) {
       sim_fault_other(b, w, pc, sim_ctz64(g), SIM_FK_TRAP,
                       "divergent branches nested too deeply for the emulator");
       return 1;
@@ -662,7 +730,12 @@ static int control(struct sim_block *b, struct sim_warp *w, const struct ptx_ins
       backward(b, w);
       w->have_group = 0;
     }
-    arrive(b, w, g);
+    if (t >= 0) {                                   /* the side already at t's pc waits */
+      uint32_t at_pc = w->cbar[t].pc;
+      uint64_t at = (target == at_pc ? e : 0) | (pc + 1 == at_pc ? g & ~e : 0);
+      if (at)
+        wait_at(b, w, at, t);
+    }
     return 0;
   }
 
@@ -688,8 +761,7 @@ static int control(struct sim_block *b, struct sim_warp *w, const struct ptx_ins
       }
       w->gpc = pc + 1;
       if (w->gtop >= 0 && w->gpc == w->cbar[w->gtop].pc) {
-        dissolve(w);
-        arrive(b, w, g);
+        arrive_group(b, w, g, w->gtop);
       }
       return 0;
     }
@@ -745,13 +817,16 @@ static int control(struct sim_block *b, struct sim_warp *w, const struct ptx_ins
   case PTX_OP_RET:
   case PTX_OP_EXIT: {
     count(b, w, pc, g, e);
-    uint64_t exiting = 0;
+    /* exit, and ret in a kernel that makes no calls: every lane exits; else a ret returns
+       the lanes in a call */
+    int all_exit = in->op == PTX_OP_EXIT || !p->ncalls_all;
+    uint64_t exiting = all_exit ? e : 0;
     dissolve(w);
-    for (uint64_t mm = e; mm; mm &= mm - 1) {
+    for (uint64_t mm = all_exit ? 0 : e; mm; mm &= mm - 1) {
       unsigned l = sim_ctz64(mm);
-      if (in->op == PTX_OP_RET && w->depth[l] && p->recursive) {
+      if (w->depth[l] && p->recursive) {
         sim_recur_return(b, w, l);
-      } else if (in->op == PTX_OP_RET && w->depth[l]) {
+      } else if (w->depth[l]) {
         unsigned dd = --w->depth[l];
         const struct sim_callinfo *ci = &p->calls[w->ret_call[l][dd]];
         uint8_t *fr = w->pframe + (size_t)l * p->pframe_size;
@@ -770,6 +845,7 @@ static int control(struct sim_block *b, struct sim_warp *w, const struct ptx_ins
       return 1;
     if (exiting) {
       w->live &= ~exiting;
+      b->nlive -= sim_popc64(exiting);
       w->cwait &= ~exiting;
       for (uint64_t mm = exiting; mm; mm &= mm - 1)
         w->csp[sim_ctz64(mm)] = 0;
@@ -837,7 +913,9 @@ static int control(struct sim_block *b, struct sim_warp *w, const struct ptx_ins
       w->barat[id] |= e;
       w->barids |= 1u << id;
       w->barwait |= e;
-      arrive(b, w, g & ~e);
+      bar_enter(b, w, in, id, e);
+      if (g & ~e)
+        arrive(b, w, g & ~e);
       return 0;
     }
     for (uint64_t mm = g; mm; mm &= mm - 1) {
@@ -850,6 +928,7 @@ static int control(struct sim_block *b, struct sim_warp *w, const struct ptx_ins
           w->barmixed |= 1u << id;
         w->barat[id] |= 1ull << l;
         w->barids |= 1u << id;
+        bar_enter(b, w, in, id, 1ull << l);
         if (in->sub == PTX_BAR_RED) {
           const struct ptx_operand *po = &in->opd[in->nopd - 1];
           w->barpred[l] = (uint8_t)((REG(po->reg)[l] & 1) ^ po->neg);
@@ -911,8 +990,7 @@ static int control(struct sim_block *b, struct sim_warp *w, const struct ptx_ins
     } else {
       w->gpc = npc;
       if (w->gtop >= 0 && w->gpc == w->cbar[w->gtop].pc) {
-        dissolve(w);
-        arrive(b, w, g);
+        arrive_group(b, w, g, w->gtop);
       }
     }
     return 0;
@@ -977,8 +1055,7 @@ uint64_t sim_warp_run(struct sim_block *b, struct sim_warp *w, uint64_t quantum)
         w->gpc = npc;
         if (w->gtop >= 0 && npc == w->cbar[w->gtop].pc) {
           uint64_t g = w->gmask;
-          dissolve(w);
-          arrive(b, w, g);
+          arrive_group(b, w, g, w->gtop);
         }
         continue;
       }                            /* none run: sim_exec reports pc's address */
@@ -991,8 +1068,7 @@ uint64_t sim_warp_run(struct sim_block *b, struct sim_warp *w, uint64_t quantum)
     w->gpc = npc;
     if (w->gtop >= 0 && npc == w->cbar[w->gtop].pc) {
       uint64_t g = w->gmask;
-      dissolve(w);
-      arrive(b, w, g);
+      arrive_group(b, w, g, w->gtop);
     }
   }
   w->state = w->live ? SIM_W_RUN : SIM_W_DONE;

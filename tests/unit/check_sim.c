@@ -1805,6 +1805,60 @@ START_TEST(test_zero_plan)
 }
 END_TEST
 
+/* The warp collectives define their destinations (and shfl's and match.all's predicate) for
+   every lane that runs them: only %r5, written by a guarded shfl, may be read unwritten. */
+static const char *k_zero_coll =
+  HDR
+  ".visible .entry zcoll(.param .u64 p)\n"
+  "{\n"
+  "  .reg .pred %p<4>;\n  .reg .b32 %r<12>;\n  .reg .b64 %rd<3>;\n"
+  "  ld.param.u64 %rd1, [p];\n"
+  "  mov.u32 %r1, %tid.x;\n"
+  "  mov.u32 %r2, -1;\n"
+  "  mov.u32 %r10, 1;\n"
+  "  mov.u32 %r11, 31;\n"
+  "  shfl.sync.down.b32 %r3|%p1, %r1, %r10, %r11, %r2;\n"
+  "  vote.sync.ballot.b32 %r4, %p1, %r2;\n"
+  "  setp.eq.u32 %p2, %r1, 0;\n"
+  "  @%p2 shfl.sync.idx.b32 %r5, %r1, %r10, %r11, %r2;\n"
+  "  match.all.sync.b32 %r6|%p3, %r1, %r2;\n"
+  "  redux.sync.add.u32 %r7, %r1, %r2;\n"
+  "  add.u32 %r8, %r3, %r4;\n"
+  "  add.u32 %r8, %r8, %r5;\n"
+  "  add.u32 %r8, %r8, %r6;\n"
+  "  add.u32 %r8, %r8, %r7;\n"
+  "  selp.u32 %r9, 1, 0, %p1;\n"
+  "  add.u32 %r8, %r8, %r9;\n"
+  "  selp.u32 %r9, 1, 0, %p3;\n"
+  "  add.u32 %r8, %r8, %r9;\n"
+  "  st.global.u32 [%rd1], %r8;\n"
+  "  ret;\n"
+  "}\n";
+
+START_TEST(test_zero_plan_collectives)
+{
+  struct fx f;
+  load(&f, k_zero_coll);
+  int fn = ptx_find_func(&f.m, "zcoll");
+  ck_assert_int_ge(fn, 0);
+  struct sim_prog p;
+  ck_assert_int_eq(sim_link(f.d, &f.m, fn, &p, f.err, sizeof f.err), SIM_OK);
+  ck_assert_ptr_nonnull(p.zero);
+  const struct ptx_func *F = &f.m.funcs[fn];
+  unsigned nzero = 0;
+  for (uint32_t r = 0; r < F->nregs; r++) {
+    const char *name = f.m.regs[F->first_reg + r].name;
+    int z = (int)(p.zero[r / 64] >> (r % 64) & 1);
+    int want = !strcmp(name, "%r5");
+    ck_assert_msg(z == want, "%s: zeroed %d, expected %d", name, z, want);
+    nzero += (unsigned)z;
+  }
+  ck_assert_uint_eq(nzero, 1);
+  sim_prog_free(&p);
+  done(&f);
+}
+END_TEST
+
 START_TEST(test_unwritten_registers_read_zero)
 {
   struct fx f;
@@ -2015,6 +2069,64 @@ START_TEST(test_barrier_at_two_instructions)
   ck_assert_int_eq(launch(&f, "bar2", 1, 64, &a, 1, SIM_SCHED_ITS, 1, 0), SIM_OK);
   ck_assert_int_eq(f.r.outcome, SIM_BARRIER_DIVERGENCE);
   ck_assert_uint_eq(f.m.insts[f.r.fault.inst].uline, 4);
+  done(&f);
+}
+END_TEST
+
+/* Warps name different thread counts at one barrier: the count is the first counted lane's
+   in warp order, not in order of arrival. Warp 1 arrives first naming 96; warp 0 arrives
+   after a loop naming 64; warp 2 exits. Taken from warp 0, the 64 threads there release
+   the barrier and store out[tid] = tid + 1; taken from warp 1 it would be a deadlock. Then
+   every thread of warps 0 and 1 meets at bar.red.popc with a count (64) and a predicate
+   (tid odd): out[64 + tid] = 32, the odd threads of the 64. */
+static const char *k_bar_order =
+  HDR
+  ".visible .entry border(.param .u64 p)\n{\n"
+  "  .reg .pred %p<4>;\n  .reg .b32 %r<8>;\n  .reg .b64 %rd<5>;\n"
+  "  ld.param.u64 %rd1, [p];\n"
+  "  cvta.to.global.u64 %rd2, %rd1;\n"
+  "  mov.u32 %r1, %tid.x;\n"
+  "  shr.u32 %r2, %r1, 5;\n"
+  "  setp.eq.u32 %p1, %r2, 2;\n"
+  "  @%p1 bra DONE;\n"
+  "  setp.eq.u32 %p2, %r2, 1;\n"
+  "  @%p2 bra LATE;\n"
+  "  mov.u32 %r3, 0;\n"
+  "LOOP:\n"
+  "  add.u32 %r3, %r3, 1;\n"
+  "  setp.lt.u32 %p3, %r3, 300;\n"
+  "  @%p3 bra.uni LOOP;\n"
+  "  mov.u32 %r4, 64;\n"
+  "  bra.uni BAR;\n"
+  "LATE:\n"
+  "  mov.u32 %r4, 96;\n"
+  "BAR:\n"
+  "  bar.sync 1, %r4;\n"
+  "  add.u32 %r5, %r1, 1;\n"
+  "  mul.wide.u32 %rd3, %r1, 4;\n"
+  "  add.s64 %rd4, %rd2, %rd3;\n"
+  "  st.global.u32 [%rd4], %r5;\n"
+  "  and.b32 %r6, %r1, 1;\n"
+  "  setp.ne.u32 %p3, %r6, 0;\n"
+  "  mov.u32 %r4, 64;\n"
+  "  bar.red.popc.u32 %r7, 2, %r4, %p3;\n"
+  "  st.global.u32 [%rd4+256], %r7;\n"
+  "DONE:\n"
+  "  ret;\n}\n";
+
+START_TEST(test_barrier_count_warp_order)
+{
+  struct fx f;
+  load(&f, k_bar_order);
+  uint64_t a = buffer(&f, 128 * 4, "argument 0");
+  ck_assert_msg(launch(&f, "border", 1, 96, &a, 1, SIM_SCHED_ITS, 1, 0) == SIM_OK, "%s", f.err);
+  ck_assert_int_eq(f.r.outcome, SIM_RAN_OK);
+  uint32_t out[128];
+  ck_assert_int_eq(sim_read(f.d, a, out, sizeof out), SIM_OK);
+  for (uint32_t i = 0; i < 64; i++) {
+    ck_assert_uint_eq(out[i], i + 1);
+    ck_assert_uint_eq(out[64 + i], 32);
+  }
   done(&f);
 }
 END_TEST
@@ -2281,9 +2393,11 @@ Suite *suite_sim(void)
   tcase_add_test(t, test_wave64_votes_and_segments);
   tcase_add_test(t, test_bad_launch);
   tcase_add_test(t, test_zero_plan);
+  tcase_add_test(t, test_zero_plan_collectives);
   tcase_add_test(t, test_unwritten_registers_read_zero);
   tcase_add_test(t, test_guarded_param_load);
   tcase_add_test(t, test_barrier_at_two_instructions);
+  tcase_add_test(t, test_barrier_count_warp_order);
   tcase_add_test(t, test_grid_sync_one_host_thread);
   tcase_add_test(t, test_cooperative_grid_too_large);
   tcase_add_test(t, test_cluster_dsmem_and_barrier);

@@ -253,6 +253,21 @@ struct bmem {
   uint32_t smem_size;
 };
 
+/* n zeroed bytes on a cache line of their own (free with free): a worker's tables and a
+   block's storage. Where malloc put them, 16-byte aligned, a warp's registers (a row of 32
+   lanes' 8 bytes each) straddled cache lines, and every full-warp vector load and store
+   split in two: the same kernel ran 20% slower on the worker whose heap placed them so
+   (the main thread's, in bench/emu_bench.sh's alu_loop) than on the other. NULL when host
+   memory ran out. */
+static void *zalloc_lines(size_t n)
+{
+  n = (n + 63) / 64 * 64;
+  void *p = aligned_alloc(64, n ? n : 64);
+  if (p)
+    memset(p, 0, n ? n : 64);
+  return p;
+}
+
 /* Allocate m for blocks of L and set up its warps' lanes. 0, or -1 when memory ran out (what
    was allocated stays for bmem_free). */
 static int bmem_alloc(const struct launch *L, struct bmem *m)
@@ -260,12 +275,12 @@ static int bmem_alloc(const struct launch *L, struct bmem *m)
   const struct sim_prog *p = L->prog;
   const struct sim_launch *cfg = L->cfg;
   uint32_t W = L->W, nw = L->nwarps;
-  m->warps = calloc(nw, sizeof *m->warps);
-  m->regs = calloc((size_t)p->nregs * W * nw + 1, sizeof *m->regs);
-  m->local = calloc((size_t)p->local_size * W * nw + 1, 1);
-  m->pframe = calloc((size_t)p->pframe_size * W * nw + 1, 1);
+  m->warps = zalloc_lines(nw * sizeof *m->warps);
+  m->regs = zalloc_lines(((size_t)p->nregs * W * nw + 1) * sizeof *m->regs);
+  m->local = zalloc_lines((size_t)p->local_size * W * nw + 1);
+  m->pframe = zalloc_lines((size_t)p->pframe_size * W * nw + 1);
   m->smem_size = cfg->dyn_smem ? p->dyn_base + cfg->dyn_smem : p->static_smem;
-  m->smem = calloc(m->smem_size + 1, 1);
+  m->smem = zalloc_lines((size_t)m->smem_size + 1);
   if (!m->warps || !m->regs || !m->local || !m->pframe || !m->smem)
     return -1;
   for (uint32_t i = 0; i < nw; i++) {
@@ -788,8 +803,8 @@ static void *worker_main(void *arg)
   struct worker_out *out = arg;
   struct launch *L = out->L;
   const struct sim_prog *p = L->prog;
-  out->stats = calloc(p->ncode ? p->ncode : 1, sizeof *out->stats);
-  const struct sim_alloc **cache = calloc(p->ncode ? p->ncode : 1, sizeof *cache);
+  out->stats = zalloc_lines((p->ncode ? p->ncode : 1) * sizeof *out->stats);
+  const struct sim_alloc **cache = zalloc_lines((p->ncode ? p->ncode : 1) * sizeof *cache);
   if (!out->stats || !cache) {
     out->st = SIM_ERR_NOMEM;
     lower_stop(L, 0);

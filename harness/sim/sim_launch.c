@@ -197,7 +197,12 @@ uint32_t sim_trace_block(uint32_t k, uint32_t every, uint32_t nblocks)
 
 /* Room for the first touches of every line of the device's allocations (struct
    sim_trace.touch), when the launch asks for them (wave) and they hold no more than
-   SIM_TOUCH_MAX lines; else none (the timing model then does without). */
+   SIM_TOUCH_MAX lines; else none (the timing model then does without).
+   The keys of 8 lines (1 KiB of device memory, 1 KiB-aligned) share one cache line of the
+   table: each allocation's keys start at the entry that makes it so, past up to 7 unused
+   (zero) ones. Neighbouring blocks touch neighbouring lines, often on two workers at
+   once: with the keys of one block's lines across two cache lines, each shared with the
+   block beside it, the workers' compare-and-swaps took the line from each other. */
 static void touch_setup(struct sim_trace *tr, const struct sim_device *d, uint32_t wave)
 {
   if (!wave || !d->nallocs)
@@ -208,6 +213,7 @@ static void touch_setup(struct sim_trace *tr, const struct sim_device *d, uint32
              (d->allocs[i].base >> 7);
   if (total > SIM_TOUCH_MAX)
     return;
+  total += 8ull * d->nallocs;                      /* room to line each allocation up */
   tr->seg = calloc(d->nallocs, sizeof *tr->seg);
   tr->touch = sim_big_alloc(total * sizeof *tr->touch);  /* untouched pages stay unmapped */
   if (!tr->seg || !tr->touch) {
@@ -217,15 +223,18 @@ static void touch_setup(struct sim_trace *tr, const struct sim_device *d, uint32
     tr->touch = NULL;
     return;
   }
+  /* entries from the table's start to its first 64-byte boundary (it is 8-byte aligned) */
+  uint64_t skew = (64 - (uintptr_t)tr->touch % 64) % 64 / sizeof *tr->touch;
   uint64_t at = 0;
   for (uint32_t i = 0; i < d->nallocs; i++) {      /* allocations are sorted by address */
     const struct sim_alloc *a = &d->allocs[i];
     uint64_t first = a->base >> 7, end = (a->base + (a->size ? a->size : 1) + 127) >> 7;
+    at += (skew + first - at) % 8;                 /* line x's key: entry = x + skew (mod 8) */
     tr->seg[i] = (struct sim_touch_seg){first, end - first, at};
     at += end - first;
   }
   tr->nseg = d->nallocs;
-  tr->ntouch = total;
+  tr->ntouch = total;                              /* the unused entries stay 0: no touch */
   tr->touch_wave = wave;
 }
 

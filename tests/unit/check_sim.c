@@ -202,6 +202,34 @@ START_TEST(test_big_buffers)
 }
 END_TEST
 
+/* The first-touch keys of 8 device lines (1 KiB, 1 KiB-aligned) share one cache line of the
+   table, in allocations of any size: neighbouring blocks on two workers do not write one
+   cache line of keys. */
+START_TEST(test_touch_keys_line_up)
+{
+  struct fx f;
+  load(&f, k_store);
+  uint64_t sizes[] = {100, 3000, 1u << 20, 777, (3u << 20) + 5, 4096};
+  uint64_t base[6];
+  for (int i = 0; i < 6; i++)
+    base[i] = buffer(&f, sizes[i], "buf");
+  uint64_t params[1] = {base[4]};
+  struct sim_launch c = {.grid = {2, 1, 1}, .block = {64, 1, 1}, .workers = 2,
+                         .trace_every = 1, .trace_blocks = 2, .trace_wave = 2};
+  ck_assert_int_eq(sim_run(f.d, &f.m, "store", params, 8, &c, &f.r, f.err, sizeof f.err), SIM_OK);
+  ck_assert_ptr_nonnull(f.r.trace.touch);
+  for (int i = 0; i < 6; i++)
+    for (uint64_t a = base[i]; a < base[i] + sizes[i]; a += 128) {
+      uint64_t k = sim_touch_index(&f.r.trace, a / 32);
+      ck_assert_uint_lt(k, f.r.trace.ntouch);
+      ck_assert_uint_eq((uintptr_t)&f.r.trace.touch[k] % 64, (a >> 7) % 8 * 8);
+    }
+  uint64_t k = sim_touch_index(&f.r.trace, base[4] / 32);
+  ck_assert_uint_ne(f.r.trace.touch[k], 0);         /* the stores' line */
+  done(&f);
+}
+END_TEST
+
 START_TEST(test_heap_allocator)
 {
   struct sim_device *d = sim_device_new();
@@ -2344,6 +2372,7 @@ Suite *suite_sim(void)
   tcase_add_test(t, test_heap_allocator);
   tcase_add_test(t, test_heap_across_launches);
   tcase_add_test(t, test_big_buffers);
+  tcase_add_test(t, test_touch_keys_line_up);
   suite_add_tcase(s, t);
   return s;
 }

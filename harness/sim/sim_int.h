@@ -118,6 +118,16 @@ void sim_big_free(void *p, uint64_t n);
 /* Whether sim_big_alloc(n) maps memory of its own rather than calling calloc. */
 int sim_big_mapped(uint64_t n);
 #define SIM_BIG_MIN (2ull << 20)
+/* The same for a launch's tables that its workers write as blocks run (first touches, each
+   block's work), mapped from SIM_TABLE_MIN bytes on: their first access to a 4 KiB page is
+   often a read, which maps the shared zero page, and the write after it replaces that with
+   a page of its own and must flush the other workers' TLBs (an interrupt to each of their
+   cores), a page at a time. A huge page does that once per 2 MiB. Free with sim_table_free
+   and the same n. */
+void *sim_table_alloc(uint64_t n);
+void sim_table_free(void *p, uint64_t n);
+int sim_table_mapped(uint64_t n);
+#define SIM_TABLE_MIN (64ull << 10)
 
 /* ---- the device heap (sim_heap.c) ---- */
 /* Make d's heap if it has none yet: SIM_OK, or SIM_ERR_NOMEM. */

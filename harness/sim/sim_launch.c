@@ -215,10 +215,10 @@ static void touch_setup(struct sim_trace *tr, const struct sim_device *d, uint32
     return;
   total += 8ull * d->nallocs;                      /* room to line each allocation up */
   tr->seg = calloc(d->nallocs, sizeof *tr->seg);
-  tr->touch = sim_big_alloc(total * sizeof *tr->touch);  /* untouched pages stay unmapped */
+  tr->touch = sim_table_alloc(total * sizeof *tr->touch);  /* untouched pages stay unmapped */
   if (!tr->seg || !tr->touch) {
     free(tr->seg);
-    sim_big_free(tr->touch, total * sizeof *tr->touch);
+    sim_table_free(tr->touch, total * sizeof *tr->touch);
     tr->seg = NULL;
     tr->touch = NULL;
     return;
@@ -1080,7 +1080,7 @@ enum sim_status sim_run(struct sim_device *d, const struct ptx_module *m, const 
     if (n > cfg->trace_blocks)
       n = cfg->trace_blocks;
     res->trace.blk = calloc(n, sizeof *res->trace.blk);
-    res->trace.work = sim_big_alloc((uint64_t)L.nblocks * sizeof *res->trace.work);
+    res->trace.work = sim_table_alloc((uint64_t)L.nblocks * sizeof *res->trace.work);
     if (res->trace.blk) {
       res->trace.nblk = n;
       L.trace_every = cfg->trace_every;

@@ -34,25 +34,27 @@
 #endif
 #endif
 
-int sim_big_mapped(uint64_t n)
+/* Whether a buffer of n bytes with huge pages from min bytes on gets a mapping of its own. */
+static int mapped(uint64_t n, uint64_t min)
 {
 #ifdef BIG_ASAN
   (void)n;
+  (void)min;
   return 0;                   /* calloc'd: AddressSanitizer's red zones and leak check */
 #else
-  return n >= SIM_BIG_MIN;
+  return n >= min;
 #endif
 }
 
-/* The bytes mapped for a buffer of n (n >= SIM_BIG_MIN): whole huge pages. */
+/* The bytes mapped for a buffer of n: whole huge pages. */
 static size_t big_span(uint64_t n)
 {
   return (size_t)((n + BIG_OFFSET + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1));
 }
 
-void *sim_big_alloc(uint64_t n)
+static void *big_alloc(uint64_t n, uint64_t min)
 {
-  if (!sim_big_mapped(n))
+  if (!mapped(n, min))
     return n > SIZE_MAX ? NULL : calloc(1, n ? (size_t)n : 1);
   if (n > SIZE_MAX / 2)
     return NULL;
@@ -74,15 +76,22 @@ void *sim_big_alloc(uint64_t n)
   return p + BIG_OFFSET;            /* anonymous memory reads as zeros until written */
 }
 
-void sim_big_free(void *p, uint64_t n)
+static void big_free(void *p, uint64_t n, uint64_t min)
 {
   if (!p)
     return;
-  if (sim_big_mapped(n))
+  if (mapped(n, min))
     munmap((uint8_t *)p - BIG_OFFSET, big_span(n));
   else
     free(p);
 }
+
+int sim_big_mapped(uint64_t n) { return mapped(n, SIM_BIG_MIN); }
+void *sim_big_alloc(uint64_t n) { return big_alloc(n, SIM_BIG_MIN); }
+void sim_big_free(void *p, uint64_t n) { big_free(p, n, SIM_BIG_MIN); }
+int sim_table_mapped(uint64_t n) { return mapped(n, SIM_TABLE_MIN); }
+void *sim_table_alloc(uint64_t n) { return big_alloc(n, SIM_TABLE_MIN); }
+void sim_table_free(void *p, uint64_t n) { big_free(p, n, SIM_TABLE_MIN); }
 
 struct sim_device *sim_device_new(void)
 {

@@ -204,7 +204,7 @@ END_TEST
 
 /* The first-touch keys of 8 device lines (1 KiB, 1 KiB-aligned) share one cache line of the
    table, in allocations of any size: neighbouring blocks on two workers do not write one
-   cache line of keys. */
+   cache line of keys. A table of SIM_TABLE_MIN bytes or more is on huge pages. */
 START_TEST(test_touch_keys_line_up)
 {
   struct fx f;
@@ -218,6 +218,11 @@ START_TEST(test_touch_keys_line_up)
                          .trace_every = 1, .trace_blocks = 2, .trace_wave = 2};
   ck_assert_int_eq(sim_run(f.d, &f.m, "store", params, 8, &c, &f.r, f.err, sizeof f.err), SIM_OK);
   ck_assert_ptr_nonnull(f.r.trace.touch);
+  /* a 260 KiB table: in a huge page of its own (sim_table_alloc), except under ASan */
+  ck_assert_uint_ge(f.r.trace.ntouch * 8, SIM_TABLE_MIN);
+  ck_assert_int_eq(sim_table_mapped(SIM_TABLE_MIN - 1), 0);
+  if (sim_table_mapped(f.r.trace.ntouch * 8))
+    ck_assert_uint_eq(((uintptr_t)f.r.trace.touch - 16) % SIM_BIG_MIN, 0);
   for (int i = 0; i < 6; i++)
     for (uint64_t a = base[i]; a < base[i] + sizes[i]; a += 128) {
       uint64_t k = sim_touch_index(&f.r.trace, a / 32);

@@ -107,6 +107,27 @@ const struct sim_alloc *sim_mem_nearest(const struct sim_device *d, uint64_t add
 /* Allocate like sim_malloc, marking read-only allocations (constant memory). */
 enum sim_status sim_mem_alloc(struct sim_device *d, uint64_t size, const char *name,
                               int read_only, uint64_t *addr);
+/* n zeroed bytes of host memory for a large buffer (device allocations, per-launch tables
+   that workers fill as they go): from SIM_BIG_MIN bytes on, anonymous memory starting 16
+   bytes past a 2 MiB boundary, advised for transparent huge pages, so that a first touch
+   maps 2 MiB, not 4 KiB, and the workers of a launch take a page fault per 2 MiB; smaller
+   (and under AddressSanitizer, which then keeps its red zones around them): calloc. NULL
+   when host memory ran out. Free with sim_big_free and the same n. */
+void *sim_big_alloc(uint64_t n);
+void sim_big_free(void *p, uint64_t n);
+/* Whether sim_big_alloc(n) maps memory of its own rather than calling calloc. */
+int sim_big_mapped(uint64_t n);
+#define SIM_BIG_MIN (2ull << 20)
+/* The same for a launch's tables that its workers write as blocks run (first touches, each
+   block's work), mapped from SIM_TABLE_MIN bytes on: their first access to a 4 KiB page is
+   often a read, which maps the shared zero page, and the write after it replaces that with
+   a page of its own and must flush the other workers' TLBs (an interrupt to each of their
+   cores), a page at a time. A huge page does that once per 2 MiB. Free with sim_table_free
+   and the same n. */
+void *sim_table_alloc(uint64_t n);
+void sim_table_free(void *p, uint64_t n);
+int sim_table_mapped(uint64_t n);
+#define SIM_TABLE_MIN (64ull << 10)
 
 /* ---- the device heap (sim_heap.c) ---- */
 /* Make d's heap if it has none yet: SIM_OK, or SIM_ERR_NOMEM. */

@@ -197,7 +197,12 @@ uint32_t sim_trace_block(uint32_t k, uint32_t every, uint32_t nblocks)
 
 /* Room for the first touches of every line of the device's allocations (struct
    sim_trace.touch), when the launch asks for them (wave) and they hold no more than
-   SIM_TOUCH_MAX lines; else none (the timing model then does without). */
+   SIM_TOUCH_MAX lines; else none (the timing model then does without).
+   The keys of 8 lines (1 KiB of device memory, 1 KiB-aligned) share one cache line of the
+   table: each allocation's keys start at the entry that makes it so, past up to 7 unused
+   (zero) ones. Neighbouring blocks touch neighbouring lines, often on two workers at
+   once: with the keys of one block's lines across two cache lines, each shared with the
+   block beside it, the workers' compare-and-swaps took the line from each other. */
 static void touch_setup(struct sim_trace *tr, const struct sim_device *d, uint32_t wave)
 {
   if (!wave || !d->nallocs)
@@ -208,24 +213,28 @@ static void touch_setup(struct sim_trace *tr, const struct sim_device *d, uint32
              (d->allocs[i].base >> 7);
   if (total > SIM_TOUCH_MAX)
     return;
+  total += 8ull * d->nallocs;                      /* room to line each allocation up */
   tr->seg = calloc(d->nallocs, sizeof *tr->seg);
-  tr->touch = calloc(total, sizeof *tr->touch);    /* untouched pages stay unmapped */
+  tr->touch = sim_table_alloc(total * sizeof *tr->touch);  /* untouched pages stay unmapped */
   if (!tr->seg || !tr->touch) {
     free(tr->seg);
-    free(tr->touch);
+    sim_table_free(tr->touch, total * sizeof *tr->touch);
     tr->seg = NULL;
     tr->touch = NULL;
     return;
   }
+  /* entries from the table's start to its first 64-byte boundary (it is 8-byte aligned) */
+  uint64_t skew = (64 - (uintptr_t)tr->touch % 64) % 64 / sizeof *tr->touch;
   uint64_t at = 0;
   for (uint32_t i = 0; i < d->nallocs; i++) {      /* allocations are sorted by address */
     const struct sim_alloc *a = &d->allocs[i];
     uint64_t first = a->base >> 7, end = (a->base + (a->size ? a->size : 1) + 127) >> 7;
+    at += (skew + first - at) % 8;                 /* line x's key: entry = x + skew (mod 8) */
     tr->seg[i] = (struct sim_touch_seg){first, end - first, at};
     at += end - first;
   }
   tr->nseg = d->nallocs;
-  tr->ntouch = total;
+  tr->ntouch = total;                              /* the unused entries stay 0: no touch */
   tr->touch_wave = wave;
 }
 
@@ -253,6 +262,21 @@ struct bmem {
   uint32_t smem_size;
 };
 
+/* n zeroed bytes on a cache line of their own (free with free): a worker's tables and a
+   block's storage. Where malloc put them, 16-byte aligned, a warp's registers (a row of 32
+   lanes' 8 bytes each) straddled cache lines, and every full-warp vector load and store
+   split in two: the same kernel ran 20% slower on the worker whose heap placed them so
+   (the main thread's, in bench/emu_bench.sh's alu_loop) than on the other. NULL when host
+   memory ran out. */
+static void *zalloc_lines(size_t n)
+{
+  n = (n + 63) / 64 * 64;
+  void *p = aligned_alloc(64, n ? n : 64);
+  if (p)
+    memset(p, 0, n ? n : 64);
+  return p;
+}
+
 /* Allocate m for blocks of L and set up its warps' lanes. 0, or -1 when memory ran out (what
    was allocated stays for bmem_free). */
 static int bmem_alloc(const struct launch *L, struct bmem *m)
@@ -260,12 +284,12 @@ static int bmem_alloc(const struct launch *L, struct bmem *m)
   const struct sim_prog *p = L->prog;
   const struct sim_launch *cfg = L->cfg;
   uint32_t W = L->W, nw = L->nwarps;
-  m->warps = calloc(nw, sizeof *m->warps);
-  m->regs = calloc((size_t)p->nregs * W * nw + 1, sizeof *m->regs);
-  m->local = calloc((size_t)p->local_size * W * nw + 1, 1);
-  m->pframe = calloc((size_t)p->pframe_size * W * nw + 1, 1);
+  m->warps = zalloc_lines(nw * sizeof *m->warps);
+  m->regs = zalloc_lines(((size_t)p->nregs * W * nw + 1) * sizeof *m->regs);
+  m->local = zalloc_lines((size_t)p->local_size * W * nw + 1);
+  m->pframe = zalloc_lines((size_t)p->pframe_size * W * nw + 1);
   m->smem_size = cfg->dyn_smem ? p->dyn_base + cfg->dyn_smem : p->static_smem;
-  m->smem = calloc(m->smem_size + 1, 1);
+  m->smem = zalloc_lines((size_t)m->smem_size + 1);
   if (!m->warps || !m->regs || !m->local || !m->pframe || !m->smem)
     return -1;
   for (uint32_t i = 0; i < nw; i++) {
@@ -788,8 +812,8 @@ static void *worker_main(void *arg)
   struct worker_out *out = arg;
   struct launch *L = out->L;
   const struct sim_prog *p = L->prog;
-  out->stats = calloc(p->ncode ? p->ncode : 1, sizeof *out->stats);
-  const struct sim_alloc **cache = calloc(p->ncode ? p->ncode : 1, sizeof *cache);
+  out->stats = zalloc_lines((p->ncode ? p->ncode : 1) * sizeof *out->stats);
+  const struct sim_alloc **cache = zalloc_lines((p->ncode ? p->ncode : 1) * sizeof *cache);
   if (!out->stats || !cache) {
     out->st = SIM_ERR_NOMEM;
     lower_stop(L, 0);
@@ -1056,7 +1080,7 @@ enum sim_status sim_run(struct sim_device *d, const struct ptx_module *m, const 
     if (n > cfg->trace_blocks)
       n = cfg->trace_blocks;
     res->trace.blk = calloc(n, sizeof *res->trace.blk);
-    res->trace.work = calloc(L.nblocks, sizeof *res->trace.work);
+    res->trace.work = sim_table_alloc((uint64_t)L.nblocks * sizeof *res->trace.work);
     if (res->trace.blk) {
       res->trace.nblk = n;
       L.trace_every = cfg->trace_every;

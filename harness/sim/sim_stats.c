@@ -439,9 +439,9 @@ void sim_result_free(struct sim_result *r)
     free(r->trace.blk[i].ev);
     free(r->trace.blk[i].sec);
   }
-  free(r->trace.work);
+  sim_table_free(r->trace.work, (uint64_t)r->trace.nwork * sizeof *r->trace.work);
   r->trace.work = NULL;
-  free(r->trace.touch);
+  sim_table_free(r->trace.touch, r->trace.ntouch * sizeof *r->trace.touch);
   r->trace.touch = NULL;
   r->trace.ntouch = 0;
   free(r->trace.seg);

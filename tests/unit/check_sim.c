@@ -3,7 +3,8 @@
  * barrier divergence, the instruction budget, calls, 64-lane warps, and parallel runs that
  * must equal serial ones, which registers a block starts with zeroed, grid-wide
  * synchronisation in a cooperative grid, clusters (barrier.cluster, mapa, distributed
- * shared memory), and the device's state digest. Needs no nvcc. */
+ * shared memory), the device's state digest, and large buffers on huge pages. Needs no
+ * nvcc. */
 #include <check.h>
 #include <inttypes.h>
 #include <sched.h>
@@ -149,6 +150,91 @@ END_TEST
    blocks are 16-byte aligned and distinct, malloc returns 0 when no range fits, the ranges
    freed in any order merge again into one, free refuses what malloc did not return, and the
    access check holds an access to its block. */
+/* Large buffers (sim_big_alloc): zeroed, on huge-page boundaries (16 bytes past one) where
+   they are mapped, freed by sim_big_free; a device allocation of that size and a launch's
+   first-touch table (a grid over 40 MiB of allocations: a 2.5 MiB table) read and write
+   as any other, and the table goes back with sim_result_free. */
+START_TEST(test_big_buffers)
+{
+  ck_assert_int_eq(sim_big_mapped(SIM_BIG_MIN - 1), 0);
+  uint64_t n = 2 * SIM_BIG_MIN + 100;
+  uint8_t *p = sim_big_alloc(n);
+  ck_assert_ptr_nonnull(p);
+  if (sim_big_mapped(n))
+    ck_assert_uint_eq(((uintptr_t)p - 16) % SIM_BIG_MIN, 0);
+  for (uint64_t i = 0; i < n; i += 4093)
+    ck_assert_uint_eq(p[i], 0);
+  ck_assert_uint_eq(p[n - 1], 0);
+  memset(p, 0xab, n);
+  sim_big_free(p, n);
+
+  struct fx f;
+  load(&f, k_store);
+  uint64_t big = buffer(&f, 40u << 20, "big");
+  uint64_t params[1] = {big};
+  struct sim_launch c = {.grid = {4, 1, 1}, .block = {64, 1, 1}, .workers = 2,
+                         .trace_every = 1, .trace_blocks = 4, .trace_wave = 4};
+  sim_result_free(&f.r);
+  ck_assert_int_eq(sim_run(f.d, &f.m, "store", params, 8, &c, &f.r, f.err, sizeof f.err), SIM_OK);
+  ck_assert_int_eq(f.r.outcome, SIM_RAN_OK);
+  uint32_t v[64];
+  ck_assert_int_eq(sim_read(f.d, big, v, sizeof v), SIM_OK);
+  for (uint32_t i = 0; i < 64; i++)
+    ck_assert_uint_eq(v[i], i);
+  ck_assert_int_eq(sim_read(f.d, big + (40u << 20) - sizeof v, v, sizeof v), SIM_OK);
+  for (uint32_t i = 0; i < 64; i++)
+    ck_assert_uint_eq(v[i], 0);
+  ck_assert_ptr_nonnull(f.r.trace.touch);
+  ck_assert_uint_ge(f.r.trace.ntouch, (40u << 20) / 128);
+  uint64_t first = sim_touch_index(&f.r.trace, big / 32);
+  uint64_t last = sim_touch_index(&f.r.trace, (big + (40u << 20) - 1) / 32);
+  ck_assert_uint_ne(first, UINT64_MAX);
+  ck_assert_uint_ne(last, UINT64_MAX);
+  ck_assert_uint_ne(f.r.trace.touch[first], 0);     /* the stores' line */
+  ck_assert_uint_eq(f.r.trace.touch[last], 0);      /* never touched */
+  /* freed and allocated again: zeros, not the old contents */
+  ck_assert_int_eq(sim_free(f.d, big), SIM_OK);
+  big = buffer(&f, 40u << 20, "again");
+  ck_assert_int_eq(sim_read(f.d, big, v, sizeof v), SIM_OK);
+  for (uint32_t i = 0; i < 64; i++)
+    ck_assert_uint_eq(v[i], 0);
+  done(&f);
+}
+END_TEST
+
+/* The first-touch keys of 8 device lines (1 KiB, 1 KiB-aligned) share one cache line of the
+   table, in allocations of any size: neighbouring blocks on two workers do not write one
+   cache line of keys. A table of SIM_TABLE_MIN bytes or more is on huge pages. */
+START_TEST(test_touch_keys_line_up)
+{
+  struct fx f;
+  load(&f, k_store);
+  uint64_t sizes[] = {100, 3000, 1u << 20, 777, (3u << 20) + 5, 4096};
+  uint64_t base[6];
+  for (int i = 0; i < 6; i++)
+    base[i] = buffer(&f, sizes[i], "buf");
+  uint64_t params[1] = {base[4]};
+  struct sim_launch c = {.grid = {2, 1, 1}, .block = {64, 1, 1}, .workers = 2,
+                         .trace_every = 1, .trace_blocks = 2, .trace_wave = 2};
+  ck_assert_int_eq(sim_run(f.d, &f.m, "store", params, 8, &c, &f.r, f.err, sizeof f.err), SIM_OK);
+  ck_assert_ptr_nonnull(f.r.trace.touch);
+  /* a 260 KiB table: in a huge page of its own (sim_table_alloc), except under ASan */
+  ck_assert_uint_ge(f.r.trace.ntouch * 8, SIM_TABLE_MIN);
+  ck_assert_int_eq(sim_table_mapped(SIM_TABLE_MIN - 1), 0);
+  if (sim_table_mapped(f.r.trace.ntouch * 8))
+    ck_assert_uint_eq(((uintptr_t)f.r.trace.touch - 16) % SIM_BIG_MIN, 0);
+  for (int i = 0; i < 6; i++)
+    for (uint64_t a = base[i]; a < base[i] + sizes[i]; a += 128) {
+      uint64_t k = sim_touch_index(&f.r.trace, a / 32);
+      ck_assert_uint_lt(k, f.r.trace.ntouch);
+      ck_assert_uint_eq((uintptr_t)&f.r.trace.touch[k] % 64, (a >> 7) % 8 * 8);
+    }
+  uint64_t k = sim_touch_index(&f.r.trace, base[4] / 32);
+  ck_assert_uint_ne(f.r.trace.touch[k], 0);         /* the stores' line */
+  done(&f);
+}
+END_TEST
+
 START_TEST(test_heap_allocator)
 {
   struct sim_device *d = sim_device_new();
@@ -2404,6 +2490,8 @@ Suite *suite_sim(void)
   tcase_add_test(t, test_launch_cluster_past_portable_refused);
   tcase_add_test(t, test_heap_allocator);
   tcase_add_test(t, test_heap_across_launches);
+  tcase_add_test(t, test_big_buffers);
+  tcase_add_test(t, test_touch_keys_line_up);
   suite_add_tcase(s, t);
   return s;
 }

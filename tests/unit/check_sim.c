@@ -1341,6 +1341,178 @@ START_TEST(test_global_race_within_a_block)
 }
 END_TEST
 
+/* The checker holds a coalesced warp store of whole words as lines (one record a 128-byte
+   chunk): warps 1 and 2 of an instruction take the warp-wide path, warp 0 the lane-by-lane
+   one. Thread t stores t + 1 (size bytes) at out + off + size t (line 5), then SYNC, then
+   thread `reader` loads the word at out + raddr (line 8). expect: the thread whose write that
+   load races with, or -1 for none. */
+struct line_case {
+  unsigned size, off, reader, raddr;
+  const char *sync;
+  int expect;
+};
+
+static void line_case_run(const struct line_case *lc)
+{
+  char k[2048];
+  snprintf(k, sizeof k,
+    HDR
+    ".visible .entry gl(.param .u64 out)\n{\n"
+    "  .reg .pred %%p<2>;\n  .reg .b32 %%r<8>;\n  .reg .b64 %%rd<8>;\n"
+    "  mov.u32 %%r1, %%tid.x;\n  add.u32 %%r2, %%r1, 1;\n  cvt.u64.u32 %%rd4, %%r2;\n"
+    "  ld.param.u64 %%rd1, [out];\n  mul.wide.u32 %%rd2, %%r1, %u;\n  add.s64 %%rd3, %%rd1, %%rd2;\n"
+    "  .loc 1 5 3\n  st.global.u%u [%%rd3+%u], %s;\n"
+    "  %s\n"
+    "  setp.ne.u32 %%p1, %%r1, %u;\n  @%%p1 bra END;\n"
+    "  .loc 1 8 3\n  ld.global.u32 %%r5, [%%rd1+%u];\n"
+    "END:\n  ret;\n}\n"
+    ".file 1 \"/lab/gl.cu\"\n",
+    lc->size, lc->size * 8, lc->off, lc->size == 8 ? "%rd4" : "%r2", lc->sync, lc->reader,
+    lc->raddr);
+  struct fx f;
+  load(&f, k);
+  uint64_t out = buffer(&f, 4096, "out");
+  ck_assert_int_eq(launch(&f, "gl", 1, 96, &out, 1, SIM_SCHED_ITS, 1, 0), SIM_OK);
+  if (lc->expect < 0) {
+    ck_assert_msg(f.r.outcome == SIM_RAN_OK, "size %u off %u reader %u raddr %u '%s': %s",
+                  lc->size, lc->off, lc->reader, lc->raddr, lc->sync, f.r.fault.message);
+  } else {
+    ck_assert_msg(f.r.fault.kind == SIM_FK_RACE, "size %u off %u reader %u raddr %u '%s': %s",
+                  lc->size, lc->off, lc->reader, lc->raddr, lc->sync, f.r.fault.message);
+    ck_assert_uint_eq(f.r.fault.thread[0], lc->reader);
+    ck_assert_uint_eq(f.r.fault.other_thread[0], (unsigned)lc->expect);
+    ck_assert_uint_eq(line_of(&f, f.r.fault.inst), 8);
+    ck_assert_uint_eq(line_of(&f, f.r.fault.other_inst), 5);
+    ck_assert_msg(strstr(f.r.fault.message, "read-after-write"), "%s", f.r.fault.message);
+  }
+  uint8_t v[4096];
+  ck_assert_int_eq(sim_read(f.d, out, v, sizeof v), SIM_OK);
+  for (unsigned t = 0; t < 96; t++) {             /* every store done, held or not */
+    uint64_t x = 0;
+    memcpy(&x, v + lc->off + lc->size * t, lc->size);
+    ck_assert_uint_eq(x, t + 1);
+  }
+  done(&f);
+}
+
+START_TEST(test_global_race_lines)
+{
+  static const struct line_case c[] = {
+    /* a single-word read from another warp of a word of warp 1's line */
+    {4, 0, 64, 4 * 40, "", 40},
+    {4, 0, 64, 4 * 40, "bar.sync 0;", -1},
+    /* within warp 1: another lane's word, then its own, then after __syncwarp() */
+    {4, 0, 41, 4 * 40, "", 40},
+    {4, 0, 40, 4 * 40, "", -1},
+    {4, 0, 41, 4 * 40, "bar.warp.sync -1;", -1},
+    /* misaligned by a word: warp 1's words 33..64 in two chunks, warp 2's line beside
+       warp 1's in chunk 2 */
+    {4, 4, 64, 4 * 33, "", 32},
+    {4, 4, 64, 4 * 64, "", 63},
+    {4, 4, 64, 4 * 66, "", 65},
+    {4, 4, 64, 4 * 65, "", -1},
+    /* 8-byte lanes: each word of a lane's pair is the lane's */
+    {8, 0, 64, 8 * 40 + 4, "", 40},
+    {8, 0, 64, 8 * 40, "", 40},
+    {8, 0, 80, 8 * 81, "", 81},
+    {8, 0, 81, 8 * 81 + 4, "", -1},
+    {8, 0, 64, 8 * 40 + 4, "bar.sync 0;", -1},
+  };
+  for (size_t i = 0; i < sizeof c / sizeof *c; i++)
+    line_case_run(&c[i]);
+}
+END_TEST
+
+/* Lines that a later store overlaps in part: S1 (line 5) stores out[t] = t + 1, S2 (line 7)
+   out[t + 16] = t + 1000 (warp 0's S2 elsewhere). Warp 1's S2 overwrites out[48..63], which
+   its own lanes 48..63 wrote at S1: a write-after-write within the warp (lane 0 against lane
+   16) unless a __syncwarp() orders them; then warp 2's S1 overwrites out[64..79], warp 1's
+   S2 words: a write-after-write between warps unless a barrier comes between. */
+START_TEST(test_global_race_lines_overlap)
+{
+  static const char *const sync[] = {"", "bar.warp.sync -1;", "bar.sync 0;"};
+  for (int s = 0; s < 3; s++) {
+    char k[2048];
+    snprintf(k, sizeof k,
+      HDR
+      ".visible .entry go(.param .u64 out)\n{\n"
+      "  .reg .pred %%p<2>;\n  .reg .b32 %%r<12>;\n  .reg .b64 %%rd<8>;\n"
+      "  mov.u32 %%r1, %%tid.x;\n  add.u32 %%r2, %%r1, 1;\n  add.u32 %%r3, %%r1, 1000;\n"
+      "  ld.param.u64 %%rd1, [out];\n  mul.wide.u32 %%rd2, %%r1, 4;\n  add.s64 %%rd3, %%rd1, %%rd2;\n"
+      "  setp.lt.u32 %%p1, %%r1, 32;\n  selp.u32 %%r4, 2048, 64, %%p1;\n"
+      "  cvt.u64.u32 %%rd4, %%r4;\n  add.s64 %%rd5, %%rd3, %%rd4;\n"
+      "  .loc 1 5 3\n  st.global.u32 [%%rd3], %%r2;\n"
+      "  %s\n"
+      "  .loc 1 7 3\n  st.global.u32 [%%rd5], %%r3;\n"
+      "  ret;\n}\n"
+      ".file 1 \"/lab/go.cu\"\n", sync[s]);
+    struct fx f;
+    load(&f, k);
+    uint64_t out = buffer(&f, 4096, "out");
+    ck_assert_int_eq(launch(&f, "go", 1, 96, &out, 1, SIM_SCHED_ITS, 1, 0), SIM_OK);
+    if (s == 2) {
+      ck_assert_msg(f.r.outcome == SIM_RAN_OK, "%s", f.r.fault.message);
+      uint32_t v[96];
+      ck_assert_int_eq(sim_read(f.d, out, v, sizeof v), SIM_OK);
+      for (unsigned i = 0; i < 96; i++)   /* every S1, then S2 over out[48..] */
+        ck_assert_uint_eq(v[i], i >= 48 ? i - 16 + 1000 : i + 1);
+    } else {
+      ck_assert_int_eq(f.r.fault.kind, SIM_FK_RACE);
+      ck_assert_msg(strstr(f.r.fault.message, "write-after-write"), "%s", f.r.fault.message);
+      ck_assert_uint_eq(f.r.fault.thread[0], s == 0 ? 32 : 64);
+      ck_assert_uint_eq(f.r.fault.other_thread[0], 48);
+      ck_assert_uint_eq(line_of(&f, f.r.fault.inst), s == 0 ? 7 : 5);
+      ck_assert_uint_eq(line_of(&f, f.r.fault.other_inst), s == 0 ? 5 : 7);
+    }
+    done(&f);
+  }
+}
+END_TEST
+
+/* A block that writes more chunks than the table of lines holds: one warp stores out[32 i + l]
+   = l + 1 for 900 chunks i (line 5); the lines fill up at 768, the word table takes the
+   next chunks. Then lane 1 reads a word of a chunk held each way (line 8) with no
+   __syncwarp() between: a read-after-write with lane `other`. Every store is done. */
+START_TEST(test_global_race_lines_full)
+{
+  static const struct { unsigned word, other; } c[] = {
+    {5, 5}, {32 * 500 + 7, 7}, {32 * 800 + 9, 9},
+  };
+  for (size_t i = 0; i < sizeof c / sizeof *c; i++) {
+    char k[2048];
+    snprintf(k, sizeof k,
+      HDR
+      ".visible .entry gf(.param .u64 out)\n{\n"
+      "  .reg .pred %%p<4>;\n  .reg .b32 %%r<8>;\n  .reg .b64 %%rd<8>;\n"
+      "  mov.u32 %%r1, %%tid.x;\n  add.u32 %%r2, %%r1, 1;\n"
+      "  ld.param.u64 %%rd1, [out];\n  mul.wide.u32 %%rd2, %%r1, 4;\n  add.s64 %%rd3, %%rd1, %%rd2;\n"
+      "  mov.u32 %%r3, 0;\n"
+      "LOOP:\n"
+      "  .loc 1 5 3\n  st.global.u32 [%%rd3], %%r2;\n"
+      "  add.s64 %%rd3, %%rd3, 128;\n  add.u32 %%r3, %%r3, 1;\n"
+      "  setp.lt.u32 %%p2, %%r3, 900;\n  @%%p2 bra LOOP;\n"
+      "  setp.ne.u32 %%p3, %%r1, 1;\n  @%%p3 bra END;\n"
+      "  .loc 1 8 3\n  ld.global.u32 %%r5, [%%rd1+%u];\n"
+      "END:\n  ret;\n}\n"
+      ".file 1 \"/lab/gf.cu\"\n", 4 * c[i].word);
+    struct fx f;
+    load(&f, k);
+    uint64_t out = buffer(&f, 900 * 128, "out");
+    ck_assert_int_eq(launch(&f, "gf", 1, 32, &out, 1, SIM_SCHED_ITS, 1, 0), SIM_OK);
+    ck_assert_msg(f.r.fault.kind == SIM_FK_RACE, "word %u: %s", c[i].word, f.r.fault.message);
+    ck_assert_uint_eq(f.r.fault.thread[0], 1);
+    ck_assert_uint_eq(f.r.fault.other_thread[0], c[i].other);
+    ck_assert_uint_eq(line_of(&f, f.r.fault.inst), 8);
+    ck_assert_uint_eq(line_of(&f, f.r.fault.other_inst), 5);
+    static uint32_t v[900 * 32];
+    ck_assert_int_eq(sim_read(f.d, out, v, sizeof v), SIM_OK);
+    for (unsigned w = 0; w < 900 * 32; w++)
+      ck_assert_uint_eq(v[w], w % 32 + 1);
+    done(&f);
+  }
+}
+END_TEST
+
 /* Whole warps of contiguous words after a barrier (the checker's warp-wide path): each thread
    writes s[tid], waits, reads a word of s[32..63] (warp 0 reads warp 1's words, in order or
    not) and writes s[tid] again. Warps run in order, so warp 1's second write of s[32..63] follows warp 0's reads of
@@ -2257,6 +2429,9 @@ Suite *suite_sim(void)
   tcase_add_test(t, test_fast_path_global);
   tcase_add_test(t, test_global_race_within_a_block);
   tcase_add_test(t, test_global_race_coalesced_chunks);
+  tcase_add_test(t, test_global_race_lines);
+  tcase_add_test(t, test_global_race_lines_overlap);
+  tcase_add_test(t, test_global_race_lines_full);
   tcase_add_test(t, test_sync_masks);
   tcase_add_test(t, test_oob_write_report);
   tcase_add_test(t, test_wild_pointer_report);

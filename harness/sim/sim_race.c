@@ -748,10 +748,11 @@ static VECTORIZE int reads_fresh_c(const struct fctx *c, uint32_t i0)
 }
 
 /* A full warp's write of the 32 words from word i0 (val: the values, smem + 4 i0 the old
-   ones), when no word was read or written in the epoch and none keeps its written bytes as
-   they are: what shadow_word does for each lane then, a new last write, as one pass over each
-   array, and the store of the values. Returns 0 when some word is not such, and nothing was
-   changed. */
+   ones), when no word was read in the epoch but by its writer now alone (the reads summary
+   names that thread and no other), none was written in the epoch but by its writer now, and
+   none keeps its written bytes as they are: what shadow_word does for each lane then (no
+   hazard), a new last write, as one pass over each array, and the store of the values.
+   Returns 0 when some word is not such, and nothing was changed. */
 static VECTORIZE int writes_fresh_c(const struct fctx *c, uint32_t i0, uint8_t *smem,
                                const uint64_t *val)
 {
@@ -764,15 +765,18 @@ static VECTORIZE int writes_fresh_c(const struct fctx *c, uint32_t i0, uint8_t *
   memcpy(old, smem + 4 * (size_t)i0, sizeof old);
   for (unsigned l = 0; l < 32; l++)
     v[l] = (uint32_t)val[l];
-  unsigned bad = 0;
-  for (unsigned l = 0; l < 32; l++)
-    bad |= (rep[l] == E) | (wep[l] == E) | (old[l] == v[l]);
-  if (bad)
-    return 0;
   uint32_t *restrict wpc = S->wpc + i0;
   uint16_t *restrict wtid = S->wtid + i0, *restrict wsync = S->wsync + i0;
+  const uint16_t *restrict rtid = S->rtid + i0;
+  const uint8_t *restrict rflags = S->rflags + i0;
   const uint32_t pc = c->pc;
   const uint16_t t0 = (uint16_t)c->t0, ws = c->ws;
+  unsigned bad = 0;
+  for (unsigned l = 0; l < 32; l++)
+    bad |= (rep[l] == E && (rflags[l] || rtid[l] != (uint16_t)(t0 + l))) |
+           (wep[l] == E && wtid[l] != (uint16_t)(t0 + l)) | (old[l] == v[l]);
+  if (bad)
+    return 0;
   for (unsigned l = 0; l < 32; l++)
     wep[l] = E;
   for (unsigned l = 0; l < 32; l++)
@@ -916,6 +920,44 @@ __attribute__((target("avx2"))) static int reads_fresh_avx2(const struct fctx *c
   return 1;
 }
 
+/* The lanes whose 16-bit compare in lo (lanes 0-15) or hi (16-31) came out true, as a mask. */
+__attribute__((target("avx2"))) static inline uint32_t lanes16(__m256i lo, __m256i hi)
+{
+  /* packs works within 128-bit halves: lanes 0-7, 16-23, 8-15, 24-31, put back in order */
+  __m256i p = _mm256_permute4x64_epi64(_mm256_packs_epi16(lo, hi), _MM_SHUFFLE(3, 1, 2, 0));
+  return (uint32_t)_mm256_movemask_epi8(p);
+}
+
+/* writes_fresh_avx2's record of the 32 words from word i0 and its store of the values v
+   (packed) at old. */
+__attribute__((target("avx2"))) static inline void writes_record_avx2(const struct fctx *c,
+                                                                     uint32_t i0, uint8_t *old,
+                                                                     const __m256i *v)
+{
+  const struct shadow *S = c->S;
+  const __m256i E = _mm256_set1_epi32((int)c->E);
+  const __m256i pc = _mm256_set1_epi32((int)c->pc), base = _mm256_set1_epi32((int)c->base);
+#pragma GCC unroll 4
+  for (unsigned k = 0; k < 4; k++) {
+    _mm256_storeu_si256((__m256i *)(void *)(S->wep + i0 + 8 * k), E);
+    _mm256_storeu_si256((__m256i *)(void *)(S->wpc + i0 + 8 * k), pc);
+    _mm256_storeu_si256((__m256i *)(void *)(S->iep + i0 + 8 * k), base);
+    _mm256_storeu_si256((__m256i *)(void *)(old + 32 * k), v[k]);
+  }
+  const __m256i t = _mm256_add_epi16(_mm256_set1_epi16((short)c->t0),
+                                     _mm256_setr_epi16(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12,
+                                                       13, 14, 15));
+  _mm256_storeu_si256((__m256i *)(void *)(S->wtid + i0), t);
+  _mm256_storeu_si256((__m256i *)(void *)(S->wtid + i0 + 16),
+                      _mm256_add_epi16(t, _mm256_set1_epi16(16)));
+  const __m256i ws = _mm256_set1_epi16((short)c->ws);
+  _mm256_storeu_si256((__m256i *)(void *)(S->wsync + i0), ws);
+  _mm256_storeu_si256((__m256i *)(void *)(S->wsync + i0 + 16), ws);
+  const __m256i f = _mm256_set1_epi8(0xf);
+  _mm256_storeu_si256((__m256i *)(void *)(S->wbytes + i0), f);
+  _mm256_storeu_si256((__m256i *)(void *)(S->init + i0), f);
+}
+
 /* writes_fresh with AVX2, eight words a vector: the values' low halves packed to 32 bits. */
 __attribute__((target("avx2"))) static int writes_fresh_avx2(const struct fctx *c, uint32_t i0,
                                                              uint8_t *smem, const uint64_t *val)
@@ -939,26 +981,47 @@ __attribute__((target("avx2"))) static int writes_fresh_avx2(const struct fctx *
   }
   if (!_mm256_testz_si256(bad, bad))
     return 0;
-  const __m256i pc = _mm256_set1_epi32((int)c->pc), base = _mm256_set1_epi32((int)c->base);
-#pragma GCC unroll 4
+  writes_record_avx2(c, i0, old, v);
+  return 1;
+}
+/* writes_fresh_avx2 for words that some lane read or wrote in the epoch (one that
+   writes_fresh_avx2 turned down): each such word read by its writer now alone and written by
+   it alone, and none keeping its value. Returns 1 when so, the words recorded and stored,
+   else 0 and nothing changed. */
+__attribute__((target("avx2"))) static int writes_own_avx2(const struct fctx *c, uint32_t i0,
+                                                           uint8_t *smem, const uint64_t *val)
+{
+  const struct shadow *S = c->S;
+  const __m256i E = _mm256_set1_epi32((int)c->E);
+  uint8_t *old = smem + 4 * (size_t)i0;
+  __m256i v[4];
+  uint32_t rE = 0, wE = 0;
   for (unsigned k = 0; k < 4; k++) {
-    _mm256_storeu_si256((__m256i *)(void *)(S->wep + i0 + 8 * k), E);
-    _mm256_storeu_si256((__m256i *)(void *)(S->wpc + i0 + 8 * k), pc);
-    _mm256_storeu_si256((__m256i *)(void *)(S->iep + i0 + 8 * k), base);
-    _mm256_storeu_si256((__m256i *)(void *)(old + 32 * k), v[k]);
+    __m256 lo = _mm256_castsi256_ps(_mm256_loadu_si256((const __m256i *)(const void *)(val + 8 * k)));
+    __m256 hi = _mm256_castsi256_ps(_mm256_loadu_si256((const __m256i *)(const void *)(val + 8 * k + 4)));
+    v[k] = _mm256_permute4x64_epi64(_mm256_castps_si256(_mm256_shuffle_ps(lo, hi, _MM_SHUFFLE(2, 0, 2, 0))),
+                                    _MM_SHUFFLE(3, 1, 2, 0));
+    __m256i same = _mm256_cmpeq_epi32(_mm256_loadu_si256((const __m256i *)(const void *)(old + 32 * k)), v[k]);
+    if (!_mm256_testz_si256(same, same))
+      return 0;
+    __m256i r = _mm256_loadu_si256((const __m256i *)(const void *)(S->rep + i0 + 8 * k));
+    __m256i wv = _mm256_loadu_si256((const __m256i *)(const void *)(S->wep + i0 + 8 * k));
+    rE |= (uint32_t)_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(r, E))) << (8 * k);
+    wE |= (uint32_t)_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(wv, E))) << (8 * k);
   }
   const __m256i t = _mm256_add_epi16(_mm256_set1_epi16((short)c->t0),
                                      _mm256_setr_epi16(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12,
                                                        13, 14, 15));
-  _mm256_storeu_si256((__m256i *)(void *)(S->wtid + i0), t);
-  _mm256_storeu_si256((__m256i *)(void *)(S->wtid + i0 + 16),
-                      _mm256_add_epi16(t, _mm256_set1_epi16(16)));
-  const __m256i ws = _mm256_set1_epi16((short)c->ws);
-  _mm256_storeu_si256((__m256i *)(void *)(S->wsync + i0), ws);
-  _mm256_storeu_si256((__m256i *)(void *)(S->wsync + i0 + 16), ws);
-  const __m256i f = _mm256_set1_epi8(0xf);
-  _mm256_storeu_si256((__m256i *)(void *)(S->wbytes + i0), f);
-  _mm256_storeu_si256((__m256i *)(void *)(S->init + i0), f);
+  const __m256i t16 = _mm256_add_epi16(t, _mm256_set1_epi16(16));
+  uint32_t rown = lanes16(_mm256_cmpeq_epi16(_mm256_loadu_si256((const __m256i *)(const void *)(S->rtid + i0)), t),
+                          _mm256_cmpeq_epi16(_mm256_loadu_si256((const __m256i *)(const void *)(S->rtid + i0 + 16)), t16));
+  uint32_t wown = lanes16(_mm256_cmpeq_epi16(_mm256_loadu_si256((const __m256i *)(const void *)(S->wtid + i0)), t),
+                          _mm256_cmpeq_epi16(_mm256_loadu_si256((const __m256i *)(const void *)(S->wtid + i0 + 16)), t16));
+  uint32_t noflags = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(
+      _mm256_loadu_si256((const __m256i *)(const void *)(S->rflags + i0)), _mm256_setzero_si256()));
+  if ((rE & ~(rown & noflags)) | (wE & ~wown))
+    return 0;
+  writes_record_avx2(c, i0, old, v);
   return 1;
 }
 #endif
@@ -1012,7 +1075,7 @@ static inline int writes_fresh(const struct fctx *c, uint32_t i0, uint8_t *smem,
 {
 #ifdef RACE_X86
   if (race_avx2)
-    return writes_fresh_avx2(c, i0, smem, val);
+    return writes_fresh_avx2(c, i0, smem, val) || writes_own_avx2(c, i0, smem, val);
 #endif
   return writes_fresh_c(c, i0, smem, val);
 }

@@ -1569,6 +1569,111 @@ START_TEST(test_race_warp_wide_reads)
 }
 END_TEST
 
+/* A full warp's store of s[tid] after the warp read or wrote those words in the same epoch
+   (the checker's warp-wide write path, which takes words that only their writer now read or
+   wrote): warp 0 stores s[tid] (line 5), then, after a barrier, each thread reads s[R]
+   (line 7) or stores s[R] (line 7), and stores s[tid] (line 9). R is tid, or, for warp 1's
+   lanes from some lane on, tid ^ 1 (a neighbour lane's word: that lane then writes its word
+   after the neighbour read or wrote it, a write-after-read or write-after-write within the
+   warp, unless a __syncwarp() comes between). */
+START_TEST(test_race_warp_wide_own_writes)
+{
+  static const struct { const char *access, *sync; unsigned other; } c[] = {
+    {"ld.shared.u32 %r9, [%r8];", "", 0},
+    {"ld.shared.u32 %r9, [%r8];", "", 33},
+    {"ld.shared.u32 %r9, [%r8];", "", 41},
+    {"ld.shared.u32 %r9, [%r8];", "", 49},
+    {"ld.shared.u32 %r9, [%r8];", "bar.warp.sync -1;", 0},
+    {"st.shared.u32 [%r8], %r9;", "", 0},
+    {"st.shared.u32 [%r8], %r9;", "", 33},
+    {"st.shared.u32 [%r8], %r9;", "", 57},
+    {"st.shared.u32 [%r8], %r9;", "bar.warp.sync -1;", 0},
+  };
+  for (size_t i = 0; i < sizeof c / sizeof *c; i++) {
+    /* warp 1's lanes from `other` - 33 on take their neighbour's word */
+    const int racy = c[i].other != 0;
+    const unsigned from = racy ? c[i].other - 1 : 64;
+    const int reads = c[i].access[0] == 'l';
+    char k[2048];
+    snprintf(k, sizeof k,
+      HDR
+      ".visible .entry wo(.param .u64 out)\n{\n"
+      "  .shared .align 4 .b8 s[256];\n"
+      "  .reg .pred %%p<2>;\n  .reg .b32 %%r<12>;\n"
+      "  mov.u32 %%r1, %%tid.x;\n  mov.u32 %%r4, s;\n  shl.b32 %%r5, %%r1, 2;\n"
+      "  add.s32 %%r6, %%r4, %%r5;\n"
+      "  setp.ge.u32 %%p1, %%r1, %u;\n  xor.b32 %%r7, %%r1, 1;\n  selp.u32 %%r7, %%r7, %%r1, %%p1;\n"
+      "  shl.b32 %%r7, %%r7, 2;\n  add.s32 %%r8, %%r4, %%r7;\n  mov.u32 %%r9, 7;\n"
+      "  .loc 1 5 3\n  st.shared.u32 [%%r6], %%r1;\n"
+      "  bar.sync 0;\n"
+      "  .loc 1 7 3\n  %s\n"
+      "  %s\n"
+      "  add.s32 %%r9, %%r9, 1000;\n"
+      "  .loc 1 9 3\n  st.shared.u32 [%%r6], %%r9;\n"
+      "  bar.sync 0;\n"
+      "  ret;\n}\n"
+      ".file 1 \"/lab/wo.cu\"\n", from, c[i].access, c[i].sync);
+    struct fx f;
+    load(&f, k);
+    uint64_t out = buffer(&f, 64, "out");
+    struct sim_launch lc = {.grid = {1, 1, 1}, .block = {64, 1, 1}, .workers = 1};
+    ck_assert_int_eq(sim_run(f.d, &f.m, "wo", &out, 8, &lc, &f.r, f.err, sizeof f.err), SIM_OK);
+    if (!racy) {
+      ck_assert_msg(f.r.outcome == SIM_RAN_OK, "case %zu: %s", i, f.r.fault.message);
+    } else {
+      ck_assert_msg(f.r.fault.kind == SIM_FK_RACE, "case %zu: %s", i, f.r.fault.message);
+      char what[64];
+      snprintf(what, sizeof what, "%s hazard on s[%u]",
+               reads ? "write-after-read" : "write-after-write", from);
+      ck_assert_uint_eq(f.r.fault.thread[0], from);
+      ck_assert_uint_eq(f.r.fault.other_thread[0], c[i].other);
+      ck_assert_uint_eq(line_of(&f, f.r.fault.inst), 9);
+      ck_assert_uint_eq(line_of(&f, f.r.fault.other_inst), 7);
+      ck_assert_msg(strstr(f.r.fault.message, what), "%s", f.r.fault.message);
+    }
+    done(&f);
+  }
+}
+END_TEST
+
+/* The warp-wide write path's lane masks in order: every thread reads s[tid] (an epoch
+   before), then lanes 16-23 of warp 1 read their neighbour's word (line 7), and every thread
+   stores s[tid] (line 9): thread 48 writes s[48] after thread 49 read it, a write-after-read
+   within the warp, while lanes 8-15 were read by their own lanes only, an epoch before. */
+START_TEST(test_race_warp_wide_own_writes_lanes)
+{
+  const char *k =
+    HDR
+    ".visible .entry wl(.param .u64 out)\n{\n"
+    "  .shared .align 4 .b8 s[256];\n"
+    "  .reg .pred %p<2>;\n  .reg .b32 %r<12>;\n"
+    "  mov.u32 %r1, %tid.x;\n  mov.u32 %r4, s;\n  shl.b32 %r5, %r1, 2;\n"
+    "  add.s32 %r6, %r4, %r5;\n  xor.b32 %r7, %r5, 4;\n  add.s32 %r8, %r4, %r7;\n"
+    "  sub.u32 %r10, %r1, 48;\n  setp.lt.u32 %p1, %r10, 8;\n"
+    "  .loc 1 5 3\n  st.shared.u32 [%r6], %r1;\n"
+    "  bar.sync 0;\n"
+    "  ld.shared.u32 %r9, [%r6];\n"
+    "  bar.sync 0;\n"
+    "  .loc 1 7 3\n  @%p1 ld.shared.u32 %r11, [%r8];\n"
+    "  add.s32 %r9, %r9, 1000;\n"
+    "  .loc 1 9 3\n  st.shared.u32 [%r6], %r9;\n"
+    "  bar.sync 0;\n"
+    "  ret;\n}\n"
+    ".file 1 \"/lab/wl.cu\"\n";
+  struct fx f;
+  load(&f, k);
+  uint64_t out = buffer(&f, 64, "out");
+  struct sim_launch lc = {.grid = {1, 1, 1}, .block = {64, 1, 1}, .workers = 1};
+  ck_assert_int_eq(sim_run(f.d, &f.m, "wl", &out, 8, &lc, &f.r, f.err, sizeof f.err), SIM_OK);
+  ck_assert_msg(f.r.fault.kind == SIM_FK_RACE, "%s", f.r.fault.message);
+  ck_assert_uint_eq(f.r.fault.thread[0], 48);
+  ck_assert_uint_eq(f.r.fault.other_thread[0], 49);
+  ck_assert_uint_eq(line_of(&f, f.r.fault.inst), 9);
+  ck_assert_uint_eq(line_of(&f, f.r.fault.other_inst), 7);
+  done(&f);
+}
+END_TEST
+
 /* A full warp runs plain arithmetic through sim_exec_run's fast path, a partial one through
    sim_exec: in a block of 48 threads, warp 0's lanes 0-15 and warp 1's (threads 32-47) start
    from the same values (tid % 16) and must end with the same results, NaNs included. */
@@ -2432,6 +2537,8 @@ Suite *suite_sim(void)
   tcase_add_test(t, test_global_race_lines);
   tcase_add_test(t, test_global_race_lines_overlap);
   tcase_add_test(t, test_global_race_lines_full);
+  tcase_add_test(t, test_race_warp_wide_own_writes);
+  tcase_add_test(t, test_race_warp_wide_own_writes_lanes);
   tcase_add_test(t, test_sync_masks);
   tcase_add_test(t, test_oob_write_report);
   tcase_add_test(t, test_wild_pointer_report);

@@ -1156,6 +1156,23 @@ int sim_race_shared_reads(struct sim_block *b, struct sim_warp *w, uint32_t pc, 
       shadow_word(&c, l, (uint32_t)off[l], 0, 0xf, 4, SIM_ACC_READ, 0);
     return 0;
   }
+  if (size == 4 && c.racy) {
+    /* some lanes' aligned words: the full warp's word-by-word shortcut, lane by lane */
+    const struct shadow *S = &c.sh;
+    const uint32_t *restrict wep = S->wep, *restrict iep = S->iep;
+    const uint8_t *restrict init = S->init;
+    const uint32_t E = c.E, base = c.base;
+    const int initchk = c.initchk;
+    for (uint64_t mm = e; mm; mm &= mm - 1) {
+      unsigned l = sim_ctz64(mm);
+      const uint32_t i = (uint32_t)off[l] >> 2;
+      if (S->rep[i] != E && wep[i] != E && (!initchk || (iep[i] == base && (init[i] & 0xf))))
+        reads_begin(S, i, E, (uint16_t)(c.t0 + l), pc, c.ws, 0xf);
+      else
+        shadow_word(&c, l, (uint32_t)off[l], 0, 0xf, 4, SIM_ACC_READ, 0);
+    }
+    return 0;
+  }
   for (uint64_t mm = e; mm; mm &= mm - 1) {
     unsigned l = sim_ctz64(mm);
     access_one(&c, l, (uint32_t)off[l], size, SIM_ACC_READ, 0);

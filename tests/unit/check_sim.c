@@ -1674,6 +1674,57 @@ START_TEST(test_race_warp_wide_own_writes_lanes)
 }
 END_TEST
 
+/* Some lanes' shared loads (the checker's lane-by-lane shortcut for words whose reads start
+   a new summary): every thread stores s[tid] (line 5), then SYNC, then lanes 0-15 of warp 1
+   read s[R] (line 9): R = tid ^ 1 (a neighbour lane's word), or tid + 64 (a word no thread
+   wrote). Then every thread stores s[tid] again (line 11). Without SYNC, thread 32's read of
+   s[33] is a read-after-write; after a __syncwarp() or a barrier, thread 32's second store
+   of s[32] follows thread 33's read of it with nothing between, a write-after-read (the
+   summary the shortcut began holds the read). The word no thread wrote is reported. */
+START_TEST(test_race_partial_warp_reads)
+{
+  static const struct { const char *idx, *sync; int kind; unsigned other, line; } c[] = {
+    {"xor.b32 %r7, %r1, 1;", "", SIM_FK_RACE, 33, 5},          /* read-after-write */
+    {"xor.b32 %r7, %r1, 1;", "bar.warp.sync -1;", SIM_FK_RACE, 33, 9}, /* the later write */
+    {"xor.b32 %r7, %r1, 1;", "bar.sync 0;", SIM_FK_RACE, 33, 9},
+    {"add.u32 %r7, %r1, 64;", "bar.sync 0;", SIM_FK_UNINIT, 0, 0},
+  };
+  for (size_t i = 0; i < sizeof c / sizeof *c; i++) {
+    char k[2048];
+    snprintf(k, sizeof k,
+      HDR
+      ".visible .entry pr(.param .u64 out)\n{\n"
+      "  .shared .align 4 .b8 s[512];\n"
+      "  .reg .pred %%p<2>;\n  .reg .b32 %%r<12>;\n"
+      "  mov.u32 %%r1, %%tid.x;\n  mov.u32 %%r4, s;\n  shl.b32 %%r5, %%r1, 2;\n"
+      "  add.s32 %%r6, %%r4, %%r5;\n  %s\n  shl.b32 %%r7, %%r7, 2;\n  add.s32 %%r8, %%r4, %%r7;\n"
+      "  sub.u32 %%r10, %%r1, 32;\n  setp.lt.u32 %%p1, %%r10, 16;\n  add.u32 %%r9, %%r1, 100;\n"
+      "  .loc 1 5 3\n  st.shared.u32 [%%r6], %%r1;\n"
+      "  %s\n"
+      "  .loc 1 9 3\n  @%%p1 ld.shared.u32 %%r11, [%%r8];\n"
+      "  .loc 1 11 3\n  st.shared.u32 [%%r6], %%r9;\n"
+      "  ret;\n}\n"
+      ".file 1 \"/lab/pr.cu\"\n", c[i].idx, c[i].sync);
+    struct fx f;
+    load(&f, k);
+    uint64_t out = buffer(&f, 64, "out");
+    struct sim_launch lc = {.grid = {1, 1, 1}, .block = {64, 1, 1}, .workers = 1};
+    ck_assert_int_eq(sim_run(f.d, &f.m, "pr", &out, 8, &lc, &f.r, f.err, sizeof f.err), SIM_OK);
+    ck_assert_msg(f.r.fault.kind == (enum sim_fault_kind)c[i].kind, "case %zu: %s", i,
+                  f.r.fault.message);
+    if (c[i].kind == SIM_FK_RACE) {
+      ck_assert_uint_eq(f.r.fault.thread[0], 32);
+      ck_assert_uint_eq(f.r.fault.other_thread[0], c[i].other);
+      ck_assert_uint_eq(line_of(&f, f.r.fault.other_inst), c[i].line);
+    } else {
+      ck_assert_uint_eq(f.r.fault.thread[0], 32);
+      ck_assert_uint_eq(line_of(&f, f.r.fault.inst), 9);
+    }
+    done(&f);
+  }
+}
+END_TEST
+
 /* A full warp runs plain arithmetic through sim_exec_run's fast path, a partial one through
    sim_exec: in a block of 48 threads, warp 0's lanes 0-15 and warp 1's (threads 32-47) start
    from the same values (tid % 16) and must end with the same results, NaNs included. */
@@ -2539,6 +2590,7 @@ Suite *suite_sim(void)
   tcase_add_test(t, test_global_race_lines_full);
   tcase_add_test(t, test_race_warp_wide_own_writes);
   tcase_add_test(t, test_race_warp_wide_own_writes_lanes);
+  tcase_add_test(t, test_race_partial_warp_reads);
   tcase_add_test(t, test_sync_masks);
   tcase_add_test(t, test_oob_write_report);
   tcase_add_test(t, test_wild_pointer_report);

@@ -418,8 +418,8 @@ struct sim_block {
   struct sim_race *race;         /* the shared-memory checker's shadow (sim_race.c), or NULL */
   uint32_t race_base;            /* the epoch the block started in */
   uint32_t race_ep;              /* the current barrier epoch (one more at each release) */
-  uint32_t race_gused;           /* global words this block wrote that the checker holds (0:
-                                    its global reads need no look-up) ... */
+  uint32_t race_gused;           /* global words and lines this block wrote that the checker
+                                    holds (0: its global reads need no look-up) ... */
   uint64_t race_glo, race_gspan; /* ... nor reads outside [race_glo, race_glo + race_gspan] */
   int un_pending;                /* a read of unwritten shared memory, reported at the next
                                     barrier or the block's end unless a racing write explains it */

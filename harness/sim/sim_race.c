@@ -27,15 +27,21 @@
  * transposed tile's column) whose words all need only a new record is checked and recorded
  * in one pass over them (with AVX2 where the CPU has it); any other goes word by word.
  *
- * Global memory, within a block: its threads' plain writes are held in a table of the words
- * written (by open addressing, room for 24 words a thread, per block, with filters of the
- * words and of their 128-byte chunks so that a coalesced warp whose chunks the block has not
- * written needs no lookup), so a read or write by another thread of the block of bytes of a
- * word written in the same epoch (and, within a warp, with no __syncwarp() between) is a
- * read-after-write or write-after-write hazard; neighbouring bytes of one word written by
- * different threads are not. Reads are not held: a write after another thread's read
- * (write-after-read) is found in shared memory only. A block that writes more words than the
- * table holds is checked no further, which misses hazards, never invents them.
+ * Global memory, within a block: its threads' plain writes are held, so a read or write by
+ * another thread of the block of bytes of a word written in the same epoch (and, within a
+ * warp, with no __syncwarp() between) is a read-after-write or write-after-write hazard;
+ * neighbouring bytes of one word written by different threads are not. A coalesced warp
+ * store of whole words (32 lanes of 4 or 8 bytes, one after another) is held as lines, one a
+ * 128-byte chunk it touches: the warp, the instruction, the epoch and the chunk's words whose
+ * value it changed, each word's thread following from its place; a chunk may hold several
+ * lines of disjoint words, and a later coalesced store replaces the lines it covers when none
+ * of them could race with it. Any other write goes into a table of words (by open
+ * addressing), and so does a word of a line that a later write needs on its own (the word
+ * leaves its line). Filters of the words, of their 128-byte chunks and of the chunks with
+ * lines let a coalesced warp whose chunks the block has not written pass without a lookup.
+ * Reads are not held: a write after another thread's read (write-after-read) is found in
+ * shared memory only. A block that writes more than the tables hold (per thread, 6 lines
+ * and 24 words) is checked no further, which misses hazards, never invents them.
  *
  * Initialisation: shared memory starts poisoned (0xff bytes: NaN as a float, -1 as an int),
  * not zeroed, and a read of a word no thread of the block wrote (none of the bytes read) is
@@ -124,6 +130,24 @@ struct gword {                   /* a global word a block wrote (open addressing
                                     it in the same array: a clear bit says no word of the chunk
                                     is in the table, so a coalesced warp needs no lookup */
 
+struct gline {                   /* a coalesced warp store's words in one 128-byte chunk (open
+                                    addressing by chunk; a chunk may have several, of disjoint
+                                    words): each word's last write, as a gword of its own would
+                                    hold it, without one */
+  uint32_t chunk;                /* word / 32, its low 32 bits */
+  uint32_t base;                 /* the block (its first epoch) that wrote it; else a free slot */
+  uint32_t mask;                 /* the chunk's words it holds (bit k: word 32 chunk + k; 0: none,
+                                    a slot kept for the probe chains through it) */
+  uint32_t w0;                   /* lane 0's first word (low 32 bits): word w is thread
+                                    t0 + (w - w0) / nw's */
+  uint32_t ep, pc;               /* epoch and code index of the store */
+  uint16_t t0, wsync;            /* the warp's first thread; its __syncwarp count */
+  uint8_t nw;                    /* words a lane: 1 (4-byte stores) or 2 (8-byte) */
+};
+#define LFILT_LOG 13             /* bits of the filter of the chunks with lines (1 KiB), after
+                                    the chunk filter in the same array */
+#define GFILT_WORDS (((1u << GFILT_LOG) + (1u << GCFILT_LOG) + (1u << LFILT_LOG)) / 64)
+
 struct sim_race {                /* one host thread's shadow, kept from block to block */
   struct shadow sh;
   uint32_t nwords;
@@ -133,6 +157,8 @@ struct sim_race {                /* one host thread's shadow, kept from block to
   uint64_t *gfilt;               /* a bit for each word the block put in g, by another hash of
                                     it: a clear bit says the word is not there, without probing */
   uint32_t gslots, gshift;       /* slots the block uses (a power of two), 64 - log2 of it */
+  struct gline *gl;              /* the block's coalesced stores (gslots / 4 slots used) */
+  uint32_t wused, lused;         /* words in g, lines in gl (b->race_gused: their sum) */
   int held;                      /* a race found in the block, reported at the next barrier or
                                     the block's end unless another fault comes first */
   uint32_t held_pc, held_warp, held_lane;
@@ -151,6 +177,7 @@ static void race_free(void *p)
     free(r->g);
     free(r->gpc);
     free(r->gfilt);
+    free(r->gl);
   }
   free(r);
 }
@@ -199,29 +226,35 @@ int sim_race_begin(struct sim_block *b)
     shadow_alloc(&r->sh, words);
     r->nwords = r->sh.mem ? words : 0;
     r->clock = 0;
-    if (r->g)
+    if (r->g) {
       memset(r->g, 0, GCAP * sizeof *r->g);
+      memset(r->gl, 0, GCAP / 4 * sizeof *r->gl);
+    }
     if (!r->sh.mem)
       return -1;
   }
   if (!r->g && !(nc & SIM_NOCHECK_RACE) && !b->in_group) {
     r->g = calloc(GCAP, sizeof *r->g);     /* without them, global memory goes unchecked */
     r->gpc = calloc(GCAP, sizeof *r->gpc);
-    r->gfilt = calloc(((1u << GFILT_LOG) + (1u << GCFILT_LOG)) / 64, sizeof *r->gfilt);
-    if (!r->g || !r->gpc || !r->gfilt) {
+    r->gfilt = calloc(GFILT_WORDS, sizeof *r->gfilt);
+    r->gl = calloc(GCAP / 4, sizeof *r->gl);
+    if (!r->g || !r->gpc || !r->gfilt || !r->gl) {
       free(r->g);
       free(r->gpc);
       free(r->gfilt);
+      free(r->gl);
       r->g = NULL;
       r->gpc = NULL;
       r->gfilt = NULL;
+      r->gl = NULL;
     }
   }
   if (r->g)                                /* the block's own words only */
-    memset(r->gfilt, 0, ((1u << GFILT_LOG) + (1u << GCFILT_LOG)) / 8);
+    memset(r->gfilt, 0, GFILT_WORDS * sizeof *r->gfilt);
+  r->wused = r->lused = 0;
   /* 64 slots a thread, filled to three eighths at most (24 words a thread: a table that
-     short of full needs few probes): a block that writes more words than that is checked no
-     further */
+     short of full needs few probes), and a quarter as many line slots, filled as far (6
+     lines a thread): a block that writes more than that is checked no further */
   r->gslots = GMIN;
   r->gshift = 64 - 13;
   while (r->gslots < GCAP && r->gslots < 64 * b->nthreads) {
@@ -715,10 +748,11 @@ static VECTORIZE int reads_fresh_c(const struct fctx *c, uint32_t i0)
 }
 
 /* A full warp's write of the 32 words from word i0 (val: the values, smem + 4 i0 the old
-   ones), when no word was read or written in the epoch and none keeps its written bytes as
-   they are: what shadow_word does for each lane then, a new last write, as one pass over each
-   array, and the store of the values. Returns 0 when some word is not such, and nothing was
-   changed. */
+   ones), when no word was read in the epoch but by its writer now alone (the reads summary
+   names that thread and no other), none was written in the epoch but by its writer now, and
+   none keeps its written bytes as they are: what shadow_word does for each lane then (no
+   hazard), a new last write, as one pass over each array, and the store of the values.
+   Returns 0 when some word is not such, and nothing was changed. */
 static VECTORIZE int writes_fresh_c(const struct fctx *c, uint32_t i0, uint8_t *smem,
                                const uint64_t *val)
 {
@@ -731,15 +765,18 @@ static VECTORIZE int writes_fresh_c(const struct fctx *c, uint32_t i0, uint8_t *
   memcpy(old, smem + 4 * (size_t)i0, sizeof old);
   for (unsigned l = 0; l < 32; l++)
     v[l] = (uint32_t)val[l];
-  unsigned bad = 0;
-  for (unsigned l = 0; l < 32; l++)
-    bad |= (rep[l] == E) | (wep[l] == E) | (old[l] == v[l]);
-  if (bad)
-    return 0;
   uint32_t *restrict wpc = S->wpc + i0;
   uint16_t *restrict wtid = S->wtid + i0, *restrict wsync = S->wsync + i0;
+  const uint16_t *restrict rtid = S->rtid + i0;
+  const uint8_t *restrict rflags = S->rflags + i0;
   const uint32_t pc = c->pc;
   const uint16_t t0 = (uint16_t)c->t0, ws = c->ws;
+  unsigned bad = 0;
+  for (unsigned l = 0; l < 32; l++)
+    bad |= (rep[l] == E && (rflags[l] || rtid[l] != (uint16_t)(t0 + l))) |
+           (wep[l] == E && wtid[l] != (uint16_t)(t0 + l)) | (old[l] == v[l]);
+  if (bad)
+    return 0;
   for (unsigned l = 0; l < 32; l++)
     wep[l] = E;
   for (unsigned l = 0; l < 32; l++)
@@ -883,6 +920,44 @@ __attribute__((target("avx2"))) static int reads_fresh_avx2(const struct fctx *c
   return 1;
 }
 
+/* The lanes whose 16-bit compare in lo (lanes 0-15) or hi (16-31) came out true, as a mask. */
+__attribute__((target("avx2"))) static inline uint32_t lanes16(__m256i lo, __m256i hi)
+{
+  /* packs works within 128-bit halves: lanes 0-7, 16-23, 8-15, 24-31, put back in order */
+  __m256i p = _mm256_permute4x64_epi64(_mm256_packs_epi16(lo, hi), _MM_SHUFFLE(3, 1, 2, 0));
+  return (uint32_t)_mm256_movemask_epi8(p);
+}
+
+/* writes_fresh_avx2's record of the 32 words from word i0 and its store of the values v
+   (packed) at old. */
+__attribute__((target("avx2"))) static inline void writes_record_avx2(const struct fctx *c,
+                                                                     uint32_t i0, uint8_t *old,
+                                                                     const __m256i *v)
+{
+  const struct shadow *S = c->S;
+  const __m256i E = _mm256_set1_epi32((int)c->E);
+  const __m256i pc = _mm256_set1_epi32((int)c->pc), base = _mm256_set1_epi32((int)c->base);
+#pragma GCC unroll 4
+  for (unsigned k = 0; k < 4; k++) {
+    _mm256_storeu_si256((__m256i *)(void *)(S->wep + i0 + 8 * k), E);
+    _mm256_storeu_si256((__m256i *)(void *)(S->wpc + i0 + 8 * k), pc);
+    _mm256_storeu_si256((__m256i *)(void *)(S->iep + i0 + 8 * k), base);
+    _mm256_storeu_si256((__m256i *)(void *)(old + 32 * k), v[k]);
+  }
+  const __m256i t = _mm256_add_epi16(_mm256_set1_epi16((short)c->t0),
+                                     _mm256_setr_epi16(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12,
+                                                       13, 14, 15));
+  _mm256_storeu_si256((__m256i *)(void *)(S->wtid + i0), t);
+  _mm256_storeu_si256((__m256i *)(void *)(S->wtid + i0 + 16),
+                      _mm256_add_epi16(t, _mm256_set1_epi16(16)));
+  const __m256i ws = _mm256_set1_epi16((short)c->ws);
+  _mm256_storeu_si256((__m256i *)(void *)(S->wsync + i0), ws);
+  _mm256_storeu_si256((__m256i *)(void *)(S->wsync + i0 + 16), ws);
+  const __m256i f = _mm256_set1_epi8(0xf);
+  _mm256_storeu_si256((__m256i *)(void *)(S->wbytes + i0), f);
+  _mm256_storeu_si256((__m256i *)(void *)(S->init + i0), f);
+}
+
 /* writes_fresh with AVX2, eight words a vector: the values' low halves packed to 32 bits. */
 __attribute__((target("avx2"))) static int writes_fresh_avx2(const struct fctx *c, uint32_t i0,
                                                              uint8_t *smem, const uint64_t *val)
@@ -906,26 +981,47 @@ __attribute__((target("avx2"))) static int writes_fresh_avx2(const struct fctx *
   }
   if (!_mm256_testz_si256(bad, bad))
     return 0;
-  const __m256i pc = _mm256_set1_epi32((int)c->pc), base = _mm256_set1_epi32((int)c->base);
-#pragma GCC unroll 4
+  writes_record_avx2(c, i0, old, v);
+  return 1;
+}
+/* writes_fresh_avx2 for words that some lane read or wrote in the epoch (one that
+   writes_fresh_avx2 turned down): each such word read by its writer now alone and written by
+   it alone, and none keeping its value. Returns 1 when so, the words recorded and stored,
+   else 0 and nothing changed. */
+__attribute__((target("avx2"))) static int writes_own_avx2(const struct fctx *c, uint32_t i0,
+                                                           uint8_t *smem, const uint64_t *val)
+{
+  const struct shadow *S = c->S;
+  const __m256i E = _mm256_set1_epi32((int)c->E);
+  uint8_t *old = smem + 4 * (size_t)i0;
+  __m256i v[4];
+  uint32_t rE = 0, wE = 0;
   for (unsigned k = 0; k < 4; k++) {
-    _mm256_storeu_si256((__m256i *)(void *)(S->wep + i0 + 8 * k), E);
-    _mm256_storeu_si256((__m256i *)(void *)(S->wpc + i0 + 8 * k), pc);
-    _mm256_storeu_si256((__m256i *)(void *)(S->iep + i0 + 8 * k), base);
-    _mm256_storeu_si256((__m256i *)(void *)(old + 32 * k), v[k]);
+    __m256 lo = _mm256_castsi256_ps(_mm256_loadu_si256((const __m256i *)(const void *)(val + 8 * k)));
+    __m256 hi = _mm256_castsi256_ps(_mm256_loadu_si256((const __m256i *)(const void *)(val + 8 * k + 4)));
+    v[k] = _mm256_permute4x64_epi64(_mm256_castps_si256(_mm256_shuffle_ps(lo, hi, _MM_SHUFFLE(2, 0, 2, 0))),
+                                    _MM_SHUFFLE(3, 1, 2, 0));
+    __m256i same = _mm256_cmpeq_epi32(_mm256_loadu_si256((const __m256i *)(const void *)(old + 32 * k)), v[k]);
+    if (!_mm256_testz_si256(same, same))
+      return 0;
+    __m256i r = _mm256_loadu_si256((const __m256i *)(const void *)(S->rep + i0 + 8 * k));
+    __m256i wv = _mm256_loadu_si256((const __m256i *)(const void *)(S->wep + i0 + 8 * k));
+    rE |= (uint32_t)_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(r, E))) << (8 * k);
+    wE |= (uint32_t)_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(wv, E))) << (8 * k);
   }
   const __m256i t = _mm256_add_epi16(_mm256_set1_epi16((short)c->t0),
                                      _mm256_setr_epi16(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12,
                                                        13, 14, 15));
-  _mm256_storeu_si256((__m256i *)(void *)(S->wtid + i0), t);
-  _mm256_storeu_si256((__m256i *)(void *)(S->wtid + i0 + 16),
-                      _mm256_add_epi16(t, _mm256_set1_epi16(16)));
-  const __m256i ws = _mm256_set1_epi16((short)c->ws);
-  _mm256_storeu_si256((__m256i *)(void *)(S->wsync + i0), ws);
-  _mm256_storeu_si256((__m256i *)(void *)(S->wsync + i0 + 16), ws);
-  const __m256i f = _mm256_set1_epi8(0xf);
-  _mm256_storeu_si256((__m256i *)(void *)(S->wbytes + i0), f);
-  _mm256_storeu_si256((__m256i *)(void *)(S->init + i0), f);
+  const __m256i t16 = _mm256_add_epi16(t, _mm256_set1_epi16(16));
+  uint32_t rown = lanes16(_mm256_cmpeq_epi16(_mm256_loadu_si256((const __m256i *)(const void *)(S->rtid + i0)), t),
+                          _mm256_cmpeq_epi16(_mm256_loadu_si256((const __m256i *)(const void *)(S->rtid + i0 + 16)), t16));
+  uint32_t wown = lanes16(_mm256_cmpeq_epi16(_mm256_loadu_si256((const __m256i *)(const void *)(S->wtid + i0)), t),
+                          _mm256_cmpeq_epi16(_mm256_loadu_si256((const __m256i *)(const void *)(S->wtid + i0 + 16)), t16));
+  uint32_t noflags = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(
+      _mm256_loadu_si256((const __m256i *)(const void *)(S->rflags + i0)), _mm256_setzero_si256()));
+  if ((rE & ~(rown & noflags)) | (wE & ~wown))
+    return 0;
+  writes_record_avx2(c, i0, old, v);
   return 1;
 }
 #endif
@@ -964,36 +1060,6 @@ __attribute__((target("avx2"))) static uint32_t fresh_lanes_avx2(const struct fc
 }
 #endif
 
-#ifdef RACE_X86
-__attribute__((target("avx2"))) static void store32_avx2(uint8_t *host, const uint64_t *val)
-{
-#pragma GCC unroll 4
-  for (unsigned k = 0; k < 4; k++) {
-    __m256 lo = _mm256_castsi256_ps(_mm256_loadu_si256((const __m256i *)(const void *)(val + 8 * k)));
-    __m256 hi = _mm256_castsi256_ps(_mm256_loadu_si256((const __m256i *)(const void *)(val + 8 * k + 4)));
-    _mm256_storeu_si256((__m256i *)(void *)(host + 32 * k),
-                        _mm256_permute4x64_epi64(_mm256_castps_si256(
-                                                   _mm256_shuffle_ps(lo, hi, _MM_SHUFFLE(2, 0, 2, 0))),
-                                                 _MM_SHUFFLE(3, 1, 2, 0)));
-  }
-}
-#endif
-
-/* The low 32 bits of a full warp's 32 values, stored one after another at host. */
-static void store32(uint8_t *host, const uint64_t *val)
-{
-#ifdef RACE_X86
-  if (race_avx2) {
-    store32_avx2(host, val);
-    return;
-  }
-#endif
-  for (unsigned l = 0; l < 32; l++) {
-    uint32_t v = (uint32_t)val[l];
-    memcpy(host + 4 * l, &v, 4);
-  }
-}
-
 /* The fresh-read and fresh-write passes: AVX2 where the CPU has it. */
 static inline int reads_fresh(const struct fctx *c, uint32_t i0)
 {
@@ -1009,7 +1075,7 @@ static inline int writes_fresh(const struct fctx *c, uint32_t i0, uint8_t *smem,
 {
 #ifdef RACE_X86
   if (race_avx2)
-    return writes_fresh_avx2(c, i0, smem, val);
+    return writes_fresh_avx2(c, i0, smem, val) || writes_own_avx2(c, i0, smem, val);
 #endif
   return writes_fresh_c(c, i0, smem, val);
 }
@@ -1088,6 +1154,23 @@ int sim_race_shared_reads(struct sim_block *b, struct sim_warp *w, uint32_t pc, 
     }
     for (unsigned l = 0; l < 32; l++)
       shadow_word(&c, l, (uint32_t)off[l], 0, 0xf, 4, SIM_ACC_READ, 0);
+    return 0;
+  }
+  if (size == 4 && c.racy) {
+    /* some lanes' aligned words: the full warp's word-by-word shortcut, lane by lane */
+    const struct shadow *S = &c.sh;
+    const uint32_t *restrict wep = S->wep, *restrict iep = S->iep;
+    const uint8_t *restrict init = S->init;
+    const uint32_t E = c.E, base = c.base;
+    const int initchk = c.initchk;
+    for (uint64_t mm = e; mm; mm &= mm - 1) {
+      unsigned l = sim_ctz64(mm);
+      const uint32_t i = (uint32_t)off[l] >> 2;
+      if (S->rep[i] != E && wep[i] != E && (!initchk || (iep[i] == base && (init[i] & 0xf))))
+        reads_begin(S, i, E, (uint16_t)(c.t0 + l), pc, c.ws, 0xf);
+      else
+        shadow_word(&c, l, (uint32_t)off[l], 0, 0xf, 4, SIM_ACC_READ, 0);
+    }
     return 0;
   }
   for (uint64_t mm = e; mm; mm &= mm - 1) {
@@ -1228,9 +1311,10 @@ struct gctx {
   struct sim_warp *w;
   struct sim_race *r;
   struct gword *g;
+  struct gline *gl;
   uint32_t *gpc;
-  uint64_t *gfilt, *gcfilt;
-  uint32_t pc, W, E, base, wid, t0, mask, fill, gshift;
+  uint64_t *gfilt, *gcfilt, *glfilt;
+  uint32_t pc, W, E, base, wid, t0, mask, fill, gshift, lmask, lfill, lshift;
   uint16_t ws;
 };
 
@@ -1242,9 +1326,11 @@ gctx_init(struct gctx *c, struct sim_block *b, struct sim_warp *w, uint32_t pc)
   c->w = w;
   c->r = r;
   c->g = r->g;
+  c->gl = r->gl;
   c->gpc = r->gpc;
   c->gfilt = r->gfilt;
   c->gcfilt = r->gfilt + (1u << GFILT_LOG) / 64;
+  c->glfilt = c->gcfilt + (1u << GCFILT_LOG) / 64;
   c->pc = pc;
   c->W = b->W;
   c->E = b->race_ep;
@@ -1254,6 +1340,9 @@ gctx_init(struct gctx *c, struct sim_block *b, struct sim_warp *w, uint32_t pc)
   c->mask = r->gslots - 1;
   c->fill = r->gslots / 8 * 3;
   c->gshift = r->gshift;
+  c->lmask = r->gslots / 4 - 1;
+  c->lfill = r->gslots / 4 / 8 * 3;
+  c->lshift = r->gshift + 2;
   c->ws = (uint16_t)w->wsync;
 }
 
@@ -1269,45 +1358,130 @@ static inline void chunk_mark(const struct gctx *c, uint64_t word)
   c->gcfilt[f >> 6] |= 1ull << (f & 63);
 }
 
-/* No word from first to last (a warp's, a few chunks) is in the table? */
-static inline int chunks_clear(const struct gctx *c, uint64_t first, uint64_t last)
+/* Some word of chunk ch (perhaps) in the table g? */
+static inline int chunk_words(const struct gctx *c, uint64_t ch)
 {
-  for (uint64_t ch = first >> 5; ch <= last >> 5; ch++) {
-    uint32_t f = chunk_bit(ch << 5);
-    if (c->gcfilt[f >> 6] >> (f & 63) & 1)
-      return 0;
+  uint32_t f = chunk_bit(ch << 5);
+  return c->gcfilt[f >> 6] >> (f & 63) & 1;
+}
+
+/* The line filter's bit of chunk ch (glfilt): a clear bit says the chunk has no line. */
+static inline uint32_t lfilt_bit(uint64_t ch)
+{
+  return (uint32_t)((ch * 0xD6E8FEB86659FD93ull) >> (64 - LFILT_LOG));
+}
+
+static inline int chunk_lines(const struct gctx *c, uint64_t ch)
+{
+  uint32_t f = lfilt_bit(ch);
+  return c->r->lused && (c->glfilt[f >> 6] >> (f & 63) & 1);
+}
+
+/* The first slot of chunk ch's probe chain in gl. */
+static inline uint32_t line_slot(const struct gctx *c, uint64_t ch)
+{
+  return (uint32_t)((ch * 0x9E3779B97F4A7C15ull) >> c->lshift) & c->lmask;
+}
+
+/* The line that holds global word `word`, or NULL. */
+static inline struct gline *line_find(const struct gctx *c, uint64_t word)
+{
+  const uint32_t ch = (uint32_t)(word >> 5), bit = 1u << (word & 31);
+  for (uint32_t i = line_slot(c, word >> 5);; i = (i + 1) & c->lmask) {
+    struct gline *L = &c->gl[i];
+    if (L->base != c->base)
+      return NULL;
+    if (L->chunk == ch && (L->mask & bit))
+      return L;
   }
-  return 1;
+}
+
+/* The thread of line L that wrote its word `word`. */
+static inline uint16_t line_tid(const struct gline *L, uint64_t word)
+{
+  return (uint16_t)(L->t0 + ((uint32_t)word - L->w0) / L->nw);
+}
+
+/* No word of line L can be a hazard with this warp's access acc of all 32 lanes of nw words
+   from word w0 (lane l: words w0 + l nw ...): L is of an older epoch, or each word's writer is
+   the lane now accessing it (the same warp at the same words), or L is this warp's and a
+   __syncwarp() came between (or, for a store, it is this same instruction): what gword_one's
+   test would say of every word. */
+static inline int line_quiet(const struct gctx *c, const struct gline *L, uint64_t w0,
+                             uint32_t nw, enum sim_access acc)
+{
+  if (L->ep != c->E || (L->w0 == (uint32_t)w0 && L->nw == nw && L->t0 == c->t0))
+    return 1;
+  return L->t0 / c->W == c->wid &&
+         (L->wsync != c->ws || (acc == SIM_ACC_WRITE && L->pc == c->pc));
+}
+
+/* The words of chunk ch among bits wm of a warp's words from word w0 (bit k: word w0 + k). */
+static inline uint32_t chunk_part(uint64_t wm, uint64_t w0, uint64_t ch)
+{
+  int64_t d = (int64_t)(ch << 5) - (int64_t)w0;
+  if (d >= 64 || d <= -32)
+    return 0;
+  return d >= 0 ? (uint32_t)(wm >> d) : (uint32_t)(wm << -d);
 }
 
 /* Lane l's access of the bytes `bytes` of global word `word`, part of an access of size bytes
-   at addr. Returns 1 when a race was held (the lane's remaining words go unchecked), else 0. */
+   at addr. The word's last write is in g, or in a line; a write moves the word out of its
+   line into g (or forgets it, when g is full). Returns 1 when a race was held (the lane's
+   remaining words go unchecked), else 0. */
 static inline __attribute__((always_inline)) int
 gword_one(const struct gctx *c, unsigned l, uint64_t word, uint8_t bytes, uint64_t addr,
           uint32_t size, enum sim_access acc)
 {
   struct sim_block *b = c->b;
+  struct sim_race *r = c->r;
   const uint32_t W = c->W, E = c->E, base = c->base, mask = c->mask, pc = c->pc, wid = c->wid;
   const uint16_t t = (uint16_t)(c->t0 + l), ws = c->ws;
+  const int room = acc != SIM_ACC_READ && r->wused < c->fill;
   uint32_t f = (uint32_t)((word * 0xC2B2AE3D27D4EB4Full) >> (64 - GFILT_LOG));
-  if (!(c->gfilt[f >> 6] >> (f & 63) & 1) && (acc == SIM_ACC_READ || b->race_gused >= c->fill))
-    return 0;            /* not in the table, and not to be put there: what probing would do */
-  uint32_t i = (uint32_t)((word * 0x9E3779B97F4A7C15ull) >> c->gshift) & mask;
-  struct gword *g = &c->g[i];
-  while (g->base == base && g->word != (uint32_t)word) {
-    i = (i + 1) & mask;
+  const int inw = c->gfilt[f >> 6] >> (f & 63) & 1;
+  const int inl = chunk_lines(c, word >> 5);
+  if (!inw && !inl && !room)
+    return 0;            /* not held, and not to be put there: what probing would do */
+  uint32_t i = 0;
+  struct gword *g = NULL;
+  int found = 0;
+  if (inw || room) {
+    i = (uint32_t)((word * 0x9E3779B97F4A7C15ull) >> c->gshift) & mask;
     g = &c->g[i];
+    while (g->base == base && g->word != (uint32_t)word) {
+      i = (i + 1) & mask;
+      g = &c->g[i];
+    }
+    found = g->base == base;
   }
-  int found = g->base == base;
-  if (found && g->ep == E && g->tid != t && (g->bytes & bytes) &&
-      (g->tid / W != wid || g->wsync == ws) &&
-      (acc == SIM_ACC_READ || c->gpc[i] != pc || g->tid / W != wid))
-    return !report_global(b, c->w, pc, l, acc == SIM_ACC_READ ? RAW : WAW, g->tid, c->gpc[i],
-                          addr, size);
+  struct gline *L = NULL;
+  uint32_t oep = 0, opc = 0;
+  uint16_t otid = 0, osync = 0;
+  uint8_t obytes = 0;
+  if (found) {
+    oep = g->ep;
+    otid = g->tid;
+    osync = g->wsync;
+    obytes = g->bytes;
+    opc = c->gpc[i];
+  } else if (inl && (L = line_find(c, word)) != NULL) {
+    oep = L->ep;
+    otid = line_tid(L, word);
+    osync = L->wsync;
+    obytes = 0xf;
+    opc = L->pc;
+  }
+  if (oep == E && otid != t && (obytes & bytes) && (otid / W != wid || osync == ws) &&
+      (acc == SIM_ACC_READ || opc != pc || otid / W != wid))
+    return !report_global(b, c->w, pc, l, acc == SIM_ACC_READ ? RAW : WAW, otid, opc, addr,
+                          size);
   if (acc == SIM_ACC_READ)
     return 0;
+  if (L)
+    L->mask &= ~(1u << (word & 31));           /* the word leaves its line */
   if (!found) {
-    if (b->race_gused >= c->fill)
+    if (!room)
       return 0;                                /* full: the rest goes unchecked */
     uint64_t a4 = word << 2;
     if (!b->race_gused) {
@@ -1319,6 +1493,7 @@ gword_one(const struct gctx *c, unsigned l, uint64_t word, uint8_t bytes, uint64
     } else if (a4 + 3 - b->race_glo > b->race_gspan) {
       b->race_gspan = a4 + 3 - b->race_glo;
     }
+    r->wused++;
     b->race_gused++;
     g->base = base;
     g->word = (uint32_t)word;
@@ -1327,7 +1502,7 @@ gword_one(const struct gctx *c, unsigned l, uint64_t word, uint8_t bytes, uint64
   }
   /* the same thread's bytes add up; another thread's replace the older writer's (its bytes
      are forgotten, which misses hazards, never invents them) */
-  g->bytes = found && g->ep == E && g->tid == t ? (uint8_t)(g->bytes | bytes) : bytes;
+  g->bytes = (found || L) && oep == E && otid == t ? (uint8_t)(obytes | bytes) : bytes;
   g->ep = E;
   g->tid = t;
   g->wsync = ws;
@@ -1335,66 +1510,96 @@ gword_one(const struct gctx *c, unsigned l, uint64_t word, uint8_t bytes, uint64
   return 0;
 }
 
-/* gword_one's stores of all four bytes of words the table does not hold (outside the span of
-   the block's words, or in chunks none of whose words it holds), for a coalesced warp store
-   (32 lanes of size 4 or 8 at a0, host its old bytes, val the values): each word whose value
-   changes is put in, in lane order, while the table has room, with no lookup; the table's
-   fill and the span of the block's words are kept in registers and set once at the end (the
-   span is the bounding range of the words put in, whatever their order). */
-static void gwords_new(const struct gctx *c, uint64_t a0, uint32_t size, const uint8_t *host,
-                       const uint64_t *val)
+/* Every line of chunk ch holding some of words M quiet (line_quiet) for this warp's access
+   acc of 32 lanes of nw words from word w0, and, for a store, holding words of M only (the
+   store replaces it)? */
+static __attribute__((noinline)) int chain_quiet(const struct gctx *c, uint64_t ch, uint32_t M,
+                                                 uint64_t w0, uint32_t nw, enum sim_access acc)
 {
-  struct sim_block *b = c->b;
-  struct gword *const g = c->g;
-  uint32_t *const gpc = c->gpc;
-  uint64_t *const gfilt = c->gfilt;
-  const uint32_t base = c->base, mask = c->mask, fill = c->fill, shift = c->gshift;
-  const uint32_t E = c->E, pc = c->pc, t0 = c->t0;
-  const uint16_t ws = c->ws;
-  const uint32_t nw = size / 4;
-  uint32_t used = b->race_gused, first = used;
-  uint64_t wlo = UINT64_MAX, whi = 0;
-  for (unsigned l = 0; l < 32 && used < fill; l++) {
-    uint64_t v = val[l];
-    uint64_t old = size == 8 ? bytes_load(host + 8 * l, 8) : bytes_load(host + 4 * l, 4);
-    if (old == (size == 8 ? v : (uint32_t)v))
+  for (uint32_t i = line_slot(c, ch);; i = (i + 1) & c->lmask) {
+    const struct gline *L = &c->gl[i];
+    if (L->base != c->base)
+      return 1;
+    if (L->chunk != (uint32_t)ch || !(L->mask & M))
       continue;
-    for (uint32_t k = 0; k < nw && used < fill; k++) {
-      uint64_t word = (a0 >> 2) + l * nw + k;
-      uint32_t f = (uint32_t)((word * 0xC2B2AE3D27D4EB4Full) >> (64 - GFILT_LOG));
-      uint32_t i = (uint32_t)((word * 0x9E3779B97F4A7C15ull) >> shift) & mask;
-      while (g[i].base == base)
-        i = (i + 1) & mask;
-      struct gword *e = &g[i];
-      e->base = base;
-      e->word = (uint32_t)word;
-      e->bytes = 0xf;
-      e->ep = E;
-      e->tid = (uint16_t)(t0 + l);
-      e->wsync = ws;
-      gpc[i] = pc;
-      gfilt[f >> 6] |= 1ull << (f & 63);
-      wlo = word < wlo ? word : wlo;
-      whi = word > whi ? word : whi;
-      used++;
+    if ((acc == SIM_ACC_WRITE && (L->mask & ~M)) || !line_quiet(c, L, w0, nw, acc))
+      return 0;
+  }
+}
+
+/* Chunk ch's words M of this warp's access acc of 32 lanes of nw words from word w0, when
+   none of them can need more than its line says (no word of the chunk in g, and chain_quiet).
+   Returns 1 then, else 0 (the words go one by one). */
+static inline int lines_quiet(const struct gctx *c, uint64_t ch, uint32_t M, uint64_t w0,
+                              uint32_t nw, enum sim_access acc)
+{
+  if (chunk_words(c, ch))
+    return 0;
+  return !chunk_lines(c, ch) || chain_quiet(c, ch, M, w0, nw, acc);
+}
+
+/* Record a coalesced warp store's words M of chunk ch (lane 0's first word w0, nw words a
+   lane) as one line, replacing the lines that hold them, when lines_quiet says that is
+   exactly what storing them one by one would do. Returns 1 when recorded, 0 when not
+   (nothing changed: the words go one by one). */
+static inline int line_store(const struct gctx *c, uint64_t ch, uint32_t M, uint64_t w0,
+                             uint32_t nw)
+{
+  struct sim_race *r = c->r;
+  if (chunk_words(c, ch))
+    return 0;
+  struct gline *slot = NULL;
+  if (chunk_lines(c, ch)) {
+    if (!chain_quiet(c, ch, M, w0, nw, SIM_ACC_WRITE))
+      return 0;
+    for (uint32_t i = line_slot(c, ch);; i = (i + 1) & c->lmask) {
+      struct gline *L = &c->gl[i];
+      if (L->base != c->base)
+        break;
+      if (L->chunk != (uint32_t)ch || !(L->mask & M))
+        continue;
+      L->mask = 0;                             /* replaced: its words are all in M */
+      if (!slot)
+        slot = L;
     }
   }
-  if (used == first)
-    return;
-  uint64_t lo = wlo << 2, hi = (whi << 2) + 3;
-  if (!first) {
+  if (!slot) {
+    if (r->lused >= c->lfill)
+      return 0;                                /* full: word by word, in g while it has room */
+    uint32_t i = line_slot(c, ch);
+    while (c->gl[i].base == c->base)
+      i = (i + 1) & c->lmask;
+    slot = &c->gl[i];
+    slot->base = c->base;
+    slot->chunk = (uint32_t)ch;
+    r->lused++;
+    c->b->race_gused++;
+    uint32_t f = lfilt_bit(ch);
+    c->glfilt[f >> 6] |= 1ull << (f & 63);
+  }
+  slot->mask = M;
+  slot->w0 = (uint32_t)w0;
+  slot->nw = (uint8_t)nw;
+  slot->t0 = (uint16_t)c->t0;
+  slot->ep = c->E;
+  slot->pc = c->pc;
+  slot->wsync = c->ws;
+  return 1;
+}
+
+/* Widen the global span of the block's held words to take in [lo, hi] (bytes). */
+static void span_add(struct sim_block *b, uint64_t lo, uint64_t hi, int first)
+{
+  if (first) {
     b->race_glo = lo;
     b->race_gspan = hi - lo;
-  } else {
-    uint64_t glo = b->race_glo, ghi = b->race_glo + b->race_gspan;
-    glo = lo < glo ? lo : glo;
-    ghi = hi > ghi ? hi : ghi;
-    b->race_glo = glo;
-    b->race_gspan = ghi - glo;
+    return;
   }
-  b->race_gused = used;
-  for (uint64_t ch = a0 >> 7; ch <= (a0 + 32u * size - 1) >> 7; ch++)
-    chunk_mark(c, ch << 5);                    /* the chunks of the words put in */
+  uint64_t glo = b->race_glo, ghi = b->race_glo + b->race_gspan;
+  glo = lo < glo ? lo : glo;
+  ghi = hi > ghi ? hi : ghi;
+  b->race_glo = glo;
+  b->race_gspan = ghi - glo;
 }
 
 /* sim_race_global's body, inlined into it and into the warp-wide loops below: lane l's
@@ -1445,19 +1650,57 @@ int sim_race_global_reads(struct sim_block *b, struct sim_warp *w, uint32_t pc, 
   return 0;
 }
 
+/* The lanes of a full warp of nw words a lane from word w0 whose first word lies in one of the
+   chunks set in chunks (bit k: chunk (w0 >> 5) + k). */
+static uint32_t chunk_lanes(uint64_t w0, uint32_t nw, unsigned chunks)
+{
+  uint32_t lanes = 0;
+  for (unsigned l = 0; l < 32; l++)
+    lanes |= (uint32_t)(chunks >> (((w0 + l * nw) >> 5) - (w0 >> 5)) & 1) << l;
+  return lanes;
+}
+
 int sim_race_global_reads_seq(struct sim_block *b, struct sim_warp *w, uint32_t pc,
                               uint64_t a0, uint32_t size)
 {
-  if (!b->race || !b->race->g)
+  struct sim_race *r = b->race;
+  if (!r || !r->g)
     return 0;
+  const uint64_t first = a0 >> 2, last = (a0 + 32u * size - 1) >> 2;
+  {
+    /* the filters first: most reads are of chunks the block has not written */
+    const uint64_t *cf = r->gfilt + (1u << GFILT_LOG) / 64, *lf = cf + (1u << GCFILT_LOG) / 64;
+    uint64_t any = 0;
+    for (uint64_t ch = first >> 5; ch <= last >> 5; ch++) {
+      uint32_t f = chunk_bit(ch << 5), g = lfilt_bit(ch);
+      any |= (cf[f >> 6] >> (f & 63)) | (r->lused ? lf[g >> 6] >> (g & 63) : 0);
+    }
+    if (!(any & 1))
+      return 0;
+  }
   struct gctx c;
   gctx_init(&c, b, w, pc);
-  if (chunks_clear(&c, a0 >> 2, (a0 + 32u * size - 1) >> 2))
-    return 0;                                  /* none of its words is in the table */
-  /* no test of each lane against the span: a word outside it is not in the table, and a
-     read that does not find its word does nothing */
-  for (unsigned l = 0; l < 32; l++)
+  /* chunk by chunk: one whose words are in no line that could race with this warp and in
+     no word of g needs nothing */
+  unsigned slow = 0;
+  if ((size == 4 || size == 8) && !(a0 & (size - 1))) {
+    const uint32_t nw = size / 4;
+    for (uint64_t ch = first >> 5; ch <= last >> 5; ch++)
+      if (!lines_quiet(&c, ch, chunk_part(nw == 1 ? 0xffffffffu : ~0ull, first, ch), first, nw,
+                       SIM_ACC_READ))
+        slow |= 1u << (ch - (first >> 5));
+    if (!slow)
+      return 0;
+    slow = chunk_lanes(first, nw, slow);
+  } else {
+    slow = 0xffffffffu;
+  }
+  /* no test of each lane against the span: a word outside it is not held, and a read that
+     does not find its word does nothing */
+  for (uint32_t mm = slow; mm; mm &= mm - 1) {
+    unsigned l = (unsigned)__builtin_ctz(mm);
     global_one(&c, l, a0 + l * size, size, SIM_ACC_READ, 0);
+  }
   return 0;
 }
 
@@ -1496,6 +1739,15 @@ int sim_race_global_stores(struct sim_block *b, struct sim_warp *w, uint32_t pc,
   return 0;
 }
 
+/* Forget line L's words from first to last; L is of chunk ch, which holds some of them. */
+static void line_forget(struct gline *L, uint64_t ch, uint64_t first, uint64_t last)
+{
+  const uint64_t c0 = ch << 5;
+  const uint32_t lo = first > c0 ? (uint32_t)(first - c0) : 0;
+  const uint32_t hi = last < c0 + 31 ? (uint32_t)(last - c0) : 31;
+  L->mask &= ~((uint32_t)((2ull << hi) - 1) & ~((1u << lo) - 1));
+}
+
 void sim_race_global_forget(struct sim_block *b, uint64_t addr, uint64_t size)
 {
   struct sim_race *r = b->race;
@@ -1504,6 +1756,24 @@ void sim_race_global_forget(struct sim_block *b, uint64_t addr, uint64_t size)
     return;
   uint64_t first = addr >> 2, last = (addr + size - 1) >> 2;
   const uint32_t base = b->race_base, mask = r->gslots - 1;
+  if (r->lused) {
+    const uint32_t lslots = r->gslots / 4;
+    if ((last >> 5) - (first >> 5) >= lslots) {
+      for (uint32_t i = 0; i < lslots; i++) {
+        /* chunks by their low 32 bits, like the words of g */
+        uint32_t d = r->gl[i].chunk - (uint32_t)(first >> 5);
+        if (r->gl[i].base == base && d <= (last >> 5) - (first >> 5))
+          line_forget(&r->gl[i], (first >> 5) + d, first, last);
+      }
+    } else {
+      for (uint64_t ch = first >> 5; ch <= last >> 5; ch++)
+        for (uint32_t i = (uint32_t)((ch * 0x9E3779B97F4A7C15ull) >> (r->gshift + 2)) &
+                          (lslots - 1);
+             r->gl[i].base == base; i = (i + 1) & (lslots - 1))
+          if (r->gl[i].chunk == (uint32_t)ch)
+            line_forget(&r->gl[i], ch, first, last);
+    }
+  }
   if (last - first >= r->gslots) {             /* a large block: look at every slot */
     for (uint32_t i = 0; i < r->gslots; i++) {
       struct gword *g = &r->g[i];           /* words by their low 32 bits: the heap's span
@@ -1525,6 +1795,81 @@ void sim_race_global_forget(struct sim_block *b, uint64_t addr, uint64_t size)
   }
 }
 
+#ifdef RACE_X86
+/* store_changed for 4-byte values with AVX2, eight lanes a vector: the values' low halves
+   packed to 32 bits, compared with the old words and stored. */
+__attribute__((target("avx2"))) static uint32_t store_changed32_avx2(uint8_t *host,
+                                                                    const uint64_t *val)
+{
+  uint32_t same = 0;
+#pragma GCC unroll 4
+  for (unsigned k = 0; k < 4; k++) {
+    __m256 lo = _mm256_castsi256_ps(_mm256_loadu_si256((const __m256i *)(const void *)(val + 8 * k)));
+    __m256 hi = _mm256_castsi256_ps(_mm256_loadu_si256((const __m256i *)(const void *)(val + 8 * k + 4)));
+    __m256i v = _mm256_permute4x64_epi64(_mm256_castps_si256(_mm256_shuffle_ps(lo, hi, _MM_SHUFFLE(2, 0, 2, 0))),
+                                         _MM_SHUFFLE(3, 1, 2, 0));
+    __m256i o = _mm256_loadu_si256((const __m256i *)(const void *)(host + 32 * k));
+    same |= (uint32_t)_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(o, v))) << (8 * k);
+    _mm256_storeu_si256((__m256i *)(void *)(host + 32 * k), v);
+  }
+  return ~same;
+}
+
+/* store_changed for 8-byte values with AVX2, four lanes a vector. */
+__attribute__((target("avx2"))) static uint32_t store_changed64_avx2(uint8_t *host,
+                                                                    const uint64_t *val)
+{
+  uint32_t same = 0;
+#pragma GCC unroll 8
+  for (unsigned k = 0; k < 8; k++) {
+    __m256i v = _mm256_loadu_si256((const __m256i *)(const void *)(val + 4 * k));
+    __m256i o = _mm256_loadu_si256((const __m256i *)(const void *)(host + 32 * k));
+    same |= (uint32_t)_mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpeq_epi64(o, v))) << (4 * k);
+    _mm256_storeu_si256((__m256i *)(void *)(host + 32 * k), v);
+  }
+  return ~same;
+}
+#endif
+
+/* A full warp's store of size-byte values (4 or 8) at host, lane after lane: returns the
+   lanes whose store changed the bytes there (bit l: lane l). */
+static VECTORIZE uint32_t store_changed(uint8_t *host, uint32_t size, const uint64_t *val)
+{
+#ifdef RACE_X86
+  if (race_avx2)
+    return size == 8 ? store_changed64_avx2(host, val) : store_changed32_avx2(host, val);
+#endif
+  uint32_t chg = 0;
+  if (size == 8) {
+    for (unsigned l = 0; l < 32; l++) {
+      uint64_t old;
+      memcpy(&old, host + 8 * l, 8);
+      chg |= (uint32_t)(old != val[l]) << l;
+    }
+    memcpy(host, val, 32 * 8);
+  } else {
+    for (unsigned l = 0; l < 32; l++) {
+      uint32_t old, v = (uint32_t)val[l];
+      memcpy(&old, host + 4 * l, 4);
+      chg |= (uint32_t)(old != v) << l;
+      memcpy(host + 4 * l, &v, 4);
+    }
+  }
+  return chg;
+}
+
+/* Each bit of x twice (bit l to bits 2l and 2l + 1): lanes of two words to their words. */
+static inline uint64_t bits_twice(uint32_t x)
+{
+  uint64_t v = x;
+  v = (v | v << 16) & 0x0000FFFF0000FFFFull;
+  v = (v | v << 8) & 0x00FF00FF00FF00FFull;
+  v = (v | v << 4) & 0x0F0F0F0F0F0F0F0Full;
+  v = (v | v << 2) & 0x3333333333333333ull;
+  v = (v | v << 1) & 0x5555555555555555ull;
+  return v | v << 1;
+}
+
 int sim_race_global_stores_seq(struct sim_block *b, struct sim_warp *w, uint32_t pc,
                                uint64_t a0, uint32_t size, uint8_t *host, const uint64_t *val)
 {
@@ -1535,29 +1880,33 @@ int sim_race_global_stores_seq(struct sim_block *b, struct sim_warp *w, uint32_t
   }
   struct gctx c;
   gctx_init(&c, b, w, pc);
-  if ((size == 4 || size == 8) && !(a0 & 3) &&
-      (!b->race_gused || a0 + 32u * size - 1 < b->race_glo ||
-       a0 > b->race_glo + b->race_gspan ||
-       chunks_clear(&c, a0 >> 2, (a0 + 32u * size - 1) >> 2))) {
-    /* words the block has not written (the table holds only words in the span, and of
-       chunks the chunk filter has seen): no lookup;
-       each goes into the table while it has room (what gword_one does for a word it does
-       not find), and nothing at all is left to do once the table is full */
-    if (b->race_gused < c.fill)
-      gwords_new(&c, a0, size, host, val);
-    if (size == 8)
-      memcpy(host, val, 32 * 8);
-    else
-      store32(host, val);
-    return 0;
-  }
-  if (size == 4 && !(a0 & 3)) {                /* words, the common case */
-    for (unsigned l = 0; l < 32; l++) {
-      uint32_t v = (uint32_t)val[l], old;
-      memcpy(&old, host + 4 * l, 4);
-      if (old != v)
-        gword_one(&c, l, (a0 >> 2) + l, 0xf, a0 + 4 * l, 4, SIM_ACC_WRITE);
-      memcpy(host + 4 * l, &v, 4);
+  if ((size == 4 || size == 8) && !(a0 & (size - 1))) {
+    /* chunk by chunk, the words whose value changes (a store that leaves a word as it is
+       is no access here) as one line where that is exact (line_store), else word by word */
+    const uint32_t nw = size / 4;
+    const uint64_t first = a0 >> 2, last = first + 32 * nw - 1;
+    /* the values stored first: the check looks only at its own records */
+    const uint32_t chg = store_changed(host, size, val);
+    const uint64_t wm = nw == 1 ? chg : bits_twice(chg);
+    const int empty = !b->race_gused;
+    unsigned slow = 0, lined = 0;
+    for (uint64_t ch = first >> 5; ch <= last >> 5; ch++) {
+      uint32_t M = chunk_part(wm, first, ch);
+      if (!M)
+        continue;
+      if (line_store(&c, ch, M, first, nw))
+        lined = 1;
+      else
+        slow |= 1u << (ch - (first >> 5));
+    }
+    if (lined)
+      span_add(b, a0, a0 + 32u * size - 1, empty);  /* before any word goes into g */
+    for (uint32_t mm = slow ? chg & chunk_lanes(first, nw, slow) : 0; mm; mm &= mm - 1) {
+      unsigned l = (unsigned)__builtin_ctz(mm);
+      if (size == 4)
+        gword_one(&c, l, first + l, 0xf, a0 + 4 * l, 4, SIM_ACC_WRITE);
+      else
+        global_one(&c, l, a0 + 8 * l, 8, SIM_ACC_WRITE, 0);
     }
     return 0;
   }

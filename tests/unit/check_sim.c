@@ -1427,6 +1427,178 @@ START_TEST(test_global_race_within_a_block)
 }
 END_TEST
 
+/* The checker holds a coalesced warp store of whole words as lines (one record a 128-byte
+   chunk): warps 1 and 2 of an instruction take the warp-wide path, warp 0 the lane-by-lane
+   one. Thread t stores t + 1 (size bytes) at out + off + size t (line 5), then SYNC, then
+   thread `reader` loads the word at out + raddr (line 8). expect: the thread whose write that
+   load races with, or -1 for none. */
+struct line_case {
+  unsigned size, off, reader, raddr;
+  const char *sync;
+  int expect;
+};
+
+static void line_case_run(const struct line_case *lc)
+{
+  char k[2048];
+  snprintf(k, sizeof k,
+    HDR
+    ".visible .entry gl(.param .u64 out)\n{\n"
+    "  .reg .pred %%p<2>;\n  .reg .b32 %%r<8>;\n  .reg .b64 %%rd<8>;\n"
+    "  mov.u32 %%r1, %%tid.x;\n  add.u32 %%r2, %%r1, 1;\n  cvt.u64.u32 %%rd4, %%r2;\n"
+    "  ld.param.u64 %%rd1, [out];\n  mul.wide.u32 %%rd2, %%r1, %u;\n  add.s64 %%rd3, %%rd1, %%rd2;\n"
+    "  .loc 1 5 3\n  st.global.u%u [%%rd3+%u], %s;\n"
+    "  %s\n"
+    "  setp.ne.u32 %%p1, %%r1, %u;\n  @%%p1 bra END;\n"
+    "  .loc 1 8 3\n  ld.global.u32 %%r5, [%%rd1+%u];\n"
+    "END:\n  ret;\n}\n"
+    ".file 1 \"/lab/gl.cu\"\n",
+    lc->size, lc->size * 8, lc->off, lc->size == 8 ? "%rd4" : "%r2", lc->sync, lc->reader,
+    lc->raddr);
+  struct fx f;
+  load(&f, k);
+  uint64_t out = buffer(&f, 4096, "out");
+  ck_assert_int_eq(launch(&f, "gl", 1, 96, &out, 1, SIM_SCHED_ITS, 1, 0), SIM_OK);
+  if (lc->expect < 0) {
+    ck_assert_msg(f.r.outcome == SIM_RAN_OK, "size %u off %u reader %u raddr %u '%s': %s",
+                  lc->size, lc->off, lc->reader, lc->raddr, lc->sync, f.r.fault.message);
+  } else {
+    ck_assert_msg(f.r.fault.kind == SIM_FK_RACE, "size %u off %u reader %u raddr %u '%s': %s",
+                  lc->size, lc->off, lc->reader, lc->raddr, lc->sync, f.r.fault.message);
+    ck_assert_uint_eq(f.r.fault.thread[0], lc->reader);
+    ck_assert_uint_eq(f.r.fault.other_thread[0], (unsigned)lc->expect);
+    ck_assert_uint_eq(line_of(&f, f.r.fault.inst), 8);
+    ck_assert_uint_eq(line_of(&f, f.r.fault.other_inst), 5);
+    ck_assert_msg(strstr(f.r.fault.message, "read-after-write"), "%s", f.r.fault.message);
+  }
+  uint8_t v[4096];
+  ck_assert_int_eq(sim_read(f.d, out, v, sizeof v), SIM_OK);
+  for (unsigned t = 0; t < 96; t++) {             /* every store done, held or not */
+    uint64_t x = 0;
+    memcpy(&x, v + lc->off + lc->size * t, lc->size);
+    ck_assert_uint_eq(x, t + 1);
+  }
+  done(&f);
+}
+
+START_TEST(test_global_race_lines)
+{
+  static const struct line_case c[] = {
+    /* a single-word read from another warp of a word of warp 1's line */
+    {4, 0, 64, 4 * 40, "", 40},
+    {4, 0, 64, 4 * 40, "bar.sync 0;", -1},
+    /* within warp 1: another lane's word, then its own, then after __syncwarp() */
+    {4, 0, 41, 4 * 40, "", 40},
+    {4, 0, 40, 4 * 40, "", -1},
+    {4, 0, 41, 4 * 40, "bar.warp.sync -1;", -1},
+    /* misaligned by a word: warp 1's words 33..64 in two chunks, warp 2's line beside
+       warp 1's in chunk 2 */
+    {4, 4, 64, 4 * 33, "", 32},
+    {4, 4, 64, 4 * 64, "", 63},
+    {4, 4, 64, 4 * 66, "", 65},
+    {4, 4, 64, 4 * 65, "", -1},
+    /* 8-byte lanes: each word of a lane's pair is the lane's */
+    {8, 0, 64, 8 * 40 + 4, "", 40},
+    {8, 0, 64, 8 * 40, "", 40},
+    {8, 0, 80, 8 * 81, "", 81},
+    {8, 0, 81, 8 * 81 + 4, "", -1},
+    {8, 0, 64, 8 * 40 + 4, "bar.sync 0;", -1},
+  };
+  for (size_t i = 0; i < sizeof c / sizeof *c; i++)
+    line_case_run(&c[i]);
+}
+END_TEST
+
+/* Lines that a later store overlaps in part: S1 (line 5) stores out[t] = t + 1, S2 (line 7)
+   out[t + 16] = t + 1000 (warp 0's S2 elsewhere). Warp 1's S2 overwrites out[48..63], which
+   its own lanes 48..63 wrote at S1: a write-after-write within the warp (lane 0 against lane
+   16) unless a __syncwarp() orders them; then warp 2's S1 overwrites out[64..79], warp 1's
+   S2 words: a write-after-write between warps unless a barrier comes between. */
+START_TEST(test_global_race_lines_overlap)
+{
+  static const char *const sync[] = {"", "bar.warp.sync -1;", "bar.sync 0;"};
+  for (int s = 0; s < 3; s++) {
+    char k[2048];
+    snprintf(k, sizeof k,
+      HDR
+      ".visible .entry go(.param .u64 out)\n{\n"
+      "  .reg .pred %%p<2>;\n  .reg .b32 %%r<12>;\n  .reg .b64 %%rd<8>;\n"
+      "  mov.u32 %%r1, %%tid.x;\n  add.u32 %%r2, %%r1, 1;\n  add.u32 %%r3, %%r1, 1000;\n"
+      "  ld.param.u64 %%rd1, [out];\n  mul.wide.u32 %%rd2, %%r1, 4;\n  add.s64 %%rd3, %%rd1, %%rd2;\n"
+      "  setp.lt.u32 %%p1, %%r1, 32;\n  selp.u32 %%r4, 2048, 64, %%p1;\n"
+      "  cvt.u64.u32 %%rd4, %%r4;\n  add.s64 %%rd5, %%rd3, %%rd4;\n"
+      "  .loc 1 5 3\n  st.global.u32 [%%rd3], %%r2;\n"
+      "  %s\n"
+      "  .loc 1 7 3\n  st.global.u32 [%%rd5], %%r3;\n"
+      "  ret;\n}\n"
+      ".file 1 \"/lab/go.cu\"\n", sync[s]);
+    struct fx f;
+    load(&f, k);
+    uint64_t out = buffer(&f, 4096, "out");
+    ck_assert_int_eq(launch(&f, "go", 1, 96, &out, 1, SIM_SCHED_ITS, 1, 0), SIM_OK);
+    if (s == 2) {
+      ck_assert_msg(f.r.outcome == SIM_RAN_OK, "%s", f.r.fault.message);
+      uint32_t v[96];
+      ck_assert_int_eq(sim_read(f.d, out, v, sizeof v), SIM_OK);
+      for (unsigned i = 0; i < 96; i++)   /* every S1, then S2 over out[48..] */
+        ck_assert_uint_eq(v[i], i >= 48 ? i - 16 + 1000 : i + 1);
+    } else {
+      ck_assert_int_eq(f.r.fault.kind, SIM_FK_RACE);
+      ck_assert_msg(strstr(f.r.fault.message, "write-after-write"), "%s", f.r.fault.message);
+      ck_assert_uint_eq(f.r.fault.thread[0], s == 0 ? 32 : 64);
+      ck_assert_uint_eq(f.r.fault.other_thread[0], 48);
+      ck_assert_uint_eq(line_of(&f, f.r.fault.inst), s == 0 ? 7 : 5);
+      ck_assert_uint_eq(line_of(&f, f.r.fault.other_inst), s == 0 ? 5 : 7);
+    }
+    done(&f);
+  }
+}
+END_TEST
+
+/* A block that writes more chunks than the table of lines holds: one warp stores out[32 i + l]
+   = l + 1 for 900 chunks i (line 5); the lines fill up at 768, the word table takes the
+   next chunks. Then lane 1 reads a word of a chunk held each way (line 8) with no
+   __syncwarp() between: a read-after-write with lane `other`. Every store is done. */
+START_TEST(test_global_race_lines_full)
+{
+  static const struct { unsigned word, other; } c[] = {
+    {5, 5}, {32 * 500 + 7, 7}, {32 * 800 + 9, 9},
+  };
+  for (size_t i = 0; i < sizeof c / sizeof *c; i++) {
+    char k[2048];
+    snprintf(k, sizeof k,
+      HDR
+      ".visible .entry gf(.param .u64 out)\n{\n"
+      "  .reg .pred %%p<4>;\n  .reg .b32 %%r<8>;\n  .reg .b64 %%rd<8>;\n"
+      "  mov.u32 %%r1, %%tid.x;\n  add.u32 %%r2, %%r1, 1;\n"
+      "  ld.param.u64 %%rd1, [out];\n  mul.wide.u32 %%rd2, %%r1, 4;\n  add.s64 %%rd3, %%rd1, %%rd2;\n"
+      "  mov.u32 %%r3, 0;\n"
+      "LOOP:\n"
+      "  .loc 1 5 3\n  st.global.u32 [%%rd3], %%r2;\n"
+      "  add.s64 %%rd3, %%rd3, 128;\n  add.u32 %%r3, %%r3, 1;\n"
+      "  setp.lt.u32 %%p2, %%r3, 900;\n  @%%p2 bra LOOP;\n"
+      "  setp.ne.u32 %%p3, %%r1, 1;\n  @%%p3 bra END;\n"
+      "  .loc 1 8 3\n  ld.global.u32 %%r5, [%%rd1+%u];\n"
+      "END:\n  ret;\n}\n"
+      ".file 1 \"/lab/gf.cu\"\n", 4 * c[i].word);
+    struct fx f;
+    load(&f, k);
+    uint64_t out = buffer(&f, 900 * 128, "out");
+    ck_assert_int_eq(launch(&f, "gf", 1, 32, &out, 1, SIM_SCHED_ITS, 1, 0), SIM_OK);
+    ck_assert_msg(f.r.fault.kind == SIM_FK_RACE, "word %u: %s", c[i].word, f.r.fault.message);
+    ck_assert_uint_eq(f.r.fault.thread[0], 1);
+    ck_assert_uint_eq(f.r.fault.other_thread[0], c[i].other);
+    ck_assert_uint_eq(line_of(&f, f.r.fault.inst), 8);
+    ck_assert_uint_eq(line_of(&f, f.r.fault.other_inst), 5);
+    static uint32_t v[900 * 32];
+    ck_assert_int_eq(sim_read(f.d, out, v, sizeof v), SIM_OK);
+    for (unsigned w = 0; w < 900 * 32; w++)
+      ck_assert_uint_eq(v[w], w % 32 + 1);
+    done(&f);
+  }
+}
+END_TEST
+
 /* Whole warps of contiguous words after a barrier (the checker's warp-wide path): each thread
    writes s[tid], waits, reads a word of s[32..63] (warp 0 reads warp 1's words, in order or
    not) and writes s[tid] again. Warps run in order, so warp 1's second write of s[32..63] follows warp 0's reads of
@@ -1477,6 +1649,162 @@ START_TEST(test_race_warp_wide_reads)
       ck_assert_uint_eq(line_of(&f, f.r.fault.other_inst), 7);
       ck_assert_msg(strstr(f.r.fault.message, "write-after-read hazard on s[32]"), "%s",
                     f.r.fault.message);
+    }
+    done(&f);
+  }
+}
+END_TEST
+
+/* A full warp's store of s[tid] after the warp read or wrote those words in the same epoch
+   (the checker's warp-wide write path, which takes words that only their writer now read or
+   wrote): warp 0 stores s[tid] (line 5), then, after a barrier, each thread reads s[R]
+   (line 7) or stores s[R] (line 7), and stores s[tid] (line 9). R is tid, or, for warp 1's
+   lanes from some lane on, tid ^ 1 (a neighbour lane's word: that lane then writes its word
+   after the neighbour read or wrote it, a write-after-read or write-after-write within the
+   warp, unless a __syncwarp() comes between). */
+START_TEST(test_race_warp_wide_own_writes)
+{
+  static const struct { const char *access, *sync; unsigned other; } c[] = {
+    {"ld.shared.u32 %r9, [%r8];", "", 0},
+    {"ld.shared.u32 %r9, [%r8];", "", 33},
+    {"ld.shared.u32 %r9, [%r8];", "", 41},
+    {"ld.shared.u32 %r9, [%r8];", "", 49},
+    {"ld.shared.u32 %r9, [%r8];", "bar.warp.sync -1;", 0},
+    {"st.shared.u32 [%r8], %r9;", "", 0},
+    {"st.shared.u32 [%r8], %r9;", "", 33},
+    {"st.shared.u32 [%r8], %r9;", "", 57},
+    {"st.shared.u32 [%r8], %r9;", "bar.warp.sync -1;", 0},
+  };
+  for (size_t i = 0; i < sizeof c / sizeof *c; i++) {
+    /* warp 1's lanes from `other` - 33 on take their neighbour's word */
+    const int racy = c[i].other != 0;
+    const unsigned from = racy ? c[i].other - 1 : 64;
+    const int reads = c[i].access[0] == 'l';
+    char k[2048];
+    snprintf(k, sizeof k,
+      HDR
+      ".visible .entry wo(.param .u64 out)\n{\n"
+      "  .shared .align 4 .b8 s[256];\n"
+      "  .reg .pred %%p<2>;\n  .reg .b32 %%r<12>;\n"
+      "  mov.u32 %%r1, %%tid.x;\n  mov.u32 %%r4, s;\n  shl.b32 %%r5, %%r1, 2;\n"
+      "  add.s32 %%r6, %%r4, %%r5;\n"
+      "  setp.ge.u32 %%p1, %%r1, %u;\n  xor.b32 %%r7, %%r1, 1;\n  selp.u32 %%r7, %%r7, %%r1, %%p1;\n"
+      "  shl.b32 %%r7, %%r7, 2;\n  add.s32 %%r8, %%r4, %%r7;\n  mov.u32 %%r9, 7;\n"
+      "  .loc 1 5 3\n  st.shared.u32 [%%r6], %%r1;\n"
+      "  bar.sync 0;\n"
+      "  .loc 1 7 3\n  %s\n"
+      "  %s\n"
+      "  add.s32 %%r9, %%r9, 1000;\n"
+      "  .loc 1 9 3\n  st.shared.u32 [%%r6], %%r9;\n"
+      "  bar.sync 0;\n"
+      "  ret;\n}\n"
+      ".file 1 \"/lab/wo.cu\"\n", from, c[i].access, c[i].sync);
+    struct fx f;
+    load(&f, k);
+    uint64_t out = buffer(&f, 64, "out");
+    struct sim_launch lc = {.grid = {1, 1, 1}, .block = {64, 1, 1}, .workers = 1};
+    ck_assert_int_eq(sim_run(f.d, &f.m, "wo", &out, 8, &lc, &f.r, f.err, sizeof f.err), SIM_OK);
+    if (!racy) {
+      ck_assert_msg(f.r.outcome == SIM_RAN_OK, "case %zu: %s", i, f.r.fault.message);
+    } else {
+      ck_assert_msg(f.r.fault.kind == SIM_FK_RACE, "case %zu: %s", i, f.r.fault.message);
+      char what[64];
+      snprintf(what, sizeof what, "%s hazard on s[%u]",
+               reads ? "write-after-read" : "write-after-write", from);
+      ck_assert_uint_eq(f.r.fault.thread[0], from);
+      ck_assert_uint_eq(f.r.fault.other_thread[0], c[i].other);
+      ck_assert_uint_eq(line_of(&f, f.r.fault.inst), 9);
+      ck_assert_uint_eq(line_of(&f, f.r.fault.other_inst), 7);
+      ck_assert_msg(strstr(f.r.fault.message, what), "%s", f.r.fault.message);
+    }
+    done(&f);
+  }
+}
+END_TEST
+
+/* The warp-wide write path's lane masks in order: every thread reads s[tid] (an epoch
+   before), then lanes 16-23 of warp 1 read their neighbour's word (line 7), and every thread
+   stores s[tid] (line 9): thread 48 writes s[48] after thread 49 read it, a write-after-read
+   within the warp, while lanes 8-15 were read by their own lanes only, an epoch before. */
+START_TEST(test_race_warp_wide_own_writes_lanes)
+{
+  const char *k =
+    HDR
+    ".visible .entry wl(.param .u64 out)\n{\n"
+    "  .shared .align 4 .b8 s[256];\n"
+    "  .reg .pred %p<2>;\n  .reg .b32 %r<12>;\n"
+    "  mov.u32 %r1, %tid.x;\n  mov.u32 %r4, s;\n  shl.b32 %r5, %r1, 2;\n"
+    "  add.s32 %r6, %r4, %r5;\n  xor.b32 %r7, %r5, 4;\n  add.s32 %r8, %r4, %r7;\n"
+    "  sub.u32 %r10, %r1, 48;\n  setp.lt.u32 %p1, %r10, 8;\n"
+    "  .loc 1 5 3\n  st.shared.u32 [%r6], %r1;\n"
+    "  bar.sync 0;\n"
+    "  ld.shared.u32 %r9, [%r6];\n"
+    "  bar.sync 0;\n"
+    "  .loc 1 7 3\n  @%p1 ld.shared.u32 %r11, [%r8];\n"
+    "  add.s32 %r9, %r9, 1000;\n"
+    "  .loc 1 9 3\n  st.shared.u32 [%r6], %r9;\n"
+    "  bar.sync 0;\n"
+    "  ret;\n}\n"
+    ".file 1 \"/lab/wl.cu\"\n";
+  struct fx f;
+  load(&f, k);
+  uint64_t out = buffer(&f, 64, "out");
+  struct sim_launch lc = {.grid = {1, 1, 1}, .block = {64, 1, 1}, .workers = 1};
+  ck_assert_int_eq(sim_run(f.d, &f.m, "wl", &out, 8, &lc, &f.r, f.err, sizeof f.err), SIM_OK);
+  ck_assert_msg(f.r.fault.kind == SIM_FK_RACE, "%s", f.r.fault.message);
+  ck_assert_uint_eq(f.r.fault.thread[0], 48);
+  ck_assert_uint_eq(f.r.fault.other_thread[0], 49);
+  ck_assert_uint_eq(line_of(&f, f.r.fault.inst), 9);
+  ck_assert_uint_eq(line_of(&f, f.r.fault.other_inst), 7);
+  done(&f);
+}
+END_TEST
+
+/* Some lanes' shared loads (the checker's lane-by-lane shortcut for words whose reads start
+   a new summary): every thread stores s[tid] (line 5), then SYNC, then lanes 0-15 of warp 1
+   read s[R] (line 9): R = tid ^ 1 (a neighbour lane's word), or tid + 64 (a word no thread
+   wrote). Then every thread stores s[tid] again (line 11). Without SYNC, thread 32's read of
+   s[33] is a read-after-write; after a __syncwarp() or a barrier, thread 32's second store
+   of s[32] follows thread 33's read of it with nothing between, a write-after-read (the
+   summary the shortcut began holds the read). The word no thread wrote is reported. */
+START_TEST(test_race_partial_warp_reads)
+{
+  static const struct { const char *idx, *sync; int kind; unsigned other, line; } c[] = {
+    {"xor.b32 %r7, %r1, 1;", "", SIM_FK_RACE, 33, 5},          /* read-after-write */
+    {"xor.b32 %r7, %r1, 1;", "bar.warp.sync -1;", SIM_FK_RACE, 33, 9}, /* the later write */
+    {"xor.b32 %r7, %r1, 1;", "bar.sync 0;", SIM_FK_RACE, 33, 9},
+    {"add.u32 %r7, %r1, 64;", "bar.sync 0;", SIM_FK_UNINIT, 0, 0},
+  };
+  for (size_t i = 0; i < sizeof c / sizeof *c; i++) {
+    char k[2048];
+    snprintf(k, sizeof k,
+      HDR
+      ".visible .entry pr(.param .u64 out)\n{\n"
+      "  .shared .align 4 .b8 s[512];\n"
+      "  .reg .pred %%p<2>;\n  .reg .b32 %%r<12>;\n"
+      "  mov.u32 %%r1, %%tid.x;\n  mov.u32 %%r4, s;\n  shl.b32 %%r5, %%r1, 2;\n"
+      "  add.s32 %%r6, %%r4, %%r5;\n  %s\n  shl.b32 %%r7, %%r7, 2;\n  add.s32 %%r8, %%r4, %%r7;\n"
+      "  sub.u32 %%r10, %%r1, 32;\n  setp.lt.u32 %%p1, %%r10, 16;\n  add.u32 %%r9, %%r1, 100;\n"
+      "  .loc 1 5 3\n  st.shared.u32 [%%r6], %%r1;\n"
+      "  %s\n"
+      "  .loc 1 9 3\n  @%%p1 ld.shared.u32 %%r11, [%%r8];\n"
+      "  .loc 1 11 3\n  st.shared.u32 [%%r6], %%r9;\n"
+      "  ret;\n}\n"
+      ".file 1 \"/lab/pr.cu\"\n", c[i].idx, c[i].sync);
+    struct fx f;
+    load(&f, k);
+    uint64_t out = buffer(&f, 64, "out");
+    struct sim_launch lc = {.grid = {1, 1, 1}, .block = {64, 1, 1}, .workers = 1};
+    ck_assert_int_eq(sim_run(f.d, &f.m, "pr", &out, 8, &lc, &f.r, f.err, sizeof f.err), SIM_OK);
+    ck_assert_msg(f.r.fault.kind == (enum sim_fault_kind)c[i].kind, "case %zu: %s", i,
+                  f.r.fault.message);
+    if (c[i].kind == SIM_FK_RACE) {
+      ck_assert_uint_eq(f.r.fault.thread[0], 32);
+      ck_assert_uint_eq(f.r.fault.other_thread[0], c[i].other);
+      ck_assert_uint_eq(line_of(&f, f.r.fault.other_inst), c[i].line);
+    } else {
+      ck_assert_uint_eq(f.r.fault.thread[0], 32);
+      ck_assert_uint_eq(line_of(&f, f.r.fault.inst), 9);
     }
     done(&f);
   }
@@ -2455,6 +2783,12 @@ Suite *suite_sim(void)
   tcase_add_test(t, test_fast_path_global);
   tcase_add_test(t, test_global_race_within_a_block);
   tcase_add_test(t, test_global_race_coalesced_chunks);
+  tcase_add_test(t, test_global_race_lines);
+  tcase_add_test(t, test_global_race_lines_overlap);
+  tcase_add_test(t, test_global_race_lines_full);
+  tcase_add_test(t, test_race_warp_wide_own_writes);
+  tcase_add_test(t, test_race_warp_wide_own_writes_lanes);
+  tcase_add_test(t, test_race_partial_warp_reads);
   tcase_add_test(t, test_sync_masks);
   tcase_add_test(t, test_oob_write_report);
   tcase_add_test(t, test_wild_pointer_report);

@@ -1034,7 +1034,7 @@ static void write_dst(struct sim_warp *w, const struct ptx_operand *d, unsigned 
    tests before taking it, so that both compute the same. The ALU kinds (FK_MOV to FK_CVTA)
    write their destination register and nothing else (run_alu). */
 enum fast_kind { FK_NONE, FK_MOV, FK_VOP, FK_FMA, FK_SETP, FK_VOP2, FK_VOP1, FK_VOP3, FK_SREG,
-                 FK_CVTA, FK_LDS, FK_STS, FK_LDP, FK_LDG, FK_STG };
+                 FK_CVTA, FK_LDS, FK_STS, FK_LDSU, FK_LDP, FK_LDG, FK_STG };
 _Static_assert(FK_STG < 16, "the kind is the plan byte's low 4 bits");
 
 /* How FK_SREG gives a special register to the lanes of a warp: tid's x, y or z, the lane's
@@ -2195,8 +2195,9 @@ static enum fast_kind fast_kind(const struct ptx_inst *in, unsigned *arg)
     if (in->space == PTX_SP_PARAM)
       return in->opd[1].reg == PTX_NOREG && (uint64_t)in->opd[1].imm < SIM_PFRAME_BASE
              ? FK_LDP : FK_NONE;
+    if (in->space == PTX_SP_SHARED)        /* FK_LDSU: from [symbol], every lane one word */
+      return in->opd[1].reg == PTX_NOREG ? FK_LDSU : FK_LDS;
     return in->opd[1].reg == PTX_NOREG ? FK_NONE
-           : in->space == PTX_SP_SHARED ? FK_LDS
            : in->space == PTX_SP_GLOBAL || in->space == PTX_SP_CONST ? FK_LDG : FK_NONE;
   case PTX_OP_SETP:
     *arg = (ptx_type_size(t) == 8) +
@@ -2264,15 +2265,16 @@ static inline __attribute__((always_inline)) int run_shared(struct sim_block *b,
                                                 unsigned f, struct sim_inst_stats *ist)
 {
   const unsigned W = 32, size = 1u << (f >> 4 & 3);
-  const int load = (f & 15) == FK_LDS;
+  const int load = (f & 15) != FK_STS;
   const struct ptx_operand *ad = &in->opd[load ? 1 : 0];
   uint64_t av[32];
   int64_t stride;
   /* the warp's addresses in bounds, and their stride, found once for the race check and the
      bank conflicts */
+  static const uint64_t zero[32];                  /* the base of a load from [symbol] */
   uint64_t top = b->smem_size - size;
   if (size > b->smem_size ||
-      !addrs_ok_stride_avx2(REG(ad->reg), (uint64_t)ad->imm,
+      !addrs_ok_stride_avx2((f & 15) == FK_LDSU ? zero : REG(ad->reg), (uint64_t)ad->imm,
                             top < SIM_DSMEM_STRIDE - 1 ? top : SIM_DSMEM_STRIDE - 1, size - 1,
                             av, &stride))
     return 0;
@@ -2366,9 +2368,14 @@ uint32_t sim_exec_run(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint
     const unsigned f = fast[pc];
     int r = 1;
     switch ((enum fast_kind)(f & 15)) {
-    case FK_LDS:
+    case FK_LDS:                                   /* (each its own case: kind a constant) */
+      r = run_shared(b, w, pc, in, (f & ~15u) | FK_LDS, ist);
+      break;
     case FK_STS:
-      r = run_shared(b, w, pc, in, f, ist);
+      r = run_shared(b, w, pc, in, (f & ~15u) | FK_STS, ist);
+      break;
+    case FK_LDSU:
+      r = run_shared(b, w, pc, in, (f & ~15u) | FK_LDSU, ist);
       break;
     case FK_LDG:
     case FK_STG:

@@ -1719,6 +1719,49 @@ START_TEST(test_fast_path_sregs_params)
 }
 END_TEST
 
+/* A full warp's shared load from a symbol's address, without an address register (every
+   lane the same word, sim_exec_run's fast kind): the value a barrier published, and past the
+   end of shared memory the fault sim_exec reports for lane 0. */
+START_TEST(test_fast_path_shared_symbol)
+{
+  for (int oob = 0; oob < 2; oob++) {
+    char k[1024];
+    snprintf(k, sizeof k,
+      HDR
+      ".visible .entry ss(.param .u64 out)\n{\n"
+      "  .shared .align 4 .b8 s[128];\n"
+      "  .reg .b32 %%r<8>;\n  .reg .b64 %%rd<6>;\n"
+      "  mov.u32 %%r1, %%tid.x;\n  mov.u32 %%r2, s;\n  shl.b32 %%r3, %%r1, 2;\n"
+      "  add.s32 %%r4, %%r2, %%r3;\n  mul.lo.s32 %%r5, %%r1, 7;\n"
+      "  st.shared.u32 [%%r4], %%r5;\n  bar.sync 0;\n"
+      "  .loc 1 5 3\n"
+      "  ld.shared.u32 %%r6, [s+%d];\n"
+      "  ld.param.u64 %%rd1, [out];\n  mul.wide.u32 %%rd2, %%r1, 4;\n"
+      "  add.s64 %%rd3, %%rd1, %%rd2;\n  st.global.u32 [%%rd3], %%r6;\n"
+      "  ret;\n}\n"
+      ".file 1 \"/lab/ss.cu\"\n", oob ? 4096 : 20);
+    struct fx f;
+    load(&f, k);
+    uint64_t out = buffer(&f, 32 * 4, "out");
+    ck_assert_int_eq(launch(&f, "ss", 1, 32, &out, 1, SIM_SCHED_ITS, 1, 0), SIM_OK);
+    if (oob) {
+      ck_assert_int_eq(f.r.outcome, SIM_FAULT);
+      ck_assert_int_eq(f.r.fault.kind, SIM_FK_OUT_OF_BOUNDS);
+      ck_assert_int_eq(f.r.fault.space, PTX_SP_SHARED);
+      ck_assert_uint_eq(f.r.fault.lane, 0);
+      ck_assert_uint_eq(line_of(&f, f.r.fault.inst), 5);
+    } else {
+      ck_assert_msg(f.r.outcome == SIM_RAN_OK, "%s", f.r.fault.message);
+      uint32_t v[32];
+      ck_assert_int_eq(sim_read(f.d, out, v, sizeof v), SIM_OK);
+      for (unsigned t = 0; t < 32; t++)
+        ck_assert_uint_eq(v[t], 5 * 7);            /* s[5] = 5 * 7 */
+    }
+    done(&f);
+  }
+}
+END_TEST
+
 /* A full warp's shared store and load past the end of shared memory, after arithmetic the
    fast path runs: sim_exec_run leaves the access to sim_exec, which reports its first lane.
    Lane l's address: s + l * 256 KiB, or (64-bit) s + l * 595056260442243604, whose lane 31
@@ -2414,6 +2457,7 @@ Suite *suite_sim(void)
   tcase_add_test(t, test_fast_path_new_kinds);
   tcase_add_test(t, test_fast_path_sregs_params);
   tcase_add_test(t, test_fast_path_shared_oob);
+  tcase_add_test(t, test_fast_path_shared_symbol);
   tcase_add_test(t, test_fast_path_shared_wavefronts);
   tcase_add_test(t, test_fast_path_global);
   tcase_add_test(t, test_global_race_within_a_block);

@@ -7,8 +7,9 @@
  * semantics live in sim_alu; memory accesses are checked here against their space.
  *
  * The fast path (at the end): where the CPU has AVX2, the link step marks the instructions a
- * full 32-lane warp runs as vector code here (plain arithmetic, setp, scalar shared accesses,
- * coalesced global ones), with their operation, size and signedness chosen once
+ * full 32-lane warp runs as vector code here (plain arithmetic, setp, selp, mad, cvta, moves
+ * from special registers, kernel parameters' loads, scalar shared accesses, coalesced global
+ * ones), with their operation, size and signedness chosen once
  * (sim_exec_fast_plan); sim_warp_run hands a full warp at a marked instruction to
  * sim_exec_run, which runs marked instructions one after another through the same code and
  * counters as sim_exec, leaving to sim_exec any access whose addresses need its lane-by-lane
@@ -478,14 +479,19 @@ __attribute__((target("avx2"))) static void gather32_avx2(uint64_t *d, const uin
   }
 }
 
-/* The binary operations of a full 32-lane warp that bin_full_avx2 does. */
+/* The binary operations of a full 32-lane warp that bin_full_avx2 does: sixteen for the fast
+   plan's FK_VOP, sixteen from VOP_MINS32 on for its FK_VOP2 and FK_VOP1 (a 4-bit field each). */
 enum vop { VOP_ADD32, VOP_SUB32, VOP_MUL32, VOP_AND32, VOP_OR32, VOP_XOR32, VOP_ADD64,
            VOP_MULWS, VOP_MULWU, VOP_FADD, VOP_FSUB, VOP_FMUL,
-           /* min and max (the fast plan's second kind, FK_VOP2: VOP_MINS32 and on) */
+           VOP_MUL64,                                    /* mul.lo of 64-bit integers */
+           VOP_ANDP, VOP_ORP, VOP_XORP,                  /* and, or, xor of predicates */
+           /* min and max (FK_VOP2: VOP_MINS32 and on) */
            VOP_MINS32, VOP_MAXS32, VOP_MINU32, VOP_MAXU32, VOP_FMIN, VOP_FMAX,
            /* 64-bit integer arithmetic and the widening cvts (b unused) of index math */
            VOP_SUB64, VOP_SHL64, VOP_AND64, VOP_OR64, VOP_XOR64, VOP_SEXT32, VOP_ZEXT32,
-           VOP_SHL32, VOP_SHRU32 };
+           VOP_SHL32, VOP_SHRU32,
+           VOP_NOTP };                                   /* not.pred (b unused) */
+_Static_assert(VOP_MINS32 == 16 && VOP_NOTP - VOP_MINS32 < 16, "two 4-bit groups");
 
 #define VLOOP(expr)                                                              \
   do {                                                                           \
@@ -542,13 +548,22 @@ __attribute__((target("avx2"))) static inline __m256i i32_minmax(__m256i x, __m2
   return _mm256_and_si256(_mm256_blendv_epi8(y, x, pick_x), _mm256_set1_epi64x(0xffffffff));
 }
 
+/* The low 64 bits of the products of the 64-bit lanes of x and y (AVX2 has no 64-bit
+   multiply): the low halves' full product plus the cross products moved up 32 bits. */
+__attribute__((target("avx2"))) static inline __m256i mul64_lo(__m256i x, __m256i y)
+{
+  __m256i cross = _mm256_add_epi64(_mm256_mul_epu32(_mm256_srli_epi64(x, 32), y),
+                                   _mm256_mul_epu32(x, _mm256_srli_epi64(y, 32)));
+  return _mm256_add_epi64(_mm256_mul_epu32(x, y), _mm256_slli_epi64(cross, 32));
+}
+
 /* d[l] = a[l] op b[l] for a full 32-lane warp with AVX2, four lanes a vector, exactly as the
    scalar lane loops of sim_exec compute them: 32-bit results zero-extended, mul.wide from the
    low 32 bits, f32 from the low halves (the high halves compute something the mask drops). */
 __attribute__((target("avx2"))) static void bin_full_avx2(enum vop op, uint64_t *d,
                                                           const uint64_t *a, const uint64_t *b)
 {
-  const __m256i low = _mm256_set1_epi64x(0xffffffff);
+  const __m256i low = _mm256_set1_epi64x(0xffffffff), one = _mm256_set1_epi64x(1);
   const __m256 cnan = _mm256_castsi256_ps(_mm256_set1_epi64x((long long)SIM_ALU_F32_CNAN));
   switch (op) {
   case VOP_ADD32: VLOOP(_mm256_and_si256(_mm256_add_epi64(x, y), low)); break;
@@ -563,6 +578,11 @@ __attribute__((target("avx2"))) static void bin_full_avx2(enum vop op, uint64_t 
   case VOP_FADD: VLOOP(VF32(_mm256_add_ps)); break;
   case VOP_FSUB: VLOOP(VF32(_mm256_sub_ps)); break;
   case VOP_FMUL: VLOOP(VF32(_mm256_mul_ps)); break;
+  case VOP_MUL64: VLOOP(mul64_lo(x, y)); break;
+  case VOP_ANDP: VLOOP(_mm256_and_si256(_mm256_and_si256(x, y), one)); break;
+  case VOP_ORP: VLOOP(_mm256_and_si256(_mm256_or_si256(x, y), one)); break;
+  case VOP_XORP: VLOOP(_mm256_and_si256(_mm256_xor_si256(x, y), one)); break;
+  case VOP_NOTP: VLOOP1(_mm256_andnot_si256(x, one)); break;
   case VOP_MINS32: VLOOP(i32_minmax(x, y, 0, 1)); break;
   case VOP_MAXS32: VLOOP(i32_minmax(x, y, 1, 1)); break;
   case VOP_MINU32: VLOOP(i32_minmax(x, y, 0, 0)); break;
@@ -644,6 +664,89 @@ __attribute__((target("avx2"))) static void setp_i32_full_avx2(enum ptx_cmp cm, 
   else
     SETP_LOOP(_mm256_cmpgt_epi64(x, y));
 #undef SETP_LOOP
+}
+
+/* setp on 64-bit integers for a full 32-lane warp with AVX2: d[l] = 1 when a[l] and b[l]
+   compare as cm says, signed when sg (sim_alu_icmp: a signed type's lt, le, gt or ge), else
+   0. Unsigned, the sign bits are flipped, so that a signed compare orders them. */
+__attribute__((target("avx2"))) static void setp_i64_full_avx2(enum ptx_cmp cm, int sg,
+                                                               uint64_t *d, const uint64_t *a,
+                                                               const uint64_t *b)
+{
+  const __m256i one = _mm256_set1_epi64x(1);
+  const __m256i flip = _mm256_set1_epi64x(sg ? 0 : (long long)(1ull << 63));
+  const int swap = cm == PTX_CMP_LT || cm == PTX_CMP_LO || cm == PTX_CMP_GE || cm == PTX_CMP_HS;
+  const int eq = cm == PTX_CMP_EQ || cm == PTX_CMP_NE;
+  const __m256i inv = _mm256_set1_epi64x(cm == PTX_CMP_NE || cm == PTX_CMP_LE ||
+                                         cm == PTX_CMP_LS || cm == PTX_CMP_GE ||
+                                         cm == PTX_CMP_HS ? -1 : 0);
+#define SETP_LOOP(cmp)                                                                    \
+  do {                                                                                    \
+    _Pragma("GCC unroll 8")                                                               \
+    for (unsigned l = 0; l < 32; l += 4) {                                                \
+      __m256i x = _mm256_xor_si256(_mm256_loadu_si256((const __m256i *)(a + l)), flip);   \
+      __m256i y = _mm256_xor_si256(_mm256_loadu_si256((const __m256i *)(b + l)), flip);   \
+      _mm256_storeu_si256((__m256i *)(d + l),                                             \
+                          _mm256_and_si256(_mm256_xor_si256((cmp), inv), one));           \
+    }                                                                                     \
+  } while (0)
+  if (eq)
+    SETP_LOOP(_mm256_cmpeq_epi64(x, y));
+  else if (swap)
+    SETP_LOOP(_mm256_cmpgt_epi64(y, x));
+  else
+    SETP_LOOP(_mm256_cmpgt_epi64(x, y));
+#undef SETP_LOOP
+}
+
+/* The three-operand operations of a full 32-lane warp that tern_full_avx2 does (the fast
+   plan's FK_VOP3). */
+enum top { TOP_MAD32,                  /* mad.lo.{s32,u32}: sim_alu_mad_lo_b32 */
+           TOP_MADWS, TOP_MADWU,       /* mad.wide.{s32,u32}: the 64-bit product plus c */
+           TOP_SELP, TOP_SELPN };      /* selp d, a, b, c (TOP_SELPN: !c) */
+
+/* d[l] = op(a[l], b[l], c[l]) for a full 32-lane warp with AVX2, four lanes a vector, as
+   sim_exec's lane loops compute it. */
+__attribute__((target("avx2"))) static void tern_full_avx2(enum top op, uint64_t *d,
+                                                           const uint64_t *a, const uint64_t *b,
+                                                           const uint64_t *c)
+{
+  const __m256i low = _mm256_set1_epi64x(0xffffffff), one = _mm256_set1_epi64x(1);
+  const __m256i pick = op == TOP_SELPN ? _mm256_setzero_si256() : one;
+#define TLOOP(expr)                                                              \
+  do {                                                                           \
+    _Pragma("GCC unroll 8")                                                      \
+    for (unsigned l = 0; l < 32; l += 4) {                                       \
+      __m256i x = _mm256_loadu_si256((const __m256i *)(a + l));                  \
+      __m256i y = _mm256_loadu_si256((const __m256i *)(b + l));                  \
+      __m256i z = _mm256_loadu_si256((const __m256i *)(c + l));                  \
+      _mm256_storeu_si256((__m256i *)(d + l), (expr));                           \
+    }                                                                            \
+  } while (0)
+  switch (op) {
+  case TOP_MAD32: TLOOP(_mm256_and_si256(_mm256_add_epi64(_mm256_mul_epu32(x, y), z), low)); break;
+  case TOP_MADWS: TLOOP(_mm256_add_epi64(_mm256_mul_epi32(x, y), z)); break;
+  case TOP_MADWU: TLOOP(_mm256_add_epi64(_mm256_mul_epu32(x, y), z)); break;
+  case TOP_SELP:
+  case TOP_SELPN:
+    TLOOP(_mm256_blendv_epi8(y, x, _mm256_cmpeq_epi64(_mm256_and_si256(z, one), pick)));
+    break;
+  }
+#undef TLOOP
+}
+
+/* cvta for a full 32-lane warp with AVX2, as sim_exec's: d[l] = (a[l] - win) & mk to the
+   space (to), ((a[l] & mk) + win) & mk from it. */
+__attribute__((target("avx2"))) static void cvta_full_avx2(uint64_t *d, const uint64_t *a,
+                                                           uint64_t win, int to, uint64_t mk)
+{
+  const __m256i vw = _mm256_set1_epi64x((long long)win), vm = _mm256_set1_epi64x((long long)mk);
+#pragma GCC unroll 8
+  for (unsigned l = 0; l < 32; l += 4) {
+    __m256i x = _mm256_loadu_si256((const __m256i *)(a + l));
+    x = to ? _mm256_sub_epi64(x, vw) : _mm256_add_epi64(_mm256_and_si256(x, vm), vw);
+    _mm256_storeu_si256((__m256i *)(d + l), _mm256_and_si256(x, vm));
+  }
 }
 
 /* d[l] = the l-th of 32 little-endian 4-byte values at src, zero- or sign-extended, with
@@ -923,6 +1026,109 @@ static void write_dst(struct sim_warp *w, const struct ptx_operand *d, unsigned 
   if (d->kind == PTX_OPD_REG && d->reg != PTX_NOREG)
     REG(d->reg)[l] = v;
 }
+
+/* ---- the fast kinds ---- */
+
+/* What sim_exec_run does for an instruction, chosen once at link time (sim_exec_fast_plan):
+   the operations sim_exec gives a full 32-lane warp's AVX2 code, with the conditions sim_exec
+   tests before taking it, so that both compute the same. The ALU kinds (FK_MOV to FK_CVTA)
+   write their destination register and nothing else (run_alu). */
+enum fast_kind { FK_NONE, FK_MOV, FK_VOP, FK_FMA, FK_SETP, FK_VOP2, FK_VOP1, FK_VOP3, FK_SREG,
+                 FK_CVTA, FK_LDS, FK_STS, FK_LDSU, FK_LDP, FK_LDG, FK_STG };
+_Static_assert(FK_STG < 16, "the kind is the plan byte's low 4 bits");
+
+/* How FK_SREG gives a special register to the lanes of a warp: tid's x, y or z, the lane's
+   number, one value for every lane (lane_sreg's for lane 0), or not at all (SRC_NONE: the
+   lane masks, clocks, timers and cluster registers stay with sim_exec). */
+enum sreg_class { SRC_TID_X, SRC_TID_Y, SRC_TID_Z, SRC_LANEID, SRC_UNIFORM, SRC_NONE };
+
+static enum sreg_class sreg_class(unsigned sr)
+{
+  switch (sr) {
+  case PTX_SR_TID_X: return SRC_TID_X;
+  case PTX_SR_TID_Y: return SRC_TID_Y;
+  case PTX_SR_TID_Z: return SRC_TID_Z;
+  case PTX_SR_LANEID: return SRC_LANEID;
+  case PTX_SR_NTID_X: case PTX_SR_NTID_Y: case PTX_SR_NTID_Z:
+  case PTX_SR_CTAID_X: case PTX_SR_CTAID_Y: case PTX_SR_CTAID_Z:
+  case PTX_SR_NCTAID_X: case PTX_SR_NCTAID_Y: case PTX_SR_NCTAID_Z:
+  case PTX_SR_WARPID: case PTX_SR_NWARPID: case PTX_SR_SMID: case PTX_SR_NSMID:
+  case PTX_SR_GRIDID: case PTX_SR_WARP_SZ: case PTX_SR_DYNAMIC_SMEM_SIZE:
+  case PTX_SR_TOTAL_SMEM_SIZE:
+    return SRC_UNIFORM;
+  default:
+    return SRC_NONE;
+  }
+}
+
+#ifdef SIM_X86_CLONES
+/* d[l] = the result of ALU instruction in (plan byte f) for every lane l of a 32-lane warp,
+   exactly as sim_exec's lane loops compute it (d: the destination register, or scratch). */
+static inline __attribute__((always_inline)) void run_alu(const struct sim_block *b,
+                                                          const struct sim_warp *w,
+                                                          const struct ptx_inst *in, unsigned f,
+                                                          uint64_t *d)
+{
+  const unsigned W = 32;
+  enum ptx_type t = (enum ptx_type)in->type;
+  switch ((enum fast_kind)(f & 15)) {
+  case FK_MOV:
+    and_full_avx2(d, REG(in->opd[1].reg), t == PTX_T_PRED ? 1 : sim_alu_mask(t));
+    break;
+  case FK_VOP:
+    bin_full_avx2((enum vop)(f >> 4), d, REG(in->opd[1].reg), REG(in->opd[2].reg));
+    break;
+  case FK_VOP2:
+    bin_full_avx2((enum vop)(VOP_MINS32 + (f >> 4)), d, REG(in->opd[1].reg), REG(in->opd[2].reg));
+    break;
+  case FK_VOP1:                                    /* one operand: b is a, unused */
+    bin_full_avx2((enum vop)(VOP_MINS32 + (f >> 4)), d, REG(in->opd[1].reg), REG(in->opd[1].reg));
+    break;
+  case FK_FMA:
+    fma_f32_full_avx2(d, REG(in->opd[1].reg), REG(in->opd[2].reg), REG(in->opd[3].reg));
+    break;
+  case FK_SETP:
+    if (f & 16)
+      setp_i64_full_avx2((enum ptx_cmp)in->cmp, f >> 6 & 1, d, REG(in->opd[1].reg),
+                         REG(in->opd[2].reg));
+    else
+      setp_i32_full_avx2((enum ptx_cmp)in->cmp, f >> 6 & 1, d, REG(in->opd[1].reg),
+                         REG(in->opd[2].reg));
+    break;
+  case FK_VOP3:
+    tern_full_avx2((enum top)(f >> 4), d, REG(in->opd[1].reg), REG(in->opd[2].reg),
+                   REG(in->opd[3].reg));
+    break;
+  case FK_SREG: {                                  /* as lane_sreg's, masked to the type */
+    const uint64_t mk = sim_alu_mask(t);
+    const enum sreg_class c = (enum sreg_class)(f >> 4);
+    if (c <= SRC_TID_Z) {
+      for (unsigned l = 0; l < 32; l++)
+        d[l] = w->tid[l][c] & mk;
+    } else if (c == SRC_LANEID) {
+      SIM_IVDEP
+      for (unsigned l = 0; l < 32; l++)
+        d[l] = l & mk;
+    } else {
+      const uint64_t v = lane_sreg(b, w, in->opd[1].reg, 0) & mk;
+      SIM_IVDEP
+      for (unsigned l = 0; l < 32; l++)
+        d[l] = v;
+    }
+    break;
+  }
+  case FK_CVTA:
+    cvta_full_avx2(d, REG(in->opd[1].reg),
+                   in->space == PTX_SP_SHARED ? SIM_SHARED_WIN
+                   : in->space == PTX_SP_LOCAL ? SIM_LOCAL_WIN : 0,
+                   (in->flags & PTX_F_TO) != 0, sim_alu_mask(t));
+    break;
+  default:
+    break;
+  }
+}
+
+#endif
 
 uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t m)
 {
@@ -1857,17 +2063,13 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
   return pc + 1;
 }
 
-/* ---- the full-warp fast path ---- */
-
-/* What sim_exec_run does for an instruction, chosen once at link time (sim_exec_fast_plan):
-   the operations sim_exec gives a full 32-lane warp's AVX2 code, with the conditions sim_exec
-   tests before taking it, so that both compute the same. */
-enum fast_kind { FK_NONE, FK_MOV, FK_VOP, FK_FMA, FK_SETP, FK_VOP2, FK_VOP1, FK_LDS, FK_STS,
-                 FK_LDG, FK_STG };
+/* ---- the fast plan ---- */
 
 #ifdef SIM_X86_CLONES
-/* The fast kind of in (its vector operation in *vop, its compare in *cm, *sgn). */
-static enum fast_kind fast_kind(const struct ptx_inst *in, enum vop *vop)
+/* The fast kind of in, and the 4-bit argument its ALU kinds take in the plan (*arg): the
+   vector operation (FK_VOP, FK_VOP3; FK_VOP2 and FK_VOP1 from VOP_MINS32), the special
+   register's class (FK_SREG), 1 for 64 bits and 4 for signed (FK_SETP). */
+static enum fast_kind fast_kind(const struct ptx_inst *in, unsigned *arg)
 {
   enum ptx_type t = (enum ptx_type)in->type;
   enum ptx_op op = (enum ptx_op)in->op;
@@ -1883,82 +2085,128 @@ static enum fast_kind fast_kind(const struct ptx_inst *in, enum vop *vop)
            : in->space == PTX_SP_GLOBAL ? FK_STG : FK_NONE;
   if (d->kind != PTX_OPD_REG || d->reg == PTX_NOREG)
     return FK_NONE;
+  for (unsigned o = 1; o < in->nopd && op != PTX_OP_LD && op != PTX_OP_LDU; o++)
+    if (in->opd[o].kind != PTX_OPD_REG || in->opd[o].reg == PTX_NOREG)
+      return op == PTX_OP_MOV && o == 1 && in->nopd == 2 && in->opd[1].kind == PTX_OPD_SREG &&
+             (*arg = sreg_class(in->opd[1].reg)) != SRC_NONE
+             ? FK_SREG : FK_NONE;        /* (registers only, after linking, but for these) */
   switch (op) {
   case PTX_OP_MOV:
-    return in->opd[1].kind == PTX_OPD_REG && in->opd[1].reg != PTX_NOREG ? FK_MOV : FK_NONE;
+    return in->nopd == 2 ? FK_MOV : FK_NONE;
   case PTX_OP_ADD:
   case PTX_OP_SUB:
   case PTX_OP_MUL:
     if (in->flags & PTX_F_CC)
       return FK_NONE;
     if (t == PTX_T_F32 && in->rnd <= PTX_RND_RN && !(in->flags & (PTX_F_FTZ | PTX_F_SAT))) {
-      *vop = op == PTX_OP_ADD ? VOP_FADD : op == PTX_OP_MUL ? VOP_FMUL : VOP_FSUB;
+      *arg = op == PTX_OP_ADD ? VOP_FADD : op == PTX_OP_MUL ? VOP_FMUL : VOP_FSUB;
       return FK_VOP;
     }
     if (i32 && !(in->flags & ~PTX_F_LO)) {
-      *vop = op == PTX_OP_ADD ? VOP_ADD32 : op == PTX_OP_SUB ? VOP_SUB32 : VOP_MUL32;
+      *arg = op == PTX_OP_ADD ? VOP_ADD32 : op == PTX_OP_SUB ? VOP_SUB32 : VOP_MUL32;
       return FK_VOP;
     }
     if (op == PTX_OP_ADD && i64) {
-      *vop = VOP_ADD64;
+      *arg = VOP_ADD64;
       return FK_VOP;
     }
     if (op == PTX_OP_SUB && i64 && !(in->flags & ~PTX_F_LO)) {
-      *vop = VOP_SUB64;
+      *arg = VOP_SUB64 - VOP_MINS32;
       return FK_VOP2;
     }
+    if (op == PTX_OP_MUL && i64 && !(in->flags & ~PTX_F_LO)) {
+      *arg = VOP_MUL64;
+      return FK_VOP;
+    }
     if (op == PTX_OP_MUL && (in->flags & PTX_F_WIDE) && (t == PTX_T_S32 || t == PTX_T_U32)) {
-      *vop = t == PTX_T_S32 ? VOP_MULWS : VOP_MULWU;
+      *arg = t == PTX_T_S32 ? VOP_MULWS : VOP_MULWU;
       return FK_VOP;
     }
     return FK_NONE;
   case PTX_OP_AND:
   case PTX_OP_OR:
   case PTX_OP_XOR:
+    if (t == PTX_T_PRED && !in->flags) {        /* sim_alu_ibin's, a 1-bit mask */
+      *arg = op == PTX_OP_AND ? VOP_ANDP : op == PTX_OP_OR ? VOP_ORP : VOP_XORP;
+      return FK_VOP;
+    }
     if ((!i32 && !i64) || (in->flags & ~PTX_F_LO))
       return FK_NONE;
     if (i64) {
-      *vop = int64_vop(op);
+      *arg = int64_vop(op) - VOP_MINS32;
       return FK_VOP2;
     }
-    *vop = op == PTX_OP_AND ? VOP_AND32 : op == PTX_OP_OR ? VOP_OR32 : VOP_XOR32;
+    *arg = op == PTX_OP_AND ? VOP_AND32 : op == PTX_OP_OR ? VOP_OR32 : VOP_XOR32;
     return FK_VOP;
+  case PTX_OP_NOT:
+  case PTX_OP_CNOT:
+    if (t != PTX_T_PRED)
+      return FK_NONE;
+    *arg = VOP_NOTP - VOP_MINS32;
+    return FK_VOP1;
   case PTX_OP_MIN:
   case PTX_OP_MAX:
     if (in->flags || (t != PTX_T_F32 && t != PTX_T_S32 && t != PTX_T_U32))
       return FK_NONE;
-    *vop = minmax_vop(op, t);
+    *arg = minmax_vop(op, t) - VOP_MINS32;
     return FK_VOP2;
   case PTX_OP_SHL:
     if ((!i64 && !i32) || (in->flags & ~PTX_F_LO))
       return FK_NONE;
-    *vop = i64 ? VOP_SHL64 : VOP_SHL32;
+    *arg = (i64 ? VOP_SHL64 : VOP_SHL32) - VOP_MINS32;
     return FK_VOP2;
   case PTX_OP_SHR:
     if ((t != PTX_T_U32 && t != PTX_T_B32) || in->flags)
       return FK_NONE;
-    *vop = VOP_SHRU32;
+    *arg = VOP_SHRU32 - VOP_MINS32;
     return FK_VOP2;
   case PTX_OP_CVT: {
     int sext;
-    if (!widening_cvt(in, &sext) || in->opd[1].kind != PTX_OPD_REG || in->opd[1].reg == PTX_NOREG)
+    if (!widening_cvt(in, &sext))
       return FK_NONE;
-    *vop = sext ? VOP_SEXT32 : VOP_ZEXT32;
+    *arg = (sext ? VOP_SEXT32 : VOP_ZEXT32) - VOP_MINS32;
     return FK_VOP1;
   }
+  case PTX_OP_CVTA:
+    return in->nopd == 2 ? FK_CVTA : FK_NONE;
   case PTX_OP_MAD:
   case PTX_OP_FMA:
-    return t == PTX_T_F32 && in->rnd <= PTX_RND_RN && !(in->flags & (PTX_F_FTZ | PTX_F_SAT)) &&
-           cpu_avx2_fma ? FK_FMA : FK_NONE;
+    if (t == PTX_T_F32 && in->rnd <= PTX_RND_RN && !(in->flags & (PTX_F_FTZ | PTX_F_SAT)))
+      return cpu_avx2_fma ? FK_FMA : FK_NONE;
+    if (op != PTX_OP_MAD || (t != PTX_T_S32 && t != PTX_T_U32))
+      return FK_NONE;
+    if (in->flags == PTX_F_LO) {
+      *arg = TOP_MAD32;
+      return FK_VOP3;
+    }
+    if (in->flags == PTX_F_WIDE) {
+      *arg = t == PTX_T_S32 ? TOP_MADWS : TOP_MADWU;
+      return FK_VOP3;
+    }
+    return FK_NONE;
+  case PTX_OP_SELP:
+    *arg = in->opd[3].neg ? TOP_SELPN : TOP_SELP;
+    return FK_VOP3;
   case PTX_OP_LD:
-  case PTX_OP_LDU:              /* a scalar load from shared or global memory, through a register */
-    return (in->vec ? in->vec : 1) != 1 || in->opd[1].reg == PTX_NOREG ? FK_NONE
-           : in->space == PTX_SP_SHARED ? FK_LDS
+  case PTX_OP_LDU:              /* a scalar load from shared or global memory, through a
+                                   register, or a kernel parameter's */
+    if ((in->vec ? in->vec : 1) != 1 || in->opd[1].kind != PTX_OPD_ADDR)
+      return FK_NONE;
+    if (in->space == PTX_SP_PARAM)
+      return in->opd[1].reg == PTX_NOREG && (uint64_t)in->opd[1].imm < SIM_PFRAME_BASE
+             ? FK_LDP : FK_NONE;
+    if (in->space == PTX_SP_SHARED)        /* FK_LDSU: from [symbol], every lane one word */
+      return in->opd[1].reg == PTX_NOREG ? FK_LDSU : FK_LDS;
+    return in->opd[1].reg == PTX_NOREG ? FK_NONE
            : in->space == PTX_SP_GLOBAL || in->space == PTX_SP_CONST ? FK_LDG : FK_NONE;
   case PTX_OP_SETP:
+    *arg = (ptx_type_size(t) == 8) +
+           4u * (ptx_type_is_signed(t) && in->cmp >= PTX_CMP_EQ && in->cmp <= PTX_CMP_GE);
     return !in->boolop && d->pair == PTX_NOREG && !ptx_type_is_float(t) &&
-           ptx_type_size(t) == 4 && in->cmp >= PTX_CMP_EQ && in->cmp <= PTX_CMP_HS &&
-           (!ptx_type_is_signed(t) || in->cmp <= PTX_CMP_GE) ? FK_SETP : FK_NONE;
+           (ptx_type_size(t) == 4 || ptx_type_size(t) == 8) && in->cmp >= PTX_CMP_EQ &&
+           in->cmp <= PTX_CMP_HS &&
+           (ptx_type_size(t) == 8 || !ptx_type_is_signed(t) || in->cmp <= PTX_CMP_GE)
+           ? FK_SETP : FK_NONE;
   default:
     return FK_NONE;
   }
@@ -1974,22 +2222,19 @@ uint8_t *sim_exec_fast_plan(const struct sim_prog *p)
   if (!f)
     return NULL;
   for (uint32_t pc = 0; pc < p->ncode; pc++) {
-    enum vop vop = VOP_ADD32;
+    unsigned arg = 0;
     const struct ptx_inst *in = &p->code[pc];
-    enum fast_kind k = fast_kind(in, &vop);
+    enum fast_kind k = fast_kind(in, &arg);
     enum ptx_type t = (enum ptx_type)in->type;
     unsigned size = k >= FK_LDS ? ptx_type_size(t) : 0;
-    if (k >= FK_LDS && (size & (size - 1) || size > 8))
+    if (k >= FK_LDS && (size & (size - 1) || size > 8 || !size))
       k = FK_NONE;                                 /* (no such scalar access) */
     if (k >= FK_LDG && size != 4 && size != 8)
       k = FK_NONE;                                 /* global: words and double words only */
-    /* the kind in the low 4 bits; above them the vector operation, or a memory access's
-       size (log2, 2 bits) and then signedness, or setp's signedness */
-    f[pc] = (uint8_t)(k == FK_VOP ? FK_VOP + 16 * (unsigned)vop
-                      : k == FK_VOP2 || k == FK_VOP1 ? k + 16 * (unsigned)(vop - VOP_MINS32)
-                      : k >= FK_LDS ? k + 16 * (unsigned)__builtin_ctz(size ? size : 1) +
-                                          64 * (unsigned)ptx_type_is_signed(t)
-                      : k == FK_SETP ? k + 64 * (unsigned)ptx_type_is_signed(t) : k);
+    if (k >= FK_LDS)                               /* size (log2, 2 bits), then signedness */
+      arg = (unsigned)__builtin_ctz(size) + 4 * (unsigned)ptx_type_is_signed(t);
+    /* the kind in the low 4 bits, its argument above them */
+    f[pc] = (uint8_t)(k + 16 * arg);
   }
   return f;
 #else
@@ -2001,9 +2246,9 @@ uint8_t *sim_exec_fast_plan(const struct sim_prog *p)
 #ifdef SIM_X86_CLONES
 /* The per-instruction counts sim_exec keeps, and its trace event, for a full warp at pc (the
    block's thread-instructions: sim_exec_run adds them up at its end). */
-static inline void run_count(struct sim_block *b, const struct sim_warp *w, uint32_t pc)
+static inline void run_count(struct sim_block *b, const struct sim_warp *w, uint32_t pc,
+                             struct sim_inst_stats *ist)
 {
-  struct sim_inst_stats *ist = &b->stats[pc];
   b->ctr.warp_insts++;
   ist->execs++;
   ist->threads += 32;
@@ -2017,22 +2262,23 @@ static inline void run_count(struct sim_block *b, const struct sim_warp *w, uint
    the block. */
 static inline __attribute__((always_inline)) int run_shared(struct sim_block *b, struct sim_warp *w,
                                                 uint32_t pc, const struct ptx_inst *in,
-                                                unsigned f)
+                                                unsigned f, struct sim_inst_stats *ist)
 {
   const unsigned W = 32, size = 1u << (f >> 4 & 3);
-  const int load = (f & 15) == FK_LDS;
+  const int load = (f & 15) != FK_STS;
   const struct ptx_operand *ad = &in->opd[load ? 1 : 0];
   uint64_t av[32];
   int64_t stride;
   /* the warp's addresses in bounds, and their stride, found once for the race check and the
      bank conflicts */
+  static const uint64_t zero[32];                  /* the base of a load from [symbol] */
   uint64_t top = b->smem_size - size;
   if (size > b->smem_size ||
-      !addrs_ok_stride_avx2(REG(ad->reg), (uint64_t)ad->imm,
+      !addrs_ok_stride_avx2((f & 15) == FK_LDSU ? zero : REG(ad->reg), (uint64_t)ad->imm,
                             top < SIM_DSMEM_STRIDE - 1 ? top : SIM_DSMEM_STRIDE - 1, size - 1,
                             av, &stride))
     return 0;
-  run_count(b, w, pc);
+  run_count(b, w, pc, ist);
   const int vol = (in->flags & PTX_F_VOLATILE) != 0;
   if (load) {                                      /* as sim_exec's shared loads */
     uint64_t *dd = REG(in->opd[0].reg);
@@ -2067,7 +2313,7 @@ static inline __attribute__((always_inline)) int run_shared(struct sim_block *b,
    store): nothing done, sim_exec's lane-by-lane path. */
 static inline __attribute__((always_inline)) int run_global(struct sim_block *b, struct sim_warp *w,
                                                 uint32_t pc, const struct ptx_inst *in,
-                                                unsigned f)
+                                                unsigned f, struct sim_inst_stats *ist)
 {
   const unsigned W = 32, size = 1u << (f >> 4 & 3);
   const int load = (f & 15) == FK_LDG;
@@ -2076,11 +2322,33 @@ static inline __attribute__((always_inline)) int run_global(struct sim_block *b,
   uint64_t a0;
   if (!warp_seq(al0, REG(ad->reg), (uint64_t)ad->imm, size, &a0) || (!load && al0->read_only))
     return 0;
-  run_count(b, w, pc);
+  run_count(b, w, pc, ist);
   if (load)
     ld_global_seq(b, w, pc, in, REG(in->opd[0].reg), al0, a0, size, f >> 6 & 1);
   else
     st_global_seq(b, w, pc, in, REG(in->opd[1].reg), al0, a0, size);
+  return 1;
+}
+
+/* sim_exec_run's load of a kernel parameter at pc (plan byte f): one load for the warp, its
+   value to every lane, as sim_exec's; 1 when run, 0 when the address is misaligned or out of
+   bounds (nothing done: sim_exec's to report). sim_stats_mem counts nothing for the param
+   space, and sim_exec_run never runs with the lane log, so there is nothing to count. */
+static inline __attribute__((always_inline)) int run_param(struct sim_block *b, struct sim_warp *w,
+                                               uint32_t pc, const struct ptx_inst *in,
+                                               unsigned f, struct sim_inst_stats *ist)
+{
+  const unsigned W = 32, size = 1u << (f >> 4 & 3);
+  const uint64_t addr = (uint64_t)in->opd[1].imm;
+  if ((addr & (size - 1)) || addr > b->kparam_size || size > b->kparam_size - addr)
+    return 0;
+  run_count(b, w, pc, ist);
+  uint64_t v = load_bits((const uint8_t *)b->kparams + addr, size), *dd = REG(in->opd[0].reg);
+  if (f >> 6 & 1)
+    v = sim_alu_sext((enum ptx_type)in->type, v);
+  SIM_IVDEP
+  for (unsigned l = 0; l < 32; l++)
+    dd[l] = v;
   return 1;
 }
 #endif
@@ -2094,54 +2362,47 @@ uint32_t sim_exec_run(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint
   const unsigned W = 32;
   const uint64_t lim = *n;
   uint64_t k = 0;                                  /* instructions run */
+  const struct ptx_inst *in = &p->code[pc];        /* pc's, stepped on with it */
+  struct sim_inst_stats *ist = &b->stats[pc];
   do {
-    const struct ptx_inst *in = &p->code[pc];
     const unsigned f = fast[pc];
     int r = 1;
     switch ((enum fast_kind)(f & 15)) {
-    case FK_MOV: {
-      enum ptx_type t = (enum ptx_type)in->type;
-      run_count(b, w, pc);
-      and_full_avx2(REG(in->opd[0].reg), REG(in->opd[1].reg),
-                    t == PTX_T_PRED ? 1 : sim_alu_mask(t));
+    case FK_LDS:                                   /* (each its own case: kind a constant) */
+      r = run_shared(b, w, pc, in, (f & ~15u) | FK_LDS, ist);
       break;
-    }
-    case FK_VOP:
-      run_count(b, w, pc);
-      bin_full_avx2((enum vop)(f >> 4), REG(in->opd[0].reg), REG(in->opd[1].reg),
-                    REG(in->opd[2].reg));
-      break;
-    case FK_VOP2:
-      run_count(b, w, pc);
-      bin_full_avx2((enum vop)(VOP_MINS32 + (f >> 4)), REG(in->opd[0].reg), REG(in->opd[1].reg),
-                    REG(in->opd[2].reg));
-      break;
-    case FK_VOP1:                                  /* one operand: b is a, unused */
-      run_count(b, w, pc);
-      bin_full_avx2((enum vop)(VOP_MINS32 + (f >> 4)), REG(in->opd[0].reg), REG(in->opd[1].reg),
-                    REG(in->opd[1].reg));
-      break;
-    case FK_FMA:
-      run_count(b, w, pc);
-      fma_f32_full_avx2(REG(in->opd[0].reg), REG(in->opd[1].reg), REG(in->opd[2].reg),
-                        REG(in->opd[3].reg));
-      break;
-    case FK_SETP:
-      run_count(b, w, pc);
-      setp_i32_full_avx2((enum ptx_cmp)in->cmp, f >> 6 & 1, REG(in->opd[0].reg),
-                         REG(in->opd[1].reg), REG(in->opd[2].reg));
-      break;
-    case FK_LDS:
     case FK_STS:
-      r = run_shared(b, w, pc, in, f);
+      r = run_shared(b, w, pc, in, (f & ~15u) | FK_STS, ist);
+      break;
+    case FK_LDSU:
+      r = run_shared(b, w, pc, in, (f & ~15u) | FK_LDSU, ist);
       break;
     case FK_LDG:
     case FK_STG:
-      r = run_global(b, w, pc, in, f);
+      r = run_global(b, w, pc, in, f, ist);
+      break;
+    case FK_LDP:
+      r = run_param(b, w, pc, in, f, ist);
       break;
     case FK_NONE:
       r = 0;
       break;
+    /* each ALU kind a case of its own, run_alu's switch folded away (its kind a constant) */
+#define ALU_CASE(kind)                                                     \
+    case kind:                                                             \
+      run_count(b, w, pc, ist);                                            \
+      run_alu(b, w, in, (f & ~15u) | kind, REG(in->opd[0].reg));          \
+      break;
+    ALU_CASE(FK_MOV)
+    ALU_CASE(FK_VOP)
+    ALU_CASE(FK_FMA)
+    ALU_CASE(FK_SETP)
+    ALU_CASE(FK_VOP2)
+    ALU_CASE(FK_VOP1)
+    ALU_CASE(FK_VOP3)
+    ALU_CASE(FK_SREG)
+    ALU_CASE(FK_CVTA)
+#undef ALU_CASE
     }
     if (r <= 0) {
       *n = k + (r < 0);                            /* a fault: the faulting one counted */
@@ -2150,6 +2411,8 @@ uint32_t sim_exec_run(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint
     }
     k++;
     pc++;
+    in++;
+    ist++;
   } while (k < lim && pc != stop && fast[pc]);
   b->ctr.thread_insts += 32 * k;
   *n = k;

@@ -1974,6 +1974,208 @@ START_TEST(test_fast_path_int64)
 }
 END_TEST
 
+/* The 64-bit setps (every integer compare, u64 and s64), selp (its predicate plain and
+   negated), mad.lo.s32, mad.wide.s32 and .u32, mul.lo.u64, and, or, xor and not of predicates
+   and cvta to and from the shared window, run as the fast plan's vector kinds, give what
+   sim_alu gives lane by lane: every pair of 16 values. Kernel "nk" runs them on full warps
+   (sim_exec_run); "nkp" skips them in the lanes with tid % 3 == 0, so that sim_exec runs them
+   for partial warps, whose skipped lanes must keep their registers' earlier values. */
+START_TEST(test_fast_path_new_kinds)
+{
+  static const char *const cmps[10] = {"eq", "ne", "lt", "le", "gt", "ge", "lo", "ls", "hi", "hs"};
+  static const uint64_t v[] = {
+    0, 1, 63, 64, 65, 0xffffffffull, 0x80000000ull, 0x7fffffffull, 0x100000000ull | 5,
+    0xffffffff00000003ull, 0x8000000000000000ull, 0x7fffffffffffffffull, 0xffffffffffffffffull,
+    0x9E3779B97F4A7C15ull, 32, 0x123456789abcdef0ull};
+  _Static_assert(sizeof v / sizeof v[0] == 16, "16 values, 256 pairs");
+  const uint64_t sent = 0x5A5A5A5A5A5A5A5Aull;
+  for (int partial = 0; partial < 2; partial++) {
+    char k[8192], *q = k;
+    size_t left = sizeof k;
+#define EMIT(...)                                                    \
+    do {                                                             \
+      int w_ = snprintf(q, left, __VA_ARGS__);                       \
+      ck_assert(w_ > 0 && (size_t)w_ < left);                        \
+      q += w_;                                                       \
+      left -= (size_t)w_;                                            \
+    } while (0)
+    EMIT(HDR ".visible .entry %s(.param .u64 a, .param .u64 b, .param .u64 out)\n{\n"
+         "  .reg .pred %%p<32>;\n  .reg .b32 %%r<64>;\n  .reg .b64 %%rd<32>;\n"
+         "  mov.u32 %%r1, %%tid.x;\n  ld.param.u64 %%rd1, [a];\n  ld.param.u64 %%rd2, [b];\n"
+         "  ld.param.u64 %%rd3, [out];\n  mul.wide.u32 %%rd4, %%r1, 8;\n"
+         "  add.s64 %%rd5, %%rd1, %%rd4;\n  add.s64 %%rd6, %%rd2, %%rd4;\n"
+         "  ld.global.u64 %%rd7, [%%rd5];\n  ld.global.u64 %%rd8, [%%rd6];\n"
+         "  cvt.u32.u64 %%r2, %%rd7;\n  cvt.u32.u64 %%r3, %%rd8;\n"
+         "  mov.b32 %%r10, 0x5A5A5A5A;\n  mov.b32 %%r13, 0x5A5A5A5A;\n",
+         partial ? "nkp" : "nk");
+    for (int j = 11; j <= 18; j++)
+      EMIT("  mov.b64 %%rd%d, 0x5A5A5A5A5A5A5A5A;\n", j);
+    EMIT("  rem.u32 %%r4, %%r1, 3;\n  setp.eq.u32 %%p31, %%r4, %d;\n  @%%p31 bra DONE;\n"
+         "  mov.b32 %%r10, 0;\n", partial ? 0 : 7);
+    for (int i = 0; i < 20; i++)
+      EMIT("  setp.%s.%s %%p%d, %%rd7, %%rd8;\n  selp.b32 %%r%d, %d, 0, %%p%d;\n"
+           "  or.b32 %%r10, %%r10, %%r%d;\n", cmps[i % 10], i < 10 ? "u64" : "s64", i, 20 + i,
+           1 << i, i, 20 + i);
+    EMIT("  and.pred %%p20, %%p2, %%p0;\n  or.pred %%p21, %%p2, %%p0;\n"
+         "  xor.pred %%p22, %%p2, %%p12;\n  not.pred %%p23, %%p2;\n");
+    for (int i = 20; i < 24; i++)
+      EMIT("  selp.b32 %%r%d, %d, 0, %%p%d;\n  or.b32 %%r10, %%r10, %%r%d;\n", 20 + i, 1 << i,
+           i, 20 + i);
+    EMIT("  selp.b64 %%rd11, %%rd7, %%rd8, %%p2;\n  selp.b64 %%rd12, %%rd7, %%rd8, !%%p12;\n"
+         "  xor.b32 %%r5, %%r2, %%r3;\n  mad.lo.s32 %%r13, %%r2, %%r3, %%r5;\n"
+         "  mad.wide.s32 %%rd13, %%r2, %%r3, %%rd8;\n  mad.wide.u32 %%rd14, %%r2, %%r3, %%rd7;\n"
+         "  mul.lo.u64 %%rd15, %%rd7, %%rd8;\n  cvta.shared.u64 %%rd16, %%rd7;\n"
+         "  cvta.to.shared.u64 %%rd17, %%rd7;\n"
+         "DONE:\n"
+         "  cvt.u64.u32 %%rd10, %%r10;\n  cvt.u64.u32 %%rd9, %%r13;\n"
+         "  mul.wide.u32 %%rd19, %%r1, 72;\n  add.s64 %%rd20, %%rd3, %%rd19;\n");
+    static const int slot[9] = {10, 11, 12, 9, 13, 14, 15, 16, 17};
+    for (int j = 0; j < 9; j++)
+      EMIT("  st.global.u64 [%%rd20+%d], %%rd%d;\n", 8 * j, slot[j]);
+    EMIT("  ret;\n}\n");
+#undef EMIT
+    uint64_t a[256], b[256], out[256][9];
+    struct fx f;
+    run_pairs(&f, k, partial ? "nkp" : "nk", v, sizeof v[0], a, b, out, sizeof out);
+    for (unsigned l = 0; l < 256; l++) {
+      uint64_t want[9];
+      if (partial && l % 3 == 0) {               /* skipped: the values from before */
+        for (int j = 0; j < 9; j++)
+          want[j] = j == 0 || j == 3 ? (uint32_t)sent : sent;
+      } else {
+        uint64_t bits = 0;
+        for (unsigned i = 0; i < 20; i++)
+          bits |= (uint64_t)sim_alu_icmp((enum ptx_cmp)(PTX_CMP_EQ + i % 10),
+                                         i < 10 ? PTX_T_U64 : PTX_T_S64, a[l], b[l]) << i;
+        uint64_t lt = bits >> 2 & 1, eq = bits & 1, slt = bits >> 12 & 1;
+        bits |= sim_alu_ibin(PTX_OP_AND, PTX_T_PRED, 0, lt, eq) << 20 |
+                sim_alu_ibin(PTX_OP_OR, PTX_T_PRED, 0, lt, eq) << 21 |
+                sim_alu_ibin(PTX_OP_XOR, PTX_T_PRED, 0, lt, slt) << 22 | (uint64_t)!lt << 23;
+        uint32_t a32 = (uint32_t)a[l], b32 = (uint32_t)b[l];
+        want[0] = bits;
+        want[1] = lt ? a[l] : b[l];
+        want[2] = !slt ? a[l] : b[l];
+        want[3] = sim_alu_imad(PTX_OP_MAD, PTX_T_S32, PTX_F_LO, a32, b32, a32 ^ b32);
+        want[4] = sim_alu_imad(PTX_OP_MAD, PTX_T_S32, PTX_F_WIDE, a32, b32, b[l]);
+        want[5] = sim_alu_imad(PTX_OP_MAD, PTX_T_U32, PTX_F_WIDE, a32, b32, a[l]);
+        want[6] = sim_alu_ibin(PTX_OP_MUL, PTX_T_U64, PTX_F_LO, a[l], b[l]);
+        want[7] = a[l] + SIM_SHARED_WIN;
+        want[8] = a[l] - SIM_SHARED_WIN;
+      }
+      for (int j = 0; j < 9; j++)
+        ck_assert_msg(out[l][j] == want[j], "%s lane %u, result %d of 0x%" PRIx64 " and 0x%"
+                      PRIx64 ": 0x%" PRIx64 ", sim_alu 0x%" PRIx64, partial ? "nkp" : "nk", l, j,
+                      a[l], b[l], out[l][j], want[j]);
+    }
+    done(&f);
+  }
+}
+END_TEST
+
+/* Special registers (tid, ntid, ctaid, nctaid in x and y, %laneid, %warpid, WARP_SZ) and
+   kernel parameters loaded at 1, 2 and 4 bytes, sign- or zero-extended, as the fast plan's
+   vector kinds give them, in blocks of 40 x 2 threads (two full warps and one of 16 lanes) of
+   a 2 x 3 grid: each thread's values against the launch's shape. */
+START_TEST(test_fast_path_sregs_params)
+{
+  const char *k =
+    HDR
+    ".visible .entry sr(.param .u64 out, .param .b32 pi)\n{\n"
+    "  .reg .b32 %r<24>;\n  .reg .b64 %rd<24>;\n"
+    "  mov.u32 %r1, %tid.x;\n  mov.u32 %r2, %tid.y;\n  mov.u32 %r3, %tid.z;\n"
+    "  mov.u32 %r4, %ntid.x;\n  mov.u32 %r5, %ntid.y;\n  mov.u32 %r6, %ctaid.x;\n"
+    "  mov.u32 %r7, %ctaid.y;\n  mov.u32 %r8, %nctaid.x;\n  mov.u32 %r9, %nctaid.y;\n"
+    "  mov.u32 %r10, %laneid;\n  mov.u32 %r11, %warpid;\n  mov.u32 %r12, WARP_SZ;\n"
+    "  ld.param.u64 %rd1, [out];\n  cvta.to.global.u64 %rd2, %rd1;\n"
+    "  ld.param.s32 %rd3, [pi];\n  ld.param.s8 %rd4, [pi];\n  ld.param.u16 %rd5, [pi+2];\n"
+    "  mad.lo.s32 %r13, %r7, %r8, %r6;\n  mad.lo.s32 %r14, %r2, %r4, %r1;\n"
+    "  mul.lo.s32 %r15, %r4, %r5;\n  mad.lo.s32 %r16, %r13, %r15, %r14;\n"
+    "  mul.wide.u32 %rd6, %r16, 80;\n  add.s64 %rd7, %rd2, %rd6;\n"
+    "  st.global.u32 [%rd7], %r1;\n  st.global.u32 [%rd7+4], %r2;\n"
+    "  st.global.u32 [%rd7+8], %r3;\n  st.global.u32 [%rd7+12], %r4;\n"
+    "  st.global.u32 [%rd7+16], %r5;\n  st.global.u32 [%rd7+20], %r6;\n"
+    "  st.global.u32 [%rd7+24], %r7;\n  st.global.u32 [%rd7+28], %r8;\n"
+    "  st.global.u32 [%rd7+32], %r9;\n  st.global.u32 [%rd7+36], %r10;\n"
+    "  st.global.u32 [%rd7+40], %r11;\n  st.global.u32 [%rd7+44], %r12;\n"
+    "  st.global.u64 [%rd7+48], %rd3;\n  st.global.u64 [%rd7+56], %rd4;\n"
+    "  st.global.u64 [%rd7+64], %rd5;\n  st.global.u64 [%rd7+72], %rd2;\n"
+    "  ret;\n}\n";
+  struct fx f;
+  load(&f, k);
+  enum { NB = 6, NT = 80 };
+  uint64_t out = buffer(&f, NB * NT * 80, "out");
+  uint8_t params[12];
+  const uint32_t pi = 0xffe1ff85u;                 /* s8 0x85, u16 0xffe1, s32 negative */
+  memcpy(params, &out, 8);
+  memcpy(params + 8, &pi, 4);
+  struct sim_launch c = {.grid = {2, 3, 1}, .block = {40, 2, 1}, .workers = 1};
+  ck_assert_int_eq(sim_run(f.d, &f.m, "sr", params, sizeof params, &c, &f.r, f.err,
+                           sizeof f.err), SIM_OK);
+  ck_assert_msg(f.r.outcome == SIM_RAN_OK, "%s", f.r.fault.message);
+  static uint64_t got[NB * NT][10];
+  ck_assert_int_eq(sim_read(f.d, out, got, sizeof got), SIM_OK);
+  for (unsigned bl = 0; bl < NB; bl++)
+    for (unsigned t = 0; t < NT; t++) {
+      const uint64_t *g = got[bl * NT + t];
+      uint32_t u[12];
+      memcpy(u, g, sizeof u);
+      const uint32_t want[12] = {t % 40, t / 40, 0, 40, 2, bl % 2, bl / 2, 2, 3, t % 32,
+                                 t / 32, 32};
+      for (int j = 0; j < 12; j++)
+        ck_assert_msg(u[j] == want[j], "block %u thread %u, value %d: %u, want %u", bl, t, j,
+                      u[j], want[j]);
+      ck_assert_uint_eq(g[6], 0xffffffffffe1ff85ull);
+      ck_assert_uint_eq(g[7], 0xffffffffffffff85ull);
+      ck_assert_uint_eq(g[8], 0xffe1u);
+      ck_assert_uint_eq(g[9], out);
+    }
+  done(&f);
+}
+END_TEST
+
+/* A full warp's shared load from a symbol's address, without an address register (every
+   lane the same word, sim_exec_run's fast kind): the value a barrier published, and past the
+   end of shared memory the fault sim_exec reports for lane 0. */
+START_TEST(test_fast_path_shared_symbol)
+{
+  for (int oob = 0; oob < 2; oob++) {
+    char k[1024];
+    snprintf(k, sizeof k,
+      HDR
+      ".visible .entry ss(.param .u64 out)\n{\n"
+      "  .shared .align 4 .b8 s[128];\n"
+      "  .reg .b32 %%r<8>;\n  .reg .b64 %%rd<6>;\n"
+      "  mov.u32 %%r1, %%tid.x;\n  mov.u32 %%r2, s;\n  shl.b32 %%r3, %%r1, 2;\n"
+      "  add.s32 %%r4, %%r2, %%r3;\n  mul.lo.s32 %%r5, %%r1, 7;\n"
+      "  st.shared.u32 [%%r4], %%r5;\n  bar.sync 0;\n"
+      "  .loc 1 5 3\n"
+      "  ld.shared.u32 %%r6, [s+%d];\n"
+      "  ld.param.u64 %%rd1, [out];\n  mul.wide.u32 %%rd2, %%r1, 4;\n"
+      "  add.s64 %%rd3, %%rd1, %%rd2;\n  st.global.u32 [%%rd3], %%r6;\n"
+      "  ret;\n}\n"
+      ".file 1 \"/lab/ss.cu\"\n", oob ? 4096 : 20);
+    struct fx f;
+    load(&f, k);
+    uint64_t out = buffer(&f, 32 * 4, "out");
+    ck_assert_int_eq(launch(&f, "ss", 1, 32, &out, 1, SIM_SCHED_ITS, 1, 0), SIM_OK);
+    if (oob) {
+      ck_assert_int_eq(f.r.outcome, SIM_FAULT);
+      ck_assert_int_eq(f.r.fault.kind, SIM_FK_OUT_OF_BOUNDS);
+      ck_assert_int_eq(f.r.fault.space, PTX_SP_SHARED);
+      ck_assert_uint_eq(f.r.fault.lane, 0);
+      ck_assert_uint_eq(line_of(&f, f.r.fault.inst), 5);
+    } else {
+      ck_assert_msg(f.r.outcome == SIM_RAN_OK, "%s", f.r.fault.message);
+      uint32_t v[32];
+      ck_assert_int_eq(sim_read(f.d, out, v, sizeof v), SIM_OK);
+      for (unsigned t = 0; t < 32; t++)
+        ck_assert_uint_eq(v[t], 5 * 7);            /* s[5] = 5 * 7 */
+    }
+    done(&f);
+  }
+}
+END_TEST
+
 /* A full warp's shared store and load past the end of shared memory, after arithmetic the
    fast path runs: sim_exec_run leaves the access to sim_exec, which reports its first lane.
    Lane l's address: s + l * 256 KiB, or (64-bit) s + l * 595056260442243604, whose lane 31
@@ -2778,7 +2980,10 @@ Suite *suite_sim(void)
   tcase_add_test(t, test_fast_path_matches_sim_exec);
   tcase_add_test(t, test_fast_path_min_max);
   tcase_add_test(t, test_fast_path_int64);
+  tcase_add_test(t, test_fast_path_new_kinds);
+  tcase_add_test(t, test_fast_path_sregs_params);
   tcase_add_test(t, test_fast_path_shared_oob);
+  tcase_add_test(t, test_fast_path_shared_symbol);
   tcase_add_test(t, test_fast_path_shared_wavefronts);
   tcase_add_test(t, test_fast_path_global);
   tcase_add_test(t, test_global_race_within_a_block);

@@ -224,6 +224,7 @@ START_TEST(test_emulator_memory_in_place)
   ck_assert_int_eq(be_fill(f.b, f.out + 4, 0, N * 4), BE_ERR_BADARG);
   ck_assert_uint_eq(o[4], 0x01);
   ck_assert_uint_eq(o[N * 4 - 1], 0xff);
+  sim_result_free(&r.emu);
   fixture_close(&f);
 }
 END_TEST

@@ -147,6 +147,13 @@ struct gline {                   /* a coalesced warp store's words in one 128-by
 #define LFILT_LOG 13             /* bits of the filter of the chunks with lines (1 KiB), after
                                     the chunk filter in the same array */
 #define GFILT_WORDS (((1u << GFILT_LOG) + (1u << GCFILT_LOG) + (1u << LFILT_LOG)) / 64)
+/* The word table, its code indices and the line table: one table of 2 MiB (sim_table_alloc).
+   Lookups read a slot before any write to it, so with 4 KiB pages each page a worker used
+   was first the shared zero page, then a copy fault that flushed the other workers' TLBs
+   (an interrupt to each of their cores): bench/emu_bench.sh's reduce took about 170 such
+   faults per worker and launch, each worker's tables being new (they belong to its host
+   thread, and a launch's workers are new threads). In a huge page it is one fault. */
+#define GTABLES (GCAP * (sizeof(struct gword) + sizeof(uint32_t)) + GCAP / 4 * sizeof(struct gline))
 
 struct sim_race {                /* one host thread's shadow, kept from block to block */
   struct shadow sh;
@@ -174,10 +181,8 @@ static void race_free(void *p)
   struct sim_race *r = p;
   if (r) {
     free(r->sh.mem);
-    free(r->g);
-    free(r->gpc);
+    sim_table_free(r->g, GTABLES);
     free(r->gfilt);
-    free(r->gl);
   }
   free(r);
 }
@@ -234,20 +239,17 @@ int sim_race_begin(struct sim_block *b)
       return -1;
   }
   if (!r->g && !(nc & SIM_NOCHECK_RACE) && !b->in_group) {
-    r->g = calloc(GCAP, sizeof *r->g);     /* without them, global memory goes unchecked */
-    r->gpc = calloc(GCAP, sizeof *r->gpc);
+    uint8_t *t = sim_table_alloc(GTABLES);
     r->gfilt = calloc(GFILT_WORDS, sizeof *r->gfilt);
-    r->gl = calloc(GCAP / 4, sizeof *r->gl);
-    if (!r->g || !r->gpc || !r->gfilt || !r->gl) {
-      free(r->g);
-      free(r->gpc);
+    if (!t || !r->gfilt) {
+      sim_table_free(t, GTABLES);
       free(r->gfilt);
-      free(r->gl);
-      r->g = NULL;
-      r->gpc = NULL;
       r->gfilt = NULL;
-      r->gl = NULL;
-    }
+    } else {
+      r->g = (struct gword *)(void *)t;
+      r->gpc = (uint32_t *)(void *)(t + GCAP * sizeof *r->g);
+      r->gl = (struct gline *)(void *)(t + GCAP * (sizeof *r->g + sizeof *r->gpc));
+    }                                      /* without them, global memory goes unchecked */
   }
   if (r->g)                                /* the block's own words only */
     memset(r->gfilt, 0, GFILT_WORDS * sizeof *r->gfilt);

@@ -147,6 +147,14 @@ struct gline {                   /* a coalesced warp store's words in one 128-by
 #define LFILT_LOG 13             /* bits of the filter of the chunks with lines (1 KiB), after
                                     the chunk filter in the same array */
 #define GFILT_WORDS (((1u << GFILT_LOG) + (1u << GCFILT_LOG) + (1u << LFILT_LOG)) / 64)
+#define FILT_DIRTY 64            /* filter words a block's start clears one by one at most */
+/* The word table, its code indices and the line table: one table of 2 MiB (sim_table_alloc).
+   Lookups read a slot before any write to it, so with 4 KiB pages each page a worker used
+   was first the shared zero page, then a copy fault that flushed the other workers' TLBs
+   (an interrupt to each of their cores): bench/emu_bench.sh's reduce took about 170 such
+   faults per worker and launch, each worker's tables being new (they belong to its host
+   thread, and a launch's workers are new threads). In a huge page it is one fault. */
+#define GTABLES (GCAP * (sizeof(struct gword) + sizeof(uint32_t)) + GCAP / 4 * sizeof(struct gline))
 
 struct sim_race {                /* one host thread's shadow, kept from block to block */
   struct shadow sh;
@@ -159,6 +167,10 @@ struct sim_race {                /* one host thread's shadow, kept from block to
   uint32_t gslots, gshift;       /* slots the block uses (a power of two), 64 - log2 of it */
   struct gline *gl;              /* the block's coalesced stores (gslots / 4 slots used) */
   uint32_t wused, lused;         /* words in g, lines in gl (b->race_gused: their sum) */
+  uint32_t ndirty;               /* words of gfilt the block made non-zero ... */
+  uint16_t dirty[FILT_DIRTY];    /* ... and the first FILT_DIRTY of them, by index: the next
+                                    block clears those, not the whole 10 KiB (all of it when
+                                    there were more) */
   int held;                      /* a race found in the block, reported at the next barrier or
                                     the block's end unless another fault comes first */
   uint32_t held_pc, held_warp, held_lane;
@@ -174,10 +186,8 @@ static void race_free(void *p)
   struct sim_race *r = p;
   if (r) {
     free(r->sh.mem);
-    free(r->g);
-    free(r->gpc);
+    sim_table_free(r->g, GTABLES);
     free(r->gfilt);
-    free(r->gl);
   }
   free(r);
 }
@@ -234,23 +244,24 @@ int sim_race_begin(struct sim_block *b)
       return -1;
   }
   if (!r->g && !(nc & SIM_NOCHECK_RACE) && !b->in_group) {
-    r->g = calloc(GCAP, sizeof *r->g);     /* without them, global memory goes unchecked */
-    r->gpc = calloc(GCAP, sizeof *r->gpc);
+    uint8_t *t = sim_table_alloc(GTABLES);
     r->gfilt = calloc(GFILT_WORDS, sizeof *r->gfilt);
-    r->gl = calloc(GCAP / 4, sizeof *r->gl);
-    if (!r->g || !r->gpc || !r->gfilt || !r->gl) {
-      free(r->g);
-      free(r->gpc);
+    if (!t || !r->gfilt) {
+      sim_table_free(t, GTABLES);
       free(r->gfilt);
-      free(r->gl);
-      r->g = NULL;
-      r->gpc = NULL;
       r->gfilt = NULL;
-      r->gl = NULL;
-    }
+    } else {
+      r->g = (struct gword *)(void *)t;
+      r->gpc = (uint32_t *)(void *)(t + GCAP * sizeof *r->g);
+      r->gl = (struct gline *)(void *)(t + GCAP * (sizeof *r->g + sizeof *r->gpc));
+    }                                      /* without them, global memory goes unchecked */
   }
-  if (r->g)                                /* the block's own words only */
+  if (r->g && r->ndirty > FILT_DIRTY)      /* the block's own words only */
     memset(r->gfilt, 0, GFILT_WORDS * sizeof *r->gfilt);
+  else if (r->g)
+    for (uint32_t k = 0; k < r->ndirty; k++)
+      r->gfilt[r->dirty[k]] = 0;
+  r->ndirty = 0;
   r->wused = r->lused = 0;
   /* 64 slots a thread, filled to three eighths at most (24 words a thread: a table that
      short of full needs few probes), and a quarter as many line slots, filled as far (6
@@ -1352,10 +1363,22 @@ static inline uint32_t chunk_bit(uint64_t word)
   return (uint32_t)(((word >> 5) * 0x9E3779B97F4A7C15ull) >> (64 - GCFILT_LOG));
 }
 
+/* Set bit f of filter word fw (in r->gfilt), noting the word when it was clear. */
+static inline void filt_set(struct sim_race *r, uint64_t *fw, uint32_t f)
+{
+  if (!*fw) {
+    uint32_t n = r->ndirty;
+    if (n < FILT_DIRTY)
+      r->dirty[n] = (uint16_t)(fw - r->gfilt);
+    r->ndirty = n + 1;
+  }
+  *fw |= 1ull << (f & 63);
+}
+
 static inline void chunk_mark(const struct gctx *c, uint64_t word)
 {
   uint32_t f = chunk_bit(word);
-  c->gcfilt[f >> 6] |= 1ull << (f & 63);
+  filt_set(c->r, &c->gcfilt[f >> 6], f);
 }
 
 /* Some word of chunk ch (perhaps) in the table g? */
@@ -1497,7 +1520,7 @@ gword_one(const struct gctx *c, unsigned l, uint64_t word, uint8_t bytes, uint64
     b->race_gused++;
     g->base = base;
     g->word = (uint32_t)word;
-    c->gfilt[f >> 6] |= 1ull << (f & 63);
+    filt_set(r, &c->gfilt[f >> 6], f);
     chunk_mark(c, word);
   }
   /* the same thread's bytes add up; another thread's replace the older writer's (its bytes
@@ -1575,7 +1598,7 @@ static inline int line_store(const struct gctx *c, uint64_t ch, uint32_t M, uint
     r->lused++;
     c->b->race_gused++;
     uint32_t f = lfilt_bit(ch);
-    c->glfilt[f >> 6] |= 1ull << (f & 63);
+    filt_set(c->r, &c->glfilt[f >> 6], f);
   }
   slot->mask = M;
   slot->w0 = (uint32_t)w0;

@@ -2461,30 +2461,16 @@ static inline int st_global_lanes(struct sim_block *b, struct sim_warp *w, uint3
   return 0;
 }
 
-/* sim_exec_run's global load or store at pc (plan byte f: bit 7 for a vector of in->vec
-   elements): 1 when run, 0 when some lane's access is not inside the allocation the
-   instruction used last, or misaligned, or the allocation is read-only for a store (nothing
-   done: sim_exec's lane-by-lane path, which finds the other allocation or reports the
-   fault), -1 when the race checker ended the block. One coalesced scalar access is one copy
-   (warp_seq); any other a warp-wide bounds check, then a gather or scatter. */
-static inline __attribute__((always_inline)) int run_global(struct sim_block *b, struct sim_warp *w,
-                                                uint32_t pc, const struct ptx_inst *in,
-                                                unsigned f, struct sim_inst_stats *ist)
+/* run_global's accesses other than one coalesced scalar access: a vector, or lanes at any
+   addresses. Out of line, so that sim_exec_run's loop keeps its registers. */
+static __attribute__((noinline)) int run_global_lanes(struct sim_block *b, struct sim_warp *w,
+                                                      uint32_t pc, const struct ptx_inst *in,
+                                                      unsigned f, struct sim_inst_stats *ist)
 {
   const unsigned W = 32, size = 1u << (f >> 4 & 3), n = f & 128 ? in->vec : 1;
   const int load = (f & 15) == FK_LDG;
   const struct ptx_operand *ad = &in->opd[load ? 1 : 0];
   const struct sim_alloc *al0 = b->alloc_cache[pc];
-  uint64_t a0;
-  if (n == 1 && warp_seq(al0, REG(ad->reg), (uint64_t)ad->imm, size, &a0) &&
-      (load || !al0->read_only)) {
-    run_count(b, w, pc, ist);
-    if (load)
-      ld_global_seq(b, w, pc, in, REG(in->opd[0].reg), al0, a0, size, f >> 6 & 1);
-    else
-      st_global_seq(b, w, pc, in, REG(in->opd[1].reg), al0, a0, size);
-    return 1;
-  }
   const uint32_t acc = size * n;                   /* a lane's bytes, and their alignment */
   uint64_t av[32], off[32];
   if (!al0 || al0->size < acc || (!load && al0->read_only) ||
@@ -2497,6 +2483,33 @@ static inline __attribute__((always_inline)) int run_global(struct sim_block *b,
     return 1;
   }
   return st_global_lanes(b, w, pc, in, al0, av, off, size, n) ? -1 : 1;
+}
+
+/* sim_exec_run's global load or store at pc (plan byte f: bit 7 for a vector of in->vec
+   elements): 1 when run, 0 when some lane's access is not inside the allocation the
+   instruction used last, or misaligned, or the allocation is read-only for a store (nothing
+   done: sim_exec's lane-by-lane path, which finds the other allocation or reports the
+   fault), -1 when the race checker ended the block. One coalesced scalar access is one copy
+   (warp_seq); any other a warp-wide bounds check, then a gather or scatter
+   (run_global_lanes). */
+static inline __attribute__((always_inline)) int run_global(struct sim_block *b, struct sim_warp *w,
+                                                uint32_t pc, const struct ptx_inst *in,
+                                                unsigned f, struct sim_inst_stats *ist)
+{
+  const unsigned W = 32, size = 1u << (f >> 4 & 3);
+  const int load = (f & 15) == FK_LDG;
+  const struct ptx_operand *ad = &in->opd[load ? 1 : 0];
+  const struct sim_alloc *al0 = b->alloc_cache[pc];
+  uint64_t a0;
+  if ((f & 128) || !warp_seq(al0, REG(ad->reg), (uint64_t)ad->imm, size, &a0) ||
+      (!load && al0->read_only))
+    return run_global_lanes(b, w, pc, in, f, ist);
+  run_count(b, w, pc, ist);
+  if (load)
+    ld_global_seq(b, w, pc, in, REG(in->opd[0].reg), al0, a0, size, f >> 6 & 1);
+  else
+    st_global_seq(b, w, pc, in, REG(in->opd[1].reg), al0, a0, size);
+  return 1;
 }
 
 /* sim_exec_run's load of a kernel parameter at pc (plan byte f): one load for the warp, its
@@ -2547,8 +2560,10 @@ uint32_t sim_exec_run(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint
       r = run_shared(b, w, pc, in, (f & ~15u) | FK_LDSU, ist);
       break;
     case FK_LDG:
+      r = run_global(b, w, pc, in, (f & ~15u) | FK_LDG, ist);
+      break;
     case FK_STG:
-      r = run_global(b, w, pc, in, f, ist);
+      r = run_global(b, w, pc, in, (f & ~15u) | FK_STG, ist);
       break;
     case FK_LDP:
       r = run_param(b, w, pc, in, f, ist);

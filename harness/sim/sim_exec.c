@@ -788,6 +788,46 @@ __attribute__((target("avx2"))) static int addrs_ok_avx2(const uint64_t *base, u
 }
 #endif
 
+#ifdef SIM_X86_CLONES
+/* av[l] = base[l] + imm and off[l] = av[l] - albase for a full 32-lane warp with AVX2; 1 when
+   every off[l] is at most lim (each access inside the allocation at albase: an address below
+   it wraps round past lim) and no address has a bit of amask (run_global's bounds check). */
+__attribute__((target("avx2"))) static int global_addrs_avx2(const uint64_t *base, uint64_t imm,
+                                                             uint64_t albase, uint64_t lim,
+                                                             uint64_t amask, uint64_t *av,
+                                                             uint64_t *off)
+{
+  const __m256i vimm = _mm256_set1_epi64x((long long)imm);
+  const __m256i vbase = _mm256_set1_epi64x((long long)albase);
+  const __m256i sign = _mm256_set1_epi64x((long long)(1ull << 63));
+  const __m256i vlim = _mm256_set1_epi64x((long long)(lim ^ (1ull << 63)));
+  __m256i ors = _mm256_setzero_si256(), over = _mm256_setzero_si256();
+#pragma GCC unroll 8
+  for (unsigned l = 0; l < 32; l += 4) {
+    __m256i a = _mm256_add_epi64(_mm256_loadu_si256((const __m256i *)(base + l)), vimm);
+    __m256i o = _mm256_sub_epi64(a, vbase);
+    _mm256_storeu_si256((__m256i *)(av + l), a);
+    _mm256_storeu_si256((__m256i *)(off + l), o);
+    ors = _mm256_or_si256(ors, a);
+    over = _mm256_or_si256(over, _mm256_cmpgt_epi64(_mm256_xor_si256(o, sign), vlim));
+  }
+  ors = _mm256_and_si256(ors, _mm256_set1_epi64x((long long)amask));
+  return _mm256_testz_si256(ors, ors) && _mm256_testz_si256(over, over);
+}
+
+/* d[l] = the 8-byte value at base + off[l] for a full 32-lane warp with AVX2 gathers, four
+   lanes a vector (a global load the warp check found in bounds). */
+__attribute__((target("avx2"))) static void gather64_avx2(uint64_t *d, const uint8_t *base,
+                                                          const uint64_t *off)
+{
+#pragma GCC unroll 8
+  for (unsigned l = 0; l < 32; l += 4)
+    _mm256_storeu_si256((__m256i *)(d + l),
+                        _mm256_i64gather_epi64((const long long *)(const void *)base,
+                                               _mm256_loadu_si256((const __m256i *)(off + l)), 1));
+}
+#endif
+
 /* The fused multiply-add lane loop, the arithmetic core of most kernels. On x86-64 it is
    compiled twice, for FMA hardware and for any x86-64, and the loader picks one, so the
    common case is one instruction per lane instead of a libm call; a full warp on a CPU with
@@ -2066,6 +2106,17 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
 /* ---- the fast plan ---- */
 
 #ifdef SIM_X86_CLONES
+/* in is a .v2 or .v4 load from global or constant memory (ld, ldu) or store to global memory
+   (st) through an address register, whose register vector is v (its destination or source):
+   run_global's vector kinds (the element size is sim_exec_fast_plan's to check). */
+static int global_vec(const struct ptx_inst *in, const struct ptx_operand *v)
+{
+  const struct ptx_operand *ad = &in->opd[in->op == PTX_OP_ST ? 0 : 1];
+  return (in->vec == 2 || in->vec == 4) && v->kind == PTX_OPD_VEC && v->nvec == in->vec &&
+         ad->kind == PTX_OPD_ADDR && ad->reg != PTX_NOREG &&
+         (in->space == PTX_SP_GLOBAL || (in->op != PTX_OP_ST && in->space == PTX_SP_CONST));
+}
+
 /* The fast kind of in, and the 4-bit argument its ALU kinds take in the plan (*arg): the
    vector operation (FK_VOP, FK_VOP3; FK_VOP2 and FK_VOP1 from VOP_MINS32), the special
    register's class (FK_SREG), 1 for 64 bits and 4 for signed (FK_SETP). */
@@ -2078,11 +2129,15 @@ static enum fast_kind fast_kind(const struct ptx_inst *in, unsigned *arg)
   int i64 = t == PTX_T_S64 || t == PTX_T_U64 || t == PTX_T_B64;
   if (in->guard != PTX_NOREG)
     return FK_NONE;
+  if (op == PTX_OP_ST && global_vec(in, &in->opd[1]))
+    return FK_STG;              /* a vector store to global memory, through a register */
   if (op == PTX_OP_ST)          /* a scalar store to shared or global memory, through a register */
     return (in->vec ? in->vec : 1) != 1 || in->opd[1].kind != PTX_OPD_REG ||
            in->opd[0].reg == PTX_NOREG ? FK_NONE
            : in->space == PTX_SP_SHARED ? FK_STS
            : in->space == PTX_SP_GLOBAL ? FK_STG : FK_NONE;
+  if ((op == PTX_OP_LD || op == PTX_OP_LDU) && global_vec(in, d))
+    return FK_LDG;              /* a vector load from global or constant memory */
   if (d->kind != PTX_OPD_REG || d->reg == PTX_NOREG)
     return FK_NONE;
   for (unsigned o = 1; o < in->nopd && op != PTX_OP_LD && op != PTX_OP_LDU; o++)
@@ -2231,8 +2286,9 @@ uint8_t *sim_exec_fast_plan(const struct sim_prog *p)
       k = FK_NONE;                                 /* (no such scalar access) */
     if (k >= FK_LDG && size != 4 && size != 8)
       k = FK_NONE;                                 /* global: words and double words only */
-    if (k >= FK_LDS)                               /* size (log2, 2 bits), then signedness */
-      arg = (unsigned)__builtin_ctz(size) + 4 * (unsigned)ptx_type_is_signed(t);
+    if (k >= FK_LDS)          /* size (log2, 2 bits), then signedness, then a global vector */
+      arg = (unsigned)__builtin_ctz(size) + 4 * (unsigned)ptx_type_is_signed(t) +
+            8 * (unsigned)(k >= FK_LDG && in->vec > 1);
     /* the kind in the low 4 bits, its argument above them */
     f[pc] = (uint8_t)(k + 16 * arg);
   }
@@ -2308,9 +2364,134 @@ static inline __attribute__((always_inline)) int run_shared(struct sim_block *b,
   return 1;
 }
 
-/* sim_exec_run's global load or store at pc (plan byte f): 1 when run, 0 when the warp is not
-   one coalesced access inside the allocation the instruction used last (and writable, for a
-   store): nothing done, sim_exec's lane-by-lane path. */
+/* A full warp's global load of n elements of size bytes a lane (n = in->vec, 1 for a scalar
+   load) from allocation al0, lane l's at address av[l], host byte al0->data + off[l] (the
+   warp check found every access inside al0 and aligned): what sim_exec's lane loops do for
+   it, the race check lane by lane in lane order (reads never fault), the loads, then the
+   statistics of the whole access. */
+static inline void ld_global_lanes(struct sim_block *b, struct sim_warp *w, uint32_t pc,
+                                   const struct ptx_inst *in, const struct sim_alloc *al0,
+                                   const uint64_t *av, const uint64_t *off, unsigned size,
+                                   unsigned n, int sgn)
+{
+  const unsigned W = 32;
+  const enum ptx_space sp = (enum ptx_space)in->space;
+  const enum ptx_type t = (enum ptx_type)in->type;
+  if (b->race_gused && sp == PTX_SP_GLOBAL && !(in->flags & PTX_F_VOLATILE))
+    sim_race_global_reads(b, w, pc, SIM_FULL32, av, size * n);
+  const struct ptx_operand *d = &in->opd[0];
+  if (n == 1) {
+    uint64_t *dd = REG(d->reg);
+    if (size == 4) {
+      gather32_avx2(dd, al0->data, off, sgn);
+    } else {
+      gather64_avx2(dd, al0->data, off);
+      if (sgn)                                     /* (a no-op at 8 bytes, as sim_exec's) */
+        for (unsigned l = 0; l < 32; l++)
+          dd[l] = sim_alu_sext(t, dd[l]);
+    }
+  } else {
+    /* element k of every lane to its register, k in order (a register named twice: the last
+       element, as sim_exec's lane loop leaves it); no register: nothing */
+    for (unsigned k = 0; k < n; k++) {
+      if (d->vreg[k] == PTX_NOREG)
+        continue;
+      uint64_t *dk = REG(d->vreg[k]);
+      const uint8_t *src = al0->data + k * size;
+      if (size == 4) {
+        gather32_avx2(dk, src, off, sgn);
+      } else {
+        gather64_avx2(dk, src, off);
+        if (sgn)
+          for (unsigned l = 0; l < 32; l++)
+            dk[l] = sim_alu_sext(t, dk[l]);
+      }
+    }
+  }
+  sim_stats_mem(b, pc, sp, av, SIM_FULL32, size * n, 0);
+}
+
+/* A full warp's global store of n elements of size bytes a lane (n = in->vec, 1 for a scalar
+   store) to the writable allocation al0, lane l's at address av[l], host byte al0->data +
+   off[l] (the warp check found every access inside al0 and aligned): what sim_exec's lane
+   loops do for it, each lane's race check just before its store (its 'same value' test sees
+   the lanes before it). 0, or -1 when the race checker ended the block (that lane and those
+   after it not stored, no statistics, as sim_exec). */
+static inline int st_global_lanes(struct sim_block *b, struct sim_warp *w, uint32_t pc,
+                                  const struct ptx_inst *in, const struct sim_alloc *al0,
+                                  const uint64_t *av, const uint64_t *off, unsigned size,
+                                  unsigned n)
+{
+  const unsigned W = 32;
+  const struct ptx_operand *s = &in->opd[1];
+  static const uint64_t zero[32];                  /* an element without a register: 0 */
+  const uint64_t *sv[4] = {zero, zero, zero, zero};
+  if (n == 1) {
+    sv[0] = REG(s->reg);
+  } else {
+    for (unsigned k = 0; k < n; k++)
+      if (s->vreg[k] != PTX_NOREG)
+        sv[k] = REG(s->vreg[k]);
+  }
+  const int race = b->race && !(in->flags & PTX_F_VOLATILE);
+  if (race && n == 1) {
+    if (sim_race_global_stores(b, w, pc, SIM_FULL32, av, size, al0->data, al0->base, sv[0]))
+      return -1;
+  } else if (race) {
+    for (unsigned l = 0; l < 32; l++) {
+      uint8_t *p = al0->data + off[l];
+      if (sim_race_global(b, w, pc, l, av[l], size * n, SIM_ACC_WRITE,
+                          store_same(w, W, s, l, p, size, n)))
+        return -1;
+      for (unsigned k = 0; k < n; k++)
+        store_bits(p + k * size, size, sv[k][l]);
+    }
+  } else if (size == 4) {
+    for (unsigned l = 0; l < 32; l++)
+      for (unsigned k = 0; k < n; k++)
+        store_bits(al0->data + off[l] + 4 * k, 4, sv[k][l]);
+  } else {
+    for (unsigned l = 0; l < 32; l++)
+      for (unsigned k = 0; k < n; k++)
+        store_bits(al0->data + off[l] + 8 * k, 8, sv[k][l]);
+  }
+  sim_stats_mem(b, pc, PTX_SP_GLOBAL, av, SIM_FULL32, size * n, 0);
+  b->worker->global_writes++;
+  b->writes++;
+  return 0;
+}
+
+/* run_global's accesses other than one coalesced scalar access: a vector, or lanes at any
+   addresses. Out of line, so that sim_exec_run's loop keeps its registers. */
+static __attribute__((noinline)) int run_global_lanes(struct sim_block *b, struct sim_warp *w,
+                                                      uint32_t pc, const struct ptx_inst *in,
+                                                      unsigned f, struct sim_inst_stats *ist)
+{
+  const unsigned W = 32, size = 1u << (f >> 4 & 3), n = f & 128 ? in->vec : 1;
+  const int load = (f & 15) == FK_LDG;
+  const struct ptx_operand *ad = &in->opd[load ? 1 : 0];
+  const struct sim_alloc *al0 = b->alloc_cache[pc];
+  const uint32_t acc = size * n;                   /* a lane's bytes, and their alignment */
+  uint64_t av[32], off[32];
+  if (!al0 || al0->size < acc || (!load && al0->read_only) ||
+      !global_addrs_avx2(REG(ad->reg), (uint64_t)ad->imm, al0->base, al0->size - acc, acc - 1,
+                         av, off))
+    return 0;
+  run_count(b, w, pc, ist);
+  if (load) {
+    ld_global_lanes(b, w, pc, in, al0, av, off, size, n, f >> 6 & 1);
+    return 1;
+  }
+  return st_global_lanes(b, w, pc, in, al0, av, off, size, n) ? -1 : 1;
+}
+
+/* sim_exec_run's global load or store at pc (plan byte f: bit 7 for a vector of in->vec
+   elements): 1 when run, 0 when some lane's access is not inside the allocation the
+   instruction used last, or misaligned, or the allocation is read-only for a store (nothing
+   done: sim_exec's lane-by-lane path, which finds the other allocation or reports the
+   fault), -1 when the race checker ended the block. One coalesced scalar access is one copy
+   (warp_seq); any other a warp-wide bounds check, then a gather or scatter
+   (run_global_lanes). */
 static inline __attribute__((always_inline)) int run_global(struct sim_block *b, struct sim_warp *w,
                                                 uint32_t pc, const struct ptx_inst *in,
                                                 unsigned f, struct sim_inst_stats *ist)
@@ -2320,8 +2501,9 @@ static inline __attribute__((always_inline)) int run_global(struct sim_block *b,
   const struct ptx_operand *ad = &in->opd[load ? 1 : 0];
   const struct sim_alloc *al0 = b->alloc_cache[pc];
   uint64_t a0;
-  if (!warp_seq(al0, REG(ad->reg), (uint64_t)ad->imm, size, &a0) || (!load && al0->read_only))
-    return 0;
+  if ((f & 128) || !warp_seq(al0, REG(ad->reg), (uint64_t)ad->imm, size, &a0) ||
+      (!load && al0->read_only))
+    return run_global_lanes(b, w, pc, in, f, ist);
   run_count(b, w, pc, ist);
   if (load)
     ld_global_seq(b, w, pc, in, REG(in->opd[0].reg), al0, a0, size, f >> 6 & 1);
@@ -2378,8 +2560,10 @@ uint32_t sim_exec_run(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint
       r = run_shared(b, w, pc, in, (f & ~15u) | FK_LDSU, ist);
       break;
     case FK_LDG:
+      r = run_global(b, w, pc, in, (f & ~15u) | FK_LDG, ist);
+      break;
     case FK_STG:
-      r = run_global(b, w, pc, in, f, ist);
+      r = run_global(b, w, pc, in, (f & ~15u) | FK_STG, ist);
       break;
     case FK_LDP:
       r = run_param(b, w, pc, in, f, ist);

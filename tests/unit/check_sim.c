@@ -2216,6 +2216,173 @@ START_TEST(test_fast_path_shared_oob)
 }
 END_TEST
 
+/* What one run of the strided/vector kernel left: its result, counters, statistics, trace
+   and the two buffers. */
+struct gv_out {
+  enum sim_status st;
+  struct sim_result r;
+  uint64_t p[2];                                   /* src and dst, size bytes each */
+  uint32_t size;
+  uint8_t src[32 * 32 * 36], dst[32 * 32 * 36];
+};
+
+/* Run kernel "gv" of k on one warp of 32 threads, over src (src_size bytes) and dst (dst_size,
+   read-only when ro), both filled with a byte pattern, recording the block's trace and first
+   touches; lanes: with the lane log of the warp (which keeps it on sim_exec's lane-by-lane
+   paths), else on sim_exec_run's where it qualifies. The fixture is ended here. */
+static void gv_run(const char *k, uint32_t src_size, uint32_t dst_size, int ro, int lanes,
+                   struct gv_out *o)
+{
+  struct fx f;
+  load(&f, k);
+  uint64_t p[2];
+  ck_assert_int_eq(sim_mem_alloc(f.d, src_size, "src", 0, &p[0]), SIM_OK);
+  ck_assert_int_eq(sim_mem_alloc(f.d, dst_size, "dst", ro, &p[1]), SIM_OK);
+  for (uint32_t i = 0; i < sizeof o->src; i++) {
+    o->src[i] = (uint8_t)(i * 37 + (i >> 8) * 11 + 1);
+    o->dst[i] = (uint8_t)(i * 13 + 5);
+  }
+  ck_assert_int_eq(sim_write(f.d, p[0], o->src, src_size), SIM_OK);
+  ck_assert_int_eq(sim_write(f.d, p[1], o->dst, dst_size), SIM_OK);
+  struct sim_launch c = {.grid = {1, 1, 1}, .block = {32, 1, 1}, .sched = SIM_SCHED_ITS,
+                         .workers = 1, .trace_every = 1, .trace_blocks = 1, .trace_wave = 1,
+                         .lanes = lanes};
+  o->st = sim_run(f.d, &f.m, "gv", p, sizeof p, &c, &f.r, f.err, sizeof f.err);
+  ck_assert_int_eq(sim_read(f.d, p[0], o->src, src_size), SIM_OK);
+  ck_assert_int_eq(sim_read(f.d, p[1], o->dst, dst_size), SIM_OK);
+  o->r = f.r;                                      /* owned by o now */
+  o->p[0] = p[0];
+  o->p[1] = p[1];
+  o->size = src_size < dst_size ? src_size : dst_size;
+  memset(&f.r, 0, sizeof f.r);
+  done(&f);
+}
+
+/* Fast (a) and lane-by-lane (b) runs of one case did the same, to the byte. */
+static void gv_same(const struct gv_out *a, const struct gv_out *b, const char *what)
+{
+  ck_assert_msg(a->st == b->st, "%s: status", what);
+  ck_assert_msg(a->r.outcome == b->r.outcome, "%s: outcome %d, lane by lane %d (%s)", what,
+                a->r.outcome, b->r.outcome, a->r.fault.message);
+  if (a->r.outcome != SIM_RAN_OK) {
+    const struct sim_fault *x = &a->r.fault, *y = &b->r.fault;
+    ck_assert_msg(x->kind == y->kind && x->space == y->space && x->access == y->access &&
+                  x->addr == y->addr && x->size == y->size && x->lane == y->lane &&
+                  x->inst == y->inst && x->other_inst == y->other_inst &&
+                  x->other_thread[0] == y->other_thread[0] &&
+                  !strcmp(x->message, y->message), "%s: fault '%s', lane by lane '%s'", what,
+                  x->message, y->message);
+  }
+  ck_assert_msg(!memcmp(&a->r.counters, &b->r.counters, sizeof a->r.counters), "%s: counters",
+                what);
+  ck_assert_uint_eq(a->r.nstats, b->r.nstats);
+  for (uint32_t i = 0; i < a->r.nstats; i++)
+    ck_assert_msg(!memcmp(&a->r.stats[i], &b->r.stats[i], sizeof *a->r.stats),
+                  "%s: statistics of instruction %u: %llu/%llu sectors", what, i,
+                  (unsigned long long)a->r.stats[i].g_sectors,
+                  (unsigned long long)b->r.stats[i].g_sectors);
+  ck_assert_msg(!memcmp(a->src, b->src, sizeof a->src) && !memcmp(a->dst, b->dst, sizeof a->dst),
+                "%s: memory", what);
+  ck_assert_uint_eq(a->r.trace.nblk, b->r.trace.nblk);
+  for (uint32_t i = 0; i < a->r.trace.nblk; i++) {
+    const struct sim_tblock *x = &a->r.trace.blk[i], *y = &b->r.trace.blk[i];
+    ck_assert_msg(x->nev == y->nev && x->nsec == y->nsec && x->truncated == y->truncated,
+                  "%s: trace", what);
+    for (uint32_t j = 0; j < x->nev; j++)
+      ck_assert_msg(x->ev[j].inst == y->ev[j].inst && x->ev[j].lanes == y->ev[j].lanes &&
+                    x->ev[j].space == y->ev[j].space && x->ev[j].n == y->ev[j].n &&
+                    x->ev[j].first == y->ev[j].first && x->ev[j].dups == y->ev[j].dups &&
+                    x->ev[j].same == y->ev[j].same, "%s: trace event %u", what, j);
+    ck_assert_msg(!x->nsec || !memcmp(x->sec, y->sec, x->nsec * sizeof *x->sec),
+                  "%s: trace sectors", what);
+  }
+  /* first touches by address (the lane log keeps an allocation of its own, which moves the
+     indices of the others) */
+  ck_assert_msg((a->r.trace.touch != NULL) == (b->r.trace.touch != NULL), "%s: touches", what);
+  for (unsigned i = 0; i < 2 && a->r.trace.touch; i++)
+    for (uint64_t x = 0; x < a->size; x += 128) {
+      uint64_t ia = sim_touch_index(&a->r.trace, (a->p[i] + x) >> 5),
+               ib = sim_touch_index(&b->r.trace, (b->p[i] + x) >> 5);
+      ck_assert_msg(ia != UINT64_MAX && ib != UINT64_MAX &&
+                    a->r.trace.touch[ia] == b->r.trace.touch[ib],
+                    "%s: first touch of byte %llu of buffer %u", what, (unsigned long long)x, i);
+    }
+}
+
+/* Full-warp global loads and stores of 1, 2 and 4 elements of 4 and 8 bytes a lane (ld/st
+   .global.v2/.v4), lane l at l * stride vectors for strides 0 to 33, three times in a loop
+   (the first finds the instruction's allocation; the later ones take sim_exec_run's warp
+   check, gather and scatter), moved on by shift bytes each time: sim_exec_run does what
+   sim_exec's lane loops do, counters, sectors, trace, first touches and memory alike, and
+   where a later pass is misaligned, leaves its allocation, or stores to a read-only one, or
+   a lane reads what another wrote (a race), the same fault for the same lane; stores that
+   leave memory as it is, no race. */
+START_TEST(test_fast_path_global_strided)
+{
+  static const unsigned strides[] = {0, 1, 2, 3, 4, 5, 7, 8, 15, 16, 17, 31, 32, 33};
+  static struct gv_out a, b;                       /* (large: not on the stack) */
+  unsigned ncase = 0;
+  for (unsigned esz = 4; esz <= 8; esz += 4)
+    for (unsigned n = 1; n <= 4; n *= 2)
+      for (unsigned variant = 0; variant < 6; variant++)
+        for (unsigned si = 0; si < sizeof strides / sizeof *strides; si++) {
+          /* variant 0: in bounds; 1: the second pass misaligned; 2: a buffer the later
+             passes of the larger strides leave; 3: dst read-only; 4: each lane then reads
+             its neighbour's store (a race); 5: dst is read and written back as it is
+             (stores that change nothing: no race, every lane on one address or not) */
+          const unsigned stride = strides[si], vb = esz * n;
+          const unsigned shift = variant == 1 ? (n > 1 ? esz : esz / 2) : 5 * vb;
+          uint32_t size = variant == 2 ? 32 * vb * 8 + 64 : 32 * 32 * 36;
+          char el[4][8], ld[160], st[160], add[96], race[96];
+          const char *ty = esz == 4 ? "u32" : "u64";
+          for (unsigned e = 0; e < 4; e++)
+            snprintf(el[e], sizeof el[e], esz == 4 ? "%%r%u" : "%%rd%u", 3 + e);
+          if (n == 1) {
+            snprintf(ld, sizeof ld, "ld.global.%s %s, [%%rd4];", ty, el[0]);
+            snprintf(st, sizeof st, "st.global.%s [%%rd5], %s;", ty, el[0]);
+          } else if (n == 2) {
+            snprintf(ld, sizeof ld, "ld.global.v2.%s {%s, %s}, [%%rd4];", ty, el[0], el[1]);
+            snprintf(st, sizeof st, "st.global.v2.%s [%%rd5], {%s, %s};", ty, el[0], el[1]);
+          } else {
+            snprintf(ld, sizeof ld, "ld.global.v4.%s {%s, %s, %s, %s}, [%%rd4];", ty, el[0],
+                     el[1], el[2], el[3]);
+            snprintf(st, sizeof st, "st.global.v4.%s [%%rd5], {%s, %s, %s, %s};", ty, el[0],
+                     el[1], el[2], el[3]);
+          }
+          snprintf(add, sizeof add, variant == 5 ? ""
+                   : esz == 4 ? "add.u32 %s, %s, %%r1;" : "add.u64 %s, %s, %%rd2;",
+                   el[n - 1], el[n - 1]);
+          snprintf(race, sizeof race, variant == 4 ? "ld.global.%s %s, [%%rd5+%u];" : "",
+                   ty, el[0], vb);
+          char k[2048];
+          snprintf(k, sizeof k,
+            HDR
+            ".visible .entry gv(.param .u64 src, .param .u64 dst)\n{\n"
+            "  .reg .pred %%p<2>;\n  .reg .b32 %%r<12>;\n  .reg .b64 %%rd<16>;\n"
+            "  ld.param.u64 %%rd1, [%s];\n  ld.param.u64 %%rd6, [dst];\n"
+            "  mov.u32 %%r1, %%tid.x;\n  cvt.u64.u32 %%rd2, %%r1;\n"
+            "  mul.lo.u32 %%r2, %%r1, %u;\n  mul.wide.u32 %%rd3, %%r2, %u;\n"
+            "  add.s64 %%rd4, %%rd1, %%rd3;\n  add.s64 %%rd5, %%rd6, %%rd3;\n"
+            "  mov.u32 %%r9, 0;\n"
+            "LOOP:\n"
+            "  .loc 1 5 3\n  %s\n  %s\n  .loc 1 6 3\n  %s\n  .loc 1 7 3\n  %s\n"
+            "  add.s64 %%rd4, %%rd4, %u;\n  add.s64 %%rd5, %%rd5, %u;\n"
+            "  add.u32 %%r9, %%r9, 1;\n  setp.lt.u32 %%p1, %%r9, 3;\n  @%%p1 bra LOOP;\n"
+            "  ret;\n}\n"
+            ".file 1 \"/lab/gv.cu\"\n", variant == 5 ? "dst" : "src", stride, vb, ld, add, st, race, shift, shift);
+          char what[96];
+          snprintf(what, sizeof what, "%s x%u stride %u variant %u", ty, n, stride, variant);
+          gv_run(k, size, size, variant == 3, 0, &a);
+          gv_run(k, size, size, variant == 3, 1, &b);
+          gv_same(&a, &b, what);
+          ncase += a.r.outcome == SIM_RAN_OK;
+          sim_result_free(&a.r);
+          sim_result_free(&b.r);
+        }
+  ck_assert_uint_gt(ncase, 100);                   /* most cases ran to the end */
+}
+END_TEST
+
 /* Bank conflicts of a full warp's shared loads at a constant stride (sim_exec_run passes the
    stride it found to the stats) and at none: the busiest bank's distinct words. */
 START_TEST(test_fast_path_shared_wavefronts)
@@ -2985,6 +3152,7 @@ Suite *suite_sim(void)
   tcase_add_test(t, test_fast_path_shared_oob);
   tcase_add_test(t, test_fast_path_shared_symbol);
   tcase_add_test(t, test_fast_path_shared_wavefronts);
+  tcase_add_test(t, test_fast_path_global_strided);
   tcase_add_test(t, test_fast_path_global);
   tcase_add_test(t, test_global_race_within_a_block);
   tcase_add_test(t, test_global_race_coalesced_chunks);

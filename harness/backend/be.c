@@ -96,6 +96,11 @@ enum be_status be_view(struct be *b, uint64_t addr, uint64_t n, const void **p)
   return b->ops->view ? b->ops->view(b->impl, addr, n, p) : BE_ERR_UNAVAILABLE;
 }
 
+int be_written(struct be *b, uint64_t addr)
+{
+  return b->ops->written ? b->ops->written(b->impl, addr) : 1;
+}
+
 enum be_status be_tensor_map(struct be *b, const struct sim_tmap *t, uint8_t map[SIM_TMAP_BYTES],
                              char *err, size_t errlen)
 {

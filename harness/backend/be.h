@@ -142,6 +142,11 @@ enum be_status be_read(struct be *b, uint64_t addr, void *dst, uint64_t n);
    caller copies to and from (be_write, be_read). */
 enum be_status be_fill(struct be *b, uint64_t addr, uint8_t byte, uint64_t n);
 enum be_status be_view(struct be *b, uint64_t addr, uint64_t n, const void **p);
+/* Whether a launch may have written the allocation holding addr since the host last wrote or
+   filled all of it: 0 only where the backend knows none did (the emulator marks every
+   allocation a store reaches, sim_written); 1 where one did, or on a GPU, which cannot
+   tell. */
+int be_written(struct be *b, uint64_t addr);
 /* A tiled tensor map of t (its addr a device address of this backend) for a tensor copy
    (cp.async.bulk.tensor), as the 128 bytes of a CUtensorMap kernel parameter: the GPU's from
    cuTensorMapEncodeTiled, the emulator's from sim_tmap_encode with the same fields. Returns
@@ -212,6 +217,7 @@ struct be_ops {
   /* the emulator's; NULL on a GPU (be_fill, be_view: BE_ERR_UNAVAILABLE) */
   enum be_status (*fill)(void *impl, uint64_t addr, uint8_t byte, uint64_t n);
   enum be_status (*view)(void *impl, uint64_t addr, uint64_t n, const void **p);
+  int (*written)(void *impl, uint64_t addr);                      /* NULL: always 1 */
 };
 extern const struct be_ops be_emu_ops;
 extern const struct be_ops be_cuda_ops;

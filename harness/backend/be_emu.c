@@ -69,6 +69,12 @@ static enum be_status emu_view(void *impl, uint64_t addr, uint64_t n, const void
   return *p ? BE_OK : BE_ERR_BADARG;
 }
 
+static int emu_written(void *impl, uint64_t addr)
+{
+  struct emu *e = impl;
+  return sim_written(e->dev, addr);
+}
+
 static enum be_status emu_launch(void *impl, const char *kernel, const void *params, size_t psize,
                                  const struct be_launch *l, struct be_result *res, char *err,
                                  size_t errlen)
@@ -145,5 +151,5 @@ const struct be_ops be_emu_ops = {
   .write = emu_write,
   .read = emu_read, .launch = emu_launch, .tensor_map = emu_tensor_map,
   .texture = emu_texture, .close = emu_close, .state_digest = emu_state_digest,
-  .fill = emu_fill, .view = emu_view,
+  .fill = emu_fill, .view = emu_view, .written = emu_written,
 };

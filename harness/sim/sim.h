@@ -436,6 +436,10 @@ enum sim_status sim_fill(struct sim_device *d, uint64_t addr, uint8_t byte, uint
    memory): valid until their allocation is freed. NULL when the range is not inside one
    allocation. */
 const void *sim_view(const struct sim_device *d, uint64_t addr, uint64_t n);
+/* Whether a device store may have changed the allocation holding addr since the host last
+   wrote or filled all of it (sim_write, sim_fill): 0 when none did, so its bytes are the
+   host's; 1 when one did, or when addr is in no allocation. */
+int sim_written(const struct sim_device *d, uint64_t addr);
 /* A digest (FNV-1a, 64 bits) of what a launch on d starts from besides its arguments: the
    contents of the writable module-scope variables (__device__) of the modules launched on d
    so far, and the number of texture objects. Equal digests before two launches of the same

@@ -154,6 +154,8 @@ static uint8_t *mem_at(struct sim_block *b, struct sim_warp *w, uint32_t pc, uns
       sim_fault_mem(b, w, pc, l, SIM_FK_READ_ONLY, real, acc, addr, size);
       return NULL;
     }
+    if (acc != SIM_ACC_READ)
+      sim_mem_wrote(al);
     if (al->heap) {                  /* block by block, and never cached: the fast paths of
                                         ld/st check the cached allocation alone */
       if (sim_heap_check(b->dev, a, size)) {
@@ -1029,6 +1031,7 @@ static inline void st_global_seq(struct sim_block *b, struct sim_warp *w, uint32
                                  const struct sim_alloc *al0, uint64_t a0, unsigned size)
 {
   uint8_t *dst = al0->data + (a0 - al0->base);
+  sim_mem_wrote(al0);
   if (b->race && !(in->flags & PTX_F_VOLATILE)) {
     sim_race_global_stores_seq(b, w, pc, a0, size, dst, sv);
   } else if (size == 8) {
@@ -1794,6 +1797,7 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
       if (global_warp_ok(al0, base, (uint64_t)ad->imm, e, lo, hi, size, av) && !al0->read_only) {
         /* every lane in the cached allocation: each lane's race check (its 'same value' test
            sees the stores of the lanes before it), then its store */
+        sim_mem_wrote(al0);
         if (b->race && !(in->flags & PTX_F_VOLATILE)) {
           if (sim_race_global_stores(b, w, pc, e, av, size, al0->data, al0->base, sv))
             return pc;
@@ -1810,10 +1814,12 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
         const struct sim_alloc *al = b->alloc_cache[pc];
         uint8_t *p;
         if (al && !al->read_only && addr - al->base <= al->size - size && al->size >= size &&
-            !(addr & (size - 1)))
+            !(addr & (size - 1))) {
           p = al->data + (addr - al->base);
-        else if (!(p = mem_at(b, w, pc, l, sp, addr, size, size, SIM_ACC_WRITE)))
+          sim_mem_wrote(al);
+        } else if (!(p = mem_at(b, w, pc, l, sp, addr, size, size, SIM_ACC_WRITE))) {
           return pc;
+        }
         if (b->race && !(in->flags & PTX_F_VOLATILE) &&
             sim_race_global(b, w, pc, l, addr, size, SIM_ACC_WRITE,
                             load_bits(p, size) == (sv[l] & (size >= 8 ? ~0ull : (1ull << (size * 8)) - 1))))

@@ -33,8 +33,22 @@ struct sim_alloc {
                                     (sim_heap_check), never cached per instruction */
   int view;                      /* a __constant__ variable: data points into its module's
                                     constant bank (struct sim_cbank), which owns it */
+  uint8_t written;               /* a device store reached it since the host last wrote or
+                                    filled all of it (sim_written); set by sim_mem_wrote */
   char name[64];
 };
+
+/* Mark allocation a as written by the device: every store path into global memory calls it
+   (plain, vector, atomic, red, bulk and tensor copies, surfaces). Tested before it is set,
+   so that a warp's stores to a marked buffer do not bounce its cache line between workers;
+   relaxed, as sim_run's join orders it before the host reads it. The allocation array is
+   not const, only the pointers the fast paths hold. */
+static inline void sim_mem_wrote(const struct sim_alloc *a)
+{
+  uint8_t *m = (uint8_t *)&a->written;
+  if (!__atomic_load_n(m, __ATOMIC_RELAXED))
+    __atomic_store_n(m, 1, __ATOMIC_RELAXED);
+}
 
 /* A module's constant bank (ptxas's bank 3, .nv.constant3): its __constant__ variables laid
    out as ptxas lays them out, in SIM_CBANK_SIZE bytes at base, zero past the last one. Each

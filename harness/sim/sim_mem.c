@@ -147,6 +147,7 @@ enum sim_status sim_mem_alloc(struct sim_device *d, uint64_t size, const char *n
   a->read_only = read_only;
   a->heap = 0;
   a->view = 0;
+  a->written = 0;                               /* zeros, as the host made them */
   snprintf(a->name, sizeof a->name, "%s", name ? name : "allocation");
   d->next_base += (n + ALLOC_ALIGN - 1) / ALLOC_ALIGN * ALLOC_ALIGN + ALLOC_GAP;
   *addr = a->base;
@@ -218,12 +219,21 @@ const struct sim_alloc *sim_mem_nearest(const struct sim_device *d, uint64_t add
   return &d->allocs[i];
 }
 
+/* The host wrote n bytes at addr into a: when that is all of a, no device store has
+   changed it since (a part leaves the mark: the rest may still hold the device's bytes). */
+static void host_wrote(const struct sim_alloc *a, uint64_t addr, uint64_t n)
+{
+  if (addr == a->base && n == a->size)
+    *(uint8_t *)&a->written = 0;
+}
+
 enum sim_status sim_write(struct sim_device *d, uint64_t addr, const void *src, uint64_t n)
 {
   const struct sim_alloc *a = sim_mem_find(d, addr, n);
   if (!a)
     return SIM_ERR_BADARG;
   memcpy(a->data + (addr - a->base), src, n);
+  host_wrote(a, addr, n);
   return SIM_OK;
 }
 
@@ -242,6 +252,7 @@ enum sim_status sim_fill(struct sim_device *d, uint64_t addr, uint8_t byte, uint
   if (!a)
     return SIM_ERR_BADARG;
   memset(a->data + (addr - a->base), byte, n);
+  host_wrote(a, addr, n);
   return SIM_OK;
 }
 
@@ -249,6 +260,12 @@ const void *sim_view(const struct sim_device *d, uint64_t addr, uint64_t n)
 {
   const struct sim_alloc *a = sim_mem_find(d, addr, n);
   return a ? a->data + (addr - a->base) : NULL;
+}
+
+int sim_written(const struct sim_device *d, uint64_t addr)
+{
+  const struct sim_alloc *a = sim_mem_find(d, addr, 0);
+  return a ? a->written : 1;
 }
 
 int sim_grow(void **p, uint32_t *cap, uint32_t need, size_t elem, uint32_t first)

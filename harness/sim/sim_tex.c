@@ -528,6 +528,8 @@ static const struct sim_tex *object(struct sim_block *b, struct sim_warp *w, uin
       return NULL;
     }
     *data = al->data + (t->addr - al->base);
+    if (in->op == PTX_OP_SUST)
+      sim_mem_wrote(al);
   }
   return t;
 }

@@ -206,6 +206,26 @@ START_TEST(adversarial_sweep_point_writes_input)
 }
 END_TEST
 
+/* An expected output that is NaN is never right, even where the kernel writes the very same
+   bits: lab 01 with a reference that puts a NaN in c[5], and a kernel that writes that NaN
+   there. The NaN scan of the expected outputs is made once per run of the reference
+   (expect_nans), not at every launch; this is the case it must still catch. */
+START_TEST(adversarial_expected_nan_is_wrong)
+{
+  const char *dir = e2e_tmp("nanlab");
+  write_variant(dir, BODY, "    c[i] = i == 5 ? __int_as_float(0x7fc00000) : a[i] + b[i];");
+  char *cmd = e2e_fmt("cp labs/01-matrix-add/lab.json '%s/' && sed 's/    c\\[i\\] = a\\[i\\] + "
+                      "b\\[i\\];/    c[i] = i == 5 ? __builtin_nanf(\"\") : a[i] + b[i];/' "
+                      "labs/01-matrix-add/reference.c > '%s/reference.c' && grep -q nanf "
+                      "'%s/reference.c'", dir, dir, dir);
+  ck_assert_int_eq(system(cmd), 0);
+  struct e2e_run *r = e2e_warplab("run", dir, "--backend", "emu", "--plain", "--quick",
+                                  "--results", e2e_tmp("results"), (char *)NULL);
+  ck_assert_msg(r->status == 1, "%s exited %d\n%.3000s\n%.2000s", r->cmd, r->status, r->out, r->err);
+  ck_assert_msg(strstr(r->out, "c[5] is wrong: expected nan, got nan"), "%.3000s", r->out);
+}
+END_TEST
+
 /* A Gradescope result that gives full marks, as text a student may put in a name. */
 #define FORGED "{\n  \"score\": 100.0,\n  \"max_score\": 100.0,\n  \"output\": \"mine\",\n" \
                "  \"tests\": [{\"name\": \"a\", \"score\": 100.0, \"max_score\": 100.0}]\n}"
@@ -606,6 +626,7 @@ void e2e_add_adversarial_tests(Suite *s)
   tcase_add_test(tc, adversarial_folders);
   tcase_add_test(tc, adversarial_launches);
   tcase_add_test(tc, adversarial_sweep_point_writes_input);
+  tcase_add_test(tc, adversarial_expected_nan_is_wrong);
   tcase_add_test(tc, adversarial_batch);
   tcase_add_test(tc, adversarial_batch_grader_limits);
   tcase_add_test(tc, adversarial_result_fd);

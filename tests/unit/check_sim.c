@@ -97,6 +97,75 @@ START_TEST(test_store_ok)
 }
 END_TEST
 
+/* The "written by the device" mark (sim_written) that run.c trusts to skip comparing an input
+   with its bytes as made: each kind of global store sets it on the allocation it reaches and
+   on no other (q is only read); a host write of all of the allocation clears it, of a part
+   does not. Each kernel runs twice, the mark cleared between, on 1 and 2 workers. */
+#define MARK_K                                                                                  \
+  HDR ".shared .align 128 .b8 sm[128];\n"                                                       \
+  ".visible .entry k(.param .u64 p, .param .u64 q)\n{\n"                                        \
+  "  .reg .pred %%pp<2>;\n  .reg .b32 %%r<8>;\n  .reg .b64 %%rd<8>;\n"                          \
+  "  ld.param.u64 %%rd1, [p];\n  ld.param.u64 %%rd2, [q];\n"                                    \
+  "  cvta.to.global.u64 %%rd1, %%rd1;\n  cvta.to.global.u64 %%rd2, %%rd2;\n"                    \
+  "  mov.u32 %%r1, %%tid.x;\n  mul.wide.u32 %%rd3, %%r1, 4;\n"                                  \
+  "  add.s64 %%rd4, %%rd2, %%rd3;\n  ld.global.u32 %%r2, [%%rd4];\n"                            \
+  "  add.s64 %%rd5, %%rd1, %%rd3;\n%s  ret;\n}\n"
+
+static const struct {
+  const char *name, *body;
+  uint32_t block;
+} mark_cases[] = {
+  {"st.global, a whole warp", "  st.global.u32 [%rd5], %r2;\n", 32},
+  {"st.global, part of a warp", "  st.global.u32 [%rd5], %r2;\n", 20},
+  {"st.global, twice at one pc (the cached allocation's paths)",
+   "  mov.u32 %r5, 0;\nL1:\n  st.global.u32 [%rd5], %r2;\n  add.s64 %rd5, %rd5, 128;\n"
+   "  add.u32 %r5, %r5, 1;\n  setp.lt.u32 %pp1, %r5, 3;\n  @%pp1 bra L1;\n", 32},
+  {"st.global, one lane", "  setp.eq.u32 %pp1, %r1, 3;\n  @%pp1 st.global.u32 [%rd5], %r2;\n", 32},
+  {"generic st", "  cvta.global.u64 %rd6, %rd5;\n  st.u32 [%rd6], %r2;\n", 32},
+  {"st.global.v4",
+   "  mul.wide.u32 %rd6, %r1, 16;\n  add.s64 %rd6, %rd1, %rd6;\n"
+   "  st.global.v4.u32 [%rd6], {%r2, %r2, %r2, %r2};\n", 32},
+  {"st.global.v2.u64", "  mul.wide.u32 %rd6, %r1, 16;\n  add.s64 %rd6, %rd1, %rd6;\n"
+   "  st.global.v2.u64 [%rd6], {%rd3, %rd3};\n", 32},
+  {"atom.global.add", "  atom.global.add.u32 %r3, [%rd1], %r2;\n", 32},
+  {"atom.global.cas", "  atom.global.cas.b32 %r3, [%rd1], %r2, %r1;\n", 32},
+  {"red.global.add", "  red.global.add.u32 [%rd1], %r2;\n", 32},
+  {"cp.async.bulk to global",
+   "  mov.u32 %r3, sm;\n  mov.u32 %r4, 64;\n"
+   "  st.shared.v4.u32 [sm], {%r2, %r2, %r2, %r2};\n  st.shared.v4.u32 [sm+16], {%r2, %r2, %r2, %r2};\n"
+   "  st.shared.v4.u32 [sm+32], {%r2, %r2, %r2, %r2};\n  st.shared.v4.u32 [sm+48], {%r2, %r2, %r2, %r2};\n"
+   "  cp.async.bulk.global.shared::cta.bulk_group [%rd1], [%r3], %r4;\n"
+   "  cp.async.bulk.commit_group;\n  cp.async.bulk.wait_group 0;\n", 1},
+};
+
+START_TEST(test_store_marks_written)
+{
+  char src[2048];
+  snprintf(src, sizeof src, MARK_K, mark_cases[_i].body);
+  struct fx f;
+  load(&f, src);
+  uint64_t a[2] = {buffer(&f, 1024, "p"), buffer(&f, 1024, "q")};
+  static uint8_t zero[1024];
+  for (uint32_t workers = 1; workers <= 2; workers++) {
+    ck_assert_int_eq(sim_write(f.d, a[0], zero, sizeof zero), SIM_OK);
+    ck_assert_int_eq(sim_fill(f.d, a[1], 0, sizeof zero), SIM_OK);
+    ck_assert_int_eq(sim_written(f.d, a[0]), 0);
+    ck_assert_int_eq(sim_written(f.d, a[1]), 0);
+    ck_assert_int_eq(launch(&f, "k", 2, mark_cases[_i].block, a, 2, SIM_SCHED_ITS, workers, 0),
+                     SIM_OK);
+    ck_assert_msg(f.r.outcome == SIM_RAN_OK, "%s: %s", mark_cases[_i].name, f.r.fault.message);
+    ck_assert_msg(sim_written(f.d, a[0]) == 1, "%s: p not marked", mark_cases[_i].name);
+    ck_assert_msg(sim_written(f.d, a[1]) == 0, "%s: q marked, read only", mark_cases[_i].name);
+    ck_assert_int_eq(sim_write(f.d, a[0] + 8, zero, 4), SIM_OK);   /* a part: still marked */
+    ck_assert_int_eq(sim_written(f.d, a[0]), 1);
+  }
+  ck_assert_int_eq(sim_fill(f.d, a[0], 0, sizeof zero), SIM_OK);
+  ck_assert_int_eq(sim_written(f.d, a[0]), 0);
+  ck_assert_int_eq(sim_written(f.d, 8), 1);      /* no allocation: not known, so written */
+  done(&f);
+}
+END_TEST
+
 /* count += 1 by thread 0, and the argument buffer's element 0 = 7: a kernel that changes a
    __device__ variable, beside a read-only __constant__ one */
 static const char *k_count =
@@ -3134,6 +3203,7 @@ Suite *suite_sim(void)
   TCase *t = tcase_create("core");
   tcase_set_timeout(t, 60);
   tcase_add_test(t, test_store_ok);
+  tcase_add_loop_test(t, test_store_marks_written, 0, sizeof mark_cases / sizeof mark_cases[0]);
   tcase_add_test(t, test_recursion_takes_ptxas_frames);
   tcase_add_test(t, test_full_warp_fast_paths);
   tcase_add_test(t, test_state_digest_follows_device_vars);

@@ -458,9 +458,12 @@ START_TEST(test_queries_and_surface_modes) {
   ck_assert_int_eq(sim_tex_create(d, &s, &p[1], err, sizeof err), 0);
   p[2] = obuf;
   struct sim_result r;
+  ck_assert_int_eq(sim_written(d, sbuf), 0);
   run_k(d, &m, p, 5, &r);                    /* threads 0..4 store at bytes 0..16: in range */
   ck_assert_msg(r.outcome == SIM_RAN_OK, "%s", r.fault.message);
   sim_result_free(&r);
+  ck_assert_int_eq(sim_written(d, sbuf), 1); /* sust marks the surface's memory written ... */
+  ck_assert_int_eq(sim_written(d, tbuf), 0); /* ... a texture read does not */
   ck_assert_int_eq(sim_read(d, obuf, o, sizeof o), SIM_OK);
   ck_assert_uint_eq(o[0], 4);
   ck_assert_uint_eq(o[1], 4);

@@ -2301,6 +2301,20 @@ static int run_shown_tests(const struct run_lab *lab, const struct run_opts *opt
   return rc;
 }
 
+/* Is the kept run res one this run can stand for: its results folder under the results root
+   this run was given, and still there (its kernel.ptx: the report, charts and lanes files of
+   the run are written into that folder, and --keep or `warplab clean` may have removed it)? */
+static int kept_run_usable(const struct run_opts *opts, const struct run_result *res)
+{
+  const char *root = opts->results_root ? opts->results_root : "results";
+  size_t n = strlen(root);
+  while (n > 1 && root[n - 1] == '/')
+    n--;
+  struct stat st;
+  return !strncmp(res->results_dir, root, n) && res->results_dir[n] == '/' &&
+         stat(res->prov.ptx_file, &st) == 0 && S_ISREG(st.st_mode);
+}
+
 int run_lab_run(const struct run_lab *lab, const struct run_opts *opts, struct run_result *res,
                 char *err, size_t errlen)
 {
@@ -2310,7 +2324,7 @@ int run_lab_run(const struct run_lab *lab, const struct run_opts *opts, struct r
   char kbuf[1024], toolkit[64];
   nvcc_version(toolkit, sizeof toolkit);
   uint64_t key = run_cache_key(lab, opts, run_kernel_path(lab, opts, kbuf, sizeof kbuf), toolkit);
-  if (run_cache_load(key, lab, res) == 0) {
+  if (run_cache_load(key, lab, res) == 0 && kept_run_usable(opts, res)) {
     err[0] = 0;
     return 0;
   }

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <sys/stat.h>
 
 #include "e2e.h"
@@ -277,6 +278,35 @@ START_TEST(lab01_seed_replays)
 }
 END_TEST
 
+/* A kept reference run (the cache of solution runs with a seed) stands for a new run only when
+   its results folder is under this run's --results and still there: a run of seed 4242 in r2
+   after one in r1 gets its own folder in r2, and a run whose kept folder --keep 1 removed is
+   run again into a new folder, report and charts written. */
+START_TEST(lab01_kept_run_has_its_folder)
+{
+  const char *r1 = e2e_tmp("r1"), *r2 = e2e_tmp("r2");
+  struct e2e_run *a = e2e_warplab("run", "01", "--solution", "--backend", "emu", "--json", "--quick",
+                                  "--seed", "4242", "--results", r1, (char *)NULL);
+  struct e2e_run *b = e2e_warplab("run", "01", "--solution", "--backend", "emu", "--json", "--quick",
+                                  "--seed", "4242", "--results", r2, (char *)NULL);
+  ck_assert_int_eq(a->status, 0);
+  ck_assert_int_eq(b->status, 0);
+  const char *dir = e2e_jstr(b, "results_dir");
+  ck_assert_msg(!strncmp(dir, r2, strlen(r2)), "%s is not under %s", dir, r2);
+  ck_assert_int_eq(access(e2e_fmt("%s/result.json", dir), R_OK), 0);
+  /* seed 4242 again in r1 after another seed's run with --keep 1 removed its folder */
+  struct e2e_run *c = e2e_warplab("run", "01", "--solution", "--backend", "emu", "--quick", "--plain",
+                                  "--seed", "77", "--results", r1, "--keep", "1", (char *)NULL);
+  ck_assert_int_eq(c->status, 0);
+  ck_assert_int_ne(access(e2e_jstr(a, "results_dir"), F_OK), 0);
+  struct e2e_run *d = e2e_warplab("run", "01", "--solution", "--backend", "emu", "--json", "--quick",
+                                  "--seed", "4242", "--results", r1, "--keep", "1", (char *)NULL);
+  ck_assert_int_eq(d->status, 0);
+  ck_assert_msg(!strstr(d->err, "cannot write"), "%s", d->err);
+  ck_assert_int_eq(access(e2e_fmt("%s/result.json", e2e_jstr(d, "results_dir")), R_OK), 0);
+}
+END_TEST
+
 START_TEST(lab_unknown)
 {
   struct e2e_run *r = e2e_warplab("run", "99", "--backend", "emu", (char *)NULL);
@@ -288,7 +318,7 @@ END_TEST
 void e2e_add_lab_tests(Suite *s)
 {
   if (!e2e_have_nvcc()) {
-    printf("e2e: nvcc not found: SKIPPING the 12 tests of the lab test case\n");
+    printf("e2e: nvcc not found: SKIPPING the 13 tests of the lab test case\n");
     return;
   }
   TCase *tc = tcase_create("lab");
@@ -305,6 +335,7 @@ void e2e_add_lab_tests(Suite *s)
   tcase_add_test(tc, lab01_zero_choice_is_read);
   tcase_add_test(tc, lab01_hotspot_names_the_line);
   tcase_add_test(tc, lab01_seed_replays);
+  tcase_add_test(tc, lab01_kept_run_has_its_folder);
   tcase_add_test(tc, lab_unknown);
   suite_add_tcase(s, tc);
 }

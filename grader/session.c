@@ -57,6 +57,7 @@ static struct run_opts reference_opts(const struct run_opts *o)
   so.kernel_file = NULL;
   so.solution = 1;
   so.quick = 1;
+  so.figures_only = 1;
   return so;
 }
 

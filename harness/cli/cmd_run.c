@@ -355,8 +355,9 @@ static const struct grade_result *score_run(struct gs_session *s, int keep, char
                                             size_t blen, char *note, size_t nlen)
 {
   enum gs_status st = gs_run(s);
-  if (s->ref_source == GS_REF_RUN)
-    wl_results_after_run(s->ref->results_dir, keep);
+  struct stat st_ref;
+  if (s->ref_source == GS_REF_RUN && stat(s->ref->results_dir, &st_ref) == 0)
+    wl_results_after_run(s->ref->results_dir, keep);   /* (a kept run's folder may be gone) */
   snprintf(basis, blen, "%s", s->ref_source == GS_REF_NONE ? s->ref_note
            : s->ref_source == GS_REF_SHIPPED ? "against the reference solution's figures "
            "shipped with this copy" : "against the reference solution on the same inputs");

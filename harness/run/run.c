@@ -2303,9 +2303,12 @@ static int run_shown_tests(const struct run_lab *lab, const struct run_opts *opt
 
 /* Is the kept run res one this run can stand for: its results folder under the results root
    this run was given, and still there (its kernel.ptx: the report, charts and lanes files of
-   the run are written into that folder, and --keep or `warplab clean` may have removed it)? */
+   the run are written into that folder, and --keep or `warplab clean` may have removed it)?
+   A run for its figures alone (a score's reference) takes any kept run. */
 static int kept_run_usable(const struct run_opts *opts, const struct run_result *res)
 {
+  if (opts->figures_only)
+    return 1;
   const char *root = opts->results_root ? opts->results_root : "results";
   size_t n = strlen(root);
   while (n > 1 && root[n - 1] == '/')

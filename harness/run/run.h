@@ -36,6 +36,8 @@ struct run_opts {
   const char *size_set[8];     /* "NAME=V": problem-size variables of the main size to change */
   uint32_t nsize_set;
   int hidden_tests;            /* also check the tests lab.json marks "hidden" (grade only) */
+  int figures_only;            /* a reference run whose figures alone are used (the score's):
+                                  a kept run serves it wherever its results folder is */
   /* Called once, with the run so far (the tests and the main configuration, its only point),
      when the main configuration is measured and sweeps are still to run; NULL: not called.
      `warplab run --main-first`, for the feedback screen. On a GPU it runs in the run's child

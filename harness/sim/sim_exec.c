@@ -10,10 +10,11 @@
  * full 32-lane warp runs as vector code here (plain arithmetic, setp, selp, mad, cvta, moves
  * from special registers, kernel parameters' loads, scalar shared accesses, coalesced global
  * ones), with their operation, size and signedness chosen once
- * (sim_exec_fast_plan); sim_warp_run hands a full warp at a marked instruction to
- * sim_exec_run, which runs marked instructions one after another through the same code and
+ * (sim_exec_fast_plan); sim_warp_run hands a warp's group of lanes at a marked instruction
+ * to sim_exec_run, which runs marked instructions one after another through the same code and
  * counters as sim_exec, leaving to sim_exec any access whose addresses need its lane-by-lane
- * checks.
+ * checks. A partial group (the lanes of a branch) computes its ALU results for all 32 lanes
+ * and writes back its own; its shared accesses take sim_exec's masked path.
  */
 #include <math.h>
 #include <stdio.h>
@@ -2244,17 +2245,71 @@ uint8_t *sim_exec_fast_plan(const struct sim_prog *p)
 }
 
 #ifdef SIM_X86_CLONES
-/* The per-instruction counts sim_exec keeps, and its trace event, for a full warp at pc (the
-   block's thread-instructions: sim_exec_run adds them up at its end). */
+/* The per-instruction counts sim_exec keeps, and its trace event, for the lanes m (nm of
+   them) of a warp at pc (the block's thread-instructions: sim_exec_run adds them up at its
+   end). The fast kinds have no guard: every lane of m counts as predicated on. */
 static inline void run_count(struct sim_block *b, const struct sim_warp *w, uint32_t pc,
-                             struct sim_inst_stats *ist)
+                             struct sim_inst_stats *ist, uint64_t m, unsigned nm)
 {
   b->ctr.warp_insts++;
   ist->execs++;
-  ist->threads += 32;
-  ist->pred_on += 32;
+  ist->threads += nm;
+  ist->pred_on += nm;
   if (b->trace)
-    sim_trace_inst(b, w, pc, SIM_FULL32);
+    sim_trace_inst(b, w, pc, m);
+}
+
+/* d[l] = s[l] for the lanes l of m: a partial warp's results (computed for all 32 lanes into
+   s) written back to its own lanes only, the others' registers left as they are. */
+static inline void blend_lanes(uint64_t *d, const uint64_t *s, uint64_t m)
+{
+  for (; m; m &= m - 1) {
+    unsigned l = sim_ctz64(m);
+    d[l] = s[l];
+  }
+}
+
+/* run_shared for a partial warp (the lanes of m): sim_exec's own path for the same mask,
+   the warp check of smem_warp_ok, the race check and the statistics of the lanes of m, so
+   that both count and record the same. 1 when run, 0 when some lane's address is out of
+   bounds or misaligned (nothing done), -1 when the race checker ended the block. */
+static __attribute__((noinline)) int run_shared_part(struct sim_block *b, struct sim_warp *w,
+                                                     uint32_t pc, const struct ptx_inst *in,
+                                                     unsigned f, struct sim_inst_stats *ist,
+                                                     uint64_t m, unsigned nm)
+{
+  const unsigned W = 32, size = 1u << (f >> 4 & 3);
+  const int load = (f & 15) != FK_STS;
+  const struct ptx_operand *ad = &in->opd[load ? 1 : 0];
+  static const uint64_t zero[32];                  /* the base of a load from [symbol] */
+  const unsigned lo = sim_ctz64(m), hi = 64 - (unsigned)__builtin_clzll(m);
+  uint64_t av[32];
+  if (!smem_warp_ok(b, (f & 15) == FK_LDSU ? zero : REG(ad->reg), (uint64_t)ad->imm, m, lo, hi,
+                    size, av))
+    return 0;
+  run_count(b, w, pc, ist, m, nm);
+  const int vol = (in->flags & PTX_F_VOLATILE) != 0;
+  if (load) {
+    uint64_t *dd = REG(in->opd[0].reg);
+    const int sgn = f >> 6 & 1;
+    if (b->race && sim_race_shared_reads(b, w, pc, m, av, size, vol, SIM_NO_STRIDE))
+      return -1;
+    FOR_LANES(m) {
+      uint64_t v = load_bits(b->smem + av[l], size);
+      dd[l] = sgn ? sim_alu_sext((enum ptx_type)in->type, v) : v;
+    }
+  } else {
+    const uint64_t *sv = REG(in->opd[1].reg);
+    if (b->race) {
+      if (sim_race_shared_stores(b, w, pc, m, av, size, vol, sv, SIM_NO_STRIDE))
+        return -1;
+    } else {
+      FOR_LANES(m) store_bits(b->smem + av[l], size, sv[l]);
+    }
+    b->writes++;
+  }
+  sim_stats_mem(b, pc, PTX_SP_SHARED, av, m, size, 0);
+  return 1;
 }
 
 /* sim_exec_run's shared load or store at pc (plan byte f): 1 when run, 0 when its addresses
@@ -2262,8 +2317,11 @@ static inline void run_count(struct sim_block *b, const struct sim_warp *w, uint
    the block. */
 static inline __attribute__((always_inline)) int run_shared(struct sim_block *b, struct sim_warp *w,
                                                 uint32_t pc, const struct ptx_inst *in,
-                                                unsigned f, struct sim_inst_stats *ist)
+                                                unsigned f, struct sim_inst_stats *ist,
+                                                uint64_t m, unsigned nm)
 {
+  if (m != SIM_FULL32)
+    return run_shared_part(b, w, pc, in, f, ist, m, nm);
   const unsigned W = 32, size = 1u << (f >> 4 & 3);
   const int load = (f & 15) != FK_STS;
   const struct ptx_operand *ad = &in->opd[load ? 1 : 0];
@@ -2278,7 +2336,7 @@ static inline __attribute__((always_inline)) int run_shared(struct sim_block *b,
                             top < SIM_DSMEM_STRIDE - 1 ? top : SIM_DSMEM_STRIDE - 1, size - 1,
                             av, &stride))
     return 0;
-  run_count(b, w, pc, ist);
+  run_count(b, w, pc, ist, m, nm);
   const int vol = (in->flags & PTX_F_VOLATILE) != 0;
   if (load) {                                      /* as sim_exec's shared loads */
     uint64_t *dd = REG(in->opd[0].reg);
@@ -2313,8 +2371,11 @@ static inline __attribute__((always_inline)) int run_shared(struct sim_block *b,
    store): nothing done, sim_exec's lane-by-lane path. */
 static inline __attribute__((always_inline)) int run_global(struct sim_block *b, struct sim_warp *w,
                                                 uint32_t pc, const struct ptx_inst *in,
-                                                unsigned f, struct sim_inst_stats *ist)
+                                                unsigned f, struct sim_inst_stats *ist,
+                                                uint64_t m)
 {
+  if (m != SIM_FULL32)
+    return 0;                                      /* a partial warp: sim_exec's paths */
   const unsigned W = 32, size = 1u << (f >> 4 & 3);
   const int load = (f & 15) == FK_LDG;
   const struct ptx_operand *ad = &in->opd[load ? 1 : 0];
@@ -2322,7 +2383,7 @@ static inline __attribute__((always_inline)) int run_global(struct sim_block *b,
   uint64_t a0;
   if (!warp_seq(al0, REG(ad->reg), (uint64_t)ad->imm, size, &a0) || (!load && al0->read_only))
     return 0;
-  run_count(b, w, pc, ist);
+  run_count(b, w, pc, ist, m, 32);
   if (load)
     ld_global_seq(b, w, pc, in, REG(in->opd[0].reg), al0, a0, size, f >> 6 & 1);
   else
@@ -2336,16 +2397,22 @@ static inline __attribute__((always_inline)) int run_global(struct sim_block *b,
    space, and sim_exec_run never runs with the lane log, so there is nothing to count. */
 static inline __attribute__((always_inline)) int run_param(struct sim_block *b, struct sim_warp *w,
                                                uint32_t pc, const struct ptx_inst *in,
-                                               unsigned f, struct sim_inst_stats *ist)
+                                               unsigned f, struct sim_inst_stats *ist,
+                                               uint64_t m, unsigned nm)
 {
   const unsigned W = 32, size = 1u << (f >> 4 & 3);
   const uint64_t addr = (uint64_t)in->opd[1].imm;
   if ((addr & (size - 1)) || addr > b->kparam_size || size > b->kparam_size - addr)
     return 0;
-  run_count(b, w, pc, ist);
+  run_count(b, w, pc, ist, m, nm);
   uint64_t v = load_bits((const uint8_t *)b->kparams + addr, size), *dd = REG(in->opd[0].reg);
   if (f >> 6 & 1)
     v = sim_alu_sext((enum ptx_type)in->type, v);
+  if (m != SIM_FULL32) {
+    for (; m; m &= m - 1)
+      dd[sim_ctz64(m)] = v;
+    return 1;
+  }
   SIM_IVDEP
   for (unsigned l = 0; l < 32; l++)
     dd[l] = v;
@@ -2353,45 +2420,57 @@ static inline __attribute__((always_inline)) int run_param(struct sim_block *b, 
 }
 #endif
 
-uint32_t sim_exec_run(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint32_t stop,
-                      uint64_t *n)
-{
 #ifdef SIM_X86_CLONES
+/* sim_exec_run's loop, compiled twice: for a full warp (m the constant SIM_FULL32, every
+   test of it folded away, as fast as before partial warps came here) and for any other m. */
+static inline __attribute__((always_inline)) uint32_t exec_run(struct sim_block *b,
+                                                               struct sim_warp *w, uint32_t pc,
+                                                               uint32_t stop, const uint64_t m,
+                                                               uint64_t *n)
+{
   const struct sim_prog *p = b->prog;
   const uint8_t *fast = p->fast;
-  const unsigned W = 32;
+  const unsigned W = 32, nm = sim_popc64(m);
   const uint64_t lim = *n;
   uint64_t k = 0;                                  /* instructions run */
   const struct ptx_inst *in = &p->code[pc];        /* pc's, stepped on with it */
   struct sim_inst_stats *ist = &b->stats[pc];
+  uint64_t part[32];                               /* a partial warp's ALU results */
   do {
     const unsigned f = fast[pc];
     int r = 1;
     switch ((enum fast_kind)(f & 15)) {
     case FK_LDS:                                   /* (each its own case: kind a constant) */
-      r = run_shared(b, w, pc, in, (f & ~15u) | FK_LDS, ist);
+      r = run_shared(b, w, pc, in, (f & ~15u) | FK_LDS, ist, m, nm);
       break;
     case FK_STS:
-      r = run_shared(b, w, pc, in, (f & ~15u) | FK_STS, ist);
+      r = run_shared(b, w, pc, in, (f & ~15u) | FK_STS, ist, m, nm);
       break;
     case FK_LDSU:
-      r = run_shared(b, w, pc, in, (f & ~15u) | FK_LDSU, ist);
+      r = run_shared(b, w, pc, in, (f & ~15u) | FK_LDSU, ist, m, nm);
       break;
     case FK_LDG:
     case FK_STG:
-      r = run_global(b, w, pc, in, f, ist);
+      r = run_global(b, w, pc, in, f, ist, m);
       break;
     case FK_LDP:
-      r = run_param(b, w, pc, in, f, ist);
+      r = run_param(b, w, pc, in, f, ist, m, nm);
       break;
     case FK_NONE:
       r = 0;
       break;
-    /* each ALU kind a case of its own, run_alu's switch folded away (its kind a constant) */
+    /* each ALU kind a case of its own, run_alu's switch folded away (its kind a constant); a
+       partial warp's results for every lane into part, then its own lanes' to the register
+       (the ALU kinds have no side effect but their destination) */
 #define ALU_CASE(kind)                                                     \
     case kind:                                                             \
-      run_count(b, w, pc, ist);                                            \
-      run_alu(b, w, in, (f & ~15u) | kind, REG(in->opd[0].reg));          \
+      run_count(b, w, pc, ist, m, nm);                                     \
+      if (m == SIM_FULL32) {                                               \
+        run_alu(b, w, in, (f & ~15u) | kind, REG(in->opd[0].reg));        \
+      } else {                                                             \
+        run_alu(b, w, in, (f & ~15u) | kind, part);                        \
+        blend_lanes(REG(in->opd[0].reg), part, m);                         \
+      }                                                                    \
       break;
     ALU_CASE(FK_MOV)
     ALU_CASE(FK_VOP)
@@ -2406,7 +2485,7 @@ uint32_t sim_exec_run(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint
     }
     if (r <= 0) {
       *n = k + (r < 0);                            /* a fault: the faulting one counted */
-      b->ctr.thread_insts += 32 * *n;
+      b->ctr.thread_insts += nm * *n;
       return pc;
     }
     k++;
@@ -2414,13 +2493,24 @@ uint32_t sim_exec_run(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint
     in++;
     ist++;
   } while (k < lim && pc != stop && fast[pc]);
-  b->ctr.thread_insts += 32 * k;
+  b->ctr.thread_insts += nm * k;
   *n = k;
   return pc;
+}
+#endif
+
+uint32_t sim_exec_run(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint32_t stop,
+                      uint64_t m, uint64_t *n)
+{
+#ifdef SIM_X86_CLONES
+  if (m == SIM_FULL32)
+    return exec_run(b, w, pc, stop, SIM_FULL32, n);
+  return exec_run(b, w, pc, stop, m, n);
 #else
   (void)b;
   (void)w;
   (void)stop;
+  (void)m;
   *n = 0;
   return pc;
 #endif

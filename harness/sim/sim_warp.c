@@ -1045,10 +1045,12 @@ uint64_t sim_warp_run(struct sim_block *b, struct sim_warp *w, uint64_t quantum)
         return b->ctr.warp_insts - start;
       continue;
     }
-    if (p->fast && p->fast[pc] && w->gmask == 0xffffffffull && b->W == 32 && !b->lanes) {
-      /* a full warp's run of plain arithmetic and shared accesses: one call for all of it */
+    if (p->fast && p->fast[pc] && b->W == 32 && !b->lanes) {
+      /* a run of plain arithmetic and shared accesses, by a full warp or the lanes of a
+         branch: one call for all of it */
       uint64_t n = quantum - (b->ctr.warp_insts - start);
-      uint32_t npc = sim_exec_run(b, w, pc, w->gtop >= 0 ? w->cbar[w->gtop].pc : UINT32_MAX, &n);
+      uint32_t npc = sim_exec_run(b, w, pc, w->gtop >= 0 ? w->cbar[w->gtop].pc : UINT32_MAX,
+                                  w->gmask, &n);
       if (b->faulted)
         return b->ctr.warp_insts - start;
       if (n) {

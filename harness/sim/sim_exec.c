@@ -2515,3 +2515,48 @@ uint32_t sim_exec_run(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint
   return pc;
 #endif
 }
+
+/* shfl's lanes of m, the mode's own statement `mode` (setting j, the source lane, and ok)
+   inlined into the lane loop: sim_exec's shuffle for a 32-lane warp, in its lane order. */
+#define SHFL_LANES(mode)                                                                \
+  for (uint64_t mm = m; mm; mm &= mm - 1) {                                             \
+    const unsigned l = sim_ctz64(mm), bval = (unsigned)bb[l] & 31,                     \
+                   cval = (unsigned)c[l] & 31, segm = (unsigned)(c[l] >> 8) & 31;       \
+    const unsigned maxl = (l & segm) | (cval & ~segm), minl = l & segm;                 \
+    unsigned j;                                                                         \
+    int ok;                                                                             \
+    mode;                                                                               \
+    (void)minl, (void)maxl, (void)bval;                                                 \
+    if (!ok || j >= 32)                                                                 \
+      j = l;                                                                            \
+    d[l] = vals[j] & 0xffffffffu;                                                       \
+    if (dp)                                                                             \
+      dp[l] = (unsigned)ok;                                                             \
+  }
+
+uint32_t sim_exec_shfl(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t m)
+{
+  const struct ptx_inst *in = &b->prog->code[pc];
+  const unsigned W = 32, nm = sim_popc64(m);
+  struct sim_inst_stats *ist = &b->stats[pc];
+  b->ctr.warp_insts++;
+  b->ctr.thread_insts += nm;
+  ist->execs++;
+  ist->threads += nm;
+  ist->pred_on += nm;
+  if (b->trace)
+    sim_trace_inst(b, w, pc, m);
+  const uint64_t *a = REG(in->opd[1].reg), *bb = REG(in->opd[2].reg), *c = REG(in->opd[3].reg);
+  uint64_t vals[32], *d = REG(in->opd[0].reg);
+  uint64_t *dp = in->opd[0].pair != PTX_NOREG ? REG(in->opd[0].pair) : NULL;
+  memcpy(vals, a, sizeof vals);
+  switch (in->sub) {
+  case PTX_SHFL_UP: SHFL_LANES(j = l - bval; ok = (int)j >= (int)maxl); break;
+  case PTX_SHFL_DOWN: SHFL_LANES(j = l + bval; ok = j <= maxl); break;
+  case PTX_SHFL_BFLY: SHFL_LANES(j = l ^ bval; ok = j <= maxl); break;
+  case PTX_SHFL_IDX: SHFL_LANES(j = minl | (bval & ~segm); ok = j <= maxl); break;
+  default: SHFL_LANES(j = l; ok = 0); break;
+  }
+  return pc + 1;
+}
+#undef SHFL_LANES

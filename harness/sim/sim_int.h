@@ -551,6 +551,10 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
    returned is the faulting one's. */
 uint32_t sim_exec_run(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint32_t stop,
                       uint64_t m, uint64_t *n);
+/* sim_exec of the unguarded shfl.sync at pc for lanes m of a 32-lane warp: the same values,
+   counts and trace, with the shuffle's mode chosen once for the warp rather than lane by
+   lane and none of sim_exec's dispatch. Returns pc + 1. */
+uint32_t sim_exec_shfl(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t m);
 
 /* Fill a memory fault report for lane `lane` of warp w at code index pc. */
 void sim_fault_mem(struct sim_block *b, struct sim_warp *w, uint32_t pc, unsigned lane,

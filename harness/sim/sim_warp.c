@@ -996,7 +996,8 @@ static int control(struct sim_block *b, struct sim_warp *w, const struct ptx_ins
     w->syncwait &= ~waiting_here;
     if (b->lanes)
       sim_lanes_inst(b, w, pc, all);
-    uint32_t npc = sim_exec(b, w, pc, all);
+    uint32_t npc = in->op == PTX_OP_SHFL && in->guard == PTX_NOREG && b->W == 32
+                   ? sim_exec_shfl(b, w, pc, all) : sim_exec(b, w, pc, all);
     if (b->faulted)
       return 1;
     w->wsync++;                                /* orders the lanes' shared accesses */

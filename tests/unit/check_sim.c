@@ -2485,6 +2485,96 @@ START_TEST(test_fast_path_partial_warps)
 }
 END_TEST
 
+/* shfl.sync in every mode, unguarded (sim_exec_shfl) against the same shuffle guarded by a
+   predicate true in every lane (sim_exec): per-lane values, source lanes and clamp/segment
+   operands from a table, run by full warps and by the random lanes of a branch (membermask:
+   activemask); the results, their predicates and the counts must agree. */
+static const char *k_shfl_modes =
+  HDR
+  ".visible .entry sh(.param .u64 in, .param .u64 out)\n{\n"
+  "  .reg .pred %p<12>;\n  .reg .b32 %r<40>;\n  .reg .b64 %rd<8>;\n"
+  "  mov.u32 %r1, %tid.x;\n  ld.param.u64 %rd1, [in];\n  ld.param.u64 %rd2, [out];\n"
+  "  mul.wide.u32 %rd3, %r1, 16;\n  add.s64 %rd4, %rd1, %rd3;\n"
+  "  ld.global.u32 %r2, [%rd4];\n  ld.global.u32 %r3, [%rd4+4];\n"
+  "  ld.global.u32 %r4, [%rd4+8];\n  ld.global.u32 %r5, [%rd4+12];\n"
+  "  setp.eq.u32 %p9, %r1, %r1;\n  setp.ne.u32 %p10, %r5, 0;\n  setp.eq.u32 %p11, %r1, 999;\n"
+  "  mov.u32 %r10, %r1;\n  mov.u32 %r11, %r1;\n  mov.u32 %r12, %r1;\n  mov.u32 %r13, %r1;\n"
+  "  mov.u32 %r20, %r1;\n  mov.u32 %r21, %r1;\n  mov.u32 %r22, %r1;\n  mov.u32 %r23, %r1;\n"
+  "  mov.pred %p1, %p11;\n  mov.pred %p2, %p11;\n  mov.pred %p3, %p11;\n  mov.pred %p4, %p11;\n"
+  "  mov.pred %p5, %p11;\n  mov.pred %p6, %p11;\n  mov.pred %p7, %p11;\n  mov.pred %p8, %p11;\n"
+  "  @!%p10 bra SKIP;\n"
+  "  activemask.b32 %r6;\n"
+  "  shfl.sync.up.b32 %r10|%p1, %r2, %r3, %r4, %r6;\n"
+  "  shfl.sync.down.b32 %r11|%p2, %r2, %r3, %r4, %r6;\n"
+  "  shfl.sync.bfly.b32 %r12|%p3, %r2, %r3, %r4, %r6;\n"
+  "  shfl.sync.idx.b32 %r13|%p4, %r2, %r3, %r4, %r6;\n"
+  "  @%p9 shfl.sync.up.b32 %r20|%p5, %r2, %r3, %r4, %r6;\n"
+  "  @%p9 shfl.sync.down.b32 %r21|%p6, %r2, %r3, %r4, %r6;\n"
+  "  @%p9 shfl.sync.bfly.b32 %r22|%p7, %r2, %r3, %r4, %r6;\n"
+  "  @%p9 shfl.sync.idx.b32 %r23|%p8, %r2, %r3, %r4, %r6;\n"
+  "SKIP:\n"
+  "  mul.wide.u32 %rd5, %r1, 64;\n  add.s64 %rd6, %rd2, %rd5;\n"
+  "  st.global.u32 [%rd6], %r10;\n  st.global.u32 [%rd6+4], %r11;\n"
+  "  st.global.u32 [%rd6+8], %r12;\n  st.global.u32 [%rd6+12], %r13;\n"
+  "  selp.u32 %r30, 1, 0, %p1;\n  st.global.u32 [%rd6+16], %r30;\n"
+  "  selp.u32 %r30, 1, 0, %p2;\n  st.global.u32 [%rd6+20], %r30;\n"
+  "  selp.u32 %r30, 1, 0, %p3;\n  st.global.u32 [%rd6+24], %r30;\n"
+  "  selp.u32 %r30, 1, 0, %p4;\n  st.global.u32 [%rd6+28], %r30;\n"
+  "  st.global.u32 [%rd6+32], %r20;\n  st.global.u32 [%rd6+36], %r21;\n"
+  "  st.global.u32 [%rd6+40], %r22;\n  st.global.u32 [%rd6+44], %r23;\n"
+  "  selp.u32 %r30, 1, 0, %p5;\n  st.global.u32 [%rd6+48], %r30;\n"
+  "  selp.u32 %r30, 1, 0, %p6;\n  st.global.u32 [%rd6+52], %r30;\n"
+  "  selp.u32 %r30, 1, 0, %p7;\n  st.global.u32 [%rd6+56], %r30;\n"
+  "  selp.u32 %r30, 1, 0, %p8;\n  st.global.u32 [%rd6+60], %r30;\n"
+  "  ret;\n}\n";
+
+START_TEST(test_shfl_fast_matches_sim_exec)
+{
+  enum { NT = 256 };
+  static const uint32_t cs[] = {0x1f, 0x0, 0x0f, 0x181f, 0x101f, 0x1c1f, 0x7, 0x1e00};
+  struct fx f;
+  load(&f, k_shfl_modes);
+  uint32_t first = UINT32_MAX;                  /* the first shfl: the unguarded four, then
+                                                   the guarded four */
+  for (uint32_t i = 0; i < f.m.ninsts && first == UINT32_MAX; i++)
+    if (f.m.insts[i].op == PTX_OP_SHFL)
+      first = i;
+  ck_assert_uint_ne(first, UINT32_MAX);
+  uint64_t p[2] = {buffer(&f, NT * 16, "in"), buffer(&f, NT * 64, "out")};
+  uint64_t rng = 0x13198A2E03707344ull;
+  for (unsigned seed = 0; seed < 4; seed++) {
+    static uint32_t in[NT][4], out[NT][16];
+    unsigned nsel = 0;
+    for (unsigned t = 0; t < NT; t++) {
+      uint64_t r = sim_order_next(&rng);
+      in[t][0] = (uint32_t)sim_order_next(&rng);
+      in[t][1] = (uint32_t)(r & 0x3f) | (seed & 1 ? 0 : (uint32_t)(r >> 40) << 6);
+      in[t][2] = cs[(t / 32 + seed) % 8];       /* one clamp/segment operand per warp */
+      in[t][3] = t < 32 || (t / 32) % 4 == 3 ? 1 : ((r >> 20) % 100) < 40 + 15 * seed;
+      if (t % 32 == 7)
+        in[t][3] = 1;                           /* every warp takes the branch */
+      nsel += in[t][3];
+    }
+    ck_assert_int_eq(sim_write(f.d, p[0], in, sizeof in), SIM_OK);
+    ck_assert_int_eq(launch(&f, "sh", 1, NT, p, 2, SIM_SCHED_ITS, 1, 0), SIM_OK);
+    ck_assert_msg(f.r.outcome == SIM_RAN_OK, "%s", f.r.fault.message);
+    ck_assert_int_eq(sim_read(f.d, p[1], out, sizeof out), SIM_OK);
+    for (unsigned t = 0; t < NT; t++)
+      for (unsigned j = 0; j < 8; j++)
+        ck_assert_msg(out[t][j] == out[t][8 + j], "seed %u, thread %u, value %u: unguarded "
+                      "0x%08x, guarded 0x%08x", seed, t, j, out[t][j], out[t][8 + j]);
+    for (unsigned i = 0; i < 4; i++) {
+      const struct sim_inst_stats *su = &f.r.stats[first + i], *sg = &f.r.stats[first + 4 + i];
+      ck_assert_uint_eq(su->threads, nsel);
+      ck_assert_uint_eq(su->pred_on, nsel);
+      ck_assert_uint_eq(sg->pred_on, nsel);
+      ck_assert_uint_eq(su->execs, sg->execs);
+    }
+  }
+  done(&f);
+}
+END_TEST
+
 /* Every thread of two warps stores 1 into one flag, then all read it after a barrier: stores
    that leave the word as it is are no hazard. */
 START_TEST(test_same_value_stores_are_no_race)
@@ -3169,6 +3259,7 @@ Suite *suite_sim(void)
   tcase_add_test(t, test_fast_path_shared_wavefronts);
   tcase_add_test(t, test_fast_path_global);
   tcase_add_test(t, test_fast_path_partial_warps);
+  tcase_add_test(t, test_shfl_fast_matches_sim_exec);
   tcase_add_test(t, test_global_race_within_a_block);
   tcase_add_test(t, test_global_race_coalesced_chunks);
   tcase_add_test(t, test_global_race_lines);

@@ -549,12 +549,52 @@ static int select_group(struct sim_warp *w)
   return 1;
 }
 
-/* Lanes of m for which the instruction's guard holds. */
+#ifdef WARP_X86
+/* Bit l: bit 0 of g[l], for the 32 lanes of a warp, four lanes a movemask. */
+__attribute__((target("avx2"))) static uint64_t guard_bits_avx2(const uint64_t *g)
+{
+  uint64_t e = 0;
+  for (unsigned l = 0; l < 32; l += 4) {
+    __m256i v = _mm256_slli_epi64(_mm256_loadu_si256((const __m256i *)(const void *)(g + l)), 63);
+    e |= (uint64_t)(unsigned)_mm256_movemask_pd(_mm256_castsi256_pd(v)) << l;
+  }
+  return e;
+}
+#endif
+
+#ifdef WARP_X86
+/* The lanes of g of a 32-lane warp split by a branch: pc[l] = t1 for those of e, t0 for the
+   rest, the other lanes' pcs as they are; eight lanes a blend instead of a test per lane. */
+__attribute__((target("avx2"))) static void pcs_split_avx2(uint32_t *pc, uint64_t g, uint64_t e,
+                                                          uint32_t t1, uint32_t t0)
+{
+  const __m256i bit = _mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128);
+  const __m256i v1 = _mm256_set1_epi32((int)t1), v0 = _mm256_set1_epi32((int)t0);
+  for (unsigned l = 0; l < 32; l += 8) {
+    __m256i gm = _mm256_cmpeq_epi32(_mm256_and_si256(_mm256_set1_epi32((int)(g >> l & 255)), bit),
+                                    bit);
+    __m256i em = _mm256_cmpeq_epi32(_mm256_and_si256(_mm256_set1_epi32((int)(e >> l & 255)), bit),
+                                    bit);
+    __m256i *p = (__m256i *)(void *)(pc + l);
+    __m256i nv = _mm256_blendv_epi8(v0, v1, em);
+    _mm256_storeu_si256(p, _mm256_blendv_epi8(_mm256_loadu_si256(p), nv, gm));
+  }
+}
+#endif
+
+/* Lanes of m for which the instruction's guard holds (sim_guard_mask's; a 32-lane warp on a
+   CPU with AVX2 packs every lane's bit, then keeps m's, with no test per lane). */
 static uint64_t guard_lanes(const struct sim_block *b, const struct sim_warp *w,
                             const struct ptx_inst *in, uint64_t m)
 {
   if (in->guard == PTX_NOREG)
     return m;
+#ifdef WARP_X86
+  if (warp_avx2 && b->W == 32) {
+    uint64_t e = guard_bits_avx2(REG(in->guard));
+    return (in->guard_neg ? ~e : e) & m;
+  }
+#endif
   return sim_guard_mask(REG(in->guard), m, in->guard_neg);
 }
 
@@ -739,10 +779,15 @@ static int control(struct sim_block *b, struct sim_warp *w, const struct ptx_ins
       return 1;
     }
     w->have_group = 0;
-    for (uint64_t mm = g; mm; mm &= mm - 1) {
-      unsigned l = sim_ctz64(mm);
-      w->pc[l] = (e >> l & 1) ? target : pc + 1;
-    }
+#ifdef WARP_X86
+    if (warp_avx2 && b->W == 32)
+      pcs_split_avx2(w->pc, g, e, target, pc + 1);
+    else
+#endif
+      for (uint64_t mm = g; mm; mm &= mm - 1) {
+        unsigned l = sim_ctz64(mm);
+        w->pc[l] = (e >> l & 1) ? target : pc + 1;
+      }
     if (target <= pc) {
       w->gmask = e;                                 /* the looping lanes, for backward() */
       backward(b, w);

@@ -2421,6 +2421,14 @@ static inline __attribute__((always_inline)) int run_param(struct sim_block *b, 
 #endif
 
 #ifdef SIM_X86_CLONES
+/* The fast kinds a partial warp may run in sim_exec_run, a bit each: those whose code applies
+   the warp's mask (the ALU kinds, shared accesses, parameters' loads). A new kind runs only
+   full warps until its code does too and it is added here. */
+#define PART_KINDS                                                                          \
+  (1u << FK_MOV | 1u << FK_VOP | 1u << FK_FMA | 1u << FK_SETP | 1u << FK_VOP2 |            \
+   1u << FK_VOP1 | 1u << FK_VOP3 | 1u << FK_SREG | 1u << FK_CVTA | 1u << FK_LDS |            \
+   1u << FK_STS | 1u << FK_LDSU | 1u << FK_LDP)
+
 /* sim_exec_run's loop, compiled twice: for a full warp (m the constant SIM_FULL32, every
    test of it folded away, as fast as before partial warps came here) and for any other m. */
 static inline __attribute__((always_inline)) uint32_t exec_run(struct sim_block *b,
@@ -2439,7 +2447,11 @@ static inline __attribute__((always_inline)) uint32_t exec_run(struct sim_block 
   do {
     const unsigned f = fast[pc];
     int r = 1;
-    switch ((enum fast_kind)(f & 15)) {
+    /* a partial warp runs only the kinds that apply its mask (PART_KINDS); any other stops
+       the run (folded away for a full warp) */
+    const enum fast_kind kind = m != SIM_FULL32 && !(PART_KINDS >> (f & 15) & 1)
+                                ? FK_NONE : (enum fast_kind)(f & 15);
+    switch (kind) {
     case FK_LDS:                                   /* (each its own case: kind a constant) */
       r = run_shared(b, w, pc, in, (f & ~15u) | FK_LDS, ist, m, nm);
       break;

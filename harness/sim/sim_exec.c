@@ -2245,12 +2245,28 @@ uint8_t *sim_exec_fast_plan(const struct sim_prog *p)
 }
 
 #ifdef SIM_X86_CLONES
-/* The per-instruction counts sim_exec keeps, and its trace event, for the lanes m (nm of
-   them) of a warp at pc (the block's thread-instructions: sim_exec_run adds them up at its
-   end). The fast kinds have no guard: every lane of m counts as predicated on. */
+/* The per-instruction counts sim_exec keeps, and its trace event, for a full warp at pc (the
+   block's thread-instructions: sim_exec_run adds them up at its end). */
 static inline void run_count(struct sim_block *b, const struct sim_warp *w, uint32_t pc,
-                             struct sim_inst_stats *ist, uint64_t m, unsigned nm)
+                             struct sim_inst_stats *ist)
 {
+  b->ctr.warp_insts++;
+  ist->execs++;
+  ist->threads += 32;
+  ist->pred_on += 32;
+  if (b->trace)
+    sim_trace_inst(b, w, pc, SIM_FULL32);
+}
+
+/* run_count for the lanes m (nm of them) of a warp. The fast kinds have no guard: every lane
+   of m counts as predicated on. */
+static inline void run_count_m(struct sim_block *b, const struct sim_warp *w, uint32_t pc,
+                               struct sim_inst_stats *ist, uint64_t m, unsigned nm)
+{
+  if (m == SIM_FULL32) {
+    run_count(b, w, pc, ist);
+    return;
+  }
   b->ctr.warp_insts++;
   ist->execs++;
   ist->threads += nm;
@@ -2287,7 +2303,7 @@ static __attribute__((noinline)) int run_shared_part(struct sim_block *b, struct
   if (!smem_warp_ok(b, (f & 15) == FK_LDSU ? zero : REG(ad->reg), (uint64_t)ad->imm, m, lo, hi,
                     size, av))
     return 0;
-  run_count(b, w, pc, ist, m, nm);
+  run_count_m(b, w, pc, ist, m, nm);
   const int vol = (in->flags & PTX_F_VOLATILE) != 0;
   if (load) {
     uint64_t *dd = REG(in->opd[0].reg);
@@ -2336,7 +2352,7 @@ static inline __attribute__((always_inline)) int run_shared(struct sim_block *b,
                             top < SIM_DSMEM_STRIDE - 1 ? top : SIM_DSMEM_STRIDE - 1, size - 1,
                             av, &stride))
     return 0;
-  run_count(b, w, pc, ist, m, nm);
+  run_count(b, w, pc, ist);
   const int vol = (in->flags & PTX_F_VOLATILE) != 0;
   if (load) {                                      /* as sim_exec's shared loads */
     uint64_t *dd = REG(in->opd[0].reg);
@@ -2371,11 +2387,8 @@ static inline __attribute__((always_inline)) int run_shared(struct sim_block *b,
    store): nothing done, sim_exec's lane-by-lane path. */
 static inline __attribute__((always_inline)) int run_global(struct sim_block *b, struct sim_warp *w,
                                                 uint32_t pc, const struct ptx_inst *in,
-                                                unsigned f, struct sim_inst_stats *ist,
-                                                uint64_t m)
+                                                unsigned f, struct sim_inst_stats *ist)
 {
-  if (m != SIM_FULL32)
-    return 0;                                      /* a partial warp: sim_exec's paths */
   const unsigned W = 32, size = 1u << (f >> 4 & 3);
   const int load = (f & 15) == FK_LDG;
   const struct ptx_operand *ad = &in->opd[load ? 1 : 0];
@@ -2383,7 +2396,7 @@ static inline __attribute__((always_inline)) int run_global(struct sim_block *b,
   uint64_t a0;
   if (!warp_seq(al0, REG(ad->reg), (uint64_t)ad->imm, size, &a0) || (!load && al0->read_only))
     return 0;
-  run_count(b, w, pc, ist, m, 32);
+  run_count(b, w, pc, ist);
   if (load)
     ld_global_seq(b, w, pc, in, REG(in->opd[0].reg), al0, a0, size, f >> 6 & 1);
   else
@@ -2404,7 +2417,7 @@ static inline __attribute__((always_inline)) int run_param(struct sim_block *b, 
   const uint64_t addr = (uint64_t)in->opd[1].imm;
   if ((addr & (size - 1)) || addr > b->kparam_size || size > b->kparam_size - addr)
     return 0;
-  run_count(b, w, pc, ist, m, nm);
+  run_count_m(b, w, pc, ist, m, nm);
   uint64_t v = load_bits((const uint8_t *)b->kparams + addr, size), *dd = REG(in->opd[0].reg);
   if (f >> 6 & 1)
     v = sim_alu_sext((enum ptx_type)in->type, v);
@@ -2463,7 +2476,7 @@ static inline __attribute__((always_inline)) uint32_t exec_run(struct sim_block 
       break;
     case FK_LDG:
     case FK_STG:
-      r = run_global(b, w, pc, in, f, ist, m);
+      r = run_global(b, w, pc, in, f, ist);
       break;
     case FK_LDP:
       r = run_param(b, w, pc, in, f, ist, m, nm);
@@ -2476,7 +2489,7 @@ static inline __attribute__((always_inline)) uint32_t exec_run(struct sim_block 
        (the ALU kinds have no side effect but their destination) */
 #define ALU_CASE(kind)                                                     \
     case kind:                                                             \
-      run_count(b, w, pc, ist, m, nm);                                     \
+      run_count_m(b, w, pc, ist, m, nm);                                   \
       if (m == SIM_FULL32) {                                               \
         run_alu(b, w, in, (f & ~15u) | kind, REG(in->opd[0].reg));        \
       } else {                                                             \

@@ -10,10 +10,11 @@
  * full 32-lane warp runs as vector code here (plain arithmetic, setp, selp, mad, cvta, moves
  * from special registers, kernel parameters' loads, scalar shared accesses, coalesced global
  * ones), with their operation, size and signedness chosen once
- * (sim_exec_fast_plan); sim_warp_run hands a full warp at a marked instruction to
- * sim_exec_run, which runs marked instructions one after another through the same code and
+ * (sim_exec_fast_plan); sim_warp_run hands a warp's group of lanes at a marked instruction
+ * to sim_exec_run, which runs marked instructions one after another through the same code and
  * counters as sim_exec, leaving to sim_exec any access whose addresses need its lane-by-lane
- * checks.
+ * checks. A partial group (the lanes of a branch) computes its ALU results for all 32 lanes
+ * and writes back its own; its shared accesses take sim_exec's masked path.
  */
 #include <math.h>
 #include <stdio.h>
@@ -2319,13 +2320,86 @@ static inline void run_count(struct sim_block *b, const struct sim_warp *w, uint
     sim_trace_inst(b, w, pc, SIM_FULL32);
 }
 
+/* run_count for the lanes m (nm of them) of a warp. The fast kinds have no guard: every lane
+   of m counts as predicated on. */
+static inline void run_count_m(struct sim_block *b, const struct sim_warp *w, uint32_t pc,
+                               struct sim_inst_stats *ist, uint64_t m, unsigned nm)
+{
+  if (m == SIM_FULL32) {
+    run_count(b, w, pc, ist);
+    return;
+  }
+  b->ctr.warp_insts++;
+  ist->execs++;
+  ist->threads += nm;
+  ist->pred_on += nm;
+  if (b->trace)
+    sim_trace_inst(b, w, pc, m);
+}
+
+/* d[l] = s[l] for the lanes l of m: a partial warp's results (computed for all 32 lanes into
+   s) written back to its own lanes only, the others' registers left as they are. */
+static inline void blend_lanes(uint64_t *d, const uint64_t *s, uint64_t m)
+{
+  for (; m; m &= m - 1) {
+    unsigned l = sim_ctz64(m);
+    d[l] = s[l];
+  }
+}
+
+/* run_shared for a partial warp (the lanes of m): sim_exec's own path for the same mask,
+   the warp check of smem_warp_ok, the race check and the statistics of the lanes of m, so
+   that both count and record the same. 1 when run, 0 when some lane's address is out of
+   bounds or misaligned (nothing done), -1 when the race checker ended the block. */
+static __attribute__((noinline)) int run_shared_part(struct sim_block *b, struct sim_warp *w,
+                                                     uint32_t pc, const struct ptx_inst *in,
+                                                     unsigned f, struct sim_inst_stats *ist,
+                                                     uint64_t m, unsigned nm)
+{
+  const unsigned W = 32, size = 1u << (f >> 4 & 3);
+  const int load = (f & 15) != FK_STS;
+  const struct ptx_operand *ad = &in->opd[load ? 1 : 0];
+  static const uint64_t zero[32];                  /* the base of a load from [symbol] */
+  const unsigned lo = sim_ctz64(m), hi = 64 - (unsigned)__builtin_clzll(m);
+  uint64_t av[32];
+  if (!smem_warp_ok(b, (f & 15) == FK_LDSU ? zero : REG(ad->reg), (uint64_t)ad->imm, m, lo, hi,
+                    size, av))
+    return 0;
+  run_count_m(b, w, pc, ist, m, nm);
+  const int vol = (in->flags & PTX_F_VOLATILE) != 0;
+  if (load) {
+    uint64_t *dd = REG(in->opd[0].reg);
+    const int sgn = f >> 6 & 1;
+    if (b->race && sim_race_shared_reads(b, w, pc, m, av, size, vol, SIM_NO_STRIDE))
+      return -1;
+    FOR_LANES(m) {
+      uint64_t v = load_bits(b->smem + av[l], size);
+      dd[l] = sgn ? sim_alu_sext((enum ptx_type)in->type, v) : v;
+    }
+  } else {
+    const uint64_t *sv = REG(in->opd[1].reg);
+    if (b->race) {
+      if (sim_race_shared_stores(b, w, pc, m, av, size, vol, sv, SIM_NO_STRIDE))
+        return -1;
+    } else {
+      FOR_LANES(m) store_bits(b->smem + av[l], size, sv[l]);
+    }
+    b->writes++;
+  }
+  sim_stats_mem(b, pc, PTX_SP_SHARED, av, m, size, 0);
+  return 1;
+}
+
 /* sim_exec_run's shared load or store at pc (plan byte f): 1 when run, 0 when its addresses
    are not all in bounds (nothing done: sim_exec's to report), -1 when the race checker ended
    the block. */
 static inline __attribute__((always_inline)) int run_shared(struct sim_block *b, struct sim_warp *w,
                                                 uint32_t pc, const struct ptx_inst *in,
-                                                unsigned f, struct sim_inst_stats *ist)
+                                                unsigned f, struct sim_inst_stats *ist,
+                                                uint64_t m, unsigned nm)
 {
+  if (m != SIM_FULL32)
+    return run_shared_part(b, w, pc, in, f, ist, m, nm);
   const unsigned W = 32, size = 1u << (f >> 4 & 3);
   const int load = (f & 15) != FK_STS;
   const struct ptx_operand *ad = &in->opd[load ? 1 : 0];
@@ -2524,16 +2598,22 @@ static inline __attribute__((always_inline)) int run_global(struct sim_block *b,
    space, and sim_exec_run never runs with the lane log, so there is nothing to count. */
 static inline __attribute__((always_inline)) int run_param(struct sim_block *b, struct sim_warp *w,
                                                uint32_t pc, const struct ptx_inst *in,
-                                               unsigned f, struct sim_inst_stats *ist)
+                                               unsigned f, struct sim_inst_stats *ist,
+                                               uint64_t m, unsigned nm)
 {
   const unsigned W = 32, size = 1u << (f >> 4 & 3);
   const uint64_t addr = (uint64_t)in->opd[1].imm;
   if ((addr & (size - 1)) || addr > b->kparam_size || size > b->kparam_size - addr)
     return 0;
-  run_count(b, w, pc, ist);
+  run_count_m(b, w, pc, ist, m, nm);
   uint64_t v = load_bits((const uint8_t *)b->kparams + addr, size), *dd = REG(in->opd[0].reg);
   if (f >> 6 & 1)
     v = sim_alu_sext((enum ptx_type)in->type, v);
+  if (m != SIM_FULL32) {
+    for (; m; m &= m - 1)
+      dd[sim_ctz64(m)] = v;
+    return 1;
+  }
   SIM_IVDEP
   for (unsigned l = 0; l < 32; l++)
     dd[l] = v;
@@ -2541,29 +2621,46 @@ static inline __attribute__((always_inline)) int run_param(struct sim_block *b, 
 }
 #endif
 
-uint32_t sim_exec_run(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint32_t stop,
-                      uint64_t *n)
-{
 #ifdef SIM_X86_CLONES
+/* The fast kinds a partial warp may run in sim_exec_run, a bit each: those whose code applies
+   the warp's mask (the ALU kinds, shared accesses, parameters' loads). A new kind runs only
+   full warps until its code does too and it is added here. */
+#define PART_KINDS                                                                          \
+  (1u << FK_MOV | 1u << FK_VOP | 1u << FK_FMA | 1u << FK_SETP | 1u << FK_VOP2 |            \
+   1u << FK_VOP1 | 1u << FK_VOP3 | 1u << FK_SREG | 1u << FK_CVTA | 1u << FK_LDS |            \
+   1u << FK_STS | 1u << FK_LDSU | 1u << FK_LDP)
+
+/* sim_exec_run's loop, compiled twice: for a full warp (m the constant SIM_FULL32, every
+   test of it folded away, as fast as before partial warps came here) and for any other m. */
+static inline __attribute__((always_inline)) uint32_t exec_run(struct sim_block *b,
+                                                               struct sim_warp *w, uint32_t pc,
+                                                               uint32_t stop, const uint64_t m,
+                                                               uint64_t *n)
+{
   const struct sim_prog *p = b->prog;
   const uint8_t *fast = p->fast;
-  const unsigned W = 32;
+  const unsigned W = 32, nm = sim_popc64(m);
   const uint64_t lim = *n;
   uint64_t k = 0;                                  /* instructions run */
   const struct ptx_inst *in = &p->code[pc];        /* pc's, stepped on with it */
   struct sim_inst_stats *ist = &b->stats[pc];
+  uint64_t part[32];                               /* a partial warp's ALU results */
   do {
     const unsigned f = fast[pc];
     int r = 1;
-    switch ((enum fast_kind)(f & 15)) {
+    /* a partial warp runs only the kinds that apply its mask (PART_KINDS); any other stops
+       the run (folded away for a full warp) */
+    const enum fast_kind kind = m != SIM_FULL32 && !(PART_KINDS >> (f & 15) & 1)
+                                ? FK_NONE : (enum fast_kind)(f & 15);
+    switch (kind) {
     case FK_LDS:                                   /* (each its own case: kind a constant) */
-      r = run_shared(b, w, pc, in, (f & ~15u) | FK_LDS, ist);
+      r = run_shared(b, w, pc, in, (f & ~15u) | FK_LDS, ist, m, nm);
       break;
     case FK_STS:
-      r = run_shared(b, w, pc, in, (f & ~15u) | FK_STS, ist);
+      r = run_shared(b, w, pc, in, (f & ~15u) | FK_STS, ist, m, nm);
       break;
     case FK_LDSU:
-      r = run_shared(b, w, pc, in, (f & ~15u) | FK_LDSU, ist);
+      r = run_shared(b, w, pc, in, (f & ~15u) | FK_LDSU, ist, m, nm);
       break;
     case FK_LDG:
       r = run_global(b, w, pc, in, (f & ~15u) | FK_LDG, ist);
@@ -2572,16 +2669,23 @@ uint32_t sim_exec_run(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint
       r = run_global(b, w, pc, in, (f & ~15u) | FK_STG, ist);
       break;
     case FK_LDP:
-      r = run_param(b, w, pc, in, f, ist);
+      r = run_param(b, w, pc, in, f, ist, m, nm);
       break;
     case FK_NONE:
       r = 0;
       break;
-    /* each ALU kind a case of its own, run_alu's switch folded away (its kind a constant) */
+    /* each ALU kind a case of its own, run_alu's switch folded away (its kind a constant); a
+       partial warp's results for every lane into part, then its own lanes' to the register
+       (the ALU kinds have no side effect but their destination) */
 #define ALU_CASE(kind)                                                     \
     case kind:                                                             \
-      run_count(b, w, pc, ist);                                            \
-      run_alu(b, w, in, (f & ~15u) | kind, REG(in->opd[0].reg));          \
+      run_count_m(b, w, pc, ist, m, nm);                                   \
+      if (m == SIM_FULL32) {                                               \
+        run_alu(b, w, in, (f & ~15u) | kind, REG(in->opd[0].reg));        \
+      } else {                                                             \
+        run_alu(b, w, in, (f & ~15u) | kind, part);                        \
+        blend_lanes(REG(in->opd[0].reg), part, m);                         \
+      }                                                                    \
       break;
     ALU_CASE(FK_MOV)
     ALU_CASE(FK_VOP)
@@ -2596,7 +2700,7 @@ uint32_t sim_exec_run(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint
     }
     if (r <= 0) {
       *n = k + (r < 0);                            /* a fault: the faulting one counted */
-      b->ctr.thread_insts += 32 * *n;
+      b->ctr.thread_insts += nm * *n;
       return pc;
     }
     k++;
@@ -2604,14 +2708,70 @@ uint32_t sim_exec_run(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint
     in++;
     ist++;
   } while (k < lim && pc != stop && fast[pc]);
-  b->ctr.thread_insts += 32 * k;
+  b->ctr.thread_insts += nm * k;
   *n = k;
   return pc;
+}
+#endif
+
+uint32_t sim_exec_run(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint32_t stop,
+                      uint64_t m, uint64_t *n)
+{
+#ifdef SIM_X86_CLONES
+  if (m == SIM_FULL32)
+    return exec_run(b, w, pc, stop, SIM_FULL32, n);
+  return exec_run(b, w, pc, stop, m, n);
 #else
   (void)b;
   (void)w;
   (void)stop;
+  (void)m;
   *n = 0;
   return pc;
 #endif
 }
+
+/* shfl's lanes of m, the mode's own statement `mode` (setting j, the source lane, and ok)
+   inlined into the lane loop: sim_exec's shuffle for a 32-lane warp, in its lane order. */
+#define SHFL_LANES(mode)                                                                \
+  for (uint64_t mm = m; mm; mm &= mm - 1) {                                             \
+    const unsigned l = sim_ctz64(mm), bval = (unsigned)bb[l] & 31,                     \
+                   cval = (unsigned)c[l] & 31, segm = (unsigned)(c[l] >> 8) & 31;       \
+    const unsigned maxl = (l & segm) | (cval & ~segm), minl = l & segm;                 \
+    unsigned j;                                                                         \
+    int ok;                                                                             \
+    mode;                                                                               \
+    (void)minl, (void)maxl, (void)bval;                                                 \
+    if (!ok || j >= 32)                                                                 \
+      j = l;                                                                            \
+    d[l] = vals[j] & 0xffffffffu;                                                       \
+    if (dp)                                                                             \
+      dp[l] = (unsigned)ok;                                                             \
+  }
+
+uint32_t sim_exec_shfl(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t m)
+{
+  const struct ptx_inst *in = &b->prog->code[pc];
+  const unsigned W = 32, nm = sim_popc64(m);
+  struct sim_inst_stats *ist = &b->stats[pc];
+  b->ctr.warp_insts++;
+  b->ctr.thread_insts += nm;
+  ist->execs++;
+  ist->threads += nm;
+  ist->pred_on += nm;
+  if (b->trace)
+    sim_trace_inst(b, w, pc, m);
+  const uint64_t *a = REG(in->opd[1].reg), *bb = REG(in->opd[2].reg), *c = REG(in->opd[3].reg);
+  uint64_t vals[32], *d = REG(in->opd[0].reg);
+  uint64_t *dp = in->opd[0].pair != PTX_NOREG ? REG(in->opd[0].pair) : NULL;
+  memcpy(vals, a, sizeof vals);
+  switch (in->sub) {
+  case PTX_SHFL_UP: SHFL_LANES(j = l - bval; ok = (int)j >= (int)maxl); break;
+  case PTX_SHFL_DOWN: SHFL_LANES(j = l + bval; ok = j <= maxl); break;
+  case PTX_SHFL_BFLY: SHFL_LANES(j = l ^ bval; ok = j <= maxl); break;
+  case PTX_SHFL_IDX: SHFL_LANES(j = minl | (bval & ~segm); ok = j <= maxl); break;
+  default: SHFL_LANES(j = l; ok = 0); break;
+  }
+  return pc + 1;
+}
+#undef SHFL_LANES

@@ -243,7 +243,7 @@ struct sim_prog {
   uint64_t *zero;                /* bitmap of the function registers a block must start with
                                     zeroed (sim_warp_zero_plan); NULL: all of them */
   uint8_t *fast;                 /* per code index (and one past the end, 0): non-zero where a
-                                    full warp may take sim_exec_run (sim_exec_fast_plan); NULL:
+                                    warp's lanes may take sim_exec_run (sim_exec_fast_plan); NULL:
                                     none may */
 };
 /* Which instructions of p a full warp may run through sim_exec_run: an array of p->ncode + 1
@@ -556,14 +556,19 @@ int sim_pcs_uniform32(const uint32_t *pc, const uint8_t *csp);
    non-control instructions; control instructions are handled by sim_warp. On a fault,
    fills b->res and sets b->faulted. */
 uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t m);
-/* Run a full 32-lane warp w of block b from pc through the instructions p->fast marks, one
-   after another, as sim_exec would: at most *n of them, stopping before pc `stop` (a
-   convergence point), before an unmarked one and before a shared access with an address out
-   of bounds (sim_exec's to report). Sets *n to the number run (0: run pc through sim_exec);
-   returns the next pc. On a fault (a race the checker ends the block for), b->faulted is set
-   and the pc returned is the faulting one's. */
+/* Run lanes m (not empty) of a 32-lane warp w of block b from pc through the instructions
+   p->fast marks, one after another, as sim_exec(b, w, pc, m) would: at most *n of them,
+   stopping before pc `stop` (a convergence point), before an unmarked one, before a shared
+   access with an address out of bounds (sim_exec's to report) and, for a partial warp, before
+   a global access. Sets *n to the number run (0: run pc through sim_exec); returns the next
+   pc. On a fault (a race the checker ends the block for), b->faulted is set and the pc
+   returned is the faulting one's. */
 uint32_t sim_exec_run(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint32_t stop,
-                      uint64_t *n);
+                      uint64_t m, uint64_t *n);
+/* sim_exec of the unguarded shfl.sync at pc for lanes m of a 32-lane warp: the same values,
+   counts and trace, with the shuffle's mode chosen once for the warp rather than lane by
+   lane and none of sim_exec's dispatch. Returns pc + 1. */
+uint32_t sim_exec_shfl(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t m);
 
 /* Fill a memory fault report for lane `lane` of warp w at code index pc. */
 void sim_fault_mem(struct sim_block *b, struct sim_warp *w, uint32_t pc, unsigned lane,

@@ -456,6 +456,25 @@ static void recheck_all(struct sim_block *b, struct sim_warp *w)
       try_release(b, w, (int)t);
 }
 
+/* The lanes of w whose convergence stacks are full (SIM_CSTACK barriers open): the bytes of
+   csp compared sixteen at a time, not lane by lane. */
+_Static_assert(SIM_CSTACK < 128 && SIM_MAX_WARP % 16 == 0, "csp compared as signed bytes");
+static inline uint64_t cstack_full(const struct sim_warp *w)
+{
+  uint64_t full = 0;
+#ifdef __SSE2__
+  const __m128i top = _mm_set1_epi8((char)(SIM_CSTACK - 1));
+  for (unsigned l = 0; l < SIM_MAX_WARP; l += 16) {
+    __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(w->csp + l));
+    full |= (uint64_t)(uint16_t)_mm_movemask_epi8(_mm_cmpgt_epi8(v, top)) << l;
+  }
+#else
+  for (unsigned l = 0; l < SIM_MAX_WARP; l++)
+    full |= (uint64_t)(w->csp[l] >= SIM_CSTACK) << l;
+#endif
+  return full;
+}
+
 /* A new convergence barrier at pc for the lanes of m, split by the branch at from (or the
    group's own, when it already waits for them at that pc). Returns the barrier, the lanes'
    top one now, or -1 when the nesting is too deep. */
@@ -468,9 +487,8 @@ static int push_cbar(struct sim_warp *w, uint64_t m, uint32_t pc, uint32_t from)
     t++;
   if (t == SIM_NCBAR)
     return -1;
-  for (uint64_t mm = m; mm; mm &= mm - 1)
-    if (w->csp[sim_ctz64(mm)] >= SIM_CSTACK)
-      return -1;
+  if (cstack_full(w) & m)
+    return -1;
   if (t == w->ncbar)
     w->ncbar++;
   w->cbar[t].pc = pc;
@@ -531,12 +549,52 @@ static int select_group(struct sim_warp *w)
   return 1;
 }
 
-/* Lanes of m for which the instruction's guard holds. */
+#ifdef WARP_X86
+/* Bit l: bit 0 of g[l], for the 32 lanes of a warp, four lanes a movemask. */
+__attribute__((target("avx2"))) static uint64_t guard_bits_avx2(const uint64_t *g)
+{
+  uint64_t e = 0;
+  for (unsigned l = 0; l < 32; l += 4) {
+    __m256i v = _mm256_slli_epi64(_mm256_loadu_si256((const __m256i *)(const void *)(g + l)), 63);
+    e |= (uint64_t)(unsigned)_mm256_movemask_pd(_mm256_castsi256_pd(v)) << l;
+  }
+  return e;
+}
+#endif
+
+#ifdef WARP_X86
+/* The lanes of g of a 32-lane warp split by a branch: pc[l] = t1 for those of e, t0 for the
+   rest, the other lanes' pcs as they are; eight lanes a blend instead of a test per lane. */
+__attribute__((target("avx2"))) static void pcs_split_avx2(uint32_t *pc, uint64_t g, uint64_t e,
+                                                          uint32_t t1, uint32_t t0)
+{
+  const __m256i bit = _mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128);
+  const __m256i v1 = _mm256_set1_epi32((int)t1), v0 = _mm256_set1_epi32((int)t0);
+  for (unsigned l = 0; l < 32; l += 8) {
+    __m256i gm = _mm256_cmpeq_epi32(_mm256_and_si256(_mm256_set1_epi32((int)(g >> l & 255)), bit),
+                                    bit);
+    __m256i em = _mm256_cmpeq_epi32(_mm256_and_si256(_mm256_set1_epi32((int)(e >> l & 255)), bit),
+                                    bit);
+    __m256i *p = (__m256i *)(void *)(pc + l);
+    __m256i nv = _mm256_blendv_epi8(v0, v1, em);
+    _mm256_storeu_si256(p, _mm256_blendv_epi8(_mm256_loadu_si256(p), nv, gm));
+  }
+}
+#endif
+
+/* Lanes of m for which the instruction's guard holds (sim_guard_mask's; a 32-lane warp on a
+   CPU with AVX2 packs every lane's bit, then keeps m's, with no test per lane). */
 static uint64_t guard_lanes(const struct sim_block *b, const struct sim_warp *w,
                             const struct ptx_inst *in, uint64_t m)
 {
   if (in->guard == PTX_NOREG)
     return m;
+#ifdef WARP_X86
+  if (warp_avx2 && b->W == 32) {
+    uint64_t e = guard_bits_avx2(REG(in->guard));
+    return (in->guard_neg ? ~e : e) & m;
+  }
+#endif
   return sim_guard_mask(REG(in->guard), m, in->guard_neg);
 }
 
@@ -721,10 +779,15 @@ static int control(struct sim_block *b, struct sim_warp *w, const struct ptx_ins
       return 1;
     }
     w->have_group = 0;
-    for (uint64_t mm = g; mm; mm &= mm - 1) {
-      unsigned l = sim_ctz64(mm);
-      w->pc[l] = (e >> l & 1) ? target : pc + 1;
-    }
+#ifdef WARP_X86
+    if (warp_avx2 && b->W == 32)
+      pcs_split_avx2(w->pc, g, e, target, pc + 1);
+    else
+#endif
+      for (uint64_t mm = g; mm; mm &= mm - 1) {
+        unsigned l = sim_ctz64(mm);
+        w->pc[l] = (e >> l & 1) ? target : pc + 1;
+      }
     if (target <= pc) {
       w->gmask = e;                                 /* the looping lanes, for backward() */
       backward(b, w);
@@ -978,7 +1041,8 @@ static int control(struct sim_block *b, struct sim_warp *w, const struct ptx_ins
     w->syncwait &= ~waiting_here;
     if (b->lanes)
       sim_lanes_inst(b, w, pc, all);
-    uint32_t npc = sim_exec(b, w, pc, all);
+    uint32_t npc = in->op == PTX_OP_SHFL && in->guard == PTX_NOREG && b->W == 32
+                   ? sim_exec_shfl(b, w, pc, all) : sim_exec(b, w, pc, all);
     if (b->faulted)
       return 1;
     w->wsync++;                                /* orders the lanes' shared accesses */
@@ -1045,10 +1109,12 @@ uint64_t sim_warp_run(struct sim_block *b, struct sim_warp *w, uint64_t quantum)
         return b->ctr.warp_insts - start;
       continue;
     }
-    if (p->fast && p->fast[pc] && w->gmask == 0xffffffffull && b->W == 32 && !b->lanes) {
-      /* a full warp's run of plain arithmetic and shared accesses: one call for all of it */
+    if (p->fast && p->fast[pc] && b->W == 32 && !b->lanes) {
+      /* a run of plain arithmetic and shared accesses, by a full warp or the lanes of a
+         branch: one call for all of it */
       uint64_t n = quantum - (b->ctr.warp_insts - start);
-      uint32_t npc = sim_exec_run(b, w, pc, w->gtop >= 0 ? w->cbar[w->gtop].pc : UINT32_MAX, &n);
+      uint32_t npc = sim_exec_run(b, w, pc, w->gtop >= 0 ? w->cbar[w->gtop].pc : UINT32_MAX,
+                                  w->gmask, &n);
       if (b->faulted)
         return b->ctr.warp_insts - start;
       if (n) {

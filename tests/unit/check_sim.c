@@ -2539,6 +2539,278 @@ START_TEST(test_fast_path_global)
 }
 END_TEST
 
+/* The fast kinds a partial warp runs through sim_exec_run (the lanes of a branch) against
+   sim_exec for the same lanes: section A runs every kind guarded by %p1 (never fast: sim_exec
+   with the guard's lanes), section B the same instructions unguarded behind "@!%p1 bra" (the
+   lanes of %p1 as a partial group, sim_exec_run). Their destinations start from the same
+   per-thread values; both must end equal in every thread (the others' registers and shared
+   words left as they were), and B's counts must be A's lanes: threads and pred_on the lanes
+   of %p1, and the same shared requests and wavefronts. Masks: warp 0 every lane, warp 1 one
+   lane, the rest random, for four seeds. */
+#define PM_N 23                          /* instructions in each section */
+static const char *const pm_inst[PM_N] = {
+  /* %s: the section's letter (a or b), %s again where a second one is needed */
+  "mov.b32 %%r%s0, %%r3;", "add.s32 %%r%s1, %%r3, %%r4;", "add.f32 %%f%s0, %%f1, %%f2;",
+  "mul.wide.u32 %%d%s0, %%r3, %%r4;", "fma.rn.f32 %%f%s1, %%f1, %%f2, %%f1;",
+  "setp.lt.s32 %%p%s0, %%r3, %%r4;", "setp.hi.u64 %%p%s1, %%rd8, %%rd9;",
+  "min.s32 %%r%s2, %%r3, %%r4;", "sub.s64 %%d%s1, %%rd8, %%rd9;",
+  "shl.b64 %%d%s2, %%rd8, %%r4;", "cvt.s64.s32 %%d%s3, %%r3;", "not.pred %%p%s2, %%p2;",
+  "selp.u32 %%r%s3, %%r3, %%r4, %%p2;", "mad.lo.s32 %%r%s4, %%r3, %%r4, %%r1;",
+  "mov.u32 %%r%s5, %%laneid;", "mov.u32 %%r%s6, %%tid.x;", "mov.u32 %%r%s7, %%ctaid.x;",
+  "cvta.shared.u64 %%d%s4, %%rd10;", "ld.shared.u32 %%r%s8, [%%r9];",
+  "ld.shared.u32 %%r%s9, [s+8];", "ld.param.u64 %%d%s5, [a];",
+  "st.shared.u32 [%%r1%s], %%r4;", "ld.shared.u16 %%h%s0, [%%r9+2];",
+};
+
+/* The PTX of kernel "pm" into buf. */
+static void pm_kernel(char *buf, size_t n)
+{
+  size_t o = (size_t)snprintf(buf, n,
+    HDR
+    ".visible .entry pm(.param .u64 sel, .param .u64 a, .param .u64 out)\n{\n"
+    "  .shared .align 8 .b8 s[1024];\n  .shared .align 4 .b8 sa[1024];\n"
+    "  .shared .align 4 .b8 sb[1024];\n"
+    "  .reg .pred %%p<4>;\n  .reg .pred %%pa<3>;\n  .reg .pred %%pb<3>;\n"
+    "  .reg .b32 %%r<16>;\n  .reg .b32 %%ra<10>;\n  .reg .b32 %%rb<10>;\n"
+    "  .reg .b32 %%r1a, %%r1b;\n"
+    "  .reg .b16 %%ha<1>;\n  .reg .b16 %%hb<1>;\n"
+    "  .reg .f32 %%f<4>;\n  .reg .f32 %%fa<2>;\n  .reg .f32 %%fb<2>;\n"
+    "  .reg .b64 %%rd<16>;\n  .reg .b64 %%da<6>;\n  .reg .b64 %%db<6>;\n"
+    "  mov.u32 %%r1, %%tid.x;\n"
+    "  ld.param.u64 %%rd1, [sel];\n  ld.param.u64 %%rd2, [a];\n  ld.param.u64 %%rd3, [out];\n"
+    "  mul.wide.u32 %%rd4, %%r1, 4;\n  add.s64 %%rd5, %%rd1, %%rd4;\n"
+    "  ld.global.u32 %%r2, [%%rd5];\n  setp.ne.u32 %%p1, %%r2, 0;\n"
+    "  mul.wide.u32 %%rd6, %%r1, 8;\n  add.s64 %%rd7, %%rd2, %%rd6;\n"
+    "  ld.global.u64 %%rd8, [%%rd7];\n  xor.b64 %%rd9, %%rd8, -7046029254386353131;\n"
+    "  cvt.u32.u64 %%r3, %%rd8;\n  shr.u64 %%rd11, %%rd8, 32;\n  cvt.u32.u64 %%r4, %%rd11;\n"
+    "  mov.b32 %%f1, %%r3;\n  mov.b32 %%f2, %%r4;\n  setp.gt.u32 %%p2, %%r3, %%r4;\n"
+    "  mov.u32 %%r5, s;\n  shl.b32 %%r6, %%r1, 2;\n  add.s32 %%r7, %%r5, %%r6;\n"
+    "  st.shared.u32 [%%r7], %%r3;\n"
+    "  mov.u32 %%r10, sa;\n  add.s32 %%r1a, %%r10, %%r6;\n  st.shared.u32 [%%r1a], %%r1;\n"
+    "  mov.u32 %%r11, sb;\n  add.s32 %%r1b, %%r11, %%r6;\n  st.shared.u32 [%%r1b], %%r1;\n"
+    "  bar.sync 0;\n"
+    "  and.b32 %%r8, %%r4, 255;\n  shl.b32 %%r8, %%r8, 2;\n  add.s32 %%r9, %%r5, %%r8;\n"
+    "  cvt.u64.u32 %%rd10, %%r9;\n  mul.lo.u32 %%r12, %%r1, 7;\n"
+    "  add.s32 %%r12, %%r12, 1515847680;\n  cvt.u64.u32 %%rd12, %%r12;\n"
+    "  cvt.rn.f32.u32 %%f3, %%r12;\n  setp.eq.u32 %%p3, %%r12, 0;\n");
+  /* every destination of both sections starts from the same per-thread value */
+  for (int s = 0; s < 2; s++) {
+    const char *x = s ? "b" : "a";
+    for (int j = 0; j < 10; j++)
+      o += (size_t)snprintf(buf + o, n - o, "  mov.u32 %%r%s%d, %%r12;\n", x, j);
+    for (int j = 0; j < 6; j++)
+      o += (size_t)snprintf(buf + o, n - o, "  mov.u64 %%d%s%d, %%rd12;\n", x, j);
+    for (int j = 0; j < 2; j++)
+      o += (size_t)snprintf(buf + o, n - o, "  mov.f32 %%f%s%d, %%f3;\n", x, j);
+    for (int j = 0; j < 3; j++)
+      o += (size_t)snprintf(buf + o, n - o, "  mov.pred %%p%s%d, %%p3;\n", x, j);
+    o += (size_t)snprintf(buf + o, n - o, "  cvt.u16.u32 %%h%s0, %%r12;\n", x);
+  }
+  /* A: guarded; B: behind the branch */
+  for (int s = 0; s < 2; s++) {
+    const char *x = s ? "b" : "a";
+    if (s)
+      o += (size_t)snprintf(buf + o, n - o, "  @!%%p1 bra SKIP;\n");
+    for (int i = 0; i < PM_N; i++) {
+      char one[128];
+      snprintf(one, sizeof one, pm_inst[i], x, x);
+      o += (size_t)snprintf(buf + o, n - o, "  %s%s\n", s ? "" : "@%p1 ", one);
+    }
+    if (s)
+      o += (size_t)snprintf(buf + o, n - o, "SKIP:\n");
+  }
+  /* out[tid]: A's 26 values, then B's, 8 bytes each */
+  o += (size_t)snprintf(buf + o, n - o,
+    "  bar.sync 0;\n"
+    "  mul.wide.u32 %%rd13, %%r1, 416;\n  add.s64 %%rd14, %%rd3, %%rd13;\n");
+  for (int s = 0; s < 2; s++) {
+    const char *x = s ? "b" : "a";
+    unsigned base = s ? 208u : 0u, k = 0;
+    for (int j = 0; j < 10; j++, k++)
+      o += (size_t)snprintf(buf + o, n - o, "  cvt.u64.u32 %%rd15, %%r%s%d;\n"
+                            "  st.global.u64 [%%rd14+%u], %%rd15;\n", x, j, base + 8 * k);
+    for (int j = 0; j < 6; j++, k++)
+      o += (size_t)snprintf(buf + o, n - o, "  st.global.u64 [%%rd14+%u], %%d%s%d;\n",
+                            base + 8 * k, x, j);
+    for (int j = 0; j < 2; j++, k++)
+      o += (size_t)snprintf(buf + o, n - o, "  mov.b32 %%r13, %%f%s%d;\n"
+                            "  cvt.u64.u32 %%rd15, %%r13;\n"
+                            "  st.global.u64 [%%rd14+%u], %%rd15;\n", x, j, base + 8 * k);
+    for (int j = 0; j < 3; j++, k++)
+      o += (size_t)snprintf(buf + o, n - o, "  selp.u32 %%r13, 1, 0, %%p%s%d;\n"
+                            "  cvt.u64.u32 %%rd15, %%r13;\n"
+                            "  st.global.u64 [%%rd14+%u], %%rd15;\n", x, j, base + 8 * k);
+    o += (size_t)snprintf(buf + o, n - o, "  cvt.u64.u16 %%rd15, %%h%s0;\n"
+                          "  st.global.u64 [%%rd14+%u], %%rd15;\n"
+                          "  ld.shared.u32 %%r13, [%%r1%s];\n  cvt.u64.u32 %%rd15, %%r13;\n"
+                          "  st.global.u64 [%%rd14+%u], %%rd15;\n", x, base + 8 * k, x,
+                          base + 8 * (k + 1));
+    k += 2;
+    ck_assert_uint_le(8 * k, 208);
+  }
+  o += (size_t)snprintf(buf + o, n - o, "  ret;\n}\n");
+  ck_assert_uint_lt(o, n);
+}
+
+START_TEST(test_fast_path_partial_warps)
+{
+  static char k[16384];
+  pm_kernel(k, sizeof k);
+  enum { NT = 256 };
+  struct fx f;
+  load(&f, k);
+  /* the module's sections: A from the first guarded instruction, B after the branch */
+  uint32_t a0 = UINT32_MAX, b0 = UINT32_MAX;
+  for (uint32_t i = 0; i < f.m.ninsts; i++) {
+    if (a0 == UINT32_MAX && f.m.insts[i].guard != PTX_NOREG && f.m.insts[i].op != PTX_OP_BRA)
+      a0 = i;
+    if (f.m.insts[i].op == PTX_OP_BRA && f.m.insts[i].guard != PTX_NOREG)
+      b0 = i + 1;
+  }
+  ck_assert_uint_ne(a0, UINT32_MAX);
+  ck_assert_uint_ne(b0, UINT32_MAX);
+  for (unsigned i = 0; i < PM_N; i++)
+    ck_assert_uint_eq(f.m.insts[a0 + i].op, f.m.insts[b0 + i].op);
+  uint64_t p[3] = {buffer(&f, NT * 4, "sel"), buffer(&f, NT * 8, "a"),
+                   buffer(&f, NT * 416, "out")};
+  static uint64_t out[NT][52];
+  uint64_t rng = 0x243F6A8885A308D3ull;
+  for (unsigned seed = 0; seed < 4; seed++) {
+    uint32_t sel[NT];
+    uint64_t a[NT];
+    unsigned nsel = 0, nwarps = 0;
+    for (unsigned t = 0; t < NT; t++) {
+      uint64_t r = sim_order_next(&rng);
+      a[t] = sim_order_next(&rng);
+      if (t % 5 == 0)
+        a[t] &= 0xffffffff8000ffffull;          /* some equal halves, some NaN-free floats */
+      sel[t] = t < 32 ? 1 : t < 64 ? t == 32 + seed * 7 : (r % 100) < 30 + 10 * seed;
+    }
+    for (unsigned wi = 0; wi < NT / 32; wi++) {
+      unsigned c = 0;
+      for (unsigned l = 0; l < 32; l++)
+        c += sel[wi * 32 + l];
+      if (!c)
+        sel[wi * 32 + 5] = c = 1;                /* every warp takes the branch */
+      nsel += c;
+      nwarps++;
+    }
+    ck_assert_int_eq(sim_write(f.d, p[0], sel, sizeof sel), SIM_OK);
+    ck_assert_int_eq(sim_write(f.d, p[1], a, sizeof a), SIM_OK);
+    ck_assert_int_eq(launch(&f, "pm", 1, NT, p, 3, SIM_SCHED_ITS, 1, 0), SIM_OK);
+    ck_assert_msg(f.r.outcome == SIM_RAN_OK, "%s", f.r.fault.message);
+    ck_assert_int_eq(sim_read(f.d, p[2], out, sizeof out), SIM_OK);
+    for (unsigned t = 0; t < NT; t++)
+      for (unsigned j = 0; j < 26; j++)
+        ck_assert_msg(out[t][j] == out[t][26 + j], "seed %u, thread %u (%s), value %u: "
+                      "guarded 0x%" PRIx64 ", branched 0x%" PRIx64, seed, t,
+                      sel[t] ? "on" : "off", j, out[t][j], out[t][26 + j]);
+    for (unsigned i = 0; i < PM_N; i++) {
+      const struct sim_inst_stats *sa = &f.r.stats[a0 + i], *sb = &f.r.stats[b0 + i];
+      ck_assert_uint_eq(sa->pred_on, nsel);
+      ck_assert_msg(sb->threads == nsel && sb->pred_on == nsel && sb->execs == nwarps,
+                    "seed %u, instruction %u: threads %" PRIu64 ", pred_on %" PRIu64
+                    ", execs %" PRIu64 "; want %u, %u", seed, i, sb->threads, sb->pred_on,
+                    sb->execs, nsel, nwarps);
+      ck_assert_uint_eq(sa->s_req, sb->s_req);
+      ck_assert_uint_eq(sa->s_wavefronts, sb->s_wavefronts);
+      ck_assert_uint_eq(sa->s_ideal, sb->s_ideal);
+    }
+  }
+  done(&f);
+}
+END_TEST
+
+/* shfl.sync in every mode, unguarded (sim_exec_shfl) against the same shuffle guarded by a
+   predicate true in every lane (sim_exec): per-lane values, source lanes and clamp/segment
+   operands from a table, run by full warps and by the random lanes of a branch (membermask:
+   activemask); the results, their predicates and the counts must agree. */
+static const char *k_shfl_modes =
+  HDR
+  ".visible .entry sh(.param .u64 in, .param .u64 out)\n{\n"
+  "  .reg .pred %p<12>;\n  .reg .b32 %r<40>;\n  .reg .b64 %rd<8>;\n"
+  "  mov.u32 %r1, %tid.x;\n  ld.param.u64 %rd1, [in];\n  ld.param.u64 %rd2, [out];\n"
+  "  mul.wide.u32 %rd3, %r1, 16;\n  add.s64 %rd4, %rd1, %rd3;\n"
+  "  ld.global.u32 %r2, [%rd4];\n  ld.global.u32 %r3, [%rd4+4];\n"
+  "  ld.global.u32 %r4, [%rd4+8];\n  ld.global.u32 %r5, [%rd4+12];\n"
+  "  setp.eq.u32 %p9, %r1, %r1;\n  setp.ne.u32 %p10, %r5, 0;\n  setp.eq.u32 %p11, %r1, 999;\n"
+  "  mov.u32 %r10, %r1;\n  mov.u32 %r11, %r1;\n  mov.u32 %r12, %r1;\n  mov.u32 %r13, %r1;\n"
+  "  mov.u32 %r20, %r1;\n  mov.u32 %r21, %r1;\n  mov.u32 %r22, %r1;\n  mov.u32 %r23, %r1;\n"
+  "  mov.pred %p1, %p11;\n  mov.pred %p2, %p11;\n  mov.pred %p3, %p11;\n  mov.pred %p4, %p11;\n"
+  "  mov.pred %p5, %p11;\n  mov.pred %p6, %p11;\n  mov.pred %p7, %p11;\n  mov.pred %p8, %p11;\n"
+  "  @!%p10 bra SKIP;\n"
+  "  activemask.b32 %r6;\n"
+  "  shfl.sync.up.b32 %r10|%p1, %r2, %r3, %r4, %r6;\n"
+  "  shfl.sync.down.b32 %r11|%p2, %r2, %r3, %r4, %r6;\n"
+  "  shfl.sync.bfly.b32 %r12|%p3, %r2, %r3, %r4, %r6;\n"
+  "  shfl.sync.idx.b32 %r13|%p4, %r2, %r3, %r4, %r6;\n"
+  "  @%p9 shfl.sync.up.b32 %r20|%p5, %r2, %r3, %r4, %r6;\n"
+  "  @%p9 shfl.sync.down.b32 %r21|%p6, %r2, %r3, %r4, %r6;\n"
+  "  @%p9 shfl.sync.bfly.b32 %r22|%p7, %r2, %r3, %r4, %r6;\n"
+  "  @%p9 shfl.sync.idx.b32 %r23|%p8, %r2, %r3, %r4, %r6;\n"
+  "SKIP:\n"
+  "  mul.wide.u32 %rd5, %r1, 64;\n  add.s64 %rd6, %rd2, %rd5;\n"
+  "  st.global.u32 [%rd6], %r10;\n  st.global.u32 [%rd6+4], %r11;\n"
+  "  st.global.u32 [%rd6+8], %r12;\n  st.global.u32 [%rd6+12], %r13;\n"
+  "  selp.u32 %r30, 1, 0, %p1;\n  st.global.u32 [%rd6+16], %r30;\n"
+  "  selp.u32 %r30, 1, 0, %p2;\n  st.global.u32 [%rd6+20], %r30;\n"
+  "  selp.u32 %r30, 1, 0, %p3;\n  st.global.u32 [%rd6+24], %r30;\n"
+  "  selp.u32 %r30, 1, 0, %p4;\n  st.global.u32 [%rd6+28], %r30;\n"
+  "  st.global.u32 [%rd6+32], %r20;\n  st.global.u32 [%rd6+36], %r21;\n"
+  "  st.global.u32 [%rd6+40], %r22;\n  st.global.u32 [%rd6+44], %r23;\n"
+  "  selp.u32 %r30, 1, 0, %p5;\n  st.global.u32 [%rd6+48], %r30;\n"
+  "  selp.u32 %r30, 1, 0, %p6;\n  st.global.u32 [%rd6+52], %r30;\n"
+  "  selp.u32 %r30, 1, 0, %p7;\n  st.global.u32 [%rd6+56], %r30;\n"
+  "  selp.u32 %r30, 1, 0, %p8;\n  st.global.u32 [%rd6+60], %r30;\n"
+  "  ret;\n}\n";
+
+START_TEST(test_shfl_fast_matches_sim_exec)
+{
+  enum { NT = 256 };
+  static const uint32_t cs[] = {0x1f, 0x0, 0x0f, 0x181f, 0x101f, 0x1c1f, 0x7, 0x1e00};
+  struct fx f;
+  load(&f, k_shfl_modes);
+  uint32_t first = UINT32_MAX;                  /* the first shfl: the unguarded four, then
+                                                   the guarded four */
+  for (uint32_t i = 0; i < f.m.ninsts && first == UINT32_MAX; i++)
+    if (f.m.insts[i].op == PTX_OP_SHFL)
+      first = i;
+  ck_assert_uint_ne(first, UINT32_MAX);
+  uint64_t p[2] = {buffer(&f, NT * 16, "in"), buffer(&f, NT * 64, "out")};
+  uint64_t rng = 0x13198A2E03707344ull;
+  for (unsigned seed = 0; seed < 4; seed++) {
+    static uint32_t in[NT][4], out[NT][16];
+    unsigned nsel = 0;
+    for (unsigned t = 0; t < NT; t++) {
+      uint64_t r = sim_order_next(&rng);
+      in[t][0] = (uint32_t)sim_order_next(&rng);
+      in[t][1] = (uint32_t)(r & 0x3f) | (seed & 1 ? 0 : (uint32_t)(r >> 40) << 6);
+      in[t][2] = cs[(t / 32 + seed) % 8];       /* one clamp/segment operand per warp */
+      in[t][3] = t < 32 || (t / 32) % 4 == 3 ? 1 : ((r >> 20) % 100) < 40 + 15 * seed;
+      if (t % 32 == 7)
+        in[t][3] = 1;                           /* every warp takes the branch */
+      nsel += in[t][3];
+    }
+    ck_assert_int_eq(sim_write(f.d, p[0], in, sizeof in), SIM_OK);
+    ck_assert_int_eq(launch(&f, "sh", 1, NT, p, 2, SIM_SCHED_ITS, 1, 0), SIM_OK);
+    ck_assert_msg(f.r.outcome == SIM_RAN_OK, "%s", f.r.fault.message);
+    ck_assert_int_eq(sim_read(f.d, p[1], out, sizeof out), SIM_OK);
+    for (unsigned t = 0; t < NT; t++)
+      for (unsigned j = 0; j < 8; j++)
+        ck_assert_msg(out[t][j] == out[t][8 + j], "seed %u, thread %u, value %u: unguarded "
+                      "0x%08x, guarded 0x%08x", seed, t, j, out[t][j], out[t][8 + j]);
+    for (unsigned i = 0; i < 4; i++) {
+      const struct sim_inst_stats *su = &f.r.stats[first + i], *sg = &f.r.stats[first + 4 + i];
+      ck_assert_uint_eq(su->threads, nsel);
+      ck_assert_uint_eq(su->pred_on, nsel);
+      ck_assert_uint_eq(sg->pred_on, nsel);
+      ck_assert_uint_eq(su->execs, sg->execs);
+    }
+  }
+  done(&f);
+}
+END_TEST
+
 /* Every thread of two warps stores 1 into one flag, then all read it after a barrier: stores
    that leave the word as it is are no hazard. */
 START_TEST(test_same_value_stores_are_no_race)
@@ -3224,6 +3496,8 @@ Suite *suite_sim(void)
   tcase_add_test(t, test_fast_path_shared_wavefronts);
   tcase_add_test(t, test_fast_path_global_strided);
   tcase_add_test(t, test_fast_path_global);
+  tcase_add_test(t, test_fast_path_partial_warps);
+  tcase_add_test(t, test_shfl_fast_matches_sim_exec);
   tcase_add_test(t, test_global_race_within_a_block);
   tcase_add_test(t, test_global_race_coalesced_chunks);
   tcase_add_test(t, test_global_race_lines);

@@ -1,8 +1,10 @@
 /* results_dir.c: the results folder's upkeep: results/NN-name/latest (and latest-solution)
  * pointing at the newest run, old runs pruned to the last N per lab, and `warplab clean`.
  *
- * A run's folder is results/NN-name/YYYYMMDD-HHMMSS-student (or -solution), as harness/run
- * names it; only folders named so are ever removed. */
+ * A run's folder is results/NN-name/YYYYMMDD-HHMMSS-student (or -solution; -02, -03 ... after
+ * it for later runs of the same second), as harness/run names it; only folders named so are
+ * ever removed. */
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <ftw.h>
@@ -25,7 +27,13 @@ static int is_run_name(const char *name)
     if (i == 8 ? name[i] != '-' : (name[i] < '0' || name[i] > '9'))
       return 0;
   }
-  return !strcmp(name + 15, "-student") || !strcmp(name + 15, "-solution");
+  const char *who = name + 15;
+  size_t n = !strncmp(who, "-student", 8) ? 8 : !strncmp(who, "-solution", 9) ? 9 : 0;
+  if (!n)
+    return 0;
+  /* a later run of the same second: -02 to -99, which sort after the first */
+  return !who[n] || (who[n] == '-' && isdigit((unsigned char)who[n + 1]) &&
+                     isdigit((unsigned char)who[n + 2]) && !who[n + 3]);
 }
 
 static int rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)

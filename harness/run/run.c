@@ -1795,11 +1795,28 @@ static int run_here(const struct run_lab *lab, const struct run_opts *opts, stru
   strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tm);
   const char *kfile = run_kernel_path(c.lab, c.opts, kbuf, sizeof kbuf);
   snprintf(pv->kernel_file, sizeof pv->kernel_file, "%s", kfile);
-  snprintf(res->results_dir, sizeof res->results_dir, "%s/%s/%s-%s%s",
-           opts->results_root ? opts->results_root : "results", lab->id, stamp,
-           opts->solution ? "solution" : "student", "");
+  /* a folder of its own: a run in the same second as another of the lab's gets -02, -03 ... */
+  snprintf(res->results_dir, sizeof res->results_dir, "%s/%s",
+           opts->results_root ? opts->results_root : "results", lab->id);
   if (mkdirs(res->results_dir)) {
     snprintf(err, errlen, "cannot make %s: %s", res->results_dir, strerror(errno));
+    return -1;
+  }
+  size_t lab_len = strlen(res->results_dir);
+  int made = -1;
+  for (int k = 1; k < 100 && made; k++) {
+    snprintf(res->results_dir + lab_len, sizeof res->results_dir - lab_len,
+             k > 1 ? "/%s-%s-%02d" : "/%s-%s",
+             stamp, opts->solution ? "solution" : "student", k);
+    made = mkdir(res->results_dir, 0755);
+    if (made && errno != EEXIST) {
+      snprintf(err, errlen, "cannot make %s: %s", res->results_dir, strerror(errno));
+      return -1;
+    }
+  }
+  if (made) {
+    snprintf(err, errlen, "cannot make a folder for the run in %.900s: 99 runs of this second "
+             "are there already", res->results_dir);
     return -1;
   }
   if (access(kfile, R_OK)) {

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <sys/stat.h>
 
@@ -307,6 +308,41 @@ START_TEST(lab01_kept_run_has_its_folder)
 }
 END_TEST
 
+/* Two runs of a lab in the same second get two folders: with the -solution folders of this
+   second and the next 29 already there (a marker file in each), a run goes to -02 of its
+   second and leaves the first untouched. */
+START_TEST(lab01_same_second_gets_own_folder)
+{
+  const char *root = e2e_tmp("rs");
+  char lab[1200], stamp[32];
+  snprintf(lab, sizeof lab, "%s/01-matrix-add", root);
+  ck_assert_int_eq(mkdir(root, 0755), 0);
+  ck_assert_int_eq(mkdir(lab, 0755), 0);
+  time_t now = time(NULL);
+  for (int k = 0; k < 30; k++) {
+    time_t t = now + k;
+    struct tm tm;
+    localtime_r(&t, &tm);
+    strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tm);
+    const char *d = e2e_fmt("%s/%s-solution", lab, stamp);
+    ck_assert_int_eq(mkdir(d, 0755), 0);
+    FILE *f = fopen(e2e_fmt("%s/marker", d), "w");
+    ck_assert_ptr_nonnull(f);
+    fclose(f);
+  }
+  struct e2e_run *r = e2e_warplab("run", "01", "--solution", "--backend", "emu", "--json", "--quick",
+                                  "--seed", "5", "--results", root, "--keep", "100", (char *)NULL);
+  ck_assert_int_eq(r->status, 0);
+  const char *dir = e2e_jstr(r, "results_dir");
+  size_t n = strlen(dir);
+  ck_assert_msg(n > 12 && !strcmp(dir + n - 12, "-solution-02"), "%s", dir);
+  ck_assert_int_eq(access(e2e_fmt("%s/result.json", dir), R_OK), 0);
+  const char *first = e2e_fmt("%.*s", (int)(n - 3), dir);
+  ck_assert_int_ne(access(e2e_fmt("%s/result.json", first), F_OK), 0);
+  ck_assert_int_eq(access(e2e_fmt("%s/marker", first), F_OK), 0);
+}
+END_TEST
+
 START_TEST(lab_unknown)
 {
   struct e2e_run *r = e2e_warplab("run", "99", "--backend", "emu", (char *)NULL);
@@ -318,7 +354,7 @@ END_TEST
 void e2e_add_lab_tests(Suite *s)
 {
   if (!e2e_have_nvcc()) {
-    printf("e2e: nvcc not found: SKIPPING the 13 tests of the lab test case\n");
+    printf("e2e: nvcc not found: SKIPPING the 14 tests of the lab test case\n");
     return;
   }
   TCase *tc = tcase_create("lab");
@@ -336,6 +372,7 @@ void e2e_add_lab_tests(Suite *s)
   tcase_add_test(tc, lab01_hotspot_names_the_line);
   tcase_add_test(tc, lab01_seed_replays);
   tcase_add_test(tc, lab01_kept_run_has_its_folder);
+  tcase_add_test(tc, lab01_same_second_gets_own_folder);
   tcase_add_test(tc, lab_unknown);
   suite_add_tcase(s, tc);
 }

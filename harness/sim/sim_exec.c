@@ -633,13 +633,14 @@ static inline enum vop minmax_vop(enum ptx_op op, enum ptx_type t)
          : t == PTX_T_S32 ? (mx ? VOP_MAXS32 : VOP_MINS32) : (mx ? VOP_MAXU32 : VOP_MINU32);
 }
 
-/* setp on 32-bit integers for a full 32-lane warp with AVX2: d[l] = 1 when the low 32 bits
-   of a[l] and b[l] compare as cm says (signed when sg), else 0. The low halves are moved to
-   the top (and, unsigned, their sign bit flipped), where a signed 64-bit compare orders them
-   as 32-bit values. */
-__attribute__((target("avx2"))) static void setp_i32_full_avx2(enum ptx_cmp cm, int sg,
-                                                               uint64_t *d, const uint64_t *a,
-                                                               const uint64_t *b)
+/* setp on integers for a full 32-lane warp with AVX2: d[l] = 1 when a[l] and b[l] compare as
+   cm says, signed when sg (sim_alu_icmp: a signed type's lt, le, gt or ge), else 0. shift 32
+   compares the low 32 bits: they are moved to the top, where a 64-bit compare orders them as
+   32-bit values; shift 0 compares all 64. Unsigned, the sign bits are flipped, so that a
+   signed compare orders them. */
+__attribute__((target("avx2"), always_inline)) static inline void
+setp_full_avx2(enum ptx_cmp cm, int sg, const int shift, uint64_t *d, const uint64_t *a,
+               const uint64_t *b)
 {
   const __m256i one = _mm256_set1_epi64x(1);
   const __m256i flip = _mm256_set1_epi64x(sg ? 0 : (long long)(1ull << 63));
@@ -653,9 +654,9 @@ __attribute__((target("avx2"))) static void setp_i32_full_avx2(enum ptx_cmp cm, 
     _Pragma("GCC unroll 8")                                                               \
     for (unsigned l = 0; l < 32; l += 4) {                                                \
       __m256i x = _mm256_xor_si256(                                                       \
-          _mm256_slli_epi64(_mm256_loadu_si256((const __m256i *)(a + l)), 32), flip);     \
+          _mm256_slli_epi64(_mm256_loadu_si256((const __m256i *)(a + l)), shift), flip);  \
       __m256i y = _mm256_xor_si256(                                                       \
-          _mm256_slli_epi64(_mm256_loadu_si256((const __m256i *)(b + l)), 32), flip);     \
+          _mm256_slli_epi64(_mm256_loadu_si256((const __m256i *)(b + l)), shift), flip);  \
       _mm256_storeu_si256((__m256i *)(d + l),                                             \
                           _mm256_and_si256(_mm256_xor_si256((cmp), inv), one));           \
     }                                                                                     \
@@ -669,37 +670,18 @@ __attribute__((target("avx2"))) static void setp_i32_full_avx2(enum ptx_cmp cm, 
 #undef SETP_LOOP
 }
 
-/* setp on 64-bit integers for a full 32-lane warp with AVX2: d[l] = 1 when a[l] and b[l]
-   compare as cm says, signed when sg (sim_alu_icmp: a signed type's lt, le, gt or ge), else
-   0. Unsigned, the sign bits are flipped, so that a signed compare orders them. */
+__attribute__((target("avx2"))) static void setp_i32_full_avx2(enum ptx_cmp cm, int sg,
+                                                               uint64_t *d, const uint64_t *a,
+                                                               const uint64_t *b)
+{
+  setp_full_avx2(cm, sg, 32, d, a, b);
+}
+
 __attribute__((target("avx2"))) static void setp_i64_full_avx2(enum ptx_cmp cm, int sg,
                                                                uint64_t *d, const uint64_t *a,
                                                                const uint64_t *b)
 {
-  const __m256i one = _mm256_set1_epi64x(1);
-  const __m256i flip = _mm256_set1_epi64x(sg ? 0 : (long long)(1ull << 63));
-  const int swap = cm == PTX_CMP_LT || cm == PTX_CMP_LO || cm == PTX_CMP_GE || cm == PTX_CMP_HS;
-  const int eq = cm == PTX_CMP_EQ || cm == PTX_CMP_NE;
-  const __m256i inv = _mm256_set1_epi64x(cm == PTX_CMP_NE || cm == PTX_CMP_LE ||
-                                         cm == PTX_CMP_LS || cm == PTX_CMP_GE ||
-                                         cm == PTX_CMP_HS ? -1 : 0);
-#define SETP_LOOP(cmp)                                                                    \
-  do {                                                                                    \
-    _Pragma("GCC unroll 8")                                                               \
-    for (unsigned l = 0; l < 32; l += 4) {                                                \
-      __m256i x = _mm256_xor_si256(_mm256_loadu_si256((const __m256i *)(a + l)), flip);   \
-      __m256i y = _mm256_xor_si256(_mm256_loadu_si256((const __m256i *)(b + l)), flip);   \
-      _mm256_storeu_si256((__m256i *)(d + l),                                             \
-                          _mm256_and_si256(_mm256_xor_si256((cmp), inv), one));           \
-    }                                                                                     \
-  } while (0)
-  if (eq)
-    SETP_LOOP(_mm256_cmpeq_epi64(x, y));
-  else if (swap)
-    SETP_LOOP(_mm256_cmpgt_epi64(y, x));
-  else
-    SETP_LOOP(_mm256_cmpgt_epi64(x, y));
-#undef SETP_LOOP
+  setp_full_avx2(cm, sg, 0, d, a, b);
 }
 
 /* The three-operand operations of a full 32-lane warp that tern_full_avx2 does (the fast

@@ -1068,6 +1068,7 @@ _Static_assert(FK_STG < 16, "the kind is the plan byte's low 4 bits");
    lane masks, clocks, timers and cluster registers stay with sim_exec). */
 enum sreg_class { SRC_TID_X, SRC_TID_Y, SRC_TID_Z, SRC_LANEID, SRC_UNIFORM, SRC_NONE };
 
+#ifdef SIM_X86_CLONES
 static enum sreg_class sreg_class(unsigned sr)
 {
   switch (sr) {
@@ -1087,7 +1088,6 @@ static enum sreg_class sreg_class(unsigned sr)
   }
 }
 
-#ifdef SIM_X86_CLONES
 /* d[l] = the result of ALU instruction in (plan byte f) for every lane l of a 32-lane warp,
    exactly as sim_exec's lane loops compute it (d: the destination register, or scratch). */
 static inline __attribute__((always_inline)) void run_alu(const struct sim_block *b,

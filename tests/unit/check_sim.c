@@ -2904,28 +2904,39 @@ static const char *k_zero =
   "  ret;\n"
   "}\n";
 
-START_TEST(test_zero_plan)
+/* Link func of src and check its zero plan: exactly the registers named in want (a
+   NULL-ended list) are zeroed at warp set-up. */
+static void check_zero_plan(const char *src, const char *func, const char *const *want)
 {
   struct fx f;
-  load(&f, k_zero);
-  int fn = ptx_find_func(&f.m, "zreg");
+  load(&f, src);
+  int fn = ptx_find_func(&f.m, func);
   ck_assert_int_ge(fn, 0);
   struct sim_prog p;
   ck_assert_int_eq(sim_link(f.d, &f.m, fn, &p, f.err, sizeof f.err), SIM_OK);
   ck_assert_ptr_nonnull(p.zero);
   const struct ptx_func *F = &f.m.funcs[fn];
-  unsigned nzero = 0;
+  unsigned nzero = 0, nwant = 0;
+  for (const char *const *w = want; *w; w++)
+    nwant++;
   for (uint32_t r = 0; r < F->nregs; r++) {
     const char *name = f.m.regs[F->first_reg + r].name;
-    int z = (int)(p.zero[r / 64] >> (r % 64) & 1);
-    /* only the registers the SKIP path reads unwritten: the rest are written first */
-    int want = !strcmp(name, "%r3") || !strcmp(name, "%r4");
-    ck_assert_msg(z == want, "%s: zeroed %d, expected %d", name, z, want);
+    int z = (int)(p.zero[r / 64] >> (r % 64) & 1), wanted = 0;
+    for (const char *const *w = want; *w; w++)
+      wanted |= !strcmp(name, *w);
+    ck_assert_msg(z == wanted, "%s: zeroed %d, expected %d", name, z, wanted);
     nzero += (unsigned)z;
   }
-  ck_assert_uint_eq(nzero, 2);
+  ck_assert_uint_eq(nzero, nwant);
   sim_prog_free(&p);
   done(&f);
+}
+
+START_TEST(test_zero_plan)
+{
+  /* only the registers the SKIP path reads unwritten: the rest are written first */
+  static const char *const want[] = {"%r3", "%r4", NULL};
+  check_zero_plan(k_zero, "zreg", want);
 }
 END_TEST
 
@@ -2961,25 +2972,8 @@ static const char *k_zero_coll =
 
 START_TEST(test_zero_plan_collectives)
 {
-  struct fx f;
-  load(&f, k_zero_coll);
-  int fn = ptx_find_func(&f.m, "zcoll");
-  ck_assert_int_ge(fn, 0);
-  struct sim_prog p;
-  ck_assert_int_eq(sim_link(f.d, &f.m, fn, &p, f.err, sizeof f.err), SIM_OK);
-  ck_assert_ptr_nonnull(p.zero);
-  const struct ptx_func *F = &f.m.funcs[fn];
-  unsigned nzero = 0;
-  for (uint32_t r = 0; r < F->nregs; r++) {
-    const char *name = f.m.regs[F->first_reg + r].name;
-    int z = (int)(p.zero[r / 64] >> (r % 64) & 1);
-    int want = !strcmp(name, "%r5");
-    ck_assert_msg(z == want, "%s: zeroed %d, expected %d", name, z, want);
-    nzero += (unsigned)z;
-  }
-  ck_assert_uint_eq(nzero, 1);
-  sim_prog_free(&p);
-  done(&f);
+  static const char *const want[] = {"%r5", NULL};
+  check_zero_plan(k_zero_coll, "zcoll", want);
 }
 END_TEST
 

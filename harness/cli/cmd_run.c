@@ -69,7 +69,10 @@ static void run_usage(FILE *f)
         "for the score, as the feedback screen does; --json does not.\n"
         "Environment: WARPLAB_GPU_TIMEOUT=S, the seconds a GPU launch may take (60);\n"
         "WARPLAB_EMU_BUDGET=N, the warp-instructions an emulated launch may run (2e8) before\n"
-        "it is reported as a runaway loop; WARPLAB_KEEP_RUNS=N, as --keep.\n", f);
+        "it is reported as a runaway loop; WARPLAB_KEEP_RUNS=N, as --keep; WARPLAB_REMODEL=0,\n"
+        "every sweep point launched on the emulator (by default a point that differs from\n"
+        "the one before only in dynamic shared memory the kernel cannot see reuses its\n"
+        "launch, and only its occupancy and timing model are made again).\n", f);
   wl_print_exit_codes();
 }
 

@@ -130,9 +130,9 @@ static struct tm_kernel tm_kernel_of(const struct ms_setup *s, const struct be_l
 /* The emulator's counters of a completed launch: the wanted ones, and on a GPU whose loads
    are served in 128-byte transactions (Fermi's L1-cached loads) the efficiency its profiler
    (nvprof) reported, from the lines each request touched. */
-static void counter_values(const struct ms_setup *s, struct ms_result *r)
+static void counter_values(const struct ms_setup *s, const struct met_report *rep,
+                           struct ms_result *r)
 {
-  const struct met_report *rep = &r->rep;
   for (uint32_t i = 0; i < s->nwant; i++) {
     enum met_id id = s->want[i];
     if (id < MET_COUNT)
@@ -150,10 +150,11 @@ static void counter_values(const struct ms_setup *s, struct ms_result *r)
 /* The timing model's figures of a completed emulated launch: its time and the wanted
    modelled metrics. */
 static void model_values(const struct ms_setup *s, const struct tm_kernel *tk,
-                         const struct tm_plan *plan, struct ms_result *r)
+                         const struct tm_plan *plan, const struct sim_trace *tr,
+                         struct ms_result *r)
 {
   double t0 = now_s();
-  int rc = tm_model(s->prof, s->mod, tk, plan, &r->br.emu.trace, &r->tm);
+  int rc = tm_model(s->prof, s->mod, tk, plan, tr, &r->tm);
   r->model_s = now_s() - t0;
   if (rc != 0) {
     r->nomem = 1;
@@ -218,10 +219,38 @@ enum be_status ms_launch(const struct ms_setup *s, struct be *b, const char *ker
   if (!r->br.ran_ok)
     return BE_OK;
   if (r->have_rep)
-    counter_values(s, r);
+    counter_values(s, &r->rep, r);
   if (s->prof)
-    model_values(s, &tk, &plan, r);
+    model_values(s, &tk, &plan, &r->br.emu.trace, r);
   return BE_OK;
+}
+
+int ms_remodel(const struct ms_setup *s, const struct be_launch *l, const struct ms_result *src,
+               struct ms_result *r)
+{
+  struct be_launch bl = *l;
+  launch_limits(s, &bl);
+  if (!s->prof || !src->have_rep || !src->br.ran_ok || bl.cooperative || bl.cluster[0] > 1 ||
+      bl.cluster[1] > 1 || bl.cluster[2] > 1)
+    return -1;
+  struct tm_kernel tk = tm_kernel_of(s, &bl);
+  struct tm_plan plan;
+  struct sim_trace view;
+  /* a shape the occupancy calculator refuses (more shared memory than a block may have) is
+     one the backend refuses too: launched, it says why */
+  if (tm_plan(s->prof, &tk, &plan) || !plan.ok ||
+      sim_trace_rewave(&src->br.emu.trace, plan.blocks_per_sm * plan.trace_every,
+                       plan.trace_blocks, plan.trace_every, &view))
+    return -1;
+  r->prof = s->prof;
+  r->br.ran_ok = 1;                             /* src's outcome, none of what it owns */
+  r->br.emu.outcome = src->br.emu.outcome;
+  r->br.emu.counters = src->br.emu.counters;
+  ms_occupancy(s, &bl, r);                      /* the figures in ms_launch's order */
+  counter_values(s, &src->rep, r);
+  model_values(s, &tk, &plan, &view, r);
+  sim_trace_view_free(&view);
+  return 0;
 }
 
 enum be_status ms_time(const struct ms_setup *s, struct be *b, const char *kernel,

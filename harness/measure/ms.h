@@ -120,6 +120,17 @@ enum be_status ms_launch(const struct ms_setup *s, struct be *b, const char *ker
                          const void *params, size_t psize, const struct be_launch *l,
                          enum ms_what what, struct ms_result *r, char *err, size_t errlen);
 
+/* The measurement of launch l without launching it: src measured (MS_MEASURE, on the
+   emulator, completed) a launch of the same kernel that differed from l only in what the
+   kernel cannot see, its dynamic shared memory (ptx_sees_smem_size), so l's blocks would run
+   exactly as src's did. r gets l's occupancy, src's counters, and the timing model of l's
+   occupancy, replayed on src's recorded blocks (sim_trace_rewave), in ms_launch's order; r
+   owns nothing of src's. r must be ms_result_init'ed. Returns 0, or -1 when src's record
+   cannot give l's model, or l's shape may not launch (then launch it with ms_launch, which
+   says why); r may hold values then: free and init it again. */
+int ms_remodel(const struct ms_setup *s, const struct be_launch *l, const struct ms_result *src,
+               struct ms_result *r);
+
 /* GPU: time the launch (be_time: a warm-up, then repetitions after an L2 flush until the
    standard error is under 1% or 200 repetitions or 2 s), r->time_ms the median, and
    gpu__time_duration.sum measured among the values. Returns be_time's status

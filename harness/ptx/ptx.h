@@ -455,6 +455,17 @@ int ptx_func_refused(const struct ptx_module *m, uint32_t fi);
 const char *ptx_refusal_text(const struct ptx_module *m, uint32_t fi, uint32_t g, char *buf,
                              size_t n);
 
+/* Whether the module's code can tell how much dynamic shared memory its launch was given:
+   it declares shared memory (static or extern), names the shared space (ld/st/atom/red,
+   cvta, isspacep, prefetch) or reaches it by its nature (cp.async and the bulk copies,
+   ldmatrix, stmatrix, wmma, mbarrier, mapa), reads a special register of shared memory's
+   size or the driver's (%envreg: a grid that syncs must fit the GPU at once, at the
+   occupancy the shared memory sets), or accesses memory through generic addresses (which
+   could be made to point at it).
+   When it cannot, two launches that differ only in their dynamic shared memory run alike:
+   only the occupancy, which the shared memory limits, tells them apart. */
+int ptx_sees_smem_size(const struct ptx_module *m);
+
 /* Index of the function called name, or -1. */
 int ptx_find_func(const struct ptx_module *m, const char *name);
 /* Path of .file N, or NULL. */

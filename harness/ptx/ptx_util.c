@@ -97,6 +97,42 @@ const char *ptx_sreg_name(enum ptx_sreg r) {
   return (unsigned)r < PTX_SR_COUNT ? names[r] : "?";
 }
 
+int ptx_sees_smem_size(const struct ptx_module *m) {
+  for (uint32_t i = 0; i < m->nvars; i++)
+    if (m->vars[i].space == PTX_SP_SHARED)
+      return 1;
+  for (uint32_t i = 0; i < m->ninsts; i++) {
+    const struct ptx_inst *in = &m->insts[i];
+    switch ((enum ptx_op)in->op) {
+    case PTX_OP_CP: case PTX_OP_LDMATRIX: case PTX_OP_STMATRIX: case PTX_OP_WMMA:
+    case PTX_OP_MBARRIER: case PTX_OP_MAPA:
+      return 1;
+    case PTX_OP_LD: case PTX_OP_LDU: case PTX_OP_ST: case PTX_OP_ATOM: case PTX_OP_RED:
+    case PTX_OP_PREFETCH: case PTX_OP_PREFETCHU:
+      if (in->space == PTX_SP_NONE || in->space == PTX_SP_SHARED)
+        return 1;
+      break;
+    case PTX_OP_CVTA: case PTX_OP_ISSPACEP:
+      if (in->space == PTX_SP_SHARED)
+        return 1;
+      break;
+    default:
+      break;
+    }
+    for (uint32_t k = 0; k < in->nopd; k++) {
+      const struct ptx_operand *o = &in->opd[k];
+      if (o->kind != PTX_OPD_SREG)
+        continue;
+      if (o->reg == PTX_SR_DYNAMIC_SMEM_SIZE || o->reg == PTX_SR_TOTAL_SMEM_SIZE ||
+          o->reg == PTX_SR_AGGR_SMEM_SIZE ||
+          (o->reg >= PTX_SR_RESERVED_SMEM_BEGIN && o->reg <= PTX_SR_RESERVED_SMEM_OFFSET_1) ||
+          (o->reg >= PTX_SR_ENVREG0 && o->reg <= PTX_SR_ENVREG31))
+        return 1;
+    }
+  }
+  return 0;
+}
+
 int ptx_find_func(const struct ptx_module *m, const char *name) {
   uint32_t i;
   if (!m || !name) return -1;

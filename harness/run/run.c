@@ -88,6 +88,14 @@ static uint64_t emu_budget(void)
   return errno || *end || v == 0 ? LAB_EMU_BUDGET : (uint64_t)v;
 }
 
+/* Whether a sweep point may be remodelled on the launch before it (kept_serves): unless
+   WARPLAB_REMODEL=0, which launches every point (to compare the two, or to bisect). */
+static int remodel_allowed(void)
+{
+  const char *e = getenv("WARPLAB_REMODEL");
+  return !e || strcmp(e, "0");
+}
+
 /* What a run is doing, kept where its parent can read it if the child dies (run_lab_run):
    the index of the check or point whose launch is under way (-1: none), and the main size. */
 struct run_progress {
@@ -139,6 +147,12 @@ struct ctx {
                                       found unchanged after the last launch), so that
                                       launch_reset need not write it again; 0: not known */
   uint32_t ndone, cap_done;
+  int smem_blind;              /* the module cannot tell its dynamic shared memory
+                                  (ptx_sees_smem_size): a point that changes only that is
+                                  remodelled, not launched (kept_serves) */
+  uint64_t seq;                /* bumped whenever the device's buffers change hands or bytes
+                                  (launch_prepare, launch_reset, launch_free) */
+  struct kept_launch *kept;    /* emulator: the last launch measured, whole (measure_keep) */
   char *err;
   size_t errlen;
 };
@@ -551,6 +565,7 @@ struct launch {
 
 static void launch_free(struct ctx *c, struct launch *L)
 {
+  c->seq++;
   for (uint32_t i = 0; i < c->lab->nparams; i++) {
     size_t bytes = (size_t)L->count[i] * run_elem_size(c->lab->params[i].elem);
     if (L->input_owned >> i & 1)
@@ -667,6 +682,7 @@ static void launch_pack(struct ctx *c, struct launch *L)
 static int launch_prepare(struct ctx *c, struct launch *L, char *why, size_t n)
 {
   const struct run_lab *lab = c->lab;
+  c->seq++;
   if (launch_shape(c, L, why, n) || launch_scalars(c, L, why, n))
     return -1;
   struct run_var vars[2 * RUN_MAX_VARS];
@@ -786,6 +802,7 @@ static void share_end(struct ctx *c, struct launch *P)
    launch) is not written again: a sweep point of lab 03 wrote 70 MB of unchanged inputs. */
 static void launch_reset(struct ctx *c, struct launch *L)
 {
+  c->seq++;
   for (uint32_t i = 0; i < c->lab->nparams; i++) {
     const struct run_param *p = &c->lab->params[i];
     if (p->role == RUN_ROLE_SCALAR)
@@ -1436,8 +1453,114 @@ static void point_name(const struct run_point *pt, char *buf, size_t n)
     snprintf(buf, n, "the sweep %.63s point %.63s", pt->sweep, pt->label);
 }
 
-/* Measure the configuration of L as point pt. */
-static void measure(struct ctx *c, struct launch *L, struct run_point *pt)
+/* A launch the emulator measured, as measure_once compares the next ones with. */
+struct measured {
+  uint32_t point;                   /* its point in res->points */
+  struct run_sizes size, choices;
+  uint64_t seed;
+  struct be_launch bl;              /* the lane log's fields cleared */
+  uint8_t params[RUN_MAX_PARAMS * 8];
+  uint32_t psize;
+  uint64_t state;                   /* be_state_digest before it ran */
+  char timing_note[sizeof ((struct run_provenance *)0)->timing_note]; /* what it set, or "" */
+};
+
+static int same_sizes(const struct run_sizes *a, const struct run_sizes *b)
+{
+  if (a->n != b->n)
+    return 0;
+  for (uint32_t i = 0; i < a->n; i++)
+    if (a->v[i] != b->v[i] || strcmp(a->name[i], b->name[i]))
+      return 0;
+  return 1;
+}
+
+/* The last launch the emulator measured, whole: its result (the counters and the blocks it
+   recorded for the timing model) and what it was. A sweep point that differs from it only in
+   its dynamic shared memory, which the kernel cannot see (ptx_sees_smem_size), would run
+   exactly as it did: lab 03's warps sweeps set the occupancy so, five points a launch of
+   8.6 million threads each. Its outputs are still in the device's buffers while nothing
+   has changed them (c->seq). */
+struct kept_launch {
+  struct measured m;
+  struct ms_result mr;
+  uint64_t seq;                     /* c->seq after it ran */
+  char point[160];                  /* its point, in words (point_name) */
+};
+
+static void kept_free(struct ctx *c)
+{
+  if (!c->kept)
+    return;
+  ms_result_free(&c->kept->mr);
+  free(c->kept);
+  c->kept = NULL;
+}
+
+/* Keep mr, the measurement of launch m, as c->kept when a later point may be remodelled on
+   it; else free it. mr is empty after. */
+static void measure_keep(struct ctx *c, const struct run_point *pt, const struct measured *m,
+                         struct ms_result *mr)
+{
+  kept_free(c);
+  if (c->kind != BE_EMU || !c->smem_blind || !mr->br.ran_ok || !mr->have_rep ||
+      !mr->br.emu.trace.nblk || !(c->kept = malloc(sizeof *c->kept))) {
+    ms_result_free(mr);
+    return;
+  }
+  c->kept->m = *m;
+  c->kept->mr = *mr;
+  point_name(pt, c->kept->point, sizeof c->kept->point);
+  c->kept->seq = c->seq;
+  ms_result_init(mr);
+}
+
+/* Whether c->kept's launch serves launch m: the same kernel, sizes, seed, arguments and
+   device state before it (be_state_digest: m's is now, after c->kept ran), the same shape
+   but for the dynamic shared memory, and nothing done to the buffers since it ran, which
+   still hold its outputs. The choices may differ (the point's reference is its own). */
+static int kept_serves(const struct ctx *c, const struct measured *m)
+{
+  const struct kept_launch *k = c->kept;
+  if (!k || k->seq != c->seq || k->m.state != m->state || k->m.seed != m->seed ||
+      k->m.psize != m->psize || !same_sizes(&k->m.size, &m->size) ||
+      memcmp(k->m.params, m->params, m->psize))
+    return 0;
+  struct be_launch a = k->m.bl, b = m->bl;
+  a.dyn_smem = b.dyn_smem = 0;
+  return !memcmp(&a, &b, sizeof a);
+}
+
+/* L's check and measurement without its launch (kept_serves): the kept launch's outputs
+   checked against L's reference, its counters, and L's occupancy and timing model
+   (ms_remodel). Returns 0; 1 when the reference failed (c->err, as launch_check's -1); -1
+   when the kept launch cannot give L's model (mr is empty: launch L). */
+static int remodel_check(struct ctx *c, struct launch *L, struct run_check *chk,
+                         struct ms_result *mr)
+{
+  if (ms_remodel(&c->ms, &L->bl, &c->kept->mr, mr)) {
+    ms_result_free(mr);
+    ms_result_init(mr);
+    return -1;
+  }
+  char err[512];
+  if (!L->ref_fixed) {
+    if (run_reference(c, L, err, sizeof err)) {
+      snprintf(c->err, c->errlen, "%s", err);
+      return 1;
+    }
+    L->expect_nan = expect_nans(c, L);
+  }
+  chk->first_bad = -1;
+  chk->state = compare(c, L, &chk->first_bad, chk->detail, sizeof chk->detail) ? RUN_CHECK_FAIL
+                                                                                : RUN_CHECK_PASS;
+  return 0;
+}
+
+/* Measure the configuration of L as point pt: launched, or remodelled on c->kept's launch
+   when that serves it (kept_serves: m is L's launch, NULL when it cannot be compared). */
+static void measure(struct ctx *c, struct launch *L, struct run_point *pt,
+                    const struct measured *m)
 {
   struct run_check chk;
   struct ms_result mr;
@@ -1457,10 +1580,14 @@ static void measure(struct ctx *c, struct launch *L, struct run_point *pt)
   L->bl.lanes = lane != NULL;
   L->bl.lanes_block = lane ? lane->block : 0;
   L->bl.lanes_warp = lane ? lane->warp : 0;
-  int lc = 0;
+  int lc = 0, remodelled = 0;
   if (L->checked) {
     chk.state = RUN_CHECK_PASS;                 /* the main size's test, this very launch */
     ms_occupancy(&c->ms, &L->bl, &mr);
+  } else if (m && pt->sweep[0] && kept_serves(c, m) &&
+             (lc = remodel_check(c, L, &chk, &mr)) >= 0) {
+    remodelled = 1;
+    snprintf(pt->remodelled_on, sizeof pt->remodelled_on, "%s", c->kept->point);
   } else {
     lc = launch_check(c, L, &chk, MS_MEASURE, &mr);
   }
@@ -1527,29 +1654,10 @@ static void measure(struct ctx *c, struct launch *L, struct run_point *pt)
     snprintf(pt->time_kind, sizeof pt->time_kind, "%s", met_kind_name(mr.time_kind));
   }
   point_values(pt, &mr);
-  ms_result_free(&mr);
-}
-
-/* A launch the emulator measured, as measure_once compares the next ones with. */
-struct measured {
-  uint32_t point;                   /* its point in res->points */
-  struct run_sizes size, choices;
-  uint64_t seed;
-  struct be_launch bl;              /* the lane log's fields cleared */
-  uint8_t params[RUN_MAX_PARAMS * 8];
-  uint32_t psize;
-  uint64_t state;                   /* be_state_digest before it ran */
-  char timing_note[sizeof ((struct run_provenance *)0)->timing_note]; /* what it set, or "" */
-};
-
-static int same_sizes(const struct run_sizes *a, const struct run_sizes *b)
-{
-  if (a->n != b->n)
-    return 0;
-  for (uint32_t i = 0; i < a->n; i++)
-    if (a->v[i] != b->v[i] || strcmp(a->name[i], b->name[i]))
-      return 0;
-  return 1;
+  if (!remodelled && m && !L->checked)
+    measure_keep(c, pt, m, &mr);                /* mr is c->kept's now, or freed */
+  else
+    ms_result_free(&mr);
 }
 
 /* Measure the configuration of L as point pt (measure), unless the emulator measured the very
@@ -1593,7 +1701,7 @@ static void measure_once(struct ctx *c, struct launch *L, struct run_point *pt)
   char note[sizeof m.timing_note];
   memcpy(note, c->res->prov.timing_note, sizeof note);
   c->res->prov.timing_note[0] = 0;
-  measure(c, L, pt);
+  measure(c, L, pt, known ? &m : NULL);
   memcpy(m.timing_note, c->res->prov.timing_note, sizeof m.timing_note);
   if (!m.timing_note[0])                        /* it set none: the one before stays */
     memcpy(c->res->prov.timing_note, note, sizeof note);
@@ -1904,6 +2012,7 @@ static int run_here(const struct run_lab *lab, const struct run_opts *opts, stru
   }
   c.ms.prof = c.have_prof ? &c.prof : NULL;
   c.ms.mod = &c.mod;
+  c.smem_blind = remodel_allowed() && !ptx_sees_smem_size(&c.mod);
   c.ms.want = lab->metric_id;
   c.ms.nwant = lab->nmetrics;
   if (c.have_rsrc) {
@@ -2134,6 +2243,7 @@ out:
     be_close(c.be);
   if (c.ref_lib)
     dlclose(c.ref_lib);
+  kept_free(&c);
   ptx_module_free(&c.mod);
   ptx_sass_free(&c.sass);
   free(c.ptx);

@@ -95,6 +95,11 @@ struct run_point {
   double time_spread_pct;      /* gpu: relative spread of the repetitions */
   uint32_t reps;
   char time_kind[16];          /* "measured", "modelled", "none" */
+  char remodelled_on[160];     /* emu: the point whose launch this one's is (the same blocks,
+                                  run alike: only the dynamic shared memory differed, which
+                                  the kernel cannot see), its counters and outputs that
+                                  launch's, its occupancy and timing model its own; "" when
+                                  launched itself */
   struct run_metric metric[RUN_MAX_POINT_METRICS];
   uint32_t nmetrics;
 };

@@ -188,6 +188,8 @@ json_t *run_result_json(const struct run_lab *lab, const struct run_result *r, c
         "correct", pt->correct, "problem", pt->problem, "time_ms",
         pt->time_ms >= 0 ? json_real(pt->time_ms) : json_null(), "time_kind", pt->time_kind,
         "metrics", m));
+    if (pt->remodelled_on[0])
+      json_object_set_new(json_array_get(pts, i), "remodelled_on", json_string(pt->remodelled_on));
   }
   json_object_set_new(o, "points", pts);
   json_object_set_new(o, "results_dir", json_string(r->results_dir));
@@ -312,6 +314,7 @@ int run_result_load(const char *dir, struct run_result *r, char *lab_id, size_t 
     json_t *t = json_object_get(pt, "time_ms");
     x->time_ms = json_is_number(t) ? json_number_value(t) : -1;
     copy(x->time_kind, sizeof x->time_kind, json_object_get(pt, "time_kind"));
+    copy(x->remodelled_on, sizeof x->remodelled_on, json_object_get(pt, "remodelled_on"));
     const char *name;
     json_t *m;
     json_object_foreach(json_object_get(pt, "metrics"), name, m) {

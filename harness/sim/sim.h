@@ -269,6 +269,8 @@ struct sim_trace {
   uint32_t touch_until;    /* blocks from this linear index on keep none: their wave comes
                               after the last recorded block's, so none of their touches is
                               first for a recorded block */
+  uint32_t touch_shared;   /* some line was touched by two blocks: its key is the earliest
+                              of theirs, which depends on the wave (sim_trace_rewave) */
 };
 struct sim_touch_seg {
   uint64_t first, n;       /* the allocation's lines: first, and how many */
@@ -276,6 +278,19 @@ struct sim_touch_seg {
 };
 #define SIM_TOUCH_MAX (1ull << 24)   /* lines (2 GiB of allocations; 128 MiB of keys, of which
                                         only the pages a launch touches are made) */
+/* tr's record as the same launch would have made it with another wave (sim_launch.trace_wave)
+   and the first nblk of its recorded blocks (trace_blocks; trace_every as tr's launch had
+   it): for a launch whose blocks ran exactly as tr's did, which only the timing model's wave
+   tells apart (the kernel cannot see the dynamic shared memory that sets it; the caller's to
+   know). *out shares tr's blocks and per-block work and owns new first-touch keys: free it
+   with sim_trace_view_free, before tr. Each key is a block's own earliest touch, so a new
+   wave only renumbers it, unless a line was touched by two blocks (touch_shared: which is
+   first depends on the wave), or tr kept no keys for blocks the new wave needs (touch_until).
+   Returns 0, or -1 when tr cannot give the record (*out is then empty). */
+int sim_trace_rewave(const struct sim_trace *tr, uint32_t wave, uint32_t nblk, uint32_t every,
+                     struct sim_trace *out);
+void sim_trace_view_free(struct sim_trace *view);
+
 /* The index in tr->touch of the line of global sector `sector` (byte address / 32), or
    UINT64_MAX when it is in none of the launch's allocations (or none were kept). */
 uint64_t sim_touch_index(const struct sim_trace *tr, uint64_t sector);

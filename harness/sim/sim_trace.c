@@ -10,6 +10,7 @@
  * recorded blocks too.
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "sim/sim_int.h"
 
@@ -148,9 +149,14 @@ static void touch_one(struct sim_trace *tr, const struct sim_touch_seg **seg, ui
   }
   uint64_t *p = &tr->touch[(*seg)->at + (x - (*seg)->first)];
   uint64_t v = __atomic_load_n(p, __ATOMIC_RELAXED);
-  while ((!v || v > key) &&
-         !__atomic_compare_exchange_n(p, &v, key, 1, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
-    ;
+  for (;;) {
+    if (v && sim_touch_block(v) != sim_touch_block(key) &&
+        !__atomic_load_n(&tr->touch_shared, __ATOMIC_RELAXED))
+      __atomic_store_n(&tr->touch_shared, 1, __ATOMIC_RELAXED);
+    if ((v && v <= key) ||
+        __atomic_compare_exchange_n(p, &v, key, 1, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+      return;
+  }
 }
 
 void sim_trace_touch(struct sim_block *b, const uint64_t *addr, uint64_t m, uint32_t size,
@@ -182,4 +188,43 @@ uint64_t sim_touch_index(const struct sim_trace *tr, uint64_t sector)
   uint64_t line = sector >> 2;
   const struct sim_touch_seg *f = tr->touch ? touch_seg(tr, line) : NULL;
   return f ? f->at + (line - f->first) : UINT64_MAX;
+}
+
+int sim_trace_rewave(const struct sim_trace *tr, uint32_t wave, uint32_t nblk, uint32_t every,
+                     struct sim_trace *out)
+{
+  memset(out, 0, sizeof *out);
+  if (!wave || !every || nblk > tr->nblk || !tr->touch_wave || tr->nwork > 0xffffffu)
+    return -1;
+  /* the blocks the new wave keeps first touches for, as sim_launch counts them */
+  uint64_t until = (uint64_t)nblk * every;
+  until = (until + wave - 1) / wave * wave;
+  if (until > tr->nwork)
+    until = tr->nwork;
+  if (tr->touch && (tr->touch_shared || until > tr->touch_until))
+    return -1;
+  uint64_t *keys = NULL;
+  if (tr->touch) {
+    keys = sim_table_alloc(tr->ntouch * sizeof *keys);
+    if (!keys)
+      return -1;
+    for (uint64_t i = 0; i < tr->ntouch; i++) {
+      uint64_t k = tr->touch[i];
+      uint32_t b = k ? sim_touch_block(k) : 0;
+      keys[i] = k && b < until ? sim_touch_key(wave, b, sim_touch_insts(k)) : 0;
+    }
+  }
+  *out = *tr;
+  out->nblk = nblk;
+  out->touch = keys;
+  out->touch_wave = wave;
+  out->touch_until = (uint32_t)until;
+  return 0;
+}
+
+void sim_trace_view_free(struct sim_trace *view)
+{
+  if (view->touch)
+    sim_table_free(view->touch, view->ntouch * sizeof *view->touch);
+  memset(view, 0, sizeof *view);
 }

@@ -321,6 +321,55 @@ START_TEST(lab03_neighbours_are_uncoalesced)
 }
 END_TEST
 
+/* A sweep point that differs from the launch before it only in dynamic shared memory the
+   kernel cannot see is remodelled on that launch (ms_remodel): its outputs and counters are
+   that launch's, its occupancy and timing model its own. The solution's warps sweeps are
+   such points; remodelled or launched (WARPLAB_REMODEL=0), every figure and verdict is the
+   same. A kernel that reads its shared memory's size is launched at every point: its
+   verdicts differ from point to point as its outputs do. */
+START_TEST(lab03_remodelled_points_match_launched)
+{
+  struct e2e_run *r = run03(NULL, 0);
+  ck_assert_msg(r->status == 0, "%s exited %d\n%.3000s", r->cmd, r->status, r->err);
+  setenv("WARPLAB_REMODEL", "0", 1);
+  struct e2e_run *l = run03(NULL, 0);
+  unsetenv("WARPLAB_REMODEL");
+  ck_assert_msg(l->status == 0, "%s exited %d\n%.3000s", l->cmd, l->status, l->err);
+  json_t *pr = e2e_j(r->json, "points"), *pl = e2e_j(l->json, "points"), *p;
+  ck_assert_int_eq(json_array_size(pr), json_array_size(pl));
+  size_t i, remodelled = 0;
+  json_array_foreach(pr, i, p) {
+    json_t *q = json_array_get(pl, i);
+    const char *label = json_string_value(json_object_get(p, "label"));
+    ck_assert_ptr_null(json_object_get(q, "remodelled_on"));
+    const char *on = json_string_value(json_object_get(p, "remodelled_on"));
+    if (on && !strcmp(json_string_value(json_object_get(p, "sweep")), "warps, UNROLL 1")) {
+      ck_assert_str_eq(on, "the sweep warps, UNROLL 1 point 1x64");
+      remodelled++;
+    }
+    ck_assert_msg(json_equal(json_object_get(p, "correct"), json_object_get(q, "correct")), "%s", label);
+    ck_assert_msg(json_number_value(json_object_get(p, "time_ms")) ==
+                  json_number_value(json_object_get(q, "time_ms")), "%s: time %.17g, launched %.17g",
+                  label, json_number_value(json_object_get(p, "time_ms")),
+                  json_number_value(json_object_get(q, "time_ms")));
+    const char *name;
+    json_t *m;
+    json_object_foreach(json_object_get(p, "metrics"), name, m)
+      ck_assert_msg(json_equal(m, e2e_j(q, e2e_fmt("metrics/%s", name))), "%s: %s", label, name);
+  }
+  ck_assert_uint_eq(remodelled, 4);                /* 1x32 to 1x4 on 1x64's launch */
+
+  struct e2e_run *s = run03("tests/e2e/lab03/smem_size.cu", 0);
+  static const char *const warps[] = {"64", "32", "16", "8", "4"};
+  for (int k = 0; k < 5; k++) {
+    json_t *q = e2e_point(s, "warps, UNROLL 1", e2e_fmt("1x%s", warps[k]));
+    ck_assert_ptr_null(json_object_get(q, "remodelled_on"));
+    ck_assert_msg(json_is_true(json_object_get(q, "correct")) == (k >= 3), "1x%s: correct is %d",
+                  warps[k], json_is_true(json_object_get(q, "correct")));
+  }
+}
+END_TEST
+
 /* The grade: the solution with its answers (solutions/03-latency-hiding/answers.json) gets
    every point; a file that sets WARPS to 64 itself runs at full occupancy and loses the
    occupancy target. */
@@ -377,6 +426,7 @@ void e2e_add_lab03_tests(Suite *s)
   tcase_add_test(tc, lab03_no_tail_first_bad);
   tcase_add_test(tc, lab03_neighbours_are_uncoalesced);
   tcase_add_test(tc, lab03_grade);
+  tcase_add_test(tc, lab03_remodelled_points_match_launched);
   tcase_add_test(tc, lab03_benchmark_charts);
   suite_add_tcase(s, tc);
 }

@@ -1682,6 +1682,48 @@ START_TEST(test_free_zeroed) {
 }
 END_TEST
 
+/* ptx_sees_smem_size: a kernel of global loads and stores cannot tell its dynamic shared
+   memory; each of these lines, added to it, can (or could be made to). */
+static const struct {
+  const char *decl, *line;
+  int sees;
+} smem_cases[] = {
+  {"", "", 0},
+  {"", "ld.global.nc.u32 %r2, [%rd2+4];", 0},
+  {".shared .align 4 .b8 tile[64];", "", 1},
+  {".extern .shared .align 16 .b8 dyn[];", "", 1},
+  {"", "ld.shared.u32 %r2, [%rd1];", 1},
+  {"", "st.shared.u32 [%rd1], %r1;", 1},
+  {"", "atom.shared.add.u32 %r2, [%rd1], 1;", 1},
+  {"", "cvta.shared.u64 %rd3, %rd1;", 1},
+  {"", "ld.u32 %r2, [%rd1];", 1},
+  {"", "st.u32 [%rd1], %r1;", 1},
+  {"", "mov.u32 %r2, %dynamic_smem_size;", 1},
+  {"", "mov.u32 %r2, %total_smem_size;", 1},
+  {"", "mov.u32 %r2, %reserved_smem_offset_1;", 1},
+  {"", "mov.u32 %r2, %envreg1;", 1},
+  {"", "cp.async.ca.shared.global [%rd1], [%rd2], 4;", 1},
+};
+
+START_TEST(test_sees_smem_size) {
+  char text[1024];
+  snprintf(text, sizeof text,
+           ".version 8.0\n.target sm_90\n.address_size 64\n%s\n"
+           ".visible .entry k(.param .u64 p)\n{\n"
+           ".reg .b32 %%r<4>;\n.reg .b64 %%rd<4>;\n"
+           "ld.param.u64 %%rd1, [p];\ncvta.to.global.u64 %%rd2, %%rd1;\n"
+           "mov.u32 %%r1, %%tid.x;\n%s\nst.global.u32 [%%rd2], %%r1;\nret;\n}\n",
+           smem_cases[_i].decl, smem_cases[_i].line);
+  struct ptx_module m;
+  struct ptx_error e;
+  ck_assert_msg(ptx_parse(text, strlen(text), &m, &e) == PTX_OK, "line %u: %s\n%s", e.line,
+                e.msg, text);
+  ck_assert_msg(ptx_sees_smem_size(&m) == smem_cases[_i].sees, "case %d (%s%s) gives %d", _i,
+                smem_cases[_i].decl, smem_cases[_i].line, ptx_sees_smem_size(&m));
+  ptx_module_free(&m);
+}
+END_TEST
+
 Suite *suite_ptx(void) {
   Suite *s = suite_create("ptx");
   TCase *tc = tcase_create("m1");
@@ -1733,6 +1775,7 @@ Suite *suite_ptx(void) {
   tc = tcase_create("util");
   tcase_add_test(tc, test_util_tables);
   tcase_add_test(tc, test_free_zeroed);
+  tcase_add_loop_test(tc, test_sees_smem_size, 0, (int)(sizeof smem_cases / sizeof smem_cases[0]));
   suite_add_tcase(s, tc);
   return s;
 }

@@ -1758,6 +1758,69 @@ START_TEST(test_shared_l2)
 }
 END_TEST
 
+/* sim_trace_rewave: a launch's record remade for another wave (another occupancy, as a
+   dynamic shared memory the kernel cannot see sets it) is the record a launch with that wave
+   makes: the same first touches, renumbered, the same recorded blocks. "own" touches each
+   line from one block; "same" from every block, whose earliest depends on the wave: that
+   record is refused, as is one with fewer recorded blocks or touches than the new wave
+   needs. */
+static void rewave_run(struct model *x, const char *kernel, uint32_t grid, uint32_t nblk,
+                       uint32_t wave, struct sim_result *r)
+{
+  uint32_t every = (uint32_t)x->p.sm_count;
+  struct sim_launch c = {.grid = {grid, 1, 1}, .block = {256, 1, 1},
+                         .nocheck = SIM_NOCHECK_INIT, .trace_every = every,
+                         .trace_blocks = nblk, .trace_wave = wave};
+  uint32_t off[2], size[2], total;
+  ck_assert_int_ge(sim_param_layout(&x->m, ptx_find_func(&x->m, kernel), off, size, 2, &total), 1);
+  memset(r, 0, sizeof *r);
+  ck_assert_int_eq(sim_run(x->d, &x->m, kernel, x->buf, total, &c, r, x->err, sizeof x->err),
+                   SIM_OK);
+  ck_assert_msg(r->outcome == SIM_RAN_OK, "%s", r->fault.message);
+  ck_assert_uint_eq(r->trace.nblk, nblk);
+}
+
+START_TEST(test_trace_rewave)
+{
+  struct model x;
+  model_load(&x, shared_l2_ptx, 1u << 20);
+  uint32_t sms = (uint32_t)x.p.sm_count, grid = 4 * sms;
+  struct sim_result wide, narrow, same;
+  struct sim_trace v;
+  rewave_run(&x, "own", grid, 4, 4 * sms, &wide);      /* 4 blocks an SM at once */
+  rewave_run(&x, "own", grid, 2, sms, &narrow);        /* 1 */
+  ck_assert_uint_eq(wide.trace.touch_shared, 0);
+  ck_assert_uint_gt(wide.trace.ntouch, 0);
+  ck_assert_int_eq(sim_trace_rewave(&wide.trace, sms, 2, sms, &v), 0);
+  ck_assert_uint_eq(v.nblk, narrow.trace.nblk);
+  for (uint32_t i = 0; i < v.nblk; i++)
+    ck_assert_uint_eq(v.blk[i].linear, narrow.trace.blk[i].linear);
+  ck_assert_uint_eq(v.touch_wave, narrow.trace.touch_wave);
+  ck_assert_uint_eq(v.touch_until, narrow.trace.touch_until);
+  ck_assert_uint_eq(v.ntouch, narrow.trace.ntouch);
+  uint64_t differ = 0, kept = 0;
+  for (uint64_t i = 0; i < v.ntouch; i++) {
+    differ += v.touch[i] != narrow.trace.touch[i];
+    kept += v.touch[i] != 0;
+  }
+  ck_assert_uint_eq(differ, 0);
+  ck_assert_uint_gt(kept, 0);
+  ck_assert_ptr_ne(v.touch, wide.trace.touch);        /* its own keys; wide's unchanged */
+  sim_trace_view_free(&v);
+  /* the narrow record kept no touches past block 2 x sms, nor a fourth block */
+  ck_assert_int_eq(sim_trace_rewave(&narrow.trace, 4 * sms, 2, sms, &v), -1);
+  ck_assert_int_eq(sim_trace_rewave(&wide.trace, sms, 5, sms, &v), -1);
+  rewave_run(&x, "same", grid, 4, 4 * sms, &same);
+  ck_assert_uint_eq(same.trace.touch_shared, 1);
+  ck_assert_int_eq(sim_trace_rewave(&same.trace, sms, 2, sms, &v), -1);
+  ck_assert_ptr_null(v.touch);
+  sim_result_free(&wide);
+  sim_result_free(&narrow);
+  sim_result_free(&same);
+  model_free(&x);
+}
+END_TEST
+
 /* Opening a DRAM page takes bandwidth that moves no data (dram_page_bytes): 32 lanes loading
    from 32 pages 1 KB apart open 32, a warp's 128 contiguous bytes one; the bytes moved are
    the same either way. */
@@ -2213,6 +2276,7 @@ Suite *suite_tm(void)
   tcase_add_test(tc, test_line_fill);
   tcase_add_test(tc, test_l1_miss_lines);
   tcase_add_test(tc, test_shared_l2);
+  tcase_add_test(tc, test_trace_rewave);
   tcase_add_test(tc, test_dram_page);
   tcase_add_test(tc, test_sector_on_its_way);
   tcase_add_test(tc, test_dram_bound);

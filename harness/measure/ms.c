@@ -185,6 +185,39 @@ static void model_values(const struct ms_setup *s, const struct tm_kernel *tk,
           ms_add(r, id, v, def, MET_MODELLED);
 }
 
+/* The blocks the timing model needs, asked of the emulator's launch bl (its plan into *plan). */
+static void record_plan(const struct ms_setup *s, struct be_launch *bl, int emu,
+                        struct tm_plan *plan)
+{
+  struct tm_kernel tk = tm_kernel_of(s, bl);
+  memset(plan, 0, sizeof *plan);
+  if (emu && s->prof)
+    tm_plan(s->prof, &tk, plan);
+  bl->trace_every = plan->ok ? plan->trace_every : 0;
+  bl->trace_blocks = plan->ok ? plan->trace_blocks : 0;
+  bl->trace_wave = plan->ok ? plan->blocks_per_sm * plan->trace_every : 0;
+}
+
+/* The emulator's figures of its launch bl (r->br): the counters, and the timing model when
+   it completed. */
+static void emu_figures(const struct ms_setup *s, const struct be_launch *bl,
+                        const struct tm_plan *plan, struct ms_result *r)
+{
+  if (met_compute(s->mod, &r->br.emu, &r->rep) == 0) {
+    r->have_rep = 1;
+    if (s->sass)                              /* count what the GPU executes */
+      met_apply_sass(&r->rep, s->mod, &r->br.emu, s->sass);
+  } else
+    r->nomem = 1;
+  if (!r->br.ran_ok)
+    return;
+  if (r->have_rep)
+    counter_values(s, &r->rep, r);
+  struct tm_kernel tk = tm_kernel_of(s, bl);
+  if (s->prof)
+    model_values(s, &tk, plan, &r->br.emu.trace, r);
+}
+
 enum be_status ms_launch(const struct ms_setup *s, struct be *b, const char *kernel,
                          const void *params, size_t psize, const struct be_launch *l,
                          enum ms_what what, struct ms_result *r, char *err, size_t errlen)
@@ -193,36 +226,33 @@ enum be_status ms_launch(const struct ms_setup *s, struct be *b, const char *ker
   launch_limits(s, &bl);
   r->prof = s->prof;
   int emu = be_kind_of(b) == BE_EMU;
-  struct tm_kernel tk = tm_kernel_of(s, &bl);
   struct tm_plan plan;
   memset(&plan, 0, sizeof plan);
-  if (what == MS_MEASURE) {
+  if (what == MS_MEASURE)
     ms_occupancy(s, &bl, r);
-    /* the timing model: the emulator records the blocks it needs */
-    if (emu && s->prof)
-      tm_plan(s->prof, &tk, &plan);
-    bl.trace_every = plan.ok ? plan.trace_every : 0;
-    bl.trace_blocks = plan.ok ? plan.trace_blocks : 0;
-    bl.trace_wave = plan.ok ? plan.blocks_per_sm * plan.trace_every : 0;
-  }
+  if (what != MS_LAUNCH)
+    record_plan(s, &bl, emu, &plan);
   double t0 = now_s();
   enum be_status st = be_launch(b, kernel, params, psize, &bl, &r->br, err, errlen);
   r->launch_s = now_s() - t0;
   if (st != BE_OK || what != MS_MEASURE || !emu)
     return st;
-  if (met_compute(s->mod, &r->br.emu, &r->rep) == 0) {
-    r->have_rep = 1;
-    if (s->sass)                              /* count what the GPU executes */
-      met_apply_sass(&r->rep, s->mod, &r->br.emu, s->sass);
-  } else
-    r->nomem = 1;
-  if (!r->br.ran_ok)
-    return BE_OK;
-  if (r->have_rep)
-    counter_values(s, &r->rep, r);
-  if (s->prof)
-    model_values(s, &tk, &plan, &r->br.emu.trace, r);
+  emu_figures(s, &bl, &plan, r);
   return BE_OK;
+}
+
+void ms_finish(const struct ms_setup *s, struct be *b, const struct be_launch *l,
+               struct ms_result *r)
+{
+  struct be_launch bl = *l;
+  launch_limits(s, &bl);
+  r->prof = s->prof;
+  ms_occupancy(s, &bl, r);
+  int emu = be_kind_of(b) == BE_EMU;
+  struct tm_plan plan;
+  record_plan(s, &bl, emu, &plan);
+  if (emu)
+    emu_figures(s, &bl, &plan, r);
 }
 
 int ms_remodel(const struct ms_setup *s, const struct be_launch *l, const struct ms_result *src,

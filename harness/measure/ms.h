@@ -69,7 +69,11 @@ struct ms_value {
 
 enum ms_what {
   MS_LAUNCH = 0,               /* the launch alone (a test's) */
-  MS_MEASURE = 1               /* the launch measured: occupancy, counters, timing model */
+  MS_MEASURE = 1,              /* the launch measured: occupancy, counters, timing model */
+  MS_RECORD = 2                /* MS_MEASURE's launch, its figures left to ms_finish (a test's
+                                  launch that is also a measured configuration's, made before
+                                  the SASS map the counters need is there): on the emulator,
+                                  the blocks the timing model needs recorded */
 };
 
 /* What one measurement produced. values[] holds the figures in the order they were made
@@ -119,6 +123,12 @@ int ms_occupancy(const struct ms_setup *s, const struct be_launch *l, struct ms_
 enum be_status ms_launch(const struct ms_setup *s, struct be *b, const char *kernel,
                          const void *params, size_t psize, const struct be_launch *l,
                          enum ms_what what, struct ms_result *r, char *err, size_t errlen);
+
+/* The figures of r, launched with MS_RECORD as l on b: what MS_MEASURE would have made of
+   the launch, in its order (the occupancy, then on the emulator the counters, and the
+   timing model when it completed). */
+void ms_finish(const struct ms_setup *s, struct be *b, const struct be_launch *l,
+               struct ms_result *r);
 
 /* The measurement of launch l without launching it: src measured (MS_MEASURE, on the
    emulator, completed) a launch of the same kernel that differed from l only in what the

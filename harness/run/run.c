@@ -153,6 +153,9 @@ struct ctx {
   uint64_t seq;                /* bumped whenever the device's buffers change hands or bytes
                                   (launch_prepare, launch_reset, launch_free) */
   struct kept_launch *kept;    /* emulator: the last launch measured, whole (measure_keep) */
+  struct ms_result *main_mr;   /* emulator: the main size's test launch, recorded (MS_RECORD):
+                                  the main configuration's measurement, finished in measure */
+  uint64_t main_state;         /* ... and the device's state before it (be_state_digest) */
   char *err;
   size_t errlen;
 };
@@ -1270,6 +1273,7 @@ static int launch_check(struct ctx *c, struct launch *L, struct run_check *chk, 
   char err[512];
   const struct be_result *br = &mr->br;
   launch_reset(c, L);
+  c->res->prov.launches++;
   enum be_status st = ms_launch(&c->ms, c->be, c->lab->kernel, L->params, L->psize, &L->bl, how,
                                 mr, err, sizeof err);
   if (st != BE_OK) {
@@ -1581,8 +1585,14 @@ static void measure(struct ctx *c, struct launch *L, struct run_point *pt,
   L->bl.lanes_block = lane ? lane->block : 0;
   L->bl.lanes_warp = lane ? lane->warp : 0;
   int lc = 0, remodelled = 0;
-  if (L->checked) {
+  if (L->checked && c->main_mr) {
     chk.state = RUN_CHECK_PASS;                 /* the main size's test, this very launch */
+    mr = *c->main_mr;
+    free(c->main_mr);
+    c->main_mr = NULL;
+    ms_finish(&c->ms, c->be, &L->bl, &mr);
+  } else if (L->checked) {
+    chk.state = RUN_CHECK_PASS;
     ms_occupancy(&c->ms, &L->bl, &mr);
   } else if (m && pt->sweep[0] && kept_serves(c, m) &&
              (lc = remodel_check(c, L, &chk, &mr)) >= 0) {
@@ -1654,7 +1664,7 @@ static void measure(struct ctx *c, struct launch *L, struct run_point *pt,
     snprintf(pt->time_kind, sizeof pt->time_kind, "%s", met_kind_name(mr.time_kind));
   }
   point_values(pt, &mr);
-  if (!remodelled && m && !L->checked)
+  if (!remodelled && m)
     measure_keep(c, pt, m, &mr);                /* mr is c->kept's now, or freed */
   else
     ms_result_free(&mr);
@@ -1682,6 +1692,8 @@ static void measure_once(struct ctx *c, struct launch *L, struct run_point *pt)
     m.bl.lanes_block = m.bl.lanes_warp = 0;
     memcpy(m.params, L->params, sizeof m.params);
     m.psize = L->psize;
+    if (L->checked && c->main_mr)
+      m.state = c->main_state;                  /* it ran in the tests, from this state */
     for (uint32_t i = 0; i < c->ndone; i++) {
       const struct measured *d = &c->done[i];
       if (d->state != m.state || d->seed != m.seed || d->psize != m.psize ||
@@ -1873,7 +1885,7 @@ static int run_here(const struct run_lab *lab, const struct run_opts *opts, stru
   memset(res, 0, sizeof *res);
   res->lab = lab;
   struct ctx c = {.lab = lab, .opts = opts, .res = res, .err = err, .errlen = errlen, .prog = prog};
-  struct launch main_L;                         /* GPU: the main size's checked launch */
+  struct launch main_L;                         /* the main size's checked launch */
   int have_main_L = 0;
   struct run_provenance *pv = &res->prov;
   int rc = -1;
@@ -2118,9 +2130,22 @@ static int run_here(const struct run_lab *lab, const struct run_opts *opts, stru
     if (prepared && sw.warp_size)
       L.bl.warp_size = sw.warp_size;
     progress(&c, (int32_t)t, -1);
+    /* on the emulator the main size's test is the main configuration's launch: recorded as
+       its measurement needs (the timing model's blocks, the lane chart's warp), measured
+       once the SASS map is there (measure), not launched a second time */
+    int record = t == lab->ntests && c.kind == BE_EMU && !tarch[0] &&
+                 be_state_digest(c.be, &c.main_state) == BE_OK;
+    if (record) {
+      struct run_point main_pt;
+      memset(&main_pt, 0, sizeof main_pt);
+      const struct run_lane_chart *lane = lane_chart_of(&c, &main_pt);
+      L.bl.lanes = lane != NULL;
+      L.bl.lanes_block = lane ? lane->block : 0;
+      L.bl.lanes_warp = lane ? lane->warp : 0;
+    }
     if (!prepared) {
       chk->state = RUN_CHECK_FAIL;
-    } else if (launch_check(&c, &L, chk, MS_LAUNCH, &mr)) {
+    } else if (launch_check(&c, &L, chk, record ? MS_RECORD : MS_LAUNCH, &mr)) {
       launch_free(&c, &L);
       ms_result_free(&mr);
       arch_leave(&c, &sw);
@@ -2128,12 +2153,18 @@ static int run_here(const struct run_lab *lab, const struct run_opts *opts, stru
     }
     int ran_away = c.kind == BE_EMU && !br->ran_ok && br->emu.outcome == SIM_BUDGET;
     run_result_add_printf(res, chk->label, br->emu.printf_out, br->emu.printf_len, br->emu.printf_cut);
-    ms_result_free(&mr);
+    L.bl.lanes = 0;
     if (chk->state != RUN_CHECK_PASS)
       res->all_passed = 0;
-    if (t == lab->ntests && c.kind == BE_GPU && !tarch[0] && chk->state == RUN_CHECK_PASS) {
-      /* on a GPU the main size's test is the main configuration's launch: measured as it is,
-         not prepared and checked a second time (seconds on a GPU's problem size) */
+    if (record && chk->state == RUN_CHECK_PASS && prepared && (c.main_mr = malloc(sizeof mr))) {
+      *c.main_mr = mr;
+      ms_result_init(&mr);
+    }
+    ms_result_free(&mr);
+    if (t == lab->ntests && (c.kind == BE_GPU || c.main_mr) && !tarch[0] &&
+        chk->state == RUN_CHECK_PASS) {
+      /* the main size's test is the main configuration's launch: measured as it is, not
+         prepared and checked a second time (seconds on a GPU's problem size) */
       main_L = L;
       main_L.checked = 1;
       have_main_L = 1;
@@ -2244,6 +2275,10 @@ out:
   if (c.ref_lib)
     dlclose(c.ref_lib);
   kept_free(&c);
+  if (c.main_mr) {
+    ms_result_free(c.main_mr);
+    free(c.main_mr);
+  }
   ptx_module_free(&c.mod);
   ptx_sass_free(&c.sass);
   free(c.ptx);

@@ -123,6 +123,11 @@ struct run_provenance {
   char ptx_file[1200];
   char started[32];            /* ISO 8601 UTC */
   uint32_t sm_clock_mhz;       /* gpu, when the driver tells */
+  uint32_t launches;           /* the kernel's launches the run made and checked: every
+                                  test's, and every configuration's not measured on another
+                                  launch (the main one on its test's; a sweep point on the
+                                  same point's, or remodelled); a GPU's timing repetitions
+                                  and profiler's replays aside */
   char ncu_note[400];          /* gpu: where the metrics came from, or why there are none
                                   (RUN_NCU_STOPPED when ncu met a tool limit) */
   char timing_note[400];       /* emu: how times were modelled, or why there are none */

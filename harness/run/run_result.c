@@ -128,6 +128,7 @@ json_t *run_result_json(const struct run_lab *lab, const struct run_result *r, c
       p->sizes, "kernel_file", p->kernel_file, "ptx", p->ptx_file, "started", p->started,
       "sm_clock_mhz", (json_int_t)p->sm_clock_mhz));
   json_object_set_new(json_object_get(o, "provenance"), "metrics_source", json_string(p->ncu_note));
+  json_object_set_new(json_object_get(o, "provenance"), "launches", json_integer(p->launches));
   if (p->timing_note[0])
     json_object_set_new(json_object_get(o, "provenance"), "timing_model", json_string(p->timing_note));
   if (p->isolation[0])
@@ -278,6 +279,7 @@ int run_result_load(const char *dir, struct run_result *r, char *lab_id, size_t 
   json_t *seed = json_object_get(p, "seed");
   r->prov.seed = json_is_integer(seed) ? (uint64_t)json_integer_value(seed) : 0;
   r->prov.sm_clock_mhz = u32(json_object_get(p, "sm_clock_mhz"));
+  r->prov.launches = u32(json_object_get(p, "launches"));
   snprintf(r->results_dir, sizeof r->results_dir, "%s", dir);
   r->built = json_is_true(json_object_get(o, "built"));
   r->hidden_left_out = json_is_true(json_object_get(o, "hidden_tests_left_out"));

@@ -325,7 +325,8 @@ END_TEST
    kernel cannot see is remodelled on that launch (ms_remodel): its outputs and counters are
    that launch's, its occupancy and timing model its own. The solution's warps sweeps are
    such points; remodelled or launched (WARPLAB_REMODEL=0), every figure and verdict is the
-   same. A kernel that reads its shared memory's size is launched at every point: its
+   same. The main configuration is measured on its test's launch (--quick: no launch but
+   the tests'), with the figures of a whole run's. A kernel that reads its shared memory's size is launched at every point: its
    verdicts differ from point to point as its outputs do. */
 START_TEST(lab03_remodelled_points_match_launched)
 {
@@ -358,6 +359,14 @@ START_TEST(lab03_remodelled_points_match_launched)
       ck_assert_msg(json_equal(m, e2e_j(q, e2e_fmt("metrics/%s", name))), "%s: %s", label, name);
   }
   ck_assert_uint_eq(remodelled, 4);                /* 1x32 to 1x4 on 1x64's launch */
+  /* launched: the 6 tests, the main configuration on its test's launch, then 1x64, 64, 2
+     and 4 (the 8 points remodelled); else the 11 points that are not the main one again */
+  ck_assert_int_eq(json_integer_value(e2e_j(r->json, "provenance/launches")), 6 + 4);
+  ck_assert_int_eq(json_integer_value(e2e_j(l->json, "provenance/launches")), 6 + 11);
+  struct e2e_run *quick = run03(NULL, 1);
+  ck_assert_int_eq(json_integer_value(e2e_j(quick->json, "provenance/launches")), 6);
+  ck_assert_int_eq(json_array_size(e2e_j(quick->json, "points")), 1);
+  ck_assert(json_equal(e2e_j(quick->json, "points/0/metrics"), e2e_j(r->json, "points/0/metrics")));
 
   struct e2e_run *s = run03("tests/e2e/lab03/smem_size.cu", 0);
   static const char *const warps[] = {"64", "32", "16", "8", "4"};

@@ -314,16 +314,39 @@ static int spin_unstuck(struct sim_block *b, uint64_t *global)
   return spin;
 }
 
-/* Account n instructions against the launch budget; 1 when it is spent. */
+/* Account n instructions against the launch budget; 1 when it is spent. Outside groups
+   (b->budget_grace set), the first block to find the budget spent gives the grace when it is
+   armed (SIM_GRACE_ARMED): it takes a budget off the count in the same step, so that no other
+   block finds it spent, pauses the launch (SIM_GRACE_PAUSED) and runs on; else it stops the
+   blocks after it at once (b->stop_after) and faults. */
 static int spend(struct sim_block *b, uint64_t n)
 {
   b->chunk += n;
   uint64_t every = b->budget / 16 + 1;          /* small budgets are checked finely */
   if (b->chunk < (every < BUDGET_CHUNK ? every : BUDGET_CHUNK))
     return 0;
-  uint64_t used = __atomic_add_fetch(b->budget_used, b->chunk, __ATOMIC_RELAXED);
+  uint64_t used = __atomic_load_n(b->budget_used, __ATOMIC_RELAXED), next;
+  int grace = 0;
+  do {
+    next = used + b->chunk;
+    if (!grace && next > b->budget && b->budget_grace) {
+      int armed = SIM_GRACE_ARMED;
+      grace = __atomic_compare_exchange_n(b->budget_grace, &armed, SIM_GRACE_PAUSED, 0,
+                                          __ATOMIC_RELAXED, __ATOMIC_RELAXED);
+    }
+    if (grace)                   /* the count only grows meanwhile: next stays positive */
+      next -= b->budget;
+  } while (!__atomic_compare_exchange_n(b->budget_used, &used, next, 1, __ATOMIC_RELAXED,
+                                        __ATOMIC_RELAXED));
   b->chunk = 0;
-  return used > b->budget;
+  if (next <= b->budget)
+    return 0;
+  uint32_t stop = __atomic_load_n(b->stop_after, __ATOMIC_RELAXED);
+  while (b->budget_grace && b->linear < stop &&
+         !__atomic_compare_exchange_n(b->stop_after, &stop, b->linear, 1, __ATOMIC_RELAXED,
+                                      __ATOMIC_RELAXED))
+    ;
+  return 1;
 }
 
 /* Report that the launch ran past its budget, with where warp w was. */

@@ -379,6 +379,18 @@ struct sim_printf {
   int cut;                       /* atomic: some output was not kept */
 };
 
+/* The budget's grace, outside groups. Once a block of the launch has waited for another
+   (sim_launch.c arms it), the block whose instructions pass the budget does not fault: it
+   gives the launch one budget more and pauses it, so that the blocks still running, itself
+   among them, reach their wait or end before the launch reports the lowest waiting block,
+   whatever the workers' timing; with none waiting, the launch goes on, and the next block to
+   pass the budget faults. */
+enum sim_grace {
+  SIM_GRACE_NONE = 0,            /* no block has waited, or the grace was used */
+  SIM_GRACE_ARMED,
+  SIM_GRACE_PAUSED               /* given: no block starts or resumes until the running stop */
+};
+
 struct sim_block {
   const struct sim_prog *prog;
   struct sim_device *dev;
@@ -424,6 +436,8 @@ struct sim_block {
   uint64_t *budget_used;         /* shared counter, updated in chunks */
   uint64_t budget;
   uint64_t chunk;                /* instructions not yet added to budget_used */
+  int *budget_grace;             /* outside groups, the launch's enum sim_grace (atomic), NULL
+                                    in a group */
   struct sim_tblock *trace;      /* where this block's instructions are recorded, or NULL */
   struct sim_trace *touch;       /* the launch's first touches (every block), or NULL */
   struct sim_lanes *lanes;       /* the lane log, when this block holds its warp, or NULL */

@@ -18,6 +18,13 @@
  * when one ends; a block whose warps spin on memory no block of its own changes is set aside
  * (sim_block_resume's SIM_BS_WAIT) and resumed once global memory has changed; when nothing
  * runs and none of them can move, the lowest of them reports an inter-block deadlock.
+ *
+ * Which block that report names must not depend on the host. When the instruction budget runs
+ * out after a block has waited, no block starts or resumes and the running ones, with one
+ * budget more between them (enum sim_grace), go on until each waits or ends; then the lowest
+ * waiting block reports its deadlock, as in a serial run, however many workers there are and
+ * however the host scheduled them (before, it was the lowest that had parked so far, or the
+ * budget of a block that was about to wait).
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -48,7 +55,13 @@ struct launch {
   uint32_t running;                 /* blocks a worker runs now */
   struct slot **parked;             /* parked blocks, in index order (at most `resident`) */
   uint32_t nparked;
-  int abandon;                      /* the launch ends now (budget, host memory): drop them */
+  int abandon;                      /* the launch ends now (host memory, or the report after
+                                       the budget ran out): drop them */
+  int budget_out;                   /* a block ran past the budget: none starts or resumes,
+                                       and the running ones end or park before the report */
+  int parked_any;                   /* a block has waited for another (parked) ... */
+  int grace;                        /* ... which arms the budget's grace: enum sim_grace
+                                       (sim_block.budget_grace; atomic) */
   volatile uint32_t stop_after;     /* lowest faulting block so far */
   uint64_t budget_used;
   struct sim_worker *workers;
@@ -381,6 +394,7 @@ static void block_setup(struct launch *L, struct worker_out *out, struct bmem *m
     .kparam_size = L->prog->kparam_size, .warps = m->warps, .res = r,
     .stop_after = &L->stop_after, .all_workers = L->workers, .nworkers = L->nworkers,
     .budget_used = &L->budget_used, .budget = budget, .stats = out->stats,
+    .budget_grace = L->group_blocks ? NULL : &L->grace,
     .alloc_cache = cache, .pf = &L->pool->pf, .coop_ws = L->coop_ws,
   };
   if (L->trace_every && idx / L->trace_every < L->trace->nblk &&
@@ -431,7 +445,9 @@ static int block_finish(struct launch *L, struct worker_out *out, struct sim_blo
       out->fault_block = b->linear;
       out->res = *b->res;
     }
-    lower_stop(L, b->res->outcome == SIM_BUDGET ? 0 : b->linear);
+    /* a budget spent stops every group at once; outside groups, the blocks before this one
+       run on to a definite state (block_end) */
+    lower_stop(L, b->res->outcome == SIM_BUDGET && L->group_blocks ? 0 : b->linear);
   }
   return 0;
 }
@@ -503,6 +519,10 @@ static struct slot *take_movable(struct launch *L)
 
 static void park(struct launch *L, struct slot *s)
 {
+  if (!L->parked_any) {
+    L->parked_any = 1;
+    __atomic_store_n(&L->grace, SIM_GRACE_ARMED, __ATOMIC_RELAXED);
+  }
   uint32_t k = L->nparked++;
   for (; k && L->parked[k - 1]->b.linear > s->b.linear; k--)
     L->parked[k] = L->parked[k - 1];
@@ -560,21 +580,21 @@ static void say_interblock(const struct launch *L, struct slot *s)
 
 static void block_end(struct worker_out *out, struct slot *s);
 
-/* The launch ran past its budget while blocks were parked: when the first of them still waits
-   for a write no block has made since it parked, its deadlock is the report (it comes before
-   the budget's, at a later block): the budget ran out while the blocks waited for each other,
-   as a GPU would hang. */
-static void budget_while_parked(struct worker_out *out)
+/* The launch ran past its budget while blocks were parked, and no block runs now: when the first
+   of them still waits for a write no block has made since it parked, its deadlock is the report
+   (it comes before the budget's, at a later block): the budget ran out while the blocks waited
+   for each other, as a GPU would hang. Returns 1 when it made that report. */
+static int budget_while_parked(struct worker_out *out)
 {
   struct launch *L = out->L;
   if (!L->nparked)
-    return;
+    return 0;
   struct slot *s = L->parked[0];
   uint64_t now = 0;
   for (uint32_t i = 0; i < L->nworkers; i++)
     now += __atomic_load_n(&L->workers[i].global_writes, __ATOMIC_RELAXED);
   if (s->b.park_writes != now)
-    return;
+    return 0;
   memmove(&L->parked[0], &L->parked[1], (L->nparked - 1) * sizeof *L->parked);
   L->nparked--;
   sim_block_stuck(&s->b);
@@ -590,18 +610,20 @@ static void budget_while_parked(struct worker_out *out)
   L->in_flight--;
   block_end(out, s);
   slot_free(L, s);
+  return 1;
 }
 
-/* A block ended (or faulted, or was cut short): its output, counters and fault; a budget
-   spent ends the launch. */
+/* A block ended (or faulted, or was cut short): its output, counters and fault. A block past the
+   budget ends the launch: no block starts or resumes, the blocks after it stop (block_finish,
+   and sim_block.c's spend at once), and those before it that still run go on until each parks,
+   ends or finds the budget spent too, before budget_while_parked reports. Called with L->lock
+   held. */
 static void block_end(struct worker_out *out, struct slot *s)
 {
   struct launch *L = out->L;
   block_finish(L, out, &s->b, SIM_OK);
-  if (s->b.faulted && s->r.outcome == SIM_BUDGET) {
-    L->abandon = 1;
-    budget_while_parked(out);
-  }
+  if (s->b.faulted && s->r.outcome == SIM_BUDGET)
+    L->budget_out = 1;
 }
 
 /* ---- groups: blocks that must run at the same time ----
@@ -759,6 +781,19 @@ static void group_worker(struct worker_out *out, const struct sim_alloc **cache)
   }
 }
 
+/* Wait (L->lock held) until a block ends or parks, or a millisecond has passed. */
+static void wait_moved(struct launch *L)
+{
+  struct timespec t;
+  clock_gettime(CLOCK_REALTIME, &t);
+  t.tv_nsec += 1000000;
+  if (t.tv_nsec >= 1000000000) {
+    t.tv_sec++;
+    t.tv_nsec -= 1000000000;
+  }
+  pthread_cond_timedwait(&L->moved, &L->lock, &t);
+}
+
 /* A worker of a launch without groups: starts blocks in index order while the modelled GPU
    holds fewer than L->resident, resumes parked blocks that may move, waits while others run,
    and when nothing can move has the first parked block report its deadlock. */
@@ -771,6 +806,20 @@ static void block_worker(struct worker_out *out, const struct sim_alloc **cache)
     drop_parked(L);
     if (L->abandon)
       break;
+    if (L->budget_out || __atomic_load_n(&L->grace, __ATOMIC_RELAXED) == SIM_GRACE_PAUSED) {
+      /* the budget ran out: once the running blocks have parked or ended, the first parked
+         one reports its deadlock (when it still waits) and the launch ends; after the grace
+         (the budget spent, and none faulted for it), with none waiting, the launch goes on */
+      if (L->running) {
+        wait_moved(L);
+        continue;
+      }
+      if (budget_while_parked(out) || L->budget_out)
+        L->abandon = 1;
+      else
+        __atomic_store_n(&L->grace, SIM_GRACE_NONE, __ATOMIC_RELAXED);
+      continue;
+    }
     int more = L->next < L->nblocks && may_start(L), fresh = 0;
     struct slot *s = NULL;
     if (more && L->in_flight < L->resident) {
@@ -798,14 +847,7 @@ static void block_worker(struct worker_out *out, const struct sim_alloc **cache)
       break;                                    /* nothing left for this worker */
     } else if (L->running) {
       /* the running blocks may end, park, or write what a parked one waits for */
-      struct timespec t;
-      clock_gettime(CLOCK_REALTIME, &t);
-      t.tv_nsec += 1000000;
-      if (t.tv_nsec >= 1000000000) {
-        t.tv_sec++;
-        t.tv_nsec -= 1000000000;
-      }
-      pthread_cond_timedwait(&L->moved, &L->lock, &t);
+      wait_moved(L);
       continue;
     } else {
       /* nothing runs, no parked block can move and no block may start: the first parked

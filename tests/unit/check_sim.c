@@ -1035,6 +1035,46 @@ START_TEST(test_budget)
 }
 END_TEST
 
+/* Block 0 loops 30000 times before it spins on a flag no block sets; every other block spins
+   at once. On one worker, block 0 parks first and the budget runs out some 10 blocks later;
+   on several, it mostly runs out while block 0 still loops (or on block 0's own count).
+   Either way the report is block 0's inter-block deadlock: once a block has waited, the
+   blocks still running when the budget runs out get one budget more to reach their wait or
+   end before the report, so the block it names does not depend on how many workers there
+   are or how the host scheduled them (before, it named whichever block had parked first,
+   or block 0's budget). */
+START_TEST(test_interblock_budget_names_first_waiter)
+{
+  const char *k =
+    HDR
+    ".visible .entry late(.param .u64 p)\n{\n"
+    "  .reg .pred %p<3>;\n  .reg .b32 %r<4>;\n  .reg .b64 %rd<3>;\n"
+    "  ld.param.u64 %rd1, [p];\n  cvta.to.global.u64 %rd2, %rd1;\n"
+    "  mov.u32 %r1, %ctaid.x;\n  mov.u32 %r2, 0;\n"
+    "  setp.ne.u32 %p1, %r1, 0;\n  @%p1 bra SPIN;\n"
+    "LOOP:\n  add.u32 %r2, %r2, 1;\n  setp.lt.u32 %p2, %r2, 30000;\n  @%p2 bra LOOP;\n"
+    "SPIN:\n  .loc 1 9 5\n  ld.volatile.global.u32 %r3, [%rd2];\n"
+    "  setp.eq.u32 %p2, %r3, 0;\n  @%p2 bra SPIN;\n  ret;\n}\n"
+    ".file 1 \"/lab/late.cu\"\n";
+  static const uint32_t workers[] = {1, 2, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8};
+  struct fx f;
+  load(&f, k);
+  uint64_t flag = buffer(&f, 4, "argument 0");
+  for (size_t i = 0; i < sizeof workers / sizeof *workers; i++) {
+    ck_assert_int_eq(launch(&f, "late", 64, 32, &flag, 1, SIM_SCHED_ITS, workers[i], 300000),
+                     SIM_OK);
+    ck_assert_msg(f.r.outcome == SIM_DEADLOCK && f.r.fault.block[0] == 0 &&
+                  strstr(f.r.fault.message, "inter-block dependence: block (0,0,0) waits for a "
+                         "write no block has made, and the launch ran past its budget of "
+                         "300000 warp-instructions") == f.r.fault.message &&
+                  strstr(f.r.fault.message, "late.cu:9"),
+                  "%u workers (run %zu): outcome %d, block %u: %s", workers[i], i,
+                  (int)f.r.outcome, f.r.fault.block[0], f.r.fault.message);
+  }
+  done(&f);
+}
+END_TEST
+
 /* A barrier-synchronised block reduction with shared memory and atomics, run with 1 and with
    4 workers: identical memory and counters. */
 START_TEST(test_parallel_equals_serial)
@@ -3517,6 +3557,7 @@ Suite *suite_sim(void)
   tcase_add_test(t, test_barrier_divergence);
   tcase_add_test(t, test_barrier_count_deadlock);
   tcase_add_test(t, test_budget);
+  tcase_add_test(t, test_interblock_budget_names_first_waiter);
   tcase_add_test(t, test_parallel_equals_serial);
   tcase_add_test(t, test_call);
   tcase_add_test(t, test_wave64);

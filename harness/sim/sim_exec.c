@@ -2731,6 +2731,66 @@ uint32_t sim_exec_run(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint
       dp[l] = (unsigned)ok;                                                             \
   }
 
+#ifdef SIM_X86_CLONES
+/* shfl of a full 32-lane warp whose lane offset (ub) and clamp and segment mask (uc, us) are
+   the same in every lane, mode sub (up, down, bfly, idx), with AVX2: SHFL_LANES's statements
+   eight lanes a vector, the source lane chosen as SHFL_LANES chooses it (its own when out of
+   range), the values gathered from a. Every value is gathered before any is stored, so d may
+   be a. dp: the predicate destination, or NULL. */
+__attribute__((target("avx2"))) static void shfl_full_avx2(unsigned sub, unsigned ub, unsigned uc,
+                                                           unsigned us, uint64_t *d, uint64_t *dp,
+                                                           const uint64_t *a)
+{
+  const __m256i vb = _mm256_set1_epi32((int)ub), vs = _mm256_set1_epi32((int)us);
+  const __m256i vc = _mm256_set1_epi32((int)(uc & ~us)), n32 = _mm256_set1_epi32(32);
+  const __m256i neg1 = _mm256_set1_epi32(-1), low = _mm256_set1_epi64x(0xffffffff);
+  __m256i r[8], ok[4];
+  for (unsigned k = 0; k < 4; k++) {
+    const __m256i l = _mm256_add_epi32(_mm256_set1_epi32((int)(8 * k)),
+                                       _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+    const __m256i minl = _mm256_and_si256(l, vs), maxl = _mm256_or_si256(minl, vc);
+    __m256i j, good;
+    switch (sub) {
+    case PTX_SHFL_UP:                              /* ok = (int)j >= (int)maxl */
+      j = _mm256_sub_epi32(l, vb);
+      good = _mm256_xor_si256(_mm256_cmpgt_epi32(maxl, j), neg1);
+      break;
+    case PTX_SHFL_DOWN:                            /* ok = j <= maxl (both under 2^31) */
+      j = _mm256_add_epi32(l, vb);
+      good = _mm256_xor_si256(_mm256_cmpgt_epi32(j, maxl), neg1);
+      break;
+    case PTX_SHFL_BFLY:
+      j = _mm256_xor_si256(l, vb);
+      good = _mm256_xor_si256(_mm256_cmpgt_epi32(j, maxl), neg1);
+      break;
+    default:                                       /* PTX_SHFL_IDX */
+      j = _mm256_or_si256(minl, _mm256_andnot_si256(vs, vb));
+      good = _mm256_xor_si256(_mm256_cmpgt_epi32(j, maxl), neg1);
+      break;
+    }
+    ok[k] = good;
+    /* !ok || j >= 32 (unsigned): the lane's own value */
+    const __m256i in32 = _mm256_and_si256(_mm256_cmpgt_epi32(n32, j),
+                                          _mm256_cmpgt_epi32(j, neg1));
+    const __m256i src = _mm256_blendv_epi8(l, j, _mm256_and_si256(good, in32));
+    r[2 * k] = _mm256_i32gather_epi64((const long long *)(const void *)a,
+                                      _mm256_castsi256_si128(src), 8);
+    r[2 * k + 1] = _mm256_i32gather_epi64((const long long *)(const void *)a,
+                                          _mm256_extracti128_si256(src, 1), 8);
+  }
+  for (unsigned k = 0; k < 8; k++)
+    _mm256_storeu_si256((__m256i *)(void *)(d + 4 * k), _mm256_and_si256(r[k], low));
+  if (dp)
+    for (unsigned k = 0; k < 4; k++) {
+      const __m256i one = _mm256_srli_epi32(ok[k], 31);
+      _mm256_storeu_si256((__m256i *)(void *)(dp + 8 * k),
+                          _mm256_cvtepu32_epi64(_mm256_castsi256_si128(one)));
+      _mm256_storeu_si256((__m256i *)(void *)(dp + 8 * k + 4),
+                          _mm256_cvtepu32_epi64(_mm256_extracti128_si256(one, 1)));
+    }
+}
+#endif
+
 uint32_t sim_exec_shfl(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t m)
 {
   const struct ptx_inst *in = &b->prog->code[pc];
@@ -2746,6 +2806,17 @@ uint32_t sim_exec_shfl(struct sim_block *b, struct sim_warp *w, uint32_t pc, uin
   const uint64_t *a = REG(in->opd[1].reg), *bb = REG(in->opd[2].reg), *c = REG(in->opd[3].reg);
   uint64_t vals[32], *d = REG(in->opd[0].reg);
   uint64_t *dp = in->opd[0].pair != PTX_NOREG ? REG(in->opd[0].pair) : NULL;
+#ifdef SIM_X86_CLONES
+  if (m == SIM_FULL32 && cpu_avx2 && in->sub >= PTX_SHFL_UP && in->sub <= PTX_SHFL_IDX &&
+      sim_reg_uniform32(bb) &&
+      sim_reg_uniform32(c)) {
+    /* the whole warp, the lane offset and the clamp/segment operand the same in every lane
+       (CUDA's __shfl_*_sync with a constant or warp-uniform offset) */
+    shfl_full_avx2(in->sub, (unsigned)bb[0] & 31, (unsigned)c[0] & 31,
+                   (unsigned)(c[0] >> 8) & 31, d, dp, a);
+    return pc + 1;
+  }
+#endif
   memcpy(vals, a, sizeof vals);
   switch (in->sub) {
   case PTX_SHFL_UP: SHFL_LANES(j = l - bval; ok = (int)j >= (int)maxl); break;

@@ -551,6 +551,8 @@ void sim_warp_init(struct sim_block *b, struct sim_warp *w);
 void sim_pcs_fill32(uint32_t *pc, uint32_t v);
 void sim_pcs_inc32(uint32_t *pc);
 int sim_pcs_uniform32(const uint32_t *pc, const uint8_t *csp);
+/* Whether the 32 lanes of register r (a 32-lane warp's) all hold r[0] (sim_warp.c). */
+int sim_reg_uniform32(const uint64_t *r);
 
 /* Execute instruction `in` (code index pc) for lanes `m` of warp w. Returns the next pc for
    non-control instructions; control instructions are handled by sim_warp. On a fault,

@@ -324,6 +324,16 @@ __attribute__((target("avx2"))) static int pcs_uniform_avx2(const uint32_t *pc,
                                _mm256_loadu_si256((const __m256i *)(const void *)(pc + l)), p0));
   return _mm256_testz_si256(d, d);
 }
+
+__attribute__((target("avx2"))) static int reg_uniform_avx2(const uint64_t *r)
+{
+  const __m256i r0 = _mm256_set1_epi64x((long long)r[0]);
+  __m256i d = _mm256_setzero_si256();
+  for (unsigned l = 0; l < 32; l += 4)
+    d = _mm256_or_si256(d, _mm256_xor_si256(
+                               _mm256_loadu_si256((const __m256i *)(const void *)(r + l)), r0));
+  return _mm256_testz_si256(d, d);
+}
 #endif
 
 void sim_pcs_fill32(uint32_t *pc, uint32_t v)
@@ -363,6 +373,18 @@ int sim_pcs_uniform32(const uint32_t *pc, const uint8_t *csp)
     open |= csp[l];
   }
   return !diff && !open;
+}
+
+int sim_reg_uniform32(const uint64_t *r)
+{
+#ifdef WARP_X86
+  if (warp_avx2)
+    return reg_uniform_avx2(r);
+#endif
+  uint64_t diff = 0;
+  for (unsigned l = 0; l < 32; l++)
+    diff |= r[l] ^ r[0];
+  return !diff;
 }
 
 static void dissolve(struct sim_warp *w)

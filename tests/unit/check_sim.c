@@ -2778,15 +2778,23 @@ START_TEST(test_shfl_fast_matches_sim_exec)
   ck_assert_uint_ne(first, UINT32_MAX);
   uint64_t p[2] = {buffer(&f, NT * 16, "in"), buffer(&f, NT * 64, "out")};
   uint64_t rng = 0x13198A2E03707344ull;
-  for (unsigned seed = 0; seed < 4; seed++) {
+  /* seeds 4 to 7: one lane offset per warp, as a constant offset gives, for the full warps'
+     path of a warp-uniform offset and clamp (warps 0, 3 and 7 take the branch whole) */
+  for (unsigned seed = 0; seed < 8; seed++) {
     static uint32_t in[NT][4], out[NT][16];
+    uint32_t wb[NT / 32];
     unsigned nsel = 0;
+    for (unsigned k = 0; k < NT / 32; k++) {
+      uint64_t r = sim_order_next(&rng);
+      wb[k] = (uint32_t)(r & 0x3f) | (seed & 1 ? 0 : (uint32_t)(r >> 40) << 6);
+    }
     for (unsigned t = 0; t < NT; t++) {
       uint64_t r = sim_order_next(&rng);
       in[t][0] = (uint32_t)sim_order_next(&rng);
-      in[t][1] = (uint32_t)(r & 0x3f) | (seed & 1 ? 0 : (uint32_t)(r >> 40) << 6);
+      in[t][1] = seed >= 4 ? wb[t / 32]
+                 : (uint32_t)(r & 0x3f) | (seed & 1 ? 0 : (uint32_t)(r >> 40) << 6);
       in[t][2] = cs[(t / 32 + seed) % 8];       /* one clamp/segment operand per warp */
-      in[t][3] = t < 32 || (t / 32) % 4 == 3 ? 1 : ((r >> 20) % 100) < 40 + 15 * seed;
+      in[t][3] = t < 32 || (t / 32) % 4 == 3 ? 1 : ((r >> 20) % 100) < 40 + 15 * (seed % 4);
       if (t % 32 == 7)
         in[t][3] = 1;                           /* every warp takes the branch */
       nsel += in[t][3];

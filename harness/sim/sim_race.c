@@ -1996,6 +1996,14 @@ int sim_race_mask(struct sim_block *b, struct sim_warp *w, uint32_t pc, const st
   int idx = mask_operand(in);
   if ((b->cfg->nocheck & SIM_NOCHECK_MASK) || idx < 0)
     return 0;
+  if (e && b->W == 32 && sim_reg_uniform32(w->regs + (size_t)in->opd[idx].reg * 32)) {
+    /* one mask for the whole warp (0xffffffff as a rule): every lane passes when it holds
+       them all and names no exited lane; else the lane loop below finds the first that
+       does not */
+    uint64_t mk = lane_mask(b, w, in, idx, sim_ctz64(e));
+    if (!(e & ~mk) && !(mk & w->exists & ~w->live))
+      return 0;
+  }
   for (uint64_t mm = e; mm; mm &= mm - 1) {
     unsigned l = sim_ctz64(mm);
     uint64_t mk = lane_mask(b, w, in, idx, l);

@@ -2844,15 +2844,19 @@ START_TEST(test_same_value_stores_are_no_race)
 END_TEST
 
 /* shfl.sync.down with mask 0x0000ffff called by all 32 lanes: lane 16 is not in its mask. A
-   full mask after lanes 16-31 exited names lanes that never arrive. */
+   full mask after lanes 16-31 exited names lanes that never arrive: lanes 0-15 reach the
+   shfl first and wait (1), or lanes 16-31 exit first and lanes 0-15 then call it with a mask,
+   the same in every lane, that names them (3). */
 START_TEST(test_sync_masks)
 {
-  static const char *const body[3] = {
+  static const char *const body[4] = {
     "  shfl.sync.down.b32 %r2, %r1, 1, 31, 65535;\n",
     "  setp.ge.u32 %p1, %r1, 16;\n  @%p1 bra END;\n  shfl.sync.down.b32 %r2, %r1, 1, 31, -1;\n",
     "  setp.ge.u32 %p1, %r1, 16;\n  @%p1 bra END;\n  shfl.sync.down.b32 %r2, %r1, 1, 31, 65535;\n",
+    "  setp.lt.u32 %p1, %r1, 16;\n  @%p1 bra WORK;\n  ret;\nWORK:\n"
+    "  shfl.sync.down.b32 %r2, %r1, 1, 31, -1;\n",
   };
-  for (int i = 0; i < 3; i++) {
+  for (int i = 0; i < 4; i++) {
     char k[1024];
     snprintf(k, sizeof k,
              HDR
@@ -2875,7 +2879,8 @@ START_TEST(test_sync_masks)
       ck_assert_str_eq(sim_fault_kind_name(f.r.fault.kind), "sync_mask");
       ck_assert_uint_eq(line_of(&f, f.r.fault.inst), 4);
       ck_assert_msg(strstr(f.r.fault.message, i == 0 ? "leaves out the calling lane"
-                                                      : "lanes 16-31"), "%s",
+                                              : i == 3 ? "lanes 16-31 of the warp, and they have exited"
+                                                       : "lanes 16-31"), "%s",
                     f.r.fault.message);
       if (i == 0)
         ck_assert_uint_eq(f.r.fault.lane, 16);

@@ -267,6 +267,8 @@ struct sim_cbar {                /* a convergence barrier: lanes meet again at p
   uint64_t expect;               /* lanes that are to arrive */
   uint64_t waiting;              /* the cwait lanes whose top barrier this is: released when
                                     it holds every live lane of expect */
+  int32_t parent;                /* the barrier under it on each of its lanes' stacks (the top
+                                    they shared when it was pushed), or -1 */
 };
 
 #define SIM_CSTACK 96            /* nesting depth of divergence per lane */

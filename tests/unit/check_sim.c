@@ -624,6 +624,58 @@ START_TEST(test_reconvergence_counts)
 }
 END_TEST
 
+/* An if inside one side of an if, each with its own join: the inner barrier's lanes, once
+   released, are under the outer one (their top barrier when the inner one was pushed) and
+   meet the other side there. Counted exactly: every instruction after a join runs once. */
+START_TEST(test_nested_reconvergence_counts)
+{
+  const char *k =
+    HDR
+    ".visible .entry nest(.param .u64 p)\n{\n"
+    "  .reg .pred %p<3>;\n  .reg .b32 %r<6>;\n  .reg .b64 %rd<4>;\n"
+    "  mov.u32 %r1, %tid.x;\n"
+    "  and.b32 %r2, %r1, 1;\n"
+    "  setp.eq.s32 %p1, %r2, 0;\n"
+    "  @%p1 bra ELSE1;\n"
+    "  and.b32 %r3, %r1, 2;\n"
+    "  setp.eq.s32 %p2, %r3, 0;\n"
+    "  @%p2 bra ELSE2;\n"
+    "  add.s32 %r4, %r1, 1;\n"
+    "  bra.uni J2;\n"
+    "ELSE2:\n"
+    "  add.s32 %r4, %r1, 2;\n"
+    "J2:\n"
+    "  add.s32 %r4, %r4, 3;\n"
+    "  bra.uni J1;\n"
+    "ELSE1:\n"
+    "  add.s32 %r4, %r1, 5;\n"
+    "J1:\n"
+    "  ld.param.u64 %rd1, [p];\n"
+    "  mul.wide.u32 %rd2, %r1, 4;\n"
+    "  add.s64 %rd3, %rd1, %rd2;\n"
+    "  st.global.u32 [%rd3], %r4;\n"
+    "  ret;\n}\n";
+  for (int s = 0; s < 2; s++) {
+    struct fx f;
+    load(&f, k);
+    uint64_t out = buffer(&f, 64 * 4, "out");
+    ck_assert_int_eq(launch(&f, "nest", 1, 64, &out, 1, s ? SIM_SCHED_STACK : SIM_SCHED_ITS, 1,
+                            0), SIM_OK);
+    ck_assert_msg(f.r.outcome == SIM_RAN_OK, "%s", f.r.fault.message);
+    /* per warp: 4 before the outer if, 3 on its odd side, 2 + 1 on the inner sides, 2 after
+       the inner join, 1 on the even side, 5 after the outer join */
+    ck_assert_uint_eq(f.r.counters.warp_insts, 2 * (4 + 3 + 2 + 1 + 2 + 1 + 5));
+    ck_assert_uint_eq(f.r.counters.thread_insts,
+                      2 * (4 * 32 + 3 * 16 + 2 * 8 + 8 + 2 * 16 + 16 + 5 * 32));
+    uint32_t got[64];
+    ck_assert_int_eq(sim_read(f.d, out, got, sizeof got), SIM_OK);
+    for (uint32_t t = 0; t < 64; t++)
+      ck_assert_uint_eq(got[t], !(t & 1) ? t + 5 : (t & 2) ? t + 4 : t + 5);
+    done(&f);
+  }
+}
+END_TEST
+
 /* while (*s != tid) ; *s = *s + 1; : the SIMT spin lock. */
 static const char *k_spin =
   HDR
@@ -3520,6 +3572,7 @@ Suite *suite_sim(void)
   tcase_add_test(t, test_misaligned_and_readonly);
   tcase_add_test(t, test_shared_and_local_bounds);
   tcase_add_test(t, test_reconvergence_counts);
+  tcase_add_test(t, test_nested_reconvergence_counts);
   tcase_add_test(t, test_spinlock_its_completes);
   tcase_add_test(t, test_spinlock_stack_deadlocks);
   tcase_add_test(t, test_cas_lock_stack_deadlocks);

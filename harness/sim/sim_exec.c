@@ -14,7 +14,9 @@
  * to sim_exec_run, which runs marked instructions one after another through the same code and
  * counters as sim_exec, leaving to sim_exec any access whose addresses need its lane-by-lane
  * checks. A partial group (the lanes of a branch) computes its ALU results for all 32 lanes
- * and writes back its own; its shared accesses take sim_exec's masked path.
+ * and writes back its own; its shared accesses take sim_exec's masked path. A branch inside
+ * a run that the group's lanes take all together, or none of them, is followed there, as
+ * sim_warp's control() would; one that splits them ends the run.
  */
 #include <math.h>
 #include <stdio.h>
@@ -430,6 +432,18 @@ static inline int widening_cvt(const struct ptx_inst *in, int *sext)
 }
 
 #ifdef SIM_X86_CLONES
+/* Bit l: bit 0 of g[l], for the 32 lanes of a warp (a guard predicate's lanes), four lanes a
+   movemask. */
+__attribute__((target("avx2"))) static uint64_t guard_bits32_avx2(const uint64_t *g)
+{
+  uint64_t e = 0;
+  for (unsigned l = 0; l < 32; l += 4) {
+    __m256i v = _mm256_slli_epi64(_mm256_loadu_si256((const __m256i *)(const void *)(g + l)), 63);
+    e |= (uint64_t)(unsigned)_mm256_movemask_pd(_mm256_castsi256_pd(v)) << l;
+  }
+  return e;
+}
+
 /* d[l] = s[l] & mk for a full 32-lane warp with AVX2, four lanes a vector: mov. */
 __attribute__((target("avx2"))) static void and_full_avx2(uint64_t *d, const uint64_t *s,
                                                           uint64_t mk)
@@ -1062,6 +1076,11 @@ static void write_dst(struct sim_warp *w, const struct ptx_operand *d, unsigned 
 enum fast_kind { FK_NONE, FK_MOV, FK_VOP, FK_FMA, FK_SETP, FK_VOP2, FK_VOP1, FK_VOP3, FK_SREG,
                  FK_CVTA, FK_LDS, FK_STS, FK_LDSU, FK_LDP, FK_LDG, FK_STG };
 _Static_assert(FK_STG < 16, "the kind is the plan byte's low 4 bits");
+/* The plan byte of bra (kind FK_NONE, argument 1): inside a run, a branch whose lanes all go
+   one way forward, or all fall through, is taken there (sim_exec_run); a run never starts at
+   one (sim_warp_run gives control instructions to control()), and any other leaves the run
+   for control(). */
+#define PLAN_BRA (FK_NONE + 16)
 
 /* How FK_SREG gives a special register to the lanes of a warp: tid's x, y or z, the lane's
    number, one value for every lane (lane_sreg's for lane 0), or not at all (SRC_NONE: the
@@ -2280,6 +2299,8 @@ uint8_t *sim_exec_fast_plan(const struct sim_prog *p)
             8 * (unsigned)(k >= FK_LDG && in->vec > 1);
     /* the kind in the low 4 bits, its argument above them */
     f[pc] = (uint8_t)(k + 16 * arg);
+    if (in->op == PTX_OP_BRA && in->nopd >= 1 && in->opd[0].reg < p->ncode)
+      f[pc] = PLAN_BRA;                            /* a direct branch inside the code */
   }
   return f;
 #else
@@ -2627,6 +2648,7 @@ static inline __attribute__((always_inline)) uint32_t exec_run(struct sim_block 
   const struct ptx_inst *in = &p->code[pc];        /* pc's, stepped on with it */
   struct sim_inst_stats *ist = &b->stats[pc];
   uint64_t part[32];                               /* a partial warp's ALU results */
+  uint32_t jump = UINT32_MAX;                      /* a branch's target, when taken */
   do {
     const unsigned f = fast[pc];
     int r = 1;
@@ -2653,9 +2675,46 @@ static inline __attribute__((always_inline)) uint32_t exec_run(struct sim_block 
     case FK_LDP:
       r = run_param(b, w, pc, in, f, ist, m, nm);
       break;
-    case FK_NONE:
-      r = 0;
+    case FK_NONE: {
+      /* a branch (PLAN_BRA) as control() takes it when its lanes do not split (e == m or
+         none): counted, br_uniform, and on to the target or the next instruction; a backward
+         one counts toward the livelock watch and ITS's escape (sim_warp_back) and ends the
+         run when that let waiting lanes go (the group dissolved); a split leaves the run,
+         nothing counted */
+      if (f != PLAN_BRA) {
+        r = 0;
+        break;
+      }
+      uint64_t e = m;
+      if (in->guard != PTX_NOREG) {
+        const uint64_t gb = guard_bits32_avx2(REG(in->guard));
+        e = (in->guard_neg ? ~gb : gb) & m;
+      }
+      if (e && e != m) {
+        r = 0;
+        break;
+      }
+      const uint32_t target = in->opd[0].reg;
+      b->ctr.warp_insts++;
+      ist->execs++;
+      ist->threads += nm;
+      ist->pred_on += e ? nm : 0;
+      ist->br_uniform++;
+      if (b->trace)
+        sim_trace_inst(b, w, pc, m);
+      if (!e)
+        break;
+      jump = target;
+      if (target <= pc) {
+        w->gpc = target;
+        if (!sim_warp_back(b, w)) {
+          *n = k + 1;
+          b->ctr.thread_insts += nm * *n;
+          return target;
+        }
+      }
       break;
+    }
     /* each ALU kind a case of its own, run_alu's switch folded away (its kind a constant); a
        partial warp's results for every lane into part, then its own lanes' to the register
        (the ALU kinds have no side effect but their destination) */
@@ -2686,9 +2745,16 @@ static inline __attribute__((always_inline)) uint32_t exec_run(struct sim_block 
       return pc;
     }
     k++;
-    pc++;
-    in++;
-    ist++;
+    if (__builtin_expect(jump != UINT32_MAX, 0)) {  /* a branch taken */
+      pc = jump;
+      in = &p->code[pc];
+      ist = &b->stats[pc];
+      jump = UINT32_MAX;
+    } else {
+      pc++;
+      in++;
+      ist++;
+    }
   } while (k < lim && pc != stop && fast[pc]);
   b->ctr.thread_insts += nm * k;
   *n = k;

@@ -561,7 +561,8 @@ int sim_reg_uniform32(const uint64_t *r);
    fills b->res and sets b->faulted. */
 uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t m);
 /* Run lanes m (not empty) of a 32-lane warp w of block b from pc through the instructions
-   p->fast marks, one after another, as sim_exec(b, w, pc, m) would: at most *n of them,
+   p->fast marks, one after another (on through a branch that m's lanes take all together,
+   or none of them, as control() would), as sim_exec(b, w, pc, m) would: at most *n of them,
    stopping before pc `stop` (a convergence point), before an unmarked one, before a shared
    access with an address out of bounds (sim_exec's to report) and, for a partial warp, before
    a global access. Sets *n to the number run (0: run pc through sim_exec); returns the next
@@ -569,6 +570,10 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
    returned is the faulting one's. */
 uint32_t sim_exec_run(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint32_t stop,
                       uint64_t m, uint64_t *n);
+/* A backward branch taken by w's whole current group (w->gpc its target), inside
+   sim_exec_run: what control() does for it (the livelock watch, ITS's escape). Returns 0
+   when that dissolved the group (waiting lanes let go), else 1. */
+int sim_warp_back(struct sim_block *b, struct sim_warp *w);
 /* sim_exec of the unguarded shfl.sync at pc for lanes m of a 32-lane warp: the same values,
    counts and trace, with the shuffle's mode chosen once for the warp rather than lane by
    lane and none of sim_exec's dispatch. Returns pc + 1. */

@@ -707,6 +707,12 @@ static void backward(struct sim_block *b, struct sim_warp *w)
   }
 }
 
+int sim_warp_back(struct sim_block *b, struct sim_warp *w)
+{
+  backward(b, w);
+  return w->have_group;
+}
+
 /* Count a control instruction at pc run by lanes m, of which e pass its guard. */
 static inline void count(struct sim_block *b, const struct sim_warp *w, uint32_t pc,
                          uint64_t m, uint64_t e)
@@ -1171,7 +1177,7 @@ uint64_t sim_warp_run(struct sim_block *b, struct sim_warp *w, uint64_t quantum)
         return b->ctr.warp_insts - start;
       if (n) {
         w->gpc = npc;
-        if (w->gtop >= 0 && npc == w->cbar[w->gtop].pc) {
+        if (w->have_group && w->gtop >= 0 && npc == w->cbar[w->gtop].pc) {
           uint64_t g = w->gmask;
           arrive_group(b, w, g, w->gtop);
         }

@@ -2430,6 +2430,69 @@ static void gv_same(const struct gv_out *a, const struct gv_out *b, const char *
     }
 }
 
+/* Branches inside sim_exec_run's runs: forward ones all lanes take or none does, bra.uni,
+   loops closed by a backward branch of the whole warp and of the lanes of a divergent branch,
+   and a spin lock whose looping lanes let the one that got the lock past its barrier (ITS's
+   escape, from a backward branch inside a run): counters, per-instruction statistics (the
+   branches' br_uniform among them), trace and memory as control() leaves them (the lane log
+   keeps every branch there). */
+START_TEST(test_fast_path_branches)
+{
+  static const char *const k[2] = {
+    HDR
+    ".visible .entry gv(.param .u64 src, .param .u64 dst)\n{\n"
+    "  .reg .pred %p<8>;\n  .reg .b32 %r<12>;\n  .reg .b64 %rd<8>;\n"
+    "  ld.param.u64 %rd1, [src];\n  ld.param.u64 %rd2, [dst];\n"
+    "  mov.u32 %r1, %tid.x;\n  mul.wide.u32 %rd3, %r1, 4;\n"
+    "  add.s64 %rd4, %rd1, %rd3;\n  add.s64 %rd5, %rd2, %rd3;\n"
+    "  ld.global.u32 %r2, [%rd4];\n  mov.u32 %r3, 0;\n  mov.u32 %r4, 0;\n"
+    "OUTER:\n"
+    "  and.b32 %r5, %r3, 1;\n  setp.eq.u32 %p1, %r5, 0;\n  @%p1 bra EVEN;\n"
+    "  add.s32 %r4, %r4, %r2;\n  bra.uni NEXT;\n"
+    "EVEN:\n"
+    "  xor.b32 %r4, %r4, %r3;\n"
+    "NEXT:\n"
+    "  setp.gt.u32 %p2, %r3, 100;\n  @%p2 bra END;\n"
+    "  and.b32 %r6, %r2, 3;\n  setp.eq.u32 %p3, %r6, 0;\n  @%p3 bra SKIP;\n"
+    "  mov.u32 %r7, 0;\n"
+    "INNER:\n"
+    "  add.s32 %r4, %r4, %r7;\n  add.s32 %r7, %r7, 1;\n"
+    "  setp.lt.u32 %p4, %r7, 3;\n  @!%p4 bra OUT;\n  bra.uni INNER;\n"
+    "OUT:\n"
+    "  shl.b32 %r4, %r4, 1;\n"
+    "SKIP:\n"
+    "  add.s32 %r3, %r3, 1;\n  setp.lt.u32 %p5, %r3, 6;\n  @%p5 bra OUTER;\n"
+    "END:\n"
+    "  st.global.u32 [%rd5], %r4;\n"
+    "  ret;\n}\n",
+    HDR
+    ".visible .entry gv(.param .u64 src, .param .u64 dst)\n{\n"
+    "  .reg .pred %p<4>;\n  .reg .b32 %r<8>;\n  .reg .b64 %rd<8>;\n"
+    "  ld.param.u64 %rd2, [dst];\n  mov.u32 %r1, %tid.x;\n"
+    "  setp.eq.u32 %p2, %r1, 0;\n  mov.u32 %r5, 0;\n"
+    "  @%p2 st.volatile.global.u32 [%rd2], %r5;\n  bar.sync 0;\n"
+    "LOOP:\n"
+    "  add.s32 %r5, %r5, 1;\n"
+    "  ld.volatile.global.u32 %r2, [%rd2];\n  setp.ne.u32 %p1, %r2, %r1;\n  @%p1 bra LOOP;\n"
+    "  add.s32 %r3, %r1, 1;\n  st.volatile.global.u32 [%rd2], %r3;\n"
+    "  ret;\n}\n",
+  };
+  static struct gv_out a, b;
+  for (int i = 0; i < 2; i++) {
+    gv_run(k[i], 32 * 4, 32 * 4, 0, 0, &a);
+    gv_run(k[i], 32 * 4, 32 * 4, 0, 1, &b);
+    ck_assert_msg(a.r.outcome == SIM_RAN_OK, "kernel %d: %s", i, a.r.fault.message);
+    gv_same(&a, &b, i ? "spin lock" : "branches");
+    uint64_t uni = 0;
+    for (uint32_t j = 0; j < a.r.nstats; j++)
+      uni += a.r.stats[j].br_uniform;
+    ck_assert_uint_gt(uni, i ? 2000 : 30);      /* (the spin lock's: past SPIN_LIMIT) */
+    sim_result_free(&a.r);
+    sim_result_free(&b.r);
+  }
+}
+END_TEST
+
 /* Full-warp global loads and stores of 1, 2 and 4 elements of 4 and 8 bytes a lane (ld/st
    .global.v2/.v4), lane l at l * stride vectors for strides 0 to 33, three times in a loop
    (the first finds the instruction's allocation; the later ones take sim_exec_run's warp
@@ -3554,6 +3617,7 @@ Suite *suite_sim(void)
   tcase_add_test(t, test_fast_path_shared_symbol);
   tcase_add_test(t, test_fast_path_shared_wavefronts);
   tcase_add_test(t, test_fast_path_global_strided);
+  tcase_add_test(t, test_fast_path_branches);
   tcase_add_test(t, test_fast_path_global);
   tcase_add_test(t, test_fast_path_partial_warps);
   tcase_add_test(t, test_shfl_fast_matches_sim_exec);

@@ -303,7 +303,8 @@ struct sim_warp {
   /* convergence barriers */
   struct sim_cbar cbar[SIM_NCBAR];
   uint32_t ncbar;                /* high-water mark; free slots have expect == 0 */
-  int16_t cstack[SIM_MAX_WARP][SIM_CSTACK];
+  int16_t cstack[SIM_CSTACK][SIM_MAX_WARP]; /* by depth, then lane: a push at one depth for
+                                               lanes of a warp stores to one row */
   uint8_t csp[SIM_MAX_WARP];
 
   /* calls */

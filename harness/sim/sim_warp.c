@@ -40,7 +40,7 @@
 
 static inline int lane_top(const struct sim_warp *w, unsigned l)
 {
-  return w->csp[l] ? w->cstack[l][w->csp[l] - 1] : -1;
+  return w->csp[l] ? w->cstack[w->csp[l] - 1][l] : -1;
 }
 
 /* csp[l] += d for the lanes l of m (d: 1 or -1), sixteen lanes a vector. */
@@ -53,12 +53,12 @@ static inline void csp_add(struct sim_warp *w, uint64_t m, int d)
     const unsigned bits = (unsigned)(m >> l) & 0xffff;
     if (!bits)
       continue;
-    /* byte k of the mask: bit k of bits */
-    __m128i x = _mm_set_epi8((char)(bits >> 8), (char)(bits >> 8), (char)(bits >> 8),
-                             (char)(bits >> 8), (char)(bits >> 8), (char)(bits >> 8),
-                             (char)(bits >> 8), (char)(bits >> 8), (char)bits, (char)bits,
-                             (char)bits, (char)bits, (char)bits, (char)bits, (char)bits,
-                             (char)bits);
+    /* bytes 0-7: bits' low byte, 8-15: its high one (unpacked in registers: a vector set
+       from bytes goes through the stack, and its load waits for the byte stores) */
+    __m128i x = _mm_cvtsi32_si128((int)bits);
+    x = _mm_unpacklo_epi8(x, x);
+    x = _mm_unpacklo_epi16(x, x);
+    x = _mm_unpacklo_epi32(x, x);
     __m128i on = _mm_cmpeq_epi8(_mm_and_si128(x, bit), bit);
     __m128i *p = (__m128i *)(void *)(w->csp + l);
     _mm_storeu_si128(p, _mm_add_epi8(_mm_loadu_si128(p), _mm_and_si128(on, vd)));
@@ -548,7 +548,7 @@ static int push_cbar(struct sim_warp *w, uint64_t m, uint32_t pc, uint32_t from)
   w->cbar[t].parent = w->gtop;
   for (uint64_t mm = m; mm; mm &= mm - 1) {
     unsigned l = sim_ctz64(mm);
-    w->cstack[l][w->csp[l]] = (int16_t)t;
+    w->cstack[w->csp[l]][l] = (int16_t)t;
   }
   csp_add(w, m, 1);
   return (int)t;

@@ -785,6 +785,30 @@ __attribute__((target("avx2"))) static int addrs_ok_avx2(const uint64_t *base, u
   ors = _mm256_and_si256(ors, _mm256_set1_epi64x((long long)amask));
   return _mm256_testz_si256(ors, ors) && _mm256_testz_si256(over, over);
 }
+
+/* addrs_ok_avx2 for the lanes of m, some of the 32 lanes of a warp: av[l] = base[l] + imm for
+   all 32 (the others' are never read), the bounds and alignment of m's alone. */
+__attribute__((target("avx2"))) static int addrs_ok_mask_avx2(const uint64_t *base, uint64_t imm,
+                                                              uint64_t lim, uint64_t amask,
+                                                              uint32_t m, uint64_t *av)
+{
+  const __m256i vimm = _mm256_set1_epi64x((long long)imm);
+  const __m256i sign = _mm256_set1_epi64x((long long)(1ull << 63));
+  const __m256i vlim = _mm256_set1_epi64x((long long)(lim ^ (1ull << 63)));
+  const __m256i bit = _mm256_setr_epi64x(1, 2, 4, 8);
+  __m256i bad = _mm256_setzero_si256();
+  const __m256i vam = _mm256_set1_epi64x((long long)amask);
+#pragma GCC unroll 8
+  for (unsigned l = 0; l < 32; l += 4) {
+    __m256i a = _mm256_add_epi64(_mm256_loadu_si256((const __m256i *)(base + l)), vimm);
+    _mm256_storeu_si256((__m256i *)(av + l), a);
+    __m256i on = _mm256_cmpeq_epi64(_mm256_and_si256(_mm256_set1_epi64x(m >> l & 15), bit), bit);
+    __m256i b = _mm256_or_si256(_mm256_and_si256(a, vam),
+                                _mm256_cmpgt_epi64(_mm256_xor_si256(a, sign), vlim));
+    bad = _mm256_or_si256(bad, _mm256_and_si256(b, on));
+  }
+  return _mm256_testz_si256(bad, bad);
+}
 #endif
 
 #ifdef SIM_X86_CLONES
@@ -917,13 +941,14 @@ static int smem_warp_ok(const struct sim_block *b, const uint64_t *base, uint64_
 {
   uint64_t top = 0, ors = 0;
 #ifdef SIM_X86_CLONES
-  if (e == SIM_FULL32 && cpu_avx2) {
+  if (!(e >> 32) && cpu_avx2) {
     /* every address at most the last one an access of size bytes may start at */
     if (size > b->smem_size)
       return 0;
     uint64_t lim = b->smem_size - size;
-    return addrs_ok_avx2(base, imm, lim < SIM_DSMEM_STRIDE - 1 ? lim : SIM_DSMEM_STRIDE - 1,
-                         size - 1, av);
+    lim = lim < SIM_DSMEM_STRIDE - 1 ? lim : SIM_DSMEM_STRIDE - 1;
+    return e == SIM_FULL32 ? addrs_ok_avx2(base, imm, lim, size - 1, av)
+                           : addrs_ok_mask_avx2(base, imm, lim, size - 1, (uint32_t)e, av);
   }
 #endif
   if (e == SIM_FULL32) {                         /* no mask tests: straight-line code */
@@ -2375,7 +2400,8 @@ static __attribute__((noinline)) int run_shared_part(struct sim_block *b, struct
     const int sgn = f >> 6 & 1;
     if (b->race && sim_race_shared_reads(b, w, pc, m, av, size, vol, SIM_NO_STRIDE))
       return -1;
-    FOR_LANES(m) {
+    for (uint64_t mm = m; mm; mm &= mm - 1) {     /* lane order, as FOR_LANES */
+      const unsigned l = sim_ctz64(mm);
       uint64_t v = load_bits(b->smem + av[l], size);
       dd[l] = sgn ? sim_alu_sext((enum ptx_type)in->type, v) : v;
     }
@@ -2385,7 +2411,8 @@ static __attribute__((noinline)) int run_shared_part(struct sim_block *b, struct
       if (sim_race_shared_stores(b, w, pc, m, av, size, vol, sv, SIM_NO_STRIDE))
         return -1;
     } else {
-      FOR_LANES(m) store_bits(b->smem + av[l], size, sv[l]);
+      for (uint64_t mm = m; mm; mm &= mm - 1)
+        store_bits(b->smem + av[sim_ctz64(mm)], size, sv[sim_ctz64(mm)]);
     }
     b->writes++;
   }

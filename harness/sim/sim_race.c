@@ -1111,6 +1111,18 @@ static inline int64_t word_stride(const uint64_t *off, int64_t stride)
 int sim_race_shared_reads(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t e,
                           const uint64_t *off, uint32_t size, int vol, int64_t stride)
 {
+  if (size == 4 && e == 0xffffffffull && stride == 0 && !(off[0] & 3) &&
+      b->race->sh.wep[off[0] >> 2] != b->race_ep) {
+    /* a whole warp reading one word (return s[0]) not written in the epoch: after lanes 0
+       and 1, the word's read summary has this warp, two of its threads and the bytes, and
+       the uninitialised-read check has run; shadow_word for lanes 2-31 would change nothing
+       (no write to race with, the summary already names other threads) */
+    struct actx c;
+    actx_init(&c, b, w, pc, SIM_ACC_READ, vol);
+    shadow_word(&c, 0, (uint32_t)off[0], 0, 0xf, 4, SIM_ACC_READ, 0);
+    shadow_word(&c, 1, (uint32_t)off[0], 0, 0xf, 4, SIM_ACC_READ, 0);
+    return 0;
+  }
   uint32_t fresh = 0;                          /* lanes whose word needs a new summary only */
   if (size == 4 && e == 0xffffffffull && !vol && !(b->cfg->nocheck & SIM_NOCHECK_RACE)) {
     int64_t s = word_stride(off, stride);

@@ -2558,6 +2558,62 @@ START_TEST(test_fast_path_branches)
 }
 END_TEST
 
+/* A whole warp reading one shared word (return s[0]): the race checker's summary after it,
+   as later accesses see it, against the lane-by-lane check (the lane log's run): a write by
+   lane 0 or lane 3 after the read, unordered (a race naming another reader), the same after
+   __syncwarp (none), a read of a word never written (reported uninitialised), and a read of
+   a word one lane wrote in the epoch (a race, the lane loop's). */
+START_TEST(test_race_warp_reads_one_word)
+{
+  static const char *const pre[5] = {
+    "  st.shared.u32 [%r4], %r1;\n  bar.sync 0;\n",
+    "  st.shared.u32 [%r4], %r1;\n  bar.sync 0;\n",
+    "  st.shared.u32 [%r4], %r1;\n  bar.sync 0;\n",
+    "",
+    "  st.shared.u32 [%r4], %r1;\n  bar.sync 0;\n  @%p2 st.shared.u32 [s], %r6;\n",
+  };
+  static const char *const post[5] = {
+    "  @%p1 st.shared.u32 [s], %r6;\n",
+    "  @%p2 st.shared.u32 [s], %r6;\n",
+    "  bar.warp.sync -1;\n  @%p1 st.shared.u32 [s], %r6;\n",
+    "",
+    "",
+  };
+  static struct gv_out a, b;
+  for (int i = 0; i < 5; i++) {
+    char k[2048];
+    snprintf(k, sizeof k,
+      HDR
+      ".visible .entry gv(.param .u64 src, .param .u64 dst)\n{\n"
+      "  .shared .align 4 .b8 s[128];\n"
+      "  .reg .pred %%p<4>;\n  .reg .b32 %%r<12>;\n  .reg .b64 %%rd<8>;\n"
+      "  ld.param.u64 %%rd2, [dst];\n  mov.u32 %%r1, %%tid.x;\n"
+      "  setp.eq.u32 %%p1, %%r1, 0;\n  setp.eq.u32 %%p2, %%r1, 3;\n"
+      "  mov.u32 %%r2, s;\n  shl.b32 %%r3, %%r1, 2;\n  add.s32 %%r4, %%r2, %%r3;\n"
+      "  add.s32 %%r6, %%r1, 100;\n"
+      "%s"
+      "  .loc 1 9 3\n"
+      "  ld.shared.u32 %%r5, [s];\n"
+      "  .loc 1 10 3\n"
+      "%s"
+      "  mul.wide.u32 %%rd3, %%r1, 4;\n  add.s64 %%rd4, %%rd2, %%rd3;\n"
+      "  st.global.u32 [%%rd4], %%r5;\n"
+      "  ret;\n}\n"
+      ".file 1 \"/lab/gv.cu\"\n", pre[i], post[i]);
+    gv_run(k, 32 * 4, 32 * 4, 0, 0, &a);
+    gv_run(k, 32 * 4, 32 * 4, 0, 1, &b);
+    static const char *const what[5] = {"write by lane 0", "write by lane 3",
+                                        "write after __syncwarp", "uninitialised",
+                                        "read after a write"};
+    gv_same(&a, &b, what[i]);
+    ck_assert_msg((a.r.outcome == SIM_RAN_OK) == (i == 2), "%s: outcome %d (%s)", what[i],
+                  a.r.outcome, a.r.fault.message);
+    sim_result_free(&a.r);
+    sim_result_free(&b.r);
+  }
+}
+END_TEST
+
 /* Full-warp global loads and stores of 1, 2 and 4 elements of 4 and 8 bytes a lane (ld/st
    .global.v2/.v4), lane l at l * stride vectors for strides 0 to 33, three times in a loop
    (the first finds the instruction's allocation; the later ones take sim_exec_run's warp
@@ -3684,6 +3740,7 @@ Suite *suite_sim(void)
   tcase_add_test(t, test_fast_path_shared_wavefronts);
   tcase_add_test(t, test_fast_path_global_strided);
   tcase_add_test(t, test_fast_path_branches);
+  tcase_add_test(t, test_race_warp_reads_one_word);
   tcase_add_test(t, test_fast_path_global);
   tcase_add_test(t, test_fast_path_partial_warps);
   tcase_add_test(t, test_shfl_fast_matches_sim_exec);

@@ -1081,6 +1081,40 @@ static inline int reads_fresh(const struct fctx *c, uint32_t i0)
   return reads_fresh_c(c, i0);
 }
 
+/* writes_fresh_c for the 32 words i0, i0 + s, i0 + 2 s, ... (s, a word stride, not 0: 32
+   different words), lane l's at i0 + l s: the same test of each word, then the same record
+   and store. Returns 0 when some word is not such, and nothing was changed. */
+static int writes_fresh_strided(const struct fctx *c, uint32_t i0, int64_t s, uint8_t *smem,
+                                const uint64_t *val)
+{
+  const struct shadow *S = c->S;
+  const uint32_t E = c->E, base = c->base, pc = c->pc;
+  const uint16_t t0 = (uint16_t)c->t0, ws = c->ws;
+  unsigned bad = 0;
+  for (unsigned l = 0; l < 32; l++) {
+    const size_t i = (size_t)((int64_t)i0 + (int64_t)l * s);
+    uint32_t old;
+    memcpy(&old, smem + 4 * i, 4);
+    bad |= (S->rep[i] == E && (S->rflags[i] || S->rtid[i] != (uint16_t)(t0 + l))) |
+           (S->wep[i] == E && S->wtid[i] != (uint16_t)(t0 + l)) | (old == (uint32_t)val[l]);
+  }
+  if (bad)
+    return 0;
+  for (unsigned l = 0; l < 32; l++) {
+    const size_t i = (size_t)((int64_t)i0 + (int64_t)l * s);
+    const uint32_t v = (uint32_t)val[l];
+    S->wep[i] = E;
+    S->wpc[i] = pc;
+    S->iep[i] = base;
+    S->wtid[i] = (uint16_t)(t0 + l);
+    S->wsync[i] = ws;
+    S->wbytes[i] = 0xf;
+    S->init[i] = 0xf;
+    memcpy(smem + 4 * i, &v, 4);
+  }
+  return 1;
+}
+
 static inline int writes_fresh(const struct fctx *c, uint32_t i0, uint8_t *smem,
                                const uint64_t *val)
 {
@@ -1209,11 +1243,12 @@ int sim_race_shared_stores(struct sim_block *b, struct sim_warp *w, uint32_t pc,
 {
   uint64_t mk = size >= 8 ? ~0ull : (1ull << (size * 8)) - 1;
   uint8_t *smem = b->smem;
-  if (size == 4 && e == 0xffffffffull && !vol && !(b->cfg->nocheck & SIM_NOCHECK_RACE) &&
-      word_stride(off, stride) == 1) {
+  if (size == 4 && e == 0xffffffffull && !vol && !(b->cfg->nocheck & SIM_NOCHECK_RACE)) {
+    const int64_t s = word_stride(off, stride);
     struct fctx f;
     fctx_init(&f, b, w, pc);
-    if (writes_fresh(&f, (uint32_t)(off[0] >> 2), smem, val))
+    if (s == 1 ? writes_fresh(&f, (uint32_t)(off[0] >> 2), smem, val)
+               : s && writes_fresh_strided(&f, (uint32_t)(off[0] >> 2), s, smem, val))
       return 0;
   }
   struct actx c;

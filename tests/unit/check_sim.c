@@ -2614,6 +2614,95 @@ START_TEST(test_race_warp_reads_one_word)
 }
 END_TEST
 
+/* A whole warp storing words at a constant stride (2, 3, 5 and 7 words, and -3): the race
+   checker's record of them and what it reports, as shadow_word would lane by lane, checked
+   against the hazards themselves (the lane log's run finds the same stride and takes the
+   same record, so it is compared for counters and statistics only): words no one touched
+   in the epoch, words another lane read first (a race), words each lane read itself first
+   (none), words another lane wrote first (a race), stores that leave a word as it is
+   (none); and each once more with lane l reading lane l^1's word after the store, a race
+   that names the store's thread and line unless the store changed nothing. */
+START_TEST(test_race_warp_strided_stores)
+{
+  static const int strides[] = {2, 3, 5, 7, -3};
+  static const char *const pre[5] = {
+    "",
+    "  ld.shared.u32 %r9, [%r11];\n",            /* lane l reads lane l^1's word */
+    "  ld.shared.u32 %r9, [%r10];\n",            /* its own */
+    "  st.shared.u32 [%r11], %r8;\n",            /* lane l writes lane l^1's word */
+    "",
+  };
+  static struct gv_out a, b;
+  for (unsigned si = 0; si < sizeof strides / sizeof *strides; si++)
+    for (int i = 0; i < 10; i++) {
+      /* i >= 5: case i - 5, then lane l reads lane l^1's word unordered (a race with the
+         store's record, unless it left the word as it was) */
+      const int post = i >= 5, c = i % 5;
+      const int st = strides[si];
+      char k[3072];
+      snprintf(k, sizeof k,
+        HDR
+        ".visible .entry gv(.param .u64 src, .param .u64 dst)\n{\n"
+        "  .shared .align 4 .b8 s[1024];\n"
+        "  .reg .pred %%p<4>;\n  .reg .b32 %%r<16>;\n  .reg .b64 %%rd<8>;\n"
+        "  ld.param.u64 %%rd2, [dst];\n  mov.u32 %%r1, %%tid.x;\n  mov.u32 %%r2, s;\n"
+        /* every word initialised: lane l writes words 8l to 8l + 7 (value: the word's index) */
+        "  shl.b32 %%r3, %%r1, 5;\n  add.s32 %%r3, %%r2, %%r3;\n  shl.b32 %%r4, %%r1, 3;\n"
+        "  st.shared.u32 [%%r3], %%r4;\n  add.s32 %%r4, %%r4, 1;\n"
+        "  st.shared.u32 [%%r3+4], %%r4;\n  add.s32 %%r4, %%r4, 1;\n"
+        "  st.shared.u32 [%%r3+8], %%r4;\n  add.s32 %%r4, %%r4, 1;\n"
+        "  st.shared.u32 [%%r3+12], %%r4;\n  add.s32 %%r4, %%r4, 1;\n"
+        "  st.shared.u32 [%%r3+16], %%r4;\n  add.s32 %%r4, %%r4, 1;\n"
+        "  st.shared.u32 [%%r3+20], %%r4;\n  add.s32 %%r4, %%r4, 1;\n"
+        "  st.shared.u32 [%%r3+24], %%r4;\n  add.s32 %%r4, %%r4, 1;\n"
+        "  st.shared.u32 [%%r3+28], %%r4;\n"
+        "  bar.sync 0;\n"
+        /* lane l's word: %r12 = base + l * stride (from word 8, the stride's sign aside) */
+        "  mul.lo.s32 %%r5, %%r1, %d;\n  add.s32 %%r12, %%r5, %d;\n"
+        "  shl.b32 %%r6, %%r12, 2;\n  add.s32 %%r10, %%r2, %%r6;\n"
+        "  xor.b32 %%r7, %%r1, 1;\n  mul.lo.s32 %%r5, %%r7, %d;\n  add.s32 %%r13, %%r5, %d;\n"
+        "  shl.b32 %%r6, %%r13, 2;\n  add.s32 %%r11, %%r2, %%r6;\n"
+        "  add.s32 %%r8, %%r1, 5000;\n"
+        "  .loc 1 19 3\n"
+        "%s"
+        "  .loc 1 20 3\n"
+        "  st.shared.u32 [%%r10], %%r14;\n"
+        "%s"
+        "  mul.wide.u32 %%rd3, %%r1, 4;\n  add.s64 %%rd4, %%rd2, %%rd3;\n"
+        "  st.global.u32 [%%rd4], %%r14;\n"
+        "  ret;\n}\n"
+        ".file 1 \"/lab/gv.cu\"\n",
+        st, st < 0 ? 120 : 8, st, st < 0 ? 120 : 8, pre[c],
+        post ? "  .loc 1 21 3\n  ld.shared.u32 %r9, [%r11];\n" : "");
+      /* the value stored: the word's own (4: no change), else 1000 + lane */
+      char *v = strstr(k, "  .loc 1 20 3\n");
+      ck_assert_ptr_nonnull(v);
+      char k2[3200];
+      snprintf(k2, sizeof k2, "%.*s%s%s", (int)(v - k), k,
+               c == 4 ? "  mov.u32 %r14, %r12;\n" : "  add.s32 %r14, %r1, 1000;\n", v);
+      gv_run(k2, 32 * 4, 32 * 4, 0, 0, &a);
+      gv_run(k2, 32 * 4, 32 * 4, 0, 1, &b);
+      char what[64];
+      snprintf(what, sizeof what, "stride %d, case %d%s", st, c, post ? ", read after" : "");
+      gv_same(&a, &b, what);
+      ck_assert_msg((a.r.outcome == SIM_RAN_OK) == (c == 4 || (!post && c != 1 && c != 3)),
+                    "%s: outcome %d (%s)",
+                    what, a.r.outcome, a.r.fault.message);
+      /* the hazard, and the other access as the record names it (the lane loop's and this
+         path's alike: the lane log's run takes the same record for a strided warp) */
+      const char *want = c == 1 ? "write-after-read" : c == 3 ? "write-after-write"
+                         : "read-after-write";
+      const char *other = c == 1 ? "read it at gv.cu:19" : c == 3 ? "wrote it at gv.cu:19"
+                          : "after lane 1 of warp 0, thread (1,0,0) wrote it at gv.cu:20";
+      if (a.r.outcome != SIM_RAN_OK)
+        ck_assert_msg(strstr(a.r.fault.message, want) && strstr(a.r.fault.message, other),
+                      "%s: %s", what, a.r.fault.message);
+      sim_result_free(&a.r);
+      sim_result_free(&b.r);
+    }
+}
+END_TEST
+
 /* Full-warp global loads and stores of 1, 2 and 4 elements of 4 and 8 bytes a lane (ld/st
    .global.v2/.v4), lane l at l * stride vectors for strides 0 to 33, three times in a loop
    (the first finds the instruction's allocation; the later ones take sim_exec_run's warp
@@ -3741,6 +3830,7 @@ Suite *suite_sim(void)
   tcase_add_test(t, test_fast_path_global_strided);
   tcase_add_test(t, test_fast_path_branches);
   tcase_add_test(t, test_race_warp_reads_one_word);
+  tcase_add_test(t, test_race_warp_strided_stores);
   tcase_add_test(t, test_fast_path_global);
   tcase_add_test(t, test_fast_path_partial_warps);
   tcase_add_test(t, test_shfl_fast_matches_sim_exec);

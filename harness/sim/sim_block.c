@@ -47,7 +47,7 @@ static void add_waiters(struct sim_block *b, struct sim_warp *w, uint64_t m, con
     x->lanes = same;
     x->inst = b->prog->orig[pc];
     x->reason = reason;
-    int t = w->csp[l0] ? w->cstack[l0][w->csp[l0] - 1] : -1;   /* their top barrier */
+    int t = w->csp[l0] ? w->cstack[w->csp[l0] - 1][l0] : -1;   /* their top barrier */
     x->branch = !strcmp(reason, "reconvergence") && t >= 0 && w->cbar[t].from < b->prog->ncode
                 ? b->prog->orig[w->cbar[t].from] : PTX_NOREG;
     m &= ~same;

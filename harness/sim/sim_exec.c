@@ -14,7 +14,9 @@
  * to sim_exec_run, which runs marked instructions one after another through the same code and
  * counters as sim_exec, leaving to sim_exec any access whose addresses need its lane-by-lane
  * checks. A partial group (the lanes of a branch) computes its ALU results for all 32 lanes
- * and writes back its own; its shared accesses take sim_exec's masked path.
+ * and writes back its own; its shared accesses take sim_exec's masked path. A branch inside
+ * a run that the group's lanes take all together, or none of them, is followed there, as
+ * sim_warp's control() would; one that splits them ends the run.
  */
 #include <math.h>
 #include <stdio.h>
@@ -430,6 +432,18 @@ static inline int widening_cvt(const struct ptx_inst *in, int *sext)
 }
 
 #ifdef SIM_X86_CLONES
+/* Bit l: bit 0 of g[l], for the 32 lanes of a warp (a guard predicate's lanes), four lanes a
+   movemask. */
+__attribute__((target("avx2"))) static uint64_t guard_bits32_avx2(const uint64_t *g)
+{
+  uint64_t e = 0;
+  for (unsigned l = 0; l < 32; l += 4) {
+    __m256i v = _mm256_slli_epi64(_mm256_loadu_si256((const __m256i *)(const void *)(g + l)), 63);
+    e |= (uint64_t)(unsigned)_mm256_movemask_pd(_mm256_castsi256_pd(v)) << l;
+  }
+  return e;
+}
+
 /* d[l] = s[l] & mk for a full 32-lane warp with AVX2, four lanes a vector: mov. */
 __attribute__((target("avx2"))) static void and_full_avx2(uint64_t *d, const uint64_t *s,
                                                           uint64_t mk)
@@ -771,6 +785,30 @@ __attribute__((target("avx2"))) static int addrs_ok_avx2(const uint64_t *base, u
   ors = _mm256_and_si256(ors, _mm256_set1_epi64x((long long)amask));
   return _mm256_testz_si256(ors, ors) && _mm256_testz_si256(over, over);
 }
+
+/* addrs_ok_avx2 for the lanes of m, some of the 32 lanes of a warp: av[l] = base[l] + imm for
+   all 32 (the others' are never read), the bounds and alignment of m's alone. */
+__attribute__((target("avx2"))) static int addrs_ok_mask_avx2(const uint64_t *base, uint64_t imm,
+                                                              uint64_t lim, uint64_t amask,
+                                                              uint32_t m, uint64_t *av)
+{
+  const __m256i vimm = _mm256_set1_epi64x((long long)imm);
+  const __m256i sign = _mm256_set1_epi64x((long long)(1ull << 63));
+  const __m256i vlim = _mm256_set1_epi64x((long long)(lim ^ (1ull << 63)));
+  const __m256i bit = _mm256_setr_epi64x(1, 2, 4, 8);
+  __m256i bad = _mm256_setzero_si256();
+  const __m256i vam = _mm256_set1_epi64x((long long)amask);
+#pragma GCC unroll 8
+  for (unsigned l = 0; l < 32; l += 4) {
+    __m256i a = _mm256_add_epi64(_mm256_loadu_si256((const __m256i *)(base + l)), vimm);
+    _mm256_storeu_si256((__m256i *)(av + l), a);
+    __m256i on = _mm256_cmpeq_epi64(_mm256_and_si256(_mm256_set1_epi64x(m >> l & 15), bit), bit);
+    __m256i b = _mm256_or_si256(_mm256_and_si256(a, vam),
+                                _mm256_cmpgt_epi64(_mm256_xor_si256(a, sign), vlim));
+    bad = _mm256_or_si256(bad, _mm256_and_si256(b, on));
+  }
+  return _mm256_testz_si256(bad, bad);
+}
 #endif
 
 #ifdef SIM_X86_CLONES
@@ -903,13 +941,14 @@ static int smem_warp_ok(const struct sim_block *b, const uint64_t *base, uint64_
 {
   uint64_t top = 0, ors = 0;
 #ifdef SIM_X86_CLONES
-  if (e == SIM_FULL32 && cpu_avx2) {
+  if (!(e >> 32) && cpu_avx2) {
     /* every address at most the last one an access of size bytes may start at */
     if (size > b->smem_size)
       return 0;
     uint64_t lim = b->smem_size - size;
-    return addrs_ok_avx2(base, imm, lim < SIM_DSMEM_STRIDE - 1 ? lim : SIM_DSMEM_STRIDE - 1,
-                         size - 1, av);
+    lim = lim < SIM_DSMEM_STRIDE - 1 ? lim : SIM_DSMEM_STRIDE - 1;
+    return e == SIM_FULL32 ? addrs_ok_avx2(base, imm, lim, size - 1, av)
+                           : addrs_ok_mask_avx2(base, imm, lim, size - 1, (uint32_t)e, av);
   }
 #endif
   if (e == SIM_FULL32) {                         /* no mask tests: straight-line code */
@@ -1062,6 +1101,11 @@ static void write_dst(struct sim_warp *w, const struct ptx_operand *d, unsigned 
 enum fast_kind { FK_NONE, FK_MOV, FK_VOP, FK_FMA, FK_SETP, FK_VOP2, FK_VOP1, FK_VOP3, FK_SREG,
                  FK_CVTA, FK_LDS, FK_STS, FK_LDSU, FK_LDP, FK_LDG, FK_STG };
 _Static_assert(FK_STG < 16, "the kind is the plan byte's low 4 bits");
+/* The plan byte of bra (kind FK_NONE, argument 1): inside a run, a branch whose lanes all go
+   one way forward, or all fall through, is taken there (sim_exec_run); a run never starts at
+   one (sim_warp_run gives control instructions to control()), and any other leaves the run
+   for control(). */
+#define PLAN_BRA (FK_NONE + 16)
 
 /* How FK_SREG gives a special register to the lanes of a warp: tid's x, y or z, the lane's
    number, one value for every lane (lane_sreg's for lane 0), or not at all (SRC_NONE: the
@@ -2280,6 +2324,8 @@ uint8_t *sim_exec_fast_plan(const struct sim_prog *p)
             8 * (unsigned)(k >= FK_LDG && in->vec > 1);
     /* the kind in the low 4 bits, its argument above them */
     f[pc] = (uint8_t)(k + 16 * arg);
+    if (in->op == PTX_OP_BRA && in->nopd >= 1 && in->opd[0].reg < p->ncode)
+      f[pc] = PLAN_BRA;                            /* a direct branch inside the code */
   }
   return f;
 #else
@@ -2354,7 +2400,8 @@ static __attribute__((noinline)) int run_shared_part(struct sim_block *b, struct
     const int sgn = f >> 6 & 1;
     if (b->race && sim_race_shared_reads(b, w, pc, m, av, size, vol, SIM_NO_STRIDE))
       return -1;
-    FOR_LANES(m) {
+    for (uint64_t mm = m; mm; mm &= mm - 1) {     /* lane order, as FOR_LANES */
+      const unsigned l = sim_ctz64(mm);
       uint64_t v = load_bits(b->smem + av[l], size);
       dd[l] = sgn ? sim_alu_sext((enum ptx_type)in->type, v) : v;
     }
@@ -2364,7 +2411,8 @@ static __attribute__((noinline)) int run_shared_part(struct sim_block *b, struct
       if (sim_race_shared_stores(b, w, pc, m, av, size, vol, sv, SIM_NO_STRIDE))
         return -1;
     } else {
-      FOR_LANES(m) store_bits(b->smem + av[l], size, sv[l]);
+      for (uint64_t mm = m; mm; mm &= mm - 1)
+        store_bits(b->smem + av[sim_ctz64(mm)], size, sv[sim_ctz64(mm)]);
     }
     b->writes++;
   }
@@ -2627,6 +2675,7 @@ static inline __attribute__((always_inline)) uint32_t exec_run(struct sim_block 
   const struct ptx_inst *in = &p->code[pc];        /* pc's, stepped on with it */
   struct sim_inst_stats *ist = &b->stats[pc];
   uint64_t part[32];                               /* a partial warp's ALU results */
+  uint32_t jump = UINT32_MAX;                      /* a branch's target, when taken */
   do {
     const unsigned f = fast[pc];
     int r = 1;
@@ -2653,9 +2702,46 @@ static inline __attribute__((always_inline)) uint32_t exec_run(struct sim_block 
     case FK_LDP:
       r = run_param(b, w, pc, in, f, ist, m, nm);
       break;
-    case FK_NONE:
-      r = 0;
+    case FK_NONE: {
+      /* a branch (PLAN_BRA) as control() takes it when its lanes do not split (e == m or
+         none): counted, br_uniform, and on to the target or the next instruction; a backward
+         one counts toward the livelock watch and ITS's escape (sim_warp_back) and ends the
+         run when that let waiting lanes go (the group dissolved); a split leaves the run,
+         nothing counted */
+      if (f != PLAN_BRA) {
+        r = 0;
+        break;
+      }
+      uint64_t e = m;
+      if (in->guard != PTX_NOREG) {
+        const uint64_t gb = guard_bits32_avx2(REG(in->guard));
+        e = (in->guard_neg ? ~gb : gb) & m;
+      }
+      if (e && e != m) {
+        r = 0;
+        break;
+      }
+      const uint32_t target = in->opd[0].reg;
+      b->ctr.warp_insts++;
+      ist->execs++;
+      ist->threads += nm;
+      ist->pred_on += e ? nm : 0;
+      ist->br_uniform++;
+      if (b->trace)
+        sim_trace_inst(b, w, pc, m);
+      if (!e)
+        break;
+      jump = target;
+      if (target <= pc) {
+        w->gpc = target;
+        if (!sim_warp_back(b, w)) {
+          *n = k + 1;
+          b->ctr.thread_insts += nm * *n;
+          return target;
+        }
+      }
       break;
+    }
     /* each ALU kind a case of its own, run_alu's switch folded away (its kind a constant); a
        partial warp's results for every lane into part, then its own lanes' to the register
        (the ALU kinds have no side effect but their destination) */
@@ -2686,9 +2772,16 @@ static inline __attribute__((always_inline)) uint32_t exec_run(struct sim_block 
       return pc;
     }
     k++;
-    pc++;
-    in++;
-    ist++;
+    if (__builtin_expect(jump != UINT32_MAX, 0)) {  /* a branch taken */
+      pc = jump;
+      in = &p->code[pc];
+      ist = &b->stats[pc];
+      jump = UINT32_MAX;
+    } else {
+      pc++;
+      in++;
+      ist++;
+    }
   } while (k < lim && pc != stop && fast[pc]);
   b->ctr.thread_insts += nm * k;
   *n = k;
@@ -2731,6 +2824,66 @@ uint32_t sim_exec_run(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint
       dp[l] = (unsigned)ok;                                                             \
   }
 
+#ifdef SIM_X86_CLONES
+/* shfl of a full 32-lane warp whose lane offset (ub) and clamp and segment mask (uc, us) are
+   the same in every lane, mode sub (up, down, bfly, idx), with AVX2: SHFL_LANES's statements
+   eight lanes a vector, the source lane chosen as SHFL_LANES chooses it (its own when out of
+   range), the values gathered from a. Every value is gathered before any is stored, so d may
+   be a. dp: the predicate destination, or NULL. */
+__attribute__((target("avx2"))) static void shfl_full_avx2(unsigned sub, unsigned ub, unsigned uc,
+                                                           unsigned us, uint64_t *d, uint64_t *dp,
+                                                           const uint64_t *a)
+{
+  const __m256i vb = _mm256_set1_epi32((int)ub), vs = _mm256_set1_epi32((int)us);
+  const __m256i vc = _mm256_set1_epi32((int)(uc & ~us)), n32 = _mm256_set1_epi32(32);
+  const __m256i neg1 = _mm256_set1_epi32(-1), low = _mm256_set1_epi64x(0xffffffff);
+  __m256i r[8], ok[4];
+  for (unsigned k = 0; k < 4; k++) {
+    const __m256i l = _mm256_add_epi32(_mm256_set1_epi32((int)(8 * k)),
+                                       _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+    const __m256i minl = _mm256_and_si256(l, vs), maxl = _mm256_or_si256(minl, vc);
+    __m256i j, good;
+    switch (sub) {
+    case PTX_SHFL_UP:                              /* ok = (int)j >= (int)maxl */
+      j = _mm256_sub_epi32(l, vb);
+      good = _mm256_xor_si256(_mm256_cmpgt_epi32(maxl, j), neg1);
+      break;
+    case PTX_SHFL_DOWN:                            /* ok = j <= maxl (both under 2^31) */
+      j = _mm256_add_epi32(l, vb);
+      good = _mm256_xor_si256(_mm256_cmpgt_epi32(j, maxl), neg1);
+      break;
+    case PTX_SHFL_BFLY:
+      j = _mm256_xor_si256(l, vb);
+      good = _mm256_xor_si256(_mm256_cmpgt_epi32(j, maxl), neg1);
+      break;
+    default:                                       /* PTX_SHFL_IDX */
+      j = _mm256_or_si256(minl, _mm256_andnot_si256(vs, vb));
+      good = _mm256_xor_si256(_mm256_cmpgt_epi32(j, maxl), neg1);
+      break;
+    }
+    ok[k] = good;
+    /* !ok || j >= 32 (unsigned): the lane's own value */
+    const __m256i in32 = _mm256_and_si256(_mm256_cmpgt_epi32(n32, j),
+                                          _mm256_cmpgt_epi32(j, neg1));
+    const __m256i src = _mm256_blendv_epi8(l, j, _mm256_and_si256(good, in32));
+    r[2 * k] = _mm256_i32gather_epi64((const long long *)(const void *)a,
+                                      _mm256_castsi256_si128(src), 8);
+    r[2 * k + 1] = _mm256_i32gather_epi64((const long long *)(const void *)a,
+                                          _mm256_extracti128_si256(src, 1), 8);
+  }
+  for (unsigned k = 0; k < 8; k++)
+    _mm256_storeu_si256((__m256i *)(void *)(d + 4 * k), _mm256_and_si256(r[k], low));
+  if (dp)
+    for (unsigned k = 0; k < 4; k++) {
+      const __m256i one = _mm256_srli_epi32(ok[k], 31);
+      _mm256_storeu_si256((__m256i *)(void *)(dp + 8 * k),
+                          _mm256_cvtepu32_epi64(_mm256_castsi256_si128(one)));
+      _mm256_storeu_si256((__m256i *)(void *)(dp + 8 * k + 4),
+                          _mm256_cvtepu32_epi64(_mm256_extracti128_si256(one, 1)));
+    }
+}
+#endif
+
 uint32_t sim_exec_shfl(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t m)
 {
   const struct ptx_inst *in = &b->prog->code[pc];
@@ -2746,6 +2899,17 @@ uint32_t sim_exec_shfl(struct sim_block *b, struct sim_warp *w, uint32_t pc, uin
   const uint64_t *a = REG(in->opd[1].reg), *bb = REG(in->opd[2].reg), *c = REG(in->opd[3].reg);
   uint64_t vals[32], *d = REG(in->opd[0].reg);
   uint64_t *dp = in->opd[0].pair != PTX_NOREG ? REG(in->opd[0].pair) : NULL;
+#ifdef SIM_X86_CLONES
+  if (m == SIM_FULL32 && cpu_avx2 && in->sub >= PTX_SHFL_UP && in->sub <= PTX_SHFL_IDX &&
+      sim_reg_uniform32(bb) &&
+      sim_reg_uniform32(c)) {
+    /* the whole warp, the lane offset and the clamp/segment operand the same in every lane
+       (CUDA's __shfl_*_sync with a constant or warp-uniform offset) */
+    shfl_full_avx2(in->sub, (unsigned)bb[0] & 31, (unsigned)c[0] & 31,
+                   (unsigned)(c[0] >> 8) & 31, d, dp, a);
+    return pc + 1;
+  }
+#endif
   memcpy(vals, a, sizeof vals);
   switch (in->sub) {
   case PTX_SHFL_UP: SHFL_LANES(j = l - bval; ok = (int)j >= (int)maxl); break;

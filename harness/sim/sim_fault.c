@@ -124,7 +124,7 @@ int sim_reconv_where(const struct sim_block *b, const struct sim_warp *w, unsign
 {
   if (!(w->cwait >> l & 1) || !w->csp[l])
     return 0;
-  const struct sim_cbar *c = &w->cbar[w->cstack[l][w->csp[l] - 1]];
+  const struct sim_cbar *c = &w->cbar[w->cstack[w->csp[l] - 1][l]];
   if (c->from >= b->prog->ncode || c->pc >= b->prog->ncode)
     return 0;
   uint32_t br = b->prog->orig[c->from], at = b->prog->orig[c->pc];

@@ -267,6 +267,8 @@ struct sim_cbar {                /* a convergence barrier: lanes meet again at p
   uint64_t expect;               /* lanes that are to arrive */
   uint64_t waiting;              /* the cwait lanes whose top barrier this is: released when
                                     it holds every live lane of expect */
+  int32_t parent;                /* the barrier under it on each of its lanes' stacks (the top
+                                    they shared when it was pushed), or -1 */
 };
 
 #define SIM_CSTACK 96            /* nesting depth of divergence per lane */
@@ -301,7 +303,8 @@ struct sim_warp {
   /* convergence barriers */
   struct sim_cbar cbar[SIM_NCBAR];
   uint32_t ncbar;                /* high-water mark; free slots have expect == 0 */
-  int16_t cstack[SIM_MAX_WARP][SIM_CSTACK];
+  int16_t cstack[SIM_CSTACK][SIM_MAX_WARP]; /* by depth, then lane: a push at one depth for
+                                               lanes of a warp stores to one row */
   uint8_t csp[SIM_MAX_WARP];
 
   /* calls */
@@ -565,13 +568,16 @@ void sim_warp_init(struct sim_block *b, struct sim_warp *w);
 void sim_pcs_fill32(uint32_t *pc, uint32_t v);
 void sim_pcs_inc32(uint32_t *pc);
 int sim_pcs_uniform32(const uint32_t *pc, const uint8_t *csp);
+/* Whether the 32 lanes of register r (a 32-lane warp's) all hold r[0] (sim_warp.c). */
+int sim_reg_uniform32(const uint64_t *r);
 
 /* Execute instruction `in` (code index pc) for lanes `m` of warp w. Returns the next pc for
    non-control instructions; control instructions are handled by sim_warp. On a fault,
    fills b->res and sets b->faulted. */
 uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t m);
 /* Run lanes m (not empty) of a 32-lane warp w of block b from pc through the instructions
-   p->fast marks, one after another, as sim_exec(b, w, pc, m) would: at most *n of them,
+   p->fast marks, one after another (on through a branch that m's lanes take all together,
+   or none of them, as control() would), as sim_exec(b, w, pc, m) would: at most *n of them,
    stopping before pc `stop` (a convergence point), before an unmarked one, before a shared
    access with an address out of bounds (sim_exec's to report) and, for a partial warp, before
    a global access. Sets *n to the number run (0: run pc through sim_exec); returns the next
@@ -579,6 +585,10 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
    returned is the faulting one's. */
 uint32_t sim_exec_run(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint32_t stop,
                       uint64_t m, uint64_t *n);
+/* A backward branch taken by w's whole current group (w->gpc its target), inside
+   sim_exec_run: what control() does for it (the livelock watch, ITS's escape). Returns 0
+   when that dissolved the group (waiting lanes let go), else 1. */
+int sim_warp_back(struct sim_block *b, struct sim_warp *w);
 /* sim_exec of the unguarded shfl.sync at pc for lanes m of a 32-lane warp: the same values,
    counts and trace, with the shuffle's mode chosen once for the warp rather than lane by
    lane and none of sim_exec's dispatch. Returns pc + 1. */

@@ -1081,6 +1081,40 @@ static inline int reads_fresh(const struct fctx *c, uint32_t i0)
   return reads_fresh_c(c, i0);
 }
 
+/* writes_fresh_c for the 32 words i0, i0 + s, i0 + 2 s, ... (s, a word stride, not 0: 32
+   different words), lane l's at i0 + l s: the same test of each word, then the same record
+   and store. Returns 0 when some word is not such, and nothing was changed. */
+static int writes_fresh_strided(const struct fctx *c, uint32_t i0, int64_t s, uint8_t *smem,
+                                const uint64_t *val)
+{
+  const struct shadow *S = c->S;
+  const uint32_t E = c->E, base = c->base, pc = c->pc;
+  const uint16_t t0 = (uint16_t)c->t0, ws = c->ws;
+  unsigned bad = 0;
+  for (unsigned l = 0; l < 32; l++) {
+    const size_t i = (size_t)((int64_t)i0 + (int64_t)l * s);
+    uint32_t old;
+    memcpy(&old, smem + 4 * i, 4);
+    bad |= (S->rep[i] == E && (S->rflags[i] || S->rtid[i] != (uint16_t)(t0 + l))) |
+           (S->wep[i] == E && S->wtid[i] != (uint16_t)(t0 + l)) | (old == (uint32_t)val[l]);
+  }
+  if (bad)
+    return 0;
+  for (unsigned l = 0; l < 32; l++) {
+    const size_t i = (size_t)((int64_t)i0 + (int64_t)l * s);
+    const uint32_t v = (uint32_t)val[l];
+    S->wep[i] = E;
+    S->wpc[i] = pc;
+    S->iep[i] = base;
+    S->wtid[i] = (uint16_t)(t0 + l);
+    S->wsync[i] = ws;
+    S->wbytes[i] = 0xf;
+    S->init[i] = 0xf;
+    memcpy(smem + 4 * i, &v, 4);
+  }
+  return 1;
+}
+
 static inline int writes_fresh(const struct fctx *c, uint32_t i0, uint8_t *smem,
                                const uint64_t *val)
 {
@@ -1111,6 +1145,18 @@ static inline int64_t word_stride(const uint64_t *off, int64_t stride)
 int sim_race_shared_reads(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t e,
                           const uint64_t *off, uint32_t size, int vol, int64_t stride)
 {
+  if (size == 4 && e == 0xffffffffull && stride == 0 && !(off[0] & 3) &&
+      b->race->sh.wep[off[0] >> 2] != b->race_ep) {
+    /* a whole warp reading one word (return s[0]) not written in the epoch: after lanes 0
+       and 1, the word's read summary has this warp, two of its threads and the bytes, and
+       the uninitialised-read check has run; shadow_word for lanes 2-31 would change nothing
+       (no write to race with, the summary already names other threads) */
+    struct actx c;
+    actx_init(&c, b, w, pc, SIM_ACC_READ, vol);
+    shadow_word(&c, 0, (uint32_t)off[0], 0, 0xf, 4, SIM_ACC_READ, 0);
+    shadow_word(&c, 1, (uint32_t)off[0], 0, 0xf, 4, SIM_ACC_READ, 0);
+    return 0;
+  }
   uint32_t fresh = 0;                          /* lanes whose word needs a new summary only */
   if (size == 4 && e == 0xffffffffull && !vol && !(b->cfg->nocheck & SIM_NOCHECK_RACE)) {
     int64_t s = word_stride(off, stride);
@@ -1197,11 +1243,12 @@ int sim_race_shared_stores(struct sim_block *b, struct sim_warp *w, uint32_t pc,
 {
   uint64_t mk = size >= 8 ? ~0ull : (1ull << (size * 8)) - 1;
   uint8_t *smem = b->smem;
-  if (size == 4 && e == 0xffffffffull && !vol && !(b->cfg->nocheck & SIM_NOCHECK_RACE) &&
-      word_stride(off, stride) == 1) {
+  if (size == 4 && e == 0xffffffffull && !vol && !(b->cfg->nocheck & SIM_NOCHECK_RACE)) {
+    const int64_t s = word_stride(off, stride);
     struct fctx f;
     fctx_init(&f, b, w, pc);
-    if (writes_fresh(&f, (uint32_t)(off[0] >> 2), smem, val))
+    if (s == 1 ? writes_fresh(&f, (uint32_t)(off[0] >> 2), smem, val)
+               : s && writes_fresh_strided(&f, (uint32_t)(off[0] >> 2), s, smem, val))
       return 0;
   }
   struct actx c;
@@ -1996,6 +2043,14 @@ int sim_race_mask(struct sim_block *b, struct sim_warp *w, uint32_t pc, const st
   int idx = mask_operand(in);
   if ((b->cfg->nocheck & SIM_NOCHECK_MASK) || idx < 0)
     return 0;
+  if (e && b->W == 32 && sim_reg_uniform32(w->regs + (size_t)in->opd[idx].reg * 32)) {
+    /* one mask for the whole warp (0xffffffff as a rule): every lane passes when it holds
+       them all and names no exited lane; else the lane loop below finds the first that
+       does not */
+    uint64_t mk = lane_mask(b, w, in, idx, sim_ctz64(e));
+    if (!(e & ~mk) && !(mk & w->exists & ~w->live))
+      return 0;
+  }
   for (uint64_t mm = e; mm; mm &= mm - 1) {
     unsigned l = sim_ctz64(mm);
     uint64_t mk = lane_mask(b, w, in, idx, l);

@@ -24,6 +24,7 @@
  * merge), preferring lanes just let past a barrier. A warp whose lanes all wait is blocked
  * until the block layer releases a barrier.
  */
+#include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,7 +40,33 @@
 
 static inline int lane_top(const struct sim_warp *w, unsigned l)
 {
-  return w->csp[l] ? w->cstack[l][w->csp[l] - 1] : -1;
+  return w->csp[l] ? w->cstack[w->csp[l] - 1][l] : -1;
+}
+
+/* csp[l] += d for the lanes l of m (d: 1 or -1), sixteen lanes a vector. */
+static inline void csp_add(struct sim_warp *w, uint64_t m, int d)
+{
+#ifdef __SSE2__
+  const __m128i bit = _mm_setr_epi8(1, 2, 4, 8, 16, 32, 64, -128, 1, 2, 4, 8, 16, 32, 64, -128);
+  const __m128i vd = _mm_set1_epi8((char)d);
+  for (unsigned l = 0; l < SIM_MAX_WARP && m >> l; l += 16) {
+    const unsigned bits = (unsigned)(m >> l) & 0xffff;
+    if (!bits)
+      continue;
+    /* bytes 0-7: bits' low byte, 8-15: its high one (unpacked in registers: a vector set
+       from bytes goes through the stack, and its load waits for the byte stores) */
+    __m128i x = _mm_cvtsi32_si128((int)bits);
+    x = _mm_unpacklo_epi8(x, x);
+    x = _mm_unpacklo_epi16(x, x);
+    x = _mm_unpacklo_epi32(x, x);
+    __m128i on = _mm_cmpeq_epi8(_mm_and_si128(x, bit), bit);
+    __m128i *p = (__m128i *)(void *)(w->csp + l);
+    _mm_storeu_si128(p, _mm_add_epi8(_mm_loadu_si128(p), _mm_and_si128(on, vd)));
+  }
+#else
+  for (; m; m &= m - 1)
+    w->csp[sim_ctz64(m)] = (uint8_t)(w->csp[sim_ctz64(m)] + d);
+#endif
 }
 
 /* ---- which registers a block must start with zeroed ---- */
@@ -324,6 +351,16 @@ __attribute__((target("avx2"))) static int pcs_uniform_avx2(const uint32_t *pc,
                                _mm256_loadu_si256((const __m256i *)(const void *)(pc + l)), p0));
   return _mm256_testz_si256(d, d);
 }
+
+__attribute__((target("avx2"))) static int reg_uniform_avx2(const uint64_t *r)
+{
+  const __m256i r0 = _mm256_set1_epi64x((long long)r[0]);
+  __m256i d = _mm256_setzero_si256();
+  for (unsigned l = 0; l < 32; l += 4)
+    d = _mm256_or_si256(d, _mm256_xor_si256(
+                               _mm256_loadu_si256((const __m256i *)(const void *)(r + l)), r0));
+  return _mm256_testz_si256(d, d);
+}
 #endif
 
 void sim_pcs_fill32(uint32_t *pc, uint32_t v)
@@ -363,6 +400,18 @@ int sim_pcs_uniform32(const uint32_t *pc, const uint8_t *csp)
     open |= csp[l];
   }
   return !diff && !open;
+}
+
+int sim_reg_uniform32(const uint64_t *r)
+{
+#ifdef WARP_X86
+  if (warp_avx2)
+    return reg_uniform_avx2(r);
+#endif
+  uint64_t diff = 0;
+  for (unsigned l = 0; l < 32; l++)
+    diff |= r[l] ^ r[0];
+  return !diff;
 }
 
 static void dissolve(struct sim_warp *w)
@@ -433,18 +482,18 @@ static void try_release(struct sim_block *b, struct sim_warp *w, int t)
   cb->expect = 0;
   cb->waiting &= ~exp;
   w->cwait &= ~exp;
-  int t0 = -2, same = 1;     /* the lanes' top barrier now, when they share one */
-  for (uint64_t mm = exp; mm; mm &= mm - 1) {
-    unsigned l = sim_ctz64(mm);
-    int tl = --w->csp[l] ? w->cstack[l][w->csp[l] - 1] : -1;
-    same &= t0 == -2 || tl == t0;
-    t0 = tl;
-  }
+  /* every lane of exp has t on top, and under it the barrier they shared when t was pushed
+     (a lane's stack changes only at its top, and t's lanes leave it only by popping it):
+     their top barrier now is t's parent, the same for all, with no lane read */
+  csp_add(w, exp, -1);
+  const int t0 = exp ? cb->parent : -2;
+#ifdef __SANITIZE_ADDRESS__
+  for (uint64_t mm = exp; mm; mm &= mm - 1)      /* the sanitizer build checks that */
+    assert(lane_top(w, sim_ctz64(mm)) == t0);
+#endif
   w->spin = 0;
   /* an enclosing barrier at the same point: the lanes are all at this one's pc */
-  if (!same)
-    arrive(b, w, exp);
-  else if (t0 >= 0 && w->cbar[t0].pc == cb->pc)
+  if (t0 >= 0 && w->cbar[t0].pc == cb->pc)
     wait_at(b, w, exp, t0);
 }
 
@@ -477,7 +526,8 @@ static inline uint64_t cstack_full(const struct sim_warp *w)
 
 /* A new convergence barrier at pc for the lanes of m, split by the branch at from (or the
    group's own, when it already waits for them at that pc). Returns the barrier, the lanes'
-   top one now, or -1 when the nesting is too deep. */
+   top one now, or -1 when the nesting is too deep. m's lanes share their top barrier, the
+   group's (gtop): it becomes the new one's parent. */
 static int push_cbar(struct sim_warp *w, uint64_t m, uint32_t pc, uint32_t from)
 {
   if (w->gtop >= 0 && w->cbar[w->gtop].pc == pc && w->cbar[w->gtop].expect)
@@ -495,10 +545,12 @@ static int push_cbar(struct sim_warp *w, uint64_t m, uint32_t pc, uint32_t from)
   w->cbar[t].expect = m;
   w->cbar[t].waiting = 0;
   w->cbar[t].from = from;
+  w->cbar[t].parent = w->gtop;
   for (uint64_t mm = m; mm; mm &= mm - 1) {
     unsigned l = sim_ctz64(mm);
-    w->cstack[l][w->csp[l]++] = (int16_t)t;
+    w->cstack[w->csp[l]][l] = (int16_t)t;
   }
+  csp_add(w, m, 1);
   return (int)t;
 }
 
@@ -653,6 +705,12 @@ static void backward(struct sim_block *b, struct sim_warp *w)
       w->spinning = 0;
     }
   }
+}
+
+int sim_warp_back(struct sim_block *b, struct sim_warp *w)
+{
+  backward(b, w);
+  return w->have_group;
 }
 
 /* Count a control instruction at pc run by lanes m, of which e pass its guard. */
@@ -1119,7 +1177,7 @@ uint64_t sim_warp_run(struct sim_block *b, struct sim_warp *w, uint64_t quantum)
         return b->ctr.warp_insts - start;
       if (n) {
         w->gpc = npc;
-        if (w->gtop >= 0 && npc == w->cbar[w->gtop].pc) {
+        if (w->have_group && w->gtop >= 0 && npc == w->cbar[w->gtop].pc) {
           uint64_t g = w->gmask;
           arrive_group(b, w, g, w->gtop);
         }

@@ -624,6 +624,58 @@ START_TEST(test_reconvergence_counts)
 }
 END_TEST
 
+/* An if inside one side of an if, each with its own join: the inner barrier's lanes, once
+   released, are under the outer one (their top barrier when the inner one was pushed) and
+   meet the other side there. Counted exactly: every instruction after a join runs once. */
+START_TEST(test_nested_reconvergence_counts)
+{
+  const char *k =
+    HDR
+    ".visible .entry nest(.param .u64 p)\n{\n"
+    "  .reg .pred %p<3>;\n  .reg .b32 %r<6>;\n  .reg .b64 %rd<4>;\n"
+    "  mov.u32 %r1, %tid.x;\n"
+    "  and.b32 %r2, %r1, 1;\n"
+    "  setp.eq.s32 %p1, %r2, 0;\n"
+    "  @%p1 bra ELSE1;\n"
+    "  and.b32 %r3, %r1, 2;\n"
+    "  setp.eq.s32 %p2, %r3, 0;\n"
+    "  @%p2 bra ELSE2;\n"
+    "  add.s32 %r4, %r1, 1;\n"
+    "  bra.uni J2;\n"
+    "ELSE2:\n"
+    "  add.s32 %r4, %r1, 2;\n"
+    "J2:\n"
+    "  add.s32 %r4, %r4, 3;\n"
+    "  bra.uni J1;\n"
+    "ELSE1:\n"
+    "  add.s32 %r4, %r1, 5;\n"
+    "J1:\n"
+    "  ld.param.u64 %rd1, [p];\n"
+    "  mul.wide.u32 %rd2, %r1, 4;\n"
+    "  add.s64 %rd3, %rd1, %rd2;\n"
+    "  st.global.u32 [%rd3], %r4;\n"
+    "  ret;\n}\n";
+  for (int s = 0; s < 2; s++) {
+    struct fx f;
+    load(&f, k);
+    uint64_t out = buffer(&f, 64 * 4, "out");
+    ck_assert_int_eq(launch(&f, "nest", 1, 64, &out, 1, s ? SIM_SCHED_STACK : SIM_SCHED_ITS, 1,
+                            0), SIM_OK);
+    ck_assert_msg(f.r.outcome == SIM_RAN_OK, "%s", f.r.fault.message);
+    /* per warp: 4 before the outer if, 3 on its odd side, 2 + 1 on the inner sides, 2 after
+       the inner join, 1 on the even side, 5 after the outer join */
+    ck_assert_uint_eq(f.r.counters.warp_insts, 2 * (4 + 3 + 2 + 1 + 2 + 1 + 5));
+    ck_assert_uint_eq(f.r.counters.thread_insts,
+                      2 * (4 * 32 + 3 * 16 + 2 * 8 + 8 + 2 * 16 + 16 + 5 * 32));
+    uint32_t got[64];
+    ck_assert_int_eq(sim_read(f.d, out, got, sizeof got), SIM_OK);
+    for (uint32_t t = 0; t < 64; t++)
+      ck_assert_uint_eq(got[t], !(t & 1) ? t + 5 : (t & 2) ? t + 4 : t + 5);
+    done(&f);
+  }
+}
+END_TEST
+
 /* while (*s != tid) ; *s = *s + 1; : the SIMT spin lock. */
 static const char *k_spin =
   HDR
@@ -2325,6 +2377,71 @@ START_TEST(test_fast_path_shared_oob)
 }
 END_TEST
 
+/* A shared access by some lanes of a warp (the others branched past it), each lane at an
+   offset of its own: out of bounds or misaligned in lanes that do not run it is no fault; in
+   one that does, the fault is the lowest such lane's. The partial-warp bounds check (a mask
+   over the whole warp's addresses) against what each lane's own address says. */
+START_TEST(test_fast_path_shared_partial_bounds)
+{
+  static const uint32_t bad_off[] = {128, 130, 2, 1000, 0xfffffffcu, 0x7ffffffcu, 125, 127};
+  for (int load_it = 0; load_it < 2; load_it++) {
+    char k[2048];
+    snprintf(k, sizeof k,
+      HDR
+      ".visible .entry sp(.param .u64 in)\n{\n"
+      "  .shared .align 4 .b8 s[128];\n"
+      "  .reg .pred %%p<2>;\n  .reg .b32 %%r<12>;\n  .reg .b64 %%rd<8>;\n"
+      "  mov.u32 %%r1, %%tid.x;\n  ld.param.u64 %%rd1, [in];\n"
+      "  mul.wide.u32 %%rd2, %%r1, 8;\n  add.s64 %%rd3, %%rd1, %%rd2;\n"
+      "  ld.global.u32 %%r2, [%%rd3];\n  ld.global.u32 %%r3, [%%rd3+4];\n"
+      "  mov.u32 %%r4, s;\n  shl.b32 %%r7, %%r1, 2;\n  add.s32 %%r8, %%r4, %%r7;\n"
+      "  st.shared.u32 [%%r8], %%r1;\n  bar.sync 0;\n"
+      "  add.s32 %%r5, %%r4, %%r2;\n"
+      "  setp.eq.u32 %%p1, %%r3, 0;\n  @%%p1 bra END;\n"
+      "  .loc 1 5 3\n"
+      "  %s\n"
+      "END:\n  ret;\n}\n"
+      ".file 1 \"/lab/sp.cu\"\n",
+      load_it ? "ld.shared.u32 %r6, [%r5];" : "st.shared.u32 [%r5], %r1;");
+    struct fx f;
+    load(&f, k);
+    uint64_t in = buffer(&f, 32 * 8, "in");
+    uint64_t rng = 0x243F6A8885A308D3ull + (uint64_t)load_it;
+    for (int trial = 0; trial < 300; trial++) {
+      uint32_t v[32][2];
+      uint64_t r = sim_order_next(&rng);
+      uint32_t act = (uint32_t)r;
+      if (!act)
+        act = 1u << (r >> 59);
+      int first_bad = -1;
+      for (unsigned l = 0; l < 32; l++) {
+        uint64_t q = sim_order_next(&rng);
+        int bad = q % 4 == 0 && !(trial % 3 == 0 && (act >> l & 1));
+        v[l][0] = bad ? bad_off[(q >> 8) % 8] : 4 * (uint32_t)((q >> 16) % 32);
+        v[l][1] = act >> l & 1;
+        if (bad && (act >> l & 1) && first_bad < 0)
+          first_bad = (int)l;
+      }
+      ck_assert_int_eq(sim_write(f.d, in, v, sizeof v), SIM_OK);
+      ck_assert_int_eq(launch(&f, "sp", 1, 32, &in, 1, SIM_SCHED_ITS, 1, 0), SIM_OK);
+      if (first_bad < 0) {
+        ck_assert_msg(f.r.outcome == SIM_RAN_OK, "trial %d, lanes 0x%08x: %s", trial, act,
+                      f.r.fault.message);
+        continue;
+      }
+      ck_assert_msg(f.r.outcome == SIM_FAULT, "trial %d, lanes 0x%08x: lane %d's offset %u "
+                    "ran", trial, act, first_bad, v[first_bad][0]);
+      ck_assert_int_eq(f.r.fault.space, PTX_SP_SHARED);
+      ck_assert_uint_eq(f.r.fault.lane, (unsigned)first_bad);
+      ck_assert_int_eq(f.r.fault.kind, v[first_bad][0] % 4 ? SIM_FK_MISALIGNED
+                                                           : SIM_FK_OUT_OF_BOUNDS);
+      ck_assert_uint_eq(line_of(&f, f.r.fault.inst), 5);
+    }
+    done(&f);
+  }
+}
+END_TEST
+
 /* What one run of the strided/vector kernel left: its result, counters, statistics, trace
    and the two buffers. */
 struct gv_out {
@@ -2417,6 +2534,214 @@ static void gv_same(const struct gv_out *a, const struct gv_out *b, const char *
                     "%s: first touch of byte %llu of buffer %u", what, (unsigned long long)x, i);
     }
 }
+
+/* Branches inside sim_exec_run's runs: forward ones all lanes take or none does, bra.uni,
+   loops closed by a backward branch of the whole warp and of the lanes of a divergent branch,
+   and a spin lock whose looping lanes let the one that got the lock past its barrier (ITS's
+   escape, from a backward branch inside a run): counters, per-instruction statistics (the
+   branches' br_uniform among them), trace and memory as control() leaves them (the lane log
+   keeps every branch there). */
+START_TEST(test_fast_path_branches)
+{
+  static const char *const k[2] = {
+    HDR
+    ".visible .entry gv(.param .u64 src, .param .u64 dst)\n{\n"
+    "  .reg .pred %p<8>;\n  .reg .b32 %r<12>;\n  .reg .b64 %rd<8>;\n"
+    "  ld.param.u64 %rd1, [src];\n  ld.param.u64 %rd2, [dst];\n"
+    "  mov.u32 %r1, %tid.x;\n  mul.wide.u32 %rd3, %r1, 4;\n"
+    "  add.s64 %rd4, %rd1, %rd3;\n  add.s64 %rd5, %rd2, %rd3;\n"
+    "  ld.global.u32 %r2, [%rd4];\n  mov.u32 %r3, 0;\n  mov.u32 %r4, 0;\n"
+    "OUTER:\n"
+    "  and.b32 %r5, %r3, 1;\n  setp.eq.u32 %p1, %r5, 0;\n  @%p1 bra EVEN;\n"
+    "  add.s32 %r4, %r4, %r2;\n  bra.uni NEXT;\n"
+    "EVEN:\n"
+    "  xor.b32 %r4, %r4, %r3;\n"
+    "NEXT:\n"
+    "  setp.gt.u32 %p2, %r3, 100;\n  @%p2 bra END;\n"
+    "  and.b32 %r6, %r2, 3;\n  setp.eq.u32 %p3, %r6, 0;\n  @%p3 bra SKIP;\n"
+    "  mov.u32 %r7, 0;\n"
+    "INNER:\n"
+    "  add.s32 %r4, %r4, %r7;\n  add.s32 %r7, %r7, 1;\n"
+    "  setp.lt.u32 %p4, %r7, 3;\n  @!%p4 bra OUT;\n  bra.uni INNER;\n"
+    "OUT:\n"
+    "  shl.b32 %r4, %r4, 1;\n"
+    "SKIP:\n"
+    "  add.s32 %r3, %r3, 1;\n  setp.lt.u32 %p5, %r3, 6;\n  @%p5 bra OUTER;\n"
+    "END:\n"
+    "  st.global.u32 [%rd5], %r4;\n"
+    "  ret;\n}\n",
+    HDR
+    ".visible .entry gv(.param .u64 src, .param .u64 dst)\n{\n"
+    "  .reg .pred %p<4>;\n  .reg .b32 %r<8>;\n  .reg .b64 %rd<8>;\n"
+    "  ld.param.u64 %rd2, [dst];\n  mov.u32 %r1, %tid.x;\n"
+    "  setp.eq.u32 %p2, %r1, 0;\n  mov.u32 %r5, 0;\n"
+    "  @%p2 st.volatile.global.u32 [%rd2], %r5;\n  bar.sync 0;\n"
+    "LOOP:\n"
+    "  add.s32 %r5, %r5, 1;\n"
+    "  ld.volatile.global.u32 %r2, [%rd2];\n  setp.ne.u32 %p1, %r2, %r1;\n  @%p1 bra LOOP;\n"
+    "  add.s32 %r3, %r1, 1;\n  st.volatile.global.u32 [%rd2], %r3;\n"
+    "  ret;\n}\n",
+  };
+  static struct gv_out a, b;
+  for (int i = 0; i < 2; i++) {
+    gv_run(k[i], 32 * 4, 32 * 4, 0, 0, &a);
+    gv_run(k[i], 32 * 4, 32 * 4, 0, 1, &b);
+    ck_assert_msg(a.r.outcome == SIM_RAN_OK, "kernel %d: %s", i, a.r.fault.message);
+    gv_same(&a, &b, i ? "spin lock" : "branches");
+    uint64_t uni = 0;
+    for (uint32_t j = 0; j < a.r.nstats; j++)
+      uni += a.r.stats[j].br_uniform;
+    ck_assert_uint_gt(uni, i ? 2000 : 30);      /* (the spin lock's: past SPIN_LIMIT) */
+    sim_result_free(&a.r);
+    sim_result_free(&b.r);
+  }
+}
+END_TEST
+
+/* A whole warp reading one shared word (return s[0]): the race checker's summary after it,
+   as later accesses see it, against the lane-by-lane check (the lane log's run): a write by
+   lane 0 or lane 3 after the read, unordered (a race naming another reader), the same after
+   __syncwarp (none), a read of a word never written (reported uninitialised), and a read of
+   a word one lane wrote in the epoch (a race, the lane loop's). */
+START_TEST(test_race_warp_reads_one_word)
+{
+  static const char *const pre[5] = {
+    "  st.shared.u32 [%r4], %r1;\n  bar.sync 0;\n",
+    "  st.shared.u32 [%r4], %r1;\n  bar.sync 0;\n",
+    "  st.shared.u32 [%r4], %r1;\n  bar.sync 0;\n",
+    "",
+    "  st.shared.u32 [%r4], %r1;\n  bar.sync 0;\n  @%p2 st.shared.u32 [s], %r6;\n",
+  };
+  static const char *const post[5] = {
+    "  @%p1 st.shared.u32 [s], %r6;\n",
+    "  @%p2 st.shared.u32 [s], %r6;\n",
+    "  bar.warp.sync -1;\n  @%p1 st.shared.u32 [s], %r6;\n",
+    "",
+    "",
+  };
+  static struct gv_out a, b;
+  for (int i = 0; i < 5; i++) {
+    char k[2048];
+    snprintf(k, sizeof k,
+      HDR
+      ".visible .entry gv(.param .u64 src, .param .u64 dst)\n{\n"
+      "  .shared .align 4 .b8 s[128];\n"
+      "  .reg .pred %%p<4>;\n  .reg .b32 %%r<12>;\n  .reg .b64 %%rd<8>;\n"
+      "  ld.param.u64 %%rd2, [dst];\n  mov.u32 %%r1, %%tid.x;\n"
+      "  setp.eq.u32 %%p1, %%r1, 0;\n  setp.eq.u32 %%p2, %%r1, 3;\n"
+      "  mov.u32 %%r2, s;\n  shl.b32 %%r3, %%r1, 2;\n  add.s32 %%r4, %%r2, %%r3;\n"
+      "  add.s32 %%r6, %%r1, 100;\n"
+      "%s"
+      "  .loc 1 9 3\n"
+      "  ld.shared.u32 %%r5, [s];\n"
+      "  .loc 1 10 3\n"
+      "%s"
+      "  mul.wide.u32 %%rd3, %%r1, 4;\n  add.s64 %%rd4, %%rd2, %%rd3;\n"
+      "  st.global.u32 [%%rd4], %%r5;\n"
+      "  ret;\n}\n"
+      ".file 1 \"/lab/gv.cu\"\n", pre[i], post[i]);
+    gv_run(k, 32 * 4, 32 * 4, 0, 0, &a);
+    gv_run(k, 32 * 4, 32 * 4, 0, 1, &b);
+    static const char *const what[5] = {"write by lane 0", "write by lane 3",
+                                        "write after __syncwarp", "uninitialised",
+                                        "read after a write"};
+    gv_same(&a, &b, what[i]);
+    ck_assert_msg((a.r.outcome == SIM_RAN_OK) == (i == 2), "%s: outcome %d (%s)", what[i],
+                  a.r.outcome, a.r.fault.message);
+    sim_result_free(&a.r);
+    sim_result_free(&b.r);
+  }
+}
+END_TEST
+
+/* A whole warp storing words at a constant stride (2, 3, 5 and 7 words, and -3): the race
+   checker's record of them and what it reports, as shadow_word would lane by lane, checked
+   against the hazards themselves (the lane log's run finds the same stride and takes the
+   same record, so it is compared for counters and statistics only): words no one touched
+   in the epoch, words another lane read first (a race), words each lane read itself first
+   (none), words another lane wrote first (a race), stores that leave a word as it is
+   (none); and each once more with lane l reading lane l^1's word after the store, a race
+   that names the store's thread and line unless the store changed nothing. */
+START_TEST(test_race_warp_strided_stores)
+{
+  static const int strides[] = {2, 3, 5, 7, -3};
+  static const char *const pre[5] = {
+    "",
+    "  ld.shared.u32 %r9, [%r11];\n",            /* lane l reads lane l^1's word */
+    "  ld.shared.u32 %r9, [%r10];\n",            /* its own */
+    "  st.shared.u32 [%r11], %r8;\n",            /* lane l writes lane l^1's word */
+    "",
+  };
+  static struct gv_out a, b;
+  for (unsigned si = 0; si < sizeof strides / sizeof *strides; si++)
+    for (int i = 0; i < 10; i++) {
+      /* i >= 5: case i - 5, then lane l reads lane l^1's word unordered (a race with the
+         store's record, unless it left the word as it was) */
+      const int post = i >= 5, c = i % 5;
+      const int st = strides[si];
+      char k[3072];
+      snprintf(k, sizeof k,
+        HDR
+        ".visible .entry gv(.param .u64 src, .param .u64 dst)\n{\n"
+        "  .shared .align 4 .b8 s[1024];\n"
+        "  .reg .pred %%p<4>;\n  .reg .b32 %%r<16>;\n  .reg .b64 %%rd<8>;\n"
+        "  ld.param.u64 %%rd2, [dst];\n  mov.u32 %%r1, %%tid.x;\n  mov.u32 %%r2, s;\n"
+        /* every word initialised: lane l writes words 8l to 8l + 7 (value: the word's index) */
+        "  shl.b32 %%r3, %%r1, 5;\n  add.s32 %%r3, %%r2, %%r3;\n  shl.b32 %%r4, %%r1, 3;\n"
+        "  st.shared.u32 [%%r3], %%r4;\n  add.s32 %%r4, %%r4, 1;\n"
+        "  st.shared.u32 [%%r3+4], %%r4;\n  add.s32 %%r4, %%r4, 1;\n"
+        "  st.shared.u32 [%%r3+8], %%r4;\n  add.s32 %%r4, %%r4, 1;\n"
+        "  st.shared.u32 [%%r3+12], %%r4;\n  add.s32 %%r4, %%r4, 1;\n"
+        "  st.shared.u32 [%%r3+16], %%r4;\n  add.s32 %%r4, %%r4, 1;\n"
+        "  st.shared.u32 [%%r3+20], %%r4;\n  add.s32 %%r4, %%r4, 1;\n"
+        "  st.shared.u32 [%%r3+24], %%r4;\n  add.s32 %%r4, %%r4, 1;\n"
+        "  st.shared.u32 [%%r3+28], %%r4;\n"
+        "  bar.sync 0;\n"
+        /* lane l's word: %r12 = base + l * stride (from word 8, the stride's sign aside) */
+        "  mul.lo.s32 %%r5, %%r1, %d;\n  add.s32 %%r12, %%r5, %d;\n"
+        "  shl.b32 %%r6, %%r12, 2;\n  add.s32 %%r10, %%r2, %%r6;\n"
+        "  xor.b32 %%r7, %%r1, 1;\n  mul.lo.s32 %%r5, %%r7, %d;\n  add.s32 %%r13, %%r5, %d;\n"
+        "  shl.b32 %%r6, %%r13, 2;\n  add.s32 %%r11, %%r2, %%r6;\n"
+        "  add.s32 %%r8, %%r1, 5000;\n"
+        "  .loc 1 19 3\n"
+        "%s"
+        "  .loc 1 20 3\n"
+        "  st.shared.u32 [%%r10], %%r14;\n"
+        "%s"
+        "  mul.wide.u32 %%rd3, %%r1, 4;\n  add.s64 %%rd4, %%rd2, %%rd3;\n"
+        "  st.global.u32 [%%rd4], %%r14;\n"
+        "  ret;\n}\n"
+        ".file 1 \"/lab/gv.cu\"\n",
+        st, st < 0 ? 120 : 8, st, st < 0 ? 120 : 8, pre[c],
+        post ? "  .loc 1 21 3\n  ld.shared.u32 %r9, [%r11];\n" : "");
+      /* the value stored: the word's own (4: no change), else 1000 + lane */
+      char *v = strstr(k, "  .loc 1 20 3\n");
+      ck_assert_ptr_nonnull(v);
+      char k2[3200];
+      snprintf(k2, sizeof k2, "%.*s%s%s", (int)(v - k), k,
+               c == 4 ? "  mov.u32 %r14, %r12;\n" : "  add.s32 %r14, %r1, 1000;\n", v);
+      gv_run(k2, 32 * 4, 32 * 4, 0, 0, &a);
+      gv_run(k2, 32 * 4, 32 * 4, 0, 1, &b);
+      char what[64];
+      snprintf(what, sizeof what, "stride %d, case %d%s", st, c, post ? ", read after" : "");
+      gv_same(&a, &b, what);
+      ck_assert_msg((a.r.outcome == SIM_RAN_OK) == (c == 4 || (!post && c != 1 && c != 3)),
+                    "%s: outcome %d (%s)",
+                    what, a.r.outcome, a.r.fault.message);
+      /* the hazard, and the other access as the record names it (the lane loop's and this
+         path's alike: the lane log's run takes the same record for a strided warp) */
+      const char *want = c == 1 ? "write-after-read" : c == 3 ? "write-after-write"
+                         : "read-after-write";
+      const char *other = c == 1 ? "read it at gv.cu:19" : c == 3 ? "wrote it at gv.cu:19"
+                          : "after lane 1 of warp 0, thread (1,0,0) wrote it at gv.cu:20";
+      if (a.r.outcome != SIM_RAN_OK)
+        ck_assert_msg(strstr(a.r.fault.message, want) && strstr(a.r.fault.message, other),
+                      "%s: %s", what, a.r.fault.message);
+      sim_result_free(&a.r);
+      sim_result_free(&b.r);
+    }
+}
+END_TEST
 
 /* Full-warp global loads and stores of 1, 2 and 4 elements of 4 and 8 bytes a lane (ld/st
    .global.v2/.v4), lane l at l * stride vectors for strides 0 to 33, three times in a loop
@@ -2818,15 +3143,23 @@ START_TEST(test_shfl_fast_matches_sim_exec)
   ck_assert_uint_ne(first, UINT32_MAX);
   uint64_t p[2] = {buffer(&f, NT * 16, "in"), buffer(&f, NT * 64, "out")};
   uint64_t rng = 0x13198A2E03707344ull;
-  for (unsigned seed = 0; seed < 4; seed++) {
+  /* seeds 4 to 7: one lane offset per warp, as a constant offset gives, for the full warps'
+     path of a warp-uniform offset and clamp (warps 0, 3 and 7 take the branch whole) */
+  for (unsigned seed = 0; seed < 8; seed++) {
     static uint32_t in[NT][4], out[NT][16];
+    uint32_t wb[NT / 32];
     unsigned nsel = 0;
+    for (unsigned k = 0; k < NT / 32; k++) {
+      uint64_t r = sim_order_next(&rng);
+      wb[k] = (uint32_t)(r & 0x3f) | (seed & 1 ? 0 : (uint32_t)(r >> 40) << 6);
+    }
     for (unsigned t = 0; t < NT; t++) {
       uint64_t r = sim_order_next(&rng);
       in[t][0] = (uint32_t)sim_order_next(&rng);
-      in[t][1] = (uint32_t)(r & 0x3f) | (seed & 1 ? 0 : (uint32_t)(r >> 40) << 6);
+      in[t][1] = seed >= 4 ? wb[t / 32]
+                 : (uint32_t)(r & 0x3f) | (seed & 1 ? 0 : (uint32_t)(r >> 40) << 6);
       in[t][2] = cs[(t / 32 + seed) % 8];       /* one clamp/segment operand per warp */
-      in[t][3] = t < 32 || (t / 32) % 4 == 3 ? 1 : ((r >> 20) % 100) < 40 + 15 * seed;
+      in[t][3] = t < 32 || (t / 32) % 4 == 3 ? 1 : ((r >> 20) % 100) < 40 + 15 * (seed % 4);
       if (t % 32 == 7)
         in[t][3] = 1;                           /* every warp takes the branch */
       nsel += in[t][3];
@@ -2876,15 +3209,19 @@ START_TEST(test_same_value_stores_are_no_race)
 END_TEST
 
 /* shfl.sync.down with mask 0x0000ffff called by all 32 lanes: lane 16 is not in its mask. A
-   full mask after lanes 16-31 exited names lanes that never arrive. */
+   full mask after lanes 16-31 exited names lanes that never arrive: lanes 0-15 reach the
+   shfl first and wait (1), or lanes 16-31 exit first and lanes 0-15 then call it with a mask,
+   the same in every lane, that names them (3). */
 START_TEST(test_sync_masks)
 {
-  static const char *const body[3] = {
+  static const char *const body[4] = {
     "  shfl.sync.down.b32 %r2, %r1, 1, 31, 65535;\n",
     "  setp.ge.u32 %p1, %r1, 16;\n  @%p1 bra END;\n  shfl.sync.down.b32 %r2, %r1, 1, 31, -1;\n",
     "  setp.ge.u32 %p1, %r1, 16;\n  @%p1 bra END;\n  shfl.sync.down.b32 %r2, %r1, 1, 31, 65535;\n",
+    "  setp.lt.u32 %p1, %r1, 16;\n  @%p1 bra WORK;\n  ret;\nWORK:\n"
+    "  shfl.sync.down.b32 %r2, %r1, 1, 31, -1;\n",
   };
-  for (int i = 0; i < 3; i++) {
+  for (int i = 0; i < 4; i++) {
     char k[1024];
     snprintf(k, sizeof k,
              HDR
@@ -2907,7 +3244,8 @@ START_TEST(test_sync_masks)
       ck_assert_str_eq(sim_fault_kind_name(f.r.fault.kind), "sync_mask");
       ck_assert_uint_eq(line_of(&f, f.r.fault.inst), 4);
       ck_assert_msg(strstr(f.r.fault.message, i == 0 ? "leaves out the calling lane"
-                                                      : "lanes 16-31"), "%s",
+                                              : i == 3 ? "lanes 16-31 of the warp, and they have exited"
+                                                       : "lanes 16-31"), "%s",
                     f.r.fault.message);
       if (i == 0)
         ck_assert_uint_eq(f.r.fault.lane, 16);
@@ -3526,9 +3864,13 @@ Suite *suite_sim(void)
   tcase_add_test(t, test_fast_path_new_kinds);
   tcase_add_test(t, test_fast_path_sregs_params);
   tcase_add_test(t, test_fast_path_shared_oob);
+  tcase_add_test(t, test_fast_path_shared_partial_bounds);
   tcase_add_test(t, test_fast_path_shared_symbol);
   tcase_add_test(t, test_fast_path_shared_wavefronts);
   tcase_add_test(t, test_fast_path_global_strided);
+  tcase_add_test(t, test_fast_path_branches);
+  tcase_add_test(t, test_race_warp_reads_one_word);
+  tcase_add_test(t, test_race_warp_strided_stores);
   tcase_add_test(t, test_fast_path_global);
   tcase_add_test(t, test_fast_path_partial_warps);
   tcase_add_test(t, test_shfl_fast_matches_sim_exec);
@@ -3547,6 +3889,7 @@ Suite *suite_sim(void)
   tcase_add_test(t, test_misaligned_and_readonly);
   tcase_add_test(t, test_shared_and_local_bounds);
   tcase_add_test(t, test_reconvergence_counts);
+  tcase_add_test(t, test_nested_reconvergence_counts);
   tcase_add_test(t, test_spinlock_its_completes);
   tcase_add_test(t, test_spinlock_stack_deadlocks);
   tcase_add_test(t, test_cas_lock_stack_deadlocks);

@@ -1011,6 +1011,34 @@ static inline int warp_seq(const struct sim_alloc *al, const uint64_t *base, uin
 
 /* A store of lane l from operand s (n elements of size bytes) would leave the bytes at p as
    they are. */
+/* Fetch into the host's caches what warp w's access at pc will touch next, as a CPU's stride
+   prefetcher would, had it seen the warp: when the access (`bytes` at device address a0, in
+   allocation al) moved by the same distance twice, the same distance on, while that stays in
+   the allocation (a loop's last trip fetches nothing past its array). A grid-stride loop
+   comes back to its load one grid further on, a megabyte away in lab 03, where the host's own
+   prefetchers do not follow, and every line of it was a miss to host memory. A prefetch
+   changes nothing the kernel sees. */
+static inline void prefetch_next(struct sim_warp *w, uint32_t pc, const struct sim_alloc *al,
+                                 uint64_t a0, unsigned bytes, int write)
+{
+  struct sim_pf *e = &w->pf[pc & (SIM_PF_SLOTS - 1)];
+  int64_t d = (int64_t)(a0 - e->addr);
+  uint64_t t = a0 + (uint64_t)d;
+  if (e->pc == pc && d == e->delta && d && t >= al->base && t - al->base <= al->size &&
+      bytes <= al->size - (t - al->base)) {
+    uintptr_t p = (uintptr_t)(al->data + (t - al->base));
+    for (uintptr_t x = p & ~(uintptr_t)63; x < p + bytes; x += 64) {
+      if (write)
+        __builtin_prefetch((const void *)x, 1, 3);
+      else
+        __builtin_prefetch((const void *)x, 0, 3);
+    }
+  }
+  e->delta = e->pc == pc ? d : 0;
+  e->pc = pc;
+  e->addr = a0;
+}
+
 /* A coalesced warp's scalar load of size 4 or 8 (from space in->space) at a0 .. a0 + 32 size,
    inside allocation al0 (warp_seq said so), into dd: one copy; the race check only where the
    block has written words in the span. */
@@ -1023,6 +1051,7 @@ static inline void ld_global_seq(struct sim_block *b, struct sim_warp *w, uint32
       a0 + 31u * size >= b->race_glo && a0 <= b->race_glo + b->race_gspan)
     sim_race_global_reads_seq(b, w, pc, a0, size);
   const uint8_t *src = al0->data + (a0 - al0->base);
+  prefetch_next(w, pc, al0, a0, 32 * size, 0);
   if (size == 8) {
     memcpy(dd, src, 32 * 8);
 #ifdef SIM_X86_CLONES
@@ -1053,6 +1082,7 @@ static inline void st_global_seq(struct sim_block *b, struct sim_warp *w, uint32
                                  const struct sim_alloc *al0, uint64_t a0, unsigned size)
 {
   uint8_t *dst = al0->data + (a0 - al0->base);
+  prefetch_next(w, pc, al0, a0, 32 * size, 1);
   sim_mem_wrote(al0);
   if (b->race && !(in->flags & PTX_F_VOLATILE)) {
     sim_race_global_stores_seq(b, w, pc, a0, size, dst, sv);

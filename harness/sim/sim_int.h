@@ -271,6 +271,7 @@ struct sim_cbar {                /* a convergence barrier: lanes meet again at p
                                     they shared when it was pushed), or -1 */
 };
 
+#define SIM_PF_SLOTS 32          /* struct sim_warp.pf: a power of 2 */
 #define SIM_CSTACK 96            /* nesting depth of divergence per lane */
 #define SIM_CALLDEPTH 32
 #define SIM_NCBAR 512
@@ -345,6 +346,14 @@ struct sim_warp {
      they arrived in, and lanes waiting (also in barwait, at no block barrier) */
   uint64_t clarr, clwait;
   uint32_t clphase[SIM_MAX_WARP];
+  /* where a few of the warp's coalesced global accesses (by pc) were last, and how far they
+     moved from the one before: the next is fetched ahead when that repeats (sim_exec.c's
+     prefetch_next); stale slots (a block before) only make a useless prefetch */
+  struct sim_pf {
+    uint32_t pc;
+    int64_t delta;
+    uint64_t addr;
+  } pf[SIM_PF_SLOTS];
 };
 
 /* ---- blocks ---- */

@@ -135,6 +135,7 @@ struct ctx {
     const struct ptx_module *mod;
     struct ptx_sass *out;
     int ok;
+    int done;                  /* atomic: the thread has its map (or failed), joined or not */
   } sass_job;
   int sanitized;               /* compute-sanitizer was already run for a GPU fault */
   char hung[192];              /* the check or point on which the GPU hung; "" while it has not */
@@ -156,6 +157,9 @@ struct ctx {
   struct ms_result *main_mr;   /* emulator: the main size's test launch, recorded (MS_RECORD):
                                   the main configuration's measurement, finished in measure */
   uint64_t main_state;         /* ... and the device's state before it (be_state_digest) */
+  struct main_wait *wait;      /* the main configuration's measurement waiting for the SASS
+                                  map (measure, sass_wait), or NULL */
+  int launch_ok;               /* the last launch_check's ms_launch returned BE_OK */
   int ref_choice_free;         /* the reference gave the main configuration's outputs without
                                   its choices (ref_choice_free): a remodelled point's are its
                                   kept launch's (remodel_check) */
@@ -498,7 +502,22 @@ static void *sass_main(void *arg)
   struct sass_job *j = arg;
   char slog[512];
   j->ok = tc_sass(j->ptx_file, j->arch, j->mod, j->out, slog, sizeof slog) == TC_SASS_OK;
+  __atomic_store_n(&j->done, 1, __ATOMIC_RELEASE);
   return NULL;
+}
+
+/* The emulator's worker threads for the next launch: one a core, but one core fewer while
+   the SASS map is being made (nvdisasm takes a core for about 0.3 s): with every core's
+   worker beside it, the tests and nvdisasm took turns on the cores, nvdisasm finished late
+   and the measurements, which need its map, waited with a core idle (0.3 to 0.5 s of a lab
+   03 or 07 save on 2 cores). 0: all cores. */
+static uint32_t launch_workers(const struct ctx *c)
+{
+  if (c->kind != BE_EMU || !c->sass_job.running ||
+      __atomic_load_n(&c->sass_job.done, __ATOMIC_ACQUIRE))
+    return 0;
+  uint32_t n = sim_host_cores();
+  return n > 1 ? n - 1 : 1;
 }
 
 /* Start the SASS map of c's PTX (arch: "sm_90"); without a thread, make it here. */
@@ -512,6 +531,7 @@ static void sass_start(struct ctx *c, const char *arch)
   j->mod = &c->mod;
   j->out = &c->sass;
   j->ok = 0;
+  j->done = 0;
   /* what the toolchain keeps in statics is filled here first, not by two threads at once */
   char toolkit[128];
   tc_build_toolkit_line(toolkit, sizeof toolkit);
@@ -1277,8 +1297,11 @@ static int launch_check(struct ctx *c, struct launch *L, struct run_check *chk, 
   const struct be_result *br = &mr->br;
   launch_reset(c, L);
   c->res->prov.launches++;
-  enum be_status st = ms_launch(&c->ms, c->be, c->lab->kernel, L->params, L->psize, &L->bl, how,
+  struct be_launch bl = L->bl;
+  bl.workers = launch_workers(c);
+  enum be_status st = ms_launch(&c->ms, c->be, c->lab->kernel, L->params, L->psize, &bl, how,
                                 mr, err, sizeof err);
+  c->launch_ok = st == BE_OK;
   if (st != BE_OK) {
     chk->state = RUN_CHECK_FAULT;
     snprintf(chk->detail, sizeof chk->detail, "the launch failed: %s", err);
@@ -1506,9 +1529,9 @@ static void kept_free(struct ctx *c)
 }
 
 /* Keep mr, the measurement of launch m, as c->kept when a later point may be remodelled on
-   it; else free it. mr is empty after. */
+   it (seq: c->seq right after it ran); else free it. mr is empty after. */
 static void measure_keep(struct ctx *c, const struct run_point *pt, const struct measured *m,
-                         const struct run_check *chk, struct ms_result *mr)
+                         const struct run_check *chk, uint64_t seq, struct ms_result *mr)
 {
   kept_free(c);
   if (c->kind != BE_EMU || !c->smem_blind || !mr->br.ran_ok || !mr->have_rep ||
@@ -1519,7 +1542,7 @@ static void measure_keep(struct ctx *c, const struct run_point *pt, const struct
   c->kept->m = *m;
   c->kept->mr = *mr;
   point_name(pt, c->kept->point, sizeof c->kept->point);
-  c->kept->seq = c->seq;
+  c->kept->seq = seq;
   c->kept->chk = *chk;
   ms_result_init(mr);
 }
@@ -1528,16 +1551,19 @@ static void measure_keep(struct ctx *c, const struct run_point *pt, const struct
    device state before it (be_state_digest: m's is now, after c->kept ran), the same shape
    but for the dynamic shared memory, and nothing done to the buffers since it ran, which
    still hold its outputs. The choices may differ (the point's reference is its own). */
-static int kept_serves(const struct ctx *c, const struct measured *m)
+static int same_but_smem(const struct measured *k, const struct measured *m)
 {
-  const struct kept_launch *k = c->kept;
-  if (!k || k->seq != c->seq || k->m.state != m->state || k->m.seed != m->seed ||
-      k->m.psize != m->psize || !same_sizes(&k->m.size, &m->size) ||
-      memcmp(k->m.params, m->params, m->psize))
+  if (k->state != m->state || k->seed != m->seed || k->psize != m->psize ||
+      !same_sizes(&k->size, &m->size) || memcmp(k->params, m->params, m->psize))
     return 0;
-  struct be_launch a = k->m.bl, b = m->bl;
+  struct be_launch a = k->bl, b = m->bl;
   a.dyn_smem = b.dyn_smem = 0;
   return !memcmp(&a, &b, sizeof a);
+}
+
+static int kept_serves(const struct ctx *c, const struct measured *m)
+{
+  return c->kept && c->kept->seq == c->seq && same_but_smem(&c->kept->m, m);
 }
 
 /* L's check and measurement without its launch (kept_serves): the kept launch's outputs
@@ -1573,8 +1599,122 @@ static int remodel_check(struct ctx *c, struct launch *L, struct run_check *chk,
   return 0;
 }
 
+/* The main configuration's measurement while the SASS map it counts with is being made:
+   recorded in its test (MS_RECORD), finished by sass_wait once the map is in, so that the
+   first sweep point's launch runs beside nvdisasm rather than after it. */
+struct main_wait {
+  uint32_t point;                   /* its point in res->points */
+  struct ms_result mr;
+  struct run_check chk;
+  struct be_launch bl;
+  struct measured m;
+  int have_m;
+  uint64_t seq;                     /* c->seq after its launch */
+  int on_main;                      /* the run's on_main is called once it is finished */
+};
+
+/* Whether the SASS map is still being made (its thread started, not joined). */
+static int sass_pending(const struct ctx *c)
+{
+  return c->sass_job.running;
+}
+
+/* Point pt's figures from its measurement mr (the figures made) and check chk: the point's
+   values, the main configuration's hotspots and occupancy breakdown, the timing note, and
+   on a GPU its timing and Nsight Compute (L: its launch; only there). mr is kept as c->kept
+   (m: the launch, seq: c->seq after it; remodelled: it was not launched) or freed. */
+static void measure_end(struct ctx *c, struct launch *L, struct run_point *pt,
+                        const struct measured *m, const struct run_check *chk, uint64_t seq,
+                        int remodelled, struct ms_result *mr)
+{
+  if (c->kind == BE_EMU && mr->br.ran_ok && mr->have_rep && !pt->sweep[0]) {
+    struct met_hotspot h[4];                    /* the main configuration: where to look */
+    int n = met_hotspots(&mr->rep, h, 4);
+    c->res->nhot = 0;
+    for (int i = 0; i < n; i++) {
+      struct run_hotspot *x = &c->res->hot[c->res->nhot++];
+      snprintf(x->file, sizeof x->file, "%s", h[i].path);
+      x->line = h[i].line;
+      snprintf(x->text, sizeof x->text, "%s", h[i].text);
+      snprintf(x->kind, sizeof x->kind, "%s", met_hot_kind_name(h[i].kind));
+      x->weight = h[i].weight;
+    }
+  }
+  if (!pt->sweep[0] && mr->have_occ) {         /* the main configuration's breakdown */
+    c->res->occ.have = 1;
+    c->res->occ.in = mr->occ_in;
+    c->res->occ.out = mr->occ;
+  }
+  if (mr->timing_note[0])
+    snprintf(c->res->prov.timing_note, sizeof c->res->prov.timing_note, "%s", mr->timing_note);
+  if (c->kind == BE_GPU && pt->correct) {
+    char err[512];
+    launch_reset(c, L);
+    enum be_status ts = ms_time(&c->ms, c->be, c->lab->kernel, L->params, L->psize, &L->bl, mr,
+                                err, sizeof err);
+    if (ts == BE_ERR_TIMEOUT) {                 /* it finished once, then hung while timed */
+      char name[160];
+      point_name(pt, name, sizeof name);
+      snprintf(pt->problem, sizeof pt->problem, "timing it: %s", err);
+      snprintf(c->hung, sizeof c->hung, "the timing of %s", name);
+    }
+    if (ts == BE_OK && mr->sm_clock_mhz)
+      c->res->prov.sm_clock_mhz = mr->sm_clock_mhz;
+    /* Nsight Compute replays the launch once per metric pass, seconds a configuration: the
+       main configuration only (the one the rubric's targets judge), unless asked */
+    if (!c->opts->no_ncu && !c->hung[0] && (!pt->sweep[0] || c->opts->profile_all)) {
+      double t0 = now_s();
+      ncu_metrics(c, L, mr);
+      c->res->phase_s[RUN_PHASE_PROFILE] += now_s() - t0;
+    }
+  }
+  ms_derive(&c->ms, mr);
+  if (mr->time_ms >= 0) {
+    pt->time_ms = mr->time_ms;
+    pt->time_spread_pct = mr->time_spread_pct;
+    pt->reps = mr->reps;
+    snprintf(pt->time_kind, sizeof pt->time_kind, "%s", met_kind_name(mr->time_kind));
+  }
+  point_values(pt, mr);
+  if (!remodelled && m)
+    measure_keep(c, pt, m, chk, seq, mr);       /* mr is c->kept's now, or freed */
+  else
+    ms_result_free(mr);
+}
+
+/* Join the SASS map's thread, and finish the main configuration's measurement that waited
+   for it (its figures, the note measure_once keeps for copies of it, the run's on_main). */
+static void sass_wait(struct ctx *c)
+{
+  sass_join(c);
+  struct main_wait *w = c->wait;
+  if (!w)
+    return;
+  c->wait = NULL;
+  struct run_point *pt = &c->res->points[w->point];
+  char note[sizeof c->res->prov.timing_note];
+  memcpy(note, c->res->prov.timing_note, sizeof note);
+  c->res->prov.timing_note[0] = 0;
+  ms_finish(&c->ms, c->be, &w->bl, &w->mr);
+  measure_end(c, NULL, pt, w->have_m ? &w->m : NULL, &w->chk, w->seq, 0, &w->mr);
+  for (uint32_t i = 0; i < c->ndone; i++)
+    if (c->done[i].point == w->point)
+      memcpy(c->done[i].timing_note, c->res->prov.timing_note, sizeof c->done[i].timing_note);
+  if (!c->res->prov.timing_note[0])
+    memcpy(c->res->prov.timing_note, note, sizeof note);
+  if (w->on_main) {                           /* the run so far: up to the main point */
+    uint32_t n = c->res->npoints;
+    c->res->npoints = w->point + 1;
+    c->opts->on_main(c->res, c->opts->on_main_arg);
+    c->res->npoints = n;
+  }
+  free(w);
+}
+
 /* Measure the configuration of L as point pt: launched, or remodelled on c->kept's launch
-   when that serves it (kept_serves: m is L's launch, NULL when it cannot be compared). */
+   when that serves it (kept_serves: m is L's launch, NULL when it cannot be compared). On the
+   emulator, while the SASS map is being made, the main configuration waits for it
+   (c->wait) and a launch is recorded first and measured after it (sass_wait). */
 static void measure(struct ctx *c, struct launch *L, struct run_point *pt,
                     const struct measured *m)
 {
@@ -1596,13 +1736,18 @@ static void measure(struct ctx *c, struct launch *L, struct run_point *pt,
   L->bl.lanes = lane != NULL;
   L->bl.lanes_block = lane ? lane->block : 0;
   L->bl.lanes_warp = lane ? lane->warp : 0;
-  int lc = 0, remodelled = 0;
+  /* a point that the waiting main configuration's launch could serve waits for it */
+  if (c->wait && m && pt->sweep[0] && c->wait->have_m && same_but_smem(&c->wait->m, m))
+    sass_wait(c);
+  int lc = 0, remodelled = 0, wait_main = 0;
   if (L->checked && c->main_mr) {
     chk.state = RUN_CHECK_PASS;                 /* the main size's test, this very launch */
     mr = *c->main_mr;
     free(c->main_mr);
     c->main_mr = NULL;
-    ms_finish(&c->ms, c->be, &L->bl, &mr);
+    wait_main = sass_pending(c) && !pt->sweep[0];
+    if (!wait_main)
+      ms_finish(&c->ms, c->be, &L->bl, &mr);
   } else if (L->checked) {
     chk.state = RUN_CHECK_PASS;
     ms_occupancy(&c->ms, &L->bl, &mr);
@@ -1610,6 +1755,17 @@ static void measure(struct ctx *c, struct launch *L, struct run_point *pt,
              (lc = remodel_check(c, L, &chk, &mr)) >= 0) {
     remodelled = 1;
     snprintf(pt->remodelled_on, sizeof pt->remodelled_on, "%s", c->kept->point);
+  } else if (sass_pending(c)) {
+    /* the launch beside nvdisasm, its figures after (ms_finish: in MS_MEASURE's order) */
+    lc = launch_check(c, L, &chk, MS_RECORD, &mr);
+    if (lc == 0) {
+      int launched = c->launch_ok;
+      sass_wait(c);
+      if (launched)
+        ms_finish(&c->ms, c->be, &L->bl, &mr);
+      else
+        ms_occupancy(&c->ms, &L->bl, &mr);      /* as MS_MEASURE gives a refused launch */
+    }
   } else {
     lc = launch_check(c, L, &chk, MS_MEASURE, &mr);
   }
@@ -1627,59 +1783,22 @@ static void measure(struct ctx *c, struct launch *L, struct run_point *pt,
     snprintf(pt->problem, sizeof pt->problem, "%s", chk.detail);
   if (chk.state == RUN_CHECK_TIMEOUT)
     point_name(pt, c->hung, sizeof c->hung);
-  if (c->kind == BE_EMU && mr.br.ran_ok && mr.have_rep && !pt->sweep[0]) {
-    struct met_hotspot h[4];                    /* the main configuration: where to look */
-    int n = met_hotspots(&mr.rep, h, 4);
-    c->res->nhot = 0;
-    for (int i = 0; i < n; i++) {
-      struct run_hotspot *x = &c->res->hot[c->res->nhot++];
-      snprintf(x->file, sizeof x->file, "%s", h[i].path);
-      x->line = h[i].line;
-      snprintf(x->text, sizeof x->text, "%s", h[i].text);
-      snprintf(x->kind, sizeof x->kind, "%s", met_hot_kind_name(h[i].kind));
-      x->weight = h[i].weight;
-    }
+  struct main_wait *w = wait_main ? calloc(1, sizeof *w) : NULL;
+  if (w) {
+    w->point = (uint32_t)(pt - c->res->points);
+    w->mr = mr;
+    w->chk = chk;
+    w->bl = L->bl;
+    w->have_m = m != NULL;
+    if (m)
+      w->m = *m;
+    w->seq = c->seq;
+    c->wait = w;
+    return;
   }
-  if (!pt->sweep[0] && mr.have_occ) {          /* the main configuration's breakdown */
-    c->res->occ.have = 1;
-    c->res->occ.in = mr.occ_in;
-    c->res->occ.out = mr.occ;
-  }
-  if (mr.timing_note[0])
-    snprintf(c->res->prov.timing_note, sizeof c->res->prov.timing_note, "%s", mr.timing_note);
-  if (c->kind == BE_GPU && pt->correct) {
-    char err[512];
-    launch_reset(c, L);
-    enum be_status ts = ms_time(&c->ms, c->be, c->lab->kernel, L->params, L->psize, &L->bl, &mr,
-                                err, sizeof err);
-    if (ts == BE_ERR_TIMEOUT) {                 /* it finished once, then hung while timed */
-      char name[160];
-      point_name(pt, name, sizeof name);
-      snprintf(pt->problem, sizeof pt->problem, "timing it: %s", err);
-      snprintf(c->hung, sizeof c->hung, "the timing of %s", name);
-    }
-    if (ts == BE_OK && mr.sm_clock_mhz)
-      c->res->prov.sm_clock_mhz = mr.sm_clock_mhz;
-    /* Nsight Compute replays the launch once per metric pass, seconds a configuration: the
-       main configuration only (the one the rubric's targets judge), unless asked */
-    if (!c->opts->no_ncu && !c->hung[0] && (!pt->sweep[0] || c->opts->profile_all)) {
-      double t0 = now_s();
-      ncu_metrics(c, L, &mr);
-      c->res->phase_s[RUN_PHASE_PROFILE] += now_s() - t0;
-    }
-  }
-  ms_derive(&c->ms, &mr);
-  if (mr.time_ms >= 0) {
-    pt->time_ms = mr.time_ms;
-    pt->time_spread_pct = mr.time_spread_pct;
-    pt->reps = mr.reps;
-    snprintf(pt->time_kind, sizeof pt->time_kind, "%s", met_kind_name(mr.time_kind));
-  }
-  point_values(pt, &mr);
-  if (!remodelled && m)
-    measure_keep(c, pt, m, &chk, &mr);          /* mr is c->kept's now, or freed */
-  else
-    ms_result_free(&mr);
+  if (wait_main)                                /* no memory to wait in: now */
+    ms_finish(&c->ms, c->be, &L->bl, &mr);
+  measure_end(c, L, pt, m, &chk, c->seq, remodelled, &mr);
 }
 
 /* Measure the configuration of L as point pt (measure), unless the emulator measured the very
@@ -1712,6 +1831,8 @@ static void measure_once(struct ctx *c, struct launch *L, struct run_point *pt)
           !same_sizes(&d->size, &m.size) || !same_sizes(&d->choices, &m.choices) ||
           memcmp(&d->bl, &m.bl, sizeof m.bl) || memcmp(d->params, m.params, m.psize))
         continue;
+      if (c->wait && c->wait->point == d->point)
+        sass_wait(c);                           /* its figures first */
       struct run_point was = *pt;               /* its own name, the figures of d's */
       *pt = c->res->points[d->point];
       memcpy(pt->sweep, was.sweep, sizeof pt->sweep);
@@ -2205,8 +2326,8 @@ static int run_here(const struct run_lab *lab, const struct run_opts *opts, stru
     }
   }
   progress(&c, -1, -1);
-  sass_join(&c);                                /* the measurements count SASS */
-  double t_measure = now_s();
+  double t_measure = now_s();                   /* (the SASS map is joined when a
+                                                   measurement first needs it: sass_wait) */
   res->phase_s[RUN_PHASE_TESTS] = t_measure - t_tests;
 
   /* the main configuration, then the sweeps, on the main size: measured whenever the main
@@ -2229,8 +2350,12 @@ static int run_here(const struct run_lab *lab, const struct run_opts *opts, stru
       point_label(&choices, NULL, 0, pt->label, sizeof pt->label);
       progress(&c, -1, (int32_t)res->npoints - 1);
       measure_once(&c, &L, pt);
-      if (opts->on_main && !opts->quick && lab->nsweeps)
-        opts->on_main(res, opts->on_main_arg);
+      if (opts->on_main && !opts->quick && lab->nsweeps) {
+        if (c.wait)
+          c.wait->on_main = 1;                  /* once its figures are in */
+        else
+          opts->on_main(res, opts->on_main_arg);
+      }
       if (!opts->quick && lab->nsweeps && pt->correct)
         ref_choice_free(&c, &L);
       c.ref_choice_free = L.ref_fixed;
@@ -2273,6 +2398,7 @@ static int run_here(const struct run_lab *lab, const struct run_opts *opts, stru
         }
       }
     }
+    sass_wait(&c);                              /* the main configuration, with no sweeps */
     launch_free(&c, &L);
     res->phase_s[RUN_PHASE_MEASURE] = now_s() - t_measure - res->phase_s[RUN_PHASE_PROFILE];
   }
@@ -2288,6 +2414,10 @@ out:
   if (c.ref_lib)
     dlclose(c.ref_lib);
   kept_free(&c);
+  if (c.wait) {
+    ms_result_free(&c.wait->mr);
+    free(c.wait);
+  }
   if (c.main_mr) {
     ms_result_free(c.main_mr);
     free(c.main_mr);

@@ -1125,6 +1125,68 @@ static inline int writes_fresh(const struct fctx *c, uint32_t i0, uint8_t *smem,
   return writes_fresh_c(c, i0, smem, val);
 }
 
+/* Set to 0 by tests only: the lane-by-lane shortcut below (stores_lanes) then sends every
+   lane through shadow_word, the general path it must match. */
+int sim_race_lane_shortcuts = 1;
+
+/* Thread u (linear in the block) is a lane of the warp whose first thread is t0: u / W == wid
+   without a division. */
+static inline int in_warp(uint32_t u, uint32_t t0, uint32_t W)
+{
+  return u - t0 < W;
+}
+
+/* The lanes of e storing val[l]'s low 4 bytes at aligned shared offsets off[l], lane by lane
+   in lane order (not volatile, races checked): a lane whose store leaves its word as it was
+   (every byte written in the block) changes nothing; one whose word has no read of the epoch
+   and no write of the epoch that its store would race with (shadow_word's write-after-read
+   and write-after-write tests, passed) takes the new last write at once; any other goes
+   through shadow_word. The value is stored after each lane's check, as shadow_word's
+   callers do, so the next lane sees it. */
+static void stores_lanes(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t e,
+                         const uint64_t *off, const uint64_t *val)
+{
+  const struct shadow *S = &b->race->sh;
+  const uint32_t E = b->race_ep, base = b->race_base, W = b->W, t0 = w->id * b->W;
+  const uint16_t ws = (uint16_t)w->wsync;
+  const int fast = sim_race_lane_shortcuts;
+  uint8_t *smem = b->smem;
+  struct actx c;
+  int have = 0;
+  for (uint64_t mm = e; mm; mm &= mm - 1) {
+    const unsigned l = sim_ctz64(mm);
+    const uint32_t o = (uint32_t)off[l], v = (uint32_t)val[l], i = o >> 2, t = t0 + l;
+    uint32_t old;
+    memcpy(&old, smem + o, 4);
+    if (fast) {
+      const uint8_t init = S->iep[i] == base ? S->init[i] : 0;
+      if (old == v && (init & 0xf) == 0xf)
+        continue;                              /* it changes nothing anyone could see */
+      if ((S->rep[i] != E ||
+           (!(S->rflags[i] & R_WARPS) && in_warp(S->rtid[i], t0, W) &&
+            (S->rsync[i] != ws || (S->rtid[i] == t && !(S->rflags[i] & R_MANY))))) &&
+          (S->wep[i] != E || S->wtid[i] == t ||
+           (in_warp(S->wtid[i], t0, W) && (S->wsync[i] != ws || S->wpc[i] == pc)))) {
+        S->wep[i] = E;
+        S->wtid[i] = (uint16_t)t;
+        S->wpc[i] = pc;
+        S->wsync[i] = ws;
+        S->wbytes[i] = 0xf;
+        S->init[i] = init | 0xf;
+        S->iep[i] = base;
+        memcpy(smem + o, &v, 4);
+        continue;
+      }
+    }
+    if (!have) {
+      actx_init(&c, b, w, pc, SIM_ACC_WRITE, 0);
+      have = 1;
+    }
+    shadow_word(&c, l, o, 0, 0xf, 4, SIM_ACC_WRITE, old == v);
+    memcpy(smem + o, &v, 4);
+  }
+}
+
 int sim_race_access(struct sim_block *b, struct sim_warp *w, uint32_t pc, unsigned l,
                     uint32_t off, uint32_t size, enum sim_access acc, int vol, int same)
 {
@@ -1250,6 +1312,11 @@ int sim_race_shared_stores(struct sim_block *b, struct sim_warp *w, uint32_t pc,
     if (s == 1 ? writes_fresh(&f, (uint32_t)(off[0] >> 2), smem, val)
                : s && writes_fresh_strided(&f, (uint32_t)(off[0] >> 2), s, smem, val))
       return 0;
+  }
+  if (size == 4 && !vol && !(b->cfg->nocheck & SIM_NOCHECK_RACE)) {
+    /* aligned words, some lanes' or a full warp's that the passes above turned down */
+    stores_lanes(b, w, pc, e, off, val);
+    return 0;
   }
   struct actx c;
   actx_init(&c, b, w, pc, SIM_ACC_WRITE, vol);

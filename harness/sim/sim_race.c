@@ -25,7 +25,10 @@
  * hazard.
  * A full warp's access of 32 different words at a constant stride (consecutive, a padded or
  * transposed tile's column) whose words all need only a new record is checked and recorded
- * in one pass over them (with AVX2 where the CPU has it); any other goes word by word.
+ * in one pass over them (with AVX2 where the CPU has it); any other goes word by word. Aligned
+ * word stores that no such pass takes (some lanes' stores: a tree reduction's `if (tid < s)`)
+ * go lane by lane, and a lane whose word shadow_word would find nothing to report on is
+ * recorded without it (stores_lanes).
  *
  * Global memory, within a block: its threads' plain writes are held, so a read or write by
  * another thread of the block of bytes of a word written in the same epoch (and, within a

@@ -3883,10 +3883,11 @@ static void lr_run(const char *k, const uint32_t *ctl, uint32_t nocheck, int sho
    it was), or a __syncwarp(), or a barrier. The lanes of a step: every lane, the first 16,
    8, 4, 2 or 1 of each warp (a tree reduction's), every other or every fourth lane, or at
    random; their words: their own, their own plus 16, 8, 4, 2 or 1, a neighbour's, the
-   other warp's, one word for all, or at random, with a few lanes moved at random. Some
-   programs first initialise every word, some not (uninitialised reads). Each program runs
-   with the shortcuts and without (every lane through shadow_word) and must report the same
-   fault, to the message, and leave the same values and counters. */
+   other warp's, one word for all, or at random, with a few lanes moved at random (lane l at
+   word i0 + l is the masked store pass's case). Some programs first initialise every word,
+   some not (uninitialised reads). Each program runs with the stores' shortcuts and without
+   (every lane through shadow_word) and must report the same fault, to the message, and
+   leave the same values and counters. */
 START_TEST(test_race_lane_shortcuts_match_general_path)
 {
   static const char *const op[6] = {

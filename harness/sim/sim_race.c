@@ -25,7 +25,11 @@
  * hazard.
  * A full warp's access of 32 different words at a constant stride (consecutive, a padded or
  * transposed tile's column) whose words all need only a new record is checked and recorded
- * in one pass over them (with AVX2 where the CPU has it); any other goes word by word.
+ * in one pass over them (with AVX2 where the CPU has it); any other goes word by word. Some
+ * lanes' aligned word stores (a tree reduction's `if (tid < s) s[tid] = ...`), lane l at word
+ * i0 + l, whose words all need only a new record, are recorded in one masked pass (AVX2);
+ * aligned word stores that no pass takes go lane by lane, and a lane whose word shadow_word
+ * would find nothing to report on is recorded without it (stores_lanes).
  *
  * Global memory, within a block: its threads' plain writes are held, so a read or write by
  * another thread of the block of bytes of a word written in the same epoch (and, within a
@@ -1069,6 +1073,117 @@ __attribute__((target("avx2"))) static uint32_t fresh_lanes_avx2(const struct fc
   }
   return ~bad;
 }
+/* The lanes of e (bit l: lane l, 32 lanes at most) as masks of the lanes of vectors: mask32
+   for lanes 8k to 8k + 7 in 32-bit elements, mask16 for lanes 16h to 16h + 15 in 16-bit ones,
+   mask8 for all 32 in bytes. */
+__attribute__((target("avx2"))) static inline __m256i mask32(uint32_t e, unsigned k)
+{
+  const __m256i bits = _mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128);
+  return _mm256_cmpeq_epi32(_mm256_and_si256(_mm256_set1_epi32((int)(e >> 8 * k & 0xff)), bits),
+                            bits);
+}
+
+__attribute__((target("avx2"))) static inline __m256i mask16(uint32_t e, unsigned h)
+{
+  const __m256i bits = _mm256_setr_epi16(1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048,
+                                         4096, 8192, 16384, (short)0x8000);
+  return _mm256_cmpeq_epi16(
+      _mm256_and_si256(_mm256_set1_epi16((short)(e >> 16 * h & 0xffff)), bits), bits);
+}
+
+__attribute__((target("avx2"))) static inline __m256i mask8(uint32_t e)
+{
+  const __m256i pick = _mm256_setr_epi8(0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1,
+                                        2, 2, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3);
+  const __m256i bits = _mm256_setr_epi8(1, 2, 4, 8, 16, 32, 64, -128, 1, 2, 4, 8, 16, 32, 64,
+                                        -128, 1, 2, 4, 8, 16, 32, 64, -128, 1, 2, 4, 8, 16,
+                                        32, 64, -128);
+  __m256i v = _mm256_shuffle_epi8(_mm256_set1_epi32((int)e), pick);
+  return _mm256_cmpeq_epi8(_mm256_and_si256(v, bits), bits);
+}
+
+/* 16-bit entries p[0..31] of the lanes of e set to t0 + l (step 1) or to t0 (step 0). */
+__attribute__((target("avx2"))) static inline void blend16(uint16_t *p, uint32_t e, uint16_t t0,
+                                                           int step)
+{
+  __m256i t = _mm256_set1_epi16((short)t0);
+  if (step)
+    t = _mm256_add_epi16(t, _mm256_setr_epi16(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14,
+                                              15));
+  for (unsigned h = 0; h < 2; h++) {
+    if (!(e >> 16 * h & 0xffff))
+      continue;
+    __m256i *q = (__m256i *)(void *)(p + 16 * h);
+    _mm256_storeu_si256(q, _mm256_blendv_epi8(_mm256_loadu_si256(q), t, mask16(e, h)));
+    if (step)
+      t = _mm256_add_epi16(t, _mm256_set1_epi16(16));
+  }
+}
+
+/* Byte entries p[0..31] of the lanes of e set to x. */
+__attribute__((target("avx2"))) static inline void blend8(uint8_t *p, uint32_t e, uint8_t x)
+{
+  __m256i *q = (__m256i *)(void *)p;
+  _mm256_storeu_si256(q, _mm256_blendv_epi8(_mm256_loadu_si256(q), _mm256_set1_epi8((char)x),
+                                            mask8(e)));
+}
+
+/* writes_fresh_avx2 and writes_own_avx2 for the lanes of e only, lane l's word i0 + l (words
+   i0 to i0 + 31 in the shadow, smem + 4 (i0 + l) its bytes): when each active lane's word
+   was read in the epoch by its writer now alone or not at all, written in the epoch by it
+   alone or not at all, and gets a new value, the lanes' words take their new last writes
+   and values, as shadow_word would record them (no hazard), and it returns 1; else 0 with
+   nothing changed. */
+__attribute__((target("avx2"))) static int writes_fresh_mask_avx2(const struct fctx *c,
+                                                                  uint32_t i0, uint32_t e,
+                                                                  uint8_t *smem,
+                                                                  const uint64_t *val)
+{
+  const struct shadow *S = c->S;
+  const __m256i E = _mm256_set1_epi32((int)c->E), zero = _mm256_setzero_si256();
+  int *old = (int *)(void *)(smem + 4 * (size_t)i0);
+  __m256i v[4], m[4], bad = zero;
+  __m256i t = _mm256_add_epi32(_mm256_set1_epi32((int)c->t0), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+  for (unsigned k = 0; k < 4; k++, t = _mm256_add_epi32(t, _mm256_set1_epi32(8))) {
+    if (!(e >> 8 * k & 0xff))
+      continue;
+    m[k] = mask32(e, k);
+    __m256 lo = _mm256_castsi256_ps(_mm256_loadu_si256((const __m256i *)(const void *)(val + 8 * k)));
+    __m256 hi = _mm256_castsi256_ps(_mm256_loadu_si256((const __m256i *)(const void *)(val + 8 * k + 4)));
+    v[k] = _mm256_permute4x64_epi64(_mm256_castps_si256(_mm256_shuffle_ps(lo, hi, _MM_SHUFFLE(2, 0, 2, 0))),
+                                    _MM_SHUFFLE(3, 1, 2, 0));
+    const size_t i = (size_t)i0 + 8 * k;
+    __m256i o = _mm256_maskload_epi32(old + 8 * k, m[k]);
+    __m256i r = _mm256_loadu_si256((const __m256i *)(const void *)(S->rep + i));
+    __m256i wv = _mm256_loadu_si256((const __m256i *)(const void *)(S->wep + i));
+    __m256i rt = _mm256_cvtepu16_epi32(_mm_loadu_si128((const __m128i *)(const void *)(S->rtid + i)));
+    __m256i wt = _mm256_cvtepu16_epi32(_mm_loadu_si128((const __m128i *)(const void *)(S->wtid + i)));
+    __m256i rf = _mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)(const void *)(S->rflags + i)));
+    __m256i own_r = _mm256_and_si256(_mm256_cmpeq_epi32(rf, zero), _mm256_cmpeq_epi32(rt, t));
+    __m256i b8 = _mm256_andnot_si256(own_r, _mm256_cmpeq_epi32(r, E));
+    b8 = _mm256_or_si256(b8, _mm256_andnot_si256(_mm256_cmpeq_epi32(wt, t), _mm256_cmpeq_epi32(wv, E)));
+    b8 = _mm256_or_si256(b8, _mm256_cmpeq_epi32(o, v[k]));
+    bad = _mm256_or_si256(bad, _mm256_and_si256(b8, m[k]));
+  }
+  if (!_mm256_testz_si256(bad, bad))
+    return 0;
+  const __m256i pc = _mm256_set1_epi32((int)c->pc), base = _mm256_set1_epi32((int)c->base);
+  for (unsigned k = 0; k < 4; k++) {
+    if (!(e >> 8 * k & 0xff))
+      continue;
+    const size_t i = (size_t)i0 + 8 * k;
+    _mm256_maskstore_epi32((int *)(void *)(S->wep + i), m[k], E);
+    _mm256_maskstore_epi32((int *)(void *)(S->wpc + i), m[k], pc);
+    _mm256_maskstore_epi32((int *)(void *)(S->iep + i), m[k], base);
+    _mm256_maskstore_epi32(old + 8 * k, m[k], v[k]);
+  }
+  blend16(S->wtid + i0, e, (uint16_t)c->t0, 1);
+  blend16(S->wsync + i0, e, c->ws, 0);
+  blend8(S->wbytes + i0, e, 0xf);
+  blend8(S->init + i0, e, 0xf);
+  return 1;
+}
+
 #endif
 
 /* The fresh-read and fresh-write passes: AVX2 where the CPU has it. */
@@ -1123,6 +1238,98 @@ static inline int writes_fresh(const struct fctx *c, uint32_t i0, uint8_t *smem,
     return writes_fresh_avx2(c, i0, smem, val) || writes_own_avx2(c, i0, smem, val);
 #endif
   return writes_fresh_c(c, i0, smem, val);
+}
+
+/* Set to 0 by tests only: the lane-by-lane shortcut below (stores_lanes) then sends every
+   lane through shadow_word, the general path it must match. */
+int sim_race_lane_shortcuts = 1;
+
+/* Thread u (linear in the block) is a lane of the warp whose first thread is t0: u / W == wid
+   without a division. */
+static inline int in_warp(uint32_t u, uint32_t t0, uint32_t W)
+{
+  return u - t0 < W;
+}
+
+/* The lanes of e storing val[l]'s low 4 bytes at aligned shared offsets off[l], lane by lane
+   in lane order (not volatile, races checked): a lane whose store leaves its word as it was
+   (every byte written in the block) changes nothing; one whose word has no read of the epoch
+   and no write of the epoch that its store would race with (shadow_word's write-after-read
+   and write-after-write tests, passed) takes the new last write at once; any other goes
+   through shadow_word. The value is stored after each lane's check, as shadow_word's
+   callers do, so the next lane sees it. */
+static void stores_lanes(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t e,
+                         const uint64_t *off, const uint64_t *val)
+{
+  const struct shadow *S = &b->race->sh;
+  const uint32_t E = b->race_ep, base = b->race_base, W = b->W, t0 = w->id * b->W;
+  const uint16_t ws = (uint16_t)w->wsync;
+  const int fast = sim_race_lane_shortcuts;
+  uint8_t *smem = b->smem;
+  struct actx c;
+  int have = 0;
+  for (uint64_t mm = e; mm; mm &= mm - 1) {
+    const unsigned l = sim_ctz64(mm);
+    const uint32_t o = (uint32_t)off[l], v = (uint32_t)val[l], i = o >> 2, t = t0 + l;
+    uint32_t old;
+    memcpy(&old, smem + o, 4);
+    if (fast) {
+      const uint8_t init = S->iep[i] == base ? S->init[i] : 0;
+      if (old == v && (init & 0xf) == 0xf)
+        continue;                              /* it changes nothing anyone could see */
+      if ((S->rep[i] != E ||
+           (!(S->rflags[i] & R_WARPS) && in_warp(S->rtid[i], t0, W) &&
+            (S->rsync[i] != ws || (S->rtid[i] == t && !(S->rflags[i] & R_MANY))))) &&
+          (S->wep[i] != E || S->wtid[i] == t ||
+           (in_warp(S->wtid[i], t0, W) && (S->wsync[i] != ws || S->wpc[i] == pc)))) {
+        S->wep[i] = E;
+        S->wtid[i] = (uint16_t)t;
+        S->wpc[i] = pc;
+        S->wsync[i] = ws;
+        S->wbytes[i] = 0xf;
+        S->init[i] = init | 0xf;
+        S->iep[i] = base;
+        memcpy(smem + o, &v, 4);
+        continue;
+      }
+    }
+    if (!have) {
+      actx_init(&c, b, w, pc, SIM_ACC_WRITE, 0);
+      have = 1;
+    }
+    shadow_word(&c, l, o, 0, 0xf, 4, SIM_ACC_WRITE, old == v);
+    memcpy(smem + o, &v, 4);
+  }
+}
+
+/* Lane l of e (32 lanes at most) at the word i0 + l of shared memory, for every lane of e,
+   with words i0 to i0 + 31 all in the shadow (a tree reduction's `if (tid < s)
+   s[tid] += s[tid + s]`, contiguous or interleaved)? Then *i0 is set and it returns 1. Only
+   with AVX2 and the shortcuts on: the masked store pass needs both. */
+static inline int lanes_in_line(const struct sim_block *b, uint64_t e, const uint64_t *off,
+                                uint32_t *i0)
+{
+#ifdef RACE_X86
+  if (!race_avx2 || !sim_race_lane_shortcuts || !e || e >> 32)
+    return 0;
+  const unsigned f = sim_ctz64(e);
+  const int64_t w0 = (int64_t)(off[f] >> 2) - f;
+  if (w0 < 0 || w0 + 32 > (int64_t)b->race->nwords)
+    return 0;
+  for (uint64_t mm = e; mm; mm &= mm - 1) {
+    const unsigned l = sim_ctz64(mm);
+    if (off[l] != 4 * (uint64_t)(w0 + l))
+      return 0;
+  }
+  *i0 = (uint32_t)w0;
+  return 1;
+#else
+  (void)b;
+  (void)e;
+  (void)off;
+  (void)i0;
+  return 0;
+#endif
 }
 
 int sim_race_access(struct sim_block *b, struct sim_warp *w, uint32_t pc, unsigned l,
@@ -1250,6 +1457,22 @@ int sim_race_shared_stores(struct sim_block *b, struct sim_warp *w, uint32_t pc,
     if (s == 1 ? writes_fresh(&f, (uint32_t)(off[0] >> 2), smem, val)
                : s && writes_fresh_strided(&f, (uint32_t)(off[0] >> 2), s, smem, val))
       return 0;
+  }
+  if (size == 4 && !vol && !(b->cfg->nocheck & SIM_NOCHECK_RACE)) {
+#ifdef RACE_X86
+    uint32_t i0;
+    if (e != 0xffffffffull && __builtin_popcountll(e) >= 4 && lanes_in_line(b, e, off, &i0)) {
+      /* some lanes' words in a line: their new last writes in one pass (fewer than 4 lanes
+         cost less lane by lane) */
+      struct fctx f;
+      fctx_init(&f, b, w, pc);
+      if (writes_fresh_mask_avx2(&f, i0, (uint32_t)e, smem, val))
+        return 0;
+    }
+#endif
+    /* aligned words, some lanes' or a full warp's that the passes above turned down */
+    stores_lanes(b, w, pc, e, off, val);
+    return 0;
   }
   struct actx c;
   actx_init(&c, b, w, pc, SIM_ACC_WRITE, vol);

@@ -3841,6 +3841,148 @@ START_TEST(test_host_cores_affinity)
 }
 END_TEST
 
+/* ---- the race checker's lane-by-lane shortcuts against its general path ---- */
+
+/* One run of a random shared-memory program (lr_kernel) over the control words ctl, with
+   sim_race.c's lane-by-lane shortcuts on or off: what it reported and what it left. */
+struct lr_out {
+  enum sim_outcome outcome;
+  struct sim_fault fault;
+  struct sim_counters counters;
+  uint32_t dst[64];
+};
+
+#define LR_STEPS 24
+
+static void lr_run(const char *k, const uint32_t *ctl, uint32_t nocheck, int shortcuts,
+                   struct lr_out *o)
+{
+  struct fx f;
+  load(&f, k);
+  uint64_t p[2];
+  p[0] = buffer(&f, LR_STEPS * 64 * 4, "ctl");
+  p[1] = buffer(&f, 64 * 4, "dst");
+  ck_assert_int_eq(sim_write(f.d, p[0], ctl, LR_STEPS * 64 * 4), SIM_OK);
+  struct sim_launch c = {.grid = {1, 1, 1}, .block = {64, 1, 1}, .workers = 1,
+                         .nocheck = nocheck};
+  sim_race_lane_shortcuts = shortcuts;
+  ck_assert_int_eq(sim_run(f.d, &f.m, "lr", p, sizeof p, &c, &f.r, f.err, sizeof f.err),
+                   SIM_OK);
+  sim_race_lane_shortcuts = 1;
+  o->outcome = f.r.outcome;
+  o->fault = f.r.fault;
+  o->counters = f.r.counters;
+  ck_assert_int_eq(sim_read(f.d, p[1], o->dst, sizeof o->dst), SIM_OK);
+  done(&f);
+}
+
+/* Random programs of 24 steps over 64 shared words in a block of two warps, each step one
+   instruction of every thread: a shared load or store (plain or volatile) whose lanes,
+   words and stored values come from a control word of the thread's (bit 0: the lane takes
+   part, bits 2-7: its word, bits 8-9: the value, 0-3, so that stores often leave a word as
+   it was), or a __syncwarp(), or a barrier. The lanes of a step: every lane, the first 16,
+   8, 4, 2 or 1 of each warp (a tree reduction's), every other or every fourth lane, or at
+   random; their words: their own, their own plus 16, 8, 4, 2 or 1, a neighbour's, the
+   other warp's, one word for all, or at random, with a few lanes moved at random (lane l at
+   word i0 + l is the masked store pass's case). Some programs first initialise every word,
+   some not (uninitialised reads). Each program runs with the stores' shortcuts and without
+   (every lane through shadow_word) and must report the same fault, to the message, and
+   leave the same values and counters. */
+START_TEST(test_race_lane_shortcuts_match_general_path)
+{
+  static const char *const op[6] = {
+    "@%p1 ld.shared.u32 %r7, [%r5];\n  add.u32 %r10, %r10, %r7;\n",
+    "@%p1 st.shared.u32 [%r5], %r6;\n",
+    "@%p1 ld.volatile.shared.u32 %r7, [%r5];\n  add.u32 %r10, %r10, %r7;\n",
+    "@%p1 st.volatile.shared.u32 [%r5], %r6;\n",
+    "bar.warp.sync -1;\n",
+    "bar.sync 0;\n",
+  };
+  uint64_t rng = 0x9e3779b97f4a7c15ull;
+#define LR_NEXT() (rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17, (uint32_t)(rng >> 11))
+  unsigned seen_ok = 0, seen_race = 0, seen_uninit = 0;
+  static uint32_t ctl[LR_STEPS * 64];
+  static char k[LR_STEPS * 400 + 2048];
+  for (int trial = 0; trial < 400; trial++) {
+    /* a third of the programs tame: a barrier before every load or store, stores to the
+       thread's own word, every word initialised (so that some run to their end) */
+    const int tame = trial % 3 == 0;
+    const int init = tame || LR_NEXT() % 3 != 0;
+    const uint32_t nocheck = trial % 10 == 9 ? SIM_NOCHECK_INIT : 0;
+    size_t n = (size_t)snprintf(k, sizeof k,
+      HDR
+      ".visible .entry lr(.param .u64 ctl, .param .u64 dst)\n{\n"
+      "  .shared .align 4 .b8 s[256];\n"
+      "  .reg .pred %%p<2>;\n  .reg .b32 %%r<12>;\n  .reg .b64 %%rd<6>;\n"
+      "  ld.param.u64 %%rd1, [ctl];\n  ld.param.u64 %%rd2, [dst];\n"
+      "  mov.u32 %%r1, %%tid.x;\n  mov.u32 %%r4, s;\n  mov.u32 %%r10, 0;\n"
+      "  mul.wide.u32 %%rd3, %%r1, 4;\n  add.s64 %%rd4, %%rd1, %%rd3;\n"
+      "%s",
+      init ? "  shl.b32 %r2, %r1, 2;\n  add.s32 %r2, %r4, %r2;\n  and.b32 %r3, %r1, 3;\n"
+             "  st.shared.u32 [%r2], %r3;\n  bar.sync 0;\n" : "");
+    for (int step = 0; step < LR_STEPS; step++) {
+      const uint32_t kind = LR_NEXT() % 16;
+      const int o = kind < 6 ? 0 : kind < 12 ? 1 : kind == 12 ? 2 : kind == 13 ? 3
+                    : kind == 14 ? 4 : 5;
+      const uint32_t lanes = LR_NEXT() % 10;
+      uint32_t words = LR_NEXT() % 12, noise = LR_NEXT() % 4;
+      if (tame) {
+        noise = 0;
+        if (o == 1 || o == 3 || words > 9)
+          words = 0;
+      }
+      for (unsigned t = 0; t < 64; t++) {
+        const unsigned l = t % 32;
+        static const unsigned first[6] = {32, 16, 8, 4, 2, 1};
+        int on = lanes < 6 ? l < first[lanes] : lanes == 6 ? !(l & 1) : lanes == 7 ? !(l & 3)
+                 : lanes == 8 ? (int)(LR_NEXT() & 1) : LR_NEXT() % 8 == 0;
+        static const unsigned plus[6] = {0, 16, 8, 4, 2, 1};
+        unsigned w = words < 6 ? t + plus[words] : words == 6 ? t ^ 1 : words == 7 ? t ^ 32
+                     : words == 8 ? 3 : words == 9 ? 2 * t : LR_NEXT();
+        if (noise && LR_NEXT() % (8u << noise) == 0)
+          w = LR_NEXT();
+        ctl[step * 64 + t] = (uint32_t)on | (w % 64) << 2 | (LR_NEXT() % 4) << 8;
+      }
+      n += (size_t)snprintf(k + n, sizeof k - n,
+        "  %s.loc 1 %d 3\n"
+        "  ld.global.u32 %%r2, [%%rd4+%d];\n  and.b32 %%r3, %%r2, 1;\n"
+        "  setp.ne.u32 %%p1, %%r3, 0;\n  and.b32 %%r5, %%r2, 252;\n  add.s32 %%r5, %%r4, %%r5;\n"
+        "  shr.u32 %%r6, %%r2, 8;\n  and.b32 %%r6, %%r6, 3;\n  %s",
+        tame && o < 4 ? "bar.sync 0;\n  " : "", step + 10, step * 256, op[o]);
+    }
+    snprintf(k + n, sizeof k - n,
+      "  add.s64 %%rd5, %%rd2, %%rd3;\n  st.global.u32 [%%rd5], %%r10;\n  ret;\n}\n"
+      ".file 1 \"/lab/lr.cu\"\n");
+    static struct lr_out a, b;
+    lr_run(k, ctl, nocheck, 1, &a);
+    lr_run(k, ctl, nocheck, 0, &b);
+    ck_assert_msg(a.outcome == b.outcome, "trial %d: outcome %d, general path %d (%s / %s)",
+                  trial, a.outcome, b.outcome, a.fault.message, b.fault.message);
+    if (a.outcome != SIM_RAN_OK) {
+      const struct sim_fault *x = &a.fault, *y = &b.fault;
+      ck_assert_msg(x->kind == y->kind && x->space == y->space && x->access == y->access &&
+                    x->addr == y->addr && x->size == y->size && x->lane == y->lane &&
+                    x->inst == y->inst && x->other_inst == y->other_inst &&
+                    !memcmp(x->thread, y->thread, sizeof x->thread) &&
+                    !memcmp(x->other_thread, y->other_thread, sizeof x->other_thread) &&
+                    !strcmp(x->message, y->message),
+                    "trial %d: fault '%s', general path '%s'", trial, x->message, y->message);
+    }
+    ck_assert_msg(!memcmp(&a.counters, &b.counters, sizeof a.counters), "trial %d: counters",
+                  trial);
+    ck_assert_msg(!memcmp(a.dst, b.dst, sizeof a.dst), "trial %d: values", trial);
+    seen_ok += a.outcome == SIM_RAN_OK;
+    seen_race += a.outcome != SIM_RAN_OK && a.fault.kind == SIM_FK_RACE;
+    seen_uninit += a.outcome != SIM_RAN_OK && a.fault.kind == SIM_FK_UNINIT;
+  }
+#undef LR_NEXT
+  /* the programs reach all three ends */
+  ck_assert_uint_gt(seen_ok, 10);
+  ck_assert_uint_gt(seen_race, 10);
+  ck_assert_uint_gt(seen_uninit, 3);
+}
+END_TEST
+
 Suite *suite_sim(void)
 {
   Suite *s = suite_create("sim");
@@ -3921,6 +4063,7 @@ Suite *suite_sim(void)
   tcase_add_test(t, test_heap_across_launches);
   tcase_add_test(t, test_big_buffers);
   tcase_add_test(t, test_touch_keys_line_up);
+  tcase_add_test(t, test_race_lane_shortcuts_match_general_path);
   suite_add_tcase(s, t);
   return s;
 }

@@ -3841,6 +3841,110 @@ START_TEST(test_host_cores_affinity)
 }
 END_TEST
 
+/* ---- setp whose predicate guards the next bra (sim_exec_run's PLAN_SETP_GUARD) ---- */
+
+/* One case of test_fast_path_setp_guard: setp.<cmp>.<type> %p1 on two words of src (one the
+   same address for every lane, the other the same, the lane's, one of four, or lane 13's
+   alone another), the values first bent toward the edges (sign bit, all ones, 0 and 1,
+   equal; 64-bit: sign-extended, or equal low words under different high ones), then
+   "@%p1 bra" or "@!%p1 bra" (every sixteenth "@%p5 bra", another predicate: no fusing) over
+   an add that marks the path taken in %r4; every fourth case reads %p1 again (selp), so the
+   register the fused setp writes is checked too. */
+static size_t setp_guard_case(char *k, size_t cap, const char *tag, unsigned j)
+{
+  static const char *const combo[][2] = {
+    {"eq", "u32"}, {"ne", "u32"}, {"lt", "u32"}, {"le", "u32"}, {"gt", "u32"}, {"ge", "u32"},
+    {"lo", "u32"}, {"ls", "u32"}, {"hi", "u32"}, {"hs", "u32"}, {"eq", "s32"}, {"ne", "s32"},
+    {"lt", "s32"}, {"le", "s32"}, {"gt", "s32"}, {"ge", "s32"}, {"eq", "b32"}, {"ne", "b32"},
+    {"eq", "u64"}, {"ne", "u64"}, {"lo", "u64"}, {"ls", "u64"}, {"hi", "u64"}, {"hs", "u64"},
+    {"lt", "u64"}, {"ge", "u64"}, {"eq", "s64"}, {"ne", "s64"}, {"lt", "s64"}, {"le", "s64"},
+    {"gt", "s64"}, {"ge", "s64"},
+  };
+  static const char *const bend[8] = {
+    "",
+    "  xor.b32 %r5, %r5, -2147483648;\n  xor.b32 %r6, %r6, -2147483648;\n",
+    "  xor.b32 %r5, %r5, 2147483647;\n  xor.b32 %r6, %r6, 2147483647;\n",
+    "  and.b32 %r5, %r5, -2147483648;\n  and.b32 %r6, %r6, -2147483648;\n",
+    "  or.b32 %r5, %r5, -2;\n  or.b32 %r6, %r6, -2;\n",
+    "  and.b32 %r5, %r5, 1;\n  and.b32 %r6, %r6, 1;\n",
+    "  mov.b32 %r6, %r5;\n",
+    "  and.b32 %r5, %r5, 0;\n  and.b32 %r6, %r6, 16;\n",
+  };
+  static const char *const base[4] = {"%rd1", "%rd4", "%rd6", "%rd11"};
+  const unsigned c = j % 32, pat = (j / 32 + j) % 8;
+  const int wide = combo[c][1][1] == '6';
+  char cmpd[400];
+  if (wide && j / 32 % 2)          /* the low words both %r6, the high ones %r5 and %r6 */
+    snprintf(cmpd, sizeof cmpd, "  cvt.u64.u32 %%rd10, %%r6;\n"
+             "  cvt.u64.u32 %%rd8, %%r5;\n  shl.b64 %%rd8, %%rd8, 32;\n  or.b64 %%rd8, %%rd8, %%rd10;\n"
+             "  shl.b64 %%rd9, %%rd10, 32;\n  or.b64 %%rd9, %%rd9, %%rd10;\n"
+             "  setp.%s.%s %%p1, %%rd8, %%rd9;\n", combo[c][0], combo[c][1]);
+  else if (wide)
+    snprintf(cmpd, sizeof cmpd, "  cvt.s64.s32 %%rd8, %%r5;\n  cvt.s64.s32 %%rd9, %%r6;\n"
+             "  setp.%s.%s %%p1, %%rd8, %%rd9;\n", combo[c][0], combo[c][1]);
+  else
+    snprintf(cmpd, sizeof cmpd, "  setp.%s.%s %%p1, %%r5, %%r6;\n", combo[c][0], combo[c][1]);
+  return (size_t)snprintf(k, cap,
+                          "  ld.global.u32 %%r5, [%%rd1+%u];\n  ld.global.u32 %%r6, [%s+%u];\n"
+                          "%s%s  @%s%%p%d bra %s%u;\n  add.s32 %%r4, %%r4, %u;\n%s%u:\n"
+                          "  mul.lo.s32 %%r4, %%r4, 3;\n%s",
+                          4 * (j % 128), base[j % 4], 4 * ((j * 7) % 64), bend[pat], cmpd,
+                          (j / 2) & 1 ? "!" : "", j % 16 == 5 ? 5 : 1, tag, j, j + 1, tag, j,
+                          j % 4 == 3 ? "  selp.u32 %r8, 5, 9, %p1;\n  add.s32 %r4, %r4, %r8;\n"
+                                     : "");
+}
+
+/* setp and the "@%p bra" it guards, fused in sim_exec_run (the bra takes the lane mask the
+   setp computed): every compare of u32, s32, b32, u64 and s64 that the fast plan runs, guards
+   plain and negated, values at the sign bit, all ones, 0, 1 and equal, warp-uniform and
+   lane-varying operands (branches taken in the run, and splits left to control()), by the
+   whole warp and by partial warps (lanes 0-18, the odd lanes): paths taken, predicates,
+   counters, per-instruction statistics and trace as the lane-by-lane run leaves them. */
+START_TEST(test_fast_path_setp_guard)
+{
+  const size_t cap = 1u << 18;
+  char *k = malloc(cap);
+  ck_assert_ptr_nonnull(k);
+  size_t n = (size_t)snprintf(k, cap,
+    HDR
+    ".visible .entry gv(.param .u64 src, .param .u64 dst)\n{\n"
+    "  .reg .pred %%p<8>;\n  .reg .b32 %%r<12>;\n  .reg .b64 %%rd<12>;\n"
+    "  ld.param.u64 %%rd1, [src];\n  ld.param.u64 %%rd2, [dst];\n"
+    "  mov.u32 %%r1, %%tid.x;\n  and.b32 %%r2, %%r1, 3;\n"
+    "  mul.wide.u32 %%rd3, %%r1, 4;\n  add.s64 %%rd4, %%rd1, %%rd3;\n"
+    "  mul.wide.u32 %%rd5, %%r2, 4;\n  add.s64 %%rd6, %%rd1, %%rd5;\n"
+    "  add.s64 %%rd7, %%rd2, %%rd3;\n  mov.u32 %%r4, 0;\n"
+    "  setp.eq.u32 %%p5, %%r1, 13;\n  selp.u32 %%r3, 4, 0, %%p5;\n"
+    "  cvt.u64.u32 %%rd10, %%r3;\n  add.s64 %%rd11, %%rd1, %%rd10;\n");
+  for (unsigned j = 0; j < 96; j++)
+    n += setp_guard_case(k + n, cap - n, "F", j);
+  n += (size_t)snprintf(k + n, cap - n, "  setp.lt.u32 %%p7, %%r1, 19;\n  @!%%p7 bra PEND;\n");
+  for (unsigned j = 0; j < 96; j++)
+    n += setp_guard_case(k + n, cap - n, "P", j + 96);
+  n += (size_t)snprintf(k + n, cap - n, "PEND:\n  and.b32 %%r9, %%r1, 1;\n"
+                        "  setp.eq.u32 %%p6, %%r9, 0;\n  @%%p6 bra QEND;\n");
+  for (unsigned j = 0; j < 96; j++)
+    n += setp_guard_case(k + n, cap - n, "Q", j + 192);
+  n += (size_t)snprintf(k + n, cap - n, "QEND:\n  st.global.u32 [%%rd7], %%r4;\n  ret;\n}\n");
+  ck_assert_uint_lt(n, cap);
+  static struct gv_out a, b;
+  gv_run(k, 32 * 16, 32 * 4, 0, 0, &a);
+  gv_run(k, 32 * 16, 32 * 4, 0, 1, &b);
+  free(k);
+  ck_assert_msg(a.r.outcome == SIM_RAN_OK, "%s", a.r.fault.message);
+  gv_same(&a, &b, "setp and the bra it guards");
+  uint64_t uni = 0, div = 0;
+  for (uint32_t j = 0; j < a.r.nstats; j++) {
+    uni += a.r.stats[j].br_uniform;
+    div += a.r.stats[j].br_divergent;
+  }
+  ck_assert_uint_gt(uni, 100);                   /* branches taken inside the runs */
+  ck_assert_uint_gt(div, 50);                    /* and splits, by control() */
+  sim_result_free(&a.r);
+  sim_result_free(&b.r);
+}
+END_TEST
+
 Suite *suite_sim(void)
 {
   Suite *s = suite_create("sim");
@@ -3921,6 +4025,7 @@ Suite *suite_sim(void)
   tcase_add_test(t, test_heap_across_launches);
   tcase_add_test(t, test_big_buffers);
   tcase_add_test(t, test_touch_keys_line_up);
+  tcase_add_test(t, test_fast_path_setp_guard);
   suite_add_tcase(s, t);
   return s;
 }

@@ -3945,6 +3945,62 @@ START_TEST(test_fast_path_setp_guard)
 }
 END_TEST
 
+/* sim_warp_cstack_put against the lane loop it replaces (cstack[csp[l]][l] = t for the lanes
+   of m): random masks of 32- and 64-lane warps, every lane one depth (the vector path, lanes
+   7, 15, ... at the ends of its vectors among them) or some at another (the lane loop), the
+   entries of the other lanes and depths random and kept; the whole stack compared. */
+START_TEST(test_cstack_put_matches_lane_loop)
+{
+  struct sim_warp *w = calloc(1, sizeof *w);
+  int16_t(*ref)[SIM_MAX_WARP] = malloc(sizeof w->cstack);
+  ck_assert_ptr_nonnull(w);
+  ck_assert_ptr_nonnull(ref);
+  uint64_t x = 0x9e3779b97f4a7c15ull;
+  unsigned vector_cases = 0;
+  for (unsigned it = 0; it < 4000; it++) {
+    for (unsigned d = 0; d < SIM_CSTACK; d++)
+      for (unsigned l = 0; l < SIM_MAX_WARP; l++) {
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        w->cstack[d][l] = (int16_t)(x & 0x7fff);
+      }
+    x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+    uint64_t m = x;
+    switch (it % 5) {                              /* dense, sparse, one lane, 32 lanes, all */
+    case 1: x ^= x << 13, x ^= x >> 7, x ^= x << 17; m &= x; break;
+    case 2: m = 1ull << (x % 64); break;
+    case 3: m &= 0xffffffffull; break;
+    case 4: m = it & 8 ? ~0ull : 0xffffffffull; break;
+    default: break;
+    }
+    if (!m)
+      m = 1ull << 7;
+    const uint8_t d0 = (uint8_t)((x >> 20) % (SIM_CSTACK - 1));
+    for (unsigned l = 0; l < SIM_MAX_WARP; l++) {
+      x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+      /* lanes outside m at any depth; in m at d0, but in every third case one or a few
+         lanes (possibly none of m) one deeper */
+      w->csp[l] = !(m >> l & 1) ? (uint8_t)(x % SIM_CSTACK)
+                  : it % 3 == 2 && x % 5 == 0 ? (uint8_t)(d0 + 1) : d0;
+    }
+    uint64_t same = 0;
+    for (unsigned l = 0; l < SIM_MAX_WARP; l++)
+      same |= (uint64_t)(w->csp[l] == w->csp[sim_ctz64(m)]) << l;
+    vector_cases += !(m & ~same);
+    memcpy(ref, w->cstack, sizeof w->cstack);
+    const int16_t t = (int16_t)(x >> 40 & 0x3ff);
+    for (uint64_t mm = m; mm; mm &= mm - 1)
+      ref[w->csp[sim_ctz64(mm)]][sim_ctz64(mm)] = t;
+    sim_warp_cstack_put(w, m, t);
+    ck_assert_msg(!memcmp(ref, w->cstack, sizeof w->cstack),
+                  "case %u: mask %#llx, t %d: stacks differ", it, (unsigned long long)m, t);
+  }
+  ck_assert_uint_gt(vector_cases, 1000);
+  ck_assert_uint_lt(vector_cases, 3900);
+  free(ref);
+  free(w);
+}
+END_TEST
+
 Suite *suite_sim(void)
 {
   Suite *s = suite_create("sim");
@@ -4026,6 +4082,7 @@ Suite *suite_sim(void)
   tcase_add_test(t, test_big_buffers);
   tcase_add_test(t, test_touch_keys_line_up);
   tcase_add_test(t, test_fast_path_setp_guard);
+  tcase_add_test(t, test_cstack_put_matches_lane_loop);
   suite_add_tcase(s, t);
   return s;
 }

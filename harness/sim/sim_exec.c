@@ -665,6 +665,41 @@ setp_full_avx2(enum ptx_cmp cm, int sg, const int shift, const int want, uint64_
                                          cm == PTX_CMP_LS || cm == PTX_CMP_GE ||
                                          cm == PTX_CMP_HS ? -1 : 0);
   uint64_t bits = 0;
+  if (shift == 32) {
+    /* eight lanes a vector: the low words of a[l..l+7] packed into one (shuffle_ps puts them
+       in lane order l, l+1, l+4, l+5 | l+2, l+3, l+6, l+7), a 32-bit compare, the results
+       widened back in lane order by unpacking with zeros; bits 2-3 and 4-5 of each byte of
+       the movemasks swapped into lane order at the end */
+    const __m256i flip32 = _mm256_set1_epi32(sg ? 0 : INT32_MIN), one32 = _mm256_set1_epi32(1);
+    const __m256i zero = _mm256_setzero_si256();
+#define SETP32_LOOP(cmp)                                                                  \
+    do {                                                                                  \
+      _Pragma("GCC unroll 4")                                                             \
+      for (unsigned l = 0; l < 32; l += 8) {                                              \
+        __m256i x = _mm256_xor_si256(_mm256_castps_si256(_mm256_shuffle_ps(               \
+            _mm256_loadu_ps((const float *)(const void *)(a + l)),                        \
+            _mm256_loadu_ps((const float *)(const void *)(a + l + 4)), 0x88)), flip32);   \
+        __m256i y = _mm256_xor_si256(_mm256_castps_si256(_mm256_shuffle_ps(               \
+            _mm256_loadu_ps((const float *)(const void *)(b + l)),                        \
+            _mm256_loadu_ps((const float *)(const void *)(b + l + 4)), 0x88)), flip32);   \
+        __m256i r = _mm256_xor_si256((cmp), inv);                                         \
+        __m256i r1 = _mm256_and_si256(r, one32);                                          \
+        _mm256_storeu_si256((__m256i *)(void *)(d + l), _mm256_unpacklo_epi32(r1, zero)); \
+        _mm256_storeu_si256((__m256i *)(void *)(d + l + 4),                               \
+                            _mm256_unpackhi_epi32(r1, zero));                             \
+        if (want)                                                                         \
+          bits |= (uint64_t)(unsigned)_mm256_movemask_ps(_mm256_castsi256_ps(r)) << l;    \
+      }                                                                                   \
+    } while (0)
+    if (eq)
+      SETP32_LOOP(_mm256_cmpeq_epi32(x, y));
+    else if (swap)
+      SETP32_LOOP(_mm256_cmpgt_epi32(y, x));
+    else
+      SETP32_LOOP(_mm256_cmpgt_epi32(x, y));
+#undef SETP32_LOOP
+    return (bits & 0xc3c3c3c3u) | (bits >> 2 & 0x0c0c0c0cu) | (bits << 2 & 0x30303030u);
+  }
 #define SETP_LOOP(cmp)                                                                    \
   do {                                                                                    \
     _Pragma("GCC unroll 8")                                                               \

@@ -3843,13 +3843,14 @@ END_TEST
 
 /* ---- setp whose predicate guards the next bra (sim_exec_run's PLAN_SETP_GUARD) ---- */
 
-/* One case of test_fast_path_setp_guard: setp.<cmp>.<type> %p1 on two words of src (one the
-   same address for every lane, the other the same, the lane's, one of four, or lane 13's
-   alone another), the values first bent toward the edges (sign bit, all ones, 0 and 1,
-   equal; 64-bit: sign-extended, or equal low words under different high ones), then
-   "@%p1 bra" or "@!%p1 bra" (every sixteenth "@%p5 bra", another predicate: no fusing) over
-   an add that marks the path taken in %r4; every fourth case reads %p1 again (selp), so the
-   register the fused setp writes is checked too. */
+/* One case (j) of test_fast_path_setp_guard: setp.<cmp>.<type> %p1 on a word of src the same
+   for every lane and another, the same, the lane's or one of four, bent toward the edges
+   (sign bit, all ones, 0 and 1, equal; 64-bit: sign-extended, or equal low words under
+   different high ones); every fourth case instead the first word and, for one lane alone,
+   one more or one less (lane 7(j/4)+3 mod 32, every lane in turn; in region P lanes 8-15, at
+   its mask's edge). Then "@%p1 bra" or "@!%p1 bra" (every sixteenth "@%p5 bra", another
+   predicate: no fusing) over an add that marks the path taken in %r4; every fourth case
+   reads %p1 again (selp), so the register the fused setp writes is checked too. */
 static size_t setp_guard_case(char *k, size_t cap, const char *tag, unsigned j)
 {
   static const char *const combo[][2] = {
@@ -3870,13 +3871,14 @@ static size_t setp_guard_case(char *k, size_t cap, const char *tag, unsigned j)
     "  mov.b32 %r6, %r5;\n",
     "  and.b32 %r5, %r5, 0;\n  and.b32 %r6, %r6, 16;\n",
   };
-  static const char *const base[4] = {"%rd1", "%rd4", "%rd6", "%rd11"};
-  const unsigned c = j % 32, pat = (j / 32 + j) % 8;
+  static const char *const base[3] = {"%rd1", "%rd4", "%rd6"};
+  const unsigned c = j % 4 == 3 ? j / 4 % 32 : j % 32, pat = (j / 32 + j) % 8;
   const int wide = combo[c][1][1] == '6';
-  char cmpd[400];
+  char cmpd[400], r6[80];
+  snprintf(r6, sizeof r6, "  ld.global.u32 %%r6, [%s+%u];\n", base[j % 3], 4 * ((j * 7) % 64));
   if (wide && j / 32 % 2)          /* the low words both %r6, the high ones %r5 and %r6 */
-    snprintf(cmpd, sizeof cmpd, "  cvt.u64.u32 %%rd10, %%r6;\n"
-             "  cvt.u64.u32 %%rd8, %%r5;\n  shl.b64 %%rd8, %%rd8, 32;\n  or.b64 %%rd8, %%rd8, %%rd10;\n"
+    snprintf(cmpd, sizeof cmpd, "  cvt.u64.u32 %%rd10, %%r6;\n  cvt.u64.u32 %%rd8, %%r5;\n"
+             "  shl.b64 %%rd8, %%rd8, 32;\n  or.b64 %%rd8, %%rd8, %%rd10;\n"
              "  shl.b64 %%rd9, %%rd10, 32;\n  or.b64 %%rd9, %%rd9, %%rd10;\n"
              "  setp.%s.%s %%p1, %%rd8, %%rd9;\n", combo[c][0], combo[c][1]);
   else if (wide)
@@ -3884,12 +3886,18 @@ static size_t setp_guard_case(char *k, size_t cap, const char *tag, unsigned j)
              "  setp.%s.%s %%p1, %%rd8, %%rd9;\n", combo[c][0], combo[c][1]);
   else
     snprintf(cmpd, sizeof cmpd, "  setp.%s.%s %%p1, %%r5, %%r6;\n", combo[c][0], combo[c][1]);
+  char one[300] = "";
+  if (j % 4 == 3)                  /* one lane's b one above or below the others' (a) */
+    snprintf(one, sizeof one, "  setp.eq.u32 %%p5, %%r1, %u;\n  selp.u32 %%r3, %d, 0, %%p5;\n"
+             "  add.s32 %%r6, %%r5, %%r3;\n",
+             tag[0] == 'P' ? 8 + j / 4 % 8 : (j / 4 * 7 + 3) % 32, j / 8 % 2 ? 1 : -1);
   return (size_t)snprintf(k, cap,
-                          "  ld.global.u32 %%r5, [%%rd1+%u];\n  ld.global.u32 %%r6, [%s+%u];\n"
+                          "  ld.global.u32 %%r5, [%%rd1+%u];\n%s%s"
                           "%s%s  @%s%%p%d bra %s%u;\n  add.s32 %%r4, %%r4, %u;\n%s%u:\n"
                           "  mul.lo.s32 %%r4, %%r4, 3;\n%s",
-                          4 * (j % 128), base[j % 4], 4 * ((j * 7) % 64), bend[pat], cmpd,
-                          (j / 2) & 1 ? "!" : "", j % 16 == 5 ? 5 : 1, tag, j, j + 1, tag, j,
+                          4 * (j % 128), one, j % 4 == 3 ? "" : r6, j % 4 == 3 ? "" : bend[pat],
+                          cmpd, ((j / 2) ^ (j / 8)) & 1 ? "!" : "", j % 16 == 5 ? 5 : 1, tag, j,
+                          j + 1, tag, j,
                           j % 4 == 3 ? "  selp.u32 %r8, 5, 9, %p1;\n  add.s32 %r4, %r4, %r8;\n"
                                      : "");
 }
@@ -3898,8 +3906,10 @@ static size_t setp_guard_case(char *k, size_t cap, const char *tag, unsigned j)
    setp computed): every compare of u32, s32, b32, u64 and s64 that the fast plan runs, guards
    plain and negated, values at the sign bit, all ones, 0, 1 and equal, warp-uniform and
    lane-varying operands (branches taken in the run, and splits left to control()), by the
-   whole warp and by partial warps (lanes 0-18, the odd lanes): paths taken, predicates,
-   counters, per-instruction statistics and trace as the lane-by-lane run leaves them. */
+   whole warp and by partial warps (lanes 0-11, so that lane 11 alone may split them while
+   the lanes next to it in a vector, 12 and 13, are outside; the odd lanes): paths taken,
+   predicates, counters, per-instruction statistics and trace as the lane-by-lane run leaves
+   them. */
 START_TEST(test_fast_path_setp_guard)
 {
   const size_t cap = 1u << 18;
@@ -3913,12 +3923,10 @@ START_TEST(test_fast_path_setp_guard)
     "  mov.u32 %%r1, %%tid.x;\n  and.b32 %%r2, %%r1, 3;\n"
     "  mul.wide.u32 %%rd3, %%r1, 4;\n  add.s64 %%rd4, %%rd1, %%rd3;\n"
     "  mul.wide.u32 %%rd5, %%r2, 4;\n  add.s64 %%rd6, %%rd1, %%rd5;\n"
-    "  add.s64 %%rd7, %%rd2, %%rd3;\n  mov.u32 %%r4, 0;\n"
-    "  setp.eq.u32 %%p5, %%r1, 13;\n  selp.u32 %%r3, 4, 0, %%p5;\n"
-    "  cvt.u64.u32 %%rd10, %%r3;\n  add.s64 %%rd11, %%rd1, %%rd10;\n");
+    "  add.s64 %%rd7, %%rd2, %%rd3;\n  mov.u32 %%r4, 0;\n");
   for (unsigned j = 0; j < 96; j++)
     n += setp_guard_case(k + n, cap - n, "F", j);
-  n += (size_t)snprintf(k + n, cap - n, "  setp.lt.u32 %%p7, %%r1, 19;\n  @!%%p7 bra PEND;\n");
+  n += (size_t)snprintf(k + n, cap - n, "  setp.lt.u32 %%p7, %%r1, 12;\n  @!%%p7 bra PEND;\n");
   for (unsigned j = 0; j < 96; j++)
     n += setp_guard_case(k + n, cap - n, "P", j + 96);
   n += (size_t)snprintf(k + n, cap - n, "PEND:\n  and.b32 %%r9, %%r1, 1;\n"

@@ -986,6 +986,32 @@ __attribute__((target("avx2"))) static int addrs_ok_stride_avx2(const uint64_t *
 }
 #endif
 
+#ifdef SIM_X86_CLONES
+/* addrs_ok_mask_avx2 for a mask of a few lanes (at most SPARSE_LANES): every lane's address
+   to av eight lanes a vector, then the bounds and alignment of m's alone, lane by lane,
+   where the vector check would test all 32. */
+#define SPARSE_LANES 16
+__attribute__((target("avx2"))) static int addrs_ok_sparse_avx2(const uint64_t *base,
+                                                                uint64_t imm, uint64_t lim,
+                                                                uint64_t amask, uint32_t m,
+                                                                uint64_t *av)
+{
+  const __m256i vimm = _mm256_set1_epi64x((long long)imm);
+#pragma GCC unroll 8
+  for (unsigned l = 0; l < 32; l += 4)
+    _mm256_storeu_si256((__m256i *)(void *)(av + l),
+                        _mm256_add_epi64(_mm256_loadu_si256((const __m256i *)(const void *)(base + l)),
+                                         vimm));
+  uint64_t top = 0, ors = 0;
+  for (uint32_t mm = m; mm; mm &= mm - 1) {
+    const uint64_t a = av[__builtin_ctz(mm)];
+    top = a > top ? a : top;
+    ors |= a;
+  }
+  return !(ors & amask) && top <= lim;
+}
+#endif
+
 static int smem_warp_ok(const struct sim_block *b, const uint64_t *base, uint64_t imm,
                         uint64_t e, unsigned lo, unsigned hi, uint32_t size, uint64_t *av)
 {
@@ -998,7 +1024,9 @@ static int smem_warp_ok(const struct sim_block *b, const uint64_t *base, uint64_
     uint64_t lim = b->smem_size - size;
     lim = lim < SIM_DSMEM_STRIDE - 1 ? lim : SIM_DSMEM_STRIDE - 1;
     return e == SIM_FULL32 ? addrs_ok_avx2(base, imm, lim, size - 1, av)
-                           : addrs_ok_mask_avx2(base, imm, lim, size - 1, (uint32_t)e, av);
+           : sim_popc64(e) <= SPARSE_LANES
+           ? addrs_ok_sparse_avx2(base, imm, lim, size - 1, (uint32_t)e, av)
+           : addrs_ok_mask_avx2(base, imm, lim, size - 1, (uint32_t)e, av);
   }
 #endif
   if (e == SIM_FULL32) {                         /* no mask tests: straight-line code */

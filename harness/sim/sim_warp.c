@@ -437,12 +437,31 @@ static void wait_at(struct sim_block *b, struct sim_warp *w, uint64_t at, int t)
   try_release(b, w, t);
 }
 
+/* The lanes of w with no convergence barrier open (csp[l] 0), sixteen lanes a compare. */
+static inline uint64_t csp_none(const struct sim_warp *w)
+{
+  uint64_t none = 0;
+#ifdef __SSE2__
+  for (unsigned l = 0; l < SIM_MAX_WARP; l += 16)
+    none |= (uint64_t)(uint16_t)_mm_movemask_epi8(_mm_cmpeq_epi8(
+                _mm_loadu_si128((const __m128i *)(const void *)(w->csp + l)), _mm_setzero_si128()))
+            << l;
+#else
+  for (unsigned l = 0; l < SIM_MAX_WARP; l++)
+    none |= (uint64_t)(w->csp[l] == 0) << l;
+#endif
+  return none;
+}
+
 /* Lanes in m whose pc is their top convergence barrier's pc start waiting there. Lanes are
    taken a top barrier at a time (the lanes of a group share theirs), and each barrier is
-   looked at once for all its new arrivals. */
+   looked at once for all its new arrivals; lanes with none open have nowhere to wait and
+   are left out at once (converged code: __syncwarp's lanes, with no per-lane look). */
 static void arrive(struct sim_block *b, struct sim_warp *w, uint64_t m)
 {
   uint64_t todo = m & w->live & ~w->cwait;
+  if (todo)
+    todo &= ~csp_none(w);
   while (todo) {
     int t = lane_top(w, sim_ctz64(todo));
     uint32_t at_pc = t >= 0 ? w->cbar[t].pc : UINT32_MAX;

@@ -4075,6 +4075,48 @@ START_TEST(test_fast_path_shared_sparse_bounds)
 }
 END_TEST
 
+/* Lanes a __syncwarp releases onto the join of the if they are in (bar.warp.sync, then the
+   join's pc: arrive's lanes, with a convergence barrier open) wait there for the other side,
+   and the join runs once for the whole warp: counted exactly, under ITS and the stack
+   scheduler; a second __syncwarp after the join, by lanes with no barrier open, goes on. */
+START_TEST(test_syncwarp_onto_a_join)
+{
+  const char *k =
+    HDR
+    ".visible .entry sj(.param .u64 p)\n{\n"
+    "  .reg .pred %p<2>;\n  .reg .b32 %r<6>;\n  .reg .b64 %rd<4>;\n"
+    "  ld.param.u64 %rd1, [p];\n"
+    "  mov.u32 %r1, %tid.x;\n"
+    "  mov.u32 %r2, 0;\n"
+    "  setp.ge.u32 %p1, %r1, 16;\n"
+    "  @%p1 bra JOIN;\n"
+    "  add.s32 %r2, %r1, 1;\n"
+    "  bar.warp.sync 65535;\n"
+    "JOIN:\n"
+    "  add.s32 %r3, %r2, %r1;\n"
+    "  bar.warp.sync -1;\n"
+    "  mul.wide.u32 %rd2, %r1, 4;\n"
+    "  add.s64 %rd3, %rd1, %rd2;\n"
+    "  st.global.u32 [%rd3], %r3;\n"
+    "  ret;\n}\n";
+  for (int s = 0; s < 2; s++) {
+    struct fx f;
+    load(&f, k);
+    uint64_t a = buffer(&f, 32 * 4, "out");
+    ck_assert_int_eq(launch(&f, "sj", 1, 32, &a, 1, s ? SIM_SCHED_STACK : SIM_SCHED_ITS, 1, 0),
+                     SIM_OK);
+    ck_assert_msg(f.r.outcome == SIM_RAN_OK, "%s", f.r.fault.message);
+    ck_assert_uint_eq(f.r.counters.warp_insts, 5 + 2 + 6);
+    ck_assert_uint_eq(f.r.counters.thread_insts, 5 * 32 + 2 * 16 + 6 * 32);
+    uint32_t out[32];
+    ck_assert_int_eq(sim_read(f.d, a, out, sizeof out), SIM_OK);
+    for (uint32_t l = 0; l < 32; l++)
+      ck_assert_uint_eq(out[l], l < 16 ? 2 * l + 1 : l);
+    done(&f);
+  }
+}
+END_TEST
+
 Suite *suite_sim(void)
 {
   Suite *s = suite_create("sim");
@@ -4158,6 +4200,7 @@ Suite *suite_sim(void)
   tcase_add_test(t, test_fast_path_setp_guard);
   tcase_add_test(t, test_cstack_put_matches_lane_loop);
   tcase_add_test(t, test_fast_path_shared_sparse_bounds);
+  tcase_add_test(t, test_syncwarp_onto_a_join);
   suite_add_tcase(s, t);
   return s;
 }

@@ -651,10 +651,11 @@ static inline enum vop minmax_vop(enum ptx_op op, enum ptx_type t)
    cm says, signed when sg (sim_alu_icmp: a signed type's lt, le, gt or ge), else 0. shift 32
    compares the low 32 bits: they are moved to the top, where a 64-bit compare orders them as
    32-bit values; shift 0 compares all 64. Unsigned, the sign bits are flipped, so that a
-   signed compare orders them. */
-__attribute__((target("avx2"), always_inline)) static inline void
-setp_full_avx2(enum ptx_cmp cm, int sg, const int shift, uint64_t *d, const uint64_t *a,
-               const uint64_t *b)
+   signed compare orders them. want: also return the lanes whose d is 1, bit l lane l's (a
+   guard's lanes, with no second pass over d), else 0. */
+__attribute__((target("avx2"), always_inline)) static inline uint64_t
+setp_full_avx2(enum ptx_cmp cm, int sg, const int shift, const int want, uint64_t *d,
+               const uint64_t *a, const uint64_t *b)
 {
   const __m256i one = _mm256_set1_epi64x(1);
   const __m256i flip = _mm256_set1_epi64x(sg ? 0 : (long long)(1ull << 63));
@@ -663,6 +664,42 @@ setp_full_avx2(enum ptx_cmp cm, int sg, const int shift, uint64_t *d, const uint
   const __m256i inv = _mm256_set1_epi64x(cm == PTX_CMP_NE || cm == PTX_CMP_LE ||
                                          cm == PTX_CMP_LS || cm == PTX_CMP_GE ||
                                          cm == PTX_CMP_HS ? -1 : 0);
+  uint64_t bits = 0;
+  if (shift == 32) {
+    /* eight lanes a vector: the low words of a[l..l+7] packed into one (shuffle_ps puts them
+       in lane order l, l+1, l+4, l+5 | l+2, l+3, l+6, l+7), a 32-bit compare, the results
+       widened back in lane order by unpacking with zeros; bits 2-3 and 4-5 of each byte of
+       the movemasks swapped into lane order at the end */
+    const __m256i flip32 = _mm256_set1_epi32(sg ? 0 : INT32_MIN), one32 = _mm256_set1_epi32(1);
+    const __m256i zero = _mm256_setzero_si256();
+#define SETP32_LOOP(cmp)                                                                  \
+    do {                                                                                  \
+      _Pragma("GCC unroll 4")                                                             \
+      for (unsigned l = 0; l < 32; l += 8) {                                              \
+        __m256i x = _mm256_xor_si256(_mm256_castps_si256(_mm256_shuffle_ps(               \
+            _mm256_loadu_ps((const float *)(const void *)(a + l)),                        \
+            _mm256_loadu_ps((const float *)(const void *)(a + l + 4)), 0x88)), flip32);   \
+        __m256i y = _mm256_xor_si256(_mm256_castps_si256(_mm256_shuffle_ps(               \
+            _mm256_loadu_ps((const float *)(const void *)(b + l)),                        \
+            _mm256_loadu_ps((const float *)(const void *)(b + l + 4)), 0x88)), flip32);   \
+        __m256i r = _mm256_xor_si256((cmp), inv);                                         \
+        __m256i r1 = _mm256_and_si256(r, one32);                                          \
+        _mm256_storeu_si256((__m256i *)(void *)(d + l), _mm256_unpacklo_epi32(r1, zero)); \
+        _mm256_storeu_si256((__m256i *)(void *)(d + l + 4),                               \
+                            _mm256_unpackhi_epi32(r1, zero));                             \
+        if (want)                                                                         \
+          bits |= (uint64_t)(unsigned)_mm256_movemask_ps(_mm256_castsi256_ps(r)) << l;    \
+      }                                                                                   \
+    } while (0)
+    if (eq)
+      SETP32_LOOP(_mm256_cmpeq_epi32(x, y));
+    else if (swap)
+      SETP32_LOOP(_mm256_cmpgt_epi32(y, x));
+    else
+      SETP32_LOOP(_mm256_cmpgt_epi32(x, y));
+#undef SETP32_LOOP
+    return (bits & 0xc3c3c3c3u) | (bits >> 2 & 0x0c0c0c0cu) | (bits << 2 & 0x30303030u);
+  }
 #define SETP_LOOP(cmp)                                                                    \
   do {                                                                                    \
     _Pragma("GCC unroll 8")                                                               \
@@ -671,8 +708,10 @@ setp_full_avx2(enum ptx_cmp cm, int sg, const int shift, uint64_t *d, const uint
           _mm256_slli_epi64(_mm256_loadu_si256((const __m256i *)(a + l)), shift), flip);  \
       __m256i y = _mm256_xor_si256(                                                       \
           _mm256_slli_epi64(_mm256_loadu_si256((const __m256i *)(b + l)), shift), flip);  \
-      _mm256_storeu_si256((__m256i *)(d + l),                                             \
-                          _mm256_and_si256(_mm256_xor_si256((cmp), inv), one));           \
+      __m256i r = _mm256_xor_si256((cmp), inv);                                           \
+      _mm256_storeu_si256((__m256i *)(d + l), _mm256_and_si256(r, one));                  \
+      if (want)                                                                           \
+        bits |= (uint64_t)(unsigned)_mm256_movemask_pd(_mm256_castsi256_pd(r)) << l;      \
     }                                                                                     \
   } while (0)
   if (eq)
@@ -682,20 +721,31 @@ setp_full_avx2(enum ptx_cmp cm, int sg, const int shift, uint64_t *d, const uint
   else
     SETP_LOOP(_mm256_cmpgt_epi64(x, y));
 #undef SETP_LOOP
+  return bits;
 }
 
 __attribute__((target("avx2"))) static void setp_i32_full_avx2(enum ptx_cmp cm, int sg,
                                                                uint64_t *d, const uint64_t *a,
                                                                const uint64_t *b)
 {
-  setp_full_avx2(cm, sg, 32, d, a, b);
+  (void)setp_full_avx2(cm, sg, 32, 0, d, a, b);
 }
 
 __attribute__((target("avx2"))) static void setp_i64_full_avx2(enum ptx_cmp cm, int sg,
                                                                uint64_t *d, const uint64_t *a,
                                                                const uint64_t *b)
 {
-  setp_full_avx2(cm, sg, 0, d, a, b);
+  (void)setp_full_avx2(cm, sg, 0, 0, d, a, b);
+}
+
+/* setp_i32_full_avx2 and setp_i64_full_avx2 (i64: which) that also return the lanes whose
+   predicate is now 1, bit l lane l's: for a setp whose predicate guards the bra after it. */
+__attribute__((target("avx2"))) static uint64_t setp_bits_full_avx2(enum ptx_cmp cm, int sg,
+                                                                    int i64, uint64_t *d,
+                                                                    const uint64_t *a,
+                                                                    const uint64_t *b)
+{
+  return i64 ? setp_full_avx2(cm, sg, 0, 1, d, a, b) : setp_full_avx2(cm, sg, 32, 1, d, a, b);
 }
 
 /* The three-operand operations of a full 32-lane warp that tern_full_avx2 does (the fast
@@ -936,6 +986,32 @@ __attribute__((target("avx2"))) static int addrs_ok_stride_avx2(const uint64_t *
 }
 #endif
 
+#ifdef SIM_X86_CLONES
+/* addrs_ok_mask_avx2 for a mask of a few lanes (at most SPARSE_LANES): every lane's address
+   to av eight lanes a vector, then the bounds and alignment of m's alone, lane by lane,
+   where the vector check would test all 32. */
+#define SPARSE_LANES 16
+__attribute__((target("avx2"))) static int addrs_ok_sparse_avx2(const uint64_t *base,
+                                                                uint64_t imm, uint64_t lim,
+                                                                uint64_t amask, uint32_t m,
+                                                                uint64_t *av)
+{
+  const __m256i vimm = _mm256_set1_epi64x((long long)imm);
+#pragma GCC unroll 8
+  for (unsigned l = 0; l < 32; l += 4)
+    _mm256_storeu_si256((__m256i *)(void *)(av + l),
+                        _mm256_add_epi64(_mm256_loadu_si256((const __m256i *)(const void *)(base + l)),
+                                         vimm));
+  uint64_t top = 0, ors = 0;
+  for (uint32_t mm = m; mm; mm &= mm - 1) {
+    const uint64_t a = av[__builtin_ctz(mm)];
+    top = a > top ? a : top;
+    ors |= a;
+  }
+  return !(ors & amask) && top <= lim;
+}
+#endif
+
 static int smem_warp_ok(const struct sim_block *b, const uint64_t *base, uint64_t imm,
                         uint64_t e, unsigned lo, unsigned hi, uint32_t size, uint64_t *av)
 {
@@ -948,7 +1024,9 @@ static int smem_warp_ok(const struct sim_block *b, const uint64_t *base, uint64_
     uint64_t lim = b->smem_size - size;
     lim = lim < SIM_DSMEM_STRIDE - 1 ? lim : SIM_DSMEM_STRIDE - 1;
     return e == SIM_FULL32 ? addrs_ok_avx2(base, imm, lim, size - 1, av)
-                           : addrs_ok_mask_avx2(base, imm, lim, size - 1, (uint32_t)e, av);
+           : sim_popc64(e) <= SPARSE_LANES
+           ? addrs_ok_sparse_avx2(base, imm, lim, size - 1, (uint32_t)e, av)
+           : addrs_ok_mask_avx2(base, imm, lim, size - 1, (uint32_t)e, av);
   }
 #endif
   if (e == SIM_FULL32) {                         /* no mask tests: straight-line code */
@@ -1136,6 +1214,10 @@ _Static_assert(FK_STG < 16, "the kind is the plan byte's low 4 bits");
    one (sim_warp_run gives control instructions to control()), and any other leaves the run
    for control(). */
 #define PLAN_BRA (FK_NONE + 16)
+/* A flag on the plan byte of FK_SETP (its argument's free top bit): the next instruction is a
+   bra (PLAN_BRA) guarded by this setp's predicate, which sim_exec_run then takes as the lane
+   mask the setp computed, not read back from the register lane by lane. */
+#define PLAN_SETP_GUARD 128u
 
 /* How FK_SREG gives a special register to the lanes of a warp: tid's x, y or z, the lane's
    number, one value for every lane (lane_sreg's for lane 0), or not at all (SRC_NONE: the
@@ -2357,6 +2439,10 @@ uint8_t *sim_exec_fast_plan(const struct sim_prog *p)
     if (in->op == PTX_OP_BRA && in->nopd >= 1 && in->opd[0].reg < p->ncode)
       f[pc] = PLAN_BRA;                            /* a direct branch inside the code */
   }
+  for (uint32_t pc = 0; pc + 1 < p->ncode; pc++)
+    if ((f[pc] & 15) == FK_SETP && f[pc + 1] == PLAN_BRA &&
+        p->code[pc + 1].guard != PTX_NOREG && p->code[pc + 1].guard == p->code[pc].opd[0].reg)
+      f[pc] |= PLAN_SETP_GUARD;
   return f;
 #else
   (void)p;
@@ -2706,6 +2792,8 @@ static inline __attribute__((always_inline)) uint32_t exec_run(struct sim_block 
   struct sim_inst_stats *ist = &b->stats[pc];
   uint64_t part[32];                               /* a partial warp's ALU results */
   uint32_t jump = UINT32_MAX;                      /* a branch's target, when taken */
+  uint64_t gbits = 0;              /* the lanes a PLAN_SETP_GUARD setp set, for the bra at */
+  uint32_t gbits_pc = UINT32_MAX;  /* gbits_pc (the next one), else UINT32_MAX */
   do {
     const unsigned f = fast[pc];
     int r = 1;
@@ -2744,7 +2832,8 @@ static inline __attribute__((always_inline)) uint32_t exec_run(struct sim_block 
       }
       uint64_t e = m;
       if (in->guard != PTX_NOREG) {
-        const uint64_t gb = guard_bits32_avx2(REG(in->guard));
+        const uint64_t gb = pc == gbits_pc ? gbits : guard_bits32_avx2(REG(in->guard));
+        gbits_pc = UINT32_MAX;
         e = (in->guard_neg ? ~gb : gb) & m;
       }
       if (e && e != m) {
@@ -2788,7 +2877,22 @@ static inline __attribute__((always_inline)) uint32_t exec_run(struct sim_block 
     ALU_CASE(FK_MOV)
     ALU_CASE(FK_VOP)
     ALU_CASE(FK_FMA)
-    ALU_CASE(FK_SETP)
+    case FK_SETP:             /* ALU_CASE's, and the lanes set for a bra it guards */
+      run_count_m(b, w, pc, ist, m, nm);
+      if (f & PLAN_SETP_GUARD) {
+        uint64_t *d = m == SIM_FULL32 ? REG(in->opd[0].reg) : part;
+        gbits = setp_bits_full_avx2((enum ptx_cmp)in->cmp, f >> 6 & 1, f >> 4 & 1, d,
+                                    REG(in->opd[1].reg), REG(in->opd[2].reg));
+        gbits_pc = pc + 1;     /* (only m's lanes of gbits are read: part's for the rest) */
+        if (m != SIM_FULL32)
+          blend_lanes(REG(in->opd[0].reg), part, m);
+      } else if (m == SIM_FULL32) {
+        run_alu(b, w, in, (f & ~15u) | FK_SETP, REG(in->opd[0].reg));
+      } else {
+        run_alu(b, w, in, (f & ~15u) | FK_SETP, part);
+        blend_lanes(REG(in->opd[0].reg), part, m);
+      }
+      break;
     ALU_CASE(FK_VOP2)
     ALU_CASE(FK_VOP1)
     ALU_CASE(FK_VOP3)

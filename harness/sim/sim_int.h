@@ -579,6 +579,9 @@ void sim_pcs_inc32(uint32_t *pc);
 int sim_pcs_uniform32(const uint32_t *pc, const uint8_t *csp);
 /* Whether the 32 lanes of register r (a 32-lane warp's) all hold r[0] (sim_warp.c). */
 int sim_reg_uniform32(const uint64_t *r);
+/* cstack[csp[l]][l] = t for the lanes l of m (not 0) of warp w: a new convergence barrier
+   on top of their stacks, before their csp counts it (sim_warp.c). */
+void sim_warp_cstack_put(struct sim_warp *w, uint64_t m, int16_t t);
 
 /* Execute instruction `in` (code index pc) for lanes `m` of warp w. Returns the next pc for
    non-control instructions; control instructions are handled by sim_warp. On a fault,

@@ -437,12 +437,31 @@ static void wait_at(struct sim_block *b, struct sim_warp *w, uint64_t at, int t)
   try_release(b, w, t);
 }
 
+/* The lanes of w with no convergence barrier open (csp[l] 0), sixteen lanes a compare. */
+static inline uint64_t csp_none(const struct sim_warp *w)
+{
+  uint64_t none = 0;
+#ifdef __SSE2__
+  for (unsigned l = 0; l < SIM_MAX_WARP; l += 16)
+    none |= (uint64_t)(uint16_t)_mm_movemask_epi8(_mm_cmpeq_epi8(
+                _mm_loadu_si128((const __m128i *)(const void *)(w->csp + l)), _mm_setzero_si128()))
+            << l;
+#else
+  for (unsigned l = 0; l < SIM_MAX_WARP; l++)
+    none |= (uint64_t)(w->csp[l] == 0) << l;
+#endif
+  return none;
+}
+
 /* Lanes in m whose pc is their top convergence barrier's pc start waiting there. Lanes are
    taken a top barrier at a time (the lanes of a group share theirs), and each barrier is
-   looked at once for all its new arrivals. */
+   looked at once for all its new arrivals; lanes with none open have nowhere to wait and
+   are left out at once (converged code: __syncwarp's lanes, with no per-lane look). */
 static void arrive(struct sim_block *b, struct sim_warp *w, uint64_t m)
 {
   uint64_t todo = m & w->live & ~w->cwait;
+  if (todo)
+    todo &= ~csp_none(w);
   while (todo) {
     int t = lane_top(w, sim_ctz64(todo));
     uint32_t at_pc = t >= 0 ? w->cbar[t].pc : UINT32_MAX;
@@ -524,6 +543,41 @@ static inline uint64_t cstack_full(const struct sim_warp *w)
   return full;
 }
 
+/* When every lane of m is at one depth (the lanes of a group, but for those ITS's escape let
+   past a barrier), a row of the stack is written eight lanes a vector, the other lanes'
+   entries kept; else lane by lane. */
+void sim_warp_cstack_put(struct sim_warp *w, uint64_t m, int16_t t)
+{
+#ifdef __SSE2__
+  const uint8_t d = w->csp[sim_ctz64(m)];
+  const __m128i vd = _mm_set1_epi8((char)d);
+  uint64_t same = 0;
+  for (unsigned l = 0; l < SIM_MAX_WARP; l += 16)
+    same |= (uint64_t)(uint16_t)_mm_movemask_epi8(
+                _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(const void *)(w->csp + l)), vd))
+            << l;
+  if (!(m & ~same)) {
+    const __m128i bit = _mm_setr_epi16(1, 2, 4, 8, 16, 32, 64, 128);
+    const __m128i vt = _mm_set1_epi16(t);
+    int16_t *row = w->cstack[d];
+    for (unsigned l = 0; l < SIM_MAX_WARP && m >> l; l += 8) {
+      const unsigned bits = (unsigned)(m >> l) & 0xff;
+      if (!bits)
+        continue;
+      const __m128i on = _mm_cmpeq_epi16(_mm_and_si128(_mm_set1_epi16((short)bits), bit), bit);
+      __m128i *p = (__m128i *)(void *)(row + l);
+      _mm_storeu_si128(p, _mm_or_si128(_mm_andnot_si128(on, _mm_loadu_si128(p)),
+                                       _mm_and_si128(on, vt)));
+    }
+    return;
+  }
+#endif
+  for (uint64_t mm = m; mm; mm &= mm - 1) {
+    unsigned l = sim_ctz64(mm);
+    w->cstack[w->csp[l]][l] = t;
+  }
+}
+
 /* A new convergence barrier at pc for the lanes of m, split by the branch at from (or the
    group's own, when it already waits for them at that pc). Returns the barrier, the lanes'
    top one now, or -1 when the nesting is too deep. m's lanes share their top barrier, the
@@ -546,10 +600,7 @@ static int push_cbar(struct sim_warp *w, uint64_t m, uint32_t pc, uint32_t from)
   w->cbar[t].waiting = 0;
   w->cbar[t].from = from;
   w->cbar[t].parent = w->gtop;
-  for (uint64_t mm = m; mm; mm &= mm - 1) {
-    unsigned l = sim_ctz64(mm);
-    w->cstack[w->csp[l]][l] = (int16_t)t;
-  }
+  sim_warp_cstack_put(w, m, (int16_t)t);
   csp_add(w, m, 1);
   return (int)t;
 }

@@ -3983,6 +3983,282 @@ START_TEST(test_race_lane_shortcuts_match_general_path)
 }
 END_TEST
 
+/* ---- setp whose predicate guards the next bra (sim_exec_run's PLAN_SETP_GUARD) ---- */
+
+/* One case (j) of test_fast_path_setp_guard: setp.<cmp>.<type> %p1 on a word of src the same
+   for every lane and another, the same, the lane's or one of four, bent toward the edges
+   (sign bit, all ones, 0 and 1, equal; 64-bit: sign-extended, or equal low words under
+   different high ones); every fourth case instead the first word and, for one lane alone,
+   one more or one less (lane 7(j/4)+3 mod 32, every lane in turn; in region P lanes 8-15, at
+   its mask's edge). Then "@%p1 bra" or "@!%p1 bra" (every sixteenth "@%p5 bra", another
+   predicate: no fusing) over an add that marks the path taken in %r4; every fourth case
+   reads %p1 again (selp), so the register the fused setp writes is checked too. */
+static size_t setp_guard_case(char *k, size_t cap, const char *tag, unsigned j)
+{
+  static const char *const combo[][2] = {
+    {"eq", "u32"}, {"ne", "u32"}, {"lt", "u32"}, {"le", "u32"}, {"gt", "u32"}, {"ge", "u32"},
+    {"lo", "u32"}, {"ls", "u32"}, {"hi", "u32"}, {"hs", "u32"}, {"eq", "s32"}, {"ne", "s32"},
+    {"lt", "s32"}, {"le", "s32"}, {"gt", "s32"}, {"ge", "s32"}, {"eq", "b32"}, {"ne", "b32"},
+    {"eq", "u64"}, {"ne", "u64"}, {"lo", "u64"}, {"ls", "u64"}, {"hi", "u64"}, {"hs", "u64"},
+    {"lt", "u64"}, {"ge", "u64"}, {"eq", "s64"}, {"ne", "s64"}, {"lt", "s64"}, {"le", "s64"},
+    {"gt", "s64"}, {"ge", "s64"},
+  };
+  static const char *const bend[8] = {
+    "",
+    "  xor.b32 %r5, %r5, -2147483648;\n  xor.b32 %r6, %r6, -2147483648;\n",
+    "  xor.b32 %r5, %r5, 2147483647;\n  xor.b32 %r6, %r6, 2147483647;\n",
+    "  and.b32 %r5, %r5, -2147483648;\n  and.b32 %r6, %r6, -2147483648;\n",
+    "  or.b32 %r5, %r5, -2;\n  or.b32 %r6, %r6, -2;\n",
+    "  and.b32 %r5, %r5, 1;\n  and.b32 %r6, %r6, 1;\n",
+    "  mov.b32 %r6, %r5;\n",
+    "  and.b32 %r5, %r5, 0;\n  and.b32 %r6, %r6, 16;\n",
+  };
+  static const char *const base[3] = {"%rd1", "%rd4", "%rd6"};
+  const unsigned c = j % 4 == 3 ? j / 4 % 32 : j % 32, pat = (j / 32 + j) % 8;
+  const int wide = combo[c][1][1] == '6';
+  char cmpd[400], r6[80];
+  snprintf(r6, sizeof r6, "  ld.global.u32 %%r6, [%s+%u];\n", base[j % 3], 4 * ((j * 7) % 64));
+  if (wide && j / 32 % 2)          /* the low words both %r6, the high ones %r5 and %r6 */
+    snprintf(cmpd, sizeof cmpd, "  cvt.u64.u32 %%rd10, %%r6;\n  cvt.u64.u32 %%rd8, %%r5;\n"
+             "  shl.b64 %%rd8, %%rd8, 32;\n  or.b64 %%rd8, %%rd8, %%rd10;\n"
+             "  shl.b64 %%rd9, %%rd10, 32;\n  or.b64 %%rd9, %%rd9, %%rd10;\n"
+             "  setp.%s.%s %%p1, %%rd8, %%rd9;\n", combo[c][0], combo[c][1]);
+  else if (wide)
+    snprintf(cmpd, sizeof cmpd, "  cvt.s64.s32 %%rd8, %%r5;\n  cvt.s64.s32 %%rd9, %%r6;\n"
+             "  setp.%s.%s %%p1, %%rd8, %%rd9;\n", combo[c][0], combo[c][1]);
+  else
+    snprintf(cmpd, sizeof cmpd, "  setp.%s.%s %%p1, %%r5, %%r6;\n", combo[c][0], combo[c][1]);
+  char one[300] = "";
+  if (j % 4 == 3)                  /* one lane's b one above or below the others' (a) */
+    snprintf(one, sizeof one, "  setp.eq.u32 %%p5, %%r1, %u;\n  selp.u32 %%r3, %d, 0, %%p5;\n"
+             "  add.s32 %%r6, %%r5, %%r3;\n",
+             tag[0] == 'P' ? 8 + j / 4 % 8 : (j / 4 * 7 + 3) % 32, j / 8 % 2 ? 1 : -1);
+  return (size_t)snprintf(k, cap,
+                          "  ld.global.u32 %%r5, [%%rd1+%u];\n%s%s"
+                          "%s%s  @%s%%p%d bra %s%u;\n  add.s32 %%r4, %%r4, %u;\n%s%u:\n"
+                          "  mul.lo.s32 %%r4, %%r4, 3;\n%s",
+                          4 * (j % 128), one, j % 4 == 3 ? "" : r6, j % 4 == 3 ? "" : bend[pat],
+                          cmpd, ((j / 2) ^ (j / 8)) & 1 ? "!" : "", j % 16 == 5 ? 5 : 1, tag, j,
+                          j + 1, tag, j,
+                          j % 4 == 3 ? "  selp.u32 %r8, 5, 9, %p1;\n  add.s32 %r4, %r4, %r8;\n"
+                                     : "");
+}
+
+/* setp and the "@%p bra" it guards, fused in sim_exec_run (the bra takes the lane mask the
+   setp computed): every compare of u32, s32, b32, u64 and s64 that the fast plan runs, guards
+   plain and negated, values at the sign bit, all ones, 0, 1 and equal, warp-uniform and
+   lane-varying operands (branches taken in the run, and splits left to control()), by the
+   whole warp and by partial warps (lanes 0-11, so that lane 11 alone may split them while
+   the lanes next to it in a vector, 12 and 13, are outside; the odd lanes): paths taken,
+   predicates, counters, per-instruction statistics and trace as the lane-by-lane run leaves
+   them. */
+START_TEST(test_fast_path_setp_guard)
+{
+  const size_t cap = 1u << 18;
+  char *k = malloc(cap);
+  ck_assert_ptr_nonnull(k);
+  size_t n = (size_t)snprintf(k, cap,
+    HDR
+    ".visible .entry gv(.param .u64 src, .param .u64 dst)\n{\n"
+    "  .reg .pred %%p<8>;\n  .reg .b32 %%r<12>;\n  .reg .b64 %%rd<12>;\n"
+    "  ld.param.u64 %%rd1, [src];\n  ld.param.u64 %%rd2, [dst];\n"
+    "  mov.u32 %%r1, %%tid.x;\n  and.b32 %%r2, %%r1, 3;\n"
+    "  mul.wide.u32 %%rd3, %%r1, 4;\n  add.s64 %%rd4, %%rd1, %%rd3;\n"
+    "  mul.wide.u32 %%rd5, %%r2, 4;\n  add.s64 %%rd6, %%rd1, %%rd5;\n"
+    "  add.s64 %%rd7, %%rd2, %%rd3;\n  mov.u32 %%r4, 0;\n");
+  for (unsigned j = 0; j < 96; j++)
+    n += setp_guard_case(k + n, cap - n, "F", j);
+  n += (size_t)snprintf(k + n, cap - n, "  setp.lt.u32 %%p7, %%r1, 12;\n  @!%%p7 bra PEND;\n");
+  for (unsigned j = 0; j < 96; j++)
+    n += setp_guard_case(k + n, cap - n, "P", j + 96);
+  n += (size_t)snprintf(k + n, cap - n, "PEND:\n  and.b32 %%r9, %%r1, 1;\n"
+                        "  setp.eq.u32 %%p6, %%r9, 0;\n  @%%p6 bra QEND;\n");
+  for (unsigned j = 0; j < 96; j++)
+    n += setp_guard_case(k + n, cap - n, "Q", j + 192);
+  n += (size_t)snprintf(k + n, cap - n, "QEND:\n  st.global.u32 [%%rd7], %%r4;\n  ret;\n}\n");
+  ck_assert_uint_lt(n, cap);
+  static struct gv_out a, b;
+  gv_run(k, 32 * 16, 32 * 4, 0, 0, &a);
+  gv_run(k, 32 * 16, 32 * 4, 0, 1, &b);
+  free(k);
+  ck_assert_msg(a.r.outcome == SIM_RAN_OK, "%s", a.r.fault.message);
+  gv_same(&a, &b, "setp and the bra it guards");
+  uint64_t uni = 0, div = 0;
+  for (uint32_t j = 0; j < a.r.nstats; j++) {
+    uni += a.r.stats[j].br_uniform;
+    div += a.r.stats[j].br_divergent;
+  }
+  ck_assert_uint_gt(uni, 100);                   /* branches taken inside the runs */
+  ck_assert_uint_gt(div, 50);                    /* and splits, by control() */
+  sim_result_free(&a.r);
+  sim_result_free(&b.r);
+}
+END_TEST
+
+/* sim_warp_cstack_put against the lane loop it replaces (cstack[csp[l]][l] = t for the lanes
+   of m): random masks of 32- and 64-lane warps, every lane one depth (the vector path, lanes
+   7, 15, ... at the ends of its vectors among them) or some at another (the lane loop), the
+   entries of the other lanes and depths random and kept; the whole stack compared. */
+START_TEST(test_cstack_put_matches_lane_loop)
+{
+  struct sim_warp *w = calloc(1, sizeof *w);
+  int16_t(*ref)[SIM_MAX_WARP] = malloc(sizeof w->cstack);
+  ck_assert_ptr_nonnull(w);
+  ck_assert_ptr_nonnull(ref);
+  uint64_t x = 0x9e3779b97f4a7c15ull;
+  unsigned vector_cases = 0;
+  for (unsigned it = 0; it < 4000; it++) {
+    for (unsigned d = 0; d < SIM_CSTACK; d++)
+      for (unsigned l = 0; l < SIM_MAX_WARP; l++) {
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        w->cstack[d][l] = (int16_t)(x & 0x7fff);
+      }
+    x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+    uint64_t m = x;
+    switch (it % 5) {                              /* dense, sparse, one lane, 32 lanes, all */
+    case 1: x ^= x << 13, x ^= x >> 7, x ^= x << 17; m &= x; break;
+    case 2: m = 1ull << (x % 64); break;
+    case 3: m &= 0xffffffffull; break;
+    case 4: m = it & 8 ? ~0ull : 0xffffffffull; break;
+    default: break;
+    }
+    if (!m)
+      m = 1ull << 7;
+    const uint8_t d0 = (uint8_t)((x >> 20) % (SIM_CSTACK - 1));
+    for (unsigned l = 0; l < SIM_MAX_WARP; l++) {
+      x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+      /* lanes outside m at any depth; in m at d0, but in every third case one or a few
+         lanes (possibly none of m) one deeper */
+      w->csp[l] = !(m >> l & 1) ? (uint8_t)(x % SIM_CSTACK)
+                  : it % 3 == 2 && x % 5 == 0 ? (uint8_t)(d0 + 1) : d0;
+    }
+    uint64_t same = 0;
+    for (unsigned l = 0; l < SIM_MAX_WARP; l++)
+      same |= (uint64_t)(w->csp[l] == w->csp[sim_ctz64(m)]) << l;
+    vector_cases += !(m & ~same);
+    memcpy(ref, w->cstack, sizeof w->cstack);
+    const int16_t t = (int16_t)(x >> 40 & 0x3ff);
+    for (uint64_t mm = m; mm; mm &= mm - 1)
+      ref[w->csp[sim_ctz64(mm)]][sim_ctz64(mm)] = t;
+    sim_warp_cstack_put(w, m, t);
+    ck_assert_msg(!memcmp(ref, w->cstack, sizeof w->cstack),
+                  "case %u: mask %#llx, t %d: stacks differ", it, (unsigned long long)m, t);
+  }
+  ck_assert_uint_gt(vector_cases, 1000);
+  ck_assert_uint_lt(vector_cases, 3900);
+  free(ref);
+  free(w);
+}
+END_TEST
+
+/* test_fast_path_shared_partial_bounds for the few-lane masks (at most 16 lanes: the bounds
+   checked lane by lane, addrs_ok_sparse_avx2) and those just over: one to 17 lanes of a warp
+   load or store shared memory, each at an offset of its own, the last word (124) among the
+   good ones; out of bounds or misaligned in lanes that do not run it is no fault, in one
+   that does the fault is the lowest such lane's. */
+START_TEST(test_fast_path_shared_sparse_bounds)
+{
+  static const uint32_t bad_off[] = {128, 130, 2, 1000, 0xfffffffcu, 0x7ffffffcu, 125, 127};
+  for (int load_it = 0; load_it < 2; load_it++) {
+    char k[2048];
+    snprintf(k, sizeof k,
+      HDR
+      ".visible .entry sp(.param .u64 in)\n{\n"
+      "  .shared .align 4 .b8 s[128];\n"
+      "  .reg .pred %%p<2>;\n  .reg .b32 %%r<12>;\n  .reg .b64 %%rd<8>;\n"
+      "  mov.u32 %%r1, %%tid.x;\n  ld.param.u64 %%rd1, [in];\n"
+      "  mul.wide.u32 %%rd2, %%r1, 8;\n  add.s64 %%rd3, %%rd1, %%rd2;\n"
+      "  ld.global.u32 %%r2, [%%rd3];\n  ld.global.u32 %%r3, [%%rd3+4];\n"
+      "  mov.u32 %%r4, s;\n  shl.b32 %%r7, %%r1, 2;\n  add.s32 %%r8, %%r4, %%r7;\n"
+      "  st.shared.u32 [%%r8], %%r1;\n  bar.sync 0;\n"
+      "  add.s32 %%r5, %%r4, %%r2;\n"
+      "  setp.eq.u32 %%p1, %%r3, 0;\n  @%%p1 bra END;\n"
+      "  .loc 1 5 3\n"
+      "  %s\n"
+      "END:\n  ret;\n}\n"
+      ".file 1 \"/lab/sp.cu\"\n",
+      load_it ? "ld.shared.u32 %r6, [%r5];" : "st.shared.u32 [%r5], %r1;");
+    struct fx f;
+    load(&f, k);
+    uint64_t in = buffer(&f, 32 * 8, "in");
+    uint64_t rng = 0x13198A2E03707344ull + (uint64_t)load_it;
+    for (int trial = 0; trial < 400; trial++) {
+      uint32_t v[32][2];
+      const unsigned want = 1 + (unsigned)trial % 17;
+      uint32_t act = 0;
+      while ((unsigned)__builtin_popcount(act) < want)
+        act |= 1u << (sim_order_next(&rng) >> 59);
+      int first_bad = -1;
+      for (unsigned l = 0; l < 32; l++) {
+        uint64_t q = sim_order_next(&rng);
+        int bad = q % 3 == 0 && !(trial % 3 == 0 && (act >> l & 1));
+        v[l][0] = bad ? bad_off[(q >> 8) % 8] : q % 5 == 0 ? 124 : 4 * (uint32_t)((q >> 16) % 32);
+        v[l][1] = act >> l & 1;
+        if (bad && (act >> l & 1) && first_bad < 0)
+          first_bad = (int)l;
+      }
+      ck_assert_int_eq(sim_write(f.d, in, v, sizeof v), SIM_OK);
+      ck_assert_int_eq(launch(&f, "sp", 1, 32, &in, 1, SIM_SCHED_ITS, 1, 0), SIM_OK);
+      if (first_bad < 0) {
+        ck_assert_msg(f.r.outcome == SIM_RAN_OK, "trial %d, lanes 0x%08x: %s", trial, act,
+                      f.r.fault.message);
+        continue;
+      }
+      ck_assert_msg(f.r.outcome == SIM_FAULT, "trial %d, lanes 0x%08x: lane %d's offset %u "
+                    "ran", trial, act, first_bad, v[first_bad][0]);
+      ck_assert_int_eq(f.r.fault.space, PTX_SP_SHARED);
+      ck_assert_uint_eq(f.r.fault.lane, (unsigned)first_bad);
+      ck_assert_int_eq(f.r.fault.kind, v[first_bad][0] % 4 ? SIM_FK_MISALIGNED
+                                                           : SIM_FK_OUT_OF_BOUNDS);
+      ck_assert_uint_eq(line_of(&f, f.r.fault.inst), 5);
+    }
+    done(&f);
+  }
+}
+END_TEST
+
+/* Lanes a __syncwarp releases onto the join of the if they are in (bar.warp.sync, then the
+   join's pc: arrive's lanes, with a convergence barrier open) wait there for the other side,
+   and the join runs once for the whole warp: counted exactly, under ITS and the stack
+   scheduler; a second __syncwarp after the join, by lanes with no barrier open, goes on. */
+START_TEST(test_syncwarp_onto_a_join)
+{
+  const char *k =
+    HDR
+    ".visible .entry sj(.param .u64 p)\n{\n"
+    "  .reg .pred %p<2>;\n  .reg .b32 %r<6>;\n  .reg .b64 %rd<4>;\n"
+    "  ld.param.u64 %rd1, [p];\n"
+    "  mov.u32 %r1, %tid.x;\n"
+    "  mov.u32 %r2, 0;\n"
+    "  setp.ge.u32 %p1, %r1, 16;\n"
+    "  @%p1 bra JOIN;\n"
+    "  add.s32 %r2, %r1, 1;\n"
+    "  bar.warp.sync 65535;\n"
+    "JOIN:\n"
+    "  add.s32 %r3, %r2, %r1;\n"
+    "  bar.warp.sync -1;\n"
+    "  mul.wide.u32 %rd2, %r1, 4;\n"
+    "  add.s64 %rd3, %rd1, %rd2;\n"
+    "  st.global.u32 [%rd3], %r3;\n"
+    "  ret;\n}\n";
+  for (int s = 0; s < 2; s++) {
+    struct fx f;
+    load(&f, k);
+    uint64_t a = buffer(&f, 32 * 4, "out");
+    ck_assert_int_eq(launch(&f, "sj", 1, 32, &a, 1, s ? SIM_SCHED_STACK : SIM_SCHED_ITS, 1, 0),
+                     SIM_OK);
+    ck_assert_msg(f.r.outcome == SIM_RAN_OK, "%s", f.r.fault.message);
+    ck_assert_uint_eq(f.r.counters.warp_insts, 5 + 2 + 6);
+    ck_assert_uint_eq(f.r.counters.thread_insts, 5 * 32 + 2 * 16 + 6 * 32);
+    uint32_t out[32];
+    ck_assert_int_eq(sim_read(f.d, a, out, sizeof out), SIM_OK);
+    for (uint32_t l = 0; l < 32; l++)
+      ck_assert_uint_eq(out[l], l < 16 ? 2 * l + 1 : l);
+    done(&f);
+  }
+}
+END_TEST
+
 Suite *suite_sim(void)
 {
   Suite *s = suite_create("sim");
@@ -4064,6 +4340,10 @@ Suite *suite_sim(void)
   tcase_add_test(t, test_big_buffers);
   tcase_add_test(t, test_touch_keys_line_up);
   tcase_add_test(t, test_race_lane_shortcuts_match_general_path);
+  tcase_add_test(t, test_fast_path_setp_guard);
+  tcase_add_test(t, test_cstack_put_matches_lane_loop);
+  tcase_add_test(t, test_fast_path_shared_sparse_bounds);
+  tcase_add_test(t, test_syncwarp_onto_a_join);
   suite_add_tcase(s, t);
   return s;
 }

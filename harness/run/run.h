@@ -140,7 +140,7 @@ struct run_provenance {
 #define RUN_PHASES(X) \
   X(RUN_PHASE_BUILD, "build")       /* nvcc, ptxas and loading the module */ \
   X(RUN_PHASE_TESTS, "tests")       /* every test size and the main size, checked */ \
-  X(RUN_PHASE_MEASURE, "measure")   /* each configuration run again: timed or modelled */ \
+  X(RUN_PHASE_MEASURE, "measure")   /* each configuration, timed or modelled */ \
   X(RUN_PHASE_PROFILE, "profile")   /* GPU: Nsight Compute's profiled launches */ \
   X(RUN_PHASE_TOTAL, "total")
 

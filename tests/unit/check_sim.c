@@ -2381,7 +2381,10 @@ END_TEST
    offset of its own: out of bounds or misaligned in lanes that do not run it is no fault; in
    one that does, the fault is the lowest such lane's. The partial-warp bounds check (a mask
    over the whole warp's addresses) against what each lane's own address says. */
-START_TEST(test_fast_path_shared_partial_bounds)
+/* The shared bounds trials of test_fast_path_shared_partial_bounds (sparse 0: any lanes, a
+   quarter of the offsets bad) and test_fast_path_shared_sparse_bounds (sparse 1: 1 to 17
+   lanes, a third bad, the last word 124 among the good ones), trials runs from seed. */
+static void shared_bounds_trials(uint64_t seed, int trials, int sparse)
 {
   static const uint32_t bad_off[] = {128, 130, 2, 1000, 0xfffffffcu, 0x7ffffffcu, 125, 127};
   for (int load_it = 0; load_it < 2; load_it++) {
@@ -2406,18 +2409,27 @@ START_TEST(test_fast_path_shared_partial_bounds)
     struct fx f;
     load(&f, k);
     uint64_t in = buffer(&f, 32 * 8, "in");
-    uint64_t rng = 0x243F6A8885A308D3ull + (uint64_t)load_it;
-    for (int trial = 0; trial < 300; trial++) {
+    uint64_t rng = seed + (uint64_t)load_it;
+    for (int trial = 0; trial < trials; trial++) {
       uint32_t v[32][2];
-      uint64_t r = sim_order_next(&rng);
-      uint32_t act = (uint32_t)r;
-      if (!act)
-        act = 1u << (r >> 59);
+      uint32_t act = 0;
+      if (sparse) {
+        const unsigned want = 1 + (unsigned)trial % 17;
+        while ((unsigned)__builtin_popcount(act) < want)
+          act |= 1u << (sim_order_next(&rng) >> 59);
+      } else {
+        uint64_t r = sim_order_next(&rng);
+        act = (uint32_t)r;
+        if (!act)
+          act = 1u << (r >> 59);
+      }
       int first_bad = -1;
       for (unsigned l = 0; l < 32; l++) {
         uint64_t q = sim_order_next(&rng);
-        int bad = q % 4 == 0 && !(trial % 3 == 0 && (act >> l & 1));
-        v[l][0] = bad ? bad_off[(q >> 8) % 8] : 4 * (uint32_t)((q >> 16) % 32);
+        int bad = q % (sparse ? 3 : 4) == 0 && !(trial % 3 == 0 && (act >> l & 1));
+        v[l][0] = bad                  ? bad_off[(q >> 8) % 8]
+                  : sparse && q % 5 == 0 ? 124
+                                         : 4 * (uint32_t)((q >> 16) % 32);
         v[l][1] = act >> l & 1;
         if (bad && (act >> l & 1) && first_bad < 0)
           first_bad = (int)l;
@@ -2439,6 +2451,11 @@ START_TEST(test_fast_path_shared_partial_bounds)
     }
     done(&f);
   }
+}
+
+START_TEST(test_fast_path_shared_partial_bounds)
+{
+  shared_bounds_trials(0x243F6A8885A308D3ull, 300, 0);
 }
 END_TEST
 
@@ -4158,62 +4175,7 @@ END_TEST
    that does the fault is the lowest such lane's. */
 START_TEST(test_fast_path_shared_sparse_bounds)
 {
-  static const uint32_t bad_off[] = {128, 130, 2, 1000, 0xfffffffcu, 0x7ffffffcu, 125, 127};
-  for (int load_it = 0; load_it < 2; load_it++) {
-    char k[2048];
-    snprintf(k, sizeof k,
-      HDR
-      ".visible .entry sp(.param .u64 in)\n{\n"
-      "  .shared .align 4 .b8 s[128];\n"
-      "  .reg .pred %%p<2>;\n  .reg .b32 %%r<12>;\n  .reg .b64 %%rd<8>;\n"
-      "  mov.u32 %%r1, %%tid.x;\n  ld.param.u64 %%rd1, [in];\n"
-      "  mul.wide.u32 %%rd2, %%r1, 8;\n  add.s64 %%rd3, %%rd1, %%rd2;\n"
-      "  ld.global.u32 %%r2, [%%rd3];\n  ld.global.u32 %%r3, [%%rd3+4];\n"
-      "  mov.u32 %%r4, s;\n  shl.b32 %%r7, %%r1, 2;\n  add.s32 %%r8, %%r4, %%r7;\n"
-      "  st.shared.u32 [%%r8], %%r1;\n  bar.sync 0;\n"
-      "  add.s32 %%r5, %%r4, %%r2;\n"
-      "  setp.eq.u32 %%p1, %%r3, 0;\n  @%%p1 bra END;\n"
-      "  .loc 1 5 3\n"
-      "  %s\n"
-      "END:\n  ret;\n}\n"
-      ".file 1 \"/lab/sp.cu\"\n",
-      load_it ? "ld.shared.u32 %r6, [%r5];" : "st.shared.u32 [%r5], %r1;");
-    struct fx f;
-    load(&f, k);
-    uint64_t in = buffer(&f, 32 * 8, "in");
-    uint64_t rng = 0x13198A2E03707344ull + (uint64_t)load_it;
-    for (int trial = 0; trial < 400; trial++) {
-      uint32_t v[32][2];
-      const unsigned want = 1 + (unsigned)trial % 17;
-      uint32_t act = 0;
-      while ((unsigned)__builtin_popcount(act) < want)
-        act |= 1u << (sim_order_next(&rng) >> 59);
-      int first_bad = -1;
-      for (unsigned l = 0; l < 32; l++) {
-        uint64_t q = sim_order_next(&rng);
-        int bad = q % 3 == 0 && !(trial % 3 == 0 && (act >> l & 1));
-        v[l][0] = bad ? bad_off[(q >> 8) % 8] : q % 5 == 0 ? 124 : 4 * (uint32_t)((q >> 16) % 32);
-        v[l][1] = act >> l & 1;
-        if (bad && (act >> l & 1) && first_bad < 0)
-          first_bad = (int)l;
-      }
-      ck_assert_int_eq(sim_write(f.d, in, v, sizeof v), SIM_OK);
-      ck_assert_int_eq(launch(&f, "sp", 1, 32, &in, 1, SIM_SCHED_ITS, 1, 0), SIM_OK);
-      if (first_bad < 0) {
-        ck_assert_msg(f.r.outcome == SIM_RAN_OK, "trial %d, lanes 0x%08x: %s", trial, act,
-                      f.r.fault.message);
-        continue;
-      }
-      ck_assert_msg(f.r.outcome == SIM_FAULT, "trial %d, lanes 0x%08x: lane %d's offset %u "
-                    "ran", trial, act, first_bad, v[first_bad][0]);
-      ck_assert_int_eq(f.r.fault.space, PTX_SP_SHARED);
-      ck_assert_uint_eq(f.r.fault.lane, (unsigned)first_bad);
-      ck_assert_int_eq(f.r.fault.kind, v[first_bad][0] % 4 ? SIM_FK_MISALIGNED
-                                                           : SIM_FK_OUT_OF_BOUNDS);
-      ck_assert_uint_eq(line_of(&f, f.r.fault.inst), 5);
-    }
-    done(&f);
-  }
+  shared_bounds_trials(0x13198A2E03707344ull, 400, 1);
 }
 END_TEST
 

@@ -432,18 +432,6 @@ static inline int widening_cvt(const struct ptx_inst *in, int *sext)
 }
 
 #ifdef SIM_X86_CLONES
-/* Bit l: bit 0 of g[l], for the 32 lanes of a warp (a guard predicate's lanes), four lanes a
-   movemask. */
-__attribute__((target("avx2"))) static uint64_t guard_bits32_avx2(const uint64_t *g)
-{
-  uint64_t e = 0;
-  for (unsigned l = 0; l < 32; l += 4) {
-    __m256i v = _mm256_slli_epi64(_mm256_loadu_si256((const __m256i *)(const void *)(g + l)), 63);
-    e |= (uint64_t)(unsigned)_mm256_movemask_pd(_mm256_castsi256_pd(v)) << l;
-  }
-  return e;
-}
-
 /* d[l] = s[l] & mk for a full 32-lane warp with AVX2, four lanes a vector: mov. */
 __attribute__((target("avx2"))) static void and_full_avx2(uint64_t *d, const uint64_t *s,
                                                           uint64_t mk)
@@ -2832,7 +2820,7 @@ static inline __attribute__((always_inline)) uint32_t exec_run(struct sim_block 
       }
       uint64_t e = m;
       if (in->guard != PTX_NOREG) {
-        const uint64_t gb = pc == gbits_pc ? gbits : guard_bits32_avx2(REG(in->guard));
+        const uint64_t gb = pc == gbits_pc ? gbits : sim_guard_bits32_avx2(REG(in->guard));
         gbits_pc = UINT32_MAX;
         e = (in->guard_neg ? ~gb : gb) & m;
       }

@@ -579,6 +579,21 @@ void sim_pcs_inc32(uint32_t *pc);
 int sim_pcs_uniform32(const uint32_t *pc, const uint8_t *csp);
 /* Whether the 32 lanes of register r (a 32-lane warp's) all hold r[0] (sim_warp.c). */
 int sim_reg_uniform32(const uint64_t *r);
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && \
+    !defined(__SANITIZE_ADDRESS__)
+#include <immintrin.h>
+/* Bit l: bit 0 of g[l], for the 32 lanes of a warp (a guard predicate's lanes), four lanes a
+   movemask; only where the CPU has AVX2 (sim_exec.c's and sim_warp.c's fast paths). */
+__attribute__((target("avx2"))) static inline uint64_t sim_guard_bits32_avx2(const uint64_t *g)
+{
+  uint64_t e = 0;
+  for (unsigned l = 0; l < 32; l += 4) {
+    __m256i v = _mm256_slli_epi64(_mm256_loadu_si256((const __m256i *)(const void *)(g + l)), 63);
+    e |= (uint64_t)(unsigned)_mm256_movemask_pd(_mm256_castsi256_pd(v)) << l;
+  }
+  return e;
+}
+#endif
 /* cstack[csp[l]][l] = t for the lanes l of m (not 0) of warp w: a new convergence barrier
    on top of their stacks, before their csp counts it (sim_warp.c). */
 void sim_warp_cstack_put(struct sim_warp *w, uint64_t m, int16_t t);

@@ -653,19 +653,6 @@ static int select_group(struct sim_warp *w)
 }
 
 #ifdef WARP_X86
-/* Bit l: bit 0 of g[l], for the 32 lanes of a warp, four lanes a movemask. */
-__attribute__((target("avx2"))) static uint64_t guard_bits_avx2(const uint64_t *g)
-{
-  uint64_t e = 0;
-  for (unsigned l = 0; l < 32; l += 4) {
-    __m256i v = _mm256_slli_epi64(_mm256_loadu_si256((const __m256i *)(const void *)(g + l)), 63);
-    e |= (uint64_t)(unsigned)_mm256_movemask_pd(_mm256_castsi256_pd(v)) << l;
-  }
-  return e;
-}
-#endif
-
-#ifdef WARP_X86
 /* The lanes of g of a 32-lane warp split by a branch: pc[l] = t1 for those of e, t0 for the
    rest, the other lanes' pcs as they are; eight lanes a blend instead of a test per lane. */
 __attribute__((target("avx2"))) static void pcs_split_avx2(uint32_t *pc, uint64_t g, uint64_t e,
@@ -694,7 +681,7 @@ static uint64_t guard_lanes(const struct sim_block *b, const struct sim_warp *w,
     return m;
 #ifdef WARP_X86
   if (warp_avx2 && b->W == 32) {
-    uint64_t e = guard_bits_avx2(REG(in->guard));
+    uint64_t e = sim_guard_bits32_avx2(REG(in->guard));
     return (in->guard_neg ? ~e : e) & m;
   }
 #endif

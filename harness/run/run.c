@@ -1288,6 +1288,29 @@ static void fault_kind(const struct sim_fault *f, struct run_check *chk)
   snprintf(chk->fault_place, sizeof chk->fault_place, "%s", place);
 }
 
+/* L's outputs, as the device's buffers hold them, checked into chk against its expected
+   outputs (the reference run for L, unless L keeps them: ref_fixed) and, on a GPU, its
+   guard zones. 0, or -1 when the reference failed (c->err says why). */
+static int check_outputs(struct ctx *c, struct launch *L, struct run_check *chk)
+{
+  char err[512];
+  if (!L->ref_fixed) {
+    if (run_reference(c, L, err, sizeof err)) {
+      snprintf(c->err, c->errlen, "%s", err);
+      return -1;
+    }
+    L->expect_nan = expect_nans(c, L);
+  }
+  chk->first_bad = -1;
+  chk->state = compare(c, L, &chk->first_bad, chk->detail, sizeof chk->detail) ? RUN_CHECK_FAIL
+                                                                                : RUN_CHECK_PASS;
+  if (chk->state == RUN_CHECK_PASS && !guards_intact(c, L, chk->detail, sizeof chk->detail)) {
+    chk->state = RUN_CHECK_FAIL;
+    gpu_fault_where(c, L, chk);
+  }
+  return 0;
+}
+
 /* Launch L (measured when how is MS_MEASURE) into *mr and check its outputs into *chk.
    Returns 0, or -1 with c->err when the lab's reference failed. */
 static int launch_check(struct ctx *c, struct launch *L, struct run_check *chk, enum ms_what how,
@@ -1367,21 +1390,7 @@ static int launch_check(struct ctx *c, struct launch *L, struct run_check *chk, 
     }
   }
   L->inputs_trusted = inputs_intact;
-  if (!L->ref_fixed) {
-    if (run_reference(c, L, err, sizeof err)) {
-      snprintf(c->err, c->errlen, "%s", err);
-      return -1;
-    }
-    L->expect_nan = expect_nans(c, L);
-  }
-  chk->first_bad = -1;
-  chk->state = compare(c, L, &chk->first_bad, chk->detail, sizeof chk->detail) ? RUN_CHECK_FAIL
-                                                                                : RUN_CHECK_PASS;
-  if (chk->state == RUN_CHECK_PASS && !guards_intact(c, L, chk->detail, sizeof chk->detail)) {
-    chk->state = RUN_CHECK_FAIL;
-    gpu_fault_where(c, L, chk);
-  }
-  return 0;
+  return check_outputs(c, L, chk);
 }
 
 /* ---- measurement ---- */
@@ -1585,18 +1594,7 @@ static int remodel_check(struct ctx *c, struct launch *L, struct run_check *chk,
     *chk = c->kept->chk;
     return 0;
   }
-  char err[512];
-  if (!L->ref_fixed) {
-    if (run_reference(c, L, err, sizeof err)) {
-      snprintf(c->err, c->errlen, "%s", err);
-      return 1;
-    }
-    L->expect_nan = expect_nans(c, L);
-  }
-  chk->first_bad = -1;
-  chk->state = compare(c, L, &chk->first_bad, chk->detail, sizeof chk->detail) ? RUN_CHECK_FAIL
-                                                                                : RUN_CHECK_PASS;
-  return 0;
+  return check_outputs(c, L, chk) ? 1 : 0;
 }
 
 /* The main configuration's measurement while the SASS map it counts with is being made:

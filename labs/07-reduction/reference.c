@@ -41,7 +41,15 @@ int reduce_ref(struct lab_ref *r)
   }
   const uint32_t *in = r->buf[P_IN];
   uint32_t *out = r->buf[P_OUT];
-  for (uint64_t i = 0; i < (uint64_t)n; i++)
-    out[i / per_block] += in[i];
+  /* block by block, a loop the compiler vectorises (a division an element took 30 ms of a
+     4-million-element sweep point) */
+  for (uint64_t b = 0; b < blocks; b++) {
+    uint64_t first = b * per_block, end = first + per_block < (uint64_t)n ? first + per_block
+                                                                            : (uint64_t)n;
+    uint32_t sum = out[b];
+    for (uint64_t i = first; i < end; i++)
+      sum += in[i];
+    out[b] = sum;
+  }
   return 0;
 }

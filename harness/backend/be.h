@@ -35,6 +35,7 @@ struct be_launch {
   enum sim_sched sched;       /* emu only */
   uint32_t warp_size;         /* emu only: 32 or 64 */
   uint32_t workers;           /* emu only: host threads, 0 = all cores */
+  const int *hold;            /* emu only: the last of them waits for *hold (sim_launch.hold) */
   int reverse;                /* emu only: blocks and warps in reverse order (sim_launch) */
   uint64_t max_warp_insts;    /* emu only */
   uint32_t trace_every;       /* emu only: blocks recorded for the timing model (harness/timing, */

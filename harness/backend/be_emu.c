@@ -82,7 +82,8 @@ static enum be_status emu_launch(void *impl, const char *kernel, const void *par
   struct emu *e = impl;
   struct sim_launch c = {
     .dyn_smem = l->dyn_smem, .sched = l->sched, .warp_size = l->warp_size,
-    .workers = l->workers, .max_warp_insts = l->max_warp_insts, .reverse = l->reverse,
+    .workers = l->workers, .hold = l->hold, .max_warp_insts = l->max_warp_insts,
+    .reverse = l->reverse,
     .trace_every = l->trace_every, .trace_blocks = l->trace_blocks,
     .trace_wave = l->trace_wave,
     .lanes = l->lanes, .lanes_block = l->lanes_block, .lanes_warp = l->lanes_warp,

@@ -506,18 +506,19 @@ static void *sass_main(void *arg)
   return NULL;
 }
 
-/* The emulator's worker threads for the next launch: one a core, but one core fewer while
-   the SASS map is being made (nvdisasm takes a core for about 0.3 s): with every core's
-   worker beside it, the tests and nvdisasm took turns on the cores, nvdisasm finished late
-   and the measurements, which need its map, waited with a core idle (0.3 to 0.5 s of a lab
-   03 or 07 save on 2 cores). 0: all cores. */
-static uint32_t launch_workers(const struct ctx *c)
+/* What the emulator's workers for the next launch wait for: one a core, but while the SASS
+   map is being made (nvdisasm takes a core for about 0.3 s) the last of them waits until it is
+   done (be_launch.hold). With every core's worker beside it, the tests and nvdisasm took
+   turns on the cores, nvdisasm finished late and the measurements, which need its map, waited
+   with a core idle (0.3 to 0.5 s of a lab 03 or 07 save on 2 cores); with one worker fewer
+   for the whole launch, a launch that began beside nvdisasm kept a core idle after it ended
+   (0.15 s of a lab 07 save). NULL: none waits. */
+static const int *launch_hold(const struct ctx *c)
 {
   if (c->kind != BE_EMU || !c->sass_job.running ||
-      __atomic_load_n(&c->sass_job.done, __ATOMIC_ACQUIRE))
-    return 0;
-  uint32_t n = sim_host_cores();
-  return n > 1 ? n - 1 : 1;
+      __atomic_load_n(&c->sass_job.done, __ATOMIC_ACQUIRE) || sim_host_cores() < 2)
+    return NULL;
+  return &c->sass_job.done;
 }
 
 /* Start the SASS map of c's PTX (arch: "sm_90"); without a thread, make it here. */
@@ -1311,20 +1312,11 @@ static int check_outputs(struct ctx *c, struct launch *L, struct run_check *chk)
   return 0;
 }
 
-/* Launch L (measured when how is MS_MEASURE) into *mr and check its outputs into *chk.
-   Returns 0, or -1 with c->err when the lab's reference failed. */
-static int launch_check(struct ctx *c, struct launch *L, struct run_check *chk, enum ms_what how,
-                        struct ms_result *mr)
+/* launch_check's verdict on launch L, launched with status st (err: the backend's words) into
+   br: its fault, or its inputs and outputs checked into *chk. 0, or -1 as launch_check. */
+static int launch_outputs(struct ctx *c, struct launch *L, struct run_check *chk,
+                          enum be_status st, const char *err, const struct be_result *br)
 {
-  char err[512];
-  const struct be_result *br = &mr->br;
-  launch_reset(c, L);
-  c->res->prov.launches++;
-  struct be_launch bl = L->bl;
-  bl.workers = launch_workers(c);
-  enum be_status st = ms_launch(&c->ms, c->be, c->lab->kernel, L->params, L->psize, &bl, how,
-                                mr, err, sizeof err);
-  c->launch_ok = st == BE_OK;
   if (st != BE_OK) {
     chk->state = RUN_CHECK_FAULT;
     snprintf(chk->detail, sizeof chk->detail, "the launch failed: %s", err);
@@ -1391,6 +1383,59 @@ static int launch_check(struct ctx *c, struct launch *L, struct run_check *chk, 
   }
   L->inputs_trusted = inputs_intact;
   return check_outputs(c, L, chk);
+}
+
+/* The figures of an emulated launch (ms_finish: the counters and the timing model, SM 0's
+   blocks replayed cycle by cycle) on a thread of their own, while the launch's outputs are
+   checked (the lab's reference run on the inputs and compared): neither reads what the other
+   writes, and each is one core's work that left the other cores idle, 10 to 20 ms a point of
+   lab 07. */
+struct finish_job {
+  pthread_t thread;
+  const struct ms_setup *ms;
+  struct be *be;
+  const struct be_launch *bl;
+  struct ms_result *mr;
+};
+
+static void *finish_main(void *arg)
+{
+  struct finish_job *j = arg;
+  ms_finish(j->ms, j->be, j->bl, j->mr);
+  return NULL;
+}
+
+/* Launch L (measured when how is MS_MEASURE) into *mr and check its outputs into *chk.
+   Returns 0, or -1 with c->err when the lab's reference failed. */
+static int launch_check(struct ctx *c, struct launch *L, struct run_check *chk, enum ms_what how,
+                        struct ms_result *mr)
+{
+  char err[512];
+  const struct be_result *br = &mr->br;
+  err[0] = 0;
+  launch_reset(c, L);
+  c->res->prov.launches++;
+  struct be_launch bl = L->bl;
+  bl.hold = launch_hold(c);
+  /* measured on the emulator with a core to spare: recorded, its figures made beside the
+     check (finish_job), in MS_MEASURE's order */
+  int beside = how == MS_MEASURE && c->kind == BE_EMU && sim_host_cores() > 1;
+  enum be_status st = ms_launch(&c->ms, c->be, c->lab->kernel, L->params, L->psize, &bl,
+                                beside ? MS_RECORD : how, mr, err, sizeof err);
+  c->launch_ok = st == BE_OK;
+  struct finish_job fj = {.ms = &c->ms, .be = c->be, .bl = &L->bl, .mr = mr};
+  if (beside && st == BE_OK) {
+    if (!br->ran_ok || pthread_create(&fj.thread, NULL, finish_main, &fj) != 0) {
+      ms_finish(&c->ms, c->be, &L->bl, mr);     /* a fault's figures: no check to wait for */
+      beside = 0;
+    }
+  } else {
+    beside = 0;
+  }
+  int rc = launch_outputs(c, L, chk, st, err, br);
+  if (beside)
+    pthread_join(fj.thread, NULL);
+  return rc;
 }
 
 /* ---- measurement ---- */

@@ -142,6 +142,9 @@ struct sim_launch {
   uint32_t nocheck;        /* checks to leave out (SIM_NOCHECK_*); 0: all of them run */
   uint32_t warp_size;      /* 32, or 64 for the wide-wave profile; 0 means 32 */
   uint32_t workers;        /* host threads running blocks; 0 = one per core */
+  const int *hold;         /* non-NULL: the last of them starts taking blocks only once *hold
+                              reads nonzero (a core another process had is free again), and
+                              ends unstarted when none is left by then */
   uint64_t max_warp_insts; /* budget for the launch; 0 = SIM_DEFAULT_BUDGET */
   uint32_t max_smem;       /* per-block shared memory limit of the profile; 0 = 227 KiB */
   uint32_t smem_alloc_unit; /* a block's shared memory is allocated in these (the profile's

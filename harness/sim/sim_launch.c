@@ -31,6 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sched.h>
+#include <time.h>
 #include <unistd.h>
 #include <sys/mman.h>
 
@@ -166,6 +167,8 @@ struct worker_out {
   struct sim_counters ctr;
   struct sim_inst_stats *stats;     /* per code pc */
   enum sim_status st;
+  int held;                         /* it waits for *cfg->hold before its first block ... */
+  int unjoined;                     /* ... and found none left to start */
 };
 
 uint32_t sim_host_cores(void)
@@ -889,11 +892,43 @@ static void block_worker(struct worker_out *out, const struct sim_alloc **cache)
   slot_free(L, spare);
 }
 
+/* Whether held worker out may start: *hold reads nonzero. It sleeps until then, a
+   millisecond at a time, and returns 0 when no block (group) is left to start by then: the
+   others took them all. */
+static int hold_released(struct worker_out *out)
+{
+  struct launch *L = out->L;
+  uint32_t units = L->group_blocks ? L->nblocks / L->group_blocks : L->nblocks;
+  for (;;) {
+    if (__atomic_load_n(L->cfg->hold, __ATOMIC_ACQUIRE))
+      return 1;
+    uint32_t next;
+    if (L->group_blocks) {
+      next = __atomic_load_n(&L->next, __ATOMIC_RELAXED);
+    } else {
+      pthread_mutex_lock(&L->lock);
+      next = L->abandon ? units : L->next;
+      pthread_mutex_unlock(&L->lock);
+    }
+    if (next >= units || __atomic_load_n(&L->stop_after, __ATOMIC_RELAXED) != UINT32_MAX)
+      return 0;
+    struct timespec ms = {0, 1000000};
+    nanosleep(&ms, NULL);
+  }
+}
+
 static void *worker_main(void *arg)
 {
   struct worker_out *out = arg;
   struct launch *L = out->L;
   const struct sim_prog *p = L->prog;
+  if (out->held) {
+    if (!hold_released(out)) {
+      out->unjoined = 1;                        /* (its state is SIM_WK_IDLE still) */
+      return NULL;
+    }
+    __atomic_store_n(&L->workers[out->index].state, SIM_WK_RUNNING, __ATOMIC_RELEASE);
+  }
   out->stats = zalloc_lines((p->ncode ? p->ncode : 1) * sizeof *out->stats);
   const struct sim_alloc **cache = zalloc_lines((p->ncode ? p->ncode : 1) * sizeof *cache);
   if (!out->stats || !cache) {
@@ -1219,8 +1254,11 @@ enum sim_status sim_run(struct sim_device *d, const struct ptx_module *m, const 
   pthread_cond_init(&L.moved, NULL);
   uint32_t started = 0;
   L.workers[0].state = SIM_WK_RUNNING;
+  if (cfg->hold && nwk > 1)
+    outs[nwk - 1].held = 1;                     /* SIM_WK_IDLE until it starts */
   for (uint32_t i = 1; i < nwk; i++) {
-    __atomic_store_n(&L.workers[i].state, SIM_WK_RUNNING, __ATOMIC_RELEASE);
+    if (!outs[i].held)
+      __atomic_store_n(&L.workers[i].state, SIM_WK_RUNNING, __ATOMIC_RELEASE);
     if (pthread_create(&th[i], NULL, worker_main, &outs[i]) != 0) {
       __atomic_store_n(&L.workers[i].state, SIM_WK_IDLE, __ATOMIC_RELEASE);
       break;
@@ -1279,6 +1317,8 @@ enum sim_status sim_run(struct sim_device *d, const struct ptx_module *m, const 
   res->static_smem = prog.static_smem;
   res->local_bytes = prog.local_size;
   res->workers_used = started + 1;
+  for (uint32_t i = 1; i <= started; i++)
+    res->workers_used -= (uint32_t)outs[i].unjoined;
   if (L.coop_ws)
     sim_free(d, L.coop_ws);
   free(L.perm);

@@ -1127,11 +1127,9 @@ START_TEST(test_interblock_budget_names_first_waiter)
 }
 END_TEST
 
-/* A barrier-synchronised block reduction with shared memory and atomics, run with 1 and with
-   4 workers: identical memory and counters. */
-START_TEST(test_parallel_equals_serial)
-{
-  const char *k =
+/* A barrier-synchronised block reduction with shared memory and atomics: block b writes the
+   sum of b * 7 + t over its 128 threads t to out[b + 1] and adds it into out[0]. */
+static const char *k_block_red =
     HDR
     ".visible .entry red(.param .u64 out)\n{\n"
     "  .shared .align 4 .b8 s[512];\n"
@@ -1161,11 +1159,29 @@ START_TEST(test_parallel_equals_serial)
     "  mul.wide.u32 %rd2, %r2, 4;\n  add.s64 %rd3, %rd1, %rd2;\n"
     "  st.global.u32 [%rd3+4], %r10;\n"
     "END:\n  ret;\n}\n";
-  uint32_t res[2][65];
+
+/* The reduction of k_block_red over 64 blocks, as out holds it. */
+static void block_red_expect(uint32_t out[65])
+{
+  uint32_t total = 0;
+  for (uint32_t b = 0; b < 64; b++) {
+    uint32_t sum = 0;
+    for (uint32_t t = 0; t < 128; t++)
+      sum += b * 7 + t;
+    out[b + 1] = sum;
+    total += sum;
+  }
+  out[0] = total;
+}
+
+/* k_block_red run with 1 and with 4 workers: identical memory and counters. */
+START_TEST(test_parallel_equals_serial)
+{
+  uint32_t res[2][65], expect[65];
   uint64_t insts[2];
   for (int i = 0; i < 2; i++) {
     struct fx f;
-    load(&f, k);
+    load(&f, k_block_red);
     uint64_t a = buffer(&f, 65 * 4, "out");
     ck_assert_int_eq(launch(&f, "red", 64, 128, &a, 1, SIM_SCHED_ITS, i ? 4 : 1, 0), SIM_OK);
     ck_assert_int_eq(f.r.outcome, SIM_RAN_OK);
@@ -1173,17 +1189,53 @@ START_TEST(test_parallel_equals_serial)
     insts[i] = f.r.counters.warp_insts;
     done(&f);
   }
-  uint64_t total = 0;
-  for (uint32_t b = 0; b < 64; b++) {
-    uint32_t expect = 0;
-    for (uint32_t t = 0; t < 128; t++)
-      expect += b * 7 + t;
-    ck_assert_uint_eq(res[0][b + 1], expect);
-    total += expect;
-  }
-  ck_assert_uint_eq(res[0][0], (uint32_t)total);
+  block_red_expect(expect);
+  ck_assert_mem_eq(res[0], expect, sizeof expect);
   ck_assert_mem_eq(res[0], res[1], sizeof res[0]);
   ck_assert_uint_eq(insts[0], insts[1]);
+}
+END_TEST
+
+static void *open_hold(void *arg)
+{
+  __atomic_store_n((int *)arg, 1, __ATOMIC_RELEASE);
+  return NULL;
+}
+
+/* A held worker (sim_launch.hold: the run layer's while nvdisasm has a core) takes no block
+   while *hold reads 0 and ends unstarted, so one worker runs the launch; with *hold set it
+   runs beside the others; set from another thread during the launch, it may join at any
+   block. Every way, the memory and counters are the serial run's. */
+START_TEST(test_held_worker)
+{
+  uint32_t expect[65];
+  uint64_t serial = 0;
+  block_red_expect(expect);
+  for (int how = -1; how < 3; how++) {         /* -1: the serial run, no worker held */
+    int hold = how == 1;
+    struct fx f;
+    load(&f, k_block_red);
+    uint64_t a = buffer(&f, 65 * 4, "out");
+    struct sim_launch c = {.grid = {64, 1, 1}, .block = {128, 1, 1}, .workers = how < 0 ? 1 : 2,
+                           .hold = how < 0 ? NULL : &hold};
+    pthread_t opener;
+    if (how == 2)
+      ck_assert_int_eq(pthread_create(&opener, NULL, open_hold, &hold), 0);
+    ck_assert_int_eq(sim_run(f.d, &f.m, "red", &a, 8, &c, &f.r, f.err, sizeof f.err), SIM_OK);
+    if (how == 2)
+      pthread_join(opener, NULL);
+    ck_assert_int_eq(f.r.outcome, SIM_RAN_OK);
+    uint32_t out[65];
+    sim_read(f.d, a, out, sizeof out);
+    ck_assert_msg(!memcmp(out, expect, sizeof out), "hold %d: the sums differ", how);
+    if (how < 0)
+      serial = f.r.counters.warp_insts;
+    ck_assert_uint_eq(f.r.counters.warp_insts, serial);
+    if (how >= 0 && how < 2)
+      ck_assert_msg(f.r.workers_used == (how ? 2u : 1u), "hold %d: %u workers ran", how,
+                    f.r.workers_used);
+    done(&f);
+  }
 }
 END_TEST
 
@@ -4282,6 +4334,7 @@ Suite *suite_sim(void)
   tcase_add_test(t, test_budget);
   tcase_add_test(t, test_interblock_budget_names_first_waiter);
   tcase_add_test(t, test_parallel_equals_serial);
+  tcase_add_test(t, test_held_worker);
   tcase_add_test(t, test_call);
   tcase_add_test(t, test_wave64);
   tcase_add_test(t, test_smem_size_registers);

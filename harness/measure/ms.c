@@ -255,22 +255,20 @@ void ms_finish(const struct ms_setup *s, struct be *b, const struct be_launch *l
     emu_figures(s, &bl, &plan, r);
 }
 
-int ms_remodel(const struct ms_setup *s, const struct be_launch *l, const struct ms_result *src,
-               struct ms_result *r)
+int ms_remodel_begin(const struct ms_setup *s, const struct be_launch *l,
+                     const struct ms_result *src, struct ms_result *r, struct ms_remodel *m)
 {
   struct be_launch bl = *l;
   launch_limits(s, &bl);
   if (!s->prof || !src->have_rep || !src->br.ran_ok || bl.cooperative || bl.cluster[0] > 1 ||
       bl.cluster[1] > 1 || bl.cluster[2] > 1)
     return -1;
-  struct tm_kernel tk = tm_kernel_of(s, &bl);
-  struct tm_plan plan;
-  struct sim_trace view;
+  m->tk = tm_kernel_of(s, &bl);
   /* a shape the occupancy calculator refuses (more shared memory than a block may have) is
      one the backend refuses too: launched, it says why */
-  if (tm_plan(s->prof, &tk, &plan) || !plan.ok ||
-      sim_trace_rewave(&src->br.emu.trace, plan.blocks_per_sm * plan.trace_every,
-                       plan.trace_blocks, plan.trace_every, &view))
+  if (tm_plan(s->prof, &m->tk, &m->plan) || !m->plan.ok ||
+      sim_trace_rewave(&src->br.emu.trace, m->plan.blocks_per_sm * m->plan.trace_every,
+                       m->plan.trace_blocks, m->plan.trace_every, &m->view))
     return -1;
   r->prof = s->prof;
   r->br.ran_ok = 1;                             /* src's outcome, none of what it owns */
@@ -278,8 +276,22 @@ int ms_remodel(const struct ms_setup *s, const struct be_launch *l, const struct
   r->br.emu.counters = src->br.emu.counters;
   ms_occupancy(s, &bl, r);                      /* the figures in ms_launch's order */
   counter_values(s, &src->rep, r);
-  model_values(s, &tk, &plan, &view, r);
-  sim_trace_view_free(&view);
+  return 0;
+}
+
+void ms_remodel_end(const struct ms_setup *s, struct ms_remodel *m, struct ms_result *r)
+{
+  model_values(s, &m->tk, &m->plan, &m->view, r);
+  sim_trace_view_free(&m->view);
+}
+
+int ms_remodel(const struct ms_setup *s, const struct be_launch *l, const struct ms_result *src,
+               struct ms_result *r)
+{
+  struct ms_remodel m;
+  if (ms_remodel_begin(s, l, src, r, &m))
+    return -1;
+  ms_remodel_end(s, &m, r);
   return 0;
 }
 

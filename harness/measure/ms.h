@@ -141,6 +141,19 @@ void ms_finish(const struct ms_setup *s, struct be *b, const struct be_launch *l
 int ms_remodel(const struct ms_setup *s, const struct be_launch *l, const struct ms_result *src,
                struct ms_result *r);
 
+/* ms_remodel in two steps, so that its timing model (most of its time) may run elsewhere:
+   ms_remodel_begin decides and gives r everything but the model (its plan and src's blocks
+   at l's wave into *m, which reads src's record: src must outlive it), ms_remodel_end the
+   model, and frees m. Returns as ms_remodel; on -1 there is nothing to end. */
+struct ms_remodel {
+  struct tm_kernel tk;
+  struct tm_plan plan;
+  struct sim_trace view;
+};
+int ms_remodel_begin(const struct ms_setup *s, const struct be_launch *l,
+                     const struct ms_result *src, struct ms_result *r, struct ms_remodel *m);
+void ms_remodel_end(const struct ms_setup *s, struct ms_remodel *m, struct ms_result *r);
+
 /* GPU: time the launch (be_time: a warm-up, then repetitions after an L2 flush until the
    standard error is under 1% or 200 repetitions or 2 s), r->time_ms the median, and
    gpu__time_duration.sum measured among the values. Returns be_time's status

@@ -157,8 +157,10 @@ struct ctx {
   struct ms_result *main_mr;   /* emulator: the main size's test launch, recorded (MS_RECORD):
                                   the main configuration's measurement, finished in measure */
   uint64_t main_state;         /* ... and the device's state before it (be_state_digest) */
-  struct main_wait *wait;      /* the main configuration's measurement waiting for the SASS
-                                  map (measure, sass_wait), or NULL */
+  struct pending *pend;        /* emulator: the points whose figures are still being made,
+                                  oldest first (struct pending), or NULL ... */
+  struct pending *pend_last;   /* ... the newest */
+  uint32_t npend;
   int launch_ok;               /* the last launch_check's ms_launch returned BE_OK */
   int ref_choice_free;         /* the reference gave the main configuration's outputs without
                                   its choices (ref_choice_free): a remodelled point's are its
@@ -1385,30 +1387,79 @@ static int launch_outputs(struct ctx *c, struct launch *L, struct run_check *chk
   return check_outputs(c, L, chk);
 }
 
-/* The figures of an emulated launch (ms_finish: the counters and the timing model, SM 0's
-   blocks replayed cycle by cycle) on a thread of their own, while the launch's outputs are
-   checked (the lab's reference run on the inputs and compared): neither reads what the other
-   writes, and each is one core's work that left the other cores idle, 10 to 20 ms a point of
-   lab 07. */
-struct finish_job {
-  pthread_t thread;
-  const struct ms_setup *ms;
-  struct be *be;
-  const struct be_launch *bl;
-  struct ms_result *mr;
+/* A launch the emulator measured, as measure_once compares the next ones with. */
+struct measured {
+  uint32_t point;                   /* its point in res->points */
+  struct run_sizes size, choices;
+  uint64_t seed;
+  struct be_launch bl;              /* the lane log's fields cleared */
+  uint8_t params[RUN_MAX_PARAMS * 8];
+  uint32_t psize;
+  uint64_t state;                   /* be_state_digest before it ran */
+  char timing_note[sizeof ((struct run_provenance *)0)->timing_note]; /* what it set, or "" */
 };
 
-static void *finish_main(void *arg)
+/* A point whose figures are still being made after its launch and check (the emulator's),
+   finished later by pending_end, in the order the points were measured (their values, the
+   kept launch, the timing note):
+   - PEND_SASS: the main configuration's, recorded in its test while the SASS map it counts
+     with is being made; ms_finish once the map is in, so that the first sweep point's
+     launch runs beside nvdisasm rather than after it;
+   - PEND_FINISH and PEND_REMODEL: on a thread of their own, ms_finish (the counters and the
+     timing model, SM 0's blocks replayed cycle by cycle) or ms_remodel_end (the model at a
+     remodelled point's occupancy). Each is one core's work that left the other cores idle
+     (the check, then the next point's launch, run beside it now): 10 to 20 ms a point of
+     lab 07, 75 ms for lab 03's main configuration. */
+enum pend_how { PEND_SASS, PEND_FINISH, PEND_REMODEL };
+struct pending {
+  struct pending *next;
+  enum pend_how how;
+  uint32_t point;                   /* its point in res->points */
+  struct ms_result mr;
+  struct run_check chk;
+  struct be_launch bl;
+  struct measured m;
+  int have_m;
+  int remodelled;                   /* its figures are the kept launch's, remodelled */
+  uint64_t seq;                     /* c->seq after its launch */
+  int on_main;                      /* the run's on_main is called once it is finished */
+  const struct ms_setup *ms;        /* PEND_FINISH, PEND_REMODEL: the thread's ... */
+  struct be *be;
+  struct ms_remodel rm;
+  pthread_t thread;
+  int threaded;                     /* ... started (else its figures were made at once) */
+  int ready;                        /* atomic: the thread has made them */
+};
+
+static void *pending_main(void *arg)
 {
-  struct finish_job *j = arg;
-  ms_finish(j->ms, j->be, j->bl, j->mr);
+  struct pending *p = arg;
+  if (p->how == PEND_REMODEL)
+    ms_remodel_end(p->ms, &p->rm, &p->mr);
+  else
+    ms_finish(p->ms, p->be, &p->bl, &p->mr);
+  __atomic_store_n(&p->ready, 1, __ATOMIC_RELEASE);
   return NULL;
 }
 
+/* Make p's figures (how: PEND_FINISH of p->mr recorded as p->bl, or PEND_REMODEL of p->rm)
+   on a thread of their own; where none starts, here and now. */
+static void pending_start(struct ctx *c, struct pending *p, enum pend_how how)
+{
+  p->how = how;
+  p->ms = &c->ms;
+  p->be = c->be;
+  p->threaded = pthread_create(&p->thread, NULL, pending_main, p) == 0;
+  if (!p->threaded)
+    pending_main(p);
+}
+
 /* Launch L (measured when how is MS_MEASURE) into *mr and check its outputs into *chk.
+   Given p (the emulator's, mr its p->mr), a measured launch is recorded and its figures are
+   made on p's thread (pending_start) beside the check, and after it: p->threaded says so.
    Returns 0, or -1 with c->err when the lab's reference failed. */
 static int launch_check(struct ctx *c, struct launch *L, struct run_check *chk, enum ms_what how,
-                        struct ms_result *mr)
+                        struct ms_result *mr, struct pending *p)
 {
   char err[512];
   const struct be_result *br = &mr->br;
@@ -1417,25 +1468,18 @@ static int launch_check(struct ctx *c, struct launch *L, struct run_check *chk, 
   c->res->prov.launches++;
   struct be_launch bl = L->bl;
   bl.hold = launch_hold(c);
-  /* measured on the emulator with a core to spare: recorded, its figures made beside the
-     check (finish_job), in MS_MEASURE's order */
-  int beside = how == MS_MEASURE && c->kind == BE_EMU && sim_host_cores() > 1;
+  int later = p && how == MS_MEASURE;
   enum be_status st = ms_launch(&c->ms, c->be, c->lab->kernel, L->params, L->psize, &bl,
-                                beside ? MS_RECORD : how, mr, err, sizeof err);
+                                later ? MS_RECORD : how, mr, err, sizeof err);
   c->launch_ok = st == BE_OK;
-  struct finish_job fj = {.ms = &c->ms, .be = c->be, .bl = &L->bl, .mr = mr};
-  if (beside && st == BE_OK) {
-    if (!br->ran_ok || pthread_create(&fj.thread, NULL, finish_main, &fj) != 0) {
+  if (later && st == BE_OK) {
+    p->bl = L->bl;
+    if (br->ran_ok)
+      pending_start(c, p, PEND_FINISH);
+    else
       ms_finish(&c->ms, c->be, &L->bl, mr);     /* a fault's figures: no check to wait for */
-      beside = 0;
-    }
-  } else {
-    beside = 0;
   }
-  int rc = launch_outputs(c, L, chk, st, err, br);
-  if (beside)
-    pthread_join(fj.thread, NULL);
-  return rc;
+  return launch_outputs(c, L, chk, st, err, br);
 }
 
 /* ---- measurement ---- */
@@ -1537,17 +1581,6 @@ static void point_name(const struct run_point *pt, char *buf, size_t n)
     snprintf(buf, n, "the sweep %.63s point %.63s", pt->sweep, pt->label);
 }
 
-/* A launch the emulator measured, as measure_once compares the next ones with. */
-struct measured {
-  uint32_t point;                   /* its point in res->points */
-  struct run_sizes size, choices;
-  uint64_t seed;
-  struct be_launch bl;              /* the lane log's fields cleared */
-  uint8_t params[RUN_MAX_PARAMS * 8];
-  uint32_t psize;
-  uint64_t state;                   /* be_state_digest before it ran */
-  char timing_note[sizeof ((struct run_provenance *)0)->timing_note]; /* what it set, or "" */
-};
 
 static int same_sizes(const struct run_sizes *a, const struct run_sizes *b)
 {
@@ -1622,16 +1655,20 @@ static int kept_serves(const struct ctx *c, const struct measured *m)
 
 /* L's check and measurement without its launch (kept_serves): the kept launch's outputs
    checked against L's reference, its counters, and L's occupancy and timing model
-   (ms_remodel). Returns 0; 1 when the reference failed (c->err, as launch_check's -1); -1
-   when the kept launch cannot give L's model (mr is empty: launch L). */
+   (ms_remodel; given p, its p->mr being mr, the model on p's thread: pending_start).
+   Returns 0; 1 when the reference failed (c->err, as launch_check's -1); -1 when the kept
+   launch cannot give L's model (mr is empty: launch L). */
 static int remodel_check(struct ctx *c, struct launch *L, struct run_check *chk,
-                         struct ms_result *mr)
+                         struct ms_result *mr, struct pending *p)
 {
-  if (ms_remodel(&c->ms, &L->bl, &c->kept->mr, mr)) {
+  if (!p ? ms_remodel(&c->ms, &L->bl, &c->kept->mr, mr)
+         : ms_remodel_begin(&c->ms, &L->bl, &c->kept->mr, mr, &p->rm)) {
     ms_result_free(mr);
     ms_result_init(mr);
     return -1;
   }
+  if (p)
+    pending_start(c, p, PEND_REMODEL);
   if (c->ref_choice_free) {
     /* the same sizes, inputs and scalars, and a reference that reads no choice: the same
        expected outputs, so the kept launch's check is this one's (lab 03's warps sweeps
@@ -1641,20 +1678,6 @@ static int remodel_check(struct ctx *c, struct launch *L, struct run_check *chk,
   }
   return check_outputs(c, L, chk) ? 1 : 0;
 }
-
-/* The main configuration's measurement while the SASS map it counts with is being made:
-   recorded in its test (MS_RECORD), finished by sass_wait once the map is in, so that the
-   first sweep point's launch runs beside nvdisasm rather than after it. */
-struct main_wait {
-  uint32_t point;                   /* its point in res->points */
-  struct ms_result mr;
-  struct run_check chk;
-  struct be_launch bl;
-  struct measured m;
-  int have_m;
-  uint64_t seq;                     /* c->seq after its launch */
-  int on_main;                      /* the run's on_main is called once it is finished */
-};
 
 /* Whether the SASS map is still being made (its thread started, not joined). */
 static int sass_pending(const struct ctx *c)
@@ -1725,33 +1748,84 @@ static void measure_end(struct ctx *c, struct launch *L, struct run_point *pt,
     ms_result_free(mr);
 }
 
-/* Join the SASS map's thread, and finish the main configuration's measurement that waited
-   for it (its figures, the note measure_once keeps for copies of it, the run's on_main). */
-static void sass_wait(struct ctx *c)
+/* Finish the oldest pending point (struct pending): wait for its figures (the SASS map
+   and ms_finish, or its thread), then measure_end, the note measure_once keeps for copies of
+   it, and the run's on_main when it is the main configuration. */
+static void pending_end_one(struct ctx *c)
 {
-  sass_join(c);
-  struct main_wait *w = c->wait;
-  if (!w)
-    return;
-  c->wait = NULL;
-  struct run_point *pt = &c->res->points[w->point];
+  struct pending *p = c->pend;
+  c->pend = p->next;
+  if (!c->pend)
+    c->pend_last = NULL;
+  c->npend--;
+  if (p->how == PEND_SASS) {
+    sass_join(c);
+    ms_finish(&c->ms, c->be, &p->bl, &p->mr);
+  } else if (p->threaded) {
+    pthread_join(p->thread, NULL);
+  }
+  struct run_point *pt = &c->res->points[p->point];
   char note[sizeof c->res->prov.timing_note];
   memcpy(note, c->res->prov.timing_note, sizeof note);
   c->res->prov.timing_note[0] = 0;
-  ms_finish(&c->ms, c->be, &w->bl, &w->mr);
-  measure_end(c, NULL, pt, w->have_m ? &w->m : NULL, &w->chk, w->seq, 0, &w->mr);
+  measure_end(c, NULL, pt, p->have_m ? &p->m : NULL, &p->chk, p->seq, p->remodelled, &p->mr);
   for (uint32_t i = 0; i < c->ndone; i++)
-    if (c->done[i].point == w->point)
+    if (c->done[i].point == p->point)
       memcpy(c->done[i].timing_note, c->res->prov.timing_note, sizeof c->done[i].timing_note);
   if (!c->res->prov.timing_note[0])
     memcpy(c->res->prov.timing_note, note, sizeof note);
-  if (w->on_main) {                           /* the run so far: up to the main point */
+  if (p->on_main) {                             /* the run so far: up to the main point */
     uint32_t n = c->res->npoints;
-    c->res->npoints = w->point + 1;
+    c->res->npoints = p->point + 1;
     c->opts->on_main(c->res, c->opts->on_main_arg);
     c->res->npoints = n;
   }
-  free(w);
+  free(p);
+}
+
+/* Finish every pending point, and join the SASS map's thread. */
+static void sass_wait(struct ctx *c)
+{
+  while (c->pend)
+    pending_end_one(c);
+  sass_join(c);
+}
+
+/* Finish the pending points whose figures are made, oldest first, up to the first that is
+   not (the main configuration's, which the feedback screen shows first, is waited for);
+   and while more are pending than the host has cores, the oldest. */
+static void pending_reap(struct ctx *c)
+{
+  while (c->pend && (c->pend->on_main || c->npend > sim_host_cores() ||
+                     (c->pend->how == PEND_SASS
+                          ? __atomic_load_n(&c->sass_job.done, __ATOMIC_ACQUIRE)
+                          : !c->pend->threaded || __atomic_load_n(&c->pend->ready,
+                                                                  __ATOMIC_ACQUIRE))))
+    pending_end_one(c);
+}
+
+/* The pending entry of point i, or NULL. */
+static struct pending *pending_of(const struct ctx *c, uint32_t i)
+{
+  for (struct pending *p = c->pend; p; p = p->next)
+    if (p->point == i)
+      return p;
+  return NULL;
+}
+
+/* Drop every pending point unfinished (a run that ends early): its thread joined. */
+static void pending_drop(struct ctx *c)
+{
+  while (c->pend) {
+    struct pending *p = c->pend;
+    c->pend = p->next;
+    if (p->threaded)
+      pthread_join(p->thread, NULL);
+    ms_result_free(&p->mr);
+    free(p);
+  }
+  c->pend_last = NULL;
+  c->npend = 0;
 }
 
 /* Measure the configuration of L as point pt: launched, or remodelled on c->kept's launch
@@ -1779,46 +1853,75 @@ static void measure(struct ctx *c, struct launch *L, struct run_point *pt,
   L->bl.lanes = lane != NULL;
   L->bl.lanes_block = lane ? lane->block : 0;
   L->bl.lanes_warp = lane ? lane->warp : 0;
-  /* a point that the waiting main configuration's launch could serve waits for it */
-  if (c->wait && m && pt->sweep[0] && c->wait->have_m && same_but_smem(&c->wait->m, m))
-    sass_wait(c);
-  int lc = 0, remodelled = 0, wait_main = 0;
+  /* a point that a pending launch could serve waits for it (its figures made, then kept) */
+  for (struct pending *q = c->pend; m && pt->sweep[0] && q; q = q->next)
+    if (q->have_m && same_but_smem(&q->m, m)) {
+      sass_wait(c);
+      break;
+    }
+  /* the emulator's figures, with a core to spare, are made on a thread of their own, beside
+     the check and the next points (struct pending); p->mr is the measurement then */
+  struct pending *p = NULL;
+  if (c->kind == BE_EMU && (p = calloc(1, sizeof *p)))
+    ms_result_init(&p->mr);
+  struct pending *beside = sim_host_cores() > 1 ? p : NULL;
+  struct ms_result *mrp = p ? &p->mr : &mr;
+  int lc = 0, remodelled = 0, later = 0;
   if (L->checked && c->main_mr) {
     chk.state = RUN_CHECK_PASS;                 /* the main size's test, this very launch */
-    mr = *c->main_mr;
+    *mrp = *c->main_mr;
     free(c->main_mr);
     c->main_mr = NULL;
-    wait_main = sass_pending(c) && !pt->sweep[0];
-    if (!wait_main)
-      ms_finish(&c->ms, c->be, &L->bl, &mr);
+    if (p && sass_pending(c) && !pt->sweep[0]) {
+      p->how = PEND_SASS;                       /* finished once the SASS map is in */
+      p->bl = L->bl;
+      later = 1;
+    } else if (beside && !sass_pending(c)) {
+      p->bl = L->bl;
+      pending_start(c, p, PEND_FINISH);
+      later = p->threaded;
+    } else {
+      sass_wait(c);
+      ms_finish(&c->ms, c->be, &L->bl, mrp);
+    }
   } else if (L->checked) {
     chk.state = RUN_CHECK_PASS;
-    ms_occupancy(&c->ms, &L->bl, &mr);
+    ms_occupancy(&c->ms, &L->bl, mrp);
   } else if (m && pt->sweep[0] && kept_serves(c, m) &&
-             (lc = remodel_check(c, L, &chk, &mr)) >= 0) {
+             (lc = remodel_check(c, L, &chk, mrp, beside)) >= 0) {
     remodelled = 1;
+    later = beside && p->threaded;
     snprintf(pt->remodelled_on, sizeof pt->remodelled_on, "%s", c->kept->point);
   } else if (sass_pending(c)) {
     /* the launch beside nvdisasm, its figures after (ms_finish: in MS_MEASURE's order) */
-    lc = launch_check(c, L, &chk, MS_RECORD, &mr);
+    lc = launch_check(c, L, &chk, MS_RECORD, mrp, NULL);
     if (lc == 0) {
       int launched = c->launch_ok;
       sass_wait(c);
-      if (launched)
-        ms_finish(&c->ms, c->be, &L->bl, &mr);
-      else
-        ms_occupancy(&c->ms, &L->bl, &mr);      /* as MS_MEASURE gives a refused launch */
+      if (launched && beside && mrp->br.ran_ok) {
+        p->bl = L->bl;
+        pending_start(c, p, PEND_FINISH);
+        later = p->threaded;
+      } else if (launched) {
+        ms_finish(&c->ms, c->be, &L->bl, mrp);
+      } else {
+        ms_occupancy(&c->ms, &L->bl, mrp);      /* as MS_MEASURE gives a refused launch */
+      }
     }
   } else {
-    lc = launch_check(c, L, &chk, MS_MEASURE, &mr);
+    lc = launch_check(c, L, &chk, MS_MEASURE, mrp, beside);
+    later = beside && p->threaded;
   }
   L->bl.lanes = 0;
   if (lane && lc == 0)
-    write_lane_logs(c, pt, &mr.br.emu.lanes);
+    write_lane_logs(c, pt, &mrp->br.emu.lanes);
   if (lc != 0) {
     pt->correct = 0;
     snprintf(pt->problem, sizeof pt->problem, "%s", c->err);
-    ms_result_free(&mr);
+    if (p && p->threaded)
+      pthread_join(p->thread, NULL);
+    ms_result_free(mrp);
+    free(p);
     return;
   }
   pt->correct = chk.state == RUN_CHECK_PASS;
@@ -1826,22 +1929,27 @@ static void measure(struct ctx *c, struct launch *L, struct run_point *pt,
     snprintf(pt->problem, sizeof pt->problem, "%s", chk.detail);
   if (chk.state == RUN_CHECK_TIMEOUT)
     point_name(pt, c->hung, sizeof c->hung);
-  struct main_wait *w = wait_main ? calloc(1, sizeof *w) : NULL;
-  if (w) {
-    w->point = (uint32_t)(pt - c->res->points);
-    w->mr = mr;
-    w->chk = chk;
-    w->bl = L->bl;
-    w->have_m = m != NULL;
+  if (later) {
+    p->point = (uint32_t)(pt - c->res->points);
+    p->chk = chk;
+    p->have_m = m != NULL;
     if (m)
-      w->m = *m;
-    w->seq = c->seq;
-    c->wait = w;
+      p->m = *m;
+    p->seq = c->seq;
+    p->remodelled = remodelled;
+    if (c->pend_last)
+      c->pend_last->next = p;
+    else
+      c->pend = p;
+    c->pend_last = p;
+    c->npend++;
+    pending_reap(c);
     return;
   }
-  if (wait_main)                                /* no memory to wait in: now */
-    ms_finish(&c->ms, c->be, &L->bl, &mr);
-  measure_end(c, L, pt, m, &chk, c->seq, remodelled, &mr);
+  while (c->pend)                               /* the points before it first */
+    pending_end_one(c);
+  measure_end(c, L, pt, m, &chk, c->seq, remodelled, mrp);
+  free(p);
 }
 
 /* Measure the configuration of L as point pt (measure), unless the emulator measured the very
@@ -1874,8 +1982,8 @@ static void measure_once(struct ctx *c, struct launch *L, struct run_point *pt)
           !same_sizes(&d->size, &m.size) || !same_sizes(&d->choices, &m.choices) ||
           memcmp(&d->bl, &m.bl, sizeof m.bl) || memcmp(d->params, m.params, m.psize))
         continue;
-      if (c->wait && c->wait->point == d->point)
-        sass_wait(c);                           /* its figures first */
+      while (c->pend)                           /* its figures, and the points' before */
+        pending_end_one(c);
       struct run_point was = *pt;               /* its own name, the figures of d's */
       *pt = c->res->points[d->point];
       memcpy(pt->sweep, was.sweep, sizeof pt->sweep);
@@ -2321,7 +2429,7 @@ static int run_here(const struct run_lab *lab, const struct run_opts *opts, stru
     }
     if (!prepared) {
       chk->state = RUN_CHECK_FAIL;
-    } else if (launch_check(&c, &L, chk, record ? MS_RECORD : MS_LAUNCH, &mr)) {
+    } else if (launch_check(&c, &L, chk, record ? MS_RECORD : MS_LAUNCH, &mr, NULL)) {
       launch_free(&c, &L);
       ms_result_free(&mr);
       arch_leave(&c, &sw);
@@ -2394,8 +2502,9 @@ static int run_here(const struct run_lab *lab, const struct run_opts *opts, stru
       progress(&c, -1, (int32_t)res->npoints - 1);
       measure_once(&c, &L, pt);
       if (opts->on_main && !opts->quick && lab->nsweeps) {
-        if (c.wait)
-          c.wait->on_main = 1;                  /* once its figures are in */
+        struct pending *mp = pending_of(&c, (uint32_t)(pt - res->points));
+        if (mp)
+          mp->on_main = 1;                      /* once its figures are in */
         else
           opts->on_main(res, opts->on_main_arg);
       }
@@ -2448,6 +2557,7 @@ static int run_here(const struct run_lab *lab, const struct run_opts *opts, stru
   progress(&c, -1, -1);
   rc = 0;
 out:
+  pending_drop(&c);                             /* (a run that ended early) */
   sass_join(&c);
   if (have_main_L)
     launch_free(&c, &main_L);
@@ -2457,10 +2567,6 @@ out:
   if (c.ref_lib)
     dlclose(c.ref_lib);
   kept_free(&c);
-  if (c.wait) {
-    ms_result_free(&c.wait->mr);
-    free(c.wait);
-  }
   if (c.main_mr) {
     ms_result_free(c.main_mr);
     free(c.main_mr);

@@ -16,11 +16,13 @@
 # BENCH_BATCH_LABS and BENCH_STUDENTS make it shorter).
 #
 #   BENCH_SCALE=N   multiply the work of every kernel by N (default 1)
+#   BENCH_REPS=N    runs of each throughput figure, the best kept (default 5)
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
 warplab=${WARPLAB:-bin/warplab}
 scale=${BENCH_SCALE:-1}
+reps=${BENCH_REPS:-5}
 [ -x "$warplab" ] || { echo "bench: $warplab is not built (run: make)" >&2; exit 1; }
 if ! command -v nvcc >/dev/null 2>&1 && [ -x /usr/local/cuda/bin/nvcc ]; then
   export PATH="/usr/local/cuda/bin:$PATH"
@@ -59,12 +61,13 @@ run_one() { # name ptx kernel grid block args threads -> "insts launch_s process
   out=$("$warplab" emu "$tmp/$2.ptx" --kernel "$3" --grid "$4" --block "$5" --threads "$7" \
         --json "${args[@]}") || { echo "bench: $1 failed (--threads $7)" >&2; return 1; }
   t1=$(date +%s.%N)
-  local insts threads launch model
+  local insts threads launch model cpu
   insts=$(printf '%s' "$out" | json_int 'smsp__inst_executed\.sum')
   threads=$(printf '%s' "$out" | json_int 'threads')
   launch=$(printf '%s' "$out" | json_num 'run_seconds')
   model=$(printf '%s' "$out" | json_num 'model_seconds')
-  echo "${insts:-0} ${launch:-0} $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }') ${threads:-?} ${model:-0}"
+  cpu=$(printf '%s' "$out" | json_num 'cpu_seconds')
+  echo "${insts:-0} ${launch:-0} $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }') ${threads:-?} ${model:-0} ${cpu:-0}"
 }
 
 # The run with the shortest launch of N: other work on the machine only ever slows a run down.
@@ -82,25 +85,31 @@ best_of() {
 
 echo "warplab emulator throughput ($warplab, $(nproc) cores, BENCH_SCALE=$scale)"
 printf '%-10s %12s | %22s | %22s | %s\n' "" "" "one worker thread" "all cores" ""
-printf '%-10s %12s | %7s %7s %6s | %7s %7s %6s | %7s %7s %s\n' kernel warp-insts launch_s Mwi/s proc_s launch_s Mwi/s proc_s speedup model_s threads
+printf '%-10s %12s | %7s %7s %6s | %7s %7s %6s | %7s %5s %5s %7s %s\n' kernel warp-insts launch_s Mwi/s proc_s launch_s Mwi/s proc_s speedup cores work model_s threads
 for c in "${cases[@]}"; do
   IFS='|' read -r name ptx kernel grid block args <<< "$c"
-  r1=$(best_of 3 "$name" "$ptx" "$kernel" "$grid" "$block" "$args" 1)
-  r0=$(best_of 3 "$name" "$ptx" "$kernel" "$grid" "$block" "$args" 0)
-  read -r i1 s1 p1 _ <<< "$r1"
-  read -r i0 s0 p0 th m0 <<< "$r0"
+  r1=$(best_of "$reps" "$name" "$ptx" "$kernel" "$grid" "$block" "$args" 1)
+  r0=$(best_of "$reps" "$name" "$ptx" "$kernel" "$grid" "$block" "$args" 0)
+  read -r i1 s1 p1 _ _ c1 <<< "$r1"
+  read -r i0 s0 p0 th m0 c0 <<< "$r0"
   [ "$i1" = "$i0" ] || echo "bench: $name: instruction counts differ ($i1 vs $i0)" >&2
-  awk -v n="$name" -v i="$i1" -v s1="$s1" -v s0="$s0" -v p1="$p1" -v p0="$p0" -v th="$th" -v m="$m0" 'BEGIN {
-    printf "%-10s %12d | %8.3f %7.2f %6.2f | %8.3f %7.2f %6.2f | %6.2fx %7.3f %s\n", n, i,
+  awk -v n="$name" -v i="$i1" -v s1="$s1" -v s0="$s0" -v p1="$p1" -v p0="$p0" -v th="$th" -v m="$m0" \
+      -v c1="$c1" -v c0="$c0" 'BEGIN {
+    printf "%-10s %12d | %8.3f %7.2f %6.2f | %8.3f %7.2f %6.2f | %6.2fx %5.2f %5.2f %7.3f %s\n", n, i,
            s1, (s1 > 0 ? i / s1 / 1e6 : 0), p1, s0, (s0 > 0 ? i / s0 / 1e6 : 0), p0,
-           (s0 > 0 ? s1 / s0 : 0), m, th }'
+           (s0 > 0 ? s1 / s0 : 0), (s0 > 0 ? c0 / s0 : 0), (c0 > 0 ? c1 / c0 : 0), m, th }'
 done
 echo "Mwi/s: millions of warp-instructions (smsp__inst_executed.sum) per second of the launch"
 echo "(emulator.run_seconds); proc_s: the whole warplab process (inputs, parsing, launch);"
 echo "speedup: the launch on one worker thread over the launch on all cores (threads), the"
 echo "figure issue 19 asks >= 1.8 of with 2 threads on 2 idle cores (a loaded machine gives less);"
+echo "cores: the all-cores launch's worker CPU time over its wall time (emulator.cpu_seconds; 2.00"
+echo "when each of 2 workers had a core to itself throughout, less when the host gave them less);"
+echo "work: the one-worker launch's CPU time over the all-cores launch's (1.00 when the threads"
+echo "together needed no more CPU time than one; less when they did, or their cores ran slower"
+echo "side by side, as two threads of one physical core do); speedup is about cores x work;"
 echo "model_s: the timing model replaying SM 0's recorded blocks (emulator.model_seconds)."
-echo "Each figure is the best of 3 runs."
+echo "Each figure is the best of $reps runs (BENCH_REPS)."
 echo
 bash bench/emu_callgrind.sh
 echo

@@ -570,7 +570,8 @@ int emu_report_json(FILE *f, const struct emu_run *r)
     }
     json_object_set_new(o, "lines", lines);
     json_object_set_new(o, "emulator",
-                        json_pack("{s:f,s:f,s:f}", "run_seconds", r->run_seconds, "model_seconds",
+                        json_pack("{s:f,s:f,s:f,s:f}", "run_seconds", r->run_seconds,
+                                  "cpu_seconds", s->cpu_seconds, "model_seconds",
                                   r->model_seconds,
                                   "warp_insts_per_second",
                                   r->run_seconds > 0 ? (double)s->counters.warp_insts / r->run_seconds : 0.0));

@@ -396,6 +396,9 @@ struct sim_result {
   uint32_t static_smem;            /* bytes of static shared memory the kernel uses */
   uint32_t local_bytes;            /* per-thread local memory (stack frame) bytes */
   uint32_t workers_used;
+  double cpu_seconds;              /* the CPU time of the worker threads that ran the grid: the
+                                      launch's wall time times workers_used where each had a
+                                      core of its own the whole time */
   struct sim_inst_stats *stats;    /* per module instruction (nstats = module->ninsts); owned:
                                       release with sim_result_free */
   uint32_t nstats;

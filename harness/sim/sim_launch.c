@@ -169,6 +169,7 @@ struct worker_out {
   enum sim_status st;
   int held;                         /* it waits for *cfg->hold before its first block ... */
   int unjoined;                     /* ... and found none left to start */
+  double cpu_s;                     /* its thread's CPU time in worker_main */
 };
 
 uint32_t sim_host_cores(void)
@@ -917,14 +918,25 @@ static int hold_released(struct worker_out *out)
   }
 }
 
+/* The calling thread's CPU time, in seconds. */
+static double thread_cpu_s(void)
+{
+  struct timespec t;
+  if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t))
+    return 0;
+  return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
 static void *worker_main(void *arg)
 {
   struct worker_out *out = arg;
   struct launch *L = out->L;
   const struct sim_prog *p = L->prog;
+  double cpu0 = thread_cpu_s();
   if (out->held) {
     if (!hold_released(out)) {
       out->unjoined = 1;                        /* (its state is SIM_WK_IDLE still) */
+      out->cpu_s = thread_cpu_s() - cpu0;
       return NULL;
     }
     __atomic_store_n(&L->workers[out->index].state, SIM_WK_RUNNING, __ATOMIC_RELEASE);
@@ -947,6 +959,7 @@ static void *worker_main(void *arg)
   }
   __atomic_store_n(&L->workers[out->index].state, SIM_WK_IDLE, __ATOMIC_RELEASE);
   free(cache);
+  out->cpu_s = thread_cpu_s() - cpu0;
   return NULL;
 }
 
@@ -1319,6 +1332,9 @@ enum sim_status sim_run(struct sim_device *d, const struct ptx_module *m, const 
   res->workers_used = started + 1;
   for (uint32_t i = 1; i <= started; i++)
     res->workers_used -= (uint32_t)outs[i].unjoined;
+  res->cpu_seconds = 0;
+  for (uint32_t i = 0; i <= started; i++)
+    res->cpu_seconds += outs[i].cpu_s;
   if (L.coop_ws)
     sim_free(d, L.coop_ws);
   free(L.perm);

@@ -1231,6 +1231,7 @@ START_TEST(test_held_worker)
     if (how < 0)
       serial = f.r.counters.warp_insts;
     ck_assert_uint_eq(f.r.counters.warp_insts, serial);
+    ck_assert_msg(f.r.cpu_seconds > 0, "hold %d: no CPU time counted", how);
     if (how >= 0 && how < 2)
       ck_assert_msg(f.r.workers_used == (how ? 2u : 1u), "hold %d: %u workers ran", how,
                     f.r.workers_used);

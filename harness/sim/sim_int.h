@@ -721,6 +721,10 @@ int sim_builtin(struct sim_block *b, struct sim_warp *w, uint32_t pc, unsigned l
 /* Set up the checker for block b (its shadow, its first epoch) and poison its shared memory.
    Returns 0, or -1 when host memory ran out (the block then runs unchecked). */
 int sim_race_begin(struct sim_block *b);
+/* Set n bytes at p to x, as memset does, writing only the span from the first byte that is
+   not x yet to the last (sim_race_begin's poisoning of a worker's shared memory, which the
+   block before it may have left untouched). */
+void sim_race_fill(uint8_t *p, size_t n, uint8_t x);
 /* Free the shadow of a block that ran in a group (b->race_own). */
 void sim_race_free_own(struct sim_block *b);
 /* A block-wide barrier was released: accesses after it are ordered after those before it.

@@ -212,11 +212,46 @@ static uint32_t tick(struct sim_race *r)
   return ++r->clock;
 }
 
+/* The portable half of sim_race_fill: the bytes of p[0 .. n) from the first that is not x
+   to the last that is not x, 8 at a time ([n, n) when every byte is x). */
+static void fill_span_c(const uint8_t *p, size_t n, uint8_t x, size_t *lo, size_t *hi)
+{
+  const uint64_t xx = 0x0101010101010101ull * x;
+  size_t a = 0, z = n;
+  for (uint64_t v; a + 8 <= n && (memcpy(&v, p + a, 8), v == xx);)
+    a += 8;
+  while (a < n && p[a] == x)
+    a++;
+  if (a == n) {
+    *lo = *hi = n;
+    return;
+  }
+  for (uint64_t v; z >= a + 8 && (memcpy(&v, p + z - 8, 8), v == xx);)
+    z -= 8;
+  while (z > a && p[z - 1] == x)
+    z--;
+  *lo = a;
+  *hi = z;
+}
+
+static void fill_span(const uint8_t *p, size_t n, uint8_t x, size_t *lo, size_t *hi);
+
+void sim_race_fill(uint8_t *p, size_t n, uint8_t x)
+{
+  size_t lo, hi;
+  fill_span(p, n, x, &lo, &hi);
+  if (hi > lo)
+    memset(p + lo, x, hi - lo);
+}
+
 int sim_race_begin(struct sim_block *b)
 {
   uint32_t nc = b->cfg->nocheck;
   b->race = NULL;
-  memset(b->smem, nc & SIM_NOCHECK_INIT ? 0 : POISON, b->smem_size);
+  /* the block's shared memory is the worker's, as the last block there left it: only the
+     bytes it changed need setting again (a kernel that declares shared memory it does not
+     use, lab 03's occupancy limiter, changes none) */
+  sim_race_fill(b->smem, b->smem_size, nc & SIM_NOCHECK_INIT ? 0 : POISON);
   if ((nc & (SIM_NOCHECK_RACE | SIM_NOCHECK_INIT)) == (SIM_NOCHECK_RACE | SIM_NOCHECK_INIT))
     return 0;
   pthread_once(&race_once, race_make_key);
@@ -261,7 +296,7 @@ int sim_race_begin(struct sim_block *b)
     }                                      /* without them, global memory goes unchecked */
   }
   if (r->g && r->ndirty > FILT_DIRTY)      /* the block's own words only */
-    memset(r->gfilt, 0, GFILT_WORDS * sizeof *r->gfilt);
+    sim_race_fill((uint8_t *)(void *)r->gfilt, GFILT_WORDS * sizeof *r->gfilt, 0);
   else if (r->g)
     for (uint32_t k = 0; k < r->ndirty; k++)
       r->gfilt[r->dirty[k]] = 0;
@@ -721,6 +756,58 @@ static inline int64_t warp_stride(const uint64_t *off)
     return warp_stride_avx2(off);
 #endif
   return warp_stride_c(off);
+}
+
+#ifdef RACE_X86
+/* fill_span_c with AVX2: 128 bytes a step from the front, then from the back, the rest (and
+   the edges of the span) by fill_span_c. */
+__attribute__((target("avx2"))) static void fill_span_avx2(const uint8_t *p, size_t n,
+                                                           uint8_t x, size_t *lo, size_t *hi)
+{
+  const __m256i xx = _mm256_set1_epi8((char)x);
+  size_t a = 0, z = n;
+  for (; a + 128 <= n; a += 128) {
+    const __m256i *q = (const __m256i *)(const void *)(p + a);
+    __m256i e = _mm256_and_si256(
+        _mm256_and_si256(_mm256_cmpeq_epi8(_mm256_loadu_si256(q), xx),
+                         _mm256_cmpeq_epi8(_mm256_loadu_si256(q + 1), xx)),
+        _mm256_and_si256(_mm256_cmpeq_epi8(_mm256_loadu_si256(q + 2), xx),
+                         _mm256_cmpeq_epi8(_mm256_loadu_si256(q + 3), xx)));
+    if (~(uint32_t)_mm256_movemask_epi8(e))
+      break;
+  }
+  if (a + 128 <= n) {                          /* a byte that is not x in [a, a + 128) */
+    for (; z >= a + 256; z -= 128) {
+      const __m256i *q = (const __m256i *)(const void *)(p + z - 128);
+      __m256i e = _mm256_and_si256(
+          _mm256_and_si256(_mm256_cmpeq_epi8(_mm256_loadu_si256(q), xx),
+                           _mm256_cmpeq_epi8(_mm256_loadu_si256(q + 1), xx)),
+          _mm256_and_si256(_mm256_cmpeq_epi8(_mm256_loadu_si256(q + 2), xx),
+                           _mm256_cmpeq_epi8(_mm256_loadu_si256(q + 3), xx)));
+      if (~(uint32_t)_mm256_movemask_epi8(e))
+        break;
+    }
+  }
+  size_t l, h;
+  fill_span_c(p + a, z - a, x, &l, &h);
+  *lo = a + l;
+  *hi = a + h;
+  if (l == h)
+    *lo = *hi = n;
+}
+#endif
+
+/* The span of p[0 .. n) that sim_race_fill must set: from the first byte that is not x to
+   the last; [n, n) when none. */
+static void fill_span(const uint8_t *p, size_t n, uint8_t x, size_t *lo, size_t *hi)
+{
+#ifdef RACE_X86
+  if (race_avx2) {
+    fill_span_avx2(p, n, x, lo, hi);
+    return;
+  }
+#endif
+  fill_span_c(p, n, x, lo, hi);
 }
 
 

@@ -3910,6 +3910,55 @@ START_TEST(test_host_cores_affinity)
 }
 END_TEST
 
+/* sim_race_fill against memset: shared memory of n bytes (at every alignment mod 4) that
+   holds x but for some bytes (none, one anywhere, the first and the last, a run, bytes at
+   random) ends up all x, and the bytes around it are not touched. */
+START_TEST(test_race_fill_matches_memset)
+{
+  static const size_t sizes[] = {0, 1, 7, 8, 9, 31, 127, 128, 129, 255, 256, 257, 383, 384,
+                                 385, 1000, 4093};
+  static uint8_t buf[4096 + 64], want[4096 + 64];
+  uint64_t rng = 0x2545f4914f6cdd1dull;
+  unsigned filled = 0;
+  for (size_t si = 0; si < sizeof sizes / sizeof *sizes; si++)
+    for (unsigned xi = 0; xi < 2; xi++)
+      for (unsigned al = 0; al < 4; al++)
+        for (unsigned kind = 0; kind < 5; kind++) {
+          const size_t n = sizes[si];
+          const uint8_t x = xi ? 0xff : 0;
+          const size_t reps = kind == 1 ? n : kind == 4 ? 8 : 1;
+          for (size_t r = 0; r < reps; r += kind == 1 && n > 400 ? 37 : 1) {
+            uint8_t *p = buf + 16 + al;
+            memset(buf, 0xab, sizeof buf);
+            memset(p, x, n);
+            if (n && kind == 1)
+              p[r] = (uint8_t)(x ^ (1u << (r % 8)));
+            if (n && kind == 2)
+              p[0] = p[n - 1] = (uint8_t)~x;
+            if (n && kind == 3)
+              memset(p + n / 3, 0x5a, n / 3 + 1);
+            if (n && kind == 4)
+              for (unsigned k = 0; k < 3; k++) {
+                rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17;
+                p[rng % n] = (uint8_t)(rng >> 32 | 1);
+              }
+            sim_race_fill(p, n, x);
+            memset(want, 0xab, sizeof want);
+            memset(want + 16 + al, x, n);
+            if (memcmp(buf, want, sizeof buf)) {
+              size_t i = 0;
+              while (buf[i] == want[i])
+                i++;
+              ck_abort_msg("n %zu x %#x align %u kind %u rep %zu: byte %td is %#x", n, x, al,
+                           kind, r, buf + i - p, buf[i]);
+            }
+            filled++;
+          }
+        }
+  ck_assert_uint_gt(filled, 2000);
+}
+END_TEST
+
 /* ---- the race checker's lane-by-lane shortcuts against its general path ---- */
 
 /* One run of a random shared-memory program (lr_kernel) over the control words ctl, with
@@ -4355,6 +4404,7 @@ Suite *suite_sim(void)
   tcase_add_test(t, test_big_buffers);
   tcase_add_test(t, test_touch_keys_line_up);
   tcase_add_test(t, test_race_lane_shortcuts_match_general_path);
+  tcase_add_test(t, test_race_fill_matches_memset);
   tcase_add_test(t, test_fast_path_setp_guard);
   tcase_add_test(t, test_cstack_put_matches_lane_loop);
   tcase_add_test(t, test_fast_path_shared_sparse_bounds);

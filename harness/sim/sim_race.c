@@ -1328,7 +1328,8 @@ static inline int writes_fresh(const struct fctx *c, uint32_t i0, uint8_t *smem,
 }
 
 /* Set to 0 by tests only: the lane-by-lane shortcut below (stores_lanes) then sends every
-   lane through shadow_word, the general path it must match. */
+   lane through shadow_word, the general path it must match, and sim_race_mask tests every
+   lane's mask. */
 int sim_race_lane_shortcuts = 1;
 
 /* Thread u (linear in the block) is a lane of the warp whose first thread is t0: u / W == wid
@@ -2353,10 +2354,14 @@ int sim_race_mask(struct sim_block *b, struct sim_warp *w, uint32_t pc, const st
   int idx = mask_operand(in);
   if ((b->cfg->nocheck & SIM_NOCHECK_MASK) || idx < 0)
     return 0;
-  if (e && b->W == 32 && sim_reg_uniform32(w->regs + (size_t)in->opd[idx].reg * 32)) {
-    /* one mask for the whole warp (0xffffffff as a rule): every lane passes when it holds
-       them all and names no exited lane; else the lane loop below finds the first that
-       does not */
+  const uint64_t *mr = w->regs + (size_t)in->opd[idx].reg * b->W;
+  if (e && sim_race_lane_shortcuts &&
+      (b->W == 32 ? sim_reg_uniform32(mr)
+                  : b->W == 64 && mr[32] == mr[0] && sim_reg_uniform32(mr) &&
+                        sim_reg_uniform32(mr + 32))) {
+    /* one mask for the whole warp or wave (0xffffffff as a rule): every lane passes when it
+       holds them all and names no exited lane; else the lane loop below finds the first
+       that does not */
     uint64_t mk = lane_mask(b, w, in, idx, sim_ctz64(e));
     if (!(e & ~mk) && !(mk & w->exists & ~w->live))
       return 0;

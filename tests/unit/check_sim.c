@@ -3324,6 +3324,80 @@ START_TEST(test_sync_masks)
 }
 END_TEST
 
+/* sim_race_mask's one test of a mask a whole warp or 64-lane wave shares against its
+   lane-by-lane test (sim_race_lane_shortcuts 0): masks in a register (a full one, a 16-lane
+   one, one that differs between the wave's halves or lane by lane), after lanes exited or
+   with some lanes away, must give the same outcome, fault and counters. */
+START_TEST(test_sync_masks_uniform_match_lanes)
+{
+  static const char *const mask[4] = {
+    "  mov.u32 %r9, -1;\n",
+    "  mov.u32 %r9, 65535;\n",
+    "  setp.ge.u32 %p2, %r1, 32;\n  selp.b32 %r9, 65535, -1, %p2;\n",
+    "  or.b32 %r9, %r1, -2;\n",
+  };
+  static const char *const before[3] = {
+    "",
+    "  setp.ge.u32 %p1, %r1, 48;\n  @%p1 ret;\n",
+    "  setp.ge.u32 %p1, %r1, 20;\n  @%p1 bra END;\n",
+  };
+  static const char *const op[3] = {
+    "  shfl.sync.down.b32 %r2, %r1, 1, 31, %r9;\n",
+    "  bar.warp.sync %r9;\n  mov.u32 %r2, %r1;\n",
+    "  vote.sync.ballot.b32 %r2, %p2, %r9;\n",
+  };
+  unsigned ok = 0, bad = 0;
+  for (unsigned W = 32; W <= 64; W += 32)
+    for (int m = 0; m < 4; m++)
+      for (int bf = 0; bf < 3; bf++)
+        for (int o = 0; o < 3; o++) {
+          char k[2048];
+          snprintf(k, sizeof k,
+                   HDR
+                   ".visible .entry m(.param .u64 out)\n{\n"
+                   "  .reg .pred %%p<3>;\n  .reg .b32 %%r<10>;\n  .reg .b64 %%rd<4>;\n"
+                   "  mov.u32 %%r1, %%tid.x;\n  setp.lt.u32 %%p2, %%r1, 7;\n%s%s"
+                   "  .loc 1 4 3\n%s"
+                   "  ld.param.u64 %%rd1, [out];\n  mul.wide.u32 %%rd2, %%r1, 4;\n"
+                   "  add.s64 %%rd3, %%rd1, %%rd2;\n  st.global.u32 [%%rd3], %%r2;\n"
+                   "END:\n  ret;\n}\n"
+                   ".file 1 \"/lab/m.cu\"\n", mask[m], before[bf], op[o]);
+          struct sim_result r[2];
+          uint32_t got[2][128];
+          for (int sc = 0; sc < 2; sc++) {
+            struct fx f;
+            load(&f, k);
+            uint64_t out = buffer(&f, sizeof got[sc], "out");
+            struct sim_launch c = {.grid = {1, 1, 1}, .block = {128, 1, 1}, .workers = 1,
+                                   .warp_size = W};
+            sim_race_lane_shortcuts = sc;
+            ck_assert_int_eq(sim_run(f.d, &f.m, "m", &out, 8, &c, &f.r, f.err, sizeof f.err),
+                             SIM_OK);
+            sim_race_lane_shortcuts = 1;
+            r[sc] = f.r;
+            memset(&f.r, 0, sizeof f.r);
+            ck_assert_int_eq(sim_read(f.d, out, got[sc], sizeof got[sc]), SIM_OK);
+            done(&f);
+          }
+          ck_assert_int_eq(r[0].outcome, r[1].outcome);
+          ck_assert_int_eq(r[0].fault.kind, r[1].fault.kind);
+          ck_assert_uint_eq(r[0].fault.lane, r[1].fault.lane);
+          ck_assert_uint_eq(r[0].fault.warp, r[1].fault.warp);
+          ck_assert_str_eq(r[0].fault.message, r[1].fault.message);
+          ck_assert_uint_eq(r[0].counters.warp_insts, r[1].counters.warp_insts);
+          ck_assert_mem_eq(got[0], got[1], sizeof got[0]);
+          if (r[1].outcome == SIM_RAN_OK)
+            ok++;
+          else if (r[1].fault.kind == SIM_FK_SYNC_MASK)
+            bad++;
+          sim_result_free(&r[0]);
+          sim_result_free(&r[1]);
+        }
+  ck_assert_uint_gt(ok, 4);
+  ck_assert_uint_gt(bad, 10);
+}
+END_TEST
+
 /* Block 0 writes %r3 on every lane and %r4 on lane 0 only (a guarded write); block 1 skips
    both writes. Every block must still read 0 from a register no path of its own wrote:
    out[block * 32 + lane] = %r3 + %r4. */
@@ -4364,6 +4438,7 @@ Suite *suite_sim(void)
   tcase_add_test(t, test_race_warp_wide_own_writes_lanes);
   tcase_add_test(t, test_race_partial_warp_reads);
   tcase_add_test(t, test_sync_masks);
+  tcase_add_test(t, test_sync_masks_uniform_match_lanes);
   tcase_add_test(t, test_oob_write_report);
   tcase_add_test(t, test_wild_pointer_report);
   tcase_add_test(t, test_fault_lowest_block);

@@ -759,35 +759,35 @@ static inline int64_t warp_stride(const uint64_t *off)
 }
 
 #ifdef RACE_X86
-/* fill_span_c with AVX2: 128 bytes a step from the front, then from the back, the rest (and
+/* Whether the 256 bytes at q all hold the byte of xx (32 copies): eight vectors, each
+   xor'ed with it and or'ed together, one test. */
+__attribute__((target("avx2"))) static inline int fill_clean256(const uint8_t *q, __m256i xx)
+{
+  const __m256i *v = (const __m256i *)(const void *)q;
+  __m256i d = _mm256_or_si256(
+      _mm256_or_si256(_mm256_or_si256(_mm256_xor_si256(_mm256_loadu_si256(v), xx),
+                                      _mm256_xor_si256(_mm256_loadu_si256(v + 1), xx)),
+                      _mm256_or_si256(_mm256_xor_si256(_mm256_loadu_si256(v + 2), xx),
+                                      _mm256_xor_si256(_mm256_loadu_si256(v + 3), xx))),
+      _mm256_or_si256(_mm256_or_si256(_mm256_xor_si256(_mm256_loadu_si256(v + 4), xx),
+                                      _mm256_xor_si256(_mm256_loadu_si256(v + 5), xx)),
+                      _mm256_or_si256(_mm256_xor_si256(_mm256_loadu_si256(v + 6), xx),
+                                      _mm256_xor_si256(_mm256_loadu_si256(v + 7), xx))));
+  return _mm256_testz_si256(d, d);
+}
+
+/* fill_span_c with AVX2: 256 bytes a step from the front, then from the back, the rest (and
    the edges of the span) by fill_span_c. */
 __attribute__((target("avx2"))) static void fill_span_avx2(const uint8_t *p, size_t n,
                                                            uint8_t x, size_t *lo, size_t *hi)
 {
   const __m256i xx = _mm256_set1_epi8((char)x);
   size_t a = 0, z = n;
-  for (; a + 128 <= n; a += 128) {
-    const __m256i *q = (const __m256i *)(const void *)(p + a);
-    __m256i e = _mm256_and_si256(
-        _mm256_and_si256(_mm256_cmpeq_epi8(_mm256_loadu_si256(q), xx),
-                         _mm256_cmpeq_epi8(_mm256_loadu_si256(q + 1), xx)),
-        _mm256_and_si256(_mm256_cmpeq_epi8(_mm256_loadu_si256(q + 2), xx),
-                         _mm256_cmpeq_epi8(_mm256_loadu_si256(q + 3), xx)));
-    if (~(uint32_t)_mm256_movemask_epi8(e))
-      break;
-  }
-  if (a + 128 <= n) {                          /* a byte that is not x in [a, a + 128) */
-    for (; z >= a + 256; z -= 128) {
-      const __m256i *q = (const __m256i *)(const void *)(p + z - 128);
-      __m256i e = _mm256_and_si256(
-          _mm256_and_si256(_mm256_cmpeq_epi8(_mm256_loadu_si256(q), xx),
-                           _mm256_cmpeq_epi8(_mm256_loadu_si256(q + 1), xx)),
-          _mm256_and_si256(_mm256_cmpeq_epi8(_mm256_loadu_si256(q + 2), xx),
-                           _mm256_cmpeq_epi8(_mm256_loadu_si256(q + 3), xx)));
-      if (~(uint32_t)_mm256_movemask_epi8(e))
-        break;
-    }
-  }
+  while (a + 256 <= n && fill_clean256(p + a, xx))
+    a += 256;
+  if (a + 256 <= n)                            /* a byte that is not x in [a, a + 256) */
+    while (z >= a + 512 && fill_clean256(p + z - 256, xx))
+      z -= 256;
   size_t l, h;
   fill_span_c(p + a, z - a, x, &l, &h);
   *lo = a + l;

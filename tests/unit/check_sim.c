@@ -3986,22 +3986,23 @@ END_TEST
 
 /* sim_race_fill against memset: shared memory of n bytes (at every alignment mod 4) that
    holds x but for some bytes (none, one anywhere, the first and the last, a run, bytes at
-   random) ends up all x, and the bytes around it are not touched. */
+   random, the first and one anywhere) ends up all x, and the bytes around it are not
+   touched. */
 START_TEST(test_race_fill_matches_memset)
 {
-  static const size_t sizes[] = {0, 1, 7, 8, 9, 31, 127, 128, 129, 255, 256, 257, 383, 384,
-                                 385, 1000, 4093};
+  static const size_t sizes[] = {0, 1, 7, 8, 9, 31, 127, 128, 129, 255, 256, 257, 511, 512, 513,
+                                 767, 768, 769, 1000, 4093};
   static uint8_t buf[4096 + 64], want[4096 + 64];
   uint64_t rng = 0x2545f4914f6cdd1dull;
   unsigned filled = 0;
   for (size_t si = 0; si < sizeof sizes / sizeof *sizes; si++)
     for (unsigned xi = 0; xi < 2; xi++)
       for (unsigned al = 0; al < 4; al++)
-        for (unsigned kind = 0; kind < 5; kind++) {
+        for (unsigned kind = 0; kind < 6; kind++) {
           const size_t n = sizes[si];
           const uint8_t x = xi ? 0xff : 0;
-          const size_t reps = kind == 1 ? n : kind == 4 ? 8 : 1;
-          for (size_t r = 0; r < reps; r += kind == 1 && n > 400 ? 37 : 1) {
+          const size_t reps = kind == 1 || kind == 5 ? n : kind == 4 ? 8 : 1;
+          for (size_t r = 0; r < reps; r++) {
             uint8_t *p = buf + 16 + al;
             memset(buf, 0xab, sizeof buf);
             memset(p, x, n);
@@ -4009,6 +4010,8 @@ START_TEST(test_race_fill_matches_memset)
               p[r] = (uint8_t)(x ^ (1u << (r % 8)));
             if (n && kind == 2)
               p[0] = p[n - 1] = (uint8_t)~x;
+            if (n && kind == 5)
+              p[0] = p[r] = (uint8_t)(x ^ 0x80);
             if (n && kind == 3)
               memset(p + n / 3, 0x5a, n / 3 + 1);
             if (n && kind == 4)

@@ -2251,6 +2251,39 @@ static inline uint64_t bits_twice(uint32_t x)
   return v | v << 1;
 }
 
+/* line_store's new line for chunk ch, when the filters say the chunk has no word in g and no
+   line, and the table of lines has room (what line_store then does), without a gctx:
+   lab 03's streaming stores, each warp's to chunks no one wrote before. Returns 1 when so
+   and recorded, 0 when not (nothing changed). */
+static inline int line_new(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t ch,
+                           uint32_t M, uint64_t w0, uint32_t nw)
+{
+  struct sim_race *r = b->race;
+  uint64_t *cf = r->gfilt + (1u << GFILT_LOG) / 64, *lf = cf + (1u << GCFILT_LOG) / 64;
+  const uint32_t f = chunk_bit(ch << 5), g = lfilt_bit(ch), lused = r->lused;
+  if ((cf[f >> 6] >> (f & 63) & 1) || (lused && (lf[g >> 6] >> (g & 63) & 1)) ||
+      lused >= r->gslots / 4 / 8 * 3 || !sim_race_lane_shortcuts)
+    return 0;
+  const uint32_t lmask = r->gslots / 4 - 1, base = b->race_base;
+  uint32_t i = (uint32_t)((ch * 0x9E3779B97F4A7C15ull) >> (r->gshift + 2)) & lmask;
+  while (r->gl[i].base == base)
+    i = (i + 1) & lmask;
+  struct gline *slot = &r->gl[i];
+  r->lused = lused + 1;
+  b->race_gused++;
+  filt_set(r, &lf[g >> 6], g);
+  slot->base = base;
+  slot->chunk = (uint32_t)ch;
+  slot->mask = M;
+  slot->w0 = (uint32_t)w0;
+  slot->nw = (uint8_t)nw;
+  slot->t0 = (uint16_t)(w->id * b->W);
+  slot->ep = b->race_ep;
+  slot->pc = pc;
+  slot->wsync = (uint16_t)w->wsync;
+  return 1;
+}
+
 int sim_race_global_stores_seq(struct sim_block *b, struct sim_warp *w, uint32_t pc,
                                uint64_t a0, uint32_t size, uint8_t *host, const uint64_t *val)
 {
@@ -2260,21 +2293,29 @@ int sim_race_global_stores_seq(struct sim_block *b, struct sim_warp *w, uint32_t
     return 0;
   }
   struct gctx c;
-  gctx_init(&c, b, w, pc);
   if ((size == 4 || size == 8) && !(a0 & (size - 1))) {
     /* chunk by chunk, the words whose value changes (a store that leaves a word as it is
-       is no access here) as one line where that is exact (line_store), else word by word */
+       is no access here) as one line where that is exact (line_new, line_store), else word
+       by word; the gctx only when a chunk needs more than a new line */
     const uint32_t nw = size / 4;
     const uint64_t first = a0 >> 2, last = first + 32 * nw - 1;
     /* the values stored first: the check looks only at its own records */
     const uint32_t chg = store_changed(host, size, val);
     const uint64_t wm = nw == 1 ? chg : bits_twice(chg);
     const int empty = !b->race_gused;
-    unsigned slow = 0, lined = 0;
+    unsigned slow = 0, lined = 0, have = 0;
     for (uint64_t ch = first >> 5; ch <= last >> 5; ch++) {
       uint32_t M = chunk_part(wm, first, ch);
       if (!M)
         continue;
+      if (line_new(b, w, pc, ch, M, first, nw)) {
+        lined = 1;
+        continue;
+      }
+      if (!have) {
+        gctx_init(&c, b, w, pc);
+        have = 1;
+      }
       if (line_store(&c, ch, M, first, nw))
         lined = 1;
       else
@@ -2291,6 +2332,7 @@ int sim_race_global_stores_seq(struct sim_block *b, struct sim_warp *w, uint32_t
     }
     return 0;
   }
+  gctx_init(&c, b, w, pc);
   uint64_t mk = size >= 8 ? ~0ull : (1ull << (size * 8)) - 1;
   for (unsigned l = 0; l < 32; l++) {
     uint8_t *p = host + l * size;

@@ -4036,6 +4036,85 @@ START_TEST(test_race_fill_matches_memset)
 }
 END_TEST
 
+/* sim_race_global_stores_seq's new lines without a gctx (line_new) against line_store
+   (sim_race_lane_shortcuts 0): random programs of three warps, each step a coalesced 4- or
+   8-byte store of every thread at its own word plus an offset (0, 1, 16, 32, 33 or 64
+   words; values that change the word or not), a read of another thread's word, a
+   __syncwarp() or a barrier, must report the same fault, to the message, and leave the
+   same values and counters. */
+START_TEST(test_global_lines_new_match_line_store)
+{
+  static const unsigned offs[6] = {0, 1, 16, 32, 33, 64};
+  uint64_t rng = 0x853c49e6748fea9bull;
+#define GL_NEXT() (rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17, (uint32_t)(rng >> 11))
+  unsigned races = 0, clean = 0;
+  static char k[8192];
+  for (int trial = 0; trial < 150; trial++) {
+    size_t n = (size_t)snprintf(k, sizeof k,
+      HDR
+      ".visible .entry gl(.param .u64 out)\n{\n"
+      "  .reg .b32 %%r<8>;\n  .reg .b64 %%rd<8>;\n"
+      "  mov.u32 %%r1, %%tid.x;\n  ld.param.u64 %%rd1, [out];\n"
+      "  mul.wide.u32 %%rd2, %%r1, 4;\n  add.s64 %%rd3, %%rd1, %%rd2;\n"
+      "  mul.wide.u32 %%rd4, %%r1, 8;\n  add.s64 %%rd5, %%rd1, %%rd4;\n");
+    for (int step = 0; step < 8; step++) {
+      const uint32_t kind = GL_NEXT() % 10, off = offs[GL_NEXT() % 6], v = GL_NEXT() % 3;
+      const char *val = v == 0 ? "%r1" : v == 1 ? "0" : "7";
+      if (kind < 4)
+        n += (size_t)snprintf(k + n, sizeof k - n,
+                              "  .loc 1 %d 3\n  st.global.u32 [%%rd3+%u], %s;\n", 10 + step,
+                              4 * off, val);
+      else if (kind < 6)
+        n += (size_t)snprintf(k + n, sizeof k - n,
+                              "  cvt.u64.u32 %%rd6, %s;\n  .loc 1 %d 3\n"
+                              "  st.global.u64 [%%rd5+%u], %%rd6;\n", val, 10 + step, 8 * off);
+      else if (kind < 8)
+        n += (size_t)snprintf(k + n, sizeof k - n,
+                              "  xor.b32 %%r2, %%r1, %u;\n  mul.wide.u32 %%rd6, %%r2, 4;\n"
+                              "  add.s64 %%rd7, %%rd1, %%rd6;\n  .loc 1 %d 3\n"
+                              "  ld.global.u32 %%r3, [%%rd7+%u];\n", GL_NEXT() % 64, 10 + step,
+                              4 * off);
+      else
+        n += (size_t)snprintf(k + n, sizeof k - n, "  %s\n",
+                              kind == 8 ? "bar.warp.sync -1;" : "bar.sync 0;");
+    }
+    snprintf(k + n, sizeof k - n, "  ret;\n}\n.file 1 \"/lab/gl.cu\"\n");
+    struct sim_result r[2];
+    uint32_t got[2][512];
+    for (int sc = 0; sc < 2; sc++) {
+      struct fx f;
+      load(&f, k);
+      uint64_t out = buffer(&f, sizeof got[sc], "out");
+      sim_race_lane_shortcuts = sc;
+      ck_assert_int_eq(launch(&f, "gl", 1, 96, &out, 1, SIM_SCHED_ITS, 1, 0), SIM_OK);
+      sim_race_lane_shortcuts = 1;
+      r[sc] = f.r;
+      memset(&f.r, 0, sizeof f.r);
+      ck_assert_int_eq(sim_read(f.d, out, got[sc], sizeof got[sc]), SIM_OK);
+      done(&f);
+    }
+    ck_assert_int_eq(r[0].outcome, r[1].outcome);
+    ck_assert_int_eq(r[0].fault.kind, r[1].fault.kind);
+    ck_assert_str_eq(r[0].fault.message, r[1].fault.message);
+    ck_assert_uint_eq(r[0].fault.lane, r[1].fault.lane);
+    ck_assert_uint_eq(r[0].fault.other_inst, r[1].fault.other_inst);
+    ck_assert_mem_eq(r[0].fault.other_thread, r[1].fault.other_thread,
+                     sizeof r[0].fault.other_thread);
+    ck_assert_uint_eq(r[0].counters.warp_insts, r[1].counters.warp_insts);
+    ck_assert_mem_eq(got[0], got[1], sizeof got[0]);
+    if (r[1].fault.kind == SIM_FK_RACE)
+      races++;
+    else if (r[1].outcome == SIM_RAN_OK)
+      clean++;
+    sim_result_free(&r[0]);
+    sim_result_free(&r[1]);
+  }
+#undef GL_NEXT
+  ck_assert_uint_gt(races, 20);
+  ck_assert_uint_gt(clean, 3);
+}
+END_TEST
+
 /* ---- the race checker's lane-by-lane shortcuts against its general path ---- */
 
 /* One run of a random shared-memory program (lr_kernel) over the control words ctl, with
@@ -4483,6 +4562,7 @@ Suite *suite_sim(void)
   tcase_add_test(t, test_touch_keys_line_up);
   tcase_add_test(t, test_race_lane_shortcuts_match_general_path);
   tcase_add_test(t, test_race_fill_matches_memset);
+  tcase_add_test(t, test_global_lines_new_match_line_store);
   tcase_add_test(t, test_fast_path_setp_guard);
   tcase_add_test(t, test_cstack_put_matches_lane_loop);
   tcase_add_test(t, test_fast_path_shared_sparse_bounds);

@@ -244,14 +244,61 @@ void sim_race_fill(uint8_t *p, size_t n, uint8_t x)
     memset(p + lo, x, hi - lo);
 }
 
+/* Whether instruction in may write shared memory: a store, atomic or reduction that names
+   no other space (generic addresses may be shared ones), and every other opcode of a
+   memory class that is not a plain load (cp.async, mbarrier, wmma.store, stmatrix, sust). */
+static int may_write_smem(const struct ptx_inst *in)
+{
+  const struct ptx_op_info *oi = ptx_op_info((enum ptx_op)in->op);
+  if (!oi)
+    return 1;
+  switch ((enum ptx_cost)oi->cost) {
+  case PTX_COST_STORE:
+  case PTX_COST_ATOM:
+  case PTX_COST_RED:
+    return !((in->op == PTX_OP_ST || in->op == PTX_OP_ATOM || in->op == PTX_OP_RED) &&
+             (in->space == PTX_SP_GLOBAL || in->space == PTX_SP_LOCAL ||
+              in->space == PTX_SP_PARAM || in->space == PTX_SP_CONST));
+  case PTX_COST_LOAD:
+    return !(in->op == PTX_OP_LD || in->op == PTX_OP_LDU || in->op == PTX_OP_TEX ||
+             in->op == PTX_OP_TLD4 || in->op == PTX_OP_SULD);
+  case PTX_COST_MBAR:
+  case PTX_COST_TENSOR:
+    return 1;
+  default:
+    return 0;
+  }
+}
+
+/* Block b's shared memory already holds x in every byte, known without reading it: the
+   buffer is its worker's for this launch, allocated zeroed and set to x (the same for
+   every block of the launch) at each block's start, so when no instruction of the program
+   can write shared memory it holds x everywhere once it does at byte 0. Asked only where
+   shared memory is large beside the code (the scan of the code costs less than reading
+   it); 0 with sim_race_lane_shortcuts 0 (tests: sim_race_fill every time). */
+static int smem_known_filled(const struct sim_block *b, uint8_t x)
+{
+  const struct sim_prog *p = b->prog;
+  if (!b->smem_size || b->smem[0] != x || b->smem_size / 64 < p->ncode ||
+      !sim_race_lane_shortcuts)
+    return 0;
+  for (uint32_t i = 0; i < p->ncode; i++)
+    if (may_write_smem(&p->code[i]))
+      return 0;
+  return 1;
+}
+
 int sim_race_begin(struct sim_block *b)
 {
   uint32_t nc = b->cfg->nocheck;
   b->race = NULL;
   /* the block's shared memory is the worker's, as the last block there left it: only the
      bytes it changed need setting again (a kernel that declares shared memory it does not
-     use, lab 03's occupancy limiter, changes none) */
-  sim_race_fill(b->smem, b->smem_size, nc & SIM_NOCHECK_INIT ? 0 : POISON);
+     use, lab 03's occupancy limiter, changes none, and one that cannot write it at all
+     needs no look at them) */
+  const uint8_t fill = nc & SIM_NOCHECK_INIT ? 0 : POISON;
+  if (!smem_known_filled(b, fill))
+    sim_race_fill(b->smem, b->smem_size, fill);
   if ((nc & (SIM_NOCHECK_RACE | SIM_NOCHECK_INIT)) == (SIM_NOCHECK_RACE | SIM_NOCHECK_INIT))
     return 0;
   pthread_once(&race_once, race_make_key);

@@ -4115,6 +4115,72 @@ START_TEST(test_global_lines_new_match_line_store)
 }
 END_TEST
 
+/* sim_race_begin's skip of the fill where the program cannot write shared memory, against
+   the fill at every block (sim_race_lane_shortcuts 0): four blocks on one worker with 32 KiB
+   of dynamic shared memory each read dyn[64 + tid] (byte 0, which the skip looks at, is
+   left alone) before anything writes it, then write it or
+   not (st.shared, a generic st, atom.shared, st.global only); with shared memory zeroed
+   (SIM_NOCHECK_INIT) every block must read 0, not the block before's value, and with it
+   poisoned the same uninitialised read is reported. */
+START_TEST(test_race_fill_skip_matches_fill)
+{
+  static const char *const wr[4] = {
+    "  st.shared.u32 [%rd2], %r3;\n",
+    "  cvta.shared.u64 %rd5, %rd2;\n  st.u32 [%rd5], %r3;\n",
+    "  atom.shared.add.u32 %r6, [%rd2], %r3;\n",
+    "  st.global.u32 [%rd4+512], %r3;\n",
+  };
+  for (int v = 0; v < 4; v++)
+    for (uint32_t nc = 0; nc <= SIM_NOCHECK_INIT; nc += SIM_NOCHECK_INIT) {
+      char k[2048];
+      snprintf(k, sizeof k,
+               HDR
+               ".extern .shared .align 16 .b8 dyn[];\n"
+               ".visible .entry fs(.param .u64 o)\n{\n"
+               "  .reg .b32 %%r<8>;\n  .reg .b64 %%rd<6>;\n"
+               "  mov.u32 %%r1, %%tid.x;\n  mov.u32 %%r2, %%ctaid.x;\n  add.u32 %%r3, %%r2, 5;\n"
+               "  mov.u64 %%rd1, dyn;\n  mul.wide.u32 %%rd3, %%r1, 4;\n"
+               "  add.s64 %%rd2, %%rd1, %%rd3;\n  add.s64 %%rd2, %%rd2, 256;\n"
+               "  .loc 1 5 3\n  ld.shared.u32 %%r4, [%%rd2];\n"
+               "  shl.b32 %%r5, %%r2, 5;\n  add.u32 %%r5, %%r5, %%r1;\n"
+               "  ld.param.u64 %%rd4, [o];\n  mul.wide.u32 %%rd3, %%r5, 4;\n"
+               "  add.s64 %%rd4, %%rd4, %%rd3;\n  st.global.u32 [%%rd4], %%r4;\n"
+               "%s  ret;\n}\n"
+               ".file 1 \"/lab/fs.cu\"\n", wr[v]);
+      struct sim_result r[2];
+      uint32_t got[2][256];
+      for (int sc = 0; sc < 2; sc++) {
+        struct fx f;
+        load(&f, k);
+        uint64_t out = buffer(&f, sizeof got[sc], "o");
+        struct sim_launch c = {.grid = {4, 1, 1}, .block = {32, 1, 1}, .workers = 1,
+                               .dyn_smem = 32768, .nocheck = nc};
+        sim_race_lane_shortcuts = sc;
+        ck_assert_int_eq(sim_run(f.d, &f.m, "fs", &out, 8, &c, &f.r, f.err, sizeof f.err),
+                         SIM_OK);
+        sim_race_lane_shortcuts = 1;
+        r[sc] = f.r;
+        memset(&f.r, 0, sizeof f.r);
+        ck_assert_int_eq(sim_read(f.d, out, got[sc], sizeof got[sc]), SIM_OK);
+        done(&f);
+      }
+      ck_assert_int_eq(r[0].outcome, r[1].outcome);
+      ck_assert_int_eq(r[0].fault.kind, r[1].fault.kind);
+      ck_assert_str_eq(r[0].fault.message, r[1].fault.message);
+      ck_assert_mem_eq(got[0], got[1], sizeof got[0]);
+      if (nc) {
+        ck_assert_msg(r[1].outcome == SIM_RAN_OK, "%s", r[1].fault.message);
+        for (unsigned i = 0; i < 128; i++)
+          ck_assert_uint_eq(got[1][i], 0);
+      } else {
+        ck_assert_int_eq(r[1].fault.kind, SIM_FK_UNINIT);
+      }
+      sim_result_free(&r[0]);
+      sim_result_free(&r[1]);
+    }
+}
+END_TEST
+
 /* ---- the race checker's lane-by-lane shortcuts against its general path ---- */
 
 /* One run of a random shared-memory program (lr_kernel) over the control words ctl, with
@@ -4562,6 +4628,7 @@ Suite *suite_sim(void)
   tcase_add_test(t, test_touch_keys_line_up);
   tcase_add_test(t, test_race_lane_shortcuts_match_general_path);
   tcase_add_test(t, test_race_fill_matches_memset);
+  tcase_add_test(t, test_race_fill_skip_matches_fill);
   tcase_add_test(t, test_global_lines_new_match_line_store);
   tcase_add_test(t, test_fast_path_setp_guard);
   tcase_add_test(t, test_cstack_put_matches_lane_loop);

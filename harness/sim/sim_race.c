@@ -244,30 +244,31 @@ void sim_race_fill(uint8_t *p, size_t n, uint8_t x)
     memset(p + lo, x, hi - lo);
 }
 
-/* Whether instruction in may write shared memory: a store, atomic or reduction that names
-   no other space (generic addresses may be shared ones), and every other opcode of a
-   memory class that is not a plain load (cp.async, mbarrier, wmma.store, stmatrix, sust). */
-static int may_write_smem(const struct ptx_inst *in)
+/* Whether an opcode may write shared memory (ptx_ops.def's COST column): 0 no, 1 yes, 2 when
+   its address is generic or shared (st, atom, red). Every opcode of a memory class that is
+   not a plain load writes memory some way (cp.async, mbarrier, wmma.store, stmatrix, sust). */
+#define SMEM_WRITES(op, cost)                                                               \
+  ((cost) == PTX_COST_STORE || (cost) == PTX_COST_ATOM || (cost) == PTX_COST_RED            \
+       ? ((op) == PTX_OP_ST || (op) == PTX_OP_ATOM || (op) == PTX_OP_RED ? 2 : 1)           \
+   : (cost) == PTX_COST_LOAD                                                                \
+       ? ((op) == PTX_OP_LD || (op) == PTX_OP_LDU || (op) == PTX_OP_TEX ||                  \
+                  (op) == PTX_OP_TLD4 || (op) == PTX_OP_SULD ? 0 : 1)                       \
+   : (cost) == PTX_COST_MBAR || (cost) == PTX_COST_TENSOR ? 1 : 0)
+static const uint8_t smem_writes[PTX_OP_COUNT] = {
+#define X(e, s, shape, cost, dst) [PTX_OP_##e] = SMEM_WRITES(PTX_OP_##e, PTX_COST_##cost),
+#include "ptx/ptx_ops.def"
+#undef X
+};
+
+/* Whether instruction in may write shared memory (smem_writes; a space other than global,
+   local, param or const may be shared). */
+static inline int may_write_smem(const struct ptx_inst *in)
 {
-  const struct ptx_op_info *oi = ptx_op_info((enum ptx_op)in->op);
-  if (!oi)
+  if (in->op >= PTX_OP_COUNT)
     return 1;
-  switch ((enum ptx_cost)oi->cost) {
-  case PTX_COST_STORE:
-  case PTX_COST_ATOM:
-  case PTX_COST_RED:
-    return !((in->op == PTX_OP_ST || in->op == PTX_OP_ATOM || in->op == PTX_OP_RED) &&
-             (in->space == PTX_SP_GLOBAL || in->space == PTX_SP_LOCAL ||
-              in->space == PTX_SP_PARAM || in->space == PTX_SP_CONST));
-  case PTX_COST_LOAD:
-    return !(in->op == PTX_OP_LD || in->op == PTX_OP_LDU || in->op == PTX_OP_TEX ||
-             in->op == PTX_OP_TLD4 || in->op == PTX_OP_SULD);
-  case PTX_COST_MBAR:
-  case PTX_COST_TENSOR:
-    return 1;
-  default:
-    return 0;
-  }
+  const uint8_t k = smem_writes[in->op];
+  return k == 1 || (k == 2 && in->space != PTX_SP_GLOBAL && in->space != PTX_SP_LOCAL &&
+                    in->space != PTX_SP_PARAM && in->space != PTX_SP_CONST);
 }
 
 /* Block b's shared memory already holds x in every byte, known without reading it: the

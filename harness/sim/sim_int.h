@@ -721,6 +721,10 @@ int sim_builtin(struct sim_block *b, struct sim_warp *w, uint32_t pc, unsigned l
 /* Set up the checker for block b (its shadow, its first epoch) and poison its shared memory.
    Returns 0, or -1 when host memory ran out (the block then runs unchecked). */
 int sim_race_begin(struct sim_block *b);
+/* Set n bytes at p to x, as memset does, writing only the span from the first byte that is
+   not x yet to the last (sim_race_begin's poisoning of a worker's shared memory, which the
+   block before it may have left untouched). */
+void sim_race_fill(uint8_t *p, size_t n, uint8_t x);
 /* Free the shadow of a block that ran in a group (b->race_own). */
 void sim_race_free_own(struct sim_block *b);
 /* A block-wide barrier was released: accesses after it are ordered after those before it.
@@ -755,8 +759,9 @@ int sim_race_global_reads_seq(struct sim_block *b, struct sim_warp *w, uint32_t 
    the stride arguments below. */
 #define SIM_NO_STRIDE INT64_MIN
 /* 1 (the default): sim_race_shared_stores takes its shortcuts for some lanes' stores (a
-   masked pass, and lane by lane); 0 (tests only): every lane that no full warp's pass takes
-   goes through the general check, for comparison. */
+   masked pass, and lane by lane), and sim_race_mask its one test of a mask the whole warp
+   shares; 0 (tests only): every lane that no full warp's pass takes goes through the
+   general check, and every lane's mask is tested, for comparison. */
 extern int sim_race_lane_shortcuts;
 /* sim_race_access for the lanes of e reading size bytes at shared offsets off[l] (each a
    multiple of size: the caller checked), in lane order. stride: for a full warp, the constant

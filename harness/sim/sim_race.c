@@ -212,11 +212,96 @@ static uint32_t tick(struct sim_race *r)
   return ++r->clock;
 }
 
+/* The portable half of sim_race_fill: the bytes of p[0 .. n) from the first that is not x
+   to the last that is not x, 8 at a time ([n, n) when every byte is x). */
+static void fill_span_c(const uint8_t *p, size_t n, uint8_t x, size_t *lo, size_t *hi)
+{
+  const uint64_t xx = 0x0101010101010101ull * x;
+  size_t a = 0, z = n;
+  for (uint64_t v; a + 8 <= n && (memcpy(&v, p + a, 8), v == xx);)
+    a += 8;
+  while (a < n && p[a] == x)
+    a++;
+  if (a == n) {
+    *lo = *hi = n;
+    return;
+  }
+  for (uint64_t v; z >= a + 8 && (memcpy(&v, p + z - 8, 8), v == xx);)
+    z -= 8;
+  while (z > a && p[z - 1] == x)
+    z--;
+  *lo = a;
+  *hi = z;
+}
+
+static void fill_span(const uint8_t *p, size_t n, uint8_t x, size_t *lo, size_t *hi);
+
+void sim_race_fill(uint8_t *p, size_t n, uint8_t x)
+{
+  size_t lo, hi;
+  fill_span(p, n, x, &lo, &hi);
+  if (hi > lo)
+    memset(p + lo, x, hi - lo);
+}
+
+/* Whether an opcode may write shared memory (ptx_ops.def's COST column): 0 no, 1 yes, 2 when
+   its address is generic or shared (st, atom, red). Every opcode of a memory class that is
+   not a plain load writes memory some way (cp.async, mbarrier, wmma.store, stmatrix, sust). */
+#define SMEM_WRITES(op, cost)                                                               \
+  ((cost) == PTX_COST_STORE || (cost) == PTX_COST_ATOM || (cost) == PTX_COST_RED            \
+       ? ((op) == PTX_OP_ST || (op) == PTX_OP_ATOM || (op) == PTX_OP_RED ? 2 : 1)           \
+   : (cost) == PTX_COST_LOAD                                                                \
+       ? ((op) == PTX_OP_LD || (op) == PTX_OP_LDU || (op) == PTX_OP_TEX ||                  \
+                  (op) == PTX_OP_TLD4 || (op) == PTX_OP_SULD ? 0 : 1)                       \
+   : (cost) == PTX_COST_MBAR || (cost) == PTX_COST_TENSOR ? 1 : 0)
+static const uint8_t smem_writes[PTX_OP_COUNT] = {
+#define X(e, s, shape, cost, dst) [PTX_OP_##e] = SMEM_WRITES(PTX_OP_##e, PTX_COST_##cost),
+#include "ptx/ptx_ops.def"
+#undef X
+};
+
+/* Whether instruction in may write shared memory (smem_writes; a space other than global,
+   local, param or const may be shared). */
+static inline int may_write_smem(const struct ptx_inst *in)
+{
+  if (in->op >= PTX_OP_COUNT)
+    return 1;
+  const uint8_t k = smem_writes[in->op];
+  return k == 1 || (k == 2 && in->space != PTX_SP_GLOBAL && in->space != PTX_SP_LOCAL &&
+                    in->space != PTX_SP_PARAM && in->space != PTX_SP_CONST);
+}
+
+/* Block b's shared memory already holds x in every byte, known without reading it: the
+   buffer is its worker's for this launch, allocated zeroed and set to x (the same for
+   every block of the launch) at each block's start, so when no instruction of the program
+   can write shared memory it holds x everywhere once it does at byte 0. Asked only where
+   shared memory is large beside the code (the scan of the code costs less than reading
+   it); 0 with sim_race_lane_shortcuts 0 (tests: sim_race_fill every time). */
+static int smem_known_filled(const struct sim_block *b, uint8_t x)
+{
+  const struct sim_prog *p = b->prog;
+  if (!b->smem_size || b->smem[0] != x || b->smem_size / 64 < p->ncode ||
+      !sim_race_lane_shortcuts)
+    return 0;
+  for (uint32_t i = 0; i < p->ncode; i++)
+    if (may_write_smem(&p->code[i]))
+      return 0;
+  return 1;
+}
+
 int sim_race_begin(struct sim_block *b)
 {
   uint32_t nc = b->cfg->nocheck;
   b->race = NULL;
-  memset(b->smem, nc & SIM_NOCHECK_INIT ? 0 : POISON, b->smem_size);
+  /* the block's shared memory is the worker's, as the last block there left it: only the
+     bytes it changed need setting again (a kernel that declares shared memory it does not
+     use, lab 03's occupancy limiter, changes none, and one that cannot write it at all
+     needs no look at them) */
+  const uint8_t fill = nc & SIM_NOCHECK_INIT ? 0 : POISON;
+  if (b->smem_size < 2048)                 /* a few vector stores: less than a look */
+    memset(b->smem, fill, b->smem_size);
+  else if (!smem_known_filled(b, fill))
+    sim_race_fill(b->smem, b->smem_size, fill);
   if ((nc & (SIM_NOCHECK_RACE | SIM_NOCHECK_INIT)) == (SIM_NOCHECK_RACE | SIM_NOCHECK_INIT))
     return 0;
   pthread_once(&race_once, race_make_key);
@@ -261,7 +346,7 @@ int sim_race_begin(struct sim_block *b)
     }                                      /* without them, global memory goes unchecked */
   }
   if (r->g && r->ndirty > FILT_DIRTY)      /* the block's own words only */
-    memset(r->gfilt, 0, GFILT_WORDS * sizeof *r->gfilt);
+    sim_race_fill((uint8_t *)(void *)r->gfilt, GFILT_WORDS * sizeof *r->gfilt, 0);
   else if (r->g)
     for (uint32_t k = 0; k < r->ndirty; k++)
       r->gfilt[r->dirty[k]] = 0;
@@ -721,6 +806,58 @@ static inline int64_t warp_stride(const uint64_t *off)
     return warp_stride_avx2(off);
 #endif
   return warp_stride_c(off);
+}
+
+#ifdef RACE_X86
+/* Whether the 256 bytes at q all hold the byte of xx (32 copies): eight vectors, each
+   xor'ed with it and or'ed together, one test. */
+__attribute__((target("avx2"))) static inline int fill_clean256(const uint8_t *q, __m256i xx)
+{
+  const __m256i *v = (const __m256i *)(const void *)q;
+  __m256i d = _mm256_or_si256(
+      _mm256_or_si256(_mm256_or_si256(_mm256_xor_si256(_mm256_loadu_si256(v), xx),
+                                      _mm256_xor_si256(_mm256_loadu_si256(v + 1), xx)),
+                      _mm256_or_si256(_mm256_xor_si256(_mm256_loadu_si256(v + 2), xx),
+                                      _mm256_xor_si256(_mm256_loadu_si256(v + 3), xx))),
+      _mm256_or_si256(_mm256_or_si256(_mm256_xor_si256(_mm256_loadu_si256(v + 4), xx),
+                                      _mm256_xor_si256(_mm256_loadu_si256(v + 5), xx)),
+                      _mm256_or_si256(_mm256_xor_si256(_mm256_loadu_si256(v + 6), xx),
+                                      _mm256_xor_si256(_mm256_loadu_si256(v + 7), xx))));
+  return _mm256_testz_si256(d, d);
+}
+
+/* fill_span_c with AVX2: 256 bytes a step from the front, then from the back, the rest (and
+   the edges of the span) by fill_span_c. */
+__attribute__((target("avx2"))) static void fill_span_avx2(const uint8_t *p, size_t n,
+                                                           uint8_t x, size_t *lo, size_t *hi)
+{
+  const __m256i xx = _mm256_set1_epi8((char)x);
+  size_t a = 0, z = n;
+  while (a + 256 <= n && fill_clean256(p + a, xx))
+    a += 256;
+  if (a + 256 <= n)                            /* a byte that is not x in [a, a + 256) */
+    while (z >= a + 512 && fill_clean256(p + z - 256, xx))
+      z -= 256;
+  size_t l, h;
+  fill_span_c(p + a, z - a, x, &l, &h);
+  *lo = a + l;
+  *hi = a + h;
+  if (l == h)
+    *lo = *hi = n;
+}
+#endif
+
+/* The span of p[0 .. n) that sim_race_fill must set: from the first byte that is not x to
+   the last; [n, n) when none. */
+static void fill_span(const uint8_t *p, size_t n, uint8_t x, size_t *lo, size_t *hi)
+{
+#ifdef RACE_X86
+  if (race_avx2) {
+    fill_span_avx2(p, n, x, lo, hi);
+    return;
+  }
+#endif
+  fill_span_c(p, n, x, lo, hi);
 }
 
 
@@ -1241,7 +1378,8 @@ static inline int writes_fresh(const struct fctx *c, uint32_t i0, uint8_t *smem,
 }
 
 /* Set to 0 by tests only: the lane-by-lane shortcut below (stores_lanes) then sends every
-   lane through shadow_word, the general path it must match. */
+   lane through shadow_word, the general path it must match, and sim_race_mask tests every
+   lane's mask. */
 int sim_race_lane_shortcuts = 1;
 
 /* Thread u (linear in the block) is a lane of the warp whose first thread is t0: u / W == wid
@@ -2163,6 +2301,39 @@ static inline uint64_t bits_twice(uint32_t x)
   return v | v << 1;
 }
 
+/* line_store's new line for chunk ch, when the filters say the chunk has no word in g and no
+   line, and the table of lines has room (what line_store then does), without a gctx:
+   lab 03's streaming stores, each warp's to chunks no one wrote before. Returns 1 when so
+   and recorded, 0 when not (nothing changed). */
+static inline int line_new(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t ch,
+                           uint32_t M, uint64_t w0, uint32_t nw)
+{
+  struct sim_race *r = b->race;
+  uint64_t *cf = r->gfilt + (1u << GFILT_LOG) / 64, *lf = cf + (1u << GCFILT_LOG) / 64;
+  const uint32_t f = chunk_bit(ch << 5), g = lfilt_bit(ch), lused = r->lused;
+  if ((cf[f >> 6] >> (f & 63) & 1) || (lused && (lf[g >> 6] >> (g & 63) & 1)) ||
+      lused >= r->gslots / 4 / 8 * 3 || !sim_race_lane_shortcuts)
+    return 0;
+  const uint32_t lmask = r->gslots / 4 - 1, base = b->race_base;
+  uint32_t i = (uint32_t)((ch * 0x9E3779B97F4A7C15ull) >> (r->gshift + 2)) & lmask;
+  while (r->gl[i].base == base)
+    i = (i + 1) & lmask;
+  struct gline *slot = &r->gl[i];
+  r->lused = lused + 1;
+  b->race_gused++;
+  filt_set(r, &lf[g >> 6], g);
+  slot->base = base;
+  slot->chunk = (uint32_t)ch;
+  slot->mask = M;
+  slot->w0 = (uint32_t)w0;
+  slot->nw = (uint8_t)nw;
+  slot->t0 = (uint16_t)(w->id * b->W);
+  slot->ep = b->race_ep;
+  slot->pc = pc;
+  slot->wsync = (uint16_t)w->wsync;
+  return 1;
+}
+
 int sim_race_global_stores_seq(struct sim_block *b, struct sim_warp *w, uint32_t pc,
                                uint64_t a0, uint32_t size, uint8_t *host, const uint64_t *val)
 {
@@ -2172,21 +2343,29 @@ int sim_race_global_stores_seq(struct sim_block *b, struct sim_warp *w, uint32_t
     return 0;
   }
   struct gctx c;
-  gctx_init(&c, b, w, pc);
   if ((size == 4 || size == 8) && !(a0 & (size - 1))) {
     /* chunk by chunk, the words whose value changes (a store that leaves a word as it is
-       is no access here) as one line where that is exact (line_store), else word by word */
+       is no access here) as one line where that is exact (line_new, line_store), else word
+       by word; the gctx only when a chunk needs more than a new line */
     const uint32_t nw = size / 4;
     const uint64_t first = a0 >> 2, last = first + 32 * nw - 1;
     /* the values stored first: the check looks only at its own records */
     const uint32_t chg = store_changed(host, size, val);
     const uint64_t wm = nw == 1 ? chg : bits_twice(chg);
     const int empty = !b->race_gused;
-    unsigned slow = 0, lined = 0;
+    unsigned slow = 0, lined = 0, have = 0;
     for (uint64_t ch = first >> 5; ch <= last >> 5; ch++) {
       uint32_t M = chunk_part(wm, first, ch);
       if (!M)
         continue;
+      if (line_new(b, w, pc, ch, M, first, nw)) {
+        lined = 1;
+        continue;
+      }
+      if (!have) {
+        gctx_init(&c, b, w, pc);
+        have = 1;
+      }
       if (line_store(&c, ch, M, first, nw))
         lined = 1;
       else
@@ -2203,6 +2382,7 @@ int sim_race_global_stores_seq(struct sim_block *b, struct sim_warp *w, uint32_t
     }
     return 0;
   }
+  gctx_init(&c, b, w, pc);
   uint64_t mk = size >= 8 ? ~0ull : (1ull << (size * 8)) - 1;
   for (unsigned l = 0; l < 32; l++) {
     uint8_t *p = host + l * size;
@@ -2266,10 +2446,14 @@ int sim_race_mask(struct sim_block *b, struct sim_warp *w, uint32_t pc, const st
   int idx = mask_operand(in);
   if ((b->cfg->nocheck & SIM_NOCHECK_MASK) || idx < 0)
     return 0;
-  if (e && b->W == 32 && sim_reg_uniform32(w->regs + (size_t)in->opd[idx].reg * 32)) {
-    /* one mask for the whole warp (0xffffffff as a rule): every lane passes when it holds
-       them all and names no exited lane; else the lane loop below finds the first that
-       does not */
+  const uint64_t *mr = w->regs + (size_t)in->opd[idx].reg * b->W;
+  if (e && sim_race_lane_shortcuts &&
+      (b->W == 32 ? sim_reg_uniform32(mr)
+                  : b->W == 64 && mr[32] == mr[0] && sim_reg_uniform32(mr) &&
+                        sim_reg_uniform32(mr + 32))) {
+    /* one mask for the whole warp or wave (0xffffffff as a rule): every lane passes when it
+       holds them all and names no exited lane; else the lane loop below finds the first
+       that does not */
     uint64_t mk = lane_mask(b, w, in, idx, sim_ctz64(e));
     if (!(e & ~mk) && !(mk & w->exists & ~w->live))
       return 0;

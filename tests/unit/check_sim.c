@@ -3325,6 +3325,80 @@ START_TEST(test_sync_masks)
 }
 END_TEST
 
+/* sim_race_mask's one test of a mask a whole warp or 64-lane wave shares against its
+   lane-by-lane test (sim_race_lane_shortcuts 0): masks in a register (a full one, a 16-lane
+   one, one that differs between the wave's halves or lane by lane), after lanes exited or
+   with some lanes away, must give the same outcome, fault and counters. */
+START_TEST(test_sync_masks_uniform_match_lanes)
+{
+  static const char *const mask[4] = {
+    "  mov.u32 %r9, -1;\n",
+    "  mov.u32 %r9, 65535;\n",
+    "  setp.ge.u32 %p2, %r1, 32;\n  selp.b32 %r9, 65535, -1, %p2;\n",
+    "  or.b32 %r9, %r1, -2;\n",
+  };
+  static const char *const before[3] = {
+    "",
+    "  setp.ge.u32 %p1, %r1, 48;\n  @%p1 ret;\n",
+    "  setp.ge.u32 %p1, %r1, 20;\n  @%p1 bra END;\n",
+  };
+  static const char *const op[3] = {
+    "  shfl.sync.down.b32 %r2, %r1, 1, 31, %r9;\n",
+    "  bar.warp.sync %r9;\n  mov.u32 %r2, %r1;\n",
+    "  vote.sync.ballot.b32 %r2, %p2, %r9;\n",
+  };
+  unsigned ok = 0, bad = 0;
+  for (unsigned W = 32; W <= 64; W += 32)
+    for (int m = 0; m < 4; m++)
+      for (int bf = 0; bf < 3; bf++)
+        for (int o = 0; o < 3; o++) {
+          char k[2048];
+          snprintf(k, sizeof k,
+                   HDR
+                   ".visible .entry m(.param .u64 out)\n{\n"
+                   "  .reg .pred %%p<3>;\n  .reg .b32 %%r<10>;\n  .reg .b64 %%rd<4>;\n"
+                   "  mov.u32 %%r1, %%tid.x;\n  setp.lt.u32 %%p2, %%r1, 7;\n%s%s"
+                   "  .loc 1 4 3\n%s"
+                   "  ld.param.u64 %%rd1, [out];\n  mul.wide.u32 %%rd2, %%r1, 4;\n"
+                   "  add.s64 %%rd3, %%rd1, %%rd2;\n  st.global.u32 [%%rd3], %%r2;\n"
+                   "END:\n  ret;\n}\n"
+                   ".file 1 \"/lab/m.cu\"\n", mask[m], before[bf], op[o]);
+          struct sim_result r[2];
+          uint32_t got[2][128];
+          for (int sc = 0; sc < 2; sc++) {
+            struct fx f;
+            load(&f, k);
+            uint64_t out = buffer(&f, sizeof got[sc], "out");
+            struct sim_launch c = {.grid = {1, 1, 1}, .block = {128, 1, 1}, .workers = 1,
+                                   .warp_size = W};
+            sim_race_lane_shortcuts = sc;
+            ck_assert_int_eq(sim_run(f.d, &f.m, "m", &out, 8, &c, &f.r, f.err, sizeof f.err),
+                             SIM_OK);
+            sim_race_lane_shortcuts = 1;
+            r[sc] = f.r;
+            memset(&f.r, 0, sizeof f.r);
+            ck_assert_int_eq(sim_read(f.d, out, got[sc], sizeof got[sc]), SIM_OK);
+            done(&f);
+          }
+          ck_assert_int_eq(r[0].outcome, r[1].outcome);
+          ck_assert_int_eq(r[0].fault.kind, r[1].fault.kind);
+          ck_assert_uint_eq(r[0].fault.lane, r[1].fault.lane);
+          ck_assert_uint_eq(r[0].fault.warp, r[1].fault.warp);
+          ck_assert_str_eq(r[0].fault.message, r[1].fault.message);
+          ck_assert_uint_eq(r[0].counters.warp_insts, r[1].counters.warp_insts);
+          ck_assert_mem_eq(got[0], got[1], sizeof got[0]);
+          if (r[1].outcome == SIM_RAN_OK)
+            ok++;
+          else if (r[1].fault.kind == SIM_FK_SYNC_MASK)
+            bad++;
+          sim_result_free(&r[0]);
+          sim_result_free(&r[1]);
+        }
+  ck_assert_uint_gt(ok, 4);
+  ck_assert_uint_gt(bad, 10);
+}
+END_TEST
+
 /* Block 0 writes %r3 on every lane and %r4 on lane 0 only (a guarded write); block 1 skips
    both writes. Every block must still read 0 from a register no path of its own wrote:
    out[block * 32 + lane] = %r3 + %r4. */
@@ -3911,6 +3985,203 @@ START_TEST(test_host_cores_affinity)
 }
 END_TEST
 
+/* sim_race_fill against memset: shared memory of n bytes (at every alignment mod 4) that
+   holds x but for some bytes (none, one anywhere, the first and the last, a run, bytes at
+   random, the first and one anywhere) ends up all x, and the bytes around it are not
+   touched. */
+START_TEST(test_race_fill_matches_memset)
+{
+  static const size_t sizes[] = {0, 1, 7, 8, 9, 31, 127, 128, 129, 255, 256, 257, 511, 512, 513,
+                                 767, 768, 769, 1000, 4093};
+  static uint8_t buf[4096 + 64], want[4096 + 64];
+  uint64_t rng = 0x2545f4914f6cdd1dull;
+  unsigned filled = 0;
+  for (size_t si = 0; si < sizeof sizes / sizeof *sizes; si++)
+    for (unsigned xi = 0; xi < 2; xi++)
+      for (unsigned al = 0; al < 4; al++)
+        for (unsigned kind = 0; kind < 6; kind++) {
+          const size_t n = sizes[si];
+          const uint8_t x = xi ? 0xff : 0;
+          const size_t reps = kind == 1 || kind == 5 ? n : kind == 4 ? 8 : 1;
+          for (size_t r = 0; r < reps; r++) {
+            uint8_t *p = buf + 16 + al;
+            memset(buf, 0xab, sizeof buf);
+            memset(p, x, n);
+            if (n && kind == 1)
+              p[r] = (uint8_t)(x ^ (1u << (r % 8)));
+            if (n && kind == 2)
+              p[0] = p[n - 1] = (uint8_t)~x;
+            if (n && kind == 5)
+              p[0] = p[r] = (uint8_t)(x ^ 0x80);
+            if (n && kind == 3)
+              memset(p + n / 3, 0x5a, n / 3 + 1);
+            if (n && kind == 4)
+              for (unsigned k = 0; k < 3; k++) {
+                rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17;
+                p[rng % n] = (uint8_t)(rng >> 32 | 1);
+              }
+            sim_race_fill(p, n, x);
+            memset(want, 0xab, sizeof want);
+            memset(want + 16 + al, x, n);
+            if (memcmp(buf, want, sizeof buf)) {
+              size_t i = 0;
+              while (buf[i] == want[i])
+                i++;
+              ck_abort_msg("n %zu x %#x align %u kind %u rep %zu: byte %td is %#x", n, x, al,
+                           kind, r, buf + i - p, buf[i]);
+            }
+            filled++;
+          }
+        }
+  ck_assert_uint_gt(filled, 2000);
+}
+END_TEST
+
+/* sim_race_global_stores_seq's new lines without a gctx (line_new) against line_store
+   (sim_race_lane_shortcuts 0): random programs of three warps, each step a coalesced 4- or
+   8-byte store of every thread at its own word plus an offset (0, 1, 16, 32, 33 or 64
+   words; values that change the word or not), a read of another thread's word, a
+   __syncwarp() or a barrier, must report the same fault, to the message, and leave the
+   same values and counters. */
+START_TEST(test_global_lines_new_match_line_store)
+{
+  static const unsigned offs[6] = {0, 1, 16, 32, 33, 64};
+  uint64_t rng = 0x853c49e6748fea9bull;
+#define GL_NEXT() (rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17, (uint32_t)(rng >> 11))
+  unsigned races = 0, clean = 0;
+  static char k[8192];
+  for (int trial = 0; trial < 150; trial++) {
+    size_t n = (size_t)snprintf(k, sizeof k,
+      HDR
+      ".visible .entry gl(.param .u64 out)\n{\n"
+      "  .reg .b32 %%r<8>;\n  .reg .b64 %%rd<8>;\n"
+      "  mov.u32 %%r1, %%tid.x;\n  ld.param.u64 %%rd1, [out];\n"
+      "  mul.wide.u32 %%rd2, %%r1, 4;\n  add.s64 %%rd3, %%rd1, %%rd2;\n"
+      "  mul.wide.u32 %%rd4, %%r1, 8;\n  add.s64 %%rd5, %%rd1, %%rd4;\n");
+    for (int step = 0; step < 8; step++) {
+      const uint32_t kind = GL_NEXT() % 10, off = offs[GL_NEXT() % 6], v = GL_NEXT() % 3;
+      const char *val = v == 0 ? "%r1" : v == 1 ? "0" : "7";
+      if (kind < 4)
+        n += (size_t)snprintf(k + n, sizeof k - n,
+                              "  .loc 1 %d 3\n  st.global.u32 [%%rd3+%u], %s;\n", 10 + step,
+                              4 * off, val);
+      else if (kind < 6)
+        n += (size_t)snprintf(k + n, sizeof k - n,
+                              "  cvt.u64.u32 %%rd6, %s;\n  .loc 1 %d 3\n"
+                              "  st.global.u64 [%%rd5+%u], %%rd6;\n", val, 10 + step, 8 * off);
+      else if (kind < 8)
+        n += (size_t)snprintf(k + n, sizeof k - n,
+                              "  xor.b32 %%r2, %%r1, %u;\n  mul.wide.u32 %%rd6, %%r2, 4;\n"
+                              "  add.s64 %%rd7, %%rd1, %%rd6;\n  .loc 1 %d 3\n"
+                              "  ld.global.u32 %%r3, [%%rd7+%u];\n", GL_NEXT() % 64, 10 + step,
+                              4 * off);
+      else
+        n += (size_t)snprintf(k + n, sizeof k - n, "  %s\n",
+                              kind == 8 ? "bar.warp.sync -1;" : "bar.sync 0;");
+    }
+    snprintf(k + n, sizeof k - n, "  ret;\n}\n.file 1 \"/lab/gl.cu\"\n");
+    struct sim_result r[2];
+    uint32_t got[2][512];
+    for (int sc = 0; sc < 2; sc++) {
+      struct fx f;
+      load(&f, k);
+      uint64_t out = buffer(&f, sizeof got[sc], "out");
+      sim_race_lane_shortcuts = sc;
+      ck_assert_int_eq(launch(&f, "gl", 1, 96, &out, 1, SIM_SCHED_ITS, 1, 0), SIM_OK);
+      sim_race_lane_shortcuts = 1;
+      r[sc] = f.r;
+      memset(&f.r, 0, sizeof f.r);
+      ck_assert_int_eq(sim_read(f.d, out, got[sc], sizeof got[sc]), SIM_OK);
+      done(&f);
+    }
+    ck_assert_int_eq(r[0].outcome, r[1].outcome);
+    ck_assert_int_eq(r[0].fault.kind, r[1].fault.kind);
+    ck_assert_str_eq(r[0].fault.message, r[1].fault.message);
+    ck_assert_uint_eq(r[0].fault.lane, r[1].fault.lane);
+    ck_assert_uint_eq(r[0].fault.other_inst, r[1].fault.other_inst);
+    ck_assert_mem_eq(r[0].fault.other_thread, r[1].fault.other_thread,
+                     sizeof r[0].fault.other_thread);
+    ck_assert_uint_eq(r[0].counters.warp_insts, r[1].counters.warp_insts);
+    ck_assert_mem_eq(got[0], got[1], sizeof got[0]);
+    if (r[1].fault.kind == SIM_FK_RACE)
+      races++;
+    else if (r[1].outcome == SIM_RAN_OK)
+      clean++;
+    sim_result_free(&r[0]);
+    sim_result_free(&r[1]);
+  }
+#undef GL_NEXT
+  ck_assert_uint_gt(races, 20);
+  ck_assert_uint_gt(clean, 3);
+}
+END_TEST
+
+/* sim_race_begin's skip of the fill where the program cannot write shared memory, against
+   the fill at every block (sim_race_lane_shortcuts 0): four blocks on one worker with 32 KiB
+   of dynamic shared memory each read dyn[64 + tid] (byte 0, which the skip looks at, is
+   left alone) before anything writes it, then write it or
+   not (st.shared, a generic st, atom.shared, st.global only); with shared memory zeroed
+   (SIM_NOCHECK_INIT) every block must read 0, not the block before's value, and with it
+   poisoned the same uninitialised read is reported. */
+START_TEST(test_race_fill_skip_matches_fill)
+{
+  static const char *const wr[4] = {
+    "  st.shared.u32 [%rd2], %r3;\n",
+    "  cvta.shared.u64 %rd5, %rd2;\n  st.u32 [%rd5], %r3;\n",
+    "  atom.shared.add.u32 %r6, [%rd2], %r3;\n",
+    "  st.global.u32 [%rd4+512], %r3;\n",
+  };
+  for (int v = 0; v < 4; v++)
+    for (uint32_t nc = 0; nc <= SIM_NOCHECK_INIT; nc += SIM_NOCHECK_INIT) {
+      char k[2048];
+      snprintf(k, sizeof k,
+               HDR
+               ".extern .shared .align 16 .b8 dyn[];\n"
+               ".visible .entry fs(.param .u64 o)\n{\n"
+               "  .reg .b32 %%r<8>;\n  .reg .b64 %%rd<6>;\n"
+               "  mov.u32 %%r1, %%tid.x;\n  mov.u32 %%r2, %%ctaid.x;\n  add.u32 %%r3, %%r2, 5;\n"
+               "  mov.u64 %%rd1, dyn;\n  mul.wide.u32 %%rd3, %%r1, 4;\n"
+               "  add.s64 %%rd2, %%rd1, %%rd3;\n  add.s64 %%rd2, %%rd2, 256;\n"
+               "  .loc 1 5 3\n  ld.shared.u32 %%r4, [%%rd2];\n"
+               "  shl.b32 %%r5, %%r2, 5;\n  add.u32 %%r5, %%r5, %%r1;\n"
+               "  ld.param.u64 %%rd4, [o];\n  mul.wide.u32 %%rd3, %%r5, 4;\n"
+               "  add.s64 %%rd4, %%rd4, %%rd3;\n  st.global.u32 [%%rd4], %%r4;\n"
+               "%s  ret;\n}\n"
+               ".file 1 \"/lab/fs.cu\"\n", wr[v]);
+      struct sim_result r[2];
+      uint32_t got[2][256];
+      for (int sc = 0; sc < 2; sc++) {
+        struct fx f;
+        load(&f, k);
+        uint64_t out = buffer(&f, sizeof got[sc], "o");
+        struct sim_launch c = {.grid = {4, 1, 1}, .block = {32, 1, 1}, .workers = 1,
+                               .dyn_smem = 32768, .nocheck = nc};
+        sim_race_lane_shortcuts = sc;
+        ck_assert_int_eq(sim_run(f.d, &f.m, "fs", &out, 8, &c, &f.r, f.err, sizeof f.err),
+                         SIM_OK);
+        sim_race_lane_shortcuts = 1;
+        r[sc] = f.r;
+        memset(&f.r, 0, sizeof f.r);
+        ck_assert_int_eq(sim_read(f.d, out, got[sc], sizeof got[sc]), SIM_OK);
+        done(&f);
+      }
+      ck_assert_int_eq(r[0].outcome, r[1].outcome);
+      ck_assert_int_eq(r[0].fault.kind, r[1].fault.kind);
+      ck_assert_str_eq(r[0].fault.message, r[1].fault.message);
+      ck_assert_mem_eq(got[0], got[1], sizeof got[0]);
+      if (nc) {
+        ck_assert_msg(r[1].outcome == SIM_RAN_OK, "%s", r[1].fault.message);
+        for (unsigned i = 0; i < 128; i++)
+          ck_assert_uint_eq(got[1][i], 0);
+      } else {
+        ck_assert_int_eq(r[1].fault.kind, SIM_FK_UNINIT);
+      }
+      sim_result_free(&r[0]);
+      sim_result_free(&r[1]);
+    }
+}
+END_TEST
+
 /* ---- the race checker's lane-by-lane shortcuts against its general path ---- */
 
 /* One run of a random shared-memory program (lr_kernel) over the control words ctl, with
@@ -4316,6 +4587,7 @@ Suite *suite_sim(void)
   tcase_add_test(t, test_race_warp_wide_own_writes_lanes);
   tcase_add_test(t, test_race_partial_warp_reads);
   tcase_add_test(t, test_sync_masks);
+  tcase_add_test(t, test_sync_masks_uniform_match_lanes);
   tcase_add_test(t, test_oob_write_report);
   tcase_add_test(t, test_wild_pointer_report);
   tcase_add_test(t, test_fault_lowest_block);
@@ -4356,6 +4628,9 @@ Suite *suite_sim(void)
   tcase_add_test(t, test_big_buffers);
   tcase_add_test(t, test_touch_keys_line_up);
   tcase_add_test(t, test_race_lane_shortcuts_match_general_path);
+  tcase_add_test(t, test_race_fill_matches_memset);
+  tcase_add_test(t, test_race_fill_skip_matches_fill);
+  tcase_add_test(t, test_global_lines_new_match_line_store);
   tcase_add_test(t, test_fast_path_setp_guard);
   tcase_add_test(t, test_cstack_put_matches_lane_loop);
   tcase_add_test(t, test_fast_path_shared_sparse_bounds);

@@ -2161,6 +2161,114 @@ static void heap_keeps_freed_memory(void)
   mallopt(M_TRIM_THRESHOLD, INT_MAX);
 }
 
+/* The main problem size sz with opts' --size NAME=V settings applied: 0, or -1 with err. */
+static int size_options(const struct run_opts *opts, struct run_sizes *sz, char *err,
+                        size_t errlen)
+{
+  for (uint32_t i = 0; i < opts->nsize_set; i++) {
+    const char *eq = strchr(opts->size_set[i], '=');
+    char name[32];
+    char *end = NULL;
+    long long v = eq ? strtoll(eq + 1, &end, 0) : 0;
+    int64_t old;
+    if (eq && (size_t)(eq - opts->size_set[i]) < sizeof name) {
+      memcpy(name, opts->size_set[i], (size_t)(eq - opts->size_set[i]));
+      name[eq - opts->size_set[i]] = 0;
+    } else {
+      name[0] = 0;
+    }
+    if (!eq || !name[0] || !end || *end || end == eq + 1 || v <= 0 ||
+        !run_sizes_get(sz, name, &old)) {
+      char have[160];
+      sizes_text(sz, have, sizeof have);
+      snprintf(err, errlen, "--size %s: expected NAME=N with N > 0, NAME one of the lab's "
+               "problem sizes (%s)", opts->size_set[i], have);
+      return -1;
+    }
+    run_sizes_set(sz, name, v);
+  }
+  return 0;
+}
+
+/* ---- the inputs, made while nvcc runs ---- */
+
+/* nvcc takes one core for 0.3 s before anything of the kernel's can run; the inputs of the
+   tests and of the main size (seeded by the run's seed, sized by the lab alone) can be made
+   meanwhile, into the run's pool (run_inputs_get), on another: 70 MB of random floats and
+   their pages for lab 03, 0.1 s of CPU. A buffer whose count reads a choice (the kernel's,
+   known once it is built) is left to its launch. The thread owns c->inputs until
+   prefetch_join. */
+struct prefetch {
+  pthread_t thread;
+  int running;
+  const struct run_lab *lab;
+  struct run_inputs *pool;
+  uint64_t seed;                    /* the run's: test t's launch is seeded seed + t */
+  struct run_sizes main_size;       /* the main size's test (t = ntests) ... */
+  int with_main;                    /* ... when the backend is the emulator for certain */
+  int stop;                         /* atomic: the build failed, make no more */
+};
+
+static void *prefetch_main(void *arg)
+{
+  struct prefetch *f = arg;
+  const struct run_lab *lab = f->lab;
+  struct run_sizes none;
+  memset(&none, 0, sizeof none);
+  run_fill_alone(1);
+  for (uint32_t t = 0; t <= lab->ntests; t++) {
+    if (t == lab->ntests && !f->with_main)
+      break;
+    const struct run_sizes *size = t < lab->ntests ? &lab->tests[t] : &f->main_size;
+    struct run_var vars[2 * RUN_MAX_VARS];
+    size_t nv = make_vars(size, &none, vars);
+    uint64_t seed = f->seed + t;
+    for (uint32_t i = 0; i < lab->nparams; i++) {
+      const struct run_param *p = &lab->params[i];
+      char e[256];
+      int64_t cnt;
+      if (__atomic_load_n(&f->stop, __ATOMIC_RELAXED))
+        return NULL;
+      if (p->role == RUN_ROLE_SCALAR || run_expr_eval(p->count, vars, nv, &cnt, e, sizeof e) ||
+          cnt < 1 || cnt > (1ll << 32))
+        continue;
+      int owned = 0;
+      const void *buf = run_inputs_get(f->pool, p->init, p->elem, (uint64_t)cnt,
+                                       seed * 1000003u + i, &owned);
+      if (owned)
+        free((void *)buf);
+    }
+  }
+  return NULL;
+}
+
+/* Start making the inputs (struct prefetch) into c->inputs, made here; none when there is
+   no second core or no pool. */
+static void prefetch_start(struct ctx *c, struct prefetch *f, int emulator)
+{
+  memset(f, 0, sizeof *f);
+  if (sim_host_cores() < 2 || (!c->inputs && !(c->inputs = run_inputs_new())))
+    return;
+  f->lab = c->lab;
+  f->pool = c->inputs;
+  f->seed = c->res->prov.seed;
+  char err[256];
+  f->main_size = c->lab->emu;
+  f->with_main = emulator && !size_options(c->opts, &f->main_size, err, sizeof err);
+  f->running = pthread_create(&f->thread, NULL, prefetch_main, f) == 0;
+}
+
+/* Wait for the inputs (stop: the run needs none of them). */
+static void prefetch_join(struct prefetch *f, int stop)
+{
+  if (!f->running)
+    return;
+  if (stop)
+    __atomic_store_n(&f->stop, 1, __ATOMIC_RELAXED);
+  pthread_join(f->thread, NULL);
+  f->running = 0;
+}
+
 static int run_here(const struct run_lab *lab, const struct run_opts *opts, struct run_result *res,
                     char *err, size_t errlen, struct run_progress *prog)
 {
@@ -2228,7 +2336,9 @@ static int run_here(const struct run_lab *lab, const struct run_opts *opts, stru
     return -1;
   }
 
-  /* build */
+  /* build, the inputs made meanwhile (the emulator's main size too where it is certain) */
+  struct prefetch pf;
+  prefetch_start(&c, &pf, opts->backend == RUN_BACKEND_EMU || !be_gpu_driver_present());
   double t_start = now_s();
   nvcc_version(pv->nvcc_version, sizeof pv->nvcc_version);
   tc_build_isolation(pv->isolation, sizeof pv->isolation);
@@ -2243,9 +2353,13 @@ static int run_here(const struct run_lab *lab, const struct run_opts *opts, stru
   snprintf(pv->build_from, sizeof pv->build_from, "%s", binfo.from_cache ? "cache" : "nvcc");
   if (bs == TC_BUILD_NO_NVCC) {
     snprintf(err, errlen, "%s", res->build_log);
+    prefetch_join(&pf, 1);
+    run_inputs_free(c.inputs);
     return -1;
   }
   if (bs != TC_BUILD_OK) {
+    prefetch_join(&pf, 1);
+    run_inputs_free(c.inputs);
     res->phase_s[RUN_PHASE_BUILD] = res->phase_s[RUN_PHASE_TOTAL] = now_s() - t_start;
     return 0;                                   /* not built: exit 3, the log says why */
   }
@@ -2360,32 +2474,13 @@ static int run_here(const struct run_lab *lab, const struct run_opts *opts, stru
   read_choices(&c, &choices);
   struct run_sizes main_sz = c.kind == BE_GPU ? lab->gpu : lab->emu;
   const struct run_sizes *main_size = &main_sz;
-  for (uint32_t i = 0; i < opts->nsize_set; i++) {
-    const char *eq = strchr(opts->size_set[i], '=');
-    char name[32];
-    char *end = NULL;
-    long long v = eq ? strtoll(eq + 1, &end, 0) : 0;
-    int64_t old;
-    if (eq && (size_t)(eq - opts->size_set[i]) < sizeof name) {
-      memcpy(name, opts->size_set[i], (size_t)(eq - opts->size_set[i]));
-      name[eq - opts->size_set[i]] = 0;
-    } else {
-      name[0] = 0;
-    }
-    if (!eq || !name[0] || !end || *end || end == eq + 1 || v <= 0 ||
-        !run_sizes_get(&main_sz, name, &old)) {
-      char have[160];
-      sizes_text(&main_sz, have, sizeof have);
-      snprintf(err, errlen, "--size %s: expected NAME=N with N > 0, NAME one of the lab's "
-               "problem sizes (%s)", opts->size_set[i], have);
-      goto out;
-    }
-    run_sizes_set(&main_sz, name, v);
-  }
+  if (size_options(opts, &main_sz, err, errlen))
+    goto out;
   sizes_text(main_size, pv->sizes, sizeof pv->sizes);
   if (prog)
     prog->main_size = main_sz;
 
+  prefetch_join(&pf, 0);
   /* correctness on every test size and the main size */
   res->all_passed = 1;
   for (uint32_t t = 0; t <= lab->ntests; t++) {
@@ -2557,6 +2652,7 @@ static int run_here(const struct run_lab *lab, const struct run_opts *opts, stru
   progress(&c, -1, -1);
   rc = 0;
 out:
+  prefetch_join(&pf, 1);
   pending_drop(&c);                             /* (a run that ended early) */
   sass_join(&c);
   if (have_main_L)

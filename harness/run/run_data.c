@@ -147,12 +147,19 @@ static void *fill_part(void *arg)
 }
 #undef FILL_RAND
 
+static _Thread_local int fill_alone;
+
+void run_fill_alone(int on)
+{
+  fill_alone = on;
+}
+
 void run_fill_rand(void *buf, enum run_elem e, uint64_t count, uint64_t seed)
 {
   /* a GPU's problem size is hundreds of millions of elements: in parts, one a core, the same
      bytes as in one pass */
   enum { MAX_PARTS = 16, MIN_PART = 1u << 22 };
-  long cores = (long)sim_host_cores();
+  long cores = fill_alone ? 1 : (long)sim_host_cores();
   uint64_t parts = count / MIN_PART;
   if (parts > (uint64_t)(cores > 0 ? cores : 1))
     parts = (uint64_t)(cores > 0 ? cores : 1);

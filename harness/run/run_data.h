@@ -40,8 +40,12 @@ int run_elem_parse(const char *name, enum run_elem *out);
 
 /* The splitmix64 step. */
 uint64_t run_splitmix64(uint64_t *state);
-/* count elements of e from the generator seeded with seed. */
+/* count elements of e from the generator seeded with seed (a large count in parts, one a
+   core, on threads of its own: the same bytes). */
 void run_fill_rand(void *buf, enum run_elem e, uint64_t count, uint64_t seed);
+/* on: the calling thread's fills from now on stay on it, in one part (a thread that makes
+   inputs while another program, nvcc, has the other cores); 0: in parts again. */
+void run_fill_alone(int on);
 /* 0, 1, 2, ... in e. */
 void run_fill_iota(void *buf, enum run_elem e, uint64_t count);
 /* A pointer chase: element i holds (i + step) mod count, as an index of e (integers only). */

@@ -560,19 +560,26 @@ START_TEST(test_rubric_parsed)
 }
 END_TEST
 
-/* A large buffer is filled in parts on several threads: element i must still be the i-th
-   value of the one seeded sequence (a run's inputs replay by --seed whatever the cores). */
+/* A large buffer is filled in parts on several threads, or in one on a thread alone (the
+   run's inputs made while nvcc runs, run_fill_alone): element i must still be the i-th value
+   of the one seeded sequence (a run's inputs replay by --seed whatever the cores). */
 START_TEST(test_fill_rand_parts)
 {
   uint64_t n = (1u << 24) + 12345;             /* several parts and a ragged last one */
   uint32_t *a = malloc(n * 4);
   ck_assert_ptr_nonnull(a);
-  run_fill_rand(a, RUN_U32, n, 77);
-  uint64_t st = 77;
-  for (uint64_t i = 0; i < n; i++) {
-    uint32_t want = (uint32_t)(run_splitmix64(&st) >> 32);
-    if (a[i] != want)
-      ck_abort_msg("element %llu: %u, expected %u", (unsigned long long)i, a[i], want);
+  for (int alone = 0; alone < 2; alone++) {
+    memset(a, 0, n * 4);
+    run_fill_alone(alone);
+    run_fill_rand(a, RUN_U32, n, 77);
+    run_fill_alone(0);
+    uint64_t st = 77;
+    for (uint64_t i = 0; i < n; i++) {
+      uint32_t want = (uint32_t)(run_splitmix64(&st) >> 32);
+      if (a[i] != want)
+        ck_abort_msg("alone %d, element %llu: %u, expected %u", alone, (unsigned long long)i,
+                     a[i], want);
+    }
   }
   free(a);
 }

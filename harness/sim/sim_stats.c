@@ -175,6 +175,8 @@ static void global_cost(struct sim_inst_stats *st, const uint64_t *addr, uint64_
   st->g_bytes += bytes;
 }
 
+int sim_stats_shortcuts = 1;          /* (sim_int.h) */
+
 /* Shared: wavefronts of one access, and the conflict-free number. */
 static void shared_cost(struct sim_inst_stats *st, const uint64_t *addr, uint64_t m,
                         uint32_t size, unsigned W)
@@ -375,7 +377,7 @@ void sim_stats_mem(struct sim_block *b, uint32_t pc, enum ptx_space sp, const ui
     if (b->trace)
       sim_trace_mem(b, real, addr, m, size, 0);
     if (b->touch)
-      sim_trace_touch(b, addr, m, size, span);
+      sim_trace_touch(b, addr, m, size, span, b->alloc_cache ? b->alloc_cache[pc] : NULL);
     break;
   case PTX_SP_SHARED: {
     uint64_t before = st->s_wavefronts;
@@ -405,16 +407,24 @@ void sim_stats_mem(struct sim_block *b, uint32_t pc, enum ptx_space sp, const ui
     sim_lanes_mem(b, pc, sp, addr, m, size);
 }
 
+/* sim_stats_mem_seq's lanes one by one, for what its closed form does not cover. */
+static __attribute__((noinline)) void stats_mem_seq_lanes(struct sim_block *b, uint32_t pc,
+                                                          enum ptx_space sp, uint64_t a0,
+                                                          uint32_t size)
+{
+  uint64_t av[32];
+  for (unsigned l = 0; l < 32; l++)
+    av[l] = a0 + (uint64_t)l * size;
+  sim_stats_mem(b, pc, sp, av, 0xffffffffull, size, 0);
+}
+
 void sim_stats_mem_seq(struct sim_block *b, uint32_t pc, enum ptx_space sp, uint64_t a0,
                        uint32_t size)
 {
   if (!b->stats)
     return;
   if (sp != PTX_SP_GLOBAL || b->W != 32 || b->lanes) {
-    uint64_t av[32];
-    for (unsigned l = 0; l < 32; l++)
-      av[l] = a0 + (uint64_t)l * size;
-    sim_stats_mem(b, pc, sp, av, 0xffffffffull, size, 0);
+    stats_mem_seq_lanes(b, pc, sp, a0, size);
     return;
   }
   /* global_cost_closed's sums for lanes stepping by size */
@@ -427,10 +437,8 @@ void sim_stats_mem_seq(struct sim_block *b, uint32_t pc, enum ptx_space sp, uint
   b->sectors += sectors;
   if (b->trace)
     sim_trace_mem_seq(b, a0, size);
-  if (b->touch) {                       /* the shared L2's first touches, as sim_stats_mem */
-    uint64_t span[2] = {a0, end};
-    sim_trace_touch(b, NULL, 0, size, span);
-  }
+  if (b->touch)                         /* the shared L2's first touches, as sim_stats_mem */
+    sim_trace_touch_span(b, a0, end, b->alloc_cache ? b->alloc_cache[pc] : NULL);
 }
 
 void sim_result_free(struct sim_result *r)

@@ -2928,6 +2928,72 @@ START_TEST(test_fast_path_shared_wavefronts)
 }
 END_TEST
 
+/* The first touches of coalesced accesses found from the instruction's allocation
+   (sim_trace_touch_span's guess) against the look-up of every line (sim_stats_shortcuts 0):
+   global loads and stores in buffers past the first, and a generic load of a __constant__
+   array that shares its first line with the variable before it (the line is that one's). */
+static const char *k_touch =
+  HDR
+  ".const .align 4 .u32 c0;\n"
+  ".const .align 4 .b8 c1[256];\n"
+  ".visible .entry tk(.param .u64 a, .param .u64 b)\n{\n"
+  "  .reg .b32 %r<4>;\n  .reg .b64 %rd<10>;\n"
+  "  ld.param.u64 %rd1, [a];\n  cvta.to.global.u64 %rd1, %rd1;\n"
+  "  ld.param.u64 %rd2, [b];\n  cvta.to.global.u64 %rd2, %rd2;\n"
+  "  mov.u32 %r1, %tid.x;\n  mov.u32 %r2, %ctaid.x;\n  mad.lo.u32 %r2, %r2, 64, %r1;\n"
+  "  mul.wide.u32 %rd3, %r2, 4;\n  add.s64 %rd4, %rd1, %rd3;\n"
+  "  ld.global.u32 %r2, [%rd4];\n"
+  "  mov.u64 %rd5, c1;\n  cvta.const.u64 %rd6, %rd5;\n  mul.wide.u32 %rd7, %r1, 4;\n"
+  "  add.s64 %rd7, %rd6, %rd7;\n  ld.u32 %r3, [%rd7];\n"
+  "  add.s32 %r2, %r2, %r3;\n  add.s64 %rd8, %rd2, %rd3;\n  st.global.u32 [%rd8], %r2;\n"
+  "  ret;\n}\n";
+
+START_TEST(test_touch_span_guess)
+{
+  /* each run's keys by line, allocation after allocation (where the table puts an
+     allocation's first line depends on the table's own address) */
+  uint64_t *keys[2] = {NULL, NULL}, nkeys = 0;
+  for (int sc = 0; sc < 2; sc++) {
+    struct fx f;
+    load(&f, k_touch);
+    (void)buffer(&f, 5000, "first");
+    uint64_t p[2] = {buffer(&f, 4 * 256, "a"), 0};
+    (void)buffer(&f, 300, "between");
+    p[1] = buffer(&f, 4 * 256, "b");
+    struct sim_launch c = {.grid = {4, 1, 1}, .block = {64, 1, 1}, .workers = 1,
+                           .trace_every = 1, .trace_blocks = 4, .trace_wave = 2};
+    sim_stats_shortcuts = sc;
+    ck_assert_int_eq(sim_run(f.d, &f.m, "tk", p, sizeof p, &c, &f.r, f.err, sizeof f.err),
+                     SIM_OK);
+    sim_stats_shortcuts = 1;
+    ck_assert_msg(f.r.outcome == SIM_RAN_OK, "%s", f.r.fault.message);
+    const struct sim_trace *tr = &f.r.trace;
+    ck_assert_ptr_nonnull(tr->touch);
+    ck_assert_uint_eq(tr->nseg, 6);                /* 4 buffers, c0, c1 */
+    keys[sc] = malloc(tr->ntouch * sizeof *keys[sc]);
+    ck_assert_ptr_nonnull(keys[sc]);
+    uint64_t n = 0;
+    for (uint32_t q = 0; q < tr->nseg; q++)
+      for (uint64_t j = 0; j < tr->seg[q].n; j++)
+        keys[sc][n++] = tr->touch[tr->seg[q].at + j];
+    ck_assert(!sc || n == nkeys);
+    nkeys = n;
+    done(&f);
+  }
+  unsigned touched = 0;
+  for (uint64_t i = 0; i < nkeys; i++) {
+    ck_assert_msg(keys[0][i] == keys[1][i], "line %llu: key 0x%llx, guessed 0x%llx",
+                  (unsigned long long)i, (unsigned long long)keys[0][i],
+                  (unsigned long long)keys[1][i]);
+    touched += keys[0][i] != 0;
+  }
+  ck_assert_uint_eq(touched, 8 + 8 + 3);           /* a's and b's lines; c1's first line
+                                                      is c0's (its key there), two more */
+  free(keys[0]);
+  free(keys[1]);
+}
+END_TEST
+
 /* Coalesced global loads and stores of a full warp go through sim_exec_run, a partial warp's
    through sim_exec: out[t] = in[t] * 3 + 1 (u32) and out64[t] = in64[t] + t (u64), run twice
    so that the second run finds the instructions' allocations cached. */
@@ -4299,6 +4365,7 @@ Suite *suite_sim(void)
   tcase_add_test(t, test_fast_path_shared_partial_bounds);
   tcase_add_test(t, test_fast_path_shared_symbol);
   tcase_add_test(t, test_fast_path_shared_wavefronts);
+  tcase_add_test(t, test_touch_span_guess);
   tcase_add_test(t, test_fast_path_global_strided);
   tcase_add_test(t, test_fast_path_branches);
   tcase_add_test(t, test_race_warp_reads_one_word);

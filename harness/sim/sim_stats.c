@@ -177,6 +177,67 @@ static void global_cost(struct sim_inst_stats *st, const uint64_t *addr, uint64_
 
 int sim_stats_shortcuts = 1;          /* (sim_int.h) */
 
+/* shared_cost for accesses of up to 4 bytes by the lanes of m (not empty), some of a 32-lane
+   warp's, whose words step by a constant s per lane number: word(l) = w0 + (l - lo) s, lo the
+   first lane of m (a tree reduction's half warp, every other lane of an interleaved one).
+   Every lane then has a word of its own (or, for s = 0, all share one: a broadcast), and two
+   lanes share a bank when their lane numbers differ by a multiple of p = 32 / gcd(s, 32), so
+   the busiest bank serves the most lanes of m in one class of lane numbers modulo p. Counts
+   it and returns 1; 0 (nothing counted) when the words do not step so. */
+static int shared_affine(struct sim_inst_stats *st, const uint64_t *addr, uint64_t m)
+{
+  if (!m || (m >> 32))
+    return 0;
+  const unsigned lo = sim_ctz64(m);
+  const uint64_t w0 = addr[lo] >> 2, rest = m & (m - 1);
+  uint64_t s = 0;
+  if (rest) {                               /* s from the first two lanes, exactly */
+    const unsigned gap = sim_ctz64(rest) - lo;
+    const uint64_t dw = (addr[sim_ctz64(rest)] >> 2) - w0;
+    if (!(gap & (gap - 1))) {
+      if (dw & (gap - 1))
+        return 0;
+      s = (uint64_t)((int64_t)dw >> sim_ctz64(gap));
+    } else {
+      if ((int64_t)dw % (int64_t)gap)
+        return 0;
+      s = (uint64_t)((int64_t)dw / (int64_t)gap);
+    }
+    uint64_t bad = 0;
+    for (uint64_t mm = rest & (rest - 1); mm; mm &= mm - 1) {
+      const unsigned l = sim_ctz64(mm);
+      bad |= (addr[l] >> 2) ^ (w0 + (uint64_t)(l - lo) * s);
+    }
+    if (bad)
+      return 0;
+  }
+  /* word numbers are taken to 40 bits (shared_cost's general count); lanes less than 32 apart
+     then have distinct words when s40's lowest set bit is below bit 35 */
+  const uint64_t s40 = s & 0xffffffffffull;
+  if (s40 && __builtin_ctzll(s40) >= 32)
+    return 0;
+  unsigned wf = 1;
+  if (s40 && __builtin_ctzll(s40) < 5) {
+    /* lanes a multiple of p apart share a bank: the most lanes of m in one class */
+    static const uint32_t cls[5] = {0xffffffffu, 0x55555555u, 0x11111111u, 0x01010101u,
+                                    0x00010001u};
+    const unsigned k = (unsigned)__builtin_ctzll(s40), p = 32u >> k;
+    if (p < 32) {
+      wf = 0;
+      for (unsigned r = 0; r < p; r++) {
+        unsigned c = sim_popc64(m & ((uint64_t)cls[5 - k] << r));
+        wf = c > wf ? c : wf;
+      }
+    }
+  } else if (s40) {
+    wf = sim_popc64(m);                     /* a multiple of 32 words: one bank for all */
+  }
+  st->s_wavefronts += wf;
+  st->s_ideal++;
+  st->s_req++;
+  return 1;
+}
+
 /* Shared: wavefronts of one access, and the conflict-free number. */
 static void shared_cost(struct sim_inst_stats *st, const uint64_t *addr, uint64_t m,
                         uint32_t size, unsigned W)
@@ -205,6 +266,9 @@ static void shared_cost(struct sim_inst_stats *st, const uint64_t *addr, uint64_
       return;
     }
   }
+  if (size <= 4 && W == 32 && m != 0xffffffffull && sim_stats_shortcuts &&
+      shared_affine(st, addr, m))
+    return;
   if (m && size > 4) {                      /* one address for the whole warp: a broadcast */
     uint64_t a0 = addr[sim_ctz64(m)], mm = m & (m - 1);
     while (mm && addr[sim_ctz64(mm)] == a0)

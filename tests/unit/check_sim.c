@@ -2928,6 +2928,75 @@ START_TEST(test_fast_path_shared_wavefronts)
 }
 END_TEST
 
+/* The bank conflicts of shared accesses by some lanes of a warp whose words step by a constant
+   per lane number (sim_stats.c's closed form) against the general lane-by-lane count
+   (sim_stats_shortcuts 0): strides of every power of two and odd ones, backwards, one word,
+   across 2^32 words, for masks of every shape; and the same addresses disturbed in one lane,
+   which the closed form must leave to the general count. */
+START_TEST(test_shared_stats_affine)
+{
+  static const int64_t strides[] = {0, 1, 2, 3, 4, 5, 6, 8, 12, 16, 24, 32, 33, 64, 96, -1, -2,
+                                    -4, -16, -32, 1ll << 31, 1ll << 32, 3ll << 32, 1ll << 40};
+  uint64_t rng = 0x9E3779B97F4A7C15ull;
+  struct sim_inst_stats st[2];
+  unsigned ncase = 0, nconf = 0;
+  for (size_t si = 0; si < sizeof strides / sizeof *strides; si++)
+    for (unsigned mi = 0; mi < 40; mi++)
+      for (unsigned size = 1; size <= 8; size *= 2)
+        for (int disturb = 0; disturb < 2; disturb++) {
+          uint64_t r = sim_order_next(&rng), m;
+          switch (mi % 5) {
+          case 0: m = sim_order_next(&rng) & 0xffffffffull; break;          /* any lanes */
+          case 1: {                                                          /* a run */
+            unsigned a = (unsigned)(r % 32), n = 1 + (unsigned)(r >> 8) % (32 - a);
+            m = (n == 32 ? 0xffffffffull : ((1ull << n) - 1)) << a;
+            break;
+          }
+          case 2: {                                                          /* every 2^k-th */
+            unsigned k = (unsigned)(r % 6), a = (unsigned)(r >> 8) % (1u << k);
+            m = 0;
+            for (unsigned l = a; l < 32; l += 1u << k)
+              m |= 1ull << l;
+            break;
+          }
+          case 3: m = 1ull << (r % 32); break;                               /* one lane */
+          default: m = 0xffffffffull & ~(1ull << (r % 32)); break;           /* all but one */
+          }
+          if (!m)
+            m = 1;
+          uint64_t addr[32], w0 = (r >> 20) % (1ull << 36);
+          for (unsigned l = 0; l < 32; l++)
+            addr[l] = (w0 + (uint64_t)l * (uint64_t)strides[si]) * 4 +
+                      (size < 4 ? r % (4 / size) * size : 0);      /* a byte of the word */
+          if (disturb)
+            addr[31 - sim_ctz64(r | 1u << 31)] += 4;                         /* one lane off */
+          for (int sc = 0; sc < 2; sc++) {
+            struct sim_block b;
+            memset(&b, 0, sizeof b);
+            memset(&st[sc], 0, sizeof st[sc]);
+            b.stats = &st[sc];
+            b.W = 32;
+            sim_stats_shortcuts = sc;
+            sim_stats_mem(&b, 0, PTX_SP_SHARED, addr, m, size, 0);
+            sim_stats_shortcuts = 1;
+            ck_assert_uint_eq(b.wavefronts, st[sc].s_wavefronts);
+          }
+          ck_assert_msg(st[0].s_wavefronts == st[1].s_wavefronts &&
+                        st[0].s_ideal == st[1].s_ideal && st[0].s_req == st[1].s_req,
+                        "stride %lld, mask 0x%llx, size %u%s: %llu wavefronts (%llu ideal), "
+                        "closed form %llu (%llu)", (long long)strides[si],
+                        (unsigned long long)m, size, disturb ? ", one lane off" : "",
+                        (unsigned long long)st[0].s_wavefronts,
+                        (unsigned long long)st[0].s_ideal,
+                        (unsigned long long)st[1].s_wavefronts,
+                        (unsigned long long)st[1].s_ideal);
+          ncase++;
+          nconf += st[0].s_wavefronts > 1;
+        }
+  ck_assert_uint_gt(nconf, ncase / 4);             /* conflicts, not only conflict-free cases */
+}
+END_TEST
+
 /* The first touches of coalesced accesses found from the instruction's allocation
    (sim_trace_touch_span's guess) against the look-up of every line (sim_stats_shortcuts 0):
    global loads and stores in buffers past the first, and a generic load of a __constant__
@@ -4365,6 +4434,7 @@ Suite *suite_sim(void)
   tcase_add_test(t, test_fast_path_shared_partial_bounds);
   tcase_add_test(t, test_fast_path_shared_symbol);
   tcase_add_test(t, test_fast_path_shared_wavefronts);
+  tcase_add_test(t, test_shared_stats_affine);
   tcase_add_test(t, test_touch_span_guess);
   tcase_add_test(t, test_fast_path_global_strided);
   tcase_add_test(t, test_fast_path_branches);

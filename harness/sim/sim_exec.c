@@ -30,15 +30,18 @@
 #define REG(r) (w->regs + (size_t)(r) * W)
 #define FOR_LANES(mask) for (unsigned l = lo; l < hi; l++) if ((mask) >> l & 1)
 /* stmt for the lanes of e: without mask tests when e holds every lane of [lo, hi) (efull),
-   the common case of converged code. A full 32-lane warp gets a loop of constant trip count
-   marked ivdep (a register written is never another register read, except the same one lane
-   for lane), the one shape GCC vectorises at -O2 (its very-cheap cost model: no alias checks,
-   no scalar epilogue). */
+   the common case of converged code. A full 32-lane (or 64-lane) warp gets a loop of constant
+   trip count marked ivdep (a register written is never another register read, except the same
+   one lane for lane), the one shape GCC vectorises at -O2 (its very-cheap cost model: no alias
+   checks, no scalar epilogue). */
 #define FOR_E(stmt)                                  \
   do {                                               \
     if (e == SIM_FULL32) {                           \
       SIM_IVDEP                                      \
       for (unsigned l = 0; l < 32; l++) { stmt; }    \
+    } else if (e == ~0ull) {                         \
+      SIM_IVDEP                                      \
+      for (unsigned l = 0; l < 64; l++) { stmt; }    \
     } else if (efull) {                              \
       for (unsigned l = lo; l < hi; l++) { stmt; }   \
     } else {                                         \
@@ -46,6 +49,14 @@
     }                                                \
   } while (0)
 #define SIM_FULL32 0xffffffffull
+/* call, a 32-lane vector routine whose register arguments are offset by o lanes, for each of
+   sim_exec's halves */
+#define EACH_HALF(call)                                \
+  do {                                                 \
+    for (unsigned o = 0; o < 32 * halves; o += 32) {   \
+      call;                                            \
+    }                                                  \
+  } while (0)
 
 static uint64_t lane_sreg(const struct sim_block *b, const struct sim_warp *w, unsigned sr,
                           unsigned l)
@@ -112,6 +123,23 @@ static uint64_t lane_sreg(const struct sim_block *b, const struct sim_warp *w, u
   case PTX_SR_AGGR_SMEM_SIZE: return (uint64_t)b->smem_size + SIM_RSMEM_SIZE; /* ptxas: SR_SMEMSZ */
   case PTX_SR_WARP_SZ: return b->W;
   default: return sim_cluster_sreg(b, sr);       /* clusters, %envreg */
+  }
+}
+
+/* Whether lane_sreg gives special register sr the same value in every lane of a warp (the
+   block's and the grid's shapes and places, the warp's own number). */
+static inline int sreg_uniform(unsigned sr)
+{
+  switch (sr) {
+  case PTX_SR_NTID_X: case PTX_SR_NTID_Y: case PTX_SR_NTID_Z:
+  case PTX_SR_CTAID_X: case PTX_SR_CTAID_Y: case PTX_SR_CTAID_Z:
+  case PTX_SR_NCTAID_X: case PTX_SR_NCTAID_Y: case PTX_SR_NCTAID_Z:
+  case PTX_SR_WARPID: case PTX_SR_NWARPID: case PTX_SR_SMID: case PTX_SR_NSMID:
+  case PTX_SR_GRIDID: case PTX_SR_WARP_SZ: case PTX_SR_DYNAMIC_SMEM_SIZE:
+  case PTX_SR_TOTAL_SMEM_SIZE:
+    return 1;
+  default:
+    return 0;
   }
 }
 
@@ -1321,11 +1349,26 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
   const unsigned lo = sim_ctz64(e), hi = 64 - (unsigned)__builtin_clzll(e);
   const int efull = sim_popc64(e) == hi - lo;
   const struct ptx_operand *d = &in->opd[0];
+#ifdef SIM_X86_CLONES
+  /* the 32-lane vector code's turns: one for a full 32-lane warp, one for each half of a full
+     64-lane one (the same operation lane by lane), none for any other lanes */
+  const unsigned halves = e == SIM_FULL32 ? 1u : W == 64 && e == ~0ull ? 2u : 0u;
+#endif
 
   switch ((enum ptx_op)in->op) {
   case PTX_OP_MOV:
     if (in->opd[1].kind == PTX_OPD_SREG) {
-      FOR_LANES(e) REG(d->reg)[l] = lane_sreg(b, w, in->opd[1].reg, l) & sim_alu_mask(t);
+      const unsigned sr = in->opd[1].reg;
+      const uint64_t mk = sim_alu_mask(t);
+      uint64_t *dd = REG(d->reg);
+      if (sr <= PTX_SR_TID_Z) {              /* lane_sreg's, without its switch a lane */
+        FOR_E(dd[l] = w->tid[l][sr] & mk);
+      } else if (sreg_uniform(sr)) {         /* one value for every lane: lane_sreg's once */
+        const uint64_t v = lane_sreg(b, w, sr, lo) & mk;
+        FOR_E(dd[l] = v);
+      } else {
+        FOR_LANES(e) dd[l] = lane_sreg(b, w, sr, l) & mk;
+      }
     } else if (d->kind == PTX_OPD_VEC) {          /* unpack: mov.b64 {a, b}, x */
       unsigned n = d->nvec, bits = sim_alu_type_bits(t) / n;
       uint64_t pm = bits >= 64 ? ~0ull : (1ull << bits) - 1;
@@ -1351,8 +1394,8 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
       const uint64_t *s = REG(in->opd[1].reg);
       uint64_t *dd = REG(d->reg);
 #ifdef SIM_X86_CLONES
-      if (e == SIM_FULL32 && cpu_avx2) {
-        and_full_avx2(dd, s, mk);
+      if (halves && cpu_avx2) {
+        EACH_HALF(and_full_avx2(dd + o, s + o, mk));
         break;
       }
 #endif
@@ -1387,9 +1430,9 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
     } else if (t == PTX_T_F32 && in->rnd <= PTX_RND_RN && !(in->flags & (PTX_F_FTZ | PTX_F_SAT)) &&
                (op == PTX_OP_ADD || op == PTX_OP_MUL || op == PTX_OP_SUB)) {
 #ifdef SIM_X86_CLONES
-      if (e == SIM_FULL32 && cpu_avx2) {
-        bin_full_avx2(op == PTX_OP_ADD ? VOP_FADD : op == PTX_OP_MUL ? VOP_FMUL : VOP_FSUB, dd, a,
-                      bb);
+      if (halves && cpu_avx2) {
+        EACH_HALF(bin_full_avx2(op == PTX_OP_ADD ? VOP_FADD : op == PTX_OP_MUL ? VOP_FMUL
+                                : VOP_FSUB, dd + o, a + o, bb + o));
         break;
       }
 #endif
@@ -1401,9 +1444,10 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
         FOR_E(dd[l] = sim_alu_sub_f32_rn(a[l], bb[l]));
       }
 #ifdef SIM_X86_CLONES
-    } else if (e == SIM_FULL32 && cpu_avx2 && (op == PTX_OP_MIN || op == PTX_OP_MAX) &&
+    } else if (halves && cpu_avx2 && (op == PTX_OP_MIN || op == PTX_OP_MAX) &&
                !in->flags && (t == PTX_T_F32 || t == PTX_T_S32 || t == PTX_T_U32)) {
-      bin_full_avx2(minmax_vop(op, t), dd, a, bb);    /* clamps, filters, reductions */
+      /* clamps, filters, reductions */
+      EACH_HALF(bin_full_avx2(minmax_vop(op, t), dd + o, a + o, bb + o));
 #endif
     } else if (t != PTX_T_S32 && t != PTX_T_U32 && t != PTX_T_B32 && t != PTX_T_S64 &&
                t != PTX_T_U64 && t != PTX_T_B64 && ptx_type_is_float(t)) {
@@ -1414,12 +1458,13 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
                op != PTX_OP_MIN && op != PTX_OP_MAX && op != PTX_OP_MUL24) {
       /* 32-bit integer arithmetic, inline: the index math of every kernel */
 #ifdef SIM_X86_CLONES
-      if (e == SIM_FULL32 && cpu_avx2 &&
+      if (halves && cpu_avx2 &&
           (op == PTX_OP_ADD || op == PTX_OP_SUB || op == PTX_OP_MUL || op == PTX_OP_AND ||
            op == PTX_OP_OR || op == PTX_OP_XOR)) {
-        bin_full_avx2(op == PTX_OP_ADD ? VOP_ADD32 : op == PTX_OP_SUB ? VOP_SUB32
-                      : op == PTX_OP_MUL ? VOP_MUL32 : op == PTX_OP_AND ? VOP_AND32
-                      : op == PTX_OP_OR ? VOP_OR32 : VOP_XOR32, dd, a, bb);
+        EACH_HALF(bin_full_avx2(op == PTX_OP_ADD ? VOP_ADD32 : op == PTX_OP_SUB ? VOP_SUB32
+                                : op == PTX_OP_MUL ? VOP_MUL32 : op == PTX_OP_AND ? VOP_AND32
+                                : op == PTX_OP_OR ? VOP_OR32 : VOP_XOR32, dd + o, a + o,
+                                bb + o));
         break;
       }
 #endif
@@ -1432,8 +1477,8 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
       case PTX_OP_XOR: FOR_E(dd[l] = (uint32_t)(a[l] ^ bb[l])); break;
       case PTX_OP_SHL:
 #ifdef SIM_X86_CLONES
-        if (e == SIM_FULL32 && cpu_avx2) {
-          bin_full_avx2(VOP_SHL32, dd, a, bb);
+        if (halves && cpu_avx2) {
+          EACH_HALF(bin_full_avx2(VOP_SHL32, dd + o, a + o, bb + o));
           break;
         }
 #endif
@@ -1447,8 +1492,8 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
           }
         } else {
 #ifdef SIM_X86_CLONES
-          if (e == SIM_FULL32 && cpu_avx2) {
-            bin_full_avx2(VOP_SHRU32, dd, a, bb);
+          if (halves && cpu_avx2) {
+            EACH_HALF(bin_full_avx2(VOP_SHRU32, dd + o, a + o, bb + o));
             break;
           }
 #endif
@@ -1459,8 +1504,8 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
       }
     } else if (op == PTX_OP_ADD && (t == PTX_T_S64 || t == PTX_T_U64 || t == PTX_T_B64)) {
 #ifdef SIM_X86_CLONES
-      if (e == SIM_FULL32 && cpu_avx2) {
-        bin_full_avx2(VOP_ADD64, dd, a, bb);
+      if (halves && cpu_avx2) {
+        EACH_HALF(bin_full_avx2(VOP_ADD64, dd + o, a + o, bb + o));
         break;
       }
 #endif
@@ -1470,8 +1515,8 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
                 op == PTX_OP_OR || op == PTX_OP_XOR)) {
       /* 64-bit address arithmetic, inline (sim_alu_ibin's results) */
 #ifdef SIM_X86_CLONES
-      if (e == SIM_FULL32 && cpu_avx2 && op != PTX_OP_MUL) {
-        bin_full_avx2(int64_vop(op), dd, a, bb);
+      if (halves && cpu_avx2 && op != PTX_OP_MUL) {
+        EACH_HALF(bin_full_avx2(int64_vop(op), dd + o, a + o, bb + o));
         break;
       }
 #endif
@@ -1485,16 +1530,16 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
       }
     } else if (op == PTX_OP_MUL && (in->flags & PTX_F_WIDE) && t == PTX_T_S32) {
 #ifdef SIM_X86_CLONES
-      if (e == SIM_FULL32 && cpu_avx2) {
-        bin_full_avx2(VOP_MULWS, dd, a, bb);
+      if (halves && cpu_avx2) {
+        EACH_HALF(bin_full_avx2(VOP_MULWS, dd + o, a + o, bb + o));
         break;
       }
 #endif
       FOR_E(dd[l] = sim_alu_mul_wide_s32(a[l], bb[l]));
     } else if (op == PTX_OP_MUL && (in->flags & PTX_F_WIDE) && t == PTX_T_U32) {
 #ifdef SIM_X86_CLONES
-      if (e == SIM_FULL32 && cpu_avx2) {
-        bin_full_avx2(VOP_MULWU, dd, a, bb);
+      if (halves && cpu_avx2) {
+        EACH_HALF(bin_full_avx2(VOP_MULWU, dd + o, a + o, bb + o));
         break;
       }
 #endif
@@ -1528,8 +1573,8 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
     uint64_t *dd = REG(d->reg);
     if (t == PTX_T_F32 && in->rnd <= PTX_RND_RN && !(in->flags & (PTX_F_FTZ | PTX_F_SAT))) {
 #ifdef SIM_X86_CLONES
-      if (e == SIM_FULL32 && cpu_avx2_fma) {
-        fma_f32_full_avx2(dd, a, bb, c);
+      if (halves && cpu_avx2_fma) {
+        EACH_HALF(fma_f32_full_avx2(dd + o, a + o, bb + o, c + o));
         break;
       }
 #endif
@@ -1593,8 +1638,8 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
       int sgn = ptx_type_is_signed(t);
       enum ptx_cmp cm = (enum ptx_cmp)in->cmp;
 #ifdef SIM_X86_CLONES
-      if (e == SIM_FULL32 && cpu_avx2 && (!sgn || cm <= PTX_CMP_GE)) {
-        setp_i32_full_avx2(cm, sgn, dd, a, bb);
+      if (halves && cpu_avx2 && (!sgn || cm <= PTX_CMP_GE)) {
+        EACH_HALF(setp_i32_full_avx2(cm, sgn, dd + o, a + o, bb + o));
         break;
       }
 #endif
@@ -1675,8 +1720,8 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
       const uint64_t *a = REG(in->opd[1].reg);
       uint64_t *dd = REG(d->reg);
 #ifdef SIM_X86_CLONES
-      if (e == SIM_FULL32 && cpu_avx2) {
-        bin_full_avx2(sext ? VOP_SEXT32 : VOP_ZEXT32, dd, a, a);
+      if (halves && cpu_avx2) {
+        EACH_HALF(bin_full_avx2(sext ? VOP_SEXT32 : VOP_ZEXT32, dd + o, a + o, a + o));
         break;
       }
 #endif

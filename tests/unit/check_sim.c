@@ -1344,6 +1344,121 @@ START_TEST(test_wave64)
 }
 END_TEST
 
+/* sim_exec's arithmetic for a full 64-lane wave (the 32-lane vector code on each half, a loop
+   of 64 where it has none, a special register read once) against its general lane loops:
+   every operation run twice, by the whole wave and under a guard that leaves out lane 63; the
+   two results of lanes 0-62 must agree, and the whole wave's add and special registers be
+   right in every lane. */
+static const char *const w64_ops32[] = {
+  "add.u32 %r30, %r2, %r3;", "sub.u32 %r30, %r2, %r3;", "mul.lo.u32 %r30, %r2, %r3;",
+  "and.b32 %r30, %r2, %r3;", "or.b32 %r30, %r2, %r3;", "xor.b32 %r30, %r2, %r3;",
+  "shl.b32 %r30, %r2, %r4;", "shr.u32 %r30, %r2, %r4;", "min.s32 %r30, %r2, %r3;",
+  "max.u32 %r30, %r2, %r3;", "mov.u32 %r30, %tid.x;", "mov.u32 %r30, %ntid.x;",
+  "mov.u32 %r30, %ctaid.x;", "mov.u32 %r30, %laneid;", "mov.b32 %r30, %r3;",
+  "mov.u32 %r30, %warpid;",
+  "setp.lt.s32 %p1, %r2, %r3;|selp.u32 %r30, 1, 0, %p1;",
+  "setp.hs.u32 %p1, %r2, %r3;|selp.u32 %r30, 1, 0, %p1;",
+  "setp.ne.u32 %p1, %r2, %r3;|selp.u32 %r30, 1, 0, %p1;",
+  "add.f32 %f3, %f1, %f2;|mov.b32 %r30, %f3;", "sub.f32 %f3, %f1, %f2;|mov.b32 %r30, %f3;",
+  "mul.f32 %f3, %f1, %f2;|mov.b32 %r30, %f3;", "min.f32 %f3, %f1, %f2;|mov.b32 %r30, %f3;",
+  "fma.rn.f32 %f3, %f1, %f2, %f1;|mov.b32 %r30, %f3;",
+};
+static const char *const w64_ops64[] = {
+  "mul.wide.s32 %rd30, %r2, %r3;", "mul.wide.u32 %rd30, %r2, %r3;",
+  "add.s64 %rd30, %rd20, %rd21;", "sub.s64 %rd30, %rd20, %rd21;",
+  "and.b64 %rd30, %rd20, %rd21;", "cvt.u64.u32 %rd30, %r2;", "cvt.s64.s32 %rd30, %r2;",
+};
+#define W64_N32 (sizeof w64_ops32 / sizeof *w64_ops32)
+#define W64_N64 (sizeof w64_ops64 / sizeof *w64_ops64)
+
+static void w64_kernel(char *buf, size_t n)
+{
+  size_t o = (size_t)snprintf(buf, n,
+    HDR
+    ".visible .entry w64a(.param .u64 pa, .param .u64 pb, .param .u64 po, .param .u64 pq)\n{\n"
+    "  .reg .pred %%p<10>;\n  .reg .b32 %%r<40>;\n  .reg .f32 %%f<6>;\n  .reg .b64 %%rd<40>;\n"
+    "  ld.param.u64 %%rd1, [pa];\n  ld.param.u64 %%rd2, [pb];\n"
+    "  ld.param.u64 %%rd3, [po];\n  ld.param.u64 %%rd9, [pq];\n"
+    "  mov.u32 %%r1, %%tid.x;\n  mul.wide.u32 %%rd4, %%r1, 4;\n  mul.wide.u32 %%rd10, %%r1, 8;\n"
+    "  add.s64 %%rd5, %%rd1, %%rd4;\n  ld.global.u32 %%r2, [%%rd5];\n"
+    "  add.s64 %%rd6, %%rd2, %%rd4;\n  ld.global.u32 %%r3, [%%rd6];\n"
+    "  add.s64 %%rd7, %%rd3, %%rd4;\n  add.s64 %%rd8, %%rd9, %%rd10;\n"
+    "  and.b32 %%r4, %%r3, 63;\n  mov.b32 %%f1, %%r2;\n  mov.b32 %%f2, %%r3;\n"
+    "  mul.wide.s32 %%rd20, %%r2, %%r3;\n  mul.wide.u32 %%rd21, %%r3, 77777;\n"
+    "  setp.ne.u32 %%p9, %%r1, 63;\n");
+  for (int sec = 0; sec < 2; sec++) {
+    const char *g = sec ? "@%p9 " : "";
+    for (size_t k = 0; k < W64_N32 + W64_N64; k++) {
+      const char *op = k < W64_N32 ? w64_ops32[k] : w64_ops64[k - W64_N32];
+      for (const char *q = op; *q;) {              /* each instruction guarded */
+        const char *bar = strchr(q, '|');
+        size_t len = bar ? (size_t)(bar - q) : strlen(q);
+        o += (size_t)snprintf(buf + o, n - o, "  %s%.*s\n", g, (int)len, q);
+        q += len + (bar != NULL);
+      }
+      if (k < W64_N32)
+        o += (size_t)snprintf(buf + o, n - o, "  %sst.global.u32 [%%rd7+%zu], %%r30;\n", g,
+                              (sec * W64_N32 + k) * 256);
+      else
+        o += (size_t)snprintf(buf + o, n - o, "  %sst.global.u64 [%%rd8+%zu], %%rd30;\n", g,
+                              (sec * W64_N64 + k - W64_N32) * 512);
+    }
+  }
+  o += (size_t)snprintf(buf + o, n - o, "  ret;\n}\n");
+  ck_assert_uint_lt(o, n);
+}
+
+START_TEST(test_wave64_full_halves)
+{
+  static char k[16384];
+  w64_kernel(k, sizeof k);
+  uint32_t a[64], b[64];
+  uint64_t rng = 0x5851F42D4C957F2Dull;
+  for (unsigned l = 0; l < 64; l++) {
+    a[l] = (uint32_t)sim_order_next(&rng);
+    b[l] = (uint32_t)sim_order_next(&rng);
+  }
+  a[3] = 0x7f800000u;  b[3] = 0xff800000u;           /* inf + -inf: NaN */
+  a[40] = 0x7fc00001u; b[40] = 0x3f800000u;          /* a NaN with a payload */
+  a[41] = 0x80000000u; b[41] = 0xffffffffu;          /* the most negative int, -1 */
+  a[50] = 12345u;      b[50] = 12345u;               /* equal */
+  struct fx f;
+  load(&f, k);
+  uint64_t p[4] = {buffer(&f, sizeof a, "a"), buffer(&f, sizeof b, "b"),
+                   buffer(&f, 2 * W64_N32 * 256, "o32"), buffer(&f, 2 * W64_N64 * 512, "o64")};
+  ck_assert_int_eq(sim_write(f.d, p[0], a, sizeof a), SIM_OK);
+  ck_assert_int_eq(sim_write(f.d, p[1], b, sizeof b), SIM_OK);
+  /* three blocks of one wave, one after another: the last one's results are read */
+  struct sim_launch c = {.grid = {3, 1, 1}, .block = {64, 1, 1}, .workers = 1,
+                         .warp_size = 64};
+  ck_assert_int_eq(sim_run(f.d, &f.m, "w64a", p, sizeof p, &c, &f.r, f.err, sizeof f.err),
+                   SIM_OK);
+  ck_assert_msg(f.r.outcome == SIM_RAN_OK, "%s", f.r.fault.message);
+  static uint32_t o32[2 * W64_N32][64];
+  static uint64_t o64[2 * W64_N64][64];
+  ck_assert_int_eq(sim_read(f.d, p[2], o32, sizeof o32), SIM_OK);
+  ck_assert_int_eq(sim_read(f.d, p[3], o64, sizeof o64), SIM_OK);
+  for (unsigned l = 0; l < 64; l++) {              /* the special registers as they are */
+    ck_assert_uint_eq(o32[0][l], a[l] + b[l]);
+    ck_assert_uint_eq(o32[10][l], l);                /* %tid.x */
+    ck_assert_uint_eq(o32[11][l], 64);               /* %ntid.x */
+    ck_assert_uint_eq(o32[12][l], 2);                /* %ctaid.x: the last block's */
+    ck_assert_uint_eq(o32[13][l], l);                /* %laneid */
+    ck_assert_uint_eq(o32[15][l], 0);                /* %warpid */
+  }
+  for (unsigned l = 0; l < 63; l++) {
+    for (size_t j = 0; j < W64_N32; j++)
+      ck_assert_msg(o32[j][l] == o32[W64_N32 + j][l], "%s lane %u: 0x%08x, lane by lane 0x%08x",
+                    w64_ops32[j], l, o32[j][l], o32[W64_N32 + j][l]);
+    for (size_t j = 0; j < W64_N64; j++)
+      ck_assert_msg(o64[j][l] == o64[W64_N64 + j][l], "%s lane %u: 0x%" PRIx64
+                    ", lane by lane 0x%" PRIx64, w64_ops64[j], l, o64[j][l],
+                    o64[W64_N64 + j][l]);
+  }
+  done(&f);
+}
+END_TEST
+
 /* 64-lane waves, the rest of what lab 07 relies on: a full 32-bit mask is the whole wave for
    votes (vote.all over lanes 0-47 is false in every lane), and an explicit width of 32
    (c = ((64 - 32) << 8) | 31) splits a wave into two segments of 32 that shuffle apart. */
@@ -4436,6 +4551,7 @@ Suite *suite_sim(void)
   tcase_add_test(t, test_fast_path_shared_wavefronts);
   tcase_add_test(t, test_shared_stats_affine);
   tcase_add_test(t, test_touch_span_guess);
+  tcase_add_test(t, test_wave64_full_halves);
   tcase_add_test(t, test_fast_path_global_strided);
   tcase_add_test(t, test_fast_path_branches);
   tcase_add_test(t, test_race_warp_reads_one_word);

@@ -2122,29 +2122,36 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
     /* shfl.sync.mode.b32 d[|p], a, b, c, membermask */
     const uint64_t *a = REG(in->opd[1].reg), *bb = REG(in->opd[2].reg), *c = REG(in->opd[3].reg);
     uint64_t vals[SIM_MAX_WARP];
-    unsigned bitsm = W == 64 ? 0x3f : 0x1f;
-    for (unsigned l = 0; l < W; l++)
-      vals[l] = a[l];
-    FOR_LANES(e) {
-      unsigned bval = (unsigned)bb[l] & bitsm, cval = (unsigned)c[l] & bitsm;
-      unsigned segm = (unsigned)(c[l] >> 8) & bitsm;
-      if (W == 64 && cval == 31 && segm == 0)
-        cval = 63;                                    /* a full-warp clamp means the whole wave */
-      unsigned maxl = (l & segm) | (cval & ~segm), minl = l & segm, j = l;
-      int ok = 0;
-      switch (in->sub) {
-      case PTX_SHFL_UP: j = l - bval; ok = (int)j >= (int)maxl; break;
-      case PTX_SHFL_DOWN: j = l + bval; ok = j <= maxl; break;
-      case PTX_SHFL_BFLY: j = l ^ bval; ok = j <= maxl; break;
-      case PTX_SHFL_IDX: j = minl | (bval & ~segm); ok = j <= maxl; break;
-      default: break;
-      }
-      if (!ok || j >= W)
-        j = l;
-      REG(d->reg)[l] = vals[j] & 0xffffffffu;
-      if (d->pair != PTX_NOREG)
-        REG(d->pair)[l] = (unsigned)ok;
+    const unsigned bitsm = W == 64 ? 0x3f : 0x1f;
+    uint64_t *dd = REG(d->reg), *dp = d->pair != PTX_NOREG ? REG(d->pair) : NULL;
+    memcpy(vals, a, W * sizeof *vals);
+    /* each lane's source lane j by the mode's statement `mode` (chosen once, outside the lane
+       loop), its own when the source is out of its segment */
+#define SHFL_MODE(mode)                                                                 \
+    FOR_LANES(e) {                                                                      \
+      const unsigned bval = (unsigned)bb[l] & bitsm, segm = (unsigned)(c[l] >> 8) & bitsm; \
+      unsigned cval = (unsigned)c[l] & bitsm;                                           \
+      if (W == 64 && cval == 31 && segm == 0)                                           \
+        cval = 63;                    /* a full-warp clamp means the whole wave */      \
+      const unsigned maxl = (l & segm) | (cval & ~segm), minl = l & segm;               \
+      unsigned j = l;                                                                   \
+      int ok = 0;                                                                       \
+      mode;                                                                             \
+      (void)minl, (void)maxl, (void)bval;                                               \
+      if (!ok || j >= W)                                                                \
+        j = l;                                                                          \
+      dd[l] = vals[j] & 0xffffffffu;                                                    \
+      if (dp)                                                                           \
+        dp[l] = (unsigned)ok;                                                           \
     }
+    switch (in->sub) {
+    case PTX_SHFL_UP: SHFL_MODE(j = l - bval; ok = (int)j >= (int)maxl); break;
+    case PTX_SHFL_DOWN: SHFL_MODE(j = l + bval; ok = j <= maxl); break;
+    case PTX_SHFL_BFLY: SHFL_MODE(j = l ^ bval; ok = j <= maxl); break;
+    case PTX_SHFL_IDX: SHFL_MODE(j = minl | (bval & ~segm); ok = j <= maxl); break;
+    default: SHFL_MODE((void)0); break;
+    }
+#undef SHFL_MODE
     break;
   }
 

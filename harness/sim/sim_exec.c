@@ -831,6 +831,34 @@ __attribute__((target("avx2"))) static void widen32_avx2(uint64_t *d, const uint
   }
 }
 
+/* d[l] = v for the 32 lanes of a warp with AVX2 (a value for every lane: a kernel parameter,
+   a special register of the warp's). */
+__attribute__((target("avx2"))) static void fill_full_avx2(uint64_t *d, uint64_t v)
+{
+  const __m256i x = _mm256_set1_epi64x((long long)v);
+#pragma GCC unroll 8
+  for (unsigned l = 0; l < 32; l += 4)
+    _mm256_storeu_si256((__m256i *)(void *)(d + l), x);
+}
+
+/* d[l] = tid[l][c] & mk for the 32 lanes of a warp with AVX2, eight lanes a gather (a
+   lane's three coordinates are a row of three words): FK_SREG's %tid.x, .y or .z. */
+__attribute__((target("avx2"))) static void tid_full_avx2(uint64_t *d, const uint32_t (*tid)[3],
+                                                          unsigned c, uint64_t mk)
+{
+  const __m256i idx = _mm256_setr_epi32(0, 3, 6, 9, 12, 15, 18, 21);
+  const __m256i vmk = _mm256_set1_epi64x((long long)mk);
+#pragma GCC unroll 4
+  for (unsigned l = 0; l < 32; l += 8) {
+    __m256i v = _mm256_i32gather_epi32((const int *)(const void *)&tid[l][c], idx, 4);
+    _mm256_storeu_si256((__m256i *)(void *)(d + l),
+                        _mm256_and_si256(_mm256_cvtepu32_epi64(_mm256_castsi256_si128(v)), vmk));
+    _mm256_storeu_si256((__m256i *)(void *)(d + l + 4),
+                        _mm256_and_si256(_mm256_cvtepu32_epi64(_mm256_extracti128_si256(v, 1)),
+                                         vmk));
+  }
+}
+
 /* av[l] = base[l] + imm for a full 32-lane warp with AVX2; 1 when every address is at most
    lim and has none of the bits of amask (smem_warp_ok). */
 __attribute__((target("avx2"))) static int addrs_ok_avx2(const uint64_t *base, uint64_t imm,
@@ -1301,17 +1329,14 @@ static inline __attribute__((always_inline)) void run_alu(const struct sim_block
     const uint64_t mk = sim_alu_mask(t);
     const enum sreg_class c = (enum sreg_class)(f >> 4);
     if (c <= SRC_TID_Z) {
-      for (unsigned l = 0; l < 32; l++)
-        d[l] = w->tid[l][c] & mk;
+      tid_full_avx2(d, w->tid, c, mk);
     } else if (c == SRC_LANEID) {
-      SIM_IVDEP
-      for (unsigned l = 0; l < 32; l++)
-        d[l] = l & mk;
+      static const uint64_t lane_ids[32] = {0,  1,  2,  3,  4,  5,  6,  7,  8,  9,  10,
+                                            11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21,
+                                            22, 23, 24, 25, 26, 27, 28, 29, 30, 31};
+      and_full_avx2(d, lane_ids, mk);
     } else {
-      const uint64_t v = lane_sreg(b, w, in->opd[1].reg, 0) & mk;
-      SIM_IVDEP
-      for (unsigned l = 0; l < 32; l++)
-        d[l] = v;
+      fill_full_avx2(d, lane_sreg(b, w, in->opd[1].reg, 0) & mk);
     }
     break;
   }
@@ -2800,9 +2825,7 @@ static inline __attribute__((always_inline)) int run_param(struct sim_block *b, 
       dd[sim_ctz64(m)] = v;
     return 1;
   }
-  SIM_IVDEP
-  for (unsigned l = 0; l < 32; l++)
-    dd[l] = v;
+  fill_full_avx2(dd, v);
   return 1;
 }
 #endif

@@ -1771,6 +1771,13 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
                  : in->space == PTX_SP_LOCAL ? SIM_LOCAL_WIN : 0;
     int to = (in->flags & PTX_F_TO) != 0;
     uint64_t mk = sim_alu_mask(t);
+#ifdef SIM_X86_CLONES
+    if (halves && cpu_avx2 && in->nopd == 2) {   /* as the fast plan's FK_CVTA */
+      uint64_t *dd = REG(d->reg);
+      EACH_HALF(cvta_full_avx2(dd + o, a + o, win, to, mk));
+      break;
+    }
+#endif
     FOR_LANES(e) REG(d->reg)[l] = (to ? a[l] - win : (a[l] & mk) + win) & mk;
     break;
   }

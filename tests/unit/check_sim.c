@@ -1367,6 +1367,8 @@ static const char *const w64_ops64[] = {
   "mul.wide.s32 %rd30, %r2, %r3;", "mul.wide.u32 %rd30, %r2, %r3;",
   "add.s64 %rd30, %rd20, %rd21;", "sub.s64 %rd30, %rd20, %rd21;",
   "and.b64 %rd30, %rd20, %rd21;", "cvt.u64.u32 %rd30, %r2;", "cvt.s64.s32 %rd30, %r2;",
+  "cvta.to.shared.u64 %rd30, %rd20;", "cvta.shared.u64 %rd30, %rd21;",
+  "cvta.to.global.u64 %rd30, %rd21;",
 };
 #define W64_N32 (sizeof w64_ops32 / sizeof *w64_ops32)
 #define W64_N64 (sizeof w64_ops64 / sizeof *w64_ops64)

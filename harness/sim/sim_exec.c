@@ -1891,6 +1891,27 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
         ld_global_seq(b, w, pc, in, dd, al0, a0, size, sgn);
         break;
       }
+#ifdef SIM_X86_CLONES
+      uint64_t a1;
+      if (halves == 2 && (size == 4 || size == 8) && cpu_avx2 &&
+          warp_seq(al0, base, (uint64_t)ad->imm, size, &a0) &&
+          warp_seq(al0, base + 32, (uint64_t)ad->imm, size, &a1) && a1 == a0 + 32u * size) {
+        /* a coalesced 64-lane wave, each half a coalesced run inside al0: the race check and
+           statistics of the path below, the loads two copies */
+        FOR_E(av[l] = a0 + (uint64_t)l * size);
+        if (b->race_gused && sp == PTX_SP_GLOBAL && !(in->flags & PTX_F_VOLATILE))
+          sim_race_global_reads(b, w, pc, e, av, size);
+        const uint8_t *src = al0->data + (a0 - al0->base);
+        if (size == 8) {
+          memcpy(dd, src, 64 * 8);
+        } else {
+          widen32_avx2(dd, src, sgn);
+          widen32_avx2(dd + 32, src + 32 * 4, sgn);
+        }
+        sim_stats_mem(b, pc, sp, av, e, size, 0);
+        break;
+      }
+#endif
       if (global_warp_ok(al0, base, (uint64_t)ad->imm, e, lo, hi, size, av)) {
         /* every lane in the cached allocation: the race check (reads only hold what they
            find, they never fault), then the loads */

@@ -1361,14 +1361,15 @@ static const char *const w64_ops32[] = {
   "setp.ne.u32 %p1, %r2, %r3;|selp.u32 %r30, 1, 0, %p1;",
   "add.f32 %f3, %f1, %f2;|mov.b32 %r30, %f3;", "sub.f32 %f3, %f1, %f2;|mov.b32 %r30, %f3;",
   "mul.f32 %f3, %f1, %f2;|mov.b32 %r30, %f3;", "min.f32 %f3, %f1, %f2;|mov.b32 %r30, %f3;",
-  "fma.rn.f32 %f3, %f1, %f2, %f1;|mov.b32 %r30, %f3;",
+  "fma.rn.f32 %f3, %f1, %f2, %f1;|mov.b32 %r30, %f3;", "ld.global.u32 %r30, [%rd5];",
+  "ld.global.s32 %r30, [%rd6+4];",
 };
 static const char *const w64_ops64[] = {
   "mul.wide.s32 %rd30, %r2, %r3;", "mul.wide.u32 %rd30, %r2, %r3;",
   "add.s64 %rd30, %rd20, %rd21;", "sub.s64 %rd30, %rd20, %rd21;",
   "and.b64 %rd30, %rd20, %rd21;", "cvt.u64.u32 %rd30, %r2;", "cvt.s64.s32 %rd30, %r2;",
   "cvta.to.shared.u64 %rd30, %rd20;", "cvta.shared.u64 %rd30, %rd21;",
-  "cvta.to.global.u64 %rd30, %rd21;",
+  "cvta.to.global.u64 %rd30, %rd21;", "ld.global.u64 %rd30, [%rd12];",
 };
 #define W64_N32 (sizeof w64_ops32 / sizeof *w64_ops32)
 #define W64_N64 (sizeof w64_ops64 / sizeof *w64_ops64)
@@ -1387,7 +1388,7 @@ static void w64_kernel(char *buf, size_t n)
     "  add.s64 %%rd7, %%rd3, %%rd4;\n  add.s64 %%rd8, %%rd9, %%rd10;\n"
     "  and.b32 %%r4, %%r3, 63;\n  mov.b32 %%f1, %%r2;\n  mov.b32 %%f2, %%r3;\n"
     "  mul.wide.s32 %%rd20, %%r2, %%r3;\n  mul.wide.u32 %%rd21, %%r3, 77777;\n"
-    "  setp.ne.u32 %%p9, %%r1, 63;\n");
+    "  add.s64 %%rd12, %%rd2, %%rd10;\n  setp.ne.u32 %%p9, %%r1, 63;\n");
   for (int sec = 0; sec < 2; sec++) {
     const char *g = sec ? "@%p9 " : "";
     for (size_t k = 0; k < W64_N32 + W64_N64; k++) {
@@ -1426,10 +1427,11 @@ START_TEST(test_wave64_full_halves)
   a[50] = 12345u;      b[50] = 12345u;               /* equal */
   struct fx f;
   load(&f, k);
-  uint64_t p[4] = {buffer(&f, sizeof a, "a"), buffer(&f, sizeof b, "b"),
+  uint64_t p[4] = {buffer(&f, sizeof a, "a"), buffer(&f, 2 * sizeof b + 4, "b"),
                    buffer(&f, 2 * W64_N32 * 256, "o32"), buffer(&f, 2 * W64_N64 * 512, "o64")};
   ck_assert_int_eq(sim_write(f.d, p[0], a, sizeof a), SIM_OK);
   ck_assert_int_eq(sim_write(f.d, p[1], b, sizeof b), SIM_OK);
+  ck_assert_int_eq(sim_write(f.d, p[1] + sizeof b, a, sizeof a), SIM_OK);
   /* three blocks of one wave, one after another: the last one's results are read */
   struct sim_launch c = {.grid = {3, 1, 1}, .block = {64, 1, 1}, .workers = 1,
                          .warp_size = 64};
@@ -1442,6 +1444,10 @@ START_TEST(test_wave64_full_halves)
   ck_assert_int_eq(sim_read(f.d, p[3], o64, sizeof o64), SIM_OK);
   for (unsigned l = 0; l < 64; l++) {              /* the special registers as they are */
     ck_assert_uint_eq(o32[0][l], a[l] + b[l]);
+    ck_assert_uint_eq(o32[24][l], a[l]);             /* the coalesced loads */
+    ck_assert_uint_eq(o32[25][l], l < 63 ? b[l + 1] : a[0]);
+    ck_assert_uint_eq(o64[10][l], l < 32 ? (uint64_t)b[2 * l + 1] << 32 | b[2 * l]
+                                         : (uint64_t)a[2 * l - 63] << 32 | a[2 * l - 64]);
     ck_assert_uint_eq(o32[10][l], l);                /* %tid.x */
     ck_assert_uint_eq(o32[11][l], 64);               /* %ntid.x */
     ck_assert_uint_eq(o32[12][l], 2);                /* %ctaid.x: the last block's */

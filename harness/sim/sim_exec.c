@@ -2625,7 +2625,7 @@ static __attribute__((noinline)) int run_shared_part(struct sim_block *b, struct
     }
     b->writes++;
   }
-  sim_stats_mem(b, pc, PTX_SP_SHARED, av, m, size, 0);
+  sim_stats_shared_part(b, pc, av, m, size);
   return 1;
 }
 

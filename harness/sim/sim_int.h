@@ -826,6 +826,10 @@ void sim_stats_mem(struct sim_block *b, uint32_t pc, enum ptx_space sp, const ui
    addr[0] + l stride (stride in bytes; SIM_NO_STRIDE: not known to be constant). */
 void sim_stats_shared_full(struct sim_block *b, uint32_t pc, const uint64_t *addr,
                            uint32_t size, int64_t stride);
+/* sim_stats_mem of a plain shared access by the lanes m of a warp at shared offsets off[l],
+   without its tests for the other spaces. */
+void sim_stats_shared_part(struct sim_block *b, uint32_t pc, const uint64_t *off, uint64_t m,
+                           uint32_t size);
 #define SIM_ATOMIC 1          /* sim_stats_mem's atomic argument: an atomic access */
 #define SIM_ATOMIC_UNIFORM 2  /* an atomic whose active lanes share one address and one operand */
 

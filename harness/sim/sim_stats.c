@@ -411,6 +411,24 @@ void sim_stats_shared_full(struct sim_block *b, uint32_t pc, const uint64_t *add
     sim_lanes_mem(b, pc, PTX_SP_SHARED, addr, 0xffffffffull, size);
 }
 
+void sim_stats_shared_part(struct sim_block *b, uint32_t pc, const uint64_t *off, uint64_t m,
+                           uint32_t size)
+{
+  if (!m || !b->stats)
+    return;
+  if (b->lanes) {                       /* the lane log wants each lane's access too */
+    sim_stats_mem(b, pc, PTX_SP_SHARED, off, m, size, 0);
+    return;
+  }
+  struct sim_inst_stats *st = &b->stats[pc];
+  uint64_t before = st->s_wavefronts;
+  shared_cost(st, off, m, size, b->W);
+  uint64_t wf = st->s_wavefronts - before;
+  if (b->trace)
+    sim_trace_mem(b, PTX_SP_SHARED, off, m, size, wf);
+  b->wavefronts += wf;
+}
+
 void sim_stats_mem(struct sim_block *b, uint32_t pc, enum ptx_space sp, const uint64_t *addr,
                    uint64_t m, uint32_t size, int atomic)
 {

@@ -2197,6 +2197,37 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
       if (dp)                                                                           \
         dp[l] = (unsigned)ok;                                                           \
     }
+    if (W == 64 && e == ~0ull && sim_reg_uniform32(bb) && sim_reg_uniform32(bb + 32) &&
+        bb[0] == bb[32] && sim_reg_uniform32(c) && sim_reg_uniform32(c + 32) && c[0] == c[32]) {
+      /* a whole wave whose offset and clamp/segment operands are one value (CUDA's
+         __shfl_*_sync with a constant or uniform offset): SHFL_MODE with them read once */
+      const unsigned bval = (unsigned)bb[0] & bitsm, segm = (unsigned)(c[0] >> 8) & bitsm;
+      unsigned cval = (unsigned)c[0] & bitsm;
+      if (cval == 31 && segm == 0)
+        cval = 63;
+#define SHFL_WAVE(mode)                                                                 \
+      for (unsigned l = 0; l < 64; l++) {                                               \
+        const unsigned maxl = (l & segm) | (cval & ~segm), minl = l & segm;             \
+        unsigned j = l;                                                                 \
+        int ok = 0;                                                                     \
+        mode;                                                                           \
+        (void)minl, (void)maxl;                                                         \
+        if (!ok || j >= 64)                                                             \
+          j = l;                                                                        \
+        dd[l] = vals[j] & 0xffffffffu;                                                  \
+        if (dp)                                                                         \
+          dp[l] = (unsigned)ok;                                                         \
+      }
+      switch (in->sub) {
+      case PTX_SHFL_UP: SHFL_WAVE(j = l - bval; ok = (int)j >= (int)maxl); break;
+      case PTX_SHFL_DOWN: SHFL_WAVE(j = l + bval; ok = j <= maxl); break;
+      case PTX_SHFL_BFLY: SHFL_WAVE(j = l ^ bval; ok = j <= maxl); break;
+      case PTX_SHFL_IDX: SHFL_WAVE(j = minl | (bval & ~segm); ok = j <= maxl); break;
+      default: SHFL_WAVE((void)0); break;
+      }
+#undef SHFL_WAVE
+      break;
+    }
     switch (in->sub) {
     case PTX_SHFL_UP: SHFL_MODE(j = l - bval; ok = (int)j >= (int)maxl); break;
     case PTX_SHFL_DOWN: SHFL_MODE(j = l + bval; ok = j <= maxl); break;

@@ -1356,13 +1356,17 @@ static const char *const w64_ops32[] = {
   "max.u32 %r30, %r2, %r3;", "mov.u32 %r30, %tid.x;", "mov.u32 %r30, %ntid.x;",
   "mov.u32 %r30, %ctaid.x;", "mov.u32 %r30, %laneid;", "mov.b32 %r30, %r3;",
   "mov.u32 %r30, %warpid;",
-  "setp.lt.s32 %p1, %r2, %r3;|selp.u32 %r30, 1, 0, %p1;",
-  "setp.hs.u32 %p1, %r2, %r3;|selp.u32 %r30, 1, 0, %p1;",
-  "setp.ne.u32 %p1, %r2, %r3;|selp.u32 %r30, 1, 0, %p1;",
-  "add.f32 %f3, %f1, %f2;|mov.b32 %r30, %f3;", "sub.f32 %f3, %f1, %f2;|mov.b32 %r30, %f3;",
-  "mul.f32 %f3, %f1, %f2;|mov.b32 %r30, %f3;", "min.f32 %f3, %f1, %f2;|mov.b32 %r30, %f3;",
-  "fma.rn.f32 %f3, %f1, %f2, %f1;|mov.b32 %r30, %f3;", "ld.global.u32 %r30, [%rd5];",
+  "setp.lt.s32 %p1, %r2, %r3;~selp.u32 %r30, 1, 0, %p1;",
+  "setp.hs.u32 %p1, %r2, %r3;~selp.u32 %r30, 1, 0, %p1;",
+  "setp.ne.u32 %p1, %r2, %r3;~selp.u32 %r30, 1, 0, %p1;",
+  "add.f32 %f3, %f1, %f2;~mov.b32 %r30, %f3;", "sub.f32 %f3, %f1, %f2;~mov.b32 %r30, %f3;",
+  "mul.f32 %f3, %f1, %f2;~mov.b32 %r30, %f3;", "min.f32 %f3, %f1, %f2;~mov.b32 %r30, %f3;",
+  "fma.rn.f32 %f3, %f1, %f2, %f1;~mov.b32 %r30, %f3;", "ld.global.u32 %r30, [%rd5];",
   "ld.global.s32 %r30, [%rd6+4];",
+  "shfl.sync.down.b32 %r30|%p2, %r2, 16, 31, -1;~selp.u32 %r31, 1, 0, %p2;~add.u32 %r30, %r30, %r31;",
+  "shfl.sync.up.b32 %r30|%p2, %r2, 3, 0, -1;~selp.u32 %r31, 2, 0, %p2;~add.u32 %r30, %r30, %r31;",
+  "shfl.sync.bfly.b32 %r30, %r2, 33, 31, -1;", "shfl.sync.idx.b32 %r30, %r2, 5, 0x101f, -1;",
+  "shfl.sync.down.b32 %r30, %r2, 1, 0x1f, -1;", "shfl.sync.down.b32 %r30, %r2, %r4, 31, -1;",
 };
 static const char *const w64_ops64[] = {
   "mul.wide.s32 %rd30, %r2, %r3;", "mul.wide.u32 %rd30, %r2, %r3;",
@@ -1393,8 +1397,8 @@ static void w64_kernel(char *buf, size_t n)
     const char *g = sec ? "@%p9 " : "";
     for (size_t k = 0; k < W64_N32 + W64_N64; k++) {
       const char *op = k < W64_N32 ? w64_ops32[k] : w64_ops64[k - W64_N32];
-      for (const char *q = op; *q;) {              /* each instruction guarded */
-        const char *bar = strchr(q, '|');
+      for (const char *q = op; *q;) {              /* each instruction (~) guarded */
+        const char *bar = strchr(q, '~');
         size_t len = bar ? (size_t)(bar - q) : strlen(q);
         o += (size_t)snprintf(buf + o, n - o, "  %s%.*s\n", g, (int)len, q);
         q += len + (bar != NULL);

@@ -30,15 +30,18 @@
 #define REG(r) (w->regs + (size_t)(r) * W)
 #define FOR_LANES(mask) for (unsigned l = lo; l < hi; l++) if ((mask) >> l & 1)
 /* stmt for the lanes of e: without mask tests when e holds every lane of [lo, hi) (efull),
-   the common case of converged code. A full 32-lane warp gets a loop of constant trip count
-   marked ivdep (a register written is never another register read, except the same one lane
-   for lane), the one shape GCC vectorises at -O2 (its very-cheap cost model: no alias checks,
-   no scalar epilogue). */
+   the common case of converged code. A full 32-lane (or 64-lane) warp gets a loop of constant
+   trip count marked ivdep (a register written is never another register read, except the same
+   one lane for lane), the one shape GCC vectorises at -O2 (its very-cheap cost model: no alias
+   checks, no scalar epilogue). */
 #define FOR_E(stmt)                                  \
   do {                                               \
     if (e == SIM_FULL32) {                           \
       SIM_IVDEP                                      \
       for (unsigned l = 0; l < 32; l++) { stmt; }    \
+    } else if (e == ~0ull) {                         \
+      SIM_IVDEP                                      \
+      for (unsigned l = 0; l < 64; l++) { stmt; }    \
     } else if (efull) {                              \
       for (unsigned l = lo; l < hi; l++) { stmt; }   \
     } else {                                         \
@@ -46,6 +49,14 @@
     }                                                \
   } while (0)
 #define SIM_FULL32 0xffffffffull
+/* call, a 32-lane vector routine whose register arguments are offset by o lanes, for each of
+   sim_exec's halves */
+#define EACH_HALF(call)                                \
+  do {                                                 \
+    for (unsigned o = 0; o < 32 * halves; o += 32) {   \
+      call;                                            \
+    }                                                  \
+  } while (0)
 
 static uint64_t lane_sreg(const struct sim_block *b, const struct sim_warp *w, unsigned sr,
                           unsigned l)
@@ -112,6 +123,23 @@ static uint64_t lane_sreg(const struct sim_block *b, const struct sim_warp *w, u
   case PTX_SR_AGGR_SMEM_SIZE: return (uint64_t)b->smem_size + SIM_RSMEM_SIZE; /* ptxas: SR_SMEMSZ */
   case PTX_SR_WARP_SZ: return b->W;
   default: return sim_cluster_sreg(b, sr);       /* clusters, %envreg */
+  }
+}
+
+/* Whether lane_sreg gives special register sr the same value in every lane of a warp (the
+   block's and the grid's shapes and places, the warp's own number). */
+static inline int sreg_uniform(unsigned sr)
+{
+  switch (sr) {
+  case PTX_SR_NTID_X: case PTX_SR_NTID_Y: case PTX_SR_NTID_Z:
+  case PTX_SR_CTAID_X: case PTX_SR_CTAID_Y: case PTX_SR_CTAID_Z:
+  case PTX_SR_NCTAID_X: case PTX_SR_NCTAID_Y: case PTX_SR_NCTAID_Z:
+  case PTX_SR_WARPID: case PTX_SR_NWARPID: case PTX_SR_SMID: case PTX_SR_NSMID:
+  case PTX_SR_GRIDID: case PTX_SR_WARP_SZ: case PTX_SR_DYNAMIC_SMEM_SIZE:
+  case PTX_SR_TOTAL_SMEM_SIZE:
+    return 1;
+  default:
+    return 0;
   }
 }
 
@@ -803,6 +831,34 @@ __attribute__((target("avx2"))) static void widen32_avx2(uint64_t *d, const uint
   }
 }
 
+/* d[l] = v for the 32 lanes of a warp with AVX2 (a value for every lane: a kernel parameter,
+   a special register of the warp's). */
+__attribute__((target("avx2"))) static void fill_full_avx2(uint64_t *d, uint64_t v)
+{
+  const __m256i x = _mm256_set1_epi64x((long long)v);
+#pragma GCC unroll 8
+  for (unsigned l = 0; l < 32; l += 4)
+    _mm256_storeu_si256((__m256i *)(void *)(d + l), x);
+}
+
+/* d[l] = tid[l][c] & mk for the 32 lanes of a warp with AVX2, eight lanes a gather (a
+   lane's three coordinates are a row of three words): FK_SREG's %tid.x, .y or .z. */
+__attribute__((target("avx2"))) static void tid_full_avx2(uint64_t *d, const uint32_t (*tid)[3],
+                                                          unsigned c, uint64_t mk)
+{
+  const __m256i idx = _mm256_setr_epi32(0, 3, 6, 9, 12, 15, 18, 21);
+  const __m256i vmk = _mm256_set1_epi64x((long long)mk);
+#pragma GCC unroll 4
+  for (unsigned l = 0; l < 32; l += 8) {
+    __m256i v = _mm256_i32gather_epi32((const int *)(const void *)&tid[l][c], idx, 4);
+    _mm256_storeu_si256((__m256i *)(void *)(d + l),
+                        _mm256_and_si256(_mm256_cvtepu32_epi64(_mm256_castsi256_si128(v)), vmk));
+    _mm256_storeu_si256((__m256i *)(void *)(d + l + 4),
+                        _mm256_and_si256(_mm256_cvtepu32_epi64(_mm256_extracti128_si256(v, 1)),
+                                         vmk));
+  }
+}
+
 /* av[l] = base[l] + imm for a full 32-lane warp with AVX2; 1 when every address is at most
    lim and has none of the bits of amask (smem_warp_ok). */
 __attribute__((target("avx2"))) static int addrs_ok_avx2(const uint64_t *base, uint64_t imm,
@@ -1273,17 +1329,14 @@ static inline __attribute__((always_inline)) void run_alu(const struct sim_block
     const uint64_t mk = sim_alu_mask(t);
     const enum sreg_class c = (enum sreg_class)(f >> 4);
     if (c <= SRC_TID_Z) {
-      for (unsigned l = 0; l < 32; l++)
-        d[l] = w->tid[l][c] & mk;
+      tid_full_avx2(d, w->tid, c, mk);
     } else if (c == SRC_LANEID) {
-      SIM_IVDEP
-      for (unsigned l = 0; l < 32; l++)
-        d[l] = l & mk;
+      static const uint64_t lane_ids[32] = {0,  1,  2,  3,  4,  5,  6,  7,  8,  9,  10,
+                                            11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21,
+                                            22, 23, 24, 25, 26, 27, 28, 29, 30, 31};
+      and_full_avx2(d, lane_ids, mk);
     } else {
-      const uint64_t v = lane_sreg(b, w, in->opd[1].reg, 0) & mk;
-      SIM_IVDEP
-      for (unsigned l = 0; l < 32; l++)
-        d[l] = v;
+      fill_full_avx2(d, lane_sreg(b, w, in->opd[1].reg, 0) & mk);
     }
     break;
   }
@@ -1321,11 +1374,26 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
   const unsigned lo = sim_ctz64(e), hi = 64 - (unsigned)__builtin_clzll(e);
   const int efull = sim_popc64(e) == hi - lo;
   const struct ptx_operand *d = &in->opd[0];
+#ifdef SIM_X86_CLONES
+  /* the 32-lane vector code's turns: one for a full 32-lane warp, one for each half of a full
+     64-lane one (the same operation lane by lane), none for any other lanes */
+  const unsigned halves = e == SIM_FULL32 ? 1u : W == 64 && e == ~0ull ? 2u : 0u;
+#endif
 
   switch ((enum ptx_op)in->op) {
   case PTX_OP_MOV:
     if (in->opd[1].kind == PTX_OPD_SREG) {
-      FOR_LANES(e) REG(d->reg)[l] = lane_sreg(b, w, in->opd[1].reg, l) & sim_alu_mask(t);
+      const unsigned sr = in->opd[1].reg;
+      const uint64_t mk = sim_alu_mask(t);
+      uint64_t *dd = REG(d->reg);
+      if (sr <= PTX_SR_TID_Z) {              /* lane_sreg's, without its switch a lane */
+        FOR_E(dd[l] = w->tid[l][sr] & mk);
+      } else if (sreg_uniform(sr)) {         /* one value for every lane: lane_sreg's once */
+        const uint64_t v = lane_sreg(b, w, sr, lo) & mk;
+        FOR_E(dd[l] = v);
+      } else {
+        FOR_LANES(e) dd[l] = lane_sreg(b, w, sr, l) & mk;
+      }
     } else if (d->kind == PTX_OPD_VEC) {          /* unpack: mov.b64 {a, b}, x */
       unsigned n = d->nvec, bits = sim_alu_type_bits(t) / n;
       uint64_t pm = bits >= 64 ? ~0ull : (1ull << bits) - 1;
@@ -1351,8 +1419,8 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
       const uint64_t *s = REG(in->opd[1].reg);
       uint64_t *dd = REG(d->reg);
 #ifdef SIM_X86_CLONES
-      if (e == SIM_FULL32 && cpu_avx2) {
-        and_full_avx2(dd, s, mk);
+      if (halves && cpu_avx2) {
+        EACH_HALF(and_full_avx2(dd + o, s + o, mk));
         break;
       }
 #endif
@@ -1387,9 +1455,9 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
     } else if (t == PTX_T_F32 && in->rnd <= PTX_RND_RN && !(in->flags & (PTX_F_FTZ | PTX_F_SAT)) &&
                (op == PTX_OP_ADD || op == PTX_OP_MUL || op == PTX_OP_SUB)) {
 #ifdef SIM_X86_CLONES
-      if (e == SIM_FULL32 && cpu_avx2) {
-        bin_full_avx2(op == PTX_OP_ADD ? VOP_FADD : op == PTX_OP_MUL ? VOP_FMUL : VOP_FSUB, dd, a,
-                      bb);
+      if (halves && cpu_avx2) {
+        EACH_HALF(bin_full_avx2(op == PTX_OP_ADD ? VOP_FADD : op == PTX_OP_MUL ? VOP_FMUL
+                                : VOP_FSUB, dd + o, a + o, bb + o));
         break;
       }
 #endif
@@ -1401,9 +1469,10 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
         FOR_E(dd[l] = sim_alu_sub_f32_rn(a[l], bb[l]));
       }
 #ifdef SIM_X86_CLONES
-    } else if (e == SIM_FULL32 && cpu_avx2 && (op == PTX_OP_MIN || op == PTX_OP_MAX) &&
+    } else if (halves && cpu_avx2 && (op == PTX_OP_MIN || op == PTX_OP_MAX) &&
                !in->flags && (t == PTX_T_F32 || t == PTX_T_S32 || t == PTX_T_U32)) {
-      bin_full_avx2(minmax_vop(op, t), dd, a, bb);    /* clamps, filters, reductions */
+      /* clamps, filters, reductions */
+      EACH_HALF(bin_full_avx2(minmax_vop(op, t), dd + o, a + o, bb + o));
 #endif
     } else if (t != PTX_T_S32 && t != PTX_T_U32 && t != PTX_T_B32 && t != PTX_T_S64 &&
                t != PTX_T_U64 && t != PTX_T_B64 && ptx_type_is_float(t)) {
@@ -1414,12 +1483,13 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
                op != PTX_OP_MIN && op != PTX_OP_MAX && op != PTX_OP_MUL24) {
       /* 32-bit integer arithmetic, inline: the index math of every kernel */
 #ifdef SIM_X86_CLONES
-      if (e == SIM_FULL32 && cpu_avx2 &&
+      if (halves && cpu_avx2 &&
           (op == PTX_OP_ADD || op == PTX_OP_SUB || op == PTX_OP_MUL || op == PTX_OP_AND ||
            op == PTX_OP_OR || op == PTX_OP_XOR)) {
-        bin_full_avx2(op == PTX_OP_ADD ? VOP_ADD32 : op == PTX_OP_SUB ? VOP_SUB32
-                      : op == PTX_OP_MUL ? VOP_MUL32 : op == PTX_OP_AND ? VOP_AND32
-                      : op == PTX_OP_OR ? VOP_OR32 : VOP_XOR32, dd, a, bb);
+        EACH_HALF(bin_full_avx2(op == PTX_OP_ADD ? VOP_ADD32 : op == PTX_OP_SUB ? VOP_SUB32
+                                : op == PTX_OP_MUL ? VOP_MUL32 : op == PTX_OP_AND ? VOP_AND32
+                                : op == PTX_OP_OR ? VOP_OR32 : VOP_XOR32, dd + o, a + o,
+                                bb + o));
         break;
       }
 #endif
@@ -1432,8 +1502,8 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
       case PTX_OP_XOR: FOR_E(dd[l] = (uint32_t)(a[l] ^ bb[l])); break;
       case PTX_OP_SHL:
 #ifdef SIM_X86_CLONES
-        if (e == SIM_FULL32 && cpu_avx2) {
-          bin_full_avx2(VOP_SHL32, dd, a, bb);
+        if (halves && cpu_avx2) {
+          EACH_HALF(bin_full_avx2(VOP_SHL32, dd + o, a + o, bb + o));
           break;
         }
 #endif
@@ -1447,8 +1517,8 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
           }
         } else {
 #ifdef SIM_X86_CLONES
-          if (e == SIM_FULL32 && cpu_avx2) {
-            bin_full_avx2(VOP_SHRU32, dd, a, bb);
+          if (halves && cpu_avx2) {
+            EACH_HALF(bin_full_avx2(VOP_SHRU32, dd + o, a + o, bb + o));
             break;
           }
 #endif
@@ -1459,8 +1529,8 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
       }
     } else if (op == PTX_OP_ADD && (t == PTX_T_S64 || t == PTX_T_U64 || t == PTX_T_B64)) {
 #ifdef SIM_X86_CLONES
-      if (e == SIM_FULL32 && cpu_avx2) {
-        bin_full_avx2(VOP_ADD64, dd, a, bb);
+      if (halves && cpu_avx2) {
+        EACH_HALF(bin_full_avx2(VOP_ADD64, dd + o, a + o, bb + o));
         break;
       }
 #endif
@@ -1470,8 +1540,8 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
                 op == PTX_OP_OR || op == PTX_OP_XOR)) {
       /* 64-bit address arithmetic, inline (sim_alu_ibin's results) */
 #ifdef SIM_X86_CLONES
-      if (e == SIM_FULL32 && cpu_avx2 && op != PTX_OP_MUL) {
-        bin_full_avx2(int64_vop(op), dd, a, bb);
+      if (halves && cpu_avx2 && op != PTX_OP_MUL) {
+        EACH_HALF(bin_full_avx2(int64_vop(op), dd + o, a + o, bb + o));
         break;
       }
 #endif
@@ -1485,16 +1555,16 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
       }
     } else if (op == PTX_OP_MUL && (in->flags & PTX_F_WIDE) && t == PTX_T_S32) {
 #ifdef SIM_X86_CLONES
-      if (e == SIM_FULL32 && cpu_avx2) {
-        bin_full_avx2(VOP_MULWS, dd, a, bb);
+      if (halves && cpu_avx2) {
+        EACH_HALF(bin_full_avx2(VOP_MULWS, dd + o, a + o, bb + o));
         break;
       }
 #endif
       FOR_E(dd[l] = sim_alu_mul_wide_s32(a[l], bb[l]));
     } else if (op == PTX_OP_MUL && (in->flags & PTX_F_WIDE) && t == PTX_T_U32) {
 #ifdef SIM_X86_CLONES
-      if (e == SIM_FULL32 && cpu_avx2) {
-        bin_full_avx2(VOP_MULWU, dd, a, bb);
+      if (halves && cpu_avx2) {
+        EACH_HALF(bin_full_avx2(VOP_MULWU, dd + o, a + o, bb + o));
         break;
       }
 #endif
@@ -1528,8 +1598,8 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
     uint64_t *dd = REG(d->reg);
     if (t == PTX_T_F32 && in->rnd <= PTX_RND_RN && !(in->flags & (PTX_F_FTZ | PTX_F_SAT))) {
 #ifdef SIM_X86_CLONES
-      if (e == SIM_FULL32 && cpu_avx2_fma) {
-        fma_f32_full_avx2(dd, a, bb, c);
+      if (halves && cpu_avx2_fma) {
+        EACH_HALF(fma_f32_full_avx2(dd + o, a + o, bb + o, c + o));
         break;
       }
 #endif
@@ -1593,8 +1663,8 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
       int sgn = ptx_type_is_signed(t);
       enum ptx_cmp cm = (enum ptx_cmp)in->cmp;
 #ifdef SIM_X86_CLONES
-      if (e == SIM_FULL32 && cpu_avx2 && (!sgn || cm <= PTX_CMP_GE)) {
-        setp_i32_full_avx2(cm, sgn, dd, a, bb);
+      if (halves && cpu_avx2 && (!sgn || cm <= PTX_CMP_GE)) {
+        EACH_HALF(setp_i32_full_avx2(cm, sgn, dd + o, a + o, bb + o));
         break;
       }
 #endif
@@ -1675,8 +1745,8 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
       const uint64_t *a = REG(in->opd[1].reg);
       uint64_t *dd = REG(d->reg);
 #ifdef SIM_X86_CLONES
-      if (e == SIM_FULL32 && cpu_avx2) {
-        bin_full_avx2(sext ? VOP_SEXT32 : VOP_ZEXT32, dd, a, a);
+      if (halves && cpu_avx2) {
+        EACH_HALF(bin_full_avx2(sext ? VOP_SEXT32 : VOP_ZEXT32, dd + o, a + o, a + o));
         break;
       }
 #endif
@@ -1701,6 +1771,13 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
                  : in->space == PTX_SP_LOCAL ? SIM_LOCAL_WIN : 0;
     int to = (in->flags & PTX_F_TO) != 0;
     uint64_t mk = sim_alu_mask(t);
+#ifdef SIM_X86_CLONES
+    if (halves && cpu_avx2 && in->nopd == 2) {   /* as the fast plan's FK_CVTA */
+      uint64_t *dd = REG(d->reg);
+      EACH_HALF(cvta_full_avx2(dd + o, a + o, win, to, mk));
+      break;
+    }
+#endif
     FOR_LANES(e) REG(d->reg)[l] = (to ? a[l] - win : (a[l] & mk) + win) & mk;
     break;
   }
@@ -1814,6 +1891,27 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
         ld_global_seq(b, w, pc, in, dd, al0, a0, size, sgn);
         break;
       }
+#ifdef SIM_X86_CLONES
+      uint64_t a1;
+      if (halves == 2 && (size == 4 || size == 8) && cpu_avx2 &&
+          warp_seq(al0, base, (uint64_t)ad->imm, size, &a0) &&
+          warp_seq(al0, base + 32, (uint64_t)ad->imm, size, &a1) && a1 == a0 + 32u * size) {
+        /* a coalesced 64-lane wave, each half a coalesced run inside al0: the race check and
+           statistics of the path below, the loads two copies */
+        FOR_E(av[l] = a0 + (uint64_t)l * size);
+        if (b->race_gused && sp == PTX_SP_GLOBAL && !(in->flags & PTX_F_VOLATILE))
+          sim_race_global_reads(b, w, pc, e, av, size);
+        const uint8_t *src = al0->data + (a0 - al0->base);
+        if (size == 8) {
+          memcpy(dd, src, 64 * 8);
+        } else {
+          widen32_avx2(dd, src, sgn);
+          widen32_avx2(dd + 32, src + 32 * 4, sgn);
+        }
+        sim_stats_mem(b, pc, sp, av, e, size, 0);
+        break;
+      }
+#endif
       if (global_warp_ok(al0, base, (uint64_t)ad->imm, e, lo, hi, size, av)) {
         /* every lane in the cached allocation: the race check (reads only hold what they
            find, they never fault), then the loads */
@@ -2077,29 +2175,67 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
     /* shfl.sync.mode.b32 d[|p], a, b, c, membermask */
     const uint64_t *a = REG(in->opd[1].reg), *bb = REG(in->opd[2].reg), *c = REG(in->opd[3].reg);
     uint64_t vals[SIM_MAX_WARP];
-    unsigned bitsm = W == 64 ? 0x3f : 0x1f;
-    for (unsigned l = 0; l < W; l++)
-      vals[l] = a[l];
-    FOR_LANES(e) {
-      unsigned bval = (unsigned)bb[l] & bitsm, cval = (unsigned)c[l] & bitsm;
-      unsigned segm = (unsigned)(c[l] >> 8) & bitsm;
-      if (W == 64 && cval == 31 && segm == 0)
-        cval = 63;                                    /* a full-warp clamp means the whole wave */
-      unsigned maxl = (l & segm) | (cval & ~segm), minl = l & segm, j = l;
-      int ok = 0;
-      switch (in->sub) {
-      case PTX_SHFL_UP: j = l - bval; ok = (int)j >= (int)maxl; break;
-      case PTX_SHFL_DOWN: j = l + bval; ok = j <= maxl; break;
-      case PTX_SHFL_BFLY: j = l ^ bval; ok = j <= maxl; break;
-      case PTX_SHFL_IDX: j = minl | (bval & ~segm); ok = j <= maxl; break;
-      default: break;
-      }
-      if (!ok || j >= W)
-        j = l;
-      REG(d->reg)[l] = vals[j] & 0xffffffffu;
-      if (d->pair != PTX_NOREG)
-        REG(d->pair)[l] = (unsigned)ok;
+    const unsigned bitsm = W == 64 ? 0x3f : 0x1f;
+    uint64_t *dd = REG(d->reg), *dp = d->pair != PTX_NOREG ? REG(d->pair) : NULL;
+    memcpy(vals, a, W * sizeof *vals);
+    /* each lane's source lane j by the mode's statement `mode` (chosen once, outside the lane
+       loop), its own when the source is out of its segment */
+#define SHFL_MODE(mode)                                                                 \
+    FOR_LANES(e) {                                                                      \
+      const unsigned bval = (unsigned)bb[l] & bitsm, segm = (unsigned)(c[l] >> 8) & bitsm; \
+      unsigned cval = (unsigned)c[l] & bitsm;                                           \
+      if (W == 64 && cval == 31 && segm == 0)                                           \
+        cval = 63;                    /* a full-warp clamp means the whole wave */      \
+      const unsigned maxl = (l & segm) | (cval & ~segm), minl = l & segm;               \
+      unsigned j = l;                                                                   \
+      int ok = 0;                                                                       \
+      mode;                                                                             \
+      (void)minl, (void)maxl, (void)bval;                                               \
+      if (!ok || j >= W)                                                                \
+        j = l;                                                                          \
+      dd[l] = vals[j] & 0xffffffffu;                                                    \
+      if (dp)                                                                           \
+        dp[l] = (unsigned)ok;                                                           \
     }
+    if (W == 64 && e == ~0ull && sim_reg_uniform32(bb) && sim_reg_uniform32(bb + 32) &&
+        bb[0] == bb[32] && sim_reg_uniform32(c) && sim_reg_uniform32(c + 32) && c[0] == c[32]) {
+      /* a whole wave whose offset and clamp/segment operands are one value (CUDA's
+         __shfl_*_sync with a constant or uniform offset): SHFL_MODE with them read once */
+      const unsigned bval = (unsigned)bb[0] & bitsm, segm = (unsigned)(c[0] >> 8) & bitsm;
+      unsigned cval = (unsigned)c[0] & bitsm;
+      if (cval == 31 && segm == 0)
+        cval = 63;
+#define SHFL_WAVE(mode)                                                                 \
+      for (unsigned l = 0; l < 64; l++) {                                               \
+        const unsigned maxl = (l & segm) | (cval & ~segm), minl = l & segm;             \
+        unsigned j = l;                                                                 \
+        int ok = 0;                                                                     \
+        mode;                                                                           \
+        (void)minl, (void)maxl;                                                         \
+        if (!ok || j >= 64)                                                             \
+          j = l;                                                                        \
+        dd[l] = vals[j] & 0xffffffffu;                                                  \
+        if (dp)                                                                         \
+          dp[l] = (unsigned)ok;                                                         \
+      }
+      switch (in->sub) {
+      case PTX_SHFL_UP: SHFL_WAVE(j = l - bval; ok = (int)j >= (int)maxl); break;
+      case PTX_SHFL_DOWN: SHFL_WAVE(j = l + bval; ok = j <= maxl); break;
+      case PTX_SHFL_BFLY: SHFL_WAVE(j = l ^ bval; ok = j <= maxl); break;
+      case PTX_SHFL_IDX: SHFL_WAVE(j = minl | (bval & ~segm); ok = j <= maxl); break;
+      default: SHFL_WAVE((void)0); break;
+      }
+#undef SHFL_WAVE
+      break;
+    }
+    switch (in->sub) {
+    case PTX_SHFL_UP: SHFL_MODE(j = l - bval; ok = (int)j >= (int)maxl); break;
+    case PTX_SHFL_DOWN: SHFL_MODE(j = l + bval; ok = j <= maxl); break;
+    case PTX_SHFL_BFLY: SHFL_MODE(j = l ^ bval; ok = j <= maxl); break;
+    case PTX_SHFL_IDX: SHFL_MODE(j = minl | (bval & ~segm); ok = j <= maxl); break;
+    default: SHFL_MODE((void)0); break;
+    }
+#undef SHFL_MODE
     break;
   }
 
@@ -2520,7 +2656,7 @@ static __attribute__((noinline)) int run_shared_part(struct sim_block *b, struct
     }
     b->writes++;
   }
-  sim_stats_mem(b, pc, PTX_SP_SHARED, av, m, size, 0);
+  sim_stats_shared_part(b, pc, av, m, size);
   return 1;
 }
 
@@ -2748,9 +2884,7 @@ static inline __attribute__((always_inline)) int run_param(struct sim_block *b, 
       dd[sim_ctz64(m)] = v;
     return 1;
   }
-  SIM_IVDEP
-  for (unsigned l = 0; l < 32; l++)
-    dd[l] = v;
+  fill_full_avx2(dd, v);
   return 1;
 }
 #endif

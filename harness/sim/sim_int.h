@@ -813,6 +813,11 @@ int sim_race_exit(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
    meet another) for lanes of their mask that wait elsewhere. Report it (-1), else 0. */
 int sim_race_stuck(struct sim_block *b, struct sim_warp *w);
 
+/* 1 (the default): sim_stats.c counts the accesses whose lanes step by a constant in closed
+   form, and sim_trace.c finds a coalesced access's first-touch keys from its allocation; 0
+   (tests only): every such access takes the general lane-by-lane count and look-up, for
+   comparison. */
+extern int sim_stats_shortcuts;
 /* sim_stats_mem for a full 32-lane warp whose lanes address a0 + lane * size (a coalesced
    access), counted in closed form where nothing needs the lanes' addresses. */
 void sim_stats_mem_seq(struct sim_block *b, uint32_t pc, enum ptx_space sp, uint64_t a0,
@@ -826,6 +831,10 @@ void sim_stats_mem(struct sim_block *b, uint32_t pc, enum ptx_space sp, const ui
    addr[0] + l stride (stride in bytes; SIM_NO_STRIDE: not known to be constant). */
 void sim_stats_shared_full(struct sim_block *b, uint32_t pc, const uint64_t *addr,
                            uint32_t size, int64_t stride);
+/* sim_stats_mem of a plain shared access by the lanes m of a warp at shared offsets off[l],
+   without its tests for the other spaces. */
+void sim_stats_shared_part(struct sim_block *b, uint32_t pc, const uint64_t *off, uint64_t m,
+                           uint32_t size);
 #define SIM_ATOMIC 1          /* sim_stats_mem's atomic argument: an atomic access */
 #define SIM_ATOMIC_UNIFORM 2  /* an atomic whose active lanes share one address and one operand */
 
@@ -842,9 +851,14 @@ void sim_trace_mem_seq(struct sim_block *b, uint64_t a0, uint32_t size);
 
 /* Keep the first touch of the global lines the lanes in m touch (addresses addr[lane], size
    bytes each; span: their bytes [span[0], span[1]) when those leave no line between
-   untouched, else span[1] <= span[0]) in b->touch (sim_trace.c; only when b->touch is set). */
+   untouched, else span[1] <= span[0]) in b->touch (sim_trace.c; only when b->touch is set).
+   al: the allocation the access is likely in (the instruction's last, b->alloc_cache), or
+   NULL; a guess that changes nothing but the time taken. */
 void sim_trace_touch(struct sim_block *b, const uint64_t *addr, uint64_t m, uint32_t size,
-                     const uint64_t *span);
+                     const uint64_t *span, const struct sim_alloc *al);
+/* sim_trace_touch of a coalesced access: its bytes [lo, end), end > lo. */
+void sim_trace_touch_span(struct sim_block *b, uint64_t lo, uint64_t end,
+                          const struct sim_alloc *al);
 
 /* Lane log (sim_lanes.c; only when b->lanes is set): one warp-instruction at code index pc
    about to run for lanes m of warp w (recorded when w is the logged warp, with the lanes its

@@ -175,6 +175,69 @@ static void global_cost(struct sim_inst_stats *st, const uint64_t *addr, uint64_
   st->g_bytes += bytes;
 }
 
+int sim_stats_shortcuts = 1;          /* (sim_int.h) */
+
+/* shared_cost for accesses of up to 4 bytes by the lanes of m (not empty), some of a 32-lane
+   warp's, whose words step by a constant s per lane number: word(l) = w0 + (l - lo) s, lo the
+   first lane of m (a tree reduction's half warp, every other lane of an interleaved one).
+   Every lane then has a word of its own (or, for s = 0, all share one: a broadcast), and two
+   lanes share a bank when their lane numbers differ by a multiple of p = 32 / gcd(s, 32), so
+   the busiest bank serves the most lanes of m in one class of lane numbers modulo p. Counts
+   it and returns 1; 0 (nothing counted) when the words do not step so. */
+static int shared_affine(struct sim_inst_stats *st, const uint64_t *addr, uint64_t m)
+{
+  if (!m || (m >> 32))
+    return 0;
+  const unsigned lo = sim_ctz64(m);
+  const uint64_t w0 = addr[lo] >> 2, rest = m & (m - 1);
+  uint64_t s = 0;
+  if (rest) {                               /* s from the first two lanes, exactly */
+    const unsigned gap = sim_ctz64(rest) - lo;
+    const uint64_t dw = (addr[sim_ctz64(rest)] >> 2) - w0;
+    if (!(gap & (gap - 1))) {
+      if (dw & (gap - 1))
+        return 0;
+      s = (uint64_t)((int64_t)dw >> sim_ctz64(gap));
+    } else {
+      if ((int64_t)dw % (int64_t)gap)
+        return 0;
+      s = (uint64_t)((int64_t)dw / (int64_t)gap);
+    }
+    uint64_t bad = 0;
+    for (uint64_t mm = rest & (rest - 1); mm; mm &= mm - 1) {
+      const unsigned l = sim_ctz64(mm);
+      bad |= (addr[l] >> 2) ^ (w0 + (uint64_t)(l - lo) * s);
+    }
+    if (bad)
+      return 0;
+  }
+  /* word numbers are taken to 40 bits (shared_cost's general count); lanes less than 32 apart
+     then have distinct words when s40's lowest set bit is below bit 35 */
+  const uint64_t s40 = s & 0xffffffffffull;
+  if (s40 && __builtin_ctzll(s40) >= 32)
+    return 0;
+  unsigned wf = 1;
+  if (s40 && __builtin_ctzll(s40) < 5) {
+    /* lanes a multiple of p apart share a bank: the most lanes of m in one class */
+    static const uint32_t cls[5] = {0xffffffffu, 0x55555555u, 0x11111111u, 0x01010101u,
+                                    0x00010001u};
+    const unsigned k = (unsigned)__builtin_ctzll(s40), p = 32u >> k;
+    if (p < 32) {
+      wf = 0;
+      for (unsigned r = 0; r < p; r++) {
+        unsigned c = sim_popc64(m & ((uint64_t)cls[5 - k] << r));
+        wf = c > wf ? c : wf;
+      }
+    }
+  } else if (s40) {
+    wf = sim_popc64(m);                     /* a multiple of 32 words: one bank for all */
+  }
+  st->s_wavefronts += wf;
+  st->s_ideal++;
+  st->s_req++;
+  return 1;
+}
+
 /* Shared: wavefronts of one access, and the conflict-free number. */
 static void shared_cost(struct sim_inst_stats *st, const uint64_t *addr, uint64_t m,
                         uint32_t size, unsigned W)
@@ -203,6 +266,9 @@ static void shared_cost(struct sim_inst_stats *st, const uint64_t *addr, uint64_
       return;
     }
   }
+  if (size <= 4 && W == 32 && m != 0xffffffffull && sim_stats_shortcuts &&
+      shared_affine(st, addr, m))
+    return;
   if (m && size > 4) {                      /* one address for the whole warp: a broadcast */
     uint64_t a0 = addr[sim_ctz64(m)], mm = m & (m - 1);
     while (mm && addr[sim_ctz64(mm)] == a0)
@@ -345,6 +411,24 @@ void sim_stats_shared_full(struct sim_block *b, uint32_t pc, const uint64_t *add
     sim_lanes_mem(b, pc, PTX_SP_SHARED, addr, 0xffffffffull, size);
 }
 
+void sim_stats_shared_part(struct sim_block *b, uint32_t pc, const uint64_t *off, uint64_t m,
+                           uint32_t size)
+{
+  if (!m || !b->stats)
+    return;
+  if (b->lanes) {                       /* the lane log wants each lane's access too */
+    sim_stats_mem(b, pc, PTX_SP_SHARED, off, m, size, 0);
+    return;
+  }
+  struct sim_inst_stats *st = &b->stats[pc];
+  uint64_t before = st->s_wavefronts;
+  shared_cost(st, off, m, size, b->W);
+  uint64_t wf = st->s_wavefronts - before;
+  if (b->trace)
+    sim_trace_mem(b, PTX_SP_SHARED, off, m, size, wf);
+  b->wavefronts += wf;
+}
+
 void sim_stats_mem(struct sim_block *b, uint32_t pc, enum ptx_space sp, const uint64_t *addr,
                    uint64_t m, uint32_t size, int atomic)
 {
@@ -375,7 +459,7 @@ void sim_stats_mem(struct sim_block *b, uint32_t pc, enum ptx_space sp, const ui
     if (b->trace)
       sim_trace_mem(b, real, addr, m, size, 0);
     if (b->touch)
-      sim_trace_touch(b, addr, m, size, span);
+      sim_trace_touch(b, addr, m, size, span, b->alloc_cache ? b->alloc_cache[pc] : NULL);
     break;
   case PTX_SP_SHARED: {
     uint64_t before = st->s_wavefronts;
@@ -405,16 +489,24 @@ void sim_stats_mem(struct sim_block *b, uint32_t pc, enum ptx_space sp, const ui
     sim_lanes_mem(b, pc, sp, addr, m, size);
 }
 
+/* sim_stats_mem_seq's lanes one by one, for what its closed form does not cover. */
+static __attribute__((noinline)) void stats_mem_seq_lanes(struct sim_block *b, uint32_t pc,
+                                                          enum ptx_space sp, uint64_t a0,
+                                                          uint32_t size)
+{
+  uint64_t av[32];
+  for (unsigned l = 0; l < 32; l++)
+    av[l] = a0 + (uint64_t)l * size;
+  sim_stats_mem(b, pc, sp, av, 0xffffffffull, size, 0);
+}
+
 void sim_stats_mem_seq(struct sim_block *b, uint32_t pc, enum ptx_space sp, uint64_t a0,
                        uint32_t size)
 {
   if (!b->stats)
     return;
   if (sp != PTX_SP_GLOBAL || b->W != 32 || b->lanes) {
-    uint64_t av[32];
-    for (unsigned l = 0; l < 32; l++)
-      av[l] = a0 + (uint64_t)l * size;
-    sim_stats_mem(b, pc, sp, av, 0xffffffffull, size, 0);
+    stats_mem_seq_lanes(b, pc, sp, a0, size);
     return;
   }
   /* global_cost_closed's sums for lanes stepping by size */
@@ -427,10 +519,8 @@ void sim_stats_mem_seq(struct sim_block *b, uint32_t pc, enum ptx_space sp, uint
   b->sectors += sectors;
   if (b->trace)
     sim_trace_mem_seq(b, a0, size);
-  if (b->touch) {                       /* the shared L2's first touches, as sim_stats_mem */
-    uint64_t span[2] = {a0, end};
-    sim_trace_touch(b, NULL, 0, size, span);
-  }
+  if (b->touch)                         /* the shared L2's first touches, as sim_stats_mem */
+    sim_trace_touch_span(b, a0, end, b->alloc_cache ? b->alloc_cache[pc] : NULL);
 }
 
 void sim_result_free(struct sim_result *r)

@@ -136,18 +136,9 @@ static const struct sim_touch_seg *touch_seg(const struct sim_trace *tr, uint64_
   return lo < tr->nseg && line >= tr->seg[lo].first ? &tr->seg[lo] : NULL;
 }
 
-/* Line x was touched at key: keep the smaller of it and what is there. *seg: the allocation
-   of the last line, which the next is likely in too. */
-static void touch_one(struct sim_trace *tr, const struct sim_touch_seg **seg, uint64_t x,
-                      uint64_t key)
+/* The key at p, of a line touched at key: keep the smaller of it and what is there. */
+static inline void touch_key(struct sim_trace *tr, uint64_t *p, uint64_t key)
 {
-  if (x - (*seg)->first >= (*seg)->n) {
-    const struct sim_touch_seg *f = touch_seg(tr, x);
-    if (!f)
-      return;
-    *seg = f;
-  }
-  uint64_t *p = &tr->touch[(*seg)->at + (x - (*seg)->first)];
   uint64_t v = __atomic_load_n(p, __ATOMIC_RELAXED);
   for (;;) {
     if (v && sim_touch_block(v) != sim_touch_block(key) &&
@@ -159,20 +150,71 @@ static void touch_one(struct sim_trace *tr, const struct sim_touch_seg **seg, ui
   }
 }
 
-void sim_trace_touch(struct sim_block *b, const uint64_t *addr, uint64_t m, uint32_t size,
-                     const uint64_t *span)
+/* Line x was touched at key: keep the smaller of it and what is there. *seg: the allocation
+   of the last line, which the next is likely in too. */
+static void touch_one(struct sim_trace *tr, const struct sim_touch_seg **seg, uint64_t x,
+                      uint64_t key)
+{
+  if (x - (*seg)->first >= (*seg)->n) {
+    const struct sim_touch_seg *f = touch_seg(tr, x);
+    if (!f)
+      return;
+    *seg = f;
+  }
+  touch_key(tr, &tr->touch[(*seg)->at + (x - (*seg)->first)], key);
+}
+
+/* The segment of allocation al (one of b's device's, whose i-th allocation has the i-th
+   segment), where a coalesced access is likely to fall, when it is the first that holds line
+   x (as touch_seg finds it: allocations share a line where they are packed, as a constant
+   bank's variables are), else NULL. */
+static inline const struct sim_touch_seg *touch_guess(const struct sim_block *b,
+                                                      const struct sim_trace *tr,
+                                                      const struct sim_alloc *al, uint64_t x)
+{
+  uintptr_t i = ((uintptr_t)al - (uintptr_t)b->dev->allocs) / sizeof *al;
+  if (!al || i >= tr->nseg || !sim_stats_shortcuts)
+    return NULL;
+  const struct sim_touch_seg *s = &tr->seg[i];
+  return x - s->first < s->n && (!i || x >= s[-1].first + s[-1].n) ? s : NULL;
+}
+
+/* The key of b's access now: the block's warp-instructions before this one (sim_exec counts
+   it first), the index of its event in a recorded block, which the timing model keys its
+   own touches by. */
+static inline uint64_t touch_now(const struct sim_block *b, const struct sim_trace *tr)
+{
+  uint64_t done = b->ctr.warp_insts ? b->ctr.warp_insts - 1 : 0;
+  return sim_touch_key(tr->touch_wave, b->linear, done);
+}
+
+void sim_trace_touch_span(struct sim_block *b, uint64_t lo, uint64_t end,
+                          const struct sim_alloc *al)
 {
   struct sim_trace *tr = b->touch;
-  /* the block's warp-instructions before this one (sim_exec counts it first): the index of
-     its event in a recorded block, which the timing model keys its own touches by */
-  uint64_t done = b->ctr.warp_insts ? b->ctr.warp_insts - 1 : 0;
-  uint64_t key = sim_touch_key(tr->touch_wave, b->linear, done), prev = UINT64_MAX;
-  const struct sim_touch_seg *seg = &tr->seg[0];
-  if (span[1] > span[0]) {              /* a coalesced access: its lines one by one */
-    for (uint64_t x = span[0] >> 7; x <= (span[1] - 1) >> 7; x++)
-      touch_one(tr, &seg, x, key);
+  uint64_t key = touch_now(b, tr), x0 = lo >> 7, x1 = (end - 1) >> 7;
+  const struct sim_touch_seg *seg = touch_guess(b, tr, al, x0);
+  if (seg && x1 - seg->first < seg->n) {  /* every line in al's segment: no look-up */
+    uint64_t *p = &tr->touch[seg->at + (x0 - seg->first)];
+    for (uint64_t x = x0; x <= x1; x++)
+      touch_key(tr, p++, key);
     return;
   }
+  seg = &tr->seg[0];
+  for (uint64_t x = x0; x <= x1; x++)
+    touch_one(tr, &seg, x, key);
+}
+
+void sim_trace_touch(struct sim_block *b, const uint64_t *addr, uint64_t m, uint32_t size,
+                     const uint64_t *span, const struct sim_alloc *al)
+{
+  if (span[1] > span[0]) {              /* a coalesced access: its lines one by one */
+    sim_trace_touch_span(b, span[0], span[1], al);
+    return;
+  }
+  struct sim_trace *tr = b->touch;
+  uint64_t key = touch_now(b, tr), prev = UINT64_MAX;
+  const struct sim_touch_seg *seg = &tr->seg[0];
   for (uint64_t mm = m; mm; mm &= mm - 1) {
     uint64_t a = addr[sim_ctz64(mm)];
     for (uint64_t x = a >> 7; x <= (a + (size ? size : 1) - 1) >> 7; x++)

@@ -1345,6 +1345,133 @@ START_TEST(test_wave64)
 }
 END_TEST
 
+/* sim_exec's arithmetic for a full 64-lane wave (the 32-lane vector code on each half, a loop
+   of 64 where it has none, a special register read once) against its general lane loops:
+   every operation run twice, by the whole wave and under a guard that leaves out lane 63; the
+   two results of lanes 0-62 must agree, and the whole wave's add and special registers be
+   right in every lane. */
+static const char *const w64_ops32[] = {
+  "add.u32 %r30, %r2, %r3;", "sub.u32 %r30, %r2, %r3;", "mul.lo.u32 %r30, %r2, %r3;",
+  "and.b32 %r30, %r2, %r3;", "or.b32 %r30, %r2, %r3;", "xor.b32 %r30, %r2, %r3;",
+  "shl.b32 %r30, %r2, %r4;", "shr.u32 %r30, %r2, %r4;", "min.s32 %r30, %r2, %r3;",
+  "max.u32 %r30, %r2, %r3;", "mov.u32 %r30, %tid.x;", "mov.u32 %r30, %ntid.x;",
+  "mov.u32 %r30, %ctaid.x;", "mov.u32 %r30, %laneid;", "mov.b32 %r30, %r3;",
+  "mov.u32 %r30, %warpid;",
+  "setp.lt.s32 %p1, %r2, %r3;~selp.u32 %r30, 1, 0, %p1;",
+  "setp.hs.u32 %p1, %r2, %r3;~selp.u32 %r30, 1, 0, %p1;",
+  "setp.ne.u32 %p1, %r2, %r3;~selp.u32 %r30, 1, 0, %p1;",
+  "add.f32 %f3, %f1, %f2;~mov.b32 %r30, %f3;", "sub.f32 %f3, %f1, %f2;~mov.b32 %r30, %f3;",
+  "mul.f32 %f3, %f1, %f2;~mov.b32 %r30, %f3;", "min.f32 %f3, %f1, %f2;~mov.b32 %r30, %f3;",
+  "fma.rn.f32 %f3, %f1, %f2, %f1;~mov.b32 %r30, %f3;", "ld.global.u32 %r30, [%rd5];",
+  "ld.global.s32 %r30, [%rd6+4];",
+  "shfl.sync.down.b32 %r30|%p2, %r2, 16, 31, -1;~selp.u32 %r31, 1, 0, %p2;~add.u32 %r30, %r30, %r31;",
+  "shfl.sync.up.b32 %r30|%p2, %r2, 3, 0, -1;~selp.u32 %r31, 2, 0, %p2;~add.u32 %r30, %r30, %r31;",
+  "shfl.sync.bfly.b32 %r30, %r2, 33, 31, -1;", "shfl.sync.idx.b32 %r30, %r2, 5, 0x101f, -1;",
+  "shfl.sync.down.b32 %r30, %r2, 1, 0x1f, -1;", "shfl.sync.down.b32 %r30, %r2, %r4, 31, -1;",
+};
+static const char *const w64_ops64[] = {
+  "mul.wide.s32 %rd30, %r2, %r3;", "mul.wide.u32 %rd30, %r2, %r3;",
+  "add.s64 %rd30, %rd20, %rd21;", "sub.s64 %rd30, %rd20, %rd21;",
+  "and.b64 %rd30, %rd20, %rd21;", "cvt.u64.u32 %rd30, %r2;", "cvt.s64.s32 %rd30, %r2;",
+  "cvta.to.shared.u64 %rd30, %rd20;", "cvta.shared.u64 %rd30, %rd21;",
+  "cvta.to.global.u64 %rd30, %rd21;", "ld.global.u64 %rd30, [%rd12];",
+};
+#define W64_N32 (sizeof w64_ops32 / sizeof *w64_ops32)
+#define W64_N64 (sizeof w64_ops64 / sizeof *w64_ops64)
+
+static void w64_kernel(char *buf, size_t n)
+{
+  size_t o = (size_t)snprintf(buf, n,
+    HDR
+    ".visible .entry w64a(.param .u64 pa, .param .u64 pb, .param .u64 po, .param .u64 pq)\n{\n"
+    "  .reg .pred %%p<10>;\n  .reg .b32 %%r<40>;\n  .reg .f32 %%f<6>;\n  .reg .b64 %%rd<40>;\n"
+    "  ld.param.u64 %%rd1, [pa];\n  ld.param.u64 %%rd2, [pb];\n"
+    "  ld.param.u64 %%rd3, [po];\n  ld.param.u64 %%rd9, [pq];\n"
+    "  mov.u32 %%r1, %%tid.x;\n  mul.wide.u32 %%rd4, %%r1, 4;\n  mul.wide.u32 %%rd10, %%r1, 8;\n"
+    "  add.s64 %%rd5, %%rd1, %%rd4;\n  ld.global.u32 %%r2, [%%rd5];\n"
+    "  add.s64 %%rd6, %%rd2, %%rd4;\n  ld.global.u32 %%r3, [%%rd6];\n"
+    "  add.s64 %%rd7, %%rd3, %%rd4;\n  add.s64 %%rd8, %%rd9, %%rd10;\n"
+    "  and.b32 %%r4, %%r3, 63;\n  mov.b32 %%f1, %%r2;\n  mov.b32 %%f2, %%r3;\n"
+    "  mul.wide.s32 %%rd20, %%r2, %%r3;\n  mul.wide.u32 %%rd21, %%r3, 77777;\n"
+    "  add.s64 %%rd12, %%rd2, %%rd10;\n  setp.ne.u32 %%p9, %%r1, 63;\n");
+  for (int sec = 0; sec < 2; sec++) {
+    const char *g = sec ? "@%p9 " : "";
+    for (size_t k = 0; k < W64_N32 + W64_N64; k++) {
+      const char *op = k < W64_N32 ? w64_ops32[k] : w64_ops64[k - W64_N32];
+      for (const char *q = op; *q;) {              /* each instruction (~) guarded */
+        const char *bar = strchr(q, '~');
+        size_t len = bar ? (size_t)(bar - q) : strlen(q);
+        o += (size_t)snprintf(buf + o, n - o, "  %s%.*s\n", g, (int)len, q);
+        q += len + (bar != NULL);
+      }
+      if (k < W64_N32)
+        o += (size_t)snprintf(buf + o, n - o, "  %sst.global.u32 [%%rd7+%zu], %%r30;\n", g,
+                              (sec * W64_N32 + k) * 256);
+      else
+        o += (size_t)snprintf(buf + o, n - o, "  %sst.global.u64 [%%rd8+%zu], %%rd30;\n", g,
+                              (sec * W64_N64 + k - W64_N32) * 512);
+    }
+  }
+  o += (size_t)snprintf(buf + o, n - o, "  ret;\n}\n");
+  ck_assert_uint_lt(o, n);
+}
+
+START_TEST(test_wave64_full_halves)
+{
+  static char k[16384];
+  w64_kernel(k, sizeof k);
+  uint32_t a[64], b[64];
+  uint64_t rng = 0x5851F42D4C957F2Dull;
+  for (unsigned l = 0; l < 64; l++) {
+    a[l] = (uint32_t)sim_order_next(&rng);
+    b[l] = (uint32_t)sim_order_next(&rng);
+  }
+  a[3] = 0x7f800000u;  b[3] = 0xff800000u;           /* inf + -inf: NaN */
+  a[40] = 0x7fc00001u; b[40] = 0x3f800000u;          /* a NaN with a payload */
+  a[41] = 0x80000000u; b[41] = 0xffffffffu;          /* the most negative int, -1 */
+  a[50] = 12345u;      b[50] = 12345u;               /* equal */
+  struct fx f;
+  load(&f, k);
+  uint64_t p[4] = {buffer(&f, sizeof a, "a"), buffer(&f, 2 * sizeof b + 4, "b"),
+                   buffer(&f, 2 * W64_N32 * 256, "o32"), buffer(&f, 2 * W64_N64 * 512, "o64")};
+  ck_assert_int_eq(sim_write(f.d, p[0], a, sizeof a), SIM_OK);
+  ck_assert_int_eq(sim_write(f.d, p[1], b, sizeof b), SIM_OK);
+  ck_assert_int_eq(sim_write(f.d, p[1] + sizeof b, a, sizeof a), SIM_OK);
+  /* three blocks of one wave, one after another: the last one's results are read */
+  struct sim_launch c = {.grid = {3, 1, 1}, .block = {64, 1, 1}, .workers = 1,
+                         .warp_size = 64};
+  ck_assert_int_eq(sim_run(f.d, &f.m, "w64a", p, sizeof p, &c, &f.r, f.err, sizeof f.err),
+                   SIM_OK);
+  ck_assert_msg(f.r.outcome == SIM_RAN_OK, "%s", f.r.fault.message);
+  static uint32_t o32[2 * W64_N32][64];
+  static uint64_t o64[2 * W64_N64][64];
+  ck_assert_int_eq(sim_read(f.d, p[2], o32, sizeof o32), SIM_OK);
+  ck_assert_int_eq(sim_read(f.d, p[3], o64, sizeof o64), SIM_OK);
+  for (unsigned l = 0; l < 64; l++) {              /* the special registers as they are */
+    ck_assert_uint_eq(o32[0][l], a[l] + b[l]);
+    ck_assert_uint_eq(o32[24][l], a[l]);             /* the coalesced loads */
+    ck_assert_uint_eq(o32[25][l], l < 63 ? b[l + 1] : a[0]);
+    ck_assert_uint_eq(o64[10][l], l < 32 ? (uint64_t)b[2 * l + 1] << 32 | b[2 * l]
+                                         : (uint64_t)a[2 * l - 63] << 32 | a[2 * l - 64]);
+    ck_assert_uint_eq(o32[10][l], l);                /* %tid.x */
+    ck_assert_uint_eq(o32[11][l], 64);               /* %ntid.x */
+    ck_assert_uint_eq(o32[12][l], 2);                /* %ctaid.x: the last block's */
+    ck_assert_uint_eq(o32[13][l], l);                /* %laneid */
+    ck_assert_uint_eq(o32[15][l], 0);                /* %warpid */
+  }
+  for (unsigned l = 0; l < 63; l++) {
+    for (size_t j = 0; j < W64_N32; j++)
+      ck_assert_msg(o32[j][l] == o32[W64_N32 + j][l], "%s lane %u: 0x%08x, lane by lane 0x%08x",
+                    w64_ops32[j], l, o32[j][l], o32[W64_N32 + j][l]);
+    for (size_t j = 0; j < W64_N64; j++)
+      ck_assert_msg(o64[j][l] == o64[W64_N64 + j][l], "%s lane %u: 0x%" PRIx64
+                    ", lane by lane 0x%" PRIx64, w64_ops64[j], l, o64[j][l],
+                    o64[W64_N64 + j][l]);
+  }
+  done(&f);
+}
+END_TEST
+
 /* 64-lane waves, the rest of what lab 07 relies on: a full 32-bit mask is the whole wave for
    votes (vote.all over lanes 0-47 is false in every lane), and an explicit width of 32
    (c = ((64 - 32) << 8) | 31) splits a wave into two segments of 32 that shuffle apart. */
@@ -2926,6 +3053,141 @@ START_TEST(test_fast_path_shared_wavefronts)
     ck_assert_msg(wf == c[i].wf, "%s: %llu wavefronts", c[i].idx, (unsigned long long)wf);
     done(&f);
   }
+}
+END_TEST
+
+/* The bank conflicts of shared accesses by some lanes of a warp whose words step by a constant
+   per lane number (sim_stats.c's closed form) against the general lane-by-lane count
+   (sim_stats_shortcuts 0): strides of every power of two and odd ones, backwards, one word,
+   across 2^32 words, for masks of every shape; and the same addresses disturbed in one lane,
+   which the closed form must leave to the general count. */
+START_TEST(test_shared_stats_affine)
+{
+  static const int64_t strides[] = {0, 1, 2, 3, 4, 5, 6, 8, 12, 16, 24, 32, 33, 64, 96, -1, -2,
+                                    -4, -16, -32, 1ll << 31, 1ll << 32, 3ll << 32, 1ll << 40};
+  uint64_t rng = 0x9E3779B97F4A7C15ull;
+  struct sim_inst_stats st[2];
+  unsigned ncase = 0, nconf = 0;
+  for (size_t si = 0; si < sizeof strides / sizeof *strides; si++)
+    for (unsigned mi = 0; mi < 40; mi++)
+      for (unsigned size = 1; size <= 8; size *= 2)
+        for (int disturb = 0; disturb < 2; disturb++) {
+          uint64_t r = sim_order_next(&rng), m;
+          switch (mi % 5) {
+          case 0: m = sim_order_next(&rng) & 0xffffffffull; break;          /* any lanes */
+          case 1: {                                                          /* a run */
+            unsigned a = (unsigned)(r % 32), n = 1 + (unsigned)(r >> 8) % (32 - a);
+            m = (n == 32 ? 0xffffffffull : ((1ull << n) - 1)) << a;
+            break;
+          }
+          case 2: {                                                          /* every 2^k-th */
+            unsigned k = (unsigned)(r % 6), a = (unsigned)(r >> 8) % (1u << k);
+            m = 0;
+            for (unsigned l = a; l < 32; l += 1u << k)
+              m |= 1ull << l;
+            break;
+          }
+          case 3: m = 1ull << (r % 32); break;                               /* one lane */
+          default: m = 0xffffffffull & ~(1ull << (r % 32)); break;           /* all but one */
+          }
+          if (!m)
+            m = 1;
+          uint64_t addr[32], w0 = (r >> 20) % (1ull << 36);
+          for (unsigned l = 0; l < 32; l++)
+            addr[l] = (w0 + (uint64_t)l * (uint64_t)strides[si]) * 4 +
+                      (size < 4 ? r % (4 / size) * size : 0);      /* a byte of the word */
+          if (disturb)
+            addr[31 - sim_ctz64(r | 1u << 31)] += 4;                         /* one lane off */
+          for (int sc = 0; sc < 2; sc++) {
+            struct sim_block b;
+            memset(&b, 0, sizeof b);
+            memset(&st[sc], 0, sizeof st[sc]);
+            b.stats = &st[sc];
+            b.W = 32;
+            sim_stats_shortcuts = sc;
+            sim_stats_mem(&b, 0, PTX_SP_SHARED, addr, m, size, 0);
+            sim_stats_shortcuts = 1;
+            ck_assert_uint_eq(b.wavefronts, st[sc].s_wavefronts);
+          }
+          ck_assert_msg(st[0].s_wavefronts == st[1].s_wavefronts &&
+                        st[0].s_ideal == st[1].s_ideal && st[0].s_req == st[1].s_req,
+                        "stride %lld, mask 0x%llx, size %u%s: %llu wavefronts (%llu ideal), "
+                        "closed form %llu (%llu)", (long long)strides[si],
+                        (unsigned long long)m, size, disturb ? ", one lane off" : "",
+                        (unsigned long long)st[0].s_wavefronts,
+                        (unsigned long long)st[0].s_ideal,
+                        (unsigned long long)st[1].s_wavefronts,
+                        (unsigned long long)st[1].s_ideal);
+          ncase++;
+          nconf += st[0].s_wavefronts > 1;
+        }
+  ck_assert_uint_gt(nconf, ncase / 4);             /* conflicts, not only conflict-free cases */
+}
+END_TEST
+
+/* The first touches of coalesced accesses found from the instruction's allocation
+   (sim_trace_touch_span's guess) against the look-up of every line (sim_stats_shortcuts 0):
+   global loads and stores in buffers past the first, and a generic load of a __constant__
+   array that shares its first line with the variable before it (the line is that one's). */
+static const char *k_touch =
+  HDR
+  ".const .align 4 .u32 c0;\n"
+  ".const .align 4 .b8 c1[256];\n"
+  ".visible .entry tk(.param .u64 a, .param .u64 b)\n{\n"
+  "  .reg .b32 %r<4>;\n  .reg .b64 %rd<10>;\n"
+  "  ld.param.u64 %rd1, [a];\n  cvta.to.global.u64 %rd1, %rd1;\n"
+  "  ld.param.u64 %rd2, [b];\n  cvta.to.global.u64 %rd2, %rd2;\n"
+  "  mov.u32 %r1, %tid.x;\n  mov.u32 %r2, %ctaid.x;\n  mad.lo.u32 %r2, %r2, 64, %r1;\n"
+  "  mul.wide.u32 %rd3, %r2, 4;\n  add.s64 %rd4, %rd1, %rd3;\n"
+  "  ld.global.u32 %r2, [%rd4];\n"
+  "  mov.u64 %rd5, c1;\n  cvta.const.u64 %rd6, %rd5;\n  mul.wide.u32 %rd7, %r1, 4;\n"
+  "  add.s64 %rd7, %rd6, %rd7;\n  ld.u32 %r3, [%rd7];\n"
+  "  add.s32 %r2, %r2, %r3;\n  add.s64 %rd8, %rd2, %rd3;\n  st.global.u32 [%rd8], %r2;\n"
+  "  ret;\n}\n";
+
+START_TEST(test_touch_span_guess)
+{
+  /* each run's keys by line, allocation after allocation (where the table puts an
+     allocation's first line depends on the table's own address) */
+  uint64_t *keys[2] = {NULL, NULL}, nkeys = 0;
+  for (int sc = 0; sc < 2; sc++) {
+    struct fx f;
+    load(&f, k_touch);
+    (void)buffer(&f, 5000, "first");
+    uint64_t p[2] = {buffer(&f, 4 * 256, "a"), 0};
+    (void)buffer(&f, 300, "between");
+    p[1] = buffer(&f, 4 * 256, "b");
+    struct sim_launch c = {.grid = {4, 1, 1}, .block = {64, 1, 1}, .workers = 1,
+                           .trace_every = 1, .trace_blocks = 4, .trace_wave = 2};
+    sim_stats_shortcuts = sc;
+    ck_assert_int_eq(sim_run(f.d, &f.m, "tk", p, sizeof p, &c, &f.r, f.err, sizeof f.err),
+                     SIM_OK);
+    sim_stats_shortcuts = 1;
+    ck_assert_msg(f.r.outcome == SIM_RAN_OK, "%s", f.r.fault.message);
+    const struct sim_trace *tr = &f.r.trace;
+    ck_assert_ptr_nonnull(tr->touch);
+    ck_assert_uint_eq(tr->nseg, 6);                /* 4 buffers, c0, c1 */
+    keys[sc] = malloc(tr->ntouch * sizeof *keys[sc]);
+    ck_assert_ptr_nonnull(keys[sc]);
+    uint64_t n = 0;
+    for (uint32_t q = 0; q < tr->nseg; q++)
+      for (uint64_t j = 0; j < tr->seg[q].n; j++)
+        keys[sc][n++] = tr->touch[tr->seg[q].at + j];
+    ck_assert(!sc || n == nkeys);
+    nkeys = n;
+    done(&f);
+  }
+  unsigned touched = 0;
+  for (uint64_t i = 0; i < nkeys; i++) {
+    ck_assert_msg(keys[0][i] == keys[1][i], "line %llu: key 0x%llx, guessed 0x%llx",
+                  (unsigned long long)i, (unsigned long long)keys[0][i],
+                  (unsigned long long)keys[1][i]);
+    touched += keys[0][i] != 0;
+  }
+  ck_assert_uint_eq(touched, 8 + 8 + 3);           /* a's and b's lines; c1's first line
+                                                      is c0's (its key there), two more */
+  free(keys[0]);
+  free(keys[1]);
 }
 END_TEST
 
@@ -4571,6 +4833,9 @@ Suite *suite_sim(void)
   tcase_add_test(t, test_fast_path_shared_partial_bounds);
   tcase_add_test(t, test_fast_path_shared_symbol);
   tcase_add_test(t, test_fast_path_shared_wavefronts);
+  tcase_add_test(t, test_shared_stats_affine);
+  tcase_add_test(t, test_touch_span_guess);
+  tcase_add_test(t, test_wave64_full_halves);
   tcase_add_test(t, test_fast_path_global_strided);
   tcase_add_test(t, test_fast_path_branches);
   tcase_add_test(t, test_race_warp_reads_one_word);

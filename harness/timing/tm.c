@@ -82,8 +82,10 @@ int tm_plan(const struct occ_profile *p, const struct tm_kernel *k, struct tm_pl
   return 0;
 }
 
-int tm_model(const struct occ_profile *p, const struct ptx_module *m, const struct tm_kernel *k,
-             const struct tm_plan *plan, const struct sim_trace *tr, struct tm_report *out)
+/* tm_model, with the replay's shortcuts (plain 0) or without them (tm_sm_in.plain). */
+static int model(const struct occ_profile *p, const struct ptx_module *m, const struct tm_kernel *k,
+                 const struct tm_plan *plan, const struct sim_trace *tr, int plain,
+                 struct tm_report *out)
 {
   memset(out, 0, sizeof *out);
   if (!plan->ok) {
@@ -129,6 +131,7 @@ int tm_model(const struct occ_profile *p, const struct ptx_module *m, const stru
   in.l2_slice_bytes = l2 / plan->sms_used;
   in.dram_bytes_per_cycle = dram_gbs * sustained * 1e3 / mhz;
   in.l2_bytes_per_cycle = l2_gbs * 1e3 / mhz;
+  in.plain = plain;
 
   struct tm_touch touch;
   if (tm_touch_init(&touch, tr, l2)) {
@@ -222,6 +225,19 @@ int tm_model(const struct occ_profile *p, const struct ptx_module *m, const stru
   }
   tm_sm_out_free(&so);
   return 0;
+}
+
+int tm_model(const struct occ_profile *p, const struct ptx_module *m, const struct tm_kernel *k,
+             const struct tm_plan *plan, const struct sim_trace *tr, struct tm_report *out)
+{
+  return model(p, m, k, plan, tr, 0, out);
+}
+
+int tm_model_plain(const struct occ_profile *p, const struct ptx_module *m,
+                   const struct tm_kernel *k, const struct tm_plan *plan,
+                   const struct sim_trace *tr, struct tm_report *out)
+{
+  return model(p, m, k, plan, tr, 1, out);
 }
 
 static uint32_t touch_bin(const struct tm_touch *t, uint64_t key)

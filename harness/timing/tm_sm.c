@@ -30,6 +30,8 @@
                                     moves up with it, at most this long a chain (lift) ... */
 #define LIFT_BUDGET 64           /* ... and at most this many tries a load */
 #define PHANTOM 254              /* a warp's state while it issues predicated-off code */
+#define WHY_PHANTOM TM_STALL_COUNT  /* ... as the count of warps in it (nwhy) */
+#define NWHY (TM_STALL_COUNT + 1)
 #define NEVER INT64_MAX
 
 #define TM_AGROUPS 8
@@ -49,6 +51,13 @@ struct warp {
   uint32_t ncommit;
   int64_t next_ok;               /* earliest cycle it may issue again */
   uint8_t next_why;              /* the stall reason until next_ok */
+  /* its next instruction, and when the registers and cp.async groups it waits for are
+     there (scoreboard), worked out once per instruction: neither changes until the warp
+     issues (sb_ok 0: not yet worked out; tm_sm_in.plain: never kept) */
+  uint8_t sb_ok, sb_why;
+  int64_t sb_at;
+  const struct sim_tev *cur_e;
+  const struct tm_op *cur_o;
   uint64_t age;                  /* dispatch order: lower is older */
   uint64_t ticket;               /* its place in the load/store unit's queue; 0: none */
 };
@@ -451,6 +460,29 @@ static void async_issue(struct warp *x, const struct tm_op *o, int64_t r)
   x->aopen = 0;
 }
 
+/* Raise *at to when the registers o reads and the cp.async groups it waits for are there,
+   *reason to the stall of the first of them that comes last (unchanged when none is later
+   than *at). */
+static void scoreboard(const struct warp *x, const struct tm_op *o, int64_t *at, uint8_t *reason)
+{
+  for (unsigned i = 0; i < o->nsrc; i++) {
+    int64_t r = x->ready[o->src[i]];
+    if (r > *at) {
+      *at = r;
+      uint8_t k = x->rkind[o->src[i]];
+      *reason = k == TM_DEP_LONG ? TM_STALL_LONG_SB : k == TM_DEP_SHORT ? TM_STALL_SHORT_SB
+                                                                        : TM_STALL_WAIT;
+    }
+  }
+  if (o->async == TM_ASYNC_WAIT || o->async == TM_ASYNC_WAIT_ALL) {
+    int64_t r = async_done(x, o);
+    if (r > *at) {
+      *at = r;
+      *reason = TM_STALL_LONG_SB;
+    }
+  }
+}
+
 static int can_issue(struct sm *s, uint32_t slot, int64_t t, uint8_t *why, int64_t *when)
 {
   struct warp *x = &s->w[slot];
@@ -464,24 +496,28 @@ static int can_issue(struct sm *s, uint32_t slot, int64_t t, uint8_t *why, int64
     *when = x->next_ok;
     return 0;
   }
-  const struct sim_tev *e = &s->b[x->blk].tb->ev[x->evi[x->pos]];
-  const struct tm_op *o = &s->ops[e->inst];
+  const struct sim_tev *e;
+  const struct tm_op *o;
   int64_t at = t;
   uint8_t reason = TM_STALL_SELECTED;
-  for (unsigned i = 0; i < o->nsrc; i++) {
-    int64_t r = x->ready[o->src[i]];
-    if (r > at) {
-      at = r;
-      uint8_t k = x->rkind[o->src[i]];
-      reason = k == TM_DEP_LONG ? TM_STALL_LONG_SB : k == TM_DEP_SHORT ? TM_STALL_SHORT_SB
-                                                                       : TM_STALL_WAIT;
+  if (s->in->plain) {
+    e = &s->b[x->blk].tb->ev[x->evi[x->pos]];
+    o = &s->ops[e->inst];
+    scoreboard(x, o, &at, &reason);
+  } else {
+    if (!x->sb_ok) {
+      x->cur_e = &s->b[x->blk].tb->ev[x->evi[x->pos]];
+      x->cur_o = &s->ops[x->cur_e->inst];
+      x->sb_at = INT64_MIN;
+      x->sb_why = TM_STALL_SELECTED;
+      scoreboard(x, x->cur_o, &x->sb_at, &x->sb_why);
+      x->sb_ok = 1;
     }
-  }
-  if (o->async == TM_ASYNC_WAIT || o->async == TM_ASYNC_WAIT_ALL) {
-    int64_t r = async_done(x, o);
-    if (r > at) {
-      at = r;
-      reason = TM_STALL_LONG_SB;
+    e = x->cur_e;
+    o = x->cur_o;
+    if (x->sb_at > t) {          /* the first of the latest is the reason, from any start */
+      at = x->sb_at;
+      reason = x->sb_why;
     }
   }
   if (o->async == TM_ASYNC_MBWAIT && s->b[x->blk].bulk_done > at) {
@@ -777,6 +813,7 @@ static void issue(struct sm *s, uint32_t slot, int64_t t, struct tm_sm_out *out)
   const struct sim_tev *e = &bs->tb->ev[x->evi[x->pos++]];
   const struct tm_op *o = &s->ops[e->inst];
   const struct tm_costs *c = &s->in->costs;
+  x->sb_ok = 0;
   out->issued++;
   if (x->ticket) {
     x->ticket = 0;
@@ -890,6 +927,7 @@ static void dispatch(struct sm *s, uint32_t j, uint32_t slot, int64_t t)
     x->next_why = TM_STALL_NOT_SELECTED;
     x->age = s->age++;
     x->ticket = 0;
+    x->sb_ok = 0;
     x->resident = x->nev > 0;
     bs->live += x->resident;
   }
@@ -951,6 +989,10 @@ int tm_sm_run(const struct tm_sm_in *in, const struct tm_op *ops, const struct s
     slot_blk[k] = -1;
   int64_t t = 0;
   double dispatch_free = 0;
+  struct {                              /* without plain: warp-cycles, summed as integers */
+    int64_t stall[TM_STALL_COUNT], active, warps;
+  } wc;
+  memset(&wc, 0, sizeof wc);
   for (;;) {
     /* blocks: retire finished ones, start waiting ones in free slots */
     for (uint32_t k = 0; k < slots; k++) {
@@ -978,8 +1020,10 @@ int tm_sm_run(const struct tm_sm_in *in, const struct tm_op *ops, const struct s
     int issued = 0;
     int64_t soonest = NEVER;
     uint32_t resident_warps = 0;
-    for (uint32_t k = 0; k < s.nslots_w; k++)
-      why[k] = 255;
+    uint32_t nwhy[NWHY] = { 0 };        /* warps in each state this cycle (not plain) */
+    if (in->plain)
+      for (uint32_t k = 0; k < s.nslots_w; k++)
+        why[k] = 255;
     for (int q = 0; q < NSCHED; q++) {
       int pick = -1;
       int busy = s.sched_busy[q] > t;
@@ -992,6 +1036,7 @@ int tm_sm_run(const struct tm_sm_in *in, const struct tm_op *ops, const struct s
         int64_t when;
         if (busy && x->next_why == TM_STALL_SELECTED && x->next_ok > t) {
           why[k] = PHANTOM;                 /* issuing its predicated-off body */
+          nwhy[WHY_PHANTOM]++;
           if (x->next_ok < soonest)
             soonest = x->next_ok;
           continue;
@@ -999,6 +1044,7 @@ int tm_sm_run(const struct tm_sm_in *in, const struct tm_op *ops, const struct s
         int ready = can_issue(&s, k, t, &r, &when);
         if (ready && busy) {                /* ready, but its scheduler is taken */
           why[k] = TM_STALL_NOT_SELECTED;
+          nwhy[TM_STALL_NOT_SELECTED]++;
           if (s.sched_busy[q] < soonest)
             soonest = s.sched_busy[q];
         } else if (ready) {
@@ -1010,14 +1056,18 @@ int tm_sm_run(const struct tm_sm_in *in, const struct tm_op *ops, const struct s
             best_age = x->age;
           }
           why[k] = TM_STALL_NOT_SELECTED;
+          nwhy[TM_STALL_NOT_SELECTED]++;
         } else {
           why[k] = r;
+          nwhy[r]++;
           if (when < soonest)
             soonest = when;
         }
       }
       if (pick >= 0) {
         why[pick] = TM_STALL_SELECTED;
+        nwhy[TM_STALL_NOT_SELECTED]--;
+        nwhy[TM_STALL_SELECTED]++;
         s.last[q] = pick;
         issue(&s, (uint32_t)pick, t, out);
         issued = 1;
@@ -1039,22 +1089,42 @@ int tm_sm_run(const struct tm_sm_in *in, const struct tm_op *ops, const struct s
       }
       step = next > t ? next - t : 1;
     }
-    for (uint32_t k = 0; k < s.nslots_w; k++) {
-      if (why[k] == 255)
-        continue;
-      resident_warps++;
-      if (why[k] == PHANTOM) {
-        out->stall[TM_STALL_SELECTED] += (double)step;
-        continue;
+    if (in->plain) {
+      for (uint32_t k = 0; k < s.nslots_w; k++) {
+        if (why[k] == 255)
+          continue;
+        resident_warps++;
+        if (why[k] == PHANTOM) {
+          out->stall[TM_STALL_SELECTED] += (double)step;
+          continue;
+        }
+        out->stall[why[k]] += (double)(why[k] == TM_STALL_SELECTED ? 1 : step);
+        if (why[k] == TM_STALL_SELECTED && step > 1)
+          out->stall[TM_STALL_NOT_SELECTED] += (double)(step - 1);
       }
-      out->stall[why[k]] += (double)(why[k] == TM_STALL_SELECTED ? 1 : step);
-      if (why[k] == TM_STALL_SELECTED && step > 1)
-        out->stall[TM_STALL_NOT_SELECTED] += (double)(step - 1);
+      if (resident_warps)
+        out->active_cycles += (double)step;
+      out->warp_cycles += (double)resident_warps * (double)step;
+    } else {
+      /* the same sums by state, in whole cycles: exact either way */
+      for (int r = 0; r < TM_STALL_COUNT; r++) {
+        resident_warps += nwhy[r];
+        wc.stall[r] += (int64_t)nwhy[r] * (r == TM_STALL_SELECTED ? 1 : step);
+      }
+      wc.stall[TM_STALL_NOT_SELECTED] += (int64_t)nwhy[TM_STALL_SELECTED] * (step - 1);
+      wc.stall[TM_STALL_SELECTED] += (int64_t)nwhy[WHY_PHANTOM] * step;
+      resident_warps += nwhy[WHY_PHANTOM];
+      if (resident_warps)
+        wc.active += step;
+      wc.warps += (int64_t)resident_warps * step;
     }
-    if (resident_warps)
-      out->active_cycles += (double)step;
-    out->warp_cycles += (double)resident_warps * (double)step;
     t += step;
+  }
+  if (!in->plain) {
+    for (int r = 0; r < TM_STALL_COUNT; r++)
+      out->stall[r] = (double)wc.stall[r];
+    out->active_cycles = (double)wc.active;
+    out->warp_cycles = (double)wc.warps;
   }
   out->cycles = t > ceil_cycle(s.drain) ? t : ceil_cycle(s.drain);
   out->dram_bytes = s.dram.bytes;

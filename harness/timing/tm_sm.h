@@ -35,6 +35,10 @@ struct tm_sm_in {
   double l2_bytes_per_cycle;       /* all SMs together; divided among the busy ones */
   double dram_bytes_per_cycle;
   const struct tm_touch *touch;    /* the grid's first touches, or NULL */
+  int plain;                       /* replay without the shortcuts that skip work (each
+                                      warp's scoreboard kept per instruction, stalls counted
+                                      by reason, tables filled as they are used): for tests
+                                      that hold the shortcuts to the same figures */
 };
 
 struct tm_sm_out {
@@ -55,5 +59,11 @@ struct tm_sm_out {
 int tm_sm_run(const struct tm_sm_in *in, const struct tm_op *ops, const struct sim_tblock *blocks,
               uint32_t nblocks, struct tm_sm_out *out);
 void tm_sm_out_free(struct tm_sm_out *o);
+
+/* tm_model without the replay's shortcuts (tm_sm_in.plain): the same report, the long way,
+   for tests that compare the two. */
+int tm_model_plain(const struct occ_profile *p, const struct ptx_module *m,
+                   const struct tm_kernel *k, const struct tm_plan *plan,
+                   const struct sim_trace *tr, struct tm_report *out);
 
 #endif

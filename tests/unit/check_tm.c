@@ -2232,6 +2232,108 @@ START_TEST(test_metrics)
 }
 END_TEST
 
+/* ---------------------------------------------------------------------------------------
+ * The replay's shortcuts (tm_sm_in.plain): the same figures as the long way
+ * ------------------------------------------------------------------------------------- */
+
+/* The figures of two reports, bit for bit (how aside). */
+static void same_report(const struct tm_report *a, const struct tm_report *b, const char *what)
+{
+  ck_assert_int_eq(a->ok, b->ok);
+  const double fa[] = {a->cycles, a->time_ns, a->achieved_occupancy_pct, a->issue_active_pct,
+                       a->l1_hit_pct, a->l2_hit_pct, a->dram_bytes, a->dispatch_ratio};
+  const double fb[] = {b->cycles, b->time_ns, b->achieved_occupancy_pct, b->issue_active_pct,
+                       b->l1_hit_pct, b->l2_hit_pct, b->dram_bytes, b->dispatch_ratio};
+  for (size_t i = 0; i < sizeof fa / sizeof fa[0]; i++)
+    ck_assert_msg(memcmp(&fa[i], &fb[i], sizeof fa[i]) == 0, "%s: figure %zu: %.17g, plain %.17g",
+                  what, i, fa[i], fb[i]);
+  for (int i = 0; i < TM_STALL_COUNT; i++)
+    ck_assert_msg(memcmp(&a->stall[i], &b->stall[i], sizeof a->stall[i]) == 0,
+                  "%s: stall %s: %.17g, plain %.17g", what, tm_stall_name((enum tm_stall)i),
+                  a->stall[i], b->stall[i]);
+  ck_assert_uint_eq(a->blocks_modelled, b->blocks_modelled);
+}
+
+/* Warp 0 branches around 8 adds that ptxas predicates (it issues them, predicated off)
+   while the other warps wait for the load the adds read. */
+static const char phantom_ptx[] = HDR
+  ".visible .entry phantom(.param .u64 buf, .param .u64 out)\n{\n"
+  "  .reg .pred %p<2>;\n  .reg .b32 %r<12>;\n  .reg .b64 %rd<2>;\n"
+  "  ld.param.u64 %rd1, [buf];\n  mov.u32 %r1, %tid.x;\n"
+  "  ld.global.u32 %r2, [%rd1];\n  setp.lt.u32 %p1, %r1, 32;\n  @%p1 bra DONE;\n"
+  "  add.u32 %r3, %r2, 1;\n  add.u32 %r4, %r3, 1;\n  add.u32 %r5, %r4, 1;\n"
+  "  add.u32 %r6, %r5, 1;\n  add.u32 %r7, %r6, 1;\n  add.u32 %r8, %r7, 1;\n"
+  "  add.u32 %r9, %r8, 1;\n  add.u32 %r10, %r9, 1;\n"
+  "DONE:\n  add.u32 %r11, %r1, 1;\n  ret;\n}\n";
+
+/* Every shortcut of the replay (each warp's scoreboard kept per instruction, stalls counted
+   by reason, tables filled as they are used, the cache's last line, the first touches'
+   bins) gives the figures the plain replay gives, bit for bit, on each profile's own
+   parameters (line fills, DRAM access sizes, pages, in-order load/store unit, hoisting) and
+   kernels that stall every way: dependent and independent arithmetic, barriers (named too),
+   load chains through global and shared memory, streams over many blocks, atomics at one
+   address, scattered and partial stores, a sector on its way, the grid's shared L2,
+   predicated-off code issued while the other warps wait. */
+START_TEST(test_shortcuts_same_figures)
+{
+  static const char *const profs[] = {"h200", "h100-sxm", "a100", "v100", "fermi-m2070", "t4"};
+  char *fma1 = fma_ptx(1, 48, 1), *fma4 = fma_ptx(4, 24, 0), *named = named_barrier_ptx(24);
+  char *chase = chase_ptx(12), *stream = stream_ptx(), *atom = atomics_ptx();
+  struct sc {
+    const char *ptx, *kernel;
+    uint32_t grid, block, buf;
+    int alike, touch;           /* run only the recorded blocks; keep the first touches */
+  } cases[] = {
+    {fma1, "fma", 3, 256, 4096, 1, 0},
+    {fma4, "fma", 40, 512, 4096, 1, 0},
+    {named, "named", 2, 128, 4096, 1, 0},
+    {chase, "gchase", 2, 256, 4096, 1, 0},
+    {chase, "schase", 2, 256, 4096, 1, 0},
+    {stream, "stream", 0, 256, 0, 0, 1},
+    {atom, "same", 0, 128, 1u << 20, 0, 0},
+    {reread_ptx, "reread", 1, 1024, 1024 * 128, 1, 0},
+    {granularity_ptx, "ld64", 3, 512, 64 * 512, 1, 0},
+    {granularity_ptx, "st128", 3, 512, 128 * 512, 1, 0},
+    {again_ptx, "again", 2, 64, 4096, 1, 0},
+    {same_sector_ptx, "samesector", 2, 64, 4096, 1, 0},
+    {shared_l2_ptx, "same", 0, 256, 1u << 20, 0, 1},
+    {issue_order_ptx, "early", 2, 256, 1u << 16, 1, 0},
+    {phantom_ptx, "phantom", 2, 64, 4096, 1, 0},
+  };
+  for (size_t pi = 0; pi < sizeof profs / sizeof profs[0]; pi++)
+    for (size_t ci = 0; ci < sizeof cases / sizeof cases[0]; ci++) {
+      const struct sc *c = &cases[ci];
+      struct occ_profile p;
+      struct occ_error e;
+      ck_assert_int_eq(occ_profile_load(profs[pi], &p, &e), OCC_OK);
+      uint32_t grid = c->grid ? c->grid : 3 * (uint32_t)p.sm_count;
+      struct model x;
+      model_load(&x, c->ptx, c->buf ? c->buf : (uint64_t)grid * 32 * 1024);
+      x.p = p;
+      x.touch = c->touch;
+      if (c->alike) {
+        x.k = (struct tm_kernel){.grid_blocks = grid, .block_threads = c->block};
+        ck_assert_int_eq(tm_plan(&x.p, &x.k, &x.plan), 0);
+        model_run(&x, c->kernel, grid, c->block, x.plan.trace_blocks);
+      } else {
+        model_run(&x, c->kernel, grid, c->block, grid);
+      }
+      struct tm_report plain;
+      ck_assert_int_eq(tm_model_plain(&x.p, &x.m, &x.k, &x.plan, &x.r.trace, &plain), 0);
+      char what[96];
+      snprintf(what, sizeof what, "%s on %s", c->kernel, profs[pi]);
+      same_report(&x.rep, &plain, what);
+      model_free(&x);
+    }
+  free(fma1);
+  free(fma4);
+  free(named);
+  free(chase);
+  free(stream);
+  free(atom);
+}
+END_TEST
+
 Suite *suite_tm(void)
 {
   Suite *s = suite_create("tm");
@@ -2288,6 +2390,7 @@ Suite *suite_tm(void)
   tcase_add_test(tc, test_named_barrier);
   tcase_add_test(tc, test_grid_dispatch);
   tcase_add_test(tc, test_block_work_recorded);
+  tcase_add_test(tc, test_shortcuts_same_figures);
   suite_add_tcase(s, tc);
   return s;
 }

@@ -77,6 +77,63 @@ struct bstate {                  /* a recorded block on this SM */
                                     have landed: its mbarrier waits issue no earlier */
 };
 
+/* A direct-mapped table of n entries of `width` words, all 0 until written. Its pages of
+   TAB_PAGE entries are allocated when first written, and a page never written reads as 0:
+   `seen` is 8 MB, a replay writes a few pages of it, and zeroing it all was a tenth of lab
+   03's replays (tm_sm_in.plain, and `mine`: every page at once, as before). */
+struct tab {
+  uint64_t **page;               /* NULL: the table is not used */
+  uint64_t *flat;                /* with plain: every page, in one allocation */
+  uint32_t npages, width;
+};
+#define TAB_PAGE 512
+
+static int tab_init(struct tab *t, uint64_t n, uint32_t width, int plain)
+{
+  t->npages = (uint32_t)((n + TAB_PAGE - 1) / TAB_PAGE);
+  t->width = width;
+  t->page = calloc(t->npages, sizeof *t->page);
+  if (!t->page)
+    return -1;
+  if (plain) {
+    t->flat = calloc((size_t)t->npages * TAB_PAGE * width, sizeof *t->flat);
+    if (!t->flat)
+      return -1;
+    for (uint32_t k = 0; k < t->npages; k++)
+      t->page[k] = t->flat + (size_t)k * TAB_PAGE * width;
+  }
+  return 0;
+}
+
+static void tab_free(struct tab *t)
+{
+  if (t->page && !t->flat)
+    for (uint32_t k = 0; k < t->npages; k++)
+      free(t->page[k]);
+  free(t->page);
+  free(t->flat);
+  t->page = NULL;
+  t->flat = NULL;
+}
+
+/* Entry i's words, or NULL when they are all 0 (never written). */
+static const uint64_t *tab_get(const struct tab *t, uint64_t i)
+{
+  const uint64_t *p = t->page[i / TAB_PAGE];
+  return p ? p + (i % TAB_PAGE) * t->width : NULL;
+}
+
+/* Entry i's words to write, or NULL (with *nomem set) when its page cannot be had. */
+static uint64_t *tab_put(struct tab *t, uint64_t i, int *nomem)
+{
+  uint64_t **p = &t->page[i / TAB_PAGE];
+  if (!*p && !(*p = calloc((size_t)TAB_PAGE * t->width, sizeof **p))) {
+    *nomem = 1;
+    return NULL;
+  }
+  return *p + (i % TAB_PAGE) * t->width;
+}
+
 #define DRAM_PAGES 256           /* pages the model keeps open per SM */
 #define DRAM_PAGE_SECTORS 32     /* 1 KB: an HBM pseudo-channel's page */
 
@@ -95,13 +152,15 @@ struct sm {
   struct tm_cache l1, l2;
   struct tm_server l2bw, dram;
   uint64_t age;
-  struct atom_line *atom;        /* the L2 atomic unit's lines, ATOM_LINES of them (hashed) */
+  struct atom_line *atom;        /* the L2 atomic unit's lines, ATOM_LINES of them (hashed);
+                                    NULL while no block has a global atomic */
   double drain;                  /* when the last atomic asked for is done */
-  uint64_t *seen;                /* with a DRAM access granularity: lines this SM has loaded,
+  struct tab seen;               /* with a DRAM access granularity: lines this SM has loaded,
                                     direct-mapped (SEEN_LINES), line + 1 (0: none) */
-  uint64_t *mine;                /* with the grid's first touches: the sectors this SM loaded
-                                    last, direct-mapped (MINE_SECTORS), sector + 1 ... */
-  uint64_t *mine_key;            /* ... and when (sim_touch_key) */
+  struct tab mine;               /* with the grid's first touches: the sectors this SM loaded
+                                    last, direct-mapped (MINE_SECTORS), sector + 1 and when
+                                    (sim_touch_key) */
+  int nomem;                     /* a table's page could not be had */
   uint64_t pages[DRAM_PAGES];    /* DRAM pages this SM's loads opened last, direct-mapped,
                                     page + 1 (0: none) */
   uint32_t nblocks;              /* recorded blocks */
@@ -147,7 +206,7 @@ static struct atom_line *atom_line_of(struct sm *s, uint64_t l)
 }
 
 /* Before the replay: how many recorded blocks' global atomics reach each region. */
-static void atom_regions(struct sm *s, const struct sim_tblock *blocks, uint32_t nblocks)
+static int atom_regions(struct sm *s, const struct sim_tblock *blocks, uint32_t nblocks)
 {
   s->nblocks = nblocks;
   for (uint32_t j = 0; j < nblocks; j++) {
@@ -157,6 +216,8 @@ static void atom_regions(struct sm *s, const struct sim_tblock *blocks, uint32_t
       uint8_t cls = s->ops[e->inst].cls;
       if ((cls != TM_C_ATOM && cls != TM_C_RED) || e->space != PTX_SP_GLOBAL)
         continue;
+      if (!s->atom && !(s->atom = calloc(ATOM_LINES, sizeof *s->atom)))
+        return -1;                /* the table, once a block has a global atomic */
       for (uint32_t i = 0; i < e->n; i++) {
         struct atom_line *x = atom_line_of(s, tb->sec[e->first + i] / ATOM_REGION_SECTORS);
         if (x && x->last != j + 1) {
@@ -166,6 +227,7 @@ static void atom_regions(struct sm *s, const struct sim_tblock *blocks, uint32_t
       }
     }
   }
+  return 0;
 }
 
 /* When a global atomic of e (class cls, from time t0) is done at the L2's atomic unit: the
@@ -596,9 +658,9 @@ static int l2_shared(const struct sm *s, const struct sim_tblock *tb, const stru
   if (!first || first >= me || sim_touch_block(first) == (tb->linear & 0xffffffu))
     return 0;
   uint64_t since = first;
-  size_t k = (size_t)(sec % MINE_SECTORS);
-  if (s->mine[k] == sec + 1 && s->mine_key[k] > since && s->mine_key[k] < me)
-    since = s->mine_key[k];
+  const uint64_t *mine = tab_get(&s->mine, sec % MINE_SECTORS);   /* sector + 1, key */
+  if (mine && mine[0] == sec + 1 && mine[1] > since && mine[1] < me)
+    since = mine[1];
   return tm_touch_volume(t, since, me) <= t->l2_lines;
 }
 
@@ -673,7 +735,7 @@ static double global_access(struct sm *s, const struct sim_tev *e, const struct 
           out->l2_hits++;
           double there = tm_cache_ready_at(&s->l2, sec);
           r = l2t + c->l2 > there ? l2t + c->l2 : there;
-        } else if (s->mine && !local && l2_shared(s, tb, e, sec)) {
+        } else if (s->mine.page && !local && l2_shared(s, tb, e, sec)) {
           out->l2_hits++;                 /* another SM's block brought it in */
           r = l2t + c->l2;
           tm_cache_set_ready(&s->l2, sec, r);
@@ -686,7 +748,8 @@ static double global_access(struct sm *s, const struct sim_tev *e, const struct 
              share, which other SMs read too and the real L2 shares (an SpMV's x); a miss
              there is the per-SM slice's, and the pair is not charged on top of it */
           uint64_t line = sec >> 2;
-          int again = s->seen && s->seen[line % SEEN_LINES] == line + 1;
+          const uint64_t *seen = s->seen.page ? tab_get(&s->seen, line % SEEN_LINES) : NULL;
+          int again = seen && seen[0] == line + 1;
           uint32_t bytes = again ? 32 : c->dram_access;
           /* opening a DRAM page takes bandwidth that moves no data (dram_page_bytes) */
           double open = c->dram_page > 0 && dram_page_opens(s, sec) ? c->dram_page : 0;
@@ -753,20 +816,24 @@ static double global_access(struct sm *s, const struct sim_tev *e, const struct 
     if (slot)
       *slot = fill_r;
   }
-  if (s->mine && cls == TM_C_LOAD && !local) {
+  if (s->mine.page && cls == TM_C_LOAD && !local) {
     uint64_t me = sim_touch_key(s->in->touch->wave, tb->linear, (uint64_t)(e - tb->ev));
     for (uint32_t i = 0; i < e->n; i++) {
       uint64_t sec = tb->sec[e->first + i];
-      size_t k = (size_t)(sec % MINE_SECTORS);
-      s->mine[k] = sec + 1;
-      s->mine_key[k] = me;
+      uint64_t *mine = tab_put(&s->mine, sec % MINE_SECTORS, &s->nomem);
+      if (mine) {
+        mine[0] = sec + 1;
+        mine[1] = me;
+      }
     }
   }
-  if (s->seen && cls == TM_C_LOAD)      /* marked after the request: its own sectors are
+  if (s->seen.page && cls == TM_C_LOAD) /* marked after the request: its own sectors are
                                            not the "again" of each other */
     for (uint32_t i = 0; i < e->n; i++) {
       uint64_t line = tb->sec[e->first + i] >> 2;
-      s->seen[line % SEEN_LINES] = line + 1;
+      uint64_t *seen = tab_put(&s->seen, line % SEEN_LINES, &s->nomem);
+      if (seen)
+        seen[0] = line + 1;
     }
   if ((cls == TM_C_ATOM || cls == TM_C_RED) && !local) {
     double unit = atom_unit(s, &s->ops[e->inst], e, tb, t0);
@@ -951,20 +1018,16 @@ int tm_sm_run(const struct tm_sm_in *in, const struct tm_op *ops, const struct s
   out->block_end = calloc(nblocks ? nblocks : 1, sizeof *out->block_end);
   int64_t *slot_free = calloc(slots, sizeof *slot_free);
   uint8_t *why = calloc(s.nslots_w ? s.nslots_w : 1, 1);   /* each warp's state this cycle */
-  s.atom = calloc(ATOM_LINES, sizeof *s.atom);
+  if (in->plain)
+    s.atom = calloc(ATOM_LINES, sizeof *s.atom);
   if (in->costs.l1_fill > 32 && in->costs.l1_miss_lines)
     s.miss = calloc(in->costs.l1_miss_lines, sizeof *s.miss);
-  if (in->costs.dram_access > 32)
-    s.seen = calloc(SEEN_LINES, sizeof *s.seen);
-  if (in->touch) {
-    s.mine = calloc(MINE_SECTORS, sizeof *s.mine);
-    s.mine_key = calloc(MINE_SECTORS, sizeof *s.mine_key);
-  }
   int rc = -1;
-  if (!s.w || !s.b || !out->block_start || !out->block_end || !slot_free || !why || !s.atom ||
-      (in->costs.dram_access > 32 && !s.seen) ||
+  if (!s.w || !s.b || !out->block_start || !out->block_end || !slot_free || !why ||
+      (in->plain && !s.atom) ||
       (in->costs.l1_fill > 32 && in->costs.l1_miss_lines && !s.miss) ||
-      (in->touch && (!s.mine || !s.mine_key)))
+      (in->costs.dram_access > 32 && tab_init(&s.seen, SEEN_LINES, 1, in->plain)) ||
+      (in->touch && tab_init(&s.mine, MINE_SECTORS, 2, 1)))   /* 1 MB: zeroed at once */
     goto done;
   for (uint32_t k = 0; k < s.nslots_w; k++) {
     s.w[k].ready = calloc(in->nregs ? in->nregs : 1, sizeof *s.w[k].ready);
@@ -975,7 +1038,8 @@ int tm_sm_run(const struct tm_sm_in *in, const struct tm_op *ops, const struct s
   for (uint32_t j = 0; j < nblocks; j++)
     if (index_block(&s.b[j], &blocks[j], wpb, ops, &in->costs))
       goto done;
-  atom_regions(&s, blocks, nblocks);
+  if (atom_regions(&s, blocks, nblocks))
+    goto done;
   if (tm_cache_init(&s.l1, in->l1_bytes, 4, 1) || tm_cache_init(&s.l2, in->l2_slice_bytes, 16, 0))
     goto done;
   for (int q = 0; q < NSCHED; q++)
@@ -1129,7 +1193,7 @@ int tm_sm_run(const struct tm_sm_in *in, const struct tm_op *ops, const struct s
   out->cycles = t > ceil_cycle(s.drain) ? t : ceil_cycle(s.drain);
   out->dram_bytes = s.dram.bytes;
   free(slot_blk);
-  rc = 0;
+  rc = s.nomem ? -1 : 0;
 done:
   if (s.w)
     for (uint32_t k = 0; k < s.nslots_w; k++) {
@@ -1147,10 +1211,9 @@ done:
   free(slot_free);
   free(why);
   free(s.atom);
-  free(s.seen);
+  tab_free(&s.seen);
   free(s.miss);
-  free(s.mine);
-  free(s.mine_key);
+  tab_free(&s.mine);
   tm_cache_free(&s.l1);
   tm_cache_free(&s.l2);
   return rc;

@@ -1042,6 +1042,7 @@ int tm_sm_run(const struct tm_sm_in *in, const struct tm_op *ops, const struct s
     goto done;
   if (tm_cache_init(&s.l1, in->l1_bytes, 4, 1) || tm_cache_init(&s.l2, in->l2_slice_bytes, 16, 0))
     goto done;
+  s.l1.plain = s.l2.plain = in->plain;
   for (int q = 0; q < NSCHED; q++)
     s.last[q] = -1;
 

@@ -522,6 +522,70 @@ END_TEST
  * The bandwidth server
  * ------------------------------------------------------------------------------------- */
 
+/* The cache answers an access to the line it found last from that way (tm_cache.last): the
+   same answers and the same state as looking every line up in its set, for LRU and random
+   replacement, on a mix of accesses (allocating or not), drops, fills, writes and ready
+   times over lines that hit, miss and evict each other. */
+START_TEST(test_cache_last_way)
+{
+  for (int random = 0; random < 2; random++) {
+    struct tm_cache fast, plain;
+    ck_assert_int_eq(tm_cache_init(&fast, 16 * 128, 4, random), 0);
+    ck_assert_int_eq(tm_cache_init(&plain, 16 * 128, 4, random), 0);
+    plain.plain = 1;
+    uint32_t rng = 777;
+    uint64_t sec = 0;
+    for (int i = 0; i < 20000; i++) {
+      rng = rng * 1103515245u + 12345u;
+      uint32_t r = rng >> 8;
+      if (r % 3)                          /* mostly the same line, or a nearby one */
+        sec = (sec & ~3ull) + (r >> 4) % 4 + (r % 5 == 0 ? 4 * ((r >> 6) % 40) : 0);
+      double at = (double)(r % 1000);
+      int a, b;
+      switch ((r >> 12) % 7) {
+      case 0: case 1: case 2:
+        a = tm_cache_access(&fast, sec, (r >> 16) % 4 != 0);
+        b = tm_cache_access(&plain, sec, (r >> 16) % 4 != 0);
+        break;
+      case 3:
+        tm_cache_drop(&fast, sec);
+        tm_cache_drop(&plain, sec);
+        a = b = 0;
+        break;
+      case 4:
+        tm_cache_set_ready(&fast, sec, at);
+        tm_cache_set_ready(&plain, sec, at);
+        a = tm_cache_ready_at(&fast, sec) == tm_cache_ready_at(&plain, sec);
+        b = 1;
+        break;
+      case 5:
+        a = tm_cache_fill(&fast, sec, 64 << (r % 2), at);
+        b = tm_cache_fill(&plain, sec, 64 << (r % 2), at);
+        break;
+      default:
+        a = tm_cache_dirty(&fast, sec) * 2 + tm_cache_peer_dirty(&fast, sec, 64);
+        b = tm_cache_dirty(&plain, sec) * 2 + tm_cache_peer_dirty(&plain, sec, 64);
+        break;
+      }
+      ck_assert_msg(a == b, "step %d (sector %llu): %d, plain %d", i, (unsigned long long)sec,
+                    a, b);
+    }
+    size_t n = (size_t)fast.sets * fast.ways;
+    ck_assert_uint_eq(fast.hits, plain.hits);
+    ck_assert_uint_eq(fast.misses, plain.misses);
+    ck_assert_uint_gt(fast.hits, 1000);
+    ck_assert_uint_gt(fast.misses, 1000);
+    ck_assert_mem_eq(fast.tag, plain.tag, n * sizeof *fast.tag);
+    ck_assert_mem_eq(fast.used, plain.used, n * sizeof *fast.used);
+    ck_assert_mem_eq(fast.valid, plain.valid, n);
+    ck_assert_mem_eq(fast.dirty, plain.dirty, n);
+    ck_assert_mem_eq(fast.ready, plain.ready, n * 4 * sizeof *fast.ready);
+    tm_cache_free(&fast);
+    tm_cache_free(&plain);
+  }
+}
+END_TEST
+
 START_TEST(test_serve_queue)
 {
   const double B = 96, b = 8;                   /* 12 cycles a request */
@@ -2391,6 +2455,7 @@ Suite *suite_tm(void)
   tcase_add_test(tc, test_grid_dispatch);
   tcase_add_test(tc, test_block_work_recorded);
   tcase_add_test(tc, test_shortcuts_same_figures);
+  tcase_add_test(tc, test_cache_last_way);
   suite_add_tcase(s, tc);
   return s;
 }

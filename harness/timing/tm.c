@@ -134,7 +134,7 @@ static int model(const struct occ_profile *p, const struct ptx_module *m, const 
   in.plain = plain;
 
   struct tm_touch touch;
-  if (tm_touch_init(&touch, tr, l2)) {
+  if (tm_touch_init(&touch, tr, l2, plain)) {
     free(ops);
     return -1;
   }
@@ -248,7 +248,7 @@ static uint32_t touch_bin(const struct tm_touch *t, uint64_t key)
   return b < t->nbins ? (uint32_t)b : t->nbins - 1;
 }
 
-int tm_touch_init(struct tm_touch *t, const struct sim_trace *tr, uint64_t l2_bytes)
+int tm_touch_init(struct tm_touch *t, const struct sim_trace *tr, uint64_t l2_bytes, int plain)
 {
   memset(t, 0, sizeof *t);
   if (!tr->touch || !tr->touch_wave || !tr->nwork)
@@ -269,9 +269,20 @@ int tm_touch_init(struct tm_touch *t, const struct sim_trace *tr, uint64_t l2_by
   t->n = tr->ntouch;
   t->wave = tr->touch_wave;
   t->l2_lines = (double)l2_bytes / 128;
-  for (uint64_t i = 0; i < t->n; i++)
-    if (t->key[i])
-      t->cum[touch_bin(t, t->key[i]) + 1]++;
+  /* a key's bin is its wave's and instruction count's (touch_bin): the lines one request
+     touched first, one after another, share them, and their bin is worked out once */
+  uint64_t run = 0;              /* (key - 1) >> 24 of the bin below; 0 before the first */
+  uint32_t bin = 0;
+  for (uint64_t i = 0; i < t->n; i++) {
+    uint64_t key = t->key[i];
+    if (!key)
+      continue;
+    if (plain || ((key - 1) >> 24) + 1 != run) {
+      bin = touch_bin(t, key);
+      run = ((key - 1) >> 24) + 1;
+    }
+    t->cum[bin + 1]++;
+  }
   for (uint32_t k = 0; k < t->nbins; k++)
     t->cum[k + 1] += t->cum[k];
   return 0;

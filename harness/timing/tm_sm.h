@@ -19,9 +19,10 @@ struct tm_touch {
   double l2_lines;                 /* the L2's capacity, in 128-byte lines */
 };
 #define TM_TOUCH_BINS 64
-/* Build t from the emulator's trace (tr->touch; none: t->key NULL) for an L2 of l2_bytes.
+/* Build t from the emulator's trace (tr->touch; none: t->key NULL) for an L2 of l2_bytes
+   (plain: every key's bin worked out, not once for a run of keys of the same instruction).
    0, or -1 when out of host memory. */
-int tm_touch_init(struct tm_touch *t, const struct sim_trace *tr, uint64_t l2_bytes);
+int tm_touch_init(struct tm_touch *t, const struct sim_trace *tr, uint64_t l2_bytes, int plain);
 void tm_touch_free(struct tm_touch *t);
 /* Lines first touched between the touches of keys a and b (a before b), to a bin. */
 double tm_touch_volume(const struct tm_touch *t, uint64_t a, uint64_t b);

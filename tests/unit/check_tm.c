@@ -2318,6 +2318,54 @@ static void same_report(const struct tm_report *a, const struct tm_report *b, co
   ck_assert_uint_eq(a->blocks_modelled, b->blocks_modelled);
 }
 
+/* tm_touch_init works a key's bin out once for a run of keys of one wave and instruction
+   count (the lines one request touched first): the same cumulative counts as every key's
+   own bin, on keys in runs whose neighbours share the instruction count but not the wave,
+   or the wave but not the count, or only the block, with lines nobody touched between. */
+START_TEST(test_touch_bins_by_run)
+{
+  enum { NWORK = 48, WAVE = 8, NKEYS = 6000 };
+  struct sim_bwork work[NWORK];
+  memset(work, 0, sizeof work);
+  for (uint32_t i = 0; i < NWORK; i++)
+    work[i].warp_insts = 40 + 3 * i;
+  uint64_t *key = calloc(NKEYS, sizeof *key);
+  ck_assert_ptr_nonnull(key);
+  uint32_t rng = 12345;
+  for (uint32_t i = 0; i < NKEYS;) {
+    rng = rng * 1103515245u + 12345u;
+    uint32_t len = 1 + (rng >> 16) % 9, blk = (rng >> 8) % NWORK, insts = (rng >> 4) % 70;
+    int kind = (int)((rng >> 20) % 4);
+    for (uint32_t k = 0; k < len && i < NKEYS; k++, i++) {
+      uint32_t b = kind == 0 ? (blk + k * WAVE) % NWORK    /* same count, another wave */
+                 : kind == 1 ? (blk + k) % NWORK           /* another block, maybe wave */
+                 : blk;
+      uint32_t n = kind == 2 ? insts + k : insts;          /* same block, another count */
+      key[i] = kind == 3 && k % 3 == 2 ? 0 : sim_touch_key(WAVE, b, n);
+    }
+  }
+  struct sim_trace tr;
+  memset(&tr, 0, sizeof tr);
+  tr.work = work;
+  tr.nwork = NWORK;
+  tr.touch = key;
+  tr.ntouch = NKEYS;
+  tr.touch_wave = WAVE;
+  struct tm_touch fast, plain;
+  ck_assert_int_eq(tm_touch_init(&fast, &tr, 1u << 20, 0), 0);
+  ck_assert_int_eq(tm_touch_init(&plain, &tr, 1u << 20, 1), 0);
+  ck_assert_uint_eq(fast.nbins, plain.nbins);
+  ck_assert_uint_eq(fast.nbins, NWORK / WAVE * TM_TOUCH_BINS);
+  for (uint32_t k = 0; k <= fast.nbins; k++)
+    ck_assert_msg(fast.cum[k] == plain.cum[k], "bin %u: %llu lines, plain %llu", k,
+                  (unsigned long long)fast.cum[k], (unsigned long long)plain.cum[k]);
+  ck_assert_uint_gt(plain.cum[plain.nbins], NKEYS / 2);
+  tm_touch_free(&fast);
+  tm_touch_free(&plain);
+  free(key);
+}
+END_TEST
+
 /* Warp 0 branches around 8 adds that ptxas predicates (it issues them, predicated off)
    while the other warps wait for the load the adds read. */
 static const char phantom_ptx[] = HDR
@@ -2455,6 +2503,7 @@ Suite *suite_tm(void)
   tcase_add_test(tc, test_grid_dispatch);
   tcase_add_test(tc, test_block_work_recorded);
   tcase_add_test(tc, test_shortcuts_same_figures);
+  tcase_add_test(tc, test_touch_bins_by_run);
   tcase_add_test(tc, test_cache_last_way);
   suite_add_tcase(s, tc);
   return s;

@@ -19,6 +19,7 @@
 #include "timing/tm_sm.h"
 
 #define TRACE_WAVES 6
+#define TOUCH_PARTS 65536        /* instruction counts in struct tm_touch.part, at most */
 #define DEFAULT_REGS 32
 
 static const char *const stall_names[] = {
@@ -240,11 +241,24 @@ int tm_model_plain(const struct occ_profile *p, const struct ptx_module *m,
   return model(p, m, k, plan, tr, 1, out);
 }
 
+/* The bin in its wave of a touch after `insts` of its block's warp-instructions. */
+static uint32_t touch_part(const struct tm_touch *t, uint64_t insts)
+{
+  double f = (double)insts * TM_TOUCH_BINS / t->block_insts;
+  return f < TM_TOUCH_BINS - 1 ? (uint32_t)f : TM_TOUCH_BINS - 1;
+}
+
 static uint32_t touch_bin(const struct tm_touch *t, uint64_t key)
 {
-  double f = (double)sim_touch_insts(key) * TM_TOUCH_BINS / t->block_insts;
-  uint64_t b = (uint64_t)sim_touch_wave(key) * TM_TOUCH_BINS +
-               (f < TM_TOUCH_BINS - 1 ? (uint64_t)f : TM_TOUCH_BINS - 1);
+  uint64_t i = sim_touch_insts(key);
+  uint32_t part;
+  if (t->part && i < t->npart)
+    part = t->part[i];
+  else if (t->part && t->part[t->npart - 1] == TM_TOUCH_BINS - 1)
+    part = TM_TOUCH_BINS - 1;       /* touch_part never falls as insts grows */
+  else
+    part = touch_part(t, i);
+  uint64_t b = (uint64_t)sim_touch_wave(key) * TM_TOUCH_BINS + part;
   return b < t->nbins ? (uint32_t)b : t->nbins - 1;
 }
 
@@ -269,20 +283,23 @@ int tm_touch_init(struct tm_touch *t, const struct sim_trace *tr, uint64_t l2_by
   t->n = tr->ntouch;
   t->wave = tr->touch_wave;
   t->l2_lines = (double)l2_bytes / 128;
-  /* a key's bin is its wave's and instruction count's (touch_bin): the lines one request
-     touched first, one after another, share them, and their bin is worked out once */
-  uint64_t run = 0;              /* (key - 1) >> 24 of the bin below; 0 before the first */
-  uint32_t bin = 0;
-  for (uint64_t i = 0; i < t->n; i++) {
-    uint64_t key = t->key[i];
-    if (!key)
-      continue;
-    if (plain || ((key - 1) >> 24) + 1 != run) {
-      bin = touch_bin(t, key);
-      run = ((key - 1) >> 24) + 1;
+  /* the bin in its wave of every instruction count up to a little past a block's average,
+     where it reaches the last: the division is done once a count, not once a line (a
+     correctly rounded quotient never falls as the dividend grows, so a count past the
+     table's last, when that is the last bin, is in the last bin too) */
+  if (!plain) {
+    t->npart = t->block_insts < TOUCH_PARTS - 2 ? (uint32_t)t->block_insts + 2 : TOUCH_PARTS;
+    t->part = malloc(t->npart);
+    if (!t->part) {
+      tm_touch_free(t);
+      return -1;
     }
-    t->cum[bin + 1]++;
+    for (uint32_t i = 0; i < t->npart; i++)
+      t->part[i] = (uint8_t)touch_part(t, i);
   }
+  for (uint64_t i = 0; i < t->n; i++)
+    if (t->key[i])
+      t->cum[touch_bin(t, t->key[i]) + 1]++;
   for (uint32_t k = 0; k < t->nbins; k++)
     t->cum[k + 1] += t->cum[k];
   return 0;
@@ -292,6 +309,8 @@ void tm_touch_free(struct tm_touch *t)
 {
   free(t->cum);
   t->cum = NULL;
+  free(t->part);
+  t->part = NULL;
   t->key = NULL;
 }
 

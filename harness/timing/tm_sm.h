@@ -17,11 +17,15 @@ struct tm_touch {
   uint32_t nbins;                  /* TM_TOUCH_BINS per wave */
   uint64_t *cum;                   /* cum[k]: lines first touched in bins before k */
   double l2_lines;                 /* the L2's capacity, in 128-byte lines */
+  uint8_t *part;                   /* part[i]: the bin in its wave of a touch after i
+                                      warp-instructions, for i < npart (past a block's
+                                      average all are the last); NULL: worked out each time */
+  uint32_t npart;
 };
 #define TM_TOUCH_BINS 64
 /* Build t from the emulator's trace (tr->touch; none: t->key NULL) for an L2 of l2_bytes
-   (plain: every key's bin worked out, not once for a run of keys of the same instruction).
-   0, or -1 when out of host memory. */
+   (plain: no table of bins, t->part; each key's worked out on its own). 0, or -1 when out
+   of host memory. */
 int tm_touch_init(struct tm_touch *t, const struct sim_trace *tr, uint64_t l2_bytes, int plain);
 void tm_touch_free(struct tm_touch *t);
 /* Lines first touched between the touches of keys a and b (a before b), to a bin. */

@@ -2318,51 +2318,60 @@ static void same_report(const struct tm_report *a, const struct tm_report *b, co
   ck_assert_uint_eq(a->blocks_modelled, b->blocks_modelled);
 }
 
-/* tm_touch_init works a key's bin out once for a run of keys of one wave and instruction
-   count (the lines one request touched first): the same cumulative counts as every key's
-   own bin, on keys in runs whose neighbours share the instruction count but not the wave,
-   or the wave but not the count, or only the block, with lines nobody touched between. */
-START_TEST(test_touch_bins_by_run)
+/* tm_touch_init bins keys by a table of each instruction count's bin (tm_touch.part): the
+   same cumulative counts and volumes as each key's bin worked out on its own, for counts
+   below, at and past a block's average, and for blocks whose average is past the table
+   (counts past it worked out, unless the table's last is the last bin). */
+START_TEST(test_touch_bins_by_table)
 {
   enum { NWORK = 48, WAVE = 8, NKEYS = 6000 };
-  struct sim_bwork work[NWORK];
-  memset(work, 0, sizeof work);
-  for (uint32_t i = 0; i < NWORK; i++)
-    work[i].warp_insts = 40 + 3 * i;
-  uint64_t *key = calloc(NKEYS, sizeof *key);
-  ck_assert_ptr_nonnull(key);
-  uint32_t rng = 12345;
-  for (uint32_t i = 0; i < NKEYS;) {
-    rng = rng * 1103515245u + 12345u;
-    uint32_t len = 1 + (rng >> 16) % 9, blk = (rng >> 8) % NWORK, insts = (rng >> 4) % 70;
-    int kind = (int)((rng >> 20) % 4);
-    for (uint32_t k = 0; k < len && i < NKEYS; k++, i++) {
-      uint32_t b = kind == 0 ? (blk + k * WAVE) % NWORK    /* same count, another wave */
-                 : kind == 1 ? (blk + k) % NWORK           /* another block, maybe wave */
-                 : blk;
-      uint32_t n = kind == 2 ? insts + k : insts;          /* same block, another count */
-      key[i] = kind == 3 && k % 3 == 2 ? 0 : sim_touch_key(WAVE, b, n);
+  for (int big = 0; big < 3; big++) {
+    /* averages: about 110; about 200,000 (past the table: its last is short of the last
+       bin); 65,535 (the table's length) */
+    struct sim_bwork work[NWORK];
+    memset(work, 0, sizeof work);
+    for (uint32_t i = 0; i < NWORK; i++)
+      work[i].warp_insts = big == 2 ? 65535 : big ? 190000 + 400 * i : 40 + 3 * i;
+    uint64_t avg = big == 2 ? 65535 : big ? 199400 : 110;
+    uint64_t *key = calloc(NKEYS, sizeof *key);
+    ck_assert_ptr_nonnull(key);
+    uint32_t rng = 12345;
+    for (uint32_t i = 0; i < NKEYS; i++) {
+      rng = rng * 1103515245u + 12345u;
+      uint64_t insts = (uint64_t)(rng >> 4) % (3 * avg);
+      if (i % 4 == 0)              /* around the bins' edges and the average */
+        insts = avg * ((rng >> 20) % 70) / 64 + (rng >> 28) % 3;
+      key[i] = (rng >> 8) % 9 == 0 ? 0 : sim_touch_key(WAVE, (rng >> 12) % NWORK, insts);
     }
+    struct sim_trace tr;
+    memset(&tr, 0, sizeof tr);
+    tr.work = work;
+    tr.nwork = NWORK;
+    tr.touch = key;
+    tr.ntouch = NKEYS;
+    tr.touch_wave = WAVE;
+    struct tm_touch fast, plain;
+    ck_assert_int_eq(tm_touch_init(&fast, &tr, 1u << 20, 0), 0);
+    ck_assert_int_eq(tm_touch_init(&plain, &tr, 1u << 20, 1), 0);
+    ck_assert_ptr_nonnull(fast.part);
+    ck_assert_ptr_null(plain.part);
+    ck_assert_uint_eq(fast.nbins, plain.nbins);
+    ck_assert_uint_eq(fast.nbins, NWORK / WAVE * TM_TOUCH_BINS);
+    for (uint32_t k = 0; k <= fast.nbins; k++)
+      ck_assert_msg(fast.cum[k] == plain.cum[k], "average %llu, bin %u: %llu lines, plain %llu",
+                    (unsigned long long)avg, k, (unsigned long long)fast.cum[k],
+                    (unsigned long long)plain.cum[k]);
+    ck_assert_uint_gt(plain.cum[plain.nbins], NKEYS / 2);
+    for (uint32_t i = 0; i + 1 < NKEYS; i++)
+      if (key[i] && key[i + 1]) {
+        uint64_t x = key[i] < key[i + 1] ? key[i] : key[i + 1];
+        uint64_t y = key[i] < key[i + 1] ? key[i + 1] : key[i];
+        ck_assert(tm_touch_volume(&fast, x, y) == tm_touch_volume(&plain, x, y));
+      }
+    tm_touch_free(&fast);
+    tm_touch_free(&plain);
+    free(key);
   }
-  struct sim_trace tr;
-  memset(&tr, 0, sizeof tr);
-  tr.work = work;
-  tr.nwork = NWORK;
-  tr.touch = key;
-  tr.ntouch = NKEYS;
-  tr.touch_wave = WAVE;
-  struct tm_touch fast, plain;
-  ck_assert_int_eq(tm_touch_init(&fast, &tr, 1u << 20, 0), 0);
-  ck_assert_int_eq(tm_touch_init(&plain, &tr, 1u << 20, 1), 0);
-  ck_assert_uint_eq(fast.nbins, plain.nbins);
-  ck_assert_uint_eq(fast.nbins, NWORK / WAVE * TM_TOUCH_BINS);
-  for (uint32_t k = 0; k <= fast.nbins; k++)
-    ck_assert_msg(fast.cum[k] == plain.cum[k], "bin %u: %llu lines, plain %llu", k,
-                  (unsigned long long)fast.cum[k], (unsigned long long)plain.cum[k]);
-  ck_assert_uint_gt(plain.cum[plain.nbins], NKEYS / 2);
-  tm_touch_free(&fast);
-  tm_touch_free(&plain);
-  free(key);
 }
 END_TEST
 
@@ -2503,7 +2512,7 @@ Suite *suite_tm(void)
   tcase_add_test(tc, test_grid_dispatch);
   tcase_add_test(tc, test_block_work_recorded);
   tcase_add_test(tc, test_shortcuts_same_figures);
-  tcase_add_test(tc, test_touch_bins_by_run);
+  tcase_add_test(tc, test_touch_bins_by_table);
   tcase_add_test(tc, test_cache_last_way);
   suite_add_tcase(s, tc);
   return s;

@@ -77,61 +77,90 @@ struct bstate {                  /* a recorded block on this SM */
                                     have landed: its mbarrier waits issue no earlier */
 };
 
-/* A direct-mapped table of n entries of `width` words, all 0 until written. Its pages of
-   TAB_PAGE entries are allocated when first written, and a page never written reads as 0:
-   `seen` is 8 MB, a replay writes a few pages of it, and zeroing it all was a tenth of lab
-   03's replays (tm_sm_in.plain, and `mine`: every page at once, as before). */
-struct tab {
-  uint64_t **page;               /* NULL: the table is not used */
-  uint64_t *flat;                /* with plain: every page, in one allocation */
-  uint32_t npages, width;
+/* The lines an SM has loaded, direct-mapped into SEEN_LINES slots (slot line % SEEN_LINES
+   holds the line loaded there last, + 1; 0: none). A replay writes some thousands of the
+   million slots, and zeroing the 8 MB array they stand for was a tenth of lab 03's replays:
+   the slots written are kept in a hash table instead, grown as they come (tm_sm_in.plain:
+   the array itself). */
+struct seen {
+  int on;                        /* the profile has a DRAM access granularity */
+  uint64_t *flat;                /* with plain: the SEEN_LINES slots */
+  struct seen_entry {
+    uint64_t slot;               /* slot + 1; 0: an empty entry */
+    uint64_t line;               /* what the slot holds */
+  } *e;
+  uint32_t cap, n, bits;         /* entries (1 << bits) and those used, at most half */
 };
-#define TAB_PAGE 512
+#define SEEN_LINES (1u << 20)
+#define SEEN_FIRST_BITS 10       /* the hash table's first size: 1024 entries */
 
-static int tab_init(struct tab *t, uint64_t n, uint32_t width, int plain)
+static int seen_init(struct seen *m, int plain)
 {
-  t->npages = (uint32_t)((n + TAB_PAGE - 1) / TAB_PAGE);
-  t->width = width;
-  t->page = calloc(t->npages, sizeof *t->page);
-  if (!t->page)
-    return -1;
-  if (plain) {
-    t->flat = calloc((size_t)t->npages * TAB_PAGE * width, sizeof *t->flat);
-    if (!t->flat)
+  memset(m, 0, sizeof *m);
+  m->on = 1;
+  if (plain)
+    return (m->flat = calloc(SEEN_LINES, sizeof *m->flat)) ? 0 : -1;
+  m->bits = SEEN_FIRST_BITS;
+  m->cap = 1u << m->bits;
+  return (m->e = calloc(m->cap, sizeof *m->e)) ? 0 : -1;
+}
+
+static void seen_free(struct seen *m)
+{
+  free(m->flat);
+  free(m->e);
+  m->flat = NULL;
+  m->e = NULL;
+}
+
+static uint32_t seen_hash(const struct seen *m, uint64_t slot)
+{
+  return (uint32_t)((slot * 0x9e3779b97f4a7c15ull) >> (64 - m->bits));
+}
+
+/* The entry of slot (found, or the empty one where it goes). */
+static struct seen_entry *seen_find(const struct seen *m, uint64_t slot)
+{
+  for (uint32_t h = seen_hash(m, slot);; h = (h + 1) & (m->cap - 1))
+    if (m->e[h].slot == slot + 1 || !m->e[h].slot)
+      return &m->e[h];
+}
+
+/* What slot holds (line + 1), or 0. */
+static uint64_t seen_get(const struct seen *m, uint64_t slot)
+{
+  if (m->flat)
+    return m->flat[slot];
+  return seen_find(m, slot)->line;
+}
+
+/* Slot holds line + 1 = v now. 0, or -1 when out of host memory. */
+static int seen_put(struct seen *m, uint64_t slot, uint64_t v)
+{
+  if (m->flat) {
+    m->flat[slot] = v;
+    return 0;
+  }
+  if (2 * (m->n + 1) > m->cap) {          /* grow: twice the entries, each put again */
+    struct seen old = *m;
+    m->bits++;
+    m->cap <<= 1;
+    if (!(m->e = calloc(m->cap, sizeof *m->e))) {
+      *m = old;
       return -1;
-    for (uint32_t k = 0; k < t->npages; k++)
-      t->page[k] = t->flat + (size_t)k * TAB_PAGE * width;
+    }
+    for (uint32_t k = 0; k < old.cap; k++)
+      if (old.e[k].slot)
+        *seen_find(m, old.e[k].slot - 1) = old.e[k];
+    free(old.e);
   }
+  struct seen_entry *x = seen_find(m, slot);
+  if (!x->slot) {
+    x->slot = slot + 1;
+    m->n++;
+  }
+  x->line = v;
   return 0;
-}
-
-static void tab_free(struct tab *t)
-{
-  if (t->page && !t->flat)
-    for (uint32_t k = 0; k < t->npages; k++)
-      free(t->page[k]);
-  free(t->page);
-  free(t->flat);
-  t->page = NULL;
-  t->flat = NULL;
-}
-
-/* Entry i's words, or NULL when they are all 0 (never written). */
-static const uint64_t *tab_get(const struct tab *t, uint64_t i)
-{
-  const uint64_t *p = t->page[i / TAB_PAGE];
-  return p ? p + (i % TAB_PAGE) * t->width : NULL;
-}
-
-/* Entry i's words to write, or NULL (with *nomem set) when its page cannot be had. */
-static uint64_t *tab_put(struct tab *t, uint64_t i, int *nomem)
-{
-  uint64_t **p = &t->page[i / TAB_PAGE];
-  if (!*p && !(*p = calloc((size_t)TAB_PAGE * t->width, sizeof **p))) {
-    *nomem = 1;
-    return NULL;
-  }
-  return *p + (i % TAB_PAGE) * t->width;
 }
 
 #define DRAM_PAGES 256           /* pages the model keeps open per SM */
@@ -155,12 +184,11 @@ struct sm {
   struct atom_line *atom;        /* the L2 atomic unit's lines, ATOM_LINES of them (hashed);
                                     NULL while no block has a global atomic */
   double drain;                  /* when the last atomic asked for is done */
-  struct tab seen;               /* with a DRAM access granularity: lines this SM has loaded,
-                                    direct-mapped (SEEN_LINES), line + 1 (0: none) */
-  struct tab mine;               /* with the grid's first touches: the sectors this SM loaded
-                                    last, direct-mapped (MINE_SECTORS), sector + 1 and when
-                                    (sim_touch_key) */
-  int nomem;                     /* a table's page could not be had */
+  struct seen seen;              /* with a DRAM access granularity: lines this SM has loaded */
+  uint64_t *mine;                /* with the grid's first touches: the sectors this SM loaded
+                                    last, direct-mapped (MINE_SECTORS), sector + 1 ... */
+  uint64_t *mine_key;            /* ... and when (sim_touch_key) */
+  int nomem;                     /* the seen table could not grow */
   uint64_t pages[DRAM_PAGES];    /* DRAM pages this SM's loads opened last, direct-mapped,
                                     page + 1 (0: none) */
   uint32_t nblocks;              /* recorded blocks */
@@ -184,7 +212,6 @@ struct atom_line {
 };
 #define ATOM_LINES 8192          /* a power of two */
 #define ATOM_REGION_SECTORS 128  /* 4 KB: a region's sectors */
-#define SEEN_LINES (1u << 20)
 #define MINE_SECTORS (1u << 16)
 #define ATOM_QUEUE 512           /* cycles of atomics the memory system takes without the SM's
                                     load/store unit waiting */
@@ -658,9 +685,9 @@ static int l2_shared(const struct sm *s, const struct sim_tblock *tb, const stru
   if (!first || first >= me || sim_touch_block(first) == (tb->linear & 0xffffffu))
     return 0;
   uint64_t since = first;
-  const uint64_t *mine = tab_get(&s->mine, sec % MINE_SECTORS);   /* sector + 1, key */
-  if (mine && mine[0] == sec + 1 && mine[1] > since && mine[1] < me)
-    since = mine[1];
+  size_t k = (size_t)(sec % MINE_SECTORS);
+  if (s->mine[k] == sec + 1 && s->mine_key[k] > since && s->mine_key[k] < me)
+    since = s->mine_key[k];
   return tm_touch_volume(t, since, me) <= t->l2_lines;
 }
 
@@ -735,7 +762,7 @@ static double global_access(struct sm *s, const struct sim_tev *e, const struct 
           out->l2_hits++;
           double there = tm_cache_ready_at(&s->l2, sec);
           r = l2t + c->l2 > there ? l2t + c->l2 : there;
-        } else if (s->mine.page && !local && l2_shared(s, tb, e, sec)) {
+        } else if (s->mine && !local && l2_shared(s, tb, e, sec)) {
           out->l2_hits++;                 /* another SM's block brought it in */
           r = l2t + c->l2;
           tm_cache_set_ready(&s->l2, sec, r);
@@ -748,8 +775,7 @@ static double global_access(struct sm *s, const struct sim_tev *e, const struct 
              share, which other SMs read too and the real L2 shares (an SpMV's x); a miss
              there is the per-SM slice's, and the pair is not charged on top of it */
           uint64_t line = sec >> 2;
-          const uint64_t *seen = s->seen.page ? tab_get(&s->seen, line % SEEN_LINES) : NULL;
-          int again = seen && seen[0] == line + 1;
+          int again = s->seen.on && seen_get(&s->seen, line % SEEN_LINES) == line + 1;
           uint32_t bytes = again ? 32 : c->dram_access;
           /* opening a DRAM page takes bandwidth that moves no data (dram_page_bytes) */
           double open = c->dram_page > 0 && dram_page_opens(s, sec) ? c->dram_page : 0;
@@ -816,24 +842,21 @@ static double global_access(struct sm *s, const struct sim_tev *e, const struct 
     if (slot)
       *slot = fill_r;
   }
-  if (s->mine.page && cls == TM_C_LOAD && !local) {
+  if (s->mine && cls == TM_C_LOAD && !local) {
     uint64_t me = sim_touch_key(s->in->touch->wave, tb->linear, (uint64_t)(e - tb->ev));
     for (uint32_t i = 0; i < e->n; i++) {
       uint64_t sec = tb->sec[e->first + i];
-      uint64_t *mine = tab_put(&s->mine, sec % MINE_SECTORS, &s->nomem);
-      if (mine) {
-        mine[0] = sec + 1;
-        mine[1] = me;
-      }
+      size_t k = (size_t)(sec % MINE_SECTORS);
+      s->mine[k] = sec + 1;
+      s->mine_key[k] = me;
     }
   }
-  if (s->seen.page && cls == TM_C_LOAD) /* marked after the request: its own sectors are
+  if (s->seen.on && cls == TM_C_LOAD)   /* marked after the request: its own sectors are
                                            not the "again" of each other */
     for (uint32_t i = 0; i < e->n; i++) {
       uint64_t line = tb->sec[e->first + i] >> 2;
-      uint64_t *seen = tab_put(&s->seen, line % SEEN_LINES, &s->nomem);
-      if (seen)
-        seen[0] = line + 1;
+      if (seen_put(&s->seen, line % SEEN_LINES, line + 1))
+        s->nomem = 1;
     }
   if ((cls == TM_C_ATOM || cls == TM_C_RED) && !local) {
     double unit = atom_unit(s, &s->ops[e->inst], e, tb, t0);
@@ -1026,8 +1049,9 @@ int tm_sm_run(const struct tm_sm_in *in, const struct tm_op *ops, const struct s
   if (!s.w || !s.b || !out->block_start || !out->block_end || !slot_free || !why ||
       (in->plain && !s.atom) ||
       (in->costs.l1_fill > 32 && in->costs.l1_miss_lines && !s.miss) ||
-      (in->costs.dram_access > 32 && tab_init(&s.seen, SEEN_LINES, 1, in->plain)) ||
-      (in->touch && tab_init(&s.mine, MINE_SECTORS, 2, 1)))   /* 1 MB: zeroed at once */
+      (in->costs.dram_access > 32 && seen_init(&s.seen, in->plain)) ||
+      (in->touch && (!(s.mine = calloc(MINE_SECTORS, sizeof *s.mine)) ||
+                     !(s.mine_key = calloc(MINE_SECTORS, sizeof *s.mine_key)))))
     goto done;
   for (uint32_t k = 0; k < s.nslots_w; k++) {
     s.w[k].ready = calloc(in->nregs ? in->nregs : 1, sizeof *s.w[k].ready);
@@ -1212,9 +1236,10 @@ done:
   free(slot_free);
   free(why);
   free(s.atom);
-  tab_free(&s.seen);
+  seen_free(&s.seen);
   free(s.miss);
-  tab_free(&s.mine);
+  free(s.mine);
+  free(s.mine_key);
   tm_cache_free(&s.l1);
   tm_cache_free(&s.l2);
   return rc;

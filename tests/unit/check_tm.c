@@ -2387,6 +2387,22 @@ static const char phantom_ptx[] = HDR
   "  add.u32 %r9, %r8, 1;\n  add.u32 %r10, %r9, 1;\n"
   "DONE:\n  add.u32 %r11, %r1, 1;\n  ret;\n}\n";
 
+/* 1024 threads each read a word of 8 lines 128 KB apart (8192 lines: more than an H200's
+   L2 slice keeps), then another sector of their first line again: a miss of a line the SM
+   loaded before. */
+static char *revisit_ptx(void)
+{
+  struct text t = {0};
+  put(&t, HDR ".visible .entry revisit(.param .u64 buf, .param .u64 out)\n{\n"
+          "  .reg .b32 %%r<12>;\n  .reg .b64 %%rd<4>;\n"
+          "  ld.param.u64 %%rd1, [buf];\n  mov.u32 %%r1, %%tid.x;\n"
+          "  mul.wide.u32 %%rd2, %%r1, 128;\n  add.s64 %%rd3, %%rd1, %%rd2;\n");
+  for (unsigned k = 0; k < 8; k++)
+    put(&t, "  ld.global.u32 %%r%u, [%%rd3+%u];\n", 2 + k, k * 131072);
+  put(&t, "  ld.global.u32 %%r10, [%%rd3+64];\n  add.u32 %%r11, %%r10, %%r2;\n  ret;\n}\n");
+  return t.s;
+}
+
 /* Every shortcut of the replay (each warp's scoreboard kept per instruction, stalls counted
    by reason, tables filled as they are used, the cache's last line, the first touches'
    bins) gives the figures the plain replay gives, bit for bit, on each profile's own
@@ -2394,12 +2410,14 @@ static const char phantom_ptx[] = HDR
    kernels that stall every way: dependent and independent arithmetic, barriers (named too),
    load chains through global and shared memory, streams over many blocks, atomics at one
    address, scattered and partial stores, a sector on its way, the grid's shared L2,
-   predicated-off code issued while the other warps wait. */
+   predicated-off code issued while the other warps wait, lines loaded again after the L2
+   slice let them go. */
 START_TEST(test_shortcuts_same_figures)
 {
   static const char *const profs[] = {"h200", "h100-sxm", "a100", "v100", "fermi-m2070", "t4"};
   char *fma1 = fma_ptx(1, 48, 1), *fma4 = fma_ptx(4, 24, 0), *named = named_barrier_ptx(24);
   char *chase = chase_ptx(12), *stream = stream_ptx(), *atom = atomics_ptx();
+  char *revisit = revisit_ptx();
   struct sc {
     const char *ptx, *kernel;
     uint32_t grid, block, buf;
@@ -2420,6 +2438,7 @@ START_TEST(test_shortcuts_same_figures)
     {shared_l2_ptx, "same", 0, 256, 1u << 20, 0, 1},
     {issue_order_ptx, "early", 2, 256, 1u << 16, 1, 0},
     {phantom_ptx, "phantom", 2, 64, 4096, 1, 0},
+    {revisit, "revisit", 1, 1024, (1u << 20) + 4096, 1, 0},
   };
   for (size_t pi = 0; pi < sizeof profs / sizeof profs[0]; pi++)
     for (size_t ci = 0; ci < sizeof cases / sizeof cases[0]; ci++) {
@@ -2452,6 +2471,7 @@ START_TEST(test_shortcuts_same_figures)
   free(chase);
   free(stream);
   free(atom);
+  free(revisit);
 }
 END_TEST
 

@@ -248,16 +248,12 @@ static uint32_t touch_part(const struct tm_touch *t, uint64_t insts)
   return f < TM_TOUCH_BINS - 1 ? (uint32_t)f : TM_TOUCH_BINS - 1;
 }
 
-static uint32_t touch_bin(const struct tm_touch *t, uint64_t key)
+static inline uint32_t touch_bin(const struct tm_touch *t, uint64_t key)
 {
   uint64_t i = sim_touch_insts(key);
-  uint32_t part;
-  if (t->part && i < t->npart)
-    part = t->part[i];
-  else if (t->part && t->part[t->npart - 1] == TM_TOUCH_BINS - 1)
-    part = TM_TOUCH_BINS - 1;       /* touch_part never falls as insts grows */
-  else
-    part = touch_part(t, i);
+  uint32_t part = i < t->npart ? t->part[i]
+                : t->part_full ? TM_TOUCH_BINS - 1     /* touch_part never falls as i grows */
+                : touch_part(t, i);
   uint64_t b = (uint64_t)sim_touch_wave(key) * TM_TOUCH_BINS + part;
   return b < t->nbins ? (uint32_t)b : t->nbins - 1;
 }
@@ -296,6 +292,7 @@ int tm_touch_init(struct tm_touch *t, const struct sim_trace *tr, uint64_t l2_by
     }
     for (uint32_t i = 0; i < t->npart; i++)
       t->part[i] = (uint8_t)touch_part(t, i);
+    t->part_full = t->part[t->npart - 1] == TM_TOUCH_BINS - 1;
   }
   for (uint64_t i = 0; i < t->n; i++)
     if (t->key[i])

@@ -20,7 +20,8 @@ struct tm_touch {
   uint8_t *part;                   /* part[i]: the bin in its wave of a touch after i
                                       warp-instructions, for i < npart (past a block's
                                       average all are the last); NULL: worked out each time */
-  uint32_t npart;
+  uint32_t npart;                  /* 0 without the table */
+  int part_full;                   /* part's last is the last bin (so are all past it) */
 };
 #define TM_TOUCH_BINS 64
 /* Build t from the emulator's trace (tr->touch; none: t->key NULL) for an L2 of l2_bytes

@@ -58,6 +58,10 @@ struct warp {
   int64_t sb_at;
   const struct sim_tev *cur_e;
   const struct tm_op *cur_o;
+  /* asleep: not looked at by its scheduler until cycle sleep_until (NEVER: until its barrier
+     is released), in state sleep_why all along; 0: awake (looked at every cycle) */
+  int64_t sleep_until;
+  uint8_t sleep_why;
   uint64_t age;                  /* dispatch order: lower is older */
   uint64_t ticket;               /* its place in the load/store unit's queue; 0: none */
 };
@@ -174,6 +178,13 @@ struct sm {
   struct bstate *b;
   int64_t pipe_free[NSCHED][TM_NPIPES];
   int64_t sched_busy[NSCHED];    /* the scheduler issues a warp's predicated-off instructions */
+  /* Without tm_sm_in.plain, a warp whose state cannot change before a known cycle whatever
+     the others do (at a barrier, before next_ok, waiting for a register or its pipe) sleeps
+     until then: its scheduler counts it in that state without asking can_issue. */
+  int sleepy;                    /* warps sleep (not plain, at most 64 warps a scheduler) */
+  uint64_t awake[NSCHED];        /* resident warps not asleep: bit i is warp slot q + NSCHED i */
+  uint32_t nsleep[NSCHED][TM_STALL_COUNT];   /* sleeping warps by state */
+  int64_t wake_at[NSCHED];       /* the earliest sleep_until of the scheduler's, NEVER: none */
   int last[NSCHED];
   double lsu_free, mio_free;
   uint64_t tk_last, tk_serve;    /* the load/store unit's queue: the last place given, the
@@ -572,9 +583,14 @@ static void scoreboard(const struct warp *x, const struct tm_op *o, int64_t *at,
   }
 }
 
-static int can_issue(struct sm *s, uint32_t slot, int64_t t, uint8_t *why, int64_t *when)
+/* *still: 1 when the warp stays in state *why until *when whatever the other warps do
+   (short of releasing its barrier); 0 when that could change sooner. */
+static int can_issue(struct sm *s, uint32_t slot, int64_t t, uint8_t *why, int64_t *when,
+                     int *still)
 {
   struct warp *x = &s->w[slot];
+  *still = x->next_why != TM_STALL_SELECTED;   /* else: issuing predicated-off code, which
+                                                   its scheduler's business decides */
   if (x->at_barrier) {
     *why = TM_STALL_BARRIER;
     *when = NEVER;
@@ -585,6 +601,7 @@ static int can_issue(struct sm *s, uint32_t slot, int64_t t, uint8_t *why, int64
     *when = x->next_ok;
     return 0;
   }
+  *still = 1;
   const struct sim_tev *e;
   const struct tm_op *o;
   int64_t at = t;
@@ -609,9 +626,12 @@ static int can_issue(struct sm *s, uint32_t slot, int64_t t, uint8_t *why, int64
       reason = x->sb_why;
     }
   }
-  if (o->async == TM_ASYNC_MBWAIT && s->b[x->blk].bulk_done > at) {
-    at = s->b[x->blk].bulk_done;
-    reason = TM_STALL_LONG_SB;
+  if (o->async == TM_ASYNC_MBWAIT) {
+    *still = 0;                  /* other warps' bulk copies move bulk_done */
+    if (s->b[x->blk].bulk_done > at) {
+      at = s->b[x->blk].bulk_done;
+      reason = TM_STALL_LONG_SB;
+    }
   }
   if (at > t) {
     *why = reason;
@@ -622,9 +642,10 @@ static int can_issue(struct sm *s, uint32_t slot, int64_t t, uint8_t *why, int64
   if (pf > t) {
     *why = o->pipe == TM_PIPE_LSU ? TM_STALL_LG_THROTTLE : o->pipe == TM_PIPE_MIO
            ? TM_STALL_MIO_THROTTLE : o->pipe == TM_PIPE_CBU ? TM_STALL_BRANCH : TM_STALL_MATH;
-    *when = pf;
+    *when = pf;                  /* no warp of its scheduler takes the pipe before pf */
     return 0;
   }
+  *still = 0;                    /* the units' queues move with every warp's accesses */
   int shared = e->space == PTX_SP_SHARED || o->cls == TM_C_SHFL;
   if (o->pipe == TM_PIPE_LSU || o->cls == TM_C_SHFL) {
     double unit = shared ? s->mio_free : s->lsu_free, queue = shared ? MIO_QUEUE : LSU_QUEUE;
@@ -874,11 +895,59 @@ static double global_access(struct sm *s, const struct sim_tev *e, const struct 
   return done;
 }
 
+/* Put warp slot k to sleep in state why until cycle until (NEVER: its barrier's release). */
+static void warp_sleep(struct sm *s, uint32_t k, uint8_t why, int64_t until)
+{
+  struct warp *x = &s->w[k];
+  uint32_t q = k % NSCHED;
+  x->sleep_until = until;
+  x->sleep_why = why;
+  s->awake[q] &= ~(1ull << (k / NSCHED));
+  s->nsleep[q][why]++;
+  if (until < s->wake_at[q])
+    s->wake_at[q] = until;
+}
+
+/* Wake warp slot k (asleep or not). */
+static void warp_wake(struct sm *s, uint32_t k)
+{
+  struct warp *x = &s->w[k];
+  uint32_t q = k % NSCHED;
+  if (!x->sleep_until)
+    return;
+  s->nsleep[q][x->sleep_why]--;
+  x->sleep_until = 0;
+  s->awake[q] |= 1ull << (k / NSCHED);
+}
+
+/* Wake scheduler q's warps whose sleep ends by t; wake_at[q] becomes the earliest of the
+   others'. */
+static void wake_due(struct sm *s, uint32_t q, int64_t t)
+{
+  int64_t m = NEVER;
+  for (uint32_t k = q; k < s->nslots_w; k += NSCHED) {
+    int64_t u = s->w[k].sleep_until;
+    if (!u)
+      continue;
+    if (u <= t)
+      warp_wake(s, k);
+    else if (u < m)
+      m = u;
+  }
+  s->wake_at[q] = m;
+}
+
 static void release_barrier(struct sm *s, struct bstate *bs, unsigned id, int64_t t)
 {
   for (uint32_t k = 0; k < s->nslots_w; k++) {
     struct warp *x = &s->w[k];
     if (x->resident && x->at_barrier && x->bar == id && &s->b[x->blk] == bs) {
+      if (x->sleep_until) {       /* asleep at the barrier (NEVER: wake_at stays right) */
+        int64_t u = x->sleep_until;
+        warp_wake(s, k);
+        if (u != NEVER)
+          wake_due(s, k % NSCHED, t);
+      }
       x->at_barrier = 0;
       x->next_ok = t + s->in->costs.barrier;
       x->next_why = TM_STALL_BARRIER;
@@ -980,6 +1049,7 @@ static void issue(struct sm *s, uint32_t slot, int64_t t, struct tm_sm_out *out)
   }
   if (x->pos >= x->nev) {        /* the warp has run its last instruction */
     x->resident = 0;
+    s->awake[slot % NSCHED] &= ~(1ull << (slot / NSCHED));
     if (x->at_barrier) {
       x->at_barrier = 0;
       bs->arrived[x->bar]--;
@@ -1018,7 +1088,12 @@ static void dispatch(struct sm *s, uint32_t j, uint32_t slot, int64_t t)
     x->age = s->age++;
     x->ticket = 0;
     x->sb_ok = 0;
+    x->sleep_until = 0;
     x->resident = x->nev > 0;
+    if (x->resident && s->sleepy) {
+      uint32_t k2 = slot * in->warps_per_block + k;
+      s->awake[k2 % NSCHED] |= 1ull << (k2 / NSCHED);
+    }
     bs->live += x->resident;
   }
   share_bandwidth(s, j);
@@ -1067,8 +1142,11 @@ int tm_sm_run(const struct tm_sm_in *in, const struct tm_op *ops, const struct s
   if (tm_cache_init(&s.l1, in->l1_bytes, 4, 1) || tm_cache_init(&s.l2, in->l2_slice_bytes, 16, 0))
     goto done;
   s.l1.plain = s.l2.plain = in->plain;
-  for (int q = 0; q < NSCHED; q++)
+  for (int q = 0; q < NSCHED; q++) {
     s.last[q] = -1;
+    s.wake_at[q] = NEVER;
+  }
+  s.sleepy = !in->plain && s.nslots_w <= 64 * NSCHED;
 
   uint32_t next_block = 0, resident_blocks = 0;
   int64_t *slot_blk = calloc(slots, sizeof *slot_blk);
@@ -1117,12 +1195,27 @@ int tm_sm_run(const struct tm_sm_in *in, const struct tm_op *ops, const struct s
       int pick = -1;
       int busy = s.sched_busy[q] > t;
       uint64_t best_age = UINT64_MAX;
-      for (uint32_t k = (uint32_t)q; k < s.nslots_w; k += NSCHED) {
+      uint64_t look = 0;                /* sleepy: the awake warps, lowest slot first */
+      if (s.sleepy) {
+        if (s.wake_at[q] <= t)
+          wake_due(&s, (uint32_t)q, t);
+        for (int r = 0; r < TM_STALL_COUNT; r++)
+          nwhy[r] += s.nsleep[q][r];
+        if (s.wake_at[q] < soonest)
+          soonest = s.wake_at[q];
+        look = s.awake[q];
+      }
+      for (uint32_t k = (uint32_t)q; s.sleepy ? look != 0 : k < s.nslots_w; k += NSCHED) {
+        if (s.sleepy) {
+          k = (uint32_t)q + NSCHED * (uint32_t)__builtin_ctzll(look);
+          look &= look - 1;
+        }
         struct warp *x = &s.w[k];
         if (!x->resident)
           continue;
         uint8_t r;
         int64_t when;
+        int still;
         if (busy && x->next_why == TM_STALL_SELECTED && x->next_ok > t) {
           why[k] = PHANTOM;                 /* issuing its predicated-off body */
           nwhy[WHY_PHANTOM]++;
@@ -1130,7 +1223,7 @@ int tm_sm_run(const struct tm_sm_in *in, const struct tm_op *ops, const struct s
             soonest = x->next_ok;
           continue;
         }
-        int ready = can_issue(&s, k, t, &r, &when);
+        int ready = can_issue(&s, k, t, &r, &when, &still);
         if (ready && busy) {                /* ready, but its scheduler is taken */
           why[k] = TM_STALL_NOT_SELECTED;
           nwhy[TM_STALL_NOT_SELECTED]++;
@@ -1151,6 +1244,8 @@ int tm_sm_run(const struct tm_sm_in *in, const struct tm_op *ops, const struct s
           nwhy[r]++;
           if (when < soonest)
             soonest = when;
+          if (s.sleepy && still && when > t + 1)
+            warp_sleep(&s, k, r, when);     /* counted from the next cycle on */
         }
       }
       if (pick >= 0) {

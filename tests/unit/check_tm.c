@@ -2403,6 +2403,35 @@ static char *revisit_ptx(void)
   return t.s;
 }
 
+/* Thread 0 of each block copies 4 KB into shared memory with one bulk copy (cp.async.bulk)
+   completing on the block's mbarrier, which every warp waits on (try_wait, in a loop) before
+   it reads a word of it; the other warps wait at once, thread 0's warp after a chain of 16
+   adds. Then 8 cp.async copies of 4 bytes a thread, committed, waited for and read. */
+static char *bulk_ptx(void)
+{
+  struct text t = {0};
+  put(&t, ".version 9.0\n.target sm_90\n.address_size 64\n"
+          ".visible .entry bulk(.param .u64 buf, .param .u64 out)\n{\n"
+          "  .reg .pred %%p<3>;\n  .reg .b32 %%r<40>;\n  .reg .b64 %%rd<8>;\n"
+          "  .shared .align 128 .b8 s[4096];\n  .shared .align 8 .b64 bar;\n"
+          "  ld.param.u64 %%rd1, [buf];\n  mov.u32 %%r1, %%tid.x;\n"
+          "  mov.u32 %%r2, bar;\n  mov.u32 %%r3, s;\n  setp.ne.u32 %%p1, %%r1, 0;\n"
+          "  @%%p1 bra SKIPINIT;\n  mbarrier.init.shared.b64 [%%r2], 1;\nSKIPINIT:\n"
+          "  bar.sync 0;\n  @%%p1 bra WAIT;\n  mov.u32 %%r10, 1;\n");
+  for (unsigned k = 0; k < 16; k++)
+    put(&t, "  add.u32 %%r10, %%r10, %%r1;\n");
+  put(&t, "  mbarrier.arrive.expect_tx.shared.b64 %%rd2, [%%r2], 4096;\n"
+          "  cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%%r3], [%%rd1], 4096, [%%r2];\n"
+          "WAIT:\n  mbarrier.try_wait.parity.shared.b64 %%p2, [%%r2], 0;\n  @!%%p2 bra WAIT;\n"
+          "  shl.b32 %%r4, %%r1, 2;\n  add.u32 %%r5, %%r3, %%r4;\n  ld.shared.u32 %%r6, [%%r5];\n"
+          "  cvt.u64.u32 %%rd3, %%r4;\n  add.s64 %%rd4, %%rd1, %%rd3;\n");
+  for (unsigned k = 0; k < 8; k++)
+    put(&t, "  cp.async.ca.shared.global [%%r5+%u], [%%rd4+%u], 4;\n", 0, 4096 * (k + 1));
+  put(&t, "  cp.async.commit_group;\n  cp.async.wait_group 0;\n  ld.shared.u32 %%r7, [%%r5];\n"
+          "  add.u32 %%r8, %%r7, %%r6;\n  ret;\n}\n");
+  return t.s;
+}
+
 /* Every shortcut of the replay (each warp's scoreboard kept per instruction, stalls counted
    by reason, tables filled as they are used, the cache's last line, the first touches'
    bins) gives the figures the plain replay gives, bit for bit, on each profile's own
@@ -2411,13 +2440,13 @@ static char *revisit_ptx(void)
    load chains through global and shared memory, streams over many blocks, atomics at one
    address, scattered and partial stores, a sector on its way, the grid's shared L2,
    predicated-off code issued while the other warps wait, lines loaded again after the L2
-   slice let them go. */
+   slice let them go, bulk copies waited for on an mbarrier and cp.async groups. */
 START_TEST(test_shortcuts_same_figures)
 {
   static const char *const profs[] = {"h200", "h100-sxm", "a100", "v100", "fermi-m2070", "t4"};
   char *fma1 = fma_ptx(1, 48, 1), *fma4 = fma_ptx(4, 24, 0), *named = named_barrier_ptx(24);
   char *chase = chase_ptx(12), *stream = stream_ptx(), *atom = atomics_ptx();
-  char *revisit = revisit_ptx();
+  char *revisit = revisit_ptx(), *bulk = bulk_ptx();
   struct sc {
     const char *ptx, *kernel;
     uint32_t grid, block, buf;
@@ -2439,6 +2468,7 @@ START_TEST(test_shortcuts_same_figures)
     {issue_order_ptx, "early", 2, 256, 1u << 16, 1, 0},
     {phantom_ptx, "phantom", 2, 64, 4096, 1, 0},
     {revisit, "revisit", 1, 1024, (1u << 20) + 4096, 1, 0},
+    {bulk, "bulk", 2, 256, 64 * 1024, 1, 0},
   };
   for (size_t pi = 0; pi < sizeof profs / sizeof profs[0]; pi++)
     for (size_t ci = 0; ci < sizeof cases / sizeof cases[0]; ci++) {
@@ -2472,6 +2502,7 @@ START_TEST(test_shortcuts_same_figures)
   free(stream);
   free(atom);
   free(revisit);
+  free(bulk);
 }
 END_TEST
 

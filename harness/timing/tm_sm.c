@@ -183,8 +183,12 @@ struct sm {
      until then: its scheduler counts it in that state without asking can_issue. */
   int sleepy;                    /* warps sleep (not plain, at most 64 warps a scheduler) */
   uint64_t awake[NSCHED];        /* resident warps not asleep: bit i is warp slot q + NSCHED i */
-  uint32_t nsleep[NSCHED][TM_STALL_COUNT];   /* sleeping warps by state */
+  int64_t nsleep[NWHY];          /* sleeping warps by state */
   int64_t wake_at[NSCHED];       /* the earliest sleep_until of the scheduler's, NEVER: none */
+  int64_t nwhy[NWHY];            /* not plain: warps in each state this cycle, the sleepers
+                                    of the cycle's start among them */
+  int cur_q;                     /* the scheduler looking at its warps; NSCHED: none */
+  int ended;                     /* not plain: a block's last warp exited (blocks to retire) */
   int last[NSCHED];
   double lsu_free, mio_free;
   uint64_t tk_last, tk_serve;    /* the load/store unit's queue: the last place given, the
@@ -903,19 +907,22 @@ static void warp_sleep(struct sm *s, uint32_t k, uint8_t why, int64_t until)
   x->sleep_until = until;
   x->sleep_why = why;
   s->awake[q] &= ~(1ull << (k / NSCHED));
-  s->nsleep[q][why]++;
+  s->nsleep[why]++;
   if (until < s->wake_at[q])
     s->wake_at[q] = until;
 }
 
-/* Wake warp slot k (asleep or not). */
+/* Wake warp slot k (asleep or not). One of a scheduler still to look at its warps this
+   cycle (a barrier's release) is looked at, not counted asleep. */
 static void warp_wake(struct sm *s, uint32_t k)
 {
   struct warp *x = &s->w[k];
   uint32_t q = k % NSCHED;
   if (!x->sleep_until)
     return;
-  s->nsleep[q][x->sleep_why]--;
+  s->nsleep[x->sleep_why]--;
+  if ((int)q > s->cur_q)
+    s->nwhy[x->sleep_why]--;
   x->sleep_until = 0;
   s->awake[q] |= 1ull << (k / NSCHED);
 }
@@ -1055,6 +1062,7 @@ static void issue(struct sm *s, uint32_t slot, int64_t t, struct tm_sm_out *out)
       bs->arrived[x->bar]--;
     }
     bs->live--;
+    s->ended |= bs->live == 0;
     for (unsigned id = 0; id < 16 && bs->live; id++)   /* __syncthreads() waits for fewer now */
       if (!bs->expect[id])
         check_barrier(s, bs, id, t);
@@ -1147,6 +1155,7 @@ int tm_sm_run(const struct tm_sm_in *in, const struct tm_op *ops, const struct s
     s.wake_at[q] = NEVER;
   }
   s.sleepy = !in->plain && s.nslots_w <= 64 * NSCHED;
+  s.cur_q = NSCHED;
 
   uint32_t next_block = 0, resident_blocks = 0;
   int64_t *slot_blk = calloc(slots, sizeof *slot_blk);
@@ -1161,8 +1170,11 @@ int tm_sm_run(const struct tm_sm_in *in, const struct tm_op *ops, const struct s
   } wc;
   memset(&wc, 0, sizeof wc);
   for (;;) {
-    /* blocks: retire finished ones, start waiting ones in free slots */
-    for (uint32_t k = 0; k < slots; k++) {
+    /* blocks: retire finished ones, start waiting ones in free slots (not plain: only when
+       a block ended or one waits for a free slot) */
+    int look_slots = in->plain || s.ended || (next_block < nblocks && resident_blocks < slots);
+    s.ended = 0;
+    for (uint32_t k = 0; look_slots && k < slots; k++) {
       if (slot_blk[k] >= 0 && s.b[slot_blk[k]].live == 0) {
         out->block_end[slot_blk[k]] = t;
         slot_blk[k] = -1;
@@ -1187,24 +1199,27 @@ int tm_sm_run(const struct tm_sm_in *in, const struct tm_op *ops, const struct s
     int issued = 0;
     int64_t soonest = NEVER;
     uint32_t resident_warps = 0;
-    uint32_t nwhy[NWHY] = { 0 };        /* warps in each state this cycle (not plain) */
+    int64_t *nwhy = s.nwhy;
     if (in->plain)
       for (uint32_t k = 0; k < s.nslots_w; k++)
         why[k] = 255;
+    if (s.sleepy) {                     /* the sleepers, counted in their states */
+      for (uint32_t q = 0; q < NSCHED; q++) {
+        if (s.wake_at[q] <= t)
+          wake_due(&s, q, t);
+        if (s.wake_at[q] < soonest)
+          soonest = s.wake_at[q];
+      }
+      memcpy(nwhy, s.nsleep, sizeof s.nsleep);
+    } else {
+      memset(nwhy, 0, sizeof s.nwhy);
+    }
     for (int q = 0; q < NSCHED; q++) {
       int pick = -1;
       int busy = s.sched_busy[q] > t;
       uint64_t best_age = UINT64_MAX;
-      uint64_t look = 0;                /* sleepy: the awake warps, lowest slot first */
-      if (s.sleepy) {
-        if (s.wake_at[q] <= t)
-          wake_due(&s, (uint32_t)q, t);
-        for (int r = 0; r < TM_STALL_COUNT; r++)
-          nwhy[r] += s.nsleep[q][r];
-        if (s.wake_at[q] < soonest)
-          soonest = s.wake_at[q];
-        look = s.awake[q];
-      }
+      uint64_t look = s.awake[q];       /* sleepy: the awake warps, lowest slot first */
+      s.cur_q = q;
       for (uint32_t k = (uint32_t)q; s.sleepy ? look != 0 : k < s.nslots_w; k += NSCHED) {
         if (s.sleepy) {
           k = (uint32_t)q + NSCHED * (uint32_t)__builtin_ctzll(look);
@@ -1257,6 +1272,7 @@ int tm_sm_run(const struct tm_sm_in *in, const struct tm_op *ops, const struct s
         issued = 1;
       }
     }
+    s.cur_q = NSCHED;
     /* how long until something changes */
     int64_t step = 1;
     if (!issued) {
@@ -1290,14 +1306,18 @@ int tm_sm_run(const struct tm_sm_in *in, const struct tm_op *ops, const struct s
         out->active_cycles += (double)step;
       out->warp_cycles += (double)resident_warps * (double)step;
     } else {
-      /* the same sums by state, in whole cycles: exact either way */
-      for (int r = 0; r < TM_STALL_COUNT; r++) {
-        resident_warps += nwhy[r];
-        wc.stall[r] += (int64_t)nwhy[r] * (r == TM_STALL_SELECTED ? 1 : step);
-      }
-      wc.stall[TM_STALL_NOT_SELECTED] += (int64_t)nwhy[TM_STALL_SELECTED] * (step - 1);
-      wc.stall[TM_STALL_SELECTED] += (int64_t)nwhy[WHY_PHANTOM] * step;
-      resident_warps += nwhy[WHY_PHANTOM];
+      /* the same sums by state, in whole cycles: exact either way (a warp that issued is
+         selected one cycle of the step, not selected the rest; one issuing predicated-off
+         code is selected the whole step) */
+      int64_t n = 0;
+      for (int r = 0; r < NWHY; r++)
+        n += nwhy[r];
+      for (int r = 0; r < TM_STALL_COUNT; r++)
+        wc.stall[r] += nwhy[r] * step;
+      int64_t rest = nwhy[TM_STALL_SELECTED] * (step - 1);
+      wc.stall[TM_STALL_SELECTED] += nwhy[WHY_PHANTOM] * step - rest;
+      wc.stall[TM_STALL_NOT_SELECTED] += rest;
+      resident_warps = (uint32_t)n;
       if (resident_warps)
         wc.active += step;
       wc.warps += (int64_t)resident_warps * step;

@@ -2432,6 +2432,17 @@ static char *bulk_ptx(void)
   return t.s;
 }
 
+/* A register a load writes is read by the add before it (the loads may not swap with
+   those adds), and written again by the next load (nor with each other). */
+static const char war_ptx[] = HDR
+  ".visible .entry war(.param .u64 buf, .param .u64 out)\n{\n"
+  "  .reg .b32 %r<8>;\n  .reg .b64 %rd<4>;\n"
+  "  ld.param.u64 %rd1, [buf];\n  mov.u32 %r1, %tid.x;\n"
+  "  mul.wide.u32 %rd2, %r1, 4;\n  add.s64 %rd3, %rd1, %rd2;\n"
+  "  ld.global.u32 %r2, [%rd3];\n  add.u32 %r3, %r2, 1;\n"
+  "  ld.global.u32 %r2, [%rd3+4096];\n  add.u32 %r4, %r2, %r3;\n"
+  "  ld.global.u32 %r2, [%rd3+8192];\n  add.u32 %r5, %r2, %r4;\n  ret;\n}\n";
+
 /* Every shortcut of the replay (each warp's scoreboard kept per instruction, stalls counted
    by reason, tables filled as they are used, the cache's last line, the first touches'
    bins) gives the figures the plain replay gives, bit for bit, on each profile's own
@@ -2440,7 +2451,8 @@ static char *bulk_ptx(void)
    load chains through global and shared memory, streams over many blocks, atomics at one
    address, scattered and partial stores, a sector on its way, the grid's shared L2,
    predicated-off code issued while the other warps wait, lines loaded again after the L2
-   slice let them go, bulk copies waited for on an mbarrier and cp.async groups. */
+   slice let them go, bulk copies waited for on an mbarrier and cp.async groups, loads that
+   may not pass the reads of what they write. */
 START_TEST(test_shortcuts_same_figures)
 {
   static const char *const profs[] = {"h200", "h100-sxm", "a100", "v100", "fermi-m2070", "t4"};
@@ -2469,6 +2481,7 @@ START_TEST(test_shortcuts_same_figures)
     {phantom_ptx, "phantom", 2, 64, 4096, 1, 0},
     {revisit, "revisit", 1, 1024, (1u << 20) + 4096, 1, 0},
     {bulk, "bulk", 2, 256, 64 * 1024, 1, 0},
+    {war_ptx, "war", 2, 256, 16 * 1024, 1, 0},
   };
   for (size_t pi = 0; pi < sizeof profs / sizeof profs[0]; pi++)
     for (size_t ci = 0; ci < sizeof cases / sizeof cases[0]; ci++) {

@@ -10,7 +10,12 @@
  * order they reached it (a queue), not the scheduler's: greedy-then-oldest gave it to the
  * oldest warps again and again, and a memory-bound kernel's warps drifted apart.
  * What each cycle a resident warp did not issue is charged to one stall reason.
- * When no scheduler can issue, time jumps to the next cycle when one can.
+ * When no scheduler can issue, time jumps to the next cycle when one can. A warp whose
+ * state cannot change before a known cycle sleeps until then: its scheduler counts it in that
+ * state without asking whether it can issue. That and the other shortcuts (each warp's
+ * scoreboard kept per instruction, the seen lines in a hash table, register filters for
+ * hoisting) give the same figures as the plain replay (tm_sm_in.plain), which the tests
+ * compare them with.
  *
  * A warp's instructions are those the emulator recorded, in the order the machine code
  * would issue them: PTX order, except that each global or local load comes as early as

@@ -295,9 +295,27 @@ int tm_touch_init(struct tm_touch *t, const struct sim_trace *tr, uint64_t l2_by
       t->part[i] = (uint8_t)touch_part(t, i);
     t->part_full = t->part[t->npart - 1] == TM_TOUCH_BINS - 1;
   }
-  for (uint64_t i = 0; i < t->n; i++)
-    if (t->key[i])
-      t->cum[touch_bin(t, t->key[i]) + 1]++;
+  if (plain) {
+    for (uint64_t i = 0; i < t->n; i++)
+      if (t->key[i])
+        t->cum[touch_bin(t, t->key[i]) + 1]++;
+  } else {                       /* touch_bin's steps with t's fields in locals: the stores
+                                    to cum could alias them, and reloading them each key
+                                    cost as much as the rest */
+    const uint64_t *key = t->key;
+    const uint8_t *part = t->part;
+    uint64_t *cum = t->cum, n = t->n, npart = t->npart, last = t->nbins - 1;
+    int full = t->part_full;
+    for (uint64_t i = 0; i < n; i++) {
+      uint64_t k = key[i];
+      if (!k)
+        continue;
+      uint64_t ic = sim_touch_insts(k);
+      uint64_t b = (uint64_t)sim_touch_wave(k) * TM_TOUCH_BINS +
+                   (ic < npart ? part[ic] : full ? TM_TOUCH_BINS - 1 : touch_part(t, ic));
+      cum[(b < last ? b : last) + 1]++;
+    }
+  }
   for (uint32_t k = 0; k < t->nbins; k++)
     t->cum[k + 1] += t->cum[k];
   return 0;

@@ -124,7 +124,6 @@ static int model(const struct occ_profile *p, const struct ptx_module *m, const 
   in.warps_per_block = (k->block_threads + W - 1) / W;
   in.warp_size = W;
   in.nregs = m->nregs;
-  in.nops = m->ninsts;
   in.grid_blocks = k->grid_blocks;
   in.sm_count = (uint32_t)p->sm_count;
   in.sms_used = plan->sms_used;

@@ -13,9 +13,8 @@
  * When no scheduler can issue, time jumps to the next cycle when one can. A warp whose
  * state cannot change before a known cycle sleeps until then: its scheduler counts it in that
  * state without asking whether it can issue. That and the other shortcuts (each warp's
- * scoreboard kept per instruction, the seen lines in a hash table, register filters for
- * hoisting) give the same figures as the plain replay (tm_sm_in.plain), which the tests
- * compare them with.
+ * scoreboard kept per instruction, the seen lines in a hash table) give the same figures as
+ * the plain replay (tm_sm_in.plain), which the tests compare them with.
  *
  * A warp's instructions are those the emulator recorded, in the order the machine code
  * would issue them: PTX order, except that each global or local load comes as early as
@@ -318,11 +317,6 @@ static double atom_unit(struct sm *s, const struct tm_op *o, const struct sim_te
 
 static int64_t ceil_cycle(double x) { int64_t c = (int64_t)x; return (double)c < x ? c + 1 : c; }
 
-/* Registers as a 64-bit filter: bit r % 64 of an op's mask (struct order.wmask, rmask) is
-   set for each register r it writes (reads). A clear bit says the op does not; a set one
-   says it may, which the op's lists then answer. */
-static uint64_t reg_bit(uint32_t r) { return 1ull << (r & 63); }
-
 static int op_writes(const struct tm_op *o, uint32_t r)
 {
   for (uint32_t i = 0; i < o->ndst; i++)
@@ -345,24 +339,7 @@ struct order {
   const struct tm_op *ops;
   int addr;                      /* a load's address arithmetic moves up with it */
   int sass;                      /* loads move as ptxas moves them (tm_costs.hoist_sass) */
-  const uint64_t *wmask, *rmask; /* per op (index into ops): the registers it writes and
-                                    reads, as reg_bit filters; NULL: none (plain) */
 };
-
-/* Does op o (of or->ops) write (read) register r? */
-static int or_writes(const struct order *or, const struct tm_op *o, uint32_t r)
-{
-  if (or->wmask && !(or->wmask[o - or->ops] & reg_bit(r)))
-    return 0;
-  return op_writes(o, r);
-}
-
-static int or_reads(const struct order *or, const struct tm_op *o, uint32_t r)
-{
-  if (or->rmask && !(or->rmask[o - or->ops] & reg_bit(r)))
-    return 0;
-  return op_reads(o, r);
-}
 
 /* May the load `ld` be issued before `prev`, the instruction ahead of it? ptxas schedules
    long loads as early as their operands allow, past arithmetic and other loads, but not past
@@ -371,9 +348,8 @@ static int or_reads(const struct order *or, const struct tm_op *o, uint32_t r)
    state spaces do not overlap, so a global load goes ahead of a shared store (a tile's
    loads ahead of the stores of the loads before them), and a short branch around
    straight-line code is predication in its code, not a branch (tm_mark_ifconv). */
-static int can_pass(const struct tm_op *ld, const struct tm_op *prev, const struct order *or)
+static int can_pass(const struct tm_op *ld, const struct tm_op *prev, int sass)
 {
-  int sass = or->sass;
   if (prev->async && prev->async != TM_ASYNC_COPY)   /* a cp.async commit or wait orders */
     return 0;
   int ok = prev->cls == TM_C_LOAD || (prev->cls == TM_C_FIXED && prev->pipe != TM_PIPE_LSU &&
@@ -387,10 +363,10 @@ static int can_pass(const struct tm_op *ld, const struct tm_op *prev, const stru
   if (!ok)
     return 0;
   for (uint32_t i = 0; i < ld->nsrc; i++)
-    if (or_writes(or, prev, ld->src[i]))
+    if (op_writes(prev, ld->src[i]))
       return 0;
   for (uint32_t i = 0; i < ld->ndst; i++)
-    if (or_writes(or, prev, ld->dst[i]) || or_reads(or, prev, ld->dst[i]))
+    if (op_writes(prev, ld->dst[i]) || op_reads(prev, ld->dst[i]))
       return 0;
   return 1;
 }
@@ -414,11 +390,10 @@ struct guards {
   uint32_t n;
 };
 
-static int writes_any(const struct order *or, const struct tm_op *prev, const uint32_t *r,
-                      uint32_t n)
+static int writes_any(const struct tm_op *prev, const uint32_t *r, uint32_t n)
 {
   for (uint32_t i = 0; i < n; i++)
-    if (or_writes(or, prev, r[i]))
+    if (op_writes(prev, r[i]))
       return 1;
   return 0;
 }
@@ -431,7 +406,7 @@ static uint32_t move_up(uint32_t *evi, uint32_t a, const struct order *or, struc
   uint32_t q = a;
   while (q > 0 && a - q < HOIST_MAX && !after_branch(evi, q, or)) {
     const struct tm_op *prev = &or->ops[or->ev[evi[q - 1]].inst];
-    if (!can_pass(o, prev, or) || writes_any(or, prev, g->reg, g->n))
+    if (!can_pass(o, prev, or->sass) || writes_any(prev, g->reg, g->n))
       break;
     /* with sass, arithmetic that moves up for a load stays after the loads before it: ahead
        of them, a chain that waits for one load (an SpMV's x[col[j]]) would hold up the
@@ -467,7 +442,7 @@ static uint32_t lift(uint32_t *evi, uint32_t a, const struct order *or, int dept
   for (int k = 0; depth > 0 && k < 4 && q > 0 && a - q < HOIST_MAX && !after_branch(evi, q, or) &&
                   --*budget > 0; k++) {
     const struct tm_op *p = &or->ops[or->ev[evi[q - 1]].inst];
-    if (!(or->sass || writes_any(or, p, o->src, o->nsrc)) || p->cls != TM_C_FIXED ||
+    if (!(or->sass || writes_any(p, o->src, o->nsrc)) || p->cls != TM_C_FIXED ||
         p->pipe == TM_PIPE_LSU || p->pipe == TM_PIPE_CBU || p->async ||
         lift(evi, q - 1, or, depth - 1, budget) == q - 1)
       break;
@@ -505,8 +480,7 @@ static uint8_t branch_phantoms(const uint32_t *evi, uint32_t p, uint32_t n, cons
 
 /* Group a block's events by warp, each warp's in issue order (hoist_loads). */
 static int index_block(struct bstate *bs, const struct sim_tblock *tb, uint32_t nwarps,
-                       const struct tm_op *ops, const struct tm_costs *c, const uint64_t *wmask,
-                       const uint64_t *rmask)
+                       const struct tm_op *ops, const struct tm_costs *c)
 {
   bs->tb = tb;
   bs->first = calloc(nwarps + 1, sizeof *bs->first);
@@ -528,8 +502,7 @@ static int index_block(struct bstate *bs, const struct sim_tblock *tb, uint32_t 
       bs->evi[bs->first[k] + fill[k]++] = i;
   }
   free(fill);
-  struct order or = { .ev = tb->ev, .ops = ops, .addr = c->hoist_addr, .sass = c->hoist_sass,
-                      .wmask = wmask, .rmask = rmask };
+  struct order or = { .ev = tb->ev, .ops = ops, .addr = c->hoist_addr, .sass = c->hoist_sass };
   for (uint32_t k = 0; k < nwarps; k++) {
     uint32_t *w = bs->evi + bs->first[k], n = bs->first[k + 1] - bs->first[k];
     for (uint32_t p = 0; p < n; p++)      /* where each branch went, before the order moves */
@@ -1159,7 +1132,6 @@ int tm_sm_run(const struct tm_sm_in *in, const struct tm_op *ops, const struct s
     s.atom = calloc(ATOM_LINES, sizeof *s.atom);
   if (in->costs.l1_fill > 32 && in->costs.l1_miss_lines)
     s.miss = calloc(in->costs.l1_miss_lines, sizeof *s.miss);
-  uint64_t *regmask = NULL;             /* not plain: tm_sm_in.nops written, then read */
   int rc = -1;
   if (!s.w || !s.b || !out->block_start || !out->block_end || !slot_free || !why ||
       (in->plain && !s.atom) ||
@@ -1174,20 +1146,8 @@ int tm_sm_run(const struct tm_sm_in *in, const struct tm_op *ops, const struct s
     if (!s.w[k].ready || !s.w[k].rkind)
       goto done;
   }
-  if (!in->plain && in->nops) {       /* the ops' register filters, for hoist_loads */
-    regmask = calloc(2 * (size_t)in->nops, sizeof *regmask);
-    if (!regmask)
-      goto done;
-    for (uint32_t i = 0; i < in->nops; i++) {
-      for (uint32_t k = 0; k < ops[i].ndst; k++)
-        regmask[i] |= reg_bit(ops[i].dst[k]);
-      for (uint32_t k = 0; k < ops[i].nsrc; k++)
-        regmask[in->nops + i] |= reg_bit(ops[i].src[k]);
-    }
-  }
   for (uint32_t j = 0; j < nblocks; j++)
-    if (index_block(&s.b[j], &blocks[j], wpb, ops, &in->costs, regmask,
-                    regmask ? regmask + in->nops : NULL))
+    if (index_block(&s.b[j], &blocks[j], wpb, ops, &in->costs))
       goto done;
   if (atom_regions(&s, blocks, nblocks))
     goto done;
@@ -1399,7 +1359,6 @@ done:
   free(s.miss);
   free(s.mine);
   free(s.mine_key);
-  free(regmask);
   tm_cache_free(&s.l1);
   tm_cache_free(&s.l2);
   return rc;

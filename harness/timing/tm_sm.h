@@ -36,8 +36,6 @@ struct tm_sm_in {
   struct tm_costs costs;
   uint32_t blocks_per_sm, warps_per_block, warp_size;
   uint32_t nregs;                  /* the module's registers (scoreboard size) */
-  uint32_t nops;                   /* ops[] given to tm_sm_run (the module's instructions);
-                                      0: unknown (then no register filters are made) */
   uint32_t grid_blocks, sm_count, sms_used;
   uint64_t l1_bytes, l2_slice_bytes;
   double l2_bytes_per_cycle;       /* all SMs together; divided among the busy ones */

@@ -2443,6 +2443,15 @@ static const char war_ptx[] = HDR
   "  ld.global.u32 %r2, [%rd3+4096];\n  add.u32 %r4, %r2, %r3;\n"
   "  ld.global.u32 %r2, [%rd3+8192];\n  add.u32 %r5, %r2, %r4;\n  ret;\n}\n";
 
+/* A load after a short branch around one add (if-converted: ptxas predicates the add) moves
+   up past the branch, and then not past the setp that writes the branch's guard. */
+static const char guard_ptx[] = HDR
+  ".visible .entry guard(.param .u64 buf, .param .u64 out)\n{\n"
+  "  .reg .pred %p<2>;\n  .reg .b32 %r<8>;\n  .reg .b64 %rd<2>;\n"
+  "  ld.param.u64 %rd1, [buf];\n  mov.u32 %r1, %tid.x;\n  mov.u32 %r2, 0;\n"
+  "  setp.lt.u32 %p1, %r1, 16;\n  @%p1 bra SKIP;\n  add.u32 %r2, %r1, 1;\nSKIP:\n"
+  "  ld.global.u32 %r3, [%rd1];\n  add.u32 %r4, %r3, %r2;\n  ret;\n}\n";
+
 /* Every shortcut of the replay (each warp's scoreboard kept per instruction, stalls counted
    by reason, tables filled as they are used, the cache's last line, the first touches'
    bins) gives the figures the plain replay gives, bit for bit, on each profile's own
@@ -2452,7 +2461,7 @@ static const char war_ptx[] = HDR
    address, scattered and partial stores, a sector on its way, the grid's shared L2,
    predicated-off code issued while the other warps wait, lines loaded again after the L2
    slice let them go, bulk copies waited for on an mbarrier and cp.async groups, loads that
-   may not pass the reads of what they write. */
+   may not pass the reads of what they write or the guards of the branches they pass. */
 START_TEST(test_shortcuts_same_figures)
 {
   static const char *const profs[] = {"h200", "h100-sxm", "a100", "v100", "fermi-m2070", "t4"};
@@ -2482,6 +2491,7 @@ START_TEST(test_shortcuts_same_figures)
     {revisit, "revisit", 1, 1024, (1u << 20) + 4096, 1, 0},
     {bulk, "bulk", 2, 256, 64 * 1024, 1, 0},
     {war_ptx, "war", 2, 256, 16 * 1024, 1, 0},
+    {guard_ptx, "guard", 2, 64, 4096, 1, 0},
   };
   for (size_t pi = 0; pi < sizeof profs / sizeof profs[0]; pi++)
     for (size_t ci = 0; ci < sizeof cases / sizeof cases[0]; ci++) {

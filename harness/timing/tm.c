@@ -19,6 +19,7 @@
 #include "timing/tm_sm.h"
 
 #define TRACE_WAVES 6
+#define TOUCH_PARTS 65536        /* instruction counts in struct tm_touch.part, at most */
 #define DEFAULT_REGS 32
 
 static const char *const stall_names[] = {
@@ -82,8 +83,10 @@ int tm_plan(const struct occ_profile *p, const struct tm_kernel *k, struct tm_pl
   return 0;
 }
 
-int tm_model(const struct occ_profile *p, const struct ptx_module *m, const struct tm_kernel *k,
-             const struct tm_plan *plan, const struct sim_trace *tr, struct tm_report *out)
+/* tm_model, with the replay's shortcuts (plain 0) or without them (tm_sm_in.plain). */
+static int model(const struct occ_profile *p, const struct ptx_module *m, const struct tm_kernel *k,
+                 const struct tm_plan *plan, const struct sim_trace *tr, int plain,
+                 struct tm_report *out)
 {
   memset(out, 0, sizeof *out);
   if (!plan->ok) {
@@ -129,9 +132,10 @@ int tm_model(const struct occ_profile *p, const struct ptx_module *m, const stru
   in.l2_slice_bytes = l2 / plan->sms_used;
   in.dram_bytes_per_cycle = dram_gbs * sustained * 1e3 / mhz;
   in.l2_bytes_per_cycle = l2_gbs * 1e3 / mhz;
+  in.plain = plain;
 
   struct tm_touch touch;
-  if (tm_touch_init(&touch, tr, l2)) {
+  if (tm_touch_init(&touch, tr, l2, plain)) {
     free(ops);
     return -1;
   }
@@ -224,15 +228,37 @@ int tm_model(const struct occ_profile *p, const struct ptx_module *m, const stru
   return 0;
 }
 
-static uint32_t touch_bin(const struct tm_touch *t, uint64_t key)
+int tm_model(const struct occ_profile *p, const struct ptx_module *m, const struct tm_kernel *k,
+             const struct tm_plan *plan, const struct sim_trace *tr, struct tm_report *out)
 {
-  double f = (double)sim_touch_insts(key) * TM_TOUCH_BINS / t->block_insts;
-  uint64_t b = (uint64_t)sim_touch_wave(key) * TM_TOUCH_BINS +
-               (f < TM_TOUCH_BINS - 1 ? (uint64_t)f : TM_TOUCH_BINS - 1);
+  return model(p, m, k, plan, tr, 0, out);
+}
+
+int tm_model_plain(const struct occ_profile *p, const struct ptx_module *m,
+                   const struct tm_kernel *k, const struct tm_plan *plan,
+                   const struct sim_trace *tr, struct tm_report *out)
+{
+  return model(p, m, k, plan, tr, 1, out);
+}
+
+/* The bin in its wave of a touch after `insts` of its block's warp-instructions. */
+static uint32_t touch_part(const struct tm_touch *t, uint64_t insts)
+{
+  double f = (double)insts * TM_TOUCH_BINS / t->block_insts;
+  return f < TM_TOUCH_BINS - 1 ? (uint32_t)f : TM_TOUCH_BINS - 1;
+}
+
+static inline uint32_t touch_bin(const struct tm_touch *t, uint64_t key)
+{
+  uint64_t i = sim_touch_insts(key);
+  uint32_t part = i < t->npart ? t->part[i]
+                : t->part_full ? TM_TOUCH_BINS - 1     /* touch_part never falls as i grows */
+                : touch_part(t, i);
+  uint64_t b = (uint64_t)sim_touch_wave(key) * TM_TOUCH_BINS + part;
   return b < t->nbins ? (uint32_t)b : t->nbins - 1;
 }
 
-int tm_touch_init(struct tm_touch *t, const struct sim_trace *tr, uint64_t l2_bytes)
+int tm_touch_init(struct tm_touch *t, const struct sim_trace *tr, uint64_t l2_bytes, int plain)
 {
   memset(t, 0, sizeof *t);
   if (!tr->touch || !tr->touch_wave || !tr->nwork)
@@ -253,9 +279,42 @@ int tm_touch_init(struct tm_touch *t, const struct sim_trace *tr, uint64_t l2_by
   t->n = tr->ntouch;
   t->wave = tr->touch_wave;
   t->l2_lines = (double)l2_bytes / 128;
-  for (uint64_t i = 0; i < t->n; i++)
-    if (t->key[i])
-      t->cum[touch_bin(t, t->key[i]) + 1]++;
+  /* the bin in its wave of every instruction count up to a little past a block's average,
+     where it reaches the last: the division is done once a count, not once a line (a
+     correctly rounded quotient never falls as the dividend grows, so a count past the
+     table's last, when that is the last bin, is in the last bin too) */
+  if (!plain) {
+    t->npart = t->block_insts < TOUCH_PARTS - 2 ? (uint32_t)t->block_insts + 2 : TOUCH_PARTS;
+    t->part = malloc(t->npart);
+    if (!t->part) {
+      tm_touch_free(t);
+      return -1;
+    }
+    for (uint32_t i = 0; i < t->npart; i++)
+      t->part[i] = (uint8_t)touch_part(t, i);
+    t->part_full = t->part[t->npart - 1] == TM_TOUCH_BINS - 1;
+  }
+  if (plain) {
+    for (uint64_t i = 0; i < t->n; i++)
+      if (t->key[i])
+        t->cum[touch_bin(t, t->key[i]) + 1]++;
+  } else {                       /* touch_bin's steps with t's fields in locals: the stores
+                                    to cum could alias them, and reloading them each key
+                                    cost as much as the rest */
+    const uint64_t *key = t->key;
+    const uint8_t *part = t->part;
+    uint64_t *cum = t->cum, n = t->n, npart = t->npart, last = t->nbins - 1;
+    int full = t->part_full;
+    for (uint64_t i = 0; i < n; i++) {
+      uint64_t k = key[i];
+      if (!k)
+        continue;
+      uint64_t ic = sim_touch_insts(k);
+      uint64_t b = (uint64_t)sim_touch_wave(k) * TM_TOUCH_BINS +
+                   (ic < npart ? part[ic] : full ? TM_TOUCH_BINS - 1 : touch_part(t, ic));
+      cum[(b < last ? b : last) + 1]++;
+    }
+  }
   for (uint32_t k = 0; k < t->nbins; k++)
     t->cum[k + 1] += t->cum[k];
   return 0;
@@ -265,6 +324,8 @@ void tm_touch_free(struct tm_touch *t)
 {
   free(t->cum);
   t->cum = NULL;
+  free(t->part);
+  t->part = NULL;
   t->key = NULL;
 }
 

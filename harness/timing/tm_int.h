@@ -100,6 +100,9 @@ struct tm_cache {
   uint64_t tick;
   uint64_t hits, misses;
   int random;          /* replace a pseudo-random way, not the least recently used */
+  size_t last;         /* the way found last: an access to the same line (the other sectors
+                          of a request, the calls after tm_cache_access) finds it there */
+  int plain;           /* look every line up in its set (for tests of `last`) */
 };
 int tm_cache_init(struct tm_cache *c, uint64_t bytes, uint32_t ways, int random);
 void tm_cache_free(struct tm_cache *c);

@@ -35,6 +35,8 @@ int tm_cache_init(struct tm_cache *c, uint64_t bytes, uint32_t ways, int random)
   c->dirty = calloc(n, 1);
   c->ready = calloc(n * 4, sizeof *c->ready);
   c->tick = c->hits = c->misses = 0;
+  c->last = 0;
+  c->plain = 0;
   if (!c->tag || !c->used || !c->valid || !c->dirty || !c->ready) {
     tm_cache_free(c);
     return -1;
@@ -61,27 +63,36 @@ static uint32_t set_of(const struct tm_cache *c, uint64_t line)
   return (uint32_t)(((line * 0x9e3779b97f4a7c15ull) >> 20) % c->sets);
 }
 
+/* An access to the present line of way i. */
+static int access_way(struct tm_cache *c, size_t i, uint64_t sector, int allocate)
+{
+  uint8_t bit = (uint8_t)(1u << (sector & 3));
+  c->last = i;
+  c->used[i] = c->tick;
+  if (c->valid[i] & bit) {
+    c->hits++;
+    return 1;
+  }
+  c->misses++;
+  if (allocate) {
+    c->valid[i] |= bit;
+    c->ready[i * 4 + (sector & 3)] = 0;
+  }
+  return 0;
+}
+
 int tm_cache_access(struct tm_cache *c, uint64_t sector, int allocate)
 {
   uint64_t line = sector >> 2, key = line + 1;
   uint8_t bit = (uint8_t)(1u << (sector & 3));
-  size_t base = (size_t)set_of(c, line) * c->ways;
   c->tick++;
+  if (!c->plain && c->tag[c->last] == key)   /* a line is in one way only: this one */
+    return access_way(c, c->last, sector, allocate);
+  size_t base = (size_t)set_of(c, line) * c->ways;
   size_t victim = base;
   for (size_t i = base; i < base + c->ways; i++) {
-    if (c->tag[i] == key) {
-      c->used[i] = c->tick;
-      if (c->valid[i] & bit) {
-        c->hits++;
-        return 1;
-      }
-      c->misses++;
-      if (allocate) {
-        c->valid[i] |= bit;
-        c->ready[i * 4 + (sector & 3)] = 0;
-      }
-      return 0;
-    }
+    if (c->tag[i] == key)
+      return access_way(c, i, sector, allocate);
     if (c->used[i] < c->used[victim])
       victim = i;
   }
@@ -95,6 +106,7 @@ int tm_cache_access(struct tm_cache *c, uint64_t sector, int allocate)
       victim = base + (size_t)((h >> 32) % c->ways);
     }
     c->tag[victim] = key;
+    c->last = victim;
     c->valid[victim] = bit;
     c->dirty[victim] = 0;
     c->used[victim] = c->tick;
@@ -104,13 +116,13 @@ int tm_cache_access(struct tm_cache *c, uint64_t sector, int allocate)
   return 0;
 }
 
+static long find(const struct tm_cache *c, uint64_t sector);
+
 void tm_cache_drop(struct tm_cache *c, uint64_t sector)
 {
-  uint64_t key = (sector >> 2) + 1;
-  size_t base = (size_t)set_of(c, sector >> 2) * c->ways;
-  for (size_t i = base; i < base + c->ways; i++)
-    if (c->tag[i] == key)
-      c->valid[i] &= (uint8_t)~(1u << (sector & 3));
+  long w = find(c, sector);
+  if (w >= 0)
+    c->valid[w] &= (uint8_t)~(1u << (sector & 3));
 }
 
 double tm_serve(struct tm_server *s, double t, double bytes)
@@ -133,6 +145,8 @@ double tm_serve(struct tm_server *s, double t, double bytes)
 static long find(const struct tm_cache *c, uint64_t sector)
 {
   uint64_t key = (sector >> 2) + 1;
+  if (!c->plain && c->tag[c->last] == key)
+    return (long)c->last;
   size_t base = (size_t)set_of(c, sector >> 2) * c->ways;
   for (size_t i = base; i < base + c->ways; i++)
     if (c->tag[i] == key)

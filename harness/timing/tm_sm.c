@@ -10,7 +10,11 @@
  * order they reached it (a queue), not the scheduler's: greedy-then-oldest gave it to the
  * oldest warps again and again, and a memory-bound kernel's warps drifted apart.
  * What each cycle a resident warp did not issue is charged to one stall reason.
- * When no scheduler can issue, time jumps to the next cycle when one can.
+ * When no scheduler can issue, time jumps to the next cycle when one can. A warp whose
+ * state cannot change before a known cycle sleeps until then: its scheduler counts it in that
+ * state without asking whether it can issue. That and the other shortcuts (each warp's
+ * scoreboard kept per instruction, the seen lines in a hash table) give the same figures as
+ * the plain replay (tm_sm_in.plain), which the tests compare them with.
  *
  * A warp's instructions are those the emulator recorded, in the order the machine code
  * would issue them: PTX order, except that each global or local load comes as early as
@@ -30,6 +34,8 @@
                                     moves up with it, at most this long a chain (lift) ... */
 #define LIFT_BUDGET 64           /* ... and at most this many tries a load */
 #define PHANTOM 254              /* a warp's state while it issues predicated-off code */
+#define WHY_PHANTOM TM_STALL_COUNT  /* ... as the count of warps in it (nwhy) */
+#define NWHY (TM_STALL_COUNT + 1)
 #define NEVER INT64_MAX
 
 #define TM_AGROUPS 8
@@ -49,6 +55,17 @@ struct warp {
   uint32_t ncommit;
   int64_t next_ok;               /* earliest cycle it may issue again */
   uint8_t next_why;              /* the stall reason until next_ok */
+  /* its next instruction, and when the registers and cp.async groups it waits for are
+     there (scoreboard), worked out once per instruction: neither changes until the warp
+     issues (sb_ok 0: not yet worked out; tm_sm_in.plain: never kept) */
+  uint8_t sb_ok, sb_why;
+  int64_t sb_at;
+  const struct sim_tev *cur_e;
+  const struct tm_op *cur_o;
+  /* asleep: not looked at by its scheduler until cycle sleep_until (NEVER: until its barrier
+     is released), in state sleep_why all along; 0: awake (looked at every cycle) */
+  int64_t sleep_until;
+  uint8_t sleep_why;
   uint64_t age;                  /* dispatch order: lower is older */
   uint64_t ticket;               /* its place in the load/store unit's queue; 0: none */
 };
@@ -68,6 +85,92 @@ struct bstate {                  /* a recorded block on this SM */
                                     have landed: its mbarrier waits issue no earlier */
 };
 
+/* The lines an SM has loaded, direct-mapped into SEEN_LINES slots (slot line % SEEN_LINES
+   holds the line loaded there last, + 1; 0: none). A replay writes some thousands of the
+   million slots, and zeroing the 8 MB array they stand for was a tenth of lab 03's replays:
+   the slots written are kept in a hash table instead, grown as they come (tm_sm_in.plain:
+   the array itself). */
+struct seen {
+  int on;                        /* the profile has a DRAM access granularity */
+  uint64_t *flat;                /* with plain: the SEEN_LINES slots */
+  struct seen_entry {
+    uint64_t slot;               /* slot + 1; 0: an empty entry */
+    uint64_t line;               /* what the slot holds */
+  } *e;
+  uint32_t cap, n, bits;         /* entries (1 << bits) and those used, at most half */
+};
+#define SEEN_LINES (1u << 20)
+#define SEEN_FIRST_BITS 10       /* the hash table's first size: 1024 entries */
+
+static int seen_init(struct seen *m, int plain)
+{
+  memset(m, 0, sizeof *m);
+  m->on = 1;
+  if (plain)
+    return (m->flat = calloc(SEEN_LINES, sizeof *m->flat)) ? 0 : -1;
+  m->bits = SEEN_FIRST_BITS;
+  m->cap = 1u << m->bits;
+  return (m->e = calloc(m->cap, sizeof *m->e)) ? 0 : -1;
+}
+
+static void seen_free(struct seen *m)
+{
+  free(m->flat);
+  free(m->e);
+  m->flat = NULL;
+  m->e = NULL;
+}
+
+static uint32_t seen_hash(const struct seen *m, uint64_t slot)
+{
+  return (uint32_t)((slot * 0x9e3779b97f4a7c15ull) >> (64 - m->bits));
+}
+
+/* The entry of slot (found, or the empty one where it goes). */
+static struct seen_entry *seen_find(const struct seen *m, uint64_t slot)
+{
+  for (uint32_t h = seen_hash(m, slot);; h = (h + 1) & (m->cap - 1))
+    if (m->e[h].slot == slot + 1 || !m->e[h].slot)
+      return &m->e[h];
+}
+
+/* What slot holds (line + 1), or 0. */
+static uint64_t seen_get(const struct seen *m, uint64_t slot)
+{
+  if (m->flat)
+    return m->flat[slot];
+  return seen_find(m, slot)->line;
+}
+
+/* Slot holds line + 1 = v now. 0, or -1 when out of host memory. */
+static int seen_put(struct seen *m, uint64_t slot, uint64_t v)
+{
+  if (m->flat) {
+    m->flat[slot] = v;
+    return 0;
+  }
+  if (2 * (m->n + 1) > m->cap) {          /* grow: twice the entries, each put again */
+    struct seen old = *m;
+    m->bits++;
+    m->cap <<= 1;
+    if (!(m->e = calloc(m->cap, sizeof *m->e))) {
+      *m = old;
+      return -1;
+    }
+    for (uint32_t k = 0; k < old.cap; k++)
+      if (old.e[k].slot)
+        *seen_find(m, old.e[k].slot - 1) = old.e[k];
+    free(old.e);
+  }
+  struct seen_entry *x = seen_find(m, slot);
+  if (!x->slot) {
+    x->slot = slot + 1;
+    m->n++;
+  }
+  x->line = v;
+  return 0;
+}
+
 #define DRAM_PAGES 256           /* pages the model keeps open per SM */
 #define DRAM_PAGE_SECTORS 32     /* 1 KB: an HBM pseudo-channel's page */
 
@@ -79,6 +182,17 @@ struct sm {
   struct bstate *b;
   int64_t pipe_free[NSCHED][TM_NPIPES];
   int64_t sched_busy[NSCHED];    /* the scheduler issues a warp's predicated-off instructions */
+  /* Without tm_sm_in.plain, a warp whose state cannot change before a known cycle whatever
+     the others do (at a barrier, before next_ok, waiting for a register or its pipe) sleeps
+     until then: its scheduler counts it in that state without asking can_issue. */
+  int sleepy;                    /* warps sleep (not plain, at most 64 warps a scheduler) */
+  uint64_t awake[NSCHED];        /* resident warps not asleep: bit i is warp slot q + NSCHED i */
+  int64_t nsleep[NWHY];          /* sleeping warps by state */
+  int64_t wake_at[NSCHED];       /* the earliest sleep_until of the scheduler's, NEVER: none */
+  int64_t nwhy[NWHY];            /* not plain: warps in each state this cycle, the sleepers
+                                    of the cycle's start among them */
+  int cur_q;                     /* the scheduler looking at its warps; NSCHED: none */
+  int ended;                     /* not plain: a block's last warp exited (blocks to retire) */
   int last[NSCHED];
   double lsu_free, mio_free;
   uint64_t tk_last, tk_serve;    /* the load/store unit's queue: the last place given, the
@@ -86,13 +200,14 @@ struct sm {
   struct tm_cache l1, l2;
   struct tm_server l2bw, dram;
   uint64_t age;
-  struct atom_line *atom;        /* the L2 atomic unit's lines, ATOM_LINES of them (hashed) */
+  struct atom_line *atom;        /* the L2 atomic unit's lines, ATOM_LINES of them (hashed);
+                                    NULL while no block has a global atomic */
   double drain;                  /* when the last atomic asked for is done */
-  uint64_t *seen;                /* with a DRAM access granularity: lines this SM has loaded,
-                                    direct-mapped (SEEN_LINES), line + 1 (0: none) */
+  struct seen seen;              /* with a DRAM access granularity: lines this SM has loaded */
   uint64_t *mine;                /* with the grid's first touches: the sectors this SM loaded
                                     last, direct-mapped (MINE_SECTORS), sector + 1 ... */
   uint64_t *mine_key;            /* ... and when (sim_touch_key) */
+  int nomem;                     /* the seen table could not grow */
   uint64_t pages[DRAM_PAGES];    /* DRAM pages this SM's loads opened last, direct-mapped,
                                     page + 1 (0: none) */
   uint32_t nblocks;              /* recorded blocks */
@@ -116,7 +231,6 @@ struct atom_line {
 };
 #define ATOM_LINES 8192          /* a power of two */
 #define ATOM_REGION_SECTORS 128  /* 4 KB: a region's sectors */
-#define SEEN_LINES (1u << 20)
 #define MINE_SECTORS (1u << 16)
 #define ATOM_QUEUE 512           /* cycles of atomics the memory system takes without the SM's
                                     load/store unit waiting */
@@ -138,7 +252,7 @@ static struct atom_line *atom_line_of(struct sm *s, uint64_t l)
 }
 
 /* Before the replay: how many recorded blocks' global atomics reach each region. */
-static void atom_regions(struct sm *s, const struct sim_tblock *blocks, uint32_t nblocks)
+static int atom_regions(struct sm *s, const struct sim_tblock *blocks, uint32_t nblocks)
 {
   s->nblocks = nblocks;
   for (uint32_t j = 0; j < nblocks; j++) {
@@ -148,6 +262,8 @@ static void atom_regions(struct sm *s, const struct sim_tblock *blocks, uint32_t
       uint8_t cls = s->ops[e->inst].cls;
       if ((cls != TM_C_ATOM && cls != TM_C_RED) || e->space != PTX_SP_GLOBAL)
         continue;
+      if (!s->atom && !(s->atom = calloc(ATOM_LINES, sizeof *s->atom)))
+        return -1;                /* the table, once a block has a global atomic */
       for (uint32_t i = 0; i < e->n; i++) {
         struct atom_line *x = atom_line_of(s, tb->sec[e->first + i] / ATOM_REGION_SECTORS);
         if (x && x->last != j + 1) {
@@ -157,6 +273,7 @@ static void atom_regions(struct sm *s, const struct sim_tblock *blocks, uint32_t
       }
     }
   }
+  return 0;
 }
 
 /* When a global atomic of e (class cls, from time t0) is done at the L2's atomic unit: the
@@ -451,9 +568,37 @@ static void async_issue(struct warp *x, const struct tm_op *o, int64_t r)
   x->aopen = 0;
 }
 
-static int can_issue(struct sm *s, uint32_t slot, int64_t t, uint8_t *why, int64_t *when)
+/* Raise *at to when the registers o reads and the cp.async groups it waits for are there,
+   *reason to the stall of the first of them that comes last (unchanged when none is later
+   than *at). */
+static void scoreboard(const struct warp *x, const struct tm_op *o, int64_t *at, uint8_t *reason)
+{
+  for (unsigned i = 0; i < o->nsrc; i++) {
+    int64_t r = x->ready[o->src[i]];
+    if (r > *at) {
+      *at = r;
+      uint8_t k = x->rkind[o->src[i]];
+      *reason = k == TM_DEP_LONG ? TM_STALL_LONG_SB : k == TM_DEP_SHORT ? TM_STALL_SHORT_SB
+                                                                        : TM_STALL_WAIT;
+    }
+  }
+  if (o->async == TM_ASYNC_WAIT || o->async == TM_ASYNC_WAIT_ALL) {
+    int64_t r = async_done(x, o);
+    if (r > *at) {
+      *at = r;
+      *reason = TM_STALL_LONG_SB;
+    }
+  }
+}
+
+/* *still: 1 when the warp stays in state *why until *when whatever the other warps do
+   (short of releasing its barrier); 0 when that could change sooner. */
+static int can_issue(struct sm *s, uint32_t slot, int64_t t, uint8_t *why, int64_t *when,
+                     int *still)
 {
   struct warp *x = &s->w[slot];
+  *still = x->next_why != TM_STALL_SELECTED;   /* else: issuing predicated-off code, which
+                                                   its scheduler's business decides */
   if (x->at_barrier) {
     *why = TM_STALL_BARRIER;
     *when = NEVER;
@@ -464,29 +609,37 @@ static int can_issue(struct sm *s, uint32_t slot, int64_t t, uint8_t *why, int64
     *when = x->next_ok;
     return 0;
   }
-  const struct sim_tev *e = &s->b[x->blk].tb->ev[x->evi[x->pos]];
-  const struct tm_op *o = &s->ops[e->inst];
+  *still = 1;
+  const struct sim_tev *e;
+  const struct tm_op *o;
   int64_t at = t;
   uint8_t reason = TM_STALL_SELECTED;
-  for (unsigned i = 0; i < o->nsrc; i++) {
-    int64_t r = x->ready[o->src[i]];
-    if (r > at) {
-      at = r;
-      uint8_t k = x->rkind[o->src[i]];
-      reason = k == TM_DEP_LONG ? TM_STALL_LONG_SB : k == TM_DEP_SHORT ? TM_STALL_SHORT_SB
-                                                                       : TM_STALL_WAIT;
+  if (s->in->plain) {
+    e = &s->b[x->blk].tb->ev[x->evi[x->pos]];
+    o = &s->ops[e->inst];
+    scoreboard(x, o, &at, &reason);
+  } else {
+    if (!x->sb_ok) {
+      x->cur_e = &s->b[x->blk].tb->ev[x->evi[x->pos]];
+      x->cur_o = &s->ops[x->cur_e->inst];
+      x->sb_at = INT64_MIN;
+      x->sb_why = TM_STALL_SELECTED;
+      scoreboard(x, x->cur_o, &x->sb_at, &x->sb_why);
+      x->sb_ok = 1;
+    }
+    e = x->cur_e;
+    o = x->cur_o;
+    if (x->sb_at > t) {          /* the first of the latest is the reason, from any start */
+      at = x->sb_at;
+      reason = x->sb_why;
     }
   }
-  if (o->async == TM_ASYNC_WAIT || o->async == TM_ASYNC_WAIT_ALL) {
-    int64_t r = async_done(x, o);
-    if (r > at) {
-      at = r;
+  if (o->async == TM_ASYNC_MBWAIT) {
+    *still = 0;                  /* other warps' bulk copies move bulk_done */
+    if (s->b[x->blk].bulk_done > at) {
+      at = s->b[x->blk].bulk_done;
       reason = TM_STALL_LONG_SB;
     }
-  }
-  if (o->async == TM_ASYNC_MBWAIT && s->b[x->blk].bulk_done > at) {
-    at = s->b[x->blk].bulk_done;
-    reason = TM_STALL_LONG_SB;
   }
   if (at > t) {
     *why = reason;
@@ -497,9 +650,10 @@ static int can_issue(struct sm *s, uint32_t slot, int64_t t, uint8_t *why, int64
   if (pf > t) {
     *why = o->pipe == TM_PIPE_LSU ? TM_STALL_LG_THROTTLE : o->pipe == TM_PIPE_MIO
            ? TM_STALL_MIO_THROTTLE : o->pipe == TM_PIPE_CBU ? TM_STALL_BRANCH : TM_STALL_MATH;
-    *when = pf;
+    *when = pf;                  /* no warp of its scheduler takes the pipe before pf */
     return 0;
   }
+  *still = 0;                    /* the units' queues move with every warp's accesses */
   int shared = e->space == PTX_SP_SHARED || o->cls == TM_C_SHFL;
   if (o->pipe == TM_PIPE_LSU || o->cls == TM_C_SHFL) {
     double unit = shared ? s->mio_free : s->lsu_free, queue = shared ? MIO_QUEUE : LSU_QUEUE;
@@ -650,7 +804,7 @@ static double global_access(struct sm *s, const struct sim_tev *e, const struct 
              share, which other SMs read too and the real L2 shares (an SpMV's x); a miss
              there is the per-SM slice's, and the pair is not charged on top of it */
           uint64_t line = sec >> 2;
-          int again = s->seen && s->seen[line % SEEN_LINES] == line + 1;
+          int again = s->seen.on && seen_get(&s->seen, line % SEEN_LINES) == line + 1;
           uint32_t bytes = again ? 32 : c->dram_access;
           /* opening a DRAM page takes bandwidth that moves no data (dram_page_bytes) */
           double open = c->dram_page > 0 && dram_page_opens(s, sec) ? c->dram_page : 0;
@@ -726,11 +880,12 @@ static double global_access(struct sm *s, const struct sim_tev *e, const struct 
       s->mine_key[k] = me;
     }
   }
-  if (s->seen && cls == TM_C_LOAD)      /* marked after the request: its own sectors are
+  if (s->seen.on && cls == TM_C_LOAD)   /* marked after the request: its own sectors are
                                            not the "again" of each other */
     for (uint32_t i = 0; i < e->n; i++) {
       uint64_t line = tb->sec[e->first + i] >> 2;
-      s->seen[line % SEEN_LINES] = line + 1;
+      if (seen_put(&s->seen, line % SEEN_LINES, line + 1))
+        s->nomem = 1;
     }
   if ((cls == TM_C_ATOM || cls == TM_C_RED) && !local) {
     double unit = atom_unit(s, &s->ops[e->inst], e, tb, t0);
@@ -748,11 +903,62 @@ static double global_access(struct sm *s, const struct sim_tev *e, const struct 
   return done;
 }
 
+/* Put warp slot k to sleep in state why until cycle until (NEVER: its barrier's release). */
+static void warp_sleep(struct sm *s, uint32_t k, uint8_t why, int64_t until)
+{
+  struct warp *x = &s->w[k];
+  uint32_t q = k % NSCHED;
+  x->sleep_until = until;
+  x->sleep_why = why;
+  s->awake[q] &= ~(1ull << (k / NSCHED));
+  s->nsleep[why]++;
+  if (until < s->wake_at[q])
+    s->wake_at[q] = until;
+}
+
+/* Wake warp slot k (asleep or not). One of a scheduler still to look at its warps this
+   cycle (a barrier's release) is looked at, not counted asleep. */
+static void warp_wake(struct sm *s, uint32_t k)
+{
+  struct warp *x = &s->w[k];
+  uint32_t q = k % NSCHED;
+  if (!x->sleep_until)
+    return;
+  s->nsleep[x->sleep_why]--;
+  if ((int)q > s->cur_q)
+    s->nwhy[x->sleep_why]--;
+  x->sleep_until = 0;
+  s->awake[q] |= 1ull << (k / NSCHED);
+}
+
+/* Wake scheduler q's warps whose sleep ends by t; wake_at[q] becomes the earliest of the
+   others'. */
+static void wake_due(struct sm *s, uint32_t q, int64_t t)
+{
+  int64_t m = NEVER;
+  for (uint32_t k = q; k < s->nslots_w; k += NSCHED) {
+    int64_t u = s->w[k].sleep_until;
+    if (!u)
+      continue;
+    if (u <= t)
+      warp_wake(s, k);
+    else if (u < m)
+      m = u;
+  }
+  s->wake_at[q] = m;
+}
+
 static void release_barrier(struct sm *s, struct bstate *bs, unsigned id, int64_t t)
 {
   for (uint32_t k = 0; k < s->nslots_w; k++) {
     struct warp *x = &s->w[k];
     if (x->resident && x->at_barrier && x->bar == id && &s->b[x->blk] == bs) {
+      if (x->sleep_until) {       /* asleep at the barrier (NEVER: wake_at stays right) */
+        int64_t u = x->sleep_until;
+        warp_wake(s, k);
+        if (u != NEVER)
+          wake_due(s, k % NSCHED, t);
+      }
       x->at_barrier = 0;
       x->next_ok = t + s->in->costs.barrier;
       x->next_why = TM_STALL_BARRIER;
@@ -777,6 +983,7 @@ static void issue(struct sm *s, uint32_t slot, int64_t t, struct tm_sm_out *out)
   const struct sim_tev *e = &bs->tb->ev[x->evi[x->pos++]];
   const struct tm_op *o = &s->ops[e->inst];
   const struct tm_costs *c = &s->in->costs;
+  x->sb_ok = 0;
   out->issued++;
   if (x->ticket) {
     x->ticket = 0;
@@ -853,11 +1060,13 @@ static void issue(struct sm *s, uint32_t slot, int64_t t, struct tm_sm_out *out)
   }
   if (x->pos >= x->nev) {        /* the warp has run its last instruction */
     x->resident = 0;
+    s->awake[slot % NSCHED] &= ~(1ull << (slot / NSCHED));
     if (x->at_barrier) {
       x->at_barrier = 0;
       bs->arrived[x->bar]--;
     }
     bs->live--;
+    s->ended |= bs->live == 0;
     for (unsigned id = 0; id < 16 && bs->live; id++)   /* __syncthreads() waits for fewer now */
       if (!bs->expect[id])
         check_barrier(s, bs, id, t);
@@ -890,7 +1099,13 @@ static void dispatch(struct sm *s, uint32_t j, uint32_t slot, int64_t t)
     x->next_why = TM_STALL_NOT_SELECTED;
     x->age = s->age++;
     x->ticket = 0;
+    x->sb_ok = 0;
+    x->sleep_until = 0;
     x->resident = x->nev > 0;
+    if (x->resident && s->sleepy) {
+      uint32_t k2 = slot * in->warps_per_block + k;
+      s->awake[k2 % NSCHED] |= 1ull << (k2 / NSCHED);
+    }
     bs->live += x->resident;
   }
   share_bandwidth(s, j);
@@ -913,20 +1128,17 @@ int tm_sm_run(const struct tm_sm_in *in, const struct tm_op *ops, const struct s
   out->block_end = calloc(nblocks ? nblocks : 1, sizeof *out->block_end);
   int64_t *slot_free = calloc(slots, sizeof *slot_free);
   uint8_t *why = calloc(s.nslots_w ? s.nslots_w : 1, 1);   /* each warp's state this cycle */
-  s.atom = calloc(ATOM_LINES, sizeof *s.atom);
+  if (in->plain)
+    s.atom = calloc(ATOM_LINES, sizeof *s.atom);
   if (in->costs.l1_fill > 32 && in->costs.l1_miss_lines)
     s.miss = calloc(in->costs.l1_miss_lines, sizeof *s.miss);
-  if (in->costs.dram_access > 32)
-    s.seen = calloc(SEEN_LINES, sizeof *s.seen);
-  if (in->touch) {
-    s.mine = calloc(MINE_SECTORS, sizeof *s.mine);
-    s.mine_key = calloc(MINE_SECTORS, sizeof *s.mine_key);
-  }
   int rc = -1;
-  if (!s.w || !s.b || !out->block_start || !out->block_end || !slot_free || !why || !s.atom ||
-      (in->costs.dram_access > 32 && !s.seen) ||
+  if (!s.w || !s.b || !out->block_start || !out->block_end || !slot_free || !why ||
+      (in->plain && !s.atom) ||
       (in->costs.l1_fill > 32 && in->costs.l1_miss_lines && !s.miss) ||
-      (in->touch && (!s.mine || !s.mine_key)))
+      (in->costs.dram_access > 32 && seen_init(&s.seen, in->plain)) ||
+      (in->touch && (!(s.mine = calloc(MINE_SECTORS, sizeof *s.mine)) ||
+                     !(s.mine_key = calloc(MINE_SECTORS, sizeof *s.mine_key)))))
     goto done;
   for (uint32_t k = 0; k < s.nslots_w; k++) {
     s.w[k].ready = calloc(in->nregs ? in->nregs : 1, sizeof *s.w[k].ready);
@@ -937,11 +1149,17 @@ int tm_sm_run(const struct tm_sm_in *in, const struct tm_op *ops, const struct s
   for (uint32_t j = 0; j < nblocks; j++)
     if (index_block(&s.b[j], &blocks[j], wpb, ops, &in->costs))
       goto done;
-  atom_regions(&s, blocks, nblocks);
+  if (atom_regions(&s, blocks, nblocks))
+    goto done;
   if (tm_cache_init(&s.l1, in->l1_bytes, 4, 1) || tm_cache_init(&s.l2, in->l2_slice_bytes, 16, 0))
     goto done;
-  for (int q = 0; q < NSCHED; q++)
+  s.l1.plain = s.l2.plain = in->plain;
+  for (int q = 0; q < NSCHED; q++) {
     s.last[q] = -1;
+    s.wake_at[q] = NEVER;
+  }
+  s.sleepy = !in->plain && s.nslots_w <= 64 * NSCHED;
+  s.cur_q = NSCHED;
 
   uint32_t next_block = 0, resident_blocks = 0;
   int64_t *slot_blk = calloc(slots, sizeof *slot_blk);
@@ -951,9 +1169,16 @@ int tm_sm_run(const struct tm_sm_in *in, const struct tm_op *ops, const struct s
     slot_blk[k] = -1;
   int64_t t = 0;
   double dispatch_free = 0;
+  struct {                              /* without plain: warp-cycles, summed as integers */
+    int64_t stall[TM_STALL_COUNT], active, warps;
+  } wc;
+  memset(&wc, 0, sizeof wc);
   for (;;) {
-    /* blocks: retire finished ones, start waiting ones in free slots */
-    for (uint32_t k = 0; k < slots; k++) {
+    /* blocks: retire finished ones, start waiting ones in free slots (not plain: only when
+       a block ended or one waits for a free slot) */
+    int look_slots = in->plain || s.ended || (next_block < nblocks && resident_blocks < slots);
+    s.ended = 0;
+    for (uint32_t k = 0; look_slots && k < slots; k++) {
       if (slot_blk[k] >= 0 && s.b[slot_blk[k]].live == 0) {
         out->block_end[slot_blk[k]] = t;
         slot_blk[k] = -1;
@@ -978,27 +1203,49 @@ int tm_sm_run(const struct tm_sm_in *in, const struct tm_op *ops, const struct s
     int issued = 0;
     int64_t soonest = NEVER;
     uint32_t resident_warps = 0;
-    for (uint32_t k = 0; k < s.nslots_w; k++)
-      why[k] = 255;
+    int64_t *nwhy = s.nwhy;
+    if (in->plain)
+      for (uint32_t k = 0; k < s.nslots_w; k++)
+        why[k] = 255;
+    if (s.sleepy) {                     /* the sleepers, counted in their states */
+      for (uint32_t q = 0; q < NSCHED; q++) {
+        if (s.wake_at[q] <= t)
+          wake_due(&s, q, t);
+        if (s.wake_at[q] < soonest)
+          soonest = s.wake_at[q];
+      }
+      memcpy(nwhy, s.nsleep, sizeof s.nsleep);
+    } else {
+      memset(nwhy, 0, sizeof s.nwhy);
+    }
     for (int q = 0; q < NSCHED; q++) {
       int pick = -1;
       int busy = s.sched_busy[q] > t;
       uint64_t best_age = UINT64_MAX;
-      for (uint32_t k = (uint32_t)q; k < s.nslots_w; k += NSCHED) {
+      uint64_t look = s.awake[q];       /* sleepy: the awake warps, lowest slot first */
+      s.cur_q = q;
+      for (uint32_t k = (uint32_t)q; s.sleepy ? look != 0 : k < s.nslots_w; k += NSCHED) {
+        if (s.sleepy) {
+          k = (uint32_t)q + NSCHED * (uint32_t)__builtin_ctzll(look);
+          look &= look - 1;
+        }
         struct warp *x = &s.w[k];
         if (!x->resident)
           continue;
         uint8_t r;
         int64_t when;
+        int still;
         if (busy && x->next_why == TM_STALL_SELECTED && x->next_ok > t) {
           why[k] = PHANTOM;                 /* issuing its predicated-off body */
+          nwhy[WHY_PHANTOM]++;
           if (x->next_ok < soonest)
             soonest = x->next_ok;
           continue;
         }
-        int ready = can_issue(&s, k, t, &r, &when);
+        int ready = can_issue(&s, k, t, &r, &when, &still);
         if (ready && busy) {                /* ready, but its scheduler is taken */
           why[k] = TM_STALL_NOT_SELECTED;
+          nwhy[TM_STALL_NOT_SELECTED]++;
           if (s.sched_busy[q] < soonest)
             soonest = s.sched_busy[q];
         } else if (ready) {
@@ -1010,19 +1257,26 @@ int tm_sm_run(const struct tm_sm_in *in, const struct tm_op *ops, const struct s
             best_age = x->age;
           }
           why[k] = TM_STALL_NOT_SELECTED;
+          nwhy[TM_STALL_NOT_SELECTED]++;
         } else {
           why[k] = r;
+          nwhy[r]++;
           if (when < soonest)
             soonest = when;
+          if (s.sleepy && still && when > t + 1)
+            warp_sleep(&s, k, r, when);     /* counted from the next cycle on */
         }
       }
       if (pick >= 0) {
         why[pick] = TM_STALL_SELECTED;
+        nwhy[TM_STALL_NOT_SELECTED]--;
+        nwhy[TM_STALL_SELECTED]++;
         s.last[q] = pick;
         issue(&s, (uint32_t)pick, t, out);
         issued = 1;
       }
     }
+    s.cur_q = NSCHED;
     /* how long until something changes */
     int64_t step = 1;
     if (!issued) {
@@ -1039,27 +1293,51 @@ int tm_sm_run(const struct tm_sm_in *in, const struct tm_op *ops, const struct s
       }
       step = next > t ? next - t : 1;
     }
-    for (uint32_t k = 0; k < s.nslots_w; k++) {
-      if (why[k] == 255)
-        continue;
-      resident_warps++;
-      if (why[k] == PHANTOM) {
-        out->stall[TM_STALL_SELECTED] += (double)step;
-        continue;
+    if (in->plain) {
+      for (uint32_t k = 0; k < s.nslots_w; k++) {
+        if (why[k] == 255)
+          continue;
+        resident_warps++;
+        if (why[k] == PHANTOM) {
+          out->stall[TM_STALL_SELECTED] += (double)step;
+          continue;
+        }
+        out->stall[why[k]] += (double)(why[k] == TM_STALL_SELECTED ? 1 : step);
+        if (why[k] == TM_STALL_SELECTED && step > 1)
+          out->stall[TM_STALL_NOT_SELECTED] += (double)(step - 1);
       }
-      out->stall[why[k]] += (double)(why[k] == TM_STALL_SELECTED ? 1 : step);
-      if (why[k] == TM_STALL_SELECTED && step > 1)
-        out->stall[TM_STALL_NOT_SELECTED] += (double)(step - 1);
+      if (resident_warps)
+        out->active_cycles += (double)step;
+      out->warp_cycles += (double)resident_warps * (double)step;
+    } else {
+      /* the same sums by state, in whole cycles: exact either way (a warp that issued is
+         selected one cycle of the step, not selected the rest; one issuing predicated-off
+         code is selected the whole step) */
+      int64_t n = 0;
+      for (int r = 0; r < NWHY; r++)
+        n += nwhy[r];
+      for (int r = 0; r < TM_STALL_COUNT; r++)
+        wc.stall[r] += nwhy[r] * step;
+      int64_t rest = nwhy[TM_STALL_SELECTED] * (step - 1);
+      wc.stall[TM_STALL_SELECTED] += nwhy[WHY_PHANTOM] * step - rest;
+      wc.stall[TM_STALL_NOT_SELECTED] += rest;
+      resident_warps = (uint32_t)n;
+      if (resident_warps)
+        wc.active += step;
+      wc.warps += (int64_t)resident_warps * step;
     }
-    if (resident_warps)
-      out->active_cycles += (double)step;
-    out->warp_cycles += (double)resident_warps * (double)step;
     t += step;
+  }
+  if (!in->plain) {
+    for (int r = 0; r < TM_STALL_COUNT; r++)
+      out->stall[r] = (double)wc.stall[r];
+    out->active_cycles = (double)wc.active;
+    out->warp_cycles = (double)wc.warps;
   }
   out->cycles = t > ceil_cycle(s.drain) ? t : ceil_cycle(s.drain);
   out->dram_bytes = s.dram.bytes;
   free(slot_blk);
-  rc = 0;
+  rc = s.nomem ? -1 : 0;
 done:
   if (s.w)
     for (uint32_t k = 0; k < s.nslots_w; k++) {
@@ -1077,7 +1355,7 @@ done:
   free(slot_free);
   free(why);
   free(s.atom);
-  free(s.seen);
+  seen_free(&s.seen);
   free(s.miss);
   free(s.mine);
   free(s.mine_key);

@@ -17,11 +17,17 @@ struct tm_touch {
   uint32_t nbins;                  /* TM_TOUCH_BINS per wave */
   uint64_t *cum;                   /* cum[k]: lines first touched in bins before k */
   double l2_lines;                 /* the L2's capacity, in 128-byte lines */
+  uint8_t *part;                   /* part[i]: the bin in its wave of a touch after i
+                                      warp-instructions, for i < npart (past a block's
+                                      average all are the last); NULL: worked out each time */
+  uint32_t npart;                  /* 0 without the table */
+  int part_full;                   /* part's last is the last bin (so are all past it) */
 };
 #define TM_TOUCH_BINS 64
-/* Build t from the emulator's trace (tr->touch; none: t->key NULL) for an L2 of l2_bytes.
-   0, or -1 when out of host memory. */
-int tm_touch_init(struct tm_touch *t, const struct sim_trace *tr, uint64_t l2_bytes);
+/* Build t from the emulator's trace (tr->touch; none: t->key NULL) for an L2 of l2_bytes
+   (plain: no table of bins, t->part; each key's worked out on its own). 0, or -1 when out
+   of host memory. */
+int tm_touch_init(struct tm_touch *t, const struct sim_trace *tr, uint64_t l2_bytes, int plain);
 void tm_touch_free(struct tm_touch *t);
 /* Lines first touched between the touches of keys a and b (a before b), to a bin. */
 double tm_touch_volume(const struct tm_touch *t, uint64_t a, uint64_t b);
@@ -35,6 +41,10 @@ struct tm_sm_in {
   double l2_bytes_per_cycle;       /* all SMs together; divided among the busy ones */
   double dram_bytes_per_cycle;
   const struct tm_touch *touch;    /* the grid's first touches, or NULL */
+  int plain;                       /* replay without the shortcuts that skip work (each
+                                      warp's scoreboard kept per instruction, stalls counted
+                                      by reason, tables filled as they are used): for tests
+                                      that hold the shortcuts to the same figures */
 };
 
 struct tm_sm_out {
@@ -55,5 +65,11 @@ struct tm_sm_out {
 int tm_sm_run(const struct tm_sm_in *in, const struct tm_op *ops, const struct sim_tblock *blocks,
               uint32_t nblocks, struct tm_sm_out *out);
 void tm_sm_out_free(struct tm_sm_out *o);
+
+/* tm_model without the replay's shortcuts (tm_sm_in.plain): the same report, the long way,
+   for tests that compare the two. */
+int tm_model_plain(const struct occ_profile *p, const struct ptx_module *m,
+                   const struct tm_kernel *k, const struct tm_plan *plan,
+                   const struct sim_trace *tr, struct tm_report *out);
 
 #endif

@@ -522,6 +522,70 @@ END_TEST
  * The bandwidth server
  * ------------------------------------------------------------------------------------- */
 
+/* The cache answers an access to the line it found last from that way (tm_cache.last): the
+   same answers and the same state as looking every line up in its set, for LRU and random
+   replacement, on a mix of accesses (allocating or not), drops, fills, writes and ready
+   times over lines that hit, miss and evict each other. */
+START_TEST(test_cache_last_way)
+{
+  for (int random = 0; random < 2; random++) {
+    struct tm_cache fast, plain;
+    ck_assert_int_eq(tm_cache_init(&fast, 16 * 128, 4, random), 0);
+    ck_assert_int_eq(tm_cache_init(&plain, 16 * 128, 4, random), 0);
+    plain.plain = 1;
+    uint32_t rng = 777;
+    uint64_t sec = 0;
+    for (int i = 0; i < 20000; i++) {
+      rng = rng * 1103515245u + 12345u;
+      uint32_t r = rng >> 8;
+      if (r % 3)                          /* mostly the same line, or a nearby one */
+        sec = (sec & ~3ull) + (r >> 4) % 4 + (r % 5 == 0 ? 4 * ((r >> 6) % 40) : 0);
+      double at = (double)(r % 1000);
+      int a, b;
+      switch ((r >> 12) % 7) {
+      case 0: case 1: case 2:
+        a = tm_cache_access(&fast, sec, (r >> 16) % 4 != 0);
+        b = tm_cache_access(&plain, sec, (r >> 16) % 4 != 0);
+        break;
+      case 3:
+        tm_cache_drop(&fast, sec);
+        tm_cache_drop(&plain, sec);
+        a = b = 0;
+        break;
+      case 4:
+        tm_cache_set_ready(&fast, sec, at);
+        tm_cache_set_ready(&plain, sec, at);
+        a = tm_cache_ready_at(&fast, sec) == tm_cache_ready_at(&plain, sec);
+        b = 1;
+        break;
+      case 5:
+        a = tm_cache_fill(&fast, sec, 64 << (r % 2), at);
+        b = tm_cache_fill(&plain, sec, 64 << (r % 2), at);
+        break;
+      default:
+        a = tm_cache_dirty(&fast, sec) * 2 + tm_cache_peer_dirty(&fast, sec, 64);
+        b = tm_cache_dirty(&plain, sec) * 2 + tm_cache_peer_dirty(&plain, sec, 64);
+        break;
+      }
+      ck_assert_msg(a == b, "step %d (sector %llu): %d, plain %d", i, (unsigned long long)sec,
+                    a, b);
+    }
+    size_t n = (size_t)fast.sets * fast.ways;
+    ck_assert_uint_eq(fast.hits, plain.hits);
+    ck_assert_uint_eq(fast.misses, plain.misses);
+    ck_assert_uint_gt(fast.hits, 1000);
+    ck_assert_uint_gt(fast.misses, 1000);
+    ck_assert_mem_eq(fast.tag, plain.tag, n * sizeof *fast.tag);
+    ck_assert_mem_eq(fast.used, plain.used, n * sizeof *fast.used);
+    ck_assert_mem_eq(fast.valid, plain.valid, n);
+    ck_assert_mem_eq(fast.dirty, plain.dirty, n);
+    ck_assert_mem_eq(fast.ready, plain.ready, n * 4 * sizeof *fast.ready);
+    tm_cache_free(&fast);
+    tm_cache_free(&plain);
+  }
+}
+END_TEST
+
 START_TEST(test_serve_queue)
 {
   const double B = 96, b = 8;                   /* 12 cycles a request */
@@ -2232,6 +2296,239 @@ START_TEST(test_metrics)
 }
 END_TEST
 
+/* ---------------------------------------------------------------------------------------
+ * The replay's shortcuts (tm_sm_in.plain): the same figures as the long way
+ * ------------------------------------------------------------------------------------- */
+
+/* The figures of two reports, bit for bit (how aside). */
+static void same_report(const struct tm_report *a, const struct tm_report *b, const char *what)
+{
+  ck_assert_int_eq(a->ok, b->ok);
+  const double fa[] = {a->cycles, a->time_ns, a->achieved_occupancy_pct, a->issue_active_pct,
+                       a->l1_hit_pct, a->l2_hit_pct, a->dram_bytes, a->dispatch_ratio};
+  const double fb[] = {b->cycles, b->time_ns, b->achieved_occupancy_pct, b->issue_active_pct,
+                       b->l1_hit_pct, b->l2_hit_pct, b->dram_bytes, b->dispatch_ratio};
+  for (size_t i = 0; i < sizeof fa / sizeof fa[0]; i++)
+    ck_assert_msg(memcmp(&fa[i], &fb[i], sizeof fa[i]) == 0, "%s: figure %zu: %.17g, plain %.17g",
+                  what, i, fa[i], fb[i]);
+  for (int i = 0; i < TM_STALL_COUNT; i++)
+    ck_assert_msg(memcmp(&a->stall[i], &b->stall[i], sizeof a->stall[i]) == 0,
+                  "%s: stall %s: %.17g, plain %.17g", what, tm_stall_name((enum tm_stall)i),
+                  a->stall[i], b->stall[i]);
+  ck_assert_uint_eq(a->blocks_modelled, b->blocks_modelled);
+}
+
+/* tm_touch_init bins keys by a table of each instruction count's bin (tm_touch.part): the
+   same cumulative counts and volumes as each key's bin worked out on its own, for counts
+   below, at and past a block's average, and for blocks whose average is past the table
+   (counts past it worked out, unless the table's last is the last bin). */
+START_TEST(test_touch_bins_by_table)
+{
+  enum { NWORK = 48, WAVE = 8, NKEYS = 6000 };
+  for (int big = 0; big < 3; big++) {
+    /* averages: about 110; about 200,000 (past the table: its last is short of the last
+       bin); 65,535 (the table's length) */
+    struct sim_bwork work[NWORK];
+    memset(work, 0, sizeof work);
+    for (uint32_t i = 0; i < NWORK; i++)
+      work[i].warp_insts = big == 2 ? 65535 : big ? 190000 + 400 * i : 40 + 3 * i;
+    uint64_t avg = big == 2 ? 65535 : big ? 199400 : 110;
+    uint64_t *key = calloc(NKEYS, sizeof *key);
+    ck_assert_ptr_nonnull(key);
+    uint32_t rng = 12345;
+    for (uint32_t i = 0; i < NKEYS; i++) {
+      rng = rng * 1103515245u + 12345u;
+      uint64_t insts = (uint64_t)(rng >> 4) % (3 * avg);
+      if (i % 4 == 0)              /* around the bins' edges and the average */
+        insts = avg * ((rng >> 20) % 70) / 64 + (rng >> 28) % 3;
+      key[i] = (rng >> 8) % 9 == 0 ? 0 : sim_touch_key(WAVE, (rng >> 12) % NWORK, insts);
+    }
+    struct sim_trace tr;
+    memset(&tr, 0, sizeof tr);
+    tr.work = work;
+    tr.nwork = NWORK;
+    tr.touch = key;
+    tr.ntouch = NKEYS;
+    tr.touch_wave = WAVE;
+    struct tm_touch fast, plain;
+    ck_assert_int_eq(tm_touch_init(&fast, &tr, 1u << 20, 0), 0);
+    ck_assert_int_eq(tm_touch_init(&plain, &tr, 1u << 20, 1), 0);
+    ck_assert_ptr_nonnull(fast.part);
+    ck_assert_ptr_null(plain.part);
+    ck_assert_uint_eq(fast.nbins, plain.nbins);
+    ck_assert_uint_eq(fast.nbins, NWORK / WAVE * TM_TOUCH_BINS);
+    for (uint32_t k = 0; k <= fast.nbins; k++)
+      ck_assert_msg(fast.cum[k] == plain.cum[k], "average %llu, bin %u: %llu lines, plain %llu",
+                    (unsigned long long)avg, k, (unsigned long long)fast.cum[k],
+                    (unsigned long long)plain.cum[k]);
+    ck_assert_uint_gt(plain.cum[plain.nbins], NKEYS / 2);
+    for (uint32_t i = 0; i + 1 < NKEYS; i++)
+      if (key[i] && key[i + 1]) {
+        uint64_t x = key[i] < key[i + 1] ? key[i] : key[i + 1];
+        uint64_t y = key[i] < key[i + 1] ? key[i + 1] : key[i];
+        ck_assert(tm_touch_volume(&fast, x, y) == tm_touch_volume(&plain, x, y));
+      }
+    tm_touch_free(&fast);
+    tm_touch_free(&plain);
+    free(key);
+  }
+}
+END_TEST
+
+/* Warp 0 branches around 8 adds that ptxas predicates (it issues them, predicated off)
+   while the other warps wait for the load the adds read. */
+static const char phantom_ptx[] = HDR
+  ".visible .entry phantom(.param .u64 buf, .param .u64 out)\n{\n"
+  "  .reg .pred %p<2>;\n  .reg .b32 %r<12>;\n  .reg .b64 %rd<2>;\n"
+  "  ld.param.u64 %rd1, [buf];\n  mov.u32 %r1, %tid.x;\n"
+  "  ld.global.u32 %r2, [%rd1];\n  setp.lt.u32 %p1, %r1, 32;\n  @%p1 bra DONE;\n"
+  "  add.u32 %r3, %r2, 1;\n  add.u32 %r4, %r3, 1;\n  add.u32 %r5, %r4, 1;\n"
+  "  add.u32 %r6, %r5, 1;\n  add.u32 %r7, %r6, 1;\n  add.u32 %r8, %r7, 1;\n"
+  "  add.u32 %r9, %r8, 1;\n  add.u32 %r10, %r9, 1;\n"
+  "DONE:\n  add.u32 %r11, %r1, 1;\n  ret;\n}\n";
+
+/* 1024 threads each read a word of 8 lines 128 KB apart (8192 lines: more than an H200's
+   L2 slice keeps), then another sector of their first line again: a miss of a line the SM
+   loaded before. */
+static char *revisit_ptx(void)
+{
+  struct text t = {0};
+  put(&t, HDR ".visible .entry revisit(.param .u64 buf, .param .u64 out)\n{\n"
+          "  .reg .b32 %%r<12>;\n  .reg .b64 %%rd<4>;\n"
+          "  ld.param.u64 %%rd1, [buf];\n  mov.u32 %%r1, %%tid.x;\n"
+          "  mul.wide.u32 %%rd2, %%r1, 128;\n  add.s64 %%rd3, %%rd1, %%rd2;\n");
+  for (unsigned k = 0; k < 8; k++)
+    put(&t, "  ld.global.u32 %%r%u, [%%rd3+%u];\n", 2 + k, k * 131072);
+  put(&t, "  ld.global.u32 %%r10, [%%rd3+64];\n  add.u32 %%r11, %%r10, %%r2;\n  ret;\n}\n");
+  return t.s;
+}
+
+/* Thread 0 of each block copies 4 KB into shared memory with one bulk copy (cp.async.bulk)
+   completing on the block's mbarrier, which every warp waits on (try_wait, in a loop) before
+   it reads a word of it; the other warps wait at once, thread 0's warp after a chain of 16
+   adds. Then 8 cp.async copies of 4 bytes a thread, committed, waited for and read. */
+static char *bulk_ptx(void)
+{
+  struct text t = {0};
+  put(&t, ".version 9.0\n.target sm_90\n.address_size 64\n"
+          ".visible .entry bulk(.param .u64 buf, .param .u64 out)\n{\n"
+          "  .reg .pred %%p<3>;\n  .reg .b32 %%r<40>;\n  .reg .b64 %%rd<8>;\n"
+          "  .shared .align 128 .b8 s[4096];\n  .shared .align 8 .b64 bar;\n"
+          "  ld.param.u64 %%rd1, [buf];\n  mov.u32 %%r1, %%tid.x;\n"
+          "  mov.u32 %%r2, bar;\n  mov.u32 %%r3, s;\n  setp.ne.u32 %%p1, %%r1, 0;\n"
+          "  @%%p1 bra SKIPINIT;\n  mbarrier.init.shared.b64 [%%r2], 1;\nSKIPINIT:\n"
+          "  bar.sync 0;\n  @%%p1 bra WAIT;\n  mov.u32 %%r10, 1;\n");
+  for (unsigned k = 0; k < 16; k++)
+    put(&t, "  add.u32 %%r10, %%r10, %%r1;\n");
+  put(&t, "  mbarrier.arrive.expect_tx.shared.b64 %%rd2, [%%r2], 4096;\n"
+          "  cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%%r3], [%%rd1], 4096, [%%r2];\n"
+          "WAIT:\n  mbarrier.try_wait.parity.shared.b64 %%p2, [%%r2], 0;\n  @!%%p2 bra WAIT;\n"
+          "  shl.b32 %%r4, %%r1, 2;\n  add.u32 %%r5, %%r3, %%r4;\n  ld.shared.u32 %%r6, [%%r5];\n"
+          "  cvt.u64.u32 %%rd3, %%r4;\n  add.s64 %%rd4, %%rd1, %%rd3;\n");
+  for (unsigned k = 0; k < 8; k++)
+    put(&t, "  cp.async.ca.shared.global [%%r5+%u], [%%rd4+%u], 4;\n", 0, 4096 * (k + 1));
+  put(&t, "  cp.async.commit_group;\n  cp.async.wait_group 0;\n  ld.shared.u32 %%r7, [%%r5];\n"
+          "  add.u32 %%r8, %%r7, %%r6;\n  ret;\n}\n");
+  return t.s;
+}
+
+/* A register a load writes is read by the add before it (the loads may not swap with
+   those adds), and written again by the next load (nor with each other). */
+static const char war_ptx[] = HDR
+  ".visible .entry war(.param .u64 buf, .param .u64 out)\n{\n"
+  "  .reg .b32 %r<8>;\n  .reg .b64 %rd<4>;\n"
+  "  ld.param.u64 %rd1, [buf];\n  mov.u32 %r1, %tid.x;\n"
+  "  mul.wide.u32 %rd2, %r1, 4;\n  add.s64 %rd3, %rd1, %rd2;\n"
+  "  ld.global.u32 %r2, [%rd3];\n  add.u32 %r3, %r2, 1;\n"
+  "  ld.global.u32 %r2, [%rd3+4096];\n  add.u32 %r4, %r2, %r3;\n"
+  "  ld.global.u32 %r2, [%rd3+8192];\n  add.u32 %r5, %r2, %r4;\n  ret;\n}\n";
+
+/* A load after a short branch around one add (if-converted: ptxas predicates the add) moves
+   up past the branch, and then not past the setp that writes the branch's guard. */
+static const char guard_ptx[] = HDR
+  ".visible .entry guard(.param .u64 buf, .param .u64 out)\n{\n"
+  "  .reg .pred %p<2>;\n  .reg .b32 %r<8>;\n  .reg .b64 %rd<2>;\n"
+  "  ld.param.u64 %rd1, [buf];\n  mov.u32 %r1, %tid.x;\n  mov.u32 %r2, 0;\n"
+  "  setp.lt.u32 %p1, %r1, 16;\n  @%p1 bra SKIP;\n  add.u32 %r2, %r1, 1;\nSKIP:\n"
+  "  ld.global.u32 %r3, [%rd1];\n  add.u32 %r4, %r3, %r2;\n  ret;\n}\n";
+
+/* Every shortcut of the replay (each warp's scoreboard kept per instruction, stalls counted
+   by reason, tables filled as they are used, the cache's last line, the first touches'
+   bins) gives the figures the plain replay gives, bit for bit, on each profile's own
+   parameters (line fills, DRAM access sizes, pages, in-order load/store unit, hoisting) and
+   kernels that stall every way: dependent and independent arithmetic, barriers (named too),
+   load chains through global and shared memory, streams over many blocks, atomics at one
+   address, scattered and partial stores, a sector on its way, the grid's shared L2,
+   predicated-off code issued while the other warps wait, lines loaded again after the L2
+   slice let them go, bulk copies waited for on an mbarrier and cp.async groups, loads that
+   may not pass the reads of what they write or the guards of the branches they pass. */
+START_TEST(test_shortcuts_same_figures)
+{
+  static const char *const profs[] = {"h200", "h100-sxm", "a100", "v100", "fermi-m2070", "t4"};
+  char *fma1 = fma_ptx(1, 48, 1), *fma4 = fma_ptx(4, 24, 0), *named = named_barrier_ptx(24);
+  char *chase = chase_ptx(12), *stream = stream_ptx(), *atom = atomics_ptx();
+  char *revisit = revisit_ptx(), *bulk = bulk_ptx();
+  struct sc {
+    const char *ptx, *kernel;
+    uint32_t grid, block, buf;
+    int alike, touch;           /* run only the recorded blocks; keep the first touches */
+  } cases[] = {
+    {fma1, "fma", 3, 256, 4096, 1, 0},
+    {fma4, "fma", 40, 512, 4096, 1, 0},
+    {named, "named", 2, 128, 4096, 1, 0},
+    {chase, "gchase", 2, 256, 4096, 1, 0},
+    {chase, "schase", 2, 256, 4096, 1, 0},
+    {stream, "stream", 0, 256, 0, 0, 1},
+    {atom, "same", 0, 128, 1u << 20, 0, 0},
+    {reread_ptx, "reread", 1, 1024, 1024 * 128, 1, 0},
+    {granularity_ptx, "ld64", 3, 512, 64 * 512, 1, 0},
+    {granularity_ptx, "st128", 3, 512, 128 * 512, 1, 0},
+    {again_ptx, "again", 2, 64, 4096, 1, 0},
+    {same_sector_ptx, "samesector", 2, 64, 4096, 1, 0},
+    {shared_l2_ptx, "same", 0, 256, 1u << 20, 0, 1},
+    {issue_order_ptx, "early", 2, 256, 1u << 16, 1, 0},
+    {phantom_ptx, "phantom", 2, 64, 4096, 1, 0},
+    {revisit, "revisit", 1, 1024, (1u << 20) + 4096, 1, 0},
+    {bulk, "bulk", 2, 256, 64 * 1024, 1, 0},
+    {war_ptx, "war", 2, 256, 16 * 1024, 1, 0},
+    {guard_ptx, "guard", 2, 64, 4096, 1, 0},
+  };
+  for (size_t pi = 0; pi < sizeof profs / sizeof profs[0]; pi++)
+    for (size_t ci = 0; ci < sizeof cases / sizeof cases[0]; ci++) {
+      const struct sc *c = &cases[ci];
+      struct occ_profile p;
+      struct occ_error e;
+      ck_assert_int_eq(occ_profile_load(profs[pi], &p, &e), OCC_OK);
+      uint32_t grid = c->grid ? c->grid : 3 * (uint32_t)p.sm_count;
+      struct model x;
+      model_load(&x, c->ptx, c->buf ? c->buf : (uint64_t)grid * 32 * 1024);
+      x.p = p;
+      x.touch = c->touch;
+      if (c->alike) {
+        x.k = (struct tm_kernel){.grid_blocks = grid, .block_threads = c->block};
+        ck_assert_int_eq(tm_plan(&x.p, &x.k, &x.plan), 0);
+        model_run(&x, c->kernel, grid, c->block, x.plan.trace_blocks);
+      } else {
+        model_run(&x, c->kernel, grid, c->block, grid);
+      }
+      struct tm_report plain;
+      ck_assert_int_eq(tm_model_plain(&x.p, &x.m, &x.k, &x.plan, &x.r.trace, &plain), 0);
+      char what[96];
+      snprintf(what, sizeof what, "%s on %s", c->kernel, profs[pi]);
+      same_report(&x.rep, &plain, what);
+      model_free(&x);
+    }
+  free(fma1);
+  free(fma4);
+  free(named);
+  free(chase);
+  free(stream);
+  free(atom);
+  free(revisit);
+  free(bulk);
+}
+END_TEST
+
 Suite *suite_tm(void)
 {
   Suite *s = suite_create("tm");
@@ -2288,6 +2585,9 @@ Suite *suite_tm(void)
   tcase_add_test(tc, test_named_barrier);
   tcase_add_test(tc, test_grid_dispatch);
   tcase_add_test(tc, test_block_work_recorded);
+  tcase_add_test(tc, test_shortcuts_same_figures);
+  tcase_add_test(tc, test_touch_bins_by_table);
+  tcase_add_test(tc, test_cache_last_way);
   suite_add_tcase(s, tc);
   return s;
 }

@@ -1478,6 +1478,8 @@ static int launch_check(struct ctx *c, struct launch *L, struct run_check *chk, 
       pending_start(c, p, PEND_FINISH);
     else
       ms_finish(&c->ms, c->be, &L->bl, mr);     /* a fault's figures: no check to wait for */
+  } else if (later) {
+    ms_occupancy(&c->ms, &L->bl, mr);           /* as MS_MEASURE gives a refused launch */
   }
   return launch_outputs(c, L, chk, st, err, br);
 }

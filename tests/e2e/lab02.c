@@ -557,6 +557,33 @@ START_TEST(lab02_grade_starter)
 }
 END_TEST
 
+/* A point the profile refuses to launch (a Fermi holds no 48 KB of shared memory beside
+   these blocks) has no result of the kernel's, but its occupancy figures, as every point
+   launched: the registers, the blocks an SM holds, the theoretical occupancy. (They were
+   lost once, when a measured launch took its figures after the check: the refused launch
+   never got there.) */
+START_TEST(lab02_refused_points_keep_occupancy)
+{
+  struct e2e_run *r = e2e_warplab("run", "02", "--solution", "--backend", "emu", "--arch",
+                                  "fermi-m2070", "--json", "--results", e2e_tmp("results"),
+                                  (char *)NULL);
+  ck_assert_msg(r->status == 0, "%s\n%.3000s\n%.2000s", r->cmd, r->out, r->err);
+  json_t *pts = e2e_j(r->json, "points");
+  size_t i, refused = 0;
+  json_t *p;
+  json_array_foreach(pts, i, p) {
+    const char *problem = json_string_value(json_object_get(p, "problem"));
+    if (!problem || !strstr(problem, "refuses this launch"))
+      continue;
+    refused++;
+    ck_assert(value(p, "launch__registers_per_thread") > 0);
+    ck_assert(value(p, "warplab__active_blocks_per_sm") == 0);
+    ck_assert(value(p, "sm__maximum_warps_per_active_cycle_pct") == 0);
+  }
+  ck_assert_msg(refused >= 3, "%zu refused points\n%.3000s", refused, r->out);
+}
+END_TEST
+
 START_TEST(lab02_grade_solution_full_marks)
 {
   e2e_expect_full_marks("02", "solutions/02-occupancy");
@@ -582,5 +609,6 @@ void e2e_add_lab02_tests(Suite *s)
   tcase_add_test(tc, lab02_local_in_ptx_only);
   tcase_add_test(tc, lab02_grade_starter);
   tcase_add_test(tc, lab02_grade_solution_full_marks);
+  tcase_add_test(tc, lab02_refused_points_keep_occupancy);
   suite_add_tcase(s, tc);
 }

@@ -1878,8 +1878,9 @@ static void measure(struct ctx *c, struct launch *L, struct run_point *pt,
       p->how = PEND_SASS;                       /* finished once the SASS map is in */
       p->bl = L->bl;
       later = 1;
-    } else if (beside && !sass_pending(c)) {
-      p->bl = L->bl;
+    } else if (beside && !sass_pending(c) && !c->opts->on_main) {
+      p->bl = L->bl;                            /* (the feedback screen's first results
+                                                   wait for no later launch) */
       pending_start(c, p, PEND_FINISH);
       later = p->threaded;
     } else {

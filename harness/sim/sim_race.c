@@ -1210,59 +1210,13 @@ __attribute__((target("avx2"))) static uint32_t fresh_lanes_avx2(const struct fc
   }
   return ~bad;
 }
-/* The lanes of e (bit l: lane l, 32 lanes at most) as masks of the lanes of vectors: mask32
-   for lanes 8k to 8k + 7 in 32-bit elements, mask16 for lanes 16h to 16h + 15 in 16-bit ones,
-   mask8 for all 32 in bytes. */
+/* The lanes of e (bit l: lane l, 32 lanes at most) as a mask of the lanes of a vector: lanes
+   8k to 8k + 7 in 32-bit elements. */
 __attribute__((target("avx2"))) static inline __m256i mask32(uint32_t e, unsigned k)
 {
   const __m256i bits = _mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128);
   return _mm256_cmpeq_epi32(_mm256_and_si256(_mm256_set1_epi32((int)(e >> 8 * k & 0xff)), bits),
                             bits);
-}
-
-__attribute__((target("avx2"))) static inline __m256i mask16(uint32_t e, unsigned h)
-{
-  const __m256i bits = _mm256_setr_epi16(1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048,
-                                         4096, 8192, 16384, (short)0x8000);
-  return _mm256_cmpeq_epi16(
-      _mm256_and_si256(_mm256_set1_epi16((short)(e >> 16 * h & 0xffff)), bits), bits);
-}
-
-__attribute__((target("avx2"))) static inline __m256i mask8(uint32_t e)
-{
-  const __m256i pick = _mm256_setr_epi8(0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1,
-                                        2, 2, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3);
-  const __m256i bits = _mm256_setr_epi8(1, 2, 4, 8, 16, 32, 64, -128, 1, 2, 4, 8, 16, 32, 64,
-                                        -128, 1, 2, 4, 8, 16, 32, 64, -128, 1, 2, 4, 8, 16,
-                                        32, 64, -128);
-  __m256i v = _mm256_shuffle_epi8(_mm256_set1_epi32((int)e), pick);
-  return _mm256_cmpeq_epi8(_mm256_and_si256(v, bits), bits);
-}
-
-/* 16-bit entries p[0..31] of the lanes of e set to t0 + l (step 1) or to t0 (step 0). */
-__attribute__((target("avx2"))) static inline void blend16(uint16_t *p, uint32_t e, uint16_t t0,
-                                                           int step)
-{
-  __m256i t = _mm256_set1_epi16((short)t0);
-  if (step)
-    t = _mm256_add_epi16(t, _mm256_setr_epi16(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14,
-                                              15));
-  for (unsigned h = 0; h < 2; h++) {
-    if (!(e >> 16 * h & 0xffff))
-      continue;
-    __m256i *q = (__m256i *)(void *)(p + 16 * h);
-    _mm256_storeu_si256(q, _mm256_blendv_epi8(_mm256_loadu_si256(q), t, mask16(e, h)));
-    if (step)
-      t = _mm256_add_epi16(t, _mm256_set1_epi16(16));
-  }
-}
-
-/* Byte entries p[0..31] of the lanes of e set to x. */
-__attribute__((target("avx2"))) static inline void blend8(uint8_t *p, uint32_t e, uint8_t x)
-{
-  __m256i *q = (__m256i *)(void *)p;
-  _mm256_storeu_si256(q, _mm256_blendv_epi8(_mm256_loadu_si256(q), _mm256_set1_epi8((char)x),
-                                            mask8(e)));
 }
 
 /* writes_fresh_avx2 and writes_own_avx2 for the lanes of e only, lane l's word i0 + l (words
@@ -1304,20 +1258,25 @@ __attribute__((target("avx2"))) static int writes_fresh_mask_avx2(const struct f
   }
   if (!_mm256_testz_si256(bad, bad))
     return 0;
-  const __m256i pc = _mm256_set1_epi32((int)c->pc), base = _mm256_set1_epi32((int)c->base);
-  for (unsigned k = 0; k < 4; k++) {
-    if (!(e >> 8 * k & 0xff))
-      continue;
-    const size_t i = (size_t)i0 + 8 * k;
-    _mm256_maskstore_epi32((int *)(void *)(S->wep + i), m[k], E);
-    _mm256_maskstore_epi32((int *)(void *)(S->wpc + i), m[k], pc);
-    _mm256_maskstore_epi32((int *)(void *)(S->iep + i), m[k], base);
-    _mm256_maskstore_epi32(old + 8 * k, m[k], v[k]);
+  /* the records and values lane by lane: masked stores are microcode on some CPUs, and a
+     reduction's later steps have few lanes */
+  uint32_t *restrict wep = S->wep + i0, *restrict wpc = S->wpc + i0, *restrict iep = S->iep + i0;
+  uint16_t *restrict wtid = S->wtid + i0, *restrict wsync = S->wsync + i0;
+  uint8_t *restrict wbytes = S->wbytes + i0, *restrict init = S->init + i0;
+  const uint32_t E32 = c->E, pc = c->pc, base = c->base;
+  const uint16_t t0 = (uint16_t)c->t0, ws = c->ws;
+  for (uint32_t mm = e; mm; mm &= mm - 1) {
+    const unsigned l = (unsigned)__builtin_ctz(mm);
+    const uint32_t x = (uint32_t)val[l];
+    wep[l] = E32;
+    wpc[l] = pc;
+    iep[l] = base;
+    wtid[l] = (uint16_t)(t0 + l);
+    wsync[l] = ws;
+    wbytes[l] = 0xf;
+    init[l] = 0xf;
+    memcpy(old + l, &x, 4);
   }
-  blend16(S->wtid + i0, e, (uint16_t)c->t0, 1);
-  blend16(S->wsync + i0, e, c->ws, 0);
-  blend8(S->wbytes + i0, e, 0xf);
-  blend8(S->init + i0, e, 0xf);
   return 1;
 }
 

@@ -1210,59 +1210,13 @@ __attribute__((target("avx2"))) static uint32_t fresh_lanes_avx2(const struct fc
   }
   return ~bad;
 }
-/* The lanes of e (bit l: lane l, 32 lanes at most) as masks of the lanes of vectors: mask32
-   for lanes 8k to 8k + 7 in 32-bit elements, mask16 for lanes 16h to 16h + 15 in 16-bit ones,
-   mask8 for all 32 in bytes. */
+/* The lanes of e (bit l: lane l, 32 lanes at most) as a mask of the lanes of a vector: lanes
+   8k to 8k + 7 in 32-bit elements. */
 __attribute__((target("avx2"))) static inline __m256i mask32(uint32_t e, unsigned k)
 {
   const __m256i bits = _mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128);
   return _mm256_cmpeq_epi32(_mm256_and_si256(_mm256_set1_epi32((int)(e >> 8 * k & 0xff)), bits),
                             bits);
-}
-
-__attribute__((target("avx2"))) static inline __m256i mask16(uint32_t e, unsigned h)
-{
-  const __m256i bits = _mm256_setr_epi16(1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048,
-                                         4096, 8192, 16384, (short)0x8000);
-  return _mm256_cmpeq_epi16(
-      _mm256_and_si256(_mm256_set1_epi16((short)(e >> 16 * h & 0xffff)), bits), bits);
-}
-
-__attribute__((target("avx2"))) static inline __m256i mask8(uint32_t e)
-{
-  const __m256i pick = _mm256_setr_epi8(0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1,
-                                        2, 2, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3);
-  const __m256i bits = _mm256_setr_epi8(1, 2, 4, 8, 16, 32, 64, -128, 1, 2, 4, 8, 16, 32, 64,
-                                        -128, 1, 2, 4, 8, 16, 32, 64, -128, 1, 2, 4, 8, 16,
-                                        32, 64, -128);
-  __m256i v = _mm256_shuffle_epi8(_mm256_set1_epi32((int)e), pick);
-  return _mm256_cmpeq_epi8(_mm256_and_si256(v, bits), bits);
-}
-
-/* 16-bit entries p[0..31] of the lanes of e set to t0 + l (step 1) or to t0 (step 0). */
-__attribute__((target("avx2"))) static inline void blend16(uint16_t *p, uint32_t e, uint16_t t0,
-                                                           int step)
-{
-  __m256i t = _mm256_set1_epi16((short)t0);
-  if (step)
-    t = _mm256_add_epi16(t, _mm256_setr_epi16(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14,
-                                              15));
-  for (unsigned h = 0; h < 2; h++) {
-    if (!(e >> 16 * h & 0xffff))
-      continue;
-    __m256i *q = (__m256i *)(void *)(p + 16 * h);
-    _mm256_storeu_si256(q, _mm256_blendv_epi8(_mm256_loadu_si256(q), t, mask16(e, h)));
-    if (step)
-      t = _mm256_add_epi16(t, _mm256_set1_epi16(16));
-  }
-}
-
-/* Byte entries p[0..31] of the lanes of e set to x. */
-__attribute__((target("avx2"))) static inline void blend8(uint8_t *p, uint32_t e, uint8_t x)
-{
-  __m256i *q = (__m256i *)(void *)p;
-  _mm256_storeu_si256(q, _mm256_blendv_epi8(_mm256_loadu_si256(q), _mm256_set1_epi8((char)x),
-                                            mask8(e)));
 }
 
 /* writes_fresh_avx2 and writes_own_avx2 for the lanes of e only, lane l's word i0 + l (words
@@ -1304,20 +1258,25 @@ __attribute__((target("avx2"))) static int writes_fresh_mask_avx2(const struct f
   }
   if (!_mm256_testz_si256(bad, bad))
     return 0;
-  const __m256i pc = _mm256_set1_epi32((int)c->pc), base = _mm256_set1_epi32((int)c->base);
-  for (unsigned k = 0; k < 4; k++) {
-    if (!(e >> 8 * k & 0xff))
-      continue;
-    const size_t i = (size_t)i0 + 8 * k;
-    _mm256_maskstore_epi32((int *)(void *)(S->wep + i), m[k], E);
-    _mm256_maskstore_epi32((int *)(void *)(S->wpc + i), m[k], pc);
-    _mm256_maskstore_epi32((int *)(void *)(S->iep + i), m[k], base);
-    _mm256_maskstore_epi32(old + 8 * k, m[k], v[k]);
+  /* the records and values lane by lane: masked stores are microcode on some CPUs, and a
+     reduction's later steps have few lanes */
+  uint32_t *restrict wep = S->wep + i0, *restrict wpc = S->wpc + i0, *restrict iep = S->iep + i0;
+  uint16_t *restrict wtid = S->wtid + i0, *restrict wsync = S->wsync + i0;
+  uint8_t *restrict wbytes = S->wbytes + i0, *restrict init = S->init + i0;
+  const uint32_t E32 = c->E, pc = c->pc, base = c->base;
+  const uint16_t t0 = (uint16_t)c->t0, ws = c->ws;
+  for (uint32_t mm = e; mm; mm &= mm - 1) {
+    const unsigned l = (unsigned)__builtin_ctz(mm);
+    const uint32_t x = (uint32_t)val[l];
+    wep[l] = E32;
+    wpc[l] = pc;
+    iep[l] = base;
+    wtid[l] = (uint16_t)(t0 + l);
+    wsync[l] = ws;
+    wbytes[l] = 0xf;
+    init[l] = 0xf;
+    memcpy(old + l, &x, 4);
   }
-  blend16(S->wtid + i0, e, (uint16_t)c->t0, 1);
-  blend16(S->wsync + i0, e, c->ws, 0);
-  blend8(S->wbytes + i0, e, 0xf);
-  blend8(S->init + i0, e, 0xf);
   return 1;
 }
 
@@ -1377,9 +1336,9 @@ static inline int writes_fresh(const struct fctx *c, uint32_t i0, uint8_t *smem,
   return writes_fresh_c(c, i0, smem, val);
 }
 
-/* Set to 0 by tests only: the lane-by-lane shortcut below (stores_lanes) then sends every
-   lane through shadow_word, the general path it must match, and sim_race_mask tests every
-   lane's mask. */
+/* Set to 0 by tests only: the partial warps' shortcuts below (stores_lanes, the passes over
+   a line of words, reads_lanes) then send every lane through shadow_word, the general path
+   they must match, and sim_race_mask tests every lane's mask. */
 int sim_race_lane_shortcuts = 1;
 
 /* Thread u (linear in the block) is a lane of the warp whose first thread is t0: u / W == wid
@@ -1440,6 +1399,25 @@ static void stores_lanes(struct sim_block *b, struct sim_warp *w, uint32_t pc, u
   }
 }
 
+#ifdef RACE_X86
+/* Whether off[l] = 4 (w0 + l) for every lane l of e (32 lanes at most; off holds 32 entries,
+   those of lanes outside e not looked at), four lanes a compare. */
+__attribute__((target("avx2"))) static inline int offs_in_line_avx2(uint64_t e,
+                                                                   const uint64_t *off,
+                                                                   uint64_t w0)
+{
+  __m256i want = _mm256_add_epi64(_mm256_set1_epi64x((long long)(4 * w0)),
+                                  _mm256_setr_epi64x(0, 4, 8, 12));
+  const __m256i step = _mm256_set1_epi64x(16);
+  uint32_t eq = 0;
+  for (unsigned k = 0; k < 8; k++, want = _mm256_add_epi64(want, step)) {
+    __m256i v = _mm256_loadu_si256((const __m256i *)(const void *)(off + 4 * k));
+    eq |= (uint32_t)_mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpeq_epi64(v, want))) << (4 * k);
+  }
+  return !((uint32_t)e & ~eq);
+}
+#endif
+
 /* Lane l of e (32 lanes at most) at the word i0 + l of shared memory, for every lane of e,
    with words i0 to i0 + 31 all in the shadow (a tree reduction's `if (tid < s)
    s[tid] += s[tid + s]`, contiguous or interleaved)? Then *i0 is set and it returns 1. Only
@@ -1454,11 +1432,8 @@ static inline int lanes_in_line(const struct sim_block *b, uint64_t e, const uin
   const int64_t w0 = (int64_t)(off[f] >> 2) - f;
   if (w0 < 0 || w0 + 32 > (int64_t)b->race->nwords)
     return 0;
-  for (uint64_t mm = e; mm; mm &= mm - 1) {
-    const unsigned l = sim_ctz64(mm);
-    if (off[l] != 4 * (uint64_t)(w0 + l))
-      return 0;
-  }
+  if (!offs_in_line_avx2(e, off, (uint64_t)w0))
+    return 0;
   *i0 = (uint32_t)w0;
   return 1;
 #else
@@ -1478,6 +1453,64 @@ int sim_race_access(struct sim_block *b, struct sim_warp *w, uint32_t pc, unsign
   return access_one(&c, l, off, size, acc, same);
 }
 
+/* reads_lanes from the first lane of e whose word needs more than a new read summary: lane by
+   lane in lane order, a new summary where that is all (what shadow_word would do), else
+   shadow_word. Out of line: reads_lanes's loop keeps its registers. */
+static __attribute__((noinline)) void reads_rest(struct sim_block *b, struct sim_warp *w,
+                                                 uint32_t pc, uint64_t e, const uint64_t *off)
+{
+  struct actx c;
+  actx_init(&c, b, w, pc, SIM_ACC_READ, 0);
+  const struct shadow *S = &c.sh;
+  const uint32_t E = c.E, base = c.base;
+  for (uint64_t mm = e; mm; mm &= mm - 1) {
+    const unsigned l = sim_ctz64(mm);
+    const uint32_t i = (uint32_t)off[l] >> 2;
+    if (S->rep[i] != E && S->wep[i] != E &&
+        (!c.initchk || (S->iep[i] == base && (S->init[i] & 0xf))))
+      reads_begin(S, i, E, (uint16_t)(c.t0 + l), pc, c.ws, 0xf);
+    else
+      shadow_word(&c, l, (uint32_t)off[l], 0, 0xf, 4, SIM_ACC_READ, 0);
+  }
+}
+
+/* The lanes of e (not a full warp) reading aligned words at shared offsets off[l], plain
+   reads with races checked. A lane whose word was neither read nor written in the epoch and
+   was written in the block (when uninitialised reads are reported) takes a new read summary
+   at once, what shadow_word would give it; any other goes through shadow_word, in lane
+   order (reads_rest from the first such lane on): a tree reduction's `if (tid % (2 * s) ==
+   0) s[tid] += s[tid + s]` reads words the step before wrote. Out of line, with the
+   shadow's pointers in locals, so that the loop keeps them in registers. (A vector test of
+   a line of words, lane l's at i0 + l, cost more than it saved on lab 07: 4.99 against
+   4.93 G instructions.) */
+static __attribute__((noinline)) void reads_lanes(struct sim_block *b, struct sim_warp *w,
+                                                  uint32_t pc, uint64_t e, const uint64_t *off)
+{
+  const struct shadow *sh = &b->race->sh;
+  uint32_t *const rep = sh->rep, *const rpc = sh->rpc;
+  const uint32_t *const wep = sh->wep, *const iep = sh->iep;
+  const uint8_t *const init = sh->init;
+  uint16_t *const rtid = sh->rtid, *const rsync = sh->rsync;
+  uint8_t *const rflags = sh->rflags, *const rbytes = sh->rbytes;
+  const uint32_t E = b->race_ep, base = b->race_base;
+  const uint16_t t0 = (uint16_t)(w->id * b->W), ws = (uint16_t)w->wsync;
+  const int initchk = !(b->cfg->nocheck & SIM_NOCHECK_INIT);
+  for (uint64_t mm = e; mm; mm &= mm - 1) {
+    const unsigned l = sim_ctz64(mm);
+    const uint32_t i = (uint32_t)off[l] >> 2;
+    if (!(rep[i] != E && wep[i] != E && (!initchk || (iep[i] == base && (init[i] & 0xf))))) {
+      reads_rest(b, w, pc, mm, off);
+      return;
+    }
+    rep[i] = E;                                /* reads_begin */
+    rpc[i] = pc;
+    rtid[i] = (uint16_t)(t0 + l);
+    rsync[i] = ws;
+    rflags[i] = 0;
+    rbytes[i] = 0xf;
+  }
+}
+
 /* The stride in words of a full warp's 32 aligned words (0: no constant non-zero stride), from
    the caller's stride in bytes where it knows it. */
 static inline int64_t word_stride(const uint64_t *off, int64_t stride)
@@ -1487,8 +1520,10 @@ static inline int64_t word_stride(const uint64_t *off, int64_t stride)
   return stride && !(((int64_t)off[0] | stride) & 3) ? stride / 4 : 0;
 }
 
-int sim_race_shared_reads(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t e,
-                          const uint64_t *off, uint32_t size, int vol, int64_t stride)
+/* sim_race_shared_reads for any access but reads_lanes's. */
+static __attribute__((noinline)) int reads_other(struct sim_block *b, struct sim_warp *w,
+                                                 uint32_t pc, uint64_t e, const uint64_t *off,
+                                                 uint32_t size, int vol, int64_t stride)
 {
   if (size == 4 && e == 0xffffffffull && stride == 0 && !(off[0] & 3) &&
       b->race->sh.wep[off[0] >> 2] != b->race_ep) {
@@ -1558,23 +1593,6 @@ int sim_race_shared_reads(struct sim_block *b, struct sim_warp *w, uint32_t pc, 
       shadow_word(&c, l, (uint32_t)off[l], 0, 0xf, 4, SIM_ACC_READ, 0);
     return 0;
   }
-  if (size == 4 && c.racy) {
-    /* some lanes' aligned words: the full warp's word-by-word shortcut, lane by lane */
-    const struct shadow *S = &c.sh;
-    const uint32_t *restrict wep = S->wep, *restrict iep = S->iep;
-    const uint8_t *restrict init = S->init;
-    const uint32_t E = c.E, base = c.base;
-    const int initchk = c.initchk;
-    for (uint64_t mm = e; mm; mm &= mm - 1) {
-      unsigned l = sim_ctz64(mm);
-      const uint32_t i = (uint32_t)off[l] >> 2;
-      if (S->rep[i] != E && wep[i] != E && (!initchk || (iep[i] == base && (init[i] & 0xf))))
-        reads_begin(S, i, E, (uint16_t)(c.t0 + l), pc, c.ws, 0xf);
-      else
-        shadow_word(&c, l, (uint32_t)off[l], 0, 0xf, 4, SIM_ACC_READ, 0);
-    }
-    return 0;
-  }
   for (uint64_t mm = e; mm; mm &= mm - 1) {
     unsigned l = sim_ctz64(mm);
     access_one(&c, l, (uint32_t)off[l], size, SIM_ACC_READ, 0);
@@ -1582,9 +1600,45 @@ int sim_race_shared_reads(struct sim_block *b, struct sim_warp *w, uint32_t pc, 
   return 0;
 }
 
-int sim_race_shared_stores(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t e,
-                           const uint64_t *off, uint32_t size, int vol, const uint64_t *val,
-                           int64_t stride)
+/* A dispatch without the general path's frame: the partial warps of a tree reduction come
+   here often and cheaply. With sim_race_lane_shortcuts 0 a partial warp's every lane goes
+   through shadow_word (reads_other), the general path reads_lanes must match. */
+int sim_race_shared_reads(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t e,
+                          const uint64_t *off, uint32_t size, int vol, int64_t stride)
+{
+  if (size == 4 && e != 0xffffffffull && !vol && !(b->cfg->nocheck & SIM_NOCHECK_RACE) &&
+      sim_race_lane_shortcuts) {
+    reads_lanes(b, w, pc, e, off);             /* some lanes' aligned words */
+    return 0;
+  }
+  return reads_other(b, w, pc, e, off, size, vol, stride);
+}
+
+/* Aligned word stores with races checked, some lanes' or a full warp's that no whole-warp
+   pass took: where four lanes or more have their words in a line, their new last writes in
+   one pass (fewer cost less lane by lane), else (or when the pass turns them down) lane by
+   lane (stores_lanes). */
+static __attribute__((noinline)) void stores_part(struct sim_block *b, struct sim_warp *w,
+                                                  uint32_t pc, uint64_t e, const uint64_t *off,
+                                                  const uint64_t *val)
+{
+#ifdef RACE_X86
+  uint32_t i0;
+  if (e != 0xffffffffull && __builtin_popcountll(e) >= 4 && lanes_in_line(b, e, off, &i0)) {
+    struct fctx f;
+    fctx_init(&f, b, w, pc);
+    if (writes_fresh_mask_avx2(&f, i0, (uint32_t)e, b->smem, val))
+      return;
+  }
+#endif
+  stores_lanes(b, w, pc, e, off, val);
+}
+
+/* sim_race_shared_stores for any access but a partial warp's aligned words (stores_part). */
+static __attribute__((noinline)) int stores_other(struct sim_block *b, struct sim_warp *w,
+                                                  uint32_t pc, uint64_t e, const uint64_t *off,
+                                                  uint32_t size, int vol, const uint64_t *val,
+                                                  int64_t stride)
 {
   uint64_t mk = size >= 8 ? ~0ull : (1ull << (size * 8)) - 1;
   uint8_t *smem = b->smem;
@@ -1597,19 +1651,7 @@ int sim_race_shared_stores(struct sim_block *b, struct sim_warp *w, uint32_t pc,
       return 0;
   }
   if (size == 4 && !vol && !(b->cfg->nocheck & SIM_NOCHECK_RACE)) {
-#ifdef RACE_X86
-    uint32_t i0;
-    if (e != 0xffffffffull && __builtin_popcountll(e) >= 4 && lanes_in_line(b, e, off, &i0)) {
-      /* some lanes' words in a line: their new last writes in one pass (fewer than 4 lanes
-         cost less lane by lane) */
-      struct fctx f;
-      fctx_init(&f, b, w, pc);
-      if (writes_fresh_mask_avx2(&f, i0, (uint32_t)e, smem, val))
-        return 0;
-    }
-#endif
-    /* aligned words, some lanes' or a full warp's that the passes above turned down */
-    stores_lanes(b, w, pc, e, off, val);
+    stores_part(b, w, pc, e, off, val);
     return 0;
   }
   struct actx c;
@@ -1641,6 +1683,17 @@ int sim_race_shared_stores(struct sim_block *b, struct sim_warp *w, uint32_t pc,
     bytes_store(p, size, v);
   }
   return 0;
+}
+
+int sim_race_shared_stores(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t e,
+                           const uint64_t *off, uint32_t size, int vol, const uint64_t *val,
+                           int64_t stride)
+{
+  if (size == 4 && e != 0xffffffffull && !vol && !(b->cfg->nocheck & SIM_NOCHECK_RACE)) {
+    stores_part(b, w, pc, e, off, val);        /* as stores_other would, without its frame */
+    return 0;
+  }
+  return stores_other(b, w, pc, e, off, size, vol, val, stride);
 }
 
 /* ---- asynchronous copies ---- */

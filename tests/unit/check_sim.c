@@ -4489,8 +4489,8 @@ static void lr_run(const char *k, const uint32_t *ctl, uint32_t nocheck, int sho
    other warp's, one word for all, or at random, with a few lanes moved at random (lane l at
    word i0 + l is the masked store pass's case). Some programs first initialise every word,
    some not (uninitialised reads). Each program runs with the stores' shortcuts and without
-   (every lane through shadow_word) and must report the same fault, to the message, and
-   leave the same values and counters. */
+   (every lane through shadow_word: the partial warps' loads too) and must report the same
+   fault, to the message, and leave the same values and counters. */
 START_TEST(test_race_lane_shortcuts_match_general_path)
 {
   static const char *const op[6] = {
@@ -4583,6 +4583,89 @@ START_TEST(test_race_lane_shortcuts_match_general_path)
   ck_assert_uint_gt(seen_ok, 10);
   ck_assert_uint_gt(seen_race, 10);
   ck_assert_uint_gt(seen_uninit, 3);
+}
+END_TEST
+
+/* Lab 07's interleaved tree reduction (`if (tid % (2 * s) == 0) s[tid] += s[tid + s]`) in a
+   block of two warps: partial warps' reads (sim_race.c's reads_lanes) and stores of words
+   written the step before, 16 lanes a warp down to one (the stores' pass over a line of
+   words from 4), with shortcuts and without (every lane through shadow_word), which must
+   agree to the message, the values and the counters. Variants: a barrier after every step (clean); none after
+   the first stores (nobar 0: a read-after-write at the first step's 16 lanes) or after step
+   nobar - 1 (a race within a warp at the next step's reads, or between warps for the last
+   steps); thread `hole`'s first store left out (an uninitialised read at step 1), with
+   uninitialised reads reported and not; at the first step a third load, of s[tid ^ 2], a
+   second reader of another lane's word, whose write then races with it (the report names
+   the readers the shortcuts recorded). Each end is asserted, so the variants reach the fast
+   paths' either answer. */
+START_TEST(test_race_reduce_reads_match_general_path)
+{
+  static uint32_t ctl[LR_STEPS * 64];
+  static char k[8192];
+  struct { int nobar, hole, twice; uint32_t nocheck; enum sim_fault_kind want; } v[] = {
+    {-1, -1, 0, 0, 0},
+    {0, -1, 0, 0, SIM_FK_RACE},
+    {1, -1, 0, 0, SIM_FK_RACE},                 /* s = 1 then s = 2 without a barrier */
+    {2, -1, 0, 0, SIM_FK_RACE},
+    {5, -1, 0, 0, SIM_FK_RACE},                 /* s = 16 then 32: warp 1's write, warp 0's read */
+    {-1, 5, 0, 0, SIM_FK_UNINIT},
+    {-1, 5, 0, SIM_NOCHECK_INIT, 0},
+    {-1, -1, 1, 0, SIM_FK_RACE},
+  };
+  for (unsigned j = 0; j < sizeof v / sizeof *v; j++) {
+    size_t n = (size_t)snprintf(k, sizeof k,
+      HDR
+      ".visible .entry lr(.param .u64 ctl, .param .u64 dst)\n{\n"
+      "  .shared .align 4 .b8 s[256];\n"
+      "  .reg .pred %%p<3>;\n  .reg .b32 %%r<12>;\n  .reg .b64 %%rd<6>;\n"
+      "  ld.param.u64 %%rd2, [dst];\n"
+      "  mov.u32 %%r1, %%tid.x;\n  mov.u32 %%r4, s;\n"
+      "  shl.b32 %%r2, %%r1, 2;\n  add.s32 %%r2, %%r4, %%r2;\n"
+      "  xor.b32 %%r9, %%r2, 8;\n"
+      "  setp.ne.u32 %%p2, %%r1, %d;\n"
+      "  mul.lo.u32 %%r3, %%r1, 7;\n  add.u32 %%r3, %%r3, 1;\n"
+      "  @%%p2 st.shared.u32 [%%r2], %%r3;\n%s",
+      v[j].hole, v[j].nobar == 0 ? "" : "  bar.sync 0;\n");
+    for (int st = 0; st < 6; st++) {
+      const int sz = 1 << st;
+      n += (size_t)snprintf(k + n, sizeof k - n,
+        "  .loc 1 %d 3\n"
+        "  and.b32 %%r5, %%r1, %d;\n  setp.eq.u32 %%p1, %%r5, 0;\n"
+        "  @%%p1 ld.shared.u32 %%r6, [%%r2];\n  @%%p1 ld.shared.u32 %%r7, [%%r2+%d];\n"
+        "%s"
+        "  add.u32 %%r6, %%r6, %%r7;\n  @%%p1 st.shared.u32 [%%r2], %%r6;\n%s",
+        10 + st, 2 * sz - 1, 4 * sz,
+        v[j].twice && st == 0 ? "  @%p1 ld.shared.u32 %r8, [%r9];\n  add.u32 %r6, %r6, %r8;\n"
+                              : "",
+        st + 1 == v[j].nobar ? "" : "  bar.sync 0;\n");
+    }
+    snprintf(k + n, sizeof k - n,
+      "  ld.shared.u32 %%r10, [s];\n"
+      "  mul.wide.u32 %%rd3, %%r1, 4;\n  add.s64 %%rd5, %%rd2, %%rd3;\n"
+      "  st.global.u32 [%%rd5], %%r10;\n  ret;\n}\n"
+      ".file 1 \"/lab/lr.cu\"\n");
+    static struct lr_out a, b;
+    lr_run(k, ctl, v[j].nocheck, 1, &a);
+    lr_run(k, ctl, v[j].nocheck, 0, &b);
+    ck_assert_msg(a.outcome == b.outcome, "variant %u: outcome %d, general path %d (%s / %s)", j,
+                  a.outcome, b.outcome, a.fault.message, b.fault.message);
+    if (v[j].want) {
+      ck_assert_msg(a.outcome != SIM_RAN_OK && a.fault.kind == v[j].want, "variant %u: %s", j,
+                    a.fault.message);
+      ck_assert_str_eq(a.fault.message, b.fault.message);
+      ck_assert_int_eq(a.fault.lane, b.fault.lane);
+      ck_assert_mem_eq(a.fault.other_thread, b.fault.other_thread, sizeof a.fault.other_thread);
+    } else {
+      ck_assert_msg(a.outcome == SIM_RAN_OK, "variant %u: %s", j, a.fault.message);
+      uint32_t sum = 0;          /* s[0]: every thread's 7 t + 1, the hole's 0 (zeroed memory
+                                    where uninitialised reads are not reported) */
+      for (uint32_t t = 0; t < 64; t++)
+        sum += (int)t == v[j].hole ? 0 : 7 * t + 1;
+      ck_assert_uint_eq(a.dst[0], sum);
+    }
+    ck_assert_msg(!memcmp(&a.counters, &b.counters, sizeof a.counters), "variant %u: counters", j);
+    ck_assert_msg(!memcmp(a.dst, b.dst, sizeof a.dst), "variant %u: values", j);
+  }
 }
 END_TEST
 
@@ -4893,6 +4976,7 @@ Suite *suite_sim(void)
   tcase_add_test(t, test_big_buffers);
   tcase_add_test(t, test_touch_keys_line_up);
   tcase_add_test(t, test_race_lane_shortcuts_match_general_path);
+  tcase_add_test(t, test_race_reduce_reads_match_general_path);
   tcase_add_test(t, test_race_fill_matches_memset);
   tcase_add_test(t, test_race_fill_skip_matches_fill);
   tcase_add_test(t, test_global_lines_new_match_line_store);

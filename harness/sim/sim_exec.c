@@ -2717,10 +2717,19 @@ static __attribute__((noinline)) int run_shared_part(struct sim_block *b, struct
     const int sgn = f >> 6 & 1;
     if (b->race && sim_race_shared_reads(b, w, pc, m, av, size, vol, SIM_NO_STRIDE))
       return -1;
-    for (uint64_t mm = m; mm; mm &= mm - 1) {     /* lane order, as FOR_LANES */
-      const unsigned l = sim_ctz64(mm);
-      uint64_t v = load_bits(b->smem + av[l], size);
-      dd[l] = sgn ? sim_alu_sext((enum ptx_type)in->type, v) : v;
+    if (size == 4 && !sgn) {                       /* a word, zero-extended: no switch a lane */
+      for (uint64_t mm = m; mm; mm &= mm - 1) {
+        const unsigned l = sim_ctz64(mm);
+        uint32_t v;
+        memcpy(&v, b->smem + av[l], 4);
+        dd[l] = v;
+      }
+    } else {
+      for (uint64_t mm = m; mm; mm &= mm - 1) {   /* lane order, as FOR_LANES */
+        const unsigned l = sim_ctz64(mm);
+        uint64_t v = load_bits(b->smem + av[l], size);
+        dd[l] = sgn ? sim_alu_sext((enum ptx_type)in->type, v) : v;
+      }
     }
   } else {
     const uint64_t *sv = REG(in->opd[1].reg);

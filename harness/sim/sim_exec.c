@@ -1056,6 +1056,72 @@ __attribute__((target("avx2"))) static int addrs_ok_sparse_avx2(const uint64_t *
 }
 #endif
 
+#ifdef SIM_X86_CLONES
+/* smem_warp_ok's check of a partial warp's lanes m (at least two, within 32 lanes) with AVX2,
+   and the constant step in bytes of the addresses of m's lanes (*stride: lane l of m at
+   av[lo] + (l - lo) stride, lo m's first; SIM_NO_STRIDE where they have none): every lane's
+   address to av, eight lanes a vector, with addrs_ok_stride_avx2's step test of all 32 (an
+   address computed before the branch that split the warp); where that fails, the step of
+   m's first two lanes tested on m's alone (one computed after it). Addresses at a step of
+   less than 4 GiB either way, the first and the step aligned, are in bounds when m's first
+   and last are (a tree reduction's active lanes: lanes between are between them); any
+   others are tested one by one (sim_stats_shortcuts 0: always, for the tests'
+   comparison). */
+#define PART_STRIDE_LANES 4
+__attribute__((target("avx2"))) static int addrs_ok_part_avx2(const uint64_t *base,
+                                                              uint64_t imm, uint64_t lim,
+                                                              uint64_t amask, uint32_t m,
+                                                              uint64_t *av, int64_t *stride)
+{
+  const __m256i vimm = _mm256_set1_epi64x((long long)imm);
+  const uint64_t a00 = base[0] + imm, s0 = base[1] - base[0];
+  const __m256i step = _mm256_set1_epi64x((long long)(4 * s0));
+  __m256i want = _mm256_setr_epi64x((long long)a00, (long long)(a00 + s0),
+                                    (long long)(a00 + 2 * s0), (long long)(a00 + 3 * s0));
+  __m256i off = _mm256_setzero_si256();
+#pragma GCC unroll 8
+  for (unsigned l = 0; l < 32; l += 4) {
+    __m256i a = _mm256_add_epi64(_mm256_loadu_si256((const __m256i *)(const void *)(base + l)),
+                                 vimm);
+    _mm256_storeu_si256((__m256i *)(void *)(av + l), a);
+    off = _mm256_or_si256(off, _mm256_xor_si256(a, want));
+    want = _mm256_add_epi64(want, step);
+  }
+  const unsigned lo = (unsigned)__builtin_ctz(m), hi = 31 - (unsigned)__builtin_clz(m);
+  uint64_t s = s0;
+  int steps = _mm256_testz_si256(off, off);
+  if (!steps) {                                    /* m's lanes alone, the step of its first two */
+    const uint32_t rest = m & (m - 1);
+    const unsigned l2 = (unsigned)__builtin_ctz(rest), gap = l2 - lo;
+    const uint64_t d = av[l2] - av[lo];
+    if (!(gap & (gap - 1))) {
+      steps = !(d & (gap - 1));
+      s = (uint64_t)((int64_t)d >> __builtin_ctz(gap));
+    } else {
+      steps = (int64_t)d % (int64_t)gap == 0;
+      s = (uint64_t)((int64_t)d / (int64_t)gap);
+    }
+    uint64_t bad = 0;
+    for (uint32_t mm = rest & (rest - 1); mm; mm &= mm - 1) {
+      const unsigned l = (unsigned)__builtin_ctz(mm);
+      bad |= av[l] ^ (av[lo] + (uint64_t)(l - lo) * s);
+    }
+    steps = steps && !bad;
+  }
+  *stride = steps ? (int64_t)s : SIM_NO_STRIDE;
+  if (steps && s + (1ull << 32) < (2ull << 32) && !((av[lo] | s) & amask) &&
+      sim_stats_shortcuts)
+    return av[lo] <= lim && av[hi] <= lim;
+  uint64_t top = 0, ors = 0;
+  for (uint32_t mm = m; mm; mm &= mm - 1) {
+    const uint64_t a = av[__builtin_ctz(mm)];
+    top = a > top ? a : top;
+    ors |= a;
+  }
+  return !(ors & amask) && top <= lim;
+}
+#endif
+
 static int smem_warp_ok(const struct sim_block *b, const uint64_t *base, uint64_t imm,
                         uint64_t e, unsigned lo, unsigned hi, uint32_t size, uint64_t *av)
 {
@@ -2630,9 +2696,20 @@ static __attribute__((noinline)) int run_shared_part(struct sim_block *b, struct
   static const uint64_t zero[32];                  /* the base of a load from [symbol] */
   const unsigned lo = sim_ctz64(m), hi = 64 - (unsigned)__builtin_clzll(m);
   uint64_t av[32];
-  if (!smem_warp_ok(b, (f & 15) == FK_LDSU ? zero : REG(ad->reg), (uint64_t)ad->imm, m, lo, hi,
-                    size, av))
+  int64_t stride = SIM_NO_STRIDE;
+  const uint64_t *base = (f & 15) == FK_LDSU ? zero : REG(ad->reg);
+  if (!(m >> 32) && nm >= PART_STRIDE_LANES && cpu_avx2) {
+    /* smem_warp_ok's check, and the step of the addresses for the bank conflicts (for fewer
+       lanes smem_warp_ok's lane by lane, and the bank conflicts' own step test, cost less) */
+    const uint64_t top = b->smem_size - size;
+    if (size > b->smem_size ||
+        !addrs_ok_part_avx2(base, (uint64_t)ad->imm,
+                            top < SIM_DSMEM_STRIDE - 1 ? top : SIM_DSMEM_STRIDE - 1, size - 1,
+                            (uint32_t)m, av, &stride))
+      return 0;
+  } else if (!smem_warp_ok(b, base, (uint64_t)ad->imm, m, lo, hi, size, av)) {
     return 0;
+  }
   run_count_m(b, w, pc, ist, m, nm);
   const int vol = (in->flags & PTX_F_VOLATILE) != 0;
   if (load) {
@@ -2640,10 +2717,19 @@ static __attribute__((noinline)) int run_shared_part(struct sim_block *b, struct
     const int sgn = f >> 6 & 1;
     if (b->race && sim_race_shared_reads(b, w, pc, m, av, size, vol, SIM_NO_STRIDE))
       return -1;
-    for (uint64_t mm = m; mm; mm &= mm - 1) {     /* lane order, as FOR_LANES */
-      const unsigned l = sim_ctz64(mm);
-      uint64_t v = load_bits(b->smem + av[l], size);
-      dd[l] = sgn ? sim_alu_sext((enum ptx_type)in->type, v) : v;
+    if (size == 4 && !sgn) {                       /* a word, zero-extended: no switch a lane */
+      for (uint64_t mm = m; mm; mm &= mm - 1) {
+        const unsigned l = sim_ctz64(mm);
+        uint32_t v;
+        memcpy(&v, b->smem + av[l], 4);
+        dd[l] = v;
+      }
+    } else {
+      for (uint64_t mm = m; mm; mm &= mm - 1) {   /* lane order, as FOR_LANES */
+        const unsigned l = sim_ctz64(mm);
+        uint64_t v = load_bits(b->smem + av[l], size);
+        dd[l] = sgn ? sim_alu_sext((enum ptx_type)in->type, v) : v;
+      }
     }
   } else {
     const uint64_t *sv = REG(in->opd[1].reg);
@@ -2656,7 +2742,7 @@ static __attribute__((noinline)) int run_shared_part(struct sim_block *b, struct
     }
     b->writes++;
   }
-  sim_stats_shared_part(b, pc, av, m, size);
+  sim_stats_shared_part(b, pc, av, m, size, stride);
   return 1;
 }
 

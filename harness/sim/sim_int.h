@@ -815,9 +815,10 @@ int sim_race_exit(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
 int sim_race_stuck(struct sim_block *b, struct sim_warp *w);
 
 /* 1 (the default): sim_stats.c counts the accesses whose lanes step by a constant in closed
-   form, and sim_trace.c finds a coalesced access's first-touch keys from its allocation; 0
-   (tests only): every such access takes the general lane-by-lane count and look-up, for
-   comparison. */
+   form, sim_trace.c finds a coalesced access's first-touch keys from its allocation, and
+   sim_exec.c checks the bounds of a partial warp's shared access whose lanes step by a
+   constant at its first and last lane; 0 (tests only): every such access takes the general
+   lane-by-lane count, look-up and check, for comparison. */
 extern int sim_stats_shortcuts;
 /* sim_stats_mem for a full 32-lane warp whose lanes address a0 + lane * size (a coalesced
    access), counted in closed form where nothing needs the lanes' addresses. */
@@ -833,9 +834,11 @@ void sim_stats_mem(struct sim_block *b, uint32_t pc, enum ptx_space sp, const ui
 void sim_stats_shared_full(struct sim_block *b, uint32_t pc, const uint64_t *addr,
                            uint32_t size, int64_t stride);
 /* sim_stats_mem of a plain shared access by the lanes m of a warp at shared offsets off[l],
-   without its tests for the other spaces. */
+   without its tests for the other spaces. stride: the constant step in bytes of the offsets of
+   m's lanes (off[l] = off[lo] + (l - lo) stride, lo m's first lane; none wrapping around)
+   where the caller knows it, else SIM_NO_STRIDE. */
 void sim_stats_shared_part(struct sim_block *b, uint32_t pc, const uint64_t *off, uint64_t m,
-                           uint32_t size);
+                           uint32_t size, int64_t stride);
 #define SIM_ATOMIC 1          /* sim_stats_mem's atomic argument: an atomic access */
 #define SIM_ATOMIC_UNIFORM 2  /* an atomic whose active lanes share one address and one operand */
 

@@ -184,14 +184,19 @@ int sim_stats_shortcuts = 1;          /* (sim_int.h) */
    lanes share a bank when their lane numbers differ by a multiple of p = 32 / gcd(s, 32), so
    the busiest bank serves the most lanes of m in one class of lane numbers modulo p. Counts
    it and returns 1; 0 (nothing counted) when the words do not step so. */
-static int shared_affine(struct sim_inst_stats *st, const uint64_t *addr, uint64_t m)
+static int shared_affine(struct sim_inst_stats *st, const uint64_t *addr, uint64_t m,
+                         int64_t stride)
 {
   if (!m || (m >> 32))
     return 0;
   const unsigned lo = sim_ctz64(m);
   const uint64_t w0 = addr[lo] >> 2, rest = m & (m - 1);
   uint64_t s = 0;
-  if (rest) {                               /* s from the first two lanes, exactly */
+  if (stride != SIM_NO_STRIDE && !(stride & 3)) {
+    /* m's lanes' addresses step by stride bytes, a whole number of words: the words step
+       by stride / 4 (the caller checked the addresses, none wraps around) */
+    s = (uint64_t)(stride / 4);
+  } else if (rest) {                               /* s from the first two lanes, exactly */
     const unsigned gap = sim_ctz64(rest) - lo;
     const uint64_t dw = (addr[sim_ctz64(rest)] >> 2) - w0;
     if (!(gap & (gap - 1))) {
@@ -240,7 +245,7 @@ static int shared_affine(struct sim_inst_stats *st, const uint64_t *addr, uint64
 
 /* Shared: wavefronts of one access, and the conflict-free number. */
 static void shared_cost(struct sim_inst_stats *st, const uint64_t *addr, uint64_t m,
-                        uint32_t size, unsigned W)
+                        uint32_t size, unsigned W, int64_t stride)
 {
   unsigned group = size >= 16 ? 8 : size == 8 ? 16 : 32;
   unsigned words = size > 4 ? size / 4 : 1;
@@ -267,7 +272,7 @@ static void shared_cost(struct sim_inst_stats *st, const uint64_t *addr, uint64_
     }
   }
   if (size <= 4 && W == 32 && m != 0xffffffffull && sim_stats_shortcuts &&
-      shared_affine(st, addr, m))
+      shared_affine(st, addr, m, stride))
     return;
   if (m && size > 4) {                      /* one address for the whole warp: a broadcast */
     uint64_t a0 = addr[sim_ctz64(m)], mm = m & (m - 1);
@@ -412,7 +417,7 @@ void sim_stats_shared_full(struct sim_block *b, uint32_t pc, const uint64_t *add
 }
 
 void sim_stats_shared_part(struct sim_block *b, uint32_t pc, const uint64_t *off, uint64_t m,
-                           uint32_t size)
+                           uint32_t size, int64_t stride)
 {
   if (!m || !b->stats)
     return;
@@ -422,7 +427,7 @@ void sim_stats_shared_part(struct sim_block *b, uint32_t pc, const uint64_t *off
   }
   struct sim_inst_stats *st = &b->stats[pc];
   uint64_t before = st->s_wavefronts;
-  shared_cost(st, off, m, size, b->W);
+  shared_cost(st, off, m, size, b->W, stride);
   uint64_t wf = st->s_wavefronts - before;
   if (b->trace)
     sim_trace_mem(b, PTX_SP_SHARED, off, m, size, wf);
@@ -467,9 +472,9 @@ void sim_stats_mem(struct sim_block *b, uint32_t pc, enum ptx_space sp, const ui
       uint64_t s[SIM_MAX_WARP];
       for (uint64_t mm = m; mm; mm &= mm - 1)
         s[sim_ctz64(mm)] = addr[sim_ctz64(mm)] - off;
-      shared_cost(st, s, m, size, b->W);
+      shared_cost(st, s, m, size, b->W, SIM_NO_STRIDE);
     } else {
-      shared_cost(st, addr, m, size, b->W);
+      shared_cost(st, addr, m, size, b->W, SIM_NO_STRIDE);
     }
     if (b->trace)
       sim_trace_mem(b, real, addr, m, size, st->s_wavefronts - before);

@@ -3066,7 +3066,7 @@ START_TEST(test_shared_stats_affine)
   static const int64_t strides[] = {0, 1, 2, 3, 4, 5, 6, 8, 12, 16, 24, 32, 33, 64, 96, -1, -2,
                                     -4, -16, -32, 1ll << 31, 1ll << 32, 3ll << 32, 1ll << 40};
   uint64_t rng = 0x9E3779B97F4A7C15ull;
-  struct sim_inst_stats st[2];
+  struct sim_inst_stats st[3];
   unsigned ncase = 0, nconf = 0;
   for (size_t si = 0; si < sizeof strides / sizeof *strides; si++)
     for (unsigned mi = 0; mi < 40; mi++)
@@ -3098,17 +3098,31 @@ START_TEST(test_shared_stats_affine)
                       (size < 4 ? r % (4 / size) * size : 0);      /* a byte of the word */
           if (disturb)
             addr[31 - sim_ctz64(r | 1u << 31)] += 4;                         /* one lane off */
-          for (int sc = 0; sc < 2; sc++) {
+          for (int sc = 0; sc < 3; sc++) {
+            /* sc 2: the step the caller found (sim_exec's partial-warp check) given */
             struct sim_block b;
             memset(&b, 0, sizeof b);
             memset(&st[sc], 0, sizeof st[sc]);
             b.stats = &st[sc];
             b.W = 32;
-            sim_stats_shortcuts = sc;
-            sim_stats_mem(&b, 0, PTX_SP_SHARED, addr, m, size, 0);
+            sim_stats_shortcuts = sc > 0;
+            if (sc < 2)
+              sim_stats_mem(&b, 0, PTX_SP_SHARED, addr, m, size, 0);
+            else
+              sim_stats_shared_part(&b, 0, addr, m, size,
+                                    disturb ? SIM_NO_STRIDE : strides[si] * 4);
             sim_stats_shortcuts = 1;
             ck_assert_uint_eq(b.wavefronts, st[sc].s_wavefronts);
           }
+          ck_assert_msg(st[0].s_wavefronts == st[2].s_wavefronts &&
+                        st[0].s_ideal == st[2].s_ideal && st[0].s_req == st[2].s_req,
+                        "stride %lld given, mask 0x%llx, size %u%s: %llu wavefronts "
+                        "(%llu ideal), closed form %llu (%llu)", (long long)strides[si],
+                        (unsigned long long)m, size, disturb ? ", one lane off" : "",
+                        (unsigned long long)st[0].s_wavefronts,
+                        (unsigned long long)st[0].s_ideal,
+                        (unsigned long long)st[2].s_wavefronts,
+                        (unsigned long long)st[2].s_ideal);
           ck_assert_msg(st[0].s_wavefronts == st[1].s_wavefronts &&
                         st[0].s_ideal == st[1].s_ideal && st[0].s_req == st[1].s_req,
                         "stride %lld, mask 0x%llx, size %u%s: %llu wavefronts (%llu ideal), "
@@ -3122,6 +3136,69 @@ START_TEST(test_shared_stats_affine)
           nconf += st[0].s_wavefronts > 1;
         }
   ck_assert_uint_gt(nconf, ncase / 4);             /* conflicts, not only conflict-free cases */
+}
+END_TEST
+
+/* The bounds and alignment of a partial warp's shared accesses whose active lanes' addresses
+   step by a constant (sim_exec.c's check of their first and last lane) against the check of
+   every lane (sim_stats_shortcuts 0): the even lanes of a warp store and load at
+   s + c + tid k, the odd lanes' address register disturbed by tid j (j = 0: all 32 lanes
+   on one line; else only the active ones), for steps forwards, backwards, misaligned and
+   none, at offsets that put the last, the first or no active lane outside s; and lane 8's
+   address moved by x (x != 0: off the line, outside s between ends inside it). */
+START_TEST(test_shared_part_bounds)
+{
+  const char *k =
+    HDR
+    ".visible .entry pb(.param .u32 k, .param .u32 c, .param .u32 j, .param .u32 x)\n{\n"
+    "  .shared .align 8 .b8 s[512];\n"
+    "  .reg .b32 %r<12>;\n  .reg .pred %p<2>;\n"
+    "  ld.param.u32 %r1, [k];\n  ld.param.u32 %r2, [c];\n  ld.param.u32 %r3, [j];\n"
+    "  ld.param.u32 %r11, [x];\n"
+    "  mov.u32 %r4, %tid.x;\n  mov.u32 %r5, s;\n  add.s32 %r5, %r5, %r2;\n"
+    "  mad.lo.u32 %r6, %r4, %r1, %r5;\n  and.b32 %r7, %r4, 1;\n"
+    "  mul.lo.u32 %r8, %r4, %r3;\n  mul.lo.u32 %r8, %r8, %r7;\n  add.s32 %r6, %r6, %r8;\n"
+    "  setp.eq.u32 %p1, %r4, 8;\n  selp.b32 %r10, %r11, 0, %p1;\n  add.s32 %r6, %r6, %r10;\n"
+    "  setp.ne.u32 %p1, %r7, 0;\n  @%p1 bra $L_end;\n"
+    "  st.shared.u32 [%r6], %r4;\n  ld.shared.u32 %r9, [%r6];\n"
+    "$L_end:\n  ret;\n}\n";
+  static const int32_t ks[] = {4, 8, 12, 16, 0, -4, -8, 2, 6, 5, 20, 1 << 20};
+  static const uint32_t cs[] = {0, 4, 2, 16, 32, 120, 136, 260, 388, 392, 396, 508, 512,
+                                0xfffffff0u, 0x80000000u};
+  static const uint32_t js[] = {0, 3, 4};
+  unsigned nok = 0, nfault = 0;
+  struct fx f;
+  load(&f, k);
+  for (size_t ki = 0; ki < sizeof ks / sizeof *ks; ki++)
+    for (size_t ci = 0; ci < sizeof cs / sizeof *cs; ci++)
+      for (size_t ji = 0; ji < 2 * sizeof js / sizeof *js; ji++) {
+        uint32_t prm[4] = {(uint32_t)ks[ki], cs[ci], js[ji / 2], ji & 1 ? 4096 : 0};
+        struct sim_result r[2];
+        for (int sc = 0; sc < 2; sc++) {
+          struct sim_launch c = {.grid = {1, 1, 1}, .block = {32, 1, 1}, .workers = 1};
+          sim_result_free(&f.r);
+          sim_stats_shortcuts = sc;
+          ck_assert_int_eq(sim_run(f.d, &f.m, "pb", prm, sizeof prm, &c, &f.r, f.err,
+                                   sizeof f.err), SIM_OK);
+          sim_stats_shortcuts = 1;
+          r[sc] = f.r;
+          memset(&f.r, 0, sizeof f.r);
+        }
+        ck_assert_msg(r[0].outcome == r[1].outcome && r[0].fault.kind == r[1].fault.kind &&
+                      r[0].fault.lane == r[1].fault.lane &&
+                      r[0].fault.addr == r[1].fault.addr &&
+                      !strcmp(r[0].fault.message, r[1].fault.message),
+                      "k %d, c 0x%x, j %u, x %u: every lane checked: %d %s; first and last: "
+                      "%d %s", ks[ki], cs[ci], prm[2], prm[3], (int)r[0].outcome,
+                      r[0].fault.message, (int)r[1].outcome, r[1].fault.message);
+        nok += r[0].outcome == SIM_RAN_OK;
+        nfault += r[0].outcome == SIM_FAULT;
+        sim_result_free(&r[0]);
+        sim_result_free(&r[1]);
+      }
+  ck_assert_uint_gt(nok, 20);                      /* both outcomes, often */
+  ck_assert_uint_gt(nfault, 20);
+  done(&f);
 }
 END_TEST
 
@@ -4917,6 +4994,7 @@ Suite *suite_sim(void)
   tcase_add_test(t, test_fast_path_shared_symbol);
   tcase_add_test(t, test_fast_path_shared_wavefronts);
   tcase_add_test(t, test_shared_stats_affine);
+  tcase_add_test(t, test_shared_part_bounds);
   tcase_add_test(t, test_touch_span_guess);
   tcase_add_test(t, test_wave64_full_halves);
   tcase_add_test(t, test_fast_path_global_strided);

@@ -1387,6 +1387,12 @@ static int launch_outputs(struct ctx *c, struct launch *L, struct run_check *chk
   return check_outputs(c, L, chk);
 }
 
+/* A timing note's room: the run's (provenance), a point's (struct measured) and a
+   measurement's (ms_result) alike. */
+#define RUN_NOTE_LEN sizeof ((struct run_provenance *)0)->timing_note
+_Static_assert(RUN_NOTE_LEN == sizeof ((struct ms_result *)0)->timing_note,
+               "a measurement's timing note fits the run's");
+
 /* A launch the emulator measured, as measure_once compares the next ones with. */
 struct measured {
   uint32_t point;                   /* its point in res->points */
@@ -1396,7 +1402,7 @@ struct measured {
   uint8_t params[RUN_MAX_PARAMS * 8];
   uint32_t psize;
   uint64_t state;                   /* be_state_digest before it ran */
-  char timing_note[sizeof ((struct run_provenance *)0)->timing_note]; /* what it set, or "" */
+  char timing_note[RUN_NOTE_LEN];   /* what it set, or "" */
 };
 
 /* A point whose figures are still being made after its launch and check (the emulator's),
@@ -1767,15 +1773,10 @@ static void pending_end_one(struct ctx *c)
     pthread_join(p->thread, NULL);
   }
   struct run_point *pt = &c->res->points[p->point];
-  char note[sizeof c->res->prov.timing_note];
-  memcpy(note, c->res->prov.timing_note, sizeof note);
-  c->res->prov.timing_note[0] = 0;
-  measure_end(c, NULL, pt, p->have_m ? &p->m : NULL, &p->chk, p->seq, p->remodelled, &p->mr);
-  for (uint32_t i = 0; i < c->ndone; i++)
+  for (uint32_t i = 0; i < c->ndone; i++)      /* its own note, for copies of it */
     if (c->done[i].point == p->point)
-      memcpy(c->done[i].timing_note, c->res->prov.timing_note, sizeof c->done[i].timing_note);
-  if (!c->res->prov.timing_note[0])
-    memcpy(c->res->prov.timing_note, note, sizeof note);
+      memcpy(c->done[i].timing_note, p->mr.timing_note, sizeof c->done[i].timing_note);
+  measure_end(c, NULL, pt, p->have_m ? &p->m : NULL, &p->chk, p->seq, p->remodelled, &p->mr);
   if (p->on_main) {                             /* the run so far: up to the main point */
     uint32_t n = c->res->npoints;
     c->res->npoints = p->point + 1;
@@ -1783,6 +1784,18 @@ static void pending_end_one(struct ctx *c)
     c->res->npoints = n;
   }
   free(p);
+}
+
+/* The SASS map is in (sass_join): the main configuration's figures that waited for it are
+   made on a thread now, beside the next points, unless the run's on_main waits for them
+   (the feedback screen's first results: pending_end_one makes them at once). */
+static void pending_sass_in(struct ctx *c)
+{
+  if (sim_host_cores() < 2)
+    return;
+  for (struct pending *p = c->pend; p; p = p->next)
+    if (p->how == PEND_SASS && !p->on_main)
+      pending_start(c, p, PEND_FINISH);
 }
 
 /* Finish every pending point, and join the SASS map's thread. */
@@ -1798,6 +1811,11 @@ static void sass_wait(struct ctx *c)
    and while more are pending than the host has cores, the oldest. */
 static void pending_reap(struct ctx *c)
 {
+  if (c->pend && c->pend->how == PEND_SASS && !c->pend->on_main &&
+      __atomic_load_n(&c->sass_job.done, __ATOMIC_ACQUIRE)) {
+    sass_join(c);
+    pending_sass_in(c);
+  }
   while (c->pend && (c->pend->on_main || c->npend > sim_host_cores() ||
                      (c->pend->how == PEND_SASS
                           ? __atomic_load_n(&c->sass_job.done, __ATOMIC_ACQUIRE)
@@ -1835,8 +1853,9 @@ static void pending_drop(struct ctx *c)
    emulator, while the SASS map is being made, the main configuration waits for it
    (c->wait) and a launch is recorded first and measured after it (sass_wait). */
 static void measure(struct ctx *c, struct launch *L, struct run_point *pt,
-                    const struct measured *m)
+                    const struct measured *m, char note[RUN_NOTE_LEN])
 {
+  note[0] = 0;
   struct run_check chk;
   struct ms_result mr;
   memset(&chk, 0, sizeof chk);
@@ -1857,7 +1876,7 @@ static void measure(struct ctx *c, struct launch *L, struct run_point *pt,
   L->bl.lanes_warp = lane ? lane->warp : 0;
   /* a point that a pending launch could serve waits for it (its figures made, then kept) */
   for (struct pending *q = c->pend; m && pt->sweep[0] && q; q = q->next)
-    if (q->have_m && same_but_smem(&q->m, m)) {
+    if (q->have_m && !q->remodelled && same_but_smem(&q->m, m)) {
       sass_wait(c);
       break;
     }
@@ -1900,7 +1919,8 @@ static void measure(struct ctx *c, struct launch *L, struct run_point *pt,
     lc = launch_check(c, L, &chk, MS_RECORD, mrp, NULL);
     if (lc == 0) {
       int launched = c->launch_ok;
-      sass_wait(c);
+      sass_join(c);
+      pending_sass_in(c);
       if (launched && beside && mrp->br.ran_ok) {
         p->bl = L->bl;
         pending_start(c, p, PEND_FINISH);
@@ -1951,6 +1971,7 @@ static void measure(struct ctx *c, struct launch *L, struct run_point *pt,
   }
   while (c->pend)                               /* the points before it first */
     pending_end_one(c);
+  memcpy(note, mrp->timing_note, RUN_NOTE_LEN);
   measure_end(c, L, pt, m, &chk, c->seq, remodelled, mrp);
   free(p);
 }
@@ -1997,13 +2018,7 @@ static void measure_once(struct ctx *c, struct launch *L, struct run_point *pt)
       return;
     }
   }
-  char note[sizeof m.timing_note];
-  memcpy(note, c->res->prov.timing_note, sizeof note);
-  c->res->prov.timing_note[0] = 0;
-  measure(c, L, pt, known ? &m : NULL);
-  memcpy(m.timing_note, c->res->prov.timing_note, sizeof m.timing_note);
-  if (!m.timing_note[0])                        /* it set none: the one before stays */
-    memcpy(c->res->prov.timing_note, note, sizeof note);
+  measure(c, L, pt, known ? &m : NULL, m.timing_note);
   if (!known)
     return;
   if (c->ndone == c->cap_done) {

@@ -144,7 +144,8 @@ struct sim_launch {
   uint32_t workers;        /* host threads running blocks; 0 = one per core */
   const int *hold;         /* non-NULL: the last of them starts taking blocks only once *hold
                               reads nonzero (a core another process had is free again), and
-                              ends unstarted when none is left by then */
+                              ends unstarted when none is left by then; not in a cooperative
+                              or clustered launch, whose workers all start at once */
   uint64_t max_warp_insts; /* budget for the launch; 0 = SIM_DEFAULT_BUDGET */
   uint32_t max_smem;       /* per-block shared memory limit of the profile; 0 = 227 KiB */
   uint32_t smem_alloc_unit; /* a block's shared memory is allocated in these (the profile's

@@ -1267,7 +1267,9 @@ enum sim_status sim_run(struct sim_device *d, const struct ptx_module *m, const 
   pthread_cond_init(&L.moved, NULL);
   uint32_t started = 0;
   L.workers[0].state = SIM_WK_RUNNING;
-  if (cfg->hold && nwk > 1)
+  /* (not in a launch of groups: there whether a group that waits for another is reported
+     stuck depends on the workers running, sim_launch_others_running) */
+  if (cfg->hold && nwk > 1 && !L.group_blocks)
     outs[nwk - 1].held = 1;                     /* SIM_WK_IDLE until it starts */
   for (uint32_t i = 1; i < nwk; i++) {
     if (!outs[i].held)

@@ -568,6 +568,14 @@ uint64_t sim_warp_run(struct sim_block *b, struct sim_warp *w, uint64_t quantum)
    written them: a bitmap (one bit a register, 64 a word) for sim_warp_init, which zeroes only
    those at the start of a block, or NULL when host memory ran out (then all are zeroed). */
 uint64_t *sim_warp_zero_plan(const struct sim_prog *p);
+/* Make lanes m of w, all at pc with top convergence barrier top (-1: none), its current
+   group when that is the group select_group would choose next (and report, were the budget
+   spent before it runs): 1; else 0, w unchanged. */
+int sim_warp_take_group(struct sim_warp *w, uint64_t m, uint32_t pc, int top);
+/* 1 (the default): sim_warp.c and sim_block.c choose a warp's next group where a branch
+   split it or a barrier released it (sim_warp_take_group); 0 (tests only): select_group
+   always chooses, for comparison. */
+extern int sim_warp_shortcuts;
 /* Set up warp w's lanes at the entry point. */
 void sim_warp_init(struct sim_block *b, struct sim_warp *w);
 

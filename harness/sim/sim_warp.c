@@ -290,6 +290,29 @@ uint64_t *sim_warp_zero_plan(const struct sim_prog *p)
       }
     }
   }
+  /* after the bitmap: how many runs of set bits it has, then each run's first register and
+     the one past its end (sim_warp_init's memsets, with no bit scan per warp) */
+  uint64_t nruns = 0;
+  for (uint32_t r = 0; r < nr; r++)
+    nruns += (zero[r / 64] >> (r % 64) & 1) && (!r || !(zero[(r - 1) / 64] >> ((r - 1) % 64) & 1));
+  uint64_t *z = realloc(zero, (nw + 1 + 2 * nruns) * sizeof *zero);
+  if (!z) {
+    free(zero);
+    zero = NULL;
+    goto out;
+  }
+  zero = z;
+  zero[nw] = nruns;
+  for (uint32_t r = 0, k = 0; r < nr; r++)
+    if (zero[r / 64] >> (r % 64) & 1) {
+      uint32_t e = r;
+      while (e < nr && (zero[e / 64] >> (e % 64) & 1))
+        e++;
+      zero[nw + 1 + 2 * k] = r;
+      zero[nw + 2 + 2 * k] = e;
+      k++;
+      r = e;
+    }
 out:
   free(def);
   free(out);
@@ -305,7 +328,8 @@ void sim_warp_init(struct sim_block *b, struct sim_warp *w)
   unsigned W = b->W;
   w->live = w->exists;
   w->barwait = w->syncwait = w->prefer = w->cwait = 0;
-  memset(w->barat, 0, sizeof w->barat);
+  for (uint32_t ids = w->barids; ids; ids &= ids - 1)   /* the others are empty */
+    w->barat[__builtin_ctz(ids)] = 0;
   w->barmixed = w->barids = 0;
   if (W == 32)
     sim_pcs_fill32(w->pc, p->entry);
@@ -313,7 +337,8 @@ void sim_warp_init(struct sim_block *b, struct sim_warp *w)
     for (unsigned l = 0; l < W; l++)
       w->pc[l] = p->entry;
   memset(w->csp, 0, sizeof w->csp);
-  memset(w->depth, 0, sizeof w->depth);
+  if (p->ncalls_all)                  /* read only by calls and returns */
+    memset(w->depth, 0, sizeof w->depth);
   memset(w->carry, 0, sizeof w->carry);
   w->ncbar = 0;
   w->gmask = w->live;
@@ -326,34 +351,13 @@ void sim_warp_init(struct sim_block *b, struct sim_warp *w)
   w->snap_valid = w->spinning = 0;
   sim_async_reset(w);
   if (p->zero) {
-    /* only the registers that may be read before they are written (sim_warp_zero_plan);
-       the others keep the last block's values until the code writes them */
-    uint32_t nr = p->nregs - p->nconst;
-    for (uint32_t r = 0; r < nr;) {            /* runs of set bits, a word at a time */
-      uint64_t word = p->zero[r / 64] >> (r % 64);
-      if (!word) {
-        r = (r / 64 + 1) * 64;
-        continue;
-      }
-      r += (uint32_t)__builtin_ctzll(word);
-      if (r >= nr)
-        break;
-      uint32_t e = r;
-      for (;;) {                               /* e: the end of the run of set bits from r */
-        uint64_t inv = ~p->zero[e / 64] >> (e % 64);
-        if (inv) {
-          e += (uint32_t)__builtin_ctzll(inv);
-          break;
-        }
-        e = (e / 64 + 1) * 64;
-        if (e >= nr)
-          break;
-      }
-      if (e > nr)
-        e = nr;
-      memset(w->regs + (size_t)r * W, 0, (size_t)(e - r) * W * sizeof *w->regs);
-      r = e;
-    }
+    /* only the registers that may be read before they are written (sim_warp_zero_plan's
+       runs of them, after its bitmap); the others keep the last block's values until the
+       code writes them */
+    uint32_t nr = p->nregs - p->nconst, nw = (nr + 63) / 64 ? (nr + 63) / 64 : 1;
+    const uint64_t *run = p->zero + nw + 1;
+    for (uint64_t k = 0; k < p->zero[nw]; k++, run += 2)
+      memset(w->regs + (size_t)run[0] * W, 0, (size_t)(run[1] - run[0]) * W * sizeof *w->regs);
   } else {
     memset(w->regs, 0, (size_t)p->nregs * W * sizeof *w->regs);
     w->consts_set = 0;

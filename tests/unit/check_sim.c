@@ -3450,6 +3450,25 @@ static void check_zero_plan(const char *src, const char *func, const char *const
     nzero += (unsigned)z;
   }
   ck_assert_uint_eq(nzero, nwant);
+  /* the runs after the bitmap (sim_warp_init's memsets): in order, maximal, each register in
+     one exactly when its bit is set */
+  uint32_t nr = p.nregs - p.nconst, nw = (nr + 63) / 64 ? (nr + 63) / 64 : 1, in_runs = 0;
+  const uint64_t *run = p.zero + nw + 1;
+  for (uint64_t k = 0; k < p.zero[nw]; k++) {
+    ck_assert_uint_lt(run[2 * k], run[2 * k + 1]);
+    ck_assert_uint_le(run[2 * k + 1], nr);
+    if (k)
+      ck_assert_uint_gt(run[2 * k], run[2 * k - 1]);
+    in_runs += (uint32_t)(run[2 * k + 1] - run[2 * k]);
+    for (uint64_t r = run[2 * k]; r < run[2 * k + 1]; r++)
+      ck_assert_msg(p.zero[r / 64] >> (r % 64) & 1, "register %u in a run, not set",
+                    (unsigned)r);
+  }
+  uint32_t set = 0;
+  for (uint32_t r = 0; r < nr; r++)
+    set += (uint32_t)(p.zero[r / 64] >> (r % 64) & 1);
+  ck_assert_uint_eq(in_runs, set);
+  ck_assert_uint_gt(p.zero[nw], 0);
   sim_prog_free(&p);
   done(&f);
 }

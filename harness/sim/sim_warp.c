@@ -546,9 +546,11 @@ static void arrive_group(struct sim_block *b, struct sim_warp *w, uint64_t g, in
   if (!at)
     return;
   wait_at(b, w, at, t);
-  /* released, and not waiting again at an enclosing barrier: the lanes t expected run on as
-     one group from its pc, their top barrier t's parent (select_group's choice, made here) */
-  if (!cb->expect && exp && !(w->cwait & exp))
+  /* released, with no enclosing barrier at the same pc (where they wait again, or which
+     their arrival released in turn): the lanes t expected run on as one group from its pc,
+     their top barrier t's parent (select_group's choice, made here) */
+  if (!cb->expect && exp && !(w->cwait & exp) &&
+      (cb->parent < 0 || w->cbar[cb->parent].pc != cb->pc))
     sim_warp_take_group(w, exp, cb->pc, cb->parent);
 }
 

@@ -483,6 +483,27 @@ static void dissolve(struct sim_warp *w)
 
 static void try_release(struct sim_block *b, struct sim_warp *w, int t);
 
+int sim_warp_shortcuts = 1;
+
+/* sim_warp_take_group, inlined where sim_warp.c calls it. */
+static inline int take_group(struct sim_warp *w, uint64_t m, uint32_t pc, int top)
+{
+  uint64_t sel = w->live & ~w->barwait & ~w->syncwait & ~w->cwait;
+  /* select_group would take m: nothing else can run, no lane is preferred, and (for a
+     report of the budget spent before it runs: past_budget's pc) the first live lane is
+     one of m, whose pc is the group's */
+  if (!sim_warp_shortcuts || !m || sel != m || (w->prefer & sel) ||
+      !(m >> sim_ctz64(w->live) & 1))
+    return 0;
+  w->prefer = 0;
+  w->gmask = m;
+  w->gpc = pc;
+  w->gtop = top;
+  w->have_group = 1;
+  return 1;
+}
+
+
 /* Lanes of at, whose top convergence barrier is t and who are at its pc, start waiting
    there. */
 static void wait_at(struct sim_block *b, struct sim_warp *w, uint64_t at, int t)
@@ -551,7 +572,7 @@ static void arrive_group(struct sim_block *b, struct sim_warp *w, uint64_t g, in
      their top barrier t's parent (select_group's choice, made here) */
   if (!cb->expect && exp && !(w->cwait & exp) &&
       (cb->parent < 0 || w->cbar[cb->parent].pc != cb->pc))
-    sim_warp_take_group(w, exp, cb->pc, cb->parent);
+    take_group(w, exp, cb->pc, cb->parent);
 }
 
 /* Release convergence barrier t when every live lane it expects waits at it (cbar.waiting:
@@ -763,23 +784,9 @@ static int select_group(struct sim_warp *w)
   return 1;
 }
 
-int sim_warp_shortcuts = 1;
-
 int sim_warp_take_group(struct sim_warp *w, uint64_t m, uint32_t pc, int top)
 {
-  uint64_t sel = w->live & ~w->barwait & ~w->syncwait & ~w->cwait;
-  /* select_group would take m: nothing else can run, no lane is preferred, and (for a
-     report of the budget spent before it runs: past_budget's pc) the first live lane is
-     one of m, whose pc is the group's */
-  if (!sim_warp_shortcuts || !m || sel != m || (w->prefer & sel) ||
-      !(m >> sim_ctz64(w->live) & 1))
-    return 0;
-  w->prefer = 0;
-  w->gmask = m;
-  w->gpc = pc;
-  w->gtop = top;
-  w->have_group = 1;
-  return 1;
+  return take_group(w, m, pc, top);
 }
 
 #ifdef WARP_X86
@@ -1031,7 +1038,7 @@ static int control(struct sim_block *b, struct sim_warp *w, const struct ptx_ins
       /* the lanes of g not waiting at t run on, the side at pc + 1 first (the lower pc),
          their top barrier t: select_group's choice, made here */
       uint64_t rg = g & ~w->cwait, lo = rg & ~e;
-      sim_warp_take_group(w, lo ? lo : rg, lo ? pc + 1 : target, t);
+      take_group(w, lo ? lo : rg, lo ? pc + 1 : target, t);
     }
     return 0;
   }

@@ -241,7 +241,8 @@ struct sim_prog {
                                     variable its address was formed from (sim_cbank_roots), 0
                                     where not known; NULL when the module has none */
   uint64_t *zero;                /* bitmap of the function registers a block must start with
-                                    zeroed (sim_warp_zero_plan); NULL: all of them */
+                                    zeroed, then their runs (sim_warp_zero_plan); NULL:
+                                    all of them */
   uint8_t *fast;                 /* per code index (and one past the end, 0): non-zero where a
                                     warp's lanes may take sim_exec_run (sim_exec_fast_plan); NULL:
                                     none may */
@@ -565,9 +566,19 @@ int sim_cluster_mapa(struct sim_block *b, struct sim_warp *w, uint32_t pc, unsig
    w->state. A fault marks b->faulted. */
 uint64_t sim_warp_run(struct sim_block *b, struct sim_warp *w, uint64_t quantum);
 /* The function registers of p that some instruction may read before every path to it has
-   written them: a bitmap (one bit a register, 64 a word) for sim_warp_init, which zeroes only
-   those at the start of a block, or NULL when host memory ran out (then all are zeroed). */
+   written them: a bitmap (one bit a register, 64 a word: max(1, (nregs - nconst + 63) / 64)
+   words), then the count of its runs of set bits and each run's first register and the one
+   past its end, for sim_warp_init, which zeroes only those at the start of a block; or NULL
+   when host memory ran out (then all are zeroed). */
 uint64_t *sim_warp_zero_plan(const struct sim_prog *p);
+/* Make lanes m of w, all at pc with top convergence barrier top (-1: none), its current
+   group when that is the group select_group would choose next (and report, were the budget
+   spent before it runs): 1; else 0, w unchanged. */
+int sim_warp_take_group(struct sim_warp *w, uint64_t m, uint32_t pc, int top);
+/* 1 (the default): sim_warp.c and sim_block.c choose a warp's next group where a branch
+   split it or a barrier released it (sim_warp_take_group); 0 (tests only): select_group
+   always chooses, for comparison. */
+extern int sim_warp_shortcuts;
 /* Set up warp w's lanes at the entry point. */
 void sim_warp_init(struct sim_block *b, struct sim_warp *w);
 

@@ -38,6 +38,57 @@
 #define GROUP_CHECK_EVERY 64u /* ... in a block of a group (sim_launch.c's run_group): one that
                                 waits for another block (grid.sync()) gives way sooner */
 
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && \
+    !defined(__SANITIZE_ADDRESS__)
+#include <immintrin.h>
+#define WARP_X86 1
+static int warp_avx2;                 /* asked once at load time */
+__attribute__((constructor)) static void warp_cpu_detect(void)
+{
+  __builtin_cpu_init();
+  warp_avx2 = __builtin_cpu_supports("avx2") != 0;
+}
+
+/* The 32 bits of m, one byte a lane: 0xff where the lane's bit is set. */
+__attribute__((target("avx2"))) static inline __m256i lanes8_avx2(uint32_t m)
+{
+  const __m256i shuf = _mm256_setr_epi8(0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1,
+                                        2, 2, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3);
+  const __m256i bit = _mm256_set1_epi64x((long long)0x8040201008040201ull);
+  __m256i x = _mm256_shuffle_epi8(_mm256_set1_epi32((int)m), shuf);
+  return _mm256_cmpeq_epi8(_mm256_and_si256(x, bit), bit);
+}
+
+/* csp[l] += d for the lanes l of m (the first 32 lanes), one vector. */
+__attribute__((target("avx2"))) static void csp_add32_avx2(uint8_t *csp, uint32_t m, int d)
+{
+  __m256i *p = (__m256i *)(void *)csp;
+  _mm256_storeu_si256(p, _mm256_add_epi8(_mm256_loadu_si256(p),
+                                         _mm256_and_si256(lanes8_avx2(m), _mm256_set1_epi8((char)d))));
+}
+
+/* csp[l] = 0 for the lanes l of m (the first 32 lanes), one vector. */
+__attribute__((target("avx2"))) static void csp_zero32_avx2(uint8_t *csp, uint32_t m)
+{
+  __m256i *p = (__m256i *)(void *)csp;
+  _mm256_storeu_si256(p, _mm256_andnot_si256(lanes8_avx2(m), _mm256_loadu_si256(p)));
+}
+
+/* pc[l] = v for the lanes l of m (the first 32 lanes), eight lanes a masked store. */
+__attribute__((target("avx2"))) static void pcs_set_avx2(uint32_t *pc, uint32_t m, uint32_t v)
+{
+  const __m256i bit = _mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128);
+  const __m256i x = _mm256_set1_epi32((int)v);
+  for (unsigned l = 0; l < 32; l += 8) {
+    const unsigned bits = m >> l & 255;
+    if (bits)
+      _mm256_maskstore_epi32((int *)(void *)(pc + l),
+                             _mm256_cmpeq_epi32(_mm256_and_si256(_mm256_set1_epi32((int)bits), bit),
+                                                bit), x);
+  }
+}
+#endif
+
 static inline int lane_top(const struct sim_warp *w, unsigned l)
 {
   return w->csp[l] ? w->cstack[w->csp[l] - 1][l] : -1;
@@ -46,6 +97,12 @@ static inline int lane_top(const struct sim_warp *w, unsigned l)
 /* csp[l] += d for the lanes l of m (d: 1 or -1), sixteen lanes a vector. */
 static inline void csp_add(struct sim_warp *w, uint64_t m, int d)
 {
+#ifdef WARP_X86
+  if (warp_avx2 && !(m >> 32)) {
+    csp_add32_avx2(w->csp, (uint32_t)m, d);
+    return;
+  }
+#endif
 #ifdef __SSE2__
   const __m128i bit = _mm_setr_epi8(1, 2, 4, 8, 16, 32, 64, -128, 1, 2, 4, 8, 16, 32, 64, -128);
   const __m128i vd = _mm_set1_epi8((char)d);
@@ -233,6 +290,29 @@ uint64_t *sim_warp_zero_plan(const struct sim_prog *p)
       }
     }
   }
+  /* after the bitmap: how many runs of set bits it has, then each run's first register and
+     the one past its end (sim_warp_init's memsets, with no bit scan per warp) */
+  uint64_t nruns = 0;
+  for (uint32_t r = 0; r < nr; r++)
+    nruns += (zero[r / 64] >> (r % 64) & 1) && (!r || !(zero[(r - 1) / 64] >> ((r - 1) % 64) & 1));
+  uint64_t *z = realloc(zero, (nw + 1 + 2 * nruns) * sizeof *zero);
+  if (!z) {
+    free(zero);
+    zero = NULL;
+    goto out;
+  }
+  zero = z;
+  zero[nw] = nruns;
+  for (uint32_t r = 0, k = 0; r < nr; r++)
+    if (zero[r / 64] >> (r % 64) & 1) {
+      uint32_t e = r;
+      while (e < nr && (zero[e / 64] >> (e % 64) & 1))
+        e++;
+      zero[nw + 1 + 2 * k] = r;
+      zero[nw + 2 + 2 * k] = e;
+      k++;
+      r = e;
+    }
 out:
   free(def);
   free(out);
@@ -248,7 +328,8 @@ void sim_warp_init(struct sim_block *b, struct sim_warp *w)
   unsigned W = b->W;
   w->live = w->exists;
   w->barwait = w->syncwait = w->prefer = w->cwait = 0;
-  memset(w->barat, 0, sizeof w->barat);
+  for (uint32_t ids = w->barids; ids; ids &= ids - 1)   /* the others are empty */
+    w->barat[__builtin_ctz(ids)] = 0;
   w->barmixed = w->barids = 0;
   if (W == 32)
     sim_pcs_fill32(w->pc, p->entry);
@@ -256,7 +337,8 @@ void sim_warp_init(struct sim_block *b, struct sim_warp *w)
     for (unsigned l = 0; l < W; l++)
       w->pc[l] = p->entry;
   memset(w->csp, 0, sizeof w->csp);
-  memset(w->depth, 0, sizeof w->depth);
+  if (p->ncalls_all)                  /* read only by calls and returns */
+    memset(w->depth, 0, sizeof w->depth);
   memset(w->carry, 0, sizeof w->carry);
   w->ncbar = 0;
   w->gmask = w->live;
@@ -269,34 +351,13 @@ void sim_warp_init(struct sim_block *b, struct sim_warp *w)
   w->snap_valid = w->spinning = 0;
   sim_async_reset(w);
   if (p->zero) {
-    /* only the registers that may be read before they are written (sim_warp_zero_plan);
-       the others keep the last block's values until the code writes them */
-    uint32_t nr = p->nregs - p->nconst;
-    for (uint32_t r = 0; r < nr;) {            /* runs of set bits, a word at a time */
-      uint64_t word = p->zero[r / 64] >> (r % 64);
-      if (!word) {
-        r = (r / 64 + 1) * 64;
-        continue;
-      }
-      r += (uint32_t)__builtin_ctzll(word);
-      if (r >= nr)
-        break;
-      uint32_t e = r;
-      for (;;) {                               /* e: the end of the run of set bits from r */
-        uint64_t inv = ~p->zero[e / 64] >> (e % 64);
-        if (inv) {
-          e += (uint32_t)__builtin_ctzll(inv);
-          break;
-        }
-        e = (e / 64 + 1) * 64;
-        if (e >= nr)
-          break;
-      }
-      if (e > nr)
-        e = nr;
-      memset(w->regs + (size_t)r * W, 0, (size_t)(e - r) * W * sizeof *w->regs);
-      r = e;
-    }
+    /* only the registers that may be read before they are written (sim_warp_zero_plan's
+       runs of them, after its bitmap); the others keep the last block's values until the
+       code writes them */
+    uint32_t nr = p->nregs - p->nconst, nw = (nr + 63) / 64 ? (nr + 63) / 64 : 1;
+    const uint64_t *run = p->zero + nw + 1;
+    for (uint64_t k = 0; k < p->zero[nw]; k++, run += 2)
+      memset(w->regs + (size_t)run[0] * W, 0, (size_t)(run[1] - run[0]) * W * sizeof *w->regs);
   } else {
     memset(w->regs, 0, (size_t)p->nregs * W * sizeof *w->regs);
     w->consts_set = 0;
@@ -313,17 +374,7 @@ void sim_warp_init(struct sim_block *b, struct sim_warp *w)
     memset(w->pframe, 0, (size_t)p->pframe_size * W);
 }
 
-/* Write the current group's pc back to its lanes and forget the group. */
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && \
-    !defined(__SANITIZE_ADDRESS__)
-#include <immintrin.h>
-#define WARP_X86 1
-static int warp_avx2;                 /* asked once at load time */
-__attribute__((constructor)) static void warp_cpu_detect(void)
-{
-  __builtin_cpu_init();
-  warp_avx2 = __builtin_cpu_supports("avx2") != 0;
-}
+#ifdef WARP_X86
 
 __attribute__((target("avx2"))) static void pcs_fill_avx2(uint32_t *pc, uint32_t v)
 {
@@ -420,6 +471,10 @@ static void dissolve(struct sim_warp *w)
     return;
   if (w->gmask == 0xffffffffull)
     sim_pcs_fill32(w->pc, w->gpc);
+#ifdef WARP_X86
+  else if (warp_avx2 && !(w->gmask >> 32))
+    pcs_set_avx2(w->pc, (uint32_t)w->gmask, w->gpc);
+#endif
   else
     for (uint64_t m = w->gmask; m; m &= m - 1)
       w->pc[sim_ctz64(m)] = w->gpc;
@@ -427,6 +482,27 @@ static void dissolve(struct sim_warp *w)
 }
 
 static void try_release(struct sim_block *b, struct sim_warp *w, int t);
+
+int sim_warp_shortcuts = 1;
+
+/* sim_warp_take_group, inlined where sim_warp.c calls it. */
+static inline int take_group(struct sim_warp *w, uint64_t m, uint32_t pc, int top)
+{
+  uint64_t sel = w->live & ~w->barwait & ~w->syncwait & ~w->cwait;
+  /* select_group would take m: nothing else can run, no lane is preferred, and (for a
+     report of the budget spent before it runs: past_budget's pc) the first live lane is
+     one of m, whose pc is the group's */
+  if (!sim_warp_shortcuts || !m || sel != m || (w->prefer & sel) ||
+      !(m >> sim_ctz64(w->live) & 1))
+    return 0;
+  w->prefer = 0;
+  w->gmask = m;
+  w->gpc = pc;
+  w->gtop = top;
+  w->have_group = 1;
+  return 1;
+}
+
 
 /* Lanes of at, whose top convergence barrier is t and who are at its pc, start waiting
    there. */
@@ -484,10 +560,19 @@ static void arrive(struct sim_block *b, struct sim_warp *w, uint64_t m)
    it), arrive there. */
 static void arrive_group(struct sim_block *b, struct sim_warp *w, uint64_t g, int t)
 {
+  const struct sim_cbar *cb = &w->cbar[t];
+  const uint64_t exp = cb->expect & w->live;
   dissolve(w);
   uint64_t at = g & w->live & ~w->cwait;
-  if (at)
-    wait_at(b, w, at, t);
+  if (!at)
+    return;
+  wait_at(b, w, at, t);
+  /* released, with no enclosing barrier at the same pc (where they wait again, or which
+     their arrival released in turn): the lanes t expected run on as one group from its pc,
+     their top barrier t's parent (select_group's choice, made here) */
+  if (!cb->expect && exp && !(w->cwait & exp) &&
+      (cb->parent < 0 || w->cbar[cb->parent].pc != cb->pc))
+    take_group(w, exp, cb->pc, cb->parent);
 }
 
 /* Release convergence barrier t when every live lane it expects waits at it (cbar.waiting:
@@ -543,11 +628,52 @@ static inline uint64_t cstack_full(const struct sim_warp *w)
   return full;
 }
 
+#ifdef WARP_X86
+/* cstack_full for the first 32 lanes, one compare. */
+__attribute__((target("avx2"))) static inline uint32_t cstack_full32_avx2(const uint8_t *csp)
+{
+  return (uint32_t)_mm256_movemask_epi8(_mm256_cmpgt_epi8(
+      _mm256_loadu_si256((const __m256i *)(const void *)csp), _mm256_set1_epi8((char)(SIM_CSTACK - 1))));
+}
+#endif
+
 /* When every lane of m is at one depth (the lanes of a group, but for those ITS's escape let
    past a barrier), a row of the stack is written eight lanes a vector, the other lanes'
    entries kept; else lane by lane. */
+#ifdef WARP_X86
+/* sim_warp_cstack_put's vector path for m within the first 32 lanes: 1, or 0 when m's lanes
+   are not all at one depth. */
+__attribute__((target("avx2"))) static int cstack_put32_avx2(struct sim_warp *w, uint32_t m,
+                                                             int16_t t)
+{
+  const uint8_t d = w->csp[sim_ctz64(m)];
+  const uint32_t same = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(
+      _mm256_loadu_si256((const __m256i *)(const void *)w->csp), _mm256_set1_epi8((char)d)));
+  if (m & ~same)
+    return 0;
+  const __m256i bit = _mm256_setr_epi16(1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048,
+                                        4096, 8192, 16384, -32768);
+  const __m256i vt = _mm256_set1_epi16(t);
+  int16_t *row = w->cstack[d];
+  for (unsigned l = 0; l < 32; l += 16) {
+    const unsigned bits = m >> l & 0xffff;
+    if (!bits)
+      continue;
+    const __m256i on = _mm256_cmpeq_epi16(_mm256_and_si256(_mm256_set1_epi16((short)bits), bit),
+                                          bit);
+    __m256i *p = (__m256i *)(void *)(row + l);
+    _mm256_storeu_si256(p, _mm256_blendv_epi8(_mm256_loadu_si256(p), vt, on));
+  }
+  return 1;
+}
+#endif
+
 void sim_warp_cstack_put(struct sim_warp *w, uint64_t m, int16_t t)
 {
+#ifdef WARP_X86
+  if (warp_avx2 && !(m >> 32) && cstack_put32_avx2(w, (uint32_t)m, t))
+    return;
+#endif
 #ifdef __SSE2__
   const uint8_t d = w->csp[sim_ctz64(m)];
   const __m128i vd = _mm_set1_epi8((char)d);
@@ -591,6 +717,12 @@ static int push_cbar(struct sim_warp *w, uint64_t m, uint32_t pc, uint32_t from)
     t++;
   if (t == SIM_NCBAR)
     return -1;
+#ifdef WARP_X86
+  if (warp_avx2 && !(m >> 32)) {
+    if (cstack_full32_avx2(w->csp) & m)
+      return -1;
+  } else
+#endif
   if (cstack_full(w) & m)
     return -1;
   if (t == w->ncbar)
@@ -650,6 +782,11 @@ static int select_group(struct sim_warp *w)
   w->gtop = top;
   w->have_group = 1;
   return 1;
+}
+
+int sim_warp_take_group(struct sim_warp *w, uint64_t m, uint32_t pc, int top)
+{
+  return take_group(w, m, pc, top);
 }
 
 #ifdef WARP_X86
@@ -894,6 +1031,14 @@ static int control(struct sim_block *b, struct sim_warp *w, const struct ptx_ins
       uint64_t at = (target == at_pc ? e : 0) | (pc + 1 == at_pc ? g & ~e : 0);
       if (at)
         wait_at(b, w, at, t);
+      if (at && !w->cbar[t].expect)
+        return 0;                                   /* released: select_group chooses */
+    }
+    if (target > pc + 1) {
+      /* the lanes of g not waiting at t run on, the side at pc + 1 first (the lower pc),
+         their top barrier t: select_group's choice, made here */
+      uint64_t rg = g & ~w->cwait, lo = rg & ~e;
+      take_group(w, lo ? lo : rg, lo ? pc + 1 : target, t);
     }
     return 0;
   }
@@ -1006,8 +1151,13 @@ static int control(struct sim_block *b, struct sim_warp *w, const struct ptx_ins
       w->live &= ~exiting;
       b->nlive -= sim_popc64(exiting);
       w->cwait &= ~exiting;
-      for (uint64_t mm = exiting; mm; mm &= mm - 1)
-        w->csp[sim_ctz64(mm)] = 0;
+#ifdef WARP_X86
+      if (warp_avx2 && !(exiting >> 32))
+        csp_zero32_avx2(w->csp, (uint32_t)exiting);
+      else
+#endif
+        for (uint64_t mm = exiting; mm; mm &= mm - 1)
+          w->csp[sim_ctz64(mm)] = 0;
       recheck_all(b, w);
     }
     arrive(b, w, g & ~exiting);

@@ -3789,6 +3789,25 @@ static void check_zero_plan(const char *src, const char *func, const char *const
     nzero += (unsigned)z;
   }
   ck_assert_uint_eq(nzero, nwant);
+  /* the runs after the bitmap (sim_warp_init's memsets): in order, maximal, each register in
+     one exactly when its bit is set */
+  uint32_t nr = p.nregs - p.nconst, nw = (nr + 63) / 64 ? (nr + 63) / 64 : 1, in_runs = 0;
+  const uint64_t *run = p.zero + nw + 1;
+  for (uint64_t k = 0; k < p.zero[nw]; k++) {
+    ck_assert_uint_lt(run[2 * k], run[2 * k + 1]);
+    ck_assert_uint_le(run[2 * k + 1], nr);
+    if (k)
+      ck_assert_uint_gt(run[2 * k], run[2 * k - 1]);
+    in_runs += (uint32_t)(run[2 * k + 1] - run[2 * k]);
+    for (uint64_t r = run[2 * k]; r < run[2 * k + 1]; r++)
+      ck_assert_msg(p.zero[r / 64] >> (r % 64) & 1, "register %u in a run, not set",
+                    (unsigned)r);
+  }
+  uint32_t set = 0;
+  for (uint32_t r = 0; r < nr; r++)
+    set += (uint32_t)(p.zero[r / 64] >> (r % 64) & 1);
+  ck_assert_uint_eq(in_runs, set);
+  ck_assert_uint_gt(p.zero[nw], 0);
   sim_prog_free(&p);
   done(&f);
 }
@@ -4914,6 +4933,176 @@ START_TEST(test_cstack_put_matches_lane_loop)
 }
 END_TEST
 
+/* One run of kernel wg (one block of 48 threads: a full warp and a half one) for
+   test_warp_shortcuts_match_select_group. */
+static void wg_run(const char *k, enum sim_sched sched, uint64_t seed, uint64_t budget,
+                   int shortcuts, struct gv_out *o)
+{
+  struct fx f;
+  load(&f, k);
+  uint64_t p[2];
+  ck_assert_int_eq(sim_mem_alloc(f.d, 48 * 4, "src", 0, &p[0]), SIM_OK);
+  ck_assert_int_eq(sim_mem_alloc(f.d, 48 * 4, "dst", 0, &p[1]), SIM_OK);
+  memset(o->src, 0, sizeof o->src);
+  memset(o->dst, 0, sizeof o->dst);
+  ck_assert_int_eq(sim_write(f.d, p[1], o->dst, 48 * 4), SIM_OK);
+  struct sim_launch c = {.grid = {1, 1, 1}, .block = {48, 1, 1}, .sched = sched,
+                         .workers = 1, .trace_every = 1, .trace_blocks = 1, .trace_wave = 1,
+                         .max_warp_insts = budget, .order_seed = seed};
+  sim_warp_shortcuts = shortcuts;
+  o->st = sim_run(f.d, &f.m, "wg", p, sizeof p, &c, &f.r, f.err, sizeof f.err);
+  sim_warp_shortcuts = 1;
+  ck_assert_int_eq(sim_read(f.d, p[1], o->dst, 48 * 4), SIM_OK);
+  o->r = f.r;
+  o->p[0] = p[0];
+  o->p[1] = p[1];
+  o->size = 48 * 4;
+  memset(&f.r, 0, sizeof f.r);
+  done(&f);
+}
+
+/* The groups sim_warp.c takes at once after a divergent branch and a convergence barrier's
+   release (sim_warp_take_group) against select_group choosing them (sim_warp_shortcuts 0).
+   Kernel 0: a tree reduction's if without else at every step (the taken side waiting at the
+   join, lane 0 on the other), then one whose taken side holds lane 0 (the first live lane:
+   the side at pc + 1 is run first, but a budget report must name lane 0's pc), an if without
+   else nested in another (released onto the outer barrier, whose other lanes wait), an if-else
+   in a loop with an if nested in its then side joining before it (released onto the outer
+   barrier), a divergent loop, lanes that exit early (the first live lane then lane 2), a
+   half warp. Kernel 1: a spin lock, whose waiting lanes ITS lets past their barrier (and
+   prefers), under the stack scheduler only to small budgets. Under ITS and the stack
+   scheduler, in index order and under order seeds (turns of 1 to 256 instructions), with the
+   default budget and budgets spent at many points: outcome, fault message, counters,
+   per-instruction statistics, trace and memory the same. */
+START_TEST(test_warp_shortcuts_match_select_group)
+{
+  static const char *const k[2] = {
+    HDR
+    ".visible .entry wg(.param .u64 src, .param .u64 dst)\n{\n"
+    "  .reg .pred %p<8>;\n  .reg .b32 %r<12>;\n  .reg .b64 %rd<4>;\n"
+    "  ld.param.u64 %rd1, [dst];\n  mov.u32 %r1, %tid.x;\n"
+    "  mul.wide.u32 %rd2, %r1, 4;\n  add.s64 %rd3, %rd1, %rd2;\n  mov.u32 %r2, 1;\n"
+    "  setp.eq.u32 %p1, %r1, 1;\n  @%p1 ret;\n"
+    "  mov.u32 %r3, 1;\n"
+    "STEP:\n"
+    "  shl.b32 %r4, %r3, 1;\n  sub.s32 %r4, %r4, 1;\n  and.b32 %r5, %r1, %r4;\n"
+    "  setp.ne.u32 %p2, %r5, 0;\n  @%p2 bra JOIN;\n"
+    "  add.s32 %r2, %r2, %r3;\n  mul.lo.s32 %r2, %r2, 3;\n"
+    "JOIN:\n"
+    "  bar.sync 0;\n"
+    "  setp.eq.u32 %p2, %r5, 0;\n  @%p2 bra BODY;\n  bra.uni JOIN2;\n"
+    "BODY:\n"
+    "  add.s32 %r2, %r2, 9;\n"
+    "JOIN2:\n"
+    "  shl.b32 %r3, %r3, 1;\n  setp.lt.u32 %p3, %r3, 64;\n  @%p3 bra STEP;\n"
+    "  setp.eq.u32 %p1, %r1, 0;\n  @%p1 ret;\n"
+    "  mov.u32 %r8, 0;\n"
+    "  and.b32 %r9, %r1, 3;\n  setp.eq.u32 %p7, %r9, 3;\n  @%p7 bra OJOIN;\n"
+    "  add.s32 %r2, %r2, 13;\n  setp.eq.u32 %p7, %r9, 2;\n  @%p7 bra IJOIN;\n"
+    "  xor.b32 %r2, %r2, 3;\n"
+    "IJOIN:\n"
+    "  add.s32 %r2, %r2, 17;\n"
+    "OJOIN:\n"
+    "OUTER:\n"
+    "  and.b32 %r6, %r1, 7;\n  setp.lt.u32 %p4, %r6, 3;\n  @%p4 bra ELSE;\n"
+    "  add.s32 %r2, %r2, 7;\n"
+    "  setp.gt.u32 %p5, %r6, 5;\n  @%p5 bra INNER;\n"
+    "  xor.b32 %r2, %r2, 5;\n"
+    "INNER:\n"
+    "  add.s32 %r2, %r2, 11;\n  bra.uni END;\n"
+    "ELSE:\n"
+    "  mul.lo.s32 %r2, %r2, 5;\n"
+    "END:\n"
+    "  add.s32 %r8, %r8, 1;\n  setp.lt.u32 %p6, %r8, 4;\n  @%p6 bra OUTER;\n"
+    "  and.b32 %r7, %r1, 3;\n"
+    "LOOP:\n"
+    "  add.s32 %r2, %r2, %r7;\n  sub.s32 %r7, %r7, 1;\n  setp.gt.s32 %p6, %r7, 0;\n"
+    "  @%p6 bra LOOP;\n"
+    "  st.global.u32 [%rd3], %r2;\n  ret;\n}\n",
+    HDR
+    ".visible .entry wg(.param .u64 src, .param .u64 dst)\n{\n"
+    "  .reg .pred %p<4>;\n  .reg .b32 %r<8>;\n  .reg .b64 %rd<8>;\n"
+    "  ld.param.u64 %rd2, [dst];\n  mov.u32 %r1, %tid.x;\n"
+    "  setp.eq.u32 %p2, %r1, 0;\n  mov.u32 %r5, 0;\n"
+    "  @%p2 st.volatile.global.u32 [%rd2], %r5;\n  bar.sync 0;\n"
+    "LOOP:\n"
+    "  add.s32 %r5, %r5, 1;\n"
+    "  ld.volatile.global.u32 %r2, [%rd2];\n  setp.ne.u32 %p1, %r2, %r1;\n  @%p1 bra LOOP;\n"
+    "  add.s32 %r3, %r1, 1;\n  st.volatile.global.u32 [%rd2], %r3;\n"
+    "  ret;\n}\n",
+  };
+  static struct gv_out a, b;
+  unsigned runs = 0, budget_faults = 0;
+  for (int i = 0; i < 2; i++)
+    for (int sched = 0; sched < 2; sched++)
+      for (uint64_t seed = 0; seed < 3; seed++)
+        for (uint64_t budget = i && sched ? 16 : 0; budget < (i ? 200 : 500);
+             budget = budget ? budget + (i ? 37 : sched || seed ? 13 : 1) : i ? 9000 : 16) {
+          enum sim_sched sc = sched ? SIM_SCHED_STACK : SIM_SCHED_ITS;
+          wg_run(k[i], sc, seed, budget, 1, &a);
+          wg_run(k[i], sc, seed, budget, 0, &b);
+          char what[96];
+          snprintf(what, sizeof what, "kernel %d, sched %d, seed %llu, budget %llu", i, sched,
+                   (unsigned long long)seed, (unsigned long long)budget);
+          if (!budget && !(i && sched))
+            ck_assert_msg(a.r.outcome == SIM_RAN_OK, "%s: %s", what, a.r.fault.message);
+          budget_faults += a.r.outcome == SIM_BUDGET;
+          gv_same(&a, &b, what);
+          runs++;
+          sim_result_free(&a.r);
+          sim_result_free(&b.r);
+        }
+  ck_assert_uint_gt(budget_faults, runs / 2);
+}
+END_TEST
+
+/* sim_warp_take_group takes a group only where select_group would choose the same one next
+   and a budget report would name the same pc: refused when other lanes could run, when a
+   lane is preferred, when the first live lane is not in it (the report would name that
+   lane's pc, not the group's); taken otherwise, w's group then m at pc under top. */
+START_TEST(test_take_group_refuses_other_choices)
+{
+  struct sim_warp *w = calloc(1, sizeof *w);
+  ck_assert_ptr_nonnull(w);
+  static const struct {
+    uint64_t live, cwait, barwait, prefer, m;
+    int taken;
+  } c[] = {
+    {0xffffffffull, 0x2, 0, 0, 0xfffffffdull, 1},       /* lane 1 waits: the rest */
+    {0xffffffffull, 0x1, 0, 0, 0xfffffffeull, 0},       /* lane 0, the first live, waits */
+    {0xfffffffcull, 0x4, 0, 0, 0xfffffff8ull, 0},       /* lanes 0-1 exited, lane 2 waits */
+    {0xfffffffcull, 0x8, 0, 0, 0xfffffff4ull, 1},       /* ... lane 3 waits */
+    {0xffffffffull, 0x2, 0, 0, 0x0000fffdull, 0},       /* lanes 16-31 could run too */
+    {0xffffffffull, 0x2, 0xffff0000ull, 0, 0x0000fffdull, 1}, /* they wait at a bar.sync */
+    {0xffffffffull, 0x2, 0, 0x4, 0xfffffffdull, 0},     /* lane 2 is preferred */
+    {0xffffffffull, 0x2, 0, 0x2, 0xfffffffdull, 1},     /* the preferred lane waits */
+    {0xffffffffull, 0, 0, 0, 0, 0},                     /* no lanes */
+  };
+  for (unsigned i = 0; i < sizeof c / sizeof *c; i++) {
+    memset(w, 0, sizeof *w);
+    w->live = c[i].live;
+    w->cwait = c[i].cwait;
+    w->barwait = c[i].barwait;
+    w->prefer = c[i].prefer;
+    w->gmask = 5;
+    w->gpc = 7;
+    w->gtop = -1;
+    ck_assert_int_eq(sim_warp_take_group(w, c[i].m, 40, 3), c[i].taken);
+    ck_assert_int_eq(w->have_group, c[i].taken);
+    ck_assert_uint_eq(w->gmask, c[i].taken ? c[i].m : 5);
+    ck_assert_uint_eq(w->gpc, c[i].taken ? 40 : 7);
+    ck_assert_int_eq(w->gtop, c[i].taken ? 3 : -1);
+    ck_assert_uint_eq(w->prefer, c[i].taken ? 0 : c[i].prefer);
+  }
+  sim_warp_shortcuts = 0;                           /* the tests' switch: never taken */
+  memset(w, 0, sizeof *w);
+  w->live = 0xffffffffull;
+  ck_assert_int_eq(sim_warp_take_group(w, 0xffffffffull, 40, -1), 0);
+  sim_warp_shortcuts = 1;
+  free(w);
+}
+END_TEST
+
 /* test_fast_path_shared_partial_bounds for the few-lane masks (at most 16 lanes: the bounds
    checked lane by lane, addrs_ok_sparse_avx2) and those just over: one to 17 lanes of a warp
    load or store shared memory, each at an offset of its own, the last word (124) among the
@@ -5060,6 +5249,8 @@ Suite *suite_sim(void)
   tcase_add_test(t, test_global_lines_new_match_line_store);
   tcase_add_test(t, test_fast_path_setp_guard);
   tcase_add_test(t, test_cstack_put_matches_lane_loop);
+  tcase_add_test(t, test_warp_shortcuts_match_select_group);
+  tcase_add_test(t, test_take_group_refuses_other_choices);
   tcase_add_test(t, test_fast_path_shared_sparse_bounds);
   tcase_add_test(t, test_syncwarp_onto_a_join);
   suite_add_tcase(s, t);

@@ -12,17 +12,19 @@
 
 enum { P_X, P_OUT, P_N, NPARAMS };
 
-/* The fifth smallest of w[0..8], by insertion sort (w is sorted in place). */
+/* The fifth smallest of w[0..8] (w is reordered), by a network of 19 compare-exchanges that
+   leaves it in w[4]: branch-free, where an insertion sort of random values mispredicted its
+   way through 7.5% of a lab 02 save (perf). Checked against the insertion sort on all 9!
+   orders of nine distinct values and on the lab's inputs. */
 static float median9(float w[9])
 {
-  for (int a = 1; a < 9; a++) {
-    float v = w[a];
-    int b = a - 1;
-    while (b >= 0 && w[b] > v) {
-      w[b + 1] = w[b];
-      b--;
-    }
-    w[b + 1] = v;
+  static const uint8_t net[19][2] = {
+    {1, 2}, {4, 5}, {7, 8}, {0, 1}, {3, 4}, {6, 7}, {1, 2}, {4, 5}, {7, 8}, {0, 3},
+    {5, 8}, {4, 7}, {3, 6}, {1, 4}, {2, 5}, {4, 7}, {4, 2}, {6, 4}, {4, 2}};
+  for (int k = 0; k < 19; k++) {
+    float a = w[net[k][0]], b = w[net[k][1]];
+    w[net[k][0]] = a > b ? b : a;
+    w[net[k][1]] = a > b ? a : b;
   }
   return w[4];
 }

@@ -3664,6 +3664,28 @@ START_TEST(test_sync_masks)
 }
 END_TEST
 
+/* Kernel k's entry `name` launched as c on a fresh device twice, the test switch *sw (one of
+   the emulator's *_shortcuts) set to 0 (the general path), then 1 (the shortcuts): each run's
+   result into r[0] and r[1] (the caller frees them) and its one buffer argument, of `bytes`
+   bytes, read back into got0 and got1. *sw is 1 after. */
+static void run_switched(const char *k, const char *name, const struct sim_launch *c, int *sw,
+                         struct sim_result r[2], void *got0, void *got1, size_t bytes)
+{
+  void *got[2] = {got0, got1};
+  for (int sc = 0; sc < 2; sc++) {
+    struct fx f;
+    load(&f, k);
+    uint64_t out = buffer(&f, bytes, "out");
+    *sw = sc;
+    ck_assert_int_eq(sim_run(f.d, &f.m, name, &out, 8, c, &f.r, f.err, sizeof f.err), SIM_OK);
+    *sw = 1;
+    r[sc] = f.r;
+    memset(&f.r, 0, sizeof f.r);
+    ck_assert_int_eq(sim_read(f.d, out, got[sc], bytes), SIM_OK);
+    done(&f);
+  }
+}
+
 /* sim_race_mask's one test of a mask a whole warp or 64-lane wave shares against its
    lane-by-lane test (sim_race_lane_shortcuts 0): masks in a register (a full one, a 16-lane
    one, one that differs between the wave's halves or lane by lane), after lanes exited or
@@ -3704,21 +3726,9 @@ START_TEST(test_sync_masks_uniform_match_lanes)
                    ".file 1 \"/lab/m.cu\"\n", mask[m], before[bf], op[o]);
           struct sim_result r[2];
           uint32_t got[2][128];
-          for (int sc = 0; sc < 2; sc++) {
-            struct fx f;
-            load(&f, k);
-            uint64_t out = buffer(&f, sizeof got[sc], "out");
-            struct sim_launch c = {.grid = {1, 1, 1}, .block = {128, 1, 1}, .workers = 1,
-                                   .warp_size = W};
-            sim_race_lane_shortcuts = sc;
-            ck_assert_int_eq(sim_run(f.d, &f.m, "m", &out, 8, &c, &f.r, f.err, sizeof f.err),
-                             SIM_OK);
-            sim_race_lane_shortcuts = 1;
-            r[sc] = f.r;
-            memset(&f.r, 0, sizeof f.r);
-            ck_assert_int_eq(sim_read(f.d, out, got[sc], sizeof got[sc]), SIM_OK);
-            done(&f);
-          }
+          struct sim_launch c = {.grid = {1, 1, 1}, .block = {128, 1, 1}, .workers = 1,
+                                 .warp_size = W};
+          run_switched(k, "m", &c, &sim_race_lane_shortcuts, r, got[0], got[1], sizeof got[0]);
           ck_assert_int_eq(r[0].outcome, r[1].outcome);
           ck_assert_int_eq(r[0].fault.kind, r[1].fault.kind);
           ck_assert_uint_eq(r[0].fault.lane, r[1].fault.lane);
@@ -4440,18 +4450,9 @@ START_TEST(test_global_lines_new_match_line_store)
     snprintf(k + n, sizeof k - n, "  ret;\n}\n.file 1 \"/lab/gl.cu\"\n");
     struct sim_result r[2];
     uint32_t got[2][512];
-    for (int sc = 0; sc < 2; sc++) {
-      struct fx f;
-      load(&f, k);
-      uint64_t out = buffer(&f, sizeof got[sc], "out");
-      sim_race_lane_shortcuts = sc;
-      ck_assert_int_eq(launch(&f, "gl", 1, 96, &out, 1, SIM_SCHED_ITS, 1, 0), SIM_OK);
-      sim_race_lane_shortcuts = 1;
-      r[sc] = f.r;
-      memset(&f.r, 0, sizeof f.r);
-      ck_assert_int_eq(sim_read(f.d, out, got[sc], sizeof got[sc]), SIM_OK);
-      done(&f);
-    }
+    struct sim_launch c = {.grid = {1, 1, 1}, .block = {96, 1, 1}, .sched = SIM_SCHED_ITS,
+                           .workers = 1};
+    run_switched(k, "gl", &c, &sim_race_lane_shortcuts, r, got[0], got[1], sizeof got[0]);
     ck_assert_int_eq(r[0].outcome, r[1].outcome);
     ck_assert_int_eq(r[0].fault.kind, r[1].fault.kind);
     ck_assert_str_eq(r[0].fault.message, r[1].fault.message);
@@ -4508,21 +4509,9 @@ START_TEST(test_race_fill_skip_matches_fill)
                ".file 1 \"/lab/fs.cu\"\n", wr[v]);
       struct sim_result r[2];
       uint32_t got[2][256];
-      for (int sc = 0; sc < 2; sc++) {
-        struct fx f;
-        load(&f, k);
-        uint64_t out = buffer(&f, sizeof got[sc], "o");
-        struct sim_launch c = {.grid = {4, 1, 1}, .block = {32, 1, 1}, .workers = 1,
-                               .dyn_smem = 32768, .nocheck = nc};
-        sim_race_lane_shortcuts = sc;
-        ck_assert_int_eq(sim_run(f.d, &f.m, "fs", &out, 8, &c, &f.r, f.err, sizeof f.err),
-                         SIM_OK);
-        sim_race_lane_shortcuts = 1;
-        r[sc] = f.r;
-        memset(&f.r, 0, sizeof f.r);
-        ck_assert_int_eq(sim_read(f.d, out, got[sc], sizeof got[sc]), SIM_OK);
-        done(&f);
-      }
+      struct sim_launch c = {.grid = {4, 1, 1}, .block = {32, 1, 1}, .workers = 1,
+                             .dyn_smem = 32768, .nocheck = nc};
+      run_switched(k, "fs", &c, &sim_race_lane_shortcuts, r, got[0], got[1], sizeof got[0]);
       ck_assert_int_eq(r[0].outcome, r[1].outcome);
       ck_assert_int_eq(r[0].fault.kind, r[1].fault.kind);
       ck_assert_str_eq(r[0].fault.message, r[1].fault.message);

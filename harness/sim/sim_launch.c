@@ -1209,7 +1209,9 @@ enum sim_status sim_run(struct sim_device *d, const struct ptx_module *m, const 
     uint32_t n = (L.nblocks + cfg->trace_every - 1) / cfg->trace_every;
     if (n > cfg->trace_blocks)
       n = cfg->trace_blocks;
-    res->trace.blk = calloc(n, sizeof *res->trace.blk);
+    res->trace.blk = aligned_alloc(64, n * sizeof *res->trace.blk);  /* a line each */
+    if (res->trace.blk)
+      memset(res->trace.blk, 0, n * sizeof *res->trace.blk);
     res->trace.work = sim_table_alloc((uint64_t)L.nblocks * sizeof *res->trace.work);
     if (res->trace.blk) {
       res->trace.nblk = n;

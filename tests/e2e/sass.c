@@ -144,6 +144,30 @@ START_TEST(sass_data_dependent_loop)
 }
 END_TEST
 
+/* A switch through two jump tables (sass_merge.cu's jump_table), every lane taking case c:
+   the SASS on c's path, counted by hand on the listing of `nvdisasm -c -gp` (to the first
+   BRX 19, or to the second 22; the case's own 2 or 3; BSYNC, the store and EXIT 6). The
+   cases' labels are named only by the BRX's BRANCH_TARGETS, which nvdisasm prints only with
+   its dataflow analysis: without them cases 0, 1 and 3 were counted 25, 25 and 28. */
+START_TEST(sass_jump_table_targets)
+{
+  static const double per_warp[] = {27, 27, 28, 30};
+  for (int c = 0; c < 4; c++) {
+    struct e2e_run *r = e2e_emu(e2e_kernel("sass_merge.cu"), "--kernel", "jump_table", "--grid",
+                                "2", "--block", "64", A, e2e_fmt("i32buf:128:fill=%d", c), A,
+                                "i32buf:128:zero", "--json", NULL);
+    e2e_expect_ok(r);
+    if (!from_sass(r)) {
+      printf("e2e: nvdisasm not found: sass_jump_table_targets checks nothing\n");
+      return;
+    }
+    ck_assert_msg(metric(r, "smsp__inst_executed.sum", "from-sass") == 4 * per_warp[c],
+                  "case %d: %.0f SASS instructions, expected %.0f", c,
+                  metric(r, "smsp__inst_executed.sum", "from-sass"), 4 * per_warp[c]);
+  }
+}
+END_TEST
+
 START_TEST(sass_without_nvdisasm_says_so)
 {
   /* the PTX made with the usual PATH, then run where no nvdisasm is */
@@ -174,7 +198,7 @@ END_TEST
 void e2e_add_sass_tests(Suite *s)
 {
   if (!e2e_have_nvcc()) {
-    printf("e2e: nvcc not found: SKIPPING the 3 tests of the sass test case\n");
+    printf("e2e: nvcc not found: SKIPPING the 5 tests of the sass test case\n");
     return;
   }
   TCase *tc = tcase_create("sass");
@@ -183,6 +207,7 @@ void e2e_add_sass_tests(Suite *s)
   tcase_add_test(tc, sass_gemm_merged_shared_loads);
   tcase_add_test(tc, sass_straight_line_kernels);
   tcase_add_test(tc, sass_data_dependent_loop);
+  tcase_add_test(tc, sass_jump_table_targets);
   tcase_add_test(tc, sass_without_nvdisasm_says_so);
   suite_add_tcase(s, tc);
 }

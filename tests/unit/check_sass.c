@@ -12,11 +12,13 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "metrics/met.h"
 #include "ptx/ptx.h"
 #include "ptx/ptx_sass.h"
 #include "sim/sim.h"
+#include "toolchain/tc_sass.h"
 #include "suites.h"
 
 #define SASS_FILE "tests/unit/data/sass_merge.sass"
@@ -1455,6 +1457,71 @@ START_TEST(test_sunk_into_branch)
 }
 END_TEST
 
+
+/* ---- which cubins nvdisasm lists with its dataflow analysis ---- */
+
+static void put_le(uint8_t *p, uint64_t v, unsigned n)
+{
+  for (unsigned i = 0; i < n; i++, v >>= 8)
+    p[i] = (uint8_t)v;
+}
+
+/* A little-endian ELF64 file of sections named as in names (after the string table itself),
+   cut to keep bytes (0: whole), written to a temporary file whose path goes to path. */
+static void write_elf(char path[64], const char *const *names, unsigned n, size_t keep)
+{
+  uint8_t f[1024] = {0x7f, 'E', 'L', 'F', 2, 1, 1};
+  char strtab[256] = "";
+  size_t slen = 1, at[8];
+  const char *all[8] = {".shstrtab"};
+  for (unsigned i = 0; i < n; i++)
+    all[i + 1] = names[i];
+  for (unsigned i = 0; i <= n; i++) {
+    at[i] = slen;
+    memcpy(strtab + slen, all[i], strlen(all[i]) + 1);
+    slen += strlen(all[i]) + 1;
+  }
+  memcpy(f + 64, strtab, slen);
+  size_t shoff = (64 + slen + 7) / 8 * 8;
+  put_le(f + 0x28, shoff, 8);
+  put_le(f + 0x3a, 64, 2);
+  put_le(f + 0x3c, n + 2, 2);                  /* the null section, the table, the others */
+  put_le(f + 0x3e, 1, 2);
+  for (unsigned i = 0; i <= n; i++) {
+    uint8_t *sh = f + shoff + (i + 1) * 64;
+    put_le(sh, at[i], 4);
+    put_le(sh + 4, i ? 1 : 3, 4);              /* PROGBITS, or STRTAB for the table */
+    if (!i) {
+      put_le(sh + 0x18, 64, 8);
+      put_le(sh + 0x20, slen, 8);
+    }
+  }
+  size_t len = shoff + (n + 2) * 64;
+  snprintf(path, 64, "/tmp/check_sass_XXXXXX");
+  int fd = mkstemp(path);
+  ck_assert_int_ge(fd, 0);
+  ck_assert(write(fd, f, keep ? keep : len) == (ssize_t)(keep ? keep : len));
+  close(fd);
+}
+
+START_TEST(test_jump_tables_possible)
+{
+  static const char *const with[] = {".text.k", ".nv.constant0.k", ".nv.constant2.k"};
+  static const char *const without[] = {".text.k", ".nv.constant0.k", ".nv.info.k"};
+  char path[64];
+  write_elf(path, with, 3, 0);
+  ck_assert_int_eq(tc_sass_jump_tables_possible(path), 1);
+  unlink(path);
+  write_elf(path, without, 3, 0);
+  ck_assert_int_eq(tc_sass_jump_tables_possible(path), 0);
+  unlink(path);
+  write_elf(path, without, 3, 100);            /* its section headers cut off */
+  ck_assert_int_eq(tc_sass_jump_tables_possible(path), 1);
+  unlink(path);
+  ck_assert_int_eq(tc_sass_jump_tables_possible("/nonexistent/kernel.cubin"), 1);
+}
+END_TEST
+
 Suite *suite_sass(void)
 {
   Suite *s = suite_create("sass");
@@ -1464,6 +1531,7 @@ Suite *suite_sass(void)
   tcase_add_test(t, test_parse_rejects_non_listing);
   tcase_add_test(t, test_attach);
   tcase_add_test(t, test_jump_table_targets);
+  tcase_add_test(t, test_jump_tables_possible);
   suite_add_tcase(s, t);
   TCase *m = tcase_create("metrics");
   tcase_add_test(m, test_gemm_merged_loads);

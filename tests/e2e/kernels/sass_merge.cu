@@ -6,6 +6,7 @@
 // count_one: an atomicAdd on one address whose result is used: ptxas aggregates it per warp
 // (VOTEU.ANY, FLO, POPC, one ATOMG by the leader, SHFL to hand out the results).
 // div_mod: an integer division and remainder, some twenty SASS instructions each; div_float below.
+// jump_table: a switch through jump tables (BRX), at the end.
 #define T 16
 
 extern "C" __global__ void gemm_tiled(const float *A, const float *B, float *C, int n)
@@ -43,4 +44,23 @@ extern "C" __global__ void div_float(const float *x, float *y)
 {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     y[i] = x[i] / (x[i + 1] + 1.0f);
+}
+
+// jump_table: a switch that ptxas makes two indirect branches (BRX) through jump tables in
+// constant memory; the labels they reach are named only by the tables' BRANCH_TARGETS.
+extern "C" __global__ void jump_table(const int *k, int *out)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    int v;
+    switch (k[i]) {
+    case 0: v = i * 3; break;
+    case 1: v = i ^ 0x55; break;
+    case 2: v = (i + 17) * i; break;
+    case 3: v = i << 2; break;
+    case 4: v = i - 9; break;
+    case 5: v = i | 0x100; break;
+    case 6: v = i / 7; break;
+    default: v = -1;
+    }
+    out[i] = v;
 }

@@ -3,13 +3,13 @@
    the PTX's bytes, the arch and the toolkit's version line), so the same PTX is assembled
    and listed once.
 
-   nvdisasm lists without its dataflow analysis (-ndf) where it can: 0.26 s of CPU instead
-   of 0.35 s whatever the kernel (nearly all of it nvdisasm's own start), on every save.
-   What the analysis adds is comments, of which the map reads one: the jump table of an
-   indirect branch (BRANCH_TARGETS), the only naming of the labels it reaches. ptxas keeps
-   its jump tables in constant bank 2, so a cubin with a .nv.constant2 section is listed with
-   the analysis (lab 03's and 07's kernels, whose switch on the version ptxas makes a BRX),
-   and so is one whose -ndf listing shows an indirect branch after all. */
+   nvdisasm lists without its dataflow analysis (-ndf): 0.26 s of CPU instead of 0.35 s
+   whatever the kernel (nearly all of it nvdisasm's own start), on every save. What the
+   analysis adds is comments, of which the map reads one: the jump table of an indirect
+   branch (BRANCH_TARGETS), the only naming of the labels it reaches. tc_jumptab.h names
+   them from the cubin's own tables where ptxas made the BRX as it makes a switch's (labs 03
+   and 07, whose switch on the version ptxas makes one); where it cannot, nvdisasm lists the
+   cubin again with the analysis. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,18 +21,10 @@
 #include "toolchain/tc_cache.h"
 #include "toolchain/tc_exec.h"
 #include "toolchain/tc_file.h"
+#include "toolchain/tc_jumptab.h"
 #include "toolchain/tc_sandbox.h"
 #include "toolchain/tc_sass.h"
 #include "toolchain/tc_toolkit.h"
-
-/* The n-byte little-endian number at p. */
-static uint64_t rd_le(const uint8_t *p, unsigned n)
-{
-  uint64_t v = 0;
-  while (n--)
-    v = v << 8 | p[n];
-  return v;
-}
 
 /* What nvdisasm may print: about 100 bytes a SASS instruction, so some 300,000 of them. */
 #define LISTING_MAX ((size_t)32 << 20)
@@ -77,46 +69,6 @@ static enum tc_sass_status run_tool(char *const argv[], const char *work, const 
     return TC_SASS_FAILED;
   }
   return TC_SASS_OK;
-}
-
-int tc_sass_jump_tables_possible(const char *path)
-{
-  size_t len = 0;
-  char *elf = tc_read_file(path, &len);
-  const uint8_t *e = (const uint8_t *)elf;
-  int may = 1;
-  if (!elf || len < 64 || memcmp(e, "\x7f" "ELF", 4) || e[4] != 2 || e[5] != 1)
-    goto out;                                  /* not little-endian ELF64 */
-  uint64_t shoff = rd_le(e + 0x28, 8), shent = rd_le(e + 0x3a, 2), shnum = rd_le(e + 0x3c, 2),
-           shstr = rd_le(e + 0x3e, 2);
-  if (shent < 64 || shstr >= shnum || shoff > len || shnum > (len - shoff) / shent)
-    goto out;
-  const uint8_t *names = e + shoff + shstr * shent;
-  uint64_t noff = rd_le(names + 0x18, 8), nsize = rd_le(names + 0x20, 8);
-  if (noff > len || nsize > len - noff)
-    goto out;
-  static const char bank2[] = ".nv.constant2";
-  may = 0;
-  for (uint64_t i = 0; i < shnum && !may; i++) {
-    uint64_t at = rd_le(e + shoff + i * shent, 4);
-    may = at < nsize && nsize - at >= sizeof bank2 &&
-          !memcmp(elf + noff + at, bank2, sizeof bank2 - 1);
-  }
-out:
-  free(elf);
-  return may;
-}
-
-/* Whether a listing of nvdisasm -ndf holds an indirect branch (BRX, or JMX before Volta):
-   its jump table (BRANCH_TARGETS) comes from the dataflow analysis -ndf leaves out. */
-static int indirect_branch(const char *text)
-{
-  static const char *const ops[] = {"BRX", "JMX"};
-  for (size_t i = 0; i < sizeof ops / sizeof *ops; i++)
-    for (const char *p = strstr(text, ops[i]); p; p = strstr(p + 3, ops[i]))
-      if (p > text && (p[-1] == ' ' || p[-1] == '\t') && (p[3] == ' ' || p[3] == '.'))
-        return 1;
-  return 0;
 }
 
 /* The listing text (len bytes) read into the SASS map of m, into out. */
@@ -216,18 +168,28 @@ enum tc_sass_status tc_sass(const char *ptx, const char *arch, const struct ptx_
   st = run_tool(as, work, root, "ptxas", text, 1 << 16, log, loglen);
   if (st != TC_SASS_OK)
     goto out;
-  char *dis[] = {nvdisasm, "-c", "-gp", "-ndf", cubin, NULL};
-  int plain = !tc_sass_jump_tables_possible(cubin);
-  if (!plain) {
-    dis[3] = cubin;                            /* with its dataflow: the jump tables */
-    dis[4] = NULL;
-  }
+  /* without the dataflow analysis where tc_jumptab names every BRX's targets (the cubin's
+     jump tables read here); else, or where it cannot, with it */
+  size_t clen = 0;
+  uint8_t *elf = (uint8_t *)tc_read_file(cubin, &clen);
+  struct tc_bank2 banks[64];
+  int nbanks = elf ? tc_jumptab_banks(elf, clen, banks, 64) : -1;
+  int ndf = nbanks >= 0 && nbanks <= 64;
+  char *dis[] = {nvdisasm, "-c", "-gp", ndf ? "-ndf" : cubin, ndf ? cubin : NULL, NULL};
   st = run_tool(dis, work, root, "nvdisasm", text, LISTING_MAX, log, loglen);
-  if (st == TC_SASS_OK && plain && indirect_branch(text)) {
-    dis[3] = cubin;                            /* again with its dataflow: the jump tables */
-    dis[4] = NULL;
-    st = run_tool(dis, work, root, "nvdisasm", text, LISTING_MAX, log, loglen);
+  if (st == TC_SASS_OK && ndf) {
+    char *named = tc_jumptab_name(text, banks, (unsigned)nbanks);
+    size_t nlen = named ? strlen(named) : 0;
+    if (named && nlen < LISTING_MAX) {
+      memcpy(text, named, nlen + 1);
+    } else {
+      dis[3] = cubin;
+      dis[4] = NULL;
+      st = run_tool(dis, work, root, "nvdisasm", text, LISTING_MAX, log, loglen);
+    }
+    free(named);
   }
+  free(elf);
   if (st != TC_SASS_OK)
     goto out;
   size_t len = strlen(text);

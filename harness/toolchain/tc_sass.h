@@ -3,7 +3,8 @@
  * ptxas assembles the PTX for the chosen sm with line information (`ptxas -lineinfo
  * -arch=ARCH -o kernel.cubin kernel.ptx`: the code is the same as without it; the cubin then
  * maps every SASS instruction to its PTX line) and `nvdisasm -c -gp kernel.cubin` lists it
- * (with -ndf where the cubin can hold no jump table: tc_sass.c says why).
+ * (with -ndf, nvdisasm's dataflow analysis left out, where tc_jumptab.h can name the jump
+ * tables' targets without it: tc_sass.c says why).
  * Both read a private copy of the student's PTX, confined and limited as nvcc and ptxas are
  * (tc_sandbox.h, tc_exec_tool_limits). nvdisasm is looked for as ptxas is (PATH, then
  * /usr/local/cuda/bin); where a toolkit lacks it, the PyPI package nvidia-cuda-nvdisasm has
@@ -32,10 +33,5 @@ enum tc_sass_status {
    log says why in a sentence. */
 enum tc_sass_status tc_sass(const char *ptx, const char *arch, const struct ptx_module *m,
                               struct ptx_sass *out, char *log, size_t loglen);
-
-/* Whether the cubin at path may hold a jump table of an indirect branch (BRX): it has a
-   section of constant bank 2, where ptxas keeps them, or it cannot be read as ELF64. Then
-   nvdisasm lists it with its dataflow analysis, which names a BRX's targets. */
-int tc_sass_jump_tables_possible(const char *path);
 
 #endif

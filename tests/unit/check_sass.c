@@ -18,7 +18,7 @@
 #include "ptx/ptx.h"
 #include "ptx/ptx_sass.h"
 #include "sim/sim.h"
-#include "toolchain/tc_sass.h"
+#include "toolchain/tc_jumptab.h"
 #include "suites.h"
 
 #define SASS_FILE "tests/unit/data/sass_merge.sass"
@@ -1458,67 +1458,106 @@ START_TEST(test_sunk_into_branch)
 END_TEST
 
 
-/* ---- which cubins nvdisasm lists with its dataflow analysis ---- */
+/* ---- jump tables named without nvdisasm's dataflow analysis (toolchain/tc_jumptab.c) ----
 
-static void put_le(uint8_t *p, uint64_t v, unsigned n)
+   tests/unit/data/jump_table.cubin is `nvcc -cubin -lineinfo -arch=sm_90` (CUDA 13.0) of
+   tests/e2e/kernels/sass_merge.cu's jump_table kernel alone, and jump_table.sass its
+   `nvdisasm -c -gp -ndf` (13.5): two BRX through tables in .nv.constant2.jump_table, 7 words
+   (0x240 0x220 0x300 | 0x160 0x180 0x130 0x300); `nvdisasm -c -gp` names their targets
+   .L_x_8,.L_x_9,.L_x_10,.L_x_2 (the table at byte 0xc) and .L_x_13,.L_x_14,.L_x_2 (at 0). */
+#define JT_CUBIN "tests/unit/data/jump_table.cubin"
+#define JT_SASS "tests/unit/data/jump_table.sass"
+
+START_TEST(test_jumptab_banks)
 {
-  for (unsigned i = 0; i < n; i++, v >>= 8)
-    p[i] = (uint8_t)v;
+  size_t len;
+  uint8_t *elf = (uint8_t *)slurp(JT_CUBIN, &len);
+  struct tc_bank2 b[4];
+  ck_assert_int_eq(tc_jumptab_banks(elf, len, b, 4), 1);
+  ck_assert_str_eq(b[0].func, "jump_table");
+  ck_assert_uint_eq(b[0].nwords, 7);
+  static const uint32_t words[] = {0x240, 0x220, 0x300, 0x160, 0x180, 0x130, 0x300};
+  for (int i = 0; i < 7; i++)
+    ck_assert_uint_eq((uint32_t)b[0].bytes[4 * i] | (uint32_t)b[0].bytes[4 * i + 1] << 8,
+                      words[i]);
+  ck_assert_int_eq(tc_jumptab_banks(elf, 63, b, 4), -1);      /* cut inside the header */
+  ck_assert_int_eq(tc_jumptab_banks(elf, 2048, b, 4), -1);    /* section headers cut off */
+  elf[4] = 1;                                                  /* ELF32 */
+  ck_assert_int_eq(tc_jumptab_banks(elf, len, b, 4), -1);
+  free(elf);
+  ck_assert_int_eq(tc_jumptab_possible(JT_CUBIN), 1);
+  ck_assert_int_eq(tc_jumptab_possible("/nonexistent/kernel.cubin"), 1);
+}
+END_TEST
+
+/* The listing's BRX lines' BRANCH_TARGETS, "|"-separated, into out. */
+static void brx_targets(const char *text, char *out, size_t n)
+{
+  out[0] = 0;
+  for (const char *p = strstr(text, "BRANCH_TARGETS "); p; p = strstr(p + 1, "BRANCH_TARGETS ")) {
+    size_t k = strcspn(p + 15, "\"");
+    size_t w = strlen(out);
+    snprintf(out + w, n - w, "%s%.*s", w ? "|" : "", (int)k, p + 15);
+  }
 }
 
-/* A little-endian ELF64 file of sections named as in names (after the string table itself),
-   cut to keep bytes (0: whole), written to a temporary file whose path goes to path. */
-static void write_elf(char path[64], const char *const *names, unsigned n, size_t keep)
+START_TEST(test_jumptab_name)
 {
-  uint8_t f[1024] = {0x7f, 'E', 'L', 'F', 2, 1, 1};
-  char strtab[256] = "";
-  size_t slen = 1, at[8];
-  const char *all[8] = {".shstrtab"};
-  for (unsigned i = 0; i < n; i++)
-    all[i + 1] = names[i];
-  for (unsigned i = 0; i <= n; i++) {
-    at[i] = slen;
-    memcpy(strtab + slen, all[i], strlen(all[i]) + 1);
-    slen += strlen(all[i]) + 1;
+  size_t len, tlen;
+  uint8_t *elf = (uint8_t *)slurp(JT_CUBIN, &len);
+  char *text = slurp(JT_SASS, &tlen);
+  struct tc_bank2 b[1];
+  ck_assert_int_eq(tc_jumptab_banks(elf, len, b, 1), 1);
+  char *named = tc_jumptab_name(text, b, 1), got[256];
+  ck_assert_ptr_nonnull(named);
+  brx_targets(named, got, sizeof got);
+  ck_assert_str_eq(got, ".L_x_8,.L_x_9,.L_x_10,.L_x_2|.L_x_13,.L_x_14,.L_x_2");
+  /* the rest of the listing as it was */
+  char *cut = strstr(named, " (*\"BRANCH_TARGETS");
+  ck_assert_ptr_nonnull(cut);
+  ck_assert_int_eq(strncmp(named, text, (size_t)(cut - named)), 0);
+  free(named);
+  /* what the SASS map reads of it: the five blocks that only a table names (cases 0-4) are
+     entered by the BRX, where without the names they looked entered from the block before */
+  named = tc_jumptab_name(text, b, 1);
+  struct ptx_sass_lines with, without;
+  ck_assert_int_eq(ptx_sass_parse(named, strlen(named), &with), 0);
+  ck_assert_int_eq(ptx_sass_parse(text, tlen, &without), 0);
+  ck_assert_uint_eq(with.nblocks, without.nblocks);
+  int joined_with = 0, joined_without = 0;
+  for (uint32_t i = 0; i < with.nblocks; i++) {
+    joined_with += with.joined[i];
+    joined_without += without.joined[i];
   }
-  memcpy(f + 64, strtab, slen);
-  size_t shoff = (64 + slen + 7) / 8 * 8;
-  put_le(f + 0x28, shoff, 8);
-  put_le(f + 0x3a, 64, 2);
-  put_le(f + 0x3c, n + 2, 2);                  /* the null section, the table, the others */
-  put_le(f + 0x3e, 1, 2);
-  for (unsigned i = 0; i <= n; i++) {
-    uint8_t *sh = f + shoff + (i + 1) * 64;
-    put_le(sh, at[i], 4);
-    put_le(sh + 4, i ? 1 : 3, 4);              /* PROGBITS, or STRTAB for the table */
-    if (!i) {
-      put_le(sh + 0x18, 64, 8);
-      put_le(sh + 0x20, slen, 8);
-    }
-  }
-  size_t len = shoff + (n + 2) * 64;
-  snprintf(path, 64, "/tmp/check_sass_XXXXXX");
-  int fd = mkstemp(path);
-  ck_assert_int_ge(fd, 0);
-  ck_assert(write(fd, f, keep ? keep : len) == (ssize_t)(keep ? keep : len));
-  close(fd);
-}
-
-START_TEST(test_jump_tables_possible)
-{
-  static const char *const with[] = {".text.k", ".nv.constant0.k", ".nv.constant2.k"};
-  static const char *const without[] = {".text.k", ".nv.constant0.k", ".nv.info.k"};
-  char path[64];
-  write_elf(path, with, 3, 0);
-  ck_assert_int_eq(tc_sass_jump_tables_possible(path), 1);
-  unlink(path);
-  write_elf(path, without, 3, 0);
-  ck_assert_int_eq(tc_sass_jump_tables_possible(path), 0);
-  unlink(path);
-  write_elf(path, without, 3, 100);            /* its section headers cut off */
-  ck_assert_int_eq(tc_sass_jump_tables_possible(path), 1);
-  unlink(path);
-  ck_assert_int_eq(tc_sass_jump_tables_possible("/nonexistent/kernel.cubin"), 1);
+  ck_assert_int_eq(joined_without - joined_with, 5);
+  ptx_sass_lines_free(&with);
+  ptx_sass_lines_free(&without);
+  free(named);
+  /* no bank for the function: not named */
+  ck_assert_ptr_null(tc_jumptab_name(text, b, 0));
+  /* an entry that is no label's offset */
+  uint8_t copy[28];
+  memcpy(copy, b[0].bytes, sizeof copy);
+  struct tc_bank2 odd = b[0];
+  odd.bytes = copy;
+  copy[4 * 4] = 0x88;                                          /* 0x180 -> 0x188 */
+  ck_assert_ptr_null(tc_jumptab_name(text, &odd, 1));
+  /* a table past the bank's end */
+  odd = b[0];
+  odd.nwords = 6;
+  ck_assert_ptr_null(tc_jumptab_name(text, &odd, 1));
+  /* the index register written between the load and the branch: unsure, not named */
+  char *p = strstr(text, "SHF.R.S32.HI R5, RZ, 0x1f, R4 ;");
+  ck_assert_ptr_nonnull(p);
+  memcpy(p, "SHF.R.S32.HI R4", 15);
+  ck_assert_ptr_null(tc_jumptab_name(text, b, 1));
+  /* a listing without a BRX comes back as it was */
+  named = tc_jumptab_name("\t.text.k:\n        /*0000*/                   EXIT ;\n", NULL, 0);
+  ck_assert_ptr_nonnull(named);
+  ck_assert_str_eq(named, "\t.text.k:\n        /*0000*/                   EXIT ;\n");
+  free(named);
+  free(text);
+  free(elf);
 }
 END_TEST
 
@@ -1531,7 +1570,8 @@ Suite *suite_sass(void)
   tcase_add_test(t, test_parse_rejects_non_listing);
   tcase_add_test(t, test_attach);
   tcase_add_test(t, test_jump_table_targets);
-  tcase_add_test(t, test_jump_tables_possible);
+  tcase_add_test(t, test_jumptab_banks);
+  tcase_add_test(t, test_jumptab_name);
   suite_add_tcase(s, t);
   TCase *m = tcase_create("metrics");
   tcase_add_test(m, test_gemm_merged_loads);

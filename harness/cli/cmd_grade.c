@@ -161,6 +161,16 @@ int wl_cmd_grade(int argc, char **argv)
   }
   o.no_ncu = no_ncu;
   o.kernel_file = kfile;
+  /* the lab's reference library, built (or taken from the build cache) before the
+     confinement puts the cache out of reach: the submission's run loads it instead of
+     compiling the reference again for every student; where it does not build, that run
+     builds it itself and says why */
+  char refso[1200];
+  snprintf(refso, sizeof refso, "%s/.reference-%d.so", o.results_root ? o.results_root : "results",
+           (int)getpid());
+  char rerr[2600];
+  if (run_reference_build(&lab, refso, rerr, sizeof rerr) == 0)
+    o.reference_so = refso;
   struct gs_input in = {.mode = GS_GRADE, .lab = &lab, .run = o, .answers_dir = dir};
   gs_begin(&s, &in);
   int rc = WL_EXIT_USAGE;
@@ -225,6 +235,8 @@ int wl_cmd_grade(int argc, char **argv)
   rc = run_exit_code(stu);
 out:
   gs_free(&s);
+  if (o.reference_so)
+    unlink(o.reference_so);
   run_lab_free(&lab);
   return rc;
 }

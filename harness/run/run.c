@@ -455,11 +455,10 @@ static void read_choices(const struct ctx *c, struct run_sizes *ch)
     }
 }
 
-static int load_reference(struct ctx *c)
+int run_reference_build(const struct run_lab *lab, const char *so_out, char *err, size_t errlen)
 {
-  char src[1200], so[1200], inc[1040];
-  snprintf(src, sizeof src, "%s/%s", c->lab->dir, c->lab->ref_source);
-  snprintf(so, sizeof so, "%s/reference.so", c->res->results_dir);
+  char src[1200], inc[1040];
+  snprintf(src, sizeof src, "%s/%s", lab->dir, lab->ref_source);
   snprintf(inc, sizeof inc, "-I%.1000s/harness/run", tc_home());
   /* a labs/ folder copied without harness/ (a student's own folder): lab_ref.h from the
      repository this warplab was built in (bin/warplab's parent) */
@@ -473,11 +472,31 @@ static int load_reference(struct ctx *c)
     }
     snprintf(inc, sizeof inc, "-I%.1000s/harness/run", exe);
   }
-  char log[2048];
-  if (tc_build_shared_lib(src, inc + 2, so, log, sizeof log, NULL) != 0) {
-    snprintf(c->err, c->errlen, "the lab's reference %s did not build: %s", src, log);
+  char log[2048], dir[1200];
+  snprintf(dir, sizeof dir, "%s", so_out);
+  char *slash = strrchr(dir, '/');
+  if (slash && slash > dir) {
+    *slash = 0;
+    if (mkdirs(dir)) {
+      snprintf(err, errlen, "cannot make %s: %s", dir, strerror(errno));
+      return -1;
+    }
+  }
+  if (tc_build_shared_lib(src, inc + 2, so_out, log, sizeof log, NULL) != 0) {
+    snprintf(err, errlen, "the lab's reference %s did not build: %s", src, log);
     return -1;
   }
+  return 0;
+}
+
+static int load_reference(struct ctx *c)
+{
+  char so[1200];
+  snprintf(so, sizeof so, "%s/reference.so", c->res->results_dir);
+  if (c->opts->reference_so && !access(c->opts->reference_so, R_OK))
+    snprintf(so, sizeof so, "%s", c->opts->reference_so);
+  else if (run_reference_build(c->lab, so, c->err, c->errlen))
+    return -1;
   c->ref_lib = dlopen(so, RTLD_NOW | RTLD_LOCAL);
   if (!c->ref_lib) {
     snprintf(c->err, c->errlen, "cannot load the lab's reference: %s", dlerror());
@@ -485,7 +504,8 @@ static int load_reference(struct ctx *c)
   }
   *(void **)&c->ref = dlsym(c->ref_lib, c->lab->ref_function);
   if (!c->ref) {
-    snprintf(c->err, c->errlen, "%s has no function %s", src, c->lab->ref_function);
+    snprintf(c->err, c->errlen, "%s/%s has no function %s", c->lab->dir, c->lab->ref_source,
+             c->lab->ref_function);
     return -1;
   }
   return 0;

@@ -38,6 +38,9 @@ struct run_opts {
   int hidden_tests;            /* also check the tests lab.json marks "hidden" (grade only) */
   int figures_only;            /* a reference run whose figures alone are used (the score's):
                                   a kept run serves it wherever its results folder is */
+  const char *reference_so;    /* the lab's reference library, already built
+                                  (run_reference_build): loaded instead of building it into
+                                  the results folder; NULL: built there */
   /* Called once, with the run so far (the tests and the main configuration, its only point),
      when the main configuration is measured and sweeps are still to run; NULL: not called.
      `warplab run --main-first`, for the feedback screen. On a GPU it runs in the run's child
@@ -215,6 +218,13 @@ int run_exit_code(const struct run_result *r);
    Where a GPU may be used (the backend is not emu and a CUDA driver is installed) the run
    happens in a child process, so that a kernel that hangs the GPU, or a driver that takes
    the process down, ends as a recorded check and leaves this process able to run again. */
+/* Build the lab's reference (the C source lab.json names, with harness/run/lab_ref.h) into
+   the shared library so_out, or take it from the build cache. `warplab grade` builds it
+   before the confinement, which leaves the cache out of the student's run's reach, and
+   hands it to that run (run_opts.reference_so): built in there, it was compiled again for
+   every student of a batch (0.1 s of CPU each). 0, or -1 with err in words. */
+int run_reference_build(const struct run_lab *lab, const char *so_out, char *err, size_t errlen);
+
 int run_lab_run(const struct run_lab *lab, const struct run_opts *opts, struct run_result *res,
                 char *err, size_t errlen);
 

@@ -406,6 +406,13 @@ START_TEST(grade_solution_and_starter)
     }
   }
   ck_assert_msg(perf, "no performance entry in\n%.3000s", r->out);
+  /* the lab's reference library was built before the confinement and loaded from there, not
+     compiled again inside the runs' folders, and it is gone afterwards */
+  const char *found = e2e_tmp("found.txt");
+  ck_assert_int_eq(system(e2e_fmt("find '%s' -name reference.so -o -name '.reference-*' > '%s'",
+                                  e2e_tmp("graded"), found)), 0);
+  char *left = e2e_read_text(found);
+  ck_assert_msg(left && !left[0], "left behind: %s", left ? left : "(no list)");
 
   const char *bob = e2e_tmp("bob");
   cmd = e2e_fmt("mkdir -p '%s' && cp labs/01-matrix-add/matrix_add.cu '%s/'", bob, bob);

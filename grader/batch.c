@@ -5,6 +5,7 @@
 #include <ftw.h>
 #include <jansson.h>
 #include <math.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -694,6 +695,37 @@ static void count(struct batch_summary *s, enum batch_status st)
   }
 }
 
+/* A student's grader ended: the waiting loop of batch_run wakes at once (a byte on the pipe)
+   and starts the next. It slept 100 ms at a time before, a core left idle for 50 ms on
+   average after each student: some 5% of a 2-core batch whose students take a second. */
+static int ended_pipe[2] = {-1, -1};
+
+static void on_child(int sig)
+{
+  (void)sig;
+  int e = errno;
+  if (write(ended_pipe[1], "", 1) < 0) {
+    /* full: a wake-up is already pending */
+  }
+  errno = e;
+}
+
+/* Wait until a child may have ended, or ms milliseconds have passed. */
+static void wait_child(int ms)
+{
+  struct pollfd p = {.fd = ended_pipe[0], .events = POLLIN};
+  if (ended_pipe[0] < 0) {
+    struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
+    nanosleep(&ts, NULL);
+    return;
+  }
+  if (poll(&p, 1, ms) > 0) {
+    char sink[64];
+    while (read(ended_pipe[0], sink, sizeof sink) > 0)
+      ;
+  }
+}
+
 int batch_run(const struct batch_opts *o, struct batch_summary *s, char *err, size_t errlen)
 {
   memset(s, 0, sizeof *s);
@@ -727,6 +759,15 @@ int batch_run(const struct batch_opts *o, struct batch_summary *s, char *err, si
   struct job run[MAX_JOBS];
   int running = 0, next = 0, done = 0;
   time_t t0 = time(NULL);
+  struct sigaction chld = {.sa_handler = on_child, .sa_flags = SA_RESTART | SA_NOCLDSTOP}, old;
+  sigemptyset(&chld.sa_mask);
+  int woken = pipe2(ended_pipe, O_CLOEXEC | O_NONBLOCK) == 0 &&
+              sigaction(SIGCHLD, &chld, &old) == 0;
+  if (!woken && ended_pipe[0] >= 0) {
+    close(ended_pipe[0]);
+    close(ended_pipe[1]);
+    ended_pipe[0] = ended_pipe[1] = -1;
+  }
   while (next < n || running) {
     while (running < jobs && next < n) {
       int i = next++;
@@ -776,8 +817,7 @@ int batch_run(const struct batch_opts *o, struct batch_summary *s, char *err, si
           kill(run[k].pid, SIGKILL);
           run[k].killed = 1;
         }
-      struct timespec ts = {0, 100 * 1000 * 1000};
-      nanosleep(&ts, NULL);
+      wait_child(100);                          /* or a timeout to check */
       continue;
     }
     for (int k = 0; k < running; k++) {
@@ -797,6 +837,12 @@ int batch_run(const struct batch_opts *o, struct batch_summary *s, char *err, si
               s->failed + s->ungraded, el / done * todo);
       break;
     }
+  }
+  if (woken) {
+    sigaction(SIGCHLD, &old, NULL);
+    close(ended_pipe[0]);
+    close(ended_pipe[1]);
+    ended_pipe[0] = ended_pipe[1] = -1;
   }
   if (n)
     fputc('\n', stderr);

@@ -51,7 +51,7 @@ static void put_status(int fd, enum batch_status st, double full, const char *wh
 static void grade_usage(FILE *f)
 {
   fputs("usage: warplab grade NN SUBMISSION_DIR [--backend auto|gpu|emu] [--seed N] [--out DIR]\n"
-        "                       [--json] [--no-ncu] [--result-fd N]\n"
+        "                       [--json] [--no-ncu] [--result-fd N] [--reference-only]\n"
         "\n"
         "SUBMISSION_DIR holds the lab's kernel file (e.g. matrix_add.cu) and, optionally,\n"
         "answers.json with the numeric answers to the handout's questions: {\"q1\": 4, ...},\n"
@@ -63,7 +63,10 @@ static void grade_usage(FILE *f)
         "submission and the reference solution alike.\n"
         "--result-fd N writes the Gradescope result, and nothing else, to open descriptor N,\n"
         "also when the submission is missing, refused or could not be graded (a batch reads\n"
-        "its students' results there, never from their logs).\n", f);
+        "its students' results there, never from their logs).\n"
+        "--reference-only builds and runs the lab's reference solution on the submission's\n"
+        "inputs and stops, the build cache keeping both: warplab batch does it once before\n"
+        "its graders start side by side, so that each finds them.\n", f);
   wl_print_exit_codes();
 }
 
@@ -73,11 +76,12 @@ int wl_cmd_grade(int argc, char **argv)
     {"backend", required_argument, 0, 'b'}, {"seed", required_argument, 0, 'S'},
     {"out", required_argument, 0, 'o'}, {"json", no_argument, 0, 'j'},
     {"no-ncu", no_argument, 0, 'N'}, {"result-fd", required_argument, 0, 'R'},
+    {"reference-only", no_argument, 0, 'P'},
     {"help", no_argument, 0, 'h'}, {0, 0, 0, 0},
   };
   struct run_opts o;
   memset(&o, 0, sizeof o);
-  int json = 0, no_ncu = 0, rfd = -1, c;
+  int json = 0, no_ncu = 0, rfd = -1, ref_only = 0, c;
   optind = 1;
   opterr = 0;
   while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
@@ -104,6 +108,7 @@ int wl_cmd_grade(int argc, char **argv)
     case 'o': o.results_root = optarg; break;
     case 'j': json = 1; break;
     case 'N': no_ncu = 1; break;
+    case 'P': ref_only = 1; break;
     case 'R': {
       /* the descriptor stays ours: closed on exec, so no tool we start can write to it */
       char *end;
@@ -179,6 +184,10 @@ int wl_cmd_grade(int argc, char **argv)
   if (st != GS_OK) {
     snprintf(why, sizeof why, "could not be graded: the reference solution: %s", s.error);
     put_status(rfd, BATCH_UNGRADED, full, why);
+    goto out;
+  }
+  if (ref_only) {
+    rc = WL_EXIT_OK;
     goto out;
   }
   /* from here on the run is confined: it writes only beneath its results folder and reads

@@ -426,6 +426,29 @@ START_TEST(grade_solution_and_starter)
 }
 END_TEST
 
+/* grade --reference-only: the reference solution built and run on the class's inputs and
+   kept in the build cache (what warplab batch does once before its graders start side by
+   side), and nothing of the submission graded. */
+START_TEST(grade_reference_only)
+{
+  const char *sub = e2e_tmp("carol"), *out = e2e_tmp("prepared"), *cache = e2e_tmp("cache");
+  ck_assert_int_eq(system(e2e_fmt("mkdir -p '%s' && cp labs/01-matrix-add/matrix_add.cu '%s/'",
+                                  sub, sub)), 0);
+  setenv("WARPLAB_CACHE", cache, 1);
+  struct e2e_run *r = e2e_warplab("grade", "01", sub, "--backend", "emu", "--seed", "5", "--out",
+                                  out, "--reference-only", (char *)NULL);
+  unsetenv("WARPLAB_CACHE");
+  ck_assert_msg(r->status == 0, "%s\n%s", r->out, r->err);
+  const char *found = e2e_tmp("found.txt");
+  ck_assert_int_eq(system(e2e_fmt("ls '%s' | grep -c '^ref-' > '%s'; find '%s' -name "
+                                  "results.json -path '*student*' >> '%s'", cache, found, out,
+                                  found)), 0);
+  char *list = e2e_read_text(found);
+  ck_assert_msg(list && !strcmp(list, "1\n"), "the cache's kept reference runs, then the "
+                "submission's results: %s", list ? list : "(none)");
+}
+END_TEST
+
 /* warplab batch: every student gets a result (a compile error and a runaway kernel too), a link
    out of the roster is not a student, the gradebook lists them all with the same maximum, and
    --resume regrades only what is missing. */
@@ -722,6 +745,7 @@ void e2e_add_grade_tests(Suite *s)
   tcase_add_checked_fixture(tc, e2e_setup, e2e_teardown);
   tcase_set_timeout(tc, 3 * LAB_TIMEOUT_S);   /* a class with a runaway kernel, under ASan too */
   tcase_add_test(tc, grade_solution_and_starter);
+  tcase_add_test(tc, grade_reference_only);
   tcase_add_test(tc, batch_class_and_resume);
   tcase_add_test(tc, grade_folder_name_is_not_shell);
   tcase_add_test(tc, grade_edge_failure_keeps_targets);

@@ -42,31 +42,37 @@ static int is_dropped(const char *var)
   return 0;
 }
 
-/* The environment for a confined tool: TMPDIR=dir, and without the dropped variables (dir
-   NULL: ours, as it is). Freed by the caller (the array only; the first entry is the one
-   string it allocated). */
-static char **env_with_tmpdir(const char *dir)
+/* The environment for a tool: for a confined one (dir set) TMPDIR=dir and without the
+   dropped variables; with extra ("NAME=VALUE") that in place of NAME's value; ours, as it
+   is, for neither. Freed by the caller when it is not environ: the array, and *owned (the
+   one string it allocated, or NULL). */
+static char **env_for(const char *dir, const char *extra, char **owned)
 {
-  if (!dir)
+  *owned = NULL;
+  if (!dir && !extra)
     return environ;
   size_t n = 0;
   while (environ[n])
     n++;
-  char **env = calloc(n + 2, sizeof *env);
-  size_t len = strlen(dir) + 8;
-  char *tmp = malloc(len);
-  if (!env || !tmp) {
+  char **env = calloc(n + 3, sizeof *env);
+  char *tmp = dir ? malloc(strlen(dir) + 8) : NULL;
+  if (!env || (dir && !tmp)) {
     free(env);
     free(tmp);
     return NULL;
   }
-  snprintf(tmp, len, "TMPDIR=%s", dir);
-  size_t k = 0;
-  env[k++] = tmp;
+  size_t k = 0, name = extra ? strcspn(extra, "=") + 1 : 0;
+  if (tmp) {
+    snprintf(tmp, strlen(dir) + 8, "TMPDIR=%s", dir);
+    env[k++] = tmp;
+  }
+  if (extra)
+    env[k++] = (char *)extra;
   for (size_t i = 0; i < n; i++)
-    if (!is_dropped(environ[i]))
+    if (!(dir && is_dropped(environ[i])) && !(extra && !strncmp(environ[i], extra, name)))
       env[k++] = environ[i];
   env[k] = NULL;
+  *owned = tmp;
   return env;
 }
 
@@ -110,19 +116,21 @@ static void child(char *const argv[], const char *cwd, const struct tc_sandbox *
 }
 
 static int spawn(char *const argv[], const char *cwd, const struct tc_sandbox *sb,
-                 const struct tc_exec_limits *lim, char *out, size_t outlen, double *cpu_s)
+                 const char *extra, const struct tc_exec_limits *lim, char *out, size_t outlen,
+                 double *cpu_s)
 {
   if (cpu_s)
     *cpu_s = 0;
   int fd[2], rep[2] = {-1, -1};
   if (outlen)
     out[0] = 0;
-  char **env = env_with_tmpdir(sb ? sb->write : NULL);
+  char *owned;
+  char **env = env_for(sb ? sb->write : NULL, extra, &owned);
   if (!env)
     return -1;
   if (pipe2(fd, O_CLOEXEC) != 0 || (sb && pipe2(rep, O_CLOEXEC) != 0)) {
     if (env != environ) {
-      free(env[0]);
+      free(owned);
       free(env);
     }
     return -1;
@@ -132,7 +140,7 @@ static int spawn(char *const argv[], const char *cwd, const struct tc_sandbox *s
   if (pid == 0)
     child(argv, cwd, sb, lim, env, parent, fd[1], rep[1]);
   if (env != environ) {
-    free(env[0]);
+    free(owned);
     free(env);
   }
   close(fd[1]);
@@ -201,27 +209,33 @@ static int spawn(char *const argv[], const char *cwd, const struct tc_sandbox *s
 
 int tc_exec_capture(char *const argv[], const char *cwd, char *out, size_t outlen)
 {
-  return spawn(argv, cwd, NULL, NULL, out, outlen, NULL);
+  return spawn(argv, cwd, NULL, NULL, NULL, out, outlen, NULL);
 }
 
 int tc_exec_timed(char *const argv[], const char *cwd, unsigned wall_s, char *out,
                    size_t outlen)
 {
+  return tc_exec_timed_env(argv, cwd, NULL, wall_s, out, outlen);
+}
+
+int tc_exec_timed_env(char *const argv[], const char *cwd, const char *var, unsigned wall_s,
+                      char *out, size_t outlen)
+{
   struct tc_exec_limits lim = {.wall_s = wall_s};
-  return spawn(argv, cwd, NULL, &lim, out, outlen, NULL);
+  return spawn(argv, cwd, NULL, var, &lim, out, outlen, NULL);
 }
 
 int tc_exec_confined(char *const argv[], const struct tc_sandbox *sb,
                       const struct tc_exec_limits *lim, char *out, size_t outlen)
 {
-  return spawn(argv, NULL, sb, lim, out, outlen, NULL);
+  return spawn(argv, NULL, sb, NULL, lim, out, outlen, NULL);
 }
 
 int tc_exec_confined_cpu(char *const argv[], const struct tc_sandbox *sb,
                           const struct tc_exec_limits *lim, char *out, size_t outlen,
                           double *cpu_s)
 {
-  return spawn(argv, NULL, sb, lim, out, outlen, cpu_s);
+  return spawn(argv, NULL, sb, NULL, lim, out, outlen, cpu_s);
 }
 
 void tc_exec_tool_limits(struct tc_exec_limits *lim)
@@ -251,7 +265,7 @@ int tc_exec_tool(char *const argv[], const char *what, char *out, size_t outlen,
   lim.data = 0;
   lim.nofile = 0;
   double cpu = 0;
-  int rc = spawn(argv, NULL, NULL, &lim, out, outlen, &cpu);
+  int rc = spawn(argv, NULL, NULL, NULL, &lim, out, outlen, &cpu);
   tc_exec_stopped_words(rc, outlen ? out : NULL, cpu, &lim, what, stopped, n);
   return rc;
 }

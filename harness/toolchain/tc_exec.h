@@ -25,6 +25,11 @@ int tc_exec_capture(char *const argv[], const char *cwd, char *out, size_t outle
 int tc_exec_timed(char *const argv[], const char *cwd, unsigned wall_s, char *out,
                    size_t outlen);
 
+/* tc_exec_timed with var ("NAME=VALUE") in its environment in place of NAME's value (NULL:
+   ours as it is). */
+int tc_exec_timed_env(char *const argv[], const char *cwd, const char *var, unsigned wall_s,
+                      char *out, size_t outlen);
+
 /* Limits for tc_exec_confined; a 0 leaves that limit as it is. */
 struct tc_exec_limits {
   unsigned cpu_s;               /* RLIMIT_CPU: seconds of CPU time, each process */

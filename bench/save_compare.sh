@@ -4,8 +4,9 @@
 #
 # For each lab, each build first runs the lab's solution as the student's file (filling its
 # caches: the reference solution's build and run for the score), then N times: one
-# `nvcc -ptx` of the lab's file, and for each build a comment appended to its copy of the
-# file (a save: nvcc, ptxas and nvdisasm run again) and the timed
+# `nvcc -ptx -lineinfo` of the lab's file (as warplab builds it), and for each build a
+# comment appended to its copy of the file (a save: nvcc, ptxas and nvdisasm run again) and
+# the timed
 # `warplab run NN --backend emu --kernel-file F --seed 5 --plain`. Prints each build's best
 # and every time, and nvcc's.
 #
@@ -33,7 +34,7 @@ for lab in ${BENCH_LABS:-07 03 02}; do
       "$tmp/b$k/k$lab.cu" --seed 5 --plain --results "$tmp/res" >/dev/null 2>&1
   done
   for i in $(seq "$reps"); do
-    t0=$(now); nvcc -arch=sm_90 -ptx "$src" -o "$tmp/x.ptx"; t1=$(now)
+    t0=$(now); nvcc -arch=sm_90 -ptx -lineinfo "$src" -o "$tmp/x.ptx"; t1=$(now)
     echo "$lab nvcc $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }')" >> "$log"
     for k in $(seq $#); do
       b=${!k}

@@ -37,8 +37,16 @@ int transpose_ref(struct lab_ref *r)
   }
   const float *in = r->buf[P_IN];
   float *out = r->buf[P_OUT];
-  for (uint64_t y = 0; y < (uint64_t)height; y++)
-    for (uint64_t x = 0; x < (uint64_t)width; x++)
-      out[x * (uint64_t)height + y] = in[y * (uint64_t)width + x];
+  /* tile by tile (32 x 32 floats): element by element, each store of a row went to another
+     cache line (5% of a cold lab 05 run's CPU, perf); 1024 x 1024 took 6 ms, 4096 x 4096
+     0.17 s, tile by tile 3 ms and 0.055 s */
+  const uint64_t T = 32, w = (uint64_t)width, h = (uint64_t)height;
+  for (uint64_t y0 = 0; y0 < h; y0 += T)
+    for (uint64_t x0 = 0; x0 < w; x0 += T) {
+      uint64_t y1 = y0 + T < h ? y0 + T : h, x1 = x0 + T < w ? x0 + T : w;
+      for (uint64_t y = y0; y < y1; y++)
+        for (uint64_t x = x0; x < x1; x++)
+          out[x * h + y] = in[y * w + x];
+    }
   return 0;
 }

@@ -1416,9 +1416,54 @@ static inline int reads_fresh(const struct fctx *c, uint32_t i0)
   return reads_fresh_c(c, i0);
 }
 
+#ifdef RACE_X86
+/* writes_fresh_strided's test with AVX2 gathers: 1 when each of the 32 words i0 + l s (lane
+   l's) was read in the epoch by lane l's thread alone or not at all, was written in the
+   epoch by it alone or not at all, and gets a new value from val[l]. The 16- and 8-bit
+   fields are gathered four bytes at a time (the arrays' slack keeps the last in the
+   allocation), their other bytes masked off. */
+__attribute__((target("avx2"))) static int strided_own_avx2(const struct fctx *c, uint32_t i0,
+                                                            int64_t s, const uint8_t *smem,
+                                                            const uint64_t *val)
+{
+  const struct shadow *S = c->S;
+  const __m256i E = _mm256_set1_epi32((int)c->E), zero = _mm256_setzero_si256();
+  const __m256i lo16 = _mm256_set1_epi32(0xffff), lo8 = _mm256_set1_epi32(0xff);
+  const int32_t s32 = (int32_t)s;
+  const __m256i step = _mm256_set1_epi32(8 * s32);
+  __m256i idx = _mm256_add_epi32(_mm256_set1_epi32((int)i0),
+                                 _mm256_mullo_epi32(_mm256_set1_epi32(s32),
+                                                    _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)));
+  __m256i t = _mm256_add_epi32(_mm256_set1_epi32((int)(uint16_t)c->t0),
+                               _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+  __m256i bad = zero;
+#pragma GCC unroll 4
+  for (unsigned k = 0; k < 4; k++) {
+    __m256 lo = _mm256_castsi256_ps(_mm256_loadu_si256((const __m256i *)(const void *)(val + 8 * k)));
+    __m256 hi = _mm256_castsi256_ps(_mm256_loadu_si256((const __m256i *)(const void *)(val + 8 * k + 4)));
+    __m256i v = _mm256_permute4x64_epi64(_mm256_castps_si256(_mm256_shuffle_ps(lo, hi, _MM_SHUFFLE(2, 0, 2, 0))),
+                                         _MM_SHUFFLE(3, 1, 2, 0));
+    __m256i old = _mm256_i32gather_epi32((const int *)(const void *)smem, idx, 4);
+    __m256i r = _mm256_i32gather_epi32((const int *)(const void *)S->rep, idx, 4);
+    __m256i wv = _mm256_i32gather_epi32((const int *)(const void *)S->wep, idx, 4);
+    __m256i rt = _mm256_and_si256(_mm256_i32gather_epi32((const int *)(const void *)S->rtid, idx, 2), lo16);
+    __m256i wt = _mm256_and_si256(_mm256_i32gather_epi32((const int *)(const void *)S->wtid, idx, 2), lo16);
+    __m256i rf = _mm256_and_si256(_mm256_i32gather_epi32((const int *)(const void *)S->rflags, idx, 1), lo8);
+    __m256i own_r = _mm256_and_si256(_mm256_cmpeq_epi32(rf, zero), _mm256_cmpeq_epi32(rt, t));
+    __m256i b8 = _mm256_andnot_si256(own_r, _mm256_cmpeq_epi32(r, E));
+    b8 = _mm256_or_si256(b8, _mm256_andnot_si256(_mm256_cmpeq_epi32(wt, t), _mm256_cmpeq_epi32(wv, E)));
+    bad = _mm256_or_si256(bad, _mm256_or_si256(b8, _mm256_cmpeq_epi32(old, v)));
+    idx = _mm256_add_epi32(idx, step);
+    t = _mm256_add_epi32(t, _mm256_set1_epi32(8));
+  }
+  return _mm256_testz_si256(bad, bad);
+}
+#endif
+
 /* writes_fresh_c for the 32 words i0, i0 + s, i0 + 2 s, ... (s, a word stride, not 0: 32
-   different words), lane l's at i0 + l s: the same test of each word, then the same record
-   and store. Returns 0 when some word is not such, and nothing was changed. */
+   different words), lane l's at i0 + l s: the same test of each word (with AVX2 gathers
+   where the CPU has them), then the same record and store. Returns 0 when some word is not
+   such, and nothing was changed. */
 static int writes_fresh_strided(const struct fctx *c, uint32_t i0, int64_t s, uint8_t *smem,
                                 const uint64_t *val)
 {
@@ -1426,26 +1471,43 @@ static int writes_fresh_strided(const struct fctx *c, uint32_t i0, int64_t s, ui
   const uint32_t E = c->E, base = c->base, pc = c->pc;
   const uint16_t t0 = (uint16_t)c->t0, ws = c->ws;
   unsigned bad = 0;
-  for (unsigned l = 0; l < 32; l++) {
-    const size_t i = (size_t)((int64_t)i0 + (int64_t)l * s);
-    uint32_t old;
-    memcpy(&old, smem + 4 * i, 4);
-    bad |= (S->rep[i] == E && (S->rflags[i] || S->rtid[i] != (uint16_t)(t0 + l))) |
-           (S->wep[i] == E && S->wtid[i] != (uint16_t)(t0 + l)) | (old == (uint32_t)val[l]);
+#ifdef RACE_X86
+  if (race_avx2) {
+    bad = !strided_own_avx2(c, i0, s, smem, val);
+  } else
+#endif
+  {
+    for (unsigned l = 0; l < 32; l++) {
+      const size_t i = (size_t)((int64_t)i0 + (int64_t)l * s);
+      uint32_t old;
+      memcpy(&old, smem + 4 * i, 4);
+      bad |= (S->rep[i] == E && (S->rflags[i] || S->rtid[i] != (uint16_t)(t0 + l))) |
+             (S->wep[i] == E && S->wtid[i] != (uint16_t)(t0 + l)) | (old == (uint32_t)val[l]);
+    }
   }
   if (bad)
     return 0;
-  for (unsigned l = 0; l < 32; l++) {
-    const size_t i = (size_t)((int64_t)i0 + (int64_t)l * s);
+  uint32_t *restrict wep = S->wep, *restrict wpc = S->wpc, *restrict iep = S->iep;
+  uint16_t *restrict wtid = S->wtid, *restrict wsync = S->wsync;
+  uint8_t *restrict wbytes = S->wbytes, *restrict init = S->init;
+  /* two loops over the lanes, each with its pointers in registers */
+  size_t i = i0;
+#pragma GCC unroll 8
+  for (unsigned l = 0; l < 32; l++, i += (size_t)s) {
     const uint32_t v = (uint32_t)val[l];
-    S->wep[i] = E;
-    S->wpc[i] = pc;
-    S->iep[i] = base;
-    S->wtid[i] = (uint16_t)(t0 + l);
-    S->wsync[i] = ws;
-    S->wbytes[i] = 0xf;
-    S->init[i] = 0xf;
+    wep[i] = E;
+    wpc[i] = pc;
+    iep[i] = base;
     memcpy(smem + 4 * i, &v, 4);
+  }
+  i = i0;
+#pragma GCC unroll 8
+  for (unsigned l = 0; l < 32; l++, i += (size_t)s) {
+    const uint16_t t = (uint16_t)(t0 + l);
+    wtid[i] = t;
+    wsync[i] = ws;
+    wbytes[i] = 0xf;
+    init[i] = 0xf;
   }
   return 1;
 }
@@ -1461,8 +1523,9 @@ static inline int writes_fresh(const struct fctx *c, uint32_t i0, uint8_t *smem,
 }
 
 /* Set to 0 by tests only: the partial warps' shortcuts below (stores_lanes, the passes over
-   a line of words, reads_lanes) then send every lane through shadow_word, the general path
-   they must match, and sim_race_mask tests every lane's mask. */
+   a line of words, reads_lanes) and a full warp's strided stores' pass (writes_fresh_strided)
+   then send every lane through shadow_word, the general path they must match, and
+   sim_race_mask tests every lane's mask. */
 int sim_race_lane_shortcuts = 1;
 
 /* Thread u (linear in the block) is a lane of the warp whose first thread is t0: u / W == wid
@@ -1788,7 +1851,8 @@ static __attribute__((noinline)) int stores_other(struct sim_block *b, struct si
     struct fctx f;
     fctx_init(&f, b, w, pc);
     if (s == 1 ? writes_fresh(&f, (uint32_t)(off[0] >> 2), smem, val)
-               : s && writes_fresh_strided(&f, (uint32_t)(off[0] >> 2), s, smem, val))
+               : s && sim_race_lane_shortcuts &&
+                     writes_fresh_strided(&f, (uint32_t)(off[0] >> 2), s, smem, val))
       return 0;
   }
   if (size == 4 && !vol && !(b->cfg->nocheck & SIM_NOCHECK_RACE)) {

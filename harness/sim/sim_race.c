@@ -880,13 +880,12 @@ static VECTORIZE int reads_fresh_c(const struct fctx *c, uint32_t i0)
   const uint32_t E = c->E, base = c->base;
   uint32_t *restrict rep = S->rep + i0;
   const uint32_t *restrict wep = S->wep + i0, *restrict iep = S->iep + i0;
-  const uint8_t *restrict init = S->init + i0;
   unsigned bad = 0;
   for (unsigned l = 0; l < 32; l++)
     bad |= (rep[l] == E) | (wep[l] == E);
   if (c->initchk)
     for (unsigned l = 0; l < 32; l++)
-      bad |= (iep[l] != base) | !(init[l] & 0xf);
+      bad |= iep[l] != base;                   /* written in the block: init has a byte */
   if (bad)
     return 0;
   uint32_t *restrict rpc = S->rpc + i0;
@@ -960,7 +959,7 @@ __attribute__((target("avx2"))) static int strided_fresh_avx2(const struct fctx 
 {
   const struct shadow *S = c->S;
   const __m256i E = _mm256_set1_epi32((int)c->E), base = _mm256_set1_epi32((int)c->base);
-  const __m256i low = _mm256_set1_epi32(0xf), zero = _mm256_setzero_si256();
+  const __m256i zero = _mm256_setzero_si256();
   const int32_t s32 = (int32_t)s;
   const __m256i step = _mm256_set1_epi32(8 * s32);
   __m256i idx = _mm256_add_epi32(_mm256_set1_epi32((int)i0),
@@ -973,13 +972,10 @@ __attribute__((target("avx2"))) static int strided_fresh_avx2(const struct fctx 
     __m256i wep = _mm256_i32gather_epi32((const int *)(const void *)S->wep, idx, 4);
     bad = _mm256_or_si256(bad, _mm256_or_si256(_mm256_cmpeq_epi32(rep, E),
                                                 _mm256_cmpeq_epi32(wep, E)));
-    if (c->initchk) {
-      /* init's bytes four at a time: the byte arrays after it keep the last in the block */
+    if (c->initchk) {                          /* written in the block: init has a byte */
       __m256i iep = _mm256_i32gather_epi32((const int *)(const void *)S->iep, idx, 4);
-      __m256i ini = _mm256_i32gather_epi32((const int *)(const void *)S->init, idx, 1);
       bad = _mm256_or_si256(bad, _mm256_andnot_si256(_mm256_cmpeq_epi32(iep, base),
                                                      _mm256_set1_epi32(-1)));
-      bad = _mm256_or_si256(bad, _mm256_cmpeq_epi32(_mm256_and_si256(ini, low), zero));
     }
     idx = _mm256_add_epi32(idx, step);
   }
@@ -1004,14 +1000,13 @@ static inline int reads_fresh_strided(const struct fctx *c, uint32_t i0, int64_t
 #endif
   {
     const uint32_t *restrict wep = S->wep, *restrict iep = S->iep;
-    const uint8_t *restrict init = S->init;
     i = i0;
     for (unsigned l = 0; l < 32; l++, i += (size_t)s)
       bad |= (rep[i] == E) | (wep[i] == E);
     if (c->initchk) {
       i = i0;
       for (unsigned l = 0; l < 32; l++, i += (size_t)s)
-        bad |= (iep[i] != base) | !(init[i] & 0xf);
+        bad |= iep[i] != base;                 /* written in the block: init has a byte */
     }
   }
   if (bad)
@@ -1053,10 +1048,7 @@ __attribute__((target("avx2"))) static int reads_fresh_avx2(const struct fctx *c
     for (unsigned l = 0; l < 32; l += 8) {
       __m256i iv = _mm256_loadu_si256((const __m256i *)(const void *)(S->iep + i0 + l));
       bad = _mm256_or_si256(bad, _mm256_xor_si256(_mm256_cmpeq_epi32(iv, base), ones));
-    }
-    __m256i in = _mm256_and_si256(_mm256_loadu_si256((const __m256i *)(const void *)(S->init + i0)),
-                                  _mm256_set1_epi8(0xf));
-    bad = _mm256_or_si256(bad, _mm256_cmpeq_epi8(in, zero));
+    }                                          /* written in the block: init has a byte */
   }
   if (!_mm256_testz_si256(bad, bad))
     return 0;
@@ -1195,7 +1187,6 @@ __attribute__((target("avx2"))) static uint32_t fresh_lanes_avx2(const struct fc
 {
   const struct shadow *S = c->S;
   const __m256i E = _mm256_set1_epi32((int)c->E), base = _mm256_set1_epi32((int)c->base);
-  const __m256i low = _mm256_set1_epi32(0xf), zero = _mm256_setzero_si256();
   uint32_t bad = 0;
 #pragma GCC unroll 4
   for (unsigned k = 0; k < 4; k++) {
@@ -1207,12 +1198,10 @@ __attribute__((target("avx2"))) static uint32_t fresh_lanes_avx2(const struct fc
     __m256i rv = _mm256_i32gather_epi32((const int *)(const void *)S->rep, idx, 4);
     __m256i wv = _mm256_i32gather_epi32((const int *)(const void *)S->wep, idx, 4);
     __m256i b8 = _mm256_or_si256(_mm256_cmpeq_epi32(rv, E), _mm256_cmpeq_epi32(wv, E));
-    if (c->initchk) {
+    if (c->initchk) {                          /* written in the block: init has a byte */
       __m256i iv = _mm256_i32gather_epi32((const int *)(const void *)S->iep, idx, 4);
-      __m256i in = _mm256_i32gather_epi32((const int *)(const void *)S->init, idx, 1);
       b8 = _mm256_or_si256(b8, _mm256_andnot_si256(_mm256_cmpeq_epi32(iv, base),
                                                    _mm256_set1_epi32(-1)));
-      b8 = _mm256_or_si256(b8, _mm256_cmpeq_epi32(_mm256_and_si256(in, low), zero));
     }
     bad |= (uint32_t)_mm256_movemask_ps(_mm256_castsi256_ps(b8)) << (8 * k);
   }
@@ -1659,7 +1648,7 @@ static __attribute__((noinline)) void reads_rest(struct sim_block *b, struct sim
     const unsigned l = sim_ctz64(mm);
     const uint32_t i = (uint32_t)off[l] >> 2;
     if (S->rep[i] != E && S->wep[i] != E &&
-        (!c.initchk || (S->iep[i] == base && (S->init[i] & 0xf))))
+        (!c.initchk || S->iep[i] == base))       /* then init has a byte */
       reads_begin(S, i, E, (uint16_t)(c.t0 + l), pc, c.ws, 0xf);
     else
       shadow_word(&c, l, (uint32_t)off[l], 0, 0xf, 4, SIM_ACC_READ, 0);
@@ -1779,13 +1768,12 @@ static __attribute__((noinline)) int reads_other(struct sim_block *b, struct sim
          any other word (a second lane's read of one word among them) through shadow_word */
       const struct shadow *S = &c.sh;
       const uint32_t *restrict wep = S->wep, *restrict iep = S->iep;
-      const uint8_t *restrict init = S->init;
       const uint32_t E = c.E, base = c.base;
       const int initchk = c.initchk;
       for (unsigned l = 0; l < 32; l++) {
         const uint32_t i = (uint32_t)off[l] >> 2;
         if (S->rep[i] != E && wep[i] != E &&
-            (!initchk || (iep[i] == base && (init[i] & 0xf)))) {
+            (!initchk || iep[i] == base)) {      /* then init has a byte */
           reads_begin(S, i, E, (uint16_t)(c.t0 + l), pc, c.ws, 0xf);
         } else {
           shadow_word(&c, l, (uint32_t)off[l], 0, 0xf, 4, SIM_ACC_READ, 0);

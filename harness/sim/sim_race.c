@@ -25,12 +25,14 @@
  * hazard.
  * A full warp's access of 32 different words at a constant stride (consecutive, a padded or
  * transposed tile's column) whose words all need only a new record is checked and recorded
- * in one pass over them (with AVX2 where the CPU has it); any other goes word by word. Some
- * lanes' aligned word stores and reads (a tree reduction's `if (tid < s) s[tid] += s[tid +
- * s]`), lane l at word i0 + l, whose words all need only a new record, are recorded in one
- * masked pass over the line of 32 words (AVX2; reads from six lanes up); aligned word
- * accesses that no pass takes go lane by lane, and a lane whose word shadow_word would find
- * nothing to report on is recorded without it (stores_lanes, reads_lanes).
+ * in one pass over them (with AVX2 where the CPU has it; at a stride of two words, a tree
+ * reduction's `s[2 s tid]`, the records by masked stores over two lines); any other goes
+ * word by word. Some lanes' aligned word stores and reads (a tree reduction's `if (tid < s)
+ * s[tid] += s[tid + s]`), lane l at word i0 + l, whose words all need only a new record, are
+ * recorded in one masked pass over the line of 32 words (AVX2; reads from six lanes up);
+ * aligned word accesses that no pass takes go lane by lane, and a lane whose word
+ * shadow_word would find nothing to report on is recorded without it (stores_lanes,
+ * reads_lanes).
  *
  * Global memory, within a block: its threads' plain writes are held, so a read or write by
  * another thread of the block of bytes of a word written in the same epoch (and, within a
@@ -983,6 +985,12 @@ __attribute__((target("avx2"))) static int strided_fresh_avx2(const struct fctx 
 }
 #endif
 
+#ifdef RACE_X86
+static void reads_pairs_avx2(const struct fctx *c, uint32_t i0);
+static void writes_pairs_avx2(const struct fctx *c, uint32_t i0, uint8_t *smem,
+                              const uint64_t *val);
+#endif
+
 /* reads_fresh for 32 different words at a stride of s words from word i0 (a transposed or
    padded tile's column): the same test and the same new summaries, lane by lane. Returns 0
    when some word is not such, and nothing was changed. */
@@ -1011,6 +1019,12 @@ static inline int reads_fresh_strided(const struct fctx *c, uint32_t i0, int64_t
   }
   if (bad)
     return 0;
+#ifdef RACE_X86
+  if (race_avx2 && s == 2) {
+    reads_pairs_avx2(c, i0);
+    return 1;
+  }
+#endif
   uint16_t *restrict rtid = S->rtid, *restrict rsync = S->rsync;
   uint8_t *restrict rflags = S->rflags, *restrict rbytes = S->rbytes;
   const uint32_t pc = c->pc;
@@ -1274,6 +1288,77 @@ __attribute__((target("avx2"))) static inline uint32_t lanes32(__m256i cmp, unsi
   return (uint32_t)_mm256_movemask_ps(_mm256_castsi256_ps(cmp)) << (8 * k);
 }
 
+/* The records of a full warp at a stride of two words (lane l's word i0 + 2 l: a tree
+   reduction's `s[2 s tid]`), the words from i0 to i0 + 63 two lines, every other word
+   one of the lanes': by masked stores and blends of whole vectors of the lines, the 32-bit
+   fields' eight lanes a vector as the even words of eight, the 16-bit ones' as the even
+   elements of sixteen (the arrays' slack keeps i0 + 63 in each). reads_pairs_avx2: the new
+   read summaries of reads_fresh_strided; writes_pairs_avx2: the new last writes and the
+   values (val[l]'s low half) of writes_fresh_strided, the values by masked stores (a lane's
+   val is a 64-bit element, its low half the even word). */
+__attribute__((target("avx2"))) static void reads_pairs_avx2(const struct fctx *c, uint32_t i0)
+{
+  const struct shadow *S = c->S;
+  const __m256i even32 = _mm256_setr_epi32(-1, 0, -1, 0, -1, 0, -1, 0);
+  const __m256i even16 = _mm256_set1_epi32(0xffff), even8 = _mm256_set1_epi16(0xff);
+  const __m256i E = _mm256_set1_epi32((int)c->E), pc = _mm256_set1_epi32((int)c->pc);
+  uint32_t *const rep = S->rep + i0, *const rpc = S->rpc + i0;
+  uint16_t *const rtid = S->rtid + i0, *const rsync = S->rsync + i0;
+  uint8_t *const rflags = S->rflags + i0, *const rbytes = S->rbytes + i0;
+#pragma GCC unroll 8
+  for (unsigned k = 0; k < 8; k++) {
+    _mm256_maskstore_epi32((int *)(void *)(rep + 8 * k), even32, E);
+    _mm256_maskstore_epi32((int *)(void *)(rpc + 8 * k), even32, pc);
+  }
+  /* words 16h to 16h + 15: lanes 8h to 8h + 7, at the even elements */
+  __m256i t = _mm256_add_epi16(_mm256_set1_epi16((short)c->t0),
+                               _mm256_setr_epi16(0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7));
+  const __m256i ws = _mm256_set1_epi16((short)c->ws);
+#pragma GCC unroll 4
+  for (unsigned h = 0; h < 4; h++, t = _mm256_add_epi16(t, _mm256_set1_epi16(8))) {
+    blend_store(rtid + 16 * h, even16, t);
+    blend_store(rsync + 16 * h, even16, ws);
+  }
+  blend_store(rflags, even8, _mm256_setzero_si256());
+  blend_store(rflags + 32, even8, _mm256_setzero_si256());
+  blend_store(rbytes, even8, _mm256_set1_epi8(0xf));
+  blend_store(rbytes + 32, even8, _mm256_set1_epi8(0xf));
+}
+
+__attribute__((target("avx2"))) static void writes_pairs_avx2(const struct fctx *c, uint32_t i0,
+                                                              uint8_t *smem, const uint64_t *val)
+{
+  const struct shadow *S = c->S;
+  const __m256i even32 = _mm256_setr_epi32(-1, 0, -1, 0, -1, 0, -1, 0);
+  const __m256i even16 = _mm256_set1_epi32(0xffff), even8 = _mm256_set1_epi16(0xff);
+  const __m256i E = _mm256_set1_epi32((int)c->E), pc = _mm256_set1_epi32((int)c->pc);
+  const __m256i base = _mm256_set1_epi32((int)c->base);
+  uint32_t *const wep = S->wep + i0, *const wpc = S->wpc + i0, *const iep = S->iep + i0;
+  uint16_t *const wtid = S->wtid + i0, *const wsync = S->wsync + i0;
+  uint8_t *const wbytes = S->wbytes + i0, *const init = S->init + i0;
+  int *const old = (int *)(void *)(smem + 4 * (size_t)i0);
+#pragma GCC unroll 8
+  for (unsigned k = 0; k < 8; k++) {
+    _mm256_maskstore_epi32((int *)(void *)(wep + 8 * k), even32, E);
+    _mm256_maskstore_epi32((int *)(void *)(wpc + 8 * k), even32, pc);
+    _mm256_maskstore_epi32((int *)(void *)(iep + 8 * k), even32, base);
+    _mm256_maskstore_epi32(old + 8 * k, even32,
+                           _mm256_loadu_si256((const __m256i *)(const void *)(val + 4 * k)));
+  }
+  __m256i t = _mm256_add_epi16(_mm256_set1_epi16((short)c->t0),
+                               _mm256_setr_epi16(0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7));
+  const __m256i ws = _mm256_set1_epi16((short)c->ws), f = _mm256_set1_epi8(0xf);
+#pragma GCC unroll 4
+  for (unsigned h = 0; h < 4; h++, t = _mm256_add_epi16(t, _mm256_set1_epi16(8))) {
+    blend_store(wtid + 16 * h, even16, t);
+    blend_store(wsync + 16 * h, even16, ws);
+  }
+  blend_store(wbytes, even8, f);
+  blend_store(wbytes + 32, even8, f);
+  blend_store(init, even8, f);
+  blend_store(init + 32, even8, f);
+}
+
 /* writes_fresh_avx2 and writes_own_avx2 for the lanes of e only, lane l's word i0 + l (words
    i0 to i0 + 31 in the shadow, smem + 4 (i0 + l) its bytes): when each active lane's word
    was read in the epoch by its writer now alone or not at all, written in the epoch by it
@@ -1476,6 +1561,12 @@ static int writes_fresh_strided(const struct fctx *c, uint32_t i0, int64_t s, ui
   }
   if (bad)
     return 0;
+#ifdef RACE_X86
+  if (race_avx2 && s == 2) {
+    writes_pairs_avx2(c, i0, smem, val);
+    return 1;
+  }
+#endif
   uint32_t *restrict wep = S->wep, *restrict wpc = S->wpc, *restrict iep = S->iep;
   uint16_t *restrict wtid = S->wtid, *restrict wsync = S->wsync;
   uint8_t *restrict wbytes = S->wbytes, *restrict init = S->init;
@@ -1512,9 +1603,9 @@ static inline int writes_fresh(const struct fctx *c, uint32_t i0, uint8_t *smem,
 }
 
 /* Set to 0 by tests only: the partial warps' shortcuts below (stores_lanes, the passes over
-   a line of words, reads_lanes) and a full warp's strided stores' pass (writes_fresh_strided)
-   then send every lane through shadow_word, the general path they must match, and
-   sim_race_mask tests every lane's mask. */
+   a line of words, reads_lanes) and a full warp's strided passes (reads_fresh_strided,
+   writes_fresh_strided) then send every lane through shadow_word, the general path they
+   must match, and sim_race_mask tests every lane's mask. */
 int sim_race_lane_shortcuts = 1;
 
 /* Thread u (linear in the block) is a lane of the warp whose first thread is t0: u / W == wid
@@ -1736,7 +1827,8 @@ static __attribute__((noinline)) int reads_other(struct sim_block *b, struct sim
     struct fctx f;
     fctx_init(&f, b, w, pc);
     if (s == 1 ? reads_fresh(&f, (uint32_t)(off[0] >> 2))
-               : s && reads_fresh_strided(&f, (uint32_t)(off[0] >> 2), s))
+               : s && sim_race_lane_shortcuts &&
+                     reads_fresh_strided(&f, (uint32_t)(off[0] >> 2), s))
       return 0;
 #ifdef RACE_X86
     if (race_avx2)

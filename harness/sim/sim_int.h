@@ -772,8 +772,8 @@ int sim_race_global_reads_seq(struct sim_block *b, struct sim_warp *w, uint32_t 
 /* 1 (the default): sim_race_shared_stores and sim_race_shared_reads take their shortcuts for
    some lanes' words (a pass over a line of them, and lane by lane), and sim_race_mask its
    one test of a mask the whole warp shares; 0 (tests only): every lane that no full warp's
-   pass takes goes through the general check, and every lane's mask is tested, for
-   comparison. */
+   pass takes (nor the passes of a full warp's reads and stores at a stride of more than a
+   word) goes through the general check, and every lane's mask is tested, for comparison. */
 extern int sim_race_lane_shortcuts;
 /* sim_race_access for the lanes of e reading size bytes at shared offsets off[l] (each a
    multiple of size: the caller checked), in lane order. stride: for a full warp, the constant

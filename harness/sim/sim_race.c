@@ -25,11 +25,14 @@
  * hazard.
  * A full warp's access of 32 different words at a constant stride (consecutive, a padded or
  * transposed tile's column) whose words all need only a new record is checked and recorded
- * in one pass over them (with AVX2 where the CPU has it); any other goes word by word. Some
- * lanes' aligned word stores (a tree reduction's `if (tid < s) s[tid] = ...`), lane l at word
- * i0 + l, whose words all need only a new record, are recorded in one masked pass (AVX2);
- * aligned word stores that no pass takes go lane by lane, and a lane whose word shadow_word
- * would find nothing to report on is recorded without it (stores_lanes).
+ * in one pass over them (with AVX2 where the CPU has it; at a stride of two words, a tree
+ * reduction's `s[2 s tid]`, the records by masked stores over two lines); any other goes
+ * word by word. Some lanes' aligned word stores and reads (a tree reduction's `if (tid < s)
+ * s[tid] += s[tid + s]`), lane l at word i0 + l, whose words all need only a new record, are
+ * recorded in one masked pass over the line of 32 words (AVX2; reads from six lanes up);
+ * aligned word accesses that no pass takes go lane by lane, and a lane whose word
+ * shadow_word would find nothing to report on is recorded without it (stores_lanes,
+ * reads_lanes).
  *
  * Global memory, within a block: its threads' plain writes are held, so a read or write by
  * another thread of the block of bytes of a word written in the same epoch (and, within a
@@ -77,7 +80,8 @@ struct shadow {                  /* shared memory's shadow, an array per field (
   uint32_t *iep;                 /* the block (its first epoch) whose writes `init` records */
   uint16_t *wtid, *rtid, *rtid2; /* threads (linear in the block) of those accesses */
   uint16_t *wsync, *rsync;       /* the warp's __syncwarp count at the write / at the reads */
-  uint8_t *init;                 /* bytes written in the block */
+  uint8_t *init;                 /* bytes written in the block (never 0 where iep is the
+                                    block's: iep is set only with some byte of init) */
   uint8_t *wbytes, *rbytes;      /* bytes of the last write / of the reads */
   uint8_t *rflags;               /* R_MANY, R_WARPS */
   void *mem;                     /* the one allocation they all lie in (NULL: none) */
@@ -97,10 +101,16 @@ static inline void reads_begin(const struct shadow *S, size_t i, uint32_t E, uin
   S->rbytes[i] = bytes;
 }
 
-/* Allocate sh for words words, zeroed (every epoch 0: nothing recorded). Returns 0, or -1
-   (sh->mem NULL) when out of memory. */
+/* Words each shadow array has beyond the words it shadows: a pass over the line of 32 words
+   from the word of a warp's first lane less its lane number (lane l at word i0 + l) may read
+   and store back words past the last one; they are never recorded in. */
+#define SHADOW_SLACK 32
+
+/* Allocate sh for words words (and SHADOW_SLACK more), zeroed (every epoch 0: nothing
+   recorded). Returns 0, or -1 (sh->mem NULL) when out of memory. */
 static int shadow_alloc(struct shadow *sh, uint32_t words)
 {
+  words += SHADOW_SLACK;
   uint8_t *m = calloc(words, SHADOW_BYTES);
   memset(sh, 0, sizeof *sh);
   if (!m)
@@ -872,13 +882,12 @@ static VECTORIZE int reads_fresh_c(const struct fctx *c, uint32_t i0)
   const uint32_t E = c->E, base = c->base;
   uint32_t *restrict rep = S->rep + i0;
   const uint32_t *restrict wep = S->wep + i0, *restrict iep = S->iep + i0;
-  const uint8_t *restrict init = S->init + i0;
   unsigned bad = 0;
   for (unsigned l = 0; l < 32; l++)
     bad |= (rep[l] == E) | (wep[l] == E);
   if (c->initchk)
     for (unsigned l = 0; l < 32; l++)
-      bad |= (iep[l] != base) | !(init[l] & 0xf);
+      bad |= iep[l] != base;                   /* written in the block: init has a byte */
   if (bad)
     return 0;
   uint32_t *restrict rpc = S->rpc + i0;
@@ -952,7 +961,7 @@ __attribute__((target("avx2"))) static int strided_fresh_avx2(const struct fctx 
 {
   const struct shadow *S = c->S;
   const __m256i E = _mm256_set1_epi32((int)c->E), base = _mm256_set1_epi32((int)c->base);
-  const __m256i low = _mm256_set1_epi32(0xf), zero = _mm256_setzero_si256();
+  const __m256i zero = _mm256_setzero_si256();
   const int32_t s32 = (int32_t)s;
   const __m256i step = _mm256_set1_epi32(8 * s32);
   __m256i idx = _mm256_add_epi32(_mm256_set1_epi32((int)i0),
@@ -965,18 +974,21 @@ __attribute__((target("avx2"))) static int strided_fresh_avx2(const struct fctx 
     __m256i wep = _mm256_i32gather_epi32((const int *)(const void *)S->wep, idx, 4);
     bad = _mm256_or_si256(bad, _mm256_or_si256(_mm256_cmpeq_epi32(rep, E),
                                                 _mm256_cmpeq_epi32(wep, E)));
-    if (c->initchk) {
-      /* init's bytes four at a time: the byte arrays after it keep the last in the block */
+    if (c->initchk) {                          /* written in the block: init has a byte */
       __m256i iep = _mm256_i32gather_epi32((const int *)(const void *)S->iep, idx, 4);
-      __m256i ini = _mm256_i32gather_epi32((const int *)(const void *)S->init, idx, 1);
       bad = _mm256_or_si256(bad, _mm256_andnot_si256(_mm256_cmpeq_epi32(iep, base),
                                                      _mm256_set1_epi32(-1)));
-      bad = _mm256_or_si256(bad, _mm256_cmpeq_epi32(_mm256_and_si256(ini, low), zero));
     }
     idx = _mm256_add_epi32(idx, step);
   }
   return _mm256_testz_si256(bad, bad);
 }
+#endif
+
+#ifdef RACE_X86
+static void reads_pairs_avx2(const struct fctx *c, uint32_t i0);
+static void writes_pairs_avx2(const struct fctx *c, uint32_t i0, uint8_t *smem,
+                              const uint64_t *val);
 #endif
 
 /* reads_fresh for 32 different words at a stride of s words from word i0 (a transposed or
@@ -996,18 +1008,23 @@ static inline int reads_fresh_strided(const struct fctx *c, uint32_t i0, int64_t
 #endif
   {
     const uint32_t *restrict wep = S->wep, *restrict iep = S->iep;
-    const uint8_t *restrict init = S->init;
     i = i0;
     for (unsigned l = 0; l < 32; l++, i += (size_t)s)
       bad |= (rep[i] == E) | (wep[i] == E);
     if (c->initchk) {
       i = i0;
       for (unsigned l = 0; l < 32; l++, i += (size_t)s)
-        bad |= (iep[i] != base) | !(init[i] & 0xf);
+        bad |= iep[i] != base;                 /* written in the block: init has a byte */
     }
   }
   if (bad)
     return 0;
+#ifdef RACE_X86
+  if (race_avx2 && s == 2) {
+    reads_pairs_avx2(c, i0);
+    return 1;
+  }
+#endif
   uint16_t *restrict rtid = S->rtid, *restrict rsync = S->rsync;
   uint8_t *restrict rflags = S->rflags, *restrict rbytes = S->rbytes;
   const uint32_t pc = c->pc;
@@ -1045,10 +1062,7 @@ __attribute__((target("avx2"))) static int reads_fresh_avx2(const struct fctx *c
     for (unsigned l = 0; l < 32; l += 8) {
       __m256i iv = _mm256_loadu_si256((const __m256i *)(const void *)(S->iep + i0 + l));
       bad = _mm256_or_si256(bad, _mm256_xor_si256(_mm256_cmpeq_epi32(iv, base), ones));
-    }
-    __m256i in = _mm256_and_si256(_mm256_loadu_si256((const __m256i *)(const void *)(S->init + i0)),
-                                  _mm256_set1_epi8(0xf));
-    bad = _mm256_or_si256(bad, _mm256_cmpeq_epi8(in, zero));
+    }                                          /* written in the block: init has a byte */
   }
   if (!_mm256_testz_si256(bad, bad))
     return 0;
@@ -1187,7 +1201,6 @@ __attribute__((target("avx2"))) static uint32_t fresh_lanes_avx2(const struct fc
 {
   const struct shadow *S = c->S;
   const __m256i E = _mm256_set1_epi32((int)c->E), base = _mm256_set1_epi32((int)c->base);
-  const __m256i low = _mm256_set1_epi32(0xf), zero = _mm256_setzero_si256();
   uint32_t bad = 0;
 #pragma GCC unroll 4
   for (unsigned k = 0; k < 4; k++) {
@@ -1199,12 +1212,10 @@ __attribute__((target("avx2"))) static uint32_t fresh_lanes_avx2(const struct fc
     __m256i rv = _mm256_i32gather_epi32((const int *)(const void *)S->rep, idx, 4);
     __m256i wv = _mm256_i32gather_epi32((const int *)(const void *)S->wep, idx, 4);
     __m256i b8 = _mm256_or_si256(_mm256_cmpeq_epi32(rv, E), _mm256_cmpeq_epi32(wv, E));
-    if (c->initchk) {
+    if (c->initchk) {                          /* written in the block: init has a byte */
       __m256i iv = _mm256_i32gather_epi32((const int *)(const void *)S->iep, idx, 4);
-      __m256i in = _mm256_i32gather_epi32((const int *)(const void *)S->init, idx, 1);
       b8 = _mm256_or_si256(b8, _mm256_andnot_si256(_mm256_cmpeq_epi32(iv, base),
                                                    _mm256_set1_epi32(-1)));
-      b8 = _mm256_or_si256(b8, _mm256_cmpeq_epi32(_mm256_and_si256(in, low), zero));
     }
     bad |= (uint32_t)_mm256_movemask_ps(_mm256_castsi256_ps(b8)) << (8 * k);
   }
@@ -1219,64 +1230,251 @@ __attribute__((target("avx2"))) static inline __m256i mask32(uint32_t e, unsigne
                             bits);
 }
 
+/* The lanes of e (32 lanes at most) as a mask of the lanes of a vector of 16-bit elements:
+   lanes 16h to 16h + 15. */
+__attribute__((target("avx2"))) static inline __m256i mask16(uint32_t e, unsigned h)
+{
+  const __m256i bits = _mm256_setr_epi16(1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048,
+                                         4096, 8192, 16384, (short)0x8000);
+  return _mm256_cmpeq_epi16(_mm256_and_si256(_mm256_set1_epi16((short)(e >> 16 * h & 0xffff)),
+                                             bits), bits);
+}
+
+/* The lanes of e (32 lanes at most) as a mask of the 32 bytes of a vector: byte l, lane l. */
+__attribute__((target("avx2"))) static inline __m256i mask8(uint32_t e)
+{
+  /* byte l takes e's byte l / 8 (each 128-bit half holds all four), then its bit l % 8 */
+  const __m256i pick = _mm256_setr_epi8(0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1,
+                                        2, 2, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3);
+  const __m256i bits = _mm256_set1_epi64x(0x8040201008040201ll);
+  return _mm256_cmpeq_epi8(_mm256_and_si256(_mm256_shuffle_epi8(_mm256_set1_epi32((int)e), pick),
+                                            bits), bits);
+}
+
+/* The 32 bytes at p take v's where m's are set (whole elements), keep theirs elsewhere: one
+   load and one store of the whole vector, for lanes of a line of the shadow (its arrays have
+   SHADOW_SLACK words after their last: a line never leaves the allocation, and a word past
+   an array's end that it stores back is the next array's own value). */
+__attribute__((target("avx2"))) static inline void blend_store(void *p, __m256i m, __m256i v)
+{
+  __m256i *q = (__m256i *)p;
+  _mm256_storeu_si256(q, _mm256_blendv_epi8(_mm256_loadu_si256(q), v, m));
+}
+
+/* The lanes of e (32 lanes at most) as masks of the lanes of vectors of a line's words:
+   m32[k] lanes 8k to 8k + 7 in 32-bit elements, m16[h] lanes 16h to 16h + 15 in 16-bit ones,
+   m8 all 32 in bytes. */
+struct lmask {
+  __m256i m32[4], m16[2], m8;
+};
+
+__attribute__((target("avx2"))) static inline void lane_masks(struct lmask *m, uint32_t e)
+{
+  const __m256i e32 = _mm256_set1_epi32((int)e);
+#pragma GCC unroll 4
+  for (unsigned k = 0; k < 4; k++) {
+    const __m256i bits = _mm256_sllv_epi32(_mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128),
+                                           _mm256_set1_epi32((int)(8 * k)));
+    m->m32[k] = _mm256_cmpeq_epi32(_mm256_and_si256(e32, bits), bits);
+  }
+  m->m16[0] = mask16(e, 0);
+  m->m16[1] = mask16(e, 1);
+  m->m8 = mask8(e);
+}
+
+/* The lanes of vector cmp's 32-bit elements that compared true, as bits 8k to 8k + 7. */
+__attribute__((target("avx2"))) static inline uint32_t lanes32(__m256i cmp, unsigned k)
+{
+  return (uint32_t)_mm256_movemask_ps(_mm256_castsi256_ps(cmp)) << (8 * k);
+}
+
+/* The records of a full warp at a stride of two words (lane l's word i0 + 2 l: a tree
+   reduction's `s[2 s tid]`), the words from i0 to i0 + 63 two lines, every other word
+   one of the lanes': by masked stores and blends of whole vectors of the lines, the 32-bit
+   fields' eight lanes a vector as the even words of eight, the 16-bit ones' as the even
+   elements of sixteen (the arrays' slack keeps i0 + 63 in each). reads_pairs_avx2: the new
+   read summaries of reads_fresh_strided; writes_pairs_avx2: the new last writes and the
+   values (val[l]'s low half) of writes_fresh_strided, the values by masked stores (a lane's
+   val is a 64-bit element, its low half the even word). */
+__attribute__((target("avx2"))) static void reads_pairs_avx2(const struct fctx *c, uint32_t i0)
+{
+  const struct shadow *S = c->S;
+  const __m256i even32 = _mm256_setr_epi32(-1, 0, -1, 0, -1, 0, -1, 0);
+  const __m256i even16 = _mm256_set1_epi32(0xffff), even8 = _mm256_set1_epi16(0xff);
+  const __m256i E = _mm256_set1_epi32((int)c->E), pc = _mm256_set1_epi32((int)c->pc);
+  uint32_t *const rep = S->rep + i0, *const rpc = S->rpc + i0;
+  uint16_t *const rtid = S->rtid + i0, *const rsync = S->rsync + i0;
+  uint8_t *const rflags = S->rflags + i0, *const rbytes = S->rbytes + i0;
+#pragma GCC unroll 8
+  for (unsigned k = 0; k < 8; k++) {
+    _mm256_maskstore_epi32((int *)(void *)(rep + 8 * k), even32, E);
+    _mm256_maskstore_epi32((int *)(void *)(rpc + 8 * k), even32, pc);
+  }
+  /* words 16h to 16h + 15: lanes 8h to 8h + 7, at the even elements */
+  __m256i t = _mm256_add_epi16(_mm256_set1_epi16((short)c->t0),
+                               _mm256_setr_epi16(0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7));
+  const __m256i ws = _mm256_set1_epi16((short)c->ws);
+#pragma GCC unroll 4
+  for (unsigned h = 0; h < 4; h++, t = _mm256_add_epi16(t, _mm256_set1_epi16(8))) {
+    blend_store(rtid + 16 * h, even16, t);
+    blend_store(rsync + 16 * h, even16, ws);
+  }
+  blend_store(rflags, even8, _mm256_setzero_si256());
+  blend_store(rflags + 32, even8, _mm256_setzero_si256());
+  blend_store(rbytes, even8, _mm256_set1_epi8(0xf));
+  blend_store(rbytes + 32, even8, _mm256_set1_epi8(0xf));
+}
+
+__attribute__((target("avx2"))) static void writes_pairs_avx2(const struct fctx *c, uint32_t i0,
+                                                              uint8_t *smem, const uint64_t *val)
+{
+  const struct shadow *S = c->S;
+  const __m256i even32 = _mm256_setr_epi32(-1, 0, -1, 0, -1, 0, -1, 0);
+  const __m256i even16 = _mm256_set1_epi32(0xffff), even8 = _mm256_set1_epi16(0xff);
+  const __m256i E = _mm256_set1_epi32((int)c->E), pc = _mm256_set1_epi32((int)c->pc);
+  const __m256i base = _mm256_set1_epi32((int)c->base);
+  uint32_t *const wep = S->wep + i0, *const wpc = S->wpc + i0, *const iep = S->iep + i0;
+  uint16_t *const wtid = S->wtid + i0, *const wsync = S->wsync + i0;
+  uint8_t *const wbytes = S->wbytes + i0, *const init = S->init + i0;
+  int *const old = (int *)(void *)(smem + 4 * (size_t)i0);
+#pragma GCC unroll 8
+  for (unsigned k = 0; k < 8; k++) {
+    _mm256_maskstore_epi32((int *)(void *)(wep + 8 * k), even32, E);
+    _mm256_maskstore_epi32((int *)(void *)(wpc + 8 * k), even32, pc);
+    _mm256_maskstore_epi32((int *)(void *)(iep + 8 * k), even32, base);
+    _mm256_maskstore_epi32(old + 8 * k, even32,
+                           _mm256_loadu_si256((const __m256i *)(const void *)(val + 4 * k)));
+  }
+  __m256i t = _mm256_add_epi16(_mm256_set1_epi16((short)c->t0),
+                               _mm256_setr_epi16(0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7));
+  const __m256i ws = _mm256_set1_epi16((short)c->ws), f = _mm256_set1_epi8(0xf);
+#pragma GCC unroll 4
+  for (unsigned h = 0; h < 4; h++, t = _mm256_add_epi16(t, _mm256_set1_epi16(8))) {
+    blend_store(wtid + 16 * h, even16, t);
+    blend_store(wsync + 16 * h, even16, ws);
+  }
+  blend_store(wbytes, even8, f);
+  blend_store(wbytes + 32, even8, f);
+  blend_store(init, even8, f);
+  blend_store(init + 32, even8, f);
+}
+
 /* writes_fresh_avx2 and writes_own_avx2 for the lanes of e only, lane l's word i0 + l (words
    i0 to i0 + 31 in the shadow, smem + 4 (i0 + l) its bytes): when each active lane's word
    was read in the epoch by its writer now alone or not at all, written in the epoch by it
    alone or not at all, and gets a new value, the lanes' words take their new last writes
    and values, as shadow_word would record them (no hazard), and it returns 1; else 0 with
-   nothing changed. */
+   nothing changed. The tests as bit masks of the line's words, the records by masked stores
+   and blends of whole vectors of the line, the values by masked stores (smem has no
+   slack). */
 __attribute__((target("avx2"))) static int writes_fresh_mask_avx2(const struct fctx *c,
                                                                   uint32_t i0, uint32_t e,
                                                                   uint8_t *smem,
                                                                   const uint64_t *val)
 {
   const struct shadow *S = c->S;
-  const __m256i E = _mm256_set1_epi32((int)c->E), zero = _mm256_setzero_si256();
+  uint32_t *const wep = S->wep + i0, *const wpc = S->wpc + i0, *const iep = S->iep + i0;
+  const uint32_t *const rep = S->rep + i0;
+  uint16_t *const wtid = S->wtid + i0, *const wsync = S->wsync + i0;
+  const uint16_t *const rtid = S->rtid + i0;
+  uint8_t *const wbytes = S->wbytes + i0, *const init = S->init + i0;
+  const uint8_t *const rflags = S->rflags + i0;
+  const __m256i E = _mm256_set1_epi32((int)c->E);
   int *old = (int *)(void *)(smem + 4 * (size_t)i0);
-  __m256i v[4], m[4], bad = zero;
-  __m256i t = _mm256_add_epi32(_mm256_set1_epi32((int)c->t0), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-  for (unsigned k = 0; k < 4; k++, t = _mm256_add_epi32(t, _mm256_set1_epi32(8))) {
-    if (!(e >> 8 * k & 0xff))
-      continue;
-    m[k] = mask32(e, k);
+  struct lmask m;
+  lane_masks(&m, e);
+  __m256i v[4];
+  uint32_t rE = 0, wE = 0, same = 0;
+#pragma GCC unroll 4
+  for (unsigned k = 0; k < 4; k++) {
     __m256 lo = _mm256_castsi256_ps(_mm256_loadu_si256((const __m256i *)(const void *)(val + 8 * k)));
     __m256 hi = _mm256_castsi256_ps(_mm256_loadu_si256((const __m256i *)(const void *)(val + 8 * k + 4)));
     v[k] = _mm256_permute4x64_epi64(_mm256_castps_si256(_mm256_shuffle_ps(lo, hi, _MM_SHUFFLE(2, 0, 2, 0))),
                                     _MM_SHUFFLE(3, 1, 2, 0));
-    const size_t i = (size_t)i0 + 8 * k;
-    __m256i o = _mm256_maskload_epi32(old + 8 * k, m[k]);
-    __m256i r = _mm256_loadu_si256((const __m256i *)(const void *)(S->rep + i));
-    __m256i wv = _mm256_loadu_si256((const __m256i *)(const void *)(S->wep + i));
-    __m256i rt = _mm256_cvtepu16_epi32(_mm_loadu_si128((const __m128i *)(const void *)(S->rtid + i)));
-    __m256i wt = _mm256_cvtepu16_epi32(_mm_loadu_si128((const __m128i *)(const void *)(S->wtid + i)));
-    __m256i rf = _mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)(const void *)(S->rflags + i)));
-    __m256i own_r = _mm256_and_si256(_mm256_cmpeq_epi32(rf, zero), _mm256_cmpeq_epi32(rt, t));
-    __m256i b8 = _mm256_andnot_si256(own_r, _mm256_cmpeq_epi32(r, E));
-    b8 = _mm256_or_si256(b8, _mm256_andnot_si256(_mm256_cmpeq_epi32(wt, t), _mm256_cmpeq_epi32(wv, E)));
-    b8 = _mm256_or_si256(b8, _mm256_cmpeq_epi32(o, v[k]));
-    bad = _mm256_or_si256(bad, _mm256_and_si256(b8, m[k]));
+    same |= lanes32(_mm256_cmpeq_epi32(_mm256_maskload_epi32(old + 8 * k, m.m32[k]), v[k]), k);
+    rE |= lanes32(_mm256_cmpeq_epi32(_mm256_loadu_si256((const __m256i *)(const void *)(rep + 8 * k)), E), k);
+    wE |= lanes32(_mm256_cmpeq_epi32(_mm256_loadu_si256((const __m256i *)(const void *)(wep + 8 * k)), E), k);
   }
+  const __m256i t = _mm256_add_epi16(_mm256_set1_epi16((short)c->t0),
+                                     _mm256_setr_epi16(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12,
+                                                       13, 14, 15));
+  const __m256i t16 = _mm256_add_epi16(t, _mm256_set1_epi16(16));
+  const uint32_t rown = lanes16(_mm256_cmpeq_epi16(_mm256_loadu_si256((const __m256i *)(const void *)rtid), t),
+                                _mm256_cmpeq_epi16(_mm256_loadu_si256((const __m256i *)(const void *)(rtid + 16)), t16));
+  const uint32_t wown = lanes16(_mm256_cmpeq_epi16(_mm256_loadu_si256((const __m256i *)(const void *)wtid), t),
+                                _mm256_cmpeq_epi16(_mm256_loadu_si256((const __m256i *)(const void *)(wtid + 16)), t16));
+  const uint32_t noflags = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(
+      _mm256_loadu_si256((const __m256i *)(const void *)rflags), _mm256_setzero_si256()));
+  if (e & ((rE & ~(rown & noflags)) | (wE & ~wown) | same))
+    return 0;
+  const __m256i pc = _mm256_set1_epi32((int)c->pc), base = _mm256_set1_epi32((int)c->base);
+#pragma GCC unroll 4
+  for (unsigned k = 0; k < 4; k++) {
+    _mm256_maskstore_epi32((int *)(void *)(wep + 8 * k), m.m32[k], E);
+    _mm256_maskstore_epi32((int *)(void *)(wpc + 8 * k), m.m32[k], pc);
+    _mm256_maskstore_epi32((int *)(void *)(iep + 8 * k), m.m32[k], base);
+    _mm256_maskstore_epi32(old + 8 * k, m.m32[k], v[k]);
+  }
+  const __m256i ws = _mm256_set1_epi16((short)c->ws), f = _mm256_set1_epi8(0xf);
+  blend_store(wtid, m.m16[0], t);
+  blend_store(wtid + 16, m.m16[1], t16);
+  blend_store(wsync, m.m16[0], ws);
+  blend_store(wsync + 16, m.m16[1], ws);
+  blend_store(wbytes, m.m8, f);
+  blend_store(init, m.m8, f);
+  return 1;
+}
+
+/* The lanes of e (32 lanes at most) reading lane l's word i0 + l, when each one's word was
+   neither read nor written in the epoch and (where uninitialised reads are reported) was
+   written in the block: what reads_lanes does for each then, a new summary, by masked
+   stores and blends of whole vectors of the line. Returns 1, or 0 with nothing changed when
+   some word is not such. */
+__attribute__((target("avx2"))) static int reads_line_avx2(const struct fctx *c, uint32_t i0,
+                                                           uint32_t e)
+{
+  const struct shadow *S = c->S;
+  uint32_t *const rep = S->rep + i0, *const rpc = S->rpc + i0;
+  const uint32_t *const wep = S->wep + i0, *const iep = S->iep + i0;
+  uint16_t *const rtid = S->rtid + i0, *const rsync = S->rsync + i0;
+  uint8_t *const rflags = S->rflags + i0, *const rbytes = S->rbytes + i0;
+  const __m256i E = _mm256_set1_epi32((int)c->E), base = _mm256_set1_epi32((int)c->base);
+  const __m256i zero = _mm256_setzero_si256();
+  struct lmask m;
+  lane_masks(&m, e);
+  __m256i bad = zero;
+#pragma GCC unroll 4
+  for (unsigned k = 0; k < 4; k++) {
+    __m256i r = _mm256_loadu_si256((const __m256i *)(const void *)(rep + 8 * k));
+    __m256i wv = _mm256_loadu_si256((const __m256i *)(const void *)(wep + 8 * k));
+    bad = _mm256_or_si256(bad, _mm256_and_si256(_mm256_or_si256(_mm256_cmpeq_epi32(r, E),
+                                                                _mm256_cmpeq_epi32(wv, E)),
+                                                m.m32[k]));
+  }
+  if (c->initchk)                            /* written in the block: init then has a byte */
+#pragma GCC unroll 4
+    for (unsigned k = 0; k < 4; k++) {
+      __m256i iv = _mm256_loadu_si256((const __m256i *)(const void *)(iep + 8 * k));
+      bad = _mm256_or_si256(bad, _mm256_andnot_si256(_mm256_cmpeq_epi32(iv, base), m.m32[k]));
+    }
   if (!_mm256_testz_si256(bad, bad))
     return 0;
-  /* the records and values lane by lane: masked stores are microcode on some CPUs, and a
-     reduction's later steps have few lanes */
-  uint32_t *restrict wep = S->wep + i0, *restrict wpc = S->wpc + i0, *restrict iep = S->iep + i0;
-  uint16_t *restrict wtid = S->wtid + i0, *restrict wsync = S->wsync + i0;
-  uint8_t *restrict wbytes = S->wbytes + i0, *restrict init = S->init + i0;
-  const uint32_t E32 = c->E, pc = c->pc, base = c->base;
-  const uint16_t t0 = (uint16_t)c->t0, ws = c->ws;
-  for (uint32_t mm = e; mm; mm &= mm - 1) {
-    const unsigned l = (unsigned)__builtin_ctz(mm);
-    const uint32_t x = (uint32_t)val[l];
-    wep[l] = E32;
-    wpc[l] = pc;
-    iep[l] = base;
-    wtid[l] = (uint16_t)(t0 + l);
-    wsync[l] = ws;
-    wbytes[l] = 0xf;
-    init[l] = 0xf;
-    memcpy(old + l, &x, 4);
+  const __m256i pc = _mm256_set1_epi32((int)c->pc);
+#pragma GCC unroll 4
+  for (unsigned k = 0; k < 4; k++) {
+    _mm256_maskstore_epi32((int *)(void *)(rep + 8 * k), m.m32[k], E);
+    _mm256_maskstore_epi32((int *)(void *)(rpc + 8 * k), m.m32[k], pc);
   }
+  const __m256i t = _mm256_add_epi16(_mm256_set1_epi16((short)c->t0),
+                                     _mm256_setr_epi16(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12,
+                                                       13, 14, 15));
+  const __m256i ws = _mm256_set1_epi16((short)c->ws);
+  blend_store(rtid, m.m16[0], t);
+  blend_store(rtid + 16, m.m16[1], _mm256_add_epi16(t, _mm256_set1_epi16(16)));
+  blend_store(rsync, m.m16[0], ws);
+  blend_store(rsync + 16, m.m16[1], ws);
+  blend_store(rflags, m.m8, zero);
+  blend_store(rbytes, m.m8, _mm256_set1_epi8(0xf));
   return 1;
 }
 
@@ -1292,9 +1490,54 @@ static inline int reads_fresh(const struct fctx *c, uint32_t i0)
   return reads_fresh_c(c, i0);
 }
 
+#ifdef RACE_X86
+/* writes_fresh_strided's test with AVX2 gathers: 1 when each of the 32 words i0 + l s (lane
+   l's) was read in the epoch by lane l's thread alone or not at all, was written in the
+   epoch by it alone or not at all, and gets a new value from val[l]. The 16- and 8-bit
+   fields are gathered four bytes at a time (the arrays' slack keeps the last in the
+   allocation), their other bytes masked off. */
+__attribute__((target("avx2"))) static int strided_own_avx2(const struct fctx *c, uint32_t i0,
+                                                            int64_t s, const uint8_t *smem,
+                                                            const uint64_t *val)
+{
+  const struct shadow *S = c->S;
+  const __m256i E = _mm256_set1_epi32((int)c->E), zero = _mm256_setzero_si256();
+  const __m256i lo16 = _mm256_set1_epi32(0xffff), lo8 = _mm256_set1_epi32(0xff);
+  const int32_t s32 = (int32_t)s;
+  const __m256i step = _mm256_set1_epi32(8 * s32);
+  __m256i idx = _mm256_add_epi32(_mm256_set1_epi32((int)i0),
+                                 _mm256_mullo_epi32(_mm256_set1_epi32(s32),
+                                                    _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)));
+  __m256i t = _mm256_add_epi32(_mm256_set1_epi32((int)(uint16_t)c->t0),
+                               _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+  __m256i bad = zero;
+#pragma GCC unroll 4
+  for (unsigned k = 0; k < 4; k++) {
+    __m256 lo = _mm256_castsi256_ps(_mm256_loadu_si256((const __m256i *)(const void *)(val + 8 * k)));
+    __m256 hi = _mm256_castsi256_ps(_mm256_loadu_si256((const __m256i *)(const void *)(val + 8 * k + 4)));
+    __m256i v = _mm256_permute4x64_epi64(_mm256_castps_si256(_mm256_shuffle_ps(lo, hi, _MM_SHUFFLE(2, 0, 2, 0))),
+                                         _MM_SHUFFLE(3, 1, 2, 0));
+    __m256i old = _mm256_i32gather_epi32((const int *)(const void *)smem, idx, 4);
+    __m256i r = _mm256_i32gather_epi32((const int *)(const void *)S->rep, idx, 4);
+    __m256i wv = _mm256_i32gather_epi32((const int *)(const void *)S->wep, idx, 4);
+    __m256i rt = _mm256_and_si256(_mm256_i32gather_epi32((const int *)(const void *)S->rtid, idx, 2), lo16);
+    __m256i wt = _mm256_and_si256(_mm256_i32gather_epi32((const int *)(const void *)S->wtid, idx, 2), lo16);
+    __m256i rf = _mm256_and_si256(_mm256_i32gather_epi32((const int *)(const void *)S->rflags, idx, 1), lo8);
+    __m256i own_r = _mm256_and_si256(_mm256_cmpeq_epi32(rf, zero), _mm256_cmpeq_epi32(rt, t));
+    __m256i b8 = _mm256_andnot_si256(own_r, _mm256_cmpeq_epi32(r, E));
+    b8 = _mm256_or_si256(b8, _mm256_andnot_si256(_mm256_cmpeq_epi32(wt, t), _mm256_cmpeq_epi32(wv, E)));
+    bad = _mm256_or_si256(bad, _mm256_or_si256(b8, _mm256_cmpeq_epi32(old, v)));
+    idx = _mm256_add_epi32(idx, step);
+    t = _mm256_add_epi32(t, _mm256_set1_epi32(8));
+  }
+  return _mm256_testz_si256(bad, bad);
+}
+#endif
+
 /* writes_fresh_c for the 32 words i0, i0 + s, i0 + 2 s, ... (s, a word stride, not 0: 32
-   different words), lane l's at i0 + l s: the same test of each word, then the same record
-   and store. Returns 0 when some word is not such, and nothing was changed. */
+   different words), lane l's at i0 + l s: the same test of each word (with AVX2 gathers
+   where the CPU has them), then the same record and store. Returns 0 when some word is not
+   such, and nothing was changed. */
 static int writes_fresh_strided(const struct fctx *c, uint32_t i0, int64_t s, uint8_t *smem,
                                 const uint64_t *val)
 {
@@ -1302,26 +1545,49 @@ static int writes_fresh_strided(const struct fctx *c, uint32_t i0, int64_t s, ui
   const uint32_t E = c->E, base = c->base, pc = c->pc;
   const uint16_t t0 = (uint16_t)c->t0, ws = c->ws;
   unsigned bad = 0;
-  for (unsigned l = 0; l < 32; l++) {
-    const size_t i = (size_t)((int64_t)i0 + (int64_t)l * s);
-    uint32_t old;
-    memcpy(&old, smem + 4 * i, 4);
-    bad |= (S->rep[i] == E && (S->rflags[i] || S->rtid[i] != (uint16_t)(t0 + l))) |
-           (S->wep[i] == E && S->wtid[i] != (uint16_t)(t0 + l)) | (old == (uint32_t)val[l]);
+#ifdef RACE_X86
+  if (race_avx2) {
+    bad = !strided_own_avx2(c, i0, s, smem, val);
+  } else
+#endif
+  {
+    for (unsigned l = 0; l < 32; l++) {
+      const size_t i = (size_t)((int64_t)i0 + (int64_t)l * s);
+      uint32_t old;
+      memcpy(&old, smem + 4 * i, 4);
+      bad |= (S->rep[i] == E && (S->rflags[i] || S->rtid[i] != (uint16_t)(t0 + l))) |
+             (S->wep[i] == E && S->wtid[i] != (uint16_t)(t0 + l)) | (old == (uint32_t)val[l]);
+    }
   }
   if (bad)
     return 0;
-  for (unsigned l = 0; l < 32; l++) {
-    const size_t i = (size_t)((int64_t)i0 + (int64_t)l * s);
+#ifdef RACE_X86
+  if (race_avx2 && s == 2) {
+    writes_pairs_avx2(c, i0, smem, val);
+    return 1;
+  }
+#endif
+  uint32_t *restrict wep = S->wep, *restrict wpc = S->wpc, *restrict iep = S->iep;
+  uint16_t *restrict wtid = S->wtid, *restrict wsync = S->wsync;
+  uint8_t *restrict wbytes = S->wbytes, *restrict init = S->init;
+  /* two loops over the lanes, each with its pointers in registers */
+  size_t i = i0;
+#pragma GCC unroll 8
+  for (unsigned l = 0; l < 32; l++, i += (size_t)s) {
     const uint32_t v = (uint32_t)val[l];
-    S->wep[i] = E;
-    S->wpc[i] = pc;
-    S->iep[i] = base;
-    S->wtid[i] = (uint16_t)(t0 + l);
-    S->wsync[i] = ws;
-    S->wbytes[i] = 0xf;
-    S->init[i] = 0xf;
+    wep[i] = E;
+    wpc[i] = pc;
+    iep[i] = base;
     memcpy(smem + 4 * i, &v, 4);
+  }
+  i = i0;
+#pragma GCC unroll 8
+  for (unsigned l = 0; l < 32; l++, i += (size_t)s) {
+    const uint16_t t = (uint16_t)(t0 + l);
+    wtid[i] = t;
+    wsync[i] = ws;
+    wbytes[i] = 0xf;
+    init[i] = 0xf;
   }
   return 1;
 }
@@ -1337,8 +1603,9 @@ static inline int writes_fresh(const struct fctx *c, uint32_t i0, uint8_t *smem,
 }
 
 /* Set to 0 by tests only: the partial warps' shortcuts below (stores_lanes, the passes over
-   a line of words, reads_lanes) then send every lane through shadow_word, the general path
-   they must match, and sim_race_mask tests every lane's mask. */
+   a line of words, reads_lanes) and a full warp's strided passes (reads_fresh_strided,
+   writes_fresh_strided) then send every lane through shadow_word, the general path they
+   must match, and sim_race_mask tests every lane's mask. */
 int sim_race_lane_shortcuts = 1;
 
 /* Thread u (linear in the block) is a lane of the warp whose first thread is t0: u / W == wid
@@ -1401,18 +1668,23 @@ static void stores_lanes(struct sim_block *b, struct sim_warp *w, uint32_t pc, u
 
 #ifdef RACE_X86
 /* Whether off[l] = 4 (w0 + l) for every lane l of e (32 lanes at most; off holds 32 entries,
-   those of lanes outside e not looked at), four lanes a compare. */
+   those of lanes outside e not looked at), eight lanes a compare: the offsets' low halves
+   packed to 32 bits (a lane of e has a shared offset, under 4 GiB). */
 __attribute__((target("avx2"))) static inline int offs_in_line_avx2(uint64_t e,
                                                                    const uint64_t *off,
                                                                    uint64_t w0)
 {
-  __m256i want = _mm256_add_epi64(_mm256_set1_epi64x((long long)(4 * w0)),
-                                  _mm256_setr_epi64x(0, 4, 8, 12));
-  const __m256i step = _mm256_set1_epi64x(16);
+  __m256i want = _mm256_add_epi32(_mm256_set1_epi32((int)(4 * w0)),
+                                  _mm256_setr_epi32(0, 4, 8, 12, 16, 20, 24, 28));
+  const __m256i step = _mm256_set1_epi32(32);
   uint32_t eq = 0;
-  for (unsigned k = 0; k < 8; k++, want = _mm256_add_epi64(want, step)) {
-    __m256i v = _mm256_loadu_si256((const __m256i *)(const void *)(off + 4 * k));
-    eq |= (uint32_t)_mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpeq_epi64(v, want))) << (4 * k);
+#pragma GCC unroll 4
+  for (unsigned k = 0; k < 4; k++, want = _mm256_add_epi32(want, step)) {
+    __m256 lo = _mm256_castsi256_ps(_mm256_loadu_si256((const __m256i *)(const void *)(off + 8 * k)));
+    __m256 hi = _mm256_castsi256_ps(_mm256_loadu_si256((const __m256i *)(const void *)(off + 8 * k + 4)));
+    __m256i v = _mm256_permute4x64_epi64(_mm256_castps_si256(_mm256_shuffle_ps(lo, hi, _MM_SHUFFLE(2, 0, 2, 0))),
+                                         _MM_SHUFFLE(3, 1, 2, 0));
+    eq |= (uint32_t)_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(v, want))) << (8 * k);
   }
   return !((uint32_t)e & ~eq);
 }
@@ -1430,7 +1702,7 @@ static inline int lanes_in_line(const struct sim_block *b, uint64_t e, const uin
     return 0;
   const unsigned f = sim_ctz64(e);
   const int64_t w0 = (int64_t)(off[f] >> 2) - f;
-  if (w0 < 0 || w0 + 32 > (int64_t)b->race->nwords)
+  if (w0 < 0 || w0 + 32 > (int64_t)b->race->nwords + SHADOW_SLACK)
     return 0;
   if (!offs_in_line_avx2(e, off, (uint64_t)w0))
     return 0;
@@ -1467,29 +1739,41 @@ static __attribute__((noinline)) void reads_rest(struct sim_block *b, struct sim
     const unsigned l = sim_ctz64(mm);
     const uint32_t i = (uint32_t)off[l] >> 2;
     if (S->rep[i] != E && S->wep[i] != E &&
-        (!c.initchk || (S->iep[i] == base && (S->init[i] & 0xf))))
+        (!c.initchk || S->iep[i] == base))       /* then init has a byte */
       reads_begin(S, i, E, (uint16_t)(c.t0 + l), pc, c.ws, 0xf);
     else
       shadow_word(&c, l, (uint32_t)off[l], 0, 0xf, 4, SIM_ACC_READ, 0);
   }
 }
 
+/* Lanes a partial warp's read needs for reads_line_avx2's pass over a line of words: with
+   fewer, lane by lane costs less (callgrind, lab 07's version 1). */
+#define READ_LINE_LANES 6
+
 /* The lanes of e (not a full warp) reading aligned words at shared offsets off[l], plain
    reads with races checked. A lane whose word was neither read nor written in the epoch and
    was written in the block (when uninitialised reads are reported) takes a new read summary
    at once, what shadow_word would give it; any other goes through shadow_word, in lane
    order (reads_rest from the first such lane on): a tree reduction's `if (tid % (2 * s) ==
-   0) s[tid] += s[tid + s]` reads words the step before wrote. Out of line, with the
-   shadow's pointers in locals, so that the loop keeps them in registers. (A vector test of
-   a line of words, lane l's at i0 + l, cost more than it saved on lab 07: 4.99 against
-   4.93 G instructions.) */
+   0) s[tid] += s[tid + s]` reads words the step before wrote. Where READ_LINE_LANES lanes or
+   more read lane l's word i0 + l (that reduction's, contiguous or interleaved), one pass
+   over the line takes them all when every one is such (reads_line_avx2). Out of line, with
+   the shadow's pointers in locals, so that the loop keeps them in registers. */
 static __attribute__((noinline)) void reads_lanes(struct sim_block *b, struct sim_warp *w,
                                                   uint32_t pc, uint64_t e, const uint64_t *off)
 {
+#ifdef RACE_X86
+  uint32_t i0;
+  if (__builtin_popcountll(e) >= READ_LINE_LANES && lanes_in_line(b, e, off, &i0)) {
+    struct fctx f;
+    fctx_init(&f, b, w, pc);
+    if (reads_line_avx2(&f, i0, (uint32_t)e))
+      return;
+  }
+#endif
   const struct shadow *sh = &b->race->sh;
   uint32_t *const rep = sh->rep, *const rpc = sh->rpc;
   const uint32_t *const wep = sh->wep, *const iep = sh->iep;
-  const uint8_t *const init = sh->init;
   uint16_t *const rtid = sh->rtid, *const rsync = sh->rsync;
   uint8_t *const rflags = sh->rflags, *const rbytes = sh->rbytes;
   const uint32_t E = b->race_ep, base = b->race_base;
@@ -1498,7 +1782,7 @@ static __attribute__((noinline)) void reads_lanes(struct sim_block *b, struct si
   for (uint64_t mm = e; mm; mm &= mm - 1) {
     const unsigned l = sim_ctz64(mm);
     const uint32_t i = (uint32_t)off[l] >> 2;
-    if (!(rep[i] != E && wep[i] != E && (!initchk || (iep[i] == base && (init[i] & 0xf))))) {
+    if (!(rep[i] != E && wep[i] != E && (!initchk || iep[i] == base))) {  /* init: a byte */
       reads_rest(b, w, pc, mm, off);
       return;
     }
@@ -1543,7 +1827,8 @@ static __attribute__((noinline)) int reads_other(struct sim_block *b, struct sim
     struct fctx f;
     fctx_init(&f, b, w, pc);
     if (s == 1 ? reads_fresh(&f, (uint32_t)(off[0] >> 2))
-               : s && reads_fresh_strided(&f, (uint32_t)(off[0] >> 2), s))
+               : s && sim_race_lane_shortcuts &&
+                     reads_fresh_strided(&f, (uint32_t)(off[0] >> 2), s))
       return 0;
 #ifdef RACE_X86
     if (race_avx2)
@@ -1575,13 +1860,12 @@ static __attribute__((noinline)) int reads_other(struct sim_block *b, struct sim
          any other word (a second lane's read of one word among them) through shadow_word */
       const struct shadow *S = &c.sh;
       const uint32_t *restrict wep = S->wep, *restrict iep = S->iep;
-      const uint8_t *restrict init = S->init;
       const uint32_t E = c.E, base = c.base;
       const int initchk = c.initchk;
       for (unsigned l = 0; l < 32; l++) {
         const uint32_t i = (uint32_t)off[l] >> 2;
         if (S->rep[i] != E && wep[i] != E &&
-            (!initchk || (iep[i] == base && (init[i] & 0xf)))) {
+            (!initchk || iep[i] == base)) {      /* then init has a byte */
           reads_begin(S, i, E, (uint16_t)(c.t0 + l), pc, c.ws, 0xf);
         } else {
           shadow_word(&c, l, (uint32_t)off[l], 0, 0xf, 4, SIM_ACC_READ, 0);
@@ -1647,7 +1931,8 @@ static __attribute__((noinline)) int stores_other(struct sim_block *b, struct si
     struct fctx f;
     fctx_init(&f, b, w, pc);
     if (s == 1 ? writes_fresh(&f, (uint32_t)(off[0] >> 2), smem, val)
-               : s && writes_fresh_strided(&f, (uint32_t)(off[0] >> 2), s, smem, val))
+               : s && sim_race_lane_shortcuts &&
+                     writes_fresh_strided(&f, (uint32_t)(off[0] >> 2), s, smem, val))
       return 0;
   }
   if (size == 4 && !vol && !(b->cfg->nocheck & SIM_NOCHECK_RACE)) {

@@ -2857,24 +2857,27 @@ END_TEST
    same record, so it is compared for counters and statistics only): words no one touched
    in the epoch, words another lane read first (a race), words each lane read itself first
    (none), words another lane wrote first (a race), stores that leave a word as it is
-   (none); and each once more with lane l reading lane l^1's word after the store, a race
+   (none), words each lane read itself and then another lane read too (a race: the read
+   summary's first reader is the storing thread, its flags say there were more); and each
+   once more with lane l reading lane l^1's word after the store, a race
    that names the store's thread and line unless the store changed nothing. */
 START_TEST(test_race_warp_strided_stores)
 {
   static const int strides[] = {2, 3, 5, 7, -3};
-  static const char *const pre[5] = {
+  static const char *const pre[6] = {
     "",
     "  ld.shared.u32 %r9, [%r11];\n",            /* lane l reads lane l^1's word */
     "  ld.shared.u32 %r9, [%r10];\n",            /* its own */
     "  st.shared.u32 [%r11], %r8;\n",            /* lane l writes lane l^1's word */
     "",
+    "  ld.shared.u32 %r9, [%r10];\n  ld.shared.u32 %r15, [%r11];\n",  /* its own, then l^1's */
   };
   static struct gv_out a, b;
   for (unsigned si = 0; si < sizeof strides / sizeof *strides; si++)
-    for (int i = 0; i < 10; i++) {
-      /* i >= 5: case i - 5, then lane l reads lane l^1's word unordered (a race with the
+    for (int i = 0; i < 12; i++) {
+      /* i >= 6: case i - 6, then lane l reads lane l^1's word unordered (a race with the
          store's record, unless it left the word as it was) */
-      const int post = i >= 5, c = i % 5;
+      const int post = i >= 6, c = i % 6;
       const int st = strides[si];
       char k[3072];
       snprintf(k, sizeof k,
@@ -2922,14 +2925,16 @@ START_TEST(test_race_warp_strided_stores)
       char what[64];
       snprintf(what, sizeof what, "stride %d, case %d%s", st, c, post ? ", read after" : "");
       gv_same(&a, &b, what);
-      ck_assert_msg((a.r.outcome == SIM_RAN_OK) == (c == 4 || (!post && c != 1 && c != 3)),
+      ck_assert_msg((a.r.outcome == SIM_RAN_OK) ==
+                        (c == 4 || (!post && c != 1 && c != 3 && c != 5)),
                     "%s: outcome %d (%s)",
                     what, a.r.outcome, a.r.fault.message);
       /* the hazard, and the other access as the record names it (the lane loop's and this
          path's alike: the lane log's run takes the same record for a strided warp) */
-      const char *want = c == 1 ? "write-after-read" : c == 3 ? "write-after-write"
+      const char *want = c == 1 || c == 5 ? "write-after-read" : c == 3 ? "write-after-write"
                          : "read-after-write";
-      const char *other = c == 1 ? "read it at gv.cu:19" : c == 3 ? "wrote it at gv.cu:19"
+      const char *other = c == 1 || c == 5 ? "read it at gv.cu:19"
+                          : c == 3 ? "wrote it at gv.cu:19"
                           : "after lane 1 of warp 0, thread (1,0,0) wrote it at gv.cu:20";
       if (a.r.outcome != SIM_RAN_OK)
         ck_assert_msg(strstr(a.r.fault.message, want) && strstr(a.r.fault.message, other),
@@ -4529,6 +4534,72 @@ START_TEST(test_race_fill_skip_matches_fill)
 }
 END_TEST
 
+/* A whole warp reading, then storing, every other word (stride 2: the pass that records two
+   lines with masked stores and blends) after an epoch in which two threads read each of
+   those words: the new read summaries must name one reader and no flags, so that each
+   lane's store of the word it alone read is no race; and again with the first epoch's
+   reads by one thread each, and with a third epoch in which lane l stores the word of lane
+   l^1 (a write-after-read race naming the stride-2 read). Run with the race checker's
+   shortcuts and without (shadow_word lane by lane), the two must agree to the message. */
+START_TEST(test_race_pairs_pass_match_general_path)
+{
+  static const char *const first[2] = {
+    "  ld.shared.u32 %r5, [%r3];\n  ld.shared.u32 %r6, [%r4];\n",   /* word 2t, then 2t + 2 */
+    "  ld.shared.u32 %r5, [%r3];\n",                                 /* word 2t alone */
+  };
+  static const char *const last[2] = {
+    "  st.shared.u32 [%r3], %r7;\n",                                 /* its own word */
+    "  st.shared.u32 [%r9], %r7;\n",                                 /* lane l^1's */
+  };
+  unsigned races = 0;
+  for (int a = 0; a < 2; a++)
+    for (int z = 0; z < 2; z++) {
+      char k[2048];
+      snprintf(k, sizeof k,
+        HDR
+        ".visible .entry pp(.param .u64 out)\n{\n"
+        "  .shared .align 4 .b8 s[512];\n"
+        "  .reg .b32 %%r<12>;\n  .reg .b64 %%rd<4>;\n"
+        "  mov.u32 %%r1, %%tid.x;\n  mov.u32 %%r2, s;\n"
+        "  shl.b32 %%r3, %%r1, 3;\n  add.s32 %%r3, %%r2, %%r3;\n"     /* word 2t */
+        "  add.s32 %%r4, %%r1, 1;\n  and.b32 %%r4, %%r4, 31;\n  shl.b32 %%r4, %%r4, 3;\n"
+        "  add.s32 %%r4, %%r2, %%r4;\n"                                /* word 2 (t + 1 mod 32) */
+        "  xor.b32 %%r9, %%r1, 1;\n  shl.b32 %%r9, %%r9, 3;\n  add.s32 %%r9, %%r2, %%r9;\n"
+        "  st.shared.u32 [%%r3], %%r1;\n  st.shared.u32 [%%r3+4], %%r1;\n"
+        "  bar.sync 0;\n"
+        "  .loc 1 5 3\n%s"
+        "  bar.sync 0;\n"
+        "  .loc 1 7 3\n"
+        "  ld.shared.u32 %%r7, [%%r3];\n"
+        "  add.s32 %%r7, %%r7, 1000;\n"
+        "  .loc 1 8 3\n%s"
+        "  ld.param.u64 %%rd1, [out];\n  mul.wide.u32 %%rd2, %%r1, 4;\n"
+        "  add.s64 %%rd3, %%rd1, %%rd2;\n  st.global.u32 [%%rd3], %%r7;\n"
+        "  ret;\n}\n"
+        ".file 1 \"/lab/pp.cu\"\n", first[a], last[z]);
+      struct sim_result r[2];
+      uint32_t got[2][32];
+      struct sim_launch c = {.grid = {1, 1, 1}, .block = {32, 1, 1}, .workers = 1};
+      run_switched(k, "pp", &c, &sim_race_lane_shortcuts, r, got[0], got[1], sizeof got[0]);
+      ck_assert_msg(r[0].outcome == r[1].outcome, "first %d, last %d: outcome %d, general %d (%s)",
+                    a, z, r[1].outcome, r[0].outcome, r[1].fault.message);
+      ck_assert_str_eq(r[0].fault.message, r[1].fault.message);
+      ck_assert_uint_eq(r[0].counters.warp_insts, r[1].counters.warp_insts);
+      ck_assert_mem_eq(got[0], got[1], sizeof got[0]);
+      /* lane l^1's word: a race with the stride-2 read (line 7); its own: none */
+      ck_assert_int_eq(r[1].outcome == SIM_RAN_OK, !z);
+      if (z) {
+        ck_assert_ptr_nonnull(strstr(r[1].fault.message, "write-after-read"));
+        ck_assert_ptr_nonnull(strstr(r[1].fault.message, "pp.cu:7"));
+        races++;
+      }
+      sim_result_free(&r[0]);
+      sim_result_free(&r[1]);
+    }
+  ck_assert_uint_eq(races, 2);
+}
+END_TEST
+
 /* ---- the race checker's lane-by-lane shortcuts against its general path ---- */
 
 /* One run of a random shared-memory program (lr_kernel) over the control words ctl, with
@@ -5179,6 +5250,7 @@ Suite *suite_sim(void)
   tcase_add_test(t, test_fast_path_branches);
   tcase_add_test(t, test_race_warp_reads_one_word);
   tcase_add_test(t, test_race_warp_strided_stores);
+  tcase_add_test(t, test_race_pairs_pass_match_general_path);
   tcase_add_test(t, test_fast_path_global);
   tcase_add_test(t, test_fast_path_partial_warps);
   tcase_add_test(t, test_shfl_fast_matches_sim_exec);

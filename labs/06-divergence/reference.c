@@ -36,6 +36,48 @@ static float odd_path(float x)
   return y;
 }
 
+/* Both paths of eight elements at once (AVX2 and FMA, where the CPU has them), each lane's
+   chain of fmaf and multiplies the scalar one's, so bit for bit the same: called one
+   element at a time through libm, the chains were 30% of a lab 06 run's CPU (perf). Returns
+   how many elements of in it did (a multiple of 8; 0 without AVX2 and FMA). */
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+
+__attribute__((target("avx2,fma"))) static int64_t paths8_avx2(const float *in, float *out,
+                                                                int64_t n)
+{
+  const __m256 half = _mm256_set1_ps(0.5f), quarter = _mm256_set1_ps(0.25f);
+  int64_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    __m256 x = _mm256_loadu_ps(in + i), ye = _mm256_setzero_ps(), yo = _mm256_setzero_ps();
+    for (int k = 0; k < STEPS; k++) {
+      ye = _mm256_fmadd_ps(ye, x, half);
+      ye = _mm256_fmadd_ps(ye, x, half);
+      yo = _mm256_fmadd_ps(yo, x, quarter);
+      yo = _mm256_mul_ps(yo, x);
+    }
+    _mm256_storeu_ps(out + i, _mm256_blend_ps(ye, yo, 0xAA));   /* i is even: odd lanes 1, 3 .. */
+  }
+  return i;
+}
+
+static int64_t paths8(const float *in, float *out, int64_t n)
+{
+  __builtin_cpu_init();
+  if (!__builtin_cpu_supports("avx2") || !__builtin_cpu_supports("fma"))
+    return 0;
+  return paths8_avx2(in, out, n);
+}
+#else
+static int64_t paths8(const float *in, float *out, int64_t n)
+{
+  (void)in;
+  (void)out;
+  (void)n;
+  return 0;
+}
+#endif
+
 /* Writes both paths' results into out. Returns 0, or 1 with r->error set when the buffers
    do not hold n elements. */
 int evenodd_ref(struct lab_ref *r)
@@ -55,7 +97,8 @@ int evenodd_ref(struct lab_ref *r)
   }
   const float *in = r->buf[P_IN];
   float *out = r->buf[P_OUT];
-  for (int64_t i = 0; i < n; i++)
+  int64_t i = paths8(in, out, n);
+  for (; i < n; i++)
     out[i] = i % 2 ? odd_path(in[i]) : even_path(in[i]);
   return 0;
 }

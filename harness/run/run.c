@@ -1165,7 +1165,12 @@ static void wrong_text(const struct wrong_set *ws, const char *name, uint64_t to
    wrong element in words. */
 #define CMP_CHUNK 16384
 
-/* Whether n floats of es bytes (4 or 8) hold a NaN: exponent all ones, fraction not zero. */
+/* Whether n floats of es bytes (4 or 8) hold a NaN: exponent all ones, fraction not zero.
+   Vector code, by GCC's vectorizer (which -O2 leaves off for this loop in GCC 12): the scalar
+   loop was 2.8% of a warm lab 03 run (perf), scanning 34 MB of expected output a point. */
+#if defined(__GNUC__) && !defined(__clang__)
+__attribute__((optimize("tree-vectorize")))
+#endif
 static int has_nan(const uint8_t *buf, uint64_t n, unsigned es)
 {
   int any = 0;

@@ -70,17 +70,28 @@ run_one() { # name ptx kernel grid block args threads -> "insts launch_s process
   echo "${insts:-0} ${launch:-0} $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }') ${threads:-?} ${model:-0} ${cpu:-0}"
 }
 
-# The run with the shortest launch of N: other work on the machine only ever slows a run down.
-best_of() {
-  local n=$1 best="" r
+# The shorter launch of two results.
+shorter() {
+  if [ -z "$2" ] || awk -v a="$(echo "$1" | cut -d' ' -f2)" -v b="$(echo "$2" | cut -d' ' -f2)" 'BEGIN { exit !(a < b) }'; then
+    echo "$1"
+  else
+    echo "$2"
+  fi
+}
+
+# N runs on one worker and N on all cores, taken in turns, so that both see the same minutes
+# of a host whose per-core speed drifts; each the run with the shortest launch (other work on
+# the machine only ever slows a run down). Prints the two results on two lines.
+best_pair() {
+  local n=$1 b1="" b0="" r
   shift
   for _ in $(seq "$n"); do
-    r=$(run_one "$@") || return 1
-    if [ -z "$best" ] || awk -v a="$(echo "$r" | cut -d' ' -f2)" -v b="$(echo "$best" | cut -d' ' -f2)" 'BEGIN { exit !(a < b) }'; then
-      best=$r
-    fi
+    r=$(run_one "$@" 1) || return 1
+    b1=$(shorter "$r" "$b1")
+    r=$(run_one "$@" 0) || return 1
+    b0=$(shorter "$r" "$b0")
   done
-  echo "$best"
+  printf '%s\n%s\n' "$b1" "$b0"
 }
 
 echo "warplab emulator throughput ($warplab, $(nproc) cores, BENCH_SCALE=$scale)"
@@ -88,8 +99,9 @@ printf '%-10s %12s | %22s | %22s | %s\n' "" "" "one worker thread" "all cores" "
 printf '%-10s %12s | %7s %7s %6s | %7s %7s %6s | %7s %5s %5s %7s %s\n' kernel warp-insts launch_s Mwi/s proc_s launch_s Mwi/s proc_s speedup cores work model_s threads
 for c in "${cases[@]}"; do
   IFS='|' read -r name ptx kernel grid block args <<< "$c"
-  r1=$(best_of "$reps" "$name" "$ptx" "$kernel" "$grid" "$block" "$args" 1)
-  r0=$(best_of "$reps" "$name" "$ptx" "$kernel" "$grid" "$block" "$args" 0)
+  pair=$(best_pair "$reps" "$name" "$ptx" "$kernel" "$grid" "$block" "$args")
+  r1=$(echo "$pair" | sed -n 1p)
+  r0=$(echo "$pair" | sed -n 2p)
   read -r i1 s1 p1 _ _ c1 <<< "$r1"
   read -r i0 s0 p0 th m0 c0 <<< "$r0"
   [ "$i1" = "$i0" ] || echo "bench: $name: instruction counts differ ($i1 vs $i0)" >&2
@@ -109,7 +121,7 @@ echo "work: the one-worker launch's CPU time over the all-cores launch's (1.00 w
 echo "together needed no more CPU time than one; less when they did, or their cores ran slower"
 echo "side by side, as two threads of one physical core do); speedup is about cores x work;"
 echo "model_s: the timing model replaying SM 0's recorded blocks (emulator.model_seconds)."
-echo "Each figure is the best of $reps runs (BENCH_REPS)."
+echo "Each figure is the best of $reps runs (BENCH_REPS), one worker and all cores in turns."
 echo
 bash bench/emu_callgrind.sh
 echo

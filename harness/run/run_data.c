@@ -2,6 +2,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "run/run_data.h"
@@ -243,6 +244,80 @@ void run_fill_init(void *buf, const char *init, enum run_elem e, uint64_t count,
     memset(buf, 0, (size_t)count * run_elem_size(e));
 }
 
+/* ---- host buffers ---- */
+
+#define HUGE_PAGE (2ull << 20)
+
+#if defined(__SANITIZE_ADDRESS__)
+#define HOST_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define HOST_ASAN 1
+#endif
+#endif
+
+int run_host_mapped(size_t bytes)
+{
+#ifdef HOST_ASAN
+  (void)bytes;
+  return 0;                         /* malloc'd: AddressSanitizer's red zones and leak check */
+#else
+  return bytes >= RUN_HOST_BIG;
+#endif
+}
+
+/* The bytes mapped for a buffer of n: whole huge pages. */
+static size_t host_span(size_t n)
+{
+  return (size_t)((n + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1));
+}
+
+void *run_host_alloc(size_t bytes, int *zeroed)
+{
+  if (zeroed)
+    *zeroed = 0;
+  if (!run_host_mapped(bytes))
+    return malloc(bytes ? bytes : 1);
+  if (bytes > SIZE_MAX / 2)
+    return NULL;
+  size_t len = host_span(bytes);
+  /* a huge page's worth more than needed, to find a 2 MiB boundary in; the rest goes back */
+  uint8_t *raw = mmap(NULL, len + HUGE_PAGE, PROT_READ | PROT_WRITE,
+                      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (raw == MAP_FAILED)
+    return NULL;
+  uint8_t *p = raw + (HUGE_PAGE - (uintptr_t)raw % HUGE_PAGE) % HUGE_PAGE;
+  if (p > raw)
+    munmap(raw, (size_t)(p - raw));
+  if (raw + len + HUGE_PAGE > p + len)
+    munmap(p + len, (size_t)(raw + len + HUGE_PAGE - (p + len)));
+#ifdef MADV_HUGEPAGE
+  madvise(p, len, MADV_HUGEPAGE);   /* advice: where it is refused (no THP, or "never") the
+                                       memory is the same, in 4 KiB pages */
+#endif
+  if (zeroed)
+    *zeroed = 1;                    /* anonymous memory reads as zeros until written */
+  return p;
+}
+
+void run_host_free(void *buf, size_t bytes)
+{
+  if (!buf)
+    return;
+  if (run_host_mapped(bytes))
+    munmap(buf, host_span(bytes));
+  else
+    free(buf);
+}
+
+/* Whether rule init makes zeros (run_fill_init's last case): on memory known to be zeros
+   there is nothing to write. */
+static int init_zeros(const char *init)
+{
+  return strcmp(init, "rand") && strcmp(init, "iota") && strncmp(init, "chain=", 6) &&
+         strncmp(init, "fill=", 5);
+}
+
 #define POOL_MAX 64
 
 /* One input made: what made it, and its bytes. */
@@ -282,14 +357,20 @@ const void *run_inputs_get(struct run_inputs *pool, const char *init, enum run_e
     if (q->e == e && q->count == count && q->seed == s && !strcmp(q->init, init))
       return q->buf;
   }
-  void *buf = malloc((size_t)count * run_elem_size(e) + !count);
+  size_t bytes = (size_t)count * run_elem_size(e);
+  if (!pool || pool->n == POOL_MAX || il >= sizeof pool->in[0].init) {
+    void *mine = malloc(bytes + !count);        /* the caller's, freed with free() */
+    if (mine)
+      run_fill_init(mine, init, e, count, seed);
+    *owned = mine != NULL;
+    return mine;
+  }
+  int zeroed = 0;
+  void *buf = run_host_alloc(bytes, &zeroed);
   if (!buf)
     return NULL;
-  run_fill_init(buf, init, e, count, seed);
-  if (!pool || pool->n == POOL_MAX || il >= sizeof pool->in[0].init) {
-    *owned = 1;
-    return buf;
-  }
+  if (!zeroed || !init_zeros(init))             /* fresh from the kernel: zeros already */
+    run_fill_init(buf, init, e, count, seed);
   struct pooled *q = &pool->in[pool->n++];
   memcpy(q->init, init, il + 1);
   q->e = e;
@@ -297,6 +378,12 @@ const void *run_inputs_get(struct run_inputs *pool, const char *init, enum run_e
   q->seed = s;
   q->buf = buf;
   return buf;
+}
+
+/* The bytes of pooled input q (run_host_free's size). */
+static size_t pooled_bytes(const struct pooled *q)
+{
+  return (size_t)q->count * run_elem_size(q->e);
 }
 
 void *run_inputs_scratch(struct run_inputs *pool, size_t bytes)
@@ -307,7 +394,7 @@ void *run_inputs_scratch(struct run_inputs *pool, size_t bytes)
       pool->spare[i] = pool->spare[--pool->nspare];
       return buf;
     }
-  return malloc(bytes + !bytes);
+  return run_host_alloc(bytes, NULL);
 }
 
 void run_inputs_give_back(struct run_inputs *pool, void *buf, size_t bytes)
@@ -315,7 +402,7 @@ void run_inputs_give_back(struct run_inputs *pool, void *buf, size_t bytes)
   if (!buf)
     return;
   if (!pool || pool->nspare == SPARE_MAX) {
-    free(buf);
+    run_host_free(buf, bytes);
     return;
   }
   pool->spare[pool->nspare].buf = buf;
@@ -325,8 +412,8 @@ void run_inputs_give_back(struct run_inputs *pool, void *buf, size_t bytes)
 void run_inputs_free(struct run_inputs *pool)
 {
   for (unsigned i = 0; pool && i < pool->n; i++)
-    free(pool->in[i].buf);
+    run_host_free(pool->in[i].buf, pooled_bytes(&pool->in[i]));
   for (unsigned i = 0; pool && i < pool->nspare; i++)
-    free(pool->spare[i].buf);
+    run_host_free(pool->spare[i].buf, pool->spare[i].bytes);
   free(pool);
 }

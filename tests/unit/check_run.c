@@ -633,8 +633,8 @@ START_TEST(test_fill_rand_types)
 END_TEST
 
 /* The pool of a run's inputs: the same rule, type, count and seed is one buffer made once
-   (the seed matters to "rand" only), with the bytes run_fill_init makes; anything else is
-   another buffer; no pool, or a full one, gives a buffer of the caller's own. Scratch buffers
+   (the seed matters to "rand" only), with the bytes run_fill_init makes, and so is a smaller
+   count of any rule but chain= (the start of the larger); anything else is another buffer; no pool, or a full one, gives a buffer of the caller's own. Scratch buffers
    given back are handed out again for their size. */
 START_TEST(test_inputs_pool)
 {
@@ -649,13 +649,23 @@ START_TEST(test_inputs_pool)
   run_fill_rand(want, RUN_F32, 1000, 5);
   ck_assert(!memcmp(a, want, sizeof want));
   ck_assert_ptr_ne(run_inputs_get(pool, "rand", RUN_F32, 1000, 6, &owned), a);
-  ck_assert_ptr_ne(run_inputs_get(pool, "rand", RUN_F32, 999, 5, &owned), a);
+  /* a smaller count of the same rule and seed is the start of a larger one made before; a
+     larger one is made, and starts with the same elements */
+  ck_assert_ptr_eq(run_inputs_get(pool, "rand", RUN_F32, 999, 5, &owned), a);
+  const float *a2 = run_inputs_get(pool, "rand", RUN_F32, 2000, 5, &owned);
+  ck_assert_ptr_ne(a2, a);
+  ck_assert(!memcmp(a2, want, sizeof want));
+  ck_assert_ptr_eq(run_inputs_get(pool, "rand", RUN_F32, 1001, 5, &owned), a2);
+  ck_assert_ptr_eq(run_inputs_get(pool, "rand", RUN_F32, 998, 5, &owned), a);  /* the smaller */
   ck_assert_ptr_ne(run_inputs_get(pool, "rand", RUN_U32, 1000, 5, &owned), a);
   ck_assert_ptr_ne(run_inputs_get(pool, "iota", RUN_F32, 1000, 5, &owned), a);
   const int32_t *c = run_inputs_get(pool, "chain=3", RUN_I32, 10, 1, &owned);
   ck_assert_ptr_eq(run_inputs_get(pool, "chain=3", RUN_I32, 10, 2, &owned), c);
   ck_assert_int_eq(c[9], 2);                    /* (9 + 3) mod 10 */
   ck_assert_ptr_ne(run_inputs_get(pool, "chain=4", RUN_I32, 10, 1, &owned), c);
+  const int32_t *c9 = run_inputs_get(pool, "chain=3", RUN_I32, 9, 1, &owned);
+  ck_assert_ptr_ne(c9, c);                      /* mod the count: not c's start */
+  ck_assert_int_eq(c9[8], 2);                   /* (8 + 3) mod 9 */
   for (int i = 0; i < 100; i++) {               /* the pool fills: then buffers of one's own */
     const void *b = run_inputs_get(pool, "fill=7", RUN_U8, (uint64_t)i + 1, 0, &owned);
     if (owned)

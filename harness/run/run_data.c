@@ -2,7 +2,6 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <unistd.h>
 
 #include "run/run_data.h"
@@ -244,74 +243,8 @@ void run_fill_init(void *buf, const char *init, enum run_elem e, uint64_t count,
     memset(buf, 0, (size_t)count * run_elem_size(e));
 }
 
-/* ---- host buffers ---- */
-
-#define HUGE_PAGE (2ull << 20)
-
-#if defined(__SANITIZE_ADDRESS__)
-#define HOST_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define HOST_ASAN 1
-#endif
-#endif
-
-int run_host_mapped(size_t bytes)
-{
-#ifdef HOST_ASAN
-  (void)bytes;
-  return 0;                         /* malloc'd: AddressSanitizer's red zones and leak check */
-#else
-  return bytes >= RUN_HOST_BIG;
-#endif
-}
-
-/* The bytes mapped for a buffer of n: whole huge pages. */
-static size_t host_span(size_t n)
-{
-  return (size_t)((n + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1));
-}
-
-void *run_host_alloc(size_t bytes, int *zeroed)
-{
-  if (zeroed)
-    *zeroed = 0;
-  if (!run_host_mapped(bytes))
-    return malloc(bytes ? bytes : 1);
-  if (bytes > SIZE_MAX / 2)
-    return NULL;
-  size_t len = host_span(bytes);
-  /* a huge page's worth more than needed, to find a 2 MiB boundary in; the rest goes back */
-  uint8_t *raw = mmap(NULL, len + HUGE_PAGE, PROT_READ | PROT_WRITE,
-                      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  if (raw == MAP_FAILED)
-    return NULL;
-  uint8_t *p = raw + (HUGE_PAGE - (uintptr_t)raw % HUGE_PAGE) % HUGE_PAGE;
-  if (p > raw)
-    munmap(raw, (size_t)(p - raw));
-  if (raw + len + HUGE_PAGE > p + len)
-    munmap(p + len, (size_t)(raw + len + HUGE_PAGE - (p + len)));
-#ifdef MADV_HUGEPAGE
-  madvise(p, len, MADV_HUGEPAGE);   /* advice: where it is refused (no THP, or "never") the
-                                       memory is the same, in 4 KiB pages */
-#endif
-  if (zeroed)
-    *zeroed = 1;                    /* anonymous memory reads as zeros until written */
-  return p;
-}
-
-void run_host_free(void *buf, size_t bytes)
-{
-  if (!buf)
-    return;
-  if (run_host_mapped(bytes))
-    munmap(buf, host_span(bytes));
-  else
-    free(buf);
-}
-
-/* Whether rule init makes zeros (run_fill_init's last case): on memory known to be zeros
-   there is nothing to write. */
+/* Whether rule init makes zeros (run_fill_init's last case): calloc's, which writes
+   nothing on memory fresh from the kernel. */
 static int init_zeros(const char *init)
 {
   return strcmp(init, "rand") && strcmp(init, "iota") && strncmp(init, "chain=", 6) &&
@@ -375,20 +308,18 @@ const void *run_inputs_get(struct run_inputs *pool, const char *init, enum run_e
   }
   if (best)
     return best->buf;
-  size_t bytes = (size_t)count * run_elem_size(e);
-  if (!pool || pool->n == POOL_MAX || il >= sizeof pool->in[0].init) {
-    void *mine = malloc(bytes + !count);        /* the caller's, freed with free() */
-    if (mine)
-      run_fill_init(mine, init, e, count, seed);
-    *owned = mine != NULL;
-    return mine;
-  }
-  int zeroed = 0;
-  void *buf = run_host_alloc(bytes, &zeroed);
+  size_t bytes = (size_t)count * run_elem_size(e) + !count;
+  /* zeros from calloc: fresh pages (lab 03's 35 MB output) are not written, nor faulted in
+     until read, where a memset wrote every one */
+  void *buf = init_zeros(init) ? calloc(1, bytes) : malloc(bytes);
   if (!buf)
     return NULL;
-  if (!zeroed || !init_zeros(init))             /* fresh from the kernel: zeros already */
+  if (!init_zeros(init))
     run_fill_init(buf, init, e, count, seed);
+  if (!pool || pool->n == POOL_MAX || il >= sizeof pool->in[0].init) {
+    *owned = 1;
+    return buf;
+  }
   struct pooled *q = &pool->in[pool->n++];
   memcpy(q->init, init, il + 1);
   q->e = e;
@@ -396,12 +327,6 @@ const void *run_inputs_get(struct run_inputs *pool, const char *init, enum run_e
   q->seed = s;
   q->buf = buf;
   return buf;
-}
-
-/* The bytes of pooled input q (run_host_free's size). */
-static size_t pooled_bytes(const struct pooled *q)
-{
-  return (size_t)q->count * run_elem_size(q->e);
 }
 
 void *run_inputs_scratch(struct run_inputs *pool, size_t bytes)
@@ -412,7 +337,7 @@ void *run_inputs_scratch(struct run_inputs *pool, size_t bytes)
       pool->spare[i] = pool->spare[--pool->nspare];
       return buf;
     }
-  return run_host_alloc(bytes, NULL);
+  return malloc(bytes + !bytes);
 }
 
 void run_inputs_give_back(struct run_inputs *pool, void *buf, size_t bytes)
@@ -420,7 +345,7 @@ void run_inputs_give_back(struct run_inputs *pool, void *buf, size_t bytes)
   if (!buf)
     return;
   if (!pool || pool->nspare == SPARE_MAX) {
-    run_host_free(buf, bytes);
+    free(buf);
     return;
   }
   pool->spare[pool->nspare].buf = buf;
@@ -430,8 +355,8 @@ void run_inputs_give_back(struct run_inputs *pool, void *buf, size_t bytes)
 void run_inputs_free(struct run_inputs *pool)
 {
   for (unsigned i = 0; pool && i < pool->n; i++)
-    run_host_free(pool->in[i].buf, pooled_bytes(&pool->in[i]));
+    free(pool->in[i].buf);
   for (unsigned i = 0; pool && i < pool->nspare; i++)
-    run_host_free(pool->spare[i].buf, pool->spare[i].bytes);
+    free(pool->spare[i].buf);
   free(pool);
 }

@@ -60,17 +60,6 @@ void run_poison(void *buf, size_t bytes);
    "chain=STEP", "fill=BITS"; anything else zeros. */
 void run_fill_init(void *buf, const char *init, enum run_elem e, uint64_t count, uint64_t seed);
 
-/* Host memory for a buffer of bytes bytes: from RUN_HOST_BIG bytes on, anonymous memory on a
-   2 MiB boundary advised for transparent huge pages, so that its first writes take one page
-   fault per 2 MiB instead of one per 4 KiB (lab 03's 70 MB of inputs: 17,000 faults), and
-   *zeroed (when not NULL) is 1: it reads as zeros. Smaller, and under AddressSanitizer,
-   malloc's, *zeroed 0. NULL when out of memory. Freed by run_host_free with the same bytes. */
-#define RUN_HOST_BIG (1u << 20)
-void *run_host_alloc(size_t bytes, int *zeroed);
-void run_host_free(void *buf, size_t bytes);
-/* Whether run_host_alloc(bytes) maps memory of its own. */
-int run_host_mapped(size_t bytes);
-
 struct run_inputs;
 
 /* An empty pool of inputs, or NULL when out of memory. */
@@ -84,7 +73,7 @@ const void *run_inputs_get(struct run_inputs *pool, const char *init, enum run_e
                            uint64_t count, uint64_t seed, int *owned);
 
 /* A buffer of bytes bytes to write into (its contents undefined): one given back to pool of
-   that size, else a new one (run_host_alloc). NULL when out of memory. */
+   that size, else a new one (malloc). NULL when out of memory. */
 void *run_inputs_scratch(struct run_inputs *pool, size_t bytes);
 
 /* Give scratch buffer buf of bytes bytes back to pool for run_inputs_scratch to hand out

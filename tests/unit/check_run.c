@@ -707,52 +707,23 @@ static size_t resident_pages(const void *p, size_t n)
   return r;
 }
 
-/* A large host buffer (run_host_alloc) is its own mapping on a 2 MiB boundary (huge pages:
-   one fault per 2 MiB) that reads as zeros; a pooled input of zeros in one is not written
-   at all (its pages stay untouched), one of any other rule is made as before; a scratch
-   buffer given back of that size comes out again. Under AddressSanitizer all are malloc's. */
-START_TEST(test_host_buffers)
+/* A pooled input of zeros is calloc's: a large one fresh from the kernel is not written
+   (its pages stay untouched until read, where a memset wrote every one) and reads as zeros;
+   one of any other rule is made as before. */
+START_TEST(test_inputs_zeros_untouched)
 {
   size_t big = 3u << 20;
-  if (!run_host_mapped(big))
-    return;                                     /* AddressSanitizer: malloc's, as before */
-  ck_assert(!run_host_mapped(RUN_HOST_BIG - 1));
-  int zeroed = -1;
-  uint8_t *p = run_host_alloc(big, &zeroed);
-  ck_assert_ptr_nonnull(p);
-  ck_assert_int_eq(zeroed, 1);
-  ck_assert_uint_eq((uintptr_t)p % (2u << 20), 0);
-  ck_assert_uint_eq(p[0] | p[big - 1], 0);
-  p[big - 1] = 1;                               /* all of it is the caller's */
-  run_host_free(p, big);
-  void *small = run_host_alloc(100, &zeroed);
-  ck_assert_ptr_nonnull(small);
-  ck_assert_int_eq(zeroed, 0);
-  run_host_free(small, 100);
-
   struct run_inputs *pool = run_inputs_new();
   int owned = -1;
   const double *z = run_inputs_get(pool, "zero", RUN_F64, big / 8, 0, &owned);
   ck_assert_ptr_nonnull(z);
   ck_assert_int_eq(owned, 0);
-  ck_assert_uint_eq(resident_pages(z, big), 0);  /* no memset of the kernel's zeros */
+  ck_assert_uint_le(resident_pages(z, big), 1);  /* (the chunk's header's page) */
   ck_assert(z[0] == 0.0 && z[big / 8 - 1] == 0.0);
-  const uint32_t *r = run_inputs_get(pool, "rand", RUN_U32, big / 4, 9, &owned);
-  ck_assert_ptr_nonnull(r);
-  ck_assert_uint_eq((uintptr_t)r % (2u << 20), 0);
-  uint32_t want[4];
-  run_fill_rand(want, RUN_U32, 4, 9);
-  ck_assert(!memcmp(r, want, sizeof want));
   const uint8_t *f = run_inputs_get(pool, "fill=5", RUN_U8, big, 0, &owned);
   ck_assert_uint_eq(f[0], 5);
   ck_assert_uint_eq(f[big - 1], 5);
-  void *x = run_inputs_scratch(pool, big);
-  ck_assert_ptr_nonnull(x);
-  ck_assert_uint_eq((uintptr_t)x % (2u << 20), 0);
-  memset(x, 0xff, big);
-  run_inputs_give_back(pool, x, big);
-  ck_assert_ptr_eq(run_inputs_scratch(pool, big), x);
-  run_inputs_give_back(pool, x, big);
+  ck_assert_uint_ge(resident_pages(f, big), big / 4096 - 1);
   run_inputs_free(pool);
 }
 END_TEST
@@ -908,7 +879,7 @@ Suite *suite_run(void)
   tcase_add_test(t, test_fill_rand_parts);
   tcase_add_test(t, test_fill_rand_types);
   tcase_add_test(t, test_inputs_pool);
-  tcase_add_test(t, test_host_buffers);
+  tcase_add_test(t, test_inputs_zeros_untouched);
   tcase_add_test(t, test_rubric_parsed);
   tcase_add_test(t, test_half_bits);
   tcase_add_test(t, test_result_load);

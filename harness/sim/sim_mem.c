@@ -92,6 +92,10 @@ static uint8_t *keep_take(size_t len, size_t *have)
     keep.map[best] = keep.map[--keep.n];
   }
   pthread_mutex_unlock(&keep.lock);
+#ifdef MADV_DOFORK
+  if (p)
+    madvise(p, *have, MADV_DOFORK);   /* a live buffer again, as a fresh one */
+#endif
   if (p && *have > len) {
     munmap(p + len, *have - len);   /* (whole huge pages: len is a multiple of 2 MiB) */
     *have = len;
@@ -106,6 +110,10 @@ static int keep_put(uint8_t *p, size_t len)
   uint8_t *drop = NULL;
   size_t droplen = 0;
   int rc = -1;
+#ifdef MADV_DONTFORK
+  madvise(p, len, MADV_DONTFORK);   /* a child (nvcc, nvdisasm: fork and exec) neither copies
+                                       its page tables nor makes its pages copy-on-write */
+#endif
   pthread_mutex_lock(&keep.lock);
   if (keep.n == KEEP_MAX) {
     unsigned s = 0;

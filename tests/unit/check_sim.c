@@ -6,12 +6,14 @@
  * shared memory), the device's state digest, and large buffers on huge pages. Needs no
  * nvcc. */
 #include <check.h>
+#include <errno.h>
 #include <inttypes.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "ptx/ptx.h"
@@ -321,7 +323,8 @@ static size_t resident(const void *p, size_t n)
 
 /* A freed device buffer's mapping serves the next allocation (sim_mem.c's keep): one of the
    same size gets its memory, a larger one its pages at its start (resident before any
-   write, where a fresh mapping has none); both read as zeros, as fresh memory does. */
+   write, where a fresh mapping has none); both read as zeros, as fresh memory does. While
+   kept, a mapping is left out of forked children; once handed out it is theirs again. */
 START_TEST(test_freed_buffer_memory_kept)
 {
   const uint64_t n = 4u << 20;
@@ -334,10 +337,26 @@ START_TEST(test_freed_buffer_memory_kept)
   ck_assert_int_eq(sim_fill(d, a, 0xab, n), SIM_OK);
   const uint8_t *pa = sim_view(d, a, n);
   ck_assert_int_eq(sim_free(d, a), SIM_OK);
+  /* kept, it is not a forked child's (nvcc's: no page tables copied, no copy-on-write) */
+  size_t pg = (size_t)sysconf(_SC_PAGESIZE);
+  unsigned char v;
+  pid_t pid = fork();
+  ck_assert_int_ge(pid, 0);
+  if (pid == 0)
+    _exit(mincore((void *)(pa - (uintptr_t)pa % pg), pg, &v) != 0 && errno == ENOMEM ? 0 : 1);
+  int status = -1;
+  ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+  ck_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0);
   ck_assert_int_eq(sim_malloc(d, n, "b", &b), SIM_OK);
   ck_assert_uint_ne(b, a);                      /* device addresses only grow, as before */
   const uint8_t *pb = sim_view(d, b, n);
   ck_assert_ptr_eq(pb, pa);
+  pid = fork();                                 /* live again: a child's, as any buffer */
+  ck_assert_int_ge(pid, 0);
+  if (pid == 0)
+    _exit(mincore((void *)(pb - (uintptr_t)pb % pg), pg, &v) == 0 ? 0 : 1);
+  ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+  ck_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0);
   for (uint64_t i = 0; i < n; i += 4093)
     ck_assert_uint_eq(pb[i], 0);
   ck_assert_uint_eq(pb[n - 1], 0);

@@ -1020,7 +1020,7 @@ static void ref_choice_free(struct ctx *c, struct launch *L)
     if (!L->expect[i])
       continue;
     size_t bytes = (size_t)L->count[i] * run_elem_size(lab->params[i].elem);
-    probe[i] = malloc(bytes);
+    probe[i] = run_inputs_scratch(c->inputs, bytes);   /* (given back for the sweep's) */
     ok = probe[i] != NULL;
     if (ok)
       memcpy(probe[i], L->input[i], bytes);
@@ -1050,7 +1050,8 @@ static void ref_choice_free(struct ctx *c, struct launch *L)
       ok = !memcmp(probe[i], L->expect[i], (size_t)L->count[i] * run_elem_size(lab->params[i].elem));
   for (uint32_t i = 0; i < lab->nparams; i++)
     if (lab->params[i].role != RUN_ROLE_IN)
-      free(probe[i]);
+      run_inputs_give_back(c->inputs, probe[i],
+                           (size_t)L->count[i] * run_elem_size(lab->params[i].elem));
   L->ref_fixed = ok;
 }
 

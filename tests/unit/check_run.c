@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -632,8 +633,8 @@ START_TEST(test_fill_rand_types)
 END_TEST
 
 /* The pool of a run's inputs: the same rule, type, count and seed is one buffer made once
-   (the seed matters to "rand" only), with the bytes run_fill_init makes; anything else is
-   another buffer; no pool, or a full one, gives a buffer of the caller's own. Scratch buffers
+   (the seed matters to "rand" only), with the bytes run_fill_init makes, and so is a smaller
+   count of any rule but chain= (the start of the larger); anything else is another buffer; no pool, or a full one, gives a buffer of the caller's own. Scratch buffers
    given back are handed out again for their size. */
 START_TEST(test_inputs_pool)
 {
@@ -648,13 +649,23 @@ START_TEST(test_inputs_pool)
   run_fill_rand(want, RUN_F32, 1000, 5);
   ck_assert(!memcmp(a, want, sizeof want));
   ck_assert_ptr_ne(run_inputs_get(pool, "rand", RUN_F32, 1000, 6, &owned), a);
-  ck_assert_ptr_ne(run_inputs_get(pool, "rand", RUN_F32, 999, 5, &owned), a);
+  /* a smaller count of the same rule and seed is the start of a larger one made before; a
+     larger one is made, and starts with the same elements */
+  ck_assert_ptr_eq(run_inputs_get(pool, "rand", RUN_F32, 999, 5, &owned), a);
+  const float *a2 = run_inputs_get(pool, "rand", RUN_F32, 2000, 5, &owned);
+  ck_assert_ptr_ne(a2, a);
+  ck_assert(!memcmp(a2, want, sizeof want));
+  ck_assert_ptr_eq(run_inputs_get(pool, "rand", RUN_F32, 1001, 5, &owned), a2);
+  ck_assert_ptr_eq(run_inputs_get(pool, "rand", RUN_F32, 998, 5, &owned), a);  /* the smaller */
   ck_assert_ptr_ne(run_inputs_get(pool, "rand", RUN_U32, 1000, 5, &owned), a);
   ck_assert_ptr_ne(run_inputs_get(pool, "iota", RUN_F32, 1000, 5, &owned), a);
   const int32_t *c = run_inputs_get(pool, "chain=3", RUN_I32, 10, 1, &owned);
   ck_assert_ptr_eq(run_inputs_get(pool, "chain=3", RUN_I32, 10, 2, &owned), c);
   ck_assert_int_eq(c[9], 2);                    /* (9 + 3) mod 10 */
   ck_assert_ptr_ne(run_inputs_get(pool, "chain=4", RUN_I32, 10, 1, &owned), c);
+  const int32_t *c9 = run_inputs_get(pool, "chain=3", RUN_I32, 9, 1, &owned);
+  ck_assert_ptr_ne(c9, c);                      /* mod the count: not c's start */
+  ck_assert_int_eq(c9[8], 2);                   /* (8 + 3) mod 9 */
   for (int i = 0; i < 100; i++) {               /* the pool fills: then buffers of one's own */
     const void *b = run_inputs_get(pool, "fill=7", RUN_U8, (uint64_t)i + 1, 0, &owned);
     if (owned)
@@ -678,6 +689,42 @@ START_TEST(test_inputs_pool)
   ck_assert_int_eq(owned, 1);
   ck_assert(((double *)mine)[3] == 0.0);
   free(mine);
+}
+END_TEST
+
+/* Resident 4 KiB pages of the n bytes at p (mincore). */
+static size_t resident_pages(const void *p, size_t n)
+{
+  long pg = sysconf(_SC_PAGESIZE);
+  uintptr_t a = (uintptr_t)p / (uintptr_t)pg * (uintptr_t)pg;
+  size_t len = (size_t)((uintptr_t)p + n - a), np = (len + (size_t)pg - 1) / (size_t)pg, r = 0;
+  unsigned char *v = malloc(np);
+  ck_assert_ptr_nonnull(v);
+  ck_assert_int_eq(mincore((void *)a, len, v), 0);
+  for (size_t i = 0; i < np; i++)
+    r += v[i] & 1;
+  free(v);
+  return r;
+}
+
+/* A pooled input of zeros is calloc's: a large one fresh from the kernel is not written
+   (its pages stay untouched until read, where a memset wrote every one) and reads as zeros;
+   one of any other rule is made as before. */
+START_TEST(test_inputs_zeros_untouched)
+{
+  size_t big = 3u << 20;
+  struct run_inputs *pool = run_inputs_new();
+  int owned = -1;
+  const double *z = run_inputs_get(pool, "zero", RUN_F64, big / 8, 0, &owned);
+  ck_assert_ptr_nonnull(z);
+  ck_assert_int_eq(owned, 0);
+  ck_assert_uint_le(resident_pages(z, big), 1);  /* (the chunk's header's page) */
+  ck_assert(z[0] == 0.0 && z[big / 8 - 1] == 0.0);
+  const uint8_t *f = run_inputs_get(pool, "fill=5", RUN_U8, big, 0, &owned);
+  ck_assert_uint_eq(f[0], 5);
+  ck_assert_uint_eq(f[big - 1], 5);
+  ck_assert_uint_ge(resident_pages(f, big), big / 4096 - 1);
+  run_inputs_free(pool);
 }
 END_TEST
 
@@ -832,6 +879,7 @@ Suite *suite_run(void)
   tcase_add_test(t, test_fill_rand_parts);
   tcase_add_test(t, test_fill_rand_types);
   tcase_add_test(t, test_inputs_pool);
+  tcase_add_test(t, test_inputs_zeros_untouched);
   tcase_add_test(t, test_rubric_parsed);
   tcase_add_test(t, test_half_bits);
   tcase_add_test(t, test_result_load);

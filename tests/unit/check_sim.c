@@ -6,11 +6,15 @@
  * shared memory), the device's state digest, and large buffers on huge pages. Needs no
  * nvcc. */
 #include <check.h>
+#include <errno.h>
 #include <inttypes.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "ptx/ptx.h"
 #include "sim/sim.h"
@@ -301,6 +305,71 @@ START_TEST(test_touch_keys_line_up)
   uint64_t k = sim_touch_index(&f.r.trace, base[4] / 32);
   ck_assert_uint_ne(f.r.trace.touch[k], 0);         /* the stores' line */
   done(&f);
+}
+END_TEST
+
+/* Resident pages among the n bytes from page-aligned p (mincore). */
+static size_t resident(const void *p, size_t n)
+{
+  size_t pg = (size_t)sysconf(_SC_PAGESIZE), np = (n + pg - 1) / pg, r = 0;
+  unsigned char *v = malloc(np);
+  ck_assert_ptr_nonnull(v);
+  ck_assert_int_eq(mincore((void *)p, n, v), 0);
+  for (size_t i = 0; i < np; i++)
+    r += v[i] & 1;
+  free(v);
+  return r;
+}
+
+/* A freed device buffer's mapping serves the next allocation (sim_mem.c's keep): one of the
+   same size gets its memory, a larger one its pages at its start (resident before any
+   write, where a fresh mapping has none); both read as zeros, as fresh memory does. While
+   kept, a mapping is left out of forked children; once handed out it is theirs again. */
+START_TEST(test_freed_buffer_memory_kept)
+{
+  const uint64_t n = 4u << 20;
+  if (!sim_big_mapped(n))
+    return;                                     /* AddressSanitizer: calloc'd */
+  struct sim_device *d = sim_device_new();
+  ck_assert_ptr_nonnull(d);
+  uint64_t a, b, c;
+  ck_assert_int_eq(sim_malloc(d, n, "a", &a), SIM_OK);
+  ck_assert_int_eq(sim_fill(d, a, 0xab, n), SIM_OK);
+  const uint8_t *pa = sim_view(d, a, n);
+  ck_assert_int_eq(sim_free(d, a), SIM_OK);
+  /* kept, it is not a forked child's (nvcc's: no page tables copied, no copy-on-write) */
+  size_t pg = (size_t)sysconf(_SC_PAGESIZE);
+  unsigned char v;
+  pid_t pid = fork();
+  ck_assert_int_ge(pid, 0);
+  if (pid == 0)
+    _exit(mincore((void *)(pa - (uintptr_t)pa % pg), pg, &v) != 0 && errno == ENOMEM ? 0 : 1);
+  int status = -1;
+  ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+  ck_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+  ck_assert_int_eq(sim_malloc(d, n, "b", &b), SIM_OK);
+  ck_assert_uint_ne(b, a);                      /* device addresses only grow, as before */
+  const uint8_t *pb = sim_view(d, b, n);
+  ck_assert_ptr_eq(pb, pa);
+  pid = fork();                                 /* live again: a child's, as any buffer */
+  ck_assert_int_ge(pid, 0);
+  if (pid == 0)
+    _exit(mincore((void *)(pb - (uintptr_t)pb % pg), pg, &v) == 0 ? 0 : 1);
+  ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+  ck_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+  for (uint64_t i = 0; i < n; i += 4093)
+    ck_assert_uint_eq(pb[i], 0);
+  ck_assert_uint_eq(pb[n - 1], 0);
+  ck_assert_int_eq(sim_fill(d, b, 0xcd, n), SIM_OK);
+  ck_assert_int_eq(sim_free(d, b), SIM_OK);
+  ck_assert_int_eq(sim_malloc(d, 3 * n, "c", &c), SIM_OK);
+  const uint8_t *pc = sim_view(d, c, 3 * n);
+  const uint8_t *map = pc - (uintptr_t)pc % (size_t)sysconf(_SC_PAGESIZE);
+  ck_assert_uint_ge(resident(map, n), n / (size_t)sysconf(_SC_PAGESIZE) - 1);
+  ck_assert_uint_eq(resident(map + 2 * n, n), 0);  /* past the kept pages: fresh */
+  for (uint64_t i = 0; i < 3 * n; i += 4093)
+    ck_assert_uint_eq(pc[i], 0);
+  sim_device_free(d);
 }
 END_TEST
 
@@ -5300,6 +5369,7 @@ Suite *suite_sim(void)
   tcase_add_test(t, test_cluster_dsmem_and_barrier);
   tcase_add_test(t, test_launch_cluster_past_portable_refused);
   tcase_add_test(t, test_heap_allocator);
+  tcase_add_test(t, test_freed_buffer_memory_kept);
   tcase_add_test(t, test_heap_across_launches);
   tcase_add_test(t, test_big_buffers);
   tcase_add_test(t, test_touch_keys_line_up);

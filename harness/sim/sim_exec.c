@@ -2624,8 +2624,10 @@ uint8_t *sim_exec_fast_plan(const struct sim_prog *p)
     if (k >= FK_LDS)          /* size (log2, 2 bits), then signedness, then a global vector */
       arg = (unsigned)__builtin_ctz(size) + 4 * (unsigned)ptx_type_is_signed(t) +
             8 * (unsigned)(k >= FK_LDG && in->vec > 1);
-    /* the kind in the low 4 bits, its argument above them */
-    f[pc] = (uint8_t)(k + 16 * arg);
+    /* the kind in the low 4 bits, its argument above them; 0 where none (fast_kind may
+       have set an argument before it refused: a setp of f64, or with a boolean operation,
+       would read as a branch's PLAN_BRA) */
+    f[pc] = k == FK_NONE ? 0 : (uint8_t)(k + 16 * arg);
     if (in->op == PTX_OP_BRA && in->nopd >= 1 && in->opd[0].reg < p->ncode)
       f[pc] = PLAN_BRA;                            /* a direct branch inside the code */
   }

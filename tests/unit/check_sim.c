@@ -2732,6 +2732,42 @@ static void gv_same(const struct gv_out *a, const struct gv_out *b, const char *
     }
 }
 
+/* The setps sim_exec_run leaves to sim_exec (a 64-bit float compare, a boolean operation
+   with a 64-bit compare, one with a second destination) are no branch in the fast plan: each
+   runs as a setp (before, a plan byte of their own read as a branch's, and the warp looped).
+   out[l] = (l < 16 ? 100 : 200) + (l == 3 ? 1000 : 0) + (l < 8 ? 10000 : l < 16 ? 20000 : 0)
+   + 6. */
+START_TEST(test_fast_plan_setp_no_branch)
+{
+  static const char *k =
+    HDR
+    ".visible .entry sp(.param .u64 out)\n{\n"
+    "  .reg .pred %p<6>;\n  .reg .b32 %r<12>;\n  .reg .f64 %fd<4>;\n  .reg .b64 %rd<8>;\n"
+    "  ld.param.u64 %rd1, [out];\n  mov.u32 %r1, %tid.x;\n  cvt.rn.f64.u32 %fd1, %r1;\n"
+    "  cvt.u64.u32 %rd4, %r1;\n  mov.u32 %r2, 5;\n"
+    "  setp.lt.f64 %p1, %fd1, 0d4030000000000000;\n  add.u32 %r2, %r2, 1;\n"
+    "  setp.eq.and.u64 %p2, %rd4, 3, %p1;\n  add.u32 %r2, %r2, 0;\n"
+    "  setp.lt.and.s64 %p3|%p4, %rd4, 8, %p1;\n  add.u32 %r2, %r2, 0;\n"
+    "  selp.u32 %r3, 100, 200, %p1;\n  selp.u32 %r4, 1000, 0, %p2;\n"
+    "  selp.u32 %r5, 10000, 0, %p3;\n  selp.u32 %r6, 20000, 0, %p4;\n"
+    "  add.u32 %r7, %r3, %r4;\n  add.u32 %r7, %r7, %r5;\n  add.u32 %r7, %r7, %r6;\n"
+    "  add.u32 %r7, %r7, %r2;\n"
+    "  mul.wide.u32 %rd2, %r1, 4;\n  add.s64 %rd3, %rd1, %rd2;\n  st.global.u32 [%rd3], %r7;\n"
+    "  ret;\n}\n";
+  struct fx f;
+  load(&f, k);
+  uint64_t p = buffer(&f, 32 * 4, "out");
+  ck_assert_int_eq(launch(&f, "sp", 1, 32, &p, 1, SIM_SCHED_ITS, 1, 0), SIM_OK);
+  ck_assert_msg(f.r.outcome == SIM_RAN_OK, "%s", f.r.fault.message);
+  uint32_t out[32];
+  ck_assert_int_eq(sim_read(f.d, p, out, sizeof out), SIM_OK);
+  for (uint32_t l = 0; l < 32; l++)
+    ck_assert_uint_eq(out[l], (l < 16 ? 100u : 200u) + (l == 3 ? 1000u : 0u) +
+                              (l < 8 ? 10000u : l < 16 ? 20000u : 0u) + 6u);
+  done(&f);
+}
+END_TEST
+
 /* Branches inside sim_exec_run's runs: forward ones all lanes take or none does, bra.uni,
    loops closed by a backward branch of the whole warp and of the lanes of a divergent branch,
    and a spin lock whose looping lanes let the one that got the lock past its barrier (ITS's
@@ -5176,6 +5212,7 @@ Suite *suite_sim(void)
   tcase_add_test(t, test_touch_span_guess);
   tcase_add_test(t, test_wave64_full_halves);
   tcase_add_test(t, test_fast_path_global_strided);
+  tcase_add_test(t, test_fast_plan_setp_no_branch);
   tcase_add_test(t, test_fast_path_branches);
   tcase_add_test(t, test_race_warp_reads_one_word);
   tcase_add_test(t, test_race_warp_strided_stores);

@@ -627,6 +627,20 @@ uint32_t sim_exec_run(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint
    sim_exec_run: what control() does for it (the livelock watch, ITS's escape). Returns 0
    when that dissolved the group (waiting lanes let go), else 1. */
 int sim_warp_back(struct sim_block *b, struct sim_warp *w);
+/* An if without else inside sim_exec_run (sim_warp.c): the group of w (running, gmask g) at
+   a bra to target, its reconvergence point, whose lanes e (not none, not all) take it.
+   sim_warp_skip_ok: 1 when control() would split g there, run g & ~e on from the next
+   instruction as one group and, once those reach target, run g on from there as one group
+   again, under the same top barrier, with no choice select_group makes and no fault (0:
+   sim_warp_shortcuts is 0, or any other case). Then sim_exec_run may run the lanes of g & ~e
+   up to target itself; sim_warp_skip leaves w as control() and arrive_group would once they
+   got there (gpc the caller's to set), and sim_warp_split (branch at pc) as control() would
+   have at the branch, where they stopped before the target (gpc the caller's to set: where
+   they stopped). sim_warp_split returns 0, or 1 after reporting a fault (none where
+   sim_warp_skip_ok said 1). */
+int sim_warp_skip_ok(const struct sim_warp *w, uint64_t e, uint32_t target);
+void sim_warp_skip(struct sim_warp *w);
+int sim_warp_split(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t e);
 /* sim_exec of the unguarded shfl.sync at pc for lanes m of a 32-lane warp: the same values,
    counts and trace, with the shuffle's mode chosen once for the warp rather than lane by
    lane and none of sim_exec's dispatch. Returns pc + 1. */

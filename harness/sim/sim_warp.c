@@ -970,6 +970,99 @@ static int call_through(struct sim_block *b, struct sim_warp *w, uint32_t pc, un
   return 1;
 }
 
+/* The lanes g of w, at the bra `in` at pc, split: those of e (not none, not all of g) to its
+   target, the others on to pc + 1. Pushes the convergence barrier at the branch's
+   reconvergence point and chooses the group that runs next where select_group would (a
+   divergent branch's part of control()). Returns 0, or 1 after reporting the fault (divergence
+   nested too deeply). */
+static int diverge(struct sim_block *b, struct sim_warp *w, const struct ptx_inst *in,
+                   uint32_t pc, uint64_t g, uint64_t e)
+{
+  const uint32_t target = in->opd[0].reg;
+  /* divergent: the group's lanes share their top convergence barrier t, before and after
+     a new one is pushed */
+  int t = w->gtop;
+  if (in->reconv != PTX_NOREG && (t = push_cbar(w, g, in->reconv, pc)) < 0) {
+    sim_fault_other(b, w, pc, sim_ctz64(g), SIM_FK_TRAP,
+                    "divergent branches nested too deeply for the emulator");
+    return 1;
+  }
+  w->have_group = 0;
+#ifdef WARP_X86
+  if (warp_avx2 && b->W == 32)
+    pcs_split_avx2(w->pc, g, e, target, pc + 1);
+  else
+#endif
+    for (uint64_t mm = g; mm; mm &= mm - 1) {
+      unsigned l = sim_ctz64(mm);
+      w->pc[l] = (e >> l & 1) ? target : pc + 1;
+    }
+  if (target <= pc) {
+    w->gmask = e;                                 /* the looping lanes, for backward() */
+    backward(b, w);
+    w->have_group = 0;
+  }
+  if (t >= 0) {                                   /* the side already at t's pc waits */
+    uint32_t at_pc = w->cbar[t].pc;
+    uint64_t at = (target == at_pc ? e : 0) | (pc + 1 == at_pc ? g & ~e : 0);
+    if (at)
+      wait_at(b, w, at, t);
+    if (at && !w->cbar[t].expect)
+      return 0;                                   /* released: select_group chooses */
+  }
+  if (target > pc + 1) {
+    /* the lanes of g not waiting at t run on, the side at pc + 1 first (the lower pc),
+       their top barrier t: select_group's choice, made here */
+    uint64_t rg = g & ~w->cwait, lo = rg & ~e;
+    take_group(w, lo ? lo : rg, lo ? pc + 1 : target, t);
+  }
+  return 0;
+}
+
+/* What an if without else leaves, run through by its lanes at once (sim_exec_run):
+   control() splits the group g at the bra (diverge: a new convergence barrier at the target,
+   e's lanes waiting there, the group g & ~e on at pc + 1 under it); the group's last
+   instruction before the target takes it there, where arrive_group releases the barrier (its
+   slot free again, each lane's stack depth as before, cwait as before, spin 0) and takes g
+   again at the target under its old top barrier (prefer 0). Each step is the shortcut
+   take_group takes, and the pushing succeeds, when:
+   - the lanes of g are all that can run (the others wait at a barrier, a collective or a
+     convergence point), none of g & ~e is preferred, and the first live lane is one of them;
+   - the group's top barrier is not at the target (push_cbar would reuse it, its release
+     would let the lanes on onto it);
+   - a barrier slot is free and no lane of g has its stack full (push_cbar would fault).
+   Lanes' pcs, stack entries above their tops and free slots are read by nothing while the
+   group runs, so those are all the state there is: sim_warp_skip sets it. */
+int sim_warp_skip_ok(const struct sim_warp *w, uint64_t e, uint32_t target)
+{
+  const uint64_t g = w->gmask, lo = g & ~e;
+  if (!sim_warp_shortcuts || !w->have_group || !lo || !e || (e & ~g) ||
+      (w->live & ~w->barwait & ~w->syncwait & ~w->cwait) != g || (w->prefer & lo) ||
+      !(lo >> sim_ctz64(w->live) & 1) || (w->gtop >= 0 && w->cbar[w->gtop].pc == target))
+    return 0;
+  uint32_t t = 0;
+  while (t < w->ncbar && w->cbar[t].expect)
+    t++;
+  if (t == SIM_NCBAR)
+    return 0;
+#ifdef WARP_X86
+  if (warp_avx2 && !(g >> 32))
+    return !(cstack_full32_avx2(w->csp) & g);
+#endif
+  return !(cstack_full(w) & g);
+}
+
+void sim_warp_skip(struct sim_warp *w)
+{
+  w->prefer = 0;
+  w->spin = 0;
+}
+
+int sim_warp_split(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t e)
+{
+  return diverge(b, w, &b->prog->code[pc], pc, w->gmask, e);
+}
+
 /* Control instructions and .sync collectives. Returns 0 to go on, 1 when the warp must stop
    (fault). */
 static int control(struct sim_block *b, struct sim_warp *w, const struct ptx_inst *in)
@@ -1003,44 +1096,7 @@ static int control(struct sim_block *b, struct sim_warp *w, const struct ptx_ins
       }
       return 0;
     }
-    /* divergent: the group's lanes share their top convergence barrier t, before and after
-       a new one is pushed */
-    int t = w->gtop;
-    if (in->reconv != PTX_NOREG && (t = push_cbar(w, g, in->reconv, pc)) < 0) {
-      sim_fault_other(b, w, pc, sim_ctz64(g), SIM_FK_TRAP,
-                      "divergent branches nested too deeply for the emulator");
-      return 1;
-    }
-    w->have_group = 0;
-#ifdef WARP_X86
-    if (warp_avx2 && b->W == 32)
-      pcs_split_avx2(w->pc, g, e, target, pc + 1);
-    else
-#endif
-      for (uint64_t mm = g; mm; mm &= mm - 1) {
-        unsigned l = sim_ctz64(mm);
-        w->pc[l] = (e >> l & 1) ? target : pc + 1;
-      }
-    if (target <= pc) {
-      w->gmask = e;                                 /* the looping lanes, for backward() */
-      backward(b, w);
-      w->have_group = 0;
-    }
-    if (t >= 0) {                                   /* the side already at t's pc waits */
-      uint32_t at_pc = w->cbar[t].pc;
-      uint64_t at = (target == at_pc ? e : 0) | (pc + 1 == at_pc ? g & ~e : 0);
-      if (at)
-        wait_at(b, w, at, t);
-      if (at && !w->cbar[t].expect)
-        return 0;                                   /* released: select_group chooses */
-    }
-    if (target > pc + 1) {
-      /* the lanes of g not waiting at t run on, the side at pc + 1 first (the lower pc),
-         their top barrier t: select_group's choice, made here */
-      uint64_t rg = g & ~w->cwait, lo = rg & ~e;
-      take_group(w, lo ? lo : rg, lo ? pc + 1 : target, t);
-    }
-    return 0;
+    return diverge(b, w, in, pc, g, e);
   }
 
   case PTX_OP_CALL: {

@@ -5128,6 +5128,150 @@ START_TEST(test_take_group_refuses_other_choices)
 }
 END_TEST
 
+/* sim_warp_skip_ok lets sim_exec_run run an if without else itself only where control()
+   would split the group and take its sides as groups of their own, each step a shortcut
+   take_group takes, with no fault: refused when lanes outside the group could run, when a
+   lane that falls through is preferred, when the first live lane takes the branch, when no
+   lane or every lane takes it, when the group's top barrier is at the target, when no
+   barrier slot is free or a lane's stack is full, when the warp has no group, and under the
+   tests' switch. */
+START_TEST(test_skip_ok_refuses_other_choices)
+{
+  struct sim_warp *w = calloc(1, sizeof *w);
+  ck_assert_ptr_nonnull(w);
+  enum { NONE, GTOP_AT, GTOP_ELSE, SLOTS_FULL, SLOT_FREE, STACK_FULL, STACK_E, NO_GROUP };
+  static const struct {
+    uint64_t live, g, e, barwait, cwait, prefer;
+    int other, ok;
+  } c[] = {
+    {0xffffffffull, 0xffffffffull, 0xaaaaaaaaull, 0, 0, 0, NONE, 1},   /* odd lanes skip */
+    {0xffffffffull, 0xffffffffull, 0xfffffffeull, 0, 0, 0, NONE, 1},   /* all but lane 0 */
+    {0xffffffffull, 0xffffffffull, 0, 0, 0, 0, NONE, 0},               /* none take it */
+    {0xffffffffull, 0xffffffffull, 0xffffffffull, 0, 0, 0, NONE, 0},   /* every lane */
+    {0xffffffffull, 0xffffffffull, 0x55555555ull, 0, 0, 0, NONE, 0},   /* lane 0 takes it */
+    {0xfffffffeull, 0xfffffffeull, 0x55555554ull, 0, 0, 0, NONE, 1},   /* lane 0 exited */
+    {0xffffffffull, 0x0000ffffull, 0x0000aaaaull, 0, 0, 0, NONE, 0},   /* 16-31 could run */
+    {0xffffffffull, 0x0000ffffull, 0x0000aaaaull, 0xffff0000ull, 0, 0, NONE, 1},
+    {0xffffffffull, 0x0000ffffull, 0x0000aaaaull, 0, 0xffff0000ull, 0, NONE, 1},
+    {0xffffffffull, 0xffffffffull, 0xaaaaaaaaull, 0, 0, 0x4, NONE, 0}, /* lane 2 preferred */
+    {0xffffffffull, 0xffffffffull, 0xaaaaaaaaull, 0, 0, 0x2, NONE, 1}, /* lane 1: it skips */
+    {0xffffffffull, 0xffffffffull, 0xaaaaaaaaull, 0, 0, 0, GTOP_AT, 0},
+    {0xffffffffull, 0xffffffffull, 0xaaaaaaaaull, 0, 0, 0, GTOP_ELSE, 1},
+    {0xffffffffull, 0xffffffffull, 0xaaaaaaaaull, 0, 0, 0, SLOTS_FULL, 0},
+    {0xffffffffull, 0xffffffffull, 0xaaaaaaaaull, 0, 0, 0, SLOT_FREE, 1},
+    {0xffffffffull, 0xffffffffull, 0xaaaaaaaaull, 0, 0, 0, STACK_FULL, 0},
+    {0xffffffffull, 0xffffffffull, 0xaaaaaaaaull, 0, 0, 0, STACK_E, 0}, /* a skipping lane's */
+    {0xffffffffull, 0xffffffffull, 0xaaaaaaaaull, 0, 0, 0, NO_GROUP, 0},
+  };
+  const uint32_t target = 40;
+  for (unsigned i = 0; i < sizeof c / sizeof *c; i++) {
+    memset(w, 0, sizeof *w);
+    w->live = c[i].live;
+    w->gmask = c[i].g;
+    w->barwait = c[i].barwait;
+    w->cwait = c[i].cwait;
+    w->prefer = c[i].prefer;
+    w->have_group = c[i].other != NO_GROUP;
+    w->gtop = -1;
+    if (c[i].other == GTOP_AT || c[i].other == GTOP_ELSE) {
+      w->ncbar = 3;
+      w->gtop = 2;
+      w->cbar[2].pc = c[i].other == GTOP_AT ? target : target + 5;
+      w->cbar[2].expect = c[i].g;
+    }
+    if (c[i].other == SLOTS_FULL || c[i].other == SLOT_FREE) {
+      w->ncbar = SIM_NCBAR;
+      for (unsigned t = 0; t < SIM_NCBAR; t++)
+        w->cbar[t].expect = t == SIM_NCBAR - 1 && c[i].other == SLOT_FREE ? 0 : 1;
+    }
+    if (c[i].other == STACK_FULL || c[i].other == STACK_E)
+      w->csp[c[i].other == STACK_FULL ? 2 : 3] = SIM_CSTACK;
+    ck_assert_msg(sim_warp_skip_ok(w, c[i].e, target) == c[i].ok, "case %u", i);
+  }
+  memset(w, 0, sizeof *w);
+  w->live = w->gmask = 0xffffffffull;
+  w->have_group = 1;
+  w->gtop = -1;
+  ck_assert_int_eq(sim_warp_skip_ok(w, 0xaaaaaaaaull, target), 1);
+  sim_warp_shortcuts = 0;                           /* the tests' switch: never */
+  ck_assert_int_eq(sim_warp_skip_ok(w, 0xaaaaaaaaull, target), 0);
+  sim_warp_shortcuts = 1;
+  free(w);
+}
+END_TEST
+
+/* An if without else whose lanes sim_exec_run runs through itself (run_skip) against
+   control() splitting them (sim_warp_shortcuts 0), in clusters of two blocks of 64 threads:
+   bodies that stop before their target at a shared::cluster load of the other block's word
+   (sim_exec's to run: the lanes go on split, as control() split them), one at its first
+   instruction, one after three, and a body whose own shared load is out of bounds from lane 4
+   on (the fault sim_exec reports, the same one). Outcome, fault, counters, per-instruction statistics and
+   memory the same; the values as the kernel computes them: lanes 4k get
+   (12 + own + other's) * 3, odd lanes the other's word more. */
+START_TEST(test_fast_path_if_skip_stops)
+{
+  for (int bad = 0; bad < 2; bad++) {
+    char k[2048];
+    snprintf(k, sizeof k,
+             HDR
+             ".visible .entry sk(.param .u64 po)\n"
+             ".explicitcluster\n.reqnctapercluster 2, 1, 1\n"
+             "{\n"
+             "  .reg .pred %%p<4>;\n  .reg .b32 %%r<24>;\n  .reg .b64 %%rd<8>;\n"
+             "  .shared .align 4 .b8 s[256];\n"
+             "  ld.param.u64 %%rd1, [po];\n"
+             "  mov.u32 %%r1, %%tid.x;\n  mov.u32 %%r2, %%cluster_ctarank;\n"
+             "  mov.u32 %%r3, s;\n  shl.b32 %%r4, %%r1, 2;\n  add.u32 %%r5, %%r3, %%r4;\n"
+             "  mad.lo.u32 %%r6, %%r2, 1000, %%r1;\n  st.shared.u32 [%%r5], %%r6;\n"
+             "  barrier.cluster.arrive.aligned;\n  barrier.cluster.wait.aligned;\n"
+             "  xor.b32 %%r7, %%r2, 1;\n  mapa.shared::cluster.u32 %%r8, %%r5, %%r7;\n"
+             "  mov.u32 %%r9, 7;\n"
+             "  and.b32 %%r10, %%r1, 3;\n  setp.ne.u32 %%p1, %%r10, 0;\n  @%%p1 bra JOIN;\n"
+             "  add.u32 %%r9, %%r9, 5;\n  ld.shared.u32 %%r11, [%%r5+%d];\n"
+             "  add.u32 %%r9, %%r9, %%r11;\n"
+             "  ld.shared::cluster.u32 %%r12, [%%r8];\n  add.u32 %%r9, %%r9, %%r12;\n"
+             "  mul.lo.u32 %%r9, %%r9, 3;\n"
+             "JOIN:\n"
+             "  and.b32 %%r15, %%r1, 1;\n  setp.eq.u32 %%p2, %%r15, 0;\n  @%%p2 bra J2;\n"
+             "  ld.shared::cluster.u32 %%r16, [%%r8];\n  add.u32 %%r9, %%r9, %%r16;\n"
+             "J2:\n"
+             "  barrier.cluster.arrive.aligned;\n  barrier.cluster.wait.aligned;\n"
+             "  mov.u32 %%r13, %%ctaid.x;\n  mad.lo.u32 %%r14, %%r13, 64, %%r1;\n"
+             "  mul.wide.u32 %%rd2, %%r14, 4;\n  add.s64 %%rd3, %%rd1, %%rd2;\n"
+             "  st.global.u32 [%%rd3], %%r9;\n"
+             "  ret;\n}\n",
+             bad ? 240 : 0);
+    struct sim_result r[2];
+    uint32_t got[2][128];
+    struct sim_launch c = {.grid = {2, 1, 1}, .block = {64, 1, 1}, .workers = 1};
+    run_switched(k, "sk", &c, &sim_warp_shortcuts, r, got[0], got[1], sizeof got[0]);
+    ck_assert_int_eq(r[0].outcome, r[1].outcome);
+    ck_assert_int_eq(r[1].outcome, bad ? SIM_FAULT : SIM_RAN_OK);
+    ck_assert_int_eq(r[0].fault.kind, r[1].fault.kind);
+    ck_assert_uint_eq(r[0].fault.lane, r[1].fault.lane);
+    ck_assert_uint_eq(r[0].fault.inst, r[1].fault.inst);
+    ck_assert_str_eq(r[0].fault.message, r[1].fault.message);
+    if (bad)
+      ck_assert_msg(r[1].fault.lane % 4 == 0 && strstr(r[1].fault.message, "out of bounds"),
+                    "%s", r[1].fault.message);
+    ck_assert(!memcmp(&r[0].counters, &r[1].counters, sizeof r[0].counters));
+    ck_assert_uint_eq(r[0].nstats, r[1].nstats);
+    for (uint32_t i = 0; i < r[0].nstats; i++)
+      ck_assert_msg(!memcmp(&r[0].stats[i], &r[1].stats[i], sizeof *r[0].stats),
+                    "statistics of instruction %u", i);
+    ck_assert(!memcmp(got[0], got[1], sizeof got[0]));
+    for (uint32_t t = 0; t < 128 && !bad; t++) {
+      const uint32_t l = t % 64, rank = t / 64, own = rank * 1000 + l,
+                     other = (rank ^ 1) * 1000 + l;
+      const uint32_t want = (l % 4 ? 7 : (12 + own + other) * 3) + (l % 2 ? other : 0);
+      ck_assert_msg(got[1][t] == want, "thread %u: %u, want %u", t, got[1][t], want);
+    }
+    sim_result_free(&r[0]);
+    sim_result_free(&r[1]);
+  }
+}
+END_TEST
+
 /* test_fast_path_shared_partial_bounds for the few-lane masks (at most 16 lanes: the bounds
    checked lane by lane, addrs_ok_sparse_avx2) and those just over: one to 17 lanes of a warp
    load or store shared memory, each at an offset of its own, the last word (124) among the
@@ -5277,6 +5421,8 @@ Suite *suite_sim(void)
   tcase_add_test(t, test_cstack_put_matches_lane_loop);
   tcase_add_test(t, test_warp_shortcuts_match_select_group);
   tcase_add_test(t, test_take_group_refuses_other_choices);
+  tcase_add_test(t, test_skip_ok_refuses_other_choices);
+  tcase_add_test(t, test_fast_path_if_skip_stops);
   tcase_add_test(t, test_fast_path_shared_sparse_bounds);
   tcase_add_test(t, test_syncwarp_onto_a_join);
   suite_add_tcase(s, t);

@@ -251,13 +251,14 @@ static int release_barriers(struct sim_block *b)
         continue;
       uint32_t last_pc = UINT32_MAX;
       const struct ptx_inst *in = NULL;
-      if (!red) {
+      /* a whole 32-lane warp at one barrier instruction (barmixed clear: every lane at
+         barpc) goes on from the next as one group where select_group would choose it */
+      const int whole = !red && at == 0xffffffffull && b->W == 32;
+      const int one_pc = whole && !(w->barmixed >> id & 1);
+      if (!red && !whole) {
         /* no lane at a bar.red: each lane just steps past its barrier */
-        if (at == 0xffffffffull && b->W == 32)
-          sim_pcs_inc32(w->pc);
-        else
-          for (uint64_t m = at; m; m &= m - 1)
-            w->pc[sim_ctz64(m)]++;
+        for (uint64_t m = at; m; m &= m - 1)
+          w->pc[sim_ctz64(m)]++;
       }
       for (uint64_t m = red ? at : 0; m; m &= m - 1) {
         unsigned l = sim_ctz64(m);
@@ -280,6 +281,8 @@ static int release_barriers(struct sim_block *b)
       }
       if (w->state == SIM_W_BLOCKED)
         w->state = SIM_W_RUN;
+      if (whole && !(one_pc && sim_warp_rejoin32(w, w->barpc[id] + 1)))
+        sim_pcs_inc32(w->pc);
     }
     b->bar_arrived[id] = 0;
     b->bar_count[id] = 0;

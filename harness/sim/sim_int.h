@@ -575,6 +575,12 @@ uint64_t *sim_warp_zero_plan(const struct sim_prog *p);
    group when that is the group select_group would choose next (and report, were the budget
    spent before it runs): 1; else 0, w unchanged. */
 int sim_warp_take_group(struct sim_warp *w, uint64_t m, uint32_t pc, int top);
+/* The 32 lanes of a 32-lane warp w, all live, just released from a barrier and all at pc
+   (w->pc not yet stepped on to it): w's current group when that is the group select_group
+   would choose next (the whole warp, no convergence barrier open, nothing preferred, no lane
+   waiting): 1, with w->pc left as it was (a group's lanes' pcs are its gpc); else 0, w
+   unchanged. */
+int sim_warp_rejoin32(struct sim_warp *w, uint32_t pc);
 /* 1 (the default): sim_warp.c and sim_block.c choose a warp's next group where a branch
    split it or a barrier released it (sim_warp_take_group); 0 (tests only): select_group
    always chooses, for comparison. */

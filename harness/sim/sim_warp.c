@@ -629,6 +629,13 @@ static inline uint64_t cstack_full(const struct sim_warp *w)
 }
 
 #ifdef WARP_X86
+/* No convergence barrier open on any of the first 32 lanes (csp[l] 0), one test. */
+__attribute__((target("avx2"))) static inline int csp_none32_avx2(const uint8_t *csp)
+{
+  const __m256i v = _mm256_loadu_si256((const __m256i *)(const void *)csp);
+  return _mm256_testz_si256(v, v);
+}
+
 /* cstack_full for the first 32 lanes, one compare. */
 __attribute__((target("avx2"))) static inline uint32_t cstack_full32_avx2(const uint8_t *csp)
 {
@@ -787,6 +794,22 @@ static int select_group(struct sim_warp *w)
 int sim_warp_take_group(struct sim_warp *w, uint64_t m, uint32_t pc, int top)
 {
   return take_group(w, m, pc, top);
+}
+
+int sim_warp_rejoin32(struct sim_warp *w, uint32_t pc)
+{
+  /* select_group's whole-warp choice (sim_pcs_uniform32: every pc the same, no barrier
+     open), the pcs known the same */
+#ifdef WARP_X86
+  if (warp_avx2) {
+    if (!csp_none32_avx2(w->csp))
+      return 0;
+  } else
+#endif
+  for (unsigned l = 0; l < 32; l++)
+    if (w->csp[l])
+      return 0;
+  return take_group(w, 0xffffffffull, pc, -1);
 }
 
 #ifdef WARP_X86

@@ -5081,6 +5081,105 @@ START_TEST(test_warp_shortcuts_match_select_group)
 }
 END_TEST
 
+/* A tree reduction in shared memory, a bar.sync after every step, in a block of 48 threads (a
+   full warp, whose 32 lanes a barrier releases together, and a half one): the whole warp's
+   group taken at the release (sim_warp_rejoin32) and each step's if without else run inside
+   sim_exec_run (run_skip) against select_group and control() (sim_warp_shortcuts 0), under
+   ITS and the stack scheduler, in index order and under order seeds, with the default budget
+   and budgets spent at many points: outcome, fault message, counters, per-instruction
+   statistics, trace and memory the same; dst[t] the block's sums as the steps leave them. */
+START_TEST(test_warp_shortcuts_barrier_reduction)
+{
+  static const char *k =
+    HDR
+    ".visible .entry wg(.param .u64 src, .param .u64 dst)\n{\n"
+    "  .reg .pred %p<4>;\n  .reg .b32 %r<16>;\n  .reg .b64 %rd<4>;\n"
+    "  .shared .align 4 .b8 s[512];\n"
+    "  ld.param.u64 %rd1, [dst];\n  mov.u32 %r1, %tid.x;\n"
+    "  mul.wide.u32 %rd2, %r1, 4;\n  add.s64 %rd3, %rd1, %rd2;\n"
+    "  mov.u32 %r2, s;\n  shl.b32 %r3, %r1, 2;\n  add.u32 %r4, %r2, %r3;\n"
+    "  add.u32 %r5, %r1, 1;\n  st.shared.u32 [%r4], %r5;\n"
+    "  mov.u32 %r12, 0;\n  st.shared.u32 [%r4+192], %r12;\n"
+    "  bar.sync 0;\n"
+    "  mov.u32 %r6, 1;\n"
+    "STEP:\n"
+    "  shl.b32 %r7, %r6, 1;\n  sub.u32 %r7, %r7, 1;\n  and.b32 %r8, %r1, %r7;\n"
+    "  setp.ne.u32 %p1, %r8, 0;\n  @%p1 bra JOIN;\n"
+    "  shl.b32 %r9, %r6, 2;\n  add.u32 %r9, %r4, %r9;\n"
+    "  ld.shared.u32 %r10, [%r4];\n  ld.shared.u32 %r11, [%r9];\n"
+    "  add.u32 %r10, %r10, %r11;\n  st.shared.u32 [%r4], %r10;\n"
+    "JOIN:\n"
+    "  bar.sync 0;\n"
+    "  shl.b32 %r6, %r6, 1;\n  setp.lt.u32 %p2, %r6, 64;\n  @%p2 bra STEP;\n"
+    "  ld.shared.u32 %r10, [%r4];\n  st.global.u32 [%rd3], %r10;\n"
+    "  ret;\n}\n";
+  static struct gv_out a, b;
+  unsigned runs = 0, budget_faults = 0;
+  for (int sched = 0; sched < 2; sched++)
+    for (uint64_t seed = 0; seed < 3; seed++)
+      for (uint64_t budget = 0; budget < 700; budget = budget ? budget + 11 : 16) {
+        enum sim_sched sc = sched ? SIM_SCHED_STACK : SIM_SCHED_ITS;
+        wg_run(k, sc, seed, budget, 1, &a);
+        wg_run(k, sc, seed, budget, 0, &b);
+        char what[96];
+        snprintf(what, sizeof what, "sched %d, seed %llu, budget %llu", sched,
+                 (unsigned long long)seed, (unsigned long long)budget);
+        if (!budget) {
+          ck_assert_msg(a.r.outcome == SIM_RAN_OK, "%s: %s", what, a.r.fault.message);
+          /* thread t holds the sum of 1 + t .. 1 + t + 2^z - 1 (z: t's trailing zeros, at
+             most 6) over the threads there are, the rest of the words 0 */
+          for (uint32_t t = 0; t < 48; t++) {
+            uint32_t span = t ? 1u << __builtin_ctz(t) : 64, want = 0;
+            if (span > 64)
+              span = 64;
+            for (uint32_t u = t; u < t + span && u < 48; u++)
+              want += u + 1;
+            uint32_t got;
+            memcpy(&got, a.dst + 4 * t, 4);
+            ck_assert_msg(got == want, "%s: thread %u: %u, want %u", what, t, got, want);
+          }
+        }
+        budget_faults += a.r.outcome == SIM_BUDGET;
+        gv_same(&a, &b, what);
+        runs++;
+        sim_result_free(&a.r);
+        sim_result_free(&b.r);
+      }
+  ck_assert_uint_gt(budget_faults, runs / 2);
+}
+END_TEST
+
+/* Two bar.sync instructions with a thread count, one on each side of a branch that never
+   joins (each side ends the thread), so that no convergence barrier is open: both halves of
+   each warp arrive at barrier 0, at different instructions, and the count releases them
+   together; each lane goes on after its own (not the warp's first lane's, which the whole
+   warp's shortcut at a release, sim_warp_rejoin32, would take), with shortcuts and without:
+   out[t] = t & 16 ? 222 : 111. */
+START_TEST(test_barrier_release_mixed_pcs)
+{
+  static const char *k =
+    HDR
+    ".visible .entry mx(.param .u64 out)\n{\n"
+    "  .reg .pred %p<4>;\n  .reg .b32 %r<8>;\n  .reg .b64 %rd<4>;\n"
+    "  ld.param.u64 %rd1, [out];\n  mov.u32 %r1, %tid.x;\n"
+    "  mul.wide.u32 %rd2, %r1, 4;\n  add.s64 %rd3, %rd1, %rd2;\n"
+    "  and.b32 %r2, %r1, 16;\n  setp.ne.u32 %p1, %r2, 0;\n  @%p1 bra B;\n"
+    "  bar.sync 0, 64;\n  mov.u32 %r3, 111;\n  st.global.u32 [%rd3], %r3;\n  ret;\n"
+    "B:\n"
+    "  bar.sync 0, 64;\n  mov.u32 %r3, 222;\n  st.global.u32 [%rd3], %r3;\n  ret;\n}\n";
+  struct sim_result r[2];
+  uint32_t got[2][64];
+  struct sim_launch c = {.grid = {1, 1, 1}, .block = {64, 1, 1}, .workers = 1};
+  run_switched(k, "mx", &c, &sim_warp_shortcuts, r, got[0], got[1], sizeof got[0]);
+  for (int i = 0; i < 2; i++) {
+    ck_assert_msg(r[i].outcome == SIM_RAN_OK, "%s", r[i].fault.message);
+    for (uint32_t t = 0; t < 64; t++)
+      ck_assert_uint_eq(got[i][t], t & 16 ? 222u : 111u);
+    sim_result_free(&r[i]);
+  }
+}
+END_TEST
+
 /* sim_warp_take_group takes a group only where select_group would choose the same one next
    and a budget report would name the same pc: refused when other lanes could run, when a
    lane is preferred, when the first live lane is not in it (the report would name that
@@ -5420,6 +5519,8 @@ Suite *suite_sim(void)
   tcase_add_test(t, test_fast_path_setp_guard);
   tcase_add_test(t, test_cstack_put_matches_lane_loop);
   tcase_add_test(t, test_warp_shortcuts_match_select_group);
+  tcase_add_test(t, test_warp_shortcuts_barrier_reduction);
+  tcase_add_test(t, test_barrier_release_mixed_pcs);
   tcase_add_test(t, test_take_group_refuses_other_choices);
   tcase_add_test(t, test_skip_ok_refuses_other_choices);
   tcase_add_test(t, test_fast_path_if_skip_stops);

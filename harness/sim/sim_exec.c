@@ -2384,6 +2384,7 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
   }
 
   case PTX_OP_CP:                                 /* cp.async: sim_async.c */
+    w->async_used = 1;
     if (sim_async_exec(b, w, pc, e))
       return pc;
     break;

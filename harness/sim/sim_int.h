@@ -337,6 +337,9 @@ struct sim_warp {
   struct sim_bulk *bulk;
   uint32_t nbulk, cap_bulk;
   uint32_t bgroups[SIM_MAX_WARP];
+  uint8_t async_used;            /* sim_exec ran a cp instruction (the only ones that fill the
+                                    queues or count groups) since sim_warp_init last emptied
+                                    them: the next block's sim_warp_init must */
   uint64_t snap_loopers;         /* ... and in the window before it (deadlock reports) */
   int snap_valid, spinning;
   int consts_set;                /* the constant registers hold p->consts (sim_warp_init: the

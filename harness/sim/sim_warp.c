@@ -349,7 +349,10 @@ void sim_warp_init(struct sim_block *b, struct sim_warp *w)
   w->spin = w->backs = 0;
   w->loopers = w->snap_loopers = 0;
   w->snap_valid = w->spinning = 0;
-  sim_async_reset(w);
+  if (w->async_used) {                /* else the queues are empty, the counts 0 */
+    sim_async_reset(w);
+    w->async_used = 0;
+  }
   if (p->zero) {
     /* only the registers that may be read before they are written (sim_warp_zero_plan's
        runs of them, after its bitmap); the others keep the last block's values until the

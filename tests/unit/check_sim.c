@@ -5180,6 +5180,42 @@ START_TEST(test_barrier_release_mixed_pcs)
 }
 END_TEST
 
+/* A block that leaves a cp.async copy queued (committed, never waited for) on one worker, and
+   the next block on the same warps: its wait_all finds its own queue empty (sim_warp_init
+   empties it after a block that issued copies), so its word keeps the 5 it stored, not the
+   first block's copy of src[0] (77). */
+START_TEST(test_async_queue_emptied_per_block)
+{
+  static const char *k =
+    HDR
+    ".visible .entry aq(.param .u64 src, .param .u64 dst)\n{\n"
+    "  .reg .pred %p<4>;\n  .reg .b32 %r<8>;\n  .reg .b64 %rd<4>;\n"
+    "  .shared .align 4 .u32 s;\n"
+    "  ld.param.u64 %rd1, [src];\n  ld.param.u64 %rd2, [dst];\n"
+    "  mov.u32 %r1, %ctaid.x;\n  mov.u32 %r2, %tid.x;\n"
+    "  setp.ne.u32 %p1, %r2, 0;\n  @%p1 bra END;\n"
+    "  mov.u32 %r3, s;\n"
+    "  setp.ne.u32 %p2, %r1, 0;\n  @%p2 bra SECOND;\n"
+    "  cp.async.ca.shared.global [%r3], [%rd1], 4;\n  cp.async.commit_group;\n"
+    "  bra.uni END;\n"
+    "SECOND:\n"
+    "  mov.u32 %r4, 5;\n  st.shared.u32 [%r3], %r4;\n  cp.async.wait_all;\n"
+    "  ld.shared.u32 %r5, [%r3];\n  st.global.u32 [%rd2], %r5;\n"
+    "END:\n  ret;\n}\n";
+  struct fx f;
+  load(&f, k);
+  uint64_t p[2] = {buffer(&f, 4, "src"), buffer(&f, 4, "dst")};
+  const uint32_t v = 77;
+  ck_assert_int_eq(sim_write(f.d, p[0], &v, 4), SIM_OK);
+  ck_assert_int_eq(launch(&f, "aq", 2, 32, p, 2, SIM_SCHED_ITS, 1, 0), SIM_OK);
+  ck_assert_msg(f.r.outcome == SIM_RAN_OK, "%s", f.r.fault.message);
+  uint32_t got;
+  ck_assert_int_eq(sim_read(f.d, p[1], &got, 4), SIM_OK);
+  ck_assert_uint_eq(got, 5);
+  done(&f);
+}
+END_TEST
+
 /* sim_warp_take_group takes a group only where select_group would choose the same one next
    and a budget report would name the same pc: refused when other lanes could run, when a
    lane is preferred, when the first live lane is not in it (the report would name that
@@ -5521,6 +5557,7 @@ Suite *suite_sim(void)
   tcase_add_test(t, test_warp_shortcuts_match_select_group);
   tcase_add_test(t, test_warp_shortcuts_barrier_reduction);
   tcase_add_test(t, test_barrier_release_mixed_pcs);
+  tcase_add_test(t, test_async_queue_emptied_per_block);
   tcase_add_test(t, test_take_group_refuses_other_choices);
   tcase_add_test(t, test_skip_ok_refuses_other_choices);
   tcase_add_test(t, test_fast_path_if_skip_stops);

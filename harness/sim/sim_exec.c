@@ -3102,7 +3102,7 @@ static inline __attribute__((always_inline)) uint32_t exec_run(struct sim_block 
         e = (in->guard_neg ? ~gb : gb) & m;
       }
       const uint32_t target = in->opd[0].reg;
-      if (e && e != m) {
+      if (__builtin_expect(e && e != m, 0)) {
         split = e;
         goto split;
       }

@@ -1260,6 +1260,22 @@ static int control(struct sim_block *b, struct sim_warp *w, const struct ptx_ins
       if (b->W == 64 && need == 0xffffffffu)
         need = ~0ull;
       need &= w->live;
+#ifdef WARP_X86
+      if (!w->syncwait && e == g && !(need & ~e) && b->W == 32 && warp_avx2 &&
+          sim_warp_shortcuts && csp_none32_avx2(w->csp)) {
+        /* the group's lanes all it waits for, no lane waiting elsewhere, no convergence
+           barrier open: they step past it together (the loop below, for lanes all at pc)
+           and, with nothing for arrive to do, go on as the group select_group would choose
+           (take_group's shortcut) */
+        if (e == 0xffffffffull)
+          sim_pcs_fill32(w->pc, pc + 1);
+        else
+          pcs_set_avx2(w->pc, (uint32_t)e, pc + 1);
+        w->wsync++;
+        take_group(w, e, pc + 1, -1);
+        return 0;
+      }
+#endif
       w->syncwait |= e;
       if ((w->syncwait & need) == need) {
         /* everyone arrived (at this or another bar.warp.sync): go on past it */

@@ -5149,6 +5149,66 @@ START_TEST(test_warp_shortcuts_barrier_reduction)
 }
 END_TEST
 
+/* __syncwarp() (bar.warp.sync) by a whole warp's group and a half warp's (16 live lanes), its
+   mask in a register and an immediate (released at once: the group steps past it and goes on
+   as one, control()'s shortcut), and inside both sides of an if-else, where each side waits at its
+   own for the other and a convergence barrier is open, and one side's lanes sync among
+   themselves (__activemask()) under that barrier (control()'s general path), in a block
+   of 48 threads, against control() with no shortcut (sim_warp_shortcuts 0), under ITS and the
+   stack scheduler, in index order and under order seeds, with the default budget and budgets
+   spent at many points: outcome, fault message, counters, per-instruction statistics, trace
+   and memory the same; dst[t] as three rounds of r = (r + 3) * 5 + (t odd ? 7 : 9) from t. */
+START_TEST(test_warp_shortcuts_syncwarp)
+{
+  static const char *k =
+    HDR
+    ".visible .entry wg(.param .u64 src, .param .u64 dst)\n{\n"
+    "  .reg .pred %p<4>;\n  .reg .b32 %r<12>;\n  .reg .b64 %rd<4>;\n"
+    "  ld.param.u64 %rd1, [dst];\n  mov.u32 %r1, %tid.x;\n"
+    "  mul.wide.u32 %rd2, %r1, 4;\n  add.s64 %rd3, %rd1, %rd2;\n"
+    "  mov.u32 %r2, %r1;\n  mov.u32 %r6, 0;\n  mov.u32 %r9, -1;\n"
+    "LOOP:\n"
+    "  add.u32 %r2, %r2, 3;\n  bar.warp.sync %r9;\n"
+    "  mul.lo.u32 %r2, %r2, 5;\n  bar.warp.sync -1;\n"
+    "  and.b32 %r3, %r1, 1;\n  setp.eq.u32 %p1, %r3, 0;\n  @%p1 bra EVEN;\n"
+    "  add.u32 %r2, %r2, 7;\n  bar.warp.sync %r9;\n  bra.uni JOIN;\n"
+    "EVEN:\n"
+    "  add.u32 %r2, %r2, 9;\n  activemask.b32 %r11;\n  bar.warp.sync %r11;\n"
+    "  bar.warp.sync %r9;\n"
+    "JOIN:\n"
+    "  add.u32 %r6, %r6, 1;\n  setp.lt.u32 %p2, %r6, 3;\n  @%p2 bra LOOP;\n"
+    "  st.global.u32 [%rd3], %r2;\n  ret;\n}\n";
+  static struct gv_out a, b;
+  unsigned runs = 0, budget_faults = 0;
+  for (int sched = 0; sched < 2; sched++)
+    for (uint64_t seed = 0; seed < 3; seed++)
+      for (uint64_t budget = 0; budget < 160; budget = budget ? budget + 7 : 4) {
+        enum sim_sched sc = sched ? SIM_SCHED_STACK : SIM_SCHED_ITS;
+        wg_run(k, sc, seed, budget, 1, &a);
+        wg_run(k, sc, seed, budget, 0, &b);
+        char what[96];
+        snprintf(what, sizeof what, "sched %d, seed %llu, budget %llu", sched,
+                 (unsigned long long)seed, (unsigned long long)budget);
+        if (!budget) {
+          ck_assert_msg(a.r.outcome == SIM_RAN_OK, "%s: %s", what, a.r.fault.message);
+          for (uint32_t t = 0; t < 48; t++) {
+            uint32_t want = t, got;
+            for (int i = 0; i < 3; i++)
+              want = (want + 3) * 5 + (t & 1 ? 7 : 9);
+            memcpy(&got, a.dst + 4 * t, 4);
+            ck_assert_msg(got == want, "%s: thread %u: %u, want %u", what, t, got, want);
+          }
+        }
+        budget_faults += a.r.outcome == SIM_BUDGET;
+        gv_same(&a, &b, what);
+        runs++;
+        sim_result_free(&a.r);
+        sim_result_free(&b.r);
+      }
+  ck_assert_uint_gt(budget_faults, runs / 2);
+}
+END_TEST
+
 /* Two bar.sync instructions with a thread count, one on each side of a branch that never
    joins (each side ends the thread), so that no convergence barrier is open: both halves of
    each warp arrive at barrier 0, at different instructions, and the count releases them
@@ -5557,6 +5617,7 @@ Suite *suite_sim(void)
   tcase_add_test(t, test_warp_shortcuts_match_select_group);
   tcase_add_test(t, test_warp_shortcuts_barrier_reduction);
   tcase_add_test(t, test_barrier_release_mixed_pcs);
+  tcase_add_test(t, test_warp_shortcuts_syncwarp);
   tcase_add_test(t, test_async_queue_emptied_per_block);
   tcase_add_test(t, test_take_group_refuses_other_choices);
   tcase_add_test(t, test_skip_ok_refuses_other_choices);

@@ -251,13 +251,14 @@ static int release_barriers(struct sim_block *b)
         continue;
       uint32_t last_pc = UINT32_MAX;
       const struct ptx_inst *in = NULL;
-      if (!red) {
+      /* a whole 32-lane warp at one barrier instruction (barmixed clear: every lane at
+         barpc) goes on from the next as one group where select_group would choose it */
+      const int whole = !red && at == 0xffffffffull && b->W == 32;
+      const int one_pc = whole && !(w->barmixed >> id & 1);
+      if (!red && !whole) {
         /* no lane at a bar.red: each lane just steps past its barrier */
-        if (at == 0xffffffffull && b->W == 32)
-          sim_pcs_inc32(w->pc);
-        else
-          for (uint64_t m = at; m; m &= m - 1)
-            w->pc[sim_ctz64(m)]++;
+        for (uint64_t m = at; m; m &= m - 1)
+          w->pc[sim_ctz64(m)]++;
       }
       for (uint64_t m = red ? at : 0; m; m &= m - 1) {
         unsigned l = sim_ctz64(m);
@@ -280,6 +281,8 @@ static int release_barriers(struct sim_block *b)
       }
       if (w->state == SIM_W_BLOCKED)
         w->state = SIM_W_RUN;
+      if (whole && !(one_pc && sim_warp_rejoin32(w, w->barpc[id] + 1)))
+        sim_pcs_inc32(w->pc);
     }
     b->bar_arrived[id] = 0;
     b->bar_count[id] = 0;
@@ -314,17 +317,30 @@ static int spin_unstuck(struct sim_block *b, uint64_t *global)
   return spin;
 }
 
-/* Account n instructions against the launch budget; 1 when it is spent. Outside groups
-   (b->budget_grace set), the first block to find the budget spent gives the grace when it is
-   armed (SIM_GRACE_ARMED): it takes a budget off the count in the same step, so that no other
-   block finds it spent, pauses the launch (SIM_GRACE_PAUSED) and runs on; else it stops the
-   blocks after it at once (b->stop_after) and faults. */
-static int spend(struct sim_block *b, uint64_t n)
+/* The count a block gathers in b->chunk before adding it to the launch's (a small budget is
+   checked finely): sim_block_resume finds it once, not at every warp's turn. */
+static inline uint64_t spend_every(const struct sim_block *b)
+{
+  uint64_t every = b->budget / 16 + 1;
+  return every < BUDGET_CHUNK ? every : BUDGET_CHUNK;
+}
+
+static int spend_chunk(struct sim_block *b);
+
+/* Account n instructions against the launch budget (every: spend_every(b)); 1 when it is
+   spent. Outside groups (b->budget_grace set), the first block to find the budget spent gives
+   the grace when it is armed (SIM_GRACE_ARMED): it takes a budget off the count in the same
+   step, so that no other block finds it spent, pauses the launch (SIM_GRACE_PAUSED) and runs
+   on; else it stops the blocks after it at once (b->stop_after) and faults. */
+static inline int spend(struct sim_block *b, uint64_t n, uint64_t every)
 {
   b->chunk += n;
-  uint64_t every = b->budget / 16 + 1;          /* small budgets are checked finely */
-  if (b->chunk < (every < BUDGET_CHUNK ? every : BUDGET_CHUNK))
-    return 0;
+  return b->chunk < every ? 0 : spend_chunk(b);
+}
+
+/* spend's addition of b->chunk to the launch's count. */
+static int spend_chunk(struct sim_block *b)
+{
   uint64_t used = __atomic_load_n(b->budget_used, __ATOMIC_RELAXED), next;
   int grace = 0;
   do {
@@ -426,6 +442,7 @@ enum sim_bstep sim_block_resume(struct sim_block *b, uint64_t slice)
 {
   uint64_t start = b->ctr.warp_insts;
   uint64_t q = b->budget < QUANTUM * 16 ? b->budget / 16 + 1 : QUANTUM;
+  const uint64_t every = spend_every(b);
   uint8_t order[SIM_MAX_WARP];       /* a shuffled round (order_rng): warps and their shares */
   uint64_t share[SIM_MAX_WARP];
   for (;;) {
@@ -442,7 +459,7 @@ enum sim_bstep sim_block_resume(struct sim_block *b, uint64_t slice)
         uint64_t n = sim_warp_run(b, w, shuffled ? share[k] : q);
         if (b->faulted)
           return SIM_BS_DONE;
-        if (spend(b, n)) {
+        if (spend(b, n, every)) {
           past_budget(b, w);
           return SIM_BS_DONE;
         }
@@ -472,7 +489,7 @@ enum sim_bstep sim_block_resume(struct sim_block *b, uint64_t slice)
     /* a barrier round costs the host far more than an instruction: each warp's wait counts as
        BARRIER_WAIT_COST instructions, so that a runaway loop around __syncthreads() meets the
        budget as soon as one without a barrier would */
-    if (r > 0 && spend(b, (uint64_t)BARRIER_WAIT_COST * b->nwarps))
+    if (r > 0 && spend(b, (uint64_t)BARRIER_WAIT_COST * b->nwarps, every))
       for (uint32_t i = 0; i < b->nwarps; i++)
         if (b->warps[i].state != SIM_W_DONE) {
           past_budget(b, &b->warps[i]);

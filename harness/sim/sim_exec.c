@@ -1324,6 +1324,12 @@ _Static_assert(FK_STG < 16, "the kind is the plan byte's low 4 bits");
    one (sim_warp_run gives control instructions to control()), and any other leaves the run
    for control(). */
 #define PLAN_BRA (FK_NONE + 16)
+/* The plan byte of a bra (PLAN_BRA's, argument 5: a flag on it) that opens an if without else: guarded, its
+   target its reconvergence point, and every instruction between a kind a partial warp may
+   run in sim_exec_run (PART_KINDS), none a branch. Where its lanes split, sim_exec_run runs
+   those that fall through up to the target itself, as control() would have them run, and
+   the whole group on from there (run_skip), where sim_warp_skip_ok allows. */
+#define PLAN_BRA_SKIP (PLAN_BRA | 64u)
 /* A flag on the plan byte of FK_SETP (its argument's free top bit): the next instruction is a
    bra (PLAN_BRA) guarded by this setp's predicate, which sim_exec_run then takes as the lane
    mask the setp computed, not read back from the register lane by lane. */
@@ -2378,6 +2384,7 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
   }
 
   case PTX_OP_CP:                                 /* cp.async: sim_async.c */
+    w->async_used = 1;
     if (sim_async_exec(b, w, pc, e))
       return pc;
     break;
@@ -2439,6 +2446,14 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
 }
 
 /* ---- the fast plan ---- */
+
+/* The fast kinds a partial warp may run in sim_exec_run, a bit each: those whose code applies
+   the warp's mask (the ALU kinds, shared accesses, parameters' loads). A new kind runs only
+   full warps until its code does too and it is added here. */
+#define PART_KINDS                                                                          \
+  (1u << FK_MOV | 1u << FK_VOP | 1u << FK_FMA | 1u << FK_SETP | 1u << FK_VOP2 |            \
+   1u << FK_VOP1 | 1u << FK_VOP3 | 1u << FK_SREG | 1u << FK_CVTA | 1u << FK_LDS |            \
+   1u << FK_STS | 1u << FK_LDSU | 1u << FK_LDP)
 
 #ifdef SIM_X86_CLONES
 /* in is a .v2 or .v4 load from global or constant memory (ld, ldu) or store to global memory
@@ -2624,8 +2639,10 @@ uint8_t *sim_exec_fast_plan(const struct sim_prog *p)
     if (k >= FK_LDS)          /* size (log2, 2 bits), then signedness, then a global vector */
       arg = (unsigned)__builtin_ctz(size) + 4 * (unsigned)ptx_type_is_signed(t) +
             8 * (unsigned)(k >= FK_LDG && in->vec > 1);
-    /* the kind in the low 4 bits, its argument above them */
-    f[pc] = (uint8_t)(k + 16 * arg);
+    /* the kind in the low 4 bits, its argument above them; 0 where none (fast_kind may
+       have set an argument before it refused: a setp of f64, or with a boolean operation,
+       would read as a branch's PLAN_BRA) */
+    f[pc] = k == FK_NONE ? 0 : (uint8_t)(k + 16 * arg);
     if (in->op == PTX_OP_BRA && in->nopd >= 1 && in->opd[0].reg < p->ncode)
       f[pc] = PLAN_BRA;                            /* a direct branch inside the code */
   }
@@ -2633,6 +2650,17 @@ uint8_t *sim_exec_fast_plan(const struct sim_prog *p)
     if ((f[pc] & 15) == FK_SETP && f[pc + 1] == PLAN_BRA &&
         p->code[pc + 1].guard != PTX_NOREG && p->code[pc + 1].guard == p->code[pc].opd[0].reg)
       f[pc] |= PLAN_SETP_GUARD;
+  for (uint32_t pc = 0; pc < p->ncode; pc++) {
+    const struct ptx_inst *in = &p->code[pc];
+    const uint32_t target = in->opd[0].reg;
+    if (f[pc] != PLAN_BRA || in->guard == PTX_NOREG || in->reconv != target || target <= pc + 1)
+      continue;
+    uint32_t i = pc + 1;
+    while (i < target && f[i] != PLAN_BRA && (PART_KINDS >> (f[i] & 15) & 1))
+      i++;
+    if (i == target)
+      f[pc] = PLAN_BRA_SKIP;
+  }
   return f;
 #else
   (void)p;
@@ -2976,13 +3004,41 @@ static inline __attribute__((always_inline)) int run_param(struct sim_block *b, 
 #endif
 
 #ifdef SIM_X86_CLONES
-/* The fast kinds a partial warp may run in sim_exec_run, a bit each: those whose code applies
-   the warp's mask (the ALU kinds, shared accesses, parameters' loads). A new kind runs only
-   full warps until its code does too and it is added here. */
-#define PART_KINDS                                                                          \
-  (1u << FK_MOV | 1u << FK_VOP | 1u << FK_FMA | 1u << FK_SETP | 1u << FK_VOP2 |            \
-   1u << FK_VOP1 | 1u << FK_VOP3 | 1u << FK_SREG | 1u << FK_CVTA | 1u << FK_LDS |            \
-   1u << FK_STS | 1u << FK_LDSU | 1u << FK_LDP)
+/* sim_exec_run at the bra at pc (PLAN_BRA_SKIP, its plan's if without else, stats ist) whose
+   lanes e of m (nm of them) take it, with room for `room` more instructions in the run.
+   Returns 0 when the body does not fit or sim_warp_skip_ok refuses (nothing done). Else the
+   branch is counted as control() counts a divergent one (its thread count is the caller's),
+   the lanes of m & ~e run from pc + 1 up to the target (their thread count less what the
+   caller adds for them as m's instructions, which makes it up modulo 2^64), and it returns
+   where they stopped (bits 0-31), how many instructions they ran (bits 32-62), and bit 63
+   set when they got to the target (w as after their join: the caller runs m on from there)
+   or clear when they stopped before it (a fault, a shared access sim_exec must report; w as
+   control() left it, to run on from where they stopped). */
+static __attribute__((noinline)) uint64_t run_skip(struct sim_block *b, struct sim_warp *w,
+                                                   uint32_t pc, struct sim_inst_stats *ist,
+                                                   uint64_t m, unsigned nm, uint64_t e,
+                                                   uint64_t room)
+{
+  const uint32_t target = b->prog->code[pc].opd[0].reg;
+  if (room < target - pc - 1 || !sim_warp_skip_ok(w, e, target))
+    return 0;
+  b->ctr.warp_insts++;
+  ist->execs++;
+  ist->threads += nm;
+  ist->pred_on += sim_popc64(e);
+  ist->br_divergent++;
+  if (b->trace)
+    sim_trace_inst(b, w, pc, m);
+  uint64_t nb = target - pc - 1;
+  const uint32_t at = sim_exec_run(b, w, pc + 1, target, m & ~e, &nb);
+  b->ctr.thread_insts -= nm * nb;    /* (the caller counts them as m's, which they are not) */
+  const int joined = at == target && !b->faulted;
+  if (joined)
+    sim_warp_skip(w);
+  else
+    sim_warp_split(b, w, pc, e);
+  return (uint64_t)joined << 63 | nb << 32 | at;
+}
 
 /* sim_exec_run's loop, compiled twice: for a full warp (m the constant SIM_FULL32, every
    test of it folded away, as fast as before partial warps came here) and for any other m. */
@@ -3002,6 +3058,7 @@ static inline __attribute__((always_inline)) uint32_t exec_run(struct sim_block 
   uint32_t jump = UINT32_MAX;                      /* a branch's target, when taken */
   uint64_t gbits = 0;              /* the lanes a PLAN_SETP_GUARD setp set, for the bra at */
   uint32_t gbits_pc = UINT32_MAX;  /* gbits_pc (the next one), else UINT32_MAX */
+  uint64_t split;                  /* the lanes that take a branch that splits m */
   do {
     const unsigned f = fast[pc];
     int r = 1;
@@ -3033,8 +3090,8 @@ static inline __attribute__((always_inline)) uint32_t exec_run(struct sim_block 
          none): counted, br_uniform, and on to the target or the next instruction; a backward
          one counts toward the livelock watch and ITS's escape (sim_warp_back) and ends the
          run when that let waiting lanes go (the group dissolved); a split leaves the run,
-         nothing counted */
-      if (f != PLAN_BRA) {
+         nothing counted, but for an if without else that run_skip takes */
+      if ((f & ~64u) != PLAN_BRA) {                /* PLAN_BRA, PLAN_BRA_SKIP */
         r = 0;
         break;
       }
@@ -3044,11 +3101,11 @@ static inline __attribute__((always_inline)) uint32_t exec_run(struct sim_block 
         gbits_pc = UINT32_MAX;
         e = (in->guard_neg ? ~gb : gb) & m;
       }
-      if (e && e != m) {
-        r = 0;
-        break;
-      }
       const uint32_t target = in->opd[0].reg;
+      if (__builtin_expect(e && e != m, 0)) {
+        split = e;
+        goto split;
+      }
       b->ctr.warp_insts++;
       ist->execs++;
       ist->threads += nm;
@@ -3113,6 +3170,7 @@ static inline __attribute__((always_inline)) uint32_t exec_run(struct sim_block 
       b->ctr.thread_insts += nm * *n;
       return pc;
     }
+  resume:
     k++;
     if (__builtin_expect(jump != UINT32_MAX, 0)) {  /* a branch taken */
       pc = jump;
@@ -3128,6 +3186,26 @@ static inline __attribute__((always_inline)) uint32_t exec_run(struct sim_block 
   b->ctr.thread_insts += nm * k;
   *n = k;
   return pc;
+split: {
+    /* a branch that split m's lanes (out of the loop, which it leaves alone): an if without
+       else (PLAN_BRA_SKIP) whose body fits in the run's count through run_skip, on from its
+       target or, stopped in the body, the end of the run; else the end of the run before it,
+       nothing counted */
+    const uint64_t sk = fast[pc] == PLAN_BRA_SKIP
+                        ? run_skip(b, w, pc, ist, m, nm, split, lim - k - 1) : 0;
+    if (sk >> 63) {
+      k += sk >> 32 & 0x7fffffffu;
+      jump = in->opd[0].reg;
+      goto resume;
+    }
+    if (sk) {
+      k += (sk >> 32 & 0x7fffffffu) + 1;
+      pc = (uint32_t)sk;
+    }
+    b->ctr.thread_insts += nm * k;
+    *n = k;
+    return pc;
+  }
 }
 #endif
 

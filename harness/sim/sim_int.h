@@ -337,6 +337,9 @@ struct sim_warp {
   struct sim_bulk *bulk;
   uint32_t nbulk, cap_bulk;
   uint32_t bgroups[SIM_MAX_WARP];
+  uint8_t async_used;            /* sim_exec ran a cp instruction (the only ones that fill the
+                                    queues or count groups) since sim_warp_init last emptied
+                                    them: the next block's sim_warp_init must */
   uint64_t snap_loopers;         /* ... and in the window before it (deadlock reports) */
   int snap_valid, spinning;
   int consts_set;                /* the constant registers hold p->consts (sim_warp_init: the
@@ -575,6 +578,12 @@ uint64_t *sim_warp_zero_plan(const struct sim_prog *p);
    group when that is the group select_group would choose next (and report, were the budget
    spent before it runs): 1; else 0, w unchanged. */
 int sim_warp_take_group(struct sim_warp *w, uint64_t m, uint32_t pc, int top);
+/* The 32 lanes of a 32-lane warp w, all live, just released from a barrier and all at pc
+   (w->pc not yet stepped on to it): w's current group when that is the group select_group
+   would choose next (the whole warp, no convergence barrier open, nothing preferred, no lane
+   waiting): 1, with w->pc left as it was (a group's lanes' pcs are its gpc); else 0, w
+   unchanged. */
+int sim_warp_rejoin32(struct sim_warp *w, uint32_t pc);
 /* 1 (the default): sim_warp.c and sim_block.c choose a warp's next group where a branch
    split it or a barrier released it (sim_warp_take_group); 0 (tests only): select_group
    always chooses, for comparison. */
@@ -627,6 +636,20 @@ uint32_t sim_exec_run(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint
    sim_exec_run: what control() does for it (the livelock watch, ITS's escape). Returns 0
    when that dissolved the group (waiting lanes let go), else 1. */
 int sim_warp_back(struct sim_block *b, struct sim_warp *w);
+/* An if without else inside sim_exec_run (sim_warp.c): the group of w (running, gmask g) at
+   a bra to target, its reconvergence point, whose lanes e (not none, not all) take it.
+   sim_warp_skip_ok: 1 when control() would split g there, run g & ~e on from the next
+   instruction as one group and, once those reach target, run g on from there as one group
+   again, under the same top barrier, with no choice select_group makes and no fault (0:
+   sim_warp_shortcuts is 0, or any other case). Then sim_exec_run may run the lanes of g & ~e
+   up to target itself; sim_warp_skip leaves w as control() and arrive_group would once they
+   got there (gpc the caller's to set), and sim_warp_split (branch at pc) as control() would
+   have at the branch, where they stopped before the target (gpc the caller's to set: where
+   they stopped). sim_warp_split returns 0, or 1 after reporting a fault (none where
+   sim_warp_skip_ok said 1). */
+int sim_warp_skip_ok(const struct sim_warp *w, uint64_t e, uint32_t target);
+void sim_warp_skip(struct sim_warp *w);
+int sim_warp_split(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t e);
 /* sim_exec of the unguarded shfl.sync at pc for lanes m of a 32-lane warp: the same values,
    counts and trace, with the shuffle's mode chosen once for the warp rather than lane by
    lane and none of sim_exec's dispatch. Returns pc + 1. */

@@ -349,7 +349,10 @@ void sim_warp_init(struct sim_block *b, struct sim_warp *w)
   w->spin = w->backs = 0;
   w->loopers = w->snap_loopers = 0;
   w->snap_valid = w->spinning = 0;
-  sim_async_reset(w);
+  if (w->async_used) {                /* else the queues are empty, the counts 0 */
+    sim_async_reset(w);
+    w->async_used = 0;
+  }
   if (p->zero) {
     /* only the registers that may be read before they are written (sim_warp_zero_plan's
        runs of them, after its bitmap); the others keep the last block's values until the
@@ -629,6 +632,13 @@ static inline uint64_t cstack_full(const struct sim_warp *w)
 }
 
 #ifdef WARP_X86
+/* No convergence barrier open on any of the first 32 lanes (csp[l] 0), one test. */
+__attribute__((target("avx2"))) static inline int csp_none32_avx2(const uint8_t *csp)
+{
+  const __m256i v = _mm256_loadu_si256((const __m256i *)(const void *)csp);
+  return _mm256_testz_si256(v, v);
+}
+
 /* cstack_full for the first 32 lanes, one compare. */
 __attribute__((target("avx2"))) static inline uint32_t cstack_full32_avx2(const uint8_t *csp)
 {
@@ -787,6 +797,22 @@ static int select_group(struct sim_warp *w)
 int sim_warp_take_group(struct sim_warp *w, uint64_t m, uint32_t pc, int top)
 {
   return take_group(w, m, pc, top);
+}
+
+int sim_warp_rejoin32(struct sim_warp *w, uint32_t pc)
+{
+  /* select_group's whole-warp choice (sim_pcs_uniform32: every pc the same, no barrier
+     open), the pcs known the same */
+#ifdef WARP_X86
+  if (warp_avx2) {
+    if (!csp_none32_avx2(w->csp))
+      return 0;
+  } else
+#endif
+  for (unsigned l = 0; l < 32; l++)
+    if (w->csp[l])
+      return 0;
+  return take_group(w, 0xffffffffull, pc, -1);
 }
 
 #ifdef WARP_X86
@@ -970,6 +996,99 @@ static int call_through(struct sim_block *b, struct sim_warp *w, uint32_t pc, un
   return 1;
 }
 
+/* The lanes g of w, at the bra `in` at pc, split: those of e (not none, not all of g) to its
+   target, the others on to pc + 1. Pushes the convergence barrier at the branch's
+   reconvergence point and chooses the group that runs next where select_group would (a
+   divergent branch's part of control()). Returns 0, or 1 after reporting the fault (divergence
+   nested too deeply). */
+static int diverge(struct sim_block *b, struct sim_warp *w, const struct ptx_inst *in,
+                   uint32_t pc, uint64_t g, uint64_t e)
+{
+  const uint32_t target = in->opd[0].reg;
+  /* divergent: the group's lanes share their top convergence barrier t, before and after
+     a new one is pushed */
+  int t = w->gtop;
+  if (in->reconv != PTX_NOREG && (t = push_cbar(w, g, in->reconv, pc)) < 0) {
+    sim_fault_other(b, w, pc, sim_ctz64(g), SIM_FK_TRAP,
+                    "divergent branches nested too deeply for the emulator");
+    return 1;
+  }
+  w->have_group = 0;
+#ifdef WARP_X86
+  if (warp_avx2 && b->W == 32)
+    pcs_split_avx2(w->pc, g, e, target, pc + 1);
+  else
+#endif
+    for (uint64_t mm = g; mm; mm &= mm - 1) {
+      unsigned l = sim_ctz64(mm);
+      w->pc[l] = (e >> l & 1) ? target : pc + 1;
+    }
+  if (target <= pc) {
+    w->gmask = e;                                 /* the looping lanes, for backward() */
+    backward(b, w);
+    w->have_group = 0;
+  }
+  if (t >= 0) {                                   /* the side already at t's pc waits */
+    uint32_t at_pc = w->cbar[t].pc;
+    uint64_t at = (target == at_pc ? e : 0) | (pc + 1 == at_pc ? g & ~e : 0);
+    if (at)
+      wait_at(b, w, at, t);
+    if (at && !w->cbar[t].expect)
+      return 0;                                   /* released: select_group chooses */
+  }
+  if (target > pc + 1) {
+    /* the lanes of g not waiting at t run on, the side at pc + 1 first (the lower pc),
+       their top barrier t: select_group's choice, made here */
+    uint64_t rg = g & ~w->cwait, lo = rg & ~e;
+    take_group(w, lo ? lo : rg, lo ? pc + 1 : target, t);
+  }
+  return 0;
+}
+
+/* What an if without else leaves, run through by its lanes at once (sim_exec_run):
+   control() splits the group g at the bra (diverge: a new convergence barrier at the target,
+   e's lanes waiting there, the group g & ~e on at pc + 1 under it); the group's last
+   instruction before the target takes it there, where arrive_group releases the barrier (its
+   slot free again, each lane's stack depth as before, cwait as before, spin 0) and takes g
+   again at the target under its old top barrier (prefer 0). Each step is the shortcut
+   take_group takes, and the pushing succeeds, when:
+   - the lanes of g are all that can run (the others wait at a barrier, a collective or a
+     convergence point), none of g & ~e is preferred, and the first live lane is one of them;
+   - the group's top barrier is not at the target (push_cbar would reuse it, its release
+     would let the lanes on onto it);
+   - a barrier slot is free and no lane of g has its stack full (push_cbar would fault).
+   Lanes' pcs, stack entries above their tops and free slots are read by nothing while the
+   group runs, so those are all the state there is: sim_warp_skip sets it. */
+int sim_warp_skip_ok(const struct sim_warp *w, uint64_t e, uint32_t target)
+{
+  const uint64_t g = w->gmask, lo = g & ~e;
+  if (!sim_warp_shortcuts || !w->have_group || !lo || !e || (e & ~g) ||
+      (w->live & ~w->barwait & ~w->syncwait & ~w->cwait) != g || (w->prefer & lo) ||
+      !(lo >> sim_ctz64(w->live) & 1) || (w->gtop >= 0 && w->cbar[w->gtop].pc == target))
+    return 0;
+  uint32_t t = 0;
+  while (t < w->ncbar && w->cbar[t].expect)
+    t++;
+  if (t == SIM_NCBAR)
+    return 0;
+#ifdef WARP_X86
+  if (warp_avx2 && !(g >> 32))
+    return !(cstack_full32_avx2(w->csp) & g);
+#endif
+  return !(cstack_full(w) & g);
+}
+
+void sim_warp_skip(struct sim_warp *w)
+{
+  w->prefer = 0;
+  w->spin = 0;
+}
+
+int sim_warp_split(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t e)
+{
+  return diverge(b, w, &b->prog->code[pc], pc, w->gmask, e);
+}
+
 /* Control instructions and .sync collectives. Returns 0 to go on, 1 when the warp must stop
    (fault). */
 static int control(struct sim_block *b, struct sim_warp *w, const struct ptx_inst *in)
@@ -1003,44 +1122,7 @@ static int control(struct sim_block *b, struct sim_warp *w, const struct ptx_ins
       }
       return 0;
     }
-    /* divergent: the group's lanes share their top convergence barrier t, before and after
-       a new one is pushed */
-    int t = w->gtop;
-    if (in->reconv != PTX_NOREG && (t = push_cbar(w, g, in->reconv, pc)) < 0) {
-      sim_fault_other(b, w, pc, sim_ctz64(g), SIM_FK_TRAP,
-                      "divergent branches nested too deeply for the emulator");
-      return 1;
-    }
-    w->have_group = 0;
-#ifdef WARP_X86
-    if (warp_avx2 && b->W == 32)
-      pcs_split_avx2(w->pc, g, e, target, pc + 1);
-    else
-#endif
-      for (uint64_t mm = g; mm; mm &= mm - 1) {
-        unsigned l = sim_ctz64(mm);
-        w->pc[l] = (e >> l & 1) ? target : pc + 1;
-      }
-    if (target <= pc) {
-      w->gmask = e;                                 /* the looping lanes, for backward() */
-      backward(b, w);
-      w->have_group = 0;
-    }
-    if (t >= 0) {                                   /* the side already at t's pc waits */
-      uint32_t at_pc = w->cbar[t].pc;
-      uint64_t at = (target == at_pc ? e : 0) | (pc + 1 == at_pc ? g & ~e : 0);
-      if (at)
-        wait_at(b, w, at, t);
-      if (at && !w->cbar[t].expect)
-        return 0;                                   /* released: select_group chooses */
-    }
-    if (target > pc + 1) {
-      /* the lanes of g not waiting at t run on, the side at pc + 1 first (the lower pc),
-         their top barrier t: select_group's choice, made here */
-      uint64_t rg = g & ~w->cwait, lo = rg & ~e;
-      take_group(w, lo ? lo : rg, lo ? pc + 1 : target, t);
-    }
-    return 0;
+    return diverge(b, w, in, pc, g, e);
   }
 
   case PTX_OP_CALL: {
@@ -1178,6 +1260,22 @@ static int control(struct sim_block *b, struct sim_warp *w, const struct ptx_ins
       if (b->W == 64 && need == 0xffffffffu)
         need = ~0ull;
       need &= w->live;
+#ifdef WARP_X86
+      if (!w->syncwait && e == g && !(need & ~e) && b->W == 32 && warp_avx2 &&
+          sim_warp_shortcuts && csp_none32_avx2(w->csp)) {
+        /* the group's lanes all it waits for, no lane waiting elsewhere, no convergence
+           barrier open: they step past it together (the loop below, for lanes all at pc)
+           and, with nothing for arrive to do, go on as the group select_group would choose
+           (take_group's shortcut) */
+        if (e == 0xffffffffull)
+          sim_pcs_fill32(w->pc, pc + 1);
+        else
+          pcs_set_avx2(w->pc, (uint32_t)e, pc + 1);
+        w->wsync++;
+        take_group(w, e, pc + 1, -1);
+        return 0;
+      }
+#endif
       w->syncwait |= e;
       if ((w->syncwait & need) == need) {
         /* everyone arrived (at this or another bar.warp.sync): go on past it */

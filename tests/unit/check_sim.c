@@ -2801,6 +2801,42 @@ static void gv_same(const struct gv_out *a, const struct gv_out *b, const char *
     }
 }
 
+/* The setps sim_exec_run leaves to sim_exec (a 64-bit float compare, a boolean operation
+   with a 64-bit compare, one with a second destination) are no branch in the fast plan: each
+   runs as a setp (before, a plan byte of their own read as a branch's, and the warp looped).
+   out[l] = (l < 16 ? 100 : 200) + (l == 3 ? 1000 : 0) + (l < 8 ? 10000 : l < 16 ? 20000 : 0)
+   + 6. */
+START_TEST(test_fast_plan_setp_no_branch)
+{
+  static const char *k =
+    HDR
+    ".visible .entry sp(.param .u64 out)\n{\n"
+    "  .reg .pred %p<6>;\n  .reg .b32 %r<12>;\n  .reg .f64 %fd<4>;\n  .reg .b64 %rd<8>;\n"
+    "  ld.param.u64 %rd1, [out];\n  mov.u32 %r1, %tid.x;\n  cvt.rn.f64.u32 %fd1, %r1;\n"
+    "  cvt.u64.u32 %rd4, %r1;\n  mov.u32 %r2, 5;\n"
+    "  setp.lt.f64 %p1, %fd1, 0d4030000000000000;\n  add.u32 %r2, %r2, 1;\n"
+    "  setp.eq.and.u64 %p2, %rd4, 3, %p1;\n  add.u32 %r2, %r2, 0;\n"
+    "  setp.lt.and.s64 %p3|%p4, %rd4, 8, %p1;\n  add.u32 %r2, %r2, 0;\n"
+    "  selp.u32 %r3, 100, 200, %p1;\n  selp.u32 %r4, 1000, 0, %p2;\n"
+    "  selp.u32 %r5, 10000, 0, %p3;\n  selp.u32 %r6, 20000, 0, %p4;\n"
+    "  add.u32 %r7, %r3, %r4;\n  add.u32 %r7, %r7, %r5;\n  add.u32 %r7, %r7, %r6;\n"
+    "  add.u32 %r7, %r7, %r2;\n"
+    "  mul.wide.u32 %rd2, %r1, 4;\n  add.s64 %rd3, %rd1, %rd2;\n  st.global.u32 [%rd3], %r7;\n"
+    "  ret;\n}\n";
+  struct fx f;
+  load(&f, k);
+  uint64_t p = buffer(&f, 32 * 4, "out");
+  ck_assert_int_eq(launch(&f, "sp", 1, 32, &p, 1, SIM_SCHED_ITS, 1, 0), SIM_OK);
+  ck_assert_msg(f.r.outcome == SIM_RAN_OK, "%s", f.r.fault.message);
+  uint32_t out[32];
+  ck_assert_int_eq(sim_read(f.d, p, out, sizeof out), SIM_OK);
+  for (uint32_t l = 0; l < 32; l++)
+    ck_assert_uint_eq(out[l], (l < 16 ? 100u : 200u) + (l == 3 ? 1000u : 0u) +
+                              (l < 8 ? 10000u : l < 16 ? 20000u : 0u) + 6u);
+  done(&f);
+}
+END_TEST
+
 /* Branches inside sim_exec_run's runs: forward ones all lanes take or none does, bra.uni,
    loops closed by a backward branch of the whole warp and of the lanes of a divergent branch,
    and a spin lock whose looping lanes let the one that got the lock past its barrier (ITS's
@@ -5185,6 +5221,201 @@ START_TEST(test_warp_shortcuts_match_select_group)
 }
 END_TEST
 
+/* A tree reduction in shared memory, a bar.sync after every step, in a block of 48 threads (a
+   full warp, whose 32 lanes a barrier releases together, and a half one): the whole warp's
+   group taken at the release (sim_warp_rejoin32) and each step's if without else run inside
+   sim_exec_run (run_skip) against select_group and control() (sim_warp_shortcuts 0), under
+   ITS and the stack scheduler, in index order and under order seeds, with the default budget
+   and budgets spent at many points: outcome, fault message, counters, per-instruction
+   statistics, trace and memory the same; dst[t] the block's sums as the steps leave them. */
+START_TEST(test_warp_shortcuts_barrier_reduction)
+{
+  static const char *k =
+    HDR
+    ".visible .entry wg(.param .u64 src, .param .u64 dst)\n{\n"
+    "  .reg .pred %p<4>;\n  .reg .b32 %r<16>;\n  .reg .b64 %rd<4>;\n"
+    "  .shared .align 4 .b8 s[512];\n"
+    "  ld.param.u64 %rd1, [dst];\n  mov.u32 %r1, %tid.x;\n"
+    "  mul.wide.u32 %rd2, %r1, 4;\n  add.s64 %rd3, %rd1, %rd2;\n"
+    "  mov.u32 %r2, s;\n  shl.b32 %r3, %r1, 2;\n  add.u32 %r4, %r2, %r3;\n"
+    "  add.u32 %r5, %r1, 1;\n  st.shared.u32 [%r4], %r5;\n"
+    "  mov.u32 %r12, 0;\n  st.shared.u32 [%r4+192], %r12;\n"
+    "  bar.sync 0;\n"
+    "  mov.u32 %r6, 1;\n"
+    "STEP:\n"
+    "  shl.b32 %r7, %r6, 1;\n  sub.u32 %r7, %r7, 1;\n  and.b32 %r8, %r1, %r7;\n"
+    "  setp.ne.u32 %p1, %r8, 0;\n  @%p1 bra JOIN;\n"
+    "  shl.b32 %r9, %r6, 2;\n  add.u32 %r9, %r4, %r9;\n"
+    "  ld.shared.u32 %r10, [%r4];\n  ld.shared.u32 %r11, [%r9];\n"
+    "  add.u32 %r10, %r10, %r11;\n  st.shared.u32 [%r4], %r10;\n"
+    "JOIN:\n"
+    "  bar.sync 0;\n"
+    "  shl.b32 %r6, %r6, 1;\n  setp.lt.u32 %p2, %r6, 64;\n  @%p2 bra STEP;\n"
+    "  ld.shared.u32 %r10, [%r4];\n  st.global.u32 [%rd3], %r10;\n"
+    "  ret;\n}\n";
+  static struct gv_out a, b;
+  unsigned runs = 0, budget_faults = 0;
+  for (int sched = 0; sched < 2; sched++)
+    for (uint64_t seed = 0; seed < 3; seed++)
+      for (uint64_t budget = 0; budget < 700; budget = budget ? budget + 11 : 16) {
+        enum sim_sched sc = sched ? SIM_SCHED_STACK : SIM_SCHED_ITS;
+        wg_run(k, sc, seed, budget, 1, &a);
+        wg_run(k, sc, seed, budget, 0, &b);
+        char what[96];
+        snprintf(what, sizeof what, "sched %d, seed %llu, budget %llu", sched,
+                 (unsigned long long)seed, (unsigned long long)budget);
+        if (!budget) {
+          ck_assert_msg(a.r.outcome == SIM_RAN_OK, "%s: %s", what, a.r.fault.message);
+          /* thread t holds the sum of 1 + t .. 1 + t + 2^z - 1 (z: t's trailing zeros, at
+             most 6) over the threads there are, the rest of the words 0 */
+          for (uint32_t t = 0; t < 48; t++) {
+            uint32_t span = t ? 1u << __builtin_ctz(t) : 64, want = 0;
+            if (span > 64)
+              span = 64;
+            for (uint32_t u = t; u < t + span && u < 48; u++)
+              want += u + 1;
+            uint32_t got;
+            memcpy(&got, a.dst + 4 * t, 4);
+            ck_assert_msg(got == want, "%s: thread %u: %u, want %u", what, t, got, want);
+          }
+        }
+        budget_faults += a.r.outcome == SIM_BUDGET;
+        gv_same(&a, &b, what);
+        runs++;
+        sim_result_free(&a.r);
+        sim_result_free(&b.r);
+      }
+  ck_assert_uint_gt(budget_faults, runs / 2);
+}
+END_TEST
+
+/* __syncwarp() (bar.warp.sync) by a whole warp's group and a half warp's (16 live lanes), its
+   mask in a register and an immediate (released at once: the group steps past it and goes on
+   as one, control()'s shortcut), and inside both sides of an if-else, where each side waits at its
+   own for the other and a convergence barrier is open, and one side's lanes sync among
+   themselves (__activemask()) under that barrier (control()'s general path), in a block
+   of 48 threads, against control() with no shortcut (sim_warp_shortcuts 0), under ITS and the
+   stack scheduler, in index order and under order seeds, with the default budget and budgets
+   spent at many points: outcome, fault message, counters, per-instruction statistics, trace
+   and memory the same; dst[t] as three rounds of r = (r + 3) * 5 + (t odd ? 7 : 9) from t. */
+START_TEST(test_warp_shortcuts_syncwarp)
+{
+  static const char *k =
+    HDR
+    ".visible .entry wg(.param .u64 src, .param .u64 dst)\n{\n"
+    "  .reg .pred %p<4>;\n  .reg .b32 %r<12>;\n  .reg .b64 %rd<4>;\n"
+    "  ld.param.u64 %rd1, [dst];\n  mov.u32 %r1, %tid.x;\n"
+    "  mul.wide.u32 %rd2, %r1, 4;\n  add.s64 %rd3, %rd1, %rd2;\n"
+    "  mov.u32 %r2, %r1;\n  mov.u32 %r6, 0;\n  mov.u32 %r9, -1;\n"
+    "LOOP:\n"
+    "  add.u32 %r2, %r2, 3;\n  bar.warp.sync %r9;\n"
+    "  mul.lo.u32 %r2, %r2, 5;\n  bar.warp.sync -1;\n"
+    "  and.b32 %r3, %r1, 1;\n  setp.eq.u32 %p1, %r3, 0;\n  @%p1 bra EVEN;\n"
+    "  add.u32 %r2, %r2, 7;\n  bar.warp.sync %r9;\n  bra.uni JOIN;\n"
+    "EVEN:\n"
+    "  add.u32 %r2, %r2, 9;\n  activemask.b32 %r11;\n  bar.warp.sync %r11;\n"
+    "  bar.warp.sync %r9;\n"
+    "JOIN:\n"
+    "  add.u32 %r6, %r6, 1;\n  setp.lt.u32 %p2, %r6, 3;\n  @%p2 bra LOOP;\n"
+    "  st.global.u32 [%rd3], %r2;\n  ret;\n}\n";
+  static struct gv_out a, b;
+  unsigned runs = 0, budget_faults = 0;
+  for (int sched = 0; sched < 2; sched++)
+    for (uint64_t seed = 0; seed < 3; seed++)
+      for (uint64_t budget = 0; budget < 160; budget = budget ? budget + 7 : 4) {
+        enum sim_sched sc = sched ? SIM_SCHED_STACK : SIM_SCHED_ITS;
+        wg_run(k, sc, seed, budget, 1, &a);
+        wg_run(k, sc, seed, budget, 0, &b);
+        char what[96];
+        snprintf(what, sizeof what, "sched %d, seed %llu, budget %llu", sched,
+                 (unsigned long long)seed, (unsigned long long)budget);
+        if (!budget) {
+          ck_assert_msg(a.r.outcome == SIM_RAN_OK, "%s: %s", what, a.r.fault.message);
+          for (uint32_t t = 0; t < 48; t++) {
+            uint32_t want = t, got;
+            for (int i = 0; i < 3; i++)
+              want = (want + 3) * 5 + (t & 1 ? 7 : 9);
+            memcpy(&got, a.dst + 4 * t, 4);
+            ck_assert_msg(got == want, "%s: thread %u: %u, want %u", what, t, got, want);
+          }
+        }
+        budget_faults += a.r.outcome == SIM_BUDGET;
+        gv_same(&a, &b, what);
+        runs++;
+        sim_result_free(&a.r);
+        sim_result_free(&b.r);
+      }
+  ck_assert_uint_gt(budget_faults, runs / 2);
+}
+END_TEST
+
+/* Two bar.sync instructions with a thread count, one on each side of a branch that never
+   joins (each side ends the thread), so that no convergence barrier is open: both halves of
+   each warp arrive at barrier 0, at different instructions, and the count releases them
+   together; each lane goes on after its own (not the warp's first lane's, which the whole
+   warp's shortcut at a release, sim_warp_rejoin32, would take), with shortcuts and without:
+   out[t] = t & 16 ? 222 : 111. */
+START_TEST(test_barrier_release_mixed_pcs)
+{
+  static const char *k =
+    HDR
+    ".visible .entry mx(.param .u64 out)\n{\n"
+    "  .reg .pred %p<4>;\n  .reg .b32 %r<8>;\n  .reg .b64 %rd<4>;\n"
+    "  ld.param.u64 %rd1, [out];\n  mov.u32 %r1, %tid.x;\n"
+    "  mul.wide.u32 %rd2, %r1, 4;\n  add.s64 %rd3, %rd1, %rd2;\n"
+    "  and.b32 %r2, %r1, 16;\n  setp.ne.u32 %p1, %r2, 0;\n  @%p1 bra B;\n"
+    "  bar.sync 0, 64;\n  mov.u32 %r3, 111;\n  st.global.u32 [%rd3], %r3;\n  ret;\n"
+    "B:\n"
+    "  bar.sync 0, 64;\n  mov.u32 %r3, 222;\n  st.global.u32 [%rd3], %r3;\n  ret;\n}\n";
+  struct sim_result r[2];
+  uint32_t got[2][64];
+  struct sim_launch c = {.grid = {1, 1, 1}, .block = {64, 1, 1}, .workers = 1};
+  run_switched(k, "mx", &c, &sim_warp_shortcuts, r, got[0], got[1], sizeof got[0]);
+  for (int i = 0; i < 2; i++) {
+    ck_assert_msg(r[i].outcome == SIM_RAN_OK, "%s", r[i].fault.message);
+    for (uint32_t t = 0; t < 64; t++)
+      ck_assert_uint_eq(got[i][t], t & 16 ? 222u : 111u);
+    sim_result_free(&r[i]);
+  }
+}
+END_TEST
+
+/* A block that leaves a cp.async copy queued (committed, never waited for) on one worker, and
+   the next block on the same warps: its wait_all finds its own queue empty (sim_warp_init
+   empties it after a block that issued copies), so its word keeps the 5 it stored, not the
+   first block's copy of src[0] (77). */
+START_TEST(test_async_queue_emptied_per_block)
+{
+  static const char *k =
+    HDR
+    ".visible .entry aq(.param .u64 src, .param .u64 dst)\n{\n"
+    "  .reg .pred %p<4>;\n  .reg .b32 %r<8>;\n  .reg .b64 %rd<4>;\n"
+    "  .shared .align 4 .u32 s;\n"
+    "  ld.param.u64 %rd1, [src];\n  ld.param.u64 %rd2, [dst];\n"
+    "  mov.u32 %r1, %ctaid.x;\n  mov.u32 %r2, %tid.x;\n"
+    "  setp.ne.u32 %p1, %r2, 0;\n  @%p1 bra END;\n"
+    "  mov.u32 %r3, s;\n"
+    "  setp.ne.u32 %p2, %r1, 0;\n  @%p2 bra SECOND;\n"
+    "  cp.async.ca.shared.global [%r3], [%rd1], 4;\n  cp.async.commit_group;\n"
+    "  bra.uni END;\n"
+    "SECOND:\n"
+    "  mov.u32 %r4, 5;\n  st.shared.u32 [%r3], %r4;\n  cp.async.wait_all;\n"
+    "  ld.shared.u32 %r5, [%r3];\n  st.global.u32 [%rd2], %r5;\n"
+    "END:\n  ret;\n}\n";
+  struct fx f;
+  load(&f, k);
+  uint64_t p[2] = {buffer(&f, 4, "src"), buffer(&f, 4, "dst")};
+  const uint32_t v = 77;
+  ck_assert_int_eq(sim_write(f.d, p[0], &v, 4), SIM_OK);
+  ck_assert_int_eq(launch(&f, "aq", 2, 32, p, 2, SIM_SCHED_ITS, 1, 0), SIM_OK);
+  ck_assert_msg(f.r.outcome == SIM_RAN_OK, "%s", f.r.fault.message);
+  uint32_t got;
+  ck_assert_int_eq(sim_read(f.d, p[1], &got, 4), SIM_OK);
+  ck_assert_uint_eq(got, 5);
+  done(&f);
+}
+END_TEST
+
 /* sim_warp_take_group takes a group only where select_group would choose the same one next
    and a budget report would name the same pc: refused when other lanes could run, when a
    lane is preferred, when the first live lane is not in it (the report would name that
@@ -5229,6 +5460,150 @@ START_TEST(test_take_group_refuses_other_choices)
   ck_assert_int_eq(sim_warp_take_group(w, 0xffffffffull, 40, -1), 0);
   sim_warp_shortcuts = 1;
   free(w);
+}
+END_TEST
+
+/* sim_warp_skip_ok lets sim_exec_run run an if without else itself only where control()
+   would split the group and take its sides as groups of their own, each step a shortcut
+   take_group takes, with no fault: refused when lanes outside the group could run, when a
+   lane that falls through is preferred, when the first live lane takes the branch, when no
+   lane or every lane takes it, when the group's top barrier is at the target, when no
+   barrier slot is free or a lane's stack is full, when the warp has no group, and under the
+   tests' switch. */
+START_TEST(test_skip_ok_refuses_other_choices)
+{
+  struct sim_warp *w = calloc(1, sizeof *w);
+  ck_assert_ptr_nonnull(w);
+  enum { NONE, GTOP_AT, GTOP_ELSE, SLOTS_FULL, SLOT_FREE, STACK_FULL, STACK_E, NO_GROUP };
+  static const struct {
+    uint64_t live, g, e, barwait, cwait, prefer;
+    int other, ok;
+  } c[] = {
+    {0xffffffffull, 0xffffffffull, 0xaaaaaaaaull, 0, 0, 0, NONE, 1},   /* odd lanes skip */
+    {0xffffffffull, 0xffffffffull, 0xfffffffeull, 0, 0, 0, NONE, 1},   /* all but lane 0 */
+    {0xffffffffull, 0xffffffffull, 0, 0, 0, 0, NONE, 0},               /* none take it */
+    {0xffffffffull, 0xffffffffull, 0xffffffffull, 0, 0, 0, NONE, 0},   /* every lane */
+    {0xffffffffull, 0xffffffffull, 0x55555555ull, 0, 0, 0, NONE, 0},   /* lane 0 takes it */
+    {0xfffffffeull, 0xfffffffeull, 0x55555554ull, 0, 0, 0, NONE, 1},   /* lane 0 exited */
+    {0xffffffffull, 0x0000ffffull, 0x0000aaaaull, 0, 0, 0, NONE, 0},   /* 16-31 could run */
+    {0xffffffffull, 0x0000ffffull, 0x0000aaaaull, 0xffff0000ull, 0, 0, NONE, 1},
+    {0xffffffffull, 0x0000ffffull, 0x0000aaaaull, 0, 0xffff0000ull, 0, NONE, 1},
+    {0xffffffffull, 0xffffffffull, 0xaaaaaaaaull, 0, 0, 0x4, NONE, 0}, /* lane 2 preferred */
+    {0xffffffffull, 0xffffffffull, 0xaaaaaaaaull, 0, 0, 0x2, NONE, 1}, /* lane 1: it skips */
+    {0xffffffffull, 0xffffffffull, 0xaaaaaaaaull, 0, 0, 0, GTOP_AT, 0},
+    {0xffffffffull, 0xffffffffull, 0xaaaaaaaaull, 0, 0, 0, GTOP_ELSE, 1},
+    {0xffffffffull, 0xffffffffull, 0xaaaaaaaaull, 0, 0, 0, SLOTS_FULL, 0},
+    {0xffffffffull, 0xffffffffull, 0xaaaaaaaaull, 0, 0, 0, SLOT_FREE, 1},
+    {0xffffffffull, 0xffffffffull, 0xaaaaaaaaull, 0, 0, 0, STACK_FULL, 0},
+    {0xffffffffull, 0xffffffffull, 0xaaaaaaaaull, 0, 0, 0, STACK_E, 0}, /* a skipping lane's */
+    {0xffffffffull, 0xffffffffull, 0xaaaaaaaaull, 0, 0, 0, NO_GROUP, 0},
+  };
+  const uint32_t target = 40;
+  for (unsigned i = 0; i < sizeof c / sizeof *c; i++) {
+    memset(w, 0, sizeof *w);
+    w->live = c[i].live;
+    w->gmask = c[i].g;
+    w->barwait = c[i].barwait;
+    w->cwait = c[i].cwait;
+    w->prefer = c[i].prefer;
+    w->have_group = c[i].other != NO_GROUP;
+    w->gtop = -1;
+    if (c[i].other == GTOP_AT || c[i].other == GTOP_ELSE) {
+      w->ncbar = 3;
+      w->gtop = 2;
+      w->cbar[2].pc = c[i].other == GTOP_AT ? target : target + 5;
+      w->cbar[2].expect = c[i].g;
+    }
+    if (c[i].other == SLOTS_FULL || c[i].other == SLOT_FREE) {
+      w->ncbar = SIM_NCBAR;
+      for (unsigned t = 0; t < SIM_NCBAR; t++)
+        w->cbar[t].expect = t == SIM_NCBAR - 1 && c[i].other == SLOT_FREE ? 0 : 1;
+    }
+    if (c[i].other == STACK_FULL || c[i].other == STACK_E)
+      w->csp[c[i].other == STACK_FULL ? 2 : 3] = SIM_CSTACK;
+    ck_assert_msg(sim_warp_skip_ok(w, c[i].e, target) == c[i].ok, "case %u", i);
+  }
+  memset(w, 0, sizeof *w);
+  w->live = w->gmask = 0xffffffffull;
+  w->have_group = 1;
+  w->gtop = -1;
+  ck_assert_int_eq(sim_warp_skip_ok(w, 0xaaaaaaaaull, target), 1);
+  sim_warp_shortcuts = 0;                           /* the tests' switch: never */
+  ck_assert_int_eq(sim_warp_skip_ok(w, 0xaaaaaaaaull, target), 0);
+  sim_warp_shortcuts = 1;
+  free(w);
+}
+END_TEST
+
+/* An if without else whose lanes sim_exec_run runs through itself (run_skip) against
+   control() splitting them (sim_warp_shortcuts 0), in clusters of two blocks of 64 threads:
+   bodies that stop before their target at a shared::cluster load of the other block's word
+   (sim_exec's to run: the lanes go on split, as control() split them), one at its first
+   instruction, one after three, and a body whose own shared load is out of bounds from lane 4
+   on (the fault sim_exec reports, the same one). Outcome, fault, counters, per-instruction statistics and
+   memory the same; the values as the kernel computes them: lanes 4k get
+   (12 + own + other's) * 3, odd lanes the other's word more. */
+START_TEST(test_fast_path_if_skip_stops)
+{
+  for (int bad = 0; bad < 2; bad++) {
+    char k[2048];
+    snprintf(k, sizeof k,
+             HDR
+             ".visible .entry sk(.param .u64 po)\n"
+             ".explicitcluster\n.reqnctapercluster 2, 1, 1\n"
+             "{\n"
+             "  .reg .pred %%p<4>;\n  .reg .b32 %%r<24>;\n  .reg .b64 %%rd<8>;\n"
+             "  .shared .align 4 .b8 s[256];\n"
+             "  ld.param.u64 %%rd1, [po];\n"
+             "  mov.u32 %%r1, %%tid.x;\n  mov.u32 %%r2, %%cluster_ctarank;\n"
+             "  mov.u32 %%r3, s;\n  shl.b32 %%r4, %%r1, 2;\n  add.u32 %%r5, %%r3, %%r4;\n"
+             "  mad.lo.u32 %%r6, %%r2, 1000, %%r1;\n  st.shared.u32 [%%r5], %%r6;\n"
+             "  barrier.cluster.arrive.aligned;\n  barrier.cluster.wait.aligned;\n"
+             "  xor.b32 %%r7, %%r2, 1;\n  mapa.shared::cluster.u32 %%r8, %%r5, %%r7;\n"
+             "  mov.u32 %%r9, 7;\n"
+             "  and.b32 %%r10, %%r1, 3;\n  setp.ne.u32 %%p1, %%r10, 0;\n  @%%p1 bra JOIN;\n"
+             "  add.u32 %%r9, %%r9, 5;\n  ld.shared.u32 %%r11, [%%r5+%d];\n"
+             "  add.u32 %%r9, %%r9, %%r11;\n"
+             "  ld.shared::cluster.u32 %%r12, [%%r8];\n  add.u32 %%r9, %%r9, %%r12;\n"
+             "  mul.lo.u32 %%r9, %%r9, 3;\n"
+             "JOIN:\n"
+             "  and.b32 %%r15, %%r1, 1;\n  setp.eq.u32 %%p2, %%r15, 0;\n  @%%p2 bra J2;\n"
+             "  ld.shared::cluster.u32 %%r16, [%%r8];\n  add.u32 %%r9, %%r9, %%r16;\n"
+             "J2:\n"
+             "  barrier.cluster.arrive.aligned;\n  barrier.cluster.wait.aligned;\n"
+             "  mov.u32 %%r13, %%ctaid.x;\n  mad.lo.u32 %%r14, %%r13, 64, %%r1;\n"
+             "  mul.wide.u32 %%rd2, %%r14, 4;\n  add.s64 %%rd3, %%rd1, %%rd2;\n"
+             "  st.global.u32 [%%rd3], %%r9;\n"
+             "  ret;\n}\n",
+             bad ? 240 : 0);
+    struct sim_result r[2];
+    uint32_t got[2][128];
+    struct sim_launch c = {.grid = {2, 1, 1}, .block = {64, 1, 1}, .workers = 1};
+    run_switched(k, "sk", &c, &sim_warp_shortcuts, r, got[0], got[1], sizeof got[0]);
+    ck_assert_int_eq(r[0].outcome, r[1].outcome);
+    ck_assert_int_eq(r[1].outcome, bad ? SIM_FAULT : SIM_RAN_OK);
+    ck_assert_int_eq(r[0].fault.kind, r[1].fault.kind);
+    ck_assert_uint_eq(r[0].fault.lane, r[1].fault.lane);
+    ck_assert_uint_eq(r[0].fault.inst, r[1].fault.inst);
+    ck_assert_str_eq(r[0].fault.message, r[1].fault.message);
+    if (bad)
+      ck_assert_msg(r[1].fault.lane % 4 == 0 && strstr(r[1].fault.message, "out of bounds"),
+                    "%s", r[1].fault.message);
+    ck_assert(!memcmp(&r[0].counters, &r[1].counters, sizeof r[0].counters));
+    ck_assert_uint_eq(r[0].nstats, r[1].nstats);
+    for (uint32_t i = 0; i < r[0].nstats; i++)
+      ck_assert_msg(!memcmp(&r[0].stats[i], &r[1].stats[i], sizeof *r[0].stats),
+                    "statistics of instruction %u", i);
+    ck_assert(!memcmp(got[0], got[1], sizeof got[0]));
+    for (uint32_t t = 0; t < 128 && !bad; t++) {
+      const uint32_t l = t % 64, rank = t / 64, own = rank * 1000 + l,
+                     other = (rank ^ 1) * 1000 + l;
+      const uint32_t want = (l % 4 ? 7 : (12 + own + other) * 3) + (l % 2 ? other : 0);
+      ck_assert_msg(got[1][t] == want, "thread %u: %u, want %u", t, got[1][t], want);
+    }
+    sim_result_free(&r[0]);
+    sim_result_free(&r[1]);
+  }
 }
 END_TEST
 
@@ -5316,6 +5691,7 @@ Suite *suite_sim(void)
   tcase_add_test(t, test_touch_span_guess);
   tcase_add_test(t, test_wave64_full_halves);
   tcase_add_test(t, test_fast_path_global_strided);
+  tcase_add_test(t, test_fast_plan_setp_no_branch);
   tcase_add_test(t, test_fast_path_branches);
   tcase_add_test(t, test_race_warp_reads_one_word);
   tcase_add_test(t, test_race_warp_strided_stores);
@@ -5381,7 +5757,13 @@ Suite *suite_sim(void)
   tcase_add_test(t, test_fast_path_setp_guard);
   tcase_add_test(t, test_cstack_put_matches_lane_loop);
   tcase_add_test(t, test_warp_shortcuts_match_select_group);
+  tcase_add_test(t, test_warp_shortcuts_barrier_reduction);
+  tcase_add_test(t, test_barrier_release_mixed_pcs);
+  tcase_add_test(t, test_warp_shortcuts_syncwarp);
+  tcase_add_test(t, test_async_queue_emptied_per_block);
   tcase_add_test(t, test_take_group_refuses_other_choices);
+  tcase_add_test(t, test_skip_ok_refuses_other_choices);
+  tcase_add_test(t, test_fast_path_if_skip_stops);
   tcase_add_test(t, test_fast_path_shared_sparse_bounds);
   tcase_add_test(t, test_syncwarp_onto_a_join);
   suite_add_tcase(s, t);

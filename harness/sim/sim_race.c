@@ -179,6 +179,7 @@ struct sim_race {                /* one host thread's shadow, kept from block to
   uint64_t *gfilt;               /* a bit for each word the block put in g, by another hash of
                                     it: a clear bit says the word is not there, without probing */
   uint32_t gslots, gshift;       /* slots the block uses (a power of two), 64 - log2 of it */
+  uint32_t lfill, lmask, lshift; /* lines the block may hold; gl's slot mask; its hash shift */
   struct gline *gl;              /* the block's coalesced stores (gslots / 4 slots used) */
   uint32_t wused, lused;         /* words in g, lines in gl (b->race_gused: their sum) */
   uint32_t ndirty;               /* words of gfilt the block made non-zero ... */
@@ -371,6 +372,9 @@ int sim_race_begin(struct sim_block *b)
     r->gslots *= 2;
     r->gshift--;
   }
+  r->lfill = r->gslots / 4 / 8 * 3;
+  r->lmask = r->gslots / 4 - 1;
+  r->lshift = r->gshift + 2;
   b->race = r;
   b->race_base = b->race_ep = tick(r);
   b->un_pending = 0;
@@ -2089,9 +2093,9 @@ gctx_init(struct gctx *c, struct sim_block *b, struct sim_warp *w, uint32_t pc)
   c->mask = r->gslots - 1;
   c->fill = r->gslots / 8 * 3;
   c->gshift = r->gshift;
-  c->lmask = r->gslots / 4 - 1;
-  c->lfill = r->gslots / 4 / 8 * 3;
-  c->lshift = r->gshift + 2;
+  c->lmask = r->lmask;
+  c->lfill = r->lfill;
+  c->lshift = r->lshift;
   c->ws = (uint16_t)w->wsync;
 }
 
@@ -2126,10 +2130,12 @@ static inline int chunk_words(const struct gctx *c, uint64_t ch)
   return c->gcfilt[f >> 6] >> (f & 63) & 1;
 }
 
-/* The line filter's bit of chunk ch (glfilt): a clear bit says the chunk has no line. */
+/* The line filter's bit of chunk ch (glfilt): a clear bit says the chunk has no line. The
+   chunk filter's hash, so that one test of both says a chunk is fresh (line_new). */
+_Static_assert(LFILT_LOG == GCFILT_LOG, "the chunk and line filters share their hash");
 static inline uint32_t lfilt_bit(uint64_t ch)
 {
-  return (uint32_t)((ch * 0xD6E8FEB86659FD93ull) >> (64 - LFILT_LOG));
+  return chunk_bit(ch << 5);
 }
 
 static inline int chunk_lines(const struct gctx *c, uint64_t ch)
@@ -2591,7 +2597,8 @@ __attribute__((target("avx2"))) static uint32_t store_changed64_avx2(uint8_t *ho
 
 /* A full warp's store of size-byte values (4 or 8) at host, lane after lane: returns the
    lanes whose store changed the bytes there (bit l: lane l). */
-static VECTORIZE uint32_t store_changed(uint8_t *host, uint32_t size, const uint64_t *val)
+static inline VECTORIZE uint32_t store_changed(uint8_t *host, uint32_t size,
+                                               const uint64_t *val)
 {
 #ifdef RACE_X86
   if (race_avx2)
@@ -2630,25 +2637,28 @@ static inline uint64_t bits_twice(uint32_t x)
 
 /* line_store's new line for chunk ch, when the filters say the chunk has no word in g and no
    line, and the table of lines has room (what line_store then does), without a gctx:
-   lab 03's streaming stores, each warp's to chunks no one wrote before. Returns 1 when so
-   and recorded, 0 when not (nothing changed). */
+   lab 03's streaming stores, each warp's to chunks no one wrote before. One product of the
+   chunk gives its filter bits (chunk_bit and lfilt_bit are the same hash) and its first
+   slot; lused needs no test beside the line filter (a bit of it is set only with a line).
+   Returns 1 when so and recorded, 0 when not (nothing changed). */
 static inline int line_new(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t ch,
                            uint32_t M, uint64_t w0, uint32_t nw)
 {
   struct sim_race *r = b->race;
-  uint64_t *cf = r->gfilt + (1u << GFILT_LOG) / 64, *lf = cf + (1u << GCFILT_LOG) / 64;
-  const uint32_t f = chunk_bit(ch << 5), g = lfilt_bit(ch), lused = r->lused;
-  if ((cf[f >> 6] >> (f & 63) & 1) || (lused && (lf[g >> 6] >> (g & 63) & 1)) ||
-      lused >= r->gslots / 4 / 8 * 3 || !sim_race_lane_shortcuts)
+  const uint64_t h = ch * 0x9E3779B97F4A7C15ull;
+  const uint32_t f = (uint32_t)(h >> (64 - GCFILT_LOG)), lused = r->lused;
+  uint64_t *cf = r->gfilt + (1u << GFILT_LOG) / 64 + (f >> 6);
+  uint64_t *lf = cf + (1u << GCFILT_LOG) / 64;
+  if (((*cf | *lf) >> (f & 63) & 1) || lused >= r->lfill || !sim_race_lane_shortcuts)
     return 0;
-  const uint32_t lmask = r->gslots / 4 - 1, base = b->race_base;
-  uint32_t i = (uint32_t)((ch * 0x9E3779B97F4A7C15ull) >> (r->gshift + 2)) & lmask;
+  const uint32_t lmask = r->lmask, base = b->race_base;
+  uint32_t i = (uint32_t)(h >> r->lshift) & lmask;
   while (r->gl[i].base == base)
     i = (i + 1) & lmask;
   struct gline *slot = &r->gl[i];
   r->lused = lused + 1;
   b->race_gused++;
-  filt_set(r, &lf[g >> 6], g);
+  filt_set(r, lf, f);
   slot->base = base;
   slot->chunk = (uint32_t)ch;
   slot->mask = M;
@@ -2661,6 +2671,88 @@ static inline int line_new(struct sim_block *b, struct sim_warp *w, uint32_t pc,
   return 1;
 }
 
+/* sim_race_global_stores_seq's chunks from ch on once one needs more than line_new (chg: the
+   lanes whose store changed their bytes, already stored; lined: a chunk before ch was
+   recorded as a line; empty: the block held nothing before this store): each chunk as one
+   line where that is exact (line_new, line_store), else word by word. */
+static __attribute__((noinline)) int stores_seq_rest(struct sim_block *b, struct sim_warp *w,
+                                                     uint32_t pc, uint64_t a0, uint32_t size,
+                                                     uint32_t chg, uint64_t ch, unsigned lined,
+                                                     int empty)
+{
+  struct gctx c;
+  gctx_init(&c, b, w, pc);
+  const uint32_t nw = size / 4;
+  const uint64_t first = a0 >> 2, last = first + 32 * nw - 1, ch0 = ch;
+  const uint64_t wm = nw == 1 ? chg : bits_twice(chg);
+  unsigned slow = 0;
+  for (; ch <= last >> 5; ch++) {
+    uint32_t M = chunk_part(wm, first, ch);
+    if (!M)
+      continue;
+    if (ch != ch0 && line_new(b, w, pc, ch, M, first, nw))   /* ch0: line_new said no */
+      lined = 1;
+    else if (line_store(&c, ch, M, first, nw))
+      lined = 1;
+    else
+      slow |= 1u << (ch - (first >> 5));
+  }
+  if (lined)
+    span_add(b, a0, a0 + 32u * size - 1, empty);    /* before any word goes into g */
+  for (uint32_t mm = slow ? chg & chunk_lanes(first, nw, slow) : 0; mm; mm &= mm - 1) {
+    unsigned l = (unsigned)__builtin_ctz(mm);
+    if (size == 4)
+      gword_one(&c, l, first + l, 0xf, a0 + 4 * l, 4, SIM_ACC_WRITE);
+    else
+      global_one(&c, l, a0 + 8 * l, 8, SIM_ACC_WRITE, 0);
+  }
+  return 0;
+}
+
+/* sim_race_global_stores_seq of a size other than 4 and 8, or unaligned: lane by lane. */
+static __attribute__((noinline)) int stores_seq_lanes(struct sim_block *b, struct sim_warp *w,
+                                                      uint32_t pc, uint64_t a0, uint32_t size,
+                                                      uint8_t *host, const uint64_t *val)
+{
+  struct gctx c;
+  gctx_init(&c, b, w, pc);
+  uint64_t mk = size >= 8 ? ~0ull : (1ull << (size * 8)) - 1;
+  for (unsigned l = 0; l < 32; l++) {
+    uint8_t *p = host + l * size;
+    global_one(&c, l, a0 + l * size, size, SIM_ACC_WRITE, bytes_load(p, size) == (val[l] & mk));
+    bytes_store(p, size, val[l]);
+  }
+  return 0;
+}
+
+/* sim_race_global_stores_seq of 4- or 8-byte words, aligned, in general (chunks in any
+   number, of any alignment): chunk by chunk, the words whose value changes (a store that
+   leaves a word as it is is no access here) as one new line while the filters say the chunk
+   is fresh (line_new), the rest from the first chunk that is not in stores_seq_rest. */
+static __attribute__((noinline)) int stores_seq_chunks(struct sim_block *b, struct sim_warp *w,
+                                                       uint32_t pc, uint64_t a0, uint32_t size,
+                                                       uint8_t *host, const uint64_t *val)
+{
+  const uint32_t nw = size / 4;
+  const uint64_t first = a0 >> 2, last = first + 32 * nw - 1;
+  /* the values stored first: the check looks only at its own records */
+  const uint32_t chg = store_changed(host, size, val);
+  const uint64_t wm = nw == 1 ? chg : bits_twice(chg);
+  const int empty = !b->race_gused;
+  unsigned lined = 0;
+  for (uint64_t ch = first >> 5; ch <= last >> 5; ch++) {
+    uint32_t M = chunk_part(wm, first, ch);
+    if (!M)
+      continue;
+    if (!line_new(b, w, pc, ch, M, first, nw))
+      return stores_seq_rest(b, w, pc, a0, size, chg, ch, lined, empty);
+    lined = 1;
+  }
+  if (lined)
+    span_add(b, a0, a0 + 32u * size - 1, empty);
+  return 0;
+}
+
 int sim_race_global_stores_seq(struct sim_block *b, struct sim_warp *w, uint32_t pc,
                                uint64_t a0, uint32_t size, uint8_t *host, const uint64_t *val)
 {
@@ -2669,53 +2761,22 @@ int sim_race_global_stores_seq(struct sim_block *b, struct sim_warp *w, uint32_t
       bytes_store(host + l * size, size, val[l]);
     return 0;
   }
-  struct gctx c;
-  if ((size == 4 || size == 8) && !(a0 & (size - 1))) {
-    /* chunk by chunk, the words whose value changes (a store that leaves a word as it is
-       is no access here) as one line where that is exact (line_new, line_store), else word
-       by word; the gctx only when a chunk needs more than a new line */
-    const uint32_t nw = size / 4;
-    const uint64_t first = a0 >> 2, last = first + 32 * nw - 1;
-    /* the values stored first: the check looks only at its own records */
-    const uint32_t chg = store_changed(host, size, val);
-    const uint64_t wm = nw == 1 ? chg : bits_twice(chg);
-    const int empty = !b->race_gused;
-    unsigned slow = 0, lined = 0, have = 0;
-    for (uint64_t ch = first >> 5; ch <= last >> 5; ch++) {
-      uint32_t M = chunk_part(wm, first, ch);
-      if (!M)
-        continue;
-      if (line_new(b, w, pc, ch, M, first, nw)) {
-        lined = 1;
-        continue;
-      }
-      if (!have) {
-        gctx_init(&c, b, w, pc);
-        have = 1;
-      }
-      if (line_store(&c, ch, M, first, nw))
-        lined = 1;
-      else
-        slow |= 1u << (ch - (first >> 5));
-    }
-    if (lined)
-      span_add(b, a0, a0 + 32u * size - 1, empty);  /* before any word goes into g */
-    for (uint32_t mm = slow ? chg & chunk_lanes(first, nw, slow) : 0; mm; mm &= mm - 1) {
-      unsigned l = (unsigned)__builtin_ctz(mm);
-      if (size == 4)
-        gword_one(&c, l, first + l, 0xf, a0 + 4 * l, 4, SIM_ACC_WRITE);
-      else
-        global_one(&c, l, a0 + 8 * l, 8, SIM_ACC_WRITE, 0);
-    }
+  if (size != 4 || (a0 & 127))
+    return (size == 4 || size == 8) && !(a0 & (size - 1))
+               ? stores_seq_chunks(b, w, pc, a0, size, host, val)
+               : stores_seq_lanes(b, w, pc, a0, size, host, val);
+  /* the common case, kept small: 32 words, one chunk (stores_seq_chunks's loop of one) */
+#ifdef RACE_X86
+  const uint32_t chg = race_avx2 ? store_changed32_avx2(host, val) : store_changed(host, 4, val);
+#else
+  const uint32_t chg = store_changed(host, 4, val);
+#endif
+  if (!chg)
     return 0;
-  }
-  gctx_init(&c, b, w, pc);
-  uint64_t mk = size >= 8 ? ~0ull : (1ull << (size * 8)) - 1;
-  for (unsigned l = 0; l < 32; l++) {
-    uint8_t *p = host + l * size;
-    global_one(&c, l, a0 + l * size, size, SIM_ACC_WRITE, bytes_load(p, size) == (val[l] & mk));
-    bytes_store(p, size, val[l]);
-  }
+  const int empty = !b->race_gused;
+  if (!line_new(b, w, pc, a0 >> 7, chg, a0 >> 2, 1))
+    return stores_seq_rest(b, w, pc, a0, 4, chg, a0 >> 7, 0, empty);
+  span_add(b, a0, a0 + 127, empty);
   return 0;
 }
 

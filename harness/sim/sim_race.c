@@ -2392,10 +2392,67 @@ global_one(const struct gctx *c, unsigned l, uint64_t addr, uint32_t size, enum 
   return 0;
 }
 
+/* Lane l's store of whole words (size 4, 8 or 16 at a 4-byte boundary: a scattered word, a
+   vector store's elements) when the filters say none of them is held, in g or in a line,
+   and g has room for them all: what gword_one does for each (nothing to look up, nothing to
+   report, each put into g with its own probe, in the same slots and order), without a gctx.
+   Returns 1 when so and recorded, 0 when not (nothing changed). Off with
+   sim_race_lane_shortcuts 0. */
+static inline int words_new(struct sim_block *b, struct sim_warp *w, uint32_t pc, unsigned l,
+                            uint64_t addr, uint32_t size)
+{
+  struct sim_race *r = b->race;
+  const uint32_t n = size >> 2;
+  if ((addr & 3) || (size & 3) || size > 16 || r->wused + n > r->gslots / 8 * 3 ||
+      !sim_race_lane_shortcuts)
+    return 0;
+  const uint64_t first = addr >> 2, last = first + n - 1;
+  uint64_t *gf = r->gfilt, *cf = gf + (1u << GFILT_LOG) / 64, *lf = cf + (1u << GCFILT_LOG) / 64;
+  if (r->lused)
+    for (uint64_t ch = first >> 5; ch <= last >> 5; ch++) {
+      const uint32_t f = lfilt_bit(ch);
+      if (lf[f >> 6] >> (f & 63) & 1)
+        return 0;
+    }
+  uint32_t fb[4];
+  for (uint32_t k = 0; k < n; k++) {
+    fb[k] = (uint32_t)(((first + k) * 0xC2B2AE3D27D4EB4Full) >> (64 - GFILT_LOG));
+    if (gf[fb[k] >> 6] >> (fb[k] & 63) & 1)
+      return 0;
+  }
+  span_add(b, addr, addr + size - 1, !b->race_gused);
+  const uint32_t base = b->race_base, E = b->race_ep, mask = r->gslots - 1, shift = r->gshift;
+  const uint16_t t = (uint16_t)(w->id * b->W + l), ws = (uint16_t)w->wsync;
+  struct gword *restrict gt = r->g;
+  uint32_t *restrict gpc = r->gpc;
+  r->wused += n;
+  b->race_gused += n;
+  for (uint32_t k = 0; k < n; k++) {
+    const uint64_t word = first + k;
+    uint32_t i = (uint32_t)((word * 0x9E3779B97F4A7C15ull) >> shift) & mask;
+    while (gt[i].base == base)                 /* no word of the block's is this one */
+      i = (i + 1) & mask;
+    gt[i] = (struct gword){.word = (uint32_t)word, .base = base, .ep = E, .tid = t, .wsync = ws,
+                           .bytes = 0xf};
+    gpc[i] = pc;
+  }
+  /* the filters after: the dirty list's order does not matter (a block's start clears the
+     words it names, or all of them) */
+  for (uint32_t k = 0; k < n; k++)
+    filt_set(r, &gf[fb[k] >> 6], fb[k]);
+  for (uint64_t ch = first >> 5; ch <= last >> 5; ch++) {
+    const uint32_t f = chunk_bit(ch << 5);
+    filt_set(r, &cf[f >> 6], f);
+  }
+  return 1;
+}
+
 int sim_race_global(struct sim_block *b, struct sim_warp *w, uint32_t pc, unsigned l,
                     uint64_t addr, uint32_t size, enum sim_access acc, int same)
 {
   if (!b->race->g)
+    return 0;
+  if (acc == SIM_ACC_WRITE && (same || words_new(b, w, pc, l, addr, size)))
     return 0;
   struct gctx c;
   gctx_init(&c, b, w, pc);
@@ -2491,7 +2548,8 @@ int sim_race_global_stores(struct sim_block *b, struct sim_warp *w, uint32_t pc,
       uint8_t *p = host + (addr[l] - host_base);
       uint32_t v = (uint32_t)val[l], old;
       memcpy(&old, p, 4);
-      global_one(&c, l, addr[l], 4, SIM_ACC_WRITE, old == v);
+      if (old != v && !words_new(b, w, pc, l, addr[l], 4))
+        global_one(&c, l, addr[l], 4, SIM_ACC_WRITE, 0);
       memcpy(p, &v, 4);
     }
     return 0;

@@ -2459,17 +2459,52 @@ int sim_race_global(struct sim_block *b, struct sim_warp *w, uint32_t pc, unsign
   return global_one(&c, l, addr, size, acc, same);
 }
 
+#ifdef RACE_X86
+/* The lanes of a full 32-lane warp whose address addr[l] lies in the block's span of held
+   words (sim_race_global_read of each), four lanes a compare (unsigned, by the sign bit
+   flipped). */
+__attribute__((target("avx2"))) static uint32_t span_lanes32_avx2(const struct sim_block *b,
+                                                                 const uint64_t *addr)
+{
+  const __m256i sign = _mm256_set1_epi64x((long long)0x8000000000000000ull);
+  const __m256i lo = _mm256_set1_epi64x((long long)b->race_glo);
+  const __m256i span = _mm256_xor_si256(_mm256_set1_epi64x((long long)b->race_gspan), sign);
+  uint32_t out = 0;
+#pragma GCC unroll 8
+  for (unsigned k = 0; k < 8; k++) {
+    __m256i a = _mm256_loadu_si256((const __m256i *)(const void *)(addr + 4 * k));
+    __m256i d = _mm256_xor_si256(_mm256_sub_epi64(a, lo), sign);
+    out |= (uint32_t)_mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpgt_epi64(d, span)))
+           << (4 * k);
+  }
+  return ~out;
+}
+#endif
+
 int sim_race_global_reads(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t e,
                           const uint64_t *addr, uint32_t size)
 {
-  if (!b->race || !b->race->g)
+  if (!b->race || !b->race->g || !b->race_gused)
+    return 0;
+  /* the lanes in the span first (reads change no record, so testing them all before any is
+     checked is the same): most lanes of a gather are outside it */
+  uint64_t in = 0;
+#ifdef RACE_X86
+  if (race_avx2 && e == 0xffffffffu && sim_race_lane_shortcuts)
+    in = span_lanes32_avx2(b, addr);
+  else
+#endif
+    for (uint64_t mm = e; mm; mm &= mm - 1) {
+      unsigned l = sim_ctz64(mm);
+      in |= (uint64_t)sim_race_global_read(b, addr[l]) << l;
+    }
+  if (!in)
     return 0;
   struct gctx c;
   gctx_init(&c, b, w, pc);
-  for (uint64_t mm = e; mm; mm &= mm - 1) {
+  for (uint64_t mm = in; mm; mm &= mm - 1) {
     unsigned l = sim_ctz64(mm);
-    if (sim_race_global_read(b, addr[l]))
-      global_one(&c, l, addr[l], size, SIM_ACC_READ, 0);
+    global_one(&c, l, addr[l], size, SIM_ACC_READ, 0);
   }
   return 0;
 }

@@ -45,10 +45,14 @@
  * of them could race with it. Any other write goes into a table of words (by open
  * addressing), and so does a word of a line that a later write needs on its own (the word
  * leaves its line). Filters of the words, of their 128-byte chunks and of the chunks with
- * lines let a coalesced warp whose chunks the block has not written pass without a lookup.
- * Reads are not held: a write after another thread's read (write-after-read) is found in
- * shared memory only. A block that writes more than the tables hold (per thread, 6 lines
- * and 24 words) is checked no further, which misses hazards, never invents them.
+ * lines let a coalesced warp whose chunks the block has not written pass without a lookup:
+ * a store to a fresh chunk is one new line in a small path (line_new), and a lane's store of
+ * whole words the filters say are held nowhere goes into the table of words without one
+ * (words_new, a vector store's elements); a scattered read tests its lanes against the span
+ * of the block's held words first, all 32 at once. Reads are not held: a write after
+ * another thread's read (write-after-read) is found in shared memory only. A block that
+ * writes more than the tables hold (per thread, 6 lines and 24 words) is checked no further,
+ * which misses hazards, never invents them.
  *
  * Initialisation: shared memory starts poisoned (0xff bytes: NaN as a float, -1 as an int),
  * not zeroed, and a read of a word no thread of the block wrote (none of the bytes read) is

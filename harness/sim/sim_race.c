@@ -2440,8 +2440,9 @@ global_one(const struct gctx *c, unsigned l, uint64_t addr, uint32_t size, enum 
    report, each put into g with its own probe, in the same slots and order), without a gctx.
    Returns 1 when so and recorded, 0 when not (nothing changed). Off with
    sim_race_lane_shortcuts 0. */
-static inline int words_new(struct sim_block *b, struct sim_warp *w, uint32_t pc, unsigned l,
-                            uint64_t addr, uint32_t size)
+static inline __attribute__((always_inline)) int
+words_new(struct sim_block *b, struct sim_warp *w, uint32_t pc, unsigned l, uint64_t addr,
+          uint32_t size)
 {
   struct sim_race *r = b->race;
   const uint32_t n = size >> 2;
@@ -2456,7 +2457,8 @@ static inline int words_new(struct sim_block *b, struct sim_warp *w, uint32_t pc
       if (lf[f >> 6] >> (f & 63) & 1)
         return 0;
     }
-  uint32_t fb[4];
+  uint32_t fb[4] = {0};
+#pragma GCC unroll 4
   for (uint32_t k = 0; k < n; k++) {
     fb[k] = (uint32_t)(((first + k) * 0xC2B2AE3D27D4EB4Full) >> (64 - GFILT_LOG));
     if (gf[fb[k] >> 6] >> (fb[k] & 63) & 1)
@@ -2469,6 +2471,7 @@ static inline int words_new(struct sim_block *b, struct sim_warp *w, uint32_t pc
   uint32_t *restrict gpc = r->gpc;
   r->wused += n;
   b->race_gused += n;
+#pragma GCC unroll 4
   for (uint32_t k = 0; k < n; k++) {
     const uint64_t word = first + k;
     uint32_t i = (uint32_t)((word * 0x9E3779B97F4A7C15ull) >> shift) & mask;
@@ -2480,6 +2483,7 @@ static inline int words_new(struct sim_block *b, struct sim_warp *w, uint32_t pc
   }
   /* the filters after: the dirty list's order does not matter (a block's start clears the
      words it names, or all of them) */
+#pragma GCC unroll 4
   for (uint32_t k = 0; k < n; k++)
     filt_set(r, &gf[fb[k] >> 6], fb[k]);
   for (uint64_t ch = first >> 5; ch <= last >> 5; ch++) {
@@ -2494,7 +2498,12 @@ int sim_race_global(struct sim_block *b, struct sim_warp *w, uint32_t pc, unsign
 {
   if (!b->race->g)
     return 0;
-  if (acc == SIM_ACC_WRITE && (same || words_new(b, w, pc, l, addr, size)))
+  /* words_new with its size a constant (its loops unrolled) where it is one of its own */
+  if (acc == SIM_ACC_WRITE &&
+      (same || (size == 16   ? words_new(b, w, pc, l, addr, 16)
+                : size == 8  ? words_new(b, w, pc, l, addr, 8)
+                : size == 4  ? words_new(b, w, pc, l, addr, 4)
+                             : words_new(b, w, pc, l, addr, size))))
     return 0;
   struct gctx c;
   gctx_init(&c, b, w, pc);

@@ -246,6 +246,9 @@ struct sim_prog {
   uint8_t *fast;                 /* per code index (and one past the end, 0): non-zero where a
                                     warp's lanes may take sim_exec_run (sim_exec_fast_plan); NULL:
                                     none may */
+  int smem_ro;                   /* 0: not known yet; 1: some instruction may write shared
+                                    memory; 2: none can (sim_race.c, set by the first block that
+                                    asks; atomic) */
 };
 /* Which instructions of p a full warp may run through sim_exec_run: an array of p->ncode + 1
    for p->fast, or NULL (none: the CPU lacks the vector code, or out of memory). */

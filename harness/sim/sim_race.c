@@ -45,10 +45,14 @@
  * of them could race with it. Any other write goes into a table of words (by open
  * addressing), and so does a word of a line that a later write needs on its own (the word
  * leaves its line). Filters of the words, of their 128-byte chunks and of the chunks with
- * lines let a coalesced warp whose chunks the block has not written pass without a lookup.
- * Reads are not held: a write after another thread's read (write-after-read) is found in
- * shared memory only. A block that writes more than the tables hold (per thread, 6 lines
- * and 24 words) is checked no further, which misses hazards, never invents them.
+ * lines let a coalesced warp whose chunks the block has not written pass without a lookup:
+ * a store to a fresh chunk is one new line in a small path (line_new), and a lane's store of
+ * whole words the filters say are held nowhere goes into the table of words without one
+ * (words_new, a vector store's elements); a scattered read tests its lanes against the span
+ * of the block's held words first, all 32 at once. Reads are not held: a write after
+ * another thread's read (write-after-read) is found in shared memory only. A block that
+ * writes more than the tables hold (per thread, 6 lines and 24 words) is checked no further,
+ * which misses hazards, never invents them.
  *
  * Initialisation: shared memory starts poisoned (0xff bytes: NaN as a float, -1 as an int),
  * not zeroed, and a read of a word no thread of the block wrote (none of the bytes read) is
@@ -161,6 +165,7 @@ struct gline {                   /* a coalesced warp store's words in one 128-by
 #define LFILT_LOG 13             /* bits of the filter of the chunks with lines (1 KiB), after
                                     the chunk filter in the same array */
 #define GFILT_WORDS (((1u << GFILT_LOG) + (1u << GCFILT_LOG) + (1u << LFILT_LOG)) / 64)
+_Static_assert(GFILT_WORDS % 16 == 0, "filt_clear_avx2 clears 16 words a step");
 #define FILT_DIRTY 64            /* filter words a block's start clears one by one at most */
 /* The word table, its code indices and the line table: one table of 2 MiB (sim_table_alloc).
    Lookups read a slot before any write to it, so with 4 KiB pages each page a worker used
@@ -179,6 +184,7 @@ struct sim_race {                /* one host thread's shadow, kept from block to
   uint64_t *gfilt;               /* a bit for each word the block put in g, by another hash of
                                     it: a clear bit says the word is not there, without probing */
   uint32_t gslots, gshift;       /* slots the block uses (a power of two), 64 - log2 of it */
+  uint32_t lfill, lmask, lshift; /* lines the block may hold; gl's slot mask; its hash shift */
   struct gline *gl;              /* the block's coalesced stores (gslots / 4 slots used) */
   uint32_t wused, lused;         /* words in g, lines in gl (b->race_gused: their sum) */
   uint32_t ndirty;               /* words of gfilt the block made non-zero ... */
@@ -285,19 +291,29 @@ static inline int may_write_smem(const struct ptx_inst *in)
    buffer is its worker's for this launch, allocated zeroed and set to x (the same for
    every block of the launch) at each block's start, so when no instruction of the program
    can write shared memory it holds x everywhere once it does at byte 0. Asked only where
-   shared memory is large beside the code (the scan of the code costs less than reading
-   it); 0 with sim_race_lane_shortcuts 0 (tests: sim_race_fill every time). */
+   shared memory is large beside the code (the scan of the code, once a link, costs less
+   than reading it); 0 with sim_race_lane_shortcuts 0 (tests: sim_race_fill every time). */
 static int smem_known_filled(const struct sim_block *b, uint8_t x)
 {
   const struct sim_prog *p = b->prog;
   if (!b->smem_size || b->smem[0] != x || b->smem_size / 64 < p->ncode ||
       !sim_race_lane_shortcuts)
     return 0;
-  for (uint32_t i = 0; i < p->ncode; i++)
-    if (may_write_smem(&p->code[i]))
-      return 0;
-  return 1;
+  /* the scan once a link (p->smem_ro, zeroed with the rest of p): every block of a launch
+     asked it again, 3,400 host instructions a block on lab 03 */
+  int *ro = (int *)&p->smem_ro;                /* a cache of p's, never of its program */
+  int k = __atomic_load_n(ro, __ATOMIC_RELAXED);
+  if (!k) {
+    k = 2;
+    for (uint32_t i = 0; i < p->ncode && k == 2; i++)
+      if (may_write_smem(&p->code[i]))
+        k = 1;
+    __atomic_store_n(ro, k, __ATOMIC_RELAXED);
+  }
+  return k == 2;
 }
+
+static void filt_clear(uint64_t *f);
 
 int sim_race_begin(struct sim_block *b)
 {
@@ -356,7 +372,7 @@ int sim_race_begin(struct sim_block *b)
     }                                      /* without them, global memory goes unchecked */
   }
   if (r->g && r->ndirty > FILT_DIRTY)      /* the block's own words only */
-    sim_race_fill((uint8_t *)(void *)r->gfilt, GFILT_WORDS * sizeof *r->gfilt, 0);
+    filt_clear(r->gfilt);
   else if (r->g)
     for (uint32_t k = 0; k < r->ndirty; k++)
       r->gfilt[r->dirty[k]] = 0;
@@ -371,6 +387,9 @@ int sim_race_begin(struct sim_block *b)
     r->gslots *= 2;
     r->gshift--;
   }
+  r->lfill = r->gslots / 4 / 8 * 3;
+  r->lmask = r->gslots / 4 - 1;
+  r->lshift = r->gshift + 2;
   b->race = r;
   b->race_base = b->race_ep = tick(r);
   b->un_pending = 0;
@@ -786,6 +805,33 @@ __attribute__((target("avx2"))) static inline __m256i pack_lo32(const uint64_t *
                                   _MM_SHUFFLE(3, 1, 2, 0));
 }
 #endif
+
+/* Zero the GFILT_WORDS words of the filters at f (a block that made more than FILT_DIRTY of
+   them non-zero): plain vector stores, without sim_race_fill's look for the changed span
+   first, nor memset's rep stosb (a host instruction a byte under callgrind). */
+#ifdef RACE_X86
+__attribute__((target("avx2"))) static void filt_clear_avx2(uint64_t *f)
+{
+  const __m256i z = _mm256_setzero_si256();
+  for (unsigned i = 0; i < GFILT_WORDS; i += 16) {
+    _mm256_storeu_si256((__m256i *)(void *)(f + i), z);
+    _mm256_storeu_si256((__m256i *)(void *)(f + i + 4), z);
+    _mm256_storeu_si256((__m256i *)(void *)(f + i + 8), z);
+    _mm256_storeu_si256((__m256i *)(void *)(f + i + 12), z);
+  }
+}
+#endif
+
+static void filt_clear(uint64_t *f)
+{
+#ifdef RACE_X86
+  if (race_avx2) {
+    filt_clear_avx2(f);
+    return;
+  }
+#endif
+  memset(f, 0, GFILT_WORDS * sizeof *f);
+}
 
 /* A full warp's 32 aligned words at a constant non-zero stride from off[0] (lane l at
    off[0] + l s)? Then its words are 32 different ones (a stride of one word: consecutive, one
@@ -2089,9 +2135,9 @@ gctx_init(struct gctx *c, struct sim_block *b, struct sim_warp *w, uint32_t pc)
   c->mask = r->gslots - 1;
   c->fill = r->gslots / 8 * 3;
   c->gshift = r->gshift;
-  c->lmask = r->gslots / 4 - 1;
-  c->lfill = r->gslots / 4 / 8 * 3;
-  c->lshift = r->gshift + 2;
+  c->lmask = r->lmask;
+  c->lfill = r->lfill;
+  c->lshift = r->lshift;
   c->ws = (uint16_t)w->wsync;
 }
 
@@ -2126,10 +2172,12 @@ static inline int chunk_words(const struct gctx *c, uint64_t ch)
   return c->gcfilt[f >> 6] >> (f & 63) & 1;
 }
 
-/* The line filter's bit of chunk ch (glfilt): a clear bit says the chunk has no line. */
+/* The line filter's bit of chunk ch (glfilt): a clear bit says the chunk has no line. The
+   chunk filter's hash, so that one test of both says a chunk is fresh (line_new). */
+_Static_assert(LFILT_LOG == GCFILT_LOG, "the chunk and line filters share their hash");
 static inline uint32_t lfilt_bit(uint64_t ch)
 {
-  return (uint32_t)((ch * 0xD6E8FEB86659FD93ull) >> (64 - LFILT_LOG));
+  return chunk_bit(ch << 5);
 }
 
 static inline int chunk_lines(const struct gctx *c, uint64_t ch)
@@ -2386,27 +2434,128 @@ global_one(const struct gctx *c, unsigned l, uint64_t addr, uint32_t size, enum 
   return 0;
 }
 
+/* Lane l's store of whole words (size 4, 8 or 16 at a 4-byte boundary: a scattered word, a
+   vector store's elements) when the filters say none of them is held, in g or in a line,
+   and g has room for them all: what gword_one does for each (nothing to look up, nothing to
+   report, each put into g with its own probe, in the same slots and order), without a gctx.
+   Returns 1 when so and recorded, 0 when not (nothing changed). Off with
+   sim_race_lane_shortcuts 0. */
+static inline __attribute__((always_inline)) int
+words_new(struct sim_block *b, struct sim_warp *w, uint32_t pc, unsigned l, uint64_t addr,
+          uint32_t size)
+{
+  struct sim_race *r = b->race;
+  const uint32_t n = size >> 2;
+  if ((addr & 3) || (size & 3) || size > 16 || r->wused + n > r->gslots / 8 * 3 ||
+      !sim_race_lane_shortcuts)
+    return 0;
+  const uint64_t first = addr >> 2, last = first + n - 1;
+  uint64_t *gf = r->gfilt, *cf = gf + (1u << GFILT_LOG) / 64, *lf = cf + (1u << GCFILT_LOG) / 64;
+  if (r->lused)
+    for (uint64_t ch = first >> 5; ch <= last >> 5; ch++) {
+      const uint32_t f = lfilt_bit(ch);
+      if (lf[f >> 6] >> (f & 63) & 1)
+        return 0;
+    }
+  uint32_t fb[4] = {0};
+#pragma GCC unroll 4
+  for (uint32_t k = 0; k < n; k++) {
+    fb[k] = (uint32_t)(((first + k) * 0xC2B2AE3D27D4EB4Full) >> (64 - GFILT_LOG));
+    if (gf[fb[k] >> 6] >> (fb[k] & 63) & 1)
+      return 0;
+  }
+  span_add(b, addr, addr + size - 1, !b->race_gused);
+  const uint32_t base = b->race_base, E = b->race_ep, mask = r->gslots - 1, shift = r->gshift;
+  const uint16_t t = (uint16_t)(w->id * b->W + l), ws = (uint16_t)w->wsync;
+  struct gword *restrict gt = r->g;
+  uint32_t *restrict gpc = r->gpc;
+  r->wused += n;
+  b->race_gused += n;
+#pragma GCC unroll 4
+  for (uint32_t k = 0; k < n; k++) {
+    const uint64_t word = first + k;
+    uint32_t i = (uint32_t)((word * 0x9E3779B97F4A7C15ull) >> shift) & mask;
+    while (gt[i].base == base)                 /* no word of the block's is this one */
+      i = (i + 1) & mask;
+    gt[i] = (struct gword){.word = (uint32_t)word, .base = base, .ep = E, .tid = t, .wsync = ws,
+                           .bytes = 0xf};
+    gpc[i] = pc;
+  }
+  /* the filters after: the dirty list's order does not matter (a block's start clears the
+     words it names, or all of them) */
+#pragma GCC unroll 4
+  for (uint32_t k = 0; k < n; k++)
+    filt_set(r, &gf[fb[k] >> 6], fb[k]);
+  for (uint64_t ch = first >> 5; ch <= last >> 5; ch++) {
+    const uint32_t f = chunk_bit(ch << 5);
+    filt_set(r, &cf[f >> 6], f);
+  }
+  return 1;
+}
+
 int sim_race_global(struct sim_block *b, struct sim_warp *w, uint32_t pc, unsigned l,
                     uint64_t addr, uint32_t size, enum sim_access acc, int same)
 {
   if (!b->race->g)
+    return 0;
+  /* words_new with its size a constant (its loops unrolled) where it is one of its own */
+  if (acc == SIM_ACC_WRITE &&
+      (same || (size == 16   ? words_new(b, w, pc, l, addr, 16)
+                : size == 8  ? words_new(b, w, pc, l, addr, 8)
+                : size == 4  ? words_new(b, w, pc, l, addr, 4)
+                             : words_new(b, w, pc, l, addr, size))))
     return 0;
   struct gctx c;
   gctx_init(&c, b, w, pc);
   return global_one(&c, l, addr, size, acc, same);
 }
 
+#ifdef RACE_X86
+/* The lanes of a full 32-lane warp whose address addr[l] lies in the block's span of held
+   words (sim_race_global_read of each), four lanes a compare (unsigned, by the sign bit
+   flipped). */
+__attribute__((target("avx2"))) static uint32_t span_lanes32_avx2(const struct sim_block *b,
+                                                                 const uint64_t *addr)
+{
+  const __m256i sign = _mm256_set1_epi64x((long long)0x8000000000000000ull);
+  const __m256i lo = _mm256_set1_epi64x((long long)b->race_glo);
+  const __m256i span = _mm256_xor_si256(_mm256_set1_epi64x((long long)b->race_gspan), sign);
+  uint32_t out = 0;
+#pragma GCC unroll 8
+  for (unsigned k = 0; k < 8; k++) {
+    __m256i a = _mm256_loadu_si256((const __m256i *)(const void *)(addr + 4 * k));
+    __m256i d = _mm256_xor_si256(_mm256_sub_epi64(a, lo), sign);
+    out |= (uint32_t)_mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpgt_epi64(d, span)))
+           << (4 * k);
+  }
+  return ~out;
+}
+#endif
+
 int sim_race_global_reads(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t e,
                           const uint64_t *addr, uint32_t size)
 {
-  if (!b->race || !b->race->g)
+  if (!b->race || !b->race->g || !b->race_gused)
+    return 0;
+  /* the lanes in the span first (reads change no record, so testing them all before any is
+     checked is the same): most lanes of a gather are outside it */
+  uint64_t in = 0;
+#ifdef RACE_X86
+  if (race_avx2 && e == 0xffffffffu && sim_race_lane_shortcuts)
+    in = span_lanes32_avx2(b, addr);
+  else
+#endif
+    for (uint64_t mm = e; mm; mm &= mm - 1) {
+      unsigned l = sim_ctz64(mm);
+      in |= (uint64_t)sim_race_global_read(b, addr[l]) << l;
+    }
+  if (!in)
     return 0;
   struct gctx c;
   gctx_init(&c, b, w, pc);
-  for (uint64_t mm = e; mm; mm &= mm - 1) {
+  for (uint64_t mm = in; mm; mm &= mm - 1) {
     unsigned l = sim_ctz64(mm);
-    if (sim_race_global_read(b, addr[l]))
-      global_one(&c, l, addr[l], size, SIM_ACC_READ, 0);
+    global_one(&c, l, addr[l], size, SIM_ACC_READ, 0);
   }
   return 0;
 }
@@ -2485,7 +2634,8 @@ int sim_race_global_stores(struct sim_block *b, struct sim_warp *w, uint32_t pc,
       uint8_t *p = host + (addr[l] - host_base);
       uint32_t v = (uint32_t)val[l], old;
       memcpy(&old, p, 4);
-      global_one(&c, l, addr[l], 4, SIM_ACC_WRITE, old == v);
+      if (old != v && !words_new(b, w, pc, l, addr[l], 4))
+        global_one(&c, l, addr[l], 4, SIM_ACC_WRITE, 0);
       memcpy(p, &v, 4);
     }
     return 0;
@@ -2591,7 +2741,8 @@ __attribute__((target("avx2"))) static uint32_t store_changed64_avx2(uint8_t *ho
 
 /* A full warp's store of size-byte values (4 or 8) at host, lane after lane: returns the
    lanes whose store changed the bytes there (bit l: lane l). */
-static VECTORIZE uint32_t store_changed(uint8_t *host, uint32_t size, const uint64_t *val)
+static inline VECTORIZE uint32_t store_changed(uint8_t *host, uint32_t size,
+                                               const uint64_t *val)
 {
 #ifdef RACE_X86
   if (race_avx2)
@@ -2630,25 +2781,28 @@ static inline uint64_t bits_twice(uint32_t x)
 
 /* line_store's new line for chunk ch, when the filters say the chunk has no word in g and no
    line, and the table of lines has room (what line_store then does), without a gctx:
-   lab 03's streaming stores, each warp's to chunks no one wrote before. Returns 1 when so
-   and recorded, 0 when not (nothing changed). */
+   lab 03's streaming stores, each warp's to chunks no one wrote before. One product of the
+   chunk gives its filter bits (chunk_bit and lfilt_bit are the same hash) and its first
+   slot; lused needs no test beside the line filter (a bit of it is set only with a line).
+   Returns 1 when so and recorded, 0 when not (nothing changed). */
 static inline int line_new(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t ch,
                            uint32_t M, uint64_t w0, uint32_t nw)
 {
   struct sim_race *r = b->race;
-  uint64_t *cf = r->gfilt + (1u << GFILT_LOG) / 64, *lf = cf + (1u << GCFILT_LOG) / 64;
-  const uint32_t f = chunk_bit(ch << 5), g = lfilt_bit(ch), lused = r->lused;
-  if ((cf[f >> 6] >> (f & 63) & 1) || (lused && (lf[g >> 6] >> (g & 63) & 1)) ||
-      lused >= r->gslots / 4 / 8 * 3 || !sim_race_lane_shortcuts)
+  const uint64_t h = ch * 0x9E3779B97F4A7C15ull;
+  const uint32_t f = (uint32_t)(h >> (64 - GCFILT_LOG)), lused = r->lused;
+  uint64_t *cf = r->gfilt + (1u << GFILT_LOG) / 64 + (f >> 6);
+  uint64_t *lf = cf + (1u << GCFILT_LOG) / 64;
+  if (((*cf | *lf) >> (f & 63) & 1) || lused >= r->lfill || !sim_race_lane_shortcuts)
     return 0;
-  const uint32_t lmask = r->gslots / 4 - 1, base = b->race_base;
-  uint32_t i = (uint32_t)((ch * 0x9E3779B97F4A7C15ull) >> (r->gshift + 2)) & lmask;
+  const uint32_t lmask = r->lmask, base = b->race_base;
+  uint32_t i = (uint32_t)(h >> r->lshift) & lmask;
   while (r->gl[i].base == base)
     i = (i + 1) & lmask;
   struct gline *slot = &r->gl[i];
   r->lused = lused + 1;
   b->race_gused++;
-  filt_set(r, &lf[g >> 6], g);
+  filt_set(r, lf, f);
   slot->base = base;
   slot->chunk = (uint32_t)ch;
   slot->mask = M;
@@ -2661,6 +2815,88 @@ static inline int line_new(struct sim_block *b, struct sim_warp *w, uint32_t pc,
   return 1;
 }
 
+/* sim_race_global_stores_seq's chunks from ch on once one needs more than line_new (chg: the
+   lanes whose store changed their bytes, already stored; lined: a chunk before ch was
+   recorded as a line; empty: the block held nothing before this store): each chunk as one
+   line where that is exact (line_new, line_store), else word by word. */
+static __attribute__((noinline)) int stores_seq_rest(struct sim_block *b, struct sim_warp *w,
+                                                     uint32_t pc, uint64_t a0, uint32_t size,
+                                                     uint32_t chg, uint64_t ch, unsigned lined,
+                                                     int empty)
+{
+  struct gctx c;
+  gctx_init(&c, b, w, pc);
+  const uint32_t nw = size / 4;
+  const uint64_t first = a0 >> 2, last = first + 32 * nw - 1, ch0 = ch;
+  const uint64_t wm = nw == 1 ? chg : bits_twice(chg);
+  unsigned slow = 0;
+  for (; ch <= last >> 5; ch++) {
+    uint32_t M = chunk_part(wm, first, ch);
+    if (!M)
+      continue;
+    if (ch != ch0 && line_new(b, w, pc, ch, M, first, nw))   /* ch0: line_new said no */
+      lined = 1;
+    else if (line_store(&c, ch, M, first, nw))
+      lined = 1;
+    else
+      slow |= 1u << (ch - (first >> 5));
+  }
+  if (lined)
+    span_add(b, a0, a0 + 32u * size - 1, empty);    /* before any word goes into g */
+  for (uint32_t mm = slow ? chg & chunk_lanes(first, nw, slow) : 0; mm; mm &= mm - 1) {
+    unsigned l = (unsigned)__builtin_ctz(mm);
+    if (size == 4)
+      gword_one(&c, l, first + l, 0xf, a0 + 4 * l, 4, SIM_ACC_WRITE);
+    else
+      global_one(&c, l, a0 + 8 * l, 8, SIM_ACC_WRITE, 0);
+  }
+  return 0;
+}
+
+/* sim_race_global_stores_seq of a size other than 4 and 8, or unaligned: lane by lane. */
+static __attribute__((noinline)) int stores_seq_lanes(struct sim_block *b, struct sim_warp *w,
+                                                      uint32_t pc, uint64_t a0, uint32_t size,
+                                                      uint8_t *host, const uint64_t *val)
+{
+  struct gctx c;
+  gctx_init(&c, b, w, pc);
+  uint64_t mk = size >= 8 ? ~0ull : (1ull << (size * 8)) - 1;
+  for (unsigned l = 0; l < 32; l++) {
+    uint8_t *p = host + l * size;
+    global_one(&c, l, a0 + l * size, size, SIM_ACC_WRITE, bytes_load(p, size) == (val[l] & mk));
+    bytes_store(p, size, val[l]);
+  }
+  return 0;
+}
+
+/* sim_race_global_stores_seq of 4- or 8-byte words, aligned, in general (chunks in any
+   number, of any alignment): chunk by chunk, the words whose value changes (a store that
+   leaves a word as it is is no access here) as one new line while the filters say the chunk
+   is fresh (line_new), the rest from the first chunk that is not in stores_seq_rest. */
+static __attribute__((noinline)) int stores_seq_chunks(struct sim_block *b, struct sim_warp *w,
+                                                       uint32_t pc, uint64_t a0, uint32_t size,
+                                                       uint8_t *host, const uint64_t *val)
+{
+  const uint32_t nw = size / 4;
+  const uint64_t first = a0 >> 2, last = first + 32 * nw - 1;
+  /* the values stored first: the check looks only at its own records */
+  const uint32_t chg = store_changed(host, size, val);
+  const uint64_t wm = nw == 1 ? chg : bits_twice(chg);
+  const int empty = !b->race_gused;
+  unsigned lined = 0;
+  for (uint64_t ch = first >> 5; ch <= last >> 5; ch++) {
+    uint32_t M = chunk_part(wm, first, ch);
+    if (!M)
+      continue;
+    if (!line_new(b, w, pc, ch, M, first, nw))
+      return stores_seq_rest(b, w, pc, a0, size, chg, ch, lined, empty);
+    lined = 1;
+  }
+  if (lined)
+    span_add(b, a0, a0 + 32u * size - 1, empty);
+  return 0;
+}
+
 int sim_race_global_stores_seq(struct sim_block *b, struct sim_warp *w, uint32_t pc,
                                uint64_t a0, uint32_t size, uint8_t *host, const uint64_t *val)
 {
@@ -2669,53 +2905,22 @@ int sim_race_global_stores_seq(struct sim_block *b, struct sim_warp *w, uint32_t
       bytes_store(host + l * size, size, val[l]);
     return 0;
   }
-  struct gctx c;
-  if ((size == 4 || size == 8) && !(a0 & (size - 1))) {
-    /* chunk by chunk, the words whose value changes (a store that leaves a word as it is
-       is no access here) as one line where that is exact (line_new, line_store), else word
-       by word; the gctx only when a chunk needs more than a new line */
-    const uint32_t nw = size / 4;
-    const uint64_t first = a0 >> 2, last = first + 32 * nw - 1;
-    /* the values stored first: the check looks only at its own records */
-    const uint32_t chg = store_changed(host, size, val);
-    const uint64_t wm = nw == 1 ? chg : bits_twice(chg);
-    const int empty = !b->race_gused;
-    unsigned slow = 0, lined = 0, have = 0;
-    for (uint64_t ch = first >> 5; ch <= last >> 5; ch++) {
-      uint32_t M = chunk_part(wm, first, ch);
-      if (!M)
-        continue;
-      if (line_new(b, w, pc, ch, M, first, nw)) {
-        lined = 1;
-        continue;
-      }
-      if (!have) {
-        gctx_init(&c, b, w, pc);
-        have = 1;
-      }
-      if (line_store(&c, ch, M, first, nw))
-        lined = 1;
-      else
-        slow |= 1u << (ch - (first >> 5));
-    }
-    if (lined)
-      span_add(b, a0, a0 + 32u * size - 1, empty);  /* before any word goes into g */
-    for (uint32_t mm = slow ? chg & chunk_lanes(first, nw, slow) : 0; mm; mm &= mm - 1) {
-      unsigned l = (unsigned)__builtin_ctz(mm);
-      if (size == 4)
-        gword_one(&c, l, first + l, 0xf, a0 + 4 * l, 4, SIM_ACC_WRITE);
-      else
-        global_one(&c, l, a0 + 8 * l, 8, SIM_ACC_WRITE, 0);
-    }
+  if (size != 4 || (a0 & 127))
+    return (size == 4 || size == 8) && !(a0 & (size - 1))
+               ? stores_seq_chunks(b, w, pc, a0, size, host, val)
+               : stores_seq_lanes(b, w, pc, a0, size, host, val);
+  /* the common case, kept small: 32 words, one chunk (stores_seq_chunks's loop of one) */
+#ifdef RACE_X86
+  const uint32_t chg = race_avx2 ? store_changed32_avx2(host, val) : store_changed(host, 4, val);
+#else
+  const uint32_t chg = store_changed(host, 4, val);
+#endif
+  if (!chg)
     return 0;
-  }
-  gctx_init(&c, b, w, pc);
-  uint64_t mk = size >= 8 ? ~0ull : (1ull << (size * 8)) - 1;
-  for (unsigned l = 0; l < 32; l++) {
-    uint8_t *p = host + l * size;
-    global_one(&c, l, a0 + l * size, size, SIM_ACC_WRITE, bytes_load(p, size) == (val[l] & mk));
-    bytes_store(p, size, val[l]);
-  }
+  const int empty = !b->race_gused;
+  if (!line_new(b, w, pc, a0 >> 7, chg, a0 >> 2, 1))
+    return stores_seq_rest(b, w, pc, a0, 4, chg, a0 >> 7, 0, empty);
+  span_add(b, a0, a0 + 127, empty);
   return 0;
 }
 

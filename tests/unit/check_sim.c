@@ -4585,6 +4585,119 @@ START_TEST(test_global_lines_new_match_line_store)
 }
 END_TEST
 
+/* sim_race_global's record of a lane's whole words that the filters say are new (words_new)
+   against gword_one's word by word (sim_race_lane_shortcuts 0): random programs of three
+   warps, each step a vector store of 2 or 4 words a lane (st.global.v2/.v4, one lane's
+   record at a time), a scattered word store (a stride of two words: no coalesced warp), a
+   coalesced one (lines, which words_new must not pass over), at the thread's own words
+   plus an offset (0, 1, 2, 4, 16 or 33 words; values that change the words or not), a read
+   of another thread's word, a __syncwarp() or a barrier, must report the same fault, to the
+   message, and leave the same values and counters. */
+START_TEST(test_global_words_new_match_general_path)
+{
+  static const unsigned offs[6] = {0, 1, 2, 4, 16, 33};
+  uint64_t rng = 0x2f6b1c9d3e4a5b7full;
+#define GW_NEXT() (rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17, (uint32_t)(rng >> 11))
+  unsigned races = 0, clean = 0;
+  static char k[8192];
+  for (int trial = 0; trial < 150; trial++) {
+    size_t n = (size_t)snprintf(k, sizeof k,
+      HDR
+      ".visible .entry gw(.param .u64 out)\n{\n"
+      "  .reg .b32 %%r<8>;\n  .reg .b64 %%rd<10>;\n"
+      "  mov.u32 %%r1, %%tid.x;\n  ld.param.u64 %%rd1, [out];\n"
+      "  mul.wide.u32 %%rd2, %%r1, 16;\n  add.s64 %%rd3, %%rd1, %%rd2;\n"
+      "  mul.wide.u32 %%rd4, %%r1, 8;\n  add.s64 %%rd5, %%rd1, %%rd4;\n"
+      "  mul.wide.u32 %%rd8, %%r1, 4;\n  add.s64 %%rd9, %%rd1, %%rd8;\n");
+    for (int step = 0; step < 8; step++) {
+      const uint32_t kind = GW_NEXT() % 10, off = offs[GW_NEXT() % 6], v = GW_NEXT() % 3;
+      const char *val = v == 0 ? "%r1" : v == 1 ? "0" : "7";
+      if (kind < 2)
+        n += (size_t)snprintf(k + n, sizeof k - n,
+                              "  mov.u32 %%r4, %s;\n  .loc 1 %d 3\n"
+                              "  st.global.v4.u32 [%%rd3+%u], {%%r4, %%r4, %%r4, %%r4};\n",
+                              val, 10 + step, 4 * (off & ~3u));
+      else if (kind < 4)
+        n += (size_t)snprintf(k + n, sizeof k - n,
+                              "  mov.u32 %%r4, %s;\n  .loc 1 %d 3\n"
+                              "  st.global.v2.u32 [%%rd5+%u], {%%r4, %%r4};\n",
+                              val, 10 + step, 4 * (off & ~1u));
+      else if (kind < 6)
+        n += (size_t)snprintf(k + n, sizeof k - n,
+                              "  .loc 1 %d 3\n  st.global.u32 [%%rd%d+%u], %s;\n", 10 + step,
+                              kind == 4 ? 5 : 9, 4 * off, val);
+      else if (kind < 8)
+        n += (size_t)snprintf(k + n, sizeof k - n,
+                              "  xor.b32 %%r2, %%r1, %u;\n  mul.wide.u32 %%rd6, %%r2, 4;\n"
+                              "  add.s64 %%rd7, %%rd1, %%rd6;\n  .loc 1 %d 3\n"
+                              "  ld.global.u32 %%r3, [%%rd7+%u];\n", GW_NEXT() % 64, 10 + step,
+                              4 * off);
+      else
+        n += (size_t)snprintf(k + n, sizeof k - n, "  %s\n",
+                              kind == 8 ? "bar.warp.sync -1;" : "bar.sync 0;");
+    }
+    snprintf(k + n, sizeof k - n, "  ret;\n}\n.file 1 \"/lab/gw.cu\"\n");
+    struct sim_result r[2];
+    uint32_t got[2][512];
+    struct sim_launch c = {.grid = {1, 1, 1}, .block = {96, 1, 1}, .sched = SIM_SCHED_ITS,
+                           .workers = 1};
+    run_switched(k, "gw", &c, &sim_race_lane_shortcuts, r, got[0], got[1], sizeof got[0]);
+    ck_assert_int_eq(r[0].outcome, r[1].outcome);
+    ck_assert_int_eq(r[0].fault.kind, r[1].fault.kind);
+    ck_assert_str_eq(r[0].fault.message, r[1].fault.message);
+    ck_assert_uint_eq(r[0].fault.lane, r[1].fault.lane);
+    ck_assert_uint_eq(r[0].fault.other_inst, r[1].fault.other_inst);
+    ck_assert_mem_eq(r[0].fault.other_thread, r[1].fault.other_thread,
+                     sizeof r[0].fault.other_thread);
+    ck_assert_uint_eq(r[0].counters.warp_insts, r[1].counters.warp_insts);
+    ck_assert_mem_eq(got[0], got[1], sizeof got[0]);
+    if (r[1].fault.kind == SIM_FK_RACE)
+      races++;
+    else if (r[1].outcome == SIM_RAN_OK)
+      clean++;
+    sim_result_free(&r[0]);
+    sim_result_free(&r[1]);
+  }
+#undef GW_NEXT
+  ck_assert_uint_gt(races, 20);
+  ck_assert_uint_gt(clean, 3);
+}
+END_TEST
+
+/* words_new must leave words that lie in a line to gword_one: warps 1 and 2 store out[t]
+   coalesced (lines), then each thread from 32 on stores out[4 t - 96 ...] four at a time
+   (st.global.v4): thread 32 writes out[32..35], three of them its warp's other lanes',
+   with no __syncwarp() between (a write-after-write against thread 33), both ways. */
+START_TEST(test_global_words_new_leave_lines)
+{
+  const char *k =
+    HDR
+    ".visible .entry gv(.param .u64 out)\n{\n"
+    "  .reg .pred %p<2>;\n  .reg .b32 %r<8>;\n  .reg .b64 %rd<10>;\n"
+    "  mov.u32 %r1, %tid.x;\n  ld.param.u64 %rd1, [out];\n  mov.u32 %r5, 7;\n"
+    "  mul.wide.u32 %rd2, %r1, 16;\n  add.s64 %rd3, %rd1, %rd2;\n"
+    "  mul.wide.u32 %rd8, %r1, 4;\n  add.s64 %rd9, %rd1, %rd8;\n"
+    "  setp.ge.u32 %p1, %r1, 32;\n"
+    "  .loc 1 5 3\n  st.global.u32 [%rd9], %r5;\n"
+    "  .loc 1 6 3\n  @%p1 st.global.v4.u32 [%rd3+-384], {%r1, %r1, %r1, %r1};\n"
+    "  ret;\n}\n.file 1 \"/lab/gv.cu\"\n";
+  struct sim_result r[2];
+  uint32_t got[2][512];
+  struct sim_launch c = {.grid = {1, 1, 1}, .block = {96, 1, 1}, .sched = SIM_SCHED_ITS,
+                         .workers = 1};
+  run_switched(k, "gv", &c, &sim_race_lane_shortcuts, r, got[0], got[1], sizeof got[0]);
+  for (int sc = 0; sc < 2; sc++) {
+    ck_assert_int_eq(r[sc].fault.kind, SIM_FK_RACE);
+    ck_assert_msg(strstr(r[sc].fault.message, "write-after-write"), "%s", r[sc].fault.message);
+    ck_assert_uint_eq(r[sc].fault.thread[0], 32);
+    ck_assert_uint_eq(r[sc].fault.other_thread[0], 33);
+  }
+  ck_assert_str_eq(r[0].fault.message, r[1].fault.message);
+  sim_result_free(&r[0]);
+  sim_result_free(&r[1]);
+}
+END_TEST
+
 /* sim_race_begin's skip of the fill where the program cannot write shared memory, against
    the fill at every block (sim_race_lane_shortcuts 0): four blocks on one worker with 32 KiB
    of dynamic shared memory each read dyn[64 + tid] (byte 0, which the skip looks at, is
@@ -5754,6 +5867,8 @@ Suite *suite_sim(void)
   tcase_add_test(t, test_race_fill_matches_memset);
   tcase_add_test(t, test_race_fill_skip_matches_fill);
   tcase_add_test(t, test_global_lines_new_match_line_store);
+  tcase_add_test(t, test_global_words_new_match_general_path);
+  tcase_add_test(t, test_global_words_new_leave_lines);
   tcase_add_test(t, test_fast_path_setp_guard);
   tcase_add_test(t, test_cstack_put_matches_lane_loop);
   tcase_add_test(t, test_warp_shortcuts_match_select_group);

@@ -3304,6 +3304,24 @@ __attribute__((target("avx2"))) static void shfl_full_avx2(unsigned sub, unsigne
 }
 #endif
 
+#ifdef SIM_X86_CLONES
+/* 1 when x[l] == x[0] and y[l] == y[0] in all 32 lanes: shfl's lane offset and its clamp
+   and segment operand both warp-uniform, found in one pass over the two (sim_reg_uniform32
+   of each, fused). */
+__attribute__((target("avx2"))) static int regs_uniform2_avx2(const uint64_t *x,
+                                                              const uint64_t *y)
+{
+  const __m256i x0 = _mm256_set1_epi64x((long long)x[0]), y0 = _mm256_set1_epi64x((long long)y[0]);
+  __m256i d = _mm256_setzero_si256();
+  _Pragma("GCC unroll 8")
+  for (unsigned l = 0; l < 32; l += 4)
+    d = _mm256_or_si256(d, _mm256_or_si256(
+        _mm256_xor_si256(_mm256_loadu_si256((const __m256i *)(const void *)(x + l)), x0),
+        _mm256_xor_si256(_mm256_loadu_si256((const __m256i *)(const void *)(y + l)), y0)));
+  return _mm256_testz_si256(d, d);
+}
+#endif
+
 uint32_t sim_exec_shfl(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t m)
 {
   const struct ptx_inst *in = &b->prog->code[pc];
@@ -3321,8 +3339,7 @@ uint32_t sim_exec_shfl(struct sim_block *b, struct sim_warp *w, uint32_t pc, uin
   uint64_t *dp = in->opd[0].pair != PTX_NOREG ? REG(in->opd[0].pair) : NULL;
 #ifdef SIM_X86_CLONES
   if (m == SIM_FULL32 && cpu_avx2 && in->sub >= PTX_SHFL_UP && in->sub <= PTX_SHFL_IDX &&
-      sim_reg_uniform32(bb) &&
-      sim_reg_uniform32(c)) {
+      regs_uniform2_avx2(bb, c)) {
     /* the whole warp, the lane offset and the clamp/segment operand the same in every lane
        (CUDA's __shfl_*_sync with a constant or warp-uniform offset) */
     shfl_full_avx2(in->sub, (unsigned)bb[0] & 31, (unsigned)c[0] & 31,

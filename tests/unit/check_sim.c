@@ -3607,7 +3607,8 @@ END_TEST
 
 /* shfl.sync in every mode, unguarded (sim_exec_shfl) against the same shuffle guarded by a
    predicate true in every lane (sim_exec): per-lane values, source lanes and clamp/segment
-   operands from a table, run by full warps and by the random lanes of a branch (membermask:
+   operands from a table (seeds 6 and 7: in odd warps one lane's clamp/segment operand not
+   the others', the offset uniform), run by full warps and by the random lanes of a branch (membermask:
    activemask); the results, their predicates and the counts must agree. */
 static const char *k_shfl_modes =
   HDR
@@ -3678,6 +3679,8 @@ START_TEST(test_shfl_fast_matches_sim_exec)
       in[t][1] = seed >= 4 ? wb[t / 32]
                  : (uint32_t)(r & 0x3f) | (seed & 1 ? 0 : (uint32_t)(r >> 40) << 6);
       in[t][2] = cs[(t / 32 + seed) % 8];       /* one clamp/segment operand per warp */
+      if (seed >= 6 && (t / 32) % 2 && t % 32 == 9)
+        in[t][2] = cs[(t / 32 + seed + 1) % 8]; /* but one lane's, under a uniform offset */
       in[t][3] = t < 32 || (t / 32) % 4 == 3 ? 1 : ((r >> 20) % 100) < 40 + 15 * (seed % 4);
       if (t % 32 == 7)
         in[t][3] = 1;                           /* every warp takes the branch */

@@ -2726,14 +2726,16 @@ static __attribute__((noinline)) int run_shared_part(struct sim_block *b, struct
   uint64_t av[32];
   int64_t stride = SIM_NO_STRIDE;
   const uint64_t *base = (f & 15) == FK_LDSU ? zero : REG(ad->reg);
-  if (!(m >> 32) && nm >= PART_STRIDE_LANES && cpu_avx2) {
+  if (!(m >> 32) && cpu_avx2) {
     /* smem_warp_ok's check, and the step of the addresses for the bank conflicts (for fewer
-       lanes smem_warp_ok's lane by lane, and the bank conflicts' own step test, cost less) */
+       lanes smem_warp_ok's own, addrs_ok_sparse_avx2, called here, and the bank conflicts'
+       own step test, cost less) */
     const uint64_t top = b->smem_size - size;
+    const uint64_t lim = top < SIM_DSMEM_STRIDE - 1 ? top : SIM_DSMEM_STRIDE - 1;
     if (size > b->smem_size ||
-        !addrs_ok_part_avx2(base, (uint64_t)ad->imm,
-                            top < SIM_DSMEM_STRIDE - 1 ? top : SIM_DSMEM_STRIDE - 1, size - 1,
-                            (uint32_t)m, av, &stride))
+        !(nm >= PART_STRIDE_LANES
+          ? addrs_ok_part_avx2(base, (uint64_t)ad->imm, lim, size - 1, (uint32_t)m, av, &stride)
+          : addrs_ok_sparse_avx2(base, (uint64_t)ad->imm, lim, size - 1, (uint32_t)m, av)))
       return 0;
   } else if (!smem_warp_ok(b, base, (uint64_t)ad->imm, m, lo, hi, size, av)) {
     return 0;

@@ -3307,6 +3307,42 @@ __attribute__((target("avx2"))) static void shfl_full_avx2(unsigned sub, unsigne
 #endif
 
 #ifdef SIM_X86_CLONES
+/* shfl.down of a full 32-lane warp by ub lanes (0-31, the same in every lane) with the
+   clamp/segment operand 31 (no segments: __shfl_down_sync(mask, v, ub) of width 32):
+   SHFL_LANES's result without gathers, lane l's value from lane l + ub where that is a lane
+   (ok, dp 1), else its own (dp 0). Four lanes a vector, in lane order: a block of lanes reads
+   lanes at or above its own, which no earlier block wrote, so d may be a. */
+__attribute__((target("avx2"))) static void shfl_down31_avx2(unsigned ub, uint64_t *d,
+                                                            uint64_t *dp, const uint64_t *a)
+{
+  const __m256i low = _mm256_set1_epi64x(0xffffffff);
+#pragma GCC unroll 8
+  for (unsigned l = 0; l < 32; l += 4) {
+    if (l + 3 + ub <= 31) {
+      _mm256_storeu_si256((__m256i *)(void *)(d + l),
+                          _mm256_and_si256(_mm256_loadu_si256((const __m256i *)(const void *)
+                                                              (a + l + ub)), low));
+    } else if (l + ub > 31) {
+      _mm256_storeu_si256((__m256i *)(void *)(d + l),
+                          _mm256_and_si256(_mm256_loadu_si256((const __m256i *)(const void *)
+                                                              (a + l)), low));
+    } else {
+      for (unsigned i = l; i < l + 4; i++)
+        d[i] = (i + ub <= 31 ? a[i + ub] : a[i]) & 0xffffffffu;
+    }
+  }
+  if (dp) {                                        /* dp[l] = l <= 31 - ub */
+    const __m256i last = _mm256_set1_epi64x(31 - (long long)ub), one = _mm256_set1_epi64x(1);
+    const __m256i four = _mm256_set1_epi64x(4);
+    __m256i idx = _mm256_setr_epi64x(0, 1, 2, 3);
+    for (unsigned l = 0; l < 32; l += 4) {
+      _mm256_storeu_si256((__m256i *)(void *)(dp + l),
+                          _mm256_andnot_si256(_mm256_cmpgt_epi64(idx, last), one));
+      idx = _mm256_add_epi64(idx, four);
+    }
+  }
+}
+
 /* 1 when x[l] == x[0] and y[l] == y[0] in all 32 lanes: shfl's lane offset and its clamp
    and segment operand both warp-uniform, found in one pass over the two (sim_reg_uniform32
    of each, fused). */
@@ -3344,8 +3380,11 @@ uint32_t sim_exec_shfl(struct sim_block *b, struct sim_warp *w, uint32_t pc, uin
       regs_uniform2_avx2(bb, c)) {
     /* the whole warp, the lane offset and the clamp/segment operand the same in every lane
        (CUDA's __shfl_*_sync with a constant or warp-uniform offset) */
-    shfl_full_avx2(in->sub, (unsigned)bb[0] & 31, (unsigned)c[0] & 31,
-                   (unsigned)(c[0] >> 8) & 31, d, dp, a);
+    if (in->sub == PTX_SHFL_DOWN && ((unsigned)c[0] & 0x1f1f) == 31 && sim_warp_shortcuts)
+      shfl_down31_avx2((unsigned)bb[0] & 31, d, dp, a);  /* no segments: no gathers */
+    else
+      shfl_full_avx2(in->sub, (unsigned)bb[0] & 31, (unsigned)c[0] & 31,
+                     (unsigned)(c[0] >> 8) & 31, d, dp, a);
     return pc + 1;
   }
 #endif

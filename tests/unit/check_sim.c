@@ -3663,9 +3663,10 @@ START_TEST(test_shfl_fast_matches_sim_exec)
   ck_assert_uint_ne(first, UINT32_MAX);
   uint64_t p[2] = {buffer(&f, NT * 16, "in"), buffer(&f, NT * 64, "out")};
   uint64_t rng = 0x13198A2E03707344ull;
-  /* seeds 4 to 7: one lane offset per warp, as a constant offset gives, for the full warps'
-     path of a warp-uniform offset and clamp (warps 0, 3 and 7 take the branch whole) */
-  for (unsigned seed = 0; seed < 8; seed++) {
+  /* seeds 4 to 9: one lane offset per warp, as a constant offset gives, for the full warps'
+     path of a warp-uniform offset and clamp (warps 0, 3 and 7 take the branch whole); seeds
+     8 and 9: clamp 31 and no segments in every warp (shfl.down's own path, shfl_down31_avx2) */
+  for (unsigned seed = 0; seed < 10; seed++) {
     static uint32_t in[NT][4], out[NT][16];
     uint32_t wb[NT / 32];
     unsigned nsel = 0;
@@ -3678,8 +3679,8 @@ START_TEST(test_shfl_fast_matches_sim_exec)
       in[t][0] = (uint32_t)sim_order_next(&rng);
       in[t][1] = seed >= 4 ? wb[t / 32]
                  : (uint32_t)(r & 0x3f) | (seed & 1 ? 0 : (uint32_t)(r >> 40) << 6);
-      in[t][2] = cs[(t / 32 + seed) % 8];       /* one clamp/segment operand per warp */
-      if (seed >= 6 && (t / 32) % 2 && t % 32 == 9)
+      in[t][2] = seed >= 8 ? 0x1f : cs[(t / 32 + seed) % 8];  /* one per warp */
+      if ((seed == 6 || seed == 7) && (t / 32) % 2 && t % 32 == 9)
         in[t][2] = cs[(t / 32 + seed + 1) % 8]; /* but one lane's, under a uniform offset */
       in[t][3] = t < 32 || (t / 32) % 4 == 3 ? 1 : ((r >> 20) % 100) < 40 + 15 * (seed % 4);
       if (t % 32 == 7)

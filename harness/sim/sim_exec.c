@@ -3061,8 +3061,8 @@ static inline __attribute__((always_inline)) uint32_t exec_run(struct sim_block 
   uint64_t gbits = 0;              /* the lanes a PLAN_SETP_GUARD setp set, for the bra at */
   uint32_t gbits_pc = UINT32_MAX;  /* gbits_pc (the next one), else UINT32_MAX */
   uint64_t split;                  /* the lanes that take a branch that splits m */
+  unsigned f = fast[pc];           /* pc's plan byte, read once for the test and the case */
   do {
-    const unsigned f = fast[pc];
     int r = 1;
     /* a partial warp runs only the kinds that apply its mask (PART_KINDS); any other stops
        the run (folded away for a full warp) */
@@ -3184,7 +3184,7 @@ static inline __attribute__((always_inline)) uint32_t exec_run(struct sim_block 
       in++;
       ist++;
     }
-  } while (k < lim && pc != stop && fast[pc]);
+  } while (k < lim && pc != stop && (f = fast[pc]) != 0);
   b->ctr.thread_insts += nm * k;
   *n = k;
   return pc;

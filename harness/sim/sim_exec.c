@@ -1334,6 +1334,11 @@ _Static_assert(FK_STG < 16, "the kind is the plan byte's low 4 bits");
    bra (PLAN_BRA) guarded by this setp's predicate, which sim_exec_run then takes as the lane
    mask the setp computed, not read back from the register lane by lane. */
 #define PLAN_SETP_GUARD 128u
+/* A flag on the plan byte of FK_MOV (which has no argument): its source is a constant
+   register (an immediate or a symbol's address after linking), the same value in every lane,
+   which run_alu broadcasts instead of reading lane by lane. Only while sim_warp_shortcuts
+   (the tests' switch) is on when the plan is made. */
+#define PLAN_MOV_CONST 16u
 
 /* How FK_SREG gives a special register to the lanes of a warp: tid's x, y or z, the lane's
    number, one value for every lane (lane_sreg's for lane 0), or not at all (SRC_NONE: the
@@ -1371,7 +1376,10 @@ static inline __attribute__((always_inline)) void run_alu(const struct sim_block
   enum ptx_type t = (enum ptx_type)in->type;
   switch ((enum fast_kind)(f & 15)) {
   case FK_MOV:
-    and_full_avx2(d, REG(in->opd[1].reg), t == PTX_T_PRED ? 1 : sim_alu_mask(t));
+    if (f & PLAN_MOV_CONST)
+      fill_full_avx2(d, REG(in->opd[1].reg)[0] & (t == PTX_T_PRED ? 1 : sim_alu_mask(t)));
+    else
+      and_full_avx2(d, REG(in->opd[1].reg), t == PTX_T_PRED ? 1 : sim_alu_mask(t));
     break;
   case FK_VOP:
     bin_full_avx2((enum vop)(f >> 4), d, REG(in->opd[1].reg), REG(in->opd[2].reg));
@@ -2650,6 +2658,10 @@ uint8_t *sim_exec_fast_plan(const struct sim_prog *p)
     if ((f[pc] & 15) == FK_SETP && f[pc + 1] == PLAN_BRA &&
         p->code[pc + 1].guard != PTX_NOREG && p->code[pc + 1].guard == p->code[pc].opd[0].reg)
       f[pc] |= PLAN_SETP_GUARD;
+  for (uint32_t pc = 0; pc < p->ncode && sim_warp_shortcuts; pc++)
+    if (f[pc] == FK_MOV && p->code[pc].opd[1].reg >= p->nregs - p->nconst &&
+        p->code[pc].opd[1].reg < p->nregs)
+      f[pc] |= PLAN_MOV_CONST;
   for (uint32_t pc = 0; pc < p->ncode; pc++) {
     const struct ptx_inst *in = &p->code[pc];
     const uint32_t target = in->opd[0].reg;

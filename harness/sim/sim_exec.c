@@ -1334,6 +1334,11 @@ _Static_assert(FK_STG < 16, "the kind is the plan byte's low 4 bits");
    bra (PLAN_BRA) guarded by this setp's predicate, which sim_exec_run then takes as the lane
    mask the setp computed, not read back from the register lane by lane. */
 #define PLAN_SETP_GUARD 128u
+/* A flag on the plan byte of FK_MOV (which has no argument): its source is a constant
+   register (an immediate or a symbol's address after linking), the same value in every lane,
+   which run_alu broadcasts instead of reading lane by lane. Only while sim_warp_shortcuts
+   (the tests' switch) is on when the plan is made. */
+#define PLAN_MOV_CONST 16u
 
 /* How FK_SREG gives a special register to the lanes of a warp: tid's x, y or z, the lane's
    number, one value for every lane (lane_sreg's for lane 0), or not at all (SRC_NONE: the
@@ -1371,7 +1376,10 @@ static inline __attribute__((always_inline)) void run_alu(const struct sim_block
   enum ptx_type t = (enum ptx_type)in->type;
   switch ((enum fast_kind)(f & 15)) {
   case FK_MOV:
-    and_full_avx2(d, REG(in->opd[1].reg), t == PTX_T_PRED ? 1 : sim_alu_mask(t));
+    if (f & PLAN_MOV_CONST)
+      fill_full_avx2(d, REG(in->opd[1].reg)[0] & (t == PTX_T_PRED ? 1 : sim_alu_mask(t)));
+    else
+      and_full_avx2(d, REG(in->opd[1].reg), t == PTX_T_PRED ? 1 : sim_alu_mask(t));
     break;
   case FK_VOP:
     bin_full_avx2((enum vop)(f >> 4), d, REG(in->opd[1].reg), REG(in->opd[2].reg));
@@ -2650,6 +2658,10 @@ uint8_t *sim_exec_fast_plan(const struct sim_prog *p)
     if ((f[pc] & 15) == FK_SETP && f[pc + 1] == PLAN_BRA &&
         p->code[pc + 1].guard != PTX_NOREG && p->code[pc + 1].guard == p->code[pc].opd[0].reg)
       f[pc] |= PLAN_SETP_GUARD;
+  for (uint32_t pc = 0; pc < p->ncode && sim_warp_shortcuts; pc++)
+    if (f[pc] == FK_MOV && p->code[pc].opd[1].reg >= p->nregs - p->nconst &&
+        p->code[pc].opd[1].reg < p->nregs)
+      f[pc] |= PLAN_MOV_CONST;
   for (uint32_t pc = 0; pc < p->ncode; pc++) {
     const struct ptx_inst *in = &p->code[pc];
     const uint32_t target = in->opd[0].reg;
@@ -2726,14 +2738,16 @@ static __attribute__((noinline)) int run_shared_part(struct sim_block *b, struct
   uint64_t av[32];
   int64_t stride = SIM_NO_STRIDE;
   const uint64_t *base = (f & 15) == FK_LDSU ? zero : REG(ad->reg);
-  if (!(m >> 32) && nm >= PART_STRIDE_LANES && cpu_avx2) {
+  if (!(m >> 32) && cpu_avx2) {
     /* smem_warp_ok's check, and the step of the addresses for the bank conflicts (for fewer
-       lanes smem_warp_ok's lane by lane, and the bank conflicts' own step test, cost less) */
+       lanes smem_warp_ok's own, addrs_ok_sparse_avx2, called here, and the bank conflicts'
+       own step test, cost less) */
     const uint64_t top = b->smem_size - size;
+    const uint64_t lim = top < SIM_DSMEM_STRIDE - 1 ? top : SIM_DSMEM_STRIDE - 1;
     if (size > b->smem_size ||
-        !addrs_ok_part_avx2(base, (uint64_t)ad->imm,
-                            top < SIM_DSMEM_STRIDE - 1 ? top : SIM_DSMEM_STRIDE - 1, size - 1,
-                            (uint32_t)m, av, &stride))
+        !(nm >= PART_STRIDE_LANES
+          ? addrs_ok_part_avx2(base, (uint64_t)ad->imm, lim, size - 1, (uint32_t)m, av, &stride)
+          : addrs_ok_sparse_avx2(base, (uint64_t)ad->imm, lim, size - 1, (uint32_t)m, av)))
       return 0;
   } else if (!smem_warp_ok(b, base, (uint64_t)ad->imm, m, lo, hi, size, av)) {
     return 0;
@@ -3059,8 +3073,8 @@ static inline __attribute__((always_inline)) uint32_t exec_run(struct sim_block 
   uint64_t gbits = 0;              /* the lanes a PLAN_SETP_GUARD setp set, for the bra at */
   uint32_t gbits_pc = UINT32_MAX;  /* gbits_pc (the next one), else UINT32_MAX */
   uint64_t split;                  /* the lanes that take a branch that splits m */
+  unsigned f = fast[pc];           /* pc's plan byte, read once for the test and the case */
   do {
-    const unsigned f = fast[pc];
     int r = 1;
     /* a partial warp runs only the kinds that apply its mask (PART_KINDS); any other stops
        the run (folded away for a full warp) */
@@ -3182,7 +3196,7 @@ static inline __attribute__((always_inline)) uint32_t exec_run(struct sim_block 
       in++;
       ist++;
     }
-  } while (k < lim && pc != stop && fast[pc]);
+  } while (k < lim && pc != stop && (f = fast[pc]) != 0);
   b->ctr.thread_insts += nm * k;
   *n = k;
   return pc;
@@ -3304,6 +3318,60 @@ __attribute__((target("avx2"))) static void shfl_full_avx2(unsigned sub, unsigne
 }
 #endif
 
+#ifdef SIM_X86_CLONES
+/* shfl.down of a full 32-lane warp by ub lanes (0-31, the same in every lane) with the
+   clamp/segment operand 31 (no segments: __shfl_down_sync(mask, v, ub) of width 32):
+   SHFL_LANES's result without gathers, lane l's value from lane l + ub where that is a lane
+   (ok, dp 1), else its own (dp 0). Four lanes a vector, in lane order: a block of lanes reads
+   lanes at or above its own, which no earlier block wrote, so d may be a. */
+__attribute__((target("avx2"))) static void shfl_down31_avx2(unsigned ub, uint64_t *d,
+                                                            uint64_t *dp, const uint64_t *a)
+{
+  const __m256i low = _mm256_set1_epi64x(0xffffffff);
+#pragma GCC unroll 8
+  for (unsigned l = 0; l < 32; l += 4) {
+    if (l + 3 + ub <= 31) {
+      _mm256_storeu_si256((__m256i *)(void *)(d + l),
+                          _mm256_and_si256(_mm256_loadu_si256((const __m256i *)(const void *)
+                                                              (a + l + ub)), low));
+    } else if (l + ub > 31) {
+      _mm256_storeu_si256((__m256i *)(void *)(d + l),
+                          _mm256_and_si256(_mm256_loadu_si256((const __m256i *)(const void *)
+                                                              (a + l)), low));
+    } else {
+      for (unsigned i = l; i < l + 4; i++)
+        d[i] = (i + ub <= 31 ? a[i + ub] : a[i]) & 0xffffffffu;
+    }
+  }
+  if (dp) {                                        /* dp[l] = l <= 31 - ub */
+    const __m256i last = _mm256_set1_epi64x(31 - (long long)ub), one = _mm256_set1_epi64x(1);
+    const __m256i four = _mm256_set1_epi64x(4);
+    __m256i idx = _mm256_setr_epi64x(0, 1, 2, 3);
+    for (unsigned l = 0; l < 32; l += 4) {
+      _mm256_storeu_si256((__m256i *)(void *)(dp + l),
+                          _mm256_andnot_si256(_mm256_cmpgt_epi64(idx, last), one));
+      idx = _mm256_add_epi64(idx, four);
+    }
+  }
+}
+
+/* 1 when x[l] == x[0] and y[l] == y[0] in all 32 lanes: shfl's lane offset and its clamp
+   and segment operand both warp-uniform, found in one pass over the two (sim_reg_uniform32
+   of each, fused). */
+__attribute__((target("avx2"))) static int regs_uniform2_avx2(const uint64_t *x,
+                                                              const uint64_t *y)
+{
+  const __m256i x0 = _mm256_set1_epi64x((long long)x[0]), y0 = _mm256_set1_epi64x((long long)y[0]);
+  __m256i d = _mm256_setzero_si256();
+  _Pragma("GCC unroll 8")
+  for (unsigned l = 0; l < 32; l += 4)
+    d = _mm256_or_si256(d, _mm256_or_si256(
+        _mm256_xor_si256(_mm256_loadu_si256((const __m256i *)(const void *)(x + l)), x0),
+        _mm256_xor_si256(_mm256_loadu_si256((const __m256i *)(const void *)(y + l)), y0)));
+  return _mm256_testz_si256(d, d);
+}
+#endif
+
 uint32_t sim_exec_shfl(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t m)
 {
   const struct ptx_inst *in = &b->prog->code[pc];
@@ -3321,12 +3389,14 @@ uint32_t sim_exec_shfl(struct sim_block *b, struct sim_warp *w, uint32_t pc, uin
   uint64_t *dp = in->opd[0].pair != PTX_NOREG ? REG(in->opd[0].pair) : NULL;
 #ifdef SIM_X86_CLONES
   if (m == SIM_FULL32 && cpu_avx2 && in->sub >= PTX_SHFL_UP && in->sub <= PTX_SHFL_IDX &&
-      sim_reg_uniform32(bb) &&
-      sim_reg_uniform32(c)) {
+      regs_uniform2_avx2(bb, c)) {
     /* the whole warp, the lane offset and the clamp/segment operand the same in every lane
        (CUDA's __shfl_*_sync with a constant or warp-uniform offset) */
-    shfl_full_avx2(in->sub, (unsigned)bb[0] & 31, (unsigned)c[0] & 31,
-                   (unsigned)(c[0] >> 8) & 31, d, dp, a);
+    if (in->sub == PTX_SHFL_DOWN && ((unsigned)c[0] & 0x1f1f) == 31 && sim_warp_shortcuts)
+      shfl_down31_avx2((unsigned)bb[0] & 31, d, dp, a);  /* no segments: no gathers */
+    else
+      shfl_full_avx2(in->sub, (unsigned)bb[0] & 31, (unsigned)c[0] & 31,
+                     (unsigned)(c[0] >> 8) & 31, d, dp, a);
     return pc + 1;
   }
 #endif

@@ -1367,7 +1367,7 @@ static int control(struct sim_block *b, struct sim_warp *w, const struct ptx_ins
   case PTX_OP_MMA:
   case PTX_OP_LDMATRIX:
   case PTX_OP_STMATRIX: {
-    if (!ptx_mma_op(in->op) && sim_race_mask(b, w, pc, in, e))
+    if ((in->op == PTX_OP_SHFL || !ptx_mma_op(in->op)) && sim_race_mask(b, w, pc, in, e))
       return 1;
     uint64_t need = g ? sync_need(b, w, in, sim_ctz64(g)) : 0;
     uint64_t waiting_here = 0;

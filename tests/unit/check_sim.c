@@ -3607,7 +3607,8 @@ END_TEST
 
 /* shfl.sync in every mode, unguarded (sim_exec_shfl) against the same shuffle guarded by a
    predicate true in every lane (sim_exec): per-lane values, source lanes and clamp/segment
-   operands from a table, run by full warps and by the random lanes of a branch (membermask:
+   operands from a table (seeds 6 and 7: in odd warps one lane's clamp/segment operand not
+   the others', the offset uniform), run by full warps and by the random lanes of a branch (membermask:
    activemask); the results, their predicates and the counts must agree. */
 static const char *k_shfl_modes =
   HDR
@@ -3662,9 +3663,10 @@ START_TEST(test_shfl_fast_matches_sim_exec)
   ck_assert_uint_ne(first, UINT32_MAX);
   uint64_t p[2] = {buffer(&f, NT * 16, "in"), buffer(&f, NT * 64, "out")};
   uint64_t rng = 0x13198A2E03707344ull;
-  /* seeds 4 to 7: one lane offset per warp, as a constant offset gives, for the full warps'
-     path of a warp-uniform offset and clamp (warps 0, 3 and 7 take the branch whole) */
-  for (unsigned seed = 0; seed < 8; seed++) {
+  /* seeds 4 to 9: one lane offset per warp, as a constant offset gives, for the full warps'
+     path of a warp-uniform offset and clamp (warps 0, 3 and 7 take the branch whole); seeds
+     8 and 9: clamp 31 and no segments in every warp (shfl.down's own path, shfl_down31_avx2) */
+  for (unsigned seed = 0; seed < 10; seed++) {
     static uint32_t in[NT][4], out[NT][16];
     uint32_t wb[NT / 32];
     unsigned nsel = 0;
@@ -3677,7 +3679,9 @@ START_TEST(test_shfl_fast_matches_sim_exec)
       in[t][0] = (uint32_t)sim_order_next(&rng);
       in[t][1] = seed >= 4 ? wb[t / 32]
                  : (uint32_t)(r & 0x3f) | (seed & 1 ? 0 : (uint32_t)(r >> 40) << 6);
-      in[t][2] = cs[(t / 32 + seed) % 8];       /* one clamp/segment operand per warp */
+      in[t][2] = seed >= 8 ? 0x1f : cs[(t / 32 + seed) % 8];  /* one per warp */
+      if ((seed == 6 || seed == 7) && (t / 32) % 2 && t % 32 == 9)
+        in[t][2] = cs[(t / 32 + seed + 1) % 8]; /* but one lane's, under a uniform offset */
       in[t][3] = t < 32 || (t / 32) % 4 == 3 ? 1 : ((r >> 20) % 100) < 40 + 15 * (seed % 4);
       if (t % 32 == 7)
         in[t][3] = 1;                           /* every warp takes the branch */
@@ -5155,6 +5159,90 @@ START_TEST(test_fast_path_setp_guard)
 }
 END_TEST
 
+/* mov of an immediate or a symbol's address (a constant register after linking:
+   PLAN_MOV_CONST, broadcast, not read lane by lane) of u32, s32, b32, u64, b16, pred and f32,
+   masked to the type (a b16 of a wider literal), by whole warps and by partial warps (lanes
+   0-11; then the even lanes), whose other lanes keep the register's own values (tid-based),
+   against the lane-by-lane run: values, counters, per-instruction statistics and trace the
+   same, and the values as written. */
+START_TEST(test_fast_path_mov_const)
+{
+  static const char *const movs =
+    "  mov.u32 %r5, -559038737;\n  mov.s32 %r6, -5;\n  mov.b32 %r7, 65536;\n"
+    "  mov.u64 %rd8, 1311768467463790320;\n  mov.b16 %rs1, 4660;\n  mov.pred %p1, 1;\n"
+    "  mov.f32 %f1, 0f40490FDB;\n  mov.u32 %r8, s;\n"
+    "  mov.u64 %rd9, -1;\n  mov.pred %p2, 0;\n  mov.b16 %rs2, -1;\n";
+  char k[4096];
+  int n = snprintf(k, sizeof k,
+    HDR
+    ".visible .entry gv(.param .u64 src, .param .u64 dst)\n{\n"
+    "  .shared .align 4 .b8 s[16];\n"
+    "  .reg .pred %%p<8>;\n  .reg .b16 %%rs<4>;\n  .reg .f32 %%f<4>;\n"
+    "  .reg .b32 %%r<16>;\n  .reg .b64 %%rd<12>;\n"
+    "  ld.param.u64 %%rd2, [dst];\n  mov.u32 %%r1, %%tid.x;\n"
+    "  mul.wide.u32 %%rd3, %%r1, 40;\n  add.s64 %%rd7, %%rd2, %%rd3;\n"
+    "  add.u32 %%r5, %%r1, 1;\n  add.u32 %%r6, %%r1, 2;\n  add.u32 %%r7, %%r1, 3;\n"
+    "  cvt.u64.u32 %%rd8, %%r1;\n  cvt.u16.u32 %%rs1, %%r1;\n  setp.eq.u32 %%p1, %%r1, 3;\n"
+    "  cvt.rn.f32.u32 %%f1, %%r1;\n  add.u32 %%r8, %%r1, 4;\n  cvt.u64.u32 %%rd9, %%r1;\n"
+    "  setp.ne.u32 %%p2, %%r1, 5;\n  cvt.u16.u32 %%rs2, %%r1;\n  mov.b16 %%rs3, 0;\n"
+    "  setp.lt.u32 %%p7, %%r1, 12;\n  @!%%p7 bra PEND;\n%s"
+    "PEND:\n  and.b32 %%r9, %%r1, 1;\n  setp.eq.u32 %%p6, %%r9, 1;\n  @%%p6 bra QEND;\n%s"
+    "QEND:\n  and.b32 %%r9, %%r1, 16;\n  setp.eq.u32 %%p5, %%r9, 0;\n  @%%p5 bra FEND;\n%s"
+    "FEND:\n"
+    "  st.global.u32 [%%rd7], %%r5;\n  st.global.u32 [%%rd7+4], %%r6;\n"
+    "  st.global.u32 [%%rd7+8], %%r7;\n  st.global.u64 [%%rd7+16], %%rd8;\n"
+    "  cvt.u32.u16 %%r10, %%rs1;\n  selp.u32 %%r11, 1, 0, %%p1;\n  shl.b32 %%r11, %%r11, 16;\n"
+    "  or.b32 %%r10, %%r10, %%r11;\n  selp.u32 %%r11, 2, 0, %%p2;\n  shl.b32 %%r11, %%r11, 16;\n"
+    "  or.b32 %%r10, %%r10, %%r11;\n  st.global.u32 [%%rd7+12], %%r10;\n"
+    "  mov.b32 %%r12, %%f1;\n  st.global.u32 [%%rd7+24], %%r12;\n"
+    "  cvt.u32.u64 %%r13, %%rd9;\n  add.u32 %%r13, %%r13, %%r8;\n  st.global.u32 [%%rd7+28], %%r13;\n"
+    "  mov.b32 %%r14, {%%rs2, %%rs3};\n  st.global.u32 [%%rd7+32], %%r14;\n"
+    "  ret;\n}\n", movs, movs, movs);
+  ck_assert_int_lt(n, (int)sizeof k);
+  static struct gv_out a, b;
+  gv_run(k, 32 * 4, 32 * 40, 0, 0, &a);
+  gv_run(k, 32 * 4, 32 * 40, 0, 1, &b);
+  ck_assert_msg(a.r.outcome == SIM_RAN_OK, "%s", a.r.fault.message);
+  gv_same(&a, &b, "mov of a constant");
+  for (uint32_t t = 0; t < 32; t++) {             /* lanes 0-11, the even ones, 16-31 moved */
+    const int moved = t < 12 || !(t & 1) || (t & 16);
+    uint32_t v[9];
+    memcpy(v, a.dst + 40 * t, sizeof v);
+    ck_assert_uint_eq(v[0], moved ? 0xdeadbeefu : t + 1);
+    ck_assert_uint_eq(v[1], moved ? 0xfffffffbu : t + 2);
+    ck_assert_uint_eq(v[2], moved ? 65536u : t + 3);
+    ck_assert_uint_eq(v[3], moved ? 0x1234u | 1u << 16
+                                  : t | (uint32_t)(t == 3) << 16 | (uint32_t)(t != 5) << 17);
+    ck_assert_uint_eq(v[4], moved ? 0x9abcdef0u : t);
+    ck_assert_uint_eq(v[5], moved ? 0x12345678u : 0);
+    float ft = (float)t;
+    uint32_t fb;
+    memcpy(&fb, &ft, 4);
+    ck_assert_uint_eq(v[6], moved ? 0x40490fdbu : fb);
+    if (!moved)
+      ck_assert_uint_eq(v[7], 2 * t + 4);
+    ck_assert_uint_eq(v[8], moved ? 0xffffu : t);  /* a b16's -1 masked to 16 bits */
+  }
+  sim_result_free(&a.r);
+  sim_result_free(&b.r);
+  /* a u32 of -4 (all 64 bits of the literal's constant register set) masked to 0xfffffffc:
+     [%r2+4] is then past shared memory, not its byte 0 (the same fault in both runs) */
+  static const char *const k2 =
+    HDR
+    ".visible .entry gv(.param .u64 src, .param .u64 dst)\n{\n"
+    "  .shared .align 4 .b8 s[16];\n  .reg .b32 %r<4>;\n  .reg .b64 %rd<4>;\n"
+    "  ld.param.u64 %rd2, [dst];\n  mov.u32 %r2, -4;\n  ld.shared.u32 %r3, [%r2+4];\n"
+    "  st.global.u32 [%rd2], %r3;\n  ret;\n}\n";
+  gv_run(k2, 32 * 4, 32 * 4, 0, 0, &a);
+  gv_run(k2, 32 * 4, 32 * 4, 0, 1, &b);
+  ck_assert_int_ne(b.r.outcome, SIM_RAN_OK);
+  ck_assert_int_eq(a.r.outcome, b.r.outcome);
+  ck_assert_str_eq(a.r.fault.message, b.r.fault.message);
+  sim_result_free(&a.r);
+  sim_result_free(&b.r);
+}
+END_TEST
+
 /* sim_warp_cstack_put against the lane loop it replaces (cstack[csp[l]][l] = t for the lanes
    of m): random masks of 32- and 64-lane warps, every lane one depth (the vector path, lanes
    7, 15, ... at the ends of its vectors among them) or some at another (the lane loop), the
@@ -5870,6 +5958,7 @@ Suite *suite_sim(void)
   tcase_add_test(t, test_global_words_new_match_general_path);
   tcase_add_test(t, test_global_words_new_leave_lines);
   tcase_add_test(t, test_fast_path_setp_guard);
+  tcase_add_test(t, test_fast_path_mov_const);
   tcase_add_test(t, test_cstack_put_matches_lane_loop);
   tcase_add_test(t, test_warp_shortcuts_match_select_group);
   tcase_add_test(t, test_warp_shortcuts_barrier_reduction);

@@ -247,7 +247,7 @@ int sim_trace_rewave(const struct sim_trace *tr, uint32_t wave, uint32_t nblk, u
     return -1;
   uint64_t *keys = NULL;
   if (tr->touch) {
-    keys = sim_table_alloc(tr->ntouch * sizeof *keys);
+    keys = sim_keep_alloc(tr->ntouch * sizeof *keys, 0);   /* every entry written */
     if (!keys)
       return -1;
     for (uint64_t i = 0; i < tr->ntouch; i++) {
@@ -267,6 +267,6 @@ int sim_trace_rewave(const struct sim_trace *tr, uint32_t wave, uint32_t nblk, u
 void sim_trace_view_free(struct sim_trace *view)
 {
   if (view->touch)
-    sim_table_free(view->touch, view->ntouch * sizeof *view->touch);
+    sim_keep_free(view->touch, view->ntouch * sizeof *view->touch);
   memset(view, 0, sizeof *view);
 }

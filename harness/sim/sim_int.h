@@ -142,13 +142,16 @@ void *sim_table_alloc(uint64_t n);
 void sim_table_free(void *p, uint64_t n);
 int sim_table_mapped(uint64_t n);
 #define SIM_TABLE_MIN (64ull << 10)
-/* n bytes on a cache line of their own, zeroed unless zero is 0 (the caller writes all of
-   them), for a launch's block storage and tables: a buffer that sim_keep_free kept in this
-   process, of n's size class (the power of two at least n) or up to two classes larger,
-   when there is one (its pages already mapped; of a mapped one only the pages ever written
-   and not all zeros are cleared), else a fresh one from sim_table_alloc. NULL when host
-   memory ran out. Free with sim_keep_free (sim_launch.c). */
-void *sim_keep_alloc(uint64_t n, int zero);
+/* n bytes on a cache line of their own, for a launch's block storage and tables: a buffer
+   that sim_keep_free kept in this process, of n's size class (the power of two at least n)
+   or up to two classes larger, when there is one (its pages already mapped), else a fresh
+   one: on huge pages (sim_table_alloc) with SIM_KEEP_HUGE, for a table that workers share,
+   else from SIM_TABLE_MIN bytes on a mapping of 4 KiB pages. With SIM_KEEP_ZERO it reads
+   as zeros (of a kept mapped one only the pages ever written and not all zeros are
+   cleared); without, the caller writes all of it. NULL when host memory ran out. Free with
+   sim_keep_free (sim_launch.c). */
+enum { SIM_KEEP_ZERO = 1, SIM_KEEP_HUGE = 2 };
+void *sim_keep_alloc(uint64_t n, unsigned flags);
 void *sim_keep_zalloc(uint64_t n);
 void sim_keep_free(void *p, uint64_t n);
 /* Give every kept buffer back to the system (tests). */

@@ -233,7 +233,7 @@ static void touch_setup(struct sim_trace *tr, const struct sim_device *d, uint32
     return;
   total += 8ull * d->nallocs;                      /* room to line each allocation up */
   tr->seg = calloc(d->nallocs, sizeof *tr->seg);
-  tr->touch = sim_keep_zalloc(total * sizeof *tr->touch);  /* untouched pages stay unmapped */
+  tr->touch = sim_keep_alloc(total * sizeof *tr->touch, SIM_KEEP_ZERO | SIM_KEEP_HUGE);
   if (!tr->seg || !tr->touch) {
     free(tr->seg);
     sim_keep_free(tr->touch, total * sizeof *tr->touch);
@@ -321,12 +321,22 @@ static uint64_t keep_class(uint64_t n)
   return c;
 }
 
-/* The header in the 16 bytes before buffer p: the host allocation under it
-   (sim_table_alloc's) and its size class. */
+/* The header in the bytes before buffer p: the host allocation under it, its size class,
+   and whether it is a mapping of its own (else sim_table_alloc's). */
 struct keep_head {
   uint8_t *raw;
   uint64_t cap;
+  uint64_t own;
 };
+
+/* Give the host allocation under a kept buffer back. */
+static void keep_release(struct keep_head h)
+{
+  if (h.own)
+    munmap(h.raw, h.cap + KEEP_HEAD);
+  else
+    sim_table_free(h.raw, h.cap + KEEP_HEAD);
+}
 
 static struct keep_head keep_head(const uint8_t *p)
 {
@@ -405,14 +415,16 @@ static void keep_clear(uint8_t *p, uint64_t n, uint64_t cap)
   free(used);
 }
 
-void *sim_keep_alloc(uint64_t n, int zero)
+void *sim_keep_alloc(uint64_t n, unsigned flags)
 {
   uint64_t cap = keep_class(n);
   uint8_t *p = NULL;
   pthread_mutex_lock(&kept.lock);
-  unsigned best = KEEP_MAX;         /* the smallest kept of cap to 4 cap bytes */
+  /* the smallest kept of cap to 4 cap bytes; for a shared table, not one of 4 KiB pages */
+  unsigned best = KEEP_MAX;
   for (unsigned i = 0; i < kept.n; i++)
     if (kept.k[i].cap >= cap && kept.k[i].cap / 4 <= cap &&
+        !((flags & SIM_KEEP_HUGE) && keep_head(kept.k[i].p).own) &&
         (best == KEEP_MAX || kept.k[i].cap < kept.k[best].cap))
       best = i;
   if (best < KEEP_MAX) {
@@ -425,22 +437,34 @@ void *sim_keep_alloc(uint64_t n, int zero)
     struct keep_head h = keep_head(p);
     if (sim_table_mapped(h.cap + KEEP_HEAD))
       keep_fork(h.raw, h.cap, 1);
-    if (zero)
+    if (flags & SIM_KEEP_ZERO)
       keep_clear(p, n, h.cap);
     return p;
   }
   if (cap > UINT64_MAX / 2)
     return NULL;
-  uint8_t *raw = sim_table_alloc(cap + KEEP_HEAD);    /* zeroed, untouched pages unmapped */
+  /* zeroed, untouched pages unmapped: a table on huge pages (sim_table_alloc's); a
+     worker's own buffer of SIM_TABLE_MIN bytes or more in a mapping of its own, of 4 KiB
+     pages (a huge page would be 2 MiB zeroed at its first touch, for a block's warps that
+     touch a few pages of their stacks) */
+  uint64_t len = cap + KEEP_HEAD;
+  int own = !(flags & SIM_KEEP_HUGE) && sim_table_mapped(len);
+  uint8_t *raw = NULL;
+  if (own) {
+    void *m = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    raw = m == MAP_FAILED ? NULL : m;
+  } else {
+    raw = sim_table_alloc(len);
+  }
   if (!raw)
     return NULL;
-  struct keep_head h = {raw, cap};
+  struct keep_head h = {raw, cap, (uint64_t)own};
   p = (uint8_t *)(((uintptr_t)raw + sizeof h + 63) / 64 * 64);
   memcpy(p - sizeof h, &h, sizeof h);
   return p;
 }
 
-void *sim_keep_zalloc(uint64_t n) { return sim_keep_alloc(n, 1); }
+void *sim_keep_zalloc(uint64_t n) { return sim_keep_alloc(n, SIM_KEEP_ZERO); }
 
 void sim_keep_free(void *ptr, uint64_t n)
 {
@@ -459,14 +483,14 @@ void sim_keep_free(void *ptr, uint64_t n)
   }
   pthread_mutex_unlock(&kept.lock);
   if (!room)
-    sim_table_free(h.raw, h.cap + KEEP_HEAD);
+    keep_release(h);
 }
 
 void sim_keep_drop(void)
 {
   pthread_mutex_lock(&kept.lock);
   for (unsigned i = 0; i < kept.n; i++)
-    sim_table_free(keep_head(kept.k[i].p).raw, kept.k[i].cap + KEEP_HEAD);
+    keep_release(keep_head(kept.k[i].p));
   kept.n = 0;
   kept.bytes = 0;
   pthread_mutex_unlock(&kept.lock);
@@ -1353,7 +1377,8 @@ enum sim_status sim_run(struct sim_device *d, const struct ptx_module *m, const 
     res->trace.blk = aligned_alloc(64, n * sizeof *res->trace.blk);  /* a line each */
     if (res->trace.blk)
       memset(res->trace.blk, 0, n * sizeof *res->trace.blk);
-    res->trace.work = sim_keep_zalloc((uint64_t)L.nblocks * sizeof *res->trace.work);
+    res->trace.work = sim_keep_alloc((uint64_t)L.nblocks * sizeof *res->trace.work,
+                                     SIM_KEEP_ZERO | SIM_KEEP_HUGE);
     if (res->trace.blk) {
       res->trace.nblk = n;
       L.trace_every = cfg->trace_every;

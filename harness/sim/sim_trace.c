@@ -247,7 +247,7 @@ int sim_trace_rewave(const struct sim_trace *tr, uint32_t wave, uint32_t nblk, u
     return -1;
   uint64_t *keys = NULL;
   if (tr->touch) {
-    keys = sim_keep_zalloc(tr->ntouch * sizeof *keys);   /* zeros: no touch */
+    keys = sim_keep_alloc(tr->ntouch * sizeof *keys, SIM_KEEP_ZERO | SIM_KEEP_HUGE);
     if (!keys)
       return -1;
     /* tr's pages that were never written hold no key: reading them would map them, and

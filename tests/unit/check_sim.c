@@ -412,6 +412,14 @@ START_TEST(test_keep_buffers_cleared)
     ck_assert_ptr_ne(big, p);
     sim_keep_free(big, 8 * n);
   }
+  /* a table workers share: on huge pages, at the start of one (sim_table_alloc's), not in
+     the kept buffers of 4 KiB pages */
+  uint8_t *t = sim_keep_alloc(SIM_TABLE_MIN * 4, SIM_KEEP_ZERO | SIM_KEEP_HUGE);
+  ck_assert_ptr_nonnull(t);
+  if (sim_table_mapped(SIM_TABLE_MIN * 4))
+    ck_assert_uint_le((uintptr_t)t % SIM_BIG_MIN, 128);
+  ck_assert_uint_eq(t[SIM_TABLE_MIN * 4 - 1], 0);
+  sim_keep_free(t, SIM_TABLE_MIN * 4);
   /* a mapped buffer of 4 classes: a quarter of it written, then asked for by a request
      two classes smaller (the smallest kept that fits it), and a request of its own size */
   sim_keep_drop();

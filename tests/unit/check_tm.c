@@ -1858,7 +1858,7 @@ START_TEST(test_trace_rewave)
   ck_assert_uint_eq(wide.trace.touch_shared, 0);
   ck_assert_uint_gt(wide.trace.ntouch, 0);
   sim_keep_drop();
-  uint64_t *old = sim_keep_alloc(wide.trace.ntouch * 8, 0);
+  uint64_t *old = sim_keep_alloc(wide.trace.ntouch * 8, SIM_KEEP_HUGE);
   ck_assert_ptr_nonnull(old);
   memset(old, 0xff, wide.trace.ntouch * 8);
   sim_keep_free(old, wide.trace.ntouch * 8);

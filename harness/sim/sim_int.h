@@ -142,6 +142,25 @@ void *sim_table_alloc(uint64_t n);
 void sim_table_free(void *p, uint64_t n);
 int sim_table_mapped(uint64_t n);
 #define SIM_TABLE_MIN (64ull << 10)
+/* n bytes on a cache line of their own, for a launch's block storage and tables: a buffer
+   that sim_keep_free kept in this process, of n's size class (the power of two at least n)
+   or up to two classes larger, when there is one (its pages already mapped), else a fresh
+   one: on huge pages (sim_table_alloc) with SIM_KEEP_HUGE, for a table that workers share,
+   else from SIM_TABLE_MIN bytes on a mapping of 4 KiB pages. With SIM_KEEP_ZERO it reads
+   as zeros (of a kept mapped one only the pages ever written and not all zeros are
+   cleared); without, the caller writes all of it. NULL when host memory ran out. Free with
+   sim_keep_free (sim_launch.c). */
+enum { SIM_KEEP_ZERO = 1, SIM_KEEP_HUGE = 2 };
+void *sim_keep_alloc(uint64_t n, unsigned flags);
+void *sim_keep_zalloc(uint64_t n);
+void sim_keep_free(void *p, uint64_t n);
+/* Give every kept buffer back to the system (tests). */
+void sim_keep_drop(void);
+/* Which pages of [p, p + n) of this process's memory hold a page of their own, in memory or
+   in swap (/proc/self/pagemap): one byte per page from the one holding p, nonzero when it
+   does, the page size in *page; the others read as zeros (never written, or only read).
+   Free with free. NULL when it cannot be told (no /proc, host memory ran out). */
+unsigned char *sim_pages_used(const void *p, uint64_t n, uintptr_t *page);
 
 /* ---- the device heap (sim_heap.c) ---- */
 /* Make d's heap if it has none yet: SIM_OK, or SIM_ERR_NOMEM. */

@@ -233,10 +233,10 @@ static void touch_setup(struct sim_trace *tr, const struct sim_device *d, uint32
     return;
   total += 8ull * d->nallocs;                      /* room to line each allocation up */
   tr->seg = calloc(d->nallocs, sizeof *tr->seg);
-  tr->touch = sim_table_alloc(total * sizeof *tr->touch);  /* untouched pages stay unmapped */
+  tr->touch = sim_keep_alloc(total * sizeof *tr->touch, SIM_KEEP_ZERO | SIM_KEEP_HUGE);
   if (!tr->seg || !tr->touch) {
     free(tr->seg);
-    sim_table_free(tr->touch, total * sizeof *tr->touch);
+    sim_keep_free(tr->touch, total * sizeof *tr->touch);
     tr->seg = NULL;
     tr->touch = NULL;
     return;
@@ -278,60 +278,222 @@ struct bmem {
   uint64_t *regs;
   uint8_t *local, *pframe, *smem;
   uint32_t smem_size;
+  uint64_t nregs_b, nlocal_b, npframe_b;  /* the bytes of regs, local, pframe */
 };
 
-/* n zeroed bytes on a cache line of their own (free with free): a worker's tables and a
-   block's storage. Where malloc put them, 16-byte aligned, a warp's registers (a row of 32
-   lanes' 8 bytes each) straddled cache lines, and every full-warp vector load and store
-   split in two: the same kernel ran 20% slower on the worker whose heap placed them so
-   (the main thread's, in bench/emu_bench.sh's alu_loop) than on the other. NULL when host
-   memory ran out. */
-static void *zalloc_lines(size_t n)
+/* ---- zeroed memory kept across launches ----
+   A launch's block storage (warps, registers, local and shared memory), its workers' tables
+   and its trace tables were allocated, and their pages faulted in and zeroed by the kernel,
+   for every worker of every launch: on lab 07 (some 20 launches) the block storage was
+   about 16% of the process's fresh pages, on lab 03 the trace tables about 25,000 pages a
+   run. Freed with sim_keep_free, a buffer goes to a list of this process's; a later
+   sim_keep_zalloc of its size class or up to two classes smaller takes it back (the
+   smallest that fits) and zeros what it hands out: all of a small one (calloc'd by
+   sim_table_alloc), and of a mapped one only the pages that were ever written to and are
+   not all zeros now (sim_pages_used), so that pages never touched stay unmapped (a
+   first-touch table's, a warp's stacks that few kernels reach). Under AddressSanitizer every buffer is calloc'd, and its
+   red zones lie around its size class rather than its bytes.
+   Buffers start on a cache line: where malloc put them, 16-byte aligned, a warp's registers
+   (a row of 32 lanes' 8 bytes each) straddled cache lines, and every full-warp vector load
+   and store split in two (the same kernel ran 20% slower on the worker whose heap placed
+   them so). */
+
+#define KEEP_MAX   64                 /* buffers kept ... */
+#define KEEP_BYTES (512ull << 20)       /* ... and their size classes' bytes, in all */
+#define KEEP_HEAD  128u               /* room before the buffer for its alignment and header */
+
+static struct {
+  pthread_mutex_t lock;
+  struct kept {
+    uint8_t *p;                       /* the buffer handed out */
+    uint64_t cap;                     /* its size class */
+  } k[KEEP_MAX];
+  unsigned n;
+  uint64_t bytes;
+} kept = {.lock = PTHREAD_MUTEX_INITIALIZER};
+
+/* The size class of a buffer of n bytes: the power of two at least n (at least 64). */
+static uint64_t keep_class(uint64_t n)
 {
-  n = (n + 63) / 64 * 64;
-  void *p = aligned_alloc(64, n ? n : 64);
-  if (p)
-    memset(p, 0, n ? n : 64);
+  uint64_t c = 64;
+  while (c < n)
+    c *= 2;
+  return c;
+}
+
+/* The header in the bytes before buffer p: the host allocation under it, its size class,
+   and whether it is a mapping of its own (else sim_table_alloc's). */
+struct keep_head {
+  uint8_t *raw;
+  uint64_t cap;
+  uint64_t own;
+};
+
+/* Give the host allocation under a kept buffer back. */
+static void keep_release(struct keep_head h)
+{
+  if (h.own)
+    munmap(h.raw, h.cap + KEEP_HEAD);
+  else
+    sim_table_free(h.raw, h.cap + KEEP_HEAD);
+}
+
+static struct keep_head keep_head(const uint8_t *p)
+{
+  struct keep_head h;
+  memcpy(&h, p - sizeof h, sizeof h);
+  return h;
+}
+
+/* Whether the pages of a mapped buffer's host allocation raw (of cap + KEEP_HEAD bytes) are
+   to be a forked child's. */
+static void keep_fork(uint8_t *raw, uint64_t cap, int fork)
+{
+#if defined(MADV_DONTFORK) && defined(MADV_DOFORK)
+  uintptr_t pg = (uintptr_t)sysconf(_SC_PAGESIZE);
+  if (!pg)
+    return;
+  uintptr_t a = (uintptr_t)raw / pg * pg, e = ((uintptr_t)raw + cap + KEEP_HEAD + pg - 1) / pg * pg;
+  madvise((void *)a, e - a, fork ? MADV_DOFORK : MADV_DONTFORK);
+#else
+  (void)raw;
+  (void)cap;
+  (void)fork;
+#endif
+}
+
+unsigned char *sim_pages_used(const void *p, uint64_t n, uintptr_t *page)
+{
+  long pg = sysconf(_SC_PAGESIZE);
+  if (pg <= 0 || !n)
+    return NULL;
+  uintptr_t a = (uintptr_t)p / (uintptr_t)pg, e = ((uintptr_t)p + n + (uintptr_t)pg - 1) / (uintptr_t)pg;
+  size_t np = e - a;
+  uint64_t *ent = malloc(np * sizeof *ent);
+  unsigned char *used = malloc(np);
+  FILE *f = ent && used ? fopen("/proc/self/pagemap", "rb") : NULL;
+  int ok = f && fseeko(f, (off_t)(a * sizeof *ent), SEEK_SET) == 0 &&
+           fread(ent, sizeof *ent, np, f) == np;
+  if (f)
+    fclose(f);
+  for (size_t i = 0; ok && i < np; i++)
+    used[i] = (ent[i] >> 62) != 0;      /* bit 63: in memory; bit 62: swapped out */
+  free(ent);
+  if (!ok) {
+    free(used);
+    return NULL;
+  }
+  *page = (uintptr_t)pg;
+  return used;
+}
+
+/* Zero [p, p + n) of a kept buffer of class cap: all of it when it is not mapped, else the
+   pages of it that are in memory or swap and hold a nonzero byte. */
+static void keep_clear(uint8_t *p, uint64_t n, uint64_t cap)
+{
+  static const uint8_t zero[4096];
+  uintptr_t pg = 0;
+  unsigned char *used = sim_table_mapped(cap + KEEP_HEAD) ? sim_pages_used(p, n, &pg) : NULL;
+  if (!used) {
+    memset(p, 0, n);
+    return;
+  }
+  uintptr_t a = (uintptr_t)p / pg * pg;
+  size_t np = ((uintptr_t)p + n + pg - 1) / pg - a / pg;
+  for (size_t i = 0; i < np; i++) {
+    if (!used[i])
+      continue;                       /* never touched: reads as zeros */
+    uint8_t *lo = (uint8_t *)(a + i * pg), *hi = lo + pg;
+    lo = lo < p ? p : lo;             /* (the header and what lies past n are not ours) */
+    hi = hi > p + n ? p + n : hi;
+    for (uint8_t *c = lo; c < hi; c += sizeof zero) {
+      size_t k = (size_t)(hi - c) < sizeof zero ? (size_t)(hi - c) : sizeof zero;
+      if (memcmp(c, zero, k))
+        memset(c, 0, k);
+    }
+  }
+  free(used);
+}
+
+void *sim_keep_alloc(uint64_t n, unsigned flags)
+{
+  uint64_t cap = keep_class(n);
+  uint8_t *p = NULL;
+  pthread_mutex_lock(&kept.lock);
+  /* the smallest kept of cap to 4 cap bytes; for a shared table, not one of 4 KiB pages */
+  unsigned best = KEEP_MAX;
+  for (unsigned i = 0; i < kept.n; i++)
+    if (kept.k[i].cap >= cap && kept.k[i].cap / 4 <= cap &&
+        !((flags & SIM_KEEP_HUGE) && keep_head(kept.k[i].p).own) &&
+        (best == KEEP_MAX || kept.k[i].cap < kept.k[best].cap))
+      best = i;
+  if (best < KEEP_MAX) {
+    p = kept.k[best].p;
+    kept.bytes -= kept.k[best].cap;
+    kept.k[best] = kept.k[--kept.n];
+  }
+  pthread_mutex_unlock(&kept.lock);
+  if (p) {
+    struct keep_head h = keep_head(p);
+    if (sim_table_mapped(h.cap + KEEP_HEAD))
+      keep_fork(h.raw, h.cap, 1);
+    if (flags & SIM_KEEP_ZERO)
+      keep_clear(p, n, h.cap);
+    return p;
+  }
+  if (cap > UINT64_MAX / 2)
+    return NULL;
+  /* zeroed, untouched pages unmapped: a table on huge pages (sim_table_alloc's); a
+     worker's own buffer of SIM_TABLE_MIN bytes or more in a mapping of its own, of 4 KiB
+     pages (a huge page would be 2 MiB zeroed at its first touch, for a block's warps that
+     touch a few pages of their stacks) */
+  uint64_t len = cap + KEEP_HEAD;
+  int own = !(flags & SIM_KEEP_HUGE) && sim_table_mapped(len);
+  uint8_t *raw = NULL;
+  if (own) {
+    void *m = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    raw = m == MAP_FAILED ? NULL : m;
+  } else {
+    raw = sim_table_alloc(len);
+  }
+  if (!raw)
+    return NULL;
+  struct keep_head h = {raw, cap, (uint64_t)own};
+  p = (uint8_t *)(((uintptr_t)raw + sizeof h + 63) / 64 * 64);
+  memcpy(p - sizeof h, &h, sizeof h);
   return p;
 }
 
-#if defined(__SANITIZE_ADDRESS__)
-#define LAUNCH_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define LAUNCH_ASAN 1
-#endif
-#endif
-#define WARPS_MAPPED (64u << 10)
+void *sim_keep_zalloc(uint64_t n) { return sim_keep_alloc(n, SIM_KEEP_ZERO); }
 
-/* n zeroed bytes for a block's warps (free with warps_free and the same n): from
-   WARPS_MAPPED bytes on, anonymous memory of their own, page-aligned, whose pages are
-   mapped when first touched. A warp is 43 KiB, most of it per-lane stacks (divergence,
-   calls) and cluster barriers that few kernels reach; zeroed with memset, the 8 warps of a
-   block of 256 threads took 85 page faults and 350 KiB of stores on every worker of every
-   launch before its first block. Under AddressSanitizer: zalloc_lines (its red zones). */
-static void *warps_alloc(size_t n)
+void sim_keep_free(void *ptr, uint64_t n)
 {
-#ifndef LAUNCH_ASAN
-  if (n >= WARPS_MAPPED) {
-    void *p = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    return p == MAP_FAILED ? NULL : p;
-  }
-#endif
-  return zalloc_lines(n);
-}
-
-static void warps_free(void *p, size_t n)
-{
+  uint8_t *p = ptr;
+  (void)n;                            /* (its class is in its header) */
   if (!p)
     return;
-#ifndef LAUNCH_ASAN
-  if (n >= WARPS_MAPPED) {
-    munmap(p, n);
-    return;
+  struct keep_head h = keep_head(p);
+  if (sim_table_mapped(h.cap + KEEP_HEAD))
+    keep_fork(h.raw, h.cap, 0);       /* a child (nvcc: fork and exec) copies none of it */
+  pthread_mutex_lock(&kept.lock);
+  int room = kept.n < KEEP_MAX && kept.bytes + h.cap <= KEEP_BYTES;
+  if (room) {
+    kept.k[kept.n++] = (struct kept){p, h.cap};
+    kept.bytes += h.cap;
   }
-#endif
-  free(p);
+  pthread_mutex_unlock(&kept.lock);
+  if (!room)
+    keep_release(h);
+}
+
+void sim_keep_drop(void)
+{
+  pthread_mutex_lock(&kept.lock);
+  for (unsigned i = 0; i < kept.n; i++)
+    keep_release(keep_head(kept.k[i].p));
+  kept.n = 0;
+  kept.bytes = 0;
+  pthread_mutex_unlock(&kept.lock);
 }
 
 /* Allocate m for blocks of L and set up its warps' lanes. 0, or -1 when memory ran out (what
@@ -341,12 +503,15 @@ static int bmem_alloc(const struct launch *L, struct bmem *m)
   const struct sim_prog *p = L->prog;
   const struct sim_launch *cfg = L->cfg;
   uint32_t W = L->W, nw = L->nwarps;
-  m->warps = warps_alloc(nw * sizeof *m->warps);
-  m->regs = zalloc_lines(((size_t)p->nregs * W * nw + 1) * sizeof *m->regs);
-  m->local = zalloc_lines((size_t)p->local_size * W * nw + 1);
-  m->pframe = zalloc_lines((size_t)p->pframe_size * W * nw + 1);
+  m->nregs_b = ((uint64_t)p->nregs * W * nw + 1) * sizeof *m->regs;
+  m->nlocal_b = (uint64_t)p->local_size * W * nw + 1;
+  m->npframe_b = (uint64_t)p->pframe_size * W * nw + 1;
+  m->warps = sim_keep_zalloc(nw * sizeof *m->warps);
+  m->regs = sim_keep_zalloc(m->nregs_b);
+  m->local = sim_keep_zalloc(m->nlocal_b);
+  m->pframe = sim_keep_zalloc(m->npframe_b);
   m->smem_size = cfg->dyn_smem ? p->dyn_base + cfg->dyn_smem : p->static_smem;
-  m->smem = zalloc_lines((size_t)m->smem_size + 1);
+  m->smem = sim_keep_zalloc((size_t)m->smem_size + 1);
   if (!m->warps || !m->regs || !m->local || !m->pframe || !m->smem)
     return -1;
   for (uint32_t i = 0; i < nw; i++) {
@@ -376,11 +541,11 @@ static void bmem_free(struct bmem *m, uint32_t nw)
     sim_async_free(m->warps, nw);
     sim_recur_free(m->warps, nw);
   }
-  warps_free(m->warps, nw * sizeof *m->warps);
-  free(m->regs);
-  free(m->local);
-  free(m->pframe);
-  free(m->smem);
+  sim_keep_free(m->warps, nw * sizeof *m->warps);
+  sim_keep_free(m->regs, m->nregs_b);
+  sim_keep_free(m->local, m->nlocal_b);
+  sim_keep_free(m->pframe, m->npframe_b);
+  sim_keep_free(m->smem, (uint64_t)m->smem_size + 1);
 }
 
 /* Set up *b to run block idx of L on worker out with storage m; its fault goes to *r. */
@@ -941,8 +1106,8 @@ static void *worker_main(void *arg)
     }
     __atomic_store_n(&L->workers[out->index].state, SIM_WK_RUNNING, __ATOMIC_RELEASE);
   }
-  out->stats = zalloc_lines((p->ncode ? p->ncode : 1) * sizeof *out->stats);
-  const struct sim_alloc **cache = zalloc_lines((p->ncode ? p->ncode : 1) * sizeof *cache);
+  out->stats = sim_keep_zalloc((p->ncode ? p->ncode : 1) * sizeof *out->stats);
+  const struct sim_alloc **cache = sim_keep_zalloc((p->ncode ? p->ncode : 1) * sizeof *cache);
   if (!out->stats || !cache) {
     out->st = SIM_ERR_NOMEM;
     lower_stop(L, 0);
@@ -958,7 +1123,7 @@ static void *worker_main(void *arg)
     block_worker(out, cache);
   }
   __atomic_store_n(&L->workers[out->index].state, SIM_WK_IDLE, __ATOMIC_RELEASE);
-  free(cache);
+  sim_keep_free(cache, (p->ncode ? p->ncode : 1) * sizeof *cache);
   out->cpu_s = thread_cpu_s() - cpu0;
   return NULL;
 }
@@ -1212,7 +1377,8 @@ enum sim_status sim_run(struct sim_device *d, const struct ptx_module *m, const 
     res->trace.blk = aligned_alloc(64, n * sizeof *res->trace.blk);  /* a line each */
     if (res->trace.blk)
       memset(res->trace.blk, 0, n * sizeof *res->trace.blk);
-    res->trace.work = sim_table_alloc((uint64_t)L.nblocks * sizeof *res->trace.work);
+    res->trace.work = sim_keep_alloc((uint64_t)L.nblocks * sizeof *res->trace.work,
+                                     SIM_KEEP_ZERO | SIM_KEEP_HUGE);
     if (res->trace.blk) {
       res->trace.nblk = n;
       L.trace_every = cfg->trace_every;
@@ -1314,7 +1480,7 @@ enum sim_status sim_run(struct sim_device *d, const struct ptx_module *m, const 
       to->br_uniform += a->br_uniform;
       to->br_divergent += a->br_divergent;
     }
-    free(outs[i].stats);
+    sim_keep_free(outs[i].stats, (prog.ncode ? prog.ncode : 1) * sizeof *outs[i].stats);
     res->counters.warp_insts += outs[i].ctr.warp_insts;
     res->counters.thread_insts += outs[i].ctr.thread_insts;
     if (outs[i].st != SIM_OK)

@@ -534,9 +534,9 @@ void sim_result_free(struct sim_result *r)
     free(r->trace.blk[i].ev);
     free(r->trace.blk[i].sec);
   }
-  sim_table_free(r->trace.work, (uint64_t)r->trace.nwork * sizeof *r->trace.work);
+  sim_keep_free(r->trace.work, (uint64_t)r->trace.nwork * sizeof *r->trace.work);
   r->trace.work = NULL;
-  sim_table_free(r->trace.touch, r->trace.ntouch * sizeof *r->trace.touch);
+  sim_keep_free(r->trace.touch, r->trace.ntouch * sizeof *r->trace.touch);
   r->trace.touch = NULL;
   r->trace.ntouch = 0;
   free(r->trace.seg);

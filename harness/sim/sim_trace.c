@@ -247,14 +247,33 @@ int sim_trace_rewave(const struct sim_trace *tr, uint32_t wave, uint32_t nblk, u
     return -1;
   uint64_t *keys = NULL;
   if (tr->touch) {
-    keys = sim_table_alloc(tr->ntouch * sizeof *keys);
+    keys = sim_keep_alloc(tr->ntouch * sizeof *keys, SIM_KEEP_ZERO | SIM_KEEP_HUGE);
     if (!keys)
       return -1;
-    for (uint64_t i = 0; i < tr->ntouch; i++) {
-      uint64_t k = tr->touch[i];
-      uint32_t b = k ? sim_touch_block(k) : 0;
-      keys[i] = k && b < until ? sim_touch_key(wave, b, sim_touch_insts(k)) : 0;
+    /* tr's pages that were never written hold no key: reading them would map them, and
+       writing their zeros into keys would map those (a page fault each) */
+    uintptr_t pg = 0;
+    unsigned char *used = sim_pages_used(tr->touch, tr->ntouch * sizeof *keys, &pg);
+    uintptr_t first = (uintptr_t)tr->touch / (pg ? pg : 1);
+    for (uint64_t i = 0; i < tr->ntouch;) {
+      uint64_t end = tr->ntouch;
+      if (used) {                     /* the entries to the end of i's page */
+        uintptr_t at = (uintptr_t)&tr->touch[i], next = (at / pg + 1) * pg;
+        end = i + (next - at) / sizeof *keys;
+        end = end < tr->ntouch ? end : tr->ntouch;
+        if (!used[at / pg - first]) {
+          i = end;
+          continue;
+        }
+      }
+      for (; i < end; i++) {
+        uint64_t k = tr->touch[i];
+        uint32_t b = k ? sim_touch_block(k) : 0;
+        if (k && b < until)
+          keys[i] = sim_touch_key(wave, b, sim_touch_insts(k));
+      }
     }
+    free(used);
   }
   *out = *tr;
   out->nblk = nblk;
@@ -267,6 +286,6 @@ int sim_trace_rewave(const struct sim_trace *tr, uint32_t wave, uint32_t nblk, u
 void sim_trace_view_free(struct sim_trace *view)
 {
   if (view->touch)
-    sim_table_free(view->touch, view->ntouch * sizeof *view->touch);
+    sim_keep_free(view->touch, view->ntouch * sizeof *view->touch);
   memset(view, 0, sizeof *view);
 }

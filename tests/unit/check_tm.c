@@ -26,6 +26,7 @@
 #include "metrics/occ.h"
 #include "ptx/ptx.h"
 #include "sim/sim.h"
+#include "sim/sim_int.h"
 #include "timing/tm_sm.h"
 #include "suites.h"
 
@@ -1827,7 +1828,8 @@ END_TEST
    makes: the same first touches, renumbered, the same recorded blocks. "own" touches each
    line from one block; "same" from every block, whose earliest depends on the wave: that
    record is refused, as is one with fewer recorded blocks or touches than the new wave
-   needs. */
+   needs. The new keys are made in memory a launch had before (sim_keep_alloc), which must
+   read as "no touch" where the record has none. */
 static void rewave_run(struct model *x, const char *kernel, uint32_t grid, uint32_t nblk,
                        uint32_t wave, struct sim_result *r)
 {
@@ -1855,7 +1857,13 @@ START_TEST(test_trace_rewave)
   rewave_run(&x, "own", grid, 2, sms, &narrow);        /* 1 */
   ck_assert_uint_eq(wide.trace.touch_shared, 0);
   ck_assert_uint_gt(wide.trace.ntouch, 0);
+  sim_keep_drop();
+  uint64_t *old = sim_keep_alloc(wide.trace.ntouch * 8, SIM_KEEP_HUGE);
+  ck_assert_ptr_nonnull(old);
+  memset(old, 0xff, wide.trace.ntouch * 8);
+  sim_keep_free(old, wide.trace.ntouch * 8);
   ck_assert_int_eq(sim_trace_rewave(&wide.trace, sms, 2, sms, &v), 0);
+  ck_assert_ptr_eq(v.touch, old);
   ck_assert_uint_eq(v.nblk, narrow.trace.nblk);
   for (uint32_t i = 0; i < v.nblk; i++)
     ck_assert_uint_eq(v.blk[i].linear, narrow.trace.blk[i].linear);

@@ -3946,6 +3946,30 @@ static void run_switched(const char *k, const char *name, const struct sim_launc
   }
 }
 
+/* The two runs of run_switched (the race checker's general path, then its shortcuts) must
+   agree: outcome, fault (kind, message, lane, the other instruction and thread), the
+   warp-instructions and the buffer read back (bytes at got0, got1). Counts the run as a race
+   (*races) or a clean one (*clean), and frees both results. */
+static void same_race_runs(struct sim_result r[2], const void *got0, const void *got1,
+                           size_t bytes, unsigned *races, unsigned *clean)
+{
+  ck_assert_int_eq(r[0].outcome, r[1].outcome);
+  ck_assert_int_eq(r[0].fault.kind, r[1].fault.kind);
+  ck_assert_str_eq(r[0].fault.message, r[1].fault.message);
+  ck_assert_uint_eq(r[0].fault.lane, r[1].fault.lane);
+  ck_assert_uint_eq(r[0].fault.other_inst, r[1].fault.other_inst);
+  ck_assert_mem_eq(r[0].fault.other_thread, r[1].fault.other_thread,
+                   sizeof r[0].fault.other_thread);
+  ck_assert_uint_eq(r[0].counters.warp_insts, r[1].counters.warp_insts);
+  ck_assert_mem_eq(got0, got1, bytes);
+  if (r[1].fault.kind == SIM_FK_RACE)
+    (*races)++;
+  else if (r[1].outcome == SIM_RAN_OK)
+    (*clean)++;
+  sim_result_free(&r[0]);
+  sim_result_free(&r[1]);
+}
+
 /* sim_race_mask's one test of a mask a whole warp or 64-lane wave shares against its
    lane-by-lane test (sim_race_lane_shortcuts 0): masks in a register (a full one, a 16-lane
    one, one that differs between the wave's halves or lane by lane), after lanes exited or
@@ -4713,21 +4737,7 @@ START_TEST(test_global_lines_new_match_line_store)
     struct sim_launch c = {.grid = {1, 1, 1}, .block = {96, 1, 1}, .sched = SIM_SCHED_ITS,
                            .workers = 1};
     run_switched(k, "gl", &c, &sim_race_lane_shortcuts, r, got[0], got[1], sizeof got[0]);
-    ck_assert_int_eq(r[0].outcome, r[1].outcome);
-    ck_assert_int_eq(r[0].fault.kind, r[1].fault.kind);
-    ck_assert_str_eq(r[0].fault.message, r[1].fault.message);
-    ck_assert_uint_eq(r[0].fault.lane, r[1].fault.lane);
-    ck_assert_uint_eq(r[0].fault.other_inst, r[1].fault.other_inst);
-    ck_assert_mem_eq(r[0].fault.other_thread, r[1].fault.other_thread,
-                     sizeof r[0].fault.other_thread);
-    ck_assert_uint_eq(r[0].counters.warp_insts, r[1].counters.warp_insts);
-    ck_assert_mem_eq(got[0], got[1], sizeof got[0]);
-    if (r[1].fault.kind == SIM_FK_RACE)
-      races++;
-    else if (r[1].outcome == SIM_RAN_OK)
-      clean++;
-    sim_result_free(&r[0]);
-    sim_result_free(&r[1]);
+    same_race_runs(r, got[0], got[1], sizeof got[0], &races, &clean);
   }
 #undef GL_NEXT
   ck_assert_uint_gt(races, 20);
@@ -4792,21 +4802,7 @@ START_TEST(test_global_words_new_match_general_path)
     struct sim_launch c = {.grid = {1, 1, 1}, .block = {96, 1, 1}, .sched = SIM_SCHED_ITS,
                            .workers = 1};
     run_switched(k, "gw", &c, &sim_race_lane_shortcuts, r, got[0], got[1], sizeof got[0]);
-    ck_assert_int_eq(r[0].outcome, r[1].outcome);
-    ck_assert_int_eq(r[0].fault.kind, r[1].fault.kind);
-    ck_assert_str_eq(r[0].fault.message, r[1].fault.message);
-    ck_assert_uint_eq(r[0].fault.lane, r[1].fault.lane);
-    ck_assert_uint_eq(r[0].fault.other_inst, r[1].fault.other_inst);
-    ck_assert_mem_eq(r[0].fault.other_thread, r[1].fault.other_thread,
-                     sizeof r[0].fault.other_thread);
-    ck_assert_uint_eq(r[0].counters.warp_insts, r[1].counters.warp_insts);
-    ck_assert_mem_eq(got[0], got[1], sizeof got[0]);
-    if (r[1].fault.kind == SIM_FK_RACE)
-      races++;
-    else if (r[1].outcome == SIM_RAN_OK)
-      clean++;
-    sim_result_free(&r[0]);
-    sim_result_free(&r[1]);
+    same_race_runs(r, got[0], got[1], sizeof got[0], &races, &clean);
   }
 #undef GW_NEXT
   ck_assert_uint_gt(races, 20);

@@ -1030,6 +1030,19 @@ __attribute__((target("avx2"))) static int addrs_ok_stride_avx2(const uint64_t *
 }
 #endif
 
+/* Whether the addresses av of lanes m are all aligned as amask asks (no bit of it set) and
+   none is past lim. */
+static inline int lanes_within(const uint64_t *av, uint32_t m, uint64_t amask, uint64_t lim)
+{
+  uint64_t top = 0, ors = 0;
+  for (uint32_t mm = m; mm; mm &= mm - 1) {
+    const uint64_t a = av[__builtin_ctz(mm)];
+    top = a > top ? a : top;
+    ors |= a;
+  }
+  return !(ors & amask) && top <= lim;
+}
+
 #ifdef SIM_X86_CLONES
 /* addrs_ok_mask_avx2 for a mask of a few lanes (at most SPARSE_LANES): every lane's address
    to av eight lanes a vector, then the bounds and alignment of m's alone, lane by lane,
@@ -1046,13 +1059,7 @@ __attribute__((target("avx2"))) static int addrs_ok_sparse_avx2(const uint64_t *
     _mm256_storeu_si256((__m256i *)(void *)(av + l),
                         _mm256_add_epi64(_mm256_loadu_si256((const __m256i *)(const void *)(base + l)),
                                          vimm));
-  uint64_t top = 0, ors = 0;
-  for (uint32_t mm = m; mm; mm &= mm - 1) {
-    const uint64_t a = av[__builtin_ctz(mm)];
-    top = a > top ? a : top;
-    ors |= a;
-  }
-  return !(ors & amask) && top <= lim;
+  return lanes_within(av, m, amask, lim);
 }
 #endif
 
@@ -1112,13 +1119,7 @@ __attribute__((target("avx2"))) static int addrs_ok_part_avx2(const uint64_t *ba
   if (steps && s + (1ull << 32) < (2ull << 32) && !((av[lo] | s) & amask) &&
       sim_stats_shortcuts)
     return av[lo] <= lim && av[hi] <= lim;
-  uint64_t top = 0, ors = 0;
-  for (uint32_t mm = m; mm; mm &= mm - 1) {
-    const uint64_t a = av[__builtin_ctz(mm)];
-    top = a > top ? a : top;
-    ors |= a;
-  }
-  return !(ors & amask) && top <= lim;
+  return lanes_within(av, m, amask, lim);
 }
 #endif
 

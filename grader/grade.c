@@ -358,8 +358,13 @@ static void performance(const struct run_rubric *rb, const struct run_result *s,
     return;
   snprintf(it->metric, sizeof it->metric, "%s", name);
   snprintf(it->target, sizeof it->target, "within %.3gx of the reference", full);
-  if (!a || !main_correct(s)) {
+  if (!main_correct(s)) {
     snprintf(it->output, sizeof it->output, "not scored: the kernel must be correct on the main size");
+    return;
+  }
+  if (!a) {                     /* correct, but its run has no time where the reference's has */
+    snprintf(it->output, sizeof it->output, "not scored: no %s for this kernel on this backend%s%s",
+             name, s->prov.timing_note[0] ? ": " : "", s->prov.timing_note);
     return;
   }
   double ratio = a->value / b->value;

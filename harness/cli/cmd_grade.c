@@ -16,6 +16,7 @@
 #include "grader/grade.h"
 #include "grader/session.h"
 #include "grader/submission.h"
+#include "metrics/occ.h"
 #include "run/run.h"
 #include "toolchain/tc_exec.h"
 #include "toolchain/tc_file.h"
@@ -192,9 +193,10 @@ int wl_cmd_grade(int argc, char **argv)
   }
   /* from here on the run is confined: it writes only beneath its results folder and reads
      the lab's folders and this submission's, not those beside it (tc_sandbox.h) */
-  char note[512];
-  if (tc_sandbox_confine_grade(dir, o.results_root, o.backend != RUN_BACKEND_EMU, note,
-                                sizeof note) < 0) {
+  char note[512], arch[1024];
+  if (tc_sandbox_confine_grade(dir, occ_arch_dir(arch, sizeof arch) == 0 ? arch : NULL,
+                               o.results_root, o.backend != RUN_BACKEND_EMU, note,
+                               sizeof note) < 0) {
     snprintf(why, sizeof why, "could not be graded: %s", note);
     put_status(rfd, BATCH_UNGRADED, full, why);
     goto out;

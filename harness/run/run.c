@@ -2389,6 +2389,11 @@ static int run_here(const struct run_lab *lab, const struct run_opts *opts, stru
   } else if (opts->profile) {
     snprintf(err, errlen, "--arch %s: %s", opts->profile, oe.msg);
     return -1;
+  } else {
+    /* the run goes on (correctness needs no profile), without occupancy or modelled times:
+       the report says why rather than leave them out silently */
+    snprintf(pv->timing_note, sizeof pv->timing_note, "no times or occupancy on the emulator: "
+             "the default architecture profile could not be loaded: %.240s", oe.msg);
   }
 
   /* where results go */

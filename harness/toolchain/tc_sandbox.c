@@ -566,14 +566,16 @@ int tc_sandbox_confine_self(const char *write_dir, const char *const read[], siz
   return 0;
 }
 
-int tc_sandbox_confine_grade(const char *sub, const char *results_root, int may_gpu, char *why,
-                              size_t n)
+int tc_sandbox_confine_grade(const char *sub, const char *also, const char *results_root,
+                             int may_gpu, char *why, size_t n)
 {
   static const char *const parts[] = {"labs", "solutions", "handouts", "harness", "plots"};
   char paths[5][1100];
-  const char *read[TC_SANDBOX_MAX_READ + 8];
+  const char *read[TC_SANDBOX_MAX_READ + 9];
   size_t k = 0;
   read[k++] = sub;
+  if (also)
+    read[k++] = also;
   for (size_t i = 0; i < 5; i++) {
     snprintf(paths[i], sizeof paths[i], "%.1000s/%s", tc_home(), parts[i]);
     read[k++] = paths[i];

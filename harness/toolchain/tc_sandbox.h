@@ -86,10 +86,12 @@ int tc_sandbox_confine_self(const char *write_dir, const char *const read[], siz
 
 /* tc_sandbox_confine_self for `warplab grade` of the submission in folder sub, its results
    under results_root (NULL: "results"): it reads warplab's labs, solutions, handouts,
-   harness and plots folders and sub; may_gpu: the backend may be the GPU (then, when this
-   machine has one, its driver's folders are writable too). Returns as that does. */
-int tc_sandbox_confine_grade(const char *sub, const char *results_root, int may_gpu, char *why,
-                              size_t n);
+   harness and plots folders, sub, and the folder also (NULL: none; the architecture
+   profiles the binary reads, which lie in another tree when it was built there); may_gpu:
+   the backend may be the GPU (then, when this machine has one, its driver's folders are
+   writable too). Returns as that does. */
+int tc_sandbox_confine_grade(const char *sub, const char *also, const char *results_root,
+                             int may_gpu, char *why, size_t n);
 
 /* What tc_sandbox_confine_self did to this process, in words ("" when it was not called). */
 const char *tc_sandbox_self_note(void);

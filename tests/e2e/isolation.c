@@ -11,7 +11,8 @@
  * Then each layer on its own: with the include check off (WARPLAB_INCLUDE_CHECK=off), Landlock
  * and the namespace (each where this machine has it) must stop the same includes by
  * themselves; with neither (WARPLAB_SANDBOX=none) the strict check also refuses ##. The run's
- * provenance says which isolation was in force.
+ * provenance says which isolation was in force. A grade whose architecture profiles lie outside
+ * warplab's folders still reads them under the confinement.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -121,6 +122,23 @@ START_TEST(isolation_grade)
   ck_assert_ptr_nonnull(strstr(r->out, "alice/matrix_add.cu:1: error: '#include \\\"../bob/matrix_add.cu\\\"' is refused"));
   ck_assert_int_eq(system(e2e_fmt("grep -rqs 'is refused' '%s' --include=feedback.md", out)), 0);
   expect_no_leak("grade", r, out);
+}
+END_TEST
+
+/* The architecture profiles the binary reads lie outside warplab's folders (a binary built in
+   another tree, or WARPLAB_ARCH_DIR): the confined run reads them still, so the submission is
+   timed as the reference solution is, and the solution gets full points, performance too. */
+START_TEST(isolation_grade_profiles_elsewhere)
+{
+  const char *arch = e2e_tmp("arch");
+  ck_assert_int_eq(system(e2e_fmt("cp -r harness/arch '%s'", arch)), 0);
+  setenv("WARPLAB_ARCH_DIR", arch, 1);
+  struct e2e_run *r = e2e_warplab("grade", "01", "solutions/01-matrix-add", "--backend", "emu",
+                                  "--json", "--out", e2e_tmp("graded"), (char *)NULL);
+  unsetenv("WARPLAB_ARCH_DIR");
+  ck_assert_msg(r->status == 0, "exit %d\n%.700s\n%.700s", r->status, r->out, r->err);
+  ck_assert_msg(json_number_value(json_object_get(r->json, "score")) == 100.0, "%.3000s", r->out);
+  ck_assert_msg(strstr(r->out, "ratio 1.000") != NULL, "%.3000s", r->out);
 }
 END_TEST
 
@@ -272,7 +290,7 @@ END_TEST
 void e2e_add_isolation_tests(Suite *s)
 {
   if (!e2e_have_nvcc()) {
-    printf("e2e: nvcc not found: SKIPPING the %zu tests of the isolation test case\n", NCASES + 6);
+    printf("e2e: nvcc not found: SKIPPING the %zu tests of the isolation test case\n", NCASES + 7);
     return;
   }
   TCase *tc = tcase_create("isolation");
@@ -280,6 +298,7 @@ void e2e_add_isolation_tests(Suite *s)
   tcase_set_timeout(tc, ISO_TIMEOUT_S);
   tcase_add_loop_test(tc, isolation_refused, 0, (int)NCASES);
   tcase_add_test(tc, isolation_grade);
+  tcase_add_test(tc, isolation_grade_profiles_elsewhere);
   tcase_add_test(tc, isolation_batch);
   tcase_add_test(tc, isolation_landlock_alone);
   tcase_add_test(tc, isolation_namespace_alone);

@@ -2,7 +2,8 @@
  * met and missed; a target with no value for the reference solution (a GPU graded without
  * Nsight Compute) not counted, for every student alike, and said so in the note; a target
  * the reference was measured on but the submission was not scores nothing; performance
- * without a reference time not counted; both notes kept when both happen. A lab with test
+ * without a reference time not counted, and a correct submission without one told why; both
+ * notes kept when both happen. A lab with test
  * sizes: the same test names whatever the kernel did (built, not built, not run by the
  * emulator), an edge size that fails costs its own points only; questions judged as given,
  * with their unit, how far off, the handout section and named type errors; integrity flags
@@ -137,6 +138,32 @@ START_TEST(grade_target_unmeasured_for_student_scores_nothing)
   ck_assert_ptr_nonnull(it);
   ck_assert_double_eq(it->score, 0);
   ck_assert_str_eq(it->output, "not measured on this backend");
+  free(g);
+  free(ref);
+  free(stu);
+}
+END_TEST
+
+START_TEST(grade_time_missing_for_a_correct_kernel_says_why)
+{
+  /* the reference timed, the submission correct but not (the emulator without its
+     architecture profile): no points, and the reason is the run's, not "must be correct" */
+  struct run_result *ref = run_new(SPR, 4, TIME, 100), *stu = run_new(SPR, 4, NULL, 0);
+  snprintf(stu->prov.timing_note, sizeof stu->prov.timing_note, "no times or occupancy on the "
+           "emulator: the default architecture profile could not be loaded: gone");
+  struct grade_result *g = score(stu, ref);
+  const struct grade_item *it = find(g, "performance");
+  ck_assert_ptr_nonnull(it);
+  ck_assert_double_eq(it->score, 0);
+  ck_assert_str_eq(it->output, "not scored: no " TIME " for this kernel on this backend: no "
+                   "times or occupancy on the emulator: the default architecture profile could "
+                   "not be loaded: gone");
+  free(g);
+  /* an incorrect one still hears that first */
+  stu->checks[0].state = RUN_CHECK_FAIL;
+  g = score(stu, ref);
+  ck_assert_str_eq(find(g, "performance")->output,
+                   "not scored: the kernel must be correct on the main size");
   free(g);
   free(ref);
   free(stu);
@@ -535,6 +562,7 @@ Suite *suite_grade(void)
   tcase_add_test(tc, grade_target_met_and_missed);
   tcase_add_test(tc, grade_target_unmeasured_for_reference_is_not_counted);
   tcase_add_test(tc, grade_target_unmeasured_for_student_scores_nothing);
+  tcase_add_test(tc, grade_time_missing_for_a_correct_kernel_says_why);
   tcase_add_test(tc, grade_notes_accumulate);
   tcase_add_test(tc, grade_edge_failure_keeps_targets);
   tcase_add_test(tc, grade_same_tests_whatever_happens);

@@ -17,6 +17,7 @@
 #
 #   BENCH_SCALE=N   multiply the work of every kernel by N (default 1)
 #   BENCH_REPS=N    runs of each throughput figure, the best kept (default 5)
+#   BENCH_PARTS="throughput callgrind labs pipeline"   the parts to run (default: all four)
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -29,11 +30,11 @@ if ! command -v nvcc >/dev/null 2>&1 && [ -x /usr/local/cuda/bin/nvcc ]; then
 fi
 command -v nvcc >/dev/null 2>&1 || { echo "bench: nvcc not found: the benchmark kernels are .cu files" >&2; exit 1; }
 
+parts=" ${BENCH_PARTS:-throughput callgrind labs pipeline} "
+part() { [[ $parts == *" $1 "* ]]; }
+
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-for k in alu_loop bare_loop mem_mixed; do
-  nvcc -arch=sm_90 -ptx -lineinfo "bench/kernels/$k.cu" -o "$tmp/$k.ptx"
-done
 
 # name | ptx | kernel | grid | block | args...
 n=$((4194304 * scale))
@@ -94,6 +95,10 @@ best_pair() {
   printf '%s\n%s\n' "$b1" "$b0"
 }
 
+if part throughput; then
+for k in alu_loop bare_loop mem_mixed; do
+  nvcc -arch=sm_90 -ptx -lineinfo "bench/kernels/$k.cu" -o "$tmp/$k.ptx"
+done
 echo "warplab emulator throughput ($warplab, $(nproc) cores, BENCH_SCALE=$scale)"
 printf '%-10s %12s | %22s | %22s | %s\n' "" "" "one worker thread" "all cores" ""
 printf '%-10s %12s | %7s %7s %6s | %7s %7s %6s | %7s %5s %5s %7s %s\n' kernel warp-insts launch_s Mwi/s proc_s launch_s Mwi/s proc_s speedup cores work model_s threads
@@ -122,9 +127,16 @@ echo "together needed no more CPU time than one; less when they did, or their co
 echo "side by side, as two threads of one physical core do); speedup is about cores x work;"
 echo "model_s: the timing model replaying SM 0's recorded blocks (emulator.model_seconds)."
 echo "Each figure is the best of $reps runs (BENCH_REPS), one worker and all cores in turns."
-echo
-bash bench/emu_callgrind.sh
-echo
-bash bench/lab_times.sh
-echo
-bash bench/pipeline_times.sh
+fi
+if part callgrind; then
+  echo
+  bash bench/emu_callgrind.sh
+fi
+if part labs; then
+  echo
+  bash bench/lab_times.sh
+fi
+if part pipeline; then
+  echo
+  bash bench/pipeline_times.sh
+fi

@@ -327,7 +327,9 @@ int run_fill_vectors(int level)
 
 /* Elements [first, first + count) of the sequence: splitmix64's state steps by a constant, so
    element i's state is seed + i steps, wherever a part starts. The vector code (where the
-   CPU has it) makes the most it can, the portable loop the rest. */
+   CPU has it) makes the most it can, the portable loop the rest. f16 and bf16 take their
+   values from a table of every value the top 11 or 8 bits make, when that is fewer than the
+   elements. */
 static void *fill_part(void *arg)
 {
   const struct fill_part *f = arg;
@@ -338,6 +340,7 @@ static void *fill_part(void *arg)
   if (done)
     fill_vector(p, f->e, done, st);
   st += done * GOLDEN;
+  unsigned tbits = f->e == RUN_F16 ? 11 : f->e == RUN_BF16 ? 8 : 0;
   switch (f->e) {
   case RUN_F32: FILL_RAND(RUN_F32, uint32_t) break;
   case RUN_I32: FILL_RAND(RUN_I32, uint32_t) break;
@@ -346,6 +349,14 @@ static void *fill_part(void *arg)
   case RUN_I64: FILL_RAND(RUN_I64, uint64_t) break;
   case RUN_U64: FILL_RAND(RUN_U64, uint64_t) break;
   default:                                     /* the narrow types */
+    if (tbits && f->count > 1u << tbits) {
+      uint16_t tab[1u << 11];
+      for (uint64_t k = 0; k < 1u << tbits; k++)
+        tab[k] = (uint16_t)rand_bits(f->e, k << (64 - tbits));
+      for (uint64_t i = done; i < f->count; i++)
+        memcpy(p + i * 2, &tab[run_splitmix64(&st) >> (64 - tbits)], 2);
+      break;
+    }
     for (uint64_t i = done; i < f->count; i++) {
       uint64_t v = rand_bits(f->e, run_splitmix64(&st));
       memcpy(p + i * es, &v, es);

@@ -46,6 +46,10 @@ void run_fill_rand(void *buf, enum run_elem e, uint64_t count, uint64_t seed);
 /* on: the calling thread's fills from now on stay on it, in one part (a thread that makes
    inputs while another program, nvcc, has the other cores); 0: in parts again. */
 void run_fill_alone(int on);
+/* The vector code run_fill_rand uses from now on, in every thread: 2 AVX-512 (with DQ), 1
+   AVX2, 0 none (the portable loop alone), at most what the CPU has (the most, at load time).
+   Returns the level now in use. For the tests: every level makes the same bytes. */
+int run_fill_vectors(int level);
 /* 0, 1, 2, ... in e. */
 void run_fill_iota(void *buf, enum run_elem e, uint64_t count);
 /* A pointer chase: element i holds (i + step) mod count, as an index of e (integers only). */

@@ -569,19 +569,23 @@ START_TEST(test_fill_rand_parts)
   uint64_t n = (1u << 24) + 12345;             /* several parts and a ragged last one */
   uint32_t *a = malloc(n * 4);
   ck_assert_ptr_nonnull(a);
-  for (int alone = 0; alone < 2; alone++) {
-    memset(a, 0, n * 4);
-    run_fill_alone(alone);
-    run_fill_rand(a, RUN_U32, n, 77);
-    run_fill_alone(0);
-    uint64_t st = 77;
-    for (uint64_t i = 0; i < n; i++) {
-      uint32_t want = (uint32_t)(run_splitmix64(&st) >> 32);
-      if (a[i] != want)
-        ck_abort_msg("alone %d, element %llu: %u, expected %u", alone, (unsigned long long)i,
-                     a[i], want);
+  int best = run_fill_vectors(2);
+  for (int level = 0; level <= best; level++)  /* parts start anywhere in a vector's step */
+    for (int alone = 0; alone < 2; alone++) {
+      memset(a, 0, n * 4);
+      ck_assert_int_eq(run_fill_vectors(level), level);
+      run_fill_alone(alone);
+      run_fill_rand(a, RUN_U32, n, 77);
+      run_fill_alone(0);
+      uint64_t st = 77;
+      for (uint64_t i = 0; i < n; i++) {
+        uint32_t want = (uint32_t)(run_splitmix64(&st) >> 32);
+        if (a[i] != want)
+          ck_abort_msg("vectors %d, alone %d, element %llu: %u, expected %u", level, alone,
+                       (unsigned long long)i, a[i], want);
+      }
     }
-  }
+  run_fill_vectors(best);
   free(a);
 }
 END_TEST
@@ -589,46 +593,135 @@ END_TEST
 /* "rand" of every element type, element by element, as the generator's formulas define it
    (splitmix64 from the seed; a float from the top 24 or 53 bits, in [-1, 1); an integer from
    the top bits of its width; f16 and bf16 rounded from the top 11 or 8): each type's own
-   loop in run_fill_rand must make exactly these bytes, or recorded seeds replay other
-   inputs. */
+   loop in run_fill_rand must make exactly these bytes, with every level of vector code the
+   CPU has and without, or recorded seeds replay other inputs. */
 START_TEST(test_fill_rand_types)
 {
-  enum { N = 1000 };
+  enum { N = 4099 };                           /* more than f16's 2048 values: its table */
   static const enum run_elem types[] = {RUN_U8, RUN_I32, RUN_U32, RUN_I64, RUN_U64, RUN_F32,
                                         RUN_F64, RUN_I8, RUN_I16, RUN_U16, RUN_F16, RUN_BF16};
-  for (size_t t = 0; t < sizeof types / sizeof *types; t++) {
-    enum run_elem e = types[t];
-    unsigned es = run_elem_size(e);
-    uint8_t got[N * 8 + 8];
-    memset(got, 0xab, sizeof got);
-    run_fill_rand(got + 1, e, N, 4242 + t);    /* not aligned to the element: bytes, not words */
-    uint64_t st = 4242 + t;
-    for (unsigned i = 0; i < N; i++) {
-      uint64_t x = run_splitmix64(&st), want;
-      if (e == RUN_F32) {
-        float f = (float)((double)(x >> 40) * 0x1.0p-24) * 2.0f - 1.0f;
-        uint32_t u;
-        memcpy(&u, &f, 4);
-        want = u;
-      } else if (e == RUN_F64) {
-        double d = (double)(x >> 11) * 0x1.0p-53 * 2.0 - 1.0;
-        memcpy(&want, &d, 8);
-      } else if (e == RUN_F16) {
-        want = run_f16_bits((double)(x >> 53) * 0x1.0p-10 - 1.0);
-      } else if (e == RUN_BF16) {
-        want = run_bf16_bits((double)(x >> 56) * 0x1.0p-7 - 1.0);
-      } else {
-        want = es == 8 ? x : x >> (64 - 8 * es);
+  static uint8_t got[N * 8 + 8];
+  int best = run_fill_vectors(2);
+  for (int level = 0; level <= best; level++)
+    for (size_t t = 0; t < sizeof types / sizeof *types; t++) {
+      enum run_elem e = types[t];
+      unsigned es = run_elem_size(e);
+      memset(got, 0xab, sizeof got);
+      ck_assert_int_eq(run_fill_vectors(level), level);
+      run_fill_rand(got + 1, e, N, 4242 + t);  /* not aligned to the element: bytes, not words */
+      uint64_t st = 4242 + t;
+      for (unsigned i = 0; i < N; i++) {
+        uint64_t x = run_splitmix64(&st), want;
+        if (e == RUN_F32) {
+          float f = (float)((double)(x >> 40) * 0x1.0p-24) * 2.0f - 1.0f;
+          uint32_t u;
+          memcpy(&u, &f, 4);
+          want = u;
+        } else if (e == RUN_F64) {
+          double d = (double)(x >> 11) * 0x1.0p-53 * 2.0 - 1.0;
+          memcpy(&want, &d, 8);
+        } else if (e == RUN_F16) {
+          want = run_f16_bits((double)(x >> 53) * 0x1.0p-10 - 1.0);
+        } else if (e == RUN_BF16) {
+          want = run_bf16_bits((double)(x >> 56) * 0x1.0p-7 - 1.0);
+        } else {
+          want = es == 8 ? x : x >> (64 - 8 * es);
+        }
+        uint64_t have = 0;
+        memcpy(&have, got + 1 + (size_t)i * es, es);
+        if (have != want)
+          ck_abort_msg("vectors %d, %s element %u: %llx, expected %llx", level, run_elem_name(e),
+                       i, (unsigned long long)have, (unsigned long long)want);
       }
-      uint64_t have = 0;
-      memcpy(&have, got + 1 + (size_t)i * es, es);
-      if (have != want)
-        ck_abort_msg("%s element %u: %llx, expected %llx", run_elem_name(e), i,
-                     (unsigned long long)have, (unsigned long long)want);
+      ck_assert_uint_eq(got[0], 0xab);          /* nothing written outside */
+      ck_assert_uint_eq(got[1 + (size_t)N * es], 0xab);
     }
-    ck_assert_uint_eq(got[0], 0xab);            /* nothing written outside */
-    ck_assert_uint_eq(got[1 + (size_t)N * es], 0xab);
-  }
+  run_fill_vectors(best);
+}
+END_TEST
+
+/* The vector code against the portable loop, for every element type, at counts that end
+   anywhere in a vector's step and parts that start anywhere (a part starting at element k is
+   the sequence of the seed k steps on): the same bytes, none written outside. */
+START_TEST(test_fill_rand_vectors)
+{
+  enum { MAXN = 1000, MAXK = 40 };
+  static const enum run_elem types[] = {RUN_U8, RUN_I32, RUN_U32, RUN_I64, RUN_U64, RUN_F32,
+                                        RUN_F64, RUN_I8, RUN_I16, RUN_U16, RUN_F16, RUN_BF16};
+  static const uint64_t counts[] = {0, 1, 3, 4, 7, 8, 9, 15, 16, 17, 31, 33, 100, 257, 999};
+  static const uint64_t starts[] = {0, 1, 2, 3, 5, 8, 13, 16, 17, 39};
+  static uint8_t want[(MAXN + MAXK) * 8], got[MAXN * 8 + 16];
+  int best = run_fill_vectors(2);
+  for (int level = 1; level <= best; level++)
+    for (size_t t = 0; t < sizeof types / sizeof *types; t++) {
+      enum run_elem e = types[t];
+      unsigned es = run_elem_size(e);
+      uint64_t seed = 0x5eed0000u + t;
+      ck_assert_int_eq(run_fill_vectors(0), 0);
+      run_fill_rand(want, e, MAXN + MAXK, seed);
+      ck_assert_int_eq(run_fill_vectors(level), level);
+      for (size_t c = 0; c < sizeof counts / sizeof *counts; c++)
+        for (size_t k = 0; k < sizeof starts / sizeof *starts; k++) {
+          uint64_t n = counts[c], first = starts[k];
+          unsigned off = (unsigned)(k % 7);     /* and the buffer anywhere */
+          memset(got, 0xab, sizeof got);
+          run_fill_rand(got + off, e, n, seed + first * 0x9e3779b97f4a7c15ull);
+          if (memcmp(got + off, want + first * es, n * es))
+            ck_abort_msg("vectors %d, %s: %llu elements from %llu differ", level,
+                         run_elem_name(e), (unsigned long long)n, (unsigned long long)first);
+          for (size_t i = 0; i < sizeof got; i++)
+            if ((i < off || i >= off + n * es) && got[i] != 0xab)
+              ck_abort_msg("vectors %d, %s, %llu elements: byte %zu written", level,
+                           run_elem_name(e), (unsigned long long)n, i);
+        }
+    }
+  run_fill_vectors(best);
+}
+END_TEST
+
+/* A few values of seed 77 recorded from the portable loop before there was vector code: a
+   changed sequence or conversion fails here at every level, whatever the other tests'
+   formulas say. */
+START_TEST(test_fill_rand_known)
+{
+  enum { N = 100000 };
+  static const struct {
+    enum run_elem e;
+    uint64_t at0, at1, at15, at16, last;
+  } known[] = {
+    {RUN_F32, 0xbe6d39a8, 0xbc55ae00, 0xbf3d552c, 0xbe6e5aa0, 0xbf303718},
+    {RUN_U32, 0x6258cbe0, 0x7e54a488, 0x21556a1a, 0x6234ac41, 0x27e47473},
+    {RUN_F64, 0xbfcda7341f83e010, 0xbf8ab5b77c569680, 0xbfe7aaa5795f89a8, 0xbfcdcb53bea68140,
+     0xbfe606e2e33050f0},
+    {RUN_U64, 0x6258cbe07c1ff081, 0x7e54a4883a969e54, 0x21556a1a81d965bf, 0x6234ac41597ec565,
+     0x27e474733ebc40f4},
+    {RUN_U8, 0x62, 0x7e, 0x21, 0x62, 0x27},
+    {RUN_I16, 0x6258, 0x7e54, 0x2155, 0x6234, 0x27e4},
+    {RUN_F16, 0xb370, 0xa300, 0xb9ec, 0xb378, 0xb982},
+    {RUN_BF16, 0xbe70, 0xbc80, 0xbf3e, 0xbe70, 0xbf32},
+  };
+  uint8_t *b = malloc((size_t)N * 8);
+  ck_assert_ptr_nonnull(b);
+  int best = run_fill_vectors(2);
+  for (int level = 0; level <= best; level++)
+    for (size_t k = 0; k < sizeof known / sizeof *known; k++) {
+      unsigned es = run_elem_size(known[k].e);
+      ck_assert_int_eq(run_fill_vectors(level), level);
+      run_fill_rand(b, known[k].e, N, 77);
+      const uint64_t at[] = {0, 1, 15, 16, N - 1};
+      const uint64_t v[] = {known[k].at0, known[k].at1, known[k].at15, known[k].at16,
+                            known[k].last};
+      for (int j = 0; j < 5; j++) {
+        uint64_t have = 0;
+        memcpy(&have, b + at[j] * es, es);
+        if (have != v[j])
+          ck_abort_msg("vectors %d, %s element %llu: %llx, expected %llx", level,
+                       run_elem_name(known[k].e), (unsigned long long)at[j],
+                       (unsigned long long)have, (unsigned long long)v[j]);
+      }
+    }
+  run_fill_vectors(best);
+  free(b);
 }
 END_TEST
 
@@ -878,6 +971,8 @@ Suite *suite_run(void)
   tcase_add_test(t, test_expr_errors);
   tcase_add_test(t, test_fill_rand_parts);
   tcase_add_test(t, test_fill_rand_types);
+  tcase_add_test(t, test_fill_rand_vectors);
+  tcase_add_test(t, test_fill_rand_known);
   tcase_add_test(t, test_inputs_pool);
   tcase_add_test(t, test_inputs_zeros_untouched);
   tcase_add_test(t, test_rubric_parsed);

@@ -1,11 +1,31 @@
-/* tc_exec.c: run a program and capture its output (see tc_exec.h). */
+/* tc_exec.c: run a program and capture its output (see tc_exec.h).
+ *
+ * A program is started without a copy of warplab's memory. fork() copies the page tables of a
+ * process that holds the emulator's buffers and a run's results by the time its charts are
+ * drawn, and every page we write before the child's exec then takes a copy-on-write fault. The
+ * child is made as posix_spawn makes its own: clone(CLONE_VM | CLONE_VFORK) on a stack of its
+ * own, sharing our memory while the thread that starts it waits for its exec (or its end).
+ * posix_spawn itself cannot set what a tool's child sets (its limits, death with us, the
+ * confinement). Such a child reads our memory but writes none of it but its stack: it calls
+ * only async-signal-safe functions, never malloc, and everything it needs (the argument vector,
+ * the environment) is made before it starts. The one thing of ours it writes is the starting
+ * thread's errno (the libc calls'), which start() puts back. Our signals stay blocked until it
+ * has set every handled one back to its default (so none of our handlers runs in it, on our
+ * memory), as exec would have.
+ *
+ * The one child still forked is one entering a namespace sandbox: unshare(CLONE_NEWUSER) is
+ * refused to a process that shares its memory.
+ */
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
@@ -83,35 +103,107 @@ static double now_s(void)
   return (double)t.tv_sec + t.tv_nsec / 1e9;
 }
 
+/* ---- a child that shares our memory until its exec ---- */
+
+/* The child's stack: room for execvpe's path buffer (PATH_MAX + NAME_MAX) and, for a script
+   without #!, its copy of the argument vector; the rest is the few frames of its set-up. */
+#define CHILD_STACK (256u << 10)
+
+/* No sanitizer in a child's own frames: AddressSanitizer would mark its stack in shadow
+   memory that outlives it, and take it for a stack of this thread's (it is none). */
+#define CHILD_FN __attribute__((no_sanitize_address))
+
+/* The child's first step: each signal with a handler of ours back to its default (the fatal
+   ones also when ignored, with all_fatal), then our signal mask, blocked by start(). */
+static const int fatal_signals[] = {SIGINT, SIGTERM, SIGHUP, SIGSEGV, SIGBUS, SIGFPE, SIGILL,
+                                    SIGABRT, SIGPIPE};
+
+CHILD_FN static void child_signals(const sigset_t *mask, int all_fatal)
+{
+  struct sigaction sa, dfl = {.sa_handler = SIG_DFL};
+  for (int sig = 1; sig < NSIG; sig++)
+    if (sigaction(sig, NULL, &sa) == 0 && sa.sa_handler != SIG_DFL && sa.sa_handler != SIG_IGN)
+      sigaction(sig, &dfl, NULL);
+  for (size_t i = 0; all_fatal && i < sizeof fatal_signals / sizeof *fatal_signals; i++)
+    sigaction(fatal_signals[i], &dfl, NULL);
+  sigprocmask(SIG_SETMASK, mask, NULL);
+}
+
+/* Start fn(arg) in a child: sharing our memory (copy 0) or in a copy of it (fork). *mask gets
+   our signal mask before fn starts, for child_signals. Returns its pid (its exec or its end has
+   happened when it shares our memory), or -1 (errno). */
+static pid_t start(int (*fn)(void *), void *arg, char *const argv[], sigset_t *mask, int copy)
+{
+  sigset_t all;
+  sigfillset(&all);
+  int saved = errno;
+  pthread_sigmask(SIG_SETMASK, &all, mask);
+  pid_t pid;
+  int e;
+  if (copy) {
+    pid = fork();
+    if (pid == 0)
+      _exit(fn(arg));
+    e = errno;
+  } else {
+    size_t n = 0;
+    while (argv[n])
+      n++;
+    size_t size = CHILD_STACK + ((n + 2) * sizeof(char *) + 4095) / 4096 * 4096;
+    char *stack = mmap(NULL, size, PROT_READ | PROT_WRITE,
+                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK | MAP_NORESERVE, -1, 0);
+    pid = stack == MAP_FAILED ? -1 : clone(fn, stack + size, CLONE_VM | CLONE_VFORK | SIGCHLD, arg);
+    e = errno;
+    if (stack != MAP_FAILED)
+      munmap(stack, size);
+  }
+  pthread_sigmask(SIG_SETMASK, mask, NULL);
+  errno = pid < 0 ? e : saved;
+  return pid;
+}
+
+/* What spawn()'s child needs, made before it starts. */
+struct tool_child {
+  char *const *argv;
+  const char *cwd;
+  const struct tc_sandbox *sb;
+  const struct tc_exec_limits *lim;
+  char **env;
+  pid_t parent;
+  int out, report;
+  sigset_t mask;
+};
+
 /* The child's side: its process group, death with us, standard streams, limits, the
    confinement (a failure is written to report as an errno), then argv. Never returns. */
-static void child(char *const argv[], const char *cwd, const struct tc_sandbox *sb,
-                  const struct tc_exec_limits *lim, char **env, pid_t parent, int out, int report)
+CHILD_FN static int tool_child(void *arg)
 {
+  const struct tool_child *c = arg;
+  child_signals(&c->mask, 0);
   /* its own group, so a timeout kills what it started too; and it dies with warplab: a
      grader killed by its batch leaves no compiler behind writing into the student's results */
   setpgid(0, 0);
   prctl(PR_SET_PDEATHSIG, SIGKILL);
-  if (getppid() != parent)
+  if (getppid() != c->parent)
     _exit(127);
   int null = open("/dev/null", O_RDONLY | O_CLOEXEC);
   if (null >= 0)
     dup2(null, 0);
-  dup2(out, 1);
-  dup2(out, 2);
-  if (lim) {
-    set_limit(RLIMIT_CPU, lim->cpu_s);
-    set_limit(RLIMIT_FSIZE, lim->fsize);
-    set_limit(RLIMIT_NOFILE, lim->nofile);
-    set_limit(RLIMIT_DATA, lim->data);
+  dup2(c->out, 1);
+  dup2(c->out, 2);
+  if (c->lim) {
+    set_limit(RLIMIT_CPU, c->lim->cpu_s);
+    set_limit(RLIMIT_FSIZE, c->lim->fsize);
+    set_limit(RLIMIT_NOFILE, c->lim->nofile);
+    set_limit(RLIMIT_DATA, c->lim->data);
   }
-  if (sb ? tc_sandbox_enter(sb) != 0 : cwd && chdir(cwd) != 0) {
+  if (c->sb ? tc_sandbox_enter(c->sb) != 0 : c->cwd && chdir(c->cwd) != 0) {
     int e = errno ? errno : EPERM;
-    if (report >= 0 && write(report, &e, sizeof e) < 0)
+    if (c->report >= 0 && write(c->report, &e, sizeof e) < 0)
       _exit(126);
     _exit(126);
   }
-  execvpe(argv[0], argv, env);
+  execvpe(c->argv[0], c->argv, c->env);
   _exit(127);
 }
 
@@ -135,10 +227,9 @@ static int spawn(char *const argv[], const char *cwd, const struct tc_sandbox *s
     }
     return -1;
   }
-  pid_t parent = getpid();
-  pid_t pid = fork();
-  if (pid == 0)
-    child(argv, cwd, sb, lim, env, parent, fd[1], rep[1]);
+  struct tool_child c = {.argv = argv, .cwd = cwd, .sb = sb, .lim = lim, .env = env,
+                         .parent = getpid(), .out = fd[1], .report = rep[1]};
+  pid_t pid = start(tool_child, &c, argv, &c.mask, sb && sb->kind == TC_SANDBOX_NAMESPACE);
   if (env != environ) {
     free(owned);
     free(env);
@@ -318,29 +409,24 @@ int tc_self_path(char *buf, size_t len)
   return 0;
 }
 
-pid_t tc_exec_start(char *const argv[], const struct tc_exec_child *c)
+/* What tc_exec_start's child needs. */
+struct start_child {
+  char *const *argv;
+  const struct tc_exec_child *c;
+  pid_t parent;
+  sigset_t mask;
+};
+
+CHILD_FN static int start_child(void *arg)
 {
-  pid_t parent = getpid();
-  pid_t pid = fork();
-  if (pid != 0) {
-    if (pid > 0)
-      setpgid(pid, pid);            /* also here: a kill right after the fork reaches it */
-    return pid;
-  }
+  const struct start_child *s = arg;
+  const struct tc_exec_child *c = s->c;
+  child_signals(&s->mask, c->default_signals);
   setpgid(0, 0);
   if (c->die_with_us) {
     prctl(PR_SET_PDEATHSIG, SIGKILL);
-    if (getppid() != parent)
+    if (getppid() != s->parent)
       _exit(126);                   /* we died before prctl took effect */
-  }
-  if (c->default_signals) {
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = SIG_DFL;
-    static const int sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT,
-                               SIGPIPE};
-    for (size_t i = 0; i < sizeof sigs / sizeof *sigs; i++)
-      sigaction(sigs[i], &sa, NULL);
   }
   if (c->as_bytes) {
     struct rlimit as = {(rlim_t)c->as_bytes, (rlim_t)c->as_bytes};
@@ -358,13 +444,20 @@ pid_t tc_exec_start(char *const argv[], const struct tc_exec_child *c)
   if (c->pass_fd >= 0 && (c->pass_fd == c->pass_as ? fcntl(c->pass_fd, F_SETFD, 0)
                                                     : dup2(c->pass_fd, c->pass_as)) < 0)
     _exit(126);
-  execv(argv[0], argv);
+  execv(s->argv[0], s->argv);
   static const char msg[] = "warplab: cannot run a program: ";
   ssize_t w = write(2, msg, sizeof msg - 1);
-  w = write(2, argv[0], strlen(argv[0]));
+  w = write(2, s->argv[0], strlen(s->argv[0]));
   w = write(2, "\n", 1);
   (void)w;
   _exit(127);
+}
+
+pid_t tc_exec_start(char *const argv[], const struct tc_exec_child *c)
+{
+  /* its group is set before we go on: a kill right after this reaches it */
+  struct start_child s = {.argv = argv, .c = c, .parent = getpid()};
+  return start(start_child, &s, argv, &s.mask, 0);
 }
 
 int tc_exec_wait(pid_t pid, unsigned timeout_s)

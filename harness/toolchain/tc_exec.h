@@ -95,10 +95,11 @@ struct tc_exec_child {
 };
 
 /* Start argv[0] (a path; not searched) with argv as c says, in a process group of its own, so
-   tc_exec_wait's timeout and a caller's kill(-pid) end what it starts too. Only
-   async-signal-safe calls run between fork and exec. Returns its pid, or -1 (errno). The one
-   place warplab forks a program: the batch's graders, the screen's runs, the autograder's
-   grade and every tool above use it. */
+   tc_exec_wait's timeout and a caller's kill(-pid) end what it starts too (its group is made
+   before this returns). The child shares our memory until its exec (no copy of it is made),
+   and runs only async-signal-safe calls. Returns its pid, or -1 (errno). With the tools above,
+   the one way warplab starts a program: the batch's graders, the screen's runs and the
+   autograder's grade use it. */
 pid_t tc_exec_start(char *const argv[], const struct tc_exec_child *c);
 
 /* Wait for child pid (started by tc_exec_start) for at most timeout_s seconds (0: for ever),

@@ -8,6 +8,8 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -670,6 +672,201 @@ START_TEST(test_exec_start_wait)
 }
 END_TEST
 
+/* tc_exec_capture's child: both streams captured in order and cut at outlen, the exit status
+   or 128 + the signal that ended it, 127 for a program that is missing (on PATH or by path),
+   the folder it runs in, and 126 for a folder that is missing. */
+START_TEST(test_exec_capture_status)
+{
+  char out[256];
+  char *both[] = {"sh", "-c", "echo one; echo two >&2; echo three", NULL};
+  ck_assert_int_eq(tc_exec_capture(both, NULL, out, sizeof out), 0);
+  ck_assert_str_eq(out, "one\ntwo\nthree\n");
+  char *lots[] = {"sh", "-c", "head -c 100000 /dev/zero | tr '\\000' x; exit 4", NULL};
+  char small[16];
+  ck_assert_int_eq(tc_exec_capture(lots, NULL, small, sizeof small), 4);
+  ck_assert_str_eq(small, "xxxxxxxxxxxxxxx");
+  char *status[] = {"/bin/sh", "-c", "exit 7", NULL};
+  ck_assert_int_eq(tc_exec_capture(status, NULL, out, sizeof out), 7);
+  char *killed[] = {"/bin/sh", "-c", "kill -TERM $$; sleep 5", NULL};
+  ck_assert_int_eq(tc_exec_capture(killed, NULL, out, sizeof out), 128 + SIGTERM);
+  char *missing[] = {"warplab-no-such-program", "x", NULL};
+  ck_assert_int_eq(tc_exec_capture(missing, NULL, out, sizeof out), 127);
+  ck_assert_str_eq(out, "");
+  char *missing_path[] = {"/nonexistent/warplab-program", NULL};
+  ck_assert_int_eq(tc_exec_capture(missing_path, NULL, out, sizeof out), 127);
+  make_tree();
+  char dir[128], want[140];
+  snprintf(dir, sizeof dir, "%s/alice/work", base);
+  char *pwd[] = {"/bin/sh", "-c", "pwd", NULL};
+  ck_assert_int_eq(tc_exec_capture(pwd, dir, out, sizeof out), 0);
+  snprintf(want, sizeof want, "%s\n", dir);
+  ck_assert_str_eq(out, want);
+  snprintf(dir, sizeof dir, "%s/alice/none", base);
+  ck_assert_int_eq(tc_exec_capture(pwd, dir, out, sizeof out), 126);
+  remove_tree();
+}
+END_TEST
+
+/* The limits a child is given are the ones its program sees: tc_exec_confined's CPU time, file
+   size, open files and memory (in the units of sh's ulimit: KiB, 512-byte blocks for -f in
+   dash, 1 KiB in bash), and tc_exec_start's address space and core files. */
+START_TEST(test_exec_child_limits)
+{
+  make_tree();
+  struct tc_sandbox *sb = malloc(sizeof *sb);
+  char work[128];
+  snprintf(work, sizeof work, "%s/alice/work", base);
+  ck_assert_int_eq(tc_sandbox_for_nvcc(sb, TC_SANDBOX_NONE, "/x/bin/nvcc", NULL, work, NULL), 0);
+  char *ulim[] = {"/bin/sh", "-c", "ulimit -n; ulimit -t; ulimit -d; ulimit -f", NULL};
+  struct tc_exec_limits lim = {.cpu_s = 33, .fsize = 1 << 20, .nofile = 77, .data = 1ull << 30};
+  char out[256];
+  ck_assert_int_eq(tc_exec_confined(ulim, sb, &lim, out, sizeof out), 0);
+  ck_assert_msg(!strcmp(out, "77\n33\n1048576\n2048\n") || !strcmp(out, "77\n33\n1048576\n1024\n"),
+                "ulimit: %s", out);
+  free(sb);
+  remove_tree();
+
+  char path[] = "/tmp/warplab-exec-XXXXXX";
+  int fd = mkstemp(path);
+  ck_assert_int_ge(fd, 0);
+  char *vc[] = {"/bin/sh", "-c", "ulimit -v; ulimit -c", NULL};
+  struct tc_exec_child c = {.in = -1, .out = fd, .err = fd, .pass_fd = -1, .pass_as = -1,
+                            .as_bytes = 2ull << 30, .no_core = 1};
+  pid_t pid = tc_exec_start(vc, &c);
+  ck_assert_int_gt(pid, 0);
+  int st = tc_exec_wait(pid, 0);
+  ck_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+  ssize_t n = pread(fd, out, sizeof out - 1, 0);
+  ck_assert_int_gt(n, 0);
+  out[n] = 0;
+  ck_assert_str_eq(out, "2097152\n0\n");
+  close(fd);
+  unlink(path);
+}
+END_TEST
+
+/* A descriptor passed as itself (close-on-exec cleared) reaches the program; the signal mask
+   is ours, and the signals we ignore stay ignored unless default_signals asks for the fatal
+   ones' defaults; our handler and mask are as they were after the start. */
+static void on_usr1(int sig)
+{
+  (void)sig;
+}
+
+/* The hex field name ("SigBlk", "SigIgn") of /proc/self/status, as text, from its output. */
+static unsigned long long status_field(const char *text, const char *name)
+{
+  const char *at = strstr(text, name);
+  return at ? strtoull(at + strlen(name) + 2, NULL, 16) : ~0ull;
+}
+
+START_TEST(test_exec_child_state)
+{
+  int p[2];
+  ck_assert_int_eq(pipe2(p, O_CLOEXEC), 0);
+  char script[64];
+  snprintf(script, sizeof script, "echo to-fd >&%d", p[1]);
+  char *prog[] = {"/bin/sh", "-c", script, NULL};
+  struct tc_exec_child c = {.in = -1, .out = -1, .err = -1, .pass_fd = p[1], .pass_as = p[1]};
+  pid_t pid = tc_exec_start(prog, &c);
+  ck_assert_int_gt(pid, 0);
+  close(p[1]);
+  int st = tc_exec_wait(pid, 0);
+  ck_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+  char buf[32] = "";
+  ck_assert_int_eq(read(p[0], buf, sizeof buf - 1), 6);
+  ck_assert_str_eq(buf, "to-fd\n");
+  close(p[0]);
+
+  struct sigaction usr1 = {.sa_handler = on_usr1}, was_usr1, pipe_was, now;
+  sigaction(SIGUSR1, &usr1, &was_usr1);
+  struct sigaction ign = {.sa_handler = SIG_IGN};
+  sigaction(SIGPIPE, &ign, &pipe_was);
+  sigset_t usr2, mask, was_mask;
+  sigemptyset(&usr2);
+  sigaddset(&usr2, SIGUSR2);
+  pthread_sigmask(SIG_BLOCK, &usr2, &was_mask);
+  char *status[] = {"cat", "/proc/self/status", NULL};   /* not sh: dash unblocks signals */
+  char out[4096];
+  ck_assert_int_eq(tc_exec_capture(status, NULL, out, sizeof out), 0);
+  ck_assert_uint_eq(status_field(out, "SigBlk") & (1ull << (SIGUSR2 - 1)), 1ull << (SIGUSR2 - 1));
+  ck_assert_uint_eq(status_field(out, "SigBlk") & (1ull << (SIGUSR1 - 1)), 0);
+  ck_assert_uint_eq(status_field(out, "SigIgn") & (1ull << (SIGPIPE - 1)), 1ull << (SIGPIPE - 1));
+  int q[2];
+  for (int dfl = 0; dfl < 2; dfl++) {
+    ck_assert_int_eq(pipe(q), 0);
+    char *cat[] = {"/bin/cat", "/proc/self/status", NULL};
+    struct tc_exec_child s = {.in = -1, .out = q[1], .err = -1, .pass_fd = -1, .pass_as = -1,
+                              .default_signals = dfl};
+    pid = tc_exec_start(cat, &s);
+    ck_assert_int_gt(pid, 0);
+    close(q[1]);
+    size_t got = 0;
+    ssize_t r;
+    while ((r = read(q[0], out + got, sizeof out - 1 - got)) > 0)
+      got += (size_t)r;
+    out[got] = 0;
+    close(q[0]);
+    st = tc_exec_wait(pid, 0);
+    ck_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+    ck_assert_uint_eq(status_field(out, "SigIgn") & (1ull << (SIGPIPE - 1)),
+                      dfl ? 0 : 1ull << (SIGPIPE - 1));
+  }
+  sigaction(SIGUSR1, NULL, &now);
+  ck_assert(now.sa_handler == on_usr1);
+  pthread_sigmask(SIG_SETMASK, NULL, &mask);
+  ck_assert(sigismember(&mask, SIGUSR2) && !sigismember(&mask, SIGUSR1) &&
+            !sigismember(&mask, SIGTERM));
+  pthread_sigmask(SIG_SETMASK, &was_mask, NULL);
+  sigaction(SIGUSR1, &was_usr1, NULL);
+  sigaction(SIGPIPE, &pipe_was, NULL);
+}
+END_TEST
+
+/* A confinement that cannot be made runs nothing and says why (errno): here a folder that is
+   missing, with no sandbox and with Landlock where this machine has it. */
+START_TEST(test_exec_unconfined)
+{
+  struct tc_sandbox *sb = malloc(sizeof *sb);
+  char *argv[] = {"/bin/sh", "-c", "echo ran", NULL};
+  char out[64];
+  enum tc_sandbox_kind kinds[] = {TC_SANDBOX_NONE, TC_SANDBOX_LANDLOCK};
+  for (size_t i = 0; i < 2; i++) {
+    if (kinds[i] == TC_SANDBOX_LANDLOCK && tc_sandbox_probe(NULL, 0) != TC_SANDBOX_LANDLOCK)
+      continue;
+    ck_assert_int_eq(tc_sandbox_for_nvcc(sb, kinds[i], "/x/bin/nvcc", NULL,
+                                         "/nonexistent/warplab-work", NULL), 0);
+    errno = 0;
+    ck_assert_int_eq(tc_exec_confined(argv, sb, NULL, out, sizeof out), TC_EXEC_UNCONFINED);
+    ck_assert_int_eq(errno, ENOENT);
+    ck_assert_str_eq(out, "");
+  }
+  free(sb);
+}
+END_TEST
+
+/* Past its time on the clock, tc_exec_timed's program and what it started are killed: the
+   grandchild (its pid the first line) is gone or a zombie once the call returns. */
+START_TEST(test_exec_timed_group)
+{
+  char *hang[] = {"/bin/sh", "-c", "sleep 60 & echo $!; sleep 60", NULL};
+  char out[256];
+  ck_assert_int_eq(tc_exec_timed(hang, NULL, 1, out, sizeof out), TC_EXEC_TIMEOUT);
+  long g = strtol(out, NULL, 10);
+  ck_assert_int_gt(g, 0);
+  char path[64], stat[256] = "";
+  snprintf(path, sizeof path, "/proc/%ld/stat", g);
+  FILE *f = fopen(path, "r");
+  if (f) {
+    ck_assert_ptr_nonnull(fgets(stat, sizeof stat, f));
+    fclose(f);
+    const char *state = strrchr(stat, ')');
+    ck_assert_ptr_nonnull(state);
+    ck_assert_msg(state[2] == 'Z' || state[2] == 'X', "grandchild %ld: %s", g, stat);
+  }
+}
+END_TEST
+
 Suite *suite_sandbox(void)
 {
   Suite *s = suite_create("sandbox");
@@ -692,6 +889,11 @@ Suite *suite_sandbox(void)
   tcase_add_test(tc, test_exec_limits);
   tcase_add_test(tc, test_exec_tool_bounded);
   tcase_add_test(tc, test_exec_start_wait);
+  tcase_add_test(tc, test_exec_capture_status);
+  tcase_add_test(tc, test_exec_child_limits);
+  tcase_add_test(tc, test_exec_child_state);
+  tcase_add_test(tc, test_exec_unconfined);
+  tcase_add_test(tc, test_exec_timed_group);
   tcase_add_test(tc, test_confine_self);
   suite_add_tcase(s, tc);
   return s;

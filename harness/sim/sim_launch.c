@@ -466,6 +466,27 @@ void *sim_keep_alloc(uint64_t n, unsigned flags)
 
 void *sim_keep_zalloc(uint64_t n) { return sim_keep_alloc(n, SIM_KEEP_ZERO); }
 
+/* In a forked child: the kept buffers in mappings (keep_fork) were not copied, and the lock
+   may have been held by a thread the child does not have. */
+static void keep_atfork_child(void)
+{
+  unsigned n = 0;
+  for (unsigned i = 0; i < kept.n; i++)
+    if (sim_table_mapped(kept.k[i].cap + KEEP_HEAD))
+      kept.bytes -= kept.k[i].cap;
+    else
+      kept.k[n++] = kept.k[i];
+  kept.n = n;
+  pthread_mutex_init(&kept.lock, NULL);
+}
+
+static pthread_once_t keep_atfork_once = PTHREAD_ONCE_INIT;
+
+static void keep_atfork(void)
+{
+  pthread_atfork(NULL, NULL, keep_atfork_child);
+}
+
 void sim_keep_free(void *ptr, uint64_t n)
 {
   uint8_t *p = ptr;
@@ -473,6 +494,7 @@ void sim_keep_free(void *ptr, uint64_t n)
   if (!p)
     return;
   struct keep_head h = keep_head(p);
+  pthread_once(&keep_atfork_once, keep_atfork);
   if (sim_table_mapped(h.cap + KEEP_HEAD))
     keep_fork(h.raw, h.cap, 0);       /* a child (nvcc: fork and exec) copies none of it */
   pthread_mutex_lock(&kept.lock);

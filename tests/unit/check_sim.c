@@ -3,8 +3,8 @@
  * barrier divergence, the instruction budget, calls, 64-lane warps, and parallel runs that
  * must equal serial ones, which registers a block starts with zeroed, grid-wide
  * synchronisation in a cooperative grid, clusters (barrier.cluster, mapa, distributed
- * shared memory), the device's state digest, large buffers on huge pages, and launches in
- * a forked child. Needs no nvcc. */
+ * shared memory), the device's state digest, large buffers on huge pages, launches in a
+ * forked child, and the worker threads kept from one launch to the next. Needs no nvcc. */
 #include <check.h>
 #include <errno.h>
 #include <inttypes.h>
@@ -20,6 +20,7 @@
 #include "ptx/ptx.h"
 #include "sim/sim.h"
 #include "sim/sim_alu.h"
+#include "sim/sim_crew.h"
 #include "sim/sim_int.h"
 #include "suites.h"
 
@@ -1528,6 +1529,93 @@ START_TEST(test_launch_in_forked_child)
   ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0, "the child: status %#x", status);
   ck_assert_int_eq(red_check(1, NULL, 1, &ctr, st, 0), 0);
   ck_assert_int_eq(big_cycle(), 0);
+}
+END_TEST
+
+/* Launch after launch on 1, 2, 4, 3 workers and a held one: the crew's threads are made
+   once, by the launches that first ask for them, and reused; a launch on fewer workers uses
+   some of them; every launch gives the serial run's memory, counters and per-instruction
+   figures, with the workers it asked for. */
+START_TEST(test_crew_reused)
+{
+  static const uint32_t wk[] = {1, 2, 2, 4, 1, 2, 3, 4, 4, 2, 1, 3};
+  static const uint32_t size[] = {0, 1, 1, 3, 3, 3, 3, 3, 3, 3, 3, 3};
+  struct sim_counters ctr;
+  struct sim_inst_stats st[RED_STATS];
+  ck_assert_uint_eq(sim_crew_size(), 0);
+  for (int round = 0; round < 3; round++)
+    for (size_t i = 0; i < sizeof wk / sizeof *wk; i++) {
+      int bad = red_check(wk[i], NULL, wk[i], &ctr, st, !round && !i);
+      ck_assert_msg(!bad, "round %d, launch %zu on %u workers: check %d failed", round, i,
+                    wk[i], bad);
+      ck_assert_uint_eq(sim_crew_size(), round ? 3u : size[i]);
+    }
+  int shut = 0;                                 /* a held worker that never starts */
+  ck_assert_int_eq(red_check(4, &shut, 3, &ctr, st, 0), 0);
+  ck_assert_int_eq(red_check(2, NULL, 2, &ctr, st, 0), 0);
+  ck_assert_uint_eq(sim_crew_size(), 3);
+}
+END_TEST
+
+/* A forked child has none of its parent's crew: its launches make their own threads, run on
+   them and give the parent's results; the parent's crew is still there after. */
+START_TEST(test_crew_forked_child)
+{
+  struct sim_counters ctr;
+  struct sim_inst_stats st[RED_STATS];
+  ck_assert_int_eq(red_check(1, NULL, 1, &ctr, st, 1), 0);
+  ck_assert_int_eq(red_check(2, NULL, 2, &ctr, st, 0), 0);
+  ck_assert_uint_eq(sim_crew_size(), 1);
+  pid_t pid = fork();
+  ck_assert_int_ge(pid, 0);
+  if (pid == 0) {
+    int bad = sim_crew_size() != 0 ? 10 : 0;
+    for (int i = 0; !bad && i < 4; i++)
+      bad = red_check(i & 1 ? 2 : 3, NULL, i & 1 ? 2 : 3, &ctr, st, 0);
+    if (!bad && sim_crew_size() != 2)
+      bad = 20 + (int)sim_crew_size();
+    _exit(bad);
+  }
+  int status = -1;
+  ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+  ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0, "the child: status %#x", status);
+  ck_assert_int_eq(red_check(2, NULL, 2, &ctr, st, 0), 0);
+  ck_assert_uint_eq(sim_crew_size(), 1);
+}
+END_TEST
+
+struct crew_caller {
+  const struct sim_counters *ctr;
+  const struct sim_inst_stats *st;
+  int bad;
+};
+
+static void *crew_call(void *arg)
+{
+  struct crew_caller *cc = arg;
+  struct sim_counters ctr = *cc->ctr;
+  struct sim_inst_stats st[RED_STATS];
+  memcpy(st, cc->st, sizeof st);
+  for (int i = 0; !cc->bad && i < 8; i++)
+    cc->bad = red_check(2 + (uint32_t)(i & 1), NULL, 2 + (uint32_t)(i & 1), &ctr, st, 0);
+  return NULL;
+}
+
+/* Launches from two threads at once: whichever finds the crew held runs on threads of its
+   own; both give the serial run's results. */
+START_TEST(test_crew_two_callers)
+{
+  struct sim_counters ctr;
+  struct sim_inst_stats st[RED_STATS];
+  ck_assert_int_eq(red_check(1, NULL, 1, &ctr, st, 1), 0);
+  struct crew_caller cc[2] = {{&ctr, st, 0}, {&ctr, st, 0}};
+  pthread_t t;
+  ck_assert_int_eq(pthread_create(&t, NULL, crew_call, &cc[1]), 0);
+  crew_call(&cc[0]);
+  pthread_join(t, NULL);
+  ck_assert_int_eq(cc[0].bad, 0);
+  ck_assert_int_eq(cc[1].bad, 0);
+  ck_assert_uint_le(sim_crew_size(), 2);
 }
 END_TEST
 
@@ -6149,6 +6237,9 @@ Suite *suite_sim(void)
   tcase_add_test(t, test_parallel_equals_serial);
   tcase_add_test(t, test_held_worker);
   tcase_add_test(t, test_launch_in_forked_child);
+  tcase_add_test(t, test_crew_reused);
+  tcase_add_test(t, test_crew_forked_child);
+  tcase_add_test(t, test_crew_two_callers);
   tcase_add_test(t, test_call);
   tcase_add_test(t, test_wave64);
   tcase_add_test(t, test_smem_size_registers);

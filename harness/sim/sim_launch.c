@@ -1,5 +1,6 @@
 /* sim_launch.c: a kernel launch: check the configuration, link, and run the grid's blocks on
- * worker threads.
+ * worker threads (the calling thread and threads kept from one launch to the next:
+ * sim_crew.c).
  *
  * Blocks are independent, so workers take them in index order from a shared counter (under an
  * order seed, sim_launch.order_seed, one worker takes them in an order the seed shuffles). The
@@ -35,6 +36,7 @@
 #include <unistd.h>
 #include <sys/mman.h>
 
+#include "sim/sim_crew.h"
 #include "sim/sim_int.h"
 
 #define MAX_THREADS_PER_BLOCK 1024u
@@ -466,6 +468,27 @@ void *sim_keep_alloc(uint64_t n, unsigned flags)
 
 void *sim_keep_zalloc(uint64_t n) { return sim_keep_alloc(n, SIM_KEEP_ZERO); }
 
+/* In a forked child: the kept buffers in mappings (keep_fork) were not copied, and the lock
+   may have been held by a thread the child does not have. */
+static void keep_atfork_child(void)
+{
+  unsigned n = 0;
+  for (unsigned i = 0; i < kept.n; i++)
+    if (sim_table_mapped(kept.k[i].cap + KEEP_HEAD))
+      kept.bytes -= kept.k[i].cap;
+    else
+      kept.k[n++] = kept.k[i];
+  kept.n = n;
+  pthread_mutex_init(&kept.lock, NULL);
+}
+
+static pthread_once_t keep_atfork_once = PTHREAD_ONCE_INIT;
+
+static void keep_atfork(void)
+{
+  pthread_atfork(NULL, NULL, keep_atfork_child);
+}
+
 void sim_keep_free(void *ptr, uint64_t n)
 {
   uint8_t *p = ptr;
@@ -473,6 +496,7 @@ void sim_keep_free(void *ptr, uint64_t n)
   if (!p)
     return;
   struct keep_head h = keep_head(p);
+  pthread_once(&keep_atfork_once, keep_atfork);
   if (sim_table_mapped(h.cap + KEEP_HEAD))
     keep_fork(h.raw, h.cap, 0);       /* a child (nvcc: fork and exec) copies none of it */
   pthread_mutex_lock(&kept.lock);
@@ -1412,8 +1436,7 @@ enum sim_status sim_run(struct sim_device *d, const struct ptx_module *m, const 
     memset(L.workers, 0, nwk * sizeof *L.workers);
   L.parked = calloc(L.resident, sizeof *L.parked);
   struct worker_out *outs = calloc(nwk, sizeof *outs);
-  pthread_t *th = calloc(nwk, sizeof *th);
-  if (!L.workers || !L.parked || !outs || !th) {
+  if (!L.workers || !L.parked || !outs) {
     if (L.coop_ws)
       sim_free(d, L.coop_ws);
     sim_result_free(res);
@@ -1421,7 +1444,6 @@ enum sim_status sim_run(struct sim_device *d, const struct ptx_module *m, const 
     free(L.parked);
     free(L.workers);
     free(outs);
-    free(th);
     sim_prog_free(&prog);
     snprintf(err, errlen, "out of host memory");
     return SIM_ERR_NOMEM;
@@ -1439,18 +1461,21 @@ enum sim_status sim_run(struct sim_device *d, const struct ptx_module *m, const 
      stuck depends on the workers running, sim_launch_others_running) */
   if (cfg->hold && nwk > 1 && !L.group_blocks)
     outs[nwk - 1].held = 1;                     /* SIM_WK_IDLE until it starts */
+  struct sim_crew_job crew;                     /* workers 1 .. started: kept threads */
+  if (nwk > 1)
+    sim_crew_begin(&crew);
   for (uint32_t i = 1; i < nwk; i++) {
     if (!outs[i].held)
       __atomic_store_n(&L.workers[i].state, SIM_WK_RUNNING, __ATOMIC_RELEASE);
-    if (pthread_create(&th[i], NULL, worker_main, &outs[i]) != 0) {
+    if (sim_crew_give(&crew, worker_main, &outs[i]) != 0) {
       __atomic_store_n(&L.workers[i].state, SIM_WK_IDLE, __ATOMIC_RELEASE);
       break;
     }
     started = i;
   }
   worker_main(&outs[0]);
-  for (uint32_t i = 1; i <= started; i++)
-    pthread_join(th[i], NULL);
+  if (nwk > 1)
+    sim_crew_end(&crew);
   pthread_cond_destroy(&L.moved);
   pthread_mutex_destroy(&L.lock);
 
@@ -1511,7 +1536,6 @@ enum sim_status sim_run(struct sim_device *d, const struct ptx_module *m, const 
   free(L.parked);
   free(L.workers);
   free(outs);
-  free(th);
   sim_prog_free(&prog);
   return st;
 }

@@ -103,6 +103,22 @@ static uint8_t *keep_take(size_t len, size_t *have)
   return p;
 }
 
+/* In a forked child: the kept mappings were not copied (keep_put), and the lock may have
+   been held by a thread the child does not have. */
+static void keep_atfork_child(void)
+{
+  keep.n = 0;
+  keep.bytes = 0;
+  pthread_mutex_init(&keep.lock, NULL);
+}
+
+static pthread_once_t keep_atfork_once = PTHREAD_ONCE_INIT;
+
+static void keep_atfork(void)
+{
+  pthread_atfork(NULL, NULL, keep_atfork_child);
+}
+
 /* Keep mapping p of len bytes for keep_take; 0, or -1 when there is no room (the caller
    unmaps it). A full list makes room by dropping its smallest mapping if p is larger. */
 static int keep_put(uint8_t *p, size_t len)
@@ -110,6 +126,7 @@ static int keep_put(uint8_t *p, size_t len)
   uint8_t *drop = NULL;
   size_t droplen = 0;
   int rc = -1;
+  pthread_once(&keep_atfork_once, keep_atfork);
 #ifdef MADV_DONTFORK
   madvise(p, len, MADV_DONTFORK);   /* a child (nvcc, nvdisasm: fork and exec) neither copies
                                        its page tables nor makes its pages copy-on-write */

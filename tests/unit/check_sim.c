@@ -3,8 +3,8 @@
  * barrier divergence, the instruction budget, calls, 64-lane warps, and parallel runs that
  * must equal serial ones, which registers a block starts with zeroed, grid-wide
  * synchronisation in a cooperative grid, clusters (barrier.cluster, mapa, distributed
- * shared memory), the device's state digest, and large buffers on huge pages. Needs no
- * nvcc. */
+ * shared memory), the device's state digest, large buffers on huge pages, launches in a
+ * forked child, and the worker threads kept from one launch to the next. Needs no nvcc. */
 #include <check.h>
 #include <errno.h>
 #include <inttypes.h>
@@ -20,6 +20,7 @@
 #include "ptx/ptx.h"
 #include "sim/sim.h"
 #include "sim/sim_alu.h"
+#include "sim/sim_crew.h"
 #include "sim/sim_int.h"
 #include "suites.h"
 
@@ -1452,6 +1453,169 @@ START_TEST(test_held_worker)
                     f.r.workers_used);
     done(&f);
   }
+}
+END_TEST
+
+/* k_block_red on `workers` workers (hold: sim_launch.hold, or NULL) on a device of its own:
+   0 when its memory is the serial run's sums, its counters and per-instruction figures are
+   *ctr's and *st's (filled by the first call, st with RED_STATS entries) and
+   workers_used is `used`; else which check failed. */
+enum { RED_STATS = 64 };
+static int red_check(uint32_t workers, const int *hold, uint32_t used, struct sim_counters *ctr,
+                     struct sim_inst_stats *st, int first)
+{
+  uint32_t expect[65], out[65];
+  block_red_expect(expect);
+  struct fx f;
+  load(&f, k_block_red);
+  uint64_t a = buffer(&f, 65 * 4, "out");
+  struct sim_launch c = {.grid = {64, 1, 1}, .block = {128, 1, 1}, .workers = workers,
+                         .hold = hold};
+  int bad = 0;
+  if (sim_run(f.d, &f.m, "red", &a, 8, &c, &f.r, f.err, sizeof f.err) != SIM_OK ||
+      f.r.outcome != SIM_RAN_OK || f.r.nstats > RED_STATS)
+    bad = 1;
+  else if (sim_read(f.d, a, out, sizeof out), memcmp(out, expect, sizeof out))
+    bad = 2;
+  else if (first) {
+    *ctr = f.r.counters;
+    memcpy(st, f.r.stats, f.r.nstats * sizeof *st);
+  } else if (f.r.counters.warp_insts != ctr->warp_insts ||
+           f.r.counters.thread_insts != ctr->thread_insts ||
+           memcmp(st, f.r.stats, f.r.nstats * sizeof *st)) {
+    bad = 3;
+  }
+  if (!bad && f.r.workers_used != used)
+    bad = 4;
+  if (!bad && !(f.r.cpu_seconds > 0))
+    bad = 5;
+  done(&f);
+  return bad;
+}
+
+/* A big buffer allocated, filled, checked and freed on a device of its own (freed, its
+   mapping is kept for the next: sim_mem.c's keep_put). 0, or -1. */
+static int big_cycle(void)
+{
+  const uint64_t n = 4u << 20;
+  struct sim_device *d = sim_device_new();
+  uint64_t a;
+  int bad = !d || sim_malloc(d, n, "big", &a) != SIM_OK || sim_fill(d, a, 0x5a, n) != SIM_OK;
+  const uint8_t *p = bad ? NULL : sim_view(d, a, n);
+  bad = bad || !p || p[0] != 0x5a || p[n - 1] != 0x5a || sim_free(d, a) != SIM_OK;
+  sim_device_free(d);
+  return bad ? -1 : 0;
+}
+
+/* Launches in a forked child after launches in its parent: what the parent kept for later
+   launches (block storage, freed device mappings) was not copied into the child, which
+   makes its own (it used them and faulted). */
+START_TEST(test_launch_in_forked_child)
+{
+  struct sim_counters ctr;
+  struct sim_inst_stats st[RED_STATS];
+  ck_assert_int_eq(red_check(1, NULL, 1, &ctr, st, 1), 0);
+  ck_assert_int_eq(big_cycle(), 0);
+  pid_t pid = fork();
+  ck_assert_int_ge(pid, 0);
+  if (pid == 0) {
+    int bad = 0;
+    for (int i = 0; !bad && i < 3; i++)
+      bad = red_check(1, NULL, 1, &ctr, st, 0) || big_cycle() ? 10 + i : 0;
+    _exit(bad);
+  }
+  int status = -1;
+  ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+  ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0, "the child: status %#x", status);
+  ck_assert_int_eq(red_check(1, NULL, 1, &ctr, st, 0), 0);
+  ck_assert_int_eq(big_cycle(), 0);
+}
+END_TEST
+
+/* Launch after launch on 1, 2, 4, 3 workers and a held one: the crew's threads are made
+   once, by the launches that first ask for them, and reused; a launch on fewer workers uses
+   some of them; every launch gives the serial run's memory, counters and per-instruction
+   figures, with the workers it asked for. */
+START_TEST(test_crew_reused)
+{
+  static const uint32_t wk[] = {1, 2, 2, 4, 1, 2, 3, 4, 4, 2, 1, 3};
+  static const uint32_t size[] = {0, 1, 1, 3, 3, 3, 3, 3, 3, 3, 3, 3};
+  struct sim_counters ctr;
+  struct sim_inst_stats st[RED_STATS];
+  ck_assert_uint_eq(sim_crew_size(), 0);
+  for (int round = 0; round < 3; round++)
+    for (size_t i = 0; i < sizeof wk / sizeof *wk; i++) {
+      int bad = red_check(wk[i], NULL, wk[i], &ctr, st, !round && !i);
+      ck_assert_msg(!bad, "round %d, launch %zu on %u workers: check %d failed", round, i,
+                    wk[i], bad);
+      ck_assert_uint_eq(sim_crew_size(), round ? 3u : size[i]);
+    }
+  int shut = 0;                                 /* a held worker that never starts */
+  ck_assert_int_eq(red_check(4, &shut, 3, &ctr, st, 0), 0);
+  ck_assert_int_eq(red_check(2, NULL, 2, &ctr, st, 0), 0);
+  ck_assert_uint_eq(sim_crew_size(), 3);
+}
+END_TEST
+
+/* A forked child has none of its parent's crew: its launches make their own threads, run on
+   them and give the parent's results; the parent's crew is still there after. */
+START_TEST(test_crew_forked_child)
+{
+  struct sim_counters ctr;
+  struct sim_inst_stats st[RED_STATS];
+  ck_assert_int_eq(red_check(1, NULL, 1, &ctr, st, 1), 0);
+  ck_assert_int_eq(red_check(2, NULL, 2, &ctr, st, 0), 0);
+  ck_assert_uint_eq(sim_crew_size(), 1);
+  pid_t pid = fork();
+  ck_assert_int_ge(pid, 0);
+  if (pid == 0) {
+    int bad = sim_crew_size() != 0 ? 10 : 0;
+    for (int i = 0; !bad && i < 4; i++)
+      bad = red_check(i & 1 ? 2 : 3, NULL, i & 1 ? 2 : 3, &ctr, st, 0);
+    if (!bad && sim_crew_size() != 2)
+      bad = 20 + (int)sim_crew_size();
+    _exit(bad);
+  }
+  int status = -1;
+  ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+  ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0, "the child: status %#x", status);
+  ck_assert_int_eq(red_check(2, NULL, 2, &ctr, st, 0), 0);
+  ck_assert_uint_eq(sim_crew_size(), 1);
+}
+END_TEST
+
+struct crew_caller {
+  const struct sim_counters *ctr;
+  const struct sim_inst_stats *st;
+  int bad;
+};
+
+static void *crew_call(void *arg)
+{
+  struct crew_caller *cc = arg;
+  struct sim_counters ctr = *cc->ctr;
+  struct sim_inst_stats st[RED_STATS];
+  memcpy(st, cc->st, sizeof st);
+  for (int i = 0; !cc->bad && i < 8; i++)
+    cc->bad = red_check(2 + (uint32_t)(i & 1), NULL, 2 + (uint32_t)(i & 1), &ctr, st, 0);
+  return NULL;
+}
+
+/* Launches from two threads at once: whichever finds the crew held runs on threads of its
+   own; both give the serial run's results. */
+START_TEST(test_crew_two_callers)
+{
+  struct sim_counters ctr;
+  struct sim_inst_stats st[RED_STATS];
+  ck_assert_int_eq(red_check(1, NULL, 1, &ctr, st, 1), 0);
+  struct crew_caller cc[2] = {{&ctr, st, 0}, {&ctr, st, 0}};
+  pthread_t t;
+  ck_assert_int_eq(pthread_create(&t, NULL, crew_call, &cc[1]), 0);
+  crew_call(&cc[0]);
+  pthread_join(t, NULL);
+  ck_assert_int_eq(cc[0].bad, 0);
+  ck_assert_int_eq(cc[1].bad, 0);
+  ck_assert_uint_le(sim_crew_size(), 2);
 }
 END_TEST
 
@@ -6072,6 +6236,10 @@ Suite *suite_sim(void)
   tcase_add_test(t, test_interblock_budget_names_first_waiter);
   tcase_add_test(t, test_parallel_equals_serial);
   tcase_add_test(t, test_held_worker);
+  tcase_add_test(t, test_launch_in_forked_child);
+  tcase_add_test(t, test_crew_reused);
+  tcase_add_test(t, test_crew_forked_child);
+  tcase_add_test(t, test_crew_two_callers);
   tcase_add_test(t, test_call);
   tcase_add_test(t, test_wave64);
   tcase_add_test(t, test_smem_size_registers);

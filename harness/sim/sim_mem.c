@@ -7,8 +7,9 @@
  * An allocation's host memory comes from sim_big_alloc: a large one is anonymous memory
  * that starts just past a 2 MiB boundary, advised for transparent huge pages. Its first touches (the inputs copied
  * in, or a launch's workers writing an output) then take one page fault per 2 MiB instead of
- * one per 4 KiB page; faults of several workers at once contend in the kernel, and the ones
- * of a buffer written after a fork() (nvcc, ptxas) come back as copy-on-write faults.
+ * one per 4 KiB page; faults of several workers at once contend in the kernel. (Tools start
+ * without a copy of our memory, tc_exec.c; the process a GPU run forks, run.c, is not given
+ * kept buffers, keep_fork in sim_launch.c.)
  *
  * A device buffer's mapping that is freed is kept (struct keep) for the next allocation,
  * which zeros the bytes it uses instead of taking pages fresh from the kernel: a lab 04 sweep

@@ -262,6 +262,12 @@ static size_t make_vars(const struct run_sizes *size, const struct run_sizes *ch
   return n;
 }
 
+/* The seed of input buffer i of a launch seeded seed. */
+static uint64_t input_seed(uint64_t seed, uint32_t i)
+{
+  return seed * 1000003u + i;
+}
+
 static void sizes_text(const struct run_sizes *s, char *buf, size_t n)
 {
   size_t k = 0;
@@ -802,7 +808,7 @@ static int launch_prepare(struct ctx *c, struct launch *L, char *why, size_t n)
     if (!c->inputs)
       c->inputs = run_inputs_new();             /* freed at the end of run_here */
     L->input[i] = run_inputs_get(c->inputs, p->init, p->elem, L->count[i],
-                                 L->seed * 1000003u + i, &owned);
+                                 input_seed(L->seed, i), &owned);
     L->input_owned |= (uint32_t)owned << i;
     if (c->kind == BE_GPU)                      /* the emulator's are read in place */
       L->host[i] = run_inputs_scratch(c->inputs, bytes);
@@ -1297,7 +1303,7 @@ static int emu_command(struct ctx *c, const struct launch *L, struct emu_cmd *e,
                                     makes unset inputs */
     } else if (!strcmp(p->init, "rand")) {
       a->init = MS_ARG_RAND;     /* the checked launch's inputs exactly: launch_prepare's seed rule */
-      a->seed = L->seed * 1000003u + i;
+      a->seed = input_seed(L->seed, i);
     } else if (!strcmp(p->init, "iota")) {
       a->init = MS_ARG_IOTA;
     } else {                     /* chain=, fill=: the inputs as they were made */
@@ -2279,6 +2285,47 @@ static int size_options(const struct run_opts *opts, struct run_sizes *sz, char 
   return 0;
 }
 
+/* ---- the sweeps' inputs, the largest first ---- */
+
+/* (run.h) A "rand" input's first elements are the same for any count, and run_inputs_get
+   serves a smaller ask from a larger buffer of the same rule and seed: made at its largest
+   first, every point's buffer is one already made. Lab 04's stride sweep makes its points'
+   buffer larger at every point: 2, 4, 8, 16 and 32 times the main size's were filled one
+   after another, 63 of them where 32 do. */
+void run_sweep_inputs_ahead(const struct run_lab *lab, struct run_inputs *pool,
+                            const struct run_sizes *size, const struct run_sizes *ch,
+                            uint64_t seed, const int *stop)
+{
+  for (uint32_t i = 0; i < lab->nparams; i++) {
+    const struct run_param *p = &lab->params[i];
+    if (p->role == RUN_ROLE_SCALAR || strcmp(p->init, "rand"))
+      continue;
+    int64_t most = 0;
+    for (uint32_t s = 0; s < lab->nsweeps; s++) {
+      const struct run_sweep *sw = &lab->sweeps[s];
+      for (uint32_t k = 0; k < sw->npoints; k++) {
+        struct run_sizes pch = *ch;
+        for (uint32_t j = 0; j < sw->nset; j++)
+          run_sizes_set(&pch, sw->set[j], sw->values[k][j]);
+        struct run_var vars[2 * RUN_MAX_VARS];
+        size_t nv = make_vars(size, &pch, vars);
+        char e[256];
+        int64_t cnt;
+        if (!run_expr_eval(p->count, vars, nv, &cnt, e, sizeof e) && cnt >= 1 &&
+            cnt <= (1ll << 32) && cnt > most)
+          most = cnt;
+      }
+    }
+    if (!most || (stop && __atomic_load_n(stop, __ATOMIC_RELAXED)))
+      continue;
+    int owned = 0;
+    const void *buf = run_inputs_get(pool, p->init, p->elem, (uint64_t)most,
+                                     input_seed(seed, i), &owned);
+    if (owned)
+      free((void *)buf);
+  }
+}
+
 /* ---- the inputs, made while nvcc runs ---- */
 
 /* nvcc takes one core for 0.3 s before anything of the kernel's can run; the inputs of the
@@ -2323,7 +2370,7 @@ static void *prefetch_main(void *arg)
         continue;
       int owned = 0;
       const void *buf = run_inputs_get(f->pool, p->init, p->elem, (uint64_t)cnt,
-                                       seed * 1000003u + i, &owned);
+                                       input_seed(seed, i), &owned);
       if (owned)
         free((void *)buf);
     }
@@ -2699,6 +2746,8 @@ static int run_here(const struct run_lab *lab, const struct run_opts *opts, stru
       if (!opts->quick && lab->nsweeps && pt->correct)
         ref_choice_free(&c, &L);
       c.ref_choice_free = L.ref_fixed;
+      if (!opts->quick && c.inputs && !c.hung[0])
+        run_sweep_inputs_ahead(lab, c.inputs, &L.size, &L.choices, L.seed, NULL);
       for (uint32_t s = 0; s < lab->nsweeps && !opts->quick; s++) {
         const struct run_sweep *sw = &lab->sweeps[s];
         for (uint32_t p = 0; p < sw->npoints; p++) {

@@ -228,6 +228,17 @@ int run_reference_build(const struct run_lab *lab, const char *so_out, char *err
 int run_lab_run(const struct run_lab *lab, const struct run_opts *opts, struct run_result *res,
                 char *err, size_t errlen);
 
+struct run_inputs;
+
+/* Make in pool, for the sweeps of a run on size with the choices ch (the main
+   configuration's; its launch seeded seed), each random ("rand") input buffer at the largest
+   count a sweep point gives it, so that every point's buffer of that input is the start of
+   one made (run_inputs_get), none made on its own. Makes no more once *stop (atomic; NULL:
+   none) is set. */
+void run_sweep_inputs_ahead(const struct run_lab *lab, struct run_inputs *pool,
+                            const struct run_sizes *size, const struct run_sizes *ch,
+                            uint64_t seed, const int *stop);
+
 struct tc_resources;
 
 /* The stack frames of the device functions in ptxas's report rs[0 .. n) into out (at most

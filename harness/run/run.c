@@ -23,6 +23,7 @@
  * kernel that hangs on one size almost always hangs on the next, and each would cost the
  * whole time limit.
  */
+#include <ctype.h>
 #include <dlfcn.h>
 #include <errno.h>
 #include <inttypes.h>
@@ -2294,7 +2295,7 @@ static int size_options(const struct run_opts *opts, struct run_sizes *sz, char 
    after another, 63 of them where 32 do. */
 void run_sweep_inputs_ahead(const struct run_lab *lab, struct run_inputs *pool,
                             const struct run_sizes *size, const struct run_sizes *ch,
-                            uint64_t seed, const int *stop)
+                            uint64_t seed, uint64_t max_bytes, const int *stop)
 {
   for (uint32_t i = 0; i < lab->nparams; i++) {
     const struct run_param *p = &lab->params[i];
@@ -2316,7 +2317,8 @@ void run_sweep_inputs_ahead(const struct run_lab *lab, struct run_inputs *pool,
           most = cnt;
       }
     }
-    if (!most || (stop && __atomic_load_n(stop, __ATOMIC_RELAXED)))
+    if (!most || (max_bytes && (uint64_t)most * run_elem_size(p->elem) > max_bytes) ||
+        (stop && __atomic_load_n(stop, __ATOMIC_RELAXED)))
       continue;
     int owned = 0;
     const void *buf = run_inputs_get(pool, p->init, p->elem, (uint64_t)most,
@@ -2328,12 +2330,98 @@ void run_sweep_inputs_ahead(const struct run_lab *lab, struct run_inputs *pool,
 
 /* ---- the inputs, made while nvcc runs ---- */
 
+/* s past blanks (spaces, tabs, newlines). */
+static const char *skip_blanks(const char *s)
+{
+  while (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r')
+    s++;
+  return s;
+}
+
+/* Whether s starts with the word w (not a longer name), s set past it. */
+static int word_at(const char **s, const char *w)
+{
+  size_t n = strlen(w);
+  if (strncmp(*s, w, n) || isalnum((unsigned char)(*s)[n]) || (*s)[n] == '_')
+    return 0;
+  *s += n;
+  return 1;
+}
+
+/* Whether s, past blanks, ends a statement or a line: ';', "//" or the end of the line. */
+static int ends_at(const char *s, int line)
+{
+  while (*s == ' ' || *s == '\t')
+    s++;
+  return line ? !*s || *s == '\n' || *s == '\r' || !strncmp(s, "//", 2) : *s == ';';
+}
+
+/* The number at s into *v, when it is all that follows up to the end of a statement
+   (line 0) or a line (line 1): 0, or -1. */
+static int number_at(const char *s, int line, int64_t *v)
+{
+  char *end;
+  long long x = strtoll(s, &end, 0);
+  if (end == s || !ends_at(end, line))
+    return -1;
+  *v = x;
+  return 0;
+}
+
+/* The integer the statement at s is (a number, or a name that `#define NAME NUMBER` in src
+   makes one) into *v: 0, or -1 when it is neither. */
+static int source_int(const char *src, const char *s, int64_t *v)
+{
+  if ((*s >= '0' && *s <= '9') || *s == '-')
+    return number_at(s, 0, v);
+  size_t n = 0;
+  while (isalnum((unsigned char)s[n]) || s[n] == '_')
+    n++;
+  if (!n || !ends_at(s + n, 0))
+    return -1;
+  for (const char *d = strstr(src, "#define"); d; d = strstr(d + 1, "#define")) {
+    const char *q = skip_blanks(d + 7);
+    if (strncmp(q, s, n) || isalnum((unsigned char)q[n]) || q[n] == '_' || q[n] == '(')
+      continue;
+    for (q += n; *q == ' ' || *q == '\t'; q++)
+      ;
+    return number_at(q, 1, v);
+  }
+  return -1;
+}
+
+/* (run.h) A guess made for making inputs before nvcc has built the file: a wrong one makes
+   a buffer the run does not use, no other result. */
+void run_choices_guess(const char *path, struct run_sizes *ch)
+{
+  size_t len = 0;
+  char *src = tc_read_file(path, &len);
+  for (const char *p = src ? strstr(src, "__constant__") : NULL; p;
+       p = strstr(p + 1, "__constant__")) {
+    const char *q = skip_blanks(p + strlen("__constant__"));
+    if (!word_at(&q, "int"))
+      continue;
+    q = skip_blanks(q);
+    for (uint32_t i = 0; i < ch->n; i++) {
+      const char *r = q;
+      int64_t v;
+      if (word_at(&r, ch->name[i]) && *(r = skip_blanks(r)) == '=' &&
+          !source_int(src, skip_blanks(r + 1), &v))
+        ch->v[i] = v;
+    }
+  }
+  free(src);
+}
+
+
 /* nvcc takes one core for 0.3 s before anything of the kernel's can run; the inputs of the
    tests and of the main size (seeded by the run's seed, sized by the lab alone) can be made
    meanwhile, into the run's pool (run_inputs_get), on another: 70 MB of random floats and
    their pages for lab 03, 0.1 s of CPU. A buffer whose count reads a choice (the kernel's,
    known once it is built) is left to its launch. The thread owns c->inputs until
    prefetch_join. */
+#define PREFETCH_MAX_BYTES ((uint64_t)1 << 30)   /* a buffer made on a guess: at most */
+
 struct prefetch {
   pthread_t thread;
   int running;
@@ -2342,6 +2430,13 @@ struct prefetch {
   uint64_t seed;                    /* the run's: test t's launch is seeded seed + t */
   struct run_sizes main_size;       /* the main size's test (t = ntests) ... */
   int with_main;                    /* ... when the backend is the emulator for certain */
+  struct run_sizes choices;         /* the kernel file's choices as its text tells them
+                                       (run_choices_guess) */
+  int sweeps;                       /* the sweeps' inputs too (run_sweep_inputs_ahead), once
+                                       nvcc runs (go) and unless the run waits (off) first */
+  pthread_mutex_t lock;             /* guards go and off */
+  pthread_cond_t said;              /* go or off set */
+  int go, off;
   int stop;                         /* atomic: the build failed, make no more */
 };
 
@@ -2349,15 +2444,13 @@ static void *prefetch_main(void *arg)
 {
   struct prefetch *f = arg;
   const struct run_lab *lab = f->lab;
-  struct run_sizes none;
-  memset(&none, 0, sizeof none);
   run_fill_alone(1);
   for (uint32_t t = 0; t <= lab->ntests; t++) {
     if (t == lab->ntests && !f->with_main)
       break;
     const struct run_sizes *size = t < lab->ntests ? &lab->tests[t] : &f->main_size;
     struct run_var vars[2 * RUN_MAX_VARS];
-    size_t nv = make_vars(size, &none, vars);
+    size_t nv = make_vars(size, &f->choices, vars);
     uint64_t seed = f->seed + t;
     for (uint32_t i = 0; i < lab->nparams; i++) {
       const struct run_param *p = &lab->params[i];
@@ -2366,7 +2459,7 @@ static void *prefetch_main(void *arg)
       if (__atomic_load_n(&f->stop, __ATOMIC_RELAXED))
         return NULL;
       if (p->role == RUN_ROLE_SCALAR || run_expr_eval(p->count, vars, nv, &cnt, e, sizeof e) ||
-          cnt < 1 || cnt > (1ll << 32))
+          cnt < 1 || (uint64_t)cnt * run_elem_size(p->elem) > PREFETCH_MAX_BYTES)
         continue;
       int owned = 0;
       const void *buf = run_inputs_get(f->pool, p->init, p->elem, (uint64_t)cnt,
@@ -2375,12 +2468,36 @@ static void *prefetch_main(void *arg)
         free((void *)buf);
     }
   }
+  /* the sweeps' (seeded as the main size's test, whose launch the main configuration's is),
+     while nvcc runs: a build from the cache leaves them to the main thread, whose fills are
+     in parts on every core (run_sweep_inputs_ahead before the sweeps) */
+  if (!f->sweeps)
+    return NULL;
+  pthread_mutex_lock(&f->lock);
+  while (!f->go && !f->off)
+    pthread_cond_wait(&f->said, &f->lock);
+  int go = f->go && !f->off;
+  pthread_mutex_unlock(&f->lock);
+  if (go && !__atomic_load_n(&f->stop, __ATOMIC_RELAXED))
+    run_sweep_inputs_ahead(lab, f->pool, &f->main_size, &f->choices, f->seed + lab->ntests,
+                           PREFETCH_MAX_BYTES, &f->stop);
   return NULL;
+}
+
+/* tc_build_ptx_notify's call as nvcc starts: the sweeps' inputs may be made (struct
+   prefetch). */
+static void prefetch_go(void *arg)
+{
+  struct prefetch *f = arg;
+  pthread_mutex_lock(&f->lock);
+  f->go = 1;
+  pthread_cond_signal(&f->said);
+  pthread_mutex_unlock(&f->lock);
 }
 
 /* Start making the inputs (struct prefetch) into c->inputs, made here; none when there is
    no second core or no pool. */
-static void prefetch_start(struct ctx *c, struct prefetch *f, int emulator)
+static void prefetch_start(struct ctx *c, struct prefetch *f, const char *kfile, int emulator)
 {
   memset(f, 0, sizeof *f);
   if (sim_host_cores() < 2 || (!c->inputs && !(c->inputs = run_inputs_new())))
@@ -2391,7 +2508,16 @@ static void prefetch_start(struct ctx *c, struct prefetch *f, int emulator)
   char err[256];
   f->main_size = c->lab->emu;
   f->with_main = emulator && !size_options(c->opts, &f->main_size, err, sizeof err);
+  f->choices = c->lab->choices;
+  run_choices_guess(kfile, &f->choices);
+  f->sweeps = f->with_main && !c->opts->quick && c->lab->nsweeps;
+  pthread_mutex_init(&f->lock, NULL);
+  pthread_cond_init(&f->said, NULL);
   f->running = pthread_create(&f->thread, NULL, prefetch_main, f) == 0;
+  if (!f->running) {
+    pthread_cond_destroy(&f->said);
+    pthread_mutex_destroy(&f->lock);
+  }
 }
 
 /* Wait for the inputs (stop: the run needs none of them). */
@@ -2401,7 +2527,13 @@ static void prefetch_join(struct prefetch *f, int stop)
     return;
   if (stop)
     __atomic_store_n(&f->stop, 1, __ATOMIC_RELAXED);
+  pthread_mutex_lock(&f->lock);
+  f->off = 1;
+  pthread_cond_signal(&f->said);
+  pthread_mutex_unlock(&f->lock);
   pthread_join(f->thread, NULL);
+  pthread_cond_destroy(&f->said);
+  pthread_mutex_destroy(&f->lock);
   f->running = 0;
 }
 
@@ -2474,7 +2606,7 @@ static int run_here(const struct run_lab *lab, const struct run_opts *opts, stru
 
   /* build, the inputs made meanwhile (the emulator's main size too where it is certain) */
   struct prefetch pf;
-  prefetch_start(&c, &pf, opts->backend == RUN_BACKEND_EMU || !be_gpu_driver_present());
+  prefetch_start(&c, &pf, kfile, opts->backend == RUN_BACKEND_EMU || !be_gpu_driver_present());
   struct refbuild rb;
   refbuild_start(&c, &rb);
   double t_start = now_s();
@@ -2486,8 +2618,9 @@ static int run_here(const struct run_lab *lab, const struct run_opts *opts, stru
   if (c.have_prof && c.prof.sm < 50)
     snprintf(arch, sizeof arch, "sm_90");      /* teaching profiles of old GPUs: compile for today's */
   struct tc_build_info binfo;
-  enum tc_build_status bs = tc_build_ptx_info(kfile, arch, pv->ptx_file, res->build_log,
-                                                sizeof res->build_log, &binfo);
+  enum tc_build_status bs = tc_build_ptx_notify(kfile, arch, pv->ptx_file, res->build_log,
+                                                  sizeof res->build_log, &binfo,
+                                                  pf.running ? prefetch_go : NULL, &pf);
   snprintf(pv->build_from, sizeof pv->build_from, "%s", binfo.from_cache ? "cache" : "nvcc");
   if (bs == TC_BUILD_NO_NVCC) {
     snprintf(err, errlen, "%s", res->build_log);
@@ -2747,7 +2880,7 @@ static int run_here(const struct run_lab *lab, const struct run_opts *opts, stru
         ref_choice_free(&c, &L);
       c.ref_choice_free = L.ref_fixed;
       if (!opts->quick && c.inputs && !c.hung[0])
-        run_sweep_inputs_ahead(lab, c.inputs, &L.size, &L.choices, L.seed, NULL);
+        run_sweep_inputs_ahead(lab, c.inputs, &L.size, &L.choices, L.seed, 0, NULL);
       for (uint32_t s = 0; s < lab->nsweeps && !opts->quick; s++) {
         const struct run_sweep *sw = &lab->sweeps[s];
         for (uint32_t p = 0; p < sw->npoints; p++) {

@@ -234,9 +234,16 @@ START_TEST(test_build_manifest)
 }
 END_TEST
 
+/* tc_build_ptx_notify's call as nvcc starts: counted. */
+static void nvcc_started(void *arg)
+{
+  ++*(int *)arg;
+}
+
 /* nvcc's build of a file is kept: the same build again comes from the cache with the same PTX;
    another arch, the cache off, or a truncated entry builds with nvcc again; a build that
-   fails is not kept (its errors come from nvcc every time). */
+   fails is not kept (its errors come from nvcc every time). tc_build_ptx_notify says when
+   nvcc starts: on a build with nvcc, not on one from the cache. */
 START_TEST(test_build_cached)
 {
   char cu[128], ptx[128], bad[128], log[4096];
@@ -244,18 +251,23 @@ START_TEST(test_build_cached)
   snprintf(ptx, sizeof ptx, "%s/k.ptx", dir);
   write_file(cu, "__global__ void k(float *x) { x[threadIdx.x] = 2.0f; }\n");
   struct tc_build_info info;
-  enum tc_build_status st = tc_build_ptx_info(cu, "sm_90", ptx, log, sizeof log, &info);
+  int starts = 0;
+  enum tc_build_status st = tc_build_ptx_notify(cu, "sm_90", ptx, log, sizeof log, &info,
+                                                nvcc_started, &starts);
   if (st == TC_BUILD_NO_NVCC)
     return;                                     /* nothing to build with on this machine */
   ck_assert_msg(st == TC_BUILD_OK, "%s", log);
   ck_assert_int_eq(info.from_cache, 0);
+  ck_assert_int_eq(starts, 1);
   ck_assert_int_eq(entries("ptx-"), 1);
   size_t n1 = 0, n2 = 0;
   char *first = tc_read_file(ptx, &n1);
   ck_assert_ptr_nonnull(first);
   unlink(ptx);
-  ck_assert_int_eq(tc_build_ptx_info(cu, "sm_90", ptx, log, sizeof log, &info), TC_BUILD_OK);
+  ck_assert_int_eq(tc_build_ptx_notify(cu, "sm_90", ptx, log, sizeof log, &info, nvcc_started,
+                                       &starts), TC_BUILD_OK);
   ck_assert_int_eq(info.from_cache, 1);
+  ck_assert_int_eq(starts, 1);
   char *second = tc_read_file(ptx, &n2);
   ck_assert_ptr_nonnull(second);
   ck_assert_uint_eq(n1, n2);

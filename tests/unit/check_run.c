@@ -321,6 +321,45 @@ START_TEST(test_lab_test_warp_size)
 }
 END_TEST
 
+/* The choices a kernel file sets, guessed from its text (run_choices_guess): numbers and
+   #define'd names; a longer name, another type, an expression or a name it does not define
+   leave the value as it was. Lab 04's starter and solution set LAYOUT to AOS and SOA. */
+START_TEST(test_choices_guess)
+{
+  char path[] = "/tmp/warplab-guess-XXXXXX";
+  int fd = mkstemp(path);
+  ck_assert_int_ge(fd, 0);
+  static const char text[] =
+    "#define ONE 1\n#define  FIVE\t0x5 // five\n#define F(x) 9\n"
+    "__constant__ int A = 0x10;\n__constant__ int AB = 3;\n__constant__\n int B=FIVE ;\n"
+    "__constant__ float C = 2;\n__constant__ int D = ONE + 1;\n__constant__ int E = F;\n"
+    "__constant__ int G = NONE;\n__constant__ int H = -4;\n";
+  ck_assert_int_eq(write(fd, text, sizeof text - 1), (int)(sizeof text - 1));
+  close(fd);
+  struct run_sizes ch = {.n = 8, .name = {"A", "B", "C", "D", "E", "G", "H", "X"},
+                         .v = {-1, -1, -1, -1, -1, -1, -1, -1}};
+  run_choices_guess(path, &ch);
+  unlink(path);
+  const int64_t want[] = {16, 5, -1, -1, -1, -1, -4, -1};
+  for (int i = 0; i < 8; i++)
+    ck_assert_msg(ch.v[i] == want[i], "%s: %lld, not %lld", ch.name[i], (long long)ch.v[i],
+                  (long long)want[i]);
+  static struct run_lab lab;
+  char err[512] = "";
+  ck_assert_msg(run_lab_load("04", "labs", &lab, err, sizeof err) == 0, "%s", err);
+  int64_t v = -1;
+  for (int sol = 0; sol < 2; sol++) {
+    struct run_sizes c4 = lab.choices;
+    run_sizes_set(&c4, "LAYOUT", 7);
+    run_choices_guess(sol ? "solutions/04-coalescing/gather.cu" : "labs/04-coalescing/gather.cu",
+                      &c4);
+    ck_assert(run_sizes_get(&c4, "LAYOUT", &v));
+    ck_assert_int_eq(v, sol);
+  }
+  run_lab_free(&lab);
+}
+END_TEST
+
 /* The sweeps' inputs made ahead (run_sweep_inputs_ahead) are what every point of lab 04's
    sweeps asks for: each point's buffer of its points is the one made ahead (the pool makes
    none of its own), and holds the bytes a pool of the point's own makes for it. */
@@ -334,7 +373,7 @@ START_TEST(test_sweep_inputs_ahead)
   struct run_inputs *pool = run_inputs_new();
   ck_assert_ptr_nonnull(pool);
   const uint64_t seed = 77;
-  run_sweep_inputs_ahead(&lab, pool, &lab.emu, &ch, seed, NULL);
+  run_sweep_inputs_ahead(&lab, pool, &lab.emu, &ch, seed, 0, NULL);
   uint32_t pi = 0;
   while (pi < lab.nparams && strcmp(lab.params[pi].name, "points"))
     pi++;
@@ -952,6 +991,7 @@ Suite *suite_run(void)
   tcase_add_test(t, test_lab_hidden_tests);
   tcase_add_test(t, test_sweepfill);
   tcase_add_test(t, test_sweep_inputs_ahead);
+  tcase_add_test(t, test_choices_guess);
   suite_add_tcase(s, t);
   return s;
 }

@@ -127,6 +127,9 @@ struct ctx {
   uint32_t nframes;
   struct ms_setup ms;          /* what every launch's measurement shares: the profile (loaded
                                   once, above), the module, ptxas's report, the lab's metrics */
+  char *cubin;                 /* the cubin ptxas made with its report (tc_ptxas_cubin), for
+                                  the SASS map; NULL when it made none */
+  size_t cubin_len;
   struct ptx_sass sass;        /* emulator: the SASS map of the PTX (tc_sass.h) ... */
   int have_sass;               /* ... when nvdisasm made one: the counts are the GPU's */
   struct sass_job {            /* tc_sass on a thread of its own (sass_start, sass_join) */
@@ -136,6 +139,8 @@ struct ctx {
     char arch[16];
     const struct ptx_module *mod;
     struct ptx_sass *out;
+    const char *cubin;         /* the cubin of ptxas's report, to list (NULL: assemble) */
+    size_t cubin_len;
     int ok;
     int done;                  /* atomic: the thread has its map (or failed), joined or not */
   } sass_job;
@@ -575,7 +580,8 @@ static void *sass_main(void *arg)
 {
   struct sass_job *j = arg;
   char slog[512];
-  j->ok = tc_sass(j->ptx_file, j->arch, j->mod, j->out, slog, sizeof slog) == TC_SASS_OK;
+  j->ok = tc_sass_cubin(j->ptx_file, j->arch, j->mod, j->out, slog, sizeof slog, j->cubin,
+                        j->cubin_len) == TC_SASS_OK;
   __atomic_store_n(&j->done, 1, __ATOMIC_RELEASE);
   return NULL;
 }
@@ -605,6 +611,8 @@ static void sass_start(struct ctx *c, const char *arch)
   snprintf(j->arch, sizeof j->arch, "%s", arch);
   j->mod = &c->mod;
   j->out = &c->sass;
+  j->cubin = c->cubin;
+  j->cubin_len = c->cubin_len;
   j->ok = 0;
   j->done = 0;
   /* what the toolchain keeps in statics is filled here first, not by two threads at once */
@@ -2677,14 +2685,19 @@ static int run_here(const struct run_lab *lab, const struct run_opts *opts, stru
     rc = 0;
     goto out;
   }
+  /* one ptxas for its report and, where the emulator may run, the cubin the SASS map lists
+     (ran beside the SASS map's own ptxas, which took a core for as long) */
+  char plog[2048];
+  enum tc_ptxas_status pst = tc_ptxas_cubin(pv->ptx_file, arch, 0, c.rs, RUN_PTXAS_FUNCS,
+                                            &c.nrs, plog, sizeof plog,
+                                            opts->backend != RUN_BACKEND_GPU ? &c.cubin : NULL,
+                                            &c.cubin_len);
   /* the emulator for certain (asked for, or no driver): its SASS map from now on, beside
      the rest; an "auto" run with a driver starts it once the emulator is chosen */
   if (opts->backend == RUN_BACKEND_EMU || !be_gpu_driver_present())
     sass_start(&c, arch);
   flag_clock_reads(&c);
-  char plog[2048];
-  if (tc_ptxas(pv->ptx_file, arch, 0, c.rs, RUN_PTXAS_FUNCS, &c.nrs, plog, sizeof plog) ==
-      TC_PTXAS_OK) {
+  if (pst == TC_PTXAS_OK) {
     const struct tc_resources *k = tc_resources_find(c.rs, c.nrs, lab->kernel);
     if (k) {
       c.rsrc = *k;
@@ -2946,6 +2959,7 @@ out:
   ptx_module_free(&c.mod);
   ptx_sass_free(&c.sass);
   free(c.ptx);
+  free(c.cubin);
   run_inputs_free(c.inputs);
   free(c.done);
   return rc;

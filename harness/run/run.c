@@ -2425,15 +2425,18 @@ void run_choices_guess(const char *path, struct run_sizes *ch)
 /* nvcc takes one core for 0.3 s before anything of the kernel's can run; the inputs of the
    tests and of the main size (seeded by the run's seed, sized by the lab alone) can be made
    meanwhile, into the run's pool (run_inputs_get), on another: 70 MB of random floats and
-   their pages for lab 03, 0.1 s of CPU. A buffer whose count reads a choice (the kernel's,
-   known once it is built) is left to its launch. The thread owns c->inputs until
-   prefetch_join. */
+   their pages for lab 03, 0.1 s of CPU. The thread owns c->inputs until prefetch_join; a
+   run that needs none of them leaves the thread the pool, which it frees when it ends (a
+   build that failed is said at once, not after the buffer being made). */
 #define PREFETCH_MAX_BYTES ((uint64_t)1 << 30)   /* a buffer made on a guess: at most */
+/* a sweep's buffer made while nvcc runs: at most (lab 04's solution's 128 MB, not its
+   starter's 384 MB: a build that fails leaves the thread to fill what it began, beside the
+   rest of the run, 0.2 s of a failed save of the starter on 2 busy cores) */
+#define PREFETCH_SWEEP_BYTES ((uint64_t)1 << 28)
 
 struct prefetch {
   pthread_t thread;
-  int running;
-  const struct run_lab *lab;
+  struct run_lab lab;               /* the run's, copied: the thread may outlive the run */
   struct run_inputs *pool;
   uint64_t seed;                    /* the run's: test t's launch is seeded seed + t */
   struct run_sizes main_size;       /* the main size's test (t = ntests) ... */
@@ -2442,16 +2445,33 @@ struct prefetch {
                                        (run_choices_guess) */
   int sweeps;                       /* the sweeps' inputs too (run_sweep_inputs_ahead), once
                                        nvcc runs (go) and unless the run waits (off) first */
-  pthread_mutex_t lock;             /* guards go and off */
+  pthread_mutex_t lock;             /* guards go, off, ended and left */
   pthread_cond_t said;              /* go or off set */
   int go, off;
-  int stop;                         /* atomic: the build failed, make no more */
+  int ended;                        /* the thread has made all it will */
+  int left;                         /* the run went on without it: it frees pool and itself */
+  int stop;                         /* atomic: make no more */
 };
+
+/* The thread's end: where the run left it, its pool and itself freed. */
+static void prefetch_end(struct prefetch *f)
+{
+  pthread_mutex_lock(&f->lock);
+  f->ended = 1;
+  int left = f->left;
+  pthread_mutex_unlock(&f->lock);
+  if (!left)
+    return;
+  run_inputs_free(f->pool);
+  pthread_cond_destroy(&f->said);
+  pthread_mutex_destroy(&f->lock);
+  free(f);
+}
 
 static void *prefetch_main(void *arg)
 {
   struct prefetch *f = arg;
-  const struct run_lab *lab = f->lab;
+  const struct run_lab *lab = &f->lab;
   run_fill_alone(1);
   for (uint32_t t = 0; t <= lab->ntests; t++) {
     if (t == lab->ntests && !f->with_main)
@@ -2464,8 +2484,10 @@ static void *prefetch_main(void *arg)
       const struct run_param *p = &lab->params[i];
       char e[256];
       int64_t cnt;
-      if (__atomic_load_n(&f->stop, __ATOMIC_RELAXED))
+      if (__atomic_load_n(&f->stop, __ATOMIC_RELAXED)) {
+        prefetch_end(f);
         return NULL;
+      }
       if (p->role == RUN_ROLE_SCALAR || run_expr_eval(p->count, vars, nv, &cnt, e, sizeof e) ||
           cnt < 1 || (uint64_t)cnt * run_elem_size(p->elem) > PREFETCH_MAX_BYTES)
         continue;
@@ -2479,16 +2501,17 @@ static void *prefetch_main(void *arg)
   /* the sweeps' (seeded as the main size's test, whose launch the main configuration's is),
      while nvcc runs: a build from the cache leaves them to the main thread, whose fills are
      in parts on every core (run_sweep_inputs_ahead before the sweeps) */
-  if (!f->sweeps)
-    return NULL;
-  pthread_mutex_lock(&f->lock);
-  while (!f->go && !f->off)
-    pthread_cond_wait(&f->said, &f->lock);
-  int go = f->go && !f->off;
-  pthread_mutex_unlock(&f->lock);
-  if (go && !__atomic_load_n(&f->stop, __ATOMIC_RELAXED))
-    run_sweep_inputs_ahead(lab, f->pool, &f->main_size, &f->choices, f->seed + lab->ntests,
-                           PREFETCH_MAX_BYTES, &f->stop);
+  if (f->sweeps) {
+    pthread_mutex_lock(&f->lock);
+    while (!f->go && !f->off)
+      pthread_cond_wait(&f->said, &f->lock);
+    int go = f->go && !f->off;
+    pthread_mutex_unlock(&f->lock);
+    if (go && !__atomic_load_n(&f->stop, __ATOMIC_RELAXED))
+      run_sweep_inputs_ahead(lab, f->pool, &f->main_size, &f->choices, f->seed + lab->ntests,
+                             PREFETCH_SWEEP_BYTES, &f->stop);
+  }
+  prefetch_end(f);
   return NULL;
 }
 
@@ -2503,14 +2526,16 @@ static void prefetch_go(void *arg)
   pthread_mutex_unlock(&f->lock);
 }
 
-/* Start making the inputs (struct prefetch) into c->inputs, made here; none when there is
-   no second core or no pool. */
-static void prefetch_start(struct ctx *c, struct prefetch *f, const char *kfile, int emulator)
+/* Start making the inputs (struct prefetch) into c->inputs, made here. Returns the thread's
+   handle for prefetch_join, or NULL: none (no second core, no memory). */
+static struct prefetch *prefetch_start(struct ctx *c, const char *kfile, int emulator)
 {
-  memset(f, 0, sizeof *f);
   if (sim_host_cores() < 2 || (!c->inputs && !(c->inputs = run_inputs_new())))
-    return;
-  f->lab = c->lab;
+    return NULL;
+  struct prefetch *f = calloc(1, sizeof *f);
+  if (!f)
+    return NULL;
+  f->lab = *c->lab;
   f->pool = c->inputs;
   f->seed = c->res->prov.seed;
   char err[256];
@@ -2521,28 +2546,39 @@ static void prefetch_start(struct ctx *c, struct prefetch *f, const char *kfile,
   f->sweeps = f->with_main && !c->opts->quick && c->lab->nsweeps;
   pthread_mutex_init(&f->lock, NULL);
   pthread_cond_init(&f->said, NULL);
-  f->running = pthread_create(&f->thread, NULL, prefetch_main, f) == 0;
-  if (!f->running) {
-    pthread_cond_destroy(&f->said);
-    pthread_mutex_destroy(&f->lock);
-  }
+  if (pthread_create(&f->thread, NULL, prefetch_main, f) == 0)
+    return f;
+  pthread_cond_destroy(&f->said);
+  pthread_mutex_destroy(&f->lock);
+  free(f);
+  return NULL;
 }
 
-/* Wait for the inputs (stop: the run needs none of them). */
-static void prefetch_join(struct prefetch *f, int stop)
+/* Wait for the inputs, *fp's thread (NULL: none), and set *fp to NULL. stop: the run needs
+   none of them; it does not wait, and the thread takes c->inputs with it. */
+static void prefetch_join(struct ctx *c, struct prefetch **fp, int stop)
 {
-  if (!f->running)
+  struct prefetch *f = *fp;
+  if (!f)
     return;
+  *fp = NULL;
+  pthread_mutex_lock(&f->lock);
   if (stop)
     __atomic_store_n(&f->stop, 1, __ATOMIC_RELAXED);
-  pthread_mutex_lock(&f->lock);
   f->off = 1;
   pthread_cond_signal(&f->said);
+  if (stop && !f->ended) {
+    f->left = 1;
+    pthread_mutex_unlock(&f->lock);
+    pthread_detach(f->thread);
+    c->inputs = NULL;
+    return;
+  }
   pthread_mutex_unlock(&f->lock);
   pthread_join(f->thread, NULL);
   pthread_cond_destroy(&f->said);
   pthread_mutex_destroy(&f->lock);
-  f->running = 0;
+  free(f);
 }
 
 static int run_here(const struct run_lab *lab, const struct run_opts *opts, struct run_result *res,
@@ -2613,8 +2649,8 @@ static int run_here(const struct run_lab *lab, const struct run_opts *opts, stru
   }
 
   /* build, the inputs made meanwhile (the emulator's main size too where it is certain) */
-  struct prefetch pf;
-  prefetch_start(&c, &pf, kfile, opts->backend == RUN_BACKEND_EMU || !be_gpu_driver_present());
+  struct prefetch *pf = prefetch_start(&c, kfile, opts->backend == RUN_BACKEND_EMU ||
+                                       !be_gpu_driver_present());
   struct refbuild rb;
   refbuild_start(&c, &rb);
   double t_start = now_s();
@@ -2628,17 +2664,17 @@ static int run_here(const struct run_lab *lab, const struct run_opts *opts, stru
   struct tc_build_info binfo;
   enum tc_build_status bs = tc_build_ptx_notify(kfile, arch, pv->ptx_file, res->build_log,
                                                   sizeof res->build_log, &binfo,
-                                                  pf.running ? prefetch_go : NULL, &pf);
+                                                  pf ? prefetch_go : NULL, pf);
   snprintf(pv->build_from, sizeof pv->build_from, "%s", binfo.from_cache ? "cache" : "nvcc");
   if (bs == TC_BUILD_NO_NVCC) {
     snprintf(err, errlen, "%s", res->build_log);
-    prefetch_join(&pf, 1);
+    prefetch_join(&c, &pf, 1);
     refbuild_join(&c);
     run_inputs_free(c.inputs);
     return -1;
   }
   if (bs != TC_BUILD_OK) {
-    prefetch_join(&pf, 1);
+    prefetch_join(&c, &pf, 1);
     refbuild_join(&c);
     run_inputs_free(c.inputs);
     res->phase_s[RUN_PHASE_BUILD] = res->phase_s[RUN_PHASE_TOTAL] = now_s() - t_start;
@@ -2766,7 +2802,7 @@ static int run_here(const struct run_lab *lab, const struct run_opts *opts, stru
   if (prog)
     prog->main_size = main_sz;
 
-  prefetch_join(&pf, 0);
+  prefetch_join(&c, &pf, 0);
   /* correctness on every test size and the main size */
   res->all_passed = 1;
   for (uint32_t t = 0; t <= lab->ntests; t++) {
@@ -2940,7 +2976,7 @@ static int run_here(const struct run_lab *lab, const struct run_opts *opts, stru
   progress(&c, -1, -1);
   rc = 0;
 out:
-  prefetch_join(&pf, 1);
+  prefetch_join(&c, &pf, 1);
   refbuild_join(&c);
   pending_drop(&c);                             /* (a run that ended early) */
   sass_join(&c);

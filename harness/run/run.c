@@ -23,6 +23,7 @@
  * kernel that hangs on one size almost always hangs on the next, and each would cost the
  * whole time limit.
  */
+#include <ctype.h>
 #include <dlfcn.h>
 #include <errno.h>
 #include <inttypes.h>
@@ -126,6 +127,9 @@ struct ctx {
   uint32_t nframes;
   struct ms_setup ms;          /* what every launch's measurement shares: the profile (loaded
                                   once, above), the module, ptxas's report, the lab's metrics */
+  char *cubin;                 /* the cubin ptxas made with its report (tc_ptxas_cubin), for
+                                  the SASS map; NULL when it made none */
+  size_t cubin_len;
   struct ptx_sass sass;        /* emulator: the SASS map of the PTX (tc_sass.h) ... */
   int have_sass;               /* ... when nvdisasm made one: the counts are the GPU's */
   struct sass_job {            /* tc_sass on a thread of its own (sass_start, sass_join) */
@@ -135,6 +139,8 @@ struct ctx {
     char arch[16];
     const struct ptx_module *mod;
     struct ptx_sass *out;
+    const char *cubin;         /* the cubin of ptxas's report, to list (NULL: assemble) */
+    size_t cubin_len;
     int ok;
     int done;                  /* atomic: the thread has its map (or failed), joined or not */
   } sass_job;
@@ -260,6 +266,12 @@ static size_t make_vars(const struct run_sizes *size, const struct run_sizes *ch
   for (uint32_t i = 0; i < ch->n; i++)
     v[n++] = (struct run_var){ch->name[i], ch->v[i]};
   return n;
+}
+
+/* The seed of input buffer i of a launch seeded seed. */
+static uint64_t input_seed(uint64_t seed, uint32_t i)
+{
+  return seed * 1000003u + i;
 }
 
 static void sizes_text(const struct run_sizes *s, char *buf, size_t n)
@@ -568,7 +580,8 @@ static void *sass_main(void *arg)
 {
   struct sass_job *j = arg;
   char slog[512];
-  j->ok = tc_sass(j->ptx_file, j->arch, j->mod, j->out, slog, sizeof slog) == TC_SASS_OK;
+  j->ok = tc_sass_cubin(j->ptx_file, j->arch, j->mod, j->out, slog, sizeof slog, j->cubin,
+                        j->cubin_len) == TC_SASS_OK;
   __atomic_store_n(&j->done, 1, __ATOMIC_RELEASE);
   return NULL;
 }
@@ -598,6 +611,8 @@ static void sass_start(struct ctx *c, const char *arch)
   snprintf(j->arch, sizeof j->arch, "%s", arch);
   j->mod = &c->mod;
   j->out = &c->sass;
+  j->cubin = c->cubin;
+  j->cubin_len = c->cubin_len;
   j->ok = 0;
   j->done = 0;
   /* what the toolchain keeps in statics is filled here first, not by two threads at once */
@@ -802,7 +817,7 @@ static int launch_prepare(struct ctx *c, struct launch *L, char *why, size_t n)
     if (!c->inputs)
       c->inputs = run_inputs_new();             /* freed at the end of run_here */
     L->input[i] = run_inputs_get(c->inputs, p->init, p->elem, L->count[i],
-                                 L->seed * 1000003u + i, &owned);
+                                 input_seed(L->seed, i), &owned);
     L->input_owned |= (uint32_t)owned << i;
     if (c->kind == BE_GPU)                      /* the emulator's are read in place */
       L->host[i] = run_inputs_scratch(c->inputs, bytes);
@@ -1297,7 +1312,7 @@ static int emu_command(struct ctx *c, const struct launch *L, struct emu_cmd *e,
                                     makes unset inputs */
     } else if (!strcmp(p->init, "rand")) {
       a->init = MS_ARG_RAND;     /* the checked launch's inputs exactly: launch_prepare's seed rule */
-      a->seed = L->seed * 1000003u + i;
+      a->seed = input_seed(L->seed, i);
     } else if (!strcmp(p->init, "iota")) {
       a->init = MS_ARG_IOTA;
     } else {                     /* chain=, fill=: the inputs as they were made */
@@ -2279,83 +2294,291 @@ static int size_options(const struct run_opts *opts, struct run_sizes *sz, char 
   return 0;
 }
 
+/* ---- the sweeps' inputs, the largest first ---- */
+
+/* (run.h) A "rand" input's first elements are the same for any count, and run_inputs_get
+   serves a smaller ask from a larger buffer of the same rule and seed: made at its largest
+   first, every point's buffer is one already made. Lab 04's stride sweep makes its points'
+   buffer larger at every point: 2, 4, 8, 16 and 32 times the main size's were filled one
+   after another, 63 of them where 32 do. */
+void run_sweep_inputs_ahead(const struct run_lab *lab, struct run_inputs *pool,
+                            const struct run_sizes *size, const struct run_sizes *ch,
+                            uint64_t seed, uint64_t max_bytes, const int *stop)
+{
+  for (uint32_t i = 0; i < lab->nparams; i++) {
+    const struct run_param *p = &lab->params[i];
+    if (p->role == RUN_ROLE_SCALAR || strcmp(p->init, "rand"))
+      continue;
+    int64_t most = 0;
+    for (uint32_t s = 0; s < lab->nsweeps; s++) {
+      const struct run_sweep *sw = &lab->sweeps[s];
+      for (uint32_t k = 0; k < sw->npoints; k++) {
+        struct run_sizes pch = *ch;
+        for (uint32_t j = 0; j < sw->nset; j++)
+          run_sizes_set(&pch, sw->set[j], sw->values[k][j]);
+        struct run_var vars[2 * RUN_MAX_VARS];
+        size_t nv = make_vars(size, &pch, vars);
+        char e[256];
+        int64_t cnt;
+        if (!run_expr_eval(p->count, vars, nv, &cnt, e, sizeof e) && cnt >= 1 &&
+            cnt <= (1ll << 32) && cnt > most)
+          most = cnt;
+      }
+    }
+    if (!most || (max_bytes && (uint64_t)most * run_elem_size(p->elem) > max_bytes) ||
+        (stop && __atomic_load_n(stop, __ATOMIC_RELAXED)))
+      continue;
+    int owned = 0;
+    const void *buf = run_inputs_get(pool, p->init, p->elem, (uint64_t)most,
+                                     input_seed(seed, i), &owned);
+    if (owned)
+      free((void *)buf);
+  }
+}
+
 /* ---- the inputs, made while nvcc runs ---- */
+
+/* s past blanks (spaces, tabs, newlines). */
+static const char *skip_blanks(const char *s)
+{
+  while (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r')
+    s++;
+  return s;
+}
+
+/* Whether s starts with the word w (not a longer name), s set past it. */
+static int word_at(const char **s, const char *w)
+{
+  size_t n = strlen(w);
+  if (strncmp(*s, w, n) || isalnum((unsigned char)(*s)[n]) || (*s)[n] == '_')
+    return 0;
+  *s += n;
+  return 1;
+}
+
+/* Whether s, past blanks, ends a statement or a line: ';', "//" or the end of the line. */
+static int ends_at(const char *s, int line)
+{
+  while (*s == ' ' || *s == '\t')
+    s++;
+  return line ? !*s || *s == '\n' || *s == '\r' || !strncmp(s, "//", 2) : *s == ';';
+}
+
+/* The number at s into *v, when it is all that follows up to the end of a statement
+   (line 0) or a line (line 1): 0, or -1. */
+static int number_at(const char *s, int line, int64_t *v)
+{
+  char *end;
+  long long x = strtoll(s, &end, 0);
+  if (end == s || !ends_at(end, line))
+    return -1;
+  *v = x;
+  return 0;
+}
+
+/* The integer the statement at s is (a number, or a name that `#define NAME NUMBER` in src
+   makes one) into *v: 0, or -1 when it is neither. */
+static int source_int(const char *src, const char *s, int64_t *v)
+{
+  if ((*s >= '0' && *s <= '9') || *s == '-')
+    return number_at(s, 0, v);
+  size_t n = 0;
+  while (isalnum((unsigned char)s[n]) || s[n] == '_')
+    n++;
+  if (!n || !ends_at(s + n, 0))
+    return -1;
+  for (const char *d = strstr(src, "#define"); d; d = strstr(d + 1, "#define")) {
+    const char *q = skip_blanks(d + 7);
+    if (strncmp(q, s, n) || isalnum((unsigned char)q[n]) || q[n] == '_' || q[n] == '(')
+      continue;
+    for (q += n; *q == ' ' || *q == '\t'; q++)
+      ;
+    return number_at(q, 1, v);
+  }
+  return -1;
+}
+
+/* (run.h) A guess made for making inputs before nvcc has built the file: a wrong one makes
+   a buffer the run does not use, no other result. */
+void run_choices_guess(const char *path, struct run_sizes *ch)
+{
+  size_t len = 0;
+  char *src = tc_read_file(path, &len);
+  for (const char *p = src ? strstr(src, "__constant__") : NULL; p;
+       p = strstr(p + 1, "__constant__")) {
+    const char *q = skip_blanks(p + strlen("__constant__"));
+    if (!word_at(&q, "int"))
+      continue;
+    q = skip_blanks(q);
+    for (uint32_t i = 0; i < ch->n; i++) {
+      const char *r = q;
+      int64_t v;
+      if (word_at(&r, ch->name[i]) && *(r = skip_blanks(r)) == '=' &&
+          !source_int(src, skip_blanks(r + 1), &v))
+        ch->v[i] = v;
+    }
+  }
+  free(src);
+}
+
 
 /* nvcc takes one core for 0.3 s before anything of the kernel's can run; the inputs of the
    tests and of the main size (seeded by the run's seed, sized by the lab alone) can be made
    meanwhile, into the run's pool (run_inputs_get), on another: 70 MB of random floats and
-   their pages for lab 03, 0.1 s of CPU. A buffer whose count reads a choice (the kernel's,
-   known once it is built) is left to its launch. The thread owns c->inputs until
-   prefetch_join. */
+   their pages for lab 03, 0.1 s of CPU. The thread owns c->inputs until prefetch_join; a
+   run that needs none of them leaves the thread the pool, which it frees when it ends (a
+   build that failed is said at once, not after the buffer being made). */
+#define PREFETCH_MAX_BYTES ((uint64_t)1 << 30)   /* a buffer made on a guess: at most */
+/* a sweep's buffer made while nvcc runs: at most (lab 04's solution's 128 MB, not its
+   starter's 384 MB: a build that fails leaves the thread to fill what it began, beside the
+   rest of the run, 0.2 s of a failed save of the starter on 2 busy cores) */
+#define PREFETCH_SWEEP_BYTES ((uint64_t)1 << 28)
+
 struct prefetch {
   pthread_t thread;
-  int running;
-  const struct run_lab *lab;
+  struct run_lab lab;               /* the run's, copied: the thread may outlive the run */
   struct run_inputs *pool;
   uint64_t seed;                    /* the run's: test t's launch is seeded seed + t */
   struct run_sizes main_size;       /* the main size's test (t = ntests) ... */
   int with_main;                    /* ... when the backend is the emulator for certain */
-  int stop;                         /* atomic: the build failed, make no more */
+  struct run_sizes choices;         /* the kernel file's choices as its text tells them
+                                       (run_choices_guess) */
+  int sweeps;                       /* the sweeps' inputs too (run_sweep_inputs_ahead), once
+                                       nvcc runs (go) and unless the run waits (off) first */
+  pthread_mutex_t lock;             /* guards go, off, ended and left */
+  pthread_cond_t said;              /* go or off set */
+  int go, off;
+  int ended;                        /* the thread has made all it will */
+  int left;                         /* the run went on without it: it frees pool and itself */
+  int stop;                         /* atomic: make no more */
 };
+
+/* The thread's end: where the run left it, its pool and itself freed. */
+static void prefetch_end(struct prefetch *f)
+{
+  pthread_mutex_lock(&f->lock);
+  f->ended = 1;
+  int left = f->left;
+  pthread_mutex_unlock(&f->lock);
+  if (!left)
+    return;
+  run_inputs_free(f->pool);
+  pthread_cond_destroy(&f->said);
+  pthread_mutex_destroy(&f->lock);
+  free(f);
+}
 
 static void *prefetch_main(void *arg)
 {
   struct prefetch *f = arg;
-  const struct run_lab *lab = f->lab;
-  struct run_sizes none;
-  memset(&none, 0, sizeof none);
+  const struct run_lab *lab = &f->lab;
   run_fill_alone(1);
   for (uint32_t t = 0; t <= lab->ntests; t++) {
     if (t == lab->ntests && !f->with_main)
       break;
     const struct run_sizes *size = t < lab->ntests ? &lab->tests[t] : &f->main_size;
     struct run_var vars[2 * RUN_MAX_VARS];
-    size_t nv = make_vars(size, &none, vars);
+    size_t nv = make_vars(size, &f->choices, vars);
     uint64_t seed = f->seed + t;
     for (uint32_t i = 0; i < lab->nparams; i++) {
       const struct run_param *p = &lab->params[i];
       char e[256];
       int64_t cnt;
-      if (__atomic_load_n(&f->stop, __ATOMIC_RELAXED))
+      if (__atomic_load_n(&f->stop, __ATOMIC_RELAXED)) {
+        prefetch_end(f);
         return NULL;
+      }
       if (p->role == RUN_ROLE_SCALAR || run_expr_eval(p->count, vars, nv, &cnt, e, sizeof e) ||
-          cnt < 1 || cnt > (1ll << 32))
+          cnt < 1 || (uint64_t)cnt * run_elem_size(p->elem) > PREFETCH_MAX_BYTES)
         continue;
       int owned = 0;
       const void *buf = run_inputs_get(f->pool, p->init, p->elem, (uint64_t)cnt,
-                                       seed * 1000003u + i, &owned);
+                                       input_seed(seed, i), &owned);
       if (owned)
         free((void *)buf);
     }
   }
+  /* the sweeps' (seeded as the main size's test, whose launch the main configuration's is),
+     while nvcc runs: a build from the cache leaves them to the main thread, whose fills are
+     in parts on every core (run_sweep_inputs_ahead before the sweeps) */
+  if (f->sweeps) {
+    pthread_mutex_lock(&f->lock);
+    while (!f->go && !f->off)
+      pthread_cond_wait(&f->said, &f->lock);
+    int go = f->go && !f->off;
+    pthread_mutex_unlock(&f->lock);
+    if (go && !__atomic_load_n(&f->stop, __ATOMIC_RELAXED))
+      run_sweep_inputs_ahead(lab, f->pool, &f->main_size, &f->choices, f->seed + lab->ntests,
+                             PREFETCH_SWEEP_BYTES, &f->stop);
+  }
+  prefetch_end(f);
   return NULL;
 }
 
-/* Start making the inputs (struct prefetch) into c->inputs, made here; none when there is
-   no second core or no pool. */
-static void prefetch_start(struct ctx *c, struct prefetch *f, int emulator)
+/* tc_build_ptx_notify's call as nvcc starts: the sweeps' inputs may be made (struct
+   prefetch). */
+static void prefetch_go(void *arg)
 {
-  memset(f, 0, sizeof *f);
+  struct prefetch *f = arg;
+  pthread_mutex_lock(&f->lock);
+  f->go = 1;
+  pthread_cond_signal(&f->said);
+  pthread_mutex_unlock(&f->lock);
+}
+
+/* Start making the inputs (struct prefetch) into c->inputs, made here. Returns the thread's
+   handle for prefetch_join, or NULL: none (no second core, no memory). */
+static struct prefetch *prefetch_start(struct ctx *c, const char *kfile, int emulator)
+{
   if (sim_host_cores() < 2 || (!c->inputs && !(c->inputs = run_inputs_new())))
-    return;
-  f->lab = c->lab;
+    return NULL;
+  struct prefetch *f = calloc(1, sizeof *f);
+  if (!f)
+    return NULL;
+  f->lab = *c->lab;
   f->pool = c->inputs;
   f->seed = c->res->prov.seed;
   char err[256];
   f->main_size = c->lab->emu;
   f->with_main = emulator && !size_options(c->opts, &f->main_size, err, sizeof err);
-  f->running = pthread_create(&f->thread, NULL, prefetch_main, f) == 0;
+  f->choices = c->lab->choices;
+  run_choices_guess(kfile, &f->choices);
+  f->sweeps = f->with_main && !c->opts->quick && c->lab->nsweeps;
+  pthread_mutex_init(&f->lock, NULL);
+  pthread_cond_init(&f->said, NULL);
+  if (pthread_create(&f->thread, NULL, prefetch_main, f) == 0)
+    return f;
+  pthread_cond_destroy(&f->said);
+  pthread_mutex_destroy(&f->lock);
+  free(f);
+  return NULL;
 }
 
-/* Wait for the inputs (stop: the run needs none of them). */
-static void prefetch_join(struct prefetch *f, int stop)
+/* Wait for the inputs, *fp's thread (NULL: none), and set *fp to NULL. stop: the run needs
+   none of them; it does not wait, and the thread takes c->inputs with it. */
+static void prefetch_join(struct ctx *c, struct prefetch **fp, int stop)
 {
-  if (!f->running)
+  struct prefetch *f = *fp;
+  if (!f)
     return;
+  *fp = NULL;
+  pthread_mutex_lock(&f->lock);
   if (stop)
     __atomic_store_n(&f->stop, 1, __ATOMIC_RELAXED);
+  f->off = 1;
+  pthread_cond_signal(&f->said);
+  if (stop && !f->ended) {
+    f->left = 1;
+    pthread_mutex_unlock(&f->lock);
+    pthread_detach(f->thread);
+    c->inputs = NULL;
+    return;
+  }
+  pthread_mutex_unlock(&f->lock);
   pthread_join(f->thread, NULL);
-  f->running = 0;
+  pthread_cond_destroy(&f->said);
+  pthread_mutex_destroy(&f->lock);
+  free(f);
 }
 
 static int run_here(const struct run_lab *lab, const struct run_opts *opts, struct run_result *res,
@@ -2431,8 +2654,8 @@ static int run_here(const struct run_lab *lab, const struct run_opts *opts, stru
   }
 
   /* build, the inputs made meanwhile (the emulator's main size too where it is certain) */
-  struct prefetch pf;
-  prefetch_start(&c, &pf, opts->backend == RUN_BACKEND_EMU || !be_gpu_driver_present());
+  struct prefetch *pf = prefetch_start(&c, kfile, opts->backend == RUN_BACKEND_EMU ||
+                                       !be_gpu_driver_present());
   struct refbuild rb;
   refbuild_start(&c, &rb);
   double t_start = now_s();
@@ -2444,18 +2667,19 @@ static int run_here(const struct run_lab *lab, const struct run_opts *opts, stru
   if (c.have_prof && c.prof.sm < 50)
     snprintf(arch, sizeof arch, "sm_90");      /* teaching profiles of old GPUs: compile for today's */
   struct tc_build_info binfo;
-  enum tc_build_status bs = tc_build_ptx_info(kfile, arch, pv->ptx_file, res->build_log,
-                                                sizeof res->build_log, &binfo);
+  enum tc_build_status bs = tc_build_ptx_notify(kfile, arch, pv->ptx_file, res->build_log,
+                                                  sizeof res->build_log, &binfo,
+                                                  pf ? prefetch_go : NULL, pf);
   snprintf(pv->build_from, sizeof pv->build_from, "%s", binfo.from_cache ? "cache" : "nvcc");
   if (bs == TC_BUILD_NO_NVCC) {
     snprintf(err, errlen, "%s", res->build_log);
-    prefetch_join(&pf, 1);
+    prefetch_join(&c, &pf, 1);
     refbuild_join(&c);
     run_inputs_free(c.inputs);
     return -1;
   }
   if (bs != TC_BUILD_OK) {
-    prefetch_join(&pf, 1);
+    prefetch_join(&c, &pf, 1);
     refbuild_join(&c);
     run_inputs_free(c.inputs);
     res->phase_s[RUN_PHASE_BUILD] = res->phase_s[RUN_PHASE_TOTAL] = now_s() - t_start;
@@ -2502,14 +2726,19 @@ static int run_here(const struct run_lab *lab, const struct run_opts *opts, stru
     rc = 0;
     goto out;
   }
+  /* one ptxas for its report and, where the emulator may run, the cubin the SASS map lists
+     (ran beside the SASS map's own ptxas, which took a core for as long) */
+  char plog[2048];
+  enum tc_ptxas_status pst = tc_ptxas_cubin(pv->ptx_file, arch, 0, c.rs, RUN_PTXAS_FUNCS,
+                                            &c.nrs, plog, sizeof plog,
+                                            opts->backend != RUN_BACKEND_GPU ? &c.cubin : NULL,
+                                            &c.cubin_len);
   /* the emulator for certain (asked for, or no driver): its SASS map from now on, beside
      the rest; an "auto" run with a driver starts it once the emulator is chosen */
   if (opts->backend == RUN_BACKEND_EMU || !be_gpu_driver_present())
     sass_start(&c, arch);
   flag_clock_reads(&c);
-  char plog[2048];
-  if (tc_ptxas(pv->ptx_file, arch, 0, c.rs, RUN_PTXAS_FUNCS, &c.nrs, plog, sizeof plog) ==
-      TC_PTXAS_OK) {
+  if (pst == TC_PTXAS_OK) {
     const struct tc_resources *k = tc_resources_find(c.rs, c.nrs, lab->kernel);
     if (k) {
       c.rsrc = *k;
@@ -2578,7 +2807,7 @@ static int run_here(const struct run_lab *lab, const struct run_opts *opts, stru
   if (prog)
     prog->main_size = main_sz;
 
-  prefetch_join(&pf, 0);
+  prefetch_join(&c, &pf, 0);
   /* correctness on every test size and the main size */
   res->all_passed = 1;
   for (uint32_t t = 0; t <= lab->ntests; t++) {
@@ -2704,6 +2933,8 @@ static int run_here(const struct run_lab *lab, const struct run_opts *opts, stru
       if (!opts->quick && lab->nsweeps && pt->correct)
         ref_choice_free(&c, &L);
       c.ref_choice_free = L.ref_fixed;
+      if (!opts->quick && c.inputs && !c.hung[0])
+        run_sweep_inputs_ahead(lab, c.inputs, &L.size, &L.choices, L.seed, 0, NULL);
       for (uint32_t s = 0; s < lab->nsweeps && !opts->quick; s++) {
         const struct run_sweep *sw = &lab->sweeps[s];
         for (uint32_t p = 0; p < sw->npoints; p++) {
@@ -2750,7 +2981,7 @@ static int run_here(const struct run_lab *lab, const struct run_opts *opts, stru
   progress(&c, -1, -1);
   rc = 0;
 out:
-  prefetch_join(&pf, 1);
+  prefetch_join(&c, &pf, 1);
   refbuild_join(&c);
   pending_drop(&c);                             /* (a run that ended early) */
   sass_join(&c);
@@ -2769,6 +3000,7 @@ out:
   ptx_module_free(&c.mod);
   ptx_sass_free(&c.sass);
   free(c.ptx);
+  free(c.cubin);
   run_inputs_free(c.inputs);
   free(c.done);
   return rc;

@@ -602,6 +602,13 @@ enum tc_build_status tc_build_ptx(const char *cu, const char *arch, const char *
 enum tc_build_status tc_build_ptx_info(const char *cu, const char *arch, const char *ptx_out,
                                          char *log, size_t loglen, struct tc_build_info *info)
 {
+  return tc_build_ptx_notify(cu, arch, ptx_out, log, loglen, info, NULL, NULL);
+}
+
+enum tc_build_status tc_build_ptx_notify(const char *cu, const char *arch, const char *ptx_out,
+                                           char *log, size_t loglen, struct tc_build_info *info,
+                                           void (*nvcc_starts)(void *arg), void *arg)
+{
   char nvcc[4096];
   log[0] = 0;
   if (info)
@@ -711,6 +718,8 @@ enum tc_build_status tc_build_ptx_info(const char *cu, const char *arch, const c
   struct tc_exec_limits lim;
   tc_exec_tool_limits(&lim);
   double cpu = 0;
+  if (nvcc_starts)
+    nvcc_starts(arg);
   int rc = tc_exec_confined_cpu(argv, sb, &lim, raw, rawlen, &cpu);
   if (rc == -1 || rc == TC_EXEC_UNCONFINED) {
     char why[160];

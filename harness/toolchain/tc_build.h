@@ -50,6 +50,13 @@ enum tc_build_status tc_build_ptx(const char *cu, const char *arch, const char *
 enum tc_build_status tc_build_ptx_info(const char *cu, const char *arch, const char *ptx_out,
                                          char *log, size_t loglen, struct tc_build_info *info);
 
+/* tc_build_ptx_info, calling nvcc_starts(arg) (NULL: none) on this thread right before nvcc
+   starts: the build is not in the cache, and nvcc will take a core for a while (0.2 s and
+   more), in which the caller's other threads may do what needs no PTX. */
+enum tc_build_status tc_build_ptx_notify(const char *cu, const char *arch, const char *ptx_out,
+                                           char *log, size_t loglen, struct tc_build_info *info,
+                                           void (*nvcc_starts)(void *arg), void *arg);
+
 /* Build the C file src (a lab's reference: warplab's own code, not a student's) into the
    shared library so_out with the system's C compiler (cc -std=c11 -O2 -shared -fPIC
    -Iinc_dir), or copy the library kept in the cache for the same file, flags, compiler and

@@ -266,9 +266,21 @@ enum tc_ptxas_status tc_ptxas(const char *ptx, const char *arch, int maxrregcoun
                                 struct tc_resources *out, int max, int *n,
                                 char *log, size_t loglen)
 {
+  return tc_ptxas_cubin(ptx, arch, maxrregcount, out, max, n, log, loglen, NULL, NULL);
+}
+
+enum tc_ptxas_status tc_ptxas_cubin(const char *ptx, const char *arch, int maxrregcount,
+                                      struct tc_resources *out, int max, int *n,
+                                      char *log, size_t loglen, char **cubin,
+                                      size_t *cubin_len)
+{
   char ptxas[4096], archflag[64], regflag[64];
   *n = 0;
   log[0] = 0;
+  if (cubin) {
+    *cubin = NULL;
+    *cubin_len = 0;
+  }
   if (tc_find_tool("ptxas", ptxas, sizeof ptxas) != 0) {
     snprintf(log, loglen,
              "ptxas (the CUDA Toolkit's PTX assembler) was not found on PATH or in /usr/local/cuda/bin.\n"
@@ -292,7 +304,7 @@ enum tc_ptxas_status tc_ptxas(const char *ptx, const char *arch, int maxrregcoun
     free(src);
     return TC_PTXAS_OK;
   }
-  char base[1024], work[1100], root[1100], copy[1200];
+  char base[1024], work[1100], root[1100], copy[1200], cub[1200];
   if (tc_build_private_folder("ptxas", base, sizeof base, log, loglen)) {
     free(src);
     return TC_PTXAS_SYSTEM;
@@ -300,6 +312,7 @@ enum tc_ptxas_status tc_ptxas(const char *ptx, const char *arch, int maxrregcoun
   snprintf(work, sizeof work, "%s/work", base);
   snprintf(root, sizeof root, "%s/root", base);
   snprintf(copy, sizeof copy, "%s/kernel.ptx", work);
+  snprintf(cub, sizeof cub, "%s/kernel.cubin", work);
   enum tc_ptxas_status st = TC_PTXAS_SYSTEM;
   size_t cap = (size_t)1 << 20;         /* ptxas -v says a few lines per kernel */
   char *text = malloc(cap);
@@ -316,15 +329,17 @@ enum tc_ptxas_status tc_ptxas(const char *ptx, const char *arch, int maxrregcoun
     snprintf(log, loglen, "cannot prepare a folder for ptxas: %s\n", strerror(errno));
     goto out;
   }
-  char *argv[8];
+  char *argv[9];
   int k = 0;
   argv[k++] = ptxas;
   argv[k++] = "-v";
+  if (cubin)
+    argv[k++] = "-lineinfo";
   argv[k++] = archflag;
   if (maxrregcount > 0)
     argv[k++] = regflag;
   argv[k++] = "-o";
-  argv[k++] = "/dev/null";
+  argv[k++] = cubin ? cub : "/dev/null";
   argv[k++] = copy;
   argv[k] = NULL;
   struct tc_exec_limits lim;
@@ -350,11 +365,14 @@ enum tc_ptxas_status tc_ptxas(const char *ptx, const char *arch, int maxrregcoun
     replace_all(text, copy, ptx, log, loglen);
     *n = tc_ptxas_parse(text, out, max);
     report_store(key, copy, text);
+    if (cubin)
+      *cubin = tc_read_file(cub, cubin_len);
   }
 out:
   free(src);
   free(text);
   free(sb);
+  unlink(cub);
   unlink(copy);
   rmdir(work);
   rmdir(root);

@@ -70,4 +70,13 @@ enum tc_ptxas_status tc_ptxas(const char *ptx, const char *arch, int maxrregcoun
                                 struct tc_resources *out, int max, int *n,
                                 char *log, size_t loglen);
 
+/* tc_ptxas, and where ptxas runs (no report kept for the PTX), the cubin it assembles with
+   line information (`ptxas -v -lineinfo ... -o kernel.cubin`: the report and the code are
+   those without -lineinfo) into *cubin (malloc'd, *cubin_len bytes): tc_sass_cubin lists it
+   without assembling the PTX again. *cubin is NULL when ptxas did not run or failed. */
+enum tc_ptxas_status tc_ptxas_cubin(const char *ptx, const char *arch, int maxrregcount,
+                                      struct tc_resources *out, int max, int *n,
+                                      char *log, size_t loglen, char **cubin,
+                                      size_t *cubin_len);
+
 #endif

@@ -99,6 +99,13 @@ static enum tc_sass_status read_listing(const char *text, size_t len, const stru
 enum tc_sass_status tc_sass(const char *ptx, const char *arch, const struct ptx_module *m,
                               struct ptx_sass *out, char *log, size_t loglen)
 {
+  return tc_sass_cubin(ptx, arch, m, out, log, loglen, NULL, 0);
+}
+
+enum tc_sass_status tc_sass_cubin(const char *ptx, const char *arch, const struct ptx_module *m,
+                                    struct ptx_sass *out, char *log, size_t loglen,
+                                    const char *given, size_t glen)
+{
   char ptxas[4096], nvdisasm[4096], archflag[64];
   memset(out, 0, sizeof *out);
   log[0] = 0;
@@ -164,10 +171,21 @@ enum tc_sass_status tc_sass(const char *ptx, const char *arch, const struct ptx_
     snprintf(log, loglen, "cannot prepare a folder for ptxas: %s\n", strerror(errno));
     goto out;
   }
-  char *as[] = {ptxas, "-lineinfo", archflag, "-o", cubin, copy, NULL};
-  st = run_tool(as, work, root, "ptxas", text, 1 << 16, log, loglen);
-  if (st != TC_SASS_OK)
-    goto out;
+  if (given) {                                  /* assembled already (tc_ptxas_cubin) */
+    f = fopen(cubin, "wb");
+    int wrote = f && fwrite(given, 1, glen, f) == glen;
+    if (f && fclose(f) != 0)
+      wrote = 0;
+    if (!wrote) {
+      snprintf(log, loglen, "cannot write the cubin for nvdisasm: %s\n", strerror(errno));
+      goto out;
+    }
+  } else {
+    char *as[] = {ptxas, "-lineinfo", archflag, "-o", cubin, copy, NULL};
+    st = run_tool(as, work, root, "ptxas", text, 1 << 16, log, loglen);
+    if (st != TC_SASS_OK)
+      goto out;
+  }
   /* without the dataflow analysis where tc_jumptab names every BRX's targets (the cubin's
      jump tables read here); else, or where it cannot, with it */
   size_t clen = 0;

@@ -34,4 +34,10 @@ enum tc_sass_status {
 enum tc_sass_status tc_sass(const char *ptx, const char *arch, const struct ptx_module *m,
                               struct ptx_sass *out, char *log, size_t loglen);
 
+/* tc_sass, where the listing is not kept, listing cubin (clen bytes; NULL: none) instead of
+   assembling the PTX: the cubin tc_ptxas_cubin made of the same PTX for the same arch. */
+enum tc_sass_status tc_sass_cubin(const char *ptx, const char *arch, const struct ptx_module *m,
+                                    struct ptx_sass *out, char *log, size_t loglen,
+                                    const char *cubin, size_t clen);
+
 #endif

@@ -19,6 +19,7 @@
 #include "toolchain/tc_cache.h"
 #include "toolchain/tc_file.h"
 #include "toolchain/tc_ptxas.h"
+#include "toolchain/tc_sass.h"
 #include "toolchain/tc_toolkit.h"
 #include "suites.h"
 
@@ -234,9 +235,16 @@ START_TEST(test_build_manifest)
 }
 END_TEST
 
+/* tc_build_ptx_notify's call as nvcc starts: counted. */
+static void nvcc_started(void *arg)
+{
+  ++*(int *)arg;
+}
+
 /* nvcc's build of a file is kept: the same build again comes from the cache with the same PTX;
    another arch, the cache off, or a truncated entry builds with nvcc again; a build that
-   fails is not kept (its errors come from nvcc every time). */
+   fails is not kept (its errors come from nvcc every time). tc_build_ptx_notify says when
+   nvcc starts: on a build with nvcc, not on one from the cache. */
 START_TEST(test_build_cached)
 {
   char cu[128], ptx[128], bad[128], log[4096];
@@ -244,18 +252,23 @@ START_TEST(test_build_cached)
   snprintf(ptx, sizeof ptx, "%s/k.ptx", dir);
   write_file(cu, "__global__ void k(float *x) { x[threadIdx.x] = 2.0f; }\n");
   struct tc_build_info info;
-  enum tc_build_status st = tc_build_ptx_info(cu, "sm_90", ptx, log, sizeof log, &info);
+  int starts = 0;
+  enum tc_build_status st = tc_build_ptx_notify(cu, "sm_90", ptx, log, sizeof log, &info,
+                                                nvcc_started, &starts);
   if (st == TC_BUILD_NO_NVCC)
     return;                                     /* nothing to build with on this machine */
   ck_assert_msg(st == TC_BUILD_OK, "%s", log);
   ck_assert_int_eq(info.from_cache, 0);
+  ck_assert_int_eq(starts, 1);
   ck_assert_int_eq(entries("ptx-"), 1);
   size_t n1 = 0, n2 = 0;
   char *first = tc_read_file(ptx, &n1);
   ck_assert_ptr_nonnull(first);
   unlink(ptx);
-  ck_assert_int_eq(tc_build_ptx_info(cu, "sm_90", ptx, log, sizeof log, &info), TC_BUILD_OK);
+  ck_assert_int_eq(tc_build_ptx_notify(cu, "sm_90", ptx, log, sizeof log, &info, nvcc_started,
+                                       &starts), TC_BUILD_OK);
   ck_assert_int_eq(info.from_cache, 1);
+  ck_assert_int_eq(starts, 1);
   char *second = tc_read_file(ptx, &n2);
   ck_assert_ptr_nonnull(second);
   ck_assert_uint_eq(n1, n2);
@@ -497,6 +510,66 @@ START_TEST(test_ptxas_report_cached)
 }
 END_TEST
 
+/* One ptxas for the report and the SASS map (tc_ptxas_cubin, tc_sass_cubin): the report is
+   the one ptxas -v gives alone, and the map listed from its cubin is the one tc_sass makes
+   assembling the PTX itself; a report from the cache comes with no cubin. */
+START_TEST(test_ptxas_cubin_listed)
+{
+  char cu[128], ptx[128], log[4096];
+  snprintf(cu, sizeof cu, "%s/k.cu", dir);
+  snprintf(ptx, sizeof ptx, "%s/k.ptx", dir);
+  write_file(cu, "__device__ int f(int v, int k) { return k > 2 ? v * k : v + k; }\n"
+                 "extern \"C\" __global__ void k(int *x, int n) {\n"
+                 "  int i = blockIdx.x * blockDim.x + threadIdx.x, s = 0;\n"
+                 "  for (int j = 0; j < n; j++) s += f(x[(i + j) % n], j);\n"
+                 "  if (i < n) x[i] = s;\n}\n");
+  enum tc_build_status bst = tc_build_ptx(cu, "sm_90", ptx, log, sizeof log);
+  if (bst == TC_BUILD_NO_NVCC)
+    return;                                     /* nothing to build with on this machine */
+  ck_assert_msg(bst == TC_BUILD_OK, "%s", log);
+  size_t len = 0;
+  char *text = tc_read_file(ptx, &len);
+  ck_assert_ptr_nonnull(text);
+  struct ptx_module mod;
+  struct ptx_error pe;
+  ck_assert_int_eq(ptx_parse(text, len, &mod, &pe), PTX_OK);
+  struct tc_resources r1[4], r2[4];
+  int n1 = 0, n2 = 0;
+  char *cubin = NULL;
+  size_t clen = 0;
+  ck_assert_int_eq(tc_ptxas_cubin(ptx, "sm_90", 0, r1, 4, &n1, log, sizeof log, &cubin, &clen),
+                   TC_PTXAS_OK);
+  ck_assert_ptr_nonnull(cubin);
+  ck_assert_uint_gt(clen, 64);
+  struct ptx_sass a, b;
+  enum tc_sass_status sst = tc_sass_cubin(ptx, "sm_90", &mod, &a, log, sizeof log, cubin, clen);
+  free(cubin);
+  char *again = (char *)1;
+  ck_assert_int_eq(tc_ptxas_cubin(ptx, "sm_90", 0, r2, 4, &n2, log, sizeof log, &again, &clen),
+                   TC_PTXAS_OK);
+  ck_assert_ptr_null(again);                    /* the report kept: ptxas did not run */
+  setenv("WARPLAB_CACHE", "off", 1);            /* the general path: each tool on its own */
+  ck_assert_int_eq(tc_ptxas(ptx, "sm_90", 0, r2, 4, &n2, log, sizeof log), TC_PTXAS_OK);
+  ck_assert_int_eq(n1, n2);
+  ck_assert_int_ge(n1, 1);
+  ck_assert(!memcmp(r1, r2, (size_t)n1 * sizeof r1[0]));
+  if (sst != TC_SASS_NO_TOOL) {
+    ck_assert_msg(sst == TC_SASS_OK, "%s", log);
+    ck_assert_int_eq(tc_sass(ptx, "sm_90", &mod, &b, log, sizeof log), TC_SASS_OK);
+    ck_assert_uint_gt(a.total, 8);
+    ck_assert_uint_eq(a.total, b.total);
+    ck_assert_uint_eq(a.ninsts, b.ninsts);
+    ck_assert(!memcmp(a.inst, b.inst, a.ninsts * sizeof *a.inst));
+    ck_assert(!memcmp(a.order, b.order, a.total * sizeof *a.order));
+    ck_assert(!memcmp(a.own, b.own, a.total * sizeof *a.own));
+    ptx_sass_free(&a);
+    ptx_sass_free(&b);
+  }
+  ptx_module_free(&mod);
+  free(text);
+}
+END_TEST
+
 Suite *suite_cache(void)
 {
   Suite *s = suite_create("cache");
@@ -510,6 +583,7 @@ Suite *suite_cache(void)
   tcase_add_test(tc, test_build_cached);
   tcase_add_test(tc, test_toolkit_probe_cached);
   tcase_add_test(tc, test_ptxas_report_cached);
+  tcase_add_test(tc, test_ptxas_cubin_listed);
   tcase_set_timeout(tc, 120);
   suite_add_tcase(s, tc);
   return s;

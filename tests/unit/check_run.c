@@ -321,6 +321,102 @@ START_TEST(test_lab_test_warp_size)
 }
 END_TEST
 
+/* The choices a kernel file sets, guessed from its text (run_choices_guess): numbers and
+   #define'd names; a longer name, another type, an expression or a name it does not define
+   leave the value as it was. Lab 04's starter and solution set LAYOUT to AOS and SOA. */
+START_TEST(test_choices_guess)
+{
+  char path[] = "/tmp/warplab-guess-XXXXXX";
+  int fd = mkstemp(path);
+  ck_assert_int_ge(fd, 0);
+  static const char text[] =
+    "#define ONE 1\n#define  FIVE\t0x5 // five\n#define F(x) 9\n"
+    "__constant__ int A = 0x10;\n__constant__ int AB = 3;\n__constant__\n int B=FIVE ;\n"
+    "__constant__ float C = 2;\n__constant__ int D = ONE + 1;\n__constant__ int E = F;\n"
+    "__constant__ int G = NONE;\n__constant__ int H = -4;\n";
+  ck_assert_int_eq(write(fd, text, sizeof text - 1), (int)(sizeof text - 1));
+  close(fd);
+  struct run_sizes ch = {.n = 8, .name = {"A", "B", "C", "D", "E", "G", "H", "X"},
+                         .v = {-1, -1, -1, -1, -1, -1, -1, -1}};
+  run_choices_guess(path, &ch);
+  unlink(path);
+  const int64_t want[] = {16, 5, -1, -1, -1, -1, -4, -1};
+  for (int i = 0; i < 8; i++)
+    ck_assert_msg(ch.v[i] == want[i], "%s: %lld, not %lld", ch.name[i], (long long)ch.v[i],
+                  (long long)want[i]);
+  static struct run_lab lab;
+  char err[512] = "";
+  ck_assert_msg(run_lab_load("04", "labs", &lab, err, sizeof err) == 0, "%s", err);
+  int64_t v = -1;
+  for (int sol = 0; sol < 2; sol++) {
+    struct run_sizes c4 = lab.choices;
+    run_sizes_set(&c4, "LAYOUT", 7);
+    run_choices_guess(sol ? "solutions/04-coalescing/gather.cu" : "labs/04-coalescing/gather.cu",
+                      &c4);
+    ck_assert(run_sizes_get(&c4, "LAYOUT", &v));
+    ck_assert_int_eq(v, sol);
+  }
+  run_lab_free(&lab);
+}
+END_TEST
+
+/* The sweeps' inputs made ahead (run_sweep_inputs_ahead) are what every point of lab 04's
+   sweeps asks for: each point's buffer of its points is the one made ahead (the pool makes
+   none of its own), and holds the bytes a pool of the point's own makes for it. */
+START_TEST(test_sweep_inputs_ahead)
+{
+  static struct run_lab lab;
+  char err[512] = "";
+  ck_assert_msg(run_lab_load("04", "labs", &lab, err, sizeof err) == 0, "%s", err);
+  struct run_sizes ch = lab.choices;
+  run_sizes_set(&ch, "LAYOUT", 1);            /* the solution's: SoA */
+  struct run_inputs *pool = run_inputs_new();
+  ck_assert_ptr_nonnull(pool);
+  const uint64_t seed = 77;
+  run_sweep_inputs_ahead(&lab, pool, &lab.emu, &ch, seed, 0, NULL);
+  uint32_t pi = 0;
+  while (pi < lab.nparams && strcmp(lab.params[pi].name, "points"))
+    pi++;
+  ck_assert_uint_lt(pi, lab.nparams);
+  const struct run_param *p = &lab.params[pi];
+  const void *ahead = NULL;
+  uint64_t most = 0;
+  uint32_t asked = 0;
+  for (uint32_t s = 0; s < lab.nsweeps; s++)
+    for (uint32_t k = 0; k < lab.sweeps[s].npoints; k++) {
+      struct run_sizes pch = ch;
+      for (uint32_t j = 0; j < lab.sweeps[s].nset; j++)
+        run_sizes_set(&pch, lab.sweeps[s].set[j], lab.sweeps[s].values[k][j]);
+      struct run_var v[2 * RUN_MAX_VARS];
+      size_t nv = 0;
+      for (uint32_t i = 0; i < lab.emu.n; i++)
+        v[nv++] = (struct run_var){lab.emu.name[i], lab.emu.v[i]};
+      for (uint32_t i = 0; i < pch.n; i++)
+        v[nv++] = (struct run_var){pch.name[i], pch.v[i]};
+      int64_t cnt;
+      ck_assert_int_eq(run_expr_eval(p->count, v, nv, &cnt, err, sizeof err), 0);
+      int owned = 1;
+      const void *got = run_inputs_get(pool, p->init, p->elem, (uint64_t)cnt, seed * 1000003u + pi,
+                                       &owned);
+      ck_assert_int_eq(owned, 0);
+      if (!ahead)
+        ahead = got;
+      ck_assert_ptr_eq(got, ahead);             /* the one buffer made ahead */
+      most = (uint64_t)cnt > most ? (uint64_t)cnt : most;
+      struct run_inputs *own = run_inputs_new();
+      const void *want = run_inputs_get(own, p->init, p->elem, (uint64_t)cnt, seed * 1000003u + pi,
+                                        &owned);
+      ck_assert(!memcmp(got, want, (size_t)cnt * run_elem_size(p->elem)));
+      run_inputs_free(own);
+      asked++;
+    }
+  ck_assert_uint_eq(asked, 18);
+  ck_assert_uint_gt(most, 32u * 1048576u);      /* the stride-32 point's: 32 times the size */
+  run_inputs_free(pool);
+  run_lab_free(&lab);
+}
+END_TEST
+
 /* A build folder that cannot be prepared after the kernel's copy is written (here: a sandbox
    read path that is not absolute) is an error to report; the copy's file was closed twice
    on that path before (glibc aborts on the second fclose, ASan reports a use after free). */
@@ -989,6 +1085,8 @@ Suite *suite_run(void)
   tcase_add_test(t, test_lab_cooperative_and_cluster);
   tcase_add_test(t, test_lab_hidden_tests);
   tcase_add_test(t, test_sweepfill);
+  tcase_add_test(t, test_sweep_inputs_ahead);
+  tcase_add_test(t, test_choices_guess);
   suite_add_tcase(s, t);
   return s;
 }

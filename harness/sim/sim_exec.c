@@ -1260,7 +1260,7 @@ static inline void ld_global_seq(struct sim_block *b, struct sim_warp *w, uint32
       dd[l] = v;
     }
   }
-  sim_stats_mem_seq(b, pc, sp, a0, size);
+  sim_stats_seq(b, pc, sp, a0, size, al0);
 }
 
 /* A coalesced warp's scalar global store of size 4 or 8 of sv at a0 .. a0 + 32 size, inside
@@ -1283,7 +1283,7 @@ static inline void st_global_seq(struct sim_block *b, struct sim_warp *w, uint32
       memcpy(dst + 4 * l, &v, 4);
     }
   }
-  sim_stats_mem_seq(b, pc, PTX_SP_GLOBAL, a0, size);
+  sim_stats_seq(b, pc, PTX_SP_GLOBAL, a0, size, al0);
   b->worker->global_writes++;
   b->writes++;
 }

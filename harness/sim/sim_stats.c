@@ -506,7 +506,7 @@ static __attribute__((noinline)) void stats_mem_seq_lanes(struct sim_block *b, u
 }
 
 void sim_stats_mem_seq(struct sim_block *b, uint32_t pc, enum ptx_space sp, uint64_t a0,
-                       uint32_t size)
+                       uint32_t size, const struct sim_alloc *al)
 {
   if (!b->stats)
     return;
@@ -514,18 +514,11 @@ void sim_stats_mem_seq(struct sim_block *b, uint32_t pc, enum ptx_space sp, uint
     stats_mem_seq_lanes(b, pc, sp, a0, size);
     return;
   }
-  /* global_cost_closed's sums for lanes stepping by size */
-  struct sim_inst_stats *st = &b->stats[pc];
-  uint64_t end = a0 + 32u * size, sectors = ((end - 1) >> 5) - (a0 >> 5) + 1;
-  st->g_req++;
-  st->g_sectors += sectors;
-  st->g_lines += ((end - 1) >> 7) - (a0 >> 7) + 1;
-  st->g_bytes += end - a0;
-  b->sectors += sectors;
+  b->sectors += sim_stats_seq_count(&b->stats[pc], a0, size);
   if (b->trace)
     sim_trace_mem_seq(b, a0, size);
   if (b->touch)                         /* the shared L2's first touches, as sim_stats_mem */
-    sim_trace_touch_span(b, a0, end, b->alloc_cache ? b->alloc_cache[pc] : NULL);
+    sim_touch_span_in(b, a0, a0 + 32u * size, al);
 }
 
 void sim_result_free(struct sim_result *r)

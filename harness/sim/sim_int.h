@@ -881,10 +881,12 @@ int sim_race_exit(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
 int sim_race_stuck(struct sim_block *b, struct sim_warp *w);
 
 /* 1 (the default): sim_stats.c counts the accesses whose lanes step by a constant in closed
-   form, sim_trace.c finds a coalesced access's first-touch keys from its allocation, and
-   sim_exec.c checks the bounds of a partial warp's shared access whose lanes step by a
-   constant at its first and last lane; 0 (tests only): every such access takes the general
-   lane-by-lane count, look-up and check, for comparison. */
+   form and a global access whose lanes' addresses ascend in one pass, sim_trace.c finds
+   first-touch keys from the block's hint for the instruction's allocation and adds the
+   block's instructions to its touch_key0, and sim_exec.c checks the bounds of a partial
+   warp's shared access whose lanes step by a constant at its first and last lane; 0 (tests
+   only): every such access takes the general lane-by-lane count, look-up, key and check, for
+   comparison. */
 extern int sim_stats_shortcuts;
 /* sim_stats_mem for a full 32-lane warp whose lanes address a0 + lane * size (a coalesced
    access), counted in closed form where nothing needs the lanes' addresses. al: the

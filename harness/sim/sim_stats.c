@@ -79,35 +79,57 @@ static unsigned gather_sorted(uint64_t *a, const uint64_t *addr, uint64_t m)
   return n;
 }
 
+/* global_cost_ordered's sums so far, over the lanes before the next. */
+struct ordered {
+  uint64_t prev;                  /* the last lane's address (the first's, before it) */
+  uint64_t sectors, lines, bytes;
+  uint64_t next_sec, next_line;   /* the first sector and line past the lanes' so far (the
+                                     first lane's own, before it) */
+};
+
+/* Add the next lane's access at a to o; 0 when a is below the lane before's. The lanes
+   before cover every sector and line from the first lane's to next_sec - 1 and next_line - 1
+   (each lane's are a run, and the runs ascend), and end at prev + size (ascending, one
+   size): the lane adds its sectors and lines from those on, and the bytes between, up to
+   size. */
+static inline __attribute__((always_inline)) int ordered_lane(struct ordered *o, uint64_t a,
+                                                              uint32_t size)
+{
+  if (a < o->prev)
+    return 0;
+  uint64_t d = a - o->prev, z = a + size - 1, s0 = a >> 5, l0 = a >> 7;
+  o->bytes += d < size ? d : size;
+  o->sectors += (z >> 5) + 1 - (s0 > o->next_sec ? s0 : o->next_sec);
+  o->lines += (z >> 7) + 1 - (l0 > o->next_line ? l0 : o->next_line);
+  o->next_sec = (z >> 5) + 1;
+  o->next_line = (z >> 7) + 1;
+  o->prev = a;
+  return 1;
+}
+
 /* The common case in one pass: lanes' addresses ascending, each access within one sector or
-   two. Returns 0 (and counts nothing) when the addresses are not in order. */
+   two (size <= 32). Returns 0 (and counts nothing) when the addresses are not in order. */
 static int global_cost_ordered(struct sim_inst_stats *st, const uint64_t *addr, uint64_t m,
                                uint32_t size, uint64_t *span)
 {
   uint64_t first = addr[sim_ctz64(m)];
-  uint64_t sectors = 0, lines = 0, bytes = 0, prev = 0, end = 0;
-  uint64_t last_sec = UINT64_MAX, last_line = UINT64_MAX;
-  for (uint64_t mm = m; mm; mm &= mm - 1) {
-    uint64_t a = addr[sim_ctz64(mm)];
-    if (a < prev)
-      return 0;
-    prev = a;
-    uint64_t z = a + size - 1, s0 = a >> 5, s1 = z >> 5, l0 = a >> 7, l1 = z >> 7;
-    sectors += (s0 != last_sec) + (s1 != s0);
-    lines += (l0 != last_line) + (l1 != l0);
-    last_sec = s1;
-    last_line = l1;
-    uint64_t lo = a > end ? a : end;
-    if (a + size > lo)
-      bytes += a + size - lo;
-    if (a + size > end)
-      end = a + size;
+  struct ordered o = {.prev = first, .bytes = size, .next_sec = first >> 5,
+                      .next_line = first >> 7};   /* the first lane adds its bytes alone */
+  if (m == 0xffffffffull) {                        /* a full warp: no mask to walk */
+    for (unsigned l = 0; l < 32; l++)
+      if (!ordered_lane(&o, addr[l], size))
+        return 0;
+  } else {
+    for (uint64_t mm = m; mm; mm &= mm - 1)
+      if (!ordered_lane(&o, addr[sim_ctz64(mm)], size))
+        return 0;
   }
+  uint64_t end = o.prev + size;
   st->g_req++;
-  st->g_sectors += sectors;
-  st->g_lines += lines;
-  st->g_bytes += bytes;
-  if (((end - 1) >> 7) - (first >> 7) + 1 == lines) {   /* every line between is touched */
+  st->g_sectors += o.sectors;
+  st->g_lines += o.lines;
+  st->g_bytes += o.bytes;
+  if (((end - 1) >> 7) - (first >> 7) + 1 == o.lines) {   /* every line between is touched */
     span[0] = first;
     span[1] = end;
   }
@@ -143,9 +165,9 @@ static int global_cost_closed(struct sim_inst_stats *st, const uint64_t *addr, u
 static void global_cost(struct sim_inst_stats *st, const uint64_t *addr, uint64_t m,
                         uint32_t size, unsigned W, uint64_t *span)
 {
-  if (global_cost_closed(st, addr, m, size, W, span))
+  if (sim_stats_shortcuts && global_cost_closed(st, addr, m, size, W, span))
     return;
-  if (size <= 32 && global_cost_ordered(st, addr, m, size, span))
+  if (sim_stats_shortcuts && size <= 32 && global_cost_ordered(st, addr, m, size, span))
     return;
   uint64_t a[SIM_MAX_WARP];
   unsigned n = gather_sorted(a, addr, m);

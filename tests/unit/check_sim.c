@@ -3312,6 +3312,69 @@ START_TEST(test_fast_path_shared_wavefronts)
 }
 END_TEST
 
+/* The sectors, lines and bytes of global accesses in closed form (lanes stepping by their
+   size, or one address) and in one pass over lanes whose addresses ascend (sim_stats.c's
+   global_cost_ordered, a full warp's lanes in turn or a mask's), against the general count
+   over the sorted addresses (sim_stats_shortcuts 0): accesses of 1 to 32 bytes, aligned
+   and not (across a sector), strides of 0 to 33 elements, masks of every shape, and the same
+   addresses with one lane moved back (out of order) or onto the lane before. */
+START_TEST(test_global_stats_ordered)
+{
+  static const uint64_t strides[] = {0, 1, 2, 3, 4, 5, 8, 16, 32, 33};
+  static const uint32_t sizes[] = {1, 2, 4, 8, 16, 32};
+  uint64_t rng = 0x2545F4914F6CDD1Dull;
+  unsigned ncase = 0, nspan = 0;
+  for (size_t si = 0; si < sizeof strides / sizeof *strides; si++)
+    for (size_t zi = 0; zi < sizeof sizes / sizeof *sizes; zi++)
+      for (unsigned mi = 0; mi < 12; mi++)
+        for (int disturb = 0; disturb < 3; disturb++) {
+          uint64_t r = sim_order_next(&rng), m;
+          switch (mi % 4) {
+          case 0: m = 0xffffffffull; break;                                  /* full */
+          case 1: m = sim_order_next(&rng) & 0xffffffffull; break;           /* any lanes */
+          case 2: m = 0xffffffffull & ~(1ull << (r % 32)); break;            /* all but one */
+          default: m = 0xffffull << (r % 17); break;                         /* a run */
+          }
+          if (!m)
+            m = 1;
+          uint32_t size = sizes[zi];
+          uint64_t addr[32], a0 = SIM_GLOBAL_BASE + (r >> 16) % (1ull << 20) * size + r % 3;
+          for (unsigned l = 0; l < 32; l++)
+            addr[l] = a0 + l * strides[si] * size;
+          unsigned hit = 31 - sim_ctz64(r | 1u << 31);
+          if (disturb == 1 && hit)
+            addr[hit] = addr[hit - 1] - (1 + r % 9) * size;                  /* back */
+          else if (disturb == 2 && hit)
+            addr[hit] = addr[hit - 1];                                       /* the same */
+          struct sim_inst_stats st[2];
+          uint64_t sectors[2];
+          for (int sc = 0; sc < 2; sc++) {
+            struct sim_block b;
+            memset(&b, 0, sizeof b);
+            memset(&st[sc], 0, sizeof st[sc]);
+            b.stats = &st[sc];
+            b.W = 32;
+            sim_stats_shortcuts = sc;
+            sim_stats_mem(&b, 0, PTX_SP_GLOBAL, addr, m, size, 0);
+            sim_stats_shortcuts = 1;
+            sectors[sc] = b.sectors;
+          }
+          ck_assert_msg(st[0].g_req == st[1].g_req && st[0].g_sectors == st[1].g_sectors &&
+                        st[0].g_lines == st[1].g_lines && st[0].g_bytes == st[1].g_bytes &&
+                        sectors[0] == sectors[1],
+                        "stride %llu, size %u, mask 0x%llx, disturb %d: sectors %llu lines %llu "
+                        "bytes %llu, shortcuts %llu %llu %llu", (unsigned long long)strides[si],
+                        size, (unsigned long long)m, disturb,
+                        (unsigned long long)st[0].g_sectors, (unsigned long long)st[0].g_lines,
+                        (unsigned long long)st[0].g_bytes, (unsigned long long)st[1].g_sectors,
+                        (unsigned long long)st[1].g_lines, (unsigned long long)st[1].g_bytes);
+          ncase++;
+          nspan += st[0].g_lines > 1;
+        }
+  ck_assert_uint_gt(nspan, ncase / 4);
+}
+END_TEST
+
 /* The bank conflicts of shared accesses by some lanes of a warp whose words step by a constant
    per lane number (sim_stats.c's closed form) against the general lane-by-lane count
    (sim_stats_shortcuts 0): strides of every power of two and odd ones, backwards, one word,
@@ -6104,6 +6167,7 @@ Suite *suite_sim(void)
   tcase_add_test(t, test_shared_stats_affine);
   tcase_add_test(t, test_shared_part_bounds);
   tcase_add_test(t, test_touch_span_guess);
+  tcase_add_test(t, test_global_stats_ordered);
   tcase_add_test(t, test_touch_now_key);
   tcase_add_test(t, test_touch_hint_shared_line);
   tcase_add_test(t, test_wave64_full_halves);

@@ -107,6 +107,58 @@ static inline __attribute__((always_inline)) int ordered_lane(struct ordered *o,
   return 1;
 }
 
+#ifdef SIM_STATS_AVX2
+/* ordered_lane over the lanes of a full 32-lane warp, with AVX2, four lanes a vector: a
+   lane's sums depend on its address and the lane before's alone (the first lane adds
+   nothing here: o holds its own). 0 when some lane's address is below the lane before's. */
+__attribute__((target("avx2"))) static int ordered_full_avx2(struct ordered *o,
+                                                             const uint64_t *addr,
+                                                             uint32_t size)
+{
+  const __m256i top = _mm256_set1_epi64x((long long)0x8000000000000000ull),
+                sz = _mm256_set1_epi64x(size), sz1 = _mm256_set1_epi64x(size - 1),
+                one = _mm256_set1_epi64x(1);
+  __m256i bad = _mm256_setzero_si256(), bytes = bad, sec = bad, lin = bad;
+  __m256i p = _mm256_setr_epi64x((long long)addr[0], (long long)addr[0], (long long)addr[1],
+                                 (long long)addr[2]);
+#pragma GCC unroll 8
+  for (unsigned l = 0; l < 32; l += 4) {
+    __m256i a = _mm256_loadu_si256((const __m256i *)(addr + l));
+    if (l)
+      p = _mm256_loadu_si256((const __m256i *)(addr + l - 1));
+    /* p > a, unsigned */
+    bad = _mm256_or_si256(bad, _mm256_cmpgt_epi64(_mm256_xor_si256(p, top),
+                                                  _mm256_xor_si256(a, top)));
+    __m256i d = _mm256_sub_epi64(a, p), z = _mm256_add_epi64(a, sz1),
+            pz = _mm256_add_epi64(p, sz1);
+    /* d < size (d counts only where a >= p: d is then below 2^63) */
+    bytes = _mm256_add_epi64(bytes, _mm256_blendv_epi8(sz, d, _mm256_cmpgt_epi64(sz, d)));
+    /* (z >> k) + 1 - max(a >> k, (pz >> k) + 1), k = 5 and 7 (the shifted values are below
+       2^59: signed compares) */
+    __m256i n0 = _mm256_srli_epi64(a, 5), n1 = _mm256_add_epi64(_mm256_srli_epi64(pz, 5), one);
+    __m256i mx = _mm256_blendv_epi8(n1, n0, _mm256_cmpgt_epi64(n0, n1));
+    sec = _mm256_add_epi64(sec, _mm256_sub_epi64(_mm256_add_epi64(_mm256_srli_epi64(z, 5), one),
+                                                 mx));
+    n0 = _mm256_srli_epi64(a, 7);
+    n1 = _mm256_add_epi64(_mm256_srli_epi64(pz, 7), one);
+    mx = _mm256_blendv_epi8(n1, n0, _mm256_cmpgt_epi64(n0, n1));
+    lin = _mm256_add_epi64(lin, _mm256_sub_epi64(_mm256_add_epi64(_mm256_srli_epi64(z, 7), one),
+                                                 mx));
+  }
+  if (!_mm256_testz_si256(bad, bad))
+    return 0;
+  uint64_t v[3][4];
+  _mm256_storeu_si256((__m256i *)v[0], bytes);
+  _mm256_storeu_si256((__m256i *)v[1], sec);
+  _mm256_storeu_si256((__m256i *)v[2], lin);
+  o->bytes += v[0][0] + v[0][1] + v[0][2] + v[0][3];
+  o->sectors += v[1][0] + v[1][1] + v[1][2] + v[1][3];
+  o->lines += v[2][0] + v[2][1] + v[2][2] + v[2][3];
+  o->prev = addr[31];
+  return 1;
+}
+#endif
+
 /* The common case in one pass: lanes' addresses ascending, each access within one sector or
    two (size <= 32). Returns 0 (and counts nothing) when the addresses are not in order. */
 static int global_cost_ordered(struct sim_inst_stats *st, const uint64_t *addr, uint64_t m,
@@ -115,6 +167,15 @@ static int global_cost_ordered(struct sim_inst_stats *st, const uint64_t *addr, 
   uint64_t first = addr[sim_ctz64(m)];
   struct ordered o = {.prev = first, .bytes = size, .next_sec = first >> 5,
                       .next_line = first >> 7};   /* the first lane adds its bytes alone */
+#ifdef SIM_STATS_AVX2
+  if (m == 0xffffffffull && cpu_avx2) {
+    uint64_t z = first + size - 1;                 /* the first lane's sectors and lines */
+    o.sectors = (z >> 5) + 1 - (first >> 5);
+    o.lines = (z >> 7) + 1 - (first >> 7);
+    if (!ordered_full_avx2(&o, addr, size))
+      return 0;
+  } else
+#endif
   if (m == 0xffffffffull) {                        /* a full warp: no mask to walk */
     for (unsigned l = 0; l < 32; l++)
       if (!ordered_lane(&o, addr[l], size))

@@ -971,9 +971,12 @@ static inline struct sim_touch_hint *sim_touch_slot(struct sim_block *b,
 
 /* sim_trace_touch_span (b->touch set) of an access inside allocation al (its bytes
    [lo, end), al not NULL), inline where b's hint for al holds its lines (the lines after the
-   hint's first are al's to its end): a key and an index, no look-up. */
+   hint's first are al's to its end): a key and an index, no look-up. ahead: where the next
+   access of its warp and instruction is likely to be, in bytes from lo, or 0: that access's
+   first key is fetched into the host's caches (a miss to host memory else, as few keys near
+   it were touched; a prefetch changes nothing). */
 static inline void sim_touch_span_in(struct sim_block *b, uint64_t lo, uint64_t end,
-                                     const struct sim_alloc *al)
+                                     const struct sim_alloc *al, int64_t ahead)
 {
   const struct sim_touch_hint *h = sim_touch_slot(b, al);
   uint64_t x0 = lo >> 7, x1 = (end - 1) >> 7;
@@ -983,6 +986,10 @@ static inline void sim_touch_span_in(struct sim_block *b, uint64_t lo, uint64_t 
   }
   struct sim_trace *tr = b->touch;
   uint64_t key = sim_touch_now(b), *p = &tr->touch[h->off + x0];
+  if (ahead)                            /* by address: it may be past the table, unread */
+    __builtin_prefetch((const void *)((uintptr_t)tr->touch +
+                                      (h->off + ((lo + (uint64_t)ahead) >> 7)) * sizeof *p),
+                       1, 3);
   for (uint64_t x = x0; x <= x1; x++)
     sim_touch_keep(tr, p++, key);
 }
@@ -1001,10 +1008,11 @@ static inline uint64_t sim_stats_seq_count(struct sim_inst_stats *st, uint64_t a
 }
 
 /* sim_stats_mem_seq, inline for the common case (a global access of a block that is neither
-   recorded nor holds the logged warp): the counts, then the first touches. */
+   recorded nor holds the logged warp): the counts, then the first touches (ahead: as
+   sim_touch_span_in's). */
 static inline __attribute__((always_inline)) void
 sim_stats_seq(struct sim_block *b, uint32_t pc, enum ptx_space sp, uint64_t a0, uint32_t size,
-              const struct sim_alloc *al)
+              const struct sim_alloc *al, int64_t ahead)
 {
   if (sp != PTX_SP_GLOBAL || !b->stats || b->W != 32 || b->lanes || b->trace) {
     sim_stats_mem_seq(b, pc, sp, a0, size, al);
@@ -1012,7 +1020,7 @@ sim_stats_seq(struct sim_block *b, uint32_t pc, enum ptx_space sp, uint64_t a0, 
   }
   b->sectors += sim_stats_seq_count(&b->stats[pc], a0, size);
   if (b->touch)
-    sim_touch_span_in(b, a0, a0 + 32u * size, al);
+    sim_touch_span_in(b, a0, a0 + 32u * size, al, ahead);
 }
 
 /* Lane log (sim_lanes.c; only when b->lanes is set): one warp-instruction at code index pc

@@ -601,7 +601,7 @@ void sim_stats_mem_seq(struct sim_block *b, uint32_t pc, enum ptx_space sp, uint
   if (b->trace)
     sim_trace_mem_seq(b, a0, size);
   if (b->touch)                         /* the shared L2's first touches, as sim_stats_mem */
-    sim_touch_span_in(b, a0, a0 + 32u * size, al);
+    sim_touch_span_in(b, a0, a0 + 32u * size, al, 0);
 }
 
 void sim_result_free(struct sim_result *r)

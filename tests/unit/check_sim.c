@@ -3625,8 +3625,8 @@ START_TEST(test_touch_hint_shared_line)
   sim_trace_touch_span(b, 0x1080, 0x1100, &al[1]);  /* line 0x21: makes the hint */
   ck_assert_ptr_eq(sim_touch_slot(b, &al[1])->al, &al[1]);
   b->ctr.warp_insts = 9;
-  sim_touch_span_in(b, 0x1004, 0x1084, &al[1]);     /* lines 0x20 (al[0]'s) and 0x21 */
-  sim_touch_span_in(b, 0x1080, 0x1104, &al[1]);     /* lines 0x21 and 0x22 */
+  sim_touch_span_in(b, 0x1004, 0x1084, &al[1], 0);     /* lines 0x20 (al[0]'s) and 0x21 */
+  sim_touch_span_in(b, 0x1080, 0x1104, &al[1], 0x100000);     /* lines 0x21 and 0x22 */
   ck_assert_uint_eq(keys[0], sim_touch_key(1, 3, 8));
   ck_assert_uint_eq(keys[1], 0);
   ck_assert_uint_eq(keys[2], sim_touch_key(1, 3, 4));

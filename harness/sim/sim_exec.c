@@ -1206,15 +1206,17 @@ static inline int warp_seq(const struct sim_alloc *al, const uint64_t *base, uin
    the allocation (a loop's last trip fetches nothing past its array). A grid-stride loop
    comes back to its load one grid further on, a megabyte away in lab 03, where the host's own
    prefetchers do not follow, and every line of it was a miss to host memory. A prefetch
-   changes nothing the kernel sees. */
-static inline void prefetch_next(struct sim_warp *w, uint32_t pc, const struct sim_alloc *al,
-                                 uint64_t a0, unsigned bytes, int write)
+   changes nothing the kernel sees. Returns that distance, or 0 when nothing was fetched
+   (sim_stats_seq fetches the next access's first-touch key with it). */
+static inline int64_t prefetch_next(struct sim_warp *w, uint32_t pc, const struct sim_alloc *al,
+                                    uint64_t a0, unsigned bytes, int write)
 {
   struct sim_pf *e = &w->pf[pc & (SIM_PF_SLOTS - 1)];
-  int64_t d = (int64_t)(a0 - e->addr);
+  int64_t d = (int64_t)(a0 - e->addr), ahead = 0;
   uint64_t t = a0 + (uint64_t)d;
   if (e->pc == pc && d == e->delta && d && t >= al->base && t - al->base <= al->size &&
       bytes <= al->size - (t - al->base)) {
+    ahead = d;
     uintptr_t p = (uintptr_t)(al->data + (t - al->base));
     for (uintptr_t x = p & ~(uintptr_t)63; x < p + bytes; x += 64) {
       if (write)
@@ -1226,6 +1228,7 @@ static inline void prefetch_next(struct sim_warp *w, uint32_t pc, const struct s
   e->delta = e->pc == pc ? d : 0;
   e->pc = pc;
   e->addr = a0;
+  return ahead;
 }
 
 /* A coalesced warp's scalar load of size 4 or 8 (from space in->space) at a0 .. a0 + 32 size,
@@ -1240,7 +1243,7 @@ static inline void ld_global_seq(struct sim_block *b, struct sim_warp *w, uint32
       a0 + 31u * size >= b->race_glo && a0 <= b->race_glo + b->race_gspan)
     sim_race_global_reads_seq(b, w, pc, a0, size);
   const uint8_t *src = al0->data + (a0 - al0->base);
-  prefetch_next(w, pc, al0, a0, 32 * size, 0);
+  int64_t ahead = prefetch_next(w, pc, al0, a0, 32 * size, 0);
   if (size == 8) {
     memcpy(dd, src, 32 * 8);
 #ifdef SIM_X86_CLONES
@@ -1260,7 +1263,7 @@ static inline void ld_global_seq(struct sim_block *b, struct sim_warp *w, uint32
       dd[l] = v;
     }
   }
-  sim_stats_mem_seq(b, pc, sp, a0, size);
+  sim_stats_seq(b, pc, sp, a0, size, al0, ahead);
 }
 
 /* A coalesced warp's scalar global store of size 4 or 8 of sv at a0 .. a0 + 32 size, inside
@@ -1271,7 +1274,7 @@ static inline void st_global_seq(struct sim_block *b, struct sim_warp *w, uint32
                                  const struct sim_alloc *al0, uint64_t a0, unsigned size)
 {
   uint8_t *dst = al0->data + (a0 - al0->base);
-  prefetch_next(w, pc, al0, a0, 32 * size, 1);
+  int64_t ahead = prefetch_next(w, pc, al0, a0, 32 * size, 1);
   sim_mem_wrote(al0);
   if (b->race && !(in->flags & PTX_F_VOLATILE)) {
     sim_race_global_stores_seq(b, w, pc, a0, size, dst, sv);
@@ -1283,7 +1286,7 @@ static inline void st_global_seq(struct sim_block *b, struct sim_warp *w, uint32
       memcpy(dst + 4 * l, &v, 4);
     }
   }
-  sim_stats_mem_seq(b, pc, PTX_SP_GLOBAL, a0, size);
+  sim_stats_seq(b, pc, PTX_SP_GLOBAL, a0, size, al0, ahead);
   b->worker->global_writes++;
   b->writes++;
 }

@@ -429,6 +429,7 @@ enum sim_grace {
   SIM_GRACE_PAUSED               /* given: no block starts or resumes until the running stop */
 };
 
+#define SIM_TOUCH_HINTS 4        /* struct sim_block.touch_hint: a power of 2 */
 struct sim_block {
   const struct sim_prog *prog;
   struct sim_device *dev;
@@ -477,7 +478,16 @@ struct sim_block {
   int *budget_grace;             /* outside groups, the launch's enum sim_grace (atomic), NULL
                                     in a group */
   struct sim_tblock *trace;      /* where this block's instructions are recorded, or NULL */
-  struct sim_trace *touch;       /* the launch's first touches (every block), or NULL */
+  struct sim_trace *touch;       /* the launch's first touches (every block), or NULL ... */
+  uint64_t touch_key0;           /* ... the key of its touches at 0 warp-instructions
+                                    (sim_touch_key), 0 until sim_trace.c first needs it ... */
+  struct sim_touch_hint {        /* ... and, per allocation it touched, the lines whose keys
+                                    are its own (sim_trace.c; zero: none yet) */
+    const struct sim_alloc *al;
+    uint64_t lo, n;              /* lines lo .. lo + n - 1 of al's segment, none of them
+                                    shared with an allocation before it ... */
+    uint64_t off;                /* ... line x's key: touch->touch[off + x] (off wraps) */
+  } touch_hint[SIM_TOUCH_HINTS];
   struct sim_lanes *lanes;       /* the lane log, when this block holds its warp, or NULL */
   int lanes_open;                /* the last instruction run was the logged warp's */
   uint64_t lanes_before[4];      /* its statistics before it ran (sim_lanes.c) */
@@ -871,15 +881,19 @@ int sim_race_exit(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
 int sim_race_stuck(struct sim_block *b, struct sim_warp *w);
 
 /* 1 (the default): sim_stats.c counts the accesses whose lanes step by a constant in closed
-   form, sim_trace.c finds a coalesced access's first-touch keys from its allocation, and
-   sim_exec.c checks the bounds of a partial warp's shared access whose lanes step by a
-   constant at its first and last lane; 0 (tests only): every such access takes the general
-   lane-by-lane count, look-up and check, for comparison. */
+   form and a global access whose lanes' addresses ascend in one pass, sim_trace.c finds
+   first-touch keys from the block's hint for the instruction's allocation and adds the
+   block's instructions to its touch_key0, and sim_exec.c checks the bounds of a partial
+   warp's shared access whose lanes step by a constant at its first and last lane; 0 (tests
+   only): every such access takes the general lane-by-lane count, look-up, key and check, for
+   comparison. */
 extern int sim_stats_shortcuts;
 /* sim_stats_mem for a full 32-lane warp whose lanes address a0 + lane * size (a coalesced
-   access), counted in closed form where nothing needs the lanes' addresses. */
+   access), counted in closed form where nothing needs the lanes' addresses. al: the
+   allocation that holds every byte of the access (b->alloc_cache[pc], warp_seq's).
+   sim_stats_seq (below) is its common case, inline. */
 void sim_stats_mem_seq(struct sim_block *b, uint32_t pc, enum ptx_space sp, uint64_t a0,
-                       uint32_t size);
+                       uint32_t size, const struct sim_alloc *al);
 /* Count one memory access of the lanes in m (addresses addr[lane], size bytes each) into the
    statistics of pc: requests, sectors, lines, distinct bytes, shared wavefronts. atomic: 0, or
    SIM_ATOMIC / SIM_ATOMIC_UNIFORM. */
@@ -919,6 +933,95 @@ void sim_trace_touch(struct sim_block *b, const uint64_t *addr, uint64_t m, uint
 /* sim_trace_touch of a coalesced access: its bytes [lo, end), end > lo. */
 void sim_trace_touch_span(struct sim_block *b, uint64_t lo, uint64_t end,
                           const struct sim_alloc *al);
+
+/* Keep at p, the key of a line, the smaller of key and what is there (0: none yet): an
+   atomic minimum, as blocks on other workers may touch the line at once; a line two blocks
+   touch is noted (sim_trace.touch_shared). */
+static inline void sim_touch_keep(struct sim_trace *tr, uint64_t *p, uint64_t key)
+{
+  uint64_t v = __atomic_load_n(p, __ATOMIC_RELAXED);
+  for (;;) {
+    if (v && sim_touch_block(v) != sim_touch_block(key) &&
+        !__atomic_load_n(&tr->touch_shared, __ATOMIC_RELAXED))
+      __atomic_store_n(&tr->touch_shared, 1, __ATOMIC_RELAXED);
+    if ((v && v <= key) ||
+        __atomic_compare_exchange_n(p, &v, key, 1, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+      return;
+  }
+}
+
+/* The key of b's access now, once b->touch_key0 is known: sim_touch_key(wave, b->linear,
+   the block's warp-instructions before this one (sim_exec counts it first)), its parts
+   added, as they share no bit. */
+static inline uint64_t sim_touch_now(const struct sim_block *b)
+{
+  uint64_t done = b->ctr.warp_insts - 1;
+  if (done >= 0xfffffff)                /* sim_touch_key's limit, or none before */
+    done = b->ctr.warp_insts ? 0xfffffff : 0;
+  return b->touch_key0 + (done << 24);
+}
+
+/* b's hint slot for allocation al (struct sim_block.touch_hint): neighbouring allocations
+   have slots of their own. */
+static inline struct sim_touch_hint *sim_touch_slot(struct sim_block *b,
+                                                    const struct sim_alloc *al)
+{
+  return &b->touch_hint[(uintptr_t)al / sizeof *al & (SIM_TOUCH_HINTS - 1)];
+}
+
+/* sim_trace_touch_span (b->touch set) of an access inside allocation al (its bytes
+   [lo, end), al not NULL), inline where b's hint for al holds its lines (the lines after the
+   hint's first are al's to its end): a key and an index, no look-up. ahead: where the next
+   access of its warp and instruction is likely to be, in bytes from lo, or 0: that access's
+   first key is fetched into the host's caches (a miss to host memory else, as few keys near
+   it were touched; a prefetch changes nothing). */
+static inline void sim_touch_span_in(struct sim_block *b, uint64_t lo, uint64_t end,
+                                     const struct sim_alloc *al, int64_t ahead)
+{
+  const struct sim_touch_hint *h = sim_touch_slot(b, al);
+  uint64_t x0 = lo >> 7, x1 = (end - 1) >> 7;
+  if (h->al != al || x0 < h->lo) {
+    sim_trace_touch_span(b, lo, end, al);
+    return;
+  }
+  struct sim_trace *tr = b->touch;
+  uint64_t key = sim_touch_now(b), *p = &tr->touch[h->off + x0];
+  if (ahead)                            /* by address: it may be past the table, unread */
+    __builtin_prefetch((const void *)((uintptr_t)tr->touch +
+                                      (h->off + ((lo + (uint64_t)ahead) >> 7)) * sizeof *p),
+                       1, 3);
+  for (uint64_t x = x0; x <= x1; x++)
+    sim_touch_keep(tr, p++, key);
+}
+
+/* global_cost's sums for a coalesced access (full 32-lane warp at a0 + lane * size) into st;
+   returns its sectors. */
+static inline uint64_t sim_stats_seq_count(struct sim_inst_stats *st, uint64_t a0,
+                                           uint32_t size)
+{
+  uint64_t end = a0 + 32u * size, sectors = ((end - 1) >> 5) - (a0 >> 5) + 1;
+  st->g_req++;
+  st->g_sectors += sectors;
+  st->g_lines += ((end - 1) >> 7) - (a0 >> 7) + 1;
+  st->g_bytes += end - a0;
+  return sectors;
+}
+
+/* sim_stats_mem_seq, inline for the common case (a global access of a block that is neither
+   recorded nor holds the logged warp): the counts, then the first touches (ahead: as
+   sim_touch_span_in's). */
+static inline __attribute__((always_inline)) void
+sim_stats_seq(struct sim_block *b, uint32_t pc, enum ptx_space sp, uint64_t a0, uint32_t size,
+              const struct sim_alloc *al, int64_t ahead)
+{
+  if (sp != PTX_SP_GLOBAL || !b->stats || b->W != 32 || b->lanes || b->trace) {
+    sim_stats_mem_seq(b, pc, sp, a0, size, al);
+    return;
+  }
+  b->sectors += sim_stats_seq_count(&b->stats[pc], a0, size);
+  if (b->touch)
+    sim_touch_span_in(b, a0, a0 + 32u * size, al, ahead);
+}
 
 /* Lane log (sim_lanes.c; only when b->lanes is set): one warp-instruction at code index pc
    about to run for lanes m of warp w (recorded when w is the logged warp, with the lanes its

@@ -79,35 +79,118 @@ static unsigned gather_sorted(uint64_t *a, const uint64_t *addr, uint64_t m)
   return n;
 }
 
+/* global_cost_ordered's sums so far, over the lanes before the next. */
+struct ordered {
+  uint64_t prev;                  /* the last lane's address (the first's, before it) */
+  uint64_t sectors, lines, bytes;
+  uint64_t next_sec, next_line;   /* the first sector and line past the lanes' so far (the
+                                     first lane's own, before it) */
+};
+
+/* Add the next lane's access at a to o; 0 when a is below the lane before's. The lanes
+   before cover every sector and line from the first lane's to next_sec - 1 and next_line - 1
+   (each lane's are a run, and the runs ascend), and end at prev + size (ascending, one
+   size): the lane adds its sectors and lines from those on, and the bytes between, up to
+   size. */
+static inline __attribute__((always_inline)) int ordered_lane(struct ordered *o, uint64_t a,
+                                                              uint32_t size)
+{
+  if (a < o->prev)
+    return 0;
+  uint64_t d = a - o->prev, z = a + size - 1, s0 = a >> 5, l0 = a >> 7;
+  o->bytes += d < size ? d : size;
+  o->sectors += (z >> 5) + 1 - (s0 > o->next_sec ? s0 : o->next_sec);
+  o->lines += (z >> 7) + 1 - (l0 > o->next_line ? l0 : o->next_line);
+  o->next_sec = (z >> 5) + 1;
+  o->next_line = (z >> 7) + 1;
+  o->prev = a;
+  return 1;
+}
+
+#ifdef SIM_STATS_AVX2
+/* ordered_lane over the lanes of a full 32-lane warp, with AVX2, four lanes a vector: a
+   lane's sums depend on its address and the lane before's alone (the first lane adds
+   nothing here: o holds its own). 0 when some lane's address is below the lane before's. */
+__attribute__((target("avx2"))) static int ordered_full_avx2(struct ordered *o,
+                                                             const uint64_t *addr,
+                                                             uint32_t size)
+{
+  const __m256i top = _mm256_set1_epi64x((long long)0x8000000000000000ull),
+                sz = _mm256_set1_epi64x(size), sz1 = _mm256_set1_epi64x(size - 1),
+                one = _mm256_set1_epi64x(1);
+  __m256i bad = _mm256_setzero_si256(), bytes = bad, sec = bad, lin = bad;
+  __m256i p = _mm256_setr_epi64x((long long)addr[0], (long long)addr[0], (long long)addr[1],
+                                 (long long)addr[2]);
+#pragma GCC unroll 8
+  for (unsigned l = 0; l < 32; l += 4) {
+    __m256i a = _mm256_loadu_si256((const __m256i *)(addr + l));
+    if (l)
+      p = _mm256_loadu_si256((const __m256i *)(addr + l - 1));
+    /* p > a, unsigned */
+    bad = _mm256_or_si256(bad, _mm256_cmpgt_epi64(_mm256_xor_si256(p, top),
+                                                  _mm256_xor_si256(a, top)));
+    __m256i d = _mm256_sub_epi64(a, p), z = _mm256_add_epi64(a, sz1),
+            pz = _mm256_add_epi64(p, sz1);
+    /* d < size (d counts only where a >= p: d is then below 2^63) */
+    bytes = _mm256_add_epi64(bytes, _mm256_blendv_epi8(sz, d, _mm256_cmpgt_epi64(sz, d)));
+    /* (z >> k) + 1 - max(a >> k, (pz >> k) + 1), k = 5 and 7 (the shifted values are below
+       2^59: signed compares) */
+    __m256i n0 = _mm256_srli_epi64(a, 5), n1 = _mm256_add_epi64(_mm256_srli_epi64(pz, 5), one);
+    __m256i mx = _mm256_blendv_epi8(n1, n0, _mm256_cmpgt_epi64(n0, n1));
+    sec = _mm256_add_epi64(sec, _mm256_sub_epi64(_mm256_add_epi64(_mm256_srli_epi64(z, 5), one),
+                                                 mx));
+    n0 = _mm256_srli_epi64(a, 7);
+    n1 = _mm256_add_epi64(_mm256_srli_epi64(pz, 7), one);
+    mx = _mm256_blendv_epi8(n1, n0, _mm256_cmpgt_epi64(n0, n1));
+    lin = _mm256_add_epi64(lin, _mm256_sub_epi64(_mm256_add_epi64(_mm256_srli_epi64(z, 7), one),
+                                                 mx));
+  }
+  if (!_mm256_testz_si256(bad, bad))
+    return 0;
+  uint64_t v[3][4];
+  _mm256_storeu_si256((__m256i *)v[0], bytes);
+  _mm256_storeu_si256((__m256i *)v[1], sec);
+  _mm256_storeu_si256((__m256i *)v[2], lin);
+  o->bytes += v[0][0] + v[0][1] + v[0][2] + v[0][3];
+  o->sectors += v[1][0] + v[1][1] + v[1][2] + v[1][3];
+  o->lines += v[2][0] + v[2][1] + v[2][2] + v[2][3];
+  o->prev = addr[31];
+  return 1;
+}
+#endif
+
 /* The common case in one pass: lanes' addresses ascending, each access within one sector or
-   two. Returns 0 (and counts nothing) when the addresses are not in order. */
+   two (size <= 32). Returns 0 (and counts nothing) when the addresses are not in order. */
 static int global_cost_ordered(struct sim_inst_stats *st, const uint64_t *addr, uint64_t m,
                                uint32_t size, uint64_t *span)
 {
   uint64_t first = addr[sim_ctz64(m)];
-  uint64_t sectors = 0, lines = 0, bytes = 0, prev = 0, end = 0;
-  uint64_t last_sec = UINT64_MAX, last_line = UINT64_MAX;
-  for (uint64_t mm = m; mm; mm &= mm - 1) {
-    uint64_t a = addr[sim_ctz64(mm)];
-    if (a < prev)
+  struct ordered o = {.prev = first, .bytes = size, .next_sec = first >> 5,
+                      .next_line = first >> 7};   /* the first lane adds its bytes alone */
+#ifdef SIM_STATS_AVX2
+  if (m == 0xffffffffull && cpu_avx2) {
+    uint64_t z = first + size - 1;                 /* the first lane's sectors and lines */
+    o.sectors = (z >> 5) + 1 - (first >> 5);
+    o.lines = (z >> 7) + 1 - (first >> 7);
+    if (!ordered_full_avx2(&o, addr, size))
       return 0;
-    prev = a;
-    uint64_t z = a + size - 1, s0 = a >> 5, s1 = z >> 5, l0 = a >> 7, l1 = z >> 7;
-    sectors += (s0 != last_sec) + (s1 != s0);
-    lines += (l0 != last_line) + (l1 != l0);
-    last_sec = s1;
-    last_line = l1;
-    uint64_t lo = a > end ? a : end;
-    if (a + size > lo)
-      bytes += a + size - lo;
-    if (a + size > end)
-      end = a + size;
+  } else
+#endif
+  if (m == 0xffffffffull) {                        /* a full warp: no mask to walk */
+    for (unsigned l = 0; l < 32; l++)
+      if (!ordered_lane(&o, addr[l], size))
+        return 0;
+  } else {
+    for (uint64_t mm = m; mm; mm &= mm - 1)
+      if (!ordered_lane(&o, addr[sim_ctz64(mm)], size))
+        return 0;
   }
+  uint64_t end = o.prev + size;
   st->g_req++;
-  st->g_sectors += sectors;
-  st->g_lines += lines;
-  st->g_bytes += bytes;
-  if (((end - 1) >> 7) - (first >> 7) + 1 == lines) {   /* every line between is touched */
+  st->g_sectors += o.sectors;
+  st->g_lines += o.lines;
+  st->g_bytes += o.bytes;
+  if (((end - 1) >> 7) - (first >> 7) + 1 == o.lines) {   /* every line between is touched */
     span[0] = first;
     span[1] = end;
   }
@@ -143,9 +226,9 @@ static int global_cost_closed(struct sim_inst_stats *st, const uint64_t *addr, u
 static void global_cost(struct sim_inst_stats *st, const uint64_t *addr, uint64_t m,
                         uint32_t size, unsigned W, uint64_t *span)
 {
-  if (global_cost_closed(st, addr, m, size, W, span))
+  if (sim_stats_shortcuts && global_cost_closed(st, addr, m, size, W, span))
     return;
-  if (size <= 32 && global_cost_ordered(st, addr, m, size, span))
+  if (sim_stats_shortcuts && size <= 32 && global_cost_ordered(st, addr, m, size, span))
     return;
   uint64_t a[SIM_MAX_WARP];
   unsigned n = gather_sorted(a, addr, m);
@@ -506,7 +589,7 @@ static __attribute__((noinline)) void stats_mem_seq_lanes(struct sim_block *b, u
 }
 
 void sim_stats_mem_seq(struct sim_block *b, uint32_t pc, enum ptx_space sp, uint64_t a0,
-                       uint32_t size)
+                       uint32_t size, const struct sim_alloc *al)
 {
   if (!b->stats)
     return;
@@ -514,18 +597,11 @@ void sim_stats_mem_seq(struct sim_block *b, uint32_t pc, enum ptx_space sp, uint
     stats_mem_seq_lanes(b, pc, sp, a0, size);
     return;
   }
-  /* global_cost_closed's sums for lanes stepping by size */
-  struct sim_inst_stats *st = &b->stats[pc];
-  uint64_t end = a0 + 32u * size, sectors = ((end - 1) >> 5) - (a0 >> 5) + 1;
-  st->g_req++;
-  st->g_sectors += sectors;
-  st->g_lines += ((end - 1) >> 7) - (a0 >> 7) + 1;
-  st->g_bytes += end - a0;
-  b->sectors += sectors;
+  b->sectors += sim_stats_seq_count(&b->stats[pc], a0, size);
   if (b->trace)
     sim_trace_mem_seq(b, a0, size);
   if (b->touch)                         /* the shared L2's first touches, as sim_stats_mem */
-    sim_trace_touch_span(b, a0, end, b->alloc_cache ? b->alloc_cache[pc] : NULL);
+    sim_touch_span_in(b, a0, a0 + 32u * size, al, 0);
 }
 
 void sim_result_free(struct sim_result *r)

@@ -136,20 +136,6 @@ static const struct sim_touch_seg *touch_seg(const struct sim_trace *tr, uint64_
   return lo < tr->nseg && line >= tr->seg[lo].first ? &tr->seg[lo] : NULL;
 }
 
-/* The key at p, of a line touched at key: keep the smaller of it and what is there. */
-static inline void touch_key(struct sim_trace *tr, uint64_t *p, uint64_t key)
-{
-  uint64_t v = __atomic_load_n(p, __ATOMIC_RELAXED);
-  for (;;) {
-    if (v && sim_touch_block(v) != sim_touch_block(key) &&
-        !__atomic_load_n(&tr->touch_shared, __ATOMIC_RELAXED))
-      __atomic_store_n(&tr->touch_shared, 1, __ATOMIC_RELAXED);
-    if ((v && v <= key) ||
-        __atomic_compare_exchange_n(p, &v, key, 1, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
-      return;
-  }
-}
-
 /* Line x was touched at key: keep the smaller of it and what is there. *seg: the allocation
    of the last line, which the next is likely in too. */
 static void touch_one(struct sim_trace *tr, const struct sim_touch_seg **seg, uint64_t x,
@@ -161,31 +147,54 @@ static void touch_one(struct sim_trace *tr, const struct sim_touch_seg **seg, ui
       return;
     *seg = f;
   }
-  touch_key(tr, &tr->touch[(*seg)->at + (x - (*seg)->first)], key);
+  sim_touch_keep(tr, &tr->touch[(*seg)->at + (x - (*seg)->first)], key);
 }
 
-/* The segment of allocation al (one of b's device's, whose i-th allocation has the i-th
-   segment), where a coalesced access is likely to fall, when it is the first that holds line
-   x (as touch_seg finds it: allocations share a line where they are packed, as a constant
-   bank's variables are), else NULL. */
-static inline const struct sim_touch_seg *touch_guess(const struct sim_block *b,
-                                                      const struct sim_trace *tr,
-                                                      const struct sim_alloc *al, uint64_t x)
+/* b's hint for allocation al in slot h (sim_touch_slot): the lines of al's segment (al is
+   one of b's device's allocations, whose i-th has the i-th segment) that touch_seg finds in
+   it (allocations share a line where they are packed, as a constant bank's variables are:
+   the line is the first one's); NULL when al is none of the segments'. */
+static __attribute__((noinline)) const struct sim_touch_hint *
+touch_hint_make(const struct sim_block *b, const struct sim_trace *tr,
+                const struct sim_alloc *al, struct sim_touch_hint *h)
 {
   uintptr_t i = ((uintptr_t)al - (uintptr_t)b->dev->allocs) / sizeof *al;
-  if (!al || i >= tr->nseg || !sim_stats_shortcuts)
+  if (i >= tr->nseg)
     return NULL;
   const struct sim_touch_seg *s = &tr->seg[i];
-  return x - s->first < s->n && (!i || x >= s[-1].first + s[-1].n) ? s : NULL;
+  uint64_t lo = s->first, n = s->n;
+  if (i && lo < s[-1].first + s[-1].n && n) {      /* its first line is the one before's */
+    lo++;
+    n--;
+  }
+  *h = (struct sim_touch_hint){.al = al, .lo = lo, .n = n, .off = s->at - s->first};
+  return h;
+}
+
+/* b's hint for allocation al, where an access is likely to fall (made when b first touches
+   al), or NULL: al is NULL or none of the segments', or sim_stats_shortcuts is 0. */
+static inline const struct sim_touch_hint *touch_hint(struct sim_block *b,
+                                                      const struct sim_trace *tr,
+                                                      const struct sim_alloc *al)
+{
+  if (!al || !sim_stats_shortcuts)
+    return NULL;
+  struct sim_touch_hint *h = sim_touch_slot(b, al);
+  return h->al == al ? h : touch_hint_make(b, tr, al, h);
 }
 
 /* The key of b's access now: the block's warp-instructions before this one (sim_exec counts
    it first), the index of its event in a recorded block, which the timing model keys its
-   own touches by. */
-static inline uint64_t touch_now(const struct sim_block *b, const struct sim_trace *tr)
+   own touches by. Under sim_stats_shortcuts 0, sim_touch_key's whole sum each time. */
+static inline uint64_t touch_now(struct sim_block *b, const struct sim_trace *tr)
 {
-  uint64_t done = b->ctr.warp_insts ? b->ctr.warp_insts - 1 : 0;
-  return sim_touch_key(tr->touch_wave, b->linear, done);
+  if (!sim_stats_shortcuts) {
+    uint64_t done = b->ctr.warp_insts ? b->ctr.warp_insts - 1 : 0;
+    return sim_touch_key(tr->touch_wave, b->linear, done);
+  }
+  if (!b->touch_key0)
+    b->touch_key0 = sim_touch_key(tr->touch_wave, b->linear, 0);
+  return sim_touch_now(b);
 }
 
 void sim_trace_touch_span(struct sim_block *b, uint64_t lo, uint64_t end,
@@ -193,16 +202,20 @@ void sim_trace_touch_span(struct sim_block *b, uint64_t lo, uint64_t end,
 {
   struct sim_trace *tr = b->touch;
   uint64_t key = touch_now(b, tr), x0 = lo >> 7, x1 = (end - 1) >> 7;
-  const struct sim_touch_seg *seg = touch_guess(b, tr, al, x0);
-  if (seg && x1 - seg->first < seg->n) {  /* every line in al's segment: no look-up */
-    uint64_t *p = &tr->touch[seg->at + (x0 - seg->first)];
+  const struct sim_touch_hint *h = touch_hint(b, tr, al);
+  if (h && x0 - h->lo < h->n && x1 - h->lo < h->n) {   /* al's own lines: no look-up */
+    uint64_t *p = &tr->touch[h->off + x0];
     for (uint64_t x = x0; x <= x1; x++)
-      touch_key(tr, p++, key);
+      sim_touch_keep(tr, p++, key);
     return;
   }
-  seg = &tr->seg[0];
-  for (uint64_t x = x0; x <= x1; x++)
-    touch_one(tr, &seg, x, key);
+  const struct sim_touch_seg *seg = &tr->seg[0];
+  for (uint64_t x = x0; x <= x1; x++) {
+    if (h && x - h->lo < h->n)
+      sim_touch_keep(tr, &tr->touch[h->off + x], key);
+    else
+      touch_one(tr, &seg, x, key);
+  }
 }
 
 void sim_trace_touch(struct sim_block *b, const uint64_t *addr, uint64_t m, uint32_t size,
@@ -214,13 +227,17 @@ void sim_trace_touch(struct sim_block *b, const uint64_t *addr, uint64_t m, uint
   }
   struct sim_trace *tr = b->touch;
   uint64_t key = touch_now(b, tr), prev = UINT64_MAX;
+  const struct sim_touch_hint *h = touch_hint(b, tr, al);
   const struct sim_touch_seg *seg = &tr->seg[0];
   for (uint64_t mm = m; mm; mm &= mm - 1) {
     uint64_t a = addr[sim_ctz64(mm)];
     for (uint64_t x = a >> 7; x <= (a + (size ? size : 1) - 1) >> 7; x++)
       if (x != prev) {                  /* neighbouring lanes often share a line */
         prev = x;
-        touch_one(tr, &seg, x, key);
+        if (h && x - h->lo < h->n)
+          sim_touch_keep(tr, &tr->touch[h->off + x], key);
+        else
+          touch_one(tr, &seg, x, key);
       }
   }
 }

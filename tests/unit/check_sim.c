@@ -3476,6 +3476,69 @@ START_TEST(test_fast_path_shared_wavefronts)
 }
 END_TEST
 
+/* The sectors, lines and bytes of global accesses in closed form (lanes stepping by their
+   size, or one address) and in one pass over lanes whose addresses ascend (sim_stats.c's
+   global_cost_ordered, a full warp's lanes in turn or a mask's), against the general count
+   over the sorted addresses (sim_stats_shortcuts 0): accesses of 1 to 32 bytes, aligned
+   and not (across a sector), strides of 0 to 33 elements, masks of every shape, and the same
+   addresses with one lane moved back (out of order) or onto the lane before. */
+START_TEST(test_global_stats_ordered)
+{
+  static const uint64_t strides[] = {0, 1, 2, 3, 4, 5, 8, 16, 32, 33};
+  static const uint32_t sizes[] = {1, 2, 4, 8, 16, 32};
+  uint64_t rng = 0x2545F4914F6CDD1Dull;
+  unsigned ncase = 0, nspan = 0;
+  for (size_t si = 0; si < sizeof strides / sizeof *strides; si++)
+    for (size_t zi = 0; zi < sizeof sizes / sizeof *sizes; zi++)
+      for (unsigned mi = 0; mi < 12; mi++)
+        for (int disturb = 0; disturb < 3; disturb++) {
+          uint64_t r = sim_order_next(&rng), m;
+          switch (mi % 4) {
+          case 0: m = 0xffffffffull; break;                                  /* full */
+          case 1: m = sim_order_next(&rng) & 0xffffffffull; break;           /* any lanes */
+          case 2: m = 0xffffffffull & ~(1ull << (r % 32)); break;            /* all but one */
+          default: m = 0xffffull << (r % 17); break;                         /* a run */
+          }
+          if (!m)
+            m = 1;
+          uint32_t size = sizes[zi];
+          uint64_t addr[32], a0 = SIM_GLOBAL_BASE + (r >> 16) % (1ull << 20) * size + r % 3;
+          for (unsigned l = 0; l < 32; l++)
+            addr[l] = a0 + l * strides[si] * size;
+          unsigned hit = 31 - sim_ctz64(r | 1u << 31);
+          if (disturb == 1 && hit)
+            addr[hit] = addr[hit - 1] - (1 + r % 9) * size;                  /* back */
+          else if (disturb == 2 && hit)
+            addr[hit] = addr[hit - 1];                                       /* the same */
+          struct sim_inst_stats st[2];
+          uint64_t sectors[2];
+          for (int sc = 0; sc < 2; sc++) {
+            struct sim_block b;
+            memset(&b, 0, sizeof b);
+            memset(&st[sc], 0, sizeof st[sc]);
+            b.stats = &st[sc];
+            b.W = 32;
+            sim_stats_shortcuts = sc;
+            sim_stats_mem(&b, 0, PTX_SP_GLOBAL, addr, m, size, 0);
+            sim_stats_shortcuts = 1;
+            sectors[sc] = b.sectors;
+          }
+          ck_assert_msg(st[0].g_req == st[1].g_req && st[0].g_sectors == st[1].g_sectors &&
+                        st[0].g_lines == st[1].g_lines && st[0].g_bytes == st[1].g_bytes &&
+                        sectors[0] == sectors[1],
+                        "stride %llu, size %u, mask 0x%llx, disturb %d: sectors %llu lines %llu "
+                        "bytes %llu, shortcuts %llu %llu %llu", (unsigned long long)strides[si],
+                        size, (unsigned long long)m, disturb,
+                        (unsigned long long)st[0].g_sectors, (unsigned long long)st[0].g_lines,
+                        (unsigned long long)st[0].g_bytes, (unsigned long long)st[1].g_sectors,
+                        (unsigned long long)st[1].g_lines, (unsigned long long)st[1].g_bytes);
+          ncase++;
+          nspan += st[0].g_lines > 1;
+        }
+  ck_assert_uint_gt(nspan, ncase / 4);
+}
+END_TEST
+
 /* The bank conflicts of shared accesses by some lanes of a warp whose words step by a constant
    per lane number (sim_stats.c's closed form) against the general lane-by-lane count
    (sim_stats_shortcuts 0): strides of every power of two and odd ones, backwards, one word,
@@ -3622,16 +3685,23 @@ START_TEST(test_shared_part_bounds)
 }
 END_TEST
 
-/* The first touches of coalesced accesses found from the instruction's allocation
-   (sim_trace_touch_span's guess) against the look-up of every line (sim_stats_shortcuts 0):
-   global loads and stores in buffers past the first, and a generic load of a __constant__
-   array that shares its first line with the variable before it (the line is that one's). */
+/* The first touches found from the instruction's allocation (the block's hint for it,
+   struct sim_block.touch_hint: sim_touch_span_in inline for a coalesced access inside it,
+   sim_trace_touch_span and sim_trace_touch out of line) with keys from the block's
+   touch_key0, against the look-up of every line and sim_touch_key's whole sum
+   (sim_stats_shortcuts 0), on one worker and two: global loads and stores in buffers past
+   the first, by each block's two warps (the second finds the hint the first made), a load of
+   the same lines in descending order (no span: lane by lane), and a generic load and a
+   global one (each warp the same 128 bytes, the second finding the first's hint: a
+   __constant__ variable is never an instruction's cached allocation, so these go lane by
+   lane) of a __constant__ array that shares its first line with the variable before it (the
+   line is that one's: not in the array's hint). */
 static const char *k_touch =
   HDR
   ".const .align 4 .u32 c0;\n"
   ".const .align 4 .b8 c1[256];\n"
   ".visible .entry tk(.param .u64 a, .param .u64 b)\n{\n"
-  "  .reg .b32 %r<4>;\n  .reg .b64 %rd<10>;\n"
+  "  .reg .b32 %r<8>;\n  .reg .b64 %rd<12>;\n"
   "  ld.param.u64 %rd1, [a];\n  cvta.to.global.u64 %rd1, %rd1;\n"
   "  ld.param.u64 %rd2, [b];\n  cvta.to.global.u64 %rd2, %rd2;\n"
   "  mov.u32 %r1, %tid.x;\n  mov.u32 %r2, %ctaid.x;\n  mad.lo.u32 %r2, %r2, 64, %r1;\n"
@@ -3640,51 +3710,116 @@ static const char *k_touch =
   "  mov.u64 %rd5, c1;\n  cvta.const.u64 %rd6, %rd5;\n  mul.wide.u32 %rd7, %r1, 4;\n"
   "  add.s64 %rd7, %rd6, %rd7;\n  ld.u32 %r3, [%rd7];\n"
   "  add.s32 %r2, %r2, %r3;\n  add.s64 %rd8, %rd2, %rd3;\n  st.global.u32 [%rd8], %r2;\n"
+  "  mov.u32 %r4, %ctaid.x;\n  sub.u32 %r5, 63, %r1;\n  mad.lo.u32 %r5, %r4, 64, %r5;\n"
+  "  mul.wide.u32 %rd9, %r5, 4;\n  add.s64 %rd10, %rd2, %rd9;\n  ld.global.u32 %r6, [%rd10];\n"
+  "  add.s64 %rd11, %rd1, %rd9;\n  st.global.u32 [%rd11], %r6;\n"
+  "  and.b32 %r7, %r1, 31;\n  mul.wide.u32 %rd9, %r7, 4;\n  cvta.to.global.u64 %rd10, %rd6;\n"
+  "  add.s64 %rd10, %rd10, %rd9;\n  ld.global.u32 %r7, [%rd10];\n"
   "  ret;\n}\n";
 
 START_TEST(test_touch_span_guess)
 {
-  /* each run's keys by line, allocation after allocation (where the table puts an
-     allocation's first line depends on the table's own address) */
-  uint64_t *keys[2] = {NULL, NULL}, nkeys = 0;
-  for (int sc = 0; sc < 2; sc++) {
-    struct fx f;
-    load(&f, k_touch);
-    (void)buffer(&f, 5000, "first");
-    uint64_t p[2] = {buffer(&f, 4 * 256, "a"), 0};
-    (void)buffer(&f, 300, "between");
-    p[1] = buffer(&f, 4 * 256, "b");
-    struct sim_launch c = {.grid = {4, 1, 1}, .block = {64, 1, 1}, .workers = 1,
-                           .trace_every = 1, .trace_blocks = 4, .trace_wave = 2};
-    sim_stats_shortcuts = sc;
-    ck_assert_int_eq(sim_run(f.d, &f.m, "tk", p, sizeof p, &c, &f.r, f.err, sizeof f.err),
-                     SIM_OK);
-    sim_stats_shortcuts = 1;
-    ck_assert_msg(f.r.outcome == SIM_RAN_OK, "%s", f.r.fault.message);
-    const struct sim_trace *tr = &f.r.trace;
-    ck_assert_ptr_nonnull(tr->touch);
-    ck_assert_uint_eq(tr->nseg, 6);                /* 4 buffers, c0, c1 */
-    keys[sc] = malloc(tr->ntouch * sizeof *keys[sc]);
-    ck_assert_ptr_nonnull(keys[sc]);
-    uint64_t n = 0;
-    for (uint32_t q = 0; q < tr->nseg; q++)
-      for (uint64_t j = 0; j < tr->seg[q].n; j++)
-        keys[sc][n++] = tr->touch[tr->seg[q].at + j];
-    ck_assert(!sc || n == nkeys);
-    nkeys = n;
-    done(&f);
-  }
-  unsigned touched = 0;
-  for (uint64_t i = 0; i < nkeys; i++) {
-    ck_assert_msg(keys[0][i] == keys[1][i], "line %llu: key 0x%llx, guessed 0x%llx",
-                  (unsigned long long)i, (unsigned long long)keys[0][i],
-                  (unsigned long long)keys[1][i]);
-    touched += keys[0][i] != 0;
-  }
-  ck_assert_uint_eq(touched, 8 + 8 + 3);           /* a's and b's lines; c1's first line
+  for (uint32_t workers = 1; workers <= 2; workers++) {
+    /* each run's keys by line, allocation after allocation (where the table puts an
+       allocation's first line depends on the table's own address) */
+    uint64_t *keys[2] = {NULL, NULL}, nkeys = 0;
+    uint32_t shared[2] = {0, 0};
+    for (int sc = 0; sc < 2; sc++) {
+      struct fx f;
+      load(&f, k_touch);
+      (void)buffer(&f, 5000, "first");
+      uint64_t p[2] = {buffer(&f, 4 * 256, "a"), 0};
+      (void)buffer(&f, 300, "between");
+      p[1] = buffer(&f, 4 * 256, "b");
+      struct sim_launch c = {.grid = {4, 1, 1}, .block = {64, 1, 1}, .workers = workers,
+                             .trace_every = 1, .trace_blocks = 4, .trace_wave = 2};
+      sim_stats_shortcuts = sc;
+      ck_assert_int_eq(sim_run(f.d, &f.m, "tk", p, sizeof p, &c, &f.r, f.err, sizeof f.err),
+                       SIM_OK);
+      sim_stats_shortcuts = 1;
+      ck_assert_msg(f.r.outcome == SIM_RAN_OK, "%s", f.r.fault.message);
+      const struct sim_trace *tr = &f.r.trace;
+      ck_assert_ptr_nonnull(tr->touch);
+      ck_assert_uint_eq(tr->nseg, 6);              /* 4 buffers, c0, c1 */
+      keys[sc] = malloc(tr->ntouch * sizeof *keys[sc]);
+      ck_assert_ptr_nonnull(keys[sc]);
+      uint64_t n = 0;
+      for (uint32_t q = 0; q < tr->nseg; q++)
+        for (uint64_t j = 0; j < tr->seg[q].n; j++)
+          keys[sc][n++] = tr->touch[tr->seg[q].at + j];
+      ck_assert(!sc || n == nkeys);
+      nkeys = n;
+      shared[sc] = tr->touch_shared;
+      done(&f);
+    }
+    unsigned touched = 0;
+    for (uint64_t i = 0; i < nkeys; i++) {
+      ck_assert_msg(keys[0][i] == keys[1][i], "%u workers, line %llu: key 0x%llx, guessed 0x%llx",
+                    workers, (unsigned long long)i, (unsigned long long)keys[0][i],
+                    (unsigned long long)keys[1][i]);
+      touched += keys[0][i] != 0;
+    }
+    ck_assert_uint_eq(touched, 8 + 8 + 3);         /* a's and b's lines; c1's first line
                                                       is c0's (its key there), two more */
-  free(keys[0]);
-  free(keys[1]);
+    ck_assert_uint_eq(shared[0], 1);               /* every block loads c1's lines */
+    ck_assert_uint_eq(shared[1], 1);
+    free(keys[0]);
+    free(keys[1]);
+  }
+}
+END_TEST
+
+/* A block's hint for an allocation that shares its first line with the one before it (as
+   packed __constant__ variables do; no kernel's coalesced access reaches one today) leaves
+   that line out: sim_touch_span_in keeps its key in the allocation before's entry, as
+   touch_seg finds it, and the hint's other lines in the allocation's own. */
+START_TEST(test_touch_hint_shared_line)
+{
+  struct sim_alloc al[2] = {{.base = 0x1000, .size = 4}, {.base = 0x1004, .size = 0x100}};
+  struct sim_device d = {.allocs = al, .nallocs = 2};
+  struct sim_touch_seg seg[2] = {{0x1000 >> 7, 1, 0}, {0x1004 >> 7, 3, 1}};
+  uint64_t keys[4] = {0, 0, 0, 0};
+  struct sim_trace tr = {.touch = keys, .ntouch = 4, .seg = seg, .nseg = 2, .touch_wave = 1};
+  struct sim_block *b = calloc(1, sizeof *b);
+  ck_assert_ptr_nonnull(b);
+  b->dev = &d;
+  b->touch = &tr;
+  b->linear = 3;
+  b->ctr.warp_insts = 5;
+  sim_trace_touch_span(b, 0x1080, 0x1100, &al[1]);  /* line 0x21: makes the hint */
+  ck_assert_ptr_eq(sim_touch_slot(b, &al[1])->al, &al[1]);
+  b->ctr.warp_insts = 9;
+  sim_touch_span_in(b, 0x1004, 0x1084, &al[1], 0);     /* lines 0x20 (al[0]'s) and 0x21 */
+  sim_touch_span_in(b, 0x1080, 0x1104, &al[1], 0x100000);     /* lines 0x21 and 0x22 */
+  ck_assert_uint_eq(keys[0], sim_touch_key(1, 3, 8));
+  ck_assert_uint_eq(keys[1], 0);
+  ck_assert_uint_eq(keys[2], sim_touch_key(1, 3, 4));
+  ck_assert_uint_eq(keys[3], sim_touch_key(1, 3, 8));
+  free(b);
+}
+END_TEST
+
+/* sim_touch_now, a block's touch_key0 plus its warp-instructions so far, is sim_touch_key's
+   whole sum: at the first instruction, in every wave, for the 24-bit block field's wrap, and
+   at and past the limit of 0xfffffff instructions. */
+START_TEST(test_touch_now_key)
+{
+  static const uint64_t insts[] = {0, 1, 2, 3, 1000, 0xffffffe, 0xfffffff, 0x10000000,
+                                   0x10000001, 0x123456789ull, UINT64_MAX};
+  static const uint32_t linear[] = {0, 1, 7, 8, 1000, 0xffffff, 0x1000000, 0x1234567,
+                                    UINT32_MAX};
+  static const uint32_t wave[] = {1, 2, 3, 132, 0xfff000};
+  for (unsigned iw = 0; iw < sizeof wave / sizeof *wave; iw++)
+    for (unsigned il = 0; il < sizeof linear / sizeof *linear; il++)
+      for (unsigned ii = 0; ii < sizeof insts / sizeof *insts; ii++) {
+        struct sim_block b = {.linear = linear[il]};
+        b.touch_key0 = sim_touch_key(wave[iw], linear[il], 0);
+        b.ctr.warp_insts = insts[ii];
+        uint64_t done = insts[ii] ? insts[ii] - 1 : 0;
+        ck_assert_msg(sim_touch_now(&b) == sim_touch_key(wave[iw], linear[il], done),
+                      "wave %u, block %u, %llu warp-instructions", wave[iw], linear[il],
+                      (unsigned long long)insts[ii]);
+      }
 }
 END_TEST
 
@@ -6196,6 +6331,9 @@ Suite *suite_sim(void)
   tcase_add_test(t, test_shared_stats_affine);
   tcase_add_test(t, test_shared_part_bounds);
   tcase_add_test(t, test_touch_span_guess);
+  tcase_add_test(t, test_global_stats_ordered);
+  tcase_add_test(t, test_touch_now_key);
+  tcase_add_test(t, test_touch_hint_shared_line);
   tcase_add_test(t, test_wave64_full_halves);
   tcase_add_test(t, test_fast_path_global_strided);
   tcase_add_test(t, test_fast_plan_setp_no_branch);

@@ -18,6 +18,7 @@
 #include "grader/submission.h"
 #include "metrics/occ.h"
 #include "run/run.h"
+#include "sim/sim.h"
 #include "toolchain/tc_exec.h"
 #include "toolchain/tc_file.h"
 
@@ -194,6 +195,7 @@ int wl_cmd_grade(int argc, char **argv)
   /* from here on the run is confined: it writes only beneath its results folder and reads
      the lab's folders and this submission's, not those beside it (tc_sandbox.h) */
   char note[512], arch[1024];
+  sim_threads_end();            /* the reference's run made them: they would stay unconfined */
   if (tc_sandbox_confine_grade(dir, occ_arch_dir(arch, sizeof arch) == 0 ? arch : NULL,
                                o.results_root, o.backend != RUN_BACKEND_EMU, note,
                                sizeof note) < 0) {

@@ -518,6 +518,12 @@ void sim_result_free(struct sim_result *r);
 /* Host cores, for "all cores" worker counts. */
 uint32_t sim_host_cores(void);
 
+/* End the worker threads the emulator keeps from one launch to the next (sim_crew.c), waiting
+   for their end; the next launch makes new ones. For a process about to confine itself
+   (Landlock confines only the calling thread and those it makes later). Does nothing while a
+   launch runs on them. */
+void sim_threads_end(void);
+
 /* ---- tensor maps (cp.async.bulk.tensor, sim_async.c) ----
    What cuTensorMapEncodeTiled is given, for a tiled map. On the GPU the driver encodes it into
    an opaque 128-byte CUtensorMap; the emulator's 128 bytes (sim_tmap_encode) carry the same

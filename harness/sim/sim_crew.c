@@ -11,9 +11,12 @@
  * A launch that finds the crew held by another (a launch on another thread) makes threads of
  * its own for itself, as every launch did before: no launch waits for another's. A forked
  * child has none of the parent's threads: the child handler of pthread_atfork empties the
- * crew there, and the child's first launch makes its own. The threads are detached and never
- * end: exit() ends them with the process, and what they hold is reachable from their stacks
- * and this file's static table (no leak for LeakSanitizer). They block the signals a process
+ * crew there, and the child's first launch makes its own. The threads end only at
+ * sim_threads_end (or with the process: exit() ends them, and what they hold is reachable from
+ * their stacks and this file's static table, no leak for LeakSanitizer). A process about to
+ * confine itself ends them first: Landlock confines the calling thread and the threads it
+ * makes from then on, not the ones already there, which would run the next launches
+ * unconfined (and which LeakSanitizer, confined, could not stop to scan: false leaks). They block the signals a process
  * is sent (an interrupt, a child's end): those go to the threads that were there to take them
  * before the crew was kept, not to a parked thread.
  */
@@ -23,6 +26,7 @@
 #include <linux/futex.h>
 #include <sys/syscall.h>
 
+#include "sim/sim.h"
 #include "sim/sim_crew.h"
 
 /* One thread of the crew. go and done are futex words: the launch bumps go to hand it
@@ -30,8 +34,9 @@
 struct hand {
   _Alignas(64) uint32_t go;
   uint32_t done;
-  void *(*fn)(void *);
+  void *(*fn)(void *);          /* NULL: end (sim_threads_end) */
   void *arg;
+  pthread_t th;
 };
 
 static struct hand hands[SIM_CREW_MAX];
@@ -67,6 +72,8 @@ static void *hand_main(void *arg)
   uint32_t seen = 0;
   for (;;) {
     seen = wait_change(&h->go, seen);
+    if (!h->fn)
+      return NULL;
     h->fn(h->arg);
     __atomic_store_n(&h->done, seen, __ATOMIC_RELEASE);
     futex_wake(&h->done);
@@ -88,8 +95,8 @@ static void atfork_register(void)
   pthread_atfork(NULL, NULL, atfork_child);
 }
 
-/* Make the thread of hands[nhands], detached, with the process's signals blocked but for
-   the ones a fault raises. Returns 0, or -1. */
+/* Make the thread of hands[nhands] (joinable: sim_threads_end joins it), with the process's
+   signals blocked but for the ones a fault raises. Returns 0, or -1. */
 static int hand_make(void)
 {
   static const int faults[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGTRAP, SIGSYS};
@@ -100,12 +107,10 @@ static int hand_make(void)
   pthread_attr_t at;
   if (pthread_attr_init(&at))
     return -1;
-  pthread_attr_setdetachstate(&at, PTHREAD_CREATE_DETACHED);
   pthread_sigmask(SIG_SETMASK, &all, &old);
   struct hand *h = &hands[nhands];
   h->go = h->done = 0;
-  pthread_t t;
-  int rc = pthread_create(&t, &at, hand_main, h);
+  int rc = pthread_create(&h->th, &at, hand_main, h);
   pthread_sigmask(SIG_SETMASK, &old, NULL);
   pthread_attr_destroy(&at);
   if (rc)
@@ -155,6 +160,22 @@ void sim_crew_end(struct sim_crew_job *j)
   if (!j->own)
     __atomic_store_n(&held, 0, __ATOMIC_RELEASE);
   j->n = 0;
+}
+
+void sim_threads_end(void)
+{
+  if (__atomic_exchange_n(&held, 1, __ATOMIC_ACQUIRE))
+    return;                             /* a launch runs on them: not ours to end */
+  for (uint32_t i = 0; i < nhands; i++) {
+    struct hand *h = &hands[i];
+    h->fn = NULL;
+    __atomic_store_n(&h->go, h->go + 1, __ATOMIC_RELEASE);
+    futex_wake(&h->go);
+    pthread_join(h->th, NULL);
+    h->go = h->done = 0;
+  }
+  __atomic_store_n(&nhands, 0, __ATOMIC_RELAXED);
+  __atomic_store_n(&held, 0, __ATOMIC_RELEASE);
 }
 
 uint32_t sim_crew_size(void)

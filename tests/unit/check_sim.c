@@ -1557,6 +1557,40 @@ START_TEST(test_crew_reused)
 }
 END_TEST
 
+/* sim_threads_end ends the crew's threads (a process about to confine itself: Landlock
+   confines only the threads made after it): the crew is empty after it, the threads are gone
+   from the process, and the next launches make new ones and give the same results. */
+static unsigned process_threads(void)
+{
+  FILE *f = fopen("/proc/self/status", "r");
+  char line[256];
+  unsigned n = 0;
+  while (f && fgets(line, sizeof line, f))
+    if (sscanf(line, "Threads: %u", &n) == 1)
+      break;
+  if (f)
+    fclose(f);
+  return n;
+}
+
+START_TEST(test_crew_threads_end)
+{
+  struct sim_counters ctr;
+  struct sim_inst_stats st[RED_STATS];
+  ck_assert_int_eq(red_check(1, NULL, 1, &ctr, st, 1), 0);
+  ck_assert_int_eq(red_check(3, NULL, 3, &ctr, st, 0), 0);
+  ck_assert_uint_eq(sim_crew_size(), 2);
+  unsigned before = process_threads();
+  sim_threads_end();
+  ck_assert_uint_eq(sim_crew_size(), 0);
+  ck_assert_uint_eq(process_threads(), before - 2);
+  sim_threads_end();                            /* none left: nothing to do */
+  ck_assert_int_eq(red_check(2, NULL, 2, &ctr, st, 0), 0);
+  ck_assert_uint_eq(sim_crew_size(), 1);
+  ck_assert_uint_eq(process_threads(), before - 1);
+}
+END_TEST
+
 /* A forked child has none of its parent's crew: its launches make their own threads, run on
    them and give the parent's results; the parent's crew is still there after. */
 START_TEST(test_crew_forked_child)
@@ -6376,6 +6410,7 @@ Suite *suite_sim(void)
   tcase_add_test(t, test_held_worker);
   tcase_add_test(t, test_launch_in_forked_child);
   tcase_add_test(t, test_crew_reused);
+  tcase_add_test(t, test_crew_threads_end);
   tcase_add_test(t, test_crew_forked_child);
   tcase_add_test(t, test_crew_two_callers);
   tcase_add_test(t, test_call);

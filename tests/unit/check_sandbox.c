@@ -306,15 +306,24 @@ START_TEST(test_namespace_confines)
 }
 END_TEST
 
+/* A fresh tree (make_tree) and a sandbox without confinement for alice's work folder, whose
+   path goes to work. */
+static struct tc_sandbox *none_sandbox(char *work, size_t n)
+{
+  make_tree();
+  struct tc_sandbox *sb = malloc(sizeof *sb);
+  ck_assert_ptr_nonnull(sb);
+  snprintf(work, n, "%s/alice/work", base);
+  ck_assert_int_eq(tc_sandbox_for_nvcc(sb, TC_SANDBOX_NONE, "/x/bin/nvcc", NULL, work, NULL), 0);
+  return sb;
+}
+
 /* Without a confinement: the folder is still its cwd and TMPDIR, and the variables that make
    GCC search or write elsewhere are gone. */
 START_TEST(test_none_sets_folder)
 {
-  make_tree();
-  struct tc_sandbox *sb = malloc(sizeof *sb);
   char work[128];
-  snprintf(work, sizeof work, "%s/alice/work", base);
-  ck_assert_int_eq(tc_sandbox_for_nvcc(sb, TC_SANDBOX_NONE, "/x/bin/nvcc", NULL, work, NULL), 0);
+  struct tc_sandbox *sb = none_sandbox(work, sizeof work);
   char *argv[] = {"/bin/sh", "-c", "pwd; echo \"tmp=$TMPDIR cpath=$CPATH deps=$DEPENDENCIES_OUTPUT\"",
                   NULL};
   char out[2048], want[300];
@@ -334,11 +343,8 @@ END_TEST
    limit is not written. */
 START_TEST(test_exec_limits)
 {
-  make_tree();
-  struct tc_sandbox *sb = malloc(sizeof *sb);
   char work[128];
-  snprintf(work, sizeof work, "%s/alice/work", base);
-  ck_assert_int_eq(tc_sandbox_for_nvcc(sb, TC_SANDBOX_NONE, "/x/bin/nvcc", NULL, work, NULL), 0);
+  struct tc_sandbox *sb = none_sandbox(work, sizeof work);
   char *hang[] = {"/bin/sh", "-c", "sleep 60 & echo started; sleep 60", NULL};
   char out[2048];
   struct tc_exec_limits lim = {.wall_s = 1};
@@ -712,11 +718,8 @@ END_TEST
    dash, 1 KiB in bash), and tc_exec_start's address space and core files. */
 START_TEST(test_exec_child_limits)
 {
-  make_tree();
-  struct tc_sandbox *sb = malloc(sizeof *sb);
   char work[128];
-  snprintf(work, sizeof work, "%s/alice/work", base);
-  ck_assert_int_eq(tc_sandbox_for_nvcc(sb, TC_SANDBOX_NONE, "/x/bin/nvcc", NULL, work, NULL), 0);
+  struct tc_sandbox *sb = none_sandbox(work, sizeof work);
   char *ulim[] = {"/bin/sh", "-c", "ulimit -n; ulimit -t; ulimit -d; ulimit -f", NULL};
   struct tc_exec_limits lim = {.cpu_s = 33, .fsize = 1 << 20, .nofile = 77, .data = 1ull << 30};
   char out[256];

@@ -324,6 +324,14 @@ static size_t resident(const void *p, size_t n)
   return r;
 }
 
+/* Wait for the forked child pid, which must have exited with 0. */
+static void child_ok(pid_t pid)
+{
+  int status = -1;
+  ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+  ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0, "the child: status %#x", status);
+}
+
 /* A freed device buffer's mapping serves the next allocation (sim_mem.c's keep): one of the
    same size gets its memory, a larger one its pages at its start (resident before any
    write, where a fresh mapping has none); both read as zeros, as fresh memory does. While
@@ -340,16 +348,14 @@ START_TEST(test_freed_buffer_memory_kept)
   ck_assert_int_eq(sim_fill(d, a, 0xab, n), SIM_OK);
   const uint8_t *pa = sim_view(d, a, n);
   ck_assert_int_eq(sim_free(d, a), SIM_OK);
-  /* kept, it is not a forked child's (nvcc's: no page tables copied, no copy-on-write) */
+  /* kept, it is not a forked child's (a GPU run's: no page tables copied, no copy-on-write) */
   size_t pg = (size_t)sysconf(_SC_PAGESIZE);
   unsigned char v;
   pid_t pid = fork();
   ck_assert_int_ge(pid, 0);
   if (pid == 0)
     _exit(mincore((void *)(pa - (uintptr_t)pa % pg), pg, &v) != 0 && errno == ENOMEM ? 0 : 1);
-  int status = -1;
-  ck_assert_int_eq(waitpid(pid, &status, 0), pid);
-  ck_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+  child_ok(pid);
   ck_assert_int_eq(sim_malloc(d, n, "b", &b), SIM_OK);
   ck_assert_uint_ne(b, a);                      /* device addresses only grow, as before */
   const uint8_t *pb = sim_view(d, b, n);
@@ -358,8 +364,7 @@ START_TEST(test_freed_buffer_memory_kept)
   ck_assert_int_ge(pid, 0);
   if (pid == 0)
     _exit(mincore((void *)(pb - (uintptr_t)pb % pg), pg, &v) == 0 ? 0 : 1);
-  ck_assert_int_eq(waitpid(pid, &status, 0), pid);
-  ck_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+  child_ok(pid);
   for (uint64_t i = 0; i < n; i += 4093)
     ck_assert_uint_eq(pb[i], 0);
   ck_assert_uint_eq(pb[n - 1], 0);
@@ -1524,9 +1529,7 @@ START_TEST(test_launch_in_forked_child)
       bad = red_check(1, NULL, 1, &ctr, st, 0) || big_cycle() ? 10 + i : 0;
     _exit(bad);
   }
-  int status = -1;
-  ck_assert_int_eq(waitpid(pid, &status, 0), pid);
-  ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0, "the child: status %#x", status);
+  child_ok(pid);
   ck_assert_int_eq(red_check(1, NULL, 1, &ctr, st, 0), 0);
   ck_assert_int_eq(big_cycle(), 0);
 }
@@ -1610,9 +1613,7 @@ START_TEST(test_crew_forked_child)
       bad = 20 + (int)sim_crew_size();
     _exit(bad);
   }
-  int status = -1;
-  ck_assert_int_eq(waitpid(pid, &status, 0), pid);
-  ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0, "the child: status %#x", status);
+  child_ok(pid);
   ck_assert_int_eq(red_check(2, NULL, 2, &ctr, st, 0), 0);
   ck_assert_uint_eq(sim_crew_size(), 1);
 }

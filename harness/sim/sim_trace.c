@@ -183,6 +183,17 @@ static inline const struct sim_touch_hint *touch_hint(struct sim_block *b,
   return h->al == al ? h : touch_hint_make(b, tr, al, h);
 }
 
+/* Line x was touched at key: through b's hint h for its allocation where the line is one of
+   the hint's (no look-up), else as touch_one finds it. */
+static inline void touch_line(struct sim_trace *tr, const struct sim_touch_hint *h,
+                              const struct sim_touch_seg **seg, uint64_t x, uint64_t key)
+{
+  if (h && x - h->lo < h->n)
+    sim_touch_keep(tr, &tr->touch[h->off + x], key);
+  else
+    touch_one(tr, seg, x, key);
+}
+
 /* The key of b's access now: the block's warp-instructions before this one (sim_exec counts
    it first), the index of its event in a recorded block, which the timing model keys its
    own touches by. Under sim_stats_shortcuts 0, sim_touch_key's whole sum each time. */
@@ -210,12 +221,8 @@ void sim_trace_touch_span(struct sim_block *b, uint64_t lo, uint64_t end,
     return;
   }
   const struct sim_touch_seg *seg = &tr->seg[0];
-  for (uint64_t x = x0; x <= x1; x++) {
-    if (h && x - h->lo < h->n)
-      sim_touch_keep(tr, &tr->touch[h->off + x], key);
-    else
-      touch_one(tr, &seg, x, key);
-  }
+  for (uint64_t x = x0; x <= x1; x++)
+    touch_line(tr, h, &seg, x, key);
 }
 
 void sim_trace_touch(struct sim_block *b, const uint64_t *addr, uint64_t m, uint32_t size,
@@ -234,10 +241,7 @@ void sim_trace_touch(struct sim_block *b, const uint64_t *addr, uint64_t m, uint
     for (uint64_t x = a >> 7; x <= (a + (size ? size : 1) - 1) >> 7; x++)
       if (x != prev) {                  /* neighbouring lanes often share a line */
         prev = x;
-        if (h && x - h->lo < h->n)
-          sim_touch_keep(tr, &tr->touch[h->off + x], key);
-        else
-          touch_one(tr, &seg, x, key);
+        touch_line(tr, h, &seg, x, key);
       }
   }
 }

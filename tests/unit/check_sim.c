@@ -1417,6 +1417,77 @@ START_TEST(test_parallel_equals_serial)
 }
 END_TEST
 
+/* Chains of blocks through global memory: in fwd, block b spins until block b-1 has set its
+   flag, then sets its own; in back, block b waits for block b+1 and the last block starts the
+   chain. */
+static const char *k_chain =
+  HDR
+  ".visible .entry fwd(.param .u64 p)\n{\n"
+  "  .reg .pred %p<3>;\n  .reg .b32 %r<4>;\n  .reg .b64 %rd<6>;\n"
+  "  ld.param.u64 %rd1, [p];\n  cvta.to.global.u64 %rd2, %rd1;\n"
+  "  mov.u32 %r1, %ctaid.x;\n  mul.wide.u32 %rd3, %r1, 4;\n  add.s64 %rd4, %rd2, %rd3;\n"
+  "  add.s64 %rd5, %rd4, -4;\n"
+  "  setp.eq.u32 %p1, %r1, 0;\n  @%p1 bra SET;\n"
+  "SPIN:\n  ld.volatile.global.u32 %r2, [%rd5];\n"
+  "  setp.eq.u32 %p2, %r2, 0;\n  @%p2 bra SPIN;\n"
+  "SET:\n  mov.u32 %r3, 1;\n  st.volatile.global.u32 [%rd4], %r3;\n  ret;\n}\n"
+  ".visible .entry back(.param .u64 p)\n{\n"
+  "  .reg .pred %p<3>;\n  .reg .b32 %r<5>;\n  .reg .b64 %rd<6>;\n"
+  "  ld.param.u64 %rd1, [p];\n  cvta.to.global.u64 %rd2, %rd1;\n"
+  "  mov.u32 %r1, %ctaid.x;\n  mul.wide.u32 %rd3, %r1, 4;\n  add.s64 %rd4, %rd2, %rd3;\n"
+  "  add.s64 %rd5, %rd4, 4;\n"
+  "  mov.u32 %r4, %nctaid.x;\n  sub.u32 %r4, %r4, 1;\n"
+  "  setp.eq.u32 %p1, %r1, %r4;\n  @%p1 bra SET;\n"
+  "SPIN:\n  ld.volatile.global.u32 %r2, [%rd5];\n"
+  "  setp.eq.u32 %p2, %r2, 0;\n  @%p2 bra SPIN;\n"
+  "SET:\n  mov.u32 %r3, 1;\n  st.volatile.global.u32 [%rd4], %r3;\n  ret;\n}\n";
+
+/* Workers claim a few consecutive blocks at a time, and a claimed block counts as started
+   for the modelled GPU: the blocks started are always the first ones, as on a GPU that
+   starts them in order, however many workers there are. A forward chain of 64 blocks ends
+   with 5 resident blocks as with all of them; a backward chain ends when the GPU holds all
+   64, and with 5 it is block 0's deadlock, in the same words on 1 to 4 workers (had a
+   worker started a block past the first five, or claimed more than the room left, the
+   count of blocks that wait or the first block not started would differ). */
+START_TEST(test_claims_start_blocks_in_order)
+{
+  enum { NB = 64 };
+  struct fx f;
+  load(&f, k_chain);
+  uint64_t a = buffer(&f, NB * 4, "flags");
+  uint32_t zero[NB] = {0}, got[NB];
+  for (uint32_t workers = 1; workers <= 4; workers++)
+    for (int rep = 0; rep < 8; rep++)
+      for (int k = 0; k < 4; k++) {
+        int back = k >= 2;
+        uint32_t resident = k & 1 ? 5 : 0;
+        struct sim_launch c = {.grid = {NB, 1, 1}, .block = {32, 1, 1}, .workers = workers,
+                               .resident_blocks = resident};
+        ck_assert_int_eq(sim_write(f.d, a, zero, sizeof zero), SIM_OK);
+        sim_result_free(&f.r);
+        ck_assert_int_eq(sim_run(f.d, &f.m, back ? "back" : "fwd", &a, 8, &c, &f.r, f.err,
+                                 sizeof f.err), SIM_OK);
+        if (back && resident) {
+          ck_assert_msg(f.r.outcome == SIM_DEADLOCK && f.r.fault.block[0] == 0 &&
+                        strstr(f.r.fault.message, "inter-block dependence: block (0,0,0) waits "
+                               "for a write no started block makes, and blocks 5 to 63 would "
+                               "not have started: the modelled GPU holds at most 5 blocks of "
+                               "this launch at once and all 5 wait") == f.r.fault.message,
+                        "%u workers: outcome %d, block %u: %s", workers, (int)f.r.outcome,
+                        f.r.fault.block[0], f.r.fault.message);
+          continue;
+        }
+        ck_assert_msg(f.r.outcome == SIM_RAN_OK, "%s, %u resident, %u workers: outcome %d: %s",
+                      back ? "back" : "fwd", resident, workers, (int)f.r.outcome,
+                      f.r.fault.message);
+        ck_assert_int_eq(sim_read(f.d, a, got, sizeof got), SIM_OK);
+        for (uint32_t b = 0; b < NB; b++)
+          ck_assert_uint_eq(got[b], 1);
+      }
+  done(&f);
+}
+END_TEST
+
 static void *open_hold(void *arg)
 {
   __atomic_store_n((int *)arg, 1, __ATOMIC_RELEASE);
@@ -6407,6 +6478,7 @@ Suite *suite_sim(void)
   tcase_add_test(t, test_barrier_count_deadlock);
   tcase_add_test(t, test_budget);
   tcase_add_test(t, test_interblock_budget_names_first_waiter);
+  tcase_add_test(t, test_claims_start_blocks_in_order);
   tcase_add_test(t, test_parallel_equals_serial);
   tcase_add_test(t, test_held_worker);
   tcase_add_test(t, test_launch_in_forked_child);

@@ -1665,6 +1665,43 @@ START_TEST(test_crew_threads_end)
 }
 END_TEST
 
+/* What a crew thread saw when it ran a launch's function: its affinity. */
+static void *crew_affinity(void *arg)
+{
+  cpu_set_t *seen = arg;
+  CPU_ZERO(seen);
+  sched_getaffinity(0, sizeof *seen, seen);
+  return NULL;
+}
+
+/* The crew's threads are woken off the core their launch began on, and then may run on every
+   core the launching thread may (had a thread kept its wake-up's mask, that core would be
+   missing): with the process's cores, and with the launching thread held to two of them. */
+START_TEST(test_crew_runs_where_its_launch_may)
+{
+  cpu_set_t all, two, seen[2];
+  ck_assert_int_eq(sched_getaffinity(0, sizeof all, &all), 0);
+  CPU_ZERO(&two);
+  for (int c = 0; c < CPU_SETSIZE && CPU_COUNT(&two) < 2; c++)
+    if (CPU_ISSET(c, &all))
+      CPU_SET(c, &two);
+  for (int k = 0; k < 4; k++) {
+    const cpu_set_t *want = k & 1 ? &two : &all;
+    ck_assert_int_eq(sched_setaffinity(0, sizeof *want, want), 0);
+    struct sim_crew_job j;
+    sim_crew_begin(&j);
+    ck_assert_int_eq(j.own, 0);
+    ck_assert_int_eq(sim_crew_give(&j, crew_affinity, &seen[0]), 0);
+    ck_assert_int_eq(sim_crew_give(&j, crew_affinity, &seen[1]), 0);
+    sim_crew_end(&j);
+    for (int i = 0; i < 2; i++)
+      ck_assert_msg(CPU_EQUAL(&seen[i], want), "launch %d, thread %d: %d cores of %d", k, i,
+                    CPU_COUNT(&seen[i]), CPU_COUNT(want));
+  }
+  ck_assert_int_eq(sched_setaffinity(0, sizeof all, &all), 0);
+}
+END_TEST
+
 /* A forked child has none of its parent's crew: its launches make their own threads, run on
    them and give the parent's results; the parent's crew is still there after. */
 START_TEST(test_crew_forked_child)
@@ -6485,6 +6522,7 @@ Suite *suite_sim(void)
   tcase_add_test(t, test_crew_reused);
   tcase_add_test(t, test_crew_threads_end);
   tcase_add_test(t, test_crew_forked_child);
+  tcase_add_test(t, test_crew_runs_where_its_launch_may);
   tcase_add_test(t, test_crew_two_callers);
   tcase_add_test(t, test_call);
   tcase_add_test(t, test_wave64);

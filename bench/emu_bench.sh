@@ -82,17 +82,23 @@ shorter() {
 
 # N runs on one worker and N on all cores, taken in turns, so that both see the same minutes
 # of a host whose per-core speed drifts; each the run with the shortest launch (other work on
-# the machine only ever slows a run down). Prints the two results on two lines.
+# the machine only ever slows a run down). Prints the two results on two lines, then the
+# median over the N turns of one turn's speedup (its one-worker launch over its all-cores
+# launch): on a host whose speed drifts within minutes, the two best runs may come from
+# different minutes, a turn's two runs from the same.
 best_pair() {
-  local n=$1 b1="" b0="" r
+  local n=$1 b1="" b0="" r r1 ratios=""
   shift
   for _ in $(seq "$n"); do
-    r=$(run_one "$@" 1) || return 1
-    b1=$(shorter "$r" "$b1")
+    r1=$(run_one "$@" 1) || return 1
+    b1=$(shorter "$r1" "$b1")
     r=$(run_one "$@" 0) || return 1
     b0=$(shorter "$r" "$b0")
+    ratios+="$(awk -v a="$(echo "$r1" | cut -d' ' -f2)" -v b="$(echo "$r" | cut -d' ' -f2)" \
+               'BEGIN { printf "%.4f", (b > 0 ? a / b : 0) }') "
   done
-  printf '%s\n%s\n' "$b1" "$b0"
+  printf '%s\n%s\n%s\n' "$b1" "$b0" \
+    "$(printf '%s\n' $ratios | sort -g | awk '{ v[NR] = $1 } END { print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) }')"
 }
 
 if part throughput; then
@@ -101,32 +107,35 @@ for k in alu_loop bare_loop mem_mixed; do
 done
 echo "warplab emulator throughput ($warplab, $(nproc) cores, BENCH_SCALE=$scale)"
 printf '%-10s %12s | %22s | %22s | %s\n' "" "" "one worker thread" "all cores" ""
-printf '%-10s %12s | %7s %7s %6s | %7s %7s %6s | %7s %5s %5s %7s %s\n' kernel warp-insts launch_s Mwi/s proc_s launch_s Mwi/s proc_s speedup cores work model_s threads
+printf '%-10s %12s | %7s %7s %6s | %7s %7s %6s | %7s %6s %5s %5s %7s %s\n' kernel warp-insts launch_s Mwi/s proc_s launch_s Mwi/s proc_s speedup med_x cores work model_s threads
 for c in "${cases[@]}"; do
   IFS='|' read -r name ptx kernel grid block args <<< "$c"
   pair=$(best_pair "$reps" "$name" "$ptx" "$kernel" "$grid" "$block" "$args")
   r1=$(echo "$pair" | sed -n 1p)
   r0=$(echo "$pair" | sed -n 2p)
+  med=$(echo "$pair" | sed -n 3p)
   read -r i1 s1 p1 _ _ c1 <<< "$r1"
   read -r i0 s0 p0 th m0 c0 <<< "$r0"
   [ "$i1" = "$i0" ] || echo "bench: $name: instruction counts differ ($i1 vs $i0)" >&2
   awk -v n="$name" -v i="$i1" -v s1="$s1" -v s0="$s0" -v p1="$p1" -v p0="$p0" -v th="$th" -v m="$m0" \
-      -v c1="$c1" -v c0="$c0" 'BEGIN {
-    printf "%-10s %12d | %8.3f %7.2f %6.2f | %8.3f %7.2f %6.2f | %6.2fx %5.2f %5.2f %7.3f %s\n", n, i,
+      -v c1="$c1" -v c0="$c0" -v med="$med" 'BEGIN {
+    printf "%-10s %12d | %8.3f %7.2f %6.2f | %8.3f %7.2f %6.2f | %6.2fx %5.2fx %5.2f %5.2f %7.3f %s\n", n, i,
            s1, (s1 > 0 ? i / s1 / 1e6 : 0), p1, s0, (s0 > 0 ? i / s0 / 1e6 : 0), p0,
-           (s0 > 0 ? s1 / s0 : 0), (s0 > 0 ? c0 / s0 : 0), (c0 > 0 ? c1 / c0 : 0), m, th }'
+           (s0 > 0 ? s1 / s0 : 0), med, (s0 > 0 ? c0 / s0 : 0), (c0 > 0 ? c1 / c0 : 0), m, th }'
 done
 echo "Mwi/s: millions of warp-instructions (smsp__inst_executed.sum) per second of the launch"
 echo "(emulator.run_seconds); proc_s: the whole warplab process (inputs, parsing, launch);"
 echo "speedup: the launch on one worker thread over the launch on all cores (threads), the"
 echo "figure issue 19 asks >= 1.8 of with 2 threads on 2 idle cores (a loaded machine gives less);"
+echo "med_x: the median over the turns of a turn's speedup (one-worker launch, then all cores:"
+echo "on a host whose speed drifts, the two best runs may come from different minutes);"
 echo "cores: the all-cores launch's worker CPU time over its wall time (emulator.cpu_seconds; 2.00"
 echo "when each of 2 workers had a core to itself throughout, less when the host gave them less);"
 echo "work: the one-worker launch's CPU time over the all-cores launch's (1.00 when the threads"
 echo "together needed no more CPU time than one; less when they did, or their cores ran slower"
 echo "side by side, as two threads of one physical core do); speedup is about cores x work;"
 echo "model_s: the timing model replaying SM 0's recorded blocks (emulator.model_seconds)."
-echo "Each figure is the best of $reps runs (BENCH_REPS), one worker and all cores in turns."
+echo "Each figure but med_x is the best of $reps runs (BENCH_REPS), one worker and all cores in turns."
 fi
 if part callgrind; then
   echo

@@ -1020,7 +1020,8 @@ static uint32_t claim_size(const struct launch *L)
 
    A claimed block counts as started for the modelled GPU (L->in_flight): the blocks claimed
    are always those before L->next, as the blocks started are on a GPU that starts them in
-   order. Its worker starts it next, before it resumes or claims another; a block after the
+   order. Its worker starts it next, before it resumes or claims another, also while the
+   budget's grace pauses the launch (as a running block goes on then); a block after the
    lowest faulting one is given back unstarted, and so is every claim once the budget ran
    out. No deadlock is declared while a claim is pending (L->claimed). */
 static void block_worker(struct worker_out *out, const struct sim_alloc **cache)

@@ -25,9 +25,9 @@
  * their stacks and this file's static table, no leak for LeakSanitizer). A process about to
  * confine itself ends them first: Landlock confines the calling thread and the threads it
  * makes from then on, not the ones already there, which would run the next launches
- * unconfined (and which LeakSanitizer, confined, could not stop to scan: false leaks). They block the signals a process
- * is sent (an interrupt, a child's end): those go to the threads that were there to take them
- * before the crew was kept, not to a parked thread.
+ * unconfined (and which LeakSanitizer, confined, could not stop to scan: false leaks). They
+ * block the signals a process is sent (an interrupt, a child's end): those go to the threads
+ * that were there to take them before the crew was kept, not to a parked thread.
  */
 #include <limits.h>
 #include <sched.h>

@@ -415,16 +415,15 @@ int sim_read_lane(struct sim_block *b, struct sim_warp *w, uint32_t pc, unsigned
   return 0;
 }
 
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__SANITIZE_ADDRESS__)
-#include <immintrin.h>
-#define SIM_X86_CLONES 1
-/* What the CPU has, asked once at load time rather than at every full-warp instruction. */
-static int cpu_avx2, cpu_avx2_fma;
+#ifdef SIM_X86
+/* What the CPU has (sim_int.h), asked once at load time rather than at every full-warp
+   instruction. */
+int sim_cpu_avx2, sim_cpu_avx2_fma;
 __attribute__((constructor)) static void cpu_detect(void)
 {
   __builtin_cpu_init();
-  cpu_avx2 = __builtin_cpu_supports("avx2") != 0;
-  cpu_avx2_fma = cpu_avx2 && __builtin_cpu_supports("fma");
+  sim_cpu_avx2 = __builtin_cpu_supports("avx2") != 0;
+  sim_cpu_avx2_fma = sim_cpu_avx2 && __builtin_cpu_supports("fma");
 }
 /* fma.rn.f32 for a full 32-lane warp with AVX2 and FMA, four lanes a vector: each 64-bit
    register slot is taken as two floats, the lane's value in the low one (little-endian); the
@@ -459,7 +458,7 @@ static inline int widening_cvt(const struct ptx_inst *in, int *sext)
   return *sext || (t == PTX_T_U64 && st == PTX_T_U32);
 }
 
-#ifdef SIM_X86_CLONES
+#ifdef SIM_X86
 /* d[l] = s[l] & mk for a full 32-lane warp with AVX2, four lanes a vector: mov. */
 __attribute__((target("avx2"))) static void and_full_avx2(uint64_t *d, const uint64_t *s,
                                                           uint64_t mk)
@@ -472,7 +471,7 @@ __attribute__((target("avx2"))) static void and_full_avx2(uint64_t *d, const uin
 }
 #endif
 
-#ifdef SIM_X86_CLONES
+#ifdef SIM_X86
 /* Whether base[l] != base[0] + l * size for some lane of a full 32-lane warp, with AVX2, four
    lanes a vector (warp_seq). */
 __attribute__((target("avx2"))) static int seq_bad_avx2(const uint64_t *base, uint64_t size)
@@ -905,7 +904,7 @@ __attribute__((target("avx2"))) static int addrs_ok_mask_avx2(const uint64_t *ba
 }
 #endif
 
-#ifdef SIM_X86_CLONES
+#ifdef SIM_X86
 /* av[l] = base[l] + imm and off[l] = av[l] - albase for a full 32-lane warp with AVX2; 1 when
    every off[l] is at most lim (each access inside the allocation at albase: an address below
    it wraps round past lim) and no address has a bit of amask (run_global's bounds check). */
@@ -949,14 +948,14 @@ __attribute__((target("avx2"))) static void gather64_avx2(uint64_t *d, const uin
    compiled twice, for FMA hardware and for any x86-64, and the loader picks one, so the
    common case is one instruction per lane instead of a libm call; a full warp on a CPU with
    AVX2 and FMA (asked at run time) takes fma_f32_full_avx2. */
-#ifdef SIM_X86_CLONES
+#ifdef SIM_X86
 __attribute__((target_clones("arch=haswell", "default")))
 #endif
 static void fma_f32_lanes(uint64_t *d, const uint64_t *a, const uint64_t *b, const uint64_t *c,
                           uint64_t e, unsigned lo, unsigned hi)
 {
-#ifdef SIM_X86_CLONES
-  if (e == SIM_FULL32 && cpu_avx2_fma) {
+#ifdef SIM_X86
+  if (e == SIM_FULL32 && sim_cpu_avx2_fma) {
     fma_f32_full_avx2(d, a, b, c);
     return;
   }
@@ -987,7 +986,7 @@ static inline int in_smem(const struct sim_block *b, const uint8_t *p)
    shared memory: one check for the warp (the largest address, the OR of all), so the lane
    loop needs none. The addresses go to av. 0 when some lane would fault: the caller then takes
    the lane-by-lane path, which reports the first such lane as before. */
-#ifdef SIM_X86_CLONES
+#ifdef SIM_X86
 /* addrs_ok_avx2, and the constant step of the addresses in bytes (*stride; SIM_NO_STRIDE where
    they have none). Addresses at a step of less than 4 GiB either way are in bounds when the
    first and the last are (they are the extremes, with no wrap-around between); any others
@@ -1043,7 +1042,7 @@ static inline int lanes_within(const uint64_t *av, uint32_t m, uint64_t amask, u
   return !(ors & amask) && top <= lim;
 }
 
-#ifdef SIM_X86_CLONES
+#ifdef SIM_X86
 /* addrs_ok_mask_avx2 for a mask of a few lanes (at most SPARSE_LANES): every lane's address
    to av eight lanes a vector, then the bounds and alignment of m's alone, lane by lane,
    where the vector check would test all 32. */
@@ -1063,7 +1062,7 @@ __attribute__((target("avx2"))) static int addrs_ok_sparse_avx2(const uint64_t *
 }
 #endif
 
-#ifdef SIM_X86_CLONES
+#ifdef SIM_X86
 /* smem_warp_ok's check of a partial warp's lanes m (at least two, within 32 lanes) with AVX2,
    and the constant step in bytes of the addresses of m's lanes (*stride: lane l of m at
    av[lo] + (l - lo) stride, lo m's first; SIM_NO_STRIDE where they have none): every lane's
@@ -1127,8 +1126,8 @@ static int smem_warp_ok(const struct sim_block *b, const uint64_t *base, uint64_
                         uint64_t e, unsigned lo, unsigned hi, uint32_t size, uint64_t *av)
 {
   uint64_t top = 0, ors = 0;
-#ifdef SIM_X86_CLONES
-  if (!(e >> 32) && cpu_avx2) {
+#ifdef SIM_X86
+  if (!(e >> 32) && sim_cpu_avx2) {
     /* every address at most the last one an access of size bytes may start at */
     if (size > b->smem_size)
       return 0;
@@ -1184,8 +1183,8 @@ static inline int warp_seq(const struct sim_alloc *al, const uint64_t *base, uin
                            uint32_t size, uint64_t *a0)
 {
   uint64_t b0 = base[0], x = b0, bad = 0;
-#ifdef SIM_X86_CLONES
-  if (cpu_avx2)
+#ifdef SIM_X86
+  if (sim_cpu_avx2)
     bad = (uint64_t)seq_bad_avx2(base, size);
   else
 #endif
@@ -1246,8 +1245,8 @@ static inline void ld_global_seq(struct sim_block *b, struct sim_warp *w, uint32
   int64_t ahead = prefetch_next(w, pc, al0, a0, 32 * size, 0);
   if (size == 8) {
     memcpy(dd, src, 32 * 8);
-#ifdef SIM_X86_CLONES
-  } else if (cpu_avx2) {
+#ifdef SIM_X86
+  } else if (sim_cpu_avx2) {
     widen32_avx2(dd, src, sgn);
 #endif
   } else if (sgn) {
@@ -1349,7 +1348,7 @@ _Static_assert(FK_STG < 16, "the kind is the plan byte's low 4 bits");
    lane masks, clocks, timers and cluster registers stay with sim_exec). */
 enum sreg_class { SRC_TID_X, SRC_TID_Y, SRC_TID_Z, SRC_LANEID, SRC_UNIFORM, SRC_NONE };
 
-#ifdef SIM_X86_CLONES
+#ifdef SIM_X86
 static enum sreg_class sreg_class(unsigned sr)
 {
   switch (sr) {
@@ -1458,7 +1457,7 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
   const unsigned lo = sim_ctz64(e), hi = 64 - (unsigned)__builtin_clzll(e);
   const int efull = sim_popc64(e) == hi - lo;
   const struct ptx_operand *d = &in->opd[0];
-#ifdef SIM_X86_CLONES
+#ifdef SIM_X86
   /* the 32-lane vector code's turns: one for a full 32-lane warp, one for each half of a full
      64-lane one (the same operation lane by lane), none for any other lanes */
   const unsigned halves = e == SIM_FULL32 ? 1u : W == 64 && e == ~0ull ? 2u : 0u;
@@ -1502,8 +1501,8 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
       uint64_t mk = t == PTX_T_PRED ? 1 : sim_alu_mask(t);
       const uint64_t *s = REG(in->opd[1].reg);
       uint64_t *dd = REG(d->reg);
-#ifdef SIM_X86_CLONES
-      if (halves && cpu_avx2) {
+#ifdef SIM_X86
+      if (halves && sim_cpu_avx2) {
         EACH_HALF(and_full_avx2(dd + o, s + o, mk));
         break;
       }
@@ -1538,8 +1537,8 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
       }
     } else if (t == PTX_T_F32 && in->rnd <= PTX_RND_RN && !(in->flags & (PTX_F_FTZ | PTX_F_SAT)) &&
                (op == PTX_OP_ADD || op == PTX_OP_MUL || op == PTX_OP_SUB)) {
-#ifdef SIM_X86_CLONES
-      if (halves && cpu_avx2) {
+#ifdef SIM_X86
+      if (halves && sim_cpu_avx2) {
         EACH_HALF(bin_full_avx2(op == PTX_OP_ADD ? VOP_FADD : op == PTX_OP_MUL ? VOP_FMUL
                                 : VOP_FSUB, dd + o, a + o, bb + o));
         break;
@@ -1552,8 +1551,8 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
       } else {
         FOR_E(dd[l] = sim_alu_sub_f32_rn(a[l], bb[l]));
       }
-#ifdef SIM_X86_CLONES
-    } else if (halves && cpu_avx2 && (op == PTX_OP_MIN || op == PTX_OP_MAX) &&
+#ifdef SIM_X86
+    } else if (halves && sim_cpu_avx2 && (op == PTX_OP_MIN || op == PTX_OP_MAX) &&
                !in->flags && (t == PTX_T_F32 || t == PTX_T_S32 || t == PTX_T_U32)) {
       /* clamps, filters, reductions */
       EACH_HALF(bin_full_avx2(minmax_vop(op, t), dd + o, a + o, bb + o));
@@ -1566,8 +1565,8 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
                !(in->flags & ~PTX_F_LO) && op != PTX_OP_DIV && op != PTX_OP_REM &&
                op != PTX_OP_MIN && op != PTX_OP_MAX && op != PTX_OP_MUL24) {
       /* 32-bit integer arithmetic, inline: the index math of every kernel */
-#ifdef SIM_X86_CLONES
-      if (halves && cpu_avx2 &&
+#ifdef SIM_X86
+      if (halves && sim_cpu_avx2 &&
           (op == PTX_OP_ADD || op == PTX_OP_SUB || op == PTX_OP_MUL || op == PTX_OP_AND ||
            op == PTX_OP_OR || op == PTX_OP_XOR)) {
         EACH_HALF(bin_full_avx2(op == PTX_OP_ADD ? VOP_ADD32 : op == PTX_OP_SUB ? VOP_SUB32
@@ -1585,8 +1584,8 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
       case PTX_OP_OR: FOR_E(dd[l] = (uint32_t)(a[l] | bb[l])); break;
       case PTX_OP_XOR: FOR_E(dd[l] = (uint32_t)(a[l] ^ bb[l])); break;
       case PTX_OP_SHL:
-#ifdef SIM_X86_CLONES
-        if (halves && cpu_avx2) {
+#ifdef SIM_X86
+        if (halves && sim_cpu_avx2) {
           EACH_HALF(bin_full_avx2(VOP_SHL32, dd + o, a + o, bb + o));
           break;
         }
@@ -1600,8 +1599,8 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
             dd[l] = (uint32_t)((int32_t)(uint32_t)a[l] >> sh);
           }
         } else {
-#ifdef SIM_X86_CLONES
-          if (halves && cpu_avx2) {
+#ifdef SIM_X86
+          if (halves && sim_cpu_avx2) {
             EACH_HALF(bin_full_avx2(VOP_SHRU32, dd + o, a + o, bb + o));
             break;
           }
@@ -1612,8 +1611,8 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
       default: FOR_LANES(e) dd[l] = sim_alu_ibin(op, t, in->flags, a[l], bb[l]); break;
       }
     } else if (op == PTX_OP_ADD && (t == PTX_T_S64 || t == PTX_T_U64 || t == PTX_T_B64)) {
-#ifdef SIM_X86_CLONES
-      if (halves && cpu_avx2) {
+#ifdef SIM_X86
+      if (halves && sim_cpu_avx2) {
         EACH_HALF(bin_full_avx2(VOP_ADD64, dd + o, a + o, bb + o));
         break;
       }
@@ -1623,8 +1622,8 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
                (op == PTX_OP_SUB || op == PTX_OP_MUL || op == PTX_OP_SHL || op == PTX_OP_AND ||
                 op == PTX_OP_OR || op == PTX_OP_XOR)) {
       /* 64-bit address arithmetic, inline (sim_alu_ibin's results) */
-#ifdef SIM_X86_CLONES
-      if (halves && cpu_avx2 && op != PTX_OP_MUL) {
+#ifdef SIM_X86
+      if (halves && sim_cpu_avx2 && op != PTX_OP_MUL) {
         EACH_HALF(bin_full_avx2(int64_vop(op), dd + o, a + o, bb + o));
         break;
       }
@@ -1638,16 +1637,16 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
       default: FOR_E(dd[l] = a[l] ^ bb[l]); break;
       }
     } else if (op == PTX_OP_MUL && (in->flags & PTX_F_WIDE) && t == PTX_T_S32) {
-#ifdef SIM_X86_CLONES
-      if (halves && cpu_avx2) {
+#ifdef SIM_X86
+      if (halves && sim_cpu_avx2) {
         EACH_HALF(bin_full_avx2(VOP_MULWS, dd + o, a + o, bb + o));
         break;
       }
 #endif
       FOR_E(dd[l] = sim_alu_mul_wide_s32(a[l], bb[l]));
     } else if (op == PTX_OP_MUL && (in->flags & PTX_F_WIDE) && t == PTX_T_U32) {
-#ifdef SIM_X86_CLONES
-      if (halves && cpu_avx2) {
+#ifdef SIM_X86
+      if (halves && sim_cpu_avx2) {
         EACH_HALF(bin_full_avx2(VOP_MULWU, dd + o, a + o, bb + o));
         break;
       }
@@ -1681,8 +1680,8 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
     const uint64_t *a = REG(in->opd[1].reg), *bb = REG(in->opd[2].reg), *c = REG(in->opd[3].reg);
     uint64_t *dd = REG(d->reg);
     if (t == PTX_T_F32 && in->rnd <= PTX_RND_RN && !(in->flags & (PTX_F_FTZ | PTX_F_SAT))) {
-#ifdef SIM_X86_CLONES
-      if (halves && cpu_avx2_fma) {
+#ifdef SIM_X86
+      if (halves && sim_cpu_avx2_fma) {
         EACH_HALF(fma_f32_full_avx2(dd + o, a + o, bb + o, c + o));
         break;
       }
@@ -1746,8 +1745,8 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
       uint64_t *dd = REG(d->reg);
       int sgn = ptx_type_is_signed(t);
       enum ptx_cmp cm = (enum ptx_cmp)in->cmp;
-#ifdef SIM_X86_CLONES
-      if (halves && cpu_avx2 && (!sgn || cm <= PTX_CMP_GE)) {
+#ifdef SIM_X86
+      if (halves && sim_cpu_avx2 && (!sgn || cm <= PTX_CMP_GE)) {
         EACH_HALF(setp_i32_full_avx2(cm, sgn, dd + o, a + o, bb + o));
         break;
       }
@@ -1828,8 +1827,8 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
     if (widening_cvt(in, &sext)) {
       const uint64_t *a = REG(in->opd[1].reg);
       uint64_t *dd = REG(d->reg);
-#ifdef SIM_X86_CLONES
-      if (halves && cpu_avx2) {
+#ifdef SIM_X86
+      if (halves && sim_cpu_avx2) {
         EACH_HALF(bin_full_avx2(sext ? VOP_SEXT32 : VOP_ZEXT32, dd + o, a + o, a + o));
         break;
       }
@@ -1855,8 +1854,8 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
                  : in->space == PTX_SP_LOCAL ? SIM_LOCAL_WIN : 0;
     int to = (in->flags & PTX_F_TO) != 0;
     uint64_t mk = sim_alu_mask(t);
-#ifdef SIM_X86_CLONES
-    if (halves && cpu_avx2 && in->nopd == 2) {   /* as the fast plan's FK_CVTA */
+#ifdef SIM_X86
+    if (halves && sim_cpu_avx2 && in->nopd == 2) {   /* as the fast plan's FK_CVTA */
       uint64_t *dd = REG(d->reg);
       EACH_HALF(cvta_full_avx2(dd + o, a + o, win, to, mk));
       break;
@@ -1975,9 +1974,9 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
         ld_global_seq(b, w, pc, in, dd, al0, a0, size, sgn);
         break;
       }
-#ifdef SIM_X86_CLONES
+#ifdef SIM_X86
       uint64_t a1;
-      if (halves == 2 && (size == 4 || size == 8) && cpu_avx2 &&
+      if (halves == 2 && (size == 4 || size == 8) && sim_cpu_avx2 &&
           warp_seq(al0, base, (uint64_t)ad->imm, size, &a0) &&
           warp_seq(al0, base + 32, (uint64_t)ad->imm, size, &a1) && a1 == a0 + 32u * size) {
         /* a coalesced 64-lane wave, each half a coalesced run inside al0: the race check and
@@ -2033,8 +2032,8 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
       int vol = (in->flags & PTX_F_VOLATILE) != 0, sgn = ptx_type_is_signed(t);
       if (b->race && sim_race_shared_reads(b, w, pc, e, av, size, vol, SIM_NO_STRIDE))
         return pc;                       /* faulted: the block ends, its registers unread */
-#ifdef SIM_X86_CLONES
-      if (e == SIM_FULL32 && size == 4 && cpu_avx2) {
+#ifdef SIM_X86
+      if (e == SIM_FULL32 && size == 4 && sim_cpu_avx2) {
         gather32_avx2(dd, b->smem, av, sgn);
         sim_stats_mem(b, pc, sp, av, e, size, 0);
         break;
@@ -2467,7 +2466,7 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
    1u << FK_VOP1 | 1u << FK_VOP3 | 1u << FK_SREG | 1u << FK_CVTA | 1u << FK_LDS |            \
    1u << FK_STS | 1u << FK_LDSU | 1u << FK_LDP)
 
-#ifdef SIM_X86_CLONES
+#ifdef SIM_X86
 /* in is a .v2 or .v4 load from global or constant memory (ld, ldu) or store to global memory
    (st) through an address register, whose register vector is v (its destination or source):
    run_global's vector kinds (the element size is sim_exec_fast_plan's to check). */
@@ -2589,7 +2588,7 @@ static enum fast_kind fast_kind(const struct ptx_inst *in, unsigned *arg)
   case PTX_OP_MAD:
   case PTX_OP_FMA:
     if (t == PTX_T_F32 && in->rnd <= PTX_RND_RN && !(in->flags & (PTX_F_FTZ | PTX_F_SAT)))
-      return cpu_avx2_fma ? FK_FMA : FK_NONE;
+      return sim_cpu_avx2_fma ? FK_FMA : FK_NONE;
     if (op != PTX_OP_MAD || (t != PTX_T_S32 && t != PTX_T_U32))
       return FK_NONE;
     if (in->flags == PTX_F_LO) {
@@ -2632,8 +2631,8 @@ static enum fast_kind fast_kind(const struct ptx_inst *in, unsigned *arg)
 
 uint8_t *sim_exec_fast_plan(const struct sim_prog *p)
 {
-#ifdef SIM_X86_CLONES
-  if (!cpu_avx2)
+#ifdef SIM_X86
+  if (!sim_cpu_avx2)
     return NULL;
   uint8_t *f = calloc((size_t)p->ncode + 1, 1);    /* the last: the end, never fast */
   if (!f)
@@ -2684,7 +2683,7 @@ uint8_t *sim_exec_fast_plan(const struct sim_prog *p)
 #endif
 }
 
-#ifdef SIM_X86_CLONES
+#ifdef SIM_X86
 /* The per-instruction counts sim_exec keeps, and its trace event, for a full warp at pc (the
    block's thread-instructions: sim_exec_run adds them up at its end). */
 static inline void run_count(struct sim_block *b, const struct sim_warp *w, uint32_t pc,
@@ -2742,7 +2741,7 @@ static __attribute__((noinline)) int run_shared_part(struct sim_block *b, struct
   uint64_t av[32];
   int64_t stride = SIM_NO_STRIDE;
   const uint64_t *base = (f & 15) == FK_LDSU ? zero : REG(ad->reg);
-  if (!(m >> 32) && cpu_avx2) {
+  if (!(m >> 32) && sim_cpu_avx2) {
     /* smem_warp_ok's check, and the step of the addresses for the bank conflicts (for fewer
        lanes smem_warp_ok's own, addrs_ok_sparse_avx2, called here, and the bank conflicts'
        own step test, cost less) */
@@ -3021,7 +3020,7 @@ static inline __attribute__((always_inline)) int run_param(struct sim_block *b, 
 }
 #endif
 
-#ifdef SIM_X86_CLONES
+#ifdef SIM_X86
 /* sim_exec_run at the bra at pc (PLAN_BRA_SKIP, its plan's if without else, stats ist) whose
    lanes e of m (nm of them) take it, with room for `room` more instructions in the run.
    Returns 0 when the body does not fit or sim_warp_skip_ok refuses (nothing done). Else the
@@ -3230,7 +3229,7 @@ split: {
 uint32_t sim_exec_run(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint32_t stop,
                       uint64_t m, uint64_t *n)
 {
-#ifdef SIM_X86_CLONES
+#ifdef SIM_X86
   if (m == SIM_FULL32)
     return exec_run(b, w, pc, stop, SIM_FULL32, n);
   return exec_run(b, w, pc, stop, m, n);
@@ -3262,7 +3261,7 @@ uint32_t sim_exec_run(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint
       dp[l] = (unsigned)ok;                                                             \
   }
 
-#ifdef SIM_X86_CLONES
+#ifdef SIM_X86
 /* shfl of a full 32-lane warp whose lane offset (ub) and clamp and segment mask (uc, us) are
    the same in every lane, mode sub (up, down, bfly, idx), with AVX2: SHFL_LANES's statements
    eight lanes a vector, the source lane chosen as SHFL_LANES chooses it (its own when out of
@@ -3322,7 +3321,7 @@ __attribute__((target("avx2"))) static void shfl_full_avx2(unsigned sub, unsigne
 }
 #endif
 
-#ifdef SIM_X86_CLONES
+#ifdef SIM_X86
 /* shfl.down of a full 32-lane warp by ub lanes (0-31, the same in every lane) with the
    clamp/segment operand 31 (no segments: __shfl_down_sync(mask, v, ub) of width 32):
    SHFL_LANES's result without gathers, lane l's value from lane l + ub where that is a lane
@@ -3391,8 +3390,8 @@ uint32_t sim_exec_shfl(struct sim_block *b, struct sim_warp *w, uint32_t pc, uin
   const uint64_t *a = REG(in->opd[1].reg), *bb = REG(in->opd[2].reg), *c = REG(in->opd[3].reg);
   uint64_t vals[32], *d = REG(in->opd[0].reg);
   uint64_t *dp = in->opd[0].pair != PTX_NOREG ? REG(in->opd[0].pair) : NULL;
-#ifdef SIM_X86_CLONES
-  if (m == SIM_FULL32 && cpu_avx2 && in->sub >= PTX_SHFL_UP && in->sub <= PTX_SHFL_IDX &&
+#ifdef SIM_X86
+  if (m == SIM_FULL32 && sim_cpu_avx2 && in->sub >= PTX_SHFL_UP && in->sub <= PTX_SHFL_IDX &&
       regs_uniform2_avx2(bb, c)) {
     /* the whole warp, the lane offset and the clamp/segment operand the same in every lane
        (CUDA's __shfl_*_sync with a constant or warp-uniform offset) */

@@ -16,6 +16,16 @@
 
 #include "sim/sim.h"
 
+/* The emulator's hand-written x86-64 vector code (GCC target attributes; not under ASan):
+   SIM_X86 where it is built, and what the CPU has, asked once at load time (sim_exec.c). The
+   portable code stays for other CPUs and builds. */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && \
+    !defined(__SANITIZE_ADDRESS__)
+#define SIM_X86 1
+#include <immintrin.h>
+extern int sim_cpu_avx2, sim_cpu_avx2_fma;
+#endif
+
 /* ---- address windows of generic addressing ---- */
 #define SIM_GLOBAL_BASE   0x00007f0000000000ull  /* first device allocation */
 #define SIM_SHARED_WIN    0x0000100000000000ull  /* generic address of shared offset 0 */
@@ -631,9 +641,7 @@ void sim_pcs_inc32(uint32_t *pc);
 int sim_pcs_uniform32(const uint32_t *pc, const uint8_t *csp);
 /* Whether the 32 lanes of register r (a 32-lane warp's) all hold r[0] (sim_warp.c). */
 int sim_reg_uniform32(const uint64_t *r);
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && \
-    !defined(__SANITIZE_ADDRESS__)
-#include <immintrin.h>
+#ifdef SIM_X86
 /* Bit l: bit 0 of g[l], for the 32 lanes of a warp (a guard predicate's lanes), four lanes a
    movemask; only where the CPU has AVX2 (sim_exec.c's and sim_warp.c's fast paths). */
 __attribute__((target("avx2"))) static inline uint64_t sim_guard_bits32_avx2(const uint64_t *g)

@@ -780,20 +780,10 @@ static inline void bytes_store(uint8_t *p, uint32_t size, uint64_t v)
 #define VECTORIZE
 #endif
 
-/* Where the CPU has AVX2 (asked once at load time: race_avx2), the fast paths take vector code
-   of their own, the *_avx2 functions, hand-written; their portable versions stay for other
-   CPUs. */
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && \
-    !defined(__SANITIZE_ADDRESS__)
-#include <immintrin.h>
-#define RACE_X86 1
-static int race_avx2;
-__attribute__((constructor)) static void race_cpu_detect(void)
-{
-  __builtin_cpu_init();
-  race_avx2 = __builtin_cpu_supports("avx2") != 0;
-}
-
+/* Where the CPU has AVX2 (asked once at load time: sim_cpu_avx2), the fast paths take vector
+   code of their own, the *_avx2 functions, hand-written; their portable versions stay for
+   other CPUs. */
+#ifdef SIM_X86
 /* The low 32 bits of the eight 64-bit values at p, in order, in one vector (a warp's stored
    words or offsets, eight lanes at a time). */
 __attribute__((target("avx2"))) static inline __m256i pack_lo32(const uint64_t *p)
@@ -809,7 +799,7 @@ __attribute__((target("avx2"))) static inline __m256i pack_lo32(const uint64_t *
 /* Zero the GFILT_WORDS words of the filters at f (a block that made more than FILT_DIRTY of
    them non-zero): plain vector stores, without sim_race_fill's look for the changed span
    first, nor memset's rep stosb (a host instruction a byte under callgrind). */
-#ifdef RACE_X86
+#ifdef SIM_X86
 __attribute__((target("avx2"))) static void filt_clear_avx2(uint64_t *f)
 {
   const __m256i z = _mm256_setzero_si256();
@@ -824,8 +814,8 @@ __attribute__((target("avx2"))) static void filt_clear_avx2(uint64_t *f)
 
 static void filt_clear(uint64_t *f)
 {
-#ifdef RACE_X86
-  if (race_avx2) {
+#ifdef SIM_X86
+  if (sim_cpu_avx2) {
     filt_clear_avx2(f);
     return;
   }
@@ -847,7 +837,7 @@ static VECTORIZE int64_t warp_stride_c(const uint64_t *off)
   return bad ? 0 : s / 4;
 }
 
-#ifdef RACE_X86
+#ifdef SIM_X86
 __attribute__((target("avx2"))) static int64_t warp_stride_avx2(const uint64_t *off)
 {
   const int64_t o0 = (int64_t)off[0], s = (int64_t)off[1] - o0;
@@ -868,14 +858,14 @@ __attribute__((target("avx2"))) static int64_t warp_stride_avx2(const uint64_t *
 
 static inline int64_t warp_stride(const uint64_t *off)
 {
-#ifdef RACE_X86
-  if (race_avx2)
+#ifdef SIM_X86
+  if (sim_cpu_avx2)
     return warp_stride_avx2(off);
 #endif
   return warp_stride_c(off);
 }
 
-#ifdef RACE_X86
+#ifdef SIM_X86
 /* Whether the 256 bytes at q all hold the byte of xx (32 copies): eight vectors, each
    xor'ed with it and or'ed together, one test. */
 __attribute__((target("avx2"))) static inline int fill_clean256(const uint8_t *q, __m256i xx)
@@ -918,8 +908,8 @@ __attribute__((target("avx2"))) static void fill_span_avx2(const uint8_t *p, siz
    the last; [n, n) when none. */
 static void fill_span(const uint8_t *p, size_t n, uint8_t x, size_t *lo, size_t *hi)
 {
-#ifdef RACE_X86
-  if (race_avx2) {
+#ifdef SIM_X86
+  if (sim_cpu_avx2) {
     fill_span_avx2(p, n, x, lo, hi);
     return;
   }
@@ -1011,7 +1001,7 @@ static VECTORIZE int writes_fresh_c(const struct fctx *c, uint32_t i0, uint8_t *
   return 1;
 }
 
-#ifdef RACE_X86
+#ifdef SIM_X86
 /* reads_fresh_strided's test with AVX2 gathers: 1 when each of the 32 words is such. */
 __attribute__((target("avx2"))) static int strided_fresh_avx2(const struct fctx *c,
                                                               uint32_t i0, int64_t s)
@@ -1042,7 +1032,7 @@ __attribute__((target("avx2"))) static int strided_fresh_avx2(const struct fctx 
 }
 #endif
 
-#ifdef RACE_X86
+#ifdef SIM_X86
 static void reads_pairs_avx2(const struct fctx *c, uint32_t i0);
 static void writes_pairs_avx2(const struct fctx *c, uint32_t i0, uint8_t *smem,
                               const uint64_t *val);
@@ -1058,8 +1048,8 @@ static inline int reads_fresh_strided(const struct fctx *c, uint32_t i0, int64_t
   uint32_t *restrict rep = S->rep, *restrict rpc = S->rpc;
   size_t i;
   unsigned bad = 0;
-#ifdef RACE_X86
-  if (race_avx2) {
+#ifdef SIM_X86
+  if (sim_cpu_avx2) {
     bad = !strided_fresh_avx2(c, i0, s);
   } else
 #endif
@@ -1076,8 +1066,8 @@ static inline int reads_fresh_strided(const struct fctx *c, uint32_t i0, int64_t
   }
   if (bad)
     return 0;
-#ifdef RACE_X86
-  if (race_avx2 && s == 2) {
+#ifdef SIM_X86
+  if (sim_cpu_avx2 && s == 2) {
     reads_pairs_avx2(c, i0);
     return 1;
   }
@@ -1099,7 +1089,7 @@ static inline int reads_fresh_strided(const struct fctx *c, uint32_t i0, int64_t
   return 1;
 }
 
-#ifdef RACE_X86
+#ifdef SIM_X86
 /* reads_fresh with AVX2, eight words a vector. */
 __attribute__((target("avx2"))) static int reads_fresh_avx2(const struct fctx *c, uint32_t i0)
 {
@@ -1243,7 +1233,7 @@ __attribute__((target("avx2"))) static int writes_own_avx2(const struct fctx *c,
 }
 #endif
 
-#ifdef RACE_X86
+#ifdef SIM_X86
 /* The lanes of a full warp reading the aligned words at off[l] whose words are such that
    reads_fresh records them (not read or written in the epoch, written in the block), as a
    mask, with AVX2 gathers; lanes that share a word all pass or fail together. */
@@ -1527,14 +1517,14 @@ __attribute__((target("avx2"))) static int reads_line_avx2(const struct fctx *c,
 /* The fresh-read and fresh-write passes: AVX2 where the CPU has it. */
 static inline int reads_fresh(const struct fctx *c, uint32_t i0)
 {
-#ifdef RACE_X86
-  if (race_avx2)
+#ifdef SIM_X86
+  if (sim_cpu_avx2)
     return reads_fresh_avx2(c, i0);
 #endif
   return reads_fresh_c(c, i0);
 }
 
-#ifdef RACE_X86
+#ifdef SIM_X86
 /* writes_fresh_strided's test with AVX2 gathers: 1 when each of the 32 words i0 + l s (lane
    l's) was read in the epoch by lane l's thread alone or not at all, was written in the
    epoch by it alone or not at all, and gets a new value from val[l]. The 16- and 8-bit
@@ -1586,8 +1576,8 @@ static int writes_fresh_strided(const struct fctx *c, uint32_t i0, int64_t s, ui
   const uint32_t E = c->E, base = c->base, pc = c->pc;
   const uint16_t t0 = (uint16_t)c->t0, ws = c->ws;
   unsigned bad = 0;
-#ifdef RACE_X86
-  if (race_avx2) {
+#ifdef SIM_X86
+  if (sim_cpu_avx2) {
     bad = !strided_own_avx2(c, i0, s, smem, val);
   } else
 #endif
@@ -1602,8 +1592,8 @@ static int writes_fresh_strided(const struct fctx *c, uint32_t i0, int64_t s, ui
   }
   if (bad)
     return 0;
-#ifdef RACE_X86
-  if (race_avx2 && s == 2) {
+#ifdef SIM_X86
+  if (sim_cpu_avx2 && s == 2) {
     writes_pairs_avx2(c, i0, smem, val);
     return 1;
   }
@@ -1636,8 +1626,8 @@ static int writes_fresh_strided(const struct fctx *c, uint32_t i0, int64_t s, ui
 static inline int writes_fresh(const struct fctx *c, uint32_t i0, uint8_t *smem,
                                const uint64_t *val)
 {
-#ifdef RACE_X86
-  if (race_avx2)
+#ifdef SIM_X86
+  if (sim_cpu_avx2)
     return writes_fresh_avx2(c, i0, smem, val) || writes_own_avx2(c, i0, smem, val);
 #endif
   return writes_fresh_c(c, i0, smem, val);
@@ -1707,7 +1697,7 @@ static void stores_lanes(struct sim_block *b, struct sim_warp *w, uint32_t pc, u
   }
 }
 
-#ifdef RACE_X86
+#ifdef SIM_X86
 /* Whether off[l] = 4 (w0 + l) for every lane l of e (32 lanes at most; off holds 32 entries,
    those of lanes outside e not looked at), eight lanes a compare: the offsets' low halves
    packed to 32 bits (a lane of e has a shared offset, under 4 GiB). */
@@ -1735,8 +1725,8 @@ __attribute__((target("avx2"))) static inline int offs_in_line_avx2(uint64_t e,
 static inline int lanes_in_line(const struct sim_block *b, uint64_t e, const uint64_t *off,
                                 uint32_t *i0)
 {
-#ifdef RACE_X86
-  if (!race_avx2 || !sim_race_lane_shortcuts || !e || e >> 32)
+#ifdef SIM_X86
+  if (!sim_cpu_avx2 || !sim_race_lane_shortcuts || !e || e >> 32)
     return 0;
   const unsigned f = sim_ctz64(e);
   const int64_t w0 = (int64_t)(off[f] >> 2) - f;
@@ -1800,7 +1790,7 @@ static __attribute__((noinline)) void reads_rest(struct sim_block *b, struct sim
 static __attribute__((noinline)) void reads_lanes(struct sim_block *b, struct sim_warp *w,
                                                   uint32_t pc, uint64_t e, const uint64_t *off)
 {
-#ifdef RACE_X86
+#ifdef SIM_X86
   uint32_t i0;
   if (__builtin_popcountll(e) >= READ_LINE_LANES && lanes_in_line(b, e, off, &i0)) {
     struct fctx f;
@@ -1868,8 +1858,8 @@ static __attribute__((noinline)) int reads_other(struct sim_block *b, struct sim
                : s && sim_race_lane_shortcuts &&
                      reads_fresh_strided(&f, (uint32_t)(off[0] >> 2), s))
       return 0;
-#ifdef RACE_X86
-    if (race_avx2)
+#ifdef SIM_X86
+    if (sim_cpu_avx2)
       fresh = fresh_lanes_avx2(&f, off);
 #endif
   }
@@ -1944,7 +1934,7 @@ static __attribute__((noinline)) void stores_part(struct sim_block *b, struct si
                                                   uint32_t pc, uint64_t e, const uint64_t *off,
                                                   const uint64_t *val)
 {
-#ifdef RACE_X86
+#ifdef SIM_X86
   uint32_t i0;
   if (e != 0xffffffffull && __builtin_popcountll(e) >= 4 && lanes_in_line(b, e, off, &i0)) {
     struct fctx f;
@@ -2510,7 +2500,7 @@ int sim_race_global(struct sim_block *b, struct sim_warp *w, uint32_t pc, unsign
   return global_one(&c, l, addr, size, acc, same);
 }
 
-#ifdef RACE_X86
+#ifdef SIM_X86
 /* The lanes of a full 32-lane warp whose address addr[l] lies in the block's span of held
    words (sim_race_global_read of each), four lanes a compare (unsigned, by the sign bit
    flipped). */
@@ -2540,8 +2530,8 @@ int sim_race_global_reads(struct sim_block *b, struct sim_warp *w, uint32_t pc, 
   /* the lanes in the span first (reads change no record, so testing them all before any is
      checked is the same): most lanes of a gather are outside it */
   uint64_t in = 0;
-#ifdef RACE_X86
-  if (race_avx2 && e == 0xffffffffu && sim_race_lane_shortcuts)
+#ifdef SIM_X86
+  if (sim_cpu_avx2 && e == 0xffffffffu && sim_race_lane_shortcuts)
     in = span_lanes32_avx2(b, addr);
   else
 #endif
@@ -2706,7 +2696,7 @@ void sim_race_global_forget(struct sim_block *b, uint64_t addr, uint64_t size)
   }
 }
 
-#ifdef RACE_X86
+#ifdef SIM_X86
 /* store_changed for 4-byte values with AVX2, eight lanes a vector: the values' low halves
    packed to 32 bits, compared with the old words and stored. */
 __attribute__((target("avx2"))) static uint32_t store_changed32_avx2(uint8_t *host,
@@ -2744,8 +2734,8 @@ __attribute__((target("avx2"))) static uint32_t store_changed64_avx2(uint8_t *ho
 static inline VECTORIZE uint32_t store_changed(uint8_t *host, uint32_t size,
                                                const uint64_t *val)
 {
-#ifdef RACE_X86
-  if (race_avx2)
+#ifdef SIM_X86
+  if (sim_cpu_avx2)
     return size == 8 ? store_changed64_avx2(host, val) : store_changed32_avx2(host, val);
 #endif
   uint32_t chg = 0;
@@ -2910,8 +2900,8 @@ int sim_race_global_stores_seq(struct sim_block *b, struct sim_warp *w, uint32_t
                ? stores_seq_chunks(b, w, pc, a0, size, host, val)
                : stores_seq_lanes(b, w, pc, a0, size, host, val);
   /* the common case, kept small: 32 words, one chunk (stores_seq_chunks's loop of one) */
-#ifdef RACE_X86
-  const uint32_t chg = race_avx2 ? store_changed32_avx2(host, val) : store_changed(host, 4, val);
+#ifdef SIM_X86
+  const uint32_t chg = sim_cpu_avx2 ? store_changed32_avx2(host, val) : store_changed(host, 4, val);
 #else
   const uint32_t chg = store_changed(host, 4, val);
 #endif

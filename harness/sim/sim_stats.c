@@ -16,16 +16,7 @@
 
 #include "sim/sim_int.h"
 
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__SANITIZE_ADDRESS__)
-#include <immintrin.h>
-#define SIM_STATS_AVX2 1
-static int cpu_avx2;                  /* asked once at load time */
-__attribute__((constructor)) static void cpu_detect(void)
-{
-  __builtin_cpu_init();
-  cpu_avx2 = __builtin_cpu_supports("avx2") != 0;
-}
-
+#ifdef SIM_X86
 /* Whether addr[l] >> 2 != w0 + l * s for some lane of a full 32-lane warp, with AVX2, four
    lanes a vector (shared_cost's stride test). */
 __attribute__((target("avx2"))) static int words_bad_avx2(const uint64_t *addr, uint64_t w0,
@@ -107,7 +98,7 @@ static inline __attribute__((always_inline)) int ordered_lane(struct ordered *o,
   return 1;
 }
 
-#ifdef SIM_STATS_AVX2
+#ifdef SIM_X86
 /* ordered_lane over the lanes of a full 32-lane warp, with AVX2, four lanes a vector: a
    lane's sums depend on its address and the lane before's alone (the first lane adds
    nothing here: o holds its own). 0 when some lane's address is below the lane before's. */
@@ -167,8 +158,8 @@ static int global_cost_ordered(struct sim_inst_stats *st, const uint64_t *addr, 
   uint64_t first = addr[sim_ctz64(m)];
   struct ordered o = {.prev = first, .bytes = size, .next_sec = first >> 5,
                       .next_line = first >> 7};   /* the first lane adds its bytes alone */
-#ifdef SIM_STATS_AVX2
-  if (m == 0xffffffffull && cpu_avx2) {
+#ifdef SIM_X86
+  if (m == 0xffffffffull && sim_cpu_avx2) {
     uint64_t z = first + size - 1;                 /* the first lane's sectors and lines */
     o.sectors = (z >> 5) + 1 - (first >> 5);
     o.lines = (z >> 7) + 1 - (first >> 7);
@@ -336,8 +327,8 @@ static void shared_cost(struct sim_inst_stats *st, const uint64_t *addr, uint64_
     /* a full warp whose words step by a constant s (a row, a column, a broadcast): the busiest
        bank has gcd(s, 32) distinct words of the 32 (1 for s = 0: one word, a broadcast) */
     uint64_t w0 = addr[0] >> 2, s = (addr[1] >> 2) - w0, x = w0, bad = 0;
-#ifdef SIM_STATS_AVX2
-    if (cpu_avx2)
+#ifdef SIM_X86
+    if (sim_cpu_avx2)
       bad = (uint64_t)words_bad_avx2(addr, w0, s);
     else
 #endif

@@ -38,17 +38,7 @@
 #define GROUP_CHECK_EVERY 64u /* ... in a block of a group (sim_launch.c's run_group): one that
                                 waits for another block (grid.sync()) gives way sooner */
 
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && \
-    !defined(__SANITIZE_ADDRESS__)
-#include <immintrin.h>
-#define WARP_X86 1
-static int warp_avx2;                 /* asked once at load time */
-__attribute__((constructor)) static void warp_cpu_detect(void)
-{
-  __builtin_cpu_init();
-  warp_avx2 = __builtin_cpu_supports("avx2") != 0;
-}
-
+#ifdef SIM_X86
 /* The 32 bits of m, one byte a lane: 0xff where the lane's bit is set. */
 __attribute__((target("avx2"))) static inline __m256i lanes8_avx2(uint32_t m)
 {
@@ -97,8 +87,8 @@ static inline int lane_top(const struct sim_warp *w, unsigned l)
 /* csp[l] += d for the lanes l of m (d: 1 or -1), sixteen lanes a vector. */
 static inline void csp_add(struct sim_warp *w, uint64_t m, int d)
 {
-#ifdef WARP_X86
-  if (warp_avx2 && !(m >> 32)) {
+#ifdef SIM_X86
+  if (sim_cpu_avx2 && !(m >> 32)) {
     csp_add32_avx2(w->csp, (uint32_t)m, d);
     return;
   }
@@ -377,7 +367,7 @@ void sim_warp_init(struct sim_block *b, struct sim_warp *w)
     memset(w->pframe, 0, (size_t)p->pframe_size * W);
 }
 
-#ifdef WARP_X86
+#ifdef SIM_X86
 
 __attribute__((target("avx2"))) static void pcs_fill_avx2(uint32_t *pc, uint32_t v)
 {
@@ -419,8 +409,8 @@ __attribute__((target("avx2"))) static int reg_uniform_avx2(const uint64_t *r)
 
 void sim_pcs_fill32(uint32_t *pc, uint32_t v)
 {
-#ifdef WARP_X86
-  if (warp_avx2) {
+#ifdef SIM_X86
+  if (sim_cpu_avx2) {
     pcs_fill_avx2(pc, v);
     return;
   }
@@ -431,8 +421,8 @@ void sim_pcs_fill32(uint32_t *pc, uint32_t v)
 
 void sim_pcs_inc32(uint32_t *pc)
 {
-#ifdef WARP_X86
-  if (warp_avx2) {
+#ifdef SIM_X86
+  if (sim_cpu_avx2) {
     pcs_inc_avx2(pc);
     return;
   }
@@ -443,8 +433,8 @@ void sim_pcs_inc32(uint32_t *pc)
 
 int sim_pcs_uniform32(const uint32_t *pc, const uint8_t *csp)
 {
-#ifdef WARP_X86
-  if (warp_avx2)
+#ifdef SIM_X86
+  if (sim_cpu_avx2)
     return pcs_uniform_avx2(pc, csp);
 #endif
   uint32_t diff = 0;
@@ -458,8 +448,8 @@ int sim_pcs_uniform32(const uint32_t *pc, const uint8_t *csp)
 
 int sim_reg_uniform32(const uint64_t *r)
 {
-#ifdef WARP_X86
-  if (warp_avx2)
+#ifdef SIM_X86
+  if (sim_cpu_avx2)
     return reg_uniform_avx2(r);
 #endif
   uint64_t diff = 0;
@@ -474,8 +464,8 @@ static void dissolve(struct sim_warp *w)
     return;
   if (w->gmask == 0xffffffffull)
     sim_pcs_fill32(w->pc, w->gpc);
-#ifdef WARP_X86
-  else if (warp_avx2 && !(w->gmask >> 32))
+#ifdef SIM_X86
+  else if (sim_cpu_avx2 && !(w->gmask >> 32))
     pcs_set_avx2(w->pc, (uint32_t)w->gmask, w->gpc);
 #endif
   else
@@ -631,7 +621,7 @@ static inline uint64_t cstack_full(const struct sim_warp *w)
   return full;
 }
 
-#ifdef WARP_X86
+#ifdef SIM_X86
 /* No convergence barrier open on any of the first 32 lanes (csp[l] 0), one test. */
 __attribute__((target("avx2"))) static inline int csp_none32_avx2(const uint8_t *csp)
 {
@@ -650,7 +640,7 @@ __attribute__((target("avx2"))) static inline uint32_t cstack_full32_avx2(const 
 /* When every lane of m is at one depth (the lanes of a group, but for those ITS's escape let
    past a barrier), a row of the stack is written eight lanes a vector, the other lanes'
    entries kept; else lane by lane. */
-#ifdef WARP_X86
+#ifdef SIM_X86
 /* sim_warp_cstack_put's vector path for m within the first 32 lanes: 1, or 0 when m's lanes
    are not all at one depth. */
 __attribute__((target("avx2"))) static int cstack_put32_avx2(struct sim_warp *w, uint32_t m,
@@ -680,8 +670,8 @@ __attribute__((target("avx2"))) static int cstack_put32_avx2(struct sim_warp *w,
 
 void sim_warp_cstack_put(struct sim_warp *w, uint64_t m, int16_t t)
 {
-#ifdef WARP_X86
-  if (warp_avx2 && !(m >> 32) && cstack_put32_avx2(w, (uint32_t)m, t))
+#ifdef SIM_X86
+  if (sim_cpu_avx2 && !(m >> 32) && cstack_put32_avx2(w, (uint32_t)m, t))
     return;
 #endif
 #ifdef __SSE2__
@@ -727,8 +717,8 @@ static int push_cbar(struct sim_warp *w, uint64_t m, uint32_t pc, uint32_t from)
     t++;
   if (t == SIM_NCBAR)
     return -1;
-#ifdef WARP_X86
-  if (warp_avx2 && !(m >> 32)) {
+#ifdef SIM_X86
+  if (sim_cpu_avx2 && !(m >> 32)) {
     if (cstack_full32_avx2(w->csp) & m)
       return -1;
   } else
@@ -803,8 +793,8 @@ int sim_warp_rejoin32(struct sim_warp *w, uint32_t pc)
 {
   /* select_group's whole-warp choice (sim_pcs_uniform32: every pc the same, no barrier
      open), the pcs known the same */
-#ifdef WARP_X86
-  if (warp_avx2) {
+#ifdef SIM_X86
+  if (sim_cpu_avx2) {
     if (!csp_none32_avx2(w->csp))
       return 0;
   } else
@@ -815,7 +805,7 @@ int sim_warp_rejoin32(struct sim_warp *w, uint32_t pc)
   return take_group(w, 0xffffffffull, pc, -1);
 }
 
-#ifdef WARP_X86
+#ifdef SIM_X86
 /* The lanes of g of a 32-lane warp split by a branch: pc[l] = t1 for those of e, t0 for the
    rest, the other lanes' pcs as they are; eight lanes a blend instead of a test per lane. */
 __attribute__((target("avx2"))) static void pcs_split_avx2(uint32_t *pc, uint64_t g, uint64_t e,
@@ -842,8 +832,8 @@ static uint64_t guard_lanes(const struct sim_block *b, const struct sim_warp *w,
 {
   if (in->guard == PTX_NOREG)
     return m;
-#ifdef WARP_X86
-  if (warp_avx2 && b->W == 32) {
+#ifdef SIM_X86
+  if (sim_cpu_avx2 && b->W == 32) {
     uint64_t e = sim_guard_bits32_avx2(REG(in->guard));
     return (in->guard_neg ? ~e : e) & m;
   }
@@ -1014,8 +1004,8 @@ static int diverge(struct sim_block *b, struct sim_warp *w, const struct ptx_ins
     return 1;
   }
   w->have_group = 0;
-#ifdef WARP_X86
-  if (warp_avx2 && b->W == 32)
+#ifdef SIM_X86
+  if (sim_cpu_avx2 && b->W == 32)
     pcs_split_avx2(w->pc, g, e, target, pc + 1);
   else
 #endif
@@ -1071,8 +1061,8 @@ int sim_warp_skip_ok(const struct sim_warp *w, uint64_t e, uint32_t target)
     t++;
   if (t == SIM_NCBAR)
     return 0;
-#ifdef WARP_X86
-  if (warp_avx2 && !(g >> 32))
+#ifdef SIM_X86
+  if (sim_cpu_avx2 && !(g >> 32))
     return !(cstack_full32_avx2(w->csp) & g);
 #endif
   return !(cstack_full(w) & g);
@@ -1233,8 +1223,8 @@ static int control(struct sim_block *b, struct sim_warp *w, const struct ptx_ins
       w->live &= ~exiting;
       b->nlive -= sim_popc64(exiting);
       w->cwait &= ~exiting;
-#ifdef WARP_X86
-      if (warp_avx2 && !(exiting >> 32))
+#ifdef SIM_X86
+      if (sim_cpu_avx2 && !(exiting >> 32))
         csp_zero32_avx2(w->csp, (uint32_t)exiting);
       else
 #endif
@@ -1260,8 +1250,8 @@ static int control(struct sim_block *b, struct sim_warp *w, const struct ptx_ins
       if (b->W == 64 && need == 0xffffffffu)
         need = ~0ull;
       need &= w->live;
-#ifdef WARP_X86
-      if (!w->syncwait && e == g && !(need & ~e) && b->W == 32 && warp_avx2 &&
+#ifdef SIM_X86
+      if (!w->syncwait && e == g && !(need & ~e) && b->W == 32 && sim_cpu_avx2 &&
           sim_warp_shortcuts && csp_none32_avx2(w->csp)) {
         /* the group's lanes all it waits for, no lane waiting elsewhere, no convergence
            barrier open: they step past it together (the loop below, for lanes all at pc)

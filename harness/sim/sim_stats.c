@@ -35,6 +35,81 @@ __attribute__((target("avx2"))) static int words_bad_avx2(const uint64_t *addr, 
   }
   return !_mm256_testz_si256(bad, bad);
 }
+
+/* The OR of the eight 32-bit lanes of v. */
+__attribute__((target("avx2"))) static inline uint32_t or_lanes32(__m256i v)
+{
+  __m128i x = _mm_or_si128(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1));
+  x = _mm_or_si128(x, _mm_shuffle_epi32(x, _MM_SHUFFLE(1, 0, 3, 2)));
+  x = _mm_or_si128(x, _mm_shuffle_epi32(x, _MM_SHUFFLE(2, 3, 0, 1)));
+  return (uint32_t)_mm_cvtsi128_si32(x);
+}
+
+/* shared_cost's count for a full 32-lane warp of one word a lane (addresses addr, up to 4
+   bytes each) whose words lie in at most BANK_ROWS rows of 32 (word / 32), with AVX2, eight
+   lanes a vector: the most distinct words in one bank. A row's words sit one in each bank
+   (bank = word % 32), so a row has a mask of the banks its lanes use (one bit for the lanes
+   of a broadcast), and a bank's distinct words are the rows whose masks have its bit; those
+   are counted for all 32 banks at once, in bit-sliced counters (bit k of every bank's count
+   in cnt[k]), a row's mask added as one number to all of them. Returns 0 (nothing counted)
+   when the words span more rows, or a word is past 32 bits. */
+#define BANK_ROWS 8u
+__attribute__((target("avx2"))) static unsigned bank_rows_avx2(const uint64_t *addr)
+{
+  __m256i w[4], high = _mm256_setzero_si256();
+  for (unsigned v = 0; v < 4; v++) {
+    __m256i a = _mm256_srli_epi64(_mm256_loadu_si256((const __m256i *)(addr + 8 * v)), 2);
+    __m256i b = _mm256_srli_epi64(_mm256_loadu_si256((const __m256i *)(addr + 8 * v + 4)), 2);
+    high = _mm256_or_si256(high, _mm256_or_si256(_mm256_srli_epi64(a, 32),
+                                                 _mm256_srli_epi64(b, 32)));
+    __m256 lo = _mm256_shuffle_ps(_mm256_castsi256_ps(a), _mm256_castsi256_ps(b),
+                                  _MM_SHUFFLE(2, 0, 2, 0));
+    w[v] = _mm256_permute4x64_epi64(_mm256_castps_si256(lo), _MM_SHUFFLE(3, 1, 2, 0));
+  }
+  if (!_mm256_testz_si256(high, high))
+    return 0;
+  __m256i mn = _mm256_min_epu32(_mm256_min_epu32(w[0], w[1]), _mm256_min_epu32(w[2], w[3]));
+  __m256i mx = _mm256_max_epu32(_mm256_max_epu32(w[0], w[1]), _mm256_max_epu32(w[2], w[3]));
+  __m128i n = _mm_min_epu32(_mm256_castsi256_si128(mn), _mm256_extracti128_si256(mn, 1));
+  __m128i x = _mm_max_epu32(_mm256_castsi256_si128(mx), _mm256_extracti128_si256(mx, 1));
+  n = _mm_min_epu32(n, _mm_shuffle_epi32(n, _MM_SHUFFLE(1, 0, 3, 2)));
+  x = _mm_max_epu32(x, _mm_shuffle_epi32(x, _MM_SHUFFLE(1, 0, 3, 2)));
+  n = _mm_min_epu32(n, _mm_shuffle_epi32(n, _MM_SHUFFLE(2, 3, 0, 1)));
+  x = _mm_max_epu32(x, _mm_shuffle_epi32(x, _MM_SHUFFLE(2, 3, 0, 1)));
+  const uint32_t row0 = (uint32_t)_mm_cvtsi128_si32(n) >> 5;
+  const uint32_t rows = ((uint32_t)_mm_cvtsi128_si32(x) >> 5) - row0 + 1;
+  if (rows > BANK_ROWS)
+    return 0;
+  __m256i rel[4], bit[4];
+  const __m256i r0 = _mm256_set1_epi32((int)row0), b31 = _mm256_set1_epi32(31),
+                one = _mm256_set1_epi32(1);
+  for (unsigned v = 0; v < 4; v++) {
+    rel[v] = _mm256_sub_epi32(_mm256_srli_epi32(w[v], 5), r0);
+    bit[v] = _mm256_sllv_epi32(one, _mm256_and_si256(w[v], b31));
+  }
+  uint32_t cnt[4] = {0}, any = 0;
+  for (uint32_t r = 0; r < rows; r++) {
+    const __m256i rr = _mm256_set1_epi32((int)r);
+    __m256i acc = _mm256_setzero_si256();
+    for (unsigned v = 0; v < 4; v++)
+      acc = _mm256_or_si256(acc, _mm256_and_si256(_mm256_cmpeq_epi32(rel[v], rr), bit[v]));
+    const uint32_t mask = or_lanes32(acc);
+    any |= mask;
+    for (uint32_t carry = mask, k = 0; carry && k < 4; k++) {
+      const uint32_t up = cnt[k] & carry;
+      cnt[k] ^= carry;
+      carry = up;
+    }
+  }
+  /* the largest count: from its top bit down, keep the banks that have each bit if any do */
+  unsigned most = 0;
+  for (int k = 3; k >= 0; k--)
+    if (cnt[k] & any) {
+      any &= cnt[k];
+      most |= 1u << k;
+    }
+  return most;
+}
 #endif
 
 static void sort_u64(uint64_t *v, unsigned n)
@@ -344,6 +419,17 @@ static void shared_cost(struct sim_inst_stats *st, const uint64_t *addr, uint64_
       st->s_req++;
       return;
     }
+#ifdef SIM_X86
+    /* any other full warp whose words lie in a few rows of 32 (a tile's rows, half-warps
+       reading one word each, pairs of lanes on one word) */
+    unsigned rounds = sim_cpu_avx2 && sim_stats_shortcuts ? bank_rows_avx2(addr) : 0;
+    if (rounds) {
+      st->s_wavefronts += rounds;
+      st->s_ideal++;
+      st->s_req++;
+      return;
+    }
+#endif
   }
   if (size <= 4 && W == 32 && m != 0xffffffffull && sim_stats_shortcuts &&
       shared_affine(st, addr, m, stride))

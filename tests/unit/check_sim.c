@@ -3767,6 +3767,62 @@ START_TEST(test_shared_stats_affine)
 }
 END_TEST
 
+/* The bank conflicts of full warps whose words lie in a few rows of 32 (sim_stats.c's count by
+   row masks, with AVX2) against the general lane-by-lane count (sim_stats_shortcuts 0): words
+   drawn from 1 to 11 rows (past the 8 the masks take), with broadcasts (lanes sharing a word),
+   pairs, half-warps, one lane far off, words at 2^32 (past what the masks take) and sizes of
+   1, 2 and 4 bytes. */
+START_TEST(test_shared_stats_rows)
+{
+  uint64_t rng = 0xD1B54A32D192ED03ull;
+  unsigned ncase = 0, nconf = 0, nbig = 0;
+  for (unsigned rows = 1; rows <= 11; rows++)
+    for (unsigned shape = 0; shape < 6; shape++)
+      for (unsigned rep = 0; rep < 60; rep++) {
+        uint64_t r = sim_order_next(&rng), addr[32];
+        const unsigned size = 1u << (r % 3);
+        uint64_t w0 = shape == 5 ? (1ull << 32) - 40 + r % 64 : (r >> 8) % (1ull << 20);
+        for (unsigned l = 0; l < 32; l++) {
+          uint64_t x = sim_order_next(&rng), w;
+          switch (shape) {
+          case 0: w = w0 + x % (32 * rows); break;                         /* anywhere */
+          case 1: w = w0 + (x % rows) * 32 + (x >> 8) % 4; break;          /* few banks */
+          case 2: w = w0 + (l / 2) * (rows > 1 ? 2 * rows : 1); break;     /* pairs */
+          case 3: w = w0 + (l / 16) * 32 * (rows - 1) + l % 16; break;     /* half-warps */
+          case 4: w = w0 + (l == x % 32 ? 32 * rows + 7 : x % 32); break;  /* one lane off */
+          default: w = w0 + x % (32 * rows); break;                        /* at 2^32 */
+          }
+          addr[l] = w * 4 + (size < 4 ? (x >> 16) % (4 / size) * size : 0);
+        }
+        struct sim_inst_stats st[2];
+        for (int sc = 0; sc < 2; sc++) {
+          struct sim_block b;
+          memset(&b, 0, sizeof b);
+          memset(&st[sc], 0, sizeof st[sc]);
+          b.stats = &st[sc];
+          b.W = 32;
+          sim_stats_shortcuts = sc;
+          sim_stats_mem(&b, 0, PTX_SP_SHARED, addr, 0xffffffffull, size, 0);
+          sim_stats_shortcuts = 1;
+          ck_assert_uint_eq(b.wavefronts, st[sc].s_wavefronts);
+        }
+        ck_assert_msg(st[0].s_wavefronts == st[1].s_wavefronts &&
+                      st[0].s_ideal == st[1].s_ideal && st[0].s_req == st[1].s_req,
+                      "rows %u, shape %u, size %u: %llu wavefronts (%llu ideal), by rows "
+                      "%llu (%llu)", rows, shape, size,
+                      (unsigned long long)st[0].s_wavefronts,
+                      (unsigned long long)st[0].s_ideal,
+                      (unsigned long long)st[1].s_wavefronts,
+                      (unsigned long long)st[1].s_ideal);
+        ncase++;
+        nconf += st[0].s_wavefronts > 1;
+        nbig += st[0].s_wavefronts > 4;
+      }
+  ck_assert_uint_gt(nconf, ncase / 2);             /* conflicts, not only conflict-free cases */
+  ck_assert_uint_gt(nbig, ncase / 10);             /* busy banks, where the counters carry */
+}
+END_TEST
+
 /* The bounds and alignment of a partial warp's shared accesses whose active lanes' addresses
    step by a constant (sim_exec.c's check of their first and last lane) against the check of
    every lane (sim_stats_shortcuts 0): the even lanes of a warp store and load at
@@ -6474,6 +6530,7 @@ Suite *suite_sim(void)
   tcase_add_test(t, test_fast_path_shared_symbol);
   tcase_add_test(t, test_fast_path_shared_wavefronts);
   tcase_add_test(t, test_shared_stats_affine);
+  tcase_add_test(t, test_shared_stats_rows);
   tcase_add_test(t, test_shared_part_bounds);
   tcase_add_test(t, test_touch_span_guess);
   tcase_add_test(t, test_global_stats_ordered);

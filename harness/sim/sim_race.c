@@ -1234,30 +1234,93 @@ __attribute__((target("avx2"))) static int writes_own_avx2(const struct fctx *c,
 #endif
 
 #ifdef SIM_X86
-/* The lanes of a full warp reading the aligned words at off[l] whose words are such that
-   reads_fresh records them (not read or written in the epoch, written in the block), as a
-   mask, with AVX2 gathers; lanes that share a word all pass or fail together. */
+/* The lanes of a full 32-lane warp (warp wid, at __syncwarp count c->ws; pending: an
+   uninitialised read is pending in the block) reading the aligned words at off[l], in two
+   masks, with AVX2 gathers. Returned, the fresh lanes: those whose words reads_fresh records
+   (not read or written in the epoch, written in the block); lanes that share a word all pass
+   or fail together. In *quiet (unless quiet is NULL), the lanes whose read would change
+   nothing that shadow_word looks at or keeps, the word not written in the epoch, and either:
+   - its reads in the epoch summarised, of all four bytes, as by many threads (R_MANY) of
+     more than one warp, or of this warp at this __syncwarp count, the uninitialised-read
+     check passed (init has a byte, or a read is pending, or the check is off); such a lane
+     stays quiet while the instruction's other lanes are checked, as reads only add readers
+     to a summary, and renew one only where these tests fail;
+   - or the two lanes before it read the same word: those reads, checked or quiet, left such
+     a summary (the second lane set R_MANY, if the first did not find it set; a read at
+     another __syncwarp count renews a summary of this warp), the check done. */
 __attribute__((target("avx2"))) static uint32_t fresh_lanes_avx2(const struct fctx *c,
-                                                                 const uint64_t *off)
+                                                                 const uint64_t *off,
+                                                                 uint32_t wid, int pending,
+                                                                 uint32_t *quiet)
 {
   const struct shadow *S = c->S;
-  const __m256i E = _mm256_set1_epi32((int)c->E), base = _mm256_set1_epi32((int)c->base);
-  uint32_t bad = 0;
+  const __m256i E = _mm256_set1_epi32((int)c->E), base = _mm256_set1_epi32((int)c->base),
+                m8 = _mm256_set1_epi32(0xff), m16 = _mm256_set1_epi32(0xffff),
+                full = _mm256_set1_epi32(0xf), zero = _mm256_setzero_si256(),
+                ones = _mm256_set1_epi32(-1), warps = _mm256_set1_epi32(R_WARPS),
+                many = _mm256_set1_epi32(R_MANY), wv = _mm256_set1_epi32((int)wid),
+                ws = _mm256_set1_epi32(c->ws);
+  uint32_t bad = 0, q = 0;
+  /* the lanes' words after two of no lane's: word[2 + l] is lane l's */
+  uint32_t word[34] = {UINT32_MAX, UINT32_MAX};
+#pragma GCC unroll 4
+  for (unsigned k = 0; k < 4; k++)
+    _mm256_storeu_si256((__m256i *)(void *)(word + 2 + 8 * k),
+                        _mm256_srli_epi32(pack_lo32(off + 8 * k), 2));
 #pragma GCC unroll 4
   for (unsigned k = 0; k < 4; k++) {
-    __m256i idx = _mm256_srli_epi32(pack_lo32(off + 8 * k), 2);
-    __m256i rv = _mm256_i32gather_epi32((const int *)(const void *)S->rep, idx, 4);
-    __m256i wv = _mm256_i32gather_epi32((const int *)(const void *)S->wep, idx, 4);
-    __m256i b8 = _mm256_or_si256(_mm256_cmpeq_epi32(rv, E), _mm256_cmpeq_epi32(wv, E));
+    const __m256i idx = _mm256_loadu_si256((const __m256i *)(const void *)(word + 2 + 8 * k));
+    const __m256i rE = _mm256_cmpeq_epi32(
+        _mm256_i32gather_epi32((const int *)(const void *)S->rep, idx, 4), E);
+    const __m256i wE = _mm256_cmpeq_epi32(
+        _mm256_i32gather_epi32((const int *)(const void *)S->wep, idx, 4), E);
+    __m256i b8 = _mm256_or_si256(rE, wE), inok = ones;
     if (c->initchk) {                          /* written in the block: init has a byte */
-      __m256i iv = _mm256_i32gather_epi32((const int *)(const void *)S->iep, idx, 4);
-      b8 = _mm256_or_si256(b8, _mm256_andnot_si256(_mm256_cmpeq_epi32(iv, base),
-                                                   _mm256_set1_epi32(-1)));
+      inok = _mm256_cmpeq_epi32(_mm256_i32gather_epi32((const int *)(const void *)S->iep, idx, 4),
+                                base);
+      b8 = _mm256_or_si256(b8, _mm256_andnot_si256(inok, ones));
     }
     bad |= (uint32_t)_mm256_movemask_ps(_mm256_castsi256_ps(b8)) << (8 * k);
+    if (!quiet)
+      continue;
+    const __m256i before1 = _mm256_loadu_si256((const __m256i *)(const void *)(word + 1 + 8 * k)),
+                  before2 = _mm256_loadu_si256((const __m256i *)(const void *)(word + 8 * k));
+    const __m256i twice = _mm256_and_si256(_mm256_cmpeq_epi32(idx, before1),
+                                           _mm256_cmpeq_epi32(idx, before2));
+    q |= (uint32_t)_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_andnot_si256(wE, twice)))
+         << (8 * k);
+    __m256i ok = _mm256_andnot_si256(wE, rE);  /* the candidates of the first kind */
+    if (_mm256_testz_si256(ok, ok))
+      continue;
+    const __m256i fl = _mm256_and_si256(
+        _mm256_i32gather_epi32((const int *)(const void *)S->rflags, idx, 1), m8);
+    ok = _mm256_andnot_si256(_mm256_cmpeq_epi32(_mm256_and_si256(fl, many), zero), ok);
+    if (_mm256_testz_si256(ok, ok))
+      continue;
+    ok = _mm256_and_si256(ok, _mm256_cmpeq_epi32(_mm256_and_si256(
+             _mm256_i32gather_epi32((const int *)(const void *)S->rbytes, idx, 1), full), full));
+    const __m256i rt = _mm256_and_si256(
+        _mm256_i32gather_epi32((const int *)(const void *)S->rtid, idx, 2), m16);
+    const __m256i rs = _mm256_and_si256(
+        _mm256_i32gather_epi32((const int *)(const void *)S->rsync, idx, 2), m16);
+    /* many readers: of more than one warp, or of this warp at this count */
+    const __m256i own = _mm256_and_si256(_mm256_cmpeq_epi32(_mm256_srli_epi32(rt, 5), wv),
+                                         _mm256_cmpeq_epi32(rs, ws));
+    const __m256i multi =
+        _mm256_andnot_si256(_mm256_cmpeq_epi32(_mm256_and_si256(fl, warps), zero), ones);
+    ok = _mm256_and_si256(ok, _mm256_or_si256(multi, own));
+    if (c->initchk && !pending) {
+      const __m256i in = _mm256_and_si256(
+          _mm256_i32gather_epi32((const int *)(const void *)S->init, idx, 1), full);
+      ok = _mm256_and_si256(ok, _mm256_andnot_si256(_mm256_cmpeq_epi32(in, zero), inok));
+    }
+    q |= (uint32_t)_mm256_movemask_ps(_mm256_castsi256_ps(ok)) << (8 * k);
   }
+  if (quiet)
+    *quiet = q;
   return ~bad;
 }
+
 /* The lanes of e (bit l: lane l, 32 lanes at most) as a mask of the lanes of a vector: lanes
    8k to 8k + 7 in 32-bit elements. */
 __attribute__((target("avx2"))) static inline __m256i mask32(uint32_t e, unsigned k)
@@ -1850,6 +1913,7 @@ static __attribute__((noinline)) int reads_other(struct sim_block *b, struct sim
     return 0;
   }
   uint32_t fresh = 0;                          /* lanes whose word needs a new summary only */
+  uint32_t quiet = 0;                          /* lanes whose read changes nothing */
   if (size == 4 && e == 0xffffffffull && !vol && !(b->cfg->nocheck & SIM_NOCHECK_RACE)) {
     int64_t s = word_stride(off, stride);
     struct fctx f;
@@ -1859,20 +1923,26 @@ static __attribute__((noinline)) int reads_other(struct sim_block *b, struct sim
                      reads_fresh_strided(&f, (uint32_t)(off[0] >> 2), s))
       return 0;
 #ifdef SIM_X86
-    if (sim_cpu_avx2)
-      fresh = fresh_lanes_avx2(&f, off);
+    if (sim_cpu_avx2) {
+      /* (quiet lanes on 32-lane warps only: the test takes a thread's warp as thread / 32) */
+      fresh = fresh_lanes_avx2(&f, off, w->id, b->un_pending,
+                               b->W == 32 && sim_race_lane_shortcuts ? &quiet : NULL);
+      if (quiet == 0xffffffffu)
+        return 0;
+    }
 #endif
   }
   struct actx c;
   actx_init(&c, b, w, pc, SIM_ACC_READ, vol);
   if (size == 4 && e == 0xffffffffull) {       /* a full warp of aligned words */
-    if (c.racy && fresh) {
+    if (c.racy && (fresh | quiet)) {
       /* the lanes tested at once: a fresh lane's word still is unless an earlier lane read it
          (then its epoch says so, and shadow_word adds this reader); reads change nothing
-         else the test looked at */
+         else the test looked at; a quiet lane's read changes nothing */
       const struct shadow *S = &c.sh;
       const uint32_t E = c.E;
-      for (unsigned l = 0; l < 32; l++) {
+      for (uint32_t todo = ~quiet; todo; todo &= todo - 1) {
+        const unsigned l = sim_ctz64(todo);
         const uint32_t i = (uint32_t)off[l] >> 2;
         if ((fresh >> l & 1) && S->rep[i] != E) {
           reads_begin(S, i, E, (uint16_t)(c.t0 + l), pc, c.ws, 0xf);

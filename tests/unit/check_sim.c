@@ -5245,6 +5245,83 @@ START_TEST(test_global_lines_new_match_line_store)
 }
 END_TEST
 
+/* reads_other's lanes that change nothing (quiet: the summary names many readers already;
+   or the two lanes before read the same word) against shadow_word lane by lane
+   (sim_race_lane_shortcuts 0): random programs of three warps over 128 words of shared
+   memory, each step a full warp's read in one of eight shapes (a word per half-warp, pairs of
+   lanes, runs of two and three, one word, the thread's own, a neighbour's, a warp's words
+   shifted), a write of its own word or of another (racing or not), a __syncwarp() or a
+   barrier; half of them with every word written first, the rest reading words never
+   written; must report the same fault, to the message, and leave the same values and
+   counters. */
+START_TEST(test_shared_reads_quiet_match_lanes)
+{
+  static const char *const shape[8] = {
+    "  shr.u32 %r2, %r1, 4;\n",                          /* a word a half-warp */
+    "  and.b32 %r2, %r1, 15;\n",                         /* lanes l and l + 16 */
+    "  shr.u32 %r2, %r1, 1;\n",                          /* runs of two */
+    "  mul.lo.u32 %r2, %r1, 11;\n  shr.u32 %r2, %r2, 5;\n",  /* runs of two and three */
+    "  mov.u32 %r2, 5;\n",                               /* one word */
+    "  mov.u32 %r2, %r1;\n",                             /* its own */
+    "  add.u32 %r2, %r1, 1;\n",                          /* a neighbour's */
+    "  add.u32 %r2, %r1, 32;\n",                         /* the next warp's */
+  };
+  uint64_t rng = 0x2545F4914F6CDD1Dull;
+#define SQ_NEXT() (rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17, (uint32_t)(rng >> 11))
+  unsigned races = 0, clean = 0, uninit = 0;
+  static char k[16384];
+  for (int trial = 0; trial < 240; trial++) {
+    const int first = trial % 2;                      /* every word written, then a barrier */
+    size_t n = (size_t)snprintf(k, sizeof k,
+      HDR
+      ".visible .entry sq(.param .u64 out)\n{\n"
+      "  .reg .pred %%p<2>;\n  .reg .b32 %%r<8>;\n  .reg .b64 %%rd<4>;\n"
+      "  .reg .f32 %%f<4>;\n  .shared .align 4 .b8 s[512];\n"
+      "  mov.u32 %%r1, %%tid.x;\n  mov.u32 %%r5, s;\n  mov.f32 %%f2, 0f00000000;\n"
+      "  shl.b32 %%r6, %%r1, 2;\n  add.u32 %%r6, %%r5, %%r6;\n%s",
+      first ? "  .loc 1 9 3\n  st.shared.u32 [%r6], %r1;\n"
+              "  add.u32 %r7, %r6, 384;\n  setp.lt.u32 %p1, %r1, 32;\n"
+              "  @%p1 st.shared.u32 [%r7], %r1;\n  bar.sync 0;\n" : "");
+    for (int step = 0; step < 10; step++) {
+      const uint32_t kind = SQ_NEXT() % 12;
+      if (kind < 7) {                                 /* a read of word r2 & 127 */
+        n += (size_t)snprintf(k + n, sizeof k - n,
+                              "%s  and.b32 %%r2, %%r2, 127;\n  shl.b32 %%r2, %%r2, 2;\n"
+                              "  add.u32 %%r3, %%r5, %%r2;\n  .loc 1 %d 3\n"
+                              "  ld.shared.f32 %%f1, [%%r3];\n  add.f32 %%f2, %%f2, %%f1;\n",
+                              shape[SQ_NEXT() % 8], 10 + step);
+      } else if (kind < 9) {                          /* a write: its own word, or another's */
+        const uint32_t off = SQ_NEXT() % 3 == 0 ? 4 * (SQ_NEXT() % 64) : 0;
+        n += (size_t)snprintf(k + n, sizeof k - n,
+                              "  add.u32 %%r4, %%r1, %u;\n  and.b32 %%r4, %%r4, 127;\n"
+                              "  shl.b32 %%r4, %%r4, 2;\n  add.u32 %%r4, %%r5, %%r4;\n"
+                              "  .loc 1 %d 3\n  st.shared.f32 [%%r4], %%f2;\n", off / 4,
+                              10 + step);
+      } else {
+        n += (size_t)snprintf(k + n, sizeof k - n, "  %s\n",
+                              kind == 9 ? "bar.warp.sync -1;" : "bar.sync 0;");
+      }
+    }
+    snprintf(k + n, sizeof k - n,
+             "  ld.param.u64 %%rd1, [out];\n  mul.wide.u32 %%rd2, %%r1, 4;\n"
+             "  add.s64 %%rd3, %%rd1, %%rd2;\n  st.global.f32 [%%rd3], %%f2;\n"
+             "  ret;\n}\n.file 1 \"/lab/sq.cu\"\n");
+    struct sim_result r[2];
+    float got[2][96];
+    struct sim_launch c = {.grid = {1, 1, 1}, .block = {96, 1, 1}, .sched = SIM_SCHED_ITS,
+                           .workers = 1};
+    run_switched(k, "sq", &c, &sim_race_lane_shortcuts, r, got[0], got[1], sizeof got[0]);
+    if (r[1].fault.kind == SIM_FK_UNINIT)
+      uninit++;
+    same_race_runs(r, got[0], got[1], sizeof got[0], &races, &clean);
+  }
+#undef SQ_NEXT
+  ck_assert_uint_gt(races, 20);
+  ck_assert_uint_gt(clean, 20);
+  ck_assert_uint_gt(uninit, 5);
+}
+END_TEST
+
 /* sim_race_global's record of a lane's whole words that the filters say are new (words_new)
    against gword_one's word by word (sim_race_lane_shortcuts 0): random programs of three
    warps, each step a vector store of 2 or 4 words a lane (st.global.v2/.v4, one lane's
@@ -6610,6 +6687,7 @@ Suite *suite_sim(void)
   tcase_add_test(t, test_race_fill_matches_memset);
   tcase_add_test(t, test_race_fill_skip_matches_fill);
   tcase_add_test(t, test_global_lines_new_match_line_store);
+  tcase_add_test(t, test_shared_reads_quiet_match_lanes);
   tcase_add_test(t, test_global_words_new_match_general_path);
   tcase_add_test(t, test_global_words_new_leave_lines);
   tcase_add_test(t, test_fast_path_setp_guard);

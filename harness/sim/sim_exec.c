@@ -357,12 +357,16 @@ static __attribute__((noinline)) uint64_t atomic_rmw(uint8_t *p, int host_atomic
 {
   enum ptx_type t = (enum ptx_type)in->type;
   unsigned size = ptx_type_size(t);
+  /* an integer add of 32 or 64 bits (a histogram's, a counter's): without sim_alu's calls */
+  const int int_add = in->sub == PTX_ATOM_ADD &&
+                      (t == PTX_T_U32 || t == PTX_T_S32 || t == PTX_T_U64 || t == PTX_T_S64);
   for (;;) {
     uint64_t old = host_atomic ? host_load(p, size) : load_bits(p, size), nv = old;
     switch (in->sub) {
     case PTX_ATOM_ADD:
-      nv = ptx_type_is_float(t) ? sim_alu_fbin(PTX_OP_ADD, t, PTX_RND_RN, 0, old, bval)
-                                : sim_alu_ibin(PTX_OP_ADD, t, 0, old, bval);
+      nv = int_add ? old + bval
+           : ptx_type_is_float(t) ? sim_alu_fbin(PTX_OP_ADD, t, PTX_RND_RN, 0, old, bval)
+                                  : sim_alu_ibin(PTX_OP_ADD, t, 0, old, bval);
       break;
     case PTX_ATOM_MIN:
     case PTX_ATOM_MAX: {
@@ -397,6 +401,8 @@ static __attribute__((noinline)) uint64_t atomic_rmw(uint8_t *p, int host_atomic
     }
   }
 }
+
+int sim_exec_shortcuts = 1;           /* (sim_int.h) */
 
 uint8_t *sim_mem_lane(struct sim_block *b, struct sim_warp *w, uint32_t pc, unsigned l,
                       enum ptx_space sp, uint64_t addr, uint32_t size, uint32_t align,
@@ -2221,23 +2227,54 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
     const uint64_t *bv = REG(so->reg);
     const uint64_t *cv = (is_atom && in->sub == PTX_ATOM_CAS) ? REG(in->opd[3].reg) : NULL;
     int tile_release = 0;          /* bits of a tile barrier in reserved memory cleared */
-    FOR_LANES(e) {
-      uint64_t addr = av[l] = (base ? base[l] : 0) + (uint64_t)ad->imm;
-      uint8_t *p = mem_at(b, w, pc, l, sp, addr, size, size, SIM_ACC_ATOMIC);
-      if (!p)
-        return pc;
-      tile_release |= in->sub == PTX_ATOM_AND && (uintptr_t)p - (uintptr_t)b->rsmem < SIM_RSMEM_SIZE;
-      if (b->race && in_smem(b, p) &&
-          sim_race_access(b, w, pc, l, (uint32_t)(p - b->smem), size, SIM_ACC_ATOMIC, 0, 0))
-        return pc;
-      int global = is_global_space(sp, addr), changed = 0;
-      uint64_t old = atomic_rmw(p, global, in, bv[l], cv ? cv[l] : 0, &changed);
-      if (is_atom)
-        write_dst(w, d, W, l, widen(t, old));
-      if (changed) {
-        diff = 1;
-        if (global)
-          b->worker->global_writes++;
+    int done = 0;                  /* every lane's operation done by the path below */
+    if (sp == PTX_SP_SHARED && in->sub == PTX_ATOM_ADD && (t == PTX_T_U32 || t == PTX_T_S32) &&
+        sim_exec_shortcuts) {
+      /* a 32-bit integer add at aligned words of the block's shared memory in every lane (a
+         shared histogram's bins): what the lane loop below does, with the words checked for
+         the whole warp first (one outside, or misaligned, leaves it all to that loop, which
+         faults at the right lane), then each lane's add in lane order */
+      int ok = 1;
+      FOR_LANES(e) {
+        const uint64_t a = av[l] = (base ? base[l] : 0) + (uint64_t)ad->imm;
+        ok &= !(a & 3) && a <= b->smem_size && 4 <= b->smem_size - a;
+      }
+      if (ok) {
+        if (b->race)
+          sim_race_shared_atomics(b, w, pc, e, av);
+        FOR_LANES(e) {
+          uint8_t *p = b->smem + av[l];
+          uint32_t old, nv;
+          memcpy(&old, p, 4);
+          nv = old + (uint32_t)bv[l];
+          memcpy(p, &nv, 4);
+          if (is_atom)
+            write_dst(w, d, W, l, widen(t, old));
+          diff |= nv != old;
+        }
+        done = 1;
+      }
+    }
+    if (!done) {
+      FOR_LANES(e) {
+        uint64_t addr = av[l] = (base ? base[l] : 0) + (uint64_t)ad->imm;
+        uint8_t *p = mem_at(b, w, pc, l, sp, addr, size, size, SIM_ACC_ATOMIC);
+        if (!p)
+          return pc;
+        tile_release |= in->sub == PTX_ATOM_AND &&
+                        (uintptr_t)p - (uintptr_t)b->rsmem < SIM_RSMEM_SIZE;
+        if (b->race && in_smem(b, p) &&
+            sim_race_access(b, w, pc, l, (uint32_t)(p - b->smem), size, SIM_ACC_ATOMIC, 0, 0))
+          return pc;
+        int global = is_global_space(sp, addr), changed = 0;
+        uint64_t old = atomic_rmw(p, global, in, bv[l], cv ? cv[l] : 0, &changed);
+        if (is_atom)
+          write_dst(w, d, W, l, widen(t, old));
+        if (changed) {
+          diff = 1;
+          if (global)
+            b->worker->global_writes++;
+        }
       }
     }
     int uniform = 1;

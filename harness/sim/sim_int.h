@@ -814,6 +814,15 @@ void sim_race_end(struct sim_block *b);
    fault comes first. Returns 0, or -1 when b has faulted. */
 int sim_race_access(struct sim_block *b, struct sim_warp *w, uint32_t pc, unsigned l,
                     uint32_t off, uint32_t size, enum sim_access acc, int vol, int same);
+/* 1 (the default): sim_exec does a warp's 32-bit integer atomic adds on shared memory in one
+   pass when every lane's word is in bounds and aligned; 0 (tests only): lane by lane through
+   the general path, for comparison. */
+extern int sim_exec_shortcuts;
+/* sim_race_access for the lanes of e's atomics on the aligned words at shared offsets off[l]
+   (the caller checked them), in lane order: atomics race with nothing, so each is the
+   uninitialised-read check of the word it reads and the word's record as written. */
+void sim_race_shared_atomics(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t e,
+                             const uint64_t *off);
 /* Check one lane's plain (not atomic, not volatile) access of size bytes at global address
    addr against the block's earlier global writes: read-after-write and write-after-write
    between its threads (a write is checked before it is done; same: it leaves the bytes as

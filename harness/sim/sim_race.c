@@ -1808,9 +1808,41 @@ static inline int lanes_in_line(const struct sim_block *b, uint64_t e, const uin
 #endif
 }
 
+/* An atomic's aligned word at shared offset off, lane l's: what shadow_word does for it
+   (atomics race with nothing) without the context of a check: the uninitialised-read check
+   of the word it reads, then its record as written. */
+static inline void atomic_word(struct sim_block *b, const struct sim_warp *w, uint32_t pc,
+                               unsigned l, uint32_t off)
+{
+  const struct shadow *S = &b->race->sh;
+  const uint32_t i = off >> 2, base = b->race_base;
+  const uint8_t init = S->iep[i] == base ? S->init[i] : 0;
+  if (!(init & 0xf) && !(b->cfg->nocheck & SIM_NOCHECK_INIT) && !b->un_pending) {
+    b->un_pending = 1;
+    b->un_pc = pc;
+    b->un_warp = w->id;
+    b->un_lane = l;
+    b->un_addr = off;
+    b->un_size = 4;
+  }
+  S->init[i] = init | 0xf;
+  S->iep[i] = base;
+}
+
+void sim_race_shared_atomics(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t e,
+                             const uint64_t *off)
+{
+  for (uint64_t mm = e; mm; mm &= mm - 1)
+    atomic_word(b, w, pc, sim_ctz64(mm), (uint32_t)off[sim_ctz64(mm)]);
+}
+
 int sim_race_access(struct sim_block *b, struct sim_warp *w, uint32_t pc, unsigned l,
                     uint32_t off, uint32_t size, enum sim_access acc, int vol, int same)
 {
+  if (acc == SIM_ACC_ATOMIC && size == 4 && !(off & 3)) {
+    atomic_word(b, w, pc, l, off);
+    return 0;
+  }
   struct actx c;
   actx_init(&c, b, w, pc, acc, vol);
   return access_one(&c, l, off, size, acc, same);

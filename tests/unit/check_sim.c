@@ -5322,6 +5322,79 @@ START_TEST(test_shared_reads_quiet_match_lanes)
 }
 END_TEST
 
+/* sim_exec's one pass over a warp's 32-bit integer atomic adds on shared memory against the
+   lane-by-lane path (sim_exec_shortcuts 0): random programs of three warps over 64 words of
+   shared memory, written first or not, each step an atom or red .shared.add.u32 or .s32 at
+   words in one of six shapes (one word, a word a half-warp, its own, bins by a hash of the
+   thread, a misaligned word, one lane past the end) or a read; must report the same fault
+   (an uninitialised read, a misaligned or out-of-bounds lane), to the message, and leave the
+   same values (memory, every lane's old value) and counters. */
+START_TEST(test_shared_atomic_adds_match_lanes)
+{
+  static const char *const shape[6] = {
+    "  mov.u32 %r2, 12;\n",                              /* one word */
+    "  shr.u32 %r2, %r1, 4;\n  shl.b32 %r2, %r2, 2;\n",   /* a word a half-warp */
+    "  and.b32 %r2, %r1, 63;\n  shl.b32 %r2, %r2, 2;\n",  /* its own */
+    "  mul.lo.u32 %r2, %r1, 2654435761;\n  shr.u32 %r2, %r2, 26;\n  shl.b32 %r2, %r2, 2;\n",
+    "  shl.b32 %r2, %r1, 2;\n  and.b32 %r2, %r2, 252;\n  add.u32 %r2, %r2, 2;\n",
+    "  setp.eq.u32 %p1, %r1, 77;\n  selp.u32 %r2, 256, 8, %p1;\n",  /* lane 13 of warp 2 */
+  };
+  uint64_t rng = 0x9FB21C651E98DF25ull;
+#define SA_NEXT() (rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17, (uint32_t)(rng >> 11))
+  unsigned faults = 0, clean = 0;
+  static char k[16384];
+  for (int trial = 0; trial < 160; trial++) {
+    const int first = trial % 4 != 0;                 /* every word written, then a barrier */
+    size_t n = (size_t)snprintf(k, sizeof k,
+      HDR
+      ".visible .entry sa(.param .u64 out)\n{\n"
+      "  .reg .pred %%p<2>;\n  .reg .b32 %%r<8>;\n  .reg .b64 %%rd<4>;\n"
+      "  .shared .align 4 .b8 s[256];\n"
+      "  mov.u32 %%r1, %%tid.x;\n  mov.u32 %%r5, s;\n  mov.u32 %%r6, 0;\n%s",
+      first ? "  shl.b32 %r3, %r1, 2;\n  add.u32 %r3, %r5, %r3;\n  setp.lt.u32 %p1, %r1, 64;\n"
+              "  .loc 1 9 3\n  @%p1 st.shared.u32 [%r3], %r1;\n  bar.sync 0;\n" : "");
+    for (int step = 0; step < 6; step++) {
+      const uint32_t kind = SA_NEXT() % 8, sh = SA_NEXT() % 6;
+      if (sh >= 4 && SA_NEXT() % 4)                   /* faults now and then */
+        continue;
+      n += (size_t)snprintf(k + n, sizeof k - n, "%s  add.u32 %%r3, %%r5, %%r2;\n",
+                            shape[sh]);
+      if (kind < 6)
+        n += (size_t)snprintf(k + n, sizeof k - n,
+                              "  .loc 1 %d 3\n%s  add.u32 %%r6, %%r6, %%r4;\n", 10 + step,
+                              kind < 3 ? "  atom.shared.add.u32 %r4, [%r3], %r1;\n"
+                              : kind < 5 ? "  atom.shared.add.s32 %r4, [%r3], -3;\n"
+                                         : "  red.shared.add.u32 [%r3], 5;\n  mov.u32 %r4, 1;\n");
+      else
+        n += (size_t)snprintf(k + n, sizeof k - n,
+                              "  bar.sync 0;\n  .loc 1 %d 3\n  ld.shared.u32 %%r4, [%%r3];\n"
+                              "  add.u32 %%r6, %%r6, %%r4;\n  bar.sync 0;\n", 10 + step);
+    }
+    snprintf(k + n, sizeof k - n,
+             "  bar.sync 0;\n  and.b32 %%r3, %%r1, 63;\n  shl.b32 %%r3, %%r3, 2;\n"
+             "  add.u32 %%r3, %%r5, %%r3;\n  ld.shared.u32 %%r4, [%%r3];\n"
+             "  ld.param.u64 %%rd1, [out];\n  mul.wide.u32 %%rd2, %%r1, 8;\n"
+             "  add.s64 %%rd3, %%rd1, %%rd2;\n  st.global.v2.u32 [%%rd3], {%%r6, %%r4};\n"
+             "  ret;\n}\n.file 1 \"/lab/sa.cu\"\n");
+    struct sim_result r[2];
+    uint32_t got[2][192];
+    struct sim_launch c = {.grid = {1, 1, 1}, .block = {96, 1, 1}, .sched = SIM_SCHED_ITS,
+                           .workers = 1};
+    run_switched(k, "sa", &c, &sim_exec_shortcuts, r, got[0], got[1], sizeof got[0]);
+    ck_assert_mem_eq(&r[0].stats[0], &r[1].stats[0], r[0].nstats * sizeof *r[0].stats);
+    if (r[1].outcome == SIM_RAN_OK)
+      clean++;
+    else
+      faults++;
+    unsigned races = 0, ok = 0;
+    same_race_runs(r, got[0], got[1], sizeof got[0], &races, &ok);
+  }
+#undef SA_NEXT
+  ck_assert_uint_gt(faults, 20);
+  ck_assert_uint_gt(clean, 40);
+}
+END_TEST
+
 /* sim_race_global's record of a lane's whole words that the filters say are new (words_new)
    against gword_one's word by word (sim_race_lane_shortcuts 0): random programs of three
    warps, each step a vector store of 2 or 4 words a lane (st.global.v2/.v4, one lane's
@@ -6688,6 +6761,7 @@ Suite *suite_sim(void)
   tcase_add_test(t, test_race_fill_skip_matches_fill);
   tcase_add_test(t, test_global_lines_new_match_line_store);
   tcase_add_test(t, test_shared_reads_quiet_match_lanes);
+  tcase_add_test(t, test_shared_atomic_adds_match_lanes);
   tcase_add_test(t, test_global_words_new_match_general_path);
   tcase_add_test(t, test_global_words_new_leave_lines);
   tcase_add_test(t, test_fast_path_setp_guard);

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # emu_callgrind.sh: host instructions per warp-instruction of the emulator, counted by
-# callgrind on one worker thread, for an arithmetic loop, a streaming memory kernel and a
-# shared-memory kernel with a barrier each iteration (bench/kernels). The warp-instructions
-# are the PTX warp-instructions the interpreter ran (smsp__inst_executed.sum's ptx_value).
+# callgrind on one worker thread, for an arithmetic loop, a streaming memory kernel, a
+# shared-memory kernel with a barrier each iteration, and three shared-memory patterns of real
+# kernels: a tiled matrix multiply, a histogram of shared bins, a stencil (bench/kernels).
+# The warp-instructions are the PTX warp-instructions the interpreter ran
+# (smsp__inst_executed.sum's ptx_value).
 # A script that prints figures, never a test.
 # Skipped (with a note) when valgrind is not installed.
 #
@@ -24,7 +26,7 @@ if ! command -v nvcc >/dev/null 2>&1 && [ -x /usr/local/cuda/bin/nvcc ]; then
 fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-for k in alu_loop mem_mixed smem_bar; do
+for k in alu_loop mem_mixed smem_bar smem_tiles; do
   nvcc -arch=sm_90 -ptx -lineinfo "bench/kernels/$k.cu" -o "$tmp/$k.ptx"
 done
 
@@ -33,6 +35,9 @@ cases=(
   "alu_loop|alu_loop|alu_loop|8|256|f32buf:2048:zero i32:50|f32buf:2048:zero i32:200"
   "saxpy|mem_mixed|saxpy|16|256|i32:65536 f32:1.5 f32buf:65536:rand:1 f32buf:65536:rand:2|i32:262144 f32:1.5 f32buf:262144:rand:1 f32buf:262144:rand:2"
   "smem_bar|smem_bar|smem_bar|8|256|f32buf:2048:zero i32:12|f32buf:2048:zero i32:50"
+  "matmul|smem_tiles|matmul_tiled|4,4|16,16|f32buf:4096:rand f32buf:4096:rand f32buf:4096:zero i32:64|f32buf:65536:rand f32buf:65536:rand f32buf:65536:zero i32:256"
+  "histogram|smem_tiles|histo_smem|8|256|u32buf:65536:rand u32buf:256:zero i32:65536|u32buf:262144:rand u32buf:256:zero i32:262144"
+  "stencil7|smem_tiles|stencil7|16|256|f32buf:16384:rand f32buf:16384:zero i32:16384|f32buf:65536:rand f32buf:65536:zero i32:65536"
 )
 
 # One callgrind run: prints "warp-insts whole-Ir launch-Ir".

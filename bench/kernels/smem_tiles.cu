@@ -1,0 +1,56 @@
+// smem_tiles.cu: emulator benchmarks of shared-memory patterns of real kernels (the block
+// size 256, or 16x16), beside smem_bar's synthetic one.
+//   matmul_tiled: 16x16 tiles of A and B staged in shared memory, a barrier before and after
+//                 each tile's products: half-warps reading one word of A, pairs of lanes one
+//                 word of B
+//   histo_smem:   256 bins in shared memory, atomicAdd on them, merged into global ones
+//   stencil7:     a 7-point 1D stencil over tiles of 256 elements and their halo in shared
+//                 memory, a barrier after the loads and after the sums
+
+#define TS 16
+
+extern "C" __global__ void matmul_tiled(const float *A, const float *B, float *C, int n)
+{
+    __shared__ float As[TS][TS], Bs[TS][TS];
+    int r = blockIdx.y * TS + threadIdx.y, c = blockIdx.x * TS + threadIdx.x;
+    float acc = 0.0f;
+    for (int t = 0; t < n / TS; t++) {
+        As[threadIdx.y][threadIdx.x] = A[r * n + t * TS + threadIdx.x];
+        Bs[threadIdx.y][threadIdx.x] = B[(t * TS + threadIdx.y) * n + c];
+        __syncthreads();
+        for (int k = 0; k < TS; k++)
+            acc += As[threadIdx.y][k] * Bs[k][threadIdx.x];
+        __syncthreads();
+    }
+    C[r * n + c] = acc;
+}
+
+extern "C" __global__ void histo_smem(const unsigned *in, unsigned *bins, int n)
+{
+    __shared__ unsigned h[256];
+    h[threadIdx.x] = 0;
+    __syncthreads();
+    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)
+        atomicAdd(&h[in[i] & 255], 1u);
+    __syncthreads();
+    atomicAdd(&bins[threadIdx.x], h[threadIdx.x]);
+}
+
+extern "C" __global__ void stencil7(const float *in, float *out, int n)
+{
+    __shared__ float s[256 + 6];
+    for (int b0 = blockIdx.x * 256; b0 < n; b0 += gridDim.x * 256) {
+        int g = b0 + threadIdx.x, l = threadIdx.x + 3;
+        s[l] = in[g];
+        if (threadIdx.x < 3) {
+            s[l - 3] = g >= 3 ? in[g - 3] : 0.0f;
+            s[l + 256] = g + 256 < n ? in[g + 256] : 0.0f;
+        }
+        __syncthreads();
+        float r = 0.0f;
+        for (int k = -3; k <= 3; k++)
+            r += s[l + k];
+        out[g] = r;
+        __syncthreads();
+    }
+}

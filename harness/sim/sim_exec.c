@@ -2242,14 +2242,19 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
       if (ok) {
         if (b->race)
           sim_race_shared_atomics(b, w, pc, e, av);
+        /* the old values, widened as widen does (.s32 sign-extended), where the atom has a
+           destination register */
+        uint64_t *dv = is_atom && d->kind == PTX_OPD_REG && d->reg != PTX_NOREG ? REG(d->reg)
+                                                                                : NULL;
+        const int sext = t == PTX_T_S32;
         FOR_LANES(e) {
           uint8_t *p = b->smem + av[l];
           uint32_t old, nv;
           memcpy(&old, p, 4);
           nv = old + (uint32_t)bv[l];
           memcpy(p, &nv, 4);
-          if (is_atom)
-            write_dst(w, d, W, l, widen(t, old));
+          if (dv)
+            dv[l] = sext ? (uint64_t)(int64_t)(int32_t)old : old;
           diff |= nv != old;
         }
         done = 1;

@@ -76,8 +76,10 @@ __attribute__((target("avx2"))) static unsigned bank_rows_avx2(const uint64_t *a
   x = _mm_max_epu32(x, _mm_shuffle_epi32(x, _MM_SHUFFLE(1, 0, 3, 2)));
   n = _mm_min_epu32(n, _mm_shuffle_epi32(n, _MM_SHUFFLE(2, 3, 0, 1)));
   x = _mm_max_epu32(x, _mm_shuffle_epi32(x, _MM_SHUFFLE(2, 3, 0, 1)));
-  const uint32_t row0 = (uint32_t)_mm_cvtsi128_si32(n) >> 5;
-  const uint32_t rows = ((uint32_t)_mm_cvtsi128_si32(x) >> 5) - row0 + 1;
+  const uint32_t lo = (uint32_t)_mm_cvtsi128_si32(n), hi = (uint32_t)_mm_cvtsi128_si32(x);
+  if (hi - lo < 32)
+    return 1;                     /* within 32 words: each word in a bank of its own */
+  const uint32_t row0 = lo >> 5, rows = (hi >> 5) - row0 + 1;
   if (rows > BANK_ROWS)
     return 0;
   __m256i rel[4], bit[4];

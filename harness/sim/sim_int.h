@@ -905,6 +905,11 @@ int sim_race_stuck(struct sim_block *b, struct sim_warp *w);
    only): every such access takes the general lane-by-lane count, look-up, key and check, for
    comparison. */
 extern int sim_stats_shortcuts;
+/* Sort v[0..n) ascending (sim_stats.c), for a warp's addresses or sectors: one pass when they
+   are in order already (lane order), a merge when they are two ascending runs of at most
+   SIM_SORT_MAX in all (a warp's halves on the same words, or on two rows), else a sort. */
+#define SIM_SORT_MAX (SIM_MAX_WARP * 8)
+void sim_sort_u64(uint64_t *v, unsigned n);
 /* sim_stats_mem for a full 32-lane warp whose lanes address a0 + lane * size (a coalesced
    access), counted in closed form where nothing needs the lanes' addresses. al: the
    allocation that holds every byte of the access (b->alloc_cache[pc], warp_seq's).

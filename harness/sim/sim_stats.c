@@ -114,25 +114,48 @@ __attribute__((target("avx2"))) static unsigned bank_rows_avx2(const uint64_t *a
 }
 #endif
 
-static void sort_u64(uint64_t *v, unsigned n)
+static int cmp_u64(const void *a, const void *b)
 {
-  for (unsigned i = 1; i < n; i++) {
+  uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+  return x < y ? -1 : x > y;
+}
+
+void sim_sort_u64(uint64_t *v, unsigned n)
+{
+  unsigned i = 1;
+  while (i < n && v[i] >= v[i - 1])
+    i++;
+  if (i >= n)
+    return;                              /* in order already: lane order, the common case */
+  unsigned j = i + 1;
+  while (j < n && v[j] >= v[j - 1])
+    j++;
+  if (j == n && n <= SIM_SORT_MAX) {
+    /* two ascending runs (a warp's halves on the same words, or on two rows): merged */
+    uint64_t t[SIM_SORT_MAX];
+    unsigned a = 0, b = i, k = 0;
+    while (a < i && b < n)
+      t[k++] = v[b] < v[a] ? v[b++] : v[a++];
+    while (a < i)
+      t[k++] = v[a++];
+    while (b < n)
+      t[k++] = v[b++];
+    memcpy(v, t, n * sizeof *v);
+    return;
+  }
+  if (n > 64) {                          /* a warp's sectors of wide accesses */
+    qsort(v, n, sizeof *v, cmp_u64);
+    return;
+  }
+  for (i = 1; i < n; i++) {              /* insertion: a warp's lanes are few */
     uint64_t x = v[i];
-    unsigned j = i;
+    j = i;
     while (j && v[j - 1] > x) {
       v[j] = v[j - 1];
       j--;
     }
     v[j] = x;
   }
-}
-
-static int is_sorted(const uint64_t *v, unsigned n)
-{
-  for (unsigned i = 1; i < n; i++)
-    if (v[i] < v[i - 1])
-      return 0;
-  return 1;
 }
 
 /* Global: sectors, lines and distinct bytes of one request. */
@@ -142,8 +165,7 @@ static unsigned gather_sorted(uint64_t *a, const uint64_t *addr, uint64_t m)
   unsigned n = 0;
   for (uint64_t mm = m; mm; mm &= mm - 1)
     a[n++] = addr[sim_ctz64(mm)];
-  if (!is_sorted(a, n))
-    sort_u64(a, n);
+  sim_sort_u64(a, n);
   return n;
 }
 
@@ -289,6 +311,15 @@ static int global_cost_closed(struct sim_inst_stats *st, const uint64_t *addr, u
   return 1;
 }
 
+/* Whether a full 32-lane warp's lanes 16-31 have the addresses of lanes 0-15. */
+static int same_halves(const uint64_t *addr)
+{
+  uint64_t d = 0;
+  for (unsigned l = 0; l < 16; l++)
+    d |= addr[l] ^ addr[l + 16];
+  return !d;
+}
+
 /* span: set to the access's bytes [span[0], span[1]) where they leave no line between
    untouched (a coalesced access), else left as it is. */
 static void global_cost(struct sim_inst_stats *st, const uint64_t *addr, uint64_t m,
@@ -298,6 +329,12 @@ static void global_cost(struct sim_inst_stats *st, const uint64_t *addr, uint64_
     return;
   if (sim_stats_shortcuts && size <= 32 && global_cost_ordered(st, addr, m, size, span))
     return;
+  if (sim_stats_shortcuts && W == 32 && m == 0xffffffffull && same_halves(addr)) {
+    /* lanes 16-31 at lanes 0-15's addresses (a 16-wide block's rows: B[k][c] of a matrix
+       product): the same sectors, lines and bytes as the first half alone */
+    global_cost(st, addr, 0xffff, size, W, span);
+    return;
+  }
   uint64_t a[SIM_MAX_WARP];
   unsigned n = gather_sorted(a, addr, m);
   uint64_t sectors = 0, lines = 0, bytes = 0, end = 0;
@@ -545,8 +582,7 @@ static void local_cost(struct sim_inst_stats *st, const uint64_t *addr, uint64_t
     for (unsigned k = 0; k < words; k++)
       s[n++] = ((addr[l] / 4 + k) * 128 + (uint64_t)l * 4) >> 5;
   }
-  if (!is_sorted(s, n))
-    sort_u64(s, n);
+  sim_sort_u64(s, n);
   uint64_t d = 0;
   for (unsigned i = 0; i < n; i++)
     d += !i || s[i] != s[i - 1];

@@ -30,22 +30,6 @@ void sim_trace_inst(struct sim_block *b, const struct sim_warp *w, uint32_t pc, 
   };
 }
 
-static int cmp_u64(const void *a, const void *b)
-{
-  uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-  return x < y ? -1 : x > y;
-}
-
-/* Sort v[0..n) ascending; the common case, addresses already in lane order, costs one pass. */
-static void sort_u64(uint64_t *v, unsigned n)
-{
-  for (unsigned i = 1; i < n; i++)
-    if (v[i] < v[i - 1]) {
-      qsort(v, n, sizeof *v, cmp_u64);
-      return;
-    }
-}
-
 void sim_trace_mem(struct sim_block *b, enum ptx_space sp, const uint64_t *addr, uint64_t m,
                    uint32_t size, uint64_t wavefronts)
 {
@@ -63,7 +47,7 @@ void sim_trace_mem(struct sim_block *b, enum ptx_space sp, const uint64_t *addr,
   unsigned na = 0;
   for (uint64_t mm = m; mm && sp == PTX_SP_GLOBAL; mm &= mm - 1)
     lanes[na++] = addr[sim_ctz64(mm)];
-  sort_u64(lanes, na);
+  sim_sort_u64(lanes, na);
   unsigned distinct = 0, run = 0, most = 0;
   for (unsigned i = 0; i < na; i++) {
     run = i && lanes[i] == lanes[i - 1] ? run + 1 : 1;
@@ -86,7 +70,7 @@ void sim_trace_mem(struct sim_block *b, enum ptx_space sp, const uint64_t *addr,
     for (uint64_t x = a >> 5; x <= (a + size - 1) >> 5 && n < sizeof s / sizeof *s; x++)
       s[n++] = x;
   }
-  sort_u64(s, n);
+  sim_sort_u64(s, n);
   unsigned d = 0;
   for (unsigned i = 0; i < n; i++)
     if (!d || s[i] != s[d - 1])
@@ -233,11 +217,14 @@ void sim_trace_touch(struct sim_block *b, const uint64_t *addr, uint64_t m, uint
     return;
   }
   struct sim_trace *tr = b->touch;
-  uint64_t key = touch_now(b, tr), prev = UINT64_MAX;
+  uint64_t key = touch_now(b, tr), prev = UINT64_MAX, last = UINT64_MAX;
   const struct sim_touch_hint *h = touch_hint(b, tr, al);
   const struct sim_touch_seg *seg = &tr->seg[0];
   for (uint64_t mm = m; mm; mm &= mm - 1) {
     uint64_t a = addr[sim_ctz64(mm)];
+    if (a == last)
+      continue;                         /* the lane before's address: its lines, touched */
+    last = a;
     for (uint64_t x = a >> 7; x <= (a + (size ? size : 1) - 1) >> 7; x++)
       if (x != prev) {                  /* neighbouring lanes often share a line */
         prev = x;

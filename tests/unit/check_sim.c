@@ -3626,7 +3626,8 @@ END_TEST
    global_cost_ordered, a full warp's lanes in turn or a mask's), against the general count
    over the sorted addresses (sim_stats_shortcuts 0): accesses of 1 to 32 bytes, aligned
    and not (across a sector), strides of 0 to 33 elements, masks of every shape, and the same
-   addresses with one lane moved back (out of order) or onto the lane before. */
+   addresses with one lane moved back (out of order) or onto the lane before, or with lanes
+   16-31 at lanes 0-15's addresses (a 16-wide block's rows), but for one lane or not. */
 START_TEST(test_global_stats_ordered)
 {
   static const uint64_t strides[] = {0, 1, 2, 3, 4, 5, 8, 16, 32, 33};
@@ -3636,7 +3637,7 @@ START_TEST(test_global_stats_ordered)
   for (size_t si = 0; si < sizeof strides / sizeof *strides; si++)
     for (size_t zi = 0; zi < sizeof sizes / sizeof *sizes; zi++)
       for (unsigned mi = 0; mi < 12; mi++)
-        for (int disturb = 0; disturb < 3; disturb++) {
+        for (int disturb = 0; disturb < 5; disturb++) {
           uint64_t r = sim_order_next(&rng), m;
           switch (mi % 4) {
           case 0: m = 0xffffffffull; break;                                  /* full */
@@ -3655,6 +3656,9 @@ START_TEST(test_global_stats_ordered)
             addr[hit] = addr[hit - 1] - (1 + r % 9) * size;                  /* back */
           else if (disturb == 2 && hit)
             addr[hit] = addr[hit - 1];                                       /* the same */
+          else if (disturb >= 3)                                             /* halves alike */
+            for (unsigned l = 16; l < 32; l++)
+              addr[l] = addr[l - 16] + (disturb == 4 && l == 16 + hit % 16 ? size : 0);
           struct sim_inst_stats st[2];
           uint64_t sectors[2];
           for (int sc = 0; sc < 2; sc++) {
@@ -3764,6 +3768,43 @@ START_TEST(test_shared_stats_affine)
           nconf += st[0].s_wavefronts > 1;
         }
   ck_assert_uint_gt(nconf, ncase / 4);             /* conflicts, not only conflict-free cases */
+}
+END_TEST
+
+static int cmp_u64_test(const void *a, const void *b)
+{
+  uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+  return x < y ? -1 : x > y;
+}
+
+/* sim_sort_u64 against qsort: 0 to SIM_SORT_MAX values in order, in two ascending runs (equal
+   halves, interleaved, one run empty of repeats), descending, and at random with repeats. */
+START_TEST(test_sort_u64_matches_qsort)
+{
+  static uint64_t v[SIM_SORT_MAX], want[SIM_SORT_MAX];
+  uint64_t rng = 0x6A09E667F3BCC909ull;
+  unsigned merged = 0;
+  for (unsigned n = 0; n <= SIM_SORT_MAX; n += n < 70 ? 1 : 37)
+    for (unsigned shape = 0; shape < 6; shape++) {
+      const unsigned cut = n ? (unsigned)(sim_order_next(&rng) % n) : 0;
+      for (unsigned i = 0; i < n; i++) {
+        const uint64_t r = sim_order_next(&rng);
+        switch (shape) {
+        case 0: v[i] = i / 3; break;                                   /* in order */
+        case 1: v[i] = i < n / 2 ? i : i - n / 2; break;               /* equal halves */
+        case 2: v[i] = i < cut ? 2 * i : 2 * (i - cut) + 1; break;     /* interleaved runs */
+        case 3: v[i] = i < cut ? i + 1000 : i; break;                  /* a run above */
+        case 4: v[i] = n - i; break;                                   /* descending */
+        default: v[i] = r % (n / 2 + 1); break;                        /* random, repeats */
+        }
+      }
+      memcpy(want, v, n * sizeof *v);
+      qsort(want, n, sizeof *want, cmp_u64_test);
+      sim_sort_u64(v, n);
+      ck_assert_msg(!memcmp(v, want, n * sizeof *v), "n %u, shape %u", n, shape);
+      merged += shape >= 1 && shape <= 3 && n > 2;
+    }
+  ck_assert_uint_gt(merged, 100);
 }
 END_TEST
 
@@ -6683,6 +6724,7 @@ Suite *suite_sim(void)
   tcase_add_test(t, test_fast_path_shared_wavefronts);
   tcase_add_test(t, test_shared_stats_affine);
   tcase_add_test(t, test_shared_stats_rows);
+  tcase_add_test(t, test_sort_u64_matches_qsort);
   tcase_add_test(t, test_shared_part_bounds);
   tcase_add_test(t, test_touch_span_guess);
   tcase_add_test(t, test_global_stats_ordered);

@@ -1927,6 +1927,188 @@ static inline int64_t word_stride(const uint64_t *off, int64_t stride)
   return stride && !(((int64_t)off[0] | stride) & 3) ? stride / 4 : 0;
 }
 
+/* How a full 32-lane warp's reads of word i by two of its threads, t1 then t2 (none before
+   them in the instruction; warp wid at __syncwarp count c->ws; pending: an uninitialised read
+   is pending in the block), would change the word's read summary, where one step says it
+   (halves_read): */
+enum pair_kind {
+  PAIR_LANES,                   /* none of these: each lane through shadow_word */
+  PAIR_NEW,                     /* a new summary (none in the epoch, or this warp's at another
+                                   count): t1's, which t2 makes one of many (R_MANY) */
+  PAIR_QUIET,                   /* a summary of many readers, of more than one warp or of this
+                                   warp at this count: no change */
+  PAIR_WARPS                    /* a summary of another warp's readers only: t1 makes it one of
+                                   many warps (R_WARPS | R_MANY), t2 changes nothing */
+};
+
+/* The word not written in the epoch (no read-after-write to look for), the uninitialised-read
+   check passed, all four bytes read: shadow_word's tests of a read, taken once for both. */
+static inline enum pair_kind pair_kind(const struct fctx *c, uint32_t i, uint32_t wid,
+                                       int pending)
+{
+  const struct shadow *S = c->S;
+  if (S->wep[i] == c->E ||
+      (c->initchk && !pending && !(S->iep[i] == c->base && (S->init[i] & 0xf))))
+    return PAIR_LANES;
+  const uint8_t fl = S->rflags[i];
+  const int mine = S->rtid[i] >> 5 == wid;
+  if (S->rep[i] != c->E || (!(fl & R_WARPS) && mine && S->rsync[i] != c->ws))
+    return PAIR_NEW;
+  if ((S->rbytes[i] & 0xf) != 0xf)
+    return PAIR_LANES;
+  if ((fl & R_WARPS) || (mine && (fl & R_MANY)))  /* (mine: at this count, as tested above) */
+    return PAIR_QUIET;
+  return mine ? PAIR_LANES : PAIR_WARPS;
+}
+
+static inline void pair_apply(const struct fctx *c, uint32_t i, enum pair_kind k, uint16_t t1,
+                              uint16_t t2)
+{
+  const struct shadow *S = c->S;
+  if (k == PAIR_NEW) {
+    reads_begin(S, i, c->E, t1, c->pc, c->ws, 0xf);
+    S->rflags[i] = R_MANY;
+    S->rtid2[i] = t2;
+    S->rpc2[i] = c->pc;
+  } else if (k == PAIR_WARPS) {
+    S->rflags[i] = R_WARPS | R_MANY;
+    S->rtid2[i] = t1;
+    S->rpc2[i] = c->pc;
+  }
+}
+
+#ifdef SIM_X86
+/* pair_kind of the 16 words i0 .. i0 + 15, read by lanes l and l + 16 (threads c->t0 + l and
+   c->t0 + l + 16), with AVX2, each array's 16 entries loaded at once; when all 16 are of one
+   kind, pair_apply's stores for all of them. Returns 1 when done, 0 (nothing done) when the
+   words are of more than one kind or one needs shadow_word. */
+__attribute__((target("avx2"))) static int pairs16_avx2(const struct fctx *c, uint32_t i0,
+                                                        uint32_t wid, int pending)
+{
+  const struct shadow *S = c->S;
+  const __m256i E = _mm256_set1_epi32((int)c->E), ones = _mm256_set1_epi32(-1),
+                zero = _mm256_setzero_si256(), full = _mm256_set1_epi32(0xf);
+  unsigned nnew = 0, nquiet = 0, nwarps = 0;
+  for (unsigned h = 0; h < 2; h++) {            /* words i0 + 8h .. i0 + 8h + 7 */
+    const uint32_t i = i0 + 8 * h;
+#define LD32(a) _mm256_loadu_si256((const __m256i *)(const void *)((a) + i))
+#define LD16(a) _mm256_cvtepu16_epi32(_mm_loadu_si128((const __m128i *)(const void *)((a) + i)))
+#define LD8(a) _mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)(const void *)((a) + i)))
+    const __m256i wE = _mm256_cmpeq_epi32(LD32(S->wep), E), rE = _mm256_cmpeq_epi32(LD32(S->rep), E);
+    __m256i lanes = wE;
+    if (c->initchk && !pending) {
+      const __m256i inok = _mm256_andnot_si256(
+          _mm256_cmpeq_epi32(_mm256_and_si256(LD8(S->init), full), zero),
+          _mm256_cmpeq_epi32(LD32(S->iep), _mm256_set1_epi32((int)c->base)));
+      lanes = _mm256_or_si256(lanes, _mm256_andnot_si256(inok, ones));
+    }
+    const __m256i fl = LD8(S->rflags);
+    const __m256i warps = _mm256_andnot_si256(
+        _mm256_cmpeq_epi32(_mm256_and_si256(fl, _mm256_set1_epi32(R_WARPS)), zero), ones);
+    const __m256i many = _mm256_andnot_si256(
+        _mm256_cmpeq_epi32(_mm256_and_si256(fl, _mm256_set1_epi32(R_MANY)), zero), ones);
+    const __m256i mine = _mm256_cmpeq_epi32(_mm256_srli_epi32(LD16(S->rtid), 5),
+                                            _mm256_set1_epi32((int)wid));
+    const __m256i other_count = _mm256_andnot_si256(
+        _mm256_cmpeq_epi32(LD16(S->rsync), _mm256_set1_epi32(c->ws)), ones);
+    const __m256i isnew = _mm256_or_si256(
+        _mm256_andnot_si256(rE, ones),
+        _mm256_andnot_si256(warps, _mm256_and_si256(mine, other_count)));
+    const __m256i bytes = _mm256_cmpeq_epi32(_mm256_and_si256(LD8(S->rbytes), full), full);
+    const __m256i quiet = _mm256_andnot_si256(
+        isnew, _mm256_and_si256(bytes, _mm256_or_si256(warps, _mm256_and_si256(mine, many))));
+    const __m256i other = _mm256_andnot_si256(
+        _mm256_or_si256(isnew, quiet), _mm256_andnot_si256(mine, bytes));
+#undef LD32
+#undef LD16
+#undef LD8
+    lanes = _mm256_or_si256(lanes, _mm256_andnot_si256(
+                                       _mm256_or_si256(isnew, _mm256_or_si256(quiet, other)), ones));
+    if (!_mm256_testz_si256(lanes, lanes))
+      return 0;
+    nnew += (unsigned)__builtin_popcount((unsigned)_mm256_movemask_ps(_mm256_castsi256_ps(isnew)));
+    nquiet += (unsigned)__builtin_popcount((unsigned)_mm256_movemask_ps(_mm256_castsi256_ps(quiet)));
+    nwarps += (unsigned)__builtin_popcount((unsigned)_mm256_movemask_ps(_mm256_castsi256_ps(other)));
+  }
+  const __m256i pc = _mm256_set1_epi32((int)c->pc);
+  const __m256i t = _mm256_add_epi16(_mm256_set1_epi16((short)c->t0),
+                                     _mm256_setr_epi16(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12,
+                                                       13, 14, 15));
+  if (nquiet == 16)
+    return 1;
+  if (nnew == 16) {                             /* t1's new summary, t2 the second reader */
+    _mm256_storeu_si256((__m256i *)(void *)(S->rep + i0), _mm256_set1_epi32((int)c->E));
+    _mm256_storeu_si256((__m256i *)(void *)(S->rep + i0 + 8), _mm256_set1_epi32((int)c->E));
+    _mm256_storeu_si256((__m256i *)(void *)(S->rpc + i0), pc);
+    _mm256_storeu_si256((__m256i *)(void *)(S->rpc + i0 + 8), pc);
+    _mm256_storeu_si256((__m256i *)(void *)(S->rpc2 + i0), pc);
+    _mm256_storeu_si256((__m256i *)(void *)(S->rpc2 + i0 + 8), pc);
+    _mm256_storeu_si256((__m256i *)(void *)(S->rtid + i0), t);
+    _mm256_storeu_si256((__m256i *)(void *)(S->rtid2 + i0),
+                        _mm256_add_epi16(t, _mm256_set1_epi16(16)));
+    _mm256_storeu_si256((__m256i *)(void *)(S->rsync + i0), _mm256_set1_epi16((short)c->ws));
+    _mm_storeu_si128((__m128i *)(void *)(S->rflags + i0), _mm_set1_epi8(R_MANY));
+    _mm_storeu_si128((__m128i *)(void *)(S->rbytes + i0), _mm_set1_epi8(0xf));
+    return 1;
+  }
+  if (nwarps == 16) {                           /* t1 joins another warp's readers */
+    _mm_storeu_si128((__m128i *)(void *)(S->rflags + i0), _mm_set1_epi8(R_WARPS | R_MANY));
+    _mm256_storeu_si256((__m256i *)(void *)(S->rtid2 + i0), t);
+    _mm256_storeu_si256((__m256i *)(void *)(S->rpc2 + i0), pc);
+    _mm256_storeu_si256((__m256i *)(void *)(S->rpc2 + i0 + 8), pc);
+    return 1;
+  }
+  return 0;
+}
+#endif
+
+/* A full 32-lane warp whose lanes 16-31 read as lanes 0-15 do, the two rows of a block 16
+   threads wide: either each half one word (As[ty][k] of a tiled product), or lanes l and
+   l + 16 one word, lanes 0-15 words at a constant step (Bs[k][tx]). A word's two first
+   readers decide what the read does to it (a third reader, with no write in the epoch, finds
+   a summary of many readers already, and changes nothing): pair_kind says it for every word
+   first, and when none of them needs shadow_word lane by lane, pair_apply does it, else
+   nothing is done. Returns 1 when done. Off with sim_race_lane_shortcuts 0. */
+static int halves_read(struct sim_block *b, struct sim_warp *w, uint32_t pc, const uint64_t *off)
+{
+  if (b->W != 32 || !sim_race_lane_shortcuts)
+    return 0;
+  struct fctx c;
+  fctx_init(&c, b, w, pc);
+  const int pending = b->un_pending;
+  const uint32_t wid = w->id;
+  const uint16_t t0 = (uint16_t)c.t0;
+  if (off[1] == off[0] && off[17] == off[16] && off[16] != off[0]) {
+    for (unsigned l = 2; l < 16; l++)
+      if (off[l] != off[0] || off[l + 16] != off[16])
+        return 0;
+    const uint32_t i0 = (uint32_t)off[0] >> 2, i1 = (uint32_t)off[16] >> 2;
+    const enum pair_kind k0 = pair_kind(&c, i0, wid, pending), k1 = pair_kind(&c, i1, wid, pending);
+    if (k0 == PAIR_LANES || k1 == PAIR_LANES)
+      return 0;
+    pair_apply(&c, i0, k0, t0, (uint16_t)(t0 + 1));
+    pair_apply(&c, i1, k1, (uint16_t)(t0 + 16), (uint16_t)(t0 + 17));
+    return 1;
+  }
+  if (off[16] != off[0] || off[1] == off[0])
+    return 0;
+  const uint64_t d = off[1] - off[0];
+  for (unsigned l = 0; l < 16; l++)
+    if (off[l] != off[0] + l * d || off[l + 16] != off[l])
+      return 0;
+#ifdef SIM_X86
+  if (d == 4 && sim_cpu_avx2 && pairs16_avx2(&c, (uint32_t)off[0] >> 2, wid, pending))
+    return 1;
+#endif
+  enum pair_kind k[16];
+  for (unsigned l = 0; l < 16; l++)             /* words of their own: d is not 0 */
+    if ((k[l] = pair_kind(&c, (uint32_t)off[l] >> 2, wid, pending)) == PAIR_LANES)
+      return 0;
+  for (unsigned l = 0; l < 16; l++)
+    pair_apply(&c, (uint32_t)off[l] >> 2, k[l], (uint16_t)(t0 + l), (uint16_t)(t0 + l + 16));
+  return 1;
+}
+
 /* sim_race_shared_reads for any access but reads_lanes's. */
 static __attribute__((noinline)) int reads_other(struct sim_block *b, struct sim_warp *w,
                                                  uint32_t pc, uint64_t e, const uint64_t *off,
@@ -1953,6 +2135,8 @@ static __attribute__((noinline)) int reads_other(struct sim_block *b, struct sim
     if (s == 1 ? reads_fresh(&f, (uint32_t)(off[0] >> 2))
                : s && sim_race_lane_shortcuts &&
                      reads_fresh_strided(&f, (uint32_t)(off[0] >> 2), s))
+      return 0;
+    if (!s && halves_read(b, w, pc, off))
       return 0;
 #ifdef SIM_X86
     if (sim_cpu_avx2) {

@@ -5293,10 +5293,11 @@ END_TEST
    (sim_race_lane_shortcuts 0): random programs of three warps over 128 words of shared
    memory, each step a full warp's read in one of eight shapes (a word per half-warp, pairs of
    lanes, runs of two and three, one word, the thread's own, a neighbour's, a warp's words
-   shifted), a write of its own word or of another (racing or not), a __syncwarp() or a
-   barrier; half of them with every word written first, the rest reading words never
-   written; must report the same fault, to the message, and leave the same values and
-   counters. */
+   shifted), a write of its own word (by every lane or lanes 0-15 of each warp) or of another
+   (racing or not), a __syncwarp() or a barrier; half of them with every word written first,
+   the rest reading words never written; a quarter with the warps in reverse order, a quarter
+   in turns of a seed's shuffle; must report the same fault, to the message, and leave the
+   same values and counters. */
 START_TEST(test_shared_reads_quiet_match_lanes)
 {
   static const char *const shape[8] = {
@@ -5313,7 +5314,7 @@ START_TEST(test_shared_reads_quiet_match_lanes)
 #define SQ_NEXT() (rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17, (uint32_t)(rng >> 11))
   unsigned races = 0, clean = 0, uninit = 0;
   static char k[16384];
-  for (int trial = 0; trial < 240; trial++) {
+  for (int trial = 0; trial < 400; trial++) {
     const int first = trial % 2;                      /* every word written, then a barrier */
     size_t n = (size_t)snprintf(k, sizeof k,
       HDR
@@ -5321,6 +5322,7 @@ START_TEST(test_shared_reads_quiet_match_lanes)
       "  .reg .pred %%p<2>;\n  .reg .b32 %%r<8>;\n  .reg .b64 %%rd<4>;\n"
       "  .reg .f32 %%f<4>;\n  .shared .align 4 .b8 s[512];\n"
       "  mov.u32 %%r1, %%tid.x;\n  mov.u32 %%r5, s;\n  mov.f32 %%f2, 0f00000000;\n"
+      "  and.b32 %%r7, %%r1, 31;\n  setp.lt.u32 %%p1, %%r7, 16;\n"
       "  shl.b32 %%r6, %%r1, 2;\n  add.u32 %%r6, %%r5, %%r6;\n%s",
       first ? "  .loc 1 9 3\n  st.shared.u32 [%r6], %r1;\n"
               "  add.u32 %r7, %r6, 384;\n  setp.lt.u32 %p1, %r1, 32;\n"
@@ -5338,8 +5340,8 @@ START_TEST(test_shared_reads_quiet_match_lanes)
         n += (size_t)snprintf(k + n, sizeof k - n,
                               "  add.u32 %%r4, %%r1, %u;\n  and.b32 %%r4, %%r4, 127;\n"
                               "  shl.b32 %%r4, %%r4, 2;\n  add.u32 %%r4, %%r5, %%r4;\n"
-                              "  .loc 1 %d 3\n  st.shared.f32 [%%r4], %%f2;\n", off / 4,
-                              10 + step);
+                              "  .loc 1 %d 3\n  %sst.shared.f32 [%%r4], %%f2;\n", off / 4,
+                              10 + step, off ? "" : SQ_NEXT() % 2 ? "@%p1 " : "");
       } else {
         n += (size_t)snprintf(k + n, sizeof k - n, "  %s\n",
                               kind == 9 ? "bar.warp.sync -1;" : "bar.sync 0;");
@@ -5352,7 +5354,8 @@ START_TEST(test_shared_reads_quiet_match_lanes)
     struct sim_result r[2];
     float got[2][96];
     struct sim_launch c = {.grid = {1, 1, 1}, .block = {96, 1, 1}, .sched = SIM_SCHED_ITS,
-                           .workers = 1};
+                           .workers = 1, .reverse = trial % 4 == 3,
+                           .order_seed = trial % 4 == 1 ? 1000u + (unsigned)trial : 0};
     run_switched(k, "sq", &c, &sim_race_lane_shortcuts, r, got[0], got[1], sizeof got[0]);
     if (r[1].fault.kind == SIM_FK_UNINIT)
       uninit++;
@@ -5362,6 +5365,61 @@ START_TEST(test_shared_reads_quiet_match_lanes)
   ck_assert_uint_gt(races, 20);
   ck_assert_uint_gt(clean, 20);
   ck_assert_uint_gt(uninit, 5);
+}
+END_TEST
+
+/* The same comparison as test_shared_reads_quiet_match_lanes over every program of three
+   steps from eight, in two warps after every word is written and a barrier: reads of its own
+   word, of a word a half-warp, of pairs of lanes on consecutive words or on every other
+   word, of the other warp's words, its own word's write, a __syncwarp(), or a write of
+   word tid % 16 by lanes 0-15; the warps in their order and in reverse. Every order of first
+   and second readers of a word, of one warp or two, with the writes and counts that make
+   them races or not. */
+START_TEST(test_shared_reads_sequences_match_lanes)
+{
+  static const char *const step[8] = {
+    "  mov.u32 %r2, %r1;\n  READ",                               /* its own */
+    "  shr.u32 %r2, %r1, 4;\n  READ",                            /* a word a half-warp */
+    "  and.b32 %r2, %r1, 15;\n  READ",                           /* pairs, consecutive */
+    "  and.b32 %r2, %r1, 15;\n  shl.b32 %r2, %r2, 1;\n  READ",   /* pairs, every other */
+    "  xor.b32 %r2, %r1, 32;\n  READ",                           /* the other warp's */
+    "  shl.b32 %r4, %r1, 2;\n  add.u32 %r4, %r5, %r4;\n  st.shared.f32 [%r4], %f2;\n",
+    "  bar.warp.sync -1;\n",
+    "  and.b32 %r4, %r1, 31;\n  setp.lt.u32 %p1, %r4, 16;\n  and.b32 %r4, %r1, 15;\n"
+    "  shl.b32 %r4, %r4, 2;\n  add.u32 %r4, %r5, %r4;\n  @%p1 st.shared.f32 [%r4], %f2;\n",
+  };
+  static const char read[] =
+    "  and.b32 %r2, %r2, 63;\n  shl.b32 %r2, %r2, 2;\n  add.u32 %r3, %r5, %r2;\n"
+    "  ld.shared.f32 %f1, [%r3];\n  add.f32 %f2, %f2, %f1;\n";
+  unsigned races = 0, clean = 0;
+  static char k[8192];
+  for (unsigned p = 0; p < 2 * 8 * 8 * 8; p++) {
+    size_t n = (size_t)snprintf(k, sizeof k,
+      HDR
+      ".visible .entry ss(.param .u64 out)\n{\n"
+      "  .reg .pred %%p<2>;\n  .reg .b32 %%r<8>;\n  .reg .b64 %%rd<4>;\n  .reg .f32 %%f<4>;\n"
+      "  .shared .align 4 .b8 s[256];\n"
+      "  mov.u32 %%r1, %%tid.x;\n  mov.u32 %%r5, s;\n  cvt.rn.f32.u32 %%f2, %%r1;\n"
+      "  shl.b32 %%r6, %%r1, 2;\n  add.u32 %%r6, %%r5, %%r6;\n"
+      "  .loc 1 9 3\n  st.shared.f32 [%%r6], %%f2;\n  bar.sync 0;\n");
+    for (unsigned j = 0, q = p % (8 * 8 * 8); j < 3; j++, q /= 8) {
+      const char *st = step[q % 8], *at = strstr(st, "READ");
+      n += (size_t)snprintf(k + n, sizeof k - n, "  .loc 1 %u 3\n%.*s%s", 10 + j,
+                            (int)(at ? at - st : (ptrdiff_t)strlen(st)), st, at ? read : "");
+    }
+    snprintf(k + n, sizeof k - n,
+             "  ld.param.u64 %%rd1, [out];\n  mul.wide.u32 %%rd2, %%r1, 4;\n"
+             "  add.s64 %%rd3, %%rd1, %%rd2;\n  st.global.f32 [%%rd3], %%f2;\n"
+             "  ret;\n}\n.file 1 \"/lab/ss.cu\"\n");
+    struct sim_result r[2];
+    float got[2][64];
+    struct sim_launch c = {.grid = {1, 1, 1}, .block = {64, 1, 1}, .sched = SIM_SCHED_ITS,
+                           .workers = 1, .reverse = p >= 8 * 8 * 8};
+    run_switched(k, "ss", &c, &sim_race_lane_shortcuts, r, got[0], got[1], sizeof got[0]);
+    same_race_runs(r, got[0], got[1], sizeof got[0], &races, &clean);
+  }
+  ck_assert_uint_gt(races, 50);
+  ck_assert_uint_gt(clean, 50);
 }
 END_TEST
 
@@ -6805,6 +6863,7 @@ Suite *suite_sim(void)
   tcase_add_test(t, test_race_fill_skip_matches_fill);
   tcase_add_test(t, test_global_lines_new_match_line_store);
   tcase_add_test(t, test_shared_reads_quiet_match_lanes);
+  tcase_add_test(t, test_shared_reads_sequences_match_lanes);
   tcase_add_test(t, test_shared_atomic_adds_match_lanes);
   tcase_add_test(t, test_global_words_new_match_general_path);
   tcase_add_test(t, test_global_words_new_leave_lines);

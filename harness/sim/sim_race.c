@@ -1978,6 +1978,37 @@ static inline void pair_apply(const struct fctx *c, uint32_t i, enum pair_kind k
 }
 
 #ifdef SIM_X86
+/* halves_uniform and halves_repeat_step with AVX2, four lanes a compare. */
+__attribute__((target("avx2"))) static int halves_uniform_avx2(const uint64_t *off)
+{
+  const __m256i a = _mm256_set1_epi64x((long long)off[0]), b = _mm256_set1_epi64x((long long)off[16]);
+  __m256i bad = _mm256_setzero_si256();
+  for (unsigned l = 0; l < 16; l += 4) {
+    bad = _mm256_or_si256(bad, _mm256_xor_si256(_mm256_loadu_si256((const __m256i *)(off + l)), a));
+    bad = _mm256_or_si256(bad,
+                          _mm256_xor_si256(_mm256_loadu_si256((const __m256i *)(off + 16 + l)), b));
+  }
+  return _mm256_testz_si256(bad, bad);
+}
+
+__attribute__((target("avx2"))) static int halves_repeat_step_avx2(const uint64_t *off,
+                                                                   uint64_t d)
+{
+  __m256i x = _mm256_add_epi64(_mm256_set1_epi64x((long long)off[0]),
+                               _mm256_setr_epi64x(0, (long long)d, (long long)(2 * d),
+                                                  (long long)(3 * d)));
+  const __m256i step = _mm256_set1_epi64x((long long)(4 * d));
+  __m256i bad = _mm256_setzero_si256();
+  for (unsigned l = 0; l < 16; l += 4) {
+    const __m256i lo = _mm256_loadu_si256((const __m256i *)(off + l));
+    bad = _mm256_or_si256(bad, _mm256_xor_si256(lo, x));
+    bad = _mm256_or_si256(bad,
+                          _mm256_xor_si256(_mm256_loadu_si256((const __m256i *)(off + 16 + l)), lo));
+    x = _mm256_add_epi64(x, step);
+  }
+  return _mm256_testz_si256(bad, bad);
+}
+
 /* pair_kind of the 16 words i0 .. i0 + 15, read by lanes l and l + 16 (threads c->t0 + l and
    c->t0 + l + 16), with AVX2, each array's 16 entries loaded at once; when all 16 are of one
    kind, pair_apply's stores for all of them. Returns 1 when done, 0 (nothing done) when the
@@ -2062,6 +2093,32 @@ __attribute__((target("avx2"))) static int pairs16_avx2(const struct fctx *c, ui
 }
 #endif
 
+/* Whether off[0 .. 15] all equal off[0] and off[16 .. 31] all equal off[16]. */
+static int halves_uniform(const uint64_t *off)
+{
+#ifdef SIM_X86
+  if (sim_cpu_avx2)
+    return halves_uniform_avx2(off);
+#endif
+  for (unsigned l = 1; l < 16; l++)
+    if (off[l] != off[0] || off[l + 16] != off[16])
+      return 0;
+  return 1;
+}
+
+/* Whether off[l] = off[0] + l d and off[l + 16] = off[l] for l < 16. */
+static int halves_repeat_step(const uint64_t *off, uint64_t d)
+{
+#ifdef SIM_X86
+  if (sim_cpu_avx2)
+    return halves_repeat_step_avx2(off, d);
+#endif
+  for (unsigned l = 0; l < 16; l++)
+    if (off[l] != off[0] + l * d || off[l + 16] != off[l])
+      return 0;
+  return 1;
+}
+
 /* A full 32-lane warp whose lanes 16-31 read as lanes 0-15 do, the two rows of a block 16
    threads wide: either each half one word (As[ty][k] of a tiled product), or lanes l and
    l + 16 one word, lanes 0-15 words at a constant step (Bs[k][tx]). A word's two first
@@ -2079,9 +2136,8 @@ static int halves_read(struct sim_block *b, struct sim_warp *w, uint32_t pc, con
   const uint32_t wid = w->id;
   const uint16_t t0 = (uint16_t)c.t0;
   if (off[1] == off[0] && off[17] == off[16] && off[16] != off[0]) {
-    for (unsigned l = 2; l < 16; l++)
-      if (off[l] != off[0] || off[l + 16] != off[16])
-        return 0;
+    if (!halves_uniform(off))
+      return 0;
     const uint32_t i0 = (uint32_t)off[0] >> 2, i1 = (uint32_t)off[16] >> 2;
     const enum pair_kind k0 = pair_kind(&c, i0, wid, pending), k1 = pair_kind(&c, i1, wid, pending);
     if (k0 == PAIR_LANES || k1 == PAIR_LANES)
@@ -2093,9 +2149,8 @@ static int halves_read(struct sim_block *b, struct sim_warp *w, uint32_t pc, con
   if (off[16] != off[0] || off[1] == off[0])
     return 0;
   const uint64_t d = off[1] - off[0];
-  for (unsigned l = 0; l < 16; l++)
-    if (off[l] != off[0] + l * d || off[l + 16] != off[l])
-      return 0;
+  if (!halves_repeat_step(off, d))
+    return 0;
 #ifdef SIM_X86
   if (d == 4 && sim_cpu_avx2 && pairs16_avx2(&c, (uint32_t)off[0] >> 2, wid, pending))
     return 1;

@@ -2228,6 +2228,7 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
     const uint64_t *cv = (is_atom && in->sub == PTX_ATOM_CAS) ? REG(in->opd[3].reg) : NULL;
     int tile_release = 0;          /* bits of a tile barrier in reserved memory cleared */
     int done = 0;                  /* every lane's operation done by the path below */
+    int uniform = 1;               /* one address and one operand in every lane */
     if (sp == PTX_SP_SHARED && in->sub == PTX_ATOM_ADD && (t == PTX_T_U32 || t == PTX_T_S32) &&
         sim_exec_shortcuts) {
       /* a 32-bit integer add at aligned words of the block's shared memory in every lane (a
@@ -2235,9 +2236,11 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
          the whole warp first (one outside, or misaligned, leaves it all to that loop, which
          faults at the right lane), then each lane's add in lane order */
       int ok = 1;
+      const uint64_t a0 = (base ? base[lo] : 0) + (uint64_t)ad->imm;
       FOR_LANES(e) {
         const uint64_t a = av[l] = (base ? base[l] : 0) + (uint64_t)ad->imm;
         ok &= !(a & 3) && a <= b->smem_size && 4 <= b->smem_size - a;
+        uniform &= a == a0 && bv[l] == bv[lo];
       }
       if (ok) {
         if (b->race)
@@ -2282,8 +2285,8 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
         }
       }
     }
-    int uniform = 1;
-    FOR_LANES(e) uniform &= av[l] == av[lo] && bv[l] == bv[lo] && (!cv || cv[l] == cv[lo]);
+    if (!done)
+      FOR_LANES(e) uniform &= av[l] == av[lo] && bv[l] == bv[lo] && (!cv || cv[l] == cv[lo]);
     sim_stats_mem(b, pc, sp, av, e, size, uniform ? SIM_ATOMIC_UNIFORM : SIM_ATOMIC);
     if (diff)
       b->writes++;

@@ -3621,6 +3621,22 @@ START_TEST(test_fast_path_shared_wavefronts)
 }
 END_TEST
 
+/* One access through sim_stats_mem on a 32-lane block of its own, with sim_stats_shortcuts
+   set to sc, into *st (zeroed first). Returns the sectors and wavefronts the block counted. */
+static uint64_t stats_access(int sc, enum ptx_space sp, const uint64_t *addr, uint64_t m,
+                             uint32_t size, struct sim_inst_stats *st)
+{
+  struct sim_block b;
+  memset(&b, 0, sizeof b);
+  memset(st, 0, sizeof *st);
+  b.stats = st;
+  b.W = 32;
+  sim_stats_shortcuts = sc;
+  sim_stats_mem(&b, 0, sp, addr, m, size, 0);
+  sim_stats_shortcuts = 1;
+  return b.sectors + b.wavefronts;
+}
+
 /* The sectors, lines and bytes of global accesses in closed form (lanes stepping by their
    size, or one address) and in one pass over lanes whose addresses ascend (sim_stats.c's
    global_cost_ordered, a full warp's lanes in turn or a mask's), against the general count
@@ -3661,17 +3677,8 @@ START_TEST(test_global_stats_ordered)
               addr[l] = addr[l - 16] + (disturb == 4 && l == 16 + hit % 16 ? size : 0);
           struct sim_inst_stats st[2];
           uint64_t sectors[2];
-          for (int sc = 0; sc < 2; sc++) {
-            struct sim_block b;
-            memset(&b, 0, sizeof b);
-            memset(&st[sc], 0, sizeof st[sc]);
-            b.stats = &st[sc];
-            b.W = 32;
-            sim_stats_shortcuts = sc;
-            sim_stats_mem(&b, 0, PTX_SP_GLOBAL, addr, m, size, 0);
-            sim_stats_shortcuts = 1;
-            sectors[sc] = b.sectors;
-          }
+          for (int sc = 0; sc < 2; sc++)
+            sectors[sc] = stats_access(sc, PTX_SP_GLOBAL, addr, m, size, &st[sc]);
           ck_assert_msg(st[0].g_req == st[1].g_req && st[0].g_sectors == st[1].g_sectors &&
                         st[0].g_lines == st[1].g_lines && st[0].g_bytes == st[1].g_bytes &&
                         sectors[0] == sectors[1],
@@ -3838,17 +3845,9 @@ START_TEST(test_shared_stats_rows)
           addr[l] = w * 4 + (size < 4 ? (x >> 16) % (4 / size) * size : 0);
         }
         struct sim_inst_stats st[2];
-        for (int sc = 0; sc < 2; sc++) {
-          struct sim_block b;
-          memset(&b, 0, sizeof b);
-          memset(&st[sc], 0, sizeof st[sc]);
-          b.stats = &st[sc];
-          b.W = 32;
-          sim_stats_shortcuts = sc;
-          sim_stats_mem(&b, 0, PTX_SP_SHARED, addr, 0xffffffffull, size, 0);
-          sim_stats_shortcuts = 1;
-          ck_assert_uint_eq(b.wavefronts, st[sc].s_wavefronts);
-        }
+        for (int sc = 0; sc < 2; sc++)
+          ck_assert_uint_eq(stats_access(sc, PTX_SP_SHARED, addr, 0xffffffffull, size, &st[sc]),
+                            st[sc].s_wavefronts);
         ck_assert_msg(st[0].s_wavefronts == st[1].s_wavefronts &&
                       st[0].s_ideal == st[1].s_ideal && st[0].s_req == st[1].s_req,
                       "rows %u, shape %u, size %u: %llu wavefronts (%llu ideal), by rows "

@@ -57,6 +57,7 @@ __attribute__((target("avx2"))) static inline uint32_t or_lanes32(__m256i v)
 __attribute__((target("avx2"))) static unsigned bank_rows_avx2(const uint64_t *addr)
 {
   __m256i w[4], high = _mm256_setzero_si256();
+#pragma GCC unroll 4
   for (unsigned v = 0; v < 4; v++) {
     __m256i a = _mm256_srli_epi64(_mm256_loadu_si256((const __m256i *)(addr + 8 * v)), 2);
     __m256i b = _mm256_srli_epi64(_mm256_loadu_si256((const __m256i *)(addr + 8 * v + 4)), 2);
@@ -85,6 +86,7 @@ __attribute__((target("avx2"))) static unsigned bank_rows_avx2(const uint64_t *a
   __m256i rel[4], bit[4];
   const __m256i r0 = _mm256_set1_epi32((int)row0), b31 = _mm256_set1_epi32(31),
                 one = _mm256_set1_epi32(1);
+#pragma GCC unroll 4
   for (unsigned v = 0; v < 4; v++) {
     rel[v] = _mm256_sub_epi32(_mm256_srli_epi32(w[v], 5), r0);
     bit[v] = _mm256_sllv_epi32(one, _mm256_and_si256(w[v], b31));
@@ -93,6 +95,7 @@ __attribute__((target("avx2"))) static unsigned bank_rows_avx2(const uint64_t *a
   for (uint32_t r = 0; r < rows; r++) {
     const __m256i rr = _mm256_set1_epi32((int)r);
     __m256i acc = _mm256_setzero_si256();
+#pragma GCC unroll 4
     for (unsigned v = 0; v < 4; v++)
       acc = _mm256_or_si256(acc, _mm256_and_si256(_mm256_cmpeq_epi32(rel[v], rr), bit[v]));
     const uint32_t mask = or_lanes32(acc);
@@ -593,17 +596,32 @@ static void local_cost(struct sim_inst_stats *st, const uint64_t *addr, uint64_t
 void sim_stats_shared_full(struct sim_block *b, uint32_t pc, const uint64_t *addr,
                            uint32_t size, int64_t stride)
 {
-  /* shared_cost's full-warp stride case, in closed form: the busiest bank has gcd(s, 32)
-     distinct words of the 32, s the stride in words (1 for s = 0: a broadcast) */
-  uint64_t s40 = (uint64_t)(stride / 4) & 0xffffffffffull;
-  if (stride == SIM_NO_STRIDE || (stride & 3) || size > 4 || b->W != 32 || !b->stats ||
-      (s40 && __builtin_ctzll(s40) >= 32)) {
+  if (size > 4 || b->W != 32 || !b->stats || (stride != SIM_NO_STRIDE && (stride & 3))) {
+    sim_stats_mem(b, pc, PTX_SP_SHARED, addr, 0xffffffffull, size, 0);
+    return;
+  }
+  uint64_t wf = 0;
+  if (stride != SIM_NO_STRIDE) {
+    /* shared_cost's full-warp stride case, in closed form: the busiest bank has gcd(s, 32)
+       distinct words of the 32, s the stride in words (1 for s = 0: a broadcast) */
+    const uint64_t s40 = (uint64_t)(stride / 4) & 0xffffffffffull;
+    const unsigned k = s40 ? (unsigned)__builtin_ctzll(s40) : 0;
+    if (k < 32)
+      wf = s40 ? 1u << (k > 5 ? 5 : k) : 1;
+  }
+#ifdef SIM_X86
+  else if (sim_cpu_avx2 && sim_stats_shortcuts) {
+    /* no constant step (a tile's two rows of a 16-wide block, a histogram's bins): the count
+       of bank_rows_avx2, which shared_cost reaches after its step test; it counts any shape
+       in its rows exactly, a constant step's too */
+    wf = bank_rows_avx2(addr);
+  }
+#endif
+  if (!wf) {
     sim_stats_mem(b, pc, PTX_SP_SHARED, addr, 0xffffffffull, size, 0);
     return;
   }
   struct sim_inst_stats *st = &b->stats[pc];
-  unsigned k = s40 ? (unsigned)__builtin_ctzll(s40) : 0;
-  uint64_t wf = s40 ? 1u << (k > 5 ? 5 : k) : 1;
   st->s_wavefronts += wf;
   st->s_ideal++;
   st->s_req++;

@@ -3622,7 +3622,9 @@ START_TEST(test_fast_path_shared_wavefronts)
 END_TEST
 
 /* One access through sim_stats_mem on a 32-lane block of its own, with sim_stats_shortcuts
-   set to sc, into *st (zeroed first). Returns the sectors and wavefronts the block counted. */
+   set to sc, into *st (zeroed first); sc 2: a full warp's shared access through
+   sim_stats_shared_full, shortcuts on, its step not known. Returns the sectors and
+   wavefronts the block counted. */
 static uint64_t stats_access(int sc, enum ptx_space sp, const uint64_t *addr, uint64_t m,
                              uint32_t size, struct sim_inst_stats *st)
 {
@@ -3632,7 +3634,10 @@ static uint64_t stats_access(int sc, enum ptx_space sp, const uint64_t *addr, ui
   b.stats = st;
   b.W = 32;
   sim_stats_shortcuts = sc;
-  sim_stats_mem(&b, 0, sp, addr, m, size, 0);
+  if (sc == 2)                             /* a full warp's shared access from run_shared */
+    sim_stats_shared_full(&b, 0, addr, size, SIM_NO_STRIDE);
+  else
+    sim_stats_mem(&b, 0, sp, addr, m, size, 0);
   sim_stats_shortcuts = 1;
   return b.sectors + b.wavefronts;
 }
@@ -3819,7 +3824,8 @@ END_TEST
    row masks, with AVX2) against the general lane-by-lane count (sim_stats_shortcuts 0): words
    drawn from 1 to 11 rows (past the 8 the masks take), with broadcasts (lanes sharing a word),
    pairs, half-warps, one lane far off, words at 2^32 (past what the masks take), two words a
-   multiple of 32 apart, a span of just 32 words, and sizes of 1, 2 and 4 bytes. */
+   multiple of 32 apart, a span of just 32 words, and sizes of 1, 2 and 4 bytes; each also
+   through a full warp's entry, sim_stats_shared_full, which counts by rows first. */
 START_TEST(test_shared_stats_rows)
 {
   uint64_t rng = 0xD1B54A32D192ED03ull;
@@ -3844,18 +3850,19 @@ START_TEST(test_shared_stats_rows)
           }
           addr[l] = w * 4 + (size < 4 ? (x >> 16) % (4 / size) * size : 0);
         }
-        struct sim_inst_stats st[2];
-        for (int sc = 0; sc < 2; sc++)
+        struct sim_inst_stats st[3];
+        for (int sc = 0; sc < 3; sc++)
           ck_assert_uint_eq(stats_access(sc, PTX_SP_SHARED, addr, 0xffffffffull, size, &st[sc]),
                             st[sc].s_wavefronts);
-        ck_assert_msg(st[0].s_wavefronts == st[1].s_wavefronts &&
-                      st[0].s_ideal == st[1].s_ideal && st[0].s_req == st[1].s_req,
-                      "rows %u, shape %u, size %u: %llu wavefronts (%llu ideal), by rows "
-                      "%llu (%llu)", rows, shape, size,
-                      (unsigned long long)st[0].s_wavefronts,
-                      (unsigned long long)st[0].s_ideal,
-                      (unsigned long long)st[1].s_wavefronts,
-                      (unsigned long long)st[1].s_ideal);
+        for (int sc = 1; sc < 3; sc++)
+          ck_assert_msg(st[0].s_wavefronts == st[sc].s_wavefronts &&
+                        st[0].s_ideal == st[sc].s_ideal && st[0].s_req == st[sc].s_req,
+                        "rows %u, shape %u, size %u: %llu wavefronts (%llu ideal), %s %llu "
+                        "(%llu)", rows, shape, size, (unsigned long long)st[0].s_wavefronts,
+                        (unsigned long long)st[0].s_ideal,
+                        sc == 1 ? "by rows" : "a full warp's first",
+                        (unsigned long long)st[sc].s_wavefronts,
+                        (unsigned long long)st[sc].s_ideal);
         ncase++;
         nconf += st[0].s_wavefronts > 1;
         nbig += st[0].s_wavefronts > 4;

@@ -209,6 +209,30 @@ void sim_trace_touch_span(struct sim_block *b, uint64_t lo, uint64_t end,
     touch_line(tr, h, &seg, x, key);
 }
 
+#ifdef SIM_X86
+/* The lanes of a full 32-lane warp (addresses addr, size bytes from each, less one: sz1) that
+   have lines sim_trace_touch's loop touches: all but those whose bytes lie in one line, the
+   line the lane before ended in (which its loop skips), with AVX2, four lanes a vector;
+   lane 0 always. */
+__attribute__((target("avx2"))) static uint32_t touch_lanes_avx2(const uint64_t *addr,
+                                                                 uint64_t sz1)
+{
+  const __m256i vs = _mm256_set1_epi64x((long long)sz1);
+  uint32_t skip = 0;
+#pragma GCC unroll 8
+  for (unsigned l = 0; l < 32; l += 4) {
+    const __m256i a = _mm256_loadu_si256((const __m256i *)(addr + l));
+    const __m256i p = l ? _mm256_loadu_si256((const __m256i *)(addr + l - 1))
+                        : _mm256_permute4x64_epi64(a, _MM_SHUFFLE(2, 1, 0, 0));
+    const __m256i x0 = _mm256_srli_epi64(a, 7), x1 = _mm256_srli_epi64(_mm256_add_epi64(a, vs), 7);
+    const __m256i xp = _mm256_srli_epi64(_mm256_add_epi64(p, vs), 7);
+    const __m256i same = _mm256_and_si256(_mm256_cmpeq_epi64(x0, x1), _mm256_cmpeq_epi64(x1, xp));
+    skip |= (uint32_t)_mm256_movemask_pd(_mm256_castsi256_pd(same)) << l;
+  }
+  return ~skip | 1u;
+}
+#endif
+
 void sim_trace_touch(struct sim_block *b, const uint64_t *addr, uint64_t m, uint32_t size,
                      const uint64_t *span, const struct sim_alloc *al)
 {
@@ -220,6 +244,28 @@ void sim_trace_touch(struct sim_block *b, const uint64_t *addr, uint64_t m, uint
   uint64_t key = touch_now(b, tr), prev = UINT64_MAX, last = UINT64_MAX;
   const struct sim_touch_hint *h = touch_hint(b, tr, al);
   const struct sim_touch_seg *seg = &tr->seg[0];
+#ifdef SIM_X86
+  if (m == 0xffffffffull && sim_cpu_avx2 && sim_stats_shortcuts) {
+    /* only the lanes whose lines the loop below would touch; a lane's prev and last there
+       are what the lane before leaves: its last line, its address */
+    const uint64_t sz1 = (size ? size : 1) - 1;
+    for (uint32_t mm = touch_lanes_avx2(addr, sz1); mm; mm &= mm - 1) {
+      const unsigned l = (unsigned)__builtin_ctz(mm);
+      const uint64_t a = addr[l];
+      if (l) {
+        if (a == addr[l - 1])
+          continue;
+        prev = (addr[l - 1] + sz1) >> 7;
+      }
+      for (uint64_t x = a >> 7; x <= (a + sz1) >> 7; x++)
+        if (x != prev) {
+          prev = x;
+          touch_line(tr, h, &seg, x, key);
+        }
+    }
+    return;
+  }
+#endif
   for (uint64_t mm = m; mm; mm &= mm - 1) {
     uint64_t a = addr[sim_ctz64(mm)];
     if (a == last)

@@ -996,7 +996,7 @@ static inline int in_smem(const struct sim_block *b, const uint8_t *p)
 /* addrs_ok_avx2, and the constant step of the addresses in bytes (*stride; SIM_NO_STRIDE where
    they have none). Addresses at a step of less than 4 GiB either way are in bounds when the
    first and the last are (they are the extremes, with no wrap-around between); any others
-   are tested one by one. */
+   by their largest, found in the same pass where all are below 4 GiB, else one by one. */
 __attribute__((target("avx2"))) static int addrs_ok_stride_avx2(const uint64_t *base,
                                                                 uint64_t imm, uint64_t lim,
                                                                 uint64_t amask, uint64_t *av,
@@ -1007,22 +1007,29 @@ __attribute__((target("avx2"))) static int addrs_ok_stride_avx2(const uint64_t *
   const __m256i step = _mm256_set1_epi64x((long long)(4 * s));
   __m256i want = _mm256_setr_epi64x((long long)a0, (long long)(a0 + s), (long long)(a0 + 2 * s),
                                     (long long)(a0 + 3 * s));
-  __m256i ors = _mm256_setzero_si256(), off = ors;
+  __m256i ors = _mm256_setzero_si256(), off = ors, mx = ors;
 #pragma GCC unroll 8
   for (unsigned l = 0; l < 32; l += 4) {
     __m256i a = _mm256_add_epi64(_mm256_loadu_si256((const __m256i *)(base + l)), vimm);
     _mm256_storeu_si256((__m256i *)(av + l), a);
     ors = _mm256_or_si256(ors, a);
     off = _mm256_or_si256(off, _mm256_xor_si256(a, want));
+    mx = _mm256_max_epu32(mx, a);                  /* each half of an address on its own */
     want = _mm256_add_epi64(want, step);
   }
-  ors = _mm256_and_si256(ors, _mm256_set1_epi64x((long long)amask));
-  if (!_mm256_testz_si256(ors, ors))
+  if (!_mm256_testz_si256(ors, _mm256_set1_epi64x((long long)amask)))
     return 0;                                      /* misaligned */
   int steps = _mm256_testz_si256(off, off);
   *stride = steps ? (int64_t)s : SIM_NO_STRIDE;
   if (steps && s + (1ull << 32) < (2ull << 32))
     return a0 <= lim && av[31] <= lim;
+  if (_mm256_testz_si256(ors, _mm256_set1_epi64x((long long)0xffffffff00000000ull))) {
+    /* every address below 4 GiB: the largest is the largest low half */
+    __m128i x = _mm_max_epu32(_mm256_castsi256_si128(mx), _mm256_extracti128_si256(mx, 1));
+    x = _mm_max_epu32(x, _mm_shuffle_epi32(x, _MM_SHUFFLE(1, 0, 3, 2)));
+    x = _mm_max_epu32(x, _mm_shuffle_epi32(x, _MM_SHUFFLE(2, 3, 0, 1)));
+    return (uint32_t)_mm_cvtsi128_si32(x) <= lim;
+  }
   const __m256i sign = _mm256_set1_epi64x((long long)(1ull << 63));
   const __m256i vlim = _mm256_set1_epi64x((long long)(lim ^ (1ull << 63)));
   __m256i over = _mm256_setzero_si256();
@@ -2229,6 +2236,7 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
     int tile_release = 0;          /* bits of a tile barrier in reserved memory cleared */
     int done = 0;                  /* every lane's operation done by the path below */
     int uniform = 1;               /* one address and one operand in every lane */
+    int64_t stride = SIM_NO_STRIDE; /* the addresses' constant step (a full warp's, when done) */
     if (sp == PTX_SP_SHARED && in->sub == PTX_ATOM_ADD && (t == PTX_T_U32 || t == PTX_T_S32) &&
         sim_exec_shortcuts) {
       /* a 32-bit integer add at aligned words of the block's shared memory in every lane (a
@@ -2236,11 +2244,21 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
          the whole warp first (one outside, or misaligned, leaves it all to that loop, which
          faults at the right lane), then each lane's add in lane order */
       int ok = 1;
-      const uint64_t a0 = (base ? base[lo] : 0) + (uint64_t)ad->imm;
-      FOR_LANES(e) {
-        const uint64_t a = av[l] = (base ? base[l] : 0) + (uint64_t)ad->imm;
-        ok &= !(a & 3) && a <= b->smem_size && 4 <= b->smem_size - a;
-        uniform &= a == a0 && bv[l] == bv[lo];
+#ifdef SIM_X86
+      if (e == SIM_FULL32 && W == 32 && base && sim_cpu_avx2) {
+        /* (uniform is left unset: such a warp's statistics are sim_stats_shared_full's,
+           which count banks alone) */
+        ok = b->smem_size >= 4 &&
+             addrs_ok_stride_avx2(base, (uint64_t)ad->imm, b->smem_size - 4, 3, av, &stride);
+      } else
+#endif
+      {
+        const uint64_t a0 = (base ? base[lo] : 0) + (uint64_t)ad->imm;
+        FOR_LANES(e) {
+          const uint64_t a = av[l] = (base ? base[l] : 0) + (uint64_t)ad->imm;
+          ok &= !(a & 3) && a <= b->smem_size && 4 <= b->smem_size - a;
+          uniform &= a == a0 && bv[l] == bv[lo];
+        }
       }
       if (ok) {
         if (b->race)
@@ -2287,7 +2305,10 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
     }
     if (!done)
       FOR_LANES(e) uniform &= av[l] == av[lo] && bv[l] == bv[lo] && (!cv || cv[l] == cv[lo]);
-    sim_stats_mem(b, pc, sp, av, e, size, uniform ? SIM_ATOMIC_UNIFORM : SIM_ATOMIC);
+    if (done && e == SIM_FULL32 && W == 32)      /* a shared atomic's banks are a load's */
+      sim_stats_shared_full(b, pc, av, size, stride);
+    else
+      sim_stats_mem(b, pc, sp, av, e, size, uniform ? SIM_ATOMIC_UNIFORM : SIM_ATOMIC);
     if (diff)
       b->writes++;
     /* cooperative_groups releases the warps of a tile of 64 to 512 threads by clearing their

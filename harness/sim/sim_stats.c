@@ -290,21 +290,45 @@ static int global_cost_ordered(struct sim_inst_stats *st, const uint64_t *addr, 
   return 1;
 }
 
-/* Closed forms for a full warp whose lanes step by exactly `size` bytes (a coalesced access)
-   or all use one address (a broadcast). Returns 0 when the access is neither. */
-static int global_cost_closed(struct sim_inst_stats *st, const uint64_t *addr, uint64_t m,
-                              uint32_t size, unsigned W, uint64_t *span)
+#ifdef SIM_X86
+/* Whether addr[l] == addr[0] + l d for the first n lanes (n a multiple of 4), with AVX2,
+   four lanes a vector. */
+__attribute__((target("avx2"))) static int steps_avx2(const uint64_t *addr, unsigned n,
+                                                      uint64_t d)
 {
-  uint64_t full = W == 64 ? ~0ull : (1ull << W) - 1;
-  if (m != full)
-    return 0;
+  __m256i x = _mm256_add_epi64(_mm256_set1_epi64x((long long)addr[0]),
+                               _mm256_setr_epi64x(0, (long long)d, (long long)(2 * d),
+                                                  (long long)(3 * d)));
+  const __m256i step = _mm256_set1_epi64x((long long)(4 * d));
+  __m256i bad = _mm256_setzero_si256();
+  for (unsigned l = 0; l < n; l += 4) {
+    bad = _mm256_or_si256(bad, _mm256_xor_si256(_mm256_loadu_si256((const __m256i *)(addr + l)), x));
+    x = _mm256_add_epi64(x, step);
+  }
+  return _mm256_testz_si256(bad, bad);
+}
+#endif
+
+/* The closed forms for the first n lanes (all active) stepping by exactly `size` bytes (a
+   coalesced run) or all at one address (a broadcast). Returns 0 when they are neither. */
+static int global_cost_closed(struct sim_inst_stats *st, const uint64_t *addr, unsigned n,
+                              uint32_t size, uint64_t *span)
+{
   uint64_t a0 = addr[0], d = addr[1] - a0;
   if (d != size && d != 0)
     return 0;
-  for (unsigned l = 2; l < W; l++)
-    if (addr[l] != a0 + l * d)
+#ifdef SIM_X86
+  if (sim_cpu_avx2 && !(n & 3)) {
+    if (!steps_avx2(addr, n, d))
       return 0;
-  uint64_t end = d ? a0 + (uint64_t)W * size : a0 + size;
+  } else
+#endif
+  {
+    for (unsigned l = 2; l < n; l++)
+      if (addr[l] != a0 + l * d)
+        return 0;
+  }
+  uint64_t end = d ? a0 + (uint64_t)n * size : a0 + size;
   st->g_req++;
   st->g_sectors += ((end - 1) >> 5) - (a0 >> 5) + 1;
   st->g_lines += ((end - 1) >> 7) - (a0 >> 7) + 1;
@@ -314,9 +338,26 @@ static int global_cost_closed(struct sim_inst_stats *st, const uint64_t *addr, u
   return 1;
 }
 
+#ifdef SIM_X86
+/* same_halves with AVX2, four lanes a vector. */
+__attribute__((target("avx2"))) static int same_halves_avx2(const uint64_t *addr)
+{
+  __m256i d = _mm256_setzero_si256();
+#pragma GCC unroll 4
+  for (unsigned l = 0; l < 16; l += 4)
+    d = _mm256_or_si256(d, _mm256_xor_si256(_mm256_loadu_si256((const __m256i *)(addr + l)),
+                                            _mm256_loadu_si256((const __m256i *)(addr + l + 16))));
+  return _mm256_testz_si256(d, d);
+}
+#endif
+
 /* Whether a full 32-lane warp's lanes 16-31 have the addresses of lanes 0-15. */
 static int same_halves(const uint64_t *addr)
 {
+#ifdef SIM_X86
+  if (sim_cpu_avx2)
+    return same_halves_avx2(addr);
+#endif
   uint64_t d = 0;
   for (unsigned l = 0; l < 16; l++)
     d |= addr[l] ^ addr[l + 16];
@@ -328,16 +369,19 @@ static int same_halves(const uint64_t *addr)
 static void global_cost(struct sim_inst_stats *st, const uint64_t *addr, uint64_t m,
                         uint32_t size, unsigned W, uint64_t *span)
 {
-  if (sim_stats_shortcuts && global_cost_closed(st, addr, m, size, W, span))
+  const int full = m == (W == 64 ? ~0ull : (1ull << W) - 1);
+  if (sim_stats_shortcuts && full && global_cost_closed(st, addr, W, size, span))
     return;
-  if (sim_stats_shortcuts && size <= 32 && global_cost_ordered(st, addr, m, size, span))
-    return;
-  if (sim_stats_shortcuts && W == 32 && m == 0xffffffffull && same_halves(addr)) {
+  if (sim_stats_shortcuts && W == 32 && full && same_halves(addr)) {
     /* lanes 16-31 at lanes 0-15's addresses (a 16-wide block's rows: B[k][c] of a matrix
-       product): the same sectors, lines and bytes as the first half alone */
-    global_cost(st, addr, 0xffff, size, W, span);
+       product): the same sectors, lines and bytes as the first half alone, most often a
+       coalesced run */
+    if (!global_cost_closed(st, addr, 16, size, span))
+      global_cost(st, addr, 0xffff, size, W, span);
     return;
   }
+  if (sim_stats_shortcuts && size <= 32 && global_cost_ordered(st, addr, m, size, span))
+    return;
   uint64_t a[SIM_MAX_WARP];
   unsigned n = gather_sorted(a, addr, m);
   uint64_t sectors = 0, lines = 0, bytes = 0, end = 0;

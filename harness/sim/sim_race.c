@@ -2125,25 +2125,25 @@ static int halves_repeat_step(const uint64_t *off, uint64_t d)
    readers decide what the read does to it (a third reader, with no write in the epoch, finds
    a summary of many readers already, and changes nothing): pair_kind says it for every word
    first, and when none of them needs shadow_word lane by lane, pair_apply does it, else
-   nothing is done. Returns 1 when done. Off with sim_race_lane_shortcuts 0. */
-static int halves_read(struct sim_block *b, struct sim_warp *w, uint32_t pc, const uint64_t *off)
+   nothing is done (c: the read's fctx_init). Returns 1 when done. Off with
+   sim_race_lane_shortcuts 0. */
+static int halves_read(const struct fctx *c, struct sim_block *b, struct sim_warp *w,
+                       const uint64_t *off)
 {
   if (b->W != 32 || !sim_race_lane_shortcuts)
     return 0;
-  struct fctx c;
-  fctx_init(&c, b, w, pc);
   const int pending = b->un_pending;
   const uint32_t wid = w->id;
-  const uint16_t t0 = (uint16_t)c.t0;
+  const uint16_t t0 = (uint16_t)c->t0;
   if (off[1] == off[0] && off[17] == off[16] && off[16] != off[0]) {
     if (!halves_uniform(off))
       return 0;
     const uint32_t i0 = (uint32_t)off[0] >> 2, i1 = (uint32_t)off[16] >> 2;
-    const enum pair_kind k0 = pair_kind(&c, i0, wid, pending), k1 = pair_kind(&c, i1, wid, pending);
+    const enum pair_kind k0 = pair_kind(c, i0, wid, pending), k1 = pair_kind(c, i1, wid, pending);
     if (k0 == PAIR_LANES || k1 == PAIR_LANES)
       return 0;
-    pair_apply(&c, i0, k0, t0, (uint16_t)(t0 + 1));
-    pair_apply(&c, i1, k1, (uint16_t)(t0 + 16), (uint16_t)(t0 + 17));
+    pair_apply(c, i0, k0, t0, (uint16_t)(t0 + 1));
+    pair_apply(c, i1, k1, (uint16_t)(t0 + 16), (uint16_t)(t0 + 17));
     return 1;
   }
   if (off[16] != off[0] || off[1] == off[0])
@@ -2152,15 +2152,15 @@ static int halves_read(struct sim_block *b, struct sim_warp *w, uint32_t pc, con
   if (!halves_repeat_step(off, d))
     return 0;
 #ifdef SIM_X86
-  if (d == 4 && sim_cpu_avx2 && pairs16_avx2(&c, (uint32_t)off[0] >> 2, wid, pending))
+  if (d == 4 && sim_cpu_avx2 && pairs16_avx2(c, (uint32_t)off[0] >> 2, wid, pending))
     return 1;
 #endif
   enum pair_kind k[16];
   for (unsigned l = 0; l < 16; l++)             /* words of their own: d is not 0 */
-    if ((k[l] = pair_kind(&c, (uint32_t)off[l] >> 2, wid, pending)) == PAIR_LANES)
+    if ((k[l] = pair_kind(c, (uint32_t)off[l] >> 2, wid, pending)) == PAIR_LANES)
       return 0;
   for (unsigned l = 0; l < 16; l++)
-    pair_apply(&c, (uint32_t)off[l] >> 2, k[l], (uint16_t)(t0 + l), (uint16_t)(t0 + l + 16));
+    pair_apply(c, (uint32_t)off[l] >> 2, k[l], (uint16_t)(t0 + l), (uint16_t)(t0 + l + 16));
   return 1;
 }
 
@@ -2191,7 +2191,7 @@ static __attribute__((noinline)) int reads_other(struct sim_block *b, struct sim
                : s && sim_race_lane_shortcuts &&
                      reads_fresh_strided(&f, (uint32_t)(off[0] >> 2), s))
       return 0;
-    if (!s && halves_read(b, w, pc, off))
+    if (!s && halves_read(&f, b, w, off))
       return 0;
 #ifdef SIM_X86
     if (sim_cpu_avx2) {

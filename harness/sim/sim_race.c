@@ -1340,6 +1340,7 @@ __attribute__((target("avx2"))) static inline __m256i mask16(uint32_t e, unsigne
                                              bits), bits);
 }
 
+
 /* The lanes of e (32 lanes at most) as a mask of the 32 bytes of a vector: byte l, lane l. */
 __attribute__((target("avx2"))) static inline __m256i mask8(uint32_t e)
 {
@@ -1349,6 +1350,111 @@ __attribute__((target("avx2"))) static inline __m256i mask8(uint32_t e)
   const __m256i bits = _mm256_set1_epi64x(0x8040201008040201ll);
   return _mm256_cmpeq_epi8(_mm256_and_si256(_mm256_shuffle_epi8(_mm256_set1_epi32((int)e), pick),
                                             bits), bits);
+}
+
+/* A full 32-lane warp (warp wid of 32 threads, pending: an uninitialised read is pending in
+   the block) reading the 32 words i0 .. i0 + 31, lane l word i0 + l (a stencil's or a scan's
+   reads of words some of which other threads read before): what shadow_word does for each,
+   with AVX2, when no word was written in the epoch and the uninitialised-read check passes
+   for all, and returns 1; else 0, nothing done. A word not read in the epoch, or read by this
+   warp at another __syncwarp count, gets a new summary (reads_begin); a word of one reader,
+   another thread, gets R_MANY, and R_WARPS when that thread is of another warp; a word of
+   this warp's readers only gets R_WARPS from another warp's; each of those two then names
+   the lane as its second reader. */
+__attribute__((target("avx2"))) static int reads_join_avx2(const struct fctx *c, uint32_t i0,
+                                                           uint32_t wid, int pending)
+{
+  const struct shadow *S = c->S;
+  const __m256i E = _mm256_set1_epi32((int)c->E), base = _mm256_set1_epi32((int)c->base),
+                ones = _mm256_set1_epi32(-1), zero = _mm256_setzero_si256(),
+                full = _mm256_set1_epi32(0xf), wv = _mm256_set1_epi32((int)wid),
+                ws = _mm256_set1_epi32(c->ws), fw = _mm256_set1_epi32(R_WARPS),
+                fm = _mm256_set1_epi32(R_MANY), lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+  __m256i bad = zero;
+  uint32_t fresh = 0, first = 0, join = 0, other = 0;
+#define LD32(a) _mm256_loadu_si256((const __m256i *)(const void *)((a) + i))
+#define LD16(a) _mm256_cvtepu16_epi32(_mm_loadu_si128((const __m128i *)(const void *)((a) + i)))
+#define LD8(a) _mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)(const void *)((a) + i)))
+#pragma GCC unroll 4
+  for (unsigned k = 0; k < 4; k++) {
+    const uint32_t i = i0 + 8 * k;
+    bad = _mm256_or_si256(bad, _mm256_cmpeq_epi32(LD32(S->wep), E));
+    if (c->initchk && !pending)                /* init has a byte of the block's */
+      bad = _mm256_or_si256(bad, _mm256_xor_si256(
+          _mm256_andnot_si256(_mm256_cmpeq_epi32(_mm256_and_si256(LD8(S->init), full), zero),
+                              _mm256_cmpeq_epi32(LD32(S->iep), base)), ones));
+    const __m256i fl = LD8(S->rflags), rt = LD16(S->rtid);
+    const __m256i nowarps = _mm256_cmpeq_epi32(_mm256_and_si256(fl, fw), zero),
+                  nomany = _mm256_cmpeq_epi32(_mm256_and_si256(fl, fm), zero),
+                  mine = _mm256_cmpeq_epi32(_mm256_srli_epi32(rt, 5), wv);
+    /* a new summary: none in the epoch, or this warp's at another count */
+    const __m256i nw = _mm256_or_si256(
+        _mm256_xor_si256(_mm256_cmpeq_epi32(LD32(S->rep), E), ones),
+        _mm256_and_si256(_mm256_and_si256(nowarps, mine),
+                         _mm256_xor_si256(_mm256_cmpeq_epi32(LD16(S->rsync), ws), ones)));
+    const __m256i t = _mm256_add_epi32(_mm256_set1_epi32((int)(c->t0 + 8 * k)), lane);
+    /* else one reader, another thread (shadow_word's first case), or R_WARPS joined */
+    const __m256i one = _mm256_andnot_si256(
+        _mm256_or_si256(nw, _mm256_cmpeq_epi32(rt, t)), _mm256_and_si256(nowarps, nomany));
+    const __m256i warps = _mm256_andnot_si256(_mm256_or_si256(nw, one),
+                                              _mm256_andnot_si256(mine, nowarps));
+    fresh |= (uint32_t)_mm256_movemask_ps(_mm256_castsi256_ps(nw)) << (8 * k);
+    first |= (uint32_t)_mm256_movemask_ps(_mm256_castsi256_ps(one)) << (8 * k);
+    join |= (uint32_t)_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_or_si256(one, warps)))
+            << (8 * k);
+    other |= (uint32_t)_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_xor_si256(mine, ones)))
+             << (8 * k);
+  }
+#undef LD32
+#undef LD16
+#undef LD8
+  if (!_mm256_testz_si256(bad, bad))
+    return 0;
+  /* the flags: 0 for a new summary; R_MANY where the first case holds, R_WARPS where it
+     holds with another warp's reader or where R_WARPS joins */
+  uint8_t *fp = S->rflags + i0, *bp = S->rbytes + i0;
+  const __m256i nw8 = mask8(fresh);
+  const __m256i add = _mm256_or_si256(
+      _mm256_and_si256(mask8(first), _mm256_set1_epi8(R_MANY)),
+      _mm256_and_si256(mask8((first & other) | (join & ~first)), _mm256_set1_epi8(R_WARPS)));
+  _mm256_storeu_si256((__m256i *)(void *)fp, _mm256_andnot_si256(nw8, _mm256_or_si256(
+      _mm256_loadu_si256((const __m256i *)(const void *)fp), add)));
+  _mm256_storeu_si256((__m256i *)(void *)bp, _mm256_blendv_epi8(
+      _mm256_or_si256(_mm256_loadu_si256((const __m256i *)(const void *)bp),
+                      _mm256_set1_epi8(0xf)), _mm256_set1_epi8(0xf), nw8));
+  const __m256i t16 = _mm256_add_epi16(_mm256_set1_epi16((short)c->t0),
+                                       _mm256_setr_epi16(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11,
+                                                         12, 13, 14, 15));
+  const __m256i ws16 = _mm256_set1_epi16((short)c->ws), pc = _mm256_set1_epi32((int)c->pc);
+  for (unsigned h = 0; h < 2; h++) {
+    const __m256i th = _mm256_add_epi16(t16, _mm256_set1_epi16((short)(16 * h)));
+    const __m256i nwh = mask16(fresh, h), jh = mask16(join, h);
+    uint16_t *q = S->rtid + i0 + 16 * h, *q2 = S->rtid2 + i0 + 16 * h,
+             *qs = S->rsync + i0 + 16 * h;
+    if (fresh) {
+      _mm256_storeu_si256((__m256i *)(void *)q, _mm256_blendv_epi8(
+          _mm256_loadu_si256((const __m256i *)(const void *)q), th, nwh));
+      _mm256_storeu_si256((__m256i *)(void *)qs, _mm256_blendv_epi8(
+          _mm256_loadu_si256((const __m256i *)(const void *)qs), ws16, nwh));
+    }
+    if (join)
+      _mm256_storeu_si256((__m256i *)(void *)q2, _mm256_blendv_epi8(
+          _mm256_loadu_si256((const __m256i *)(const void *)q2), th, jh));
+  }
+  for (unsigned k = 0; k < 4; k++) {
+    uint32_t *r = S->rep + i0 + 8 * k, *p1 = S->rpc + i0 + 8 * k, *p2 = S->rpc2 + i0 + 8 * k;
+    if (fresh) {
+      const __m256i nwk = mask32(fresh, k);
+      _mm256_storeu_si256((__m256i *)(void *)r, _mm256_blendv_epi8(
+          _mm256_loadu_si256((const __m256i *)(const void *)r), E, nwk));
+      _mm256_storeu_si256((__m256i *)(void *)p1, _mm256_blendv_epi8(
+          _mm256_loadu_si256((const __m256i *)(const void *)p1), pc, nwk));
+    }
+    if (join)
+      _mm256_storeu_si256((__m256i *)(void *)p2, _mm256_blendv_epi8(
+          _mm256_loadu_si256((const __m256i *)(const void *)p2), pc, mask32(join, k)));
+  }
+  return 1;
 }
 
 /* The 32 bytes at p take v's where m's are set (whole elements), keep theirs elsewhere: one
@@ -2164,6 +2270,21 @@ static int halves_read(const struct fctx *c, struct sim_block *b, struct sim_war
   return 1;
 }
 
+/* A full warp's reads of the 32 words i0 .. i0 + 31, lane l word i0 + l: reads_fresh, else
+   (32-lane warps, with AVX2) reads_join_avx2. 1 when done. */
+static __attribute__((noinline)) int reads_consecutive(const struct fctx *f,
+                                                       const struct sim_block *b,
+                                                       const struct sim_warp *w, uint32_t i0)
+{
+  if (reads_fresh(f, i0))
+    return 1;
+#ifdef SIM_X86
+  if (b->W == 32 && sim_cpu_avx2 && sim_race_lane_shortcuts)
+    return reads_join_avx2(f, i0, w->id, b->un_pending);
+#endif
+  return 0;
+}
+
 /* sim_race_shared_reads for any access but reads_lanes's. */
 static __attribute__((noinline)) int reads_other(struct sim_block *b, struct sim_warp *w,
                                                  uint32_t pc, uint64_t e, const uint64_t *off,
@@ -2187,7 +2308,7 @@ static __attribute__((noinline)) int reads_other(struct sim_block *b, struct sim
     int64_t s = word_stride(off, stride);
     struct fctx f;
     fctx_init(&f, b, w, pc);
-    if (s == 1 ? reads_fresh(&f, (uint32_t)(off[0] >> 2))
+    if (s == 1 ? reads_consecutive(&f, b, w, (uint32_t)(off[0] >> 2))
                : s && sim_race_lane_shortcuts &&
                      reads_fresh_strided(&f, (uint32_t)(off[0] >> 2), s))
       return 0;

@@ -5429,6 +5429,54 @@ START_TEST(test_shared_reads_sequences_match_lanes)
 }
 END_TEST
 
+/* A warp's read of 32 consecutive words some of which it read before in the epoch and some
+   not (sim_race.c's reads_join_avx2) keeps all four bytes in each word's read summary: a
+   word new to the epoch whose last summary, of an epoch before, had one byte; or a word read
+   in the epoch only by one byte, by the same thread. So another warp's store of another
+   byte of the word is a race (write-after-read), with the shortcuts as on the general
+   path. Warp 0 reads its own words, then words 16-47; warp 1 stores byte 0 of its own. */
+START_TEST(test_shared_reads_join_bytes)
+{
+  static const char *const before[2][2] = {
+    {"  ld.shared.u8 %r7, [%r6+3];\n", ""},                            /* an epoch before */
+    {"", "  ld.shared.u8 %r7, [%r3+3];\n"},                            /* this one */
+  };
+  static char k[4096];
+  for (unsigned v = 0; v < 2; v++) {
+    snprintf(k, sizeof k,
+      HDR
+      ".visible .entry jb(.param .u64 out)\n{\n"
+      "  .reg .pred %%p<2>;\n  .reg .b32 %%r<8>;\n  .reg .b64 %%rd<4>;\n  .reg .f32 %%f<4>;\n"
+      "  .shared .align 4 .b8 s[256];\n"
+      "  mov.u32 %%r1, %%tid.x;\n  mov.u32 %%r5, s;\n  cvt.rn.f32.u32 %%f2, %%r1;\n"
+      "  mov.u32 %%r7, 7;\n  shl.b32 %%r6, %%r1, 2;\n  add.u32 %%r6, %%r5, %%r6;\n"
+      "  add.u32 %%r2, %%r1, 16;\n  shl.b32 %%r2, %%r2, 2;\n  add.u32 %%r3, %%r5, %%r2;\n"
+      "  .loc 1 9 3\n  st.shared.f32 [%%r6], %%f2;\n  bar.sync 0;\n"
+      "  .loc 1 10 3\n%s  bar.sync 0;\n"
+      "  setp.ge.u32 %%p1, %%r1, 32;\n  @%%p1 bra $L_w1;\n"
+      "  .loc 1 11 3\n%s"
+      "  .loc 1 12 3\n  ld.shared.f32 %%f1, [%%r6];\n  add.f32 %%f2, %%f2, %%f1;\n"
+      "  .loc 1 13 3\n  ld.shared.f32 %%f1, [%%r3];\n  add.f32 %%f2, %%f2, %%f1;\n"
+      "  bra.uni $L_out;\n"
+      "$L_w1:\n  .loc 1 14 3\n  st.shared.u8 [%%r6], %%r7;\n"
+      "$L_out:\n"
+      "  ld.param.u64 %%rd1, [out];\n  mul.wide.u32 %%rd2, %%r1, 4;\n"
+      "  add.s64 %%rd3, %%rd1, %%rd2;\n  st.global.f32 [%%rd3], %%f2;\n"
+      "  ret;\n}\n.file 1 \"/lab/jb.cu\"\n", before[v][0], before[v][1]);
+    struct sim_result r[2];
+    float got[2][64];
+    unsigned races = 0, clean = 0;
+    struct sim_launch c = {.grid = {1, 1, 1}, .block = {64, 1, 1}, .sched = SIM_SCHED_ITS,
+                           .workers = 1};
+    run_switched(k, "jb", &c, &sim_race_lane_shortcuts, r, got[0], got[1], sizeof got[0]);
+    ck_assert_msg(strstr(r[1].fault.message, "write-after-read hazard on s[128]") != NULL,
+                  "case %u: %s", v, r[1].fault.message);
+    same_race_runs(r, got[0], got[1], sizeof got[0], &races, &clean);
+    ck_assert_uint_eq(races, 1);
+  }
+}
+END_TEST
+
 /* sim_exec's one pass over a warp's 32-bit integer atomic adds on shared memory against the
    lane-by-lane path (sim_exec_shortcuts 0): random programs of three warps over 64 words of
    shared memory, written first or not, each step an atom or red .shared.add.u32 or .s32 at
@@ -6870,6 +6918,7 @@ Suite *suite_sim(void)
   tcase_add_test(t, test_global_lines_new_match_line_store);
   tcase_add_test(t, test_shared_reads_quiet_match_lanes);
   tcase_add_test(t, test_shared_reads_sequences_match_lanes);
+  tcase_add_test(t, test_shared_reads_join_bytes);
   tcase_add_test(t, test_shared_atomic_adds_match_lanes);
   tcase_add_test(t, test_global_words_new_match_general_path);
   tcase_add_test(t, test_global_words_new_leave_lines);

@@ -464,7 +464,82 @@ static inline int widening_cvt(const struct ptx_inst *in, int *sext)
   return *sext || (t == PTX_T_U64 && st == PTX_T_U32);
 }
 
+/* The cvts between 32-bit integers and f32 that cvt_full_avx2 computes. */
+enum cvt_kind { CVT_NONE, CVT_F32_S32, CVT_F32_U32, CVT_S32_F32_RZI };
+
+/* Which of them in is: cvt.rn.f32.s32 and cvt.rn.f32.u32 (a float(i) of a kernel: rounded
+   once, to nearest even) without flags, and cvt.rzi.s32.f32 (an (int)x) with .ftz or none
+   (a subnormal truncates to 0 either way). */
+static inline enum cvt_kind cvt_kind_of(const struct ptx_inst *in)
+{
+  enum ptx_type t = (enum ptx_type)in->type, st = (enum ptx_type)in->type2;
+  if (in->op != PTX_OP_CVT || in->nopd != 2)
+    return CVT_NONE;
+  if (t == PTX_T_F32 && in->rnd == PTX_RND_RN && !in->flags)
+    return st == PTX_T_S32 ? CVT_F32_S32 : st == PTX_T_U32 ? CVT_F32_U32 : CVT_NONE;
+  if (t == PTX_T_S32 && st == PTX_T_F32 && in->rnd == PTX_RND_RZI &&
+      !(in->flags & ~(uint32_t)PTX_F_FTZ))
+    return CVT_S32_F32_RZI;
+  return CVT_NONE;
+}
+
 #ifdef SIM_X86
+/* The low 32 bits of the eight 64-bit registers at p, in order, in one vector. */
+__attribute__((target("avx2"))) static inline __m256i low32x8(const uint64_t *p)
+{
+  __m256 lo = _mm256_castsi256_ps(_mm256_loadu_si256((const __m256i *)(const void *)p));
+  __m256 hi = _mm256_castsi256_ps(_mm256_loadu_si256((const __m256i *)(const void *)(p + 4)));
+  return _mm256_permute4x64_epi64(_mm256_castps_si256(_mm256_shuffle_ps(lo, hi,
+                                                                         _MM_SHUFFLE(2, 0, 2, 0))),
+                                  _MM_SHUFFLE(3, 1, 2, 0));
+}
+
+/* d[l] = the cvt k of a[l] for a full 32-lane warp with AVX2, eight lanes a vector, as
+   sim_alu_cvt and widen leave it: an f32 zero-extended, an s32 sign-extended. An integer to
+   f32 is rounded by the CPU's conversion (round to nearest even, the mode sim_alu leaves
+   set), a u32 through an exact double; an f32 to s32 is truncated, NaN 0, out of range the
+   nearest end (the CPU gives 0x80000000 for both: only NaN and the top need fixing). */
+__attribute__((target("avx2"))) static void cvt_full_avx2(enum cvt_kind k, uint64_t *d,
+                                                          const uint64_t *a)
+{
+  const __m256i low = _mm256_set1_epi64x(0xffffffff);
+  const __m256d two52 = _mm256_set1_pd(4503599627370496.0);
+  for (unsigned l = 0; l < 32; l += 8) {
+    __m256i r;
+    switch (k) {
+    case CVT_F32_S32:
+      r = _mm256_castps_si256(_mm256_cvtepi32_ps(low32x8(a + l)));
+      break;
+    case CVT_F32_U32: {
+      __m128 f[2];
+      for (unsigned h = 0; h < 2; h++) {     /* 2^52 + x, exactly, less 2^52 */
+        __m256i x = _mm256_and_si256(_mm256_loadu_si256((const __m256i *)(a + l + 4 * h)), low);
+        __m256d v = _mm256_sub_pd(_mm256_castsi256_pd(_mm256_or_si256(
+                                      x, _mm256_castpd_si256(two52))), two52);
+        f[h] = _mm256_cvtpd_ps(v);
+      }
+      r = _mm256_castps_si256(_mm256_set_m128(f[1], f[0]));
+      break;
+    }
+    default: {                               /* CVT_S32_F32_RZI */
+      __m256 x = _mm256_castsi256_ps(low32x8(a + l));
+      r = _mm256_cvttps_epi32(x);
+      r = _mm256_blendv_epi8(r, _mm256_set1_epi32(0x7fffffff),
+                             _mm256_castps_si256(_mm256_cmp_ps(x, _mm256_set1_ps(2147483648.0f),
+                                                               _CMP_GE_OQ)));
+      r = _mm256_andnot_si256(_mm256_castps_si256(_mm256_cmp_ps(x, x, _CMP_UNORD_Q)), r);
+      _mm256_storeu_si256((__m256i *)(d + l), _mm256_cvtepi32_epi64(_mm256_castsi256_si128(r)));
+      _mm256_storeu_si256((__m256i *)(d + l + 4),
+                          _mm256_cvtepi32_epi64(_mm256_extracti128_si256(r, 1)));
+      continue;
+    }
+    }
+    _mm256_storeu_si256((__m256i *)(d + l), _mm256_cvtepu32_epi64(_mm256_castsi256_si128(r)));
+    _mm256_storeu_si256((__m256i *)(d + l + 4),
+                        _mm256_cvtepu32_epi64(_mm256_extracti128_si256(r, 1)));
+  }
+}
+
 /* d[l] = s[l] & mk for a full 32-lane warp with AVX2, four lanes a vector: mov. */
 __attribute__((target("avx2"))) static void and_full_avx2(uint64_t *d, const uint64_t *s,
                                                           uint64_t mk)
@@ -1851,6 +1926,11 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
       } else {
         FOR_E(dd[l] = (uint32_t)a[l]);
       }
+#ifdef SIM_X86
+    } else if (halves && sim_cpu_avx2 && sim_exec_shortcuts && cvt_kind_of(in) != CVT_NONE) {
+      const enum cvt_kind k = cvt_kind_of(in);
+      EACH_HALF(cvt_full_avx2(k, REG(d->reg) + o, REG(in->opd[1].reg) + o));
+#endif
     } else if ((t == PTX_T_F16X2 || t == PTX_T_BF16X2) && in->nopd >= 3) {
       const uint64_t *a = REG(in->opd[1].reg), *bb = REG(in->opd[2].reg);
       FOR_LANES(e) REG(d->reg)[l] = sim_alu_cvt_pack(t, (enum ptx_rnd)in->rnd, in->flags, a[l], bb[l]);

@@ -815,8 +815,9 @@ void sim_race_end(struct sim_block *b);
 int sim_race_access(struct sim_block *b, struct sim_warp *w, uint32_t pc, unsigned l,
                     uint32_t off, uint32_t size, enum sim_access acc, int vol, int same);
 /* 1 (the default): sim_exec does a warp's 32-bit integer atomic adds on shared memory in one
-   pass when every lane's word is in bounds and aligned; 0 (tests only): lane by lane through
-   the general path, for comparison. */
+   pass when every lane's word is in bounds and aligned, and a full warp's cvts between
+   32-bit integers and f32 with AVX2; 0 (tests only): lane by lane through the general path,
+   for comparison. */
 extern int sim_exec_shortcuts;
 /* sim_race_access for the lanes of e's atomics on the aligned words at shared offsets off[l]
    (the caller checked them), in lane order: atomics race with nothing, so each is the

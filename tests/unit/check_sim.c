@@ -5477,6 +5477,65 @@ START_TEST(test_shared_reads_join_bytes)
 }
 END_TEST
 
+/* A full warp's cvt.rn.f32.s32, cvt.rn.f32.u32 and cvt.rzi{,.ftz}.s32.f32 (sim_exec.c's
+   cvt_full_avx2) against sim_alu_cvt, and against sim_exec's lane loop (sim_exec_shortcuts
+   0): integers that round (2^24 + 1, + 3, the top of the range), the ends, and floats NaN,
+   infinite, at and past the ends of the s32 range, subnormal, halves, then random bits; two
+   warps. */
+START_TEST(test_cvt_full_matches_lanes)
+{
+  static const char *k =
+    HDR
+    ".visible .entry cv(.param .u64 in, .param .u64 out)\n{\n"
+    "  .reg .b32 %r<6>;\n  .reg .b64 %rd<12>;\n  .reg .f32 %f<4>;\n"
+    "  ld.param.u64 %rd1, [in];\n  ld.param.u64 %rd2, [out];\n"
+    "  mov.u32 %r1, %tid.x;\n  mul.wide.u32 %rd3, %r1, 4;\n  add.s64 %rd4, %rd1, %rd3;\n"
+    "  ld.global.u32 %r2, [%rd4];\n  mov.b32 %f3, %r2;\n"
+    "  cvt.rn.f32.s32 %f1, %r2;\n  cvt.rn.f32.u32 %f2, %r2;\n"
+    "  cvt.rzi.s32.f32 %r3, %f3;\n  cvt.rzi.ftz.s32.f32 %r4, %f3;\n"
+    "  mul.wide.u32 %rd5, %r1, 16;\n  add.s64 %rd6, %rd2, %rd5;\n"
+    "  st.global.f32 [%rd6], %f1;\n  st.global.f32 [%rd6+4], %f2;\n"
+    "  st.global.s32 [%rd6+8], %r3;\n  st.global.s32 [%rd6+12], %r4;\n"
+    "  ret;\n}\n";
+  static const uint32_t edge[] = {
+    0, 1, 0xffffffffu, 0x80000000u, 0x7fffffffu, 0x01000001u, 0x01000003u, 0x01000002u,
+    0xfeffffffu, 0x80000001u, 0x7fffffc0u, 0xffffff81u,
+    0x7fc00000u, 0xffc00001u, 0x7f800000u, 0xff800000u, 0x4f000000u, 0xcf000000u,
+    0xcf000001u, 0x4effffffu, 0x00000001u, 0x80000001u, 0x3f000000u, 0xbfc00000u,
+    0x501502f9u, 0xd01502f9u, 0x3f7fffffu, 0xbf7fffffu, 0x807fffffu, 0x4b000001u};
+  uint32_t in[64];
+  uint64_t rng = 0x9E3779B97F4A7C15ull;
+  for (unsigned i = 0; i < 64; i++)
+    in[i] = i < sizeof edge / sizeof *edge ? edge[i] : (uint32_t)(sim_order_next(&rng) >> 16);
+  uint32_t got[2][64 * 4];
+  for (int sc = 0; sc < 2; sc++) {
+    struct fx f;
+    load(&f, k);
+    uint64_t p[2] = {buffer(&f, sizeof in, "in"), buffer(&f, sizeof got[0], "out")};
+    ck_assert_int_eq(sim_write(f.d, p[0], in, sizeof in), SIM_OK);
+    sim_exec_shortcuts = sc;
+    enum sim_status st = launch(&f, "cv", 1, 64, p, 2, SIM_SCHED_ITS, 1, 0);
+    sim_exec_shortcuts = 1;
+    ck_assert_int_eq(st, SIM_OK);
+    ck_assert_msg(f.r.outcome == SIM_RAN_OK, "%s", f.r.fault.message);
+    ck_assert_int_eq(sim_read(f.d, p[1], got[sc], sizeof got[sc]), SIM_OK);
+    done(&f);
+  }
+  for (unsigned i = 0; i < 64; i++) {
+    const uint32_t *g = &got[1][4 * i];
+    const uint32_t want[4] = {
+      (uint32_t)sim_alu_cvt(PTX_T_F32, PTX_T_S32, PTX_RND_RN, 0, in[i]),
+      (uint32_t)sim_alu_cvt(PTX_T_F32, PTX_T_U32, PTX_RND_RN, 0, in[i]),
+      (uint32_t)sim_alu_cvt(PTX_T_S32, PTX_T_F32, PTX_RND_RZI, 0, in[i]),
+      (uint32_t)sim_alu_cvt(PTX_T_S32, PTX_T_F32, PTX_RND_RZI, PTX_F_FTZ, in[i])};
+    ck_assert_msg(!memcmp(g, want, sizeof want), "0x%08x: f32.s32 0x%08x (0x%08x), f32.u32 "
+                  "0x%08x (0x%08x), s32.f32 0x%08x (0x%08x), .ftz 0x%08x (0x%08x)", in[i],
+                  g[0], want[0], g[1], want[1], g[2], want[2], g[3], want[3]);
+  }
+  ck_assert_mem_eq(got[0], got[1], sizeof got[0]);
+}
+END_TEST
+
 /* sim_exec's one pass over a warp's 32-bit integer atomic adds on shared memory against the
    lane-by-lane path (sim_exec_shortcuts 0): random programs of three warps over 64 words of
    shared memory, written first or not, each step an atom or red .shared.add.u32 or .s32 at
@@ -6919,6 +6978,7 @@ Suite *suite_sim(void)
   tcase_add_test(t, test_shared_reads_quiet_match_lanes);
   tcase_add_test(t, test_shared_reads_sequences_match_lanes);
   tcase_add_test(t, test_shared_reads_join_bytes);
+  tcase_add_test(t, test_cvt_full_matches_lanes);
   tcase_add_test(t, test_shared_atomic_adds_match_lanes);
   tcase_add_test(t, test_global_words_new_match_general_path);
   tcase_add_test(t, test_global_words_new_leave_lines);

@@ -453,93 +453,28 @@ __attribute__((target("avx2,fma"))) static void fma_f32_full_avx2(uint64_t *d, c
 }
 #endif
 
-/* Is in a cvt that widens a 32-bit integer to 64 bits, s64 from s32 or u64 from u32 (*sext:
-   which)? The index math of every kernel. */
-static inline int widening_cvt(const struct ptx_inst *in, int *sext)
+/* Is in a cvt between 32- and 64-bit integers, or between the 32-bit ones, whose result is
+   the source's low half extended (*sext: sign-extended, else zero-extended): widened as the
+   source is signed, narrowed as the destination is (sim_alu_cvt, then widen)? The index
+   math of every kernel, and a division by a constant's high half. */
+static inline int int_cvt32(const struct ptx_inst *in, int *sext)
 {
   enum ptx_type t = (enum ptx_type)in->type, st = (enum ptx_type)in->type2;
   if (in->op != PTX_OP_CVT || in->flags || in->rnd != PTX_RND_NONE || in->nopd != 2)
     return 0;
-  *sext = t == PTX_T_S64 && st == PTX_T_S32;
-  return *sext || (t == PTX_T_U64 && st == PTX_T_U32);
-}
-
-/* The cvts between 32-bit integers and f32 that cvt_full_avx2 computes. */
-enum cvt_kind { CVT_NONE, CVT_F32_S32, CVT_F32_U32, CVT_S32_F32_RZI };
-
-/* Which of them in is: cvt.rn.f32.s32 and cvt.rn.f32.u32 (a float(i) of a kernel: rounded
-   once, to nearest even) without flags, and cvt.rzi.s32.f32 (an (int)x) with .ftz or none
-   (a subnormal truncates to 0 either way). */
-static inline enum cvt_kind cvt_kind_of(const struct ptx_inst *in)
-{
-  enum ptx_type t = (enum ptx_type)in->type, st = (enum ptx_type)in->type2;
-  if (in->op != PTX_OP_CVT || in->nopd != 2)
-    return CVT_NONE;
-  if (t == PTX_T_F32 && in->rnd == PTX_RND_RN && !in->flags)
-    return st == PTX_T_S32 ? CVT_F32_S32 : st == PTX_T_U32 ? CVT_F32_U32 : CVT_NONE;
-  if (t == PTX_T_S32 && st == PTX_T_F32 && in->rnd == PTX_RND_RZI &&
-      !(in->flags & ~(uint32_t)PTX_F_FTZ))
-    return CVT_S32_F32_RZI;
-  return CVT_NONE;
+  const int s32 = st == PTX_T_S32 || st == PTX_T_U32, d32 = t == PTX_T_S32 || t == PTX_T_U32;
+  if (s32 && (t == PTX_T_S64 || t == PTX_T_U64)) {
+    *sext = st == PTX_T_S32;
+    return 1;
+  }
+  if (d32 && (s32 || st == PTX_T_S64 || st == PTX_T_U64)) {
+    *sext = t == PTX_T_S32;
+    return 1;
+  }
+  return 0;
 }
 
 #ifdef SIM_X86
-/* The low 32 bits of the eight 64-bit registers at p, in order, in one vector. */
-__attribute__((target("avx2"))) static inline __m256i low32x8(const uint64_t *p)
-{
-  __m256 lo = _mm256_castsi256_ps(_mm256_loadu_si256((const __m256i *)(const void *)p));
-  __m256 hi = _mm256_castsi256_ps(_mm256_loadu_si256((const __m256i *)(const void *)(p + 4)));
-  return _mm256_permute4x64_epi64(_mm256_castps_si256(_mm256_shuffle_ps(lo, hi,
-                                                                         _MM_SHUFFLE(2, 0, 2, 0))),
-                                  _MM_SHUFFLE(3, 1, 2, 0));
-}
-
-/* d[l] = the cvt k of a[l] for a full 32-lane warp with AVX2, eight lanes a vector, as
-   sim_alu_cvt and widen leave it: an f32 zero-extended, an s32 sign-extended. An integer to
-   f32 is rounded by the CPU's conversion (round to nearest even, the mode sim_alu leaves
-   set), a u32 through an exact double; an f32 to s32 is truncated, NaN 0, out of range the
-   nearest end (the CPU gives 0x80000000 for both: only NaN and the top need fixing). */
-__attribute__((target("avx2"))) static void cvt_full_avx2(enum cvt_kind k, uint64_t *d,
-                                                          const uint64_t *a)
-{
-  const __m256i low = _mm256_set1_epi64x(0xffffffff);
-  const __m256d two52 = _mm256_set1_pd(4503599627370496.0);
-  for (unsigned l = 0; l < 32; l += 8) {
-    __m256i r;
-    switch (k) {
-    case CVT_F32_S32:
-      r = _mm256_castps_si256(_mm256_cvtepi32_ps(low32x8(a + l)));
-      break;
-    case CVT_F32_U32: {
-      __m128 f[2];
-      for (unsigned h = 0; h < 2; h++) {     /* 2^52 + x, exactly, less 2^52 */
-        __m256i x = _mm256_and_si256(_mm256_loadu_si256((const __m256i *)(a + l + 4 * h)), low);
-        __m256d v = _mm256_sub_pd(_mm256_castsi256_pd(_mm256_or_si256(
-                                      x, _mm256_castpd_si256(two52))), two52);
-        f[h] = _mm256_cvtpd_ps(v);
-      }
-      r = _mm256_castps_si256(_mm256_set_m128(f[1], f[0]));
-      break;
-    }
-    default: {                               /* CVT_S32_F32_RZI */
-      __m256 x = _mm256_castsi256_ps(low32x8(a + l));
-      r = _mm256_cvttps_epi32(x);
-      r = _mm256_blendv_epi8(r, _mm256_set1_epi32(0x7fffffff),
-                             _mm256_castps_si256(_mm256_cmp_ps(x, _mm256_set1_ps(2147483648.0f),
-                                                               _CMP_GE_OQ)));
-      r = _mm256_andnot_si256(_mm256_castps_si256(_mm256_cmp_ps(x, x, _CMP_UNORD_Q)), r);
-      _mm256_storeu_si256((__m256i *)(d + l), _mm256_cvtepi32_epi64(_mm256_castsi256_si128(r)));
-      _mm256_storeu_si256((__m256i *)(d + l + 4),
-                          _mm256_cvtepi32_epi64(_mm256_extracti128_si256(r, 1)));
-      continue;
-    }
-    }
-    _mm256_storeu_si256((__m256i *)(d + l), _mm256_cvtepu32_epi64(_mm256_castsi256_si128(r)));
-    _mm256_storeu_si256((__m256i *)(d + l + 4),
-                        _mm256_cvtepu32_epi64(_mm256_extracti128_si256(r, 1)));
-  }
-}
-
 /* d[l] = s[l] & mk for a full 32-lane warp with AVX2, four lanes a vector: mov. */
 __attribute__((target("avx2"))) static void and_full_avx2(uint64_t *d, const uint64_t *s,
                                                           uint64_t mk)
@@ -592,19 +527,24 @@ __attribute__((target("avx2"))) static void gather32_avx2(uint64_t *d, const uin
   }
 }
 
-/* The binary operations of a full 32-lane warp that bin_full_avx2 does: sixteen for the fast
-   plan's FK_VOP, sixteen from VOP_MINS32 on for its FK_VOP2 and FK_VOP1 (a 4-bit field each). */
+/* The operations of a full 32-lane warp that bin_full_avx2 does, in three groups of up to
+   sixteen, a 4-bit field of the fast plan each: from VOP_ADD32 for its FK_VOP, from
+   VOP_MINS32 for FK_VOP2, from VOP_SEXT32 for FK_VOP1. */
 enum vop { VOP_ADD32, VOP_SUB32, VOP_MUL32, VOP_AND32, VOP_OR32, VOP_XOR32, VOP_ADD64,
            VOP_MULWS, VOP_MULWU, VOP_FADD, VOP_FSUB, VOP_FMUL,
            VOP_MUL64,                                    /* mul.lo of 64-bit integers */
            VOP_ANDP, VOP_ORP, VOP_XORP,                  /* and, or, xor of predicates */
            /* min and max (FK_VOP2: VOP_MINS32 and on) */
            VOP_MINS32, VOP_MAXS32, VOP_MINU32, VOP_MAXU32, VOP_FMIN, VOP_FMAX,
-           /* 64-bit integer arithmetic and the widening cvts (b unused) of index math */
-           VOP_SUB64, VOP_SHL64, VOP_AND64, VOP_OR64, VOP_XOR64, VOP_SEXT32, VOP_ZEXT32,
-           VOP_SHL32, VOP_SHRU32,
-           VOP_NOTP };                                   /* not.pred (b unused) */
-_Static_assert(VOP_MINS32 == 16 && VOP_NOTP - VOP_MINS32 < 16, "two 4-bit groups");
+           /* 64-bit integer arithmetic of index math, shifts */
+           VOP_SUB64, VOP_SHL64, VOP_AND64, VOP_OR64, VOP_XOR64,
+           VOP_SHL32, VOP_SHRU32, VOP_SHRS32, VOP_SHRU64, VOP_SHRS64,
+           /* (FK_VOP1: VOP_SEXT32 and on) the cvts between 32- and 64-bit integers (b unused):
+              the low half sign- or zero-extended; not.pred (b unused); the high half of a
+              32-bit product (a division by a constant) */
+           VOP_SEXT32, VOP_ZEXT32, VOP_NOTP, VOP_MULHIS32, VOP_MULHIU32 };
+_Static_assert(VOP_MINS32 == 16 && VOP_SEXT32 == 32 && VOP_MULHIU32 - VOP_SEXT32 < 16,
+               "three 4-bit groups");
 
 #define VLOOP(expr)                                                              \
   do {                                                                           \
@@ -629,6 +569,15 @@ _Static_assert(VOP_MINS32 == 16 && VOP_NOTP - VOP_MINS32 < 16, "two 4-bit groups
 __attribute__((target("avx2"))) static inline __m256i f32_canon(__m256 r, __m256 cnan)
 {
   return _mm256_castps_si256(_mm256_blendv_ps(r, cnan, _mm256_cmp_ps(r, r, _CMP_UNORD_Q)));
+}
+
+/* x >> s, arithmetic, for counts s of 0 to 63 (AVX2 has no 64-bit arithmetic shift): the
+   logical shift, and the sign in the bits it emptied (ones: all bits set). */
+__attribute__((target("avx2"))) static inline __m256i sra64(__m256i x, __m256i s, __m256i ones)
+{
+  const __m256i neg = _mm256_cmpgt_epi64(_mm256_setzero_si256(), x);
+  return _mm256_or_si256(_mm256_srlv_epi64(x, s),
+                         _mm256_andnot_si256(_mm256_srlv_epi64(ones, s), neg));
 }
 
 /* min or max of f32 in the low halves of x and y as sim_alu's alu_minmax gives them: the other
@@ -722,6 +671,21 @@ __attribute__((target("avx2"))) static void bin_full_avx2(enum vop op, uint64_t 
   case VOP_SHRU32:
     VLOOP(_mm256_srlv_epi64(_mm256_and_si256(x, low), _mm256_and_si256(y, low)));
     break;
+  /* the low halves' arithmetic shift by the low half of y: a count of 32 or more fills with
+     the sign, as sim_exec's count clamped to 31; zero-extended, as its (uint32_t) */
+  case VOP_SHRS32: VLOOP(_mm256_and_si256(_mm256_srav_epi32(x, y), low)); break;
+  /* 64-bit shifts by the low half of y, as sim_alu_ibin: 64 or more leaves 0 (logical) or
+     the sign (arithmetic: the count clamped to 63) */
+  case VOP_SHRU64: VLOOP(_mm256_srlv_epi64(x, _mm256_and_si256(y, low))); break;
+  case VOP_SHRS64: {
+    const __m256i c63 = _mm256_set1_epi64x(63), ones = _mm256_set1_epi64x(-1);
+    VLOOP(sra64(x, _mm256_blendv_epi8(_mm256_and_si256(y, low), c63,
+                                      _mm256_cmpgt_epi64(_mm256_and_si256(y, low), c63)),
+                ones));
+    break;
+  }
+  case VOP_MULHIS32: VLOOP(_mm256_srli_epi64(_mm256_mul_epi32(x, y), 32)); break;
+  case VOP_MULHIU32: VLOOP(_mm256_srli_epi64(_mm256_mul_epu32(x, y), 32)); break;
   }
 }
 #undef VLOOP
@@ -848,7 +812,9 @@ __attribute__((target("avx2"))) static uint64_t setp_bits_full_avx2(enum ptx_cmp
    plan's FK_VOP3). */
 enum top { TOP_MAD32,                  /* mad.lo.{s32,u32}: sim_alu_mad_lo_b32 */
            TOP_MADWS, TOP_MADWU,       /* mad.wide.{s32,u32}: the 64-bit product plus c */
-           TOP_SELP, TOP_SELPN };      /* selp d, a, b, c (TOP_SELPN: !c) */
+           TOP_SELP, TOP_SELPN,        /* selp d, a, b, c (TOP_SELPN: !c) */
+           TOP_VFP };                  /* a float operation of sim_vfp.c (sim_vfp_of's), of
+                                          one to three operands (run_alu's, not tern_full_avx2's) */
 
 /* d[l] = op(a[l], b[l], c[l]) for a full 32-lane warp with AVX2, four lanes a vector, as
    sim_exec's lane loops compute it. */
@@ -875,6 +841,8 @@ __attribute__((target("avx2"))) static void tern_full_avx2(enum top op, uint64_t
   case TOP_SELP:
   case TOP_SELPN:
     TLOOP(_mm256_blendv_epi8(y, x, _mm256_cmpeq_epi64(_mm256_and_si256(z, one), pick)));
+    break;
+  case TOP_VFP:                                  /* (run_alu's) */
     break;
   }
 #undef TLOOP
@@ -1479,7 +1447,8 @@ static inline __attribute__((always_inline)) void run_alu(const struct sim_block
     bin_full_avx2((enum vop)(VOP_MINS32 + (f >> 4)), d, REG(in->opd[1].reg), REG(in->opd[2].reg));
     break;
   case FK_VOP1:                                    /* one operand: b is a, unused */
-    bin_full_avx2((enum vop)(VOP_MINS32 + (f >> 4)), d, REG(in->opd[1].reg), REG(in->opd[1].reg));
+    bin_full_avx2((enum vop)(VOP_SEXT32 + (f >> 4)), d, REG(in->opd[1].reg),
+                  REG(in->opd[in->nopd > 2 ? 2 : 1].reg));
     break;
   case FK_FMA:
     fma_f32_full_avx2(d, REG(in->opd[1].reg), REG(in->opd[2].reg), REG(in->opd[3].reg));
@@ -1493,8 +1462,13 @@ static inline __attribute__((always_inline)) void run_alu(const struct sim_block
                          REG(in->opd[2].reg));
     break;
   case FK_VOP3:
-    tern_full_avx2((enum top)(f >> 4), d, REG(in->opd[1].reg), REG(in->opd[2].reg),
-                   REG(in->opd[3].reg));
+    if ((f >> 4) == TOP_VFP)
+      sim_vfp_full(sim_vfp_of(in), in->flags, d, REG(in->opd[1].reg),
+                   in->nopd > 2 ? REG(in->opd[2].reg) : NULL,
+                   in->nopd > 3 ? REG(in->opd[3].reg) : NULL);
+    else
+      tern_full_avx2((enum top)(f >> 4), d, REG(in->opd[1].reg), REG(in->opd[2].reg),
+                     REG(in->opd[3].reg));
     break;
   case FK_SREG: {                                  /* as lane_sreg's, masked to the type */
     const uint64_t mk = sim_alu_mask(t);
@@ -1549,6 +1523,17 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
   /* the 32-lane vector code's turns: one for a full 32-lane warp, one for each half of a full
      64-lane one (the same operation lane by lane), none for any other lanes */
   const unsigned halves = e == SIM_FULL32 ? 1u : W == 64 && e == ~0ull ? 2u : 0u;
+  if (halves && sim_exec_shortcuts && d->kind == PTX_OPD_REG) {
+    /* float division, square root, f64 arithmetic and conversions (sim_vfp.c) */
+    const enum sim_vfp k = sim_vfp_of(in);
+    if (k != SIM_VFP_NONE) {
+      const uint64_t *b2 = in->nopd > 2 ? REG(in->opd[2].reg) : NULL;
+      const uint64_t *b3 = in->nopd > 3 ? REG(in->opd[3].reg) : NULL;
+      EACH_HALF(sim_vfp_full(k, in->flags, REG(d->reg) + o, REG(in->opd[1].reg) + o,
+                             b2 ? b2 + o : NULL, b3 ? b3 + o : NULL));
+      return pc + 1;
+    }
+  }
 #endif
 
   switch ((enum ptx_op)in->op) {
@@ -1682,6 +1667,12 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
         break;
       case PTX_OP_SHR:
         if (t == PTX_T_S32) {
+#ifdef SIM_X86
+          if (halves && sim_cpu_avx2) {
+            EACH_HALF(bin_full_avx2(VOP_SHRS32, dd + o, a + o, bb + o));
+            break;
+          }
+#endif
           FOR_LANES(e) {
             uint32_t sh = (uint32_t)bb[l] > 31 ? 31 : (uint32_t)bb[l];
             dd[l] = (uint32_t)((int32_t)(uint32_t)a[l] >> sh);
@@ -1740,6 +1731,16 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
       }
 #endif
       FOR_E(dd[l] = sim_alu_mul_wide_u32(a[l], bb[l]));
+#ifdef SIM_X86
+    } else if (halves && sim_cpu_avx2 && op == PTX_OP_MUL && in->flags == PTX_F_HI &&
+               (t == PTX_T_S32 || t == PTX_T_U32)) {
+      /* a division by a constant */
+      EACH_HALF(bin_full_avx2(t == PTX_T_S32 ? VOP_MULHIS32 : VOP_MULHIU32, dd + o, a + o,
+                              bb + o));
+    } else if (halves && sim_cpu_avx2 && op == PTX_OP_SHR && !in->flags &&
+               (t == PTX_T_S64 || t == PTX_T_U64 || t == PTX_T_B64)) {
+      EACH_HALF(bin_full_avx2(t == PTX_T_S64 ? VOP_SHRS64 : VOP_SHRU64, dd + o, a + o, bb + o));
+#endif
     } else {
       FOR_LANES(e) dd[l] = sim_alu_ibin(op, t, in->flags, a[l], bb[l]);
     }
@@ -1912,7 +1913,7 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
   case PTX_OP_CVT: {
     enum ptx_type st = (enum ptx_type)in->type2;
     int sext;
-    if (widening_cvt(in, &sext)) {
+    if (int_cvt32(in, &sext)) {
       const uint64_t *a = REG(in->opd[1].reg);
       uint64_t *dd = REG(d->reg);
 #ifdef SIM_X86
@@ -1926,11 +1927,6 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
       } else {
         FOR_E(dd[l] = (uint32_t)a[l]);
       }
-#ifdef SIM_X86
-    } else if (halves && sim_cpu_avx2 && sim_exec_shortcuts && cvt_kind_of(in) != CVT_NONE) {
-      const enum cvt_kind k = cvt_kind_of(in);
-      EACH_HALF(cvt_full_avx2(k, REG(d->reg) + o, REG(in->opd[1].reg) + o));
-#endif
     } else if ((t == PTX_T_F16X2 || t == PTX_T_BF16X2) && in->nopd >= 3) {
       const uint64_t *a = REG(in->opd[1].reg), *bb = REG(in->opd[2].reg);
       FOR_LANES(e) REG(d->reg)[l] = sim_alu_cvt_pack(t, (enum ptx_rnd)in->rnd, in->flags, a[l], bb[l]);
@@ -2625,7 +2621,7 @@ static int global_vec(const struct ptx_inst *in, const struct ptx_operand *v)
 }
 
 /* The fast kind of in, and the 4-bit argument its ALU kinds take in the plan (*arg): the
-   vector operation (FK_VOP, FK_VOP3; FK_VOP2 and FK_VOP1 from VOP_MINS32), the special
+   vector operation (FK_VOP, FK_VOP3; FK_VOP2 from VOP_MINS32, FK_VOP1 from VOP_SEXT32), the special
    register's class (FK_SREG), 1 for 64 bits and 4 for signed (FK_SETP). */
 static enum fast_kind fast_kind(const struct ptx_inst *in, unsigned *arg)
 {
@@ -2652,6 +2648,10 @@ static enum fast_kind fast_kind(const struct ptx_inst *in, unsigned *arg)
       return op == PTX_OP_MOV && o == 1 && in->nopd == 2 && in->opd[1].kind == PTX_OPD_SREG &&
              (*arg = sreg_class(in->opd[1].reg)) != SRC_NONE
              ? FK_SREG : FK_NONE;        /* (registers only, after linking, but for these) */
+  if (sim_exec_shortcuts && sim_vfp_of(in) != SIM_VFP_NONE) {
+    *arg = TOP_VFP;                          /* float division, square root, f64, cvts */
+    return FK_VOP3;
+  }
   switch (op) {
   case PTX_OP_MOV:
     return in->nopd == 2 ? FK_MOV : FK_NONE;
@@ -2684,6 +2684,10 @@ static enum fast_kind fast_kind(const struct ptx_inst *in, unsigned *arg)
       *arg = t == PTX_T_S32 ? VOP_MULWS : VOP_MULWU;
       return FK_VOP;
     }
+    if (op == PTX_OP_MUL && in->flags == PTX_F_HI && (t == PTX_T_S32 || t == PTX_T_U32)) {
+      *arg = (t == PTX_T_S32 ? VOP_MULHIS32 : VOP_MULHIU32) - VOP_SEXT32;
+      return FK_VOP1;
+    }
     return FK_NONE;
   case PTX_OP_AND:
   case PTX_OP_OR:
@@ -2704,7 +2708,7 @@ static enum fast_kind fast_kind(const struct ptx_inst *in, unsigned *arg)
   case PTX_OP_CNOT:
     if (t != PTX_T_PRED)
       return FK_NONE;
-    *arg = VOP_NOTP - VOP_MINS32;
+    *arg = VOP_NOTP - VOP_SEXT32;
     return FK_VOP1;
   case PTX_OP_MIN:
   case PTX_OP_MAX:
@@ -2718,15 +2722,16 @@ static enum fast_kind fast_kind(const struct ptx_inst *in, unsigned *arg)
     *arg = (i64 ? VOP_SHL64 : VOP_SHL32) - VOP_MINS32;
     return FK_VOP2;
   case PTX_OP_SHR:
-    if ((t != PTX_T_U32 && t != PTX_T_B32) || in->flags)
+    if ((!i32 && !i64) || in->flags)
       return FK_NONE;
-    *arg = VOP_SHRU32 - VOP_MINS32;
+    *arg = (t == PTX_T_S32 ? VOP_SHRS32 : t == PTX_T_S64 ? VOP_SHRS64
+            : i64 ? VOP_SHRU64 : VOP_SHRU32) - VOP_MINS32;
     return FK_VOP2;
   case PTX_OP_CVT: {
     int sext;
-    if (!widening_cvt(in, &sext))
+    if (!int_cvt32(in, &sext))
       return FK_NONE;
-    *arg = (sext ? VOP_SEXT32 : VOP_ZEXT32) - VOP_MINS32;
+    *arg = (sext ? VOP_SEXT32 : VOP_ZEXT32) - VOP_SEXT32;
     return FK_VOP1;
   }
   case PTX_OP_CVTA:

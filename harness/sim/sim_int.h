@@ -814,10 +814,31 @@ void sim_race_end(struct sim_block *b);
    fault comes first. Returns 0, or -1 when b has faulted. */
 int sim_race_access(struct sim_block *b, struct sim_warp *w, uint32_t pc, unsigned l,
                     uint32_t off, uint32_t size, enum sim_access acc, int vol, int same);
+/* sim_vfp.c: a full 32-lane warp's float operations that sim_alu does lane by lane, with
+   AVX2, bit for bit as sim_alu. */
+enum sim_vfp {
+  SIM_VFP_NONE,                           /* none of these, or no AVX2: sim_alu, lane by lane */
+  SIM_VFP_DIV_F32, SIM_VFP_DIV_FULL_F32, SIM_VFP_DIV_APPROX_F32,   /* div.{rn,full,approx} */
+  SIM_VFP_SQRT_F32, SIM_VFP_RCP_F32,                              /* .rn or .approx */
+  SIM_VFP_ABS_F32, SIM_VFP_NEG_F32,
+  SIM_VFP_ADD_F64, SIM_VFP_SUB_F64, SIM_VFP_MUL_F64, SIM_VFP_DIV_F64, SIM_VFP_FMA_F64,
+  SIM_VFP_ABS_F64, SIM_VFP_NEG_F64,
+  SIM_VFP_F32_S32, SIM_VFP_F32_U32,       /* cvt.rn.f32.{s32,u32} */
+  SIM_VFP_S32_F32_RZI,                    /* cvt.rzi.s32.f32 */
+  SIM_VFP_F64_F32, SIM_VFP_F32_F64,       /* cvt.f64.f32, cvt.rn.f32.f64 */
+};
+/* Which of them in is (round to nearest, no flag but .ftz and the division's kind), where
+   the CPU has AVX2 (and FMA, for fma.rn.f64); else SIM_VFP_NONE. */
+enum sim_vfp sim_vfp_of(const struct ptx_inst *in);
+/* d[l] = operation k of a[l] (b[l], c[l]: the second and third operands, where it has them)
+   for the 32 lanes, flags the instruction's (its .ftz), as sim_alu gives them. */
+void sim_vfp_full(enum sim_vfp k, uint32_t flags, uint64_t *d, const uint64_t *a,
+                  const uint64_t *b, const uint64_t *c);
+
 /* 1 (the default): sim_exec does a warp's 32-bit integer atomic adds on shared memory in one
-   pass when every lane's word is in bounds and aligned, and a full warp's cvts between
-   32-bit integers and f32 with AVX2; 0 (tests only): lane by lane through the general path,
-   for comparison. */
+   pass when every lane's word is in bounds and aligned, and a full warp's float operations
+   of sim_vfp.c with AVX2; 0 (tests only): lane by lane through the general path, for
+   comparison. */
 extern int sim_exec_shortcuts;
 /* sim_race_access for the lanes of e's atomics on the aligned words at shared offsets off[l]
    (the caller checked them), in lane order: atomics race with nothing, so each is the

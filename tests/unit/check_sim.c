@@ -2937,6 +2937,112 @@ START_TEST(test_fast_path_new_kinds)
 }
 END_TEST
 
+/* The arithmetic shifts, 64-bit shifts, mul.hi of 32-bit integers (a division by a
+   constant), the cvts between 32- and 64-bit integers, and sim_vfp.c's float operations
+   (div.rn.f32, sqrt.rn.f32, fma.rn.f64, cvt.rn.f32.f64, cvt.f64.f32) give what sim_alu
+   gives lane by lane: every pair of 16 values (shift counts of 0 to 64 and 2^32 - 1, the
+   ends of the ranges, float NaNs, infinities and subnormals). Kernel "mk" runs them in
+   sim_exec_run's fast plan on full warps; "mkp" skips them in the lanes with tid % 3 == 0,
+   so that partial warps run them, whose skipped lanes must keep their registers' earlier
+   values; "mkg" guards each with a predicate that holds, so that sim_exec runs them. */
+START_TEST(test_fast_path_more_kinds)
+{
+  static const uint64_t v[] = {
+    0, 1, 31, 32, 33, 63, 64, 0xffffffffull, 0x80000000ull, 0x3f800000ull, 0x4000000000000000ull,
+    0xbff0000040400000ull, 0x7ff8000000000000ull, 0xfff0000000000000ull, 0x8000000000000001ull,
+    0x9E3779B97F4A7C15ull};
+  _Static_assert(sizeof v / sizeof v[0] == 16, "16 values, 256 pairs");
+  static const char *const ops[16] = {
+    "shr.s32 %r40, %r2, %r3", "shr.u64 %rd21, %rd7, %r3", "shr.s64 %rd22, %rd7, %r3",
+    "shr.b64 %rd23, %rd7, %r3", "mul.hi.s32 %r41, %r2, %r3", "mul.hi.u32 %r42, %r2, %r3",
+    "cvt.s32.s64 %r43, %rd7", "cvt.u32.s64 %r44, %rd7", "cvt.u64.s32 %rd24, %r2",
+    "cvt.s64.u32 %rd25, %r2", "cvt.s32.u32 %r45, %r2", "div.rn.f32 %f1, %f10, %f11",
+    "sqrt.rn.f32 %f2, %f10", "fma.rn.f64 %fd1, %fd10, %fd11, %fd10", "cvt.rn.f32.f64 %f3, %fd10",
+    "cvt.f64.f32 %fd2, %f10"};
+  /* where each result goes: a 32-bit register (widened with cvt.u64.u32 to be stored) or a
+     64-bit one */
+  static const char *const res[16] = {
+    "%r40", "%rd21", "%rd22", "%rd23", "%r41", "%r42", "%r43", "%r44", "%rd24", "%rd25", "%r45",
+    "%f1", "%f2", "%fd1", "%f3", "%fd2"};
+  const uint64_t sent = 0x5A5A5A5A5A5A5A5Aull;
+  static const char *const name[3] = {"mk", "mkp", "mkg"};
+  for (int var = 0; var < 3; var++) {
+    char k[8192], *q = k;
+    size_t left = sizeof k;
+#define EMIT(...)                                                    \
+    do {                                                             \
+      int w_ = snprintf(q, left, __VA_ARGS__);                       \
+      ck_assert(w_ > 0 && (size_t)w_ < left);                        \
+      q += w_;                                                       \
+      left -= (size_t)w_;                                            \
+    } while (0)
+    EMIT(HDR ".visible .entry %s(.param .u64 a, .param .u64 b, .param .u64 out)\n{\n"
+         "  .reg .pred %%p<32>;\n  .reg .b32 %%r<64>;\n  .reg .b64 %%rd<48>;\n"
+         "  .reg .f32 %%f<16>;\n  .reg .f64 %%fd<16>;\n"
+         "  mov.u32 %%r1, %%tid.x;\n  ld.param.u64 %%rd1, [a];\n  ld.param.u64 %%rd2, [b];\n"
+         "  ld.param.u64 %%rd3, [out];\n  mul.wide.u32 %%rd4, %%r1, 8;\n"
+         "  add.s64 %%rd5, %%rd1, %%rd4;\n  add.s64 %%rd6, %%rd2, %%rd4;\n"
+         "  ld.global.u64 %%rd7, [%%rd5];\n  ld.global.u64 %%rd8, [%%rd6];\n"
+         "  cvt.u32.u64 %%r2, %%rd7;\n  cvt.u32.u64 %%r3, %%rd8;\n"
+         "  mov.b32 %%f10, %%r2;\n  mov.b32 %%f11, %%r3;\n"
+         "  mov.b64 %%fd10, %%rd7;\n  mov.b64 %%fd11, %%rd8;\n"
+         "  setp.ne.u32 %%p30, %%r1, 9999;\n", name[var]);
+    for (int j = 0; j < 16; j++)                   /* the values from before */
+      EMIT("  mov.b%d %s, 0x%s;\n", res[j][1] == 'r' && res[j][2] == 'd' ? 64
+           : res[j][1] == 'f' && res[j][2] == 'd' ? 64 : 32, res[j],
+           (res[j][2] == 'd') ? "5A5A5A5A5A5A5A5A" : "5A5A5A5A");
+    EMIT("  rem.u32 %%r4, %%r1, 3;\n  setp.eq.u32 %%p31, %%r4, %d;\n  @%%p31 bra DONE;\n",
+         var == 1 ? 0 : 7);
+    for (int j = 0; j < 16; j++)
+      EMIT("  %s%s;\n", var == 2 ? "@%p30 " : "", ops[j]);
+    EMIT("DONE:\n  mul.wide.u32 %%rd40, %%r1, 128;\n  add.s64 %%rd41, %%rd3, %%rd40;\n");
+    for (int j = 0; j < 16; j++) {
+      if (res[j][2] == 'd') {
+        EMIT("  mov.b64 %%rd42, %s;\n  st.global.u64 [%%rd41+%d], %%rd42;\n", res[j], 8 * j);
+      } else {
+        EMIT("  mov.b32 %%r50, %s;\n  cvt.u64.u32 %%rd42, %%r50;\n"
+             "  st.global.u64 [%%rd41+%d], %%rd42;\n", res[j], 8 * j);
+      }
+    }
+    EMIT("  ret;\n}\n");
+#undef EMIT
+    uint64_t a[256], b[256], out[256][16];
+    struct fx f;
+    run_pairs(&f, k, name[var], v, sizeof v[0], a, b, out, sizeof out);
+    for (unsigned l = 0; l < 256; l++) {
+      uint64_t want[16];
+      const uint32_t a32 = (uint32_t)a[l], b32 = (uint32_t)b[l];
+      if (var == 1 && l % 3 == 0) {               /* skipped: the values from before */
+        for (int j = 0; j < 16; j++)
+          want[j] = res[j][2] == 'd' ? sent : (uint32_t)sent;
+      } else {
+        want[0] = (uint32_t)sim_alu_ibin(PTX_OP_SHR, PTX_T_S32, 0, a32, b32);
+        want[1] = sim_alu_ibin(PTX_OP_SHR, PTX_T_U64, 0, a[l], b32);
+        want[2] = sim_alu_ibin(PTX_OP_SHR, PTX_T_S64, 0, a[l], b32);
+        want[3] = sim_alu_ibin(PTX_OP_SHR, PTX_T_B64, 0, a[l], b32);
+        want[4] = (uint32_t)sim_alu_ibin(PTX_OP_MUL, PTX_T_S32, PTX_F_HI, a32, b32);
+        want[5] = (uint32_t)sim_alu_ibin(PTX_OP_MUL, PTX_T_U32, PTX_F_HI, a32, b32);
+        want[6] = (uint32_t)sim_alu_cvt(PTX_T_S32, PTX_T_S64, PTX_RND_NONE, 0, a[l]);
+        want[7] = (uint32_t)sim_alu_cvt(PTX_T_U32, PTX_T_S64, PTX_RND_NONE, 0, a[l]);
+        want[8] = sim_alu_cvt(PTX_T_U64, PTX_T_S32, PTX_RND_NONE, 0, a32);
+        want[9] = sim_alu_cvt(PTX_T_S64, PTX_T_U32, PTX_RND_NONE, 0, a32);
+        want[10] = (uint32_t)sim_alu_cvt(PTX_T_S32, PTX_T_U32, PTX_RND_NONE, 0, a32);
+        want[11] = (uint32_t)sim_alu_fbin(PTX_OP_DIV, PTX_T_F32, PTX_RND_RN, 0, a32, b32);
+        want[12] = (uint32_t)sim_alu_fun(PTX_OP_SQRT, PTX_T_F32, PTX_RND_RN, 0, a32);
+        want[13] = sim_alu_ffma(PTX_T_F64, PTX_RND_RN, 0, a[l], b[l], a[l]);
+        want[14] = (uint32_t)sim_alu_cvt(PTX_T_F32, PTX_T_F64, PTX_RND_RN, 0, a[l]);
+        want[15] = sim_alu_cvt(PTX_T_F64, PTX_T_F32, PTX_RND_NONE, 0, a32);
+      }
+      for (int j = 0; j < 16; j++)
+        ck_assert_msg(out[l][j] == want[j], "%s lane %u, %s of 0x%" PRIx64 " and 0x%" PRIx64
+                      ": 0x%" PRIx64 ", sim_alu 0x%" PRIx64, name[var], l, ops[j], a[l], b[l],
+                      out[l][j], want[j]);
+    }
+    done(&f);
+  }
+}
+END_TEST
+
 /* Special registers (tid, ntid, ctaid, nctaid in x and y, %laneid, %warpid, WARP_SZ) and
    kernel parameters loaded at 1, 2 and 4 bytes, sign- or zero-extended, as the fast plan's
    vector kinds give them, in blocks of 40 x 2 threads (two full warps and one of 16 lanes) of
@@ -5536,6 +5642,135 @@ START_TEST(test_cvt_full_matches_lanes)
 }
 END_TEST
 
+/* sim_vfp.c's vector code against sim_alu, lane by lane, for every operation it takes: f32
+   division (.rn, .full, .approx), square root, reciprocal, abs and neg, f64 add, sub, mul,
+   div, fma, abs and neg, the conversions between f32 and f64 and between f32 and 32-bit
+   integers, with .ftz and without; operands drawn from NaNs (quiet and signalling, with
+   payloads, of either sign), infinities, zeros, subnormals, the ends of the ranges, values
+   near 2^126 (whose reciprocal is subnormal) and 2^31, and random bits and random ordinary
+   values; 100 warps of 32 lanes each. An s32 result is compared sign-extended, as widen
+   leaves it. */
+static uint64_t vfp_operand(uint64_t *rng, int f64)
+{
+  static const uint32_t s32[] = {
+    0x7fc00000u, 0xffc00001u, 0x7fa00001u, 0xff800001u, 0x7f800000u, 0xff800000u, 0, 0x80000000u,
+    1, 0x80000001u, 0x007fffffu, 0x00800000u, 0x7f7fffffu, 0xff7fffffu, 0x3f800000u,
+    0xbf800000u, 0x7e800000u, 0x7e800001u, 0xfe800001u, 0x4f000000u, 0xcf000000u, 0xcf000001u,
+    0x4effffffu, 0x3f000000u, 0x01000003u, 0x7fffffffu, 0xffffffffu};
+  static const uint64_t s64[] = {
+    0x7ff8000000000000ull, 0xfff8000000000123ull, 0x7ff0000000000001ull, 0x7ff0000000000000ull,
+    0xfff0000000000000ull, 0, 0x8000000000000000ull, 1, 0x000fffffffffffffull,
+    0x7fefffffffffffffull, 0x3ff0000000000000ull, 0xbff0000000000000ull,
+    0x47efffffe0000000ull, 0x47efffff00000000ull, 0x3810000000000000ull, 0x36a0000000000000ull,
+    0x380fffffffffffffull, 0x7ff8000000000001ull, 0x7ff4000000000000ull, 0xfffc0000f0000000ull,
+    0x7ff00000a0000000ull};
+  const uint64_t r = sim_order_next(rng);
+  switch (r % 4) {
+  case 0:                                          /* a special value */
+    return f64 ? s64[(r >> 8) % (sizeof s64 / sizeof *s64)]
+               : s32[(r >> 8) % (sizeof s32 / sizeof *s32)];
+  case 1:                                          /* random bits */
+    return f64 ? sim_order_next(rng) : (uint32_t)sim_order_next(rng);
+  default: {                                       /* an ordinary value, of either sign */
+    double x = ldexp((double)(sim_order_next(rng) >> 11) / 9007199254740992.0,
+                     (int)((r >> 8) % 80) - 40) * ((r >> 20) & 1 ? -1 : 1);
+    if (f64)
+      return sim_alu_from_f64(x);
+    return (uint32_t)sim_alu_from_f32((float)x);
+  }
+  }
+}
+
+START_TEST(test_vfp_matches_sim_alu)
+{
+  struct vcase {
+    enum ptx_op op;
+    enum ptx_type t, st;
+    enum ptx_rnd rnd;
+    uint32_t flags;
+    unsigned nopd;
+  };
+  static const struct vcase cs[] = {
+    {PTX_OP_DIV, PTX_T_F32, PTX_T_NONE, PTX_RND_RN, 0, 3},
+    {PTX_OP_DIV, PTX_T_F32, PTX_T_NONE, PTX_RND_RN, PTX_F_FTZ, 3},
+    {PTX_OP_DIV, PTX_T_F32, PTX_T_NONE, PTX_RND_NONE, PTX_F_FULL, 3},
+    {PTX_OP_DIV, PTX_T_F32, PTX_T_NONE, PTX_RND_NONE, PTX_F_FULL | PTX_F_FTZ, 3},
+    {PTX_OP_DIV, PTX_T_F32, PTX_T_NONE, PTX_RND_NONE, PTX_F_APPROX, 3},
+    {PTX_OP_DIV, PTX_T_F32, PTX_T_NONE, PTX_RND_NONE, PTX_F_APPROX | PTX_F_FTZ, 3},
+    {PTX_OP_SQRT, PTX_T_F32, PTX_T_NONE, PTX_RND_RN, 0, 2},
+    {PTX_OP_SQRT, PTX_T_F32, PTX_T_NONE, PTX_RND_NONE, PTX_F_APPROX | PTX_F_FTZ, 2},
+    {PTX_OP_RCP, PTX_T_F32, PTX_T_NONE, PTX_RND_RN, 0, 2},
+    {PTX_OP_RCP, PTX_T_F32, PTX_T_NONE, PTX_RND_NONE, PTX_F_APPROX | PTX_F_FTZ, 2},
+    {PTX_OP_ABS, PTX_T_F32, PTX_T_NONE, PTX_RND_NONE, 0, 2},
+    {PTX_OP_ABS, PTX_T_F32, PTX_T_NONE, PTX_RND_NONE, PTX_F_FTZ, 2},
+    {PTX_OP_NEG, PTX_T_F32, PTX_T_NONE, PTX_RND_NONE, 0, 2},
+    {PTX_OP_NEG, PTX_T_F32, PTX_T_NONE, PTX_RND_NONE, PTX_F_FTZ, 2},
+    {PTX_OP_ABS, PTX_T_F64, PTX_T_NONE, PTX_RND_NONE, 0, 2},
+    {PTX_OP_NEG, PTX_T_F64, PTX_T_NONE, PTX_RND_NONE, 0, 2},
+    {PTX_OP_ADD, PTX_T_F64, PTX_T_NONE, PTX_RND_NONE, 0, 3},
+    {PTX_OP_SUB, PTX_T_F64, PTX_T_NONE, PTX_RND_RN, 0, 3},
+    {PTX_OP_MUL, PTX_T_F64, PTX_T_NONE, PTX_RND_NONE, 0, 3},
+    {PTX_OP_DIV, PTX_T_F64, PTX_T_NONE, PTX_RND_RN, 0, 3},
+    {PTX_OP_FMA, PTX_T_F64, PTX_T_NONE, PTX_RND_RN, 0, 4},
+    {PTX_OP_CVT, PTX_T_F32, PTX_T_S32, PTX_RND_RN, 0, 2},
+    {PTX_OP_CVT, PTX_T_F32, PTX_T_U32, PTX_RND_RN, 0, 2},
+    {PTX_OP_CVT, PTX_T_S32, PTX_T_F32, PTX_RND_RZI, 0, 2},
+    {PTX_OP_CVT, PTX_T_S32, PTX_T_F32, PTX_RND_RZI, PTX_F_FTZ, 2},
+    {PTX_OP_CVT, PTX_T_F64, PTX_T_F32, PTX_RND_NONE, 0, 2},
+    {PTX_OP_CVT, PTX_T_F64, PTX_T_F32, PTX_RND_NONE, PTX_F_FTZ, 2},
+    {PTX_OP_CVT, PTX_T_F32, PTX_T_F64, PTX_RND_RN, 0, 2},
+    {PTX_OP_CVT, PTX_T_F32, PTX_T_F64, PTX_RND_RN, PTX_F_FTZ, 2},
+  };
+  uint64_t rng = 0x853C49E6748FEA9Bull;
+  unsigned taken = 0;
+  for (size_t ci = 0; ci < sizeof cs / sizeof *cs; ci++) {
+    const struct vcase *c = &cs[ci];
+    struct ptx_inst in;
+    memset(&in, 0, sizeof in);
+    in.op = (uint16_t)c->op;
+    in.type = (uint8_t)c->t;
+    in.type2 = (uint8_t)c->st;
+    in.rnd = (uint8_t)c->rnd;
+    in.flags = c->flags;
+    in.nopd = (uint8_t)c->nopd;
+    const enum sim_vfp k = sim_vfp_of(&in);
+    if (k == SIM_VFP_NONE)                         /* no AVX2 (or FMA) here */
+      continue;
+    taken++;
+    const int f64in = c->op == PTX_OP_CVT ? c->st == PTX_T_F64 : c->t == PTX_T_F64;
+    for (unsigned rep = 0; rep < 100; rep++) {
+      uint64_t a[32], b[32], cc[32], d[32];
+      for (unsigned l = 0; l < 32; l++) {
+        a[l] = vfp_operand(&rng, f64in);
+        b[l] = vfp_operand(&rng, f64in);
+        cc[l] = vfp_operand(&rng, f64in);
+      }
+      sim_vfp_full(k, c->flags, d, a, c->nopd > 2 ? b : NULL, c->nopd > 3 ? cc : NULL);
+      for (unsigned l = 0; l < 32; l++) {
+        uint64_t want;
+        if (c->op == PTX_OP_CVT) {
+          want = sim_alu_cvt(c->t, c->st, c->rnd, c->flags, a[l]);
+          if (c->t == PTX_T_S32)
+            want = sim_alu_sext(PTX_T_S32, want);
+        } else if (c->op == PTX_OP_FMA) {
+          want = sim_alu_ffma(c->t, c->rnd, c->flags, a[l], b[l], cc[l]);
+        } else if (c->nopd == 2) {
+          want = sim_alu_fun(c->op, c->t, c->rnd, c->flags, a[l]);
+        } else {
+          want = sim_alu_fbin(c->op, c->t, c->rnd, c->flags, a[l], b[l]);
+        }
+        ck_assert_msg(d[l] == want, "case %zu (%s), lane %u: 0x%llx, 0x%llx, 0x%llx: 0x%llx, "
+                      "sim_alu 0x%llx", ci, ptx_op_name(c->op), l, (unsigned long long)a[l],
+                      (unsigned long long)b[l], (unsigned long long)cc[l],
+                      (unsigned long long)d[l], (unsigned long long)want);
+      }
+    }
+  }
+  if (sim_cpu_avx2)
+    ck_assert_uint_ge(taken, sizeof cs / sizeof *cs - (sim_cpu_avx2_fma ? 0 : 1));
+}
+END_TEST
+
 /* sim_exec's one pass over a warp's 32-bit integer atomic adds on shared memory against the
    lane-by-lane path (sim_exec_shortcuts 0): random programs of three warps over 64 words of
    shared memory, written first or not, each step an atom or red .shared.add.u32 or .s32 at
@@ -6888,6 +7123,7 @@ Suite *suite_sim(void)
   tcase_add_test(t, test_fast_path_min_max);
   tcase_add_test(t, test_fast_path_int64);
   tcase_add_test(t, test_fast_path_new_kinds);
+  tcase_add_test(t, test_fast_path_more_kinds);
   tcase_add_test(t, test_fast_path_sregs_params);
   tcase_add_test(t, test_fast_path_shared_oob);
   tcase_add_test(t, test_fast_path_shared_partial_bounds);
@@ -6979,6 +7215,7 @@ Suite *suite_sim(void)
   tcase_add_test(t, test_shared_reads_sequences_match_lanes);
   tcase_add_test(t, test_shared_reads_join_bytes);
   tcase_add_test(t, test_cvt_full_matches_lanes);
+  tcase_add_test(t, test_vfp_matches_sim_alu);
   tcase_add_test(t, test_shared_atomic_adds_match_lanes);
   tcase_add_test(t, test_global_words_new_match_general_path);
   tcase_add_test(t, test_global_words_new_leave_lines);

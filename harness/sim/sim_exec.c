@@ -798,6 +798,37 @@ __attribute__((target("avx2"))) static void setp_i64_full_avx2(enum ptx_cmp cm, 
   (void)setp_full_avx2(cm, sg, 0, 0, d, a, b);
 }
 
+/* setp.f32 (without .ftz) for a full 32-lane warp with AVX2, as sim_alu_setp_f32_lanes: eight
+   lanes a vector, packed and unpacked as setp_full_avx2's, the compare the CPU's ordered or
+   unordered one of the same meaning (the u forms: true where either is NaN); returns the
+   lanes set, as setp_full_avx2 with want. */
+__attribute__((target("avx2"))) static uint64_t setp_f32_full_avx2(enum ptx_cmp cm, uint64_t *d,
+                                                                   const uint64_t *a,
+                                                                   const uint64_t *b)
+{
+  const __m256i one32 = _mm256_set1_epi32(1), zero = _mm256_setzero_si256();
+  uint64_t bits = 0;
+#define SETPF_LOOP(pred)                                                                    do {                                                                                        _Pragma("GCC unroll 4")                                                                   for (unsigned l = 0; l < 32; l += 8) {                                                      __m256 x = _mm256_shuffle_ps(_mm256_loadu_ps((const float *)(const void *)(a + l)),                                    _mm256_loadu_ps((const float *)(const void *)(a + l + 4)),                                    0x88);                                                       __m256 y = _mm256_shuffle_ps(_mm256_loadu_ps((const float *)(const void *)(b + l)),                                    _mm256_loadu_ps((const float *)(const void *)(b + l + 4)),                                    0x88);                                                       __m256i r = _mm256_castps_si256(_mm256_cmp_ps(x, y, (pred)));                             __m256i r1 = _mm256_and_si256(r, one32);                                                  _mm256_storeu_si256((__m256i *)(void *)(d + l), _mm256_unpacklo_epi32(r1, zero));         _mm256_storeu_si256((__m256i *)(void *)(d + l + 4), _mm256_unpackhi_epi32(r1, zero));       bits |= (uint64_t)(unsigned)_mm256_movemask_ps(_mm256_castsi256_ps(r)) << l;            }                                                                                       } while (0)
+  switch (cm) {
+  case PTX_CMP_EQ: SETPF_LOOP(_CMP_EQ_OQ); break;
+  case PTX_CMP_NE: SETPF_LOOP(_CMP_NEQ_OQ); break;
+  case PTX_CMP_LT: SETPF_LOOP(_CMP_LT_OQ); break;
+  case PTX_CMP_LE: SETPF_LOOP(_CMP_LE_OQ); break;
+  case PTX_CMP_GT: SETPF_LOOP(_CMP_GT_OQ); break;
+  case PTX_CMP_GE: SETPF_LOOP(_CMP_GE_OQ); break;
+  case PTX_CMP_EQU: SETPF_LOOP(_CMP_EQ_UQ); break;
+  case PTX_CMP_NEU: SETPF_LOOP(_CMP_NEQ_UQ); break;
+  case PTX_CMP_LTU: SETPF_LOOP(_CMP_NGE_UQ); break;
+  case PTX_CMP_LEU: SETPF_LOOP(_CMP_NGT_UQ); break;
+  case PTX_CMP_GTU: SETPF_LOOP(_CMP_NLE_UQ); break;
+  case PTX_CMP_GEU: SETPF_LOOP(_CMP_NLT_UQ); break;
+  case PTX_CMP_NUM: SETPF_LOOP(_CMP_ORD_Q); break;
+  default: SETPF_LOOP(_CMP_UNORD_Q); break;         /* PTX_CMP_NAN (fast_kind's) */
+  }
+#undef SETPF_LOOP
+  return (bits & 0xc3c3c3c3u) | (bits >> 2 & 0x0c0c0c0cu) | (bits << 2 & 0x30303030u);
+}
+
 /* setp_i32_full_avx2 and setp_i64_full_avx2 (i64: which) that also return the lanes whose
    predicate is now 1, bit l lane l's: for a setp whose predicate guards the bra after it. */
 __attribute__((target("avx2"))) static uint64_t setp_bits_full_avx2(enum ptx_cmp cm, int sg,
@@ -1454,7 +1485,9 @@ static inline __attribute__((always_inline)) void run_alu(const struct sim_block
     fma_f32_full_avx2(d, REG(in->opd[1].reg), REG(in->opd[2].reg), REG(in->opd[3].reg));
     break;
   case FK_SETP:
-    if (f & 16)
+    if (f & 32)
+      (void)setp_f32_full_avx2((enum ptx_cmp)in->cmp, d, REG(in->opd[1].reg), REG(in->opd[2].reg));
+    else if (f & 16)
       setp_i64_full_avx2((enum ptx_cmp)in->cmp, f >> 6 & 1, d, REG(in->opd[1].reg),
                          REG(in->opd[2].reg));
     else
@@ -2622,7 +2655,7 @@ static int global_vec(const struct ptx_inst *in, const struct ptx_operand *v)
 
 /* The fast kind of in, and the 4-bit argument its ALU kinds take in the plan (*arg): the
    vector operation (FK_VOP, FK_VOP3; FK_VOP2 from VOP_MINS32, FK_VOP1 from VOP_SEXT32), the special
-   register's class (FK_SREG), 1 for 64 bits and 4 for signed (FK_SETP). */
+   register's class (FK_SREG), 1 for 64 bits, 2 for f32 and 4 for signed (FK_SETP). */
 static enum fast_kind fast_kind(const struct ptx_inst *in, unsigned *arg)
 {
   enum ptx_type t = (enum ptx_type)in->type;
@@ -2767,6 +2800,12 @@ static enum fast_kind fast_kind(const struct ptx_inst *in, unsigned *arg)
     return in->opd[1].reg == PTX_NOREG ? FK_NONE
            : in->space == PTX_SP_GLOBAL || in->space == PTX_SP_CONST ? FK_LDG : FK_NONE;
   case PTX_OP_SETP:
+    if (t == PTX_T_F32) {                          /* f32 without .ftz: 2 */
+      *arg = 2;
+      return !in->boolop && d->pair == PTX_NOREG && !in->flags &&
+             ((in->cmp >= PTX_CMP_EQ && in->cmp <= PTX_CMP_GE) ||
+              (in->cmp >= PTX_CMP_EQU && in->cmp <= PTX_CMP_NAN)) ? FK_SETP : FK_NONE;
+    }
     *arg = (ptx_type_size(t) == 8) +
            4u * (ptx_type_is_signed(t) && in->cmp >= PTX_CMP_EQ && in->cmp <= PTX_CMP_GE);
     return !in->boolop && d->pair == PTX_NOREG && !ptx_type_is_float(t) &&
@@ -3314,8 +3353,10 @@ static inline __attribute__((always_inline)) uint32_t exec_run(struct sim_block 
       run_count_m(b, w, pc, ist, m, nm);
       if (f & PLAN_SETP_GUARD) {
         uint64_t *d = m == SIM_FULL32 ? REG(in->opd[0].reg) : part;
-        gbits = setp_bits_full_avx2((enum ptx_cmp)in->cmp, f >> 6 & 1, f >> 4 & 1, d,
-                                    REG(in->opd[1].reg), REG(in->opd[2].reg));
+        gbits = f & 32 ? setp_f32_full_avx2((enum ptx_cmp)in->cmp, d, REG(in->opd[1].reg),
+                                            REG(in->opd[2].reg))
+                       : setp_bits_full_avx2((enum ptx_cmp)in->cmp, f >> 6 & 1, f >> 4 & 1, d,
+                                             REG(in->opd[1].reg), REG(in->opd[2].reg));
         gbits_pc = pc + 1;     /* (only m's lanes of gbits are read: part's for the rest) */
         if (m != SIM_FULL32)
           blend_lanes(REG(in->opd[0].reg), part, m);

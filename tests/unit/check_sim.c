@@ -3043,6 +3043,65 @@ START_TEST(test_fast_path_more_kinds)
 }
 END_TEST
 
+/* setp.f32 in sim_exec_run's fast plan (eight lanes a compare) gives what sim_alu_fcmp gives
+   lane by lane, for all fourteen compares, ordered and unordered: every pair of 16 values,
+   NaNs, zeros of both signs, infinities, subnormals; each compare's predicate read by selp
+   and, for lt and geu, by the bra it guards (the plan's setp that also returns the lanes
+   for that bra). */
+START_TEST(test_fast_path_setp_f32)
+{
+  static const char *const cmps[14] = {"eq", "ne", "lt", "le", "gt", "ge", "equ", "neu",
+                                       "ltu", "leu", "gtu", "geu", "num", "nan"};
+  static const enum ptx_cmp cv[14] = {PTX_CMP_EQ, PTX_CMP_NE, PTX_CMP_LT, PTX_CMP_LE,
+                                      PTX_CMP_GT, PTX_CMP_GE, PTX_CMP_EQU, PTX_CMP_NEU,
+                                      PTX_CMP_LTU, PTX_CMP_LEU, PTX_CMP_GTU, PTX_CMP_GEU,
+                                      PTX_CMP_NUM, PTX_CMP_NAN};
+  static const uint32_t v[] = {
+    0x7fc00000u, 0xffc12345u, 0x00000000u, 0x80000000u, 0x7f800000u, 0xff800000u,
+    0x00000001u, 0x80000001u, 0x3f800000u, 0xbf800000u, 0x3f800001u, 0x7f7fffffu,
+    0x00800000u, 0x007fffffu, 0xff7fffffu, 0x7fa00000u};
+  _Static_assert(sizeof v / sizeof v[0] == 16, "16 values, 256 pairs");
+  char k[8192], *q = k;
+  size_t left = sizeof k;
+#define EMIT(...)                                                    \
+  do {                                                               \
+    int w_ = snprintf(q, left, __VA_ARGS__);                         \
+    ck_assert(w_ > 0 && (size_t)w_ < left);                          \
+    q += w_;                                                         \
+    left -= (size_t)w_;                                              \
+  } while (0)
+  EMIT(HDR ".visible .entry sf(.param .u64 a, .param .u64 b, .param .u64 out)\n{\n"
+       "  .reg .pred %%p<16>;\n  .reg .b32 %%r<40>;\n  .reg .f32 %%f<4>;\n  .reg .b64 %%rd<12>;\n"
+       "  mov.u32 %%r1, %%tid.x;\n  ld.param.u64 %%rd1, [a];\n  ld.param.u64 %%rd2, [b];\n"
+       "  ld.param.u64 %%rd3, [out];\n  mul.wide.u32 %%rd4, %%r1, 4;\n"
+       "  add.s64 %%rd5, %%rd1, %%rd4;\n  add.s64 %%rd6, %%rd2, %%rd4;\n"
+       "  ld.global.f32 %%f1, [%%rd5];\n  ld.global.f32 %%f2, [%%rd6];\n  mov.u32 %%r10, 0;\n");
+  for (int i = 0; i < 14; i++)
+    EMIT("  setp.%s.f32 %%p%d, %%f1, %%f2;\n  selp.b32 %%r%d, %d, 0, %%p%d;\n"
+         "  or.b32 %%r10, %%r10, %%r%d;\n", cmps[i], i, 20 + i, 1 << i, i, 20 + i);
+  /* the guarded branches: bit 14 where lt holds, bit 15 where geu does */
+  EMIT("  setp.lt.f32 %%p14, %%f1, %%f2;\n  @%%p14 bra L1;\n  bra.uni L2;\n"
+       "L1:\n  or.b32 %%r10, %%r10, 16384;\n"
+       "L2:\n  setp.geu.f32 %%p15, %%f1, %%f2;\n  @!%%p15 bra L3;\n  or.b32 %%r10, %%r10, 32768;\n"
+       "L3:\n  mul.wide.u32 %%rd7, %%r1, 4;\n  add.s64 %%rd8, %%rd3, %%rd7;\n"
+       "  st.global.u32 [%%rd8], %%r10;\n  ret;\n}\n");
+#undef EMIT
+  uint32_t a[256], b[256], out[256];
+  struct fx f;
+  run_pairs(&f, k, "sf", v, sizeof v[0], a, b, out, sizeof out);
+  for (unsigned l = 0; l < 256; l++) {
+    uint32_t want = 0;
+    for (int i = 0; i < 14; i++)
+      want |= sim_alu_fcmp(cv[i], PTX_T_F32, 0, a[l], b[l]) << i;
+    want |= sim_alu_fcmp(PTX_CMP_LT, PTX_T_F32, 0, a[l], b[l]) << 14;
+    want |= sim_alu_fcmp(PTX_CMP_GEU, PTX_T_F32, 0, a[l], b[l]) << 15;
+    ck_assert_msg(out[l] == want, "lane %u, 0x%08x against 0x%08x: 0x%04x, sim_alu 0x%04x", l,
+                  a[l], b[l], out[l], want);
+  }
+  done(&f);
+}
+END_TEST
+
 /* Special registers (tid, ntid, ctaid, nctaid in x and y, %laneid, %warpid, WARP_SZ) and
    kernel parameters loaded at 1, 2 and 4 bytes, sign- or zero-extended, as the fast plan's
    vector kinds give them, in blocks of 40 x 2 threads (two full warps and one of 16 lanes) of
@@ -7124,6 +7183,7 @@ Suite *suite_sim(void)
   tcase_add_test(t, test_fast_path_int64);
   tcase_add_test(t, test_fast_path_new_kinds);
   tcase_add_test(t, test_fast_path_more_kinds);
+  tcase_add_test(t, test_fast_path_setp_f32);
   tcase_add_test(t, test_fast_path_sregs_params);
   tcase_add_test(t, test_fast_path_shared_oob);
   tcase_add_test(t, test_fast_path_shared_partial_bounds);

@@ -541,9 +541,11 @@ enum vop { VOP_ADD32, VOP_SUB32, VOP_MUL32, VOP_AND32, VOP_OR32, VOP_XOR32, VOP_
            VOP_SHL32, VOP_SHRU32, VOP_SHRS32, VOP_SHRU64, VOP_SHRS64,
            /* (FK_VOP1: VOP_SEXT32 and on) the cvts between 32- and 64-bit integers (b unused):
               the low half sign- or zero-extended; not.pred (b unused); the high half of a
-              32-bit product (a division by a constant) */
-           VOP_SEXT32, VOP_ZEXT32, VOP_NOTP, VOP_MULHIS32, VOP_MULHIU32 };
-_Static_assert(VOP_MINS32 == 16 && VOP_SEXT32 == 32 && VOP_MULHIU32 - VOP_SEXT32 < 16,
+              32-bit product (a division by a constant); division and remainder of 32-bit
+              integers (by a value: a 2D index from a 1D one) */
+           VOP_SEXT32, VOP_ZEXT32, VOP_NOTP, VOP_MULHIS32, VOP_MULHIU32,
+           VOP_DIVS32, VOP_DIVU32, VOP_REMS32, VOP_REMU32 };
+_Static_assert(VOP_MINS32 == 16 && VOP_SEXT32 == 32 && VOP_REMU32 - VOP_SEXT32 < 16,
                "three 4-bit groups");
 
 #define VLOOP(expr)                                                              \
@@ -578,6 +580,35 @@ __attribute__((target("avx2"))) static inline __m256i sra64(__m256i x, __m256i s
   const __m256i neg = _mm256_cmpgt_epi64(_mm256_setzero_si256(), x);
   return _mm256_or_si256(_mm256_srlv_epi64(x, s),
                          _mm256_andnot_si256(_mm256_srlv_epi64(ones, s), neg));
+}
+
+/* div or rem (rem) of the low halves of x and y, signed (sg) or not, as sim_alu_ibin: the
+   quotient truncated toward zero from the doubles' quotient (exact: the 32-bit values are
+   exact in double, and a true quotient off an integer is off it by more than half a unit in
+   the last place, so rounding never reaches the next integer), the remainder x - q y, mod
+   2^32; by 0, a quotient of all ones and a remainder of x; zero-extended. INT_MIN / -1 comes
+   out as 2^31, mod 2^32 INT_MIN, as sim_alu_ibin's wrap. */
+__attribute__((target("avx2"))) static inline __m256i idiv32(__m256i x, __m256i y, int sg, int rem)
+{
+  const __m256i low = _mm256_set1_epi64x(0xffffffff);
+  const __m256i magic = _mm256_set1_epi64x(0x4330000000000000ll);     /* 2^52 */
+  const __m256i flip = _mm256_set1_epi64x(sg ? 0x80000000ll : 0);
+  const __m256d off = _mm256_set1_pd(sg ? 4503601774854144.0 : 4503599627370496.0);
+  /* 2^52 (+ 2^31 for signed, whose sign bit is flipped to bias it) + x, exact, less that */
+  const __m256i xl = _mm256_and_si256(x, low), yl = _mm256_and_si256(y, low);
+  const __m256d xd = _mm256_sub_pd(_mm256_castsi256_pd(_mm256_or_si256(_mm256_xor_si256(xl, flip),
+                                                                       magic)), off);
+  const __m256d yd = _mm256_sub_pd(_mm256_castsi256_pd(_mm256_or_si256(_mm256_xor_si256(yl, flip),
+                                                                       magic)), off);
+  const __m256d qd = _mm256_round_pd(_mm256_div_pd(xd, yd), _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC);
+  /* the quotient's low 32 bits: add the offset back, take the mantissa's low word */
+  const __m256i q = _mm256_xor_si256(_mm256_and_si256(_mm256_castpd_si256(_mm256_add_pd(qd, off)),
+                                                      low), flip);
+  const __m256i zero = _mm256_cmpeq_epi64(yl, _mm256_setzero_si256());
+  if (rem)
+    return _mm256_blendv_epi8(_mm256_and_si256(_mm256_sub_epi64(xl, _mm256_mul_epu32(q, yl)),
+                                               low), xl, zero);
+  return _mm256_blendv_epi8(q, low, zero);
 }
 
 /* min or max of f32 in the low halves of x and y as sim_alu's alu_minmax gives them: the other
@@ -686,6 +717,10 @@ __attribute__((target("avx2"))) static void bin_full_avx2(enum vop op, uint64_t 
   }
   case VOP_MULHIS32: VLOOP(_mm256_srli_epi64(_mm256_mul_epi32(x, y), 32)); break;
   case VOP_MULHIU32: VLOOP(_mm256_srli_epi64(_mm256_mul_epu32(x, y), 32)); break;
+  case VOP_DIVS32: VLOOP(idiv32(x, y, 1, 0)); break;
+  case VOP_DIVU32: VLOOP(idiv32(x, y, 0, 0)); break;
+  case VOP_REMS32: VLOOP(idiv32(x, y, 1, 1)); break;
+  case VOP_REMU32: VLOOP(idiv32(x, y, 0, 1)); break;
   }
 }
 #undef VLOOP
@@ -1496,7 +1531,7 @@ static inline __attribute__((always_inline)) void run_alu(const struct sim_block
     break;
   case FK_VOP3:
     if ((f >> 4) == TOP_VFP)
-      sim_vfp_full(sim_vfp_of(in), in->flags, d, REG(in->opd[1].reg),
+      sim_vfp_full(sim_vfp_of(in), in, d, REG(in->opd[1].reg),
                    in->nopd > 2 ? REG(in->opd[2].reg) : NULL,
                    in->nopd > 3 ? REG(in->opd[3].reg) : NULL);
     else
@@ -1562,7 +1597,7 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
     if (k != SIM_VFP_NONE) {
       const uint64_t *b2 = in->nopd > 2 ? REG(in->opd[2].reg) : NULL;
       const uint64_t *b3 = in->nopd > 3 ? REG(in->opd[3].reg) : NULL;
-      EACH_HALF(sim_vfp_full(k, in->flags, REG(d->reg) + o, REG(in->opd[1].reg) + o,
+      EACH_HALF(sim_vfp_full(k, in, REG(d->reg) + o, REG(in->opd[1].reg) + o,
                              b2 ? b2 + o : NULL, b3 ? b3 + o : NULL));
       return pc + 1;
     }
@@ -1769,6 +1804,11 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
                (t == PTX_T_S32 || t == PTX_T_U32)) {
       /* a division by a constant */
       EACH_HALF(bin_full_avx2(t == PTX_T_S32 ? VOP_MULHIS32 : VOP_MULHIU32, dd + o, a + o,
+                              bb + o));
+    } else if (halves && sim_cpu_avx2 && (op == PTX_OP_DIV || op == PTX_OP_REM) &&
+               !in->flags && (t == PTX_T_S32 || t == PTX_T_U32)) {
+      EACH_HALF(bin_full_avx2(op == PTX_OP_DIV ? (t == PTX_T_S32 ? VOP_DIVS32 : VOP_DIVU32)
+                              : (t == PTX_T_S32 ? VOP_REMS32 : VOP_REMU32), dd + o, a + o,
                               bb + o));
     } else if (halves && sim_cpu_avx2 && op == PTX_OP_SHR && !in->flags &&
                (t == PTX_T_S64 || t == PTX_T_U64 || t == PTX_T_B64)) {
@@ -2737,6 +2777,13 @@ static enum fast_kind fast_kind(const struct ptx_inst *in, unsigned *arg)
     }
     *arg = op == PTX_OP_AND ? VOP_AND32 : op == PTX_OP_OR ? VOP_OR32 : VOP_XOR32;
     return FK_VOP;
+  case PTX_OP_DIV:
+  case PTX_OP_REM:                              /* (f32 and f64 divisions: sim_vfp's, above) */
+    if (in->flags || (t != PTX_T_S32 && t != PTX_T_U32))
+      return FK_NONE;
+    *arg = (op == PTX_OP_DIV ? (t == PTX_T_S32 ? VOP_DIVS32 : VOP_DIVU32)
+                             : (t == PTX_T_S32 ? VOP_REMS32 : VOP_REMU32)) - VOP_SEXT32;
+    return FK_VOP1;
   case PTX_OP_NOT:
   case PTX_OP_CNOT:
     if (t != PTX_T_PRED)

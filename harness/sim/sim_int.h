@@ -818,21 +818,26 @@ int sim_race_access(struct sim_block *b, struct sim_warp *w, uint32_t pc, unsign
    AVX2, bit for bit as sim_alu. */
 enum sim_vfp {
   SIM_VFP_NONE,                           /* none of these, or no AVX2: sim_alu, lane by lane */
-  SIM_VFP_DIV_F32, SIM_VFP_DIV_FULL_F32, SIM_VFP_DIV_APPROX_F32,   /* div.{rn,full,approx} */
-  SIM_VFP_SQRT_F32, SIM_VFP_RCP_F32,                              /* .rn or .approx */
-  SIM_VFP_ABS_F32, SIM_VFP_NEG_F32,
+  /* f32: add, sub, mul and fma other than to nearest without .ftz (the fast plan's own) */
+  SIM_VFP_ADD_F32, SIM_VFP_SUB_F32, SIM_VFP_MUL_F32, SIM_VFP_FMA_F32,
+  SIM_VFP_DIV_F32, SIM_VFP_DIV_FULL_F32, SIM_VFP_DIV_APPROX_F32,   /* div.{rn..,full,approx} */
+  SIM_VFP_SQRT_F32, SIM_VFP_RCP_F32,                              /* IEEE, or .approx */
+  SIM_VFP_ABS_F32, SIM_VFP_NEG_F32, SIM_VFP_COPYSIGN_F32,
+  SIM_VFP_RND_F32,                        /* cvt.{rni,rzi,rmi,rpi}.f32.f32: floorf, ... */
   SIM_VFP_ADD_F64, SIM_VFP_SUB_F64, SIM_VFP_MUL_F64, SIM_VFP_DIV_F64, SIM_VFP_FMA_F64,
-  SIM_VFP_ABS_F64, SIM_VFP_NEG_F64,
-  SIM_VFP_F32_S32, SIM_VFP_F32_U32,       /* cvt.rn.f32.{s32,u32} */
-  SIM_VFP_S32_F32_RZI,                    /* cvt.rzi.s32.f32 */
-  SIM_VFP_F64_F32, SIM_VFP_F32_F64,       /* cvt.f64.f32, cvt.rn.f32.f64 */
+  SIM_VFP_SQRT_F64, SIM_VFP_RCP_F64, SIM_VFP_ABS_F64, SIM_VFP_NEG_F64, SIM_VFP_COPYSIGN_F64,
+  SIM_VFP_RND_F64,
+  SIM_VFP_F32_S32, SIM_VFP_F32_U32,       /* cvt.{rn,rz,rm,rp}.f32.{s32,u32} */
+  SIM_VFP_S32_F32, SIM_VFP_U32_F32,       /* cvt.{rni,rzi,rmi,rpi}.{s32,u32}.f32 */
+  SIM_VFP_S32_F64,                        /* cvt.{rni,rzi,rmi,rpi}.s32.f64 */
+  SIM_VFP_F64_F32, SIM_VFP_F32_F64,       /* cvt.f64.f32, cvt.{rn,rz,rm,rp}.f32.f64 */
 };
-/* Which of them in is (round to nearest, no flag but .ftz and the division's kind), where
-   the CPU has AVX2 (and FMA, for fma.rn.f64); else SIM_VFP_NONE. */
+/* Which of them in is (no flag but .ftz and the division's and square root's kinds), where
+   the CPU has AVX2 (and FMA, for an fma); else SIM_VFP_NONE. */
 enum sim_vfp sim_vfp_of(const struct ptx_inst *in);
-/* d[l] = operation k of a[l] (b[l], c[l]: the second and third operands, where it has them)
-   for the 32 lanes, flags the instruction's (its .ftz), as sim_alu gives them. */
-void sim_vfp_full(enum sim_vfp k, uint32_t flags, uint64_t *d, const uint64_t *a,
+/* d[l] = operation k (sim_vfp_of(in)) of a[l] (b[l], c[l]: the second and third operands,
+   where it has them, else NULL) for the 32 lanes, as sim_alu gives them. */
+void sim_vfp_full(enum sim_vfp k, const struct ptx_inst *in, uint64_t *d, const uint64_t *a,
                   const uint64_t *b, const uint64_t *c);
 
 /* 1 (the default): sim_exec does a warp's 32-bit integer atomic adds on shared memory in one

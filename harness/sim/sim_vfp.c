@@ -1,69 +1,106 @@
 /* sim_vfp.c: a full 32-lane warp's float operations that sim_alu does lane by lane, eight
  * (f32) or four (f64) lanes a vector with AVX2, bit for bit as sim_alu computes them.
  *
- * Division, square root, reciprocal, abs and neg of f32; the f64 arithmetic of a kernel
- * that promotes a float to double (x * 0.5); the conversions between f32 and f64 and
- * between f32 and 32-bit integers. sim_alu computes each with the host's IEEE operation in
- * round-to-nearest (the mode it leaves set) and fixes what PTX defines otherwise: a NaN
- * result is the canonical NaN (f32) or the first NaN input quieted (f64), .ftz flushes
- * subnormal f32 inputs and results to a signed zero, a float-to-integer conversion clamps.
- * The vector code here does the same IEEE operations, so it rounds the same, and the same
- * fixes. Anything else (other rounding modes, .sat, the transcendental approximations)
- * stays on sim_alu's lane loops: sim_vfp_of answers SIM_VFP_NONE for it.
+ * The IEEE operations of f32 and f64 (add, sub, mul, fma, div, sqrt, rcp) in any of the four
+ * rounding modes, abs, neg and copysign, rounding to an integral value (floorf, ceilf,
+ * truncf, rintf), and the conversions between f32 and f64 and between floats and 32-bit
+ * integers. sim_alu computes each with the host's IEEE operation in the instruction's
+ * rounding mode (fesetround around it) and fixes what PTX defines otherwise: a NaN result
+ * is the canonical NaN (f32, and f64 from a conversion) or the first NaN input quieted (f64
+ * arithmetic), .ftz flushes subnormal f32 inputs and results to a signed zero, a
+ * float-to-integer conversion clamps. The vector code does the same IEEE operations, in the
+ * same mode (the MXCSR's rounding control, set around them), and the same fixes. The rest
+ * (.sat, .relu, the transcendental approximations, f16) stays on sim_alu's lane loops:
+ * sim_vfp_of answers SIM_VFP_NONE for it, as it does where the CPU has no AVX2.
  */
 #include "sim/sim_alu.h"
 #include "sim/sim_int.h"
+
+/* The rounding modes the IEEE operations take: none and .rn (to nearest even), .rz, .rm,
+   .rp; the integer ones (.rni, .rzi, .rmi, .rpi) are the conversions' own. */
+static int ieee_rnd(enum ptx_rnd r)
+{
+  return r == PTX_RND_NONE || r == PTX_RND_RN || r == PTX_RND_RZ || r == PTX_RND_RM ||
+         r == PTX_RND_RP;
+}
+
+static int int_rnd(enum ptx_rnd r)
+{
+  return r == PTX_RND_RNI || r == PTX_RND_RZI || r == PTX_RND_RMI || r == PTX_RND_RPI;
+}
 
 enum sim_vfp sim_vfp_of(const struct ptx_inst *in)
 {
 #ifdef SIM_X86
   const enum ptx_type t = (enum ptx_type)in->type, st = (enum ptx_type)in->type2;
-  const uint32_t fl = in->flags;
-  const int rn = in->rnd == PTX_RND_RN || in->rnd == PTX_RND_NONE;
+  const enum ptx_rnd rnd = (enum ptx_rnd)in->rnd;
+  const uint32_t fl = in->flags, ftz_only = fl & ~(uint32_t)PTX_F_FTZ;
+  const int f32 = t == PTX_T_F32, f64 = t == PTX_T_F64;
+  const int rn = rnd == PTX_RND_NONE || rnd == PTX_RND_RN;
   if (!sim_cpu_avx2)
     return SIM_VFP_NONE;
   switch ((enum ptx_op)in->op) {
-  case PTX_OP_DIV:
-    if (t == PTX_T_F32 && rn && !(fl & ~(uint32_t)(PTX_F_FTZ | PTX_F_FULL | PTX_F_APPROX)))
-      return (fl & PTX_F_APPROX) ? SIM_VFP_DIV_APPROX_F32
-             : (fl & PTX_F_FULL) ? SIM_VFP_DIV_FULL_F32 : SIM_VFP_DIV_F32;
-    return t == PTX_T_F64 && rn && !(fl & ~(uint32_t)PTX_F_FTZ) ? SIM_VFP_DIV_F64 : SIM_VFP_NONE;
-  case PTX_OP_ABS:
-  case PTX_OP_NEG:
-    /* bit operations on the sign (f32 after .ftz): NaNs keep their bits */
-    if (t == PTX_T_F64 || (t == PTX_T_F32 && !(fl & ~(uint32_t)PTX_F_FTZ)))
-      return in->op == PTX_OP_ABS ? (t == PTX_T_F32 ? SIM_VFP_ABS_F32 : SIM_VFP_ABS_F64)
-                                  : (t == PTX_T_F32 ? SIM_VFP_NEG_F32 : SIM_VFP_NEG_F64);
-    return SIM_VFP_NONE;
-  case PTX_OP_SQRT:
-  case PTX_OP_RCP:
-    /* .approx computes what .rn does (sim_alu's alu_f32_un) */
-    if (t != PTX_T_F32 || !rn || (fl & ~(uint32_t)(PTX_F_FTZ | PTX_F_APPROX)))
-      return SIM_VFP_NONE;
-    return in->op == PTX_OP_SQRT ? SIM_VFP_SQRT_F32 : SIM_VFP_RCP_F32;
   case PTX_OP_ADD:
   case PTX_OP_SUB:
   case PTX_OP_MUL:
-    if (t != PTX_T_F64 || !rn || (fl & ~(uint32_t)PTX_F_FTZ))
+    /* (f32 at nearest without .ftz: the fast plan's FK_VOP) */
+    if (in->nopd != 3 || ftz_only || !ieee_rnd(rnd) || (!f32 && !f64) || (f32 && rn && !fl))
       return SIM_VFP_NONE;
-    return in->op == PTX_OP_ADD ? SIM_VFP_ADD_F64
-           : in->op == PTX_OP_SUB ? SIM_VFP_SUB_F64 : SIM_VFP_MUL_F64;
+    return in->op == PTX_OP_ADD ? (f32 ? SIM_VFP_ADD_F32 : SIM_VFP_ADD_F64)
+           : in->op == PTX_OP_SUB ? (f32 ? SIM_VFP_SUB_F32 : SIM_VFP_SUB_F64)
+                                  : (f32 ? SIM_VFP_MUL_F32 : SIM_VFP_MUL_F64);
   case PTX_OP_FMA:
-    return t == PTX_T_F64 && rn && !(fl & ~(uint32_t)PTX_F_FTZ) && sim_cpu_avx2_fma
-               ? SIM_VFP_FMA_F64 : SIM_VFP_NONE;
-  case PTX_OP_CVT:
-    if (in->nopd != 2)
+  case PTX_OP_MAD:                             /* (mad.f32, mad.rn.f64: an fma) */
+    if (in->nopd != 4 || ftz_only || !ieee_rnd(rnd) || (!f32 && !f64) || (f32 && rn && !fl) ||
+        !sim_cpu_avx2_fma)
       return SIM_VFP_NONE;
-    if (t == PTX_T_F32 && in->rnd == PTX_RND_RN && !fl && (st == PTX_T_S32 || st == PTX_T_U32))
+    return f32 ? SIM_VFP_FMA_F32 : SIM_VFP_FMA_F64;
+  case PTX_OP_DIV:
+    if (f32 && !(fl & ~(uint32_t)(PTX_F_FTZ | PTX_F_FULL | PTX_F_APPROX)))
+      return (fl & PTX_F_APPROX) ? (rn ? SIM_VFP_DIV_APPROX_F32 : SIM_VFP_NONE)
+             : (fl & PTX_F_FULL) ? (rn ? SIM_VFP_DIV_FULL_F32 : SIM_VFP_NONE)
+             : ieee_rnd(rnd) ? SIM_VFP_DIV_F32 : SIM_VFP_NONE;
+    return f64 && !ftz_only && ieee_rnd(rnd) ? SIM_VFP_DIV_F64 : SIM_VFP_NONE;
+  case PTX_OP_SQRT:
+  case PTX_OP_RCP:
+    /* .approx computes what .rn does (sim_alu's alu_f32_un, alu_f64_un) */
+    if ((!f32 && !f64) || (fl & ~(uint32_t)(PTX_F_FTZ | PTX_F_APPROX)) || !ieee_rnd(rnd) ||
+        ((fl & PTX_F_APPROX) && !rn))
+      return SIM_VFP_NONE;
+    return in->op == PTX_OP_SQRT ? (f32 ? SIM_VFP_SQRT_F32 : SIM_VFP_SQRT_F64)
+                                 : (f32 ? SIM_VFP_RCP_F32 : SIM_VFP_RCP_F64);
+  case PTX_OP_ABS:
+  case PTX_OP_NEG:
+    /* bit operations on the sign (f32 after .ftz): NaNs keep their bits */
+    if (f64 || (f32 && !ftz_only))
+      return in->op == PTX_OP_ABS ? (f32 ? SIM_VFP_ABS_F32 : SIM_VFP_ABS_F64)
+                                  : (f32 ? SIM_VFP_NEG_F32 : SIM_VFP_NEG_F64);
+    return SIM_VFP_NONE;
+  case PTX_OP_COPYSIGN:
+    if (f64 || (f32 && !ftz_only))
+      return f32 ? SIM_VFP_COPYSIGN_F32 : SIM_VFP_COPYSIGN_F64;
+    return SIM_VFP_NONE;
+  case PTX_OP_CVT:
+    if (in->nopd != 2 || ftz_only)
+      return SIM_VFP_NONE;
+    if (f32 && (st == PTX_T_S32 || st == PTX_T_U32) && !fl && ieee_rnd(rnd) &&
+        rnd != PTX_RND_NONE)
       return st == PTX_T_S32 ? SIM_VFP_F32_S32 : SIM_VFP_F32_U32;
-    if (t == PTX_T_F32 && st == PTX_T_F64 && in->rnd == PTX_RND_RN && !(fl & ~(uint32_t)PTX_F_FTZ))
+    if (f32 && st == PTX_T_F64 && ieee_rnd(rnd) && rnd != PTX_RND_NONE)
       return SIM_VFP_F32_F64;
-    if (t == PTX_T_F64 && st == PTX_T_F32 && rn && !(fl & ~(uint32_t)PTX_F_FTZ))
+    if (f64 && st == PTX_T_F32 && ieee_rnd(rnd))        /* exact */
       return SIM_VFP_F64_F32;
-    /* a subnormal truncates to 0 with .ftz or without */
-    if (t == PTX_T_S32 && st == PTX_T_F32 && in->rnd == PTX_RND_RZI &&
-        !(fl & ~(uint32_t)PTX_F_FTZ))
-      return SIM_VFP_S32_F32_RZI;
+    if (f32 && st == PTX_T_F32 && int_rnd(rnd))
+      return SIM_VFP_RND_F32;
+    if (f64 && st == PTX_T_F64 && int_rnd(rnd))
+      return SIM_VFP_RND_F64;
+    /* a subnormal rounds to 0 or 1 as .ftz makes it 0 or not: in8 flushes it first */
+    if (t == PTX_T_S32 && st == PTX_T_F32 && int_rnd(rnd))
+      return SIM_VFP_S32_F32;
+    if (t == PTX_T_U32 && st == PTX_T_F32 && int_rnd(rnd))
+      return SIM_VFP_U32_F32;
+    if (t == PTX_T_S32 && st == PTX_T_F64 && int_rnd(rnd))
+      return SIM_VFP_S32_F64;
     return SIM_VFP_NONE;
   default:
     return SIM_VFP_NONE;
@@ -76,6 +113,7 @@ enum sim_vfp sim_vfp_of(const struct ptx_inst *in)
 
 #ifdef SIM_X86
 #define AVX2 __attribute__((target("avx2")))
+#define AVX2FMA __attribute__((target("avx2,fma")))
 
 /* The low 32 bits of the eight 64-bit registers at p, in order, in one vector. */
 AVX2 static inline __m256i low32x8(const uint64_t *p)
@@ -93,6 +131,14 @@ AVX2 static inline void store32x8(uint64_t *d, __m256i r)
   _mm256_storeu_si256((__m256i *)(void *)d, _mm256_cvtepu32_epi64(_mm256_castsi256_si128(r)));
   _mm256_storeu_si256((__m256i *)(void *)(d + 4),
                       _mm256_cvtepu32_epi64(_mm256_extracti128_si256(r, 1)));
+}
+
+/* Eight s32 results to the registers at d, sign-extended (as widen). */
+AVX2 static inline void store_s32x8(uint64_t *d, __m256i r)
+{
+  _mm256_storeu_si256((__m256i *)(void *)d, _mm256_cvtepi32_epi64(_mm256_castsi256_si128(r)));
+  _mm256_storeu_si256((__m256i *)(void *)(d + 4),
+                      _mm256_cvtepi32_epi64(_mm256_extracti128_si256(r, 1)));
 }
 
 /* .ftz of f32 bits: a subnormal (exponent 0) becomes the zero of its sign. */
@@ -141,13 +187,39 @@ AVX2 static inline __m256i fin4(__m256d r, __m256i a, __m256i b, __m256i c)
   return _mm256_blendv_epi8(_mm256_castpd_si256(r), v, nan);
 }
 
-/* Eight lanes of an f32 operation from the registers at a and b (f32 bits). */
-AVX2 static __m256i f32_op8(enum sim_vfp k, int ftz, const uint64_t *a, const uint64_t *b)
+/* x rounded to an integral value as rnd says (alu_round_int's), eight f32 or four f64. */
+AVX2 static inline __m256 round8(__m256 x, enum ptx_rnd rnd)
+{
+  switch (rnd) {
+  case PTX_RND_RNI: return _mm256_round_ps(x, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+  case PTX_RND_RMI: return _mm256_round_ps(x, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC);
+  case PTX_RND_RPI: return _mm256_round_ps(x, _MM_FROUND_TO_POS_INF | _MM_FROUND_NO_EXC);
+  default: return _mm256_round_ps(x, _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC);
+  }
+}
+
+AVX2 static inline __m256d round4(__m256d x, enum ptx_rnd rnd)
+{
+  switch (rnd) {
+  case PTX_RND_RNI: return _mm256_round_pd(x, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+  case PTX_RND_RMI: return _mm256_round_pd(x, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC);
+  case PTX_RND_RPI: return _mm256_round_pd(x, _MM_FROUND_TO_POS_INF | _MM_FROUND_NO_EXC);
+  default: return _mm256_round_pd(x, _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC);
+  }
+}
+
+/* Eight lanes of an f32 operation, registers at a, b and c (b, c: where it has them). */
+AVX2FMA static __m256i f32_op8(enum sim_vfp k, int ftz, enum ptx_rnd rnd, const uint64_t *a,
+                               const uint64_t *b, const uint64_t *c)
 {
   const __m256 x = in8(a, ftz), one = _mm256_set1_ps(1.0f);
+  const __m256i mag = _mm256_set1_epi32(0x7fffffff), sign = _mm256_set1_epi32((int)0x80000000u);
   switch (k) {
-  case SIM_VFP_DIV_F32:
-    return fin8(_mm256_div_ps(x, in8(b, ftz)), ftz);
+  case SIM_VFP_ADD_F32: return fin8(_mm256_add_ps(x, in8(b, ftz)), ftz);
+  case SIM_VFP_SUB_F32: return fin8(_mm256_sub_ps(x, in8(b, ftz)), ftz);
+  case SIM_VFP_MUL_F32: return fin8(_mm256_mul_ps(x, in8(b, ftz)), ftz);
+  case SIM_VFP_FMA_F32: return fin8(_mm256_fmadd_ps(x, in8(b, ftz), in8(c, ftz)), ftz);
+  case SIM_VFP_DIV_F32: return fin8(_mm256_div_ps(x, in8(b, ftz)), ftz);
   case SIM_VFP_DIV_FULL_F32: {                 /* in double, then rounded to f32 */
     const __m256 y = in8(b, ftz);
     __m128 lo = _mm256_cvtpd_ps(_mm256_div_pd(_mm256_cvtps_pd(_mm256_castps256_ps128(x)),
@@ -160,7 +232,6 @@ AVX2 static __m256i f32_op8(enum sim_vfp k, int ftz, const uint64_t *a, const ui
     /* x * (1 / y), but where 1 / y is subnormal, flushed (|y| past 2^126, finite): a zero
        of the quotient's sign, or NaN for an infinite or NaN x */
     const __m256 y = in8(b, ftz);
-    const __m256i mag = _mm256_set1_epi32(0x7fffffff), sign = _mm256_set1_epi32((int)0x80000000u);
     const __m256i ay = _mm256_and_si256(_mm256_castps_si256(y), mag);
     const __m256i tiny = _mm256_and_si256(_mm256_cmpgt_epi32(ay, _mm256_set1_epi32(0x7e800000)),
                                           _mm256_cmpgt_epi32(_mm256_set1_epi32(0x7f800000), ay));
@@ -172,67 +243,120 @@ AVX2 static __m256i f32_op8(enum sim_vfp k, int ftz, const uint64_t *a, const ui
     r = _mm256_blendv_epi8(r, _mm256_blendv_epi8(z, _mm256_set1_epi32(0x7fc00000), xbad), tiny);
     return fin8(_mm256_castsi256_ps(r), ftz);
   }
-  case SIM_VFP_SQRT_F32:
-    return fin8(_mm256_sqrt_ps(x), ftz);
-  case SIM_VFP_RCP_F32:
-    return fin8(_mm256_div_ps(one, x), ftz);
-  case SIM_VFP_ABS_F32:
-    return _mm256_and_si256(_mm256_castps_si256(x), _mm256_set1_epi32(0x7fffffff));
-  case SIM_VFP_NEG_F32:
-    return _mm256_xor_si256(_mm256_castps_si256(x), _mm256_set1_epi32((int)0x80000000u));
-  default:
-    return _mm256_setzero_si256();
+  case SIM_VFP_SQRT_F32: return fin8(_mm256_sqrt_ps(x), ftz);
+  case SIM_VFP_RCP_F32: return fin8(_mm256_div_ps(one, x), ftz);
+  case SIM_VFP_ABS_F32: return _mm256_and_si256(_mm256_castps_si256(x), mag);
+  case SIM_VFP_NEG_F32: return _mm256_xor_si256(_mm256_castps_si256(x), sign);
+  case SIM_VFP_COPYSIGN_F32:                   /* b's magnitude, a's sign */
+    return _mm256_or_si256(_mm256_and_si256(_mm256_castps_si256(in8(b, ftz)), mag),
+                           _mm256_and_si256(_mm256_castps_si256(x), sign));
+  case SIM_VFP_RND_F32: return fin8(round8(x, rnd), ftz);
+  default: return _mm256_setzero_si256();
   }
 }
 
-/* Four lanes of an f64 operation but fma, registers at a and b (b: not abs's or neg's). */
-AVX2 static __m256i f64_op4(enum sim_vfp k, const uint64_t *a, const uint64_t *b)
+/* Four lanes of an f64 operation, registers at a, b and c (b, c: where it has them). */
+AVX2FMA static __m256i f64_op4(enum sim_vfp k, enum ptx_rnd rnd, const uint64_t *a,
+                               const uint64_t *b, const uint64_t *c)
 {
   const __m256i ua = _mm256_loadu_si256((const __m256i *)(const void *)a);
   const __m256i ub = _mm256_loadu_si256((const __m256i *)(const void *)b);
   const __m256d x = _mm256_castsi256_pd(ua), y = _mm256_castsi256_pd(ub);
+  const __m256i sign = _mm256_set1_epi64x((long long)0x8000000000000000ull);
   switch (k) {
   case SIM_VFP_ADD_F64: return fin4(_mm256_add_pd(x, y), ua, ub, ub);
   case SIM_VFP_SUB_F64: return fin4(_mm256_sub_pd(x, y), ua, ub, ub);
   case SIM_VFP_MUL_F64: return fin4(_mm256_mul_pd(x, y), ua, ub, ub);
-  case SIM_VFP_ABS_F64: return _mm256_and_si256(ua, _mm256_set1_epi64x(0x7fffffffffffffffll));
-  case SIM_VFP_NEG_F64:
-    return _mm256_xor_si256(ua, _mm256_set1_epi64x((long long)0x8000000000000000ull));
-  default: return fin4(_mm256_div_pd(x, y), ua, ub, ub);         /* SIM_VFP_DIV_F64 */
+  case SIM_VFP_DIV_F64: return fin4(_mm256_div_pd(x, y), ua, ub, ub);
+  case SIM_VFP_FMA_F64: {
+    const __m256i uc = _mm256_loadu_si256((const __m256i *)(const void *)c);
+    return fin4(_mm256_fmadd_pd(x, y, _mm256_castsi256_pd(uc)), ua, ub, uc);
+  }
+  case SIM_VFP_SQRT_F64: return fin4(_mm256_sqrt_pd(x), ua, ua, ua);
+  case SIM_VFP_RCP_F64: return fin4(_mm256_div_pd(_mm256_set1_pd(1.0), x), ua, ua, ua);
+  case SIM_VFP_ABS_F64: return _mm256_andnot_si256(sign, ua);
+  case SIM_VFP_NEG_F64: return _mm256_xor_si256(ua, sign);
+  case SIM_VFP_COPYSIGN_F64:
+    return _mm256_or_si256(_mm256_andnot_si256(sign, ub), _mm256_and_si256(ua, sign));
+  default: {                                   /* SIM_VFP_RND_F64: a NaN canonical */
+    const __m256d r = round4(x, rnd);
+    return _mm256_blendv_epi8(_mm256_castpd_si256(r),
+                              _mm256_set1_epi64x((long long)SIM_ALU_F64_CNAN),
+                              _mm256_castpd_si256(_mm256_cmp_pd(r, r, _CMP_UNORD_Q)));
+  }
   }
 }
 
+/* The low halves of four 64-bit masks, in order. */
+AVX2 static inline __m128i low32x4(__m256d m)
+{
+  return _mm256_castsi256_si128(_mm256_permutevar8x32_epi32(_mm256_castpd_si256(m),
+                                                            _mm256_setr_epi32(0, 2, 4, 6, 1, 3,
+                                                                              5, 7)));
+}
+
+/* f32 values (integral, or NaN, or infinite) to s32 as sim_alu_cvt clamps them: NaN 0, from
+   2^31 on 0x7fffffff (the CPU gives 0x80000000 for NaN and out of range both ways). */
+AVX2 static inline __m256i f32_s32(__m256 r)
+{
+  __m256i v = _mm256_cvttps_epi32(r);
+  v = _mm256_blendv_epi8(v, _mm256_set1_epi32(0x7fffffff),
+                         _mm256_castps_si256(_mm256_cmp_ps(r, _mm256_set1_ps(2147483648.0f),
+                                                           _CMP_GE_OQ)));
+  return _mm256_andnot_si256(_mm256_castps_si256(_mm256_cmp_ps(r, r, _CMP_UNORD_Q)), v);
+}
+
 /* Eight lanes of a conversion, registers at a to d (ftz: the instruction's .ftz). */
-AVX2 static void cvt8(enum sim_vfp k, int ftz, uint64_t *d, const uint64_t *a)
+AVX2 static void cvt8(enum sim_vfp k, int ftz, enum ptx_rnd rnd, uint64_t *d, const uint64_t *a)
 {
   const __m256i low = _mm256_set1_epi64x(0xffffffff);
   switch (k) {
-  case SIM_VFP_F32_S32:                        /* rounded to nearest even */
+  case SIM_VFP_F32_S32:                        /* rounded as the MXCSR says */
     store32x8(d, _mm256_castps_si256(_mm256_cvtepi32_ps(low32x8(a))));
     return;
-  case SIM_VFP_F32_U32: {                      /* through a double, exact: 2^52 + x, less 2^52 */
-    const __m256d two52 = _mm256_set1_pd(4503599627370496.0);
+  case SIM_VFP_F32_U32: {
+    /* through a double, exact: 2^52 + x, less 2^52 (its sign cleared: 0 comes out -0
+       rounding down) */
+    const __m256d two52 = _mm256_set1_pd(4503599627370496.0), neg0 = _mm256_set1_pd(-0.0);
     __m128 f[2];
     for (unsigned h = 0; h < 2; h++) {
       __m256i x = _mm256_and_si256(_mm256_loadu_si256((const __m256i *)(a + 4 * h)), low);
-      f[h] = _mm256_cvtpd_ps(_mm256_sub_pd(
-          _mm256_castsi256_pd(_mm256_or_si256(x, _mm256_castpd_si256(two52))), two52));
+      f[h] = _mm256_cvtpd_ps(_mm256_andnot_pd(neg0, _mm256_sub_pd(
+          _mm256_castsi256_pd(_mm256_or_si256(x, _mm256_castpd_si256(two52))), two52)));
     }
     store32x8(d, _mm256_castps_si256(_mm256_set_m128(f[1], f[0])));
     return;
   }
-  case SIM_VFP_S32_F32_RZI: {
-    /* truncated; the CPU gives 0x80000000 for NaN and out of range both ways: NaN is 0 and
-       the top of the range 0x7fffffff, as sim_alu_cvt clamps; sign-extended, as widen */
-    const __m256 x = _mm256_castsi256_ps(low32x8(a));
-    __m256i r = _mm256_cvttps_epi32(x);
-    r = _mm256_blendv_epi8(r, _mm256_set1_epi32(0x7fffffff),
-                           _mm256_castps_si256(_mm256_cmp_ps(x, _mm256_set1_ps(2147483648.0f),
+  case SIM_VFP_S32_F32:                        /* rounded to an integral value, clamped */
+    store_s32x8(d, f32_s32(round8(in8(a, ftz), rnd)));
+    return;
+  case SIM_VFP_U32_F32: {
+    /* clamped to 0 (NaN too) and 0xffffffff; from 2^31 on converted less 2^31, the top
+       bit put back */
+    const __m256 r = round8(in8(a, ftz), rnd), two31 = _mm256_set1_ps(2147483648.0f);
+    const __m256i big = _mm256_castps_si256(_mm256_cmp_ps(r, two31, _CMP_GE_OQ));
+    __m256i v = _mm256_cvttps_epi32(_mm256_blendv_ps(r, _mm256_sub_ps(r, two31),
+                                                     _mm256_castsi256_ps(big)));
+    v = _mm256_xor_si256(v, _mm256_and_si256(big, _mm256_set1_epi32((int)0x80000000u)));
+    v = _mm256_blendv_epi8(v, _mm256_set1_epi32(-1),
+                           _mm256_castps_si256(_mm256_cmp_ps(r, _mm256_set1_ps(4294967296.0f),
                                                              _CMP_GE_OQ)));
-    r = _mm256_andnot_si256(_mm256_castps_si256(_mm256_cmp_ps(x, x, _CMP_UNORD_Q)), r);
-    _mm256_storeu_si256((__m256i *)(void *)d, _mm256_cvtepi32_epi64(_mm256_castsi256_si128(r)));
-    _mm256_storeu_si256((__m256i *)(void *)(d + 4),
-                        _mm256_cvtepi32_epi64(_mm256_extracti128_si256(r, 1)));
+    /* not above 0 (NaN: unordered): 0 */
+    v = _mm256_and_si256(v, _mm256_castps_si256(_mm256_cmp_ps(r, _mm256_setzero_ps(),
+                                                              _CMP_GT_OQ)));
+    store32x8(d, v);
+    return;
+  }
+  case SIM_VFP_S32_F64: {
+    __m128i r[2];
+    for (unsigned h = 0; h < 2; h++) {
+      const __m256d x = round4(_mm256_loadu_pd((const double *)(const void *)(a + 4 * h)), rnd);
+      const __m128i top = low32x4(_mm256_cmp_pd(x, _mm256_set1_pd(2147483648.0), _CMP_GE_OQ));
+      const __m128i nan = low32x4(_mm256_cmp_pd(x, x, _CMP_UNORD_Q));
+      r[h] = _mm_andnot_si128(nan, _mm_blendv_epi8(_mm256_cvttpd_epi32(x),
+                                                   _mm_set1_epi32(0x7fffffff), top));
+    }
+    store_s32x8(d, _mm256_set_m128i(r[1], r[0]));
     return;
   }
   case SIM_VFP_F64_F32:
@@ -252,7 +376,7 @@ AVX2 static void cvt8(enum sim_vfp k, int ftz, uint64_t *d, const uint64_t *a)
                           _mm256_blendv_epi8(_mm256_castpd_si256(v), bits, nan));
     }
     return;
-  default: {                                   /* SIM_VFP_F32_F64: rounded to nearest */
+  default: {                                   /* SIM_VFP_F32_F64: rounded as the MXCSR says */
     __m128i r[2];
     for (unsigned h = 0; h < 2; h++) {
       const __m256i u = _mm256_loadu_si256((const __m256i *)(a + 4 * h));
@@ -276,66 +400,67 @@ AVX2 static void cvt8(enum sim_vfp k, int ftz, uint64_t *d, const uint64_t *a)
 }
 
 /* The 32 lanes of f32_op8, f64_op4 and cvt8. */
-AVX2 static void f32_full(enum sim_vfp k, int ftz, uint64_t *d, const uint64_t *a,
-                          const uint64_t *b)
+AVX2FMA static void f32_full(enum sim_vfp k, int ftz, enum ptx_rnd rnd, uint64_t *d,
+                             const uint64_t *a, const uint64_t *b, const uint64_t *c)
 {
   for (unsigned l = 0; l < 32; l += 8)
-    store32x8(d + l, f32_op8(k, ftz, a + l, b + l));
+    store32x8(d + l, f32_op8(k, ftz, rnd, a + l, b + l, c + l));
 }
 
-AVX2 static void f64_full(enum sim_vfp k, uint64_t *d, const uint64_t *a, const uint64_t *b)
+AVX2FMA static void f64_full(enum sim_vfp k, enum ptx_rnd rnd, uint64_t *d, const uint64_t *a,
+                             const uint64_t *b, const uint64_t *c)
 {
   for (unsigned l = 0; l < 32; l += 4)
-    _mm256_storeu_si256((__m256i *)(void *)(d + l), f64_op4(k, a + l, b + l));
+    _mm256_storeu_si256((__m256i *)(void *)(d + l), f64_op4(k, rnd, a + l, b + l, c + l));
 }
 
-/* fma.rn.f64, four lanes a vector, where the CPU has FMA (sim_vfp_of). */
-__attribute__((target("avx2,fma"))) static void fma64_full(uint64_t *d, const uint64_t *a,
-                                                           const uint64_t *b, const uint64_t *c)
-{
-  for (unsigned l = 0; l < 32; l += 4) {
-    const __m256i ua = _mm256_loadu_si256((const __m256i *)(const void *)(a + l));
-    const __m256i ub = _mm256_loadu_si256((const __m256i *)(const void *)(b + l));
-    const __m256i uc = _mm256_loadu_si256((const __m256i *)(const void *)(c + l));
-    _mm256_storeu_si256((__m256i *)(void *)(d + l),
-                        fin4(_mm256_fmadd_pd(_mm256_castsi256_pd(ua), _mm256_castsi256_pd(ub),
-                                             _mm256_castsi256_pd(uc)), ua, ub, uc));
-  }
-}
-
-AVX2 static void cvt_full(enum sim_vfp k, int ftz, uint64_t *d, const uint64_t *a)
+AVX2 static void cvt_full(enum sim_vfp k, int ftz, enum ptx_rnd rnd, uint64_t *d,
+                          const uint64_t *a)
 {
   for (unsigned l = 0; l < 32; l += 8)
-    cvt8(k, ftz, d + l, a + l);
+    cvt8(k, ftz, rnd, d + l, a + l);
 }
 
-void sim_vfp_full(enum sim_vfp k, uint32_t flags, uint64_t *d, const uint64_t *a,
+void sim_vfp_full(enum sim_vfp k, const struct ptx_inst *in, uint64_t *d, const uint64_t *a,
                   const uint64_t *b, const uint64_t *c)
 {
-  const int ftz = (flags & PTX_F_FTZ) != 0;      /* (f64 arithmetic ignores it, as PTX) */
+  const int ftz = (in->flags & PTX_F_FTZ) != 0;  /* (f64 arithmetic ignores it, as PTX) */
+  const enum ptx_rnd rnd = (enum ptx_rnd)in->rnd;
+  /* the IEEE operations' rounding mode, in the MXCSR's rounding control (bits 13-14: 0 to
+     nearest, 1 down, 2 up, 3 toward zero), set around them as sim_alu's fesetround */
+  const unsigned rc = rnd == PTX_RND_RZ ? 3u : rnd == PTX_RND_RM ? 1u
+                      : rnd == PTX_RND_RP ? 2u : 0u;
+  const unsigned csr = rc ? _mm_getcsr() : 0;
+  if (rc)
+    _mm_setcsr((csr & ~0x6000u) | rc << 13);
+  /* (an operand the operation does not have: a, never read) */
+  b = b ? b : a;
+  c = c ? c : a;
   switch (k) {
+  case SIM_VFP_NONE:
+    break;
+  case SIM_VFP_ADD_F32: case SIM_VFP_SUB_F32: case SIM_VFP_MUL_F32: case SIM_VFP_FMA_F32:
   case SIM_VFP_DIV_F32: case SIM_VFP_DIV_FULL_F32: case SIM_VFP_DIV_APPROX_F32:
   case SIM_VFP_SQRT_F32: case SIM_VFP_RCP_F32: case SIM_VFP_ABS_F32: case SIM_VFP_NEG_F32:
-    f32_full(k, ftz, d, a, b ? b : a);             /* (b: a division's alone) */
-    return;
+  case SIM_VFP_COPYSIGN_F32: case SIM_VFP_RND_F32:
+    f32_full(k, ftz, rnd, d, a, b, c);
+    break;
   case SIM_VFP_ADD_F64: case SIM_VFP_SUB_F64: case SIM_VFP_MUL_F64: case SIM_VFP_DIV_F64:
-  case SIM_VFP_ABS_F64: case SIM_VFP_NEG_F64:
-    f64_full(k, d, a, b ? b : a);                  /* (b: not abs's or neg's) */
-    return;
-  case SIM_VFP_FMA_F64:
-    fma64_full(d, a, b, c);
-    return;
-  case SIM_VFP_NONE:
-    return;
+  case SIM_VFP_FMA_F64: case SIM_VFP_SQRT_F64: case SIM_VFP_RCP_F64: case SIM_VFP_ABS_F64:
+  case SIM_VFP_NEG_F64: case SIM_VFP_COPYSIGN_F64: case SIM_VFP_RND_F64:
+    f64_full(k, rnd, d, a, b, c);
+    break;
   default:
-    cvt_full(k, ftz, d, a);
-    return;
+    cvt_full(k, ftz, rnd, d, a);
+    break;
   }
+  if (rc)
+    _mm_setcsr(csr);
 }
 #else
-void sim_vfp_full(enum sim_vfp k, uint32_t flags, uint64_t *d, const uint64_t *a,
+void sim_vfp_full(enum sim_vfp k, const struct ptx_inst *in, uint64_t *d, const uint64_t *a,
                   const uint64_t *b, const uint64_t *c)
 {
-  (void)k; (void)flags; (void)d; (void)a; (void)b; (void)c;
+  (void)k; (void)in; (void)d; (void)a; (void)b; (void)c;
 }
 #endif

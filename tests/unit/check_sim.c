@@ -2938,13 +2938,15 @@ START_TEST(test_fast_path_new_kinds)
 END_TEST
 
 /* The arithmetic shifts, 64-bit shifts, mul.hi of 32-bit integers (a division by a
-   constant), the cvts between 32- and 64-bit integers, and sim_vfp.c's float operations
-   (div.rn.f32, sqrt.rn.f32, fma.rn.f64, cvt.rn.f32.f64, cvt.f64.f32) give what sim_alu
-   gives lane by lane: every pair of 16 values (shift counts of 0 to 64 and 2^32 - 1, the
-   ends of the ranges, float NaNs, infinities and subnormals). Kernel "mk" runs them in
-   sim_exec_run's fast plan on full warps; "mkp" skips them in the lanes with tid % 3 == 0,
-   so that partial warps run them, whose skipped lanes must keep their registers' earlier
-   values; "mkg" guards each with a predicate that holds, so that sim_exec runs them. */
+   constant), div and rem of 32-bit integers (by 0, INT_MIN by -1), the cvts between 32- and
+   64-bit integers, and sim_vfp.c's float operations (add.rz.f32 first, then floorf's
+   cvt.rmi.f32.f32, and the round-to-nearest ones after them: div.rn.f32, sqrt.rn.f32,
+   fma.rn.f64, cvt.rn.f32.f64, cvt.f64.f32) give what sim_alu gives lane by lane: every
+   pair of 16 values (shift counts of 0 to 64 and 2^32 - 1, the ends of the ranges, float
+   NaNs, infinities and subnormals). Kernel "mk" runs them in sim_exec_run's fast plan on
+   full warps; "mkp" skips them in the lanes with tid % 3 == 0, so that partial warps run
+   them, whose skipped lanes must keep their registers' earlier values; "mkg" guards each
+   with a predicate that holds, so that sim_exec runs them. */
 START_TEST(test_fast_path_more_kinds)
 {
   static const uint64_t v[] = {
@@ -2952,18 +2954,19 @@ START_TEST(test_fast_path_more_kinds)
     0xbff0000040400000ull, 0x7ff8000000000000ull, 0xfff0000000000000ull, 0x8000000000000001ull,
     0x9E3779B97F4A7C15ull};
   _Static_assert(sizeof v / sizeof v[0] == 16, "16 values, 256 pairs");
-  static const char *const ops[16] = {
-    "shr.s32 %r40, %r2, %r3", "shr.u64 %rd21, %rd7, %r3", "shr.s64 %rd22, %rd7, %r3",
+  static const char *const ops[22] = {
+    "add.rz.f32 %f4, %f10, %f11", "cvt.rmi.f32.f32 %f5, %f10", "shr.s32 %r40, %r2, %r3", "shr.u64 %rd21, %rd7, %r3", "shr.s64 %rd22, %rd7, %r3",
     "shr.b64 %rd23, %rd7, %r3", "mul.hi.s32 %r41, %r2, %r3", "mul.hi.u32 %r42, %r2, %r3",
     "cvt.s32.s64 %r43, %rd7", "cvt.u32.s64 %r44, %rd7", "cvt.u64.s32 %rd24, %r2",
     "cvt.s64.u32 %rd25, %r2", "cvt.s32.u32 %r45, %r2", "div.rn.f32 %f1, %f10, %f11",
     "sqrt.rn.f32 %f2, %f10", "fma.rn.f64 %fd1, %fd10, %fd11, %fd10", "cvt.rn.f32.f64 %f3, %fd10",
-    "cvt.f64.f32 %fd2, %f10"};
+    "cvt.f64.f32 %fd2, %f10", "div.s32 %r46, %r2, %r3", "div.u32 %r47, %r2, %r3",
+    "rem.s32 %r48, %r2, %r3", "rem.u32 %r49, %r2, %r3"};
   /* where each result goes: a 32-bit register (widened with cvt.u64.u32 to be stored) or a
      64-bit one */
-  static const char *const res[16] = {
-    "%r40", "%rd21", "%rd22", "%rd23", "%r41", "%r42", "%r43", "%r44", "%rd24", "%rd25", "%r45",
-    "%f1", "%f2", "%fd1", "%f3", "%fd2"};
+  static const char *const res[22] = {
+    "%f4", "%f5", "%r40", "%rd21", "%rd22", "%rd23", "%r41", "%r42", "%r43", "%r44", "%rd24", "%rd25", "%r45",
+    "%f1", "%f2", "%fd1", "%f3", "%fd2", "%r46", "%r47", "%r48", "%r49"};
   const uint64_t sent = 0x5A5A5A5A5A5A5A5Aull;
   static const char *const name[3] = {"mk", "mkp", "mkg"};
   for (int var = 0; var < 3; var++) {
@@ -2987,16 +2990,16 @@ START_TEST(test_fast_path_more_kinds)
          "  mov.b32 %%f10, %%r2;\n  mov.b32 %%f11, %%r3;\n"
          "  mov.b64 %%fd10, %%rd7;\n  mov.b64 %%fd11, %%rd8;\n"
          "  setp.ne.u32 %%p30, %%r1, 9999;\n", name[var]);
-    for (int j = 0; j < 16; j++)                   /* the values from before */
+    for (int j = 0; j < 22; j++)                   /* the values from before */
       EMIT("  mov.b%d %s, 0x%s;\n", res[j][1] == 'r' && res[j][2] == 'd' ? 64
            : res[j][1] == 'f' && res[j][2] == 'd' ? 64 : 32, res[j],
            (res[j][2] == 'd') ? "5A5A5A5A5A5A5A5A" : "5A5A5A5A");
     EMIT("  rem.u32 %%r4, %%r1, 3;\n  setp.eq.u32 %%p31, %%r4, %d;\n  @%%p31 bra DONE;\n",
          var == 1 ? 0 : 7);
-    for (int j = 0; j < 16; j++)
+    for (int j = 0; j < 22; j++)
       EMIT("  %s%s;\n", var == 2 ? "@%p30 " : "", ops[j]);
-    EMIT("DONE:\n  mul.wide.u32 %%rd40, %%r1, 128;\n  add.s64 %%rd41, %%rd3, %%rd40;\n");
-    for (int j = 0; j < 16; j++) {
+    EMIT("DONE:\n  mul.wide.u32 %%rd40, %%r1, 176;\n  add.s64 %%rd41, %%rd3, %%rd40;\n");
+    for (int j = 0; j < 22; j++) {
       if (res[j][2] == 'd') {
         EMIT("  mov.b64 %%rd42, %s;\n  st.global.u64 [%%rd41+%d], %%rd42;\n", res[j], 8 * j);
       } else {
@@ -3006,40 +3009,110 @@ START_TEST(test_fast_path_more_kinds)
     }
     EMIT("  ret;\n}\n");
 #undef EMIT
-    uint64_t a[256], b[256], out[256][16];
+    uint64_t a[256], b[256], out[256][22];
     struct fx f;
     run_pairs(&f, k, name[var], v, sizeof v[0], a, b, out, sizeof out);
     for (unsigned l = 0; l < 256; l++) {
-      uint64_t want[16];
+      uint64_t want[22];
       const uint32_t a32 = (uint32_t)a[l], b32 = (uint32_t)b[l];
       if (var == 1 && l % 3 == 0) {               /* skipped: the values from before */
-        for (int j = 0; j < 16; j++)
+        for (int j = 0; j < 22; j++)
           want[j] = res[j][2] == 'd' ? sent : (uint32_t)sent;
       } else {
-        want[0] = (uint32_t)sim_alu_ibin(PTX_OP_SHR, PTX_T_S32, 0, a32, b32);
-        want[1] = sim_alu_ibin(PTX_OP_SHR, PTX_T_U64, 0, a[l], b32);
-        want[2] = sim_alu_ibin(PTX_OP_SHR, PTX_T_S64, 0, a[l], b32);
-        want[3] = sim_alu_ibin(PTX_OP_SHR, PTX_T_B64, 0, a[l], b32);
-        want[4] = (uint32_t)sim_alu_ibin(PTX_OP_MUL, PTX_T_S32, PTX_F_HI, a32, b32);
-        want[5] = (uint32_t)sim_alu_ibin(PTX_OP_MUL, PTX_T_U32, PTX_F_HI, a32, b32);
-        want[6] = (uint32_t)sim_alu_cvt(PTX_T_S32, PTX_T_S64, PTX_RND_NONE, 0, a[l]);
-        want[7] = (uint32_t)sim_alu_cvt(PTX_T_U32, PTX_T_S64, PTX_RND_NONE, 0, a[l]);
-        want[8] = sim_alu_cvt(PTX_T_U64, PTX_T_S32, PTX_RND_NONE, 0, a32);
-        want[9] = sim_alu_cvt(PTX_T_S64, PTX_T_U32, PTX_RND_NONE, 0, a32);
-        want[10] = (uint32_t)sim_alu_cvt(PTX_T_S32, PTX_T_U32, PTX_RND_NONE, 0, a32);
-        want[11] = (uint32_t)sim_alu_fbin(PTX_OP_DIV, PTX_T_F32, PTX_RND_RN, 0, a32, b32);
-        want[12] = (uint32_t)sim_alu_fun(PTX_OP_SQRT, PTX_T_F32, PTX_RND_RN, 0, a32);
-        want[13] = sim_alu_ffma(PTX_T_F64, PTX_RND_RN, 0, a[l], b[l], a[l]);
-        want[14] = (uint32_t)sim_alu_cvt(PTX_T_F32, PTX_T_F64, PTX_RND_RN, 0, a[l]);
-        want[15] = sim_alu_cvt(PTX_T_F64, PTX_T_F32, PTX_RND_NONE, 0, a32);
+        want[0] = (uint32_t)sim_alu_fbin(PTX_OP_ADD, PTX_T_F32, PTX_RND_RZ, 0, a32, b32);
+        want[1] = (uint32_t)sim_alu_cvt(PTX_T_F32, PTX_T_F32, PTX_RND_RMI, 0, a32);
+        want[2] = (uint32_t)sim_alu_ibin(PTX_OP_SHR, PTX_T_S32, 0, a32, b32);
+        want[3] = sim_alu_ibin(PTX_OP_SHR, PTX_T_U64, 0, a[l], b32);
+        want[4] = sim_alu_ibin(PTX_OP_SHR, PTX_T_S64, 0, a[l], b32);
+        want[5] = sim_alu_ibin(PTX_OP_SHR, PTX_T_B64, 0, a[l], b32);
+        want[6] = (uint32_t)sim_alu_ibin(PTX_OP_MUL, PTX_T_S32, PTX_F_HI, a32, b32);
+        want[7] = (uint32_t)sim_alu_ibin(PTX_OP_MUL, PTX_T_U32, PTX_F_HI, a32, b32);
+        want[8] = (uint32_t)sim_alu_cvt(PTX_T_S32, PTX_T_S64, PTX_RND_NONE, 0, a[l]);
+        want[9] = (uint32_t)sim_alu_cvt(PTX_T_U32, PTX_T_S64, PTX_RND_NONE, 0, a[l]);
+        want[10] = sim_alu_cvt(PTX_T_U64, PTX_T_S32, PTX_RND_NONE, 0, a32);
+        want[11] = sim_alu_cvt(PTX_T_S64, PTX_T_U32, PTX_RND_NONE, 0, a32);
+        want[12] = (uint32_t)sim_alu_cvt(PTX_T_S32, PTX_T_U32, PTX_RND_NONE, 0, a32);
+        want[13] = (uint32_t)sim_alu_fbin(PTX_OP_DIV, PTX_T_F32, PTX_RND_RN, 0, a32, b32);
+        want[14] = (uint32_t)sim_alu_fun(PTX_OP_SQRT, PTX_T_F32, PTX_RND_RN, 0, a32);
+        want[15] = sim_alu_ffma(PTX_T_F64, PTX_RND_RN, 0, a[l], b[l], a[l]);
+        want[16] = (uint32_t)sim_alu_cvt(PTX_T_F32, PTX_T_F64, PTX_RND_RN, 0, a[l]);
+        want[17] = sim_alu_cvt(PTX_T_F64, PTX_T_F32, PTX_RND_NONE, 0, a32);
+        want[18] = sim_alu_ibin(PTX_OP_DIV, PTX_T_S32, 0, a32, b32);
+        want[19] = sim_alu_ibin(PTX_OP_DIV, PTX_T_U32, 0, a32, b32);
+        want[20] = sim_alu_ibin(PTX_OP_REM, PTX_T_S32, 0, a32, b32);
+        want[21] = sim_alu_ibin(PTX_OP_REM, PTX_T_U32, 0, a32, b32);
       }
-      for (int j = 0; j < 16; j++)
+      for (int j = 0; j < 22; j++)
         ck_assert_msg(out[l][j] == want[j], "%s lane %u, %s of 0x%" PRIx64 " and 0x%" PRIx64
                       ": 0x%" PRIx64 ", sim_alu 0x%" PRIx64, name[var], l, ops[j], a[l], b[l],
                       out[l][j], want[j]);
     }
     done(&f);
   }
+}
+END_TEST
+
+/* div and rem of s32 and u32 on full warps (the fast plan's quotient through double) against
+   sim_alu_ibin on 16384 random pairs: random bits, small divisors, dividends near 2^32 and
+   2^31 over divisors near a power of two or one off a factor, quotients just under an
+   integer (x = q y - 1), both signs. */
+START_TEST(test_fast_path_idiv_random)
+{
+  static const char *k =
+    HDR
+    ".visible .entry dv(.param .u64 a, .param .u64 b, .param .u64 out)\n{\n"
+    "  .reg .b32 %r<12>;\n  .reg .b64 %rd<12>;\n"
+    "  mov.u32 %r1, %tid.x;\n  mov.u32 %r2, %ctaid.x;\n  mad.lo.u32 %r3, %r2, 256, %r1;\n"
+    "  ld.param.u64 %rd1, [a];\n  ld.param.u64 %rd2, [b];\n  ld.param.u64 %rd3, [out];\n"
+    "  mul.wide.u32 %rd4, %r3, 4;\n  add.s64 %rd5, %rd1, %rd4;\n  add.s64 %rd6, %rd2, %rd4;\n"
+    "  ld.global.u32 %r4, [%rd5];\n  ld.global.u32 %r5, [%rd6];\n"
+    "  div.s32 %r6, %r4, %r5;\n  div.u32 %r7, %r4, %r5;\n"
+    "  rem.s32 %r8, %r4, %r5;\n  rem.u32 %r9, %r4, %r5;\n"
+    "  mul.wide.u32 %rd7, %r3, 16;\n  add.s64 %rd8, %rd3, %rd7;\n"
+    "  st.global.v4.u32 [%rd8], {%r6, %r7, %r8, %r9};\n"
+    "  ret;\n}\n";
+  enum { N = 16384 };
+  static uint32_t a[N], b[N], out[N][4];
+  uint64_t rng = 0xDA942042E4DD58B5ull;
+  for (unsigned i = 0; i < N; i++) {
+    uint64_t r = sim_order_next(&rng), r2 = sim_order_next(&rng);
+    uint32_t y;
+    switch (r % 6) {
+    case 0: a[i] = (uint32_t)r2; b[i] = (uint32_t)(r2 >> 32); break;
+    case 1: a[i] = (uint32_t)r2; b[i] = (uint32_t)(r >> 8) % 17; break;
+    case 2:                                        /* near 2^32 or 2^31, by near 2^k */
+      a[i] = ((r >> 8) & 1 ? 0xffffffffu : 0x80000000u) - (uint32_t)(r2 % 5);
+      b[i] = (1u << (r2 >> 8) % 32) + (uint32_t)((r >> 16) % 3) - 1;
+      break;
+    case 3:                                        /* a quotient just under an integer */
+      y = (uint32_t)(r2 % 100000) + 1;
+      a[i] = (uint32_t)(((r >> 8) % (0xffffffffull / y)) * y) - 1;
+      b[i] = y;
+      break;
+    case 4:                                        /* signed, both signs */
+      a[i] = (uint32_t)(int32_t)((int64_t)(r2 % 4000000001ull) - 2000000000);
+      b[i] = (uint32_t)(int32_t)((int64_t)((r >> 8) % 20001) - 10000);
+      break;
+    default: a[i] = (uint32_t)r2 | 0x80000000u; b[i] = (uint32_t)(r >> 40) | 1; break;
+    }
+  }
+  struct fx f;
+  load(&f, k);
+  uint64_t p[3] = {buffer(&f, sizeof a, "a"), buffer(&f, sizeof b, "b"),
+                   buffer(&f, sizeof out, "out")};
+  ck_assert_int_eq(sim_write(f.d, p[0], a, sizeof a), SIM_OK);
+  ck_assert_int_eq(sim_write(f.d, p[1], b, sizeof b), SIM_OK);
+  ck_assert_int_eq(launch(&f, "dv", N / 256, 256, p, 3, SIM_SCHED_ITS, 1, 0), SIM_OK);
+  ck_assert_msg(f.r.outcome == SIM_RAN_OK, "%s", f.r.fault.message);
+  ck_assert_int_eq(sim_read(f.d, p[2], out, sizeof out), SIM_OK);
+  static const enum ptx_op op[4] = {PTX_OP_DIV, PTX_OP_DIV, PTX_OP_REM, PTX_OP_REM};
+  for (unsigned i = 0; i < N; i++)
+    for (unsigned j = 0; j < 4; j++) {
+      uint32_t want = (uint32_t)sim_alu_ibin(op[j], j & 1 ? PTX_T_U32 : PTX_T_S32, 0, a[i], b[i]);
+      ck_assert_msg(out[i][j] == want, "%s.%s of 0x%08x and 0x%08x: 0x%08x, sim_alu 0x%08x",
+                    j < 2 ? "div" : "rem", j & 1 ? "u32" : "s32", a[i], b[i], out[i][j], want);
+    }
+  done(&f);
 }
 END_TEST
 
@@ -5701,12 +5774,13 @@ START_TEST(test_cvt_full_matches_lanes)
 }
 END_TEST
 
-/* sim_vfp.c's vector code against sim_alu, lane by lane, for every operation it takes: f32
-   division (.rn, .full, .approx), square root, reciprocal, abs and neg, f64 add, sub, mul,
-   div, fma, abs and neg, the conversions between f32 and f64 and between f32 and 32-bit
-   integers, with .ftz and without; operands drawn from NaNs (quiet and signalling, with
-   payloads, of either sign), infinities, zeros, subnormals, the ends of the ranges, values
-   near 2^126 (whose reciprocal is subnormal) and 2^31, and random bits and random ordinary
+/* sim_vfp.c's vector code against sim_alu, lane by lane, for every operation it takes: the
+   IEEE operations of f32 and f64 (add, sub, mul, fma, div, sqrt, rcp) in each rounding mode,
+   division's .full and .approx, abs, neg and copysign, rounding to an integral value, the
+   conversions between f32 and f64 and between floats and 32-bit integers, with .ftz and
+   without; operands drawn from NaNs (quiet and signalling, with payloads, of either sign),
+   infinities, zeros, subnormals, the ends of the ranges, values near 2^126 (whose
+   reciprocal is subnormal), 2^31 and 2^32, halves, and random bits and random ordinary
    values; 100 warps of 32 lanes each. An s32 result is compared sign-extended, as widen
    leaves it. */
 static uint64_t vfp_operand(uint64_t *rng, int f64)
@@ -5715,14 +5789,16 @@ static uint64_t vfp_operand(uint64_t *rng, int f64)
     0x7fc00000u, 0xffc00001u, 0x7fa00001u, 0xff800001u, 0x7f800000u, 0xff800000u, 0, 0x80000000u,
     1, 0x80000001u, 0x007fffffu, 0x00800000u, 0x7f7fffffu, 0xff7fffffu, 0x3f800000u,
     0xbf800000u, 0x7e800000u, 0x7e800001u, 0xfe800001u, 0x4f000000u, 0xcf000000u, 0xcf000001u,
-    0x4effffffu, 0x3f000000u, 0x01000003u, 0x7fffffffu, 0xffffffffu};
+    0x4effffffu, 0x3f000000u, 0x01000003u, 0x7fffffffu, 0xffffffffu, 0x4f800000u, 0x4f7fffffu,
+    0xbf000000u, 0x3fc00000u, 0x40200000u, 0xc0200000u, 0x3effffffu};
   static const uint64_t s64[] = {
     0x7ff8000000000000ull, 0xfff8000000000123ull, 0x7ff0000000000001ull, 0x7ff0000000000000ull,
     0xfff0000000000000ull, 0, 0x8000000000000000ull, 1, 0x000fffffffffffffull,
     0x7fefffffffffffffull, 0x3ff0000000000000ull, 0xbff0000000000000ull,
     0x47efffffe0000000ull, 0x47efffff00000000ull, 0x3810000000000000ull, 0x36a0000000000000ull,
     0x380fffffffffffffull, 0x7ff8000000000001ull, 0x7ff4000000000000ull, 0xfffc0000f0000000ull,
-    0x7ff00000a0000000ull};
+    0x7ff00000a0000000ull, 0x41e0000000000000ull, 0x41dfffffffc00000ull, 0xc1e0000000200000ull,
+    0x4004000000000000ull, 0xbfe0000000000000ull, 0xc004000000000000ull};
   const uint64_t r = sim_order_next(rng);
   switch (r % 4) {
   case 0:                                          /* a special value */
@@ -5752,33 +5828,69 @@ START_TEST(test_vfp_matches_sim_alu)
   static const struct vcase cs[] = {
     {PTX_OP_DIV, PTX_T_F32, PTX_T_NONE, PTX_RND_RN, 0, 3},
     {PTX_OP_DIV, PTX_T_F32, PTX_T_NONE, PTX_RND_RN, PTX_F_FTZ, 3},
+    {PTX_OP_DIV, PTX_T_F32, PTX_T_NONE, PTX_RND_RZ, 0, 3},
+    {PTX_OP_DIV, PTX_T_F32, PTX_T_NONE, PTX_RND_RM, PTX_F_FTZ, 3},
     {PTX_OP_DIV, PTX_T_F32, PTX_T_NONE, PTX_RND_NONE, PTX_F_FULL, 3},
     {PTX_OP_DIV, PTX_T_F32, PTX_T_NONE, PTX_RND_NONE, PTX_F_FULL | PTX_F_FTZ, 3},
     {PTX_OP_DIV, PTX_T_F32, PTX_T_NONE, PTX_RND_NONE, PTX_F_APPROX, 3},
     {PTX_OP_DIV, PTX_T_F32, PTX_T_NONE, PTX_RND_NONE, PTX_F_APPROX | PTX_F_FTZ, 3},
+    {PTX_OP_ADD, PTX_T_F32, PTX_T_NONE, PTX_RND_RN, PTX_F_FTZ, 3},
+    {PTX_OP_ADD, PTX_T_F32, PTX_T_NONE, PTX_RND_RZ, 0, 3},
+    {PTX_OP_SUB, PTX_T_F32, PTX_T_NONE, PTX_RND_RP, 0, 3},
+    {PTX_OP_MUL, PTX_T_F32, PTX_T_NONE, PTX_RND_RM, PTX_F_FTZ, 3},
+    {PTX_OP_MUL, PTX_T_F32, PTX_T_NONE, PTX_RND_NONE, PTX_F_FTZ, 3},
+    {PTX_OP_FMA, PTX_T_F32, PTX_T_NONE, PTX_RND_RN, PTX_F_FTZ, 4},
+    {PTX_OP_FMA, PTX_T_F32, PTX_T_NONE, PTX_RND_RZ, 0, 4},
+    {PTX_OP_MAD, PTX_T_F32, PTX_T_NONE, PTX_RND_RP, PTX_F_FTZ, 4},
     {PTX_OP_SQRT, PTX_T_F32, PTX_T_NONE, PTX_RND_RN, 0, 2},
+    {PTX_OP_SQRT, PTX_T_F32, PTX_T_NONE, PTX_RND_RP, PTX_F_FTZ, 2},
     {PTX_OP_SQRT, PTX_T_F32, PTX_T_NONE, PTX_RND_NONE, PTX_F_APPROX | PTX_F_FTZ, 2},
     {PTX_OP_RCP, PTX_T_F32, PTX_T_NONE, PTX_RND_RN, 0, 2},
+    {PTX_OP_RCP, PTX_T_F32, PTX_T_NONE, PTX_RND_RZ, 0, 2},
     {PTX_OP_RCP, PTX_T_F32, PTX_T_NONE, PTX_RND_NONE, PTX_F_APPROX | PTX_F_FTZ, 2},
     {PTX_OP_ABS, PTX_T_F32, PTX_T_NONE, PTX_RND_NONE, 0, 2},
     {PTX_OP_ABS, PTX_T_F32, PTX_T_NONE, PTX_RND_NONE, PTX_F_FTZ, 2},
     {PTX_OP_NEG, PTX_T_F32, PTX_T_NONE, PTX_RND_NONE, 0, 2},
     {PTX_OP_NEG, PTX_T_F32, PTX_T_NONE, PTX_RND_NONE, PTX_F_FTZ, 2},
+    {PTX_OP_COPYSIGN, PTX_T_F32, PTX_T_NONE, PTX_RND_NONE, 0, 3},
+    {PTX_OP_ADD, PTX_T_F64, PTX_T_NONE, PTX_RND_NONE, 0, 3},
+    {PTX_OP_ADD, PTX_T_F64, PTX_T_NONE, PTX_RND_RZ, 0, 3},
+    {PTX_OP_SUB, PTX_T_F64, PTX_T_NONE, PTX_RND_RN, 0, 3},
+    {PTX_OP_MUL, PTX_T_F64, PTX_T_NONE, PTX_RND_RM, 0, 3},
+    {PTX_OP_DIV, PTX_T_F64, PTX_T_NONE, PTX_RND_RN, 0, 3},
+    {PTX_OP_DIV, PTX_T_F64, PTX_T_NONE, PTX_RND_RP, 0, 3},
+    {PTX_OP_FMA, PTX_T_F64, PTX_T_NONE, PTX_RND_RN, 0, 4},
+    {PTX_OP_FMA, PTX_T_F64, PTX_T_NONE, PTX_RND_RM, 0, 4},
+    {PTX_OP_SQRT, PTX_T_F64, PTX_T_NONE, PTX_RND_RN, 0, 2},
+    {PTX_OP_RCP, PTX_T_F64, PTX_T_NONE, PTX_RND_RZ, 0, 2},
     {PTX_OP_ABS, PTX_T_F64, PTX_T_NONE, PTX_RND_NONE, 0, 2},
     {PTX_OP_NEG, PTX_T_F64, PTX_T_NONE, PTX_RND_NONE, 0, 2},
-    {PTX_OP_ADD, PTX_T_F64, PTX_T_NONE, PTX_RND_NONE, 0, 3},
-    {PTX_OP_SUB, PTX_T_F64, PTX_T_NONE, PTX_RND_RN, 0, 3},
-    {PTX_OP_MUL, PTX_T_F64, PTX_T_NONE, PTX_RND_NONE, 0, 3},
-    {PTX_OP_DIV, PTX_T_F64, PTX_T_NONE, PTX_RND_RN, 0, 3},
-    {PTX_OP_FMA, PTX_T_F64, PTX_T_NONE, PTX_RND_RN, 0, 4},
+    {PTX_OP_COPYSIGN, PTX_T_F64, PTX_T_NONE, PTX_RND_NONE, 0, 3},
     {PTX_OP_CVT, PTX_T_F32, PTX_T_S32, PTX_RND_RN, 0, 2},
+    {PTX_OP_CVT, PTX_T_F32, PTX_T_S32, PTX_RND_RZ, 0, 2},
     {PTX_OP_CVT, PTX_T_F32, PTX_T_U32, PTX_RND_RN, 0, 2},
+    {PTX_OP_CVT, PTX_T_F32, PTX_T_U32, PTX_RND_RM, 0, 2},
     {PTX_OP_CVT, PTX_T_S32, PTX_T_F32, PTX_RND_RZI, 0, 2},
     {PTX_OP_CVT, PTX_T_S32, PTX_T_F32, PTX_RND_RZI, PTX_F_FTZ, 2},
+    {PTX_OP_CVT, PTX_T_S32, PTX_T_F32, PTX_RND_RNI, 0, 2},
+    {PTX_OP_CVT, PTX_T_S32, PTX_T_F32, PTX_RND_RMI, 0, 2},
+    {PTX_OP_CVT, PTX_T_S32, PTX_T_F32, PTX_RND_RPI, PTX_F_FTZ, 2},
+    {PTX_OP_CVT, PTX_T_U32, PTX_T_F32, PTX_RND_RZI, 0, 2},
+    {PTX_OP_CVT, PTX_T_U32, PTX_T_F32, PTX_RND_RNI, 0, 2},
+    {PTX_OP_CVT, PTX_T_U32, PTX_T_F32, PTX_RND_RPI, PTX_F_FTZ, 2},
+    {PTX_OP_CVT, PTX_T_S32, PTX_T_F64, PTX_RND_RZI, 0, 2},
+    {PTX_OP_CVT, PTX_T_S32, PTX_T_F64, PTX_RND_RMI, 0, 2},
+    {PTX_OP_CVT, PTX_T_F32, PTX_T_F32, PTX_RND_RNI, 0, 2},
+    {PTX_OP_CVT, PTX_T_F32, PTX_T_F32, PTX_RND_RZI, 0, 2},
+    {PTX_OP_CVT, PTX_T_F32, PTX_T_F32, PTX_RND_RMI, PTX_F_FTZ, 2},
+    {PTX_OP_CVT, PTX_T_F32, PTX_T_F32, PTX_RND_RPI, PTX_F_FTZ, 2},
+    {PTX_OP_CVT, PTX_T_F64, PTX_T_F64, PTX_RND_RNI, 0, 2},
+    {PTX_OP_CVT, PTX_T_F64, PTX_T_F64, PTX_RND_RMI, 0, 2},
     {PTX_OP_CVT, PTX_T_F64, PTX_T_F32, PTX_RND_NONE, 0, 2},
     {PTX_OP_CVT, PTX_T_F64, PTX_T_F32, PTX_RND_NONE, PTX_F_FTZ, 2},
     {PTX_OP_CVT, PTX_T_F32, PTX_T_F64, PTX_RND_RN, 0, 2},
-    {PTX_OP_CVT, PTX_T_F32, PTX_T_F64, PTX_RND_RN, PTX_F_FTZ, 2},
+    {PTX_OP_CVT, PTX_T_F32, PTX_T_F64, PTX_RND_RZ, PTX_F_FTZ, 2},
+    {PTX_OP_CVT, PTX_T_F32, PTX_T_F64, PTX_RND_RP, 0, 2},
   };
   uint64_t rng = 0x853C49E6748FEA9Bull;
   unsigned taken = 0;
@@ -5797,6 +5909,7 @@ START_TEST(test_vfp_matches_sim_alu)
       continue;
     taken++;
     const int f64in = c->op == PTX_OP_CVT ? c->st == PTX_T_F64 : c->t == PTX_T_F64;
+    /* (the cvts from integers: any 32-bit values) */
     for (unsigned rep = 0; rep < 100; rep++) {
       uint64_t a[32], b[32], cc[32], d[32];
       for (unsigned l = 0; l < 32; l++) {
@@ -5804,14 +5917,14 @@ START_TEST(test_vfp_matches_sim_alu)
         b[l] = vfp_operand(&rng, f64in);
         cc[l] = vfp_operand(&rng, f64in);
       }
-      sim_vfp_full(k, c->flags, d, a, c->nopd > 2 ? b : NULL, c->nopd > 3 ? cc : NULL);
+      sim_vfp_full(k, &in, d, a, c->nopd > 2 ? b : NULL, c->nopd > 3 ? cc : NULL);
       for (unsigned l = 0; l < 32; l++) {
         uint64_t want;
         if (c->op == PTX_OP_CVT) {
           want = sim_alu_cvt(c->t, c->st, c->rnd, c->flags, a[l]);
           if (c->t == PTX_T_S32)
             want = sim_alu_sext(PTX_T_S32, want);
-        } else if (c->op == PTX_OP_FMA) {
+        } else if (c->op == PTX_OP_FMA || c->op == PTX_OP_MAD) {
           want = sim_alu_ffma(c->t, c->rnd, c->flags, a[l], b[l], cc[l]);
         } else if (c->nopd == 2) {
           want = sim_alu_fun(c->op, c->t, c->rnd, c->flags, a[l]);
@@ -5825,8 +5938,11 @@ START_TEST(test_vfp_matches_sim_alu)
       }
     }
   }
+  unsigned fmas = 0;                               /* (an fma needs FMA too) */
+  for (size_t ci = 0; ci < sizeof cs / sizeof *cs; ci++)
+    fmas += cs[ci].op == PTX_OP_FMA || cs[ci].op == PTX_OP_MAD;
   if (sim_cpu_avx2)
-    ck_assert_uint_ge(taken, sizeof cs / sizeof *cs - (sim_cpu_avx2_fma ? 0 : 1));
+    ck_assert_uint_eq(taken, sizeof cs / sizeof *cs - (sim_cpu_avx2_fma ? 0 : fmas));
 }
 END_TEST
 
@@ -7183,6 +7299,7 @@ Suite *suite_sim(void)
   tcase_add_test(t, test_fast_path_int64);
   tcase_add_test(t, test_fast_path_new_kinds);
   tcase_add_test(t, test_fast_path_more_kinds);
+  tcase_add_test(t, test_fast_path_idiv_random);
   tcase_add_test(t, test_fast_path_setp_f32);
   tcase_add_test(t, test_fast_path_sregs_params);
   tcase_add_test(t, test_fast_path_shared_oob);

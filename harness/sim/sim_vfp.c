@@ -16,6 +16,7 @@
 #include "sim/sim_alu.h"
 #include "sim/sim_int.h"
 
+#ifdef SIM_X86
 /* The rounding modes the IEEE operations take: none and .rn (to nearest even), .rz, .rm,
    .rp; the integer ones (.rni, .rzi, .rmi, .rpi) are the conversions' own. */
 static int ieee_rnd(enum ptx_rnd r)
@@ -28,6 +29,7 @@ static int int_rnd(enum ptx_rnd r)
 {
   return r == PTX_RND_RNI || r == PTX_RND_RZI || r == PTX_RND_RMI || r == PTX_RND_RPI;
 }
+#endif
 
 enum sim_vfp sim_vfp_of(const struct ptx_inst *in)
 {

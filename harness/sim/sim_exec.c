@@ -434,21 +434,38 @@ __attribute__((constructor)) static void cpu_detect(void)
 /* fma.rn.f32 for a full 32-lane warp with AVX2 and FMA, four lanes a vector: each 64-bit
    register slot is taken as two floats, the lane's value in the low one (little-endian); the
    high one computes something the final mask drops, so no shuffles are needed. NaN results
-   become SIM_ALU_F32_CNAN, as sim_alu_fma_f32_rn does; the rest is the same IEEE fma. */
+   become SIM_ALU_F32_CNAN, as sim_alu_fma_f32_rn does; the rest is the same IEEE fma. With
+   ftz (fma.rn.ftz.f32, --use_fast_math's), subnormal inputs and results are flushed to
+   zeros of their sign (ftz32x8), as sim_alu_ffma does. */
+__attribute__((target("avx2"))) static inline __m256i ftz32x8(__m256i u)
+{
+  const __m256i exp = _mm256_set1_epi32(0x7f800000), sign = _mm256_set1_epi32((int)0x80000000u);
+  return _mm256_blendv_epi8(u, _mm256_and_si256(u, sign),
+                            _mm256_cmpeq_epi32(_mm256_and_si256(u, exp), _mm256_setzero_si256()));
+}
+
 __attribute__((target("avx2,fma"))) static void fma_f32_full_avx2(uint64_t *d, const uint64_t *a,
                                                                  const uint64_t *b,
-                                                                 const uint64_t *c)
+                                                                 const uint64_t *c, int ftz)
 {
   const __m256i low = _mm256_set1_epi64x(0xffffffff);
   const __m256 cnan = _mm256_castsi256_ps(_mm256_set1_epi64x((long long)SIM_ALU_F32_CNAN));
 #pragma GCC unroll 8
   for (unsigned l = 0; l < 32; l += 4) {
-    __m256 x = _mm256_loadu_ps((const float *)(a + l));
-    __m256 y = _mm256_loadu_ps((const float *)(b + l));
-    __m256 z = _mm256_loadu_ps((const float *)(c + l));
-    __m256 r = _mm256_fmadd_ps(x, y, z);
-    r = _mm256_blendv_ps(r, cnan, _mm256_cmp_ps(r, r, _CMP_UNORD_Q));
-    _mm256_storeu_si256((__m256i *)(d + l), _mm256_and_si256(_mm256_castps_si256(r), low));
+    __m256i xi = _mm256_loadu_si256((const __m256i *)(a + l));
+    __m256i yi = _mm256_loadu_si256((const __m256i *)(b + l));
+    __m256i zi = _mm256_loadu_si256((const __m256i *)(c + l));
+    if (ftz) {
+      xi = ftz32x8(xi);
+      yi = ftz32x8(yi);
+      zi = ftz32x8(zi);
+    }
+    __m256 r = _mm256_fmadd_ps(_mm256_castsi256_ps(xi), _mm256_castsi256_ps(yi),
+                               _mm256_castsi256_ps(zi));
+    __m256i u = _mm256_castps_si256(_mm256_blendv_ps(r, cnan, _mm256_cmp_ps(r, r, _CMP_UNORD_Q)));
+    if (ftz)
+      u = ftz32x8(u);
+    _mm256_storeu_si256((__m256i *)(d + l), _mm256_and_si256(u, low));
   }
 }
 #endif
@@ -544,8 +561,10 @@ enum vop { VOP_ADD32, VOP_SUB32, VOP_MUL32, VOP_AND32, VOP_OR32, VOP_XOR32, VOP_
               32-bit product (a division by a constant); division and remainder of 32-bit
               integers (by a value: a 2D index from a 1D one) */
            VOP_SEXT32, VOP_ZEXT32, VOP_NOTP, VOP_MULHIS32, VOP_MULHIU32,
-           VOP_DIVS32, VOP_DIVU32, VOP_REMS32, VOP_REMU32 };
-_Static_assert(VOP_MINS32 == 16 && VOP_SEXT32 == 32 && VOP_REMU32 - VOP_SEXT32 < 16,
+           VOP_DIVS32, VOP_DIVU32, VOP_REMS32, VOP_REMU32,
+           /* f32 add, sub, mul, min and max with .ftz (--use_fast_math's) */
+           VOP_FADDZ, VOP_FSUBZ, VOP_FMULZ, VOP_FMINZ, VOP_FMAXZ };
+_Static_assert(VOP_MINS32 == 16 && VOP_SEXT32 == 32 && VOP_FMAXZ - VOP_SEXT32 < 16,
                "three 4-bit groups");
 
 #define VLOOP(expr)                                                              \
@@ -566,6 +585,10 @@ _Static_assert(VOP_MINS32 == 16 && VOP_SEXT32 == 32 && VOP_REMU32 - VOP_SEXT32 <
     }                                                                            \
   } while (0)
 #define VF32(op) _mm256_and_si256(low, f32_canon(op(_mm256_castsi256_ps(x), _mm256_castsi256_ps(y)), cnan))
+/* VF32 with .ftz: the inputs flushed, and the result */
+#define VF32Z(op)                                                                          \
+  _mm256_and_si256(low, ftz32x8(f32_canon(op(_mm256_castsi256_ps(ftz32x8(x)),               \
+                                             _mm256_castsi256_ps(ftz32x8(y))), cnan)))
 
 /* r, its NaNs made SIM_ALU_F32_CNAN (as sim_alu's f32 ops do). */
 __attribute__((target("avx2"))) static inline __m256i f32_canon(__m256 r, __m256 cnan)
@@ -717,6 +740,12 @@ __attribute__((target("avx2"))) static void bin_full_avx2(enum vop op, uint64_t 
   }
   case VOP_MULHIS32: VLOOP(_mm256_srli_epi64(_mm256_mul_epi32(x, y), 32)); break;
   case VOP_MULHIU32: VLOOP(_mm256_srli_epi64(_mm256_mul_epu32(x, y), 32)); break;
+  case VOP_FADDZ: VLOOP(VF32Z(_mm256_add_ps)); break;
+  case VOP_FSUBZ: VLOOP(VF32Z(_mm256_sub_ps)); break;
+  case VOP_FMULZ: VLOOP(VF32Z(_mm256_mul_ps)); break;
+  /* (min and max give one of the flushed inputs, or the canonical NaN: nothing to flush) */
+  case VOP_FMINZ: VLOOP(_mm256_and_si256(low, f32_minmax(ftz32x8(x), ftz32x8(y), 0, cnan))); break;
+  case VOP_FMAXZ: VLOOP(_mm256_and_si256(low, f32_minmax(ftz32x8(x), ftz32x8(y), 1, cnan))); break;
   case VOP_DIVS32: VLOOP(idiv32(x, y, 1, 0)); break;
   case VOP_DIVU32: VLOOP(idiv32(x, y, 0, 0)); break;
   case VOP_REMS32: VLOOP(idiv32(x, y, 1, 1)); break;
@@ -726,6 +755,7 @@ __attribute__((target("avx2"))) static void bin_full_avx2(enum vop op, uint64_t 
 #undef VLOOP
 #undef VLOOP1
 #undef VF32
+#undef VF32Z
 
 /* The vector operation of a 64-bit sub, shl, and, or or xor (op). */
 static inline enum vop int64_vop(enum ptx_op op)
@@ -833,17 +863,38 @@ __attribute__((target("avx2"))) static void setp_i64_full_avx2(enum ptx_cmp cm, 
   (void)setp_full_avx2(cm, sg, 0, 0, d, a, b);
 }
 
-/* setp.f32 (without .ftz) for a full 32-lane warp with AVX2, as sim_alu_setp_f32_lanes: eight
-   lanes a vector, packed and unpacked as setp_full_avx2's, the compare the CPU's ordered or
-   unordered one of the same meaning (the u forms: true where either is NaN); returns the
-   lanes set, as setp_full_avx2 with want. */
-__attribute__((target("avx2"))) static uint64_t setp_f32_full_avx2(enum ptx_cmp cm, uint64_t *d,
+/* setp.f32 for a full 32-lane warp with AVX2, as sim_alu_setp_f32_lanes and sim_alu_fcmp
+   (ftz: .ftz's inputs flushed): eight lanes a vector, packed and unpacked as
+   setp_full_avx2's, the compare the CPU's ordered or unordered one of the same meaning (the
+   u forms: true where either is NaN); returns the lanes set, as setp_full_avx2 with want. */
+__attribute__((target("avx2"))) static uint64_t setp_f32_full_avx2(enum ptx_cmp cm, int ftz,
+                                                                   uint64_t *d,
                                                                    const uint64_t *a,
                                                                    const uint64_t *b)
 {
   const __m256i one32 = _mm256_set1_epi32(1), zero = _mm256_setzero_si256();
   uint64_t bits = 0;
-#define SETPF_LOOP(pred)                                                                    do {                                                                                        _Pragma("GCC unroll 4")                                                                   for (unsigned l = 0; l < 32; l += 8) {                                                      __m256 x = _mm256_shuffle_ps(_mm256_loadu_ps((const float *)(const void *)(a + l)),                                    _mm256_loadu_ps((const float *)(const void *)(a + l + 4)),                                    0x88);                                                       __m256 y = _mm256_shuffle_ps(_mm256_loadu_ps((const float *)(const void *)(b + l)),                                    _mm256_loadu_ps((const float *)(const void *)(b + l + 4)),                                    0x88);                                                       __m256i r = _mm256_castps_si256(_mm256_cmp_ps(x, y, (pred)));                             __m256i r1 = _mm256_and_si256(r, one32);                                                  _mm256_storeu_si256((__m256i *)(void *)(d + l), _mm256_unpacklo_epi32(r1, zero));         _mm256_storeu_si256((__m256i *)(void *)(d + l + 4), _mm256_unpackhi_epi32(r1, zero));       bits |= (uint64_t)(unsigned)_mm256_movemask_ps(_mm256_castsi256_ps(r)) << l;            }                                                                                       } while (0)
+#define SETPF_LOOP(pred)                                                                  \
+  do {                                                                                    \
+    _Pragma("GCC unroll 4")                                                               \
+    for (unsigned l = 0; l < 32; l += 8) {                                                \
+      __m256 x = _mm256_shuffle_ps(_mm256_loadu_ps((const float *)(const void *)(a + l)), \
+                                   _mm256_loadu_ps((const float *)(const void *)(a + l + 4)), \
+                                   0x88);                                                 \
+      __m256 y = _mm256_shuffle_ps(_mm256_loadu_ps((const float *)(const void *)(b + l)), \
+                                   _mm256_loadu_ps((const float *)(const void *)(b + l + 4)), \
+                                   0x88);                                                 \
+      if (ftz) {                                                                          \
+        x = _mm256_castsi256_ps(ftz32x8(_mm256_castps_si256(x)));                         \
+        y = _mm256_castsi256_ps(ftz32x8(_mm256_castps_si256(y)));                         \
+      }                                                                                   \
+      __m256i r = _mm256_castps_si256(_mm256_cmp_ps(x, y, (pred)));                       \
+      __m256i r1 = _mm256_and_si256(r, one32);                                            \
+      _mm256_storeu_si256((__m256i *)(void *)(d + l), _mm256_unpacklo_epi32(r1, zero));   \
+      _mm256_storeu_si256((__m256i *)(void *)(d + l + 4), _mm256_unpackhi_epi32(r1, zero)); \
+      bits |= (uint64_t)(unsigned)_mm256_movemask_ps(_mm256_castsi256_ps(r)) << l;        \
+    }                                                                                     \
+  } while (0)
   switch (cm) {
   case PTX_CMP_EQ: SETPF_LOOP(_CMP_EQ_OQ); break;
   case PTX_CMP_NE: SETPF_LOOP(_CMP_NEQ_OQ); break;
@@ -1071,7 +1122,7 @@ static void fma_f32_lanes(uint64_t *d, const uint64_t *a, const uint64_t *b, con
 {
 #ifdef SIM_X86
   if (e == SIM_FULL32 && sim_cpu_avx2_fma) {
-    fma_f32_full_avx2(d, a, b, c);
+    fma_f32_full_avx2(d, a, b, c, 0);
     return;
   }
 #endif
@@ -1517,11 +1568,13 @@ static inline __attribute__((always_inline)) void run_alu(const struct sim_block
                   REG(in->opd[in->nopd > 2 ? 2 : 1].reg));
     break;
   case FK_FMA:
-    fma_f32_full_avx2(d, REG(in->opd[1].reg), REG(in->opd[2].reg), REG(in->opd[3].reg));
+    fma_f32_full_avx2(d, REG(in->opd[1].reg), REG(in->opd[2].reg), REG(in->opd[3].reg),
+                      f >> 4 & 1);                   /* .ftz */
     break;
   case FK_SETP:
     if (f & 32)
-      (void)setp_f32_full_avx2((enum ptx_cmp)in->cmp, d, REG(in->opd[1].reg), REG(in->opd[2].reg));
+      (void)setp_f32_full_avx2((enum ptx_cmp)in->cmp, f >> 6 & 1, d, REG(in->opd[1].reg),
+                               REG(in->opd[2].reg));
     else if (f & 16)
       setp_i64_full_avx2((enum ptx_cmp)in->cmp, f >> 6 & 1, d, REG(in->opd[1].reg),
                          REG(in->opd[2].reg));
@@ -1844,7 +1897,7 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
     if (t == PTX_T_F32 && in->rnd <= PTX_RND_RN && !(in->flags & (PTX_F_FTZ | PTX_F_SAT))) {
 #ifdef SIM_X86
       if (halves && sim_cpu_avx2_fma) {
-        EACH_HALF(fma_f32_full_avx2(dd + o, a + o, bb + o, c + o));
+        EACH_HALF(fma_f32_full_avx2(dd + o, a + o, bb + o, c + o, 0));
         break;
       }
 #endif
@@ -2695,7 +2748,8 @@ static int global_vec(const struct ptx_inst *in, const struct ptx_operand *v)
 
 /* The fast kind of in, and the 4-bit argument its ALU kinds take in the plan (*arg): the
    vector operation (FK_VOP, FK_VOP3; FK_VOP2 from VOP_MINS32, FK_VOP1 from VOP_SEXT32), the special
-   register's class (FK_SREG), 1 for 64 bits, 2 for f32 and 4 for signed (FK_SETP). */
+   register's class (FK_SREG), 1 for 64 bits, 2 for f32 and 4 for signed, or for an f32's
+   .ftz (FK_SETP), 1 for .ftz (FK_FMA). */
 static enum fast_kind fast_kind(const struct ptx_inst *in, unsigned *arg)
 {
   enum ptx_type t = (enum ptx_type)in->type;
@@ -2721,6 +2775,21 @@ static enum fast_kind fast_kind(const struct ptx_inst *in, unsigned *arg)
       return op == PTX_OP_MOV && o == 1 && in->nopd == 2 && in->opd[1].kind == PTX_OPD_SREG &&
              (*arg = sreg_class(in->opd[1].reg)) != SRC_NONE
              ? FK_SREG : FK_NONE;        /* (registers only, after linking, but for these) */
+  if (t == PTX_T_F32 && in->flags == PTX_F_FTZ && in->rnd <= PTX_RND_RN) {
+    /* --use_fast_math's f32 arithmetic: bin_full_avx2's and the fma's own .ftz forms */
+    switch (op) {
+    case PTX_OP_ADD: *arg = VOP_FADDZ - VOP_SEXT32; return FK_VOP1;
+    case PTX_OP_SUB: *arg = VOP_FSUBZ - VOP_SEXT32; return FK_VOP1;
+    case PTX_OP_MUL: *arg = VOP_FMULZ - VOP_SEXT32; return FK_VOP1;
+    case PTX_OP_MIN: *arg = VOP_FMINZ - VOP_SEXT32; return FK_VOP1;
+    case PTX_OP_MAX: *arg = VOP_FMAXZ - VOP_SEXT32; return FK_VOP1;
+    case PTX_OP_FMA:
+    case PTX_OP_MAD:
+      *arg = 1;
+      return sim_cpu_avx2_fma ? FK_FMA : FK_NONE;
+    default: break;
+    }
+  }
   if (sim_exec_shortcuts && sim_vfp_of(in) != SIM_VFP_NONE) {
     *arg = TOP_VFP;                          /* float division, square root, f64, cvts */
     return FK_VOP3;
@@ -2847,9 +2916,9 @@ static enum fast_kind fast_kind(const struct ptx_inst *in, unsigned *arg)
     return in->opd[1].reg == PTX_NOREG ? FK_NONE
            : in->space == PTX_SP_GLOBAL || in->space == PTX_SP_CONST ? FK_LDG : FK_NONE;
   case PTX_OP_SETP:
-    if (t == PTX_T_F32) {                          /* f32 without .ftz: 2 */
-      *arg = 2;
-      return !in->boolop && d->pair == PTX_NOREG && !in->flags &&
+    if (t == PTX_T_F32) {                          /* f32: 2, and 4 for .ftz */
+      *arg = 2 + 4u * ((in->flags & PTX_F_FTZ) != 0);
+      return !in->boolop && d->pair == PTX_NOREG && !(in->flags & ~(uint32_t)PTX_F_FTZ) &&
              ((in->cmp >= PTX_CMP_EQ && in->cmp <= PTX_CMP_GE) ||
               (in->cmp >= PTX_CMP_EQU && in->cmp <= PTX_CMP_NAN)) ? FK_SETP : FK_NONE;
     }
@@ -3400,8 +3469,8 @@ static inline __attribute__((always_inline)) uint32_t exec_run(struct sim_block 
       run_count_m(b, w, pc, ist, m, nm);
       if (f & PLAN_SETP_GUARD) {
         uint64_t *d = m == SIM_FULL32 ? REG(in->opd[0].reg) : part;
-        gbits = f & 32 ? setp_f32_full_avx2((enum ptx_cmp)in->cmp, d, REG(in->opd[1].reg),
-                                            REG(in->opd[2].reg))
+        gbits = f & 32 ? setp_f32_full_avx2((enum ptx_cmp)in->cmp, f >> 6 & 1, d,
+                                            REG(in->opd[1].reg), REG(in->opd[2].reg))
                        : setp_bits_full_avx2((enum ptx_cmp)in->cmp, f >> 6 & 1, f >> 4 & 1, d,
                                              REG(in->opd[1].reg), REG(in->opd[2].reg));
         gbits_pc = pc + 1;     /* (only m's lanes of gbits are read: part's for the rest) */

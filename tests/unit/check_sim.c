@@ -2941,7 +2941,8 @@ END_TEST
    constant), div and rem of 32-bit integers (by 0, INT_MIN by -1), the cvts between 32- and
    64-bit integers, and sim_vfp.c's float operations (add.rz.f32 first, then floorf's
    cvt.rmi.f32.f32, and the round-to-nearest ones after them: div.rn.f32, sqrt.rn.f32,
-   fma.rn.f64, cvt.rn.f32.f64, cvt.f64.f32) give what sim_alu gives lane by lane: every
+   fma.rn.f64, cvt.rn.f32.f64, cvt.f64.f32), and --use_fast_math's add, sub, mul, min,
+   max and fma of f32 with .ftz give what sim_alu gives lane by lane: every
    pair of 16 values (shift counts of 0 to 64 and 2^32 - 1, the ends of the ranges, float
    NaNs, infinities and subnormals). Kernel "mk" runs them in sim_exec_run's fast plan on
    full warps; "mkp" skips them in the lanes with tid % 3 == 0, so that partial warps run
@@ -2950,23 +2951,27 @@ END_TEST
 START_TEST(test_fast_path_more_kinds)
 {
   static const uint64_t v[] = {
-    0, 1, 31, 32, 33, 63, 64, 0xffffffffull, 0x80000000ull, 0x3f800000ull, 0x4000000000000000ull,
-    0xbff0000040400000ull, 0x7ff8000000000000ull, 0xfff0000000000000ull, 0x8000000000000001ull,
+    0, 1, 31, 32, 33, 63, 64, 0xffffffffull, 0x80000000ull, 0x3f800000ull, 0x4000000000800000ull,
+    0xbff0000040400000ull, 0x7ff8000000000000ull, 0xfff0000000000000ull, 0x80000000bf000000ull,
     0x9E3779B97F4A7C15ull};
+  /* (0x00800000 and 0xbf000000, the least normal f32 and -0.5: a subnormal product and fma) */
   _Static_assert(sizeof v / sizeof v[0] == 16, "16 values, 256 pairs");
-  static const char *const ops[22] = {
+  static const char *const ops[28] = {
     "add.rz.f32 %f4, %f10, %f11", "cvt.rmi.f32.f32 %f5, %f10", "shr.s32 %r40, %r2, %r3", "shr.u64 %rd21, %rd7, %r3", "shr.s64 %rd22, %rd7, %r3",
     "shr.b64 %rd23, %rd7, %r3", "mul.hi.s32 %r41, %r2, %r3", "mul.hi.u32 %r42, %r2, %r3",
     "cvt.s32.s64 %r43, %rd7", "cvt.u32.s64 %r44, %rd7", "cvt.u64.s32 %rd24, %r2",
     "cvt.s64.u32 %rd25, %r2", "cvt.s32.u32 %r45, %r2", "div.rn.f32 %f1, %f10, %f11",
     "sqrt.rn.f32 %f2, %f10", "fma.rn.f64 %fd1, %fd10, %fd11, %fd10", "cvt.rn.f32.f64 %f3, %fd10",
     "cvt.f64.f32 %fd2, %f10", "div.s32 %r46, %r2, %r3", "div.u32 %r47, %r2, %r3",
-    "rem.s32 %r48, %r2, %r3", "rem.u32 %r49, %r2, %r3"};
+    "rem.s32 %r48, %r2, %r3", "rem.u32 %r49, %r2, %r3", "add.ftz.f32 %f6, %f10, %f11",
+    "sub.ftz.f32 %f7, %f10, %f11", "mul.ftz.f32 %f8, %f10, %f11", "min.ftz.f32 %f9, %f10, %f11",
+    "max.ftz.f32 %f12, %f10, %f11", "fma.rn.ftz.f32 %f13, %f10, %f11, %f10"};
   /* where each result goes: a 32-bit register (widened with cvt.u64.u32 to be stored) or a
      64-bit one */
-  static const char *const res[22] = {
+  static const char *const res[28] = {
     "%f4", "%f5", "%r40", "%rd21", "%rd22", "%rd23", "%r41", "%r42", "%r43", "%r44", "%rd24", "%rd25", "%r45",
-    "%f1", "%f2", "%fd1", "%f3", "%fd2", "%r46", "%r47", "%r48", "%r49"};
+    "%f1", "%f2", "%fd1", "%f3", "%fd2", "%r46", "%r47", "%r48", "%r49",
+    "%f6", "%f7", "%f8", "%f9", "%f12", "%f13"};
   const uint64_t sent = 0x5A5A5A5A5A5A5A5Aull;
   static const char *const name[3] = {"mk", "mkp", "mkg"};
   for (int var = 0; var < 3; var++) {
@@ -2990,16 +2995,16 @@ START_TEST(test_fast_path_more_kinds)
          "  mov.b32 %%f10, %%r2;\n  mov.b32 %%f11, %%r3;\n"
          "  mov.b64 %%fd10, %%rd7;\n  mov.b64 %%fd11, %%rd8;\n"
          "  setp.ne.u32 %%p30, %%r1, 9999;\n", name[var]);
-    for (int j = 0; j < 22; j++)                   /* the values from before */
+    for (int j = 0; j < 28; j++)                   /* the values from before */
       EMIT("  mov.b%d %s, 0x%s;\n", res[j][1] == 'r' && res[j][2] == 'd' ? 64
            : res[j][1] == 'f' && res[j][2] == 'd' ? 64 : 32, res[j],
            (res[j][2] == 'd') ? "5A5A5A5A5A5A5A5A" : "5A5A5A5A");
     EMIT("  rem.u32 %%r4, %%r1, 3;\n  setp.eq.u32 %%p31, %%r4, %d;\n  @%%p31 bra DONE;\n",
          var == 1 ? 0 : 7);
-    for (int j = 0; j < 22; j++)
+    for (int j = 0; j < 28; j++)
       EMIT("  %s%s;\n", var == 2 ? "@%p30 " : "", ops[j]);
-    EMIT("DONE:\n  mul.wide.u32 %%rd40, %%r1, 176;\n  add.s64 %%rd41, %%rd3, %%rd40;\n");
-    for (int j = 0; j < 22; j++) {
+    EMIT("DONE:\n  mul.wide.u32 %%rd40, %%r1, 224;\n  add.s64 %%rd41, %%rd3, %%rd40;\n");
+    for (int j = 0; j < 28; j++) {
       if (res[j][2] == 'd') {
         EMIT("  mov.b64 %%rd42, %s;\n  st.global.u64 [%%rd41+%d], %%rd42;\n", res[j], 8 * j);
       } else {
@@ -3009,14 +3014,14 @@ START_TEST(test_fast_path_more_kinds)
     }
     EMIT("  ret;\n}\n");
 #undef EMIT
-    uint64_t a[256], b[256], out[256][22];
+    uint64_t a[256], b[256], out[256][28];
     struct fx f;
     run_pairs(&f, k, name[var], v, sizeof v[0], a, b, out, sizeof out);
     for (unsigned l = 0; l < 256; l++) {
-      uint64_t want[22];
+      uint64_t want[28];
       const uint32_t a32 = (uint32_t)a[l], b32 = (uint32_t)b[l];
       if (var == 1 && l % 3 == 0) {               /* skipped: the values from before */
-        for (int j = 0; j < 22; j++)
+        for (int j = 0; j < 28; j++)
           want[j] = res[j][2] == 'd' ? sent : (uint32_t)sent;
       } else {
         want[0] = (uint32_t)sim_alu_fbin(PTX_OP_ADD, PTX_T_F32, PTX_RND_RZ, 0, a32, b32);
@@ -3041,8 +3046,14 @@ START_TEST(test_fast_path_more_kinds)
         want[19] = sim_alu_ibin(PTX_OP_DIV, PTX_T_U32, 0, a32, b32);
         want[20] = sim_alu_ibin(PTX_OP_REM, PTX_T_S32, 0, a32, b32);
         want[21] = sim_alu_ibin(PTX_OP_REM, PTX_T_U32, 0, a32, b32);
+        want[22] = (uint32_t)sim_alu_fbin(PTX_OP_ADD, PTX_T_F32, PTX_RND_NONE, PTX_F_FTZ, a32, b32);
+        want[23] = (uint32_t)sim_alu_fbin(PTX_OP_SUB, PTX_T_F32, PTX_RND_NONE, PTX_F_FTZ, a32, b32);
+        want[24] = (uint32_t)sim_alu_fbin(PTX_OP_MUL, PTX_T_F32, PTX_RND_NONE, PTX_F_FTZ, a32, b32);
+        want[25] = (uint32_t)sim_alu_fbin(PTX_OP_MIN, PTX_T_F32, PTX_RND_NONE, PTX_F_FTZ, a32, b32);
+        want[26] = (uint32_t)sim_alu_fbin(PTX_OP_MAX, PTX_T_F32, PTX_RND_NONE, PTX_F_FTZ, a32, b32);
+        want[27] = (uint32_t)sim_alu_ffma(PTX_T_F32, PTX_RND_RN, PTX_F_FTZ, a32, b32, a32);
       }
-      for (int j = 0; j < 22; j++)
+      for (int j = 0; j < 28; j++)
         ck_assert_msg(out[l][j] == want[j], "%s lane %u, %s of 0x%" PRIx64 " and 0x%" PRIx64
                       ": 0x%" PRIx64 ", sim_alu 0x%" PRIx64, name[var], l, ops[j], a[l], b[l],
                       out[l][j], want[j]);
@@ -3117,7 +3128,8 @@ START_TEST(test_fast_path_idiv_random)
 END_TEST
 
 /* setp.f32 in sim_exec_run's fast plan (eight lanes a compare) gives what sim_alu_fcmp gives
-   lane by lane, for all fourteen compares, ordered and unordered: every pair of 16 values,
+   lane by lane, for all fourteen compares, ordered and unordered, with .ftz and without:
+   every pair of 16 values,
    NaNs, zeros of both signs, infinities, subnormals; each compare's predicate read by selp
    and, for lt and geu, by the bra it guards (the plan's setp that also returns the lanes
    for that bra). */
@@ -3153,6 +3165,10 @@ START_TEST(test_fast_path_setp_f32)
     EMIT("  setp.%s.f32 %%p%d, %%f1, %%f2;\n  selp.b32 %%r%d, %d, 0, %%p%d;\n"
          "  or.b32 %%r10, %%r10, %%r%d;\n", cmps[i], i, 20 + i, 1 << i, i, 20 + i);
   /* the guarded branches: bit 14 where lt holds, bit 15 where geu does */
+  /* bits 16 to 29: the same with .ftz */
+  for (int i = 0; i < 14; i++)
+    EMIT("  setp.%s.ftz.f32 %%p%d, %%f1, %%f2;\n  selp.b32 %%r%d, %d, 0, %%p%d;\n"
+         "  or.b32 %%r10, %%r10, %%r%d;\n", cmps[i], i, 20 + i, 1 << (16 + i), i, 20 + i);
   EMIT("  setp.lt.f32 %%p14, %%f1, %%f2;\n  @%%p14 bra L1;\n  bra.uni L2;\n"
        "L1:\n  or.b32 %%r10, %%r10, 16384;\n"
        "L2:\n  setp.geu.f32 %%p15, %%f1, %%f2;\n  @!%%p15 bra L3;\n  or.b32 %%r10, %%r10, 32768;\n"
@@ -3168,7 +3184,9 @@ START_TEST(test_fast_path_setp_f32)
       want |= sim_alu_fcmp(cv[i], PTX_T_F32, 0, a[l], b[l]) << i;
     want |= sim_alu_fcmp(PTX_CMP_LT, PTX_T_F32, 0, a[l], b[l]) << 14;
     want |= sim_alu_fcmp(PTX_CMP_GEU, PTX_T_F32, 0, a[l], b[l]) << 15;
-    ck_assert_msg(out[l] == want, "lane %u, 0x%08x against 0x%08x: 0x%04x, sim_alu 0x%04x", l,
+    for (int i = 0; i < 14; i++)
+      want |= sim_alu_fcmp(cv[i], PTX_T_F32, PTX_F_FTZ, a[l], b[l]) << (16 + i);
+    ck_assert_msg(out[l] == want, "lane %u, 0x%08x against 0x%08x: 0x%08x, sim_alu 0x%08x", l,
                   a[l], b[l], out[l], want);
   }
   done(&f);

@@ -444,9 +444,8 @@ __attribute__((target("avx2"))) static inline __m256i ftz32x8(__m256i u)
                             _mm256_cmpeq_epi32(_mm256_and_si256(u, exp), _mm256_setzero_si256()));
 }
 
-__attribute__((target("avx2,fma"))) static void fma_f32_full_avx2(uint64_t *d, const uint64_t *a,
-                                                                 const uint64_t *b,
-                                                                 const uint64_t *c, int ftz)
+__attribute__((target("avx2,fma"), always_inline)) static inline void
+fma_f32_body(uint64_t *d, const uint64_t *a, const uint64_t *b, const uint64_t *c, const int ftz)
 {
   const __m256i low = _mm256_set1_epi64x(0xffffffff);
   const __m256 cnan = _mm256_castsi256_ps(_mm256_set1_epi64x((long long)SIM_ALU_F32_CNAN));
@@ -467,6 +466,17 @@ __attribute__((target("avx2,fma"))) static void fma_f32_full_avx2(uint64_t *d, c
       u = ftz32x8(u);
     _mm256_storeu_si256((__m256i *)(d + l), _mm256_and_si256(u, low));
   }
+}
+
+/* fma_f32_body without and with .ftz, each compiled for its own. */
+__attribute__((target("avx2,fma"))) static void fma_f32_full_avx2(uint64_t *d, const uint64_t *a,
+                                                                 const uint64_t *b,
+                                                                 const uint64_t *c, int ftz)
+{
+  if (ftz)
+    fma_f32_body(d, a, b, c, 1);
+  else
+    fma_f32_body(d, a, b, c, 0);
 }
 #endif
 
@@ -1584,7 +1594,7 @@ static inline __attribute__((always_inline)) void run_alu(const struct sim_block
     break;
   case FK_VOP3:
     if ((f >> 4) == TOP_VFP)
-      sim_vfp_full(sim_vfp_of(in), in, d, REG(in->opd[1].reg),
+      sim_vfp_full((enum sim_vfp)b->prog->vfp[in - b->prog->code], in, d, REG(in->opd[1].reg),
                    in->nopd > 2 ? REG(in->opd[2].reg) : NULL,
                    in->nopd > 3 ? REG(in->opd[3].reg) : NULL);
     else
@@ -2935,18 +2945,25 @@ static enum fast_kind fast_kind(const struct ptx_inst *in, unsigned *arg)
 }
 #endif
 
-uint8_t *sim_exec_fast_plan(const struct sim_prog *p)
+uint8_t *sim_exec_fast_plan(const struct sim_prog *p, uint8_t **vfp)
 {
+  *vfp = NULL;
 #ifdef SIM_X86
   if (!sim_cpu_avx2)
     return NULL;
   uint8_t *f = calloc((size_t)p->ncode + 1, 1);    /* the last: the end, never fast */
-  if (!f)
+  uint8_t *v = calloc((size_t)p->ncode + 1, 1);
+  if (!f || !v) {
+    free(f);
+    free(v);
     return NULL;
+  }
   for (uint32_t pc = 0; pc < p->ncode; pc++) {
     unsigned arg = 0;
     const struct ptx_inst *in = &p->code[pc];
     enum fast_kind k = fast_kind(in, &arg);
+    if (k == FK_VOP3 && arg == TOP_VFP)          /* its operation, chosen once */
+      v[pc] = (uint8_t)sim_vfp_of(in);
     enum ptx_type t = (enum ptx_type)in->type;
     unsigned size = k >= FK_LDS ? ptx_type_size(t) : 0;
     if (k >= FK_LDS && (size & (size - 1) || size > 8 || !size))
@@ -2982,6 +2999,7 @@ uint8_t *sim_exec_fast_plan(const struct sim_prog *p)
     if (i == target)
       f[pc] = PLAN_BRA_SKIP;
   }
+  *vfp = v;
   return f;
 #else
   (void)p;

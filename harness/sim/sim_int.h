@@ -275,13 +275,16 @@ struct sim_prog {
   uint8_t *fast;                 /* per code index (and one past the end, 0): non-zero where a
                                     warp's lanes may take sim_exec_run (sim_exec_fast_plan); NULL:
                                     none may */
+  uint8_t *vfp;                  /* per code index: its enum sim_vfp, for the fast plan's
+                                    TOP_VFP (sim_exec_fast_plan); NULL with fast */
   int smem_ro;                   /* 0: not known yet; 1: some instruction may write shared
                                     memory; 2: none can (sim_race.c, set by the first block that
                                     asks; atomic) */
 };
 /* Which instructions of p a full warp may run through sim_exec_run: an array of p->ncode + 1
-   for p->fast, or NULL (none: the CPU lacks the vector code, or out of memory). */
-uint8_t *sim_exec_fast_plan(const struct sim_prog *p);
+   for p->fast, or NULL (none: the CPU lacks the vector code, or out of memory); *vfp gets
+   p->vfp's array (NULL with it). */
+uint8_t *sim_exec_fast_plan(const struct sim_prog *p, uint8_t **vfp);
 /* Fuse mul/add pairs without rounding modifier into fma as ptxas does (sim_contract.c). */
 void sim_contract_fma(struct sim_prog *p);
 

@@ -893,7 +893,7 @@ enum sim_status sim_link(struct sim_device *d, const struct ptx_module *m, int f
   if (st == SIM_OK)
     p->zero = sim_warp_zero_plan(p);  /* NULL (zero them all) when memory ran out */
   if (st == SIM_OK)
-    p->fast = sim_exec_fast_plan(p);  /* NULL: sim_exec for every instruction */
+    p->fast = sim_exec_fast_plan(p, &p->vfp);  /* NULL: sim_exec for every instruction */
 out:
   free(L.reach);
   free(L.order);
@@ -927,5 +927,6 @@ void sim_prog_free(struct sim_prog *p)
   free(p->rfuncs);
   free(p->hid);
   free(p->fast);
+  free(p->vfp);
   memset(p, 0, sizeof *p);
 }

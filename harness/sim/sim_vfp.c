@@ -210,51 +210,76 @@ AVX2 static inline __m256d round4(__m256d x, enum ptx_rnd rnd)
   }
 }
 
-/* Eight lanes of an f32 operation, registers at a, b and c (b, c: where it has them). */
-AVX2FMA static __m256i f32_op8(enum sim_vfp k, int ftz, enum ptx_rnd rnd, const uint64_t *a,
-                               const uint64_t *b, const uint64_t *c)
+/* div.full.f32 of eight lanes: in double, then rounded to f32. */
+AVX2 static inline __m256 div_full8(__m256 x, __m256 y)
 {
-  const __m256 x = in8(a, ftz), one = _mm256_set1_ps(1.0f);
+  __m128 lo = _mm256_cvtpd_ps(_mm256_div_pd(_mm256_cvtps_pd(_mm256_castps256_ps128(x)),
+                                            _mm256_cvtps_pd(_mm256_castps256_ps128(y))));
+  __m128 hi = _mm256_cvtpd_ps(_mm256_div_pd(_mm256_cvtps_pd(_mm256_extractf128_ps(x, 1)),
+                                            _mm256_cvtps_pd(_mm256_extractf128_ps(y, 1))));
+  return _mm256_set_m128(hi, lo);
+}
+
+/* div.approx.f32 of eight lanes: x * (1 / y), but where 1 / y is subnormal, flushed (|y|
+   past 2^126, finite): a zero of the quotient's sign, or NaN for an infinite or NaN x. */
+AVX2 static inline __m256 div_approx8(__m256 x, __m256 y)
+{
   const __m256i mag = _mm256_set1_epi32(0x7fffffff), sign = _mm256_set1_epi32((int)0x80000000u);
+  const __m256i ay = _mm256_and_si256(_mm256_castps_si256(y), mag);
+  const __m256i tiny = _mm256_and_si256(_mm256_cmpgt_epi32(ay, _mm256_set1_epi32(0x7e800000)),
+                                        _mm256_cmpgt_epi32(_mm256_set1_epi32(0x7f800000), ay));
+  __m256i r = _mm256_castps_si256(_mm256_mul_ps(x, _mm256_div_ps(_mm256_set1_ps(1.0f), y)));
+  const __m256i z = _mm256_and_si256(_mm256_xor_si256(_mm256_castps_si256(x),
+                                                       _mm256_castps_si256(y)), sign);
+  const __m256i xbad = _mm256_cmpgt_epi32(_mm256_and_si256(_mm256_castps_si256(x), mag),
+                                          _mm256_set1_epi32(0x7f7fffff));
+  r = _mm256_blendv_epi8(r, _mm256_blendv_epi8(z, _mm256_set1_epi32(0x7fc00000), xbad), tiny);
+  return _mm256_castsi256_ps(r);
+}
+
+/* The 32 lanes of an f32 operation, registers at a, b and c (b, c: where it has them), its
+   loop inside each case (x, y, z: eight lanes of a, b, c). */
+AVX2FMA static void f32_full(enum sim_vfp k, int ftz, enum ptx_rnd rnd, uint64_t *d,
+                             const uint64_t *a, const uint64_t *b, const uint64_t *c)
+{
+  const __m256 one = _mm256_set1_ps(1.0f);
+  const __m256i mag = _mm256_set1_epi32(0x7fffffff), sign = _mm256_set1_epi32((int)0x80000000u);
+#define LOOP1(expr)                                                                       \
+  for (unsigned l = 0; l < 32; l += 8) {                                                  \
+    const __m256 x = in8(a + l, ftz);                                                     \
+    store32x8(d + l, (expr));                                                             \
+  }                                                                                       \
+  break
+#define LOOP2(expr)                                                                       \
+  for (unsigned l = 0; l < 32; l += 8) {                                                  \
+    const __m256 x = in8(a + l, ftz), y = in8(b + l, ftz);                                \
+    store32x8(d + l, (expr));                                                             \
+  }                                                                                       \
+  break
   switch (k) {
-  case SIM_VFP_ADD_F32: return fin8(_mm256_add_ps(x, in8(b, ftz)), ftz);
-  case SIM_VFP_SUB_F32: return fin8(_mm256_sub_ps(x, in8(b, ftz)), ftz);
-  case SIM_VFP_MUL_F32: return fin8(_mm256_mul_ps(x, in8(b, ftz)), ftz);
-  case SIM_VFP_FMA_F32: return fin8(_mm256_fmadd_ps(x, in8(b, ftz), in8(c, ftz)), ftz);
-  case SIM_VFP_DIV_F32: return fin8(_mm256_div_ps(x, in8(b, ftz)), ftz);
-  case SIM_VFP_DIV_FULL_F32: {                 /* in double, then rounded to f32 */
-    const __m256 y = in8(b, ftz);
-    __m128 lo = _mm256_cvtpd_ps(_mm256_div_pd(_mm256_cvtps_pd(_mm256_castps256_ps128(x)),
-                                              _mm256_cvtps_pd(_mm256_castps256_ps128(y))));
-    __m128 hi = _mm256_cvtpd_ps(_mm256_div_pd(_mm256_cvtps_pd(_mm256_extractf128_ps(x, 1)),
-                                              _mm256_cvtps_pd(_mm256_extractf128_ps(y, 1))));
-    return fin8(_mm256_set_m128(hi, lo), ftz);
-  }
-  case SIM_VFP_DIV_APPROX_F32: {
-    /* x * (1 / y), but where 1 / y is subnormal, flushed (|y| past 2^126, finite): a zero
-       of the quotient's sign, or NaN for an infinite or NaN x */
-    const __m256 y = in8(b, ftz);
-    const __m256i ay = _mm256_and_si256(_mm256_castps_si256(y), mag);
-    const __m256i tiny = _mm256_and_si256(_mm256_cmpgt_epi32(ay, _mm256_set1_epi32(0x7e800000)),
-                                          _mm256_cmpgt_epi32(_mm256_set1_epi32(0x7f800000), ay));
-    __m256i r = _mm256_castps_si256(_mm256_mul_ps(x, _mm256_div_ps(one, y)));
-    const __m256i z = _mm256_and_si256(_mm256_xor_si256(_mm256_castps_si256(x),
-                                                         _mm256_castps_si256(y)), sign);
-    const __m256i xbad = _mm256_cmpgt_epi32(_mm256_and_si256(_mm256_castps_si256(x), mag),
-                                            _mm256_set1_epi32(0x7f7fffff));
-    r = _mm256_blendv_epi8(r, _mm256_blendv_epi8(z, _mm256_set1_epi32(0x7fc00000), xbad), tiny);
-    return fin8(_mm256_castsi256_ps(r), ftz);
-  }
-  case SIM_VFP_SQRT_F32: return fin8(_mm256_sqrt_ps(x), ftz);
-  case SIM_VFP_RCP_F32: return fin8(_mm256_div_ps(one, x), ftz);
-  case SIM_VFP_ABS_F32: return _mm256_and_si256(_mm256_castps_si256(x), mag);
-  case SIM_VFP_NEG_F32: return _mm256_xor_si256(_mm256_castps_si256(x), sign);
+  case SIM_VFP_ADD_F32: LOOP2(fin8(_mm256_add_ps(x, y), ftz));
+  case SIM_VFP_SUB_F32: LOOP2(fin8(_mm256_sub_ps(x, y), ftz));
+  case SIM_VFP_MUL_F32: LOOP2(fin8(_mm256_mul_ps(x, y), ftz));
+  case SIM_VFP_FMA_F32:
+    for (unsigned l = 0; l < 32; l += 8)
+      store32x8(d + l, fin8(_mm256_fmadd_ps(in8(a + l, ftz), in8(b + l, ftz), in8(c + l, ftz)),
+                            ftz));
+    break;
+  case SIM_VFP_DIV_F32: LOOP2(fin8(_mm256_div_ps(x, y), ftz));
+  case SIM_VFP_DIV_FULL_F32: LOOP2(fin8(div_full8(x, y), ftz));
+  case SIM_VFP_DIV_APPROX_F32: LOOP2(fin8(div_approx8(x, y), ftz));
+  case SIM_VFP_SQRT_F32: LOOP1(fin8(_mm256_sqrt_ps(x), ftz));
+  case SIM_VFP_RCP_F32: LOOP1(fin8(_mm256_div_ps(one, x), ftz));
+  case SIM_VFP_ABS_F32: LOOP1(_mm256_and_si256(_mm256_castps_si256(x), mag));
+  case SIM_VFP_NEG_F32: LOOP1(_mm256_xor_si256(_mm256_castps_si256(x), sign));
   case SIM_VFP_COPYSIGN_F32:                   /* b's magnitude, a's sign */
-    return _mm256_or_si256(_mm256_and_si256(_mm256_castps_si256(in8(b, ftz)), mag),
-                           _mm256_and_si256(_mm256_castps_si256(x), sign));
-  case SIM_VFP_RND_F32: return fin8(round8(x, rnd), ftz);
-  default: return _mm256_setzero_si256();
+    LOOP2(_mm256_or_si256(_mm256_and_si256(_mm256_castps_si256(y), mag),
+                          _mm256_and_si256(_mm256_castps_si256(x), sign)));
+  case SIM_VFP_RND_F32: LOOP1(fin8(round8(x, rnd), ftz));
+  default: break;
   }
+#undef LOOP1
+#undef LOOP2
 }
 
 /* Four lanes of an f64 operation, registers at a, b and c (b, c: where it has them). */
@@ -308,8 +333,10 @@ AVX2 static inline __m256i f32_s32(__m256 r)
   return _mm256_andnot_si256(_mm256_castps_si256(_mm256_cmp_ps(r, r, _CMP_UNORD_Q)), v);
 }
 
-/* Eight lanes of a conversion, registers at a to d (ftz: the instruction's .ftz). */
-AVX2 static void cvt8(enum sim_vfp k, int ftz, enum ptx_rnd rnd, uint64_t *d, const uint64_t *a)
+/* Eight lanes of a conversion, registers at a to d (ftz: the instruction's .ftz); inlined
+   into cvt_full's case of each k. */
+__attribute__((target("avx2"), always_inline)) static inline void
+cvt8(enum sim_vfp k, int ftz, enum ptx_rnd rnd, uint64_t *d, const uint64_t *a)
 {
   const __m256i low = _mm256_set1_epi64x(0xffffffff);
   switch (k) {
@@ -401,14 +428,7 @@ AVX2 static void cvt8(enum sim_vfp k, int ftz, enum ptx_rnd rnd, uint64_t *d, co
   }
 }
 
-/* The 32 lanes of f32_op8, f64_op4 and cvt8. */
-AVX2FMA static void f32_full(enum sim_vfp k, int ftz, enum ptx_rnd rnd, uint64_t *d,
-                             const uint64_t *a, const uint64_t *b, const uint64_t *c)
-{
-  for (unsigned l = 0; l < 32; l += 8)
-    store32x8(d + l, f32_op8(k, ftz, rnd, a + l, b + l, c + l));
-}
-
+/* The 32 lanes of f64_op4 and cvt8. */
 AVX2FMA static void f64_full(enum sim_vfp k, enum ptx_rnd rnd, uint64_t *d, const uint64_t *a,
                              const uint64_t *b, const uint64_t *c)
 {
@@ -419,8 +439,22 @@ AVX2FMA static void f64_full(enum sim_vfp k, enum ptx_rnd rnd, uint64_t *d, cons
 AVX2 static void cvt_full(enum sim_vfp k, int ftz, enum ptx_rnd rnd, uint64_t *d,
                           const uint64_t *a)
 {
-  for (unsigned l = 0; l < 32; l += 8)
-    cvt8(k, ftz, rnd, d + l, a + l);
+#define CVT_CASE(K)                                                                       \
+  case K:                                                                                 \
+    for (unsigned l = 0; l < 32; l += 8)                                                  \
+      cvt8(K, ftz, rnd, d + l, a + l);                                                    \
+    break
+  switch (k) {
+  CVT_CASE(SIM_VFP_F32_S32);
+  CVT_CASE(SIM_VFP_F32_U32);
+  CVT_CASE(SIM_VFP_S32_F32);
+  CVT_CASE(SIM_VFP_U32_F32);
+  CVT_CASE(SIM_VFP_S32_F64);
+  CVT_CASE(SIM_VFP_F64_F32);
+  CVT_CASE(SIM_VFP_F32_F64);
+  default: break;
+  }
+#undef CVT_CASE
 }
 
 void sim_vfp_full(enum sim_vfp k, const struct ptx_inst *in, uint64_t *d, const uint64_t *a,

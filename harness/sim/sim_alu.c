@@ -223,7 +223,7 @@ uint64_t sim_alu_f64_nan(uint64_t a, uint64_t b, uint64_t c)
     return b | F64_QUIET;
   if ((c & mag) > inf)
     return c | F64_QUIET;
-  return SIM_ALU_F64_CNAN;
+  return SIM_ALU_F64_INVALID;
 }
 
 static uint64_t alu_fin64(double r, uint64_t a, uint64_t b, uint64_t c)
@@ -418,7 +418,9 @@ static uint64_t alu_f64_bin(enum ptx_op op, enum ptx_rnd rnd, uint32_t flags, ui
 {
   double x = sim_alu_as_f64(ua), y = sim_alu_as_f64(ub);
   switch (op) {
-  case PTX_OP_ADD: case PTX_OP_SUB: case PTX_OP_MUL: case PTX_OP_DIV:
+  case PTX_OP_ADD: case PTX_OP_MUL:           /* (sim_alu_f64_nan's order) */
+    return alu_fin64(alu_f64_op(op, rnd, x, y, 0.0), ub, ua, ua);
+  case PTX_OP_SUB: case PTX_OP_DIV:
     return alu_fin64(alu_f64_op(op, rnd, x, y, 0.0), ua, ub, ub);
   case PTX_OP_MIN: case PTX_OP_MAX:
     if (x != x && y != y && !(flags & PTX_F_NAN))
@@ -588,7 +590,7 @@ uint64_t sim_alu_ffma(enum ptx_type t, enum ptx_rnd rnd, uint32_t flags, uint64_
   case PTX_T_F64: {
     double r = alu_f64_op(PTX_OP_FMA, rnd, sim_alu_as_f64(a), sim_alu_as_f64(b),
                           sim_alu_as_f64(c));
-    return alu_fin64(r, a, b, c);
+    return alu_fin64(r, b, a, c);
   }
   case PTX_T_F16: case PTX_T_BF16:
     return alu_h_fma(t == PTX_T_BF16, rnd, flags, (uint32_t)a, (uint32_t)b, (uint32_t)c);
@@ -858,8 +860,14 @@ uint64_t sim_alu_cvt(enum ptx_type dt, enum ptx_type st, enum ptx_rnd rnd, uint3
   int dfl = alu_is_float(dt), sfl = alu_is_float(st);
   if (!dfl && !sfl)
     return alu_cvt_i2i(dt, st, flags, a);
-  if (!dfl)
+  if (!dfl) {
+    /* an H100 converts an f64 NaN to 0x80000000 in 32 bits (an f32 NaN to 0; measured in
+       bench/results/device_r12.txt) */
+    if (st == PTX_T_F64 && (dt == PTX_T_S32 || dt == PTX_T_U32) &&
+        (a & UINT64_C(0x7fffffffffffffff)) > UINT64_C(0x7ff0000000000000))
+      return 0x80000000u;
     return alu_cvt_f2i(dt, rnd, alu_float_value(st, flags, a));
+  }
   if (!sfl) { /* integer to float: round the exact integer once */
     uint64_t v = sim_alu_sext(st, a), mag = v;
     int neg = sim_alu_is_signed(st) && (int64_t)v < 0;
@@ -881,8 +889,14 @@ uint64_t sim_alu_cvt(enum ptx_type dt, enum ptx_type st, enum ptx_rnd rnd, uint3
      H100's F2F does: cuda-samples' reduceSinglePassMultiBlockCG sums f32 input through f64
      and gets its NaN input's bits back; other conversions give the canonical NaN */
   if (st == PTX_T_F32 && dt == PTX_T_F64 && alu_is_nan32((uint32_t)a))
-    return alu_float_post(dt, flags, (a >> 31 & 1) << 63 | UINT64_C(0x7ff8000000000000) |
-                                         (a & 0x7fffff) << 29);
+    return (flags & PTX_F_FTZ) ? UINT64_C(0x7fffffffe0000000)   /* .ftz: the f32 canonical
+                                                                    NaN widened (an H100's) */
+           : alu_float_post(dt, flags, (a >> 31 & 1) << 63 | UINT64_C(0x7ff8000000000000) |
+                                           (a & 0x7fffff) << 29);
+  /* an f64 NaN rounded to an integral f64 is itself, quieted (an H100's) */
+  if (st == PTX_T_F64 && dt == PTX_T_F64 && alu_is_int_round(rnd) &&
+      (a & UINT64_C(0x7fffffffffffffff)) > UINT64_C(0x7ff0000000000000))
+    return alu_float_post(dt, flags, a | F64_QUIET);
   if (st == PTX_T_F64 && dt == PTX_T_F32 &&
       (a & UINT64_C(0x7fffffffffffffff)) > UINT64_C(0x7ff0000000000000))
     return alu_float_post(dt, flags, (a >> 63) << 31 | 0x7fc00000u | (a >> 29 & 0x7fffff));

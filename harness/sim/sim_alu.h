@@ -51,6 +51,10 @@
 #define SIM_ALU_F32_CNAN UINT64_C(0x7fffffff)
 #define SIM_ALU_F16_CNAN UINT64_C(0x7fff)          /* f16 and bf16 */
 #define SIM_ALU_F64_CNAN UINT64_C(0x7fffffffffffffff)
+/* The NaN an H100's f64 arithmetic makes of operands none of which is a NaN (sqrt of a
+   negative, inf - inf, 0 * inf, 0 / 0: tests/gpu/kernels/nan_ops.cu, measured in
+   bench/results/device_r12.txt) */
+#define SIM_ALU_F64_INVALID UINT64_C(0xfff8000000000000)
 
 /* ---- raw-bit helpers ---- */
 
@@ -161,28 +165,31 @@ static inline uint64_t sim_alu_fma_f32_rn(uint64_t a, uint64_t b, uint64_t c)
 }
 
 /* The f64 NaN result of an operation on a, b, c (pass c = b when there are two inputs):
-   the first NaN input quieted, else SIM_ALU_F64_CNAN. The slow path of the f64 fast ops. */
+   the first NaN input quieted, else SIM_ALU_F64_INVALID. The slow path of the f64 fast ops.
+   Callers pass the operands in the order an H100 takes the first NaN from: add, mul and fma
+   the second operand's before the first's (b, a, c), div and sub the first's
+   (bench/results/device_r12.txt measured add, mul, fma and div). */
 uint64_t sim_alu_f64_nan(uint64_t a, uint64_t b, uint64_t c);
 
 /* add.rn.f64. */
 static inline uint64_t sim_alu_add_f64_rn(uint64_t a, uint64_t b)
 {
   double r = sim_alu_as_f64(a) + sim_alu_as_f64(b);
-  return r != r ? sim_alu_f64_nan(a, b, b) : sim_alu_from_f64(r);
+  return r != r ? sim_alu_f64_nan(b, a, a) : sim_alu_from_f64(r);
 }
 
 /* mul.rn.f64. */
 static inline uint64_t sim_alu_mul_f64_rn(uint64_t a, uint64_t b)
 {
   double r = sim_alu_as_f64(a) * sim_alu_as_f64(b);
-  return r != r ? sim_alu_f64_nan(a, b, b) : sim_alu_from_f64(r);
+  return r != r ? sim_alu_f64_nan(b, a, a) : sim_alu_from_f64(r);
 }
 
 /* fma.rn.f64. */
 static inline uint64_t sim_alu_fma_f64_rn(uint64_t a, uint64_t b, uint64_t c)
 {
   double r = fma(sim_alu_as_f64(a), sim_alu_as_f64(b), sim_alu_as_f64(c));
-  return r != r ? sim_alu_f64_nan(a, b, c) : sim_alu_from_f64(r);
+  return r != r ? sim_alu_f64_nan(b, a, c) : sim_alu_from_f64(r);
 }
 
 /* add.{u32,s32,b32} without .sat/.cc. */

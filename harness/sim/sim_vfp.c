@@ -175,14 +175,14 @@ AVX2 static inline __m256i isnan4(__m256i u)
 }
 
 /* An f64 result as alu_fin64 leaves it: a NaN becomes the first NaN of a, b, c quieted, else
-   SIM_ALU_F64_CNAN (sim_alu_f64_nan). */
+   SIM_ALU_F64_INVALID (sim_alu_f64_nan). */
 AVX2 static inline __m256i fin4(__m256d r, __m256i a, __m256i b, __m256i c)
 {
   const __m256i nan = _mm256_castpd_si256(_mm256_cmp_pd(r, r, _CMP_UNORD_Q));
   if (_mm256_testz_si256(nan, nan))
     return _mm256_castpd_si256(r);
   const __m256i q = _mm256_set1_epi64x((long long)(UINT64_C(1) << 51));
-  __m256i v = _mm256_set1_epi64x((long long)SIM_ALU_F64_CNAN);
+  __m256i v = _mm256_set1_epi64x((long long)SIM_ALU_F64_INVALID);
   v = _mm256_blendv_epi8(v, _mm256_or_si256(c, q), isnan4(c));
   v = _mm256_blendv_epi8(v, _mm256_or_si256(b, q), isnan4(b));
   v = _mm256_blendv_epi8(v, _mm256_or_si256(a, q), isnan4(a));
@@ -291,13 +291,14 @@ AVX2FMA static __m256i f64_op4(enum sim_vfp k, enum ptx_rnd rnd, const uint64_t 
   const __m256d x = _mm256_castsi256_pd(ua), y = _mm256_castsi256_pd(ub);
   const __m256i sign = _mm256_set1_epi64x((long long)0x8000000000000000ull);
   switch (k) {
-  case SIM_VFP_ADD_F64: return fin4(_mm256_add_pd(x, y), ua, ub, ub);
+  /* (the NaN inputs in sim_alu_f64_nan's order) */
+  case SIM_VFP_ADD_F64: return fin4(_mm256_add_pd(x, y), ub, ua, ua);
   case SIM_VFP_SUB_F64: return fin4(_mm256_sub_pd(x, y), ua, ub, ub);
-  case SIM_VFP_MUL_F64: return fin4(_mm256_mul_pd(x, y), ua, ub, ub);
+  case SIM_VFP_MUL_F64: return fin4(_mm256_mul_pd(x, y), ub, ua, ua);
   case SIM_VFP_DIV_F64: return fin4(_mm256_div_pd(x, y), ua, ub, ub);
   case SIM_VFP_FMA_F64: {
     const __m256i uc = _mm256_loadu_si256((const __m256i *)(const void *)c);
-    return fin4(_mm256_fmadd_pd(x, y, _mm256_castsi256_pd(uc)), ua, ub, uc);
+    return fin4(_mm256_fmadd_pd(x, y, _mm256_castsi256_pd(uc)), ub, ua, uc);
   }
   case SIM_VFP_SQRT_F64: return fin4(_mm256_sqrt_pd(x), ua, ua, ua);
   case SIM_VFP_RCP_F64: return fin4(_mm256_div_pd(_mm256_set1_pd(1.0), x), ua, ua, ua);
@@ -305,12 +306,9 @@ AVX2FMA static __m256i f64_op4(enum sim_vfp k, enum ptx_rnd rnd, const uint64_t 
   case SIM_VFP_NEG_F64: return _mm256_xor_si256(ua, sign);
   case SIM_VFP_COPYSIGN_F64:
     return _mm256_or_si256(_mm256_andnot_si256(sign, ub), _mm256_and_si256(ua, sign));
-  default: {                                   /* SIM_VFP_RND_F64: a NaN canonical */
-    const __m256d r = round4(x, rnd);
-    return _mm256_blendv_epi8(_mm256_castpd_si256(r),
-                              _mm256_set1_epi64x((long long)SIM_ALU_F64_CNAN),
-                              _mm256_castpd_si256(_mm256_cmp_pd(r, r, _CMP_UNORD_Q)));
-  }
+  default:                                     /* SIM_VFP_RND_F64: a NaN itself, quieted */
+    return _mm256_blendv_epi8(_mm256_castpd_si256(round4(x, rnd)),
+                              _mm256_or_si256(ua, _mm256_set1_epi64x(1ll << 51)), isnan4(ua));
   }
 }
 
@@ -380,16 +378,16 @@ cvt8(enum sim_vfp k, int ftz, enum ptx_rnd rnd, uint64_t *d, const uint64_t *a)
     __m128i r[2];
     for (unsigned h = 0; h < 2; h++) {
       const __m256d x = round4(_mm256_loadu_pd((const double *)(const void *)(a + 4 * h)), rnd);
+      /* (a NaN: the CPU's 0x80000000, as an H100's, sim_alu_cvt) */
       const __m128i top = low32x4(_mm256_cmp_pd(x, _mm256_set1_pd(2147483648.0), _CMP_GE_OQ));
-      const __m128i nan = low32x4(_mm256_cmp_pd(x, x, _CMP_UNORD_Q));
-      r[h] = _mm_andnot_si128(nan, _mm_blendv_epi8(_mm256_cvttpd_epi32(x),
-                                                   _mm_set1_epi32(0x7fffffff), top));
+      r[h] = _mm_blendv_epi8(_mm256_cvttpd_epi32(x), _mm_set1_epi32(0x7fffffff), top);
     }
     store_s32x8(d, _mm256_set_m128i(r[1], r[0]));
     return;
   }
   case SIM_VFP_F64_F32:
-    /* exact; a NaN keeps its sign and payload, quieted (sim_alu_cvt) */
+    /* exact; a NaN keeps its sign and payload, quieted, but with .ftz is the f32 canonical
+       NaN widened (sim_alu_cvt) */
     for (unsigned h = 0; h < 2; h++) {
       __m256i u = _mm256_and_si256(_mm256_loadu_si256((const __m256i *)(a + 4 * h)), low);
       __m256i uf = ftz ? ftz8(u) : u;           /* (the high halves stay 0) */
@@ -397,7 +395,7 @@ cvt8(enum sim_vfp k, int ftz, enum ptx_rnd rnd, uint64_t *d, const uint64_t *a)
           _mm256_permutevar8x32_epi32(uf, _mm256_setr_epi32(0, 2, 4, 6, 1, 3, 5, 7)))));
       const __m256i nan = _mm256_cmpgt_epi64(_mm256_and_si256(u, _mm256_set1_epi64x(0x7fffffff)),
                                              _mm256_set1_epi64x(0x7f800000));
-      const __m256i bits = _mm256_or_si256(
+      const __m256i bits = ftz ? _mm256_set1_epi64x(0x7fffffffe0000000ll) : _mm256_or_si256(
           _mm256_or_si256(_mm256_slli_epi64(_mm256_srli_epi64(u, 31), 63),
                           _mm256_set1_epi64x(0x7ff8000000000000ll)),
           _mm256_slli_epi64(_mm256_and_si256(u, _mm256_set1_epi64x(0x7fffff)), 29));

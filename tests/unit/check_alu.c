@@ -50,7 +50,7 @@ struct row {
 #define THIRD_RZ 0x3eaaaaaau    /* 1/3 rounded toward zero (and down) */
 /* f64 */
 #define D1 UINT64_C(0x3ff0000000000000)
-#define DNAN64 UINT64_C(0x7fffffffffffffff)
+#define DNAN64 UINT64_C(0xfff8000000000000)   /* an H100's f64 NaN of no NaN operands */
 
 #define N PTX_F_NAN
 #define FTZ PTX_F_FTZ
@@ -140,7 +140,18 @@ static const struct row float_rows[] = {
   FB(DIV, F64, RN, 0, D1, 0, UINT64_C(0x7ff0000000000000)),
   FB(DIV, F64, RZ, 0, D1, UINT64_C(0x4008000000000000), UINT64_C(0x3fd5555555555555)),
   FB(ADD, F64, RN, 0, UINT64_C(0x7ff0000000000001), D1, UINT64_C(0x7ff8000000000001)),
+  /* f64 NaNs of operands that are no NaNs: 0xfff8000000000000, as an H100 makes them
+     (tests/gpu/kernels/nan_ops.cu, bench/results/device_r12.txt) */
   FB(ADD, F64, RN, 0, UINT64_C(0x7ff0000000000000), UINT64_C(0xfff0000000000000), DNAN64),
+  FB(MUL, F64, RN, 0, 0, UINT64_C(0x7ff0000000000000), DNAN64),
+  FB(DIV, F64, RN, 0, 0, 0, DNAN64),
+  /* two NaNs: an H100's add and mul give the second, its div the first */
+  FB(ADD, F64, RN, 0, UINT64_C(0xfff8000000000000), UINT64_C(0x7ff8000000000000),
+     UINT64_C(0x7ff8000000000000)),
+  FB(MUL, F64, RN, 0, UINT64_C(0x7ff8000000000000), UINT64_C(0xfff0000000000001),
+     UINT64_C(0xfff8000000000001)),
+  FB(DIV, F64, RN, 0, UINT64_C(0xfff8000000000000), UINT64_C(0x7ff8000000000000),
+     UINT64_C(0xfff8000000000000)),
   /* f16: 1 + 2^-11 ties to 1; 1 + 2^-11(1+2^-10) rounds up; 65504 + 16 = 65520 -> inf */
   FB(ADD, F16, RN, 0, 0x3c00, 0x1000, 0x3c00),
   FB(ADD, F16, RN, 0, 0x3c00, 0x1001, 0x3c01),
@@ -179,6 +190,7 @@ static const struct row float_rows[] = {
   FU(RCP, F32, NONE, PTX_F_APPROX, P2, PHALF),
   FU(RCP, F32, RN, 0, N0, NINF),
   FU(RCP, F64, RN, 0, UINT64_C(0x4008000000000000), UINT64_C(0x3fd5555555555555)),
+  FU(SQRT, F64, RN, 0, UINT64_C(0xbff0000000000000), DNAN64),     /* sqrt(-1) */
   FU(SQRT, F32, RN, 0, P2, 0x3fb504f3u),                   /* RN(sqrt 2) is below sqrt 2 */
   FU(SQRT, F32, RZ, 0, P2, 0x3fb504f3u),
   FU(SQRT, F32, RP, 0, P2, 0x3fb504f4u),
@@ -333,6 +345,14 @@ static const struct row cvt_rows[] = {
   CV(F32, F64, RN, 0, UINT64_C(0x7ff0000000000001), 0x7fc00000u),
   CV(F32, F64, RN, SAT, UINT64_C(0xffffdfbf80000000), 0),
   CV(F64, F32, NONE, FTZ, SUB1, 0),
+  /* an H100's: with .ftz an f32 NaN widens to the canonical one's bits; an f64 NaN is
+     0x80000000 as a 32-bit integer (an f32 NaN 0), and itself, quieted, rounded to an
+     integral f64 (bench/results/device_r12.txt) */
+  CV(F64, F32, NONE, FTZ, 0xffc00001u, UINT64_C(0x7fffffffe0000000)),
+  CV(S32, F64, RZI, 0, UINT64_C(0x7ff8000000000000), 0x80000000u),
+  CV(U32, F64, RZI, 0, UINT64_C(0xfff8000000000000), 0x80000000u),
+  CV(S32, F32, RZI, 0, QNAN, 0),
+  CV(F64, F64, RMI, 0, UINT64_C(0x7ff0000000000001), UINT64_C(0x7ff8000000000001)),
   CV(F64, F32, NONE, 0, SUB1, UINT64_C(0x36a0000000000000)), /* 2^-149 exactly */
   /* float -> same float: integer rounding, ftz, sat */
   CV(F32, F32, RNI, 0, 0x40200000u, P2),

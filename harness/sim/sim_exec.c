@@ -573,8 +573,10 @@ enum vop { VOP_ADD32, VOP_SUB32, VOP_MUL32, VOP_AND32, VOP_OR32, VOP_XOR32, VOP_
            VOP_SEXT32, VOP_ZEXT32, VOP_NOTP, VOP_MULHIS32, VOP_MULHIU32,
            VOP_DIVS32, VOP_DIVU32, VOP_REMS32, VOP_REMU32,
            /* f32 add, sub, mul, min and max with .ftz (--use_fast_math's) */
-           VOP_FADDZ, VOP_FSUBZ, VOP_FMULZ, VOP_FMINZ, VOP_FMAXZ };
-_Static_assert(VOP_MINS32 == 16 && VOP_SEXT32 == 32 && VOP_FMAXZ - VOP_SEXT32 < 16,
+           VOP_FADDZ, VOP_FSUBZ, VOP_FMULZ, VOP_FMINZ, VOP_FMAXZ,
+           VOP_CVTF32S32,                                /* cvt.rn.f32.s32 (b unused) */
+           VOP_FNEG };                                   /* neg.f32 (b unused) */
+_Static_assert(VOP_MINS32 == 16 && VOP_SEXT32 == 32 && VOP_FNEG - VOP_SEXT32 < 16,
                "three 4-bit groups");
 
 #define VLOOP(expr)                                                              \
@@ -756,6 +758,13 @@ __attribute__((target("avx2"))) static void bin_full_avx2(enum vop op, uint64_t 
   /* (min and max give one of the flushed inputs, or the canonical NaN: nothing to flush) */
   case VOP_FMINZ: VLOOP(_mm256_and_si256(low, f32_minmax(ftz32x8(x), ftz32x8(y), 0, cnan))); break;
   case VOP_FMAXZ: VLOOP(_mm256_and_si256(low, f32_minmax(ftz32x8(x), ftz32x8(y), 1, cnan))); break;
+  /* float(i), the commonest conversion: the CPU's, to nearest even, as sim_alu_cvt (the high
+     halves convert something the mask drops) */
+  case VOP_CVTF32S32: VLOOP1(_mm256_and_si256(_mm256_castps_si256(_mm256_cvtepi32_ps(x)), low));
+    break;
+  case VOP_FNEG:                                 /* the sign flipped, NaNs too (sim_alu's) */
+    VLOOP1(_mm256_and_si256(_mm256_xor_si256(x, _mm256_set1_epi64x(0x80000000ll)), low));
+    break;
   case VOP_DIVS32: VLOOP(idiv32(x, y, 1, 0)); break;
   case VOP_DIVU32: VLOOP(idiv32(x, y, 0, 0)); break;
   case VOP_REMS32: VLOOP(idiv32(x, y, 1, 1)); break;
@@ -2799,6 +2808,15 @@ static enum fast_kind fast_kind(const struct ptx_inst *in, unsigned *arg)
       return sim_cpu_avx2_fma ? FK_FMA : FK_NONE;
     default: break;
     }
+  }
+  if (op == PTX_OP_CVT && t == PTX_T_F32 && in->type2 == PTX_T_S32 && in->rnd == PTX_RND_RN &&
+      !in->flags && in->nopd == 2) {
+    *arg = VOP_CVTF32S32 - VOP_SEXT32;            /* float(i): bin_full_avx2's own */
+    return FK_VOP1;
+  }
+  if (op == PTX_OP_NEG && t == PTX_T_F32 && !in->flags && in->nopd == 2) {
+    *arg = VOP_FNEG - VOP_SEXT32;
+    return FK_VOP1;
   }
   if (sim_exec_shortcuts && sim_vfp_of(in) != SIM_VFP_NONE) {
     *arg = TOP_VFP;                          /* float division, square root, f64, cvts */

@@ -190,7 +190,8 @@ AVX2 static inline __m256i fin4(__m256d r, __m256i a, __m256i b, __m256i c)
 }
 
 /* x rounded to an integral value as rnd says (alu_round_int's), eight f32 or four f64. */
-AVX2 static inline __m256 round8(__m256 x, enum ptx_rnd rnd)
+__attribute__((target("avx2"), always_inline)) static inline __m256 round8(__m256 x,
+                                                                          enum ptx_rnd rnd)
 {
   switch (rnd) {
   case PTX_RND_RNI: return _mm256_round_ps(x, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
@@ -200,7 +201,8 @@ AVX2 static inline __m256 round8(__m256 x, enum ptx_rnd rnd)
   }
 }
 
-AVX2 static inline __m256d round4(__m256d x, enum ptx_rnd rnd)
+__attribute__((target("avx2"), always_inline)) static inline __m256d round4(__m256d x,
+                                                                           enum ptx_rnd rnd)
 {
   switch (rnd) {
   case PTX_RND_RNI: return _mm256_round_pd(x, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
@@ -239,8 +241,9 @@ AVX2 static inline __m256 div_approx8(__m256 x, __m256 y)
 
 /* The 32 lanes of an f32 operation, registers at a, b and c (b, c: where it has them), its
    loop inside each case (x, y, z: eight lanes of a, b, c). */
-AVX2FMA static void f32_full(enum sim_vfp k, int ftz, enum ptx_rnd rnd, uint64_t *d,
-                             const uint64_t *a, const uint64_t *b, const uint64_t *c)
+__attribute__((target("avx2,fma"), always_inline)) static inline void
+f32_full(enum sim_vfp k, int ftz, enum ptx_rnd rnd, uint64_t *d, const uint64_t *a,
+         const uint64_t *b, const uint64_t *c)
 {
   const __m256 one = _mm256_set1_ps(1.0f);
   const __m256i mag = _mm256_set1_epi32(0x7fffffff), sign = _mm256_set1_epi32((int)0x80000000u);
@@ -275,7 +278,14 @@ AVX2FMA static void f32_full(enum sim_vfp k, int ftz, enum ptx_rnd rnd, uint64_t
   case SIM_VFP_COPYSIGN_F32:                   /* b's magnitude, a's sign */
     LOOP2(_mm256_or_si256(_mm256_and_si256(_mm256_castps_si256(y), mag),
                           _mm256_and_si256(_mm256_castps_si256(x), sign)));
-  case SIM_VFP_RND_F32: LOOP1(fin8(round8(x, rnd), ftz));
+  case SIM_VFP_RND_F32:                        /* (a loop for each mode: round8's switch out) */
+    switch (rnd) {
+    case PTX_RND_RNI: LOOP1(fin8(round8(x, PTX_RND_RNI), ftz));
+    case PTX_RND_RMI: LOOP1(fin8(round8(x, PTX_RND_RMI), ftz));
+    case PTX_RND_RPI: LOOP1(fin8(round8(x, PTX_RND_RPI), ftz));
+    default: LOOP1(fin8(round8(x, PTX_RND_RZI), ftz));
+    }
+    break;
   default: break;
   }
 #undef LOOP1
@@ -427,36 +437,52 @@ cvt8(enum sim_vfp k, int ftz, enum ptx_rnd rnd, uint64_t *d, const uint64_t *a)
 }
 
 /* The 32 lanes of f64_op4 and cvt8. */
-AVX2FMA static void f64_full(enum sim_vfp k, enum ptx_rnd rnd, uint64_t *d, const uint64_t *a,
-                             const uint64_t *b, const uint64_t *c)
+__attribute__((target("avx2,fma"), always_inline)) static inline void
+f64_full(enum sim_vfp k, enum ptx_rnd rnd, uint64_t *d, const uint64_t *a, const uint64_t *b,
+         const uint64_t *c)
 {
   for (unsigned l = 0; l < 32; l += 4)
     _mm256_storeu_si256((__m256i *)(void *)(d + l), f64_op4(k, rnd, a + l, b + l, c + l));
 }
 
-AVX2 static void cvt_full(enum sim_vfp k, int ftz, enum ptx_rnd rnd, uint64_t *d,
-                          const uint64_t *a)
+__attribute__((target("avx2"), always_inline)) static inline void
+cvt_full(enum sim_vfp k, int ftz, enum ptx_rnd rnd, uint64_t *d, const uint64_t *a)
 {
+#define CVT_LOOP(K, R)                                                                    \
+    for (unsigned l = 0; l < 32; l += 8)                                                  \
+      cvt8(K, ftz, R, d + l, a + l);                                                      \
+    break
 #define CVT_CASE(K)                                                                       \
   case K:                                                                                 \
-    for (unsigned l = 0; l < 32; l += 8)                                                  \
-      cvt8(K, ftz, rnd, d + l, a + l);                                                    \
+    CVT_LOOP(K, rnd)
+#define CVT_CASE_RND(K)                 /* (a loop for each integer rounding mode) */     \
+  case K:                                                                                 \
+    switch (rnd) {                                                                        \
+    case PTX_RND_RNI: CVT_LOOP(K, PTX_RND_RNI);                                           \
+    case PTX_RND_RMI: CVT_LOOP(K, PTX_RND_RMI);                                           \
+    case PTX_RND_RPI: CVT_LOOP(K, PTX_RND_RPI);                                           \
+    default: CVT_LOOP(K, PTX_RND_RZI);                                                    \
+    }                                                                                     \
     break
   switch (k) {
   CVT_CASE(SIM_VFP_F32_S32);
   CVT_CASE(SIM_VFP_F32_U32);
-  CVT_CASE(SIM_VFP_S32_F32);
-  CVT_CASE(SIM_VFP_U32_F32);
-  CVT_CASE(SIM_VFP_S32_F64);
+  CVT_CASE_RND(SIM_VFP_S32_F32);
+  CVT_CASE_RND(SIM_VFP_U32_F32);
+  CVT_CASE_RND(SIM_VFP_S32_F64);
   CVT_CASE(SIM_VFP_F64_F32);
   CVT_CASE(SIM_VFP_F32_F64);
   default: break;
   }
 #undef CVT_CASE
+#undef CVT_CASE_RND
+#undef CVT_LOOP
 }
 
-void sim_vfp_full(enum sim_vfp k, const struct ptx_inst *in, uint64_t *d, const uint64_t *a,
-                  const uint64_t *b, const uint64_t *c)
+/* (vector code throughout: sim_vfp_of answers SIM_VFP_NONE without AVX2, and an fma without
+   FMA, so nothing calls it there) */
+AVX2FMA void sim_vfp_full(enum sim_vfp k, const struct ptx_inst *in, uint64_t *d,
+                          const uint64_t *a, const uint64_t *b, const uint64_t *c)
 {
   const int ftz = (in->flags & PTX_F_FTZ) != 0;  /* (f64 arithmetic ignores it, as PTX) */
   const enum ptx_rnd rnd = (enum ptx_rnd)in->rnd;
@@ -477,7 +503,10 @@ void sim_vfp_full(enum sim_vfp k, const struct ptx_inst *in, uint64_t *d, const 
   case SIM_VFP_DIV_F32: case SIM_VFP_DIV_FULL_F32: case SIM_VFP_DIV_APPROX_F32:
   case SIM_VFP_SQRT_F32: case SIM_VFP_RCP_F32: case SIM_VFP_ABS_F32: case SIM_VFP_NEG_F32:
   case SIM_VFP_COPYSIGN_F32: case SIM_VFP_RND_F32:
-    f32_full(k, ftz, rnd, d, a, b, c);
+    if (ftz)                                   /* (each .ftz its own code) */
+      f32_full(k, 1, rnd, d, a, b, c);
+    else
+      f32_full(k, 0, rnd, d, a, b, c);
     break;
   case SIM_VFP_ADD_F64: case SIM_VFP_SUB_F64: case SIM_VFP_MUL_F64: case SIM_VFP_DIV_F64:
   case SIM_VFP_FMA_F64: case SIM_VFP_SQRT_F64: case SIM_VFP_RCP_F64: case SIM_VFP_ABS_F64:
@@ -485,7 +514,10 @@ void sim_vfp_full(enum sim_vfp k, const struct ptx_inst *in, uint64_t *d, const 
     f64_full(k, rnd, d, a, b, c);
     break;
   default:
-    cvt_full(k, ftz, rnd, d, a);
+    if (ftz)
+      cvt_full(k, 1, rnd, d, a);
+    else
+      cvt_full(k, 0, rnd, d, a);
     break;
   }
   if (rc)

@@ -2941,8 +2941,8 @@ END_TEST
    constant), div and rem of 32-bit integers (by 0, INT_MIN by -1), the cvts between 32- and
    64-bit integers, and sim_vfp.c's float operations (add.rz.f32 first, then floorf's
    cvt.rmi.f32.f32, and the round-to-nearest ones after them: div.rn.f32, sqrt.rn.f32,
-   fma.rn.f64, cvt.rn.f32.f64, cvt.f64.f32), and --use_fast_math's add, sub, mul, min,
-   max and fma of f32 with .ftz give what sim_alu gives lane by lane: every
+   fma.rn.f64, cvt.rn.f32.f64, cvt.f64.f32), --use_fast_math's add, sub, mul, min, max
+   and fma of f32 with .ftz, neg.f32 and float(i) give what sim_alu gives lane by lane: every
    pair of 16 values (shift counts of 0 to 64 and 2^32 - 1, the ends of the ranges, float
    NaNs, infinities and subnormals). Kernel "mk" runs them in sim_exec_run's fast plan on
    full warps; "mkp" skips them in the lanes with tid % 3 == 0, so that partial warps run
@@ -2956,7 +2956,7 @@ START_TEST(test_fast_path_more_kinds)
     0x9E3779B97F4A7C15ull};
   /* (0x00800000 and 0xbf000000, the least normal f32 and -0.5: a subnormal product and fma) */
   _Static_assert(sizeof v / sizeof v[0] == 16, "16 values, 256 pairs");
-  static const char *const ops[28] = {
+  static const char *const ops[30] = {
     "add.rz.f32 %f4, %f10, %f11", "cvt.rmi.f32.f32 %f5, %f10", "shr.s32 %r40, %r2, %r3", "shr.u64 %rd21, %rd7, %r3", "shr.s64 %rd22, %rd7, %r3",
     "shr.b64 %rd23, %rd7, %r3", "mul.hi.s32 %r41, %r2, %r3", "mul.hi.u32 %r42, %r2, %r3",
     "cvt.s32.s64 %r43, %rd7", "cvt.u32.s64 %r44, %rd7", "cvt.u64.s32 %rd24, %r2",
@@ -2965,13 +2965,14 @@ START_TEST(test_fast_path_more_kinds)
     "cvt.f64.f32 %fd2, %f10", "div.s32 %r46, %r2, %r3", "div.u32 %r47, %r2, %r3",
     "rem.s32 %r48, %r2, %r3", "rem.u32 %r49, %r2, %r3", "add.ftz.f32 %f6, %f10, %f11",
     "sub.ftz.f32 %f7, %f10, %f11", "mul.ftz.f32 %f8, %f10, %f11", "min.ftz.f32 %f9, %f10, %f11",
-    "max.ftz.f32 %f12, %f10, %f11", "fma.rn.ftz.f32 %f13, %f10, %f11, %f10"};
+    "max.ftz.f32 %f12, %f10, %f11", "fma.rn.ftz.f32 %f13, %f10, %f11, %f10",
+    "neg.f32 %f14, %f10", "cvt.rn.f32.s32 %f15, %r2"};
   /* where each result goes: a 32-bit register (widened with cvt.u64.u32 to be stored) or a
      64-bit one */
-  static const char *const res[28] = {
+  static const char *const res[30] = {
     "%f4", "%f5", "%r40", "%rd21", "%rd22", "%rd23", "%r41", "%r42", "%r43", "%r44", "%rd24", "%rd25", "%r45",
     "%f1", "%f2", "%fd1", "%f3", "%fd2", "%r46", "%r47", "%r48", "%r49",
-    "%f6", "%f7", "%f8", "%f9", "%f12", "%f13"};
+    "%f6", "%f7", "%f8", "%f9", "%f12", "%f13", "%f14", "%f15"};
   const uint64_t sent = 0x5A5A5A5A5A5A5A5Aull;
   static const char *const name[3] = {"mk", "mkp", "mkg"};
   for (int var = 0; var < 3; var++) {
@@ -2995,16 +2996,16 @@ START_TEST(test_fast_path_more_kinds)
          "  mov.b32 %%f10, %%r2;\n  mov.b32 %%f11, %%r3;\n"
          "  mov.b64 %%fd10, %%rd7;\n  mov.b64 %%fd11, %%rd8;\n"
          "  setp.ne.u32 %%p30, %%r1, 9999;\n", name[var]);
-    for (int j = 0; j < 28; j++)                   /* the values from before */
+    for (int j = 0; j < 30; j++)                   /* the values from before */
       EMIT("  mov.b%d %s, 0x%s;\n", res[j][1] == 'r' && res[j][2] == 'd' ? 64
            : res[j][1] == 'f' && res[j][2] == 'd' ? 64 : 32, res[j],
            (res[j][2] == 'd') ? "5A5A5A5A5A5A5A5A" : "5A5A5A5A");
     EMIT("  rem.u32 %%r4, %%r1, 3;\n  setp.eq.u32 %%p31, %%r4, %d;\n  @%%p31 bra DONE;\n",
          var == 1 ? 0 : 7);
-    for (int j = 0; j < 28; j++)
+    for (int j = 0; j < 30; j++)
       EMIT("  %s%s;\n", var == 2 ? "@%p30 " : "", ops[j]);
-    EMIT("DONE:\n  mul.wide.u32 %%rd40, %%r1, 224;\n  add.s64 %%rd41, %%rd3, %%rd40;\n");
-    for (int j = 0; j < 28; j++) {
+    EMIT("DONE:\n  mul.wide.u32 %%rd40, %%r1, 240;\n  add.s64 %%rd41, %%rd3, %%rd40;\n");
+    for (int j = 0; j < 30; j++) {
       if (res[j][2] == 'd') {
         EMIT("  mov.b64 %%rd42, %s;\n  st.global.u64 [%%rd41+%d], %%rd42;\n", res[j], 8 * j);
       } else {
@@ -3014,14 +3015,14 @@ START_TEST(test_fast_path_more_kinds)
     }
     EMIT("  ret;\n}\n");
 #undef EMIT
-    uint64_t a[256], b[256], out[256][28];
+    uint64_t a[256], b[256], out[256][30];
     struct fx f;
     run_pairs(&f, k, name[var], v, sizeof v[0], a, b, out, sizeof out);
     for (unsigned l = 0; l < 256; l++) {
-      uint64_t want[28];
+      uint64_t want[30];
       const uint32_t a32 = (uint32_t)a[l], b32 = (uint32_t)b[l];
       if (var == 1 && l % 3 == 0) {               /* skipped: the values from before */
-        for (int j = 0; j < 28; j++)
+        for (int j = 0; j < 30; j++)
           want[j] = res[j][2] == 'd' ? sent : (uint32_t)sent;
       } else {
         want[0] = (uint32_t)sim_alu_fbin(PTX_OP_ADD, PTX_T_F32, PTX_RND_RZ, 0, a32, b32);
@@ -3052,8 +3053,10 @@ START_TEST(test_fast_path_more_kinds)
         want[25] = (uint32_t)sim_alu_fbin(PTX_OP_MIN, PTX_T_F32, PTX_RND_NONE, PTX_F_FTZ, a32, b32);
         want[26] = (uint32_t)sim_alu_fbin(PTX_OP_MAX, PTX_T_F32, PTX_RND_NONE, PTX_F_FTZ, a32, b32);
         want[27] = (uint32_t)sim_alu_ffma(PTX_T_F32, PTX_RND_RN, PTX_F_FTZ, a32, b32, a32);
+        want[28] = (uint32_t)sim_alu_fun(PTX_OP_NEG, PTX_T_F32, PTX_RND_NONE, 0, a32);
+        want[29] = (uint32_t)sim_alu_cvt(PTX_T_F32, PTX_T_S32, PTX_RND_RN, 0, a32);
       }
-      for (int j = 0; j < 28; j++)
+      for (int j = 0; j < 30; j++)
         ck_assert_msg(out[l][j] == want[j], "%s lane %u, %s of 0x%" PRIx64 " and 0x%" PRIx64
                       ": 0x%" PRIx64 ", sim_alu 0x%" PRIx64, name[var], l, ops[j], a[l], b[l],
                       out[l][j], want[j]);

@@ -293,8 +293,9 @@ f32_full(enum sim_vfp k, int ftz, enum ptx_rnd rnd, uint64_t *d, const uint64_t 
 }
 
 /* Four lanes of an f64 operation, registers at a, b and c (b, c: where it has them). */
-AVX2FMA static __m256i f64_op4(enum sim_vfp k, enum ptx_rnd rnd, const uint64_t *a,
-                               const uint64_t *b, const uint64_t *c)
+__attribute__((target("avx2,fma"), always_inline)) static inline __m256i
+f64_op4(enum sim_vfp k, enum ptx_rnd rnd, const uint64_t *a, const uint64_t *b,
+        const uint64_t *c)
 {
   const __m256i ua = _mm256_loadu_si256((const __m256i *)(const void *)a);
   const __m256i ub = _mm256_loadu_si256((const __m256i *)(const void *)b);
@@ -441,8 +442,27 @@ __attribute__((target("avx2,fma"), always_inline)) static inline void
 f64_full(enum sim_vfp k, enum ptx_rnd rnd, uint64_t *d, const uint64_t *a, const uint64_t *b,
          const uint64_t *c)
 {
-  for (unsigned l = 0; l < 32; l += 4)
-    _mm256_storeu_si256((__m256i *)(void *)(d + l), f64_op4(k, rnd, a + l, b + l, c + l));
+  /* the loop inside each case, f64_op4 inlined with its operation known */
+#define F64_CASE(K)                                                                       \
+  case K:                                                                                 \
+    for (unsigned l = 0; l < 32; l += 4)                                                  \
+      _mm256_storeu_si256((__m256i *)(void *)(d + l), f64_op4(K, rnd, a + l, b + l, c + l)); \
+    break
+  switch (k) {
+  F64_CASE(SIM_VFP_ADD_F64);
+  F64_CASE(SIM_VFP_SUB_F64);
+  F64_CASE(SIM_VFP_MUL_F64);
+  F64_CASE(SIM_VFP_DIV_F64);
+  F64_CASE(SIM_VFP_FMA_F64);
+  F64_CASE(SIM_VFP_SQRT_F64);
+  F64_CASE(SIM_VFP_RCP_F64);
+  F64_CASE(SIM_VFP_ABS_F64);
+  F64_CASE(SIM_VFP_NEG_F64);
+  F64_CASE(SIM_VFP_COPYSIGN_F64);
+  F64_CASE(SIM_VFP_RND_F64);
+  default: break;
+  }
+#undef F64_CASE
 }
 
 __attribute__((target("avx2"), always_inline)) static inline void

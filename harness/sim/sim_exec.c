@@ -436,13 +436,7 @@ __attribute__((constructor)) static void cpu_detect(void)
    high one computes something the final mask drops, so no shuffles are needed. NaN results
    become SIM_ALU_F32_CNAN, as sim_alu_fma_f32_rn does; the rest is the same IEEE fma. With
    ftz (fma.rn.ftz.f32, --use_fast_math's), subnormal inputs and results are flushed to
-   zeros of their sign (ftz32x8), as sim_alu_ffma does. */
-__attribute__((target("avx2"))) static inline __m256i ftz32x8(__m256i u)
-{
-  const __m256i exp = _mm256_set1_epi32(0x7f800000), sign = _mm256_set1_epi32((int)0x80000000u);
-  return _mm256_blendv_epi8(u, _mm256_and_si256(u, sign),
-                            _mm256_cmpeq_epi32(_mm256_and_si256(u, exp), _mm256_setzero_si256()));
-}
+   zeros of their sign (sim_ftz32x8), as sim_alu_ffma does. */
 
 __attribute__((target("avx2,fma"), always_inline)) static inline void
 fma_f32_body(uint64_t *d, const uint64_t *a, const uint64_t *b, const uint64_t *c, const int ftz)
@@ -455,15 +449,15 @@ fma_f32_body(uint64_t *d, const uint64_t *a, const uint64_t *b, const uint64_t *
     __m256i yi = _mm256_loadu_si256((const __m256i *)(b + l));
     __m256i zi = _mm256_loadu_si256((const __m256i *)(c + l));
     if (ftz) {
-      xi = ftz32x8(xi);
-      yi = ftz32x8(yi);
-      zi = ftz32x8(zi);
+      xi = sim_ftz32x8(xi);
+      yi = sim_ftz32x8(yi);
+      zi = sim_ftz32x8(zi);
     }
     __m256 r = _mm256_fmadd_ps(_mm256_castsi256_ps(xi), _mm256_castsi256_ps(yi),
                                _mm256_castsi256_ps(zi));
     __m256i u = _mm256_castps_si256(_mm256_blendv_ps(r, cnan, _mm256_cmp_ps(r, r, _CMP_UNORD_Q)));
     if (ftz)
-      u = ftz32x8(u);
+      u = sim_ftz32x8(u);
     _mm256_storeu_si256((__m256i *)(d + l), _mm256_and_si256(u, low));
   }
 }
@@ -599,8 +593,8 @@ _Static_assert(VOP_MINS32 == 16 && VOP_SEXT32 == 32 && VOP_FNEG - VOP_SEXT32 < 1
 #define VF32(op) _mm256_and_si256(low, f32_canon(op(_mm256_castsi256_ps(x), _mm256_castsi256_ps(y)), cnan))
 /* VF32 with .ftz: the inputs flushed, and the result */
 #define VF32Z(op)                                                                          \
-  _mm256_and_si256(low, ftz32x8(f32_canon(op(_mm256_castsi256_ps(ftz32x8(x)),               \
-                                             _mm256_castsi256_ps(ftz32x8(y))), cnan)))
+  _mm256_and_si256(low, sim_ftz32x8(f32_canon(op(_mm256_castsi256_ps(sim_ftz32x8(x)),               \
+                                             _mm256_castsi256_ps(sim_ftz32x8(y))), cnan)))
 
 /* r, its NaNs made SIM_ALU_F32_CNAN (as sim_alu's f32 ops do). */
 __attribute__((target("avx2"))) static inline __m256i f32_canon(__m256 r, __m256 cnan)
@@ -756,8 +750,8 @@ __attribute__((target("avx2"))) static void bin_full_avx2(enum vop op, uint64_t 
   case VOP_FSUBZ: VLOOP(VF32Z(_mm256_sub_ps)); break;
   case VOP_FMULZ: VLOOP(VF32Z(_mm256_mul_ps)); break;
   /* (min and max give one of the flushed inputs, or the canonical NaN: nothing to flush) */
-  case VOP_FMINZ: VLOOP(_mm256_and_si256(low, f32_minmax(ftz32x8(x), ftz32x8(y), 0, cnan))); break;
-  case VOP_FMAXZ: VLOOP(_mm256_and_si256(low, f32_minmax(ftz32x8(x), ftz32x8(y), 1, cnan))); break;
+  case VOP_FMINZ: VLOOP(_mm256_and_si256(low, f32_minmax(sim_ftz32x8(x), sim_ftz32x8(y), 0, cnan))); break;
+  case VOP_FMAXZ: VLOOP(_mm256_and_si256(low, f32_minmax(sim_ftz32x8(x), sim_ftz32x8(y), 1, cnan))); break;
   /* float(i), the commonest conversion: the CPU's, to nearest even, as sim_alu_cvt (the high
      halves convert something the mask drops) */
   case VOP_CVTF32S32: VLOOP1(_mm256_and_si256(_mm256_castps_si256(_mm256_cvtepi32_ps(x)), low));
@@ -904,8 +898,8 @@ __attribute__((target("avx2"))) static uint64_t setp_f32_full_avx2(enum ptx_cmp 
                                    _mm256_loadu_ps((const float *)(const void *)(b + l + 4)), \
                                    0x88);                                                 \
       if (ftz) {                                                                          \
-        x = _mm256_castsi256_ps(ftz32x8(_mm256_castps_si256(x)));                         \
-        y = _mm256_castsi256_ps(ftz32x8(_mm256_castps_si256(y)));                         \
+        x = _mm256_castsi256_ps(sim_ftz32x8(_mm256_castps_si256(x)));                         \
+        y = _mm256_castsi256_ps(sim_ftz32x8(_mm256_castps_si256(y)));                         \
       }                                                                                   \
       __m256i r = _mm256_castps_si256(_mm256_cmp_ps(x, y, (pred)));                       \
       __m256i r1 = _mm256_and_si256(r, one32);                                            \

@@ -26,6 +26,27 @@
 extern int sim_cpu_avx2, sim_cpu_avx2_fma;
 #endif
 
+#ifdef SIM_X86
+/* The low 32 bits of the eight 64-bit values at p (a warp's registers, offsets or stored
+   words, eight lanes at a time), in order, in one vector. */
+__attribute__((target("avx2"))) static inline __m256i sim_lo32x8(const uint64_t *p)
+{
+  __m256 lo = _mm256_castsi256_ps(_mm256_loadu_si256((const __m256i *)(const void *)p));
+  __m256 hi = _mm256_castsi256_ps(_mm256_loadu_si256((const __m256i *)(const void *)(p + 4)));
+  return _mm256_permute4x64_epi64(_mm256_castps_si256(_mm256_shuffle_ps(lo, hi,
+                                                                         _MM_SHUFFLE(2, 0, 2, 0))),
+                                  _MM_SHUFFLE(3, 1, 2, 0));
+}
+
+/* .ftz of eight f32s' bits: a subnormal (exponent 0) becomes the zero of its sign. */
+__attribute__((target("avx2"))) static inline __m256i sim_ftz32x8(__m256i u)
+{
+  const __m256i exp = _mm256_set1_epi32(0x7f800000), sign = _mm256_set1_epi32((int)0x80000000u);
+  return _mm256_blendv_epi8(u, _mm256_and_si256(u, sign),
+                            _mm256_cmpeq_epi32(_mm256_and_si256(u, exp), _mm256_setzero_si256()));
+}
+#endif
+
 /* ---- address windows of generic addressing ---- */
 #define SIM_GLOBAL_BASE   0x00007f0000000000ull  /* first device allocation */
 #define SIM_SHARED_WIN    0x0000100000000000ull  /* generic address of shared offset 0 */

@@ -783,18 +783,6 @@ static inline void bytes_store(uint8_t *p, uint32_t size, uint64_t v)
 /* Where the CPU has AVX2 (asked once at load time: sim_cpu_avx2), the fast paths take vector
    code of their own, the *_avx2 functions, hand-written; their portable versions stay for
    other CPUs. */
-#ifdef SIM_X86
-/* The low 32 bits of the eight 64-bit values at p, in order, in one vector (a warp's stored
-   words or offsets, eight lanes at a time). */
-__attribute__((target("avx2"))) static inline __m256i pack_lo32(const uint64_t *p)
-{
-  __m256 lo = _mm256_castsi256_ps(_mm256_loadu_si256((const __m256i *)(const void *)p));
-  __m256 hi = _mm256_castsi256_ps(_mm256_loadu_si256((const __m256i *)(const void *)(p + 4)));
-  return _mm256_permute4x64_epi64(_mm256_castps_si256(_mm256_shuffle_ps(lo, hi,
-                                                                         _MM_SHUFFLE(2, 0, 2, 0))),
-                                  _MM_SHUFFLE(3, 1, 2, 0));
-}
-#endif
 
 /* Zero the GFILT_WORDS words of the filters at f (a block that made more than FILT_DIRTY of
    them non-zero): plain vector stores, without sim_race_fill's look for the changed span
@@ -1181,7 +1169,7 @@ __attribute__((target("avx2"))) static int writes_fresh_avx2(const struct fctx *
   __m256i v[4], bad = _mm256_setzero_si256();
 #pragma GCC unroll 4
   for (unsigned k = 0; k < 4; k++) {
-    v[k] = pack_lo32(val + 8 * k);
+    v[k] = sim_lo32x8(val + 8 * k);
     __m256i r = _mm256_loadu_si256((const __m256i *)(const void *)(S->rep + i0 + 8 * k));
     __m256i wv = _mm256_loadu_si256((const __m256i *)(const void *)(S->wep + i0 + 8 * k));
     __m256i o = _mm256_loadu_si256((const __m256i *)(const void *)(old + 32 * k));
@@ -1207,7 +1195,7 @@ __attribute__((target("avx2"))) static int writes_own_avx2(const struct fctx *c,
   __m256i v[4];
   uint32_t rE = 0, wE = 0;
   for (unsigned k = 0; k < 4; k++) {
-    v[k] = pack_lo32(val + 8 * k);
+    v[k] = sim_lo32x8(val + 8 * k);
     __m256i same = _mm256_cmpeq_epi32(_mm256_loadu_si256((const __m256i *)(const void *)(old + 32 * k)), v[k]);
     if (!_mm256_testz_si256(same, same))
       return 0;
@@ -1266,7 +1254,7 @@ __attribute__((target("avx2"))) static uint32_t fresh_lanes_avx2(const struct fc
 #pragma GCC unroll 4
   for (unsigned k = 0; k < 4; k++)
     _mm256_storeu_si256((__m256i *)(void *)(word + 2 + 8 * k),
-                        _mm256_srli_epi32(pack_lo32(off + 8 * k), 2));
+                        _mm256_srli_epi32(sim_lo32x8(off + 8 * k), 2));
 #pragma GCC unroll 4
   for (unsigned k = 0; k < 4; k++) {
     const __m256i idx = _mm256_loadu_si256((const __m256i *)(const void *)(word + 2 + 8 * k));
@@ -1593,7 +1581,7 @@ __attribute__((target("avx2"))) static int writes_fresh_mask_avx2(const struct f
   uint32_t rE = 0, wE = 0, same = 0;
 #pragma GCC unroll 4
   for (unsigned k = 0; k < 4; k++) {
-    v[k] = pack_lo32(val + 8 * k);
+    v[k] = sim_lo32x8(val + 8 * k);
     same |= lanes32(_mm256_cmpeq_epi32(_mm256_maskload_epi32(old + 8 * k, m.m32[k]), v[k]), k);
     rE |= lanes32(_mm256_cmpeq_epi32(_mm256_loadu_si256((const __m256i *)(const void *)(rep + 8 * k)), E), k);
     wE |= lanes32(_mm256_cmpeq_epi32(_mm256_loadu_si256((const __m256i *)(const void *)(wep + 8 * k)), E), k);
@@ -1716,7 +1704,7 @@ __attribute__((target("avx2"))) static int strided_own_avx2(const struct fctx *c
   __m256i bad = zero;
 #pragma GCC unroll 4
   for (unsigned k = 0; k < 4; k++) {
-    __m256i v = pack_lo32(val + 8 * k);
+    __m256i v = sim_lo32x8(val + 8 * k);
     __m256i old = _mm256_i32gather_epi32((const int *)(const void *)smem, idx, 4);
     __m256i r = _mm256_i32gather_epi32((const int *)(const void *)S->rep, idx, 4);
     __m256i wv = _mm256_i32gather_epi32((const int *)(const void *)S->wep, idx, 4);
@@ -1880,7 +1868,7 @@ __attribute__((target("avx2"))) static inline int offs_in_line_avx2(uint64_t e,
   uint32_t eq = 0;
 #pragma GCC unroll 4
   for (unsigned k = 0; k < 4; k++, want = _mm256_add_epi32(want, step)) {
-    __m256i v = pack_lo32(off + 8 * k);
+    __m256i v = sim_lo32x8(off + 8 * k);
     eq |= (uint32_t)_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(v, want))) << (8 * k);
   }
   return !((uint32_t)e & ~eq);
@@ -3167,7 +3155,7 @@ __attribute__((target("avx2"))) static uint32_t store_changed32_avx2(uint8_t *ho
   uint32_t same = 0;
 #pragma GCC unroll 4
   for (unsigned k = 0; k < 4; k++) {
-    __m256i v = pack_lo32(val + 8 * k);
+    __m256i v = sim_lo32x8(val + 8 * k);
     __m256i o = _mm256_loadu_si256((const __m256i *)(const void *)(host + 32 * k));
     same |= (uint32_t)_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(o, v))) << (8 * k);
     _mm256_storeu_si256((__m256i *)(void *)(host + 32 * k), v);

@@ -117,15 +117,6 @@ enum sim_vfp sim_vfp_of(const struct ptx_inst *in)
 #define AVX2 __attribute__((target("avx2")))
 #define AVX2FMA __attribute__((target("avx2,fma")))
 
-/* The low 32 bits of the eight 64-bit registers at p, in order, in one vector. */
-AVX2 static inline __m256i low32x8(const uint64_t *p)
-{
-  __m256 lo = _mm256_castsi256_ps(_mm256_loadu_si256((const __m256i *)(const void *)p));
-  __m256 hi = _mm256_castsi256_ps(_mm256_loadu_si256((const __m256i *)(const void *)(p + 4)));
-  return _mm256_permute4x64_epi64(_mm256_castps_si256(_mm256_shuffle_ps(lo, hi,
-                                                                         _MM_SHUFFLE(2, 0, 2, 0))),
-                                  _MM_SHUFFLE(3, 1, 2, 0));
-}
 
 /* Eight 32-bit results to the registers at d, zero-extended. */
 AVX2 static inline void store32x8(uint64_t *d, __m256i r)
@@ -143,13 +134,6 @@ AVX2 static inline void store_s32x8(uint64_t *d, __m256i r)
                       _mm256_cvtepi32_epi64(_mm256_extracti128_si256(r, 1)));
 }
 
-/* .ftz of f32 bits: a subnormal (exponent 0) becomes the zero of its sign. */
-AVX2 static inline __m256i ftz8(__m256i u)
-{
-  const __m256i exp = _mm256_set1_epi32(0x7f800000), sign = _mm256_set1_epi32((int)0x80000000u);
-  return _mm256_blendv_epi8(u, _mm256_and_si256(u, sign),
-                            _mm256_cmpeq_epi32(_mm256_and_si256(u, exp), _mm256_setzero_si256()));
-}
 
 /* An f32 result as alu_fin32 leaves it (without .sat or .relu): NaN the canonical NaN, then
    .ftz where asked. */
@@ -157,14 +141,14 @@ AVX2 static inline __m256i fin8(__m256 r, int ftz)
 {
   __m256i u = _mm256_blendv_epi8(_mm256_castps_si256(r), _mm256_set1_epi32((int)SIM_ALU_F32_CNAN),
                                  _mm256_castps_si256(_mm256_cmp_ps(r, r, _CMP_UNORD_Q)));
-  return ftz ? ftz8(u) : u;
+  return ftz ? sim_ftz32x8(u) : u;
 }
 
 /* The lanes of eight f32 registers at p, flushed where ftz is set. */
 AVX2 static inline __m256 in8(const uint64_t *p, int ftz)
 {
-  __m256i u = low32x8(p);
-  return _mm256_castsi256_ps(ftz ? ftz8(u) : u);
+  __m256i u = sim_lo32x8(p);
+  return _mm256_castsi256_ps(ftz ? sim_ftz32x8(u) : u);
 }
 
 /* Whether each f64 (as bits) is a NaN. */
@@ -350,7 +334,7 @@ cvt8(enum sim_vfp k, int ftz, enum ptx_rnd rnd, uint64_t *d, const uint64_t *a)
   const __m256i low = _mm256_set1_epi64x(0xffffffff);
   switch (k) {
   case SIM_VFP_F32_S32:                        /* rounded as the MXCSR says */
-    store32x8(d, _mm256_castps_si256(_mm256_cvtepi32_ps(low32x8(a))));
+    store32x8(d, _mm256_castps_si256(_mm256_cvtepi32_ps(sim_lo32x8(a))));
     return;
   case SIM_VFP_F32_U32: {
     /* through a double, exact: 2^52 + x, less 2^52 (its sign cleared: 0 comes out -0
@@ -401,7 +385,7 @@ cvt8(enum sim_vfp k, int ftz, enum ptx_rnd rnd, uint64_t *d, const uint64_t *a)
        NaN widened (sim_alu_cvt) */
     for (unsigned h = 0; h < 2; h++) {
       __m256i u = _mm256_and_si256(_mm256_loadu_si256((const __m256i *)(a + 4 * h)), low);
-      __m256i uf = ftz ? ftz8(u) : u;           /* (the high halves stay 0) */
+      __m256i uf = ftz ? sim_ftz32x8(u) : u;           /* (the high halves stay 0) */
       __m256d v = _mm256_cvtps_pd(_mm256_castps256_ps128(_mm256_castsi256_ps(
           _mm256_permutevar8x32_epi32(uf, _mm256_setr_epi32(0, 2, 4, 6, 1, 3, 5, 7)))));
       const __m256i nan = _mm256_cmpgt_epi64(_mm256_and_si256(u, _mm256_set1_epi64x(0x7fffffff)),
@@ -431,7 +415,7 @@ cvt8(enum sim_vfp k, int ftz, enum ptx_rnd rnd, uint64_t *d, const uint64_t *a)
       r[h] = _mm_blendv_epi8(_mm_castps_si128(f), b32, n32);
     }
     __m256i v = _mm256_set_m128i(r[1], r[0]);
-    store32x8(d, ftz ? ftz8(v) : v);
+    store32x8(d, ftz ? sim_ftz32x8(v) : v);
     return;
   }
   }

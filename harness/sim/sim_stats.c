@@ -123,6 +123,126 @@ static int cmp_u64(const void *a, const void *b)
   return x < y ? -1 : x > y;
 }
 
+#define SORT_RUN 8                       /* sim_sort_u64's runs sorted by insertion */
+
+#ifdef SIM_X86
+/* Sorting networks on eight unsigned 32-bit values a vector, every step ascending: v's
+   pairs at distance d (a lane and its partner q[lane]) ordered, the lower lane taking the
+   smaller (the lanes of keep_min). */
+#define SORT_STEP(v, q, keep_min)                                                             \
+  do {                                                                                        \
+    const __m256i p_ = (q);                                                                   \
+    (v) = _mm256_blend_epi32(_mm256_max_epu32((v), p_), _mm256_min_epu32((v), p_), (keep_min)); \
+  } while (0)
+
+/* v's eight values, bitonic (ascending then descending, or the reverse, rotated), sorted
+   ascending: the half-cleaners at distances 4, 2 and 1. */
+__attribute__((target("avx2"))) static inline __m256i sort_clean8(__m256i v)
+{
+  SORT_STEP(v, _mm256_permute2x128_si256(v, v, 1), 0x0f);
+  SORT_STEP(v, _mm256_shuffle_epi32(v, _MM_SHUFFLE(1, 0, 3, 2)), 0x33);
+  SORT_STEP(v, _mm256_shuffle_epi32(v, _MM_SHUFFLE(2, 3, 0, 1)), 0x55);
+  return v;
+}
+
+/* v's eight values sorted ascending: pairs, then fours and eights merged, each merge's second
+   half compared reversed against its first (a bitonic sequence in each lane pair's
+   minima and maxima), then cleaned. */
+__attribute__((target("avx2"))) static inline __m256i sort8(__m256i v)
+{
+  SORT_STEP(v, _mm256_shuffle_epi32(v, _MM_SHUFFLE(2, 3, 0, 1)), 0x55);
+  SORT_STEP(v, _mm256_shuffle_epi32(v, _MM_SHUFFLE(0, 1, 2, 3)), 0x33);
+  SORT_STEP(v, _mm256_shuffle_epi32(v, _MM_SHUFFLE(2, 3, 0, 1)), 0x55);
+  SORT_STEP(v, _mm256_permutevar8x32_epi32(v, _mm256_setr_epi32(7, 6, 5, 4, 3, 2, 1, 0)), 0x0f);
+  SORT_STEP(v, _mm256_shuffle_epi32(v, _MM_SHUFFLE(1, 0, 3, 2)), 0x33);
+  SORT_STEP(v, _mm256_shuffle_epi32(v, _MM_SHUFFLE(2, 3, 0, 1)), 0x55);
+  return v;
+}
+
+__attribute__((target("avx2"))) static inline __m256i rev8(__m256i v)
+{
+  return _mm256_permutevar8x32_epi32(v, _mm256_setr_epi32(7, 6, 5, 4, 3, 2, 1, 0));
+}
+
+/* v's n values, 8 < n <= 32, sorted, when they share their top 32 bits (a warp's addresses
+   in one allocation): their low halves through a bitonic network of 32 with AVX2, the slots
+   past n holding the largest value (they sort last, equal to any value they meet). Returns
+   0 when the top bits differ (nothing changed). */
+__attribute__((target("avx2"))) static int sort32_avx2(uint64_t *v, unsigned n)
+{
+  uint32_t lo[32];
+  const uint64_t top = v[0] >> 32;
+  uint64_t diff = 0;
+  _mm256_storeu_si256((__m256i *)lo, _mm256_set1_epi32(-1));
+  _mm256_storeu_si256((__m256i *)(lo + 8), _mm256_set1_epi32(-1));
+  _mm256_storeu_si256((__m256i *)(lo + 16), _mm256_set1_epi32(-1));
+  _mm256_storeu_si256((__m256i *)(lo + 24), _mm256_set1_epi32(-1));
+  for (unsigned i = 0; i < n; i++) {
+    diff |= (v[i] >> 32) ^ top;
+    lo[i] = (uint32_t)v[i];
+  }
+  if (diff)
+    return 0;
+  __m256i a0 = sort8(_mm256_loadu_si256((const __m256i *)lo));
+  __m256i a1 = sort8(_mm256_loadu_si256((const __m256i *)(lo + 8)));
+  __m256i b0 = sort8(_mm256_loadu_si256((const __m256i *)(lo + 16)));
+  __m256i b1 = sort8(_mm256_loadu_si256((const __m256i *)(lo + 24)));
+  /* eights into sixteens: the second reversed, minima first */
+  __m256i r = rev8(a1);
+  a1 = _mm256_max_epu32(a0, r);
+  a0 = sort_clean8(_mm256_min_epu32(a0, r));
+  a1 = sort_clean8(a1);
+  r = rev8(b1);
+  b1 = _mm256_max_epu32(b0, r);
+  b0 = sort_clean8(_mm256_min_epu32(b0, r));
+  b1 = sort_clean8(b1);
+  /* sixteens into 32: b reversed (its vectors swapped, each reversed), then cleaned at
+     distance 16 (this step), 8 and within the vectors */
+  const __m256i rb0 = rev8(b1), rb1 = rev8(b0);
+  __m256i l0 = _mm256_min_epu32(a0, rb0), h0 = _mm256_max_epu32(a0, rb0);
+  __m256i l1 = _mm256_min_epu32(a1, rb1), h1 = _mm256_max_epu32(a1, rb1);
+  _mm256_storeu_si256((__m256i *)lo, sort_clean8(_mm256_min_epu32(l0, l1)));
+  _mm256_storeu_si256((__m256i *)(lo + 8), sort_clean8(_mm256_max_epu32(l0, l1)));
+  _mm256_storeu_si256((__m256i *)(lo + 16), sort_clean8(_mm256_min_epu32(h0, h1)));
+  _mm256_storeu_si256((__m256i *)(lo + 24), sort_clean8(_mm256_max_epu32(h0, h1)));
+  for (unsigned i = 0; i < n; i++)
+    v[i] = top << 32 | lo[i];
+  return 1;
+}
+#endif
+
+static inline void insertion_sort(uint64_t *v, unsigned n)
+{
+  for (unsigned i = 1; i < n; i++) {
+    uint64_t x = v[i];
+    unsigned j = i;
+    while (j && v[j - 1] > x) {
+      v[j] = v[j - 1];
+      j--;
+    }
+    v[j] = x;
+  }
+}
+
+/* Ascending runs a (na values) and b (nb) merged into out, a's first where equal; the
+   choice of each step without a branch (random values mispredict half of them). */
+static inline void merge_runs(const uint64_t *a, unsigned na, const uint64_t *b, unsigned nb,
+                              uint64_t *out)
+{
+  unsigned i = 0, j = 0, k = 0;
+  while (i < na && j < nb) {
+    const uint64_t x = a[i], y = b[j];
+    const unsigned take_b = y < x;
+    out[k++] = take_b ? y : x;
+    j += take_b;
+    i += take_b ^ 1;
+  }
+  while (i < na)
+    out[k++] = a[i++];
+  while (j < nb)
+    out[k++] = b[j++];
+}
+
 void sim_sort_u64(uint64_t *v, unsigned n)
 {
   unsigned i = 1;
@@ -146,19 +266,35 @@ void sim_sort_u64(uint64_t *v, unsigned n)
     memcpy(v, t, n * sizeof *v);
     return;
   }
-  if (n > 64) {                          /* a warp's sectors of wide accesses */
+  if (n > SIM_SORT_MAX) {
     qsort(v, n, sizeof *v, cmp_u64);
     return;
   }
-  for (i = 1; i < n; i++) {              /* insertion: a warp's lanes are few */
-    uint64_t x = v[i];
-    j = i;
-    while (j && v[j - 1] > x) {
-      v[j] = v[j - 1];
-      j--;
-    }
-    v[j] = x;
+  if (n <= SORT_RUN) {
+    insertion_sort(v, n);
+    return;
   }
+#ifdef SIM_X86
+  if (n <= 32 && sim_cpu_avx2 && sim_stats_shortcuts && sort32_avx2(v, n))
+    return;
+#endif
+  /* scattered lanes (a global histogram's bins, a gather): runs of SORT_RUN by insertion,
+     then merged pairwise, back and forth between v and t (a third of insertion's host
+     instructions at 32 random values) */
+  uint64_t t[SIM_SORT_MAX], *src = v, *dst = t;
+  for (i = 0; i < n; i += SORT_RUN)
+    insertion_sort(v + i, n - i < SORT_RUN ? n - i : SORT_RUN);
+  for (unsigned w = SORT_RUN; w < n; w *= 2) {
+    for (i = 0; i < n; i += 2 * w) {
+      const unsigned m = i + w < n ? i + w : n, e = i + 2 * w < n ? i + 2 * w : n;
+      merge_runs(src + i, m - i, src + m, e - m, dst + i);
+    }
+    uint64_t *x = src;
+    src = dst;
+    dst = x;
+  }
+  if (src != v)
+    memcpy(v, src, n * sizeof *v);
 }
 
 /* Global: sectors, lines and distinct bytes of one request. */

@@ -4049,14 +4049,17 @@ static int cmp_u64_test(const void *a, const void *b)
 }
 
 /* sim_sort_u64 against qsort: 0 to SIM_SORT_MAX values in order, in two ascending runs (equal
-   halves, interleaved, one run empty of repeats), descending, and at random with repeats. */
+   halves, interleaved, one run empty of repeats), descending, at random with repeats, at
+   random over all 64 bits (merged runs of eight), and at random in the low 32 bits under
+   one top half, with 0 and 2^32 - 1 among them (the network of 32, whose padding is
+   2^32 - 1). */
 START_TEST(test_sort_u64_matches_qsort)
 {
   static uint64_t v[SIM_SORT_MAX], want[SIM_SORT_MAX];
   uint64_t rng = 0x6A09E667F3BCC909ull;
   unsigned merged = 0;
   for (unsigned n = 0; n <= SIM_SORT_MAX; n += n < 70 ? 1 : 37)
-    for (unsigned shape = 0; shape < 6; shape++) {
+    for (unsigned shape = 0; shape < 8; shape++) {
       const unsigned cut = n ? (unsigned)(sim_order_next(&rng) % n) : 0;
       for (unsigned i = 0; i < n; i++) {
         const uint64_t r = sim_order_next(&rng);
@@ -4066,7 +4069,11 @@ START_TEST(test_sort_u64_matches_qsort)
         case 2: v[i] = i < cut ? 2 * i : 2 * (i - cut) + 1; break;     /* interleaved runs */
         case 3: v[i] = i < cut ? i + 1000 : i; break;                  /* a run above */
         case 4: v[i] = n - i; break;                                   /* descending */
-        default: v[i] = r % (n / 2 + 1); break;                        /* random, repeats */
+        case 5: v[i] = r % (n / 2 + 1); break;                         /* random, repeats */
+        case 6: v[i] = r; break;                                       /* random, 64 bits */
+        default:                                                       /* low halves */
+          v[i] = 0x7f3a00000000ull | (r % 5 == 0 ? 0xffffffffull : r % 5 == 1 ? 0 : r >> 32);
+          break;
         }
       }
       memcpy(want, v, n * sizeof *v);

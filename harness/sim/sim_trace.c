@@ -233,6 +233,57 @@ __attribute__((target("avx2"))) static uint32_t touch_lanes_avx2(const uint64_t 
 }
 #endif
 
+#ifdef SIM_X86
+/* sim_trace_touch of a full 32-lane warp whose every lane's bytes (addresses addr, size less
+   one: sz1) lie in one line of h's: the lines' keys gathered with AVX2, four lanes a vector,
+   and sim_touch_keep called only for the lanes where it could change something (a line
+   untouched, or first touched later than key, or by another block while touch_shared is
+   clear); a line two lanes share is kept twice, which changes nothing the first did not.
+   Returns 0 when some lane's bytes are not so (nothing done). */
+__attribute__((target("avx2"))) static int touch_full_avx2(struct sim_trace *tr,
+                                                           const struct sim_touch_hint *h,
+                                                           const uint64_t *addr, uint64_t sz1,
+                                                           uint64_t key)
+{
+  const __m256i sign = _mm256_set1_epi64x((long long)(1ull << 63));
+  const __m256i vs = _mm256_set1_epi64x((long long)sz1), vlo = _mm256_set1_epi64x((long long)h->lo);
+  const __m256i vn = _mm256_set1_epi64x((long long)(h->n ^ (1ull << 63)));
+  const __m256i voff = _mm256_set1_epi64x((long long)h->off);
+  const __m256i vkey = _mm256_set1_epi64x((long long)(key ^ (1ull << 63)));
+  const __m256i low24 = _mm256_set1_epi64x(0xffffff), klow = _mm256_set1_epi64x((long long)(key & 0xffffff));
+  const __m256i zero = _mm256_setzero_si256();
+  const __m256i shared = __atomic_load_n(&tr->touch_shared, __ATOMIC_RELAXED)
+                             ? _mm256_set1_epi64x(-1) : zero;
+  const long long *base = (const long long *)(const void *)tr->touch;
+  __m256i idx[8];
+  uint32_t need = 0;
+  for (unsigned k = 0; k < 8; k++) {
+    const __m256i a = _mm256_loadu_si256((const __m256i *)(addr + 4 * k));
+    const __m256i x = _mm256_srli_epi64(a, 7);
+    const __m256i in = _mm256_and_si256(
+        _mm256_cmpeq_epi64(x, _mm256_srli_epi64(_mm256_add_epi64(a, vs), 7)),
+        _mm256_cmpgt_epi64(vn, _mm256_xor_si256(_mm256_sub_epi64(x, vlo), sign)));
+    if (_mm256_movemask_pd(_mm256_castsi256_pd(in)) != 0xf)
+      return 0;
+    idx[k] = _mm256_add_epi64(voff, x);
+  }
+  for (unsigned k = 0; k < 8; k++) {
+    const __m256i v = _mm256_i64gather_epi64(base, idx[k], 8);
+    /* nothing to do: v set, v <= key, and v of this block or touch_shared already set */
+    const __m256i quiet = _mm256_andnot_si256(
+        _mm256_or_si256(_mm256_cmpeq_epi64(v, zero),
+                        _mm256_cmpgt_epi64(_mm256_xor_si256(v, sign), vkey)),
+        _mm256_or_si256(_mm256_cmpeq_epi64(_mm256_and_si256(v, low24), klow), shared));
+    need |= (uint32_t)(~_mm256_movemask_pd(_mm256_castsi256_pd(quiet)) & 0xf) << (4 * k);
+  }
+  for (; need; need &= need - 1) {
+    const unsigned l = (unsigned)__builtin_ctz(need);
+    sim_touch_keep(tr, &tr->touch[h->off + (addr[l] >> 7)], key);
+  }
+  return 1;
+}
+#endif
+
 void sim_trace_touch(struct sim_block *b, const uint64_t *addr, uint64_t m, uint32_t size,
                      const uint64_t *span, const struct sim_alloc *al)
 {
@@ -249,6 +300,8 @@ void sim_trace_touch(struct sim_block *b, const uint64_t *addr, uint64_t m, uint
     /* only the lanes whose lines the loop below would touch; a lane's prev and last there
        are what the lane before leaves: its last line, its address */
     const uint64_t sz1 = (size ? size : 1) - 1;
+    if (h && touch_full_avx2(tr, h, addr, sz1, key))
+      return;
     for (uint32_t mm = touch_lanes_avx2(addr, sz1); mm; mm &= mm - 1) {
       const unsigned l = (unsigned)__builtin_ctz(mm);
       const uint64_t a = addr[l];

@@ -4285,6 +4285,72 @@ START_TEST(test_touch_span_guess)
 }
 END_TEST
 
+/* A full warp's scattered accesses, one line a lane (sim_trace_touch's gather of the lines'
+   keys): odd blocks reaching the lines of the even block before them after fewer
+   instructions (their keys lower than the lines hold) or after more (flip: a line of another
+   block's, with a lower key, which sets touch_shared), lanes sharing a line, the second
+   warp on the first's lines, and a load whose odd lanes read another buffer (lines past the
+   block's hint for the first), must leave the keys and touch_shared of the general path
+   (sim_stats_shortcuts 0), on 1 worker and 2. */
+static const char *k_touch_scatter =
+  HDR
+  ".visible .entry ts(.param .u64 a, .param .u64 b, .param .u32 flip)\n{\n"
+  "  .reg .pred %p<2>;\n  .reg .b32 %r<9>;\n  .reg .b64 %rd<8>;\n"
+  "  ld.param.u64 %rd1, [a];\n  mov.u32 %r1, %tid.x;\n  mov.u32 %r4, %ctaid.x;\n"
+  "  ld.param.u32 %r8, [flip];\n  and.b32 %r5, %r4, 1;\n  xor.b32 %r5, %r5, %r8;\n"
+  "  setp.ne.u32 %p1, %r5, 0;\n  @%p1 bra DONE;\n"
+  "  add.u32 %r5, %r5, 1;\n  add.u32 %r5, %r5, 1;\n  add.u32 %r5, %r5, 1;\n"
+  "  add.u32 %r5, %r5, 1;\n  add.u32 %r5, %r5, 1;\n  add.u32 %r5, %r5, 1;\n"
+  "DONE:\n  mul.lo.u32 %r6, %r1, 7;\n  and.b32 %r6, %r6, 31;\n  bfe.u32 %r7, %r4, 1, 1;\n"
+  "  mad.lo.u32 %r6, %r7, 32, %r6;\n  shl.b32 %r6, %r6, 7;\n  and.b32 %r7, %r1, 3;\n"
+  "  shr.u32 %r3, %r1, 5;\n  mad.lo.u32 %r7, %r3, 4, %r7;\n  mad.lo.u32 %r6, %r7, 4, %r6;\n  cvt.u64.u32 %rd2, %r6;\n  add.s64 %rd3, %rd1, %rd2;\n"
+  "  ld.global.u32 %r2, [%rd3];\n  add.u32 %r2, %r2, %r1;\n  st.global.u32 [%rd3], %r2;\n"
+  "  ld.param.u64 %rd4, [b];\n  and.b32 %r7, %r1, 1;\n  setp.eq.u32 %p1, %r7, 1;\n"
+  "  selp.b64 %rd5, %rd4, %rd1, %p1;\n  add.s64 %rd6, %rd5, %rd2;\n"
+  "  ld.global.u32 %r3, [%rd6];\n  add.u32 %r2, %r2, %r3;\n  st.global.u32 [%rd3], %r2;\n"
+  "  ret;\n}\n";
+
+START_TEST(test_touch_scattered_keys)
+{
+  for (uint32_t run = 0; run < 4; run++) {
+    const uint32_t workers = 1 + run / 2, flip = run % 2;
+    uint64_t keys[2][128];
+    uint32_t shared[2] = {0, 0};
+    for (int sc = 0; sc < 2; sc++) {
+      struct fx f;
+      load(&f, k_touch_scatter);
+      const uint64_t a = buffer(&f, 64 * 128, "a"), bb = buffer(&f, 64 * 128, "b");
+      uint8_t p[20];                               /* a, b, flip */
+      memcpy(p, &a, 8);
+      memcpy(p + 8, &bb, 8);
+      memcpy(p + 16, &flip, 4);
+      struct sim_launch c = {.grid = {6, 1, 1}, .block = {64, 1, 1}, .workers = workers,
+                             .trace_every = 1, .trace_blocks = 6, .trace_wave = 6};
+      sim_stats_shortcuts = sc;
+      ck_assert_int_eq(sim_run(f.d, &f.m, "ts", p, sizeof p, &c, &f.r, f.err, sizeof f.err),
+                       SIM_OK);
+      sim_stats_shortcuts = 1;
+      ck_assert_msg(f.r.outcome == SIM_RAN_OK, "%s", f.r.fault.message);
+      for (unsigned x = 0; x < 128; x++) {
+        const uint64_t k = sim_touch_index(&f.r.trace, ((x < 64 ? a : bb - 8192) + 128 * x) / 32);
+        ck_assert_uint_lt(k, f.r.trace.ntouch);
+        keys[sc][x] = f.r.trace.touch[k];
+      }
+      shared[sc] = f.r.trace.touch_shared;
+      done(&f);
+    }
+    for (unsigned x = 0; x < 128; x++) {
+      ck_assert_msg(keys[0][x] == keys[1][x],
+                    "%u workers, flip %u, line %u: key 0x%llx, gathered 0x%llx", workers, flip,
+                    x, (unsigned long long)keys[0][x], (unsigned long long)keys[1][x]);
+      ck_assert(keys[0][x] != 0 || (x >= 64 && x % 2 == 0));   /* b's odd lines */
+    }
+    ck_assert_uint_eq(shared[0], 1);               /* blocks 0 to 3 share a's lines */
+    ck_assert_uint_eq(shared[1], 1);
+  }
+}
+END_TEST
+
 /* A block's hint for an allocation that shares its first line with the one before it (as
    packed __constant__ variables do; no kernel's coalesced access reaches one today) leaves
    that line out: sim_touch_span_in keeps its key in the allocation before's entry, as
@@ -4312,6 +4378,41 @@ START_TEST(test_touch_hint_shared_line)
   ck_assert_uint_eq(keys[2], sim_touch_key(1, 3, 4));
   ck_assert_uint_eq(keys[3], sim_touch_key(1, 3, 8));
   free(b);
+}
+END_TEST
+
+/* sim_trace_touch of a full warp whose odd lanes are in another allocation than its hint's,
+   whose keys the table keeps far from the hint's (a lane past the hint's lines): the keys of
+   the general path (sim_stats_shortcuts 0), every lane's line touched once. */
+START_TEST(test_touch_scattered_past_hint)
+{
+  struct sim_alloc al[2] = {{.base = 0x10000, .size = 0x1000}, {.base = 0x40000, .size = 0x1000}};
+  struct sim_device d = {.allocs = al, .nallocs = 2};
+  struct sim_touch_seg seg[2] = {{0x10000 >> 7, 32, 0}, {0x40000 >> 7, 32, 40}};
+  uint64_t addr[32], span[2] = {0, 0}, keys[2][72];
+  for (unsigned l = 0; l < 32; l++)
+    addr[l] = al[l & 1].base + (uint64_t)(l * 7 % 32) * 128 + 4 * (l & 3);
+  for (int sc = 0; sc < 2; sc++) {
+    memset(keys[sc], 0, sizeof keys[sc]);
+    struct sim_trace tr = {.touch = keys[sc], .ntouch = 72, .seg = seg, .nseg = 2,
+                           .touch_wave = 1};
+    struct sim_block *b = calloc(1, sizeof *b);
+    ck_assert_ptr_nonnull(b);
+    b->dev = &d;
+    b->touch = &tr;
+    b->linear = 3;
+    b->ctr.warp_insts = 5;
+    sim_stats_shortcuts = sc;
+    sim_trace_touch(b, addr, 0xffffffffull, 4, span, &al[0]);
+    sim_stats_shortcuts = 1;
+    free(b);
+  }
+  unsigned touched = 0;
+  for (unsigned i = 0; i < 72; i++) {
+    ck_assert_uint_eq(keys[1][i], keys[0][i]);
+    touched += keys[0][i] == sim_touch_key(1, 3, 4);
+  }
+  ck_assert_uint_eq(touched, 32);
 }
 END_TEST
 
@@ -7343,6 +7444,8 @@ Suite *suite_sim(void)
   tcase_add_test(t, test_sort_u64_matches_qsort);
   tcase_add_test(t, test_shared_part_bounds);
   tcase_add_test(t, test_touch_span_guess);
+  tcase_add_test(t, test_touch_scattered_keys);
+  tcase_add_test(t, test_touch_scattered_past_hint);
   tcase_add_test(t, test_global_stats_ordered);
   tcase_add_test(t, test_touch_now_key);
   tcase_add_test(t, test_touch_hint_shared_line);

@@ -2496,7 +2496,64 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
         done = 1;
       }
     }
-    if (!done) {
+    int global_done = 0;           /* every lane's operation done by the global path */
+    const struct sim_alloc *al = b->alloc_cache[pc];
+    if (!done && (sp == PTX_SP_GLOBAL || sp == PTX_SP_NONE) && al && !al->heap &&
+        !al->read_only && size <= al->size && sim_exec_shortcuts) {
+      /* global atomics in the allocation the instruction used last (a histogram's bins, a
+         counter): what the lane loop below does, with the addresses checked for the whole
+         warp first (one outside it, misaligned or in a window of the generic space leaves
+         it all to that loop, which finds the allocation or faults at the right lane), then
+         each lane's operation in lane order, an integer add as one host atomic add */
+      const uint64_t ab = al->base, lim = al->size - size;
+      uint64_t off[SIM_MAX_WARP];
+      int ok = 1;
+#ifdef SIM_X86
+      if (e == SIM_FULL32 && W == 32 && base && sp == PTX_SP_GLOBAL && sim_cpu_avx2)
+        ok = global_addrs_avx2(base, (uint64_t)ad->imm, ab, lim, size - 1, av, off);
+      else
+#endif
+      {
+        FOR_LANES(e) {
+          const uint64_t a = av[l] = (base ? base[l] : 0) + (uint64_t)ad->imm;
+          off[l] = a - ab;
+          ok &= off[l] <= lim && !(a & (size - 1)) && is_global_space(sp, a);
+        }
+      }
+      if (ok) {
+        uint64_t *dv = is_atom && d->kind == PTX_OPD_REG && d->reg != PTX_NOREG ? REG(d->reg)
+                                                                                : NULL;
+        uint8_t *data = al->data;
+        unsigned nch = 0;          /* lanes whose operation changed memory */
+        sim_mem_wrote(al);
+        if (in->sub == PTX_ATOM_ADD && (t == PTX_T_U32 || t == PTX_T_S32)) {
+          FOR_LANES(e) {
+            const uint32_t v = (uint32_t)bv[l];
+            const uint32_t old = __atomic_fetch_add((uint32_t *)(void *)(data + off[l]), v,
+                                                    __ATOMIC_SEQ_CST);
+            if (dv)
+              dv[l] = t == PTX_T_S32 ? (uint64_t)(int64_t)(int32_t)old : old;
+            nch += v != 0;
+          }
+        } else {
+          const int sext = ptx_type_is_signed(t);
+          FOR_LANES(e) {
+            int changed = 0;
+            const uint64_t old = atomic_rmw(data + off[l], 1, in, bv[l], cv ? cv[l] : 0,
+                                            &changed);
+            if (dv)
+              dv[l] = sext ? sim_alu_sext(t, old) : old;
+            nch += changed;
+          }
+        }
+        if (nch) {
+          diff = 1;
+          b->worker->global_writes += nch;
+        }
+        global_done = 1;
+      }
+    }
+    if (!done && !global_done) {
       FOR_LANES(e) {
         uint64_t addr = av[l] = (base ? base[l] : 0) + (uint64_t)ad->imm;
         uint8_t *p = mem_at(b, w, pc, l, sp, addr, size, size, SIM_ACC_ATOMIC);
@@ -2519,7 +2576,12 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
       }
     }
     if (!done)
-      FOR_LANES(e) uniform &= av[l] == av[lo] && bv[l] == bv[lo] && (!cv || cv[l] == cv[lo]);
+      FOR_LANES(e) {
+        if (av[l] != av[lo] || bv[l] != bv[lo] || (cv && cv[l] != cv[lo])) {
+          uniform = 0;
+          break;
+        }
+      }
     if (done && e == SIM_FULL32 && W == 32)      /* a shared atomic's banks are a load's */
       sim_stats_shared_full(b, pc, av, size, stride);
     else

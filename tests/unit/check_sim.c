@@ -6152,6 +6152,85 @@ START_TEST(test_shared_atomic_adds_match_lanes)
 }
 END_TEST
 
+/* sim_exec's pass over a warp's global atomics (the addresses checked for the warp, an
+   integer add as one host atomic add) against the lane-by-lane path (sim_exec_shortcuts 0):
+   random programs of three warps over 64 words of a global buffer, set first, each step an
+   atom or red of one of ten operations (add .u32, .s32, .f32 and .u64, max .s32, cas, exch,
+   inc, a generic-space add and a red.add) at words in one of seven shapes (one word, a word
+   a half-warp, its own, bins by a hash of the thread, a misaligned word, and, after two warps
+   that fit, one lane past the buffer's end or misaligned), by some lanes or all; must report
+   the same fault, to the message, and leave the same values (memory, each thread's sum of
+   its old values) and counters. */
+START_TEST(test_global_atomics_match_lanes)
+{
+  static const char *const shape[7] = {
+    "  mov.u64 %rd4, 24;\n",                                           /* one word */
+    "  shr.u32 %r2, %r1, 4;\n  mul.wide.u32 %rd4, %r2, 8;\n",           /* a half-warp's */
+    "  and.b32 %r2, %r1, 31;\n  mul.wide.u32 %rd4, %r2, 8;\n",          /* its own */
+    "  mul.lo.u32 %r2, %r1, 2654435761;\n  shr.u32 %r2, %r2, 27;\n  mul.wide.u32 %rd4, %r2, 8;\n",
+    "  and.b32 %r2, %r1, 31;\n  mul.wide.u32 %rd4, %r2, 8;\n  add.u64 %rd4, %rd4, 2;\n",
+    "  setp.eq.u32 %p1, %r1, 77;\n  selp.u64 %rd4, 1024, 16, %p1;\n",   /* lane 13, warp 2 */
+    "  setp.eq.u32 %p1, %r1, 70;\n  selp.u64 %rd4, 18, 16, %p1;\n",     /* lane 6, warp 2 */
+  };
+  static const char *const op[10] = {
+    "  atom.global.add.u32 %r4, [%rd5], %r1;\n",
+    "  atom.global.add.s32 %r4, [%rd5], -3;\n",
+    "  atom.global.add.f32 %r4, [%rd5], 0f3FC00000;\n",
+    "  atom.global.add.u64 %rd6, [%rd5], %rd4;\n  cvt.u32.u64 %r4, %rd6;\n",
+    "  atom.global.max.s32 %r4, [%rd5], %r1;\n",
+    "  atom.global.cas.b32 %r4, [%rd5], %r1, 7;\n",
+    "  atom.global.exch.b32 %r4, [%rd5], %r1;\n",
+    "  atom.global.inc.u32 %r4, [%rd5], 40;\n",
+    "  atom.add.u32 %r4, [%rd5], 9;\n",
+    "  red.global.add.u32 [%rd5], %r1;\n  mov.u32 %r4, 1;\n",
+  };
+  uint64_t rng = 0x5851F42D4C957F2Dull;
+#define GA_NEXT() (rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17, (uint32_t)(rng >> 11))
+  unsigned faults = 0, clean = 0, some = 0;
+  static char k[16384];
+  for (int trial = 0; trial < 120; trial++) {
+    size_t n = (size_t)snprintf(k, sizeof k,
+      HDR
+      ".visible .entry ga(.param .u64 out)\n{\n"
+      "  .reg .pred %%p<3>;\n  .reg .b32 %%r<8>;\n  .reg .b64 %%rd<8>;\n"
+      "  mov.u32 %%r1, %%tid.x;\n  mov.u32 %%r6, 0;\n  ld.param.u64 %%rd1, [out];\n"
+      "  setp.lt.u32 %%p1, %%r1, 64;\n  mul.wide.u32 %%rd2, %%r1, 4;\n"
+      "  add.s64 %%rd3, %%rd1, %%rd2;\n  mul.lo.u32 %%r3, %%r1, 40503;\n"
+      "  @%%p1 st.global.u32 [%%rd3], %%r3;\n  bar.sync 0;\n");
+    for (int step = 0; step < 6; step++) {
+      const uint32_t o = GA_NEXT() % 10, sh = GA_NEXT() % 7, part = GA_NEXT() % 3 == 0;
+      if (sh >= 4 && GA_NEXT() % 4)                   /* faults now and then */
+        continue;
+      some += part;
+      n += (size_t)snprintf(k + n, sizeof k - n,
+                            "%s  add.s64 %%rd5, %%rd1, %%rd4;\n%s  .loc 1 %d 3\n"
+                            "  @%%p2 %s  mul.lo.u32 %%r6, %%r6, 31;\n"
+                            "  add.u32 %%r6, %%r6, %%r4;\n", shape[sh],
+                            part ? "  and.b32 %r5, %r1, 5;\n  setp.ne.u32 %p2, %r5, 0;\n"
+                                 : "  setp.ne.u32 %p2, %r1, 999;\n",
+                            10 + step, op[o] + 2);
+    }
+    snprintf(k + n, sizeof k - n,
+             "  bar.sync 0;\n  mul.wide.u32 %%rd2, %%r1, 4;\n  add.s64 %%rd3, %%rd1, %%rd2;\n"
+             "  st.global.u32 [%%rd3+512], %%r6;\n  ret;\n}\n.file 1 \"/lab/ga.cu\"\n");
+    struct sim_result r[2];
+    uint32_t got[2][256];
+    struct sim_launch c = {.grid = {1, 1, 1}, .block = {96, 1, 1}, .sched = SIM_SCHED_ITS,
+                           .workers = 1};
+    run_switched(k, "ga", &c, &sim_exec_shortcuts, r, got[0], got[1], sizeof got[0]);
+    ck_assert_mem_eq(&r[0].stats[0], &r[1].stats[0], r[0].nstats * sizeof *r[0].stats);
+    unsigned races = 0, ok = 0;
+    same_race_runs(r, got[0], got[1], sizeof got[0], &races, &ok);
+    faults += !ok;
+    clean += ok;
+  }
+#undef GA_NEXT
+  ck_assert_uint_gt(faults, 15);
+  ck_assert_uint_gt(clean, 40);
+  ck_assert_uint_gt(some, 40);
+}
+END_TEST
+
 /* sim_race_global's record of a lane's whole words that the filters say are new (words_new)
    against gword_one's word by word (sim_race_lane_shortcuts 0): random programs of three
    warps, each step a vector store of 2 or 4 words a lane (st.global.v2/.v4, one lane's
@@ -7529,6 +7608,7 @@ Suite *suite_sim(void)
   tcase_add_test(t, test_cvt_full_matches_lanes);
   tcase_add_test(t, test_vfp_matches_sim_alu);
   tcase_add_test(t, test_shared_atomic_adds_match_lanes);
+  tcase_add_test(t, test_global_atomics_match_lanes);
   tcase_add_test(t, test_global_words_new_match_general_path);
   tcase_add_test(t, test_global_words_new_leave_lines);
   tcase_add_test(t, test_fast_path_setp_guard);

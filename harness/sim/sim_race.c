@@ -3054,6 +3054,82 @@ int sim_race_global_reads_seq(struct sim_block *b, struct sim_warp *w, uint32_t 
   return 0;
 }
 
+/* sim_race_global_stores of 4-byte words (scattered or strided: no whole-warp pass took
+   them), lane by lane in lane order: a lane whose store leaves its word as it was changes
+   nothing; one whose word words_new would record (aligned, room in g, the filters clear of
+   its word and of its chunk's lines) is recorded as words_new records it, with the block's
+   and the table's fields read once for the warp; any other goes through global_one. The
+   value is stored after each lane's check, so the next lane sees it. */
+static void stores_words(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t e,
+                         const uint64_t *addr, uint8_t *host, uint64_t host_base,
+                         const uint64_t *val)
+{
+  struct sim_race *r = b->race;
+  uint64_t *gf = r->gfilt, *cf = gf + (1u << GFILT_LOG) / 64, *lf = cf + (1u << GCFILT_LOG) / 64;
+  const uint32_t base = b->race_base, E = b->race_ep, mask = r->gslots - 1, shift = r->gshift;
+  const uint32_t room = sim_race_lane_shortcuts ? r->gslots / 8 * 3 : 0, t0 = w->id * b->W;
+  const uint16_t ws = (uint16_t)w->wsync;
+  struct gword *restrict gt = r->g;
+  uint32_t *restrict gpc = r->gpc;
+  /* the fields the records change, kept here between the lanes that global_one takes */
+  uint32_t wused = r->wused, lused = r->lused;
+  uint32_t gused = b->race_gused;
+  uint64_t glo = b->race_glo, ghi = b->race_glo + b->race_gspan;
+  struct gctx c;
+  int have = 0;
+  for (uint64_t mm = e; mm; mm &= mm - 1) {
+    const unsigned l = sim_ctz64(mm);
+    const uint64_t a = addr[l], word = a >> 2;
+    uint8_t *p = host + (a - host_base);
+    const uint32_t v = (uint32_t)val[l];
+    uint32_t old;
+    memcpy(&old, p, 4);
+    if (old == v)
+      continue;
+    if (wused < room && !(a & 3)) {
+      const uint32_t fb = (uint32_t)((word * 0xC2B2AE3D27D4EB4Full) >> (64 - GFILT_LOG));
+      const uint32_t fl = lfilt_bit(word >> 5);
+      if (!(gf[fb >> 6] >> (fb & 63) & 1) && !(lused && (lf[fl >> 6] >> (fl & 63) & 1))) {
+        /* span_add's widening; the first word held sets it */
+        glo = !gused || a < glo ? a : glo;
+        ghi = !gused || a + 3 > ghi ? a + 3 : ghi;
+        wused++;
+        gused++;
+        uint32_t i = (uint32_t)((word * 0x9E3779B97F4A7C15ull) >> shift) & mask;
+        while (gt[i].base == base)             /* no word of the block's is this one */
+          i = (i + 1) & mask;
+        gt[i] = (struct gword){.word = (uint32_t)word, .base = base, .ep = E,
+                               .tid = (uint16_t)(t0 + l), .wsync = ws, .bytes = 0xf};
+        gpc[i] = pc;
+        filt_set(r, &gf[fb >> 6], fb);
+        const uint32_t fc = chunk_bit(word);
+        filt_set(r, &cf[fc >> 6], fc);
+        memcpy(p, &v, 4);
+        continue;
+      }
+    }
+    r->wused = wused;
+    b->race_gused = gused;
+    b->race_glo = glo;
+    b->race_gspan = ghi - glo;
+    if (!have) {
+      gctx_init(&c, b, w, pc);
+      have = 1;
+    }
+    global_one(&c, l, a, 4, SIM_ACC_WRITE, 0);
+    memcpy(p, &v, 4);
+    wused = r->wused;
+    lused = r->lused;
+    gused = b->race_gused;
+    glo = b->race_glo;
+    ghi = b->race_glo + b->race_gspan;
+  }
+  r->wused = wused;
+  b->race_gused = gused;
+  b->race_glo = glo;
+  b->race_gspan = ghi - glo;
+}
+
 int sim_race_global_stores(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t e,
                            const uint64_t *addr, uint32_t size, uint8_t *host,
                            uint64_t host_base, const uint64_t *val)
@@ -3066,20 +3142,12 @@ int sim_race_global_stores(struct sim_block *b, struct sim_warp *w, uint32_t pc,
     }
     return 0;
   }
-  struct gctx c;
-  gctx_init(&c, b, w, pc);
   if (size == 4) {                             /* words, the common case */
-    for (uint64_t mm = e; mm; mm &= mm - 1) {
-      unsigned l = sim_ctz64(mm);
-      uint8_t *p = host + (addr[l] - host_base);
-      uint32_t v = (uint32_t)val[l], old;
-      memcpy(&old, p, 4);
-      if (old != v && !words_new(b, w, pc, l, addr[l], 4))
-        global_one(&c, l, addr[l], 4, SIM_ACC_WRITE, 0);
-      memcpy(p, &v, 4);
-    }
+    stores_words(b, w, pc, e, addr, host, host_base, val);
     return 0;
   }
+  struct gctx c;
+  gctx_init(&c, b, w, pc);
   for (uint64_t mm = e; mm; mm &= mm - 1) {
     unsigned l = sim_ctz64(mm);
     uint8_t *p = host + (addr[l] - host_base);

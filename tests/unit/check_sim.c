@@ -6296,6 +6296,64 @@ START_TEST(test_global_words_new_match_general_path)
 }
 END_TEST
 
+/* sim_race_global_stores's pass over a warp's scattered words (stores_words) against
+   gword_one word by word (sim_race_lane_shortcuts 0): random programs of three warps whose
+   first warp leaves at once and whose second stores and reads its own words only (it runs
+   each instruction first, through the lane loops, and races with nothing), while the third
+   runs the steps at their offsets: a scattered word store (a stride of two words), a
+   coalesced one (lines, over the third warp's scattered words), at the thread's words plus
+   0, 1, 2, 4, 16 or 33 words, with values that change the words or not, a read of another
+   thread's word, a __syncwarp() or a barrier. Must report the same fault, to the message,
+   and leave the same values and counters. */
+START_TEST(test_global_stores_words_match_general_path)
+{
+  static const unsigned offs[6] = {0, 1, 2, 4, 16, 33};
+  uint64_t rng = 0x7c1f08d2a96e35b4ull;
+#define SW_NEXT() (rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17, (uint32_t)(rng >> 11))
+  unsigned races = 0, clean = 0;
+  static char k[8192];
+  for (int trial = 0; trial < 150; trial++) {
+    size_t n = (size_t)snprintf(k, sizeof k,
+      HDR
+      ".visible .entry sw(.param .u64 out)\n{\n"
+      "  .reg .pred %%p<3>;\n  .reg .b32 %%r<9>;\n  .reg .b64 %%rd<10>;\n"
+      "  mov.u32 %%r1, %%tid.x;\n  setp.lt.u32 %%p1, %%r1, 32;\n  @%%p1 ret;\n"
+      "  setp.ge.u32 %%p2, %%r1, 64;\n  ld.param.u64 %%rd1, [out];\n"
+      "  mul.wide.u32 %%rd4, %%r1, 8;\n  add.s64 %%rd5, %%rd1, %%rd4;\n"
+      "  mul.wide.u32 %%rd8, %%r1, 4;\n  add.s64 %%rd9, %%rd1, %%rd8;\n"
+      "  selp.b64 %%rd3, 256, 0, %%p2;\n  add.s64 %%rd9, %%rd9, %%rd3;\n");
+    for (int step = 0; step < 8; step++) {
+      const uint32_t kind = SW_NEXT() % 8, off = offs[SW_NEXT() % 6], v = SW_NEXT() % 3;
+      const char *val = v == 0 ? "%r1" : v == 1 ? "0" : "7";
+      if (kind < 5)
+        n += (size_t)snprintf(k + n, sizeof k - n,
+                              "  selp.b64 %%rd6, %u, 0, %%p2;\n  add.s64 %%rd7, %%rd%d, %%rd6;\n"
+                              "  .loc 1 %d 3\n  st.global.u32 [%%rd7], %s;\n", 4 * off,
+                              kind < 4 ? 5 : 9, 10 + step, val);
+      else if (kind < 7)
+        n += (size_t)snprintf(k + n, sizeof k - n,
+                              "  selp.b32 %%r8, %u, 0, %%p2;\n  xor.b32 %%r2, %%r1, %%r8;\n"
+                              "  mul.wide.u32 %%rd6, %%r2, 8;\n  add.s64 %%rd7, %%rd1, %%rd6;\n"
+                              "  .loc 1 %d 3\n  ld.global.u32 %%r3, [%%rd7];\n",
+                              SW_NEXT() % 32, 10 + step);
+      else
+        n += (size_t)snprintf(k + n, sizeof k - n, "  %s\n",
+                              SW_NEXT() % 2 ? "bar.warp.sync -1;" : "bar.sync 0;");
+    }
+    snprintf(k + n, sizeof k - n, "  ret;\n}\n.file 1 \"/lab/sw.cu\"\n");
+    struct sim_result r[2];
+    uint32_t got[2][512];
+    struct sim_launch c = {.grid = {1, 1, 1}, .block = {96, 1, 1}, .sched = SIM_SCHED_ITS,
+                           .workers = 1};
+    run_switched(k, "sw", &c, &sim_race_lane_shortcuts, r, got[0], got[1], sizeof got[0]);
+    same_race_runs(r, got[0], got[1], sizeof got[0], &races, &clean);
+  }
+#undef SW_NEXT
+  ck_assert_uint_gt(races, 20);
+  ck_assert_uint_gt(clean, 10);
+}
+END_TEST
+
 /* words_new must leave words that lie in a line to gword_one: warps 1 and 2 store out[t]
    coalesced (lines), then each thread from 32 on stores out[4 t - 96 ...] four at a time
    (st.global.v4): thread 32 writes out[32..35], three of them its warp's other lanes',
@@ -7610,6 +7668,7 @@ Suite *suite_sim(void)
   tcase_add_test(t, test_shared_atomic_adds_match_lanes);
   tcase_add_test(t, test_global_atomics_match_lanes);
   tcase_add_test(t, test_global_words_new_match_general_path);
+  tcase_add_test(t, test_global_stores_words_match_general_path);
   tcase_add_test(t, test_global_words_new_leave_lines);
   tcase_add_test(t, test_fast_path_setp_guard);
   tcase_add_test(t, test_fast_path_mov_const);

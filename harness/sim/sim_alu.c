@@ -418,13 +418,16 @@ static uint64_t alu_f64_bin(enum ptx_op op, enum ptx_rnd rnd, uint32_t flags, ui
 {
   double x = sim_alu_as_f64(ua), y = sim_alu_as_f64(ub);
   switch (op) {
-  case PTX_OP_ADD: case PTX_OP_MUL:           /* (sim_alu_f64_nan's order) */
+  /* sim_alu_f64_nan's order, as an H200 gives two NaNs (bench/results/device_r12.txt,
+     device_r13.txt): the second operand's first, but for a division (the DADD of a sub
+     takes b negated and gives b's NaN as it was) */
+  case PTX_OP_ADD: case PTX_OP_MUL: case PTX_OP_SUB:
     return alu_fin64(alu_f64_op(op, rnd, x, y, 0.0), ub, ua, ua);
-  case PTX_OP_SUB: case PTX_OP_DIV:
+  case PTX_OP_DIV:
     return alu_fin64(alu_f64_op(op, rnd, x, y, 0.0), ua, ub, ub);
   case PTX_OP_MIN: case PTX_OP_MAX:
     if (x != x && y != y && !(flags & PTX_F_NAN))
-      return sim_alu_f64_nan(ua, ub, ub);
+      return sim_alu_f64_nan(ub, ua, ua);
     return alu_minmax(op == PTX_OP_MAX, flags, ua, ub, x, y, SIM_ALU_F64_CNAN);
   case PTX_OP_COPYSIGN:
     return (ub & ~(UINT64_C(1) << 63)) | (ua & (UINT64_C(1) << 63));

@@ -360,12 +360,17 @@ static __attribute__((noinline)) uint64_t atomic_rmw(uint8_t *p, int host_atomic
   /* an integer add of 32 or 64 bits (a histogram's, a counter's): without sim_alu's calls */
   const int int_add = in->sub == PTX_ATOM_ADD &&
                       (t == PTX_T_U32 || t == PTX_T_S32 || t == PTX_T_U64 || t == PTX_T_S64);
+  /* an f32 add in global memory (host_atomic) flushes subnormal operands and results to
+     zero, keeping the sign: ptxas makes it ATOMG/REDG/ATOM.E.ADD.F32.FTZ.RN, and an H200
+     gives what .ftz does (bench/results/device_r13.txt); in shared memory it is a
+     compare-and-swap loop around a plain FADD */
+  const uint32_t fflags = host_atomic && t == PTX_T_F32 ? PTX_F_FTZ : 0;
   for (;;) {
     uint64_t old = host_atomic ? host_load(p, size) : load_bits(p, size), nv = old;
     switch (in->sub) {
     case PTX_ATOM_ADD:
       nv = int_add ? old + bval
-           : ptx_type_is_float(t) ? sim_alu_fbin(PTX_OP_ADD, t, PTX_RND_RN, 0, old, bval)
+           : ptx_type_is_float(t) ? sim_alu_fbin(PTX_OP_ADD, t, PTX_RND_RN, fflags, old, bval)
                                   : sim_alu_ibin(PTX_OP_ADD, t, 0, old, bval);
       break;
     case PTX_ATOM_MIN:

@@ -288,7 +288,7 @@ f64_op4(enum sim_vfp k, enum ptx_rnd rnd, const uint64_t *a, const uint64_t *b,
   switch (k) {
   /* (the NaN inputs in sim_alu_f64_nan's order) */
   case SIM_VFP_ADD_F64: return fin4(_mm256_add_pd(x, y), ub, ua, ua);
-  case SIM_VFP_SUB_F64: return fin4(_mm256_sub_pd(x, y), ua, ub, ub);
+  case SIM_VFP_SUB_F64: return fin4(_mm256_sub_pd(x, y), ub, ua, ua);
   case SIM_VFP_MUL_F64: return fin4(_mm256_mul_pd(x, y), ub, ua, ua);
   case SIM_VFP_DIV_F64: return fin4(_mm256_div_pd(x, y), ua, ub, ub);
   case SIM_VFP_FMA_F64: {

@@ -152,6 +152,16 @@ static const struct row float_rows[] = {
      UINT64_C(0xfff8000000000001)),
   FB(DIV, F64, RN, 0, UINT64_C(0xfff8000000000000), UINT64_C(0x7ff8000000000000),
      UINT64_C(0xfff8000000000000)),
+  /* an H200's sub, min and max give the second, quieted, its sign as it was
+     (tests/gpu/kernels/nan_ops2.cu, bench/results/device_r13.txt) */
+  FB(SUB, F64, RN, 0, UINT64_C(0x7ff0000000000009), UINT64_C(0xfff8000000000003),
+     UINT64_C(0xfff8000000000003)),
+  FB(SUB, F64, RN, 0, UINT64_C(0x7ff8000000000008), UINT64_C(0x7ff0000000000002),
+     UINT64_C(0x7ff8000000000002)),
+  FB(MIN, F64, NONE, 0, UINT64_C(0x7ff80000deadbeef), UINT64_C(0xfff4000000000000),
+     UINT64_C(0xfffc000000000000)),
+  FB(MAX, F64, NONE, 0, UINT64_C(0x7ff4000000000005), UINT64_C(0x7ff000000000000b),
+     UINT64_C(0x7ff800000000000b)),
   /* f16: 1 + 2^-11 ties to 1; 1 + 2^-11(1+2^-10) rounds up; 65504 + 16 = 65520 -> inf */
   FB(ADD, F16, RN, 0, 0x3c00, 0x1000, 0x3c00),
   FB(ADD, F16, RN, 0, 0x3c00, 0x1001, 0x3c01),

@@ -6152,6 +6152,93 @@ START_TEST(test_shared_atomic_adds_match_lanes)
 }
 END_TEST
 
+/* Float atomic adds as an H200 makes them (tests/gpu/kernels/nan_ops2.cu,
+   bench/results/device_r13.txt): in global memory, through atom, red and a generic
+   address, subnormal operands and sums flush to zero, keeping the sign, and the old value
+   comes back as it was; in shared memory, through atom and a generic address, they are
+   plain IEEE adds. Each lane of the warp's first 8 adds its own pair, on 1 lane and on 32
+   (the lane loop and the warp's pass). */
+static const char *k_fatom =
+  HDR
+  ".visible .entry fa(.param .u64 g, .param .u64 out)\n{\n"
+  "  .reg .pred %p<2>;\n  .reg .b32 %r<12>;\n  .reg .f32 %f<12>;\n  .reg .b64 %rd<12>;\n"
+  "  .shared .align 4 .b32 s[64];\n"
+  "  ld.param.u64 %rd1, [g];\n  ld.param.u64 %rd2, [out];\n  mov.u32 %r1, %tid.x;\n"
+  "  and.b32 %r2, %r1, 7;\n  mul.wide.u32 %rd3, %r2, 4;\n"
+  "  mov.u64 %rd4, pairs;\n  add.s64 %rd4, %rd4, %rd3;\n"
+  "  ld.const.u32 %r3, [%rd4];\n  ld.const.u32 %r4, [%rd4+32];\n  mov.b32 %f2, %r4;\n"
+  "  mul.wide.u32 %rd5, %r1, 4;\n  add.s64 %rd6, %rd1, %rd5;\n"
+  "  st.global.u32 [%rd6], %r3;\n  st.global.u32 [%rd6+128], %r3;\n"
+  "  st.global.u32 [%rd6+256], %r3;\n"
+  "  mov.u32 %r5, s;\n  shl.b32 %r6, %r1, 2;\n  add.u32 %r7, %r5, %r6;\n"
+  "  st.shared.u32 [%r7], %r3;\n  st.shared.u32 [%r7+128], %r3;\n  bar.sync 0;\n"
+  "  atom.global.add.f32 %f3, [%rd6], %f2;\n"
+  "  red.global.add.f32 [%rd6+128], %f2;\n"
+  "  atom.add.f32 %f4, [%rd6+256], %f2;\n"
+  "  atom.shared.add.f32 %f5, [%r7], %f2;\n"
+  "  cvt.u64.u32 %rd8, %r7;\n  cvta.shared.u64 %rd9, %rd8;\n"
+  "  atom.add.f32 %f6, [%rd9+128], %f2;\n  bar.sync 0;\n"
+  "  ld.global.u32 %r8, [%rd6];\n  ld.global.u32 %r9, [%rd6+128];\n"
+  "  ld.global.u32 %r10, [%rd6+256];\n  ld.shared.u32 %r11, [%r7];\n"
+  "  mul.wide.u32 %rd10, %r1, 32;\n  add.s64 %rd11, %rd2, %rd10;\n"
+  "  mov.b32 %r2, %f3;\n  st.global.v4.u32 [%rd11], {%r2, %r8, %r9, %r10};\n"
+  "  ld.shared.u32 %r2, [%r7+128];\n  mov.b32 %r3, %f5;\n  mov.b32 %r4, %f6;\n"
+  "  st.global.v4.u32 [%rd11+16], {%r11, %r2, %r3, %r4};\n"
+  "  ret;\n}\n";
+
+START_TEST(test_float_atomics_flush_in_global)
+{
+  /* old value, operand: subnormals that sum to a normal or flush, signs, a normal and a
+     subnormal, NaNs (canonical either way) */
+  static const uint32_t pa[8] = {0x00400000, 0x80400000, 0x00000001, 0x80000001,
+                                 0x3f800000, 0x00800000, 0x7fc00001, 0x00054321};
+  static const uint32_t pb[8] = {0x00400000, 0x80400000, 0x00000002, 0x00800000,
+                                 0x00000001, 0x80000001, 0x7fc00005, 0x00012345};
+  char src[4096];
+  snprintf(src, sizeof src, "%s", k_fatom);
+  char *decl = strstr(src, ".visible");
+  ck_assert_ptr_nonnull(decl);
+  char table[512];
+  int n = snprintf(table, sizeof table, ".const .align 4 .u32 pairs[16] = {");
+  for (int i = 0; i < 16; i++)
+    n += snprintf(table + n, sizeof table - (size_t)n, "%s%u", i ? ", " : "",
+                  i < 8 ? pa[i] : pb[i - 8]);
+  snprintf(table + n, sizeof table - (size_t)n, "};\n");
+  memmove(decl + strlen(table), decl, strlen(decl) + 1);
+  memcpy(decl, table, strlen(table));
+  for (unsigned threads = 1; threads <= 32; threads += 31) {
+    struct fx f;
+    load(&f, src);
+    uint64_t p[2] = {buffer(&f, 3 * 128, "g"), buffer(&f, 32 * 32, "out")};
+    ck_assert_int_eq(launch(&f, "fa", 1, threads, p, 2, SIM_SCHED_ITS, 1, 0), SIM_OK);
+    ck_assert_msg(f.r.outcome == SIM_RAN_OK, "%s", f.r.fault.message);
+    uint32_t got[32][8];
+    ck_assert_int_eq(sim_read(f.d, p[1], got, threads * 32), SIM_OK);
+    for (unsigned l = 0; l < threads; l++) {
+      const uint32_t a = pa[l % 8], b = pb[l % 8];
+      /* the sums: IEEE, and with subnormals flushed (sign kept) before and after */
+      const uint32_t fa = a & 0x7f800000 ? a : a & 0x80000000;
+      const uint32_t fb = b & 0x7f800000 ? b : b & 0x80000000;
+      uint32_t ieee = (uint32_t)sim_alu_fbin(PTX_OP_ADD, PTX_T_F32, PTX_RND_RN, 0, a, b);
+      uint32_t ftz = (uint32_t)sim_alu_fbin(PTX_OP_ADD, PTX_T_F32, PTX_RND_RN, 0, fa, fb);
+      if (!(ftz & 0x7f800000))
+        ftz &= 0x80000000;
+      ck_assert_uint_eq(got[l][0], a);                  /* atom.global: the old value */
+      ck_assert_uint_eq(got[l][1], ftz);                /* ... and the sum */
+      ck_assert_uint_eq(got[l][2], ftz);                /* red.global */
+      ck_assert_uint_eq(got[l][3], ftz);                /* generic, global */
+      ck_assert_uint_eq(got[l][4], ieee);               /* atom.shared */
+      ck_assert_uint_eq(got[l][5], ieee);               /* generic, shared */
+      ck_assert_uint_eq(got[l][6], a);                  /* the old values */
+      ck_assert_uint_eq(got[l][7], a);
+    }
+    done(&f);
+  }
+  /* the pairs cover both: a flushed sum that differs from the IEEE one */
+  ck_assert_uint_ne((uint32_t)sim_alu_fbin(PTX_OP_ADD, PTX_T_F32, PTX_RND_RN, 0, pa[0], pb[0]), 0);
+}
+END_TEST
+
 /* sim_exec's pass over a warp's global atomics (the addresses checked for the warp, an
    integer add as one host atomic add) against the lane-by-lane path (sim_exec_shortcuts 0):
    random programs of three warps over 64 words of a global buffer, set first, each step an
@@ -7667,6 +7754,7 @@ Suite *suite_sim(void)
   tcase_add_test(t, test_vfp_matches_sim_alu);
   tcase_add_test(t, test_shared_atomic_adds_match_lanes);
   tcase_add_test(t, test_global_atomics_match_lanes);
+  tcase_add_test(t, test_float_atomics_flush_in_global);
   tcase_add_test(t, test_global_words_new_match_general_path);
   tcase_add_test(t, test_global_stores_words_match_general_path);
   tcase_add_test(t, test_global_words_new_leave_lines);

@@ -9,10 +9,15 @@
  * is the canonical NaN (f32, and f64 from a conversion) or the first NaN input quieted (f64
  * arithmetic), .ftz flushes subnormal f32 inputs and results to a signed zero, a
  * float-to-integer conversion clamps. The vector code does the same IEEE operations, in the
- * same mode (the MXCSR's rounding control, set around them), and the same fixes. The rest
- * (.sat, .relu, the transcendental approximations, f16) stays on sim_alu's lane loops:
- * sim_vfp_of answers SIM_VFP_NONE for it, as it does where the CPU has no AVX2.
+ * same mode (the MXCSR's rounding control, set around them), and the same fixes. sim_alu's
+ * f32 approximations of sin, cos, lg2, ex2 and tanh are the host libm's functions in double,
+ * rounded to f32: here the same calls, lane by lane, with the flushes, conversions and NaN
+ * fixes around them in vectors; rsqrt is 1 / sqrt in double, and cvt.sat.f32.f32 a clamp.
+ * The rest (.relu, .sat elsewhere, f16) stays on sim_alu's lane loops: sim_vfp_of answers
+ * SIM_VFP_NONE for it, as it does where the CPU has no AVX2.
  */
+#include <math.h>
+
 #include "sim/sim_alu.h"
 #include "sim/sim_int.h"
 
@@ -82,7 +87,27 @@ enum sim_vfp sim_vfp_of(const struct ptx_inst *in)
     if (f64 || (f32 && !ftz_only))
       return f32 ? SIM_VFP_COPYSIGN_F32 : SIM_VFP_COPYSIGN_F64;
     return SIM_VFP_NONE;
+  case PTX_OP_RSQRT:
+  case PTX_OP_SIN:
+  case PTX_OP_COS:
+  case PTX_OP_LG2:
+  case PTX_OP_EX2:
+  case PTX_OP_TANH:
+    /* (sim_alu's alu_f32_un computes each whatever its .approx, and no rounding mode) */
+    if (!f32 || in->nopd != 2 || (fl & ~(uint32_t)(PTX_F_FTZ | PTX_F_APPROX)))
+      return SIM_VFP_NONE;
+    switch ((enum ptx_op)in->op) {
+    case PTX_OP_RSQRT: return SIM_VFP_RSQRT_F32;
+    case PTX_OP_SIN: return SIM_VFP_SIN_F32;
+    case PTX_OP_COS: return SIM_VFP_COS_F32;
+    case PTX_OP_LG2: return SIM_VFP_LG2_F32;
+    case PTX_OP_EX2: return SIM_VFP_EX2_F32;
+    default: return SIM_VFP_TANH_F32;
+    }
   case PTX_OP_CVT:
+    if (in->nopd == 2 && f32 && st == PTX_T_F32 && rn &&
+        (fl & ~(uint32_t)PTX_F_FTZ) == PTX_F_SAT)
+      return SIM_VFP_SAT_F32;
     if (in->nopd != 2 || ftz_only)
       return SIM_VFP_NONE;
     if (f32 && (st == PTX_T_S32 || st == PTX_T_U32) && !fl && ieee_rnd(rnd) &&
@@ -223,6 +248,28 @@ AVX2 static inline __m256 div_approx8(__m256 x, __m256 y)
   return _mm256_castsi256_ps(r);
 }
 
+/* rsqrt.approx.f32 of eight lanes as sim_alu computes it: 1 / sqrt in double, rounded to
+   f32. */
+AVX2 static inline __m256 rsqrt8(__m256 x)
+{
+  const __m256d one = _mm256_set1_pd(1.0);
+  __m128 lo = _mm256_cvtpd_ps(_mm256_div_pd(one, _mm256_sqrt_pd(
+                                                     _mm256_cvtps_pd(_mm256_castps256_ps128(x)))));
+  __m128 hi = _mm256_cvtpd_ps(_mm256_div_pd(one, _mm256_sqrt_pd(
+                                                     _mm256_cvtps_pd(_mm256_extractf128_ps(x, 1)))));
+  return _mm256_set_m128(hi, lo);
+}
+
+/* fn of eight lanes in double, rounded to f32: sim_alu's libm calls, one a lane. */
+AVX2 static inline __m256 libm8(__m256 x, double (*fn)(double))
+{
+  float v[8], r[8];
+  _mm256_storeu_ps(v, x);
+  for (unsigned j = 0; j < 8; j++)
+    r[j] = (float)fn((double)v[j]);
+  return _mm256_loadu_ps(r);
+}
+
 /* The 32 lanes of an f32 operation, registers at a, b and c (b, c: where it has them), its
    loop inside each case (x, y, z: eight lanes of a, b, c). */
 __attribute__((target("avx2,fma"), always_inline)) static inline void
@@ -262,6 +309,17 @@ f32_full(enum sim_vfp k, int ftz, enum ptx_rnd rnd, uint64_t *d, const uint64_t 
   case SIM_VFP_COPYSIGN_F32:                   /* b's magnitude, a's sign */
     LOOP2(_mm256_or_si256(_mm256_and_si256(_mm256_castps_si256(y), mag),
                           _mm256_and_si256(_mm256_castps_si256(x), sign)));
+  case SIM_VFP_SAT_F32:                        /* NaN and negatives 0, past 1.0 1.0 */
+    LOOP1(_mm256_andnot_si256(
+        _mm256_or_si256(_mm256_castps_si256(_mm256_cmp_ps(x, x, _CMP_UNORD_Q)),
+                        _mm256_srai_epi32(_mm256_castps_si256(x), 31)),
+        _mm256_min_epu32(_mm256_castps_si256(x), _mm256_castps_si256(one))));
+  case SIM_VFP_RSQRT_F32: LOOP1(fin8(rsqrt8(x), ftz));
+  case SIM_VFP_SIN_F32: LOOP1(fin8(libm8(x, sin), ftz));
+  case SIM_VFP_COS_F32: LOOP1(fin8(libm8(x, cos), ftz));
+  case SIM_VFP_LG2_F32: LOOP1(fin8(libm8(x, log2), ftz));
+  case SIM_VFP_EX2_F32: LOOP1(fin8(libm8(x, exp2), ftz));
+  case SIM_VFP_TANH_F32: LOOP1(fin8(libm8(x, tanh), ftz));
   case SIM_VFP_RND_F32:                        /* (a loop for each mode: round8's switch out) */
     switch (rnd) {
     case PTX_RND_RNI: LOOP1(fin8(round8(x, PTX_RND_RNI), ftz));
@@ -506,7 +564,9 @@ AVX2FMA void sim_vfp_full(enum sim_vfp k, const struct ptx_inst *in, uint64_t *d
   case SIM_VFP_ADD_F32: case SIM_VFP_SUB_F32: case SIM_VFP_MUL_F32: case SIM_VFP_FMA_F32:
   case SIM_VFP_DIV_F32: case SIM_VFP_DIV_FULL_F32: case SIM_VFP_DIV_APPROX_F32:
   case SIM_VFP_SQRT_F32: case SIM_VFP_RCP_F32: case SIM_VFP_ABS_F32: case SIM_VFP_NEG_F32:
-  case SIM_VFP_COPYSIGN_F32: case SIM_VFP_RND_F32:
+  case SIM_VFP_COPYSIGN_F32: case SIM_VFP_RND_F32: case SIM_VFP_SAT_F32:
+  case SIM_VFP_RSQRT_F32: case SIM_VFP_SIN_F32: case SIM_VFP_COS_F32: case SIM_VFP_LG2_F32:
+  case SIM_VFP_EX2_F32: case SIM_VFP_TANH_F32:
     if (ftz)                                   /* (each .ftz its own code) */
       f32_full(k, 1, rnd, d, a, b, c);
     else

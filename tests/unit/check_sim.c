@@ -5906,8 +5906,9 @@ END_TEST
 /* sim_vfp.c's vector code against sim_alu, lane by lane, for every operation it takes: the
    IEEE operations of f32 and f64 (add, sub, mul, fma, div, sqrt, rcp) in each rounding mode,
    division's .full and .approx, abs, neg and copysign, rounding to an integral value, the
-   conversions between f32 and f64 and between floats and 32-bit integers, with .ftz and
-   without; operands drawn from NaNs (quiet and signalling, with payloads, of either sign),
+   conversions between f32 and f64 and between floats and 32-bit integers, cvt.sat.f32.f32,
+   and the f32 approximations (rsqrt, sin, cos, lg2, ex2, tanh), with .ftz and without;
+   operands drawn from NaNs (quiet and signalling, with payloads, of either sign),
    infinities, zeros, subnormals, the ends of the ranges, values near 2^126 (whose
    reciprocal is subnormal), 2^31 and 2^32, halves, and random bits and random ordinary
    values; 100 warps of 32 lanes each. An s32 result is compared sign-extended, as widen
@@ -6020,6 +6021,19 @@ START_TEST(test_vfp_matches_sim_alu)
     {PTX_OP_CVT, PTX_T_F32, PTX_T_F64, PTX_RND_RN, 0, 2},
     {PTX_OP_CVT, PTX_T_F32, PTX_T_F64, PTX_RND_RZ, PTX_F_FTZ, 2},
     {PTX_OP_CVT, PTX_T_F32, PTX_T_F64, PTX_RND_RP, 0, 2},
+    {PTX_OP_CVT, PTX_T_F32, PTX_T_F32, PTX_RND_NONE, PTX_F_SAT, 2},
+    {PTX_OP_CVT, PTX_T_F32, PTX_T_F32, PTX_RND_RN, PTX_F_SAT | PTX_F_FTZ, 2},
+    {PTX_OP_RSQRT, PTX_T_F32, PTX_T_NONE, PTX_RND_NONE, PTX_F_APPROX, 2},
+    {PTX_OP_RSQRT, PTX_T_F32, PTX_T_NONE, PTX_RND_NONE, PTX_F_APPROX | PTX_F_FTZ, 2},
+    {PTX_OP_SIN, PTX_T_F32, PTX_T_NONE, PTX_RND_NONE, PTX_F_APPROX, 2},
+    {PTX_OP_SIN, PTX_T_F32, PTX_T_NONE, PTX_RND_NONE, PTX_F_APPROX | PTX_F_FTZ, 2},
+    {PTX_OP_COS, PTX_T_F32, PTX_T_NONE, PTX_RND_NONE, PTX_F_APPROX, 2},
+    {PTX_OP_COS, PTX_T_F32, PTX_T_NONE, PTX_RND_NONE, PTX_F_APPROX | PTX_F_FTZ, 2},
+    {PTX_OP_LG2, PTX_T_F32, PTX_T_NONE, PTX_RND_NONE, PTX_F_APPROX, 2},
+    {PTX_OP_LG2, PTX_T_F32, PTX_T_NONE, PTX_RND_NONE, PTX_F_APPROX | PTX_F_FTZ, 2},
+    {PTX_OP_EX2, PTX_T_F32, PTX_T_NONE, PTX_RND_NONE, PTX_F_APPROX, 2},
+    {PTX_OP_EX2, PTX_T_F32, PTX_T_NONE, PTX_RND_NONE, PTX_F_APPROX | PTX_F_FTZ, 2},
+    {PTX_OP_TANH, PTX_T_F32, PTX_T_NONE, PTX_RND_NONE, PTX_F_APPROX, 2},
   };
   uint64_t rng = 0x853C49E6748FEA9Bull;
   unsigned taken = 0;

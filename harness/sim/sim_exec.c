@@ -370,8 +370,9 @@ static __attribute__((noinline)) uint64_t atomic_rmw(uint8_t *p, int host_atomic
     switch (in->sub) {
     case PTX_ATOM_ADD:
       nv = int_add ? old + bval
-           : ptx_type_is_float(t) ? sim_alu_fbin(PTX_OP_ADD, t, PTX_RND_RN, fflags, old, bval)
-                                  : sim_alu_ibin(PTX_OP_ADD, t, 0, old, bval);
+           : ptx_type_is_float(t)
+               ? sim_alu_fbin(PTX_OP_ADD, t, PTX_RND_RN, fflags, old, bval)
+               : sim_alu_ibin(PTX_OP_ADD, t, 0, old, bval);
       break;
     case PTX_ATOM_MIN:
     case PTX_ATOM_MAX: {

@@ -250,7 +250,8 @@ __attribute__((target("avx2"))) static int touch_full_avx2(struct sim_trace *tr,
   const __m256i vn = _mm256_set1_epi64x((long long)(h->n ^ (1ull << 63)));
   const __m256i voff = _mm256_set1_epi64x((long long)h->off);
   const __m256i vkey = _mm256_set1_epi64x((long long)(key ^ (1ull << 63)));
-  const __m256i low24 = _mm256_set1_epi64x(0xffffff), klow = _mm256_set1_epi64x((long long)(key & 0xffffff));
+  const __m256i low24 = _mm256_set1_epi64x(0xffffff);
+  const __m256i klow = _mm256_set1_epi64x((long long)(key & 0xffffff));
   const __m256i zero = _mm256_setzero_si256();
   const __m256i shared = __atomic_load_n(&tr->touch_shared, __ATOMIC_RELAXED)
                              ? _mm256_set1_epi64x(-1) : zero;
@@ -300,9 +301,12 @@ void sim_trace_touch(struct sim_block *b, const uint64_t *addr, uint64_t m, uint
     /* only the lanes whose lines the loop below would touch; a lane's prev and last there
        are what the lane before leaves: its last line, its address */
     const uint64_t sz1 = (size ? size : 1) - 1;
-    if (h && touch_full_avx2(tr, h, addr, sz1, key))
+    const uint32_t lanes = touch_lanes_avx2(addr, sz1);
+    /* many lines (a scatter, a stride): their keys in one gather; a few (a tile's rows):
+       one by one */
+    if (h && __builtin_popcount(lanes) >= 8 && touch_full_avx2(tr, h, addr, sz1, key))
       return;
-    for (uint32_t mm = touch_lanes_avx2(addr, sz1); mm; mm &= mm - 1) {
+    for (uint32_t mm = lanes; mm; mm &= mm - 1) {
       const unsigned l = (unsigned)__builtin_ctz(mm);
       const uint64_t a = addr[l];
       if (l) {

@@ -2,7 +2,8 @@
 # emu_callgrind.sh: host instructions per warp-instruction of the emulator, counted by
 # callgrind on one worker thread, for an arithmetic loop of fma, one of the rest of what
 # kernels compute (division, square root, integer division by a value, floorf, compares,
-# conversions, a double), a streaming memory kernel, a shared-memory kernel with a barrier
+# conversions, a double), two of the math library (its accurate functions, and the fast
+# intrinsics of --use_fast_math), a streaming memory kernel, a shared-memory kernel with a barrier
 # each iteration, and three shared-memory patterns of real kernels: a tiled matrix multiply,
 # a histogram of shared bins, a stencil (bench/kernels).
 # The warp-instructions are the PTX warp-instructions the interpreter ran
@@ -28,7 +29,7 @@ if ! command -v nvcc >/dev/null 2>&1 && [ -x /usr/local/cuda/bin/nvcc ]; then
 fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-for k in alu_loop alu_mix mem_mixed smem_bar smem_tiles; do
+for k in alu_loop alu_mix alu_math mem_mixed smem_bar smem_tiles; do
   nvcc -arch=sm_90 -ptx -lineinfo "bench/kernels/$k.cu" -o "$tmp/$k.ptx"
 done
 
@@ -36,6 +37,8 @@ done
 cases=(
   "alu_loop|alu_loop|alu_loop|8|256|f32buf:2048:zero i32:50|f32buf:2048:zero i32:200"
   "alu_mix|alu_mix|alu_mix|8|256|f32buf:2048:zero i32:50 i32:37|f32buf:2048:zero i32:200 i32:37"
+  "math|alu_math|alu_math|8|256|f32buf:2048:zero i32:10|f32buf:2048:zero i32:40"
+  "fastmath|alu_math|alu_fastmath|8|256|f32buf:2048:zero i32:10|f32buf:2048:zero i32:40"
   "saxpy|mem_mixed|saxpy|16|256|i32:65536 f32:1.5 f32buf:65536:rand:1 f32buf:65536:rand:2|i32:262144 f32:1.5 f32buf:262144:rand:1 f32buf:262144:rand:2"
   "smem_bar|smem_bar|smem_bar|8|256|f32buf:2048:zero i32:12|f32buf:2048:zero i32:50"
   "matmul|smem_tiles|matmul_tiled|4,4|16,16|f32buf:4096:rand f32buf:4096:rand f32buf:4096:zero i32:64|f32buf:65536:rand f32buf:65536:rand f32buf:65536:zero i32:256"

@@ -848,6 +848,8 @@ enum sim_vfp {
   SIM_VFP_SQRT_F32, SIM_VFP_RCP_F32,                              /* IEEE, or .approx */
   SIM_VFP_ABS_F32, SIM_VFP_NEG_F32, SIM_VFP_COPYSIGN_F32,
   SIM_VFP_RND_F32,                        /* cvt.{rni,rzi,rmi,rpi}.f32.f32: floorf, ... */
+  SIM_VFP_SAT_F32,                        /* cvt{.rn}.sat.f32.f32: clamped to [0, 1] */
+  SIM_VFP_RSQRT_F32,                      /* rsqrt.approx.f32, in double */
   SIM_VFP_ADD_F64, SIM_VFP_SUB_F64, SIM_VFP_MUL_F64, SIM_VFP_DIV_F64, SIM_VFP_FMA_F64,
   SIM_VFP_SQRT_F64, SIM_VFP_RCP_F64, SIM_VFP_ABS_F64, SIM_VFP_NEG_F64, SIM_VFP_COPYSIGN_F64,
   SIM_VFP_RND_F64,
@@ -855,10 +857,8 @@ enum sim_vfp {
   SIM_VFP_S32_F32, SIM_VFP_U32_F32,       /* cvt.{rni,rzi,rmi,rpi}.{s32,u32}.f32 */
   SIM_VFP_S32_F64,                        /* cvt.{rni,rzi,rmi,rpi}.s32.f64 */
   SIM_VFP_F64_F32, SIM_VFP_F32_F64,       /* cvt.f64.f32, cvt.{rn,rz,rm,rp}.f32.f64 */
-  SIM_VFP_SAT_F32,                        /* cvt{.rn}.sat.f32.f32: clamped to [0, 1] */
-  SIM_VFP_RSQRT_F32,                      /* rsqrt.approx.f32, in double */
-  /* the f32 approximations sim_alu takes from the host's libm in double, lane by lane with
-     the rest in vectors: sin, cos, lg2, ex2, tanh .approx.f32 */
+  /* the f32 approximations sim_alu takes from the host's libm in double: sin, cos, lg2, ex2,
+     tanh .approx.f32 (last: sim_vfp_full sends them out first) */
   SIM_VFP_SIN_F32, SIM_VFP_COS_F32, SIM_VFP_LG2_F32, SIM_VFP_EX2_F32, SIM_VFP_TANH_F32,
 };
 /* Which of them in is (no flag but .ftz and the division's and square root's kinds), where

@@ -6166,6 +6166,66 @@ START_TEST(test_shared_atomic_adds_match_lanes)
 }
 END_TEST
 
+/* ex2, lg2, sin and cos .approx.f32 through sim_vfp (a table and a series in double where
+   the f32 rounding is sure, libm's function elsewhere) against sim_alu's libm calls: about a
+   million f32 values spread over every exponent and sign, every value within 2048 of the
+   points where the vector code changes course (1.0, exp2's range -126 and 128, pi / 2, pi,
+   the range of sin and cos 2^18 and 2^-100), and the integers and powers of two, with .ftz
+   and without. */
+START_TEST(test_vfp_transcendentals_match_libm)
+{
+  static const enum ptx_op ops[4] = {PTX_OP_EX2, PTX_OP_LG2, PTX_OP_SIN, PTX_OP_COS};
+  static const uint32_t near[8] = {0x3f800000u, 0xc2fc0000u, 0x43000000u, 0x3fc90fdbu,
+                                   0x40490fdbu, 0x48800000u, 0x0d800000u, 0xc8800000u};
+  static uint64_t a[32], d[32];
+  unsigned taken = 0;
+  for (unsigned oi = 0; oi < 4; oi++)
+    for (unsigned ftz = 0; ftz < 2; ftz++) {
+      struct ptx_inst in;
+      memset(&in, 0, sizeof in);
+      in.op = (uint16_t)ops[oi];
+      in.type = (uint8_t)PTX_T_F32;
+      in.flags = PTX_F_APPROX | (ftz ? PTX_F_FTZ : 0);
+      in.nopd = 2;
+      const enum sim_vfp k = sim_vfp_of(&in);
+      if (k == SIM_VFP_NONE)                       /* no AVX2 or FMA here */
+        continue;
+      taken++;
+      unsigned n = 0;
+      uint64_t rng = 0x2545F4914F6CDD1Dull;
+      for (uint64_t step = 0;; step++) {
+        uint32_t u;
+        if (step < (1u << 20))                     /* spread, with a random low part */
+          u = (uint32_t)(step << 12) ^ (uint32_t)(sim_order_next(&rng) & 0xfff);
+        else if (step < (1u << 20) + 8 * 4096)     /* around the points */
+          u = near[(step - (1u << 20)) / 4096] - 2048 + (uint32_t)((step - (1u << 20)) % 4096);
+        else if (step < (1u << 20) + 8 * 4096 + 600) { /* integers and powers of two */
+          const int j = (int)(step - (1u << 20) - 8 * 4096) - 300;
+          float f = j < 0 ? ldexpf(1.0f, j / 2) : (float)(j - 150);
+          memcpy(&u, &f, 4);
+        } else {
+          break;
+        }
+        a[n++] = u;
+        if (n < 32)
+          continue;
+        n = 0;
+        sim_vfp_full(k, &in, d, a, NULL, NULL);
+        for (unsigned l = 0; l < 32; l++) {
+          const uint64_t want = sim_alu_fun(in.op, PTX_T_F32, PTX_RND_NONE, in.flags, a[l]);
+          ck_assert_msg(d[l] == want, "%s%s of 0x%08llx: 0x%08llx, libm 0x%08llx",
+                        ptx_op_name(in.op), ftz ? ".ftz" : "", (unsigned long long)a[l],
+                        (unsigned long long)d[l], (unsigned long long)want);
+        }
+      }
+    }
+#ifdef SIM_X86
+  if (sim_cpu_avx2 && sim_cpu_avx2_fma)
+    ck_assert_uint_eq(taken, 8);
+#endif
+}
+END_TEST
+
 /* Float atomic adds as an H200 makes them (tests/gpu/kernels/nan_ops2.cu,
    bench/results/device_r13.txt): in global memory, through atom, red and a generic
    address, subnormal operands and sums flush to zero, keeping the sign, and the old value
@@ -7766,6 +7826,7 @@ Suite *suite_sim(void)
   tcase_add_test(t, test_shared_reads_join_bytes);
   tcase_add_test(t, test_cvt_full_matches_lanes);
   tcase_add_test(t, test_vfp_matches_sim_alu);
+  tcase_add_test(t, test_vfp_transcendentals_match_libm);
   tcase_add_test(t, test_shared_atomic_adds_match_lanes);
   tcase_add_test(t, test_global_atomics_match_lanes);
   tcase_add_test(t, test_float_atomics_flush_in_global);

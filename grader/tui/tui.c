@@ -104,6 +104,7 @@ static void session_done(struct tui *t)
 static void run_failed(struct tui *t, const char *why)
 {
   t->running = 0;
+  t->v.early = 0;
   snprintf(t->v.error, sizeof t->v.error, "%.1000s", why);
   status(t, TUI_BAD, "run %u failed: %s", t->v.runs, why);
 }
@@ -164,6 +165,7 @@ static void yours_ended(struct tui *t, int st)
     return;
   }
   t->v.stu = t->gs.stu;
+  t->v.early = 0;
   t->v.ref = NULL;
   t->v.grade = NULL;
   if (t->v.chart >= t->v.ncharts)
@@ -189,6 +191,7 @@ static void early_came(struct tui *t)
 {
   t->early_at = tui_now() - t->started;
   t->v.stu = t->early;
+  t->v.early = 1;
   t->v.ref = NULL;
   t->v.grade = NULL;
   t->v.error[0] = 0;

@@ -131,11 +131,12 @@ void tui_chart_draw(struct tui_canvas *c, const struct tui_view *v)
   for (uint32_t k = 0; k < d.nnotes; k++)
     tui_wrap(c, TUI_DIM, 0, d.notes[k]);
 
-  /* the picture */
+  /* the picture (none yet while the sweeps run, though gnuplot may have drawn it already:
+     the rows above are the main configuration's alone) */
   char png[1200];
   snprintf(png, sizeof png, "%s/%s.png", v->stu->results_dir, d.name);
   char line[1400];
-  if (access(png, R_OK) == 0)
+  if (!v->early && access(png, R_OK) == 0)
     snprintf(line, sizeof line, "PNG: %s", png);
   else
     snprintf(line, sizeof line, "No PNG: %s", v->charts_note[0] ? v->charts_note : "not drawn");

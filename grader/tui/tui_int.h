@@ -74,6 +74,9 @@ struct tui_view {
   char error[1024];                    /* why the last run did not happen, or "" */
   char ref_note[1024];                 /* why there is no reference run, or "" */
   char charts_note[512];               /* why the charts' pictures were not drawn, or "" */
+  int early;                           /* stu is the main configuration alone, its sweeps still
+                                          running: the pictures in its folder, drawn when they
+                                          end, are not of the rows shown */
   char answers[1024];                  /* the answers.json scored, or "" */
   char kernel[1024];                   /* the kernel file */
   const char *backend, *profile;       /* the settings for the next run */

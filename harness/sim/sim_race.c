@@ -2874,6 +2874,21 @@ global_one(const struct gctx *c, unsigned l, uint64_t addr, uint32_t size, enum 
   return 0;
 }
 
+/* Put global word `word`, known not to be in g, into its first free slot of g (open
+   addressing from its hash), as thread t's write at code index pc in epoch E: what gword_one
+   does for a word new to the block (its filters and counts are the caller's). */
+static inline __attribute__((always_inline)) void
+gword_put(struct gword *restrict gt, uint32_t *restrict gpc, uint32_t mask, uint32_t shift,
+          uint32_t base, uint64_t word, uint32_t E, uint16_t t, uint16_t ws, uint32_t pc)
+{
+  uint32_t i = (uint32_t)((word * 0x9E3779B97F4A7C15ull) >> shift) & mask;
+  while (gt[i].base == base)                   /* no word of the block's is this one */
+    i = (i + 1) & mask;
+  gt[i] = (struct gword){.word = (uint32_t)word, .base = base, .ep = E, .tid = t, .wsync = ws,
+                         .bytes = 0xf};
+  gpc[i] = pc;
+}
+
 /* Lane l's store of whole words (size 4, 8 or 16 at a 4-byte boundary: a scattered word, a
    vector store's elements) when the filters say none of them is held, in g or in a line,
    and g has room for them all: what gword_one does for each (nothing to look up, nothing to
@@ -2912,15 +2927,8 @@ words_new(struct sim_block *b, struct sim_warp *w, uint32_t pc, unsigned l, uint
   r->wused += n;
   b->race_gused += n;
 #pragma GCC unroll 4
-  for (uint32_t k = 0; k < n; k++) {
-    const uint64_t word = first + k;
-    uint32_t i = (uint32_t)((word * 0x9E3779B97F4A7C15ull) >> shift) & mask;
-    while (gt[i].base == base)                 /* no word of the block's is this one */
-      i = (i + 1) & mask;
-    gt[i] = (struct gword){.word = (uint32_t)word, .base = base, .ep = E, .tid = t, .wsync = ws,
-                           .bytes = 0xf};
-    gpc[i] = pc;
-  }
+  for (uint32_t k = 0; k < n; k++)
+    gword_put(gt, gpc, mask, shift, base, first + k, E, t, ws, pc);
   /* the filters after: the dirty list's order does not matter (a block's start clears the
      words it names, or all of them) */
 #pragma GCC unroll 4
@@ -3095,12 +3103,7 @@ static void stores_words(struct sim_block *b, struct sim_warp *w, uint32_t pc, u
         ghi = !gused || a + 3 > ghi ? a + 3 : ghi;
         wused++;
         gused++;
-        uint32_t i = (uint32_t)((word * 0x9E3779B97F4A7C15ull) >> shift) & mask;
-        while (gt[i].base == base)             /* no word of the block's is this one */
-          i = (i + 1) & mask;
-        gt[i] = (struct gword){.word = (uint32_t)word, .base = base, .ep = E,
-                               .tid = (uint16_t)(t0 + l), .wsync = ws, .bytes = 0xf};
-        gpc[i] = pc;
+        gword_put(gt, gpc, mask, shift, base, word, E, (uint16_t)(t0 + l), ws, pc);
         filt_set(r, &gf[fb >> 6], fb);
         const uint32_t fc = chunk_bit(word);
         filt_set(r, &cf[fc >> 6], fc);

@@ -6,15 +6,17 @@
  * truncf, rintf), and the conversions between f32 and f64 and between floats and 32-bit
  * integers. sim_alu computes each with the host's IEEE operation in the instruction's
  * rounding mode (fesetround around it) and fixes what PTX defines otherwise: a NaN result
- * is the canonical NaN (f32, and f64 from a conversion) or the first NaN input quieted (f64
- * arithmetic), .ftz flushes subnormal f32 inputs and results to a signed zero, a
- * float-to-integer conversion clamps. The vector code does the same IEEE operations, in the
- * same mode (the MXCSR's rounding control, set around them), and the same fixes. sim_alu's
- * f32 approximations of sin, cos, lg2, ex2 and tanh are the host libm's functions in double,
- * rounded to f32: here the same calls, lane by lane, with the flushes, conversions and NaN
- * fixes around them in vectors; rsqrt is 1 / sqrt in double, and cvt.sat.f32.f32 a clamp.
- * The rest (.relu, .sat elsewhere, f16) stays on sim_alu's lane loops: sim_vfp_of answers
- * SIM_VFP_NONE for it, as it does where the CPU has no AVX2.
+ * is the canonical NaN (f32, and f64 from a conversion) or a NaN input quieted (f64
+ * arithmetic: of two, the second operand's, but a division's first), .ftz flushes
+ * subnormal f32 inputs and results to a signed zero, a float-to-integer conversion clamps.
+ * The vector code does the same IEEE operations, in the same mode (the MXCSR's rounding
+ * control, set around them), and the same fixes. sim_alu's f32 approximations of sin, cos,
+ * lg2, ex2 and tanh are the host libm's functions in double, rounded to f32: here exp2,
+ * log2, sin and cos in vectors of doubles where the f32 they round to is sure to be libm's
+ * (sure8), libm's own calls, lane by lane, for the other lanes and for tanh; rsqrt is
+ * 1 / sqrt in double, and cvt.sat.f32.f32 a clamp. The rest (.relu, .sat elsewhere, f16)
+ * stays on sim_alu's lane loops: sim_vfp_of answers SIM_VFP_NONE for it, as it does where
+ * the CPU has no AVX2.
  */
 #include <math.h>
 

@@ -273,6 +273,19 @@ AVX2 static inline __m256 libm8(__m256 x, double (*fn)(double))
   return _mm256_loadu_ps(r);
 }
 
+/* The lanes of ok whose double y (a normal f32's worth, as bits) lies more than 512 units of
+   its last place from a midpoint between two f32 values: the 29 bits the f32 rounding
+   drops, against 2^28. Within 2^-45 of y, relative, nothing crosses a midpoint there, so a
+   value that close to y (libm's, with the vector code's error bound) rounds to the same
+   f32. */
+AVX2 static inline __m256i sure_f32(__m256i y, __m256d ok)
+{
+  const __m256i low = _mm256_and_si256(y, _mm256_set1_epi64x((1 << 29) - 1));
+  const __m256i far = _mm256_or_si256(_mm256_cmpgt_epi64(low, _mm256_set1_epi64x((1 << 28) + 512)),
+                                      _mm256_cmpgt_epi64(_mm256_set1_epi64x((1 << 28) - 512), low));
+  return _mm256_and_si256(far, _mm256_castpd_si256(ok));
+}
+
 /* 2^(j / 64) for j = 0 .. 63, rounded to double (from 60-digit decimals). */
 static const double exp2_tab[64] = {
   0x1.0000000000000p+0, 0x1.02c9a3e778061p+0, 0x1.059b0d3158574p+0,
@@ -329,11 +342,7 @@ AVX2FMA static inline __m256d exp2_4(__m256d x, __m256i *safe)
   const __m256i n = _mm256_cvtepi32_epi64(_mm_srai_epi32(ki, 6));
   const __m256i y = _mm256_add_epi64(_mm256_castpd_si256(_mm256_mul_pd(t, p)),
                                      _mm256_slli_epi64(n, 52));
-  /* the 29 bits f32 rounding drops, against the midpoint 2^28 */
-  const __m256i low = _mm256_and_si256(y, _mm256_set1_epi64x((1 << 29) - 1));
-  const __m256i far = _mm256_or_si256(_mm256_cmpgt_epi64(low, _mm256_set1_epi64x((1 << 28) + 512)),
-                                      _mm256_cmpgt_epi64(_mm256_set1_epi64x((1 << 28) - 512), low));
-  *safe = _mm256_and_si256(far, _mm256_castpd_si256(ok));
+  *safe = sure_f32(y, ok);
   return _mm256_castsi256_pd(y);
 }
 
@@ -426,10 +435,7 @@ AVX2FMA static inline __m256d lg2_4(__m256d x, __m256i *safe)
     p = _mm256_fmadd_pd(p, r, _mm256_set1_pd(lg2_poly[j]));
   p = _mm256_fmadd_pd(p, r, _mm256_set1_pd(0x1.71547652b82fep+0));   /* 1 / ln 2 */
   const __m256i y = _mm256_castpd_si256(_mm256_fmadd_pd(p, r, _mm256_add_pd(k, logc)));
-  const __m256i low = _mm256_and_si256(y, _mm256_set1_epi64x((1 << 29) - 1));
-  const __m256i far = _mm256_or_si256(_mm256_cmpgt_epi64(low, _mm256_set1_epi64x((1 << 28) + 512)),
-                                      _mm256_cmpgt_epi64(_mm256_set1_epi64x((1 << 28) - 512), low));
-  *safe = _mm256_and_si256(far, _mm256_castpd_si256(ok));
+  *safe = sure_f32(y, ok);
   return _mm256_castsi256_pd(y);
 }
 
@@ -475,10 +481,7 @@ sincos_4(__m256d x, int cosine, __m256i *safe)
       _mm256_cmpeq_epi64(_mm256_and_si256(q, _mm256_set1_epi64x(1)), _mm256_set1_epi64x(1)));
   const __m256i neg = _mm256_slli_epi64(_mm256_and_si256(q, _mm256_set1_epi64x(2)), 62);
   const __m256i y = _mm256_xor_si256(_mm256_castpd_si256(_mm256_blendv_pd(sn, cs, odd)), neg);
-  const __m256i low = _mm256_and_si256(y, _mm256_set1_epi64x((1 << 29) - 1));
-  const __m256i far = _mm256_or_si256(_mm256_cmpgt_epi64(low, _mm256_set1_epi64x((1 << 28) + 512)),
-                                      _mm256_cmpgt_epi64(_mm256_set1_epi64x((1 << 28) - 512), low));
-  *safe = _mm256_and_si256(far, _mm256_castpd_si256(ok));
+  *safe = sure_f32(y, ok);
   return _mm256_castsi256_pd(y);
 }
 

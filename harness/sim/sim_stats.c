@@ -446,12 +446,19 @@ __attribute__((target("avx2"))) static int steps_avx2(const uint64_t *addr, unsi
 #endif
 
 /* The closed forms for the first n lanes (all active) stepping by exactly `size` bytes (a
-   coalesced run) or all at one address (a broadcast). Returns 0 when they are neither. */
+   coalesced run), all at one address (a broadcast), or by a larger multiple d of an aligned
+   size of up to 32 bytes (a strided access: a column of a matrix, a naive transpose's
+   stores). The strided lanes' accesses then each lie in one sector and overlap none other;
+   consecutive lanes are d bytes apart, so at d >= 32 each has a sector of its own, and
+   below 32 the sectors they touch run without a gap from the first lane's to the last's (a
+   step never skips one); lines alike with 128. Returns 0 when they are none of these. */
 static int global_cost_closed(struct sim_inst_stats *st, const uint64_t *addr, unsigned n,
                               uint32_t size, uint64_t *span)
 {
   uint64_t a0 = addr[0], d = addr[1] - a0;
-  if (d != size && d != 0)
+  if (d != size && d != 0 &&
+      (d >= (1ull << 32) || size > 32 || (size & (size - 1)) ||
+       ((a0 | d) & (size - 1))))
     return 0;
 #ifdef SIM_X86
   if (sim_cpu_avx2 && !(n & 3)) {
@@ -463,6 +470,19 @@ static int global_cost_closed(struct sim_inst_stats *st, const uint64_t *addr, u
     for (unsigned l = 2; l < n; l++)
       if (addr[l] != a0 + l * d)
         return 0;
+  }
+  if (d > size) {
+    const uint64_t last = a0 + (uint64_t)(n - 1) * d, end = last + size;
+    const uint64_t lines = d >= 128 ? n : (last >> 7) - (a0 >> 7) + 1;
+    st->g_req++;
+    st->g_sectors += d >= 32 ? n : (last >> 5) - (a0 >> 5) + 1;
+    st->g_lines += lines;
+    st->g_bytes += (uint64_t)n * size;
+    if (((end - 1) >> 7) - (a0 >> 7) + 1 == lines) {    /* every line between is touched */
+      span[0] = a0;
+      span[1] = end;
+    }
+    return 1;
   }
   uint64_t end = d ? a0 + (uint64_t)n * size : a0 + size;
   st->g_req++;

@@ -3904,14 +3904,15 @@ static uint64_t stats_access(int sc, enum ptx_space sp, const uint64_t *addr, ui
 /* The sectors, lines and bytes of global accesses in closed form (lanes stepping by their
    size, or one address) and in one pass over lanes whose addresses ascend (sim_stats.c's
    global_cost_ordered, a full warp's lanes in turn or a mask's), against the general count
-   over the sorted addresses (sim_stats_shortcuts 0): accesses of 1 to 32 bytes, aligned
-   and not (across a sector), strides of 0 to 33 elements, masks of every shape, and the same
-   addresses with one lane moved back (out of order) or onto the lane before, or with lanes
-   16-31 at lanes 0-15's addresses (a 16-wide block's rows), but for one lane or not. */
+   over the sorted addresses (sim_stats_shortcuts 0): accesses of 1 to 32 bytes (of sizes
+   not a power of two too), aligned and not (across a sector), strides of 0 to 64 elements
+   and of half an element more, masks of every shape, and the same addresses with one lane
+   moved back (out of order) or onto the lane before, or with lanes 16-31 at lanes 0-15's
+   addresses (a 16-wide block's rows), but for one lane or not. */
 START_TEST(test_global_stats_ordered)
 {
-  static const uint64_t strides[] = {0, 1, 2, 3, 4, 5, 8, 16, 32, 33};
-  static const uint32_t sizes[] = {1, 2, 4, 8, 16, 32};
+  static const uint64_t strides[] = {0, 1, 2, 3, 4, 5, 7, 8, 16, 31, 32, 33, 64};
+  static const uint32_t sizes[] = {1, 2, 4, 8, 12, 16, 24, 32};
   uint64_t rng = 0x2545F4914F6CDD1Dull;
   unsigned ncase = 0, nspan = 0;
   for (size_t si = 0; si < sizeof strides / sizeof *strides; si++)
@@ -3929,8 +3930,9 @@ START_TEST(test_global_stats_ordered)
             m = 1;
           uint32_t size = sizes[zi];
           uint64_t addr[32], a0 = SIM_GLOBAL_BASE + (r >> 16) % (1ull << 20) * size + r % 3;
+          const uint64_t step = strides[si] * size + (mi >= 8 ? size / 2 : 0);   /* skewed */
           for (unsigned l = 0; l < 32; l++)
-            addr[l] = a0 + l * strides[si] * size;
+            addr[l] = a0 + l * step;
           unsigned hit = 31 - sim_ctz64(r | 1u << 31);
           if (disturb == 1 && hit)
             addr[hit] = addr[hit - 1] - (1 + r % 9) * size;                  /* back */

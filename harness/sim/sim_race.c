@@ -2587,15 +2587,20 @@ static inline uint32_t chunk_bit(uint64_t word)
   return (uint32_t)(((word >> 5) * 0x9E3779B97F4A7C15ull) >> (64 - GCFILT_LOG));
 }
 
+/* Note filter word fw (in r->gfilt), clear until now, as one a block's start clears. */
+static inline void filt_dirty(struct sim_race *r, const uint64_t *fw)
+{
+  uint32_t n = r->ndirty;
+  if (n < FILT_DIRTY)
+    r->dirty[n] = (uint16_t)(fw - r->gfilt);
+  r->ndirty = n + 1;
+}
+
 /* Set bit f of filter word fw (in r->gfilt), noting the word when it was clear. */
 static inline void filt_set(struct sim_race *r, uint64_t *fw, uint32_t f)
 {
-  if (!*fw) {
-    uint32_t n = r->ndirty;
-    if (n < FILT_DIRTY)
-      r->dirty[n] = (uint16_t)(fw - r->gfilt);
-    r->ndirty = n + 1;
-  }
+  if (!*fw)
+    filt_dirty(r, fw);
   *fw |= 1ull << (f & 63);
 }
 
@@ -3062,30 +3067,57 @@ int sim_race_global_reads_seq(struct sim_block *b, struct sim_warp *w, uint32_t 
   return 0;
 }
 
-/* sim_race_global_stores of 4-byte words (scattered or strided: no whole-warp pass took
-   them), lane by lane in lane order: a lane whose store leaves its word as it was changes
-   nothing; one whose word words_new would record (aligned, room in g, the filters clear of
-   its word and of its chunk's lines) is recorded as words_new records it, with the block's
-   and the table's fields read once for the warp; any other goes through global_one. The
-   value is stored after each lane's check, so the next lane sees it. */
-static void stores_words(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t e,
-                         const uint64_t *addr, uint8_t *host, uint64_t host_base,
-                         const uint64_t *val)
+/* What a warp's new words share: gword_put's table and fields but for the word and thread. */
+struct wput {
+  struct gword *g;
+  uint32_t *gpc;
+  uint32_t mask, shift, base, ep, pc;
+  uint16_t wsync;
+};
+
+static inline void wput_init(struct wput *u, const struct sim_block *b,
+                             const struct sim_warp *w, uint32_t pc)
+{
+  const struct sim_race *r = b->race;
+  *u = (struct wput){.g = r->g, .gpc = r->gpc, .mask = r->gslots - 1, .shift = r->gshift,
+                     .base = b->race_base, .ep = b->race_ep, .pc = pc,
+                     .wsync = (uint16_t)w->wsync};
+}
+
+/* Thread t's new word `word` (host p, value v) where the filters say it is not held, in g or
+   in a line, and g has room: gword_put's record of it, its filter bits set, the value stored;
+   the span and the counts are the caller's. fb: its bit of the word filter. */
+static inline __attribute__((always_inline)) void
+word_put_new(struct sim_race *restrict r, uint64_t *restrict gf, uint32_t fb, uint64_t word,
+             const struct wput *u, uint16_t t, uint8_t *p, uint32_t v)
+{
+  gword_put(u->g, u->gpc, u->mask, u->shift, u->base, word, u->ep, t, u->wsync, u->pc);
+  filt_set(r, &gf[fb >> 6], fb);
+  const uint32_t fc = chunk_bit(word);
+  filt_set(r, &gf[(1u << GFILT_LOG) / 64 + (fc >> 6)], fc);
+  memcpy(p, &v, 4);
+}
+
+/* stores_words's lanes of mm from the first that is not a new word on: lane by lane in lane
+   order, a lane whose store leaves its word as it was changing nothing, one whose word
+   words_new would record (aligned, room in g, the filters clear of its word and of its
+   chunk's lines) recorded as words_new records it, any other through global_one. */
+static __attribute__((noinline)) void
+stores_words_rest(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t mm,
+                  const uint64_t *addr, uint8_t *host, uint64_t host_base, const uint64_t *val)
 {
   struct sim_race *r = b->race;
-  uint64_t *gf = r->gfilt, *cf = gf + (1u << GFILT_LOG) / 64, *lf = cf + (1u << GCFILT_LOG) / 64;
-  const uint32_t base = b->race_base, E = b->race_ep, mask = r->gslots - 1, shift = r->gshift;
+  uint64_t *gf = r->gfilt, *lf = gf + (1u << GFILT_LOG) / 64 + (1u << GCFILT_LOG) / 64;
   const uint32_t room = sim_race_lane_shortcuts ? r->gslots / 8 * 3 : 0, t0 = w->id * b->W;
-  const uint16_t ws = (uint16_t)w->wsync;
-  struct gword *restrict gt = r->g;
-  uint32_t *restrict gpc = r->gpc;
+  struct wput u;
+  wput_init(&u, b, w, pc);
   /* the fields the records change, kept here between the lanes that global_one takes */
   uint32_t wused = r->wused, lused = r->lused;
   uint32_t gused = b->race_gused;
   uint64_t glo = b->race_glo, ghi = b->race_glo + b->race_gspan;
   struct gctx c;
   int have = 0;
-  for (uint64_t mm = e; mm; mm &= mm - 1) {
+  for (; mm; mm &= mm - 1) {
     const unsigned l = sim_ctz64(mm);
     const uint64_t a = addr[l], word = a >> 2;
     uint8_t *p = host + (a - host_base);
@@ -3103,11 +3135,7 @@ static void stores_words(struct sim_block *b, struct sim_warp *w, uint32_t pc, u
         ghi = !gused || a + 3 > ghi ? a + 3 : ghi;
         wused++;
         gused++;
-        gword_put(gt, gpc, mask, shift, base, word, E, (uint16_t)(t0 + l), ws, pc);
-        filt_set(r, &gf[fb >> 6], fb);
-        const uint32_t fc = chunk_bit(word);
-        filt_set(r, &cf[fc >> 6], fc);
-        memcpy(p, &v, 4);
+        word_put_new(r, gf, fb, word, &u, (uint16_t)(t0 + l), p, v);
         continue;
       }
     }
@@ -3131,6 +3159,94 @@ static void stores_words(struct sim_block *b, struct sim_warp *w, uint32_t pc, u
   b->race_gused = gused;
   b->race_glo = glo;
   b->race_gspan = ghi - glo;
+}
+
+/* sim_race_global_stores of 4-byte words (scattered or strided: no whole-warp pass took
+   them), lane by lane in lane order; the value is stored after each lane's check, so the
+   next lane sees it. While every changing lane's word is new (a scatter's, a strided
+   store's, each word once), one tight loop records them as words_new would (a transpose's
+   stores had cost 130 host instructions a lane, most of them spills of the general loop's
+   state); from the first lane that is not so on, stores_words_rest. */
+static __attribute__((noinline)) void stores_words(struct sim_block *b, struct sim_warp *w,
+                                                   uint32_t pc, uint64_t e,
+                                                   const uint64_t *addr, uint8_t *host,
+                                                   uint64_t host_base, const uint64_t *val)
+{
+  struct sim_race *r = b->race;
+  const uint32_t wused = r->wused;
+  /* room in g for every lane, or the lanes go to stores_words_rest, which counts it */
+  if (!sim_race_lane_shortcuts || wused + 32 > r->gslots / 8 * 3 || (e >> 32)) {
+    stores_words_rest(b, w, pc, e, addr, host, host_base, val);
+    return;
+  }
+  uint64_t *const gf = r->gfilt, *const cf = gf + (1u << GFILT_LOG) / 64;
+  const uint64_t *const lf = r->lused ? cf + (1u << GCFILT_LOG) / 64 : NULL;
+  struct gword *const gt = r->g;
+  uint32_t *const gpc = r->gpc;
+  const uint32_t mask = r->gslots - 1, shift = r->gshift, base = b->race_base;
+  const struct gword tmpl = {.base = base, .ep = b->race_ep, .wsync = (uint16_t)w->wsync,
+                             .bytes = 0xf};
+  const uintptr_t hb = (uintptr_t)host - (uintptr_t)host_base;
+  const uint16_t t0 = (uint16_t)(w->id * b->W);
+  uint32_t added = 0;
+  uint64_t mm = e;
+  for (; mm; mm &= mm - 1) {
+    const unsigned l = sim_ctz64(mm);
+    const uint64_t a = addr[l];
+    uint8_t *const p = (uint8_t *)(hb + (uintptr_t)a);
+    const uint32_t v = (uint32_t)val[l];
+    uint32_t old;
+    memcpy(&old, p, 4);
+    if (old == v)
+      continue;
+    /* gword_one's word filter and line filter bits (GFILT_LOG and GCFILT_LOG high bits of
+       its products) */
+    const uint64_t word = a >> 2, hw = word * 0xC2B2AE3D27D4EB4Full;
+    uint64_t *const fw = &gf[hw >> (64 - GFILT_LOG + 6)];
+    const uint64_t fwv = *fw, fbit = 1ull << (hw >> (64 - GFILT_LOG) & 63);
+    const uint32_t fc = chunk_bit(word);
+    if ((fwv & fbit) || (a & 3) || (lf && (lf[fc >> 6] >> (fc & 63) & 1)))
+      break;                                   /* held, or not a whole word: the rest */
+    uint32_t i = (uint32_t)((word * 0x9E3779B97F4A7C15ull) >> shift) & mask;
+    while (gt[i].base == base)                 /* gword_put */
+      i = (i + 1) & mask;
+    struct gword *const g = &gt[i];
+    *g = tmpl;
+    g->word = (uint32_t)word;
+    g->tid = (uint16_t)(t0 + l);
+    gpc[i] = pc;
+    if (!fwv)
+      filt_dirty(r, fw);
+    *fw = fwv | fbit;
+    uint64_t *const cw = &cf[fc >> 6];
+    const uint64_t cwv = *cw;
+    if (!cwv)
+      filt_dirty(r, cw);
+    *cw = cwv | 1ull << (fc & 63);
+    memcpy(p, &v, 4);
+    added |= 1u << l;
+  }
+  if (added) {                                 /* span_add's widening, the counts */
+    uint64_t glo = UINT64_MAX, ghi = 0;
+    for (uint32_t k = added; k; k &= k - 1) {
+      const uint64_t a = addr[__builtin_ctz(k)];
+      glo = a < glo ? a : glo;
+      ghi = a > ghi ? a : ghi;
+    }
+    ghi += 3;
+    if (b->race_gused) {
+      const uint64_t olo = b->race_glo, ohi = olo + b->race_gspan;
+      glo = olo < glo ? olo : glo;
+      ghi = ohi > ghi ? ohi : ghi;
+    }
+    const uint32_t n = (uint32_t)__builtin_popcount(added);
+    b->race_glo = glo;
+    b->race_gspan = ghi - glo;
+    r->wused = wused + n;
+    b->race_gused += n;
+  }
+  if (mm)
+    stores_words_rest(b, w, pc, mm, addr, host, host_base, val);
 }
 
 int sim_race_global_stores(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t e,

@@ -197,6 +197,8 @@ struct sm {
   double lsu_free, mio_free;
   uint64_t tk_last, tk_serve;    /* the load/store unit's queue: the last place given, the
                                     place served next (none waits when tk_serve > tk_last) */
+  uint32_t *tk_slot;             /* sleepy: the warp slot holding place p, at p % nslots_w (a
+                                    warp holds one place at most) */
   struct tm_cache l1, l2;
   struct tm_server l2bw, dram;
   uint64_t age;
@@ -664,9 +666,19 @@ static int can_issue(struct sm *s, uint32_t slot, int64_t t, uint8_t *why, int64
          the unit free queues too */
       int waiting = s->tk_serve <= s->tk_last;
       if (backed || (waiting && x->ticket != s->tk_serve)) {
-        if (!x->ticket)
+        if (!x->ticket) {
           x->ticket = ++s->tk_last;
+          if (s->tk_slot)
+            s->tk_slot[x->ticket % s->nslots_w] = slot;
+        }
         *why = TM_STALL_LG_THROTTLE;
+        if (s->tk_slot && x->ticket != s->tk_serve) {
+          /* behind another place: throttled until the place before it is served, which
+             wakes it (issue); the first place's warp, awake, says when the unit has room */
+          *still = 1;
+          *when = NEVER;
+          return 0;
+        }
         *when = backed ? ceil_cycle(unit - queue) : t + 1;
         return 0;
       }
@@ -988,6 +1000,8 @@ static void issue(struct sm *s, uint32_t slot, int64_t t, struct tm_sm_out *out)
   if (x->ticket) {
     x->ticket = 0;
     s->tk_serve++;
+    if (s->tk_slot && s->tk_serve <= s->tk_last)   /* the next place's warp, asleep */
+      warp_wake(s, s->tk_slot[s->tk_serve % s->nslots_w]);
   }
   x->next_ok = t + 1;
   x->next_why = TM_STALL_NOT_SELECTED;
@@ -1159,6 +1173,9 @@ int tm_sm_run(const struct tm_sm_in *in, const struct tm_op *ops, const struct s
     s.wake_at[q] = NEVER;
   }
   s.sleepy = !in->plain && s.nslots_w <= 64 * NSCHED;
+  if (s.sleepy && in->costs.lsu_in_order &&
+      !(s.tk_slot = calloc(s.nslots_w ? s.nslots_w : 1, sizeof *s.tk_slot)))
+    goto done;
   s.cur_q = NSCHED;
 
   uint32_t next_block = 0, resident_blocks = 0;
@@ -1357,6 +1374,7 @@ done:
   free(s.atom);
   seen_free(&s.seen);
   free(s.miss);
+  free(s.tk_slot);
   free(s.mine);
   free(s.mine_key);
   tm_cache_free(&s.l1);

@@ -341,7 +341,10 @@ struct order {
   const struct tm_op *ops;
   int addr;                      /* a load's address arithmetic moves up with it */
   int sass;                      /* loads move as ptxas moves them (tm_costs.hoist_sass) */
+  uint64_t *memo;                /* can_pass's answers by pair of instructions (PASS_MEMO
+                                    entries, direct-mapped), or NULL */
 };
+#define PASS_MEMO 4096           /* a power of two */
 
 /* May the load `ld` be issued before `prev`, the instruction ahead of it? ptxas schedules
    long loads as early as their operands allow, past arithmetic and other loads, but not past
@@ -371,6 +374,22 @@ static int can_pass(const struct tm_op *ld, const struct tm_op *prev, int sass)
     if (op_writes(prev, ld->dst[i]) || op_reads(prev, ld->dst[i]))
       return 0;
   return 1;
+}
+
+/* can_pass for the instructions of code indices ld and prev (their ops), through or's memo:
+   the answer depends on the two instructions alone, and a loop's body asks about the same
+   pairs every iteration. An entry holds both indices and the answer. */
+static int can_pass_at(const struct order *or, uint32_t ld, uint32_t prev)
+{
+  if (!or->memo)
+    return can_pass(&or->ops[ld], &or->ops[prev], or->sass);
+  const uint64_t key = ((uint64_t)ld << 32 | prev) + 1;
+  uint64_t *m = &or->memo[(uint32_t)((key * 0x9E3779B97F4A7C15ull) >> 52) & (PASS_MEMO - 1)];
+  if (*m >> 1 == key)
+    return (int)(*m & 1);
+  const int ok = can_pass(&or->ops[ld], &or->ops[prev], or->sass);
+  *m = key << 1 | (uint64_t)ok;
+  return ok;
 }
 
 /* One warp's events (n indices into ev[]) in the order its machine code would issue them:
@@ -404,11 +423,13 @@ static int writes_any(const struct tm_op *prev, const uint32_t *r, uint32_t n)
    position. */
 static uint32_t move_up(uint32_t *evi, uint32_t a, const struct order *or, struct guards *g)
 {
-  const struct tm_op *o = &or->ops[or->ev[evi[a]].inst];
+  const uint32_t oi = or->ev[evi[a]].inst;
+  const struct tm_op *o = &or->ops[oi];
   uint32_t q = a;
   while (q > 0 && a - q < HOIST_MAX && !after_branch(evi, q, or)) {
-    const struct tm_op *prev = &or->ops[or->ev[evi[q - 1]].inst];
-    if (!can_pass(o, prev, or->sass) || writes_any(prev, g->reg, g->n))
+    const uint32_t pi = or->ev[evi[q - 1]].inst;
+    const struct tm_op *prev = &or->ops[pi];
+    if (!can_pass_at(or, oi, pi) || writes_any(prev, g->reg, g->n))
       break;
     /* with sass, arithmetic that moves up for a load stays after the loads before it: ahead
        of them, a chain that waits for one load (an SpMV's x[col[j]]) would hold up the
@@ -482,7 +503,7 @@ static uint8_t branch_phantoms(const uint32_t *evi, uint32_t p, uint32_t n, cons
 
 /* Group a block's events by warp, each warp's in issue order (hoist_loads). */
 static int index_block(struct bstate *bs, const struct sim_tblock *tb, uint32_t nwarps,
-                       const struct tm_op *ops, const struct tm_costs *c)
+                       const struct tm_op *ops, const struct tm_costs *c, uint64_t *memo)
 {
   bs->tb = tb;
   bs->first = calloc(nwarps + 1, sizeof *bs->first);
@@ -504,7 +525,8 @@ static int index_block(struct bstate *bs, const struct sim_tblock *tb, uint32_t 
       bs->evi[bs->first[k] + fill[k]++] = i;
   }
   free(fill);
-  struct order or = { .ev = tb->ev, .ops = ops, .addr = c->hoist_addr, .sass = c->hoist_sass };
+  struct order or = { .ev = tb->ev, .ops = ops, .addr = c->hoist_addr, .sass = c->hoist_sass,
+                      .memo = memo };
   for (uint32_t k = 0; k < nwarps; k++) {
     uint32_t *w = bs->evi + bs->first[k], n = bs->first[k + 1] - bs->first[k];
     for (uint32_t p = 0; p < n; p++)      /* where each branch went, before the order moves */
@@ -1160,9 +1182,13 @@ int tm_sm_run(const struct tm_sm_in *in, const struct tm_op *ops, const struct s
     if (!s.w[k].ready || !s.w[k].rkind)
       goto done;
   }
+  uint64_t *memo = calloc(PASS_MEMO, sizeof *memo);   /* without it: each pair asked anew */
   for (uint32_t j = 0; j < nblocks; j++)
-    if (index_block(&s.b[j], &blocks[j], wpb, ops, &in->costs))
+    if (index_block(&s.b[j], &blocks[j], wpb, ops, &in->costs, memo)) {
+      free(memo);
       goto done;
+    }
+  free(memo);
   if (atom_regions(&s, blocks, nblocks))
     goto done;
   if (tm_cache_init(&s.l1, in->l1_bytes, 4, 1) || tm_cache_init(&s.l2, in->l2_slice_bytes, 16, 0))

@@ -189,6 +189,8 @@ struct sm {
   uint64_t awake[NSCHED];        /* resident warps not asleep: bit i is warp slot q + NSCHED i */
   int64_t nsleep[NWHY];          /* sleeping warps by state */
   int64_t wake_at[NSCHED];       /* the earliest sleep_until of the scheduler's, NEVER: none */
+  uint64_t timed[NSCHED];        /* the sleepers with a cycle to wake at (not NEVER), bit i:
+                                    warp slot q + NSCHED i */
   int64_t nwhy[NWHY];            /* not plain: warps in each state this cycle, the sleepers
                                     of the cycle's start among them */
   int cur_q;                     /* the scheduler looking at its warps; NSCHED: none */
@@ -945,6 +947,8 @@ static void warp_sleep(struct sm *s, uint32_t k, uint8_t why, int64_t until)
   x->sleep_until = until;
   x->sleep_why = why;
   s->awake[q] &= ~(1ull << (k / NSCHED));
+  if (until != NEVER)
+    s->timed[q] |= 1ull << (k / NSCHED);
   s->nsleep[why]++;
   if (until < s->wake_at[q])
     s->wake_at[q] = until;
@@ -963,6 +967,7 @@ static void warp_wake(struct sm *s, uint32_t k)
     s->nwhy[x->sleep_why]--;
   x->sleep_until = 0;
   s->awake[q] |= 1ull << (k / NSCHED);
+  s->timed[q] &= ~(1ull << (k / NSCHED));
 }
 
 /* Wake scheduler q's warps whose sleep ends by t; wake_at[q] becomes the earliest of the
@@ -970,10 +975,9 @@ static void warp_wake(struct sm *s, uint32_t k)
 static void wake_due(struct sm *s, uint32_t q, int64_t t)
 {
   int64_t m = NEVER;
-  for (uint32_t k = q; k < s->nslots_w; k += NSCHED) {
-    int64_t u = s->w[k].sleep_until;
-    if (!u)
-      continue;
+  for (uint64_t look = s->timed[q]; look; look &= look - 1) {
+    const uint32_t k = q + NSCHED * (uint32_t)__builtin_ctzll(look);
+    const int64_t u = s->w[k].sleep_until;
     if (u <= t)
       warp_wake(s, k);
     else if (u < m)
@@ -1138,9 +1142,11 @@ static void dispatch(struct sm *s, uint32_t j, uint32_t slot, int64_t t)
     x->sb_ok = 0;
     x->sleep_until = 0;
     x->resident = x->nev > 0;
-    if (x->resident && s->sleepy) {
+    if (s->sleepy) {
       uint32_t k2 = slot * in->warps_per_block + k;
-      s->awake[k2 % NSCHED] |= 1ull << (k2 / NSCHED);
+      s->timed[k2 % NSCHED] &= ~(1ull << (k2 / NSCHED));
+      if (x->resident)
+        s->awake[k2 % NSCHED] |= 1ull << (k2 / NSCHED);
     }
     bs->live += x->resident;
   }
@@ -1324,8 +1330,8 @@ int tm_sm_run(const struct tm_sm_in *in, const struct tm_op *ops, const struct s
     int64_t step = 1;
     if (!issued) {
       int64_t next = soonest;
-      for (uint32_t k = 0; k < slots; k++)
-        if (slot_blk[k] < 0 && next_block < nblocks) {
+      for (uint32_t k = 0; next_block < nblocks && k < slots; k++)
+        if (slot_blk[k] < 0) {
           int64_t at = slot_free[k] > ceil_cycle(dispatch_free) ? slot_free[k] : ceil_cycle(dispatch_free);
           if (at < next)
             next = at;
@@ -1356,11 +1362,11 @@ int tm_sm_run(const struct tm_sm_in *in, const struct tm_op *ops, const struct s
       /* the same sums by state, in whole cycles: exact either way (a warp that issued is
          selected one cycle of the step, not selected the rest; one issuing predicated-off
          code is selected the whole step) */
-      int64_t n = 0;
-      for (int r = 0; r < NWHY; r++)
+      int64_t n = nwhy[WHY_PHANTOM];
+      for (int r = 0; r < TM_STALL_COUNT; r++) {
         n += nwhy[r];
-      for (int r = 0; r < TM_STALL_COUNT; r++)
         wc.stall[r] += nwhy[r] * step;
+      }
       int64_t rest = nwhy[TM_STALL_SELECTED] * (step - 1);
       wc.stall[TM_STALL_SELECTED] += nwhy[WHY_PHANTOM] * step - rest;
       wc.stall[TM_STALL_NOT_SELECTED] += rest;

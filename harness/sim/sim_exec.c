@@ -1090,9 +1090,10 @@ __attribute__((target("avx2"))) static int addrs_ok_mask_avx2(const uint64_t *ba
 #endif
 
 #ifdef SIM_X86
-/* av[l] = base[l] + imm and off[l] = av[l] - albase for a full 32-lane warp with AVX2; 1 when
-   every off[l] is at most lim (each access inside the allocation at albase: an address below
-   it wraps round past lim) and no address has a bit of amask (run_global's bounds check). */
+/* av[l] = base[l] + imm and off[l] = av[l] - albase (off NULL: not kept) for a full 32-lane
+   warp with AVX2; 1 when every off[l] is at most lim (each access inside the allocation at
+   albase: an address below it wraps round past lim) and no address has a bit of amask
+   (run_global's bounds check, global_warp_ok's). */
 __attribute__((target("avx2"))) static int global_addrs_avx2(const uint64_t *base, uint64_t imm,
                                                              uint64_t albase, uint64_t lim,
                                                              uint64_t amask, uint64_t *av,
@@ -1108,7 +1109,8 @@ __attribute__((target("avx2"))) static int global_addrs_avx2(const uint64_t *bas
     __m256i a = _mm256_add_epi64(_mm256_loadu_si256((const __m256i *)(base + l)), vimm);
     __m256i o = _mm256_sub_epi64(a, vbase);
     _mm256_storeu_si256((__m256i *)(av + l), a);
-    _mm256_storeu_si256((__m256i *)(off + l), o);
+    if (off)
+      _mm256_storeu_si256((__m256i *)(off + l), o);
     ors = _mm256_or_si256(ors, a);
     over = _mm256_or_si256(over, _mm256_cmpgt_epi64(_mm256_xor_si256(o, sign), vlim));
   }
@@ -1356,6 +1358,11 @@ static int smem_warp_ok(const struct sim_block *b, const uint64_t *base, uint64_
 static int global_warp_ok(const struct sim_alloc *al, const uint64_t *base, uint64_t imm,
                           uint64_t e, unsigned lo, unsigned hi, uint32_t size, uint64_t *av)
 {
+#ifdef SIM_X86
+  if (e == 0xffffffffull && sim_cpu_avx2)      /* lanes 0-31 */
+    return al && al->size >= size &&
+           global_addrs_avx2(base, imm, al->base, al->size - size, size - 1, av, NULL);
+#endif
   uint64_t top = 0, bot = ~0ull, ors = 0;
   FOR_LANES(e) {
     uint64_t a = av[l] = base[l] + imm;
@@ -2504,60 +2511,48 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
     }
     int global_done = 0;           /* every lane's operation done by the global path */
     const struct sim_alloc *al = b->alloc_cache[pc];
-    if (!done && (sp == PTX_SP_GLOBAL || sp == PTX_SP_NONE) && al && !al->heap &&
-        !al->read_only && size <= al->size && sim_exec_shortcuts) {
-      /* global atomics in the allocation the instruction used last (a histogram's bins, a
-         counter): what the lane loop below does, with the addresses checked for the whole
-         warp first (one outside it, misaligned or in a window of the generic space leaves
-         it all to that loop, which finds the allocation or faults at the right lane), then
-         each lane's operation in lane order, an integer add as one host atomic add */
-      const uint64_t ab = al->base, lim = al->size - size;
-      uint64_t off[SIM_MAX_WARP];
-      int ok = 1;
-#ifdef SIM_X86
-      if (e == SIM_FULL32 && W == 32 && base && sp == PTX_SP_GLOBAL && sim_cpu_avx2)
-        ok = global_addrs_avx2(base, (uint64_t)ad->imm, ab, lim, size - 1, av, off);
-      else
-#endif
-      {
+    /* global atomics in the allocation the instruction used last (a histogram's bins, a
+       counter): what the lane loop below does, with the addresses checked for the whole warp
+       first as a store's are (global_warp_ok: one outside it or misaligned leaves it all to
+       that loop, which finds the allocation or faults at the right lane; a generic address
+       inside a device allocation is in no window of the generic space), then each lane's
+       operation in lane order, an integer add as one host atomic add */
+    _Static_assert(SIM_SHARED_WIN + SIM_WIN_SIZE <= SIM_GLOBAL_BASE &&
+                   SIM_LOCAL_WIN + SIM_WIN_SIZE <= SIM_GLOBAL_BASE,
+                   "the generic space's windows lie below the device allocations");
+    if (!done && al && (sp == PTX_SP_GLOBAL || (sp == PTX_SP_NONE && al->base >= SIM_GLOBAL_BASE)) &&
+        !al->heap && !al->read_only && base && sim_exec_shortcuts &&
+        global_warp_ok(al, base, (uint64_t)ad->imm, e, lo, hi, size, av)) {
+      uint64_t *dv = is_atom && d->kind == PTX_OPD_REG && d->reg != PTX_NOREG ? REG(d->reg)
+                                                                              : NULL;
+      const uintptr_t hb = (uintptr_t)al->data - (uintptr_t)al->base;   /* + address: host */
+      unsigned nch = 0;            /* lanes whose operation changed memory */
+      sim_mem_wrote(al);
+      if (in->sub == PTX_ATOM_ADD && (t == PTX_T_U32 || t == PTX_T_S32)) {
         FOR_LANES(e) {
-          const uint64_t a = av[l] = (base ? base[l] : 0) + (uint64_t)ad->imm;
-          off[l] = a - ab;
-          ok &= off[l] <= lim && !(a & (size - 1)) && is_global_space(sp, a);
+          const uint32_t v = (uint32_t)bv[l];
+          const uint32_t old = __atomic_fetch_add((uint32_t *)(hb + (uintptr_t)av[l]), v,
+                                                  __ATOMIC_SEQ_CST);
+          if (dv)
+            dv[l] = t == PTX_T_S32 ? (uint64_t)(int64_t)(int32_t)old : old;
+          nch += v != 0;
+        }
+      } else {
+        const int sext = ptx_type_is_signed(t);
+        FOR_LANES(e) {
+          int changed = 0;
+          const uint64_t old = atomic_rmw((uint8_t *)(hb + (uintptr_t)av[l]), 1, in, bv[l],
+                                          cv ? cv[l] : 0, &changed);
+          if (dv)
+            dv[l] = sext ? sim_alu_sext(t, old) : old;
+          nch += changed;
         }
       }
-      if (ok) {
-        uint64_t *dv = is_atom && d->kind == PTX_OPD_REG && d->reg != PTX_NOREG ? REG(d->reg)
-                                                                                : NULL;
-        uint8_t *data = al->data;
-        unsigned nch = 0;          /* lanes whose operation changed memory */
-        sim_mem_wrote(al);
-        if (in->sub == PTX_ATOM_ADD && (t == PTX_T_U32 || t == PTX_T_S32)) {
-          FOR_LANES(e) {
-            const uint32_t v = (uint32_t)bv[l];
-            const uint32_t old = __atomic_fetch_add((uint32_t *)(void *)(data + off[l]), v,
-                                                    __ATOMIC_SEQ_CST);
-            if (dv)
-              dv[l] = t == PTX_T_S32 ? (uint64_t)(int64_t)(int32_t)old : old;
-            nch += v != 0;
-          }
-        } else {
-          const int sext = ptx_type_is_signed(t);
-          FOR_LANES(e) {
-            int changed = 0;
-            const uint64_t old = atomic_rmw(data + off[l], 1, in, bv[l], cv ? cv[l] : 0,
-                                            &changed);
-            if (dv)
-              dv[l] = sext ? sim_alu_sext(t, old) : old;
-            nch += changed;
-          }
-        }
-        if (nch) {
-          diff = 1;
-          b->worker->global_writes += nch;
-        }
-        global_done = 1;
+      if (nch) {
+        diff = 1;
+        b->worker->global_writes += nch;
       }
+      global_done = 1;
     }
     if (!done && !global_done) {
       FOR_LANES(e) {

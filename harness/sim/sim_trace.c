@@ -192,6 +192,37 @@ static inline uint64_t touch_now(struct sim_block *b, const struct sim_trace *tr
   return sim_touch_now(b);
 }
 
+#ifdef SIM_X86
+/* sim_touch_keep of key for the n lines' keys from p, with AVX2, four a vector: called only
+   where it could change something, as in touch_full_avx2 (the test's touch_shared is read
+   once: a line it then finds of another block is kept, which changes nothing the first did
+   not). */
+__attribute__((target("avx2"))) static void touch_run_avx2(struct sim_trace *tr, uint64_t *p,
+                                                           uint64_t n, uint64_t key)
+{
+  const __m256i sign = _mm256_set1_epi64x((long long)(1ull << 63));
+  const __m256i vkey = _mm256_set1_epi64x((long long)(key ^ (1ull << 63)));
+  const __m256i low24 = _mm256_set1_epi64x(0xffffff);
+  const __m256i klow = _mm256_set1_epi64x((long long)(key & 0xffffff));
+  const __m256i zero = _mm256_setzero_si256();
+  const __m256i shared = __atomic_load_n(&tr->touch_shared, __ATOMIC_RELAXED)
+                             ? _mm256_set1_epi64x(-1) : zero;
+  uint64_t i = 0;
+  for (; i + 4 <= n; i += 4) {
+    const __m256i v = _mm256_loadu_si256((const __m256i *)(const void *)(p + i));
+    const __m256i quiet = _mm256_andnot_si256(
+        _mm256_or_si256(_mm256_cmpeq_epi64(v, zero),
+                        _mm256_cmpgt_epi64(_mm256_xor_si256(v, sign), vkey)),
+        _mm256_or_si256(_mm256_cmpeq_epi64(_mm256_and_si256(v, low24), klow), shared));
+    for (uint32_t m = ~(uint32_t)_mm256_movemask_pd(_mm256_castsi256_pd(quiet)) & 0xf; m;
+         m &= m - 1)
+      sim_touch_keep(tr, p + i + __builtin_ctz(m), key);
+  }
+  for (; i < n; i++)
+    sim_touch_keep(tr, p + i, key);
+}
+#endif
+
 void sim_trace_touch_span(struct sim_block *b, uint64_t lo, uint64_t end,
                           const struct sim_alloc *al)
 {
@@ -200,6 +231,12 @@ void sim_trace_touch_span(struct sim_block *b, uint64_t lo, uint64_t end,
   const struct sim_touch_hint *h = touch_hint(b, tr, al);
   if (h && x0 - h->lo < h->n && x1 - h->lo < h->n) {   /* al's own lines: no look-up */
     uint64_t *p = &tr->touch[h->off + x0];
+#ifdef SIM_X86
+    if (x1 - x0 >= 7 && sim_cpu_avx2) {        /* many lines (a strided warp's) */
+      touch_run_avx2(tr, p, x1 - x0 + 1, key);
+      return;
+    }
+#endif
     for (uint64_t x = x0; x <= x1; x++)
       sim_touch_keep(tr, p++, key);
     return;

@@ -4353,6 +4353,75 @@ START_TEST(test_touch_scattered_keys)
 }
 END_TEST
 
+/* A full warp's strided accesses, a line a lane at a stride of 128 bytes or 25 lines in
+   100-byte steps (global_cost's closed form gives them as a span of lines, which
+   sim_trace_touch_span takes four keys at a time, the last one to three alone): blocks
+   whose lines are the blocks' before them (shift 0: all of them; 32 words: all but one),
+   even blocks after fewer instructions (flip), each line loaded and then stored by its
+   block, must leave the keys and touch_shared of the general path (sim_stats_shortcuts 0),
+   on 1 worker and 2. */
+static const char *k_touch_stride =
+  HDR
+  ".visible .entry tsp(.param .u64 a, .param .u32 shift, .param .u32 flip, .param .u32 st)\n{\n"
+  "  .reg .pred %p<2>;\n  .reg .b32 %r<10>;\n  .reg .b64 %rd<4>;\n"
+  "  ld.param.u64 %rd1, [a];\n  mov.u32 %r1, %tid.x;\n  mov.u32 %r4, %ctaid.x;\n"
+  "  ld.param.u32 %r9, [st];\n"
+  "  ld.param.u32 %r6, [shift];\n  ld.param.u32 %r8, [flip];\n"
+  "  and.b32 %r7, %r4, 1;\n  xor.b32 %r7, %r7, %r8;\n  setp.ne.u32 %p1, %r7, 0;\n"
+  "  @%p1 bra GO;\n  add.u32 %r7, %r7, 1;\n  add.u32 %r7, %r7, 1;\n  add.u32 %r7, %r7, 1;\n"
+  "GO:\n  and.b32 %r5, %r4, 3;\n  mad.lo.u32 %r2, %r1, %r9, %r5;\n"
+  "  mad.lo.u32 %r2, %r6, %r4, %r2;\n  mul.wide.u32 %rd2, %r2, 4;\n  add.s64 %rd3, %rd1, %rd2;\n"
+  "  ld.global.u32 %r3, [%rd3];\n  add.u32 %r3, %r3, %r7;\n  st.global.u32 [%rd3], %r3;\n"
+  "  ret;\n}\n";
+
+START_TEST(test_touch_strided_span_keys)
+{
+  static const uint32_t shifts[3] = {0, 32, 7}, strides[3] = {32, 32, 25};
+  for (uint32_t run = 0; run < 12; run++) {
+    const uint32_t workers = 1 + run % 2, flip = run / 2 % 2;
+    const uint32_t shift = shifts[run / 4], st = strides[run / 4];
+    uint64_t keys[2][128];
+    uint32_t shared[2] = {0, 0};
+    for (int sc = 0; sc < 2; sc++) {
+      struct fx f;
+      load(&f, k_touch_stride);
+      const uint64_t a = buffer(&f, 128 * 128, "a");
+      uint8_t p[20];                               /* a, shift, flip, st */
+      memcpy(p, &a, 8);
+      memcpy(p + 8, &shift, 4);
+      memcpy(p + 12, &flip, 4);
+      memcpy(p + 16, &st, 4);
+      struct sim_launch c = {.grid = {6, 1, 1}, .block = {64, 1, 1}, .workers = workers,
+                             .trace_every = 1, .trace_blocks = 6, .trace_wave = 6};
+      sim_stats_shortcuts = sc;
+      ck_assert_int_eq(sim_run(f.d, &f.m, "tsp", p, sizeof p, &c, &f.r, f.err, sizeof f.err),
+                       SIM_OK);
+      sim_stats_shortcuts = 1;
+      ck_assert_msg(f.r.outcome == SIM_RAN_OK, "%s", f.r.fault.message);
+      for (unsigned x = 0; x < 128; x++) {
+        const uint64_t k = sim_touch_index(&f.r.trace, (a + 128 * x) / 32);
+        ck_assert_uint_lt(k, f.r.trace.ntouch);
+        keys[sc][x] = f.r.trace.touch[k];
+      }
+      shared[sc] = f.r.trace.touch_shared;
+      done(&f);
+    }
+    unsigned touched = 0;
+    for (unsigned x = 0; x < 128; x++) {
+      ck_assert_msg(keys[0][x] == keys[1][x],
+                    "%u workers, flip %u, shift %u, stride %u, line %u: key 0x%llx, four at "
+                    "a time 0x%llx", workers, flip, shift, st, x, (unsigned long long)keys[0][x],
+                    (unsigned long long)keys[1][x]);
+      touched += keys[0][x] != 0;
+    }
+    /* two warps' 32 lines (shifted a line a block), or 50 and more at 100 bytes */
+    ck_assert_uint_eq(touched, st == 25 ? 51 : shift ? 64 + 5 : 64);
+    ck_assert_uint_eq(shared[0], 1);
+    ck_assert_uint_eq(shared[1], 1);
+  }
+}
+END_TEST
+
 /* A block's hint for an allocation that shares its first line with the one before it (as
    packed __constant__ variables do; no kernel's coalesced access reaches one today) leaves
    that line out: sim_touch_span_in keeps its key in the allocation before's entry, as
@@ -7745,6 +7814,7 @@ Suite *suite_sim(void)
   tcase_add_test(t, test_shared_part_bounds);
   tcase_add_test(t, test_touch_span_guess);
   tcase_add_test(t, test_touch_scattered_keys);
+  tcase_add_test(t, test_touch_strided_span_keys);
   tcase_add_test(t, test_touch_scattered_past_hint);
   tcase_add_test(t, test_global_stats_ordered);
   tcase_add_test(t, test_touch_now_key);

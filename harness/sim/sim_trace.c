@@ -196,7 +196,7 @@ static inline uint64_t touch_now(struct sim_block *b, const struct sim_trace *tr
 /* sim_touch_keep of key for the n lines' keys from p, with AVX2, four a vector: called only
    where it could change something, as in touch_full_avx2 (the test's touch_shared is read
    once: a line it then finds of another block is kept, which changes nothing the first did
-   not). */
+   not). Where the first four all need it, every line is kept one after another. */
 __attribute__((target("avx2"))) static void touch_run_avx2(struct sim_trace *tr, uint64_t *p,
                                                            uint64_t n, uint64_t key)
 {
@@ -214,8 +214,11 @@ __attribute__((target("avx2"))) static void touch_run_avx2(struct sim_trace *tr,
         _mm256_or_si256(_mm256_cmpeq_epi64(v, zero),
                         _mm256_cmpgt_epi64(_mm256_xor_si256(v, sign), vkey)),
         _mm256_or_si256(_mm256_cmpeq_epi64(_mm256_and_si256(v, low24), klow), shared));
-    for (uint32_t m = ~(uint32_t)_mm256_movemask_pd(_mm256_castsi256_pd(quiet)) & 0xf; m;
-         m &= m - 1)
+    uint32_t m = ~(uint32_t)_mm256_movemask_pd(_mm256_castsi256_pd(quiet)) & 0xf;
+    if (m == 0xf && !i)
+      break;                     /* the first four all to keep (lines new to the launch, as
+                                    a first pass over data finds them): the plain loop */
+    for (; m; m &= m - 1)
       sim_touch_keep(tr, p + i + __builtin_ctz(m), key);
   }
   for (; i < n; i++)

@@ -9,8 +9,9 @@
 # own wall time as the emulator measures it (emulator.run_seconds: the grid, nothing else),
 # with the whole process's wall time (inputs made, PTX parsed) beside it.
 #
-# Then the host instructions per warp-instruction under callgrind (bench/emu_callgrind.sh),
-# the wall time of three lab runs (bench/lab_times.sh), and the pipeline's figures
+# Then the host instructions per warp-instruction under callgrind (bench/emu_callgrind.sh:
+# the interpreter's, the timing model's, their sum), the wall time of three lab runs
+# (bench/lab_times.sh), and the pipeline's figures
 # (bench/pipeline_times.sh: every lab's run against one nvcc, cold and warm build cache, and
 # a 30-student batch a lab projected to 300 students x 7 labs; its BENCH_LABS,
 # BENCH_BATCH_LABS and BENCH_STUDENTS make it shorter).

@@ -193,6 +193,36 @@ static inline uint64_t touch_now(struct sim_block *b, const struct sim_trace *tr
 }
 
 #ifdef SIM_X86
+/* The test of four lines' keys against an access's key that says sim_touch_keep would
+   change nothing: touch_shared as it was when made (touch_quiet_init). */
+struct touch_quiet {
+  __m256i sign, vkey, low24, klow, zero, shared;
+};
+
+__attribute__((target("avx2"), always_inline)) static inline void
+touch_quiet_init(struct touch_quiet *q, const struct sim_trace *tr, uint64_t key)
+{
+  q->sign = _mm256_set1_epi64x((long long)(1ull << 63));
+  q->vkey = _mm256_set1_epi64x((long long)(key ^ (1ull << 63)));
+  q->low24 = _mm256_set1_epi64x(0xffffff);
+  q->klow = _mm256_set1_epi64x((long long)(key & 0xffffff));
+  q->zero = _mm256_setzero_si256();
+  q->shared = __atomic_load_n(&tr->touch_shared, __ATOMIC_RELAXED) ? _mm256_set1_epi64x(-1)
+                                                                    : q->zero;
+}
+
+/* The lanes of keys v where nothing is to do (bit k: v[k]): v set, v <= key, and v of this
+   block or touch_shared already set. */
+__attribute__((target("avx2"), always_inline)) static inline uint32_t
+touch_quiet4(const struct touch_quiet *q, __m256i v)
+{
+  const __m256i quiet = _mm256_andnot_si256(
+      _mm256_or_si256(_mm256_cmpeq_epi64(v, q->zero),
+                      _mm256_cmpgt_epi64(_mm256_xor_si256(v, q->sign), q->vkey)),
+      _mm256_or_si256(_mm256_cmpeq_epi64(_mm256_and_si256(v, q->low24), q->klow), q->shared));
+  return (uint32_t)_mm256_movemask_pd(_mm256_castsi256_pd(quiet));
+}
+
 /* sim_touch_keep of key for the n lines' keys from p, with AVX2, four a vector: called only
    where it could change something, as in touch_full_avx2 (the test's touch_shared is read
    once: a line it then finds of another block is kept, which changes nothing the first did
@@ -200,21 +230,12 @@ static inline uint64_t touch_now(struct sim_block *b, const struct sim_trace *tr
 __attribute__((target("avx2"))) static void touch_run_avx2(struct sim_trace *tr, uint64_t *p,
                                                            uint64_t n, uint64_t key)
 {
-  const __m256i sign = _mm256_set1_epi64x((long long)(1ull << 63));
-  const __m256i vkey = _mm256_set1_epi64x((long long)(key ^ (1ull << 63)));
-  const __m256i low24 = _mm256_set1_epi64x(0xffffff);
-  const __m256i klow = _mm256_set1_epi64x((long long)(key & 0xffffff));
-  const __m256i zero = _mm256_setzero_si256();
-  const __m256i shared = __atomic_load_n(&tr->touch_shared, __ATOMIC_RELAXED)
-                             ? _mm256_set1_epi64x(-1) : zero;
+  struct touch_quiet q;
+  touch_quiet_init(&q, tr, key);
   uint64_t i = 0;
   for (; i + 4 <= n; i += 4) {
     const __m256i v = _mm256_loadu_si256((const __m256i *)(const void *)(p + i));
-    const __m256i quiet = _mm256_andnot_si256(
-        _mm256_or_si256(_mm256_cmpeq_epi64(v, zero),
-                        _mm256_cmpgt_epi64(_mm256_xor_si256(v, sign), vkey)),
-        _mm256_or_si256(_mm256_cmpeq_epi64(_mm256_and_si256(v, low24), klow), shared));
-    uint32_t m = ~(uint32_t)_mm256_movemask_pd(_mm256_castsi256_pd(quiet)) & 0xf;
+    uint32_t m = ~touch_quiet4(&q, v) & 0xf;
     if (m == 0xf && !i)
       break;                     /* the first four all to keep (lines new to the launch, as
                                     a first pass over data finds them): the plain loop */
@@ -289,12 +310,8 @@ __attribute__((target("avx2"))) static int touch_full_avx2(struct sim_trace *tr,
   const __m256i vs = _mm256_set1_epi64x((long long)sz1), vlo = _mm256_set1_epi64x((long long)h->lo);
   const __m256i vn = _mm256_set1_epi64x((long long)(h->n ^ (1ull << 63)));
   const __m256i voff = _mm256_set1_epi64x((long long)h->off);
-  const __m256i vkey = _mm256_set1_epi64x((long long)(key ^ (1ull << 63)));
-  const __m256i low24 = _mm256_set1_epi64x(0xffffff);
-  const __m256i klow = _mm256_set1_epi64x((long long)(key & 0xffffff));
-  const __m256i zero = _mm256_setzero_si256();
-  const __m256i shared = __atomic_load_n(&tr->touch_shared, __ATOMIC_RELAXED)
-                             ? _mm256_set1_epi64x(-1) : zero;
+  struct touch_quiet q;
+  touch_quiet_init(&q, tr, key);
   const long long *base = (const long long *)(const void *)tr->touch;
   __m256i idx[8];
   uint32_t need = 0;
@@ -310,12 +327,7 @@ __attribute__((target("avx2"))) static int touch_full_avx2(struct sim_trace *tr,
   }
   for (unsigned k = 0; k < 8; k++) {
     const __m256i v = _mm256_i64gather_epi64(base, idx[k], 8);
-    /* nothing to do: v set, v <= key, and v of this block or touch_shared already set */
-    const __m256i quiet = _mm256_andnot_si256(
-        _mm256_or_si256(_mm256_cmpeq_epi64(v, zero),
-                        _mm256_cmpgt_epi64(_mm256_xor_si256(v, sign), vkey)),
-        _mm256_or_si256(_mm256_cmpeq_epi64(_mm256_and_si256(v, low24), klow), shared));
-    need |= (uint32_t)(~_mm256_movemask_pd(_mm256_castsi256_pd(quiet)) & 0xf) << (4 * k);
+    need |= (~touch_quiet4(&q, v) & 0xf) << (4 * k);
   }
   for (; need; need &= need - 1) {
     const unsigned l = (unsigned)__builtin_ctz(need);

@@ -2520,8 +2520,8 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
     _Static_assert(SIM_SHARED_WIN + SIM_WIN_SIZE <= SIM_GLOBAL_BASE &&
                    SIM_LOCAL_WIN + SIM_WIN_SIZE <= SIM_GLOBAL_BASE,
                    "the generic space's windows lie below the device allocations");
-    if (!done && al && (sp == PTX_SP_GLOBAL || (sp == PTX_SP_NONE && al->base >= SIM_GLOBAL_BASE)) &&
-        !al->heap && !al->read_only && base && sim_exec_shortcuts &&
+    if (!done && al && !al->heap && !al->read_only && base && sim_exec_shortcuts &&
+        (sp == PTX_SP_GLOBAL || (sp == PTX_SP_NONE && al->base >= SIM_GLOBAL_BASE)) &&
         global_warp_ok(al, base, (uint64_t)ad->imm, e, lo, hi, size, av)) {
       uint64_t *dv = is_atom && d->kind == PTX_OPD_REG && d->reg != PTX_NOREG ? REG(d->reg)
                                                                               : NULL;

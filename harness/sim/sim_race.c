@@ -3067,50 +3067,22 @@ int sim_race_global_reads_seq(struct sim_block *b, struct sim_warp *w, uint32_t 
   return 0;
 }
 
-/* What a warp's new words share: gword_put's table and fields but for the word and thread. */
-struct wput {
-  struct gword *g;
-  uint32_t *gpc;
-  uint32_t mask, shift, base, ep, pc;
-  uint16_t wsync;
-};
-
-static inline void wput_init(struct wput *u, const struct sim_block *b,
-                             const struct sim_warp *w, uint32_t pc)
-{
-  const struct sim_race *r = b->race;
-  *u = (struct wput){.g = r->g, .gpc = r->gpc, .mask = r->gslots - 1, .shift = r->gshift,
-                     .base = b->race_base, .ep = b->race_ep, .pc = pc,
-                     .wsync = (uint16_t)w->wsync};
-}
-
-/* Thread t's new word `word` (host p, value v) where the filters say it is not held, in g or
-   in a line, and g has room: gword_put's record of it, its filter bits set, the value stored;
-   the span and the counts are the caller's. fb: its bit of the word filter. */
-static inline __attribute__((always_inline)) void
-word_put_new(struct sim_race *restrict r, uint64_t *restrict gf, uint32_t fb, uint64_t word,
-             const struct wput *u, uint16_t t, uint8_t *p, uint32_t v)
-{
-  gword_put(u->g, u->gpc, u->mask, u->shift, u->base, word, u->ep, t, u->wsync, u->pc);
-  filt_set(r, &gf[fb >> 6], fb);
-  const uint32_t fc = chunk_bit(word);
-  filt_set(r, &gf[(1u << GFILT_LOG) / 64 + (fc >> 6)], fc);
-  memcpy(p, &v, 4);
-}
-
 /* stores_words's lanes of mm from the first that is not a new word on: lane by lane in lane
    order, a lane whose store leaves its word as it was changing nothing, one whose word
    words_new would record (aligned, room in g, the filters clear of its word and of its
-   chunk's lines) recorded as words_new records it, any other through global_one. */
+   chunk's lines) recorded as words_new records it, with the block's and the table's fields
+   read once for the warp, any other through global_one. */
 static __attribute__((noinline)) void
 stores_words_rest(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t mm,
                   const uint64_t *addr, uint8_t *host, uint64_t host_base, const uint64_t *val)
 {
   struct sim_race *r = b->race;
-  uint64_t *gf = r->gfilt, *lf = gf + (1u << GFILT_LOG) / 64 + (1u << GCFILT_LOG) / 64;
+  uint64_t *gf = r->gfilt, *cf = gf + (1u << GFILT_LOG) / 64, *lf = cf + (1u << GCFILT_LOG) / 64;
+  const uint32_t base = b->race_base, E = b->race_ep, mask = r->gslots - 1, shift = r->gshift;
   const uint32_t room = sim_race_lane_shortcuts ? r->gslots / 8 * 3 : 0, t0 = w->id * b->W;
-  struct wput u;
-  wput_init(&u, b, w, pc);
+  const uint16_t ws = (uint16_t)w->wsync;
+  struct gword *restrict gt = r->g;
+  uint32_t *restrict gpc = r->gpc;
   /* the fields the records change, kept here between the lanes that global_one takes */
   uint32_t wused = r->wused, lused = r->lused;
   uint32_t gused = b->race_gused;
@@ -3135,7 +3107,11 @@ stores_words_rest(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
         ghi = !gused || a + 3 > ghi ? a + 3 : ghi;
         wused++;
         gused++;
-        word_put_new(r, gf, fb, word, &u, (uint16_t)(t0 + l), p, v);
+        gword_put(gt, gpc, mask, shift, base, word, E, (uint16_t)(t0 + l), ws, pc);
+        filt_set(r, &gf[fb >> 6], fb);
+        const uint32_t fc = chunk_bit(word);
+        filt_set(r, &cf[fc >> 6], fc);
+        memcpy(p, &v, 4);
         continue;
       }
     }

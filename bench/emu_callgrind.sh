@@ -17,8 +17,9 @@
 #   launch:   the launch alone at W2 (Ir inclusive of the worker entry, worker_main);
 #   marginal: (launch Ir at W2 - launch Ir at W1) / (warp-insts at W2 - at W1), the cost of
 #             one more warp-instruction with every per-launch and per-block cost taken out;
-#   timing:   the same for the timing model (tm_model, after the workers, on the blocks it
-#             recorded: all of them in these grids of 8 to 16 blocks, a sample in large ones);
+#   timing:   the same for the timing model (tm_model, after the workers, on the blocks SM 0
+#             runs, ceil(blocks / SMs): one block of these grids of 8 to 16, about 500 host
+#             instructions for each instruction it models, over 8 to 16 times as many);
 #   total:    marginal + timing, what one more warp-instruction costs a run here.
 # The targets of issue 19 are stated per warp-instruction; `total` is the honest figure for
 # them here, `marginal` the interpreter's own.

@@ -1,21 +1,9 @@
 #!/bin/bash
 # device_r14.sh: how device_r14.txt was made (issue 19, round 14), run from the repository
 # root on the device with builds under .carry/NAME/warplab (base: 10e5e2f, new: this
-# round's last) and their shared libraries in .carry.
+# round's last) and their shared libraries in .carry. The steps are device_r13.sh's:
 #   gpu     round 11's step (`warplab run 07 --backend gpu`, tests/gpu/prove.sh) with the new
 #           build
 #   series  round 10's series (two workers against one, saxpy and a reduction), 50 turns,
-#           base and new, cores 2,3
-set -u
-export LD_LIBRARY_PATH=$PWD/.carry PATH=/usr/local/cuda/bin:$PATH
-
-gpu() {
-  bash bench/results/device_r11.sh gpu
-}
-
-series() {
-  timeout 250 bash bench/results/device_r10.sh series 50 base new
-}
-
-lscpu | grep -E "Model name|^CPU\(s\)"
-"$@"
+#           base and new, cores 2,3 (run five times for device_r14.txt)
+exec bash "$(dirname "$0")/device_r13.sh" "$@"

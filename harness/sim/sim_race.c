@@ -2596,6 +2596,12 @@ static inline void filt_dirty(struct sim_race *r, const uint64_t *fw)
   r->ndirty = n + 1;
 }
 
+/* The word filter's bit of global word `word` (gfilt's first GFILT_LOG bits). */
+static inline uint32_t word_bit(uint64_t word)
+{
+  return (uint32_t)((word * 0xC2B2AE3D27D4EB4Full) >> (64 - GFILT_LOG));
+}
+
 /* Set bit f of filter word fw (in r->gfilt), noting the word when it was clear. */
 static inline void filt_set(struct sim_race *r, uint64_t *fw, uint32_t f)
 {
@@ -2692,7 +2698,7 @@ gword_one(const struct gctx *c, unsigned l, uint64_t word, uint8_t bytes, uint64
   const uint32_t W = c->W, E = c->E, base = c->base, mask = c->mask, pc = c->pc, wid = c->wid;
   const uint16_t t = (uint16_t)(c->t0 + l), ws = c->ws;
   const int room = acc != SIM_ACC_READ && r->wused < c->fill;
-  uint32_t f = (uint32_t)((word * 0xC2B2AE3D27D4EB4Full) >> (64 - GFILT_LOG));
+  uint32_t f = word_bit(word);
   const int inw = c->gfilt[f >> 6] >> (f & 63) & 1;
   const int inl = chunk_lines(c, word >> 5);
   if (!inw && !inl && !room)
@@ -2920,7 +2926,7 @@ words_new(struct sim_block *b, struct sim_warp *w, uint32_t pc, unsigned l, uint
   uint32_t fb[4] = {0};
 #pragma GCC unroll 4
   for (uint32_t k = 0; k < n; k++) {
-    fb[k] = (uint32_t)(((first + k) * 0xC2B2AE3D27D4EB4Full) >> (64 - GFILT_LOG));
+    fb[k] = word_bit(first + k);
     if (gf[fb[k] >> 6] >> (fb[k] & 63) & 1)
       return 0;
   }
@@ -3099,7 +3105,7 @@ stores_words_rest(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
     if (old == v)
       continue;
     if (wused < room && !(a & 3)) {
-      const uint32_t fb = (uint32_t)((word * 0xC2B2AE3D27D4EB4Full) >> (64 - GFILT_LOG));
+      const uint32_t fb = word_bit(word);
       const uint32_t fl = lfilt_bit(word >> 5);
       if (!(gf[fb >> 6] >> (fb & 63) & 1) && !(lused && (lf[fl >> 6] >> (fl & 63) & 1))) {
         /* span_add's widening; the first word held sets it */
@@ -3175,18 +3181,17 @@ static __attribute__((noinline)) void stores_words(struct sim_block *b, struct s
     memcpy(&old, p, 4);
     if (old == v)
       continue;
-    /* gword_one's word filter and line filter bits (GFILT_LOG and GCFILT_LOG high bits of
-       its products) */
-    const uint64_t word = a >> 2, hw = word * 0xC2B2AE3D27D4EB4Full;
-    uint64_t *const fw = &gf[hw >> (64 - GFILT_LOG + 6)];
-    const uint64_t fwv = *fw, fbit = 1ull << (hw >> (64 - GFILT_LOG) & 63);
-    const uint32_t fc = chunk_bit(word);
+    /* gword_one's word filter and line filter bits */
+    const uint64_t word = a >> 2;
+    const uint32_t fb = word_bit(word), fc = chunk_bit(word);
+    uint64_t *const fw = &gf[fb >> 6];
+    const uint64_t fwv = *fw, fbit = 1ull << (fb & 63);
     if ((fwv & fbit) || (a & 3) || (lf && (lf[fc >> 6] >> (fc & 63) & 1)))
       break;                                   /* held, or not a whole word: the rest */
     uint32_t i = (uint32_t)((word * 0x9E3779B97F4A7C15ull) >> shift) & mask;
-    while (gt[i].base == base)                 /* gword_put */
-      i = (i + 1) & mask;
-    struct gword *const g = &gt[i];
+    while (gt[i].base == base)                 /* gword_put's, its record from a template */
+      i = (i + 1) & mask;                      /* (calling it: 19 more a transpose's warp- */
+    struct gword *const g = &gt[i];            /* instruction, its literal built each lane) */
     *g = tmpl;
     g->word = (uint32_t)word;
     g->tid = (uint16_t)(t0 + l);

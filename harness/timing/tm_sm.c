@@ -11,10 +11,11 @@
  * oldest warps again and again, and a memory-bound kernel's warps drifted apart.
  * What each cycle a resident warp did not issue is charged to one stall reason.
  * When no scheduler can issue, time jumps to the next cycle when one can. A warp whose
- * state cannot change before a known cycle sleeps until then: its scheduler counts it in that
- * state without asking whether it can issue. That and the other shortcuts (each warp's
- * scoreboard kept per instruction, the seen lines in a hash table) give the same figures as
- * the plain replay (tm_sm_in.plain), which the tests compare them with.
+ * state cannot change before a known cycle sleeps until then: its scheduler does not ask
+ * whether it can issue, and its cycles in that state are counted when it wakes. That and the
+ * other shortcuts (each warp's scoreboard kept per instruction, the seen lines in a hash
+ * table) give the same figures as the plain replay (tm_sm_in.plain), which the tests compare
+ * them with.
  *
  * A warp's instructions are those the emulator recorded, in the order the machine code
  * would issue them: PTX order, except that each global or local load comes as early as
@@ -59,12 +60,16 @@ struct warp {
      there (scoreboard), worked out once per instruction: neither changes until the warp
      issues (sb_ok 0: not yet worked out; tm_sm_in.plain: never kept) */
   uint8_t sb_ok, sb_why;
+  uint8_t sb_plain;              /* its next instruction waits for nothing but its registers
+                                    and its pipe (not for the load/store unit's queue, not for
+                                    a bulk copy): can_issue's short way */
   int64_t sb_at;
   const struct sim_tev *cur_e;
   const struct tm_op *cur_o;
   /* asleep: not looked at by its scheduler until cycle sleep_until (NEVER: until its barrier
      is released), in state sleep_why all along; 0: awake (looked at every cycle) */
   int64_t sleep_until;
+  int64_t sleep_from;            /* the cycle from which it is counted asleep */
   uint8_t sleep_why;
   uint64_t age;                  /* dispatch order: lower is older */
   uint64_t ticket;               /* its place in the load/store unit's queue; 0: none */
@@ -187,12 +192,21 @@ struct sm {
      until then: its scheduler counts it in that state without asking can_issue. */
   int sleepy;                    /* warps sleep (not plain, at most 64 warps a scheduler) */
   uint64_t awake[NSCHED];        /* resident warps not asleep: bit i is warp slot q + NSCHED i */
-  int64_t nsleep[NWHY];          /* sleeping warps by state */
+  /* A sleeper's cycles are added to its state's sum when it wakes (stall, from sleep_from),
+     not step by step: */
+  int64_t stall[TM_STALL_COUNT]; /* not plain: warp-cycles in each state so far */
+  int64_t nsleep;                /* warps asleep */
+  int64_t nsleep_step;           /* warps counted asleep in this step: those asleep at its start
+                                    but the ones woken in it before their scheduler's turn */
+  uint8_t *late;                 /* the states of the warps woken in this step after their
+                                    scheduler's turn (asleep to its end), nlate of them */
+  uint32_t nlate;
+  int64_t t, t_wake;             /* the step's cycle; the earliest wake_at */
   int64_t wake_at[NSCHED];       /* the earliest sleep_until of the scheduler's, NEVER: none */
   uint64_t timed[NSCHED];        /* the sleepers with a cycle to wake at (not NEVER), bit i:
                                     warp slot q + NSCHED i */
-  int64_t nwhy[NWHY];            /* not plain: warps in each state this cycle, the sleepers
-                                    of the cycle's start among them */
+  int64_t nwhy[NWHY];            /* not plain: awake warps in each state this step ... */
+  uint32_t nwhy_set;             /* ... and the states with some (bit r) */
   int cur_q;                     /* the scheduler looking at its warps; NSCHED: none */
   int ended;                     /* not plain: a block's last warp exited (blocks to retire) */
   int last[NSCHED];
@@ -617,10 +631,30 @@ static void scoreboard(const struct warp *x, const struct tm_op *o, int64_t *at,
   }
 }
 
+/* The stall of a warp whose instruction's pipe is taken. */
+static uint8_t pipe_stall(uint8_t pipe)
+{
+  return pipe == TM_PIPE_LSU ? TM_STALL_LG_THROTTLE : pipe == TM_PIPE_MIO ? TM_STALL_MIO_THROTTLE
+         : pipe == TM_PIPE_CBU ? TM_STALL_BRANCH : TM_STALL_MATH;
+}
+
+/* Work out warp x's next instruction and its scoreboard (not plain). */
+static inline __attribute__((always_inline)) void sb_fill(const struct sm *s, struct warp *x)
+{
+  x->cur_e = &s->b[x->blk].tb->ev[x->evi[x->pos]];
+  x->cur_o = &s->ops[x->cur_e->inst];
+  x->sb_at = INT64_MIN;
+  x->sb_why = TM_STALL_SELECTED;
+  scoreboard(x, x->cur_o, &x->sb_at, &x->sb_why);
+  x->sb_plain = x->cur_o->pipe != TM_PIPE_LSU && x->cur_o->cls != TM_C_SHFL &&
+                x->cur_o->async != TM_ASYNC_MBWAIT;
+  x->sb_ok = 1;
+}
+
 /* *still: 1 when the warp stays in state *why until *when whatever the other warps do
    (short of releasing its barrier); 0 when that could change sooner. */
-static int can_issue(struct sm *s, uint32_t slot, int64_t t, uint8_t *why, int64_t *when,
-                     int *still)
+static inline __attribute__((always_inline)) int can_issue(struct sm *s, uint32_t slot, int64_t t,
+                                                           uint8_t *why, int64_t *when, int *still)
 {
   struct warp *x = &s->w[slot];
   *still = x->next_why != TM_STALL_SELECTED;   /* else: issuing predicated-off code, which
@@ -645,19 +679,28 @@ static int can_issue(struct sm *s, uint32_t slot, int64_t t, uint8_t *why, int64
     o = &s->ops[e->inst];
     scoreboard(x, o, &at, &reason);
   } else {
-    if (!x->sb_ok) {
-      x->cur_e = &s->b[x->blk].tb->ev[x->evi[x->pos]];
-      x->cur_o = &s->ops[x->cur_e->inst];
-      x->sb_at = INT64_MIN;
-      x->sb_why = TM_STALL_SELECTED;
-      scoreboard(x, x->cur_o, &x->sb_at, &x->sb_why);
-      x->sb_ok = 1;
-    }
+    if (!x->sb_ok)
+      sb_fill(s, x);
     e = x->cur_e;
     o = x->cur_o;
     if (x->sb_at > t) {          /* the first of the latest is the reason, from any start */
       at = x->sb_at;
       reason = x->sb_why;
+    }
+    if (x->sb_plain) {           /* the steps below, for what needs its pipe only */
+      if (at > t) {
+        *why = reason;
+        *when = at;
+        return 0;
+      }
+      int64_t pf = s->pipe_free[slot % NSCHED][o->pipe];
+      if (pf > t) {
+        *why = pipe_stall(o->pipe);
+        *when = pf;
+        return 0;
+      }
+      *still = 0;
+      return 1;
     }
   }
   if (o->async == TM_ASYNC_MBWAIT) {
@@ -674,8 +717,7 @@ static int can_issue(struct sm *s, uint32_t slot, int64_t t, uint8_t *why, int64
   }
   int64_t pf = s->pipe_free[slot % NSCHED][o->pipe];
   if (pf > t) {
-    *why = o->pipe == TM_PIPE_LSU ? TM_STALL_LG_THROTTLE : o->pipe == TM_PIPE_MIO
-           ? TM_STALL_MIO_THROTTLE : o->pipe == TM_PIPE_CBU ? TM_STALL_BRANCH : TM_STALL_MATH;
+    *why = pipe_stall(o->pipe);
     *when = pf;                  /* no warp of its scheduler takes the pipe before pf */
     return 0;
   }
@@ -939,8 +981,10 @@ static double global_access(struct sm *s, const struct sim_tev *e, const struct 
   return done;
 }
 
-/* Put warp slot k to sleep in state why until cycle until (NEVER: its barrier's release). */
-static void warp_sleep(struct sm *s, uint32_t k, uint8_t why, int64_t until)
+/* Put warp slot k to sleep in state why until cycle until (NEVER: its barrier's release),
+   counted asleep from cycle from: this step's (its scheduler found it so) or the next (it
+   issued in this one). */
+static void warp_sleep(struct sm *s, uint32_t k, uint8_t why, int64_t until, int64_t from)
 {
   struct warp *x = &s->w[k];
   uint32_t q = k % NSCHED;
@@ -949,22 +993,34 @@ static void warp_sleep(struct sm *s, uint32_t k, uint8_t why, int64_t until)
   s->awake[q] &= ~(1ull << (k / NSCHED));
   if (until != NEVER)
     s->timed[q] |= 1ull << (k / NSCHED);
-  s->nsleep[why]++;
-  if (until < s->wake_at[q])
+  s->nsleep++;
+  x->sleep_from = from;
+  s->nsleep_step += from == s->t;
+  if (until < s->wake_at[q]) {
     s->wake_at[q] = until;
+    if (until < s->t_wake)
+      s->t_wake = until;
+  }
 }
 
-/* Wake warp slot k (asleep or not). One of a scheduler still to look at its warps this
-   cycle (a barrier's release) is looked at, not counted asleep. */
+/* Wake warp slot k (asleep or not), its sleep's cycles added to its state's. One of a
+   scheduler still to look at its warps this step (a barrier's release), or woken at the
+   step's start, is looked at, not counted asleep; one whose scheduler has looked is counted
+   asleep to the step's end (late). */
 static void warp_wake(struct sm *s, uint32_t k)
 {
   struct warp *x = &s->w[k];
   uint32_t q = k % NSCHED;
   if (!x->sleep_until)
     return;
-  s->nsleep[x->sleep_why]--;
-  if ((int)q > s->cur_q)
-    s->nwhy[x->sleep_why]--;
+  s->nsleep--;
+  if ((int)q > s->cur_q) {
+    s->nsleep_step--;
+    s->stall[x->sleep_why] += s->t - x->sleep_from;
+  } else {
+    s->stall[x->sleep_why] -= x->sleep_from;
+    s->late[s->nlate++] = x->sleep_why;
+  }
   x->sleep_until = 0;
   s->awake[q] |= 1ull << (k / NSCHED);
   s->timed[q] &= ~(1ull << (k / NSCHED));
@@ -986,6 +1042,16 @@ static void wake_due(struct sm *s, uint32_t q, int64_t t)
   s->wake_at[q] = m;
 }
 
+/* t_wake: the earliest of the schedulers' wake_at. */
+static void wake_min(struct sm *s)
+{
+  int64_t m = NEVER;
+  for (uint32_t q = 0; q < NSCHED; q++)
+    if (s->wake_at[q] < m)
+      m = s->wake_at[q];
+  s->t_wake = m;
+}
+
 static void release_barrier(struct sm *s, struct bstate *bs, unsigned id, int64_t t)
 {
   for (uint32_t k = 0; k < s->nslots_w; k++) {
@@ -994,8 +1060,10 @@ static void release_barrier(struct sm *s, struct bstate *bs, unsigned id, int64_
       if (x->sleep_until) {       /* asleep at the barrier (NEVER: wake_at stays right) */
         int64_t u = x->sleep_until;
         warp_wake(s, k);
-        if (u != NEVER)
+        if (u != NEVER) {
           wake_due(s, k % NSCHED, t);
+          wake_min(s);
+        }
       }
       x->at_barrier = 0;
       x->next_ok = t + s->in->costs.barrier;
@@ -1113,6 +1181,83 @@ static void issue(struct sm *s, uint32_t slot, int64_t t, struct tm_sm_out *out)
   }
 }
 
+/* Warp slot k, resident, issued at t (sleepy): where can_issue would put it to sleep at t + 1
+   (its next step), whatever the other warps do, it sleeps now, so that its scheduler need
+   not look at it then. */
+static void sleep_after_issue(struct sm *s, uint32_t k, int64_t t)
+{
+  struct warp *x = &s->w[k];
+  if (x->next_why == TM_STALL_SELECTED)       /* issuing predicated-off code */
+    return;
+  if (x->at_barrier) {
+    warp_sleep(s, k, TM_STALL_BARRIER, NEVER, t + 1);
+    return;
+  }
+  if (x->next_ok > t + 1) {                   /* a branch */
+    if (x->next_ok > t + 2)
+      warp_sleep(s, k, x->next_why, x->next_ok, t + 1);
+    return;
+  }
+  sb_fill(s, x);
+  if (x->cur_o->async != TM_ASYNC_MBWAIT && x->sb_at > t + 2)
+    warp_sleep(s, k, x->sb_why, x->sb_at, t + 1);
+}
+
+/* The warp a scheduler picks this cycle: the one it issued from last if that one is ready,
+   else the oldest ready one (k -1: none). */
+struct pick {
+  int k;
+  uint64_t age;
+};
+
+/* Scheduler q (busy: issuing predicated-off code) looks at its resident warp k at cycle t:
+   its state this cycle counted (nwhy; why[k] too), a ready warp a candidate for pk, the
+   cycle it may change by in *soonest; one that cannot change before a known cycle past the
+   next sleeps, counted asleep from this cycle. */
+static inline __attribute__((always_inline)) void look_at(struct sm *s, uint32_t k, int64_t t,
+                                                          int busy, uint8_t *why, struct pick *pk,
+                                                          int64_t *soonest)
+{
+  struct warp *x = &s->w[k];
+  const uint32_t q = k % NSCHED;
+  if (busy && x->next_why == TM_STALL_SELECTED && x->next_ok > t) {
+    why[k] = PHANTOM;                       /* issuing its predicated-off body */
+    s->nwhy[WHY_PHANTOM]++;
+    s->nwhy_set |= 1u << WHY_PHANTOM;
+    if (x->next_ok < *soonest)
+      *soonest = x->next_ok;
+    return;
+  }
+  uint8_t r;
+  int64_t when;
+  int still;
+  if (can_issue(s, k, t, &r, &when, &still)) {
+    if (busy) {                             /* ready, but its scheduler is taken */
+      if (s->sched_busy[q] < *soonest)
+        *soonest = s->sched_busy[q];
+    } else if ((int)k == s->last[q]) {
+      pk->k = (int)k;
+      pk->age = 0;
+    } else if (x->age < pk->age) {
+      pk->k = (int)k;
+      pk->age = x->age;
+    }
+    why[k] = TM_STALL_NOT_SELECTED;
+    s->nwhy[TM_STALL_NOT_SELECTED]++;
+    s->nwhy_set |= 1u << TM_STALL_NOT_SELECTED;
+    return;
+  }
+  why[k] = r;
+  if (when < *soonest)
+    *soonest = when;
+  if (s->sleepy && still && when > t + 1) {
+    warp_sleep(s, k, r, when, t);
+    return;
+  }
+  s->nwhy[r]++;
+  s->nwhy_set |= 1u << r;
+}
+
 /* Put block j into block slot `slot` at cycle t. */
 static void dispatch(struct sm *s, uint32_t j, uint32_t slot, int64_t t)
 {
@@ -1208,6 +1353,9 @@ int tm_sm_run(const struct tm_sm_in *in, const struct tm_op *ops, const struct s
   if (s.sleepy && in->costs.lsu_in_order &&
       !(s.tk_slot = calloc(s.nslots_w ? s.nslots_w : 1, sizeof *s.tk_slot)))
     goto done;
+  if (s.sleepy && !(s.late = calloc(s.nslots_w, 1)))
+    goto done;
+  s.t_wake = NEVER;
   s.cur_q = NSCHED;
 
   uint32_t next_block = 0, resident_blocks = 0;
@@ -1219,7 +1367,7 @@ int tm_sm_run(const struct tm_sm_in *in, const struct tm_op *ops, const struct s
   int64_t t = 0;
   double dispatch_free = 0;
   struct {                              /* without plain: warp-cycles, summed as integers */
-    int64_t stall[TM_STALL_COUNT], active, warps;
+    int64_t active, warps;
   } wc;
   memset(&wc, 0, sizeof wc);
   for (;;) {
@@ -1256,72 +1404,39 @@ int tm_sm_run(const struct tm_sm_in *in, const struct tm_op *ops, const struct s
     if (in->plain)
       for (uint32_t k = 0; k < s.nslots_w; k++)
         why[k] = 255;
-    if (s.sleepy) {                     /* the sleepers, counted in their states */
-      for (uint32_t q = 0; q < NSCHED; q++) {
-        if (s.wake_at[q] <= t)
-          wake_due(&s, q, t);
-        if (s.wake_at[q] < soonest)
-          soonest = s.wake_at[q];
+    s.t = t;
+    if (s.sleepy) {                     /* the sleepers whose time has come wake */
+      if (s.t_wake <= t) {
+        s.cur_q = -1;
+        for (uint32_t q = 0; q < NSCHED; q++)
+          if (s.wake_at[q] <= t)
+            wake_due(&s, q, t);
+        wake_min(&s);
       }
-      memcpy(nwhy, s.nsleep, sizeof s.nsleep);
-    } else {
-      memset(nwhy, 0, sizeof s.nwhy);
+      soonest = s.t_wake;
+      s.nsleep_step = s.nsleep;
     }
     for (int q = 0; q < NSCHED; q++) {
-      int pick = -1;
-      int busy = s.sched_busy[q] > t;
-      uint64_t best_age = UINT64_MAX;
-      uint64_t look = s.awake[q];       /* sleepy: the awake warps, lowest slot first */
+      struct pick pk = {.k = -1, .age = UINT64_MAX};
+      const int busy = s.sched_busy[q] > t;
       s.cur_q = q;
-      for (uint32_t k = (uint32_t)q; s.sleepy ? look != 0 : k < s.nslots_w; k += NSCHED) {
-        if (s.sleepy) {
-          k = (uint32_t)q + NSCHED * (uint32_t)__builtin_ctzll(look);
-          look &= look - 1;
-        }
-        struct warp *x = &s.w[k];
-        if (!x->resident)
-          continue;
-        uint8_t r;
-        int64_t when;
-        int still;
-        if (busy && x->next_why == TM_STALL_SELECTED && x->next_ok > t) {
-          why[k] = PHANTOM;                 /* issuing its predicated-off body */
-          nwhy[WHY_PHANTOM]++;
-          if (x->next_ok < soonest)
-            soonest = x->next_ok;
-          continue;
-        }
-        int ready = can_issue(&s, k, t, &r, &when, &still);
-        if (ready && busy) {                /* ready, but its scheduler is taken */
-          why[k] = TM_STALL_NOT_SELECTED;
-          nwhy[TM_STALL_NOT_SELECTED]++;
-          if (s.sched_busy[q] < soonest)
-            soonest = s.sched_busy[q];
-        } else if (ready) {
-          if ((int)k == s.last[q]) {
-            pick = (int)k;
-            best_age = 0;
-          } else if (x->age < best_age) {
-            pick = (int)k;
-            best_age = x->age;
-          }
-          why[k] = TM_STALL_NOT_SELECTED;
-          nwhy[TM_STALL_NOT_SELECTED]++;
-        } else {
-          why[k] = r;
-          nwhy[r]++;
-          if (when < soonest)
-            soonest = when;
-          if (s.sleepy && still && when > t + 1)
-            warp_sleep(&s, k, r, when);     /* counted from the next cycle on */
-        }
-      }
-      if (pick >= 0) {
-        why[pick] = TM_STALL_SELECTED;
+      if (s.sleepy)                     /* the awake warps, lowest slot first */
+        for (uint64_t look = s.awake[q]; look; look &= look - 1)
+          look_at(&s, (uint32_t)q + NSCHED * (uint32_t)__builtin_ctzll(look), t, busy, why, &pk,
+                  &soonest);
+      else
+        for (uint32_t k = (uint32_t)q; k < s.nslots_w; k += NSCHED)
+          if (s.w[k].resident)
+            look_at(&s, k, t, busy, why, &pk, &soonest);
+      if (pk.k >= 0) {
+        why[pk.k] = TM_STALL_SELECTED;
         nwhy[TM_STALL_NOT_SELECTED]--;
         nwhy[TM_STALL_SELECTED]++;
-        s.last[q] = pick;
-        issue(&s, (uint32_t)pick, t, out);
+        s.nwhy_set |= 1u << TM_STALL_SELECTED;
+        s.last[q] = pk.k;
+        issue(&s, (uint32_t)pk.k, t, out);
+        if (s.sleepy && s.w[pk.k].resident)
+          sleep_after_issue(&s, (uint32_t)pk.k, t);
         issued = 1;
       }
     }
@@ -1337,7 +1452,8 @@ int tm_sm_run(const struct tm_sm_in *in, const struct tm_op *ops, const struct s
             next = at;
         }
       if (next == NEVER) {       /* nothing can ever issue: a barrier no one else reaches */
-        out->stuck = 1;
+        out->stuck = 1;          /* (its figures, the sleepers' cycles not in them, are not
+                                    reported: tm.c) */
         break;
       }
       step = next > t ? next - t : 1;
@@ -1361,15 +1477,22 @@ int tm_sm_run(const struct tm_sm_in *in, const struct tm_op *ops, const struct s
     } else {
       /* the same sums by state, in whole cycles: exact either way (a warp that issued is
          selected one cycle of the step, not selected the rest; one issuing predicated-off
-         code is selected the whole step) */
-      int64_t n = nwhy[WHY_PHANTOM];
-      for (int r = 0; r < TM_STALL_COUNT; r++) {
-        n += nwhy[r];
-        wc.stall[r] += nwhy[r] * step;
-      }
+         code is selected the whole step). The sleepers' cycles are added when they wake. */
+      int64_t n = nwhy[WHY_PHANTOM] + s.nsleep_step;
       int64_t rest = nwhy[TM_STALL_SELECTED] * (step - 1);
-      wc.stall[TM_STALL_SELECTED] += nwhy[WHY_PHANTOM] * step - rest;
-      wc.stall[TM_STALL_NOT_SELECTED] += rest;
+      s.stall[TM_STALL_SELECTED] += nwhy[WHY_PHANTOM] * step - rest;
+      s.stall[TM_STALL_NOT_SELECTED] += rest;
+      nwhy[WHY_PHANTOM] = 0;
+      for (uint32_t set = s.nwhy_set & ~(1u << WHY_PHANTOM); set; set &= set - 1) {
+        const int r = __builtin_ctz(set);
+        n += nwhy[r];
+        s.stall[r] += nwhy[r] * step;
+        nwhy[r] = 0;
+      }
+      s.nwhy_set = 0;
+      for (uint32_t i = 0; i < s.nlate; i++)        /* asleep to this step's end */
+        s.stall[s.late[i]] += t + step;
+      s.nlate = 0;
       resident_warps = (uint32_t)n;
       if (resident_warps)
         wc.active += step;
@@ -1379,7 +1502,7 @@ int tm_sm_run(const struct tm_sm_in *in, const struct tm_op *ops, const struct s
   }
   if (!in->plain) {
     for (int r = 0; r < TM_STALL_COUNT; r++)
-      out->stall[r] = (double)wc.stall[r];
+      out->stall[r] = (double)s.stall[r];
     out->active_cycles = (double)wc.active;
     out->warp_cycles = (double)wc.warps;
   }
@@ -1407,6 +1530,7 @@ done:
   seen_free(&s.seen);
   free(s.miss);
   free(s.tk_slot);
+  free(s.late);
   free(s.mine);
   free(s.mine_key);
   tm_cache_free(&s.l1);

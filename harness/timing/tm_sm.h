@@ -57,7 +57,8 @@ struct tm_sm_out {
   double active_cycles;            /* cycles with at least one resident warp */
   uint64_t l1_hits, l1_misses, l2_hits, l2_misses;
   double dram_bytes;
-  int stuck;                       /* warps waited at a barrier no one else would reach */
+  int stuck;                       /* warps waited at a barrier no one else would reach (the
+                                      figures are then incomplete) */
 };
 
 /* Replay blocks[0..nblocks) (recorded by the emulator, in this SM's dispatch order) with the

@@ -178,6 +178,29 @@ static char *named_barrier_ptx(unsigned n)
   return t.s;
 }
 
+/* A block's warps meet at a barrier twice; warp 0, then warp 2, comes n instructions after
+   the others: its arrival wakes the warps of the schedulers after its own in the same cycle
+   (tm_sm.c's warp_wake). */
+static char *late_barrier_ptx(unsigned n)
+{
+  struct text t = {0};
+  put(&t, HDR ".visible .entry late(.param .u64 out)\n{\n"
+          "  .reg .pred %%p<3>;\n  .reg .b32 %%r<3>;\n  .reg .f32 %%f<8>;\n"
+          "  mov.f32 %%f1, 0f3F7FF000;\n  mov.f32 %%f2, 0f3A800000;\n  mov.f32 %%f4, 0f00000000;\n"
+          "  mov.u32 %%r1, %%tid.x;\n  shr.u32 %%r2, %%r1, 5;\n"
+          "  setp.ne.u32 %%p1, %%r2, 0;\n  @%%p1 bra FIRST;\n");
+  for (unsigned i = 0; i < n; i++)
+    put(&t, "  fma.rn.f32 %%f4, %%f4, %%f1, %%f2;\n");
+  put(&t, "FIRST:\n  bar.sync 0;\n  setp.ne.u32 %%p2, %%r2, 2;\n  @%%p2 bra SECOND;\n");
+  for (unsigned i = 0; i < n; i++)
+    put(&t, "  fma.rn.f32 %%f4, %%f4, %%f1, %%f2;\n");
+  put(&t, "SECOND:\n  bar.sync 0;\n");
+  for (unsigned i = 0; i < 4; i++)
+    put(&t, "  fma.rn.f32 %%f4, %%f4, %%f1, %%f2;\n");
+  put(&t, "  ret;\n}\n");
+  return t.s;
+}
+
 /* ---------------------------------------------------------------------------------------
  * A modelled launch
  * ------------------------------------------------------------------------------------- */
@@ -2475,7 +2498,7 @@ START_TEST(test_shortcuts_same_figures)
   static const char *const profs[] = {"h200", "h100-sxm", "a100", "v100", "fermi-m2070", "t4"};
   char *fma1 = fma_ptx(1, 48, 1), *fma4 = fma_ptx(4, 24, 0), *named = named_barrier_ptx(24);
   char *chase = chase_ptx(12), *stream = stream_ptx(), *atom = atomics_ptx();
-  char *revisit = revisit_ptx(), *bulk = bulk_ptx();
+  char *revisit = revisit_ptx(), *bulk = bulk_ptx(), *late = late_barrier_ptx(24);
   struct sc {
     const char *ptx, *kernel;
     uint32_t grid, block, buf;
@@ -2500,6 +2523,7 @@ START_TEST(test_shortcuts_same_figures)
     {bulk, "bulk", 2, 256, 64 * 1024, 1, 0},
     {war_ptx, "war", 2, 256, 16 * 1024, 1, 0},
     {guard_ptx, "guard", 2, 64, 4096, 1, 0},
+    {late, "late", 3, 256, 4096, 1, 0},
   };
   for (size_t pi = 0; pi < sizeof profs / sizeof profs[0]; pi++)
     for (size_t ci = 0; ci < sizeof cases / sizeof cases[0]; ci++) {
@@ -2534,6 +2558,7 @@ START_TEST(test_shortcuts_same_figures)
   free(atom);
   free(revisit);
   free(bulk);
+  free(late);
 }
 END_TEST
 

@@ -1923,9 +1923,41 @@ static inline void atomic_word(struct sim_block *b, const struct sim_warp *w, ui
   S->iep[i] = base;
 }
 
+#ifdef SIM_X86
+/* Whether every lane of e (32 lanes at most; off holds 32 entries, those of lanes outside e
+   not read through) has its aligned word at shared offset off[l] written in the block in this
+   epoch, all four bytes (iep and init): atomic_word then changes nothing (a histogram's
+   bins, set to zero first). Eight lanes a gather; init's bytes read as 32-bit words, which
+   the shadow's SHADOW_SLACK words after its last keep inside it. */
+__attribute__((target("avx2"))) static int atomics_quiet_avx2(const struct sim_block *b, uint64_t e,
+                                                            const uint64_t *off)
+{
+  const struct shadow *S = &b->race->sh;
+  const __m256i base = _mm256_set1_epi32((int)b->race_base), full = _mm256_set1_epi32(0xf);
+  uint32_t ok = 0;
+#pragma GCC unroll 4
+  for (unsigned k = 0; k < 4; k++) {
+    const __m256i idx = _mm256_srli_epi32(sim_lo32x8(off + 8 * k), 2), m = mask32((uint32_t)e, k);
+    const __m256i ep = _mm256_mask_i32gather_epi32(_mm256_setzero_si256(),
+                                                   (const int *)(const void *)S->iep, idx, m, 4);
+    const __m256i in = _mm256_and_si256(
+        _mm256_mask_i32gather_epi32(_mm256_setzero_si256(), (const int *)(const void *)S->init,
+                                    idx, m, 1), full);
+    const __m256i good = _mm256_and_si256(_mm256_cmpeq_epi32(ep, base),
+                                          _mm256_cmpeq_epi32(in, full));
+    ok |= (uint32_t)_mm256_movemask_ps(_mm256_castsi256_ps(good)) << (8 * k);
+  }
+  return !((uint32_t)e & ~ok);
+}
+#endif
+
 void sim_race_shared_atomics(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t e,
                              const uint64_t *off)
 {
+#ifdef SIM_X86
+  if (sim_cpu_avx2 && sim_race_lane_shortcuts && e && !(e >> 32) && atomics_quiet_avx2(b, e, off))
+    return;
+#endif
   for (uint64_t mm = e; mm; mm &= mm - 1)
     atomic_word(b, w, pc, sim_ctz64(mm), (uint32_t)off[sim_ctz64(mm)]);
 }

@@ -5812,6 +5812,81 @@ START_TEST(test_shared_reads_quiet_match_lanes)
 }
 END_TEST
 
+/* sim_race_shared_atomics's test of a warp whose words are all written already (nothing to
+   record: a histogram's bins) against its lane loop (sim_race_lane_shortcuts 0): random
+   programs of three warps over 128 words of shared memory, each step a 32-bit atomic add by
+   a full warp or by lanes 0-15 at words in one of four shapes (its own, a word a half-warp,
+   one word, the next warp's), a write of its own word (a word or one byte of it, by a full
+   warp or by lanes 0-15), a read of it (the word, or its byte 1) or a barrier; half of them with every word written first, the rest with atomics at words never
+   written (the uninitialised read of the first such lane); must report the same fault and
+   leave the same values and counters. */
+START_TEST(test_shared_atomics_quiet_match_lanes)
+{
+  static const char *const shape[4] = {
+    "  mov.u32 %r2, %r1;\n",                             /* its own */
+    "  shr.u32 %r2, %r1, 4;\n",                          /* a word a half-warp */
+    "  mov.u32 %r2, 9;\n",                               /* one word */
+    "  add.u32 %r2, %r1, 32;\n",                         /* the next warp's */
+  };
+  uint64_t rng = 0x9E3779B97F4A7C15ull;
+#define SA_NEXT() (rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17, (uint32_t)(rng >> 11))
+  unsigned races = 0, clean = 0, uninit = 0;
+  static char k[16384];
+  for (int trial = 0; trial < 300; trial++) {
+    const int first = trial % 2;                      /* every word written, then a barrier */
+    size_t n = (size_t)snprintf(k, sizeof k,
+      HDR
+      ".visible .entry sa(.param .u64 out)\n{\n"
+      "  .reg .pred %%p<2>;\n  .reg .b32 %%r<10>;\n  .reg .b64 %%rd<4>;\n"
+      "  .shared .align 4 .b8 s[512];\n"
+      "  mov.u32 %%r1, %%tid.x;\n  mov.u32 %%r5, s;\n  mov.u32 %%r8, 0;\n"
+      "  and.b32 %%r7, %%r1, 31;\n  setp.lt.u32 %%p1, %%r7, 16;\n"
+      "  shl.b32 %%r6, %%r1, 2;\n  add.u32 %%r6, %%r5, %%r6;\n%s",
+      first ? "  st.shared.u32 [%r6], %r1;\n  add.u32 %r7, %r6, 384;\n"
+              "  setp.lt.u32 %p1, %r1, 32;\n  @%p1 st.shared.u32 [%r7], %r1;\n"
+              "  and.b32 %r7, %r1, 31;\n  setp.lt.u32 %p1, %r7, 16;\n  bar.sync 0;\n" : "");
+    for (int step = 0; step < 10; step++) {
+      const uint32_t kind = SA_NEXT() % 10;
+      if (kind < 6) {                                 /* an atomic add at word r2 & 127 */
+        const char *sh = shape[SA_NEXT() % 4], *guard = SA_NEXT() % 3 ? "" : "@%p1 ";
+        n += (size_t)snprintf(k + n, sizeof k - n,
+                              "%s  and.b32 %%r2, %%r2, 127;\n  shl.b32 %%r2, %%r2, 2;\n"
+                              "  add.u32 %%r3, %%r5, %%r2;\n  .loc 1 %d 3\n"
+                              "  %satom.shared.add.u32 %%r9, [%%r3], %u;\n"
+                              "  add.u32 %%r8, %%r8, %%r9;\n",
+                              sh, 10 + step, guard, 1 + SA_NEXT() % 5);
+      } else if (kind < 8) {                          /* a write of its own word, or a byte */
+        const char *guard = SA_NEXT() % 3 ? "" : "@%p1 ";
+        n += (size_t)snprintf(k + n, sizeof k - n, "  .loc 1 %d 3\n  %s%s [%%r6], %%r1;\n",
+                              10 + step, guard, SA_NEXT() % 2 ? "st.shared.u32" : "st.shared.u8");
+      } else if (kind < 9) {                          /* a read of its own word, or byte 1 */
+        n += (size_t)snprintf(k + n, sizeof k - n,
+                              "  .loc 1 %d 3\n  %s\n  add.u32 %%r8, %%r8, %%r9;\n", 10 + step,
+                              SA_NEXT() % 2 ? "ld.shared.u32 %r9, [%r6];"
+                                            : "ld.shared.u8 %r9, [%r6+1];");
+      } else {
+        n += (size_t)snprintf(k + n, sizeof k - n, "  bar.sync 0;\n");
+      }
+    }
+    snprintf(k + n, sizeof k - n,
+             "  ld.param.u64 %%rd1, [out];\n  mul.wide.u32 %%rd2, %%r1, 4;\n"
+             "  add.s64 %%rd3, %%rd1, %%rd2;\n  st.global.u32 [%%rd3], %%r8;\n"
+             "  ret;\n}\n.file 1 \"/lab/sa.cu\"\n");
+    struct sim_result r[2];
+    uint32_t got[2][96];
+    struct sim_launch c = {.grid = {1, 1, 1}, .block = {96, 1, 1}, .sched = SIM_SCHED_ITS,
+                           .workers = 1, .reverse = trial % 4 == 3};
+    run_switched(k, "sa", &c, &sim_race_lane_shortcuts, r, got[0], got[1], sizeof got[0]);
+    if (r[1].fault.kind == SIM_FK_UNINIT)
+      uninit++;
+    same_race_runs(r, got[0], got[1], sizeof got[0], &races, &clean);
+  }
+#undef SA_NEXT
+  ck_assert_uint_gt(clean, 50);
+  ck_assert_uint_gt(uninit, 20);
+}
+END_TEST
+
 /* The same comparison as test_shared_reads_quiet_match_lanes over every program of three
    steps from eight, in two warps after every word is written and a barrier: reads of its own
    word, of a word a half-warp, of pairs of lanes on consecutive words or on every other
@@ -7894,6 +7969,7 @@ Suite *suite_sim(void)
   tcase_add_test(t, test_race_fill_skip_matches_fill);
   tcase_add_test(t, test_global_lines_new_match_line_store);
   tcase_add_test(t, test_shared_reads_quiet_match_lanes);
+  tcase_add_test(t, test_shared_atomics_quiet_match_lanes);
   tcase_add_test(t, test_shared_reads_sequences_match_lanes);
   tcase_add_test(t, test_shared_reads_join_bytes);
   tcase_add_test(t, test_cvt_full_matches_lanes);

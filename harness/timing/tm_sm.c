@@ -88,6 +88,7 @@ struct bstate {                  /* a recorded block on this SM */
                                     warp of the block */
   int64_t bulk_done;             /* when the bulk copies into its shared memory issued so far
                                     have landed: its mbarrier waits issue no earlier */
+  int atoms;                     /* it has global atomics (index_block) */
 };
 
 /* The lines an SM has loaded, direct-mapped into SEEN_LINES slots (slot line % SEEN_LINES
@@ -269,13 +270,14 @@ static struct atom_line *atom_line_of(struct sm *s, uint64_t l)
   return NULL;
 }
 
-/* Before the replay: how many recorded blocks' global atomics reach each region. */
+/* Before the replay (after index_block): how many recorded blocks' global atomics reach each
+   region. */
 static int atom_regions(struct sm *s, const struct sim_tblock *blocks, uint32_t nblocks)
 {
   s->nblocks = nblocks;
   for (uint32_t j = 0; j < nblocks; j++) {
     const struct sim_tblock *tb = &blocks[j];
-    for (uint32_t v = 0; v < tb->nev; v++) {
+    for (uint32_t v = 0; s->b[j].atoms && v < tb->nev; v++) {
       const struct sim_tev *e = &tb->ev[v];
       uint8_t cls = s->ops[e->inst].cls;
       if ((cls != TM_C_ATOM && cls != TM_C_RED) || e->space != PTX_SP_GLOBAL)
@@ -490,29 +492,32 @@ static uint32_t lift(uint32_t *evi, uint32_t a, const struct order *or, int dept
   return q;
 }
 
+/* Does hoist_loads move event e (of op o) up? */
+static int hoisted(const struct sim_tev *e, const struct tm_op *o, int sass)
+{
+  return o->cls == TM_C_LOAD && (e->space == PTX_SP_GLOBAL || e->space == PTX_SP_LOCAL ||
+                                 (sass && e->space == PTX_SP_SHARED));
+}
+
 static void hoist_loads(uint32_t *evi, uint32_t n, const struct order *or)
 {
   for (uint32_t p = 1; p < n; p++) {
     const struct sim_tev *e = &or->ev[evi[p]];
-    const struct tm_op *o = &or->ops[e->inst];
-    if (o->cls != TM_C_LOAD || (e->space != PTX_SP_GLOBAL && e->space != PTX_SP_LOCAL &&
-                                !(or->sass && e->space == PTX_SP_SHARED)))
+    if (!hoisted(e, &or->ops[e->inst], or->sass))
       continue;
     int budget = LIFT_BUDGET;
     lift(evi, p, or, or->sass ? LIFT_DEPTH : or->addr ? 1 : 0, &budget);
   }
 }
 
-/* Where a warp's branch at position p of its PTX order (n events) went: the instructions it
-   skipped that ptxas predicates instead (issued, predicated off), else 0. */
-static uint8_t branch_phantoms(const uint32_t *evi, uint32_t p, uint32_t n, const struct order *or)
+/* Where a warp's branch e went (skip: the instruction the warp ran next, in PTX order): the
+   instructions it skipped that ptxas predicates instead (issued, predicated off), else 0. */
+static uint8_t branch_phantoms(const struct sim_tev *e, uint32_t skip, const struct tm_op *ops)
 {
-  const struct sim_tev *e = &or->ev[evi[p]];
-  uint32_t skip = p + 1 < n ? or->ev[evi[p + 1]].inst : e->inst;
   if (skip <= e->inst + 1 || skip - e->inst - 1 > TM_IFCONV_MAX)
     return 0;
   for (uint32_t k = e->inst + 1; k < skip; k++)
-    if (or->ops[k].cls == TM_C_BARRIER || or->ops[k].cls == TM_C_BRANCH || or->ops[k].cls == TM_C_EXIT)
+    if (ops[k].cls == TM_C_BARRIER || ops[k].cls == TM_C_BRANCH || ops[k].cls == TM_C_EXIT)
       return 0;
   return (uint8_t)(skip - e->inst - 1);
 }
@@ -526,8 +531,10 @@ static int index_block(struct bstate *bs, const struct sim_tblock *tb, uint32_t 
   bs->evi = malloc(((size_t)tb->nev + 1) * sizeof *bs->evi);
   bs->phantom = calloc((size_t)tb->nev + 1, 1);
   uint32_t *fill = calloc(nwarps + 1, sizeof *fill);
-  if (!bs->first || !bs->evi || !bs->phantom || !fill) {
+  uint8_t *loads = calloc(nwarps + 1, 1);         /* per warp: has a load to hoist */
+  if (!bs->first || !bs->evi || !bs->phantom || !fill || !loads) {
     free(fill);
+    free(loads);
     return -1;
   }
   for (uint32_t i = 0; i < tb->nev; i++)
@@ -535,21 +542,28 @@ static int index_block(struct bstate *bs, const struct sim_tblock *tb, uint32_t 
       bs->first[tb->ev[i].warp + 1]++;
   for (uint32_t k = 0; k < nwarps; k++)
     bs->first[k + 1] += bs->first[k];
+  /* each warp's events in PTX order; where each branch went (its warp's next event), before
+     the order moves */
   for (uint32_t i = 0; i < tb->nev; i++) {
-    uint32_t k = tb->ev[i].warp;
-    if (k < nwarps)
-      bs->evi[bs->first[k] + fill[k]++] = i;
+    const struct sim_tev *e = &tb->ev[i];
+    const struct tm_op *o = &ops[e->inst];
+    const uint32_t k = e->warp;
+    bs->atoms |= (o->cls == TM_C_ATOM || o->cls == TM_C_RED) && e->space == PTX_SP_GLOBAL;
+    if (k >= nwarps)
+      continue;
+    const uint32_t p = bs->first[k] + fill[k]++;
+    bs->evi[p] = i;
+    if (p > bs->first[k] && ops[tb->ev[bs->evi[p - 1]].inst].cls == TM_C_BRANCH)
+      bs->phantom[bs->evi[p - 1]] = branch_phantoms(&tb->ev[bs->evi[p - 1]], e->inst, ops);
+    loads[k] |= hoisted(e, o, c->hoist_sass);
   }
   free(fill);
   struct order or = { .ev = tb->ev, .ops = ops, .addr = c->hoist_addr, .sass = c->hoist_sass,
                       .memo = memo };
-  for (uint32_t k = 0; k < nwarps; k++) {
-    uint32_t *w = bs->evi + bs->first[k], n = bs->first[k + 1] - bs->first[k];
-    for (uint32_t p = 0; p < n; p++)      /* where each branch went, before the order moves */
-      if (ops[tb->ev[w[p]].inst].cls == TM_C_BRANCH)
-        bs->phantom[w[p]] = branch_phantoms(w, p, n, &or);
-    hoist_loads(w, n, &or);
-  }
+  for (uint32_t k = 0; k < nwarps; k++)
+    if (loads[k])
+      hoist_loads(bs->evi + bs->first[k], bs->first[k + 1] - bs->first[k], &or);
+  free(loads);
   return 0;
 }
 
@@ -1417,6 +1431,9 @@ int tm_sm_run(const struct tm_sm_in *in, const struct tm_op *ops, const struct s
       s.nsleep_step = s.nsleep;
     }
     for (int q = 0; q < NSCHED; q++) {
+      if (s.sleepy && !s.awake[q])      /* every warp asleep (none to issue, none woken
+                                           before this scheduler's turn to count) */
+        continue;
       struct pick pk = {.k = -1, .age = UINT64_MAX};
       const int busy = s.sched_busy[q] > t;
       s.cur_q = q;

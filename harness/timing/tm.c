@@ -208,6 +208,7 @@ static int model(const struct occ_profile *p, const struct ptx_module *m, const 
   out->l2_hit_pct = l2a ? 100.0 * (double)so.l2_hits / (double)l2a : -1;
   out->dram_bytes = so.dram_bytes / n * k->grid_blocks;
   out->blocks_modelled = n;
+  out->cycles_skipped = so.skipped;
   out->blocks_sm0 = plan->sm0_blocks;
   out->dispatch_ratio = ratio;
   if (plan->sm0_blocks > n)

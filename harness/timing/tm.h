@@ -72,6 +72,8 @@ struct tm_report {
   double l1_hit_pct, l2_hit_pct;  /* global and local sectors */
   double dram_bytes;           /* the whole grid's DRAM traffic, extrapolated */
   uint32_t blocks_modelled;    /* SM 0's blocks replayed in detail */
+  uint64_t cycles_skipped;     /* cycles of that replay not stepped through: repeats of a
+                                  loop's period (tm_sm.c) */
   uint32_t blocks_sm0;
   double dispatch_ratio;       /* the grid's busiest SM over a grid of blocks like SM 0's,
                                   by each block's recorded work (tm_dispatch.c); 1: alike */

@@ -14,8 +14,8 @@
  * state cannot change before a known cycle sleeps until then: its scheduler does not ask
  * whether it can issue, and its cycles in that state are counted when it wakes. That and the
  * other shortcuts (each warp's scoreboard kept per instruction, the seen lines in a hash
- * table) give the same figures as the plain replay (tm_sm_in.plain), which the tests compare
- * them with.
+ * table, a loop's repeats skipped once it reaches a steady state) give the same figures as
+ * the plain replay (tm_sm_in.plain), which the tests compare them with.
  *
  * A warp's instructions are those the emulator recorded, in the order the machine code
  * would issue them: PTX order, except that each global or local load comes as early as
@@ -230,6 +230,17 @@ struct sm {
   uint64_t pages[DRAM_PAGES];    /* DRAM pages this SM's loads opened last, direct-mapped,
                                     page + 1 (0: none) */
   uint32_t nblocks;              /* recorded blocks */
+  int64_t active, warps;         /* not plain: cycles with a resident warp, and resident warps
+                                    summed over cycles */
+  struct snap *snaps;            /* not plain: the last SNAPS snaps (steady), a ring ... */
+  uint32_t snap_next;            /* ... whose next entry is this one */
+  uint32_t anchor_k;             /* the anchor: the lowest resident warp slot */
+  int anchor;                    /* the anchor issued a branch this step: take a snap next */
+  uint32_t anchor_inst;          /* ... that branch */
+  int unsteady;                  /* an instruction a period may not hold issued since the last
+                                    snap (or a block came or went): the next anchor's branch
+                                    starts afresh */
+  uint64_t skipped;              /* cycles skipped as repeats of a period */
   double *miss;                  /* with line fills and l1_miss_lines: when each of the L1's
                                     miss slots is free again (the line's data is back) */
 };
@@ -995,6 +1006,14 @@ static double global_access(struct sm *s, const struct sim_tev *e, const struct 
   return done;
 }
 
+/* anchor_k: the lowest resident warp slot (nslots_w: none). */
+static void anchor_find(struct sm *s)
+{
+  s->anchor_k = 0;
+  while (s->anchor_k < s->nslots_w && !s->w[s->anchor_k].resident)
+    s->anchor_k++;
+}
+
 /* Put warp slot k to sleep in state why until cycle until (NEVER: its barrier's release),
    counted asleep from cycle from: this step's (its scheduler found it so) or the next (it
    issued in this one). */
@@ -1096,6 +1115,241 @@ static void check_barrier(struct sm *s, struct bstate *bs, unsigned id, int64_t 
     release_barrier(s, bs, id, t);
 }
 
+/* ---- steady state: a loop's repeats skipped (not plain) ----
+ *
+ * A loop of arithmetic and shared memory settles into a period: the SM's state, every time in
+ * it taken relative to the cycle, comes back the same P cycles later, each warp len events
+ * further on. Where the events that follow repeat that period's k more times (the same
+ * instructions, shared wavefronts and predicated-off branches, and the event each warp looks
+ * at next), the k periods would replay the same way: the cycle moves k P on, every sum by k
+ * times its growth over the period, every warp by k len events, every time the loop's
+ * instructions set by k P. The state is written down (a snap) at the start of the step after
+ * the first resident warp branches back to a loop's top, when nothing but such instructions
+ * issued since the last snap; times those instructions never set (the load/store unit's, the
+ * cp.async groups') are left as they are, and where they would matter (a load/store unit
+ * still busy, warps queued for it) no snap is taken. */
+#define SNAPS 4                  /* snaps kept: a period of up to 4 of the anchor's branches */
+
+struct snap {
+  int used;
+  uint32_t inst;                 /* the anchor's branch */
+  int64_t t, stall[TM_STALL_COUNT], active, warps;
+  uint64_t issued;
+  uint32_t *pos;                 /* per warp slot: its position */
+  int64_t *v;                    /* the state, relative to t */
+  size_t n, cap;
+};
+
+/* May a period hold event e of op o: it touches no state but what a snap records? */
+static int periodic(const struct tm_op *o, const struct sim_tev *e)
+{
+  if (o->async)
+    return 0;
+  switch ((enum tm_class)o->cls) {
+  case TM_C_FIXED: case TM_C_BRANCH: case TM_C_BARRIER: case TM_C_SHFL:
+    return 1;
+  case TM_C_LOAD: case TM_C_STORE: case TM_C_ATOM: case TM_C_RED:
+    return e->space != PTX_SP_GLOBAL && e->space != PTX_SP_LOCAL;
+  default:
+    return 0;
+  }
+}
+
+static int snap_put(struct snap *p, int64_t x)
+{
+  if (p->n == p->cap) {
+    size_t cap = p->cap ? 2 * p->cap : 256;
+    int64_t *v = realloc(p->v, cap * sizeof *v);
+    if (!v)
+      return -1;
+    p->v = v;
+    p->cap = cap;
+  }
+  p->v[p->n++] = x;
+  return 0;
+}
+
+/* A time relative to t: NEVER -1, one past 0. */
+static int64_t rel(int64_t x, int64_t t)
+{
+  return x == NEVER ? -1 : x > t ? x - t : 0;
+}
+
+/* Write the SM's state at the start of step t into p; 0, or 1 when it cannot be (a unit
+   the period does not move is still busy), -1 when out of host memory. */
+static int snap_take(struct sm *s, struct snap *p, int64_t t, const int64_t *slot_blk,
+                     uint32_t slots)
+{
+  if (s->lsu_free > (double)t || s->tk_serve <= s->tk_last ||
+      (s->mio_free > (double)t && s->mio_free != (double)(int64_t)s->mio_free))
+    return 1;
+  p->n = 0;
+  int bad = 0;
+#define PUT(x) (bad |= snap_put(p, (int64_t)(x)))
+  for (uint32_t k = 0; k < s->nslots_w; k++) {
+    const struct warp *x = &s->w[k];
+    PUT(x->resident);
+    p->pos[k] = x->pos;
+    if (!x->resident)
+      continue;
+    const struct sim_tev *e = &s->b[x->blk].tb->ev[x->evi[x->pos]];
+    PUT(e->inst);
+    PUT(x->at_barrier);
+    PUT(x->bar);
+    PUT(x->next_why);
+    PUT(rel(x->next_ok, t));
+    PUT(x->sb_ok);
+    if (x->sb_ok) {
+      PUT(rel(x->sb_at, t));
+      PUT(x->sb_at > t ? x->sb_why : 0);
+    }
+    PUT(x->sleep_until != 0);
+    if (x->sleep_until) {
+      PUT(rel(x->sleep_until, t));
+      PUT(x->sleep_why);
+      PUT(t - x->sleep_from);
+    }
+    for (uint32_t r = 0; r < s->in->nregs; r++)
+      if (x->ready[r] > t) {
+        PUT(r);
+        PUT(x->ready[r] - t);
+        PUT(x->rkind[r]);
+      }
+    PUT(-1);
+  }
+  for (uint32_t q = 0; q < NSCHED; q++) {
+    for (int pp = 0; pp < TM_NPIPES; pp++)
+      PUT(rel(s->pipe_free[q][pp], t));
+    PUT(rel(s->sched_busy[q], t));
+    PUT(s->last[q]);
+    PUT(s->awake[q]);
+    PUT(s->timed[q]);
+    PUT(rel(s->wake_at[q], t));
+  }
+  PUT(s->mio_free > (double)t ? (int64_t)s->mio_free - t : 0);
+  for (uint32_t k = 0; k < slots; k++) {
+    PUT(slot_blk[k] >= 0);
+    if (slot_blk[k] < 0)
+      continue;
+    const struct bstate *bs = &s->b[slot_blk[k]];
+    PUT(bs->live);
+    for (int id = 0; id < 16; id++) {
+      PUT(bs->arrived[id]);
+      PUT(bs->expect[id]);
+    }
+  }
+#undef PUT
+  if (bad)
+    return -1;
+  p->t = t;
+  memcpy(p->stall, s->stall, sizeof p->stall);
+  p->active = s->active;
+  p->warps = s->warps;
+  return 0;
+}
+
+/* Do events a and b (of block tb's ops, bs's predicated-off counts) repeat each other? */
+static int same_event(const struct sm *s, const struct bstate *bs, uint32_t a, uint32_t b)
+{
+  const struct sim_tev *x = &bs->tb->ev[a], *y = &bs->tb->ev[b];
+  return x->inst == y->inst && x->space == y->space && x->n == y->n &&
+         bs->phantom[a] == bs->phantom[b] && periodic(&s->ops[y->inst], y);
+}
+
+/* The periods past this step's state (p, the same state a period on from o) every warp's
+   events repeat: each warp's, from its position, the period's (len events, from its
+   position at o), to the event it looks at after the last. */
+static uint64_t periods_ahead(const struct sm *s, const struct snap *o, const struct snap *p)
+{
+  uint64_t k = UINT64_MAX;
+  for (uint32_t w = 0; w < s->nslots_w && k; w++) {
+    const struct warp *x = &s->w[w];
+    if (!x->resident || p->pos[w] == o->pos[w])
+      continue;
+    const struct bstate *bs = &s->b[x->blk];
+    const uint32_t len = p->pos[w] - o->pos[w], from = x->pos, rest = x->nev - from;
+    /* events from..from+m-1 repeat the period; k periods need k len + 1 of them */
+    uint64_t want = k == UINT64_MAX ? rest : k * len + 1, m = 0;
+    if (want > rest)
+      want = rest;
+    for (uint32_t j = 0; m < want && same_event(s, bs, x->evi[from + m], x->evi[o->pos[w] + j]);
+         m++)
+      j = j + 1 == len ? 0 : j + 1;
+    uint64_t kw = m ? (m - 1) / len : 0;
+    if (kw < k)
+      k = kw;
+  }
+  return k == UINT64_MAX ? 0 : k;
+}
+
+/* Move the SM k periods of P cycles on from this step's state (p, a period on from o). */
+static void skip_periods(struct sm *s, const struct snap *o, const struct snap *p, uint64_t k,
+                         int64_t *t, struct tm_sm_out *out)
+{
+  const int64_t P = p->t - o->t, d = (int64_t)k * P;
+  for (int r = 0; r < TM_STALL_COUNT; r++)
+    s->stall[r] += (int64_t)k * (p->stall[r] - o->stall[r]);
+  s->active += (int64_t)k * (p->active - o->active);
+  s->warps += (int64_t)k * (p->warps - o->warps);
+  out->issued += k * (p->issued - o->issued);
+  for (uint32_t w = 0; w < s->nslots_w; w++) {
+    struct warp *x = &s->w[w];
+    if (!x->resident)
+      continue;
+    x->pos += (uint32_t)k * (p->pos[w] - o->pos[w]);
+    x->next_ok += d;
+    x->sb_ok = 0;                /* worked out again, for the event at its new position */
+    if (x->sleep_until) {
+      if (x->sleep_until != NEVER)
+        x->sleep_until += d;
+      x->sleep_from += d;
+    }
+    for (uint32_t r = 0; r < s->in->nregs; r++)
+      x->ready[r] += d;
+  }
+  for (uint32_t q = 0; q < NSCHED; q++) {
+    for (int pp = 0; pp < TM_NPIPES; pp++)
+      s->pipe_free[q][pp] += d;
+    s->sched_busy[q] += d;
+    if (s->wake_at[q] != NEVER)
+      s->wake_at[q] += d;
+  }
+  if (s->t_wake != NEVER)
+    s->t_wake += d;
+  s->mio_free += (double)d;
+  s->skipped += (uint64_t)d;
+  *t += d;
+}
+
+/* At the start of step t, after the anchor's branch: write the state down, and where it is
+   one a snap of the same branch had a period ago, skip the periods the events repeat. */
+static int steady(struct sm *s, int64_t *t, const int64_t *slot_blk, uint32_t slots,
+                  struct tm_sm_out *out)
+{
+  struct snap *p = &s->snaps[s->snap_next];
+  int rc = snap_take(s, p, *t, slot_blk, slots);
+  if (rc)
+    return rc < 0 ? -1 : 0;
+  p->inst = s->anchor_inst;
+  p->issued = out->issued;
+  p->used = 1;
+  s->snap_next = (s->snap_next + 1) % SNAPS;
+  for (uint32_t i = 1; i < SNAPS; i++) {
+    const struct snap *o = &s->snaps[(s->snap_next + SNAPS - 1 - i) % SNAPS];
+    if (!o->used || o->inst != p->inst || o->n != p->n || o->t >= p->t ||
+        memcmp(o->v, p->v, p->n * sizeof *p->v))
+      continue;
+    uint64_t k = periods_ahead(s, o, p);
+    if (k) {
+      skip_periods(s, o, p, k, t, out);
+      for (uint32_t j = 0; j < SNAPS; j++)   /* (their positions are behind now) */
+        s->snaps[j].used = 0;
+    }
+    break;
+  }
+  return 0;
+}
+
 static void issue(struct sm *s, uint32_t slot, int64_t t, struct tm_sm_out *out)
 {
   struct warp *x = &s->w[slot];
@@ -1105,6 +1359,14 @@ static void issue(struct sm *s, uint32_t slot, int64_t t, struct tm_sm_out *out)
   const struct tm_costs *c = &s->in->costs;
   x->sb_ok = 0;
   out->issued++;
+  if (s->snaps) {                /* steady: what the period may hold, the anchor's branch */
+    s->unsteady |= !periodic(o, e);
+    if (o->cls == TM_C_BRANCH && slot == s->anchor_k && x->pos < x->nev &&
+        bs->tb->ev[x->evi[x->pos]].inst <= e->inst) {   /* back to a loop's top */
+      s->anchor = 1;
+      s->anchor_inst = e->inst;
+    }
+  }
   if (x->ticket) {
     x->ticket = 0;
     s->tk_serve++;
@@ -1189,6 +1451,8 @@ static void issue(struct sm *s, uint32_t slot, int64_t t, struct tm_sm_out *out)
     }
     bs->live--;
     s->ended |= bs->live == 0;
+    s->unsteady = 1;
+    anchor_find(s);
     for (unsigned id = 0; id < 16 && bs->live; id++)   /* __syncthreads() waits for fewer now */
       if (!bs->expect[id])
         check_barrier(s, bs, id, t);
@@ -1310,6 +1574,8 @@ static void dispatch(struct sm *s, uint32_t j, uint32_t slot, int64_t t)
     bs->live += x->resident;
   }
   share_bandwidth(s, j);
+  s->unsteady = 1;
+  anchor_find(s);
 }
 
 int tm_sm_run(const struct tm_sm_in *in, const struct tm_op *ops, const struct sim_tblock *blocks,
@@ -1369,6 +1635,13 @@ int tm_sm_run(const struct tm_sm_in *in, const struct tm_op *ops, const struct s
     goto done;
   if (s.sleepy && !(s.late = calloc(s.nslots_w, 1)))
     goto done;
+  if (s.sleepy) {
+    if (!(s.snaps = calloc(SNAPS, sizeof *s.snaps)))
+      goto done;
+    for (uint32_t j = 0; j < SNAPS; j++)
+      if (!(s.snaps[j].pos = calloc(s.nslots_w, sizeof *s.snaps[j].pos)))
+        goto done;
+  }
   s.t_wake = NEVER;
   s.cur_q = NSCHED;
 
@@ -1380,10 +1653,6 @@ int tm_sm_run(const struct tm_sm_in *in, const struct tm_op *ops, const struct s
     slot_blk[k] = -1;
   int64_t t = 0;
   double dispatch_free = 0;
-  struct {                              /* without plain: warp-cycles, summed as integers */
-    int64_t active, warps;
-  } wc;
-  memset(&wc, 0, sizeof wc);
   for (;;) {
     /* blocks: retire finished ones, start waiting ones in free slots (not plain: only when
        a block ended or one waits for a free slot) */
@@ -1409,6 +1678,18 @@ int tm_sm_run(const struct tm_sm_in *in, const struct tm_op *ops, const struct s
     }
     if (!resident_blocks && next_block >= nblocks)
       break;
+    if (s.anchor) {                     /* the anchor's branch issued last step */
+      s.anchor = 0;
+      if (s.unsteady) {
+        for (uint32_t j = 0; j < SNAPS; j++)
+          s.snaps[j].used = 0;
+        s.unsteady = 0;
+      } else if (!(next_block < nblocks && resident_blocks < slots) &&
+                 steady(&s, &t, slot_blk, slots, out)) {
+        free(slot_blk);
+        goto done;
+      }
+    }
 
     /* schedulers */
     int issued = 0;
@@ -1512,18 +1793,19 @@ int tm_sm_run(const struct tm_sm_in *in, const struct tm_op *ops, const struct s
       s.nlate = 0;
       resident_warps = (uint32_t)n;
       if (resident_warps)
-        wc.active += step;
-      wc.warps += (int64_t)resident_warps * step;
+        s.active += step;
+      s.warps += (int64_t)resident_warps * step;
     }
     t += step;
   }
   if (!in->plain) {
     for (int r = 0; r < TM_STALL_COUNT; r++)
       out->stall[r] = (double)s.stall[r];
-    out->active_cycles = (double)wc.active;
-    out->warp_cycles = (double)wc.warps;
+    out->active_cycles = (double)s.active;
+    out->warp_cycles = (double)s.warps;
   }
   out->cycles = t > ceil_cycle(s.drain) ? t : ceil_cycle(s.drain);
+  out->skipped = s.skipped;
   out->dram_bytes = s.dram.bytes;
   free(slot_blk);
   rc = s.nomem ? -1 : 0;
@@ -1548,6 +1830,12 @@ done:
   free(s.miss);
   free(s.tk_slot);
   free(s.late);
+  if (s.snaps)
+    for (uint32_t j = 0; j < SNAPS; j++) {
+      free(s.snaps[j].pos);
+      free(s.snaps[j].v);
+    }
+  free(s.snaps);
   free(s.mine);
   free(s.mine_key);
   tm_cache_free(&s.l1);

@@ -59,6 +59,8 @@ struct tm_sm_out {
   double dram_bytes;
   int stuck;                       /* warps waited at a barrier no one else would reach (the
                                       figures are then incomplete) */
+  uint64_t skipped;                /* cycles not stepped through: repeats of a loop's period
+                                      (not plain) */
 };
 
 /* Replay blocks[0..nblocks) (recorded by the emulator, in this SM's dispatch order) with the

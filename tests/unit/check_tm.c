@@ -201,6 +201,72 @@ static char *late_barrier_ptx(unsigned n)
   return t.s;
 }
 
+/* Loops the replay's steady state skips repeats of (tm_sm.c): entry "loop", each warp
+   iters + 7 (warp % 3) iterations of four fma chains, an ex2 and a double fma (their pipes
+   still busy at the loop's branch) and a counter; a global load before the loop that lands
+   during it, read after it, as is the ex2's result. By `kind`, each iteration also has
+   0: nothing more; 1: its word of shared memory written, a barrier, another word read (a
+   neighbour's, then from iteration 12 on at a stride of 8: a bank conflict), a barrier, and a
+   conflicting store to another array last (the shared-memory unit busy at the branch); 2: an if/else on the
+   iteration's parity and, at iteration 9, lanes 0-7 taking a longer way once; 3: a
+   shfl.sync.bfly and an ld.param; 4: as 0, but only warp 0 loops, the others waiting at a
+   barrier after it. */
+static char *loop_ptx(unsigned iters, int kind)
+{
+  struct text t = {0};
+  put(&t, HDR ".visible .entry loop(.param .u64 out)\n{\n"
+          "  .reg .pred %%p<5>;\n  .reg .b32 %%r<14>;\n  .reg .b64 %%rd<3>;\n"
+          "  .reg .f32 %%f<12>;\n  .reg .f64 %%fd<4>;\n  .shared .align 4 .b8 s[1024];\n"
+          "  .shared .align 4 .b8 s2[1024];\n"
+          "  mov.f32 %%f1, 0f3F7FF000;\n  mov.f32 %%f2, 0f3A800000;\n"
+          "  mov.f32 %%f4, 0f00000000;\n  mov.f32 %%f5, 0f3F800000;\n"
+          "  mov.f32 %%f6, 0f40000000;\n  mov.f32 %%f7, 0f40400000;\n"
+          "  mov.f64 %%fd1, 0d3FF0000000000000;\n  mov.f64 %%fd2, 0d3FEFF00000000000;\n"
+          "  ld.param.u64 %%rd1, [out];\n  ld.global.f32 %%f11, [%%rd1];\n"
+          "  mov.u32 %%r1, %%tid.x;\n  shr.u32 %%r2, %%r1, 5;\n  rem.u32 %%r2, %%r2, 3;\n"
+          "  mul.lo.u32 %%r2, %%r2, 7;\n  add.u32 %%r2, %%r2, %u;\n  mov.u32 %%r3, 0;\n"
+          "  and.b32 %%r4, %%r1, 31;\n  shl.b32 %%r5, %%r1, 2;\n  mov.u32 %%r6, s;\n"
+          "  add.u32 %%r5, %%r6, %%r5;\n  mul.lo.u32 %%r7, %%r4, 8;\n  shr.u32 %%r8, %%r1, 5;\n"
+          "  add.u32 %%r7, %%r7, %%r8;\n  and.b32 %%r7, %%r7, 255;\n  shl.b32 %%r7, %%r7, 2;\n"
+          "  add.u32 %%r7, %%r6, %%r7;\n  add.u32 %%r12, %%r1, 1;\n  and.b32 %%r12, %%r12, 255;\n"
+          "  shl.b32 %%r12, %%r12, 2;\n  add.u32 %%r12, %%r6, %%r12;\n"
+          "  mov.u32 %%r11, s2;\n  sub.u32 %%r9, %%r7, %%r6;\n  add.u32 %%r11, %%r11, %%r9;\n",
+          iters);
+  if (kind == 4)
+    put(&t, "  setp.ne.u32 %%p4, %%r8, 0;\n  @%%p4 bra WAIT;\n");
+  put(&t, "TOP:\n");
+  for (unsigned j = 0; j < 4; j++)
+    put(&t, "  fma.rn.f32 %%f%u, %%f%u, %%f1, %%f2;\n", 4 + j, 4 + j);
+  if (kind == 1)
+    put(&t, "  st.shared.f32 [%%r5], %%f4;\n  bar.sync 0;\n  setp.lt.u32 %%p2, %%r3, 12;\n"
+            "  selp.b32 %%r13, %%r12, %%r7, %%p2;\n  ld.shared.f32 %%f8, [%%r13];\n"
+            "  add.f32 %%f5, %%f5, %%f8;\n  bar.sync 0;\n");
+  if (kind == 2)
+    put(&t, "  and.b32 %%r9, %%r3, 1;\n  setp.eq.u32 %%p2, %%r9, 0;\n  @%%p2 bra EVEN;\n"
+            "  mul.f32 %%f6, %%f6, %%f1;\n  bra.uni JOIN;\nEVEN:\n  add.f32 %%f6, %%f6, %%f2;\n"
+            "  sin.approx.f32 %%f9, %%f6;\n  add.f32 %%f7, %%f7, %%f9;\nJOIN:\n"
+            "  setp.ne.u32 %%p3, %%r3, 9;\n  @%%p3 bra ON;\n  setp.ge.u32 %%p3, %%r4, 8;\n"
+            "  @%%p3 bra ON;\n  ex2.approx.f32 %%f9, %%f6;\n  lg2.approx.f32 %%f9, %%f9;\n"
+            "  add.f32 %%f7, %%f7, %%f9;\nON:\n");
+  if (kind == 3)
+    put(&t, "  shfl.sync.bfly.b32 %%r10, %%r3, 1, 31, -1;\n  ld.param.u64 %%rd1, [out];\n"
+            "  cvt.u32.u64 %%r11, %%rd1;\n  add.u32 %%r10, %%r10, %%r11;\n"
+            "  cvt.rn.f32.u32 %%f9, %%r10;\n  add.f32 %%f7, %%f7, %%f9;\n");
+  if (kind == 1)
+    put(&t, "  st.shared.f32 [%%r11], %%f6;\n");
+  put(&t, "  add.u32 %%r3, %%r3, 1;\n  setp.lt.u32 %%p1, %%r3, %%r2;\n"
+          "  ex2.approx.f32 %%f10, %%f5;\n  fma.rn.f64 %%fd1, %%fd1, %%fd2, %%fd2;\n"
+          "  @%%p1 bra TOP;\n"
+          "  add.f32 %%f4, %%f4, %%f10;\n  add.f32 %%f4, %%f4, %%f5;\n  add.f32 %%f4, %%f4, %%f6;\n"
+          "  add.f32 %%f4, %%f4, %%f7;\n  add.f32 %%f4, %%f4, %%f11;\n"
+          "  cvt.rn.f32.f64 %%f9, %%fd1;\n  add.f32 %%f4, %%f4, %%f9;\n");
+  if (kind == 4)
+    put(&t, "WAIT:\n  bar.sync 0;\n");
+  put(&t, "  ld.param.u64 %%rd1, [out];\n  mul.wide.u32 %%rd2, %%r1, 4;\n"
+          "  add.s64 %%rd1, %%rd1, %%rd2;\n  st.global.f32 [%%rd1], %%f4;\n  ret;\n}\n");
+  return t.s;
+}
+
 /* ---------------------------------------------------------------------------------------
  * A modelled launch
  * ------------------------------------------------------------------------------------- */
@@ -2499,6 +2565,8 @@ START_TEST(test_shortcuts_same_figures)
   char *fma1 = fma_ptx(1, 48, 1), *fma4 = fma_ptx(4, 24, 0), *named = named_barrier_ptx(24);
   char *chase = chase_ptx(12), *stream = stream_ptx(), *atom = atomics_ptx();
   char *revisit = revisit_ptx(), *bulk = bulk_ptx(), *late = late_barrier_ptx(24);
+  char *loop0 = loop_ptx(40, 0), *loop1 = loop_ptx(30, 1), *loop2 = loop_ptx(30, 2);
+  char *loop3 = loop_ptx(30, 3), *loop4 = loop_ptx(40, 4);
   struct sc {
     const char *ptx, *kernel;
     uint32_t grid, block, buf;
@@ -2524,7 +2592,14 @@ START_TEST(test_shortcuts_same_figures)
     {war_ptx, "war", 2, 256, 16 * 1024, 1, 0},
     {guard_ptx, "guard", 2, 64, 4096, 1, 0},
     {late, "late", 3, 256, 4096, 1, 0},
+    {loop0, "loop", 2, 256, 4096, 1, 0},
+    {loop0, "loop", 3, 96, 4096, 1, 0},
+    {loop1, "loop", 2, 256, 4096, 1, 0},
+    {loop2, "loop", 2, 256, 4096, 1, 0},
+    {loop3, "loop", 2, 128, 4096, 1, 0},
+    {loop4, "loop", 2, 256, 4096, 1, 0},
   };
+  uint64_t skipped[sizeof cases / sizeof cases[0]] = {0};
   for (size_t pi = 0; pi < sizeof profs / sizeof profs[0]; pi++)
     for (size_t ci = 0; ci < sizeof cases / sizeof cases[0]; ci++) {
       const struct sc *c = &cases[ci];
@@ -2548,8 +2623,15 @@ START_TEST(test_shortcuts_same_figures)
       char what[96];
       snprintf(what, sizeof what, "%s on %s", c->kernel, profs[pi]);
       same_report(&x.rep, &plain, what);
+      ck_assert_uint_eq(plain.cycles_skipped, 0);
+      skipped[ci] += x.rep.cycles_skipped;
       model_free(&x);
     }
+  for (size_t ci = 0; ci < sizeof cases / sizeof cases[0]; ci++)   /* the loops' repeats (not
+                                                                       loop4's, warps parked) */
+    if (cases[ci].ptx == loop0 || cases[ci].ptx == loop1 || cases[ci].ptx == loop2 ||
+        cases[ci].ptx == loop3)
+      ck_assert_msg(skipped[ci] > 0, "case %zu: no repeats skipped", ci);
   free(fma1);
   free(fma4);
   free(named);
@@ -2559,6 +2641,11 @@ START_TEST(test_shortcuts_same_figures)
   free(revisit);
   free(bulk);
   free(late);
+  free(loop0);
+  free(loop1);
+  free(loop2);
+  free(loop3);
+  free(loop4);
 }
 END_TEST
 

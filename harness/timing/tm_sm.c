@@ -237,9 +237,10 @@ struct sm {
   uint32_t anchor_k;             /* the anchor: the lowest resident warp slot */
   int anchor;                    /* the anchor issued a branch this step: take a snap next */
   uint32_t anchor_inst;          /* ... that branch */
-  int unsteady;                  /* an instruction a period may not hold issued since the last
-                                    snap (or a block came or went): the next anchor's branch
-                                    starts afresh */
+  int unsteady;                  /* an instruction a period may not hold issued since the
+                                    anchor's last branch (or a block came or went): the snaps
+                                    start afresh at its next */
+  int unsteady_last;             /* ... and so it was before that branch */
   uint64_t skipped;              /* cycles skipped as repeats of a period */
   double *miss;                  /* with line fills and l1_miss_lines: when each of the L1's
                                     miss slots is free again (the line's data is back) */
@@ -542,33 +543,59 @@ static int index_block(struct bstate *bs, const struct sim_tblock *tb, uint32_t 
   bs->evi = malloc(((size_t)tb->nev + 1) * sizeof *bs->evi);
   bs->phantom = calloc((size_t)tb->nev + 1, 1);
   uint32_t *fill = calloc(nwarps + 1, sizeof *fill);
+  uint32_t *branch = malloc((nwarps + 1) * sizeof *branch);   /* per warp: its last event, a
+                                                                  branch, or UINT32_MAX */
   uint8_t *loads = calloc(nwarps + 1, 1);         /* per warp: has a load to hoist */
-  if (!bs->first || !bs->evi || !bs->phantom || !fill || !loads) {
+  if (!bs->first || !bs->evi || !bs->phantom || !fill || !branch || !loads) {
     free(fill);
+    free(branch);
     free(loads);
     return -1;
   }
-  for (uint32_t i = 0; i < tb->nev; i++)
-    if (tb->ev[i].warp < nwarps)
-      bs->first[tb->ev[i].warp + 1]++;
-  for (uint32_t k = 0; k < nwarps; k++)
-    bs->first[k + 1] += bs->first[k];
+  memset(branch, 0xff, (nwarps + 1) * sizeof *branch);
+  const struct sim_tev *const ev = tb->ev;
+  const uint32_t nev = tb->nev;
+  uint32_t *const first = bs->first, *const evi = bs->evi;
+  uint8_t *const phantom = bs->phantom;
+  int atoms = 0;
+  for (uint32_t i = 0; i < nev; i++)
+    if (ev[i].warp < nwarps)
+      first[ev[i].warp + 1]++;
+  for (uint32_t k = 0; k < nwarps; k++) {
+    first[k + 1] += first[k];
+    fill[k] = first[k];
+  }
   /* each warp's events in PTX order; where each branch went (its warp's next event), before
      the order moves */
-  for (uint32_t i = 0; i < tb->nev; i++) {
-    const struct sim_tev *e = &tb->ev[i];
+  for (uint32_t i = 0; i < nev; i++) {
+    const struct sim_tev *e = &ev[i];
     const struct tm_op *o = &ops[e->inst];
     const uint32_t k = e->warp;
-    bs->atoms |= (o->cls == TM_C_ATOM || o->cls == TM_C_RED) && e->space == PTX_SP_GLOBAL;
-    if (k >= nwarps)
+    if (k >= nwarps) {
+      atoms |= (o->cls == TM_C_ATOM || o->cls == TM_C_RED) && e->space == PTX_SP_GLOBAL;
       continue;
-    const uint32_t p = bs->first[k] + fill[k]++;
-    bs->evi[p] = i;
-    if (p > bs->first[k] && ops[tb->ev[bs->evi[p - 1]].inst].cls == TM_C_BRANCH)
-      bs->phantom[bs->evi[p - 1]] = branch_phantoms(&tb->ev[bs->evi[p - 1]], e->inst, ops);
-    loads[k] |= hoisted(e, o, c->hoist_sass);
+    }
+    evi[fill[k]++] = i;
+    if (branch[k] != UINT32_MAX)
+      phantom[branch[k]] = branch_phantoms(&ev[branch[k]], e->inst, ops);
+    branch[k] = UINT32_MAX;
+    switch ((enum tm_class)o->cls) {
+    case TM_C_BRANCH:
+      branch[k] = i;
+      break;
+    case TM_C_LOAD:
+      loads[k] |= hoisted(e, o, c->hoist_sass);
+      break;
+    case TM_C_ATOM: case TM_C_RED:
+      atoms |= e->space == PTX_SP_GLOBAL;
+      break;
+    default:
+      break;
+    }
   }
+  bs->atoms = atoms;
   free(fill);
+  free(branch);
   struct order or = { .ev = tb->ev, .ops = ops, .addr = c->hoist_addr, .sass = c->hoist_sass,
                       .memo = memo };
   for (uint32_t k = 0; k < nwarps; k++)
@@ -1120,8 +1147,8 @@ static void check_barrier(struct sm *s, struct bstate *bs, unsigned id, int64_t 
  * A loop of arithmetic and shared memory settles into a period: the SM's state, every time in
  * it taken relative to the cycle, comes back the same P cycles later, each warp len events
  * further on. Where the events that follow repeat that period's k more times (the same
- * instructions, shared wavefronts and predicated-off branches, and the event each warp looks
- * at next), the k periods would replay the same way: the cycle moves k P on, every sum by k
+ * instructions, lanes, shared wavefronts and predicated-off branches, and the event each warp
+ * looks at next), the k periods would replay the same way: the cycle moves k P on, every sum by k
  * times its growth over the period, every warp by k len events, every time the loop's
  * instructions set by k P. The state is written down (a snap) at the start of the step after
  * the first resident warp branches back to a loop's top, when nothing but such instructions
@@ -1248,12 +1275,13 @@ static int snap_take(struct sm *s, struct snap *p, int64_t t, const int64_t *slo
   return 0;
 }
 
-/* Do events a and b (of block tb's ops, bs's predicated-off counts) repeat each other? */
-static int same_event(const struct sm *s, const struct bstate *bs, uint32_t a, uint32_t b)
+/* Does event a of bs repeat event b (the same instruction, lanes, space, wavefronts and
+   predicated-off instructions)? */
+static int same_event(const struct bstate *bs, uint32_t a, uint32_t b)
 {
   const struct sim_tev *x = &bs->tb->ev[a], *y = &bs->tb->ev[b];
-  return x->inst == y->inst && x->space == y->space && x->n == y->n &&
-         bs->phantom[a] == bs->phantom[b] && periodic(&s->ops[y->inst], y);
+  return x->inst == y->inst && x->lanes == y->lanes && x->space == y->space && x->n == y->n &&
+         bs->phantom[a] == bs->phantom[b];
 }
 
 /* The periods past this step's state (p, the same state a period on from o) every warp's
@@ -1268,12 +1296,15 @@ static uint64_t periods_ahead(const struct sm *s, const struct snap *o, const st
       continue;
     const struct bstate *bs = &s->b[x->blk];
     const uint32_t len = p->pos[w] - o->pos[w], from = x->pos, rest = x->nev - from;
+    const uint32_t *period = x->evi + o->pos[w];
+    for (uint32_t j = 0; j < len; j++)
+      if (!periodic(&s->ops[bs->tb->ev[period[j]].inst], &bs->tb->ev[period[j]]))
+        return 0;
     /* events from..from+m-1 repeat the period; k periods need k len + 1 of them */
     uint64_t want = k == UINT64_MAX ? rest : k * len + 1, m = 0;
     if (want > rest)
       want = rest;
-    for (uint32_t j = 0; m < want && same_event(s, bs, x->evi[from + m], x->evi[o->pos[w] + j]);
-         m++)
+    for (uint32_t j = 0; m < want && same_event(bs, x->evi[from + m], period[j]); m++)
       j = j + 1 == len ? 0 : j + 1;
     uint64_t kw = m ? (m - 1) / len : 0;
     if (kw < k)
@@ -1680,12 +1711,16 @@ int tm_sm_run(const struct tm_sm_in *in, const struct tm_op *ops, const struct s
       break;
     if (s.anchor) {                     /* the anchor's branch issued last step */
       s.anchor = 0;
-      if (s.unsteady) {
+      /* after an unsteady period the snaps start afresh, with this one unless the period
+         before was unsteady too (a loop with global memory: no snaps at all) */
+      int fresh = s.unsteady, take = !(s.unsteady && s.unsteady_last);
+      s.unsteady_last = s.unsteady;
+      s.unsteady = 0;
+      if (fresh)
         for (uint32_t j = 0; j < SNAPS; j++)
           s.snaps[j].used = 0;
-        s.unsteady = 0;
-      } else if (!(next_block < nblocks && resident_blocks < slots) &&
-                 steady(&s, &t, slot_blk, slots, out)) {
+      if (take && !(next_block < nblocks && resident_blocks < slots) &&
+          steady(&s, &t, slot_blk, slots, out)) {
         free(slot_blk);
         goto done;
       }

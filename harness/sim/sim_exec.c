@@ -1567,12 +1567,13 @@ static enum sreg_class sreg_class(unsigned sr)
   }
 }
 
-/* d[l] = the result of ALU instruction in (plan byte f) for every lane l of a 32-lane warp,
-   exactly as sim_exec's lane loops compute it (d: the destination register, or scratch). */
+/* d[l] = the result of ALU instruction in (code index pc, plan byte f) for every lane l of a
+   32-lane warp, exactly as sim_exec's lane loops compute it (d: the destination register, or
+   scratch). */
 static inline __attribute__((always_inline)) void run_alu(const struct sim_block *b,
                                                           const struct sim_warp *w,
-                                                          const struct ptx_inst *in, unsigned f,
-                                                          uint64_t *d)
+                                                          const struct ptx_inst *in, uint32_t pc,
+                                                          unsigned f, uint64_t *d)
 {
   const unsigned W = 32;
   enum ptx_type t = (enum ptx_type)in->type;
@@ -1610,7 +1611,7 @@ static inline __attribute__((always_inline)) void run_alu(const struct sim_block
     break;
   case FK_VOP3:
     if ((f >> 4) == TOP_VFP)
-      sim_vfp_full((enum sim_vfp)b->prog->vfp[in - b->prog->code], in, d, REG(in->opd[1].reg),
+      sim_vfp_full((enum sim_vfp)b->prog->vfp[pc], in, d, REG(in->opd[1].reg),
                    in->nopd > 2 ? REG(in->opd[2].reg) : NULL,
                    in->nopd > 3 ? REG(in->opd[3].reg) : NULL);
     else
@@ -3549,9 +3550,9 @@ static inline __attribute__((always_inline)) uint32_t exec_run(struct sim_block 
     case kind:                                                             \
       run_count_m(b, w, pc, ist, m, nm);                                   \
       if (m == SIM_FULL32) {                                               \
-        run_alu(b, w, in, (f & ~15u) | kind, REG(in->opd[0].reg));        \
+        run_alu(b, w, in, pc, (f & ~15u) | kind, REG(in->opd[0].reg));    \
       } else {                                                             \
-        run_alu(b, w, in, (f & ~15u) | kind, part);                        \
+        run_alu(b, w, in, pc, (f & ~15u) | kind, part);                    \
         blend_lanes(REG(in->opd[0].reg), part, m);                         \
       }                                                                    \
       break;
@@ -3570,9 +3571,9 @@ static inline __attribute__((always_inline)) uint32_t exec_run(struct sim_block 
         if (m != SIM_FULL32)
           blend_lanes(REG(in->opd[0].reg), part, m);
       } else if (m == SIM_FULL32) {
-        run_alu(b, w, in, (f & ~15u) | FK_SETP, REG(in->opd[0].reg));
+        run_alu(b, w, in, pc, (f & ~15u) | FK_SETP, REG(in->opd[0].reg));
       } else {
-        run_alu(b, w, in, (f & ~15u) | FK_SETP, part);
+        run_alu(b, w, in, pc, (f & ~15u) | FK_SETP, part);
         blend_lanes(REG(in->opd[0].reg), part, m);
       }
       break;

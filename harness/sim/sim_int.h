@@ -994,7 +994,20 @@ void sim_stats_shared_part(struct sim_block *b, uint32_t pc, const uint64_t *off
    at code index pc run by lanes m of warp w; then, for a memory access, what the lanes in m
    touched (addresses addr[lane], size bytes each, in space sp as resolved; shared: the
    access's wavefronts). */
-void sim_trace_inst(struct sim_block *b, const struct sim_warp *w, uint32_t pc, uint64_t m);
+void sim_trace_inst_grow(struct sim_block *b, const struct sim_warp *w, uint32_t pc, uint64_t m);
+static inline void sim_trace_inst(struct sim_block *b, const struct sim_warp *w, uint32_t pc,
+                                  uint64_t m)
+{
+  struct sim_tblock *t = b->trace;
+  if (t->nev >= t->cap_ev || t->nev >= SIM_TRACE_MAX_EVENTS || t->truncated) {
+    sim_trace_inst_grow(b, w, pc, m);    /* room first (or the block marked truncated) */
+    return;
+  }
+  t->ev[t->nev++] = (struct sim_tev){
+    .inst = b->prog->orig[pc], .warp = (uint16_t)w->id,
+    .lanes = (uint8_t)__builtin_popcountll(m), .space = PTX_SP_NONE, .n = 0, .first = t->nsec,
+  };
+}
 void sim_trace_mem(struct sim_block *b, enum ptx_space sp, const uint64_t *addr, uint64_t m,
                    uint32_t size, uint64_t wavefronts);
 /* sim_trace_mem for a global access of a full 32-lane warp whose lanes address

@@ -14,7 +14,8 @@
 
 #include "sim/sim_int.h"
 
-void sim_trace_inst(struct sim_block *b, const struct sim_warp *w, uint32_t pc, uint64_t m)
+/* sim_trace_inst where the events have no room left: grown, or the block marked truncated. */
+void sim_trace_inst_grow(struct sim_block *b, const struct sim_warp *w, uint32_t pc, uint64_t m)
 {
   struct sim_tblock *t = b->trace;
   if (t->truncated)

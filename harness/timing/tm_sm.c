@@ -21,6 +21,7 @@
  * would issue them: PTX order, except that each global or local load comes as early as
  * ptxas would schedule it (hoist_loads).
  */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -1275,12 +1276,13 @@ static int snap_take(struct sm *s, struct snap *p, int64_t t, const int64_t *slo
   return 0;
 }
 
-/* Does event a of bs repeat event b (the same instruction, lanes, space, wavefronts and
-   predicated-off instructions)? */
+/* Does event a of bs repeat event b of the same warp (the same instruction, lanes, space,
+   wavefronts and predicated-off instructions)? The fields before `first`, compared at once. */
+_Static_assert(offsetof(struct sim_tev, first) == 12 && offsetof(struct sim_tev, n) == 8 &&
+               offsetof(struct sim_tev, space) == 7, "sim_tev's layout, as same_event reads it");
 static int same_event(const struct bstate *bs, uint32_t a, uint32_t b)
 {
-  const struct sim_tev *x = &bs->tb->ev[a], *y = &bs->tb->ev[b];
-  return x->inst == y->inst && x->lanes == y->lanes && x->space == y->space && x->n == y->n &&
+  return !memcmp(&bs->tb->ev[a], &bs->tb->ev[b], offsetof(struct sim_tev, first)) &&
          bs->phantom[a] == bs->phantom[b];
 }
 

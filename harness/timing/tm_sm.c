@@ -238,6 +238,10 @@ struct sm {
   uint32_t anchor_k;             /* the anchor: the lowest resident warp slot */
   int anchor;                    /* the anchor issued a branch this step: take a snap next */
   uint32_t anchor_inst;          /* ... that branch */
+  uint32_t snap_inst;            /* the branch of the last snap's loop, its snaps' gap (one
+                                    every snap_gap branches), the anchor's branches before the
+                                    next snap, and the snaps since one matched */
+  uint32_t snap_gap, snap_pass, snap_miss;
   int unsteady;                  /* an instruction a period may not hold issued since the
                                     anchor's last branch (or a block came or went): the snaps
                                     start afresh at its next */
@@ -1045,7 +1049,8 @@ static void anchor_find(struct sm *s)
 /* Put warp slot k to sleep in state why until cycle until (NEVER: its barrier's release),
    counted asleep from cycle from: this step's (its scheduler found it so) or the next (it
    issued in this one). */
-static void warp_sleep(struct sm *s, uint32_t k, uint8_t why, int64_t until, int64_t from)
+static inline void warp_sleep(struct sm *s, uint32_t k, uint8_t why, int64_t until,
+                              int64_t from)
 {
   struct warp *x = &s->w[k];
   uint32_t q = k % NSCHED;
@@ -1157,6 +1162,7 @@ static void check_barrier(struct sm *s, struct bstate *bs, unsigned id, int64_t 
  * cp.async groups') are left as they are, and where they would matter (a load/store unit
  * still busy, warps queued for it) no snap is taken. */
 #define SNAPS 4                  /* snaps kept: a period of up to 4 of the anchor's branches */
+#define SNAP_GAP 64              /* the most branches between two snaps of a loop */
 
 struct snap {
   int used;
@@ -1183,16 +1189,21 @@ static int periodic(const struct tm_op *o, const struct sim_tev *e)
   }
 }
 
-static int snap_put(struct snap *p, int64_t x)
+static int snap_grow(struct snap *p)
 {
-  if (p->n == p->cap) {
-    size_t cap = p->cap ? 2 * p->cap : 256;
-    int64_t *v = realloc(p->v, cap * sizeof *v);
-    if (!v)
-      return -1;
-    p->v = v;
-    p->cap = cap;
-  }
+  size_t cap = p->cap ? 2 * p->cap : 256;
+  int64_t *v = realloc(p->v, cap * sizeof *v);
+  if (!v)
+    return -1;
+  p->v = v;
+  p->cap = cap;
+  return 0;
+}
+
+static inline int snap_put(struct snap *p, int64_t x)
+{
+  if (p->n == p->cap && snap_grow(p))
+    return -1;
   p->v[p->n++] = x;
   return 0;
 }
@@ -1359,6 +1370,19 @@ static void skip_periods(struct sm *s, const struct snap *o, const struct snap *
 static int steady(struct sm *s, int64_t *t, const int64_t *slot_blk, uint32_t slots,
                   struct tm_sm_out *out)
 {
+  /* a loop whose snaps keep missing (a sort's swaps differ from pass to pass) is looked at
+     at every gap-th branch of the anchor's, the gap doubling (to SNAP_GAP) each 2 SNAPS
+     misses; a new loop starts at every branch again */
+  if (s->anchor_inst != s->snap_inst) {
+    s->snap_inst = s->anchor_inst;
+    s->snap_gap = 1;
+    s->snap_miss = s->snap_pass = 0;
+  }
+  if (s->snap_pass) {
+    s->snap_pass--;
+    return 0;
+  }
+  s->snap_pass = s->snap_gap - 1;
   struct snap *p = &s->snaps[s->snap_next];
   int rc = snap_take(s, p, *t, slot_blk, slots);
   if (rc)
@@ -1378,7 +1402,14 @@ static int steady(struct sm *s, int64_t *t, const int64_t *slot_blk, uint32_t sl
       for (uint32_t j = 0; j < SNAPS; j++)   /* (their positions are behind now) */
         s->snaps[j].used = 0;
     }
-    break;
+    s->snap_miss = 0;
+    s->snap_gap = 1;
+    s->snap_pass = 0;
+    return 0;
+  }
+  if (++s->snap_miss >= 2 * SNAPS && s->snap_gap < SNAP_GAP) {
+    s->snap_gap *= 2;
+    s->snap_miss = 0;
   }
   return 0;
 }
@@ -1676,6 +1707,8 @@ int tm_sm_run(const struct tm_sm_in *in, const struct tm_op *ops, const struct s
         goto done;
   }
   s.t_wake = NEVER;
+  s.snap_inst = UINT32_MAX;
+  s.snap_gap = 1;
   s.cur_q = NSCHED;
 
   uint32_t next_block = 0, resident_blocks = 0;

@@ -3099,8 +3099,11 @@ static inline void run_count(struct sim_block *b, const struct sim_warp *w, uint
 
 /* run_count for the lanes m (nm of them) of a warp. The fast kinds have no guard: every lane
    of m counts as predicated on. */
-static inline void run_count_m(struct sim_block *b, const struct sim_warp *w, uint32_t pc,
-                               struct sim_inst_stats *ist, uint64_t m, unsigned nm)
+static inline __attribute__((always_inline)) void run_count_m(struct sim_block *b,
+                                                              const struct sim_warp *w,
+                                                              uint32_t pc,
+                                                              struct sim_inst_stats *ist,
+                                                              uint64_t m, unsigned nm)
 {
   if (m == SIM_FULL32) {
     run_count(b, w, pc, ist);

@@ -159,6 +159,13 @@ static char *stream_ptx(void)
 /* Entry "named": warps 0-1 run a chain of n FMAs, meet at the named barrier 1 (bar.sync 1,
    64: those two warps' 64 threads only), and run another n; warps 2-3 run 2n and never use
    a barrier. */
+/* n dependent fma.rn.f32 on %f4 (with %f1, %f2). */
+static void put_fmas(struct text *t, unsigned n)
+{
+  for (unsigned i = 0; i < n; i++)
+    put(t, "  fma.rn.f32 %%f4, %%f4, %%f1, %%f2;\n");
+}
+
 static char *named_barrier_ptx(unsigned n)
 {
   struct text t = {0};
@@ -166,14 +173,11 @@ static char *named_barrier_ptx(unsigned n)
           "  .reg .pred %%p<2>;\n  .reg .b32 %%r<2>;\n  .reg .f32 %%f<8>;\n"
           "  mov.f32 %%f1, 0f3F7FF000;\n  mov.f32 %%f2, 0f3A800000;\n  mov.f32 %%f4, 0f00000000;\n"
           "  mov.u32 %%r1, %%tid.x;\n  setp.ge.u32 %%p1, %%r1, 64;\n  @%%p1 bra OTHER;\n");
-  for (unsigned i = 0; i < n; i++)
-    put(&t, "  fma.rn.f32 %%f4, %%f4, %%f1, %%f2;\n");
+  put_fmas(&t, n);
   put(&t, "  bar.sync 1, 64;\n");
-  for (unsigned i = 0; i < n; i++)
-    put(&t, "  fma.rn.f32 %%f4, %%f4, %%f1, %%f2;\n");
+  put_fmas(&t, n);
   put(&t, "  ret;\nOTHER:\n");
-  for (unsigned i = 0; i < 2 * n; i++)
-    put(&t, "  fma.rn.f32 %%f4, %%f4, %%f1, %%f2;\n");
+  put_fmas(&t, 2 * n);
   put(&t, "  ret;\n}\n");
   return t.s;
 }
@@ -189,14 +193,11 @@ static char *late_barrier_ptx(unsigned n)
           "  mov.f32 %%f1, 0f3F7FF000;\n  mov.f32 %%f2, 0f3A800000;\n  mov.f32 %%f4, 0f00000000;\n"
           "  mov.u32 %%r1, %%tid.x;\n  shr.u32 %%r2, %%r1, 5;\n"
           "  setp.ne.u32 %%p1, %%r2, 0;\n  @%%p1 bra FIRST;\n");
-  for (unsigned i = 0; i < n; i++)
-    put(&t, "  fma.rn.f32 %%f4, %%f4, %%f1, %%f2;\n");
+  put_fmas(&t, n);
   put(&t, "FIRST:\n  bar.sync 0;\n  setp.ne.u32 %%p2, %%r2, 2;\n  @%%p2 bra SECOND;\n");
-  for (unsigned i = 0; i < n; i++)
-    put(&t, "  fma.rn.f32 %%f4, %%f4, %%f1, %%f2;\n");
+  put_fmas(&t, n);
   put(&t, "SECOND:\n  bar.sync 0;\n");
-  for (unsigned i = 0; i < 4; i++)
-    put(&t, "  fma.rn.f32 %%f4, %%f4, %%f1, %%f2;\n");
+  put_fmas(&t, 4);
   put(&t, "  ret;\n}\n");
   return t.s;
 }

@@ -1169,7 +1169,8 @@ struct snap {
   uint32_t inst;                 /* the anchor's branch */
   int64_t t, stall[TM_STALL_COUNT], active, warps;
   uint64_t issued;
-  uint32_t *pos;                 /* per warp slot: its position */
+  uint32_t *pos;                 /* per warp slot: its position ... */
+  int64_t *from;                 /* ... and, asleep at a barrier, when its sleep began */
   int64_t *v;                    /* the state, relative to t */
   size_t n, cap;
 };
@@ -1246,7 +1247,10 @@ static int snap_take(struct sm *s, struct snap *p, int64_t t, const int64_t *slo
     if (x->sleep_until) {
       PUT(rel(x->sleep_until, t));
       PUT(x->sleep_why);
-      PUT(t - x->sleep_from);
+      if (x->sleep_until == NEVER)   /* at a barrier: compared apart (parked_alike) */
+        p->from[k] = x->sleep_from;
+      else
+        PUT(t - x->sleep_from);
     }
     for (uint32_t r = 0; r < s->in->nregs; r++)
       if (x->ready[r] > t) {
@@ -1326,6 +1330,20 @@ static uint64_t periods_ahead(const struct sm *s, const struct snap *o, const st
   return k == UINT64_MAX ? 0 : k;
 }
 
+/* Do the warps asleep at a barrier in both snaps (their states otherwise alike) agree: each
+   either asleep all the period (parked, the same start: its sleep goes on through the
+   periods, its start kept) or asleep as long at both? */
+static int parked_alike(const struct sm *s, const struct snap *o, const struct snap *p)
+{
+  for (uint32_t w = 0; w < s->nslots_w; w++) {
+    const struct warp *x = &s->w[w];
+    if (x->resident && x->sleep_until == NEVER && o->from[w] != p->from[w] &&
+        o->t - o->from[w] != p->t - p->from[w])
+      return 0;
+  }
+  return 1;
+}
+
 /* Move the SM k periods of P cycles on from this step's state (p, a period on from o). */
 static void skip_periods(struct sm *s, const struct snap *o, const struct snap *p, uint64_t k,
                          int64_t *t, struct tm_sm_out *out)
@@ -1343,10 +1361,10 @@ static void skip_periods(struct sm *s, const struct snap *o, const struct snap *
     x->pos += (uint32_t)k * (p->pos[w] - o->pos[w]);
     x->next_ok += d;
     x->sb_ok = 0;                /* worked out again, for the event at its new position */
-    if (x->sleep_until) {
+    if (x->sleep_until && (x->sleep_until != NEVER || o->from[w] != p->from[w])) {
       if (x->sleep_until != NEVER)
         x->sleep_until += d;
-      x->sleep_from += d;
+      x->sleep_from += d;          /* (not a parked warp's: its sleep spans the periods) */
     }
     for (uint32_t r = 0; r < s->in->nregs; r++)
       x->ready[r] += d;
@@ -1394,7 +1412,7 @@ static int steady(struct sm *s, int64_t *t, const int64_t *slot_blk, uint32_t sl
   for (uint32_t i = 1; i < SNAPS; i++) {
     const struct snap *o = &s->snaps[(s->snap_next + SNAPS - 1 - i) % SNAPS];
     if (!o->used || o->inst != p->inst || o->n != p->n || o->t >= p->t ||
-        memcmp(o->v, p->v, p->n * sizeof *p->v))
+        memcmp(o->v, p->v, p->n * sizeof *p->v) || !parked_alike(s, o, p))
       continue;
     uint64_t k = periods_ahead(s, o, p);
     if (k) {
@@ -1703,7 +1721,8 @@ int tm_sm_run(const struct tm_sm_in *in, const struct tm_op *ops, const struct s
     if (!(s.snaps = calloc(SNAPS, sizeof *s.snaps)))
       goto done;
     for (uint32_t j = 0; j < SNAPS; j++)
-      if (!(s.snaps[j].pos = calloc(s.nslots_w, sizeof *s.snaps[j].pos)))
+      if (!(s.snaps[j].pos = calloc(s.nslots_w, sizeof *s.snaps[j].pos)) ||
+          !(s.snaps[j].from = calloc(s.nslots_w, sizeof *s.snaps[j].from)))
         goto done;
   }
   s.t_wake = NEVER;
@@ -1903,6 +1922,7 @@ done:
   if (s.snaps)
     for (uint32_t j = 0; j < SNAPS; j++) {
       free(s.snaps[j].pos);
+      free(s.snaps[j].from);
       free(s.snaps[j].v);
     }
   free(s.snaps);

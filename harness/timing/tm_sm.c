@@ -1161,7 +1161,8 @@ static void check_barrier(struct sm *s, struct bstate *bs, unsigned id, int64_t 
  * issued since the last snap; times those instructions never set (the load/store unit's, the
  * cp.async groups') are left as they are, and where they would matter (a load/store unit
  * still busy, warps queued for it) no snap is taken. */
-#define SNAPS 4                  /* snaps kept: a period of up to 4 of the anchor's branches */
+#define SNAPS 8                  /* snaps kept: a period of up to 7 of the anchor's branches
+                                    (an outer loop's, with its inner loop's between) */
 #define SNAP_GAP 64              /* the most branches between two snaps of a loop */
 
 struct snap {
@@ -1415,11 +1416,9 @@ static int steady(struct sm *s, int64_t *t, const int64_t *slot_blk, uint32_t sl
         memcmp(o->v, p->v, p->n * sizeof *p->v) || !parked_alike(s, o, p))
       continue;
     uint64_t k = periods_ahead(s, o, p);
-    if (k) {
+    if (k)                       /* (the snaps stay: each was the SM's state once, and an
+                                    outer loop's may match one of its next iteration) */
       skip_periods(s, o, p, k, t, out);
-      for (uint32_t j = 0; j < SNAPS; j++)   /* (their positions are behind now) */
-        s->snaps[j].used = 0;
-    }
     s->snap_miss = 0;
     s->snap_gap = 1;
     s->snap_pass = 0;

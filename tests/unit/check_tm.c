@@ -211,7 +211,8 @@ static char *late_barrier_ptx(unsigned n)
    conflicting store to another array last (the shared-memory unit busy at the branch); 2: an if/else on the
    iteration's parity and, at iteration 9, lanes 0-7 taking a longer way once; 3: a
    shfl.sync.bfly and an ld.param; 4: as 0, but only warp 0 loops, the others waiting at a
-   barrier after it. */
+   barrier after it; 5: as 0, the loop run 8 times by an outer one (whose repeats hold the
+   inner loop's). */
 static char *loop_ptx(unsigned iters, int kind)
 {
   struct text t = {0};
@@ -235,6 +236,8 @@ static char *loop_ptx(unsigned iters, int kind)
           iters);
   if (kind == 4)
     put(&t, "  setp.ne.u32 %%p4, %%r8, 0;\n  @%%p4 bra WAIT;\n");
+  if (kind == 5)
+    put(&t, "  mov.u32 %%r9, 0;\nOUTER:\n  mov.u32 %%r3, 0;\n");
   put(&t, "TOP:\n");
   for (unsigned j = 0; j < 4; j++)
     put(&t, "  fma.rn.f32 %%f%u, %%f%u, %%f1, %%f2;\n", 4 + j, 4 + j);
@@ -257,8 +260,10 @@ static char *loop_ptx(unsigned iters, int kind)
     put(&t, "  st.shared.f32 [%%r11], %%f6;\n");
   put(&t, "  add.u32 %%r3, %%r3, 1;\n  setp.lt.u32 %%p1, %%r3, %%r2;\n"
           "  ex2.approx.f32 %%f10, %%f5;\n  fma.rn.f64 %%fd1, %%fd1, %%fd2, %%fd2;\n"
-          "  @%%p1 bra TOP;\n"
-          "  add.f32 %%f4, %%f4, %%f10;\n  add.f32 %%f4, %%f4, %%f5;\n  add.f32 %%f4, %%f4, %%f6;\n"
+          "  @%%p1 bra TOP;\n");
+  if (kind == 5)
+    put(&t, "  add.u32 %%r9, %%r9, 1;\n  setp.lt.u32 %%p4, %%r9, 8;\n  @%%p4 bra OUTER;\n");
+  put(&t, "  add.f32 %%f4, %%f4, %%f10;\n  add.f32 %%f4, %%f4, %%f5;\n  add.f32 %%f4, %%f4, %%f6;\n"
           "  add.f32 %%f4, %%f4, %%f7;\n  add.f32 %%f4, %%f4, %%f11;\n"
           "  cvt.rn.f32.f64 %%f9, %%fd1;\n  add.f32 %%f4, %%f4, %%f9;\n");
   if (kind == 4)
@@ -2567,7 +2572,7 @@ START_TEST(test_shortcuts_same_figures)
   char *chase = chase_ptx(12), *stream = stream_ptx(), *atom = atomics_ptx();
   char *revisit = revisit_ptx(), *bulk = bulk_ptx(), *late = late_barrier_ptx(24);
   char *loop0 = loop_ptx(40, 0), *loop1 = loop_ptx(30, 1), *loop2 = loop_ptx(30, 2);
-  char *loop3 = loop_ptx(30, 3), *loop4 = loop_ptx(40, 4);
+  char *loop3 = loop_ptx(30, 3), *loop4 = loop_ptx(40, 4), *loop5 = loop_ptx(6, 5);
   struct sc {
     const char *ptx, *kernel;
     uint32_t grid, block, buf;
@@ -2599,6 +2604,7 @@ START_TEST(test_shortcuts_same_figures)
     {loop2, "loop", 2, 256, 4096, 1, 0},
     {loop3, "loop", 2, 128, 4096, 1, 0},
     {loop4, "loop", 2, 256, 4096, 1, 0},
+    {loop5, "loop", 2, 256, 4096, 1, 0},
   };
   uint64_t skipped[sizeof cases / sizeof cases[0]] = {0};
   for (size_t pi = 0; pi < sizeof profs / sizeof profs[0]; pi++)
@@ -2630,7 +2636,7 @@ START_TEST(test_shortcuts_same_figures)
     }
   for (size_t ci = 0; ci < sizeof cases / sizeof cases[0]; ci++)   /* the loops' repeats */
     if (cases[ci].ptx == loop0 || cases[ci].ptx == loop1 || cases[ci].ptx == loop2 ||
-        cases[ci].ptx == loop3 || cases[ci].ptx == loop4)
+        cases[ci].ptx == loop3 || cases[ci].ptx == loop4 || cases[ci].ptx == loop5)
       ck_assert_msg(skipped[ci] > 0, "case %zu: no repeats skipped", ci);
   free(fma1);
   free(fma4);
@@ -2646,6 +2652,7 @@ START_TEST(test_shortcuts_same_figures)
   free(loop2);
   free(loop3);
   free(loop4);
+  free(loop5);
 }
 END_TEST
 

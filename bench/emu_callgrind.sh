@@ -19,7 +19,9 @@
 #             one more warp-instruction with every per-launch and per-block cost taken out;
 #   timing:   the same for the timing model (tm_model, after the workers, on the blocks SM 0
 #             runs, ceil(blocks / SMs): one block of these grids of 8 to 16, about 500 host
-#             instructions for each instruction it models, over 8 to 16 times as many);
+#             instructions for each instruction it steps through, over 8 to 16 times as
+#             many; a loop without global memory is stepped through until it repeats, then
+#             its repeats are skipped: harness/timing/README.md);
 #   total:    marginal + timing, what one more warp-instruction costs a run here.
 # The targets of issue 19 are stated per warp-instruction; `total` is the honest figure for
 # them here, `marginal` the interpreter's own.

@@ -1217,7 +1217,8 @@ static int64_t rel(int64_t x, int64_t t)
 }
 
 /* Write the SM's state at the start of step t into p; 0, or 1 when it cannot be (a unit
-   the period does not move is still busy), -1 when out of host memory. */
+   the period does not move is still busy, or a warp not at a barrier is at an instruction a
+   period may not hold), -1 when out of host memory. */
 static int snap_take(struct sm *s, struct snap *p, int64_t t, const int64_t *slot_blk,
                      uint32_t slots)
 {
@@ -1234,6 +1235,9 @@ static int snap_take(struct sm *s, struct snap *p, int64_t t, const int64_t *slo
     if (!x->resident)
       continue;
     const struct sim_tev *e = &s->b[x->blk].tb->ev[x->evi[x->pos]];
+    if (!x->at_barrier && !periodic(&s->ops[e->inst], e))
+      return 1;                  /* it may wait for what no snap records (an mbarrier's bulk
+                                    copy, the load/store unit) */
     PUT(e->inst);
     PUT(x->at_barrier);
     PUT(x->bar);

@@ -1222,6 +1222,7 @@ static int64_t rel(int64_t x, int64_t t)
 static int snap_take(struct sm *s, struct snap *p, int64_t t, const int64_t *slot_blk,
                      uint32_t slots)
 {
+  p->used = 0;                   /* (the ring's slot: its old snap is written over) */
   if (s->lsu_free > (double)t || s->tk_serve <= s->tk_last ||
       (s->mio_free > (double)t && s->mio_free != (double)(int64_t)s->mio_free))
     return 1;

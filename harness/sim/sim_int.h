@@ -903,6 +903,13 @@ int sim_race_global_reads_seq(struct sim_block *b, struct sim_warp *w, uint32_t 
    pass takes (nor the passes of a full warp's reads and stores at a stride of more than a
    word) goes through the general check, and every lane's mask is tested, for comparison. */
 extern int sim_race_lane_shortcuts;
+/* 0 (the default); 1 (tests only): at every barrier and block end, each shared word whose
+   reads the race checker takes as quiet (a full warp's read of it changing nothing, found
+   once and not checked again in the epoch) is checked against its read summary; the words
+   whose summary does not make them so are counted in sim_race_quiet_bad, the others in
+   sim_race_quiet_seen. */
+extern int sim_race_check_quiet;
+extern unsigned long sim_race_quiet_bad, sim_race_quiet_seen;
 /* sim_race_access for the lanes of e reading size bytes at shared offsets off[l] (each a
    multiple of size: the caller checked), in lane order. stride: for a full warp, the constant
    step of off in bytes where the caller knows it (off[l] = off[0] + l stride), else

@@ -32,7 +32,9 @@
  * recorded in one masked pass over the line of 32 words (AVX2; reads from six lanes up);
  * aligned word accesses that no pass takes go lane by lane, and a lane whose word
  * shadow_word would find nothing to report on is recorded without it (stores_lanes,
- * reads_lanes).
+ * reads_lanes). A word whose reads in the epoch are of many threads of more than one warp
+ * (a tile every warp reads) is marked quiet for the epoch (qep): a full warp's read of words
+ * all so marked, and not written since, changes nothing and is not checked word by word.
  *
  * Global memory, within a block: its threads' plain writes are held, so a read or write by
  * another thread of the block of bytes of a word written in the same epoch (and, within a
@@ -82,6 +84,11 @@ struct shadow {                  /* shared memory's shadow, an array per field (
   uint32_t *wep, *rep;           /* epoch of the last write / of the reads summarised (0: none) */
   uint32_t *wpc, *rpc, *rpc2;    /* code index of the last write / a reader / a second reader */
   uint32_t *iep;                 /* the block (its first epoch) whose writes `init` records */
+  uint32_t *qep;                 /* an epoch E in which the word's reads were seen to be of
+                                    many threads of more than one warp (R_WARPS), all four
+                                    bytes, the uninitialised-read check passed (or off): a read
+                                    of the whole word in E changes nothing while wep is not E
+                                    (reads only add readers; a write sets wep) */
   uint16_t *wtid, *rtid, *rtid2; /* threads (linear in the block) of those accesses */
   uint16_t *wsync, *rsync;       /* the warp's __syncwarp count at the write / at the reads */
   uint8_t *init;                 /* bytes written in the block (never 0 where iep is the
@@ -90,7 +97,7 @@ struct shadow {                  /* shared memory's shadow, an array per field (
   uint8_t *rflags;               /* R_MANY, R_WARPS */
   void *mem;                     /* the one allocation they all lie in (NULL: none) */
 };
-#define SHADOW_BYTES (6 * 4 + 5 * 2 + 4)   /* a word's entries in all of them */
+#define SHADOW_BYTES (7 * 4 + 5 * 2 + 4)   /* a word's entries in all of them */
 
 /* Word i's reads start a new summary in epoch E: thread t's read of `bytes` at code index pc,
    its warp at __syncwarp count ws. */
@@ -120,7 +127,7 @@ static int shadow_alloc(struct shadow *sh, uint32_t words)
   if (!m)
     return -1;
   sh->mem = m;
-  uint32_t **w32[] = {&sh->wep, &sh->rep, &sh->wpc, &sh->rpc, &sh->rpc2, &sh->iep};
+  uint32_t **w32[] = {&sh->wep, &sh->rep, &sh->wpc, &sh->rpc, &sh->rpc2, &sh->iep, &sh->qep};
   for (size_t k = 0; k < sizeof w32 / sizeof *w32; k++, m += (size_t)words * 4)
     *w32[k] = (uint32_t *)(void *)m;
   uint16_t **w16[] = {&sh->wtid, &sh->rtid, &sh->rtid2, &sh->wsync, &sh->rsync};
@@ -401,9 +408,30 @@ int sim_race_begin(struct sim_block *b)
 static int report_uninit(struct sim_block *b, struct sim_warp *w, uint32_t pc, unsigned l,
                          uint32_t a, uint32_t size);
 
+int sim_race_check_quiet;
+unsigned long sim_race_quiet_bad, sim_race_quiet_seen;
+
+/* sim_race_check_quiet's look at every word of the block's shared memory at the end of an
+   epoch: a word whose qep says its reads are quiet must have the summary that makes them so. */
+static void check_quiet(const struct sim_block *b)
+{
+  const struct shadow *S = &b->race->sh;
+  const uint32_t E = b->race_ep, base = b->race_base;
+  const int initchk = !(b->cfg->nocheck & SIM_NOCHECK_INIT);
+  for (uint32_t i = 0; i < (b->smem_size + 3) / 4; i++) {
+    if (S->qep[i] != E || S->wep[i] == E)
+      continue;
+    const int ok = S->rep[i] == E && (S->rflags[i] & R_WARPS) && (S->rbytes[i] & 0xf) == 0xf &&
+                   (!initchk || (S->iep[i] == base && (S->init[i] & 0xf)));
+    __atomic_add_fetch(ok ? &sim_race_quiet_seen : &sim_race_quiet_bad, 1, __ATOMIC_RELAXED);
+  }
+}
+
 void sim_race_end(struct sim_block *b)
 {
   struct sim_race *r = b->race;
+  if (r && sim_race_check_quiet)
+    check_quiet(b);
   if (r && r->held && !b->faulted) {
     const struct sim_fault *h = &r->held_fault;
     sim_fault_other(b, &b->warps[r->held_warp], r->held_pc, r->held_lane, SIM_FK_RACE,
@@ -1405,8 +1433,9 @@ __attribute__((target("avx2"))) static int reads_join_avx2(const struct fctx *c,
   const __m256i add = _mm256_or_si256(
       _mm256_and_si256(mask8(first), _mm256_set1_epi8(R_MANY)),
       _mm256_and_si256(mask8((first & other) | (join & ~first)), _mm256_set1_epi8(R_WARPS)));
-  _mm256_storeu_si256((__m256i *)(void *)fp, _mm256_andnot_si256(nw8, _mm256_or_si256(
-      _mm256_loadu_si256((const __m256i *)(const void *)fp), add)));
+  const __m256i fl = _mm256_andnot_si256(nw8, _mm256_or_si256(
+      _mm256_loadu_si256((const __m256i *)(const void *)fp), add));
+  _mm256_storeu_si256((__m256i *)(void *)fp, fl);
   _mm256_storeu_si256((__m256i *)(void *)bp, _mm256_blendv_epi8(
       _mm256_or_si256(_mm256_loadu_si256((const __m256i *)(const void *)bp),
                       _mm256_set1_epi8(0xf)), _mm256_set1_epi8(0xf), nw8));
@@ -1442,6 +1471,11 @@ __attribute__((target("avx2"))) static int reads_join_avx2(const struct fctx *c,
       _mm256_storeu_si256((__m256i *)(void *)p2, _mm256_blendv_epi8(
           _mm256_loadu_si256((const __m256i *)(const void *)p2), pc, mask32(join, k)));
   }
+  /* every word of many warps' readers now (all four bytes), the uninitialised-read check
+     done (or off): their qep (only then: a read is quiet only where all its words are) */
+  if ((!c->initchk || !pending) && _mm256_movemask_epi8(_mm256_slli_epi16(fl, 6)) == -1)
+    for (unsigned k = 0; k < 4; k++)
+      _mm256_storeu_si256((__m256i *)(void *)(S->qep + i0 + 8 * k), E);
   return 1;
 }
 
@@ -2007,9 +2041,10 @@ static __attribute__((noinline)) void reads_rest(struct sim_block *b, struct sim
    0) s[tid] += s[tid + s]` reads words the step before wrote. Where READ_LINE_LANES lanes or
    more read lane l's word i0 + l (that reduction's, contiguous or interleaved), one pass
    over the line takes them all when every one is such (reads_line_avx2). Out of line, with
-   the shadow's pointers in locals, so that the loop keeps them in registers. */
-static __attribute__((noinline)) void reads_lanes(struct sim_block *b, struct sim_warp *w,
-                                                  uint32_t pc, uint64_t e, const uint64_t *off)
+   the shadow's pointers in locals, so that the loop keeps them in registers. Returns 0 (a
+   tail call for sim_race_shared_reads). */
+static __attribute__((noinline)) int reads_lanes(struct sim_block *b, struct sim_warp *w,
+                                                 uint32_t pc, uint64_t e, const uint64_t *off)
 {
 #ifdef SIM_X86
   uint32_t i0;
@@ -2017,7 +2052,7 @@ static __attribute__((noinline)) void reads_lanes(struct sim_block *b, struct si
     struct fctx f;
     fctx_init(&f, b, w, pc);
     if (reads_line_avx2(&f, i0, (uint32_t)e))
-      return;
+      return 0;
   }
 #endif
   const struct shadow *sh = &b->race->sh;
@@ -2033,7 +2068,7 @@ static __attribute__((noinline)) void reads_lanes(struct sim_block *b, struct si
     const uint32_t i = (uint32_t)off[l] >> 2;
     if (!(rep[i] != E && wep[i] != E && (!initchk || iep[i] == base))) {  /* init: a byte */
       reads_rest(b, w, pc, mm, off);
-      return;
+      return 0;
     }
     rep[i] = E;                                /* reads_begin */
     rpc[i] = pc;
@@ -2042,6 +2077,7 @@ static __attribute__((noinline)) void reads_lanes(struct sim_block *b, struct si
     rflags[i] = 0;
     rbytes[i] = 0xf;
   }
+  return 0;
 }
 
 /* The stride in words of a full warp's 32 aligned words (0: no constant non-zero stride), from
@@ -2051,6 +2087,51 @@ static inline int64_t word_stride(const uint64_t *off, int64_t stride)
   if (stride == SIM_NO_STRIDE)
     return warp_stride(off);
   return stride && !(((int64_t)off[0] | stride) & 3) ? stride / 4 : 0;
+}
+
+#ifdef SIM_X86
+/* lanes_quiet's look at all 32 lanes, eight a gather. */
+__attribute__((target("avx2"))) static int lanes_quiet_avx2(const struct shadow *S,
+                                                            const uint64_t *off, uint32_t E)
+{
+  const __m256i Ev = _mm256_set1_epi32((int)E);
+  __m256i bad = _mm256_setzero_si256();
+#pragma GCC unroll 4
+  for (unsigned k = 0; k < 4; k++) {
+    const __m256i idx = _mm256_srli_epi32(sim_lo32x8(off + 8 * k), 2);
+    const __m256i q = _mm256_i32gather_epi32((const int *)(const void *)S->qep, idx, 4);
+    const __m256i we = _mm256_i32gather_epi32((const int *)(const void *)S->wep, idx, 4);
+    bad = _mm256_or_si256(bad, _mm256_or_si256(_mm256_xor_si256(q, Ev),
+                                               _mm256_cmpeq_epi32(we, Ev)));
+  }
+  return _mm256_testz_si256(bad, bad);
+}
+#endif
+
+static inline int word_quiet(const struct shadow *S, uint32_t i, uint32_t E)
+{
+  return S->qep[i] == E && S->wep[i] != E;
+}
+
+/* Whether a full warp's reads of the aligned 4-byte words at off (c: the read's fctx_init)
+   change nothing: every word's qep is the epoch and its wep is not (sim_race_lane_shortcuts
+   1 only). Lanes 0 and 31 first, a look that costs little where the answer is no (a
+   stencil's new words come last). */
+static inline int lanes_quiet(const struct fctx *c, const uint64_t *off)
+{
+  const struct shadow *S = c->S;
+  const uint32_t E = c->E;
+  if (!sim_race_lane_shortcuts || !word_quiet(S, (uint32_t)off[0] >> 2, E) ||
+      !word_quiet(S, (uint32_t)off[31] >> 2, E))
+    return 0;
+#ifdef SIM_X86
+  if (sim_cpu_avx2)
+    return lanes_quiet_avx2(S, off, E);
+#endif
+  for (unsigned l = 1; l < 31; l++)
+    if (!word_quiet(S, (uint32_t)off[l] >> 2, E))
+      return 0;
+  return 1;
 }
 
 /* How a full 32-lane warp's reads of word i by two of its threads, t1 then t2 (none before
@@ -2087,8 +2168,10 @@ static inline enum pair_kind pair_kind(const struct fctx *c, uint32_t i, uint32_
   return mine ? PAIR_LANES : PAIR_WARPS;
 }
 
+/* ... and then the word's qep where its readers are many warps' and `seen` (pair_kind ran
+   the uninitialised-read check, or it is off). */
 static inline void pair_apply(const struct fctx *c, uint32_t i, enum pair_kind k, uint16_t t1,
-                              uint16_t t2)
+                              uint16_t t2, int seen)
 {
   const struct shadow *S = c->S;
   if (k == PAIR_NEW) {
@@ -2101,6 +2184,8 @@ static inline void pair_apply(const struct fctx *c, uint32_t i, enum pair_kind k
     S->rtid2[i] = t1;
     S->rpc2[i] = c->pc;
   }
+  if (seen && (S->rflags[i] & R_WARPS))
+    S->qep[i] = c->E;
 }
 
 #ifdef SIM_X86
@@ -2146,6 +2231,7 @@ __attribute__((target("avx2"))) static int pairs16_avx2(const struct fctx *c, ui
   const __m256i E = _mm256_set1_epi32((int)c->E), ones = _mm256_set1_epi32(-1),
                 zero = _mm256_setzero_si256(), full = _mm256_set1_epi32(0xf);
   unsigned nnew = 0, nquiet = 0, nwarps = 0;
+  __m256i wq[2];                                /* the words of many warps' readers */
   for (unsigned h = 0; h < 2; h++) {            /* words i0 + 8h .. i0 + 8h + 7 */
     const uint32_t i = i0 + 8 * h;
 #define LD32(a) _mm256_loadu_si256((const __m256i *)(const void *)((a) + i))
@@ -2166,6 +2252,7 @@ __attribute__((target("avx2"))) static int pairs16_avx2(const struct fctx *c, ui
         _mm256_cmpeq_epi32(_mm256_and_si256(fl, _mm256_set1_epi32(R_MANY)), zero), ones);
     const __m256i mine = _mm256_cmpeq_epi32(_mm256_srli_epi32(LD16(S->rtid), 5),
                                             _mm256_set1_epi32((int)wid));
+    wq[h] = warps;
     const __m256i other_count = _mm256_andnot_si256(
         _mm256_cmpeq_epi32(LD16(S->rsync), _mm256_set1_epi32(c->ws)), ones);
     const __m256i isnew = _mm256_or_si256(
@@ -2191,8 +2278,15 @@ __attribute__((target("avx2"))) static int pairs16_avx2(const struct fctx *c, ui
   const __m256i t = _mm256_add_epi16(_mm256_set1_epi16((short)c->t0),
                                      _mm256_setr_epi16(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12,
                                                        13, 14, 15));
-  if (nquiet == 16)
+  /* then qep, as pair_apply's: where the readers are many warps', the uninitialised-read
+     check done (or off) */
+  const int seen = !c->initchk || !pending;
+  const __m256i Ev = _mm256_set1_epi32((int)c->E);
+  if (nquiet == 16) {
+    for (unsigned h = 0; h < 2 && seen; h++)
+      _mm256_maskstore_epi32((int *)(void *)(S->qep + i0 + 8 * h), wq[h], Ev);
     return 1;
+  }
   if (nnew == 16) {                             /* t1's new summary, t2 the second reader */
     _mm256_storeu_si256((__m256i *)(void *)(S->rep + i0), _mm256_set1_epi32((int)c->E));
     _mm256_storeu_si256((__m256i *)(void *)(S->rep + i0 + 8), _mm256_set1_epi32((int)c->E));
@@ -2213,6 +2307,10 @@ __attribute__((target("avx2"))) static int pairs16_avx2(const struct fctx *c, ui
     _mm256_storeu_si256((__m256i *)(void *)(S->rtid2 + i0), t);
     _mm256_storeu_si256((__m256i *)(void *)(S->rpc2 + i0), pc);
     _mm256_storeu_si256((__m256i *)(void *)(S->rpc2 + i0 + 8), pc);
+    if (seen) {
+      _mm256_storeu_si256((__m256i *)(void *)(S->qep + i0), Ev);
+      _mm256_storeu_si256((__m256i *)(void *)(S->qep + i0 + 8), Ev);
+    }
     return 1;
   }
   return 0;
@@ -2258,7 +2356,7 @@ static int halves_read(const struct fctx *c, struct sim_block *b, struct sim_war
 {
   if (b->W != 32 || !sim_race_lane_shortcuts)
     return 0;
-  const int pending = b->un_pending;
+  const int pending = b->un_pending, seen = !c->initchk || !pending;
   const uint32_t wid = w->id;
   const uint16_t t0 = (uint16_t)c->t0;
   if (off[1] == off[0] && off[17] == off[16] && off[16] != off[0]) {
@@ -2268,8 +2366,8 @@ static int halves_read(const struct fctx *c, struct sim_block *b, struct sim_war
     const enum pair_kind k0 = pair_kind(c, i0, wid, pending), k1 = pair_kind(c, i1, wid, pending);
     if (k0 == PAIR_LANES || k1 == PAIR_LANES)
       return 0;
-    pair_apply(c, i0, k0, t0, (uint16_t)(t0 + 1));
-    pair_apply(c, i1, k1, (uint16_t)(t0 + 16), (uint16_t)(t0 + 17));
+    pair_apply(c, i0, k0, t0, (uint16_t)(t0 + 1), seen);
+    pair_apply(c, i1, k1, (uint16_t)(t0 + 16), (uint16_t)(t0 + 17), seen);
     return 1;
   }
   if (off[16] != off[0] || off[1] == off[0])
@@ -2286,7 +2384,8 @@ static int halves_read(const struct fctx *c, struct sim_block *b, struct sim_war
     if ((k[l] = pair_kind(c, (uint32_t)off[l] >> 2, wid, pending)) == PAIR_LANES)
       return 0;
   for (unsigned l = 0; l < 16; l++)
-    pair_apply(c, (uint32_t)off[l] >> 2, k[l], (uint16_t)(t0 + l), (uint16_t)(t0 + l + 16));
+    pair_apply(c, (uint32_t)off[l] >> 2, k[l], (uint16_t)(t0 + l), (uint16_t)(t0 + l + 16),
+               seen);
   return 1;
 }
 
@@ -2305,6 +2404,16 @@ static __attribute__((noinline)) int reads_consecutive(const struct fctx *f,
   return 0;
 }
 
+/* After a read of word i (c: its actx_init), the word's qep where its reads are now quiet. */
+static inline void mark_quiet(const struct actx *c, uint32_t i)
+{
+  const struct shadow *S = &c->sh;
+  if (c->racy && S->rep[i] == c->E && S->wep[i] != c->E && (S->rflags[i] & R_WARPS) &&
+      (S->rbytes[i] & 0xf) == 0xf &&
+      (!c->initchk || (S->iep[i] == c->base && (S->init[i] & 0xf))))
+    S->qep[i] = c->E;
+}
+
 /* sim_race_shared_reads for any access but reads_lanes's. */
 static __attribute__((noinline)) int reads_other(struct sim_block *b, struct sim_warp *w,
                                                  uint32_t pc, uint64_t e, const uint64_t *off,
@@ -2312,6 +2421,9 @@ static __attribute__((noinline)) int reads_other(struct sim_block *b, struct sim
 {
   if (size == 4 && e == 0xffffffffull && stride == 0 && !(off[0] & 3) &&
       b->race->sh.wep[off[0] >> 2] != b->race_ep) {
+    if (sim_race_lane_shortcuts && b->race->sh.qep[off[0] >> 2] == b->race_ep && !vol &&
+        !(b->cfg->nocheck & SIM_NOCHECK_RACE))
+      return 0;                                /* quiet */
     /* a whole warp reading one word (return s[0]) not written in the epoch: after lanes 0
        and 1, the word's read summary has this warp, two of its threads and the bytes, and
        the uninitialised-read check has run; shadow_word for lanes 2-31 would change nothing
@@ -2320,14 +2432,17 @@ static __attribute__((noinline)) int reads_other(struct sim_block *b, struct sim
     actx_init(&c, b, w, pc, SIM_ACC_READ, vol);
     shadow_word(&c, 0, (uint32_t)off[0], 0, 0xf, 4, SIM_ACC_READ, 0);
     shadow_word(&c, 1, (uint32_t)off[0], 0, 0xf, 4, SIM_ACC_READ, 0);
+    mark_quiet(&c, (uint32_t)off[0] >> 2);
     return 0;
   }
   uint32_t fresh = 0;                          /* lanes whose word needs a new summary only */
   uint32_t quiet = 0;                          /* lanes whose read changes nothing */
   if (size == 4 && e == 0xffffffffull && !vol && !(b->cfg->nocheck & SIM_NOCHECK_RACE)) {
-    int64_t s = word_stride(off, stride);
     struct fctx f;
     fctx_init(&f, b, w, pc);
+    if (lanes_quiet(&f, off))
+      return 0;
+    int64_t s = word_stride(off, stride);
     if (s == 1 ? reads_consecutive(&f, b, w, (uint32_t)(off[0] >> 2))
                : s && sim_race_lane_shortcuts &&
                      reads_fresh_strided(&f, (uint32_t)(off[0] >> 2), s))
@@ -2401,10 +2516,8 @@ int sim_race_shared_reads(struct sim_block *b, struct sim_warp *w, uint32_t pc, 
                           const uint64_t *off, uint32_t size, int vol, int64_t stride)
 {
   if (size == 4 && e != 0xffffffffull && !vol && !(b->cfg->nocheck & SIM_NOCHECK_RACE) &&
-      sim_race_lane_shortcuts) {
-    reads_lanes(b, w, pc, e, off);             /* some lanes' aligned words */
-    return 0;
-  }
+      sim_race_lane_shortcuts)
+    return reads_lanes(b, w, pc, e, off);      /* some lanes' aligned words */
   return reads_other(b, w, pc, e, off, size, vol, stride);
 }
 

@@ -4933,6 +4933,22 @@ static void run_switched(const char *k, const char *name, const struct sim_launc
   }
 }
 
+/* sim_race_check_quiet over a test's runs: quiet_begin() turns it on; quiet_end(min) turns
+   it off and asserts that no word's reads were taken as quiet without the summary that makes
+   them so, and that at least min words (over all the barriers) were taken so rightly. */
+static void quiet_begin(void)
+{
+  sim_race_check_quiet = 1;
+  sim_race_quiet_bad = sim_race_quiet_seen = 0;
+}
+
+static void quiet_end(unsigned long min)
+{
+  sim_race_check_quiet = 0;
+  ck_assert_uint_eq(sim_race_quiet_bad, 0);
+  ck_assert_uint_ge(sim_race_quiet_seen, min);
+}
+
 /* The two runs of run_switched (the race checker's general path, then its shortcuts) must
    agree: outcome, fault (kind, message, lane, the other instruction and thread), the
    warp-instructions and the buffer read back (bytes at got0, got1). Counts the run as a race
@@ -5758,6 +5774,7 @@ START_TEST(test_shared_reads_quiet_match_lanes)
 #define SQ_NEXT() (rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17, (uint32_t)(rng >> 11))
   unsigned races = 0, clean = 0, uninit = 0;
   static char k[16384];
+  quiet_begin();
   for (int trial = 0; trial < 400; trial++) {
     const int first = trial % 2;                      /* every word written, then a barrier */
     size_t n = (size_t)snprintf(k, sizeof k,
@@ -5806,6 +5823,7 @@ START_TEST(test_shared_reads_quiet_match_lanes)
     same_race_runs(r, got[0], got[1], sizeof got[0], &races, &clean);
   }
 #undef SQ_NEXT
+  quiet_end(1000);
   ck_assert_uint_gt(races, 20);
   ck_assert_uint_gt(clean, 20);
   ck_assert_uint_gt(uninit, 5);
@@ -5912,6 +5930,7 @@ START_TEST(test_shared_reads_sequences_match_lanes)
     "  ld.shared.f32 %f1, [%r3];\n  add.f32 %f2, %f2, %f1;\n";
   unsigned races = 0, clean = 0;
   static char k[8192];
+  quiet_begin();
   for (unsigned p = 0; p < 2 * 8 * 8 * 8; p++) {
     size_t n = (size_t)snprintf(k, sizeof k,
       HDR
@@ -5937,6 +5956,7 @@ START_TEST(test_shared_reads_sequences_match_lanes)
     run_switched(k, "ss", &c, &sim_race_lane_shortcuts, r, got[0], got[1], sizeof got[0]);
     same_race_runs(r, got[0], got[1], sizeof got[0], &races, &clean);
   }
+  quiet_end(1000);
   ck_assert_uint_gt(races, 50);
   ck_assert_uint_gt(clean, 50);
 }

@@ -527,6 +527,71 @@ static void hoist_loads(uint32_t *evi, uint32_t n, const struct order *or)
   }
 }
 
+/* Whether two warps' events (n each, indices a and b into ev) are the same instructions in the
+   same state spaces: all that hoist_loads looks at. */
+static int same_code(const struct sim_tev *ev, const uint32_t *a, const uint32_t *b, uint32_t n)
+{
+  for (uint32_t p = 0; p < n; p++)
+    if (ev[a[p]].inst != ev[b[p]].inst || ev[a[p]].space != ev[b[p]].space)
+      return 0;
+  return 1;
+}
+
+/* hoist_loads for the warps of a block whose `loads` say so: a warp whose events are the same
+   code as the last warp searched in full (the warps of most kernels run alike) takes that
+   warp's order, as positions, without the search (unless plain: tm_sm_in.plain). Returns -1
+   when out of host memory. */
+static int hoist_block(struct bstate *bs, uint32_t nwarps, const uint8_t *loads,
+                       const struct order *or, int plain)
+{
+  uint32_t most = 0;
+  for (uint32_t k = 0; k < nwarps; k++)
+    if (loads[k] && bs->first[k + 1] - bs->first[k] > most)
+      most = bs->first[k + 1] - bs->first[k];
+  uint32_t *was = malloc(((size_t)most + 1) * sizeof *was);   /* the searched warp's order
+                                                                  before the search */
+  uint32_t *pos = malloc(((size_t)most + 1) * sizeof *pos);   /* ... its positions after it */
+  uint32_t *now = malloc(((size_t)most + 1) * sizeof *now);
+  if (!was || !pos || !now) {
+    free(was);
+    free(pos);
+    free(now);
+    return -1;
+  }
+  uint32_t nwas = UINT32_MAX;                    /* none searched yet */
+  for (uint32_t k = 0; k < nwarps; k++) {
+    if (!loads[k])
+      continue;
+    uint32_t *e = bs->evi + bs->first[k];
+    const uint32_t n = bs->first[k + 1] - bs->first[k];
+    if (!plain && n == nwas && same_code(or->ev, e, was, n)) {
+      memcpy(now, e, n * sizeof *e);
+      for (uint32_t p = 0; p < n; p++)
+        e[p] = now[pos[p]];
+      continue;
+    }
+    memcpy(was, e, n * sizeof *e);
+    nwas = n;
+    hoist_loads(e, n, or);
+    /* a warp's events are in increasing order before the search: each one's position then */
+    for (uint32_t p = 0; p < n; p++) {
+      uint32_t lo = 0, hi = n - 1;
+      while (lo < hi) {
+        const uint32_t mid = (lo + hi) / 2;
+        if (was[mid] < e[p])
+          lo = mid + 1;
+        else
+          hi = mid;
+      }
+      pos[p] = lo;
+    }
+  }
+  free(was);
+  free(pos);
+  free(now);
+  return 0;
+}
+
 /* Where a warp's branch e went (skip: the instruction the warp ran next, in PTX order): the
    instructions it skipped that ptxas predicates instead (issued, predicated off), else 0. */
 static uint8_t branch_phantoms(const struct sim_tev *e, uint32_t skip, const struct tm_op *ops)
@@ -541,7 +606,8 @@ static uint8_t branch_phantoms(const struct sim_tev *e, uint32_t skip, const str
 
 /* Group a block's events by warp, each warp's in issue order (hoist_loads). */
 static int index_block(struct bstate *bs, const struct sim_tblock *tb, uint32_t nwarps,
-                       const struct tm_op *ops, const struct tm_costs *c, uint64_t *memo)
+                       const struct tm_op *ops, const struct tm_costs *c, uint64_t *memo,
+                       int plain)
 {
   bs->tb = tb;
   bs->first = calloc(nwarps + 1, sizeof *bs->first);
@@ -603,11 +669,9 @@ static int index_block(struct bstate *bs, const struct sim_tblock *tb, uint32_t 
   free(branch);
   struct order or = { .ev = tb->ev, .ops = ops, .addr = c->hoist_addr, .sass = c->hoist_sass,
                       .memo = memo };
-  for (uint32_t k = 0; k < nwarps; k++)
-    if (loads[k])
-      hoist_loads(bs->evi + bs->first[k], bs->first[k + 1] - bs->first[k], &or);
+  const int rc = hoist_block(bs, nwarps, loads, &or, plain);
   free(loads);
-  return 0;
+  return rc;
 }
 
 /* The SMs still busy while this SM runs its j-th block: the others share the L2 and DRAM
@@ -1701,7 +1765,7 @@ int tm_sm_run(const struct tm_sm_in *in, const struct tm_op *ops, const struct s
   }
   uint64_t *memo = calloc(PASS_MEMO, sizeof *memo);   /* without it: each pair asked anew */
   for (uint32_t j = 0; j < nblocks; j++)
-    if (index_block(&s.b[j], &blocks[j], wpb, ops, &in->costs, memo)) {
+    if (index_block(&s.b[j], &blocks[j], wpb, ops, &in->costs, memo, in->plain)) {
       free(memo);
       goto done;
     }

@@ -2555,6 +2555,33 @@ static const char guard_ptx[] = HDR
   "  setp.lt.u32 %p1, %r1, 16;\n  @%p1 bra SKIP;\n  add.u32 %r2, %r1, 1;\nSKIP:\n"
   "  ld.global.u32 %r3, [%rd1];\n  add.u32 %r4, %r3, %r2;\n  ret;\n}\n";
 
+/* Warps of one block in three kinds, by warp id % 3: what comes before a global load, a
+   chain of fma it moves up past (kinds 0 and 1) or a chain of adds that make its address
+   (kind 2: the same state spaces, other instructions); the space a generic load after it
+   finds, global (kind 0) or shared (1 and 2: hoist_loads moves only the first, or both with
+   sass). Each kind's events are as many as the others', and the warp before each warp is of
+   the kind that differs from its own in one of the two (issue order: warps of the same code
+   share their order, hoist_block). */
+static const char kinds_ptx[] = HDR
+  ".visible .entry kinds(.param .u64 buf, .param .u64 out)\n{\n"
+  "  .reg .pred %p<3>;\n  .reg .b32 %r<12>;\n  .reg .b64 %rd<10>;\n  .reg .f32 %f<8>;\n"
+  "  .shared .align 4 .b8 sm[1024];\n"
+  "  ld.param.u64 %rd1, [buf];\n  mov.u32 %r1, %tid.x;\n  shr.u32 %r2, %r1, 5;\n"
+  "  rem.u32 %r3, %r2, 3;\n  setp.eq.u32 %p1, %r3, 0;\n"
+  "  setp.ne.u32 %p2, %r3, 2;\n  and.b32 %r4, %r1, 255;\n  shl.b32 %r4, %r4, 2;\n"
+  "  mov.u32 %r5, sm;\n  add.u32 %r5, %r5, %r4;\n  st.shared.u32 [%r5], %r1;\n"
+  "  bar.sync 0;\n  mul.wide.u32 %rd2, %r1, 4;\n  add.s64 %rd3, %rd1, %rd2;\n"
+  "  cvt.u64.u32 %rd4, %r5;\n  cvta.shared.u64 %rd5, %rd4;\n  selp.b64 %rd6, %rd3, %rd5, %p1;\n"
+  "  cvt.rn.f32.u32 %f1, %r1;\n  mov.f32 %f5, 0f3F800000;\n  @%p2 bra FMAS;\n"
+  "  add.s64 %rd7, %rd3, 4096;\n  add.s64 %rd7, %rd7, 4;\n  add.s64 %rd7, %rd7, 4;\n"
+  "  add.s64 %rd7, %rd7, 4;\n  ld.global.u32 %r6, [%rd7];\n  ld.u32 %r7, [%rd6];\n"
+  "  bra DONE;\n"
+  "FMAS:\n  fma.rn.f32 %f2, %f1, %f1, %f1;\n  fma.rn.f32 %f3, %f2, %f2, %f1;\n"
+  "  fma.rn.f32 %f4, %f3, %f3, %f2;\n  fma.rn.f32 %f5, %f4, %f4, %f3;\n"
+  "  ld.global.u32 %r6, [%rd3+4096];\n  ld.u32 %r7, [%rd6];\n  bra DONE;\n"
+  "DONE:\n  add.u32 %r8, %r6, %r7;\n  cvt.rzi.u32.f32 %r9, %f5;\n  add.u32 %r8, %r8, %r9;\n"
+  "  ret;\n}\n";
+
 /* Every shortcut of the replay (each warp's scoreboard kept per instruction, stalls counted
    by reason, tables filled as they are used, the cache's last line, the first touches'
    bins) gives the figures the plain replay gives, bit for bit, on each profile's own
@@ -2605,6 +2632,7 @@ START_TEST(test_shortcuts_same_figures)
     {loop3, "loop", 2, 128, 4096, 1, 0},
     {loop4, "loop", 2, 256, 4096, 1, 0},
     {loop5, "loop", 2, 256, 4096, 1, 0},
+    {kinds_ptx, "kinds", 2, 256, 4096 + 4096, 1, 0},
   };
   uint64_t skipped[sizeof cases / sizeof cases[0]] = {0};
   for (size_t pi = 0; pi < sizeof profs / sizeof profs[0]; pi++)

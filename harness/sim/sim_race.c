@@ -2084,8 +2084,9 @@ static __attribute__((noinline)) int reads_lanes(struct sim_block *b, struct sim
    the caller's stride in bytes where it knows it. */
 static inline int64_t word_stride(const uint64_t *off, int64_t stride)
 {
-  if (stride == SIM_NO_STRIDE)
-    return warp_stride(off);
+  if (stride == SIM_NO_STRIDE)   /* (lanes 0 and 1 on one word and lane 16 not, or the other
+                                    way round, as a 16-wide block's two rows: no step) */
+    return (off[1] == off[0]) != (off[16] == off[0]) ? 0 : warp_stride(off);
   return stride && !(((int64_t)off[0] | stride) & 3) ? stride / 4 : 0;
 }
 
@@ -2174,12 +2175,14 @@ static inline void pair_apply(const struct fctx *c, uint32_t i, enum pair_kind k
                               uint16_t t2, int seen)
 {
   const struct shadow *S = c->S;
-  if (k == PAIR_NEW) {
+  if (k == PAIR_NEW) {                         /* (this warp's readers alone) */
     reads_begin(S, i, c->E, t1, c->pc, c->ws, 0xf);
     S->rflags[i] = R_MANY;
     S->rtid2[i] = t2;
     S->rpc2[i] = c->pc;
-  } else if (k == PAIR_WARPS) {
+    return;
+  }
+  if (k == PAIR_WARPS) {
     S->rflags[i] = R_WARPS | R_MANY;
     S->rtid2[i] = t1;
     S->rpc2[i] = c->pc;

@@ -1223,6 +1223,29 @@ __attribute__((target("avx2"))) static int addrs_ok_stride_avx2(const uint64_t *
 }
 #endif
 
+#ifdef SIM_X86
+/* The largest of a full warp's shared offsets av (all below 4 GiB: in bounds) less the
+   smallest, eight a vector: the bank conflicts' first question where they have no step. */
+__attribute__((target("avx2"))) static uint64_t span_avx2(const uint64_t *av)
+{
+  const __m256i high = _mm256_set1_epi64x((long long)0xffffffff00000000ull);
+  __m256i mn = _mm256_set1_epi32(-1), mx = _mm256_setzero_si256();
+#pragma GCC unroll 8
+  for (unsigned l = 0; l < 32; l += 4) {
+    const __m256i a = _mm256_loadu_si256((const __m256i *)(const void *)(av + l));
+    mx = _mm256_max_epu32(mx, a);                  /* (the high halves, 0, set to all ones */
+    mn = _mm256_min_epu32(mn, _mm256_or_si256(a, high));  /* for the smallest) */
+  }
+  __m128i x = _mm_max_epu32(_mm256_castsi256_si128(mx), _mm256_extracti128_si256(mx, 1));
+  __m128i n = _mm_min_epu32(_mm256_castsi256_si128(mn), _mm256_extracti128_si256(mn, 1));
+  x = _mm_max_epu32(x, _mm_shuffle_epi32(x, _MM_SHUFFLE(1, 0, 3, 2)));
+  n = _mm_min_epu32(n, _mm_shuffle_epi32(n, _MM_SHUFFLE(1, 0, 3, 2)));
+  x = _mm_max_epu32(x, _mm_shuffle_epi32(x, _MM_SHUFFLE(2, 3, 0, 1)));
+  n = _mm_min_epu32(n, _mm_shuffle_epi32(n, _MM_SHUFFLE(2, 3, 0, 1)));
+  return (uint32_t)_mm_cvtsi128_si32(x) - (uint32_t)_mm_cvtsi128_si32(n);
+}
+#endif
+
 /* Whether the addresses av of lanes m are all aligned as amask asks (no bit of it set) and
    none is past lim. */
 static inline int lanes_within(const uint64_t *av, uint32_t m, uint64_t amask, uint64_t lim)
@@ -2585,7 +2608,7 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
         }
       }
     if (done && e == SIM_FULL32 && W == 32)      /* a shared atomic's banks are a load's */
-      sim_stats_shared_full(b, pc, av, size, stride);
+      sim_stats_shared_full(b, pc, av, size, stride, UINT64_MAX);
     else
       sim_stats_mem(b, pc, sp, av, e, size, uniform ? SIM_ATOMIC_UNIFORM : SIM_ATOMIC);
     if (diff)
@@ -3244,7 +3267,9 @@ static inline __attribute__((always_inline)) int run_shared(struct sim_block *b,
     }
     b->writes++;
   }
-  sim_stats_shared_full(b, pc, av, size, stride);
+  /* (offsets in bounds: below 4 GiB) */
+  sim_stats_shared_full(b, pc, av, size, stride,
+                        stride == SIM_NO_STRIDE && b->stats ? span_avx2(av) : UINT64_MAX);
   return 1;
 }
 

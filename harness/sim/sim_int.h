@@ -985,9 +985,11 @@ void sim_stats_mem_seq(struct sim_block *b, uint32_t pc, enum ptx_space sp, uint
 void sim_stats_mem(struct sim_block *b, uint32_t pc, enum ptx_space sp, const uint64_t *addr,
                    uint64_t m, uint32_t size, int atomic);
 /* sim_stats_mem of a plain shared access by a full 32-lane warp at shared offsets addr[l] =
-   addr[0] + l stride (stride in bytes; SIM_NO_STRIDE: not known to be constant). */
+   addr[0] + l stride (stride in bytes; SIM_NO_STRIDE: not known to be constant), each
+   aligned to its size; span: the largest offset less the smallest where the caller knows it,
+   else UINT64_MAX. */
 void sim_stats_shared_full(struct sim_block *b, uint32_t pc, const uint64_t *addr,
-                           uint32_t size, int64_t stride);
+                           uint32_t size, int64_t stride, uint64_t span);
 /* sim_stats_mem of a plain shared access by the lanes m of a warp at shared offsets off[l],
    without its tests for the other spaces. stride: the constant step in bytes of the offsets of
    m's lanes (off[l] = off[lo] + (l - lo) stride, lo m's first lane; none wrapping around)

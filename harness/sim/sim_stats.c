@@ -54,7 +54,7 @@ __attribute__((target("avx2"))) static inline uint32_t or_lanes32(__m256i v)
    in cnt[k]), a row's mask added as one number to all of them. Returns 0 (nothing counted)
    when the words span more rows, or a word is past 32 bits. */
 #define BANK_ROWS 8u
-__attribute__((target("avx2"))) static unsigned bank_rows_avx2(const uint64_t *addr)
+__attribute__((target("avx2"), noinline)) static unsigned bank_rows_avx2(const uint64_t *addr)
 {
   __m256i w[4], high = _mm256_setzero_si256();
 #pragma GCC unroll 4
@@ -794,7 +794,7 @@ static void local_cost(struct sim_inst_stats *st, const uint64_t *addr, uint64_t
 }
 
 void sim_stats_shared_full(struct sim_block *b, uint32_t pc, const uint64_t *addr,
-                           uint32_t size, int64_t stride)
+                           uint32_t size, int64_t stride, uint64_t span)
 {
   if (size > 4 || b->W != 32 || !b->stats || (stride != SIM_NO_STRIDE && (stride & 3))) {
     sim_stats_mem(b, pc, PTX_SP_SHARED, addr, 0xffffffffull, size, 0);
@@ -808,6 +808,11 @@ void sim_stats_shared_full(struct sim_block *b, uint32_t pc, const uint64_t *add
     const unsigned k = s40 ? (unsigned)__builtin_ctzll(s40) : 0;
     if (k < 32)
       wf = s40 ? 1u << (k > 5 ? 5 : k) : 1;
+  }
+  else if (span <= 124 && sim_stats_shortcuts) {
+    wf = 1;                       /* within 32 words (124 bytes from the first: the last is at
+                                     most 31 words on): each in a bank of its own, as
+                                     bank_rows_avx2 finds first */
   }
 #ifdef SIM_X86
   else if (sim_cpu_avx2 && sim_stats_shortcuts) {

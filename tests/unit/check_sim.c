@@ -3882,8 +3882,9 @@ END_TEST
 
 /* One access through sim_stats_mem on a 32-lane block of its own, with sim_stats_shortcuts
    set to sc, into *st (zeroed first); sc 2: a full warp's shared access through
-   sim_stats_shared_full, shortcuts on, its step not known. Returns the sectors and
-   wavefronts the block counted. */
+   sim_stats_shared_full, shortcuts on, its step not known; sc 3: the same, its span known
+   (addresses below 4 GiB, as run_shared's). Returns the sectors and wavefronts the block
+   counted. */
 static uint64_t stats_access(int sc, enum ptx_space sp, const uint64_t *addr, uint64_t m,
                              uint32_t size, struct sim_inst_stats *st)
 {
@@ -3892,9 +3893,15 @@ static uint64_t stats_access(int sc, enum ptx_space sp, const uint64_t *addr, ui
   memset(st, 0, sizeof *st);
   b.stats = st;
   b.W = 32;
-  sim_stats_shortcuts = sc;
-  if (sc == 2)                             /* a full warp's shared access from run_shared */
-    sim_stats_shared_full(&b, 0, addr, size, SIM_NO_STRIDE);
+  sim_stats_shortcuts = sc >= 2 ? 1 : sc;
+  uint64_t lo = UINT64_MAX, hi = 0;
+  for (unsigned l = 0; l < 32 && sc == 3; l++) {
+    lo = addr[l] < lo ? addr[l] : lo;
+    hi = addr[l] > hi ? addr[l] : hi;
+  }
+  if (sc >= 2)                             /* a full warp's shared access from run_shared */
+    sim_stats_shared_full(&b, 0, addr, size, SIM_NO_STRIDE,
+                          sc == 3 && hi < (1ull << 32) ? hi - lo : UINT64_MAX);
   else
     sim_stats_mem(&b, 0, sp, addr, m, size, 0);
   sim_stats_shortcuts = 1;
@@ -4092,14 +4099,16 @@ END_TEST
    row masks, with AVX2) against the general lane-by-lane count (sim_stats_shortcuts 0): words
    drawn from 1 to 11 rows (past the 8 the masks take), with broadcasts (lanes sharing a word),
    pairs, half-warps, one lane far off, words at 2^32 (past what the masks take), two words a
-   multiple of 32 apart, a span of just 32 words, and sizes of 1, 2 and 4 bytes; each also
-   through a full warp's entry, sim_stats_shared_full, which counts by rows first. */
+   multiple of 32 apart, a span of just 32 words, lane 0 at a word's last byte and the others
+   32 k words on (less than 128 bytes apart for 1 and 2 bytes, two words of one bank), and
+   sizes of 1, 2 and 4 bytes; each also through a full warp's entry, sim_stats_shared_full,
+   which counts by rows first, its span unknown and known. */
 START_TEST(test_shared_stats_rows)
 {
   uint64_t rng = 0xD1B54A32D192ED03ull;
   unsigned ncase = 0, nconf = 0, nbig = 0;
   for (unsigned rows = 1; rows <= 11; rows++)
-    for (unsigned shape = 0; shape < 8; shape++)
+    for (unsigned shape = 0; shape < 9; shape++)
       for (unsigned rep = 0; rep < 60; rep++) {
         uint64_t r = sim_order_next(&rng), addr[32];
         const unsigned size = 1u << (r % 3);
@@ -4114,21 +4123,23 @@ START_TEST(test_shared_stats_rows)
           case 4: w = w0 + (l == x % 32 ? 32 * rows + 7 : x % 32); break;  /* one lane off */
           case 5: w = w0 + x % (32 * rows); break;                         /* at 2^32 */
           case 6: w = w0 + (l & 1) * 32 * rows; break;                     /* 32 k apart */
-          default: w = w0 + l + (l == 31) * (32 * rows - 30); break;       /* a span of 32 k */
+          case 7: w = w0 + l + (l == 31) * (32 * rows - 30); break;        /* a span of 32 k */
+          default: w = w0 + (l > 0) * 32 * rows; break;                    /* lane 0 on its own */
           }
-          addr[l] = w * 4 + (size < 4 ? (x >> 16) % (4 / size) * size : 0);
+          addr[l] = w * 4 + (shape == 8 ? (l ? 0 : 4 - size)
+                                        : size < 4 ? (x >> 16) % (4 / size) * size : 0);
         }
-        struct sim_inst_stats st[3];
-        for (int sc = 0; sc < 3; sc++)
+        struct sim_inst_stats st[4];
+        for (int sc = 0; sc < 4; sc++)
           ck_assert_uint_eq(stats_access(sc, PTX_SP_SHARED, addr, 0xffffffffull, size, &st[sc]),
                             st[sc].s_wavefronts);
-        for (int sc = 1; sc < 3; sc++)
+        for (int sc = 1; sc < 4; sc++)
           ck_assert_msg(st[0].s_wavefronts == st[sc].s_wavefronts &&
                         st[0].s_ideal == st[sc].s_ideal && st[0].s_req == st[sc].s_req,
                         "rows %u, shape %u, size %u: %llu wavefronts (%llu ideal), %s %llu "
                         "(%llu)", rows, shape, size, (unsigned long long)st[0].s_wavefronts,
                         (unsigned long long)st[0].s_ideal,
-                        sc == 1 ? "by rows" : "a full warp's first",
+                        sc == 1 ? "by rows" : sc == 2 ? "a full warp's first" : "by its span",
                         (unsigned long long)st[sc].s_wavefronts,
                         (unsigned long long)st[sc].s_ideal);
         ncase++;

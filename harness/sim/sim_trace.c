@@ -43,20 +43,37 @@ void sim_trace_mem(struct sim_block *b, enum ptx_space sp, const uint64_t *addr,
     e->n = (uint32_t)wavefronts;
     return;
   }
-  /* distinct addresses, and the most lanes on one (what an atomic unit serialises) */
-  uint64_t lanes[SIM_MAX_WARP];
-  unsigned na = 0;
-  for (uint64_t mm = m; mm && sp == PTX_SP_GLOBAL; mm &= mm - 1)
-    lanes[na++] = addr[sim_ctz64(mm)];
-  sim_sort_u64(lanes, na);
-  unsigned distinct = 0, run = 0, most = 0;
-  for (unsigned i = 0; i < na; i++) {
-    run = i && lanes[i] == lanes[i - 1] ? run + 1 : 1;
-    distinct += run == 1;
-    most = run > most ? run : most;
+  /* lanes at strictly increasing global addresses whose sectors never go back (a coalesced
+     access, a column read at a stride): each lane's address its own and the sectors in
+     order, which the sorts below would find (sim_stats_shortcuts 0: sorted all the same) */
+  int ordered = sp == PTX_SP_GLOBAL && sim_stats_shortcuts;
+  uint64_t pa = 0, ps = 0;
+  for (uint64_t mm = m; mm && ordered; mm &= mm - 1) {
+    const uint64_t a = addr[sim_ctz64(mm)];
+    if (mm != m && (a <= pa || a >> 5 < ps))
+      ordered = 0;
+    pa = a;
+    ps = (a + size - 1) >> 5;
   }
-  e->dups = (uint8_t)(na - distinct > 255 ? 255 : na - distinct);
-  e->same = (uint8_t)(most > 255 ? 255 : most);
+  if (ordered) {
+    e->dups = 0;
+    e->same = 1;
+  } else {
+    /* distinct addresses, and the most lanes on one (what an atomic unit serialises) */
+    uint64_t lanes[SIM_MAX_WARP];
+    unsigned na = 0;
+    for (uint64_t mm = m; mm && sp == PTX_SP_GLOBAL; mm &= mm - 1)
+      lanes[na++] = addr[sim_ctz64(mm)];
+    sim_sort_u64(lanes, na);
+    unsigned distinct = 0, run = 0, most = 0;
+    for (unsigned i = 0; i < na; i++) {
+      run = i && lanes[i] == lanes[i - 1] ? run + 1 : 1;
+      distinct += run == 1;
+      most = run > most ? run : most;
+    }
+    e->dups = (uint8_t)(na - distinct > 255 ? 255 : na - distinct);
+    e->same = (uint8_t)(most > 255 ? 255 : most);
+  }
   /* every sector the lanes' bytes fall in, once */
   uint64_t s[SIM_MAX_WARP * 8];
   unsigned n = 0;
@@ -71,7 +88,8 @@ void sim_trace_mem(struct sim_block *b, enum ptx_space sp, const uint64_t *addr,
     for (uint64_t x = a >> 5; x <= (a + size - 1) >> 5 && n < sizeof s / sizeof *s; x++)
       s[n++] = x;
   }
-  sim_sort_u64(s, n);
+  if (!ordered)
+    sim_sort_u64(s, n);
   unsigned d = 0;
   for (unsigned i = 0; i < n; i++)
     if (!d || s[i] != s[d - 1])

@@ -3908,6 +3908,59 @@ static uint64_t stats_access(int sc, enum ptx_space sp, const uint64_t *addr, ui
   return b.sectors + b.wavefronts;
 }
 
+/* sim_trace_mem's event of a global access, in lane order where the addresses ascend, against
+   the sorts of every access (sim_stats_shortcuts 0): lanes of 1 to 16 bytes at steps of 0
+   to 40 bytes (overlapping, within a sector, across them), forwards and backwards, misaligned,
+   with a lane moved back or onto the lane before, over masks of every shape; the sectors, the
+   lanes that share an address and the most on one must be the same. */
+START_TEST(test_trace_mem_ordered)
+{
+  static const uint32_t sizes[] = {1, 2, 4, 8, 16};
+  static const int64_t steps[] = {0, 1, 2, 4, 8, 12, 16, 31, 32, 33, 40, -4, -32};
+  uint64_t rng = 0xA0761D6478BD642Full;
+  unsigned ordered = 0;
+  for (size_t zi = 0; zi < sizeof sizes / sizeof *sizes; zi++)
+    for (size_t si = 0; si < sizeof steps / sizeof *steps; si++)
+      for (unsigned rep = 0; rep < 24; rep++) {
+        const uint64_t r = sim_order_next(&rng);
+        const uint32_t size = sizes[zi];
+        uint64_t addr[32], m = rep % 4 == 0 ? 0xffffffffull : r >> 32 ? r >> 32 : 1;
+        const uint64_t a0 = SIM_GLOBAL_BASE + 4096 + (r % 64) * (rep % 3 ? size : 1);
+        for (unsigned l = 0; l < 32; l++)
+          addr[l] = a0 + (uint64_t)((int64_t)l * steps[si]) + 2048;
+        const unsigned hit = 1 + (unsigned)(r >> 8) % 31;
+        if (rep % 8 == 5)
+          addr[hit] = addr[hit - 1] - size;                          /* a lane back */
+        else if (rep % 8 == 6)
+          addr[hit] = addr[hit - 1];                                 /* onto the one before */
+        struct sim_tev ev[2][1];
+        struct sim_tblock tb[2];
+        for (int sc = 0; sc < 2; sc++) {
+          memset(&tb[sc], 0, sizeof tb[sc]);
+          memset(ev[sc], 0, sizeof ev[sc]);
+          tb[sc].ev = ev[sc];
+          tb[sc].nev = tb[sc].cap_ev = 1;
+          struct sim_block b;
+          memset(&b, 0, sizeof b);
+          b.trace = &tb[sc];
+          sim_stats_shortcuts = sc;
+          sim_trace_mem(&b, PTX_SP_GLOBAL, addr, m, size, 0);
+          sim_stats_shortcuts = 1;
+        }
+        ck_assert_msg(ev[0][0].n == ev[1][0].n && ev[0][0].first == ev[1][0].first &&
+                      ev[0][0].dups == ev[1][0].dups && ev[0][0].same == ev[1][0].same &&
+                      !memcmp(tb[0].sec, tb[1].sec, ev[0][0].n * sizeof *tb[0].sec),
+                      "size %u, step %lld, rep %u: %u sectors, %u dups, %u same; in order "
+                      "%u, %u, %u", size, (long long)steps[si], rep, ev[0][0].n, ev[0][0].dups,
+                      ev[0][0].same, ev[1][0].n, ev[1][0].dups, ev[1][0].same);
+        ordered += steps[si] > 0 && rep % 8 < 5;
+        free(tb[0].sec);
+        free(tb[1].sec);
+      }
+  ck_assert_uint_gt(ordered, 100);
+}
+END_TEST
+
 /* The sectors, lines and bytes of global accesses in closed form (lanes stepping by their
    size, or one address) and in one pass over lanes whose addresses ascend (sim_stats.c's
    global_cost_ordered, a full warp's lanes in turn or a mask's), against the general count
@@ -7916,6 +7969,7 @@ Suite *suite_sim(void)
   tcase_add_test(t, test_fast_path_shared_wavefronts);
   tcase_add_test(t, test_shared_stats_affine);
   tcase_add_test(t, test_shared_stats_rows);
+  tcase_add_test(t, test_trace_mem_ordered);
   tcase_add_test(t, test_sort_u64_matches_qsort);
   tcase_add_test(t, test_shared_part_bounds);
   tcase_add_test(t, test_touch_span_guess);

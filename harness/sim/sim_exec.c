@@ -1225,7 +1225,8 @@ __attribute__((target("avx2"))) static int addrs_ok_stride_avx2(const uint64_t *
 
 #ifdef SIM_X86
 /* The largest of a full warp's shared offsets av (all below 4 GiB: in bounds) less the
-   smallest, eight a vector: the bank conflicts' first question where they have no step. */
+   smallest, eight a vector: the bank conflicts' first question where they have no step. The
+   32-bit halves are compared, the high ones (0) set to all ones for the smallest. */
 __attribute__((target("avx2"))) static uint64_t span_avx2(const uint64_t *av)
 {
   const __m256i high = _mm256_set1_epi64x((long long)0xffffffff00000000ull);
@@ -1233,8 +1234,8 @@ __attribute__((target("avx2"))) static uint64_t span_avx2(const uint64_t *av)
 #pragma GCC unroll 8
   for (unsigned l = 0; l < 32; l += 4) {
     const __m256i a = _mm256_loadu_si256((const __m256i *)(const void *)(av + l));
-    mx = _mm256_max_epu32(mx, a);                  /* (the high halves, 0, set to all ones */
-    mn = _mm256_min_epu32(mn, _mm256_or_si256(a, high));  /* for the smallest) */
+    mx = _mm256_max_epu32(mx, a);
+    mn = _mm256_min_epu32(mn, _mm256_or_si256(a, high));
   }
   __m128i x = _mm_max_epu32(_mm256_castsi256_si128(mx), _mm256_extracti128_si256(mx, 1));
   __m128i n = _mm_min_epu32(_mm256_castsi256_si128(mn), _mm256_extracti128_si256(mn, 1));

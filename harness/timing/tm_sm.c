@@ -559,12 +559,30 @@ static int hoist_block(struct bstate *bs, uint32_t nwarps, const uint8_t *loads,
     return -1;
   }
   uint32_t nwas = UINT32_MAX;                    /* none searched yet */
+  const uint32_t *rep = NULL;                    /* the searched warp's order after it */
+  int have_pos = 0;                              /* pos worked out for it (at its first use) */
   for (uint32_t k = 0; k < nwarps; k++) {
     if (!loads[k])
       continue;
     uint32_t *e = bs->evi + bs->first[k];
     const uint32_t n = bs->first[k + 1] - bs->first[k];
     if (!plain && n == nwas && same_code(or->ev, e, was, n)) {
+      if (!have_pos) {
+        /* the searched warp's events were in increasing order before the search: each
+           one's position then */
+        for (uint32_t p = 0; p < n; p++) {
+          uint32_t lo = 0, hi = n - 1;
+          while (lo < hi) {
+            const uint32_t mid = (lo + hi) / 2;
+            if (was[mid] < rep[p])
+              lo = mid + 1;
+            else
+              hi = mid;
+          }
+          pos[p] = lo;
+        }
+        have_pos = 1;
+      }
       memcpy(now, e, n * sizeof *e);
       for (uint32_t p = 0; p < n; p++)
         e[p] = now[pos[p]];
@@ -573,18 +591,8 @@ static int hoist_block(struct bstate *bs, uint32_t nwarps, const uint8_t *loads,
     memcpy(was, e, n * sizeof *e);
     nwas = n;
     hoist_loads(e, n, or);
-    /* a warp's events are in increasing order before the search: each one's position then */
-    for (uint32_t p = 0; p < n; p++) {
-      uint32_t lo = 0, hi = n - 1;
-      while (lo < hi) {
-        const uint32_t mid = (lo + hi) / 2;
-        if (was[mid] < e[p])
-          lo = mid + 1;
-        else
-          hi = mid;
-      }
-      pos[p] = lo;
-    }
+    rep = e;
+    have_pos = 0;
   }
   free(was);
   free(pos);

@@ -1206,10 +1206,7 @@ __attribute__((target("avx2"))) static int addrs_ok_stride_avx2(const uint64_t *
     return a0 <= lim && av[31] <= lim;
   if (_mm256_testz_si256(ors, _mm256_set1_epi64x((long long)0xffffffff00000000ull))) {
     /* every address below 4 GiB: the largest is the largest low half */
-    __m128i x = _mm_max_epu32(_mm256_castsi256_si128(mx), _mm256_extracti128_si256(mx, 1));
-    x = _mm_max_epu32(x, _mm_shuffle_epi32(x, _MM_SHUFFLE(1, 0, 3, 2)));
-    x = _mm_max_epu32(x, _mm_shuffle_epi32(x, _MM_SHUFFLE(2, 3, 0, 1)));
-    return (uint32_t)_mm_cvtsi128_si32(x) <= lim;
+    return sim_max_u32x8(mx) <= lim;
   }
   const __m256i sign = _mm256_set1_epi64x((long long)(1ull << 63));
   const __m256i vlim = _mm256_set1_epi64x((long long)(lim ^ (1ull << 63)));
@@ -1237,13 +1234,7 @@ __attribute__((target("avx2"))) static uint64_t span_avx2(const uint64_t *av)
     mx = _mm256_max_epu32(mx, a);
     mn = _mm256_min_epu32(mn, _mm256_or_si256(a, high));
   }
-  __m128i x = _mm_max_epu32(_mm256_castsi256_si128(mx), _mm256_extracti128_si256(mx, 1));
-  __m128i n = _mm_min_epu32(_mm256_castsi256_si128(mn), _mm256_extracti128_si256(mn, 1));
-  x = _mm_max_epu32(x, _mm_shuffle_epi32(x, _MM_SHUFFLE(1, 0, 3, 2)));
-  n = _mm_min_epu32(n, _mm_shuffle_epi32(n, _MM_SHUFFLE(1, 0, 3, 2)));
-  x = _mm_max_epu32(x, _mm_shuffle_epi32(x, _MM_SHUFFLE(2, 3, 0, 1)));
-  n = _mm_min_epu32(n, _mm_shuffle_epi32(n, _MM_SHUFFLE(2, 3, 0, 1)));
-  return (uint32_t)_mm_cvtsi128_si32(x) - (uint32_t)_mm_cvtsi128_si32(n);
+  return sim_max_u32x8(mx) - sim_min_u32x8(mn);
 }
 #endif
 

@@ -38,6 +38,23 @@ __attribute__((target("avx2"))) static inline __m256i sim_lo32x8(const uint64_t 
                                   _MM_SHUFFLE(3, 1, 2, 0));
 }
 
+/* The largest and the smallest of eight unsigned 32-bit values. */
+__attribute__((target("avx2"))) static inline uint32_t sim_max_u32x8(__m256i v)
+{
+  __m128i x = _mm_max_epu32(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1));
+  x = _mm_max_epu32(x, _mm_shuffle_epi32(x, _MM_SHUFFLE(1, 0, 3, 2)));
+  x = _mm_max_epu32(x, _mm_shuffle_epi32(x, _MM_SHUFFLE(2, 3, 0, 1)));
+  return (uint32_t)_mm_cvtsi128_si32(x);
+}
+
+__attribute__((target("avx2"))) static inline uint32_t sim_min_u32x8(__m256i v)
+{
+  __m128i x = _mm_min_epu32(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1));
+  x = _mm_min_epu32(x, _mm_shuffle_epi32(x, _MM_SHUFFLE(1, 0, 3, 2)));
+  x = _mm_min_epu32(x, _mm_shuffle_epi32(x, _MM_SHUFFLE(2, 3, 0, 1)));
+  return (uint32_t)_mm_cvtsi128_si32(x);
+}
+
 /* .ftz of eight f32s' bits: a subnormal (exponent 0) becomes the zero of its sign. */
 __attribute__((target("avx2"))) static inline __m256i sim_ftz32x8(__m256i u)
 {

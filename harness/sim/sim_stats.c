@@ -71,13 +71,7 @@ __attribute__((target("avx2"), noinline)) static unsigned bank_rows_avx2(const u
     return 0;
   __m256i mn = _mm256_min_epu32(_mm256_min_epu32(w[0], w[1]), _mm256_min_epu32(w[2], w[3]));
   __m256i mx = _mm256_max_epu32(_mm256_max_epu32(w[0], w[1]), _mm256_max_epu32(w[2], w[3]));
-  __m128i n = _mm_min_epu32(_mm256_castsi256_si128(mn), _mm256_extracti128_si256(mn, 1));
-  __m128i x = _mm_max_epu32(_mm256_castsi256_si128(mx), _mm256_extracti128_si256(mx, 1));
-  n = _mm_min_epu32(n, _mm_shuffle_epi32(n, _MM_SHUFFLE(1, 0, 3, 2)));
-  x = _mm_max_epu32(x, _mm_shuffle_epi32(x, _MM_SHUFFLE(1, 0, 3, 2)));
-  n = _mm_min_epu32(n, _mm_shuffle_epi32(n, _MM_SHUFFLE(2, 3, 0, 1)));
-  x = _mm_max_epu32(x, _mm_shuffle_epi32(x, _MM_SHUFFLE(2, 3, 0, 1)));
-  const uint32_t lo = (uint32_t)_mm_cvtsi128_si32(n), hi = (uint32_t)_mm_cvtsi128_si32(x);
+  const uint32_t lo = sim_min_u32x8(mn), hi = sim_max_u32x8(mx);
   if (hi - lo < 32)
     return 1;                     /* within 32 words: each word in a bank of its own */
   const uint32_t row0 = lo >> 5, rows = (hi >> 5) - row0 + 1;

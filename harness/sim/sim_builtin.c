@@ -57,7 +57,7 @@ static int read_string(struct sim_block *b, struct sim_warp *w, uint32_t pc, uns
 static void cut(struct sim_block *b)
 {
   if (b->pf)
-    __atomic_store_n(&b->pf->cut, 1, __ATOMIC_RELAXED);
+    sim_atomic_min_u32(&b->pf->cut, b->linear);
 }
 
 /* Whether what this block prints now is kept: its own output is under the launch's limit,

@@ -462,10 +462,19 @@ struct sim_cluster {
 #define SIM_RSMEM_OFF1   512u             /* %reserved_smem_offset_1 - _begin */
 
 /* What the launch's printf output has come to (kept by sim_launch.c, read by sim_builtin.c). */
+/* *p = min(*p, v), atomically */
+static inline void sim_atomic_min_u32(uint32_t *p, uint32_t v)
+{
+  uint32_t cur = __atomic_load_n(p, __ATOMIC_RELAXED);
+  while (v < cur && !__atomic_compare_exchange_n(p, &cur, v, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+    ;
+}
+
 struct sim_printf {
   uint32_t cut_after;            /* atomic: the output kept fills SIM_PRINTF_FIFO with blocks up
                                     to this linear index: what later blocks print is not kept */
-  int cut;                       /* atomic: some output was not kept */
+  uint32_t cut;                  /* atomic: the lowest block some of whose output was not kept
+                                    (UINT32_MAX: none; 0 also when the pool lost some) */
 };
 
 /* The budget's grace, outside groups. Once a block of the launch has waited for another
@@ -600,6 +609,50 @@ uint64_t sim_launch_global_writes(const struct sim_block *b);
 /* 1 when a worker other than b's runs a group that is not stuck (or is about to take one): it
    may yet write what b's group waits for. */
 int sim_launch_others_running(const struct sim_block *b);
+
+/* ---- a launch's counters as a serial run gives them (sim_tally.c) ---- */
+/* A serial run starts blocks in index order and stops at the first that faults: its counters
+   are those of the blocks up to that one. With blocks on several workers, a block past the
+   faulting one may have ended (or been cut short) by then, so each block counts into a
+   table of its own and hands it to the tally as it ends (sim_tally_add, under the launch's
+   lock): the blocks below the lowest that has not ended, summed in `done`; the others that
+   have ended, in runs of consecutive blocks, each summed. A block faults before it ends, so
+   no run holds blocks on both sides of a fault; a run past the lowest faulting block is
+   dropped, as is every block past it that ends later. The runs number at most the blocks
+   started and not ended, plus one. */
+struct sim_tally_run {
+  uint32_t lo, hi;                 /* blocks lo..hi, all ended */
+  struct sim_counters ctr;
+  struct sim_inst_stats *st;       /* per code pc, summed */
+};
+struct sim_tally {
+  uint32_t ncode;
+  uint32_t low;                    /* the lowest block that has not ended */
+  struct sim_counters done_ctr;    /* blocks below low, summed */
+  struct sim_inst_stats *done;
+  struct sim_tally_run *run;       /* by lo; none holds low */
+  uint32_t nrun, caprun;
+  struct sim_inst_stats **spare;   /* zeroed tables, for blocks to count into */
+  uint32_t nspare, capspare;
+};
+/* 0, or -1 when host memory ran out. */
+int sim_tally_init(struct sim_tally *t, uint32_t ncode);
+void sim_tally_free(struct sim_tally *t);
+/* A zeroed table of t's size (a spare, or a new one; free() frees it); NULL when host
+   memory ran out. */
+struct sim_inst_stats *sim_tally_table(struct sim_tally *t);
+/* Block idx ended with counters *ctr and table *st, stop the lowest faulting block so far
+   (UINT32_MAX: none). *st is zeroed, or kept by the tally and replaced with a zeroed one
+   (NULL when host memory ran out). 0, or -1 when host memory ran out. */
+int sim_tally_add(struct sim_tally *t, uint32_t idx, const struct sim_counters *ctr,
+                  struct sim_inst_stats **st, uint32_t stop);
+/* Block idx, the lowest not ended when it started (every block before it had ended: none
+   of them can fault, so what it counts is kept, and it counted into its worker's own table),
+   has ended; stop as sim_tally_add's. */
+void sim_tally_pass(struct sim_tally *t, uint32_t idx, uint32_t stop);
+/* The blocks up to stop, summed into to (per code pc) and *ctr. */
+void sim_tally_sum(const struct sim_tally *t, uint32_t stop, struct sim_inst_stats *to,
+                   struct sim_counters *ctr);
 
 /* ---- launch checks ---- */
 #define SIM_CLUSTER_PORTABLE_MAX 8u  /* blocks a cluster may hold without the non-portable

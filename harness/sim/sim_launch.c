@@ -6,8 +6,11 @@
  * consecutive blocks at a time (claim_size; under an order seed, sim_launch.order_seed, one
  * worker takes them one by one in an order the seed shuffles). The result is the same as a
  * serial run: when blocks fault, the report is the one of the lowest-numbered faulting block
- * (blocks after it are not started, or stop early), and the counters are sums. Global-memory
- * atomics are host atomics; everything else a block touches is its own.
+ * (blocks after it are not started, or stop early), and the counters and printed text are
+ * those of the blocks up to it: on more than one worker, a block counts into a table of its
+ * own unless it starts as the lowest block not ended, and sim_tally.c sums the tables in
+ * index order, dropping those past the fault (kept_until). Global-memory atomics are host
+ * atomics; everything else a block touches is its own.
  *
  * Blocks that must run at the same time are the exception: the blocks of a cooperative grid
  * (grid.sync()) or of a cluster form a group, which one worker runs interleaved (run_group),
@@ -81,6 +84,10 @@ struct launch {
   uint64_t coop_ws;                 /* the grid workspace of a cooperative launch, or 0 */
   uint32_t *perm;                   /* under an order seed: the order blocks (groups) start
                                        in, a shuffle of their indices; NULL: index order */
+  int tallied;                      /* blocks count into tables of their own, summed by
+                                       tally (guarded by lock): blocks outside groups on
+                                       more than one worker */
+  struct sim_tally tally;
 };
 
 struct printed {                   /* one block's printf output */
@@ -111,7 +118,7 @@ static void pool_add(struct pool *pl, uint32_t idx, char *text, size_t len)
     if (!np) {
       pthread_mutex_unlock(&pl->lock);
       free(text);
-      __atomic_store_n(&pl->pf.cut, 1, __ATOMIC_RELAXED);
+      __atomic_store_n(&pl->pf.cut, 0, __ATOMIC_RELAXED);
       return;
     }
     pl->p = np;
@@ -125,7 +132,7 @@ static void pool_add(struct pool *pl, uint32_t idx, char *text, size_t len)
   while (pl->total > SIM_PRINTF_FIFO) {
     struct printed *last = &pl->p[pl->n - 1];
     size_t over = pl->total - SIM_PRINTF_FIFO;
-    __atomic_store_n(&pl->pf.cut, 1, __ATOMIC_RELAXED);
+    sim_atomic_min_u32(&pl->pf.cut, last->block);
     if (last->len > over) {
       last->len -= over;
       pl->total -= over;
@@ -140,16 +147,19 @@ static void pool_add(struct pool *pl, uint32_t idx, char *text, size_t len)
   pthread_mutex_unlock(&pl->lock);
 }
 
-/* The pool's text into res; frees the pool's entries. */
-static void pool_gather(struct pool *pl, struct sim_result *res)
+/* The text of the blocks up to stop (the lowest faulting block, or UINT32_MAX) into res, as
+   a serial run prints it: the blocks after stop would not have run. Frees the pool's
+   entries. (What later blocks printed went first when the pool was cut: the text kept of
+   the blocks up to stop is theirs in full unless some of it was cut, pf.cut <= stop.) */
+static void pool_gather(struct pool *pl, uint32_t stop, struct sim_result *res)
 {
   char *text = pl->n ? malloc(pl->total + 1) : NULL;
   int lost = pl->n && !text;
   size_t len = 0;
   for (uint32_t k = 0; k < pl->n; k++) {
-    if (text)
+    if (text && pl->p[k].block <= stop)
       memcpy(text + len, pl->p[k].text, pl->p[k].len);
-    len += pl->p[k].len;
+    len += pl->p[k].block <= stop ? pl->p[k].len : 0;
     free(pl->p[k].text);
   }
   free(pl->p);
@@ -160,7 +170,8 @@ static void pool_gather(struct pool *pl, struct sim_result *res)
     res->printf_out = text;
     res->printf_len = len;
   }
-  res->printf_cut = __atomic_load_n(&pl->pf.cut, __ATOMIC_RELAXED) || lost;
+  const uint32_t cut = __atomic_load_n(&pl->pf.cut, __ATOMIC_RELAXED);
+  res->printf_cut = (cut != UINT32_MAX && cut <= stop) || lost;
 }
 
 struct worker_out {
@@ -262,10 +273,18 @@ static void touch_setup(struct sim_trace *tr, const struct sim_device *d, uint32
 
 static void lower_stop(struct launch *L, uint32_t idx)
 {
-  uint32_t cur = __atomic_load_n(&L->stop_after, __ATOMIC_RELAXED);
-  while (idx < cur &&
-         !__atomic_compare_exchange_n(&L->stop_after, &cur, idx, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
-    ;
+  sim_atomic_min_u32((uint32_t *)&L->stop_after, idx);
+}
+
+/* The last block whose counters and printed text the launch keeps: as a serial run, the
+   lowest faulting block (those after it would not have started; on several workers some
+   did, or ended before it faulted), when blocks run alone and none has waited for another;
+   else UINT32_MAX, every block's that ended (a group stops as a whole; after a wait, the
+   blocks past the faulting one ran on the modelled GPU too). */
+static uint32_t kept_until(const struct launch *L)
+{
+  return L->group_blocks || L->parked_any ? UINT32_MAX
+                                          : __atomic_load_n(&L->stop_after, __ATOMIC_RELAXED);
 }
 
 /* Whether the block at position pos of a launch outside groups may start: in index order,
@@ -630,8 +649,10 @@ static int block_finish(struct launch *L, struct worker_out *out, struct sim_blo
   }
   free(b->out);
   b->out = NULL;
-  out->ctr.warp_insts += b->ctr.warp_insts;
-  out->ctr.thread_insts += b->ctr.thread_insts;
+  if (!L->tallied) {                                   /* (else block_end's tally) */
+    out->ctr.warp_insts += b->ctr.warp_insts;
+    out->ctr.thread_insts += b->ctr.thread_insts;
+  }
   if (L->trace->work && b->linear < L->trace->nwork)   /* each block's own entry */
     L->trace->work[b->linear] =
         (struct sim_bwork){b->ctr.warp_insts, b->sectors, b->wavefronts};
@@ -660,6 +681,9 @@ struct slot {
   struct sim_block b;
   struct sim_result r;
   struct bmem m;
+  struct sim_inst_stats *st;        /* the block's own counters, when L->tallied, ... */
+  int direct;                       /* ... unless it started as the lowest block not ended:
+                                       then its worker's (sim_tally_pass) */
 };
 
 static void slot_free(const struct launch *L, struct slot *s)
@@ -667,6 +691,7 @@ static void slot_free(const struct launch *L, struct slot *s)
   if (!s)
     return;
   bmem_free(&s->m, L->nwarps);
+  free(s->st);
   free(s);
 }
 
@@ -674,7 +699,9 @@ static void slot_free(const struct launch *L, struct slot *s)
 static struct slot *slot_new(const struct launch *L)
 {
   struct slot *s = calloc(1, sizeof *s);
-  if (s && bmem_alloc(L, &s->m)) {
+  if (s && L->tallied)           /* (outside the lock: not the tally's spares) */
+    s->st = calloc(L->tally.ncode, sizeof *s->st);
+  if (s && (bmem_alloc(L, &s->m) || (L->tallied && !s->st))) {
     slot_free(L, s);
     return NULL;
   }
@@ -824,6 +851,16 @@ static void block_end(struct worker_out *out, struct slot *s)
   block_finish(L, out, &s->b, SIM_OK);
   if (s->b.faulted && s->r.outcome == SIM_BUDGET)
     L->budget_out = 1;
+  if (L->tallied && s->direct) {
+    out->ctr.warp_insts += s->b.ctr.warp_insts;
+    out->ctr.thread_insts += s->b.ctr.thread_insts;
+    sim_tally_pass(&L->tally, s->b.linear, kept_until(L));
+  } else if (L->tallied &&
+             sim_tally_add(&L->tally, s->b.linear, &s->b.ctr, &s->st, kept_until(L))) {
+    out->st = SIM_ERR_NOMEM;
+    L->abandon = 1;
+    lower_stop(L, 0);
+  }
 }
 
 /* ---- groups: blocks that must run at the same time ----
@@ -1083,6 +1120,9 @@ static void block_worker(struct worker_out *out, const struct sim_alloc **cache)
       spare = NULL;
       L->claimed--;
       block_setup(L, out, &s->m, cache, L->perm ? L->perm[mine] : mine, &s->b, &s->r);
+      s->direct = L->tallied && s->b.linear == L->tally.low;
+      if (L->tallied && !s->direct)
+        s->b.stats = s->st;
       mine++;
       fresh = 1;
     } else if ((s = take_movable(L)) != NULL) {
@@ -1104,7 +1144,7 @@ static void block_worker(struct worker_out *out, const struct sim_alloc **cache)
     }
     if (!fresh) {                               /* resumed here: this worker's tables */
       s->b.worker = &L->workers[out->index];
-      s->b.stats = out->stats;
+      s->b.stats = L->tallied && !s->direct ? s->st : out->stats;
       s->b.alloc_cache = cache;
     }
     L->running++;
@@ -1401,7 +1441,8 @@ enum sim_status sim_run(struct sim_device *d, const struct ptx_module *m, const 
     return st;
   }
   sim_notes_begin(d);
-  struct pool pool = {.lock = PTHREAD_MUTEX_INITIALIZER, .pf = {.cut_after = UINT32_MAX}};
+  struct pool pool = {.lock = PTHREAD_MUTEX_INITIALIZER,
+                      .pf = {.cut_after = UINT32_MAX, .cut = UINT32_MAX}};
   struct launch L = {
     .d = d, .prog = &prog, .cfg = cfg, .kparams = params, .W = W, .pool = &pool,
     .threads_per_block = cfg->block[0] * cfg->block[1] * cfg->block[2],
@@ -1488,7 +1529,9 @@ enum sim_status sim_run(struct sim_device *d, const struct ptx_module *m, const 
     memset(L.workers, 0, nwk * sizeof *L.workers);
   L.parked = calloc(L.resident, sizeof *L.parked);
   struct worker_out *outs = calloc(nwk, sizeof *outs);
-  if (!L.workers || !L.parked || !outs) {
+  L.tallied = nwk > 1 && !L.group_blocks;
+  if (!L.workers || !L.parked || !outs || (L.tallied && sim_tally_init(&L.tally, prog.ncode))) {
+    sim_tally_free(&L.tally);
     if (L.coop_ws)
       sim_free(d, L.coop_ws);
     sim_result_free(res);
@@ -1537,6 +1580,11 @@ enum sim_status sim_run(struct sim_device *d, const struct ptx_module *m, const 
   if (!res->stats)
     st = SIM_ERR_NOMEM;
   uint32_t best = UINT32_MAX;
+  if (L.tallied) {            /* into worker 0's, beside the blocks that counted there */
+    if (outs[0].stats)
+      sim_tally_sum(&L.tally, kept_until(&L), outs[0].stats, &outs[0].ctr);
+    sim_tally_free(&L.tally);
+  }
   for (uint32_t i = 0; i < nwk; i++) {
     for (uint32_t pc = 0; res->stats && outs[i].stats && pc < prog.ncode; pc++) {
       const struct sim_inst_stats *a = &outs[i].stats[pc];
@@ -1568,7 +1616,7 @@ enum sim_status sim_run(struct sim_device *d, const struct ptx_module *m, const 
       res->fault = outs[i].res.fault;
     }
   }
-  pool_gather(&pool, res);
+  pool_gather(&pool, kept_until(&L), res);
   pthread_mutex_destroy(&pool.lock);
   if (sim_notes_end(d, res) != SIM_OK)
     st = SIM_ERR_NOMEM;

@@ -687,6 +687,172 @@ START_TEST(test_fault_lowest_block)
 }
 END_TEST
 
+/* A faulting launch keeps what a serial run keeps, whatever the number of workers: the
+   counters, per-instruction statistics and printed text of the blocks up to the lowest
+   faulting one, none of the blocks after it. Block 3 spins before it faults, so that on
+   several workers the later blocks have ended (or are cut short) by then; each block prints
+   its index, 1000 wide, and stores (block 3 past the end of the buffer), and block 9 prints
+   more than the launch's printf buffer holds (cut, but not in the serial run's text). */
+START_TEST(test_fault_keeps_serial_counters)
+{
+  const char *k =
+    HDR
+    ".extern .func (.param .b32 func_retval0) vprintf(.param .b64 vprintf_param_0, "
+    ".param .b64 vprintf_param_1);\n"
+    ".global .align 1 .b8 fmt[8] = {37, 49, 48, 48, 48, 117, 10, 0};\n"
+    ".visible .entry spin(.param .u64 p, .param .u64 n)\n{\n"
+    "  .local .align 8 .b8 depot[8];\n"
+    "  .reg .pred %p<4>;\n  .reg .b32 %r<8>;\n  .reg .b64 %rd<8>;\n"
+    "  ld.param.u64 %rd1, [p];\n  ld.param.u64 %rd2, [n];\n  cvt.u32.u64 %r2, %rd2;\n"
+    "  mov.u32 %r1, %ctaid.x;\n  mov.u32 %r3, 0;\n"
+    "  setp.ne.s32 %p1, %r1, 3;\n  @%p1 bra PRINT;\n"
+    "LOOP:\n  add.u32 %r3, %r3, 1;\n  setp.lt.u32 %p2, %r3, %r2;\n  @%p2 bra LOOP;\n"
+    "  mov.u32 %r1, 100000;\n"
+    "PRINT:\n  mov.u32 %r4, %tid.x;\n  setp.ne.s32 %p3, %r4, 0;\n  @%p3 bra STORE;\n"
+    "  mov.u32 %r6, 1;\n  mov.u32 %r7, %r1;\n  setp.ne.s32 %p1, %r1, 9;\n  @%p1 bra CALL;\n"
+    "  mov.u32 %r6, 1100;\n"
+    "CALL:\n  mov.u64 %rd4, depot;\n  cvta.local.u64 %rd5, %rd4;\n  st.local.u32 [depot], %r7;\n"
+    "  mov.u64 %rd6, fmt;\n  cvta.global.u64 %rd7, %rd6;\n"
+    "  { .param .b64 a0;\n  st.param.b64 [a0], %rd7;\n  .param .b64 a1;\n"
+    "  st.param.b64 [a1], %rd5;\n  .param .b32 r;\n"
+    "  call.uni (r), vprintf, (a0, a1);\n  }\n"
+    "  sub.u32 %r6, %r6, 1;\n  setp.ne.u32 %p1, %r6, 0;\n  @%p1 bra CALL;\n"
+    "STORE:\n  mad.lo.u32 %r5, %r1, 32, %r4;\n  mul.wide.u32 %rd2, %r5, 4;\n"
+    "  add.s64 %rd3, %rd1, %rd2;\n  st.global.u32 [%rd3], %r3;\n  ret;\n}\n";
+  char serial[4 * 1001 + 1] = "";               /* "%1000u\n" of 0, 1, 2, 100000 */
+  for (uint32_t b = 0; b <= 3; b++)
+    snprintf(serial + strlen(serial), sizeof serial - strlen(serial), "%1000u\n",
+             b == 3 ? 100000 : b);
+  struct sim_counters ctr1 = {0};
+  uint64_t *execs1 = NULL, *sectors1 = NULL;
+  size_t n1 = 0;
+  for (uint32_t w = 1; w <= 4; w++) {
+    struct fx f;
+    load(&f, k);
+    uint64_t p[2] = {buffer(&f, 64 * 32 * 4, "argument 0"), 200000};
+    ck_assert_msg(launch(&f, "spin", 64, 32, p, 2, SIM_SCHED_ITS, w, 0) == SIM_OK, "%s", f.err);
+    ck_assert_int_eq(f.r.outcome, SIM_FAULT);
+    ck_assert_uint_eq(f.r.fault.block[0], 3);
+    ck_assert_ptr_nonnull(f.r.printf_out);
+    ck_assert_str_eq(f.r.printf_out, serial);
+    ck_assert_int_eq(f.r.printf_cut, 0);
+    if (w == 2) {                               /* blocks 0 to 2 alone: no fault, all kept */
+      ck_assert_int_eq(launch(&f, "spin", 3, 32, p, 2, SIM_SCHED_ITS, w, 0), SIM_OK);
+      ck_assert_int_eq(f.r.outcome, SIM_OK);
+      ck_assert_uint_eq(f.r.printf_len, 3 * 1001);
+      ck_assert_int_eq(strncmp(f.r.printf_out, serial, 3 * 1001), 0);
+      ck_assert_int_eq(f.r.printf_cut, 0);
+      ck_assert_int_eq(launch(&f, "spin", 64, 32, p, 2, SIM_SCHED_ITS, w, 0), SIM_OK);
+    }
+    if (w == 1) {
+      ctr1 = f.r.counters;
+      n1 = f.r.nstats;
+      execs1 = calloc(n1, sizeof *execs1);
+      sectors1 = calloc(n1, sizeof *sectors1);
+      for (size_t i = 0; i < n1; i++) {
+        execs1[i] = f.r.stats[i].execs;
+        sectors1[i] = f.r.stats[i].g_sectors;
+      }
+      /* blocks 0, 1 and 2 and the spin of block 3, none after it */
+      ck_assert_uint_gt(ctr1.warp_insts, 3 * 200000);
+      ck_assert_uint_lt(ctr1.warp_insts, 4 * 200000);
+    } else {
+      ck_assert_uint_eq(f.r.counters.warp_insts, ctr1.warp_insts);
+      ck_assert_uint_eq(f.r.counters.thread_insts, ctr1.thread_insts);
+      ck_assert_uint_eq(f.r.nstats, n1);
+      for (size_t i = 0; i < n1; i++) {
+        ck_assert_uint_eq(f.r.stats[i].execs, execs1[i]);
+        ck_assert_uint_eq(f.r.stats[i].g_sectors, sectors1[i]);
+      }
+    }
+    done(&f);
+  }
+  free(execs1);
+  free(sectors1);
+}
+END_TEST
+
+/* sim_tally over blocks that end in any order, a fault at any block or none, and blocks past
+   the fault that never end, some of those that end as the lowest not ended counting on
+   their own (sim_tally_pass): the sum is that of the blocks up to the fault, and after every
+   block the runs are in order, apart (a gap between each two), above the lowest block not
+   ended, and each holds the sum of its blocks (block i counts i + 1 executions at pc 0, 1 at
+   pc 2, and 3 i warp-instructions); with no fault every block ends up in `done`. */
+START_TEST(test_tally_orders)
+{
+  uint64_t rng = 0x7a11;
+  for (int trial = 0; trial < 3000; trial++) {
+    const uint32_t n = 1 + (uint32_t)(sim_order_next(&rng) % 40);
+    const uint32_t fault = sim_order_next(&rng) % 3 ? (uint32_t)(sim_order_next(&rng) % n)
+                                                    : UINT32_MAX;
+    uint32_t order[40];
+    for (uint32_t k = 0; k < n; k++) {               /* Fisher-Yates */
+      uint32_t j = (uint32_t)(sim_order_next(&rng) % (k + 1));
+      order[k] = order[j];
+      order[j] = k;
+    }
+    struct sim_tally t;
+    ck_assert_int_eq(sim_tally_init(&t, 3), 0);
+    struct sim_inst_stats *st = sim_tally_table(&t);
+    ck_assert_ptr_nonnull(st);
+    uint32_t stop = UINT32_MAX;
+    struct sim_inst_stats own[3] = {{0}};          /* what the passed blocks counted */
+    struct sim_counters own_ctr = {0, 0};
+    for (uint32_t k = 0; k < n; k++) {
+      const uint32_t i = order[k];
+      if (stop != UINT32_MAX && i > stop && sim_order_next(&rng) % 2)
+        continue;                                    /* given back, or never ends */
+      if (i == fault)
+        stop = fault;
+      const struct sim_counters c = {3ull * i, 1};
+      /* (a block past a fault never starts as the lowest not ended) */
+      if (i == t.low && i <= stop && sim_order_next(&rng) % 2) {
+        sim_tally_pass(&t, i, stop);
+        own[0].execs += i + 1;
+        own[2].execs += 1;
+        own_ctr.warp_insts += c.warp_insts;
+        own_ctr.thread_insts += c.thread_insts;
+        continue;
+      }
+      st[0].execs = i + 1;
+      st[2].execs = 1;
+      ck_assert_int_eq(sim_tally_add(&t, i, &c, &st, stop), 0);
+      ck_assert_ptr_nonnull(st);
+      for (uint32_t pc = 0; pc < 3; pc++)
+        ck_assert_uint_eq(st[pc].execs, 0);
+      for (uint32_t r = 0; r < t.nrun; r++) {
+        const struct sim_tally_run *u = &t.run[r];
+        ck_assert_uint_gt(u->lo, t.low);
+        ck_assert_uint_le(u->lo, u->hi);
+        ck_assert_uint_le(u->hi, stop);
+        if (r + 1 < t.nrun)
+          ck_assert_uint_lt(u->hi + 1, t.run[r + 1].lo);
+        const uint64_t blocks = u->hi - u->lo + 1;
+        ck_assert_uint_eq(u->st[0].execs, (uint64_t)(u->lo + 1 + u->hi + 1) * blocks / 2);
+        ck_assert_uint_eq(u->st[2].execs, blocks);
+        ck_assert_uint_eq(u->ctr.warp_insts, 3ull * (u->lo + u->hi) * blocks / 2);
+        ck_assert_uint_eq(u->ctr.thread_insts, blocks);
+      }
+    }
+    const uint32_t last = fault == UINT32_MAX ? n - 1 : fault;
+    if (fault == UINT32_MAX) {
+      ck_assert_uint_eq(t.nrun, 0);
+      ck_assert_uint_eq(t.low, n);
+    }
+    struct sim_inst_stats *sum = own;
+    struct sim_counters ctr = own_ctr;
+    sim_tally_sum(&t, stop, sum, &ctr);
+    ck_assert_uint_eq(sum[0].execs, (uint64_t)(last + 1) * (last + 2) / 2);
+    ck_assert_uint_eq(sum[1].execs, 0);
+    ck_assert_uint_eq(sum[2].execs, last + 1);
+    ck_assert_uint_eq(ctr.warp_insts, 3ull * last * (last + 1) / 2);
+    ck_assert_uint_eq(ctr.thread_insts, last + 1);
+    free(st);
+    sim_tally_free(&t);
+  }
+}
+END_TEST
+
 START_TEST(test_misaligned_and_readonly)
 {
   const char *k =
@@ -8002,6 +8168,8 @@ Suite *suite_sim(void)
   tcase_add_test(t, test_oob_write_report);
   tcase_add_test(t, test_wild_pointer_report);
   tcase_add_test(t, test_fault_lowest_block);
+  tcase_add_test(t, test_fault_keeps_serial_counters);
+  tcase_add_test(t, test_tally_orders);
   tcase_add_test(t, test_misaligned_and_readonly);
   tcase_add_test(t, test_shared_and_local_bounds);
   tcase_add_test(t, test_reconvergence_counts);

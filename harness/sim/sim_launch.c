@@ -14,7 +14,9 @@
  *
  * Blocks that must run at the same time are the exception: the blocks of a cooperative grid
  * (grid.sync()) or of a cluster form a group, which one worker runs interleaved (run_group),
- * a block waiting for another giving way to the rest.
+ * a block waiting for another giving way to the rest. Groups are what a serial run orders
+ * (unit_of): a fault stops the groups after the faulting block's, and the launch keeps the
+ * counters and text of the groups up to it.
  *
  * Outside groups, a block may still wait for another (a flag or lock in global memory). Such
  * a wait ends as it would on the modelled GPU, whatever the host's cores: at most
@@ -70,7 +72,9 @@ struct launch {
   int parked_any;                   /* a block has waited for another (parked) ... */
   int grace;                        /* ... which arms the budget's grace: enum sim_grace
                                        (sim_block.budget_grace; atomic) */
-  volatile uint32_t stop_after;     /* lowest faulting block so far */
+  volatile uint32_t stop_after;     /* lowest faulting block so far (blocks outside groups;
+                                       0 when a group ran past the budget) */
+  uint32_t stop_group;              /* lowest group with a faulting block so far (atomic) */
   uint64_t budget_used;
   struct sim_worker *workers;
   uint32_t nworkers;
@@ -84,9 +88,9 @@ struct launch {
   uint64_t coop_ws;                 /* the grid workspace of a cooperative launch, or 0 */
   uint32_t *perm;                   /* under an order seed: the order blocks (groups) start
                                        in, a shuffle of their indices; NULL: index order */
-  int tallied;                      /* blocks count into tables of their own, summed by
-                                       tally (guarded by lock): blocks outside groups on
-                                       more than one worker */
+  int tallied;                      /* blocks (groups) count into tables of their own,
+                                       summed by tally (guarded by lock): on more than one
+                                       worker */
   struct sim_tally tally;
 };
 
@@ -147,19 +151,25 @@ static void pool_add(struct pool *pl, uint32_t idx, char *text, size_t len)
   pthread_mutex_unlock(&pl->lock);
 }
 
-/* The text of the blocks up to stop (the lowest faulting block, or UINT32_MAX) into res, as
-   a serial run prints it: the blocks after stop would not have run. Frees the pool's
-   entries. (What later blocks printed went first when the pool was cut: the text kept of
-   the blocks up to stop is theirs in full unless some of it was cut, pf.cut <= stop.) */
-static void pool_gather(struct pool *pl, uint32_t stop, struct sim_result *res)
+static uint32_t unit_of(const struct launch *L, uint32_t linear);
+static uint32_t kept_until(const struct launch *L);
+
+/* The text of the blocks up to L's kept_until into res, as a serial run prints it: the
+   blocks after would not have run. Frees the pool's entries. (What later blocks printed
+   went first when the pool was cut: the text kept of the blocks up to there is theirs in
+   full unless some of it was cut, pf.cut. With clusters of more than one row, a group
+   kept may hold a block after pf.cut's and not cut: printf_cut is then set all the same.) */
+static void pool_gather(struct pool *pl, const struct launch *L, struct sim_result *res)
 {
+  const uint32_t stop = kept_until(L);
   char *text = pl->n ? malloc(pl->total + 1) : NULL;
   int lost = pl->n && !text;
   size_t len = 0;
   for (uint32_t k = 0; k < pl->n; k++) {
-    if (text && pl->p[k].block <= stop)
+    const int kept = unit_of(L, pl->p[k].block) <= stop;
+    if (text && kept)
       memcpy(text + len, pl->p[k].text, pl->p[k].len);
-    len += pl->p[k].block <= stop ? pl->p[k].len : 0;
+    len += kept ? pl->p[k].len : 0;
     free(pl->p[k].text);
   }
   free(pl->p);
@@ -171,14 +181,15 @@ static void pool_gather(struct pool *pl, uint32_t stop, struct sim_result *res)
     res->printf_len = len;
   }
   const uint32_t cut = __atomic_load_n(&pl->pf.cut, __ATOMIC_RELAXED);
-  res->printf_cut = (cut != UINT32_MAX && cut <= stop) || lost;
+  res->printf_cut = (cut != UINT32_MAX && unit_of(L, cut) <= stop) || lost;
 }
 
 struct worker_out {
   struct launch *L;
   uint32_t index;
-  struct sim_result res;            /* the fault of fault_block */
+  struct sim_result res;            /* the fault of fault_block ... */
   uint32_t fault_block;
+  uint32_t fault_unit;              /* ... and its block or group (unit_of) */
   struct sim_counters ctr;
   struct sim_inst_stats *stats;     /* per code pc */
   enum sim_status st;
@@ -276,15 +287,32 @@ static void lower_stop(struct launch *L, uint32_t idx)
   sim_atomic_min_u32((uint32_t *)&L->stop_after, idx);
 }
 
-/* The last block whose counters and printed text the launch keeps: as a serial run, the
-   lowest faulting block (those after it would not have started; on several workers some
-   did, or ended before it faulted), when blocks run alone and none has waited for another;
-   else UINT32_MAX, every block's that ended (a group stops as a whole; after a wait, the
-   blocks past the faulting one ran on the modelled GPU too). */
+/* The unit a serial run orders block linear by: the block, or the group it runs in
+   (run_group's gi: its cluster, the inverse of cluster_block; a cooperative grid's one). */
+static uint32_t unit_of(const struct launch *L, uint32_t linear)
+{
+  if (!L->group_blocks)
+    return linear;
+  const uint32_t *g = L->cfg->grid;
+  uint32_t c[3];
+  for (int i = 0; i < 3; i++)
+    c[i] = L->cfg->cluster[i] ? L->cfg->cluster[i] : 1;
+  uint32_t x = linear % g[0], y = linear / g[0] % g[1], z = linear / (g[0] * g[1]);
+  uint32_t ncx = g[0] / c[0], ncy = g[1] / c[1];
+  uint32_t cid = x / c[0] + y / c[1] * ncx + z / c[2] * ncx * ncy;
+  return cid / (L->group_blocks / L->cluster_size);
+}
+
+/* The last unit whose counters and printed text the launch keeps: as a serial run, the
+   lowest faulting block or group (those after it would not have started; on several
+   workers some did, or ended before it faulted); UINT32_MAX, every one that ended, outside
+   groups once a block has waited for another (the blocks past the faulting one ran on the
+   modelled GPU too). */
 static uint32_t kept_until(const struct launch *L)
 {
-  return L->group_blocks || L->parked_any ? UINT32_MAX
-                                          : __atomic_load_n(&L->stop_after, __ATOMIC_RELAXED);
+  if (L->group_blocks)
+    return __atomic_load_n(&L->stop_group, __ATOMIC_RELAXED);
+  return L->parked_any ? UINT32_MAX : __atomic_load_n(&L->stop_after, __ATOMIC_RELAXED);
 }
 
 /* Whether the block at position pos of a launch outside groups may start: in index order,
@@ -662,13 +690,21 @@ static int block_finish(struct launch *L, struct worker_out *out, struct sim_blo
     return 1;
   }
   if (b->faulted) {
-    if (b->linear < out->fault_block) {
+    const uint32_t unit = unit_of(L, b->linear);
+    if (unit < out->fault_unit || (unit == out->fault_unit && b->linear < out->fault_block)) {
+      out->fault_unit = unit;
       out->fault_block = b->linear;
       out->res = *b->res;
     }
-    /* a budget spent stops every group at once; outside groups, the blocks before this one
-       run on to a definite state (block_end) */
-    lower_stop(L, b->res->outcome == SIM_BUDGET && L->group_blocks ? 0 : b->linear);
+    /* a budget spent stops every group at once; a fault, the groups after this one (the
+       ones before it run on); outside groups, the blocks before this one run on to a
+       definite state (block_end) */
+    if (!L->group_blocks)
+      lower_stop(L, b->linear);
+    else if (b->res->outcome == SIM_BUDGET)
+      lower_stop(L, 0);
+    else
+      sim_atomic_min_u32(&L->stop_group, unit);
   }
   return 0;
 }
@@ -900,7 +936,19 @@ static void run_group(struct launch *L, struct worker_out *out, const struct sim
   uint64_t *seen = calloc(n, sizeof *seen);
   uint32_t *turn = L->perm ? calloc(n, sizeof *turn) : NULL;  /* an order seed's round */
   uint64_t phases = 0, writes = 0, rng = L->cfg->order_seed ^ gi;
-  int ok = mem && bs && rs && cls && ranks && status && seen && (turn || !L->perm);
+  /* on several workers, the group counts into a table of its own unless it starts as the
+     lowest group not ended (block_end's, for a block) */
+  int direct = 1;
+  struct sim_inst_stats *gst = NULL;
+  if (L->tallied) {
+    pthread_mutex_lock(&L->lock);
+    direct = gi == L->tally.low;
+    pthread_mutex_unlock(&L->lock);
+    if (!direct)
+      gst = calloc(L->tally.ncode, sizeof *gst);
+  }
+  int ok = mem && bs && rs && cls && ranks && status && seen && (turn || !L->perm) &&
+           (direct || gst);
   for (uint32_t i = 0; ok && i < n; i++)
     ok = bmem_alloc(L, &mem[i]) == 0;
   if (!ok) {
@@ -917,6 +965,8 @@ static void run_group(struct launch *L, struct worker_out *out, const struct sim
       bs[i].cluster = &cls[c];
       bs[i].crank = r;
       bs[i].in_group = 1;
+      if (gst)
+        bs[i].stats = gst;
       ranks[i] = &bs[i];
     }
   }
@@ -930,9 +980,11 @@ static void run_group(struct launch *L, struct worker_out *out, const struct sim
     highest = bs[i].linear > highest ? bs[i].linear : highest;
   for (uint32_t left = n; left;) {
     int moved = 0;
-    /* a block of another group before one of these faulted: the launch ends with its report
-       (the group stops as a whole, so that none of it waits for a block that stopped) */
-    if (highest > __atomic_load_n(&L->stop_after, __ATOMIC_RELAXED))
+    /* a group before this one faulted, or one ran past the budget: the launch ends with
+       its report (the group stops as a whole, so that none of it waits for a block that
+       stopped) */
+    if (gi > __atomic_load_n(&L->stop_group, __ATOMIC_RELAXED) ||
+        highest > __atomic_load_n(&L->stop_after, __ATOMIC_RELAXED))
       break;
     for (uint32_t k = 0; turn && k < n; k++) {     /* Fisher-Yates: the blocks' turns */
       uint32_t j = (uint32_t)(sim_order_next(&rng) % (k + 1));
@@ -980,15 +1032,34 @@ static void run_group(struct launch *L, struct worker_out *out, const struct sim
     block_finish(L, out, &bs[low], SIM_OK);
     left = 0;
   }
-  for (uint32_t i = 0; i < n; i++)
+  struct sim_counters gctr = {0, 0};           /* (tallied: every block's, ended or not) */
+  for (uint32_t i = 0; i < n; i++) {
+    gctr.warp_insts += bs[i].ctr.warp_insts;
+    gctr.thread_insts += bs[i].ctr.thread_insts;
     if (status[i] != SIM_BS_DONE) {          /* stopped by a fault: what it did still counts */
-      out->ctr.warp_insts += bs[i].ctr.warp_insts;
-      out->ctr.thread_insts += bs[i].ctr.thread_insts;
+      if (!L->tallied) {
+        out->ctr.warp_insts += bs[i].ctr.warp_insts;
+        out->ctr.thread_insts += bs[i].ctr.thread_insts;
+      }
       if (bs[i].chunk)
         __atomic_add_fetch(bs[i].budget_used, bs[i].chunk, __ATOMIC_RELAXED);
       free(bs[i].out);
     }
+  }
+  if (L->tallied) {
+    pthread_mutex_lock(&L->lock);
+    if (direct) {
+      out->ctr.warp_insts += gctr.warp_insts;
+      out->ctr.thread_insts += gctr.thread_insts;
+      sim_tally_pass(&L->tally, gi, kept_until(L));
+    } else if (sim_tally_add(&L->tally, gi, &gctr, &gst, kept_until(L))) {
+      out->st = SIM_ERR_NOMEM;
+      lower_stop(L, 0);
+    }
+    pthread_mutex_unlock(&L->lock);
+  }
 done:
+  free(gst);
   for (uint32_t i = 0; bs && i < n; i++)
     sim_race_free_own(&bs[i]);
   for (uint32_t i = 0; mem && i < n; i++)
@@ -1012,6 +1083,8 @@ static void group_worker(struct worker_out *out, const struct sim_alloc **cache)
     uint32_t idx = __atomic_fetch_add(&L->next, 1, __ATOMIC_RELAXED);
     if (idx >= units)
       break;
+    if (!L->perm && idx > __atomic_load_n(&L->stop_group, __ATOMIC_RELAXED))
+      break;                                    /* (it would stop at once) */
     run_group(L, out, cache, L->perm ? L->perm[idx] : idx);
     if (out->st != SIM_OK)
       break;
@@ -1446,7 +1519,7 @@ enum sim_status sim_run(struct sim_device *d, const struct ptx_module *m, const 
   struct launch L = {
     .d = d, .prog = &prog, .cfg = cfg, .kparams = params, .W = W, .pool = &pool,
     .threads_per_block = cfg->block[0] * cfg->block[1] * cfg->block[2],
-    .stop_after = UINT32_MAX,
+    .stop_after = UINT32_MAX, .stop_group = UINT32_MAX,
   };
   L.nblocks = cfg->grid[0] * cfg->grid[1] * cfg->grid[2];
   L.nwarps = (L.threads_per_block + W - 1) / W;
@@ -1529,7 +1602,7 @@ enum sim_status sim_run(struct sim_device *d, const struct ptx_module *m, const 
     memset(L.workers, 0, nwk * sizeof *L.workers);
   L.parked = calloc(L.resident, sizeof *L.parked);
   struct worker_out *outs = calloc(nwk, sizeof *outs);
-  L.tallied = nwk > 1 && !L.group_blocks;
+  L.tallied = nwk > 1;
   if (!L.workers || !L.parked || !outs || (L.tallied && sim_tally_init(&L.tally, prog.ncode))) {
     sim_tally_free(&L.tally);
     if (L.coop_ws)
@@ -1547,6 +1620,7 @@ enum sim_status sim_run(struct sim_device *d, const struct ptx_module *m, const 
     outs[i].L = &L;
     outs[i].index = i;
     outs[i].fault_block = UINT32_MAX;
+    outs[i].fault_unit = UINT32_MAX;
   }
   pthread_mutex_init(&L.lock, NULL);
   pthread_cond_init(&L.moved, NULL);
@@ -1579,7 +1653,7 @@ enum sim_status sim_run(struct sim_device *d, const struct ptx_module *m, const 
   res->stats = calloc(m->ninsts ? m->ninsts : 1, sizeof *res->stats);
   if (!res->stats)
     st = SIM_ERR_NOMEM;
-  uint32_t best = UINT32_MAX;
+  uint32_t best = UINT32_MAX, best_unit = UINT32_MAX;
   if (L.tallied) {            /* into worker 0's, beside the blocks that counted there */
     if (outs[0].stats)
       sim_tally_sum(&L.tally, kept_until(&L), outs[0].stats, &outs[0].ctr);
@@ -1610,13 +1684,15 @@ enum sim_status sim_run(struct sim_device *d, const struct ptx_module *m, const 
     res->counters.thread_insts += outs[i].ctr.thread_insts;
     if (outs[i].st != SIM_OK)
       st = outs[i].st;
-    if (outs[i].fault_block < best) {
+    if (outs[i].fault_unit < best_unit ||
+        (outs[i].fault_unit == best_unit && outs[i].fault_block < best)) {
+      best_unit = outs[i].fault_unit;
       best = outs[i].fault_block;
       res->outcome = outs[i].res.outcome;
       res->fault = outs[i].res.fault;
     }
   }
-  pool_gather(&pool, kept_until(&L), res);
+  pool_gather(&pool, &L, res);
   pthread_mutex_destroy(&pool.lock);
   if (sim_notes_end(d, res) != SIM_OK)
     st = SIM_ERR_NOMEM;

@@ -687,9 +687,20 @@ START_TEST(test_fault_lowest_block)
 }
 END_TEST
 
+/* Launch k on a 1-D grid in clusters of `cluster` blocks (0: none). */
+static enum sim_status launch_cl(struct fx *f, const char *k, uint32_t grid, uint32_t block,
+                                 const uint64_t *params, size_t n, uint32_t workers,
+                                 uint32_t cluster)
+{
+  struct sim_launch c = {.grid = {grid, 1, 1}, .block = {block, 1, 1}, .sched = SIM_SCHED_ITS,
+                         .workers = workers, .cluster = {cluster, cluster ? 1 : 0, cluster ? 1 : 0}};
+  sim_result_free(&f->r);
+  return sim_run(f->d, &f->m, k, params, n * 8, &c, &f->r, f->err, sizeof f->err);
+}
+
 /* A faulting launch keeps what a serial run keeps, whatever the number of workers: the
    counters, per-instruction statistics and printed text of the blocks up to the lowest
-   faulting one, none of the blocks after it. Block 3 spins before it faults, so that on
+   faulting one (of its cluster, in clusters of 2: blocks 2 and 3), none after. Block 3 spins before it faults, so that on
    several workers the later blocks have ended (or are cut short) by then; each block prints
    its index, 1000 wide, and stores (block 3 past the end of the buffer), and block 9 prints
    more than the launch's printf buffer holds (cut, but not in the serial run's text). */
@@ -723,52 +734,59 @@ START_TEST(test_fault_keeps_serial_counters)
   for (uint32_t b = 0; b <= 3; b++)
     snprintf(serial + strlen(serial), sizeof serial - strlen(serial), "%1000u\n",
              b == 3 ? 100000 : b);
-  struct sim_counters ctr1 = {0};
-  uint64_t *execs1 = NULL, *sectors1 = NULL;
-  size_t n1 = 0;
-  for (uint32_t w = 1; w <= 4; w++) {
-    struct fx f;
-    load(&f, k);
-    uint64_t p[2] = {buffer(&f, 64 * 32 * 4, "argument 0"), 200000};
-    ck_assert_msg(launch(&f, "spin", 64, 32, p, 2, SIM_SCHED_ITS, w, 0) == SIM_OK, "%s", f.err);
-    ck_assert_int_eq(f.r.outcome, SIM_FAULT);
-    ck_assert_uint_eq(f.r.fault.block[0], 3);
-    ck_assert_ptr_nonnull(f.r.printf_out);
-    ck_assert_str_eq(f.r.printf_out, serial);
-    ck_assert_int_eq(f.r.printf_cut, 0);
-    if (w == 2) {                               /* blocks 0 to 2 alone: no fault, all kept */
-      ck_assert_int_eq(launch(&f, "spin", 3, 32, p, 2, SIM_SCHED_ITS, w, 0), SIM_OK);
-      ck_assert_int_eq(f.r.outcome, SIM_OK);
-      ck_assert_uint_eq(f.r.printf_len, 3 * 1001);
-      ck_assert_int_eq(strncmp(f.r.printf_out, serial, 3 * 1001), 0);
+  for (uint32_t cl = 0; cl <= 2; cl += 2) {        /* blocks alone; clusters of 2 */
+    struct sim_counters ctr1 = {0};
+    uint64_t *execs1 = NULL, *sectors1 = NULL;
+    char *text1 = NULL;
+    size_t n1 = 0;
+    for (uint32_t w = 1; w <= 4; w++) {
+      struct fx f;
+      load(&f, k);
+      uint64_t p[2] = {buffer(&f, 64 * 32 * 4, "argument 0"), 200000};
+      ck_assert_msg(launch_cl(&f, "spin", 64, 32, p, 2, w, cl) == SIM_OK, "%s", f.err);
+      ck_assert_int_eq(f.r.outcome, SIM_FAULT);
+      ck_assert_uint_eq(f.r.fault.block[0], 3);
+      ck_assert_ptr_nonnull(f.r.printf_out);
+      if (!cl)
+        ck_assert_str_eq(f.r.printf_out, serial);
       ck_assert_int_eq(f.r.printf_cut, 0);
-      ck_assert_int_eq(launch(&f, "spin", 64, 32, p, 2, SIM_SCHED_ITS, w, 0), SIM_OK);
-    }
-    if (w == 1) {
-      ctr1 = f.r.counters;
-      n1 = f.r.nstats;
-      execs1 = calloc(n1, sizeof *execs1);
-      sectors1 = calloc(n1, sizeof *sectors1);
-      for (size_t i = 0; i < n1; i++) {
-        execs1[i] = f.r.stats[i].execs;
-        sectors1[i] = f.r.stats[i].g_sectors;
+      if (w == 2 && !cl) {                      /* blocks 0 to 2 alone: no fault, all kept */
+        ck_assert_int_eq(launch_cl(&f, "spin", 3, 32, p, 2, w, 0), SIM_OK);
+        ck_assert_int_eq(f.r.outcome, SIM_OK);
+        ck_assert_uint_eq(f.r.printf_len, 3 * 1001);
+        ck_assert_int_eq(strncmp(f.r.printf_out, serial, 3 * 1001), 0);
+        ck_assert_int_eq(f.r.printf_cut, 0);
+        ck_assert_int_eq(launch_cl(&f, "spin", 64, 32, p, 2, w, 0), SIM_OK);
       }
-      /* blocks 0, 1 and 2 and the spin of block 3, none after it */
-      ck_assert_uint_gt(ctr1.warp_insts, 3 * 200000);
-      ck_assert_uint_lt(ctr1.warp_insts, 4 * 200000);
-    } else {
-      ck_assert_uint_eq(f.r.counters.warp_insts, ctr1.warp_insts);
-      ck_assert_uint_eq(f.r.counters.thread_insts, ctr1.thread_insts);
-      ck_assert_uint_eq(f.r.nstats, n1);
-      for (size_t i = 0; i < n1; i++) {
-        ck_assert_uint_eq(f.r.stats[i].execs, execs1[i]);
-        ck_assert_uint_eq(f.r.stats[i].g_sectors, sectors1[i]);
+      if (w == 1) {
+        ctr1 = f.r.counters;
+        n1 = f.r.nstats;
+        text1 = strdup(f.r.printf_out);
+        execs1 = calloc(n1, sizeof *execs1);
+        sectors1 = calloc(n1, sizeof *sectors1);
+        for (size_t i = 0; i < n1; i++) {
+          execs1[i] = f.r.stats[i].execs;
+          sectors1[i] = f.r.stats[i].g_sectors;
+        }
+        /* blocks 0, 1 and 2 and the spin of block 3, none after it */
+        ck_assert_uint_gt(ctr1.warp_insts, 3 * 200000);
+        ck_assert_uint_lt(ctr1.warp_insts, 4 * 200000);
+      } else {
+        ck_assert_str_eq(f.r.printf_out, text1);
+        ck_assert_uint_eq(f.r.counters.warp_insts, ctr1.warp_insts);
+        ck_assert_uint_eq(f.r.counters.thread_insts, ctr1.thread_insts);
+        ck_assert_uint_eq(f.r.nstats, n1);
+        for (size_t i = 0; i < n1; i++) {
+          ck_assert_uint_eq(f.r.stats[i].execs, execs1[i]);
+          ck_assert_uint_eq(f.r.stats[i].g_sectors, sectors1[i]);
+        }
       }
+      done(&f);
     }
-    done(&f);
+    free(text1);
+    free(execs1);
+    free(sectors1);
   }
-  free(execs1);
-  free(sectors1);
 }
 END_TEST
 

@@ -611,6 +611,12 @@ uint64_t sim_launch_global_writes(const struct sim_block *b);
 int sim_launch_others_running(const struct sim_block *b);
 
 /* ---- a launch's counters as a serial run gives them (sim_tally.c) ---- */
+static inline void sim_counters_add(struct sim_counters *to, const struct sim_counters *c)
+{
+  to->warp_insts += c->warp_insts;
+  to->thread_insts += c->thread_insts;
+}
+
 /* A serial run starts blocks in index order and stops at the first that faults: its counters
    are those of the blocks up to that one. With blocks on several workers, a block past the
    faulting one may have ended (or been cut short) by then, so each block counts into a

@@ -666,8 +666,9 @@ static void block_setup(struct launch *L, struct worker_out *out, struct bmem *m
   }
 }
 
-/* Block b ended (st: how sim_block_run returned): its printed text, counters and fault go to
-   the launch and the worker. Returns 1 when the worker must stop taking blocks. */
+/* Block b ended (st: how sim_block_run returned): its printed text and fault go to the
+   launch and the worker (its counters: block_end's, run_group's). Returns 1 when the
+   worker must stop taking blocks. */
 static int block_finish(struct launch *L, struct worker_out *out, struct sim_block *b,
                         enum sim_status st)
 {
@@ -677,10 +678,6 @@ static int block_finish(struct launch *L, struct worker_out *out, struct sim_blo
   }
   free(b->out);
   b->out = NULL;
-  if (!L->tallied) {                                   /* (else block_end's tally) */
-    out->ctr.warp_insts += b->ctr.warp_insts;
-    out->ctr.thread_insts += b->ctr.thread_insts;
-  }
   if (L->trace->work && b->linear < L->trace->nwork)   /* each block's own entry */
     L->trace->work[b->linear] =
         (struct sim_bwork){b->ctr.warp_insts, b->sectors, b->wavefronts};
@@ -887,9 +884,9 @@ static void block_end(struct worker_out *out, struct slot *s)
   block_finish(L, out, &s->b, SIM_OK);
   if (s->b.faulted && s->r.outcome == SIM_BUDGET)
     L->budget_out = 1;
+  if (!L->tallied || s->direct)
+    sim_counters_add(&out->ctr, &s->b.ctr);
   if (L->tallied && s->direct) {
-    out->ctr.warp_insts += s->b.ctr.warp_insts;
-    out->ctr.thread_insts += s->b.ctr.thread_insts;
     sim_tally_pass(&L->tally, s->b.linear, kept_until(L));
   } else if (L->tallied &&
              sim_tally_add(&L->tally, s->b.linear, &s->b.ctr, &s->st, kept_until(L))) {
@@ -1032,27 +1029,23 @@ static void run_group(struct launch *L, struct worker_out *out, const struct sim
     block_finish(L, out, &bs[low], SIM_OK);
     left = 0;
   }
-  struct sim_counters gctr = {0, 0};           /* (tallied: every block's, ended or not) */
+  /* every block's counters: those stopped by a fault count what they did */
+  struct sim_counters gctr = {0, 0};
   for (uint32_t i = 0; i < n; i++) {
-    gctr.warp_insts += bs[i].ctr.warp_insts;
-    gctr.thread_insts += bs[i].ctr.thread_insts;
-    if (status[i] != SIM_BS_DONE) {          /* stopped by a fault: what it did still counts */
-      if (!L->tallied) {
-        out->ctr.warp_insts += bs[i].ctr.warp_insts;
-        out->ctr.thread_insts += bs[i].ctr.thread_insts;
-      }
+    sim_counters_add(&gctr, &bs[i].ctr);
+    if (status[i] != SIM_BS_DONE) {
       if (bs[i].chunk)
         __atomic_add_fetch(bs[i].budget_used, bs[i].chunk, __ATOMIC_RELAXED);
       free(bs[i].out);
     }
   }
+  if (direct)
+    sim_counters_add(&out->ctr, &gctr);
   if (L->tallied) {
     pthread_mutex_lock(&L->lock);
-    if (direct) {
-      out->ctr.warp_insts += gctr.warp_insts;
-      out->ctr.thread_insts += gctr.thread_insts;
+    if (direct)
       sim_tally_pass(&L->tally, gi, kept_until(L));
-    } else if (sim_tally_add(&L->tally, gi, &gctr, &gst, kept_until(L))) {
+    else if (sim_tally_add(&L->tally, gi, &gctr, &gst, kept_until(L))) {
       out->st = SIM_ERR_NOMEM;
       lower_stop(L, 0);
     }
@@ -1680,8 +1673,7 @@ enum sim_status sim_run(struct sim_device *d, const struct ptx_module *m, const 
       to->br_divergent += a->br_divergent;
     }
     sim_keep_free(outs[i].stats, (prog.ncode ? prog.ncode : 1) * sizeof *outs[i].stats);
-    res->counters.warp_insts += outs[i].ctr.warp_insts;
-    res->counters.thread_insts += outs[i].ctr.thread_insts;
+    sim_counters_add(&res->counters, &outs[i].ctr);
     if (outs[i].st != SIM_OK)
       st = outs[i].st;
     if (outs[i].fault_unit < best_unit ||

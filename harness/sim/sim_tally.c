@@ -71,12 +71,6 @@ static void take(const struct sim_tally *t, struct sim_inst_stats *to, struct si
   }
 }
 
-static void ctr_add(struct sim_counters *to, const struct sim_counters *c)
-{
-  to->warp_insts += c->warp_insts;
-  to->thread_insts += c->thread_insts;
-}
-
 /* The runs past stop dropped: they would not have run. */
 static void drop(struct sim_tally *t, uint32_t stop)
 {
@@ -91,7 +85,7 @@ static void advance(struct sim_tally *t, uint32_t idx)
   if (t->nrun && t->run[0].lo == t->low) {              /* the run it joins to the rest */
     struct sim_tally_run *r = &t->run[0];
     take(t, t->done, r->st);
-    ctr_add(&t->done_ctr, &r->ctr);
+    sim_counters_add(&t->done_ctr, &r->ctr);
     t->low = r->hi + 1;
     recycle(t, r->st);
     memmove(r, r + 1, (t->nrun - 1) * sizeof *r);
@@ -116,7 +110,7 @@ int sim_tally_add(struct sim_tally *t, uint32_t idx, const struct sim_counters *
   }
   if (idx == t->low) {
     take(t, t->done, *st);
-    ctr_add(&t->done_ctr, ctr);
+    sim_counters_add(&t->done_ctr, ctr);
     advance(t, idx);
     return 0;
   }
@@ -127,11 +121,11 @@ int sim_tally_add(struct sim_tally *t, uint32_t idx, const struct sim_counters *
   struct sim_tally_run *right = k < t->nrun && t->run[k].lo == idx + 1 ? &t->run[k] : NULL;
   if (left) {
     take(t, left->st, *st);
-    ctr_add(&left->ctr, ctr);
+    sim_counters_add(&left->ctr, ctr);
     left->hi = idx;
     if (right) {
       take(t, left->st, right->st);
-      ctr_add(&left->ctr, &right->ctr);
+      sim_counters_add(&left->ctr, &right->ctr);
       left->hi = right->hi;
       recycle(t, right->st);
       memmove(right, right + 1, (t->nrun - k - 1) * sizeof *right);
@@ -141,7 +135,7 @@ int sim_tally_add(struct sim_tally *t, uint32_t idx, const struct sim_counters *
   }
   if (right) {
     take(t, right->st, *st);
-    ctr_add(&right->ctr, ctr);
+    sim_counters_add(&right->ctr, ctr);
     right->lo = idx;
     return 0;
   }
@@ -168,11 +162,11 @@ void sim_tally_sum(const struct sim_tally *t, uint32_t stop, struct sim_inst_sta
   const size_t n = (size_t)t->ncode * WORDS;
   for (size_t i = 0; i < n; i++)
     a[i] += d[i];
-  ctr_add(ctr, &t->done_ctr);
+  sim_counters_add(ctr, &t->done_ctr);
   for (uint32_t r = 0; r < t->nrun && t->run[r].lo <= stop; r++) {
     const uint64_t *s = (const uint64_t *)t->run[r].st;
     for (size_t i = 0; i < n; i++)
       a[i] += s[i];
-    ctr_add(ctr, &t->run[r].ctr);
+    sim_counters_add(ctr, &t->run[r].ctr);
   }
 }

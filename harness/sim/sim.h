@@ -119,6 +119,7 @@ struct sim_inst_stats {
   uint64_t l_req, l_sectors;                    /* local */
   uint64_t s_req, s_wavefronts, s_ideal;        /* shared: accesses, wavefronts, conflict-free */
   uint64_t br_uniform, br_divergent;            /* bra: executions that kept or split the warp */
+  uint64_t warns;          /* threads that gave the instruction's warning (struct sim_warning) */
 };
 
 /* The block the timing model's trace takes as the simulated SM's k-th: one of blocks

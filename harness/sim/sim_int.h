@@ -825,9 +825,11 @@ enum sim_status sim_cbank_roots(struct sim_prog *p, const uint64_t *modaddr);
 uint8_t *sim_cbank_read(struct sim_block *b, struct sim_warp *w, uint32_t pc, unsigned l,
                         uint64_t addr, uint32_t size, const struct sim_alloc *al);
 /* The launch's notes: sim_notes_begin empties d's before a launch; sim_notes_end moves them
-   into res (SIM_OK, or SIM_ERR_NOMEM). */
+   into res (SIM_OK, or SIM_ERR_NOMEM): the warnings whose first block (its linear index)
+   kept(arg, block) keeps, each counted from res->stats (sim_inst_stats.warns). */
 void sim_notes_begin(struct sim_device *d);
-enum sim_status sim_notes_end(struct sim_device *d, struct sim_result *res);
+enum sim_status sim_notes_end(struct sim_device *d, struct sim_result *res,
+                              int (*kept)(const void *arg, uint32_t block), const void *arg);
 /* A warning at code index pc by block b, kept once an instruction for the lowest block that
    gives it: sim_note_warn_count counts it, and returns 1 when its words are wanted (none kept
    yet for the instruction, or a higher block's), which sim_note_warn then gives (msg; the

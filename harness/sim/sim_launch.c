@@ -315,6 +315,13 @@ static uint32_t kept_until(const struct launch *L)
   return L->parked_any ? UINT32_MAX : __atomic_load_n(&L->stop_after, __ATOMIC_RELAXED);
 }
 
+/* Whether a serial run keeps the warning block linear gave first (sim_notes_end) */
+static int warned_kept(const void *arg, uint32_t linear)
+{
+  const struct launch *L = arg;
+  return linear == UINT32_MAX || unit_of(L, linear) <= kept_until(L);
+}
+
 /* Whether the block at position pos of a launch outside groups may start: in index order,
    when no block before it faulted; in an order seed's order, when no block faulted. */
 static int may_start_at(const struct launch *L, uint32_t pos)
@@ -1671,6 +1678,7 @@ enum sim_status sim_run(struct sim_device *d, const struct ptx_module *m, const 
       to->s_ideal += a->s_ideal;
       to->br_uniform += a->br_uniform;
       to->br_divergent += a->br_divergent;
+      to->warns += a->warns;
     }
     sim_keep_free(outs[i].stats, (prog.ncode ? prog.ncode : 1) * sizeof *outs[i].stats);
     sim_counters_add(&res->counters, &outs[i].ctr);
@@ -1686,7 +1694,7 @@ enum sim_status sim_run(struct sim_device *d, const struct ptx_module *m, const 
   }
   pool_gather(&pool, &L, res);
   pthread_mutex_destroy(&pool.lock);
-  if (sim_notes_end(d, res) != SIM_OK)
+  if (sim_notes_end(d, res, warned_kept, &L) != SIM_OK)
     st = SIM_ERR_NOMEM;
   if (st != SIM_OK)
     snprintf(err, errlen, "out of host memory while running the kernel");

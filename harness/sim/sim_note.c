@@ -7,8 +7,10 @@
  * the launch ends. What is kept does not depend on which host thread ran which block first:
  * a warning keeps the lowest block that gave it (and that block's first time), a conditional
  * handle the value the highest block set last, as if blocks ran one after another in index
- * order; the counts are totals. A warning already kept is counted without the lock (a kernel
- * may read past a __constant__ array millions of times).
+ * order. A warning's count is the launch's statistics' (sim_inst_stats.warns, in the block's
+ * own table: a kernel may read past a __constant__ array millions of times), so that, as
+ * the warnings themselves (sim_notes_end's kept), it leaves out the blocks a serial run
+ * would not have run when the launch faults.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,7 +28,8 @@ void sim_notes_begin(struct sim_device *d)
   pthread_mutex_unlock(&n->lock);
 }
 
-enum sim_status sim_notes_end(struct sim_device *d, struct sim_result *res)
+enum sim_status sim_notes_end(struct sim_device *d, struct sim_result *res,
+                              int (*kept)(const void *arg, uint32_t block), const void *arg)
 {
   struct sim_notes *n = &d->notes;
   enum sim_status st = SIM_OK;
@@ -35,13 +38,18 @@ enum sim_status sim_notes_end(struct sim_device *d, struct sim_result *res)
     res->warn = malloc(n->nwarn * sizeof *res->warn);
     if (res->warn) {
       /* by instruction, in code order */
+      uint32_t k = 0;
       for (uint32_t i = 0; i < n->nwarn; i++) {
-        uint32_t j = i;
+        if (!kept(arg, n->warn_block[i]))
+          continue;
+        uint32_t j = k++;
         for (; j > 0 && res->warn[j - 1].inst > n->warn[i].inst; j--)
           res->warn[j] = res->warn[j - 1];
         res->warn[j] = n->warn[i];
+        const uint32_t inst = n->warn[i].inst;
+        res->warn[j].count = res->stats && inst < res->nstats ? res->stats[inst].warns : 0;
       }
-      res->nwarn = n->nwarn;
+      res->nwarn = k;
       res->warn_more = n->warn_more;
     } else {
       st = SIM_ERR_NOMEM;
@@ -73,28 +81,26 @@ static void where_thread(const struct sim_block *b, const struct sim_warp *w, un
 int sim_note_warn_count(struct sim_block *b, uint32_t pc)
 {
   struct sim_notes *n = &b->dev->notes;
+  if (b->stats && pc < b->prog->ncode)
+    b->stats[pc].warns++;
   uint32_t inst = pc < b->prog->ncode ? b->prog->orig[pc] : PTX_NOREG;
   /* without the lock: entries are written before nwarn counts them, never moved */
   uint32_t have = __atomic_load_n(&n->nwarn, __ATOMIC_ACQUIRE);
   for (uint32_t i = 0; i < have; i++)
-    if (n->warn[i].inst == inst) {
-      __atomic_fetch_add(&n->warn[i].count, 1, __ATOMIC_RELAXED);
+    if (n->warn[i].inst == inst)
       return b->linear < __atomic_load_n(&n->warn_block[i], __ATOMIC_RELAXED);
-    }
   pthread_mutex_lock(&n->lock);
   uint32_t i = 0;
   while (i < n->nwarn && n->warn[i].inst != inst)
     i++;
   int keep = 0;
   if (i < n->nwarn) {
-    __atomic_fetch_add(&n->warn[i].count, 1, __ATOMIC_RELAXED);
     keep = b->linear < n->warn_block[i];
   } else if (n->nwarn == SIM_MAX_WARNINGS) {
     n->warn_more++;
   } else {
     memset(&n->warn[i], 0, sizeof n->warn[i]);
     n->warn[i].inst = inst;
-    n->warn[i].count = 1;
     n->warn_block[i] = UINT32_MAX;
     __atomic_store_n(&n->nwarn, i + 1, __ATOMIC_RELEASE);
     keep = 1;

@@ -790,6 +790,55 @@ START_TEST(test_fault_keeps_serial_counters)
 }
 END_TEST
 
+/* A faulting launch's warnings are a serial run's on any number of workers: those the
+   blocks up to the fault gave, counted over those blocks. Threads 4-7 of every 8 read past
+   the end of tab (16 a block); blocks 8 and up read past it again at another instruction,
+   and block 3 spins, then faults. */
+START_TEST(test_fault_keeps_serial_warnings)
+{
+  const char *k =
+    HDR
+    ".const .align 4 .b8 tab[16] = {1, 0, 0, 0, 2, 0, 0, 0, 3, 0, 0, 0, 4, 0, 0, 0};\n"
+    ".visible .entry cw(.param .u64 p, .param .u64 n)\n{\n"
+    "  .reg .pred %p<3>;\n  .reg .b32 %r<8>;\n  .reg .b64 %rd<8>;\n"
+    "  ld.param.u64 %rd1, [p];\n  ld.param.u64 %rd2, [n];\n  cvt.u32.u64 %r2, %rd2;\n"
+    "  mov.u32 %r1, %ctaid.x;\n  mov.u32 %r4, %tid.x;\n"
+    "  and.b32 %r5, %r4, 7;\n  mul.wide.u32 %rd3, %r5, 4;\n"
+    "  mov.u64 %rd4, tab;\n  add.s64 %rd5, %rd4, %rd3;\n  ld.const.u32 %r6, [%rd5];\n"
+    "  setp.lt.u32 %p1, %r1, 8;\n  @%p1 bra SKIP;\n"
+    "  ld.const.u32 %r7, [tab+20];\n  add.u32 %r6, %r6, %r7;\n"
+    "SKIP:\n  mov.u32 %r3, 0;\n  setp.ne.s32 %p1, %r1, 3;\n  @%p1 bra STORE;\n"
+    "LOOP:\n  add.u32 %r3, %r3, 1;\n  setp.lt.u32 %p2, %r3, %r2;\n  @%p2 bra LOOP;\n"
+    "  mov.u32 %r1, 100000;\n"
+    "STORE:\n  mad.lo.u32 %r5, %r1, 32, %r4;\n  mul.wide.u32 %rd6, %r5, 4;\n"
+    "  add.s64 %rd7, %rd1, %rd6;\n  st.global.u32 [%rd7], %r6;\n  ret;\n}\n";
+  for (uint32_t w = 1; w <= 4; w++) {
+    struct fx f;
+    load(&f, k);
+    uint64_t p[2] = {buffer(&f, 64 * 32 * 4, "argument 0"), 200000};
+    ck_assert_msg(launch_cl(&f, "cw", 64, 32, p, 2, w, 0) == SIM_OK, "%s", f.err);
+    ck_assert_int_eq(f.r.outcome, SIM_FAULT);
+    ck_assert_uint_eq(f.r.fault.block[0], 3);
+    ck_assert_uint_eq(f.r.nwarn, 1);
+    ck_assert_uint_eq(f.r.warn[0].count, 4 * 16);
+    ck_assert_uint_eq(f.r.warn[0].block[0], 0);
+    ck_assert_uint_eq(f.r.warn[0].thread[0], 4);
+    if (w == 2) {                                /* no fault: every block's */
+      ck_assert_int_eq(launch_cl(&f, "cw", 3, 32, p, 2, w, 0), SIM_OK);
+      ck_assert_int_eq(f.r.outcome, SIM_OK);
+      ck_assert_uint_eq(f.r.nwarn, 1);
+      ck_assert_uint_eq(f.r.warn[0].count, 3 * 16);
+      p[1] = 1;                                  /* block 3 stores past the end at once */
+      ck_assert_int_eq(launch_cl(&f, "cw", 12, 32, p, 2, w, 0), SIM_OK);
+      ck_assert_int_eq(f.r.outcome, SIM_FAULT);
+      ck_assert_uint_eq(f.r.nwarn, 1);
+      ck_assert_uint_eq(f.r.warn[0].count, 4 * 16);
+    }
+    done(&f);
+  }
+}
+END_TEST
+
 /* sim_tally over blocks that end in any order, a fault at any block or none, and blocks past
    the fault that never end, some of those that end as the lowest not ended counting on
    their own (sim_tally_pass): the sum is that of the blocks up to the fault, and after every
@@ -8188,6 +8237,7 @@ Suite *suite_sim(void)
   tcase_add_test(t, test_fault_lowest_block);
   tcase_add_test(t, test_fault_keeps_serial_counters);
   tcase_add_test(t, test_tally_orders);
+  tcase_add_test(t, test_fault_keeps_serial_warnings);
   tcase_add_test(t, test_misaligned_and_readonly);
   tcase_add_test(t, test_shared_and_local_bounds);
   tcase_add_test(t, test_reconvergence_counts);

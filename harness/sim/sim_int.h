@@ -461,7 +461,6 @@ struct sim_cluster {
 #define SIM_RSMEM_SIZE   1024u
 #define SIM_RSMEM_OFF1   512u             /* %reserved_smem_offset_1 - _begin */
 
-/* What the launch's printf output has come to (kept by sim_launch.c, read by sim_builtin.c). */
 /* *p = min(*p, v), atomically */
 static inline void sim_atomic_min_u32(uint32_t *p, uint32_t v)
 {
@@ -470,6 +469,7 @@ static inline void sim_atomic_min_u32(uint32_t *p, uint32_t v)
     ;
 }
 
+/* What the launch's printf output has come to (kept by sim_launch.c, read by sim_builtin.c). */
 struct sim_printf {
   uint32_t cut_after;            /* atomic: the output kept fills SIM_PRINTF_FIFO with blocks up
                                     to this linear index: what later blocks print is not kept */

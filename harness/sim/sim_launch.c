@@ -6,11 +6,11 @@
  * consecutive blocks at a time (claim_size; under an order seed, sim_launch.order_seed, one
  * worker takes them one by one in an order the seed shuffles). The result is the same as a
  * serial run: when blocks fault, the report is the one of the lowest-numbered faulting block
- * (blocks after it are not started, or stop early), and the counters and printed text are
- * those of the blocks up to it: on more than one worker, a block counts into a table of its
- * own unless it starts as the lowest block not ended, and sim_tally.c sums the tables in
- * index order, dropping those past the fault (kept_until). Global-memory atomics are host
- * atomics; everything else a block touches is its own.
+ * (blocks after it are not started, or stop early), and the counters, printed text and
+ * warnings are those of the blocks up to it: on more than one worker, a block counts into a
+ * table of its own unless it starts as the lowest block not ended, and sim_tally.c sums the
+ * tables in index order, dropping those past the fault (kept_until). Global-memory atomics
+ * are host atomics; everything else a block touches is its own.
  *
  * Blocks that must run at the same time are the exception: the blocks of a cooperative grid
  * (grid.sync()) or of a cluster form a group, which one worker runs interleaved (run_group),

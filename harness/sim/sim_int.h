@@ -619,13 +619,14 @@ static inline void sim_counters_add(struct sim_counters *to, const struct sim_co
 
 /* A serial run starts blocks in index order and stops at the first that faults: its counters
    are those of the blocks up to that one. With blocks on several workers, a block past the
-   faulting one may have ended (or been cut short) by then, so each block counts into a
-   table of its own and hands it to the tally as it ends (sim_tally_add, under the launch's
-   lock): the blocks below the lowest that has not ended, summed in `done`; the others that
-   have ended, in runs of consecutive blocks, each summed. A block faults before it ends, so
-   no run holds blocks on both sides of a fault; a run past the lowest faulting block is
-   dropped, as is every block past it that ends later. The runs number at most the blocks
-   started and not ended, plus one. */
+   faulting one may have ended (or been cut short) by then, so the blocks a worker runs one
+   after another (a claim's, lo..hi) count into a table of their own, handed to the tally
+   when they have ended (sim_tally_add, under the launch's lock): the blocks below the
+   lowest that has not ended, summed in `done`; the others that have ended, in runs of
+   consecutive blocks, each summed. A block faults before it ends, and a worker starts no
+   block of its claim past a fault, so no run holds blocks on both sides of one; a run past
+   the lowest faulting block is dropped, as is every range past it that ends later. The
+   runs number at most the ranges started and not ended, plus one. */
 struct sim_tally_run {
   uint32_t lo, hi;                 /* blocks lo..hi, all ended */
   struct sim_counters ctr;
@@ -647,15 +648,15 @@ void sim_tally_free(struct sim_tally *t);
 /* A zeroed table of t's size (a spare, or a new one; free() frees it); NULL when host
    memory ran out. */
 struct sim_inst_stats *sim_tally_table(struct sim_tally *t);
-/* Block idx ended with counters *ctr and table *st, stop the lowest faulting block so far
-   (UINT32_MAX: none). *st is zeroed, or kept by the tally and replaced with a zeroed one
-   (NULL when host memory ran out). 0, or -1 when host memory ran out. */
-int sim_tally_add(struct sim_tally *t, uint32_t idx, const struct sim_counters *ctr,
+/* Blocks lo..hi ended with counters *ctr and table *st, stop the lowest faulting block so
+   far (UINT32_MAX: none). *st is zeroed, or kept by the tally and replaced with a zeroed
+   one (NULL when host memory ran out). 0, or -1 when host memory ran out. */
+int sim_tally_add(struct sim_tally *t, uint32_t lo, uint32_t hi, const struct sim_counters *ctr,
                   struct sim_inst_stats **st, uint32_t stop);
-/* Block idx, the lowest not ended when it started (every block before it had ended: none
-   of them can fault, so what it counts is kept, and it counted into its worker's own table),
-   has ended; stop as sim_tally_add's. */
-void sim_tally_pass(struct sim_tally *t, uint32_t idx, uint32_t stop);
+/* Blocks lo..hi, lo the lowest not ended when they started (every block before had ended:
+   none of them can fault, so what they count is kept, and they counted into their worker's
+   own table), have ended; stop as sim_tally_add's. */
+void sim_tally_pass(struct sim_tally *t, uint32_t lo, uint32_t hi, uint32_t stop);
 /* The blocks up to stop, summed into to (per code pc) and *ctr. */
 void sim_tally_sum(const struct sim_tally *t, uint32_t stop, struct sim_inst_stats *to,
                    struct sim_counters *ctr);

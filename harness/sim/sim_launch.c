@@ -196,6 +196,14 @@ struct worker_out {
   int held;                         /* it waits for *cfg->hold before its first block ... */
   int unjoined;                     /* ... and found none left to start */
   double cpu_s;                     /* its thread's CPU time in worker_main */
+  /* a tallied launch outside groups: the blocks of the worker's claim, which it runs one
+     after another, count together (claim_flush) */
+  struct sim_inst_stats *cst;       /* their table (NULL until needed) ... */
+  struct sim_counters cctr;         /* ... and counters ... */
+  uint32_t clo, cend;               /* ... of blocks clo..cend - 1, those ended so far ... */
+  int cdirect;                      /* ... unless the claim started as the lowest block not
+                                       ended: then its worker's stats and ctr */
+  int cactive;                      /* a claim has begun and not been flushed */
 };
 
 uint32_t sim_host_cores(void)
@@ -721,9 +729,8 @@ struct slot {
   struct sim_block b;
   struct sim_result r;
   struct bmem m;
-  struct sim_inst_stats *st;        /* the block's own counters, when L->tallied, ... */
-  int direct;                       /* ... unless it started as the lowest block not ended:
-                                       then its worker's (sim_tally_pass) */
+  int in_claim;                     /* it started in its worker's claim and has not waited
+                                       (parked): it counts with the claim */
 };
 
 static void slot_free(const struct launch *L, struct slot *s)
@@ -731,7 +738,6 @@ static void slot_free(const struct launch *L, struct slot *s)
   if (!s)
     return;
   bmem_free(&s->m, L->nwarps);
-  free(s->st);
   free(s);
 }
 
@@ -739,9 +745,7 @@ static void slot_free(const struct launch *L, struct slot *s)
 static struct slot *slot_new(const struct launch *L)
 {
   struct slot *s = calloc(1, sizeof *s);
-  if (s && L->tallied)           /* (outside the lock: not the tally's spares) */
-    s->st = calloc(L->tally.ncode, sizeof *s->st);
-  if (s && (bmem_alloc(L, &s->m) || (L->tallied && !s->st))) {
+  if (s && bmem_alloc(L, &s->m)) {
     slot_free(L, s);
     return NULL;
   }
@@ -786,6 +790,7 @@ static struct slot *take_movable(struct launch *L)
 
 static void park(struct launch *L, struct slot *s)
 {
+  s->in_claim = 0;               /* (kept_until keeps every block from now: see block_end) */
   if (!L->parked_any) {
     L->parked_any = 1;
     __atomic_store_n(&L->grace, SIM_GRACE_ARMED, __ATOMIC_RELAXED);
@@ -891,16 +896,49 @@ static void block_end(struct worker_out *out, struct slot *s)
   block_finish(L, out, &s->b, SIM_OK);
   if (s->b.faulted && s->r.outcome == SIM_BUDGET)
     L->budget_out = 1;
-  if (!L->tallied || s->direct)
+  if (!L->tallied || !s->in_claim || out->cdirect) {
     sim_counters_add(&out->ctr, &s->b.ctr);
-  if (L->tallied && s->direct) {
-    sim_tally_pass(&L->tally, s->b.linear, kept_until(L));
-  } else if (L->tallied &&
-             sim_tally_add(&L->tally, s->b.linear, &s->b.ctr, &s->st, kept_until(L))) {
+  } else {
+    sim_counters_add(&out->cctr, &s->b.ctr);
+  }
+  if (L->tallied && s->in_claim)
+    out->cend = s->b.linear + 1;
+}
+
+/* The worker's claim, whose blocks have all ended, waited (parked) or will not start, to
+   the tally (L->lock held). Its table holds something only when a block of it ended, or
+   one waited: then the launch keeps every block (kept_until), and the range names the
+   first. */
+static void claim_flush(struct launch *L, struct worker_out *out)
+{
+  if (!out->cactive)
+    return;
+  out->cactive = 0;
+  if (out->cend == out->clo && !L->parked_any)
+    return;
+  const uint32_t hi = out->cend > out->clo ? out->cend - 1 : out->clo;
+  if (out->cdirect) {
+    sim_tally_pass(&L->tally, out->clo, hi, kept_until(L));
+  } else if (sim_tally_add(&L->tally, out->clo, hi, &out->cctr, &out->cst, kept_until(L))) {
     out->st = SIM_ERR_NOMEM;
     L->abandon = 1;
     lower_stop(L, 0);
   }
+}
+
+/* A claim of blocks mine.. begins (L->lock held): after the worker's last, flushed. */
+static int claim_begin(struct launch *L, struct worker_out *out, uint32_t mine)
+{
+  if (!L->tallied)
+    return 0;
+  claim_flush(L, out);
+  out->clo = out->cend = mine;
+  out->cctr = (struct sim_counters){0, 0};
+  out->cactive = 1;
+  out->cdirect = mine == L->tally.low;
+  if (!out->cdirect && !out->cst)
+    out->cst = sim_tally_table(&L->tally);
+  return out->cdirect || out->cst ? 0 : -1;
 }
 
 /* ---- groups: blocks that must run at the same time ----
@@ -1051,8 +1089,8 @@ static void run_group(struct launch *L, struct worker_out *out, const struct sim
   if (L->tallied) {
     pthread_mutex_lock(&L->lock);
     if (direct)
-      sim_tally_pass(&L->tally, gi, kept_until(L));
-    else if (sim_tally_add(&L->tally, gi, &gctr, &gst, kept_until(L))) {
+      sim_tally_pass(&L->tally, gi, gi, kept_until(L));
+    else if (sim_tally_add(&L->tally, gi, gi, &gctr, &gst, kept_until(L))) {
       out->st = SIM_ERR_NOMEM;
       lower_stop(L, 0);
     }
@@ -1182,6 +1220,12 @@ static void block_worker(struct worker_out *out, const struct sim_alloc **cache)
         continue;                               /* things may have moved meanwhile */
       }
       if (!own) {
+        if (claim_begin(L, out, L->next)) {
+          out->st = SIM_ERR_NOMEM;
+          L->abandon = 1;
+          lower_stop(L, 0);
+          continue;
+        }
         uint32_t c = claim_size(L);
         mine = L->next;
         mine_end = mine + c;
@@ -1193,9 +1237,9 @@ static void block_worker(struct worker_out *out, const struct sim_alloc **cache)
       spare = NULL;
       L->claimed--;
       block_setup(L, out, &s->m, cache, L->perm ? L->perm[mine] : mine, &s->b, &s->r);
-      s->direct = L->tallied && s->b.linear == L->tally.low;
-      if (L->tallied && !s->direct)
-        s->b.stats = s->st;
+      s->in_claim = 1;
+      if (L->tallied && !out->cdirect)
+        s->b.stats = out->cst;
       mine++;
       fresh = 1;
     } else if ((s = take_movable(L)) != NULL) {
@@ -1217,7 +1261,7 @@ static void block_worker(struct worker_out *out, const struct sim_alloc **cache)
     }
     if (!fresh) {                               /* resumed here: this worker's tables */
       s->b.worker = &L->workers[out->index];
-      s->b.stats = L->tallied && !s->direct ? s->st : out->stats;
+      s->b.stats = out->stats;
       s->b.alloc_cache = cache;
     }
     L->running++;
@@ -1241,10 +1285,13 @@ static void block_worker(struct worker_out *out, const struct sim_alloc **cache)
     else
       slot_free(L, s);
   }
+  claim_flush(L, out);
   drop_parked(L);
   pthread_cond_broadcast(&L->moved);
   pthread_mutex_unlock(&L->lock);
   slot_free(L, spare);
+  free(out->cst);
+  out->cst = NULL;
 }
 
 /* Whether held worker out may start: *hold reads nonzero. It sleeps until then, a

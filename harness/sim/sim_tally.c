@@ -36,10 +36,9 @@ struct sim_inst_stats *sim_tally_table(struct sim_tally *t)
   return t->nspare ? t->spare[--t->nspare] : calloc(t->ncode, sizeof(struct sim_inst_stats));
 }
 
-/* Table st, no longer needed, zeroed back to the spares. */
+/* Table st, no longer needed and zero (take zeroes what it adds), back to the spares. */
 static void recycle(struct sim_tally *t, struct sim_inst_stats *st)
 {
-  memset(st, 0, (size_t)t->ncode * sizeof *st);
   if (t->nspare == t->capspare) {
     uint32_t cap = t->capspare ? 2 * t->capspare : 8;
     struct sim_inst_stats **n = realloc(t->spare, cap * sizeof *n);
@@ -53,35 +52,60 @@ static void recycle(struct sim_tally *t, struct sim_inst_stats *st)
   t->spare[t->nspare++] = st;
 }
 
-/* to += from, and from zeroed: four words a step (the compiler's vectors, of the CPU's
-   baseline), the rest one by one */
+/* to += from, and from zeroed: four words a step (the compiler's vectors: AVX2's where the
+   CPU has it, else its baseline's), the rest one by one */
 typedef uint64_t u64x4 __attribute__((vector_size(32), aligned(8)));
+#define TAKE_BODY                                                                         \
+  uint64_t *a = (uint64_t *)to, *b = (uint64_t *)from;                                    \
+  size_t i = 0;                                                                           \
+  for (; i + 4 <= n; i += 4) {                                                            \
+    *(u64x4 *)(a + i) += *(const u64x4 *)(b + i);                                         \
+    *(u64x4 *)(b + i) = (u64x4){0, 0, 0, 0};                                              \
+  }                                                                                       \
+  for (; i < n; i++) {                                                                    \
+    a[i] += b[i];                                                                         \
+    b[i] = 0;                                                                             \
+  }
+#ifdef SIM_X86
+__attribute__((target("avx2"))) static void take_avx2(struct sim_inst_stats *to,
+                                                      struct sim_inst_stats *from, size_t n)
+{
+  TAKE_BODY
+}
+#endif
+static void take_base(struct sim_inst_stats *to, struct sim_inst_stats *from, size_t n)
+{
+  TAKE_BODY
+}
+#undef TAKE_BODY
+
 static void take(const struct sim_tally *t, struct sim_inst_stats *to, struct sim_inst_stats *from)
 {
-  uint64_t *a = (uint64_t *)to, *b = (uint64_t *)from;
   const size_t n = (size_t)t->ncode * WORDS;
-  size_t i = 0;
-  for (; i + 4 <= n; i += 4) {
-    *(u64x4 *)(a + i) += *(const u64x4 *)(b + i);
-    *(u64x4 *)(b + i) = (u64x4){0, 0, 0, 0};
+#ifdef SIM_X86
+  if (sim_cpu_avx2) {
+    take_avx2(to, from, n);
+    return;
   }
-  for (; i < n; i++) {
-    a[i] += b[i];
-    b[i] = 0;
-  }
+#endif
+  take_base(to, from, n);
 }
 
 /* The runs past stop dropped: they would not have run. */
 static void drop(struct sim_tally *t, uint32_t stop)
 {
   while (t->nrun && t->run[t->nrun - 1].lo > stop)
-    recycle(t, t->run[--t->nrun].st);
+  {
+    struct sim_inst_stats *st = t->run[--t->nrun].st;
+    memset(st, 0, (size_t)t->ncode * sizeof *st);
+    recycle(t, st);
+  }
 }
 
-/* Block idx, the lowest not ended, has ended: so have the blocks of the run after it. */
-static void advance(struct sim_tally *t, uint32_t idx)
+/* Blocks low..hi have ended: so have the blocks of the run after them. */
+static void advance(struct sim_tally *t, uint32_t hi)
 {
-  t->low = idx + 1;
+  t->low = hi + 1;
   if (t->nrun && t->run[0].lo == t->low) {              /* the run it joins to the rest */
     struct sim_tally_run *r = &t->run[0];
     take(t, t->done, r->st);
@@ -93,36 +117,36 @@ static void advance(struct sim_tally *t, uint32_t idx)
   }
 }
 
-void sim_tally_pass(struct sim_tally *t, uint32_t idx, uint32_t stop)
+void sim_tally_pass(struct sim_tally *t, uint32_t lo, uint32_t hi, uint32_t stop)
 {
   drop(t, stop);
-  if (idx == t->low)
-    advance(t, idx);
+  if (lo == t->low)
+    advance(t, hi);
 }
 
-int sim_tally_add(struct sim_tally *t, uint32_t idx, const struct sim_counters *ctr,
+int sim_tally_add(struct sim_tally *t, uint32_t lo, uint32_t hi, const struct sim_counters *ctr,
                   struct sim_inst_stats **st, uint32_t stop)
 {
   drop(t, stop);
-  if (idx > stop) {
+  if (lo > stop) {
     memset(*st, 0, (size_t)t->ncode * sizeof **st);
     return 0;
   }
-  if (idx == t->low) {
+  if (lo == t->low) {
     take(t, t->done, *st);
     sim_counters_add(&t->done_ctr, ctr);
-    advance(t, idx);
+    advance(t, hi);
     return 0;
   }
-  uint32_t k = 0;                                       /* the first run past idx */
-  while (k < t->nrun && t->run[k].lo < idx)
+  uint32_t k = 0;                                       /* the first run past lo..hi */
+  while (k < t->nrun && t->run[k].lo < lo)
     k++;
-  struct sim_tally_run *left = k && t->run[k - 1].hi + 1 == idx ? &t->run[k - 1] : NULL;
-  struct sim_tally_run *right = k < t->nrun && t->run[k].lo == idx + 1 ? &t->run[k] : NULL;
+  struct sim_tally_run *left = k && t->run[k - 1].hi + 1 == lo ? &t->run[k - 1] : NULL;
+  struct sim_tally_run *right = k < t->nrun && t->run[k].lo == hi + 1 ? &t->run[k] : NULL;
   if (left) {
     take(t, left->st, *st);
     sim_counters_add(&left->ctr, ctr);
-    left->hi = idx;
+    left->hi = hi;
     if (right) {
       take(t, left->st, right->st);
       sim_counters_add(&left->ctr, &right->ctr);
@@ -136,7 +160,7 @@ int sim_tally_add(struct sim_tally *t, uint32_t idx, const struct sim_counters *
   if (right) {
     take(t, right->st, *st);
     sim_counters_add(&right->ctr, ctr);
-    right->lo = idx;
+    right->lo = lo;
     return 0;
   }
   if (t->nrun == t->caprun) {
@@ -148,7 +172,7 @@ int sim_tally_add(struct sim_tally *t, uint32_t idx, const struct sim_counters *
     t->caprun = cap;
   }
   memmove(&t->run[k + 1], &t->run[k], (t->nrun - k) * sizeof *t->run);
-  t->run[k] = (struct sim_tally_run){idx, idx, *ctr, *st};
+  t->run[k] = (struct sim_tally_run){lo, hi, *ctr, *st};
   t->nrun++;
   *st = sim_tally_table(t);
   return *st ? 0 : -1;

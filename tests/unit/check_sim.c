@@ -839,12 +839,13 @@ START_TEST(test_fault_keeps_serial_warnings)
 }
 END_TEST
 
-/* sim_tally over blocks that end in any order, a fault at any block or none, and blocks past
-   the fault that never end, some of those that end as the lowest not ended counting on
-   their own (sim_tally_pass): the sum is that of the blocks up to the fault, and after every
-   block the runs are in order, apart (a gap between each two), above the lowest block not
-   ended, and each holds the sum of its blocks (block i counts i + 1 executions at pc 0, 1 at
-   pc 2, and 3 i warp-instructions); with no fault every block ends up in `done`. */
+/* sim_tally over claims (1 to 4 consecutive blocks) that end in any order, a fault at any
+   block or none (its claim ends there), claims past the fault that never end, some of
+   those that end as the lowest not ended counting on their own (sim_tally_pass): the sum
+   is that of the blocks up to the fault, and after every claim the runs are in order,
+   apart (a gap between each two), above the lowest block not ended, and each holds the sum
+   of its blocks (block i counts i + 1 executions at pc 0, 1 at pc 2, and 3 i
+   warp-instructions); with no fault every block ends up in `done`. */
 START_TEST(test_tally_orders)
 {
   uint64_t rng = 0x7a11;
@@ -852,8 +853,14 @@ START_TEST(test_tally_orders)
     const uint32_t n = 1 + (uint32_t)(sim_order_next(&rng) % 40);
     const uint32_t fault = sim_order_next(&rng) % 3 ? (uint32_t)(sim_order_next(&rng) % n)
                                                     : UINT32_MAX;
-    uint32_t order[40];
-    for (uint32_t k = 0; k < n; k++) {               /* Fisher-Yates */
+    uint32_t lo[40], hi[40], order[40], nu = 0;
+    for (uint32_t b = 0; b < n; nu++) {             /* the claims */
+      lo[nu] = b;
+      b += 1 + (uint32_t)(sim_order_next(&rng) % 4);
+      hi[nu] = (b < n ? b : n) - 1;
+      b = hi[nu] + 1;
+    }
+    for (uint32_t k = 0; k < nu; k++) {              /* Fisher-Yates: the order they end in */
       uint32_t j = (uint32_t)(sim_order_next(&rng) % (k + 1));
       order[k] = order[j];
       order[j] = k;
@@ -863,42 +870,47 @@ START_TEST(test_tally_orders)
     struct sim_inst_stats *st = sim_tally_table(&t);
     ck_assert_ptr_nonnull(st);
     uint32_t stop = UINT32_MAX;
-    struct sim_inst_stats own[3] = {{0}};          /* what the passed blocks counted */
+    struct sim_inst_stats own[3] = {{0}};          /* what the passed claims counted */
     struct sim_counters own_ctr = {0, 0};
-    for (uint32_t k = 0; k < n; k++) {
-      const uint32_t i = order[k];
-      if (stop != UINT32_MAX && i > stop && sim_order_next(&rng) % 2)
+    for (uint32_t k = 0; k < nu; k++) {
+      const uint32_t u = order[k];
+      uint32_t a = lo[u], z = hi[u];
+      if (stop != UINT32_MAX && a > stop && sim_order_next(&rng) % 2)
         continue;                                    /* given back, or never ends */
-      if (i == fault)
+      if (a <= fault && fault <= z) {                /* it faults: its claim ends there */
         stop = fault;
-      const struct sim_counters c = {3ull * i, 1};
-      /* (a block past a fault never starts as the lowest not ended) */
-      if (i == t.low && i <= stop && sim_order_next(&rng) % 2) {
-        sim_tally_pass(&t, i, stop);
-        own[0].execs += i + 1;
-        own[2].execs += 1;
+        z = fault;
+      }
+      const uint64_t blocks = z - a + 1;
+      const uint64_t execs = (uint64_t)(a + 1 + z + 1) * blocks / 2;
+      const struct sim_counters c = {3ull * (a + z) * blocks / 2, blocks};
+      /* (a claim past a fault never starts as the lowest not ended) */
+      if (a == t.low && z <= stop && sim_order_next(&rng) % 2) {
+        sim_tally_pass(&t, a, z, stop);
+        own[0].execs += execs;
+        own[2].execs += blocks;
         own_ctr.warp_insts += c.warp_insts;
         own_ctr.thread_insts += c.thread_insts;
         continue;
       }
-      st[0].execs = i + 1;
-      st[2].execs = 1;
-      ck_assert_int_eq(sim_tally_add(&t, i, &c, &st, stop), 0);
+      st[0].execs = execs;
+      st[2].execs = blocks;
+      ck_assert_int_eq(sim_tally_add(&t, a, z, &c, &st, stop), 0);
       ck_assert_ptr_nonnull(st);
       for (uint32_t pc = 0; pc < 3; pc++)
         ck_assert_uint_eq(st[pc].execs, 0);
       for (uint32_t r = 0; r < t.nrun; r++) {
-        const struct sim_tally_run *u = &t.run[r];
-        ck_assert_uint_gt(u->lo, t.low);
-        ck_assert_uint_le(u->lo, u->hi);
-        ck_assert_uint_le(u->hi, stop);
+        const struct sim_tally_run *v = &t.run[r];
+        ck_assert_uint_gt(v->lo, t.low);
+        ck_assert_uint_le(v->lo, v->hi);
+        ck_assert_uint_le(v->hi, stop);
         if (r + 1 < t.nrun)
-          ck_assert_uint_lt(u->hi + 1, t.run[r + 1].lo);
-        const uint64_t blocks = u->hi - u->lo + 1;
-        ck_assert_uint_eq(u->st[0].execs, (uint64_t)(u->lo + 1 + u->hi + 1) * blocks / 2);
-        ck_assert_uint_eq(u->st[2].execs, blocks);
-        ck_assert_uint_eq(u->ctr.warp_insts, 3ull * (u->lo + u->hi) * blocks / 2);
-        ck_assert_uint_eq(u->ctr.thread_insts, blocks);
+          ck_assert_uint_lt(v->hi + 1, t.run[r + 1].lo);
+        const uint64_t vb = v->hi - v->lo + 1;
+        ck_assert_uint_eq(v->st[0].execs, (uint64_t)(v->lo + 1 + v->hi + 1) * vb / 2);
+        ck_assert_uint_eq(v->st[2].execs, vb);
+        ck_assert_uint_eq(v->ctr.warp_insts, 3ull * (v->lo + v->hi) * vb / 2);
+        ck_assert_uint_eq(v->ctr.thread_insts, vb);
       }
     }
     const uint32_t last = fault == UINT32_MAX ? n - 1 : fault;

@@ -885,11 +885,12 @@ static int budget_while_parked(struct worker_out *out)
   return 1;
 }
 
-/* A block ended (or faulted, or was cut short): its output, counters and fault. A block past the
-   budget ends the launch: no block starts or resumes, the blocks after it stop (block_finish,
-   and sim_block.c's spend at once), and those before it that still run go on until each parks,
-   ends or finds the budget spent too, before budget_while_parked reports. Called with L->lock
-   held. */
+/* A block ended (or faulted, or was cut short): its output, counters and fault (its counters
+   to its worker's, or to its claim's when the claim counts apart: claim_flush). A block
+   past the budget ends the launch: no block starts or resumes, the blocks after it stop
+   (block_finish, and sim_block.c's spend at once), and those before it that still run go on
+   until each parks, ends or finds the budget spent too, before budget_while_parked reports.
+   Called with L->lock held. */
 static void block_end(struct worker_out *out, struct slot *s)
 {
   struct launch *L = out->L;

@@ -906,6 +906,14 @@ static void block_end(struct worker_out *out, struct slot *s)
     out->cend = s->b.linear + 1;
 }
 
+/* Host memory ran out (outside groups, L->lock held): the launch ends, every worker stops. */
+static void out_of_memory(struct launch *L, struct worker_out *out)
+{
+  out->st = SIM_ERR_NOMEM;
+  L->abandon = 1;
+  lower_stop(L, 0);
+}
+
 /* The worker's claim, whose blocks have all ended, waited (parked) or will not start, to
    the tally (L->lock held). Its table holds something only when a block of it ended, or
    one waited: then the launch keeps every block (kept_until), and the range names the
@@ -921,9 +929,7 @@ static void claim_flush(struct launch *L, struct worker_out *out)
   if (out->cdirect) {
     sim_tally_pass(&L->tally, out->clo, hi, kept_until(L));
   } else if (sim_tally_add(&L->tally, out->clo, hi, &out->cctr, &out->cst, kept_until(L))) {
-    out->st = SIM_ERR_NOMEM;
-    L->abandon = 1;
-    lower_stop(L, 0);
+    out_of_memory(L, out);
   }
 }
 
@@ -986,9 +992,9 @@ static void run_group(struct launch *L, struct worker_out *out, const struct sim
   if (L->tallied) {
     pthread_mutex_lock(&L->lock);
     direct = gi == L->tally.low;
-    pthread_mutex_unlock(&L->lock);
     if (!direct)
-      gst = calloc(L->tally.ncode, sizeof *gst);
+      gst = sim_tally_table(&L->tally);
+    pthread_mutex_unlock(&L->lock);
   }
   int ok = mem && bs && rs && cls && ranks && status && seen && (turn || !L->perm) &&
            (direct || gst);
@@ -1213,18 +1219,14 @@ static void block_worker(struct worker_out *out, const struct sim_alloc **cache)
         spare = slot_new(L);
         pthread_mutex_lock(&L->lock);
         if (!spare) {
-          out->st = SIM_ERR_NOMEM;
-          L->abandon = 1;
-          lower_stop(L, 0);
+          out_of_memory(L, out);
           continue;                             /* (gives the claim back, and ends) */
         }
         continue;                               /* things may have moved meanwhile */
       }
       if (!own) {
         if (claim_begin(L, out, L->next)) {
-          out->st = SIM_ERR_NOMEM;
-          L->abandon = 1;
-          lower_stop(L, 0);
+          out_of_memory(L, out);
           continue;
         }
         uint32_t c = claim_size(L);

@@ -94,8 +94,7 @@ static void take(const struct sim_tally *t, struct sim_inst_stats *to, struct si
 /* The runs past stop dropped: they would not have run. */
 static void drop(struct sim_tally *t, uint32_t stop)
 {
-  while (t->nrun && t->run[t->nrun - 1].lo > stop)
-  {
+  while (t->nrun && t->run[t->nrun - 1].lo > stop) {
     struct sim_inst_stats *st = t->run[--t->nrun].st;
     memset(st, 0, (size_t)t->ncode * sizeof *st);
     recycle(t, st);

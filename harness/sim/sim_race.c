@@ -194,6 +194,9 @@ struct sim_race {                /* one host thread's shadow, kept from block to
   uint32_t lfill, lmask, lshift; /* lines the block may hold; gl's slot mask; its hash shift */
   struct gline *gl;              /* the block's coalesced stores (gslots / 4 slots used) */
   uint32_t wused, lused;         /* words in g, lines in gl (b->race_gused: their sum) */
+  int gon;                       /* the block checks its global accesses: g is there (the
+                                    thread's, kept from an earlier launch too) and its launch
+                                    left races in (SIM_NOCHECK_RACE) */
   uint32_t ndirty;               /* words of gfilt the block made non-zero ... */
   uint16_t dirty[FILT_DIRTY];    /* ... and the first FILT_DIRTY of them, by index: the next
                                     block clears those, not the whole 10 KiB (all of it when
@@ -378,6 +381,7 @@ int sim_race_begin(struct sim_block *b)
       r->gl = (struct gline *)(void *)(t + GCAP * (sizeof *r->g + sizeof *r->gpc));
     }                                      /* without them, global memory goes unchecked */
   }
+  r->gon = r->g && !(nc & SIM_NOCHECK_RACE);
   if (r->g && r->ndirty > FILT_DIRTY)      /* the block's own words only */
     filt_clear(r->gfilt);
   else if (r->g)
@@ -3103,7 +3107,7 @@ words_new(struct sim_block *b, struct sim_warp *w, uint32_t pc, unsigned l, uint
 int sim_race_global(struct sim_block *b, struct sim_warp *w, uint32_t pc, unsigned l,
                     uint64_t addr, uint32_t size, enum sim_access acc, int same)
 {
-  if (!b->race->g)
+  if (!b->race->gon)
     return 0;
   /* words_new with its size a constant (its loops unrolled) where it is one of its own */
   if (acc == SIM_ACC_WRITE &&
@@ -3142,7 +3146,7 @@ __attribute__((target("avx2"))) static uint32_t span_lanes32_avx2(const struct s
 int sim_race_global_reads(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t e,
                           const uint64_t *addr, uint32_t size)
 {
-  if (!b->race || !b->race->g || !b->race_gused)
+  if (!b->race || !b->race->gon || !b->race_gused)
     return 0;
   /* the lanes in the span first (reads change no record, so testing them all before any is
      checked is the same): most lanes of a gather are outside it */
@@ -3181,7 +3185,7 @@ int sim_race_global_reads_seq(struct sim_block *b, struct sim_warp *w, uint32_t 
                               uint64_t a0, uint32_t size)
 {
   struct sim_race *r = b->race;
-  if (!r || !r->g)
+  if (!r || !r->gon)
     return 0;
   const uint64_t first = a0 >> 2, last = (a0 + 32u * size - 1) >> 2;
   {
@@ -3383,7 +3387,7 @@ int sim_race_global_stores(struct sim_block *b, struct sim_warp *w, uint32_t pc,
                            uint64_t host_base, const uint64_t *val)
 {
   uint64_t mk = size >= 8 ? ~0ull : (1ull << (size * 8)) - 1;
-  if (!b->race->g) {
+  if (!b->race->gon) {
     for (uint64_t mm = e; mm; mm &= mm - 1) {
       unsigned l = sim_ctz64(mm);
       bytes_store(host + (addr[l] - host_base), size, val[l]);
@@ -3418,7 +3422,7 @@ static void line_forget(struct gline *L, uint64_t ch, uint64_t first, uint64_t l
 void sim_race_global_forget(struct sim_block *b, uint64_t addr, uint64_t size)
 {
   struct sim_race *r = b->race;
-  if (!r || !r->g || !b->race_gused || !size || addr + size <= b->race_glo ||
+  if (!r || !r->gon || !b->race_gused || !size || addr + size <= b->race_glo ||
       addr > b->race_glo + b->race_gspan)
     return;
   uint64_t first = addr >> 2, last = (addr + size - 1) >> 2;
@@ -3656,7 +3660,7 @@ static __attribute__((noinline)) int stores_seq_chunks(struct sim_block *b, stru
 int sim_race_global_stores_seq(struct sim_block *b, struct sim_warp *w, uint32_t pc,
                                uint64_t a0, uint32_t size, uint8_t *host, const uint64_t *val)
 {
-  if (!b->race->g) {
+  if (!b->race->gon) {
     for (unsigned l = 0; l < 32; l++)
       bytes_store(host + l * size, size, val[l]);
     return 0;

@@ -8,8 +8,9 @@
  *
  * The fast path (at the end): where the CPU has AVX2, the link step marks the instructions a
  * full 32-lane warp runs as vector code here (plain arithmetic, setp, selp, mad, cvta, moves
- * from special registers, kernel parameters' loads, scalar shared accesses, coalesced global
- * ones), with their operation, size and signedness chosen once
+ * from special registers, kernel parameters' loads, shared accesses, .v2 and .v4 ones too,
+ * global ones: a coalesced scalar or vector as one run of bytes, any other with a warp-wide
+ * bounds check), with their operation, size and signedness chosen once
  * (sim_exec_fast_plan); sim_warp_run hands a warp's group of lanes at a marked instruction
  * to sim_exec_run, which runs marked instructions one after another through the same code and
  * counters as sim_exec, leaving to sim_exec any access whose addresses need its lane-by-lane
@@ -2838,6 +2839,17 @@ static int global_vec(const struct ptx_inst *in, const struct ptx_operand *v)
          (in->space == PTX_SP_GLOBAL || (in->op != PTX_OP_ST && in->space == PTX_SP_CONST));
 }
 
+/* in is a .v2 or .v4 load (ld) or store (st) of shared memory through an address register,
+   whose register vector is v: run_global's vector kinds too (run_shared_vec; so that
+   run_shared, on every scalar shared access, needs no test for them). */
+static int shared_vec(const struct ptx_inst *in, const struct ptx_operand *v)
+{
+  const struct ptx_operand *ad = &in->opd[in->op == PTX_OP_ST ? 0 : 1];
+  return (in->vec == 2 || in->vec == 4) && v->kind == PTX_OPD_VEC && v->nvec == in->vec &&
+         ad->kind == PTX_OPD_ADDR && ad->reg != PTX_NOREG && in->space == PTX_SP_SHARED &&
+         (in->op == PTX_OP_ST || in->op == PTX_OP_LD);
+}
+
 /* The fast kind of in, and the 4-bit argument its ALU kinds take in the plan (*arg): the
    vector operation (FK_VOP, FK_VOP3; FK_VOP2 from VOP_MINS32, FK_VOP1 from VOP_SEXT32), the special
    register's class (FK_SREG), 1 for 64 bits, 2 for f32 and 4 for signed, or for an f32's
@@ -2853,6 +2865,8 @@ static enum fast_kind fast_kind(const struct ptx_inst *in, unsigned *arg)
     return FK_NONE;
   if (op == PTX_OP_ST && global_vec(in, &in->opd[1]))
     return FK_STG;              /* a vector store to global memory, through a register */
+  if (op == PTX_OP_ST && shared_vec(in, &in->opd[1]))
+    return FK_STG;              /* to shared memory (run_shared_vec) */
   if (op == PTX_OP_ST)          /* a scalar store to shared or global memory, through a register */
     return (in->vec ? in->vec : 1) != 1 || in->opd[1].kind != PTX_OPD_REG ||
            in->opd[0].reg == PTX_NOREG ? FK_NONE
@@ -2860,6 +2874,8 @@ static enum fast_kind fast_kind(const struct ptx_inst *in, unsigned *arg)
            : in->space == PTX_SP_GLOBAL ? FK_STG : FK_NONE;
   if ((op == PTX_OP_LD || op == PTX_OP_LDU) && global_vec(in, d))
     return FK_LDG;              /* a vector load from global or constant memory */
+  if (op == PTX_OP_LD && shared_vec(in, d))
+    return FK_LDG;              /* from shared memory (run_shared_vec) */
   if (d->kind != PTX_OPD_REG || d->reg == PTX_NOREG)
     return FK_NONE;
   for (unsigned o = 1; o < in->nopd && op != PTX_OP_LD && op != PTX_OP_LDU; o++)
@@ -3060,8 +3076,8 @@ uint8_t *sim_exec_fast_plan(const struct sim_prog *p, uint8_t **vfp)
     if (k >= FK_LDS && (size & (size - 1) || size > 8 || !size))
       k = FK_NONE;                                 /* (no such scalar access) */
     if (k >= FK_LDG && size != 4 && size != 8)
-      k = FK_NONE;                                 /* global: words and double words only */
-    if (k >= FK_LDS)          /* size (log2, 2 bits), then signedness, then a global vector */
+      k = FK_NONE;                 /* global, and vectors: words and double words only */
+    if (k >= FK_LDS)          /* size (log2, 2 bits), then signedness, then a vector */
       arg = (unsigned)__builtin_ctz(size) + 4 * (unsigned)ptx_type_is_signed(t) +
             8 * (unsigned)(k >= FK_LDG && in->vec > 1);
     /* the kind in the low 4 bits, its argument above them; 0 where none (fast_kind may
@@ -3209,6 +3225,66 @@ static __attribute__((noinline)) int run_shared_part(struct sim_block *b, struct
   return 1;
 }
 
+/* A full warp's shared vector (plan kind FK_LDG or FK_STG, from run_global) of n = in->vec
+   elements of size bytes a lane (16 bytes a lane at most): what sim_exec's lane loop does
+   for it once the warp check found every lane's access in bounds and aligned. A load: the race check of the lanes in lane order
+   (sim_race_shared_reads), then the loads; a store: each lane's race check (its 'same value'
+   test sees the lanes before it) just before its store; then the statistics. 1 when run, 0
+   when not (nothing done), -1 when the race checker ended the block. */
+static __attribute__((noinline)) int run_shared_vec(struct sim_block *b, struct sim_warp *w,
+                                                    uint32_t pc, const struct ptx_inst *in,
+                                                    unsigned f, struct sim_inst_stats *ist)
+{
+  const unsigned W = 32, size = 1u << (f >> 4 & 3), n = in->vec, acc = size * n;
+  const int load = (f & 15) == FK_LDG;
+  const struct ptx_operand *ad = &in->opd[load ? 1 : 0], *v = &in->opd[load ? 0 : 1];
+  uint64_t av[32];
+  int64_t stride;
+  const uint64_t top = b->smem_size - acc;
+  if (acc > 16 || acc > b->smem_size ||
+      !addrs_ok_stride_avx2(REG(ad->reg), (uint64_t)ad->imm,
+                            top < SIM_DSMEM_STRIDE - 1 ? top : SIM_DSMEM_STRIDE - 1, acc - 1, av,
+                            &stride))
+    return 0;
+  run_count(b, w, pc, ist);
+  const int vol = (in->flags & PTX_F_VOLATILE) != 0;
+  if (load) {
+    const int sgn = f >> 6 & 1;
+    if (b->race && sim_race_shared_reads(b, w, pc, SIM_FULL32, av, acc, vol, stride))
+      return -1;
+    /* element k of every lane to its register, k in order (a register named twice: the last
+       element, as sim_exec's lane loop leaves it); no register: nothing */
+    for (unsigned k = 0; k < n; k++) {
+      if (v->vreg[k] == PTX_NOREG)
+        continue;
+      uint64_t *dk = REG(v->vreg[k]);
+      if (size == 4) {
+        gather32_avx2(dk, b->smem + 4 * k, av, sgn);
+      } else {
+        for (unsigned l = 0; l < 32; l++)
+          memcpy(&dk[l], b->smem + av[l] + 8 * k, 8);
+      }
+    }
+  } else {
+    static const uint64_t zero[32];                /* an element without a register: 0 */
+    const uint64_t *sv[4] = {zero, zero, zero, zero};
+    for (unsigned k = 0; k < n; k++)
+      if (v->vreg[k] != PTX_NOREG)
+        sv[k] = REG(v->vreg[k]);
+    for (unsigned l = 0; l < 32; l++) {
+      uint8_t *p = b->smem + av[l];
+      if (b->race && sim_race_access(b, w, pc, l, (uint32_t)av[l], acc, SIM_ACC_WRITE, vol,
+                                     store_same(w, W, v, l, p, size, n)))
+        return -1;
+      for (unsigned k = 0; k < n; k++)
+        store_bits(p + k * size, size, sv[k][l]);
+    }
+    b->writes++;
+  }
+  sim_stats_mem(b, pc, PTX_SP_SHARED, av, SIM_FULL32, acc, 0);
+  return 1;
+}
+
 /* sim_exec_run's shared load or store at pc (plan byte f): 1 when run, 0 when its addresses
    are not all in bounds (nothing done: sim_exec's to report), -1 when the race checker ended
    the block. */
@@ -3263,6 +3339,144 @@ static inline __attribute__((always_inline)) int run_shared(struct sim_block *b,
   sim_stats_shared_full(b, pc, av, size, stride,
                         stride == SIM_NO_STRIDE && b->stats ? span_avx2(av) : UINT64_MAX);
   return 1;
+}
+
+/* The coalesced vectors' shapes: four lanes' elements (element k of lane l in 64-bit lane l
+   of register k's vector, a word in its low half) as their bytes in memory, lane after lane.
+   Two words a lane (from x0, x1): the four lanes in one vector. */
+__attribute__((target("avx2"))) static inline __m256i pack_w2(__m256i x0, __m256i x1)
+{
+  return _mm256_or_si256(_mm256_and_si256(x0, _mm256_set1_epi64x(0xffffffffll)),
+                         _mm256_slli_epi64(x1, 32));
+}
+
+/* Two double words a lane (from x0, x1; or four words, packed two by two by pack_w2): the
+   first two lanes in *o0, the others in *o1. */
+__attribute__((target("avx2"))) static inline void pack_d2(__m256i x0, __m256i x1, __m256i *o0,
+                                                           __m256i *o1)
+{
+  const __m256i lo = _mm256_unpacklo_epi64(x0, x1), hi = _mm256_unpackhi_epi64(x0, x1);
+  *o0 = _mm256_permute2x128_si256(lo, hi, 0x20);
+  *o1 = _mm256_permute2x128_si256(lo, hi, 0x31);
+}
+
+/* The lanes (bits 0-3) of a 64-bit compare of four lanes of 8 bytes that differ. */
+__attribute__((target("avx2"))) static inline uint32_t ne8(__m256i old, __m256i v)
+{
+  return (uint32_t)~_mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpeq_epi64(old, v))) & 15u;
+}
+
+/* The lanes (bits 0-3) of four lanes of 16 bytes that differ, lanes 0-1 in old0 and v0, 2-3
+   in old1 and v1: a lane's two 64-bit halves' compares joined (to lanes 0, 2, 1, 3). */
+__attribute__((target("avx2"))) static inline uint32_t ne16(__m256i old0, __m256i v0,
+                                                            __m256i old1, __m256i v1)
+{
+  const __m256i e0 = _mm256_cmpeq_epi64(old0, v0), e1 = _mm256_cmpeq_epi64(old1, v1);
+  const uint32_t m = (uint32_t)~_mm256_movemask_pd(_mm256_castsi256_pd(
+      _mm256_and_si256(_mm256_unpacklo_epi64(e0, e1), _mm256_unpackhi_epi64(e0, e1))));
+  return (m & 9u) | (m & 2u) << 1 | (m & 4u) >> 1;
+}
+
+/* A full warp's coalesced store of a vector at dst (lane l's at dst + l n size) from sv[k][l]:
+   two words (w2), four words (w4) or two double words (d2) a lane, four lanes a step. Returns
+   the lanes whose store changed the bytes there (sim_exec's store_same, each lane's before
+   its own store: the lanes' bytes do not overlap). */
+__attribute__((target("avx2"))) static uint32_t store_w2(uint8_t *dst,
+                                                         const uint64_t *const *sv)
+{
+  uint32_t chg = 0;
+  for (unsigned l = 0; l < 32; l += 4) {
+    const __m256i v = pack_w2(_mm256_loadu_si256((const __m256i *)(const void *)(sv[0] + l)),
+                              _mm256_loadu_si256((const __m256i *)(const void *)(sv[1] + l)));
+    __m256i *p = (__m256i *)(void *)(dst + 8 * l);
+    chg |= ne8(_mm256_loadu_si256(p), v) << l;
+    _mm256_storeu_si256(p, v);
+  }
+  return chg;
+}
+
+__attribute__((target("avx2"))) static uint32_t store_w4(uint8_t *dst,
+                                                         const uint64_t *const *sv)
+{
+  uint32_t chg = 0;
+  for (unsigned l = 0; l < 32; l += 4) {
+    const __m256i ab = pack_w2(_mm256_loadu_si256((const __m256i *)(const void *)(sv[0] + l)),
+                               _mm256_loadu_si256((const __m256i *)(const void *)(sv[1] + l)));
+    const __m256i cd = pack_w2(_mm256_loadu_si256((const __m256i *)(const void *)(sv[2] + l)),
+                               _mm256_loadu_si256((const __m256i *)(const void *)(sv[3] + l)));
+    __m256i o0, o1, *p = (__m256i *)(void *)(dst + 16 * l);
+    pack_d2(ab, cd, &o0, &o1);
+    chg |= ne16(_mm256_loadu_si256(p), o0, _mm256_loadu_si256(p + 1), o1) << l;
+    _mm256_storeu_si256(p, o0);
+    _mm256_storeu_si256(p + 1, o1);
+  }
+  return chg;
+}
+
+__attribute__((target("avx2"))) static uint32_t store_d2(uint8_t *dst,
+                                                         const uint64_t *const *sv)
+{
+  uint32_t chg = 0;
+  for (unsigned l = 0; l < 32; l += 4) {
+    __m256i o0, o1, *p = (__m256i *)(void *)(dst + 16 * l);
+    pack_d2(_mm256_loadu_si256((const __m256i *)(const void *)(sv[0] + l)),
+            _mm256_loadu_si256((const __m256i *)(const void *)(sv[1] + l)), &o0, &o1);
+    chg |= ne16(_mm256_loadu_si256(p), o0, _mm256_loadu_si256(p + 1), o1) << l;
+    _mm256_storeu_si256(p, o0);
+    _mm256_storeu_si256(p + 1, o1);
+  }
+  return chg;
+}
+
+/* A full warp's coalesced load of a vector from src (lane l's at src + l n size), element k of
+   every lane into dk[k] (zero-extended), k in order: the stores' shapes backwards. */
+__attribute__((target("avx2"))) static void load_w2(uint64_t *const *dk,
+                                                     const uint8_t *src)
+{
+  const __m256i low = _mm256_set1_epi64x(0xffffffffll);
+  for (unsigned l = 0; l < 32; l += 4) {
+    const __m256i v = _mm256_loadu_si256((const __m256i *)(const void *)(src + 8 * l));
+    _mm256_storeu_si256((__m256i *)(void *)(dk[0] + l), _mm256_and_si256(v, low));
+    _mm256_storeu_si256((__m256i *)(void *)(dk[1] + l), _mm256_srli_epi64(v, 32));
+  }
+}
+
+/* Lanes l .. l + 3 of a vector of 16 bytes a lane at p, as double words: element 0 of each
+   in *lo, element 1 in *hi. */
+__attribute__((target("avx2"))) static inline void unpack_d2(const uint8_t *p, __m256i *lo,
+                                                             __m256i *hi)
+{
+  const __m256i in0 = _mm256_loadu_si256((const __m256i *)(const void *)p);
+  const __m256i in1 = _mm256_loadu_si256((const __m256i *)(const void *)(p + 32));
+  const __m256i t0 = _mm256_permute2x128_si256(in0, in1, 0x20);
+  const __m256i t1 = _mm256_permute2x128_si256(in0, in1, 0x31);
+  *lo = _mm256_unpacklo_epi64(t0, t1);
+  *hi = _mm256_unpackhi_epi64(t0, t1);
+}
+
+__attribute__((target("avx2"))) static void load_w4(uint64_t *const *dk,
+                                                     const uint8_t *src)
+{
+  const __m256i low = _mm256_set1_epi64x(0xffffffffll);
+  for (unsigned l = 0; l < 32; l += 4) {
+    __m256i ab, cd;
+    unpack_d2(src + 16 * l, &ab, &cd);
+    _mm256_storeu_si256((__m256i *)(void *)(dk[0] + l), _mm256_and_si256(ab, low));
+    _mm256_storeu_si256((__m256i *)(void *)(dk[1] + l), _mm256_srli_epi64(ab, 32));
+    _mm256_storeu_si256((__m256i *)(void *)(dk[2] + l), _mm256_and_si256(cd, low));
+    _mm256_storeu_si256((__m256i *)(void *)(dk[3] + l), _mm256_srli_epi64(cd, 32));
+  }
+}
+
+__attribute__((target("avx2"))) static void load_d2(uint64_t *const *dk,
+                                                     const uint8_t *src)
+{
+  for (unsigned l = 0; l < 32; l += 4) {
+    __m256i a, c;
+    unpack_d2(src + 16 * l, &a, &c);
+    _mm256_storeu_si256((__m256i *)(void *)(dk[0] + l), a);
+    _mm256_storeu_si256((__m256i *)(void *)(dk[1] + l), c);
+  }
 }
 
 /* A full warp's global load of n elements of size bytes a lane (n = in->vec, 1 for a scalar
@@ -3362,8 +3576,60 @@ static inline int st_global_lanes(struct sim_block *b, struct sim_warp *w, uint3
   return 0;
 }
 
-/* run_global's accesses other than one coalesced scalar access: a vector, or lanes at any
-   addresses. Out of line, so that sim_exec_run's loop keeps its registers. */
+/* A full warp's coalesced vector (n = in->vec elements of size bytes a lane, 16 bytes a lane
+   at most: a float4 array, a lane an element) at a0 .. a0 + 32 n size, inside allocation al0
+   (warp_seq said so), writable for a store: what ld_global_lanes and st_global_lanes do for
+   it, the race check and the statistics of one run of bytes, as ld_global_seq's and
+   st_global_seq's. */
+static void vec_global_seq(struct sim_block *b, struct sim_warp *w, uint32_t pc,
+                           const struct ptx_inst *in, const struct sim_alloc *al0, uint64_t a0,
+                           unsigned size, unsigned n, int load, int sgn)
+{
+  const unsigned W = 32, acc = size * n;
+  const enum ptx_space sp = (enum ptx_space)in->space;
+  uint8_t *host = al0->data + (a0 - al0->base);
+  const struct ptx_operand *v = &in->opd[load ? 0 : 1];
+  if (load) {
+    if (b->race_gused && sp == PTX_SP_GLOBAL && !(in->flags & PTX_F_VOLATILE) &&
+        a0 + 32u * acc - 1 >= b->race_glo && a0 <= b->race_glo + b->race_gspan)
+      sim_race_global_reads_seq(b, w, pc, a0, acc);
+    /* element k of every lane to its register, k in order (a register named twice: the last
+       element, as sim_exec's lane loop leaves it); no register: a scratch array */
+    uint64_t scratch[32], *dk[4] = {scratch, scratch, scratch, scratch};
+    for (unsigned k = 0; k < n; k++)
+      dk[k] = v->vreg[k] == PTX_NOREG ? scratch : REG(v->vreg[k]);
+    if (size == 8)
+      load_d2(dk, host);
+    else if (n == 2)
+      load_w2(dk, host);
+    else
+      load_w4(dk, host);
+    if (sgn && size == 4)                          /* (the last element of a register named
+                                                      twice extended twice: the same) */
+      for (unsigned k = 0; k < n; k++)
+        for (unsigned l = 0; l < 32; l++)
+          dk[k][l] = (uint64_t)(int64_t)(int32_t)dk[k][l];
+  } else {
+    static const uint64_t zero[32];                /* an element without a register: 0 */
+    const uint64_t *sv[4] = {zero, zero, zero, zero};
+    for (unsigned k = 0; k < n; k++)
+      if (v->vreg[k] != PTX_NOREG)
+        sv[k] = REG(v->vreg[k]);
+    /* stored, then checked as one (sim_race_global's checks never end the block: a race is
+       held) */
+    const uint32_t chg = size == 8 ? store_d2(host, sv) : n == 2 ? store_w2(host, sv)
+                                                                 : store_w4(host, sv);
+    if (b->race && !(in->flags & PTX_F_VOLATILE))
+      sim_race_global_stores_lines(b, w, pc, a0, acc, chg);
+    b->worker->global_writes++;
+    b->writes++;
+  }
+  sim_stats_seq(b, pc, sp, a0, acc, al0, 0);
+}
+
+/* run_global's accesses other than one coalesced scalar access: a vector (of shared memory
+   too: run_shared_vec), or lanes at any addresses. Out of line, so that sim_exec_run's loop
+   keeps its registers. */
 static __attribute__((noinline)) int run_global_lanes(struct sim_block *b, struct sim_warp *w,
                                                       uint32_t pc, const struct ptx_inst *in,
                                                       unsigned f, struct sim_inst_stats *ist)
@@ -3371,9 +3637,17 @@ static __attribute__((noinline)) int run_global_lanes(struct sim_block *b, struc
   const unsigned W = 32, size = 1u << (f >> 4 & 3), n = f & 128 ? in->vec : 1;
   const int load = (f & 15) == FK_LDG;
   const struct ptx_operand *ad = &in->opd[load ? 1 : 0];
+  if (in->space == PTX_SP_SHARED)
+    return run_shared_vec(b, w, pc, in, f, ist);
   const struct sim_alloc *al0 = b->alloc_cache[pc];
   const uint32_t acc = size * n;                   /* a lane's bytes, and their alignment */
-  uint64_t av[32], off[32];
+  uint64_t av[32], off[32], a0;
+  if (n > 1 && acc <= 16 && warp_seq(al0, REG(ad->reg), (uint64_t)ad->imm, acc, &a0) &&
+      (load || !al0->read_only)) {
+    run_count(b, w, pc, ist);
+    vec_global_seq(b, w, pc, in, al0, a0, size, n, load, f >> 6 & 1);
+    return 1;
+  }
   if (!al0 || al0->size < acc || (!load && al0->read_only) ||
       !global_addrs_avx2(REG(ad->reg), (uint64_t)ad->imm, al0->base, al0->size - acc, acc - 1,
                          av, off))

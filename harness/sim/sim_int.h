@@ -1022,6 +1022,12 @@ int sim_race_async_land(struct sim_block *b, struct sim_warp *w, uint32_t pc, un
    store), host bytes from host on. Returns 0. */
 int sim_race_global_stores_seq(struct sim_block *b, struct sim_warp *w, uint32_t pc,
                                uint64_t a0, uint32_t size, uint8_t *host, const uint64_t *val);
+/* sim_race_global_stores_seq's check alone, of a full 32-lane warp's store of size bytes a
+   lane (4, 8 or 16: a vector's elements, a multiple of 4 bytes) at a0 + lane * size, a0 a
+   multiple of size, already done: chg the lanes whose store changed the bytes there (bit l:
+   lane l; the others are no access, as sim_race_global's `same`). Returns 0. */
+int sim_race_global_stores_lines(struct sim_block *b, struct sim_warp *w, uint32_t pc,
+                                 uint64_t a0, uint32_t size, uint32_t chg);
 /* A global read at addr may need sim_race_global: the block has written words near it. */
 static inline int sim_race_global_read(const struct sim_block *b, uint64_t addr)
 {

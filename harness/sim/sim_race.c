@@ -167,7 +167,7 @@ struct gline {                   /* a coalesced warp store's words in one 128-by
                                     t0 + (w - w0) / nw's */
   uint32_t ep, pc;               /* epoch and code index of the store */
   uint16_t t0, wsync;            /* the warp's first thread; its __syncwarp count */
-  uint8_t nw;                    /* words a lane: 1 (4-byte stores) or 2 (8-byte) */
+  uint8_t nw;                    /* words a lane: 1, 2 or 4 (4-, 8- or 16-byte stores) */
 };
 #define LFILT_LOG 13             /* bits of the filter of the chunks with lines (1 KiB), after
                                     the chunk filter in the same array */
@@ -2421,27 +2421,52 @@ static inline void mark_quiet(const struct actx *c, uint32_t i)
     S->qep[i] = c->E;
 }
 
+/* None of shared words i .. i + nw - 1 written in the block's epoch. */
+static inline int words_unwritten(const struct sim_block *b, uint32_t i, uint32_t nw)
+{
+  const uint32_t *wep = b->race->sh.wep, E = b->race_ep;
+  for (uint32_t k = 0; k < nw; k++)
+    if (wep[i + k] == E)
+      return 0;
+  return 1;
+}
+
+/* A whole warp reading the same aligned size bytes (4, 8 or 16) at shared offset off (return
+   s[0]; an n-body step's float4 of a body), none of their words written in the epoch: after
+   lanes 0 and 1, each word's read summary has this warp, two of its threads and the bytes,
+   and the uninitialised-read check has run; sim_race_access for lanes 2-31 would change
+   nothing (no write to race with, the summary already names other threads). A read whose
+   every word is quiet (mark_quiet) changes nothing. Returns 0. */
+static __attribute__((noinline)) int reads_uniform(struct sim_block *b, struct sim_warp *w,
+                                                   uint32_t pc, uint32_t off, uint32_t size,
+                                                   int vol)
+{
+  const uint32_t i = off >> 2, nw = size / 4;
+  if (sim_race_lane_shortcuts && !vol && !(b->cfg->nocheck & SIM_NOCHECK_RACE)) {
+    const uint32_t *qep = b->race->sh.qep, E = b->race_ep;
+    uint32_t k = 0;
+    while (k < nw && qep[i + k] == E)
+      k++;
+    if (k == nw)
+      return 0;                                /* quiet */
+  }
+  struct actx c;
+  actx_init(&c, b, w, pc, SIM_ACC_READ, vol);
+  access_one(&c, 0, off, size, SIM_ACC_READ, 0);
+  access_one(&c, 1, off, size, SIM_ACC_READ, 0);
+  for (uint32_t k = 0; k < nw; k++)
+    mark_quiet(&c, i + k);
+  return 0;
+}
+
 /* sim_race_shared_reads for any access but reads_lanes's. */
 static __attribute__((noinline)) int reads_other(struct sim_block *b, struct sim_warp *w,
                                                  uint32_t pc, uint64_t e, const uint64_t *off,
                                                  uint32_t size, int vol, int64_t stride)
 {
-  if (size == 4 && e == 0xffffffffull && stride == 0 && !(off[0] & 3) &&
-      b->race->sh.wep[off[0] >> 2] != b->race_ep) {
-    if (sim_race_lane_shortcuts && b->race->sh.qep[off[0] >> 2] == b->race_ep && !vol &&
-        !(b->cfg->nocheck & SIM_NOCHECK_RACE))
-      return 0;                                /* quiet */
-    /* a whole warp reading one word (return s[0]) not written in the epoch: after lanes 0
-       and 1, the word's read summary has this warp, two of its threads and the bytes, and
-       the uninitialised-read check has run; shadow_word for lanes 2-31 would change nothing
-       (no write to race with, the summary already names other threads) */
-    struct actx c;
-    actx_init(&c, b, w, pc, SIM_ACC_READ, vol);
-    shadow_word(&c, 0, (uint32_t)off[0], 0, 0xf, 4, SIM_ACC_READ, 0);
-    shadow_word(&c, 1, (uint32_t)off[0], 0, 0xf, 4, SIM_ACC_READ, 0);
-    mark_quiet(&c, (uint32_t)off[0] >> 2);
-    return 0;
-  }
+  if (stride == 0 && e == 0xffffffffull && (size == 4 || size == 8 || size == 16) &&
+      !(off[0] & (size - 1)) && words_unwritten(b, (uint32_t)off[0] >> 2, size / 4))
+    return reads_uniform(b, w, pc, (uint32_t)off[0], size, vol);
   uint32_t fresh = 0;                          /* lanes whose word needs a new summary only */
   uint32_t quiet = 0;                          /* lanes whose read changes nothing */
   if (size == 4 && e == 0xffffffffull && !vol && !(b->cfg->nocheck & SIM_NOCHECK_RACE)) {
@@ -2837,6 +2862,52 @@ static inline uint32_t chunk_part(uint64_t wm, uint64_t w0, uint64_t ch)
   return d >= 0 ? (uint32_t)(wm >> d) : (uint32_t)(wm << -d);
 }
 
+/* Each bit of x twice (bit l to bits 2l and 2l + 1): lanes of two words to their words. */
+static inline uint64_t bits_twice(uint32_t x)
+{
+  uint64_t v = x;
+  v = (v | v << 16) & 0x0000FFFF0000FFFFull;
+  v = (v | v << 8) & 0x00FF00FF00FF00FFull;
+  v = (v | v << 4) & 0x0F0F0F0F0F0F0F0Full;
+  v = (v | v << 2) & 0x3333333333333333ull;
+  v = (v | v << 1) & 0x5555555555555555ull;
+  return v | v << 1;
+}
+
+/* Each of the low 16 bits of x four times (bit l to bits 4l .. 4l + 3): lanes of four words
+   to their words. */
+static inline uint64_t bits_four(uint32_t x)
+{
+  uint64_t v = x & 0xffffu;
+  v = (v | v << 24) & 0x000000FF000000FFull;
+  v = (v | v << 12) & 0x000F000F000F000Full;
+  v = (v | v << 6) & 0x0303030303030303ull;
+  v = (v | v << 3) & 0x1111111111111111ull;
+  return v * 0xf;
+}
+
+/* The words of the lanes set in `lanes` of a full warp's access of nw words a lane (1, 2 or
+   4: 4, 8 or 16 bytes), lane l's w0 + l nw on: bit k of lo for word w0 + k, of hi for word
+   w0 + 64 + k. */
+struct lane_words {
+  uint64_t lo, hi;
+};
+
+static inline struct lane_words lane_words(uint32_t lanes, uint32_t nw)
+{
+  if (nw == 1)
+    return (struct lane_words){lanes, 0};
+  if (nw == 2)
+    return (struct lane_words){bits_twice(lanes), 0};
+  return (struct lane_words){bits_four(lanes), bits_four(lanes >> 16)};
+}
+
+/* Those of chunk ch among them. */
+static inline uint32_t chunk_words_of(struct lane_words m, uint64_t w0, uint64_t ch)
+{
+  return chunk_part(m.lo, w0, ch) | chunk_part(m.hi, w0 + 64, ch);
+}
+
 /* Lane l's access of the bytes `bytes` of global word `word`, part of an access of size bytes
    at addr. The word's last write is in g, or in a line; a write moves the word out of its
    line into g (or forgets it, when g is full). Returns 1 when a race was held (the lane's
@@ -3204,11 +3275,11 @@ int sim_race_global_reads_seq(struct sim_block *b, struct sim_warp *w, uint32_t 
   /* chunk by chunk: one whose words are in no line that could race with this warp and in
      no word of g needs nothing */
   unsigned slow = 0;
-  if ((size == 4 || size == 8) && !(a0 & (size - 1))) {
+  if ((size == 4 || size == 8 || size == 16) && !(a0 & (size - 1))) {
     const uint32_t nw = size / 4;
+    const struct lane_words wm = lane_words(0xffffffffu, nw);
     for (uint64_t ch = first >> 5; ch <= last >> 5; ch++)
-      if (!lines_quiet(&c, ch, chunk_part(nw == 1 ? 0xffffffffu : ~0ull, first, ch), first, nw,
-                       SIM_ACC_READ))
+      if (!lines_quiet(&c, ch, chunk_words_of(wm, first, ch), first, nw, SIM_ACC_READ))
         slow |= 1u << (ch - (first >> 5));
     if (!slow)
       return 0;
@@ -3527,18 +3598,6 @@ static inline VECTORIZE uint32_t store_changed(uint8_t *host, uint32_t size,
   return chg;
 }
 
-/* Each bit of x twice (bit l to bits 2l and 2l + 1): lanes of two words to their words. */
-static inline uint64_t bits_twice(uint32_t x)
-{
-  uint64_t v = x;
-  v = (v | v << 16) & 0x0000FFFF0000FFFFull;
-  v = (v | v << 8) & 0x00FF00FF00FF00FFull;
-  v = (v | v << 4) & 0x0F0F0F0F0F0F0F0Full;
-  v = (v | v << 2) & 0x3333333333333333ull;
-  v = (v | v << 1) & 0x5555555555555555ull;
-  return v | v << 1;
-}
-
 /* line_store's new line for chunk ch, when the filters say the chunk has no word in g and no
    line, and the table of lines has room (what line_store then does), without a gctx:
    lab 03's streaming stores, each warp's to chunks no one wrote before. One product of the
@@ -3575,10 +3634,10 @@ static inline int line_new(struct sim_block *b, struct sim_warp *w, uint32_t pc,
   return 1;
 }
 
-/* sim_race_global_stores_seq's chunks from ch on once one needs more than line_new (chg: the
-   lanes whose store changed their bytes, already stored; lined: a chunk before ch was
-   recorded as a line; empty: the block held nothing before this store): each chunk as one
-   line where that is exact (line_new, line_store), else word by word. */
+/* stores_lines's chunks from ch on once one needs more than line_new (chg: the lanes whose
+   store changed their bytes, already stored; lined: a chunk before ch was recorded as a line;
+   empty: the block held nothing before this store): each chunk as one line where that is
+   exact (line_new, line_store), else word by word. */
 static __attribute__((noinline)) int stores_seq_rest(struct sim_block *b, struct sim_warp *w,
                                                      uint32_t pc, uint64_t a0, uint32_t size,
                                                      uint32_t chg, uint64_t ch, unsigned lined,
@@ -3588,10 +3647,10 @@ static __attribute__((noinline)) int stores_seq_rest(struct sim_block *b, struct
   gctx_init(&c, b, w, pc);
   const uint32_t nw = size / 4;
   const uint64_t first = a0 >> 2, last = first + 32 * nw - 1, ch0 = ch;
-  const uint64_t wm = nw == 1 ? chg : bits_twice(chg);
+  const struct lane_words wm = lane_words(chg, nw);
   unsigned slow = 0;
   for (; ch <= last >> 5; ch++) {
-    uint32_t M = chunk_part(wm, first, ch);
+    uint32_t M = chunk_words_of(wm, first, ch);
     if (!M)
       continue;
     if (ch != ch0 && line_new(b, w, pc, ch, M, first, nw))   /* ch0: line_new said no */
@@ -3608,7 +3667,7 @@ static __attribute__((noinline)) int stores_seq_rest(struct sim_block *b, struct
     if (size == 4)
       gword_one(&c, l, first + l, 0xf, a0 + 4 * l, 4, SIM_ACC_WRITE);
     else
-      global_one(&c, l, a0 + 8 * l, 8, SIM_ACC_WRITE, 0);
+      global_one(&c, l, a0 + (uint64_t)size * l, size, SIM_ACC_WRITE, 0);
   }
   return 0;
 }
@@ -3629,23 +3688,22 @@ static __attribute__((noinline)) int stores_seq_lanes(struct sim_block *b, struc
   return 0;
 }
 
-/* sim_race_global_stores_seq of 4- or 8-byte words, aligned, in general (chunks in any
-   number, of any alignment): chunk by chunk, the words whose value changes (a store that
-   leaves a word as it is is no access here) as one new line while the filters say the chunk
-   is fresh (line_new), the rest from the first chunk that is not in stores_seq_rest. */
-static __attribute__((noinline)) int stores_seq_chunks(struct sim_block *b, struct sim_warp *w,
-                                                       uint32_t pc, uint64_t a0, uint32_t size,
-                                                       uint8_t *host, const uint64_t *val)
+/* A full warp's coalesced store of 4, 8 or 16 bytes a lane at a0 (aligned to it), already
+   done, chg the lanes whose bytes it changed (a store that leaves a lane's bytes as they are
+   is no access here): chunk by chunk (in any number, of any alignment), the changed words as
+   one new line while the filters say the chunk is fresh (line_new), the rest from the first
+   chunk that is not in stores_seq_rest. */
+static __attribute__((noinline)) int stores_lines(struct sim_block *b, struct sim_warp *w,
+                                                  uint32_t pc, uint64_t a0, uint32_t size,
+                                                  uint32_t chg)
 {
   const uint32_t nw = size / 4;
   const uint64_t first = a0 >> 2, last = first + 32 * nw - 1;
-  /* the values stored first: the check looks only at its own records */
-  const uint32_t chg = store_changed(host, size, val);
-  const uint64_t wm = nw == 1 ? chg : bits_twice(chg);
   const int empty = !b->race_gused;
+  const struct lane_words wm = lane_words(chg, nw);
   unsigned lined = 0;
   for (uint64_t ch = first >> 5; ch <= last >> 5; ch++) {
-    uint32_t M = chunk_part(wm, first, ch);
+    uint32_t M = chunk_words_of(wm, first, ch);
     if (!M)
       continue;
     if (!line_new(b, w, pc, ch, M, first, nw))
@@ -3655,6 +3713,22 @@ static __attribute__((noinline)) int stores_seq_chunks(struct sim_block *b, stru
   if (lined)
     span_add(b, a0, a0 + 32u * size - 1, empty);
   return 0;
+}
+
+/* sim_race_global_stores_seq of 4- or 8-byte words, aligned, in general: the values stored
+   first (the check looks only at its own records), then stores_lines. */
+static int stores_seq_chunks(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t a0,
+                             uint32_t size, uint8_t *host, const uint64_t *val)
+{
+  return stores_lines(b, w, pc, a0, size, store_changed(host, size, val));
+}
+
+int sim_race_global_stores_lines(struct sim_block *b, struct sim_warp *w, uint32_t pc,
+                                 uint64_t a0, uint32_t size, uint32_t chg)
+{
+  if (!b->race->gon)
+    return 0;
+  return stores_lines(b, w, pc, a0, size, chg);
 }
 
 int sim_race_global_stores_seq(struct sim_block *b, struct sim_warp *w, uint32_t pc,

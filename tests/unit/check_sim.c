@@ -4872,6 +4872,325 @@ START_TEST(test_fast_path_global)
 }
 END_TEST
 
+/* Vector loads and stores (.v2, .v4 of words and double words) of global and shared memory:
+   a block of 80 threads (two full warps through sim_exec_run, a partial one through sim_exec)
+   with the fast paths (AVX2: coalesced vectors as one run of bytes, their race check as
+   lines, a warp reading one shared vector) against the same launch without them (sim_exec
+   lane by lane for every instruction): the same memory, outcome, fault (a race held: which
+   threads, instructions, words), counters, per-instruction statistics, the timing model's
+   trace (sectors, wavefronts) and first touches. Kernel vx: coalesced v4.f32, v4.s32 (sign
+   extended), v2.u32, v2.u64 loads and stores, a load with sinks, a store that leaves some
+   lanes' bytes as they are, a shared vector written, one read by the whole warp, one at a
+   stride of three and with sinks. Kernel vr: a coalesced v4 store to global or shared memory,
+   then a v4 load `off` bytes from it (a lane's neighbour: a race within the warp; the
+   previous warp's: across warps; its own: none); vs the same in shared memory alone, stored
+   twice (the second store changes some lanes' bytes only); vw a coalesced v4 store to global
+   memory twice, the second changing threads 0-59 only (53-59 the first 8 bytes alone), then
+   threads 52 on read one word of a neighbour's vector (which store wrote it, and each word of
+   a lane's vector recorded; the second time in memory no store wrote before, so the first
+   store's words are one line). The races are warp 1's: its stores run the fast path from the
+   first (warp 0's first found the allocations). v2: vr's global part for v2 of words and of
+   double words, stored twice (the second changing the odd lanes' second element). vb: a
+   coalesced v4 store, a barrier, the store again changing lanes 24-31's vectors only, then
+   warp 1's v4 load `off` bytes on (its lanes 0-22 reading words of the epoch before). */
+#define VX_OUT 16384u
+struct vx_run {
+  uint8_t out[VX_OUT];
+  struct sim_result r;                     /* the fields compared, copied */
+  struct sim_inst_stats st[64];
+  uint32_t nev;
+  struct sim_tev ev[256];
+  uint64_t sec[1024];
+  uint32_t nsec;
+  uint64_t touch[256];
+};
+
+/* (avx 0: as a CPU without AVX2 runs it; under the sanitizers, where the x86 code is not
+   built, both runs are that) */
+static void vx_launch(const char *k, const char *name, int avx, uint32_t arg, uint32_t nocheck,
+                      struct vx_run *o)
+{
+#ifdef SIM_X86
+  const int keep = sim_cpu_avx2;
+  sim_cpu_avx2 = avx && keep;
+#endif
+  struct fx f;
+  load(&f, k);
+  uint64_t in = buffer(&f, 2048, "in"), out = buffer(&f, VX_OUT, "out");
+  float init[512];                         /* (numbers that adding 1 changes) */
+  for (unsigned i = 0; i < 512; i++)
+    init[i] = (float)((i * 7u) % 61u) + 0.5f;
+  ck_assert_int_eq(sim_write(f.d, in, init, sizeof init), SIM_OK);
+  uint64_t params[3] = {in, out, arg};
+  struct sim_launch c = {.grid = {1, 1, 1}, .block = {80, 1, 1}, .workers = 1,
+                         .sched = SIM_SCHED_ITS, .trace_every = 1, .trace_blocks = 1,
+                         .trace_wave = 1, .nocheck = nocheck};
+  sim_result_free(&f.r);
+  ck_assert_int_eq(sim_run(f.d, &f.m, name, params, 20, &c, &f.r, f.err, sizeof f.err), SIM_OK);
+#ifdef SIM_X86
+  sim_cpu_avx2 = keep;
+#endif
+  ck_assert_int_eq(sim_read(f.d, out, o->out, VX_OUT), SIM_OK);
+  memset(&o->r, 0, sizeof o->r);
+  o->r.outcome = f.r.outcome;
+  o->r.fault = f.r.fault;
+  o->r.counters = f.r.counters;
+  ck_assert_uint_le(f.r.nstats, 64);
+  memset(o->st, 0, sizeof o->st);
+  memcpy(o->st, f.r.stats, f.r.nstats * sizeof *f.r.stats);
+  ck_assert_uint_eq(f.r.trace.nblk, 1);
+  const struct sim_tblock *t = &f.r.trace.blk[0];
+  ck_assert_uint_le(t->nev, 256);
+  ck_assert_uint_le(t->nsec, 1024);
+  o->nev = t->nev;
+  o->nsec = t->nsec;
+  memset(o->ev, 0, sizeof o->ev);
+  for (uint32_t i = 0; i < t->nev; i++)     /* field by field: no padding compared */
+    o->ev[i] = (struct sim_tev){.inst = t->ev[i].inst, .warp = t->ev[i].warp,
+                                .lanes = t->ev[i].lanes, .space = t->ev[i].space,
+                                .n = t->ev[i].n, .first = t->ev[i].first,
+                                .dups = t->ev[i].dups, .same = t->ev[i].same};
+  memcpy(o->sec, t->sec, t->nsec * sizeof *t->sec);
+  memset(o->touch, 0, sizeof o->touch);
+  ck_assert_ptr_nonnull(f.r.trace.touch);
+  ck_assert_uint_le(f.r.trace.ntouch, 256);
+  memcpy(o->touch, f.r.trace.touch, f.r.trace.ntouch * sizeof *f.r.trace.touch);
+  done(&f);
+}
+
+static void vx_compare(const char *k, const char *name, uint32_t arg, int race,
+                       uint32_t nocheck)
+{
+  static struct vx_run a, b;
+  vx_launch(k, name, 1, arg, nocheck, &a);
+  vx_launch(k, name, 0, arg, nocheck, &b);
+  ck_assert_msg(race ? a.r.outcome == SIM_FAULT && a.r.fault.kind == SIM_FK_RACE
+                     : a.r.outcome == SIM_RAN_OK, "%s %u: outcome %d: %s", name, arg,
+                a.r.outcome, a.r.fault.message);
+  ck_assert_int_eq(a.r.outcome, b.r.outcome);
+  ck_assert_msg(!memcmp(a.out, b.out, VX_OUT), "%s %u: memory differs", name, arg);
+  ck_assert_str_eq(a.r.fault.message, b.r.fault.message);
+  ck_assert_int_eq(a.r.fault.kind, b.r.fault.kind);
+  ck_assert_uint_eq(a.r.fault.inst, b.r.fault.inst);
+  ck_assert_uint_eq(a.r.fault.other_inst, b.r.fault.other_inst);
+  for (int i = 0; i < 3; i++) {
+    ck_assert_uint_eq(a.r.fault.thread[i], b.r.fault.thread[i]);
+    ck_assert_uint_eq(a.r.fault.other_thread[i], b.r.fault.other_thread[i]);
+  }
+  ck_assert_uint_eq(a.r.fault.addr, b.r.fault.addr);
+  ck_assert_uint_eq(a.r.counters.warp_insts, b.r.counters.warp_insts);
+  ck_assert_uint_eq(a.r.counters.thread_insts, b.r.counters.thread_insts);
+  for (unsigned i = 0; i < 64; i++)
+    ck_assert_msg(!memcmp(&a.st[i], &b.st[i], sizeof a.st[i]),
+                  "%s %u: instruction %u's statistics differ (sectors %llu/%llu, wavefronts "
+                  "%llu/%llu)", name, arg, i, (unsigned long long)a.st[i].g_sectors,
+                  (unsigned long long)b.st[i].g_sectors,
+                  (unsigned long long)a.st[i].s_wavefronts,
+                  (unsigned long long)b.st[i].s_wavefronts);
+  ck_assert_uint_eq(a.nev, b.nev);
+  ck_assert_uint_eq(a.nsec, b.nsec);
+  ck_assert_msg(!memcmp(a.ev, b.ev, sizeof a.ev), "%s %u: trace events differ", name, arg);
+  ck_assert_msg(!memcmp(a.sec, b.sec, sizeof a.sec), "%s %u: trace sectors differ", name, arg);
+  ck_assert_msg(!memcmp(a.touch, b.touch, sizeof a.touch), "%s %u: first touches differ", name,
+                arg);
+}
+
+START_TEST(test_fast_path_vectors)
+{
+  const char *vx =
+    HDR
+    ".visible .entry vx(.param .u64 in, .param .u64 out, .param .u32 k)\n{\n"
+    "  .shared .align 16 .b8 sh[2048];\n"
+    "  .reg .pred %p<3>;\n  .reg .b32 %r<40>;\n  .reg .f32 %f<32>;\n  .reg .b64 %rd<30>;\n"
+    "  ld.param.u64 %rd1, [in];\n  ld.param.u64 %rd2, [out];\n  ld.param.u32 %r30, [k];\n"
+    "  mov.u32 %r1, %tid.x;\n  mul.wide.u32 %rd3, %r1, 16;\n  mul.wide.u32 %rd6, %r1, 8;\n"
+    "  add.s64 %rd4, %rd1, %rd3;\n  add.s64 %rd5, %rd2, %rd3;\n  add.s64 %rd7, %rd1, %rd6;\n"
+    "  add.s64 %rd8, %rd2, %rd6;\n"
+    "  ld.global.v4.f32 {%f1, %f2, %f3, %f4}, [%rd4];\n"
+    "  add.f32 %f5, %f1, %f4;\n  mul.f32 %f6, %f2, %f3;\n"
+    "  st.global.v4.f32 [%rd5], {%f5, %f6, %f3, %f1};\n"
+    "  ld.global.v4.s32 {%r2, %r3, %r4, %r5}, [%rd4];\n"
+    "  ld.global.v4.f32 {%f7, _, %f8, %f9}, [%rd5];\n"
+    "  ld.global.v2.u32 {%r6, %r7}, [%rd7];\n"
+    "  add.s32 %r8, %r6, %r2;\n  xor.b32 %r9, %r7, %r3;\n"
+    "  st.global.v2.u32 [%rd8+2048], {%r8, %r9};\n"
+    "  ld.global.v2.u64 {%rd10, %rd11}, [%rd4];\n  cvt.u64.u32 %rd12, %r1;\n"
+    "  add.s64 %rd13, %rd11, %rd12;\n"
+    "  st.global.v2.u64 [%rd5+4096], {%rd11, %rd13};\n"
+    "  st.global.v4.f32 [%rd5+6144], {%f1, %f2, %f3, %f4};\n"
+    "  and.b32 %r10, %r1, 1;\n  setp.eq.u32 %p1, %r10, 0;\n  add.f32 %f10, %f4, 0f3F800000;\n"
+    "  selp.f32 %f11, %f4, %f10, %p1;\n"
+    "  st.global.v4.f32 [%rd5+6144], {%f1, %f2, %f3, %f11};\n"
+    "  st.global.v4.s32 [%rd5+8192], {%r5, %r4, %r3, %r2};\n"
+    "  mov.u32 %r11, sh;\n  shl.b32 %r12, %r1, 4;\n  add.s32 %r13, %r11, %r12;\n"
+    "  st.shared.v4.f32 [%r13], {%f5, %f6, %f7, %f8};\n"
+    "  bar.sync 0;\n"
+    "  shl.b32 %r14, %r30, 4;\n  add.s32 %r15, %r11, %r14;\n"
+    "  ld.shared.v4.f32 {%f12, %f13, %f14, %f15}, [%r15];\n"
+    "  mul.lo.u32 %r16, %r1, 3;\n  and.b32 %r16, %r16, 127;\n  shl.b32 %r16, %r16, 3;\n"
+    "  add.s32 %r17, %r11, %r16;\n"
+    "  ld.shared.v2.f32 {%f16, %f17}, [%r17];\n"
+    "  ld.shared.v4.f32 {%f18, _, %f19, _}, [%r13];\n"
+    "  ld.shared.v2.u64 {%rd14, %rd15}, [%r15];\n"
+    "  add.f32 %f20, %f12, %f16;\n  mul.f32 %f21, %f13, %f17;\n  sub.f32 %f22, %f14, %f18;\n"
+    "  add.f32 %f23, %f15, %f19;\n"
+    "  st.global.v4.f32 [%rd5+10240], {%f20, %f21, %f22, %f23};\n"
+    "  st.global.v2.u64 [%rd5+12288], {%rd14, %rd15};\n"
+    "  ret;\n}\n";
+  /* (each twice, the offset 0 the first time; in vr, warp 1's alone: warp 0's first run of a
+     global access finds its allocation, through sim_exec) */
+  const char *vr =
+    HDR
+    ".visible .entry vr(.param .u64 in, .param .u64 out, .param .u32 off)\n{\n"
+    "  .shared .align 16 .b8 sh[4096];\n"
+    "  .reg .pred %p<2>;\n  .reg .b32 %r<20>;\n  .reg .f32 %f<12>;\n  .reg .b64 %rd<12>;\n"
+    "  ld.param.u64 %rd1, [in];\n  ld.param.u64 %rd2, [out];\n  ld.param.u32 %r7, [off];\n"
+    "  mov.u32 %r1, %tid.x;\n  mul.wide.u32 %rd3, %r1, 16;\n  mov.u32 %r8, 0;\n"
+    "  add.s64 %rd4, %rd1, %rd3;\n  add.s64 %rd5, %rd2, %rd3;\n  add.s64 %rd5, %rd5, 2048;\n"
+    "  setp.ge.u32 %p1, %r1, 32;\n  selp.u32 %r9, %r7, 0, %p1;\n"
+    "again:\n"
+    "  mul.lo.u32 %r2, %r9, %r8;\n  cvt.rn.f32.u32 %f11, %r8;\n"
+    "  cvt.s64.s32 %rd6, %r2;\n  add.s64 %rd7, %rd5, %rd6;\n"
+    "  ld.global.v4.f32 {%f1, %f2, %f3, %f4}, [%rd4];\n  add.f32 %f1, %f1, %f11;\n"
+    "  st.global.v4.f32 [%rd5], {%f1, %f2, %f3, %f4};\n"
+    "  ld.global.v4.f32 {%f5, %f6, %f7, %f8}, [%rd7];\n"
+    "  mov.u32 %r3, sh;\n  shl.b32 %r4, %r1, 4;\n  add.s32 %r5, %r3, %r4;\n"
+    "  add.s32 %r5, %r5, 1024;\n  add.s32 %r6, %r5, %r2;\n"
+    "  st.shared.v4.f32 [%r5], {%f5, %f6, %f7, %f8};\n"
+    "  ld.shared.v4.f32 {%f9, %f10, %f1, %f2}, [%r6];\n"
+    "  st.global.v4.f32 [%rd5+4096], {%f9, %f10, %f1, %f2};\n"
+    "  add.u32 %r8, %r8, 1;\n  setp.lt.u32 %p1, %r8, 2;\n  @%p1 bra again;\n"
+    "  ret;\n}\n";
+  const char *vs =
+    HDR
+    ".visible .entry vs(.param .u64 in, .param .u64 out, .param .u32 off)\n{\n"
+    "  .shared .align 16 .b8 sh[4096];\n"
+    "  .reg .pred %p<3>;\n  .reg .b32 %r<20>;\n  .reg .f32 %f<12>;\n  .reg .b64 %rd<12>;\n"
+    "  ld.param.u64 %rd1, [in];\n  ld.param.u64 %rd2, [out];\n  ld.param.u32 %r7, [off];\n"
+    "  mov.u32 %r1, %tid.x;\n  mul.wide.u32 %rd3, %r1, 16;\n  mov.u32 %r8, 0;\n"
+    "  add.s64 %rd4, %rd1, %rd3;\n  add.s64 %rd5, %rd2, %rd3;\n"
+    "again:\n"
+    "  mul.lo.u32 %r2, %r7, %r8;\n  cvt.rn.f32.u32 %f11, %r8;\n"
+    "  ld.global.v4.f32 {%f5, %f6, %f7, %f8}, [%rd4];\n  add.f32 %f5, %f5, %f11;\n"
+    "  mov.u32 %r3, sh;\n  shl.b32 %r4, %r1, 4;\n  add.s32 %r5, %r3, %r4;\n"
+    "  add.s32 %r5, %r5, 1024;\n  add.s32 %r6, %r5, %r2;\n"
+    "  st.shared.v4.f32 [%r5], {%f5, %f6, %f7, %f8};\n"
+    "  and.b32 %r9, %r1, 1;\n  setp.eq.u32 %p2, %r9, 1;\n  add.f32 %f3, %f8, 0f3F800000;\n"
+    "  selp.f32 %f4, %f3, %f8, %p2;\n"
+    "  st.shared.v4.f32 [%r5], {%f5, %f6, %f7, %f4};\n"
+    "  ld.shared.v4.f32 {%f9, %f10, %f1, %f2}, [%r6];\n"
+    "  st.global.v4.f32 [%rd5+4096], {%f9, %f10, %f1, %f2};\n"
+    "  add.u32 %r8, %r8, 1;\n  setp.lt.u32 %p1, %r8, 2;\n  @%p1 bra again;\n"
+    "  ret;\n}\n";
+  const char *vw =
+    HDR
+    ".visible .entry vw(.param .u64 in, .param .u64 out, .param .u32 off)\n{\n"
+    "  .reg .pred %p<4>;\n  .reg .b32 %r<20>;\n  .reg .f32 %f<12>;\n  .reg .b64 %rd<12>;\n"
+    "  ld.param.u64 %rd1, [in];\n  ld.param.u64 %rd2, [out];\n  ld.param.u32 %r7, [off];\n"
+    "  mov.u32 %r1, %tid.x;\n  mul.wide.u32 %rd3, %r1, 16;\n  mov.u32 %r8, 0;\n"
+    "  add.s64 %rd4, %rd1, %rd3;\n"
+    "again:\n"
+    "  mul.lo.u32 %r2, %r7, %r8;\n  cvt.rn.f32.u32 %f11, %r8;\n"
+    "  mul.wide.u32 %rd10, %r8, 2048;\n  add.s64 %rd5, %rd2, %rd10;\n  add.s64 %rd5, %rd5, %rd3;\n"
+    "  cvt.s64.s32 %rd6, %r2;\n  add.s64 %rd7, %rd5, %rd6;\n"
+    "  ld.global.v4.f32 {%f1, %f2, %f3, %f4}, [%rd4];\n  add.f32 %f1, %f1, %f11;\n"
+    "  st.global.v4.f32 [%rd5], {%f1, %f2, %f3, %f4};\n"
+    "  setp.lt.u32 %p1, %r1, 53;\n  add.f32 %f5, %f4, 0f3F800000;\n"
+    "  selp.f32 %f6, %f5, %f4, %p1;\n"
+    "  setp.lt.u32 %p1, %r1, 60;\n  add.f32 %f8, %f2, 0f3F800000;\n"
+    "  selp.f32 %f9, %f8, %f2, %p1;\n"
+    "  st.global.v4.f32 [%rd5], {%f1, %f9, %f3, %f6};\n"
+    "  setp.ge.u32 %p2, %r1, 52;\n"
+    "  @%p2 ld.global.f32 %f7, [%rd7];\n"
+    "  mul.wide.u32 %rd8, %r1, 4;\n  add.s64 %rd9, %rd2, %rd8;\n"
+    "  st.global.f32 [%rd9+8192], %f7;\n"
+    "  add.u32 %r8, %r8, 1;\n  setp.lt.u32 %p3, %r8, 2;\n  @%p3 bra again;\n"
+    "  ret;\n}\n";
+  const char *vb =
+    HDR
+    ".visible .entry vb(.param .u64 in, .param .u64 out, .param .u32 off)\n{\n"
+    "  .reg .pred %p<3>;\n  .reg .b32 %r<20>;\n  .reg .f32 %f<12>;\n  .reg .b64 %rd<12>;\n"
+    "  ld.param.u64 %rd1, [in];\n  ld.param.u64 %rd2, [out];\n  ld.param.u32 %r7, [off];\n"
+    "  mov.u32 %r1, %tid.x;\n  mul.wide.u32 %rd3, %r1, 16;\n"
+    "  add.s64 %rd4, %rd1, %rd3;\n  add.s64 %rd5, %rd2, %rd3;\n"
+    "  setp.ge.u32 %p1, %r1, 32;\n  selp.u32 %r9, %r7, 0, %p1;\n"
+    "  cvt.s64.s32 %rd6, %r9;\n  add.s64 %rd7, %rd5, %rd6;\n"
+    "  and.b32 %r10, %r1, 31;\n  setp.lt.u32 %p2, %r10, 24;\n"
+    "  ld.global.v4.f32 {%f1, %f2, %f3, %f4}, [%rd4];\n"
+    "  st.global.v4.f32 [%rd5], {%f1, %f2, %f3, %f4};\n"
+    "  bar.sync 0;\n"
+    "  add.f32 %f5, %f1, 0f3F800000;\n  selp.f32 %f6, %f1, %f5, %p2;\n"
+    "  st.global.v4.f32 [%rd5], {%f6, %f2, %f3, %f4};\n"
+    "  ld.global.v4.f32 {%f7, %f8, %f9, %f10}, [%rd7];\n"
+    "  st.global.v4.f32 [%rd5+4096], {%f7, %f8, %f9, %f10};\n"
+    "  ret;\n}\n";
+  const char *v2[2] = {
+    HDR
+    ".visible .entry v2(.param .u64 in, .param .u64 out, .param .u32 off)\n{\n"
+    "  .reg .pred %p<3>;\n  .reg .b32 %r<20>;\n  .reg .b64 %rd<12>;\n"
+    "  ld.param.u64 %rd1, [in];\n  ld.param.u64 %rd2, [out];\n  ld.param.u32 %r7, [off];\n"
+    "  mov.u32 %r1, %tid.x;\n  mul.wide.u32 %rd3, %r1, 8;\n  mov.u32 %r8, 0;\n"
+    "  add.s64 %rd4, %rd1, %rd3;\n  add.s64 %rd5, %rd2, %rd3;\n"
+    "  setp.ge.u32 %p1, %r1, 32;\n  selp.u32 %r9, %r7, 0, %p1;\n"
+    "  and.b32 %r10, %r1, 1;\n  setp.eq.u32 %p2, %r10, 1;\n"
+    "again:\n"
+    "  mul.lo.u32 %r2, %r9, %r8;\n  cvt.s64.s32 %rd6, %r2;\n  add.s64 %rd7, %rd5, %rd6;\n"
+    "  ld.global.v2.u32 {%r3, %r4}, [%rd4];\n  add.s32 %r3, %r3, %r8;\n"
+    "  st.global.v2.u32 [%rd5], {%r3, %r4};\n"
+    "  add.s32 %r5, %r4, 1;\n  selp.b32 %r6, %r5, %r4, %p2;\n"
+    "  st.global.v2.u32 [%rd5], {%r3, %r6};\n"
+    "  ld.global.v2.u32 {%r11, %r12}, [%rd7];\n"
+    "  st.global.v2.u32 [%rd5+4096], {%r12, %r11};\n"
+    "  add.u32 %r8, %r8, 1;\n  setp.lt.u32 %p1, %r8, 2;\n  @%p1 bra again;\n"
+    "  ret;\n}\n",
+    HDR
+    ".visible .entry v2(.param .u64 in, .param .u64 out, .param .u32 off)\n{\n"
+    "  .reg .pred %p<3>;\n  .reg .b32 %r<20>;\n  .reg .b64 %rd<24>;\n"
+    "  ld.param.u64 %rd1, [in];\n  ld.param.u64 %rd2, [out];\n  ld.param.u32 %r7, [off];\n"
+    "  mov.u32 %r1, %tid.x;\n  mul.wide.u32 %rd3, %r1, 16;\n  mov.u32 %r8, 0;\n"
+    "  add.s64 %rd4, %rd1, %rd3;\n  add.s64 %rd5, %rd2, %rd3;\n"
+    "  setp.ge.u32 %p1, %r1, 32;\n  selp.u32 %r9, %r7, 0, %p1;\n"
+    "  and.b32 %r10, %r1, 1;\n  setp.eq.u32 %p2, %r10, 1;\n"
+    "again:\n"
+    "  mul.lo.u32 %r2, %r9, %r8;\n  cvt.s64.s32 %rd6, %r2;\n  add.s64 %rd7, %rd5, %rd6;\n"
+    "  ld.global.v2.u64 {%rd13, %rd14}, [%rd4];\n  cvt.u64.u32 %rd15, %r8;\n"
+    "  add.s64 %rd13, %rd13, %rd15;\n"
+    "  st.global.v2.u64 [%rd5], {%rd13, %rd14};\n"
+    "  add.s64 %rd16, %rd14, 1;\n  selp.b64 %rd17, %rd16, %rd14, %p2;\n"
+    "  st.global.v2.u64 [%rd5], {%rd13, %rd17};\n"
+    "  ld.global.v2.u64 {%rd18, %rd19}, [%rd7];\n"
+    "  st.global.v2.u64 [%rd5+4096], {%rd19, %rd18};\n"
+    "  add.u32 %r8, %r8, 1;\n  setp.lt.u32 %p1, %r8, 2;\n  @%p1 bra again;\n"
+    "  ret;\n}\n"};
+  vx_compare(vx, "vx", 0, 0, 0);
+  vx_compare(vx, "vx", 37, 0, 0);
+  vx_compare(vx, "vx", 37, 0, SIM_NOCHECK_RACE); /* no race check */
+  vx_compare(vr, "vr", 16, 0, SIM_NOCHECK_RACE | SIM_NOCHECK_INIT);
+  vx_compare(vw, "vw", 28, 0, SIM_NOCHECK_RACE);     /* (this thread's table kept: unused) */
+  vx_compare(vr, "vr", 0, 0, 0);
+  vx_compare(vr, "vr", 16, 1, 0);                    /* a lane's neighbour's, global first */
+  vx_compare(vr, "vr", (uint32_t)-512, 1, 0);        /* the warp before's */
+  vx_compare(vr, "vr", (uint32_t)-16, 1, 0);
+  vx_compare(vs, "vs", 0, 0, 0);
+  vx_compare(vs, "vs", 16, 1, 0);                    /* shared: a lane's neighbour's */
+  vx_compare(vs, "vs", 32, 1, 0);                    /* (written the second time alike) */
+  vx_compare(vs, "vs", (uint32_t)-512, 1, 0);
+  vx_compare(vw, "vw", 28, 1, 0);                    /* word 3 of the next lane's vector */
+  vx_compare(vw, "vw", 20, 1, 0);
+  vx_compare(vw, "vw", (uint32_t)-4, 1, 0);
+  vx_compare(vw, "vw", (uint32_t)-20, 1, 0);
+  vx_compare(vw, "vw", 92, 1, 0);                    /* (from lane 25's on: the last chunk) */
+  vx_compare(vb, "vb", 16, 1, 0);
+  vx_compare(vb, "vb", 0, 0, 0);
+  for (int i = 0; i < 2; i++) {
+    vx_compare(v2[i], "v2", 0, 0, 0);
+    vx_compare(v2[i], "v2", 8u << i, 1, 0);
+    vx_compare(v2[i], "v2", 16u << i, 1, 0);
+    vx_compare(v2[i], "v2", (uint32_t)-(8 << i), 1, 0);
+  }
+}
+END_TEST
+
 /* The fast kinds a partial warp runs through sim_exec_run (the lanes of a branch) against
    sim_exec for the same lanes: section A runs every kind guarded by %p1 (never fast: sim_exec
    with the guard's lanes), section B the same instructions unguarded behind "@!%p1 bra" (the
@@ -8239,6 +8558,7 @@ Suite *suite_sim(void)
   tcase_add_test(t, test_race_warp_strided_stores);
   tcase_add_test(t, test_race_pairs_pass_match_general_path);
   tcase_add_test(t, test_fast_path_global);
+  tcase_add_test(t, test_fast_path_vectors);
   tcase_add_test(t, test_fast_path_partial_warps);
   tcase_add_test(t, test_shfl_fast_matches_sim_exec);
   tcase_add_test(t, test_global_race_within_a_block);

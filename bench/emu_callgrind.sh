@@ -3,9 +3,10 @@
 # callgrind on one worker thread, for an arithmetic loop of fma, one of the rest of what
 # kernels compute (division, square root, integer division by a value, floorf, compares,
 # conversions, a double), two of the math library (its accurate functions, and the fast
-# intrinsics of --use_fast_math), a streaming memory kernel, a shared-memory kernel with a barrier
-# each iteration, and three shared-memory patterns of real kernels: a tiled matrix multiply,
-# a histogram of shared bins, a stencil (bench/kernels).
+# intrinsics of --use_fast_math), a streaming memory kernel (of floats, and of float4), a
+# shared-memory kernel with a barrier each iteration, and four shared-memory patterns of real
+# kernels: a tiled matrix multiply, a histogram of shared bins, a stencil, an n-body step's
+# tiles of float4 (bench/kernels).
 # The warp-instructions are the PTX warp-instructions the interpreter ran
 # (smsp__inst_executed.sum's ptx_value).
 # A script that prints figures, never a test.
@@ -47,10 +48,12 @@ cases=(
   "math|alu_math|alu_math|8|256|f32buf:2048:zero i32:10|f32buf:2048:zero i32:40"
   "fastmath|alu_math|alu_fastmath|8|256|f32buf:2048:zero i32:10|f32buf:2048:zero i32:40"
   "saxpy|mem_mixed|saxpy|16|256|i32:65536 f32:1.5 f32buf:65536:rand:1 f32buf:65536:rand:2|i32:262144 f32:1.5 f32buf:262144:rand:1 f32buf:262144:rand:2"
+  "saxpy4|mem_mixed|saxpy4|16|256|i32:16384 f32:1.5 f32buf:65536:rand:1 f32buf:65536:rand:2|i32:65536 f32:1.5 f32buf:262144:rand:1 f32buf:262144:rand:2"
   "smem_bar|smem_bar|smem_bar|8|256|f32buf:2048:zero i32:12|f32buf:2048:zero i32:50"
   "matmul|smem_tiles|matmul_tiled|4,4|16,16|f32buf:4096:rand f32buf:4096:rand f32buf:4096:zero i32:64|f32buf:65536:rand f32buf:65536:rand f32buf:65536:zero i32:256"
   "histogram|smem_tiles|histo_smem|8|256|u32buf:65536:rand u32buf:256:zero i32:65536|u32buf:262144:rand u32buf:256:zero i32:262144"
   "stencil7|smem_tiles|stencil7|16|256|f32buf:16384:rand f32buf:16384:zero i32:16384|f32buf:65536:rand f32buf:65536:zero i32:65536"
+  "nbody|smem_tiles|nbody|8|256|f32buf:8192:rand f32buf:8192:zero i32:512|f32buf:8192:rand f32buf:8192:zero i32:2048"
 )
 
 # One callgrind run: prints "warp-insts whole-Ir launch-Ir timing-Ir".

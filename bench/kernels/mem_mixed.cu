@@ -1,11 +1,25 @@
 // mem_mixed.cu: emulator benchmarks that mix memory and arithmetic.
 //   saxpy:  one load pair, one fma, one store per element, grid-stride loop
+//   saxpy4: the same four elements a thread, as float4 (16-byte loads and stores: the shape
+//           of hand-vectorised streaming code)
 //   reduce: shared-memory tree reduction with __syncthreads (block size 256)
 
 extern "C" __global__ void saxpy(int n, float alpha, const float *x, float *y)
 {
     for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)
         y[i] = fmaf(alpha, x[i], y[i]);
+}
+
+extern "C" __global__ void saxpy4(int n4, float alpha, const float4 *x, float4 *y)
+{
+    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n4; i += gridDim.x * blockDim.x) {
+        float4 a = x[i], b = y[i];
+        b.x = fmaf(alpha, a.x, b.x);
+        b.y = fmaf(alpha, a.y, b.y);
+        b.z = fmaf(alpha, a.z, b.z);
+        b.w = fmaf(alpha, a.w, b.w);
+        y[i] = b;
+    }
 }
 
 extern "C" __global__ void reduce(const float *in, float *partial, int n)

@@ -6,6 +6,8 @@
 //   histo_smem:   256 bins in shared memory, atomicAdd on them, merged into global ones
 //   stencil7:     a 7-point 1D stencil over tiles of 256 elements and their halo in shared
 //                 memory, a barrier after the loads and after the sums
+//   nbody:        an n-body step's forces: tiles of 256 bodies (float4: position, mass)
+//                 staged in shared memory, each body read by the whole warp at once
 
 #define TS 16
 
@@ -53,4 +55,27 @@ extern "C" __global__ void stencil7(const float *in, float *out, int n)
         out[g] = r;
         __syncthreads();
     }
+}
+
+extern "C" __global__ void nbody(const float4 *p, float4 *acc, int n)
+{
+    __shared__ float4 tile[256];
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    float4 me = p[i];
+    float ax = 0.0f, ay = 0.0f, az = 0.0f;
+    for (int t = 0; t < n; t += blockDim.x) {
+        tile[threadIdx.x] = p[t + threadIdx.x];
+        __syncthreads();
+        for (int j = 0; j < blockDim.x; j++) {
+            float4 o = tile[j];
+            float dx = o.x - me.x, dy = o.y - me.y, dz = o.z - me.z;
+            float inv = rsqrtf(dx * dx + dy * dy + dz * dz + 1e-3f);
+            float s = o.w * inv * inv * inv;
+            ax += dx * s;
+            ay += dy * s;
+            az += dz * s;
+        }
+        __syncthreads();
+    }
+    acc[i] = make_float4(ax, ay, az, 0.0f);
 }

@@ -3341,6 +3341,17 @@ static inline __attribute__((always_inline)) int run_shared(struct sim_block *b,
   return 1;
 }
 
+/* Four lanes' 64-bit registers at r, and four at r written: the vector shapes' moves. */
+__attribute__((target("avx2"))) static inline __m256i lanes4(const uint64_t *r)
+{
+  return _mm256_loadu_si256((const __m256i *)(const void *)r);
+}
+
+__attribute__((target("avx2"))) static inline void set4(uint64_t *r, __m256i v)
+{
+  _mm256_storeu_si256((__m256i *)(void *)r, v);
+}
+
 /* The coalesced vectors' shapes: four lanes' elements (element k of lane l in 64-bit lane l
    of register k's vector, a word in its low half) as their bytes in memory, lane after lane.
    Two words a lane (from x0, x1): the four lanes in one vector. */
@@ -3360,20 +3371,28 @@ __attribute__((target("avx2"))) static inline void pack_d2(__m256i x0, __m256i x
   *o1 = _mm256_permute2x128_si256(lo, hi, 0x31);
 }
 
-/* The lanes (bits 0-3) of a 64-bit compare of four lanes of 8 bytes that differ. */
-__attribute__((target("avx2"))) static inline uint32_t ne8(__m256i old, __m256i v)
+/* Four lanes of 8 bytes stored at p: the lanes (bits 0-3) whose bytes changed. */
+__attribute__((target("avx2"))) static inline uint32_t put8(uint8_t *p, __m256i v)
 {
-  return (uint32_t)~_mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpeq_epi64(old, v))) & 15u;
+  __m256i *q = (__m256i *)(void *)p;
+  const __m256i eq = _mm256_cmpeq_epi64(_mm256_loadu_si256(q), v);
+  _mm256_storeu_si256(q, v);
+  return (uint32_t)~_mm256_movemask_pd(_mm256_castsi256_pd(eq)) & 15u;
 }
 
-/* The lanes (bits 0-3) of four lanes of 16 bytes that differ, lanes 0-1 in old0 and v0, 2-3
-   in old1 and v1: a lane's two 64-bit halves' compares joined (to lanes 0, 2, 1, 3). */
-__attribute__((target("avx2"))) static inline uint32_t ne16(__m256i old0, __m256i v0,
-                                                            __m256i old1, __m256i v1)
+/* Four lanes of 16 bytes stored at p, the first two in o0: the lanes (bits 0-3) whose bytes
+   changed (a lane's two 64-bit halves' compares joined, to lanes 0, 2, 1, 3, then put back
+   in order). */
+__attribute__((target("avx2"))) static inline uint32_t put16(uint8_t *p, __m256i o0,
+                                                             __m256i o1)
 {
-  const __m256i e0 = _mm256_cmpeq_epi64(old0, v0), e1 = _mm256_cmpeq_epi64(old1, v1);
+  __m256i *q = (__m256i *)(void *)p;
+  const __m256i e0 = _mm256_cmpeq_epi64(_mm256_loadu_si256(q), o0);
+  const __m256i e1 = _mm256_cmpeq_epi64(_mm256_loadu_si256(q + 1), o1);
   const uint32_t m = (uint32_t)~_mm256_movemask_pd(_mm256_castsi256_pd(
       _mm256_and_si256(_mm256_unpacklo_epi64(e0, e1), _mm256_unpackhi_epi64(e0, e1))));
+  _mm256_storeu_si256(q, o0);
+  _mm256_storeu_si256(q + 1, o1);
   return (m & 9u) | (m & 2u) << 1 | (m & 4u) >> 1;
 }
 
@@ -3385,13 +3404,8 @@ __attribute__((target("avx2"))) static uint32_t store_w2(uint8_t *dst,
                                                          const uint64_t *const *sv)
 {
   uint32_t chg = 0;
-  for (unsigned l = 0; l < 32; l += 4) {
-    const __m256i v = pack_w2(_mm256_loadu_si256((const __m256i *)(const void *)(sv[0] + l)),
-                              _mm256_loadu_si256((const __m256i *)(const void *)(sv[1] + l)));
-    __m256i *p = (__m256i *)(void *)(dst + 8 * l);
-    chg |= ne8(_mm256_loadu_si256(p), v) << l;
-    _mm256_storeu_si256(p, v);
-  }
+  for (unsigned l = 0; l < 32; l += 4)
+    chg |= put8(dst + 8 * l, pack_w2(lanes4(sv[0] + l), lanes4(sv[1] + l))) << l;
   return chg;
 }
 
@@ -3400,15 +3414,10 @@ __attribute__((target("avx2"))) static uint32_t store_w4(uint8_t *dst,
 {
   uint32_t chg = 0;
   for (unsigned l = 0; l < 32; l += 4) {
-    const __m256i ab = pack_w2(_mm256_loadu_si256((const __m256i *)(const void *)(sv[0] + l)),
-                               _mm256_loadu_si256((const __m256i *)(const void *)(sv[1] + l)));
-    const __m256i cd = pack_w2(_mm256_loadu_si256((const __m256i *)(const void *)(sv[2] + l)),
-                               _mm256_loadu_si256((const __m256i *)(const void *)(sv[3] + l)));
-    __m256i o0, o1, *p = (__m256i *)(void *)(dst + 16 * l);
-    pack_d2(ab, cd, &o0, &o1);
-    chg |= ne16(_mm256_loadu_si256(p), o0, _mm256_loadu_si256(p + 1), o1) << l;
-    _mm256_storeu_si256(p, o0);
-    _mm256_storeu_si256(p + 1, o1);
+    __m256i o0, o1;
+    pack_d2(pack_w2(lanes4(sv[0] + l), lanes4(sv[1] + l)),
+            pack_w2(lanes4(sv[2] + l), lanes4(sv[3] + l)), &o0, &o1);
+    chg |= put16(dst + 16 * l, o0, o1) << l;
   }
   return chg;
 }
@@ -3418,31 +3427,15 @@ __attribute__((target("avx2"))) static uint32_t store_d2(uint8_t *dst,
 {
   uint32_t chg = 0;
   for (unsigned l = 0; l < 32; l += 4) {
-    __m256i o0, o1, *p = (__m256i *)(void *)(dst + 16 * l);
-    pack_d2(_mm256_loadu_si256((const __m256i *)(const void *)(sv[0] + l)),
-            _mm256_loadu_si256((const __m256i *)(const void *)(sv[1] + l)), &o0, &o1);
-    chg |= ne16(_mm256_loadu_si256(p), o0, _mm256_loadu_si256(p + 1), o1) << l;
-    _mm256_storeu_si256(p, o0);
-    _mm256_storeu_si256(p + 1, o1);
+    __m256i o0, o1;
+    pack_d2(lanes4(sv[0] + l), lanes4(sv[1] + l), &o0, &o1);
+    chg |= put16(dst + 16 * l, o0, o1) << l;
   }
   return chg;
 }
 
-/* A full warp's coalesced load of a vector from src (lane l's at src + l n size), element k of
-   every lane into dk[k] (zero-extended), k in order: the stores' shapes backwards. */
-__attribute__((target("avx2"))) static void load_w2(uint64_t *const *dk,
-                                                     const uint8_t *src)
-{
-  const __m256i low = _mm256_set1_epi64x(0xffffffffll);
-  for (unsigned l = 0; l < 32; l += 4) {
-    const __m256i v = _mm256_loadu_si256((const __m256i *)(const void *)(src + 8 * l));
-    _mm256_storeu_si256((__m256i *)(void *)(dk[0] + l), _mm256_and_si256(v, low));
-    _mm256_storeu_si256((__m256i *)(void *)(dk[1] + l), _mm256_srli_epi64(v, 32));
-  }
-}
-
 /* Lanes l .. l + 3 of a vector of 16 bytes a lane at p, as double words: element 0 of each
-   in *lo, element 1 in *hi. */
+   in *lo, element 1 in *hi (pack_d2 backwards). */
 __attribute__((target("avx2"))) static inline void unpack_d2(const uint8_t *p, __m256i *lo,
                                                              __m256i *hi)
 {
@@ -3454,28 +3447,38 @@ __attribute__((target("avx2"))) static inline void unpack_d2(const uint8_t *p, _
   *hi = _mm256_unpackhi_epi64(t0, t1);
 }
 
-__attribute__((target("avx2"))) static void load_w4(uint64_t *const *dk,
-                                                     const uint8_t *src)
+/* A full warp's coalesced load of a vector from src (lane l's at src + l n size), element k of
+   every lane into dk[k] (zero-extended), k in order: the stores' shapes backwards. */
+__attribute__((target("avx2"))) static void load_w2(uint64_t *const *dk, const uint8_t *src)
+{
+  const __m256i low = _mm256_set1_epi64x(0xffffffffll);
+  for (unsigned l = 0; l < 32; l += 4) {
+    const __m256i v = _mm256_loadu_si256((const __m256i *)(const void *)(src + 8 * l));
+    set4(dk[0] + l, _mm256_and_si256(v, low));
+    set4(dk[1] + l, _mm256_srli_epi64(v, 32));
+  }
+}
+
+__attribute__((target("avx2"))) static void load_w4(uint64_t *const *dk, const uint8_t *src)
 {
   const __m256i low = _mm256_set1_epi64x(0xffffffffll);
   for (unsigned l = 0; l < 32; l += 4) {
     __m256i ab, cd;
     unpack_d2(src + 16 * l, &ab, &cd);
-    _mm256_storeu_si256((__m256i *)(void *)(dk[0] + l), _mm256_and_si256(ab, low));
-    _mm256_storeu_si256((__m256i *)(void *)(dk[1] + l), _mm256_srli_epi64(ab, 32));
-    _mm256_storeu_si256((__m256i *)(void *)(dk[2] + l), _mm256_and_si256(cd, low));
-    _mm256_storeu_si256((__m256i *)(void *)(dk[3] + l), _mm256_srli_epi64(cd, 32));
+    set4(dk[0] + l, _mm256_and_si256(ab, low));
+    set4(dk[1] + l, _mm256_srli_epi64(ab, 32));
+    set4(dk[2] + l, _mm256_and_si256(cd, low));
+    set4(dk[3] + l, _mm256_srli_epi64(cd, 32));
   }
 }
 
-__attribute__((target("avx2"))) static void load_d2(uint64_t *const *dk,
-                                                     const uint8_t *src)
+__attribute__((target("avx2"))) static void load_d2(uint64_t *const *dk, const uint8_t *src)
 {
   for (unsigned l = 0; l < 32; l += 4) {
     __m256i a, c;
     unpack_d2(src + 16 * l, &a, &c);
-    _mm256_storeu_si256((__m256i *)(void *)(dk[0] + l), a);
-    _mm256_storeu_si256((__m256i *)(void *)(dk[1] + l), c);
+    set4(dk[0] + l, a);
+    set4(dk[1] + l, c);
   }
 }
 

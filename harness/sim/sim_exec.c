@@ -3225,6 +3225,23 @@ static __attribute__((noinline)) int run_shared_part(struct sim_block *b, struct
   return 1;
 }
 
+/* The registers of a full warp's store source s of n elements (n = in->vec; 1: s is a
+   register), element k's in sv[k]: an element without a register stores zeros. */
+static inline void store_srcs(const struct sim_warp *w, const struct ptx_operand *s, unsigned n,
+                              const uint64_t **sv)
+{
+  const unsigned W = 32;
+  static const uint64_t zero[32];
+  sv[0] = sv[1] = sv[2] = sv[3] = zero;
+  if (n == 1) {
+    sv[0] = REG(s->reg);
+    return;
+  }
+  for (unsigned k = 0; k < n; k++)
+    if (s->vreg[k] != PTX_NOREG)
+      sv[k] = REG(s->vreg[k]);
+}
+
 /* A full warp's shared vector (plan kind FK_LDG or FK_STG, from run_global) of n = in->vec
    elements of size bytes a lane (16 bytes a lane at most): what sim_exec's lane loop does
    for it once the warp check found every lane's access in bounds and aligned. A load: the race check of the lanes in lane order
@@ -3266,11 +3283,8 @@ static __attribute__((noinline)) int run_shared_vec(struct sim_block *b, struct 
       }
     }
   } else {
-    static const uint64_t zero[32];                /* an element without a register: 0 */
-    const uint64_t *sv[4] = {zero, zero, zero, zero};
-    for (unsigned k = 0; k < n; k++)
-      if (v->vreg[k] != PTX_NOREG)
-        sv[k] = REG(v->vreg[k]);
+    const uint64_t *sv[4];
+    store_srcs(w, v, n, sv);
     for (unsigned l = 0; l < 32; l++) {
       uint8_t *p = b->smem + av[l];
       if (b->race && sim_race_access(b, w, pc, l, (uint32_t)av[l], acc, SIM_ACC_WRITE, vol,
@@ -3542,15 +3556,8 @@ static inline int st_global_lanes(struct sim_block *b, struct sim_warp *w, uint3
 {
   const unsigned W = 32;
   const struct ptx_operand *s = &in->opd[1];
-  static const uint64_t zero[32];                  /* an element without a register: 0 */
-  const uint64_t *sv[4] = {zero, zero, zero, zero};
-  if (n == 1) {
-    sv[0] = REG(s->reg);
-  } else {
-    for (unsigned k = 0; k < n; k++)
-      if (s->vreg[k] != PTX_NOREG)
-        sv[k] = REG(s->vreg[k]);
-  }
+  const uint64_t *sv[4];
+  store_srcs(w, s, n, sv);
   const int race = b->race && !(in->flags & PTX_F_VOLATILE);
   if (race && n == 1) {
     if (sim_race_global_stores(b, w, pc, SIM_FULL32, av, size, al0->data, al0->base, sv[0]))
@@ -3613,11 +3620,8 @@ static void vec_global_seq(struct sim_block *b, struct sim_warp *w, uint32_t pc,
         for (unsigned l = 0; l < 32; l++)
           dk[k][l] = (uint64_t)(int64_t)(int32_t)dk[k][l];
   } else {
-    static const uint64_t zero[32];                /* an element without a register: 0 */
-    const uint64_t *sv[4] = {zero, zero, zero, zero};
-    for (unsigned k = 0; k < n; k++)
-      if (v->vreg[k] != PTX_NOREG)
-        sv[k] = REG(v->vreg[k]);
+    const uint64_t *sv[4];
+    store_srcs(w, v, n, sv);
     /* stored, then checked as one (sim_race_global's checks never end the block: a race is
        held) */
     const uint32_t chg = size == 8 ? store_d2(host, sv) : n == 2 ? store_w2(host, sv)

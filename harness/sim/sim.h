@@ -225,8 +225,8 @@ struct sim_tev {
   uint8_t lanes;           /* lanes that ran it (before the guard predicate) */
   uint8_t space;           /* a memory access: the enum ptx_space it reached (GLOBAL, SHARED,
                               LOCAL), after generic addresses are resolved; else NONE */
-  uint32_t n;              /* GLOBAL/LOCAL: distinct 32-byte sectors, listed at sec[first];
-                              SHARED: wavefronts */
+  uint32_t n;              /* GLOBAL/LOCAL: distinct 32-byte sectors, listed at sec[first]
+                              (GLOBAL: in rising order); SHARED: wavefronts */
   uint32_t first;
   uint8_t dups;            /* GLOBAL: lanes that named an address another lane named too
                               (the active lanes less the distinct addresses) */

@@ -6,6 +6,7 @@
 #ifndef WARPLAB_TM_INT_H
 #define WARPLAB_TM_INT_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "timing/tm.h"
@@ -103,25 +104,104 @@ struct tm_cache {
   size_t last;         /* the way found last: an access to the same line (the other sectors
                           of a request, the calls after tm_cache_access) finds it there */
   int plain;           /* look every line up in its set (for tests of `last`) */
+  void *map;           /* the arrays' memory, map_bytes of it */
+  size_t map_bytes;
 };
 int tm_cache_init(struct tm_cache *c, uint64_t bytes, uint32_t ways, int random);
 void tm_cache_free(struct tm_cache *c);
-/* 1 on a hit; on a miss the sector is brought in (allocate = 1) or left out. */
-int tm_cache_access(struct tm_cache *c, uint64_t sector, int allocate);
-/* Forget a sector (a store through an L1 that does not keep written data). */
-void tm_cache_drop(struct tm_cache *c, uint64_t sector);
+/* tm_cache_access's search of the line's set (after the tick). */
+int tm_cache_lookup(struct tm_cache *c, uint64_t sector, int allocate);
+/* An access to the present line of way i. */
+static inline int tm_cache_hit_way(struct tm_cache *c, size_t i, uint64_t sector, int allocate)
+{
+  uint8_t bit = (uint8_t)(1u << (sector & 3));
+  c->last = i;
+  c->used[i] = c->tick;
+  if (c->valid[i] & bit) {
+    c->hits++;
+    return 1;
+  }
+  c->misses++;
+  if (allocate) {
+    c->valid[i] |= bit;
+    c->ready[i * 4 + (sector & 3)] = 0;
+  }
+  return 0;
+}
+/* 1 on a hit; on a miss the sector is brought in (allocate = 1) or left out. Inline: the
+   timing model makes one or two a sector of every global access, most of them to the line
+   of the access before (the request's other sectors). */
+static inline int tm_cache_access(struct tm_cache *c, uint64_t sector, int allocate)
+{
+  c->tick++;
+  if (!c->plain && c->tag[c->last] == (sector >> 2) + 1)   /* a line is in one way only */
+    return tm_cache_hit_way(c, c->last, sector, allocate);
+  return tm_cache_lookup(c, sector, allocate);
+}
+/* The line the last tm_cache_access with allocate = 1 found or brought in is in way `last`
+   with its sector present: the *_last calls below act on it without looking it up again,
+   while no other call on the cache came between (global_access makes one or two a sector after
+   its access). The others look the line up; absent, they do nothing. */
 /* The cycle a present sector's data is there (0 when absent or long there), and setting it:
    a second access to a sector an earlier miss asked for waits for the same data. */
 double tm_cache_ready_at(const struct tm_cache *c, uint64_t sector);
 void tm_cache_set_ready(struct tm_cache *c, uint64_t sector, double t);
+static inline double *tm_cache_ready_last(struct tm_cache *c, uint64_t sector)
+{
+  return &c->ready[c->last * 4 + (sector & 3)];
+}
+/* The sectors of sector's aligned group of `bytes` (2 for 64 bytes, 4 for 128), as a mask
+   of its line's four sector bits. */
+static inline uint8_t tm_group_mask(uint64_t sector, uint32_t bytes)
+{
+  uint32_t n = bytes / 32;
+  if (n <= 1)
+    return (uint8_t)(1u << (sector & 3));
+  if (n > 4)
+    n = 4;
+  uint32_t first = (uint32_t)(sector & 3) & ~(n - 1);
+  return (uint8_t)(((1u << n) - 1) << first);
+}
 /* Make the other sectors of sector's aligned `bytes` (64: its pair) present, ready at t,
-   where its line is present and they are not: what a DRAM access of that size brought in.
-   Returns how many it made present. */
+   where its line is present (in way w) and they are not: what a DRAM access of that size
+   brought in. Returns how many it made present. */
+static inline int tm_cache_fill_way(struct tm_cache *c, size_t w, uint64_t sector, uint32_t bytes,
+                                    double t)
+{
+  uint8_t add = (uint8_t)(tm_group_mask(sector, bytes) & ~c->valid[w]);
+  int n = 0;
+  for (int k = 0; k < 4; k++)
+    if (add & (1u << k)) {
+      c->ready[w * 4 + (size_t)k] = t;
+      n++;
+    }
+  c->valid[w] |= add;
+  return n;
+}
 int tm_cache_fill(struct tm_cache *c, uint64_t sector, uint32_t bytes, double t);
-/* 1 when another sector of sector's aligned `bytes` is present and dirty. */
-int tm_cache_peer_dirty(const struct tm_cache *c, uint64_t sector, uint32_t bytes);
-/* Mark a present sector written; 1 when it was clean (its write-back is new), else 0. */
-int tm_cache_dirty(struct tm_cache *c, uint64_t sector);
+static inline int tm_cache_fill_last(struct tm_cache *c, uint64_t sector, uint32_t bytes, double t)
+{
+  return tm_cache_fill_way(c, c->last, sector, bytes, t);
+}
+/* Mark a present sector (of way w) written; 1 when that is new write-back traffic: it was
+   clean, and no other sector of its aligned `bytes` (64: its pair, which DRAM writes with
+   it) is dirty already; else 0. */
+static inline int tm_cache_write_way(struct tm_cache *c, size_t w, uint64_t sector, uint32_t bytes)
+{
+  uint8_t bit = (uint8_t)(1u << (sector & 3));
+  if (!(c->valid[w] & bit) || (c->dirty[w] & bit))
+    return 0;
+  c->dirty[w] |= bit;
+  uint8_t peers = (uint8_t)(tm_group_mask(sector, bytes) & ~bit);
+  return !(c->dirty[w] & c->valid[w] & peers);
+}
+int tm_cache_write(struct tm_cache *c, uint64_t sector, uint32_t bytes);
+static inline int tm_cache_write_last(struct tm_cache *c, uint64_t sector, uint32_t bytes)
+{
+  return tm_cache_write_way(c, c->last, sector, bytes);
+}
+/* Forget a sector (a store through an L1 that does not keep written data). */
+void tm_cache_drop(struct tm_cache *c, uint64_t sector);
 
 /* A bandwidth: requests served one after another at bytes_per_cycle. */
 struct tm_server {
@@ -133,8 +213,22 @@ struct tm_server {
   double busy_at;      /* cycle busy was last brought up to date */
 };
 #define TM_BUSY_WINDOW 2000.0
+/* Bring s's utilisation from busy_at to cycle t (t > busy_at). */
+void tm_serve_decay(struct tm_server *s, double t);
 /* Serve `bytes` arriving at cycle t; returns the cycle the last byte leaves. */
-double tm_serve(struct tm_server *s, double t, double bytes);
+static inline double tm_serve(struct tm_server *s, double t, double bytes)
+{
+  double start = t > s->free_at ? t : s->free_at;
+  double busy = bytes / s->bytes_per_cycle;
+  s->free_at = start + busy;
+  s->bytes += bytes;
+  if (t > s->busy_at)
+    tm_serve_decay(s, t);
+  s->busy += busy / TM_BUSY_WINDOW;
+  if (s->busy > 1)
+    s->busy = 1;
+  return s->free_at;
+}
 
 /* ---- the grid's blocks over all SMs (tm_dispatch.c) ---- */
 /* The makespan of nblocks blocks, in index order, each to the slot of sms x slots_per_sm

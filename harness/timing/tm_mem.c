@@ -17,11 +17,25 @@
  */
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
 
 #include "timing/tm_int.h"
 
+/* The arrays of a cache of n ways, in one anonymous mapping: its pages are zero until
+   written, so a large cache (a grid on a few SMs gets the whole L2 as its slice: 20 MB of
+   arrays for 50 MB) costs what its touched lines do, not a clearing of all of them, which
+   calloc does whenever the heap has the room from an earlier launch's buffers. */
+static void *cache_arrays(size_t n, size_t *bytes)
+{
+  *bytes = n * (2 * sizeof(uint64_t) + 2 + 4 * sizeof(double));
+  void *p = mmap(NULL, *bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  return p == MAP_FAILED ? NULL : p;
+}
+
 int tm_cache_init(struct tm_cache *c, uint64_t bytes, uint32_t ways, int random)
 {
+  memset(c, 0, sizeof *c);
   c->random = random;
   uint64_t lines = bytes / 128;
   if (lines < ways)
@@ -29,28 +43,23 @@ int tm_cache_init(struct tm_cache *c, uint64_t bytes, uint32_t ways, int random)
   c->ways = ways;
   c->sets = (uint32_t)(lines / ways ? lines / ways : 1);
   size_t n = (size_t)c->sets * c->ways;
-  c->tag = calloc(n, sizeof *c->tag);
-  c->used = calloc(n, sizeof *c->used);
-  c->valid = calloc(n, 1);
-  c->dirty = calloc(n, 1);
-  c->ready = calloc(n * 4, sizeof *c->ready);
-  c->tick = c->hits = c->misses = 0;
-  c->last = 0;
-  c->plain = 0;
-  if (!c->tag || !c->used || !c->valid || !c->dirty || !c->ready) {
-    tm_cache_free(c);
+  char *p = cache_arrays(n, &c->map_bytes);
+  if (!p)
     return -1;
-  }
+  c->map = p;
+  c->ready = (double *)p;                     /* the 8-byte arrays first: aligned */
+  c->tag = (uint64_t *)(p + n * 4 * sizeof(double));
+  c->used = c->tag + n;
+  c->valid = (uint8_t *)(c->used + n);
+  c->dirty = c->valid + n;
   return 0;
 }
 
 void tm_cache_free(struct tm_cache *c)
 {
-  free(c->tag);
-  free(c->used);
-  free(c->valid);
-  free(c->dirty);
-  free(c->ready);
+  if (c->map)
+    munmap(c->map, c->map_bytes);
+  c->map = NULL;
   c->tag = c->used = NULL;
   c->valid = c->dirty = NULL;
   c->ready = NULL;
@@ -63,84 +72,6 @@ static uint32_t set_of(const struct tm_cache *c, uint64_t line)
   return (uint32_t)(((line * 0x9e3779b97f4a7c15ull) >> 20) % c->sets);
 }
 
-/* An access to the present line of way i. */
-static int access_way(struct tm_cache *c, size_t i, uint64_t sector, int allocate)
-{
-  uint8_t bit = (uint8_t)(1u << (sector & 3));
-  c->last = i;
-  c->used[i] = c->tick;
-  if (c->valid[i] & bit) {
-    c->hits++;
-    return 1;
-  }
-  c->misses++;
-  if (allocate) {
-    c->valid[i] |= bit;
-    c->ready[i * 4 + (sector & 3)] = 0;
-  }
-  return 0;
-}
-
-int tm_cache_access(struct tm_cache *c, uint64_t sector, int allocate)
-{
-  uint64_t line = sector >> 2, key = line + 1;
-  uint8_t bit = (uint8_t)(1u << (sector & 3));
-  c->tick++;
-  if (!c->plain && c->tag[c->last] == key)   /* a line is in one way only: this one */
-    return access_way(c, c->last, sector, allocate);
-  size_t base = (size_t)set_of(c, line) * c->ways;
-  size_t victim = base;
-  for (size_t i = base; i < base + c->ways; i++) {
-    if (c->tag[i] == key)
-      return access_way(c, i, sector, allocate);
-    if (c->used[i] < c->used[victim])
-      victim = i;
-  }
-  c->misses++;
-  if (allocate) {
-    if (c->random && c->tag[victim]) {      /* every way holds a line: evict one at random */
-      uint64_t h = c->tick + line;            /* splitmix64's finaliser: well-mixed top bits */
-      h = (h ^ (h >> 30)) * 0xbf58476d1ce4e5b9ull;
-      h = (h ^ (h >> 27)) * 0x94d049bb133111ebull;
-      h ^= h >> 31;
-      victim = base + (size_t)((h >> 32) % c->ways);
-    }
-    c->tag[victim] = key;
-    c->last = victim;
-    c->valid[victim] = bit;
-    c->dirty[victim] = 0;
-    c->used[victim] = c->tick;
-    for (int k = 0; k < 4; k++)
-      c->ready[victim * 4 + (size_t)k] = 0;
-  }
-  return 0;
-}
-
-static long find(const struct tm_cache *c, uint64_t sector);
-
-void tm_cache_drop(struct tm_cache *c, uint64_t sector)
-{
-  long w = find(c, sector);
-  if (w >= 0)
-    c->valid[w] &= (uint8_t)~(1u << (sector & 3));
-}
-
-double tm_serve(struct tm_server *s, double t, double bytes)
-{
-  double start = t > s->free_at ? t : s->free_at;
-  double busy = bytes / s->bytes_per_cycle;
-  s->free_at = start + busy;
-  s->bytes += bytes;
-  if (t > s->busy_at) {
-    s->busy *= exp(-(t - s->busy_at) / TM_BUSY_WINDOW);
-    s->busy_at = t;
-  }
-  s->busy += busy / TM_BUSY_WINDOW;
-  if (s->busy > 1)
-    s->busy = 1;
-  return s->free_at;
-}
-
 /* The way holding sector's line, or -1. */
 static long find(const struct tm_cache *c, uint64_t sector)
 {
@@ -148,10 +79,55 @@ static long find(const struct tm_cache *c, uint64_t sector)
   if (!c->plain && c->tag[c->last] == key)
     return (long)c->last;
   size_t base = (size_t)set_of(c, sector >> 2) * c->ways;
-  for (size_t i = base; i < base + c->ways; i++)
+  for (size_t i = base; i < base + c->ways && c->tag[i]; i++)   /* empty ways come last */
     if (c->tag[i] == key)
       return (long)i;
   return -1;
+}
+
+/* A set's lines fill its ways in order (a new line takes the first empty way, and lines are
+   never taken out, only their sectors), so the empty ways are its last ones: the search for
+   a line stops at the first, which is also where a new line goes. When every way holds a
+   line, the new one replaces the least recently used (each access has its own tick, so that
+   one is unique), or one chosen at random. */
+int tm_cache_lookup(struct tm_cache *c, uint64_t sector, int allocate)
+{
+  uint64_t line = sector >> 2, key = line + 1;
+  uint8_t bit = (uint8_t)(1u << (sector & 3));
+  size_t base = (size_t)set_of(c, line) * c->ways, end = base + c->ways, victim = end;
+  for (size_t i = base; i < end; i++) {
+    if (c->tag[i] == key)
+      return tm_cache_hit_way(c, i, sector, allocate);
+    if (!c->tag[i]) {
+      victim = i;
+      break;
+    }
+  }
+  c->misses++;
+  if (!allocate)
+    return 0;
+  if (victim == end) {
+    if (c->random) {                          /* every way holds a line: evict one at random */
+      uint64_t h = c->tick + line;            /* splitmix64's finaliser: well-mixed top bits */
+      h = (h ^ (h >> 30)) * 0xbf58476d1ce4e5b9ull;
+      h = (h ^ (h >> 27)) * 0x94d049bb133111ebull;
+      h ^= h >> 31;
+      victim = base + (size_t)((h >> 32) % c->ways);
+    } else {
+      victim = base;
+      for (size_t i = base + 1; i < end; i++)
+        if (c->used[i] < c->used[victim])
+          victim = i;
+    }
+  }
+  c->tag[victim] = key;
+  c->last = victim;
+  c->valid[victim] = bit;
+  c->dirty[victim] = 0;
+  c->used[victim] = c->tick;
+  for (int k = 0; k < 4; k++)
+    c->ready[victim * 4 + (size_t)k] = 0;
+  return 0;
 }
 
 double tm_cache_ready_at(const struct tm_cache *c, uint64_t sector)
@@ -167,50 +143,29 @@ void tm_cache_set_ready(struct tm_cache *c, uint64_t sector, double t)
     c->ready[w * 4 + (long)(sector & 3)] = t;
 }
 
-int tm_cache_dirty(struct tm_cache *c, uint64_t sector)
-{
-  long w = find(c, sector);
-  uint8_t bit = (uint8_t)(1u << (sector & 3));
-  if (w < 0 || !(c->valid[w] & bit) || (c->dirty[w] & bit))
-    return 0;
-  c->dirty[w] |= bit;
-  return 1;
-}
-
-/* The sectors of sector's aligned group of `bytes` (2 for 64 bytes, 4 for 128), as a mask
-   of its line's four sector bits. */
-static uint8_t group_mask(uint64_t sector, uint32_t bytes)
-{
-  uint32_t n = bytes / 32;
-  if (n <= 1)
-    return (uint8_t)(1u << (sector & 3));
-  if (n > 4)
-    n = 4;
-  uint32_t first = (uint32_t)(sector & 3) & ~(n - 1);
-  return (uint8_t)(((1u << n) - 1) << first);
-}
-
 int tm_cache_fill(struct tm_cache *c, uint64_t sector, uint32_t bytes, double t)
 {
   long w = find(c, sector);
-  if (w < 0)
-    return 0;
-  uint8_t add = (uint8_t)(group_mask(sector, bytes) & ~c->valid[w]);
-  int n = 0;
-  for (int k = 0; k < 4; k++)
-    if (add & (1u << k)) {
-      c->ready[w * 4 + k] = t;
-      n++;
-    }
-  c->valid[w] |= add;
-  return n;
+  return w < 0 ? 0 : tm_cache_fill_way(c, (size_t)w, sector, bytes, t);
 }
 
-int tm_cache_peer_dirty(const struct tm_cache *c, uint64_t sector, uint32_t bytes)
+int tm_cache_write(struct tm_cache *c, uint64_t sector, uint32_t bytes)
 {
   long w = find(c, sector);
-  if (w < 0)
-    return 0;
-  uint8_t peers = (uint8_t)(group_mask(sector, bytes) & ~(1u << (sector & 3)));
-  return (c->dirty[w] & c->valid[w] & peers) != 0;
+  return w < 0 ? 0 : tm_cache_write_way(c, (size_t)w, sector, bytes);
+}
+
+void tm_cache_drop(struct tm_cache *c, uint64_t sector)
+{
+  long w = find(c, sector);
+  if (w >= 0) {
+    c->valid[w] &= (uint8_t)~(1u << (sector & 3));
+    c->last = (size_t)w;              /* a store's next sector is likely in the same line */
+  }
+}
+
+void tm_serve_decay(struct tm_server *s, double t)
+{
+  s->busy *= exp(-(t - s->busy_at) / TM_BUSY_WINDOW);
+  s->busy_at = t;
 }

@@ -945,10 +945,16 @@ static double global_access(struct sm *s, const struct sim_tev *e, const struct 
 {
   const struct tm_costs *c = &s->in->costs;
   uint64_t lines = 0, prev = UINT64_MAX;
-  for (uint32_t i = 0; i < e->n; i++) {
-    uint64_t l = tb->sec[e->first + i] >> 2;
-    lines += l != prev;
-    prev = l;
+  const uint64_t *sec0 = tb->sec + e->first;
+  if (e->space == PTX_SP_GLOBAL && e->n && sec0[e->n - 1] - sec0[0] == e->n - 1) {
+    lines = (sec0[e->n - 1] >> 2) - (sec0[0] >> 2) + 1;  /* a global access's sectors rise
+                                                            (sim_tev): a run without gaps */
+  } else {
+    for (uint32_t i = 0; i < e->n; i++) {
+      uint64_t l = sec0[i] >> 2;
+      lines += l != prev;
+      prev = l;
+    }
   }
   double cost = (double)((e->n + c->l1_sectors - 1) / c->l1_sectors);
   if ((double)lines > cost)
@@ -975,8 +981,8 @@ static double global_access(struct sm *s, const struct sim_tev *e, const struct 
       }
       if (tm_cache_access(&s->l1, sec, 1)) {
         out->l1_hits++;
-        double there = tm_cache_ready_at(&s->l1, sec);    /* a miss of another load's, on
-                                                             its way: its data, not sooner */
+        double there = *tm_cache_ready_last(&s->l1, sec);   /* a miss of another load's, on
+                                                               its way: its data, not sooner */
         r = t0 + c->l1 > there ? t0 + c->l1 : there;
       } else {
         out->l1_misses++;
@@ -996,12 +1002,12 @@ static double global_access(struct sm *s, const struct sim_tev *e, const struct 
         }
         if (tm_cache_access(&s->l2, sec, 1)) {
           out->l2_hits++;
-          double there = tm_cache_ready_at(&s->l2, sec);
+          double there = *tm_cache_ready_last(&s->l2, sec);
           r = l2t + c->l2 > there ? l2t + c->l2 : there;
         } else if (s->mine && !local && l2_shared(s, tb, e, sec)) {
           out->l2_hits++;                 /* another SM's block brought it in */
           r = l2t + c->l2;
-          tm_cache_set_ready(&s->l2, sec, r);
+          *tm_cache_ready_last(&s->l2, sec) = r;
         } else {
           out->l2_misses++;
           /* DRAM moves dram_access bytes (HBM: 64, a sector pair); the pair's other sector
@@ -1018,9 +1024,9 @@ static double global_access(struct sm *s, const struct sim_tev *e, const struct 
           double d = tm_serve(&s->dram, t0, bytes + open);
           s->dram.bytes -= open;
           r = (d > l2t ? d : l2t) + c->dram + c->dram_loaded * s->dram.busy;
-          tm_cache_set_ready(&s->l2, sec, r);
+          *tm_cache_ready_last(&s->l2, sec) = r;
           if (bytes > 32)
-            tm_cache_fill(&s->l2, sec, bytes, r);
+            tm_cache_fill_last(&s->l2, sec, bytes, r);
         }
         /* a line that waited for a miss slot is asked for that much later (the servers
            above took it in arrival order, so that they stay in time order) */
@@ -1029,7 +1035,7 @@ static double global_access(struct sm *s, const struct sim_tev *e, const struct 
           if (r > fill_r)
             fill_r = r;
         }
-        tm_cache_set_ready(&s->l1, sec, r);
+        *tm_cache_ready_last(&s->l1, sec) = r;
       }
     } else {
       /* stores and atomics are performed in the L2; global stores do not stay in the L1,
@@ -1057,7 +1063,7 @@ static double global_access(struct sm *s, const struct sim_tev *e, const struct 
       }
       /* a sector's first write makes it dirty: its write-back to DRAM is charged now, once,
          whether the line came from a load or from the write itself */
-      if (tm_cache_dirty(&s->l2, sec) && !tm_cache_peer_dirty(&s->l2, sec, c->dram_access))
+      if (tm_cache_write_last(&s->l2, sec, c->dram_access))
         tm_serve(&s->dram, t0, c->dram_access);
       r = cls == TM_C_STORE ? t0 + 1 : l2t + lat;
       /* partial-sector writes that cost the L2 more than a sector's bandwidth back up: the
@@ -1089,8 +1095,11 @@ static double global_access(struct sm *s, const struct sim_tev *e, const struct 
   }
   if (s->seen.on && cls == TM_C_LOAD)   /* marked after the request: its own sectors are
                                            not the "again" of each other */
-    for (uint32_t i = 0; i < e->n; i++) {
+    for (uint64_t i = 0, put = UINT64_MAX; i < e->n; i++) {
       uint64_t line = tb->sec[e->first + i] >> 2;
+      if (line == put)
+        continue;                       /* the line of the sector before: put already */
+      put = line;
       if (seen_put(&s->seen, line % SEEN_LINES, line + 1))
         s->nomem = 1;
     }

@@ -502,16 +502,16 @@ START_TEST(test_cache_dirty)
 {
   struct tm_cache c;
   ck_assert_int_eq(tm_cache_init(&c, 4 * 128, 4, 0), 0);   /* one set of 4 lines */
-  ck_assert_int_eq(tm_cache_dirty(&c, 40), 0);              /* absent: nothing to mark */
+  ck_assert_int_eq(tm_cache_write(&c, 40, 32), 0);          /* absent: nothing to mark */
   tm_cache_access(&c, 40, 1);
-  ck_assert_int_eq(tm_cache_dirty(&c, 41), 0);              /* same line, sector not in */
-  ck_assert_int_eq(tm_cache_dirty(&c, 40), 1);
-  ck_assert_int_eq(tm_cache_dirty(&c, 40), 0);
+  ck_assert_int_eq(tm_cache_write(&c, 41, 32), 0);          /* same line, sector not in */
+  ck_assert_int_eq(tm_cache_write(&c, 40, 32), 1);
+  ck_assert_int_eq(tm_cache_write(&c, 40, 32), 0);
   for (uint64_t line = 11; line < 15; line++)               /* four other lines evict it */
     tm_cache_access(&c, line * 4, 1);
-  ck_assert_int_eq(tm_cache_dirty(&c, 40), 0);              /* evicted: not there to mark */
+  ck_assert_int_eq(tm_cache_write(&c, 40, 32), 0);          /* evicted: not there to mark */
   tm_cache_access(&c, 40, 1);
-  ck_assert_int_eq(tm_cache_dirty(&c, 40), 1);              /* clean again when re-read */
+  ck_assert_int_eq(tm_cache_write_last(&c, 40, 32), 1);     /* clean again when re-read */
   tm_cache_free(&c);
 }
 END_TEST
@@ -529,11 +529,27 @@ START_TEST(test_cache_fill_pair)
   ck_assert_int_eq(tm_cache_access(&c, 40, 1), 1);
   ck_assert_int_eq(tm_cache_access(&c, 42, 1), 0);           /* the other pair is not in */
   ck_assert_int_eq(tm_cache_fill(&c, 41, 32, 500), 0);      /* 32 bytes: the sector alone */
-  ck_assert_int_eq(tm_cache_peer_dirty(&c, 41, 64), 0);
-  ck_assert_int_eq(tm_cache_dirty(&c, 40), 1);
-  ck_assert_int_eq(tm_cache_peer_dirty(&c, 41, 64), 1);
-  ck_assert_int_eq(tm_cache_peer_dirty(&c, 41, 32), 0);
-  ck_assert_int_eq(tm_cache_peer_dirty(&c, 42, 64), 0);     /* 43 is not in */
+  ck_assert_int_eq(tm_cache_fill_last(&c, 42, 128, 700), 1); /* the line: 43 comes in */
+  ck_assert_double_eq(tm_cache_ready_at(&c, 43), 700);
+  ck_assert_double_eq(tm_cache_ready_at(&c, 40), 500);       /* present: left as it was */
+  ck_assert_int_eq(tm_cache_write(&c, 40, 64), 1);          /* clean pair: a new write-back */
+  ck_assert_int_eq(tm_cache_write(&c, 41, 64), 0);          /* its partner's is under way */
+  ck_assert_int_eq(tm_cache_write(&c, 42, 32), 1);          /* 32 bytes: a sector's own */
+  ck_assert_int_eq(tm_cache_write(&c, 43, 64), 0);          /* 42 is dirty */
+  tm_cache_free(&c);
+  ck_assert_int_eq(tm_cache_init(&c, 4 * 128, 4, 0), 0);
+  tm_cache_access(&c, 41, 1);
+  ck_assert_int_eq(tm_cache_write(&c, 41, 64), 1);          /* partner 40 absent */
+  ck_assert_int_eq(tm_cache_fill(&c, 41, 64, 9), 1);
+  ck_assert_int_eq(tm_cache_write(&c, 40, 64), 0);          /* 41 is dirty */
+  ck_assert_int_eq(tm_cache_write(&c, 40, 64), 0);          /* and 40 now too */
+  tm_cache_free(&c);
+  ck_assert_int_eq(tm_cache_init(&c, 4 * 128, 4, 0), 0);
+  tm_cache_access(&c, 41, 1);
+  ck_assert_int_eq(tm_cache_write(&c, 41, 32), 1);
+  tm_cache_drop(&c, 41);                                     /* dirty, but not present */
+  tm_cache_access(&c, 40, 1);
+  ck_assert_int_eq(tm_cache_write(&c, 40, 64), 1);          /* an absent partner writes nothing */
   tm_cache_free(&c);
 }
 END_TEST
@@ -638,7 +654,7 @@ START_TEST(test_cache_last_way)
         sec = (sec & ~3ull) + (r >> 4) % 4 + (r % 5 == 0 ? 4 * ((r >> 6) % 40) : 0);
       double at = (double)(r % 1000);
       int a, b;
-      switch ((r >> 12) % 7) {
+      switch ((r >> 12) % 8) {
       case 0: case 1: case 2:
         a = tm_cache_access(&fast, sec, (r >> 16) % 4 != 0);
         b = tm_cache_access(&plain, sec, (r >> 16) % 4 != 0);
@@ -658,9 +674,25 @@ START_TEST(test_cache_last_way)
         a = tm_cache_fill(&fast, sec, 64 << (r % 2), at);
         b = tm_cache_fill(&plain, sec, 64 << (r % 2), at);
         break;
-      default:
-        a = tm_cache_dirty(&fast, sec) * 2 + tm_cache_peer_dirty(&fast, sec, 64);
-        b = tm_cache_dirty(&plain, sec) * 2 + tm_cache_peer_dirty(&plain, sec, 64);
+      case 6:
+        a = tm_cache_write(&fast, sec, 64 << (r % 2));
+        b = tm_cache_write(&plain, sec, 64 << (r % 2));
+        break;
+      default:                            /* an allocating access, then its line's *_last */
+        a = tm_cache_access(&fast, sec, 1);
+        b = tm_cache_access(&plain, sec, 1);
+        ck_assert_uint_eq(fast.tag[fast.last], (sec >> 2) + 1);
+        ck_assert_uint_eq(fast.last, plain.last);
+        if (r % 3 == 0) {
+          *tm_cache_ready_last(&fast, sec) = at;
+          tm_cache_set_ready(&plain, sec, at);
+        } else if (r % 3 == 1) {
+          a += 2 * tm_cache_fill_last(&fast, sec, 64 << (r % 2), at);
+          b += 2 * tm_cache_fill(&plain, sec, 64 << (r % 2), at);
+        } else {
+          a += 2 * tm_cache_write_last(&fast, sec, 64);
+          b += 2 * tm_cache_write(&plain, sec, 64);
+        }
         break;
       }
       ck_assert_msg(a == b, "step %d (sector %llu): %d, plain %d", i, (unsigned long long)sec,
@@ -1841,6 +1873,41 @@ START_TEST(test_dram_granularity)
 }
 END_TEST
 
+/* A request takes the load/store unit a cycle a line it touches (at least): a warp's lanes
+   at a stride of 128 bytes touch 32 lines, at 256 bytes 32 lines too (every other one), so
+   eight such loads in a row keep the unit as long at either stride, a line for each of the
+   32 lanes of each load, where the sectors' span (63 lines at 256) would take twice as
+   long. */
+#define STRIDED(name, shift)                                                                \
+  ".visible .entry " name "(.param .u64 buf, .param .u64 out)\n{\n"                            \
+  "  .reg .b32 %r<12>;\n  .reg .b64 %rd<6>;\n"                                                 \
+  "  ld.param.u64 %rd1, [buf];\n  mov.u32 %r1, %tid.x;\n"                                      \
+  "  mul.wide.u32 %rd2, %r1, " shift ";\n  add.s64 %rd3, %rd1, %rd2;\n"                       \
+  "  ld.global.u32 %r2, [%rd3];\n  ld.global.u32 %r3, [%rd3+8192];\n"                         \
+  "  ld.global.u32 %r4, [%rd3+16384];\n  ld.global.u32 %r5, [%rd3+24576];\n"                  \
+  "  ld.global.u32 %r6, [%rd3+32768];\n  ld.global.u32 %r7, [%rd3+40960];\n"                  \
+  "  ld.global.u32 %r8, [%rd3+49152];\n  ld.global.u32 %r10, [%rd3+57344];\n"                 \
+  "  add.u32 %r11, %r2, %r10;\n  ret;\n}\n"
+static const char stride_ptx[] = HDR STRIDED("s128", "128") STRIDED("s256", "256");
+
+static double stride_cycles(const char *kernel)
+{
+  struct model x;
+  model_load(&x, stride_ptx, 1u << 17);
+  model_run(&x, kernel, 1, 32, 1);
+  double c = x.rep.cycles;
+  model_free(&x);
+  return c;
+}
+
+START_TEST(test_lsu_lines_not_span)
+{
+  double c128 = stride_cycles("s128"), c256 = stride_cycles("s256");
+  ck_assert_msg(c256 < c128 + 32, "stride 256: %.0f cycles, 128: %.0f", c256, c128);
+  ck_assert_double_ge(c256, 8 * 32);
+}
+END_TEST
+
 /* A line the SM loaded before in another request is data its blocks share (other SMs read it
    too, and the real L2 shares it): a miss there is charged a sector, not the pair. A warp
    loads sector 0 of a line, then sector 2 of it: 64 + 32 bytes; sectors 0 and 2 of one
@@ -2723,6 +2790,7 @@ Suite *suite_tm(void)
   tcase_add_test(tc, test_gather_chains_wait_their_turn);
   tcase_add_test(tc, test_dram_granularity);
   tcase_add_test(tc, test_dram_pair_again);
+  tcase_add_test(tc, test_lsu_lines_not_span);
   tcase_add_test(tc, test_partial_store);
   tcase_add_test(tc, test_lsu_in_order);
   tcase_add_test(tc, test_line_fill);

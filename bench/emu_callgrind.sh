@@ -26,6 +26,8 @@
 #   total:    marginal + timing, what one more warp-instruction costs a run here.
 # The targets of issue 19 are stated per warp-instruction; `total` is the honest figure for
 # them here, `marginal` the interpreter's own.
+#
+#   bash bench/emu_callgrind.sh [NAME...]   (default: every row; NAMEs: the rows' first column)
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -81,6 +83,7 @@ measure() { # tag ptx kernel grid block args
 printf '%-10s %12s %8s %8s %9s %7s %6s\n' kernel warp-insts whole launch marginal timing total
 for c in "${cases[@]}"; do
   IFS='|' read -r name ptx kernel grid block args1 args2 <<< "$c"
+  if [ $# -gt 0 ] && [[ " $* " != *" $name "* ]]; then continue; fi
   read -r w1 _ l1 t1 <<< "$(measure "$name.1" "$ptx" "$kernel" "$grid" "$block" "$args1")"
   read -r w2 i2 l2 t2 <<< "$(measure "$name.2" "$ptx" "$kernel" "$grid" "$block" "$args2")"
   awk -v n="$name" -v w1="$w1" -v w2="$w2" -v i2="$i2" -v l1="$l1" -v l2="$l2" -v t1="$t1" \

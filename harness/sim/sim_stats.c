@@ -162,6 +162,30 @@ __attribute__((target("avx2"))) static inline __m256i rev8(__m256i v)
    in one allocation): their low halves through a bitonic network of 32 with AVX2, the slots
    past n holding the largest value (they sort last, equal to any value they meet). Returns
    0 when the top bits differ (nothing changed). */
+/* 32 unsigned words in four vectors (v[0] the first 8), sorted ascending into them. */
+__attribute__((target("avx2"))) static inline void sort32_vec(__m256i *v)
+{
+  __m256i a0 = sort8(v[0]), a1 = sort8(v[1]), b0 = sort8(v[2]), b1 = sort8(v[3]);
+  /* eights into sixteens: the second reversed, minima first */
+  __m256i r = rev8(a1);
+  a1 = _mm256_max_epu32(a0, r);
+  a0 = sort_clean8(_mm256_min_epu32(a0, r));
+  a1 = sort_clean8(a1);
+  r = rev8(b1);
+  b1 = _mm256_max_epu32(b0, r);
+  b0 = sort_clean8(_mm256_min_epu32(b0, r));
+  b1 = sort_clean8(b1);
+  /* sixteens into 32: b reversed (its vectors swapped, each reversed), then cleaned at
+     distance 16 (this step), 8 and within the vectors */
+  const __m256i rb0 = rev8(b1), rb1 = rev8(b0);
+  __m256i l0 = _mm256_min_epu32(a0, rb0), h0 = _mm256_max_epu32(a0, rb0);
+  __m256i l1 = _mm256_min_epu32(a1, rb1), h1 = _mm256_max_epu32(a1, rb1);
+  v[0] = sort_clean8(_mm256_min_epu32(l0, l1));
+  v[1] = sort_clean8(_mm256_max_epu32(l0, l1));
+  v[2] = sort_clean8(_mm256_min_epu32(h0, h1));
+  v[3] = sort_clean8(_mm256_max_epu32(h0, h1));
+}
+
 __attribute__((target("avx2"))) static int sort32_avx2(uint64_t *v, unsigned n)
 {
   uint32_t lo[32];
@@ -177,30 +201,73 @@ __attribute__((target("avx2"))) static int sort32_avx2(uint64_t *v, unsigned n)
   }
   if (diff)
     return 0;
-  __m256i a0 = sort8(_mm256_loadu_si256((const __m256i *)lo));
-  __m256i a1 = sort8(_mm256_loadu_si256((const __m256i *)(lo + 8)));
-  __m256i b0 = sort8(_mm256_loadu_si256((const __m256i *)(lo + 16)));
-  __m256i b1 = sort8(_mm256_loadu_si256((const __m256i *)(lo + 24)));
-  /* eights into sixteens: the second reversed, minima first */
-  __m256i r = rev8(a1);
-  a1 = _mm256_max_epu32(a0, r);
-  a0 = sort_clean8(_mm256_min_epu32(a0, r));
-  a1 = sort_clean8(a1);
-  r = rev8(b1);
-  b1 = _mm256_max_epu32(b0, r);
-  b0 = sort_clean8(_mm256_min_epu32(b0, r));
-  b1 = sort_clean8(b1);
-  /* sixteens into 32: b reversed (its vectors swapped, each reversed), then cleaned at
-     distance 16 (this step), 8 and within the vectors */
-  const __m256i rb0 = rev8(b1), rb1 = rev8(b0);
-  __m256i l0 = _mm256_min_epu32(a0, rb0), h0 = _mm256_max_epu32(a0, rb0);
-  __m256i l1 = _mm256_min_epu32(a1, rb1), h1 = _mm256_max_epu32(a1, rb1);
-  _mm256_storeu_si256((__m256i *)lo, sort_clean8(_mm256_min_epu32(l0, l1)));
-  _mm256_storeu_si256((__m256i *)(lo + 8), sort_clean8(_mm256_max_epu32(l0, l1)));
-  _mm256_storeu_si256((__m256i *)(lo + 16), sort_clean8(_mm256_min_epu32(h0, h1)));
-  _mm256_storeu_si256((__m256i *)(lo + 24), sort_clean8(_mm256_max_epu32(h0, h1)));
+  __m256i x[4];
+  for (int k = 0; k < 4; k++)
+    x[k] = _mm256_loadu_si256((const __m256i *)(lo + 8 * k));
+  sort32_vec(x);
+  for (int k = 0; k < 4; k++)
+    _mm256_storeu_si256((__m256i *)(lo + 8 * k), x[k]);
   for (unsigned i = 0; i < n; i++)
     v[i] = top << 32 | lo[i];
+  return 1;
+}
+
+/* atomic_cost of a whole warp's 32 addresses (addr[0..31]) that share their top 32 bits,
+   without leaving the vector registers for the sort: the low halves packed and sorted, then
+   the lanes where an address, and a sector, start (a new value, a new value >> 5, against
+   the sorted lane before) as bit masks. Into the sums (*sectors: atomic_cost's passes);
+   0 when the tops differ (nothing counted). */
+__attribute__((target("avx2"))) static int atomic_sums32_avx2(const uint64_t *addr,
+                                                              uint64_t *sectors, uint64_t *lines,
+                                                              uint64_t *bytes)
+{
+  const __m256i pick = _mm256_setr_epi32(0, 2, 4, 6, 1, 3, 5, 7);   /* lows, then highs */
+  const __m256i top = _mm256_set1_epi32((int)(uint32_t)(addr[0] >> 32));
+  __m256i v[4], bad = _mm256_setzero_si256();
+  for (int k = 0; k < 4; k++) {
+    const __m256i x = _mm256_permutevar8x32_epi32(
+                        _mm256_loadu_si256((const __m256i *)(addr + 8 * k)), pick),
+                  y = _mm256_permutevar8x32_epi32(
+                        _mm256_loadu_si256((const __m256i *)(addr + 8 * k + 4)), pick);
+    v[k] = _mm256_permute2x128_si256(x, y, 0x20);
+    bad = _mm256_or_si256(bad, _mm256_xor_si256(_mm256_permute2x128_si256(x, y, 0x31), top));
+  }
+  if (!_mm256_testz_si256(bad, bad))
+    return 0;
+  sort32_vec(v);
+  uint32_t buf[33];                      /* buf[1 + i]: the i-th; buf[0] unlike the first in
+                                            every bit, so lane 0 starts both */
+  for (int k = 0; k < 4; k++)
+    _mm256_storeu_si256((__m256i *)(buf + 1 + 8 * k), v[k]);
+  buf[0] = ~buf[1];
+  uint32_t same = 0, same_sec = 0;
+  for (int k = 0; k < 4; k++) {
+    const __m256i prev = _mm256_loadu_si256((const __m256i *)(buf + 8 * k));
+    same |= (uint32_t)_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(v[k], prev)))
+            << (8 * k);
+    same_sec |= (uint32_t)_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(
+                  _mm256_srli_epi32(v[k], 5), _mm256_srli_epi32(prev, 5)))) << (8 * k);
+  }
+  const uint32_t starts = ~same, sec_starts = ~same_sec;
+  *bytes = 4u * (uint64_t)__builtin_popcount(starts);
+  *lines = (uint64_t)__builtin_popcount(sec_starts);
+  if (starts == 0xffffffffu) {           /* every address once: a pass a sector */
+    *sectors = *lines;
+    return 1;
+  }
+  uint64_t sum = 0;
+  unsigned most = 0;
+  for (uint32_t mm = starts; mm;) {      /* each address's run of lanes, in its sector */
+    const unsigned p = (unsigned)__builtin_ctz(mm);
+    mm &= mm - 1;
+    const unsigned run = (mm ? (unsigned)__builtin_ctz(mm) : 32u) - p;
+    if (sec_starts >> p & 1) {
+      sum += most;
+      most = 0;
+    }
+    most = run > most ? run : most;
+  }
+  *sectors = sum + most;
   return 1;
 }
 #endif
@@ -737,30 +804,43 @@ static void shared_cost(struct sim_inst_stats *st, const uint64_t *addr, uint64_
   st->s_req++;
 }
 
+/* atomic_cost's sums over the lanes of m, from their addresses sorted: one pass, where a
+   sector costs the most lanes on one of its addresses (run: the lanes on this address so
+   far). */
+static void atomic_sums(const uint64_t *addr, uint64_t m, uint64_t *sectors, uint64_t *lines,
+                        uint64_t *bytes)
+{
+  uint64_t a[SIM_MAX_WARP];
+  const unsigned n = gather_sorted(a, addr, m);
+  uint64_t sum = 0, nsec = 1, nbytes = 4;      /* (m is never empty) */
+  unsigned run = 1, most = 1;
+  for (unsigned i = 1; i < n; i++) {
+    const unsigned again = a[i] == a[i - 1];
+    if (a[i] >> 5 != a[i - 1] >> 5) {          /* a sector's first address */
+      sum += most;
+      most = 0;
+      nsec++;
+    }
+    run = again ? run + 1 : 1;
+    most = run > most ? run : most;
+    nbytes += again ? 0 : 4;
+  }
+  *sectors = sum + most;
+  *lines = nsec;
+  *bytes = nbytes;
+}
+
 /* Atomics: the L1 serialises lanes that hit the same address, so a request costs, for each
    sector it touches, as many sector passes as the most lanes on one address in that sector
    (measured with ncu on an H200: 32 lanes on one address = 32 sectors, pairs = 2 per sector). */
 static void atomic_cost(struct sim_inst_stats *st, const uint64_t *addr, uint64_t m, int uniform)
 {
-  uint64_t a[SIM_MAX_WARP];
-  unsigned n = gather_sorted(a, addr, m);
-  uint64_t sectors = 0, lines = 0, bytes = 0;
-  unsigned i = 0;
-  while (i < n) {
-    uint64_t sec = a[i] >> 5;
-    unsigned most = 0;
-    while (i < n && a[i] >> 5 == sec) {
-      unsigned same = 1;
-      while (i + same < n && a[i + same] == a[i])
-        same++;
-      if (same > most)
-        most = same;
-      bytes += 4;
-      i += same;
-    }
-    sectors += most;
-    lines++;
-  }
+  uint64_t sectors, lines, bytes;
+#ifdef SIM_X86
+  if (!(m == 0xffffffffull && sim_cpu_avx2 && sim_stats_shortcuts &&
+        atomic_sums32_avx2(addr, &sectors, &lines, &bytes)))
+#endif
+    atomic_sums(addr, m, &sectors, &lines, &bytes);
   st->g_req++;
   st->g_sectors += sectors;
   st->g_sectors_agg += uniform ? 1 : sectors;   /* aggregated: one lane's access */

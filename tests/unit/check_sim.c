@@ -4273,6 +4273,57 @@ START_TEST(test_global_stats_ordered)
 }
 END_TEST
 
+/* The sectors, lines and bytes of global atomics (a pass a sector for each of its addresses'
+   lanes in turn) of a whole warp through the vector count (sim_stats_shortcuts 1) against the
+   general one over the sorted addresses (0): lanes on bins of 1 to 4096 words (a histogram's,
+   a reduction's one word), on words of one sector, spread over pages, across a 4 GiB line
+   (the vector count takes only one top half), and in masks of fewer lanes. */
+START_TEST(test_atomic_stats)
+{
+  static const uint64_t bins[] = {1, 2, 3, 8, 32, 256, 4096};
+  uint64_t rng = 0x9E3779B97F4A7C15ull;
+  unsigned cases = 0, shared = 0;
+  for (size_t bi = 0; bi < sizeof bins / sizeof *bins; bi++)
+    for (unsigned rep = 0; rep < 60; rep++) {
+      const uint64_t r = sim_order_next(&rng);
+      uint64_t addr[32], base = SIM_GLOBAL_BASE + (r % 4096) * 4;
+      if (rep % 10 == 9)
+        base = (1ull << 32) - 64;                          /* across a 4 GiB line */
+      for (unsigned l = 0; l < 32; l++) {
+        const uint64_t x = sim_order_next(&rng);
+        addr[l] = base + (x % bins[bi]) * (rep % 5 == 4 ? 4096 : 4);
+      }
+      const uint64_t m = rep % 3 == 2 ? (r >> 7) & 0xffffffffull : 0xffffffffull;
+      for (int uniform = 0; uniform < 2; uniform++) {
+        struct sim_inst_stats st[2];
+        for (int sc = 0; sc < 2; sc++) {
+          struct sim_block b;
+          memset(&b, 0, sizeof b);
+          memset(&st[sc], 0, sizeof st[sc]);
+          b.stats = &st[sc];
+          b.W = 32;
+          sim_stats_shortcuts = sc;
+          sim_stats_mem(&b, 0, PTX_SP_GLOBAL, addr, m ? m : 1, 4,
+                        uniform ? SIM_ATOMIC_UNIFORM : SIM_ATOMIC);
+          sim_stats_shortcuts = 1;
+        }
+        ck_assert_msg(!memcmp(&st[0], &st[1], sizeof st[0]),
+                      "bins %llu, rep %u: sectors %llu (%llu) lines %llu bytes %llu; "
+                      "vector %llu (%llu) %llu %llu", (unsigned long long)bins[bi], rep,
+                      (unsigned long long)st[0].g_sectors,
+                      (unsigned long long)st[0].g_sectors_agg,
+                      (unsigned long long)st[0].g_lines, (unsigned long long)st[0].g_bytes,
+                      (unsigned long long)st[1].g_sectors,
+                      (unsigned long long)st[1].g_sectors_agg,
+                      (unsigned long long)st[1].g_lines, (unsigned long long)st[1].g_bytes);
+        cases++;
+        shared += st[0].g_sectors > st[0].g_lines;
+      }
+    }
+  ck_assert_uint_gt(shared, cases / 3);                   /* lanes on one address, often */
+}
+END_TEST
+
 /* The bank conflicts of shared accesses by some lanes of a warp whose words step by a constant
    per lane number (sim_stats.c's closed form) against the general lane-by-lane count
    (sim_stats_shortcuts 0): strides of every power of two and odd ones, backwards, one word,
@@ -8548,6 +8599,7 @@ Suite *suite_sim(void)
   tcase_add_test(t, test_touch_strided_span_keys);
   tcase_add_test(t, test_touch_scattered_past_hint);
   tcase_add_test(t, test_global_stats_ordered);
+  tcase_add_test(t, test_atomic_stats);
   tcase_add_test(t, test_touch_now_key);
   tcase_add_test(t, test_touch_hint_shared_line);
   tcase_add_test(t, test_wave64_full_halves);

@@ -2545,7 +2545,17 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
       const uintptr_t hb = (uintptr_t)al->data - (uintptr_t)al->base;   /* + address: host */
       unsigned nch = 0;            /* lanes whose operation changed memory */
       sim_mem_wrote(al);
-      if (in->sub == PTX_ATOM_ADD && (t == PTX_T_U32 || t == PTX_T_S32)) {
+      if (in->sub == PTX_ATOM_ADD && (t == PTX_T_U32 || t == PTX_T_S32) && e == SIM_FULL32) {
+        /* a whole warp's (a histogram's): the loop below without its lane tests, the old
+           values' type chosen before it */
+        uint64_t unused[32], *dd = dv ? dv : unused;
+#define ATOM_ADD32_LANES(old_of)                                                                for (unsigned l = 0; l < 32; l++) {                                                       const uint32_t v = (uint32_t)bv[l];                                                     const uint32_t old = __atomic_fetch_add((uint32_t *)(hb + (uintptr_t)av[l]), v,                                                   __ATOMIC_SEQ_CST);                              dd[l] = old_of;                                                                         nch += v != 0;                                                                        }
+        if (t == PTX_T_S32)
+          ATOM_ADD32_LANES((uint64_t)(int64_t)(int32_t)old)
+        else
+          ATOM_ADD32_LANES(old)
+#undef ATOM_ADD32_LANES
+      } else if (in->sub == PTX_ATOM_ADD && (t == PTX_T_U32 || t == PTX_T_S32)) {
         FOR_LANES(e) {
           const uint32_t v = (uint32_t)bv[l];
           const uint32_t old = __atomic_fetch_add((uint32_t *)(hb + (uintptr_t)av[l]), v,

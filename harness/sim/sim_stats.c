@@ -251,23 +251,25 @@ __attribute__((target("avx2"))) static int atomic_sums32_avx2(const uint64_t *ad
   const uint32_t starts = ~same, sec_starts = ~same_sec;
   *bytes = 4u * (uint64_t)__builtin_popcount(starts);
   *lines = (uint64_t)__builtin_popcount(sec_starts);
-  if (starts == 0xffffffffu) {           /* every address once: a pass a sector */
-    *sectors = *lines;
-    return 1;
-  }
-  uint64_t sum = 0;
-  unsigned most = 0;
-  for (uint32_t mm = starts; mm;) {      /* each address's run of lanes, in its sector */
-    const unsigned p = (unsigned)__builtin_ctz(mm);
-    mm &= mm - 1;
-    const unsigned run = (mm ? (unsigned)__builtin_ctz(mm) : 32u) - p;
-    if (sec_starts >> p & 1) {
-      sum += most;
+  /* a pass a sector, and in a sector whose address has a run of lanes, one more for each
+     lane after its run's first, in its longest run: the runs seen from the lanes that
+     continue one (same: few, where the lanes are spread over many addresses) */
+  uint64_t more = 0;
+  uint32_t sec = UINT32_MAX, most = 0;
+  for (uint32_t mm = same; mm; mm &= mm - 1) {
+    const unsigned i = (unsigned)__builtin_ctz(mm);
+    const uint32_t upto = (uint32_t)((2ull << i) - 1);           /* lanes 0 .. i */
+    const uint32_t run = i - (31u - (unsigned)__builtin_clz(starts & upto));   /* lanes after
+                                                                    the run's first */
+    const uint32_t s = 31u - (unsigned)__builtin_clz(sec_starts & upto);
+    if (s != sec) {
+      more += most;
       most = 0;
+      sec = s;
     }
     most = run > most ? run : most;
   }
-  *sectors = sum + most;
+  *sectors = *lines + more + most;
   return 1;
 }
 #endif

@@ -89,6 +89,14 @@ void tm_mark_ifconv(const struct ptx_module *m, struct tm_op *ops);
 void tm_mark_merged(const struct ptx_module *m, const struct ptx_sass *s, struct tm_op *ops);
 
 /* ---- memory (tm_mem.c) ---- */
+/* Zeroed host memory for the model's tables; from TM_ZMAP_BYTES on an anonymous mapping,
+   whose pages are zero until written: a table that a small launch touches in a few places
+   (a large L2 slice, the sectors an SM loaded last) costs what it touches, where calloc
+   clears the whole of it whenever the heap has the room from an earlier launch. tm_zfree
+   takes the size it was given. */
+#define TM_ZMAP_BYTES (64u << 10)
+void *tm_zalloc(size_t bytes);
+void tm_zfree(void *p, size_t bytes);
 /* A sectored, set-associative LRU cache of 128-byte lines. */
 struct tm_cache {
   uint32_t sets, ways;
@@ -104,7 +112,7 @@ struct tm_cache {
   size_t last;         /* the way found last: an access to the same line (the other sectors
                           of a request, the calls after tm_cache_access) finds it there */
   int plain;           /* look every line up in its set (for tests of `last`) */
-  void *map;           /* the arrays' memory, map_bytes of it */
+  void *map;           /* the arrays' memory (tm_zalloc), map_bytes of it */
   size_t map_bytes;
 };
 int tm_cache_init(struct tm_cache *c, uint64_t bytes, uint32_t ways, int random);

@@ -22,15 +22,22 @@
 
 #include "timing/tm_int.h"
 
-/* The arrays of a cache of n ways, in one anonymous mapping: its pages are zero until
-   written, so a large cache (a grid on a few SMs gets the whole L2 as its slice: 20 MB of
-   arrays for 50 MB) costs what its touched lines do, not a clearing of all of them, which
-   calloc does whenever the heap has the room from an earlier launch's buffers. */
-static void *cache_arrays(size_t n, size_t *bytes)
+void *tm_zalloc(size_t bytes)
 {
-  *bytes = n * (2 * sizeof(uint64_t) + 2 + 4 * sizeof(double));
-  void *p = mmap(NULL, *bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (bytes < TM_ZMAP_BYTES)
+    return calloc(bytes ? bytes : 1, 1);
+  void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   return p == MAP_FAILED ? NULL : p;
+}
+
+void tm_zfree(void *p, size_t bytes)
+{
+  if (!p)
+    return;
+  if (bytes < TM_ZMAP_BYTES)
+    free(p);
+  else
+    munmap(p, bytes);
 }
 
 int tm_cache_init(struct tm_cache *c, uint64_t bytes, uint32_t ways, int random)
@@ -43,7 +50,8 @@ int tm_cache_init(struct tm_cache *c, uint64_t bytes, uint32_t ways, int random)
   c->ways = ways;
   c->sets = (uint32_t)(lines / ways ? lines / ways : 1);
   size_t n = (size_t)c->sets * c->ways;
-  char *p = cache_arrays(n, &c->map_bytes);
+  c->map_bytes = n * (2 * sizeof(uint64_t) + 2 + 4 * sizeof(double));
+  char *p = tm_zalloc(c->map_bytes);
   if (!p)
     return -1;
   c->map = p;
@@ -57,8 +65,7 @@ int tm_cache_init(struct tm_cache *c, uint64_t bytes, uint32_t ways, int random)
 
 void tm_cache_free(struct tm_cache *c)
 {
-  if (c->map)
-    munmap(c->map, c->map_bytes);
+  tm_zfree(c->map, c->map_bytes);
   c->map = NULL;
   c->tag = c->used = NULL;
   c->valid = c->dirty = NULL;

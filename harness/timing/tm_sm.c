@@ -114,7 +114,7 @@ static int seen_init(struct seen *m, int plain)
   memset(m, 0, sizeof *m);
   m->on = 1;
   if (plain)
-    return (m->flat = calloc(SEEN_LINES, sizeof *m->flat)) ? 0 : -1;
+    return (m->flat = tm_zalloc(SEEN_LINES * sizeof *m->flat)) ? 0 : -1;
   m->bits = SEEN_FIRST_BITS;
   m->cap = 1u << m->bits;
   return (m->e = calloc(m->cap, sizeof *m->e)) ? 0 : -1;
@@ -122,7 +122,7 @@ static int seen_init(struct seen *m, int plain)
 
 static void seen_free(struct seen *m)
 {
-  free(m->flat);
+  tm_zfree(m->flat, SEEN_LINES * sizeof *m->flat);
   free(m->e);
   m->flat = NULL;
   m->e = NULL;
@@ -299,7 +299,7 @@ static int atom_regions(struct sm *s, const struct sim_tblock *blocks, uint32_t 
       uint8_t cls = s->ops[e->inst].cls;
       if ((cls != TM_C_ATOM && cls != TM_C_RED) || e->space != PTX_SP_GLOBAL)
         continue;
-      if (!s->atom && !(s->atom = calloc(ATOM_LINES, sizeof *s->atom)))
+      if (!s->atom && !(s->atom = tm_zalloc(ATOM_LINES * sizeof *s->atom)))
         return -1;                /* the table, once a block has a global atomic */
       for (uint32_t i = 0; i < e->n; i++) {
         struct atom_line *x = atom_line_of(s, tb->sec[e->first + i] / ATOM_REGION_SECTORS);
@@ -1763,7 +1763,7 @@ int tm_sm_run(const struct tm_sm_in *in, const struct tm_op *ops, const struct s
   int64_t *slot_free = calloc(slots, sizeof *slot_free);
   uint8_t *why = calloc(s.nslots_w ? s.nslots_w : 1, 1);   /* each warp's state this cycle */
   if (in->plain)
-    s.atom = calloc(ATOM_LINES, sizeof *s.atom);
+    s.atom = tm_zalloc(ATOM_LINES * sizeof *s.atom);
   if (in->costs.l1_fill > 32 && in->costs.l1_miss_lines)
     s.miss = calloc(in->costs.l1_miss_lines, sizeof *s.miss);
   int rc = -1;
@@ -1771,8 +1771,8 @@ int tm_sm_run(const struct tm_sm_in *in, const struct tm_op *ops, const struct s
       (in->plain && !s.atom) ||
       (in->costs.l1_fill > 32 && in->costs.l1_miss_lines && !s.miss) ||
       (in->costs.dram_access > 32 && seen_init(&s.seen, in->plain)) ||
-      (in->touch && (!(s.mine = calloc(MINE_SECTORS, sizeof *s.mine)) ||
-                     !(s.mine_key = calloc(MINE_SECTORS, sizeof *s.mine_key)))))
+      (in->touch && (!(s.mine = tm_zalloc(MINE_SECTORS * sizeof *s.mine)) ||
+                     !(s.mine_key = tm_zalloc(MINE_SECTORS * sizeof *s.mine_key)))))
     goto done;
   for (uint32_t k = 0; k < s.nslots_w; k++) {
     s.w[k].ready = calloc(in->nregs ? in->nregs : 1, sizeof *s.w[k].ready);
@@ -1999,7 +1999,7 @@ done:
   free(s.b);
   free(slot_free);
   free(why);
-  free(s.atom);
+  tm_zfree(s.atom, ATOM_LINES * sizeof *s.atom);
   seen_free(&s.seen);
   free(s.miss);
   free(s.tk_slot);
@@ -2011,8 +2011,8 @@ done:
       free(s.snaps[j].v);
     }
   free(s.snaps);
-  free(s.mine);
-  free(s.mine_key);
+  tm_zfree(s.mine, MINE_SECTORS * sizeof *s.mine);
+  tm_zfree(s.mine_key, MINE_SECTORS * sizeof *s.mine_key);
   tm_cache_free(&s.l1);
   tm_cache_free(&s.l2);
   return rc;

@@ -3,6 +3,8 @@
 //   saxpy4: the same four elements a thread, as float4 (16-byte loads and stores: the shape
 //           of hand-vectorised streaming code)
 //   reduce: shared-memory tree reduction with __syncthreads (block size 256)
+//   histo_global: a histogram of 256 bins counted with global atomics (an atomicAdd a
+//           element, the lanes of a warp on random bins: some on one bin, most alone)
 
 extern "C" __global__ void saxpy(int n, float alpha, const float *x, float *y)
 {
@@ -38,4 +40,10 @@ extern "C" __global__ void reduce(const float *in, float *partial, int n)
     }
     if (tid == 0)
         partial[blockIdx.x] = s[0];
+}
+
+extern "C" __global__ void histo_global(const unsigned *in, unsigned *bins, int n)
+{
+    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)
+        atomicAdd(&bins[in[i] & 255u], 1u);
 }

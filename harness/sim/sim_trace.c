@@ -31,6 +31,28 @@ void sim_trace_inst_grow(struct sim_block *b, const struct sim_warp *w, uint32_t
   };
 }
 
+/* sim_trace_mem's sectors of a whole warp's global access of at most 32 bytes a lane whose
+   lanes ascend as its ordered case takes them (each lane's address above the one before, its
+   first sector not below that lane's last), in one pass: into s, their number returned; 0
+   when the lanes are not so ordered (s is then the general count's to fill). */
+static unsigned ordered_full_sectors(uint64_t *s, const uint64_t *addr, uint32_t size)
+{
+  unsigned n = 0;
+  uint64_t pa = 0, ps = 0;
+  for (unsigned l = 0; l < 32; l++) {
+    const uint64_t a = addr[l], first = a >> 5, last = (a + size - 1) >> 5;
+    if (l && (a <= pa || first < ps))
+      return 0;
+    s[n] = first;
+    n += !n || first != s[n - 1];       /* (only the lane before's last can be the same) */
+    if (last != first)
+      s[n++] = last;                    /* 32 bytes at most: two sectors */
+    pa = a;
+    ps = last;
+  }
+  return n;
+}
+
 void sim_trace_mem(struct sim_block *b, enum ptx_space sp, const uint64_t *addr, uint64_t m,
                    uint32_t size, uint64_t wavefronts)
 {
@@ -42,6 +64,23 @@ void sim_trace_mem(struct sim_block *b, enum ptx_space sp, const uint64_t *addr,
   if (sp == PTX_SP_SHARED) {
     e->n = (uint32_t)wavefronts;
     return;
+  }
+  if (sp == PTX_SP_GLOBAL && m == 0xffffffffull && size <= 32 && sim_stats_shortcuts) {
+    uint64_t s[64];
+    const unsigned d = ordered_full_sectors(s, addr, size);
+    if (d) {
+      if (sim_grow((void **)&t->sec, &t->cap_sec, t->nsec + d, sizeof *t->sec, 1024)) {
+        t->truncated = 1;
+        return;
+      }
+      e->dups = 0;
+      e->same = 1;
+      e->first = t->nsec;
+      e->n = d;
+      memcpy(t->sec + t->nsec, s, d * sizeof *s);
+      t->nsec += d;
+      return;
+    }
   }
   /* lanes at strictly increasing global addresses whose sectors never go back (a coalesced
      access, a column read at a stride): each lane's address its own and the sectors in

@@ -4132,13 +4132,13 @@ START_TEST(test_fast_path_shared_wavefronts)
 }
 END_TEST
 
-/* One access through sim_stats_mem on a 32-lane block of its own, with sim_stats_shortcuts
-   set to sc, into *st (zeroed first); sc 2: a full warp's shared access through
+/* One access through sim_stats_mem on a 32-lane block of its own (atomic: its argument), with
+   sim_stats_shortcuts set to sc, into *st (zeroed first); sc 2: a full warp's shared access through
    sim_stats_shared_full, shortcuts on, its step not known; sc 3: the same, its span known
    (addresses below 4 GiB, as run_shared's). Returns the sectors and wavefronts the block
    counted. */
 static uint64_t stats_access(int sc, enum ptx_space sp, const uint64_t *addr, uint64_t m,
-                             uint32_t size, struct sim_inst_stats *st)
+                             uint32_t size, int atomic, struct sim_inst_stats *st)
 {
   struct sim_block b;
   memset(&b, 0, sizeof b);
@@ -4155,7 +4155,7 @@ static uint64_t stats_access(int sc, enum ptx_space sp, const uint64_t *addr, ui
     sim_stats_shared_full(&b, 0, addr, size, SIM_NO_STRIDE,
                           sc == 3 && hi < (1ull << 32) ? hi - lo : UINT64_MAX);
   else
-    sim_stats_mem(&b, 0, sp, addr, m, size, 0);
+    sim_stats_mem(&b, 0, sp, addr, m, size, atomic);
   sim_stats_shortcuts = 1;
   return b.sectors + b.wavefronts;
 }
@@ -4256,7 +4256,7 @@ START_TEST(test_global_stats_ordered)
           struct sim_inst_stats st[2];
           uint64_t sectors[2];
           for (int sc = 0; sc < 2; sc++)
-            sectors[sc] = stats_access(sc, PTX_SP_GLOBAL, addr, m, size, &st[sc]);
+            sectors[sc] = stats_access(sc, PTX_SP_GLOBAL, addr, m, size, 0, &st[sc]);
           ck_assert_msg(st[0].g_req == st[1].g_req && st[0].g_sectors == st[1].g_sectors &&
                         st[0].g_lines == st[1].g_lines && st[0].g_bytes == st[1].g_bytes &&
                         sectors[0] == sectors[1],
@@ -4296,17 +4296,9 @@ START_TEST(test_atomic_stats)
       const uint64_t m = rep % 3 == 2 ? (r >> 7) & 0xffffffffull : 0xffffffffull;
       for (int uniform = 0; uniform < 2; uniform++) {
         struct sim_inst_stats st[2];
-        for (int sc = 0; sc < 2; sc++) {
-          struct sim_block b;
-          memset(&b, 0, sizeof b);
-          memset(&st[sc], 0, sizeof st[sc]);
-          b.stats = &st[sc];
-          b.W = 32;
-          sim_stats_shortcuts = sc;
-          sim_stats_mem(&b, 0, PTX_SP_GLOBAL, addr, m ? m : 1, 4,
-                        uniform ? SIM_ATOMIC_UNIFORM : SIM_ATOMIC);
-          sim_stats_shortcuts = 1;
-        }
+        for (int sc = 0; sc < 2; sc++)
+          stats_access(sc, PTX_SP_GLOBAL, addr, m ? m : 1, 4,
+                       uniform ? SIM_ATOMIC_UNIFORM : SIM_ATOMIC, &st[sc]);
         ck_assert_msg(!memcmp(&st[0], &st[1], sizeof st[0]),
                       "bins %llu, rep %u: sectors %llu (%llu) lines %llu bytes %llu; "
                       "vector %llu (%llu) %llu %llu", (unsigned long long)bins[bi], rep,
@@ -4487,8 +4479,8 @@ START_TEST(test_shared_stats_rows)
         }
         struct sim_inst_stats st[4];
         for (int sc = 0; sc < 4; sc++)
-          ck_assert_uint_eq(stats_access(sc, PTX_SP_SHARED, addr, 0xffffffffull, size, &st[sc]),
-                            st[sc].s_wavefronts);
+          ck_assert_uint_eq(stats_access(sc, PTX_SP_SHARED, addr, 0xffffffffull, size, 0,
+                                         &st[sc]), st[sc].s_wavefronts);
         for (int sc = 1; sc < 4; sc++)
           ck_assert_msg(st[0].s_wavefronts == st[sc].s_wavefronts &&
                         st[0].s_ideal == st[sc].s_ideal && st[0].s_req == st[sc].s_req,

@@ -352,6 +352,18 @@ static int host_cas(uint8_t *p, unsigned size, uint64_t old, uint64_t nv)
    belong to one block, which one host thread runs; global ones use host atomics. Kept out of
    line: inlined into sim_exec, it made the compiler keep more values across the lane loops of
    every other instruction (3.5% more host instructions on bench's bare_loop). */
+/* Whether a whole warp's 32 addresses are one (the last lane's first: a warp on many
+   addresses, a histogram's, is told at once). */
+static inline int same_address32(const uint64_t *av)
+{
+  if (av[31] != av[0])
+    return 0;
+  uint64_t x = 0;
+  for (unsigned l = 1; l < 31; l++)
+    x |= av[l] ^ av[0];
+  return !x;
+}
+
 static __attribute__((noinline)) uint64_t atomic_rmw(uint8_t *p, int host_atomic,
                                                      const struct ptx_inst *in, uint64_t bval,
                                                      uint64_t cval, int *changed)
@@ -2546,15 +2558,65 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
       unsigned nch = 0;            /* lanes whose operation changed memory */
       sim_mem_wrote(al);
       if (in->sub == PTX_ATOM_ADD && (t == PTX_T_U32 || t == PTX_T_S32) && e == SIM_FULL32) {
-        /* a whole warp's (a histogram's): the loop below without its lane tests, the old
-           values' type chosen before it */
+        /* a whole warp's (a histogram's, a count's): the loop below without its lane tests,
+           the old values' type chosen before it; on one address (a total's), one host add
+           of the lanes' sum, each lane's old value the first's and the lanes' before it (as
+           the lanes one after another give, with no other worker's add between them: a
+           warp's one request, which another worker's lanes no longer interleave with) */
         uint64_t unused[32], *dd = dv ? dv : unused;
-#define ATOM_ADD32_LANES(old_of)                                                                for (unsigned l = 0; l < 32; l++) {                                                       const uint32_t v = (uint32_t)bv[l];                                                     const uint32_t old = __atomic_fetch_add((uint32_t *)(hb + (uintptr_t)av[l]), v,                                                   __ATOMIC_SEQ_CST);                              dd[l] = old_of;                                                                         nch += v != 0;                                                                        }
-        if (t == PTX_T_S32)
-          ATOM_ADD32_LANES((uint64_t)(int64_t)(int32_t)old)
-        else
-          ATOM_ADD32_LANES(old)
+        const int s32 = t == PTX_T_S32;
+        if (same_address32(av)) {
+          uint32_t sum = 0;
+          for (unsigned l = 0; l < 32; l++) {
+            sum += (uint32_t)bv[l];
+            nch += (uint32_t)bv[l] != 0;
+          }
+          uint32_t old = __atomic_fetch_add((uint32_t *)(hb + (uintptr_t)av[0]), sum,
+                                            __ATOMIC_SEQ_CST);
+          for (unsigned l = 0; l < 32; l++) {
+            dd[l] = s32 ? (uint64_t)(int64_t)(int32_t)old : old;
+            old += (uint32_t)bv[l];
+          }
+        } else {
+#define ATOM_ADD32_LANES(old_of)                                                        \
+          for (unsigned l = 0; l < 32; l++) {                                           \
+            const uint32_t v = (uint32_t)bv[l];                                         \
+            const uint32_t old = __atomic_fetch_add((uint32_t *)(hb + (uintptr_t)av[l]), \
+                                                    v, __ATOMIC_SEQ_CST);               \
+            dd[l] = old_of;                                                             \
+            nch += v != 0;                                                              \
+          }
+          if (s32)
+            ATOM_ADD32_LANES((uint64_t)(int64_t)(int32_t)old)
+          else
+            ATOM_ADD32_LANES(old)
 #undef ATOM_ADD32_LANES
+        }
+      } else if (in->sub == PTX_ATOM_ADD && (t == PTX_T_F32 || t == PTX_T_F64) &&
+                 e == SIM_FULL32 && same_address32(av)) {
+        /* a whole warp's float add on one address (a sum every thread adds to): the lanes'
+           adds one after another from the value there, stored with one compare-and-swap (again
+           from the value there when another worker's came between): the old values and the
+           sum of the lanes one at a time, with one request's worth of host atomics */
+        uint8_t *p = (uint8_t *)(hb + (uintptr_t)av[0]);
+        const unsigned size8 = t == PTX_T_F32 ? 4 : 8;
+        const uint64_t mask = sim_alu_mask(t);
+        uint64_t old, r;
+        unsigned n;
+        do {
+          old = r = host_load(p, size8);
+          n = 0;
+          for (unsigned l = 0; l < 32; l++) {
+            if (dv)
+              dv[l] = r;
+            /* (as atomic_rmw: a global f32 add flushes subnormals, an f64 add does not) */
+            const uint64_t nv = sim_alu_fbin(PTX_OP_ADD, t, PTX_RND_RN,
+                                             t == PTX_T_F32 ? PTX_F_FTZ : 0, r, bv[l]) & mask;
+            n += nv != r;
+            r = nv;
+          }
+        } while (!host_cas(p, size8, old, r));
+        nch += n;
       } else if (in->sub == PTX_ATOM_ADD && (t == PTX_T_U32 || t == PTX_T_S32)) {
         FOR_LANES(e) {
           const uint32_t v = (uint32_t)bv[l];

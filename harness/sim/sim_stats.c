@@ -251,6 +251,11 @@ __attribute__((target("avx2"))) static int atomic_sums32_avx2(const uint64_t *ad
   const uint32_t starts = ~same, sec_starts = ~same_sec;
   *bytes = 4u * (uint64_t)__builtin_popcount(starts);
   *lines = (uint64_t)__builtin_popcount(sec_starts);
+  if (starts == sec_starts) {           /* an address a sector (one for the warp: a total's):
+                                           a pass a lane */
+    *sectors = 32;
+    return 1;
+  }
   /* a pass a sector, and in a sector whose address has a run of lanes, one more for each
      lane after its run's first, in its longest run: the runs seen from the lanes that
      continue one (same: few, where the lanes are spread over many addresses) */

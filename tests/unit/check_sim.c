@@ -7160,9 +7160,10 @@ END_TEST
 /* sim_exec's pass over a warp's global atomics (the addresses checked for the warp, an
    integer add as one host atomic add) against the lane-by-lane path (sim_exec_shortcuts 0):
    random programs of three warps over 64 words of a global buffer, set first, each step an
-   atom or red of one of ten operations (add .u32, .s32, .f32 and .u64, max .s32, cas, exch,
-   inc, a generic-space add and a red.add) at words in one of seven shapes (one word, a word
-   a half-warp, its own, bins by a hash of the thread, a misaligned word, and, after two warps
+   atom or red of one of twelve operations (add .u32, .s32, .f32 and .u64, max .s32, cas,
+   exch, inc, a generic-space add, a red.add, add .f64, an f32 add of a subnormal) at words in
+   one of seven shapes (one word: a whole warp's add there is one host operation; a word a
+   half-warp, its own, bins by a hash of the thread, a misaligned word, and, after two warps
    that fit, one lane past the buffer's end or misaligned), by some lanes or all; must report
    the same fault, to the message, and leave the same values (memory, each thread's sum of
    its old values) and counters. */
@@ -7177,7 +7178,7 @@ START_TEST(test_global_atomics_match_lanes)
     "  setp.eq.u32 %p1, %r1, 77;\n  selp.u64 %rd4, 1024, 16, %p1;\n",   /* lane 13, warp 2 */
     "  setp.eq.u32 %p1, %r1, 70;\n  selp.u64 %rd4, 18, 16, %p1;\n",     /* lane 6, warp 2 */
   };
-  static const char *const op[10] = {
+  static const char *const op[12] = {
     "  atom.global.add.u32 %r4, [%rd5], %r1;\n",
     "  atom.global.add.s32 %r4, [%rd5], -3;\n",
     "  atom.global.add.f32 %r4, [%rd5], 0f3FC00000;\n",
@@ -7188,6 +7189,8 @@ START_TEST(test_global_atomics_match_lanes)
     "  atom.global.inc.u32 %r4, [%rd5], 40;\n",
     "  atom.add.u32 %r4, [%rd5], 9;\n",
     "  red.global.add.u32 [%rd5], %r1;\n  mov.u32 %r4, 1;\n",
+    "  atom.global.add.f64 %rd6, [%rd5], 0d3FF4000000000000;\n  cvt.u32.u64 %r4, %rd6;\n",
+    "  atom.global.add.f32 %r4, [%rd5], 0f00400000;\n",          /* subnormal: flushed */
   };
   uint64_t rng = 0x5851F42D4C957F2Dull;
 #define GA_NEXT() (rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17, (uint32_t)(rng >> 11))
@@ -7203,7 +7206,7 @@ START_TEST(test_global_atomics_match_lanes)
       "  add.s64 %%rd3, %%rd1, %%rd2;\n  mul.lo.u32 %%r3, %%r1, 40503;\n"
       "  @%%p1 st.global.u32 [%%rd3], %%r3;\n  bar.sync 0;\n");
     for (int step = 0; step < 6; step++) {
-      const uint32_t o = GA_NEXT() % 10, sh = GA_NEXT() % 7, part = GA_NEXT() % 3 == 0;
+      const uint32_t o = GA_NEXT() % 12, sh = GA_NEXT() % 7, part = GA_NEXT() % 3 == 0;
       if (sh >= 4 && GA_NEXT() % 4)                   /* faults now and then */
         continue;
       some += part;

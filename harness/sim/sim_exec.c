@@ -2610,8 +2610,8 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
             if (dv)
               dv[l] = r;
             /* (as atomic_rmw: a global f32 add flushes subnormals, an f64 add does not) */
-            const uint64_t nv = sim_alu_fbin(PTX_OP_ADD, t, PTX_RND_RN,
-                                             t == PTX_T_F32 ? PTX_F_FTZ : 0, r, bv[l]) & mask;
+            const uint64_t nv = (t == PTX_T_F32 ? sim_alu_add_f32_rn_ftz(r, bv[l])
+                                                : sim_alu_add_f64_rn(r, bv[l])) & mask;
             n += nv != r;
             r = nv;
           }

@@ -825,6 +825,13 @@ START_TEST(test_fast_paths)
     if (i % 7 == 0)
       a = QNAN | (a & 0xff);
     bad += sim_alu_add_f32_rn(a, b) != sim_alu_fbin(PTX_OP_ADD, PTX_T_F32, PTX_RND_RN, 0, a, b);
+    /* (subnormals: a, b with a zero exponent now and then, and sums that cancel to one) */
+    const uint64_t sa = i % 5 == 1 ? a & 0x807fffffu : a;
+    const uint64_t sb = i % 5 == 2   ? sa ^ 0x80000000u ^ (b & 0x3ff)
+                        : i % 5 == 3 ? b & 0x807fffffu
+                                     : b;
+    bad += sim_alu_add_f32_rn_ftz(sa, sb) !=
+           sim_alu_fbin(PTX_OP_ADD, PTX_T_F32, PTX_RND_RN, PTX_F_FTZ, sa, sb);
     bad += sim_alu_sub_f32_rn(a, b) != sim_alu_fbin(PTX_OP_SUB, PTX_T_F32, PTX_RND_NONE, 0, a, b);
     bad += sim_alu_mul_f32_rn(a, b) != sim_alu_fbin(PTX_OP_MUL, PTX_T_F32, PTX_RND_RN, 0, a, b);
     bad += sim_alu_fma_f32_rn(a, b, c) != sim_alu_ffma(PTX_T_F32, PTX_RND_RN, 0, a, b, c);

@@ -3,10 +3,11 @@
 # callgrind on one worker thread, for an arithmetic loop of fma, one of the rest of what
 # kernels compute (division, square root, integer division by a value, floorf, compares,
 # conversions, a double), two of the math library (its accurate functions, and the fast
-# intrinsics of --use_fast_math), a streaming memory kernel (of floats, and of float4), a
-# histogram of global atomics, a shared-memory kernel with a barrier each iteration, and four shared-memory patterns of real
-# kernels: a tiled matrix multiply, a histogram of shared bins, a stencil, an n-body step's
-# tiles of float4 (bench/kernels).
+# intrinsics of --use_fast_math), a streaming memory kernel (of floats, and of float4), two
+# of global atomics (a histogram's bins, a sum every thread adds to), a shared-memory kernel
+# with a barrier each iteration, and four shared-memory patterns of real kernels: a tiled
+# matrix multiply, a histogram of shared bins, a stencil, an n-body step's tiles of float4
+# (bench/kernels).
 # The warp-instructions are the PTX warp-instructions the interpreter ran
 # (smsp__inst_executed.sum's ptx_value).
 # A script that prints figures, never a test.
@@ -52,6 +53,7 @@ cases=(
   "saxpy|mem_mixed|saxpy|16|256|i32:65536 f32:1.5 f32buf:65536:rand:1 f32buf:65536:rand:2|i32:262144 f32:1.5 f32buf:262144:rand:1 f32buf:262144:rand:2"
   "saxpy4|mem_mixed|saxpy4|16|256|i32:16384 f32:1.5 f32buf:65536:rand:1 f32buf:65536:rand:2|i32:65536 f32:1.5 f32buf:262144:rand:1 f32buf:262144:rand:2"
   "histo_g|mem_mixed|histo_global|16|256|u32buf:65536:rand u32buf:256:zero i32:65536|u32buf:262144:rand u32buf:256:zero i32:262144"
+  "sum_g|mem_mixed|sum_global|16|256|f32buf:65536:rand f32buf:1:zero i32:65536|f32buf:262144:rand f32buf:1:zero i32:262144"
   "smem_bar|smem_bar|smem_bar|8|256|f32buf:2048:zero i32:12|f32buf:2048:zero i32:50"
   "matmul|smem_tiles|matmul_tiled|4,4|16,16|f32buf:4096:rand f32buf:4096:rand f32buf:4096:zero i32:64|f32buf:65536:rand f32buf:65536:rand f32buf:65536:zero i32:256"
   "histogram|smem_tiles|histo_smem|8|256|u32buf:65536:rand u32buf:256:zero i32:65536|u32buf:262144:rand u32buf:256:zero i32:262144"

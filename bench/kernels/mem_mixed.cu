@@ -5,6 +5,8 @@
 //   reduce: shared-memory tree reduction with __syncthreads (block size 256)
 //   histo_global: a histogram of 256 bins counted with global atomics (an atomicAdd a
 //           element, the lanes of a warp on random bins: some on one bin, most alone)
+//   sum_global: every element added into one float with atomicAdd (the reduction a first
+//           attempt writes: a whole warp on one address)
 
 extern "C" __global__ void saxpy(int n, float alpha, const float *x, float *y)
 {
@@ -46,4 +48,10 @@ extern "C" __global__ void histo_global(const unsigned *in, unsigned *bins, int 
 {
     for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)
         atomicAdd(&bins[in[i] & 255u], 1u);
+}
+
+extern "C" __global__ void sum_global(const float *in, float *sum, int n)
+{
+    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)
+        atomicAdd(sum, in[i]);
 }

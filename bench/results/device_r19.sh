@@ -6,6 +6,8 @@
 #                     histo_g (bench/kernels/mem_mixed.cu: 256 bins by global atomics, 4M
 #                     elements, grid 512 x 256), rowsum (a row of 1024 floats a thread,
 #                     4096 rows, grid 16 x 256: every load 32 lines) and saxpy4 (1M float4s,
+#                     grid 512 x 256), or the kernels KERNELS names (sum_g: every element
+#                     of 4M added into one float by atomicAdd, bench/kernels/mem_mixed.cu,
 #                     grid 512 x 256); raw lines "NAME kernel workers run_s cpu_s model_s
 #                     wall_s" to $OUT/sx.txt (run: the launch; model: the timing model after
 #                     it; wall: the whole process), then the summary of them
@@ -29,12 +31,14 @@ extern "C" __global__ void rowsum(const float *in, float *out, int rows, int col
 CU
   nvcc -arch=sm_90 -ptx -lineinfo /tmp/rs.cu -o /tmp/rs.ptx || return 1
   for _ in $(seq "$rounds"); do
-    for v in "$@"; do for t in 1 2; do for k in histo_g rowsum saxpy4; do
+    for v in "$@"; do for t in 1 2; do for k in ${KERNELS:-histo_g rowsum saxpy4}; do
       case $k in
         histo_g) ptx=/tmp/mm.ptx g=512 kn=histo_global
                  a=(--arg u32buf:4194304:rand --arg u32buf:256:zero --arg i32:4194304) ;;
         rowsum)  ptx=/tmp/rs.ptx g=16 kn=rowsum
                  a=(--arg f32buf:4194304:rand --arg f32buf:4096:zero --arg i32:4096 --arg i32:1024) ;;
+        sum_g)   ptx=/tmp/mm.ptx g=512 kn=sum_global
+                 a=(--arg f32buf:4194304:rand --arg f32buf:1:zero --arg i32:4194304) ;;
         saxpy4)  ptx=/tmp/mm.ptx g=512 kn=saxpy4
                  a=(--arg i32:1048576 --arg f32:1.5 --arg f32buf:4194304:rand:1
                     --arg f32buf:4194304:rand:2) ;;

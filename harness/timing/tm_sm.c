@@ -93,11 +93,90 @@ struct bstate {                  /* a recorded block on this SM */
 };
 
 /* The lines an SM has loaded, direct-mapped into SEEN_LINES slots (slot line % SEEN_LINES
-   holds the line loaded there last, + 1; 0: none): 8 MB of which a replay writes some
-   thousands of slots, from tm_zalloc (zero pages until written: clearing the array with
-   calloc was a tenth of lab 03's replays, and a hash table of the slots written, after that,
-   a tenth of a row-per-thread kernel's). */
+   holds the line loaded there last, + 1; 0: none). A replay writes some thousands of the
+   million slots, and zeroing the 8 MB array they stand for was a tenth of lab 03's replays:
+   the slots written are kept in a hash table instead, grown as they come (tm_sm_in.plain:
+   the array itself). */
+struct seen {
+  int on;                        /* the profile has a DRAM access granularity */
+  uint64_t *flat;                /* with plain: the SEEN_LINES slots */
+  struct seen_entry {
+    uint64_t slot;               /* slot + 1; 0: an empty entry */
+    uint64_t line;               /* what the slot holds */
+  } *e;
+  uint32_t cap, n, bits;         /* entries (1 << bits) and those used, at most half */
+};
 #define SEEN_LINES (1u << 20)
+#define SEEN_FIRST_BITS 10       /* the hash table's first size: 1024 entries */
+
+static int seen_init(struct seen *m, int plain)
+{
+  memset(m, 0, sizeof *m);
+  m->on = 1;
+  if (plain)
+    return (m->flat = tm_zalloc(SEEN_LINES * sizeof *m->flat)) ? 0 : -1;
+  m->bits = SEEN_FIRST_BITS;
+  m->cap = 1u << m->bits;
+  return (m->e = calloc(m->cap, sizeof *m->e)) ? 0 : -1;
+}
+
+static void seen_free(struct seen *m)
+{
+  tm_zfree(m->flat, SEEN_LINES * sizeof *m->flat);
+  free(m->e);
+  m->flat = NULL;
+  m->e = NULL;
+}
+
+static uint32_t seen_hash(const struct seen *m, uint64_t slot)
+{
+  return (uint32_t)((slot * 0x9e3779b97f4a7c15ull) >> (64 - m->bits));
+}
+
+/* The entry of slot (found, or the empty one where it goes). */
+static struct seen_entry *seen_find(const struct seen *m, uint64_t slot)
+{
+  for (uint32_t h = seen_hash(m, slot);; h = (h + 1) & (m->cap - 1))
+    if (m->e[h].slot == slot + 1 || !m->e[h].slot)
+      return &m->e[h];
+}
+
+/* What slot holds (line + 1), or 0. */
+static uint64_t seen_get(const struct seen *m, uint64_t slot)
+{
+  if (m->flat)
+    return m->flat[slot];
+  return seen_find(m, slot)->line;
+}
+
+/* Slot holds line + 1 = v now. 0, or -1 when out of host memory. */
+static int seen_put(struct seen *m, uint64_t slot, uint64_t v)
+{
+  if (m->flat) {
+    m->flat[slot] = v;
+    return 0;
+  }
+  if (2 * (m->n + 1) > m->cap) {          /* grow: twice the entries, each put again */
+    struct seen old = *m;
+    m->bits++;
+    m->cap <<= 1;
+    if (!(m->e = calloc(m->cap, sizeof *m->e))) {
+      *m = old;
+      return -1;
+    }
+    for (uint32_t k = 0; k < old.cap; k++)
+      if (old.e[k].slot)
+        *seen_find(m, old.e[k].slot - 1) = old.e[k];
+    free(old.e);
+  }
+  struct seen_entry *x = seen_find(m, slot);
+  if (!x->slot) {
+    x->slot = slot + 1;
+    m->n++;
+  }
+  x->line = v;
+  return 0;
+}
 
 #define DRAM_PAGES 256           /* pages the model keeps open per SM */
 #define DRAM_PAGE_SECTORS 32     /* 1 KB: an HBM pseudo-channel's page */
@@ -144,11 +223,11 @@ struct sm {
   struct atom_line *atom;        /* the L2 atomic unit's lines, ATOM_LINES of them (hashed);
                                     NULL while no block has a global atomic */
   double drain;                  /* when the last atomic asked for is done */
-  uint64_t *seen;                /* with a DRAM access granularity: the lines this SM loaded
-                                    (SEEN_LINES), else NULL */
+  struct seen seen;              /* with a DRAM access granularity: lines this SM has loaded */
   uint64_t *mine;                /* with the grid's first touches: the sectors this SM loaded
                                     last, direct-mapped (MINE_SECTORS), sector + 1 ... */
   uint64_t *mine_key;            /* ... and when (sim_touch_key) */
+  int nomem;                     /* the seen table could not grow */
   uint64_t pages[DRAM_PAGES];    /* DRAM pages this SM's loads opened last, direct-mapped,
                                     page + 1 (0: none) */
   uint32_t nblocks;              /* recorded blocks */
@@ -938,7 +1017,7 @@ static double global_access(struct sm *s, const struct sim_tev *e, const struct 
              share, which other SMs read too and the real L2 shares (an SpMV's x); a miss
              there is the per-SM slice's, and the pair is not charged on top of it */
           uint64_t line = sec >> 2;
-          int again = s->seen && s->seen[line % SEEN_LINES] == line + 1;
+          int again = s->seen.on && seen_get(&s->seen, line % SEEN_LINES) == line + 1;
           uint32_t bytes = again ? 32 : c->dram_access;
           /* opening a DRAM page takes bandwidth that moves no data (dram_page_bytes) */
           double open = c->dram_page > 0 && dram_page_opens(s, sec) ? c->dram_page : 0;
@@ -1014,11 +1093,15 @@ static double global_access(struct sm *s, const struct sim_tev *e, const struct 
       s->mine_key[k] = me;
     }
   }
-  if (s->seen && cls == TM_C_LOAD)      /* marked after the request: its own sectors are
+  if (s->seen.on && cls == TM_C_LOAD)   /* marked after the request: its own sectors are
                                            not the "again" of each other */
-    for (uint32_t i = 0; i < e->n; i++) {
+    for (uint64_t i = 0, put = UINT64_MAX; i < e->n; i++) {
       uint64_t line = tb->sec[e->first + i] >> 2;
-      s->seen[line % SEEN_LINES] = line + 1;
+      if (line == put)
+        continue;                       /* the line of the sector before: put already */
+      put = line;
+      if (seen_put(&s->seen, line % SEEN_LINES, line + 1))
+        s->nomem = 1;
     }
   if ((cls == TM_C_ATOM || cls == TM_C_RED) && !local) {
     double unit = atom_unit(s, &s->ops[e->inst], e, tb, t0);
@@ -1687,7 +1770,7 @@ int tm_sm_run(const struct tm_sm_in *in, const struct tm_op *ops, const struct s
   if (!s.w || !s.b || !out->block_start || !out->block_end || !slot_free || !why ||
       (in->plain && !s.atom) ||
       (in->costs.l1_fill > 32 && in->costs.l1_miss_lines && !s.miss) ||
-      (in->costs.dram_access > 32 && !(s.seen = tm_zalloc(SEEN_LINES * sizeof *s.seen))) ||
+      (in->costs.dram_access > 32 && seen_init(&s.seen, in->plain)) ||
       (in->touch && (!(s.mine = tm_zalloc(MINE_SECTORS * sizeof *s.mine)) ||
                      !(s.mine_key = tm_zalloc(MINE_SECTORS * sizeof *s.mine_key)))))
     goto done;
@@ -1899,7 +1982,7 @@ int tm_sm_run(const struct tm_sm_in *in, const struct tm_op *ops, const struct s
   out->skipped = s.skipped;
   out->dram_bytes = s.dram.bytes;
   free(slot_blk);
-  rc = 0;
+  rc = s.nomem ? -1 : 0;
 done:
   if (s.w)
     for (uint32_t k = 0; k < s.nslots_w; k++) {
@@ -1917,7 +2000,7 @@ done:
   free(slot_free);
   free(why);
   tm_zfree(s.atom, ATOM_LINES * sizeof *s.atom);
-  tm_zfree(s.seen, SEEN_LINES * sizeof *s.seen);
+  seen_free(&s.seen);
   free(s.miss);
   free(s.tk_slot);
   free(s.late);

@@ -96,7 +96,9 @@ struct bstate {                  /* a recorded block on this SM */
    holds the line loaded there last, + 1; 0: none). A replay writes some thousands of the
    million slots, and zeroing the 8 MB array they stand for was a tenth of lab 03's replays:
    the slots written are kept in a hash table instead, grown as they come (tm_sm_in.plain:
-   the array itself). */
+   the array itself). In front of the table, the lines put last (recent): a line is put
+   again and again where a warp's lanes each read along a row of their own. */
+#define SEEN_RECENT_BITS 12      /* 4096 recent lines: the rows of a few blocks of 256 */
 struct seen {
   int on;                        /* the profile has a DRAM access granularity */
   uint64_t *flat;                /* with plain: the SEEN_LINES slots */
@@ -105,6 +107,10 @@ struct seen {
     uint64_t line;               /* what the slot holds */
   } *e;
   uint32_t cap, n, bits;         /* entries (1 << bits) and those used, at most half */
+  uint64_t *recent;              /* line + 1 of the line put last of those whose slot
+                                    hashes to the entry (seen_recent): one line's put
+                                    replaces the entry of every other line of its slot, so
+                                    an entry that holds line + 1 says its slot does too */
 };
 #define SEEN_LINES (1u << 20)
 #define SEEN_FIRST_BITS 10       /* the hash table's first size: 1024 entries */
@@ -117,15 +123,18 @@ static int seen_init(struct seen *m, int plain)
     return (m->flat = tm_zalloc(SEEN_LINES * sizeof *m->flat)) ? 0 : -1;
   m->bits = SEEN_FIRST_BITS;
   m->cap = 1u << m->bits;
-  return (m->e = calloc(m->cap, sizeof *m->e)) ? 0 : -1;
+  m->recent = calloc(1u << SEEN_RECENT_BITS, sizeof *m->recent);
+  return (m->e = calloc(m->cap, sizeof *m->e)) && m->recent ? 0 : -1;
 }
 
 static void seen_free(struct seen *m)
 {
   tm_zfree(m->flat, SEEN_LINES * sizeof *m->flat);
   free(m->e);
+  free(m->recent);
   m->flat = NULL;
   m->e = NULL;
+  m->recent = NULL;
 }
 
 static uint32_t seen_hash(const struct seen *m, uint64_t slot)
@@ -141,21 +150,33 @@ static struct seen_entry *seen_find(const struct seen *m, uint64_t slot)
       return &m->e[h];
 }
 
-/* What slot holds (line + 1), or 0. */
-static uint64_t seen_get(const struct seen *m, uint64_t slot)
+/* The recent entry of line: by a hash of its slot (lines a row apart in a warp's lanes have
+   low bits alike). */
+static inline uint32_t seen_recent(uint64_t line)
 {
-  if (m->flat)
-    return m->flat[slot];
-  return seen_find(m, slot)->line;
+  return (uint32_t)(((line % SEEN_LINES) * 0x9e3779b97f4a7c15ull) >> (64 - SEEN_RECENT_BITS));
 }
 
-/* Slot holds line + 1 = v now. 0, or -1 when out of host memory. */
-static int seen_put(struct seen *m, uint64_t slot, uint64_t v)
+/* Whether line's slot holds line (this SM loaded it last of the lines of its slot). */
+static int seen_has(const struct seen *m, uint64_t line)
 {
+  if (m->flat)
+    return m->flat[line % SEEN_LINES] == line + 1;
+  return m->recent[seen_recent(line)] == line + 1 ||
+         seen_find(m, line % SEEN_LINES)->line == line + 1;
+}
+
+/* Line's slot holds it now. 0, or -1 when out of host memory. */
+static int seen_put(struct seen *m, uint64_t line)
+{
+  const uint64_t slot = line % SEEN_LINES, v = line + 1;
   if (m->flat) {
     m->flat[slot] = v;
     return 0;
   }
+  uint64_t *r = &m->recent[seen_recent(line)];
+  if (*r == v)
+    return 0;                             /* there already */
   if (2 * (m->n + 1) > m->cap) {          /* grow: twice the entries, each put again */
     struct seen old = *m;
     m->bits++;
@@ -175,6 +196,7 @@ static int seen_put(struct seen *m, uint64_t slot, uint64_t v)
     m->n++;
   }
   x->line = v;
+  *r = v;
   return 0;
 }
 
@@ -1017,7 +1039,7 @@ static double global_access(struct sm *s, const struct sim_tev *e, const struct 
              share, which other SMs read too and the real L2 shares (an SpMV's x); a miss
              there is the per-SM slice's, and the pair is not charged on top of it */
           uint64_t line = sec >> 2;
-          int again = s->seen.on && seen_get(&s->seen, line % SEEN_LINES) == line + 1;
+          int again = s->seen.on && seen_has(&s->seen, line);
           uint32_t bytes = again ? 32 : c->dram_access;
           /* opening a DRAM page takes bandwidth that moves no data (dram_page_bytes) */
           double open = c->dram_page > 0 && dram_page_opens(s, sec) ? c->dram_page : 0;
@@ -1100,7 +1122,7 @@ static double global_access(struct sm *s, const struct sim_tev *e, const struct 
       if (line == put)
         continue;                       /* the line of the sector before: put already */
       put = line;
-      if (seen_put(&s->seen, line % SEEN_LINES, line + 1))
+      if (seen_put(&s->seen, line))
         s->nomem = 1;
     }
   if ((cls == TM_C_ATOM || cls == TM_C_RED) && !local) {

@@ -2574,8 +2574,10 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
           uint32_t old = __atomic_fetch_add((uint32_t *)(hb + (uintptr_t)av[0]), sum,
                                             __ATOMIC_SEQ_CST);
           for (unsigned l = 0; l < 32; l++) {
+            const uint32_t v = (uint32_t)bv[l];   /* (read first: the old value's register
+                                                      may be the operand's) */
             dd[l] = s32 ? (uint64_t)(int64_t)(int32_t)old : old;
-            old += (uint32_t)bv[l];
+            old += v;
           }
         } else {
 #define ATOM_ADD32_LANES(old_of)                                                        \
@@ -2601,14 +2603,14 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
         uint8_t *p = (uint8_t *)(hb + (uintptr_t)av[0]);
         const unsigned size8 = t == PTX_T_F32 ? 4 : 8;
         const uint64_t mask = sim_alu_mask(t);
-        uint64_t old, r;
+        uint64_t old, r, olds[32];     /* (into dv once stored: dv may be the operand's
+                                          register, which a second try reads again) */
         unsigned n;
         do {
           old = r = host_load(p, size8);
           n = 0;
           for (unsigned l = 0; l < 32; l++) {
-            if (dv)
-              dv[l] = r;
+            olds[l] = r;
             /* (as atomic_rmw: a global f32 add flushes subnormals, an f64 add does not) */
             const uint64_t nv = (t == PTX_T_F32 ? sim_alu_add_f32_rn_ftz(r, bv[l])
                                                 : sim_alu_add_f64_rn(r, bv[l])) & mask;
@@ -2616,6 +2618,8 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
             r = nv;
           }
         } while (!host_cas(p, size8, old, r));
+        if (dv)
+          memcpy(dv, olds, sizeof olds);
         nch += n;
       } else if (in->sub == PTX_ATOM_ADD && (t == PTX_T_U32 || t == PTX_T_S32)) {
         FOR_LANES(e) {

@@ -7160,8 +7160,9 @@ END_TEST
 /* sim_exec's pass over a warp's global atomics (the addresses checked for the warp, an
    integer add as one host atomic add) against the lane-by-lane path (sim_exec_shortcuts 0):
    random programs of three warps over 64 words of a global buffer, set first, each step an
-   atom or red of one of twelve operations (add .u32, .s32, .f32 and .u64, max .s32, cas,
-   exch, inc, a generic-space add, a red.add, add .f64, an f32 add of a subnormal) at words in
+   atom or red of one of fourteen operations (add .u32, .s32, .f32 and .u64, max .s32, cas,
+   exch, inc, a generic-space add, a red.add, add .f64, an f32 add of a subnormal, a .u32 and
+   an .f32 add whose old value goes into its operand's register) at words in
    one of seven shapes (one word: a whole warp's add there is one host operation; a word a
    half-warp, its own, bins by a hash of the thread, a misaligned word, and, after two warps
    that fit, one lane past the buffer's end or misaligned), by some lanes or all; must report
@@ -7178,7 +7179,7 @@ START_TEST(test_global_atomics_match_lanes)
     "  setp.eq.u32 %p1, %r1, 77;\n  selp.u64 %rd4, 1024, 16, %p1;\n",   /* lane 13, warp 2 */
     "  setp.eq.u32 %p1, %r1, 70;\n  selp.u64 %rd4, 18, 16, %p1;\n",     /* lane 6, warp 2 */
   };
-  static const char *const op[12] = {
+  static const char *const op[14] = {
     "  atom.global.add.u32 %r4, [%rd5], %r1;\n",
     "  atom.global.add.s32 %r4, [%rd5], -3;\n",
     "  atom.global.add.f32 %r4, [%rd5], 0f3FC00000;\n",
@@ -7191,6 +7192,8 @@ START_TEST(test_global_atomics_match_lanes)
     "  red.global.add.u32 [%rd5], %r1;\n  mov.u32 %r4, 1;\n",
     "  atom.global.add.f64 %rd6, [%rd5], 0d3FF4000000000000;\n  cvt.u32.u64 %r4, %rd6;\n",
     "  atom.global.add.f32 %r4, [%rd5], 0f00400000;\n",          /* subnormal: flushed */
+    "  atom.global.add.u32 %r3, [%rd5], %r3;\n  mov.u32 %r4, %r3;\n",  /* old value into */
+    "  atom.global.add.f32 %r3, [%rd5], %r3;\n  mov.u32 %r4, %r3;\n",  /* the operand's */
   };
   uint64_t rng = 0x5851F42D4C957F2Dull;
 #define GA_NEXT() (rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17, (uint32_t)(rng >> 11))
@@ -7206,7 +7209,7 @@ START_TEST(test_global_atomics_match_lanes)
       "  add.s64 %%rd3, %%rd1, %%rd2;\n  mul.lo.u32 %%r3, %%r1, 40503;\n"
       "  @%%p1 st.global.u32 [%%rd3], %%r3;\n  bar.sync 0;\n");
     for (int step = 0; step < 6; step++) {
-      const uint32_t o = GA_NEXT() % 12, sh = GA_NEXT() % 7, part = GA_NEXT() % 3 == 0;
+      const uint32_t o = GA_NEXT() % 14, sh = GA_NEXT() % 7, part = GA_NEXT() % 3 == 0;
       if (sh >= 4 && GA_NEXT() % 4)                   /* faults now and then */
         continue;
       some += part;
@@ -7236,6 +7239,36 @@ START_TEST(test_global_atomics_match_lanes)
   ck_assert_uint_gt(faults, 15);
   ck_assert_uint_gt(clean, 40);
   ck_assert_uint_gt(some, 40);
+}
+END_TEST
+
+/* A whole warp's add on one address whose old value goes into the operand's own register
+   (atom.add %r3, [a], %r3: legal PTX), .u32 and .f32 (the one-address paths, which read every
+   lane's operand after the add): each thread's old value and the word after the warp's adds,
+   against the lane-by-lane path (sim_exec_shortcuts 0). */
+START_TEST(test_global_atomic_into_operand)
+{
+  static const char k[] =
+    HDR
+    ".visible .entry ao(.param .u64 out)\n{\n"
+    "  .reg .b32 %r<8>;\n  .reg .f32 %f<4>;\n  .reg .b64 %rd<6>;\n"
+    "  mov.u32 %r1, %tid.x;\n  ld.param.u64 %rd1, [out];\n"
+    "  add.u32 %r3, %r1, 1;\n  atom.global.add.u32 %r3, [%rd1], %r3;\n"
+    "  cvt.rn.f32.u32 %f1, %r1;\n  add.f32 %f1, %f1, 0f3FC00000;\n"
+    "  atom.global.add.f32 %f1, [%rd1+4], %f1;\n"
+    "  mul.wide.u32 %rd2, %r1, 4;\n  add.s64 %rd3, %rd1, %rd2;\n"
+    "  st.global.u32 [%rd3+8], %r3;\n  st.global.f32 [%rd3+264], %f1;\n  ret;\n}\n";
+  struct sim_result r[2];
+  uint32_t got[2][128];
+  struct sim_launch c = {.grid = {1, 1, 1}, .block = {64, 1, 1}, .workers = 1};
+  run_switched(k, "ao", &c, &sim_exec_shortcuts, r, got[0], got[1], sizeof got[0]);
+  ck_assert_mem_eq(got[0], got[1], sizeof got[0]);
+  ck_assert_uint_eq(got[0][0], 64 * 65 / 2);              /* the sum of 1 .. 64 */
+  /* thread 33's old value: thread 32's add (33) on the sum of the warp before, or on 0 */
+  ck_assert_msg(got[0][2 + 33] == 32 * 33 / 2 + 33 || got[0][2 + 33] == 33, "%u",
+                got[0][2 + 33]);
+  for (int i = 0; i < 2; i++)
+    sim_result_free(&r[i]);
 }
 END_TEST
 
@@ -8684,6 +8717,7 @@ Suite *suite_sim(void)
   tcase_add_test(t, test_vfp_transcendentals_match_libm);
   tcase_add_test(t, test_shared_atomic_adds_match_lanes);
   tcase_add_test(t, test_global_atomics_match_lanes);
+  tcase_add_test(t, test_global_atomic_into_operand);
   tcase_add_test(t, test_float_atomics_flush_in_global);
   tcase_add_test(t, test_global_words_new_match_general_path);
   tcase_add_test(t, test_global_stores_words_match_general_path);

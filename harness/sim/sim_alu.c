@@ -188,7 +188,6 @@ static double alu_sum_odd(double a, double b)
 
 static int alu_is_nan32(uint32_t u) { return (u & 0x7fffffffu) > F32_EXP; }
 
-static uint32_t alu_ftz32(uint32_t u) { return (u & F32_EXP) == 0 ? u & F32_SIGN : u; }
 
 static uint32_t alu_sat32(uint32_t u)
 {
@@ -205,7 +204,7 @@ static uint64_t alu_fin32(uint32_t flags, float r)
     return (flags & PTX_F_SAT) ? 0 : SIM_ALU_F32_CNAN;
   if (flags & (PTX_F_FTZ | PTX_F_RELU | PTX_F_SAT)) {
     if (flags & PTX_F_FTZ)
-      u = alu_ftz32(u);
+      u = sim_alu_ftz32(u);
     if ((flags & PTX_F_RELU) && (u & F32_SIGN))
       u = 0;
     if (flags & PTX_F_SAT)
@@ -345,8 +344,8 @@ static uint64_t alu_f32_bin(enum ptx_op op, enum ptx_rnd rnd, uint32_t flags, ui
                             uint32_t ub)
 {
   if (flags & PTX_F_FTZ) {
-    ua = alu_ftz32(ua);
-    ub = alu_ftz32(ub);
+    ua = sim_alu_ftz32(ua);
+    ub = sim_alu_ftz32(ub);
   }
   float x = sim_alu_as_f32(ua), y = sim_alu_as_f32(ub), r;
   switch (op) {
@@ -388,7 +387,7 @@ static uint64_t alu_f32_bin(enum ptx_op op, enum ptx_rnd rnd, uint32_t flags, ui
 static uint64_t alu_f32_un(enum ptx_op op, enum ptx_rnd rnd, uint32_t flags, uint32_t ua)
 {
   if (flags & PTX_F_FTZ)
-    ua = alu_ftz32(ua);
+    ua = sim_alu_ftz32(ua);
   float x = sim_alu_as_f32(ua), r;
   double d = (double)x;
   switch (op) {
@@ -583,9 +582,9 @@ uint64_t sim_alu_ffma(enum ptx_type t, enum ptx_rnd rnd, uint32_t flags, uint64_
   case PTX_T_F32: {
     uint32_t ua = (uint32_t)a, ub = (uint32_t)b, uc = (uint32_t)c;
     if (flags & PTX_F_FTZ) {
-      ua = alu_ftz32(ua);
-      ub = alu_ftz32(ub);
-      uc = alu_ftz32(uc);
+      ua = sim_alu_ftz32(ua);
+      ub = sim_alu_ftz32(ub);
+      uc = sim_alu_ftz32(uc);
     }
     return alu_fin32(flags, alu_f32_op(PTX_OP_FMA, rnd, sim_alu_as_f32(ua),
                                        sim_alu_as_f32(ub), sim_alu_as_f32(uc)));
@@ -660,8 +659,8 @@ unsigned sim_alu_fcmp(enum ptx_cmp cmp, enum ptx_type t, uint32_t flags, uint64_
   case PTX_T_F32: {
     uint32_t ua = (uint32_t)a, ub = (uint32_t)b;
     if (flags & PTX_F_FTZ) {
-      ua = alu_ftz32(ua);
-      ub = alu_ftz32(ub);
+      ua = sim_alu_ftz32(ua);
+      ub = sim_alu_ftz32(ub);
     }
     return alu_cmp_d(cmp, sim_alu_as_f32(ua), sim_alu_as_f32(ub));
   }
@@ -714,7 +713,7 @@ uint64_t sim_alu_slct(enum ptx_type ct, uint32_t flags, uint64_t a, uint64_t b, 
   if (ct == PTX_T_F32) {
     uint32_t uc = (uint32_t)c;
     if (flags & PTX_F_FTZ)
-      uc = alu_ftz32(uc);
+      uc = sim_alu_ftz32(uc);
     return sim_alu_as_f32(uc) >= 0.0f ? a : b;
   }
   return (int32_t)(uint32_t)c >= 0 ? a : b;
@@ -752,7 +751,7 @@ static double alu_float_value(enum ptx_type t, uint32_t flags, uint64_t a)
   case PTX_T_F32: case PTX_T_TF32: {
     uint32_t u = (uint32_t)a;
     if (flags & PTX_F_FTZ)
-      u = alu_ftz32(u);
+      u = sim_alu_ftz32(u);
     return (double)sim_alu_as_f32(u);
   }
   case PTX_T_F16: return alu_h2d((uint32_t)a, 0);
@@ -826,7 +825,7 @@ static uint64_t alu_float_post(enum ptx_type dt, uint32_t flags, uint64_t u)
   unsigned n = sim_alu_type_bits(dt);
   uint64_t sign = UINT64_C(1) << (n - 1);
   if (dt == PTX_T_F32 && (flags & PTX_F_FTZ))
-    u = alu_ftz32((uint32_t)u);
+    u = sim_alu_ftz32((uint32_t)u);
   if (!(flags & (PTX_F_SAT | PTX_F_RELU)))
     return u;
   int nan;

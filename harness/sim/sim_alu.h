@@ -143,18 +143,18 @@ static inline uint64_t sim_alu_add_f32_rn(uint64_t a, uint64_t b)
   return r != r ? SIM_ALU_F32_CNAN : sim_alu_from_f32(r);
 }
 
+/* .ftz of an f32: a subnormal is the zero of its sign. */
+static inline uint32_t sim_alu_ftz32(uint32_t u)
+{
+  return (u & 0x7f800000u) == 0 ? u & 0x80000000u : u;
+}
+
 /* add.rn.ftz.f32 (and a global f32 atomic add, which flushes as .ftz does): subnormal
    operands and a subnormal sum are zeros of their sign. */
 static inline uint64_t sim_alu_add_f32_rn_ftz(uint64_t a, uint64_t b)
 {
-  uint32_t ua = (uint32_t)a, ub = (uint32_t)b;
-  ua = (ua & 0x7f800000u) ? ua : ua & 0x80000000u;
-  ub = (ub & 0x7f800000u) ? ub : ub & 0x80000000u;
-  float r = sim_alu_as_f32(ua) + sim_alu_as_f32(ub);
-  if (r != r)
-    return SIM_ALU_F32_CNAN;
-  uint32_t u = (uint32_t)sim_alu_from_f32(r);
-  return (u & 0x7f800000u) ? u : u & 0x80000000u;
+  float r = sim_alu_as_f32(sim_alu_ftz32((uint32_t)a)) + sim_alu_as_f32(sim_alu_ftz32((uint32_t)b));
+  return r != r ? SIM_ALU_F32_CNAN : sim_alu_ftz32((uint32_t)sim_alu_from_f32(r));
 }
 
 /* sub.rn.f32 / sub.f32. */

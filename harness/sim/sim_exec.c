@@ -346,12 +346,6 @@ static int host_cas(uint8_t *p, unsigned size, uint64_t old, uint64_t nv)
   }
 }
 
-/* One atomic read-modify-write on a value of type t at p; returns the old value and sets
-   *changed when the new value differs from it (a failed CAS, a losing max, an exchange of the
-   same value change nothing: the progress watch does not count them). `shared` accesses
-   belong to one block, which one host thread runs; global ones use host atomics. Kept out of
-   line: inlined into sim_exec, it made the compiler keep more values across the lane loops of
-   every other instruction (3.5% more host instructions on bench's bare_loop). */
 /* Whether a whole warp's 32 addresses are one (the last lane's first: a warp on many
    addresses, a histogram's, is told at once). */
 static inline int same_address32(const uint64_t *av)
@@ -364,6 +358,12 @@ static inline int same_address32(const uint64_t *av)
   return !x;
 }
 
+/* One atomic read-modify-write on a value of type t at p; returns the old value and sets
+   *changed when the new value differs from it (a failed CAS, a losing max, an exchange of the
+   same value change nothing: the progress watch does not count them). `shared` accesses
+   belong to one block, which one host thread runs; global ones use host atomics. Kept out of
+   line: inlined into sim_exec, it made the compiler keep more values across the lane loops of
+   every other instruction (3.5% more host instructions on bench's bare_loop). */
 static __attribute__((noinline)) uint64_t atomic_rmw(uint8_t *p, int host_atomic,
                                                      const struct ptx_inst *in, uint64_t bval,
                                                      uint64_t cval, int *changed)

@@ -31,6 +31,19 @@ void sim_trace_inst_grow(struct sim_block *b, const struct sim_warp *w, uint32_t
   };
 }
 
+/* Event e's d sectors s, appended to t's (the record truncated when there is no room). */
+static void put_sectors(struct sim_tblock *t, struct sim_tev *e, const uint64_t *s, unsigned d)
+{
+  if (sim_grow((void **)&t->sec, &t->cap_sec, t->nsec + d, sizeof *t->sec, 1024)) {
+    t->truncated = 1;
+    return;
+  }
+  e->first = t->nsec;
+  e->n = d;
+  memcpy(t->sec + t->nsec, s, d * sizeof *s);
+  t->nsec += d;
+}
+
 /* sim_trace_mem's sectors of a whole warp's global access of at most 32 bytes a lane whose
    lanes ascend as its ordered case takes them (each lane's address above the one before, its
    first sector not below that lane's last), in one pass: into s, their number returned; 0
@@ -69,16 +82,9 @@ void sim_trace_mem(struct sim_block *b, enum ptx_space sp, const uint64_t *addr,
     uint64_t s[64];
     const unsigned d = ordered_full_sectors(s, addr, size);
     if (d) {
-      if (sim_grow((void **)&t->sec, &t->cap_sec, t->nsec + d, sizeof *t->sec, 1024)) {
-        t->truncated = 1;
-        return;
-      }
       e->dups = 0;
       e->same = 1;
-      e->first = t->nsec;
-      e->n = d;
-      memcpy(t->sec + t->nsec, s, d * sizeof *s);
-      t->nsec += d;
+      put_sectors(t, e, s, d);
       return;
     }
   }
@@ -133,14 +139,7 @@ void sim_trace_mem(struct sim_block *b, enum ptx_space sp, const uint64_t *addr,
   for (unsigned i = 0; i < n; i++)
     if (!d || s[i] != s[d - 1])
       s[d++] = s[i];
-  if (sim_grow((void **)&t->sec, &t->cap_sec, t->nsec + d, sizeof *t->sec, 1024)) {
-    t->truncated = 1;
-    return;
-  }
-  e->first = t->nsec;
-  e->n = d;
-  for (unsigned i = 0; i < d; i++)
-    t->sec[t->nsec++] = s[i];
+  put_sectors(t, e, s, d);
 }
 
 void sim_trace_mem_seq(struct sim_block *b, uint64_t a0, uint32_t size)

@@ -215,6 +215,8 @@ enum ptx_testpmode { PTX_TESTP_FINITE = 0, PTX_TESTP_INFINITE, PTX_TESTP_NUMBER,
 #define PTX_F_NOINC    (1u << 22)  /* cp.async.mbarrier.arrive.noinc */
 #define PTX_F_SUST_P   (1u << 23)  /* sust.p: a formatted store (else sust.b, raw bits) */
 #define PTX_F_TEXGEOM  (1u << 24)  /* tex, tld4, suld, sust: a geometry word was seen */
+#define PTX_F_RELEASE  (1u << 25)  /* .release, .acq_rel or .sc (st, atom, red, fence, ...): the
+                                      thread's earlier writes are seen before this one */
 
 /* ---- special registers ---- */
 enum ptx_sreg {

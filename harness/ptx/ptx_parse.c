@@ -432,10 +432,11 @@ static const struct {
   {"wide", PTX_F_WIDE}, {"volatile", PTX_F_VOLATILE}, {"nc", PTX_F_NC},
   {"cc", PTX_F_CC},     {"to", PTX_F_TO},             {"aligned", PTX_F_ALIGNED},
   {"shiftamt", PTX_F_SHIFTAMT}, {"relu", PTX_F_RELU}, {"NaN", PTX_F_NAN},
+  {"release", PTX_F_RELEASE}, {"acq_rel", PTX_F_RELEASE}, {"sc", PTX_F_RELEASE},
 };
-/* accepted and dropped: memory order, scope, cache operators */
+/* accepted and dropped: the other memory orders, scope, cache operators */
 static const char *const ignored_words[] = {
-  "relaxed", "acquire", "release", "acq_rel", "sc", "weak", "cta", "gpu", "sys", "cluster",
+  "relaxed", "acquire", "weak", "cta", "gpu", "sys", "cluster",
   "ca", "cg", "cs", "lu", "cv", "wb", "wt", "noftz",
 };
 

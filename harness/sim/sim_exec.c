@@ -188,6 +188,7 @@ static uint8_t *mem_at(struct sim_block *b, struct sim_warp *w, uint32_t pc, uns
     }
     if (acc != SIM_ACC_READ)
       sim_mem_wrote(al);
+    sim_redbuf_touch(b, &b->prog->code[pc], al);
     if (al->heap) {                  /* block by block, and never cached: the fast paths of
                                         ld/st check the cached allocation alone */
       if (sim_heap_check(b->dev, a, size)) {
@@ -1465,6 +1466,7 @@ static inline void ld_global_seq(struct sim_block *b, struct sim_warp *w, uint32
                                  const struct sim_alloc *al0, uint64_t a0, unsigned size, int sgn)
 {
   enum ptx_space sp = (enum ptx_space)in->space;
+  sim_redbuf_touch(b, in, al0);
   if (b->race_gused && sp == PTX_SP_GLOBAL && !(in->flags & PTX_F_VOLATILE) &&
       a0 + 31u * size >= b->race_glo && a0 <= b->race_glo + b->race_gspan)
     sim_race_global_reads_seq(b, w, pc, a0, size);
@@ -1499,6 +1501,7 @@ static inline void st_global_seq(struct sim_block *b, struct sim_warp *w, uint32
                                  const struct ptx_inst *in, const uint64_t *sv,
                                  const struct sim_alloc *al0, uint64_t a0, unsigned size)
 {
+  sim_redbuf_touch(b, in, al0);
   uint8_t *dst = al0->data + (a0 - al0->base);
   int64_t ahead = prefetch_next(w, pc, al0, a0, 32 * size, 1);
   sim_mem_wrote(al0);
@@ -2252,6 +2255,7 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
         /* a coalesced 64-lane wave, each half a coalesced run inside al0: the race check and
            statistics of the path below, the loads two copies */
         FOR_E(av[l] = a0 + (uint64_t)l * size);
+        sim_redbuf_touch(b, in, al0);
         if (b->race_gused && sp == PTX_SP_GLOBAL && !(in->flags & PTX_F_VOLATILE))
           sim_race_global_reads(b, w, pc, e, av, size);
         const uint8_t *src = al0->data + (a0 - al0->base);
@@ -2268,6 +2272,7 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
       if (global_warp_ok(al0, base, (uint64_t)ad->imm, e, lo, hi, size, av)) {
         /* every lane in the cached allocation: the race check (reads only hold what they
            find, they never fault), then the loads */
+        sim_redbuf_touch(b, in, al0);
         if (b->race_gused && sp == PTX_SP_GLOBAL && !(in->flags & PTX_F_VOLATILE))
           sim_race_global_reads(b, w, pc, e, av, size);
         FOR_LANES(e) {
@@ -2281,10 +2286,12 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
         uint64_t addr = av[l] = base[l] + (uint64_t)ad->imm;
         const struct sim_alloc *al = b->alloc_cache[pc];
         uint8_t *p;
-        if (al && addr - al->base <= al->size - size && al->size >= size && !(addr & (size - 1)))
+        if (al && addr - al->base <= al->size - size && al->size >= size && !(addr & (size - 1))) {
+          sim_redbuf_touch(b, in, al);
           p = al->data + (addr - al->base);
-        else if (!(p = mem_at(b, w, pc, l, sp, addr, size, size, SIM_ACC_READ)))
+        } else if (!(p = mem_at(b, w, pc, l, sp, addr, size, size, SIM_ACC_READ))) {
           return pc;
+        }
         if (sim_race_global_read(b, addr) && sp == PTX_SP_GLOBAL && !(in->flags & PTX_F_VOLATILE) &&
             sim_race_global(b, w, pc, l, addr, size, SIM_ACC_READ, 0))
           return pc;
@@ -2376,6 +2383,7 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
         /* every lane in the cached allocation: each lane's race check (its 'same value' test
            sees the stores of the lanes before it), then its store */
         sim_mem_wrote(al0);
+        sim_redbuf_touch(b, in, al0);
         if (b->race && !(in->flags & PTX_F_VOLATILE)) {
           if (sim_race_global_stores(b, w, pc, e, av, size, al0->data, al0->base, sv))
             return pc;
@@ -2395,6 +2403,7 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
             !(addr & (size - 1))) {
           p = al->data + (addr - al->base);
           sim_mem_wrote(al);
+          sim_redbuf_touch(b, in, al);
         } else if (!(p = mem_at(b, w, pc, l, sp, addr, size, size, SIM_ACC_WRITE))) {
           return pc;
         }
@@ -2557,6 +2566,20 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
       const uintptr_t hb = (uintptr_t)al->data - (uintptr_t)al->base;   /* + address: host */
       unsigned nch = 0;            /* lanes whose operation changed memory */
       sim_mem_wrote(al);
+      /* a 32-bit integer add whose old values nothing reads (a red, or an atom whose
+         destination no instruction reads), neither volatile nor a release: the worker may
+         hold it back (sim_redbuf); any other operation on al sends what it holds first */
+      struct sim_redbuf *rb = NULL;
+      if (in->sub == PTX_ATOM_ADD && (t == PTX_T_U32 || t == PTX_T_S32) &&
+          (!is_atom || (b->prog->old_unread && b->prog->old_unread[pc / 64] >> (pc % 64) & 1)) &&
+          !(in->flags & (PTX_F_VOLATILE | PTX_F_RELEASE)))
+        rb = sim_redbuf_get(b->worker);
+      if (!rb)
+        sim_redbuf_touch(b, in, al);
+      else if (b->worker->red_al != al) {
+        sim_redbuf_flush(b->worker, b->nworkers);    /* (another allocation's) */
+        b->worker->red_al = al;
+      }
       if (in->sub == PTX_ATOM_ADD && (t == PTX_T_U32 || t == PTX_T_S32) && e == SIM_FULL32) {
         /* a whole warp's (a histogram's, a count's): the loop below without its lane tests,
            the old values' type chosen before it; on one address (a total's), one host add
@@ -2579,6 +2602,13 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
             dd[l] = s32 ? (uint64_t)(int64_t)(int32_t)old : old;
             old += v;
           }
+        } else if (rb) {
+          for (unsigned l = 0; l < 32; l++) {
+            const uint32_t v = (uint32_t)bv[l];
+            sim_redbuf_add(rb, hb + (uintptr_t)av[l], v);
+            nch += v != 0;
+          }
+          sim_redbuf_held(rb, 32);
         } else {
 #define ATOM_ADD32_LANES(old_of)                                                        \
           for (unsigned l = 0; l < 32; l++) {                                           \
@@ -2621,6 +2651,13 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
         if (dv)
           memcpy(dv, olds, sizeof olds);
         nch += n;
+      } else if (rb) {             /* (a partial warp's) */
+        FOR_LANES(e) {
+          const uint32_t v = (uint32_t)bv[l];
+          sim_redbuf_add(rb, hb + (uintptr_t)av[l], v);
+          nch += v != 0;
+        }
+        sim_redbuf_held(rb, sim_popc64(e));
       } else if (in->sub == PTX_ATOM_ADD && (t == PTX_T_U32 || t == PTX_T_S32)) {
         FOR_LANES(e) {
           const uint32_t v = (uint32_t)bv[l];
@@ -2865,7 +2902,10 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
     break;
 
   case PTX_OP_MEMBAR:
-  case PTX_OP_FENCE:
+  case PTX_OP_FENCE:                 /* (every fence orders the adds a worker holds back) */
+    if (b->worker->red_al)
+      sim_redbuf_flush(b->worker, b->nworkers);
+    break;
   case PTX_OP_PREFETCH:
   case PTX_OP_PREFETCHU:
   case PTX_OP_NANOSLEEP:
@@ -3585,6 +3625,7 @@ static inline void ld_global_lanes(struct sim_block *b, struct sim_warp *w, uint
   const unsigned W = 32;
   const enum ptx_space sp = (enum ptx_space)in->space;
   const enum ptx_type t = (enum ptx_type)in->type;
+  sim_redbuf_touch(b, in, al0);
   if (b->race_gused && sp == PTX_SP_GLOBAL && !(in->flags & PTX_F_VOLATILE))
     sim_race_global_reads(b, w, pc, SIM_FULL32, av, size * n);
   const struct ptx_operand *d = &in->opd[0];
@@ -3634,6 +3675,7 @@ static inline int st_global_lanes(struct sim_block *b, struct sim_warp *w, uint3
   const struct ptx_operand *s = &in->opd[1];
   const uint64_t *sv[4];
   store_srcs(w, s, n, sv);
+  sim_redbuf_touch(b, in, al0);
   const int race = b->race && !(in->flags & PTX_F_VOLATILE);
   if (race && n == 1) {
     if (sim_race_global_stores(b, w, pc, SIM_FULL32, av, size, al0->data, al0->base, sv[0]))
@@ -3673,6 +3715,7 @@ static void vec_global_seq(struct sim_block *b, struct sim_warp *w, uint32_t pc,
 {
   const unsigned W = 32, acc = size * n;
   const enum ptx_space sp = (enum ptx_space)in->space;
+  sim_redbuf_touch(b, in, al0);
   uint8_t *host = al0->data + (a0 - al0->base);
   const struct ptx_operand *v = &in->opd[load ? 0 : 1];
   if (load) {

@@ -315,6 +315,8 @@ struct sim_prog {
                                     none may */
   uint8_t *vfp;                  /* per code index: its enum sim_vfp, for the fast plan's
                                     TOP_VFP (sim_exec_fast_plan); NULL with fast */
+  uint64_t *old_unread;          /* a bit per code index: an atom whose old value nothing reads
+                                    (sim_warp_old_unread); NULL: none known */
   int smem_ro;                   /* 0: not known yet; 1: some instruction may write shared
                                     memory; 2: none can (sim_race.c, set by the first block that
                                     asks; atomic) */
@@ -580,6 +582,7 @@ struct sim_block {
                                     the generator that shuffles its warps' turns */
 };
 
+
 /* The splitmix64 step: the next pseudo-random number of the order generator at *s
    (sim_launch.order_seed). */
 static inline uint64_t sim_order_next(uint64_t *s)
@@ -597,12 +600,96 @@ enum sim_wkstate {
   SIM_WK_STUCK                   /* its block's warps spin without changing anything or wait */
 };
 
+struct sim_redbuf;
+
 struct sim_worker {
   uint64_t global_writes;        /* this worker's stores and atomics that changed global memory */
+  const struct sim_alloc *red_al; /* the allocation of the adds red holds, NULL: none */
+  struct sim_redbuf *red;        /* those adds (sim_redbuf.c), allocated at the first */
   uint32_t state;                /* enum sim_wkstate (atomic): kept by the workers of groups */
-  char pad[52];
+  char pad[36];
 };
 _Static_assert(sizeof(struct sim_worker) == 64, "struct sim_worker is one cache line");
+
+/* ---- a worker's global integer adds whose old values nothing reads (sim_redbuf.c) ----
+   A histogram's `atomicAdd(&bins[v], 1)` on several workers made every lane a host atomic
+   on cache lines both workers write: two workers ran it slower than one. A worker instead
+   sums such 32-bit adds by word (red, or an atom whose destination no instruction reads:
+   sim_prog.old_unread) and adds each word's sum to memory later, with one host atomic.
+   Integer adds commute, so memory ends the same; until then the adds are this worker's
+   alone, as a relaxed atomic may be. Before anything could see the difference, the worker
+   adds them (sim_redbuf_flush): when one of its warps accesses that allocation in any other
+   way (sim_redbuf_touch, on every path to global memory), at a fence, a volatile access or
+   a release (the PTX memory model's orderings across blocks; within a block a warp's own
+   access flushes), and whenever a block's turn on the worker ends (it ends, parks, waits:
+   another worker may resume it). With one worker every read sees what it would without
+   them, and the progress watch counts each add when it is made, as before; with several,
+   a flush that adds anything counts one write more, so that a block parked on another
+   worker looks again. */
+#define SIM_REDBUF_SLOTS 4096u
+struct sim_redbuf {
+  uint32_t n;                          /* slots in use */
+  int off;                             /* holding stopped paying: the adds go to memory */
+  uint64_t held, taken;                /* adds held, and those that took a slot another word
+                                          held (which went to memory) */
+  uint16_t used[SIM_REDBUF_SLOTS];     /* their indices, in the order taken */
+  uint32_t add[SIM_REDBUF_SLOTS];      /* the sum held for the word */
+  uintptr_t key[SIM_REDBUF_SLOTS];     /* the word's host address; 0: free */
+};
+/* Add every sum wk holds to memory (host atomics) and empty it; nworkers: the launch's. */
+void sim_redbuf_flush(struct sim_worker *wk, uint32_t nworkers);
+/* Words the flushes have added to memory, and the flushes that added any, over every launch
+   (for the tests: that adds were held, and when they went). */
+extern unsigned long sim_redbuf_flushed, sim_redbuf_flushes;
+/* The buffer of wk, allocated at the first call; NULL when host memory ran out, or once
+   holding stopped paying (then the adds go to memory at once). */
+struct sim_redbuf *sim_redbuf_get(struct sim_worker *wk);
+/* Free wk's buffer (empty: every block's turn flushed it). */
+void sim_redbuf_free(struct sim_worker *wk);
+
+/* Hold back an add of v to the 32-bit word at host address hp of wk's red_al. A word a
+   slot held before goes to memory first. */
+static inline void sim_redbuf_add(struct sim_redbuf *rb, uintptr_t hp, uint32_t v)
+{
+  const unsigned i = (unsigned)(hp >> 2) & (SIM_REDBUF_SLOTS - 1);
+  if (rb->key[i] != hp) {
+    if (rb->key[i]) {
+      __atomic_fetch_add((uint32_t *)rb->key[i], rb->add[i], __ATOMIC_SEQ_CST);
+      rb->taken++;
+    } else {
+      rb->used[rb->n++] = (uint16_t)i;
+    }
+    rb->key[i] = hp;
+    rb->add[i] = 0;
+  }
+  rb->add[i] += v;
+}
+
+/* After n more adds held: when more than a quarter of the last ones took a slot from another
+   word (bins far more than the slots: each add then cost a host atomic and the buffer's work
+   besides), the worker stops holding for the rest of the launch. */
+static inline void sim_redbuf_held(struct sim_redbuf *rb, unsigned n)
+{
+  rb->held += n;
+  if (rb->held >= 4 * SIM_REDBUF_SLOTS) {
+    if (4 * rb->taken > rb->held)
+      rb->off = 1;
+    rb->held = rb->taken = 0;
+  }
+}
+
+/* Before instruction in (NULL: none) of a warp of b accesses allocation al (NULL: none)
+   other than by an add the worker holds back: the worker's held adds go to memory first
+   when they are al's, or when in is volatile or orders the writes before it (sim_redbuf).
+   One test of a pointer while none are held. */
+static inline void sim_redbuf_touch(struct sim_block *b, const struct ptx_inst *in,
+                                    const struct sim_alloc *al)
+{
+  const struct sim_alloc *h = b->worker->red_al;
+  if (__builtin_expect(h != NULL, 0) &&
+      (h == al || (in && (in->flags & (PTX_F_VOLATILE | PTX_F_RELEASE)))))
+    sim_redbuf_flush(b->worker, b->nworkers);
+}
 
 /* Sum of every worker's global writes (monotonic; racy reads are fine). */
 uint64_t sim_launch_global_writes(const struct sim_block *b);
@@ -717,6 +804,10 @@ uint64_t sim_warp_run(struct sim_block *b, struct sim_warp *w, uint64_t quantum)
    past its end, for sim_warp_init, which zeroes only those at the start of a block; or NULL
    when host memory ran out (then all are zeroed). */
 uint64_t *sim_warp_zero_plan(const struct sim_prog *p);
+/* The atoms of p whose old value no instruction reads (their destination register is no
+   operand that any instruction reads): a bitmap, a bit per code index, for the adds a worker
+   may hold back (sim_redbuf); NULL when host memory ran out (none). */
+uint64_t *sim_warp_old_unread(const struct sim_prog *p);
 /* Make lanes m of w, all at pc with top convergence barrier top (-1: none), its current
    group when that is the group select_group would choose next (and report, were the budget
    spent before it runs): 1; else 0, w unchanged. */

@@ -10,7 +10,9 @@
  * warnings are those of the blocks up to it: on more than one worker, a block counts into a
  * table of its own unless it starts as the lowest block not ended, and sim_tally.c sums the
  * tables in index order, dropping those past the fault (kept_until). Global-memory atomics
- * are host atomics; everything else a block touches is its own.
+ * are host atomics (an integer add whose old value nothing reads may wait in its worker's
+ * buffer, sim_redbuf, until the block's turn ends); everything else a block touches is its
+ * own.
  *
  * Blocks that must run at the same time are the exception: the blocks of a cooperative grid
  * (grid.sync()) or of a cluster form a group, which one worker runs interleaved (run_group),
@@ -1048,6 +1050,7 @@ static void run_group(struct launch *L, struct worker_out *out, const struct sim
         continue;
       uint64_t w0 = b->writes;
       status[i] = (uint8_t)sim_block_resume(b, GROUP_SLICE);
+      sim_redbuf_flush(b->worker, L->nworkers);     /* (its turn ended) */
       writes += b->writes - w0;
       if (status[i] == SIM_BS_WAIT) {
         seen[i] = writes + phases + sim_launch_global_writes(b);
@@ -1272,6 +1275,7 @@ static void block_worker(struct worker_out *out, const struct sim_alloc **cache)
     if (fresh)
       sim_block_begin(&s->b);    /* shared memory is poisoned (or zeroed): sim_race_begin */
     enum sim_bstep st = sim_block_resume(&s->b, 0);
+    sim_redbuf_flush(s->b.worker, L->nworkers);   /* (its turn ended: it may resume elsewhere) */
     pthread_mutex_lock(&L->lock);
     L->running--;
     pthread_cond_broadcast(&L->moved);
@@ -1758,6 +1762,8 @@ enum sim_status sim_run(struct sim_device *d, const struct ptx_module *m, const 
     res->cpu_seconds += outs[i].cpu_s;
   if (L.coop_ws)
     sim_free(d, L.coop_ws);
+  for (uint32_t i = 0; i < nwk; i++)
+    sim_redbuf_free(&L.workers[i]);
   free(L.perm);
   free(L.parked);
   free(L.workers);

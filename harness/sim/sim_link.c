@@ -894,6 +894,8 @@ enum sim_status sim_link(struct sim_device *d, const struct ptx_module *m, int f
     p->zero = sim_warp_zero_plan(p);  /* NULL (zero them all) when memory ran out */
   if (st == SIM_OK)
     p->fast = sim_exec_fast_plan(p, &p->vfp);  /* NULL: sim_exec for every instruction */
+  if (st == SIM_OK)
+    p->old_unread = sim_warp_old_unread(p);    /* NULL: every atom's old value kept */
 out:
   free(L.reach);
   free(L.order);
@@ -923,6 +925,7 @@ void sim_prog_free(struct sim_prog *p)
   free(p->copies);
   free(p->svars);
   free(p->zero);
+  free(p->old_unread);
   free(p->croot);
   free(p->rfuncs);
   free(p->hid);

@@ -530,6 +530,7 @@ static const struct sim_tex *object(struct sim_block *b, struct sim_warp *w, uin
     *data = al->data + (t->addr - al->base);
     if (in->op == PTX_OP_SUST)
       sim_mem_wrote(al);
+    sim_redbuf_touch(b, in, al);
   }
   return t;
 }

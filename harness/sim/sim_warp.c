@@ -190,6 +190,53 @@ static unsigned successors(const struct sim_prog *p, uint32_t i, uint32_t s[2])
   return n;
 }
 
+uint64_t *sim_warp_old_unread(const struct sim_prog *p)
+{
+  const uint32_t nr = p->nregs;
+  uint64_t *read = calloc((nr + 63) / 64 + 1, sizeof *read);
+  uint64_t *atoms = calloc((p->ncode + 63) / 64 + 1, sizeof *atoms);
+  if (!read || !atoms) {
+    free(read);
+    free(atoms);
+    return NULL;
+  }
+#define NOTE(r) do { if ((r) < nr) read[(r) / 64] |= 1ull << ((r) % 64); } while (0)
+  /* every register an operand may read: all but operand 0 of an instruction that writes it
+     (writes_dst_fully's, and atom's old value), a register's pair included */
+  for (uint32_t i = 0; i < p->ncode; i++) {
+    const struct ptx_inst *in = &p->code[i];
+    const int writes0 = writes_dst_fully((enum ptx_op)in->op) || in->op == PTX_OP_ATOM;
+    NOTE(in->guard);
+    for (uint32_t o = writes0 ? 1 : 0; o < in->nopd; o++) {
+      const struct ptx_operand *op = &in->opd[o];
+      switch (op->kind) {
+      case PTX_OPD_REG:
+        NOTE(op->reg);
+        NOTE(op->pair);
+        break;
+      case PTX_OPD_ADDR:
+        NOTE(op->reg);
+        break;
+      case PTX_OPD_VEC:
+        for (uint32_t v = 0; v < op->nvec && v < PTX_MAX_VEC; v++)
+          NOTE(op->vreg[v]);
+        break;
+      default:
+        break;
+      }
+    }
+  }
+#undef NOTE
+  for (uint32_t i = 0; i < p->ncode; i++) {
+    const struct ptx_inst *in = &p->code[i];
+    if (in->op == PTX_OP_ATOM && in->nopd && in->opd[0].kind == PTX_OPD_REG &&
+        in->opd[0].reg < nr && !(read[in->opd[0].reg / 64] >> (in->opd[0].reg % 64) & 1))
+      atoms[i / 64] |= 1ull << (i % 64);
+  }
+  free(read);
+  return atoms;
+}
+
 uint64_t *sim_warp_zero_plan(const struct sim_prog *p)
 {
   uint32_t nr = p->nregs - p->nconst, nw = (nr + 63) / 64 ? (nr + 63) / 64 : 1;

@@ -7272,6 +7272,280 @@ START_TEST(test_global_atomic_into_operand)
 }
 END_TEST
 
+/* The integer adds a worker holds back (sim_redbuf) against the lane-by-lane path, which
+   holds none (sim_exec_shortcuts 0): random programs of three warps in two blocks on one
+   worker (a third of them in 64-lane waves), each step an add whose old value nothing
+   reads (red, or atom into a register no instruction reads; u32 or s32) on bins of either
+   of two allocations (the kernel's buffer and a module variable: a worker holds one
+   allocation's at a time), a lane's own word, 256 hashed bins, one word, some lanes only;
+   or a load of those bins (a coalesced warp, a vector, a gather, partial), a store to them
+   (after an add to the same word), an atom whose old value is read, a fence, a barrier.
+   Every read must see what the lanes one at a time give; the buffer, the module variable
+   and the counters must end the same. Then: a histogram on two workers (the sums alone are
+   fixed), with slots of the buffer shared; which accesses send the held adds; and blocks
+   that wait for each other's held adds (a spin, a flag behind a fence or a release) must
+   end, and see them. */
+START_TEST(test_held_adds_match_direct)
+{
+  static const char *const bins[5] = {
+    "  and.b32 %r2, %r1, 63;\n  mul.wide.u32 %rd4, %r2, 4;\n",                 /* its own */
+    "  mul.lo.u32 %r2, %r1, 2654435761;\n  shr.u32 %r2, %r2, 24;\n"
+    "  mul.wide.u32 %rd4, %r2, 4;\n",                                          /* 256 bins */
+    "  mov.u64 %rd4, 12;\n",                                                   /* one word */
+    "  and.b32 %r2, %r1, 7;\n  mul.wide.u32 %rd4, %r2, 4;\n",                  /* 8 bins */
+    "  mul.lo.u32 %r2, %r1, 40503;\n  and.b32 %r2, %r2, 255;\n"
+    "  mul.wide.u32 %rd4, %r2, 4;\n",                                          /* scattered */
+  };
+  static const char *const step[14] = {
+    "  @%p2 red.global.add.u32 [%rd5], %r1;\n",
+    "  @%p2 atom.global.add.u32 %r7, [%rd5], 3;\n",
+    "  @%p2 atom.global.add.s32 %r7, [%rd5], -2;\n",
+    "  @%p2 ld.global.u32 %r4, [%rd5];\n  add.u32 %r6, %r6, %r4;\n",
+    "  and.b32 %r2, %r1, 60;\n  mul.wide.u32 %rd6, %r2, 4;\n  add.s64 %rd6, %rd8, %rd6;\n"
+    "  ld.global.v4.u32 {%r3, %r4, %r5, %r2}, [%rd6];\n  add.u32 %r6, %r6, %r5;\n",
+    "  mul.wide.u32 %rd6, %r1, 4;\n  add.s64 %rd6, %rd8, %rd6;\n"
+    "  @%p2 ld.global.u32 %r4, [%rd6];\n  xor.b32 %r6, %r6, %r4;\n",           /* coalesced */
+    "  @%p2 st.global.u32 [%rd5], %r1;\n",
+    "  @%p2 atom.global.add.u32 %r4, [%rd5], 1;\n  add.u32 %r6, %r6, %r4;\n",
+    "  membar.gl;\n",
+    "  @%p2 red.global.add.u32 [%rd5], %r1;\n  @%p2 st.global.u32 [%rd5], %r2;\n",
+    "  and.b32 %r2, %r1, 63;\n  mul.wide.u32 %rd6, %r2, 16;\n  add.s64 %rd6, %rd8, %rd6;\n"
+    "  ld.global.v4.u32 {%r3, %r4, %r5, %r2}, [%rd6];\n  add.u32 %r6, %r6, %r4;\n",  /* coalesced */
+    "  st.global.u32 [%rd5], %r1;\n",                                  /* every lane's */
+    /* half the lanes in each allocation, which half flipping from warp to warp: the lanes
+       of the one the instruction used last take it, the others find theirs */
+    "  shr.u32 %r2, %r1, 4;\n  shr.u32 %r3, %r1, 5;\n  xor.b32 %r2, %r2, %r3;\n"
+    "  and.b32 %r2, %r2, 1;\n  setp.ne.u32 %p1, %r2, 0;\n  add.s64 %rd6, %rd1, 1024;\n"
+    "  selp.b64 %rd6, %rd9, %rd6, %p1;\n  add.s64 %rd6, %rd6, %rd4;\n"
+    "  @%p2 ld.global.u32 %r4, [%rd6];\n  add.u32 %r6, %r6, %r4;\n",
+    "  shr.u32 %r2, %r1, 4;\n  shr.u32 %r3, %r1, 5;\n  xor.b32 %r2, %r2, %r3;\n"
+    "  and.b32 %r2, %r2, 1;\n  setp.ne.u32 %p1, %r2, 0;\n  add.s64 %rd6, %rd1, 1024;\n"
+    "  selp.b64 %rd6, %rd9, %rd6, %p1;\n  add.s64 %rd6, %rd6, %rd4;\n"
+    "  @%p2 st.global.u32 [%rd6], %r1;\n",
+  };
+  uint64_t rng = 0x2545F4914F6CDD1Dull;
+#define HA_NEXT() (rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17, (uint32_t)(rng >> 11))
+  static char k[16384];
+  const unsigned long flushed0 = sim_redbuf_flushed;
+  unsigned races = 0, clean = 0;
+  for (int trial = 0; trial < 150; trial++) {
+    size_t n = (size_t)snprintf(k, sizeof k,
+      HDR
+      ".global .align 16 .b8 gb[1024];\n"
+      ".visible .entry ha(.param .u64 out)\n{\n"
+      "  .reg .pred %%p<3>;\n  .reg .b32 %%r<8>;\n  .reg .b64 %%rd<10>;\n"
+      "  mov.u32 %%r1, %%tid.x;\n  mov.u32 %%r6, 0;\n  ld.param.u64 %%rd1, [out];\n"
+      "  mov.u64 %%rd9, gb;\n  cvta.to.global.u64 %%rd9, %%rd9;\n");
+    for (int s = 0; s < 10; s++) {
+      const uint32_t kind = HA_NEXT() % 17, sh = HA_NEXT() % 5, part = HA_NEXT() % 3 == 0;
+      const char *text = kind < 5 ? step[HA_NEXT() % 3]    /* adds: a third of the steps */
+                         : kind < 16 ? step[kind - 2] : "  bar.sync 0;\n";
+      n += (size_t)snprintf(k + n, sizeof k - n,
+                            "%s  %s;\n  add.s64 %%rd5, %%rd8, %%rd4;\n%s  .loc 1 %d 3\n%s",
+                            bins[sh], HA_NEXT() % 2 ? "mov.u64 %rd8, %rd9" : "add.s64 %rd8, %rd1, 1024",
+                            part ? "  and.b32 %r5, %r1, 5;\n  setp.ne.u32 %p2, %r5, 0;\n"
+                                 : "  setp.ne.u32 %p2, %r1, 999;\n",
+                            10 + s, text);
+    }
+    /* each thread's sum of what it read, then the module variable, into the buffer */
+    snprintf(k + n, sizeof k - n,
+             "  bar.sync 0;\n  mov.u32 %%r3, %%ctaid.x;\n  mov.u32 %%r4, %%ntid.x;\n"
+             "  mad.lo.u32 %%r2, %%r3, %%r4, %%r1;\n"
+             "  mul.wide.u32 %%rd2, %%r2, 4;\n  add.s64 %%rd3, %%rd1, %%rd2;\n"
+             "  st.global.u32 [%%rd3], %%r6;\n"
+             "  setp.ne.u32 %%p1, %%r3, 1;\n  @%%p1 bra DONE;\n  setp.ge.u32 %%p1, %%r1, 64;\n"
+             "  @%%p1 bra DONE;\n"
+             "  mul.wide.u32 %%rd2, %%r1, 16;\n  add.s64 %%rd6, %%rd9, %%rd2;\n"
+             "  ld.global.v4.u32 {%%r2, %%r3, %%r4, %%r5}, [%%rd6];\n  add.s64 %%rd3, %%rd1, %%rd2;\n"
+             "  st.global.v4.u32 [%%rd3+2048], {%%r2, %%r3, %%r4, %%r5};\n"
+             "DONE:\n  ret;\n}\n.file 1 \"/lab/ha.cu\"\n");
+    struct sim_result r[2];
+    uint32_t got[2][1024];
+    const int wide = trial % 3 == 2;     /* (two full waves: the second finds the cache) */
+    struct sim_launch c = {.grid = {2, 1, 1}, .block = {wide ? 128u : 96u, 1, 1},
+                           .sched = SIM_SCHED_ITS, .workers = 1, .warp_size = wide ? 64 : 32};
+    run_switched(k, "ha", &c, &sim_exec_shortcuts, r, got[0], got[1], sizeof got[0]);
+    ck_assert_mem_eq(&r[0].stats[0], &r[1].stats[0], r[0].nstats * sizeof *r[0].stats);
+    for (unsigned i = 0; i < 1024; i++)
+      ck_assert_msg(got[0][i] == got[1][i], "trial %d: word %u: %u, held %u", trial, i,
+                    got[0][i], got[1][i]);
+    same_race_runs(r, got[0], got[1], sizeof got[0], &races, &clean);
+  }
+#undef HA_NEXT
+  ck_assert_uint_gt(clean, 10);
+  ck_assert_uint_gt(races, 20);
+  ck_assert_uint_gt(sim_redbuf_flushed - flushed0, 1000);
+
+  /* a histogram of 64 warps on two workers, on 256 hashed bins and on 16384 (64 KiB) where
+     every four lanes' words share a slot of the worker's buffer (4096 words apart), and
+     take it from each other: the sums */
+  static const char hk[] =
+    HDR
+    ".visible .entry hh(.param .u64 out, .param .u64 big)\n{\n"
+    "  .reg .pred %p<2>;\n  .reg .b32 %r<8>;\n  .reg .b64 %rd<6>;\n"
+    "  mov.u32 %r1, %tid.x;\n  mov.u32 %r2, %ctaid.x;\n  mad.lo.u32 %r1, %r2, 256, %r1;\n"
+    "  ld.param.u64 %rd1, [out];\n  ld.param.u32 %r5, [big];\n"
+    "  mul.lo.u32 %r3, %r1, 2654435761;\n  shr.u32 %r3, %r3, 24;\n"
+    "  shl.b32 %r6, %r1, 12;\n  shr.u32 %r7, %r1, 2;\n  add.u32 %r6, %r6, %r7;\n"
+    "  and.b32 %r6, %r6, 16383;\n  setp.ne.u32 %p1, %r5, 0;\n  selp.u32 %r3, %r6, %r3, %p1;\n"
+    "  mul.wide.u32 %rd2, %r3, 4;\n  add.s64 %rd3, %rd1, %rd2;\n"
+    "  atom.global.add.u32 %r4, [%rd3], 1;\n  red.global.add.u32 [%rd3], %r2;\n  ret;\n}\n";
+  static uint32_t want[16384], hgot[2][16384];
+  for (int big = 0; big < 2; big++) {
+    const unsigned nb = big ? 16384 : 256;
+    memset(want, 0, sizeof want);
+    for (uint32_t i = 0; i < 8 * 256; i++)
+      want[big ? ((i << 12) + (i >> 2)) & 16383 : (uint32_t)(i * 2654435761u) >> 24] += 1 + i / 256;
+    for (int sc = 0; sc < 2; sc++) {
+      struct fx f;
+      load(&f, hk);
+      uint64_t args[2] = {buffer(&f, 4 * nb, "out"), (uint64_t)big};
+      struct sim_launch hc = {.grid = {8, 1, 1}, .block = {256, 1, 1}, .workers = 2};
+      sim_exec_shortcuts = sc;
+      ck_assert_int_eq(sim_run(f.d, &f.m, "hh", args, 16, &hc, &f.r, f.err, sizeof f.err), SIM_OK);
+      sim_exec_shortcuts = 1;
+      ck_assert_int_eq(sim_read(f.d, args[0], hgot[sc], 4 * nb), SIM_OK);
+      ck_assert_mem_eq(hgot[sc], want, 4 * nb);
+      done(&f);
+    }
+  }
+
+  /* what sends the held adds: four warps (the first's adds find no allocation cached, and
+     go to memory at once) add to a module variable, a word a lane (held), access their
+     other buffer, add again, end. A fence, a volatile access, a release (a store, an
+     atomic), or an access of the module variable itself sends the adds (a flush there and
+     one when the block's turn ends); a plain or relaxed access of the other buffer does not
+     (the turn's alone) */
+  static const struct { const char *op; unsigned flushes; } send[12] = {
+    {"st.global.u32 [%rd4], %r1;", 1}, {"ld.relaxed.gpu.global.u32 %r3, [%rd4];", 1},
+    {"ld.acquire.gpu.global.u32 %r3, [%rd4];", 1}, {"atom.global.exch.b32 %r3, [%rd4], 1;", 1},
+    {"membar.gl;", 2}, {"fence.acq_rel.gpu;", 2}, {"fence.sc.sys;", 2},
+    {"st.volatile.global.u32 [%rd4], %r1;", 2}, {"ld.volatile.global.u32 %r3, [%rd4];", 2},
+    {"st.release.gpu.global.u32 [%rd4], %r1;", 2},
+    {"atom.release.gpu.global.exch.b32 %r3, [%rd4], 1;", 2}, {"ld.global.u32 %r3, [%rd2];", 2}};
+  for (int i = 0; i < 12; i++) {
+    char fk[1024];
+    snprintf(fk, sizeof fk,
+             HDR
+             ".global .align 4 .b8 data[128];\n"
+             ".visible .entry fl(.param .u64 out)\n{\n"
+             "  .reg .b32 %%r<8>;\n  .reg .b64 %%rd<6>;\n"
+             "  mov.u32 %%r1, %%tid.x;\n  ld.param.u64 %%rd1, [out];\n"
+             "  mov.u64 %%rd2, data;\n  cvta.to.global.u64 %%rd2, %%rd2;\n"
+             "  and.b32 %%r2, %%r1, 31;\n  mul.wide.u32 %%rd3, %%r2, 4;\n  add.s64 %%rd2, %%rd2, %%rd3;\n"
+             "  mul.wide.u32 %%rd3, %%r1, 4;\n  add.s64 %%rd4, %%rd1, %%rd3;\n"
+             "  red.global.add.u32 [%%rd2], %%r1;\n  %s\n  red.global.add.u32 [%%rd2], 1;\n"
+             "  ret;\n}\n", send[i].op);
+    struct fx f;
+    load(&f, fk);
+    uint64_t out = buffer(&f, 512, "out");
+    struct sim_launch fc = {.grid = {1, 1, 1}, .block = {128, 1, 1}, .workers = 1};
+    const unsigned long before = sim_redbuf_flushes;
+    ck_assert_int_eq(sim_run(f.d, &f.m, "fl", &out, 8, &fc, &f.r, f.err, sizeof f.err), SIM_OK);
+    ck_assert_msg(f.r.outcome == SIM_RAN_OK, "%s: %s", send[i].op, f.r.fault.message);
+    const unsigned long n = sim_redbuf_flushes - before;
+    ck_assert_msg(send[i].flushes == 1 ? n == 1 : n >= 2, "%s: %lu flushes", send[i].op, n);
+    done(&f);
+  }
+
+  /* 64-lane waves: the second adds to its words (held: the first left the allocation
+     cached), then loads them as one coalesced run: it sees its add and the first's */
+  {
+    static const char wk[] =
+      HDR
+      ".visible .entry wv(.param .u64 out)\n{\n"
+      "  .reg .b32 %r<8>;\n  .reg .b64 %rd<8>;\n"
+      "  mov.u32 %r1, %tid.x;\n  ld.param.u64 %rd1, [out];\n  and.b32 %r2, %r1, 63;\n"
+      "  mul.wide.u32 %rd2, %r2, 4;\n  add.s64 %rd3, %rd1, %rd2;\n"
+      "  red.global.add.u32 [%rd3], 1;\n  ld.global.u32 %r4, [%rd3];\n"
+      "  mul.wide.u32 %rd4, %r1, 4;\n  add.s64 %rd5, %rd1, %rd4;\n"
+      "  st.global.u32 [%rd5+256], %r4;\n  ret;\n}\n";
+    struct sim_result wr[2];
+    uint32_t wgot[2][192];
+    struct sim_launch wc = {.grid = {1, 1, 1}, .block = {128, 1, 1}, .workers = 1,
+                            .warp_size = 64};
+    run_switched(wk, "wv", &wc, &sim_exec_shortcuts, wr, wgot[0], wgot[1], sizeof wgot[0]);
+    for (int i = 0; i < 2; i++) {
+      ck_assert_msg(wr[i].outcome == SIM_RAN_OK, "%s", wr[i].fault.message);
+      for (unsigned l = 0; l < 64; l++) {
+        ck_assert_uint_eq(wgot[i][l], 2);
+        ck_assert_msg(wgot[i][64 + 64 + l] == 2, "lane %u of the second wave read %u", l,
+                      wgot[i][128 + l]);
+      }
+      sim_result_free(&wr[i]);
+    }
+  }
+
+  /* one block publishes what it added to a module variable with a flag in another allocation
+     (behind a fence, a volatile store, a release store), then waits for the other to answer,
+     with relaxed loads (which send nothing); the other, on the second worker, reads the
+     variable once it sees the flag: it must see the add */
+  static const char *const publish[4] = {
+    "membar.gl;\n  st.global.u32", "st.volatile.global.u32", "st.release.gpu.global.u32",
+    "fence.acq_rel.gpu;\n  st.relaxed.gpu.global.u32"};
+  for (int pb = 0; pb < 4; pb++) {
+    char pk[2048];
+    snprintf(pk, sizeof pk,
+             HDR
+             ".global .align 4 .u32 data;\n"
+             ".visible .entry pb(.param .u64 out)\n{\n"
+             "  .reg .pred %%p<3>;\n  .reg .b32 %%r<8>;\n  .reg .b64 %%rd<6>;\n"
+             "  mov.u32 %%r1, %%tid.x;\n  mov.u32 %%r3, %%ctaid.x;\n  ld.param.u64 %%rd1, [out];\n"
+             "  mov.u64 %%rd2, data;\n  cvta.to.global.u64 %%rd2, %%rd2;\n"
+             "  mov.u32 %%r4, 1;\n  setp.ne.u32 %%p1, %%r1, 0;\n  @%%p1 bra END;\n"
+             "  setp.ne.u32 %%p1, %%r3, 0;\n  @%%p1 bra READER;\n"
+             "  red.global.add.u32 [%%rd2], 5;\n  %s [%%rd1], %%r4;\n"
+             "ACK:\n  ld.relaxed.gpu.global.u32 %%r5, [%%rd1+4];\n"
+             "  setp.eq.u32 %%p2, %%r5, 0;\n  @%%p2 bra ACK;\n  bra END;\n"
+             "READER:\n  ld.volatile.global.u32 %%r5, [%%rd1];\n"
+             "  setp.eq.u32 %%p2, %%r5, 0;\n  @%%p2 bra READER;\n"
+             "  ld.global.u32 %%r6, [%%rd2];\n  st.global.u32 [%%rd1+8], %%r6;\n"
+             "  st.volatile.global.u32 [%%rd1+4], %%r4;\n"
+             "END:\n  ret;\n}\n", publish[pb]);
+    for (int rep = 0; rep < 2; rep++) {
+      struct sim_result pr[2];
+      uint32_t pgot[2][4];
+      struct sim_launch pc = {.grid = {2, 1, 1}, .block = {32, 1, 1}, .workers = 2};
+      run_switched(pk, "pb", &pc, &sim_exec_shortcuts, pr, pgot[0], pgot[1], sizeof pgot[0]);
+      for (int i = 0; i < 2; i++) {
+        ck_assert_msg(pr[i].outcome == SIM_RAN_OK, "%s: %s", publish[pb], pr[i].fault.message);
+        ck_assert_msg(pgot[i][2] == 5, "%s: the reader saw %u", publish[pb], pgot[i][2]);
+        sim_result_free(&pr[i]);
+      }
+    }
+  }
+
+  /* blocks that wait until every block has added (a grid barrier of a first attempt): the
+     add held, then a volatile spin (which sends it) or a relaxed one (the block parks, its
+     turn ends, the add goes) */
+  for (int vol = 0; vol < 2; vol++) {
+    char sk[1024];
+    snprintf(sk, sizeof sk,
+             HDR
+             ".visible .entry sp(.param .u64 out)\n{\n"
+             "  .reg .pred %%p<3>;\n  .reg .b32 %%r<8>;\n  .reg .b64 %%rd<6>;\n"
+             "  mov.u32 %%r1, %%tid.x;\n  ld.param.u64 %%rd1, [out];\n"
+             "  setp.ne.u32 %%p1, %%r1, 0;\n  @%%p1 bra W;\n"
+             "  atom.global.add.u32 %%r4, [%%rd1], 1;\n"
+             "SPIN:\n  ld.%s.global.u32 %%r2, [%%rd1];\n"
+             "  setp.lt.u32 %%p2, %%r2, 6;\n  @%%p2 bra SPIN;\n"
+             "W:\n  bar.sync 0;\n  ret;\n}\n", vol ? "volatile" : "relaxed.gpu");
+    for (uint32_t wk = 1; wk <= 2; wk++) {
+      struct sim_result sr[2];
+      uint32_t sgot[2][4];
+      struct sim_launch sc = {.grid = {6, 1, 1}, .block = {64, 1, 1}, .workers = wk};
+      run_switched(sk, "sp", &sc, &sim_exec_shortcuts, sr, sgot[0], sgot[1], sizeof sgot[0]);
+      for (int i = 0; i < 2; i++) {
+        ck_assert_msg(sr[i].outcome == SIM_RAN_OK, "%s spin, %u workers: %s",
+                      vol ? "volatile" : "relaxed", wk, sr[i].fault.message);
+        ck_assert_uint_eq(sgot[i][0], 6);
+        sim_result_free(&sr[i]);
+      }
+    }
+  }
+}
+END_TEST
+
 /* sim_race_global's record of a lane's whole words that the filters say are new (words_new)
    against gword_one's word by word (sim_race_lane_shortcuts 0): random programs of three
    warps, each step a vector store of 2 or 4 words a lane (st.global.v2/.v4, one lane's
@@ -8718,6 +8992,7 @@ Suite *suite_sim(void)
   tcase_add_test(t, test_shared_atomic_adds_match_lanes);
   tcase_add_test(t, test_global_atomics_match_lanes);
   tcase_add_test(t, test_global_atomic_into_operand);
+  tcase_add_test(t, test_held_adds_match_direct);
   tcase_add_test(t, test_float_atomics_flush_in_global);
   tcase_add_test(t, test_global_words_new_match_general_path);
   tcase_add_test(t, test_global_stores_words_match_general_path);

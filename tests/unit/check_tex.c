@@ -13,6 +13,7 @@
 
 #include "ptx/ptx.h"
 #include "sim/sim.h"
+#include "sim/sim_int.h"
 #include "suites.h"
 
 static uint32_t fb(float f)
@@ -491,6 +492,52 @@ START_TEST(test_queries_and_surface_modes) {
 }
 END_TEST
 
+/* A texture over a buffer whose words a warp's adds were held back for (sim_redbuf: red,
+   in the second warp, once the first has left the allocation cached): the fetch sees them */
+START_TEST(test_fetch_after_held_adds) {
+  static const char k[] =
+    ".version 9.0\n.target sm_90\n.address_size 64\n"
+    ".visible .entry k(.param .u64 t, .param .u64 b, .param .u64 o)\n{\n"
+    ".reg .b32 %r<8>;\n.reg .b64 %rd<8>;\n"
+    "mov.u32 %r1, %tid.x;\nld.param.u64 %rd1, [t];\nld.param.u64 %rd2, [b];\n"
+    "ld.param.u64 %rd3, [o];\nand.b32 %r2, %r1, 31;\nmul.wide.u32 %rd4, %r2, 4;\n"
+    "add.s64 %rd5, %rd2, %rd4;\nred.global.add.u32 [%rd5], 1;\n"
+    "tex.1d.v4.u32.s32 {%r3, %r4, %r5, %r6}, [%rd1, {%r2}];\n"
+    "mul.wide.u32 %rd6, %r1, 4;\nadd.s64 %rd7, %rd3, %rd6;\nst.global.u32 [%rd7], %r3;\n"
+    "ret;\n}\n";
+  struct ptx_module m;
+  struct ptx_error e;
+  ck_assert_msg(ptx_parse(k, strlen(k), &m, &e) == PTX_OK, "%s", e.msg);
+  struct sim_device *d = sim_device_new();
+  char err[256];
+  uint64_t p[3];
+  uint32_t o[64];
+  ck_assert_int_eq(sim_malloc(d, 128, "bins", &p[1]), SIM_OK);
+  ck_assert_int_eq(sim_malloc(d, sizeof o, "out", &p[2]), SIM_OK);
+  static const uint32_t zero[32];
+  ck_assert_int_eq(sim_write(d, p[1], zero, sizeof zero), SIM_OK);
+  struct sim_tex t = tex(SIM_TEX_1D, SIM_TEX_UINT, 32, 1, 32, 1, 1);
+  t.res = SIM_TEX_RES_LINEAR;
+  t.addr = p[1];
+  ck_assert_int_eq(sim_tex_create(d, &t, &p[0], err, sizeof err), 0);
+  struct sim_launch c = {.grid = {1, 1, 1}, .block = {64, 1, 1}, .workers = 1};
+  struct sim_result r;
+  memset(&r, 0, sizeof r);
+  const unsigned long held = sim_redbuf_flushed;
+  ck_assert_int_eq(sim_run(d, &m, "k", p, sizeof p, &c, &r, err, sizeof err), SIM_OK);
+  ck_assert_msg(r.outcome == SIM_RAN_OK, "%s", r.fault.message);
+  ck_assert_uint_ge(sim_redbuf_flushed - held, 32);
+  ck_assert_int_eq(sim_read(d, p[2], o, sizeof o), SIM_OK);
+  for (unsigned l = 0; l < 32; l++) {
+    ck_assert_msg(o[l] == 1 || o[l] == 2, "lane %u of warp 0 fetched %u", l, o[l]);
+    ck_assert_msg(o[32 + l] == 2, "lane %u of warp 1 fetched %u", l, o[32 + l]);
+  }
+  sim_result_free(&r);
+  sim_device_free(d);
+  ptx_module_free(&m);
+}
+END_TEST
+
 Suite *suite_tex(void)
 {
   Suite *s = suite_create("tex");
@@ -509,6 +556,7 @@ Suite *suite_tex(void)
   suite_add_tcase(s, tc);
   tc = tcase_create("instructions");
   tcase_add_test(tc, test_queries_and_surface_modes);
+  tcase_add_test(tc, test_fetch_after_held_adds);
   suite_add_tcase(s, tc);
   return s;
 }

@@ -44,6 +44,7 @@ cases=(
   "bare_loop|bare_loop|bare_loop|64|256|u32buf:16384:zero i32:$((10000 * scale))"
   "saxpy|mem_mixed|saxpy|512|256|i32:$n f32:1.5 f32buf:$n:rand:1 f32buf:$n:rand:2"
   "reduce|mem_mixed|reduce|512|256|f32buf:$n:rand:3 f32buf:512:zero i32:$n"
+  "histo_g|mem_mixed|histo_global|512|256|u32buf:$n:rand:4 u32buf:256:zero i32:$n"
 )
 
 # The integer after "key": in a JSON text (one level of nesting is enough here).

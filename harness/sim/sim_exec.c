@@ -1466,7 +1466,6 @@ static inline void ld_global_seq(struct sim_block *b, struct sim_warp *w, uint32
                                  const struct sim_alloc *al0, uint64_t a0, unsigned size, int sgn)
 {
   enum ptx_space sp = (enum ptx_space)in->space;
-  sim_redbuf_touch(b, in, al0);
   if (b->race_gused && sp == PTX_SP_GLOBAL && !(in->flags & PTX_F_VOLATILE) &&
       a0 + 31u * size >= b->race_glo && a0 <= b->race_glo + b->race_gspan)
     sim_race_global_reads_seq(b, w, pc, a0, size);
@@ -1501,7 +1500,6 @@ static inline void st_global_seq(struct sim_block *b, struct sim_warp *w, uint32
                                  const struct ptx_inst *in, const uint64_t *sv,
                                  const struct sim_alloc *al0, uint64_t a0, unsigned size)
 {
-  sim_redbuf_touch(b, in, al0);
   uint8_t *dst = al0->data + (a0 - al0->base);
   int64_t ahead = prefetch_next(w, pc, al0, a0, 32 * size, 1);
   sim_mem_wrote(al0);
@@ -2244,6 +2242,7 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
       uint64_t a0;
       if (e == SIM_FULL32 && W == 32 && (size == 4 || size == 8) &&
           warp_seq(al0, base, (uint64_t)ad->imm, size, &a0)) {
+        sim_redbuf_touch(b, in, al0);
         ld_global_seq(b, w, pc, in, dd, al0, a0, size, sgn);
         break;
       }
@@ -2376,6 +2375,7 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
       uint64_t a0;
       if (e == SIM_FULL32 && W == 32 && (size == 4 || size == 8) &&
           warp_seq(al0, base, (uint64_t)ad->imm, size, &a0) && !al0->read_only) {
+        sim_redbuf_touch(b, in, al0);
         st_global_seq(b, w, pc, in, sv, al0, a0, size);
         break;
       }
@@ -2567,8 +2567,10 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
       unsigned nch = 0;            /* lanes whose operation changed memory */
       sim_mem_wrote(al);
       /* a 32-bit integer add whose old values nothing reads (a red, or an atom whose
-         destination no instruction reads), neither volatile nor a release: the worker may
-         hold it back (sim_redbuf); any other operation on al sends what it holds first */
+         destination no instruction reads), neither volatile nor a release: on many words,
+         the worker may hold it back (sim_redbuf); on one, it is one host add, which needs
+         nothing sent first (adds commute, and nothing reads its old value); any other
+         operation on al sends what the worker holds first */
       struct sim_redbuf *rb = NULL;
       if (in->sub == PTX_ATOM_ADD && (t == PTX_T_U32 || t == PTX_T_S32) &&
           (!is_atom || (b->prog->old_unread && b->prog->old_unread[pc / 64] >> (pc % 64) & 1)) &&
@@ -2576,10 +2578,6 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
         rb = sim_redbuf_get(b->worker);
       if (!rb)
         sim_redbuf_touch(b, in, al);
-      else if (b->worker->red_al != al) {
-        sim_redbuf_flush(b->worker, b->nworkers);    /* (another allocation's) */
-        b->worker->red_al = al;
-      }
       if (in->sub == PTX_ATOM_ADD && (t == PTX_T_U32 || t == PTX_T_S32) && e == SIM_FULL32) {
         /* a whole warp's (a histogram's, a count's): the loop below without its lane tests,
            the old values' type chosen before it; on one address (a total's), one host add
@@ -2603,6 +2601,7 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
             old += v;
           }
         } else if (rb) {
+          sim_redbuf_hold(b->worker, al, b->nworkers);
           for (unsigned l = 0; l < 32; l++) {
             const uint32_t v = (uint32_t)bv[l];
             sim_redbuf_add(rb, hb + (uintptr_t)av[l], v);
@@ -2652,6 +2651,7 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
           memcpy(dv, olds, sizeof olds);
         nch += n;
       } else if (rb) {             /* (a partial warp's) */
+        sim_redbuf_hold(b->worker, al, b->nworkers);
         FOR_LANES(e) {
           const uint32_t v = (uint32_t)bv[l];
           sim_redbuf_add(rb, hb + (uintptr_t)av[l], v);
@@ -3625,7 +3625,6 @@ static inline void ld_global_lanes(struct sim_block *b, struct sim_warp *w, uint
   const unsigned W = 32;
   const enum ptx_space sp = (enum ptx_space)in->space;
   const enum ptx_type t = (enum ptx_type)in->type;
-  sim_redbuf_touch(b, in, al0);
   if (b->race_gused && sp == PTX_SP_GLOBAL && !(in->flags & PTX_F_VOLATILE))
     sim_race_global_reads(b, w, pc, SIM_FULL32, av, size * n);
   const struct ptx_operand *d = &in->opd[0];
@@ -3675,7 +3674,6 @@ static inline int st_global_lanes(struct sim_block *b, struct sim_warp *w, uint3
   const struct ptx_operand *s = &in->opd[1];
   const uint64_t *sv[4];
   store_srcs(w, s, n, sv);
-  sim_redbuf_touch(b, in, al0);
   const int race = b->race && !(in->flags & PTX_F_VOLATILE);
   if (race && n == 1) {
     if (sim_race_global_stores(b, w, pc, SIM_FULL32, av, size, al0->data, al0->base, sv[0]))
@@ -3715,7 +3713,6 @@ static void vec_global_seq(struct sim_block *b, struct sim_warp *w, uint32_t pc,
 {
   const unsigned W = 32, acc = size * n;
   const enum ptx_space sp = (enum ptx_space)in->space;
-  sim_redbuf_touch(b, in, al0);
   uint8_t *host = al0->data + (a0 - al0->base);
   const struct ptx_operand *v = &in->opd[load ? 0 : 1];
   if (load) {
@@ -3753,9 +3750,36 @@ static void vec_global_seq(struct sim_block *b, struct sim_warp *w, uint32_t pc,
   sim_stats_seq(b, pc, sp, a0, acc, al0, 0);
 }
 
+/* run_global_lanes's access while the worker holds adds back (sim_redbuf; run_global sends
+   every one there then): the held adds sent first where they must go, then a coalesced
+   scalar access as run_global runs it (1); else 0, for run_global_lanes's own paths. Out
+   of line: rare, and kept out of those paths' registers. */
+static __attribute__((noinline, cold)) int run_global_held(struct sim_block *b,
+                                                           struct sim_warp *w, uint32_t pc,
+                                                           const struct ptx_inst *in, unsigned f,
+                                                           struct sim_inst_stats *ist,
+                                                           const struct sim_alloc *al0,
+                                                           unsigned size, unsigned n, int load)
+{
+  const unsigned W = 32;
+  const struct ptx_operand *ad = &in->opd[load ? 1 : 0];
+  uint64_t a0;
+  sim_redbuf_touch(b, in, al0);
+  if (n > 1 || !warp_seq(al0, REG(ad->reg), (uint64_t)ad->imm, size, &a0) ||
+      (!load && al0->read_only))
+    return 0;
+  run_count(b, w, pc, ist);
+  if (load)
+    ld_global_seq(b, w, pc, in, REG(in->opd[0].reg), al0, a0, size, f >> 6 & 1);
+  else
+    st_global_seq(b, w, pc, in, REG(in->opd[1].reg), al0, a0, size);
+  return 1;
+}
+
 /* run_global's accesses other than one coalesced scalar access: a vector (of shared memory
-   too: run_shared_vec), or lanes at any addresses. Out of line, so that sim_exec_run's loop
-   keeps its registers. */
+   too: run_shared_vec), or lanes at any addresses; and every access while the worker holds
+   adds back, which sim_redbuf_touch sends first where they must go. Out of line, so that
+   sim_exec_run's loop keeps its registers. */
 static __attribute__((noinline)) int run_global_lanes(struct sim_block *b, struct sim_warp *w,
                                                       uint32_t pc, const struct ptx_inst *in,
                                                       unsigned f, struct sim_inst_stats *ist)
@@ -3768,6 +3792,9 @@ static __attribute__((noinline)) int run_global_lanes(struct sim_block *b, struc
   const struct sim_alloc *al0 = b->alloc_cache[pc];
   const uint32_t acc = size * n;                   /* a lane's bytes, and their alignment */
   uint64_t av[32], off[32], a0;
+  if (__builtin_expect(b->worker->red_al != NULL, 0) &&
+      run_global_held(b, w, pc, in, f, ist, al0, size, n, load))
+    return 1;
   if (n > 1 && acc <= 16 && warp_seq(al0, REG(ad->reg), (uint64_t)ad->imm, acc, &a0) &&
       (load || !al0->read_only)) {
     run_count(b, w, pc, ist);
@@ -3795,15 +3822,18 @@ static __attribute__((noinline)) int run_global_lanes(struct sim_block *b, struc
    (run_global_lanes). */
 static inline __attribute__((always_inline)) int run_global(struct sim_block *b, struct sim_warp *w,
                                                 uint32_t pc, const struct ptx_inst *in,
-                                                unsigned f, struct sim_inst_stats *ist)
+                                                unsigned f, struct sim_inst_stats *ist,
+                                                int held)
 {
   const unsigned W = 32, size = 1u << (f >> 4 & 3);
   const int load = (f & 15) == FK_LDG;
   const struct ptx_operand *ad = &in->opd[load ? 1 : 0];
   const struct sim_alloc *al0 = b->alloc_cache[pc];
   uint64_t a0;
-  if ((f & 128) || !warp_seq(al0, REG(ad->reg), (uint64_t)ad->imm, size, &a0) ||
-      (!load && al0->read_only))
+  /* (while the worker holds adds back, run_global_lanes: a call to send them here would
+     cost the loop around it) */
+  if ((f & 128) || held ||
+      !warp_seq(al0, REG(ad->reg), (uint64_t)ad->imm, size, &a0) || (!load && al0->read_only))
     return run_global_lanes(b, w, pc, in, f, ist);
   run_count(b, w, pc, ist);
   if (load)
@@ -3897,6 +3927,9 @@ static inline __attribute__((always_inline)) uint32_t exec_run(struct sim_block 
   uint32_t gbits_pc = UINT32_MAX;  /* gbits_pc (the next one), else UINT32_MAX */
   uint64_t split;                  /* the lanes that take a branch that splits m */
   unsigned f = fast[pc];           /* pc's plan byte, read once for the test and the case */
+  /* the worker holds adds back (sim_redbuf): none start in a run (an atom is no kind of the
+     plan: it ends the run), so what it was at the start is true or stale, never missed */
+  const int held = b->worker->red_al != NULL;
   do {
     int r = 1;
     /* a partial warp runs only the kinds that apply its mask (PART_KINDS); any other stops
@@ -3914,10 +3947,10 @@ static inline __attribute__((always_inline)) uint32_t exec_run(struct sim_block 
       r = run_shared(b, w, pc, in, (f & ~15u) | FK_LDSU, ist, m, nm);
       break;
     case FK_LDG:
-      r = run_global(b, w, pc, in, (f & ~15u) | FK_LDG, ist);
+      r = run_global(b, w, pc, in, (f & ~15u) | FK_LDG, ist, held);
       break;
     case FK_STG:
-      r = run_global(b, w, pc, in, (f & ~15u) | FK_STG, ist);
+      r = run_global(b, w, pc, in, (f & ~15u) | FK_STG, ist, held);
       break;
     case FK_LDP:
       r = run_param(b, w, pc, in, f, ist, m, nm);

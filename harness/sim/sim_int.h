@@ -641,9 +641,8 @@ void sim_redbuf_flush(struct sim_worker *wk, uint32_t nworkers);
 /* Words the flushes have added to memory, and the flushes that added any, over every launch
    (for the tests: that adds were held, and when they went). */
 extern unsigned long sim_redbuf_flushed, sim_redbuf_flushes;
-/* The buffer of wk, allocated at the first call; NULL when host memory ran out, or once
-   holding stopped paying (then the adds go to memory at once). */
-struct sim_redbuf *sim_redbuf_get(struct sim_worker *wk);
+/* Allocate wk's buffer (NULL when host memory ran out). */
+struct sim_redbuf *sim_redbuf_alloc(struct sim_worker *wk);
 /* Free wk's buffer (empty: every block's turn flushed it). */
 void sim_redbuf_free(struct sim_worker *wk);
 
@@ -663,6 +662,24 @@ static inline void sim_redbuf_add(struct sim_redbuf *rb, uintptr_t hp, uint32_t 
     rb->add[i] = 0;
   }
   rb->add[i] += v;
+}
+
+/* The buffer of wk, allocated at the first call; NULL when host memory ran out, or once
+   holding stopped paying (then the adds go to memory at once). */
+static inline struct sim_redbuf *sim_redbuf_get(struct sim_worker *wk)
+{
+  struct sim_redbuf *rb = wk->red ? wk->red : sim_redbuf_alloc(wk);
+  return rb && !rb->off ? rb : NULL;
+}
+
+/* Before adds to allocation al are held: what wk holds for another goes to memory. */
+static inline void sim_redbuf_hold(struct sim_worker *wk, const struct sim_alloc *al,
+                                   uint32_t nworkers)
+{
+  if (wk->red_al != al) {
+    sim_redbuf_flush(wk, nworkers);
+    wk->red_al = al;
+  }
 }
 
 /* After n more adds held: when more than a quarter of the last ones took a slot from another

@@ -5,11 +5,9 @@
 
 #include "sim/sim_int.h"
 
-struct sim_redbuf *sim_redbuf_get(struct sim_worker *wk)
+struct sim_redbuf *sim_redbuf_alloc(struct sim_worker *wk)
 {
-  if (!wk->red)
-    wk->red = calloc(1, sizeof *wk->red);   /* (keys zero: every slot free) */
-  return wk->red && !wk->red->off ? wk->red : NULL;
+  return wk->red = calloc(1, sizeof *wk->red);   /* (keys zero: every slot free) */
 }
 
 unsigned long sim_redbuf_flushed, sim_redbuf_flushes;

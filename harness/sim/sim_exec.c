@@ -3750,6 +3750,24 @@ static void vec_global_seq(struct sim_block *b, struct sim_warp *w, uint32_t pc,
   sim_stats_seq(b, pc, sp, a0, acc, al0, 0);
 }
 
+/* A coalesced scalar global access at a0 in al0 (warp_seq found it so; writable for a
+   store), counted and run: run_global's, and run_global_held's. */
+static inline __attribute__((always_inline)) void run_seq(struct sim_block *b,
+                                                          struct sim_warp *w, uint32_t pc,
+                                                          const struct ptx_inst *in,
+                                                          unsigned f,
+                                                          struct sim_inst_stats *ist,
+                                                          const struct sim_alloc *al0,
+                                                          uint64_t a0, unsigned size, int load)
+{
+  const unsigned W = 32;
+  run_count(b, w, pc, ist);
+  if (load)
+    ld_global_seq(b, w, pc, in, REG(in->opd[0].reg), al0, a0, size, f >> 6 & 1);
+  else
+    st_global_seq(b, w, pc, in, REG(in->opd[1].reg), al0, a0, size);
+}
+
 /* run_global_lanes's access while the worker holds adds back (sim_redbuf; run_global sends
    every one there then): the held adds sent first where they must go, then a coalesced
    scalar access as run_global runs it (1); else 0, for run_global_lanes's own paths. Out
@@ -3768,11 +3786,7 @@ static __attribute__((noinline, cold)) int run_global_held(struct sim_block *b,
   if (n > 1 || !warp_seq(al0, REG(ad->reg), (uint64_t)ad->imm, size, &a0) ||
       (!load && al0->read_only))
     return 0;
-  run_count(b, w, pc, ist);
-  if (load)
-    ld_global_seq(b, w, pc, in, REG(in->opd[0].reg), al0, a0, size, f >> 6 & 1);
-  else
-    st_global_seq(b, w, pc, in, REG(in->opd[1].reg), al0, a0, size);
+  run_seq(b, w, pc, in, f, ist, al0, a0, size, load);
   return 1;
 }
 
@@ -3835,11 +3849,7 @@ static inline __attribute__((always_inline)) int run_global(struct sim_block *b,
   if ((f & 128) || held ||
       !warp_seq(al0, REG(ad->reg), (uint64_t)ad->imm, size, &a0) || (!load && al0->read_only))
     return run_global_lanes(b, w, pc, in, f, ist);
-  run_count(b, w, pc, ist);
-  if (load)
-    ld_global_seq(b, w, pc, in, REG(in->opd[0].reg), al0, a0, size, f >> 6 & 1);
-  else
-    st_global_seq(b, w, pc, in, REG(in->opd[1].reg), al0, a0, size);
+  run_seq(b, w, pc, in, f, ist, al0, a0, size, load);
   return 1;
 }
 

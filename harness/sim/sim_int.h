@@ -582,7 +582,6 @@ struct sim_block {
                                     the generator that shuffles its warps' turns */
 };
 
-
 /* The splitmix64 step: the next pseudo-random number of the order generator at *s
    (sim_launch.order_seed). */
 static inline uint64_t sim_order_next(uint64_t *s)
@@ -617,15 +616,15 @@ _Static_assert(sizeof(struct sim_worker) == 64, "struct sim_worker is one cache 
    sums such 32-bit adds by word (red, or an atom whose destination no instruction reads:
    sim_prog.old_unread) and adds each word's sum to memory later, with one host atomic.
    Integer adds commute, so memory ends the same; until then the adds are this worker's
-   alone, as a relaxed atomic may be. Before anything could see the difference, the worker
-   adds them (sim_redbuf_flush): when one of its warps accesses that allocation in any other
-   way (sim_redbuf_touch, on every path to global memory), at a fence, a volatile access or
-   a release (the PTX memory model's orderings across blocks; within a block a warp's own
-   access flushes), and whenever a block's turn on the worker ends (it ends, parks, waits:
-   another worker may resume it). With one worker every read sees what it would without
-   them, and the progress watch counts each add when it is made, as before; with several,
-   a flush that adds anything counts one write more, so that a block parked on another
-   worker looks again. */
+   alone, as a relaxed atomic's may be. The worker adds them to memory (sim_redbuf_flush)
+   before any access that must see them: when one of its warps accesses that allocation in
+   any other way (sim_redbuf_touch, on every path to global memory: a block's warps all run
+   on its worker), at a fence, a volatile access or a release (the PTX memory model's
+   orderings across blocks), and whenever a block's turn on the worker ends (it ends, parks,
+   waits: another worker may resume it). With one worker every read sees what it would
+   without them, and the progress watch counts each add when it is made, as before; with
+   several, a flush that adds anything counts one write more, so that a block parked on
+   another worker looks again. */
 #define SIM_REDBUF_SLOTS 4096u
 struct sim_redbuf {
   uint32_t n;                          /* slots in use */

@@ -7282,9 +7282,10 @@ END_TEST
    (after an add to the same word), an atom whose old value is read, a fence, a barrier.
    Every read must see what the lanes one at a time give; the buffer, the module variable
    and the counters must end the same. Then: a histogram on two workers (the sums alone are
-   fixed), with slots of the buffer shared; which accesses send the held adds; and blocks
-   that wait for each other's held adds (a spin, a flag behind a fence or a release) must
-   end, and see them. */
+   fixed), with slots of the buffer shared; which accesses send the held adds; an atom
+   whose old value is read only as a store's address (not held); and blocks that wait for
+   each other's held adds (a spin, a flag behind a fence or a release) must end, and see
+   them. */
 START_TEST(test_held_adds_match_direct)
 {
   static const char *const bins[5] = {
@@ -7473,6 +7474,34 @@ START_TEST(test_held_adds_match_direct)
                       wgot[i][128 + l]);
       }
       sim_result_free(&wr[i]);
+    }
+  }
+
+  /* an atom whose old value is read only as another instruction's address (operand 0 of a
+     store): not held, its old values written (the second warp's, after the first's adds) */
+  {
+    static const char ak[] =
+      HDR
+      ".visible .entry ad(.param .u64 out)\n{\n"
+      "  .shared .align 4 .b8 sm[256];\n"
+      "  .reg .pred %p<2>;\n  .reg .b32 %r<8>;\n  .reg .b64 %rd<8>;\n"
+      "  mov.u32 %r1, %tid.x;\n  ld.param.u64 %rd1, [out];\n  and.b32 %r2, %r1, 31;\n"
+      "  mul.wide.u32 %rd2, %r2, 4;\n  add.s64 %rd3, %rd1, %rd2;\n  shl.b32 %r5, %r2, 3;\n"
+      "  setp.lt.u32 %p1, %r1, 32;\n  @%p1 st.global.u32 [%rd3], %r5;\n  bar.sync 0;\n"
+      "  atom.global.add.u32 %r4, [%rd3], 4;\n  st.shared.u32 [%r4], %r1;\n  bar.sync 0;\n"
+      "  mul.wide.u32 %rd4, %r1, 4;\n  mov.u32 %r6, sm;\n  shl.b32 %r7, %r1, 2;\n"
+      "  add.u32 %r6, %r6, %r7;\n  ld.shared.u32 %r3, [%r6];\n  add.s64 %rd5, %rd1, %rd4;\n"
+      "  st.global.u32 [%rd5+256], %r3;\n  ret;\n}\n";
+    struct sim_result ar[2];
+    uint32_t agot[2][128];
+    struct sim_launch ac = {.grid = {1, 1, 1}, .block = {64, 1, 1}, .workers = 1};
+    run_switched(ak, "ad", &ac, &sim_exec_shortcuts, ar, agot[0], agot[1], sizeof agot[0]);
+    for (int i = 0; i < 2; i++) {
+      ck_assert_msg(ar[i].outcome == SIM_RAN_OK, "%s", ar[i].fault.message);
+      for (unsigned t = 0; t < 64; t++)        /* word t: thread 32 (t % 2) + t / 2's */
+        ck_assert_msg(agot[i][64 + t] == 32 * (t % 2) + t / 2, "word %u: %u", t,
+                      agot[i][64 + t]);
+      sim_result_free(&ar[i]);
     }
   }
 

@@ -26,6 +26,14 @@
 
 #define HDR ".version 9.0\n.target sm_90\n.address_size 64\n"
 
+/* The random tests' generator: an xorshift64 step on *s, then bits 11..42 of it (each test
+   starts *s at a seed of its own, and names the call X_NEXT()). */
+static uint32_t rng_next(uint64_t *s)
+{
+  *s ^= *s << 13, *s ^= *s >> 7, *s ^= *s << 17;
+  return (uint32_t)(*s >> 11);
+}
+
 struct fx {
   struct ptx_module m;
   struct sim_device *d;
@@ -6380,7 +6388,7 @@ START_TEST(test_global_lines_new_match_line_store)
 {
   static const unsigned offs[6] = {0, 1, 16, 32, 33, 64};
   uint64_t rng = 0x853c49e6748fea9bull;
-#define GL_NEXT() (rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17, (uint32_t)(rng >> 11))
+#define GL_NEXT() rng_next(&rng)
   unsigned races = 0, clean = 0;
   static char k[8192];
   for (int trial = 0; trial < 150; trial++) {
@@ -6449,7 +6457,7 @@ START_TEST(test_shared_reads_quiet_match_lanes)
     "  add.u32 %r2, %r1, 32;\n",                         /* the next warp's */
   };
   uint64_t rng = 0x2545F4914F6CDD1Dull;
-#define SQ_NEXT() (rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17, (uint32_t)(rng >> 11))
+#define SQ_NEXT() rng_next(&rng)
   unsigned races = 0, clean = 0, uninit = 0;
   static char k[16384];
   quiet_begin();
@@ -6525,7 +6533,7 @@ START_TEST(test_shared_atomics_quiet_match_lanes)
     "  add.u32 %r2, %r1, 32;\n",                         /* the next warp's */
   };
   uint64_t rng = 0x9E3779B97F4A7C15ull;
-#define SA_NEXT() (rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17, (uint32_t)(rng >> 11))
+#define SA_NEXT() rng_next(&rng)
   unsigned races = 0, clean = 0, uninit = 0;
   static char k[16384];
   for (int trial = 0; trial < 300; trial++) {
@@ -6955,7 +6963,7 @@ START_TEST(test_shared_atomic_adds_match_lanes)
     "  setp.eq.u32 %p1, %r1, 77;\n  selp.u32 %r2, 256, 8, %p1;\n",  /* lane 13 of warp 2 */
   };
   uint64_t rng = 0x9FB21C651E98DF25ull;
-#define SA_NEXT() (rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17, (uint32_t)(rng >> 11))
+#define SA_NEXT() rng_next(&rng)
   unsigned faults = 0, clean = 0;
   static char k[16384];
   for (int trial = 0; trial < 160; trial++) {
@@ -7196,7 +7204,7 @@ START_TEST(test_global_atomics_match_lanes)
     "  atom.global.add.f32 %r3, [%rd5], %r3;\n  mov.u32 %r4, %r3;\n",  /* the operand's */
   };
   uint64_t rng = 0x5851F42D4C957F2Dull;
-#define GA_NEXT() (rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17, (uint32_t)(rng >> 11))
+#define GA_NEXT() rng_next(&rng)
   unsigned faults = 0, clean = 0, some = 0;
   static char k[16384];
   for (int trial = 0; trial < 120; trial++) {
@@ -7325,7 +7333,7 @@ START_TEST(test_held_adds_match_direct)
     "  @%p2 st.global.u32 [%rd6], %r1;\n",
   };
   uint64_t rng = 0x2545F4914F6CDD1Dull;
-#define HA_NEXT() (rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17, (uint32_t)(rng >> 11))
+#define HA_NEXT() rng_next(&rng)
   static char k[16384];
   const unsigned long flushed0 = sim_redbuf_flushed;
   unsigned races = 0, clean = 0;
@@ -7587,7 +7595,7 @@ START_TEST(test_global_words_new_match_general_path)
 {
   static const unsigned offs[6] = {0, 1, 2, 4, 16, 33};
   uint64_t rng = 0x2f6b1c9d3e4a5b7full;
-#define GW_NEXT() (rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17, (uint32_t)(rng >> 11))
+#define GW_NEXT() rng_next(&rng)
   unsigned races = 0, clean = 0;
   static char k[8192];
   for (int trial = 0; trial < 150; trial++) {
@@ -7653,7 +7661,7 @@ START_TEST(test_global_stores_words_match_general_path)
 {
   static const unsigned offs[6] = {0, 1, 2, 4, 16, 33};
   uint64_t rng = 0x7c1f08d2a96e35b4ull;
-#define SW_NEXT() (rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17, (uint32_t)(rng >> 11))
+#define SW_NEXT() rng_next(&rng)
   unsigned races = 0, clean = 0;
   static char k[8192];
   for (int trial = 0; trial < 150; trial++) {
@@ -7910,7 +7918,7 @@ START_TEST(test_race_lane_shortcuts_match_general_path)
     "bar.sync 0;\n",
   };
   uint64_t rng = 0x9e3779b97f4a7c15ull;
-#define LR_NEXT() (rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17, (uint32_t)(rng >> 11))
+#define LR_NEXT() rng_next(&rng)
   unsigned seen_ok = 0, seen_race = 0, seen_uninit = 0;
   static uint32_t ctl[LR_STEPS * 64];
   static char k[LR_STEPS * 400 + 2048];

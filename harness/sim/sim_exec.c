@@ -444,12 +444,13 @@ int sim_read_lane(struct sim_block *b, struct sim_warp *w, uint32_t pc, unsigned
 #ifdef SIM_X86
 /* What the CPU has (sim_int.h), asked once at load time rather than at every full-warp
    instruction. */
-int sim_cpu_avx2, sim_cpu_avx2_fma;
+int sim_cpu_avx2, sim_cpu_avx2_fma, sim_cpu_f16c;
 __attribute__((constructor)) static void cpu_detect(void)
 {
   __builtin_cpu_init();
   sim_cpu_avx2 = __builtin_cpu_supports("avx2") != 0;
   sim_cpu_avx2_fma = sim_cpu_avx2 && __builtin_cpu_supports("fma");
+  sim_cpu_f16c = sim_cpu_avx2 && __builtin_cpu_supports("f16c");
 }
 /* fma.rn.f32 for a full 32-lane warp with AVX2 and FMA, four lanes a vector: each 64-bit
    register slot is taken as two floats, the lane's value in the low one (little-endian); the

@@ -14,9 +14,11 @@
  * lg2, ex2 and tanh are the host libm's functions in double, rounded to f32: here exp2,
  * log2, sin and cos in vectors of doubles where the f32 they round to is sure to be libm's
  * (sure8), libm's own calls, lane by lane, for the other lanes and for tanh; rsqrt is
- * 1 / sqrt in double, and cvt.sat.f32.f32 a clamp. The rest (.relu, .sat elsewhere, f16)
- * stays on sim_alu's lane loops: sim_vfp_of answers SIM_VFP_NONE for it, as it does where
- * the CPU has no AVX2.
+ * 1 / sqrt in double, and cvt.sat.f32.f32 a clamp. Half precision (f16 and f16x2
+ * arithmetic, the conversions between f32 and f16 or bf16) is sim_vhalf.c's, with F16C: its
+ * kinds are listed here, their code there. The rest (.relu, .sat elsewhere, bf16 arithmetic,
+ * f16 in other rounding modes) stays on sim_alu's lane loops: sim_vfp_of answers
+ * SIM_VFP_NONE for it, as it does where the CPU has no AVX2.
  */
 #include <math.h>
 
@@ -38,6 +40,55 @@ static int int_rnd(enum ptx_rnd r)
 }
 #endif
 
+#ifdef SIM_X86
+/* sim_vhalf.c's kinds (with F16C): f16 and f16x2 arithmetic to nearest (.ftz, .relu, .sat
+   as alu_fin16 applies them), min and max (.ftz, .NaN, .relu), neg and abs (.ftz), the
+   conversions between f32 and f16 or bf16 (.ftz only). */
+static enum sim_vfp half_of(const struct ptx_inst *in)
+{
+  const enum ptx_type t = (enum ptx_type)in->type, st = (enum ptx_type)in->type2;
+  const enum ptx_rnd rnd = (enum ptx_rnd)in->rnd;
+  const int rn = rnd == PTX_RND_NONE || rnd == PTX_RND_RN;
+  const uint32_t fl = in->flags;
+  if (!sim_cpu_f16c)
+    return SIM_VFP_NONE;
+  switch ((enum ptx_op)in->op) {
+  case PTX_OP_ADD: case PTX_OP_SUB: case PTX_OP_MUL: case PTX_OP_FMA:
+    if ((t != PTX_T_F16 && t != PTX_T_F16X2) || !rn ||
+        (fl & ~(uint32_t)(PTX_F_FTZ | PTX_F_RELU | PTX_F_SAT)) ||
+        in->nopd != (in->op == PTX_OP_FMA ? 4 : 3))
+      return SIM_VFP_NONE;
+    return in->op == PTX_OP_ADD ? SIM_VFP_H_ADD : in->op == PTX_OP_SUB ? SIM_VFP_H_SUB
+           : in->op == PTX_OP_MUL ? SIM_VFP_H_MUL : SIM_VFP_H_FMA;
+  case PTX_OP_MIN: case PTX_OP_MAX:
+    if ((t != PTX_T_F16 && t != PTX_T_F16X2) || rnd != PTX_RND_NONE || in->nopd != 3 ||
+        (fl & ~(uint32_t)(PTX_F_FTZ | PTX_F_NAN | PTX_F_RELU)))
+      return SIM_VFP_NONE;
+    return in->op == PTX_OP_MIN ? SIM_VFP_H_MIN : SIM_VFP_H_MAX;
+  case PTX_OP_NEG: case PTX_OP_ABS:
+    if ((t != PTX_T_F16 && t != PTX_T_F16X2) || rnd != PTX_RND_NONE || in->nopd != 2 ||
+        (fl & ~(uint32_t)PTX_F_FTZ))
+      return SIM_VFP_NONE;
+    return in->op == PTX_OP_NEG ? SIM_VFP_H_NEG : SIM_VFP_H_ABS;
+  case PTX_OP_CVT:
+    if (fl & ~(uint32_t)PTX_F_FTZ)
+      return SIM_VFP_NONE;
+    if ((t == PTX_T_F16 || t == PTX_T_BF16) && st == PTX_T_F32 && rnd == PTX_RND_RN &&
+        in->nopd == 2)
+      return SIM_VFP_H_TO;
+    if ((t == PTX_T_F16X2 || t == PTX_T_BF16X2) && st == PTX_T_F32 && rnd == PTX_RND_RN &&
+        in->nopd == 3)
+      return SIM_VFP_H_PACK;
+    if (t == PTX_T_F32 && (st == PTX_T_F16 || st == PTX_T_BF16) && ieee_rnd(rnd) &&
+        in->nopd == 2)
+      return SIM_VFP_H_FROM;
+    return SIM_VFP_NONE;
+  default:
+    return SIM_VFP_NONE;
+  }
+}
+#endif
+
 enum sim_vfp sim_vfp_of(const struct ptx_inst *in)
 {
 #ifdef SIM_X86
@@ -48,6 +99,9 @@ enum sim_vfp sim_vfp_of(const struct ptx_inst *in)
   const int rn = rnd == PTX_RND_NONE || rnd == PTX_RND_RN;
   if (!sim_cpu_avx2)
     return SIM_VFP_NONE;
+  const enum sim_vfp h = half_of(in);
+  if (h != SIM_VFP_NONE)
+    return h;
   switch ((enum ptx_op)in->op) {
   case PTX_OP_ADD:
   case PTX_OP_SUB:
@@ -810,6 +864,10 @@ AVX2FMA void sim_vfp_full(enum sim_vfp k, const struct ptx_inst *in, uint64_t *d
                           const uint64_t *a, const uint64_t *b, const uint64_t *c)
 {
   const int ftz = (in->flags & PTX_F_FTZ) != 0;  /* (f64 arithmetic ignores it, as PTX) */
+  if (k >= SIM_VFP_H_ADD && k < SIM_VFP_SIN_F32) {
+    sim_vhalf_full(k, in, d, a, b, c);
+    return;
+  }
   if (k >= SIM_VFP_SIN_F32) {                  /* (a tail call: no rounding mode to set) */
     f32_libm(k, ftz, d, a);
     return;

@@ -6945,6 +6945,178 @@ START_TEST(test_vfp_matches_sim_alu)
 }
 END_TEST
 
+/* sim_vhalf.c's vector code (through sim_vfp_full) against sim_alu, lane by lane: add, sub,
+   mul and fma of f16 and f16x2 to nearest, with .ftz, .relu and .sat, min and max (.ftz,
+   .NaN, .relu), neg and abs, and the conversions
+   between f32 and f16 or bf16 (one value, two packed, and back), with .ftz and without. The
+   arithmetic takes every f16 as its first operand (in each half of an f16x2), against
+   drawn ones: special values (NaNs of both kinds and signs, infinities, zeros, the ends of
+   the subnormals and normals, 1 and its neighbours), random bits, and neighbours of the
+   first operand (sums and fmas that cancel, and that round from a tie), garbage above an
+   f16 register's 16 bits included. The conversions to halves take f32s at and beside the
+   midpoints between two f16s or bf16s, specials and random bits; the ones from halves every
+   f16 and bf16. A kind it should take and does not (F16C present) fails. */
+static uint32_t half_operand(uint64_t *rng, uint32_t near)
+{
+  static const uint16_t sp[] = {0x7e00, 0x7c01, 0xfe01, 0x7dff, 0x7c00, 0xfc00, 0, 0x8000,
+                                1, 0x8001, 0x03ff, 0x0400, 0x83ff, 0x7bff, 0xfbff, 0x3c00,
+                                0xbc00, 0x3c01, 0x3bff, 0x3800, 0x0200, 0x7800, 0x1000};
+  const uint64_t r = sim_order_next(rng);
+  switch (r % 4) {
+  case 0: return sp[(r >> 8) % (sizeof sp / sizeof *sp)];
+  case 1: return (uint32_t)(r >> 16) & 0xffff;
+  default: {                                        /* near the first operand, either sign */
+    uint32_t h = (near & 0x7fff) + (uint32_t)((r >> 8) % 64) - 32 - (uint32_t)((r >> 20) % 3 ? 0 : 11 << 10);
+    return ((h & 0x7fff) | (uint32_t)((r >> 30) & 1) << 15) & 0xffff;
+  }
+  }
+}
+
+static uint32_t f32_near_half(uint64_t *rng, int bf16)
+{
+  const uint64_t r = sim_order_next(rng);
+  uint32_t u = (uint32_t)sim_order_next(rng);
+  if (r % 4 == 0)
+    return u;                                        /* random bits */
+  if (!bf16) {                                       /* an f16's f32, then its low 13 bits */
+    uint32_t h = (uint32_t)(r >> 8) & 0xffff;
+    u = sim_alu_f16_to_f32((uint16_t)h);
+    if (((u >> 23) & 0xff) < 102)
+      u += (uint32_t)((r >> 40) % 3) << 23;          /* (below the f16 range: f16 subnormals) */
+    static const uint32_t low[] = {0x1000, 0x0fff, 0x1001, 0, 1, 0x1fff, 0x0800};
+    u = (u & ~0x1fffu) | low[(r >> 24) % 7];
+    if (((r >> 28) & 7) == 0)                        /* an f16 subnormal's neighbourhood */
+      u = (u & 0x80001fffu) | (uint32_t)(103 + (r >> 32) % 10) << 23;
+  } else {
+    static const uint32_t low[] = {0x8000, 0x7fff, 0x8001, 0, 1, 0xffff};
+    u = (u & ~0xffffu) | low[(r >> 24) % 6];
+  }
+  return u;
+}
+
+START_TEST(test_vhalf_matches_sim_alu)
+{
+  struct hcase {
+    enum ptx_op op;
+    enum ptx_type t, st;
+    enum ptx_rnd rnd;
+    uint32_t flags;
+    unsigned nopd;
+    enum sim_vfp want;
+  };
+  static const struct hcase cs[] = {
+    {PTX_OP_ADD, PTX_T_F16, PTX_T_NONE, PTX_RND_RN, 0, 3, SIM_VFP_H_ADD},
+    {PTX_OP_ADD, PTX_T_F16, PTX_T_NONE, PTX_RND_NONE, PTX_F_FTZ | PTX_F_SAT, 3, SIM_VFP_H_ADD},
+    {PTX_OP_SUB, PTX_T_F16, PTX_T_NONE, PTX_RND_RN, 0, 3, SIM_VFP_H_SUB},
+    {PTX_OP_MUL, PTX_T_F16, PTX_T_NONE, PTX_RND_RN, 0, 3, SIM_VFP_H_MUL},
+    {PTX_OP_MUL, PTX_T_F16, PTX_T_NONE, PTX_RND_RN, PTX_F_FTZ, 3, SIM_VFP_H_MUL},
+    {PTX_OP_FMA, PTX_T_F16, PTX_T_NONE, PTX_RND_RN, 0, 4, SIM_VFP_H_FMA},
+    {PTX_OP_FMA, PTX_T_F16, PTX_T_NONE, PTX_RND_RN, PTX_F_RELU, 4, SIM_VFP_H_FMA},
+    {PTX_OP_FMA, PTX_T_F16, PTX_T_NONE, PTX_RND_RN, PTX_F_FTZ | PTX_F_SAT, 4, SIM_VFP_H_FMA},
+    {PTX_OP_ADD, PTX_T_F16X2, PTX_T_NONE, PTX_RND_RN, 0, 3, SIM_VFP_H_ADD},
+    {PTX_OP_SUB, PTX_T_F16X2, PTX_T_NONE, PTX_RND_RN, PTX_F_SAT, 3, SIM_VFP_H_SUB},
+    {PTX_OP_MUL, PTX_T_F16X2, PTX_T_NONE, PTX_RND_RN, PTX_F_FTZ | PTX_F_RELU, 3, SIM_VFP_H_MUL},
+    {PTX_OP_FMA, PTX_T_F16X2, PTX_T_NONE, PTX_RND_RN, 0, 4, SIM_VFP_H_FMA},
+    {PTX_OP_FMA, PTX_T_F16X2, PTX_T_NONE, PTX_RND_RN, PTX_F_FTZ | PTX_F_RELU, 4, SIM_VFP_H_FMA},
+    {PTX_OP_MIN, PTX_T_F16, PTX_T_NONE, PTX_RND_NONE, 0, 3, SIM_VFP_H_MIN},
+    {PTX_OP_MAX, PTX_T_F16, PTX_T_NONE, PTX_RND_NONE, PTX_F_FTZ, 3, SIM_VFP_H_MAX},
+    {PTX_OP_MIN, PTX_T_F16X2, PTX_T_NONE, PTX_RND_NONE, PTX_F_NAN, 3, SIM_VFP_H_MIN},
+    {PTX_OP_MAX, PTX_T_F16X2, PTX_T_NONE, PTX_RND_NONE, PTX_F_RELU, 3, SIM_VFP_H_MAX},
+    {PTX_OP_MAX, PTX_T_F16X2, PTX_T_NONE, PTX_RND_NONE, PTX_F_NAN | PTX_F_RELU | PTX_F_FTZ, 3,
+     SIM_VFP_H_MAX},
+    {PTX_OP_NEG, PTX_T_F16, PTX_T_NONE, PTX_RND_NONE, 0, 2, SIM_VFP_H_NEG},
+    {PTX_OP_NEG, PTX_T_F16X2, PTX_T_NONE, PTX_RND_NONE, PTX_F_FTZ, 2, SIM_VFP_H_NEG},
+    {PTX_OP_ABS, PTX_T_F16, PTX_T_NONE, PTX_RND_NONE, PTX_F_FTZ, 2, SIM_VFP_H_ABS},
+    {PTX_OP_ABS, PTX_T_F16X2, PTX_T_NONE, PTX_RND_NONE, 0, 2, SIM_VFP_H_ABS},
+    {PTX_OP_CVT, PTX_T_F16, PTX_T_F32, PTX_RND_RN, 0, 2, SIM_VFP_H_TO},
+    {PTX_OP_CVT, PTX_T_F16, PTX_T_F32, PTX_RND_RN, PTX_F_FTZ, 2, SIM_VFP_H_TO},
+    {PTX_OP_CVT, PTX_T_BF16, PTX_T_F32, PTX_RND_RN, 0, 2, SIM_VFP_H_TO},
+    {PTX_OP_CVT, PTX_T_BF16, PTX_T_F32, PTX_RND_RN, PTX_F_FTZ, 2, SIM_VFP_H_TO},
+    {PTX_OP_CVT, PTX_T_F16X2, PTX_T_F32, PTX_RND_RN, 0, 3, SIM_VFP_H_PACK},
+    {PTX_OP_CVT, PTX_T_BF16X2, PTX_T_F32, PTX_RND_RN, PTX_F_FTZ, 3, SIM_VFP_H_PACK},
+    {PTX_OP_CVT, PTX_T_F32, PTX_T_F16, PTX_RND_NONE, 0, 2, SIM_VFP_H_FROM},
+    {PTX_OP_CVT, PTX_T_F32, PTX_T_F16, PTX_RND_NONE, PTX_F_FTZ, 2, SIM_VFP_H_FROM},
+    {PTX_OP_CVT, PTX_T_F32, PTX_T_BF16, PTX_RND_NONE, 0, 2, SIM_VFP_H_FROM},
+    {PTX_OP_CVT, PTX_T_F32, PTX_T_BF16, PTX_RND_NONE, PTX_F_FTZ, 2, SIM_VFP_H_FROM},
+    /* left to sim_alu: other rounding modes, flags the vector code does not apply */
+    {PTX_OP_ADD, PTX_T_F16, PTX_T_NONE, PTX_RND_RZ, 0, 3, SIM_VFP_NONE},
+    {PTX_OP_CVT, PTX_T_F16, PTX_T_F32, PTX_RND_RZ, 0, 2, SIM_VFP_NONE},
+    {PTX_OP_CVT, PTX_T_F16, PTX_T_F32, PTX_RND_RN, PTX_F_RELU, 2, SIM_VFP_NONE},
+  };
+  uint64_t rng = 0x2545F4914F6CDD1Dull;
+  unsigned taken = 0, cases = 0;
+  for (size_t ci = 0; ci < sizeof cs / sizeof *cs; ci++) {
+    const struct hcase *c = &cs[ci];
+    struct ptx_inst in;
+    memset(&in, 0, sizeof in);
+    in.op = (uint16_t)c->op;
+    in.type = (uint8_t)c->t;
+    in.type2 = (uint8_t)c->st;
+    in.rnd = (uint8_t)c->rnd;
+    in.flags = c->flags;
+    in.nopd = (uint8_t)c->nopd;
+    const enum sim_vfp k = sim_vfp_of(&in);
+#ifdef SIM_X86
+    if (sim_cpu_f16c)
+      ck_assert_msg(k == c->want, "case %zu: kind %d, want %d", ci, (int)k, (int)c->want);
+#endif
+    if (k == SIM_VFP_NONE)
+      continue;
+    taken++;
+    const int cvt = c->op == PTX_OP_CVT, x2 = c->t == PTX_T_F16X2 || c->t == PTX_T_BF16X2;
+    const int to = cvt && c->st == PTX_T_F32, bf = c->t == PTX_T_BF16 || c->t == PTX_T_BF16X2 ||
+                                                  c->st == PTX_T_BF16;
+    for (uint32_t first = 0; first < 65536; first += 32) {
+      uint64_t a[32], b[32], cc[32], d[32];
+      for (unsigned l = 0; l < 32; l++) {
+        const uint32_t h = first + l;
+        if (to) {
+          a[l] = f32_near_half(&rng, bf);
+          b[l] = f32_near_half(&rng, bf);
+        } else if (cvt) {
+          a[l] = h;
+        } else if (x2) {
+          const uint32_t h2 = (h * 40503u + 7u) & 0xffff;        /* another one, above */
+          a[l] = h | h2 << 16;
+          b[l] = half_operand(&rng, h) | half_operand(&rng, h2) << 16;
+          cc[l] = half_operand(&rng, h) | half_operand(&rng, h2) << 16;
+        } else {
+          a[l] = h | (sim_order_next(&rng) % 4 ? 0 : sim_order_next(&rng) << 16);
+          b[l] = half_operand(&rng, h) | (sim_order_next(&rng) % 4 ? 0 : 0xabcd0000u);
+          cc[l] = half_operand(&rng, h);
+        }
+        cases++;
+      }
+      sim_vfp_full(k, &in, d, a, c->nopd > 2 ? b : NULL, c->nopd > 3 ? cc : NULL);
+      for (unsigned l = 0; l < 32; l++) {
+        uint64_t want;
+        if (cvt && c->nopd == 3)
+          want = sim_alu_cvt_pack(c->t, c->rnd, c->flags, a[l], b[l]);
+        else if (cvt)
+          want = sim_alu_cvt(c->t, c->st, c->rnd, c->flags, a[l]);
+        else if (c->op == PTX_OP_FMA)
+          want = sim_alu_ffma(c->t, c->rnd, c->flags, a[l], b[l], cc[l]);
+        else if (c->nopd == 2)
+          want = sim_alu_fun(c->op, c->t, c->rnd, c->flags, a[l]);
+        else
+          want = sim_alu_fbin(c->op, c->t, c->rnd, c->flags, a[l], b[l]);
+        ck_assert_msg(d[l] == want, "case %zu (%s), lane %u: 0x%llx, 0x%llx, 0x%llx: 0x%llx, "
+                      "sim_alu 0x%llx", ci, ptx_op_name(c->op), l, (unsigned long long)a[l],
+                      (unsigned long long)b[l], (unsigned long long)cc[l],
+                      (unsigned long long)d[l], (unsigned long long)want);
+      }
+    }
+  }
+#ifdef SIM_X86
+  if (sim_cpu_f16c)
+    ck_assert_uint_eq(taken, sizeof cs / sizeof *cs - 3);
+#else
+  ck_assert_uint_eq(taken, 0);
+#endif
+  (void)cases;
+}
+END_TEST
+
 /* sim_exec's one pass over a warp's 32-bit integer atomic adds on shared memory against the
    lane-by-lane path (sim_exec_shortcuts 0): random programs of three warps over 64 words of
    shared memory, written first or not, each step an atom or red .shared.add.u32 or .s32 at
@@ -9026,6 +9198,7 @@ Suite *suite_sim(void)
   tcase_add_test(t, test_cvt_full_matches_lanes);
   tcase_add_test(t, test_vfp_matches_sim_alu);
   tcase_add_test(t, test_vfp_transcendentals_match_libm);
+  tcase_add_test(t, test_vhalf_matches_sim_alu);
   tcase_add_test(t, test_shared_atomic_adds_match_lanes);
   tcase_add_test(t, test_global_atomics_match_lanes);
   tcase_add_test(t, test_global_atomic_into_operand);

@@ -527,6 +527,20 @@ __attribute__((target("avx2"))) static void and_full_avx2(uint64_t *d, const uin
     _mm256_storeu_si256((__m256i *)(d + l),
                         _mm256_and_si256(_mm256_loadu_si256((const __m256i *)(s + l)), m));
 }
+
+/* d[l] = s[l] >> sh & mk, the same way: a part of mov's unpack (mov.b32 {lo, hi}, x). */
+__attribute__((target("avx2"))) static void shr_and_full_avx2(uint64_t *d, const uint64_t *s,
+                                                              unsigned sh, uint64_t mk)
+{
+  const __m256i m = _mm256_set1_epi64x((long long)mk);
+  const __m128i c = _mm_cvtsi32_si128((int)sh);
+#pragma GCC unroll 8
+  for (unsigned l = 0; l < 32; l += 4)
+    _mm256_storeu_si256((__m256i *)(d + l),
+                        _mm256_and_si256(_mm256_srl_epi64(
+                                             _mm256_loadu_si256((const __m256i *)(s + l)), c),
+                                         m));
+}
 #endif
 
 #ifdef SIM_X86
@@ -1731,6 +1745,25 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
     } else if (d->kind == PTX_OPD_VEC) {          /* unpack: mov.b64 {a, b}, x */
       unsigned n = d->nvec, bits = sim_alu_type_bits(t) / n;
       uint64_t pm = bits >= 64 ? ~0ull : (1ull << bits) - 1;
+      int alias = 0;                               /* (a part written over x itself) */
+      for (unsigned k = 0; k < n; k++)
+        alias |= d->vreg[k] == in->opd[1].reg;
+      if (!alias) {                                /* a part at a time: loops that vectorise */
+        const uint64_t *x = REG(in->opd[1].reg);
+        for (unsigned k = 0; k < n; k++)
+          if (d->vreg[k] != PTX_NOREG) {
+            uint64_t *dk = REG(d->vreg[k]);
+            const unsigned sh = k * bits;
+#ifdef SIM_X86
+            if (halves && sim_cpu_avx2) {
+              EACH_HALF(shr_and_full_avx2(dk + o, x + o, sh, pm));
+              continue;
+            }
+#endif
+            FOR_E(dk[l] = x[l] >> sh & pm);
+          }
+        break;
+      }
       FOR_LANES(e) {
         uint64_t v = SRC(1, l);
         for (unsigned k = 0; k < n; k++)
@@ -1741,6 +1774,12 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
       const struct ptx_operand *s = &in->opd[1];
       unsigned n = s->nvec, bits = sim_alu_type_bits(t) / n;
       uint64_t pm = bits >= 64 ? ~0ull : (1ull << bits) - 1;
+      if (n == 2 && s->vreg[0] != PTX_NOREG && s->vreg[1] != PTX_NOREG) {
+        const uint64_t *x0 = REG(s->vreg[0]), *x1 = REG(s->vreg[1]);
+        uint64_t *dd = REG(d->reg);
+        FOR_E(dd[l] = (x0[l] & pm) | (x1[l] & pm) << bits);   /* (two halves: one loop) */
+        break;
+      }
       FOR_LANES(e) {
         uint64_t v = 0;
         for (unsigned k = 0; k < n; k++)

@@ -6945,6 +6945,48 @@ START_TEST(test_vfp_matches_sim_alu)
 }
 END_TEST
 
+/* mov's pack and unpack (mov.b64 %rd, {%r, %r}; mov.b64 {%r, %r}, %rd; mov.b32 {%h, %h}, %r
+   and back, parts swapped), for whole warps and for lanes a guard picks (the others keep
+   what they held), in three warps: every part against the host's. */
+START_TEST(test_mov_pack_unpack)
+{
+  static const char *k =
+    HDR
+    ".visible .entry pk(.param .u64 out)\n{\n"
+    "  .reg .pred %p<2>;\n  .reg .b16 %h<4>;\n  .reg .b32 %r<12>;\n  .reg .b64 %rd<8>;\n"
+    "  mov.u32 %r1, %tid.x;\n  mul.lo.u32 %r2, %r1, -1640531527;\n"
+    "  xor.b32 %r3, %r2, 1540483477;\n"
+    "  mov.b64 %rd1, {%r2, %r3};\n"
+    "  mov.b64 {%r4, %r5}, %rd1;\n"
+    "  mov.b32 {%h1, %h2}, %r3;\n  mov.b32 %r6, {%h2, %h1};\n"
+    "  mov.u32 %r7, 7;\n  mov.u32 %r8, 8;\n  mov.u64 %rd2, 9;\n"
+    "  and.b32 %r9, %r1, 5;\n  setp.ne.u32 %p1, %r9, 0;\n"
+    "  @%p1 mov.b64 {%r7, %r8}, %rd1;\n  @%p1 mov.b64 %rd2, {%r3, %r2};\n"
+    "  ld.param.u64 %rd3, [out];\n  mul.wide.u32 %rd4, %r1, 32;\n  add.s64 %rd5, %rd3, %rd4;\n"
+    "  st.global.v4.u32 [%rd5], {%r4, %r5, %r6, %r7};\n  st.global.u32 [%rd5+16], %r8;\n"
+    "  st.global.u64 [%rd5+24], %rd2;\n  ret;\n}\n";
+  struct fx f;
+  load(&f, k);
+  uint64_t out = buffer(&f, 96 * 32, "out");
+  ck_assert_int_eq(launch(&f, "pk", 1, 96, &out, 1, SIM_SCHED_ITS, 1, 0), SIM_OK);
+  ck_assert_int_eq(f.r.outcome, SIM_RAN_OK);
+  uint32_t got[96 * 8];
+  ck_assert_int_eq(sim_read(f.d, out, got, sizeof got), SIM_OK);
+  for (uint32_t t = 0; t < 96; t++) {
+    const uint32_t lo = t * 2654435769u, hi = lo ^ 1540483477u, *g = got + t * 8;
+    const int on = (t & 5) != 0;
+    ck_assert_uint_eq(g[0], lo);
+    ck_assert_uint_eq(g[1], hi);
+    ck_assert_uint_eq(g[2], (hi >> 16) | (hi & 0xffff) << 16);
+    ck_assert_uint_eq(g[3], on ? lo : 7);
+    ck_assert_uint_eq(g[4], on ? hi : 8);
+    ck_assert_uint_eq(g[6], on ? hi : 9);
+    ck_assert_uint_eq(g[7], on ? lo : 0);
+  }
+  done(&f);
+}
+END_TEST
+
 /* sim_vhalf.c's vector code (through sim_vfp_full) against sim_alu, lane by lane: add, sub,
    mul and fma of f16 and f16x2 to nearest, with .ftz, .relu and .sat, min and max (.ftz,
    .NaN, .relu), neg and abs, and the conversions
@@ -9199,6 +9241,7 @@ Suite *suite_sim(void)
   tcase_add_test(t, test_vfp_matches_sim_alu);
   tcase_add_test(t, test_vfp_transcendentals_match_libm);
   tcase_add_test(t, test_vhalf_matches_sim_alu);
+  tcase_add_test(t, test_mov_pack_unpack);
   tcase_add_test(t, test_shared_atomic_adds_match_lanes);
   tcase_add_test(t, test_global_atomics_match_lanes);
   tcase_add_test(t, test_global_atomic_into_operand);

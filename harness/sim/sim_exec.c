@@ -978,8 +978,66 @@ __attribute__((target("avx2"))) static uint64_t setp_bits_full_avx2(enum ptx_cmp
 enum top { TOP_MAD32,                  /* mad.lo.{s32,u32}: sim_alu_mad_lo_b32 */
            TOP_MADWS, TOP_MADWU,       /* mad.wide.{s32,u32}: the 64-bit product plus c */
            TOP_SELP, TOP_SELPN,        /* selp d, a, b, c (TOP_SELPN: !c) */
-           TOP_VFP };                  /* a float operation of sim_vfp.c (sim_vfp_of's), of
+           TOP_VFP,                    /* a float operation of sim_vfp.c (sim_vfp_of's), of
                                           one to three operands (run_alu's, not tern_full_avx2's) */
+           /* popc, clz and brev of b32 and b64 (one operand: a again for b and c) */
+           TOP_POPC32, TOP_POPC64, TOP_CLZ32, TOP_CLZ64, TOP_BREV32, TOP_BREV64 };
+
+/* The bits of each 64-bit lane counted (pshufb of a nibble table, bytes summed by psadbw). */
+__attribute__((target("avx2"))) static inline __m256i popc64x4(__m256i x)
+{
+  const __m256i tab = _mm256_setr_epi8(0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4,
+                                       0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4);
+  const __m256i nib = _mm256_set1_epi8(15);
+  const __m256i n = _mm256_add_epi8(_mm256_shuffle_epi8(tab, _mm256_and_si256(x, nib)),
+                                    _mm256_shuffle_epi8(tab, _mm256_and_si256(
+                                                                 _mm256_srli_epi64(x, 4), nib)));
+  return _mm256_sad_epu8(n, _mm256_setzero_si256());
+}
+
+/* The leading zeros of each lane's low `bits` (32 or 64) bits: the zeros left when every bit
+   below the highest is set, counted (bits for 0, as sim_alu_iun). */
+__attribute__((target("avx2"))) static inline __m256i clz64x4(__m256i x, unsigned bits)
+{
+  x = _mm256_or_si256(x, _mm256_srli_epi64(x, 1));
+  x = _mm256_or_si256(x, _mm256_srli_epi64(x, 2));
+  x = _mm256_or_si256(x, _mm256_srli_epi64(x, 4));
+  x = _mm256_or_si256(x, _mm256_srli_epi64(x, 8));
+  x = _mm256_or_si256(x, _mm256_srli_epi64(x, 16));
+  if (bits > 32)
+    x = _mm256_or_si256(x, _mm256_srli_epi64(x, 32));
+  return _mm256_sub_epi64(_mm256_set1_epi64x(bits), popc64x4(x));
+}
+
+/* Each 64-bit lane's bits in reverse order: its bytes reversed, and each byte's bits (a
+   nibble table, the nibbles swapped). */
+__attribute__((target("avx2"))) static inline __m256i brev64x4(__m256i x)
+{
+  const __m256i rev = _mm256_setr_epi8(0, 8, 4, 12, 2, 10, 6, 14, 1, 9, 5, 13, 3, 11, 7, 15,
+                                       0, 8, 4, 12, 2, 10, 6, 14, 1, 9, 5, 13, 3, 11, 7, 15);
+  const __m256i bytes = _mm256_setr_epi8(7, 6, 5, 4, 3, 2, 1, 0, 15, 14, 13, 12, 11, 10, 9, 8,
+                                         7, 6, 5, 4, 3, 2, 1, 0, 15, 14, 13, 12, 11, 10, 9, 8);
+  const __m256i nib = _mm256_set1_epi8(15);
+  x = _mm256_shuffle_epi8(x, bytes);
+  const __m256i lo = _mm256_shuffle_epi8(rev, _mm256_and_si256(x, nib));
+  const __m256i hi = _mm256_shuffle_epi8(rev, _mm256_and_si256(_mm256_srli_epi64(x, 4), nib));
+  return _mm256_or_si256(_mm256_slli_epi64(lo, 4), hi);
+}
+
+/* The tern_full_avx2 operation of popc, clz or brev of b32 or b64 (no flags), else -1. */
+static int bits_top(const struct ptx_inst *in)
+{
+  const enum ptx_type t = (enum ptx_type)in->type;
+  const int w64 = t == PTX_T_B64;
+  if ((t != PTX_T_B32 && !w64) || in->nopd != 2 || in->flags)
+    return -1;
+  switch ((enum ptx_op)in->op) {
+  case PTX_OP_POPC: return w64 ? TOP_POPC64 : TOP_POPC32;
+  case PTX_OP_CLZ: return w64 ? TOP_CLZ64 : TOP_CLZ32;
+  case PTX_OP_BREV: return w64 ? TOP_BREV64 : TOP_BREV32;
+  default: return -1;
+  }
+}
 
 /* d[l] = op(a[l], b[l], c[l]) for a full 32-lane warp with AVX2, four lanes a vector, as
    sim_exec's lane loops compute it. */
@@ -999,6 +1057,14 @@ __attribute__((target("avx2"))) static void tern_full_avx2(enum top op, uint64_t
       _mm256_storeu_si256((__m256i *)(d + l), (expr));                           \
     }                                                                            \
   } while (0)
+#define TLOOP1(expr)                                                             \
+  do {                                                                           \
+    _Pragma("GCC unroll 8")                                                      \
+    for (unsigned l = 0; l < 32; l += 4) {                                       \
+      __m256i x = _mm256_loadu_si256((const __m256i *)(a + l));                  \
+      _mm256_storeu_si256((__m256i *)(d + l), (expr));                           \
+    }                                                                            \
+  } while (0)
   switch (op) {
   case TOP_MAD32: TLOOP(_mm256_and_si256(_mm256_add_epi64(_mm256_mul_epu32(x, y), z), low)); break;
   case TOP_MADWS: TLOOP(_mm256_add_epi64(_mm256_mul_epi32(x, y), z)); break;
@@ -1009,8 +1075,15 @@ __attribute__((target("avx2"))) static void tern_full_avx2(enum top op, uint64_t
     break;
   case TOP_VFP:                                  /* (run_alu's) */
     break;
+  case TOP_POPC32: TLOOP1(popc64x4(_mm256_and_si256(x, low))); break;
+  case TOP_POPC64: TLOOP1(popc64x4(x)); break;
+  case TOP_CLZ32: TLOOP1(clz64x4(_mm256_and_si256(x, low), 32)); break;
+  case TOP_CLZ64: TLOOP1(clz64x4(x, 64)); break;
+  case TOP_BREV32: TLOOP1(_mm256_srli_epi64(brev64x4(x), 32)); break;
+  case TOP_BREV64: TLOOP1(brev64x4(x)); break;
   }
 #undef TLOOP
+#undef TLOOP1
 }
 
 /* cvta for a full 32-lane warp with AVX2, as sim_exec's: d[l] = (a[l] - win) & mk to the
@@ -1658,6 +1731,9 @@ static inline __attribute__((always_inline)) void run_alu(const struct sim_block
       sim_vfp_full((enum sim_vfp)b->prog->vfp[pc], in, d, REG(in->opd[1].reg),
                    in->nopd > 2 ? REG(in->opd[2].reg) : NULL,
                    in->nopd > 3 ? REG(in->opd[3].reg) : NULL);
+    else if ((f >> 4) >= TOP_POPC32)                /* (one operand) */
+      tern_full_avx2((enum top)(f >> 4), d, REG(in->opd[1].reg), REG(in->opd[1].reg),
+                     REG(in->opd[1].reg));
     else
       tern_full_avx2((enum top)(f >> 4), d, REG(in->opd[1].reg), REG(in->opd[2].reg),
                      REG(in->opd[3].reg));
@@ -2041,6 +2117,13 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
     } else if (t == PTX_T_PRED && (op == PTX_OP_NOT || op == PTX_OP_CNOT)) {
       FOR_LANES(e) dd[l] = !(a[l] & 1);
     } else {
+#ifdef SIM_X86
+      const int top = bits_top(in);
+      if (halves && sim_cpu_avx2 && top >= 0) {     /* popc, clz, brev */
+        EACH_HALF(tern_full_avx2((enum top)top, dd + o, a + o, a + o, a + o));
+        break;
+      }
+#endif
       FOR_LANES(e) dd[l] = sim_alu_iun(op, t, in->flags, a[l]);
     }
     break;
@@ -3175,6 +3258,13 @@ static enum fast_kind fast_kind(const struct ptx_inst *in, unsigned *arg)
     return FK_NONE;
   case PTX_OP_SELP:
     *arg = in->opd[3].neg ? TOP_SELPN : TOP_SELP;
+    return FK_VOP3;
+  case PTX_OP_POPC:
+  case PTX_OP_CLZ:
+  case PTX_OP_BREV:
+    if (bits_top(in) < 0)
+      return FK_NONE;
+    *arg = (unsigned)bits_top(in);
     return FK_VOP3;
   case PTX_OP_LD:
   case PTX_OP_LDU:              /* a scalar load from shared or global memory, through a

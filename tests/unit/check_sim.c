@@ -6945,6 +6945,69 @@ START_TEST(test_vfp_matches_sim_alu)
 }
 END_TEST
 
+/* popc, clz and brev of b32 and b64 for whole warps (the fast plan's vector code, and
+   sim_exec's for a guarded instruction) against sim_alu_iun: 256 threads, each on a value
+   of zeros and ones, a single bit, a run of low bits, or random bits (all above 32 too; the
+   b32 operand loaded as an s32, whose register holds it sign-extended). */
+START_TEST(test_bit_ops_match_sim_alu)
+{
+  static const char *k =
+    HDR
+    ".visible .entry bits(.param .u64 in, .param .u64 out)\n{\n"
+    "  .reg .pred %p<2>;\n  .reg .b32 %r<12>;\n  .reg .b64 %rd<12>;\n"
+    "  ld.param.u64 %rd1, [in];\n  ld.param.u64 %rd2, [out];\n  mov.u32 %r1, %tid.x;\n"
+    "  mul.wide.u32 %rd3, %r1, 8;\n  add.s64 %rd4, %rd1, %rd3;\n  ld.global.u64 %rd5, [%rd4];\n"
+    "  ld.global.s32 %r2, [%rd4];\n"                 /* (the low word, sign-extended) */
+    "  popc.b32 %r3, %r2;\n  clz.b32 %r4, %r2;\n  brev.b32 %r5, %r2;\n"
+    "  popc.b64 %r6, %rd5;\n  clz.b64 %r7, %rd5;\n  brev.b64 %rd6, %rd5;\n"
+    "  setp.ne.u32 %p1, %r1, 1000;\n"
+    "  @%p1 popc.b64 %r8, %rd5;\n  @%p1 clz.b32 %r9, %r2;\n  @%p1 brev.b32 %r10, %r2;\n"
+    "  mul.wide.u32 %rd7, %r1, 64;\n  add.s64 %rd8, %rd2, %rd7;\n"
+    "  st.global.v4.u32 [%rd8], {%r3, %r4, %r5, %r6};\n  st.global.u32 [%rd8+16], %r7;\n"
+    "  st.global.u64 [%rd8+24], %rd6;\n  st.global.v4.u32 [%rd8+32], {%r8, %r9, %r10, %r10};\n"
+    "  ret;\n}\n";
+  uint64_t v[256];
+  uint64_t rng = 0x6A09E667F3BCC909ull;
+  for (unsigned t = 0; t < 256; t++) {
+    const uint64_t r = sim_order_next(&rng);
+    switch (t % 5) {
+    case 0: v[t] = (t / 5) % 2 ? ~0ull : 0; break;
+    case 1: v[t] = 1ull << (t / 5 % 64); break;
+    case 2: v[t] = (1ull << (t / 5 % 64)) - 1; break;
+    case 3: v[t] = r >> (r % 64); break;
+    default: v[t] = r; break;
+    }
+  }
+  struct fx f;
+  load(&f, k);
+  uint64_t p[2] = {buffer(&f, sizeof v, "in"), buffer(&f, 256 * 64, "out")};
+  ck_assert_int_eq(sim_write(f.d, p[0], v, sizeof v), SIM_OK);
+  ck_assert_int_eq(launch(&f, "bits", 1, 256, p, 2, SIM_SCHED_ITS, 1, 0), SIM_OK);
+  ck_assert_int_eq(f.r.outcome, SIM_RAN_OK);
+  static uint32_t got[256 * 16];
+  ck_assert_int_eq(sim_read(f.d, p[1], got, sizeof got), SIM_OK);
+  for (unsigned t = 0; t < 256; t++) {
+    const uint32_t *g = got + t * 16;
+    const uint64_t x = v[t], lo = (uint32_t)x;
+    const uint64_t want[] = {sim_alu_iun(PTX_OP_POPC, PTX_T_B32, 0, lo),
+                             sim_alu_iun(PTX_OP_CLZ, PTX_T_B32, 0, lo),
+                             sim_alu_iun(PTX_OP_BREV, PTX_T_B32, 0, lo),
+                             sim_alu_iun(PTX_OP_POPC, PTX_T_B64, 0, x),
+                             sim_alu_iun(PTX_OP_CLZ, PTX_T_B64, 0, x)};
+    for (unsigned i = 0; i < 5; i++)
+      ck_assert_msg(g[i] == want[i], "thread %u (0x%llx), result %u: 0x%x, sim_alu 0x%llx", t,
+                    (unsigned long long)x, i, g[i], (unsigned long long)want[i]);
+    uint64_t b64;
+    memcpy(&b64, g + 6, 8);
+    ck_assert_uint_eq(b64, sim_alu_iun(PTX_OP_BREV, PTX_T_B64, 0, x));
+    ck_assert_uint_eq(g[8], want[3]);
+    ck_assert_uint_eq(g[9], want[1]);
+    ck_assert_uint_eq(g[10], want[2]);
+  }
+  done(&f);
+}
+END_TEST
+
 /* mov's pack and unpack (mov.b64 %rd, {%r, %r}; mov.b64 {%r, %r}, %rd; mov.b32 {%h, %h}, %r
    and back, parts swapped), for whole warps and for lanes a guard picks (the others keep
    what they held), in three warps: every part against the host's. */
@@ -9242,6 +9305,7 @@ Suite *suite_sim(void)
   tcase_add_test(t, test_vfp_transcendentals_match_libm);
   tcase_add_test(t, test_vhalf_matches_sim_alu);
   tcase_add_test(t, test_mov_pack_unpack);
+  tcase_add_test(t, test_bit_ops_match_sim_alu);
   tcase_add_test(t, test_shared_atomic_adds_match_lanes);
   tcase_add_test(t, test_global_atomics_match_lanes);
   tcase_add_test(t, test_global_atomic_into_operand);

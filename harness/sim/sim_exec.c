@@ -4353,6 +4353,46 @@ __attribute__((target("avx2"))) static void shfl_down31_avx2(unsigned ub, uint64
   }
 }
 
+/* shfl.bfly of a full 32-lane warp by ub lanes (0-31, the same in every lane) with the
+   clamp/segment operand 31 (__shfl_xor_sync(mask, v, ub) of width 32, a warp reduction's
+   step): SHFL_LANES's result without gathers, lane l's value from lane l ^ ub, always a lane
+   (dp 1). Whole blocks of four lanes move (ub's bits 2-4), permuted within (bits 0-1); every
+   block is read before any is written, so d may be a. */
+__attribute__((target("avx2"))) static void shfl_bfly31_avx2(unsigned ub, uint64_t *d,
+                                                            uint64_t *dp, const uint64_t *a)
+{
+  const __m256i low = _mm256_set1_epi64x(0xffffffff);
+  __m256i v[8];
+  _Pragma("GCC unroll 8")
+  for (unsigned k = 0; k < 8; k++)
+    v[k] = _mm256_and_si256(_mm256_loadu_si256((const __m256i *)(const void *)(a + 4 * k)), low);
+  const unsigned blk = ub >> 2;
+#define BFLY_STORE(perm)                                                            \
+  do {                                                                              \
+    _Pragma("GCC unroll 8")                                                         \
+    for (unsigned k = 0; k < 8; k++)                                                \
+      _mm256_storeu_si256((__m256i *)(void *)(d + 4 * k), perm(v[k ^ blk]));        \
+  } while (0)
+#define P0(x) (x)
+#define P1(x) _mm256_permute4x64_epi64((x), _MM_SHUFFLE(2, 3, 0, 1))
+#define P2(x) _mm256_permute4x64_epi64((x), _MM_SHUFFLE(1, 0, 3, 2))
+#define P3(x) _mm256_permute4x64_epi64((x), _MM_SHUFFLE(0, 1, 2, 3))
+  switch (ub & 3) {
+  case 0: BFLY_STORE(P0); break;
+  case 1: BFLY_STORE(P1); break;
+  case 2: BFLY_STORE(P2); break;
+  default: BFLY_STORE(P3); break;
+  }
+#undef BFLY_STORE
+#undef P0
+#undef P1
+#undef P2
+#undef P3
+  if (dp)
+    for (unsigned k = 0; k < 8; k++)
+      _mm256_storeu_si256((__m256i *)(void *)(dp + 4 * k), _mm256_set1_epi64x(1));
+}
+
 /* 1 when x[l] == x[0] and y[l] == y[0] in all 32 lanes: shfl's lane offset and its clamp
    and segment operand both warp-uniform, found in one pass over the two (sim_reg_uniform32
    of each, fused). */
@@ -4392,6 +4432,8 @@ uint32_t sim_exec_shfl(struct sim_block *b, struct sim_warp *w, uint32_t pc, uin
        (CUDA's __shfl_*_sync with a constant or warp-uniform offset) */
     if (in->sub == PTX_SHFL_DOWN && ((unsigned)c[0] & 0x1f1f) == 31 && sim_warp_shortcuts)
       shfl_down31_avx2((unsigned)bb[0] & 31, d, dp, a);  /* no segments: no gathers */
+    else if (in->sub == PTX_SHFL_BFLY && ((unsigned)c[0] & 0x1f1f) == 31 && sim_warp_shortcuts)
+      shfl_bfly31_avx2((unsigned)bb[0] & 31, d, dp, a);
     else
       shfl_full_avx2(in->sub, (unsigned)bb[0] & 31, (unsigned)c[0] & 31,
                      (unsigned)(c[0] >> 8) & 31, d, dp, a);

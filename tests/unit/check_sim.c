@@ -5484,7 +5484,8 @@ START_TEST(test_shfl_fast_matches_sim_exec)
   uint64_t rng = 0x13198A2E03707344ull;
   /* seeds 4 to 9: one lane offset per warp, as a constant offset gives, for the full warps'
      path of a warp-uniform offset and clamp (warps 0, 3 and 7 take the branch whole); seeds
-     8 and 9: clamp 31 and no segments in every warp (shfl.down's own path, shfl_down31_avx2) */
+     8 and 9: clamp 31 and no segments in every warp (shfl.down's and shfl.bfly's own paths,
+     shfl_down31_avx2 and shfl_bfly31_avx2) */
   for (unsigned seed = 0; seed < 10; seed++) {
     static uint32_t in[NT][4], out[NT][16];
     uint32_t wb[NT / 32];

@@ -516,7 +516,53 @@ static inline int int_cvt32(const struct ptx_inst *in, int *sext)
   return 0;
 }
 
+/* Is in a cvt between integers (8 to 64 bits, a side of 8 or 16: what int_cvt32 does not
+   take) without .sat? *sb, *db: the source's and the destination's bits, *ss, *ds: whether
+   each is signed. Byte and short data's loads and stores, and narrowings to them. */
+static inline int int_cvt_small(const struct ptx_inst *in, unsigned *sb, int *ss, unsigned *db,
+                                int *ds)
+{
+  const enum ptx_type t = (enum ptx_type)in->type, st = (enum ptx_type)in->type2;
+  if (in->op != PTX_OP_CVT || in->flags || in->rnd != PTX_RND_NONE || in->nopd != 2 ||
+      t < PTX_T_B8 || t > PTX_T_S64 || t == PTX_T_B128 || st < PTX_T_B8 || st > PTX_T_S64 ||
+      st == PTX_T_B128)
+    return 0;
+  *sb = 8 * ptx_type_size(st);
+  *db = 8 * ptx_type_size(t);
+  *ss = ptx_type_is_signed(st);
+  *ds = ptx_type_is_signed(t);
+  return *sb <= 16 || *db <= 16;
+}
+
 #ifdef SIM_X86
+/* int_cvt_small's cvt of a full 32-lane warp with AVX2, eight lanes a vector, as sim_alu_cvt
+   and widen leave it: the source's low sb bits extended as it is signed, then the low db
+   bits, sign-extended to 64 where the destination is signed, else zero-extended. */
+__attribute__((target("avx2"))) static void icvt_full_avx2(uint64_t *d, const uint64_t *a,
+                                                           unsigned sb, int ss, unsigned db,
+                                                           int ds)
+{
+  const unsigned sh = sb < 32 ? 32 - sb : 0, dh = db < 32 ? 32 - db : 0;
+  const __m128i csh = _mm_cvtsi32_si128((int)sh), cdh = _mm_cvtsi32_si128((int)dh);
+  for (unsigned l = 0; l < 32; l += 8) {
+    __m256i v = sim_lo32x8(a + l);                 /* (a 64-bit source: its low half will do,
+                                                      db being at most 16 then) */
+    v = ss ? _mm256_sra_epi32(_mm256_sll_epi32(v, csh), csh)
+           : _mm256_srl_epi32(_mm256_sll_epi32(v, csh), csh);
+    if (db < 64) {
+      v = ds ? _mm256_sra_epi32(_mm256_sll_epi32(v, cdh), cdh)
+             : _mm256_srl_epi32(_mm256_sll_epi32(v, cdh), cdh);
+    }
+    /* 64 bits: the destination's sign (db < 64), else the source's (db 64: sb at most 16) */
+    const int sx = db < 64 ? ds : ss;
+    const __m128i lo = _mm256_castsi256_si128(v), hi = _mm256_extracti128_si256(v, 1);
+    _mm256_storeu_si256((__m256i *)(void *)(d + l), sx ? _mm256_cvtepi32_epi64(lo)
+                                                       : _mm256_cvtepu32_epi64(lo));
+    _mm256_storeu_si256((__m256i *)(void *)(d + l + 4), sx ? _mm256_cvtepi32_epi64(hi)
+                                                           : _mm256_cvtepu32_epi64(hi));
+  }
+}
+
 /* d[l] = s[l] & mk for a full 32-lane warp with AVX2, four lanes a vector: mov. */
 __attribute__((target("avx2"))) static void and_full_avx2(uint64_t *d, const uint64_t *s,
                                                           uint64_t mk)
@@ -981,7 +1027,8 @@ enum top { TOP_MAD32,                  /* mad.lo.{s32,u32}: sim_alu_mad_lo_b32 *
            TOP_VFP,                    /* a float operation of sim_vfp.c (sim_vfp_of's), of
                                           one to three operands (run_alu's, not tern_full_avx2's) */
            /* popc, clz and brev of b32 and b64 (one operand: a again for b and c) */
-           TOP_POPC32, TOP_POPC64, TOP_CLZ32, TOP_CLZ64, TOP_BREV32, TOP_BREV64 };
+           TOP_POPC32, TOP_POPC64, TOP_CLZ32, TOP_CLZ64, TOP_BREV32, TOP_BREV64,
+           TOP_ICVT };                 /* int_cvt_small's cvt (run_alu's: icvt_full_avx2) */
 
 /* The bits of each 64-bit lane counted (pshufb of a nibble table, bytes summed by psadbw). */
 __attribute__((target("avx2"))) static inline __m256i popc64x4(__m256i x)
@@ -1074,6 +1121,7 @@ __attribute__((target("avx2"))) static void tern_full_avx2(enum top op, uint64_t
     TLOOP(_mm256_blendv_epi8(y, x, _mm256_cmpeq_epi64(_mm256_and_si256(z, one), pick)));
     break;
   case TOP_VFP:                                  /* (run_alu's) */
+  case TOP_ICVT:
     break;
   case TOP_POPC32: TLOOP1(popc64x4(_mm256_and_si256(x, low))); break;
   case TOP_POPC64: TLOOP1(popc64x4(x)); break;
@@ -1731,7 +1779,12 @@ static inline __attribute__((always_inline)) void run_alu(const struct sim_block
       sim_vfp_full((enum sim_vfp)b->prog->vfp[pc], in, d, REG(in->opd[1].reg),
                    in->nopd > 2 ? REG(in->opd[2].reg) : NULL,
                    in->nopd > 3 ? REG(in->opd[3].reg) : NULL);
-    else if ((f >> 4) >= TOP_POPC32)                /* (one operand) */
+    else if ((f >> 4) == TOP_ICVT) {
+      unsigned sb = 32, db = 32;
+      int ss = 0, ds = 0;
+      (void)int_cvt_small(in, &sb, &ss, &db, &ds);    /* (what fast_kind found) */
+      icvt_full_avx2(d, REG(in->opd[1].reg), sb, ss, db, ds);
+    } else if ((f >> 4) >= TOP_POPC32)                /* (one operand) */
       tern_full_avx2((enum top)(f >> 4), d, REG(in->opd[1].reg), REG(in->opd[1].reg),
                      REG(in->opd[1].reg));
     else
@@ -2237,6 +2290,15 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
       FOR_LANES(e) REG(d->reg)[l] = sim_alu_cvt_pack(t, (enum ptx_rnd)in->rnd, in->flags, a[l], bb[l]);
     } else {
       const uint64_t *a = REG(in->opd[1].reg);
+#ifdef SIM_X86
+      unsigned sb, db;
+      int ss, ds;
+      if (halves && sim_cpu_avx2 && int_cvt_small(in, &sb, &ss, &db, &ds)) {
+        uint64_t *dd = REG(d->reg);
+        EACH_HALF(icvt_full_avx2(dd + o, a + o, sb, ss, db, ds));
+        break;
+      }
+#endif
       FOR_LANES(e) REG(d->reg)[l] = widen(t, sim_alu_cvt(t, st, (enum ptx_rnd)in->rnd, in->flags, a[l]));
     }
     break;
@@ -3233,7 +3295,12 @@ static enum fast_kind fast_kind(const struct ptx_inst *in, unsigned *arg)
             : i64 ? VOP_SHRU64 : VOP_SHRU32) - VOP_MINS32;
     return FK_VOP2;
   case PTX_OP_CVT: {
-    int sext;
+    int sext, ss, ds;
+    unsigned sb, db;
+    if (int_cvt_small(in, &sb, &ss, &db, &ds)) {
+      *arg = TOP_ICVT;
+      return FK_VOP3;
+    }
     if (!int_cvt32(in, &sext))
       return FK_NONE;
     *arg = (sext ? VOP_SEXT32 : VOP_ZEXT32) - VOP_SEXT32;

@@ -7009,6 +7009,81 @@ START_TEST(test_bit_ops_match_sim_alu)
 }
 END_TEST
 
+/* cvt between integers with a side of 8 or 16 bits (u8, s8, u16, s16 to and from each other
+   and u32, s32, u64, s64), for whole warps through the fast plan and through sim_exec (the
+   same cvt guarded): each result's stored bits against sim_alu_cvt's, widened as the
+   destination is, on random 64-bit sources (each type reads its low bits) in 64 threads. */
+START_TEST(test_int_cvt_small_match_sim_alu)
+{
+  static const enum ptx_type ty[8] = {PTX_T_U8, PTX_T_S8, PTX_T_U16, PTX_T_S16,
+                                      PTX_T_U32, PTX_T_S32, PTX_T_U64, PTX_T_S64};
+  static char k[24576];
+  size_t n = (size_t)snprintf(k, sizeof k,
+    HDR ".visible .entry cv(.param .u64 in, .param .u64 out)\n{\n"
+    "  .reg .pred %%p<2>;\n  .reg .b16 %%rs<4>;\n  .reg .b32 %%r<8>;\n  .reg .b64 %%rd<12>;\n"
+    "  .reg .b16 %%h<2>;\n  .reg .b32 %%s<2>;\n  .reg .b64 %%q<2>;\n"
+    "  ld.param.u64 %%rd1, [in];\n  ld.param.u64 %%rd2, [out];\n  mov.u32 %%r1, %%tid.x;\n"
+    "  mul.wide.u32 %%rd3, %%r1, 8;\n  add.s64 %%rd4, %%rd1, %%rd3;\n"
+    "  ld.global.u64 %%rd5, [%%rd4];\n  ld.global.u16 %%rs1, [%%rd4];\n"
+    "  ld.global.u32 %%r2, [%%rd4];\n  setp.ne.u32 %%p1, %%r1, 1000;\n"
+    "  mul.wide.u32 %%rd6, %%r1, 768;\n  add.s64 %%rd7, %%rd2, %%rd6;\n");
+  unsigned nc = 0;
+  for (unsigned g = 0; g < 2; g++)
+    for (unsigned i = 0; i < 8; i++)
+      for (unsigned j = 0; j < 8; j++) {
+        const unsigned sb = 8 * ptx_type_size(ty[i]), db = 8 * ptx_type_size(ty[j]);
+        if (sb > 16 && db > 16)
+          continue;
+        const char *src = sb <= 16 ? "%rs1" : sb == 32 ? "%r2" : "%rd5";
+        const char *dst = db <= 16 ? "%h1" : db == 32 ? "%s1" : "%q1";
+        const char *st = db <= 16 ? "u16" : db == 32 ? "u32" : "u64";
+        n += (size_t)snprintf(k + n, sizeof k - n, "  %scvt.%s.%s %s, %s;\n"
+                              "  st.global.%s [%%rd7+%u], %s;\n", g ? "@%p1 " : "",
+                              ptx_type_name(ty[j]), ptx_type_name(ty[i]), dst, src, st, nc * 8,
+                              dst);
+        nc++;
+      }
+  snprintf(k + n, sizeof k - n, "  ret;\n}\n");
+  ck_assert_uint_eq(nc, 96);
+  uint64_t v[64];
+  uint64_t rng = 0xBB67AE8584CAA73Bull;
+  for (unsigned t = 0; t < 64; t++)
+    v[t] = sim_order_next(&rng) >> (t % 3 ? 0 : t % 61);
+  struct fx f;
+  load(&f, k);
+  uint64_t p[2] = {buffer(&f, sizeof v, "in"), buffer(&f, 64 * 768, "out")};
+  ck_assert_int_eq(sim_write(f.d, p[0], v, sizeof v), SIM_OK);
+  ck_assert_int_eq(sim_fill(f.d, p[1], 0, 64 * 768), SIM_OK);
+  ck_assert_int_eq(launch(&f, "cv", 1, 64, p, 2, SIM_SCHED_ITS, 1, 0), SIM_OK);
+  ck_assert_msg(f.r.outcome == SIM_RAN_OK, "%s", f.r.fault.message);
+  static uint64_t got[64 * 96];
+  ck_assert_int_eq(sim_read(f.d, p[1], got, sizeof got), SIM_OK);
+  for (unsigned t = 0; t < 64; t++) {
+    unsigned c = 0;
+    for (unsigned g = 0; g < 2; g++)
+      for (unsigned i = 0; i < 8; i++)
+        for (unsigned j = 0; j < 8; j++) {
+          const unsigned sb = 8 * ptx_type_size(ty[i]), db = 8 * ptx_type_size(ty[j]);
+          if (sb > 16 && db > 16)
+            continue;
+          const uint64_t a = sb <= 16 ? v[t] & 0xffff : sb == 32 ? v[t] & 0xffffffffu : v[t];
+          uint64_t want = sim_alu_cvt(ty[j], ty[i], PTX_RND_NONE, 0, a);
+          if (ptx_type_is_signed(ty[j]))
+            want = sim_alu_sext(ty[j], want);
+          const unsigned stb = db <= 16 ? 16 : db;
+          if (stb < 64)
+            want &= (1ull << stb) - 1;
+          ck_assert_msg(got[t * 96 + c] == want, "thread %u, cvt.%s.%s%s of 0x%llx: 0x%llx, "
+                        "sim_alu 0x%llx", t, ptx_type_name(ty[j]), ptx_type_name(ty[i]),
+                        g ? " (guarded)" : "", (unsigned long long)a,
+                        (unsigned long long)got[t * 96 + c], (unsigned long long)want);
+          c++;
+        }
+  }
+  done(&f);
+}
+END_TEST
+
 /* mov's pack and unpack (mov.b64 %rd, {%r, %r}; mov.b64 {%r, %r}, %rd; mov.b32 {%h, %h}, %r
    and back, parts swapped), for whole warps and for lanes a guard picks (the others keep
    what they held), in three warps: every part against the host's. */
@@ -9307,6 +9382,7 @@ Suite *suite_sim(void)
   tcase_add_test(t, test_vhalf_matches_sim_alu);
   tcase_add_test(t, test_mov_pack_unpack);
   tcase_add_test(t, test_bit_ops_match_sim_alu);
+  tcase_add_test(t, test_int_cvt_small_match_sim_alu);
   tcase_add_test(t, test_shared_atomic_adds_match_lanes);
   tcase_add_test(t, test_global_atomics_match_lanes);
   tcase_add_test(t, test_global_atomic_into_operand);

@@ -3453,6 +3453,77 @@ static __attribute__((noinline)) void stores_words(struct sim_block *b, struct s
     stores_words_rest(b, w, pc, mm, addr, host, host_base, val);
 }
 
+/* sim_race_global_stores of 1- or 2-byte values at aligned addresses (a byte or short
+   array's elements, several lanes to a word) when no word they touch is held, in g or in a
+   line: the stores done lane by lane, and for each word that some lane changed, in the order
+   the lanes first changed it, gword_one for the last lane that did (its thread, its bytes).
+   That is what the lanes' gword_one calls leave: the first puts the word into g, each later
+   one of the instruction's replaces its thread and bytes, and none reports (the word was not
+   the block's before; lanes of one instruction of one warp are no hazard to each other).
+   Returns 1 when so and done, 0 when a word is held or an address unaligned (nothing done).
+   Off with sim_race_lane_shortcuts 0. */
+static int stores_subword(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t e,
+                          const uint64_t *addr, uint32_t size, uint8_t *host,
+                          uint64_t host_base, const uint64_t *val)
+{
+  if (!sim_race_lane_shortcuts || (size != 1 && size != 2))
+    return 0;
+  struct gctx c;
+  gctx_init(&c, b, w, pc);
+  uint64_t prev = UINT64_MAX;
+  for (uint64_t mm = e; mm; mm &= mm - 1) {
+    const unsigned l = sim_ctz64(mm);
+    const uint64_t word = addr[l] >> 2;
+    if (addr[l] & (size - 1))
+      return 0;
+    if (word == prev)
+      continue;
+    prev = word;
+    const uint32_t f = word_bit(word);
+    if ((c.gfilt[f >> 6] >> (f & 63) & 1) || chunk_lines(&c, word >> 5))
+      return 0;
+  }
+  uint64_t words[64], top = 0;
+  unsigned last[64], n = 0;
+  uint8_t bytes[64];
+  for (uint64_t mm = e; mm; mm &= mm - 1) {
+    const unsigned l = sim_ctz64(mm);
+    uint8_t *p = host + (addr[l] - host_base);
+    int same;
+    if (size == 1) {
+      same = *p == (uint8_t)val[l];
+      *p = (uint8_t)val[l];
+    } else {
+      const uint16_t v = (uint16_t)val[l];
+      uint16_t o;
+      memcpy(&o, p, 2);
+      same = o == v;
+      memcpy(p, &v, 2);
+    }
+    if (same)
+      continue;
+    const uint64_t word = addr[l] >> 2;
+    unsigned k;
+    if (n && words[n - 1] == word) {           /* the word of the lane before, as a rule */
+      k = n - 1;
+    } else if (!n || word > top) {             /* past every word so far: new */
+      k = n++;
+      words[k] = word;
+      top = word;
+    } else {
+      for (k = 0; k < n && words[k] != word; k++)
+        ;
+      if (k == n)
+        words[n++] = word;
+    }
+    last[k] = l;
+    bytes[k] = (uint8_t)((size == 1 ? 1u : 3u) << (addr[l] & 3));
+  }
+  for (unsigned k = 0; k < n; k++)
+    gword_one(&c, last[k], words[k], bytes[k], addr[last[k]], size, SIM_ACC_WRITE);
+  return 1;
+}
+
 int sim_race_global_stores(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t e,
                            const uint64_t *addr, uint32_t size, uint8_t *host,
                            uint64_t host_base, const uint64_t *val)
@@ -3469,6 +3540,8 @@ int sim_race_global_stores(struct sim_block *b, struct sim_warp *w, uint32_t pc,
     stores_words(b, w, pc, e, addr, host, host_base, val);
     return 0;
   }
+  if (stores_subword(b, w, pc, e, addr, size, host, host_base, val))
+    return 0;
   struct gctx c;
   gctx_init(&c, b, w, pc);
   for (uint64_t mm = e; mm; mm &= mm - 1) {

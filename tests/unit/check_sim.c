@@ -7936,6 +7936,92 @@ START_TEST(test_held_adds_match_direct)
 }
 END_TEST
 
+/* sim_race_global_stores's record of byte and short stores whose words the filters say are
+   new (stores_subword: the last changing lane of each word) against gword_one lane by lane
+   (sim_race_lane_shortcuts 0): random programs of three warps, six steps, each a store of bytes
+   or shorts (st.global.u8, .u16) at the thread's own element, its neighbour's, the same
+   element for all, a stride of three, the odd elements, backwards, or eight elements four
+   times a warp, at an offset of 0 to 3 elements, of values that change the bytes or not; a word store over them; a read of another
+   thread's byte, short or word; a __syncwarp() or a barrier; and first, bytes stored over
+   words the warp's coalesced store held in a line. Each must report the same fault, to the
+   message, and leave the same values and counters. */
+START_TEST(test_global_subword_stores_match_general_path)
+{
+  static const char *const at[7] = {
+    "  mov.u32 %r2, %r1;\n",                                 /* its own */
+    "  xor.b32 %r2, %r1, 1;\n",                              /* a neighbour's */
+    "  mov.u32 %r2, 5;\n",                                   /* one for all */
+    "  mul.lo.u32 %r2, %r1, 3;\n",                           /* a stride of three */
+    "  mul.lo.u32 %r2, %r1, 2;\n  add.u32 %r2, %r2, 1;\n",   /* the odd ones */
+    "  sub.u32 %r2, 95, %r1;\n",                             /* backwards */
+    "  and.b32 %r2, %r1, 7;\n",                              /* eight, four times a warp */
+  };
+  uint64_t rng = 0x3c6ef372fe94f82bull;
+#define SB_NEXT() rng_next(&rng)
+  unsigned races = 0, clean = 0;
+  static char k[8192];
+  for (int trial = 0; trial < 200; trial++) {
+    size_t n = (size_t)snprintf(k, sizeof k,
+      HDR
+      ".visible .entry sb(.param .u64 out)\n{\n"
+      "  .reg .b16 %%h<4>;\n  .reg .b32 %%r<8>;\n  .reg .b64 %%rd<10>;\n"
+      "  mov.u32 %%r1, %%tid.x;\n  ld.param.u64 %%rd1, [out];\n");
+    for (int step = 0; step < 6; step++) {
+      const uint32_t kind = SB_NEXT() % 10, sh = SB_NEXT() % 7, off = SB_NEXT() % 4;
+      const uint32_t v = SB_NEXT() % 3, size = SB_NEXT() % 2 ? 2 : 1;
+      const char *val = v == 0 ? "%r1" : v == 1 ? "0" : "7";
+      if (kind < 5) {
+        const char *ty = size == 1 ? "u8" : "u16";
+        n += (size_t)snprintf(k + n, sizeof k - n,
+                              "%s  mul.wide.u32 %%rd2, %%r2, %u;\n  add.s64 %%rd3, %%rd1, %%rd2;\n"
+                              "  mov.u32 %%r4, %s;\n  cvt.u16.u32 %%h1, %%r4;\n  .loc 1 %d 3\n"
+                              "  st.global.%s [%%rd3+%u], %%h1;\n",
+                              at[sh == 4 && size == 1 ? 0 : sh], size, val, 10 + step, ty,
+                              off * size);
+      } else if (kind < 6) {
+        n += (size_t)snprintf(k + n, sizeof k - n,
+                              "  mul.wide.u32 %%rd2, %%r1, 4;\n  add.s64 %%rd3, %%rd1, %%rd2;\n"
+                              "  .loc 1 %d 3\n  st.global.u32 [%%rd3+%u], %s;\n", 10 + step,
+                              4 * off, val);
+      } else if (kind < 8) {
+        const char *ty = kind == 6 ? (size == 1 ? "u8" : "u16") : "u32";
+        const unsigned sz = kind == 6 ? size : 4;
+        n += (size_t)snprintf(k + n, sizeof k - n,
+                              "  xor.b32 %%r2, %%r1, %u;\n  mul.wide.u32 %%rd6, %%r2, %u;\n"
+                              "  add.s64 %%rd7, %%rd1, %%rd6;\n  .loc 1 %d 3\n"
+                              "  ld.global.%s %%r3, [%%rd7];\n", SB_NEXT() % 64, sz, 10 + step,
+                              ty);
+      } else {
+        n += (size_t)snprintf(k + n, sizeof k - n, "  %s\n",
+                              kind == 8 ? "bar.warp.sync -1;" : "bar.sync 0;");
+      }
+    }
+    snprintf(k + n, sizeof k - n, "  ret;\n}\n.file 1 \"/lab/sb.cu\"\n");
+    if (trial == 0)         /* bytes over words a coalesced store of the warp's just wrote
+                               (held in a line): a race, reported at the first such lane */
+      snprintf(k, sizeof k,
+               HDR ".visible .entry sb(.param .u64 out)\n{\n"
+               "  .reg .b16 %%h<4>;\n  .reg .b32 %%r<8>;\n  .reg .b64 %%rd<10>;\n"
+               "  mov.u32 %%r1, %%tid.x;\n  ld.param.u64 %%rd1, [out];\n"
+               "  mul.wide.u32 %%rd2, %%r1, 4;\n  add.s64 %%rd3, %%rd1, %%rd2;\n"
+               "  add.u32 %%r3, %%r1, 9;\n  .loc 1 10 3\n  st.global.u32 [%%rd3], %%r3;\n"
+               "  cvt.u64.u32 %%rd4, %%r1;\n  add.s64 %%rd5, %%rd1, %%rd4;\n"
+               "  add.u32 %%r2, %%r1, 1;\n  cvt.u16.u32 %%h1, %%r2;\n"
+               "  .loc 1 11 3\n  st.global.u8 [%%rd5+32], %%h1;\n"
+               "  ret;\n}\n.file 1 \"/lab/sb.cu\"\n");
+    struct sim_result r[2];
+    uint32_t got[2][512];
+    struct sim_launch c = {.grid = {1, 1, 1}, .block = {96, 1, 1}, .sched = SIM_SCHED_ITS,
+                           .workers = 1};
+    run_switched(k, "sb", &c, &sim_race_lane_shortcuts, r, got[0], got[1], sizeof got[0]);
+    same_race_runs(r, got[0], got[1], sizeof got[0], &races, &clean);
+  }
+#undef SB_NEXT
+  ck_assert_uint_gt(races, 20);
+  ck_assert_uint_gt(clean, 5);
+}
+END_TEST
+
 /* sim_race_global's record of a lane's whole words that the filters say are new (words_new)
    against gword_one's word by word (sim_race_lane_shortcuts 0): random programs of three
    warps, each step a vector store of 2 or 4 words a lane (st.global.v2/.v4, one lane's
@@ -9389,6 +9475,7 @@ Suite *suite_sim(void)
   tcase_add_test(t, test_held_adds_match_direct);
   tcase_add_test(t, test_float_atomics_flush_in_global);
   tcase_add_test(t, test_global_words_new_match_general_path);
+  tcase_add_test(t, test_global_subword_stores_match_general_path);
   tcase_add_test(t, test_global_stores_words_match_general_path);
   tcase_add_test(t, test_global_words_new_leave_lines);
   tcase_add_test(t, test_fast_path_setp_guard);

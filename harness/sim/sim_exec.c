@@ -563,6 +563,68 @@ __attribute__((target("avx2"))) static void icvt_full_avx2(uint64_t *d, const ui
   }
 }
 
+/* Is in an operation on 16-bit integers that i16_full_avx2 does: add, sub, mul (.lo or
+   .wide), and, or, xor, shl, shr, min, max of b16, u16 or s16, no other flag? */
+static inline int int16_op(const struct ptx_inst *in)
+{
+  const enum ptx_type t = (enum ptx_type)in->type;
+  if ((t != PTX_T_B16 && t != PTX_T_U16 && t != PTX_T_S16) || in->nopd != 3)
+    return 0;
+  switch ((enum ptx_op)in->op) {
+  case PTX_OP_MUL:
+    return !(in->flags & ~(uint32_t)(PTX_F_LO | PTX_F_WIDE));
+  case PTX_OP_ADD: case PTX_OP_SUB: case PTX_OP_AND: case PTX_OP_OR: case PTX_OP_XOR:
+  case PTX_OP_SHL: case PTX_OP_SHR: case PTX_OP_MIN: case PTX_OP_MAX:
+    return !in->flags;
+  default:
+    return 0;
+  }
+}
+
+/* int16_op's operation for a full 32-lane warp with AVX2, eight lanes a vector, as
+   sim_alu_ibin computes it: in 32-bit lanes from the operands' low halves (a signed
+   operand's 16 bits sign-extended where the sign matters), the result's 16 bits (32 for
+   mul.wide) zero-extended; shift counts are b's low 32 bits (16 or more: 0, or the sign). */
+__attribute__((target("avx2"))) static void i16_full_avx2(enum ptx_op op, int sg, int wide,
+                                                          uint64_t *d, const uint64_t *a,
+                                                          const uint64_t *b)
+{
+  const __m256i m16 = _mm256_set1_epi32(0xffff);
+  for (unsigned l = 0; l < 32; l += 8) {
+    const __m256i x = sim_lo32x8(a + l), y = sim_lo32x8(b + l);
+    const __m256i sx = _mm256_srai_epi32(_mm256_slli_epi32(x, 16), 16);
+    const __m256i sy = _mm256_srai_epi32(_mm256_slli_epi32(y, 16), 16);
+    const __m256i ux = _mm256_and_si256(x, m16), uy = _mm256_and_si256(y, m16);
+    __m256i r;
+    switch (op) {
+    case PTX_OP_ADD: r = _mm256_and_si256(_mm256_add_epi32(x, y), m16); break;
+    case PTX_OP_SUB: r = _mm256_and_si256(_mm256_sub_epi32(x, y), m16); break;
+    case PTX_OP_MUL:
+      r = wide ? (sg ? _mm256_mullo_epi32(sx, sy) : _mm256_mullo_epi32(ux, uy))
+               : _mm256_and_si256(_mm256_mullo_epi32(x, y), m16);
+      break;
+    case PTX_OP_AND: r = _mm256_and_si256(_mm256_and_si256(x, y), m16); break;
+    case PTX_OP_OR: r = _mm256_and_si256(_mm256_or_si256(x, y), m16); break;
+    case PTX_OP_XOR: r = _mm256_and_si256(_mm256_xor_si256(x, y), m16); break;
+    case PTX_OP_SHL: r = _mm256_and_si256(_mm256_sllv_epi32(ux, y), m16); break;
+    case PTX_OP_SHR:
+      /* (srav fills a count of 32 or more with the sign, which sx's bits 16-31 are) */
+      r = sg ? _mm256_and_si256(_mm256_srav_epi32(sx, y), m16) : _mm256_srlv_epi32(ux, y);
+      break;
+    case PTX_OP_MIN:
+      r = _mm256_and_si256(sg ? _mm256_min_epi32(sx, sy) : _mm256_min_epi32(ux, uy), m16);
+      break;
+    default:                                     /* PTX_OP_MAX */
+      r = _mm256_and_si256(sg ? _mm256_max_epi32(sx, sy) : _mm256_max_epi32(ux, uy), m16);
+      break;
+    }
+    _mm256_storeu_si256((__m256i *)(void *)(d + l),
+                        _mm256_cvtepu32_epi64(_mm256_castsi256_si128(r)));
+    _mm256_storeu_si256((__m256i *)(void *)(d + l + 4),
+                        _mm256_cvtepu32_epi64(_mm256_extracti128_si256(r, 1)));
+  }
+}
+
 /* d[l] = s[l] & mk for a full 32-lane warp with AVX2, four lanes a vector: mov. */
 __attribute__((target("avx2"))) static void and_full_avx2(uint64_t *d, const uint64_t *s,
                                                           uint64_t mk)
@@ -2091,6 +2153,10 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
     } else if (halves && sim_cpu_avx2 && op == PTX_OP_SHR && !in->flags &&
                (t == PTX_T_S64 || t == PTX_T_U64 || t == PTX_T_B64)) {
       EACH_HALF(bin_full_avx2(t == PTX_T_S64 ? VOP_SHRS64 : VOP_SHRU64, dd + o, a + o, bb + o));
+    } else if (halves && sim_cpu_avx2 && int16_op(in)) {
+      /* shorts and bytes' arithmetic (8-bit values live in 16-bit registers) */
+      EACH_HALF(i16_full_avx2(op, t == PTX_T_S16, (in->flags & PTX_F_WIDE) != 0, dd + o, a + o,
+                              bb + o));
 #endif
     } else {
       FOR_LANES(e) dd[l] = sim_alu_ibin(op, t, in->flags, a[l], bb[l]);

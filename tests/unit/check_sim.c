@@ -7084,6 +7084,77 @@ START_TEST(test_int_cvt_small_match_sim_alu)
 }
 END_TEST
 
+/* 16-bit integer arithmetic of whole warps (i16_full_avx2) against sim_alu_ibin: add, sub,
+   mul.lo, mul.wide, and, or, xor, shl, shr, min and max of b16, u16 and s16 on random
+   shorts, the ends of their ranges, and shift counts of 0 to 40, in 64 threads. */
+START_TEST(test_int16_ops_match_sim_alu)
+{
+  static const struct { const char *name; enum ptx_op op; enum ptx_type t; uint32_t flags; } o[] = {
+    {"add.s16", PTX_OP_ADD, PTX_T_S16, 0}, {"sub.u16", PTX_OP_SUB, PTX_T_U16, 0},
+    {"mul.lo.s16", PTX_OP_MUL, PTX_T_S16, PTX_F_LO}, {"mul.lo.u16", PTX_OP_MUL, PTX_T_U16, PTX_F_LO},
+    {"mul.wide.s16", PTX_OP_MUL, PTX_T_S16, PTX_F_WIDE},
+    {"mul.wide.u16", PTX_OP_MUL, PTX_T_U16, PTX_F_WIDE},
+    {"and.b16", PTX_OP_AND, PTX_T_B16, 0}, {"or.b16", PTX_OP_OR, PTX_T_B16, 0},
+    {"xor.b16", PTX_OP_XOR, PTX_T_B16, 0}, {"shl.b16", PTX_OP_SHL, PTX_T_B16, 0},
+    {"shr.u16", PTX_OP_SHR, PTX_T_U16, 0}, {"shr.s16", PTX_OP_SHR, PTX_T_S16, 0},
+    {"min.s16", PTX_OP_MIN, PTX_T_S16, 0}, {"max.s16", PTX_OP_MAX, PTX_T_S16, 0},
+    {"min.u16", PTX_OP_MIN, PTX_T_U16, 0}, {"max.u16", PTX_OP_MAX, PTX_T_U16, 0},
+  };
+  enum { NO = sizeof o / sizeof *o };
+  static char k[8192];
+  size_t n = (size_t)snprintf(k, sizeof k,
+    HDR ".visible .entry i16(.param .u64 in, .param .u64 out)\n{\n"
+    "  .reg .b16 %%h<4>;\n  .reg .b32 %%r<8>;\n  .reg .b64 %%rd<10>;\n"
+    "  ld.param.u64 %%rd1, [in];\n  ld.param.u64 %%rd2, [out];\n  mov.u32 %%r1, %%tid.x;\n"
+    "  mul.wide.u32 %%rd3, %%r1, 8;\n  add.s64 %%rd4, %%rd1, %%rd3;\n"
+    "  ld.global.u16 %%h1, [%%rd4];\n  ld.global.u16 %%h2, [%%rd4+2];\n"
+    "  ld.global.u32 %%r2, [%%rd4+4];\n"
+    "  mul.wide.u32 %%rd5, %%r1, %u;\n  add.s64 %%rd6, %%rd2, %%rd5;\n", NO * 4);
+  for (unsigned i = 0; i < NO; i++) {
+    const int sh = o[i].op == PTX_OP_SHL || o[i].op == PTX_OP_SHR;
+    const int wide = o[i].flags == PTX_F_WIDE;
+    n += (size_t)snprintf(k + n, sizeof k - n, "  %s %s, %%h1, %s;\n  st.global.%s [%%rd6+%u], %s;\n",
+                          o[i].name, wide ? "%r3" : "%h3", sh ? "%r2" : "%h2",
+                          wide ? "u32" : "u16", i * 4, wide ? "%r3" : "%h3");
+  }
+  snprintf(k + n, sizeof k - n, "  ret;\n}\n");
+  static const uint16_t ends[] = {0, 1, 0x7fff, 0x8000, 0xffff, 0x8001, 0xfffe, 2};
+  uint16_t v[64][4];
+  uint64_t rng = 0xA54FF53A5F1D36F1ull;
+  for (unsigned t = 0; t < 64; t++) {
+    const uint64_t r = sim_order_next(&rng);
+    v[t][0] = t % 4 == 0 ? ends[(r >> 8) % 8] : (uint16_t)r;
+    v[t][1] = t % 4 == 1 ? ends[(r >> 16) % 8] : (uint16_t)(r >> 24);
+    const uint32_t c = (uint32_t)((r >> 40) % 41);
+    v[t][2] = (uint16_t)c;
+    v[t][3] = (uint16_t)(t % 8 == 0 ? 0x8000 : 0);    /* (a count of 2^31 and more) */
+  }
+  struct fx f;
+  load(&f, k);
+  uint64_t p[2] = {buffer(&f, sizeof v, "in"), buffer(&f, 64 * NO * 4, "out")};
+  ck_assert_int_eq(sim_write(f.d, p[0], v, sizeof v), SIM_OK);
+  ck_assert_int_eq(launch(&f, "i16", 1, 64, p, 2, SIM_SCHED_ITS, 1, 0), SIM_OK);
+  ck_assert_msg(f.r.outcome == SIM_RAN_OK, "%s", f.r.fault.message);
+  static uint32_t got[64 * NO];
+  ck_assert_int_eq(sim_read(f.d, p[1], got, sizeof got), SIM_OK);
+  for (unsigned t = 0; t < 64; t++)
+    for (unsigned i = 0; i < NO; i++) {
+      const int sh = o[i].op == PTX_OP_SHL || o[i].op == PTX_OP_SHR;
+      const int wide = o[i].flags == PTX_F_WIDE;
+      const uint64_t b = sh ? (uint64_t)v[t][2] | (uint64_t)v[t][3] << 16 : v[t][1];
+      uint64_t want = sim_alu_ibin(o[i].op, o[i].t, o[i].flags, v[t][0], b);
+      uint32_t g = got[t * NO + i];
+      if (!wide) {
+        want &= 0xffff;
+        g &= 0xffff;
+      }
+      ck_assert_msg(g == want, "thread %u, %s of 0x%x, 0x%llx: 0x%x, sim_alu 0x%llx", t,
+                    o[i].name, v[t][0], (unsigned long long)b, g, (unsigned long long)want);
+    }
+  done(&f);
+}
+END_TEST
+
 /* mov's pack and unpack (mov.b64 %rd, {%r, %r}; mov.b64 {%r, %r}, %rd; mov.b32 {%h, %h}, %r
    and back, parts swapped), for whole warps and for lanes a guard picks (the others keep
    what they held), in three warps: every part against the host's. */
@@ -9469,6 +9540,7 @@ Suite *suite_sim(void)
   tcase_add_test(t, test_mov_pack_unpack);
   tcase_add_test(t, test_bit_ops_match_sim_alu);
   tcase_add_test(t, test_int_cvt_small_match_sim_alu);
+  tcase_add_test(t, test_int16_ops_match_sim_alu);
   tcase_add_test(t, test_shared_atomic_adds_match_lanes);
   tcase_add_test(t, test_global_atomics_match_lanes);
   tcase_add_test(t, test_global_atomic_into_operand);

@@ -1285,7 +1285,7 @@ uint64_t sim_alu_bfi(enum ptx_type t, uint64_t a, uint64_t b, uint32_t pos, uint
   return ((b & ~(keep << pos)) | ((a & keep) << pos)) & m;
 }
 
-uint32_t sim_alu_prmt(enum ptx_prmtmode mode, uint32_t a, uint32_t b, uint32_t c)
+uint32_t sim_alu_prmt_sel(enum ptx_prmtmode mode, uint32_t c)
 {
   /* selector nibbles (d.b3 d.b2 d.b1 d.b0) of each special mode, indexed by c[1:0] */
   static const uint16_t sel[7][4] = {
@@ -1297,8 +1297,13 @@ uint32_t sim_alu_prmt(enum ptx_prmtmode mode, uint32_t a, uint32_t b, uint32_t c
     {0x0000, 0x1110, 0x2210, 0x3210},      /* ecr: edge clamp right */
     {0x1010, 0x3232, 0x1010, 0x3232},      /* rc16: replicate 16 */
   };
+  return mode == PTX_PRMT_DEFAULT ? (c & 0xffff) : sel[mode <= PTX_PRMT_RC16 ? mode : 0][c & 3];
+}
+
+uint32_t sim_alu_prmt(enum ptx_prmtmode mode, uint32_t a, uint32_t b, uint32_t c)
+{
   uint64_t src = (uint64_t)b << 32 | a;
-  uint32_t s = mode == PTX_PRMT_DEFAULT ? (c & 0xffff) : sel[mode <= PTX_PRMT_RC16 ? mode : 0][c & 3];
+  uint32_t s = sim_alu_prmt_sel(mode, c);
   uint32_t d = 0;
   for (unsigned i = 0; i < 4; i++) {
     uint32_t nib = (s >> (4 * i)) & 0xf;

@@ -343,6 +343,9 @@ uint64_t sim_alu_bfi(enum ptx_type t, uint64_t a, uint64_t b, uint32_t pos, uint
 
 /* prmt.b32.mode d, a, b, c: byte permute of {b, a} (a = bytes 0..3) by selector c. */
 uint32_t sim_alu_prmt(enum ptx_prmtmode mode, uint32_t a, uint32_t b, uint32_t c);
+/* prmt's selector: four nibbles, d's byte i from nibble i (bits 0-2: the byte of b:a, bit 3
+   in the default mode: its sign replicated), c's own or the mode's for c's low two bits. */
+uint32_t sim_alu_prmt_sel(enum ptx_prmtmode mode, uint32_t c);
 
 /* shf.{l,r}.{wrap,clamp}.b32 d, a, b, c: funnel shift of {b, a} (b high) by c. */
 uint32_t sim_alu_shf(enum ptx_shfmode mode, uint32_t a, uint32_t b, uint32_t c);

@@ -625,6 +625,33 @@ __attribute__((target("avx2"))) static void i16_full_avx2(enum ptx_op op, int sg
   }
 }
 
+/* prmt of a full 32-lane warp with AVX2 whose selector sel (sim_alu_prmt_sel's, the same in
+   every lane) picks each lane's bytes: b:a's eight bytes in a 64-bit lane, shuffled (pshufb)
+   into d's four low bytes, the others zero; the sign of a selected byte replicated where its
+   nibble's bit 3 says (the default mode's; the other modes' selectors never set it). */
+__attribute__((target("avx2"))) static void prmt_full_avx2(uint64_t *d, const uint64_t *a,
+                                                           const uint64_t *b, uint32_t sel)
+{
+  uint8_t ctl[32], rep[32];
+  for (unsigned j = 0; j < 32; j++) {
+    const unsigned i = j & 7, nib = (sel >> (4 * (i & 3))) & 0xf;
+    ctl[j] = i < 4 ? (uint8_t)((j & 8) + (nib & 7)) : 0x80;
+    rep[j] = i < 4 && (nib & 8) ? 0xff : 0;
+  }
+  const __m256i vc = _mm256_loadu_si256((const __m256i *)(const void *)ctl);
+  const __m256i vr = _mm256_loadu_si256((const __m256i *)(const void *)rep);
+  const __m256i low = _mm256_set1_epi64x(0xffffffff);
+#pragma GCC unroll 8
+  for (unsigned l = 0; l < 32; l += 4) {
+    const __m256i x = _mm256_loadu_si256((const __m256i *)(const void *)(a + l));
+    const __m256i y = _mm256_loadu_si256((const __m256i *)(const void *)(b + l));
+    const __m256i src = _mm256_or_si256(_mm256_and_si256(x, low), _mm256_slli_epi64(y, 32));
+    __m256i r = _mm256_shuffle_epi8(src, vc);
+    r = _mm256_blendv_epi8(r, _mm256_cmpgt_epi8(_mm256_setzero_si256(), r), vr);
+    _mm256_storeu_si256((__m256i *)(void *)(d + l), r);
+  }
+}
+
 /* d[l] = s[l] & mk for a full 32-lane warp with AVX2, four lanes a vector: mov. */
 __attribute__((target("avx2"))) static void and_full_avx2(uint64_t *d, const uint64_t *s,
                                                           uint64_t mk)
@@ -2426,6 +2453,16 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
   }
   case PTX_OP_PRMT: {
     const uint64_t *a = REG(in->opd[1].reg), *bb = REG(in->opd[2].reg), *c = REG(in->opd[3].reg);
+#ifdef SIM_X86
+    if (halves && sim_cpu_avx2 && sim_reg_uniform32(c) &&
+        (halves == 1 || (c[32] == c[0] && sim_reg_uniform32(c + 32)))) {
+      /* a selector the same in every lane (a constant, as a rule): one shuffle */
+      const uint32_t sel = sim_alu_prmt_sel((enum ptx_prmtmode)in->sub, (uint32_t)c[0]);
+      uint64_t *dd = REG(d->reg);
+      EACH_HALF(prmt_full_avx2(dd + o, a + o, bb + o, sel));
+      break;
+    }
+#endif
     FOR_LANES(e) REG(d->reg)[l] = sim_alu_prmt((enum ptx_prmtmode)in->sub, (uint32_t)a[l],
                                                (uint32_t)bb[l], (uint32_t)c[l]);
     break;

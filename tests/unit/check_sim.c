@@ -7155,6 +7155,53 @@ START_TEST(test_int16_ops_match_sim_alu)
 }
 END_TEST
 
+/* prmt in every mode of whole warps against sim_alu_prmt: eight warps of random a and b,
+   each warp's selector its own (random nibbles, sign bits included; the modes take its low
+   two bits), the same in every lane (prmt_full_avx2's one shuffle) but in the last warp,
+   where each lane has its own (the lane loop). */
+START_TEST(test_prmt_matches_sim_alu)
+{
+  static const char *const mode[7] = {"", ".f4e", ".b4e", ".rc8", ".ecl", ".ecr", ".rc16"};
+  static char k[4096];
+  size_t n = (size_t)snprintf(k, sizeof k,
+    HDR ".visible .entry pm(.param .u64 in, .param .u64 out)\n{\n"
+    "  .reg .b32 %%r<16>;\n  .reg .b64 %%rd<10>;\n"
+    "  ld.param.u64 %%rd1, [in];\n  ld.param.u64 %%rd2, [out];\n  mov.u32 %%r1, %%tid.x;\n"
+    "  mul.wide.u32 %%rd3, %%r1, 12;\n  add.s64 %%rd4, %%rd1, %%rd3;\n"
+    "  ld.global.u32 %%r2, [%%rd4];\n  ld.global.u32 %%r3, [%%rd4+4];\n"
+    "  ld.global.u32 %%r4, [%%rd4+8];\n"
+    "  mul.wide.u32 %%rd5, %%r1, 28;\n  add.s64 %%rd6, %%rd2, %%rd5;\n");
+  for (unsigned m = 0; m < 7; m++)
+    n += (size_t)snprintf(k + n, sizeof k - n, "  prmt.b32%s %%r5, %%r2, %%r3, %%r4;\n"
+                          "  st.global.u32 [%%rd6+%u], %%r5;\n", mode[m], 4 * m);
+  snprintf(k + n, sizeof k - n, "  ret;\n}\n");
+  static uint32_t v[256][3], got[256][7];
+  uint64_t rng = 0x510E527FADE682D1ull;
+  uint32_t wsel[8];
+  for (unsigned w = 0; w < 8; w++)
+    wsel[w] = (uint32_t)sim_order_next(&rng) | (w == 0 ? 0x8888u : 0);
+  for (unsigned t = 0; t < 256; t++) {
+    v[t][0] = (uint32_t)sim_order_next(&rng);
+    v[t][1] = (uint32_t)sim_order_next(&rng);
+    v[t][2] = t / 32 == 7 ? (uint32_t)sim_order_next(&rng) : wsel[t / 32];
+  }
+  struct fx f;
+  load(&f, k);
+  uint64_t p[2] = {buffer(&f, sizeof v, "in"), buffer(&f, sizeof got, "out")};
+  ck_assert_int_eq(sim_write(f.d, p[0], v, sizeof v), SIM_OK);
+  ck_assert_int_eq(launch(&f, "pm", 1, 256, p, 2, SIM_SCHED_ITS, 1, 0), SIM_OK);
+  ck_assert_msg(f.r.outcome == SIM_RAN_OK, "%s", f.r.fault.message);
+  ck_assert_int_eq(sim_read(f.d, p[1], got, sizeof got), SIM_OK);
+  for (unsigned t = 0; t < 256; t++)
+    for (unsigned m = 0; m < 7; m++) {
+      const uint32_t want = sim_alu_prmt((enum ptx_prmtmode)m, v[t][0], v[t][1], v[t][2]);
+      ck_assert_msg(got[t][m] == want, "thread %u, prmt%s 0x%08x 0x%08x 0x%08x: 0x%08x, "
+                    "sim_alu 0x%08x", t, mode[m], v[t][0], v[t][1], v[t][2], got[t][m], want);
+    }
+  done(&f);
+}
+END_TEST
+
 /* mov's pack and unpack (mov.b64 %rd, {%r, %r}; mov.b64 {%r, %r}, %rd; mov.b32 {%h, %h}, %r
    and back, parts swapped), for whole warps and for lanes a guard picks (the others keep
    what they held), in three warps: every part against the host's. */
@@ -9541,6 +9588,7 @@ Suite *suite_sim(void)
   tcase_add_test(t, test_bit_ops_match_sim_alu);
   tcase_add_test(t, test_int_cvt_small_match_sim_alu);
   tcase_add_test(t, test_int16_ops_match_sim_alu);
+  tcase_add_test(t, test_prmt_matches_sim_alu);
   tcase_add_test(t, test_shared_atomic_adds_match_lanes);
   tcase_add_test(t, test_global_atomics_match_lanes);
   tcase_add_test(t, test_global_atomic_into_operand);

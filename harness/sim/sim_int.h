@@ -1043,15 +1043,15 @@ enum sim_vfp {
   SIM_VFP_S32_F32, SIM_VFP_U32_F32,       /* cvt.{rni,rzi,rmi,rpi}.{s32,u32}.f32 */
   SIM_VFP_S32_F64,                        /* cvt.{rni,rzi,rmi,rpi}.s32.f64 */
   SIM_VFP_F64_F32, SIM_VFP_F32_F64,       /* cvt.f64.f32, cvt.{rn,rz,rm,rp}.f32.f64 */
+  /* the f32 approximations sim_alu takes from the host's libm in double: sin, cos, lg2, ex2,
+     tanh .approx.f32 (with the halves, last: sim_vfp_full sends them out first) */
+  SIM_VFP_SIN_F32, SIM_VFP_COS_F32, SIM_VFP_LG2_F32, SIM_VFP_EX2_F32, SIM_VFP_TANH_F32,
   /* halves, with F16C too (sim_vhalf.c): add, sub, mul, fma .rn, min, max, neg and abs of
      f16 and f16x2; cvt.rn from f32 to f16 or bf16 (H_TO), two of them packed (H_PACK:
      cvt.rn.f16x2.f32, bf16x2), and from f16 or bf16 to f32 (H_FROM) */
   SIM_VFP_H_ADD, SIM_VFP_H_SUB, SIM_VFP_H_MUL, SIM_VFP_H_FMA,
   SIM_VFP_H_MIN, SIM_VFP_H_MAX, SIM_VFP_H_NEG, SIM_VFP_H_ABS,
   SIM_VFP_H_TO, SIM_VFP_H_PACK, SIM_VFP_H_FROM,
-  /* the f32 approximations sim_alu takes from the host's libm in double: sin, cos, lg2, ex2,
-     tanh .approx.f32 (last: sim_vfp_full sends them out first) */
-  SIM_VFP_SIN_F32, SIM_VFP_COS_F32, SIM_VFP_LG2_F32, SIM_VFP_EX2_F32, SIM_VFP_TANH_F32,
 };
 /* Which of them in is (no flag but .ftz and the division's and square root's kinds), where
    the CPU has AVX2 (and FMA, for an fma); else SIM_VFP_NONE. */

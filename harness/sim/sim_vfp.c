@@ -44,7 +44,7 @@ static int int_rnd(enum ptx_rnd r)
 /* sim_vhalf.c's kinds (with F16C): f16 and f16x2 arithmetic to nearest (.ftz, .relu, .sat
    as alu_fin16 applies them), min and max (.ftz, .NaN, .relu), neg and abs (.ftz), the
    conversions between f32 and f16 or bf16 (.ftz only). */
-static enum sim_vfp half_of(const struct ptx_inst *in)
+static __attribute__((noinline)) enum sim_vfp half_of(const struct ptx_inst *in)
 {
   const enum ptx_type t = (enum ptx_type)in->type, st = (enum ptx_type)in->type2;
   const enum ptx_rnd rnd = (enum ptx_rnd)in->rnd;
@@ -99,13 +99,17 @@ enum sim_vfp sim_vfp_of(const struct ptx_inst *in)
   const int rn = rnd == PTX_RND_NONE || rnd == PTX_RND_RN;
   if (!sim_cpu_avx2)
     return SIM_VFP_NONE;
-  const enum sim_vfp h = half_of(in);
-  if (h != SIM_VFP_NONE)
-    return h;
+  /* (f16, f16x2, bf16, bf16x2, of the operation or a cvt's source: half_of's alone) */
+#define HALF(ty) ((unsigned)((ty) - PTX_T_F16) <= PTX_T_BF16X2 - PTX_T_F16)
   switch ((enum ptx_op)in->op) {
+  case PTX_OP_MIN:
+  case PTX_OP_MAX:
+    return HALF(t) ? half_of(in) : SIM_VFP_NONE;
   case PTX_OP_ADD:
   case PTX_OP_SUB:
   case PTX_OP_MUL:
+    if (HALF(t))
+      return half_of(in);
     /* (f32 at nearest without .ftz: the fast plan's FK_VOP) */
     if (in->nopd != 3 || ftz_only || !ieee_rnd(rnd) || (!f32 && !f64) || (f32 && rn && !fl))
       return SIM_VFP_NONE;
@@ -114,6 +118,8 @@ enum sim_vfp sim_vfp_of(const struct ptx_inst *in)
                                   : (f32 ? SIM_VFP_MUL_F32 : SIM_VFP_MUL_F64);
   case PTX_OP_FMA:
   case PTX_OP_MAD:                             /* (mad.f32, mad.rn.f64: an fma) */
+    if (HALF(t))
+      return half_of(in);
     if (in->nopd != 4 || ftz_only || !ieee_rnd(rnd) || (!f32 && !f64) || (f32 && rn && !fl) ||
         !sim_cpu_avx2_fma)
       return SIM_VFP_NONE;
@@ -134,6 +140,8 @@ enum sim_vfp sim_vfp_of(const struct ptx_inst *in)
                                  : (f32 ? SIM_VFP_RCP_F32 : SIM_VFP_RCP_F64);
   case PTX_OP_ABS:
   case PTX_OP_NEG:
+    if (HALF(t))
+      return half_of(in);
     /* bit operations on the sign (f32 after .ftz): NaNs keep their bits */
     if (f64 || (f32 && !ftz_only))
       return in->op == PTX_OP_ABS ? (f32 ? SIM_VFP_ABS_F32 : SIM_VFP_ABS_F64)
@@ -162,6 +170,8 @@ enum sim_vfp sim_vfp_of(const struct ptx_inst *in)
     default: return SIM_VFP_TANH_F32;
     }
   case PTX_OP_CVT:
+    if (HALF(t) || HALF(st))
+      return half_of(in);
     if (in->nopd == 2 && f32 && st == PTX_T_F32 && rn &&
         (fl & ~(uint32_t)PTX_F_FTZ) == PTX_F_SAT)
       return SIM_VFP_SAT_F32;
@@ -189,6 +199,7 @@ enum sim_vfp sim_vfp_of(const struct ptx_inst *in)
   default:
     return SIM_VFP_NONE;
   }
+#undef HALF
 #else
   (void)in;
   return SIM_VFP_NONE;
@@ -864,12 +875,11 @@ AVX2FMA void sim_vfp_full(enum sim_vfp k, const struct ptx_inst *in, uint64_t *d
                           const uint64_t *a, const uint64_t *b, const uint64_t *c)
 {
   const int ftz = (in->flags & PTX_F_FTZ) != 0;  /* (f64 arithmetic ignores it, as PTX) */
-  if (k >= SIM_VFP_H_ADD && k < SIM_VFP_SIN_F32) {
-    sim_vhalf_full(k, in, d, a, b, c);
-    return;
-  }
   if (k >= SIM_VFP_SIN_F32) {                  /* (a tail call: no rounding mode to set) */
-    f32_libm(k, ftz, d, a);
+    if (k >= SIM_VFP_H_ADD)
+      sim_vhalf_full(k, in, d, a, b, c);
+    else
+      f32_libm(k, ftz, d, a);
     return;
   }
   const enum ptx_rnd rnd = (enum ptx_rnd)in->rnd;

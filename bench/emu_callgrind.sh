@@ -4,10 +4,12 @@
 # kernels compute (division, square root, integer division by a value, floorf, compares,
 # conversions, a double), two of the math library (its accurate functions, and the fast
 # intrinsics of --use_fast_math), one of half precision (f16x2 fmas and products, summed in
-# float), a streaming memory kernel (of floats, and of float4), two of global atomics (a
-# histogram's bins, a sum every thread adds to), a shared-memory kernel with a barrier each
-# iteration, and four shared-memory patterns of real kernels: a tiled matrix multiply, a
-# histogram of shared bins, a stencil, an n-body step's tiles of float4 (bench/kernels).
+# float), an integer hash (popc, clz), a warp's butterfly sum (__shfl_xor_sync), a streaming
+# memory kernel (of floats, and of float4), one of bytes (RGBA pixels to grey), two of global
+# atomics (a histogram's bins, a sum every thread adds to), a shared-memory kernel with a
+# barrier each iteration, and four shared-memory patterns of real kernels: a tiled matrix
+# multiply, a histogram of shared bins, a stencil, an n-body step's tiles of float4
+# (bench/kernels).
 # The warp-instructions are the PTX warp-instructions the interpreter ran
 # (smsp__inst_executed.sum's ptx_value).
 # A script that prints figures, never a test.
@@ -40,7 +42,7 @@ if ! command -v nvcc >/dev/null 2>&1 && [ -x /usr/local/cuda/bin/nvcc ]; then
 fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-for k in alu_loop alu_mix alu_math alu_half mem_mixed smem_bar smem_tiles; do
+for k in alu_loop alu_mix alu_math alu_half alu_bits mem_mixed mem_bytes smem_bar smem_tiles; do
   nvcc -arch=sm_90 -ptx -lineinfo "bench/kernels/$k.cu" -o "$tmp/$k.ptx"
 done
 
@@ -51,10 +53,13 @@ cases=(
   "math|alu_math|alu_math|8|256|f32buf:2048:zero i32:10|f32buf:2048:zero i32:40"
   "fastmath|alu_math|alu_fastmath|8|256|f32buf:2048:zero i32:10|f32buf:2048:zero i32:40"
   "half2|alu_half|alu_half2|8|256|f32buf:2048:zero i32:50|f32buf:2048:zero i32:200"
+  "bits|alu_bits|alu_hash|8|256|u32buf:2048:zero i32:50|u32buf:2048:zero i32:200"
+  "xorshfl|alu_bits|alu_xorshfl|8|256|f32buf:2048:rand f32buf:2048:zero i32:50|f32buf:2048:rand f32buf:2048:zero i32:200"
   "saxpy|mem_mixed|saxpy|16|256|i32:65536 f32:1.5 f32buf:65536:rand:1 f32buf:65536:rand:2|i32:262144 f32:1.5 f32buf:262144:rand:1 f32buf:262144:rand:2"
   "saxpy4|mem_mixed|saxpy4|16|256|i32:16384 f32:1.5 f32buf:65536:rand:1 f32buf:65536:rand:2|i32:65536 f32:1.5 f32buf:262144:rand:1 f32buf:262144:rand:2"
   "histo_g|mem_mixed|histo_global|16|256|u32buf:65536:rand u32buf:256:zero i32:65536|u32buf:262144:rand u32buf:256:zero i32:262144"
   "sum_g|mem_mixed|sum_global|16|256|f32buf:65536:rand f32buf:1:zero i32:65536|f32buf:262144:rand f32buf:1:zero i32:262144"
+  "bytes|mem_bytes|rgba_grey|16|256|u32buf:65536:rand u8buf:65536:zero i32:65536|u32buf:262144:rand u8buf:262144:zero i32:262144"
   "smem_bar|smem_bar|smem_bar|8|256|f32buf:2048:zero i32:12|f32buf:2048:zero i32:50"
   "matmul|smem_tiles|matmul_tiled|4,4|16,16|f32buf:4096:rand f32buf:4096:rand f32buf:4096:zero i32:64|f32buf:65536:rand f32buf:65536:rand f32buf:65536:zero i32:256"
   "histogram|smem_tiles|histo_smem|8|256|u32buf:65536:rand u32buf:256:zero i32:65536|u32buf:262144:rand u32buf:256:zero i32:262144"

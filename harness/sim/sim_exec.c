@@ -652,6 +652,32 @@ __attribute__((target("avx2"))) static void prmt_full_avx2(uint64_t *d, const ui
   }
 }
 
+/* dp4a of a full 32-lane warp with AVX2, eight lanes a vector, as sim_alu_dp4a: each lane's
+   four bytes of a times b's (each signed where its type is s32), summed with c, mod 2^32.
+   In 16-bit lanes a word's bytes 0 and 2 (shifted down from the top) and bytes 1 and 3
+   each make one pmaddwd pair: the two sums are the four products'. */
+__attribute__((target("avx2"))) static void dp4a_full_avx2(uint64_t *d, const uint64_t *a,
+                                                           const uint64_t *b, const uint64_t *c,
+                                                           int as, int bs)
+{
+  for (unsigned l = 0; l < 32; l += 8) {
+    const __m256i x = sim_lo32x8(a + l), y = sim_lo32x8(b + l);
+    const __m256i xl = as ? _mm256_srai_epi16(_mm256_slli_epi16(x, 8), 8)
+                          : _mm256_srli_epi16(_mm256_slli_epi16(x, 8), 8);
+    const __m256i xh = as ? _mm256_srai_epi16(x, 8) : _mm256_srli_epi16(x, 8);
+    const __m256i yl = bs ? _mm256_srai_epi16(_mm256_slli_epi16(y, 8), 8)
+                          : _mm256_srli_epi16(_mm256_slli_epi16(y, 8), 8);
+    const __m256i yh = bs ? _mm256_srai_epi16(y, 8) : _mm256_srli_epi16(y, 8);
+    const __m256i r = _mm256_add_epi32(sim_lo32x8(c + l),
+                                       _mm256_add_epi32(_mm256_madd_epi16(xl, yl),
+                                                        _mm256_madd_epi16(xh, yh)));
+    _mm256_storeu_si256((__m256i *)(void *)(d + l),
+                        _mm256_cvtepu32_epi64(_mm256_castsi256_si128(r)));
+    _mm256_storeu_si256((__m256i *)(void *)(d + l + 4),
+                        _mm256_cvtepu32_epi64(_mm256_extracti128_si256(r, 1)));
+  }
+}
+
 /* d[l] = s[l] & mk for a full 32-lane warp with AVX2, four lanes a vector: mov. */
 __attribute__((target("avx2"))) static void and_full_avx2(uint64_t *d, const uint64_t *s,
                                                           uint64_t mk)
@@ -2508,6 +2534,14 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
   case PTX_OP_DP4A:
   case PTX_OP_DP2A: {
     const uint64_t *a = REG(in->opd[1].reg), *bb = REG(in->opd[2].reg), *c = REG(in->opd[3].reg);
+#ifdef SIM_X86
+    if (halves && sim_cpu_avx2 && in->op == PTX_OP_DP4A) {   /* (a byte dot product) */
+      uint64_t *dd = REG(d->reg);
+      EACH_HALF(dp4a_full_avx2(dd + o, a + o, bb + o, c + o, t == PTX_T_S32,
+                               in->type2 == PTX_T_S32));
+      break;
+    }
+#endif
     FOR_LANES(e) REG(d->reg)[l] = in->op == PTX_OP_DP4A
         ? sim_alu_dp4a(t, (enum ptx_type)in->type2, (uint32_t)a[l], (uint32_t)bb[l], (uint32_t)c[l])
         : sim_alu_dp2a(t, (enum ptx_type)in->type2, in->flags, (uint32_t)a[l], (uint32_t)bb[l],

@@ -7202,6 +7202,52 @@ START_TEST(test_prmt_matches_sim_alu)
 }
 END_TEST
 
+/* dp4a of whole warps (dp4a_full_avx2) against sim_alu_dp4a: u32 and s32 for a and for b,
+   on random words, words of 0x80 and 0xff bytes (the ends of the products), and random c, in
+   64 threads. */
+START_TEST(test_dp4a_matches_sim_alu)
+{
+  static const char *const ty[4] = {"u32.u32", "u32.s32", "s32.u32", "s32.s32"};
+  static char k[4096];
+  size_t n = (size_t)snprintf(k, sizeof k,
+    HDR ".visible .entry dp(.param .u64 in, .param .u64 out)\n{\n"
+    "  .reg .b32 %%r<16>;\n  .reg .b64 %%rd<10>;\n"
+    "  ld.param.u64 %%rd1, [in];\n  ld.param.u64 %%rd2, [out];\n  mov.u32 %%r1, %%tid.x;\n"
+    "  mul.wide.u32 %%rd3, %%r1, 12;\n  add.s64 %%rd4, %%rd1, %%rd3;\n"
+    "  ld.global.u32 %%r2, [%%rd4];\n  ld.global.u32 %%r3, [%%rd4+4];\n"
+    "  ld.global.u32 %%r4, [%%rd4+8];\n"
+    "  mul.wide.u32 %%rd5, %%r1, 16;\n  add.s64 %%rd6, %%rd2, %%rd5;\n");
+  for (unsigned m = 0; m < 4; m++)
+    n += (size_t)snprintf(k + n, sizeof k - n, "  dp4a.%s %%r5, %%r2, %%r3, %%r4;\n"
+                          "  st.global.u32 [%%rd6+%u], %%r5;\n", ty[m], 4 * m);
+  snprintf(k + n, sizeof k - n, "  ret;\n}\n");
+  static const uint32_t ends[4] = {0x80808080u, 0xffffffffu, 0x7f807fffu, 0x01ff80feu};
+  static uint32_t v[64][3], got[64][4];
+  uint64_t rng = 0x9B05688C2B3E6C1Full;
+  for (unsigned t = 0; t < 64; t++) {
+    const uint64_t r = sim_order_next(&rng);
+    v[t][0] = t % 4 == 0 ? ends[(r >> 8) % 4] : (uint32_t)r;
+    v[t][1] = t % 4 == 1 ? ends[(r >> 12) % 4] : (uint32_t)(r >> 32);
+    v[t][2] = (uint32_t)sim_order_next(&rng);
+  }
+  struct fx f;
+  load(&f, k);
+  uint64_t p[2] = {buffer(&f, sizeof v, "in"), buffer(&f, sizeof got, "out")};
+  ck_assert_int_eq(sim_write(f.d, p[0], v, sizeof v), SIM_OK);
+  ck_assert_int_eq(launch(&f, "dp", 1, 64, p, 2, SIM_SCHED_ITS, 1, 0), SIM_OK);
+  ck_assert_msg(f.r.outcome == SIM_RAN_OK, "%s", f.r.fault.message);
+  ck_assert_int_eq(sim_read(f.d, p[1], got, sizeof got), SIM_OK);
+  for (unsigned t = 0; t < 64; t++)
+    for (unsigned m = 0; m < 4; m++) {
+      const uint32_t want = sim_alu_dp4a(m & 2 ? PTX_T_S32 : PTX_T_U32,
+                                         m & 1 ? PTX_T_S32 : PTX_T_U32, v[t][0], v[t][1], v[t][2]);
+      ck_assert_msg(got[t][m] == want, "thread %u, dp4a.%s 0x%08x 0x%08x 0x%08x: 0x%08x, "
+                    "sim_alu 0x%08x", t, ty[m], v[t][0], v[t][1], v[t][2], got[t][m], want);
+    }
+  done(&f);
+}
+END_TEST
+
 /* mov's pack and unpack (mov.b64 %rd, {%r, %r}; mov.b64 {%r, %r}, %rd; mov.b32 {%h, %h}, %r
    and back, parts swapped), for whole warps and for lanes a guard picks (the others keep
    what they held), in three warps: every part against the host's. */
@@ -9589,6 +9635,7 @@ Suite *suite_sim(void)
   tcase_add_test(t, test_int_cvt_small_match_sim_alu);
   tcase_add_test(t, test_int16_ops_match_sim_alu);
   tcase_add_test(t, test_prmt_matches_sim_alu);
+  tcase_add_test(t, test_dp4a_matches_sim_alu);
   tcase_add_test(t, test_shared_atomic_adds_match_lanes);
   tcase_add_test(t, test_global_atomics_match_lanes);
   tcase_add_test(t, test_global_atomic_into_operand);

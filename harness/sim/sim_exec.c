@@ -2623,6 +2623,29 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
       break;
     }
     uint64_t av[SIM_MAX_WARP];
+    if (n > 1 && d->kind == PTX_OPD_VEC && (sp == PTX_SP_GLOBAL || sp == PTX_SP_CONST) && base &&
+        size * n <= 16 && sim_exec_shortcuts && global_warp_ok(b->alloc_cache[pc], base, (uint64_t)ad->imm, e, lo, hi,
+                                         size * n, av)) {
+      /* a vector of small elements (a uchar4, a short2) whose lanes are all in the cached
+         allocation, aligned: the scalar loads' path above (the race check, then the loads),
+         element by element */
+      const struct sim_alloc *al0 = b->alloc_cache[pc];
+      const int sgn = ptx_type_is_signed(t);
+      sim_redbuf_touch(b, in, al0);
+      if (b->race_gused && sp == PTX_SP_GLOBAL && !(in->flags & PTX_F_VOLATILE))
+        sim_race_global_reads(b, w, pc, e, av, size * n);
+      for (unsigned k = 0; k < n; k++) {
+        if (d->vreg[k] == PTX_NOREG)
+          continue;
+        uint64_t *dk = REG(d->vreg[k]);
+        FOR_LANES(e) {
+          const uint64_t v = load_bits(al0->data + (av[l] - al0->base) + k * size, size);
+          dk[l] = sgn ? sim_alu_sext(t, v) : v;
+        }
+      }
+      sim_stats_mem(b, pc, sp, av, e, size * n, 0);
+      break;
+    }
     if (n == 1 && d->kind == PTX_OPD_REG && sp == PTX_SP_SHARED && base &&
         smem_warp_ok(b, base, (uint64_t)ad->imm, e, lo, hi, size, av)) {
       /* scalar shared loads the warp check found in bounds: the race check and the load */

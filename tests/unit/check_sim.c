@@ -8186,6 +8186,77 @@ START_TEST(test_global_subword_stores_match_general_path)
 }
 END_TEST
 
+/* sim_exec's vector loads of small elements from global memory, the lanes all in the cached
+   allocation (one check for the warp, then element by element), against the lane-by-lane
+   path (sim_exec_shortcuts 0): random programs of three warps loading v2 and v4 of u8, s8,
+   u16, s16 and u32 at the thread's own vector, a neighbour's, one for all, past the end of
+   the buffer (a fault) or misaligned (a fault), some lanes only (a branch), stores of words
+   by other threads before them (races), barriers. Each must report the same fault, to the
+   message, and leave the same values and counters. */
+START_TEST(test_global_vector_loads_match_general_path)
+{
+  static const char *const ty[5] = {"u8", "s8", "u16", "s16", "u32"};
+  static const unsigned tsz[5] = {1, 1, 2, 2, 4};
+  uint64_t rng = 0x1F83D9ABFB41BD6Bull;
+#define VL_NEXT() rng_next(&rng)
+  unsigned faults = 0, clean = 0;
+  static char k[8192];
+  for (int trial = 0; trial < 150; trial++) {
+    size_t n = (size_t)snprintf(k, sizeof k,
+      HDR
+      ".visible .entry vl(.param .u64 out)\n{\n"
+      "  .reg .pred %%p<4>;\n  .reg .b16 %%h<8>;\n  .reg .b32 %%r<16>;\n  .reg .b64 %%rd<10>;\n"
+      "  mov.u32 %%r1, %%tid.x;\n  ld.param.u64 %%rd1, [out];\n  mov.u32 %%r9, 0;\n");
+    for (int step = 0; step < 5; step++) {
+      const uint32_t kind = VL_NEXT() % 8, ti = VL_NEXT() % 5, vn = VL_NEXT() % 2 ? 4 : 2;
+      const uint32_t at = VL_NEXT() % 10, vb = tsz[ti] * vn;
+      if (kind < 5) {
+        const char *addr = at < 5 ? "  mov.u32 %r2, %r1;\n" : at < 7 ? "  xor.b32 %r2, %r1, 1;\n"
+                           : at < 8 ? "  mov.u32 %r2, 3;\n" : "  add.u32 %r2, %r1, 4000;\n";
+        const int mis = at == 9 && VL_NEXT() % 2, part = VL_NEXT() % 4 == 0;
+        const int wide = tsz[ti] == 4;
+        n += (size_t)snprintf(k + n, sizeof k - n,
+                              "%s  mul.wide.u32 %%rd2, %%r2, %u;\n  add.s64 %%rd3, %%rd1, %%rd2;\n"
+                              "  setp.lt.u32 %%p1, %%r1, %u;\n  .loc 1 %d 3\n"
+                              "  %sld.global.v%u.%s {%s}, [%%rd3+%u];\n",
+                              addr, vb, part ? 40u : 1000u, 10 + step, part ? "@%p1 " : "", vn,
+                              ty[ti], wide ? (vn == 4 ? "%r3, %r4, %r5, %r6" : "%r3, %r4")
+                                           : (vn == 4 ? "%h1, %h2, %h3, %h4" : "%h1, %h2"),
+                              mis ? tsz[ti] : 0);
+        n += (size_t)snprintf(k + n, sizeof k - n,
+                              wide ? "  add.u32 %%r9, %%r9, %%r3;\n  add.u32 %%r9, %%r9, %%r4;\n"
+                                   : "  cvt.u32.u16 %%r7, %%h2;\n  add.u32 %%r9, %%r9, %%r7;\n"
+                                     "  cvt.s32.s16 %%r7, %%h1;\n  add.u32 %%r9, %%r9, %%r7;\n");
+      } else if (kind < 7) {
+        n += (size_t)snprintf(k + n, sizeof k - n,
+                              "  xor.b32 %%r2, %%r1, %u;\n  mul.wide.u32 %%rd6, %%r2, 4;\n"
+                              "  add.s64 %%rd7, %%rd1, %%rd6;\n  .loc 1 %d 3\n"
+                              "  st.global.u32 [%%rd7], %%r1;\n", VL_NEXT() % 64, 10 + step);
+      } else {
+        n += (size_t)snprintf(k + n, sizeof k - n, "  bar.sync 0;\n");
+      }
+    }
+    snprintf(k + n, sizeof k - n,
+             "  bar.sync 0;\n  mul.wide.u32 %%rd8, %%r1, 4;\n  add.s64 %%rd9, %%rd1, %%rd8;\n"
+             "  st.global.u32 [%%rd9+4096], %%r9;\n  ret;\n}\n.file 1 \"/lab/vl.cu\"\n");
+    struct sim_result r[2];
+    uint32_t got[2][2048];
+    struct sim_launch c = {.grid = {1, 1, 1}, .block = {96, 1, 1}, .sched = SIM_SCHED_ITS,
+                           .workers = 1};
+    run_switched(k, "vl", &c, &sim_exec_shortcuts, r, got[0], got[1], sizeof got[0]);
+    unsigned races = 0, ok = 0;
+    if (r[1].outcome != SIM_RAN_OK)
+      faults++;
+    else
+      clean++;
+    same_race_runs(r, got[0], got[1], sizeof got[0], &races, &ok);
+  }
+#undef VL_NEXT
+  ck_assert_uint_gt(faults, 20);
+  ck_assert_uint_gt(clean, 20);
+}
+END_TEST
+
 /* sim_race_global's record of a lane's whole words that the filters say are new (words_new)
    against gword_one's word by word (sim_race_lane_shortcuts 0): random programs of three
    warps, each step a vector store of 2 or 4 words a lane (st.global.v2/.v4, one lane's
@@ -9643,6 +9714,7 @@ Suite *suite_sim(void)
   tcase_add_test(t, test_float_atomics_flush_in_global);
   tcase_add_test(t, test_global_words_new_match_general_path);
   tcase_add_test(t, test_global_subword_stores_match_general_path);
+  tcase_add_test(t, test_global_vector_loads_match_general_path);
   tcase_add_test(t, test_global_stores_words_match_general_path);
   tcase_add_test(t, test_global_words_new_leave_lines);
   tcase_add_test(t, test_fast_path_setp_guard);

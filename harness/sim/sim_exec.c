@@ -778,6 +778,7 @@ _Static_assert(VOP_MINS32 == 16 && VOP_SEXT32 == 32 && VOP_FNEG - VOP_SEXT32 < 1
       _mm256_storeu_si256((__m256i *)(d + l), (expr));                           \
     }                                                                            \
   } while (0)
+/* (VLOOP1, one operand: bin_full_avx2's and tern_full_avx2's, undefined after the latter) */
 #define VLOOP1(expr)                                                             \
   do {                                                                           \
     _Pragma("GCC unroll 8")                                                      \
@@ -962,7 +963,6 @@ __attribute__((target("avx2"))) static void bin_full_avx2(enum vop op, uint64_t 
   }
 }
 #undef VLOOP
-#undef VLOOP1
 #undef VF32
 #undef VF32Z
 
@@ -1219,14 +1219,6 @@ __attribute__((target("avx2"))) static void tern_full_avx2(enum top op, uint64_t
       _mm256_storeu_si256((__m256i *)(d + l), (expr));                           \
     }                                                                            \
   } while (0)
-#define TLOOP1(expr)                                                             \
-  do {                                                                           \
-    _Pragma("GCC unroll 8")                                                      \
-    for (unsigned l = 0; l < 32; l += 4) {                                       \
-      __m256i x = _mm256_loadu_si256((const __m256i *)(a + l));                  \
-      _mm256_storeu_si256((__m256i *)(d + l), (expr));                           \
-    }                                                                            \
-  } while (0)
   switch (op) {
   case TOP_MAD32: TLOOP(_mm256_and_si256(_mm256_add_epi64(_mm256_mul_epu32(x, y), z), low)); break;
   case TOP_MADWS: TLOOP(_mm256_add_epi64(_mm256_mul_epi32(x, y), z)); break;
@@ -1238,15 +1230,15 @@ __attribute__((target("avx2"))) static void tern_full_avx2(enum top op, uint64_t
   case TOP_VFP:                                  /* (run_alu's) */
   case TOP_ICVT:
     break;
-  case TOP_POPC32: TLOOP1(popc64x4(_mm256_and_si256(x, low))); break;
-  case TOP_POPC64: TLOOP1(popc64x4(x)); break;
-  case TOP_CLZ32: TLOOP1(clz64x4(_mm256_and_si256(x, low), 32)); break;
-  case TOP_CLZ64: TLOOP1(clz64x4(x, 64)); break;
-  case TOP_BREV32: TLOOP1(_mm256_srli_epi64(brev64x4(x), 32)); break;
-  case TOP_BREV64: TLOOP1(brev64x4(x)); break;
+  case TOP_POPC32: VLOOP1(popc64x4(_mm256_and_si256(x, low))); break;
+  case TOP_POPC64: VLOOP1(popc64x4(x)); break;
+  case TOP_CLZ32: VLOOP1(clz64x4(_mm256_and_si256(x, low), 32)); break;
+  case TOP_CLZ64: VLOOP1(clz64x4(x, 64)); break;
+  case TOP_BREV32: VLOOP1(_mm256_srli_epi64(brev64x4(x), 32)); break;
+  case TOP_BREV64: VLOOP1(brev64x4(x)); break;
   }
 #undef TLOOP
-#undef TLOOP1
+#undef VLOOP1
 }
 
 /* cvta for a full 32-lane warp with AVX2, as sim_exec's: d[l] = (a[l] - win) & mk to the

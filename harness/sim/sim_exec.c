@@ -618,10 +618,7 @@ __attribute__((target("avx2"))) static void i16_full_avx2(enum ptx_op op, int sg
       r = _mm256_and_si256(sg ? _mm256_max_epi32(sx, sy) : _mm256_max_epi32(ux, uy), m16);
       break;
     }
-    _mm256_storeu_si256((__m256i *)(void *)(d + l),
-                        _mm256_cvtepu32_epi64(_mm256_castsi256_si128(r)));
-    _mm256_storeu_si256((__m256i *)(void *)(d + l + 4),
-                        _mm256_cvtepu32_epi64(_mm256_extracti128_si256(r, 1)));
+    sim_store32x8(d + l, r);
   }
 }
 
@@ -671,10 +668,7 @@ __attribute__((target("avx2"))) static void dp4a_full_avx2(uint64_t *d, const ui
     const __m256i r = _mm256_add_epi32(sim_lo32x8(c + l),
                                        _mm256_add_epi32(_mm256_madd_epi16(xl, yl),
                                                         _mm256_madd_epi16(xh, yh)));
-    _mm256_storeu_si256((__m256i *)(void *)(d + l),
-                        _mm256_cvtepu32_epi64(_mm256_castsi256_si128(r)));
-    _mm256_storeu_si256((__m256i *)(void *)(d + l + 4),
-                        _mm256_cvtepu32_epi64(_mm256_extracti128_si256(r, 1)));
+    sim_store32x8(d + l, r);
   }
 }
 
@@ -4525,13 +4519,8 @@ __attribute__((target("avx2"))) static void shfl_full_avx2(unsigned sub, unsigne
   for (unsigned k = 0; k < 8; k++)
     _mm256_storeu_si256((__m256i *)(void *)(d + 4 * k), _mm256_and_si256(r[k], low));
   if (dp)
-    for (unsigned k = 0; k < 4; k++) {
-      const __m256i one = _mm256_srli_epi32(ok[k], 31);
-      _mm256_storeu_si256((__m256i *)(void *)(dp + 8 * k),
-                          _mm256_cvtepu32_epi64(_mm256_castsi256_si128(one)));
-      _mm256_storeu_si256((__m256i *)(void *)(dp + 8 * k + 4),
-                          _mm256_cvtepu32_epi64(_mm256_extracti128_si256(one, 1)));
-    }
+    for (unsigned k = 0; k < 4; k++)
+      sim_store32x8(dp + 8 * k, _mm256_srli_epi32(ok[k], 31));
 }
 #endif
 

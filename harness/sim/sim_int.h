@@ -38,6 +38,15 @@ __attribute__((target("avx2"))) static inline __m256i sim_lo32x8(const uint64_t 
                                   _MM_SHUFFLE(3, 1, 2, 0));
 }
 
+/* Eight 32-bit values to the registers (or 64-bit slots) at d, zero-extended, in order:
+   sim_lo32x8's way back. */
+__attribute__((target("avx2"))) static inline void sim_store32x8(uint64_t *d, __m256i r)
+{
+  _mm256_storeu_si256((__m256i *)(void *)d, _mm256_cvtepu32_epi64(_mm256_castsi256_si128(r)));
+  _mm256_storeu_si256((__m256i *)(void *)(d + 4),
+                      _mm256_cvtepu32_epi64(_mm256_extracti128_si256(r, 1)));
+}
+
 /* The largest and the smallest of eight unsigned 32-bit values. */
 __attribute__((target("avx2"))) static inline uint32_t sim_max_u32x8(__m256i v)
 {

@@ -211,14 +211,6 @@ enum sim_vfp sim_vfp_of(const struct ptx_inst *in)
 #define AVX2FMA __attribute__((target("avx2,fma")))
 
 
-/* Eight 32-bit results to the registers at d, zero-extended. */
-AVX2 static inline void store32x8(uint64_t *d, __m256i r)
-{
-  _mm256_storeu_si256((__m256i *)(void *)d, _mm256_cvtepu32_epi64(_mm256_castsi256_si128(r)));
-  _mm256_storeu_si256((__m256i *)(void *)(d + 4),
-                      _mm256_cvtepu32_epi64(_mm256_extracti128_si256(r, 1)));
-}
-
 /* Eight s32 results to the registers at d, sign-extended (as widen). */
 AVX2 static inline void store_s32x8(uint64_t *d, __m256i r)
 {
@@ -594,13 +586,13 @@ f32_full(enum sim_vfp k, int ftz, enum ptx_rnd rnd, uint64_t *d, const uint64_t 
 #define LOOP1(expr)                                                                       \
   for (unsigned l = 0; l < 32; l += 8) {                                                  \
     const __m256 x = in8(a + l, ftz);                                                     \
-    store32x8(d + l, (expr));                                                             \
+    sim_store32x8(d + l, (expr));                                                             \
   }                                                                                       \
   break
 #define LOOP2(expr)                                                                       \
   for (unsigned l = 0; l < 32; l += 8) {                                                  \
     const __m256 x = in8(a + l, ftz), y = in8(b + l, ftz);                                \
-    store32x8(d + l, (expr));                                                             \
+    sim_store32x8(d + l, (expr));                                                             \
   }                                                                                       \
   break
   switch (k) {
@@ -609,7 +601,7 @@ f32_full(enum sim_vfp k, int ftz, enum ptx_rnd rnd, uint64_t *d, const uint64_t 
   case SIM_VFP_MUL_F32: LOOP2(fin8(_mm256_mul_ps(x, y), ftz));
   case SIM_VFP_FMA_F32:
     for (unsigned l = 0; l < 32; l += 8)
-      store32x8(d + l, fin8(_mm256_fmadd_ps(in8(a + l, ftz), in8(b + l, ftz), in8(c + l, ftz)),
+      sim_store32x8(d + l, fin8(_mm256_fmadd_ps(in8(a + l, ftz), in8(b + l, ftz), in8(c + l, ftz)),
                             ftz));
     break;
   case SIM_VFP_DIV_F32: LOOP2(fin8(_mm256_div_ps(x, y), ftz));
@@ -700,7 +692,7 @@ cvt8(enum sim_vfp k, int ftz, enum ptx_rnd rnd, uint64_t *d, const uint64_t *a)
   const __m256i low = _mm256_set1_epi64x(0xffffffff);
   switch (k) {
   case SIM_VFP_F32_S32:                        /* rounded as the MXCSR says */
-    store32x8(d, _mm256_castps_si256(_mm256_cvtepi32_ps(sim_lo32x8(a))));
+    sim_store32x8(d, _mm256_castps_si256(_mm256_cvtepi32_ps(sim_lo32x8(a))));
     return;
   case SIM_VFP_F32_U32: {
     /* through a double, exact: 2^52 + x, less 2^52 (its sign cleared: 0 comes out -0
@@ -712,7 +704,7 @@ cvt8(enum sim_vfp k, int ftz, enum ptx_rnd rnd, uint64_t *d, const uint64_t *a)
       f[h] = _mm256_cvtpd_ps(_mm256_andnot_pd(neg0, _mm256_sub_pd(
           _mm256_castsi256_pd(_mm256_or_si256(x, _mm256_castpd_si256(two52))), two52)));
     }
-    store32x8(d, _mm256_castps_si256(_mm256_set_m128(f[1], f[0])));
+    sim_store32x8(d, _mm256_castps_si256(_mm256_set_m128(f[1], f[0])));
     return;
   }
   case SIM_VFP_S32_F32:                        /* rounded to an integral value, clamped */
@@ -732,7 +724,7 @@ cvt8(enum sim_vfp k, int ftz, enum ptx_rnd rnd, uint64_t *d, const uint64_t *a)
     /* not above 0 (NaN: unordered): 0 */
     v = _mm256_and_si256(v, _mm256_castps_si256(_mm256_cmp_ps(r, _mm256_setzero_ps(),
                                                               _CMP_GT_OQ)));
-    store32x8(d, v);
+    sim_store32x8(d, v);
     return;
   }
   case SIM_VFP_S32_F64: {
@@ -781,7 +773,7 @@ cvt8(enum sim_vfp k, int ftz, enum ptx_rnd rnd, uint64_t *d, const uint64_t *a)
       r[h] = _mm_blendv_epi8(_mm_castps_si128(f), b32, n32);
     }
     __m256i v = _mm256_set_m128i(r[1], r[0]);
-    store32x8(d, ftz ? sim_ftz32x8(v) : v);
+    sim_store32x8(d, ftz ? sim_ftz32x8(v) : v);
     return;
   }
   }
@@ -865,7 +857,7 @@ f32_libm(enum sim_vfp k, int ftz, uint64_t *d, const uint64_t *a)
     case SIM_VFP_EX2_F32: r = sure8(x, exp2_4, exp2); break;
     default: r = libm8(x, tanh); break;
     }
-    store32x8(d + l, fin8(r, ftz));
+    sim_store32x8(d + l, fin8(r, ftz));
   }
 }
 

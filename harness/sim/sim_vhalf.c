@@ -44,14 +44,6 @@ F16C static inline void store16x8(uint64_t *d, __m128i h)
   _mm256_storeu_si256((__m256i *)(void *)(d + 4), _mm256_cvtepu16_epi64(_mm_srli_si128(h, 8)));
 }
 
-/* Eight 32-bit results to the registers at d, zero-extended. */
-F16C static inline void store32x8h(uint64_t *d, __m256i r)
-{
-  _mm256_storeu_si256((__m256i *)(void *)d, _mm256_cvtepu32_epi64(_mm256_castsi256_si128(r)));
-  _mm256_storeu_si256((__m256i *)(void *)(d + 4),
-                      _mm256_cvtepu32_epi64(_mm256_extracti128_si256(r, 1)));
-}
-
 /* .ftz of eight f16s: a subnormal becomes the zero of its sign (alu_ftz16). */
 F16C static inline __m128i ftz16x8(__m128i h)
 {
@@ -162,7 +154,7 @@ F16C static void half_bits(enum sim_vfp k, uint32_t flags, int x2, uint64_t *d,
   for (unsigned l = 0; l < 32; l += 8) {
     const __m256i ua = _mm256_and_si256(sim_lo32x8(a + l), keep);
     const __m256i ub = b ? _mm256_and_si256(sim_lo32x8(b + l), keep) : ua;
-    store32x8h(d + l, _mm256_and_si256(hbits16(k, flags, ua, ub), keep));
+    sim_store32x8(d + l, _mm256_and_si256(hbits16(k, flags, ua, ub), keep));
   }
 }
 
@@ -199,7 +191,7 @@ F16C static void half2(enum sim_vfp k, uint32_t flags, uint64_t *d, const uint64
       const __m128i hc = j ? _mm256_extracti128_si256(uc, 1) : _mm256_castsi256_si128(uc);
       r[j] = hop8(k, flags, in_h8(ha, ftz), in_h8(hb, ftz), in_h8(hc, ftz));
     }
-    store32x8h(d + l, _mm256_set_m128i(r[1], r[0]));
+    sim_store32x8(d + l, _mm256_set_m128i(r[1], r[0]));
   }
 }
 
@@ -254,11 +246,11 @@ F16C static void half_cvt(enum sim_vfp k, uint32_t flags, int bf16, uint64_t *d,
     case SIM_VFP_H_PACK: {
       const __m256i hi = _mm256_cvtepu16_epi32(to_half8(sim_lo32x8(a + l), ftz, bf16));
       const __m256i lo = _mm256_cvtepu16_epi32(to_half8(sim_lo32x8(b + l), ftz, bf16));
-      store32x8h(d + l, _mm256_or_si256(_mm256_slli_epi32(hi, 16), lo));
+      sim_store32x8(d + l, _mm256_or_si256(_mm256_slli_epi32(hi, 16), lo));
       break;
     }
     default:
-      store32x8h(d + l, from_half8(lo16x8(a + l), ftz, bf16));
+      sim_store32x8(d + l, from_half8(lo16x8(a + l), ftz, bf16));
       break;
     }
   }

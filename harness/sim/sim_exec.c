@@ -7,17 +7,20 @@
  * semantics live in sim_alu; memory accesses are checked here against their space.
  *
  * The fast path (at the end): where the CPU has AVX2, the link step marks the instructions a
- * full 32-lane warp runs as vector code here (plain arithmetic, setp, selp, mad, cvta, moves
- * from special registers, kernel parameters' loads, shared accesses, .v2 and .v4 ones too,
- * global ones: a coalesced scalar or vector as one run of bytes, any other with a warp-wide
- * bounds check), with their operation, size and signedness chosen once
+ * full 32-lane warp runs as vector code here (plain arithmetic, popc, clz, brev, integer cvts,
+ * setp, selp, mad, cvta, moves from special registers, kernel parameters' loads, shared
+ * accesses, .v2 and .v4 ones too, global ones: a coalesced scalar or vector as one run of
+ * bytes, any other with a warp-wide bounds check), with their operation, size and signedness
+ * chosen once
  * (sim_exec_fast_plan); sim_warp_run hands a warp's group of lanes at a marked instruction
  * to sim_exec_run, which runs marked instructions one after another through the same code and
  * counters as sim_exec, leaving to sim_exec any access whose addresses need its lane-by-lane
  * checks. A partial group (the lanes of a branch) computes its ALU results for all 32 lanes
  * and writes back its own; its shared accesses take sim_exec's masked path. A branch inside
  * a run that the group's lanes take all together, or none of them, is followed there, as
- * sim_warp's control() would; one that splits them ends the run.
+ * sim_warp's control() would; one that splits them ends the run. Outside the plan, sim_exec
+ * itself takes a full warp's 16-bit arithmetic, prmt, dp4a, mov's packs and unpacks, and
+ * small vector loads from global memory in vectors too, and the rest lane by lane.
  */
 #include <math.h>
 #include <stdio.h>

@@ -557,12 +557,10 @@ __attribute__((target("avx2"))) static void icvt_full_avx2(uint64_t *d, const ui
              : _mm256_srl_epi32(_mm256_sll_epi32(v, cdh), cdh);
     }
     /* 64 bits: the destination's sign (db < 64), else the source's (db 64: sb at most 16) */
-    const int sx = db < 64 ? ds : ss;
-    const __m128i lo = _mm256_castsi256_si128(v), hi = _mm256_extracti128_si256(v, 1);
-    _mm256_storeu_si256((__m256i *)(void *)(d + l), sx ? _mm256_cvtepi32_epi64(lo)
-                                                       : _mm256_cvtepu32_epi64(lo));
-    _mm256_storeu_si256((__m256i *)(void *)(d + l + 4), sx ? _mm256_cvtepi32_epi64(hi)
-                                                           : _mm256_cvtepu32_epi64(hi));
+    if (db < 64 ? ds : ss)
+      sim_store_s32x8(d + l, v);
+    else
+      sim_store32x8(d + l, v);
   }
 }
 

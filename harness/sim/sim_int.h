@@ -47,6 +47,14 @@ __attribute__((target("avx2"))) static inline void sim_store32x8(uint64_t *d, __
                       _mm256_cvtepu32_epi64(_mm256_extracti128_si256(r, 1)));
 }
 
+/* The same, sign-extended (as widen leaves an s32). */
+__attribute__((target("avx2"))) static inline void sim_store_s32x8(uint64_t *d, __m256i r)
+{
+  _mm256_storeu_si256((__m256i *)(void *)d, _mm256_cvtepi32_epi64(_mm256_castsi256_si128(r)));
+  _mm256_storeu_si256((__m256i *)(void *)(d + 4),
+                      _mm256_cvtepi32_epi64(_mm256_extracti128_si256(r, 1)));
+}
+
 /* The largest and the smallest of eight unsigned 32-bit values. */
 __attribute__((target("avx2"))) static inline uint32_t sim_max_u32x8(__m256i v)
 {

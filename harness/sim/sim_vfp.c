@@ -210,16 +210,6 @@ enum sim_vfp sim_vfp_of(const struct ptx_inst *in)
 #define AVX2 __attribute__((target("avx2")))
 #define AVX2FMA __attribute__((target("avx2,fma")))
 
-
-/* Eight s32 results to the registers at d, sign-extended (as widen). */
-AVX2 static inline void store_s32x8(uint64_t *d, __m256i r)
-{
-  _mm256_storeu_si256((__m256i *)(void *)d, _mm256_cvtepi32_epi64(_mm256_castsi256_si128(r)));
-  _mm256_storeu_si256((__m256i *)(void *)(d + 4),
-                      _mm256_cvtepi32_epi64(_mm256_extracti128_si256(r, 1)));
-}
-
-
 /* An f32 result as alu_fin32 leaves it (without .sat or .relu): NaN the canonical NaN, then
    .ftz where asked. */
 AVX2 static inline __m256i fin8(__m256 r, int ftz)
@@ -708,7 +698,7 @@ cvt8(enum sim_vfp k, int ftz, enum ptx_rnd rnd, uint64_t *d, const uint64_t *a)
     return;
   }
   case SIM_VFP_S32_F32:                        /* rounded to an integral value, clamped */
-    store_s32x8(d, f32_s32(round8(in8(a, ftz), rnd)));
+    sim_store_s32x8(d, f32_s32(round8(in8(a, ftz), rnd)));
     return;
   case SIM_VFP_U32_F32: {
     /* clamped to 0 (NaN too) and 0xffffffff; from 2^31 on converted less 2^31, the top
@@ -735,7 +725,7 @@ cvt8(enum sim_vfp k, int ftz, enum ptx_rnd rnd, uint64_t *d, const uint64_t *a)
       const __m128i top = low32x4(_mm256_cmp_pd(x, _mm256_set1_pd(2147483648.0), _CMP_GE_OQ));
       r[h] = _mm_blendv_epi8(_mm256_cvttpd_epi32(x), _mm_set1_epi32(0x7fffffff), top);
     }
-    store_s32x8(d, _mm256_set_m128i(r[1], r[0]));
+    sim_store_s32x8(d, _mm256_set_m128i(r[1], r[0]));
     return;
   }
   case SIM_VFP_F64_F32:

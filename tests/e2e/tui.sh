@@ -41,6 +41,9 @@ root=$PWD
 warplab=${WARPLAB:-bin/warplab}
 case "$warplab" in /*) ;; *) warplab="$root/$warplab" ;; esac
 wait_s=${TUI_WAIT:-40}
+poll_s=0.2                 # how often wait_for looks at the screen
+shown=""                   # the screen wait_for last looked at
+frozen=""                  # set: expect and expect_not check $shown, not a new capture
 
 if ! command -v tmux >/dev/null 2>&1; then
   echo "tui: tmux is not installed: SKIPPING the feedback screen tests (docker/install-deps.sh installs it)"
@@ -118,7 +121,8 @@ wait_for() {
   local until=$((SECONDS + wait_s)) gone=""
   checks=$((checks + 1))
   while [ $SECONDS -lt $until ]; do
-    screen | grep -qF -- "$1" && return 0
+    shown=$(screen)
+    grep -qF -- "$1" <<<"$shown" && return 0
     if [ -f "$tmp/$scenario/exit" ]; then
       gone=${gone:-$SECONDS}
       if [ $((SECONDS - gone)) -gt 2 ]; then
@@ -126,7 +130,7 @@ wait_for() {
         return 1
       fi
     fi
-    sleep 0.2
+    sleep "$poll_s"
   done
   fail "waited ${wait_s} s for '$1'"
   return 1
@@ -153,7 +157,8 @@ wait_any() {
 # expect TEXT...: the screen shows each TEXT now.
 expect() {
   local s t
-  s=$(screen)
+  s=${frozen:+$shown}
+  [ -n "$s" ] || s=$(screen)
   for t in "$@"; do
     checks=$((checks + 1))
     grep -qF -- "$t" <<<"$s" || fail "the screen does not show '$t'"
@@ -163,7 +168,8 @@ expect() {
 # expect_not TEXT...: the screen shows none of them.
 expect_not() {
   local s t
-  s=$(screen)
+  s=${frozen:+$shown}
+  [ -n "$s" ] || s=$(screen)
   for t in "$@"; do
     checks=$((checks + 1))
     grep -qF -- "$t" <<<"$s" && fail "the screen still shows '$t'"
@@ -427,13 +433,19 @@ lab=03
 start main-first 160 50 TERM=xterm-256color -- --solution --backend emu --no-ncu
 wait_first=$wait_s
 wait_s=$((wait_s * 3))                 # lab 03's whole run: tens of seconds on 2 busy cores
+# its sweeps may run for half a second only: a look each 20 ms, and the checks of that screen
+# on the very screen that showed them running (frozen: wait_for's $shown), not a later one
+poll_s=0.02
 if wait_for "sweeps running"; then
+  poll_s=0.2
+  frozen=1
   # the first screen with the main configuration: its tests and metrics, its row of chart 1
   # (over the sweep "warps, UNROLL 1": 1x64 ... 1x4), and nothing of the sweeps yet
   expect "Tests: 6 of 6 passed" "n=8650752 blocks=2112 (main)" "Metrics: yours, reference" \
          "sect/req" "Chart 1 of 6" "8x8 (yours)" "the sweeps are still running" \
          "Scoring after the reference solution's run"
   expect_not "1x64" "1x4 " "run 1 done" "Score 100"
+  frozen=
   wait_for "run 1 done"
   expect "8x8 (yours)" "1x64" "1x4 " "Score 100.0 / 100" "Tests: 6 of 6 passed"
   expect_not "sweeps running" "the sweeps are still running"

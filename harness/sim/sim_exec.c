@@ -700,23 +700,6 @@ __attribute__((target("avx2"))) static void shr_and_full_avx2(uint64_t *d, const
 #endif
 
 #ifdef SIM_X86
-/* Whether base[l] != base[0] + l * size for some lane of a full 32-lane warp, with AVX2, four
-   lanes a vector (warp_seq). */
-__attribute__((target("avx2"))) static int seq_bad_avx2(const uint64_t *base, uint64_t size)
-{
-  __m256i x = _mm256_add_epi64(_mm256_set1_epi64x((long long)base[0]),
-                               _mm256_setr_epi64x(0, (long long)size, (long long)(2 * size),
-                                                  (long long)(3 * size)));
-  const __m256i step = _mm256_set1_epi64x((long long)(4 * size));
-  __m256i bad = _mm256_setzero_si256();
-#pragma GCC unroll 8
-  for (unsigned l = 0; l < 32; l += 4) {
-    bad = _mm256_or_si256(bad, _mm256_xor_si256(_mm256_loadu_si256((const __m256i *)(base + l)), x));
-    x = _mm256_add_epi64(x, step);
-  }
-  return !_mm256_testz_si256(bad, bad);
-}
-
 /* d[l] = the 4-byte value at base + off[l], zero- or sign-extended, for a full 32-lane warp
    with AVX2 gathers, four lanes a vector (a shared load the warp check found in bounds). */
 __attribute__((target("avx2"))) static void gather32_avx2(uint64_t *d, const uint8_t *base,
@@ -1651,7 +1634,7 @@ static inline int warp_seq(const struct sim_alloc *al, const uint64_t *base, uin
   uint64_t b0 = base[0], x = b0, bad = 0;
 #ifdef SIM_X86
   if (sim_cpu_avx2)
-    bad = (uint64_t)seq_bad_avx2(base, size);
+    bad = (uint64_t)!sim_lanes_step_avx2(base, size);
   else
 #endif
     for (unsigned l = 0; l < 32; l++) {

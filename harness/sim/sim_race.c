@@ -846,43 +846,12 @@ static void filt_clear(uint64_t *f)
 /* A full warp's 32 aligned words at a constant non-zero stride from off[0] (lane l at
    off[0] + l s)? Then its words are 32 different ones (a stride of one word: consecutive, one
    span of each shadow array). Returns the stride in words, or 0. */
-static VECTORIZE int64_t warp_stride_c(const uint64_t *off)
+static inline int64_t warp_stride(const uint64_t *off)
 {
   const int64_t o0 = (int64_t)off[0], s = (int64_t)off[1] - o0;
   if (!s || ((o0 | s) & 3) || (int64_t)off[31] != o0 + 31 * s)
     return 0;                                  /* most other patterns, at once */
-  int64_t bad = 0;
-  for (unsigned l = 2; l < 31; l++)
-    bad |= (int64_t)off[l] ^ (o0 + (int64_t)l * s);
-  return bad ? 0 : s / 4;
-}
-
-#ifdef SIM_X86
-__attribute__((target("avx2"))) static int64_t warp_stride_avx2(const uint64_t *off)
-{
-  const int64_t o0 = (int64_t)off[0], s = (int64_t)off[1] - o0;
-  if (!s || ((o0 | s) & 3) || (int64_t)off[31] != o0 + 31 * s)
-    return 0;
-  const __m256i step = _mm256_set1_epi64x(4 * s);
-  __m256i want = _mm256_set_epi64x(o0 + 3 * s, o0 + 2 * s, o0 + s, o0);
-  __m256i bad = _mm256_setzero_si256();
-#pragma GCC unroll 8
-  for (unsigned k = 0; k < 32; k += 4) {
-    __m256i v = _mm256_loadu_si256((const __m256i *)(const void *)(off + k));
-    bad = _mm256_or_si256(bad, _mm256_xor_si256(v, want));
-    want = _mm256_add_epi64(want, step);
-  }
-  return _mm256_testz_si256(bad, bad) ? s / 4 : 0;
-}
-#endif
-
-static inline int64_t warp_stride(const uint64_t *off)
-{
-#ifdef SIM_X86
-  if (sim_cpu_avx2)
-    return warp_stride_avx2(off);
-#endif
-  return warp_stride_c(off);
+  return sim_lanes_step(off, (uint64_t)s) ? s / 4 : 0;
 }
 
 #ifdef SIM_X86

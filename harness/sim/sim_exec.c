@@ -261,6 +261,114 @@ static inline __attribute__((always_inline)) uint64_t load_bits(const uint8_t *p
   }
 }
 
+/* sim_stats_mem of the lanes of e at addresses av, all in allocation al: in closed form
+   (sim_stats_seq) when they are a full warp's coalesced run (bytes and shorts, a warp_seq
+   the caller did not test). */
+static inline void stats_lanes(struct sim_block *b, uint32_t pc, enum ptx_space sp,
+                               const uint64_t *av, uint64_t e, uint32_t size,
+                               const struct sim_alloc *al)
+{
+  if (e == SIM_FULL32 && av[31] == av[0] + 31 * size && sim_lanes_step(av, size))
+    sim_stats_seq(b, pc, sp, av[0], size, al, 0);
+  else
+    sim_stats_mem(b, pc, sp, av, e, size, 0);
+}
+
+/* The lanes of e (efull: every lane of [lo, hi)) load dd[l] = the size-byte value (1, 2, 4
+   or 8) at data + (av[l] - base), sign-extended (sgn) or zero-extended, as load_bits and
+   sim_alu_sext of a type of that size: the size chosen once, not a lane at a time. */
+static void load_lanes(uint64_t *restrict dd, const uint8_t *data, uint64_t base,
+                       const uint64_t *av, unsigned size, int sgn, uint64_t e, unsigned lo,
+                       unsigned hi, int efull)
+{
+  const uintptr_t p = (uintptr_t)data - (uintptr_t)base;  /* p + av[l]: in data (the caller) */
+#define AT(l) ((const uint8_t *)(p + (uintptr_t)av[l]))
+  switch (size * 2 + (sgn != 0)) {
+  case 2: FOR_E(dd[l] = *AT(l)); return;
+  case 3: FOR_E(dd[l] = (uint64_t)(int64_t)(int8_t)*AT(l)); return;
+  case 4: FOR_E(uint16_t v; memcpy(&v, AT(l), 2); dd[l] = v); return;
+  case 5: FOR_E(int16_t v; memcpy(&v, AT(l), 2); dd[l] = (uint64_t)(int64_t)v); return;
+  case 8: FOR_E(uint32_t v; memcpy(&v, AT(l), 4); dd[l] = v); return;
+  case 9: FOR_E(int32_t v; memcpy(&v, AT(l), 4); dd[l] = (uint64_t)(int64_t)v); return;
+  default: FOR_E(memcpy(&dd[l], AT(l), 8)); return;
+  }
+#undef AT
+}
+
+#ifdef SIM_X86
+/* load_vec_seq of 4-byte vectors (v4 of bytes, v2 of shorts) with AVX2, eight lanes a vector:
+   element k shifted to the top of its lane's 32 bits, then down (arithmetic when signed),
+   widened to the registers. */
+__attribute__((target("avx2"))) static void vec_split4_avx2(uint64_t *const *dk,
+                                                           const uint8_t *src, unsigned size,
+                                                           int sgn)
+{
+  const unsigned bits = 8 * size, n = 4 / size;
+  const __m128i down = _mm_cvtsi32_si128((int)(32 - bits));
+  for (unsigned g = 0; g < 32; g += 8) {
+    const __m256i x = _mm256_loadu_si256((const __m256i *)(const void *)(src + 4 * g));
+    for (unsigned k = 0; k < n; k++) {
+      const __m256i y = _mm256_sll_epi32(x, _mm_cvtsi32_si128((int)(32 - bits * (k + 1))));
+      if (sgn)
+        sim_store_s32x8(dk[k] + g, _mm256_sra_epi32(y, down));
+      else
+        sim_store32x8(dk[k] + g, _mm256_srl_epi32(y, down));
+    }
+  }
+}
+#endif
+
+/* A coalesced full warp's vector load of n elements of size bytes (vb = n size, 4 or 8)
+   from src, lane l's vector at src + l vb: element k of each lane to dk[k][l], sign-extended
+   (sgn) or zero-extended as load_lanes. */
+static void load_vec_seq(uint64_t *const *dk, const uint8_t *src, unsigned size, unsigned n,
+                         int sgn)
+{
+#ifdef SIM_X86
+  if (size * n == 4 && sim_cpu_avx2) {
+    vec_split4_avx2(dk, src, size, sgn);
+    return;
+  }
+#endif
+  const unsigned vb = size * n;
+  for (unsigned k = 0; k < n; k++) {
+    uint64_t *restrict d = dk[k];
+    const uint8_t *p = src + k * size;
+    switch (size * 2 + (sgn != 0)) {
+    case 2: for (unsigned l = 0; l < 32; l++) d[l] = p[vb * l]; break;
+    case 3: for (unsigned l = 0; l < 32; l++) d[l] = (uint64_t)(int64_t)(int8_t)p[vb * l]; break;
+    case 4:
+      for (unsigned l = 0; l < 32; l++) {
+        uint16_t v;
+        memcpy(&v, p + vb * l, 2);
+        d[l] = v;
+      }
+      break;
+    case 5:
+      for (unsigned l = 0; l < 32; l++) {
+        int16_t v;
+        memcpy(&v, p + vb * l, 2);
+        d[l] = (uint64_t)(int64_t)v;
+      }
+      break;
+    case 8:
+      for (unsigned l = 0; l < 32; l++) {
+        uint32_t v;
+        memcpy(&v, p + vb * l, 4);
+        d[l] = v;
+      }
+      break;
+    default:                                   /* s32 (vb 8: two of them) */
+      for (unsigned l = 0; l < 32; l++) {
+        int32_t v;
+        memcpy(&v, p + vb * l, 4);
+        d[l] = (uint64_t)(int64_t)v;
+      }
+      break;
+    }
+  }
+}
+
 static inline __attribute__((always_inline)) void store_bits(uint8_t *p, unsigned size, uint64_t v)
 {
   switch (size) {
@@ -2566,11 +2674,15 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
         sim_redbuf_touch(b, in, al0);
         if (b->race_gused && sp == PTX_SP_GLOBAL && !(in->flags & PTX_F_VOLATILE))
           sim_race_global_reads(b, w, pc, e, av, size);
-        FOR_LANES(e) {
-          uint64_t v = load_bits(al0->data + (av[l] - al0->base), size);
-          dd[l] = sgn ? sim_alu_sext(t, v) : v;
+        if (size == 1 || size == 2 || size == 4 || size == 8) {
+          load_lanes(dd, al0->data, al0->base, av, size, sgn, e, lo, hi, efull);
+        } else {
+          FOR_LANES(e) {
+            uint64_t v = load_bits(al0->data + (av[l] - al0->base), size);
+            dd[l] = sgn ? sim_alu_sext(t, v) : v;
+          }
         }
-        sim_stats_mem(b, pc, sp, av, e, size, 0);
+        stats_lanes(b, pc, sp, av, e, size, al0);
         break;
       }
       FOR_LANES(e) {
@@ -2604,14 +2716,19 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
       sim_redbuf_touch(b, in, al0);
       if (b->race_gused && sp == PTX_SP_GLOBAL && !(in->flags & PTX_F_VOLATILE))
         sim_race_global_reads(b, w, pc, e, av, size * n);
+      if (e == SIM_FULL32 && (size * n == 4 || size * n == 8) && sim_lanes_step(av, size * n)) {
+        uint64_t sink[32], *dk[4];
+        for (unsigned k = 0; k < 4; k++)
+          dk[k] = k < n && d->vreg[k] != PTX_NOREG ? REG(d->vreg[k]) : sink;
+        load_vec_seq(dk, al0->data + (av[0] - al0->base), size, n, sgn);
+        sim_stats_seq(b, pc, sp, av[0], size * n, al0, 0);
+        break;
+      }
       for (unsigned k = 0; k < n; k++) {
         if (d->vreg[k] == PTX_NOREG)
           continue;
-        uint64_t *dk = REG(d->vreg[k]);
-        FOR_LANES(e) {
-          const uint64_t v = load_bits(al0->data + (av[l] - al0->base) + k * size, size);
-          dk[l] = sgn ? sim_alu_sext(t, v) : v;
-        }
+        load_lanes(REG(d->vreg[k]), al0->data + k * size, al0->base, av, size, sgn, e, lo, hi,
+                   efull);
       }
       sim_stats_mem(b, pc, sp, av, e, size * n, 0);
       break;
@@ -2705,7 +2822,7 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
         } else {
           FOR_LANES(e) store_bits(al0->data + (av[l] - al0->base), size, sv[l]);
         }
-        sim_stats_mem(b, pc, sp, av, e, size, 0);
+        stats_lanes(b, pc, sp, av, e, size, al0);
         b->worker->global_writes++;
         b->writes++;
         break;

@@ -44,7 +44,9 @@
  * 128-byte chunk it touches: the warp, the instruction, the epoch and the chunk's words whose
  * value it changed, each word's thread following from its place; a chunk may hold several
  * lines of disjoint words, and a later coalesced store replaces the lines it covers when none
- * of them could race with it. Any other write goes into a table of words (by open
+ * of them could race with it. A coalesced store of bytes or shorts is held as lines too, each
+ * word's record its last lane's, as the table of words would hold it (stores_subword_seq).
+ * Any other write goes into a table of words (by open
  * addressing), and so does a word of a line that a later write needs on its own (the word
  * leaves its line). Filters of the words, of their 128-byte chunks and of the chunks with
  * lines let a coalesced warp whose chunks the block has not written pass without a lookup:
@@ -167,7 +169,11 @@ struct gline {                   /* a coalesced warp store's words in one 128-by
                                     t0 + (w - w0) / nw's */
   uint32_t ep, pc;               /* epoch and code index of the store */
   uint16_t t0, wsync;            /* the warp's first thread; its __syncwarp count */
-  uint8_t nw;                    /* words a lane: 1, 2 or 4 (4-, 8- or 16-byte stores) */
+  uint8_t nw;                    /* words a lane: 1, 2 or 4 (4-, 8- or 16-byte stores); 0 for
+                                    a store of bytes or shorts (esz), equal to no access's */
+  uint8_t esz, off;              /* bytes a lane, 1 or 2, when nw is 0: a word's record is
+                                    its last lane's (thread and bytes), lane 0's element at
+                                    byte off of word w0 (what stores_subword would leave) */
 };
 #define LFILT_LOG 13             /* bits of the filter of the chunks with lines (1 KiB), after
                                     the chunk filter in the same array */
@@ -2802,10 +2808,29 @@ static inline struct gline *line_find(const struct gctx *c, uint64_t word)
   }
 }
 
+/* The lane of line L whose write of its word `word` the line holds: for bytes or shorts,
+   the last of the word's lanes. */
+static inline uint32_t line_lane(const struct gline *L, uint64_t word)
+{
+  if (!L->esz)
+    return ((uint32_t)word - L->w0) / L->nw;
+  const uint32_t e = (4 * ((uint32_t)word - L->w0) + 3 - L->off) / L->esz;
+  return e < 31 ? e : 31;
+}
+
 /* The thread of line L that wrote its word `word`. */
 static inline uint16_t line_tid(const struct gline *L, uint64_t word)
 {
-  return (uint16_t)(L->t0 + ((uint32_t)word - L->w0) / L->nw);
+  return (uint16_t)(L->t0 + line_lane(L, word));
+}
+
+/* The bytes of its word `word` that line L's write holds (bit i: byte i). */
+static inline uint8_t line_bytes(const struct gline *L, uint64_t word)
+{
+  if (!L->esz)
+    return 0xf;
+  const uint32_t at = L->off + line_lane(L, word) * L->esz;
+  return (uint8_t)(((1u << L->esz) - 1) << (at & 3));
 }
 
 /* No word of line L can be a hazard with this warp's access acc of all 32 lanes of nw words
@@ -2829,6 +2854,14 @@ static inline uint32_t chunk_part(uint64_t wm, uint64_t w0, uint64_t ch)
   if (d >= 64 || d <= -32)
     return 0;
   return d >= 0 ? (uint32_t)(wm >> d) : (uint32_t)(wm << -d);
+}
+
+/* chunk_part's inverse: chunk ch's words M (bit k: word 32 ch + k) as bits from word w0 on,
+   ch's first word less than 64 words past w0. */
+static inline uint64_t chunk_spread(uint32_t M, uint64_t w0, uint64_t ch)
+{
+  int64_t d = (int64_t)(ch << 5) - (int64_t)w0;
+  return d >= 0 ? (uint64_t)M << d : (uint64_t)M >> -d;
 }
 
 /* Each bit of x twice (bit l to bits 2l and 2l + 1): lanes of two words to their words. */
@@ -2921,7 +2954,7 @@ gword_one(const struct gctx *c, unsigned l, uint64_t word, uint8_t bytes, uint64
     oep = L->ep;
     otid = line_tid(L, word);
     osync = L->wsync;
-    obytes = 0xf;
+    obytes = line_bytes(L, word);
     opc = L->pc;
   }
   if (oep == E && otid != t && (obytes & bytes) && (otid / W != wid || osync == ws) &&
@@ -3032,6 +3065,7 @@ static inline int line_store(const struct gctx *c, uint64_t ch, uint32_t M, uint
   slot->mask = M;
   slot->w0 = (uint32_t)w0;
   slot->nw = (uint8_t)nw;
+  slot->esz = 0;
   slot->t0 = (uint16_t)c->t0;
   slot->ep = c->E;
   slot->pc = c->pc;
@@ -3493,6 +3527,178 @@ static int stores_subword(struct sim_block *b, struct sim_warp *w, uint32_t pc, 
   return 1;
 }
 
+/* The bytes of x that are not zero: bit 7 of each such byte. */
+static inline uint64_t bytes_nonzero(uint64_t x)
+{
+  return (((x & 0x7f7f7f7f7f7f7f7full) + 0x7f7f7f7f7f7f7f7full) | x) & 0x8080808080808080ull;
+}
+
+/* A full warp's store of bytes or shorts (size 1 or 2), lane l's at host + l size: the
+   values' low bytes packed, compared eight bytes at a time (a lane whose bytes differ sets
+   bit 7 of a byte, gathered by a product) and stored. Returns the lanes whose store changed
+   their bytes (bit l: lane l). */
+static VECTORIZE uint32_t store_changed_small(uint8_t *host, uint32_t size, const uint64_t *val)
+{
+  uint8_t nv[64];
+  if (size == 1) {
+    for (unsigned l = 0; l < 32; l++)
+      nv[l] = (uint8_t)val[l];
+  } else {
+    uint16_t v16[32];
+    for (unsigned l = 0; l < 32; l++)
+      v16[l] = (uint16_t)val[l];
+    memcpy(nv, v16, sizeof v16);
+  }
+  uint32_t chg = 0;
+  for (unsigned i = 0; i < 4 * size; i++) {
+    uint64_t o, v;
+    memcpy(&o, host + 8 * i, 8);
+    memcpy(&v, nv + 8 * i, 8);
+    uint64_t x = o ^ v;
+    if (size == 1) {            /* byte k: lane 8 i + k */
+      chg |= (uint32_t)((bytes_nonzero(x) >> 7) * 0x0102040810204080ull >> 56) << (8 * i);
+    } else {                    /* bytes 2k, 2k + 1: lane 4 i + k */
+      x = (x | x >> 8) & 0x00ff00ff00ff00ffull;
+      chg |= (uint32_t)((bytes_nonzero(x) >> 7) * 0x1000200040008000ull >> 60) << (4 * i);
+    }
+  }
+  memcpy(host, nv, 32 * size);
+  return chg;
+}
+
+/* A chain line of chunk ch that holds some of words C (bit k: word 32 ch + k) and whose
+   records a sub-word store of this warp (esz bytes a lane, lane 0 at byte off of word w0)
+   could not simply follow lane by lane: one of this epoch and another layout. */
+static int chain_other(const struct gctx *c, uint64_t ch, uint32_t C, uint64_t w0,
+                       uint32_t esz, uint32_t off)
+{
+  for (uint32_t i = line_slot(c, ch);; i = (i + 1) & c->lmask) {
+    const struct gline *L = &c->gl[i];
+    if (L->base != c->base)
+      return 0;
+    if (L->chunk == (uint32_t)ch && (L->mask & C) && L->ep == c->E &&
+        !(L->esz == esz && L->w0 == (uint32_t)w0 && L->off == off && L->t0 == c->t0))
+      return 1;
+  }
+}
+
+/* Chunk ch's words M of a sub-word store (as chain_other) as one line of its own: the words
+   leave the lines that held them (their last writes are now this store's), a line emptied so
+   taking the new one's slot. Returns 0 when the table of lines is full (nothing changed). */
+static int line_subword(const struct gctx *c, uint64_t ch, uint32_t M, uint64_t w0,
+                        uint32_t esz, uint32_t off)
+{
+  struct sim_race *r = c->r;
+  struct gline *slot = NULL;
+  if (chunk_lines(c, ch))
+    for (uint32_t i = line_slot(c, ch);; i = (i + 1) & c->lmask) {
+      struct gline *L = &c->gl[i];
+      if (L->base != c->base)
+        break;
+      if (L->chunk != (uint32_t)ch || !(L->mask & M))
+        continue;
+      L->mask &= ~M;
+      if (!L->mask && !slot)
+        slot = L;
+    }
+  if (!slot) {
+    if (r->lused >= c->lfill)
+      return 0;
+    uint32_t i = line_slot(c, ch);
+    while (c->gl[i].base == c->base)
+      i = (i + 1) & c->lmask;
+    slot = &c->gl[i];
+    slot->base = c->base;
+    slot->chunk = (uint32_t)ch;
+    r->lused++;
+    c->b->race_gused++;
+    const uint32_t f = lfilt_bit(ch);
+    filt_set(r, &c->glfilt[f >> 6], f);
+  }
+  slot->mask = M;
+  slot->w0 = (uint32_t)w0;
+  slot->nw = 0;
+  slot->esz = (uint8_t)esz;
+  slot->off = (uint8_t)off;
+  slot->t0 = (uint16_t)c->t0;
+  slot->ep = c->E;
+  slot->pc = c->pc;
+  slot->wsync = c->ws;
+  return 1;
+}
+
+/* sim_race_global_stores of a full warp's bytes or shorts, lane l's at a0 + l size (a0
+   aligned to size: 32 or 64 bytes, two chunks at most), when no word of their chunks is in g.
+   Lane by lane, each word's record ends as its last changing lane's (thread and bytes) with
+   nothing reported whenever every line holding a changed word is of an older epoch or this
+   warp's store of the same layout (the lanes before the last find an older write, or their
+   own warp's at this instruction, or another byte); then a word whose last lane changed it
+   goes into a line of its chunk (line_subword), any other changed word is gword_one of its
+   last changing lane, as stores_subword does. Other lines: global_one lane by lane, the
+   stores done first (no lane's bytes are another's). Returns 1 when done, 0 when a word of
+   the chunks is in g (nothing done). */
+static int stores_subword_seq(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t a0,
+                              uint32_t size, uint8_t *host, const uint64_t *val)
+{
+  struct gctx c;
+  gctx_init(&c, b, w, pc);
+  const uint64_t first = a0 >> 2, last = (a0 + 32u * size - 1) >> 2;
+  const uint64_t ch0 = first >> 5, nch = (last >> 5) - ch0 + 1;
+  for (uint64_t ch = ch0; ch < ch0 + nch; ch++)
+    if (chunk_words(&c, ch))
+      return 0;
+  const uint32_t chg = store_changed_small(host, size, val);
+  if (!chg)
+    return 1;
+  const uint32_t off = (uint32_t)(a0 & 3);
+  /* the lanes that end a word: the last of each word's lanes */
+  const uint32_t ends = (size == 1 ? 0x88888888u >> off : off ? 0x55555555u : 0xAAAAAAAAu) |
+                        0x80000000u;
+  uint64_t cw = 0, lw = 0;     /* words (bit k: word first + k) changed; those of them whose
+                                  last lane changed them */
+  uint32_t lastchg[17];        /* each changed word's last changing lane */
+  unsigned prev = 0;
+  if (chg == 0xffffffffu)      /* every word, by its last lane: no loop */
+    cw = lw = (2ull << (last - first)) - 1;
+  for (uint32_t m = chg == 0xffffffffu ? 0 : ends; m; m &= m - 1) {
+    const unsigned l = (unsigned)__builtin_ctz(m);
+    const uint32_t group = (uint32_t)((2ull << l) - (1ull << prev)) & chg;
+    prev = l + 1;
+    if (!group)
+      continue;
+    const unsigned k = (off + l * size) >> 2;
+    cw |= 1ull << k;
+    lw |= (uint64_t)(group >> l & 1) << k;
+    lastchg[k] = 31u - (unsigned)__builtin_clz(group);
+  }
+  const int empty = !b->race_gused;
+  uint32_t C[2], M[2];
+  for (unsigned j = 0; j < nch; j++) {
+    C[j] = chunk_part(cw, first, ch0 + j);
+    M[j] = chunk_part(lw, first, ch0 + j);
+    if (C[j] && chunk_lines(&c, ch0 + j) && chain_other(&c, ch0 + j, C[j], first, size, off)) {
+      for (unsigned l = 0; l < 32; l++)
+        global_one(&c, l, a0 + (uint64_t)l * size, size, SIM_ACC_WRITE, !(chg >> l & 1));
+      return 1;
+    }
+  }
+  unsigned lined = 0;
+  for (unsigned j = 0; j < nch; j++)
+    if (M[j] && line_subword(&c, ch0 + j, M[j], first, size, off)) {
+      lined = 1;
+      cw &= ~chunk_spread(M[j], first, ch0 + j);      /* those are done */
+    }
+  if (lined)
+    span_add(b, first << 2, (last << 2) + 3, empty);
+  for (uint64_t m = cw; m; m &= m - 1) {
+    const unsigned k = sim_ctz64(m), l = lastchg[k];
+    const uint64_t at = a0 + (uint64_t)l * size;
+    gword_one(&c, l, first + k, (uint8_t)((size == 1 ? 1u : 3u) << (at & 3)), at, size,
+              SIM_ACC_WRITE);
+  }
+  return 1;
+}
+
 int sim_race_global_stores(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t e,
                            const uint64_t *addr, uint32_t size, uint8_t *host,
                            uint64_t host_base, const uint64_t *val)
@@ -3509,6 +3715,10 @@ int sim_race_global_stores(struct sim_block *b, struct sim_warp *w, uint32_t pc,
     stores_words(b, w, pc, e, addr, host, host_base, val);
     return 0;
   }
+  if ((size == 1 || size == 2) && e == 0xffffffffu && sim_race_lane_shortcuts &&
+      !(addr[0] & (size - 1)) && addr[31] == addr[0] + 31 * size && sim_lanes_step(addr, size) &&
+      stores_subword_seq(b, w, pc, addr[0], size, host + (addr[0] - host_base), val))
+    return 0;
   if (stores_subword(b, w, pc, e, addr, size, host, host_base, val))
     return 0;
   struct gctx c;
@@ -3669,6 +3879,7 @@ static inline int line_new(struct sim_block *b, struct sim_warp *w, uint32_t pc,
   slot->mask = M;
   slot->w0 = (uint32_t)w0;
   slot->nw = (uint8_t)nw;
+  slot->esz = 0;
   slot->t0 = (uint16_t)(w->id * b->W);
   slot->ep = b->race_ep;
   slot->pc = pc;

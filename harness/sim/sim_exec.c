@@ -1890,6 +1890,14 @@ _Static_assert(FK_STG < 16, "the kind is the plan byte's low 4 bits");
    those that fall through up to the target itself, as control() would have them run, and
    the whole group on from there (run_skip), where sim_warp_skip_ok allows. */
 #define PLAN_BRA_SKIP (PLAN_BRA | 64u)
+/* The plan bytes of unguarded collectives (kind FK_NONE, arguments 2, 3 and 6): inside a
+   run, a full warp's with the whole warp in its mask is taken there, as control() takes it
+   (run_shfl, run_vote; a __syncwarp() where sim_warp_sync_ok says control() would step the
+   group past it as it was); any other leaves the run for control(), as a run's start does.
+   Only while sim_warp_shortcuts (the tests' switch) is on when the plan is made. */
+#define PLAN_SHFL (FK_NONE + 32)       /* shfl.sync of mode up, down, bfly or idx */
+#define PLAN_WSYNC (FK_NONE + 48)      /* bar.warp.sync (__syncwarp()) */
+#define PLAN_VOTE (FK_NONE + 96)       /* vote.sync: all, any, uni, ballot */
 /* A flag on the plan byte of FK_SETP (its argument's free top bit): the next instruction is a
    bra (PLAN_BRA) guarded by this setp's predicate, which sim_exec_run then takes as the lane
    mask the setp computed, not read back from the register lane by lane. */
@@ -3646,6 +3654,18 @@ uint8_t *sim_exec_fast_plan(const struct sim_prog *p, uint8_t **vfp)
     f[pc] = k == FK_NONE ? 0 : (uint8_t)(k + 16 * arg);
     if (in->op == PTX_OP_BRA && in->nopd >= 1 && in->opd[0].reg < p->ncode)
       f[pc] = PLAN_BRA;                            /* a direct branch inside the code */
+    if (in->op == PTX_OP_SHFL && in->guard == PTX_NOREG && in->nopd == 5 &&
+        in->sub >= PTX_SHFL_UP && in->sub <= PTX_SHFL_IDX && sim_warp_shortcuts &&
+        in->opd[0].kind == PTX_OPD_REG && in->opd[0].reg != PTX_NOREG)
+      f[pc] = PLAN_SHFL;
+    if (in->op == PTX_OP_VOTE && in->guard == PTX_NOREG && in->nopd == 3 &&
+        in->opd[0].kind == PTX_OPD_REG && in->opd[0].reg != PTX_NOREG &&
+        in->sub >= PTX_VOTE_ALL && in->sub <= PTX_VOTE_BALLOT && sim_warp_shortcuts)
+      f[pc] = PLAN_VOTE;
+    if (in->op == PTX_OP_BAR && in->sub == PTX_BAR_WARP_SYNC && in->guard == PTX_NOREG &&
+        in->nopd >= 1 && in->opd[0].kind == PTX_OPD_REG && in->opd[0].reg != PTX_NOREG &&
+        sim_warp_shortcuts)
+      f[pc] = PLAN_WSYNC;
   }
   for (uint32_t pc = 0; pc + 1 < p->ncode; pc++)
     if ((f[pc] & 15) == FK_SETP && f[pc + 1] == PLAN_BRA &&
@@ -4361,6 +4381,36 @@ static __attribute__((noinline)) uint64_t run_skip(struct sim_block *b, struct s
   return (uint64_t)joined << 63 | nb << 32 | at;
 }
 
+static inline int run_shfl(struct sim_block *b, struct sim_warp *w, uint32_t pc,
+                           const struct ptx_inst *in, struct sim_inst_stats *ist);
+
+/* A run's vote.sync (PLAN_VOTE) by a full warp, as control() and sim_exec take it when its
+   member mask is 0xffffffff in every lane and no lane waits at a collective: counted, the
+   ballot of the predicate's bit 0 (negated where the operand says), the mode's result in
+   every lane, and the warp's __syncwarp count stepped. Returns 1 when so and done, 0 when not
+   (nothing done: control() takes it). */
+static inline int run_vote(struct sim_block *b, struct sim_warp *w, uint32_t pc,
+                           const struct ptx_inst *in, struct sim_inst_stats *ist)
+{
+  const unsigned W = 32;
+  const uint64_t *mk = REG(in->opd[2].reg);
+  if (w->syncwait || (uint32_t)mk[0] != 0xffffffffu || !sim_reg_uniform32(mk))
+    return 0;
+  run_count(b, w, pc, ist);
+  const uint64_t ballot = sim_guard_bits32_avx2(REG(in->opd[1].reg)) ^
+                          (in->opd[1].neg ? SIM_FULL32 : 0);
+  uint64_t r;
+  switch (in->sub) {
+  case PTX_VOTE_ALL: r = ballot == SIM_FULL32; break;
+  case PTX_VOTE_ANY: r = ballot != 0; break;
+  case PTX_VOTE_UNI: r = ballot == 0 || ballot == SIM_FULL32; break;
+  default: r = ballot; break;                      /* ballot */
+  }
+  fill_full_avx2(REG(in->opd[0].reg), r);
+  w->wsync++;
+  return 1;
+}
+
 /* sim_exec_run's loop, compiled twice: for a full warp (m the constant SIM_FULL32, every
    test of it folded away, as fast as before partial warps came here) and for any other m. */
 static inline __attribute__((always_inline)) uint32_t exec_run(struct sim_block *b,
@@ -4415,6 +4465,25 @@ static inline __attribute__((always_inline)) uint32_t exec_run(struct sim_block 
          one counts toward the livelock watch and ITS's escape (sim_warp_back) and ends the
          run when that let waiting lanes go (the group dissolved); a split leaves the run,
          nothing counted, but for an if without else that run_skip takes */
+      if (f == PLAN_SHFL) {                        /* (a full warp's only) */
+        r = m == SIM_FULL32 && run_shfl(b, w, pc, in, ist);
+        break;
+      }
+      if (f == PLAN_VOTE) {
+        r = m == SIM_FULL32 && run_vote(b, w, pc, in, ist);
+        break;
+      }
+      if (f == PLAN_WSYNC) {             /* the mask 0xffffffff in every lane: control()'s
+                                            shortcut, sim_race_mask's test passed */
+        const uint64_t *mk = REG(in->opd[0].reg);
+        r = m == SIM_FULL32 && (uint32_t)mk[0] == 0xffffffffu && sim_reg_uniform32(mk) &&
+            sim_warp_sync_ok(w);
+        if (r) {
+          run_count(b, w, pc, ist);
+          w->wsync++;
+        }
+        break;
+      }
       if ((f & ~64u) != PLAN_BRA) {                /* PLAN_BRA, PLAN_BRA_SKIP */
         r = 0;
         break;
@@ -4702,20 +4771,67 @@ __attribute__((target("avx2"))) static void shfl_bfly31_avx2(unsigned ub, uint64
       _mm256_storeu_si256((__m256i *)(void *)(dp + 4 * k), _mm256_set1_epi64x(1));
 }
 
-/* 1 when x[l] == x[0] and y[l] == y[0] in all 32 lanes: shfl's lane offset and its clamp
-   and segment operand both warp-uniform, found in one pass over the two (sim_reg_uniform32
-   of each, fused). */
-__attribute__((target("avx2"))) static int regs_uniform2_avx2(const uint64_t *x,
-                                                              const uint64_t *y)
+/* 1 when x[l] == x[0], y[l] == y[0] and z[l] == z[0] in all 32 lanes: shfl's lane offset,
+   its clamp and segment operand and (z) its member mask all warp-uniform, found in one pass
+   (sim_reg_uniform32 of each, fused). */
+__attribute__((target("avx2"))) static inline int regs_uniform3_avx2(const uint64_t *x,
+                                                                     const uint64_t *y,
+                                                                     const uint64_t *z)
 {
   const __m256i x0 = _mm256_set1_epi64x((long long)x[0]), y0 = _mm256_set1_epi64x((long long)y[0]);
+  const __m256i z0 = _mm256_set1_epi64x((long long)z[0]);
   __m256i d = _mm256_setzero_si256();
   _Pragma("GCC unroll 8")
   for (unsigned l = 0; l < 32; l += 4)
     d = _mm256_or_si256(d, _mm256_or_si256(
-        _mm256_xor_si256(_mm256_loadu_si256((const __m256i *)(const void *)(x + l)), x0),
-        _mm256_xor_si256(_mm256_loadu_si256((const __m256i *)(const void *)(y + l)), y0)));
+        _mm256_or_si256(
+            _mm256_xor_si256(_mm256_loadu_si256((const __m256i *)(const void *)(x + l)), x0),
+            _mm256_xor_si256(_mm256_loadu_si256((const __m256i *)(const void *)(y + l)), y0)),
+        _mm256_xor_si256(_mm256_loadu_si256((const __m256i *)(const void *)(z + l)), z0)));
   return _mm256_testz_si256(d, d);
+}
+
+/* The same of shfl's offset and clamp alone (y twice). */
+__attribute__((target("avx2"))) static int regs_uniform2_avx2(const uint64_t *x,
+                                                              const uint64_t *y)
+{
+  return regs_uniform3_avx2(x, y, y);
+}
+
+/* shfl mode sub (up, down, bfly, idx) of a whole warp whose lane offset bv and clamp and
+   segment operand cv are the same in every lane (CUDA's __shfl_*_sync with a constant or
+   warp-uniform offset): shfl.down and shfl.bfly without segments by their own paths, no
+   gathers. */
+static void shfl_uniform(unsigned sub, uint64_t bv, uint64_t cv, uint64_t *d, uint64_t *dp,
+                         const uint64_t *a)
+{
+  if (sub == PTX_SHFL_DOWN && ((unsigned)cv & 0x1f1f) == 31 && sim_warp_shortcuts)
+    shfl_down31_avx2((unsigned)bv & 31, d, dp, a);
+  else if (sub == PTX_SHFL_BFLY && ((unsigned)cv & 0x1f1f) == 31 && sim_warp_shortcuts)
+    shfl_bfly31_avx2((unsigned)bv & 31, d, dp, a);
+  else
+    shfl_full_avx2(sub, (unsigned)bv & 31, (unsigned)cv & 31, (unsigned)(cv >> 8) & 31, d, dp,
+                   a);
+}
+
+/* A run's shfl.sync (PLAN_SHFL) by a full warp, as control() and sim_exec_shfl would take
+   it when its member mask is 0xffffffff in every lane (sim_race_mask's test passes, every
+   lane it needs is here), no lane waits at a collective, and the offset and the clamp are
+   the warp's own (shfl_uniform): counted, shuffled, and the warp's __syncwarp count stepped
+   (it orders the lanes' shared accesses). Returns 1 when so and done, 0 when not (nothing
+   done: the run ends there, control() takes it). */
+static inline int run_shfl(struct sim_block *b, struct sim_warp *w, uint32_t pc,
+                           const struct ptx_inst *in, struct sim_inst_stats *ist)
+{
+  const unsigned W = 32;
+  const uint64_t *mk = REG(in->opd[4].reg), *bb = REG(in->opd[2].reg), *c = REG(in->opd[3].reg);
+  if (w->syncwait || (uint32_t)mk[0] != 0xffffffffu || !regs_uniform3_avx2(bb, c, mk))
+    return 0;
+  run_count(b, w, pc, ist);
+  shfl_uniform(in->sub, bb[0], c[0], REG(in->opd[0].reg),
+               in->opd[0].pair != PTX_NOREG ? REG(in->opd[0].pair) : NULL, REG(in->opd[1].reg));
+  w->wsync++;
+  return 1;
 }
 #endif
 
@@ -4737,15 +4853,7 @@ uint32_t sim_exec_shfl(struct sim_block *b, struct sim_warp *w, uint32_t pc, uin
 #ifdef SIM_X86
   if (m == SIM_FULL32 && sim_cpu_avx2 && in->sub >= PTX_SHFL_UP && in->sub <= PTX_SHFL_IDX &&
       regs_uniform2_avx2(bb, c)) {
-    /* the whole warp, the lane offset and the clamp/segment operand the same in every lane
-       (CUDA's __shfl_*_sync with a constant or warp-uniform offset) */
-    if (in->sub == PTX_SHFL_DOWN && ((unsigned)c[0] & 0x1f1f) == 31 && sim_warp_shortcuts)
-      shfl_down31_avx2((unsigned)bb[0] & 31, d, dp, a);  /* no segments: no gathers */
-    else if (in->sub == PTX_SHFL_BFLY && ((unsigned)c[0] & 0x1f1f) == 31 && sim_warp_shortcuts)
-      shfl_bfly31_avx2((unsigned)bb[0] & 31, d, dp, a);
-    else
-      shfl_full_avx2(in->sub, (unsigned)bb[0] & 31, (unsigned)c[0] & 31,
-                     (unsigned)(c[0] >> 8) & 31, d, dp, a);
+    shfl_uniform(in->sub, bb[0], c[0], d, dp, a);
     return pc + 1;
   }
 #endif

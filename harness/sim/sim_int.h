@@ -945,6 +945,11 @@ int sim_warp_back(struct sim_block *b, struct sim_warp *w);
    they stopped). sim_warp_split returns 0, or 1 after reporting a fault (none where
    sim_warp_skip_ok said 1). */
 int sim_warp_skip_ok(const struct sim_warp *w, uint64_t e, uint32_t target);
+/* A bar.warp.sync inside sim_exec_run by w's whole 32-lane group, its mask the whole warp:
+   1 when control() would step the group past it at once and take it again as it was (no
+   lane waiting at a collective, a barrier or a convergence barrier, none open, none
+   preferred), so that the run goes on through it, the warp's __syncwarp count stepped. */
+int sim_warp_sync_ok(const struct sim_warp *w);
 void sim_warp_skip(struct sim_warp *w);
 int sim_warp_split(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t e);
 /* sim_exec of the unguarded shfl.sync at pc for lanes m of a 32-lane warp: the same values,

@@ -1115,6 +1115,20 @@ int sim_warp_skip_ok(const struct sim_warp *w, uint64_t e, uint32_t target)
   return !(cstack_full(w) & g);
 }
 
+int sim_warp_sync_ok(const struct sim_warp *w)
+{
+#ifdef SIM_X86
+  /* control()'s shortcut (csp none, the group all it needs) and take_group's conditions,
+     for a group of all 32 lanes (gtop -1 as take_group leaves it) */
+  return sim_warp_shortcuts && sim_cpu_avx2 && w->have_group && w->gmask == 0xffffffffull &&
+         w->live == 0xffffffffull && !w->syncwait && !w->barwait && !w->cwait && !w->prefer &&
+         w->gtop < 0 && csp_none32_avx2(w->csp);
+#else
+  (void)w;
+  return 0;
+#endif
+}
+
 void sim_warp_skip(struct sim_warp *w)
 {
   w->prefer = 0;

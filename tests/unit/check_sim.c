@@ -5660,6 +5660,123 @@ static void same_race_runs(struct sim_result r[2], const void *got0, const void 
   sim_result_free(&r[1]);
 }
 
+/* run_shfl, run_vote and a __syncwarp() inside a run of the fast plan (PLAN_SHFL, PLAN_VOTE,
+   PLAN_WSYNC), against control() taking every one (sim_warp_shortcuts 0, which leaves them
+   out of the plan): random programs of six, each after an add (so inside a run): shuffles
+   of mode up, down, bfly or idx (an offset constant, the warp's own or the lane's; a clamp
+   of 31, 15, the lane's own or with segments; with or without the predicate), votes (all,
+   any, uni, ballot of a bit of the value, or of its negation), __syncwarp(); a mask of -1,
+   __activemask() or a register holding -1, or now and then 0xffff or -1 in lane 0 alone
+   (invalid masks: faults); some inside a branch half the warp takes (their mask
+   __activemask() there) or after shared stores (the __syncwarp count each steps orders
+   them); three warps and a half one, under both schedulers. Each must leave the same values,
+   fault, counters and per-instruction statistics. */
+START_TEST(test_collectives_in_runs_match_control)
+{
+  static const char *const mode[4] = {"up", "down", "bfly", "idx"};
+  static const char *const mask[5] = {"-1", "%r6", "%r7", "%r8", "%r26"};
+  uint64_t rng = 0x452821E638D01377ull;
+#define SR_NEXT() rng_next(&rng)
+  unsigned faults = 0, clean = 0;
+  static char k[8192];
+  for (int trial = 0; trial < 120; trial++) {
+    size_t n = (size_t)snprintf(k, sizeof k,
+      HDR
+      ".visible .entry sr(.param .u64 out)\n{\n"
+      "  .shared .align 4 .b8 sm[512];\n"
+      "  .reg .pred %%p<16>;\n  .reg .b32 %%r<40>;\n  .reg .b64 %%rd<8>;\n"
+      "  mov.u32 %%r1, %%tid.x;\n  ld.param.u64 %%rd1, [out];\n  and.b32 %%r3, %%r1, 31;\n"
+      "  shr.u32 %%r4, %%r1, 5;\n  mul.lo.u32 %%r2, %%r1, -1640531535;\n"
+      "  xor.b32 %%r2, %%r2, %u;\n  activemask.b32 %%r6;\n  mov.u32 %%r7, -1;\n"
+      "  mov.u32 %%r8, 65535;\n  mov.u32 %%r9, 0;\n  mov.u32 %%r5, sm;\n"
+      "  setp.eq.u32 %%p15, %%r3, 0;\n  selp.b32 %%r26, -1, 2147483647, %%p15;\n"
+      "  and.b32 %%r27, %%r1, 1;\n  selp.b32 %%r27, 31, 15, %%p15;\n"
+      "  shl.b32 %%r10, %%r1, 2;\n  add.u32 %%r5, %%r5, %%r10;\n",
+      (unsigned)SR_NEXT());
+    for (int i = 0; i < 6; i++) {
+      const uint32_t md = SR_NEXT() % 4, ob = SR_NEXT() % 4, cl = SR_NEXT() % 4;
+      const uint32_t mk = SR_NEXT() % 24 == 0 ? 3 + SR_NEXT() % 2 : SR_NEXT() % 3;
+      const uint32_t pr = SR_NEXT() % 2;
+      const uint32_t br = SR_NEXT() % 6, shm = SR_NEXT() % 4 == 0;
+      char off[48], clamp[16];
+      if (ob < 2)
+        snprintf(off, sizeof off, "%u", (unsigned)(SR_NEXT() % 32));   /* a constant */
+      else if (ob == 2)
+        snprintf(off, sizeof off, "%%r4");                  /* the warp's own */
+      else
+        snprintf(off, sizeof off, "%%r3");                  /* the lane's */
+      snprintf(clamp, sizeof clamp, "%s",
+               cl < 2 ? "31" : cl == 2 ? (SR_NEXT() % 3 ? "15" : "%r27") : "6175");
+      if (shm)                                  /* a shared store the shuffle orders */
+        n += (size_t)snprintf(k + n, sizeof k - n, "  st.shared.u32 [%%r5], %%r2;\n");
+      if (br == 0)                              /* half the warp only */
+        n += (size_t)snprintf(k + n, sizeof k - n,
+                              "  setp.lt.u32 %%p14, %%r3, 16;\n  @%%p14 bra SKIP%d;\n"
+                              "  activemask.b32 %%r19;\n", i);
+      const char *const mks = br == 0 && mk < 3 ? "%r19" : mask[mk];
+      const uint32_t op = SR_NEXT() % 8;        /* a shuffle, a vote or a __syncwarp() */
+      if (op < 5)
+        n += (size_t)snprintf(k + n, sizeof k - n,
+                              "  add.u32 %%r9, %%r9, 1;\n"
+                              "  shfl.sync.%s.b32 %%r%d%s%s, %%r2, %s, %s, %s;\n"
+                              "  add.u32 %%r2, %%r2, %%r%d;\n",
+                              mode[md], 11 + i, pr ? "|%p" : "", pr ? (const char *[]){"1", "2",
+                              "3", "4", "5", "6"}[i] : "", off, clamp, mks, 11 + i);
+      else if (op < 7)                          /* of a bit of the value, or its negation */
+        n += (size_t)snprintf(k + n, sizeof k - n,
+                              "  and.b32 %%r28, %%r2, %u;\n  setp.ne.u32 %%p13, %%r28, 0;\n"
+                              "  add.u32 %%r9, %%r9, 1;\n"
+                              "  vote.sync.%s %s, %s%%p13, %s;\n%s",
+                              1u << (SR_NEXT() % 32), (const char *[]){"all.pred", "any.pred",
+                              "uni.pred", "ballot.b32"}[md], md == 3 ? "%r29" : "%p12",
+                              pr ? "!" : "", mks,
+                              md == 3 ? "  add.u32 %r2, %r2, %r29;\n"
+                                      : "  selp.u32 %r29, 7, 3, %p12;\n"
+                                        "  add.u32 %r2, %r2, %r29;\n");
+      else                                      /* (an invalid mask one time in six) */
+        n += (size_t)snprintf(k + n, sizeof k - n,
+                              "  add.u32 %%r9, %%r9, 1;\n  bar.warp.sync %s;\n",
+                              SR_NEXT() % 6 ? mks : "%r26");
+      if (br == 0)
+        n += (size_t)snprintf(k + n, sizeof k - n, "SKIP%d:\n", i);
+      if (shm)                                  /* a neighbour's word, read back */
+        n += (size_t)snprintf(k + n, sizeof k - n,
+                              "  xor.b32 %%r10, %%r1, 1;\n  shl.b32 %%r10, %%r10, 2;\n"
+                              "  mov.u32 %%r17, sm;\n  add.u32 %%r10, %%r10, %%r17;\n"
+                              "  ld.shared.u32 %%r18, [%%r10];\n  add.u32 %%r2, %%r2, %%r18;\n");
+    }
+    snprintf(k + n, sizeof k - n,
+             "  mul.wide.u32 %%rd2, %%r1, 32;\n  add.s64 %%rd3, %%rd1, %%rd2;\n"
+             "  st.global.u32 [%%rd3], %%r2;\n  st.global.u32 [%%rd3+4], %%r9;\n"
+             "  selp.u32 %%r20, 1, 0, %%p1;\n  selp.u32 %%r21, 2, 0, %%p2;\n"
+             "  selp.u32 %%r22, 4, 0, %%p3;\n  selp.u32 %%r23, 8, 0, %%p4;\n"
+             "  selp.u32 %%r24, 16, 0, %%p5;\n  selp.u32 %%r25, 32, 0, %%p6;\n"
+             "  or.b32 %%r20, %%r20, %%r21;\n  or.b32 %%r20, %%r20, %%r22;\n"
+             "  or.b32 %%r20, %%r20, %%r23;\n  or.b32 %%r20, %%r20, %%r24;\n"
+             "  or.b32 %%r20, %%r20, %%r25;\n  st.global.u32 [%%rd3+8], %%r20;\n"
+             "  st.global.u32 [%%rd3+12], %%r11;\n  st.global.u32 [%%rd3+16], %%r13;\n"
+             "  st.global.u32 [%%rd3+20], %%r16;\n  ret;\n}\n");
+    struct sim_result r[2];
+    uint32_t got[2][112 * 8];
+    struct sim_launch c = {.grid = {2, 1, 1}, .block = {112, 1, 1}, .workers = 1,
+                           .sched = trial % 2 ? SIM_SCHED_ITS : SIM_SCHED_STACK};
+    run_switched(k, "sr", &c, &sim_warp_shortcuts, r, got[0], got[1], sizeof got[0]);
+    ck_assert_uint_eq(r[0].nstats, r[1].nstats);
+    for (uint32_t i = 0; i < r[0].nstats; i++)
+      ck_assert_msg(!memcmp(&r[0].stats[i], &r[1].stats[i], sizeof r[0].stats[i]),
+                    "trial %d: instruction %u's statistics differ (%s)", trial, i,
+                    r[1].fault.message);
+    unsigned races = 0, ok = 0;
+    same_race_runs(r, got[0], got[1], sizeof got[0], &races, &ok);
+    faults += !ok;
+    clean += ok;
+  }
+#undef SR_NEXT
+  ck_assert_uint_gt(faults, 10);
+  ck_assert_uint_gt(clean, 40);
+}
+END_TEST
+
 /* sim_race_mask's one test of a mask a whole warp or 64-lane wave shares against its
    lane-by-lane test (sim_race_lane_shortcuts 0): masks in a register (a full one, a 16-lane
    one, one that differs between the wave's halves or lane by lane), after lanes exited or
@@ -9914,6 +10031,7 @@ Suite *suite_sim(void)
   tcase_add_test(t, test_fast_path_vectors);
   tcase_add_test(t, test_fast_path_partial_warps);
   tcase_add_test(t, test_shfl_fast_matches_sim_exec);
+  tcase_add_test(t, test_collectives_in_runs_match_control);
   tcase_add_test(t, test_global_race_within_a_block);
   tcase_add_test(t, test_global_race_coalesced_chunks);
   tcase_add_test(t, test_global_race_lines);

@@ -2434,6 +2434,259 @@ static __attribute__((noinline)) int reads_uniform(struct sim_block *b, struct s
   return 0;
 }
 
+#ifdef SIM_X86
+/* The 32 lanes' words all different (off: byte offsets of aligned words; s: their constant
+   step in words, word_stride's, or 0 where none): a non-zero step, or every word within 64 of
+   the lowest and 32 of them set in a mask of that window (four lanes a shift). Returns 0 when
+   not; 1 when so; 2 when they are the 32 words from *lo on, in some order (a step of one, or
+   a window of 32: lanes that trade words, a warp's row reversed). */
+__attribute__((target("avx2"))) static int words_distinct_avx2(const uint64_t *off, int64_t s,
+                                                              uint32_t *lo0)
+{
+  if (s == 1 || s == -1) {
+    const uint32_t i0 = (uint32_t)off[0] >> 2;
+    *lo0 = s == 1 ? i0 : i0 - 31;
+    return 2;
+  }
+  if (s)
+    return 1;
+  __m256i lo = _mm256_set1_epi32(-1), hi = _mm256_setzero_si256();
+#pragma GCC unroll 4
+  for (unsigned k = 0; k < 4; k++) {
+    const __m256i i = _mm256_srli_epi32(sim_lo32x8(off + 8 * k), 2);
+    lo = _mm256_min_epu32(lo, i);
+    hi = _mm256_max_epu32(hi, i);
+  }
+  const uint32_t l0 = sim_min_u32x8(lo);
+  if (sim_max_u32x8(hi) - l0 >= 64)
+    return 0;
+  const __m256i base = _mm256_set1_epi64x((long long)l0), one = _mm256_set1_epi64x(1);
+  __m256i m = _mm256_setzero_si256();
+#pragma GCC unroll 8
+  for (unsigned k = 0; k < 8; k++) {
+    const __m256i d = _mm256_sub_epi64(
+        _mm256_srli_epi64(_mm256_and_si256(
+                              _mm256_loadu_si256((const __m256i *)(const void *)(off + 4 * k)),
+                              _mm256_set1_epi64x(0xffffffff)), 2), base);
+    m = _mm256_or_si256(m, _mm256_sllv_epi64(one, d));
+  }
+  const uint64_t x = (uint64_t)_mm256_extract_epi64(m, 0) | (uint64_t)_mm256_extract_epi64(m, 1) |
+                     (uint64_t)_mm256_extract_epi64(m, 2) | (uint64_t)_mm256_extract_epi64(m, 3);
+  *lo0 = l0;
+  return __builtin_popcountll(x) != 32 ? 0 : x == 0xffffffffu ? 2 : 1;
+}
+
+/* The 32 entries of each kind from p on all v (the shadow's fields of a block of 32 words). */
+__attribute__((target("avx2"))) static inline void fill32x32(uint32_t *p, uint32_t v)
+{
+  const __m256i x = _mm256_set1_epi32((int)v);
+  for (unsigned k = 0; k < 32; k += 8)
+    _mm256_storeu_si256((__m256i *)(void *)(p + k), x);
+}
+
+__attribute__((target("avx2"))) static inline void fill32x16(uint16_t *p, uint16_t v)
+{
+  const __m256i x = _mm256_set1_epi16((short)v);
+  _mm256_storeu_si256((__m256i *)(void *)p, x);
+  _mm256_storeu_si256((__m256i *)(void *)(p + 16), x);
+}
+
+__attribute__((target("avx2"))) static inline void fill32x8(uint8_t *p, uint8_t v)
+{
+  _mm256_storeu_si256((__m256i *)(void *)p, _mm256_set1_epi8((char)v));
+}
+
+/* Gathers of a shadow array's entries of eight words idx: 32-bit, 16-bit and 8-bit fields
+   (the narrow ones read as 32 bits at their own address and masked: SHADOW_SLACK holds what
+   lies past the last). */
+#define G32(a, idx) _mm256_i32gather_epi32((const int *)(const void *)(a), (idx), 4)
+#define G16(a, idx) _mm256_and_si256(_mm256_i32gather_epi32((const int *)(const void *)(a), \
+                                     (idx), 2), _mm256_set1_epi32(0xffff))
+#define G8(a, idx) _mm256_and_si256(_mm256_i32gather_epi32((const int *)(const void *)(a), \
+                                    (idx), 1), _mm256_set1_epi32(0xff))
+#define NOT(x) _mm256_xor_si256((x), _mm256_set1_epi32(-1))
+#define EQ(x, y) _mm256_cmpeq_epi32((x), (y))
+#define AND(x, y) _mm256_and_si256((x), (y))
+#define OR(x, y) _mm256_or_si256((x), (y))
+#define BITS(x) ((uint32_t)_mm256_movemask_ps(_mm256_castsi256_ps(x)))
+
+/* A full 32-lane warp's read of 32 different aligned words (words_distinct_avx2), racy: what
+   shadow_word does lane by lane, its tests eight lanes a gather, then each lane's record (a
+   new summary of its word's reads, or this reader added to it). Lanes on different words
+   touch nothing the others look at, so testing all first is the same. Returns 0 when some
+   lane would report (a read-after-write hazard, or a first read of an uninitialised word):
+   nothing changed, the lanes go one by one. */
+__attribute__((target("avx2"))) static int reads_words_avx2(const struct fctx *c, uint32_t wid,
+                                                            int pending, const uint64_t *off,
+                                                            int block, uint32_t lo)
+{
+  const struct shadow *S = c->S;
+  const __m256i E = _mm256_set1_epi32((int)c->E), base = _mm256_set1_epi32((int)c->base),
+                zero = _mm256_setzero_si256(), full = _mm256_set1_epi32(0xf),
+                warps = _mm256_set1_epi32(R_WARPS), many = _mm256_set1_epi32(R_MANY),
+                wv = _mm256_set1_epi32((int)wid), ws = _mm256_set1_epi32(c->ws);
+  uint32_t word[32], bad = 0, fresh = 0, added = 0;
+  uint8_t flags[32];
+#pragma GCC unroll 4
+  for (unsigned k = 0; k < 4; k++) {
+    const __m256i idx = _mm256_srli_epi32(sim_lo32x8(off + 8 * k), 2);
+    _mm256_storeu_si256((__m256i *)(void *)(word + 8 * k), idx);
+    const __m256i t = _mm256_add_epi32(_mm256_set1_epi32((int)(c->t0 + 8 * k)),
+                                       _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+    if (c->initchk && !pending) {              /* a first read of an unwritten word */
+      const __m256i in = AND(AND(G8(S->init, idx), full), EQ(G32(S->iep, idx), base));
+      bad |= BITS(EQ(in, zero)) << (8 * k);
+    }
+    const __m256i wt = G16(S->wtid, idx);      /* read-after-write */
+    const __m256i raw = AND(AND(EQ(G32(S->wep, idx), E), NOT(EQ(wt, t))),
+                            AND(NOT(EQ(AND(G8(S->wbytes, idx), full), zero)),
+                                OR(NOT(EQ(_mm256_srli_epi32(wt, 5), wv)),
+                                   EQ(G16(S->wsync, idx), ws))));
+    bad |= BITS(raw) << (8 * k);
+    const __m256i fl = G8(S->rflags, idx), rt = G16(S->rtid, idx);
+    const __m256i rown = EQ(_mm256_srli_epi32(rt, 5), wv);
+    const __m256i nw = EQ(AND(fl, warps), zero);
+    const __m256i ns = OR(NOT(EQ(G32(S->rep, idx), E)),
+                          AND(AND(nw, rown), NOT(EQ(G16(S->rsync, idx), ws))));
+    const __m256i c1 = AND(EQ(AND(fl, _mm256_set1_epi32(R_WARPS | R_MANY)), zero),
+                           NOT(EQ(rt, t)));
+    const __m256i c2 = AND(NOT(c1), AND(nw, NOT(rown)));
+    const __m256i nf = OR(fl, OR(AND(c1, OR(many, AND(NOT(rown), warps))), AND(c2, warps)));
+    fresh |= BITS(ns) << (8 * k);
+    added |= BITS(OR(c1, c2)) << (8 * k);
+    const __m128i f16 = _mm_packus_epi32(_mm256_castsi256_si128(nf),
+                                         _mm256_extracti128_si256(nf, 1));
+    _mm_storel_epi64((__m128i *)(void *)(flags + 8 * k), _mm_packus_epi16(f16, f16));
+  }
+  if (bad)
+    return 0;
+  const uint32_t E1 = c->E, pc = c->pc;
+  const uint16_t w16 = c->ws, t0 = (uint16_t)c->t0;
+  uint32_t *restrict rep = S->rep, *restrict rpc = S->rpc, *restrict rpc2 = S->rpc2;
+  uint16_t *restrict rtid = S->rtid, *restrict rtid2 = S->rtid2, *restrict rsync = S->rsync;
+  uint8_t *restrict rflags = S->rflags, *restrict rbytes = S->rbytes;
+  if (block == 2 && fresh == 0xffffffffu) {    /* a new summary of each of the 32 words from
+                                                  lo: the same fields but the thread's */
+    fill32x32(rep + lo, E1);
+    fill32x32(rpc + lo, pc);
+    fill32x16(rsync + lo, w16);
+    fill32x8(rflags + lo, 0);
+    fill32x8(rbytes + lo, 0xf);
+    for (unsigned l = 0; l < 32; l++)
+      rtid[word[l]] = (uint16_t)(t0 + l);
+    return 1;
+  }
+  for (unsigned l = 0; l < 32; l++) {
+    const uint32_t i = word[l];
+    const uint16_t t = (uint16_t)(t0 + l);
+    if (fresh >> l & 1) {                      /* reads_begin's */
+      rep[i] = E1;
+      rtid[i] = t;
+      rpc[i] = pc;
+      rsync[i] = w16;
+      rflags[i] = 0;
+      rbytes[i] = 0xf;
+      continue;
+    }
+    if (added >> l & 1) {
+      rtid2[i] = t;
+      rpc2[i] = pc;
+    }
+    rflags[i] = flags[l];
+    rbytes[i] |= 0xf;
+  }
+  return 1;
+}
+
+/* A full 32-lane warp's store of 32 different aligned words (words_distinct_avx2), racy: what
+   shadow_word does lane by lane, as reads_words_avx2 (a lane whose store keeps its bytes as
+   they were, all of them initialised, changes nothing; another records its write), then the
+   values stored. Returns 0 when some lane would report (write-after-read, write-after-write):
+   nothing changed. */
+__attribute__((target("avx2"))) static int writes_words_avx2(const struct fctx *c, uint32_t wid,
+                                                             const uint64_t *off, uint8_t *smem,
+                                                             const uint64_t *val, int block,
+                                                             uint32_t lo)
+{
+  const struct shadow *S = c->S;
+  const __m256i E = _mm256_set1_epi32((int)c->E), base = _mm256_set1_epi32((int)c->base),
+                zero = _mm256_setzero_si256(), full = _mm256_set1_epi32(0xf),
+                warps = _mm256_set1_epi32(R_WARPS), many = _mm256_set1_epi32(R_MANY),
+                wv = _mm256_set1_epi32((int)wid), ws = _mm256_set1_epi32(c->ws),
+                pcv = _mm256_set1_epi32((int)c->pc);
+  uint32_t word[32], bad = 0, keep = 0;
+#pragma GCC unroll 4
+  for (unsigned k = 0; k < 4; k++) {
+    const __m256i idx = _mm256_srli_epi32(sim_lo32x8(off + 8 * k), 2);
+    _mm256_storeu_si256((__m256i *)(void *)(word + 8 * k), idx);
+    const __m256i t = _mm256_add_epi32(_mm256_set1_epi32((int)(c->t0 + 8 * k)),
+                                       _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+    const __m256i same = EQ(G32(smem, idx), sim_lo32x8(val + 8 * k));
+    const __m256i in = AND(AND(G8(S->init, idx), full), EQ(G32(S->iep, idx), base));
+    const __m256i nop = AND(same, EQ(in, full));
+    const __m256i fl = G8(S->rflags, idx), rt = G16(S->rtid, idx);
+    const __m256i war = AND(AND(EQ(G32(S->rep, idx), E),
+                                NOT(EQ(AND(G8(S->rbytes, idx), full), zero))),
+                            OR(OR(NOT(EQ(AND(fl, warps), zero)),
+                                  NOT(EQ(_mm256_srli_epi32(rt, 5), wv))),
+                               AND(EQ(G16(S->rsync, idx), ws),
+                                   OR(NOT(EQ(rt, t)), NOT(EQ(AND(fl, many), zero))))));
+    const __m256i wt = G16(S->wtid, idx);
+    const __m256i waw = AND(AND(EQ(G32(S->wep, idx), E), NOT(EQ(wt, t))),
+                            AND(NOT(EQ(AND(G8(S->wbytes, idx), full), zero)),
+                                OR(NOT(EQ(_mm256_srli_epi32(wt, 5), wv)),
+                                   AND(EQ(G16(S->wsync, idx), ws),
+                                       NOT(EQ(G32(S->wpc, idx), pcv))))));
+    bad |= BITS(_mm256_andnot_si256(nop, OR(war, waw))) << (8 * k);
+    keep |= BITS(nop) << (8 * k);
+  }
+  if (bad)
+    return 0;
+  const uint32_t E1 = c->E, pc = c->pc, b0 = c->base;
+  const uint16_t w16 = c->ws, t0 = (uint16_t)c->t0;
+  uint32_t *restrict wep = S->wep, *restrict wpc = S->wpc, *restrict iep = S->iep;
+  uint16_t *restrict wtid = S->wtid, *restrict wsync = S->wsync;
+  uint8_t *restrict wbytes = S->wbytes, *restrict init = S->init;
+  if (block == 2 && !keep) {                   /* a new last write of each of the 32 words
+                                                  from lo: the same fields but the thread's */
+    fill32x32(wep + lo, E1);
+    fill32x32(wpc + lo, pc);
+    fill32x32(iep + lo, b0);
+    fill32x16(wsync + lo, w16);
+    fill32x8(wbytes + lo, 0xf);
+    fill32x8(init + lo, 0xf);
+    for (unsigned l = 0; l < 32; l++) {
+      const uint32_t i = word[l], v = (uint32_t)val[l];
+      memcpy(smem + 4 * (size_t)i, &v, 4);
+      wtid[i] = (uint16_t)(t0 + l);
+    }
+    return 1;
+  }
+  for (unsigned l = 0; l < 32; l++) {
+    const uint32_t i = word[l], v = (uint32_t)val[l];
+    memcpy(smem + 4 * (size_t)i, &v, 4);
+    if (keep >> l & 1)
+      continue;
+    wep[i] = E1;
+    wtid[i] = (uint16_t)(t0 + l);
+    wpc[i] = pc;
+    wsync[i] = w16;
+    wbytes[i] = 0xf;
+    init[i] = 0xf;
+    iep[i] = b0;
+  }
+  return 1;
+}
+#undef G32
+#undef G16
+#undef G8
+#undef NOT
+#undef EQ
+#undef AND
+#undef OR
+#undef BITS
+#endif
+
 /* sim_race_shared_reads for any access but reads_lanes's. */
 static __attribute__((noinline)) int reads_other(struct sim_block *b, struct sim_warp *w,
                                                  uint32_t pc, uint64_t e, const uint64_t *off,
@@ -2457,6 +2710,12 @@ static __attribute__((noinline)) int reads_other(struct sim_block *b, struct sim
     if (!s && halves_read(&f, b, w, off))
       return 0;
 #ifdef SIM_X86
+    uint32_t lo;
+    int d;
+    if (sim_cpu_avx2 && b->W == 32 && sim_race_lane_shortcuts &&
+        (d = words_distinct_avx2(off, s, &lo)) != 0 &&
+        reads_words_avx2(&f, w->id, b->un_pending, off, d, lo))
+      return 0;
     if (sim_cpu_avx2) {
       /* (quiet lanes on 32-lane warps only: the test takes a thread's warp as thread / 32) */
       fresh = fresh_lanes_avx2(&f, off, w->id, b->un_pending,
@@ -2564,6 +2823,14 @@ static __attribute__((noinline)) int stores_other(struct sim_block *b, struct si
                : s && sim_race_lane_shortcuts &&
                      writes_fresh_strided(&f, (uint32_t)(off[0] >> 2), s, smem, val))
       return 0;
+#ifdef SIM_X86
+    uint32_t lo;
+    int d;
+    if (sim_cpu_avx2 && b->W == 32 && sim_race_lane_shortcuts &&
+        (d = words_distinct_avx2(off, s, &lo)) != 0 &&
+        writes_words_avx2(&f, w->id, off, smem, val, d, lo))
+      return 0;
+#endif
   }
   if (size == 4 && !vol && !(b->cfg->nocheck & SIM_NOCHECK_RACE)) {
     stores_part(b, w, pc, e, off, val);

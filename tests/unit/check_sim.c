@@ -5777,6 +5777,88 @@ START_TEST(test_collectives_in_runs_match_control)
 }
 END_TEST
 
+/* reads_words_avx2 and writes_words_avx2, a full warp's access of 32 different shared words
+   in one pass, against shadow_word lane by lane (sim_race_lane_shortcuts 0): random programs
+   of three warps over 192 words, eight steps, each a read or a write by every lane at its own
+   word, its neighbour's, a lane xor'ed by a constant, its warp's words rotated or reversed,
+   every other word (its own, or its neighbour's), the next warp's (as a block's warps share
+   a tile), or one of eight words (no pass: the lanes' words repeat); writes of new values or of the value there
+   (which change nothing once the word is written); a __syncwarp() or a barrier between
+   some; the warps in index order, in reverse, or in turns of a seed's shuffle. Each must
+   report the same fault, to the message, and leave the same values and counters. */
+START_TEST(test_shared_distinct_words_match_lanes)
+{
+  static const char *const at[9] = {
+    "  mov.u32 %r2, %r1;\n",                                       /* its own */
+    "  xor.b32 %r2, %r1, 1;\n",                                    /* a neighbour's */
+    "  xor.b32 %r2, %r1, %r8;\n",                                  /* xor a constant */
+    "  add.u32 %r2, %r3, %r8;\n  and.b32 %r2, %r2, 31;\n  add.u32 %r2, %r2, %r4;\n", /* rotated */
+    "  sub.u32 %r2, 31, %r3;\n  add.u32 %r2, %r2, %r4;\n",         /* reversed */
+    "  shl.b32 %r2, %r3, 1;\n  add.u32 %r2, %r2, %r4;\n",          /* every other word */
+    "  add.u32 %r2, %r1, 32;\n",                                   /* the next warp's */
+    "  and.b32 %r2, %r1, 7;\n",                                    /* eight, repeated */
+    "  xor.b32 %r2, %r3, 1;\n  shl.b32 %r2, %r2, 1;\n  add.u32 %r2, %r2, %r4;\n",
+                                          /* every other word, neighbours' (no one step) */
+  };
+  uint64_t rng = 0xBE5466CF34E90C6Cull;
+#define SD_NEXT() rng_next(&rng)
+  unsigned races = 0, clean = 0;
+  static char k[8192];
+  for (int trial = 0; trial < 300; trial++) {
+    size_t n = (size_t)snprintf(k, sizeof k,
+      HDR
+      ".visible .entry sd(.param .u64 out)\n{\n"
+      "  .shared .align 4 .b8 sm[768];\n"
+      "  .reg .pred %%p<4>;\n  .reg .b32 %%r<16>;\n  .reg .b64 %%rd<6>;\n"
+      "  mov.u32 %%r1, %%tid.x;\n  ld.param.u64 %%rd1, [out];\n  and.b32 %%r3, %%r1, 31;\n"
+      "  and.b32 %%r4, %%r1, 96;\n  mov.u32 %%r9, 0;\n  mov.u32 %%r6, sm;\n");
+    if (SD_NEXT() % 4)                 /* all written first, and a barrier (most words then
+                                          read or rewritten in a later epoch; else the first
+                                          reads are of unwritten words) */
+      n += (size_t)snprintf(k + n, sizeof k - n,
+                            "  shl.b32 %%r5, %%r1, 2;\n  add.u32 %%r5, %%r5, %%r6;\n"
+                            "  st.shared.u32 [%%r5], %%r1;\n  st.shared.u32 [%%r5+384], %%r1;\n"
+                            "  bar.sync 0;\n");
+    for (int step = 0; step < 8; step++) {
+      const uint32_t kind = SD_NEXT() % 12;
+      /* a write at the lane's own word two times in three, after a __syncwarp() half the
+         time (fewer races at once) */
+      const uint32_t a = kind >= 5 && kind < 9 && SD_NEXT() % 3 ? 0 : SD_NEXT() % 9;
+      if (kind >= 5 && kind < 9 && SD_NEXT() % 2)
+        n += (size_t)snprintf(k + n, sizeof k - n, "  bar.warp.sync -1;\n");
+      if (kind < 9) {
+        n += (size_t)snprintf(k + n, sizeof k - n, "  mov.u32 %%r8, %u;\n%s"
+                              "  shl.b32 %%r5, %%r2, 2;\n  add.u32 %%r5, %%r5, %%r6;\n",
+                              (unsigned)(1 + SD_NEXT() % 31), at[a]);
+        if (kind < 5)
+          n += (size_t)snprintf(k + n, sizeof k - n,
+                                "  .loc 1 %d 3\n  ld.shared.u32 %%r7, [%%r5];\n"
+                                "  add.u32 %%r9, %%r9, %%r7;\n", 10 + step);
+        else
+          n += (size_t)snprintf(k + n, sizeof k - n, "  .loc 1 %d 3\n  st.shared.u32 [%%r5], %s;\n",
+                                10 + step, SD_NEXT() % 3 ? "%r1" : "0");
+      } else {
+        n += (size_t)snprintf(k + n, sizeof k - n, "  %s\n",
+                              kind == 9 ? "bar.sync 0;" : "bar.warp.sync -1;");
+      }
+    }
+    snprintf(k + n, sizeof k - n,
+             "  mul.wide.u32 %%rd2, %%r1, 4;\n  add.s64 %%rd3, %%rd1, %%rd2;\n"
+             "  st.global.u32 [%%rd3], %%r9;\n  ret;\n}\n.file 1 \"/lab/sd.cu\"\n");
+    struct sim_result r[2];
+    uint32_t got[2][96];
+    struct sim_launch c = {.grid = {1, 1, 1}, .block = {96, 1, 1}, .sched = SIM_SCHED_ITS,
+                           .workers = 1, .reverse = trial % 4 == 2,
+                           .order_seed = trial % 4 == 1 ? 500u + (unsigned)trial : 0};
+    run_switched(k, "sd", &c, &sim_race_lane_shortcuts, r, got[0], got[1], sizeof got[0]);
+    same_race_runs(r, got[0], got[1], sizeof got[0], &races, &clean);
+  }
+#undef SD_NEXT
+  ck_assert_uint_gt(races, 100);
+  ck_assert_uint_gt(clean, 40);
+}
+END_TEST
+
 /* sim_race_mask's one test of a mask a whole warp or 64-lane wave shares against its
    lane-by-lane test (sim_race_lane_shortcuts 0): masks in a register (a full one, a 16-lane
    one, one that differs between the wave's halves or lane by lane), after lanes exited or
@@ -10032,6 +10114,7 @@ Suite *suite_sim(void)
   tcase_add_test(t, test_fast_path_partial_warps);
   tcase_add_test(t, test_shfl_fast_matches_sim_exec);
   tcase_add_test(t, test_collectives_in_runs_match_control);
+  tcase_add_test(t, test_shared_distinct_words_match_lanes);
   tcase_add_test(t, test_global_race_within_a_block);
   tcase_add_test(t, test_global_race_coalesced_chunks);
   tcase_add_test(t, test_global_race_lines);

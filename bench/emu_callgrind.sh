@@ -4,12 +4,12 @@
 # kernels compute (division, square root, integer division by a value, floorf, compares,
 # conversions, a double), two of the math library (its accurate functions, and the fast
 # intrinsics of --use_fast_math), one of half precision (f16x2 fmas and products, summed in
-# float), an integer hash (popc, clz), a warp's butterfly sum (__shfl_xor_sync), a streaming
-# memory kernel (of floats, and of float4), one of bytes (RGBA pixels to grey), two of global
-# atomics (a histogram's bins, a sum every thread adds to), a shared-memory kernel with a
-# barrier each iteration, and four shared-memory patterns of real kernels: a tiled matrix
-# multiply, a histogram of shared bins, a stencil, an n-body step's tiles of float4
-# (bench/kernels).
+# float), an integer hash (popc, clz), a warp's butterfly sum (__shfl_xor_sync), warp votes
+# (__ballot_sync, __any_sync), a streaming memory kernel (of floats, and of float4), one of
+# bytes (RGBA pixels to grey), two of global atomics (a histogram's bins, a sum every thread
+# adds to), a shared-memory kernel with a barrier each iteration, and five shared-memory
+# patterns of real kernels: a tiled matrix multiply, a histogram of shared bins, a stencil,
+# an n-body step's tiles of float4, lanes trading values with __syncwarp() (bench/kernels).
 # The warp-instructions are the PTX warp-instructions the interpreter ran
 # (smsp__inst_executed.sum's ptx_value).
 # A script that prints figures, never a test.
@@ -55,6 +55,7 @@ cases=(
   "half2|alu_half|alu_half2|8|256|f32buf:2048:zero i32:50|f32buf:2048:zero i32:200"
   "bits|alu_bits|alu_hash|8|256|u32buf:2048:zero i32:50|u32buf:2048:zero i32:200"
   "xorshfl|alu_bits|alu_xorshfl|8|256|f32buf:2048:rand f32buf:2048:zero i32:50|f32buf:2048:rand f32buf:2048:zero i32:200"
+  "ballot|alu_bits|alu_ballot|8|256|u32buf:2048:zero i32:50|u32buf:2048:zero i32:200"
   "saxpy|mem_mixed|saxpy|16|256|i32:65536 f32:1.5 f32buf:65536:rand:1 f32buf:65536:rand:2|i32:262144 f32:1.5 f32buf:262144:rand:1 f32buf:262144:rand:2"
   "saxpy4|mem_mixed|saxpy4|16|256|i32:16384 f32:1.5 f32buf:65536:rand:1 f32buf:65536:rand:2|i32:65536 f32:1.5 f32buf:262144:rand:1 f32buf:262144:rand:2"
   "histo_g|mem_mixed|histo_global|16|256|u32buf:65536:rand u32buf:256:zero i32:65536|u32buf:262144:rand u32buf:256:zero i32:262144"
@@ -65,6 +66,7 @@ cases=(
   "histogram|smem_tiles|histo_smem|8|256|u32buf:65536:rand u32buf:256:zero i32:65536|u32buf:262144:rand u32buf:256:zero i32:262144"
   "stencil7|smem_tiles|stencil7|16|256|f32buf:16384:rand f32buf:16384:zero i32:16384|f32buf:65536:rand f32buf:65536:zero i32:65536"
   "nbody|smem_tiles|nbody|8|256|f32buf:8192:rand f32buf:8192:zero i32:512|f32buf:8192:rand f32buf:8192:zero i32:2048"
+  "warp_swap|smem_tiles|warp_swap|8|256|f32buf:2048:zero i32:50|f32buf:2048:zero i32:200"
 )
 
 # One callgrind run: prints "warp-insts whole-Ir launch-Ir timing-Ir".

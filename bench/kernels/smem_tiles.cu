@@ -8,6 +8,9 @@
 //                 memory, a barrier after the loads and after the sums
 //   nbody:        an n-body step's forces: tiles of 256 bodies (float4: position, mass)
 //                 staged in shared memory, each body read by the whole warp at once
+//   warp_swap:    lanes trading values through shared memory inside their warp, a
+//                 __syncwarp() after each store and each load (warp-synchronous code: its
+//                 words written again and again in one barrier interval)
 
 #define TS 16
 
@@ -78,4 +81,17 @@ extern "C" __global__ void nbody(const float4 *p, float4 *acc, int n)
         __syncthreads();
     }
     acc[i] = make_float4(ax, ay, az, 0.0f);
+}
+
+extern "C" __global__ void warp_swap(float *out, int iters)
+{
+    __shared__ float s[256];
+    float v = threadIdx.x;
+    for (int k = 0; k < iters; k++) {
+        s[threadIdx.x] = v;
+        __syncwarp();
+        v += s[threadIdx.x ^ 1] * 0.5f;
+        __syncwarp();
+    }
+    out[blockIdx.x * blockDim.x + threadIdx.x] = v;
 }

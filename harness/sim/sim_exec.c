@@ -18,9 +18,12 @@
  * checks. A partial group (the lanes of a branch) computes its ALU results for all 32 lanes
  * and writes back its own; its shared accesses take sim_exec's masked path. A branch inside
  * a run that the group's lanes take all together, or none of them, is followed there, as
- * sim_warp's control() would; one that splits them ends the run. Outside the plan, sim_exec
- * itself takes a full warp's 16-bit arithmetic, prmt, dp4a, mov's packs and unpacks, and
- * small vector loads from global memory in vectors too, and the rest lane by lane.
+ * sim_warp's control() would; one that splits them ends the run. So are a full warp's
+ * shfl.sync, vote.sync and __syncwarp() with the whole warp in their masks, where control()
+ * would take its shortcut (run_shfl, run_vote). Outside the plan, sim_exec itself takes a
+ * full warp's 16-bit arithmetic, prmt, dp4a, mov's packs and unpacks, and small vector and
+ * scalar loads from global memory in vectors too (a coalesced warp's uchar4s split from
+ * whole words), and the rest lane by lane.
  */
 #include <math.h>
 #include <stdio.h>

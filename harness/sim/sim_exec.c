@@ -267,9 +267,10 @@ static inline __attribute__((always_inline)) uint64_t load_bits(const uint8_t *p
 /* sim_stats_mem of the lanes of e at addresses av, all in allocation al: in closed form
    (sim_stats_seq) when they are a full warp's coalesced run (bytes and shorts, a warp_seq
    the caller did not test). */
-static inline void stats_lanes(struct sim_block *b, uint32_t pc, enum ptx_space sp,
-                               const uint64_t *av, uint64_t e, uint32_t size,
-                               const struct sim_alloc *al)
+static __attribute__((noinline)) void stats_lanes(struct sim_block *b, uint32_t pc,
+                                                  enum ptx_space sp, const uint64_t *av,
+                                                  uint64_t e, uint32_t size,
+                                                  const struct sim_alloc *al)
 {
   if (e == SIM_FULL32 && av[31] == av[0] + 31 * size && sim_lanes_step(av, size))
     sim_stats_seq(b, pc, sp, av[0], size, al, 0);
@@ -280,7 +281,8 @@ static inline void stats_lanes(struct sim_block *b, uint32_t pc, enum ptx_space 
 /* The lanes of e (efull: every lane of [lo, hi)) load dd[l] = the size-byte value (1, 2, 4
    or 8) at data + (av[l] - base), sign-extended (sgn) or zero-extended, as load_bits and
    sim_alu_sext of a type of that size: the size chosen once, not a lane at a time. */
-static void load_lanes(uint64_t *restrict dd, const uint8_t *data, uint64_t base,
+static __attribute__((noinline)) void load_lanes(uint64_t *restrict dd, const uint8_t *data,
+                                                 uint64_t base,
                        const uint64_t *av, unsigned size, int sgn, uint64_t e, unsigned lo,
                        unsigned hi, int efull)
 {
@@ -370,6 +372,24 @@ static void load_vec_seq(uint64_t *const *dk, const uint8_t *src, unsigned size,
       break;
     }
   }
+}
+
+/* sim_exec's vector load of n elements of size bytes (n size 4 or 8) by a coalesced full
+   warp from a0 on, in allocation al0 (its checks done): the elements to the vector's
+   registers (load_vec_seq; an element without one to scratch), the statistics in closed
+   form. Out of sim_exec's frame. */
+static __attribute__((noinline)) void ld_vec_seq(struct sim_block *b, struct sim_warp *w,
+                                                 uint32_t pc, const struct ptx_operand *d,
+                                                 const struct sim_alloc *al0, uint64_t a0,
+                                                 unsigned size, unsigned n, int sgn,
+                                                 enum ptx_space sp)
+{
+  const unsigned W = 32;
+  uint64_t sink[32], *dk[4];
+  for (unsigned k = 0; k < 4; k++)
+    dk[k] = k < n && d->vreg[k] != PTX_NOREG ? REG(d->vreg[k]) : sink;
+  load_vec_seq(dk, al0->data + (a0 - al0->base), size, n, sgn);
+  sim_stats_seq(b, pc, sp, a0, size * n, al0, 0);
 }
 
 static inline __attribute__((always_inline)) void store_bits(uint8_t *p, unsigned size, uint64_t v)
@@ -2728,11 +2748,7 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
       if (b->race_gused && sp == PTX_SP_GLOBAL && !(in->flags & PTX_F_VOLATILE))
         sim_race_global_reads(b, w, pc, e, av, size * n);
       if (e == SIM_FULL32 && (size * n == 4 || size * n == 8) && sim_lanes_step(av, size * n)) {
-        uint64_t sink[32], *dk[4];
-        for (unsigned k = 0; k < 4; k++)
-          dk[k] = k < n && d->vreg[k] != PTX_NOREG ? REG(d->vreg[k]) : sink;
-        load_vec_seq(dk, al0->data + (av[0] - al0->base), size, n, sgn);
-        sim_stats_seq(b, pc, sp, av[0], size * n, al0, 0);
+        ld_vec_seq(b, w, pc, d, al0, av[0], size, n, sgn, sp);
         break;
       }
       for (unsigned k = 0; k < n; k++) {

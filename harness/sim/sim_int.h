@@ -72,10 +72,10 @@ __attribute__((target("avx2"))) static inline uint32_t sim_min_u32x8(__m256i v)
   return (uint32_t)_mm_cvtsi128_si32(x);
 }
 
-/* Whether v[l] == v[0] + l step for every lane of a full 32-lane warp (addresses or offsets
-   at one stride: a coalesced access), four lanes a vector. */
-__attribute__((target("avx2"))) static inline int sim_lanes_step_avx2(const uint64_t *v,
-                                                                     uint64_t step)
+/* Whether v[l] == v[0] + l step for the first n lanes (n a multiple of 4; addresses or
+   offsets at one stride: a coalesced access), four lanes a vector. */
+__attribute__((target("avx2"))) static inline int sim_steps_avx2(const uint64_t *v, unsigned n,
+                                                                uint64_t step)
 {
   __m256i x = _mm256_add_epi64(_mm256_set1_epi64x((long long)v[0]),
                                _mm256_setr_epi64x(0, (long long)step, (long long)(2 * step),
@@ -83,12 +83,19 @@ __attribute__((target("avx2"))) static inline int sim_lanes_step_avx2(const uint
   const __m256i by4 = _mm256_set1_epi64x((long long)(4 * step));
   __m256i bad = _mm256_setzero_si256();
 #pragma GCC unroll 8
-  for (unsigned l = 0; l < 32; l += 4) {
+  for (unsigned l = 0; l < n; l += 4) {
     bad = _mm256_or_si256(bad, _mm256_xor_si256(
                                    _mm256_loadu_si256((const __m256i *)(const void *)(v + l)), x));
     x = _mm256_add_epi64(x, by4);
   }
   return _mm256_testz_si256(bad, bad);
+}
+
+/* The same for every lane of a full 32-lane warp. */
+__attribute__((target("avx2"))) static inline int sim_lanes_step_avx2(const uint64_t *v,
+                                                                     uint64_t step)
+{
+  return sim_steps_avx2(v, 32, step);
 }
 
 /* .ftz of eight f32s' bits: a subnormal (exponent 0) becomes the zero of its sign. */

@@ -3292,6 +3292,26 @@ static inline int lines_quiet(const struct gctx *c, uint64_t ch, uint32_t M, uin
   return !chunk_lines(c, ch) || chain_quiet(c, ch, M, w0, nw, acc);
 }
 
+/* A new line of chunk ch, its slot the first free one of the chunk's probe chain (its fields
+   but the block and the chunk the caller's), or NULL when the table of lines is full. */
+static inline struct gline *line_alloc(const struct gctx *c, uint64_t ch)
+{
+  struct sim_race *r = c->r;
+  if (r->lused >= c->lfill)
+    return NULL;
+  uint32_t i = line_slot(c, ch);
+  while (c->gl[i].base == c->base)
+    i = (i + 1) & c->lmask;
+  struct gline *slot = &c->gl[i];
+  slot->base = c->base;
+  slot->chunk = (uint32_t)ch;
+  r->lused++;
+  c->b->race_gused++;
+  const uint32_t f = lfilt_bit(ch);
+  filt_set(r, &c->glfilt[f >> 6], f);
+  return slot;
+}
+
 /* Record a coalesced warp store's words M of chunk ch (lane 0's first word w0, nw words a
    lane) as one line, replacing the lines that hold them, when lines_quiet says that is
    exactly what storing them one by one would do. Returns 1 when recorded, 0 when not
@@ -3299,7 +3319,6 @@ static inline int lines_quiet(const struct gctx *c, uint64_t ch, uint32_t M, uin
 static inline int line_store(const struct gctx *c, uint64_t ch, uint32_t M, uint64_t w0,
                              uint32_t nw)
 {
-  struct sim_race *r = c->r;
   if (chunk_words(c, ch))
     return 0;
   struct gline *slot = NULL;
@@ -3317,20 +3336,8 @@ static inline int line_store(const struct gctx *c, uint64_t ch, uint32_t M, uint
         slot = L;
     }
   }
-  if (!slot) {
-    if (r->lused >= c->lfill)
-      return 0;                                /* full: word by word, in g while it has room */
-    uint32_t i = line_slot(c, ch);
-    while (c->gl[i].base == c->base)
-      i = (i + 1) & c->lmask;
-    slot = &c->gl[i];
-    slot->base = c->base;
-    slot->chunk = (uint32_t)ch;
-    r->lused++;
-    c->b->race_gused++;
-    uint32_t f = lfilt_bit(ch);
-    filt_set(c->r, &c->glfilt[f >> 6], f);
-  }
+  if (!slot && !(slot = line_alloc(c, ch)))
+    return 0;                                  /* full: word by word, in g while it has room */
   slot->mask = M;
   slot->w0 = (uint32_t)w0;
   slot->nw = (uint8_t)nw;
@@ -3857,7 +3864,8 @@ static int chain_other(const struct gctx *c, uint64_t ch, uint32_t C, uint64_t w
 static int line_subword(const struct gctx *c, uint64_t ch, uint32_t M, uint64_t w0,
                         uint32_t esz, uint32_t off)
 {
-  struct sim_race *r = c->r;
+  if (c->r->lused >= c->lfill)
+    return 0;                                  /* (before any line gives up a word) */
   struct gline *slot = NULL;
   if (chunk_lines(c, ch))
     for (uint32_t i = line_slot(c, ch);; i = (i + 1) & c->lmask) {
@@ -3870,20 +3878,8 @@ static int line_subword(const struct gctx *c, uint64_t ch, uint32_t M, uint64_t 
       if (!L->mask && !slot)
         slot = L;
     }
-  if (!slot) {
-    if (r->lused >= c->lfill)
-      return 0;
-    uint32_t i = line_slot(c, ch);
-    while (c->gl[i].base == c->base)
-      i = (i + 1) & c->lmask;
-    slot = &c->gl[i];
-    slot->base = c->base;
-    slot->chunk = (uint32_t)ch;
-    r->lused++;
-    c->b->race_gused++;
-    const uint32_t f = lfilt_bit(ch);
-    filt_set(r, &c->glfilt[f >> 6], f);
-  }
+  if (!slot && !(slot = line_alloc(c, ch)))
+    return 0;
   slot->mask = M;
   slot->w0 = (uint32_t)w0;
   slot->nw = 0;

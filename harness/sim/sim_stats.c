@@ -494,25 +494,6 @@ static int global_cost_ordered(struct sim_inst_stats *st, const uint64_t *addr, 
   return 1;
 }
 
-#ifdef SIM_X86
-/* Whether addr[l] == addr[0] + l d for the first n lanes (n a multiple of 4), with AVX2,
-   four lanes a vector. */
-__attribute__((target("avx2"))) static int steps_avx2(const uint64_t *addr, unsigned n,
-                                                      uint64_t d)
-{
-  __m256i x = _mm256_add_epi64(_mm256_set1_epi64x((long long)addr[0]),
-                               _mm256_setr_epi64x(0, (long long)d, (long long)(2 * d),
-                                                  (long long)(3 * d)));
-  const __m256i step = _mm256_set1_epi64x((long long)(4 * d));
-  __m256i bad = _mm256_setzero_si256();
-  for (unsigned l = 0; l < n; l += 4) {
-    bad = _mm256_or_si256(bad, _mm256_xor_si256(_mm256_loadu_si256((const __m256i *)(addr + l)), x));
-    x = _mm256_add_epi64(x, step);
-  }
-  return _mm256_testz_si256(bad, bad);
-}
-#endif
-
 /* The closed forms for the first n lanes (all active) stepping by exactly `size` bytes (a
    coalesced run), all at one address (a broadcast), or by a larger multiple d of an aligned
    size of up to 32 bytes (a strided access: a column of a matrix, a naive transpose's
@@ -530,7 +511,7 @@ static int global_cost_closed(struct sim_inst_stats *st, const uint64_t *addr, u
     return 0;
 #ifdef SIM_X86
   if (sim_cpu_avx2 && !(n & 3)) {
-    if (!steps_avx2(addr, n, d))
+    if (!sim_steps_avx2(addr, n, d))
       return 0;
   } else
 #endif

@@ -26,17 +26,18 @@
  * A full warp's access of 32 different words at a constant stride (consecutive, a padded or
  * transposed tile's column) whose words all need only a new record is checked and recorded
  * in one pass over them (with AVX2 where the CPU has it; at a stride of two words, a tree
- * reduction's `s[2 s tid]`, the records by masked stores over two lines); one of 32 different
- * words with records of the epoch (warp-synchronous code rewriting them between
- * __syncwarp()s) is tested eight lanes a gather and recorded lane by lane unless a lane would
- * report (reads_words_avx2, writes_words_avx2); any other goes word by word. Some lanes' aligned word stores and reads (a tree reduction's `if (tid < s)
- * s[tid] += s[tid + s]`), lane l at word i0 + l, whose words all need only a new record, are
- * recorded in one masked pass over the line of 32 words (AVX2; reads from six lanes up);
- * aligned word accesses that no pass takes go lane by lane, and a lane whose word
- * shadow_word would find nothing to report on is recorded without it (stores_lanes,
- * reads_lanes). A word whose reads in the epoch are of many threads of more than one warp
- * (a tile every warp reads) is marked quiet for the epoch (qep): a full warp's read of words
- * all so marked, and not written since, changes nothing and is not checked word by word.
+ * reduction's `s[2 s tid]`, the records by masked stores over two lines); one of 32
+ * different words with records of the epoch (warp-synchronous code rewriting them between
+ * __syncwarp()s) is tested eight lanes a gather and recorded lane by lane unless a lane
+ * would report (reads_words_avx2, writes_words_avx2); any other goes word by word. Some
+ * lanes' aligned word stores and reads (a tree reduction's `if (tid < s) s[tid] += s[tid +
+ * s]`), lane l at word i0 + l, whose words all need only a new record, are recorded in one
+ * masked pass over the line of 32 words (AVX2; reads from six lanes up); aligned word
+ * accesses that no pass takes go lane by lane, and a lane whose word shadow_word would find
+ * nothing to report on is recorded without it (stores_lanes, reads_lanes). A word whose
+ * reads in the epoch are of many threads of more than one warp (a tile every warp reads) is
+ * marked quiet for the epoch (qep): a full warp's read of words all so marked, and not
+ * written since, changes nothing and is not checked word by word.
  *
  * Global memory, within a block: its threads' plain writes are held, so a read or write by
  * another thread of the block of bytes of a word written in the same epoch (and, within a

@@ -5778,14 +5778,15 @@ START_TEST(test_collectives_in_runs_match_control)
 END_TEST
 
 /* reads_words_avx2 and writes_words_avx2, a full warp's access of 32 different shared words
-   in one pass, against shadow_word lane by lane (sim_race_lane_shortcuts 0): random programs
-   of three warps over 192 words, eight steps, each a read or a write by every lane at its own
-   word, its neighbour's, a lane xor'ed by a constant, its warp's words rotated or reversed,
-   every other word (its own, or its neighbour's), the next warp's (as a block's warps share
-   a tile), or one of eight words (no pass: the lanes' words repeat); writes of new values or of the value there
-   (which change nothing once the word is written); a __syncwarp() or a barrier between
-   some; the warps in index order, in reverse, or in turns of a seed's shuffle. Each must
-   report the same fault, to the message, and leave the same values and counters. */
+   in one pass, against shadow_word lane by lane (sim_race_lane_shortcuts 0): random
+   programs of three warps over 192 words, eight steps, each a read or a write by every lane
+   at its own word, its neighbour's, a lane xor'ed by a constant, its warp's words rotated
+   or reversed, every other word (its own, or its neighbour's), the next warp's (as a
+   block's warps share a tile), or one of eight words (no pass: the lanes' words repeat);
+   writes of new values or of the value there (which change nothing once the word is
+   written); a __syncwarp() or a barrier between some; the warps in index order, in reverse,
+   or in turns of a seed's shuffle. Each must report the same fault, to the message, and
+   leave the same values and counters. */
 START_TEST(test_shared_distinct_words_match_lanes)
 {
   static const char *const at[9] = {
@@ -8385,16 +8386,17 @@ START_TEST(test_global_subword_stores_match_general_path)
 }
 END_TEST
 
-/* stores_subword_seq's lines of a full warp's coalesced byte or short stores (a word's record
-   its last lane's, in a line of its chunk) against gword_one lane by lane
-   (sim_race_lane_shortcuts 0): random programs of three warps, eight steps, each a store of
-   bytes or shorts at the thread's element plus 0 to 3, by every warp or by the first and the
-   last (the warps' runs sharing chunks, some across two; two blocks, the second's stores finding the allocation their instruction last
-   touched, so taking the warp-wide paths; a third of them at another offset or size), of values that change every byte, some or none; a store at a neighbour's
-   element (its words into g); a coalesced word store over them; a read of a byte, short or
-   word of any thread's, or of the next warp's elements of the same lane less 0 to 2; a
-   __syncwarp() or a barrier. Each must report the same fault, to the
-   message, and leave the same values and counters. */
+/* stores_subword_seq's lines of a full warp's coalesced byte or short stores (a word's
+   record its last lane's, in a line of its chunk) against gword_one lane by lane
+   (sim_race_lane_shortcuts 0): random programs of three warps, six steps, each a store of
+   bytes or shorts at the thread's element plus 0 to 3, by every warp or by the first and
+   the last (the warps' runs sharing chunks, some across two; two blocks, the second's
+   stores finding the allocation their instruction last touched, so taking the warp-wide
+   paths; a third of them at another offset or size), of values that change every byte, some
+   or none; a store at a neighbour's element (its words into g); a coalesced word store over
+   them; a read of a byte, short or word of any thread's, or of the next warp's elements of
+   the same lane less 0 to 2; a __syncwarp() or a barrier. Each must report the same fault,
+   to the message, and leave the same values and counters. */
 START_TEST(test_global_subword_lines_match_general_path)
 {
   static const char *const value[11] = {
@@ -8444,7 +8446,8 @@ START_TEST(test_global_subword_lines_match_general_path)
                               10 + step, ty, off * size);
       } else if (kind < 10) {
         n += (size_t)snprintf(k + n, sizeof k - n,
-                              "  %s\n  mul.wide.u32 %%rd2, %%r1, 4;\n  add.s64 %%rd3, %%rd1, %%rd2;\n"
+                              "  %s\n  mul.wide.u32 %%rd2, %%r1, 4;\n"
+                              "  add.s64 %%rd3, %%rd1, %%rd2;\n"
                               "  .loc 1 %d 3\n  st.global.u32 [%%rd3+%u], %%r4;\n", val,
                               10 + step, 4 * off);
       } else if (kind < 11) {
@@ -8659,17 +8662,17 @@ END_TEST
 /* sim_exec's vector loads of small elements from global memory, the lanes all in the cached
    allocation (one check for the warp, then element by element, or a coalesced warp's
    vectors split), against the lane-by-lane path (sim_exec_shortcuts 0): random programs of
-   three warps loading v2 and v4 of u8, s8, u16, s16 and u32 (from words every thread first
-   filled with a hash of its number, every bit in play) at the thread's own vector, a
+   three warps loading v2 and v4 of u8, s8, u16, s16, u32 and s32 (from words every thread
+   first filled with a hash of its number, every bit in play) at the thread's own vector, a
    neighbour's, one for all, eight for all (a run of eight four times), past the end of the
-   buffer (a fault) or misaligned (a fault),
-   some lanes only (a branch), stores of words by other threads before them (races),
-   barriers; into 16- or 32-bit registers; every element loaded summed in. Each must report the same fault, to the
-   message, and leave the same values and counters. */
+   buffer (a fault) or misaligned (a fault), some lanes only (a branch), stores of words by
+   other threads before them (races), barriers; into 16- or 32-bit registers; every element
+   loaded summed in. Each must report the same fault, to the message, and leave the same
+   values and counters. */
 START_TEST(test_global_vector_loads_match_general_path)
 {
-  static const char *const ty[5] = {"u8", "s8", "u16", "s16", "u32"};
-  static const unsigned tsz[5] = {1, 1, 2, 2, 4};
+  static const char *const ty[6] = {"u8", "s8", "u16", "s16", "u32", "s32"};
+  static const unsigned tsz[6] = {1, 1, 2, 2, 4, 4};
   uint64_t rng = 0x1F83D9ABFB41BD6Bull;
 #define VL_NEXT() rng_next(&rng)
   unsigned faults = 0, clean = 0;
@@ -8684,7 +8687,7 @@ START_TEST(test_global_vector_loads_match_general_path)
       "  mul.wide.u32 %%rd4, %%r1, 16;\n  add.s64 %%rd5, %%rd1, %%rd4;\n"
       "  st.global.v4.u32 [%%rd5], {%%r10, %%r11, %%r11, %%r10};\n  bar.sync 0;\n");
     for (int step = 0; step < 5; step++) {
-      const uint32_t kind = VL_NEXT() % 8, ti = VL_NEXT() % 5, vn = VL_NEXT() % 2 ? 4 : 2;
+      const uint32_t kind = VL_NEXT() % 8, ti = VL_NEXT() % 6, vn = VL_NEXT() % 2 ? 4 : 2;
       const uint32_t at = VL_NEXT() % 11, vb = tsz[ti] * vn;
       if (kind < 5) {
         const char *addr = at < 5 ? "  mov.u32 %r2, %r1;\n" : at < 7 ? "  xor.b32 %r2, %r1, 1;\n"

@@ -3922,7 +3922,8 @@ static int stores_subword_seq(struct sim_block *b, struct sim_warp *w, uint32_t 
                         0x80000000u;
   uint64_t cw = 0, lw = 0;     /* words (bit k: word first + k) changed; those of them whose
                                   last lane changed them */
-  uint32_t lastchg[17];        /* each changed word's last changing lane */
+  uint32_t lastchg[17];        /* each changed word's last changing lane (set by the loop,
+                                  which runs unless every lane changed) */
   unsigned prev = 0;
   if (chg == 0xffffffffu)      /* every word, by its last lane: no loop */
     cw = lw = (2ull << (last - first)) - 1;
@@ -3956,8 +3957,12 @@ static int stores_subword_seq(struct sim_block *b, struct sim_warp *w, uint32_t 
     }
   if (lined)
     span_add(b, first << 2, (last << 2) + 3, empty);
+  /* the words no line took (their last lane kept them, or the table of lines is full), each
+     as its last changing lane's: where every lane changed, the loop above did not run, and
+     that is the word's last lane */
   for (uint64_t m = cw; m; m &= m - 1) {
-    const unsigned k = sim_ctz64(m), l = lastchg[k];
+    const unsigned k = sim_ctz64(m), e = (4 * k + 3 - off) / size;
+    const unsigned l = chg == 0xffffffffu ? (e < 31 ? e : 31) : lastchg[k];
     const uint64_t at = a0 + (uint64_t)l * size;
     gword_one(&c, l, first + k, (uint8_t)((size == 1 ? 1u : 3u) << (at & 3)), at, size,
               SIM_ACC_WRITE);

@@ -8605,6 +8605,37 @@ START_TEST(test_global_subword_lines_cases)
 }
 END_TEST
 
+/* A warp's coalesced byte stores once the table of lines is full (1,000 chunks, 768 lines a
+   block): every word changed goes to the table of words as its last lane's, whether or not
+   the warp took the loop that finds each word's last changing lane (every lane changing its
+   byte, as here, each store's bytes new and none 0, skips it). The warp then reads the last lane's byte of a word of the last chunk, with
+   no __syncwarp() between: a race with thread 3. (The lane-by-lane records hold fewer words,
+   3,072, and miss it: only the values are compared with them.) */
+START_TEST(test_global_subword_lines_full)
+{
+  static const char k[] =
+    HDR ".visible .entry lf(.param .u64 out)\n{\n"
+    "  .reg .pred %p<4>;\n  .reg .b16 %h<4>;\n  .reg .b32 %r<8>;\n  .reg .b64 %rd<8>;\n"
+    "  mov.u32 %r1, %tid.x;\n  ld.param.u64 %rd1, [out];\n"
+    "  cvt.u64.u32 %rd2, %r1;\n  add.s64 %rd3, %rd1, %rd2;\n  mov.u32 %r2, 0;\n"
+    "LOOP:\n  add.u32 %r3, %r1, %r2;\n  and.b32 %r3, %r3, 127;\n  add.u32 %r3, %r3, 1;\n"
+    "  cvt.u16.u32 %h1, %r3;\n"
+    "  st.global.u8 [%rd3], %h1;\n  add.s64 %rd3, %rd3, 128;\n  add.u32 %r2, %r2, 1;\n"
+    "  setp.lt.u32 %p2, %r2, 1000;\n  @%p2 bra LOOP;\n"
+    "  ld.global.u8 %h2, [%rd1+127875];\n"
+    "  ret;\n}\n";
+  struct sim_result r[2];
+  uint32_t got[2][32768];
+  struct sim_launch c = {.grid = {1, 1, 1}, .block = {32, 1, 1}, .workers = 1};
+  run_switched(k, "lf", &c, &sim_race_lane_shortcuts, r, got[0], got[1], sizeof got[0]);
+  ck_assert_msg(r[1].fault.kind == SIM_FK_RACE && r[1].fault.other_thread[0] == 3, "%s",
+                r[1].fault.message);
+  ck_assert_mem_eq(got[0], got[1], sizeof got[0]);
+  sim_result_free(&r[0]);
+  sim_result_free(&r[1]);
+}
+END_TEST
+
 /* The statistics of a warp's byte and short loads and stores that take the whole-warp paths
    (the second trip of a loop: the first found the allocation), counted in closed form where
    the lanes are one coalesced run and lane by lane elsewhere: a run of bytes (one sector, one
@@ -10209,6 +10240,7 @@ Suite *suite_sim(void)
   tcase_add_test(t, test_global_subword_lines_match_general_path);
   tcase_add_test(t, test_global_subword_lines_cases);
   tcase_add_test(t, test_global_subword_stats);
+  tcase_add_test(t, test_global_subword_lines_full);
   tcase_add_test(t, test_global_vector_loads_match_general_path);
   tcase_add_test(t, test_global_stores_words_match_general_path);
   tcase_add_test(t, test_global_words_new_leave_lines);

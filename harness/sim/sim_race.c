@@ -29,7 +29,11 @@
  * reduction's `s[2 s tid]`, the records by masked stores over two lines); one of 32
  * different words with records of the epoch (warp-synchronous code rewriting them between
  * __syncwarp()s) is tested eight lanes a gather and recorded lane by lane unless a lane
- * would report (reads_words_avx2, writes_words_avx2); any other goes word by word. Some
+ * would report (reads_words_avx2, writes_words_avx2), or, where they are a block of 32
+ * words whose records are all of lanes of this warp before its last __syncwarp() (lanes
+ * trading words), tested a block at a time in word order without the lanes' threads
+ * (block_writes_ordered, block_reads_ordered; a warp's store of its own words after its
+ * neighbours read them, writes_own_avx2); any other goes word by word. Some
  * lanes' aligned word stores and reads (a tree reduction's `if (tid < s) s[tid] += s[tid +
  * s]`), lane l at word i0 + l, whose words all need only a new record, are recorded in one
  * masked pass over the line of 32 words (AVX2; reads from six lanes up); aligned word
@@ -664,6 +668,7 @@ actx_init(struct actx *c, struct sim_block *b, struct sim_warp *w, uint32_t pc,
 struct fctx {
   const struct shadow *S;
   uint32_t pc, E, base, t0;
+  uint32_t wid, W;                 /* the warp, and the block's warp width */
   uint16_t ws;
   int initchk;
 };
@@ -676,6 +681,8 @@ static inline void fctx_init(struct fctx *c, struct sim_block *b, struct sim_war
   c->E = b->race_ep;
   c->base = b->race_base;
   c->t0 = w->id * b->W;
+  c->wid = w->id;
+  c->W = b->W;
   c->ws = (uint16_t)w->wsync;
   c->initchk = !(b->cfg->nocheck & SIM_NOCHECK_INIT);
 }
@@ -1139,6 +1146,75 @@ __attribute__((target("avx2"))) static inline uint32_t lanes16(__m256i lo, __m25
   return (uint32_t)_mm256_movemask_epi8(p);
 }
 
+/* The 32 bytes at p. */
+__attribute__((target("avx2"))) static inline __m256i ld256(const void *p)
+{
+  return _mm256_loadu_si256((const __m256i *)p);
+}
+
+/* Of the 32 words from p on (a block of words_distinct_avx2's 2, in word order): those whose
+   32-bit, 16-bit entry is v, whose 16-bit thread is of warp wid (thread / 32), whose 8-bit
+   entry has none of bits, as a mask. */
+__attribute__((target("avx2"))) static inline uint32_t eq32w(const uint32_t *p, uint32_t v)
+{
+  const __m256i x = _mm256_set1_epi32((int)v);
+  uint32_t m = 0;
+#pragma GCC unroll 4
+  for (unsigned k = 0; k < 4; k++)
+    m |= (uint32_t)_mm256_movemask_ps(_mm256_castsi256_ps(
+             _mm256_cmpeq_epi32(ld256(p + 8 * k), x))) << (8 * k);
+  return m;
+}
+
+__attribute__((target("avx2"))) static inline uint32_t eq16w(const uint16_t *p, uint16_t v)
+{
+  const __m256i x = _mm256_set1_epi16((short)v);
+  return lanes16(_mm256_cmpeq_epi16(ld256(p), x), _mm256_cmpeq_epi16(ld256(p + 16), x));
+}
+
+__attribute__((target("avx2"))) static inline uint32_t warp16w(const uint16_t *p, uint32_t wid)
+{
+  const __m256i x = _mm256_set1_epi16((short)wid);
+  return lanes16(_mm256_cmpeq_epi16(_mm256_srli_epi16(ld256(p), 5), x),
+                 _mm256_cmpeq_epi16(_mm256_srli_epi16(ld256(p + 16), 5), x));
+}
+
+__attribute__((target("avx2"))) static inline uint32_t none8w(const uint8_t *p, uint8_t bits)
+{
+  return (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(
+      _mm256_and_si256(ld256(p), _mm256_set1_epi8((char)bits)), _mm256_setzero_si256()));
+}
+
+/* For a full 32-lane warp's access of the 32 words from lo (in any order of its lanes):
+   the words whose last write cannot race with any lane's read or write: not of the epoch, or
+   of no bytes, or by a lane of this warp before its last __syncwarp(). shadow_word's tests
+   without the lane's thread (a lane's own earlier write passes them too, but is not taken
+   here: the lanes' words are in another order). */
+__attribute__((target("avx2"))) static uint32_t block_writes_ordered(const struct fctx *c,
+                                                                    uint32_t lo)
+{
+  const struct shadow *S = c->S;
+  const uint32_t wE = eq32w(S->wep + lo, c->E);
+  if (!wE)
+    return ~0u;
+  return ~wE | none8w(S->wbytes + lo, 0xf) |
+         (warp16w(S->wtid + lo, c->wid) & ~eq16w(S->wsync + lo, c->ws));
+}
+
+/* The same for the reads summarised: the words whose reads are not of the epoch, or are of
+   lanes of this warp alone before its last __syncwarp() (a read then starts a new summary, a
+   write races with none of them). */
+__attribute__((target("avx2"))) static uint32_t block_reads_ordered(const struct fctx *c,
+                                                                   uint32_t lo)
+{
+  const struct shadow *S = c->S;
+  const uint32_t rE = eq32w(S->rep + lo, c->E);
+  if (!rE)
+    return ~0u;
+  return ~rE | (none8w(S->rflags + lo, R_WARPS) & warp16w(S->rtid + lo, c->wid) &
+                ~eq16w(S->rsync + lo, c->ws));
+}
+
 /* writes_fresh_avx2's record of the 32 words from word i0 and its store of the values v
    (packed) at old. */
 __attribute__((target("avx2"))) static inline void writes_record_avx2(const struct fctx *c,
@@ -1193,9 +1269,11 @@ __attribute__((target("avx2"))) static int writes_fresh_avx2(const struct fctx *
   return 1;
 }
 /* writes_fresh_avx2 for words that some lane read or wrote in the epoch (one that
-   writes_fresh_avx2 turned down): each such word read by its writer now alone and written by
-   it alone, and none keeping its value. Returns 1 when so, the words recorded and stored,
-   else 0 and nothing changed. */
+   writes_fresh_avx2 turned down): each such word read by its writer now alone, or by lanes of
+   this warp before its last __syncwarp() (warp-synchronous code: a neighbour read the word),
+   and written by its writer, or by this warp before that __syncwarp() (as shadow_word lets
+   pass without a report), and none keeping its value. Returns 1 when so, the words recorded
+   and stored, else 0 and nothing changed. */
 __attribute__((target("avx2"))) static int writes_own_avx2(const struct fctx *c, uint32_t i0,
                                                            uint8_t *smem, const uint64_t *val)
 {
@@ -1218,13 +1296,16 @@ __attribute__((target("avx2"))) static int writes_own_avx2(const struct fctx *c,
                                      _mm256_setr_epi16(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12,
                                                        13, 14, 15));
   const __m256i t16 = _mm256_add_epi16(t, _mm256_set1_epi16(16));
-  uint32_t rown = lanes16(_mm256_cmpeq_epi16(_mm256_loadu_si256((const __m256i *)(const void *)(S->rtid + i0)), t),
-                          _mm256_cmpeq_epi16(_mm256_loadu_si256((const __m256i *)(const void *)(S->rtid + i0 + 16)), t16));
-  uint32_t wown = lanes16(_mm256_cmpeq_epi16(_mm256_loadu_si256((const __m256i *)(const void *)(S->wtid + i0)), t),
-                          _mm256_cmpeq_epi16(_mm256_loadu_si256((const __m256i *)(const void *)(S->wtid + i0 + 16)), t16));
-  uint32_t noflags = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(
-      _mm256_loadu_si256((const __m256i *)(const void *)(S->rflags + i0)), _mm256_setzero_si256()));
-  if ((rE & ~(rown & noflags)) | (wE & ~wown))
+  uint32_t rok = lanes16(_mm256_cmpeq_epi16(ld256(S->rtid + i0), t),
+                         _mm256_cmpeq_epi16(ld256(S->rtid + i0 + 16), t16)) &
+                 none8w(S->rflags + i0, R_WARPS | R_MANY);
+  uint32_t wok = lanes16(_mm256_cmpeq_epi16(ld256(S->wtid + i0), t),
+                         _mm256_cmpeq_epi16(ld256(S->wtid + i0 + 16), t16));
+  if (((rE & ~rok) | (wE & ~wok)) && c->W == 32 && sim_race_lane_shortcuts) {
+    rok |= block_reads_ordered(c, i0);         /* lanes of this warp before its last */
+    wok |= block_writes_ordered(c, i0);        /* __syncwarp() */
+  }
+  if ((rE & ~rok) | (wE & ~wok))
     return 0;
   writes_record_avx2(c, i0, old, v);
   return 1;
@@ -2515,19 +2596,36 @@ __attribute__((target("avx2"))) static inline void fill32x8(uint8_t *p, uint8_t 
 
 /* A full 32-lane warp's read of 32 different aligned words (words_distinct_avx2), racy: what
    shadow_word does lane by lane, its tests eight lanes a gather, then each lane's record (a
-   new summary of its word's reads, or this reader added to it). Lanes on different words
-   touch nothing the others look at, so testing all first is the same. Returns 0 when some
-   lane would report (a read-after-write hazard, or a first read of an uninitialised word):
-   nothing changed, the lanes go one by one. */
-__attribute__((target("avx2"))) static int reads_words_avx2(const struct fctx *c, uint32_t wid,
-                                                            int pending, const uint64_t *off,
-                                                            int block, uint32_t lo)
+   new summary of its word's reads, or this reader added to it); for a block of 32 words
+   whose accesses before are all ordered before the read (each then a new summary), in word
+   order instead. Lanes on different words touch nothing the others look at, so testing all
+   first is the same. Returns 0 when some lane would report (a read-after-write hazard, or a
+   first read of an uninitialised word): nothing changed, the lanes go one by one. */
+__attribute__((target("avx2"))) static int reads_words_avx2(const struct fctx *c, int pending,
+                                                            const uint64_t *off, int block,
+                                                            uint32_t lo)
 {
   const struct shadow *S = c->S;
+  if (block == 2 && !(~block_writes_ordered(c, lo) | ~block_reads_ordered(c, lo)) &&
+      (!c->initchk || pending || eq32w(S->iep + lo, c->base) == ~0u)) {
+    /* the 32 words' writes before ordered, each read's a new summary, every word written in
+       the block (init has a byte where iep is the block's): in word order */
+    fill32x32(S->rep + lo, c->E);
+    fill32x32(S->rpc + lo, c->pc);
+    fill32x16(S->rsync + lo, c->ws);
+    fill32x8(S->rflags + lo, 0);
+    fill32x8(S->rbytes + lo, 0xf);
+    uint16_t *restrict rtid = S->rtid;
+    const uint16_t t0 = (uint16_t)c->t0;
+#pragma GCC unroll 32
+    for (unsigned l = 0; l < 32; l++)
+      rtid[(uint32_t)off[l] >> 2] = (uint16_t)(t0 + l);
+    return 1;
+  }
   const __m256i E = _mm256_set1_epi32((int)c->E), base = _mm256_set1_epi32((int)c->base),
                 zero = _mm256_setzero_si256(), full = _mm256_set1_epi32(0xf),
                 warps = _mm256_set1_epi32(R_WARPS), many = _mm256_set1_epi32(R_MANY),
-                wv = _mm256_set1_epi32((int)wid), ws = _mm256_set1_epi32(c->ws);
+                wv = _mm256_set1_epi32((int)c->wid), ws = _mm256_set1_epi32(c->ws);
   uint32_t word[32], bad = 0, fresh = 0, added = 0;
   uint8_t flags[32];
 #pragma GCC unroll 4
@@ -2603,19 +2701,47 @@ __attribute__((target("avx2"))) static int reads_words_avx2(const struct fctx *c
 
 /* A full 32-lane warp's store of 32 different aligned words (words_distinct_avx2), racy: what
    shadow_word does lane by lane, as reads_words_avx2 (a lane whose store keeps its bytes as
-   they were, all of them initialised, changes nothing; another records its write), then the
-   values stored. Returns 0 when some lane would report (write-after-read, write-after-write):
-   nothing changed. */
-__attribute__((target("avx2"))) static int writes_words_avx2(const struct fctx *c, uint32_t wid,
-                                                             const uint64_t *off, uint8_t *smem,
-                                                             const uint64_t *val, int block,
-                                                             uint32_t lo)
+   they were, all of them initialised, changes nothing; another records its write; a block of
+   32 words whose accesses before are all ordered before it, none keeping its value, in word
+   order), then the values stored. Returns 0 when some lane would report (write-after-read,
+   write-after-write): nothing changed. */
+__attribute__((target("avx2"))) static int writes_words_avx2(const struct fctx *c, const uint64_t *off,
+                                                             uint8_t *smem, const uint64_t *val,
+                                                             int block, uint32_t lo)
 {
   const struct shadow *S = c->S;
+  if (block == 2 && !(~block_writes_ordered(c, lo) | ~block_reads_ordered(c, lo))) {
+    /* the 32 words' accesses before all ordered: each lane's write recorded, unless one
+       keeps its word's value (then maybe nothing changes: the lanes one by one below) */
+    __m256i same = _mm256_setzero_si256();
+#pragma GCC unroll 4
+    for (unsigned k = 0; k < 4; k++)
+      same = _mm256_or_si256(same, _mm256_cmpeq_epi32(
+          _mm256_i32gather_epi32((const int *)(const void *)smem,
+                                 _mm256_srli_epi32(sim_lo32x8(off + 8 * k), 2), 4),
+          sim_lo32x8(val + 8 * k)));
+    if (_mm256_testz_si256(same, same)) {
+      fill32x32(S->wep + lo, c->E);
+      fill32x32(S->wpc + lo, c->pc);
+      fill32x32(S->iep + lo, c->base);
+      fill32x16(S->wsync + lo, c->ws);
+      fill32x8(S->wbytes + lo, 0xf);
+      fill32x8(S->init + lo, 0xf);
+      uint16_t *restrict wtid = S->wtid;
+      const uint16_t t0 = (uint16_t)c->t0;
+#pragma GCC unroll 32
+      for (unsigned l = 0; l < 32; l++) {
+        const uint32_t i = (uint32_t)off[l] >> 2, v = (uint32_t)val[l];
+        memcpy(smem + 4 * (size_t)i, &v, 4);
+        wtid[i] = (uint16_t)(t0 + l);
+      }
+      return 1;
+    }
+  }
   const __m256i E = _mm256_set1_epi32((int)c->E), base = _mm256_set1_epi32((int)c->base),
                 zero = _mm256_setzero_si256(), full = _mm256_set1_epi32(0xf),
                 warps = _mm256_set1_epi32(R_WARPS), many = _mm256_set1_epi32(R_MANY),
-                wv = _mm256_set1_epi32((int)wid), ws = _mm256_set1_epi32(c->ws),
+                wv = _mm256_set1_epi32((int)c->wid), ws = _mm256_set1_epi32(c->ws),
                 pcv = _mm256_set1_epi32((int)c->pc);
   uint32_t word[32], bad = 0, keep = 0;
 #pragma GCC unroll 4
@@ -2717,7 +2843,7 @@ static __attribute__((noinline)) int reads_other(struct sim_block *b, struct sim
     int d;
     if (sim_cpu_avx2 && b->W == 32 && sim_race_lane_shortcuts &&
         (d = words_distinct_avx2(off, s, &lo)) != 0 &&
-        reads_words_avx2(&f, w->id, b->un_pending, off, d, lo))
+        reads_words_avx2(&f, b->un_pending, off, d, lo))
       return 0;
     if (sim_cpu_avx2) {
       /* (quiet lanes on 32-lane warps only: the test takes a thread's warp as thread / 32) */
@@ -2831,7 +2957,7 @@ static __attribute__((noinline)) int stores_other(struct sim_block *b, struct si
     int d;
     if (sim_cpu_avx2 && b->W == 32 && sim_race_lane_shortcuts &&
         (d = words_distinct_avx2(off, s, &lo)) != 0 &&
-        writes_words_avx2(&f, w->id, off, smem, val, d, lo))
+        writes_words_avx2(&f, off, smem, val, d, lo))
       return 0;
 #endif
   }

@@ -2847,6 +2847,64 @@ START_TEST(test_race_warp_wide_own_writes)
 }
 END_TEST
 
+/* The warp-wide write path's words read or written before the warp's last __syncwarp()
+   (warp-synchronous code): after a barrier, warp 1 reads s[tid] (line 7), then warp 0, once
+   warp 1 has raised a flag, reads warp 1's words too (line 8, unless `other` is 0) and
+   raises a second one, and warp 1, after a __syncwarp(), stores s[tid] (line 9). The
+   __syncwarp() orders its own lanes' reads before the store, not warp 0's: thread 32's store
+   follows thread 0's read of s[32] with nothing between, a write-after-read. */
+START_TEST(test_race_warp_sync_own_writes)
+{
+  for (int other = 0; other < 2; other++) {
+    char k[3072];
+    snprintf(k, sizeof k,
+      HDR
+      ".visible .entry ws(.param .u64 out)\n{\n"
+      "  .shared .align 4 .b8 s[256];\n"
+      "  .reg .pred %%p<3>;\n  .reg .b32 %%r<12>;\n  .reg .b64 %%rd<3>;\n"
+      "  ld.param.u64 %%rd1, [out];\n"
+      "  mov.u32 %%r1, %%tid.x;\n  mov.u32 %%r4, s;\n  shl.b32 %%r5, %%r1, 2;\n"
+      "  add.s32 %%r6, %%r4, %%r5;\n"
+      "  .loc 1 5 3\n  st.shared.u32 [%%r6], %%r1;\n"
+      "  bar.sync 0;\n"
+      "  setp.lt.u32 %%p1, %%r1, 32;\n  @%%p1 bra W0;\n"
+      "  .loc 1 7 3\n  ld.shared.u32 %%r9, [%%r6];\n"
+      "  st.volatile.global.u32 [%%rd1], 1;\n"
+      "SPIN1:\n  ld.volatile.global.u32 %%r2, [%%rd1+4];\n"
+      "  setp.eq.u32 %%p2, %%r2, 0;\n  @%%p2 bra SPIN1;\n"
+      "  bar.warp.sync -1;\n"
+      "  add.s32 %%r9, %%r9, 1000;\n"
+      "  .loc 1 9 3\n  st.shared.u32 [%%r6], %%r9;\n"
+      "  bra END;\n"
+      "W0:\n  ld.volatile.global.u32 %%r2, [%%rd1];\n"
+      "  setp.eq.u32 %%p2, %%r2, 0;\n  @%%p2 bra W0;\n"
+      "  %s\n"
+      "  st.volatile.global.u32 [%%rd1+4], 1;\n"
+      "END:\n  bar.sync 0;\n"
+      "  ret;\n}\n"
+      ".file 1 \"/lab/ws.cu\"\n",
+      other ? ".loc 1 8 3\n  ld.shared.u32 %r10, [%r6+128];" : "");
+    struct fx f;
+    load(&f, k);
+    uint64_t out = buffer(&f, 8, "out");
+    struct sim_launch lc = {.grid = {1, 1, 1}, .block = {64, 1, 1}, .workers = 1};
+    ck_assert_int_eq(sim_run(f.d, &f.m, "ws", &out, 8, &lc, &f.r, f.err, sizeof f.err), SIM_OK);
+    if (!other) {
+      ck_assert_msg(f.r.outcome == SIM_RAN_OK, "%s", f.r.fault.message);
+    } else {
+      ck_assert_msg(f.r.fault.kind == SIM_FK_RACE, "%s", f.r.fault.message);
+      ck_assert_uint_eq(f.r.fault.thread[0], 32);
+      ck_assert_uint_eq(f.r.fault.other_thread[0], 0);
+      ck_assert_uint_eq(line_of(&f, f.r.fault.inst), 9);
+      ck_assert_uint_eq(line_of(&f, f.r.fault.other_inst), 8);
+      ck_assert_msg(strstr(f.r.fault.message, "write-after-read hazard on s[32]"), "%s",
+                    f.r.fault.message);
+    }
+    done(&f);
+  }
+}
+END_TEST
+
 /* The warp-wide write path's lane masks in order: every thread reads s[tid] (an epoch
    before), then lanes 16-23 of warp 1 read their neighbour's word (line 7), and every thread
    stores s[tid] (line 9): thread 48 writes s[48] after thread 49 read it, a write-after-read
@@ -10155,6 +10213,7 @@ Suite *suite_sim(void)
   tcase_add_test(t, test_global_race_lines_overlap);
   tcase_add_test(t, test_global_race_lines_full);
   tcase_add_test(t, test_race_warp_wide_own_writes);
+  tcase_add_test(t, test_race_warp_sync_own_writes);
   tcase_add_test(t, test_race_warp_wide_own_writes_lanes);
   tcase_add_test(t, test_race_partial_warp_reads);
   tcase_add_test(t, test_sync_masks);

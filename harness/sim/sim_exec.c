@@ -815,6 +815,38 @@ __attribute__((target("avx2"))) static void and_full_avx2(uint64_t *d, const uin
                         _mm256_and_si256(_mm256_loadu_si256((const __m256i *)(s + l)), m));
 }
 
+/* d[l] = (x0[l] & mk) | (x1[l] & mk) << sh, the same way: mov's pack of two parts
+   (mov.b32 x, {lo, hi}). */
+__attribute__((target("avx2"))) static void pack2_full_avx2(uint64_t *d, const uint64_t *x0,
+                                                            const uint64_t *x1, unsigned sh,
+                                                            uint64_t mk)
+{
+  const __m256i m = _mm256_set1_epi64x((long long)mk);
+  const __m128i c = _mm_cvtsi32_si128((int)sh);
+#pragma GCC unroll 8
+  for (unsigned l = 0; l < 32; l += 4) {
+    const __m256i lo = _mm256_and_si256(_mm256_loadu_si256((const __m256i *)(x0 + l)), m);
+    const __m256i hi = _mm256_and_si256(_mm256_loadu_si256((const __m256i *)(x1 + l)), m);
+    _mm256_storeu_si256((__m256i *)(d + l), _mm256_or_si256(lo, _mm256_sll_epi64(hi, c)));
+  }
+}
+
+/* d0[l] = s[l] & mk, then d1[l] = s[l] >> sh & mk, the same way: mov's unpack into two
+   parts (mov.b32 {lo, hi}, x), the source read once. */
+__attribute__((target("avx2"))) static void unpack2_full_avx2(uint64_t *d0, uint64_t *d1,
+                                                              const uint64_t *s, unsigned sh,
+                                                              uint64_t mk)
+{
+  const __m256i m = _mm256_set1_epi64x((long long)mk);
+  const __m128i c = _mm_cvtsi32_si128((int)sh);
+#pragma GCC unroll 8
+  for (unsigned l = 0; l < 32; l += 4) {
+    const __m256i v = _mm256_loadu_si256((const __m256i *)(s + l));
+    _mm256_storeu_si256((__m256i *)(d0 + l), _mm256_and_si256(v, m));
+    _mm256_storeu_si256((__m256i *)(d1 + l), _mm256_and_si256(_mm256_srl_epi64(v, c), m));
+  }
+}
+
 /* d[l] = s[l] >> sh & mk, the same way: a part of mov's unpack (mov.b32 {lo, hi}, x). */
 __attribute__((target("avx2"))) static void shr_and_full_avx2(uint64_t *d, const uint64_t *s,
                                                               unsigned sh, uint64_t mk)
@@ -1921,6 +1953,12 @@ _Static_assert(FK_STG < 16, "the kind is the plan byte's low 4 bits");
 #define PLAN_SHFL (FK_NONE + 32)       /* shfl.sync of mode up, down, bfly or idx */
 #define PLAN_WSYNC (FK_NONE + 48)      /* bar.warp.sync (__syncwarp()) */
 #define PLAN_VOTE (FK_NONE + 96)       /* vote.sync: all, any, uni, ballot */
+/* The plan bytes of unguarded movs between a register and its parts (kind FK_NONE, arguments
+   4 and 7): an unpack (mov.b32 {lo, hi}, x; mov.b64 {a, b}, x) none of whose parts is x
+   itself, and a pack of two parts (mov.b32 x, {lo, hi}). Inside a run, a full warp's is
+   taken there as sim_exec takes it (run_parts); a partial warp's leaves the run. */
+#define PLAN_UNPACK (FK_NONE + 64)
+#define PLAN_PACK (FK_NONE + 112)
 /* A flag on the plan byte of FK_SETP (its argument's free top bit): the next instruction is a
    bra (PLAN_BRA) guarded by this setp's predicate, which sim_exec_run then takes as the lane
    mask the setp computed, not read back from the register lane by lane. */
@@ -3639,6 +3677,24 @@ static enum fast_kind fast_kind(const struct ptx_inst *in, unsigned *arg)
 }
 #endif
 
+#ifdef SIM_X86
+/* A mov between a register and its parts that run_parts takes: an unpack of a register into
+   parts none of which is the register itself, or a pack of two parts, every operand a
+   register (after linking; a part may be the sink, PTX_NOREG, in an unpack). */
+static int parts_ok(const struct ptx_inst *in)
+{
+  const struct ptx_operand *d = &in->opd[0], *s = &in->opd[1];
+  if (d->kind == PTX_OPD_VEC && s->kind == PTX_OPD_REG && s->reg != PTX_NOREG && d->nvec) {
+    for (unsigned k = 0; k < d->nvec; k++)
+      if (d->vreg[k] == s->reg)
+        return 0;
+    return 1;
+  }
+  return d->kind == PTX_OPD_REG && d->reg != PTX_NOREG && s->kind == PTX_OPD_VEC &&
+         s->nvec == 2 && s->vreg[0] != PTX_NOREG && s->vreg[1] != PTX_NOREG;
+}
+#endif
+
 uint8_t *sim_exec_fast_plan(const struct sim_prog *p, uint8_t **vfp)
 {
   *vfp = NULL;
@@ -3681,6 +3737,8 @@ uint8_t *sim_exec_fast_plan(const struct sim_prog *p, uint8_t **vfp)
         in->opd[0].kind == PTX_OPD_REG && in->opd[0].reg != PTX_NOREG &&
         in->sub >= PTX_VOTE_ALL && in->sub <= PTX_VOTE_BALLOT && sim_warp_shortcuts)
       f[pc] = PLAN_VOTE;
+    if (in->op == PTX_OP_MOV && in->guard == PTX_NOREG && in->nopd == 2 && parts_ok(in))
+      f[pc] = in->opd[0].kind == PTX_OPD_VEC ? PLAN_UNPACK : PLAN_PACK;
     if (in->op == PTX_OP_BAR && in->sub == PTX_BAR_WARP_SYNC && in->guard == PTX_NOREG &&
         in->nopd >= 1 && in->opd[0].kind == PTX_OPD_REG && in->opd[0].reg != PTX_NOREG &&
         sim_warp_shortcuts)
@@ -3725,6 +3783,28 @@ static inline void run_count(struct sim_block *b, const struct sim_warp *w, uint
   ist->pred_on += 32;
   if (b->trace)
     sim_trace_inst(b, w, pc, SIM_FULL32);
+}
+
+/* A full 32-lane warp's mov between a register and its parts (PLAN_UNPACK, PLAN_PACK), as
+   sim_exec's does it. */
+static void run_parts(const struct sim_warp *w, const struct ptx_inst *in)
+{
+  const unsigned W = 32;
+  const struct ptx_operand *d = &in->opd[0], *s = &in->opd[1];
+  const unsigned n = d->kind == PTX_OPD_VEC ? d->nvec : s->nvec;
+  const unsigned bits = sim_alu_type_bits((enum ptx_type)in->type) / n;
+  const uint64_t pm = bits >= 64 ? ~0ull : (1ull << bits) - 1;
+  if (d->kind != PTX_OPD_VEC) {
+    pack2_full_avx2(REG(d->reg), REG(s->vreg[0]), REG(s->vreg[1]), bits, pm);
+    return;
+  }
+  if (n == 2 && d->vreg[0] != PTX_NOREG && d->vreg[1] != PTX_NOREG) {
+    unpack2_full_avx2(REG(d->vreg[0]), REG(d->vreg[1]), REG(s->reg), bits, pm);
+    return;
+  }
+  for (unsigned k = 0; k < n; k++)
+    if (d->vreg[k] != PTX_NOREG)
+      shr_and_full_avx2(REG(d->vreg[k]), REG(s->reg), k * bits, pm);
 }
 
 /* run_count for the lanes m (nm of them) of a warp. The fast kinds have no guard: every lane
@@ -4490,6 +4570,14 @@ static inline __attribute__((always_inline)) uint32_t exec_run(struct sim_block 
       }
       if (f == PLAN_VOTE) {
         r = m == SIM_FULL32 && run_vote(b, w, pc, in, ist);
+        break;
+      }
+      if (f == PLAN_UNPACK || f == PLAN_PACK) {
+        r = m == SIM_FULL32;
+        if (r) {
+          run_count(b, w, pc, ist);
+          run_parts(w, in);
+        }
         break;
       }
       if (f == PLAN_WSYNC) {             /* the mask 0xffffffff in every lane: control()'s

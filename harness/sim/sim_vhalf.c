@@ -52,18 +52,15 @@ F16C static inline __m128i ftz16x8(__m128i h)
 }
 
 /* s + e rounded to odd in f32, where e is the exact error of s (0, or a NaN beside an
-   infinite or NaN s: left as it is). */
+   infinite or NaN s: left as it is): where e is not 0, the sum truncated (s, or one unit of
+   its last place less in magnitude where e has the other sign) with its last bit set. */
 F16C static inline __m256 odd8(__m256 s, __m256 e)
 {
   const __m256i sb = _mm256_castps_si256(s), eb = _mm256_castps_si256(e);
-  const __m256i inexact = _mm256_castps_si256(_mm256_cmp_ps(e, _mm256_setzero_ps(), _CMP_NEQ_OQ));
-  const __m256i even = _mm256_cmpeq_epi32(_mm256_and_si256(sb, _mm256_set1_epi32(1)),
-                                          _mm256_setzero_si256());
-  /* +1 (a unit more magnitude) where e has s's sign, -1 where not */
-  const __m256i step = _mm256_or_si256(_mm256_srai_epi32(_mm256_xor_si256(sb, eb), 31),
-                                       _mm256_set1_epi32(1));
-  return _mm256_castsi256_ps(
-      _mm256_add_epi32(sb, _mm256_and_si256(step, _mm256_and_si256(inexact, even))));
+  const __m256 inexact = _mm256_cmp_ps(e, _mm256_setzero_ps(), _CMP_NEQ_OQ);
+  const __m256i trunc = _mm256_add_epi32(sb, _mm256_srai_epi32(_mm256_xor_si256(sb, eb), 31));
+  return _mm256_blendv_ps(s, _mm256_castsi256_ps(_mm256_or_si256(trunc, _mm256_set1_epi32(1))),
+                          inexact);
 }
 
 /* The exact a + b's f32 s and its error e (TwoSum). */
@@ -76,25 +73,27 @@ F16C static inline __m256 two_sum8(__m256 a, __m256 b, __m256 *e)
 
 /* Operation k of eight halves x, y, z (as f32s, exact), rounded to f16 as alu_fin16 does
    (flags: .ftz, .relu, .sat). */
-F16C static inline __m128i hop8(enum sim_vfp k, uint32_t flags, __m256 x, __m256 y, __m256 z)
+F16C static inline __attribute__((always_inline)) __m128i hop8(enum sim_vfp k, uint32_t flags,
+                                                              __m256 x, __m256 y, __m256 z)
 {
-  __m256 s, e;
+  __m256 s, e, r;
   switch (k) {
   case SIM_VFP_H_MUL:
-    s = _mm256_mul_ps(x, y);                   /* exact */
-    e = _mm256_setzero_ps();
+    r = _mm256_mul_ps(x, y);                   /* exact: nothing to round to odd */
     break;
   case SIM_VFP_H_FMA:
     s = two_sum8(_mm256_mul_ps(x, y), z, &e);
+    r = odd8(s, e);
     break;
   case SIM_VFP_H_SUB:
     s = two_sum8(x, _mm256_xor_ps(y, _mm256_set1_ps(-0.0f)), &e);
+    r = odd8(s, e);
     break;
   default:
     s = two_sum8(x, y, &e);
+    r = odd8(s, e);
     break;
   }
-  const __m256 r = odd8(s, e);
   __m128i h = _mm256_cvtps_ph(r, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
   const __m128i nan = _mm_cmpgt_epi16(_mm_and_si128(h, _mm_set1_epi16(0x7fff)),
                                       _mm_set1_epi16(0x7c00));
@@ -165,8 +164,10 @@ F16C static inline __m256 in_h8(__m128i h, int ftz)
 }
 
 /* f16 add, sub, mul, fma (one half a lane). */
-F16C static void half1(enum sim_vfp k, uint32_t flags, uint64_t *d, const uint64_t *a,
-                       const uint64_t *b, const uint64_t *c)
+F16C static inline __attribute__((always_inline)) void half1_of(enum sim_vfp k, uint32_t flags,
+                                                               uint64_t *d, const uint64_t *a,
+                                                               const uint64_t *b,
+                                                               const uint64_t *c)
 {
   const int ftz = (flags & PTX_F_FTZ) != 0;
   for (unsigned l = 0; l < 32; l += 8) {
@@ -177,8 +178,10 @@ F16C static void half1(enum sim_vfp k, uint32_t flags, uint64_t *d, const uint64
 }
 
 /* f16x2 add, sub, mul, fma: a lane's two halves side by side, sixteen halves a turn. */
-F16C static void half2(enum sim_vfp k, uint32_t flags, uint64_t *d, const uint64_t *a,
-                       const uint64_t *b, const uint64_t *c)
+F16C static inline __attribute__((always_inline)) void half2_of(enum sim_vfp k, uint32_t flags,
+                                                               uint64_t *d, const uint64_t *a,
+                                                               const uint64_t *b,
+                                                               const uint64_t *c)
 {
   const int ftz = (flags & PTX_F_FTZ) != 0;
   for (unsigned l = 0; l < 32; l += 8) {
@@ -193,6 +196,31 @@ F16C static void half2(enum sim_vfp k, uint32_t flags, uint64_t *d, const uint64
     }
     sim_store32x8(d + l, _mm256_set_m128i(r[1], r[0]));
   }
+}
+
+/* half1_of or half2_of (x2), their operation and flags constants in the common cases
+   (no flags), so that the code of each has no test of them left inside its loop. */
+F16C static void half_arith(enum sim_vfp k, uint32_t flags, int x2, uint64_t *d,
+                            const uint64_t *a, const uint64_t *b, const uint64_t *c)
+{
+#define HALF_OF(k, flags)                                                  \
+  do {                                                                     \
+    if (x2)                                                                \
+      half2_of((k), (flags), d, a, b, c);                                  \
+    else                                                                   \
+      half1_of((k), (flags), d, a, b, c);                                  \
+  } while (0)
+  if (flags) {
+    HALF_OF(k, flags);
+    return;
+  }
+  switch (k) {
+  case SIM_VFP_H_MUL: HALF_OF(SIM_VFP_H_MUL, 0); break;
+  case SIM_VFP_H_FMA: HALF_OF(SIM_VFP_H_FMA, 0); break;
+  case SIM_VFP_H_SUB: HALF_OF(SIM_VFP_H_SUB, 0); break;
+  default: HALF_OF(k, 0); break;
+  }
+#undef HALF_OF
 }
 
 /* Eight f32s (flushed where ftz is set) to f16 or bf16, to nearest even, NaN canonical. */
@@ -234,10 +262,11 @@ F16C static inline __m256i from_half8(__m128i h, int ftz, int bf16)
 }
 
 /* The conversions: f32 to f16 or bf16 (one, or a's and b's packed, a's high), and back. */
-F16C static void half_cvt(enum sim_vfp k, uint32_t flags, int bf16, uint64_t *d,
-                          const uint64_t *a, const uint64_t *b)
+F16C static inline __attribute__((always_inline)) void half_cvt_of(enum sim_vfp k, int ftz,
+                                                                  int bf16, uint64_t *d,
+                                                                  const uint64_t *a,
+                                                                  const uint64_t *b)
 {
-  const int ftz = (flags & PTX_F_FTZ) != 0;
   for (unsigned l = 0; l < 32; l += 8) {
     switch (k) {
     case SIM_VFP_H_TO:
@@ -256,6 +285,20 @@ F16C static void half_cvt(enum sim_vfp k, uint32_t flags, int bf16, uint64_t *d,
   }
 }
 
+/* half_cvt_of, its kind and flags constants in the common cases (no .ftz). */
+F16C static void half_cvt(enum sim_vfp k, uint32_t flags, int bf16, uint64_t *d,
+                          const uint64_t *a, const uint64_t *b)
+{
+  if (flags & PTX_F_FTZ)
+    half_cvt_of(k, 1, bf16, d, a, b);
+  else if (k == SIM_VFP_H_FROM)
+    half_cvt_of(SIM_VFP_H_FROM, 0, bf16, d, a, b);
+  else if (k == SIM_VFP_H_PACK)
+    half_cvt_of(SIM_VFP_H_PACK, 0, bf16, d, a, b);
+  else
+    half_cvt_of(k, 0, bf16, d, a, b);
+}
+
 F16C void sim_vhalf_full(enum sim_vfp k, const struct ptx_inst *in, uint64_t *d,
                          const uint64_t *a, const uint64_t *b, const uint64_t *c)
 {
@@ -271,10 +314,7 @@ F16C void sim_vhalf_full(enum sim_vfp k, const struct ptx_inst *in, uint64_t *d,
     half_bits(k, in->flags, t == PTX_T_F16X2, d, a, k <= SIM_VFP_H_MAX ? b : NULL);
     break;
   default:
-    if (t == PTX_T_F16X2)
-      half2(k, in->flags, d, a, b, c);
-    else
-      half1(k, in->flags, d, a, b, c);
+    half_arith(k, in->flags, t == PTX_T_F16X2, d, a, b, c);
     break;
   }
 }

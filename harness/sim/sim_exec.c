@@ -485,12 +485,7 @@ static int host_cas(uint8_t *p, unsigned size, uint64_t old, uint64_t nv)
    addresses, a histogram's, is told at once). */
 static inline int same_address32(const uint64_t *av)
 {
-  if (av[31] != av[0])
-    return 0;
-  uint64_t x = 0;
-  for (unsigned l = 1; l < 31; l++)
-    x |= av[l] ^ av[0];
-  return !x;
+  return av[31] == av[0] && sim_reg_uniform32(av);
 }
 
 /* One atomic read-modify-write on a value of type t at p; returns the old value and sets

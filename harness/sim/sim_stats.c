@@ -234,6 +234,17 @@ __attribute__((target("avx2"))) static int atomic_sums32_avx2(const uint64_t *ad
   }
   if (!_mm256_testz_si256(bad, bad))
     return 0;
+  const __m256i a0 = _mm256_set1_epi32((int)(uint32_t)addr[0]);
+  __m256i diff = _mm256_setzero_si256();
+  for (int k = 0; k < 4; k++)
+    diff = _mm256_or_si256(diff, _mm256_xor_si256(v[k], a0));
+  if (_mm256_testz_si256(diff, diff)) {  /* one address (a total's): what the sort finds, an
+                                           address and a sector starting at lane 0 */
+    *bytes = 4;
+    *lines = 1;
+    *sectors = 32;
+    return 1;
+  }
   sort32_vec(v);
   uint32_t buf[33];                      /* buf[1 + i]: the i-th; buf[0] unlike the first in
                                             every bit, so lane 0 starts both */

@@ -606,6 +606,12 @@ struct sim_block {
                                     shared with an allocation before it ... */
     uint64_t off;                /* ... line x's key: touch->touch[off + x] (off wraps) */
   } touch_hint[SIM_TOUCH_HINTS];
+  uint64_t touch_memo[32];       /* the lines of the block's last full-warp access whose lines
+                                    sim_trace.c took a lane at a time (each lane's bytes in
+                                    one line), all then keeping a key of this block or with
+                                    touch_shared set, no later than that access's ... */
+  int touch_memo_ok;             /* ... when set (an access of the same lines later in the
+                                    block changes nothing) */
   struct sim_lanes *lanes;       /* the lane log, when this block holds its warp, or NULL */
   int lanes_open;                /* the last instruction run was the logged warp's */
   uint64_t lanes_before[4];      /* its statistics before it ran (sim_lanes.c) */

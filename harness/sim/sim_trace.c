@@ -394,6 +394,42 @@ __attribute__((target("avx2"))) static int touch_full_avx2(struct sim_trace *tr,
 }
 #endif
 
+#ifdef SIM_X86
+/* Whether every lane of a full 32-lane warp (addresses addr, size less one: sz1) has its
+   bytes in one line, the line memo holds for it (b->touch_memo: then nothing is to do: the
+   lines' keys are no later than the access that left the memo, and kept only ever get
+   earlier; one that became another block's set touch_shared). With AVX2, four lanes a
+   vector. */
+__attribute__((target("avx2"))) static int touch_memo_same(const uint64_t *memo,
+                                                           const uint64_t *addr, uint64_t sz1)
+{
+  const __m256i vs = _mm256_set1_epi64x((long long)sz1);
+  __m256i bad = _mm256_setzero_si256();
+#pragma GCC unroll 8
+  for (unsigned k = 0; k < 8; k++) {
+    const __m256i a = _mm256_loadu_si256((const __m256i *)(addr + 4 * k));
+    const __m256i x = _mm256_srli_epi64(a, 7);
+    bad = _mm256_or_si256(bad, _mm256_or_si256(
+        _mm256_xor_si256(x, _mm256_loadu_si256((const __m256i *)(memo + 4 * k))),
+        _mm256_xor_si256(x, _mm256_srli_epi64(_mm256_add_epi64(a, vs), 7))));
+    if (!k && !_mm256_testz_si256(bad, bad))
+      return 0;                         /* (other lines: most often told by the first four) */
+  }
+  return _mm256_testz_si256(bad, bad);
+}
+
+/* The memo of the lines of a full warp's access that touch_full_avx2 took. */
+__attribute__((target("avx2"))) static void touch_memo_set(struct sim_block *b,
+                                                          const uint64_t *addr)
+{
+#pragma GCC unroll 8
+  for (unsigned k = 0; k < 8; k++)
+    _mm256_storeu_si256((__m256i *)(b->touch_memo + 4 * k), _mm256_srli_epi64(
+        _mm256_loadu_si256((const __m256i *)(addr + 4 * k)), 7));
+  b->touch_memo_ok = 1;
+}
+#endif
+
 void sim_trace_touch(struct sim_block *b, const uint64_t *addr, uint64_t m, uint32_t size,
                      const uint64_t *span, const struct sim_alloc *al)
 {
@@ -410,11 +446,15 @@ void sim_trace_touch(struct sim_block *b, const uint64_t *addr, uint64_t m, uint
     /* only the lanes whose lines the loop below would touch; a lane's prev and last there
        are what the lane before leaves: its last line, its address */
     const uint64_t sz1 = (size ? size : 1) - 1;
+    if (b->touch_memo_ok && touch_memo_same(b->touch_memo, addr, sz1))
+      return;                           /* the lines of the access before: quiet */
     const uint32_t lanes = touch_lanes_avx2(addr, sz1);
     /* many lines (a scatter, a stride): their keys in one gather; a few (a tile's rows):
        one by one */
-    if (h && __builtin_popcount(lanes) >= 8 && touch_full_avx2(tr, h, addr, sz1, key))
+    if (h && __builtin_popcount(lanes) >= 8 && touch_full_avx2(tr, h, addr, sz1, key)) {
+      touch_memo_set(b, addr);
       return;
+    }
     for (uint32_t mm = lanes; mm; mm &= mm - 1) {
       const unsigned l = (unsigned)__builtin_ctz(mm);
       const uint64_t a = addr[l];

@@ -212,18 +212,21 @@ __attribute__((target("avx2"))) static int sort32_avx2(uint64_t *v, unsigned n)
   return 1;
 }
 
-/* atomic_cost of a whole warp's 32 addresses (addr[0..31]) that share their top 32 bits,
-   without leaving the vector registers for the sort: the low halves packed and sorted, then
-   the lanes where an address, and a sector, start (a new value, a new value >> 5, against
-   the sorted lane before) as bit masks. Into the sums (*sectors: atomic_cost's passes);
-   0 when the tops differ (nothing counted). */
-__attribute__((target("avx2"))) static int atomic_sums32_avx2(const uint64_t *addr,
-                                                              uint64_t *sectors, uint64_t *lines,
-                                                              uint64_t *bytes)
+/* A whole warp's 32 addresses (addr[0..31]) in ascending order, without leaving the vector
+   registers for the sort (the low halves packed and sorted, then compared with the sorted
+   lane before): the sorted lanes where an address, a 32-byte sector and a 128-byte line
+   start, as bit masks (lane 0 starts all three). 0 (nothing set) when the addresses' top 32
+   bits differ, or some address has a bit of align set (not aligned to its size). */
+__attribute__((target("avx2"))) static int sorted_starts32_avx2(const uint64_t *addr,
+                                                                uint32_t align, uint32_t *starts,
+                                                                uint32_t *sec_starts,
+                                                                uint32_t *line_starts)
 {
   const __m256i pick = _mm256_setr_epi32(0, 2, 4, 6, 1, 3, 5, 7);   /* lows, then highs */
   const __m256i top = _mm256_set1_epi32((int)(uint32_t)(addr[0] >> 32));
-  __m256i v[4], bad = _mm256_setzero_si256();
+  const __m256i a0 = _mm256_set1_epi32((int)(uint32_t)addr[0]);
+  __m256i v[4], bad = _mm256_setzero_si256(), diff = _mm256_setzero_si256(),
+          any = _mm256_setzero_si256();
   for (int k = 0; k < 4; k++) {
     const __m256i x = _mm256_permutevar8x32_epi32(
                         _mm256_loadu_si256((const __m256i *)(addr + 8 * k)), pick),
@@ -231,35 +234,49 @@ __attribute__((target("avx2"))) static int atomic_sums32_avx2(const uint64_t *ad
                         _mm256_loadu_si256((const __m256i *)(addr + 8 * k + 4)), pick);
     v[k] = _mm256_permute2x128_si256(x, y, 0x20);
     bad = _mm256_or_si256(bad, _mm256_xor_si256(_mm256_permute2x128_si256(x, y, 0x31), top));
+    diff = _mm256_or_si256(diff, _mm256_xor_si256(v[k], a0));
+    any = _mm256_or_si256(any, v[k]);
   }
+  bad = _mm256_or_si256(bad, _mm256_and_si256(any, _mm256_set1_epi32((int)align)));
   if (!_mm256_testz_si256(bad, bad))
     return 0;
-  const __m256i a0 = _mm256_set1_epi32((int)(uint32_t)addr[0]);
-  __m256i diff = _mm256_setzero_si256();
-  for (int k = 0; k < 4; k++)
-    diff = _mm256_or_si256(diff, _mm256_xor_si256(v[k], a0));
-  if (_mm256_testz_si256(diff, diff)) {  /* one address (a total's): what the sort finds, an
-                                           address and a sector starting at lane 0 */
-    *bytes = 4;
-    *lines = 1;
-    *sectors = 32;
+  if (_mm256_testz_si256(diff, diff)) {   /* one address (a total's): what the sort finds */
+    *starts = *sec_starts = *line_starts = 1;
     return 1;
   }
   sort32_vec(v);
   uint32_t buf[33];                      /* buf[1 + i]: the i-th; buf[0] unlike the first in
-                                            every bit, so lane 0 starts both */
+                                            every bit, so lane 0 starts all three */
   for (int k = 0; k < 4; k++)
     _mm256_storeu_si256((__m256i *)(buf + 1 + 8 * k), v[k]);
   buf[0] = ~buf[1];
-  uint32_t same = 0, same_sec = 0;
+  uint32_t same = 0, same_sec = 0, same_line = 0;
   for (int k = 0; k < 4; k++) {
     const __m256i prev = _mm256_loadu_si256((const __m256i *)(buf + 8 * k));
     same |= (uint32_t)_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(v[k], prev)))
             << (8 * k);
     same_sec |= (uint32_t)_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(
                   _mm256_srli_epi32(v[k], 5), _mm256_srli_epi32(prev, 5)))) << (8 * k);
+    same_line |= (uint32_t)_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(
+                   _mm256_srli_epi32(v[k], 7), _mm256_srli_epi32(prev, 7)))) << (8 * k);
   }
-  const uint32_t starts = ~same, sec_starts = ~same_sec;
+  *starts = ~same;
+  *sec_starts = ~same_sec;
+  *line_starts = ~same_line;
+  return 1;
+}
+
+/* atomic_cost of a whole warp's 32 addresses (addr[0..31]) that share their top 32 bits
+   (sorted_starts32_avx2's starts). Into the sums (*sectors: atomic_cost's passes); 0 when the
+   tops differ (nothing counted). */
+__attribute__((target("avx2"))) static int atomic_sums32_avx2(const uint64_t *addr,
+                                                              uint64_t *sectors, uint64_t *lines,
+                                                              uint64_t *bytes)
+{
+  uint32_t starts, sec_starts, line_starts;
+  if (!sorted_starts32_avx2(addr, 0, &starts, &sec_starts, &line_starts))
+    return 0;
+  const uint32_t same = ~starts;
   *bytes = 4u * (uint64_t)__builtin_popcount(starts);
   *lines = (uint64_t)__builtin_popcount(sec_starts);
   if (starts == sec_starts) {           /* an address a sector (one for the warp: a total's):
@@ -598,6 +615,21 @@ static void global_cost(struct sim_inst_stats *st, const uint64_t *addr, uint64_
   }
   if (sim_stats_shortcuts && size <= 32 && global_cost_ordered(st, addr, m, size, span))
     return;
+#ifdef SIM_X86
+  uint32_t starts, sec_starts, line_starts;
+  if (sim_stats_shortcuts && W == 32 && full && sim_cpu_avx2 && size <= 32 &&
+      !(size & (size - 1)) &&
+      sorted_starts32_avx2(addr, size - 1, &starts, &sec_starts, &line_starts)) {
+    /* lanes scattered (a gather, a hash table's): aligned, each lane in one sector, and two
+       lanes' bytes the same or apart, so the loop below counts the distinct addresses,
+       sectors and lines of the sorted lanes */
+    st->g_req++;
+    st->g_sectors += (uint64_t)__builtin_popcount(sec_starts);
+    st->g_lines += (uint64_t)__builtin_popcount(line_starts);
+    st->g_bytes += (uint64_t)size * (uint64_t)__builtin_popcount(starts);
+    return;
+  }
+#endif
   uint64_t a[SIM_MAX_WARP];
   unsigned n = gather_sorted(a, addr, m);
   uint64_t sectors = 0, lines = 0, bytes = 0, end = 0;

@@ -5,7 +5,8 @@
 # conversions, a double), two of the math library (its accurate functions, and the fast
 # intrinsics of --use_fast_math), one of half precision (f16x2 fmas and products, summed in
 # float), an integer hash (popc, clz), a warp's butterfly sum (__shfl_xor_sync), warp votes
-# (__ballot_sync, __any_sync), a streaming memory kernel (of floats, and of float4), one of
+# (__ballot_sync, __any_sync), an fma loop whose even and odd lanes diverge each iteration,
+# a streaming memory kernel (of floats, and of float4), one of
 # bytes (RGBA pixels to grey), two of global atomics (a histogram's bins, a sum every thread
 # adds to), a shared-memory kernel with a barrier each iteration, and five shared-memory
 # patterns of real kernels: a tiled matrix multiply, a histogram of shared bins, a stencil,
@@ -42,7 +43,8 @@ if ! command -v nvcc >/dev/null 2>&1 && [ -x /usr/local/cuda/bin/nvcc ]; then
 fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-for k in alu_loop alu_mix alu_math alu_half alu_bits mem_mixed mem_bytes smem_bar smem_tiles; do
+for k in alu_loop alu_mix alu_math alu_half alu_bits alu_diverge mem_mixed mem_bytes smem_bar \
+         smem_tiles; do
   nvcc -arch=sm_90 -ptx -lineinfo "bench/kernels/$k.cu" -o "$tmp/$k.ptx"
 done
 
@@ -56,6 +58,7 @@ cases=(
   "bits|alu_bits|alu_hash|8|256|u32buf:2048:zero i32:50|u32buf:2048:zero i32:200"
   "xorshfl|alu_bits|alu_xorshfl|8|256|f32buf:2048:rand f32buf:2048:zero i32:50|f32buf:2048:rand f32buf:2048:zero i32:200"
   "ballot|alu_bits|alu_ballot|8|256|u32buf:2048:zero i32:50|u32buf:2048:zero i32:200"
+  "diverge|alu_diverge|alu_diverge|8|256|f32buf:2048:zero i32:50|f32buf:2048:zero i32:200"
   "saxpy|mem_mixed|saxpy|16|256|i32:65536 f32:1.5 f32buf:65536:rand:1 f32buf:65536:rand:2|i32:262144 f32:1.5 f32buf:262144:rand:1 f32buf:262144:rand:2"
   "saxpy4|mem_mixed|saxpy4|16|256|i32:16384 f32:1.5 f32buf:65536:rand:1 f32buf:65536:rand:2|i32:65536 f32:1.5 f32buf:262144:rand:1 f32buf:262144:rand:2"
   "histo_g|mem_mixed|histo_global|16|256|u32buf:65536:rand u32buf:256:zero i32:65536|u32buf:262144:rand u32buf:256:zero i32:262144"

@@ -3822,14 +3822,28 @@ static inline __attribute__((always_inline)) void run_count_m(struct sim_block *
     sim_trace_inst(b, w, pc, m);
 }
 
-/* d[l] = s[l] for the lanes l of m: a partial warp's results (computed for all 32 lanes into
-   s) written back to its own lanes only, the others' registers left as they are. */
-static inline void blend_lanes(uint64_t *d, const uint64_t *s, uint64_t m)
+/* The lanes of m (of a 32-lane warp) as 64-bit masks, all ones for a lane of m: blend_lanes's,
+   made once a run. */
+__attribute__((target("avx2"))) static void lanes_masks(uint64_t *mk, uint64_t m)
 {
-  for (; m; m &= m - 1) {
-    unsigned l = sim_ctz64(m);
-    d[l] = s[l];
-  }
+  const __m256i bit = _mm256_setr_epi64x(1, 2, 4, 8);
+#pragma GCC unroll 8
+  for (unsigned l = 0; l < 32; l += 4)
+    _mm256_storeu_si256((__m256i *)(void *)(mk + l), _mm256_cmpeq_epi64(
+        _mm256_and_si256(_mm256_set1_epi64x((long long)(m >> l)), bit), bit));
+}
+
+/* d[l] = s[l] for the lanes l whose mask mk[l] is set (lanes_masks'): a partial warp's
+   results (computed for all 32 lanes into s) written back to its own lanes only, the others'
+   registers left as they are; AVX2's masked stores, four lanes a vector. */
+__attribute__((target("avx2"))) static inline void blend_lanes(uint64_t *d, const uint64_t *s,
+                                                               const uint64_t *mk)
+{
+#pragma GCC unroll 8
+  for (unsigned l = 0; l < 32; l += 4)
+    _mm256_maskstore_epi64((long long *)(void *)(d + l),
+                           _mm256_loadu_si256((const __m256i *)(const void *)(mk + l)),
+                           _mm256_loadu_si256((const __m256i *)(const void *)(s + l)));
 }
 
 /* run_shared for a partial warp (the lanes of m): sim_exec's own path for the same mask,
@@ -4520,6 +4534,8 @@ static inline __attribute__((always_inline)) uint32_t exec_run(struct sim_block 
   const struct ptx_inst *in = &p->code[pc];        /* pc's, stepped on with it */
   struct sim_inst_stats *ist = &b->stats[pc];
   uint64_t part[32];                               /* a partial warp's ALU results */
+  uint64_t lmask[32];                              /* its lanes' masks (lanes_masks) ... */
+  int lmask_made = 0;                              /* ... once made */
   uint32_t jump = UINT32_MAX;                      /* a branch's target, when taken */
   uint64_t gbits = 0;              /* the lanes a PLAN_SETP_GUARD setp set, for the bra at */
   uint32_t gbits_pc = UINT32_MAX;  /* gbits_pc (the next one), else UINT32_MAX */
@@ -4624,6 +4640,13 @@ static inline __attribute__((always_inline)) uint32_t exec_run(struct sim_block 
     /* each ALU kind a case of its own, run_alu's switch folded away (its kind a constant); a
        partial warp's results for every lane into part, then its own lanes' to the register
        (the ALU kinds have no side effect but their destination) */
+#define PART_MASKS()                  /* lmask, made at the run's first blend */ \
+      do {                                                                 \
+        if (!lmask_made) {                                                 \
+          lanes_masks(lmask, m);                                           \
+          lmask_made = 1;                                                  \
+        }                                                                  \
+      } while (0)
 #define ALU_CASE(kind)                                                     \
     case kind:                                                             \
       run_count_m(b, w, pc, ist, m, nm);                                   \
@@ -4631,7 +4654,8 @@ static inline __attribute__((always_inline)) uint32_t exec_run(struct sim_block 
         run_alu(b, w, in, pc, (f & ~15u) | kind, REG(in->opd[0].reg));    \
       } else {                                                             \
         run_alu(b, w, in, pc, (f & ~15u) | kind, part);                    \
-        blend_lanes(REG(in->opd[0].reg), part, m);                         \
+        PART_MASKS();                                                      \
+        blend_lanes(REG(in->opd[0].reg), part, lmask);                     \
       }                                                                    \
       break;
     ALU_CASE(FK_MOV)
@@ -4646,13 +4670,16 @@ static inline __attribute__((always_inline)) uint32_t exec_run(struct sim_block 
                        : setp_bits_full_avx2((enum ptx_cmp)in->cmp, f >> 6 & 1, f >> 4 & 1, d,
                                              REG(in->opd[1].reg), REG(in->opd[2].reg));
         gbits_pc = pc + 1;     /* (only m's lanes of gbits are read: part's for the rest) */
-        if (m != SIM_FULL32)
-          blend_lanes(REG(in->opd[0].reg), part, m);
+        if (m != SIM_FULL32) {
+          PART_MASKS();
+          blend_lanes(REG(in->opd[0].reg), part, lmask);
+        }
       } else if (m == SIM_FULL32) {
         run_alu(b, w, in, pc, (f & ~15u) | FK_SETP, REG(in->opd[0].reg));
       } else {
         run_alu(b, w, in, pc, (f & ~15u) | FK_SETP, part);
-        blend_lanes(REG(in->opd[0].reg), part, m);
+        PART_MASKS();
+        blend_lanes(REG(in->opd[0].reg), part, lmask);
       }
       break;
     ALU_CASE(FK_VOP2)
@@ -4661,6 +4688,7 @@ static inline __attribute__((always_inline)) uint32_t exec_run(struct sim_block 
     ALU_CASE(FK_SREG)
     ALU_CASE(FK_CVTA)
 #undef ALU_CASE
+#undef PART_MASKS
     }
     if (r <= 0) {
       *n = k + (r < 0);                            /* a fault: the faulting one counted */

@@ -909,6 +909,11 @@ void sim_warp_init(struct sim_block *b, struct sim_warp *w);
 void sim_pcs_fill32(uint32_t *pc, uint32_t v);
 void sim_pcs_inc32(uint32_t *pc);
 int sim_pcs_uniform32(const uint32_t *pc, const uint8_t *csp);
+/* select_group's choice among the lanes cand (not empty) of warp w: the lowest pc of theirs
+   into *pc, and its lanes under the convergence barrier on top of the lowest-numbered one's
+   stack (-1: none), that barrier into *top (sim_warp.c; a 32-lane warp's with AVX2 while
+   sim_warp_shortcuts is set). */
+uint64_t sim_warp_scan_group(const struct sim_warp *w, uint64_t cand, uint32_t *pc, int *top);
 /* Whether the 32 lanes of register r (a 32-lane warp's) all hold r[0] (sim_warp.c). */
 int sim_reg_uniform32(const uint64_t *r);
 #ifdef SIM_X86

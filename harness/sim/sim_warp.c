@@ -784,6 +784,57 @@ static int push_cbar(struct sim_warp *w, uint64_t m, uint32_t pc, uint32_t from)
   return (int)t;
 }
 
+#ifdef SIM_X86
+/* select_group's pass for the lanes cand of a 32-lane warp, eight lanes a vector: the lowest
+   pc of cand's lanes into *minpc, and those of its lanes whose top convergence barrier
+   (lane_top's, a gather of the stacks' tops) is the lowest-numbered one's, that top into
+   *top. */
+__attribute__((target("avx2"))) static uint64_t scan_group32_avx2(const struct sim_warp *w,
+                                                                  uint32_t cand,
+                                                                  uint32_t *minpc, int *top)
+{
+  const __m256i bit = _mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128);
+  const __m256i iota = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7), ones = _mm256_set1_epi32(-1);
+  __m256i pcs[4], mn = ones;
+  for (unsigned k = 0; k < 4; k++) {
+    const __m256i in = _mm256_cmpeq_epi32(
+        _mm256_and_si256(_mm256_set1_epi32((int)(cand >> (8 * k) & 255)), bit), bit);
+    pcs[k] = _mm256_loadu_si256((const __m256i *)(const void *)(w->pc + 8 * k));
+    mn = _mm256_min_epu32(mn, _mm256_or_si256(pcs[k], _mm256_andnot_si256(in, ones)));
+  }
+  const uint32_t lo = sim_min_u32x8(mn);
+  const __m256i vlo = _mm256_set1_epi32((int)lo);
+  uint32_t at = 0;
+  int32_t tops[32];
+  for (unsigned k = 0; k < 4; k++) {
+    at |= (uint32_t)_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(pcs[k], vlo)))
+          << (8 * k);
+    /* lane_top: cstack[csp - 1][l] where csp is not 0, else -1 */
+    const __m256i sp = _mm256_cvtepu8_epi32(
+        _mm_loadl_epi64((const __m128i *)(const void *)(w->csp + 8 * k)));
+    const __m256i open = _mm256_cmpgt_epi32(sp, _mm256_setzero_si256());
+    const __m256i idx = _mm256_add_epi32(
+        _mm256_slli_epi32(_mm256_sub_epi32(sp, _mm256_set1_epi32(1)), 6),  /* SIM_MAX_WARP */
+        _mm256_add_epi32(iota, _mm256_set1_epi32((int)(8 * k))));
+    const __m256i t = _mm256_mask_i32gather_epi32(ones, (const int *)(const void *)w->cstack,
+                                                  idx, open, 2);
+    _mm256_storeu_si256((__m256i *)(void *)(tops + 8 * k),
+                        _mm256_srai_epi32(_mm256_slli_epi32(t, 16), 16));
+  }
+  at &= cand;
+  const int t0 = tops[__builtin_ctz(at)];
+  const __m256i vt = _mm256_set1_epi32(t0);
+  uint32_t g = 0;
+  for (unsigned k = 0; k < 4; k++)
+    g |= (uint32_t)_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(
+             _mm256_loadu_si256((const __m256i *)(const void *)(tops + 8 * k)), vt)))
+         << (8 * k);
+  *minpc = lo;
+  *top = t0;
+  return g & at;
+}
+#endif
+
 /* Choose the next group; 0 when no lane can run. */
 static int select_group(struct sim_warp *w)
 {
@@ -803,11 +854,22 @@ static int select_group(struct sim_warp *w)
       return 1;
     }
   }
+  w->gmask = sim_warp_scan_group(w, cand, &w->gpc, &w->gtop);
+  w->have_group = 1;
+  return 1;
+}
+
+uint64_t sim_warp_scan_group(const struct sim_warp *w, uint64_t cand, uint32_t *pc, int *top)
+{
+#ifdef SIM_X86
+  if (sim_cpu_avx2 && sim_warp_shortcuts && !(cand >> 32))
+    return scan_group32_avx2(w, (uint32_t)cand, pc, top);
+#endif
   /* one pass: the lowest pc so far, and its lanes under the first one's convergence
      barrier (a lower pc starts again; its first lane is the lowest-numbered one there) */
   uint32_t minpc = UINT32_MAX;
   uint64_t g = 0;
-  int top = -2;
+  int t0 = -2;
   for (uint64_t m = cand; m; m &= m - 1) {
     unsigned l = sim_ctz64(m);
     uint32_t lpc = w->pc[l];
@@ -816,19 +878,17 @@ static int select_group(struct sim_warp *w)
     if (lpc < minpc) {
       minpc = lpc;
       g = 0;
-      top = -2;
+      t0 = -2;
     }
     int t = lane_top(w, l);
-    if (top == -2)
-      top = t;
-    if (t == top)
+    if (t0 == -2)
+      t0 = t;
+    if (t == t0)
       g |= 1ull << l;
   }
-  w->gmask = g;
-  w->gpc = minpc;
-  w->gtop = top;
-  w->have_group = 1;
-  return 1;
+  *pc = minpc;
+  *top = t0;
+  return g;
 }
 
 int sim_warp_take_group(struct sim_warp *w, uint64_t m, uint32_t pc, int top)

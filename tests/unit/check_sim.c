@@ -9629,13 +9629,14 @@ static void wg_run(const char *k, enum sim_sched sched, uint64_t seed, uint64_t 
    in a loop with an if nested in its then side joining before it (released onto the outer
    barrier), a divergent loop, lanes that exit early (the first live lane then lane 2), a
    half warp. Kernel 1: a spin lock, whose waiting lanes ITS lets past their barrier (and
-   prefers), under the stack scheduler only to small budgets. Under ITS and the stack
-   scheduler, in index order and under order seeds (turns of 1 to 256 instructions), with the
-   default budget and budgets spent at many points: outcome, fault message, counters,
-   per-instruction statistics, trace and memory the same. */
+   prefers), under the stack scheduler only to small budgets. Kernel 2: lanes that leave a
+   loop from inside an if in it (a break), the others when the loop ends. Under ITS and the
+   stack scheduler, in index order and under order seeds (turns of 1 to 256 instructions),
+   with the default budget and budgets spent at many points: outcome, fault message,
+   counters, per-instruction statistics, trace and memory the same. */
 START_TEST(test_warp_shortcuts_match_select_group)
 {
-  static const char *const k[2] = {
+  static const char *const k[3] = {
     HDR
     ".visible .entry wg(.param .u64 src, .param .u64 dst)\n{\n"
     "  .reg .pred %p<8>;\n  .reg .b32 %r<12>;\n  .reg .b64 %rd<4>;\n"
@@ -9689,21 +9690,38 @@ START_TEST(test_warp_shortcuts_match_select_group)
     "  ld.volatile.global.u32 %r2, [%rd2];\n  setp.ne.u32 %p1, %r2, %r1;\n  @%p1 bra LOOP;\n"
     "  add.s32 %r3, %r1, 1;\n  st.volatile.global.u32 [%rd2], %r3;\n"
     "  ret;\n}\n",
+    HDR
+    ".visible .entry wg(.param .u64 src, .param .u64 dst)\n{\n"
+    "  .reg .pred %p<4>;\n  .reg .b32 %r<8>;\n  .reg .b64 %rd<4>;\n"
+    "  ld.param.u64 %rd1, [dst];\n  mov.u32 %r1, %tid.x;\n"
+    "  mul.wide.u32 %rd2, %r1, 4;\n  add.s64 %rd3, %rd1, %rd2;\n"
+    "  mov.u32 %r2, %r1;\n  mov.u32 %r4, 0;\n  and.b32 %r5, %r1, 3;\n"
+    "  and.b32 %r6, %r1, 4;\n  setp.ne.u32 %p2, %r6, 0;\n"
+    "LOOP:\n"
+    "  and.b32 %r7, %r4, 3;\n  setp.ne.u32 %p1, %r5, %r7;\n  @%p1 bra SKIP;\n"
+    "  @%p2 bra EXIT;\n"
+    "  add.s32 %r2, %r2, 5;\n"
+    "SKIP:\n"
+    "  mul.lo.s32 %r2, %r2, 3;\n  add.s32 %r4, %r4, 1;\n  setp.lt.u32 %p3, %r4, 6;\n"
+    "  @%p3 bra LOOP;\n"
+    "EXIT:\n"
+    "  add.s32 %r2, %r2, %r4;\n  st.global.u32 [%rd3], %r2;\n  ret;\n}\n",
   };
   static struct gv_out a, b;
   unsigned runs = 0, budget_faults = 0;
-  for (int i = 0; i < 2; i++)
+  for (int i = 0; i < 3; i++)
     for (int sched = 0; sched < 2; sched++)
       for (uint64_t seed = 0; seed < 3; seed++)
-        for (uint64_t budget = i && sched ? 16 : 0; budget < (i ? 200 : 500);
-             budget = budget ? budget + (i ? 37 : sched || seed ? 13 : 1) : i ? 9000 : 16) {
+        for (uint64_t budget = i == 1 && sched ? 16 : 0; budget < (i == 1 ? 200 : 500);
+             budget = budget ? budget + (i == 1 ? 37 : sched || seed ? 13 : 1)
+                             : i == 1 ? 9000 : 16) {
           enum sim_sched sc = sched ? SIM_SCHED_STACK : SIM_SCHED_ITS;
           wg_run(k[i], sc, seed, budget, 1, &a);
           wg_run(k[i], sc, seed, budget, 0, &b);
           char what[96];
           snprintf(what, sizeof what, "kernel %d, sched %d, seed %llu, budget %llu", i, sched,
                    (unsigned long long)seed, (unsigned long long)budget);
-          if (!budget && !(i && sched))
+          if (!budget && !(i == 1 && sched))
             ck_assert_msg(a.r.outcome == SIM_RAN_OK, "%s: %s", what, a.r.fault.message);
           budget_faults += a.r.outcome == SIM_BUDGET;
           gv_same(&a, &b, what);
@@ -9712,6 +9730,49 @@ START_TEST(test_warp_shortcuts_match_select_group)
           sim_result_free(&b.r);
         }
   ck_assert_uint_gt(budget_faults, runs / 2);
+}
+END_TEST
+
+/* sim_warp_scan_group's vector pass against its lane-by-lane one (sim_warp_shortcuts 0) on
+   random 32-lane warps: lanes at three pcs, stacks of convergence barriers 0 to 3 deep with
+   their tops drawn from four barriers (lanes at one pc under different ones: a device
+   function called from two depths of an if), candidates some lanes or all: the group, its pc
+   and its barrier the same. */
+START_TEST(test_scan_group_matches_lanes)
+{
+  struct sim_warp *w = calloc(1, sizeof *w);
+  ck_assert_ptr_nonnull(w);
+  uint64_t rng = 0x9E3779B97F4A7C15ull;
+  unsigned split = 0;
+  for (int trial = 0; trial < 4000; trial++) {
+    for (unsigned l = 0; l < 32; l++) {
+      w->pc[l] = 10 + (uint32_t)(sim_order_next(&rng) % 3);
+      w->csp[l] = (uint8_t)(sim_order_next(&rng) % 4);
+      for (unsigned d = 0; d < 3; d++)
+        w->cstack[d][l] = (int16_t)(sim_order_next(&rng) % 4);
+    }
+    uint64_t cand = trial % 5 ? sim_order_next(&rng) & 0xffffffffull : 0xffffffffull;
+    if (!cand)
+      cand = 1;
+    uint32_t pc[2];
+    int top[2];
+    uint64_t g[2];
+    for (int sc = 0; sc < 2; sc++) {
+      sim_warp_shortcuts = sc;
+      g[sc] = sim_warp_scan_group(w, cand, &pc[sc], &top[sc]);
+      sim_warp_shortcuts = 1;
+    }
+    ck_assert_msg(g[0] == g[1] && pc[0] == pc[1] && top[0] == top[1],
+                  "trial %d: group 0x%llx pc %u top %d, lane by lane 0x%llx pc %u top %d", trial,
+                  (unsigned long long)g[1], pc[1], top[1], (unsigned long long)g[0], pc[0],
+                  top[0]);
+    uint64_t at = 0;
+    for (unsigned l = 0; l < 32; l++)
+      at |= (uint64_t)((cand >> l & 1) && w->pc[l] == pc[0]) << l;
+    split += g[0] != at;
+  }
+  ck_assert_uint_gt(split, 1000);
+  free(w);
 }
 END_TEST
 
@@ -10309,6 +10370,7 @@ Suite *suite_sim(void)
   tcase_add_test(t, test_fast_path_mov_const);
   tcase_add_test(t, test_cstack_put_matches_lane_loop);
   tcase_add_test(t, test_warp_shortcuts_match_select_group);
+  tcase_add_test(t, test_scan_group_matches_lanes);
   tcase_add_test(t, test_warp_shortcuts_barrier_reduction);
   tcase_add_test(t, test_barrier_release_mixed_pcs);
   tcase_add_test(t, test_warp_shortcuts_syncwarp);

@@ -1940,6 +1940,20 @@ _Static_assert(FK_STG < 16, "the kind is the plan byte's low 4 bits");
    those that fall through up to the target itself, as control() would have them run, and
    the whole group on from there (run_skip), where sim_warp_skip_ok allows. */
 #define PLAN_BRA_SKIP (PLAN_BRA | 64u)
+/* The plan byte of a bra (PLAN_BRA's, a flag on it) that opens an if with an else whose two
+   sides are ALU kinds only: guarded, forward, its reconvergence point reached from the
+   instruction after it and from its target through ALU kinds and unguarded forward
+   branches that stay before it (bra.uni: an else's jump to the join, or the fall-through
+   lanes' jump to their side). Where its lanes split, sim_exec_run runs the fall-through
+   lanes to the reconvergence point, then the lanes that took it, as control() would have
+   them run (the side at the lower pc first), and the whole group on from there
+   (run_ifelse), where sim_warp_ifelse_ok allows. */
+#define PLAN_BRA_ELSE (PLAN_BRA | 128u)
+/* The ALU kinds, a bit each: those that write their destination register and nothing else
+   (run_alu). */
+#define ALU_KINDS                                                                           \
+  (1u << FK_MOV | 1u << FK_VOP | 1u << FK_FMA | 1u << FK_SETP | 1u << FK_VOP2 |            \
+   1u << FK_VOP1 | 1u << FK_VOP3 | 1u << FK_SREG | 1u << FK_CVTA)
 /* The plan bytes of unguarded collectives (kind FK_NONE, arguments 2, 3 and 6): inside a
    run, a full warp's with the whole warp in its mask is taken there, as control() takes it
    (run_shfl, run_vote; a __syncwarp() where sim_warp_sync_ok says control() would step the
@@ -3690,6 +3704,27 @@ static int parts_ok(const struct ptx_inst *in)
 }
 #endif
 
+#ifdef SIM_X86
+/* Whether lanes at i get to join (which is after i) through ALU kinds (plan f) and
+   unguarded forward branches to no further than join only. */
+static int alu_path(const struct sim_prog *p, const uint8_t *f, uint32_t i, uint32_t join)
+{
+  while (i < join) {
+    if (f[i] == PLAN_BRA) {
+      const struct ptx_inst *in = &p->code[i];
+      if (in->guard != PTX_NOREG || in->opd[0].reg <= i || in->opd[0].reg > join)
+        return 0;
+      i = in->opd[0].reg;
+    } else if ((ALU_KINDS >> (f[i] & 15) & 1) && (f[i] & 15)) {
+      i++;
+    } else {
+      return 0;
+    }
+  }
+  return i == join;
+}
+#endif
+
 uint8_t *sim_exec_fast_plan(const struct sim_prog *p, uint8_t **vfp)
 {
   *vfp = NULL;
@@ -3757,6 +3792,13 @@ uint8_t *sim_exec_fast_plan(const struct sim_prog *p, uint8_t **vfp)
       i++;
     if (i == target)
       f[pc] = PLAN_BRA_SKIP;
+  }
+  for (uint32_t pc = 0; pc < p->ncode; pc++) {
+    const struct ptx_inst *in = &p->code[pc];
+    const uint32_t target = in->opd[0].reg, join = in->reconv;
+    if (f[pc] == PLAN_BRA && in->guard != PTX_NOREG && target > pc && target < join &&
+        join <= p->ncode && alu_path(p, f, pc + 1, join) && alu_path(p, f, target, join))
+      f[pc] = PLAN_BRA_ELSE;
   }
   *vfp = v;
   return f;
@@ -4489,6 +4531,41 @@ static __attribute__((noinline)) uint64_t run_skip(struct sim_block *b, struct s
   return (uint64_t)joined << 63 | nb << 32 | at;
 }
 
+/* sim_exec_run at the bra at pc (PLAN_BRA_ELSE, its plan's if with an else, stats ist) whose
+   lanes e of m (nm of them) take it, with room for `room` more instructions in the run.
+   Returns 0 when the sides may not fit or sim_warp_ifelse_ok refuses (nothing done). Else, as
+   run_skip: the branch counted as a divergent one (its thread count the caller's), the lanes
+   of m & ~e run from pc + 1 to the reconvergence point, then those of e from the target
+   (sim_exec_run counts their instructions, the branches between included, and takes those
+   branches), their thread counts less what the caller adds for them as m's, and it returns
+   the reconvergence point (bits 0-31), how many instructions both ran (bits 32-62) and bit
+   63 (joined: w as after the release there). The sides are ALU kinds and forward branches
+   only, each instruction run at most once a side, which neither fault nor stop a run short
+   of its count: both always get there. */
+static __attribute__((noinline)) uint64_t run_ifelse(struct sim_block *b, struct sim_warp *w,
+                                                     uint32_t pc, struct sim_inst_stats *ist,
+                                                     uint64_t m, unsigned nm, uint64_t e,
+                                                     uint64_t room)
+{
+  const struct ptx_inst *in = &b->prog->code[pc];
+  const uint32_t target = in->opd[0].reg, join = in->reconv;
+  if (room < 2ull * (join - pc) || !sim_warp_ifelse_ok(w, e, pc, join))
+    return 0;
+  b->ctr.warp_insts++;
+  ist->execs++;
+  ist->threads += nm;
+  ist->pred_on += sim_popc64(e);
+  ist->br_divergent++;
+  if (b->trace)
+    sim_trace_inst(b, w, pc, m);
+  uint64_t n1 = join - pc, n2 = join - pc;
+  sim_exec_run(b, w, pc + 1, join, m & ~e, &n1);
+  sim_exec_run(b, w, target, join, e, &n2);
+  b->ctr.thread_insts -= nm * (n1 + n2);    /* (the caller counts them as m's) */
+  sim_warp_skip(w);
+  return 1ull << 63 | (n1 + n2) << 32 | join;
+}
+
 static inline int run_shfl(struct sim_block *b, struct sim_warp *w, uint32_t pc,
                            const struct ptx_inst *in, struct sim_inst_stats *ist);
 
@@ -4602,7 +4679,7 @@ static inline __attribute__((always_inline)) uint32_t exec_run(struct sim_block 
         }
         break;
       }
-      if ((f & ~64u) != PLAN_BRA) {                /* PLAN_BRA, PLAN_BRA_SKIP */
+      if ((f & ~(64u | 128u)) != PLAN_BRA) {       /* PLAN_BRA, _SKIP, _ELSE */
         r = 0;
         break;
       }
@@ -4717,10 +4794,12 @@ split: {
        target or, stopped in the body, the end of the run; else the end of the run before it,
        nothing counted */
     const uint64_t sk = fast[pc] == PLAN_BRA_SKIP
-                        ? run_skip(b, w, pc, ist, m, nm, split, lim - k - 1) : 0;
+                        ? run_skip(b, w, pc, ist, m, nm, split, lim - k - 1)
+                        : fast[pc] == PLAN_BRA_ELSE
+                        ? run_ifelse(b, w, pc, ist, m, nm, split, lim - k - 1) : 0;
     if (sk >> 63) {
       k += sk >> 32 & 0x7fffffffu;
-      jump = in->opd[0].reg;
+      jump = (uint32_t)sk;                         /* the target, or the if-else's join */
       goto resume;
     }
     if (sk) {

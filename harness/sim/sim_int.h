@@ -963,6 +963,16 @@ int sim_warp_back(struct sim_block *b, struct sim_warp *w);
    they stopped). sim_warp_split returns 0, or 1 after reporting a fault (none where
    sim_warp_skip_ok said 1). */
 int sim_warp_skip_ok(const struct sim_warp *w, uint64_t e, uint32_t target);
+/* An if with an else inside sim_exec_run (sim_warp.c): the group of w at a bra at pc whose
+   lanes e (not none, not all) take it, join its reconvergence point. 1 when control() would
+   split g there, run g & ~e on from the next instruction as one group and, once those wait
+   at join, the lanes of e from the target as one group (select_group's choice: no other lane
+   can run, none is preferred, join's barrier the new one), and once those get there run g on
+   from join as one group again under the same top barrier, with no fault (0: any other case,
+   or sim_warp_shortcuts 0). Then sim_exec_run may run both sides to join itself, and
+   sim_warp_skip leaves w as control() and arrive_group would once they got there (gpc the
+   caller's to set). */
+int sim_warp_ifelse_ok(const struct sim_warp *w, uint64_t e, uint32_t pc, uint32_t join);
 /* A bar.warp.sync inside sim_exec_run by w's whole 32-lane group, its mask the whole warp:
    1 when control() would step the group past it at once and take it again as it was (no
    lane waiting at a collective, a barrier or a convergence barrier, none open, none

@@ -1156,13 +1156,10 @@ static int diverge(struct sim_block *b, struct sim_warp *w, const struct ptx_ins
    - a barrier slot is free and no lane of g has its stack full (push_cbar would fault).
    Lanes' pcs, stack entries above their tops and free slots are read by nothing while the
    group runs, so those are all the state there is: sim_warp_skip sets it. */
-int sim_warp_skip_ok(const struct sim_warp *w, uint64_t e, uint32_t target)
+/* Whether push_cbar would push a new convergence barrier for the lanes g: a slot free, no
+   lane's stack full. */
+static int push_ok(const struct sim_warp *w, uint64_t g)
 {
-  const uint64_t g = w->gmask, lo = g & ~e;
-  if (!sim_warp_shortcuts || !w->have_group || !lo || !e || (e & ~g) ||
-      (w->live & ~w->barwait & ~w->syncwait & ~w->cwait) != g || (w->prefer & lo) ||
-      !(lo >> sim_ctz64(w->live) & 1) || (w->gtop >= 0 && w->cbar[w->gtop].pc == target))
-    return 0;
   uint32_t t = 0;
   while (t < w->ncbar && w->cbar[t].expect)
     t++;
@@ -1173,6 +1170,28 @@ int sim_warp_skip_ok(const struct sim_warp *w, uint64_t e, uint32_t target)
     return !(cstack_full32_avx2(w->csp) & g);
 #endif
   return !(cstack_full(w) & g);
+}
+
+int sim_warp_skip_ok(const struct sim_warp *w, uint64_t e, uint32_t target)
+{
+  const uint64_t g = w->gmask, lo = g & ~e;
+  return sim_warp_shortcuts && w->have_group && lo && e && !(e & ~g) &&
+         (w->live & ~w->barwait & ~w->syncwait & ~w->cwait) == g && !(w->prefer & lo) &&
+         (lo >> sim_ctz64(w->live) & 1) && !(w->gtop >= 0 && w->cbar[w->gtop].pc == target) &&
+         push_ok(w, g);
+}
+
+/* (the lanes of g all that can run, none preferred: select_group's choice once the first
+   side waits at join is the other side's lanes; the group's top barrier not between the
+   branch and join, where it would have the lanes arrive, nor at join, which push_cbar would
+   reuse) */
+int sim_warp_ifelse_ok(const struct sim_warp *w, uint64_t e, uint32_t pc, uint32_t join)
+{
+  const uint64_t g = w->gmask;
+  return sim_warp_shortcuts && w->have_group && (g & ~e) && e && !(e & ~g) &&
+         (w->live & ~w->barwait & ~w->syncwait & ~w->cwait) == g && !(w->prefer & g) &&
+         !(w->gtop >= 0 && w->cbar[w->gtop].pc > pc && w->cbar[w->gtop].pc <= join) &&
+         push_ok(w, g);
 }
 
 int sim_warp_sync_ok(const struct sim_warp *w)

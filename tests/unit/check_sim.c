@@ -9630,13 +9630,16 @@ static void wg_run(const char *k, enum sim_sched sched, uint64_t seed, uint64_t 
    barrier), a divergent loop, lanes that exit early (the first live lane then lane 2), a
    half warp. Kernel 1: a spin lock, whose waiting lanes ITS lets past their barrier (and
    prefers), under the stack scheduler only to small budgets. Kernel 2: lanes that leave a
-   loop from inside an if in it (a break), the others when the loop ends. Under ITS and the
-   stack scheduler, in index order and under order seeds (turns of 1 to 256 instructions),
+   loop from inside an if in it (a break), the others when the loop ends. Kernel 3: ifs with
+   an else whose sides are arithmetic only (run_ifelse), lane 0 on the taken side, on the
+   other, in nvcc's layout (the fall-through lanes jump to their side), one inside an if
+   whose join is just after its own, one inside an if whose join is its own (control()
+   then has the inner lanes wait at the outer barrier). Under ITS and the stack scheduler, in index order and under order seeds (turns of 1 to 256 instructions),
    with the default budget and budgets spent at many points: outcome, fault message,
    counters, per-instruction statistics, trace and memory the same. */
 START_TEST(test_warp_shortcuts_match_select_group)
 {
-  static const char *const k[3] = {
+  static const char *const k[4] = {
     HDR
     ".visible .entry wg(.param .u64 src, .param .u64 dst)\n{\n"
     "  .reg .pred %p<8>;\n  .reg .b32 %r<12>;\n  .reg .b64 %rd<4>;\n"
@@ -9706,10 +9709,44 @@ START_TEST(test_warp_shortcuts_match_select_group)
     "  @%p3 bra LOOP;\n"
     "EXIT:\n"
     "  add.s32 %r2, %r2, %r4;\n  st.global.u32 [%rd3], %r2;\n  ret;\n}\n",
+    HDR
+    ".visible .entry wg(.param .u64 src, .param .u64 dst)\n{\n"
+    "  .reg .pred %p<8>;\n  .reg .b32 %r<10>;\n  .reg .b64 %rd<4>;\n"
+    "  ld.param.u64 %rd1, [dst];\n  mov.u32 %r1, %tid.x;\n"
+    "  mul.wide.u32 %rd2, %r1, 4;\n  add.s64 %rd3, %rd1, %rd2;\n"
+    "  mov.u32 %r2, %r1;\n  mov.u32 %r4, 0;\n"
+    "LOOP:\n"
+    "  and.b32 %r5, %r1, 1;\n  setp.eq.u32 %p1, %r5, 0;\n  @%p1 bra A;\n"
+    "  add.s32 %r2, %r2, 3;\n  mul.lo.s32 %r2, %r2, 5;\n  bra.uni J1;\n"
+    "A:\n"
+    "  xor.b32 %r2, %r2, 7;\n  add.s32 %r2, %r2, %r4;\n"
+    "J1:\n"
+    "  and.b32 %r6, %r1, 6;\n  setp.ne.u32 %p2, %r6, 2;\n  @%p2 bra B;\n  bra.uni C;\n"
+    "B:\n"
+    "  add.s32 %r2, %r2, 11;\n  bra.uni J2;\n"
+    "C:\n"
+    "  shl.b32 %r2, %r2, 1;\n"
+    "J2:\n"
+    "  setp.lt.u32 %p3, %r1, 20;\n  @%p3 bra D;\n"
+    "  and.b32 %r7, %r1, 8;\n  setp.eq.u32 %p4, %r7, 0;\n  @%p4 bra E;\n"
+    "  add.s32 %r2, %r2, 1;\n  bra.uni F;\n"
+    "E:\n"
+    "  sub.s32 %r2, %r2, 1;\n"
+    "F:\n"
+    "  mul.lo.s32 %r2, %r2, 3;\n"
+    "D:\n"
+    "  setp.gt.u32 %p3, %r1, 37;\n  @%p3 bra G;\n"
+    "  and.b32 %r7, %r1, 16;\n  setp.eq.u32 %p4, %r7, 0;\n  @%p4 bra H;\n"
+    "  add.s32 %r2, %r2, 5;\n  bra.uni G;\n"
+    "H:\n"
+    "  xor.b32 %r2, %r2, 9;\n"
+    "G:\n"
+    "  add.s32 %r4, %r4, 1;\n  setp.lt.u32 %p5, %r4, 5;\n  @%p5 bra LOOP;\n"
+    "  st.global.u32 [%rd3], %r2;\n  ret;\n}\n",
   };
   static struct gv_out a, b;
   unsigned runs = 0, budget_faults = 0;
-  for (int i = 0; i < 3; i++)
+  for (int i = 0; i < 4; i++)
     for (int sched = 0; sched < 2; sched++)
       for (uint64_t seed = 0; seed < 3; seed++)
         for (uint64_t budget = i == 1 && sched ? 16 : 0; budget < (i == 1 ? 200 : 500);

@@ -4495,6 +4495,20 @@ static inline __attribute__((always_inline)) int run_param(struct sim_block *b, 
 #endif
 
 #ifdef SIM_X86
+/* A bra at pc (stats ist) whose lanes e of m (nm of them) take it, counted as control()
+   counts a divergent one (its thread count the caller's). */
+static inline void count_split(struct sim_block *b, const struct sim_warp *w, uint32_t pc,
+                               struct sim_inst_stats *ist, uint64_t m, unsigned nm, uint64_t e)
+{
+  b->ctr.warp_insts++;
+  ist->execs++;
+  ist->threads += nm;
+  ist->pred_on += sim_popc64(e);
+  ist->br_divergent++;
+  if (b->trace)
+    sim_trace_inst(b, w, pc, m);
+}
+
 /* sim_exec_run at the bra at pc (PLAN_BRA_SKIP, its plan's if without else, stats ist) whose
    lanes e of m (nm of them) take it, with room for `room` more instructions in the run.
    Returns 0 when the body does not fit or sim_warp_skip_ok refuses (nothing done). Else the
@@ -4513,13 +4527,7 @@ static __attribute__((noinline)) uint64_t run_skip(struct sim_block *b, struct s
   const uint32_t target = b->prog->code[pc].opd[0].reg;
   if (room < target - pc - 1 || !sim_warp_skip_ok(w, e, target))
     return 0;
-  b->ctr.warp_insts++;
-  ist->execs++;
-  ist->threads += nm;
-  ist->pred_on += sim_popc64(e);
-  ist->br_divergent++;
-  if (b->trace)
-    sim_trace_inst(b, w, pc, m);
+  count_split(b, w, pc, ist, m, nm, e);
   uint64_t nb = target - pc - 1;
   const uint32_t at = sim_exec_run(b, w, pc + 1, target, m & ~e, &nb);
   b->ctr.thread_insts -= nm * nb;    /* (the caller counts them as m's, which they are not) */
@@ -4551,13 +4559,7 @@ static __attribute__((noinline)) uint64_t run_ifelse(struct sim_block *b, struct
   const uint32_t target = in->opd[0].reg, join = in->reconv;
   if (room < 2ull * (join - pc) || !sim_warp_ifelse_ok(w, e, pc, join))
     return 0;
-  b->ctr.warp_insts++;
-  ist->execs++;
-  ist->threads += nm;
-  ist->pred_on += sim_popc64(e);
-  ist->br_divergent++;
-  if (b->trace)
-    sim_trace_inst(b, w, pc, m);
+  count_split(b, w, pc, ist, m, nm, e);
   uint64_t n1 = join - pc, n2 = join - pc;
   sim_exec_run(b, w, pc + 1, join, m & ~e, &n1);
   sim_exec_run(b, w, target, join, e, &n2);

@@ -2594,6 +2594,50 @@ __attribute__((target("avx2"))) static inline void fill32x8(uint8_t *p, uint8_t 
 #define OR(x, y) _mm256_or_si256((x), (y))
 #define BITS(x) ((uint32_t)_mm256_movemask_ps(_mm256_castsi256_ps(x)))
 
+/* A full warp's new read summaries of the 32 words from lo (in its lanes' order at off), the
+   same fields but the thread's. */
+__attribute__((target("avx2"))) static inline void reads_block_record(const struct fctx *c,
+                                                                     const uint64_t *off,
+                                                                     uint32_t lo)
+{
+  const struct shadow *S = c->S;
+  fill32x32(S->rep + lo, c->E);
+  fill32x32(S->rpc + lo, c->pc);
+  fill32x16(S->rsync + lo, c->ws);
+  fill32x8(S->rflags + lo, 0);
+  fill32x8(S->rbytes + lo, 0xf);
+  uint16_t *restrict rtid = S->rtid;
+  const uint16_t t0 = (uint16_t)c->t0;
+#pragma GCC unroll 32
+  for (unsigned l = 0; l < 32; l++)
+    rtid[(uint32_t)off[l] >> 2] = (uint16_t)(t0 + l);
+}
+
+/* A full warp's new last writes of the 32 words from lo (in its lanes' order at off), the
+   same fields but the thread's, and the values val stored. */
+__attribute__((target("avx2"))) static inline void writes_block_record(const struct fctx *c,
+                                                                      const uint64_t *off,
+                                                                      uint8_t *smem,
+                                                                      const uint64_t *val,
+                                                                      uint32_t lo)
+{
+  const struct shadow *S = c->S;
+  fill32x32(S->wep + lo, c->E);
+  fill32x32(S->wpc + lo, c->pc);
+  fill32x32(S->iep + lo, c->base);
+  fill32x16(S->wsync + lo, c->ws);
+  fill32x8(S->wbytes + lo, 0xf);
+  fill32x8(S->init + lo, 0xf);
+  uint16_t *restrict wtid = S->wtid;
+  const uint16_t t0 = (uint16_t)c->t0;
+#pragma GCC unroll 32
+  for (unsigned l = 0; l < 32; l++) {
+    const uint32_t i = (uint32_t)off[l] >> 2, v = (uint32_t)val[l];
+    memcpy(smem + 4 * (size_t)i, &v, 4);
+    wtid[i] = (uint16_t)(t0 + l);
+  }
+}
+
 /* A full 32-lane warp's read of 32 different aligned words (words_distinct_avx2), racy: what
    shadow_word does lane by lane, its tests eight lanes a gather, then each lane's record (a
    new summary of its word's reads, or this reader added to it); for a block of 32 words
@@ -2610,16 +2654,7 @@ __attribute__((target("avx2"))) static int reads_words_avx2(const struct fctx *c
       (!c->initchk || pending || eq32w(S->iep + lo, c->base) == ~0u)) {
     /* the 32 words' writes before ordered, each read's a new summary, every word written in
        the block (init has a byte where iep is the block's): in word order */
-    fill32x32(S->rep + lo, c->E);
-    fill32x32(S->rpc + lo, c->pc);
-    fill32x16(S->rsync + lo, c->ws);
-    fill32x8(S->rflags + lo, 0);
-    fill32x8(S->rbytes + lo, 0xf);
-    uint16_t *restrict rtid = S->rtid;
-    const uint16_t t0 = (uint16_t)c->t0;
-#pragma GCC unroll 32
-    for (unsigned l = 0; l < 32; l++)
-      rtid[(uint32_t)off[l] >> 2] = (uint16_t)(t0 + l);
+    reads_block_record(c, off, lo);
     return 1;
   }
   const __m256i E = _mm256_set1_epi32((int)c->E), base = _mm256_set1_epi32((int)c->base),
@@ -2666,15 +2701,8 @@ __attribute__((target("avx2"))) static int reads_words_avx2(const struct fctx *c
   uint32_t *restrict rep = S->rep, *restrict rpc = S->rpc, *restrict rpc2 = S->rpc2;
   uint16_t *restrict rtid = S->rtid, *restrict rtid2 = S->rtid2, *restrict rsync = S->rsync;
   uint8_t *restrict rflags = S->rflags, *restrict rbytes = S->rbytes;
-  if (block == 2 && fresh == 0xffffffffu) {    /* a new summary of each of the 32 words from
-                                                  lo: the same fields but the thread's */
-    fill32x32(rep + lo, E1);
-    fill32x32(rpc + lo, pc);
-    fill32x16(rsync + lo, w16);
-    fill32x8(rflags + lo, 0);
-    fill32x8(rbytes + lo, 0xf);
-    for (unsigned l = 0; l < 32; l++)
-      rtid[word[l]] = (uint16_t)(t0 + l);
+  if (block == 2 && fresh == 0xffffffffu) {    /* a new summary of each of the 32 words */
+    reads_block_record(c, off, lo);
     return 1;
   }
   for (unsigned l = 0; l < 32; l++) {
@@ -2705,9 +2733,10 @@ __attribute__((target("avx2"))) static int reads_words_avx2(const struct fctx *c
    32 words whose accesses before are all ordered before it, none keeping its value, in word
    order), then the values stored. Returns 0 when some lane would report (write-after-read,
    write-after-write): nothing changed. */
-__attribute__((target("avx2"))) static int writes_words_avx2(const struct fctx *c, const uint64_t *off,
-                                                             uint8_t *smem, const uint64_t *val,
-                                                             int block, uint32_t lo)
+__attribute__((target("avx2"))) static int writes_words_avx2(const struct fctx *c,
+                                                             const uint64_t *off, uint8_t *smem,
+                                                             const uint64_t *val, int block,
+                                                             uint32_t lo)
 {
   const struct shadow *S = c->S;
   if (block == 2 && !(~block_writes_ordered(c, lo) | ~block_reads_ordered(c, lo))) {
@@ -2721,20 +2750,7 @@ __attribute__((target("avx2"))) static int writes_words_avx2(const struct fctx *
                                  _mm256_srli_epi32(sim_lo32x8(off + 8 * k), 2), 4),
           sim_lo32x8(val + 8 * k)));
     if (_mm256_testz_si256(same, same)) {
-      fill32x32(S->wep + lo, c->E);
-      fill32x32(S->wpc + lo, c->pc);
-      fill32x32(S->iep + lo, c->base);
-      fill32x16(S->wsync + lo, c->ws);
-      fill32x8(S->wbytes + lo, 0xf);
-      fill32x8(S->init + lo, 0xf);
-      uint16_t *restrict wtid = S->wtid;
-      const uint16_t t0 = (uint16_t)c->t0;
-#pragma GCC unroll 32
-      for (unsigned l = 0; l < 32; l++) {
-        const uint32_t i = (uint32_t)off[l] >> 2, v = (uint32_t)val[l];
-        memcpy(smem + 4 * (size_t)i, &v, 4);
-        wtid[i] = (uint16_t)(t0 + l);
-      }
+      writes_block_record(c, off, smem, val, lo);
       return 1;
     }
   }
@@ -2776,19 +2792,8 @@ __attribute__((target("avx2"))) static int writes_words_avx2(const struct fctx *
   uint32_t *restrict wep = S->wep, *restrict wpc = S->wpc, *restrict iep = S->iep;
   uint16_t *restrict wtid = S->wtid, *restrict wsync = S->wsync;
   uint8_t *restrict wbytes = S->wbytes, *restrict init = S->init;
-  if (block == 2 && !keep) {                   /* a new last write of each of the 32 words
-                                                  from lo: the same fields but the thread's */
-    fill32x32(wep + lo, E1);
-    fill32x32(wpc + lo, pc);
-    fill32x32(iep + lo, b0);
-    fill32x16(wsync + lo, w16);
-    fill32x8(wbytes + lo, 0xf);
-    fill32x8(init + lo, 0xf);
-    for (unsigned l = 0; l < 32; l++) {
-      const uint32_t i = word[l], v = (uint32_t)val[l];
-      memcpy(smem + 4 * (size_t)i, &v, 4);
-      wtid[i] = (uint16_t)(t0 + l);
-    }
+  if (block == 2 && !keep) {                   /* a new last write of each of the 32 words */
+    writes_block_record(c, off, smem, val, lo);
     return 1;
   }
   for (unsigned l = 0; l < 32; l++) {

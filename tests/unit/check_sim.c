@@ -9634,9 +9634,10 @@ static void wg_run(const char *k, enum sim_sched sched, uint64_t seed, uint64_t 
    an else whose sides are arithmetic only (run_ifelse), lane 0 on the taken side, on the
    other, in nvcc's layout (the fall-through lanes jump to their side), one inside an if
    whose join is just after its own, one inside an if whose join is its own (control()
-   then has the inner lanes wait at the outer barrier). Under ITS and the stack scheduler, in index order and under order seeds (turns of 1 to 256 instructions),
-   with the default budget and budgets spent at many points: outcome, fault message,
-   counters, per-instruction statistics, trace and memory the same. */
+   then has the inner lanes wait at the outer barrier). Under ITS and the stack scheduler,
+   in index order and under order seeds (turns of 1 to 256 instructions), with the default
+   budget and budgets spent at many points: outcome, fault message, counters,
+   per-instruction statistics, trace and memory the same. */
 START_TEST(test_warp_shortcuts_match_select_group)
 {
   static const char *const k[4] = {

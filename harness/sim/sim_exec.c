@@ -16,14 +16,16 @@
  * to sim_exec_run, which runs marked instructions one after another through the same code and
  * counters as sim_exec, leaving to sim_exec any access whose addresses need its lane-by-lane
  * checks. A partial group (the lanes of a branch) computes its ALU results for all 32 lanes
- * and writes back its own; its shared accesses take sim_exec's masked path. A branch inside
- * a run that the group's lanes take all together, or none of them, is followed there, as
- * sim_warp's control() would; one that splits them ends the run. So are a full warp's
- * shfl.sync, vote.sync and __syncwarp() with the whole warp in their masks, where control()
- * would take its shortcut (run_shfl, run_vote). Outside the plan, sim_exec itself takes a
- * full warp's 16-bit arithmetic, prmt, dp4a, mov's packs and unpacks, and small vector and
- * scalar loads from global memory in vectors too (a coalesced warp's uchar4s split from
- * whole words), and the rest lane by lane.
+ * and writes back its own (masked stores); its shared accesses take sim_exec's masked path.
+ * A branch inside a run that the group's lanes take all together, or none of them, is
+ * followed there, as sim_warp's control() would; one that splits them ends the run, but for
+ * an if without else (run_skip) and an if with an else of arithmetic only (run_ifelse),
+ * whose sides run through there where control() would run them one after the other and
+ * join. So are a full warp's shfl.sync, vote.sync and __syncwarp() with the whole warp in
+ * their masks, where control() would take its shortcut (run_shfl, run_vote), and mov's packs
+ * and unpacks (run_parts). Outside the plan, sim_exec itself takes a full warp's 16-bit
+ * arithmetic, prmt, dp4a, and small vector and scalar loads from global memory in vectors
+ * too (a coalesced warp's uchar4s split from whole words), and the rest lane by lane.
  */
 #include <math.h>
 #include <stdio.h>
@@ -3444,10 +3446,7 @@ uint32_t sim_exec(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t
 /* The fast kinds a partial warp may run in sim_exec_run, a bit each: those whose code applies
    the warp's mask (the ALU kinds, shared accesses, parameters' loads). A new kind runs only
    full warps until its code does too and it is added here. */
-#define PART_KINDS                                                                          \
-  (1u << FK_MOV | 1u << FK_VOP | 1u << FK_FMA | 1u << FK_SETP | 1u << FK_VOP2 |            \
-   1u << FK_VOP1 | 1u << FK_VOP3 | 1u << FK_SREG | 1u << FK_CVTA | 1u << FK_LDS |            \
-   1u << FK_STS | 1u << FK_LDSU | 1u << FK_LDP)
+#define PART_KINDS (ALU_KINDS | 1u << FK_LDS | 1u << FK_STS | 1u << FK_LDSU | 1u << FK_LDP)
 
 #ifdef SIM_X86
 /* in is a .v2 or .v4 load from global or constant memory (ld, ldu) or store to global memory
@@ -3715,7 +3714,7 @@ static int alu_path(const struct sim_prog *p, const uint8_t *f, uint32_t i, uint
       if (in->guard != PTX_NOREG || in->opd[0].reg <= i || in->opd[0].reg > join)
         return 0;
       i = in->opd[0].reg;
-    } else if ((ALU_KINDS >> (f[i] & 15) & 1) && (f[i] & 15)) {
+    } else if (ALU_KINDS >> (f[i] & 15) & 1) {
       i++;
     } else {
       return 0;

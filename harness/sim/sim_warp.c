@@ -21,8 +21,9 @@
  * and the block layer decides whether that is a deadlock.
  *
  * Which group runs: the one with the lowest pc (lanes behind catch up with lanes ahead and
- * merge), preferring lanes just let past a barrier. A warp whose lanes all wait is blocked
- * until the block layer releases a barrier.
+ * merge), preferring lanes just let past a barrier (for a 32-lane warp, one vector pass over
+ * the lanes' pcs and their stacks' tops: sim_warp_scan_group). A warp whose lanes all wait
+ * is blocked until the block layer releases a barrier.
  */
 #include <assert.h>
 #include <stdio.h>
@@ -1142,20 +1143,6 @@ static int diverge(struct sim_block *b, struct sim_warp *w, const struct ptx_ins
   return 0;
 }
 
-/* What an if without else leaves, run through by its lanes at once (sim_exec_run):
-   control() splits the group g at the bra (diverge: a new convergence barrier at the target,
-   e's lanes waiting there, the group g & ~e on at pc + 1 under it); the group's last
-   instruction before the target takes it there, where arrive_group releases the barrier (its
-   slot free again, each lane's stack depth as before, cwait as before, spin 0) and takes g
-   again at the target under its old top barrier (prefer 0). Each step is the shortcut
-   take_group takes, and the pushing succeeds, when:
-   - the lanes of g are all that can run (the others wait at a barrier, a collective or a
-     convergence point), none of g & ~e is preferred, and the first live lane is one of them;
-   - the group's top barrier is not at the target (push_cbar would reuse it, its release
-     would let the lanes on onto it);
-   - a barrier slot is free and no lane of g has its stack full (push_cbar would fault).
-   Lanes' pcs, stack entries above their tops and free slots are read by nothing while the
-   group runs, so those are all the state there is: sim_warp_skip sets it. */
 /* Whether push_cbar would push a new convergence barrier for the lanes g: a slot free, no
    lane's stack full. */
 static int push_ok(const struct sim_warp *w, uint64_t g)
@@ -1172,6 +1159,20 @@ static int push_ok(const struct sim_warp *w, uint64_t g)
   return !(cstack_full(w) & g);
 }
 
+/* What an if without else leaves, run through by its lanes at once (sim_exec_run):
+   control() splits the group g at the bra (diverge: a new convergence barrier at the target,
+   e's lanes waiting there, the group g & ~e on at pc + 1 under it); the group's last
+   instruction before the target takes it there, where arrive_group releases the barrier (its
+   slot free again, each lane's stack depth as before, cwait as before, spin 0) and takes g
+   again at the target under its old top barrier (prefer 0). Each step is the shortcut
+   take_group takes, and the pushing succeeds, when:
+   - the lanes of g are all that can run (the others wait at a barrier, a collective or a
+     convergence point), none of g & ~e is preferred, and the first live lane is one of them;
+   - the group's top barrier is not at the target (push_cbar would reuse it, its release
+     would let the lanes on onto it);
+   - a barrier slot is free and no lane of g has its stack full (push_cbar would fault).
+   Lanes' pcs, stack entries above their tops and free slots are read by nothing while the
+   group runs, so those are all the state there is: sim_warp_skip sets it. */
 int sim_warp_skip_ok(const struct sim_warp *w, uint64_t e, uint32_t target)
 {
   const uint64_t g = w->gmask, lo = g & ~e;

@@ -45,14 +45,17 @@ __attribute__((target("avx2"))) static inline uint32_t or_lanes32(__m256i v)
   return (uint32_t)_mm_cvtsi128_si32(x);
 }
 
+static unsigned bank_sorted32_avx2(const __m256i *w);
+
 /* shared_cost's count for a full 32-lane warp of one word a lane (addresses addr, up to 4
-   bytes each) whose words lie in at most BANK_ROWS rows of 32 (word / 32), with AVX2, eight
-   lanes a vector: the most distinct words in one bank. A row's words sit one in each bank
-   (bank = word % 32), so a row has a mask of the banks its lanes use (one bit for the lanes
-   of a broadcast), and a bank's distinct words are the rows whose masks have its bit; those
-   are counted for all 32 banks at once, in bit-sliced counters (bit k of every bank's count
-   in cnt[k]), a row's mask added as one number to all of them. Returns 0 (nothing counted)
-   when the words span more rows, or a word is past 32 bits. */
+   bytes each) whose words are below 2^32, with AVX2, eight lanes a vector: the most distinct
+   words in one bank. Words in at most BANK_ROWS rows of 32 (word / 32): a row's words sit one
+   in each bank (bank = word % 32), so a row has a mask of the banks its lanes use (one bit
+   for the lanes of a broadcast), and a bank's distinct words are the rows whose masks have
+   its bit; those are counted for all 32 banks at once, in bit-sliced counters (bit k of every
+   bank's count in cnt[k]), a row's mask added as one number to all of them. Words in more
+   rows (a column of a tile wrapped around, a hash's): bank_sorted32_avx2. Returns 0 (nothing
+   counted) when a word is past 32 bits. */
 #define BANK_ROWS 8u
 __attribute__((target("avx2"), noinline)) static unsigned bank_rows_avx2(const uint64_t *addr)
 {
@@ -76,7 +79,7 @@ __attribute__((target("avx2"), noinline)) static unsigned bank_rows_avx2(const u
     return 1;                     /* within 32 words: each word in a bank of its own */
   const uint32_t row0 = lo >> 5, rows = (hi >> 5) - row0 + 1;
   if (rows > BANK_ROWS)
-    return 0;
+    return bank_sorted32_avx2(w);
   __m256i rel[4], bit[4];
   const __m256i r0 = _mm256_set1_epi32((int)row0), b31 = _mm256_set1_epi32(31),
                 one = _mm256_set1_epi32(1);
@@ -184,6 +187,91 @@ __attribute__((target("avx2"))) static inline void sort32_vec(__m256i *v)
   v[1] = sort_clean8(_mm256_max_epu32(l0, l1));
   v[2] = sort_clean8(_mm256_min_epu32(h0, h1));
   v[3] = sort_clean8(_mm256_max_epu32(h0, h1));
+}
+
+/* bank_rows_avx2's count for 32 words w (four vectors of eight) in any rows: 1 when every
+   bank has a word (then one each: a row's worth of banks however the words lie); else each
+   word as its bank above its row (the word rotated right by 5 bits: one key a word, the keys
+   of a bank together), the keys sorted, and the most distinct keys between two of the sorted
+   places where the bank changes. */
+__attribute__((target("avx2"))) static unsigned bank_sorted32_avx2(const __m256i *w)
+{
+  const __m256i one = _mm256_set1_epi32(1), b31 = _mm256_set1_epi32(31);
+  __m256i v[4], used = _mm256_setzero_si256();
+  for (int k = 0; k < 4; k++) {
+    used = _mm256_or_si256(used, _mm256_sllv_epi32(one, _mm256_and_si256(w[k], b31)));
+    v[k] = _mm256_or_si256(_mm256_srli_epi32(w[k], 5), _mm256_slli_epi32(w[k], 27));
+  }
+  if (or_lanes32(used) == 0xffffffffu)
+    return 1;
+  sort32_vec(v);
+  uint32_t buf[33];                      /* buf[1 + i]: the i-th; buf[0] unlike the first in
+                                            every bit, so it starts a word and a bank */
+  for (int k = 0; k < 4; k++)
+    _mm256_storeu_si256((__m256i *)(buf + 1 + 8 * k), v[k]);
+  buf[0] = ~buf[1];
+  uint32_t same = 0, same_bank = 0;
+  for (int k = 0; k < 4; k++) {
+    const __m256i prev = _mm256_loadu_si256((const __m256i *)(buf + 8 * k));
+    same |= (uint32_t)_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(v[k], prev)))
+            << (8 * k);
+    same_bank |= (uint32_t)_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(
+                   _mm256_srli_epi32(v[k], 27), _mm256_srli_epi32(prev, 27)))) << (8 * k);
+  }
+  /* the banks from the last down: each one's distinct words, those above its first place */
+  uint64_t words = ~same, banks = ~same_bank;
+  unsigned most = 0;
+  while (banks) {
+    const unsigned first = 31u - (unsigned)__builtin_clz((uint32_t)banks);
+    const unsigned n = (unsigned)__builtin_popcountll(words >> first);
+    most = n > most ? n : most;
+    words &= (1ull << first) - 1;
+    banks &= (1ull << first) - 1;
+  }
+  return most;
+}
+
+/* shared_cost's count for a full 32-lane warp of 8 or 16 bytes a lane (addresses addr),
+   served a group of 32 / (size / 4) lanes at a time: each group's words (the word of its
+   lanes' addresses and the ones after it, 32 in all) through bank_sorted32_avx2, the
+   groups' counts summed. Returns 0 (nothing counted) when a word would be past 32 bits. */
+__attribute__((target("avx2"))) static unsigned bank_wide_avx2(const uint64_t *addr,
+                                                               uint32_t size)
+{
+  __m256i base[4], high = _mm256_setzero_si256();
+  for (unsigned k = 0; k < 4; k++) {
+    const __m256i a = _mm256_srli_epi64(_mm256_loadu_si256((const __m256i *)(addr + 8 * k)), 2),
+                  b = _mm256_srli_epi64(_mm256_loadu_si256((const __m256i *)(addr + 8 * k + 4)),
+                                        2);
+    /* (a word's last of a lane below 2^32: its first below 2^32 - 4) */
+    high = _mm256_or_si256(high, _mm256_or_si256(
+             _mm256_srli_epi64(_mm256_add_epi64(a, _mm256_set1_epi64x(4)), 32),
+             _mm256_srli_epi64(_mm256_add_epi64(b, _mm256_set1_epi64x(4)), 32)));
+    const __m256 lo = _mm256_shuffle_ps(_mm256_castsi256_ps(a), _mm256_castsi256_ps(b),
+                                        _MM_SHUFFLE(2, 0, 2, 0));
+    base[k] = _mm256_permute4x64_epi64(_mm256_castps_si256(lo), _MM_SHUFFLE(3, 1, 2, 0));
+  }
+  if (!_mm256_testz_si256(high, high))
+    return 0;
+  unsigned wf = 0;
+  __m256i w[4];
+  if (size == 16) {                      /* quarter-warps: 8 lanes of 4 words */
+    for (unsigned g = 0; g < 4; g++) {
+      for (int k = 0; k < 4; k++)
+        w[k] = _mm256_add_epi32(base[g], _mm256_set1_epi32(k));
+      wf += bank_sorted32_avx2(w);
+    }
+  } else {                               /* half-warps: 16 lanes of 2 words */
+    for (unsigned g = 0; g < 2; g++) {
+      const __m256i one = _mm256_set1_epi32(1);
+      w[0] = base[2 * g];
+      w[1] = _mm256_add_epi32(base[2 * g], one);
+      w[2] = base[2 * g + 1];
+      w[3] = _mm256_add_epi32(base[2 * g + 1], one);
+      wf += bank_sorted32_avx2(w);
+    }
+  }
+  return wf;
 }
 
 __attribute__((target("avx2"))) static int sort32_avx2(uint64_t *v, unsigned n)
@@ -754,8 +842,8 @@ static void shared_cost(struct sim_inst_stats *st, const uint64_t *addr, uint64_
       return;
     }
 #ifdef SIM_X86
-    /* any other full warp whose words lie in a few rows of 32 (a tile's rows, half-warps
-       reading one word each, pairs of lanes on one word) */
+    /* any other full warp whose words are below 2^32 (a tile's rows, half-warps reading one
+       word each, pairs of lanes on one word, a column wrapped around) */
     unsigned rounds = sim_cpu_avx2 && sim_stats_shortcuts ? bank_rows_avx2(addr) : 0;
     if (rounds) {
       st->s_wavefronts += rounds;
@@ -779,6 +867,17 @@ static void shared_cost(struct sim_inst_stats *st, const uint64_t *addr, uint64_
       st->s_req++;
       return;
     }
+#ifdef SIM_X86
+    /* a full warp of 8 or 16 bytes a lane (float2, float4): its groups' words sorted */
+    unsigned wf;
+    if ((size == 8 || size == 16) && W == 32 && m == 0xffffffffull && sim_cpu_avx2 &&
+        sim_stats_shortcuts && (wf = bank_wide_avx2(addr, size)) != 0) {
+      st->s_wavefronts += wf;
+      st->s_ideal += 32 / group;
+      st->s_req++;
+      return;
+    }
+#endif
   }
   for (unsigned g0 = 0; g0 < W; g0 += group) {
     uint64_t gm = m & (group >= 64 ? ~0ull : ((1ull << group) - 1) << g0);
@@ -923,7 +1022,7 @@ void sim_stats_shared_full(struct sim_block *b, uint32_t pc, const uint64_t *add
   else if (sim_cpu_avx2 && sim_stats_shortcuts) {
     /* no constant step (a tile's two rows of a 16-wide block, a histogram's bins): the count
        of bank_rows_avx2, which shared_cost reaches after its step test; it counts any shape
-       in its rows exactly, a constant step's too */
+       of words below 2^32 exactly, a constant step's too */
     wf = bank_rows_avx2(addr);
   }
 #endif

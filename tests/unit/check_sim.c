@@ -4514,15 +4514,17 @@ END_TEST
    drawn from 1 to 11 rows (past the 8 the masks take), with broadcasts (lanes sharing a word),
    pairs, half-warps, one lane far off, words at 2^32 (past what the masks take), two words a
    multiple of 32 apart, a span of just 32 words, lane 0 at a word's last byte and the others
-   32 k words on (less than 128 bytes apart for 1 and 2 bytes, two words of one bank), and
-   sizes of 1, 2 and 4 bytes; each also through a full warp's entry, sim_stats_shared_full,
-   which counts by rows first, its span unknown and known. */
+   32 k words on (less than 128 bytes apart for 1 and 2 bytes, two words of one bank); and
+   past the rows (the sorted count): words of one bank many rows apart, a tile's column
+   wrapped around (33 rows of 32, lanes 32 words apart), words anywhere in 2^20, and just
+   below 2^32; sizes of 1, 2 and 4 bytes; each also through a full warp's entry,
+   sim_stats_shared_full, which counts by rows first, its span unknown and known. */
 START_TEST(test_shared_stats_rows)
 {
   uint64_t rng = 0xD1B54A32D192ED03ull;
   unsigned ncase = 0, nconf = 0, nbig = 0;
   for (unsigned rows = 1; rows <= 11; rows++)
-    for (unsigned shape = 0; shape < 9; shape++)
+    for (unsigned shape = 0; shape < 13; shape++)
       for (unsigned rep = 0; rep < 60; rep++) {
         uint64_t r = sim_order_next(&rng), addr[32];
         const unsigned size = 1u << (r % 3);
@@ -4538,7 +4540,11 @@ START_TEST(test_shared_stats_rows)
           case 5: w = w0 + x % (32 * rows); break;                         /* at 2^32 */
           case 6: w = w0 + (l & 1) * 32 * rows; break;                     /* 32 k apart */
           case 7: w = w0 + l + (l == 31) * (32 * rows - 30); break;        /* a span of 32 k */
-          default: w = w0 + (l > 0) * 32 * rows; break;                    /* lane 0 on its own */
+          case 8: w = w0 + (l > 0) * 32 * rows; break;                     /* lane 0 on its own */
+          case 9: w = w0 + 32 * (x % (rows * 37)); break;                  /* one bank */
+          case 10: w = w0 + (l * 32 + rows + rep) % (33 * 32); break;      /* a column */
+          case 11: w = (x >> 8) % (1u << 20); break;                       /* anywhere */
+          default: w = 0xffffffffull - x % (32 * rows * 40); break;        /* below 2^32 */
           }
           addr[l] = w * 4 + (shape == 8 ? (l ? 0 : 4 - size)
                                         : size < 4 ? (x >> 16) % (4 / size) * size : 0);
@@ -4562,6 +4568,66 @@ START_TEST(test_shared_stats_rows)
       }
   ck_assert_uint_gt(nconf, ncase / 2);             /* conflicts, not only conflict-free cases */
   ck_assert_uint_gt(nbig, ncase / 20);             /* busy banks, where the counters carry */
+}
+END_TEST
+
+/* The bank conflicts of full warps of 8 and 16 bytes a lane (float2, float4; sim_stats.c's
+   count of each half- or quarter-warp's words sorted, with AVX2) against the general
+   lane-by-lane count (sim_stats_shortcuts 0): lanes stepping by 1 to 33 elements, in a
+   tile's column wrapped around, anywhere in 2^20 words or in a few rows, in a few words
+   (lanes sharing an element: broadcasts within a group), half-warps on the same elements,
+   one address for all (the broadcast), off their alignment by a word (strided) or by any
+   number of words (anywhere: a lane's words then straddle two groups of banks, unlike its
+   neighbours'), and just below 2^32 words and across it (one lane whose last word is 2^32,
+   beside lanes on word 0: past what the sorted count takes). */
+START_TEST(test_shared_stats_wide)
+{
+  static const unsigned steps[] = {1, 2, 3, 4, 8, 16, 32, 33};
+  uint64_t rng = 0x8CB92BA72F3D8DD7ull;
+  unsigned ncase = 0, nconf = 0;
+  for (uint32_t size = 8; size <= 16; size *= 2)
+    for (unsigned shape = 0; shape < 18; shape++)
+      for (unsigned rep = 0; rep < 40; rep++) {
+        const uint64_t r = sim_order_next(&rng);
+        const uint64_t e0 = (r >> 8) % (1ull << 18), el = size / 4;   /* element, its words */
+        uint64_t addr[32];
+        for (unsigned l = 0; l < 32; l++) {
+          const uint64_t x = sim_order_next(&rng);
+          uint64_t e;
+          switch (shape) {
+          case 0: case 1: case 2: case 3: case 4: case 5: case 6: case 7:
+            e = e0 + (uint64_t)l * steps[shape]; break;                 /* a stride */
+          case 8: e = e0 + (l * 32 + rep) % (33 * 32) / el; break;       /* a column */
+          case 9: e = (x >> 8) % (1u << 18); break;                      /* anywhere */
+          case 10: e = e0 + x % 5; break;                                /* a few */
+          case 11: e = e0 + l % 16 * (1 + rep % 4); break;               /* half-warps alike */
+          case 12: e = e0; break;                                        /* one address */
+          case 13: e = e0 + l * (1 + rep % 8); break;                    /* off by a word */
+          case 14: e = (0xffffffffull - 40 * el - x % (64 * el)) / el; break;  /* below 2^32 */
+          case 15: e = l == rep % 32 ? (1ull << 32) / el - 1 : 0; break;  /* across it */
+          case 16: e = e0 + x % (16 + rep); break;                       /* a few rows */
+          default: e = (x >> 8) % (1u << 18); break;                     /* anywhere, off */
+          }
+          const uint64_t off = shape == 13 || (shape == 15 && l == rep % 32) ? 4
+                               : shape == 17 ? 4 * (x % el) : 0;
+          addr[l] = e * size + off;
+        }
+        struct sim_inst_stats st[4];
+        for (int sc = 0; sc < 4; sc++)
+          ck_assert_uint_eq(stats_access(sc, PTX_SP_SHARED, addr, 0xffffffffull, size, 0,
+                                         &st[sc]), st[sc].s_wavefronts);
+        for (int sc = 1; sc < 4; sc++)
+          ck_assert_msg(st[0].s_wavefronts == st[sc].s_wavefronts &&
+                        st[0].s_ideal == st[sc].s_ideal && st[0].s_req == st[sc].s_req,
+                        "size %u, shape %u, rep %u: %llu wavefronts (%llu ideal), way %d: "
+                        "%llu (%llu)", size, shape, rep, (unsigned long long)st[0].s_wavefronts,
+                        (unsigned long long)st[0].s_ideal, sc,
+                        (unsigned long long)st[sc].s_wavefronts,
+                        (unsigned long long)st[sc].s_ideal);
+        ncase++;
+        nconf += st[0].s_wavefronts > st[0].s_ideal;
+      }
+  ck_assert_uint_gt(nconf, ncase / 3);             /* conflicts, not only conflict-free cases */
 }
 END_TEST
 
@@ -10284,6 +10350,7 @@ Suite *suite_sim(void)
   tcase_add_test(t, test_fast_path_shared_wavefronts);
   tcase_add_test(t, test_shared_stats_affine);
   tcase_add_test(t, test_shared_stats_rows);
+  tcase_add_test(t, test_shared_stats_wide);
   tcase_add_test(t, test_trace_mem_ordered);
   tcase_add_test(t, test_sort_u64_matches_qsort);
   tcase_add_test(t, test_shared_part_bounds);

@@ -2661,7 +2661,7 @@ __attribute__((target("avx2"))) static int reads_words_avx2(const struct fctx *c
                 zero = _mm256_setzero_si256(), full = _mm256_set1_epi32(0xf),
                 warps = _mm256_set1_epi32(R_WARPS), many = _mm256_set1_epi32(R_MANY),
                 wv = _mm256_set1_epi32((int)c->wid), ws = _mm256_set1_epi32(c->ws);
-  uint32_t word[32], bad = 0, fresh = 0, added = 0;
+  uint32_t word[32], bad = 0, fresh = 0, added = 0, quiet = 0;
   uint8_t flags[32];
 #pragma GCC unroll 4
   for (unsigned k = 0; k < 4; k++) {
@@ -2669,12 +2669,14 @@ __attribute__((target("avx2"))) static int reads_words_avx2(const struct fctx *c
     _mm256_storeu_si256((__m256i *)(void *)(word + 8 * k), idx);
     const __m256i t = _mm256_add_epi32(_mm256_set1_epi32((int)(c->t0 + 8 * k)),
                                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-    if (c->initchk && !pending) {              /* a first read of an unwritten word */
-      const __m256i in = AND(AND(G8(S->init, idx), full), EQ(G32(S->iep, idx), base));
-      bad |= BITS(EQ(in, zero)) << (8 * k);
+    __m256i uninit = zero;                     /* (init has no byte of the word) */
+    if (c->initchk) {
+      uninit = EQ(AND(AND(G8(S->init, idx), full), EQ(G32(S->iep, idx), base)), zero);
+      if (!pending)                            /* a first read of an unwritten word */
+        bad |= BITS(uninit) << (8 * k);
     }
-    const __m256i wt = G16(S->wtid, idx);      /* read-after-write */
-    const __m256i raw = AND(AND(EQ(G32(S->wep, idx), E), NOT(EQ(wt, t))),
+    const __m256i wt = G16(S->wtid, idx), wE = EQ(G32(S->wep, idx), E);   /* read-after-write */
+    const __m256i raw = AND(AND(wE, NOT(EQ(wt, t))),
                             AND(NOT(EQ(AND(G8(S->wbytes, idx), full), zero)),
                                 OR(NOT(EQ(_mm256_srli_epi32(wt, 5), wv)),
                                    EQ(G16(S->wsync, idx), ws))));
@@ -2690,6 +2692,10 @@ __attribute__((target("avx2"))) static int reads_words_avx2(const struct fctx *c
     const __m256i nf = OR(fl, OR(AND(c1, OR(many, AND(NOT(rown), warps))), AND(c2, warps)));
     fresh |= BITS(ns) << (8 * k);
     added |= BITS(OR(c1, c2)) << (8 * k);
+    /* quiet once read (mark_quiet): many warps' reads, init has a byte (the summary then
+       has all four bytes: this read's); a word written in the epoch may be marked too, as
+       no test takes it as quiet (lanes_quiet, reads_uniform: wep is not the epoch) */
+    quiet |= BITS(AND(NOT(EQ(AND(nf, warps), zero)), NOT(uninit))) << (8 * k);
     const __m128i f16 = _mm_packus_epi32(_mm256_castsi256_si128(nf),
                                          _mm256_extracti128_si256(nf, 1));
     _mm_storel_epi64((__m128i *)(void *)(flags + 8 * k), _mm_packus_epi16(f16, f16));
@@ -2724,6 +2730,8 @@ __attribute__((target("avx2"))) static int reads_words_avx2(const struct fctx *c
     rflags[i] = flags[l];
     rbytes[i] |= 0xf;
   }
+  for (uint32_t q = quiet & ~fresh; q; q &= q - 1)      /* (a read here is racy) */
+    S->qep[word[__builtin_ctz(q)]] = E1;
   return 1;
 }
 
@@ -2821,6 +2829,96 @@ __attribute__((target("avx2"))) static int writes_words_avx2(const struct fctx *
 #undef BITS
 #endif
 
+static int reads_other(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t e,
+                       const uint64_t *off, uint32_t size, int vol, int64_t stride);
+
+/* Whether all 32 offsets at off are multiples of size (a power of two). */
+static inline int lanes_aligned(const uint64_t *off, uint32_t size)
+{
+  uint64_t any = 0;
+  for (unsigned l = 0; l < 32; l++)
+    any |= off[l];
+  return !(any & (size - 1));
+}
+
+#ifdef SIM_X86
+/* words_silent's look at all 32 words, eight a gather. */
+__attribute__((target("avx2"))) static int words_silent_avx2(const struct shadow *S,
+                                                             const uint64_t *off, uint32_t E,
+                                                             uint32_t base, int racy, int init)
+{
+  const __m256i Ev = _mm256_set1_epi32((int)E), Bv = _mm256_set1_epi32((int)base),
+                zero = _mm256_setzero_si256(), full = _mm256_set1_epi32(0xf);
+  __m256i bad = zero;
+#pragma GCC unroll 4
+  for (unsigned k = 0; k < 4; k++) {
+    const __m256i idx = _mm256_srli_epi32(sim_lo32x8(off + 8 * k), 2);
+    if (racy)
+      bad = _mm256_or_si256(bad, _mm256_cmpeq_epi32(
+              _mm256_i32gather_epi32((const int *)(const void *)S->wep, idx, 4), Ev));
+    if (init) {
+      const __m256i ie = _mm256_i32gather_epi32((const int *)(const void *)S->iep, idx, 4);
+      const __m256i in = _mm256_and_si256(
+          _mm256_i32gather_epi32((const int *)(const void *)S->init, idx, 1), full);
+      bad = _mm256_or_si256(bad, _mm256_or_si256(_mm256_xor_si256(ie, Bv),
+                                                 _mm256_cmpeq_epi32(in, zero)));
+    }
+  }
+  return _mm256_testz_si256(bad, bad);
+}
+#endif
+
+/* Whether shadow_word's checks of a read of the aligned words at off[0..31] all stay silent:
+   no word written in the epoch (racy: no read-after-write), and every word written in the
+   block (init: no uninitialised read). */
+static int words_silent(const struct sim_block *b, const uint64_t *off, int racy, int init)
+{
+  const struct shadow *S = &b->race->sh;
+  const uint32_t E = b->race_ep, base = b->race_base;
+#ifdef SIM_X86
+  if (sim_cpu_avx2)
+    return words_silent_avx2(S, off, E, base, racy, init);
+#endif
+  for (unsigned l = 0; l < 32; l++) {
+    const uint32_t i = (uint32_t)off[l] >> 2;
+    if ((racy && S->wep[i] == E) || (init && (S->iep[i] != base || !(S->init[i] & 0xf))))
+      return 0;
+  }
+  return 1;
+}
+
+/* A full 32-lane warp's aligned reads of 8 or 16 bytes a lane (float2, float4): each lane's
+   k-th word, k = 0, 1, ..., as a read of 32 words (reads_other's, with its shortcuts) while
+   their checks stay silent (words_silent), then the rest lane by lane as access_one would.
+   Either way every word sees its lanes' reads in lane order (a lane's aligned words are all
+   or none of another lane's), and no report came before the words left to the lanes, so the
+   shadow ends as access_one's lane by lane leaves it. Returns 0. */
+static __attribute__((noinline)) int reads_wide(struct sim_block *b, struct sim_warp *w,
+                                                uint32_t pc, const uint64_t *off, uint32_t size,
+                                                int vol, int64_t stride)
+{
+  const uint32_t nc = b->cfg->nocheck;
+  const int racy = !(vol || (nc & SIM_NOCHECK_RACE)), initchk = !(nc & SIM_NOCHECK_INIT);
+  uint64_t part[32];
+  uint32_t k = 0;
+  for (; k < size; k += 4) {
+    for (unsigned l = 0; l < 32; l++)
+      part[l] = off[l] + k;
+    if (!words_silent(b, part, racy, initchk && !b->un_pending))
+      break;
+    reads_other(b, w, pc, 0xffffffffull, part, 4, vol, stride);
+  }
+  if (k == size)
+    return 0;
+  struct actx c;
+  actx_init(&c, b, w, pc, SIM_ACC_READ, vol);
+  for (unsigned l = 0; l < 32; l++)
+    for (uint32_t a = (uint32_t)off[l] + k; a < (uint32_t)off[l] + size; a += 4)
+      if (shadow_word(&c, l, a, 0, 0xf, size, SIM_ACC_READ, 0))
+        break;
+  return 0;
+}
+
 /* sim_race_shared_reads for any access but reads_lanes's. */
 static __attribute__((noinline)) int reads_other(struct sim_block *b, struct sim_warp *w,
                                                  uint32_t pc, uint64_t e, const uint64_t *off,
@@ -2829,6 +2927,9 @@ static __attribute__((noinline)) int reads_other(struct sim_block *b, struct sim
   if (stride == 0 && e == 0xffffffffull && (size == 4 || size == 8 || size == 16) &&
       !(off[0] & (size - 1)) && words_unwritten(b, (uint32_t)off[0] >> 2, size / 4))
     return reads_uniform(b, w, pc, (uint32_t)off[0], size, vol);
+  if ((size == 8 || size == 16) && e == 0xffffffffull && b->W == 32 && sim_race_lane_shortcuts &&
+      lanes_aligned(off, size))
+    return reads_wide(b, w, pc, off, size, vol, stride);
   uint32_t fresh = 0;                          /* lanes whose word needs a new summary only */
   uint32_t quiet = 0;                          /* lanes whose read changes nothing */
   if (size == 4 && e == 0xffffffffull && !vol && !(b->cfg->nocheck & SIM_NOCHECK_RACE)) {

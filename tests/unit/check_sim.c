@@ -6841,6 +6841,90 @@ START_TEST(test_shared_reads_quiet_match_lanes)
 }
 END_TEST
 
+/* sim_race_shared_reads of a full warp's float2 and float4 (a word of every lane's at a time
+   while their checks stay silent, then lane by lane; the words marked quiet once many warps
+   read them) against its lane loop (sim_race_lane_shortcuts 0): random programs of three
+   warps over 128 words of shared memory, each step a read of 8 or 16 bytes a lane at an
+   element of one of seven shapes (its own, a neighbour's, the next warp's, one for four
+   lanes, one for all, a hash of the lane, one of 16), a word write (its own, or another's,
+   by all lanes or half of them) or a barrier; half of them with every word written first,
+   the rest reading words never written (the uninitialised read of the first such word, as
+   the lane loop finds it). Must report the same fault, to the message, and leave the same
+   values and counters. */
+START_TEST(test_shared_wide_reads_match_lanes)
+{
+  static const char *const shape[7] = {
+    "  mov.u32 %r2, %r1;\n",                             /* its own */
+    "  add.u32 %r2, %r1, 1;\n",                          /* a neighbour's */
+    "  add.u32 %r2, %r1, 32;\n",                         /* the next warp's */
+    "  shr.u32 %r2, %r1, 2;\n",                          /* one for four lanes */
+    "  mov.u32 %r2, 3;\n",                               /* one for all */
+    "  mul.lo.u32 %r2, %r1, 7;\n",                       /* a hash */
+    "  and.b32 %r2, %r1, 15;\n",                         /* one of 16 */
+  };
+  uint64_t rng = 0x3C6EF372FE94F82Bull;
+#define SW_NEXT() rng_next(&rng)
+  unsigned races = 0, clean = 0, uninit = 0;
+  static char k[16384];
+  quiet_begin();
+  for (int trial = 0; trial < 300; trial++) {
+    const int first = trial % 2;                      /* every word written, then a barrier */
+    size_t n = (size_t)snprintf(k, sizeof k,
+      HDR
+      ".visible .entry sw(.param .u64 out)\n{\n"
+      "  .reg .pred %%p<2>;\n  .reg .b32 %%r<8>;\n  .reg .b64 %%rd<4>;\n"
+      "  .reg .f32 %%f<8>;\n  .shared .align 16 .b8 s[512];\n"
+      "  mov.u32 %%r1, %%tid.x;\n  mov.u32 %%r5, s;\n  mov.f32 %%f2, 0f00000000;\n"
+      "  and.b32 %%r7, %%r1, 31;\n  setp.lt.u32 %%p1, %%r7, 16;\n"
+      "  shl.b32 %%r6, %%r1, 2;\n  add.u32 %%r6, %%r5, %%r6;\n%s",
+      first ? "  .loc 1 9 3\n  st.shared.u32 [%r6], %r1;\n"
+              "  add.u32 %r7, %r6, 384;\n  setp.lt.u32 %p1, %r1, 32;\n"
+              "  @%p1 st.shared.u32 [%r7], %r1;\n  bar.sync 0;\n" : "");
+    for (int step = 0; step < 10; step++) {
+      const uint32_t kind = SW_NEXT() % 12;
+      if (kind < 7) {                                 /* a read of 8 or 16 bytes */
+        const int v4 = SW_NEXT() % 2;
+        n += (size_t)snprintf(k + n, sizeof k - n,
+                              "%s  and.b32 %%r2, %%r2, %d;\n  shl.b32 %%r2, %%r2, %d;\n"
+                              "  add.u32 %%r3, %%r5, %%r2;\n  .loc 1 %d 3\n"
+                              "  ld.shared.%s, [%%r3];\n  add.f32 %%f2, %%f2, %%f4;\n"
+                              "  add.f32 %%f2, %%f2, %%f5;\n",
+                              shape[SW_NEXT() % 7], v4 ? 31 : 63, v4 ? 4 : 3, 10 + step,
+                              v4 ? "v4.f32 {%f4, %f5, %f6, %f7}" : "v2.f32 {%f4, %f5}");
+      } else if (kind < 9) {                          /* a write: its own word, or another's */
+        const uint32_t off = SW_NEXT() % 3 == 0 ? 4 * (SW_NEXT() % 64) : 0;
+        n += (size_t)snprintf(k + n, sizeof k - n,
+                              "  add.u32 %%r4, %%r1, %u;\n  and.b32 %%r4, %%r4, 127;\n"
+                              "  shl.b32 %%r4, %%r4, 2;\n  add.u32 %%r4, %%r5, %%r4;\n"
+                              "  .loc 1 %d 3\n  %sst.shared.f32 [%%r4], %%f2;\n", off / 4,
+                              10 + step, off ? "" : SW_NEXT() % 2 ? "@%p1 " : "");
+      } else {
+        n += (size_t)snprintf(k + n, sizeof k - n, "  %s\n",
+                              kind == 9 ? "bar.warp.sync -1;" : "bar.sync 0;");
+      }
+    }
+    snprintf(k + n, sizeof k - n,
+             "  ld.param.u64 %%rd1, [out];\n  mul.wide.u32 %%rd2, %%r1, 4;\n"
+             "  add.s64 %%rd3, %%rd1, %%rd2;\n  st.global.f32 [%%rd3], %%f2;\n"
+             "  ret;\n}\n.file 1 \"/lab/sw.cu\"\n");
+    struct sim_result r[2];
+    float got[2][96];
+    struct sim_launch c = {.grid = {1, 1, 1}, .block = {96, 1, 1}, .sched = SIM_SCHED_ITS,
+                           .workers = 1, .reverse = trial % 4 == 3,
+                           .order_seed = trial % 4 == 1 ? 1000u + (unsigned)trial : 0};
+    run_switched(k, "sw", &c, &sim_race_lane_shortcuts, r, got[0], got[1], sizeof got[0]);
+    if (r[1].fault.kind == SIM_FK_UNINIT)
+      uninit++;
+    same_race_runs(r, got[0], got[1], sizeof got[0], &races, &clean);
+  }
+#undef SW_NEXT
+  quiet_end(500);
+  ck_assert_uint_gt(races, 20);
+  ck_assert_uint_gt(clean, 20);
+  ck_assert_uint_gt(uninit, 5);
+}
+END_TEST
+
 /* sim_race_shared_atomics's test of a warp whose words are all written already (nothing to
    record: a histogram's bins) against its lane loop (sim_race_lane_shortcuts 0): random
    programs of three warps over 128 words of shared memory, each step a 32-bit atomic add by
@@ -10444,6 +10528,7 @@ Suite *suite_sim(void)
   tcase_add_test(t, test_race_fill_skip_matches_fill);
   tcase_add_test(t, test_global_lines_new_match_line_store);
   tcase_add_test(t, test_shared_reads_quiet_match_lanes);
+  tcase_add_test(t, test_shared_wide_reads_match_lanes);
   tcase_add_test(t, test_shared_atomics_quiet_match_lanes);
   tcase_add_test(t, test_shared_reads_sequences_match_lanes);
   tcase_add_test(t, test_shared_reads_join_bytes);

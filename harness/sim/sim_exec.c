@@ -4014,6 +4014,11 @@ static __attribute__((noinline)) int run_shared_vec(struct sim_block *b, struct 
   } else {
     const uint64_t *sv[4];
     store_srcs(w, v, n, sv);
+    if (b->race && sim_race_shared_stores_wide(b, w, pc, av, size, n, vol, sv)) {
+      b->writes++;
+      sim_stats_mem(b, pc, PTX_SP_SHARED, av, SIM_FULL32, acc, 0);
+      return 1;
+    }
     for (unsigned l = 0; l < 32; l++) {
       uint8_t *p = b->smem + av[l];
       if (b->race && sim_race_access(b, w, pc, l, (uint32_t)av[l], acc, SIM_ACC_WRITE, vol,

@@ -1201,6 +1201,15 @@ int sim_race_shared_reads(struct sim_block *b, struct sim_warp *w, uint32_t pc, 
 int sim_race_shared_stores(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t e,
                            const uint64_t *off, uint32_t size, int vol, const uint64_t *val,
                            int64_t stride);
+/* A full 32-lane warp's store of n elements of size bytes a lane (a float2, a float4: element
+   k's value val[k][l]) at shared offset off[l] (a multiple of size * n, 16 bytes at most: the
+   caller checked), as sim_race_access checks and records each lane's (same: its bytes there
+   already hold all n elements) in lane order, each just before its store; where a check
+   could report (a word read in the epoch, or written in it by another thread) it returns 0,
+   nothing done, else 1, all stored. */
+int sim_race_shared_stores_wide(struct sim_block *b, struct sim_warp *w, uint32_t pc,
+                                const uint64_t *off, uint32_t size, unsigned n, int vol,
+                                const uint64_t *const *val);
 /* The lanes of e store val[l]'s low size bytes (size <= 8) at global address addr[l], host
    byte host + (addr[l] - host_base), in lane order, each checked by sim_race_global just before it is done.
    Returns 0, or -1 when b has faulted (that lane and the lanes after it not stored). */

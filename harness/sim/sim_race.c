@@ -3113,6 +3113,167 @@ int sim_race_shared_stores(struct sim_block *b, struct sim_warp *w, uint32_t pc,
   return stores_other(b, w, pc, e, off, size, vol, val, stride);
 }
 
+#ifdef SIM_X86
+/* sim_race_shared_stores_wide's racy case with vectors, a lane's nw words (2 or 4: a
+   constant where it is inlined) at a time: the checks of all lanes first (0, nothing done,
+   when one could report), then each lane's record and store. A lane whose bytes already
+   hold its elements, some of its words' init full and some not, goes word by word. */
+__attribute__((target("avx2"), always_inline)) static inline int
+stores_wide_avx2(const struct shadow *S, uint8_t *smem, const uint64_t *off, uint32_t size,
+                 unsigned n, const uint64_t *const *val, uint32_t nw, uint32_t E, uint32_t base,
+                 uint32_t pc, uint16_t t0, uint16_t ws)
+{
+  const uint32_t *restrict rep = S->rep;
+  uint32_t *restrict wep = S->wep, *restrict wpc = S->wpc, *restrict iep = S->iep;
+  uint16_t *restrict wtid = S->wtid, *restrict wsync = S->wsync;
+  uint8_t *restrict wbytes = S->wbytes, *restrict init = S->init;
+  const unsigned lanes = (1u << nw) - 1;       /* movemask_ps bits of the words */
+  const __m128i Ev = _mm_set1_epi32((int)E), Bv = _mm_set1_epi32((int)base);
+#define LD(p) (nw == 4 ? _mm_loadu_si128((const __m128i *)(const void *)(p)) \
+                       : _mm_loadl_epi64((const __m128i *)(const void *)(p)))
+#define BITS4(x) ((unsigned)_mm_movemask_ps(_mm_castsi128_ps(x)) & lanes)
+  for (unsigned l = 0; l < 32; l++) {
+    const uint32_t i = (uint32_t)off[l] >> 2;
+    uint64_t t4;                                 /* the words' writer threads, 16 bits each */
+    memcpy(&t4, wtid + i, 2 * nw);
+    const __m128i wt = _mm_cvtepu16_epi32(_mm_cvtsi64_si128((long long)t4));
+    const __m128i bad = _mm_or_si128(_mm_cmpeq_epi32(LD(rep + i), Ev),
+                                     _mm_andnot_si128(_mm_cmpeq_epi32(wt, _mm_set1_epi32(t0 + l)),
+                                                      _mm_cmpeq_epi32(LD(wep + i), Ev)));
+    if (BITS4(bad))
+      return 0;
+  }
+  const uint64_t t4s = 0x0001000100010001ull, ws4 = ws * t4s;
+  const uint32_t f4 = 0x0f0f0f0fu;
+  for (unsigned l = 0; l < 32; l++) {
+    uint8_t *p = smem + off[l];
+    const uint32_t i = (uint32_t)off[l] >> 2;
+    __m128i v;                                   /* the lane's bytes to store */
+    if (size == 4)
+      v = n == 4 ? _mm_setr_epi32((int)val[0][l], (int)val[1][l], (int)val[2][l], (int)val[3][l])
+                 : _mm_setr_epi32((int)val[0][l], (int)val[1][l], 0, 0);
+    else
+      v = n == 2 ? _mm_set_epi64x((long long)val[1][l], (long long)val[0][l])
+                 : _mm_set_epi64x(0, (long long)val[0][l]);
+    const int same = BITS4(_mm_cmpeq_epi32(LD(p), v)) == lanes;
+    if (same) {
+      uint32_t in4;
+      memcpy(&in4, init + i, 4);
+      const unsigned ok = BITS4(_mm_cmpeq_epi32(LD(iep + i), Bv));
+      unsigned full = 0;
+      for (unsigned k = 0; k < nw; k++)
+        full |= ((ok >> k & 1) && (in4 >> (8 * k) & 0xf) == 0xf) << k;
+      if (full == lanes)
+        continue;                  /* it changes nothing anyone could see (bytes as they are) */
+      for (unsigned k = 0; k < nw; k++) {
+        if (full >> k & 1)
+          continue;
+        wep[i + k] = E;
+        wtid[i + k] = (uint16_t)(t0 + l);
+        wpc[i + k] = pc;
+        wsync[i + k] = ws;
+        wbytes[i + k] = 0xf;
+        init[i + k] = 0xf;
+        iep[i + k] = base;
+      }
+      continue;
+    }
+    const uint64_t tl = (uint16_t)(t0 + l) * t4s;
+    if (nw == 4) {
+      _mm_storeu_si128((__m128i *)(void *)(wep + i), Ev);
+      _mm_storeu_si128((__m128i *)(void *)(wpc + i), _mm_set1_epi32((int)pc));
+      _mm_storeu_si128((__m128i *)(void *)(iep + i), Bv);
+      _mm_storeu_si128((__m128i *)(void *)p, v);
+    } else {
+      _mm_storel_epi64((__m128i *)(void *)(wep + i), Ev);
+      _mm_storel_epi64((__m128i *)(void *)(wpc + i), _mm_set1_epi32((int)pc));
+      _mm_storel_epi64((__m128i *)(void *)(iep + i), Bv);
+      _mm_storel_epi64((__m128i *)(void *)p, v);
+    }
+    memcpy(wtid + i, &tl, 2 * nw);
+    memcpy(wsync + i, &ws4, 2 * nw);
+    memcpy(wbytes + i, &f4, nw);
+    memcpy(init + i, &f4, nw);
+  }
+#undef LD
+#undef BITS4
+  return 1;
+}
+
+__attribute__((target("avx2"), noinline)) static int
+stores_wide4_avx2(const struct shadow *S, uint8_t *smem, const uint64_t *off, uint32_t size,
+                  unsigned n, const uint64_t *const *val, uint32_t E, uint32_t base, uint32_t pc,
+                  uint16_t t0, uint16_t ws)
+{
+  return stores_wide_avx2(S, smem, off, size, n, val, 4, E, base, pc, t0, ws);
+}
+
+__attribute__((target("avx2"), noinline)) static int
+stores_wide2_avx2(const struct shadow *S, uint8_t *smem, const uint64_t *off, uint32_t size,
+                  unsigned n, const uint64_t *const *val, uint32_t E, uint32_t base, uint32_t pc,
+                  uint16_t t0, uint16_t ws)
+{
+  return stores_wide_avx2(S, smem, off, size, n, val, 2, E, base, pc, t0, ws);
+}
+#endif
+
+int sim_race_shared_stores_wide(struct sim_block *b, struct sim_warp *w, uint32_t pc,
+                                const uint64_t *off, uint32_t size, unsigned n, int vol,
+                                const uint64_t *const *val)
+{
+  const uint32_t nc = b->cfg->nocheck, acc = size * n, E = b->race_ep, base = b->race_base;
+  const int racy = !(vol || (nc & SIM_NOCHECK_RACE));
+  const uint16_t t0 = (uint16_t)(w->id * b->W), ws = (uint16_t)w->wsync;
+  if (!sim_race_lane_shortcuts || b->W != 32 || acc > 16 || (acc & 3) ||
+      (size != 4 && size != 8))
+    return 0;
+  const struct shadow *S = &b->race->sh;
+  const uint32_t *restrict rep = S->rep;
+  uint32_t *restrict wep = S->wep, *restrict wpc = S->wpc, *restrict iep = S->iep;
+  uint16_t *restrict wtid = S->wtid, *restrict wsync = S->wsync;
+  uint8_t *restrict wbytes = S->wbytes, *restrict init = S->init;
+  const uint32_t nw = acc / 4;
+#ifdef SIM_X86
+  if (racy && sim_cpu_avx2 && (nw == 4 || nw == 2))
+    return (nw == 4 ? stores_wide4_avx2 : stores_wide2_avx2)(S, b->smem, off, size, n, val, E,
+                                                             base, pc, t0, ws);
+#endif
+  if (racy)                        /* no word read in the epoch, none another thread's write */
+    for (unsigned l = 0; l < 32; l++)
+      for (uint32_t i = (uint32_t)off[l] >> 2, e = i + nw; i < e; i++)
+        if (rep[i] == E || (wep[i] == E && wtid[i] != (uint16_t)(t0 + l)))
+          return 0;
+  uint8_t *smem = b->smem;
+  for (unsigned l = 0; l < 32; l++) {
+    uint8_t *p = smem + off[l];
+    int same = 1;
+    for (unsigned k = 0; k < n; k++)
+      same &= size == 4 ? bytes_load(p + 4 * k, 4) == (uint32_t)val[k][l]
+                        : bytes_load(p + 8 * k, 8) == val[k][l];
+    for (uint32_t i = (uint32_t)off[l] >> 2, e = i + nw; i < e; i++) {
+      const uint8_t in = iep[i] == base ? init[i] : 0;
+      if (racy && same && (in & 0xf) == 0xf)
+        continue;                  /* it changes nothing anyone could see */
+      if (racy) {
+        wep[i] = E;
+        wtid[i] = (uint16_t)(t0 + l);
+        wpc[i] = pc;
+        wsync[i] = ws;
+        wbytes[i] = 0xf;
+      }
+      init[i] = in | 0xf;
+      iep[i] = base;
+    }
+    for (unsigned k = 0; k < n; k++) {
+      if (size == 4)
+        bytes_store(p + 4 * k, 4, val[k][l]);
+      else
+        bytes_store(p + 8 * k, 8, val[k][l]);
+    }
+  }
+  return 1;
+}
+
 /* ---- asynchronous copies ---- */
 
 int sim_race_async_land(struct sim_block *b, struct sim_warp *w, uint32_t pc, unsigned l,

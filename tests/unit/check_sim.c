@@ -6841,17 +6841,23 @@ START_TEST(test_shared_reads_quiet_match_lanes)
 }
 END_TEST
 
-/* sim_race_shared_reads of a full warp's float2 and float4 (a word of every lane's at a time
-   while their checks stay silent, then lane by lane; the words marked quiet once many warps
-   read them) against its lane loop (sim_race_lane_shortcuts 0): random programs of three
-   warps over 128 words of shared memory, each step a read of 8 or 16 bytes a lane at an
-   element of one of seven shapes (its own, a neighbour's, the next warp's, one for four
-   lanes, one for all, a hash of the lane, one of 16), a word write (its own, or another's,
-   by all lanes or half of them) or a barrier; half of them with every word written first,
-   the rest reading words never written (the uninitialised read of the first such word, as
-   the lane loop finds it). Must report the same fault, to the message, and leave the same
-   values and counters. */
-START_TEST(test_shared_wide_reads_match_lanes)
+/* The race checks of a full warp's float2 and float4 (reads: a word of every lane's at a time
+   while their checks stay silent, then lane by lane, the words marked quiet once many warps
+   read them; stores: recorded without the checks where none could report) against the lane
+   loop (sim_race_lane_shortcuts 0): random programs of three warps over 128 words of shared
+   memory, each step a read or a store of 8 or 16 bytes a lane at an element of one of seven
+   shapes (its own, a neighbour's, the next warp's, one for four lanes, one for all, a hash of
+   the lane, one of 16), a store by the first warp or by all, of the sum so far, of 0xff bytes
+   (what unwritten words hold) or of what is there already (a store that changes nothing), a
+   word write (its own, or another's, by all lanes or half of them, of the sum or of 0xff
+   bytes) or a barrier; some programs begin with thread 0's word, a barrier, the first
+   warp's float4s (one over that word, of what it holds and what unwritten words hold, or
+   not) and reads of both, or with a float4 after a __syncwarp and then a neighbour's word in
+   it; half of
+   them with every word written first, the rest reading words never written (the
+   uninitialised read of the first such word, as the lane loop finds it). Must report the
+   same fault, to the message, and leave the same values and counters. */
+START_TEST(test_shared_wide_match_lanes)
 {
   static const char *const shape[7] = {
     "  mov.u32 %r2, %r1;\n",                             /* its own */
@@ -6867,21 +6873,48 @@ START_TEST(test_shared_wide_reads_match_lanes)
   unsigned races = 0, clean = 0, uninit = 0;
   static char k[16384];
   quiet_begin();
-  for (int trial = 0; trial < 300; trial++) {
+  for (int trial = 0; trial < 400; trial++) {
     const int first = trial % 2;                      /* every word written, then a barrier */
     size_t n = (size_t)snprintf(k, sizeof k,
       HDR
       ".visible .entry sw(.param .u64 out)\n{\n"
-      "  .reg .pred %%p<2>;\n  .reg .b32 %%r<8>;\n  .reg .b64 %%rd<4>;\n"
+      "  .reg .pred %%p<3>;\n  .reg .b32 %%r<8>;\n  .reg .b64 %%rd<4>;\n"
       "  .reg .f32 %%f<8>;\n  .shared .align 16 .b8 s[512];\n"
       "  mov.u32 %%r1, %%tid.x;\n  mov.u32 %%r5, s;\n  mov.f32 %%f2, 0f00000000;\n"
+      "  mov.b32 %%f6, 0fFFFFFFFF;\n  setp.eq.u32 %%p2, %%r1, 0;\n"
       "  and.b32 %%r7, %%r1, 31;\n  setp.lt.u32 %%p1, %%r7, 16;\n"
-      "  shl.b32 %%r6, %%r1, 2;\n  add.u32 %%r6, %%r5, %%r6;\n%s",
+      "  shl.b32 %%r6, %%r1, 2;\n  add.u32 %%r6, %%r5, %%r6;\n"
+      "  setp.lt.u32 %%p0, %%r1, 32;\n%s",
       first ? "  .loc 1 9 3\n  st.shared.u32 [%r6], %r1;\n"
               "  add.u32 %r7, %r6, 384;\n  setp.lt.u32 %p1, %r1, 32;\n"
               "  @%p1 st.shared.u32 [%r7], %r1;\n  bar.sync 0;\n" : "");
-    for (int step = 0; step < 10; step++) {
-      const uint32_t kind = SW_NEXT() % 12;
+    if (trial % 8 == 4 || trial % 8 == 5)
+      /* thread 0 writes a word (of 0xff bytes, or 0); after a barrier the first warp its
+         float4s, lane 3's over that word (of 0xff bytes: the same as the word and the
+         unwritten ones), then thread 0 reads the word, the warp its float4s */
+      n += (size_t)snprintf(k + n, sizeof k - n,
+                            "  .loc 1 5 3\n  @%%p2 st.shared.f32 [s+%d], %%f%d;\n"
+                            "  bar.sync 0;\n  @!%%p0 bra $Lw;\n"
+                            "  and.b32 %%r2, %%r1, 31;\n  shl.b32 %%r2, %%r2, 4;\n"
+                            "  add.u32 %%r3, %%r5, %%r2;\n"
+                            "  .loc 1 6 3\n  st.shared.v4.f32 [%%r3], {%%f%d, %%f%d, %%f%d, %%f%d};\n"
+                            "  .loc 1 7 3\n  @%%p2 ld.shared.f32 %%f4, [s+%d];\n"
+                            "  .loc 1 8 3\n  ld.shared.v4.f32 {%%f4, %%f5, %%f3, %%f7}, [%%r3];\n"
+                            "$Lw:\n",
+                            48 + 4 * (trial / 8 % 4), trial % 8 == 4 ? 6 : 2,
+                            trial % 8 == 4 ? 6 : 2, trial % 8 == 4 ? 6 : 2,
+                            trial % 8 == 4 ? 6 : 2, trial % 8 == 4 ? 6 : 2,
+                            48 + 4 * (trial / 8 % 4));
+    else if (trial % 8 == 6)     /* a float4 after a __syncwarp, then a neighbour's word */
+      n += (size_t)snprintf(k + n, sizeof k - n,
+                            "  .loc 1 5 3\n  st.shared.f32 [%%r6], %%f2;\n  bar.sync 0;\n"
+                            "  @!%%p0 bra $Lw;\n"
+                            "  bar.warp.sync -1;\n  and.b32 %%r2, %%r1, 31;\n"
+                            "  shl.b32 %%r2, %%r2, 4;\n  add.u32 %%r3, %%r5, %%r2;\n"
+                            "  .loc 1 6 3\n  st.shared.v4.f32 [%%r3], {%%f2, %%f2, %%f2, %%f2};\n"
+                            "  .loc 1 7 3\n  st.shared.f32 [%%r6+4], %%f2;\n$Lw:\n");
+    for (int step = 0; step < 8; step++) {
+      const uint32_t kind = SW_NEXT() % 14;
       if (kind < 7) {                                 /* a read of 8 or 16 bytes */
         const int v4 = SW_NEXT() % 2;
         n += (size_t)snprintf(k + n, sizeof k - n,
@@ -6890,17 +6923,35 @@ START_TEST(test_shared_wide_reads_match_lanes)
                               "  ld.shared.%s, [%%r3];\n  add.f32 %%f2, %%f2, %%f4;\n"
                               "  add.f32 %%f2, %%f2, %%f5;\n",
                               shape[SW_NEXT() % 7], v4 ? 31 : 63, v4 ? 4 : 3, 10 + step,
-                              v4 ? "v4.f32 {%f4, %f5, %f6, %f7}" : "v2.f32 {%f4, %f5}");
-      } else if (kind < 9) {                          /* a write: its own word, or another's */
+                              v4 ? "v4.f32 {%f4, %f5, %f3, %f7}" : "v2.f32 {%f4, %f5}");
+      } else if (kind < 9) {                          /* a store of 8 or 16 bytes */
+        const int v4 = SW_NEXT() % 2, keep = SW_NEXT() % 3 == 0;
+        n += (size_t)snprintf(k + n, sizeof k - n,
+                              "%s  and.b32 %%r2, %%r2, %d;\n  shl.b32 %%r2, %%r2, %d;\n"
+                              "  add.u32 %%r3, %%r5, %%r2;\n%s  .loc 1 %d 3\n"
+                              "  %sst.shared.%s;\n",
+                              shape[SW_NEXT() % 7], v4 ? 31 : 63, v4 ? 4 : 3,
+                              !keep ? "" : v4 ? "  ld.volatile.shared.v4.f32 {%f4, %f5, %f3, %f7}, [%r3];\n"
+                                              : "  ld.volatile.shared.v2.f32 {%f4, %f5}, [%r3];\n",
+                              10 + step, SW_NEXT() % 3 ? "@%p0 " : "",
+                              keep ? (v4 ? "v4.f32 [%r3], {%f4, %f5, %f3, %f7}"
+                                         : "v2.f32 [%r3], {%f4, %f5}")
+                              : SW_NEXT() % 3 == 0  /* as the poison (0xff bytes) is */
+                                   ? (v4 ? "v4.f32 [%r3], {%f6, %f6, %f6, %f6}"
+                                         : "v2.f32 [%r3], {%f6, %f6}")
+                                   : (v4 ? "v4.f32 [%r3], {%f2, %f4, %f2, %f5}"
+                                         : "v2.f32 [%r3], {%f5, %f2}"));
+      } else if (kind < 11) {                          /* a write: its own word, or another's */
         const uint32_t off = SW_NEXT() % 3 == 0 ? 4 * (SW_NEXT() % 64) : 0;
         n += (size_t)snprintf(k + n, sizeof k - n,
                               "  add.u32 %%r4, %%r1, %u;\n  and.b32 %%r4, %%r4, 127;\n"
                               "  shl.b32 %%r4, %%r4, 2;\n  add.u32 %%r4, %%r5, %%r4;\n"
-                              "  .loc 1 %d 3\n  %sst.shared.f32 [%%r4], %%f2;\n", off / 4,
-                              10 + step, off ? "" : SW_NEXT() % 2 ? "@%p1 " : "");
+                              "  .loc 1 %d 3\n  %sst.shared.f32 [%%r4], %%f%d;\n", off / 4,
+                              10 + step, off ? "" : SW_NEXT() % 2 ? "@%p1 " : "",
+                              SW_NEXT() % 3 ? 2 : 6);
       } else {
         n += (size_t)snprintf(k + n, sizeof k - n, "  %s\n",
-                              kind == 9 ? "bar.warp.sync -1;" : "bar.sync 0;");
+                              kind == 11 ? "bar.warp.sync -1;" : "bar.sync 0;");
       }
     }
     snprintf(k + n, sizeof k - n,
@@ -10528,7 +10579,7 @@ Suite *suite_sim(void)
   tcase_add_test(t, test_race_fill_skip_matches_fill);
   tcase_add_test(t, test_global_lines_new_match_line_store);
   tcase_add_test(t, test_shared_reads_quiet_match_lanes);
-  tcase_add_test(t, test_shared_wide_reads_match_lanes);
+  tcase_add_test(t, test_shared_wide_match_lanes);
   tcase_add_test(t, test_shared_atomics_quiet_match_lanes);
   tcase_add_test(t, test_shared_reads_sequences_match_lanes);
   tcase_add_test(t, test_shared_reads_join_bytes);

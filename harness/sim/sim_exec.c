@@ -3996,7 +3996,7 @@ static __attribute__((noinline)) int run_shared_vec(struct sim_block *b, struct 
   const int vol = (in->flags & PTX_F_VOLATILE) != 0;
   if (load) {
     const int sgn = f >> 6 & 1;
-    if (b->race && sim_race_shared_reads(b, w, pc, SIM_FULL32, av, acc, vol, stride))
+    if (b->race && sim_race_shared_reads_wide(b, w, pc, av, acc, vol, stride))
       return -1;
     /* element k of every lane to its register, k in order (a register named twice: the last
        element, as sim_exec's lane loop leaves it); no register: nothing */

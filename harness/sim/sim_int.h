@@ -1193,6 +1193,10 @@ extern unsigned long sim_race_quiet_bad, sim_race_quiet_seen;
    SIM_NO_STRIDE. Returns 0, or -1 when b has faulted. */
 int sim_race_shared_reads(struct sim_block *b, struct sim_warp *w, uint32_t pc, uint64_t e,
                           const uint64_t *off, uint32_t size, int vol, int64_t stride);
+/* sim_race_shared_reads for a full warp's reads of 8 or 16 bytes a lane (a float2, a float4),
+   a word of every lane's at a time where that comes to the same. */
+int sim_race_shared_reads_wide(struct sim_block *b, struct sim_warp *w, uint32_t pc,
+                               const uint64_t *off, uint32_t size, int vol, int64_t stride);
 /* The lanes of e store val[l]'s low size bytes (size <= 8) at shared offset off[l] (a
    multiple of size: the caller checked), in lane
    order, each checked by sim_race_access just before it is done (same: the bytes there

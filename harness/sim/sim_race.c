@@ -2887,16 +2887,20 @@ static int words_silent(const struct sim_block *b, const uint64_t *off, int racy
   return 1;
 }
 
-/* A full 32-lane warp's aligned reads of 8 or 16 bytes a lane (float2, float4): each lane's
-   k-th word, k = 0, 1, ..., as a read of 32 words (reads_other's, with its shortcuts) while
-   their checks stay silent (words_silent), then the rest lane by lane as access_one would.
-   Either way every word sees its lanes' reads in lane order (a lane's aligned words are all
-   or none of another lane's), and no report came before the words left to the lanes, so the
-   shadow ends as access_one's lane by lane leaves it. Returns 0. */
-static __attribute__((noinline)) int reads_wide(struct sim_block *b, struct sim_warp *w,
-                                                uint32_t pc, const uint64_t *off, uint32_t size,
-                                                int vol, int64_t stride)
+/* On a warp of 32 whose lanes are aligned (but for reads_other's one address of unwritten
+   words): each lane's k-th word, k = 0, 1, ..., as a read of 32 words (reads_other's, with its
+   shortcuts) while their checks stay silent (words_silent), then the rest lane by lane as
+   access_one would. Either way every word sees its lanes' reads in lane order (a lane's
+   aligned words are all or none of another lane's), and no report came before the words left
+   to the lanes, so the shadow ends as access_one's lane by lane leaves it. */
+int sim_race_shared_reads_wide(struct sim_block *b, struct sim_warp *w, uint32_t pc,
+                               const uint64_t *off, uint32_t size, int vol, int64_t stride)
 {
+  const uint64_t e = 0xffffffffull;
+  if (b->W != 32 || !sim_race_lane_shortcuts || (size != 8 && size != 16) ||
+      !lanes_aligned(off, size) ||
+      (stride == 0 && words_unwritten(b, (uint32_t)off[0] >> 2, size / 4)))
+    return reads_other(b, w, pc, e, off, size, vol, stride);
   const uint32_t nc = b->cfg->nocheck;
   const int racy = !(vol || (nc & SIM_NOCHECK_RACE)), initchk = !(nc & SIM_NOCHECK_INIT);
   uint64_t part[32];
@@ -2906,7 +2910,7 @@ static __attribute__((noinline)) int reads_wide(struct sim_block *b, struct sim_
       part[l] = off[l] + k;
     if (!words_silent(b, part, racy, initchk && !b->un_pending))
       break;
-    reads_other(b, w, pc, 0xffffffffull, part, 4, vol, stride);
+    reads_other(b, w, pc, e, part, 4, vol, stride);
   }
   if (k == size)
     return 0;
@@ -2927,9 +2931,6 @@ static __attribute__((noinline)) int reads_other(struct sim_block *b, struct sim
   if (stride == 0 && e == 0xffffffffull && (size == 4 || size == 8 || size == 16) &&
       !(off[0] & (size - 1)) && words_unwritten(b, (uint32_t)off[0] >> 2, size / 4))
     return reads_uniform(b, w, pc, (uint32_t)off[0], size, vol);
-  if ((size == 8 || size == 16) && e == 0xffffffffull && b->W == 32 && sim_race_lane_shortcuts &&
-      lanes_aligned(off, size))
-    return reads_wide(b, w, pc, off, size, vol, stride);
   uint32_t fresh = 0;                          /* lanes whose word needs a new summary only */
   uint32_t quiet = 0;                          /* lanes whose read changes nothing */
   if (size == 4 && e == 0xffffffffull && !vol && !(b->cfg->nocheck & SIM_NOCHECK_RACE)) {

@@ -2887,8 +2887,93 @@ static int words_silent(const struct sim_block *b, const uint64_t *off, int racy
   return 1;
 }
 
+#ifdef SIM_X86
+/* A full 32-lane warp's aligned reads of nw words a lane (2 or 4), the lanes' elements all
+   different (their indices, off / (4 nw), within 64 of the lowest, 32 of them in a mask of
+   that window), racy, with AVX2: where every word is one that no thread read in the epoch
+   and none wrote in it, and that was written in the block (or the uninitialised-read check
+   is off or pending), each word's read is a new summary (shadow_word's reads_begin), which
+   this records a lane's words at a time. Returns 0 when not so (nothing changed), else 1. */
+__attribute__((target("avx2"), always_inline)) static inline int
+reads_fresh_wide(struct sim_block *b, const struct sim_warp *w, uint32_t pc,
+                 const uint64_t *off, uint32_t nw, int initchk)
+{
+  const uint32_t shift = nw == 4 ? 4 : 3;
+  uint32_t lo = UINT32_MAX, hi = 0;
+  for (unsigned l = 0; l < 32; l++) {
+    const uint32_t c = (uint32_t)off[l] >> shift;
+    lo = c < lo ? c : lo;
+    hi = c > hi ? c : hi;
+  }
+  if (hi - lo >= 64)
+    return 0;
+  uint64_t seen = 0;
+  for (unsigned l = 0; l < 32; l++)
+    seen |= 1ull << (((uint32_t)off[l] >> shift) - lo);
+  if (__builtin_popcountll(seen) != 32)
+    return 0;
+  const struct shadow *S = &b->race->sh;
+  const uint32_t E = b->race_ep, base = b->race_base;
+  uint32_t *restrict rep = S->rep, *restrict rpc = S->rpc;
+  const uint32_t *restrict wep = S->wep, *restrict iep = S->iep;
+  uint16_t *restrict rtid = S->rtid, *restrict rsync = S->rsync;
+  uint8_t *restrict rflags = S->rflags, *restrict rbytes = S->rbytes;
+  const uint8_t *restrict init = S->init;
+  const unsigned lanes = (1u << nw) - 1;
+  const __m128i Ev = _mm_set1_epi32((int)E), Bv = _mm_set1_epi32((int)base),
+                zero = _mm_setzero_si128(), f4 = _mm_set1_epi32(0xf);
+#define LD(p) (nw == 4 ? _mm_loadu_si128((const __m128i *)(const void *)(p)) \
+                       : _mm_loadl_epi64((const __m128i *)(const void *)(p)))
+#define BITS4(x) ((unsigned)_mm_movemask_ps(_mm_castsi128_ps(x)) & lanes)
+  for (unsigned l = 0; l < 32; l++) {
+    const uint32_t i = (uint32_t)off[l] >> 2;
+    __m128i bad = _mm_or_si128(_mm_cmpeq_epi32(LD(rep + i), Ev), _mm_cmpeq_epi32(LD(wep + i), Ev));
+    if (initchk) {
+      uint32_t in4;
+      memcpy(&in4, init + i, 4);
+      const __m128i in = _mm_and_si128(_mm_cvtepu8_epi32(_mm_cvtsi32_si128((int)in4)), f4);
+      bad = _mm_or_si128(bad, _mm_or_si128(_mm_cmpeq_epi32(in, zero),      /* (all bits) */
+                                           _mm_andnot_si128(_mm_cmpeq_epi32(LD(iep + i), Bv),
+                                                            _mm_set1_epi32(-1))));
+    }
+    if (BITS4(bad))
+      return 0;
+  }
+#undef LD
+#undef BITS4
+  const uint64_t one = 0x0001000100010001ull, ws4 = (uint16_t)w->wsync * one;
+  const uint32_t t0 = w->id * b->W, f = 0x0f0f0f0fu, z = 0;
+  for (unsigned l = 0; l < 32; l++) {
+    const uint32_t i = (uint32_t)off[l] >> 2;
+    const uint64_t t4 = (uint16_t)(t0 + l) * one;
+    if (nw == 4) {
+      _mm_storeu_si128((__m128i *)(void *)(rep + i), Ev);
+      _mm_storeu_si128((__m128i *)(void *)(rpc + i), _mm_set1_epi32((int)pc));
+    } else {
+      _mm_storel_epi64((__m128i *)(void *)(rep + i), Ev);
+      _mm_storel_epi64((__m128i *)(void *)(rpc + i), _mm_set1_epi32((int)pc));
+    }
+    memcpy(rtid + i, &t4, 2 * nw);
+    memcpy(rsync + i, &ws4, 2 * nw);
+    memcpy(rflags + i, &z, nw);
+    memcpy(rbytes + i, &f, nw);
+  }
+  return 1;
+}
+
+/* (compiled for 4 words a lane and for 2: the copies' sizes constants) */
+__attribute__((target("avx2"), noinline)) static int
+reads_fresh_wide_avx2(struct sim_block *b, const struct sim_warp *w, uint32_t pc,
+                      const uint64_t *off, uint32_t nw, int initchk)
+{
+  return nw == 4 ? reads_fresh_wide(b, w, pc, off, 4, initchk)
+                 : reads_fresh_wide(b, w, pc, off, 2, initchk);
+}
+#endif
+
 /* On a warp of 32 whose lanes are aligned (but for reads_other's one address of unwritten
-   words): each lane's k-th word, k = 0, 1, ..., as a read of 32 words (reads_other's, with its
+   words): the lanes' elements all different and every word's read a new summary, recorded a
+   lane's words at a time (reads_fresh_wide_avx2); else each lane's k-th word, k = 0, 1, ..., as a read of 32 words (reads_other's, with its
    shortcuts) while their checks stay silent (words_silent), then the rest lane by lane as
    access_one would. Either way every word sees its lanes' reads in lane order (a lane's
    aligned words are all or none of another lane's), and no report came before the words left
@@ -2903,6 +2988,11 @@ int sim_race_shared_reads_wide(struct sim_block *b, struct sim_warp *w, uint32_t
     return reads_other(b, w, pc, e, off, size, vol, stride);
   const uint32_t nc = b->cfg->nocheck;
   const int racy = !(vol || (nc & SIM_NOCHECK_RACE)), initchk = !(nc & SIM_NOCHECK_INIT);
+#ifdef SIM_X86
+  if (racy && sim_cpu_avx2 &&
+      reads_fresh_wide_avx2(b, w, pc, off, size / 4, initchk && !b->un_pending))
+    return 0;
+#endif
   uint64_t part[32];
   uint32_t k = 0;
   for (; k < size; k += 4) {

@@ -44,7 +44,7 @@ fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 for k in alu_loop alu_mix alu_math alu_half alu_bits alu_diverge mem_mixed mem_bytes smem_bar \
-         smem_tiles; do
+         smem_tiles smem_banks; do
   nvcc -arch=sm_90 -ptx -lineinfo "bench/kernels/$k.cu" -o "$tmp/$k.ptx"
 done
 
@@ -70,6 +70,8 @@ cases=(
   "stencil7|smem_tiles|stencil7|16|256|f32buf:16384:rand f32buf:16384:zero i32:16384|f32buf:65536:rand f32buf:65536:zero i32:65536"
   "nbody|smem_tiles|nbody|8|256|f32buf:8192:rand f32buf:8192:zero i32:512|f32buf:8192:rand f32buf:8192:zero i32:2048"
   "warp_swap|smem_tiles|warp_swap|8|256|f32buf:2048:zero i32:50|f32buf:2048:zero i32:200"
+  "banks|smem_banks|bank_column|8|256|f32buf:2048:zero i32:20|f32buf:2048:zero i32:80"
+  "tile4|smem_banks|tile4|8|256|f32buf:2048:zero i32:12|f32buf:2048:zero i32:50"
 )
 
 # One callgrind run: prints "warp-insts whole-Ir launch-Ir timing-Ir".

@@ -4016,7 +4016,7 @@ static __attribute__((noinline)) int run_shared_vec(struct sim_block *b, struct 
     store_srcs(w, v, n, sv);
     if (b->race && sim_race_shared_stores_wide(b, w, pc, av, size, n, vol, sv)) {
       b->writes++;
-      sim_stats_mem(b, pc, PTX_SP_SHARED, av, SIM_FULL32, acc, 0);
+      sim_stats_shared_full(b, pc, av, acc, stride, UINT64_MAX);
       return 1;
     }
     for (unsigned l = 0; l < 32; l++) {
@@ -4029,7 +4029,7 @@ static __attribute__((noinline)) int run_shared_vec(struct sim_block *b, struct 
     }
     b->writes++;
   }
-  sim_stats_mem(b, pc, PTX_SP_SHARED, av, SIM_FULL32, acc, 0);
+  sim_stats_shared_full(b, pc, av, acc, stride, UINT64_MAX);
   return 1;
 }
 

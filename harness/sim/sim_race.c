@@ -2971,8 +2971,8 @@ reads_fresh_wide_avx2(struct sim_block *b, const struct sim_warp *w, uint32_t pc
 }
 #endif
 
-/* On a warp of 32 whose lanes are aligned (but for reads_other's one address of unwritten
-   words): the lanes' elements all different and every word's read a new summary, recorded a
+/* On a warp of 32 whose lanes are aligned and not all at one address (reads_other's, a
+   body every lane of an n-body step reads): the lanes' elements all different and every word's read a new summary, recorded a
    lane's words at a time (reads_fresh_wide_avx2); else each lane's k-th word, k = 0, 1, ..., as a read of 32 words (reads_other's, with its
    shortcuts) while their checks stay silent (words_silent), then the rest lane by lane as
    access_one would. Either way every word sees its lanes' reads in lane order (a lane's
@@ -2982,9 +2982,8 @@ int sim_race_shared_reads_wide(struct sim_block *b, struct sim_warp *w, uint32_t
                                const uint64_t *off, uint32_t size, int vol, int64_t stride)
 {
   const uint64_t e = 0xffffffffull;
-  if (b->W != 32 || !sim_race_lane_shortcuts || (size != 8 && size != 16) ||
-      !lanes_aligned(off, size) ||
-      (stride == 0 && words_unwritten(b, (uint32_t)off[0] >> 2, size / 4)))
+  if (b->W != 32 || !sim_race_lane_shortcuts || (size != 8 && size != 16) || stride == 0 ||
+      !lanes_aligned(off, size))
     return reads_other(b, w, pc, e, off, size, vol, stride);
   const uint32_t nc = b->cfg->nocheck;
   const int racy = !(vol || (nc & SIM_NOCHECK_RACE)), initchk = !(nc & SIM_NOCHECK_INIT);

@@ -997,27 +997,36 @@ static void local_cost(struct sim_inst_stats *st, const uint64_t *addr, uint64_t
   st->l_sectors += d;
 }
 
+/* sim_stats_shared_full for a full warp's float2s or float4s one after another (size 8 or
+   16, stride = size): each half- or quarter-warp's words are 32 in a row, a bank each
+   (shared_cost's groups, each 1 wavefront and 1 ideal). */
+static __attribute__((noinline)) void stats_wide_seq(struct sim_block *b, uint32_t pc,
+                                                     const uint64_t *addr, uint32_t size)
+{
+  if (b->W != 32 || !b->stats || !sim_stats_shortcuts) {
+    sim_stats_mem(b, pc, PTX_SP_SHARED, addr, 0xffffffffull, size, 0);
+    return;
+  }
+  const unsigned groups = size / 4;
+  struct sim_inst_stats *st = &b->stats[pc];
+  st->s_wavefronts += groups;
+  st->s_ideal += groups;
+  st->s_req++;
+  if (b->trace)
+    sim_trace_mem(b, PTX_SP_SHARED, addr, 0xffffffffull, size, groups);
+  b->wavefronts += groups;
+  if (b->lanes)
+    sim_lanes_mem(b, pc, PTX_SP_SHARED, addr, 0xffffffffull, size);
+}
+
 void sim_stats_shared_full(struct sim_block *b, uint32_t pc, const uint64_t *addr,
                            uint32_t size, int64_t stride, uint64_t span)
 {
-  if ((size == 8 || size == 16) && stride == (int64_t)size && b->W == 32 && b->stats &&
-      sim_stats_shortcuts) {
-    /* float2s or float4s one after another: each half- or quarter-warp's words are 32 in a
-       row, a bank each (shared_cost's groups, each 1 wavefront and 1 ideal) */
-    const unsigned groups = size / 4;
-    struct sim_inst_stats *st = &b->stats[pc];
-    st->s_wavefronts += groups;
-    st->s_ideal += groups;
-    st->s_req++;
-    if (b->trace)
-      sim_trace_mem(b, PTX_SP_SHARED, addr, 0xffffffffull, size, groups);
-    b->wavefronts += groups;
-    if (b->lanes)
-      sim_lanes_mem(b, pc, PTX_SP_SHARED, addr, 0xffffffffull, size);
-    return;
-  }
   if (size > 4 || b->W != 32 || !b->stats || (stride != SIM_NO_STRIDE && (stride & 3))) {
-    sim_stats_mem(b, pc, PTX_SP_SHARED, addr, 0xffffffffull, size, 0);
+    if ((size == 8 || size == 16) && stride == (int64_t)size)
+      stats_wide_seq(b, pc, addr, size);       /* (a tail call: this frame stays small) */
+    else
+      sim_stats_mem(b, pc, PTX_SP_SHARED, addr, 0xffffffffull, size, 0);
     return;
   }
   uint64_t wf = 0;

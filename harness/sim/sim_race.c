@@ -2898,19 +2898,27 @@ __attribute__((target("avx2"), always_inline)) static inline int
 reads_fresh_wide(struct sim_block *b, const struct sim_warp *w, uint32_t pc,
                  const uint64_t *off, uint32_t nw, int initchk)
 {
-  const uint32_t shift = nw == 4 ? 4 : 3;
-  uint32_t lo = UINT32_MAX, hi = 0;
-  for (unsigned l = 0; l < 32; l++) {
-    const uint32_t c = (uint32_t)off[l] >> shift;
-    lo = c < lo ? c : lo;
-    hi = c > hi ? c : hi;
-  }
+  const int shift = nw == 4 ? 4 : 3;
+  __m256i c[4], mn, mx;                          /* the lanes' element indices */
+  for (unsigned k = 0; k < 4; k++)
+    c[k] = _mm256_srli_epi32(sim_lo32x8(off + 8 * k), shift);
+  mn = _mm256_min_epu32(_mm256_min_epu32(c[0], c[1]), _mm256_min_epu32(c[2], c[3]));
+  mx = _mm256_max_epu32(_mm256_max_epu32(c[0], c[1]), _mm256_max_epu32(c[2], c[3]));
+  const uint32_t lo = sim_min_u32x8(mn), hi = sim_max_u32x8(mx);
   if (hi - lo >= 64)
     return 0;
-  uint64_t seen = 0;
-  for (unsigned l = 0; l < 32; l++)
-    seen |= 1ull << (((uint32_t)off[l] >> shift) - lo);
-  if (__builtin_popcountll(seen) != 32)
+  __m256i seen = _mm256_setzero_si256();         /* a bit an index, from lo on */
+  const __m256i lov = _mm256_set1_epi32((int)lo), one64 = _mm256_set1_epi64x(1);
+  for (unsigned k = 0; k < 4; k++) {
+    const __m256i d = _mm256_sub_epi32(c[k], lov);
+    seen = _mm256_or_si256(seen, _mm256_sllv_epi64(one64, _mm256_cvtepu32_epi64(
+                                                            _mm256_castsi256_si128(d))));
+    seen = _mm256_or_si256(seen, _mm256_sllv_epi64(one64, _mm256_cvtepu32_epi64(
+                                                            _mm256_extracti128_si256(d, 1))));
+  }
+  const __m128i s2 = _mm_or_si128(_mm256_castsi256_si128(seen), _mm256_extracti128_si256(seen, 1));
+  if (__builtin_popcountll((uint64_t)_mm_cvtsi128_si64(s2) |
+                           (uint64_t)_mm_extract_epi64(s2, 1)) != 32)
     return 0;
   const struct shadow *S = &b->race->sh;
   const uint32_t E = b->race_ep, base = b->race_base;
@@ -2942,10 +2950,10 @@ reads_fresh_wide(struct sim_block *b, const struct sim_warp *w, uint32_t pc,
 #undef LD
 #undef BITS4
   const uint64_t one = 0x0001000100010001ull, ws4 = (uint16_t)w->wsync * one;
-  const uint32_t t0 = w->id * b->W, f = 0x0f0f0f0fu, z = 0;
-  for (unsigned l = 0; l < 32; l++) {
+  const uint32_t f = 0x0f0f0f0fu, z = 0;
+  uint64_t t4 = (uint16_t)(w->id * b->W) * one;  /* lane l's thread in every 16 bits */
+  for (unsigned l = 0; l < 32; l++, t4 += one) {
     const uint32_t i = (uint32_t)off[l] >> 2;
-    const uint64_t t4 = (uint16_t)(t0 + l) * one;
     if (nw == 4) {
       _mm_storeu_si128((__m128i *)(void *)(rep + i), Ev);
       _mm_storeu_si128((__m128i *)(void *)(rpc + i), _mm_set1_epi32((int)pc));
@@ -3235,7 +3243,8 @@ stores_wide_avx2(const struct shadow *S, uint8_t *smem, const uint64_t *off, uin
   }
   const uint64_t t4s = 0x0001000100010001ull, ws4 = ws * t4s;
   const uint32_t f4 = 0x0f0f0f0fu;
-  for (unsigned l = 0; l < 32; l++) {
+  uint64_t tl = t0 * t4s;                        /* lane l's thread in every 16 bits */
+  for (unsigned l = 0; l < 32; l++, tl += t4s) {
     uint8_t *p = smem + off[l];
     const uint32_t i = (uint32_t)off[l] >> 2;
     __m128i v;                                   /* the lane's bytes to store */
@@ -3268,7 +3277,6 @@ stores_wide_avx2(const struct shadow *S, uint8_t *smem, const uint64_t *off, uin
       }
       continue;
     }
-    const uint64_t tl = (uint16_t)(t0 + l) * t4s;
     if (nw == 4) {
       _mm_storeu_si128((__m128i *)(void *)(wep + i), Ev);
       _mm_storeu_si128((__m128i *)(void *)(wpc + i), _mm_set1_epi32((int)pc));

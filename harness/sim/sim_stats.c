@@ -189,6 +189,29 @@ __attribute__((target("avx2"))) static inline void sort32_vec(__m256i *v)
   v[3] = sort_clean8(_mm256_max_epu32(h0, h1));
 }
 
+/* The 32 sorted values v[0..3] and, in prev[k], the value before each of v[k]'s: the first
+   one's unlike it in every bit, so that it starts every run (same_as_prev). */
+__attribute__((target("avx2"), always_inline)) static inline void
+sorted_prevs(const __m256i *v, __m256i *prev)
+{
+  uint32_t buf[33];                      /* buf[1 + i]: the i-th */
+  for (int k = 0; k < 4; k++)
+    _mm256_storeu_si256((__m256i *)(buf + 1 + 8 * k), v[k]);
+  buf[0] = ~buf[1];
+  for (int k = 0; k < 4; k++)
+    prev[k] = _mm256_loadu_si256((const __m256i *)(buf + 8 * k));
+}
+
+/* The eight bits of the values of v that, shifted right by shift (a constant), equal those
+   of prev (sorted_prevs's for them), bit k at bit 8 i + k: vector i's. */
+__attribute__((target("avx2"), always_inline)) static inline uint32_t
+same8(__m256i v, __m256i prev, int shift, int i)
+{
+  const __m256i a = shift ? _mm256_srli_epi32(v, shift) : v,
+                b = shift ? _mm256_srli_epi32(prev, shift) : prev;
+  return (uint32_t)_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(a, b))) << (8 * i);
+}
+
 /* bank_rows_avx2's count for 32 words w (four vectors of eight) in any rows: 1 when every
    bank has a word (then one each: a row's worth of banks however the words lie); else each
    word as its bank above its row (the word rotated right by 5 bits: one key a word, the keys
@@ -205,18 +228,12 @@ __attribute__((target("avx2"))) static unsigned bank_sorted32_avx2(const __m256i
   if (or_lanes32(used) == 0xffffffffu)
     return 1;
   sort32_vec(v);
-  uint32_t buf[33];                      /* buf[1 + i]: the i-th; buf[0] unlike the first in
-                                            every bit, so it starts a word and a bank */
-  for (int k = 0; k < 4; k++)
-    _mm256_storeu_si256((__m256i *)(buf + 1 + 8 * k), v[k]);
-  buf[0] = ~buf[1];
+  __m256i prev[4];
+  sorted_prevs(v, prev);
   uint32_t same = 0, same_bank = 0;
   for (int k = 0; k < 4; k++) {
-    const __m256i prev = _mm256_loadu_si256((const __m256i *)(buf + 8 * k));
-    same |= (uint32_t)_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(v[k], prev)))
-            << (8 * k);
-    same_bank |= (uint32_t)_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(
-                   _mm256_srli_epi32(v[k], 27), _mm256_srli_epi32(prev, 27)))) << (8 * k);
+    same |= same8(v[k], prev[k], 0, k);
+    same_bank |= same8(v[k], prev[k], 27, k);
   }
   /* the banks from the last down: each one's distinct words, those above its first place */
   uint64_t words = ~same, banks = ~same_bank;
@@ -333,20 +350,13 @@ __attribute__((target("avx2"))) static int sorted_starts32_avx2(const uint64_t *
     return 1;
   }
   sort32_vec(v);
-  uint32_t buf[33];                      /* buf[1 + i]: the i-th; buf[0] unlike the first in
-                                            every bit, so lane 0 starts all three */
-  for (int k = 0; k < 4; k++)
-    _mm256_storeu_si256((__m256i *)(buf + 1 + 8 * k), v[k]);
-  buf[0] = ~buf[1];
+  __m256i prev[4];                       /* (lane 0 starts all three) */
+  sorted_prevs(v, prev);
   uint32_t same = 0, same_sec = 0, same_line = 0;
   for (int k = 0; k < 4; k++) {
-    const __m256i prev = _mm256_loadu_si256((const __m256i *)(buf + 8 * k));
-    same |= (uint32_t)_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(v[k], prev)))
-            << (8 * k);
-    same_sec |= (uint32_t)_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(
-                  _mm256_srli_epi32(v[k], 5), _mm256_srli_epi32(prev, 5)))) << (8 * k);
-    same_line |= (uint32_t)_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(
-                   _mm256_srli_epi32(v[k], 7), _mm256_srli_epi32(prev, 7)))) << (8 * k);
+    same |= same8(v[k], prev[k], 0, k);
+    same_sec |= same8(v[k], prev[k], 5, k);
+    same_line |= same8(v[k], prev[k], 7, k);
   }
   *starts = ~same;
   *sec_starts = ~same_sec;

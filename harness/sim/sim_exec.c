@@ -3973,10 +3973,12 @@ static inline void store_srcs(const struct sim_warp *w, const struct ptx_operand
 
 /* A full warp's shared vector (plan kind FK_LDG or FK_STG, from run_global) of n = in->vec
    elements of size bytes a lane (16 bytes a lane at most): what sim_exec's lane loop does
-   for it once the warp check found every lane's access in bounds and aligned. A load: the race check of the lanes in lane order
-   (sim_race_shared_reads), then the loads; a store: each lane's race check (its 'same value'
-   test sees the lanes before it) just before its store; then the statistics. 1 when run, 0
-   when not (nothing done), -1 when the race checker ended the block. */
+   for it once the warp check found every lane's access in bounds and aligned. A load: the
+   race check of the lanes in lane order (sim_race_shared_reads_wide), then the loads; a
+   store: each lane's race check (its 'same value' test sees the lanes before it) just before
+   its store, or sim_race_shared_stores_wide's one pass where no check could report; then the
+   statistics. 1 when run, 0 when not (nothing done), -1 when the race checker ended the
+   block. */
 static __attribute__((noinline)) int run_shared_vec(struct sim_block *b, struct sim_warp *w,
                                                     uint32_t pc, const struct ptx_inst *in,
                                                     unsigned f, struct sim_inst_stats *ist)
@@ -4014,19 +4016,16 @@ static __attribute__((noinline)) int run_shared_vec(struct sim_block *b, struct 
   } else {
     const uint64_t *sv[4];
     store_srcs(w, v, n, sv);
-    if (b->race && sim_race_shared_stores_wide(b, w, pc, av, size, n, vol, sv)) {
-      b->writes++;
-      sim_stats_shared_full(b, pc, av, acc, stride, UINT64_MAX);
-      return 1;
-    }
-    for (unsigned l = 0; l < 32; l++) {
-      uint8_t *p = b->smem + av[l];
-      if (b->race && sim_race_access(b, w, pc, l, (uint32_t)av[l], acc, SIM_ACC_WRITE, vol,
-                                     store_same(w, W, v, l, p, size, n)))
-        return -1;
-      for (unsigned k = 0; k < n; k++)
-        store_bits(p + k * size, size, sv[k][l]);
-    }
+    /* (the race checker's one pass where no check can report; else lane by lane) */
+    if (!(b->race && sim_race_shared_stores_wide(b, w, pc, av, size, n, vol, sv)))
+      for (unsigned l = 0; l < 32; l++) {
+        uint8_t *p = b->smem + av[l];
+        if (b->race && sim_race_access(b, w, pc, l, (uint32_t)av[l], acc, SIM_ACC_WRITE, vol,
+                                       store_same(w, W, v, l, p, size, n)))
+          return -1;
+        for (unsigned k = 0; k < n; k++)
+          store_bits(p + k * size, size, sv[k][l]);
+      }
     b->writes++;
   }
   sim_stats_shared_full(b, pc, av, acc, stride, UINT64_MAX);

@@ -1010,23 +1010,29 @@ static void local_cost(struct sim_inst_stats *st, const uint64_t *addr, uint64_t
 /* sim_stats_shared_full for a full warp's float2s or float4s one after another (size 8 or
    16, stride = size): each half- or quarter-warp's words are 32 in a row, a bank each
    (shared_cost's groups, each 1 wavefront and 1 ideal). */
+/* A full warp's shared access (addresses addr, size bytes a lane) counted as wf wavefronts,
+   ideal of them conflict-free: its statistics, the trace's event, the lane log's lanes. */
+static inline void shared_full_count(struct sim_block *b, uint32_t pc, const uint64_t *addr,
+                                     uint32_t size, unsigned wf, unsigned ideal)
+{
+  struct sim_inst_stats *st = &b->stats[pc];
+  st->s_wavefronts += wf;
+  st->s_ideal += ideal;
+  st->s_req++;
+  if (b->trace)
+    sim_trace_mem(b, PTX_SP_SHARED, addr, 0xffffffffull, size, wf);
+  b->wavefronts += wf;
+  if (b->lanes)
+    sim_lanes_mem(b, pc, PTX_SP_SHARED, addr, 0xffffffffull, size);
+}
+
 static __attribute__((noinline)) void stats_wide_seq(struct sim_block *b, uint32_t pc,
                                                      const uint64_t *addr, uint32_t size)
 {
-  if (b->W != 32 || !b->stats || !sim_stats_shortcuts) {
+  if (b->W != 32 || !b->stats || !sim_stats_shortcuts)
     sim_stats_mem(b, pc, PTX_SP_SHARED, addr, 0xffffffffull, size, 0);
-    return;
-  }
-  const unsigned groups = size / 4;
-  struct sim_inst_stats *st = &b->stats[pc];
-  st->s_wavefronts += groups;
-  st->s_ideal += groups;
-  st->s_req++;
-  if (b->trace)
-    sim_trace_mem(b, PTX_SP_SHARED, addr, 0xffffffffull, size, groups);
-  b->wavefronts += groups;
-  if (b->lanes)
-    sim_lanes_mem(b, pc, PTX_SP_SHARED, addr, 0xffffffffull, size);
+  else
+    shared_full_count(b, pc, addr, size, size / 4, size / 4);
 }
 
 void sim_stats_shared_full(struct sim_block *b, uint32_t pc, const uint64_t *addr,
@@ -1065,15 +1071,7 @@ void sim_stats_shared_full(struct sim_block *b, uint32_t pc, const uint64_t *add
     sim_stats_mem(b, pc, PTX_SP_SHARED, addr, 0xffffffffull, size, 0);
     return;
   }
-  struct sim_inst_stats *st = &b->stats[pc];
-  st->s_wavefronts += wf;
-  st->s_ideal++;
-  st->s_req++;
-  if (b->trace)
-    sim_trace_mem(b, PTX_SP_SHARED, addr, 0xffffffffull, size, wf);
-  b->wavefronts += wf;
-  if (b->lanes)
-    sim_lanes_mem(b, pc, PTX_SP_SHARED, addr, 0xffffffffull, size);
+  shared_full_count(b, pc, addr, size, (unsigned)wf, 1);
 }
 
 void sim_stats_shared_part(struct sim_block *b, uint32_t pc, const uint64_t *off, uint64_t m,

@@ -5790,6 +5790,29 @@ static void same_race_runs(struct sim_result r[2], const void *got0, const void 
   sim_result_free(&r[1]);
 }
 
+/* A random program of three warps in k (cap bytes, n of them written: an entry name reading
+   .param out, with out[tid] = %f2 left to write) ended, and run on the race checker's general
+   path and then its shortcuts (run_switched), in turns, in a seed's shuffle or reversed as
+   trial picks; the runs must agree (same_race_runs), counted in *races and *clean, and in
+   *uninit when they report an uninitialised read. */
+static void race_trial96(char *k, size_t cap, size_t n, const char *name, int trial,
+                         unsigned *races, unsigned *clean, unsigned *uninit)
+{
+  snprintf(k + n, cap - n,
+           "  ld.param.u64 %%rd1, [out];\n  mul.wide.u32 %%rd2, %%r1, 4;\n"
+           "  add.s64 %%rd3, %%rd1, %%rd2;\n  st.global.f32 [%%rd3], %%f2;\n"
+           "  ret;\n}\n.file 1 \"/lab/%s.cu\"\n", name);
+  struct sim_result r[2];
+  float got[2][96];
+  struct sim_launch c = {.grid = {1, 1, 1}, .block = {96, 1, 1}, .sched = SIM_SCHED_ITS,
+                         .workers = 1, .reverse = trial % 4 == 3,
+                         .order_seed = trial % 4 == 1 ? 1000u + (unsigned)trial : 0};
+  run_switched(k, name, &c, &sim_race_lane_shortcuts, r, got[0], got[1], sizeof got[0]);
+  if (r[1].fault.kind == SIM_FK_UNINIT)
+    (*uninit)++;
+  same_race_runs(r, got[0], got[1], sizeof got[0], races, clean);
+}
+
 /* run_shfl, run_vote and a __syncwarp() inside a run of the fast plan (PLAN_SHFL, PLAN_VOTE,
    PLAN_WSYNC), against control() taking every one (sim_warp_shortcuts 0, which leaves them
    out of the plan): random programs of six, each after an add (so inside a run): shuffles
@@ -6825,19 +6848,7 @@ START_TEST(test_shared_reads_quiet_match_lanes)
                               kind == 9 ? "bar.warp.sync -1;" : "bar.sync 0;");
       }
     }
-    snprintf(k + n, sizeof k - n,
-             "  ld.param.u64 %%rd1, [out];\n  mul.wide.u32 %%rd2, %%r1, 4;\n"
-             "  add.s64 %%rd3, %%rd1, %%rd2;\n  st.global.f32 [%%rd3], %%f2;\n"
-             "  ret;\n}\n.file 1 \"/lab/sq.cu\"\n");
-    struct sim_result r[2];
-    float got[2][96];
-    struct sim_launch c = {.grid = {1, 1, 1}, .block = {96, 1, 1}, .sched = SIM_SCHED_ITS,
-                           .workers = 1, .reverse = trial % 4 == 3,
-                           .order_seed = trial % 4 == 1 ? 1000u + (unsigned)trial : 0};
-    run_switched(k, "sq", &c, &sim_race_lane_shortcuts, r, got[0], got[1], sizeof got[0]);
-    if (r[1].fault.kind == SIM_FK_UNINIT)
-      uninit++;
-    same_race_runs(r, got[0], got[1], sizeof got[0], &races, &clean);
+    race_trial96(k, sizeof k, n, "sq", trial, &races, &clean, &uninit);
   }
 #undef SQ_NEXT
   quiet_end(1000);
@@ -6960,19 +6971,7 @@ START_TEST(test_shared_wide_match_lanes)
                               kind == 11 ? "bar.warp.sync -1;" : "bar.sync 0;");
       }
     }
-    snprintf(k + n, sizeof k - n,
-             "  ld.param.u64 %%rd1, [out];\n  mul.wide.u32 %%rd2, %%r1, 4;\n"
-             "  add.s64 %%rd3, %%rd1, %%rd2;\n  st.global.f32 [%%rd3], %%f2;\n"
-             "  ret;\n}\n.file 1 \"/lab/sw.cu\"\n");
-    struct sim_result r[2];
-    float got[2][96];
-    struct sim_launch c = {.grid = {1, 1, 1}, .block = {96, 1, 1}, .sched = SIM_SCHED_ITS,
-                           .workers = 1, .reverse = trial % 4 == 3,
-                           .order_seed = trial % 4 == 1 ? 1000u + (unsigned)trial : 0};
-    run_switched(k, "sw", &c, &sim_race_lane_shortcuts, r, got[0], got[1], sizeof got[0]);
-    if (r[1].fault.kind == SIM_FK_UNINIT)
-      uninit++;
-    same_race_runs(r, got[0], got[1], sizeof got[0], &races, &clean);
+    race_trial96(k, sizeof k, n, "sw", trial, &races, &clean, &uninit);
   }
 #undef SW_NEXT
 #ifdef SIM_X86
